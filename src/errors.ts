@@ -1,0 +1,27 @@
+/**
+ * The error family of supermarket-lab (after rmf_tool's RmfError, with messages a user can act on).
+ * Pure modules (model, meanfield, sim, compare) throw these; the CLI prints `error.message` as one line
+ * on stderr and exits non-zero. Every message names the field, the value and the bound it broke.
+ */
+export class SupermarketError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A model description or option is malformed: wrong type, NaN, out of range, unknown name. */
+export class InvalidModelError extends SupermarketError {}
+
+/** The load ρ = λ·E[S] is ≥ 1 (or λ ≤ 0), so no stationary regime exists. */
+export class UnstableModelError extends SupermarketError {}
+
+/** An iterative solver (Newton, Picard, Lyapunov) stopped without meeting its tolerance. */
+export class ConvergenceError extends SupermarketError {
+  constructor(message: string, readonly residual: number, readonly iterations: number) {
+    super(`${message} (residual ${residual.toExponential(2)} after ${iterations} iterations)`);
+  }
+}
+
+/** A numerical library failed (odex outcome not Converged, singular matrix); the library's error is `cause`. */
+export class SolverError extends SupermarketError {}
