@@ -1,0 +1,133 @@
+/**
+ * `supermarket compare`: n-sweep of the simulator against the mean field and the refined mean field, written as a
+ * validation report. Finished cells are stored in <out>/cells/, so an interrupted run resumes where it stopped.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { runComparison, type CellCache, type CellResult, type ComparisonConfig } from '../../compare/index.ts';
+import { SAMPLINGS, type Sampling } from '../../model/index.ts';
+import { writeJsonAtomic, writeReport } from '../../report/index.ts';
+import { VERSION } from '../../version.ts';
+import { action } from '../errors.ts';
+import { createProgress } from '../progress.ts';
+import { parseIntegerList, parseNonNegativeInteger, parseNumberList, parsePositive, parsePositiveInteger } from '../options.ts';
+import { dependencyVersions } from '../versions.ts';
+
+/** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
+export const DEFAULT_PRESET = {
+  lambdas: [0.7, 0.9, 0.95],
+  ds: [2, 3],
+  ns: [10, 20, 50, 100, 200, 500, 1000, 10000],
+  jobs: 400_000,
+  replications: 5,
+  trajectoryNs: [100, 1000, 10000],
+  out: 'reports/default',
+};
+
+interface Opts {
+  lambda: number[]; d: number[]; n: number[]; sampling: Sampling; jobs: number; replications: number; seed: number;
+  warmupTolerance: number; maxLevel: number; out: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
+  trajectoryReplications: number; fresh?: boolean; json?: boolean; progress: boolean;
+}
+
+/** Identifies the settings a cell's result depends on (besides its own d, λ, n), so stale cells are not reused. */
+function cellSettingsHash(c: ComparisonConfig): string {
+  const relevant = { sampling: c.sampling, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTolerance: c.warmupTolerance,
+    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, version: VERSION };
+  return createHash('sha256').update(JSON.stringify(relevant)).digest('hex').slice(0, 16);
+}
+
+function fileCache(dir: string, settings: string, fresh: boolean): CellCache & { resumed: number } {
+  const cache = {
+    resumed: 0,
+    get(key: string): CellResult | undefined {
+      if (fresh) return undefined;
+      const file = path.join(dir, `${key}.json`);
+      if (!existsSync(file)) return undefined;
+      try {
+        const stored = JSON.parse(readFileSync(file, 'utf8')) as { settings: string; cell: CellResult };
+        if (stored.settings !== settings) return undefined;
+        cache.resumed++;
+        return stored.cell;
+      } catch {
+        return undefined; // a damaged file is recomputed, never trusted
+      }
+    },
+    put(cell: CellResult) {
+      writeJsonAtomic(path.join(dir, `${cell.key}.json`), { settings, cell });
+    },
+  };
+  return cache;
+}
+
+export function compareCommand(): Command {
+  const p = DEFAULT_PRESET;
+  const cmd = new Command('compare')
+    .summary('n-sweep: simulation vs mean field vs refined mean field, written as a validation report')
+    .description('For every (d, λ) and every n, simulates the system (replications × jobs after a mean-field warm-up),\n' +
+      'compares E[T] and the tail fractions with the mean field and the refined mean field π + V/n, fits the\n' +
+      'convergence slope of log|error| against log n (expect about −1), gives a verdict per n, and writes\n' +
+      '<out>/index.html, report.md, figures (PNG, SVG, vega-lite spec, CSV, JSON), results.json, metadata.json.\n' +
+      'Finished cells are kept in <out>/cells/: rerun the same command to resume an interrupted sweep.')
+    .option('--lambda <list>', 'arrival rates per server, comma-separated', parseNumberList, p.lambdas)
+    .option('--d <list>', 'choices d, comma-separated', parseNumberList, p.ds)
+    .option('--n <list>', 'numbers of servers, comma-separated', parseIntegerList, p.ns)
+    .addOption(new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'))
+    .option('--jobs <count>', 'measured arrivals per replication (the same budget for every n)', parsePositiveInteger, p.jobs)
+    .option('--replications <r>', 'independent replications per cell (≥ 2)', parsePositiveInteger, p.replications)
+    .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
+    .option('--warmup-tolerance <ε>', 'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)', parsePositive, 1e-3)
+    .option('--max-level <K>', 'record tail fractions s_0..s_K', parsePositiveInteger, 30)
+    .option('--out <dir>', 'report folder', p.out)
+    .option('--no-trajectory', 'skip the transient comparison from empty')
+    .option('--trajectory-n <list>', 'n values for the transient comparison', parseIntegerList, p.trajectoryNs)
+    .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
+    .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
+    .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parsePositiveInteger, 5)
+    .option('--fresh', 'ignore finished cells stored in <out>/cells/ and recompute everything')
+    .option('--json', 'print a JSON summary (per model and per cell) on stdout')
+    .option('--no-progress', 'no progress output on stderr')
+    .addHelpText('after', '\nExamples:\n  supermarket compare                       # the default validation report (npm start)\n' +
+      '  supermarket compare --lambda 0.9 --d 2 --n 10,100,1000 --out reports/quick\n' +
+      '  supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy')
+    .action(action(async (o: Opts) => {
+      const started = Date.now();
+      const tEnd = o.tEnd ?? 0; // resolved below when 0
+      const config: ComparisonConfig = {
+        lambdas: o.lambda, ds: o.d, ns: o.n, sampling: o.sampling, jobs: o.jobs, replications: o.replications, seed: o.seed,
+        warmupTolerance: o.warmupTolerance, warmupSafetyFactor: 2, maxLevel: o.maxLevel,
+        trajectory: o.trajectory ? { ns: o.trajectoryN, tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
+      };
+      const settings = cellSettingsHash(config);
+      const cache = fileCache(path.join(o.out, 'cells'), settings, Boolean(o.fresh));
+      const progress = createProgress('compare', o.progress);
+      const result = runComparison(config, { cache, onProgress: (done, total, label) => progress.update(done, total, label) });
+      progress.stop();
+      const command = ['supermarket', ...process.argv.slice(2)].join(' ');
+      const meta = {
+        command, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000,
+        versions: dependencyVersions(), resumedCells: cache.resumed,
+        machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
+      };
+      const files = await writeReport(o.out, result, meta);
+      const agree = result.cells.filter((c) => c.verdict.status === 'agrees').length;
+      const disagree = result.cells.filter((c) => c.verdict.status === 'disagrees').length;
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify({ out: o.out, files, models: result.models, cells: result.cells.map((c) => ({
+          key: c.key, d: c.d, lambda: c.lambda, n: c.n, seed: c.seed, meanResponseTime: c.simulation.meanResponseTime,
+          refinedMeanResponseTime: c.refined.meanResponseTime, verdict: c.verdict.status })), wallSeconds: meta.wallSeconds })}\n`);
+        return;
+      }
+      const lines = [`Report written to ${path.join(o.out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
+        `  ${agree} cells agree, ${disagree} disagree, ${result.cells.length - agree - disagree} outside the refined range`];
+      for (const m of result.models) {
+        lines.push(`  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${m.meanField.meanResponseTime.toFixed(4)}, ΣV = ${m.sumV.toFixed(3)}, ` +
+          `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${m.inverseN ? `, c₁ = ${m.inverseN.c1.toFixed(2)} (ΣV/λ = ${(m.sumV / m.lambda).toFixed(2)})` : ''}`);
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }));
+  return cmd;
+}

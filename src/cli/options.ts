@@ -1,0 +1,57 @@
+/**
+ * Option parsers for commander: strict numbers (no silent NaN), integer lists, and the shared model options.
+ * A parser throws commander's InvalidArgumentError, which commander prints as one line and exits non-zero.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
+
+export function parseNumber(value: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isFinite(x)) throw new InvalidArgumentError(`not a number: ${JSON.stringify(value)}`);
+  return x;
+}
+
+/** Integer ≥ 1; accepts scientific notation such as 1e6. */
+export function parsePositiveInteger(value: string): number {
+  const x = parseNumber(value);
+  if (!Number.isInteger(x) || x < 1) throw new InvalidArgumentError(`expected an integer ≥ 1, got ${JSON.stringify(value)}`);
+  return x;
+}
+
+export function parseNonNegativeInteger(value: string): number {
+  const x = parseNumber(value);
+  if (!Number.isInteger(x) || x < 0) throw new InvalidArgumentError(`expected an integer ≥ 0, got ${JSON.stringify(value)}`);
+  return x;
+}
+
+export function parsePositive(value: string): number {
+  const x = parseNumber(value);
+  if (!(x > 0)) throw new InvalidArgumentError(`expected a number > 0, got ${JSON.stringify(value)}`);
+  return x;
+}
+
+/** Comma-separated list of numbers, e.g. "0.7,0.9,0.95". */
+export function parseNumberList(value: string): number[] {
+  const parts = value.split(',').map((s) => s.trim());
+  if (parts.some((p) => p === '')) throw new InvalidArgumentError(`expected a comma-separated list of numbers, got ${JSON.stringify(value)}`);
+  return parts.map(parseNumber);
+}
+
+export function parseIntegerList(value: string): number[] {
+  return parseNumberList(value).map((x) => {
+    if (!Number.isInteger(x)) throw new InvalidArgumentError(`expected integers, got ${x} in ${JSON.stringify(value)}`);
+    return x;
+  });
+}
+
+/** Adds the model options every command shares: --lambda, --d, --selection, --discipline, --sampling. */
+export function addModelOptions(cmd: Command, single = true): Command {
+  if (single) {
+    cmd.requiredOption('--lambda <λ>', 'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1', parseNumber);
+    cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parseNumber);
+  }
+  cmd.addOption(new Option('--selection <rule>', 'selection rule: jsq = JSQ(d), join the sampled server with fewest jobs').choices(SELECTIONS).default('jsq'));
+  cmd.addOption(new Option('--discipline <name>', 'in-queue discipline').choices(DISCIPLINES).default('fifo'));
+  cmd.addOption(new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'));
+  return cmd;
+}

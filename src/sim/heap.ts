@@ -1,0 +1,76 @@
+/**
+ * Binary min-heap of event clocks in two parallel typed arrays (`keys`: event times, `ids`: clock owner).
+ * Plain functions over the arrays rather than a class, so the engine keeps the arrays in locals and V8 inlines
+ * every call into the hot loop; no allocation after construction. The engine owns the size counter.
+ * Source: the classic array heap (Williams 1964), as in ../shared/bench/reference-sim.c; `replaceTop` merges a
+ * pop and a push into one sift-down.
+ */
+
+/** Event-list storage for at most `capacity` clocks. */
+export interface HeapArrays {
+  readonly keys: Float64Array;
+  readonly ids: Int32Array;
+}
+
+/** Allocates a heap able to hold `capacity` clocks. */
+export function createHeap(capacity: number): HeapArrays {
+  return { keys: new Float64Array(capacity), ids: new Int32Array(capacity) };
+}
+
+/**
+ * Inserts clock `id` firing at `key`.
+ * @returns the new size (size + 1). The caller guarantees size < capacity.
+ */
+export function heapPush(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): number {
+  let i = size;
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    const pk = keys[p];
+    if (pk <= key) break;
+    keys[i] = pk;
+    ids[i] = ids[p];
+    i = p;
+  }
+  keys[i] = key;
+  ids[i] = id;
+  return size + 1;
+}
+
+/** Sifts (key, id) down from the root of a heap of `size` entries whose root slot is free. */
+function siftDownFromRoot(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): void {
+  let i = 0;
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= size) break;
+    let ck = keys[c];
+    const c2 = c + 1;
+    if (c2 < size) {
+      const k2 = keys[c2];
+      if (k2 < ck) {
+        c = c2;
+        ck = k2;
+      }
+    }
+    if (ck >= key) break;
+    keys[i] = ck;
+    ids[i] = ids[c];
+    i = c;
+  }
+  keys[i] = key;
+  ids[i] = id;
+}
+
+/** Replaces the root (the earliest clock) by clock `id` at `key`; size unchanged. Requires size ≥ 1. */
+export function heapReplaceTop(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): void {
+  siftDownFromRoot(keys, ids, size, key, id);
+}
+
+/**
+ * Removes the root. Requires size ≥ 1.
+ * @returns the new size (size − 1).
+ */
+export function heapPopTop(keys: Float64Array, ids: Int32Array, size: number): number {
+  const last = size - 1;
+  if (last > 0) siftDownFromRoot(keys, ids, last, keys[last], ids[last]);
+  return last;
+}

@@ -1,0 +1,69 @@
+/**
+ * Per-server job storage: one ring buffer per server, all of the same power-of-two capacity, laid out in two
+ * flat typed arrays (`arrival` time and `size` of each job; slot of server j's k-th job from the head is
+ * (j << shift) + ((head[j] + k) & mask)). Capacity doubles for every server when one queue fills it, so growth
+ * is amortised and the hot loop never allocates. FIFO reads the head; later disciplines (SJF, SRPT, …) can keep
+ * their own index over the same slots.
+ */
+
+export class JobStore {
+  /** Jobs present at each server (including the one in service), Q_j. */
+  readonly len: Int32Array;
+  /** Ring index of each server's oldest job. */
+  readonly head: Int32Array;
+  /** Ring capacity per server (power of two), its log2 and mask. */
+  cap: number;
+  shift: number;
+  mask: number;
+  /** Arrival time of each stored job (time units). */
+  arrival: Float64Array;
+  /** Size (service requirement, time units) of each stored job; empty if `withSizes` was false. */
+  size: Float64Array;
+
+  /**
+   * @param n servers.
+   * @param withSizes store job sizes (the race engine does not need them).
+   * @param initialCapacity requested ring capacity per server, rounded up to a power of two ≥ 4.
+   */
+  constructor(readonly n: number, readonly withSizes: boolean, initialCapacity = defaultCapacity(n)) {
+    let shift = 2;
+    while (1 << shift < initialCapacity) shift++;
+    this.shift = shift;
+    this.cap = 1 << shift;
+    this.mask = this.cap - 1;
+    this.len = new Int32Array(n);
+    this.head = new Int32Array(n);
+    this.arrival = new Float64Array(n * this.cap);
+    this.size = new Float64Array(withSizes ? n * this.cap : 0);
+  }
+
+  /** Doubles every ring's capacity, unwrapping each ring to start at slot 0. */
+  grow(): void {
+    const { n, cap, mask, shift } = this;
+    const newShift = shift + 1;
+    const newCap = cap * 2;
+    const arrival = new Float64Array(n * newCap);
+    const size = new Float64Array(this.withSizes ? n * newCap : 0);
+    for (let j = 0; j < n; j++) {
+      const h = this.head[j];
+      const l = this.len[j];
+      for (let k = 0; k < l; k++) {
+        const from = (j << shift) + ((h + k) & mask);
+        const to = (j << newShift) + k;
+        arrival[to] = this.arrival[from];
+        if (this.withSizes) size[to] = this.size[from];
+      }
+      this.head[j] = 0;
+    }
+    this.arrival = arrival;
+    this.size = size;
+    this.cap = newCap;
+    this.shift = newShift;
+    this.mask = newCap - 1;
+  }
+}
+
+/** A small starting capacity that keeps n·cap modest for large n (rings grow on demand). */
+function defaultCapacity(n: number): number {
+  return Math.max(4, Math.min(64, Math.floor(2 ** 20 / n)));
+}

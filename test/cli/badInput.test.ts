@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/supermarket.js');
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function expectOneLineError(args: string[], pattern: RegExp) {
+  const r = run(args);
+  expect(r.status, `exit code of supermarket ${args.join(' ')}`).not.toBe(0);
+  expect(r.status).not.toBeNull();
+  const lines = r.stderr.trim().split('\n');
+  expect(lines, `stderr of supermarket ${args.join(' ')}:\n${r.stderr}`).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  expect(r.stdout).toBe('');
+}
+
+describe('supermarket CLI rejects bad input with one line and a non-zero exit', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['λ ≤ 0', ['fixed-point', '--lambda', '0', '--d', '2'], /lambda must be > 0/],
+    ['negative λ', ['simulate', '--lambda', '-0.5', '--d', '2', '--n', '10'], /lambda must be > 0/],
+    ['ρ ≥ 1', ['fixed-point', '--lambda', '1', '--d', '2'], /unstable load/],
+    ['ρ > 1 in simulate', ['simulate', '--lambda', '1.2', '--d', '2', '--n', '10'], /unstable load/],
+    ['d < 1', ['fixed-point', '--lambda', '0.9', '--d', '0'], /d must be an integer ≥ 1/],
+    ['non-integer d', ['ode', '--lambda', '0.9', '--d', '2.5', '--t-end', '5', '--dt', '1'], /d must be an integer ≥ 1/],
+    ['d > n', ['simulate', '--lambda', '0.9', '--d', '5', '--n', '3'], /d = 5 exceeds n = 3/],
+    ['n < 1', ['simulate', '--lambda', '0.9', '--d', '1', '--n', '0'], /n must be an integer ≥ 1/],
+    ['non-numeric λ', ['fixed-point', '--lambda', 'abc', '--d', '2'], /not a number/],
+    ['NaN λ', ['fixed-point', '--lambda', 'NaN', '--d', '2'], /not a number/],
+    ['non-numeric jobs', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--jobs', 'lots'], /not a number/],
+    ['unknown option', ['fixed-point', '--lambda', '0.9', '--d', '2', '--bogus'], /unknown option '--bogus'/],
+    ['unknown command', ['frobnicate'], /unknown command/],
+    ['unknown selection', ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'best'], /Allowed choices are jsq/],
+    ['d > n in compare', ['compare', '--lambda', '0.9', '--d', '20', '--n', '10', '--no-progress', '--out', '/tmp/never'], /d = 20 exceeds n = 10/],
+    ['refined without n', ['fixed-point', '--lambda', '0.9', '--d', '2', '--refined'], /--refined needs --n/],
+  ];
+  for (const [what, args, pattern] of cases) {
+    it(`supermarket ${args[0]} exits non-zero with one line on ${what}`, () => expectOneLineError(args, pattern));
+  }
+});
+
+describe('supermarket CLI happy paths print what scripts can read', () => {
+  it('supermarket --help lists the four commands', () => {
+    const r = run(['--help']);
+    expect(r.status).toBe(0);
+    for (const c of ['fixed-point', 'ode', 'simulate', 'compare']) expect(r.stdout).toContain(c);
+  });
+
+  it('supermarket fixed-point --json --refined gives the documented keys and the theory.md numbers', () => {
+    const r = run(['fixed-point', '--lambda', '0.9', '--d', '2', '--refined', '--n', '100', '--json']);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.meanQueueLength).toBeCloseTo(2.3527, 4);
+    expect(out.meanResponseTime).toBeCloseTo(2.6141, 4);
+    expect(out.tail[0]).toBe(1);
+    expect(out.tail[2]).toBeCloseTo(0.9 ** 3, 12);
+    expect(out.refined.meanQueueLength).toBeCloseTo(2.3925, 4);
+    expect(out.refined.meanResponseTime).toBeCloseTo(2.3925 / 0.9, 4);
+    expect(out.refined.tail.length).toBe(out.refined.tail.length);
+  });
+
+  it('supermarket simulate --json reports estimates as { mean, ci95 } with events and eventsPerSecond', () => {
+    const r = run(['simulate', '--lambda', '0.5', '--d', '2', '--n', '20', '--jobs', '2e4', '--replications', '3', '--seed', '3', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    for (const key of ['meanResponseTime', 'meanQueueLength']) {
+      expect(typeof out[key].mean).toBe('number');
+      expect(out[key].ci95).toHaveLength(2);
+      expect(out[key].ci95[0]).toBeLessThanOrEqual(out[key].mean);
+    }
+    expect(Array.isArray(out.tail)).toBe(true);
+    expect(out.events).toBeGreaterThan(0);
+    expect(out.eventsPerSecond).toBeGreaterThan(0);
+    expect(out.seeds.master).toBe(3);
+  });
+
+  it('supermarket ode --csv prints a header and one row per grid time', () => {
+    const r = run(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '5', '--dt', '0.5', '--csv']);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0].startsWith('t,meanQueueLength,s_0,s_1')).toBe(true);
+    expect(lines).toHaveLength(12);
+    expect(Number(lines[1].split(',')[1])).toBe(0); // starts empty
+  });
+});
