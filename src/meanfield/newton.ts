@@ -77,7 +77,10 @@ export function newtonSolve(
   let residual = infNorm(fx);
   let iterations = 0;
   while (!(residual <= tolerance)) {
-    if (iterations >= maxIterations || !Number.isFinite(residual)) {
+    if (!Number.isFinite(residual)) {
+      throw new ConvergenceError(`Newton: ‖f(x)‖∞ is not finite (${residual}); start closer to a root`, residual, iterations);
+    }
+    if (iterations >= maxIterations) {
       throw new ConvergenceError(
         `Newton did not reach ‖f‖∞ ≤ ${tolerance} within maxIterations = ${maxIterations}`,
         residual,

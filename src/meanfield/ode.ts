@@ -4,9 +4,15 @@
  * interpolant) to an observer, and turns every odex failure into a SolverError.
  * Source: theory.md §2 ("odex pitfalls"); Hairer, Nørsett, Wanner, Solving ODEs I, §II.9.
  */
-import { Outcome, Solver } from 'odex';
+import { createRequire } from 'node:module';
+import type * as Odex from 'odex';
 import { SolverError } from '../errors.ts';
 import { sqdDrift } from './sqd.ts';
+
+// tsconfig "paths" maps 'odex' to types/odex.d.ts for the compiler, and tsx applies that mapping at run time
+// too (it would load the declaration file, whose Solver has no methods). So the types come from 'odex' and the
+// code from the package's compiled entry, loaded by file path (not subject to the mapping).
+const { Outcome, Solver } = createRequire(import.meta.url)('odex/src/odex.js') as typeof Odex;
 
 /** Called on every accepted step [xOld, x] with the state y at x and `dense(i, t)` valid for t in [xOld, x]. */
 export type StepObserver = (xOld: number, x: number, y: number[], dense: (i: number, t: number) => number) => boolean | void;

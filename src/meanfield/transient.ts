@@ -7,11 +7,11 @@ import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import { integrateSqd } from './ode.ts';
-import { relaxationTime } from './relaxation.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
 
 export { relaxationTime } from './relaxation.ts';
+export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
 
 export interface TransientOptions {
   /** Output instants, strictly increasing, finite, ≥ 0, model time units; times[0] is the start. */
@@ -39,7 +39,7 @@ export interface TransientResult {
     nReject: number;
     nEval: number;
     truncationLevel: number;
-    /** max_j s_K(times[j]): mass at the top kept level, a bound on what truncation may have cut off. */
+    /** max_t s_K(t) over all accepted steps: arrivals lost to truncation are at most ρ·H·topLevelMass^d. */
     topLevelMass: number;
   };
   provenance: {
@@ -74,7 +74,9 @@ function checkFrom(from: number[]): void {
  * Truncation (s_{K+1} = 0, arrivals at level K lost). A server at level k receives arrivals at rate at most ρd
  * (ρ when d = 1), so over a horizon H a queue grows by at most Poisson(ρdH) jobs; let R be that law's 1e−14
  * quantile. Default K: if `from` lies below the fixed point (e.g. empty), the ODE is cooperative, so s(t) stays
- * below s* and K = min(K*, K' + R) with K* the level where s_K* < 1e−12. Otherwise K = max(K*, K' + R).
+ * below s* and K = min(K*, K' + R) with K* the level where s_K* < 1e−12. Otherwise K starts at
+ * max(K*, 2K' + 10) and doubles (re-integrating) until the arrivals lost at level K, ≤ ρ·H·max_t s_K(t)^d, are
+ * below 1e−12, or K reaches max(K*, K' + R).
  * For d = 1 the min keeps K bounded by the horizon (K* ≈ 2,600 at ρ = 0.99); odex is explicit, so d = 1 at long
  * horizons is slow: prefer closed forms there. `diagnostics.topLevelMass` reports max s_K over the samples.
  * Service mean ≠ 1: integrated in τ = t/E[S] with ρ = λ·E[S]; `times` stay in model time units.
@@ -104,41 +106,62 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
   const tauEnd = times[times.length - 1] / meanService;
   const horizon = tauEnd - tau0;
   const Kfrom = from.length - 1;
-  let K: number;
+  const maxSteps = options.maxSteps ?? Math.max(10_000, Math.ceil(50 * horizon));
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidModelError(`maxSteps must be an integer ≥ 1, got ${maxSteps}`);
+  const taus = times.map((t) => t / meanService);
+
+  /** One integration at truncation level K; returns the samples, odex stats and max_t s_K(t) over all steps. */
+  const run = (K: number) => {
+    const y0 = new Array<number>(K).fill(0);
+    for (let i = 1; i <= Kfrom; i++) y0[i - 1] = from[i];
+    const tail: number[][] = [[1, ...y0]];
+    let top = y0[K - 1];
+    let next = 1;
+    const stats =
+      times.length === 1
+        ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
+        : integrateSqd(rho, d, y0, tau0, tauEnd, tolerance, maxSteps, (_xOld, x, y, dense) => {
+            top = Math.max(top, y[K - 1]);
+            while (next < taus.length && taus[next] <= x) {
+              const row = new Array<number>(K + 1);
+              row[0] = 1;
+              for (let i = 0; i < K; i++) row[i + 1] = taus[next] === x ? y[i] : dense(i, taus[next]);
+              tail.push(row);
+              next++;
+            }
+          });
+    // odex may stop a round-off short of τEnd; the remaining instant(s) then equal its final state.
+    while (tail.length < times.length) tail.push([1, ...stats.y]);
+    return { K, tail, stats, top };
+  };
+
+  let result: ReturnType<typeof run>;
   if (options.truncationLevel !== undefined) {
-    K = options.truncationLevel;
+    const K = options.truncationLevel;
     if (!Number.isInteger(K) || K < Math.max(1, Kfrom)) {
       throw new InvalidModelError(`truncationLevel must be an integer ≥ max(1, from.length − 1 = ${Kfrom}), got ${K}`);
     }
+    result = run(K);
   } else {
     const Kstar = sqdTruncationLevel(rho, d, 1e-12, 1e7);
     const reach = Kfrom + poissonReach(rho * d * horizon);
     const star = sqdClosedFormTail(rho, d, Math.max(Kfrom, 1));
     const below = from.every((v, i) => v <= star[i] + 1e-15);
-    K = Math.max(1, Kfrom, below ? Math.min(Kstar, reach) : Math.max(Kstar, reach));
+    if (below) {
+      result = run(Math.max(1, Kfrom, Math.min(Kstar, reach)));
+    } else {
+      // Start above the fixed point: grow K until the arrivals lost at level K, at most ρ·H·max_t s_K(t)^d,
+      // are below 1e−12, or K reaches the Poisson bound (which needs no check).
+      const cap = Math.max(Kstar, reach);
+      let K = Math.min(cap, Math.max(Kstar, 2 * Kfrom + 10));
+      result = run(K);
+      while (K < cap && rho * horizon * result.top ** d > 1e-12) {
+        K = Math.min(cap, 2 * K);
+        result = run(K);
+      }
+    }
   }
-  const maxSteps = options.maxSteps ?? Math.max(10_000, Math.ceil(50 * horizon));
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidModelError(`maxSteps must be an integer ≥ 1, got ${maxSteps}`);
-
-  const y0 = new Array<number>(K).fill(0);
-  for (let i = 1; i <= Kfrom; i++) y0[i - 1] = from[i];
-  const tail: number[][] = [[1, ...y0]];
-  const taus = times.map((t) => t / meanService);
-  let next = 1;
-  const stats =
-    times.length === 1
-      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
-      : integrateSqd(rho, d, y0, tau0, tauEnd, tolerance, maxSteps, (_xOld, x, y, dense) => {
-          while (next < taus.length && taus[next] <= x) {
-            const row = new Array<number>(K + 1);
-            row[0] = 1;
-            for (let i = 0; i < K; i++) row[i + 1] = taus[next] === x ? y[i] : dense(i, taus[next]);
-            tail.push(row);
-            next++;
-          }
-        });
-  // odex may stop a round-off short of τEnd; the remaining instant(s) then equal its final state.
-  while (tail.length < times.length) tail.push([1, ...stats.y]);
+  const { K, tail, stats } = result;
 
   const meanQueueLength = tail.map((row) => {
     let sum = 0;
@@ -155,7 +178,7 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
       nReject: stats.nReject,
       nEval: stats.nEval,
       truncationLevel: K,
-      topLevelMass: Math.max(...tail.map((row) => row[K])),
+      topLevelMass: result.top,
     },
     provenance: {
       model,

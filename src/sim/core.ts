@@ -41,8 +41,8 @@ export interface Engine {
   /** Events processed so far (arrivals + departures). */
   readonly events: number;
   /**
-   * Processes events in time order until the next one would be later than `stopTime` (then t = stopTime for
-   * the race engine, t = time of the last event for the event engine) or the measurement is DONE.
+   * Processes events in time order until the next one would be later than `stopTime` (then t = stopTime) or
+   * the measurement is DONE (then t = time of the last measured departure).
    * @param onTick called every 2^20 events with the running event count.
    */
   run(stopTime: number, onTick?: (events: number) => void): void;

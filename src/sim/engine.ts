@@ -39,7 +39,39 @@ export class EventEngine implements Engine {
     this.heapSize = size;
   }
 
+  /** See `Engine.run`; phase changes (start and end of the window) happen here, outside the hot loop. */
   run(stopTime: number, onTick?: (events: number) => void): void {
+    const { occupancy, measurement: m } = this.state;
+    for (;;) {
+      if (m.phase === DONE) return;
+      if (m.phase === WARMUP) {
+        if (m.warmupTime >= stopTime) {
+          this.loop(stopTime, onTick);
+          return;
+        }
+        this.loop(m.warmupTime, onTick);
+        occupancy.begin(m.warmupTime);
+        m.phase = MEASURING;
+        continue;
+      }
+      if (this.loop(stopTime, onTick)) return;
+      if (m.phase === MEASURING) {
+        occupancy.end(this.state.t);
+        m.windowEnd = this.state.t;
+        m.lastMeasured = this.state.t;
+        m.phase = DRAINING;
+      } else {
+        m.phase = DONE;
+      }
+    }
+  }
+
+  /**
+   * The hot loop, within one phase. Returns true when the next clock is later than `limit` (t is then set to
+   * `limit`; the clocks are absolute, so nothing else changes), false when the phase's goal was met (the last
+   * measured arrival while MEASURING, the last measured departure while DRAINING).
+   */
+  private loop(limit: number, onTick: ((events: number) => void) | undefined): boolean {
     const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
     const invRate = 1 / (lambda * n);
     const state = this.state;
@@ -52,33 +84,41 @@ export class EventEngine implements Engine {
     let area = occupancy.area;
     let last = occupancy.last;
     let levels = count.length;
+    const measuring = measurement.phase === MEASURING;
+    const draining = measurement.phase === DRAINING;
     const warm = measurement.warmupTime;
     const jobsTarget = measurement.jobs;
-    let phase = measurement.phase;
+    const lastMeasured = measurement.lastMeasured;
     let measuredArrivals = measurement.measuredArrivals;
     let measuredInSystem = measurement.measuredInSystem;
-    let lastMeasured = measurement.lastMeasured;
     let sumResponse = measurement.sumResponse;
     let completed = measurement.completed;
     let t = state.t;
     let events = this.events;
     let tick = this.tick;
+    let reachedLimit = false;
 
-    while (phase !== DONE) {
+    for (;;) {
       const time = keys[0];
-      if (time > stopTime) break;
-      if (phase === WARMUP && time > warm) {
-        occupancy.begin(warm);
-        phase = MEASURING;
+      if (time > limit) {
+        t = limit;
+        reachedLimit = true;
+        break;
       }
       t = time;
       events++;
+      if (--tick === 0) {
+        tick = TICK_EVENTS;
+        if (onTick !== undefined) onTick(events);
+      }
       const id = ids[0];
       if (id === n) {
         // Arrival: select, store the job with its size, schedule the next arrival (and a departure if idle).
         const j = withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
         const l = len[j];
         const slot = fifoPush(store, j, t, rng.nextExp() * serviceMean);
+        heapReplaceTop(keys, ids, heapSize, t + rng.nextExp() * invRate, n);
+        if (l === 0) heapSize = heapPush(keys, ids, heapSize, t + store.size[slot], j);
         const level = l + 1;
         if (level >= levels) {
           occupancy.ensureLevels(level + 1);
@@ -87,42 +127,31 @@ export class EventEngine implements Engine {
           last = occupancy.last;
           levels = count.length;
         }
-        if (phase === MEASURING) {
+        if (measuring) {
           area[level] += count[level] * (t - last[level]);
           last[level] = t;
           count[level]++;
           measuredInSystem++;
-          if (++measuredArrivals === jobsTarget) {
-            occupancy.end(t);
-            measurement.windowEnd = t;
-            lastMeasured = t;
-            phase = DRAINING;
-          }
+          if (++measuredArrivals === jobsTarget) break;
         } else {
           count[level]++;
         }
-        heapReplaceTop(keys, ids, heapSize, t + rng.nextExp() * invRate, n);
-        if (l === 0) heapSize = heapPush(keys, ids, heapSize, t + store.size[slot], j);
       } else {
         // Departure of server id's job in service; start the next one if any.
         const l = len[id];
-        if (phase === MEASURING) {
+        if (measuring) {
           area[l] += count[l] * (t - last[l]);
           last[l] = t;
         }
         count[l]--;
         const a = fifoPop(store, id);
+        if (l > 1) heapReplaceTop(keys, ids, heapSize, t + store.size[fifoNext(store, id)], id);
+        else heapSize = heapPopTop(keys, ids, heapSize);
         if (a > warm && a <= lastMeasured) {
           sumResponse += t - a;
           completed++;
-          if (--measuredInSystem === 0 && phase === DRAINING) phase = DONE;
+          if (--measuredInSystem === 0 && draining) break;
         }
-        if (l > 1) heapReplaceTop(keys, ids, heapSize, t + store.size[fifoNext(store, id)], id);
-        else heapSize = heapPopTop(keys, ids, heapSize);
-      }
-      if (--tick === 0) {
-        tick = TICK_EVENTS;
-        if (onTick !== undefined) onTick(events);
       }
     }
 
@@ -130,11 +159,10 @@ export class EventEngine implements Engine {
     this.events = events;
     this.tick = tick;
     state.t = t;
-    measurement.phase = phase;
     measurement.measuredArrivals = measuredArrivals;
     measurement.measuredInSystem = measuredInSystem;
-    measurement.lastMeasured = lastMeasured;
     measurement.sumResponse = sumResponse;
     measurement.completed = completed;
+    return reachedLimit;
   }
 }

@@ -4,13 +4,15 @@
  * λn/(λn + μB), else a departure from a uniformly chosen busy server. Exact in law for JSQ(d) (any rule that
  * reads queue lengths only) with exponential sizes and a size-blind, non-idling discipline (FIFO here); job
  * sizes are never drawn. `simulate` picks it automatically only for such models.
- * Source: ../shared/bench/reference-sim.c (variant race); uniformization/competing exponentials.
+ * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
 import type { Engine, RunConfig, RunState } from './core.ts';
 import { TICK_EVENTS } from './core.ts';
-import { fifoPop, fifoPush } from './discipline/fifo.ts';
 import { DONE, DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { identityPermutation, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
+
+const TWO_POW_32 = 4294967296;
+const TWO_POW_MINUS_53 = 1 / 9007199254740992;
 
 export class RaceEngine implements Engine {
   readonly kind = 'race' as const;
@@ -26,101 +28,141 @@ export class RaceEngine implements Engine {
     this.busy = new Int32Array(n);
     this.perm = identityPermutation(n);
     const len = state.store.len;
-    for (let j = 0; j < n; j++) {
-      if (len[j] > 0) this.busy[this.busyCount++] = j;
+    for (let j = 0; j < n; j++) if (len[j] > 0) this.busy[this.busyCount++] = j;
+    state.occupancy.ensureLevels(state.store.cap + 2);
+  }
+
+  /**
+   * See `Engine.run`. When the next event falls after `stopTime` (or after the end of the warm-up) it is
+   * discarded and t is set to that time: exact, since every clock is memoryless.
+   */
+  run(stopTime: number, onTick?: (events: number) => void): void {
+    const { occupancy, measurement: m } = this.state;
+    for (;;) {
+      if (m.phase === DONE) return;
+      if (m.phase === WARMUP) {
+        if (m.warmupTime >= stopTime) {
+          this.loop(stopTime, onTick);
+          return;
+        }
+        this.loop(m.warmupTime, onTick);
+        occupancy.begin(m.warmupTime);
+        m.phase = MEASURING;
+        continue;
+      }
+      if (this.loop(stopTime, onTick)) return;
+      if (m.phase === MEASURING) {
+        occupancy.end(this.state.t);
+        m.windowEnd = this.state.t;
+        m.lastMeasured = this.state.t;
+        m.phase = DRAINING;
+      } else {
+        m.phase = DONE;
+      }
     }
   }
 
-  /** See `Engine.run`; when the next event falls after `stopTime` it is discarded and t = stopTime (exact by
-   * memorylessness). */
-  run(stopTime: number, onTick?: (events: number) => void): void {
+  /**
+   * The hot loop, within one phase. Returns true when time reached `limit`, false when the phase's goal was
+   * met (the last measured arrival while MEASURING, the last measured departure while DRAINING).
+   */
+  private loop(limit: number, onTick: ((events: number) => void) | undefined): boolean {
     const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
     const arrivalRate = lambda * n;
     const mu = 1 / serviceMean;
     const state = this.state;
     const { rng, store, occupancy, measurement } = state;
     const len = store.len;
+    const head = store.head;
+    let arrival = store.arrival;
+    let cap = store.cap;
+    let shift = store.shift;
+    let mask = store.mask;
     const perm = this.perm;
     const busy = this.busy;
     let busyCount = this.busyCount;
     let count = occupancy.count;
     let area = occupancy.area;
     let last = occupancy.last;
-    let levels = count.length;
+    const measuring = measurement.phase === MEASURING;
+    const draining = measurement.phase === DRAINING;
     const warm = measurement.warmupTime;
     const jobsTarget = measurement.jobs;
-    let phase = measurement.phase;
+    const lastMeasured = measurement.lastMeasured;
     let measuredArrivals = measurement.measuredArrivals;
     let measuredInSystem = measurement.measuredInSystem;
-    let lastMeasured = measurement.lastMeasured;
     let sumResponse = measurement.sumResponse;
     let completed = measurement.completed;
     let t = state.t;
     let events = this.events;
     let tick = this.tick;
+    let reachedLimit = false;
 
-    while (phase !== DONE) {
+    for (;;) {
       const rate = arrivalRate + mu * busyCount;
       const time = t + rng.nextExp() / rate;
-      if (time > stopTime) {
-        t = stopTime;
+      if (time > limit) {
+        t = limit;
+        reachedLimit = true;
         break;
-      }
-      if (phase === WARMUP && time > warm) {
-        occupancy.begin(warm);
-        phase = MEASURING;
       }
       t = time;
       events++;
-      const u = rng.nextDouble() * rate;
-      if (u < arrivalRate) {
+      if (--tick === 0) {
+        tick = TICK_EVENTS;
+        if (onTick !== undefined) onTick(events);
+      }
+      // Arrival with probability p = λn/rate: compare a 53-bit uniform U with p, drawing its low 21 bits only
+      // when the high 32 bits x leave the outcome open (x = ⌊p·2^32⌋, probability 2^−32). Same law as U < p.
+      const x = rng.nextInt32() >>> 0;
+      const threshold = (arrivalRate / rate) * TWO_POW_32;
+      const isArrival = x + 1 <= threshold || (x < threshold && (x * 2097152 + (rng.nextInt32() >>> 11)) * TWO_POW_MINUS_53 < arrivalRate / rate);
+      if (isArrival) {
         const j = withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
         const l = len[j];
-        fifoPush(store, j, t, 0);
-        const level = l + 1;
-        if (level >= levels) {
-          occupancy.ensureLevels(level + 1);
+        if (l === cap) {
+          store.grow();
+          occupancy.ensureLevels(store.cap + 2);
+          arrival = store.arrival;
+          cap = store.cap;
+          shift = store.shift;
+          mask = store.mask;
           count = occupancy.count;
           area = occupancy.area;
           last = occupancy.last;
-          levels = count.length;
         }
-        if (phase === MEASURING) {
+        arrival[(j << shift) + ((head[j] + l) & mask)] = t; // FIFO: append at the tail
+        len[j] = l + 1;
+        if (l === 0) busy[busyCount++] = j;
+        const level = l + 1;
+        if (measuring) {
           area[level] += count[level] * (t - last[level]);
           last[level] = t;
           count[level]++;
           measuredInSystem++;
-          if (++measuredArrivals === jobsTarget) {
-            occupancy.end(t);
-            measurement.windowEnd = t;
-            lastMeasured = t;
-            phase = DRAINING;
-          }
+          if (++measuredArrivals === jobsTarget) break;
         } else {
           count[level]++;
         }
-        if (l === 0) busy[busyCount++] = j;
       } else {
-        let k = Math.floor((u - arrivalRate) * serviceMean);
-        if (k >= busyCount) k = busyCount - 1; // guards the rounding edge u·… → busyCount
+        const k = rng.below(busyCount); // every busy server has the same rate μ
         const j = busy[k];
         const l = len[j];
-        if (phase === MEASURING) {
+        if (measuring) {
           area[l] += count[l] * (t - last[l]);
           last[l] = t;
         }
         count[l]--;
-        const a = fifoPop(store, j);
+        const h = head[j]; // FIFO: the oldest job leaves
+        const a = arrival[(j << shift) + h];
+        head[j] = (h + 1) & mask;
+        len[j] = l - 1;
+        if (l === 1) busy[k] = busy[--busyCount]; // server j is idle: swap-remove it
         if (a > warm && a <= lastMeasured) {
           sumResponse += t - a;
           completed++;
-          if (--measuredInSystem === 0 && phase === DRAINING) phase = DONE;
+          if (--measuredInSystem === 0 && draining) break;
         }
-        if (l === 1) busy[k] = busy[--busyCount]; // server j is idle: swap-remove it
-      }
-      if (--tick === 0) {
-        tick = TICK_EVENTS;
-        if (onTick !== undefined) onTick(events);
       }
     }
 
@@ -128,11 +170,10 @@ export class RaceEngine implements Engine {
     this.events = events;
     this.tick = tick;
     state.t = t;
-    measurement.phase = phase;
     measurement.measuredArrivals = measuredArrivals;
     measurement.measuredInSystem = measuredInSystem;
-    measurement.lastMeasured = lastMeasured;
     measurement.sumResponse = sumResponse;
     measurement.completed = completed;
+    return reachedLimit;
   }
 }

@@ -1,7 +1,10 @@
 /**
  * Seeded random streams for the simulator: xoshiro128** (32-bit operations only, so it stays in V8's
- * integer fast paths), 53-bit doubles from two draws, exact bounded integers (Lemire's method), and one
- * independent stream per replication derived from a single master seed.
+ * integer fast paths), 53-bit doubles from two draws, exponentials by a 256-layer ziggurat (53-bit u),
+ * exact bounded integers (Lemire's method), and one stream per replication derived from a single master seed
+ * by hashing (streams start at unrelated points of the 2^128 − 1 cycle; overlap within a run is astronomically
+ * unlikely, though not excluded by construction as a jump function would). The ziggurat tables use V8's own
+ * fdlibm port of exp/log, so results are bit-identical across machines for the same Node version.
  *
  * Sources: D. Blackman, S. Vigna, "Scrambled linear pseudorandom number generators", ACM TOMS 47(4), 2021
  * (xoshiro128**, https://prng.di.unimi.it/xoshiro128starstar.c); splitmix64 (Steele, Lea, Flood, OOPSLA
@@ -15,6 +18,20 @@ const TWO_POW_MINUS_32 = 1 / TWO_POW_32;
 const TWO_POW_MINUS_53 = 1 / 9007199254740992;
 /** Largest bound for which `below(n)` is exact: x·n must stay below 2^53 for every 32-bit x. */
 export const MAX_UNIFORM_BOUND = 2 ** 21;
+
+/**
+ * Ziggurat tables for f(x) = e^{−x}: 256 layers of equal area v; X[0] = v/f(r) (base strip), X[1] = r,
+ * X[i+1] = −log(e^{−X[i]} + v/X[i]), X[256] = 0; F[i] = e^{−X[i]}. Constants from Marsaglia–Tsang (2000).
+ */
+const ZIG_R = 7.69711747013104972;
+const ZIG_V = 0.0039496598225815571993;
+const ZIG_X = new Float64Array(257);
+const ZIG_F = new Float64Array(257);
+ZIG_X[0] = ZIG_V / Math.exp(-ZIG_R);
+ZIG_X[1] = ZIG_R;
+for (let i = 1; i < 255; i++) ZIG_X[i + 1] = -Math.log(Math.exp(-ZIG_X[i]) + ZIG_V / ZIG_X[i]);
+ZIG_X[256] = 0;
+for (let i = 0; i < 257; i++) ZIG_F[i] = Math.exp(-ZIG_X[i]);
 
 const MASK64 = (1n << 64n) - 1n;
 const GOLDEN64 = 0x9e3779b97f4a7c15n;
@@ -69,20 +86,22 @@ export class Rng {
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
   }
 
-  /** Next raw output as a signed int32 (all 32 bits random). */
+  /**
+   * Next raw output as a signed int32 (all 32 bits random). Written with few bytecodes (shift-adds for ×5 and
+   * ×9, each field read and written once) so V8 inlines it everywhere in the hot loops.
+   */
   nextInt32(): number {
+    const s0 = this.s0;
     const s1 = this.s1;
-    const m = Math.imul(s1, 5);
-    const result = Math.imul((m << 7) | (m >>> 25), 9);
-    const t = s1 << 9;
-    this.s2 ^= this.s0;
-    this.s3 ^= s1;
-    this.s1 = s1 ^ this.s2;
-    this.s0 ^= this.s3;
-    this.s2 ^= t;
-    const s3 = this.s3;
+    const s2 = this.s2 ^ s0;
+    const s3 = this.s3 ^ s1;
+    this.s0 = s0 ^ s3;
+    this.s1 = s1 ^ s2;
+    this.s2 = s2 ^ (s1 << 9);
     this.s3 = (s3 << 11) | (s3 >>> 21);
-    return result;
+    const m = ((s1 << 2) + s1) | 0; // s1·5 mod 2^32
+    const r = (m << 7) | (m >>> 25);
+    return ((r << 3) + r) | 0; // ·9 mod 2^32
   }
 
   /** Uniform double in [0, 1) with 53 random bits (two draws). */
@@ -99,8 +118,33 @@ export class Rng {
     return (hi * 67108864 + lo + 0.5) * TWO_POW_MINUS_53;
   }
 
-  /** Exponential variate with mean 1: −log(u), u ∈ (0, 1) with 53 bits. */
+  /**
+   * Exponential variate with mean 1 by the ziggurat method (256 layers; exact rejection sampling, no logarithm
+   * in ~99% of calls). One draw gives the layer (8 bits) and 24 bits of u, a second draw 29 more: u has 53 bits.
+   * Source: Marsaglia, Tsang, "The Ziggurat Method for Generating Random Variables", J. Stat. Softw. 5(8), 2000,
+   * with independent layer bits as recommended by Doornik (2005); tail: r + Exp(1) by memorylessness.
+   */
   nextExp(): number {
+    const a = this.nextInt32();
+    const i = a & 255;
+    const x = ((a >>> 8) * 536870912 + (this.nextInt32() >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[i];
+    return x < ZIG_X[i + 1] ? x : this.expOutsideCore(i, x);
+  }
+
+  /** The rare ziggurat steps (~1% of calls): base-strip tail, wedge test, and retries. */
+  private expOutsideCore(i: number, x: number): number {
+    for (;;) {
+      if (i === 0) return ZIG_R + this.nextExpByLog();
+      if (ZIG_F[i + 1] + (ZIG_F[i] - ZIG_F[i + 1]) * this.nextDouble() < Math.exp(-x)) return x;
+      const a = this.nextInt32();
+      i = a & 255;
+      x = ((a >>> 8) * 536870912 + (this.nextInt32() >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[i];
+      if (x < ZIG_X[i + 1]) return x;
+    }
+  }
+
+  /** Exponential variate with mean 1 by inversion: −log(u), u ∈ (0, 1) with 53 bits. */
+  nextExpByLog(): number {
     return -Math.log(this.nextOpen());
   }
 
@@ -110,11 +154,18 @@ export class Rng {
    * @param n bound, integer in [1, MAX_UNIFORM_BOUND]; not checked here (the caller validates once).
    */
   below(n: number): number {
+    const m = (this.nextInt32() >>> 0) * n;
+    const r = Math.floor(m * TWO_POW_MINUS_32);
+    return m - r * TWO_POW_32 >= n ? r : this.belowRejection(n, m, r);
+  }
+
+  /** Lemire's rejection step (probability < n/2^32 per call): accept if the low part ≥ 2^32 mod n, else redraw. */
+  private belowRejection(n: number, m: number, r: number): number {
+    const threshold = (TWO_POW_32 - n) % n;
     for (;;) {
-      const m = (this.nextInt32() >>> 0) * n;
-      const r = Math.floor(m * TWO_POW_MINUS_32);
-      const low = m - r * TWO_POW_32;
-      if (low >= n || low >= (TWO_POW_32 - n) % n) return r;
+      if (m - r * TWO_POW_32 >= threshold) return r;
+      m = (this.nextInt32() >>> 0) * n;
+      r = Math.floor(m * TWO_POW_MINUS_32);
     }
   }
 }

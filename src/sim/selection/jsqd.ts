@@ -12,12 +12,18 @@
  */
 import type { Rng } from '../rng.ts';
 
+const TWO_POW_32 = 4294967296;
+const TWO_POW_MINUS_32 = 1 / TWO_POW_32;
+/** Largest n for which both indices of a pair come from one 32-bit draw (n² ≤ 2^32). */
+const PAIR_MAX_N = 65536;
+
 /**
  * JSQ(d) with d i.i.d. uniform draws (with replacement).
  * @param len queue lengths Q_j (read only). @param n servers (≤ 2^21). @param d choices ≥ 1.
  * @returns the chosen server index.
  */
 export function jsqWithReplacement(rng: Rng, len: Int32Array, n: number, d: number): number {
+  if (d === 2 && n <= PAIR_MAX_N) return jsqPair(rng, len, n, n);
   let best = rng.below(n);
   let bestLen = len[best];
   for (let k = 1; k < d; k++) {
@@ -32,11 +38,49 @@ export function jsqWithReplacement(rng: Rng, len: Int32Array, n: number, d: numb
 }
 
 /**
- * JSQ(d) over d distinct servers by a partial Fisher–Yates shuffle of the persistent permutation `perm`
- * (any permutation of 0..n−1; it stays one). Requires d ≤ n.
+ * JSQ(d) over d distinct servers (requires d ≤ n). d = 2: a uniform ordered pair (a uniform, b uniform on the
+ * others); d ≥ 3: partial Fisher–Yates on the persistent permutation `perm` (any permutation of 0..n−1; it
+ * stays one).
  * @returns the chosen server index.
  */
 export function jsqWithoutReplacement(rng: Rng, len: Int32Array, n: number, d: number, perm: Int32Array): number {
+  if (d === 2 && n <= PAIR_MAX_N) return jsqPair(rng, len, n, n - 1);
+  return jsqFisherYates(rng, len, n, d, perm);
+}
+
+/**
+ * JSQ(2) from one 32-bit draw: a uniform on [0, n), b uniform on [0, m) (m = n with replacement; m = n − 1
+ * without, b skipping a), independent and exactly uniform by batched Lemire multiply-and-reject
+ * (Brackett-Rozinsky, Lemire, "Batched Ranged Random Integer Generation", Softw. Pract. Exp. 2025,
+ * arXiv:2408.06213): a = ⌊x·n/2^32⌋, with l the low part; b = ⌊l·m/2^32⌋, with l' the low part; reject when
+ * l' < 2^32 mod (n·m). Exact in doubles since x·n, l·m < 2^53. Ties go to a, the first draw.
+ */
+function jsqPair(rng: Rng, len: Int32Array, n: number, m: number): number {
+  const x = (rng.nextInt32() >>> 0) * n;
+  const a = Math.floor(x * TWO_POW_MINUS_32);
+  const y = (x - a * TWO_POW_32) * m;
+  let b = Math.floor(y * TWO_POW_MINUS_32);
+  if (y - b * TWO_POW_32 < n * m) return jsqPairSlow(rng, len, n, m, y - b * TWO_POW_32, a, b);
+  if (m < n && b >= a) b++;
+  return len[b] < len[a] ? b : a;
+}
+
+/** The rejection step of `jsqPair` (probability < n·m/2^32); kept apart so the fast path stays small. */
+function jsqPairSlow(rng: Rng, len: Int32Array, n: number, m: number, low: number, a: number, b: number): number {
+  const threshold = (TWO_POW_32 - n * m) % (n * m);
+  while (low < threshold) {
+    const x = (rng.nextInt32() >>> 0) * n;
+    a = Math.floor(x * TWO_POW_MINUS_32);
+    const y = (x - a * TWO_POW_32) * m;
+    b = Math.floor(y * TWO_POW_MINUS_32);
+    low = y - b * TWO_POW_32;
+  }
+  if (m < n && b >= a) b++;
+  return len[b] < len[a] ? b : a;
+}
+
+/** JSQ(d) over d distinct servers by a partial Fisher–Yates shuffle of `perm` (any d ≤ n). */
+export function jsqFisherYates(rng: Rng, len: Int32Array, n: number, d: number, perm: Int32Array): number {
   let best = -1;
   let bestLen = 0;
   for (let k = 0; k < d; k++) {

@@ -1,0 +1,40 @@
+/**
+ * The mean-field room: fixed points, transients, relaxation and warm-up, response-time laws and the refined
+ * (1/n) correction for SQ(d) = JSQ(d) with exponential sizes and FIFO. Pure: no I/O; failures throw the typed
+ * errors of src/errors.ts. Source: theory.md §2, §6, §8, §10.
+ */
+export {
+  sqdDrift,
+  sqdJacobian,
+  sqdJacobianBands,
+  sqdClosedFormTail,
+  sqdTruncationLevel,
+  DEFAULT_MAX_TRUNCATION_LEVEL,
+} from './sqd.ts';
+export { newtonSolve, type NewtonOptions, type NewtonResult } from './newton.ts';
+export {
+  solveFixedPoint,
+  FIXED_POINT_RESIDUAL_TOLERANCE,
+  type FixedPointResult,
+  type FixedPointOptions,
+  type FixedPointMethod,
+} from './fixedPoint.ts';
+export { responseTimeCcdf, responseTimeQuantile } from './responseTime.ts';
+export { solveTransient, type TransientOptions, type TransientResult } from './transient.ts';
+export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
+export { relaxationTime } from './relaxation.ts';
+export {
+  refine,
+  refinedEstimate,
+  computeQ,
+  computeW,
+  computeV,
+  computeF1,
+  sqdHessianTerm,
+  lyapunovResidual,
+  LYAPUNOV_RESIDUAL_TOLERANCE,
+  type RefinedCorrection,
+} from './refined.ts';
+export { sqdParameters, type SqdParameters } from './support.ts';
+export { solveTridiagonal, largestEigenvalueTridiagonal, tridiagonalToDense, type Tridiagonal } from './tridiagonal.ts';
+export { solveLyapunovTridiagonal } from './lyapunov.ts';

@@ -1,0 +1,269 @@
+/**
+ * Refined mean field of Gast and Van Houdt for SQ(d), exponential sizes, FIFO: E[X^(n)] = π + V/n + O(1/n²).
+ * One function per equation of theory.md §6, named for its symbol (as rmf_tool's refinedRefined_fixedPoint.py):
+ *   A = Df(π) (`sqdJacobian`), Q = Σ_ℓ ℓℓᵀβ_ℓ(π) (`computeQ`), AW + WAᵀ + Q = 0 (`computeW`),
+ *   b_i = ½ Σ_jk ∂²f_i/∂x_j∂x_k W_jk (`sqdHessianTerm`), f⁽¹⁾ (`computeF1`, sampling without replacement),
+ *   V = −A⁻¹(b + f⁽¹⁾) (`computeV`).
+ * Source: theory.md §6; Gast and Van Houdt, A Refined Mean Field Approximation, POMACS 1(2), 2017; rmf_tool.
+ * All in service-time units with λ = ρ; V is dimensionless (A, Q, b all scale with the service rate).
+ */
+import { add, lusolve, lyap, multiply, transpose } from 'mathjs';
+import { InvalidModelError, SolverError } from '../errors.ts';
+import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
+import { VERSION } from '../version.ts';
+import { solveFixedPoint, type FixedPointResult } from './fixedPoint.ts';
+import { solveLyapunovTridiagonal } from './lyapunov.ts';
+import { sqdJacobian } from './sqd.ts';
+import type { Tridiagonal } from './tridiagonal.ts';
+import { sqdParameters } from './support.ts';
+
+export interface RefinedCorrection {
+  /** The mean-field fixed point π (its model carries λ, d, sampling). */
+  fixedPoint: FixedPointResult;
+  /** Length K + 1: V[0] = 0, V[i] = coefficient of 1/n in E[s_i^(n)] (for the model's sampling). */
+  V: number[];
+  /** ΣV = coefficient of 1/n in E[Q_n] (jobs per server). */
+  sumV: number;
+  /** Sampling convention V belongs to. */
+  sampling: Sampling;
+  diagnostics: {
+    /** max|AW + WAᵀ + Q| / max|Q| (0 when d = 1). */
+    lyapunovResidual: number;
+    /** K used for A, Q, W, V. */
+    truncationLevel: number;
+  };
+  provenance: { equation: string; source: string; version: string };
+}
+
+/** Relative Lyapunov residual above which `computeW` throws. */
+export const LYAPUNOV_RESIDUAL_TOLERANCE = 1e-9;
+
+/**
+ * Noise matrix Q = Σ_ℓ ℓℓᵀβ_ℓ(s) of SQ(d) (theory.md §6): diagonal, Q_ii = λ(s_{i−1}^d − s_i^d) + s_i − s_{i+1}
+ * (s_0 = 1, s_{K+1} = 0; arrivals at level K are lost, so they make no jump).
+ * @param lambda load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K).
+ * @returns K×K `number[][]`, per mean service time.
+ */
+export function computeQ(lambda: number, d: number, s: ArrayLike<number>): number[][] {
+  const K = s.length;
+  const Q: number[][] = [];
+  for (let i = 0; i < K; i++) {
+    const prev = i === 0 ? 1 : s[i - 1];
+    const next = i + 1 < K ? s[i + 1] : 0;
+    const row = new Array<number>(K).fill(0);
+    row[i] = lambda * (prev ** d - s[i] ** d) + s[i] - next;
+    Q.push(row);
+  }
+  return Q;
+}
+
+function lyapunovResidualMatrix(A: number[][], W: number[][], Q: number[][]): number[][] {
+  const AW = multiply(A, W) as number[][];
+  return add(add(AW, transpose(AW)), Q) as number[][];
+}
+
+function maxAbs(M: number[][]): number {
+  let m = 0;
+  for (const row of M) for (const v of row) m = Math.max(m, Math.abs(v));
+  return m;
+}
+
+/**
+ * max|AW + WAᵀ + Q| / max(max|Q|, 1e−300): the relative residual of the Lyapunov equation (W symmetric).
+ * @param A, W, Q K×K matrices.
+ */
+export function lyapunovResidual(A: number[][], W: number[][], Q: number[][]): number {
+  return maxAbs(lyapunovResidualMatrix(A, W, Q)) / Math.max(maxAbs(Q), 1e-300);
+}
+
+function symmetrised(W: number[][]): number[][] {
+  return W.map((row, i) => row.map((v, j) => 0.5 * (v + W[j][i])));
+}
+
+/** Bands of A if A is tridiagonal, else undefined. */
+function tridiagonalBands(A: number[][]): Tridiagonal | undefined {
+  const K = A.length;
+  const lower = new Float64Array(K);
+  const diag = new Float64Array(K);
+  const upper = new Float64Array(K);
+  for (let i = 0; i < K; i++) {
+    for (let j = 0; j < K; j++) {
+      if (Math.abs(i - j) > 1 && A[i][j] !== 0) return undefined;
+    }
+    diag[i] = A[i][i];
+    if (i > 0) lower[i] = A[i][i - 1];
+    if (i < K - 1) upper[i] = A[i][i + 1];
+  }
+  return { kind: 'tridiagonal', lower, diag, upper };
+}
+
+/** mathjs `lyap(A, Q)` (it solves AW + WAᵀ + Q = 0, whatever its doc's sign) plus iterative refinement. */
+function lyapMathjs(A: number[][], Q: number[][]): number[][] {
+  const solve = (rhs: number[][]): number[][] => {
+    try {
+      return symmetrised(lyap(A, rhs) as unknown as number[][]);
+    } catch (error) {
+      throw new SolverError(`Lyapunov equation AW + WAᵀ + Q = 0: mathjs lyap failed (${(error as Error).message})`, {
+        cause: error,
+      });
+    }
+  };
+  let W = solve(Q);
+  let residual = lyapunovResidual(A, W, Q);
+  for (let refinement = 0; refinement < 10 && !(residual <= 1e-14); refinement++) {
+    const correction = solve(lyapunovResidualMatrix(A, W, Q));
+    const trial = W.map((row, i) => row.map((v, j) => v + correction[i][j]));
+    const trialResidual = lyapunovResidual(A, trial, Q);
+    if (!(trialResidual < residual)) break;
+    W = trial;
+    residual = trialResidual;
+  }
+  return W;
+}
+
+/**
+ * W, the covariance of the 1/√n fluctuations: solves AW + WAᵀ + Q = 0 (theory.md §6). Tridiagonal A (SQ(d)):
+ * exact banded solve of the vectorised equation (`solveLyapunovTridiagonal`, O(K⁴)). Other A: mathjs
+ * `lyap(A, Q)` with iterative refinement W ← W + lyap(A, R), R = AW + WAᵀ + Q, since mathjs's Schur step stops
+ * at a loose 1e−4 criterion (residual ~1e−5 alone) and is slow (~0.2 s at K = 9).
+ * @param A Jacobian, K×K, Hurwitz. @param Q noise matrix, K×K, symmetric.
+ * @returns W, K×K `number[][]` (symmetric), with relative residual ≤ 1e−9 (checked, not assumed).
+ * @throws {SolverError} if the solve fails or the relative residual max|AW + WAᵀ + Q|/max|Q| exceeds 1e−9.
+ */
+export function computeW(A: number[][], Q: number[][]): number[][] {
+  const bands = tridiagonalBands(A);
+  const W = bands ? symmetrised(solveLyapunovTridiagonal(bands, Q)) : lyapMathjs(A, Q);
+  const residual = lyapunovResidual(A, W, Q);
+  if (!(residual <= LYAPUNOV_RESIDUAL_TOLERANCE)) {
+    throw new SolverError(`Lyapunov residual ${residual} exceeds ${LYAPUNOV_RESIDUAL_TOLERANCE} (relative to max|Q|)`);
+  }
+  return W;
+}
+
+/**
+ * Hessian term b_i = ½ Σ_jk ∂²f_i/∂s_j∂s_k W_jk of SQ(d) (theory.md §6), which for the SQ(d) drift is
+ * b_i = ½λd(d−1)[s_{i−1}^{d−2} W_{i−1,i−1}·1(i ≥ 2) − s_i^{d−2} W_ii] (zero when d = 1).
+ * @param lambda load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K). @param W K×K.
+ * @returns b, length K (index i − 1 is level i).
+ */
+export function sqdHessianTerm(lambda: number, d: number, s: ArrayLike<number>, W: number[][]): number[] {
+  const K = s.length;
+  const c = 0.5 * lambda * d * (d - 1);
+  const b = new Array<number>(K);
+  for (let i = 0; i < K; i++) {
+    const down = i > 0 ? s[i - 1] ** (d - 2) * W[i - 1][i - 1] : 0;
+    b[i] = c * (down - s[i] ** (d - 2) * W[i][i]);
+  }
+  return b;
+}
+
+/**
+ * The 1/n drift correction of sampling without replacement (theory.md §6, [D]):
+ * f⁽¹⁾_i = −λ·d(d−1)/2·[φ(s_{i−1}) − φ(s_i)], φ(s) = s^{d−1} − s^d, s_0 = 1.
+ * @param lambda load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K). @returns length K.
+ */
+export function computeF1(lambda: number, d: number, s: ArrayLike<number>): number[] {
+  const phi = (x: number) => x ** (d - 1) - x ** d;
+  const c = (-lambda * d * (d - 1)) / 2;
+  const out = new Array<number>(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = c * (phi(i === 0 ? 1 : s[i - 1]) - phi(s[i]));
+  return out;
+}
+
+/**
+ * V = −A⁻¹(b + f⁽¹⁾): the 1/n coefficient of E[s^(n)] (theory.md §6); pass f1 only for sampling without
+ * replacement (V_without = V_with − A⁻¹f⁽¹⁾). Solved by mathjs `lusolve`.
+ * @param A K×K. @param b length K. @param f1 optional, length K. @returns V for levels 1..K, length K.
+ * @throws {SolverError} if A is singular.
+ */
+export function computeV(A: number[][], b: number[], f1?: number[]): number[] {
+  const rhs = b.map((v, i) => -(v + (f1 ? f1[i] : 0)));
+  try {
+    const x = lusolve(A, rhs) as unknown as number[][];
+    return x.map((row) => (Array.isArray(row) ? row[0] : (row as unknown as number)));
+  } catch (error) {
+    throw new SolverError(`V = −A⁻¹b: the Jacobian A is singular (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/**
+ * Refined mean-field correction V for SQ(d), exponential sizes, FIFO, for the model's sampling convention.
+ * Uses π from `fixedPoint` (default `solveFixedPoint(model)`, tail tolerance 1e−15: K ≈ 9 at d = 2, ρ = 0.9;
+ * V converges fast in K), truncated or zero-padded to `truncationLevel` if given. d = 1: V = 0 exactly (linear
+ * drift), no matrices are built. Service mean ≠ 1: V depends on ρ only.
+ * Source: theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017 (V = −A⁻¹b); rmf_tool.
+ * @param model supported SQ(d) model; `sampling` picks V_with or V_without.
+ * @param options `fixedPoint` (must be for the same model), `truncationLevel` K (integer ≥ 1).
+ * @returns `V` (length K + 1, V[0] = 0), `sumV` (1/n coefficient of E[Q], jobs per server), `fixedPoint`,
+ *   `sampling`, `diagnostics` { lyapunovResidual, truncationLevel }.
+ * @throws {InvalidModelError} on unsupported models, a fixed point of another model, or a bad K.
+ * @throws {SolverError} if the Lyapunov residual exceeds 1e−9 or A is singular.
+ * @example refine(parseModel({ lambda: 0.9, d: 2 })).sumV // ≈ 3.9864
+ */
+export function refine(
+  model: SupermarketModel,
+  options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
+): RefinedCorrection {
+  const { rho, d } = sqdParameters(model);
+  const fixedPoint = options.fixedPoint ?? solveFixedPoint(model);
+  const fpModel = fixedPoint.provenance.model;
+  if (fpModel.lambda !== model.lambda || fpModel.d !== d || fpModel.service.mean !== model.service.mean) {
+    throw new InvalidModelError(
+      `fixedPoint is for lambda = ${fpModel.lambda}, d = ${fpModel.d}, not the model's lambda = ${model.lambda}, d = ${d}`,
+    );
+  }
+  const K = options.truncationLevel ?? fixedPoint.truncationLevel;
+  if (!Number.isInteger(K) || K < 1) throw new InvalidModelError(`truncationLevel must be an integer ≥ 1, got ${K}`);
+  const provenance = {
+    equation: 'E[X^(n)] = pi + V/n; A = Df(pi), AW + WA^T + Q = 0, b_i = 1/2 sum_jk d2f_i/dx_j dx_k W_jk, V = -A^{-1}(b + f1)',
+    source: 'theory.md §6; Gast and Van Houdt, A Refined Mean Field Approximation, POMACS 1(2), 2017; rmf_tool',
+    version: VERSION,
+  };
+  if (d === 1) {
+    return {
+      fixedPoint,
+      V: new Array<number>(K + 1).fill(0),
+      sumV: 0,
+      sampling: model.sampling,
+      diagnostics: { lyapunovResidual: 0, truncationLevel: K },
+      provenance,
+    };
+  }
+  const s = Array.from({ length: K }, (_, i) => fixedPoint.tail[i + 1] ?? 0);
+  const A = sqdJacobian(rho, d, s);
+  const Q = computeQ(rho, d, s);
+  const W = computeW(A, Q);
+  const b = sqdHessianTerm(rho, d, s, W);
+  const f1 = model.sampling === 'without-replacement' ? computeF1(rho, d, s) : undefined;
+  const V = [0, ...computeV(A, b, f1)];
+  let sumV = 0;
+  for (let i = K; i >= 1; i--) sumV += V[i];
+  return {
+    fixedPoint,
+    V,
+    sumV,
+    sampling: model.sampling,
+    diagnostics: { lyapunovResidual: lyapunovResidual(A, W, Q), truncationLevel: K },
+    provenance,
+  };
+}
+
+/**
+ * Refined estimates at n servers: E[Q_n] ≈ Σπ + ΣV/n, E[T_n] = E[Q_n]/λ (Little, exact), s_i ≈ π_i + V_i/n.
+ * Source: theory.md §6. Trust only where ΣV/n is a few % of Σπ (theory.md §6 "Limits").
+ * @param correction from `refine`. @param n number of servers, integer ≥ max(1, d).
+ * @returns `meanQueueLength` (jobs per server), `meanResponseTime` (model time units),
+ *   `tail` s_0..s_K (length K + 1, tail[0] = 1; may leave [0, 1] at small n).
+ * @throws {InvalidModelError} if n is not an integer ≥ 1 or d > n.
+ * @example refinedEstimate(refine(parseModel({ lambda: 0.9, d: 2 })), 10).meanQueueLength // ≈ 2.7513
+ */
+export function refinedEstimate(
+  correction: RefinedCorrection,
+  n: number,
+): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
+  const model = correction.fixedPoint.provenance.model;
+  const servers = checkServers(model, n);
+  const meanQueueLength = correction.fixedPoint.meanQueueLength + correction.sumV / servers;
+  const tail = correction.V.map((v, i) => (correction.fixedPoint.tail[i] ?? 0) + v / servers);
+  return { meanQueueLength, meanResponseTime: meanQueueLength / model.lambda, tail };
+}

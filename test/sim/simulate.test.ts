@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
+import type { SupermarketModel } from '../../src/model/model.ts';
+import type { Estimate } from '../../src/sim/estimate/tInterval.ts';
+import { simulate } from '../../src/sim/simulate.ts';
+
+const base: SupermarketModel = {
+  lambda: 0.9,
+  d: 2,
+  selection: 'jsq',
+  discipline: 'fifo',
+  service: { kind: 'exponential', mean: 1 },
+  sampling: 'with-replacement',
+};
+const mm1 = (lambda: number): SupermarketModel => ({ ...base, lambda, d: 1 });
+
+/** |estimate − truth| within the CI widened by `widen` (keeps the family-wise false-alarm rate small) + slack. */
+function expectCovers(e: Estimate, truth: number, widen = 1.5, slack = 0): void {
+  expect(Math.abs(e.mean - truth), `mean ${e.mean} ± ${e.halfWidth} vs ${truth}`).toBeLessThanOrEqual(widen * e.halfWidth + slack);
+}
+
+describe('simulate', () => {
+  for (const lambda of [0.5, 0.8]) {
+    it(`simulate(d = 1, λ = ${lambda}) is M/M/1: E[T] = 1/(1 − λ), P(Q ≥ i) = λ^i for i = 1..4, Little's law`, () => {
+      const r = simulate(mm1(lambda), { n: 100, jobs: 150_000, replications: 8, seed: 21, maxLevel: 6 });
+      expect(r.warmupSource).toBe('fallback');
+      expectCovers(r.meanResponseTime, 1 / (1 - lambda));
+      expectCovers(r.meanQueueLength, lambda / (1 - lambda));
+      for (let i = 1; i <= 4; i++) expectCovers(r.tail[i], lambda ** i);
+      expect(r.tail[0]).toMatchObject({ mean: 1, halfWidth: 0 });
+      expect(Math.abs(r.meanResponseTime.mean - r.littleResponseTime.mean)).toBeLessThanOrEqual(
+        1.5 * Math.hypot(r.meanResponseTime.halfWidth, r.littleResponseTime.halfWidth),
+      );
+    });
+  }
+
+  it('simulate(SQ(2), n = 1000, λ = 0.9, with replacement) matches the refined mean field 2.3527 + 3.9864/n', () => {
+    const r = simulate(base, { n: 1000, jobs: 600_000, replications: 5, seed: 5, warmupTime: 150 });
+    expectCovers(r.meanQueueLength, 2.3527 + 3.9864 / 1000, 1.5, 0.002);
+    expectCovers(r.meanResponseTime, (2.3527 + 3.9864 / 1000) / 0.9, 1.5, 0.003);
+    expect(Math.abs(r.tail[1].mean - 0.9)).toBeLessThan(0.003);
+    expect(Math.abs(r.tail[2].mean - 0.729)).toBeLessThan(0.005); // s_2* = λ^3
+    expect(r.tail.length).toBe(31);
+    expect(r.perReplication).toHaveLength(5);
+    expect(r.engine).toBe('race');
+    expect(r.jobs).toBe(600_000);
+  });
+
+  it('simulate(SQ(2), without replacement) runs and lies between the limit and the with-replacement value', () => {
+    const r = simulate({ ...base, sampling: 'without-replacement' }, { n: 200, jobs: 200_000, replications: 5, seed: 6, warmupTime: 150 });
+    // V_without < V_with (theory.md §6): E[Q_200] below 2.3527 + 3.9864/200 ≈ 2.3726, above the limit 2.3527.
+    expect(r.meanQueueLength.mean).toBeGreaterThan(2.3527 - 2 * r.meanQueueLength.halfWidth);
+    expect(r.meanQueueLength.mean).toBeLessThan(2.3726 + 2 * r.meanQueueLength.halfWidth);
+  });
+
+  it('simulate(model, options) with the same seed gives identical numbers, a different seed different ones', () => {
+    const opts = { n: 50, jobs: 20_000, replications: 3, seed: 42, warmupTime: 20 };
+    const strip = (r: ReturnType<typeof simulate>) => ({ ...r, wallSeconds: 0, eventsPerSecond: 0 });
+    for (const engine of ['event', 'race'] as const) {
+      const a = strip(simulate(base, { ...opts, engine }));
+      const b = strip(simulate(base, { ...opts, engine }));
+      const c = strip(simulate(base, { ...opts, engine, seed: 43 }));
+      expect(a).toEqual(b);
+      expect(c.meanResponseTime.mean).not.toBe(a.meanResponseTime.mean);
+      expect(c.seeds.replications).not.toEqual(a.seeds.replications);
+    }
+  });
+
+  it('simulate(engine: "event") and simulate(engine: "race") agree within their combined CIs', () => {
+    const opts = { n: 100, jobs: 200_000, replications: 6, warmupTime: 100 };
+    const ev = simulate(base, { ...opts, engine: 'event', seed: 7 });
+    const ra = simulate(base, { ...opts, engine: 'race', seed: 8 });
+    expect(ev.engine).toBe('event');
+    expect(ra.engine).toBe('race');
+    for (const key of ['meanResponseTime', 'meanQueueLength'] as const) {
+      expect(Math.abs(ev[key].mean - ra[key].mean)).toBeLessThanOrEqual(1.5 * Math.hypot(ev[key].halfWidth, ra[key].halfWidth));
+    }
+    for (let i = 1; i <= 4; i++) {
+      expect(Math.abs(ev.tail[i].mean - ra.tail[i].mean)).toBeLessThanOrEqual(1.5 * Math.hypot(ev.tail[i].halfWidth, ra.tail[i].halfWidth) + 1e-4);
+    }
+  });
+
+  it('simulate(d = 1, λ = 0.95, n = 1) grows the job rings past their start capacity and keeps Little\'s law', () => {
+    for (const engine of ['event', 'race'] as const) {
+      const r = simulate(mm1(0.95), { n: 1, jobs: 300_000, replications: 4, seed: 2, warmupTime: 500, engine });
+      expect(r.perReplication.every((x) => x.completedJobs === 300_000)).toBe(true);
+      expect(Math.abs(r.meanResponseTime.mean - r.littleResponseTime.mean)).toBeLessThanOrEqual(
+        1.5 * Math.hypot(r.meanResponseTime.halfWidth, r.littleResponseTime.halfWidth),
+      );
+    }
+  });
+
+  it('simulate(service mean 2) rescales time: E[T] = 2/(1 − ρ) at d = 1, ρ = 0.5', () => {
+    const r = simulate({ ...mm1(0.25), service: { kind: 'exponential', mean: 2 } }, { n: 50, jobs: 60_000, replications: 6, seed: 9, engine: 'event' });
+    expectCovers(r.meanResponseTime, 2 / (1 - 0.5));
+    expectCovers(r.meanQueueLength, 0.5 / (1 - 0.5));
+  });
+
+  it('simulate(model, { onProgress }) reports progress with a positive total estimate', () => {
+    const calls: [number, number][] = [];
+    simulate(base, { n: 100, jobs: 600_000, replications: 2, warmupTime: 10, onProgress: (done, total) => calls.push([done, total]) });
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls[0][1]).toBeGreaterThan(0);
+    expect(calls.every(([done], i) => i === 0 || done > calls[i - 1][0])).toBe(true);
+  });
+
+  it('simulate(bad input) throws InvalidModelError: n < 1, d > n, jobs = 0, NaN λ, replications 1, unknown rule', () => {
+    expect(() => simulate(base, { n: 0 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 1 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 2.5 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, jobs: 0 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, jobs: NaN })).toThrow(InvalidModelError);
+    expect(() => simulate({ ...base, lambda: NaN }, { n: 10 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, replications: 1 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, warmupTime: -1 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, seed: 1.5 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, engine: 'fast' as 'race' })).toThrow(InvalidModelError);
+    expect(() => simulate({ ...base, selection: 'lwl' as 'jsq' }, { n: 10 })).toThrow(/no simulator for selection/);
+    expect(() => simulate({ ...base, discipline: 'srpt' as 'fifo' }, { n: 10 })).toThrow(/no simulator for discipline/);
+  });
+
+  it('simulate(unstable model) throws UnstableModelError', () => {
+    expect(() => simulate({ ...base, lambda: 1 }, { n: 10 })).toThrow(UnstableModelError);
+    expect(() => simulate({ ...base, lambda: 0.6, service: { kind: 'exponential', mean: 2 } }, { n: 10 })).toThrow(UnstableModelError);
+  });
+
+  it('simulate(model, options) does not modify the model', () => {
+    const frozen = Object.freeze({ ...base, service: Object.freeze({ ...base.service }) });
+    const r = simulate(frozen, { n: 20, jobs: 2_000, replications: 2, warmupTime: 5 });
+    expect(r.provenance.model).toBe(frozen);
+  });
+});
