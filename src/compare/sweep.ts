@@ -65,7 +65,7 @@ export interface CellResult {
     readonly meanResponseTimeVsMeanField: number;
     /** Simulated minus refined E[T]. */
     readonly meanResponseTimeVsRefined: number;
-    /** max_i |ŝ_i − s_i| over the levels both record. */
+    /** max_i |ŝ_i − s_i| over all recorded levels (s_i = 0 past the mean field's truncation). */
     readonly tailSupVsMeanField: number;
     readonly tailSupVsRefined: number;
   };
@@ -88,6 +88,9 @@ export interface ModelSummary {
   /** Same log–log fit for the sup-norm tail error. */
   readonly tailSlope: SlopeFit | null;
 }
+
+/** Levels s_0..s_L kept in transient comparisons. */
+export const TRAJECTORY_LEVELS = 8;
 
 export interface TrajectoryComparison {
   readonly lambda: number;
@@ -173,8 +176,9 @@ function estimatedEvents(config: ComparisonConfig, model: SupermarketModel, warm
 
 function supDistance(estimates: readonly Estimate[], reference: readonly number[]): number {
   let sup = 0;
-  for (let i = 1; i < Math.min(estimates.length, reference.length); i++) {
-    sup = Math.max(sup, Math.abs(estimates[i].mean - reference[i]));
+  // levels past the mean field's truncation K count with s_i = 0 (s_K* < 1e-15 there)
+  for (let i = 1; i < Math.max(estimates.length, reference.length); i++) {
+    sup = Math.max(sup, Math.abs((estimates[i]?.mean ?? 0) - (reference[i] ?? 0)));
   }
   return sup;
 }
@@ -213,7 +217,8 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       const budget = config.replications * (2 * config.jobs + 2 * model.lambda * n * warm.warmupTime);
       const cached = hooks.cache?.get(key);
       if (cached) {
-        modelCells.push(cached);
+        // the simulation is reused; the comparison is recomputed, so a change of verdict rule applies to it
+        modelCells.push(assembleCell(model, n, cached.seed, cached.simulation, fixedPoint, correction));
         doneBefore += budget;
         hooks.onProgress?.(doneBefore, totalEvents, `${key} (resumed)`);
         continue;
@@ -225,24 +230,11 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
         onProgress: (done, total) => hooks.onProgress?.(doneBefore + (done / Math.max(total, 1)) * budget, totalEvents, key),
       });
       doneBefore += budget;
-      const refined = refinedEstimate(correction, n);
-      const cell: CellResult = {
-        key, lambda: model.lambda, d: model.d, n, seed,
-        simulation: {
-          meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
-          events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds,
-          warmupTime: sim.warmupTime, jobs: sim.jobs, replications: config.replications, engine: sim.engine, seeds: sim.seeds,
-        },
-        refined,
-        errors: {
-          meanResponseTimeVsMeanField: sim.meanResponseTime.mean - fixedPoint.meanResponseTime,
-          meanResponseTimeVsRefined: sim.meanResponseTime.mean - refined.meanResponseTime,
-          tailSupVsMeanField: supDistance(sim.tail, fixedPoint.tail),
-          tailSupVsRefined: supDistance(sim.tail, refined.tail),
-        },
-        verdict: refinedVerdict(sim.meanResponseTime, refined.meanResponseTime, fixedPoint.meanQueueLength,
-          correction.sumV, model.lambda, n),
-      };
+      const cell = assembleCell(model, n, seed, {
+        meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
+        events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds,
+        warmupTime: sim.warmupTime, jobs: sim.jobs, replications: config.replications, engine: sim.engine, seeds: sim.seeds,
+      }, fixedPoint, correction);
       hooks.cache?.put(cell);
       hooks.onProgress?.(doneBefore, totalEvents, key);
       modelCells.push(cell);
@@ -270,14 +262,34 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
         const traj = simulateTrajectory(model, { n, times, replications: config.trajectory.replications, seed, maxLevel: config.maxLevel });
         doneBefore += budget;
         hooks.onProgress?.(doneBefore, totalEvents, `trajectory ${cellKey(model.d, model.lambda, n)}`);
-        simulated.push({ n, tail: traj.tail, seed, events: traj.events });
+        // keep the levels a reader can see on a linear axis; the full tail is in the cells
+        simulated.push({ n, tail: traj.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)), seed, events: traj.events });
       }
-      trajectories.push({ lambda: model.lambda, d: model.d, times, meanField: ode.tail, simulated });
+      trajectories.push({ lambda: model.lambda, d: model.d, times, meanField: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)), simulated });
     }
   }
   return {
     config, models: summaries, cells, trajectories,
     provenance: { version: VERSION, method: 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)' },
+  };
+}
+
+/** Sets one simulated cell beside the mean field and the refined mean field, with errors and verdict. */
+export function assembleCell(
+  model: SupermarketModel, n: number, seed: number, simulation: CellResult['simulation'],
+  fixedPoint: FixedPointResult, correction: RefinedCorrection,
+): CellResult {
+  const refined = refinedEstimate(correction, n);
+  return {
+    key: cellKey(model.d, model.lambda, n), lambda: model.lambda, d: model.d, n, seed, simulation, refined,
+    errors: {
+      meanResponseTimeVsMeanField: simulation.meanResponseTime.mean - fixedPoint.meanResponseTime,
+      meanResponseTimeVsRefined: simulation.meanResponseTime.mean - refined.meanResponseTime,
+      tailSupVsMeanField: supDistance(simulation.tail, fixedPoint.tail),
+      tailSupVsRefined: supDistance(simulation.tail, refined.tail),
+    },
+    verdict: refinedVerdict(simulation.meanResponseTime, refined.meanResponseTime, fixedPoint.meanQueueLength,
+      correction.sumV, model.lambda, n),
   };
 }
 

@@ -23,7 +23,8 @@ export interface Verdict {
 
 /**
  * Verdict for one (λ, d, n) cell: `agrees` when |x̂_n − (π + V/n)| ≤ h_n + δ_n; `refined-out-of-range` when the
- * 1/n term exceeds `maxRelativeCorrection` (default 10%) of Σπ, where the expansion is not trusted (theory.md §6).
+ * 1/n term exceeds `maxRelativeCorrection` (default 5%, the cautious end of theory.md §6's "5–10%") of Σπ,
+ * where the expansion is not trusted: there the unmodelled 1/n² term can exceed the allowance.
  * @param simulated simulated mean response time with its CI.
  * @param refinedMeanResponseTime E[T_∞] + ΣV/(λn).
  * @param sumPi Σπ = E[Q_∞]; @param sumV ΣV; @param lambda λ; @param n servers.
@@ -35,7 +36,7 @@ export function refinedVerdict(
   sumV: number,
   lambda: number,
   n: number,
-  maxRelativeCorrection = 0.1,
+  maxRelativeCorrection = 0.05,
 ): Verdict {
   const difference = simulated.mean - refinedMeanResponseTime;
   const halfWidth = simulated.halfWidth;

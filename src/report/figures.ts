@@ -67,7 +67,7 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
           encoding: { x: { field: 'i', type: 'quantitative' }, y: { field: 'value', type: 'quantitative', scale: { type: 'log' } },
             color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } }, detail: { field: 'series' } } },
         { transform: [{ filter: "indexof(datum.series, 'simulation') === 0" }], mark: { type: 'errorbar', ticks: true },
-          encoding: { x: { field: 'i', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative', scale: { type: 'log' } }, y2: { field: 'hi' },
+          encoding: { x: { field: 'i', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative', scale: { type: 'log' }, title: null }, y2: { field: 'hi' },
             color: { field: 'n', type: 'ordinal' } } },
         { transform: [{ filter: "indexof(datum.series, 'simulation') === 0" }], mark: { type: 'point', filled: false, size: 30 },
           encoding: { x: { field: 'i', type: 'quantitative' }, y: { field: 'value', type: 'quantitative', scale: { type: 'log' } },
@@ -92,31 +92,33 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   const rows: Row[] = [];
   for (const c of result.cells) {
     const m = result.models.find((x) => x.d === c.d && x.lambda === c.lambda)!;
-    const slope = m.slope ? `slope ${m.slope.slope.toFixed(2)}` : 'slope n/a';
-    const label = `${fmtLambda(c.lambda)} (${slope})`;
+    const label = fmtLambda(c.lambda);
+    const slopes = result.models.filter((x) => x.d === c.d)
+      .map((x) => `${x.lambda}: ${x.slope ? x.slope.slope.toFixed(2) : 'n/a'}`).join(', ');
+    const facet = `d = ${c.d} · fitted slopes (λ: slope) ${slopes}`;
     const err = Math.abs(c.errors.meanResponseTimeVsMeanField);
     const h = c.simulation.meanResponseTime.halfWidth;
-    rows.push({ d: c.d, facet: `d = ${c.d}`, lambda: c.lambda, label, n: c.n, series: 'simulation', error: err,
+    rows.push({ d: c.d, facet, lambda: c.lambda, label, n: c.n, series: 'simulation', error: err,
       signedError: c.errors.meanResponseTimeVsMeanField, halfWidth: h,
-      lo: Math.max(err - h, err / 20), hi: err + h, resolved: err > 3 * h ? 'yes' : 'no' });
-    rows.push({ d: c.d, facet: `d = ${c.d}`, lambda: c.lambda, label, n: c.n, series: 'refined ΣV/(λn)', error: m.sumV / (m.lambda * c.n),
+      lo: Math.max(err - h, err / 10), hi: err + h, resolved: err > 3 * h ? 'yes' : 'no' });
+    rows.push({ d: c.d, facet, lambda: c.lambda, label, n: c.n, series: 'refined ΣV/(λn)', error: m.sumV / (m.lambda * c.n),
       signedError: m.sumV / (m.lambda * c.n), halfWidth: null, lo: null, hi: null, resolved: null });
   }
   const enc = {
     x: { field: 'n', type: 'quantitative', scale: { type: 'log' }, title: 'servers n' },
-    color: { field: 'label', type: 'nominal', title: 'λ (fitted slope)' },
+    color: { field: 'label', type: 'nominal', title: 'arrival rate', legend: { labelLimit: 300 } },
   };
   const spec: TopLevelSpec = {
     $schema: SCHEMA,
     data: { values: rows },
-    facet: { column: { field: 'facet', type: 'nominal', title: null } },
+    facet: { column: { field: 'facet', type: 'nominal', title: null, header: { labelFontSize: 12, labelLimit: 0 } } },
     spec: {
       width: 300, height: 260,
       layer: [
         { transform: [{ filter: "datum.series !== 'simulation'" }], mark: { type: 'line', strokeDash: [4, 3] },
           encoding: { ...enc, y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: '|E[T]_n − E[T]_∞| (time units)' } } },
         { transform: [{ filter: "datum.series === 'simulation'" }], mark: { type: 'errorbar', ticks: true },
-          encoding: { ...enc, y: { field: 'lo', type: 'quantitative', scale: { type: 'log' } }, y2: { field: 'hi' } } },
+          encoding: { ...enc, y: { field: 'lo', type: 'quantitative', scale: { type: 'log' }, title: null }, y2: { field: 'hi' } } },
         { transform: [{ filter: "datum.series === 'simulation'" }], mark: { type: 'point', size: 40 },
           encoding: { ...enc, y: { field: 'error', type: 'quantitative', scale: { type: 'log' } },
             shape: { field: 'resolved', type: 'nominal', title: '|err| > 3h', scale: { domain: ['yes', 'no'], range: ['circle', 'cross'] } },
@@ -162,22 +164,30 @@ export function transientFigure(result: ComparisonResult, levels: readonly numbe
     columns: Math.min(3, result.config.lambdas.length),
     spec: {
       width: 230, height: 180,
-      mark: { type: 'line', strokeWidth: 1.3 },
-      encoding: {
-        x: { field: 't', type: 'quantitative', title: 'time t (mean service times)' },
-        y: { field: 'value', type: 'quantitative', title: 's_i(t)' },
-        color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range: ['black', '#e45756', '#4c78a8', '#54a24b', '#f58518'] } },
-        strokeDash: { field: 'level', type: 'nominal', title: 'level' },
-        detail: { field: 'source' },
-      },
+      layer: [
+        { transform: [{ filter: "datum.source !== 'ODE (n = ∞)'" }], mark: { type: 'line', strokeWidth: 1, opacity: 0.85 },
+          encoding: {
+            x: { field: 't', type: 'quantitative', title: 'time t (mean service times)' },
+            y: { field: 'value', type: 'quantitative', title: 's_i(t)' },
+            color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources.slice(1), range: ['#e45756', '#4c78a8', '#54a24b', '#f58518'] }, legend: { labelLimit: 300 } },
+            detail: { field: 'level' },
+          } },
+        { transform: [{ filter: "datum.source === 'ODE (n = ∞)'" }], mark: { type: 'line', strokeWidth: 1.6, color: 'black', strokeDash: [5, 2] },
+          encoding: {
+            x: { field: 't', type: 'quantitative' },
+            y: { field: 'value', type: 'quantitative' },
+            detail: { field: 'level' },
+          } },
+      ],
     },
-    title: { text: 'Transient from an empty system: mean-field ODE vs simulation (mean over replications)', fontSize: 13 },
+    resolve: { scale: { x: 'independent' } },
+    title: { text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation (mean over replications) coloured', fontSize: 13 },
   } as TopLevelSpec;
   return {
     name: 'transient',
     title: 'Transient from empty',
     caption: 'Fraction of servers with at least i jobs over time, starting from an empty system. Black: the SQ(d) ODE solved with odex ' +
-      '(tolerance 1e-10). Coloured: the simulated fractions averaged over replications for each n; small n fluctuate around the ODE and sit above it.',
+      '(tolerance 1e-10), dashed. Coloured: the simulated fractions averaged over replications for each n; small n fluctuate around the ODE and sit above it.',
     rows, spec,
   };
 }

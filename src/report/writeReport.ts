@@ -50,7 +50,7 @@ function verdictSummary(result: ComparisonResult): string {
   const judged = count('agrees') + count('disagrees');
   const expected = 0.05 * judged;
   return `Of ${result.cells.length} cells, **${count('agrees')} agree** and **${count('disagrees')} disagree** with the refined mean field; ` +
-    `${count('refined-out-of-range')} are outside the range where the 1/n expansion is trusted (ΣV/(nΣπ) > 10%) and are not judged. ` +
+    `${count('refined-out-of-range')} are outside the range where the 1/n expansion is trusted (ΣV/(nΣπ) > 5%) and are not judged. ` +
     `With 95% intervals about ${expected.toFixed(1)} of ${judged} judged cells would disagree by chance alone; the z column gives the ` +
     `standardised distance for a multiple-testing reading.`;
 }

@@ -21,8 +21,8 @@ export const DEFAULT_PRESET = {
   lambdas: [0.7, 0.9, 0.95],
   ds: [2, 3],
   ns: [10, 20, 50, 100, 200, 500, 1000, 10000],
-  jobs: 400_000,
-  replications: 5,
+  jobs: 500_000,
+  replications: 10,
   trajectoryNs: [100, 1000, 10000],
   out: 'reports/default',
 };
