@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SupermarketModel } from '../src/model/model.ts';
+import { DEFAULT_CONVENTIONS, type SupermarketModel } from '../src/model/model.ts';
 import { simulate } from '../src/sim/index.ts';
 
 const events = Number(process.argv[2] ?? 1e7);
@@ -28,6 +28,8 @@ const model: SupermarketModel = {
   discipline: 'fifo',
   service: { kind: 'exponential', mean: 1 },
   sampling: 'without-replacement',
+  prediction: { kind: 'exact' },
+  conventions: DEFAULT_CONVENTIONS,
 };
 
 interface Row {

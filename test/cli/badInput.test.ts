@@ -35,7 +35,7 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     ['non-numeric jobs', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--jobs', 'lots'], /not a number/],
     ['unknown option', ['fixed-point', '--lambda', '0.9', '--d', '2', '--bogus'], /unknown option '--bogus'/],
     ['unknown command', ['frobnicate'], /unknown command/],
-    ['unknown selection', ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'best'], /Allowed choices are jsq/],
+    ['unknown selection', ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'best'], /Allowed choices are random, jsq, lwl, lpw/],
     ['d > n in compare', ['compare', '--lambda', '0.9', '--d', '20', '--n', '10', '--no-progress', '--out', '/tmp/never'], /d = 20 exceeds n = 10/],
     ['refined without n', ['fixed-point', '--lambda', '0.9', '--d', '2', '--refined'], /--refined needs --n/],
   ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
-import type { SupermarketModel } from '../../src/model/model.ts';
+import { DEFAULT_CONVENTIONS, type SupermarketModel } from '../../src/model/model.ts';
 import type { Estimate } from '../../src/sim/estimate/tInterval.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 
@@ -11,6 +11,8 @@ const base: SupermarketModel = {
   discipline: 'fifo',
   service: { kind: 'exponential', mean: 1 },
   sampling: 'with-replacement',
+  prediction: { kind: 'exact' },
+  conventions: DEFAULT_CONVENTIONS,
 };
 const mm1 = (lambda: number): SupermarketModel => ({ ...base, lambda, d: 1 });
 

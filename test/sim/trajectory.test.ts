@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
-import type { SupermarketModel } from '../../src/model/model.ts';
+import { DEFAULT_CONVENTIONS, type SupermarketModel } from '../../src/model/model.ts';
 import { simulateTrajectory } from '../../src/sim/trajectory.ts';
 
 const model: SupermarketModel = {
@@ -10,6 +10,8 @@ const model: SupermarketModel = {
   discipline: 'fifo',
   service: { kind: 'exponential', mean: 1 },
   sampling: 'with-replacement',
+  prediction: { kind: 'exact' },
+  conventions: DEFAULT_CONVENTIONS,
 };
 
 /** SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}), by fixed-step RK4 (theory.md §2). */

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
+import { checkServers, load, parseModel, parseServiceShort } from '../../src/model/index.ts';
+
+describe('parseModel', () => {
+  it('parseModel({ lambda, d }) fills the defaults: JSQ(d), FIFO, exponential mean 1, exact predictions, with replacement', () => {
+    const m = parseModel({ lambda: 0.9, d: 2 });
+    expect(m).toEqual({
+      lambda: 0.9, d: 2, selection: 'jsq', discipline: 'fifo', service: { kind: 'exponential', mean: 1 },
+      prediction: { kind: 'exact' }, sampling: 'with-replacement',
+      conventions: { lpwWork: 'clip', sprptOverrun: 'negative', psjfPreemption: 'original' },
+    });
+    expect(Object.isFrozen(m)).toBe(true);
+  });
+
+  it('parseModel(input) accepts numeric strings and rejects NaN, non-numbers and non-integer d', () => {
+    expect(parseModel({ lambda: '0.5', d: '3' }).d).toBe(3);
+    expect(() => parseModel({ lambda: 'NaN', d: 2 })).toThrow(InvalidModelError);
+    expect(() => parseModel({ lambda: 'abc', d: 2 })).toThrow(/lambda must be a finite number/);
+    expect(() => parseModel({ lambda: 0.5, d: 1.5 })).toThrow(/d must be an integer ≥ 1/);
+    expect(() => parseModel({ lambda: 0.5, d: 0 })).toThrow(/d must be an integer ≥ 1/);
+  });
+
+  it('parseModel(input) rejects λ ≤ 0 and ρ = λ·E[S] ≥ 1 as unstable', () => {
+    expect(() => parseModel({ lambda: 0, d: 2 })).toThrow(UnstableModelError);
+    expect(() => parseModel({ lambda: 1, d: 2 })).toThrow(/unstable load/);
+    expect(() => parseModel({ lambda: 0.6, d: 2, service: { kind: 'exponential', mean: 2 } })).toThrow(/rho = lambda·E\[S\] = 1.2/);
+    expect(load(parseModel({ lambda: 0.4, d: 2, service: 'weibull:0.5@2' }))).toBeCloseTo(0.8, 15);
+  });
+
+  it('parseModel(input) rejects unknown selection, discipline, sampling and service names, listing the choices', () => {
+    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'best' })).toThrow(/expected one of: random, jsq, lwl, lpw/);
+    expect(() => parseModel({ lambda: 0.5, d: 2, discipline: 'lifo' })).toThrow(/unknown discipline/);
+    expect(() => parseModel({ lambda: 0.5, d: 2, sampling: 'sometimes' })).toThrow(/unknown sampling/);
+    expect(() => parseModel({ lambda: 0.5, d: 2, service: 'gamma:2' })).toThrow(/unknown service/);
+  });
+
+  it('parseModel(input) reads the short service and prediction forms', () => {
+    expect(parseServiceShort('weibull:0.5')).toEqual({ kind: 'weibull', shape: '0.5' });
+    expect(parseModel({ lambda: 0.5, d: 2, service: 'bpareto:1.5:1e4' }).service).toEqual({ kind: 'bounded-pareto', alpha: 1.5, ratio: 1e4, mean: 1 });
+    expect(parseModel({ lambda: 0.5, d: 2, service: 'hyperexp:4' }).service).toEqual({ kind: 'hyperexponential', scv: 4, mean: 1 });
+    expect(() => parseModel({ lambda: 0.5, d: 2, service: 'hyperexp:0.5' })).toThrow(/scv must be > 1/);
+    expect(() => parseModel({ lambda: 0.5, d: 2, service: 'erlang' })).toThrow(/expected erlang:K/);
+    expect(parseModel({ lambda: 0.5, d: 2, prediction: 'uniform:0.3' }).prediction).toEqual({ kind: 'uniform', alpha: 0.3 });
+    expect(parseModel({ lambda: 0.5, d: 2, prediction: 'exp' }).prediction).toEqual({ kind: 'exponential' });
+    expect(parseModel({ lambda: 0.5, d: 2, prediction: 'lognormal:1:mean' }).prediction).toEqual({ kind: 'lognormal', sigma: 1, bias: 'mean' });
+    expect(() => parseModel({ lambda: 0.5, d: 2, prediction: 'uniform:2' })).toThrow(/alpha must be in \[0, 1\]/);
+  });
+
+  it('parseModel(input) rescales empirical sizes to the requested mean', () => {
+    const m = parseModel({ lambda: 0.5, d: 2, service: { kind: 'empirical', values: [1, 3], source: 'test' } });
+    expect(m.service).toEqual({ kind: 'empirical', values: [0.5, 1.5], source: 'test', mean: 1 });
+    expect(() => parseModel({ lambda: 0.5, d: 2, service: { kind: 'empirical', values: [1, -1] } })).toThrow(/≥ 0/);
+  });
+});
+
+describe('checkServers', () => {
+  it('checkServers(model, n) accepts 1 ≤ d ≤ n and rejects n < 1, non-integers and d > n', () => {
+    const m = parseModel({ lambda: 0.5, d: 3 });
+    expect(checkServers(m, 3)).toBe(3);
+    expect(() => checkServers(m, 2)).toThrow(/d = 3 exceeds n = 2/);
+    expect(() => checkServers(m, 0)).toThrow(/n must be an integer ≥ 1/);
+    expect(() => checkServers(m, 2.5)).toThrow(/n must be an integer ≥ 1/);
+  });
+});
