@@ -11,8 +11,6 @@ import { newtonSolve } from './newton.ts';
 import { DEFAULT_MAX_TRUNCATION_LEVEL, sqdClosedFormTail, sqdDrift, sqdJacobian, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
 
-export { responseTimeCcdf, responseTimeQuantile } from './responseTime.ts';
-
 export type FixedPointMethod = 'closed-form' | 'newton';
 
 export interface FixedPointOptions {

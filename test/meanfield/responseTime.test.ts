@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
-import { responseTimeCcdf, responseTimeQuantile, solveFixedPoint } from '../../src/meanfield/fixedPoint.ts';
+import { solveFixedPoint } from '../../src/meanfield/fixedPoint.ts';
+import { responseTimeCcdf, responseTimeQuantile } from '../../src/meanfield/responseTime.ts';
 import { sqd } from './helpers.ts';
 
 /** ∫_0^T P(T > t) dt by the trapezoid rule on a uniform grid of step h. */
