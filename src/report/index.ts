@@ -2,3 +2,4 @@ export * from './atomic.ts';
 export * from './render.ts';
 export * from './figures.ts';
 export * from './writeReport.ts';
+export * from './experimentReport.ts';

@@ -114,7 +114,7 @@ Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(', '
 `;
 }
 
-function htmlPage(markdownBody: string, title: string): string {
+export function htmlPage(markdownBody: string, title: string): string {
   const body = marked.parse(markdownBody, { async: false }) as string;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>

@@ -1,0 +1,118 @@
+/**
+ * Expands an experiment spec into cells: one finite-n simulation each (λ, d, n, policy, service, prediction).
+ * Prediction-blind policies (no LPW selection, no predicted discipline) run once, whatever the prediction list.
+ */
+import { InvalidModelError } from '../errors.ts';
+import { parseModel, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
+import { serviceDistribution } from '../model/service/index.ts';
+import { warmupTime } from '../meanfield/index.ts';
+import type { ExperimentSpec } from './schema.ts';
+
+export interface ExperimentCell {
+  /** Stable identifier, used for the stored result file (resume) and the per-cell seed. */
+  readonly key: string;
+  /** Policy label as in the seed paper's figures, e.g. "JSQ+SRPT", "LPW+SPRPT". */
+  readonly policy: string;
+  readonly selection: Selection;
+  readonly discipline: Discipline;
+  /** The service entry as written in the file (short form), or the trace path. */
+  readonly service: string;
+  /** The prediction entry, or "none" for prediction-blind policies. */
+  readonly prediction: string;
+  readonly lambda: number;
+  readonly d: number;
+  readonly n: number;
+  /** The validated model, or undefined for trace cells (built by the runner from the trace). */
+  readonly model?: SupermarketModel;
+  readonly trace?: { readonly path: string; readonly format?: 'swf' | 'swim'; readonly status?: number };
+  readonly jobs: number;
+  readonly replications: number;
+  readonly seed: number;
+  /** Warm-up per replication (time units). */
+  readonly warmupTime: number;
+  /** How the warm-up was chosen. */
+  readonly warmupRule: string;
+}
+
+/** True when the policy looks at predictions: LPW selection or a predicted discipline (SPJF, PSPJF, SPRPT). */
+export function usesPrediction(selection: Selection, discipline: Discipline): boolean {
+  return selection === 'lpw' || discipline === 'spjf' || discipline === 'pspjf' || discipline === 'sprpt';
+}
+
+export function policyLabel(selection: Selection, discipline: Discipline): string {
+  return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}`;
+}
+
+/** FNV-1a 32-bit seed from the master seed and a cell key (independent of run order). */
+export function deriveSeed(master: number, key: string): number {
+  let h = 0x811c9dc5 ^ (master >>> 0);
+  const text = `${master}|${key}`;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Upper bound on an automatic warm-up (time units); beyond it a run is dominated by warm-up. */
+export const MAX_AUTO_WARMUP = 5000;
+
+/**
+ * Automatic warm-up [H]: the SQ(d) mean-field warm-up (theory.md §8: 2 × time for the ODE from empty to come within
+ * 1e-3 of its fixed point, ≥ 3τ) at the same λ and d — the nearest model with an ODE — scaled by max(1, (1 + SCV)/2)
+ * for variable sizes (theory.md §8 heavy tails), capped at MAX_AUTO_WARMUP.
+ */
+export function autoWarmup(model: SupermarketModel): { time: number; rule: string } {
+  const blind = parseModel({ lambda: model.lambda * model.service.mean, d: model.selection === 'random' ? 1 : model.d });
+  const base = warmupTime(blind).warmupTime * model.service.mean;
+  const scv = serviceDistribution(model.service).scv;
+  const factor = Math.max(1, (1 + scv) / 2);
+  const time = Math.min(MAX_AUTO_WARMUP, base * factor);
+  return { time, rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × max(1, (1+SCV)/2) = ${factor.toFixed(2)}${time === MAX_AUTO_WARMUP ? `, capped at ${MAX_AUTO_WARMUP}` : ''}` };
+}
+
+function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline }[] {
+  if (spec.policies) return spec.policies;
+  const out: { selection: Selection; discipline: Discipline }[] = [];
+  for (const selection of spec.selections ?? []) for (const discipline of spec.disciplines ?? []) out.push({ selection, discipline });
+  return out;
+}
+
+/**
+ * Expands the grid in a fixed order: service, d, n, policy, prediction, λ.
+ * @throws {InvalidModelError | UnstableModelError} for any combination that does not make a valid model
+ *   (e.g. d > n, a malformed service), naming the cell.
+ */
+export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
+  const cells: ExperimentCell[] = [];
+  for (const service of spec.service) {
+    const serviceLabel = typeof service === 'string' ? service : `trace:${service.trace}`;
+    for (const d of spec.d) {
+      for (const n of spec.n) {
+        for (const { selection, discipline } of policies(spec)) {
+          const predictions = usesPrediction(selection, discipline) ? spec.prediction : ['none'];
+          for (const prediction of predictions) {
+            for (const lambda of spec.lambda) {
+              const key = `${serviceLabel}|d${d}|n${n}|${selection}-${discipline}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
+              const base = { key, policy: policyLabel(selection, discipline), selection, discipline, service: serviceLabel, prediction,
+                lambda, d, n, jobs: spec.jobs, replications: spec.replications, seed: deriveSeed(spec.seed, key) };
+              if (typeof service !== 'string') {
+                const warm = typeof spec.warmup === 'number' ? spec.warmup : 0;
+                cells.push({ ...base, trace: { path: service.trace, format: service.format, status: service.status }, warmupTime: warm, warmupRule: 'trace replay: warm-up in jobs, see the runner' });
+                continue;
+              }
+              const model = parseModel({
+                lambda, d, selection, discipline, service, sampling: spec.sampling, conventions: spec.conventions,
+                prediction: prediction === 'none' ? undefined : prediction,
+              });
+              if (d > n) throw new InvalidModelError(`cell ${key}: d = ${d} exceeds n = ${n}`);
+              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : autoWarmup(model);
+              cells.push({ ...base, model, warmupTime: warm.time, warmupRule: warm.rule });
+            }
+          }
+        }
+      }
+    }
+  }
+  return cells;
+}

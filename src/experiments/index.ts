@@ -1,0 +1,3 @@
+export * from './schema.ts';
+export * from './grid.ts';
+export * from './outcome.ts';

@@ -1,0 +1,20 @@
+/** What a finished experiment cell stores: the cell (without its model object) and the simulation summary. */
+import type { Estimate } from '../sim/index.ts';
+import type { ExperimentCell } from './grid.ts';
+
+export interface CellOutcome {
+  readonly cell: Omit<ExperimentCell, 'model'>;
+  readonly result: {
+    readonly meanResponseTime: Estimate;
+    readonly meanQueueLength: Estimate;
+    /** Mean slowdown T/S per job, when the simulator reports it. */
+    readonly meanSlowdown?: Estimate;
+    /** Response-time percentiles, when the simulator reports them. */
+    readonly responseTimePercentiles?: Record<string, Estimate>;
+    readonly events: number;
+    readonly eventsPerSecond: number;
+    readonly wallSeconds: number;
+    readonly warmupTime: number;
+    readonly seeds: unknown;
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Experiment files: a declarative grid of λ, d, n, policies (selection × discipline), service laws and prediction
+ * models, with budgets and a master seed. Validated with zod; every problem is reported with its JSON path.
+ */
+import { z } from 'zod';
+import { InvalidModelError } from '../errors.ts';
+import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
+
+const positiveInt = z.number().int().positive();
+const policy = z.object({
+  selection: z.enum(SELECTIONS),
+  discipline: z.enum(DISCIPLINES),
+}).strict();
+
+/** A service law in short form ("exp", "weibull:0.5", …) or a trace reference. */
+const serviceEntry = z.union([
+  z.string().min(1),
+  z.object({ trace: z.string().min(1), format: z.enum(['swf', 'swim']).optional(), status: z.number().int().optional() }).strict(),
+]);
+/** A prediction model in short form ("exact", "exp", "uniform:0.5", "lognormal:1") or "learned"/"user" for traces. */
+const predictionEntry = z.string().min(1);
+
+export const experimentSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore (it names the report folder)'),
+  description: z.string().optional(),
+  lambda: z.array(z.number().positive().lt(1)).min(1),
+  d: z.array(positiveInt).min(1),
+  n: z.array(positiveInt).min(1),
+  /** Either an explicit list of policies or the cross product of selections × disciplines. */
+  policies: z.array(policy).min(1).optional(),
+  selections: z.array(z.enum(SELECTIONS)).min(1).optional(),
+  disciplines: z.array(z.enum(DISCIPLINES)).min(1).optional(),
+  service: z.array(serviceEntry).min(1),
+  prediction: z.array(predictionEntry).min(1).default(['exact']),
+  sampling: z.enum(SAMPLINGS).default('with-replacement'),
+  conventions: z.object({
+    lpwWork: z.enum(['clip', 'signed', 'static']).optional(),
+    sprptOverrun: z.enum(['negative', 'zero']).optional(),
+    psjfPreemption: z.enum(['original', 'remaining']).optional(),
+  }).strict().optional(),
+  jobs: positiveInt,
+  replications: z.number().int().min(2),
+  seed: z.number().int().nonnegative().default(1),
+  /** Warm-up in time units, or "auto" (mean-field based for exponential JSQ, else a load- and SCV-scaled rule). */
+  warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
+}).strict().refine((e) => e.policies !== undefined || (e.selections !== undefined && e.disciplines !== undefined), {
+  message: 'give either "policies" or both "selections" and "disciplines"',
+});
+
+export type ExperimentSpec = z.infer<typeof experimentSchema>;
+
+/**
+ * Validates a parsed experiment file.
+ * @param json the parsed JSON value; @param label file name used in messages.
+ * @throws {InvalidModelError} listing every problem as `label: path: message` (at most 10).
+ */
+export function parseExperiment(json: unknown, label = 'experiment'): ExperimentSpec {
+  const result = experimentSchema.safeParse(json);
+  if (result.success) return result.data;
+  const problems = result.error.issues.slice(0, 10).map((i) => {
+    const where = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
+    return `${where}: ${i.message}`;
+  });
+  throw new InvalidModelError(`${label}: ${problems.join('; ')}`);
+}

@@ -1,0 +1,141 @@
+/**
+ * Report of an experiment grid: tables of mean response time (and slowdown) with 95% CIs per policy and λ,
+ * plots of E[T] and slowdown against λ per policy (log y), and, when given, the findings table of the study's claims.
+ */
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { TopLevelSpec } from 'vega-lite';
+import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
+import type { Estimate } from '../sim/index.ts';
+import type { Figure, Row } from './figures.ts';
+import { renderVegaLite } from './render.ts';
+import { writeFileAtomic, writeJsonAtomic } from './atomic.ts';
+import { htmlPage, type RunMetadata } from './writeReport.ts';
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const fmt = (e: Estimate | undefined, k = 3) => (e ? `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}` : '–');
+
+/** One finding of the study, evaluated on the grid (see src/experiments/findings.ts). */
+export interface FindingRow {
+  readonly claim: string;
+  readonly where: string;
+  readonly verdict: 'holds' | 'fails' | 'undecided';
+  readonly evidence: string;
+}
+
+function panelOf(o: CellOutcome): string {
+  return `${o.cell.service}, d = ${o.cell.d}, n = ${o.cell.n}`;
+}
+
+/** E[T] (or slowdown) against λ, one line per policy, facets by prediction (columns) and service/d/n (rows). */
+export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): Figure | null {
+  const rows: Row[] = [];
+  for (const o of outcomes) {
+    const e = o.result[measure];
+    if (!e) continue;
+    rows.push({ panel: panelOf(o), prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
+      policy: o.cell.policy, lambda: o.cell.lambda, value: e.mean, lo: Math.max(e.ci95[0], e.mean / 10), hi: e.ci95[1],
+      service: o.cell.service, d: o.cell.d, n: o.cell.n, seed: o.cell.seed });
+  }
+  if (rows.length === 0) return null;
+  const title = measure === 'meanResponseTime' ? 'mean response time E[T]' : 'mean slowdown E[T/S]';
+  const enc = { x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
+    color: { field: 'policy', type: 'nominal', title: 'policy', legend: { labelLimit: 300, columns: 1 } } };
+  const spec: TopLevelSpec = {
+    $schema: SCHEMA,
+    data: { values: rows },
+    facet: { row: { field: 'panel', type: 'nominal', title: null, header: { labelLimit: 0, labelAngle: 0, labelAlign: 'left' } },
+      column: { field: 'prediction', type: 'nominal', title: null, header: { labelLimit: 0 } } },
+    spec: {
+      width: 260, height: 200,
+      layer: [
+        { mark: { type: 'line', point: true }, encoding: { ...enc, y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: `${title} (log)` },
+          tooltip: [{ field: 'policy' }, { field: 'lambda' }, { field: 'value' }, { field: 'lo' }, { field: 'hi' }] } },
+        { mark: { type: 'errorbar', ticks: true }, encoding: { ...enc, y: { field: 'lo', type: 'quantitative', scale: { type: 'log' }, title: null }, y2: { field: 'hi' } } },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+    title: { text: `${title} against λ per policy (95% CIs)`, fontSize: 13 },
+  } as TopLevelSpec;
+  return {
+    name: measure === 'meanResponseTime' ? 'response-time' : 'slowdown', title: `${title[0].toUpperCase()}${title.slice(1)} against λ`,
+    caption: `Simulated ${title} per policy, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
+      `LPW selection and by the predicted disciplines (SPJF, PSPJF, SPRPT); the first column holds the policies that use no prediction.`,
+    rows, spec,
+  };
+}
+
+function tables(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): string {
+  const lambdas = [...new Set(outcomes.map((o) => o.cell.lambda))].sort((a, b) => a - b);
+  const panels = [...new Set(outcomes.map(panelOf))];
+  const out: string[] = [];
+  for (const panel of panels) {
+    const inPanel = outcomes.filter((o) => panelOf(o) === panel);
+    const rowsKeys = [...new Set(inPanel.map((o) => `${o.cell.policy}${o.cell.prediction === 'none' ? '' : ` [${o.cell.prediction}]`}`))];
+    out.push(`#### ${panel}\n`, `| policy [prediction] | ${lambdas.map((l) => `λ = ${l}`).join(' | ')} |`, `|---|${lambdas.map(() => '---').join('|')}|`);
+    for (const rk of rowsKeys) {
+      const cells = lambdas.map((l) => {
+        const o = inPanel.find((x) => x.cell.lambda === l && `${x.cell.policy}${x.cell.prediction === 'none' ? '' : ` [${x.cell.prediction}]`}` === rk);
+        return fmt(o?.result[measure]);
+      });
+      out.push(`| ${rk} | ${cells.join(' | ')} |`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/**
+ * Writes the experiment report to `outDir`: report.md, index.html, figures (PNG, SVG, vega-lite spec, CSV, JSON),
+ * results.json (every cell with seeds) and metadata.json.
+ * @returns paths written, relative to outDir.
+ */
+export async function writeExperimentReport(
+  outDir: string, spec: ExperimentSpec, outcomes: readonly CellOutcome[], meta: RunMetadata, findings: readonly FindingRow[] = [],
+): Promise<string[]> {
+  const written: string[] = [];
+  const put = (rel: string, data: string | Uint8Array) => { writeFileAtomic(path.join(outDir, rel), data); written.push(rel); };
+  const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown')].filter((f): f is Figure => f !== null);
+  for (const f of figures) {
+    const { svg, png } = await renderVegaLite(f.spec);
+    put(`figures/${f.name}.svg`, svg);
+    put(`figures/${f.name}.png`, png);
+    put(`figures/${f.name}.vl.json`, `${JSON.stringify(f.spec, null, 2)}\n`);
+    put(`figures/${f.name}.json`, `${JSON.stringify(f.rows, null, 2)}\n`);
+    put(`figures/${f.name}.csv`, stringify(f.rows, { header: true, columns: Object.keys(f.rows[0] ?? {}) }));
+  }
+  writeJsonAtomic(path.join(outDir, 'results.json'), { experiment: spec, cells: outcomes, findings });
+  written.push('results.json');
+  writeJsonAtomic(path.join(outDir, 'metadata.json'), meta);
+  written.push('metadata.json');
+  const events = outcomes.reduce((s, o) => s + o.result.events, 0);
+  const findingTable = findings.length === 0 ? '' : `## Findings\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${
+    findings.map((f) => `| ${f.claim} | ${f.where} | **${f.verdict}** | ${f.evidence} |`).join('\n')}\n\n`;
+  const md = `# Experiment report: ${spec.name}
+
+${spec.description ?? ''}
+
+Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s; ${outcomes.length} cells, ${events.toExponential(2)} simulated events.
+Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);
+sampling ${spec.sampling}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : 'automatic (see each cell\'s warmupRule in results.json)'}.
+Time is in mean service times (E[S] = 1). Estimates are means over replications with Student-t 95% CIs.
+
+${findingTable}## Mean response time E[T]
+
+${tables(outcomes, 'meanResponseTime')}
+${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${tables(outcomes, 'meanSlowdown')}\n` : ''}
+## Figures
+
+${figures.map((f) => `### ${f.title}\n\n![${f.title}](figures/${f.name}.svg)\n\n${f.caption}\n\nFiles: [PNG](figures/${f.name}.png) · [SVG](figures/${f.name}.svg) · [vega-lite spec](figures/${f.name}.vl.json) · [data CSV](figures/${f.name}.csv) · [data JSON](figures/${f.name}.json)\n`).join('\n')}
+## Reproduce
+
+\`\`\`
+${meta.command}
+\`\`\`
+
+Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores.
+`;
+  put('report.md', md);
+  put('index.html', htmlPage(md, `supermarket-lab experiment: ${spec.name}`));
+  return written;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { expandGrid, parseExperiment, usesPrediction } from '../../src/experiments/index.ts';
+
+const base = {
+  name: 'unit', lambda: [0.5, 0.9], d: [2], n: [100], selections: ['jsq', 'lpw'], disciplines: ['fifo', 'sprpt'],
+  service: ['exp', 'weibull:0.5'], prediction: ['exact', 'exp'], jobs: 1000, replications: 2, seed: 3,
+};
+
+describe('parseExperiment', () => {
+  it('parseExperiment(json) fills defaults (sampling, seed, warm-up) and keeps the grid', () => {
+    const spec = parseExperiment({ ...base, seed: undefined });
+    expect(spec.sampling).toBe('with-replacement');
+    expect(spec.seed).toBe(1);
+    expect(spec.warmup).toBe('auto');
+  });
+
+  it('parseExperiment(json) lists every problem with its JSON path', () => {
+    expect(() => parseExperiment({ ...base, lambda: [0.5, 1.5], d: ['two'], extra: 1 }, 'x.json'))
+      .toThrow(/x\.json: .*lambda\[1\]: Too big.*d\[0\]: Invalid input: expected number.*Unrecognized key: "extra"/);
+    expect(() => parseExperiment({ ...base, selections: undefined })).toThrow(/give either "policies" or both/);
+    expect(() => parseExperiment({ ...base, disciplines: ['lifo'] })).toThrow(/disciplines\[0\]/);
+  });
+});
+
+describe('expandGrid', () => {
+  it('expandGrid(spec) runs prediction-blind policies once and predicted ones once per prediction model', () => {
+    const cells = expandGrid(parseExperiment(base));
+    // per service: JSQ+FIFO (1) + JSQ+SPRPT (2) + LPW+FIFO (2) + LPW+SPRPT (2) = 7 policies×predictions, × 2 λ
+    expect(cells).toHaveLength(2 * 7 * 2);
+    expect(cells.filter((c) => c.policy === 'JSQ+FIFO').every((c) => c.prediction === 'none')).toBe(true);
+    expect(new Set(cells.map((c) => c.key)).size).toBe(cells.length);
+    expect(new Set(cells.map((c) => c.seed)).size).toBe(cells.length);
+    expect(usesPrediction('jsq', 'srpt')).toBe(false);
+    expect(usesPrediction('lpw', 'fifo')).toBe(true);
+  });
+
+  it('expandGrid(spec) gives each cell a validated model and an automatic warm-up that grows with load and SCV', () => {
+    const cells = expandGrid(parseExperiment(base));
+    const find = (service: string, lambda: number) => cells.find((c) => c.service === service && c.lambda === lambda && c.policy === 'JSQ+FIFO')!;
+    expect(find('exp', 0.9).model!.service).toEqual({ kind: 'exponential', mean: 1 });
+    expect(find('exp', 0.9).warmupTime).toBeGreaterThan(find('exp', 0.5).warmupTime);
+    // Weibull k = 1/2 has SCV 5: three times the exponential warm-up
+    expect(find('weibull:0.5', 0.9).warmupTime).toBeCloseTo(3 * find('exp', 0.9).warmupTime, 6);
+  });
+
+  it('expandGrid(spec) rejects d > n and malformed services naming the problem', () => {
+    expect(() => expandGrid(parseExperiment({ ...base, d: [200] }))).toThrow(/d = 200 exceeds n = 100/);
+    expect(() => expandGrid(parseExperiment({ ...base, service: ['gamma:2'] }))).toThrow(/unknown service/);
+  });
+});
