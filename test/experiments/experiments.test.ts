@@ -48,3 +48,35 @@ describe('expandGrid', () => {
     expect(() => expandGrid(parseExperiment({ ...base, service: ['gamma:2'] }))).toThrow(/unknown service/);
   });
 });
+
+import { evaluateFindings, lessThan, type CellOutcome } from '../../src/experiments/index.ts';
+
+const est = (mean: number, halfWidth: number) => ({ mean, ci95: [mean - halfWidth, mean + halfWidth] as [number, number], halfWidth, replications: 5 });
+function outcome(policy: string, prediction: string, lambda: number, mean: number, h = 0.01): CellOutcome {
+  return { cell: { key: `${policy}${prediction}${lambda}`, policy, prediction, lambda, service: 'exp', d: 2, n: 100 } as CellOutcome['cell'],
+    result: { meanResponseTime: est(mean, h), meanQueueLength: est(mean * lambda, h), events: 1, eventsPerSecond: 1, wallSeconds: 1, warmupTime: 1, seeds: {} } };
+}
+
+describe('evaluateFindings', () => {
+  it('lessThan(a, b) holds, fails or is undecided by the combined half-width √(h₁² + h₂²)', () => {
+    expect(lessThan(est(1, 0.03), est(1.1, 0.04)).verdict).toBe('holds');
+    expect(lessThan(est(1, 0.03), est(1.04, 0.04)).verdict).toBe('undecided');
+    expect(lessThan(est(1.2, 0.03), est(1.1, 0.04)).verdict).toBe('fails');
+    expect(lessThan(est(1, 0.03), est(1.1, 0.04)).halfWidth).toBeCloseTo(0.05, 15);
+  });
+
+  it('evaluateFindings(outcomes) judges H1 on the growth of the LWL+SRPT gain and H2, H3 per λ and prediction', () => {
+    const f = evaluateFindings([
+      outcome('JSQ+FIFO', 'none', 0.5, 1.27), outcome('LWL+SRPT', 'none', 0.5, 1.1),
+      outcome('JSQ+FIFO', 'none', 0.9, 2.6), outcome('LWL+SRPT', 'none', 0.9, 1.5),
+      outcome('JSQ+SPRPT', 'exp', 0.9, 2.0), outcome('LPW+SPRPT', 'exp', 0.9, 2.3),
+      outcome('JSQ+SPRPT', 'exp', 0.5, 1.3), outcome('LPW+SPRPT', 'exp', 0.5, 1.3),
+    ]);
+    const by = (claim: string, lambda?: number) => f.filter((x) => x.claim === claim && (lambda === undefined || x.where.includes(`λ = ${lambda},`)));
+    expect(by('H1').map((x) => x.verdict)).toEqual(['holds']);
+    expect(by('H2', 0.9)[0].verdict).toBe('holds');
+    expect(by('H2', 0.5)[0].verdict).toBe('fails');
+    expect(by('H3', 0.9)[0].verdict).toBe('holds');
+    expect(by('H3', 0.5)[0].verdict).toBe('undecided');
+  });
+});

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
-import { expandGrid, parseExperiment, type ExperimentCell } from '../../experiments/index.ts';
+import { evaluateFindings, expandGrid, parseExperiment, type ExperimentCell } from '../../experiments/index.ts';
 import type { CellOutcome } from '../../experiments/index.ts';
 import { writeExperimentReport, writeJsonAtomic } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
@@ -110,9 +110,10 @@ export function runCommand(): Command {
         wallSeconds: (Date.now() - started) / 1000, versions: dependencyVersions(), resumedCells: resumed,
         machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
       };
-      const files = await writeExperimentReport(out, spec, ordered, meta);
+      const findings = evaluateFindings(ordered).map((f) => ({ claim: `${f.claim}: ${f.statement}`, where: f.where, verdict: f.verdict, evidence: f.evidence }));
+      const files = await writeExperimentReport(out, spec, ordered, meta, findings);
       if (o.json) {
-        process.stdout.write(`${JSON.stringify({ out, files, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds })}\n`);
+        process.stdout.write(`${JSON.stringify({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds })}\n`);
         return;
       }
       process.stdout.write(`Report written to ${path.join(out, 'index.html')}: ${cells.length} cells (${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n`);
