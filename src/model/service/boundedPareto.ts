@@ -1,0 +1,93 @@
+/**
+ * Bounded Pareto service times on [L, H], tail index α, ratio r = H/L, density f(x) = c·α·L^α·x^{−α−1} with
+ * c = 1/(1 − r^{−α}); L is set so that E[S] = m. With t = x/L ∈ [1, r]:
+ *   E[S^j·1(S ≤ x)] = L^j·c·α·(t^{j−α} − 1)/(j − α), which is L^j·c·α·ln t at j = α (the α = 1 and α = 2 limits),
+ * evaluated as expm1((j − α)·ln t)/(j − α) so that α near j loses no digits.
+ * Source: theory.md §1 "Sizes"; Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013, §20.
+ */
+import type { ServiceSpec } from '../model.ts';
+import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { requireAbove, requirePositive, requireProbability } from './support.ts';
+
+type BoundedParetoSpec = Extract<ServiceSpec, { kind: 'bounded-pareto' }>;
+
+/** (t^e − 1)/e from ln t, with the limit ln t at e = 0. */
+function powm1Over(e: number, lnT: number): number {
+  return e === 0 ? lnT : Math.expm1(e * lnT) / e;
+}
+
+/** Bounded Pareto law; `sample` inverts the cdf at one `rng.nextDouble()`. */
+export class BoundedParetoDistribution implements ServiceDistribution {
+  readonly mean: number;
+  readonly secondMoment: number;
+  readonly scv: number;
+  /** Lower bound L (time units). */
+  readonly lower: number;
+  /** Upper bound H = ratio·L (time units). */
+  readonly supportMax: number;
+  private readonly alpha: number;
+  private readonly lnRatio: number;
+  /** 1 − r^{−α}: the normalising mass. */
+  private readonly mass: number;
+
+  /**
+   * @throws {InvalidModelError} if spec.alpha or spec.mean is not a finite number > 0, or spec.ratio is not a
+   *   finite number > 1.
+   */
+  constructor(readonly spec: BoundedParetoSpec) {
+    this.mean = requirePositive('bounded-pareto mean', spec.mean);
+    this.alpha = requirePositive('bounded-pareto alpha', spec.alpha);
+    const ratio = requireAbove('bounded-pareto ratio', spec.ratio, 1);
+    this.lnRatio = Math.log(ratio);
+    this.mass = -Math.expm1(-this.alpha * this.lnRatio);
+    const g1 = this.unitMoment(1, this.lnRatio);
+    const g2 = this.unitMoment(2, this.lnRatio);
+    this.lower = this.mean / g1;
+    this.supportMax = this.lower * ratio;
+    this.secondMoment = this.lower * this.lower * g2;
+    this.scv = g2 / (g1 * g1) - 1;
+  }
+
+  /** E[(S/L)^j·1(S ≤ L·e^{lnT})] for lnT ∈ [0, ln r]. */
+  private unitMoment(j: number, lnT: number): number {
+    return (this.alpha / this.mass) * powm1Over(j - this.alpha, lnT);
+  }
+
+  /** ((L/x)^α − r^{−α})/(1 − r^{−α}) on [L, H] (no cancellation in the tail). */
+  ccdf(x: number): number {
+    if (x <= this.lower) return 1;
+    if (x >= this.supportMax) return 0;
+    return Math.max(0, ((this.lower / x) ** this.alpha - (1 - this.mass)) / this.mass);
+  }
+
+  /** (1 − (L/x)^α)/(1 − r^{−α}) on [L, H]. */
+  cdf(x: number): number {
+    if (x <= this.lower) return 0;
+    if (x >= this.supportMax) return 1;
+    return -Math.expm1(-this.alpha * Math.log(x / this.lower)) / this.mass;
+  }
+
+  density(x: number): number {
+    if (x < this.lower || x > this.supportMax) return 0;
+    return (this.alpha / (this.mass * this.lower)) * (this.lower / x) ** (this.alpha + 1);
+  }
+
+  /** L·(1 − p(1 − r^{−α}))^{−1/α}. @throws {InvalidModelError} if p ∉ [0, 1]. */
+  quantile(p: number): number {
+    requireProbability('quantile p', p);
+    if (p === 1) return this.supportMax;
+    return Math.min(this.supportMax, this.lower * Math.exp(-Math.log1p(-p * this.mass) / this.alpha));
+  }
+
+  partialMoment(j: 0 | 1 | 2, x: number): number {
+    if (x <= this.lower) return 0;
+    const lnT = x >= this.supportMax ? this.lnRatio : Math.log(x / this.lower);
+    if (j === 0) return this.cdf(x);
+    return this.lower ** j * this.unitMoment(j, lnT);
+  }
+
+  sample(rng: UniformSource): number {
+    const p = rng.nextDouble();
+    return this.lower * Math.exp(-Math.log1p(-p * this.mass) / this.alpha);
+  }
+}

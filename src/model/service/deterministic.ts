@@ -1,0 +1,54 @@
+/**
+ * Deterministic service times S ≡ m: one atom at m, E[S²] = m², SCV 0, no density.
+ * Source: theory.md §1 "Sizes".
+ */
+import type { ServiceSpec } from '../model.ts';
+import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { requirePositive, requireProbability } from './support.ts';
+
+type DeterministicSpec = Extract<ServiceSpec, { kind: 'deterministic' }>;
+
+/** Point mass at spec.mean; `sample` draws nothing. */
+export class DeterministicDistribution implements ServiceDistribution {
+  readonly mean: number;
+  readonly secondMoment: number;
+  readonly scv = 0;
+  readonly supportMax: number;
+  readonly atoms: readonly { readonly x: number; readonly p: number }[];
+
+  /** @throws {InvalidModelError} if spec.mean is not a finite number > 0. */
+  constructor(readonly spec: DeterministicSpec) {
+    this.mean = requirePositive('deterministic mean', spec.mean);
+    this.secondMoment = this.mean * this.mean;
+    this.supportMax = this.mean;
+    this.atoms = Object.freeze([Object.freeze({ x: this.mean, p: 1 })]);
+  }
+
+  ccdf(x: number): number {
+    return x < this.mean ? 1 : 0;
+  }
+
+  cdf(x: number): number {
+    return x < this.mean ? 0 : 1;
+  }
+
+  /** NaN: the law is a point mass (see `atoms`). */
+  density(_x: number): number {
+    return NaN;
+  }
+
+  /** m for every p ∈ [0, 1]. @throws {InvalidModelError} if p ∉ [0, 1]. */
+  quantile(p: number): number {
+    requireProbability('quantile p', p);
+    return this.mean;
+  }
+
+  /** m^k if x ≥ m, else 0. */
+  partialMoment(k: 0 | 1 | 2, x: number): number {
+    return x < this.mean ? 0 : k === 0 ? 1 : k === 1 ? this.mean : this.secondMoment;
+  }
+
+  sample(_rng: UniformSource): number {
+    return this.mean;
+  }
+}

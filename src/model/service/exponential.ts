@@ -1,0 +1,58 @@
+/**
+ * Exponential service times with mean m (rate 1/m): P(S > x) = e^{−x/m}, E[S²] = 2m², SCV 1.
+ * Source: theory.md §1 "Sizes", §2.
+ */
+import gammainc from '@stdlib/math-base-special-gammainc';
+import type { ServiceSpec } from '../model.ts';
+import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
+import { requirePositive, requireProbability } from './support.ts';
+
+type ExponentialSpec = Extract<ServiceSpec, { kind: 'exponential' }>;
+
+/** Exponential law; `sample` costs one `rng.nextExp()`. */
+export class ExponentialDistribution implements ServiceDistribution {
+  readonly mean: number;
+  readonly secondMoment: number;
+  readonly scv = 1;
+  readonly supportMax = Infinity;
+  readonly phaseType: PhaseType;
+  private readonly rate: number;
+
+  /** @throws {InvalidModelError} if spec.mean is not a finite number > 0. */
+  constructor(readonly spec: ExponentialSpec) {
+    this.mean = requirePositive('exponential mean', spec.mean);
+    this.rate = 1 / this.mean;
+    this.secondMoment = 2 * this.mean * this.mean;
+    this.phaseType = { alpha: [1], A: [[-this.rate]] };
+  }
+
+  ccdf(x: number): number {
+    return x <= 0 ? 1 : Math.exp(-this.rate * x);
+  }
+
+  cdf(x: number): number {
+    return x <= 0 ? 0 : -Math.expm1(-this.rate * x);
+  }
+
+  density(x: number): number {
+    return x < 0 ? 0 : this.rate * Math.exp(-this.rate * x);
+  }
+
+  /** −m·ln(1 − p). @throws {InvalidModelError} if p ∉ [0, 1]. */
+  quantile(p: number): number {
+    requireProbability('quantile p', p);
+    return -this.mean * Math.log1p(-p);
+  }
+
+  /** E[S^k·1(S ≤ x)] = k!·m^k·P(k + 1, x/m) (regularized lower incomplete gamma). */
+  partialMoment(k: 0 | 1 | 2, x: number): number {
+    if (x <= 0) return 0;
+    if (x === Infinity) return k === 0 ? 1 : k === 1 ? this.mean : this.secondMoment;
+    const p = gammainc(this.rate * x, k + 1);
+    return k === 0 ? p : k === 1 ? this.mean * p : this.secondMoment * p;
+  }
+
+  sample(rng: UniformSource): number {
+    return this.mean * rng.nextExp();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Two-phase hyperexponential (H2) service times with balanced means (p₁/μ₁ = p₂/μ₂ = m/2) and SCV c² > 1:
+ * p₁ = ½(1 + √((c² − 1)/(c² + 1))), p₂ = 1 − p₁, μ_i = 2p_i/m; E[S²] = (1 + c²)m².
+ * Source: theory.md §3 "Two-moment fits" (Tijms 2003).
+ */
+import gammainc from '@stdlib/math-base-special-gammainc';
+import type { ServiceSpec } from '../model.ts';
+import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
+import { invertCdf, requireAbove, requirePositive, requireProbability } from './support.ts';
+
+type HyperexponentialSpec = Extract<ServiceSpec, { kind: 'hyperexponential' }>;
+
+/** Parameters of the balanced-means H2: branch probabilities p1, p2 and phase rates mu1, mu2 (per time unit). */
+export interface BalancedH2 {
+  readonly p1: number;
+  readonly p2: number;
+  readonly mu1: number;
+  readonly mu2: number;
+}
+
+/**
+ * Balanced-means H2 with mean `mean` and SCV `scv` ≥ 1 (scv = 1 gives p₁ = p₂ = ½, μ₁ = μ₂ = 1/mean).
+ * Source: theory.md §3 (Tijms 2003).
+ */
+export function balancedH2(mean: number, scv: number): BalancedH2 {
+  const p1 = 0.5 * (1 + Math.sqrt((scv - 1) / (scv + 1)));
+  const p2 = 1 - p1;
+  return { p1, p2, mu1: (2 * p1) / mean, mu2: (2 * p2) / mean };
+}
+
+/** Balanced-means H2 law; `sample` costs one `rng.nextDouble()` and one `rng.nextExp()`. */
+export class HyperexponentialDistribution implements ServiceDistribution {
+  readonly mean: number;
+  readonly secondMoment: number;
+  readonly scv: number;
+  readonly supportMax = Infinity;
+  readonly phaseType: PhaseType;
+  private readonly p1: number;
+  private readonly p2: number;
+  private readonly mu1: number;
+  private readonly mu2: number;
+
+  /** @throws {InvalidModelError} if spec.scv is not a finite number > 1 or spec.mean is not a finite number > 0. */
+  constructor(readonly spec: HyperexponentialSpec) {
+    this.mean = requirePositive('hyperexponential mean', spec.mean);
+    this.scv = requireAbove('hyperexponential scv', spec.scv, 1);
+    const h = balancedH2(this.mean, this.scv);
+    this.p1 = h.p1;
+    this.p2 = h.p2;
+    this.mu1 = h.mu1;
+    this.mu2 = h.mu2;
+    this.secondMoment = (1 + this.scv) * this.mean * this.mean;
+    this.phaseType = { alpha: [h.p1, h.p2], A: [[-h.mu1, 0], [0, -h.mu2]] };
+  }
+
+  ccdf(x: number): number {
+    return x <= 0 ? 1 : this.p1 * Math.exp(-this.mu1 * x) + this.p2 * Math.exp(-this.mu2 * x);
+  }
+
+  cdf(x: number): number {
+    return x <= 0 ? 0 : -(this.p1 * Math.expm1(-this.mu1 * x) + this.p2 * Math.expm1(-this.mu2 * x));
+  }
+
+  density(x: number): number {
+    return x < 0 ? 0 : this.p1 * this.mu1 * Math.exp(-this.mu1 * x) + this.p2 * this.mu2 * Math.exp(-this.mu2 * x);
+  }
+
+  /** Numerical inverse of the cdf (bisection). @throws {InvalidModelError} if p ∉ [0, 1]. */
+  quantile(p: number): number {
+    requireProbability('quantile p', p);
+    if (p === 0) return 0;
+    if (p === 1) return Infinity;
+    return invertCdf((x) => this.cdf(x), p, this.mean);
+  }
+
+  /** Σ_i p_i·j!/μ_i^j·P(j + 1, μ_i x) (exponential branches). */
+  partialMoment(j: 0 | 1 | 2, x: number): number {
+    if (x <= 0) return 0;
+    if (x === Infinity) return j === 0 ? 1 : j === 1 ? this.mean : this.secondMoment;
+    const f = j === 0 ? 1 : j;
+    const b1 = (this.p1 * f) / this.mu1 ** j;
+    const b2 = (this.p2 * f) / this.mu2 ** j;
+    return b1 * gammainc(this.mu1 * x, j + 1) + b2 * gammainc(this.mu2 * x, j + 1);
+  }
+
+  sample(rng: UniformSource): number {
+    const rate = rng.nextDouble() < this.p1 ? this.mu1 : this.mu2;
+    return rng.nextExp() / rate;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Service-time distributions: the runtime laws behind `ServiceSpec` (sample, moments, ccdf, density, quantile,
+ * partial moments, exact phase-type forms) and the two-moment phase-type fit. Source: theory.md §1 "Sizes", §3.
+ */
+import { InvalidModelError } from '../../errors.ts';
+import { SERVICE_KINDS, type ServiceSpec } from '../model.ts';
+import { BoundedParetoDistribution } from './boundedPareto.ts';
+import { DeterministicDistribution } from './deterministic.ts';
+import type { ServiceDistribution } from './distribution.ts';
+import { EmpiricalDistribution } from './empirical.ts';
+import { ErlangDistribution } from './erlang.ts';
+import { ExponentialDistribution } from './exponential.ts';
+import { HyperexponentialDistribution } from './hyperexponential.ts';
+import { LognormalDistribution } from './lognormal.ts';
+import { WeibullDistribution } from './weibull.ts';
+
+export type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
+export type { ServiceSpec } from '../model.ts';
+export { phaseTypeFit } from './phaseTypeFit.ts';
+export { balancedH2, type BalancedH2 } from './hyperexponential.ts';
+export { erlangPhaseType } from './erlang.ts';
+export { normalCdf, normalQuantile, standardNormal } from './support.ts';
+export {
+  BoundedParetoDistribution, DeterministicDistribution, EmpiricalDistribution, ErlangDistribution, ExponentialDistribution,
+  HyperexponentialDistribution, LognormalDistribution, WeibullDistribution,
+};
+
+/**
+ * The runtime distribution of a service spec, rescaled to `spec.mean` (time units).
+ * @param spec a validated `ServiceSpec` (as produced by `parseModel`); checked again here.
+ * @returns a `ServiceDistribution` whose `mean` equals spec.mean.
+ * @throws {InvalidModelError} if a parameter is out of range (each family's constructor names field, value and bound),
+ *   or the kind is unknown.
+ * @example serviceDistribution({ kind: 'weibull', shape: 0.5, mean: 1 }).secondMoment // 6
+ */
+export function serviceDistribution(spec: ServiceSpec): ServiceDistribution {
+  switch (spec.kind) {
+    case 'exponential': return new ExponentialDistribution(spec);
+    case 'deterministic': return new DeterministicDistribution(spec);
+    case 'erlang': return new ErlangDistribution(spec);
+    case 'hyperexponential': return new HyperexponentialDistribution(spec);
+    case 'weibull': return new WeibullDistribution(spec);
+    case 'lognormal': return new LognormalDistribution(spec);
+    case 'bounded-pareto': return new BoundedParetoDistribution(spec);
+    case 'empirical': return new EmpiricalDistribution(spec);
+    default: {
+      const kind = (spec as { kind?: unknown }).kind;
+      throw new InvalidModelError(`unknown service kind ${JSON.stringify(kind)}; expected one of: ${SERVICE_KINDS.join(', ')}`);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Log-normal service times: ln S ~ N(μ, σ²) with μ = ln m − σ²/2, so E[S] = m, E[S²] = m²e^{σ²},
+ * SCV e^{σ²} − 1, E[S^j·1(S ≤ x)] = e^{jμ + j²σ²/2}·Φ((ln x − μ − jσ²)/σ).
+ * Source: theory.md §1 "Sizes"; Johnson, Kotz, Balakrishnan, Continuous Univariate Distributions 1, ch. 14.
+ */
+import type { ServiceSpec } from '../model.ts';
+import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { normalCdf, normalQuantile, requirePositive, requireProbability, standardNormal } from './support.ts';
+
+type LognormalSpec = Extract<ServiceSpec, { kind: 'lognormal' }>;
+
+/** Log-normal law; `sample` costs one `rng.nextExp()` and one `rng.nextDouble()` (Box–Muller). */
+export class LognormalDistribution implements ServiceDistribution {
+  readonly mean: number;
+  readonly secondMoment: number;
+  readonly scv: number;
+  readonly supportMax = Infinity;
+  /** μ = E[ln S] = ln(mean) − σ²/2. */
+  readonly mu: number;
+  private readonly sigma: number;
+
+  /** @throws {InvalidModelError} if spec.sigma or spec.mean is not a finite number > 0. */
+  constructor(readonly spec: LognormalSpec) {
+    this.mean = requirePositive('lognormal mean', spec.mean);
+    this.sigma = requirePositive('lognormal sigma', spec.sigma);
+    const s2 = this.sigma * this.sigma;
+    this.mu = Math.log(this.mean) - s2 / 2;
+    this.secondMoment = this.mean * this.mean * Math.exp(s2);
+    this.scv = Math.expm1(s2);
+  }
+
+  ccdf(x: number): number {
+    return x <= 0 ? 1 : normalCdf(-(Math.log(x) - this.mu) / this.sigma);
+  }
+
+  cdf(x: number): number {
+    return x <= 0 ? 0 : normalCdf((Math.log(x) - this.mu) / this.sigma);
+  }
+
+  density(x: number): number {
+    if (x <= 0) return 0;
+    const z = (Math.log(x) - this.mu) / this.sigma;
+    return Math.exp(-0.5 * z * z) / (x * this.sigma * Math.sqrt(2 * Math.PI));
+  }
+
+  /** exp(μ + σΦ⁻¹(p)). @throws {InvalidModelError} if p ∉ [0, 1]. */
+  quantile(p: number): number {
+    requireProbability('quantile p', p);
+    return Math.exp(this.mu + this.sigma * normalQuantile(p));
+  }
+
+  partialMoment(j: 0 | 1 | 2, x: number): number {
+    if (x <= 0) return 0;
+    const full = j === 0 ? 1 : j === 1 ? this.mean : this.secondMoment;
+    if (x === Infinity) return full;
+    return full * normalCdf((Math.log(x) - this.mu - j * this.sigma * this.sigma) / this.sigma);
+  }
+
+  sample(rng: UniformSource): number {
+    return Math.exp(this.mu + this.sigma * standardNormal(rng));
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Weibull service times with shape k and mean m: scale η = m/Γ(1 + 1/k), P(S > x) = exp(−(x/η)^k),
+ * E[S^j] = η^j Γ(1 + j/k); at m = 1, k = ½: η = ½, E[S²] = 6; k = 2: η = 1.128379, E[S²] = 1.2732.
+ * Source: theory.md §1 "Sizes".
+ */
+import gamma from '@stdlib/math-base-special-gamma';
+import gammainc from '@stdlib/math-base-special-gammainc';
+import type { ServiceSpec } from '../model.ts';
+import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { requirePositive, requireProbability } from './support.ts';
+
+type WeibullSpec = Extract<ServiceSpec, { kind: 'weibull' }>;
+
+/** Weibull law; `sample` is η·E^{1/k} with E = `rng.nextExp()`. */
+export class WeibullDistribution implements ServiceDistribution {
+  readonly mean: number;
+  readonly secondMoment: number;
+  readonly scv: number;
+  readonly supportMax = Infinity;
+  /** Scale η = mean/Γ(1 + 1/k) (time units). */
+  readonly scale: number;
+  private readonly shape: number;
+  private readonly invShape: number;
+
+  /** @throws {InvalidModelError} if spec.shape or spec.mean is not a finite number > 0. */
+  constructor(readonly spec: WeibullSpec) {
+    this.mean = requirePositive('weibull mean', spec.mean);
+    this.shape = requirePositive('weibull shape', spec.shape);
+    this.invShape = 1 / this.shape;
+    const g1 = gamma(1 + this.invShape);
+    this.scale = this.mean / g1;
+    this.secondMoment = this.scale * this.scale * gamma(1 + 2 * this.invShape);
+    this.scv = this.secondMoment / (this.mean * this.mean) - 1;
+  }
+
+  ccdf(x: number): number {
+    return x <= 0 ? 1 : Math.exp(-((x / this.scale) ** this.shape));
+  }
+
+  cdf(x: number): number {
+    return x <= 0 ? 0 : -Math.expm1(-((x / this.scale) ** this.shape));
+  }
+
+  /** (k/η)(x/η)^{k−1} exp(−(x/η)^k); Infinity at x = 0 when k < 1. */
+  density(x: number): number {
+    if (x < 0) return 0;
+    const t = x / this.scale;
+    return (this.shape / this.scale) * t ** (this.shape - 1) * Math.exp(-(t ** this.shape));
+  }
+
+  /** η·(−ln(1 − p))^{1/k}. @throws {InvalidModelError} if p ∉ [0, 1]. */
+  quantile(p: number): number {
+    requireProbability('quantile p', p);
+    return this.scale * (-Math.log1p(-p)) ** this.invShape;
+  }
+
+  /** E[S^j·1(S ≤ x)] = η^j Γ(1 + j/k)·P(1 + j/k, (x/η)^k). */
+  partialMoment(j: 0 | 1 | 2, x: number): number {
+    if (x <= 0) return 0;
+    const full = j === 0 ? 1 : j === 1 ? this.mean : this.secondMoment;
+    return x === Infinity ? full : full * gammainc((x / this.scale) ** this.shape, 1 + j * this.invShape);
+  }
+
+  sample(rng: UniformSource): number {
+    return this.scale * rng.nextExp() ** this.invShape;
+  }
+}
