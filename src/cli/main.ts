@@ -10,6 +10,7 @@ import { fixedPointCommand } from './commands/fixedPoint.ts';
 import { odeCommand } from './commands/ode.ts';
 import { simulateCommand } from './commands/simulate.ts';
 import { runCommand } from './commands/run.ts';
+import { traceCommand } from './commands/trace.ts';
 
 export function buildProgram(): Command {
   const program = new Command('supermarket')
@@ -20,7 +21,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(false)
     .configureOutput({ outputError: (str, write) => write(`supermarket: ${str.trim().replace(/^error: /, 'error: ')}\n`) })
     .addHelpText('after', '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report');
-  for (const cmd of [fixedPointCommand(), odeCommand(), simulateCommand(), compareCommand(), runCommand()]) {
+  for (const cmd of [fixedPointCommand(), odeCommand(), simulateCommand(), compareCommand(), runCommand(), traceCommand()]) {
     cmd.showSuggestionAfterError(false).configureOutput({ outputError: (str, write) => write(`supermarket ${cmd.name()}: ${str.trim()}\n`) });
     program.addCommand(cmd);
   }

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { parseSwf, TraceFormatError, traceStatistics } from '../../src/traces/index.ts';
+import { readTraceText } from '../../src/traces/load.ts';
+import { SupermarketError } from '../../src/errors.ts';
+import { HAVE_TRACES, HPC2N, KTH, MISSING_REASON } from './paths.ts';
+
+const rec = (f: Partial<Record<number, number | string>>) =>
+  Array.from({ length: 18 }, (_, i) => (f[i + 1] ?? (i === 0 ? 1 : i === 1 ? 0 : i === 3 ? 10 : -1))).join(' ');
+
+describe('parseSwf on synthetic text', () => {
+  const text = [
+    '; Version: 2.2', '; Note: first', ';       continuation without key', '; Note: second', '',
+    rec({ 1: 7, 2: 100, 3: 5, 4: 60, 5: 4, 8: 4, 9: 120, 11: 1, 12: 3, 13: 2 }),
+    rec({ 1: 8, 2: 110, 4: -1 }),
+    rec({ 1: 9, 2: 120, 4: 30, 11: 0 }),
+  ].join('\n');
+
+  it('parseSwf(text) reads the 18 fields, maps −1 to undefined, and keeps the header', () => {
+    const t = parseSwf(text, { source: 'toy.swf' });
+    expect(t.records).toBe(3);
+    expect(t.jobs).toHaveLength(2);
+    const j = t.jobs[0];
+    expect(j).toMatchObject({ index: 0, line: 6, id: 7, submitTime: 100, waitTime: 5, runTime: 60, size: 60, allocatedProcessors: 4,
+      requestedProcessors: 4, requestedTime: 120, userEstimate: 120, status: 1, user: 3, group: 2 });
+    expect(j.queue).toBeUndefined();
+    expect(j.averageCpuTime).toBeUndefined();
+    expect(t.jobs[1]).toMatchObject({ index: 1, line: 8, requestedTime: undefined, userEstimate: undefined, status: 0 });
+    expect(t.header).toEqual({ Version: '2.2', Note: 'first\nsecond' });
+  });
+
+  it('parseSwf(text) skips and counts records with missing run time', () => {
+    const t = parseSwf(text, { source: 'toy.swf' });
+    expect(t.skipped).toEqual({ count: 1, reasons: { 'missing run time': 1 } });
+    expect(t.filter).toEqual({ status: null });
+  });
+
+  it('parseSwf(text, { status: [1] }) keeps only completed jobs and states the filter', () => {
+    const t = parseSwf(text, { source: 'toy.swf', status: [1] });
+    expect(t.jobs.map((j) => j.id)).toEqual([7]);
+    expect(t.skipped.reasons).toEqual({ 'missing run time': 1, 'status not in [1]': 1 });
+    expect(t.filter).toEqual({ status: [1] });
+  });
+
+  it('parseSwf(text) throws a TraceFormatError naming file, line and expected field count on a short line', () => {
+    const bad = `${rec({})}\n; c\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n`;
+    expect(() => parseSwf(bad, { source: 'bad.swf' })).toThrow(TraceFormatError);
+    expect(() => parseSwf(bad, { source: 'bad.swf' })).toThrow('bad.swf:3: expected 18 whitespace-separated fields (SWF), found 17');
+    try { parseSwf(bad, { source: 'bad.swf' }); } catch (e) {
+      expect(e).toBeInstanceOf(SupermarketError);
+      expect((e as TraceFormatError).line).toBe(3);
+    }
+  });
+
+  it('parseSwf(text) names the line and the field of a non-numeric value', () => {
+    const bad = `${rec({})}\n${rec({ 9: 'abc' })}`;
+    expect(() => parseSwf(bad, { source: 'bad.swf' })).toThrow('bad.swf:2: expected a number in field 9 (requested time), found "abc"');
+  });
+
+  it('parseSwf(text, { onMalformed: "skip" }) skips malformed records and counts them by reason', () => {
+    const bad = [rec({}), '1 2 3', rec({ 4: 'x' }), rec({ 4: -5 }), rec({ 2: 9 })].join('\n');
+    const t = parseSwf(bad, { source: 'bad.swf', onMalformed: 'skip' });
+    expect(t.jobs).toHaveLength(2);
+    expect(t.skipped).toEqual({ count: 3, reasons: { 'malformed: wrong field count': 1, 'malformed: bad field value': 2 } });
+  });
+});
+
+// Oracle: the statistics table of ../shared/data/README.md (computed there independently of this code).
+describe.skipIf(!HAVE_TRACES)(`parseSwf on the real logs${HAVE_TRACES ? '' : ` (skipped: ${MISSING_REASON})`}`, () => {
+  it('parseSwf(KTH-SP2) + traceStatistics match the README: 28,476 jobs, mean S 8,871.9 s, SCV 5.49, corr 0.745', () => {
+    const text = readTraceText(KTH);
+    const t = parseSwf(text, { source: 'KTH' });
+    expect(t.jobs).toHaveLength(28476);
+    expect(t.header.MaxRecords).toBe('28476');
+    expect(t.skipped.count).toBe(0);
+    const s = traceStatistics(t.jobs);
+    expect(s.meanSize).toBeCloseTo(8871.9, 1);
+    expect(s.scvSize).toBeCloseTo(5.49, 2);
+    expect(s.medianSize).toBe(847);
+    expect(s.meanInterArrival).toBeCloseTo(1010.1, 1);
+    expect(s.scvInterArrival).toBeCloseTo(10.9, 1);
+    expect(s.span / 86400).toBeCloseTo(332.9, 1);
+    const u = s.userEstimate!;
+    expect(u.logCorrelation).toBeCloseTo(0.745, 3);
+    expect(u.spearman).toBeCloseTo(0.748, 3);
+    expect(u.over).toBeCloseTo(0.982, 3);
+    expect(u.equal).toBeCloseTo(0.0013, 4);
+    expect(u.under).toBeCloseTo(0.0167, 4);
+    expect(u.medianRatio).toBeCloseTo(2.42, 2);
+    // completed only (status 1)
+    const c = parseSwf(text, { source: 'KTH', status: [1] });
+    expect(c.jobs).toHaveLength(20530);
+    expect(c.skipped.count).toBe(7946);
+    const sc = traceStatistics(c.jobs);
+    expect(sc.meanSize).toBeCloseTo(6135.7, 1);
+    expect(sc.scvSize).toBeCloseTo(5.56, 2);
+    expect(sc.medianSize).toBe(582);
+    expect(sc.userEstimate!.logCorrelation).toBeCloseTo(0.670, 3);
+    expect(sc.userEstimate!.spearman).toBeCloseTo(0.666, 3);
+    expect(sc.userEstimate!.over).toBeCloseTo(0.998, 3);
+    expect(sc.userEstimate!.equal).toBe(0);
+    expect(sc.userEstimate!.medianRatio).toBeCloseTo(4.04, 2);
+  });
+
+  it('parseSwf(HPC2N) + traceStatistics match the README: 202,871 jobs, mean S 17,024.2 s, SCV 6.78, corr 0.517', () => {
+    const t = parseSwf(readTraceText(HPC2N), { source: 'HPC2N' });
+    expect(t.jobs).toHaveLength(202871);
+    const s = traceStatistics(t.jobs);
+    expect(s.meanSize).toBeCloseTo(17024.2, 1);
+    expect(s.scvSize).toBeCloseTo(6.78, 2);
+    expect(s.medianSize).toBe(2873);
+    expect(s.meanInterArrival).toBeCloseTo(538.5, 1);
+    expect(s.scvInterArrival).toBeCloseTo(31.7, 1);
+    const u = s.userEstimate!;
+    expect(u.logCorrelation).toBeCloseTo(0.517, 3);
+    expect(u.spearman).toBeCloseTo(0.545, 3);
+    expect(u.over).toBeCloseTo(0.926, 3);
+    expect(u.equal).toBeCloseTo(0.0010, 4);
+    expect(u.under).toBeCloseTo(0.0730, 4);
+    expect(u.medianRatio).toBeCloseTo(2.11, 2);
+    // completed only: filter the parsed jobs (parsing once keeps the test fast; parseSwf's filter is tested on KTH)
+    const done = t.jobs.filter((j) => j.status === 1);
+    expect(done).toHaveLength(201993);
+    expect(t.jobs.filter((j) => j.status === undefined)).toHaveLength(878);
+    const sc = traceStatistics(done);
+    expect(sc.meanSize).toBeCloseTo(16931.5, 1);
+    expect(sc.medianSize).toBe(2871);
+    expect(sc.userEstimate!.logCorrelation).toBeCloseTo(0.516, 3);
+    expect(sc.userEstimate!.under).toBeCloseTo(0.0733, 4);
+  });
+});
