@@ -38,3 +38,4 @@ export {
 export { sqdParameters, type SqdParameters } from './support.ts';
 export { solveTridiagonal, largestEigenvalueTridiagonal, tridiagonalToDense, type Tridiagonal } from './tridiagonal.ts';
 export { solveLyapunovTridiagonal } from './lyapunov.ts';
+export * from './lwl/index.ts';

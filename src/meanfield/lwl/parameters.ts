@@ -1,0 +1,85 @@
+/**
+ * Which models the LWL(d) solvers accept, and the numbers they need: ρ = λ·E[S], d, the service law, and the
+ * default grid (step Δ, horizon W) chosen from the law. Times are in model time units (mean service times when
+ * service.mean = 1). Source: theory.md §4 ("Numerics" item 1: Δ = 0.005, W = 300, 600 for heavy tails).
+ */
+import { InvalidModelError, UnstableModelError } from '../../errors.ts';
+import type { SupermarketModel } from '../../model/model.ts';
+import { serviceDistribution, type ServiceDistribution } from '../../model/service/index.ts';
+
+/** What an LWL(d) solver reads from a validated model. */
+export interface LwlParameters {
+  /** Arrival rate per server λ (per time unit). */
+  readonly lambda: number;
+  /** Load ρ = λ·E[S] in (0, 1). */
+  readonly rho: number;
+  /** Number of sampled servers, integer ≥ 1. */
+  readonly d: number;
+  /** The runtime service law (ccdf, moments, atoms, phase type). */
+  readonly service: ServiceDistribution;
+}
+
+/** Default grid step in mean service times (theory.md §4: ~1e−5 accuracy). */
+export const DEFAULT_STEP = 0.005;
+/** Default horizon in mean service times; `HEAVY_TAIL_HORIZON` for heavy-tailed laws. */
+export const DEFAULT_HORIZON = 300;
+export const HEAVY_TAIL_HORIZON = 600;
+
+/**
+ * Checks an LWL(d) model and builds its service law.
+ * @param model `selection` must be 'lwl'; with `requireFifo`, `discipline` must be 'fifo'.
+ * @throws {InvalidModelError} for another selection, for a non-FIFO discipline when `requireFifo` (response times
+ *   under other disciplines need the cavity method, theory.md §5), for d not an integer ≥ 1, or a bad service law.
+ * @throws {UnstableModelError} if λ ≤ 0 or ρ = λ·E[S] ≥ 1.
+ */
+export function lwlParameters(model: SupermarketModel, requireFifo: boolean): LwlParameters {
+  if (model.selection !== 'lwl') {
+    throw new InvalidModelError(
+      `the LWL(d) workload solver needs selection "lwl", got ${JSON.stringify(model.selection)}; ` +
+        'use solveFixedPoint for "jsq" (exponential sizes)',
+    );
+  }
+  if (requireFifo && model.discipline !== 'fifo') {
+    throw new InvalidModelError(
+      `LWL(d) response times have an equation only for discipline "fifo", got ${JSON.stringify(model.discipline)}: ` +
+        'the workload ccdf is discipline-free (use lwlWorkloadCcdf), but response times under other disciplines ' +
+        'need the cavity method (theory.md §5)',
+    );
+  }
+  if (!Number.isInteger(model.d) || model.d < 1) throw new InvalidModelError(`d must be an integer ≥ 1, got ${model.d}`);
+  if (typeof model.lambda !== 'number' || !Number.isFinite(model.lambda)) {
+    throw new InvalidModelError(`lambda must be a finite number, got ${String(model.lambda)}`);
+  }
+  if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
+  const service = serviceDistribution(model.service);
+  const rho = model.lambda * service.mean;
+  if (!(rho < 1)) throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; no equilibrium exists`);
+  return { lambda: model.lambda, rho, d: model.d, service };
+}
+
+/**
+ * True for laws whose tail needs the longer horizon: Weibull with shape < 1, log-normal, bounded Pareto, and any
+ * law with SCV > 4 (theory.md §4: W = 600 for Weibull ½).
+ */
+export function isHeavyTailed(service: ServiceDistribution): boolean {
+  const spec = service.spec;
+  if (spec.kind === 'weibull') return spec.shape < 1;
+  if (spec.kind === 'lognormal' || spec.kind === 'bounded-pareto') return true;
+  return service.scv > 4;
+}
+
+/** Default horizon W in time units: 300·E[S], or 600·E[S] for heavy tails. */
+export function defaultHorizon(service: ServiceDistribution): number {
+  return (isHeavyTailed(service) ? HEAVY_TAIL_HORIZON : DEFAULT_HORIZON) * service.mean;
+}
+
+/**
+ * Checks a positive finite numeric option.
+ * @throws {InvalidModelError} naming the option, its value and the bound.
+ */
+export function positiveOption(name: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || !(value > 0)) {
+    throw new InvalidModelError(`${name} must be a finite number > 0, got ${value}`);
+  }
+  return value;
+}

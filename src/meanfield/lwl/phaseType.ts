@@ -1,0 +1,87 @@
+/**
+ * LWL(d) equilibrium workload ccdf for phase-type sizes S ~ PH(α, A) as an initial-value ODE (theory.md §4
+ * "Numerics" item 3; Hellemans' thesis, "PHD"; Hellemans & Van Houdt, POMACS 2(2), 2018):
+ *   F̄' = −λ[(1 − F̄^d) + αAξ],  ξ' = (1 − F̄^d)·1 + Aξ,  F̄(0) = ρ, ξ(0) = 0,
+ * where ξ(w) = ∫_0^w (1 − F̄(u)^d) e^{A(w−u)}1 du (differentiate the FPE with Ḡ(x) = α e^{Ax} 1).
+ * Integrated with odex (Hairer–Wanner extrapolation) and sampled on the grid by its dense output.
+ */
+import { createRequire } from 'node:module';
+import type * as Odex from 'odex';
+import { SolverError } from '../../errors.ts';
+import type { PhaseType } from '../../model/service/index.ts';
+
+// tsx applies tsconfig "paths" ('odex' → types/odex.d.ts) at run time, so load the package's code by file path
+// (as src/meanfield/ode.ts does); the types still come from 'odex'.
+const { Outcome, Solver } = createRequire(import.meta.url)('odex/src/odex.js') as typeof Odex;
+
+export interface PhaseTypeSolution {
+  /** F̄ at w_j = jΔ, j = 0..M (length M + 1), clamped to [0, ρ]. */
+  ccdf: Float64Array;
+  nStep: number;
+  nEval: number;
+}
+
+/**
+ * Integrates the PH form of the LWL(d) equilibrium on [0, MΔ].
+ * @param lambda λ. @param rho ρ = λE[S]. @param d choices. @param ph PH(α, A) of S (m phases).
+ * @param step Δ (grid for the output). @param cells M. @param tolerance odex relative and absolute tolerance.
+ * @throws {SolverError} if odex throws or stops with an outcome other than Converged (e.g. MaxStepsExceeded).
+ */
+export function phaseTypeSolve(
+  lambda: number, rho: number, d: number, ph: PhaseType, step: number, cells: number, tolerance: number,
+): PhaseTypeSolution {
+  const m = ph.alpha.length;
+  const A = ph.A;
+  const alphaA = new Float64Array(m); // row vector αA
+  for (let j = 0; j < m; j++) for (let i = 0; i < m; i++) alphaA[j] += ph.alpha[i] * A[i][j];
+  const f = (_w: number, y: number[]): number[] => {
+    const F = y[0] > 0 ? y[0] : 0;
+    const h = 1 - F ** d;
+    const out = new Array<number>(m + 1);
+    let drift = 0;
+    for (let j = 0; j < m; j++) drift += alphaA[j] * y[1 + j];
+    out[0] = -lambda * (h + drift);
+    for (let i = 0; i < m; i++) {
+      let s = h;
+      const row = A[i];
+      for (let j = 0; j < m; j++) s += row[j] * y[1 + j];
+      out[1 + i] = s;
+    }
+    return out;
+  };
+  const solver = new Solver(m + 1);
+  solver.denseOutput = true;
+  solver.denseComponents = [0];
+  solver.relativeTolerance = tolerance;
+  solver.absoluteTolerance = tolerance;
+  solver.maxSteps = 1_000_000;
+  const ccdf = new Float64Array(cells + 1);
+  ccdf[0] = rho;
+  let next = 1;
+  const clamp = (v: number) => (v < 0 ? 0 : v > rho ? rho : v);
+  const solOut = (_nr: number, _xOld: number, x: number, y: number[], dense?: (c: number, x: number) => number) => {
+    if (dense === undefined) return true;
+    while (next <= cells && next * step <= x) {
+      ccdf[next] = clamp(dense(0, next * step));
+      next++;
+    }
+    return true;
+  };
+  const y0 = new Array<number>(m + 1).fill(0);
+  y0[0] = rho;
+  let result;
+  try {
+    result = solver.solve(f, 0, y0, cells * step, solOut);
+  } catch (error) {
+    throw new SolverError(`odex failed integrating the LWL(d) phase-type ODE (${m} phases): ${(error as Error).message}`, { cause: error });
+  }
+  if (result.outcome !== Outcome.Converged) {
+    const name = Outcome[result.outcome] ?? String(result.outcome);
+    throw new SolverError(
+      `odex stopped with outcome ${name} after ${result.nStep} steps integrating the LWL(d) phase-type ODE on [0, ${cells * step}]; ` +
+        `loosen the tolerance ${tolerance} or shorten the horizon`,
+    );
+  }
+  for (; next <= cells; next++) ccdf[next] = clamp(result.y[0]); // the last node, if round-off left it out
+  return { ccdf, nStep: result.nStep, nEval: result.nEval };
+}
