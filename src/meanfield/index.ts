@@ -39,3 +39,5 @@ export { sqdParameters, type SqdParameters } from './support.ts';
 export { solveTridiagonal, largestEigenvalueTridiagonal, tridiagonalToDense, type Tridiagonal } from './tridiagonal.ts';
 export { solveLyapunovTridiagonal } from './lyapunov.ts';
 export * from './lwl/index.ts';
+export * from './phaseType/index.ts';
+export * from './cavity/index.ts';

@@ -1,0 +1,131 @@
+/**
+ * The cavity queue of theory.md §5: one server whose Poisson arrivals (rate λd, potential) are thinned by its own
+ * state — the workload w (LWL(d)) or the number of jobs k (JSQ(d)) — served under any discipline (CavityScheduler).
+ * It streams per-batch sums of response time, slowdown and time spent at each queue length (no per-job records).
+ * Source: theory.md §5; Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012 (the cavity process).
+ */
+import type { Conventions, Discipline } from '../../model/model.ts';
+import type { PredictionModel } from '../../model/prediction/index.ts';
+import type { ServiceDistribution } from '../../model/service/index.ts';
+import type { Rng } from '../../sim/rng.ts';
+import { CavityScheduler } from './scheduler.ts';
+
+/** Acceptance probability of a potential arrival, given the server's workload and number of jobs. */
+export interface AcceptanceRule {
+  probability(workload: number, jobs: number): number;
+}
+
+export interface CavityRunOptions {
+  discipline: Discipline;
+  conventions: Conventions;
+  service: ServiceDistribution;
+  prediction: PredictionModel;
+  /** Potential arrival rate (λd), per time unit. */
+  potentialRate: number;
+  acceptance: AcceptanceRule;
+  /** Time discarded before measuring. */
+  warmup: number;
+  /** Measured time after the warm-up, cut into `batches` equal windows. */
+  horizon: number;
+  batches: number;
+  rng: Rng;
+  /** Record time spent at each queue length per batch (JSQ cavity). */
+  levels: boolean;
+}
+
+export interface CavityRunResult {
+  /** Per batch: Σ T, Σ T/S and count of the jobs that completed in that window. */
+  responseSum: Float64Array;
+  slowdownSum: Float64Array;
+  completed: Float64Array;
+  /** levelTime[b][k] = time spent with exactly k jobs in batch b (only when options.levels). */
+  levelTime: Float64Array[];
+  /** Accepted arrivals over the whole run (warm-up included). */
+  acceptedJobs: number;
+  /** Events processed (potential arrivals + completions). */
+  events: number;
+}
+
+/**
+ * Simulates the cavity queue for warmup + horizon time units.
+ * Sizes of 0 (possible for empirical laws) are served instantly and counted with slowdown 1.
+ * @returns per-batch sums (arrays of length `batches`), `acceptedJobs`, `events`.
+ */
+export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
+  const B = o.batches;
+  const queue = new CavityScheduler(o.discipline, o.conventions);
+  const rng = o.rng;
+  const service = o.service;
+  const prediction = o.prediction;
+  const acceptance = o.acceptance;
+  const rate = o.potentialRate;
+  const start = o.warmup;
+  const end = o.warmup + o.horizon;
+  const batchLength = o.horizon / B;
+  const responseSum = new Float64Array(B);
+  const slowdownSum = new Float64Array(B);
+  const completed = new Float64Array(B);
+  let levelTime: Float64Array[] = o.levels ? Array.from({ length: B }, () => new Float64Array(64)) : [];
+  let levelCapacity = 64;
+  let accepted = 0;
+  let events = 0;
+  let t = 0;
+  let nextArrival = rng.nextExp() / rate;
+
+  /** Adds the time in [from, to) spent with `k` jobs to the batches it overlaps (measured window only). */
+  const addLevelTime = (from: number, to: number, k: number) => {
+    if (to <= start) return;
+    if (from < start) from = start;
+    if (to > end) to = end;
+    if (k >= levelCapacity) {
+      while (k >= levelCapacity) levelCapacity *= 2;
+      levelTime = levelTime.map((row) => { const r = new Float64Array(levelCapacity); r.set(row); return r; });
+    }
+    while (from < to) {
+      let b = Math.min(B - 1, Math.floor((from - start) / batchLength));
+      if (b < B - 1 && start + (b + 1) * batchLength <= from) b++; // round-off at a batch boundary
+      const stop = b === B - 1 ? to : Math.min(to, start + (b + 1) * batchLength);
+      levelTime[b][k] += stop - from;
+      from = stop;
+    }
+  };
+
+  while (t < end) {
+    const cur = queue.current;
+    const completion = cur >= 0 ? t + queue.remaining[cur] : Infinity;
+    if (completion <= nextArrival) {
+      if (completion > end) break;
+      if (o.levels) addLevelTime(t, completion, queue.jobs);
+      queue.advance(completion - t);
+      t = completion;
+      const id = queue.complete();
+      events++;
+      if (t >= start) {
+        const b = Math.min(B - 1, Math.floor((t - start) / batchLength));
+        const T = t - queue.arrival[id];
+        const S = queue.size[id];
+        responseSum[b] += T;
+        slowdownSum[b] += S > 0 ? T / S : 1;
+        completed[b]++;
+      }
+    } else {
+      if (nextArrival > end) {
+        if (o.levels) addLevelTime(t, end, queue.jobs);
+        break;
+      }
+      if (o.levels) addLevelTime(t, nextArrival, queue.jobs);
+      queue.advance(nextArrival - t);
+      t = nextArrival;
+      events++;
+      const p = acceptance.probability(queue.jobs > 0 ? queue.workload : 0, queue.jobs);
+      if (p >= 1 || rng.nextDouble() < p) {
+        const size = service.sample(rng);
+        const y = prediction.sample(size, rng);
+        queue.arrive(t, size, y);
+        accepted++;
+      }
+      nextArrival = t + rng.nextExp() / rate;
+    }
+  }
+  return { responseSum, slowdownSum, completed, levelTime, acceptedJobs: accepted, events };
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidModelError } from '../../../src/errors.ts';
+import { jsqCavity, lwlCavity } from '../../../src/meanfield/cavity/index.ts';
+import { phaseTypeJsqFixedPoint } from '../../../src/meanfield/phaseType/index.ts';
+import { parseModel } from '../../../src/model/index.ts';
+import type { Estimate } from '../../../src/sim/estimate/tInterval.ts';
+import { seriesMeanResponseTime } from '../helpers.ts';
+
+const lwl = (lambda: number, d: number, extra: Record<string, unknown> = {}) => parseModel({ lambda, d, selection: 'lwl', ...extra });
+const within = (e: Estimate, truth: number) => expect(Math.abs(e.mean - truth)).toBeLessThanOrEqual(e.halfWidth);
+/** theory.md §4/§10: LWL(d) FIFO E[T] = Σ_{n≥0} λ^{dn}/(1 + n(d − 1)). */
+const lwlSeries = (lambda: number, d: number) => { let s = 0; for (let n = 0; n < 2000; n++) s += lambda ** (d * n) / (1 + n * (d - 1)); return s; };
+
+/**
+ * Independent oracle: M/M/1 (mean-1 exponential sizes) E[T] under SJF, PSJF, SRPT from theory.md §7
+ * (Schrage–Miller; Harchol-Balter 2013), by the trapezoid rule on [0, 40] with step 1e−3.
+ */
+function mm1SizeBased(lambda: number, discipline: 'sjf' | 'psjf' | 'srpt'): number {
+  const h = 1e-3;
+  const n = 40_000;
+  const rho = (x: number) => lambda * (1 - Math.exp(-x) * (1 + x));
+  const m2 = (x: number) => lambda * (2 - Math.exp(-x) * (x * x + 2 * x + 2));
+  let inner = 0; // ∫_0^x dt/(1 − ρ(t))
+  let total = 0;
+  for (let i = 0; i <= n; i++) {
+    const x = i * h;
+    if (i > 0) inner += (h / 2) * (1 / (1 - rho(x - h)) + 1 / (1 - rho(x)));
+    const r = rho(x);
+    let T: number;
+    if (discipline === 'sjf') T = x + (lambda * 2) / (2 * (1 - r) ** 2);
+    else if (discipline === 'psjf') T = m2(x) / (2 * (1 - r) ** 2) + x / (1 - r);
+    else T = (m2(x) + lambda * x * x * Math.exp(-x)) / (2 * (1 - r) ** 2) + inner;
+    total += (i === 0 || i === n ? h / 2 : h) * T * Math.exp(-x);
+  }
+  return total;
+}
+
+describe('lwlCavity', () => {
+  it('lwlCavity(model) under FIFO reproduces the LWL(d) closed form within its CI (d = 2: λ = 0.9 → 2.0503, λ = 0.5 → 1.1507)', () => {
+    for (const [lambda, horizon] of [[0.9, 2e5], [0.5, 5e4]]) {
+      const r = lwlCavity(lwl(lambda, 2), { horizon, seed: 3 });
+      expect(r.method).toBe('cavity');
+      within(r.meanResponseTime, lwlSeries(lambda, 2));
+      expect(r.meanResponseTime.halfWidth / r.meanResponseTime.mean).toBeLessThan(0.02);
+      expect(r.diagnostics.batches).toBe(25);
+      expect(Math.abs(r.diagnostics.lag1)).toBeLessThan(0.6);
+    }
+    expect(lwlSeries(0.9, 2)).toBeCloseTo(2.0503, 4);
+  });
+
+  it('lwlCavity(model) at d = 1 is M/M/1 under SJF, PSJF and SRPT: within CI of the §7 formulas at λ = 0.7', () => {
+    for (const discipline of ['sjf', 'psjf', 'srpt'] as const) {
+      const r = lwlCavity(lwl(0.7, 1, { discipline }), { horizon: 1e5, seed: 5 });
+      within(r.meanResponseTime, mm1SizeBased(0.7, discipline));
+    }
+  });
+
+  it('lwlCavity(model, { workloadCcdf }) accepts F̄ as a table (closed form on a grid) and matches 1.1507 at d = 2, λ = 0.5', () => {
+    const grid = Array.from({ length: 4001 }, (_, i) => i * 0.01);
+    const ccdf = grid.map((w) => (0.5 + (0.5 ** -1 - 0.5) * Math.exp(w)) ** -1);
+    const r = lwlCavity(lwl(0.5, 2, { service: 'hyperexp:2' }), { horizon: 5e4, seed: 2, workloadCcdf: { grid, ccdf } });
+    expect(r.diagnostics.workloadCcdf).toBe('table');
+    const exp = lwlCavity(lwl(0.5, 2), { horizon: 5e4, seed: 2, workloadCcdf: { grid, ccdf } });
+    within(exp.meanResponseTime, 1.1507);
+    expect(r.meanResponseTime.mean).toBeGreaterThan(1);
+  });
+
+  it('lwlCavity(model, { seed }) is deterministic: same seed → same numbers, another seed → others', () => {
+    const m = lwl(0.8, 2, { discipline: 'sprpt', prediction: 'exp' });
+    const a = lwlCavity(m, { horizon: 2e4, seed: 9 });
+    const b = lwlCavity(m, { horizon: 2e4, seed: 9 });
+    const c = lwlCavity(m, { horizon: 2e4, seed: 10 });
+    expect(b.meanResponseTime).toEqual(a.meanResponseTime);
+    expect(b.meanSlowdown).toEqual(a.meanSlowdown);
+    expect(c.meanResponseTime.mean).not.toBe(a.meanResponseTime.mean);
+  });
+
+  it('lwlCavity(model) throws for a non-LWL selection, or non-exponential sizes without a workloadCcdf table', () => {
+    expect(() => lwlCavity(parseModel({ lambda: 0.9, d: 2 }))).toThrow(InvalidModelError);
+    expect(() => lwlCavity(lwl(0.9, 2, { service: 'weibull:0.5' }))).toThrow(/workloadCcdf/);
+    expect(() => lwlCavity(lwl(0.9, 2), { batches: 1 })).toThrow(/batches/);
+  });
+});
+
+describe('jsqCavity', () => {
+  const options = { seed: 4, initialHorizon: 2000, finalHorizon: 5e4, averagingIterations: 6 };
+
+  it('jsqCavity(model) with exponential sizes, FIFO, reproduces the SQ(d) closed form within its CI (d = 2, λ = 0.7 → 1.6145)', () => {
+    const r = jsqCavity(parseModel({ lambda: 0.7, d: 2 }), options);
+    expect(r.method).toBe('cavity');
+    expect(r.diagnostics.converged).toBe(true);
+    within(r.meanResponseTime, seriesMeanResponseTime(0.7, 2));
+    expect(r.tail[0]).toBe(1);
+    expect(Math.abs(r.tail[1] - 0.7)).toBeLessThan(0.01);
+  });
+
+  it('jsqCavity(model) with Erlang-2 sizes, FIFO, matches phaseTypeJsqFixedPoint within its CI (d = 2, λ = 0.7)', () => {
+    const m = parseModel({ lambda: 0.7, d: 2, service: 'erlang:2' });
+    const r = jsqCavity(m, options);
+    within(r.meanResponseTime, phaseTypeJsqFixedPoint(m).meanResponseTime);
+  });
+
+  it('jsqCavity(model) throws for selection lwl', () => {
+    expect(() => jsqCavity(lwl(0.7, 2))).toThrow(InvalidModelError);
+  });
+});
