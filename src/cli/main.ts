@@ -11,6 +11,7 @@ import { odeCommand } from './commands/ode.ts';
 import { simulateCommand } from './commands/simulate.ts';
 import { runCommand } from './commands/run.ts';
 import { traceCommand } from './commands/trace.ts';
+import { modelCommand } from './commands/model.ts';
 
 export function buildProgram(): Command {
   const program = new Command('supermarket')
@@ -21,7 +22,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(false)
     .configureOutput({ outputError: (str, write) => write(`supermarket: ${str.trim().replace(/^error: /, 'error: ')}\n`) })
     .addHelpText('after', '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report');
-  for (const cmd of [fixedPointCommand(), odeCommand(), simulateCommand(), compareCommand(), runCommand(), traceCommand()]) {
+  for (const cmd of [fixedPointCommand(), odeCommand(), simulateCommand(), compareCommand(), runCommand(), traceCommand(), modelCommand()]) {
     cmd.showSuggestionAfterError(false).configureOutput({ outputError: (str, write) => write(`supermarket ${cmd.name()}: ${str.trim()}\n`) });
     program.addCommand(cmd);
   }

@@ -41,3 +41,4 @@ export { solveLyapunovTridiagonal } from './lyapunov.ts';
 export * from './lwl/index.ts';
 export * from './phaseType/index.ts';
 export * from './cavity/index.ts';
+export * from './population/index.ts';

@@ -1,0 +1,116 @@
+/**
+ * `supermarket model <file.json>`: a generic density-dependent population model (models/README.md): fixed point,
+ * observables, refined 1/n correction and mean-field transient. Thin over src/meanfield/population.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { InvalidModelError } from '../../errors.ts';
+import {
+  parsePopulationModel,
+  populationFixedPoint,
+  populationRefined,
+  populationTransient,
+  refinedAt,
+} from '../../meanfield/population/index.ts';
+import { action } from '../errors.ts';
+import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
+
+interface Opts {
+  set: Record<string, number>; refined?: boolean; n?: number[]; transient?: boolean; tEnd: number; dt: number;
+  tolerance: number; json?: boolean;
+}
+
+/** Collects repeated `--set name=value` into one record. */
+function collectSet(value: string, previous: Record<string, number>): Record<string, number> {
+  const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError(`expected name=value, got ${JSON.stringify(value)}`);
+  return { ...previous, [match[1]]: parseNumber(match[2]) };
+}
+
+function readModelFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InvalidModelError(`cannot read model file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InvalidModelError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const fmt = (v: number) => (Math.abs(v) >= 1e-4 || v === 0 ? v.toFixed(6) : v.toExponential(4));
+
+export function modelCommand(): Command {
+  return new Command('model')
+    .summary('generic population model from a JSON file: fixed point, observables, refined 1/n term, transient')
+    .description('Reads a density-dependent population model (state variables, transitions with jump vectors and mathjs\n' +
+      'rate expressions; format in models/README.md), derives the drift f = Σ ℓβ_ℓ with its symbolic Jacobian and\n' +
+      'Hessian, and prints the fixed point (Newton, residual checked), the observables there, with --refined the\n' +
+      'Gast–Van Houdt 1/n correction (theory.md §6), and with --transient the ODE trajectory from the initial state.')
+    .argument('<file>', 'model file (JSON), e.g. models/jsq-d.json')
+    .option('--set <name=value>', 'override a parameter of the file (repeatable), e.g. --set lambda=0.95', collectSet, {})
+    .option('--refined', 'add the refined mean-field 1/n correction (E[g(X_n)] ≈ g(π) + c/n)')
+    .option('--n <n,...>', 'population sizes for the refined estimates (implies --refined)', parseIntegerList)
+    .option('--transient', 'integrate the mean-field ODE from the initial state')
+    .option('--t-end <t>', 'transient end time', parsePositive, 50)
+    .option('--dt <dt>', 'transient output step', parsePositive, 1)
+    .option('--tolerance <ε>', 'odex tolerance of the transient', parsePositive, 1e-10)
+    .option('--json', 'print one JSON object on stdout')
+    .addHelpText('after', '\nExamples:\n  supermarket model models/jsq-d.json --refined --n 10,100\n' +
+      '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json\n' +
+      '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5')
+    .action(action((file: string, o: Opts) => {
+      const model = parsePopulationModel(readModelFile(file), o.set, { file });
+      const fp = populationFixedPoint(model);
+      const wantRefined = o.refined || o.n !== undefined;
+      const refined = wantRefined ? populationRefined(model, fp) : undefined;
+      const estimates = refined ? (o.n ?? []).map((n) => refinedAt(refined, n)) : [];
+      let transient: ReturnType<typeof populationTransient> | undefined;
+      if (o.transient) {
+        const steps = Math.round(o.tEnd / o.dt);
+        if (steps > 1e5) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e5 points)`);
+        const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);
+        if (times[times.length - 1] < o.tEnd * (1 - 1e-9)) times.push(o.tEnd);
+        transient = populationTransient(model, { times, tolerance: o.tolerance });
+      }
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify({
+          model: { name: model.name, file, source: model.source, parameters: model.parameters, variables: model.variables, transitions: model.transitions.length },
+          fixedPoint: { x: fp.x, residual: fp.residual, iterations: fp.iterations, observables: fp.observables, diagnostics: fp.diagnostics },
+          ...(refined ? { refined: { V: refined.V, observables: refined.observables, lyapunovResidual: refined.lyapunovResidual, diagnostics: refined.diagnostics, estimates } } : {}),
+          ...(transient ? { transient: { times: transient.times, x: transient.x, observables: transient.observables, diagnostics: transient.diagnostics } } : {}),
+          provenance: refined?.provenance ?? fp.provenance,
+        })}\n`);
+        return;
+      }
+      const K = model.variables.length;
+      const shown = Math.min(K, 8);
+      const lines = [
+        `${model.name} (${file}): ${K} variables, ${model.transitions.length} transitions`,
+        `  parameters: ${Object.entries(model.parameters).map(([k, v]) => `${k} = ${v}`).join(', ') || '(none)'}`,
+        `Fixed point (${fp.diagnostics.method}, residual ${fp.residual.toExponential(1)}, ${fp.iterations} Newton steps):`,
+        `  ${model.variables.slice(0, shown).map((v, i) => `${v}=${fp.x[i].toPrecision(6)}`).join('  ')}${K > shown ? '  …' : ''}`,
+      ];
+      const names = Object.keys(fp.observables);
+      if (names.length) lines.push('Observables at the fixed point:', ...names.map((nm) => `  ${nm} = ${fmt(fp.observables[nm])}`));
+      if (refined) {
+        lines.push(`Refined mean field (Gast–Van Houdt, theory.md §6): E[g(X_n)] ≈ g(π) + c/n; Lyapunov residual ${refined.lyapunovResidual.toExponential(1)}`);
+        lines.push(`  ${'observable'.padEnd(24)} ${'g(π)'.padStart(12)} ${'c'.padStart(12)}${estimates.map((e) => `${`n = ${e.n}`.padStart(14)}`).join('')}`);
+        for (const nm of names) {
+          const o1 = refined.observables[nm];
+          lines.push(`  ${nm.padEnd(24)} ${fmt(o1.meanField).padStart(12)} ${fmt(o1.coefficient).padStart(12)}${estimates.map((e) => fmt(e.observables[nm]).padStart(14)).join('')}`);
+        }
+        lines.push(`  V: ${model.variables.slice(0, shown).map((v, i) => `${v}=${refined.V[i].toPrecision(4)}`).join('  ')}${K > shown ? '  …' : ''}`);
+      }
+      if (transient) {
+        const cols = names.length ? names : model.variables.slice(0, shown);
+        const value = (nm: string, j: number) => (names.length ? transient!.observables[nm][j] : transient!.x[j][model.variables.indexOf(nm)]);
+        lines.push(`Transient from the initial state (odex, tolerance ${o.tolerance}):`, `  ${'t'.padStart(10)}${cols.map((c) => c.padStart(18)).join('')}`);
+        transient.times.forEach((t, j) => lines.push(`  ${t.toFixed(3).padStart(10)}${cols.map((c) => fmt(value(c, j)).padStart(18)).join('')}`));
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }));
+}

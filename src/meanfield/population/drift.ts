@@ -1,0 +1,183 @@
+/**
+ * The drift of a density-dependent population model and its derivatives, compiled once per model:
+ * f(x) = Σ_ℓ ℓ β_ℓ(x), Df, the Hessian contraction b_i = ½ Σ_jk ∂²f_i/∂x_j∂x_k W_jk, and Q(x) = Σ_ℓ ℓℓᵀ β_ℓ(x).
+ * Derivatives are symbolic (mathjs `derivative`) per rate, not per drift component, and only for the variables a
+ * rate names (first derivatives) or its first derivative still names (second derivatives), so the work grows with
+ * the non-zero entries, not with K².
+ * Source: theory.md §6 (Gast and Van Houdt, POMACS 1(2), 2017); Kurtz, J. Appl. Prob. 7(1), 1970 (f = Σℓβ_ℓ).
+ */
+import type { MathNode } from 'mathjs';
+import { compileNode, differentiate, referencedVariables, type Evaluator } from './compile.ts';
+import { prepareExpression } from './expression.ts';
+import { symbolTable, type PopulationModel } from './parse.ts';
+
+/** One non-zero partial derivative of a rate: ∂β/∂x_j (or ∂²β/∂x_j∂x_k), compiled. */
+interface Partial { j: number; k: number; evaluate: Evaluator }
+
+interface CompiledRate {
+  label: string;
+  node: MathNode;
+  evaluate: Evaluator;
+  /** Jump ℓ as parallel arrays of indices and values. */
+  jumpIndex: Int32Array;
+  jumpValue: Float64Array;
+  first: Partial[];
+  firstNodes: { j: number; node: MathNode }[];
+}
+
+/** The compiled drift of a model; every method takes x of length `dimension` in model variable order. */
+export interface PopulationDrift {
+  /** Number of state variables K. */
+  readonly dimension: number;
+  /** Number of transitions L. */
+  readonly transitionCount: number;
+  /** Transition labels, index ℓ. */
+  readonly labels: readonly string[];
+  /** β_ℓ(x) for ℓ = 0..L−1 (into `out` if given). */
+  rates(x: ArrayLike<number>, out?: Float64Array): Float64Array;
+  /** f(x) = Σ_ℓ ℓ β_ℓ(x), length K (into `out` if given). */
+  drift(x: ArrayLike<number>, out?: Float64Array): Float64Array;
+  /** Df(x), dense K×K: J[i][j] = ∂f_i/∂x_j. */
+  jacobian(x: ArrayLike<number>): number[][];
+  /** Hessian of f, dense K×K×K: H[i][j][k] = ∂²f_i/∂x_j∂x_k (for tests and small K). */
+  hessian(x: ArrayLike<number>): number[][][];
+  /** b_i = ½ Σ_jk ∂²f_i/∂x_j∂x_k W_jk, length K (W symmetric K×K). */
+  secondOrderTerm(x: ArrayLike<number>, W: number[][]): Float64Array;
+  /** Q(x) = Σ_ℓ ℓℓᵀ β_ℓ(x), dense K×K, symmetric. */
+  noise(x: ArrayLike<number>): number[][];
+  /** Count of compiled first and second partial derivatives (the sparsity actually used). */
+  derivativeCounts(): { first: number; second: number };
+}
+
+const cache = new WeakMap<PopulationModel, PopulationDrift>();
+
+function toState(x: ArrayLike<number>, K: number): Float64Array {
+  if (x.length !== K) throw new RangeError(`state has length ${x.length}, the model has ${K} variables`);
+  return x instanceof Float64Array ? x : Float64Array.from(x);
+}
+
+/**
+ * Compiles the drift, Jacobian, Hessian and noise of a population model (cached per model object).
+ * Second derivatives are derived on first use (`hessian`, `secondOrderTerm`).
+ * @param model from `parsePopulationModel`.
+ * @returns a `PopulationDrift`; its methods throw RangeError if x has the wrong length.
+ * @throws {InvalidModelError} if a rate uses a construct mathjs cannot differentiate (min, max, …).
+ * @example populationDrift(jsq).drift(closedForm) // ≈ 0 at the JSQ(d) fixed point
+ */
+export function populationDrift(model: PopulationModel): PopulationDrift {
+  const cached = cache.get(model);
+  if (cached) return cached;
+  const table = symbolTable(model);
+  const index = table.variables;
+  const K = model.variables.length;
+  const prefix = model.file ? `${model.file}: ` : '';
+  const compiled: CompiledRate[] = model.transitions.map((t) => {
+    const where = `${prefix}${t.label}.rate`;
+    const node = prepareExpression(t.rate, table, where);
+    const entries = Object.entries(t.change);
+    const firstNodes = referencedVariables(node, index)
+      .map((j) => ({ j, node: differentiate(node, model.variables[j], where) }))
+      .filter((p) => !((p.node as { type: string; value?: unknown }).type === 'ConstantNode' && (p.node as { value?: unknown }).value === 0));
+    return {
+      label: t.label,
+      node,
+      evaluate: compileNode(node, index, where),
+      jumpIndex: Int32Array.from(entries.map(([name]) => index.get(name)!)),
+      jumpValue: Float64Array.from(entries.map(([, v]) => v)),
+      first: firstNodes.map((p) => ({ j: p.j, k: -1, evaluate: compileNode(p.node, index, where) })),
+      firstNodes,
+    };
+  });
+  let second: Partial[][] | undefined;
+  const secondPartials = (): Partial[][] => {
+    second ??= compiled.map((r) => {
+      const out: Partial[] = [];
+      for (const { j, node } of r.firstNodes) {
+        for (const k of referencedVariables(node, index)) {
+          if (k < j) continue; // symmetric: ∂²β/∂x_j∂x_k for k ≥ j only
+          const where = `${prefix}${r.label}.rate`;
+          const d2 = differentiate(node, model.variables[k], where);
+          if ((d2 as { type: string }).type === 'ConstantNode' && (d2 as { value?: unknown }).value === 0) continue;
+          out.push({ j, k, evaluate: compileNode(d2, index, where) });
+        }
+      }
+      return out;
+    });
+    return second;
+  };
+  const L = compiled.length;
+
+  const drift: PopulationDrift = {
+    dimension: K,
+    transitionCount: L,
+    labels: compiled.map((r) => r.label),
+    rates(x, out = new Float64Array(L)) {
+      const s = toState(x, K);
+      for (let l = 0; l < L; l++) out[l] = compiled[l].evaluate(s);
+      return out;
+    },
+    drift(x, out = new Float64Array(K)) {
+      const s = toState(x, K);
+      out.fill(0);
+      for (const r of compiled) {
+        const beta = r.evaluate(s);
+        for (let m = 0; m < r.jumpIndex.length; m++) out[r.jumpIndex[m]] += r.jumpValue[m] * beta;
+      }
+      return out;
+    },
+    jacobian(x) {
+      const s = toState(x, K);
+      const J = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+      for (const r of compiled) {
+        for (const p of r.first) {
+          const g = p.evaluate(s);
+          for (let m = 0; m < r.jumpIndex.length; m++) J[r.jumpIndex[m]][p.j] += r.jumpValue[m] * g;
+        }
+      }
+      return J;
+    },
+    hessian(x) {
+      const s = toState(x, K);
+      const H = Array.from({ length: K }, () => Array.from({ length: K }, () => new Array<number>(K).fill(0)));
+      const partials = secondPartials();
+      compiled.forEach((r, l) => {
+        for (const p of partials[l]) {
+          const h = p.evaluate(s);
+          for (let m = 0; m < r.jumpIndex.length; m++) {
+            const i = r.jumpIndex[m];
+            H[i][p.j][p.k] += r.jumpValue[m] * h;
+            if (p.k !== p.j) H[i][p.k][p.j] += r.jumpValue[m] * h;
+          }
+        }
+      });
+      return H;
+    },
+    secondOrderTerm(x, W) {
+      const s = toState(x, K);
+      const b = new Float64Array(K);
+      const partials = secondPartials();
+      compiled.forEach((r, l) => {
+        let c = 0; // ½ Σ_jk ∂²β_ℓ/∂x_j∂x_k W_jk, each off-diagonal pair counted twice
+        for (const p of partials[l]) c += (p.k === p.j ? 0.5 : 1) * p.evaluate(s) * W[p.j][p.k];
+        for (let m = 0; m < r.jumpIndex.length; m++) b[r.jumpIndex[m]] += r.jumpValue[m] * c;
+      });
+      return b;
+    },
+    noise(x) {
+      const s = toState(x, K);
+      const Q = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+      for (const r of compiled) {
+        const beta = r.evaluate(s);
+        for (let m = 0; m < r.jumpIndex.length; m++) {
+          for (let q = 0; q < r.jumpIndex.length; q++) Q[r.jumpIndex[m]][r.jumpIndex[q]] += r.jumpValue[m] * r.jumpValue[q] * beta;
+        }
+      }
+      return Q;
+    },
+    derivativeCounts() {
+      return { first: compiled.reduce((a, r) => a + r.first.length, 0), second: secondPartials().reduce((a, p) => a + p.length, 0) };
+    },
+  };
+  cache.set(model, drift);
+  return drift;
+}

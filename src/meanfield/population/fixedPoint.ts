@@ -1,0 +1,148 @@
+/**
+ * Fixed point f(π) = 0 of a population model: Newton's method (../newton.ts, backtracking, residual checked)
+ * from the model's initial state; if that fails or lands where a rate is negative, the ODE is integrated towards
+ * the attractor until ‖f‖∞ ≤ 1e−8 and Newton restarts from there. Rates at π must be ≥ 0 (a population process
+ * has no negative rates), else the model or its parameters are wrong.
+ * Source: theory.md §2 ("Fixed points"), §6; Dennis and Schnabel 1983, §6.3.
+ */
+import { ConvergenceError, InvalidModelError, SolverError } from '../../errors.ts';
+import { VERSION } from '../../version.ts';
+import { newtonSolve } from '../newton.ts';
+import type { Tridiagonal } from '../tridiagonal.ts';
+import { populationDrift, type PopulationDrift } from './drift.ts';
+import { evaluateObservables } from './observables.ts';
+import type { PopulationModel } from './parse.ts';
+import { integratePopulation } from './transient.ts';
+
+export interface PopulationFixedPointOptions {
+  /** Starting point (length K); default the model's `initial`. */
+  from?: ArrayLike<number>;
+  /** Newton tolerance on ‖f(π)‖∞ (default 1e−12). */
+  tolerance?: number;
+  /** Newton steps per attempt (default 100). */
+  maxIterations?: number;
+  /** Longest ODE run (time units) before the second Newton attempt (default 1e4). */
+  maxOdeTime?: number;
+}
+
+export interface PopulationFixedPointResult {
+  /** π, length K, index i = model.variables[i]. */
+  x: number[];
+  /** ‖f(π)‖∞. */
+  residual: number;
+  /** Newton steps of the successful attempt. */
+  iterations: number;
+  /** Observable name → g(π). */
+  observables: Record<string, number>;
+  variables: readonly string[];
+  /** β_ℓ(π), index ℓ = transition (all ≥ −1e−12·max β). */
+  rates: number[];
+  diagnostics: { method: 'newton' | 'ode+newton'; odeTime: number; minRate: { value: number; transition: string } };
+  provenance: { model: string; parameters: Readonly<Record<string, number>>; equation: string; source: string; version: string };
+}
+
+function infNorm(v: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
+  return Number.isNaN(m) ? Infinity : m;
+}
+
+/** Index and value of the most negative rate, relative to the largest, or undefined if none is negative. */
+function negativeRate(rates: Float64Array): { l: number; value: number } | undefined {
+  let l = -1;
+  let max = 0;
+  for (let k = 0; k < rates.length; k++) {
+    max = Math.max(max, Math.abs(rates[k]));
+    if (l < 0 || rates[k] < rates[l]) l = k;
+  }
+  return l >= 0 && rates[l] < -1e-12 * Math.max(max, 1) ? { l, value: rates[l] } : undefined;
+}
+
+/** The Jacobian by bands if it is tridiagonal (newtonSolve then uses the O(K) Thomas algorithm), else dense. */
+function jacobianForNewton(drift: PopulationDrift, x: Float64Array): number[][] | Tridiagonal {
+  const J = drift.jacobian(x);
+  const K = J.length;
+  for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) if (Math.abs(i - j) > 1 && J[i][j] !== 0) return J;
+  return {
+    kind: 'tridiagonal',
+    lower: Float64Array.from({ length: K }, (_, i) => (i > 0 ? J[i][i - 1] : 0)),
+    diag: Float64Array.from({ length: K }, (_, i) => J[i][i]),
+    upper: Float64Array.from({ length: K }, (_, i) => (i < K - 1 ? J[i][i + 1] : 0)),
+  };
+}
+
+function newton(drift: PopulationDrift, start: ArrayLike<number>, tolerance: number, maxIterations: number) {
+  return newtonSolve((x) => drift.drift(x), (x) => jacobianForNewton(drift, x), start, { tolerance, maxIterations });
+}
+
+/** Integrates towards the attractor until ‖f‖∞ ≤ 1e−8 (or maxTime); returns the state and the time used. */
+function relax(drift: PopulationDrift, start: ArrayLike<number>, maxTime: number): { y: number[]; t: number } {
+  const buffer = new Float64Array(drift.dimension);
+  const run = integratePopulation(drift, start, 0, maxTime, 1e-9, Math.max(10_000, Math.ceil(50 * maxTime)), (_a, _b, y) =>
+    infNorm(drift.drift(y, buffer)) > 1e-8,
+  );
+  return { y: run.y, t: run.t };
+}
+
+/**
+ * Fixed point of the mean-field ODE dx/dt = f(x) of a population model, with observables and rates there.
+ * @param model from `parsePopulationModel`.
+ * @param options `from`, `tolerance` (1e−12), `maxIterations` (100), `maxOdeTime` (1e4).
+ * @returns `x` (length K), `residual` = ‖f(x)‖∞ ≤ tolerance, `iterations`, `observables`, `rates`, `diagnostics`.
+ * @throws {InvalidModelError} if a rate is negative at the fixed point (naming the transition), or `from` has the
+ *   wrong length. @throws {ConvergenceError} if neither Newton attempt meets the tolerance.
+ * @example populationFixedPoint(jsq).x[1] // ≈ 0.9^3 = 0.729 for JSQ(2), λ = 0.9
+ */
+export function populationFixedPoint(model: PopulationModel, options: PopulationFixedPointOptions = {}): PopulationFixedPointResult {
+  const K = model.variables.length;
+  const start = Array.from(options.from ?? model.initial);
+  if (start.length !== K || !start.every(Number.isFinite)) throw new InvalidModelError(`from must hold ${K} finite numbers (one per variable), got ${start.length}`);
+  const tolerance = options.tolerance ?? 1e-12;
+  const maxIterations = options.maxIterations ?? 100;
+  const maxOdeTime = options.maxOdeTime ?? 1e4;
+  if (!(maxOdeTime > 0)) throw new InvalidModelError(`maxOdeTime must be > 0, got ${maxOdeTime}`);
+  const drift = populationDrift(model);
+
+  let method: 'newton' | 'ode+newton' = 'newton';
+  let odeTime = 0;
+  let solution: { x: Float64Array; residual: number; iterations: number } | undefined;
+  try {
+    solution = newton(drift, start, tolerance, maxIterations);
+    if (negativeRate(drift.rates(solution.x))) solution = undefined;
+  } catch (error) {
+    if (!(error instanceof ConvergenceError || error instanceof SolverError)) throw error;
+  }
+  if (!solution) {
+    method = 'ode+newton';
+    const relaxed = relax(drift, start, maxOdeTime);
+    odeTime = relaxed.t;
+    solution = newton(drift, relaxed.y, tolerance, maxIterations);
+  }
+  const rates = drift.rates(solution.x);
+  const negative = negativeRate(rates);
+  if (negative) {
+    throw new InvalidModelError(
+      `${model.file ? `${model.file}: ` : ''}${drift.labels[negative.l]}: rate ${negative.value.toExponential(3)} < 0 at the fixed point ` +
+        `(rates of a population process must be ≥ 0; check the rate expression and the parameters)`,
+    );
+  }
+  let minL = 0;
+  for (let l = 1; l < rates.length; l++) if (rates[l] < rates[minL]) minL = l;
+  const x = Array.from(solution.x);
+  return {
+    x,
+    residual: solution.residual,
+    iterations: solution.iterations,
+    observables: evaluateObservables(model, x),
+    variables: model.variables,
+    rates: Array.from(rates),
+    diagnostics: { method, odeTime, minRate: { value: rates[minL], transition: drift.labels[minL] } },
+    provenance: {
+      model: model.name,
+      parameters: model.parameters,
+      equation: 'f(pi) = sum_l l beta_l(pi) = 0 (Newton, residual checked)',
+      source: 'theory.md §2, §6; Dennis and Schnabel 1983',
+      version: VERSION,
+    },
+  };
+}

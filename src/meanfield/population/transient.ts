@@ -1,0 +1,158 @@
+/**
+ * Mean-field trajectory dx/dt = f(x) of a population model, integrated with odex (Hairer–Wanner ODEX, explicit
+ * extrapolation) and sampled at the caller's instants through the dense output (not `grid()`, which drifts).
+ * Source: theory.md §2 ("odex pitfalls"), §6; Kurtz, J. Appl. Prob. 7(1), 1970 (x^(n)(t) → x(t)).
+ */
+import { createRequire } from 'node:module';
+import type * as Odex from 'odex';
+import { InvalidModelError, SolverError } from '../../errors.ts';
+import { VERSION } from '../../version.ts';
+import { populationDrift, type PopulationDrift } from './drift.ts';
+import { evaluateObservables } from './observables.ts';
+import type { PopulationModel } from './parse.ts';
+
+// As in ../ode.ts: tsx applies tsconfig's 'odex' → types/odex.d.ts mapping at run time, so the code is loaded by
+// file path and only the types come from 'odex'.
+const { Outcome, Solver } = createRequire(import.meta.url)('odex/src/odex.js') as typeof Odex;
+
+export interface PopulationTransientOptions {
+  /** Output instants, strictly increasing, finite, ≥ 0 (model time units); times[0] is the start. */
+  times: number[];
+  /** Initial state (length K); default the model's `initial`. */
+  from?: ArrayLike<number>;
+  /** odex relative and absolute tolerance (default 1e−10). */
+  tolerance?: number;
+  /** odex step budget (default max(10⁴, 50 × horizon)). */
+  maxSteps?: number;
+}
+
+export interface PopulationTransientResult {
+  /** The requested instants (copy). */
+  times: number[];
+  /** x[j] = state at times[j] (length K, model variable order). */
+  x: number[][];
+  /** Observable name → its value at each instant (length times.length). */
+  observables: Record<string, number[]>;
+  variables: readonly string[];
+  diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; finalDriftNorm: number };
+  provenance: { model: string; equation: string; source: string; version: string; options: { tolerance: number; maxSteps: number } };
+}
+
+/**
+ * Integrates dx/dt = f(x) from t0 to tEnd, calling `observer` on every accepted step with odex's dense interpolant.
+ * @returns odex counts and the last state. @throws {SolverError} if odex throws or ends without Converged (an
+ *   EarlyReturn requested by the observer is fine).
+ */
+export function integratePopulation(
+  drift: PopulationDrift,
+  y0: ArrayLike<number>,
+  t0: number,
+  tEnd: number,
+  tolerance: number,
+  maxSteps: number,
+  observer: (xOld: number, x: number, y: number[], dense: (i: number, t: number) => number) => boolean | void,
+): { nStep: number; nAccept: number; nReject: number; nEval: number; y: number[]; t: number } {
+  const K = drift.dimension;
+  const solver = new Solver(K);
+  solver.denseOutput = true;
+  solver.relativeTolerance = tolerance;
+  solver.absoluteTolerance = tolerance;
+  solver.maxSteps = maxSteps;
+  const state = new Float64Array(K);
+  const out = new Float64Array(K);
+  const f = (t: number, y: number[]): number[] => {
+    for (let i = 0; i < K; i++) state[i] = y[i];
+    drift.drift(state, out);
+    for (let i = 0; i < K; i++) {
+      if (!Number.isFinite(out[i])) {
+        const rates = drift.rates(state);
+        const bad = rates.findIndex((r) => !Number.isFinite(r));
+        throw new SolverError(`drift component ${i} is ${out[i]} at t = ${t}${bad >= 0 ? `: the rate of ${drift.labels[bad]} is ${rates[bad]}` : ''} (a rate is undefined at this state)`);
+      }
+    }
+    return Array.from(out);
+  };
+  let last = Array.from(y0);
+  let tLast = t0;
+  let stopped = false;
+  const solOut = (_nr: number, xOld: number, x: number, y: number[], dense?: (c: number, x: number) => number) => {
+    last = y;
+    tLast = x;
+    if (dense === undefined) return true;
+    if (observer(xOld, x, y, dense) === false) {
+      stopped = true;
+      return false;
+    }
+    return true;
+  };
+  let result;
+  try {
+    result = solver.solve(f, t0, Array.from(y0), tEnd, solOut);
+  } catch (error) {
+    if (error instanceof SolverError) throw error;
+    throw new SolverError(`odex failed integrating the population model (K = ${K}): ${(error as Error).message}`, { cause: error });
+  }
+  if (!(result.outcome === Outcome.Converged || (result.outcome === Outcome.EarlyReturn && stopped))) {
+    throw new SolverError(`odex stopped with outcome ${Outcome[result.outcome] ?? result.outcome} after ${result.nStep} steps (maxSteps = ${maxSteps}) on [${t0}, ${tEnd}]; raise maxSteps or loosen the tolerance ${tolerance}`);
+  }
+  if (!last.every(Number.isFinite)) throw new SolverError(`odex produced a non-finite state at t = ${tLast}`);
+  return { nStep: result.nStep, nAccept: result.nAccept, nReject: result.nReject, nEval: result.nEval, y: last, t: tLast };
+}
+
+/**
+ * Mean-field transient x(t) of a population model and its observables at the given instants.
+ * @param model from `parsePopulationModel`. @param options `times`, `from` (default model.initial), `tolerance`,
+ *   `maxSteps`.
+ * @returns `times`, `x` (times.length rows of length K), `observables`, odex `diagnostics` (with ‖f(x(t_end))‖∞).
+ * @throws {InvalidModelError} on bad times, from or options. @throws {SolverError} if odex fails.
+ * @example populationTransient(jsq, { times: [0, 200] }).x[1] // ≈ the fixed point
+ */
+export function populationTransient(model: PopulationModel, options: PopulationTransientOptions): PopulationTransientResult {
+  const times = options?.times;
+  if (!Array.isArray(times) || times.length < 1) throw new InvalidModelError('times must be a non-empty array');
+  times.forEach((t, j) => {
+    if (!Number.isFinite(t) || t < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
+    if (j > 0 && !(t > times[j - 1])) throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
+  });
+  const K = model.variables.length;
+  const from = Array.from(options.from ?? model.initial);
+  if (from.length !== K || !from.every(Number.isFinite)) throw new InvalidModelError(`from must hold ${K} finite numbers (one per variable), got ${from.length}`);
+  const tolerance = options.tolerance ?? 1e-10;
+  if (!(tolerance > 0 && tolerance < 1)) throw new InvalidModelError(`tolerance must lie in (0, 1), got ${tolerance}`);
+  const horizon = times[times.length - 1] - times[0];
+  const maxSteps = options.maxSteps ?? Math.max(10_000, Math.ceil(50 * horizon));
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidModelError(`maxSteps must be an integer ≥ 1, got ${maxSteps}`);
+  const drift = populationDrift(model);
+  const x: number[][] = [from];
+  let next = 1;
+  const stats = times.length === 1
+    ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: from, t: times[0] }
+    : integratePopulation(drift, from, times[0], times[times.length - 1], tolerance, maxSteps, (_xOld, t, y, dense) => {
+        while (next < times.length && times[next] <= t) {
+          const target = times[next];
+          x.push(target === t ? [...y] : Array.from({ length: K }, (_, i) => dense(i, target)));
+          next++;
+        }
+      });
+  while (x.length < times.length) x.push([...stats.y]); // odex may stop a round-off short of the end
+  const observables: Record<string, number[]> = {};
+  x.forEach((row) => {
+    for (const [name, v] of Object.entries(evaluateObservables(model, row))) (observables[name] ??= []).push(v);
+  });
+  let finalDriftNorm = 0;
+  for (const v of drift.drift(x[x.length - 1])) finalDriftNorm = Math.max(finalDriftNorm, Math.abs(v));
+  return {
+    times: [...times],
+    x,
+    observables,
+    variables: model.variables,
+    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, finalDriftNorm },
+    provenance: {
+      model: model.name,
+      equation: 'dx/dt = f(x) = sum_l l beta_l(x)',
+      source: 'theory.md §6; Kurtz 1970; odex (Hairer–Wanner ODEX)',
+      version: VERSION,
+      options: { tolerance, maxSteps },
+    },
+  };
+}
