@@ -50,8 +50,14 @@ export function addModelOptions(cmd: Command, single = true): Command {
     cmd.requiredOption('--lambda <λ>', 'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1', parseNumber);
     cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parseNumber);
   }
-  cmd.addOption(new Option('--selection <rule>', 'selection rule: jsq = JSQ(d), join the sampled server with fewest jobs').choices(SELECTIONS).default('jsq'));
-  cmd.addOption(new Option('--discipline <name>', 'in-queue discipline').choices(DISCIPLINES).default('fifo'));
+  cmd.addOption(new Option('--selection <rule>', 'selection rule: jsq = JSQ(d) fewest jobs, lwl = LWL(d) least work left, ' +
+    'lpw = least predicted work left, random = one server at random').choices(SELECTIONS).default('jsq'));
+  cmd.addOption(new Option('--discipline <name>', 'in-queue discipline: fifo; sjf, psjf, srpt use the true size; spjf, pspjf, sprpt ' +
+    'use the prediction').choices(DISCIPLINES).default('fifo'));
   cmd.addOption(new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'));
+  cmd.option('--service <law>', 'service-time law, mean 1 unless @MEAN is appended: exp | det | erlang:K | hyperexp:SCV | weibull:SHAPE | ' +
+    'lognormal:SIGMA | bpareto:ALPHA:RATIO (e.g. weibull:0.5, hyperexp:4@2)', 'exp');
+  cmd.option('--prediction <model>', 'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' +
+    'lognormal:SIGMA[:median|mean]', 'exact');
   return cmd;
 }

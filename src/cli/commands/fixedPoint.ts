@@ -3,11 +3,13 @@ import { Command, Option } from 'commander';
 import { parseModel, checkServers } from '../../model/index.ts';
 import { refine, refinedEstimate, responseTimeCcdf, solveFixedPoint } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
+import { solveMeanField } from '../../analysis/solve.ts';
+import type { SupermarketModel } from '../../model/index.ts';
 import { action } from '../errors.ts';
 import { addModelOptions, parseNumber, parsePositive } from '../options.ts';
 
 interface Opts {
-  lambda: number; d: number; selection: string; discipline: string; sampling: string;
+  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
   refined?: boolean; n?: number; json?: boolean; method: 'closed-form' | 'newton'; tailTolerance: number; ccdfTEnd: number; ccdfDt: number;
 }
 
@@ -16,6 +18,9 @@ export function fixedPointCommand(): Command {
     .summary('mean-field fixed point: tail fractions s_i, E[Q], E[T], response-time ccdf, refined 1/n correction')
     .description('Fixed point of the SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) (theory.md §2).\n' +
       'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +
+      'Other models get the strongest solver that exists, named in the output with its kind (exact, approximation,\n' +
+      'cavity with CI): phase-type ODE for JSQ(d) FIFO, LWL(d) FPE, cavity methods for other disciplines, M/G/1\n' +
+      'formulas for d = 1. LPW(d) has no mean-field solver; the command says so.\n' +
       'Time is in mean service times; E[T] = E[Q]/λ by Little\'s law.');
   addModelOptions(cmd)
     .addOption(new Option('--method <how>', 'closed form, or Newton on the truncated drift (the path for models without a closed form)').choices(['closed-form', 'newton']).default('closed-form'))
@@ -27,7 +32,12 @@ export function fixedPointCommand(): Command {
     .option('--json', 'print one JSON object on stdout')
     .addHelpText('after', '\nExamples:\n  supermarket fixed-point --lambda 0.9 --d 2\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json')
     .action(action((o: Opts) => {
-      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling });
+      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
+      if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential')) {
+        if (o.refined || o.n !== undefined) throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service only (theory.md §6)');
+        printGeneralSolution(model, Boolean(o.json));
+        return;
+      }
       const fp = solveFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
       const steps = Math.round(o.ccdfTEnd / o.ccdfDt);
       const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
@@ -61,4 +71,21 @@ export function fixedPointCommand(): Command {
       process.stdout.write(`${lines.join('\n')}\n`);
     }));
   return cmd;
+}
+
+function printGeneralSolution(model: SupermarketModel, json: boolean): void {
+  const s = solveMeanField(model);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ model, meanResponseTime: s.meanResponseTime, ...(s.estimate ? { estimate: s.estimate } : {}),
+      ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}), ...(s.tail ? { tail: s.tail } : {}),
+      solver: s.solver, kind: s.kind, source: s.source, ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}) })}\n`);
+    return;
+  }
+  const ci = s.estimate ? `  95% CI [${s.estimate.ci95[0].toFixed(4)}, ${s.estimate.ci95[1].toFixed(4)}]` : '';
+  process.stdout.write([
+    `Mean field (n → ∞): ${model.selection.toUpperCase()}(${model.d}) + ${model.discipline.toUpperCase()}, service ${model.service.kind}, λ = ${model.lambda}`,
+    `  solver: ${s.solver} (${s.kind}); ${s.source}`,
+    `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
+    ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
+  ].join('\n') + '\n');
 }

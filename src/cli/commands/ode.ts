@@ -8,7 +8,7 @@ import { action } from '../errors.ts';
 import { addModelOptions, parseNumberList, parsePositive } from '../options.ts';
 
 interface Opts {
-  lambda: number; d: number; selection: string; discipline: string; sampling: string;
+  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
   tEnd: number; dt: number; from?: number[]; tolerance: number; levels: number; json?: boolean; csv?: boolean;
 }
 
@@ -27,7 +27,7 @@ export function odeCommand(): Command {
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
     .addHelpText('after', '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5')
     .action(action((o: Opts) => {
-      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling });
+      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
       const steps = Math.round(o.tEnd / o.dt);
       if (steps > 1e6) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e6 points)`);
       const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);

@@ -8,7 +8,7 @@ import { createProgress } from '../progress.ts';
 import { addModelOptions, parseNonNegativeInteger, parseNumber, parsePositive, parsePositiveInteger } from '../options.ts';
 
 interface Opts {
-  lambda: number; d: number; selection: string; discipline: string; sampling: string;
+  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
   n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
   maxLevel: number; engine: 'auto' | 'event' | 'race'; json?: boolean; progress: boolean;
 }
@@ -34,7 +34,7 @@ export function simulateCommand(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText('after', '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json')
     .action(action((o: Opts) => {
-      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling });
+      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
       const n = checkServers(model, o.n);
       const warm = o.warmup ?? warmupTime(model, { tolerance: o.warmupTolerance }).warmupTime;
       const progress = createProgress('simulate', o.progress && !o.json);
