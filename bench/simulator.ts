@@ -6,6 +6,8 @@
  * reference does). The C program measures a fixed number of events with the first ~10% as warm-up; we match it
  * with 2 replications of ~events/2 each (warm-up = 10% of each, then jobs = 45% of each, plus the short drain of
  * measured jobs), after a short untimed JIT warm-up. Runs are interleaved; each row is the median of 3.
+ * Two more rows (no C counterpart): the priority engine on JSQ(2) with Weibull k = 1/2 sizes under SRPT, and under
+ * SPRPT with exponential predictions, same n, λ and event budget.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -42,9 +44,9 @@ interface Row {
 
 const median = (rows: Row[]): Row => rows.slice().sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[rows.length >> 1];
 
-function ours(engine: 'event' | 'race', budget: number): Row {
+function ours(engine: 'event' | 'race', budget: number, m: SupermarketModel = model, label = `ts ${engine}`): Row {
   const perReplication = budget / 2;
-  const r = simulate(model, {
+  const r = simulate(m, {
     n,
     engine,
     seed,
@@ -52,7 +54,7 @@ function ours(engine: 'event' | 'race', budget: number): Row {
     warmupTime: (0.1 * perReplication) / (2 * lambda * n),
     jobs: Math.round((0.9 * perReplication) / 2),
   });
-  return { engine: `ts ${engine}`, events: r.events, seconds: r.wallSeconds, eventsPerSecond: r.eventsPerSecond, meanResponseTime: r.meanResponseTime.mean };
+  return { engine: label, events: r.events, seconds: r.wallSeconds, eventsPerSecond: r.eventsPerSecond, meanResponseTime: r.meanResponseTime.mean };
 }
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,14 +67,21 @@ function reference(variant: 'heap' | 'race'): Row | undefined {
   return { engine: `C ${variant}`, events: j.events, seconds: j.seconds, eventsPerSecond: j.eventsPerSecond, meanResponseTime: j.meanResponseTime };
 }
 
+const weibull = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
+const srpt: SupermarketModel = { ...model, discipline: 'srpt', service: weibull };
+const sprpt: SupermarketModel = { ...model, discipline: 'sprpt', service: weibull, prediction: { kind: 'exponential' } };
 ours('event', 1e6); // JIT warm-up, untimed
 ours('race', 1e6);
+ours('event', 1e6, srpt, 'ts SRPT');
+ours('event', 1e6, sprpt, 'ts SPRPT');
 const haveC = existsSync(script);
-const samples: Record<string, Row[]> = { 'ts event': [], 'ts race': [], 'C heap': [], 'C race': [] };
+const samples: Record<string, Row[]> = { 'ts event': [], 'ts race': [], 'C heap': [], 'C race': [], 'ts SRPT weibull:0.5': [], 'ts SPRPT weibull:0.5 exp-pred': [] };
 for (let round = 0; round < runs; round++) {
   // Interleaved, so machine load drifts hit every engine alike.
   samples['ts event'].push(ours('event', events));
   samples['ts race'].push(ours('race', events));
+  samples['ts SRPT weibull:0.5'].push(ours('event', events, srpt, 'ts SRPT weibull:0.5'));
+  samples['ts SPRPT weibull:0.5 exp-pred'].push(ours('event', events, sprpt, 'ts SPRPT weibull:0.5 exp-pred'));
   if (haveC) {
     samples['C heap'].push(reference('heap') as Row);
     samples['C race'].push(reference('race') as Row);
@@ -100,4 +109,4 @@ const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])
 console.log(line(header));
 console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
 for (const row of table) console.log(line(row));
-console.log('Mean-field limit E[T] = 2.6141; finite n = 1000 adds about +0.004 (theory.md §6, §10).');
+console.log('Mean-field limit E[T] = 2.6141 (FIFO rows); finite n = 1000 adds about +0.004 (theory.md §6, §10). SRPT/SPRPT rows: JSQ(2), Weibull k = 1/2 sizes.');

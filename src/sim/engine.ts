@@ -1,83 +1,101 @@
 /**
- * The general discrete-event engine: a binary heap of clocks in typed arrays (one arrival clock, id n, plus one
- * departure clock per busy server, id j), job sizes sampled at arrival and stored per job, FIFO service.
- * Seams for later issues: the selection rule and discipline are plain functions chosen once per run (here
- * JSQ(d) and FIFO), the size is drawn at arrival (here exponential), so other size laws, selection rules (LWL,
- * LPW need per-server work, which stored sizes give) and preemptive disciplines (a departure clock is then
- * re-keyed; add a position index to the heap) slot in without touching the loop's shape.
+ * The FIFO event engine: a binary heap of clocks in typed arrays (one arrival clock, id n, plus one departure
+ * clock per busy server, id j), jobs stored per server in ring buffers with their size S, prediction Y and
+ * arrival number. Any selection rule (random, JSQ(d), LWL(d), LPW(d)), any size law, Poisson or replayed
+ * arrivals; the rule and the job source are chosen once per run (small integer codes, monomorphic calls).
+ * Size-based and predicted disciplines run in `PriorityEngine` (priorityEngine.ts).
  * Hot loop: locals only, typed arrays, no allocation or closure per event. Source: theory.md §1, §8;
  * ../shared/bench/reference-sim.c (variant heap).
  */
-import type { Engine, RunConfig, RunState } from './core.ts';
-import { TICK_EVENTS } from './core.ts';
-import { fifoNext, fifoPop, fifoPush } from './discipline/fifo.ts';
+import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
+import {
+  LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, PRED_EXACT, SEL_JSQ, SEL_LPW, SEL_LWL, SEL_RANDOM, SIZE_EXP, TICK_EVENTS, runPhases,
+} from './core.ts';
+import { fifoNext } from './discipline/fifo.ts';
 import { createHeap, heapPopTop, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
-import { DONE, DRAINING, MEASURING, WARMUP } from './measurement.ts';
+import { JobSource } from './jobSource.ts';
+import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { identityPermutation, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
+import { LpwState, lpwJobValue, lpwSelect, lwlSelect } from './selection/leastWork.ts';
 
-export class EventEngine implements Engine {
+export class EventEngine implements Engine, PhaseLoop {
   readonly kind = 'event' as const;
   events = 0;
+  arrivals = 0;
   private readonly heap: HeapArrays;
   private heapSize = 0;
   private readonly perm: Int32Array;
+  private readonly source: JobSource;
+  private readonly lpw: LpwState;
   private tick = TICK_EVENTS;
 
   /**
-   * Schedules the first arrival and one departure per busy server of the given state (which must store sizes).
+   * Schedules the first arrival and one departure per busy server of the given state (which must store sizes);
+   * sets the workload and LPW state of the initial jobs.
    */
   constructor(readonly config: RunConfig, readonly state: RunState) {
-    const { n, lambda } = config;
-    const { store, rng, t } = state;
+    const { n, lpwMode } = config;
+    const { store, rng, t, workload } = state;
     this.heap = createHeap(n + 1);
     this.perm = identityPermutation(n);
+    this.source = new JobSource(config);
+    this.lpw = new LpwState(config.selection === SEL_LPW ? n : 0);
     const { keys, ids } = this.heap;
-    let size = heapPush(keys, ids, 0, t + rng.nextExp() / (lambda * n), n);
+    let size = heapPush(keys, ids, 0, this.source.firstArrival(t, rng), n);
     for (let j = 0; j < n; j++) {
-      if (store.len[j] > 0) size = heapPush(keys, ids, size, t + store.size[fifoNext(store, j)], j);
+      const l = store.len[j];
+      if (l === 0) continue;
+      const head = fifoNext(store, j);
+      size = heapPush(keys, ids, size, t + store.size[head], j);
+      let work = 0;
+      for (let k = 0; k < l; k++) {
+        const slot = (j << store.shift) + ((store.head[j] + k) & store.mask);
+        work += store.size[slot];
+        if (k > 0 && this.lpw.waitPred.length > 0) this.lpw.waitPred[j] += lpwJobValue(store.pred[slot], 0, lpwMode);
+      }
+      workload.finish[j] = t + work;
+      if (this.lpw.curY.length > 0) {
+        this.lpw.curY[j] = store.pred[head];
+        this.lpw.segStart[j] = t;
+      }
     }
     this.heapSize = size;
   }
 
-  /** See `Engine.run`; phase changes (start and end of the window) happen here, outside the hot loop. */
+  /** See `Engine.run` and `runPhases`. */
   run(stopTime: number, onTick?: (events: number) => void): void {
-    const { occupancy, measurement: m } = this.state;
-    for (;;) {
-      if (m.phase === DONE) return;
-      if (m.phase === WARMUP) {
-        if (m.warmupTime >= stopTime) {
-          this.loop(stopTime, onTick);
-          return;
-        }
-        this.loop(m.warmupTime, onTick);
-        occupancy.begin(m.warmupTime);
-        m.phase = MEASURING;
-        continue;
-      }
-      if (this.loop(stopTime, onTick)) return;
-      if (m.phase === MEASURING) {
-        occupancy.end(this.state.t);
-        m.windowEnd = this.state.t;
-        m.lastMeasured = this.state.t;
-        m.phase = DRAINING;
-      } else {
-        m.phase = DONE;
-      }
-    }
+    runPhases(this, stopTime, onTick);
   }
 
   /**
-   * The hot loop, within one phase. Returns true when the next clock is later than `limit` (t is then set to
-   * `limit`; the clocks are absolute, so nothing else changes), false when the phase's goal was met (the last
-   * measured arrival while MEASURING, the last measured departure while DRAINING).
+   * The hot loop, within one phase; returns a LOOP_* code: LIMIT when the next clock is later than `limit` (t is
+   * then set to `limit`; the clocks are absolute, so nothing else changes), GOAL when the phase's goal was met
+   * (the last measured arrival while MEASURING, the last measured departure while DRAINING), WARM_END when the
+   * warm-up's stop arrival is next (replay; t is its time, it is not processed).
    */
-  private loop(limit: number, onTick: ((events: number) => void) | undefined): boolean {
-    const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
-    const invRate = 1 / (lambda * n);
+  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
+    const { n, d, withoutReplacement, selection, lpwMode, serviceMean } = this.config;
+    // The common case (Poisson arrivals, exponential sizes, exact predictions) inline; the rest via JobSource.
+    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;
+    const invRate = 1 / (this.config.lambda * n);
     const state = this.state;
-    const { rng, store, occupancy, measurement } = state;
+    const { rng, store, occupancy, measurement, workload } = state;
     const len = store.len;
+    const ringHead = store.head;
+    // Ring arrays (reloaded after a growth): FIFO push at the tail, pop at the head, written out inline.
+    let rArrival = store.arrival;
+    let rSize = store.size;
+    let rPred = store.pred;
+    let rSeq = store.seq;
+    let shift = store.shift;
+    let mask = store.mask;
+    let cap = store.cap;
     const perm = this.perm;
+    const source = this.source;
+    const lpw = this.lpw;
+    const lpwOn = selection === SEL_LPW;
+    const waitPred = lpw.waitPred;
+    const finish = workload.finish;
     const { keys, ids } = this.heap;
     let heapSize = this.heapSize;
     let count = occupancy.count;
@@ -86,39 +104,91 @@ export class EventEngine implements Engine {
     let levels = count.length;
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
-    const warm = measurement.warmupTime;
+    const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
-    const lastMeasured = measurement.lastMeasured;
+    const firstSeq = measurement.firstSeq;
+    const responses = measurement.responses;
     let measuredArrivals = measurement.measuredArrivals;
     let measuredInSystem = measurement.measuredInSystem;
     let sumResponse = measurement.sumResponse;
+    let sumSlowdown = measurement.sumSlowdown;
+    let slowdownJobs = measurement.slowdownJobs;
     let completed = measurement.completed;
+    let arrivals = this.arrivals;
     let t = state.t;
     let events = this.events;
     let tick = this.tick;
-    let reachedLimit = false;
+    let code = LOOP_LIMIT;
 
     for (;;) {
       const time = keys[0];
-      if (time > limit) {
-        t = limit;
-        reachedLimit = true;
+      if (time > limit || heapSize === 0) {
+        if (limit < Infinity) t = limit;
         break;
-      }
-      t = time;
-      events++;
-      if (--tick === 0) {
-        tick = TICK_EVENTS;
-        if (onTick !== undefined) onTick(events);
       }
       const id = ids[0];
       if (id === n) {
-        // Arrival: select, store the job with its size, schedule the next arrival (and a departure if idle).
-        const j = withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
+        // Arrival: select, store the job with its size and prediction, schedule the next arrival (and a departure if idle).
+        const seq = arrivals;
+        if (seq === stopSeq) {
+          t = time;
+          code = LOOP_WARM_END;
+          break;
+        }
+        t = time;
+        events++;
+        if (--tick === 0) {
+          tick = TICK_EVENTS;
+          if (onTick !== undefined) onTick(events);
+        }
+        let j: number;
+        if (selection === SEL_JSQ) j = withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
+        else if (selection === SEL_RANDOM) j = rng.below(n);
+        else if (selection === SEL_LWL) j = lwlSelect(rng, finish, t, n, d, withoutReplacement, perm);
+        else j = lpwSelect(rng, lpw, len, t, lpwMode, n, d, withoutReplacement, perm);
+        let s: number;
+        let y: number;
+        if (inlineExp) {
+          s = rng.nextExp() * serviceMean;
+          y = s;
+        } else {
+          source.draw(seq, rng);
+          s = source.size;
+          y = source.pred;
+        }
+        if (measuring) workload.accumulate(j, t);
+        const f = finish[j];
+        finish[j] = (f > t ? f : t) + s;
         const l = len[j];
-        const slot = fifoPush(store, j, t, rng.nextExp() * serviceMean);
-        heapReplaceTop(keys, ids, heapSize, t + rng.nextExp() * invRate, n);
-        if (l === 0) heapSize = heapPush(keys, ids, heapSize, t + store.size[slot], j);
+        if (l === cap) {
+          store.grow();
+          rArrival = store.arrival;
+          rSize = store.size;
+          rPred = store.pred;
+          rSeq = store.seq;
+          shift = store.shift;
+          mask = store.mask;
+          cap = store.cap;
+        }
+        const slot = (j << shift) + ((ringHead[j] + l) & mask);
+        rArrival[slot] = t;
+        rSize[slot] = s;
+        rPred[slot] = y;
+        rSeq[slot] = seq;
+        len[j] = l + 1;
+        arrivals = seq + 1;
+        const next = inlineExp ? t + rng.nextExp() * invRate : source.nextArrival(seq, t, rng);
+        if (next < Infinity) heapReplaceTop(keys, ids, heapSize, next, n);
+        else heapSize = heapPopTop(keys, ids, heapSize);
+        if (l === 0) {
+          heapSize = heapPush(keys, ids, heapSize, t + s, j);
+          if (lpwOn) {
+            lpw.curY[j] = y;
+            lpw.segStart[j] = t;
+          }
+        } else if (lpwOn) {
+          waitPred[j] += lpwJobValue(y, 0, lpwMode);
+        }
         const level = l + 1;
         if (level >= levels) {
           occupancy.ensureLevels(level + 1);
@@ -132,37 +202,75 @@ export class EventEngine implements Engine {
           last[level] = t;
           count[level]++;
           measuredInSystem++;
-          if (++measuredArrivals === jobsTarget) break;
+          if (++measuredArrivals === jobsTarget) {
+            code = LOOP_GOAL;
+            break;
+          }
         } else {
           count[level]++;
         }
       } else {
         // Departure of server id's job in service; start the next one if any.
+        t = time;
+        events++;
+        if (--tick === 0) {
+          tick = TICK_EVENTS;
+          if (onTick !== undefined) onTick(events);
+        }
         const l = len[id];
         if (measuring) {
           area[l] += count[l] * (t - last[l]);
           last[l] = t;
         }
         count[l]--;
-        const a = fifoPop(store, id);
-        if (l > 1) heapReplaceTop(keys, ids, heapSize, t + store.size[fifoNext(store, id)], id);
-        else heapSize = heapPopTop(keys, ids, heapSize);
-        if (a > warm && a <= lastMeasured) {
-          sumResponse += t - a;
+        const h = ringHead[id];
+        const head = (id << shift) + h;
+        const s = rSize[head];
+        const k = rSeq[head] - firstSeq;
+        const a = rArrival[head];
+        const h2 = (h + 1) & mask;
+        ringHead[id] = h2;
+        len[id] = l - 1;
+        if (l > 1) {
+          const nx = (id << shift) + h2;
+          heapReplaceTop(keys, ids, heapSize, t + rSize[nx], id);
+          if (lpwOn) {
+            const y = rPred[nx];
+            waitPred[id] = l === 2 ? 0 : waitPred[id] - lpwJobValue(y, 0, lpwMode);
+            lpw.curY[id] = y;
+            lpw.segStart[id] = t;
+          }
+        } else {
+          heapSize = heapPopTop(keys, ids, heapSize);
+        }
+        if (k >= 0 && k < jobsTarget) {
+          const r = t - a;
+          sumResponse += r;
+          responses[k] = r;
           completed++;
-          if (--measuredInSystem === 0 && draining) break;
+          if (s > 0) {
+            sumSlowdown += r / s;
+            slowdownJobs++;
+          }
+          if (--measuredInSystem === 0 && draining) {
+            code = LOOP_GOAL;
+            break;
+          }
         }
       }
     }
 
     this.heapSize = heapSize;
     this.events = events;
+    this.arrivals = arrivals;
     this.tick = tick;
     state.t = t;
     measurement.measuredArrivals = measuredArrivals;
     measurement.measuredInSystem = measuredInSystem;
     measurement.sumResponse = sumResponse;
+    measurement.sumSlowdown = sumSlowdown;
+    measurement.slowdownJobs = slowdownJobs;
     measurement.completed = completed;
-    return reachedLimit;
+    return code;
   }
 }

@@ -3,12 +3,13 @@
  * assigned deterministically so that exactly round(n·s_i) servers hold ≥ i jobs.
  */
 import { InvalidModelError } from '../errors.ts';
-import type { EngineKind, RunConfig, RunState } from './core.ts';
+import { PRED_MODEL, type EngineKind, type RunConfig, type RunState } from './core.ts';
 import { fifoPush } from './discipline/fifo.ts';
 import { JobStore } from './jobStore.ts';
 import { Measurement } from './measurement.ts';
 import { Occupancy } from './occupancy.ts';
 import type { Rng } from './rng.ts';
+import { Workload } from './workload.ts';
 
 /**
  * Server counts c_i = round(n·s_i), i ≥ 1, from an initial tail.
@@ -31,7 +32,8 @@ export function initialCounts(from: readonly number[], n: number): number[] {
 
 /**
  * A fresh RunState at time 0 holding `counts` (server j gets #{i : counts[i−1] > j} jobs, arrival time 0,
- * sizes drawn from the service law if the engine stores them).
+ * sequence number −1 so they are never measured; for the event engines sizes are drawn from the service law and
+ * predictions from the prediction model, or Y = S for exact and trace predictions).
  */
 export function initialState(
   config: RunConfig,
@@ -40,12 +42,17 @@ export function initialState(
   measurement: Measurement,
   counts: readonly number[] = [],
 ): RunState {
-  const { n, serviceMean } = config;
-  const store = new JobStore(n, engine === 'event');
+  const { n } = config;
+  const withSizes = engine !== 'race';
+  const store = new JobStore(n, withSizes);
   const occupancy = new Occupancy(n, store.cap + 2);
   for (let i = 0; i < counts.length; i++) {
-    for (let j = 0; j < counts[i]; j++) fifoPush(store, j, 0, engine === 'event' ? rng.nextExp() * serviceMean : 0);
+    for (let j = 0; j < counts[i]; j++) {
+      const s = withSizes ? config.service.sample(rng) : 0;
+      const y = withSizes && config.predKind === PRED_MODEL ? config.prediction.sample(s, rng) : s;
+      fifoPush(store, j, 0, s, y, -1);
+    }
   }
   occupancy.recount(store.len);
-  return { store, occupancy, measurement, rng, t: 0 };
+  return { store, occupancy, measurement, workload: new Workload(n, config.workloadGrid), rng, t: 0 };
 }

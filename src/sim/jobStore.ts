@@ -1,6 +1,7 @@
 /**
  * Per-server job storage: one ring buffer per server, all of the same power-of-two capacity, laid out in two
- * flat typed arrays (`arrival` time and `size` of each job; slot of server j's k-th job from the head is
+ * flat typed arrays (`arrival` time, `size`, prediction `pred` and arrival sequence number `seq` of each job; slot of
+ * server j's k-th job from the head is
  * (j << shift) + ((head[j] + k) & mask)). Capacity doubles for every server when one queue fills it, so growth
  * is amortised and the hot loop never allocates. FIFO reads the head; later disciplines (SJF, SRPT, …) can keep
  * their own index over the same slots.
@@ -19,6 +20,10 @@ export class JobStore {
   arrival: Float64Array;
   /** Size (service requirement, time units) of each stored job; empty if `withSizes` was false. */
   size: Float64Array;
+  /** Prediction Y of each stored job (what LPW and the predicted disciplines see); empty without sizes. */
+  pred: Float64Array;
+  /** Arrival sequence number (0-based count of arrivals) of each stored job; empty without sizes. */
+  seq: Float64Array;
 
   /**
    * @param n servers.
@@ -35,6 +40,8 @@ export class JobStore {
     this.head = new Int32Array(n);
     this.arrival = new Float64Array(n * this.cap);
     this.size = new Float64Array(withSizes ? n * this.cap : 0);
+    this.pred = new Float64Array(withSizes ? n * this.cap : 0);
+    this.seq = new Float64Array(withSizes ? n * this.cap : 0);
   }
 
   /** Doubles every ring's capacity, unwrapping each ring to start at slot 0. */
@@ -44,6 +51,8 @@ export class JobStore {
     const newCap = cap * 2;
     const arrival = new Float64Array(n * newCap);
     const size = new Float64Array(this.withSizes ? n * newCap : 0);
+    const pred = new Float64Array(this.withSizes ? n * newCap : 0);
+    const seq = new Float64Array(this.withSizes ? n * newCap : 0);
     for (let j = 0; j < n; j++) {
       const h = this.head[j];
       const l = this.len[j];
@@ -51,12 +60,18 @@ export class JobStore {
         const from = (j << shift) + ((h + k) & mask);
         const to = (j << newShift) + k;
         arrival[to] = this.arrival[from];
-        if (this.withSizes) size[to] = this.size[from];
+        if (this.withSizes) {
+          size[to] = this.size[from];
+          pred[to] = this.pred[from];
+          seq[to] = this.seq[from];
+        }
       }
       this.head[j] = 0;
     }
     this.arrival = arrival;
     this.size = size;
+    this.pred = pred;
+    this.seq = seq;
     this.cap = newCap;
     this.shift = newShift;
     this.mask = newCap - 1;

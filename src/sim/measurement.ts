@@ -1,8 +1,12 @@
 /**
- * The measurement window of one replication (theory.md §8): warm-up until `warmupTime`; then the next `jobs`
- * arrivals are measured; the run goes on (with arrivals) until every measured job has left, so their mean
- * response time is not biased by dropping the slow ones. Time averages (tail, queue length) cover
- * [warmupTime, arrival time of the last measured job].
+ * The measurement window of one run (theory.md §8): warm-up until `warmupTime` (or, in replay, until the
+ * arrival with sequence number `stopSeq`); then the next `jobs` arrivals are measured; the run goes on (with
+ * arrivals) until every measured job has left, so the customer averages are not biased by dropping the slow ones
+ * (which matters under SJF/SRPT). Time averages (tail, queue length, workload) cover
+ * [windowStart, arrival time of the last measured job].
+ *
+ * Per measured job the engines record its response time T in `responses[k]`, k = its arrival rank in the window
+ * (event engines; the race engine uses completion order), and accumulate ΣT and ΣT/S.
  */
 
 export const WARMUP = 0;
@@ -17,20 +21,26 @@ export class Measurement {
   measuredInSystem = 0;
   /** Arrival time of the last measured job; +∞ until it has arrived. */
   lastMeasured = Infinity;
+  /** Sequence number (0-based arrival count) of the first measured job; +∞ during the warm-up. */
+  firstSeq = Infinity;
   /** Σ response times of measured jobs that have left (time units) and their number. */
   sumResponse = 0;
   completed = 0;
-  /** End of the time-average window (= lastMeasured once known). */
+  /** Σ T/S over measured jobs with S > 0, and their number (jobs of size 0 have no slowdown). */
+  sumSlowdown = 0;
+  slowdownJobs = 0;
+  /** Response time of measured job k (k = 0..jobs−1); float32 keeps 10⁷ jobs in 40 MB. */
+  readonly responses: Float32Array;
+  /** Start and end of the time-average window. */
+  windowStart = NaN;
   windowEnd = NaN;
 
   /**
-   * @param warmupTime start of the window (+∞: never measure, as in trajectories).
+   * @param warmupTime start of the window (+∞: never measure by time, as in trajectories and replay).
    * @param jobs arrivals to measure (+∞ allowed when never measuring).
+   * @param stopSeq the warm-up ends just before arrival number `stopSeq` (replay), −1 for none.
    */
-  constructor(readonly warmupTime: number, readonly jobs: number) {}
-
-  /** True if a job that arrived at time a is one of the measured jobs. */
-  isMeasured(a: number): boolean {
-    return a > this.warmupTime && a <= this.lastMeasured;
+  constructor(readonly warmupTime: number, readonly jobs: number, readonly stopSeq = -1) {
+    this.responses = new Float32Array(Number.isFinite(jobs) ? jobs : 0);
   }
 }

@@ -3,20 +3,25 @@
  * to the next event is Exp(λn + μ·B) with B busy servers, and the event is an arrival with probability
  * λn/(λn + μB), else a departure from a uniformly chosen busy server. Exact in law for JSQ(d) (any rule that
  * reads queue lengths only) with exponential sizes and a size-blind, non-idling discipline (FIFO here); job
- * sizes are never drawn. `simulate` picks it automatically only for such models.
+ * sizes are never drawn: a job's size is read off as the time from its service start (its arrival or the previous
+ * departure at its server, whichever is later) to its departure, which gives slowdowns T/S exactly.
+ * `simulate` picks it automatically only for such models.
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
-import type { Engine, RunConfig, RunState } from './core.ts';
-import { TICK_EVENTS } from './core.ts';
-import { DONE, DRAINING, MEASURING, WARMUP } from './measurement.ts';
+import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
+import { LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
+import { DRAINING, MEASURING } from './measurement.ts';
 import { identityPermutation, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
 
 const TWO_POW_32 = 4294967296;
 const TWO_POW_MINUS_53 = 1 / 9007199254740992;
 
-export class RaceEngine implements Engine {
+export class RaceEngine implements Engine, PhaseLoop {
   readonly kind = 'race' as const;
   events = 0;
+  arrivals = 0;
+  /** Time of the last departure at each server (service of its next job starts then, or at that job's arrival). */
+  private readonly lastDeparture: Float64Array;
   /** Busy servers, in busy[0..busyCount) (order arbitrary). */
   private readonly busy: Int32Array;
   private busyCount = 0;
@@ -26,6 +31,7 @@ export class RaceEngine implements Engine {
   constructor(readonly config: RunConfig, readonly state: RunState) {
     const { n } = config;
     this.busy = new Int32Array(n);
+    this.lastDeparture = new Float64Array(n);
     this.perm = identityPermutation(n);
     const len = state.store.len;
     for (let j = 0; j < n; j++) if (len[j] > 0) this.busy[this.busyCount++] = j;
@@ -33,40 +39,18 @@ export class RaceEngine implements Engine {
   }
 
   /**
-   * See `Engine.run`. When the next event falls after `stopTime` (or after the end of the warm-up) it is
-   * discarded and t is set to that time: exact, since every clock is memoryless.
+   * See `Engine.run` and `runPhases`. When the next event falls after `stopTime` (or after the end of the
+   * warm-up) it is discarded and t is set to that time: exact, since every clock is memoryless.
    */
   run(stopTime: number, onTick?: (events: number) => void): void {
-    const { occupancy, measurement: m } = this.state;
-    for (;;) {
-      if (m.phase === DONE) return;
-      if (m.phase === WARMUP) {
-        if (m.warmupTime >= stopTime) {
-          this.loop(stopTime, onTick);
-          return;
-        }
-        this.loop(m.warmupTime, onTick);
-        occupancy.begin(m.warmupTime);
-        m.phase = MEASURING;
-        continue;
-      }
-      if (this.loop(stopTime, onTick)) return;
-      if (m.phase === MEASURING) {
-        occupancy.end(this.state.t);
-        m.windowEnd = this.state.t;
-        m.lastMeasured = this.state.t;
-        m.phase = DRAINING;
-      } else {
-        m.phase = DONE;
-      }
-    }
+    runPhases(this, stopTime, onTick);
   }
 
   /**
-   * The hot loop, within one phase. Returns true when time reached `limit`, false when the phase's goal was
-   * met (the last measured arrival while MEASURING, the last measured departure while DRAINING).
+   * The hot loop, within one phase. Returns LOOP_LIMIT when time reached `limit`, LOOP_GOAL when the phase's
+   * goal was met (the last measured arrival while MEASURING, the last measured departure while DRAINING).
    */
-  private loop(limit: number, onTick: ((events: number) => void) | undefined): boolean {
+  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
     const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
     const arrivalRate = lambda * n;
     const mu = 1 / serviceMean;
@@ -93,17 +77,21 @@ export class RaceEngine implements Engine {
     let measuredInSystem = measurement.measuredInSystem;
     let sumResponse = measurement.sumResponse;
     let completed = measurement.completed;
+    let sumSlowdown = measurement.sumSlowdown;
+    let slowdownJobs = measurement.slowdownJobs;
+    const responses = measurement.responses;
+    const lastDeparture = this.lastDeparture;
+    let arrivals = this.arrivals;
     let t = state.t;
     let events = this.events;
     let tick = this.tick;
-    let reachedLimit = false;
+    let code = LOOP_LIMIT;
 
     for (;;) {
       const rate = arrivalRate + mu * busyCount;
       const time = t + rng.nextExp() / rate;
       if (time > limit) {
         t = limit;
-        reachedLimit = true;
         break;
       }
       t = time;
@@ -133,6 +121,7 @@ export class RaceEngine implements Engine {
         }
         arrival[(j << shift) + ((head[j] + l) & mask)] = t; // FIFO: append at the tail
         len[j] = l + 1;
+        arrivals++;
         if (l === 0) busy[busyCount++] = j;
         const level = l + 1;
         if (measuring) {
@@ -140,7 +129,10 @@ export class RaceEngine implements Engine {
           last[level] = t;
           count[level]++;
           measuredInSystem++;
-          if (++measuredArrivals === jobsTarget) break;
+          if (++measuredArrivals === jobsTarget) {
+            code = LOOP_GOAL;
+            break;
+          }
         } else {
           count[level]++;
         }
@@ -158,22 +150,37 @@ export class RaceEngine implements Engine {
         head[j] = (h + 1) & mask;
         len[j] = l - 1;
         if (l === 1) busy[k] = busy[--busyCount]; // server j is idle: swap-remove it
+        const start = a > lastDeparture[j] ? a : lastDeparture[j];
+        lastDeparture[j] = t;
         if (a > warm && a <= lastMeasured) {
-          sumResponse += t - a;
+          const r = t - a;
+          sumResponse += r;
+          responses[completed] = r;
           completed++;
-          if (--measuredInSystem === 0 && draining) break;
+          const s = t - start;
+          if (s > 0) {
+            sumSlowdown += r / s;
+            slowdownJobs++;
+          }
+          if (--measuredInSystem === 0 && draining) {
+            code = LOOP_GOAL;
+            break;
+          }
         }
       }
     }
 
     this.busyCount = busyCount;
     this.events = events;
+    this.arrivals = arrivals;
+    measurement.sumSlowdown = sumSlowdown;
+    measurement.slowdownJobs = slowdownJobs;
     this.tick = tick;
     state.t = t;
     measurement.measuredArrivals = measuredArrivals;
     measurement.measuredInSystem = measuredInSystem;
     measurement.sumResponse = sumResponse;
     measurement.completed = completed;
-    return reachedLimit;
+    return code;
   }
 }

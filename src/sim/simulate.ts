@@ -1,5 +1,6 @@
 /**
- * Finite-n simulation of the supermarket model with independent replications and Student-t intervals.
+ * Finite-n simulation of the supermarket model (every selection rule, discipline, size law and prediction model
+ * of theory.md §1) with independent replications and Student-t intervals.
  * Source: theory.md §1 (model), §8 (estimands, warm-up, replications).
  */
 import { InvalidModelError } from '../errors.ts';
@@ -7,10 +8,12 @@ import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
+import { quantiles } from './estimate/quantile.ts';
 import { tInterval, type Estimate } from './estimate/tInterval.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { fallbackWarmup, integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
+import { PriorityEngine } from './priorityEngine.ts';
 import { RaceEngine } from './race.ts';
 import { Rng, streamSeed } from './rng.ts';
 
@@ -27,8 +30,16 @@ export interface SimulateOptions {
   warmupTime?: number;
   /** Highest level i whose tail fraction s_i is reported (default 30). */
   maxLevel?: number;
-  /** 'auto' (default): the race fast path when exact, else the event engine. */
-  engine?: 'auto' | 'event' | 'race';
+  /**
+   * 'auto' (default): the race fast path when exact, else the event engine of the discipline ('event' for FIFO,
+   * 'priority' otherwise); 'event' picks the discipline's event engine; 'priority' forces the priority engine.
+   */
+  engine?: 'auto' | 'event' | 'priority' | 'race';
+  /**
+   * Workload levels w (increasing, ≥ 0) for the time-average ccdf P(U > w); event engines only. Default:
+   * 0, 0.25, …, 10 (× E[S]) for LWL and LPW, none otherwise.
+   */
+  workloadGrid?: number[];
   /** Called every 2^20 events with the events done and an estimate of the total (all replications). */
   onProgress?: (doneEvents: number, totalEventsEstimate: number) => void;
 }
@@ -46,6 +57,21 @@ export interface ReplicationResult {
   window: number;
   /** Measured jobs that completed (always equals `jobs`: the run drains them all). */
   completedJobs: number;
+  /** Mean of T/S over the measured jobs with S > 0. */
+  meanSlowdown: number;
+  /** Empirical response-time quantiles of the measured jobs (type 7). */
+  responseTimePercentiles: { p50: number; p95: number; p99: number };
+  /** Time-average workload per server E[U] (event engines; NaN for the race engine, which draws no sizes). */
+  meanWorkload: number;
+  /** Time-average P(U > grid[k]) (empty without a grid). */
+  workloadCcdf: number[];
+}
+
+/** Response-time percentiles, each over replications. */
+export interface Percentiles<T> {
+  p50: T;
+  p95: T;
+  p99: T;
 }
 
 export interface SimulationResult {
@@ -57,6 +83,14 @@ export interface SimulationResult {
   tail: Estimate[];
   /** meanQueueLength/λ per replication (Little's law; compare with meanResponseTime). */
   littleResponseTime: Estimate;
+  /** Mean slowdown E[T/S] (jobs with S > 0). Infinite in theory for FIFO with exponential sizes (E[1/S] = ∞). */
+  meanSlowdown: Estimate;
+  /** p50, p95, p99 of the response time: each replication's empirical quantile, averaged with a Student-t CI. */
+  responseTimePercentiles: Percentiles<Estimate>;
+  /** Time-average workload per server E[U] (absent for the race engine). */
+  meanWorkload?: Estimate;
+  /** Time-average workload ccdf: ccdf[k] = P(U > grid[k]) (when a grid was given, or by default for LWL/LPW). */
+  workloadCcdf?: { grid: number[]; ccdf: Estimate[] };
   events: number;
   eventsPerSecond: number;
   wallSeconds: number;
@@ -75,12 +109,36 @@ export interface SimulationResult {
 
 /** Builds the engine of the given kind over a fresh state. */
 export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnType<typeof initialState>): Engine {
-  return kind === 'event' ? new EventEngine(config, state) : new RaceEngine(config, state);
+  if (kind === 'race') return new RaceEngine(config, state);
+  if (kind === 'priority') return new PriorityEngine(config, state);
+  if (config.discipline !== 0) throw new InvalidModelError('the FIFO event engine runs only discipline "fifo"; use engine "priority"');
+  return new EventEngine(config, state);
+}
+
+/** Summary of one finished run's measurement (customer and time averages). */
+export function summariseRun(state: ReturnType<typeof initialState>, engine: Engine, lambda: number) {
+  const m = state.measurement;
+  const window = m.windowEnd - m.windowStart;
+  const [p50, p95, p99] = quantiles(m.responses, m.completed, [0.5, 0.95, 0.99]);
+  const w = state.workload;
+  return {
+    meanResponseTime: m.sumResponse / m.completed,
+    meanQueueLength: state.occupancy.meanQueueLength(window),
+    simulatedTime: state.t,
+    events: engine.events,
+    window,
+    completedJobs: m.completed,
+    meanSlowdown: m.sumSlowdown / m.slowdownJobs,
+    responseTimePercentiles: { p50, p95, p99 },
+    meanWorkload: engine.kind === 'race' ? NaN : w.area / (w.n * window),
+    workloadCcdf: engine.kind === 'race' ? [] : Array.from(w.areaAbove, (x) => x / (w.n * window)),
+    littleResponseTime: state.occupancy.meanQueueLength(window) / lambda,
+  };
 }
 
 /**
- * Simulates JSQ(d) with FIFO and exponential sizes on n servers (Poisson arrivals at rate λn), R independent
- * replications from empty, each with its own warm-up and random stream.
+ * Simulates the model on n servers (Poisson arrivals at rate λn, sizes and predictions drawn per job at arrival),
+ * R independent replications from empty, each with its own warm-up and random stream.
  * @param model validated model (`parseModel`); time in mean service times.
  * @param options see `SimulateOptions`.
  * @returns estimates over replications (Student-t 95% CIs), per-replication values, events, speed, seeds,
@@ -92,7 +150,7 @@ export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnT
  */
 export function simulate(model: SupermarketModel, options: SimulateOptions): SimulationResult {
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulate needs an options object with n');
-  const config = resolveRunConfig(model, options.n);
+  const config = resolveRunConfig(model, options.n, { workloadGrid: options.workloadGrid });
   const jobs = integerOption('jobs', options.jobs, 1_000_000, 1);
   const replications = integerOption('replications', options.replications, 5, 2);
   const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);
@@ -129,28 +187,29 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     const before = events;
     engine.run(Infinity, onProgress === undefined ? undefined : (done) => onProgress(before + done, totalEstimate));
     events += engine.events;
-    const window = measurement.windowEnd - warmupTime;
-    const meanQueueLength = state.occupancy.meanQueueLength(window);
-    perReplication.push({
-      meanResponseTime: measurement.sumResponse / measurement.completed,
-      meanQueueLength,
-      simulatedTime: state.t,
-      events: engine.events,
-      window,
-      completedJobs: measurement.completed,
-    });
-    tails.push(state.occupancy.tail(maxLevel, window));
+    const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, config.lambda);
+    perReplication.push(summary);
+    tails.push(state.occupancy.tail(maxLevel, summary.window));
   }
 
   const wallSeconds = (performance.now() - started) / 1000;
   const column = (f: (x: ReplicationResult) => number) => tInterval(perReplication.map(f));
   const tail: Estimate[] = [];
   for (let i = 0; i <= maxLevel; i++) tail.push(tInterval(tails.map((s) => s[i])));
+  const grid = Array.from(config.workloadGrid);
   return {
     meanResponseTime: column((x) => x.meanResponseTime),
     meanQueueLength: column((x) => x.meanQueueLength),
     tail,
     littleResponseTime: column((x) => x.meanQueueLength / config.lambda),
+    meanSlowdown: column((x) => x.meanSlowdown),
+    responseTimePercentiles: {
+      p50: column((x) => x.responseTimePercentiles.p50),
+      p95: column((x) => x.responseTimePercentiles.p95),
+      p99: column((x) => x.responseTimePercentiles.p99),
+    },
+    ...(kind === 'race' ? {} : { meanWorkload: column((x) => x.meanWorkload) }),
+    ...(kind === 'race' || grid.length === 0 ? {} : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k])) } }),
     events,
     eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
     wallSeconds,
@@ -165,7 +224,8 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     provenance: {
       model,
       version: VERSION,
-      method: kind === 'event' ? 'discrete-event (binary heap of clocks)' : 'exponential race',
+      method: kind === 'event' ? 'discrete-event, FIFO (binary heap of clocks)'
+        : kind === 'priority' ? 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)' : 'exponential race',
       rng: 'xoshiro128** seeded by splitmix64(master, replication)',
     },
   };

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { buildProgram } from '../../src/cli/program.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/supermarket.js');
 
@@ -9,8 +10,31 @@ function run(args: string[]) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function expectOneLineError(args: string[], pattern: RegExp) {
-  const r = run(args);
+class Exit extends Error {
+  constructor(readonly code: number) { super(`exit ${code}`); }
+}
+
+/** Runs the CLI in this process: stdout/stderr captured, process.exit turned into a thrown Exit. */
+async function runInProcess(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { stdout += String(chunk); return true; });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr += String(chunk); return true; });
+  const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => { throw new Exit(code ?? 0); }) as never);
+  let status = 0;
+  try {
+    await buildProgram().parseAsync(['node', 'supermarket', ...args]);
+  } catch (error) {
+    if (error instanceof Exit) status = error.code;
+    else throw error;
+  } finally {
+    out.mockRestore(); err.mockRestore(); exit.mockRestore();
+  }
+  return { status, stdout, stderr };
+}
+
+async function expectOneLineError(args: string[], pattern: RegExp) {
+  const r = await runInProcess(args);
   expect(r.status, `exit code of supermarket ${args.join(' ')}`).not.toBe(0);
   expect(r.status).not.toBeNull();
   const lines = r.stderr.trim().split('\n');
@@ -42,17 +66,26 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
   for (const [what, args, pattern] of cases) {
     it(`supermarket ${args[0]} exits non-zero with one line on ${what}`, () => expectOneLineError(args, pattern));
   }
+
+  it('supermarket (a real process) exits non-zero with one line and no stack trace on ρ ≥ 1 and on an unknown option', () => {
+    for (const args of [['fixed-point', '--lambda', '1', '--d', '2'], ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--bogus']]) {
+      const r = run(args);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
 });
 
 describe('supermarket CLI happy paths print what scripts can read', () => {
-  it('supermarket --help lists the four commands', () => {
+  it('supermarket --help lists the commands', () => {
     const r = run(['--help']);
     expect(r.status).toBe(0);
     for (const c of ['fixed-point', 'ode', 'simulate', 'compare']) expect(r.stdout).toContain(c);
   });
 
-  it('supermarket fixed-point --json --refined gives the documented keys and the theory.md numbers', () => {
-    const r = run(['fixed-point', '--lambda', '0.9', '--d', '2', '--refined', '--n', '100', '--json']);
+  it('supermarket fixed-point --json --refined gives the documented keys and the theory.md numbers', async () => {
+    const r = await runInProcess(['fixed-point', '--lambda', '0.9', '--d', '2', '--refined', '--n', '100', '--json']);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.meanQueueLength).toBeCloseTo(2.3527, 4);
@@ -61,11 +94,11 @@ describe('supermarket CLI happy paths print what scripts can read', () => {
     expect(out.tail[2]).toBeCloseTo(0.9 ** 3, 12);
     expect(out.refined.meanQueueLength).toBeCloseTo(2.3925, 4);
     expect(out.refined.meanResponseTime).toBeCloseTo(2.3925 / 0.9, 4);
-    expect(out.refined.tail.length).toBe(out.refined.tail.length);
+    expect(out.refined.tail).toHaveLength(out.tail.length);
   });
 
-  it('supermarket simulate --json reports estimates as { mean, ci95 } with events and eventsPerSecond', () => {
-    const r = run(['simulate', '--lambda', '0.5', '--d', '2', '--n', '20', '--jobs', '2e4', '--replications', '3', '--seed', '3', '--json']);
+  it('supermarket simulate --json reports estimates as { mean, ci95 } with events and eventsPerSecond', async () => {
+    const r = await runInProcess(['simulate', '--lambda', '0.5', '--d', '2', '--n', '20', '--jobs', '2e4', '--replications', '3', '--seed', '3', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     for (const key of ['meanResponseTime', 'meanQueueLength']) {
@@ -79,8 +112,8 @@ describe('supermarket CLI happy paths print what scripts can read', () => {
     expect(out.seeds.master).toBe(3);
   });
 
-  it('supermarket ode --csv prints a header and one row per grid time', () => {
-    const r = run(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '5', '--dt', '0.5', '--csv']);
+  it('supermarket ode --csv prints a header and one row per grid time', async () => {
+    const r = await runInProcess(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '5', '--dt', '0.5', '--csv']);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0].startsWith('t,meanQueueLength,s_0,s_1')).toBe(true);

@@ -117,8 +117,9 @@ describe('simulate', () => {
     expect(() => simulate(base, { n: 10, warmupTime: -1 })).toThrow(InvalidModelError);
     expect(() => simulate(base, { n: 10, seed: 1.5 })).toThrow(InvalidModelError);
     expect(() => simulate(base, { n: 10, engine: 'fast' as 'race' })).toThrow(InvalidModelError);
-    expect(() => simulate({ ...base, selection: 'lwl' as 'jsq' }, { n: 10 })).toThrow(/no simulator for selection/);
-    expect(() => simulate({ ...base, discipline: 'srpt' as 'fifo' }, { n: 10 })).toThrow(/no simulator for discipline/);
+    expect(() => simulate({ ...base, selection: 'lll' as 'jsq' }, { n: 10 })).toThrow(/no simulator for selection "lll"/);
+    expect(() => simulate({ ...base, discipline: 'lifo' as 'fifo' }, { n: 10 })).toThrow(/no simulator for discipline "lifo"/);
+    expect(() => simulate(base, { n: 10, workloadGrid: [1, 0.5] })).toThrow(/workloadGrid must be strictly increasing/);
   });
 
   it('simulate(unstable model) throws UnstableModelError', () => {

@@ -8,16 +8,20 @@ import type { JobStore } from '../jobStore.ts';
 
 /**
  * Appends a job to server j's queue, growing every ring if j's is full.
- * @param arrival arrival time (time units). @param size service requirement (time units; ignored if the
- *   store keeps no sizes).
+ * @param arrival arrival time (time units). @param size service requirement (time units), `pred` its prediction
+ *   Y (default: exact) and `seq` its arrival sequence number; these three are ignored if the store keeps no sizes.
  * @returns the job's slot in `store.arrival` / `store.size`.
  */
-export function fifoPush(store: JobStore, j: number, arrival: number, size: number): number {
+export function fifoPush(store: JobStore, j: number, arrival: number, size: number, pred = size, seq = 0): number {
   const l = store.len[j];
   if (l === store.cap) store.grow();
   const slot = (j << store.shift) + ((store.head[j] + l) & store.mask);
   store.arrival[slot] = arrival;
-  if (store.withSizes) store.size[slot] = size;
+  if (store.withSizes) {
+    store.size[slot] = size;
+    store.pred[slot] = pred;
+    store.seq[slot] = seq;
+  }
   store.len[j] = l + 1;
   return slot;
 }

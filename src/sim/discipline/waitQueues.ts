@@ -1,0 +1,107 @@
+/**
+ * Per-server priority queues of waiting jobs for the size- and prediction-based disciplines (theory.md §1:
+ * smallest key first, equal keys FIFO). One binary min-heap per server over job slots, ordered by
+ * (key, arrival sequence number); all heaps share one power-of-two capacity in two flat typed arrays (server j
+ * owns entries [j·cap, (j+1)·cap)), doubled for every server when one fills, so the hot loop never allocates.
+ * Keys are frozen while a job waits (its age only changes in service), so a heap entry never needs re-keying.
+ */
+
+export class WaitQueues {
+  /** Waiting jobs per server (the job in service is not counted). */
+  readonly len: Int32Array;
+  cap: number;
+  shift: number;
+  /** Job slot and key of each heap entry. */
+  slot: Int32Array;
+  key: Float64Array;
+
+  constructor(readonly n: number, initialCapacity = 8) {
+    let shift = 2;
+    while (1 << shift < initialCapacity) shift++;
+    this.shift = shift;
+    this.cap = 1 << shift;
+    this.len = new Int32Array(n);
+    this.slot = new Int32Array(n << shift);
+    this.key = new Float64Array(n << shift);
+  }
+
+  /** Doubles every heap's capacity. */
+  grow(): void {
+    const { n, shift } = this;
+    const ns = shift + 1;
+    const slot = new Int32Array(n << ns);
+    const key = new Float64Array(n << ns);
+    for (let j = 0; j < n; j++) {
+      const l = this.len[j];
+      slot.set(this.slot.subarray(j << shift, (j << shift) + l), j << ns);
+      key.set(this.key.subarray(j << shift, (j << shift) + l), j << ns);
+    }
+    this.slot = slot;
+    this.key = key;
+    this.shift = ns;
+    this.cap = 1 << ns;
+  }
+}
+
+/**
+ * Adds job `slot` with `key` to server j's queue.
+ * @param seq arrival sequence numbers by job slot (the FIFO tie-break).
+ */
+export function waitPush(q: WaitQueues, j: number, slot: number, key: number, seq: Float64Array): void {
+  const l = q.len[j];
+  if (l === q.cap) q.grow();
+  const base = j << q.shift;
+  const keys = q.key;
+  const slots = q.slot;
+  const sq = seq[slot];
+  let i = l;
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    const pk = keys[base + p];
+    if (pk < key || (pk === key && seq[slots[base + p]] < sq)) break;
+    keys[base + i] = pk;
+    slots[base + i] = slots[base + p];
+    i = p;
+  }
+  keys[base + i] = key;
+  slots[base + i] = slot;
+  q.len[j] = l + 1;
+}
+
+/** Removes and returns server j's first job (least key, then least sequence number). Requires len[j] ≥ 1. */
+export function waitPop(q: WaitQueues, j: number, seq: Float64Array): number {
+  const base = j << q.shift;
+  const keys = q.key;
+  const slots = q.slot;
+  const top = slots[base];
+  const size = q.len[j] - 1;
+  q.len[j] = size;
+  if (size === 0) return top;
+  const key = keys[base + size];
+  const slot = slots[base + size];
+  const sq = seq[slot];
+  let i = 0;
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= size) break;
+    let ck = keys[base + c];
+    let cs = slots[base + c];
+    const c2 = c + 1;
+    if (c2 < size) {
+      const k2 = keys[base + c2];
+      const s2 = slots[base + c2];
+      if (k2 < ck || (k2 === ck && seq[s2] < seq[cs])) {
+        c = c2;
+        ck = k2;
+        cs = s2;
+      }
+    }
+    if (key < ck || (key === ck && sq < seq[cs])) break;
+    keys[base + i] = ck;
+    slots[base + i] = cs;
+    i = c;
+  }
+  keys[base + i] = key;
+  slots[base + i] = slot;
+  return top;
+}

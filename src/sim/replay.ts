@@ -1,0 +1,209 @@
+/**
+ * Replay mode: a trace's jobs (absolute arrival times, true sizes, optional per-job predictions) dispatched over n
+ * servers by the model's selection rule and served under its discipline, in one run. Sizes and times are taken as
+ * given (the caller rescales them to a target load). Confidence intervals by batch means (theory.md §8): customer
+ * averages over B consecutive batches of measured jobs (in arrival order), time averages over B equal slices of
+ * the window [first measured arrival, last arrival]; each estimate reports the lag-1 autocorrelation of its batch
+ * values (independence check: < 0.2).
+ */
+import { InvalidModelError } from '../errors.ts';
+import type { SupermarketModel } from '../model/model.ts';
+import { VERSION } from '../version.ts';
+import type { EngineKind } from './core.ts';
+import { batchEstimate, type BatchEstimate } from './estimate/batchMeans.ts';
+import { quantiles } from './estimate/quantile.ts';
+import { initialState } from './initialState.ts';
+import { Measurement } from './measurement.ts';
+import { integerOption, resolveRunConfig, seedOption } from './options.ts';
+import { Rng, streamSeed } from './rng.ts';
+import { createEngine, type Percentiles } from './simulate.ts';
+
+/** A trace to replay: one entry per job, in arrival order. */
+export interface ReplayWorkload {
+  /** Absolute arrival times (time units), finite, ≥ 0, non-decreasing. */
+  arrivals: Float64Array;
+  /** True sizes (time units), finite, ≥ 0. */
+  sizes: Float64Array;
+  /** Per-job predictions Y (finite); default: drawn from `model.prediction` given each size (exact: Y = S). */
+  predictions?: Float64Array;
+}
+
+export interface ReplayOptions {
+  /** Servers, integer in [1, 2^21], d ≤ n. */
+  n: number;
+  /** Jobs discarded as warm-up (default ⌊N/10⌋); the others are measured. */
+  warmupJobs?: number;
+  /** Seed of the random stream (selection draws, sampled predictions); default 1. */
+  seed?: number;
+  /** Number of batches B, 2..1000 (default 25; theory.md §8 suggests 20–30). */
+  batches?: number;
+  /** Highest level i whose tail fraction s_i is reported (default 30). */
+  maxLevel?: number;
+  /** Workload levels for the ccdf P(U > w) (default for LWL/LPW: 0, 0.25, …, 10 × E[S] of model.service). */
+  workloadGrid?: number[];
+}
+
+export interface ReplayResult {
+  /** Customer averages over the measured jobs (pooled value; CI and lag-1 from the job batches). */
+  meanResponseTime: BatchEstimate;
+  meanSlowdown: BatchEstimate;
+  /** Pooled empirical quantiles (type 7); half-width from the batches' own quantiles. */
+  responseTimePercentiles: Percentiles<BatchEstimate>;
+  /** Time averages over the window (pooled; CI and lag-1 from B equal time slices). */
+  meanQueueLength: BatchEstimate;
+  tail: BatchEstimate[];
+  meanWorkload: BatchEstimate;
+  workloadCcdf?: { grid: number[]; ccdf: BatchEstimate[] };
+  /** Σ S of the measured jobs / (n · window length): the load the trace offered in the window. */
+  offeredLoad: number;
+  jobs: number;
+  warmupJobs: number;
+  batches: number;
+  /** Window [first measured arrival, last arrival] (time units). */
+  window: [number, number];
+  events: number;
+  eventsPerSecond: number;
+  wallSeconds: number;
+  n: number;
+  maxLevel: number;
+  seed: { master: number; stream: string };
+  engine: EngineKind;
+  provenance: { model: SupermarketModel; version: string; method: string };
+}
+
+function checkColumn(name: string, xs: unknown, length: number, min: number): Float64Array {
+  if (!(xs instanceof Float64Array)) throw new InvalidModelError(`workload.${name} must be a Float64Array`);
+  if (xs.length !== length) throw new InvalidModelError(`workload.${name} has ${xs.length} entries, expected ${length} (one per job)`);
+  for (let i = 0; i < length; i++) {
+    const x = xs[i];
+    if (!Number.isFinite(x) || x < min) throw new InvalidModelError(`workload.${name}[${i}] must be a finite number${min > -Infinity ? ` ≥ ${min}` : ''}, got ${x}`);
+  }
+  return xs;
+}
+
+/**
+ * Replays a trace over n servers (one run, batch-means CIs).
+ * @param model selection, d, discipline, conventions, sampling; `prediction` is used only when the workload has no
+ *   predictions; `lambda` and `service` are not used for arrivals or sizes (service.mean scales the default grid).
+ * @param workload arrays of equal length N ≥ warmupJobs + 2·batches.
+ * @returns pooled estimates with batch-means 95% CIs and lag-1 autocorrelations, the offered load, events, speed.
+ *   Same inputs and seed ⇒ identical numbers (except wall-clock fields).
+ * @throws {InvalidModelError} malformed arrays (length, NaN, negative, decreasing times), bad n/d/options, a model the
+ *   simulator does not cover, or measured arrivals spanning zero time.
+ * @example simulateReplay(model, { arrivals, sizes }, { n: 100, seed: 1 }).meanResponseTime.mean
+ */
+export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload, options: ReplayOptions): ReplayResult {
+  if (workload === null || typeof workload !== 'object') throw new InvalidModelError('simulateReplay needs a workload { arrivals, sizes, predictions? }');
+  if (options === null || typeof options !== 'object') throw new InvalidModelError('simulateReplay needs an options object with n');
+  const total = workload.arrivals instanceof Float64Array ? workload.arrivals.length : -1;
+  const arrivals = checkColumn('arrivals', workload.arrivals, total, 0);
+  for (let i = 1; i < total; i++) {
+    if (arrivals[i] < arrivals[i - 1]) throw new InvalidModelError(`workload.arrivals must be non-decreasing: arrivals[${i}] = ${arrivals[i]} < arrivals[${i - 1}] = ${arrivals[i - 1]}`);
+  }
+  const sizes = checkColumn('sizes', workload.sizes, total, 0);
+  const predictions = workload.predictions === undefined ? undefined : checkColumn('predictions', workload.predictions, total, -Infinity);
+  const batches = integerOption('batches', options.batches, 25, 2);
+  if (batches > 1000) throw new InvalidModelError(`batches must be ≤ 1000, got ${batches}`);
+  const warmupJobs = integerOption('warmupJobs', options.warmupJobs, Math.floor(total / 10), 0);
+  const jobs = total - warmupJobs;
+  if (jobs < 2 * batches) throw new InvalidModelError(`the trace has ${total} jobs; with warmupJobs = ${warmupJobs} it needs at least ${warmupJobs + 2 * batches} (2 per batch)`);
+  const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);
+  const master = seedOption(options.seed);
+  const trace = { arrivals, sizes, predictions };
+  const config = resolveRunConfig(model, options.n, { trace, workloadGrid: options.workloadGrid });
+  const t0 = arrivals[warmupJobs];
+  const tEnd = arrivals[total - 1];
+  if (!(tEnd > t0)) throw new InvalidModelError(`the measured arrivals span zero time (all at ${t0}); lower warmupJobs or check the trace`);
+  const kind: EngineKind = config.discipline === 0 ? 'event' : 'priority';
+
+  const started = performance.now();
+  const seed = streamSeed(master, 0);
+  const measurement = new Measurement(Infinity, jobs, warmupJobs);
+  const state = initialState(config, kind, new Rng(seed), measurement);
+  const engine = createEngine(kind, config, state);
+  const { occupancy, workload: work } = state;
+  const grid = Array.from(config.workloadGrid);
+  // Cumulative integrals at the slice ends τ_b = t0 + b·Δ, b = 1..B−1, then at the window end.
+  const slice = (tEnd - t0) / batches;
+  const cumQueue: number[] = [0];
+  const cumLevels: number[][] = [new Array<number>(maxLevel + 1).fill(0)];
+  const cumWork: number[] = [0];
+  const cumAbove: number[][] = [grid.map(() => 0)];
+  const levelAreas = () => Array.from({ length: maxLevel + 1 }, (_, i) => (i < occupancy.area.length ? occupancy.area[i] : 0));
+  const queueArea = () => {
+    let q = 0;
+    for (let i = 1; i < occupancy.area.length; i++) q += occupancy.area[i];
+    return q;
+  };
+  for (let b = 1; b < batches; b++) {
+    const tau = t0 + b * slice;
+    engine.run(tau);
+    occupancy.end(tau);
+    work.end(tau);
+    cumQueue.push(queueArea());
+    cumLevels.push(levelAreas());
+    cumWork.push(work.area);
+    cumAbove.push(Array.from(work.areaAbove));
+  }
+  engine.run(Infinity);
+  if (measurement.completed !== jobs) throw new InvalidModelError(`replay ended with ${measurement.completed} of ${jobs} measured jobs completed`);
+  cumQueue.push(queueArea());
+  cumLevels.push(levelAreas());
+  cumWork.push(work.area);
+  cumAbove.push(Array.from(work.areaAbove));
+  const windowLength = measurement.windowEnd - measurement.windowStart;
+  const norm = (x: number) => x / (config.n * slice);
+  const timeEstimate = (cum: number[]) =>
+    batchEstimate(cum.slice(1).map((c, b) => norm(c - cum[b])), cum[batches] / (config.n * windowLength));
+
+  // Customer averages by job batches (arrival order), then quantiles (which reorder the responses in place).
+  const responses = measurement.responses;
+  const bounds = Array.from({ length: batches + 1 }, (_, b) => Math.floor((b * jobs) / batches));
+  const batchT: number[] = [];
+  const batchS: number[] = [];
+  let offered = 0;
+  for (let b = 0; b < batches; b++) {
+    let sumT = 0;
+    let sumS = 0;
+    let countS = 0;
+    for (let k = bounds[b]; k < bounds[b + 1]; k++) {
+      const r = responses[k];
+      const s = sizes[warmupJobs + k];
+      sumT += r;
+      offered += s;
+      if (s > 0) {
+        sumS += r / s;
+        countS++;
+      }
+    }
+    batchT.push(sumT / (bounds[b + 1] - bounds[b]));
+    batchS.push(countS > 0 ? sumS / countS : 0);
+  }
+  const ps = [0.5, 0.95, 0.99];
+  const batchQ = bounds.slice(0, batches).map((lo, b) => quantiles(responses.subarray(lo, bounds[b + 1]), bounds[b + 1] - lo, ps));
+  const pooledQ = quantiles(responses, jobs, ps);
+  const percentile = (i: number) => batchEstimate(batchQ.map((q) => q[i]), pooledQ[i]);
+  const wallSeconds = (performance.now() - started) / 1000;
+  return {
+    meanResponseTime: batchEstimate(batchT, measurement.sumResponse / measurement.completed),
+    meanSlowdown: batchEstimate(batchS, measurement.sumSlowdown / measurement.slowdownJobs),
+    responseTimePercentiles: { p50: percentile(0), p95: percentile(1), p99: percentile(2) },
+    meanQueueLength: timeEstimate(cumQueue),
+    tail: Array.from({ length: maxLevel + 1 }, (_, i) => timeEstimate(cumLevels.map((a) => a[i]))),
+    meanWorkload: timeEstimate(cumWork),
+    ...(grid.length === 0 ? {} : { workloadCcdf: { grid, ccdf: grid.map((_, k) => timeEstimate(cumAbove.map((a) => a[k]))) } }),
+    offeredLoad: offered / (config.n * windowLength),
+    jobs,
+    warmupJobs,
+    batches,
+    window: [measurement.windowStart, measurement.windowEnd],
+    events: engine.events,
+    eventsPerSecond: wallSeconds > 0 ? engine.events / wallSeconds : Infinity,
+    wallSeconds,
+    n: config.n,
+    maxLevel,
+    seed: { master, stream: '0x' + seed.toString(16).padStart(16, '0') },
+    engine: kind,
+    provenance: { model, version: VERSION, method: `trace replay, ${kind === 'event' ? 'FIFO event engine' : 'priority event engine'}, batch means (${batches} batches)` },
+  };
+}
