@@ -4,8 +4,8 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import { parseModel, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
-import { serviceDistribution } from '../model/service/index.ts';
-import { warmupTime } from '../meanfield/index.ts';
+export { autoWarmup, MAX_AUTO_WARMUP } from '../analysis/warmup.ts';
+import { autoWarmup } from '../analysis/warmup.ts';
 import type { ExperimentSpec } from './schema.ts';
 
 export interface ExperimentCell {
@@ -54,23 +54,6 @@ export function deriveSeed(master: number, key: string): number {
   return h >>> 0;
 }
 
-/** Upper bound on an automatic warm-up (time units); beyond it a run is dominated by warm-up. */
-export const MAX_AUTO_WARMUP = 5000;
-
-/**
- * Automatic warm-up [H]: the SQ(d) mean-field warm-up (theory.md §8: 2 × time for the ODE from empty to come within
- * 1e-3 of its fixed point, ≥ 3τ) at the same λ and d — the nearest model with an ODE — scaled by max(1, (1 + SCV)/2)
- * for variable sizes (theory.md §8 heavy tails), capped at MAX_AUTO_WARMUP.
- */
-export function autoWarmup(model: SupermarketModel): { time: number; rule: string } {
-  const blind = parseModel({ lambda: model.lambda * model.service.mean, d: model.selection === 'random' ? 1 : model.d });
-  const base = warmupTime(blind).warmupTime * model.service.mean;
-  const scv = serviceDistribution(model.service).scv;
-  const factor = Math.max(1, (1 + scv) / 2);
-  const time = Math.min(MAX_AUTO_WARMUP, base * factor);
-  return { time, rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × max(1, (1+SCV)/2) = ${factor.toFixed(2)}${time === MAX_AUTO_WARMUP ? `, capped at ${MAX_AUTO_WARMUP}` : ''}` };
-}
-
 function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline }[] {
   if (spec.policies) return spec.policies;
   const out: { selection: Selection; discipline: Discipline }[] = [];
@@ -106,7 +89,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 prediction: prediction === 'none' ? undefined : prediction,
               });
               if (d > n) throw new InvalidModelError(`cell ${key}: d = ${d} exceeds n = ${n}`);
-              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : autoWarmup(model);
+              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : autoWarmup(model, 1e-3, spec.maxWarmup);
               cells.push({ ...base, model, warmupTime: warm.time, warmupRule: warm.rule });
             }
           }

@@ -43,6 +43,8 @@ export const experimentSchema = z.object({
   seed: z.number().int().nonnegative().default(1),
   /** Warm-up in time units, or "auto" (mean-field based for exponential JSQ, else a load- and SCV-scaled rule). */
   warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
+  /** Cap on the automatic warm-up (time units), default 5000. */
+  maxWarmup: z.number().positive().default(5000),
 }).strict().refine((e) => e.policies !== undefined || (e.selections !== undefined && e.disciplines !== undefined), {
   message: 'give either "policies" or both "selections" and "disciplines"',
 });

@@ -1,7 +1,7 @@
 /** `supermarket simulate`: finite-n discrete-event simulation with replications and Student-t 95% CIs. */
 import { Command, Option } from 'commander';
 import { checkServers, parseModel } from '../../model/index.ts';
-import { warmupTime } from '../../meanfield/index.ts';
+import { autoWarmup } from '../../analysis/warmup.ts';
 import { simulate, type Estimate } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
@@ -10,7 +10,7 @@ import { addModelOptions, parseNonNegativeInteger, parseNumber, parsePositive, p
 interface Opts {
   lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
   n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
-  maxLevel: number; engine: 'auto' | 'event' | 'race'; json?: boolean; progress: boolean;
+  maxLevel: number; engine: 'auto' | 'event' | 'priority' | 'race'; json?: boolean; progress: boolean;
 }
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
@@ -27,16 +27,16 @@ export function simulateCommand(): Command {
     .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parsePositiveInteger, 5)
     .option('--seed <seed>', 'master seed (integer ≥ 0)', parseNonNegativeInteger, 1)
     .option('--warmup <time>', 'warm-up in time units; default: from the mean-field transient (see --warmup-tolerance)', parsePositive)
-    .option('--warmup-tolerance <ε>', 'default warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)', parsePositive, 1e-3)
+    .option('--warmup-tolerance <ε>', 'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes', parsePositive, 1e-3)
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parsePositiveInteger, 30)
-    .addOption(new Option('--engine <engine>', 'event: general event-driven engine; race: exponential fast path; auto: race when exact').choices(['auto', 'event', 'race']).default('auto'))
+    .addOption(new Option('--engine <engine>', 'event: event-driven FIFO engine; priority: engine for the other disciplines (and FIFO); race: exponential JSQ FIFO fast path; auto: race when exact, else event/priority').choices(['auto', 'event', 'priority', 'race']).default('auto'))
     .option('--json', 'print one JSON object on stdout')
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText('after', '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json')
     .action(action((o: Opts) => {
       const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
       const n = checkServers(model, o.n);
-      const warm = o.warmup ?? warmupTime(model, { tolerance: o.warmupTolerance }).warmupTime;
+      const warm = o.warmup ?? autoWarmup(model, o.warmupTolerance).time;
       const progress = createProgress('simulate', o.progress && !o.json);
       const result = simulate(model, {
         n, jobs: o.jobs, replications: o.replications, seed: o.seed, warmupTime: warm, maxLevel: o.maxLevel, engine: o.engine,
@@ -48,12 +48,15 @@ export function simulateCommand(): Command {
         return;
       }
       const lines = [
-        `Simulation: JSQ(${model.d}), FIFO, exponential service, λ = ${model.lambda}, n = ${n}, ${model.sampling}`,
+        `Simulation: ${model.selection.toUpperCase()}(${model.d}) + ${model.discipline.toUpperCase()}, service ${o.service}, prediction ${o.prediction}, λ = ${model.lambda}, n = ${n}, ${model.sampling}`,
         `  ${o.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units; seed ${o.seed}; engine ${result.engine}`,
         `                          mean     95% CI`,
         `  E[T] response time    ${show(result.meanResponseTime)}`,
         `  E[Q] per server       ${show(result.meanQueueLength)}`,
         `  E[Q]/λ (Little)       ${show(result.littleResponseTime)}`,
+        `  E[T/S] slowdown       ${show(result.meanSlowdown)}`,
+        `  T p50 / p95 / p99     ${result.responseTimePercentiles.p50.mean.toFixed(3)} / ${result.responseTimePercentiles.p95.mean.toFixed(3)} / ${result.responseTimePercentiles.p99.mean.toFixed(3)}`,
+        ...(result.meanWorkload ? [`  E[U] workload         ${show(result.meanWorkload)}`] : []),
         ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
         `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
       ];
