@@ -109,6 +109,19 @@ export async function writeExperimentReport(
   writeJsonAtomic(path.join(outDir, 'metadata.json'), meta);
   written.push('metadata.json');
   const events = outcomes.reduce((s, o) => s + o.result.events, 0);
+  const replay = outcomes.some((o) => o.cell.trace);
+  const budget = replay
+    ? 'Trace replay: one run per cell over the second (test) half of each trace, CIs by 25 batch means over the replayed jobs (lag-1 autocorrelations in results.json).'
+    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : 'automatic (see each cell\'s warmupRule in results.json)'}.`;
+  const quality = (meta as RunMetadata & { predictorQuality?: Record<string, unknown>[] }).predictorQuality;
+  const q = (x: unknown) => {
+    const v = x as { logCorrelation?: number; pearsonLog?: number; spearman?: number; over?: number; medianAbsLogError?: number } | null;
+    if (!v) return '–';
+    const r = v.logCorrelation ?? v.pearsonLog;
+    return `r(ln) ${r?.toFixed(3) ?? '?'}, Spearman ${v.spearman?.toFixed(3) ?? '?'}, over ${v.over !== undefined ? `${(100 * v.over).toFixed(1)}%` : '?'}, MALE ${v.medianAbsLogError?.toFixed(3) ?? '?'}`;
+  };
+  const qualityTable = !quality ? '' : `## Predictor quality (test half of each trace)\n\n| trace | jobs (skipped) | train / test | random forest | linear | user estimate |\n|---|---|---|---|---|---|\n${
+    quality.map((x) => `| ${x.trace} | ${x.jobs} (${x.skipped}) | ${x.trainCount} / ${x.testCount} | ${q(x.randomForest)} | ${q(x.linear)} | ${q(x.userEstimate)} |`).join('\n')}\n\n`;
   const findingTable = findings.length === 0 ? '' : `## Findings\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${
     findings.map((f) => `| ${f.claim} | ${f.where} | **${f.verdict}** | ${f.evidence} |`).join('\n')}\n\n`;
   const md = `# Experiment report: ${spec.name}
@@ -116,11 +129,10 @@ export async function writeExperimentReport(
 ${spec.description ?? ''}
 
 Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s; ${outcomes.length} cells, ${events.toExponential(2)} simulated events.
-Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);
-sampling ${spec.sampling}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : 'automatic (see each cell\'s warmupRule in results.json)'}.
-Time is in mean service times (E[S] = 1). Estimates are means over replications with Student-t 95% CIs.
+${budget}
+Time is in mean service times (E[S] = 1). Estimates carry 95% CIs.
 
-${findingTable}## Mean response time E[T]
+${qualityTable}${findingTable}## Mean response time E[T]
 
 ${tables(outcomes, 'meanResponseTime')}
 ${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${tables(outcomes, 'meanSlowdown')}\n` : ''}

@@ -15,6 +15,7 @@ import type { SimulationResult } from '../../sim/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
+import { TraceCellRunner } from '../traceCells.ts';
 import { createProgress } from '../progress.ts';
 import { parsePositiveInteger } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
@@ -69,8 +70,6 @@ export function runCommand(): Command {
       const started = Date.now();
       const spec = loadExperiment(file);
       const cells = expandGrid(spec);
-      const unsupported = cells.filter((c) => c.trace);
-      if (unsupported.length > 0) throw new InvalidModelError(`${file}: trace replay cells are not supported by this runner yet (${unsupported[0].service})`);
       const out = o.out ?? path.join('reports', spec.name);
       const dir = path.join(out, 'cells');
       const outcomes = new Map<string, CellOutcome>();
@@ -83,9 +82,10 @@ export function runCommand(): Command {
         } catch { /* damaged file: recompute */ }
       }
       const resumed = outcomes.size;
-      const todo = cells.filter((c) => !outcomes.has(c.key));
+      const todo = cells.filter((c) => !outcomes.has(c.key) && !c.trace);
+      const traceTodo = cells.filter((c) => !outcomes.has(c.key) && c.trace);
       const cost = (c: ExperimentCell) => c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime);
-      const total = todo.reduce((s, c) => s + cost(c), 0);
+      const total = todo.reduce((s, c) => s + cost(c), 0) + traceTodo.length;
       let done = 0;
       const progress = createProgress(`run ${spec.name}`, o.progress);
       if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
@@ -103,11 +103,23 @@ export function runCommand(): Command {
         },
         o.threads,
       );
+      // trace replays: one run each, in this thread (the trace and its learned predictions are loaded once)
+      const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
+      const skipped: { key: string; reason: string }[] = [];
+      for (const cell of traceTodo) {
+        progress.update(done, total, `${cell.service} ${cell.policy} λ = ${cell.lambda}`);
+        const r = traces.run(cell);
+        if ('skipReason' in r) { skipped.push({ key: cell.key, reason: r.skipReason }); continue; }
+        writeJsonAtomic(cellFile(dir, cell), { hash: cellHash(cell), outcome: r });
+        outcomes.set(cell.key, r);
+      }
+      const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) => traces.quality(c));
       progress.stop();
-      const ordered = cells.map((c) => outcomes.get(c.key)!);
+      const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
       const meta = {
         command: ['supermarket', ...process.argv.slice(2)].join(' '), startedAt: new Date(started).toISOString(),
-        wallSeconds: (Date.now() - started) / 1000, versions: dependencyVersions(), resumedCells: resumed,
+        wallSeconds: (Date.now() - started) / 1000, versions: dependencyVersions(), resumedCells: resumed, skippedCells: skipped,
+        ...(predictorQuality.length ? { predictorQuality } : {}),
         machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
       };
       const findings = evaluateFindings(ordered).map((f) => ({ claim: `${f.claim}: ${f.statement}`, where: f.where, verdict: f.verdict, evidence: f.evidence }));

@@ -1,0 +1,92 @@
+/**
+ * Trace cells of an experiment (I/O layer): loads each trace once, learns size predictions on its first half
+ * (chronological), and replays the second half over n servers at the cell's target load with `simulateReplay`.
+ * Predictions for predicted policies: `exact` (the true sizes), `learned` (random forest on submission-time features),
+ * `learned-linear`, `user` (the trace's own estimate, SWF requested time).
+ */
+import path from 'node:path';
+import { InvalidModelError } from '../errors.ts';
+import type { CellOutcome, ExperimentCell } from '../experiments/index.ts';
+import { learnPredictions, type LearnResult } from '../learn/index.ts';
+import { parseModel } from '../model/index.ts';
+import { simulateReplay } from '../sim/index.ts';
+import { loadTrace, traceWorkload, type TraceJob } from '../traces/index.ts';
+
+export const TRACE_PREDICTIONS = ['exact', 'learned', 'learned-linear', 'user'] as const;
+
+interface LoadedTrace {
+  readonly test: readonly TraceJob[];
+  readonly learned: Map<string, LearnResult>;
+  readonly all: readonly TraceJob[];
+  readonly skipped: number;
+}
+
+/** Trace loader with a per-run cache; paths resolve against the experiment file's folder. */
+export class TraceCellRunner {
+  private readonly traces = new Map<string, LoadedTrace>();
+  constructor(private readonly baseDir: string) {}
+
+  private load(cell: ExperimentCell): LoadedTrace {
+    const t = cell.trace!;
+    const file = path.resolve(this.baseDir, t.path);
+    const key = `${file}|${t.status ?? ''}`;
+    let loaded = this.traces.get(key);
+    if (!loaded) {
+      const trace = loadTrace(file, { format: t.format, ...(t.status !== undefined ? { status: [t.status] } : {}) });
+      const jobs = trace.jobs as readonly TraceJob[];
+      const half = Math.floor(jobs.length / 2);
+      loaded = { all: jobs, test: jobs.slice(half), learned: new Map(), skipped: trace.skipped.count };
+      this.traces.set(key, loaded);
+    }
+    return loaded;
+  }
+
+  private learn(loaded: LoadedTrace, kind: 'random-forest' | 'linear'): LearnResult {
+    let r = loaded.learned.get(kind);
+    if (!r) {
+      r = learnPredictions(loaded.all, { model: kind, trainFraction: 0.5, seed: 1 });
+      loaded.learned.set(kind, r);
+    }
+    return r;
+  }
+
+  /** Predictor quality of the learned models and the user estimate for a trace cell (for the report). */
+  quality(cell: ExperimentCell): Record<string, unknown> {
+    const loaded = this.load(cell);
+    const rf = this.learn(loaded, 'random-forest');
+    const lin = this.learn(loaded, 'linear');
+    return { trace: cell.service, jobs: loaded.all.length, skipped: loaded.skipped, trainCount: rf.trainCount, testCount: rf.testCount,
+      randomForest: rf.quality.learned, linear: lin.quality.learned, userEstimate: rf.quality.userEstimate ?? null };
+  }
+
+  /**
+   * Replays one cell. @returns the outcome, or null when the prediction does not exist for this trace
+   * (e.g. `user` on a SWIM trace), with the reason in `skipReason`.
+   */
+  run(cell: ExperimentCell): CellOutcome | { skipReason: string } {
+    const loaded = this.load(cell);
+    let predictions: ArrayLike<number> | undefined;
+    if (cell.prediction === 'exact') predictions = Float64Array.from(loaded.test, (j) => j.size);
+    else if (cell.prediction === 'learned') predictions = this.learn(loaded, 'random-forest').predictions;
+    else if (cell.prediction === 'learned-linear') predictions = this.learn(loaded, 'linear').predictions;
+    else if (cell.prediction === 'user') {
+      if (loaded.test.some((j) => j.userEstimate === undefined || !(j.userEstimate >= 0))) return { skipReason: `${cell.service} has no user estimate for every job` };
+      predictions = Float64Array.from(loaded.test, (j) => j.userEstimate!);
+    } else if (cell.prediction !== 'none') {
+      throw new InvalidModelError(`trace cells take predictions ${TRACE_PREDICTIONS.join(', ')}; got ${JSON.stringify(cell.prediction)}`);
+    }
+    const workload = traceWorkload(loaded.test, { targetLoad: cell.lambda, servers: cell.n, rescale: 'sizes', ...(predictions ? { predictions } : {}) });
+    const model = parseModel({ lambda: cell.lambda, d: cell.d, selection: cell.selection, discipline: cell.discipline });
+    const r = simulateReplay(model, workload, { n: cell.n, seed: cell.seed });
+    const { model: _m, ...cellData } = cell;
+    return {
+      cell: cellData,
+      result: {
+        meanResponseTime: r.meanResponseTime, meanQueueLength: r.meanQueueLength, meanSlowdown: r.meanSlowdown,
+        responseTimePercentiles: r.responseTimePercentiles as unknown as Record<string, CellOutcome['result']['meanResponseTime']>,
+        events: r.events, eventsPerSecond: r.eventsPerSecond, wallSeconds: r.wallSeconds, warmupTime: 0,
+        seeds: { master: cell.seed, stream: r.seed.stream, replayJobs: workload.meta.jobs, offeredLoad: r.offeredLoad },
+      },
+    };
+  }
+}
