@@ -69,7 +69,7 @@ function policies(spec: ExperimentSpec): { selection: Selection; discipline: Dis
 export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
   const cells: ExperimentCell[] = [];
   for (const service of spec.service) {
-    const serviceLabel = typeof service === 'string' ? service : `trace:${service.trace}`;
+    const serviceLabel = typeof service === 'string' ? service : `trace:${service.trace.split('/').pop()!.replace(/\.(swf|tsv)(\.gz)?$/, '')}`;
     for (const d of spec.d) {
       for (const n of spec.n) {
         for (const { selection, discipline } of policies(spec)) {

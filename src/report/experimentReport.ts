@@ -44,7 +44,7 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
   const spec: TopLevelSpec = {
     $schema: SCHEMA,
     data: { values: rows },
-    facet: { row: { field: 'panel', type: 'nominal', title: null, header: { labelLimit: 0, labelAngle: 0, labelAlign: 'left' } },
+    facet: { row: { field: 'panel', type: 'nominal', title: null, header: { labelLimit: 0, labelAngle: -90, labelAlign: 'center' } },
       column: { field: 'prediction', type: 'nominal', title: null, header: { labelLimit: 0 } } },
     spec: {
       width: 260, height: 200,
@@ -122,7 +122,15 @@ export async function writeExperimentReport(
   };
   const qualityTable = !quality ? '' : `## Predictor quality (test half of each trace)\n\n| trace | jobs (skipped) | train / test | random forest | linear | user estimate |\n|---|---|---|---|---|---|\n${
     quality.map((x) => `| ${x.trace} | ${x.jobs} (${x.skipped}) | ${x.trainCount} / ${x.testCount} | ${q(x.randomForest)} | ${q(x.linear)} | ${q(x.userEstimate)} |`).join('\n')}\n\n`;
-  const findingTable = findings.length === 0 ? '' : `## Findings\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${
+  const claims = [...new Set(findings.map((f) => f.claim))];
+  const summary = claims.map((c) => {
+    const of = findings.filter((f) => f.claim === c);
+    const count = (v: string) => of.filter((f) => f.verdict === v).length;
+    return `| ${c} | ${count('holds')} | ${count('fails')} | ${count('undecided')} |`;
+  }).join('\n');
+  const findingTable = findings.length === 0 ? '' : `## Findings\n\nEach claim is judged at every grid point where its cells exist: **holds** when the 95% CI of the difference ` +
+    `(half-width √(h₁² + h₂²)) lies on the claimed side, **fails** when it lies on the other side, **undecided** otherwise.\n\n` +
+    `| claim | holds | fails | undecided |\n|---|---|---|---|\n${summary}\n\n### Per grid point\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${
     findings.map((f) => `| ${f.claim} | ${f.where} | **${f.verdict}** | ${f.evidence} |`).join('\n')}\n\n`;
   const md = `# Experiment report: ${spec.name}
 
