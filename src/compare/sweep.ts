@@ -111,15 +111,15 @@ export interface ComparisonResult {
 }
 
 /** Store of finished cells, so that a rerun of the same sweep skips them (the CLI backs it by files). */
-export interface CellCache {
-  get(key: string): CellResult | undefined;
-  put(cell: CellResult): void;
+export interface CellCache<C extends { readonly key: string } = CellResult> {
+  get(key: string): C | undefined;
+  put(cell: C): void;
 }
 
-export interface ComparisonHooks {
+export interface ComparisonHooks<C extends { readonly key: string } = CellResult> {
   /** Progress in simulated events (estimated total), with a label of the running cell. */
   onProgress?: (doneEvents: number, totalEvents: number, label: string) => void;
-  cache?: CellCache;
+  cache?: CellCache<C>;
 }
 
 /** Deterministic 32-bit seed for a cell from the master seed and the cell's key (FNV-1a). */

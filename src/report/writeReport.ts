@@ -6,8 +6,10 @@
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { marked } from 'marked';
-import type { ComparisonResult } from '../compare/index.ts';
+import type { ComparisonResult, GeneralComparisonResult } from '../compare/index.ts';
 import { allFigures, type Figure } from './figures.ts';
+import { generalFigures } from './generalFigures.ts';
+import { generalReportMarkdown } from './generalReport.ts';
 import { renderVegaLite } from './render.ts';
 import { writeFileAtomic, writeJsonAtomic } from './atomic.ts';
 
@@ -132,18 +134,25 @@ ${body}
 `;
 }
 
+/** True for the result of `runGeneralComparison` (judged "Without V"), false for `runComparison` (refined mean field). */
+export function isGeneralResult(result: ComparisonResult | GeneralComparisonResult): result is GeneralComparisonResult {
+  return (result as GeneralComparisonResult).kind === 'without-v';
+}
+
 /**
- * Renders every figure and writes the report folder.
+ * Renders every figure and writes the report folder: the refined-mean-field validation report for a `runComparison`
+ * result, the "Without V" convergence report (generalReport.ts) for a `runGeneralComparison` result.
  * @param outDir target folder (created if missing); existing files of the same name are replaced atomically.
  * @returns the paths written, relative to outDir.
  */
-export async function writeReport(outDir: string, result: ComparisonResult, meta: RunMetadata): Promise<string[]> {
+export async function writeReport(outDir: string, result: ComparisonResult | GeneralComparisonResult, meta: RunMetadata): Promise<string[]> {
   const written: string[] = [];
   const put = (rel: string, data: string | Uint8Array) => {
     writeFileAtomic(path.join(outDir, rel), data);
     written.push(rel);
   };
-  const figures = allFigures(result);
+  const general = isGeneralResult(result);
+  const figures = general ? generalFigures(result) : allFigures(result);
   for (const f of figures) {
     const { svg, png } = await renderVegaLite(f.spec);
     put(`figures/${f.name}.svg`, svg);
@@ -156,8 +165,8 @@ export async function writeReport(outDir: string, result: ComparisonResult, meta
   written.push('results.json');
   writeJsonAtomic(path.join(outDir, 'metadata.json'), { ...meta, config: result.config });
   written.push('metadata.json');
-  const md = reportMarkdown(result, figures, meta);
+  const md = general ? generalReportMarkdown(result, figures, meta) : reportMarkdown(result, figures, meta);
   put('report.md', md);
-  put('index.html', htmlPage(md, 'supermarket-lab validation report'));
+  put('index.html', htmlPage(md, general ? 'supermarket-lab convergence report' : 'supermarket-lab validation report'));
   return written;
 }

@@ -1,19 +1,24 @@
 /**
  * `supermarket compare`: n-sweep of the simulator against the mean field and the refined mean field, written as a
  * validation report. Finished cells are stored in <out>/cells/, so an interrupted run resumes where it stopped.
+ * JSQ(d) FIFO exponential (the default) is judged against the refined mean field (theory.md §6); every other model
+ * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8) by `runGeneralComparison`.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command, Option } from 'commander';
-import { runComparison, type CellCache, type CellResult, type ComparisonConfig } from '../../compare/index.ts';
-import { SAMPLINGS, type Sampling } from '../../model/index.ts';
+import { Command } from 'commander';
+import {
+  hasRefinedTerm, runComparison, runGeneralComparison, type CellCache, type CellResult, type ComparisonConfig, type GeneralCellResult,
+  type GeneralComparisonConfig, type ModelFields,
+} from '../../compare/index.ts';
+import { parseModel, type Sampling } from '../../model/index.ts';
 import { writeJsonAtomic, writeReport } from '../../report/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { parseIntegerList, parseNonNegativeInteger, parseNumberList, parsePositive, parsePositiveInteger } from '../options.ts';
+import { addModelOptions, parseIntegerList, parseNonNegativeInteger, parseNumberList, parsePositive, parsePositiveInteger } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
@@ -29,26 +34,30 @@ export const DEFAULT_PRESET = {
 
 interface Opts {
   lambda: number[]; d: number[]; n: number[]; sampling: Sampling; jobs: number; replications: number; seed: number;
+  selection: string; discipline: string; service: string; prediction: string;
   warmupTolerance: number; maxLevel: number; out: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
   trajectoryReplications: number; fresh?: boolean; json?: boolean; progress: boolean;
 }
 
-/** Identifies the settings a cell's result depends on (besides its own d, λ, n), so stale cells are not reused. */
-function cellSettingsHash(c: ComparisonConfig): string {
+/**
+ * Identifies the settings a cell's result depends on (besides its own d, λ, n), so stale cells are not reused. The
+ * model fields enter only when given (the general path), so the default sweep's hash is what it always was.
+ */
+function cellSettingsHash(c: ComparisonConfig, model?: ModelFields): string {
   const relevant = { sampling: c.sampling, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTolerance: c.warmupTolerance,
-    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, version: VERSION };
+    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, version: VERSION, ...(model ? { model } : {}) };
   return createHash('sha256').update(JSON.stringify(relevant)).digest('hex').slice(0, 16);
 }
 
-function fileCache(dir: string, settings: string, fresh: boolean): CellCache & { resumed: number } {
+function fileCache<C extends { readonly key: string }>(dir: string, settings: string, fresh: boolean): CellCache<C> & { resumed: number } {
   const cache = {
     resumed: 0,
-    get(key: string): CellResult | undefined {
+    get(key: string): C | undefined {
       if (fresh) return undefined;
       const file = path.join(dir, `${key}.json`);
       if (!existsSync(file)) return undefined;
       try {
-        const stored = JSON.parse(readFileSync(file, 'utf8')) as { settings: string; cell: CellResult };
+        const stored = JSON.parse(readFileSync(file, 'utf8')) as { settings: string; cell: C };
         if (stored.settings !== settings) return undefined;
         cache.resumed++;
         return stored.cell;
@@ -56,26 +65,34 @@ function fileCache(dir: string, settings: string, fresh: boolean): CellCache & {
         return undefined; // a damaged file is recomputed, never trusted
       }
     },
-    put(cell: CellResult) {
+    put(cell: C) {
       writeJsonAtomic(path.join(dir, `${cell.key}.json`), { settings, cell });
     },
   };
   return cache;
 }
 
+function machine() {
+  return { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` };
+}
+
 export function compareCommand(): Command {
   const p = DEFAULT_PRESET;
   const cmd = new Command('compare')
-    .summary('n-sweep: simulation vs mean field vs refined mean field, written as a validation report')
-    .description('For every (d, λ) and every n, simulates the system (replications × jobs after a mean-field warm-up),\n' +
-      'compares E[T] and the tail fractions with the mean field and the refined mean field π + V/n, fits the\n' +
-      'convergence slope of log|error| against log n (expect about −1), gives a verdict per n, and writes\n' +
-      '<out>/index.html, report.md, figures (PNG, SVG, vega-lite spec, CSV, JSON), results.json, metadata.json.\n' +
+    .summary('n-sweep: simulation vs mean field (and refined mean field where it exists), written as a validation report')
+    .description('For every (d, λ) and every n, simulates the system (replications × jobs after a mean-field warm-up) and\n' +
+      'compares E[T] with the n → ∞ limit. JSQ(d) FIFO exponential (the default): against the mean field and the refined\n' +
+      'mean field π + V/n, tail fractions, slope of log|error| against log n (expect about −1), a verdict per n.\n' +
+      'Any other model (--selection, --discipline, --service, --prediction): against the solver that solveMeanField picks\n' +
+      '(closed form, FPE, phase-type ODE, M/G/1, or a cavity estimate with its CI), judged without a refined term:\n' +
+      'fit x̂_n = a + c₁/n (+ c₂/n²), check a against the limit, report c₁; LWL(d) adds the workload ccdf and the PIDE\n' +
+      'transient. LPW(d) has no mean-field solver, so compare refuses it. Writes <out>/index.html, report.md, figures\n' +
+      '(PNG, SVG, vega-lite spec, CSV, JSON), results.json, metadata.json.\n' +
       'Finished cells are kept in <out>/cells/: rerun the same command to resume an interrupted sweep.')
     .option('--lambda <list>', 'arrival rates per server, comma-separated', parseNumberList, p.lambdas)
     .option('--d <list>', 'choices d, comma-separated', parseNumberList, p.ds)
-    .option('--n <list>', 'numbers of servers, comma-separated', parseIntegerList, p.ns)
-    .addOption(new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'))
+    .option('--n <list>', 'numbers of servers, comma-separated', parseIntegerList, p.ns);
+  addModelOptions(cmd, false)
     .option('--jobs <count>', 'measured arrivals per replication (the same budget for every n)', parsePositiveInteger, p.jobs)
     .option('--replications <r>', 'independent replications per cell (≥ 2)', parsePositiveInteger, p.replications)
     .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
@@ -92,7 +109,9 @@ export function compareCommand(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText('after', '\nExamples:\n  supermarket compare                       # the default validation report (npm start)\n' +
       '  supermarket compare --lambda 0.9 --d 2 --n 10,100,1000 --out reports/quick\n' +
-      '  supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy')
+      '  supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy\n' +
+      '  supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl\n' +
+      '  supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull')
     .action(action(async (o: Opts) => {
       const started = Date.now();
       const tEnd = o.tEnd ?? 0; // resolved below when 0
@@ -101,17 +120,50 @@ export function compareCommand(): Command {
         warmupTolerance: o.warmupTolerance, warmupSafetyFactor: 2, maxLevel: o.maxLevel,
         trajectory: o.trajectory ? { ns: o.trajectoryN, tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
       };
-      const settings = cellSettingsHash(config);
-      const cache = fileCache(path.join(o.out, 'cells'), settings, Boolean(o.fresh));
+      const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
+      // every (d, λ) of a sweep shares the fields, so the first decides the path; parseModel checks them all later
+      const refined = hasRefinedTerm(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
       const progress = createProgress('compare', o.progress);
-      const result = runComparison(config, { cache, onProgress: (done, total, label) => progress.update(done, total, label) });
-      progress.stop();
+      const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
       const command = ['supermarket', ...process.argv.slice(2)].join(' ');
-      const meta = {
-        command, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000,
-        versions: dependencyVersions(), resumedCells: cache.resumed,
-        machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
-      };
+      const metaOf = (resumed: number) => ({ command, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000,
+        versions: dependencyVersions(), resumedCells: resumed, machine: machine() });
+      if (!refined) {
+        const general: GeneralComparisonConfig = { ...config, model: fields };
+        const cache = fileCache<GeneralCellResult>(path.join(o.out, 'cells'), cellSettingsHash(config, fields), Boolean(o.fresh));
+        let result;
+        try {
+          result = runGeneralComparison(general, { cache, onProgress });
+        } finally {
+          progress.stop();
+        }
+        const meta = metaOf(cache.resumed);
+        const files = await writeReport(o.out, result, meta);
+        if (o.json) {
+          process.stdout.write(`${JSON.stringify({ out: o.out, files, models: result.models, cells: result.cells.map((c) => ({
+            key: c.key, d: c.d, lambda: c.lambda, n: c.n, seed: c.seed, meanResponseTime: c.simulation.meanResponseTime,
+            difference: c.verdict.difference, verdict: c.verdict.status })), notes: result.notes, wallSeconds: meta.wallSeconds })}\n`);
+          return;
+        }
+        const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
+        const lines = [`Report written to ${path.join(o.out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
+          `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree, ${count('not-judged')} not judged`];
+        for (const m of result.models) {
+          const f = m.fit;
+          lines.push(`  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${m.reference.meanResponseTime.toFixed(4)} (${m.reference.solver}, ${m.reference.kind}` +
+            `${m.reference.halfWidth > 0 ? ` ± ${m.reference.halfWidth.toFixed(4)}` : ''}), ` +
+            `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
+            `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`);
+        }
+        for (const n of result.notes) lines.push(`  note: ${n}`);
+        process.stdout.write(`${lines.join('\n')}\n`);
+        return;
+      }
+      const settings = cellSettingsHash(config);
+      const cache = fileCache<CellResult>(path.join(o.out, 'cells'), settings, Boolean(o.fresh));
+      const result = runComparison(config, { cache, onProgress });
+      progress.stop();
+      const meta = metaOf(cache.resumed);
       const files = await writeReport(o.out, result, meta);
       const agree = result.cells.filter((c) => c.verdict.status === 'agrees').length;
       const disagree = result.cells.filter((c) => c.verdict.status === 'disagrees').length;
