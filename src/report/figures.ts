@@ -93,9 +93,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   for (const c of result.cells) {
     const m = result.models.find((x) => x.d === c.d && x.lambda === c.lambda)!;
     const label = fmtLambda(c.lambda);
-    const slopes = result.models.filter((x) => x.d === c.d)
-      .map((x) => `${x.lambda}: ${x.slope ? x.slope.slope.toFixed(2) : 'n/a'}`).join(', ');
-    const facet = `d = ${c.d} · fitted slopes (λ: slope) ${slopes}`;
+    const facet = `d = ${c.d}`;
     const err = Math.abs(c.errors.meanResponseTimeVsMeanField);
     const h = c.simulation.meanResponseTime.halfWidth;
     rows.push({ d: c.d, facet, lambda: c.lambda, label, n: c.n, series: 'simulation', error: err,
@@ -125,7 +123,9 @@ export function convergenceFigure(result: ComparisonResult): Figure {
             tooltip: [{ field: 'n' }, { field: 'signedError' }, { field: 'halfWidth' }] } },
       ],
     },
-    title: { text: 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)', fontSize: 13 },
+    title: { text: 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)', fontSize: 13,
+      subtitle: [...new Set(result.models.map((m) => m.d))].map((d) => `fitted slopes, d = ${d}: ` + result.models.filter((m) => m.d === d)
+        .map((m) => `λ = ${m.lambda}: ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`).join(', ')) },
   } as TopLevelSpec;
   return {
     name: 'convergence',

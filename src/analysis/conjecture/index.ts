@@ -1,0 +1,13 @@
+/**
+ * Conjecture testing (issue 4): a claim over named quantities (T, S, P50/P95/P99 of a selection × discipline pair),
+ * evaluated across a parameter grid from mean field where a solver exists and from simulation with CIs where not,
+ * with a holds / fails / undecided verdict per grid point by interval arithmetic.
+ */
+export * from './interval.ts';
+export { CLAIM_SYMBOLS, MEASURES, evaluateClaim, parseClaim, type ClaimOutcome, type ClaimValues, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
+export { conjectureSchema, parseConjecture, type Conjecture, type ConjectureSpec, type EvaluationSpec } from './schema.ts';
+export {
+  VERDICT_RULE, bonferroniFactor, evaluateConjecture, expandConjectureGrid, quantityModel,
+  type ConjectureHooks, type ConjectureResult, type GridPoint, type PointResult, type QuantitySource, type QuantityValue, type SimulationRequest, type SimulationSummary,
+} from './evaluate.ts';
+export { conjectureFigures, conjectureMarkdown, conjectureRows, type ConjectureFigure, type ConjectureMeta } from './report.ts';
