@@ -1,6 +1,6 @@
 /**
  * Turns any error into one readable line on stderr and a non-zero exit code: 2 for bad input or a model the
- * tool cannot solve (SupermarketError), 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
+ * tool cannot solve (SupermarketError), 1 for a file-system error (cannot write the report), 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
  */
 import { SupermarketError } from '../errors.ts';
 
@@ -10,6 +10,12 @@ export function reportFatal(error: unknown): never {
     process.stderr.write(`supermarket: error: ${error.message}\n`);
     if (debug) process.stderr.write(`${error.stack}\n`);
     process.exit(2);
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+    const e = error as NodeJS.ErrnoException;
+    process.stderr.write(`supermarket: error: cannot ${e.syscall ?? 'access'} ${e.path ?? ''}: ${code} (${e.message.split(':')[0]})\n`);
+    process.exit(1);
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`supermarket: internal error: ${message.split('\n')[0]} (rerun with SUPERMARKET_DEBUG=1 for the stack trace)\n`);

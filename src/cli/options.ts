@@ -2,6 +2,7 @@
  * Option parsers for commander: strict numbers (no silent NaN), integer lists, and the shared model options.
  * A parser throws commander's InvalidArgumentError, which commander prints as one line and exits non-zero.
  */
+import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
 
@@ -16,6 +17,35 @@ export function parsePositiveInteger(value: string): number {
   const x = parseNumber(value);
   if (!Number.isInteger(x) || x < 1) throw new InvalidArgumentError(`expected an integer ≥ 1, got ${JSON.stringify(value)}`);
   return x;
+}
+
+/** Replications: integer ≥ 2 (a Student-t CI needs two). */
+export function parseReplications(value: string): number {
+  const x = parseNumber(value);
+  if (!Number.isInteger(x) || x < 2) throw new InvalidArgumentError(`expected an integer ≥ 2 (a confidence interval needs two replications), got ${JSON.stringify(value)}`);
+  return x;
+}
+
+/** Measured jobs per replication: integer in [1, 1e12]. */
+export function parseJobs(value: string): number {
+  const x = parsePositiveInteger(value);
+  if (x > 1e12) throw new InvalidArgumentError(`expected at most 1e12 jobs per replication, got ${JSON.stringify(value)}`);
+  return x;
+}
+
+/** Highest recorded tail level: integer in [1, 10000]. */
+export function parseMaxLevel(value: string): number {
+  const x = parsePositiveInteger(value);
+  if (x > 10_000) throw new InvalidArgumentError(`expected a level ≤ 10000, got ${JSON.stringify(value)}`);
+  return x;
+}
+
+/** An output folder: non-empty, and not inside a pseudo file system (/proc, /sys, /dev). */
+export function parseOutDir(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a folder path, got an empty string');
+  const abs = path.resolve(value);
+  if (/^\/(proc|sys|dev)(\/|$)/.test(abs)) throw new InvalidArgumentError(`cannot write a report under ${abs.split('/').slice(0, 2).join('/')}`);
+  return value;
 }
 
 export function parseNonNegativeInteger(value: string): number {
@@ -34,11 +64,11 @@ export function parsePositive(value: string): number {
 export function parseNumberList(value: string): number[] {
   const parts = value.split(',').map((s) => s.trim());
   if (parts.some((p) => p === '')) throw new InvalidArgumentError(`expected a comma-separated list of numbers, got ${JSON.stringify(value)}`);
-  return parts.map(parseNumber);
+  return [...new Set(parts.map(parseNumber))];
 }
 
 export function parseIntegerList(value: string): number[] {
-  return parseNumberList(value).map((x) => {
+  return [...new Set(parseNumberList(value))].map((x) => {
     if (!Number.isInteger(x)) throw new InvalidArgumentError(`expected integers, got ${x} in ${JSON.stringify(value)}`);
     return x;
   });

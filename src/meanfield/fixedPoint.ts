@@ -11,6 +11,9 @@ import { newtonSolve } from './newton.ts';
 import { DEFAULT_MAX_TRUNCATION_LEVEL, sqdClosedFormTail, sqdDrift, sqdJacobian, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
 
+/** Loosest accepted tail tolerance: beyond it the truncated system visibly biases E[T] and ΣV. */
+export const MAX_TAIL_TOLERANCE = 1e-6;
+
 export type FixedPointMethod = 'closed-form' | 'newton';
 
 export interface FixedPointOptions {
@@ -138,6 +141,9 @@ export function solveFixedPoint(model: SupermarketModel, options: FixedPointOpti
     throw new InvalidModelError(`unknown fixed-point method ${JSON.stringify(method)}; expected closed-form or newton`);
   }
   const tailTolerance = options.tailTolerance ?? 1e-15;
+  if (!(tailTolerance > 0 && tailTolerance <= MAX_TAIL_TOLERANCE)) {
+    throw new InvalidModelError(`tailTolerance must be in (0, ${MAX_TAIL_TOLERANCE}], got ${tailTolerance}: a looser truncation biases E[T] and the refined term`);
+  }
   const maxLevel = options.maxTruncationLevel ?? DEFAULT_MAX_TRUNCATION_LEVEL;
   let K: number;
   if (options.truncationLevel !== undefined) {
@@ -145,6 +151,10 @@ export function solveFixedPoint(model: SupermarketModel, options: FixedPointOpti
     if (!Number.isInteger(K) || K < 1 || K > maxLevel) {
       throw new InvalidModelError(`truncationLevel must be an integer in [1, ${maxLevel}], got ${K}`);
     }
+  } else if (d === 1 && method === 'closed-form') {
+    // M/M/1: the tail is geometric and E[Q] is summed exactly (closedFormMeanQueueLength adds ρ^(K+1)/(1−ρ)),
+    // so a tail listing capped at maxLevel loses nothing in E[Q] or E[T]
+    K = Math.min(maxLevel, Math.max(1, Math.ceil(Math.log(tailTolerance) / Math.log(rho))));
   } else {
     K = sqdTruncationLevel(rho, d, tailTolerance, maxLevel);
   }

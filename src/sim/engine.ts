@@ -108,6 +108,7 @@ export class EventEngine implements Engine, PhaseLoop {
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
     const responses = measurement.responses;
+    const stride = measurement.stride;
     let measuredArrivals = measurement.measuredArrivals;
     let measuredInSystem = measurement.measuredInSystem;
     let sumResponse = measurement.sumResponse;
@@ -246,7 +247,7 @@ export class EventEngine implements Engine, PhaseLoop {
         if (k >= 0 && k < jobsTarget) {
           const r = t - a;
           sumResponse += r;
-          responses[k] = r;
+          if (k % stride === 0) responses[(k / stride) | 0] = r;
           completed++;
           if (s > 0) {
             sumSlowdown += r / s;

@@ -9,6 +9,9 @@
  * (event engines; the race engine uses completion order), and accumulate ΣT and ΣT/S.
  */
 
+/** Most response times kept per run for percentiles; longer runs keep a systematic sample (every stride-th job). */
+export const PERCENTILE_SAMPLE_CAP = 8_000_000;
+
 export const WARMUP = 0;
 export const MEASURING = 1;
 export const DRAINING = 2;
@@ -29,8 +32,13 @@ export class Measurement {
   /** Σ T/S over measured jobs with S > 0, and their number (jobs of size 0 have no slowdown). */
   sumSlowdown = 0;
   slowdownJobs = 0;
-  /** Response time of measured job k (k = 0..jobs−1); float32 keeps 10⁷ jobs in 40 MB. */
+  /**
+   * Response times of a systematic sample of the measured jobs, for percentiles: job k is kept at index k/stride
+   * when k is a multiple of `stride`; float32, so at most PERCENTILE_SAMPLE_CAP values (32 MB) whatever `jobs` is.
+   */
   readonly responses: Float32Array;
+  /** Keep every stride-th measured job for percentiles (1 up to PERCENTILE_SAMPLE_CAP jobs). */
+  readonly stride: number;
   /** Start and end of the time-average window. */
   windowStart = NaN;
   windowEnd = NaN;
@@ -41,6 +49,13 @@ export class Measurement {
    * @param stopSeq the warm-up ends just before arrival number `stopSeq` (replay), −1 for none.
    */
   constructor(readonly warmupTime: number, readonly jobs: number, readonly stopSeq = -1) {
-    this.responses = new Float32Array(Number.isFinite(jobs) ? jobs : 0);
+    const n = Number.isFinite(jobs) ? jobs : 0;
+    this.stride = Math.max(1, Math.ceil(n / PERCENTILE_SAMPLE_CAP));
+    this.responses = new Float32Array(Math.ceil(n / this.stride));
+  }
+
+  /** Number of response times held in `responses` once `completed` measured jobs have left. */
+  get sampled(): number {
+    return Math.ceil(this.completed / this.stride);
   }
 }

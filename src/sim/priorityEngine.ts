@@ -135,6 +135,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
     const responses = measurement.responses;
+    const stride = measurement.stride;
     let measuredArrivals = measurement.measuredArrivals;
     let measuredInSystem = measurement.measuredInSystem;
     let sumResponse = measurement.sumResponse;
@@ -305,7 +306,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
           sumResponse += resp;
-          responses[k] = resp;
+          if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
           if (s > 0) {
             sumSlowdown += resp / s;

@@ -80,6 +80,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     let sumSlowdown = measurement.sumSlowdown;
     let slowdownJobs = measurement.slowdownJobs;
     const responses = measurement.responses;
+    const stride = measurement.stride;
     const lastDeparture = this.lastDeparture;
     let arrivals = this.arrivals;
     let t = state.t;
@@ -155,7 +156,7 @@ export class RaceEngine implements Engine, PhaseLoop {
         if (a > warm && a <= lastMeasured) {
           const r = t - a;
           sumResponse += r;
-          responses[completed] = r;
+          if (completed % stride === 0) responses[(completed / stride) | 0] = r;
           completed++;
           const s = t - start;
           if (s > 0) {

@@ -119,7 +119,7 @@ export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnT
 export function summariseRun(state: ReturnType<typeof initialState>, engine: Engine, lambda: number) {
   const m = state.measurement;
   const window = m.windowEnd - m.windowStart;
-  const [p50, p95, p99] = quantiles(m.responses, m.completed, [0.5, 0.95, 0.99]);
+  const [p50, p95, p99] = quantiles(m.responses, m.sampled, [0.5, 0.95, 0.99]);
   const w = state.workload;
   return {
     meanResponseTime: m.sumResponse / m.completed,

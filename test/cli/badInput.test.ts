@@ -62,6 +62,14 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     ['unknown selection', ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'best'], /Allowed choices are random, jsq, lwl, lpw/],
     ['d > n in compare', ['compare', '--lambda', '0.9', '--d', '20', '--n', '10', '--no-progress', '--out', '/tmp/never'], /d = 20 exceeds n = 10/],
     ['refined without n', ['fixed-point', '--lambda', '0.9', '--d', '2', '--refined'], /--refined needs --n/],
+    ['a loose tail tolerance', ['fixed-point', '--lambda', '0.9', '--d', '2', '--tail-tolerance', '0.5'], /tailTolerance must be in/],
+    ['one replication', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--replications', '1'], /integer ≥ 2/],
+    ['an absurd max level', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--max-level', '1e9'], /level ≤ 10000/],
+    ['a run too long to finish', ['simulate', '--lambda', '0.9999', '--d', '1', '--n', '10', '--jobs', '1e4'], /needs about .* events/],
+    ['an empty report folder', ['compare', '--out', ''], /expected a folder path/],
+    ['a report under /proc', ['compare', '--out', '/proc/x'], /cannot write a report under \/proc/],
+    ['no mean-field solver (LPW)', ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'lpw', '--discipline', 'sprpt'], /no mean-field solver for LPW/],
+    ['an unknown service law', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--service', 'gamma:2'], /unknown service/],
   ];
   for (const [what, args, pattern] of cases) {
     it(`supermarket ${args[0]} exits non-zero with one line on ${what}`, () => expectOneLineError(args, pattern));

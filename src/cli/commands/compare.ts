@@ -18,7 +18,7 @@ import { writeJsonAtomic, writeReport } from '../../report/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, parseIntegerList, parseNonNegativeInteger, parseNumberList, parsePositive, parsePositiveInteger } from '../options.ts';
+import { addModelOptions, parseIntegerList, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumberList, parseOutDir, parsePositive, parsePositiveInteger, parseReplications } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
@@ -93,17 +93,17 @@ export function compareCommand(): Command {
     .option('--d <list>', 'choices d, comma-separated', parseNumberList, p.ds)
     .option('--n <list>', 'numbers of servers, comma-separated', parseIntegerList, p.ns);
   addModelOptions(cmd, false)
-    .option('--jobs <count>', 'measured arrivals per replication (the same budget for every n)', parsePositiveInteger, p.jobs)
-    .option('--replications <r>', 'independent replications per cell (≥ 2)', parsePositiveInteger, p.replications)
+    .option('--jobs <count>', 'measured arrivals per replication (the same budget for every n)', parseJobs, p.jobs)
+    .option('--replications <r>', 'independent replications per cell (≥ 2)', parseReplications, p.replications)
     .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
     .option('--warmup-tolerance <ε>', 'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)', parsePositive, 1e-3)
-    .option('--max-level <K>', 'record tail fractions s_0..s_K', parsePositiveInteger, 30)
-    .option('--out <dir>', 'report folder', p.out)
+    .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
+    .option('--out <dir>', 'report folder', parseOutDir, p.out)
     .option('--no-trajectory', 'skip the transient comparison from empty')
     .option('--trajectory-n <list>', 'n values for the transient comparison', parseIntegerList, p.trajectoryNs)
     .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
-    .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parsePositiveInteger, 5)
+    .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
     .option('--fresh', 'ignore finished cells stored in <out>/cells/ and recompute everything')
     .option('--json', 'print a JSON summary (per model and per cell) on stdout')
     .option('--no-progress', 'no progress output on stderr')

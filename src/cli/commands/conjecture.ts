@@ -23,7 +23,7 @@ import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { createProgress } from '../progress.ts';
-import { parsePositiveInteger } from '../options.ts';
+import { parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
 interface Opts { out?: string; threads?: number; fresh?: boolean; json?: boolean; progress: boolean; n?: number; jobs?: number; replications?: number }
@@ -71,10 +71,10 @@ export function conjectureCommand(): Command {
       'Writes <out>/report.md, index.html, figures/ (verdict map, both sides vs λ: PNG, SVG, vega-lite, CSV, JSON),\n' +
       'results.json, metadata.json; finished simulations and solves are kept in <out>/cells/ (rerun to resume).')
     .argument('<file>', 'conjecture file (JSON), e.g. analysis/h3-jsq-beats-lpw.json')
-    .option('--out <dir>', 'report folder (default: reports/conjecture-<name>)')
+    .option('--out <dir>', 'report folder (default: reports/conjecture-<name>)', parseOutDir)
     .option('--n <n>', 'override evaluation.n (servers of the simulations)', parsePositiveInteger)
     .option('--jobs <k>', 'override evaluation.jobs (measured jobs per replication)', parsePositiveInteger)
-    .option('--replications <r>', 'override evaluation.replications', parsePositiveInteger)
+    .option('--replications <r>', 'override evaluation.replications', parseReplications)
     .option('--threads <k>', 'worker threads for simulations (default: number of cores)', parsePositiveInteger)
     .option('--fresh', 'ignore stored cells and recompute everything')
     .option('--json', 'print a JSON summary on stdout')

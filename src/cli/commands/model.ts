@@ -12,12 +12,13 @@ import {
   populationTransient,
   refinedAt,
 } from '../../meanfield/population/index.ts';
+import { populationWarmup, simulatePopulation, type PopulationSimulationResult } from '../../meanfield/population/simulate.ts';
 import { action } from '../errors.ts';
 import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
 
 interface Opts {
   set: Record<string, number>; refined?: boolean; n?: number[]; transient?: boolean; tEnd: number; dt: number;
-  tolerance: number; json?: boolean;
+  tolerance: number; json?: boolean; compare?: boolean; horizon: number; warmup?: number; replications: number; seed: number;
 }
 
 /** Collects repeated `--set name=value` into one record. */
@@ -58,13 +59,20 @@ export function modelCommand(): Command {
     .option('--t-end <t>', 'transient end time', parsePositive, 50)
     .option('--dt <dt>', 'transient output step', parsePositive, 1)
     .option('--tolerance <ε>', 'odex tolerance of the transient', parsePositive, 1e-10)
+    .option('--compare', 'also simulate the population process at each --n (Gillespie, seeded) and compare with the mean field and the refined estimate')
+    .option('--horizon <t>', 'measured time per replication for --compare', parsePositive, 1000)
+    .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNumber)
+    .option('--replications <r>', 'replications for --compare (≥ 2)', parsePositive, 10)
+    .option('--seed <s>', 'master seed for --compare', parseNumber, 1)
     .option('--json', 'print one JSON object on stdout')
     .addHelpText('after', '\nExamples:\n  supermarket model models/jsq-d.json --refined --n 10,100\n' +
       '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json\n' +
+      '  supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500\n' +
       '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5')
     .action(action((file: string, o: Opts) => {
       const model = parsePopulationModel(readModelFile(file), o.set, { file });
       const fp = populationFixedPoint(model);
+      if (o.compare && (o.n === undefined || o.n.length === 0)) throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');
       const wantRefined = o.refined || o.n !== undefined;
       const refined = wantRefined ? populationRefined(model, fp) : undefined;
       const estimates = refined ? (o.n ?? []).map((n) => refinedAt(refined, n)) : [];
@@ -76,11 +84,17 @@ export function modelCommand(): Command {
         if (times[times.length - 1] < o.tEnd * (1 - 1e-9)) times.push(o.tEnd);
         transient = populationTransient(model, { times, tolerance: o.tolerance });
       }
+      let simulations: PopulationSimulationResult[] = [];
+      if (o.compare) {
+        const warmup = o.warmup ?? populationWarmup(model, fp);
+        simulations = o.n!.map((n) => simulatePopulation(model, { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed }));
+      }
       if (o.json) {
         process.stdout.write(`${JSON.stringify({
           model: { name: model.name, file, source: model.source, parameters: model.parameters, variables: model.variables, transitions: model.transitions.length },
           fixedPoint: { x: fp.x, residual: fp.residual, iterations: fp.iterations, observables: fp.observables, diagnostics: fp.diagnostics },
           ...(refined ? { refined: { V: refined.V, observables: refined.observables, lyapunovResidual: refined.lyapunovResidual, diagnostics: refined.diagnostics, estimates } } : {}),
+          ...(simulations.length ? { simulations: simulations.map((r) => ({ n: r.n, observables: r.observables, x: r.x, events: r.events, warmup: r.warmup, horizon: r.horizon, seeds: r.seeds, provenance: r.provenance })) } : {}),
           ...(transient ? { transient: { times: transient.times, x: transient.x, observables: transient.observables, diagnostics: transient.diagnostics } } : {}),
           provenance: refined?.provenance ?? fp.provenance,
         })}\n`);
@@ -104,6 +118,17 @@ export function modelCommand(): Command {
           lines.push(`  ${nm.padEnd(24)} ${fmt(o1.meanField).padStart(12)} ${fmt(o1.coefficient).padStart(12)}${estimates.map((e) => fmt(e.observables[nm]).padStart(14)).join('')}`);
         }
         lines.push(`  V: ${model.variables.slice(0, shown).map((v, i) => `${v}=${refined.V[i].toPrecision(4)}`).join('  ')}${K > shown ? '  …' : ''}`);
+      }
+      if (simulations.length) {
+        const r0 = simulations[0];
+        lines.push(`Simulation of the population process (Gillespie; warm-up ${r0.warmup.toFixed(1)}, horizon ${r0.horizon}, ${r0.perReplication.length} replications, seed ${r0.seeds.master}; 95% CI):`);
+        lines.push(`  ${'n'.padStart(7)} ${'observable'.padEnd(20)} ${'simulated'.padStart(12)} ${'± CI'.padStart(10)} ${'mean field'.padStart(12)} ${'refined'.padStart(12)} ${'events'.padStart(12)}`);
+        simulations.forEach((r, k) => {
+          for (const nm of names) {
+            const e = r.observables[nm];
+            lines.push(`  ${String(r.n).padStart(7)} ${nm.padEnd(20)} ${fmt(e.mean).padStart(12)} ${fmt(e.halfWidth).padStart(10)} ${fmt(fp.observables[nm]).padStart(12)} ${fmt(estimates[k].observables[nm]).padStart(12)} ${String(r.events).padStart(12)}`);
+          }
+        });
       }
       if (transient) {
         const cols = names.length ? names : model.variables.slice(0, shown);

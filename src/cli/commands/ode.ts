@@ -30,7 +30,7 @@ export function odeCommand(): Command {
       const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
       const steps = Math.round(o.tEnd / o.dt);
       if (steps > 1e6) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e6 points)`);
-      const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);
+      const times = Array.from({ length: steps + 1 }, (_, j) => Number((j * o.dt).toPrecision(12)));
       if (times[times.length - 1] < o.tEnd - 1e-9 * o.tEnd) times.push(o.tEnd);
       const from = o.from ? [1, ...o.from] : undefined;
       const tr = solveTransient(model, { times, from, tolerance: o.tolerance });
@@ -39,7 +39,8 @@ export function odeCommand(): Command {
       } else if (o.csv) {
         const K = tr.tail[0]?.length ?? 0;
         const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
-        const rows = tr.times.map((t, j) => [t, tr.meanQueueLength[j], ...tr.tail[j]]);
+        // round-off of the integrator can leave |s_i| ~ 1e−60 below zero at high levels: print those as 0
+        const rows = tr.times.map((t, j) => [t, tr.meanQueueLength[j], ...tr.tail[j].map((x) => (x < 0 && x > -1e-12 ? 0 : x))]);
         process.stdout.write(stringify(rows, { header: true, columns }));
       } else {
         const k = Math.min(o.levels, (tr.tail[0]?.length ?? 1) - 1);

@@ -17,7 +17,7 @@ import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { TraceCellRunner } from '../traceCells.ts';
 import { createProgress } from '../progress.ts';
-import { parsePositiveInteger } from '../options.ts';
+import { parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
 interface Opts { out?: string; jobs?: number; threads?: number; fresh?: boolean; json?: boolean; progress: boolean }
@@ -60,7 +60,7 @@ export function runCommand(): Command {
       'per core. Each finished cell is stored at once in <out>/cells/; rerunning the same command resumes.\n' +
       'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.')
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
-    .option('--out <dir>', 'report folder (default: reports/<experiment name>)')
+    .option('--out <dir>', 'report folder (default: reports/<experiment name>)', parseOutDir)
     .option('--threads <k>', 'worker threads (default: number of cores)', parsePositiveInteger)
     .option('--fresh', 'ignore stored cells and recompute everything')
     .option('--json', 'print a JSON summary on stdout')

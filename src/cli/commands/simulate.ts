@@ -3,15 +3,19 @@ import { Command, Option } from 'commander';
 import { checkServers, parseModel } from '../../model/index.ts';
 import { autoWarmup } from '../../analysis/warmup.ts';
 import { simulate, type Estimate } from '../../sim/index.ts';
+import { InvalidModelError } from '../../errors.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, parseNonNegativeInteger, parseNumber, parsePositive, parsePositiveInteger } from '../options.ts';
+import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications } from '../options.ts';
 
 interface Opts {
   lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
   n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
   maxLevel: number; engine: 'auto' | 'event' | 'priority' | 'race'; json?: boolean; progress: boolean;
 }
+
+/** Largest run `simulate` accepts (events): about an hour at a few million events per second. */
+const MAX_EVENTS = 2e10;
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
 
@@ -23,12 +27,12 @@ export function simulateCommand(): Command {
       'independent random stream derived from --seed; the same seed gives the same numbers.');
   addModelOptions(cmd)
     .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parseNumber)
-    .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parsePositiveInteger, 1_000_000)
-    .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parsePositiveInteger, 5)
+    .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)
+    .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parseReplications, 5)
     .option('--seed <seed>', 'master seed (integer ≥ 0)', parseNonNegativeInteger, 1)
     .option('--warmup <time>', 'warm-up in time units; default: from the mean-field transient (see --warmup-tolerance)', parsePositive)
     .option('--warmup-tolerance <ε>', 'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes', parsePositive, 1e-3)
-    .option('--max-level <K>', 'record tail fractions s_0..s_K', parsePositiveInteger, 30)
+    .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
     .addOption(new Option('--engine <engine>', 'event: event-driven FIFO engine; priority: engine for the other disciplines (and FIFO); race: exponential JSQ FIFO fast path; auto: race when exact, else event/priority').choices(['auto', 'event', 'priority', 'race']).default('auto'))
     .option('--json', 'print one JSON object on stdout')
     .option('--no-progress', 'no progress output on stderr')
@@ -36,7 +40,12 @@ export function simulateCommand(): Command {
     .action(action((o: Opts) => {
       const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
       const n = checkServers(model, o.n);
-      const warm = o.warmup ?? autoWarmup(model, o.warmupTolerance).time;
+      const warm = o.warmup ?? autoWarmup(model, o.warmupTolerance, Number.POSITIVE_INFINITY).time;
+      const work = o.replications * (2 * o.jobs + 2 * model.lambda * n * warm);
+      if (work > MAX_EVENTS) {
+        throw new InvalidModelError(`this run needs about ${work.toExponential(1)} events (warm-up ${warm.toExponential(2)} time units × λn = ${(model.lambda * n).toFixed(0)}, ` +
+          `${o.jobs} jobs × ${o.replications} replications), more than ${MAX_EVENTS.toExponential(0)}; lower --jobs, --replications or n, or set --warmup`);
+      }
       const progress = createProgress('simulate', o.progress && !o.json);
       const result = simulate(model, {
         n, jobs: o.jobs, replications: o.replications, seed: o.seed, warmupTime: warm, maxLevel: o.maxLevel, engine: o.engine,
