@@ -40,7 +40,7 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
   if (rows.length === 0) return null;
   const title = measure === 'meanResponseTime' ? 'mean response time E[T]' : 'mean slowdown E[T/S]';
   const enc = { x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
-    color: { field: 'policy', type: 'nominal', title: 'policy', legend: { labelLimit: 300, columns: 1 } } };
+    color: { field: 'policy', type: 'nominal', title: 'policy', scale: { scheme: 'tableau20' }, legend: { labelLimit: 300, columns: 1 } } };
   const spec: TopLevelSpec = {
     $schema: SCHEMA,
     data: { values: rows },
