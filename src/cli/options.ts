@@ -6,9 +6,12 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
 
+/** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 export function parseNumber(value: string): number {
   const x = Number(value);
-  if (value.trim() === '' || !Number.isFinite(x)) throw new InvalidArgumentError(`not a number: ${JSON.stringify(value)}`);
+  if (!DECIMAL.test(value.trim()) || !Number.isFinite(x)) throw new InvalidArgumentError(`not a number: ${JSON.stringify(value)}`);
   return x;
 }
 

@@ -1,5 +1,5 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import { parseModel } from '../../model/index.ts';
 import { solveTransient } from '../../meanfield/index.ts';
@@ -23,7 +23,7 @@ export function odeCommand(): Command {
     .option('--from <s1,s2,...>', 'initial tail fractions s_1, s_2, … (non-increasing in [0, 1]); default: empty system', parseNumberList)
     .option('--tolerance <ε>', 'odex relative and absolute tolerance', parsePositive, 1e-10)
     .option('--levels <k>', 'levels shown in text output', parsePositive, 5)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(new Option('--json', 'print one JSON object on stdout').conflicts('csv'))
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
     .addHelpText('after', '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5')
     .action(action((o: Opts) => {

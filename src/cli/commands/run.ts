@@ -90,6 +90,13 @@ export function runCommand(): Command {
       const progress = createProgress(`run ${spec.name}`, o.progress);
       if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
       const byKey = new Map(cells.map((c) => [c.key, c]));
+      // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
+      const onInterrupt = () => {
+        progress.stop();
+        process.stderr.write(`\ninterrupted: ${outcomes.size} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume\n`);
+        process.exit(130);
+      };
+      process.once('SIGINT', onInterrupt);
       await runSimulations(
         todo.map((c) => ({ key: c.key, model: c.model!, options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime } })),
         (key, result) => {
@@ -114,6 +121,7 @@ export function runCommand(): Command {
         outcomes.set(cell.key, r);
       }
       const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) => traces.quality(c));
+      process.removeListener('SIGINT', onInterrupt);
       progress.stop();
       const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
       const meta = {
