@@ -3,7 +3,7 @@
  * time they imply for simulations. Source: theory.md §2 (ODE, "Relaxation", "odex pitfalls") and §8 ("Warm-up");
  * Vvedenskaya, Dobrushin, Karpelevich 1996; Mitzenmacher 2001.
  */
-import { ConvergenceError, InvalidModelError } from '../errors.ts';
+import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import { integrateSqd } from './ode.ts';

@@ -3,12 +3,11 @@
  * plots of E[T] and slowdown against λ per policy (log y), and, when given, the findings table of the study's claims.
  */
 import path from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
 import type { Estimate } from '../sim/index.ts';
 import type { Figure, Row } from './figures.ts';
-import { renderVegaLite } from './render.ts';
+import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from './atomic.ts';
 import { htmlPage, type RunMetadata } from './writeReport.ts';
 
@@ -97,12 +96,7 @@ export async function writeExperimentReport(
   const put = (rel: string, data: string | Uint8Array) => { writeFileAtomic(path.join(outDir, rel), data); written.push(rel); };
   const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown')].filter((f): f is Figure => f !== null);
   for (const f of figures) {
-    const { svg, png } = await renderVegaLite(f.spec);
-    put(`figures/${f.name}.svg`, svg);
-    put(`figures/${f.name}.png`, png);
-    put(`figures/${f.name}.vl.json`, `${JSON.stringify(f.spec, null, 2)}\n`);
-    put(`figures/${f.name}.json`, `${JSON.stringify(f.rows, null, 2)}\n`);
-    put(`figures/${f.name}.csv`, stringify(f.rows, { header: true, columns: Object.keys(f.rows[0] ?? {}) }));
+    written.push(...(await writeFigureFiles(outDir, f)));
   }
   writeJsonAtomic(path.join(outDir, 'results.json'), { experiment: spec, cells: outcomes, findings });
   written.push('results.json');

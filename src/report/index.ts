@@ -3,3 +3,4 @@ export * from './render.ts';
 export * from './figures.ts';
 export * from './writeReport.ts';
 export * from './experimentReport.ts';
+export * from './writeFigure.ts';

@@ -4,13 +4,12 @@
  * Every file is written atomically.
  */
 import path from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import { marked } from 'marked';
 import type { ComparisonResult, GeneralComparisonResult } from '../compare/index.ts';
 import { allFigures, type Figure } from './figures.ts';
 import { generalFigures } from './generalFigures.ts';
 import { generalReportMarkdown } from './generalReport.ts';
-import { renderVegaLite } from './render.ts';
+import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from './atomic.ts';
 
 export interface RunMetadata {
@@ -154,12 +153,7 @@ export async function writeReport(outDir: string, result: ComparisonResult | Gen
   const general = isGeneralResult(result);
   const figures = general ? generalFigures(result) : allFigures(result);
   for (const f of figures) {
-    const { svg, png } = await renderVegaLite(f.spec);
-    put(`figures/${f.name}.svg`, svg);
-    put(`figures/${f.name}.png`, png);
-    put(`figures/${f.name}.vl.json`, `${JSON.stringify(f.spec, null, 2)}\n`);
-    put(`figures/${f.name}.json`, `${JSON.stringify(f.rows, null, 2)}\n`);
-    put(`figures/${f.name}.csv`, stringify(f.rows, { header: true, columns: Object.keys(f.rows[0] ?? {}) }));
+    written.push(...(await writeFigureFiles(outDir, f)));
   }
   writeJsonAtomic(path.join(outDir, 'results.json'), result);
   written.push('results.json');

@@ -16,7 +16,7 @@
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import {
-  D_FIFO, D_PSJF, D_PSPJF, D_SJF, D_SPJF, D_SPRPT, D_SRPT, LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, SEL_JSQ, SEL_LPW, SEL_LWL,
+  D_FIFO, D_PSJF, D_PSPJF, D_SJF, D_SPRPT, D_SRPT, LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, SEL_JSQ, SEL_LPW, SEL_LWL,
   SEL_RANDOM, TICK_EVENTS, runPhases,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';

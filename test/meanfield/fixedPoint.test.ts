@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConvergenceError, InvalidModelError, UnstableModelError } from '../../src/errors.ts';
+import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { solveFixedPoint } from '../../src/meanfield/fixedPoint.ts';
 import { solveTransient } from '../../src/meanfield/transient.ts';
 import type { SupermarketModel } from '../../src/model/index.ts';

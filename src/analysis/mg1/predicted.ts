@@ -13,7 +13,7 @@
 import type { Discipline } from '../../model/model.ts';
 import type { Mg1Means } from './knownSize.ts';
 import type { NoiseLaw } from './noise.ts';
-import { integrateVector, type VectorIntegrand } from './quadrature.ts';
+import { integrateVector } from './quadrature.ts';
 import { refineGrid, sortedUnique, type SizeLaw } from './sizeLaw.ts';
 
 export type PredictedDiscipline = Extract<Discipline, 'spjf' | 'pspjf' | 'sprpt'>;

@@ -5,7 +5,7 @@
  * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8) by `runGeneralComparison`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -18,7 +18,7 @@ import { writeJsonAtomic, writeReport } from '../../report/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, parseIntegerList, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumberList, parseOutDir, parsePositive, parsePositiveInteger, parseReplications } from '../options.ts';
+import { addModelOptions, parseIntegerList, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumberList, parseOutDir, parsePositive, parseReplications } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */

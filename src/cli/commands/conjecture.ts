@@ -17,7 +17,7 @@ import {
 import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../analysis/solve.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { htmlPage, renderVegaLite, writeFileAtomic, writeJsonAtomic } from '../../report/index.ts';
+import { htmlPage, writeFigureFiles, writeFileAtomic, writeJsonAtomic } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
@@ -131,12 +131,7 @@ export function conjectureCommand(): Command {
       const written: string[] = [];
       const put = (rel: string, data: string | Uint8Array) => { writeFileAtomic(path.join(out, rel), data); written.push(rel); };
       for (const f of figures) {
-        const { svg, png } = await renderVegaLite(f.spec);
-        put(`figures/${f.name}.svg`, svg);
-        put(`figures/${f.name}.png`, png);
-        put(`figures/${f.name}.vl.json`, `${JSON.stringify(f.spec, null, 2)}\n`);
-        put(`figures/${f.name}.json`, `${JSON.stringify(f.rows, null, 2)}\n`);
-        put(`figures/${f.name}.csv`, stringify(f.rows, { header: true, columns: Object.keys(f.rows[0] ?? {}) }));
+        written.push(...(await writeFigureFiles(out, f)));
       }
       const rows = conjectureRows(result);
       put('points.csv', stringify(rows, { header: true, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] }));

@@ -17,7 +17,7 @@ import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { TraceCellRunner } from '../traceCells.ts';
 import { createProgress } from '../progress.ts';
-import { parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
+import { parseOutDir, parsePositiveInteger } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
 interface Opts { out?: string; jobs?: number; threads?: number; fresh?: boolean; json?: boolean; progress: boolean }

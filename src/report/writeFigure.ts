@@ -1,0 +1,32 @@
+/**
+ * Writes one figure next to its data: PNG and SVG (rendered), the vega-lite spec, and the plotted rows as JSON and CSV.
+ */
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { TopLevelSpec } from 'vega-lite';
+import { renderVegaLite } from './render.ts';
+import { writeFileAtomic } from './atomic.ts';
+
+export interface FigureFiles {
+  readonly name: string;
+  readonly spec: TopLevelSpec;
+  readonly rows: readonly Record<string, unknown>[];
+}
+
+/**
+ * Renders `figure` and writes figures/<name>.{png,svg,vl.json,json,csv} under `outDir`, each atomically.
+ * @returns the paths written, relative to outDir.
+ */
+export async function writeFigureFiles(outDir: string, figure: FigureFiles): Promise<string[]> {
+  const { svg, png } = await renderVegaLite(figure.spec);
+  const columns = [...new Set(figure.rows.flatMap((r) => Object.keys(r)))];
+  const files: [string, string | Uint8Array][] = [
+    [`figures/${figure.name}.svg`, svg],
+    [`figures/${figure.name}.png`, png],
+    [`figures/${figure.name}.vl.json`, `${JSON.stringify(figure.spec, null, 2)}\n`],
+    [`figures/${figure.name}.json`, `${JSON.stringify(figure.rows, null, 2)}\n`],
+    [`figures/${figure.name}.csv`, stringify(figure.rows as Record<string, unknown>[], { header: true, columns })],
+  ];
+  for (const [rel, data] of files) writeFileAtomic(path.join(outDir, rel), data);
+  return files.map(([rel]) => rel);
+}
