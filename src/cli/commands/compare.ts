@@ -76,6 +76,18 @@ function machine() {
   return { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` };
 }
 
+/**
+ * n values of the transient comparison: --trajectory-n when given; otherwise the default preset's when --n is the
+ * default too, else up to three of the requested n (smallest, middle, largest), so a quick sweep stays quick.
+ */
+function trajectoryNs(o: Opts): number[] {
+  const p = DEFAULT_PRESET;
+  const givenN = o.n.join(',') !== p.ns.join(',');
+  if (o.trajectoryN.join(',') !== p.trajectoryNs.join(',') || !givenN) return o.trajectoryN;
+  const sorted = [...o.n].sort((a, b) => a - b);
+  return [...new Set([sorted[0], sorted[Math.floor((sorted.length - 1) / 2)], sorted[sorted.length - 1]])];
+}
+
 export function compareCommand(): Command {
   const p = DEFAULT_PRESET;
   const cmd = new Command('compare')
@@ -100,7 +112,7 @@ export function compareCommand(): Command {
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
     .option('--out <dir>', 'report folder', parseOutDir, p.out)
     .option('--no-trajectory', 'skip the transient comparison from empty')
-    .option('--trajectory-n <list>', 'n values for the transient comparison', parseIntegerList, p.trajectoryNs)
+    .option('--trajectory-n <list>', 'n values for the transient comparison (default: 100,1000,10000 for the default --n, else up to three of --n)', parseIntegerList, p.trajectoryNs)
     .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
     .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
@@ -118,7 +130,7 @@ export function compareCommand(): Command {
       const config: ComparisonConfig = {
         lambdas: o.lambda, ds: o.d, ns: o.n, sampling: o.sampling, jobs: o.jobs, replications: o.replications, seed: o.seed,
         warmupTolerance: o.warmupTolerance, warmupSafetyFactor: 2, maxLevel: o.maxLevel,
-        trajectory: o.trajectory ? { ns: o.trajectoryN, tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
+        trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
       };
       const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
       // every (d, λ) of a sweep shares the fields, so the first decides the path; parseModel checks them all later

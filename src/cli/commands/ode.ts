@@ -2,7 +2,8 @@
 import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import { parseModel } from '../../model/index.ts';
-import { solveTransient } from '../../meanfield/index.ts';
+import { lwlTransient, phaseTypeJsqTransient, solveTransient } from '../../meanfield/index.ts';
+import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { action } from '../errors.ts';
 import { addModelOptions, parseNumberList, parsePositive } from '../options.ts';
@@ -15,8 +16,10 @@ interface Opts {
 export function odeCommand(): Command {
   const cmd = new Command('ode')
     .summary('mean-field transient s_i(t) from an initial state (default: empty), on a time grid')
-    .description('Integrates ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) with odex (Hairer–Wanner extrapolation),\n' +
-      'sampling the dense output at t = 0, dt, 2dt, …, t-end. The solver outcome is checked; failure is an error.');
+    .description('Integrates ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) with odex (Hairer–Wanner extrapolation), ' +
+      'sampling the dense output at t = 0, dt, 2dt, …, t-end; the solver outcome is checked and a failure is an error. ' +
+      'JSQ(d) FIFO with other size laws integrates the phase-type ODE (theory.md §3; exact for Erlang and hyperexponential, ' +
+      'a two-moment fit otherwise); LWL(d) integrates the workload PIDE (theory.md §4) and prints the busy fraction and mean workload.');
   addModelOptions(cmd)
     .requiredOption('--t-end <t>', 'final time (mean service times)', parsePositive)
     .requiredOption('--dt <dt>', 'output step', parsePositive)
@@ -33,7 +36,18 @@ export function odeCommand(): Command {
       const times = Array.from({ length: steps + 1 }, (_, j) => Number((j * o.dt).toPrecision(12)));
       if (times[times.length - 1] < o.tEnd - 1e-9 * o.tEnd) times.push(o.tEnd);
       const from = o.from ? [1, ...o.from] : undefined;
-      const tr = solveTransient(model, { times, from, tolerance: o.tolerance });
+      if (model.selection === 'lwl') {
+        printLwlTransient(model, times, o);
+        return;
+      }
+      const classic = model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential';
+      const phaseType = model.selection === 'jsq' && model.discipline === 'fifo' && !['deterministic', 'empirical'].includes(model.service.kind);
+      if (!classic && !phaseType) {
+        throw new InvalidModelError(`no transient mean field for ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
+          'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws) and LWL(d) (workload PIDE, any discipline)');
+      }
+      if (!classic && from) throw new InvalidModelError('--from (tail fractions) applies to exponential sizes; the phase-type transient starts from an empty system');
+      const tr = classic ? solveTransient(model, { times, from, tolerance: o.tolerance }) : phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ model, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`);
       } else if (o.csv) {
@@ -51,4 +65,18 @@ export function odeCommand(): Command {
       }
     }));
   return cmd;
+}
+
+/** LWL(d) transient from empty: busy fraction P(U > 0) and E[U] from the mass-conserving PIDE scheme (theory.md §4). */
+function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): void {
+  if (o.from) throw new InvalidModelError('--from sets queue-length fractions; the LWL(d) transient starts from an empty system');
+  const tr = lwlTransient(model, { times });
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify({ model, times: tr.times, busyFraction: tr.busyFraction, meanWorkload: tr.meanWorkload, quantiles: tr.quantiles, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`);
+  } else if (o.csv) {
+    process.stdout.write(stringify(tr.times.map((t, j) => [t, tr.busyFraction[j], tr.meanWorkload[j]]), { header: true, columns: ['t', 'busyFraction', 'meanWorkload'] }));
+  } else {
+    const body = tr.times.map((t, j) => `${t.toFixed(3).padStart(10)} ${tr.busyFraction[j].toFixed(6).padStart(12)} ${tr.meanWorkload[j].toFixed(6).padStart(12)}`);
+    process.stdout.write(`${'t'.padStart(10)} ${'P(U > 0)'.padStart(12)} ${'E[U]'.padStart(12)}\n${body.join('\n')}\n`);
+  }
 }

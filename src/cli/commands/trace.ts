@@ -55,6 +55,9 @@ export function traceCommand(): Command {
     .action(action((file: string, o: Opts) => {
       if (!existsSync(file)) throw new InvalidModelError(`trace file not found: ${file}`);
       const trace = loadTrace(file, { format: o.format, status: o.status, size: o.size, onMalformed: o.skipMalformed ? 'skip' : 'error' });
+      if (trace.jobs.length === 0) {
+        throw new InvalidModelError(`${file}: no jobs left${o.status ? ` after the status filter ${o.status.join(',')}` : ''} (${trace.skipped.count} records skipped)`);
+      }
       const stats = traceStatistics(trace.jobs);
       const feature = trace.format === 'swim'
         ? pairStatistics(trace.jobs.map((j) => j.size), (trace.jobs as SwimJob[]).map((j) => j.mapInputBytes))
