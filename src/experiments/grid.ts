@@ -84,11 +84,20 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 cells.push({ ...base, trace: { path: service.trace, format: service.format, status: service.status }, warmupTime: warm, warmupRule: 'trace replay: warm-up in jobs, see the runner' });
                 continue;
               }
-              const model = parseModel({
-                lambda, d, selection, discipline, service, sampling: spec.sampling, conventions: spec.conventions,
-                prediction: prediction === 'none' ? undefined : prediction,
-              });
-              if (d > n) throw new InvalidModelError(`cell ${key}: d = ${d} exceeds n = ${n}`);
+              let model: SupermarketModel;
+              try {
+                model = parseModel({
+                  lambda, d, selection, discipline, service, sampling: spec.sampling, conventions: spec.conventions,
+                  prediction: prediction === 'none' ? undefined : prediction,
+                });
+              } catch (error) {
+                // name the entries of the file that make the model, as the schema errors name their JSON path
+                if (error instanceof InvalidModelError) {
+                  throw new InvalidModelError(`service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, prediction ${JSON.stringify(prediction)}: ${error.message}`);
+                }
+                throw error;
+              }
+              if (d > n) throw new InvalidModelError(`d = ${d} exceeds n = ${n} (entries "d" and "n"): cannot sample more servers than exist`);
               const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : autoWarmup(model, 1e-3, spec.maxWarmup);
               cells.push({ ...base, model, warmupTime: warm.time, warmupRule: warm.rule });
             }

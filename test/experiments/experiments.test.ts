@@ -45,6 +45,7 @@ describe('expandGrid', () => {
 
   it('expandGrid(spec) rejects d > n and malformed services naming the problem', () => {
     expect(() => expandGrid(parseExperiment({ ...base, d: [200] }))).toThrow(/d = 200 exceeds n = 100/);
+    expect(() => expandGrid(parseExperiment({ ...base, service: ["exp", "weibull:-2"] }))).toThrow(/service\[1\] = "weibull:-2".*weibull shape must be > 0/);
     expect(() => expandGrid(parseExperiment({ ...base, service: ['gamma:2'] }))).toThrow(/unknown service/);
   });
 });

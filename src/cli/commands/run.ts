@@ -69,7 +69,13 @@ export function runCommand(): Command {
     .action(action(async (file: string, o: Opts) => {
       const started = Date.now();
       const spec = loadExperiment(file);
-      const cells = expandGrid(spec);
+      let cells: ExperimentCell[];
+      try {
+        cells = expandGrid(spec);
+      } catch (error) {
+        if (error instanceof InvalidModelError) throw new InvalidModelError(`${file}: ${error.message}`);
+        throw error;
+      }
       const out = o.out ?? path.join('reports', spec.name);
       const dir = path.join(out, 'cells');
       const outcomes = new Map<string, CellOutcome>();

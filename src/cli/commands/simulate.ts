@@ -1,6 +1,6 @@
 /** `supermarket simulate`: finite-n discrete-event simulation with replications and Student-t 95% CIs. */
 import { Command, Option } from 'commander';
-import { checkServers, parseModel } from '../../model/index.ts';
+import { checkServers, parseModel, type SupermarketModel } from '../../model/index.ts';
 import { autoWarmup } from '../../analysis/warmup.ts';
 import { simulate, type Estimate } from '../../sim/index.ts';
 import { InvalidModelError } from '../../errors.ts';
@@ -16,6 +16,19 @@ interface Opts {
 
 /** Largest run `simulate` accepts (events): about an hour at a few million events per second. */
 const MAX_EVENTS = 2e10;
+
+/**
+ * True when E[T/S] is infinite in theory: E[1/S] = ∞ (a positive density at 0: exponential, hyperexponential, Weibull
+ * k ≤ 1) and small jobs wait a positive time (FIFO, SJF, SPJF, and SPRPT with noisy predictions). The estimate is then
+ * a finite number that grows with the run. Same rule as the M/G/1 module's `slowdownFinite` (theory.md §7).
+ */
+function slowdownInfinite(model: SupermarketModel): boolean {
+  const s = model.service;
+  const densityAtZero = s.kind === 'exponential' || s.kind === 'hyperexponential' || (s.kind === 'weibull' && s.shape <= 1);
+  const smallJobsWait = model.discipline === 'fifo' || model.discipline === 'sjf' || model.discipline === 'spjf'
+    || (model.discipline === 'sprpt' && model.prediction.kind !== 'exact');
+  return densityAtZero && smallJobsWait;
+}
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
 
@@ -52,8 +65,9 @@ export function simulateCommand(): Command {
         onProgress: (done, total) => progress.update(done, total, `n = ${n}`),
       });
       progress.stop();
+      const infinite = slowdownInfinite(model);
       if (o.json) {
-        process.stdout.write(`${JSON.stringify(result)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...result, slowdownInfiniteInTheory: infinite })}\n`);
         return;
       }
       const lines = [
@@ -63,7 +77,7 @@ export function simulateCommand(): Command {
         `  E[T] response time    ${show(result.meanResponseTime)}`,
         `  E[Q] per server       ${show(result.meanQueueLength)}`,
         `  E[Q]/λ (Little)       ${show(result.littleResponseTime)}`,
-        `  E[T/S] slowdown       ${show(result.meanSlowdown)}`,
+        `  E[T/S] slowdown       ${show(result.meanSlowdown)}${infinite ? '   (infinite in theory: E[1/S] = ∞ and small jobs wait)' : ''}`,
         `  T p50 / p95 / p99     ${result.responseTimePercentiles.p50.mean.toFixed(3)} / ${result.responseTimePercentiles.p95.mean.toFixed(3)} / ${result.responseTimePercentiles.p99.mean.toFixed(3)}`,
         ...(result.meanWorkload ? [`  E[U] workload         ${show(result.meanWorkload)}`] : []),
         ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
