@@ -4,29 +4,13 @@
  * interpolant) to an observer, and turns every odex failure into a SolverError.
  * Source: theory.md §2 ("odex pitfalls"); Hairer, Nørsett, Wanner, Solving ODEs I, §II.9.
  */
-import { createRequire } from 'node:module';
-import type * as Odex from 'odex';
-import { SolverError } from '../errors.ts';
+import { integrateOdex, type OdexStats, type StepObserver } from './odex.ts';
 import { sqdDrift } from './sqd.ts';
 
-// tsconfig "paths" maps 'odex' to types/odex.d.ts for the compiler, and tsx applies that mapping at run time
-// too (it would load the declaration file, whose Solver has no methods). So the types come from 'odex' and the
-// code from the package's compiled entry, loaded by file path (not subject to the mapping).
-const { Outcome, Solver } = createRequire(import.meta.url)('odex/src/odex.js') as typeof Odex;
+export type { StepObserver };
 
-/** Called on every accepted step [xOld, x] with the state y at x and `dense(i, t)` valid for t in [xOld, x]. */
-export type StepObserver = (xOld: number, x: number, y: number[], dense: (i: number, t: number) => number) => boolean | void;
-
-export interface OdeStats {
-  nStep: number;
-  nAccept: number;
-  nReject: number;
-  nEval: number;
-  /** True if the observer stopped the integration (odex Outcome.EarlyReturn). */
-  stoppedEarly: boolean;
-  /** The state at the last accepted step. */
-  y: number[];
-}
+/** odex counts, whether the observer stopped early, and the state at the last accepted step. */
+export type OdeStats = OdexStats;
 
 /**
  * Integrates ds/dτ = sqdDrift(rho, d, s) from τ0 to τEnd (service-time units) with dense output.
@@ -45,45 +29,7 @@ export function integrateSqd(
   maxSteps: number,
   observer: StepObserver,
 ): OdeStats {
-  const K = y0.length;
-  const solver = new Solver(K);
-  solver.denseOutput = true;
-  solver.relativeTolerance = tolerance;
-  solver.absoluteTolerance = tolerance;
-  solver.maxSteps = maxSteps;
-  const buffer = new Float64Array(K);
+  const buffer = new Float64Array(y0.length);
   const f = (_t: number, y: number[]): number[] => Array.from(sqdDrift(rho, d, y, buffer));
-  let stoppedByObserver = false;
-  let last = y0;
-  const solOut = (_nr: number, xOld: number, x: number, y: number[], dense?: (c: number, x: number) => number) => {
-    last = y;
-    if (dense === undefined) return true; // the initial call at τ0 carries no interpolant
-    if (observer(xOld, x, y, dense) === false) {
-      stoppedByObserver = true;
-      return false;
-    }
-    return true;
-  };
-  let result;
-  try {
-    result = solver.solve(f, t0, y0, tEnd, solOut);
-  } catch (error) {
-    throw new SolverError(`odex failed integrating SQ(d) (K = ${K}): ${(error as Error).message}`, { cause: error });
-  }
-  const ok = result.outcome === Outcome.Converged || (result.outcome === Outcome.EarlyReturn && stoppedByObserver);
-  if (!ok) {
-    const name = Outcome[result.outcome] ?? String(result.outcome);
-    throw new SolverError(
-      `odex stopped with outcome ${name} after ${result.nStep} steps (maxSteps = ${maxSteps}) at τ in [${t0}, ${tEnd}]; ` +
-        `raise maxSteps or loosen the tolerance ${tolerance}`,
-    );
-  }
-  return {
-    nStep: result.nStep,
-    nAccept: result.nAccept,
-    nReject: result.nReject,
-    nEval: result.nEval,
-    stoppedEarly: stoppedByObserver,
-    y: last,
-  };
+  return integrateOdex(f, y0, t0, tEnd, { tolerance, maxSteps, label: `SQ(d) (K = ${y0.length})` }, observer);
 }

@@ -5,14 +5,11 @@
  * where ξ(w) = ∫_0^w (1 − F̄(u)^d) e^{A(w−u)}1 du (differentiate the FPE with Ḡ(x) = α e^{Ax} 1).
  * Integrated with odex (Hairer–Wanner extrapolation) and sampled on the grid by its dense output.
  */
-import { createRequire } from 'node:module';
-import type * as Odex from 'odex';
-import { SolverError } from '../../errors.ts';
+import { integrateOdex } from '../odex.ts';
 import type { PhaseType } from '../../model/service/index.ts';
 
 // tsx applies tsconfig "paths" ('odex' → types/odex.d.ts) at run time, so load the package's code by file path
 // (as src/meanfield/ode.ts does); the types still come from 'odex'.
-const { Outcome, Solver } = createRequire(import.meta.url)('odex/src/odex.js') as typeof Odex;
 
 export interface PhaseTypeSolution {
   /** F̄ at w_j = jΔ, j = 0..M (length M + 1), clamped to [0, ρ]. */
@@ -49,39 +46,21 @@ export function phaseTypeSolve(
     }
     return out;
   };
-  const solver = new Solver(m + 1);
-  solver.denseOutput = true;
-  solver.denseComponents = [0];
-  solver.relativeTolerance = tolerance;
-  solver.absoluteTolerance = tolerance;
-  solver.maxSteps = 1_000_000;
   const ccdf = new Float64Array(cells + 1);
   ccdf[0] = rho;
   let next = 1;
   const clamp = (v: number) => (v < 0 ? 0 : v > rho ? rho : v);
-  const solOut = (_nr: number, _xOld: number, x: number, y: number[], dense?: (c: number, x: number) => number) => {
-    if (dense === undefined) return true;
+  const y0 = new Array<number>(m + 1).fill(0);
+  y0[0] = rho;
+  const result = integrateOdex(f, y0, 0, cells * step, {
+    tolerance, maxSteps: 1_000_000, denseComponents: [0], label: `the LWL(d) phase-type ODE (${m} phases)`,
+    hint: `loosen the tolerance ${tolerance} or shorten the horizon`,
+  }, (_xOld, x, _y, dense) => {
     while (next <= cells && next * step <= x) {
       ccdf[next] = clamp(dense(0, next * step));
       next++;
     }
-    return true;
-  };
-  const y0 = new Array<number>(m + 1).fill(0);
-  y0[0] = rho;
-  let result;
-  try {
-    result = solver.solve(f, 0, y0, cells * step, solOut);
-  } catch (error) {
-    throw new SolverError(`odex failed integrating the LWL(d) phase-type ODE (${m} phases): ${(error as Error).message}`, { cause: error });
-  }
-  if (result.outcome !== Outcome.Converged) {
-    const name = Outcome[result.outcome] ?? String(result.outcome);
-    throw new SolverError(
-      `odex stopped with outcome ${name} after ${result.nStep} steps integrating the LWL(d) phase-type ODE on [0, ${cells * step}]; ` +
-        `loosen the tolerance ${tolerance} or shorten the horizon`,
-    );
-  }
+  });
   for (; next <= cells; next++) ccdf[next] = clamp(result.y[0]); // the last node, if round-off left it out
   return { ccdf, nStep: result.nStep, nEval: result.nEval };
 }

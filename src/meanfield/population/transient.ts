@@ -3,8 +3,7 @@
  * extrapolation) and sampled at the caller's instants through the dense output (not `grid()`, which drifts).
  * Source: theory.md §2 ("odex pitfalls"), §6; Kurtz, J. Appl. Prob. 7(1), 1970 (x^(n)(t) → x(t)).
  */
-import { createRequire } from 'node:module';
-import type * as Odex from 'odex';
+import { integrateOdex } from '../odex.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
 import { populationDrift, type PopulationDrift } from './drift.ts';
@@ -13,7 +12,6 @@ import type { PopulationModel } from './parse.ts';
 
 // As in ../ode.ts: tsx applies tsconfig's 'odex' → types/odex.d.ts mapping at run time, so the code is loaded by
 // file path and only the types come from 'odex'.
-const { Outcome, Solver } = createRequire(import.meta.url)('odex/src/odex.js') as typeof Odex;
 
 export interface PopulationTransientOptions {
   /** Output instants, strictly increasing, finite, ≥ 0 (model time units); times[0] is the start. */
@@ -53,11 +51,6 @@ export function integratePopulation(
   observer: (xOld: number, x: number, y: number[], dense: (i: number, t: number) => number) => boolean | void,
 ): { nStep: number; nAccept: number; nReject: number; nEval: number; y: number[]; t: number } {
   const K = drift.dimension;
-  const solver = new Solver(K);
-  solver.denseOutput = true;
-  solver.relativeTolerance = tolerance;
-  solver.absoluteTolerance = tolerance;
-  solver.maxSteps = maxSteps;
   const state = new Float64Array(K);
   const out = new Float64Array(K);
   const f = (t: number, y: number[]): number[] => {
@@ -72,31 +65,9 @@ export function integratePopulation(
     }
     return Array.from(out);
   };
-  let last = Array.from(y0);
-  let tLast = t0;
-  let stopped = false;
-  const solOut = (_nr: number, xOld: number, x: number, y: number[], dense?: (c: number, x: number) => number) => {
-    last = y;
-    tLast = x;
-    if (dense === undefined) return true;
-    if (observer(xOld, x, y, dense) === false) {
-      stopped = true;
-      return false;
-    }
-    return true;
-  };
-  let result;
-  try {
-    result = solver.solve(f, t0, Array.from(y0), tEnd, solOut);
-  } catch (error) {
-    if (error instanceof SolverError) throw error;
-    throw new SolverError(`odex failed integrating the population model (K = ${K}): ${(error as Error).message}`, { cause: error });
-  }
-  if (!(result.outcome === Outcome.Converged || (result.outcome === Outcome.EarlyReturn && stopped))) {
-    throw new SolverError(`odex stopped with outcome ${Outcome[result.outcome] ?? result.outcome} after ${result.nStep} steps (maxSteps = ${maxSteps}) on [${t0}, ${tEnd}]; raise maxSteps or loosen the tolerance ${tolerance}`);
-  }
-  if (!last.every(Number.isFinite)) throw new SolverError(`odex produced a non-finite state at t = ${tLast}`);
-  return { nStep: result.nStep, nAccept: result.nAccept, nReject: result.nReject, nEval: result.nEval, y: last, t: tLast };
+  const r = integrateOdex(f, Array.from(y0), t0, tEnd, { tolerance, maxSteps, label: `the population model (K = ${K})` }, observer);
+  if (!r.y.every(Number.isFinite)) throw new SolverError(`odex produced a non-finite state at t = ${r.t}`);
+  return { nStep: r.nStep, nAccept: r.nAccept, nReject: r.nReject, nEval: r.nEval, y: r.y, t: r.t };
 }
 
 /**

@@ -1,0 +1,91 @@
+/**
+ * The one odex (Hairer–Wanner ODEX, explicit extrapolation) driver of the mean-field room: dense output, an
+ * observer on every accepted step, and every failure turned into a SolverError — odex's own throw, and any outcome
+ * but Converged (or an EarlyReturn the observer asked for), since MaxStepsExceeded is otherwise silent.
+ * Source: theory.md §2 ("odex pitfalls"); Hairer, Nørsett, Wanner, Solving ODEs I, §II.9.
+ */
+import { createRequire } from 'node:module';
+import type * as Odex from 'odex';
+import { SolverError } from '../errors.ts';
+
+// tsconfig "paths" maps 'odex' to types/odex.d.ts for the compiler, and tsx applies that mapping at run time
+// too (it would load the declaration file, whose Solver has no methods). So the types come from 'odex' and the
+// code from the package's compiled entry, loaded by file path (not subject to the mapping).
+const { Outcome, Solver } = createRequire(import.meta.url)('odex/src/odex.js') as typeof Odex;
+
+/** Called on every accepted step [xOld, x] with the state y at x and `dense(i, t)` valid for t in [xOld, x]; false stops. */
+export type StepObserver = (xOld: number, x: number, y: number[], dense: (i: number, t: number) => number) => boolean | void;
+
+export interface OdexOptions {
+  /** odex relative and absolute tolerance. */
+  readonly tolerance: number;
+  /** odex step budget. */
+  readonly maxSteps: number;
+  /** Components that need dense output (default all). */
+  readonly denseComponents?: number[];
+  /** What is integrated, for error messages, e.g. "SQ(d) (K = 12)". */
+  readonly label: string;
+  /** Hint appended to a non-converged outcome (default: raise maxSteps or loosen the tolerance). */
+  readonly hint?: string;
+}
+
+export interface OdexStats {
+  nStep: number;
+  nAccept: number;
+  nReject: number;
+  nEval: number;
+  /** True if the observer stopped the integration (odex Outcome.EarlyReturn). */
+  stoppedEarly: boolean;
+  /** The state at the last accepted step, and its time. */
+  y: number[];
+  t: number;
+}
+
+/**
+ * Integrates dy/dt = f(t, y) from t0 to tEnd.
+ * @param f right-hand side (length of y0); a SolverError it throws passes through unchanged.
+ * @throws {SolverError} if odex throws, or ends with any outcome but Converged (or an observer's EarlyReturn).
+ */
+export function integrateOdex(
+  f: (t: number, y: number[]) => number[],
+  y0: number[],
+  t0: number,
+  tEnd: number,
+  options: OdexOptions,
+  observer?: StepObserver,
+): OdexStats {
+  const solver = new Solver(y0.length);
+  solver.denseOutput = true;
+  if (options.denseComponents) solver.denseComponents = options.denseComponents;
+  solver.relativeTolerance = options.tolerance;
+  solver.absoluteTolerance = options.tolerance;
+  solver.maxSteps = options.maxSteps;
+  let stoppedEarly = false;
+  let last = y0;
+  let tLast = t0;
+  const solOut = (_nr: number, xOld: number, x: number, y: number[], dense?: (c: number, x: number) => number) => {
+    last = y;
+    tLast = x;
+    if (dense === undefined || observer === undefined) return true; // the initial call at t0 carries no interpolant
+    if (observer(xOld, x, y, dense) === false) {
+      stoppedEarly = true;
+      return false;
+    }
+    return true;
+  };
+  let result;
+  try {
+    result = solver.solve(f, t0, y0, tEnd, solOut);
+  } catch (error) {
+    if (error instanceof SolverError) throw error;
+    throw new SolverError(`odex failed integrating ${options.label}: ${(error as Error).message}`, { cause: error });
+  }
+  if (!(result.outcome === Outcome.Converged || (result.outcome === Outcome.EarlyReturn && stoppedEarly))) {
+    const name = Outcome[result.outcome] ?? String(result.outcome);
+    throw new SolverError(
+      `odex stopped with outcome ${name} after ${result.nStep} steps (maxSteps = ${options.maxSteps}) integrating ${options.label} on [${t0}, ${tEnd}]; ` +
+        (options.hint ?? `raise maxSteps or loosen the tolerance ${options.tolerance}`),
+    );
+  }
+  return { nStep: result.nStep, nAccept: result.nAccept, nReject: result.nReject, nEval: result.nEval, stoppedEarly, y: last, t: tLast };
+}
