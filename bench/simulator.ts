@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CONVENTIONS, type SupermarketModel } from '../src/model/model.ts';
+import { parseModel, type SupermarketModel } from '../src/model/model.ts';
 import { simulate } from '../src/sim/index.ts';
 
 const events = Number(process.argv[2] ?? 1e7);
@@ -23,16 +23,7 @@ const lambda = 0.9;
 const d = 2;
 const seed = 1;
 const runs = 3;
-const model: SupermarketModel = {
-  lambda,
-  d,
-  selection: 'jsq',
-  discipline: 'fifo',
-  service: { kind: 'exponential', mean: 1 },
-  sampling: 'without-replacement',
-  prediction: { kind: 'exact' },
-  conventions: DEFAULT_CONVENTIONS,
-};
+const model: SupermarketModel = parseModel({ lambda, d, sampling: 'without-replacement' });
 
 interface Row {
   engine: string;

@@ -9,7 +9,7 @@ import {
   refine, refinedEstimate, solveFixedPoint, solveTransient, warmupTime,
   type FixedPointResult, type RefinedCorrection,
 } from '../meanfield/index.ts';
-import { simulate, simulateTrajectory, type Estimate } from '../sim/index.ts';
+import { seedFromKey, simulate, simulateTrajectory, type Estimate } from '../sim/index.ts';
 import { fitInverseN, logLogSlope, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
 import { refinedVerdict, type Verdict } from './verdict.ts';
 import { VERSION } from '../version.ts';
@@ -122,16 +122,8 @@ export interface ComparisonHooks<C extends { readonly key: string } = CellResult
   cache?: CellCache<C>;
 }
 
-/** Deterministic 32-bit seed for a cell from the master seed and the cell's key (FNV-1a). */
-export function cellSeed(master: number, key: string): number {
-  let h = 0x811c9dc5 ^ (master >>> 0);
-  const text = `${master}|${key}`;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+/** Deterministic 32-bit seed for a cell from the master seed and the cell's key (FNV-1a; see seedFromKey). */
+export const cellSeed = seedFromKey;
 
 export function cellKey(d: number, lambda: number, n: number): string {
   return `d${d}-lambda${lambda}-n${n}`;

@@ -3,9 +3,10 @@
  * Prediction-blind policies (no LPW selection, no predicted discipline) run once, whatever the prediction list.
  */
 import { InvalidModelError } from '../errors.ts';
-import { parseModel, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
+import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
 export { autoWarmup, MAX_AUTO_WARMUP } from '../analysis/warmup.ts';
 import { autoWarmup } from '../analysis/warmup.ts';
+import { seedFromKey } from '../sim/index.ts';
 import type { ExperimentSpec } from './schema.ts';
 
 export interface ExperimentCell {
@@ -34,25 +35,14 @@ export interface ExperimentCell {
   readonly warmupRule: string;
 }
 
-/** True when the policy looks at predictions: LPW selection or a predicted discipline (SPJF, PSPJF, SPRPT). */
-export function usesPrediction(selection: Selection, discipline: Discipline): boolean {
-  return selection === 'lpw' || discipline === 'spjf' || discipline === 'pspjf' || discipline === 'sprpt';
-}
+export { usesPrediction } from '../model/index.ts';
 
 export function policyLabel(selection: Selection, discipline: Discipline): string {
   return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}`;
 }
 
-/** FNV-1a 32-bit seed from the master seed and a cell key (independent of run order). */
-export function deriveSeed(master: number, key: string): number {
-  let h = 0x811c9dc5 ^ (master >>> 0);
-  const text = `${master}|${key}`;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+/** Seed of a cell from the master seed and its key, independent of run order (FNV-1a; see seedFromKey). */
+export const deriveSeed = seedFromKey;
 
 function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline }[] {
   if (spec.policies) return spec.policies;

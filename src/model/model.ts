@@ -20,6 +20,11 @@ export type Selection = (typeof SELECTIONS)[number];
 export const DISCIPLINES = ['fifo', 'sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt'] as const;
 export type Discipline = (typeof DISCIPLINES)[number];
 
+/** True when a policy looks at predictions: LPW selection or a predicted discipline (SPJF, PSPJF, SPRPT). */
+export function usesPrediction(selection: Selection, discipline: Discipline): boolean {
+  return selection === 'lpw' || discipline === 'spjf' || discipline === 'pspjf' || discipline === 'sprpt';
+}
+
 /** How the d servers are sampled: with replacement (default; the population-process rates) or without. */
 export const SAMPLINGS = ['with-replacement', 'without-replacement'] as const;
 export type Sampling = (typeof SAMPLINGS)[number];

@@ -5,6 +5,6 @@ export { simulateTrajectory, type TrajectoryOptions, type TrajectoryResult } fro
 export { tInterval, type Estimate } from './estimate/tInterval.ts';
 export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './estimate/batchMeans.ts';
 export { quantiles } from './estimate/quantile.ts';
-export { Rng, streamSeed, MAX_UNIFORM_BOUND } from './rng.ts';
+export { Rng, streamSeed, fnv1a, seedFromKey, MAX_UNIFORM_BOUND } from './rng.ts';
 export { raceIsExact, fallbackWarmup, defaultWorkloadGrid } from './options.ts';
 export type { EngineKind } from './core.ts';

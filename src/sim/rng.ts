@@ -50,6 +50,24 @@ function mix64(z: bigint): bigint {
  * @param index replication index ≥ 0.
  * @returns the stream seed as a BigInt in [0, 2^64).
  */
+/** FNV-1a hash of `text` (32-bit), from the standard offset basis unless another `basis` is given. */
+export function fnv1a(text: string, basis = 0x811c9dc5): number {
+  let h = basis;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * Deterministic 32-bit seed of a named cell of a sweep (FNV-1a of "master|key", basis xor master), so each cell's
+ * seed depends only on the master seed and the cell, not on the order cells are run in.
+ */
+export function seedFromKey(master: number, key: string): number {
+  return fnv1a(`${master}|${key}`, 0x811c9dc5 ^ (master >>> 0));
+}
+
 export function streamSeed(master: number, index: number): bigint {
   if (!Number.isSafeInteger(master)) throw new InvalidModelError(`seed must be a safe integer, got ${master}`);
   if (!Number.isSafeInteger(index) || index < 0) {

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
-import { DEFAULT_CONVENTIONS, type SupermarketModel } from '../../src/model/model.ts';
+import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
 import type { Estimate } from '../../src/sim/estimate/tInterval.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 
-const base: SupermarketModel = {
-  lambda: 0.9,
-  d: 2,
-  selection: 'jsq',
-  discipline: 'fifo',
-  service: { kind: 'exponential', mean: 1 },
-  sampling: 'with-replacement',
-  prediction: { kind: 'exact' },
-  conventions: DEFAULT_CONVENTIONS,
-};
+const base: SupermarketModel = parseModel({ lambda: 0.9, d: 2 });
 const mm1 = (lambda: number): SupermarketModel => ({ ...base, lambda, d: 1 });
 
 /** |estimate − truth| within the CI widened by `widen` (keeps the family-wise false-alarm rate small) + slack. */

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
-import { DEFAULT_CONVENTIONS, type SupermarketModel } from '../../src/model/model.ts';
+import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
 import { simulateTrajectory } from '../../src/sim/trajectory.ts';
 
-const model: SupermarketModel = {
-  lambda: 0.9,
-  d: 2,
-  selection: 'jsq',
-  discipline: 'fifo',
-  service: { kind: 'exponential', mean: 1 },
-  sampling: 'with-replacement',
-  prediction: { kind: 'exact' },
-  conventions: DEFAULT_CONVENTIONS,
-};
+const model: SupermarketModel = parseModel({ lambda: 0.9, d: 2 });
 
 /** SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}), by fixed-step RK4 (theory.md §2). */
 function odeTail(lambda: number, d: number, times: number[], K = 40, h = 0.005): number[][] {

@@ -7,8 +7,8 @@
  */
 import quantile from '@stdlib/stats-base-dists-t-quantile';
 import { InvalidModelError } from '../../errors.ts';
-import { parseModel, type Discipline, type Selection, type SupermarketModel } from '../../model/index.ts';
-import { simulate, type Estimate } from '../../sim/index.ts';
+import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../../model/index.ts';
+import { fnv1a, simulate, type Estimate } from '../../sim/index.ts';
 import { VERSION } from '../../version.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../solve.ts';
 import { autoWarmup } from '../warmup.ts';
@@ -109,15 +109,8 @@ export const VERDICT_RULE = 'Each quantity is an interval: a 95% CI for simulate
   'three-valued logic. If all intervals of a grid point cover their true values (probability ≥ 95% with the widening), a decided verdict ' +
   'is correct for the quantities as estimated (finite-n simulations estimate the n-server system, not the limit).';
 
-function fnv(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193); }
-  return h >>> 0;
-}
+const fnv = (text: string): number => fnv1a(text);
 
-function usesPrediction(selection: Selection, discipline: Discipline): boolean {
-  return selection === 'lpw' || discipline === 'spjf' || discipline === 'pspjf' || discipline === 'sprpt';
-}
 
 /**
  * Expands the grid in the order service, d, prediction, λ (rows of the verdict map are service × d × prediction).

@@ -3,23 +3,9 @@
  * window, with the Student-t half-width of the B per-batch ratios, and their lag-1 autocorrelation as the
  * independence check (should be below about 0.2).
  */
+import { lag1Autocorrelation } from '../../sim/estimate/batchMeans.ts';
 import { ConvergenceError } from '../../errors.ts';
 import { tInterval, type Estimate } from '../../sim/estimate/tInterval.ts';
-
-/** Lag-1 sample autocorrelation Σ(x_i − x̄)(x_{i+1} − x̄)/Σ(x_i − x̄)² (NaN if all equal). */
-export function lag1Autocorrelation(xs: ArrayLike<number>): number {
-  const m = xs.length;
-  let mean = 0;
-  for (let i = 0; i < m; i++) mean += xs[i] / m;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < m; i++) {
-    const u = xs[i] - mean;
-    den += u * u;
-    if (i + 1 < m) num += u * (xs[i + 1] - mean);
-  }
-  return den > 0 ? num / den : NaN;
-}
 
 /**
  * @param sums per-batch sums (length B). @param counts per-batch counts (length B).
@@ -44,3 +30,5 @@ export function batchRatioEstimate(sums: Float64Array, counts: Float64Array): { 
     lag1: lag1Autocorrelation(ratios),
   };
 }
+
+export { lag1Autocorrelation };

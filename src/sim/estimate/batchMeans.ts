@@ -13,9 +13,10 @@ export interface BatchEstimate extends Estimate {
 }
 
 /** Lag-1 sample autocorrelation Σ(x_i − x̄)(x_{i+1} − x̄) / Σ(x_i − x̄)². */
-export function lag1Autocorrelation(xs: readonly number[]): number {
+export function lag1Autocorrelation(xs: ArrayLike<number>): number {
   const m = xs.length;
-  const mean = xs.reduce((a, b) => a + b, 0) / m;
+  let mean = 0;
+  for (let i = 0; i < m; i++) mean += xs[i] / m;
   let num = 0;
   let den = 0;
   for (let i = 0; i < m; i++) {
