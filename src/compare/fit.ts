@@ -58,10 +58,11 @@ export interface InverseNFit {
 /**
  * Weighted least-squares fit error_n = c₁/n + c₂/n² (theory.md §8). With the refined mean field, c₁ should be
  * consistent with ΣV (in the unit of the quantity).
- * @returns the fit, or `null` with fewer than two points or a singular system.
+ * @returns the fit, or `null` with fewer than three distinct n (no degree of freedom left) or a singular system.
  */
 export function fitInverseN(points: readonly SweepPoint[]): InverseNFit | null {
-  if (points.length < 2) return null;
+  // two parameters need a third n to leave a degree of freedom; with two the fit passes through both points
+  if (new Set(points.map((p) => p.n)).size < 3) return null;
   // Normal equations Xᵀ W X c = Xᵀ W y, X rows (1/n, 1/n²).
   let a11 = 0, a12 = 0, a22 = 0, r1 = 0, r2 = 0;
   for (const p of points) {

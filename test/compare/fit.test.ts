@@ -32,7 +32,7 @@ describe('fitInverseN', () => {
     expect(fit.c1StandardError).toBeGreaterThan(0);
   });
 
-  it('fitInverseN(points) returns null with fewer than two points', () => {
+  it("fitInverseN(points) returns null with fewer than three distinct n", () => {
     expect(fitInverseN([{ n: 10, error: 0.1, halfWidth: 0.01 }])).toBeNull();
   });
 });

@@ -39,7 +39,7 @@ export function fixedPointCommand(): Command {
         return;
       }
       const fp = solveFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
-      const steps = Math.round(o.ccdfTEnd / o.ccdfDt);
+      const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
       const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
       const ccdf = responseTimeCcdf(fp, model.d, times);
       let refined: { meanResponseTime: number; meanQueueLength: number; tail: number[]; n: number; sumV: number; V: number[] } | undefined;

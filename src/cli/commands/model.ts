@@ -72,6 +72,12 @@ export function modelCommand(): Command {
     .action(action((file: string, o: Opts) => {
       const model = parsePopulationModel(readModelFile(file), o.set, { file });
       const fp = populationFixedPoint(model);
+      const top = fp.x[fp.x.length - 1];
+      if (Math.abs(top) > 1e-6) {
+        // a truncated population model (levels 1..K) is only right if the last level is empty at the fixed point
+        process.stderr.write(`supermarket model: warning: the last state variable ${model.variables[fp.x.length - 1]} = ${top.toPrecision(3)} at the fixed point; ` +
+          'if the model is truncated, the truncation is binding (unstable load or K too small) and the results are not the limit\n');
+      }
       if (o.compare && (o.n === undefined || o.n.length === 0)) throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');
       const wantRefined = o.refined || o.n !== undefined;
       const refined = wantRefined ? populationRefined(model, fp) : undefined;

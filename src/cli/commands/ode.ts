@@ -31,7 +31,7 @@ export function odeCommand(): Command {
     .addHelpText('after', '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5')
     .action(action((o: Opts) => {
       const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
-      const steps = Math.round(o.tEnd / o.dt);
+      const steps = Math.floor(o.tEnd / o.dt + 1e-9); // the grid never passes t-end; t-end itself is appended below
       if (steps > 1e6) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e6 points)`);
       const times = Array.from({ length: steps + 1 }, (_, j) => Number((j * o.dt).toPrecision(12)));
       if (times[times.length - 1] < o.tEnd - 1e-9 * o.tEnd) times.push(o.tEnd);
