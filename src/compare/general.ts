@@ -6,9 +6,10 @@
  */
 import { parseModel, type ModelInput, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
-import { solveMeanField, type SolutionKind } from '../analysis/solve.ts';
-import { autoWarmup } from '../analysis/warmup.ts';
-import { simulate, simulateTrajectory, defaultWorkloadGrid, type Estimate } from '../sim/index.ts';
+import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
+import { autoWarmup } from '../meanfield/autoWarmup.ts';
+import { simulate, simulateTrajectory, defaultWorkloadGrid } from '../sim/index.ts';
+import type { Estimate } from '../stats/index.ts';
 import { cellSeed, trajectoryGrid, type ComparisonConfig, type ComparisonHooks } from './sweep.ts';
 import { fitInverseN, logLogSlope, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
 import { fitLimit, type LimitFit } from './limitFit.ts';

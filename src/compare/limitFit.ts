@@ -6,7 +6,7 @@
  */
 import { inv } from 'mathjs';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
-import type { Estimate } from '../sim/index.ts';
+import type { Estimate } from '../stats/index.ts';
 
 export interface LimitPoint {
   /** Number of servers. */

@@ -9,7 +9,8 @@ import {
   refine, refinedEstimate, solveFixedPoint, solveTransient, warmupTime,
   type FixedPointResult, type RefinedCorrection,
 } from '../meanfield/index.ts';
-import { seedFromKey, simulate, simulateTrajectory, type Estimate } from '../sim/index.ts';
+import { simulate, simulateTrajectory } from '../sim/index.ts';
+import { seedFromKey, type Estimate } from '../stats/index.ts';
 import { fitInverseN, logLogSlope, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
 import { refinedVerdict, type Verdict } from './verdict.ts';
 import { VERSION } from '../version.ts';

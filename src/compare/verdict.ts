@@ -2,7 +2,7 @@
  * Per-cell agreement between a finite-n simulation and the (refined) mean field, theory.md §8 "Judging agreement".
  */
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
-import type { Estimate } from '../sim/index.ts';
+import type { Estimate } from '../stats/index.ts';
 
 export type VerdictStatus = 'agrees' | 'disagrees' | 'refined-out-of-range';
 

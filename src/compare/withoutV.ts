@@ -4,7 +4,7 @@
  * with the combined CI; per n, |x̂_n − x_∞| is checked against the CIs plus the stated allowance |ĉ₁|/n.
  */
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
-import type { Estimate } from '../sim/index.ts';
+import type { Estimate } from '../stats/index.ts';
 import type { LimitFit } from './limitFit.ts';
 
 /** The n → ∞ reference value with its error bars. */

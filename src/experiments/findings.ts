@@ -4,7 +4,7 @@
  * the claimed direction, `fails` when significant the other way, `undecided` when the CI straddles zero.
  * Differences of independent estimates use the half-width √(h₁² + h₂²) (independent seeds per cell).
  */
-import type { Estimate } from '../sim/index.ts';
+import type { Estimate } from '../stats/index.ts';
 import type { CellOutcome } from './outcome.ts';
 
 export interface Finding {

@@ -4,9 +4,9 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
-export { autoWarmup, MAX_AUTO_WARMUP } from '../analysis/warmup.ts';
-import { autoWarmup } from '../analysis/warmup.ts';
-import { seedFromKey } from '../sim/index.ts';
+export { autoWarmup, MAX_AUTO_WARMUP } from '../meanfield/autoWarmup.ts';
+import { autoWarmup } from '../meanfield/autoWarmup.ts';
+import { seedFromKey } from '../stats/index.ts';
 import type { ExperimentSpec } from './schema.ts';
 
 export interface ExperimentCell {

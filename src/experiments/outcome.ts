@@ -1,5 +1,5 @@
 /** What a finished experiment cell stores: the cell (without its model object) and the simulation summary. */
-import type { Estimate } from '../sim/index.ts';
+import type { Estimate } from '../stats/index.ts';
 import type { ExperimentCell } from './grid.ts';
 
 export interface CellOutcome {

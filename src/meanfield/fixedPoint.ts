@@ -7,7 +7,7 @@
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
-import { newtonSolve } from './newton.ts';
+import { newtonSolve } from '../numerics/newton.ts';
 import { DEFAULT_MAX_TRUNCATION_LEVEL, sqdClosedFormTail, sqdDrift, sqdJacobian, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
 

@@ -11,7 +11,7 @@ export {
   sqdTruncationLevel,
   DEFAULT_MAX_TRUNCATION_LEVEL,
 } from './sqd.ts';
-export { newtonSolve, type NewtonOptions, type NewtonResult } from './newton.ts';
+export { newtonSolve, type NewtonOptions, type NewtonResult } from '../numerics/newton.ts';
 export {
   solveFixedPoint,
   FIXED_POINT_RESIDUAL_TOLERANCE,
@@ -36,8 +36,8 @@ export {
   type RefinedCorrection,
 } from './refined.ts';
 export { sqdParameters, type SqdParameters } from './support.ts';
-export { solveTridiagonal, largestEigenvalueTridiagonal, tridiagonalToDense, type Tridiagonal } from './tridiagonal.ts';
-export { solveLyapunovTridiagonal } from './lyapunov.ts';
+export { solveTridiagonal, largestEigenvalueTridiagonal, tridiagonalToDense, type Tridiagonal } from '../numerics/tridiagonal.ts';
+export { solveLyapunovTridiagonal } from '../numerics/lyapunov.ts';
 export * from './lwl/index.ts';
 export * from './phaseType/index.ts';
 export * from './cavity/index.ts';

@@ -4,7 +4,7 @@
  * interpolant) to an observer, and turns every odex failure into a SolverError.
  * Source: theory.md §2 ("odex pitfalls"); Hairer, Nørsett, Wanner, Solving ODEs I, §II.9.
  */
-import { integrateOdex, type OdexStats, type StepObserver } from './odex.ts';
+import { integrateOdex, type OdexStats, type StepObserver } from '../numerics/odex.ts';
 import { sqdDrift } from './sqd.ts';
 
 export type { StepObserver };

@@ -12,9 +12,9 @@ import { InvalidModelError, SolverError } from '../errors.ts';
 import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import { solveFixedPoint, type FixedPointResult } from './fixedPoint.ts';
-import { solveLyapunovTridiagonal } from './lyapunov.ts';
+import { solveLyapunovTridiagonal } from '../numerics/lyapunov.ts';
 import { sqdJacobian } from './sqd.ts';
-import type { Tridiagonal } from './tridiagonal.ts';
+import type { Tridiagonal } from '../numerics/tridiagonal.ts';
 import { sqdParameters } from './support.ts';
 
 export interface RefinedCorrection {

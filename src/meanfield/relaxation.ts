@@ -7,7 +7,7 @@ import { SolverError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { sqdClosedFormTail, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
-import { largestEigenvalueTridiagonal } from './tridiagonal.ts';
+import { largestEigenvalueTridiagonal } from '../numerics/tridiagonal.ts';
 
 /**
  * Relaxation time τ = −1/max eig(A) of SQ(d) at its fixed point, in model time units (τ in service-time units

@@ -7,7 +7,7 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import { checkLambdaD } from './support.ts';
-import type { Tridiagonal } from './tridiagonal.ts';
+import type { Tridiagonal } from '../numerics/tridiagonal.ts';
 
 /** Default ceiling on the truncation level K; d = 1 at λ > 0.998 exceeds it for tolerance 1e−15. */
 export const DEFAULT_MAX_TRUNCATION_LEVEL = 20000;

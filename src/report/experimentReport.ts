@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
-import type { Estimate } from '../sim/index.ts';
+import type { Estimate } from '../stats/index.ts';
 import type { Figure, Row } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from './atomic.ts';

@@ -8,7 +8,7 @@ import type { ServiceDistribution } from '../model/service/index.ts';
 import type { JobStore } from './jobStore.ts';
 import { DONE, DRAINING, MEASURING, WARMUP, type Measurement } from './measurement.ts';
 import type { Occupancy } from './occupancy.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../stats/rng.ts';
 import type { Workload } from './workload.ts';
 
 /** Engine names: the FIFO event engine, the priority (size-/prediction-based) event engine, the exponential race. */

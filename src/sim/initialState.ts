@@ -8,7 +8,7 @@ import { fifoPush } from './discipline/fifo.ts';
 import { JobStore } from './jobStore.ts';
 import { Measurement } from './measurement.ts';
 import { Occupancy } from './occupancy.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../stats/rng.ts';
 import { Workload } from './workload.ts';
 
 /**

@@ -11,7 +11,7 @@
 import type { PredictionModel } from '../model/prediction/index.ts';
 import type { ServiceDistribution } from '../model/service/index.ts';
 import { PRED_EXACT, PRED_INDEXED, PRED_MODEL, SIZE_DIST, SIZE_EXP, SIZE_INDEXED, type RunConfig } from './core.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../stats/rng.ts';
 
 export class JobSource {
   /** Size and prediction of the job drawn last. */

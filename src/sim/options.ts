@@ -10,7 +10,7 @@ import {
   D_FIFO, LPW_CLIP, LPW_SIGNED, LPW_STATIC, PRED_EXACT, PRED_INDEXED, PRED_MODEL, PRED_TRACE, SEL_JSQ, SEL_LPW, SEL_LWL,
   SEL_RANDOM, SIZE_DIST, SIZE_EXP, SIZE_INDEXED, SIZE_TRACE, type EngineKind, type ReplayTrace, type RunConfig,
 } from './core.ts';
-import { MAX_UNIFORM_BOUND } from './rng.ts';
+import { MAX_UNIFORM_BOUND } from '../stats/rng.ts';
 
 const SELECTION_CODES = { random: SEL_RANDOM, jsq: SEL_JSQ, lwl: SEL_LWL, lpw: SEL_LPW } as const;
 const LPW_CODES = { clip: LPW_CLIP, signed: LPW_SIGNED, static: LPW_STATIC } as const;

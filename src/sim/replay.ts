@@ -10,12 +10,12 @@ import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { EngineKind } from './core.ts';
-import { batchEstimate, type BatchEstimate } from './estimate/batchMeans.ts';
-import { quantiles } from './estimate/quantile.ts';
+import { batchEstimate, type BatchEstimate } from '../stats/batchMeans.ts';
+import { quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveRunConfig, seedOption } from './options.ts';
-import { Rng, streamSeed } from './rng.ts';
+import { Rng, streamSeed } from '../stats/rng.ts';
 import { createEngine, type Percentiles } from './simulate.ts';
 
 /** A trace to replay: one entry per job, in arrival order. */

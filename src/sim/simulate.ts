@@ -8,14 +8,14 @@ import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
-import { quantiles } from './estimate/quantile.ts';
-import { tInterval, type Estimate } from './estimate/tInterval.ts';
+import { quantiles } from '../stats/quantile.ts';
+import { tInterval, type Estimate } from '../stats/tInterval.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { fallbackWarmup, integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
 import { RaceEngine } from './race.ts';
-import { Rng, streamSeed } from './rng.ts';
+import { Rng, streamSeed } from '../stats/rng.ts';
 
 export interface SimulateOptions {
   /** Servers, integer in [1, 2^21], d ≤ n. */

@@ -6,11 +6,11 @@ import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { EngineKind } from './core.ts';
-import { tInterval, type Estimate } from './estimate/tInterval.ts';
+import { tInterval, type Estimate } from '../stats/tInterval.ts';
 import { initialCounts, initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
-import { Rng, streamSeed } from './rng.ts';
+import { Rng, streamSeed } from '../stats/rng.ts';
 import { createEngine } from './simulate.ts';
 
 export interface TrajectoryOptions {

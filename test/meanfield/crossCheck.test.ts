@@ -21,13 +21,13 @@
  * Budgets (2 cores): about 2–5 s per simulation; warm-ups from autoWarmup (theory.md §8).
  */
 import { describe, expect, it } from 'vitest';
-import { autoWarmup } from '../../src/analysis/warmup.ts';
+import { autoWarmup } from '../../src/meanfield/autoWarmup.ts';
 import { lwlCavity } from '../../src/meanfield/cavity/index.ts';
 import { lwlFixedPoint, lwlWorkloadCcdf } from '../../src/meanfield/lwl/index.ts';
 import { phaseTypeJsqFixedPoint } from '../../src/meanfield/phaseType/index.ts';
 import { parseModel, type SupermarketModel } from '../../src/model/index.ts';
 import { serviceDistribution } from '../../src/model/service/index.ts';
-import type { Estimate } from '../../src/sim/estimate/tInterval.ts';
+import type { Estimate } from '../../src/stats/tInterval.ts';
 import { simulate } from '../../src/sim/index.ts';
 
 const N = 1000;

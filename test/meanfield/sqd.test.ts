@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { sqdClosedFormTail, sqdDrift, sqdJacobian, sqdJacobianBands, sqdTruncationLevel } from '../../src/meanfield/sqd.ts';
-import { tridiagonalToDense } from '../../src/meanfield/tridiagonal.ts';
+import { tridiagonalToDense } from '../../src/numerics/tridiagonal.ts';
 import { maxAbsDiff } from './helpers.ts';
 
 describe('sqd', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError, SupermarketError } from '../../src/errors.ts';
 import type { PredictionSpec } from '../../src/model/model.ts';
 import { predictionModel } from '../../src/model/prediction/index.ts';
-import { Rng, streamSeed } from '../../src/sim/rng.ts';
+import { Rng, streamSeed } from '../../src/stats/rng.ts';
 
 /** Kolmogorov–Smirnov distance between the sample and the continuous cdf F. */
 function ksDistance(sample: Float64Array, F: (y: number) => number): number {

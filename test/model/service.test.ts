@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
 import type { ServiceSpec } from '../../src/model/model.ts';
 import { serviceDistribution, type ServiceDistribution } from '../../src/model/service/index.ts';
-import { Rng, streamSeed } from '../../src/sim/rng.ts';
+import { Rng, streamSeed } from '../../src/stats/rng.ts';
 
 /** 8-point Gauss–Legendre nodes and weights on [−1, 1] (Abramowitz & Stegun 25.4.30). */
 const GL_X = [0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363];

@@ -6,7 +6,7 @@
  */
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { describe, expect, it } from 'vitest';
-import { mg1 } from '../../src/analysis/mg1/index.ts';
+import { mg1 } from '../../src/meanfield/mg1/index.ts';
 import { DISCIPLINES, parseModel } from '../../src/model/index.ts';
 import { simulate } from '../../src/sim/index.ts';
 

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
 import { DEFAULT_CONVENTIONS, DISCIPLINES, SELECTIONS, parseModel, type SupermarketModel } from '../../src/model/model.ts';
-import type { Estimate } from '../../src/sim/estimate/tInterval.ts';
+import type { Estimate } from '../../src/stats/tInterval.ts';
 import { simulateReplay } from '../../src/sim/replay.ts';
-import { Rng } from '../../src/sim/rng.ts';
+import { Rng } from '../../src/stats/rng.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 
 const lwl: SupermarketModel = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
-import type { Estimate } from '../../src/sim/estimate/tInterval.ts';
+import type { Estimate } from '../../src/stats/tInterval.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 
 const base: SupermarketModel = parseModel({ lambda: 0.9, d: 2 });

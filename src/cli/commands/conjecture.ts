@@ -13,8 +13,8 @@ import { stringify } from 'csv-stringify/sync';
 import {
   conjectureFigures, conjectureMarkdown, conjectureRows, evaluateConjecture, parseConjecture,
   type SimulationRequest, type SimulationSummary,
-} from '../../analysis/conjecture/index.ts';
-import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../analysis/solve.ts';
+} from '../../claims/index.ts';
+import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../meanfield/solve.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { htmlPage, writeFigureFiles, writeFileAtomic, writeJsonAtomic } from '../../report/index.ts';

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { parseModel, checkServers } from '../../model/index.ts';
 import { refine, refinedEstimate, responseTimeCcdf, solveFixedPoint } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
-import { solveMeanField } from '../../analysis/solve.ts';
+import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { action } from '../errors.ts';
 import { addModelOptions, parseNumber, parsePositive } from '../options.ts';

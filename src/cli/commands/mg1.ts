@@ -1,7 +1,7 @@
 /** `supermarket mg1`: exact M/G/1 (d = 1) means for one discipline, or for all seven with --all. */
 import { Command, Option } from 'commander';
 import { DISCIPLINES, parseModel, type Discipline } from '../../model/index.ts';
-import { mg1, type Mg1Result } from '../../analysis/mg1/index.ts';
+import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
 import { parseNumber, parsePositive } from '../options.ts';
 

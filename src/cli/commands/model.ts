@@ -12,7 +12,7 @@ import {
   populationTransient,
   refinedAt,
 } from '../../meanfield/population/index.ts';
-import { populationWarmup, simulatePopulation, type PopulationSimulationResult } from '../../meanfield/population/simulate.ts';
+import { populationWarmup, simulatePopulation, type PopulationSimulationResult } from '../../sim/population.ts';
 import { action } from '../errors.ts';
 import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
 

@@ -1,8 +1,9 @@
 /** `supermarket simulate`: finite-n discrete-event simulation with replications and Student-t 95% CIs. */
 import { Command, Option } from 'commander';
 import { checkServers, parseModel, type SupermarketModel } from '../../model/index.ts';
-import { autoWarmup } from '../../analysis/warmup.ts';
-import { simulate, type Estimate } from '../../sim/index.ts';
+import { autoWarmup } from '../../meanfield/autoWarmup.ts';
+import { simulate } from '../../sim/index.ts';
+import type { Estimate } from '../../stats/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';

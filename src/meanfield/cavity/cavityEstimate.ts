@@ -3,9 +3,9 @@
  * window, with the Student-t half-width of the B per-batch ratios, and their lag-1 autocorrelation as the
  * independence check (should be below about 0.2).
  */
-import { lag1Autocorrelation } from '../../sim/estimate/batchMeans.ts';
+import { lag1Autocorrelation } from '../../stats/batchMeans.ts';
 import { ConvergenceError } from '../../errors.ts';
-import { tInterval, type Estimate } from '../../sim/estimate/tInterval.ts';
+import { tInterval, type Estimate } from '../../stats/tInterval.ts';
 
 /**
  * @param sums per-batch sums (length B). @param counts per-batch counts (length B).

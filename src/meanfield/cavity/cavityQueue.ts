@@ -7,7 +7,7 @@
 import type { Conventions, Discipline } from '../../model/model.ts';
 import type { PredictionModel } from '../../model/prediction/index.ts';
 import type { ServiceDistribution } from '../../model/service/index.ts';
-import type { Rng } from '../../sim/rng.ts';
+import type { Rng } from '../../stats/rng.ts';
 import { CavityScheduler } from './scheduler.ts';
 
 /** Acceptance probability of a potential arrival, given the server's workload and number of jobs. */

@@ -5,7 +5,7 @@
  * where ξ(w) = ∫_0^w (1 − F̄(u)^d) e^{A(w−u)}1 du (differentiate the FPE with Ḡ(x) = α e^{Ax} 1).
  * Integrated with odex (Hairer–Wanner extrapolation) and sampled on the grid by its dense output.
  */
-import { integrateOdex } from '../odex.ts';
+import { integrateOdex } from '../../numerics/odex.ts';
 import type { PhaseType } from '../../model/service/index.ts';
 
 // tsx applies tsconfig "paths" ('odex' → types/odex.d.ts) at run time, so load the package's code by file path

@@ -8,8 +8,8 @@
  * max_j |T(F̄)_j − F̄_j| either way, and the returned F̄ is the last Picard image T(F̄).
  */
 import { ConvergenceError } from '../../errors.ts';
-import { AndersonMixer } from './anderson.ts';
-import { KernelConvolver } from './convolution.ts';
+import { AndersonMixer } from '../../numerics/anderson.ts';
+import { KernelConvolver } from '../../numerics/convolution.ts';
 
 export interface PicardOptions {
   /** Stop when max_j |F̄_new − F̄_old| < tolerance. */

@@ -7,7 +7,7 @@
  * averages of Ḡ: one FFT convolution.
  */
 import type { ServiceDistribution } from '../../model/service/index.ts';
-import { KernelConvolver } from './convolution.ts';
+import { KernelConvolver } from '../../numerics/convolution.ts';
 
 /**
  * @param ccdf F̄ at w_j = jΔ (length M + 1). @param d choices. @param rho ρ = F̄(0). @param K cell averages of Ḡ

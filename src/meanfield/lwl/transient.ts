@@ -11,7 +11,7 @@
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
-import { KernelConvolver, nextPowerOfTwo } from './convolution.ts';
+import { KernelConvolver, nextPowerOfTwo } from '../../numerics/convolution.ts';
 import { ccdfCellAverages, latticeSizeLaw } from './kernel.ts';
 import { defaultHorizon, lwlParameters, positiveOption } from './parameters.ts';
 import { LWL_SOURCE } from './workload.ts';

@@ -11,7 +11,7 @@
  * The polynomial form of a_k is exact when s_k = s_{k+1} (then d·s_k^{d−1}), with no cancellation.
  */
 import type { PhaseTypeParameters } from './phaseTypeModel.ts';
-import { BandedMatrix } from './bandedMatrix.ts';
+import { BandedMatrix } from '../../numerics/bandedMatrix.ts';
 
 /** φ(u, v) = (u^d − v^d)/(u − v) = Σ_{i<d} u^i v^{d−1−i}, and its partial derivatives. */
 export function arrivalFactor(d: number, u: number, v: number): number {

@@ -6,4 +6,4 @@ export { phaseTypeJsqFixedPoint, type PhaseTypeFixedPointOptions, type PhaseType
 export { phaseTypeJsqTransient, type PhaseTypeTransientOptions, type PhaseTypeTransientResult } from './transient.ts';
 export { phaseTypeParameters, type PhaseTypeParameters, type PhaseTypeFitLabel } from './phaseTypeModel.ts';
 export { phaseTypeDrift, phaseTypeJacobianCumulative, arrivalFactor, tailOf, cumulativeFromLevels, levelsFromCumulative } from './drift.ts';
-export { BandedMatrix } from './bandedMatrix.ts';
+export { BandedMatrix } from '../../numerics/bandedMatrix.ts';

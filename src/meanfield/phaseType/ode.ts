@@ -3,7 +3,7 @@
  * into a SolverError (theory.md §2 "odex pitfalls": check the outcome; `MaxStepsExceeded` is silent otherwise).
  * odex is loaded by file path as in ../ode.ts (tsx maps the 'odex' import to its declaration file at run time).
  */
-import { integrateOdex, type OdexStats, type StepObserver } from '../odex.ts';
+import { integrateOdex, type OdexStats, type StepObserver } from '../../numerics/odex.ts';
 import { phaseTypeDrift } from './drift.ts';
 import type { PhaseTypeParameters } from './phaseTypeModel.ts';
 

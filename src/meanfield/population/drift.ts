@@ -7,9 +7,9 @@
  * Source: theory.md §6 (Gast and Van Houdt, POMACS 1(2), 2017); Kurtz, J. Appl. Prob. 7(1), 1970 (f = Σℓβ_ℓ).
  */
 import type { MathNode } from 'mathjs';
-import { compileNode, differentiate, referencedVariables, type Evaluator } from './compile.ts';
-import { prepareExpression } from './expression.ts';
-import { symbolTable, type PopulationModel } from './parse.ts';
+import { compileNode, differentiate, referencedVariables, type Evaluator } from '../../model/population/compile.ts';
+import { prepareExpression } from '../../model/population/expression.ts';
+import { symbolTable, type PopulationModel } from '../../model/population/parse.ts';
 
 /** One non-zero partial derivative of a rate: ∂β/∂x_j (or ∂²β/∂x_j∂x_k), compiled. */
 interface Partial { j: number; k: number; evaluate: Evaluator }

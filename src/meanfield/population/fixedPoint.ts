@@ -7,11 +7,11 @@
  */
 import { ConvergenceError, InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
-import { newtonSolve } from '../newton.ts';
-import type { Tridiagonal } from '../tridiagonal.ts';
+import { newtonSolve } from '../../numerics/newton.ts';
+import type { Tridiagonal } from '../../numerics/tridiagonal.ts';
 import { populationDrift, type PopulationDrift } from './drift.ts';
 import { evaluateObservables } from './observables.ts';
-import type { PopulationModel } from './parse.ts';
+import type { PopulationModel } from '../../model/population/parse.ts';
 import { integratePopulation } from './transient.ts';
 
 export interface PopulationFixedPointOptions {

@@ -4,9 +4,9 @@
  * E[g(X^(n))] = g(π) + (∇g(π)·V + ½ Σ_jk ∂²g/∂x_j∂x_k(π) W_jk)/n + O(1/n²), since E[X^(n)] − π = V/n + O(1/n²) and
  * Cov(X^(n)) = W/n + O(1/n²). Source: theory.md §6 (Gast and Van Houdt, POMACS 1(2), 2017, Theorem 3.1).
  */
-import { compileNode, differentiate, referencedVariables, type Evaluator } from './compile.ts';
-import { prepareExpression } from './expression.ts';
-import { symbolTable, type PopulationModel } from './parse.ts';
+import { compileNode, differentiate, referencedVariables, type Evaluator } from '../../model/population/compile.ts';
+import { prepareExpression } from '../../model/population/expression.ts';
+import { symbolTable, type PopulationModel } from '../../model/population/parse.ts';
 
 interface CompiledObservable {
   name: string;

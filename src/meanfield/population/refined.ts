@@ -8,12 +8,12 @@
 import { InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
 import { computeW, lyapunovResidual, LYAPUNOV_RESIDUAL_TOLERANCE } from '../refined.ts';
-import { solveDense } from './dense.ts';
+import { solveDense } from '../../numerics/dense.ts';
 import { populationDrift } from './drift.ts';
 import { populationFixedPoint, type PopulationFixedPointResult } from './fixedPoint.ts';
-import { solveLyapunovDense } from './lyapunovDense.ts';
+import { solveLyapunovDense } from '../../numerics/lyapunovDense.ts';
 import { refineObservables } from './observables.ts';
-import type { PopulationModel } from './parse.ts';
+import type { PopulationModel } from '../../model/population/parse.ts';
 
 export interface PopulationRefinedResult {
   /** The fixed point π the expansion is taken at. */

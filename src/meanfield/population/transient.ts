@@ -3,12 +3,12 @@
  * extrapolation) and sampled at the caller's instants through the dense output (not `grid()`, which drifts).
  * Source: theory.md §2 ("odex pitfalls"), §6; Kurtz, J. Appl. Prob. 7(1), 1970 (x^(n)(t) → x(t)).
  */
-import { integrateOdex } from '../odex.ts';
+import { integrateOdex } from '../../numerics/odex.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
 import { populationDrift, type PopulationDrift } from './drift.ts';
 import { evaluateObservables } from './observables.ts';
-import type { PopulationModel } from './parse.ts';
+import type { PopulationModel } from '../../model/population/parse.ts';
 
 // As in ../ode.ts: tsx applies tsconfig's 'odex' → types/odex.d.ts mapping at run time, so the code is loaded by
 // file path and only the types come from 'odex'.

@@ -10,7 +10,7 @@
  * Selection rules are plain functions over the engine's typed arrays, chosen once per run; the engine calls one
  * statically, so the call is monomorphic and inlined.
  */
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../stats/rng.ts';
 
 const TWO_POW_32 = 4294967296;
 const TWO_POW_MINUS_32 = 1 / TWO_POW_32;

@@ -7,7 +7,7 @@
  * Plain functions over the engine's typed arrays, chosen once per run.
  */
 import { LPW_CLIP, LPW_STATIC } from '../core.ts';
-import type { Rng } from '../rng.ts';
+import type { Rng } from '../../stats/rng.ts';
 
 /**
  * LWL(d): least U_j(t) = (F_j − t)^+ among d sampled servers (compared as max(F_j, t), the same order).

@@ -3,7 +3,7 @@ import { InvalidModelError } from '../../../src/errors.ts';
 import { jsqCavity, lwlCavity } from '../../../src/meanfield/cavity/index.ts';
 import { phaseTypeJsqFixedPoint } from '../../../src/meanfield/phaseType/index.ts';
 import { parseModel } from '../../../src/model/index.ts';
-import type { Estimate } from '../../../src/sim/estimate/tInterval.ts';
+import type { Estimate } from '../../../src/stats/tInterval.ts';
 import { seriesMeanResponseTime } from '../helpers.ts';
 
 const lwl = (lambda: number, d: number, extra: Record<string, unknown> = {}) => parseModel({ lambda, d, selection: 'lwl', ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng, streamSeed } from '../../../src/sim/rng.ts';
+import { Rng, streamSeed } from '../../../src/stats/rng.ts';
 import { identityPermutation, jsqWithoutReplacement, jsqWithReplacement } from '../../../src/sim/selection/jsqd.ts';
 
 const N = 60_000;

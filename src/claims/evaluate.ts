@@ -1,0 +1,270 @@
+/**
+ * Evaluates a conjecture over its grid: each quantity of the claim at each grid point from the mean-field solver
+ * where one exists (solveMeanField: exact, approximation or cavity) and from finite-n simulation otherwise, then a
+ * verdict per grid point by interval arithmetic (interval.ts, claim.ts). Pure: simulations and solves go through
+ * injectable hooks, so the CLI can run them on a worker pool and cache them on disk.
+ * Sources: theory.md §2–§5 (solvers), §8 (simulation, CIs), §1 (H1–H8), §9 (open questions).
+ */
+import quantile from '@stdlib/stats-base-dists-t-quantile';
+import { InvalidModelError } from '../errors.ts';
+import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
+import { simulate } from '../sim/index.ts';
+import { fnv1a, type Estimate } from '../stats/index.ts';
+import { VERSION } from '../version.ts';
+import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
+import { autoWarmup } from '../meanfield/autoWarmup.ts';
+import { evaluateClaim, type ComparisonOutcome, type Measure, type QuantityRef } from './claim.ts';
+import type { Verdict } from './interval.ts';
+import type { Conjecture, ConjectureSpec } from './schema.ts';
+
+/** One grid point: λ, d, a service law and a prediction model (short forms as written in the file). */
+export interface GridPoint {
+  readonly key: string;
+  readonly lambda: number;
+  readonly d: number;
+  readonly service: string;
+  readonly prediction: string;
+  /** Row label of the verdict map: "service, d = …, prediction …". */
+  readonly row: string;
+}
+
+/** One finite-n simulation the evaluation needs (deduplicated over grid points and quantities). */
+export interface SimulationRequest {
+  /** Stable identifier of (model, options); the CLI uses it to name cached results. */
+  readonly key: string;
+  readonly model: SupermarketModel;
+  readonly options: { readonly n: number; readonly jobs: number; readonly replications: number; readonly seed: number; readonly warmupTime: number };
+  readonly warmupRule: string;
+}
+
+/** What the evaluation reads from a simulation (a subset of SimulationResult, so cached cells stay small). */
+export interface SimulationSummary {
+  readonly meanResponseTime: Estimate;
+  readonly meanSlowdown: Estimate;
+  readonly responseTimePercentiles: { readonly p50: Estimate; readonly p95: Estimate; readonly p99: Estimate };
+  readonly events?: number;
+  readonly wallSeconds?: number;
+}
+
+export interface ConjectureHooks {
+  /** Runs the requests, returning summaries in the same order. Default: `simulate` in this thread, one by one. */
+  readonly simulate?: (requests: readonly SimulationRequest[]) => Promise<readonly SimulationSummary[]>;
+  /** Mean-field solver. Default: solveMeanField. */
+  readonly solve?: (model: SupermarketModel, options: SolveOptions) => MeanFieldSolution;
+  /** Called after each mean-field solve (done of total candidate solves). */
+  readonly onSolve?: (done: number, total: number, label: string) => void;
+}
+
+export type QuantitySource = 'mean-field' | 'simulation';
+
+/** The value of one quantity at one grid point, with where it came from. */
+export interface QuantityValue {
+  readonly key: string;
+  readonly measure: Measure;
+  readonly selection: Selection;
+  readonly discipline: Discipline;
+  readonly source: QuantitySource;
+  /** Solver kind, or 'simulation'. */
+  readonly kind: SolutionKind | 'simulation';
+  /** Solver name (e.g. "LWL(d) closed form", "JSQ cavity iteration") or "simulation n = 1000 (5 × 1e5 jobs)". */
+  readonly method: string;
+  /** Point value (time units for T and P*, dimensionless for S). */
+  readonly value: number;
+  /** Interval used for the verdict: the (possibly Bonferroni-widened) CI, or value ± numerical error. */
+  readonly interval: [number, number];
+  /** The estimate's own 95% CI (simulation, cavity). */
+  readonly ci95?: [number, number];
+  /** Replications (or batches) behind the CI. */
+  readonly replications?: number;
+  readonly numericalError?: number;
+  /** Why a quantity was simulated rather than solved (absent for mean-field values). */
+  readonly reason?: string;
+  /** Identifier of the simulation request behind a simulated value. */
+  readonly simulation?: string;
+}
+
+export interface PointResult {
+  readonly point: GridPoint;
+  readonly quantities: readonly QuantityValue[];
+  readonly comparisons: readonly ComparisonOutcome[];
+  readonly verdict: Verdict;
+  /** Two-sided confidence level of each estimated quantity's interval at this point (0.95, or 1 − 0.05/m). */
+  readonly perQuantityConfidence: number;
+}
+
+export interface ConjectureResult {
+  readonly name: string;
+  readonly claim: string;
+  readonly spec: ConjectureSpec;
+  readonly points: readonly PointResult[];
+  readonly summary: { readonly holds: number; readonly fails: number; readonly undecided: number; readonly total: number };
+  readonly simulations: readonly SimulationRequest[];
+  readonly provenance: { readonly version: string; readonly verdictRule: string };
+}
+
+/** The rule, as printed in reports. */
+export const VERDICT_RULE = 'Each quantity is an interval: a 95% CI for simulated and cavity estimates (Bonferroni-widened to joint 95% over the ' +
+  'm estimated quantities of a grid point when `simultaneous`), value ± numerical error for deterministic solvers. Both sides of each ' +
+  'comparison are evaluated by interval arithmetic (an enclosure of every value the side can take). A comparison holds if it is true for ' +
+  'every pair of values in the two side intervals, fails if false for every pair, and is undecided otherwise; and/or/not follow Kleene\'s ' +
+  'three-valued logic. If all intervals of a grid point cover their true values (probability ≥ 95% with the widening), a decided verdict ' +
+  'is correct for the quantities as estimated (finite-n simulations estimate the n-server system, not the limit).';
+
+const fnv = (text: string): number => fnv1a(text);
+
+
+/**
+ * Expands the grid in the order service, d, prediction, λ (rows of the verdict map are service × d × prediction).
+ * @returns one GridPoint per combination.
+ */
+export function expandConjectureGrid(spec: ConjectureSpec): GridPoint[] {
+  const out: GridPoint[] = [];
+  for (const service of spec.grid.service) for (const d of spec.grid.d) for (const prediction of spec.grid.prediction) {
+    for (const lambda of spec.grid.lambda) {
+      const row = `${service}, d = ${d}${spec.grid.prediction.length > 1 || prediction !== 'exact' ? `, prediction ${prediction}` : ''}`;
+      out.push({ key: `${service}|d${d}|${prediction}|lambda${lambda}`, lambda, d, service, prediction, row });
+    }
+  }
+  return out;
+}
+
+/**
+ * The model of one quantity at one grid point. Prediction-blind policies get the default (exact) prediction, so
+ * the same policy at two prediction values is one model (one solve, one simulation).
+ * @throws {InvalidModelError | UnstableModelError} from parseModel, naming the grid point.
+ */
+export function quantityModel(spec: ConjectureSpec, point: GridPoint, q: Pick<QuantityRef, 'selection' | 'discipline'>): SupermarketModel {
+  try {
+    return parseModel({
+      lambda: point.lambda, d: point.d, selection: q.selection, discipline: q.discipline, service: point.service,
+      prediction: usesPrediction(q.selection, q.discipline) ? point.prediction : undefined, sampling: spec.sampling, conventions: spec.conventions,
+    });
+  } catch (error) {
+    throw new InvalidModelError(`grid point ${point.key}: ${(error as Error).message}`);
+  }
+}
+
+/** Bonferroni factor: t_{1−α/(2m), R−1} / t_{1−α/2, R−1} with α = 0.05, the widening of a 95% CI to level 1 − α/m. */
+export function bonferroniFactor(m: number, replications: number): number {
+  if (m <= 1 || !(replications >= 2)) return 1;
+  return quantile(1 - 0.025 / m, replications - 1) / quantile(0.975, replications - 1);
+}
+
+async function simulateLocally(requests: readonly SimulationRequest[]): Promise<SimulationSummary[]> {
+  return requests.map((r) => simulate(r.model, { ...r.options }));
+}
+
+interface Decision { readonly source: QuantitySource; readonly solution?: MeanFieldSolution; readonly reason?: string }
+
+/**
+ * Evaluates the conjecture at every grid point (module comment; rule in VERDICT_RULE).
+ * Source choice per quantity: with `prefer: 'mean-field'`, T(…) comes from solveMeanField unless it throws
+ * "no mean-field solver" (LPW) or returns kind 'approximation' without `acceptApproximation`; S and P* are always
+ * simulated (no solver gives them); with `mixSources: false`, one simulated quantity makes the whole grid point
+ * simulated at the same n. Simulation seeds derive from the master seed and (λ, d, service), so all policies of a
+ * grid point share their seed (common random numbers) and a prediction-blind policy is simulated once.
+ * @throws {InvalidModelError | UnstableModelError} for a grid point that is not a valid model; whatever a solver
+ *   throws other than "no mean-field solver"; errors of the simulate hook.
+ */
+export async function evaluateConjecture(conjecture: Conjecture, hooks: ConjectureHooks = {}): Promise<ConjectureResult> {
+  const { spec, claim } = conjecture;
+  const ev = spec.evaluation;
+  const solve = hooks.solve ?? solveMeanField;
+  const points = expandConjectureGrid(spec);
+  const solved = new Map<string, MeanFieldSolution | Error>();
+  const plans: { point: GridPoint; items: { q: QuantityRef; model: SupermarketModel; decision: Decision }[] }[] = [];
+  const candidates = new Set<string>();
+  for (const point of points) for (const q of claim.quantities) if (ev.prefer === 'mean-field' && q.measure === 'T') candidates.add(JSON.stringify(quantityModel(spec, point, q)));
+  let solves = 0;
+  for (const point of points) {
+    // LPW first: it fails fast, so with mixSources false no costly solve is wasted
+    const ordered = [...claim.quantities].sort((a, b) => Number(b.selection === 'lpw') - Number(a.selection === 'lpw'));
+    const items = ordered.map((q) => ({ q, model: quantityModel(spec, point, q), decision: undefined as Decision | undefined }));
+    let forced: string | undefined;
+    for (const it of items) {
+      if (forced) break;
+      if (ev.prefer === 'simulation') { it.decision = { source: 'simulation', reason: 'prefer: simulation' }; continue; }
+      if (it.q.measure !== 'T') { it.decision = { source: 'simulation', reason: `no mean-field solver gives ${it.q.measure} (only mean response time T)` }; }
+      else {
+        const key = JSON.stringify(it.model);
+        if (!solved.has(key)) {
+          try {
+            solved.set(key, solve(it.model, { seed: fnv(`${ev.seed}|mf|${key}`), cavityHorizon: ev.cavityHorizon }));
+          } catch (error) {
+            if (error instanceof InvalidModelError && /no mean-field solver/.test(error.message)) solved.set(key, error);
+            else throw error;
+          }
+          hooks.onSolve?.(++solves, candidates.size, `${it.q.key} at ${point.key}`);
+        }
+        const s = solved.get(key)!;
+        if (s instanceof Error) it.decision = { source: 'simulation', reason: s.message };
+        else if (s.kind === 'approximation' && !ev.acceptApproximation) it.decision = { source: 'simulation', reason: `${s.solver} is an approximation (acceptApproximation: false)` };
+        else it.decision = { source: 'mean-field', solution: s };
+      }
+      if (it.decision.source === 'simulation' && !ev.mixSources) forced = `mixSources: false and ${it.q.key} needs simulation (${it.decision.reason})`;
+    }
+    if (forced) for (const it of items) if (it.decision?.source !== 'simulation') it.decision = { source: 'simulation', reason: forced };
+    plans.push({ point, items: claim.quantities.map((q) => items.find((x) => x.q.key === q.key)!) as { q: QuantityRef; model: SupermarketModel; decision: Decision }[] });
+  }
+  // one simulation per distinct (model, options)
+  const requests = new Map<string, SimulationRequest>();
+  const requestOf = new Map<string, string>();
+  for (const { point, items } of plans) for (const it of items) {
+    if (it.decision.source !== 'simulation') continue;
+    const seed = fnv(`${ev.seed}|${point.lambda}|${point.d}|${point.service}`);
+    const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : autoWarmup(it.model, 1e-3, ev.maxWarmup);
+    const options = { n: ev.n, jobs: ev.jobs, replications: ev.replications, seed, warmupTime: warm.time };
+    const body = JSON.stringify({ model: it.model, options });
+    const key = `${it.q.selection}-${it.q.discipline}-${fnv(body).toString(16).padStart(8, '0')}${fnv(`x${body}`).toString(16).padStart(8, '0')}`;
+    if (!requests.has(key)) requests.set(key, { key, model: it.model, options, warmupRule: warm.rule });
+    requestOf.set(`${point.key}|${it.q.key}`, key);
+  }
+  const list = [...requests.values()];
+  const summaries = list.length === 0 ? [] : await (hooks.simulate ?? simulateLocally)(list);
+  if (summaries.length !== list.length) throw new InvalidModelError(`simulate hook returned ${summaries.length} results for ${list.length} requests`);
+  const byKey = new Map(list.map((r, i) => [r.key, summaries[i]]));
+  const method = `simulation n = ${ev.n} (${ev.replications} × ${ev.jobs.toExponential(0).replace('e+', 'e')} jobs)`;
+
+  const results: PointResult[] = plans.map(({ point, items }) => {
+    const raw = items.map(({ q, decision }) => {
+      if (decision.source === 'mean-field') {
+        const s = decision.solution!;
+        const base = { key: q.key, measure: q.measure, selection: q.selection, discipline: q.discipline, source: 'mean-field' as const, kind: s.kind, method: s.solver, value: s.meanResponseTime };
+        if (s.estimate) return { ...base, estimate: s.estimate };
+        const eps = s.numericalError ?? 0;
+        return { ...base, numericalError: s.numericalError, interval: [s.meanResponseTime - eps, s.meanResponseTime + eps] as [number, number] };
+      }
+      const sim = simulationRequestKey(requestOf, point, q);
+      const r = byKey.get(sim)!;
+      const e = q.measure === 'T' ? r.meanResponseTime : q.measure === 'S' ? r.meanSlowdown
+        : r.responseTimePercentiles[q.measure.toLowerCase() as 'p50' | 'p95' | 'p99'];
+      return { key: q.key, measure: q.measure, selection: q.selection, discipline: q.discipline, source: 'simulation' as const, kind: 'simulation' as const,
+        method, value: e.mean, estimate: e, reason: decision.reason, simulation: sim };
+    });
+    const m = raw.filter((x) => 'estimate' in x && x.estimate).length;
+    const confidence = ev.simultaneous && m > 1 ? 1 - 0.05 / m : 0.95;
+    const quantities: QuantityValue[] = raw.map((x) => {
+      if (!('estimate' in x) || !x.estimate) return x as QuantityValue;
+      const { estimate, ...rest } = x;
+      const f = ev.simultaneous ? bonferroniFactor(m, estimate.replications) : 1;
+      const h = estimate.halfWidth * f;
+      return { ...rest, interval: [estimate.mean - h, estimate.mean + h], ci95: estimate.ci95, replications: estimate.replications } as QuantityValue;
+    });
+    const intervals = new Map(quantities.map((x) => [x.key, { lo: x.interval[0], hi: x.interval[1] }]));
+    const pointsMap = new Map(quantities.map((x) => [x.key, x.value]));
+    const outcome = evaluateClaim(claim, { intervals, points: pointsMap, symbols: { lambda: point.lambda, d: point.d, n: ev.n } });
+    return { point, quantities, comparisons: outcome.comparisons, verdict: outcome.verdict, perQuantityConfidence: confidence };
+  });
+  const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
+  return {
+    name: spec.name, claim: claim.text, spec, points: results,
+    summary: { holds: count('holds'), fails: count('fails'), undecided: count('undecided'), total: results.length },
+    simulations: list, provenance: { version: VERSION, verdictRule: VERDICT_RULE },
+  };
+}
+
+function simulationRequestKey(requestOf: ReadonlyMap<string, string>, point: GridPoint, q: QuantityRef): string {
+  const k = requestOf.get(`${point.key}|${q.key}`);
+  if (!k) throw new InvalidModelError(`internal: no simulation planned for ${q.key} at ${point.key}`);
+  return k;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { parseModel } from '../../src/model/index.ts';
+
+describe('solveMeanField', () => {
+  it('solveMeanField(model) uses the SQ(d) and LWL(d) closed forms for exponential FIFO (theory.md §10)', () => {
+    const jsq = solveMeanField(parseModel({ lambda: 0.9, d: 2 }));
+    expect(jsq).toMatchObject({ solver: 'SQ(d) closed form', kind: 'exact' });
+    expect(jsq.meanResponseTime).toBeCloseTo(2.6141, 4);
+    const lwl = solveMeanField(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' }));
+    expect(lwl).toMatchObject({ solver: 'LWL(d) closed form', kind: 'exact' });
+    expect(lwl.meanResponseTime).toBeCloseTo(-Math.log(1 - 0.81) / 0.81, 12);
+  });
+
+  it('solveMeanField(model) answers d = 1 with the M/G/1 formulas: Pollaczek–Khinchine for Erlang-2 FIFO', () => {
+    const s = solveMeanField(parseModel({ lambda: 0.9, d: 1, service: 'erlang:2' }));
+    expect(s.kind).toBe('exact');
+    expect(s.meanResponseTime).toBeCloseTo(1 + (0.9 * 1.5) / (2 * 0.1), 8); // E[S²] = 1.5 for Erlang-2 of mean 1
+  });
+
+  it('solveMeanField(model) labels the phase-type ODE exact for Erlang sizes and an approximation for Weibull', () => {
+    expect(solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'erlang:2' })).kind).toBe('exact');
+    const w = solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'weibull:2' }));
+    expect(w.kind).toBe('approximation');
+    expect(w.solver).toMatch(/two-moment PH fit/);
+  });
+
+  it('solveMeanField(model) marks cavity results as such and gives their CI', () => {
+    const s = solveMeanField(parseModel({ lambda: 0.7, d: 2, selection: 'lwl', discipline: 'srpt' }), { cavityHorizon: 2e4 });
+    expect(s.kind).toBe('cavity');
+    expect(s.estimate!.ci95[0]).toBeLessThan(s.meanResponseTime);
+    // SRPT with LWL selection beats LWL FIFO (closed form) at the same load
+    expect(s.estimate!.ci95[1]).toBeLessThan(-Math.log(1 - 0.49) / 0.49);
+  });
+
+  it('solveMeanField(model) says plainly that LPW(d) has no mean-field solver', () => {
+    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, selection: 'lpw', discipline: 'sprpt', prediction: 'exp' })))
+      .toThrow(/no mean-field solver for LPW\(d\)/);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { batchEstimate, lag1Autocorrelation } from '../../src/stats/batchMeans.ts';
+import { quantiles } from '../../src/stats/quantile.ts';
+import { Rng } from '../../src/stats/rng.ts';
+
+/** Type-7 quantile of a sorted copy (the d3 / R definition), the independent reference. */
+function sortedQuantile(xs: number[], p: number): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  const h = (s.length - 1) * p;
+  const k = Math.floor(h);
+  return k + 1 < s.length ? s[k] + (h - k) * (s[k + 1] - s[k]) : s[k];
+}
+
+describe('quantiles', () => {
+  it('quantiles(values, count, ps) equals the sorted type-7 quantile on random data with ties, and ignores entries past count', () => {
+    const rng = new Rng(5n);
+    for (const m of [1, 2, 3, 10, 1001]) {
+      const xs = Array.from({ length: m }, () => Math.floor(rng.nextDouble() * 20) / 4);
+      const arr = Float64Array.from([...xs, -1e9, 1e9]);
+      const ps = [0, 0.01, 0.5, 0.95, 0.99, 1];
+      expect(quantiles(arr, m, ps)).toEqual(ps.map((p) => sortedQuantile(xs, p)));
+    }
+    expect(quantiles(Float64Array.of(3, 1, 2, 4), 4, [0.5])).toEqual([2.5]);
+  });
+
+  it('quantiles(bad input) throws', () => {
+    expect(() => quantiles(new Float64Array(3), 0, [0.5])).toThrow(/count/);
+    expect(() => quantiles(new Float64Array(3), 3, [1.5])).toThrow(/probability/);
+  });
+
+  it('batchEstimate(batches, pooled) centres the batch half-width on the pooled value; lag1Autocorrelation of an alternating series is near −1', () => {
+    const e = batchEstimate([1, 2, 3, 4], 2.4);
+    expect(e.mean).toBe(2.4);
+    expect(e.halfWidth).toBeCloseTo(3.182446 * Math.sqrt(5 / 3) / 2, 5);
+    expect(e.ci95[0]).toBeCloseTo(2.4 - e.halfWidth, 12);
+    expect(lag1Autocorrelation([1, -1, 1, -1, 1, -1])).toBeCloseTo(-5 / 6, 12);
+  });
+});
