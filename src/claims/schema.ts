@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
-import { SAMPLINGS } from '../model/index.ts';
+import { SAMPLINGS, validateJson } from '../model/index.ts';
 import { parseClaim, type ParsedClaim } from './claim.ts';
 
 const positiveInt = z.number().int().positive();
@@ -79,16 +79,9 @@ export interface Conjecture {
  *   parse error (`label: claim "…" at char k (…): message`).
  */
 export function parseConjecture(json: unknown, label = 'conjecture'): Conjecture {
-  const result = conjectureSchema.safeParse(json);
-  if (!result.success) {
-    const problems = result.error.issues.slice(0, 10).map((i) => {
-      const where = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
-      return `${where}: ${i.message}`;
-    });
-    throw new InvalidModelError(`${label}: ${problems.join('; ')}`);
-  }
+  const spec = validateJson(conjectureSchema, json, label);
   try {
-    return { spec: result.data, claim: parseClaim(result.data.claim) };
+    return { spec, claim: parseClaim(spec.claim) };
   } catch (error) {
     throw new InvalidModelError(`${label}: ${(error as Error).message}`);
   }

@@ -3,8 +3,7 @@
  * models, with budgets and a master seed. Validated with zod; every problem is reported with its JSON path.
  */
 import { z } from 'zod';
-import { InvalidModelError } from '../errors.ts';
-import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
+import { DISCIPLINES, SAMPLINGS, SELECTIONS, validateJson } from '../model/index.ts';
 
 const positiveInt = z.number().int().positive();
 const policy = z.object({
@@ -57,11 +56,5 @@ export type ExperimentSpec = z.infer<typeof experimentSchema>;
  * @throws {InvalidModelError} listing every problem as `label: path: message` (at most 10).
  */
 export function parseExperiment(json: unknown, label = 'experiment'): ExperimentSpec {
-  const result = experimentSchema.safeParse(json);
-  if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 10).map((i) => {
-    const where = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
-    return `${where}: ${i.message}`;
-  });
-  throw new InvalidModelError(`${label}: ${problems.join('; ')}`);
+  return validateJson(experimentSchema, json, label);
 }

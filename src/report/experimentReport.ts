@@ -8,7 +8,7 @@ import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { Figure, Row } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
-import { writeFileAtomic, writeJsonAtomic } from './atomic.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
 import { htmlPage, type RunMetadata } from './writeReport.ts';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';

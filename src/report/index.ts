@@ -1,4 +1,3 @@
-export * from './atomic.ts';
 export * from './render.ts';
 export * from './figures.ts';
 export * from './writeReport.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderVegaLite } from './render.ts';
-import { writeFileAtomic } from './atomic.ts';
+import { writeFileAtomic } from '../io/atomic.ts';
 
 export interface FigureFiles {
   readonly name: string;

@@ -10,7 +10,7 @@ import { allFigures, type Figure } from './figures.ts';
 import { generalFigures } from './generalFigures.ts';
 import { generalReportMarkdown } from './generalReport.ts';
 import { writeFigureFiles } from './writeFigure.ts';
-import { writeFileAtomic, writeJsonAtomic } from './atomic.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
 
 export interface RunMetadata {
   readonly command: string;

@@ -4,8 +4,6 @@
  * JSQ(d) FIFO exponential (the default) is judged against the refined mean field (theory.md §6); every other model
  * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8) by `runGeneralComparison`.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -14,8 +12,8 @@ import {
   type GeneralComparisonConfig, type ModelFields,
 } from '../../compare/index.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
-import { writeJsonAtomic, writeReport } from '../../report/index.ts';
-import { VERSION } from '../../version.ts';
+import { CellStore } from '../../experiments/cellStore.ts';
+import { writeReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import { addModelOptions, parseIntegerList, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumberList, parseOutDir, parsePositive, parseReplications } from '../options.ts';
@@ -40,36 +38,18 @@ interface Opts {
 }
 
 /**
- * Identifies the settings a cell's result depends on (besides its own d, λ, n), so stale cells are not reused. The
- * model fields enter only when given (the general path), so the default sweep's hash is what it always was.
+ * The settings a cell's result depends on (besides its own d, λ, n), so stale cells are not reused. The model fields
+ * enter only when given (the general path).
  */
-function cellSettingsHash(c: ComparisonConfig, model?: ModelFields): string {
-  const relevant = { sampling: c.sampling, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTolerance: c.warmupTolerance,
-    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, version: VERSION, ...(model ? { model } : {}) };
-  return createHash('sha256').update(JSON.stringify(relevant)).digest('hex').slice(0, 16);
+function cellSettings(c: ComparisonConfig, model?: ModelFields) {
+  return { sampling: c.sampling, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTolerance: c.warmupTolerance,
+    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, ...(model ? { model } : {}) };
 }
 
-function fileCache<C extends { readonly key: string }>(dir: string, settings: string, fresh: boolean): CellCache<C> & { resumed: number } {
-  const cache = {
-    resumed: 0,
-    get(key: string): C | undefined {
-      if (fresh) return undefined;
-      const file = path.join(dir, `${key}.json`);
-      if (!existsSync(file)) return undefined;
-      try {
-        const stored = JSON.parse(readFileSync(file, 'utf8')) as { settings: string; cell: C };
-        if (stored.settings !== settings) return undefined;
-        cache.resumed++;
-        return stored.cell;
-      } catch {
-        return undefined; // a damaged file is recomputed, never trusted
-      }
-    },
-    put(cell: C) {
-      writeJsonAtomic(path.join(dir, `${cell.key}.json`), { settings, cell });
-    },
-  };
-  return cache;
+/** The comparison's cell cache on the one cell store (src/experiments/cellStore.ts). */
+function fileCache<C extends { readonly key: string }>(dir: string, settings: unknown, fresh: boolean): CellCache<C> & { readonly resumed: number } {
+  const store = new CellStore<C>(dir, { fresh });
+  return { get: (key) => store.get(key, settings), put: (cell) => store.put(cell.key, settings, cell), get resumed() { return store.resumed; } };
 }
 
 function machine() {
@@ -142,7 +122,7 @@ export function compareCommand(): Command {
         versions: dependencyVersions(), resumedCells: resumed, machine: machine() });
       if (!refined) {
         const general: GeneralComparisonConfig = { ...config, model: fields };
-        const cache = fileCache<GeneralCellResult>(path.join(o.out, 'cells'), cellSettingsHash(config, fields), Boolean(o.fresh));
+        const cache = fileCache<GeneralCellResult>(path.join(o.out, 'cells'), cellSettings(config, fields), Boolean(o.fresh));
         let result;
         try {
           result = runGeneralComparison(general, { cache, onProgress });
@@ -171,7 +151,7 @@ export function compareCommand(): Command {
         process.stdout.write(`${lines.join('\n')}\n`);
         return;
       }
-      const settings = cellSettingsHash(config);
+      const settings = cellSettings(config);
       const cache = fileCache<CellResult>(path.join(o.out, 'cells'), settings, Boolean(o.fresh));
       const result = runComparison(config, { cache, onProgress });
       progress.stop();

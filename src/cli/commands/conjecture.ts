@@ -4,8 +4,6 @@
  * report. Simulations run on the worker pool; every finished simulation and mean-field solve is stored at once under
  * <out>/cells/, so an interrupted run resumes.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -15,11 +13,11 @@ import {
   type SimulationRequest, type SimulationSummary,
 } from '../../claims/index.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../meanfield/solve.ts';
-import { InvalidModelError } from '../../errors.ts';
+import { CellStore, settingsHash } from '../../experiments/cellStore.ts';
+import { loadJsonFile, writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { htmlPage, writeFigureFiles, writeFileAtomic, writeJsonAtomic } from '../../report/index.ts';
+import { htmlPage, writeFigureFiles } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
-import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { createProgress } from '../progress.ts';
@@ -28,36 +26,23 @@ import { dependencyVersions } from '../versions.ts';
 
 interface Opts { out?: string; threads?: number; fresh?: boolean; json?: boolean; progress: boolean; n?: number; jobs?: number; replications?: number }
 
-/** Reads and validates a conjecture file; JSON syntax errors become one line naming the file. */
+/**
+ * Reads and validates a conjecture file (one line naming the file and the JSON path on error); `overrides` replace
+ * the evaluation budget of the file.
+ */
 export function loadConjecture(file: string, overrides: { n?: number; jobs?: number; replications?: number } = {}) {
-  if (!existsSync(file)) throw new InvalidModelError(`conjecture file not found: ${file}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new InvalidModelError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-  if (json && typeof json === 'object' && Object.values(overrides).some((x) => x !== undefined)) {
-    const j = json as { evaluation?: Record<string, unknown> };
-    j.evaluation = { ...(j.evaluation ?? {}), ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
-  }
-  return parseConjecture(json, file);
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return loadJsonFile(file, 'conjecture', (json, label) => {
+    if (json && typeof json === 'object' && Object.keys(given).length > 0) {
+      const j = json as { evaluation?: Record<string, unknown> };
+      j.evaluation = { ...(j.evaluation ?? {}), ...given };
+    }
+    return parseConjecture(json, label);
+  });
 }
-
-const hash = (x: unknown) => createHash('sha256').update(JSON.stringify({ x, version: VERSION })).digest('hex');
 
 function summarise(r: SimulationResult): SimulationSummary {
   return { meanResponseTime: r.meanResponseTime, meanSlowdown: r.meanSlowdown, responseTimePercentiles: r.responseTimePercentiles, events: r.events, wallSeconds: r.wallSeconds };
-}
-
-function readCell<T>(file: string, expected: string): T | undefined {
-  if (!existsSync(file)) return undefined;
-  try {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { hash: string; value: T };
-    return stored.hash === expected ? stored.value : undefined;
-  } catch {
-    return undefined; // damaged file: recompute
-  }
 }
 
 export function conjectureCommand(): Command {
@@ -87,26 +72,27 @@ export function conjectureCommand(): Command {
       const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
       const out = o.out ?? path.join('reports', `conjecture-${conjecture.spec.name}`);
       const cells = path.join(out, 'cells');
-      let resumed = 0;
+      const solveStore = new CellStore<MeanFieldSolution>(cells, { fresh: o.fresh });
+      const simStore = new CellStore<SimulationSummary>(cells, { fresh: o.fresh });
       const solveProgress = createProgress(`conjecture ${conjecture.spec.name}: mean field`, o.progress);
       const solve = (model: SupermarketModel, options: SolveOptions): MeanFieldSolution => {
-        const h = hash({ model, options });
-        const f = path.join(cells, `mf-${h.slice(0, 20)}.json`);
-        const cached = o.fresh ? undefined : readCell<MeanFieldSolution>(f, h);
+        const settings = { model, options };
+        const key = `mf-${settingsHash(settings)}`;
+        const cached = solveStore.get(key, settings);
         if (cached) return cached;
         const s = solveMeanField(model, options);
-        if (s.kind === 'cavity') writeJsonAtomic(f, { hash: h, value: s }); // only cavity solves are slow enough to keep
+        if (s.kind === 'cavity') solveStore.put(key, settings, s); // only cavity solves are slow enough to keep
         return s;
       };
       const simulate = async (requests: readonly SimulationRequest[]): Promise<SimulationSummary[]> => {
         solveProgress.stop();
         const found = new Map<string, SimulationSummary>();
-        const fileOf = (r: SimulationRequest) => path.join(cells, `sim-${r.key}.json`);
+        const keyOf = (r: SimulationRequest) => `sim-${r.key}`;
         for (const r of requests) {
-          const v = o.fresh ? undefined : readCell<SimulationSummary>(fileOf(r), hash({ model: r.model, options: r.options }));
+          const v = simStore.get(keyOf(r), { model: r.model, options: r.options });
           if (v) found.set(r.key, v);
         }
-        resumed = found.size;
+        const resumed = simStore.resumed;
         const todo = requests.filter((r) => !found.has(r.key));
         if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${requests.length} simulations resumed from ${cells}\n`);
         const cost = (r: SimulationRequest) => r.options.replications * (2 * r.options.jobs + 2 * r.model.lambda * r.options.n * r.options.warmupTime);
@@ -117,7 +103,7 @@ export function conjectureCommand(): Command {
         await runSimulations(todo.map((r) => ({ key: r.key, model: r.model, options: r.options })), (key, result) => {
           const r = byKey.get(key)!;
           const summary = summarise(result);
-          writeJsonAtomic(fileOf(r), { hash: hash({ model: r.model, options: r.options }), value: summary, request: r });
+          simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
           found.set(key, summary);
           done += cost(r);
           progress.update(done, total, `${found.size}/${requests.length} simulations`);
@@ -137,7 +123,7 @@ export function conjectureCommand(): Command {
       put('points.csv', stringify(rows, { header: true, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] }));
       const meta = {
         command: ['supermarket', ...process.argv.slice(2)].join(' '), startedAt: new Date(started).toISOString(),
-        wallSeconds: (Date.now() - started) / 1000, versions: dependencyVersions(), resumedSimulations: resumed,
+        wallSeconds: (Date.now() - started) / 1000, versions: dependencyVersions(), resumedSimulations: simStore.resumed,
         machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
       };
       writeJsonAtomic(path.join(out, 'results.json'), result);
@@ -155,6 +141,6 @@ export function conjectureCommand(): Command {
         return;
       }
       process.stdout.write(`${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided} of ${s.total} grid points ` +
-        `(${result.simulations.length} simulations, ${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n`);
+        `(${result.simulations.length} simulations, ${simStore.resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n`);
     }));
 }

@@ -2,9 +2,9 @@
  * `supermarket model <file.json>`: a generic density-dependent population model (models/README.md): fixed point,
  * observables, refined 1/n correction and mean-field transient. Thin over src/meanfield/population.
  */
-import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
+import { loadJsonFile } from '../../io/index.ts';
 import {
   parsePopulationModel,
   populationFixedPoint,
@@ -26,20 +26,6 @@ function collectSet(value: string, previous: Record<string, number>): Record<str
   const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+)$/.exec(value);
   if (!match) throw new InvalidArgumentError(`expected name=value, got ${JSON.stringify(value)}`);
   return { ...previous, [match[1]]: parseNumber(match[2]) };
-}
-
-function readModelFile(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InvalidModelError(`cannot read model file ${file}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new InvalidModelError(`${file}: not valid JSON: ${(error as Error).message}`);
-  }
 }
 
 const fmt = (v: number) => (Math.abs(v) >= 1e-4 || v === 0 ? v.toFixed(6) : v.toExponential(4));
@@ -70,7 +56,7 @@ export function modelCommand(): Command {
       '  supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500\n' +
       '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5')
     .action(action((file: string, o: Opts) => {
-      const model = parsePopulationModel(readModelFile(file), o.set, { file });
+      const model = loadJsonFile(file, 'model', (json) => parsePopulationModel(json, o.set, { file }));
       const fp = populationFixedPoint(model);
       const top = fp.x[fp.x.length - 1];
       if (Math.abs(top) > 1e-6) {

@@ -2,17 +2,16 @@
  * `supermarket run experiments/<file>.json`: runs an experiment grid on all cores, storing each finished cell at
  * once (atomically) under <out>/cells/, so an interrupted run resumes where it stopped; then writes the report.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
 import { evaluateFindings, expandGrid, parseExperiment, type ExperimentCell } from '../../experiments/index.ts';
 import type { CellOutcome } from '../../experiments/index.ts';
-import { writeExperimentReport, writeJsonAtomic } from '../../report/index.ts';
+import { CellStore } from '../../experiments/cellStore.ts';
+import { loadJsonFile } from '../../io/index.ts';
+import { writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
-import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { TraceCellRunner } from '../traceCells.ts';
@@ -22,25 +21,15 @@ import { dependencyVersions } from '../versions.ts';
 
 interface Opts { out?: string; jobs?: number; threads?: number; fresh?: boolean; json?: boolean; progress: boolean }
 
-/** Reads and validates an experiment file; JSON syntax errors become one line naming the file. */
+/** Reads and validates an experiment file (one line naming the file and the JSON path on error). */
 export function loadExperiment(file: string) {
-  if (!existsSync(file)) throw new InvalidModelError(`experiment file not found: ${file}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new InvalidModelError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-  return parseExperiment(json, file);
+  return loadJsonFile(file, 'experiment', parseExperiment);
 }
 
-function cellHash(cell: ExperimentCell): string {
+/** What a stored cell depends on: the whole cell (model, budget, seed, warm-up) but its key. */
+function cellSettings(cell: ExperimentCell): Omit<ExperimentCell, 'key'> {
   const { key: _key, ...rest } = cell;
-  return createHash('sha256').update(JSON.stringify({ ...rest, version: VERSION })).digest('hex').slice(0, 16);
-}
-
-function cellFile(dir: string, cell: ExperimentCell): string {
-  return path.join(dir, `${createHash('sha256').update(cell.key).digest('hex').slice(0, 20)}.json`);
+  return rest;
 }
 
 function summarise(result: SimulationResult): CellOutcome['result'] {
@@ -78,16 +67,13 @@ export function runCommand(): Command {
       }
       const out = o.out ?? path.join('reports', spec.name);
       const dir = path.join(out, 'cells');
+      const store = new CellStore<CellOutcome>(dir, { fresh: o.fresh });
       const outcomes = new Map<string, CellOutcome>();
       for (const cell of cells) {
-        const f = cellFile(dir, cell);
-        if (o.fresh || !existsSync(f)) continue;
-        try {
-          const stored = JSON.parse(readFileSync(f, 'utf8')) as { hash: string; outcome: CellOutcome };
-          if (stored.hash === cellHash(cell)) outcomes.set(cell.key, stored.outcome);
-        } catch { /* damaged file: recompute */ }
+        const stored = store.get(cell.key, cellSettings(cell));
+        if (stored) outcomes.set(cell.key, stored);
       }
-      const resumed = outcomes.size;
+      const resumed = store.resumed;
       const todo = cells.filter((c) => !outcomes.has(c.key) && !c.trace);
       const traceTodo = cells.filter((c) => !outcomes.has(c.key) && c.trace);
       const cost = (c: ExperimentCell) => c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime);
@@ -99,7 +85,7 @@ export function runCommand(): Command {
       // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
       const onInterrupt = () => {
         progress.stop();
-        process.stderr.write(`\ninterrupted: ${outcomes.size} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume\n`);
+        process.stderr.write(`\ninterrupted: ${store.saved} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume\n`);
         process.exit(130);
       };
       process.once('SIGINT', onInterrupt);
@@ -109,7 +95,7 @@ export function runCommand(): Command {
           const cell = byKey.get(key)!;
           const { model: _m, ...cellData } = cell;
           const outcome: CellOutcome = { cell: cellData, result: summarise(result) };
-          writeJsonAtomic(cellFile(dir, cell), { hash: cellHash(cell), outcome });
+          store.put(cell.key, cellSettings(cell), outcome);
           outcomes.set(key, outcome);
           done += cost(cell);
           progress.update(done, total, `${outcomes.size}/${cells.length} cells`);
@@ -123,7 +109,7 @@ export function runCommand(): Command {
         progress.update(done, total, `${cell.service} ${cell.policy} λ = ${cell.lambda}`);
         const r = traces.run(cell);
         if ('skipReason' in r) { skipped.push({ key: cell.key, reason: r.skipReason }); continue; }
-        writeJsonAtomic(cellFile(dir, cell), { hash: cellHash(cell), outcome: r });
+        store.put(cell.key, cellSettings(cell), r);
         outcomes.set(cell.key, r);
       }
       const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) => traces.quality(c));
