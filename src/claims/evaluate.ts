@@ -13,7 +13,7 @@ import { fnv1a, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
 import { autoWarmup } from '../meanfield/autoWarmup.ts';
-import { evaluateClaim, type ComparisonOutcome, type Measure, type QuantityRef } from './claim.ts';
+import { evaluateClaim, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
 import type { Verdict } from './interval.ts';
 import type { Conjecture, ConjectureSpec } from './schema.ts';
 
@@ -241,19 +241,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       return { key: q.key, measure: q.measure, selection: q.selection, discipline: q.discipline, source: 'simulation' as const, kind: 'simulation' as const,
         method, value: e.mean, estimate: e, reason: decision.reason, simulation: sim };
     });
-    const m = raw.filter((x) => 'estimate' in x && x.estimate).length;
-    const confidence = ev.simultaneous && m > 1 ? 1 - 0.05 / m : 0.95;
-    const quantities: QuantityValue[] = raw.map((x) => {
-      if (!('estimate' in x) || !x.estimate) return x as QuantityValue;
-      const { estimate, ...rest } = x;
-      const f = ev.simultaneous ? bonferroniFactor(m, estimate.replications) : 1;
-      const h = estimate.halfWidth * f;
-      return { ...rest, interval: [estimate.mean - h, estimate.mean + h], ci95: estimate.ci95, replications: estimate.replications } as QuantityValue;
-    });
-    const intervals = new Map(quantities.map((x) => [x.key, { lo: x.interval[0], hi: x.interval[1] }]));
-    const pointsMap = new Map(quantities.map((x) => [x.key, x.value]));
-    const outcome = evaluateClaim(claim, { intervals, points: pointsMap, symbols: { lambda: point.lambda, d: point.d, n: ev.n } });
-    return { point, quantities, comparisons: outcome.comparisons, verdict: outcome.verdict, perQuantityConfidence: confidence };
+    return judgePoint(claim, point, raw, { simultaneous: ev.simultaneous, n: ev.n });
   });
   const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
   return {
@@ -261,6 +249,34 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
     summary: { holds: count('holds'), fails: count('fails'), undecided: count('undecided'), total: results.length },
     simulations: list, provenance: { version: VERSION, verdictRule: VERDICT_RULE },
   };
+}
+
+/**
+ * A quantity's value before the verdict: either an estimate with a 95% CI (simulation, cavity, trace replay) or a
+ * deterministic interval (value ± numerical error).
+ */
+export type MeasuredQuantity = Omit<QuantityValue, 'interval' | 'ci95' | 'replications'> &
+  ({ readonly estimate: Estimate; readonly interval?: undefined } | { readonly estimate?: undefined; readonly interval: [number, number] });
+
+/**
+ * The verdict of a claim at one grid point (rule: VERDICT_RULE): with `simultaneous`, the CIs of the m estimated
+ * quantities are widened by Bonferroni (bonferroniFactor) to joint 95%; then evaluateClaim.
+ * @param raw one entry per quantity of `claim`. @param options.n the symbol n of the claim (servers).
+ * @throws {InvalidModelError} from evaluateClaim (a missing quantity, a function outside its domain).
+ */
+export function judgePoint(claim: ParsedClaim, point: GridPoint, raw: readonly MeasuredQuantity[], options: { simultaneous: boolean; n: number }): PointResult {
+  const m = raw.filter((x) => x.estimate).length;
+  const confidence = options.simultaneous && m > 1 ? 1 - 0.05 / m : 0.95;
+  const quantities: QuantityValue[] = raw.map((x) => {
+    if (!x.estimate) return x as QuantityValue;
+    const { estimate, interval: _none, ...rest } = x;
+    const h = estimate.halfWidth * (options.simultaneous ? bonferroniFactor(m, estimate.replications) : 1);
+    return { ...rest, interval: [estimate.mean - h, estimate.mean + h], ci95: estimate.ci95, replications: estimate.replications };
+  });
+  const intervals = new Map(quantities.map((x) => [x.key, { lo: x.interval[0], hi: x.interval[1] }]));
+  const points = new Map(quantities.map((x) => [x.key, x.value]));
+  const outcome = evaluateClaim(claim, { intervals, points, symbols: { lambda: point.lambda, d: point.d, n: options.n } });
+  return { point, quantities, comparisons: outcome.comparisons, verdict: outcome.verdict, perQuantityConfidence: confidence };
 }
 
 function simulationRequestKey(requestOf: ReadonlyMap<string, string>, point: GridPoint, q: QuantityRef): string {

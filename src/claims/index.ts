@@ -7,7 +7,8 @@ export * from './interval.ts';
 export { CLAIM_SYMBOLS, MEASURES, evaluateClaim, parseClaim, type ClaimOutcome, type ClaimValues, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
 export { conjectureSchema, parseConjecture, type Conjecture, type ConjectureSpec, type EvaluationSpec } from './schema.ts';
 export {
-  VERDICT_RULE, bonferroniFactor, evaluateConjecture, expandConjectureGrid, quantityModel,
+  VERDICT_RULE, bonferroniFactor, evaluateConjecture, expandConjectureGrid, judgePoint, quantityModel, type MeasuredQuantity,
   type ConjectureHooks, type ConjectureResult, type GridPoint, type PointResult, type QuantitySource, type QuantityValue, type SimulationRequest, type SimulationSummary,
 } from './evaluate.ts';
+export { judgeClaimOnCells, pointEvidence, type MeasuredCell } from './cells.ts';
 export { conjectureFigures, conjectureMarkdown, conjectureRows, type ConjectureFigure, type ConjectureMeta } from './report.ts';

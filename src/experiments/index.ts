@@ -1,4 +1,5 @@
 export * from './schema.ts';
 export * from './grid.ts';
 export * from './outcome.ts';
-export * from './findings.ts';
+export * from './claims.ts';
+export * from './cellStore.ts';

@@ -44,6 +44,11 @@ export const experimentSchema = z.object({
   warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
   /** Cap on the automatic warm-up (time units), default 5000. */
   maxWarmup: z.number().positive().default(5000),
+  /**
+   * Claim files judged on the cells (paths relative to the experiment file), e.g. "../analysis/h3-jsq-beats-lpw.json";
+   * default: the seed study's H1–H3 (STUDY_CLAIM_FILES in analysis/); [] for none.
+   */
+  claims: z.array(z.string().min(1)).optional(),
 }).strict().refine((e) => e.policies !== undefined || (e.selections !== undefined && e.disciplines !== undefined), {
   message: 'give either "policies" or both "selections" and "disciplines"',
 });

@@ -14,7 +14,7 @@ import { htmlPage, type RunMetadata } from './writeReport.ts';
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const fmt = (e: Estimate | undefined, k = 3) => (e ? `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}` : '–');
 
-/** One finding of the study, evaluated on the grid (see src/experiments/findings.ts). */
+/** One finding of the study, evaluated on the grid (see src/experiments/claims.ts). */
 export interface FindingRow {
   readonly claim: string;
   readonly where: string;
@@ -122,8 +122,9 @@ export async function writeExperimentReport(
     const count = (v: string) => of.filter((f) => f.verdict === v).length;
     return `| ${c} | ${count('holds')} | ${count('fails')} | ${count('undecided')} |`;
   }).join('\n');
-  const findingTable = findings.length === 0 ? '' : `## Findings\n\nEach claim is judged at every grid point where its cells exist: **holds** when the 95% CI of the difference ` +
-    `(half-width √(h₁² + h₂²)) lies on the claimed side, **fails** when it lies on the other side, **undecided** otherwise.\n\n` +
+  const findingTable = findings.length === 0 ? '' : `## Findings\n\nEach claim file (analysis/) is judged by the claims engine at every grid point where its cells exist: each quantity is ` +
+    `its 95% CI, widened (Bonferroni) to joint 95% over the quantities of the point; **holds** when the claim is true for every value in ` +
+    `those intervals, **fails** when false for every value, **undecided** otherwise (analysis/README.md, verdict rule).\n\n` +
     `| claim | holds | fails | undecided |\n|---|---|---|---|\n${summary}\n\n### Per grid point\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${
     findings.map((f) => `| ${f.claim} | ${f.where} | **${f.verdict}** | ${f.evidence} |`).join('\n')}\n\n`;
   const md = `# Experiment report: ${spec.name}

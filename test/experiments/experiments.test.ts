@@ -50,34 +50,44 @@ describe('expandGrid', () => {
   });
 });
 
-import { evaluateFindings, lessThan, type CellOutcome } from '../../src/experiments/index.ts';
+import { parseConjecture } from '../../src/claims/index.ts';
+import { STUDY_CLAIM_FILES, judgeExperimentClaims, type CellOutcome } from '../../src/experiments/index.ts';
+import { loadJsonFile } from '../../src/io/index.ts';
 
 const est = (mean: number, halfWidth: number) => ({ mean, ci95: [mean - halfWidth, mean + halfWidth] as [number, number], halfWidth, replications: 5 });
 function outcome(policy: string, prediction: string, lambda: number, mean: number, h = 0.01): CellOutcome {
-  return { cell: { key: `${policy}${prediction}${lambda}`, policy, prediction, lambda, service: 'exp', d: 2, n: 100 } as CellOutcome['cell'],
+  const [selection, discipline] = policy.toLowerCase().split('+');
+  return { cell: { key: `${policy}${prediction}${lambda}`, policy, selection, discipline, prediction, lambda, service: 'exp', d: 2, n: 100, jobs: 1000, replications: 5 } as CellOutcome['cell'],
     result: { meanResponseTime: est(mean, h), meanQueueLength: est(mean * lambda, h), events: 1, eventsPerSecond: 1, wallSeconds: 1, warmupTime: 1, seeds: {} } };
 }
 
-describe('evaluateFindings', () => {
-  it('lessThan(a, b) holds, fails or is undecided by the combined half-width √(h₁² + h₂²)', () => {
-    expect(lessThan(est(1, 0.03), est(1.1, 0.04)).verdict).toBe('holds');
-    expect(lessThan(est(1, 0.03), est(1.04, 0.04)).verdict).toBe('undecided');
-    expect(lessThan(est(1.2, 0.03), est(1.1, 0.04)).verdict).toBe('fails');
-    expect(lessThan(est(1, 0.03), est(1.1, 0.04)).halfWidth).toBeCloseTo(0.05, 15);
-  });
+describe('judgeExperimentClaims', () => {
+  const claims = STUDY_CLAIM_FILES.map((f) => loadJsonFile(`analysis/${f}`, 'claim', parseConjecture));
 
-  it('evaluateFindings(outcomes) judges H1 on the growth of the LWL+SRPT gain and H2, H3 per λ and prediction', () => {
-    const f = evaluateFindings([
+  it('judgeExperimentClaims(H1–H3 claim files, cells) judges each claim per grid point with Bonferroni-widened CIs', () => {
+    const f = judgeExperimentClaims(claims, [
       outcome('JSQ+FIFO', 'none', 0.5, 1.27), outcome('LWL+SRPT', 'none', 0.5, 1.1),
       outcome('JSQ+FIFO', 'none', 0.9, 2.6), outcome('LWL+SRPT', 'none', 0.9, 1.5),
-      outcome('JSQ+SPRPT', 'exp', 0.9, 2.0), outcome('LPW+SPRPT', 'exp', 0.9, 2.3),
+      outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05), outcome('LPW+SPRPT', 'exp', 0.9, 2.3, 0.05),
       outcome('JSQ+SPRPT', 'exp', 0.5, 1.3), outcome('LPW+SPRPT', 'exp', 0.5, 1.3),
     ]);
-    const by = (claim: string, lambda?: number) => f.filter((x) => x.claim === claim && (lambda === undefined || x.where.includes(`λ = ${lambda},`)));
-    expect(by('H1').map((x) => x.verdict)).toEqual(['holds']);
-    expect(by('H2', 0.9)[0].verdict).toBe('holds');
-    expect(by('H2', 0.5)[0].verdict).toBe('fails');
-    expect(by('H3', 0.9)[0].verdict).toBe('holds');
-    expect(by('H3', 0.5)[0].verdict).toBe('undecided');
+    const by = (claim: string, lambda: number) => f.filter((x) => x.claim.startsWith(claim) && x.where.endsWith(`λ = ${lambda}`)).map((x) => x.verdict);
+    // H1: T(lwl, srpt)/T(jsq, fifo) < 0.8: 1.1/1.27 = 0.866 fails, 1.5/2.6 = 0.577 holds
+    expect(by('h1', 0.5)).toEqual(['fails']);
+    expect(by('h1', 0.9)).toEqual(['holds']);
+    // H2: T(jsq, sprpt) < 0.9 T(jsq, fifo): 1.3 vs 1.143 fails; 2.0 ± 0.063 vs 2.34 ± 0.011 holds
+    expect(by('h2', 0.5)).toEqual(['fails']);
+    expect(by('h2', 0.9)).toEqual(['holds']);
+    // H3: T(jsq, sprpt) < T(lpw, sprpt): equal means undecided; 2.0 vs 2.3 with half-widths 0.05·1.259 holds
+    expect(by('h3', 0.5)).toEqual(['undecided']);
+    expect(by('h3', 0.9)).toEqual(['holds']);
+    expect(f.find((x) => x.claim.startsWith('h3') && x.where.endsWith('0.9'))!.where).toBe('exp, d = 2, n = 100, prediction exp, λ = 0.9');
+  });
+
+  it('the Bonferroni widening decides: half-widths 0.05 (factor t(0.9875, 4)/t(0.975, 4) = 1.259) leave 2.0 vs 2.12 undecided', () => {
+    // unwidened the intervals [1.95, 2.05] and [2.07, 2.17] are apart; widened by 1.259 they overlap
+    const f = judgeExperimentClaims([claims[2]], [outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05), outcome('LPW+SPRPT', 'exp', 0.9, 2.12, 0.05)]);
+    expect(f.map((x) => x.verdict)).toEqual(['undecided']);
+    expect(judgeExperimentClaims([claims[2]], [outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05)])).toEqual([]); // a missing cell: no verdict
   });
 });

@@ -3,10 +3,12 @@
  * once (atomically) under <out>/cells/, so an interrupted run resumes where it stopped; then writes the report.
  */
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { Command } from 'commander';
+import { parseConjecture, type Conjecture } from '../../claims/index.ts';
 import { InvalidModelError } from '../../errors.ts';
-import { evaluateFindings, expandGrid, parseExperiment, type ExperimentCell } from '../../experiments/index.ts';
+import { STUDY_CLAIM_FILES, expandGrid, judgeExperimentClaims, parseExperiment, type ExperimentCell, type ExperimentSpec } from '../../experiments/index.ts';
 import type { CellOutcome } from '../../experiments/index.ts';
 import { CellStore } from '../../experiments/cellStore.ts';
 import { loadJsonFile } from '../../io/index.ts';
@@ -24,6 +26,15 @@ interface Opts { out?: string; jobs?: number; threads?: number; fresh?: boolean;
 /** Reads and validates an experiment file (one line naming the file and the JSON path on error). */
 export function loadExperiment(file: string) {
   return loadJsonFile(file, 'experiment', parseExperiment);
+}
+
+/** The analysis/ folder of the package (claim files of the study). */
+const ANALYSIS_DIR = fileURLToPath(new URL('../../../analysis/', import.meta.url));
+
+/** The claim files an experiment is judged by: its own `claims` (relative to the file), else the study's H1–H3. */
+export function loadExperimentClaims(file: string, spec: ExperimentSpec): Conjecture[] {
+  const files = spec.claims ? spec.claims.map((c) => path.resolve(path.dirname(path.resolve(file)), c)) : STUDY_CLAIM_FILES.map((c) => path.join(ANALYSIS_DIR, c));
+  return files.map((f) => loadJsonFile(f, 'claim', parseConjecture));
 }
 
 /** What a stored cell depends on: the whole cell (model, budget, seed, warm-up) but its key. */
@@ -58,6 +69,7 @@ export function runCommand(): Command {
     .action(action(async (file: string, o: Opts) => {
       const started = Date.now();
       const spec = loadExperiment(file);
+      const claims = loadExperimentClaims(file, spec);
       let cells: ExperimentCell[];
       try {
         cells = expandGrid(spec);
@@ -122,7 +134,7 @@ export function runCommand(): Command {
         ...(predictorQuality.length ? { predictorQuality } : {}),
         machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
       };
-      const findings = evaluateFindings(ordered).map((f) => ({ claim: `${f.claim}: ${f.statement}`, where: f.where, verdict: f.verdict, evidence: f.evidence }));
+      const findings = judgeExperimentClaims(claims, ordered);
       const files = await writeExperimentReport(out, spec, ordered, meta, findings);
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds })}\n`);

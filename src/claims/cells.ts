@@ -1,0 +1,84 @@
+/**
+ * A claim judged on measured cells instead of its own grid: the experiment runner (`supermarket run`) judges the
+ * study's claims H1–H3 (claim files in analysis/) on the cells it simulated, with the same per-point rule as the
+ * conjecture evaluation (judgePoint, VERDICT_RULE). The claim file's grid and budget are not used: the claim is
+ * judged at every grid point of the cells (service, d, n, prediction, λ) where every quantity it names was measured.
+ */
+import { usesPrediction, type Discipline, type Selection } from '../model/index.ts';
+import type { Estimate } from '../stats/index.ts';
+import type { Measure } from './claim.ts';
+import { judgePoint, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
+import type { Conjecture } from './schema.ts';
+
+/** One measured cell: a policy at (service, d, n, prediction, λ) with its estimates (95% CIs). */
+export interface MeasuredCell {
+  readonly selection: Selection;
+  readonly discipline: Discipline;
+  /** Service law as written (short form or trace label). */
+  readonly service: string;
+  /** Prediction model as written, or 'none' for prediction-blind policies. */
+  readonly prediction: string;
+  readonly lambda: number;
+  readonly d: number;
+  readonly n: number;
+  readonly meanResponseTime: Estimate;
+  readonly meanSlowdown?: Estimate;
+  readonly responseTimePercentiles?: Readonly<Record<string, Estimate>>;
+  /** How the cell was measured, e.g. "simulation n = 1000 (4 × 5e5 jobs)" or "trace replay". */
+  readonly method: string;
+}
+
+function estimateOf(cell: MeasuredCell, measure: Measure): Estimate | undefined {
+  if (measure === 'T') return cell.meanResponseTime;
+  if (measure === 'S') return cell.meanSlowdown;
+  return cell.responseTimePercentiles?.[measure.toLowerCase()];
+}
+
+/**
+ * Judges a claim at every grid point of `cells` where all its quantities were measured. A grid point is (service,
+ * d, n, λ) and, when the claim names a policy that uses predictions, a prediction model of the cells; policies that
+ * ignore predictions are read from their 'none' cell at every prediction.
+ * @param options.simultaneous Bonferroni widening over the quantities of a point (default: the claim file's
+ *   `evaluation.simultaneous`).
+ * @returns one PointResult per judged point, in the order of first appearance in `cells`; none if no point has
+ *   every quantity.
+ * @throws {InvalidModelError} from judgePoint (e.g. log of an interval reaching 0).
+ */
+export function judgeClaimOnCells(conjecture: Conjecture, cells: readonly MeasuredCell[], options: { simultaneous?: boolean } = {}): PointResult[] {
+  const { claim, spec } = conjecture;
+  const simultaneous = options.simultaneous ?? spec.evaluation.simultaneous;
+  const predicted = claim.quantities.some((q) => usesPrediction(q.selection, q.discipline));
+  const index = new Map<string, MeasuredCell>();
+  const where = (c: { service: string; d: number; n: number; lambda: number }) => `${c.service}|d${c.d}|n${c.n}|lambda${c.lambda}`;
+  for (const c of cells) index.set(`${where(c)}|${c.selection}-${c.discipline}|${c.prediction}`, c);
+  const points = new Map<string, GridPoint & { readonly n: number }>();
+  for (const c of cells) {
+    if (predicted === (c.prediction === 'none')) continue;
+    const prediction = predicted ? c.prediction : 'none';
+    const key = `${where(c)}|${prediction}`;
+    if (points.has(key)) continue;
+    const row = `${c.service}, d = ${c.d}, n = ${c.n}${predicted ? `, prediction ${prediction}` : ''}`;
+    points.set(key, { key, lambda: c.lambda, d: c.d, n: c.n, service: c.service, prediction, row });
+  }
+  const results: PointResult[] = [];
+  for (const point of points.values()) {
+    const raw: MeasuredQuantity[] = [];
+    for (const q of claim.quantities) {
+      const prediction = usesPrediction(q.selection, q.discipline) ? point.prediction : 'none';
+      const cell = index.get(`${where(point)}|${q.selection}-${q.discipline}|${prediction}`);
+      const estimate = cell && estimateOf(cell, q.measure);
+      if (!cell || !estimate) break;
+      raw.push({ key: q.key, measure: q.measure, selection: q.selection, discipline: q.discipline, source: 'simulation', kind: 'simulation',
+        method: cell.method, value: estimate.mean, estimate });
+    }
+    if (raw.length === claim.quantities.length) results.push(judgePoint(claim, point, raw, { simultaneous, n: point.n }));
+  }
+  return results;
+}
+
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : x > 0 ? '∞' : x < 0 ? '−∞' : 'n/a');
+
+/** The numbers behind a point's verdict in one line: each comparison's sides at the estimates and as intervals. */
+export function pointEvidence(p: PointResult): string {
+  return p.comparisons.map((c) => `${c.text}: ${f3(c.leftValue)} [${f3(c.left.lo)}, ${f3(c.left.hi)}] vs ${f3(c.rightValue)} [${f3(c.right.lo)}, ${f3(c.right.hi)}]`).join('; ');
+}

@@ -1,0 +1,42 @@
+/**
+ * The study's claims judged on an experiment's own cells: each claim file (analysis/h1-known-sizes.json, …) is
+ * judged by the claims engine (src/claims, judgeClaimOnCells) at every grid point of the experiment where the cells
+ * it names exist, with the conjecture rule (VERDICT_RULE: Bonferroni-widened CIs, interval arithmetic).
+ */
+import { judgeClaimOnCells, pointEvidence, type Conjecture, type MeasuredCell } from '../claims/index.ts';
+import type { CellOutcome } from './outcome.ts';
+
+/** The claim files judged when an experiment file names none: the seed study's H1–H3 (theory.md §1), in analysis/. */
+export const STUDY_CLAIM_FILES = ['h1-known-sizes.json', 'h2-weak-predictions.json', 'h3-jsq-beats-lpw.json'] as const;
+
+/** One verdict of one claim at one grid point, as the experiment report tabulates it. */
+export interface Finding {
+  /** `<claim file name>: <claim>`, e.g. "h3-jsq-beats-lpw: T(jsq, sprpt) < T(lpw, sprpt)". */
+  readonly claim: string;
+  /** The grid point: service, d, n, prediction (if the claim uses one), λ. */
+  readonly where: string;
+  readonly verdict: 'holds' | 'fails' | 'undecided';
+  /** The numbers behind the verdict, in words. */
+  readonly evidence: string;
+}
+
+/** An experiment cell as the claims engine reads it. */
+export function measuredCell(o: CellOutcome): MeasuredCell {
+  const c = o.cell;
+  return {
+    selection: c.selection, discipline: c.discipline, service: c.service, prediction: c.prediction, lambda: c.lambda, d: c.d, n: c.n,
+    meanResponseTime: o.result.meanResponseTime, meanSlowdown: o.result.meanSlowdown, responseTimePercentiles: o.result.responseTimePercentiles,
+    method: c.trace ? `trace replay n = ${c.n}` : `simulation n = ${c.n} (${c.replications} × ${c.jobs.toExponential(0).replace('e+', 'e')} jobs)`,
+  };
+}
+
+/**
+ * Judges each claim on the outcomes.
+ * @returns findings in claim order, then grid order; a claim whose cells the experiment lacks gives none.
+ */
+export function judgeExperimentClaims(claims: readonly Conjecture[], outcomes: readonly CellOutcome[]): Finding[] {
+  const cells = outcomes.map(measuredCell);
+  return claims.flatMap((c) => judgeClaimOnCells(c, cells).map((p) => ({
+    claim: `${c.spec.name}: ${c.claim.text}`, where: `${p.point.row}, λ = ${p.point.lambda}`, verdict: p.verdict, evidence: pointEvidence(p),
+  })));
+}
