@@ -23,8 +23,11 @@ export interface ExperimentCell {
   readonly lambda: number;
   readonly d: number;
   readonly n: number;
-  /** The validated model, or undefined for trace cells (built by the runner from the trace). */
-  readonly model?: SupermarketModel;
+  /**
+   * The validated model. Trace cells get the experiment's selection, discipline, sampling and conventions with the
+   * default service (sizes are the trace's, rescaled to mean 1) and no prediction model (predictions come per job).
+   */
+  readonly model: SupermarketModel;
   readonly trace?: { readonly path: string; readonly format?: 'swf' | 'swim'; readonly status?: number };
   readonly jobs: number;
   readonly replications: number;
@@ -69,16 +72,11 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
               const key = `${serviceLabel}|d${d}|n${n}|${selection}-${discipline}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
               const base = { key, policy: policyLabel(selection, discipline), selection, discipline, service: serviceLabel, prediction,
                 lambda, d, n, jobs: spec.jobs, replications: spec.replications, seed: deriveSeed(spec.seed, key) };
-              if (typeof service !== 'string') {
-                const warm = typeof spec.warmup === 'number' ? spec.warmup : 0;
-                cells.push({ ...base, trace: { path: service.trace, format: service.format, status: service.status }, warmupTime: warm, warmupRule: 'trace replay: warm-up in jobs, see the runner' });
-                continue;
-              }
               let model: SupermarketModel;
               try {
                 model = parseModel({
-                  lambda, d, selection, discipline, service, sampling: spec.sampling, conventions: spec.conventions,
-                  prediction: prediction === 'none' ? undefined : prediction,
+                  lambda, d, selection, discipline, sampling: spec.sampling, conventions: spec.conventions,
+                  ...(typeof service === 'string' ? { service, prediction: prediction === 'none' ? undefined : prediction } : {}),
                 });
               } catch (error) {
                 // name the entries of the file that make the model, as the schema errors name their JSON path
@@ -88,6 +86,11 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 throw error;
               }
               if (d > n) throw new InvalidModelError(`d = ${d} exceeds n = ${n} (entries "d" and "n"): cannot sample more servers than exist`);
+              if (typeof service !== 'string') {
+                const warm = typeof spec.warmup === 'number' ? spec.warmup : 0;
+                cells.push({ ...base, model, trace: { path: service.trace, format: service.format, status: service.status }, warmupTime: warm, warmupRule: 'trace replay: warm-up in jobs, see the runner' });
+                continue;
+              }
               const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : autoWarmup(model, 1e-3, spec.maxWarmup);
               cells.push({ ...base, model, warmupTime: warm.time, warmupRule: warm.rule });
             }

@@ -3,3 +3,4 @@ export * from './grid.ts';
 export * from './outcome.ts';
 export * from './claims.ts';
 export * from './cellStore.ts';
+export * from './traceCells.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { parseConjecture, type Conjecture } from '../../claims/index.ts';
 import { InvalidModelError } from '../../errors.ts';
-import { STUDY_CLAIM_FILES, expandGrid, judgeExperimentClaims, parseExperiment, type ExperimentCell, type ExperimentSpec } from '../../experiments/index.ts';
+import { STUDY_CLAIM_FILES, TraceCellRunner, expandGrid, judgeExperimentClaims, parseExperiment, type ExperimentCell, type ExperimentSpec } from '../../experiments/index.ts';
 import type { CellOutcome } from '../../experiments/index.ts';
 import { CellStore } from '../../experiments/cellStore.ts';
 import { loadJsonFile } from '../../io/index.ts';
@@ -16,7 +16,6 @@ import { writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
-import { TraceCellRunner } from '../traceCells.ts';
 import { createProgress } from '../progress.ts';
 import { parseOutDir, parsePositiveInteger } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
@@ -102,7 +101,7 @@ export function runCommand(): Command {
       };
       process.once('SIGINT', onInterrupt);
       await runSimulations(
-        todo.map((c) => ({ key: c.key, model: c.model!, options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime } })),
+        todo.map((c) => ({ key: c.key, model: c.model, options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime } })),
         (key, result) => {
           const cell = byKey.get(key)!;
           const { model: _m, ...cellData } = cell;

@@ -1,14 +1,15 @@
 /**
- * Trace cells of an experiment (I/O layer): loads each trace once, learns size predictions on its first half
- * (chronological), and replays the second half over n servers at the cell's target load with `simulateReplay`.
+ * Trace cells of an experiment (reads trace files): loads each trace once, learns size predictions on its first half
+ * (chronological), and replays the second half over n servers at the cell's target load with `simulateReplay`, under
+ * the cell's full parsed model (selection, discipline, sampling and conventions of the experiment file).
  * Predictions for predicted policies: `exact` (the true sizes), `learned` (random forest on submission-time features),
  * `learned-linear`, `user` (the trace's own estimate, SWF requested time).
  */
 import path from 'node:path';
 import { InvalidModelError } from '../errors.ts';
-import type { CellOutcome, ExperimentCell } from '../experiments/index.ts';
+import type { ExperimentCell } from './grid.ts';
+import type { CellOutcome } from './outcome.ts';
 import { learnPredictions, type LearnResult } from '../learn/index.ts';
-import { parseModel } from '../model/index.ts';
 import { simulateReplay } from '../sim/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../traces/index.ts';
 
@@ -60,7 +61,7 @@ export class TraceCellRunner {
   }
 
   /**
-   * Replays one cell. @returns the outcome, or null when the prediction does not exist for this trace
+   * Replays one cell with its model (`cell.model`, from expandGrid); sizes rescaled to mean 1 and arrivals to λ = ρ. @returns the outcome, or null when the prediction does not exist for this trace
    * (e.g. `user` on a SWIM trace), with the reason in `skipReason`.
    */
   run(cell: ExperimentCell): CellOutcome | { skipReason: string } {
@@ -76,8 +77,8 @@ export class TraceCellRunner {
       throw new InvalidModelError(`trace cells take predictions ${TRACE_PREDICTIONS.join(', ')}; got ${JSON.stringify(cell.prediction)}`);
     }
     const workload = traceWorkload(loaded.test, { targetLoad: cell.lambda, servers: cell.n, rescale: 'sizes', ...(predictions ? { predictions } : {}) });
-    const model = parseModel({ lambda: cell.lambda, d: cell.d, selection: cell.selection, discipline: cell.discipline });
-    const r = simulateReplay(model, workload, { n: cell.n, seed: cell.seed });
+    if (!cell.model) throw new InvalidModelError(`trace cell ${cell.key} has no model (build cells with expandGrid)`);
+    const r = simulateReplay(cell.model, workload, { n: cell.n, seed: cell.seed });
     const { model: _m, ...cellData } = cell;
     return {
       cell: cellData,
