@@ -10,4 +10,4 @@ export {
   VERDICT_RULE, bonferroniFactor, evaluateConjecture, expandConjectureGrid, quantityModel,
   type ConjectureHooks, type ConjectureResult, type GridPoint, type PointResult, type QuantitySource, type QuantityValue, type SimulationRequest, type SimulationSummary,
 } from './evaluate.ts';
-export { conjectureFigures, conjectureMarkdown, conjectureRows, type ConjectureFigure, type ConjectureMeta } from './report.ts';
+export { conjectureRows } from './report.ts';

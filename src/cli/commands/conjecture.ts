@@ -11,13 +11,13 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
-  conjectureFigures, conjectureMarkdown, conjectureRows, evaluateConjecture, parseConjecture,
+  conjectureRows, evaluateConjecture, parseConjecture,
   type SimulationRequest, type SimulationSummary,
 } from '../../claims/index.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../meanfield/solve.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { htmlPage, writeFigureFiles, writeFileAtomic, writeJsonAtomic } from '../../report/index.ts';
+import { conjectureFigures, conjectureMarkdown, htmlPage, writeFigureFiles, writeFileAtomic, writeJsonAtomic } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
