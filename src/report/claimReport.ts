@@ -9,6 +9,12 @@ import { reproduceSection, type RunMetadata } from './page.ts';
 
 const VERDICT_COLOURS = { domain: ['holds', 'fails', 'undecided'], range: ['#2e7d32', '#c62828', '#9e9e9e'] };
 
+const VERDICT_MAP_CAPTION = 'One cell per grid point: x = λ, y = service law × d × prediction model; colour = verdict (green holds, red fails, ' +
+  'grey undecided at this precision). The label gives the two sides of the comparison at the point estimates (left vs right), or how many ' +
+  'comparisons hold for a compound claim.';
+const SIDES_CAPTION = 'Each side of each comparison at the point estimates (line) and its interval enclosure (band) against λ, one panel per ' +
+  'service law × d × prediction model. Where the bands do not overlap the comparison is decided.';
+
 const num = (x: number) => (Number.isFinite(x) ? x : null);
 const f3 = (x: number) => (Number.isFinite(x) ? (Math.abs(x) >= 1000 ? x.toExponential(2) : x.toFixed(3)) : (x > 0 ? '∞' : x < 0 ? '−∞' : 'n/a'));
 const iv = (lo: number, hi: number) => `[${f3(lo)}, ${f3(hi)}]`;
@@ -35,12 +41,7 @@ function verdictMap(result: ConjectureResult): Figure {
     ],
     title: { text: `${result.name}: ${result.claim}`, subtitle: `holds ${result.summary.holds}, fails ${result.summary.fails}, undecided ${result.summary.undecided} of ${result.summary.total}`, fontSize: 12, limit: 900 },
   } as unknown as TopLevelSpec;
-  return {
-    name: 'verdicts', title: 'Verdict map',
-    caption: 'One cell per grid point: x = λ, y = service law × d × prediction model; colour = verdict (green holds, red fails, grey undecided at this precision). ' +
-      'The label gives the two sides of the comparison at the point estimates (left vs right), or how many comparisons hold for a compound claim.',
-    rows, spec,
-  };
+  return { name: 'verdicts', title: 'Verdict map', caption: VERDICT_MAP_CAPTION, rows, spec };
 }
 
 function sidesFigure(result: ConjectureResult): Figure {
@@ -74,12 +75,7 @@ function sidesFigure(result: ConjectureResult): Figure {
     resolve: { scale: { y: 'independent' } },
     title: { text: `${result.name}: both sides of ${result.claim}`, subtitle: 'bands: interval enclosures used for the verdict', fontSize: 12, limit: 900 },
   } as unknown as TopLevelSpec;
-  return {
-    name: 'sides', title: 'Both sides against λ',
-    caption: 'Each side of each comparison at the point estimates (line) and its interval enclosure (band) against λ, one panel per service law × d × ' +
-      'prediction model. Where the bands do not overlap the comparison is decided.',
-    rows, spec,
-  };
+  return { name: 'sides', title: 'Both sides against λ', caption: SIDES_CAPTION, rows, spec };
 }
 
 function splitComparison(text: string, op: string): [string, string] {
