@@ -351,11 +351,9 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       hooks.cache?.put(assembleCell(p, n, seed, simulation, workload, null));
       hooks.onProgress?.(done, totalEvents, key);
     }
-    const estimates = (pick: (s: CellSimulation) => Estimate): FitPoint[] => sims.map((s) => {
-      const e = pick(s.simulation);
-      return { n: s.n, value: e.mean, halfWidth: e.halfWidth, replications: e.replications };
-    });
-    const fit = fitInverseN(estimates((s) => s.meanResponseTime), { inverseSquare: config.inverseSquare ?? 'auto' });
+    const meanResponseTimes: FitPoint[] = sims.map(({ n, simulation: { meanResponseTime: e } }) =>
+      ({ n, value: e.mean, halfWidth: e.halfWidth, replications: e.replications }));
+    const fit = fitInverseN(meanResponseTimes, { inverseSquare: config.inverseSquare ?? 'auto' });
     const modelCells = sims.map((s) => assembleCell(p, s.n, s.seed, s.simulation, workload, fit));
     cells.push(...modelCells);
     const points = (pick: (c: CellResult) => [number, number]): SweepPoint[] =>
@@ -363,7 +361,7 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     const ref = referenceValue(reference);
     // two parameters need a third n to leave a degree of freedom; with two the fit passes through both points
     const throughReference = new Set(config.ns).size >= 3
-      ? fitInverseN(estimates((s) => s.meanResponseTime).map((e) => ({ ...e, halfWidth: Math.hypot(e.halfWidth, ref.halfWidth) })),
+      ? fitInverseN(meanResponseTimes.map((e) => ({ ...e, halfWidth: Math.hypot(e.halfWidth, ref.halfWidth) })),
         { limit: ref.value, inverseSquare: true })
       : null;
     models.push({
