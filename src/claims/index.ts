@@ -13,4 +13,4 @@ export {
   type ConjectureHooks, type ConjectureResult, type GridPoint, type PointResult, type QuantitySource, type QuantityValue, type SimulationRequest, type SimulationSummary,
 } from './evaluate.ts';
 export { judgeClaimOnCells, pointEvidence, type MeasuredCell } from './cells.ts';
-export { conjectureFigures, conjectureMarkdown, conjectureRows, type ConjectureFigure, type ConjectureMeta } from './report.ts';
+export { conjectureRows } from './report.ts';

@@ -2,16 +2,12 @@
  * Report of an experiment grid: tables of mean response time (and slowdown) with 95% CIs per policy and λ,
  * plots of E[T] and slowdown against λ per policy (log y), and, when given, the findings table of the study's claims.
  */
-import path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
 import type { Estimate } from '../stats/index.ts';
-import type { Figure, Row } from './figures.ts';
-import { writeFigureFiles } from './writeFigure.ts';
-import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
-import { htmlPage, type RunMetadata } from './writeReport.ts';
+import { VEGA_LITE_SCHEMA, ciLayers, figureSection, type Figure, type Row } from './figures.ts';
+import { reproduceSection, writeReportFolder, type RunMetadata } from './page.ts';
 
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const fmt = (e: Estimate | undefined, k = 3) => (e ? `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}` : '–');
 
 /** One finding of the study, evaluated on the grid (see src/experiments/claims.ts). */
@@ -41,21 +37,18 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
   const enc = { x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
     color: { field: 'policy', type: 'nominal', title: 'policy', scale: { scheme: 'tableau20' }, legend: { labelLimit: 300, columns: 1 } } };
   const spec: TopLevelSpec = {
-    $schema: SCHEMA,
+    $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
     facet: { row: { field: 'panel', type: 'nominal', title: null, header: { labelLimit: 0, labelAngle: -90, labelAlign: 'center' } },
       column: { field: 'prediction', type: 'nominal', title: null, header: { labelLimit: 0 } } },
     spec: {
       width: 260, height: 200,
-      layer: [
-        { mark: { type: 'line', point: true }, encoding: { ...enc, y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: `${title} (log)` },
-          tooltip: [{ field: 'policy' }, { field: 'lambda' }, { field: 'value' }, { field: 'lo' }, { field: 'hi' }] } },
-        { mark: { type: 'errorbar', ticks: true }, encoding: { ...enc, y: { field: 'lo', type: 'quantitative', scale: { type: 'log' }, title: null }, y2: { field: 'hi' } } },
-      ],
+      layer: ciLayers({ x: enc.x, shared: { color: enc.color }, mark: { type: 'line', point: true }, yTitle: `${title} (log)`,
+        encoding: { tooltip: [{ field: 'policy' }, { field: 'lambda' }, { field: 'value' }, { field: 'lo' }, { field: 'hi' }] } }),
     },
     resolve: { scale: { y: 'independent' } },
     title: { text: `${title} against λ per policy (95% CIs)`, fontSize: 13 },
-  } as TopLevelSpec;
+  } as unknown as TopLevelSpec;
   return {
     name: measure === 'meanResponseTime' ? 'response-time' : 'slowdown', title: `${title[0].toUpperCase()}${title.slice(1)} against λ`,
     caption: `Simulated ${title} per policy, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
@@ -92,16 +85,7 @@ function tables(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 
 export async function writeExperimentReport(
   outDir: string, spec: ExperimentSpec, outcomes: readonly CellOutcome[], meta: RunMetadata, findings: readonly FindingRow[] = [],
 ): Promise<string[]> {
-  const written: string[] = [];
-  const put = (rel: string, data: string | Uint8Array) => { writeFileAtomic(path.join(outDir, rel), data); written.push(rel); };
   const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown')].filter((f): f is Figure => f !== null);
-  for (const f of figures) {
-    written.push(...(await writeFigureFiles(outDir, f)));
-  }
-  writeJsonAtomic(path.join(outDir, 'results.json'), { experiment: spec, cells: outcomes, findings });
-  written.push('results.json');
-  writeJsonAtomic(path.join(outDir, 'metadata.json'), meta);
-  written.push('metadata.json');
   const events = outcomes.reduce((s, o) => s + o.result.events, 0);
   const replay = outcomes.some((o) => o.cell.trace);
   const budget = replay
@@ -141,16 +125,9 @@ ${tables(outcomes, 'meanResponseTime')}
 ${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${tables(outcomes, 'meanSlowdown')}\n` : ''}
 ## Figures
 
-${figures.map((f) => `### ${f.title}\n\n![${f.title}](figures/${f.name}.svg)\n\n${f.caption}\n\nFiles: [PNG](figures/${f.name}.png) · [SVG](figures/${f.name}.svg) · [vega-lite spec](figures/${f.name}.vl.json) · [data CSV](figures/${f.name}.csv) · [data JSON](figures/${f.name}.json)\n`).join('\n')}
-## Reproduce
-
-\`\`\`
-${meta.command}
-\`\`\`
-
-Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores.
-`;
-  put('report.md', md);
-  put('index.html', htmlPage(md, `supermarket-lab experiment: ${spec.name}`));
-  return written;
+${figures.map(figureSection).join('\n')}
+${reproduceSection(meta)}`;
+  return writeReportFolder(outDir, {
+    figures, results: { experiment: spec, cells: outcomes, findings }, metadata: meta, markdown: md, title: `supermarket-lab experiment: ${spec.name}`,
+  });
 }

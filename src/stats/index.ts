@@ -6,3 +6,4 @@ export { tInterval, type Estimate } from './tInterval.ts';
 export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './batchMeans.ts';
 export { quantiles } from './quantile.ts';
 export { Rng, streamSeed, fnv1a, seedFromKey, MAX_UNIFORM_BOUND } from './rng.ts';
+export { weightedLeastSquares, standardErrorOfMean, type WeightedFit } from './leastSquares.ts';

@@ -1,28 +1,66 @@
 import { describe, expect, it } from 'vitest';
-import { refinedVerdict } from '../../src/compare/index.ts';
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import { cellVerdict, fitInverseN, limitCheck, type FiniteNTerm, type FitPoint } from '../../src/compare/index.ts';
 
-const est = (mean: number, halfWidth: number) => ({ mean, ci95: [mean - halfWidth, mean + halfWidth] as [number, number], halfWidth, replications: 5 });
+const est = (mean: number, halfWidth: number, replications = 5) =>
+  ({ mean, ci95: [mean - halfWidth, mean + halfWidth] as [number, number], halfWidth, replications });
+/** Classic model, λ = 0.9, d = 2: E[T]∞ = 2.6141, Σπ = 2.3527, ΣV = 3.9864; the refined E[T] at n is passed in. */
+const exact = { value: 2.6141, halfWidth: 0, numericalError: 0 };
+const refinedTerm = (meanResponseTime: number): FiniteNTerm => ({ kind: 'refined', meanResponseTime, sumV: 3.9864, sumPi: 2.3527, lambda: 0.9 });
 
-describe('refinedVerdict', () => {
-  it('refinedVerdict(...) agrees when the difference is inside the half-width plus the allowance', () => {
-    const v = refinedVerdict(est(2.62, 0.01), 2.615, 2.3527, 3.9864, 0.9, 1000);
+describe('cellVerdict with the refined term', () => {
+  it('cellVerdict(...) agrees when the difference from π + V/n is inside the half-width plus the allowance', () => {
+    const v = cellVerdict(est(2.62, 0.01), exact, refinedTerm(2.615), 1000);
     expect(v.status).toBe('agrees');
     expect(v.difference).toBeCloseTo(0.005, 12);
+    expect(v.combinedHalfWidth).toBe(0.01);
     expect(v.allowance).toBeCloseTo((3.9864 / 1000) * 3.9864 / (1000 * 2.3527) / 0.9, 15);
   });
 
-  it('refinedVerdict(...) disagrees when the difference exceeds half-width plus allowance', () => {
-    expect(refinedVerdict(est(2.7, 0.01), 2.615, 2.3527, 3.9864, 0.9, 1000).status).toBe('disagrees');
+  it('cellVerdict(...) disagrees when the difference exceeds half-width plus allowance', () => {
+    expect(cellVerdict(est(2.7, 0.01), exact, refinedTerm(2.615), 1000).status).toBe('disagrees');
   });
 
-  it('refinedVerdict(...) declines to judge when ΣV/(nΣπ) exceeds 10%', () => {
-    const v = refinedVerdict(est(3, 0.01), 2.615, 2.3527, 3.9864, 0.9, 10);
+  it('cellVerdict(...) declines to judge when ΣV/(nΣπ) exceeds 5%', () => {
+    const v = cellVerdict(est(3, 0.01), exact, refinedTerm(2.615), 10);
     expect(v.relativeCorrection).toBeCloseTo(3.9864 / (10 * 2.3527), 12);
     expect(v.status).toBe('refined-out-of-range');
   });
 
-  it('refinedVerdict(...) gives a z-score of difference over the standard error (t with R − 1 dof)', () => {
-    const v = refinedVerdict(est(2.625, 0.01), 2.615, 2.3527, 3.9864, 0.9, 1000);
+  it('cellVerdict(...) gives a z-score of difference over the standard error (t with R − 1 dof)', () => {
+    const v = cellVerdict(est(2.625, 0.01), exact, refinedTerm(2.615), 1000);
     expect(v.zScore).toBeCloseTo(0.01 / (0.01 / 2.7764451051977987), 6);
+  });
+});
+
+const R = 10;
+const t9 = tQuantile(0.975, R - 1);
+const point = (n: number, value: number, se: number): FitPoint => ({ n, value, halfWidth: t9 * se, replications: R });
+
+describe('limitCheck / cellVerdict without V', () => {
+  const fit = fitInverseN([point(50, 1.5, 0.02), point(200, 1.4, 0.02)])!;
+
+  it('limitCheck(fit, reference) adds statistical half-widths in quadrature and the numerical error linearly', () => {
+    const ref = { value: fit.a + 0.01, halfWidth: 0.03, numericalError: 0.001 };
+    const c = limitCheck(fit, ref);
+    expect(c.difference).toBeCloseTo(-0.01, 12);
+    expect(c.combinedHalfWidth).toBeCloseTo(Math.hypot(fit.aHalfWidth, 0.03) + 0.001, 12);
+    expect(c.status).toBe(Math.abs(c.difference) <= c.combinedHalfWidth ? 'agrees' : 'disagrees');
+    expect(limitCheck(fit, { value: fit.a + 10, halfWidth: 0, numericalError: 0 }).status).toBe('disagrees');
+    expect(limitCheck(null, ref).status).toBe('not-judged');
+  });
+
+  it('cellVerdict(sim, ref, fitted c1, n) allows |ĉ₁|/n on top of the CIs, and judges nothing without ĉ₁', () => {
+    const sim = est(1.6, t9 * 0.01, R);
+    const ref = { value: 1.5, halfWidth: 0, numericalError: 0 };
+    const v = cellVerdict(sim, ref, { kind: 'fitted', c1: 8, c2: 0 }, 100);
+    expect(v.allowance).toBe(0.08);
+    expect(v.status).toBe('agrees'); // 0.1 ≤ t·0.01 + 0.08
+    expect(cellVerdict(sim, ref, { kind: 'fitted', c1: 2, c2: 0 }, 100).status).toBe('disagrees'); // 0.1 > 0.0226 + 0.02
+    expect(v.zScore).toBeCloseTo(10, 10);
+    expect(v.relativeCorrection).toBeNull();
+    const none = cellVerdict(sim, ref, { kind: 'fitted', c1: null, c2: 0 }, 100);
+    expect(none.status).toBe('not-judged');
+    expect(none.rule).toMatch(/no per-n verdict without V/);
   });
 });

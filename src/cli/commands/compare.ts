@@ -2,18 +2,17 @@
  * `supermarket compare`: n-sweep of the simulator against the mean field and the refined mean field, written as a
  * validation report. Finished cells are stored in <out>/cells/, so an interrupted run resumes where it stopped.
  * JSQ(d) FIFO exponential (the default) is judged against the refined mean field (theory.md §6); every other model
- * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8) by `runGeneralComparison`.
+ * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8); both by `runComparison`.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import {
-  hasRefinedTerm, runComparison, runGeneralComparison, type CellCache, type CellResult, type ComparisonConfig, type GeneralCellResult,
-  type GeneralComparisonConfig, type ModelFields,
+  hasRefinedTerm, runComparison, type CellCache, type CellResult, type ComparisonConfig, type ModelFields,
 } from '../../compare/index.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
 import { CellStore } from '../../experiments/cellStore.ts';
-import { writeReport } from '../../report/index.ts';
+import { writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import { addModelOptions, parseIntegerList, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumberList, parseOutDir, parsePositive, parseReplications } from '../options.ts';
@@ -107,70 +106,53 @@ export function compareCommand(): Command {
     .action(action(async (o: Opts) => {
       const started = Date.now();
       const tEnd = o.tEnd ?? 0; // resolved below when 0
+      const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
+      // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later
+      const refined = hasRefinedTerm(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
       const config: ComparisonConfig = {
         lambdas: o.lambda, ds: o.d, ns: o.n, sampling: o.sampling, jobs: o.jobs, replications: o.replications, seed: o.seed,
         warmupTolerance: o.warmupTolerance, warmupSafetyFactor: 2, maxLevel: o.maxLevel,
         trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
+        ...(refined ? {} : { model: fields }),
       };
-      const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
-      // every (d, λ) of a sweep shares the fields, so the first decides the path; parseModel checks them all later
-      const refined = hasRefinedTerm(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
       const progress = createProgress('compare', o.progress);
       const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
       const command = ['supermarket', ...process.argv.slice(2)].join(' ');
-      const metaOf = (resumed: number) => ({ command, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000,
-        versions: dependencyVersions(), resumedCells: resumed, machine: machine() });
-      if (!refined) {
-        const general: GeneralComparisonConfig = { ...config, model: fields };
-        const cache = fileCache<GeneralCellResult>(path.join(o.out, 'cells'), cellSettings(config, fields), Boolean(o.fresh));
-        let result;
-        try {
-          result = runGeneralComparison(general, { cache, onProgress });
-        } finally {
-          progress.stop();
-        }
-        const meta = metaOf(cache.resumed);
-        const files = await writeReport(o.out, result, meta);
-        if (o.json) {
-          process.stdout.write(`${JSON.stringify({ out: o.out, files, models: result.models, cells: result.cells.map((c) => ({
-            key: c.key, d: c.d, lambda: c.lambda, n: c.n, seed: c.seed, meanResponseTime: c.simulation.meanResponseTime,
-            difference: c.verdict.difference, verdict: c.verdict.status })), notes: result.notes, wallSeconds: meta.wallSeconds })}\n`);
-          return;
-        }
-        const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
-        const lines = [`Report written to ${path.join(o.out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
-          `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree, ${count('not-judged')} not judged`];
-        for (const m of result.models) {
-          const f = m.fit;
-          lines.push(`  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${m.reference.meanResponseTime.toFixed(4)} (${m.reference.solver}, ${m.reference.kind}` +
-            `${m.reference.halfWidth > 0 ? ` ± ${m.reference.halfWidth.toFixed(4)}` : ''}), ` +
-            `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
-            `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`);
-        }
-        for (const n of result.notes) lines.push(`  note: ${n}`);
-        process.stdout.write(`${lines.join('\n')}\n`);
-        return;
+      // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
+      const cache = fileCache<CellResult>(path.join(o.out, 'cells'), cellSettings(config, refined ? undefined : fields), Boolean(o.fresh));
+      let result;
+      try {
+        result = runComparison(config, { cache, onProgress });
+      } finally {
+        progress.stop();
       }
-      const settings = cellSettings(config);
-      const cache = fileCache<CellResult>(path.join(o.out, 'cells'), settings, Boolean(o.fresh));
-      const result = runComparison(config, { cache, onProgress });
-      progress.stop();
-      const meta = metaOf(cache.resumed);
-      const files = await writeReport(o.out, result, meta);
-      const agree = result.cells.filter((c) => c.verdict.status === 'agrees').length;
-      const disagree = result.cells.filter((c) => c.verdict.status === 'disagrees').length;
+      const meta = { command, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000,
+        versions: dependencyVersions(), resumedCells: cache.resumed, machine: machine() };
+      const files = await writeComparisonReport(o.out, result, meta);
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ out: o.out, files, models: result.models, cells: result.cells.map((c) => ({
           key: c.key, d: c.d, lambda: c.lambda, n: c.n, seed: c.seed, meanResponseTime: c.simulation.meanResponseTime,
-          refinedMeanResponseTime: c.refined.meanResponseTime, verdict: c.verdict.status })), wallSeconds: meta.wallSeconds })}\n`);
+          ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}), difference: c.verdict.difference, verdict: c.verdict.status })),
+          notes: result.notes, wallSeconds: meta.wallSeconds })}\n`);
         return;
       }
+      const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
       const lines = [`Report written to ${path.join(o.out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
-        `  ${agree} cells agree, ${disagree} disagree, ${result.cells.length - agree - disagree} outside the refined range`];
+        refined ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree, ${count('refined-out-of-range')} outside the refined range`
+          : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree, ${count('not-judged')} not judged`];
       for (const m of result.models) {
-        lines.push(`  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${m.meanField.meanResponseTime.toFixed(4)}, ΣV = ${m.sumV.toFixed(3)}, ` +
-          `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${m.inverseN ? `, c₁ = ${m.inverseN.c1.toFixed(2)} (ΣV/λ = ${(m.sumV / m.lambda).toFixed(2)})` : ''}`);
+        const f = m.fit;
+        const ref = m.reference;
+        const through = m.fitThroughReference;
+        lines.push(m.refined
+          ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
+            `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}`
+          : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
+            `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}), ` +
+            `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
+            `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`);
       }
+      for (const n of result.notes) lines.push(`  note: ${n}`);
       process.stdout.write(`${lines.join('\n')}\n`);
     }));
   return cmd;

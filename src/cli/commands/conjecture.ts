@@ -9,14 +9,14 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
-  conjectureFigures, conjectureMarkdown, conjectureRows, evaluateConjecture, parseConjecture,
+  conjectureRows, evaluateConjecture, parseConjecture,
   type SimulationRequest, type SimulationSummary,
 } from '../../claims/index.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../meanfield/solve.ts';
 import { CellStore, settingsHash } from '../../experiments/cellStore.ts';
 import { loadJsonFile, writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { htmlPage, writeFigureFiles } from '../../report/index.ts';
+import { conjectureFigures, conjectureMarkdown, htmlPage, writeFigureFiles } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';

@@ -1,0 +1,465 @@
+/**
+ * The comparison: runs the finite-n simulator over a list of n for a grid of (λ, d) and sets each result beside the
+ * mean-field limit from `solveMeanField` (theory.md §2–§7), with the refined 1/n term where it exists (JSQ(d), FIFO,
+ * exponential sizes: theory.md §6) and the fitted finite-n bias elsewhere ("Without V", §8). Optional extras: tail
+ * fractions where the solver has them, the LWL(d) workload ccdf, and the transient from empty (SQ(d) ODE, LWL(d) PIDE).
+ * Pure: progress and the cache of finished cells are hooks given by the caller, so an interrupted sweep can resume
+ * from whatever the caller stored.
+ */
+import { parseModel, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
+import { InvalidModelError } from '../errors.ts';
+import {
+  refine, refinedEstimate, solveFixedPoint, solveTransient, warmupTime, type RefinedCorrection,
+} from '../meanfield/index.ts';
+import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
+import { autoWarmup } from '../meanfield/autoWarmup.ts';
+import { defaultWorkloadGrid, simulate, simulateTrajectory } from '../sim/index.ts';
+import { seedFromKey, type Estimate } from '../stats/index.ts';
+import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
+import { cellVerdict, limitCheck, type CellVerdict, type FiniteNTerm, type LimitCheck, type ReferenceValue } from './verdict.ts';
+import { lwlTransientReference, lwlWorkloadReference, workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
+import { VERSION } from '../version.ts';
+
+/** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
+export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction'>;
+
+export interface ComparisonConfig {
+  /** Arrival rates per server λ; each model must be stable (ρ < 1). */
+  readonly lambdas: readonly number[];
+  /** Choices d, each an integer ≥ 1 and ≤ min(ns). */
+  readonly ds: readonly number[];
+  /** Numbers of servers to simulate. */
+  readonly ns: readonly number[];
+  readonly sampling: Sampling;
+  /** Model fields shared by every (λ, d); default JSQ(d), FIFO, exponential sizes of mean 1 (the classic model). */
+  readonly model?: ModelFields;
+  /** Measured arrivals per replication (the fixed budget per n, theory.md §8 n-sweeps). */
+  readonly jobs: number;
+  readonly replications: number;
+  /** Master seed; each cell's seed is derived from it and the cell's key, independent of run order. */
+  readonly seed: number;
+  /** Sup-norm distance to the fixed point that defines the warm-up (mean-field transient from empty). */
+  readonly warmupTolerance: number;
+  /** Warm-up = safetyFactor × time to reach warmupTolerance (models with the refined term; see `sweepWarmup`). */
+  readonly warmupSafetyFactor: number;
+  /** Highest level i of s_i recorded by the simulator. */
+  readonly maxLevel: number;
+  /** Transient comparison from empty: simulated s_i(t) for these n against the mean-field transient, or null to skip;
+   *  tEnd ≤ 0 or dt ≤ 0 mean automatic (see `trajectoryGrid`). */
+  readonly trajectory: { readonly ns: readonly number[]; readonly tEnd: number; readonly dt: number; readonly replications: number } | null;
+  /** Workload levels w (time units) of the LWL ccdf comparison; default 0, 0.25, …, 10 (× E[S]). */
+  readonly workloadGrid?: readonly number[];
+  /** Fit c₂/n² in x̂_n = a + c₁/n (+ c₂/n²): true, false, or 'auto' (default: with ≥ 4 values of n). */
+  readonly inverseSquare?: boolean | 'auto';
+  /** Seed of cavity solvers (default: `seed`). */
+  readonly cavitySeed?: number;
+}
+
+/** The n → ∞ limit of one model, from `solveMeanField`. */
+export interface MeanFieldReference {
+  /** E[T]∞ (time units); for cavity solvers the point estimate. */
+  readonly meanResponseTime: number;
+  /** E[Q]∞ per server where the solver gives it, else null. */
+  readonly meanQueueLength: number | null;
+  /** 95% CI half-width of a cavity result (0 for deterministic solvers). */
+  readonly halfWidth: number;
+  /** Stated numerical error of a deterministic solver (0 when exact or not stated). */
+  readonly numericalError: number;
+  readonly solver: string;
+  readonly kind: SolutionKind;
+  readonly source: string;
+  /** Tail fractions s_0..s_K where the solver gives them (JSQ solvers). */
+  readonly tail?: number[];
+}
+
+export interface ModelSummary {
+  /** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact, λ = 0.9". */
+  readonly label: string;
+  readonly lambda: number;
+  readonly d: number;
+  readonly model: SupermarketModel;
+  readonly reference: MeanFieldReference;
+  /** The refined 1/n term (theory.md §6): ΣV, the 1/n coefficient of E[Q] (jobs per server), and V per level; null where it does not exist. */
+  readonly refined: { readonly sumV: number; readonly V: number[] } | null;
+  readonly warmupTime: number;
+  readonly warmupRule: string;
+  /** τ of the SQ(d) ODE (models with the refined term), else null. */
+  readonly relaxationTime: number | null;
+  /** x̂_n = a + c₁/n (+ c₂/n²), weighted, a fitted (null with fewer n than parameters). */
+  readonly fit: InverseNFit | null;
+  /** x̂_n − x_∞ = c₁/n + c₂/n², weighted, the reference held as the limit (null below three n); with V, c₁ should be near ΣV/λ. */
+  readonly fitThroughReference: InverseNFit | null;
+  /** â against the reference with the combined CI. */
+  readonly limit: LimitCheck;
+  /** log–log slope of |x̂_n − x_∞| over the resolved n (> 3 h_n). */
+  readonly slope: SlopeFit | null;
+  /** log–log slope of the tail sup-norm error (solvers with tails). */
+  readonly tailSlope: SlopeFit | null;
+  /** LWL(d): the mean-field workload ccdf at the simulated levels. */
+  readonly workload: WorkloadReference | null;
+  /** log–log slope of the workload-ccdf sup-norm error. */
+  readonly workloadSlope: SlopeFit | null;
+}
+
+export interface CellSimulation {
+  readonly meanResponseTime: Estimate;
+  readonly meanQueueLength: Estimate;
+  readonly tail: Estimate[];
+  readonly meanWorkload?: Estimate;
+  readonly workloadCcdf?: { readonly grid: number[]; readonly ccdf: Estimate[] };
+  readonly events: number;
+  readonly eventsPerSecond: number;
+  readonly wallSeconds: number;
+  readonly warmupTime: number;
+  readonly jobs: number;
+  readonly replications: number;
+  readonly engine: string;
+  readonly seeds: unknown;
+}
+
+export interface CellResult {
+  /** Stable identifier of the cell (see `cellKey`), e.g. "d2-lambda0.9-n100", "lwl-fifo-d2-lambda0.9-n100". */
+  readonly key: string;
+  readonly lambda: number;
+  readonly d: number;
+  readonly n: number;
+  readonly seed: number;
+  readonly simulation: CellSimulation;
+  /** Refined mean field at this n, π + V/n, where V exists; else null. */
+  readonly refined: { readonly meanResponseTime: number; readonly meanQueueLength: number; readonly tail: number[] } | null;
+  readonly errors: {
+    /** x̂_n − x_∞ for E[T] (time units). */
+    readonly meanResponseTime: number;
+    /** Simulated minus refined E[T] (null without V). */
+    readonly meanResponseTimeVsRefined: number | null;
+    /** max_i |ŝ_i − s_i| over all recorded levels (s_i = 0 past the solver's truncation) where the reference has tails, else null. */
+    readonly tailSup: number | null;
+    readonly tailSupVsRefined: number | null;
+    /** max_k |F̂(w_k) − F̄(w_k)| (LWL), with the largest CI half-width among the levels; else null. */
+    readonly workloadSup: number | null;
+    readonly workloadHalfWidth: number | null;
+  };
+  readonly verdict: CellVerdict;
+}
+
+/** Levels s_0..s_L kept in the ODE transient comparisons. */
+export const TRAJECTORY_LEVELS = 8;
+
+export interface TrajectoryComparison {
+  readonly lambda: number;
+  readonly d: number;
+  readonly times: number[];
+  /** 'ODE': SQ(d) ODE, levels s_0..s_L; 'PIDE': LWL(d) PIDE, s_0 = 1 and s_1 = the busy fraction P(U(t) > 0). */
+  readonly solver: 'ODE' | 'PIDE';
+  /** Mean field from empty: tail[j][i] = s_i(times[j]); the PIDE adds E[U(t)] (time units). */
+  readonly meanField: { readonly tail: number[][]; readonly meanWorkload?: number[] };
+  /** One entry per simulated n: s_i(t) from empty, mean and CI over replications, same levels. */
+  readonly simulated: { readonly n: number; readonly tail: Estimate[][]; readonly seed: number; readonly events: number }[];
+  /** How the mean-field transient was computed. */
+  readonly note: string;
+}
+
+export interface ComparisonResult {
+  /** 'refined-mean-field' when every model has the refined term (cells judged against π + V/n), else 'without-v'. */
+  readonly judgedBy: 'refined-mean-field' | 'without-v';
+  readonly config: ComparisonConfig;
+  readonly models: ModelSummary[];
+  readonly cells: CellResult[];
+  readonly trajectories: TrajectoryComparison[];
+  /** What was skipped and why (e.g. no transient solver for a model). */
+  readonly notes: string[];
+  readonly provenance: { readonly version: string; readonly method: string };
+}
+
+/** Store of finished cells, so that a rerun of the same sweep skips them (the CLI backs it by files). */
+export interface CellCache<C extends { readonly key: string } = CellResult> {
+  get(key: string): C | undefined;
+  put(cell: C): void;
+}
+
+export interface ComparisonHooks {
+  /** Progress in simulated events (estimated total), with a label of the running cell. */
+  onProgress?: (doneEvents: number, totalEvents: number, label: string) => void;
+  /** Finished cells: a stored cell's seed and simulation are reused, its comparison and verdict recomputed. */
+  cache?: CellCache<Pick<CellResult, 'key' | 'seed' | 'simulation'>>;
+}
+
+/** Deterministic 32-bit seed for a cell from the master seed and the cell's key (FNV-1a; see seedFromKey). */
+export const cellSeed = seedFromKey;
+
+/** True when the refined 1/n term V exists (theory.md §6): JSQ(d), FIFO, exponential sizes of mean 1. */
+export function hasRefinedTerm(model: SupermarketModel): boolean {
+  return model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential' && model.service.mean === 1;
+}
+
+/**
+ * Key of a cell: "d2-lambda0.9-n100" for the classic model (the key its seeds and stored cells have always had),
+ * "lwl-fifo-d2-lambda0.9-n100" (selection and discipline first) for every other model.
+ */
+export function cellKey(model: SupermarketModel, n: number): string {
+  const short = `d${model.d}-lambda${model.lambda}-n${n}`;
+  return hasRefinedTerm(model) ? short : `${model.selection}-${model.discipline}-${short}`;
+}
+
+/** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
+export function serviceLabel(s: SupermarketModel['service']): string {
+  const { kind, mean, ...rest } = s as Record<string, unknown> & { kind: string; mean: number };
+  const params = Object.entries(rest).filter(([k]) => k !== 'values' && k !== 'source').map(([k, v]) => `${k} ${String(v)}`);
+  return `${kind} (${[...params, `mean ${mean}`].join(', ')})`;
+}
+
+/** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
+export function modelLabel(m: SupermarketModel): string {
+  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}`;
+}
+
+/** A model of the sweep with its limit, refined term (or null) and warm-up. */
+interface PreparedModel {
+  readonly model: SupermarketModel;
+  readonly reference: MeanFieldReference;
+  readonly correction: RefinedCorrection | null;
+  readonly warm: { readonly time: number; readonly rule: string; readonly relaxationTime: number | null };
+}
+
+/**
+ * Builds and checks the models of a sweep and solves each one's mean-field limit (and refined term where it exists).
+ * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver (LPW(d)); bad grids,
+ *   budgets or d > n. @throws {UnstableModelError} for ρ ≥ 1. Solver failures pass through.
+ */
+function prepareModels(config: ComparisonConfig): PreparedModel[] {
+  if (config.lambdas.length === 0 || config.ds.length === 0 || config.ns.length === 0) {
+    throw new InvalidModelError('compare needs at least one lambda, one d and one n');
+  }
+  for (const n of config.ns) if (!Number.isInteger(n) || n < 1) throw new InvalidModelError(`n must be an integer ≥ 1, got ${n}`);
+  if (!Number.isInteger(config.jobs) || config.jobs < 1) throw new InvalidModelError(`jobs must be an integer ≥ 1, got ${config.jobs}`);
+  if (!Number.isInteger(config.replications) || config.replications < 2) {
+    throw new InvalidModelError(`replications must be an integer ≥ 2 (a CI needs two), got ${config.replications}`);
+  }
+  const nMin = Math.min(...config.ns, ...(config.trajectory?.ns ?? []));
+  const models: SupermarketModel[] = [];
+  for (const d of config.ds) {
+    for (const lambda of config.lambdas) {
+      const model = parseModel({ ...config.model, lambda, d, sampling: config.sampling });
+      if (model.d > nMin) throw new InvalidModelError(`d = ${d} exceeds n = ${nMin}: cannot sample more servers than exist`);
+      models.push(model);
+    }
+  }
+  return models.map((model) => {
+    let sol;
+    try {
+      sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
+    } catch (e) {
+      if (e instanceof InvalidModelError) {
+        throw new InvalidModelError(`no mean-field reference for ${modelLabel(model)} (${e.message}); ` +
+          'compare sets simulations beside an n → ∞ limit and cannot run without one');
+      }
+      throw e;
+    }
+    const reference: MeanFieldReference = { meanResponseTime: sol.meanResponseTime, meanQueueLength: sol.meanQueueLength ?? null,
+      halfWidth: sol.estimate?.halfWidth ?? 0, numericalError: sol.numericalError ?? 0, solver: sol.solver, kind: sol.kind, source: sol.source,
+      ...(sol.tail ? { tail: sol.tail } : {}) };
+    const correction = hasRefinedTerm(model) ? refine(model, { fixedPoint: solveFixedPoint(model) }) : null;
+    return { model, reference, correction, warm: sweepWarmup(model, config, correction !== null) };
+  });
+}
+
+/**
+ * Warm-up of a sweep's simulations. With the refined term (the classic model): safetyFactor × the time for the SQ(d)
+ * ODE from empty to come within the tolerance of the fixed point, at least 3τ (`warmupTime`, theory.md §8). Otherwise
+ * `autoWarmup` (its factor 2 is built in; `warmupSafetyFactor` is not used).
+ */
+function sweepWarmup(model: SupermarketModel, config: ComparisonConfig, refined: boolean): PreparedModel['warm'] {
+  if (!refined) return { ...autoWarmup(model, config.warmupTolerance), relaxationTime: null };
+  const w = warmupTime(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor });
+  return { time: w.warmupTime, relaxationTime: w.relaxationTime,
+    rule: `${config.warmupSafetyFactor} × the time for the mean-field transient from empty to come within ${config.warmupTolerance} of the fixed point, sup norm; at least 3τ` };
+}
+
+/** Which mean-field transient from empty exists for a model: the SQ(d) ODE with the refined term, the PIDE for LWL(d), else none. */
+function transientSolver(p: PreparedModel): TrajectoryComparison['solver'] | null {
+  if (p.correction) return 'ODE';
+  return p.model.selection === 'lwl' ? 'PIDE' : null;
+}
+
+/**
+ * Horizon and step of the transient comparison: as configured, or (tEnd ≤ 0) 1.2 × the model's warm-up capped
+ * at 400 time units, with dt = tEnd/100 when dt ≤ 0.
+ */
+export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, warmup: number): { tEnd: number; dt: number } {
+  const tEnd = t.tEnd > 0 ? t.tEnd : Math.min(400, Math.max(10, 1.2 * warmup));
+  const dt = t.dt > 0 ? t.dt : tEnd / 100;
+  return { tEnd, dt };
+}
+
+/**
+ * Runs the comparison sweep (theory.md §8 "n-sweeps").
+ * Per (λ, d): the limit from `solveMeanField` (solver, kind, CI or numerical error) and, for JSQ(d) FIFO exponential,
+ * the refined term ΣV, V (theory.md §6); the warm-up (`sweepWarmup`); one simulation per n with the model as given;
+ * then the fits x̂_n = a + c₁/n (+ c₂/n²) (limit fitted, and held at the reference), the limit check of â, the slopes,
+ * and per cell the verdict (`cellVerdict`: against π + V/n with V, else with the allowance |ĉ₁|/n + |ĉ₂|/n²).
+ * LWL(d) adds the workload ccdf at `workloadGrid`. With `config.trajectory`, the transient from empty against the
+ * SQ(d) ODE or the LWL(d) PIDE (other models: skipped, with a note). Every simulation seed is recorded in its cell.
+ * @throws see `prepareModels`; simulator errors pass through.
+ */
+export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks = {}): ComparisonResult {
+  const prepared = prepareModels(config);
+  const budget = (m: SupermarketModel, n: number, warm: number) => config.replications * (2 * config.jobs + 2 * m.lambda * n * warm);
+  let totalEvents = 0;
+  for (const p of prepared) {
+    for (const n of config.ns) totalEvents += budget(p.model, n, p.warm.time);
+    if (config.trajectory && transientSolver(p)) {
+      const { tEnd } = trajectoryGrid(config.trajectory, p.warm.time);
+      for (const n of config.trajectory.ns) totalEvents += config.trajectory.replications * 2 * p.model.lambda * n * tEnd;
+    }
+  }
+  let done = 0;
+  const models: ModelSummary[] = [];
+  const cells: CellResult[] = [];
+  const trajectories: TrajectoryComparison[] = [];
+  const notes: string[] = [];
+  for (const p of prepared) {
+    const { model, reference, correction, warm } = p;
+    const grid = model.selection === 'lwl' ? [...(config.workloadGrid ?? defaultWorkloadGrid(model.service.mean))] : undefined;
+    const workload = grid ? lwlWorkloadReference(model, grid) : null;
+    const sims: { n: number; seed: number; simulation: CellSimulation }[] = [];
+    for (const n of config.ns) {
+      const key = cellKey(model, n);
+      const cost = budget(model, n, warm.time);
+      const cached = hooks.cache?.get(key);
+      if (cached) {
+        sims.push({ n, seed: cached.seed, simulation: cached.simulation });
+        done += cost;
+        hooks.onProgress?.(done, totalEvents, `${key} (resumed)`);
+        continue;
+      }
+      const seed = cellSeed(config.seed, key);
+      const before = done;
+      const sim = simulate(model, {
+        n, jobs: config.jobs, replications: config.replications, seed, warmupTime: warm.time, maxLevel: config.maxLevel,
+        ...(grid ? { workloadGrid: grid } : {}),
+        onProgress: (x, total) => hooks.onProgress?.(before + (x / Math.max(total, 1)) * cost, totalEvents, key),
+      });
+      done += cost;
+      const simulation: CellSimulation = {
+        meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
+        ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}), ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
+        events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds, warmupTime: sim.warmupTime,
+        jobs: sim.jobs, replications: config.replications, engine: sim.engine, seeds: sim.seeds,
+      };
+      sims.push({ n, seed, simulation });
+      // stored before the sweep's fit exists: the comparison and verdict are recomputed on resume
+      hooks.cache?.put(assembleCell(p, n, seed, simulation, workload, null));
+      hooks.onProgress?.(done, totalEvents, key);
+    }
+    const meanResponseTimes: FitPoint[] = sims.map(({ n, simulation: { meanResponseTime: e } }) =>
+      ({ n, value: e.mean, halfWidth: e.halfWidth, replications: e.replications }));
+    const fit = fitInverseN(meanResponseTimes, { inverseSquare: config.inverseSquare ?? 'auto' });
+    const modelCells = sims.map((s) => assembleCell(p, s.n, s.seed, s.simulation, workload, fit));
+    cells.push(...modelCells);
+    const points = (pick: (c: CellResult) => [number, number]): SweepPoint[] =>
+      modelCells.map((c) => { const [error, halfWidth] = pick(c); return { n: c.n, error, halfWidth }; });
+    const ref = referenceValue(reference);
+    // two parameters need a third n to leave a degree of freedom; with two the fit passes through both points
+    const throughReference = new Set(config.ns).size >= 3
+      ? fitInverseN(meanResponseTimes.map((e) => ({ ...e, halfWidth: Math.hypot(e.halfWidth, ref.halfWidth) })),
+        { limit: ref.value, inverseSquare: true })
+      : null;
+    models.push({
+      label: `${modelLabel(model)}, λ = ${model.lambda}`, lambda: model.lambda, d: model.d, model, reference,
+      refined: correction ? { sumV: correction.sumV, V: correction.V } : null,
+      warmupTime: warm.time, warmupRule: warm.rule, relaxationTime: warm.relaxationTime,
+      fit, fitThroughReference: throughReference, limit: limitCheck(fit, ref),
+      slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),
+      tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
+      workload,
+      workloadSlope: workload ? logLogSlope(points((c) => [c.errors.workloadSup ?? 0, c.errors.workloadHalfWidth ?? 0])) : null,
+    });
+
+    if (!config.trajectory) continue;
+    const solver = transientSolver(p);
+    if (!solver) {
+      notes.push(`Transient from empty skipped for ${modelLabel(model)}, λ = ${model.lambda}: compare has a transient mean field ` +
+        'only for JSQ(d) FIFO exponential (ODE) and LWL(d) (PIDE).');
+      continue;
+    }
+    const { tEnd, dt } = trajectoryGrid(config.trajectory, warm.time);
+    const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
+    // the levels a reader can see on a linear axis (the full tail is in the cells); the PIDE gives the busy fraction s_1
+    const levels = solver === 'ODE' ? TRAJECTORY_LEVELS : 1;
+    const meanField = solver === 'ODE' ? odeTransient(model, times) : pideTransient(model, times);
+    const simulated: TrajectoryComparison['simulated'] = [];
+    for (const n of config.trajectory.ns) {
+      const seed = cellSeed(config.seed, `trajectory-${cellKey(model, n)}`);
+      const traj = simulateTrajectory(model, { n, times, replications: config.trajectory.replications, seed,
+        maxLevel: solver === 'ODE' ? config.maxLevel : 1 });
+      done += config.trajectory.replications * 2 * model.lambda * n * tEnd;
+      hooks.onProgress?.(done, totalEvents, `trajectory ${cellKey(model, n)}`);
+      simulated.push({ n, tail: traj.tail.map((row) => row.slice(0, levels + 1)), seed, events: traj.events });
+    }
+    trajectories.push({ lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, simulated, note: meanField.note });
+  }
+  const judgedBy = prepared.every((p) => p.correction) ? 'refined-mean-field' : 'without-v';
+  return {
+    judgedBy, config, models, cells, trajectories, notes,
+    provenance: { version: VERSION, method: judgedBy === 'refined-mean-field'
+      ? 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)'
+      : 'mean field by solveMeanField (theory.md §2–§7), simulation (§8), verdict "Without V" (§8)' },
+  };
+}
+
+function odeTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
+  const ode = solveTransient(model, { times });
+  return { values: { tail: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) }, note: 'SQ(d) ODE from empty (theory.md §2), odex, tolerance 1e-10' };
+}
+
+function pideTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
+  const pide = lwlTransientReference(model, times);
+  return { values: { tail: pide.busyFraction.map((b) => [1, b]), meanWorkload: pide.meanWorkload }, note: pide.note };
+}
+
+function referenceValue(r: MeanFieldReference): ReferenceValue {
+  return { value: r.meanResponseTime, halfWidth: r.halfWidth, numericalError: r.numericalError };
+}
+
+/**
+ * Sets one simulated cell beside the limit (and the refined mean field where V exists): errors (E[T], tails,
+ * workload ccdf) and the verdict. @param fit the sweep's fit x̂_n = a + c₁/n (+ c₂/n²), or null (then a cell of a
+ * model without V is 'not-judged').
+ */
+function assembleCell(
+  p: PreparedModel, n: number, seed: number, simulation: CellSimulation, workload: WorkloadReference | null, fit: InverseNFit | null,
+): CellResult {
+  const { model, reference, correction } = p;
+  const refined = correction ? refinedEstimate(correction, n) : null;
+  const w = workload && simulation.workloadCcdf ? workloadSupDistance(simulation.workloadCcdf.ccdf, workload.ccdf) : null;
+  const term: FiniteNTerm = correction && refined
+    ? { kind: 'refined', meanResponseTime: refined.meanResponseTime, sumV: correction.sumV, sumPi: correction.fixedPoint.meanQueueLength, lambda: model.lambda }
+    : { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 };
+  return {
+    key: cellKey(model, n), lambda: model.lambda, d: model.d, n, seed, simulation, refined,
+    errors: {
+      meanResponseTime: simulation.meanResponseTime.mean - reference.meanResponseTime,
+      meanResponseTimeVsRefined: refined ? simulation.meanResponseTime.mean - refined.meanResponseTime : null,
+      tailSup: reference.tail ? supDistance(simulation.tail, reference.tail) : null,
+      tailSupVsRefined: refined ? supDistance(simulation.tail, refined.tail) : null,
+      workloadSup: w ? w.sup : null,
+      workloadHalfWidth: w ? w.halfWidth : null,
+    },
+    verdict: cellVerdict(simulation.meanResponseTime, referenceValue(reference), term, n),
+  };
+}
+
+function supDistance(estimates: readonly Estimate[], reference: readonly number[]): number {
+  let sup = 0;
+  // levels past the solver's truncation K count with s_i = 0 (s_K* < 1e-15 there)
+  for (let i = 1; i < Math.max(estimates.length, reference.length); i++) {
+    sup = Math.max(sup, Math.abs((estimates[i]?.mean ?? 0) - (reference[i] ?? 0)));
+  }
+  return sup;
+}
+
+function maxHalfWidth(tail: readonly Estimate[]): number {
+  let h = 0;
+  for (let i = 1; i < tail.length; i++) h = Math.max(h, tail[i].halfWidth);
+  return h;
+}

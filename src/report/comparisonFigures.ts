@@ -1,0 +1,225 @@
+/**
+ * The figures of a comparison report (`runComparison`), as data + vega-lite specs: tail fractions (solvers with
+ * tails; the refined π + V/n where it exists), convergence of E[T] against n, the LWL(d) workload ccdf, and the
+ * transient from empty (SQ(d) ODE or LWL(d) PIDE).
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { ComparisonResult } from '../compare/index.ts';
+import { VEGA_LITE_SCHEMA, ciLayers, filtered, panelledSpec, spread, type Figure, type Row } from './figures.ts';
+
+const fmtLambda = (x: number) => `λ = ${x}`;
+const panelOf = (x: { d: number; lambda: number }) => `d = ${x.d}, ${fmtLambda(x.lambda)}`;
+
+/** Tail fractions s_i (log y): mean field, refined mean field at n (where V exists), simulation with 95% CIs, per (d, λ). */
+export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
+  const shownN = spread(result.config.ns, 3);
+  const refined = result.judgedBy === 'refined-mean-field';
+  const rows: Row[] = [];
+  for (const m of result.models) {
+    (m.reference.tail ?? []).forEach((s, i) => {
+      if (i >= 1 && s >= floor) rows.push({ panel: panelOf(m), d: m.d, lambda: m.lambda, i, series: 'mean field', n: null, value: s, lo: null, hi: null });
+    });
+  }
+  for (const c of result.cells) {
+    if (!shownN.includes(c.n)) continue;
+    const panel = panelOf(c);
+    c.refined?.tail.forEach((s, i) => {
+      if (i >= 1 && s >= floor) rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `refined, n = ${c.n}`, n: c.n, value: s, lo: null, hi: null });
+    });
+    c.simulation.tail.forEach((e, i) => {
+      if (i >= 1 && e.mean >= floor) {
+        rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `simulation, n = ${c.n}`, n: c.n, value: e.mean,
+          lo: Math.max(e.ci95[0], floor / 2), hi: e.ci95[1] });
+      }
+    });
+  }
+  const x = { field: 'i', type: 'quantitative' };
+  const y = { field: 'value', type: 'quantitative', scale: { type: 'log' } };
+  const colour = { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } };
+  const layer = [
+    filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 },
+      { x: { ...x, title: 'level i' }, y: { ...y, title: 's_i (fraction of servers with ≥ i jobs)' } }),
+    ...(refined ? [filtered("indexof(datum.series, 'refined') === 0", { type: 'line', strokeDash: [4, 3], strokeWidth: 1 },
+      { x, y, color: colour, detail: { field: 'series' } })] : []),
+    ...ciLayers({ filter: "indexof(datum.series, 'simulation') === 0", x, shared: { color: refined ? { field: 'n', type: 'ordinal' } : colour },
+      mark: { type: 'point', filled: false, size: 30 }, encoding: { tooltip: [{ field: 'series' }, { field: 'i' }, { field: 'value' }] } }),
+  ];
+  const solvers = [...new Set(result.models.map((m) => m.reference.solver))].join('; ');
+  const spec = panelledSpec(rows, result.config.lambdas.length, { width: 230, height: 200 }, layer, {
+    text: refined ? 'Tail fractions: mean field (black), refined π + V/n (dashed), simulation ± 95% CI (circles)'
+      : 'Tail fractions: mean field (black), simulation ± 95% CI (circles)', fontSize: 13 });
+  return {
+    name: 'tail-fractions',
+    title: 'Tail fractions s_i',
+    caption: `Fraction of servers with at least i jobs, log scale. ` + (refined
+      ? 'Black: mean-field fixed point s_i* = λ^((d^i−1)/(d−1)). Dashed: refined mean field s_i* + V_i/n. '
+      : `Black: mean-field fixed point (${solvers}). `) +
+      `Circles with bars: time-average simulation estimate and 95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor} are not drawn.`,
+    rows, spec,
+  };
+}
+
+/**
+ * |E[T]_n − E[T]_∞| against n on log–log axes, with the finite-n prediction dashed: the refined ΣV/(λn) where V exists,
+ * else the fitted |ĉ₁|/n (from x̂_n = a + c₁/n (+ c₂/n²)); bars combine the simulation's CI with the reference's own.
+ */
+export function convergenceFigure(result: ComparisonResult): Figure {
+  const refined = result.judgedBy === 'refined-mean-field';
+  const rows: Row[] = [];
+  const nLo = Math.min(...result.config.ns);
+  const nHi = Math.max(...result.config.ns);
+  for (const m of result.models) {
+    const base = { d: m.d, facet: `d = ${m.d}`, lambda: m.lambda, label: fmtLambda(m.lambda) };
+    const line = (n: number, signed: number, series: string) =>
+      ({ ...base, n, series, error: Math.abs(signed), signedError: signed, halfWidth: null, lo: null, hi: null, resolved: null });
+    for (const c of result.cells.filter((x) => x.d === m.d && x.lambda === m.lambda)) {
+      const err = Math.abs(c.errors.meanResponseTime);
+      const h = Math.hypot(c.simulation.meanResponseTime.halfWidth, m.reference.halfWidth);
+      rows.push({ ...base, n: c.n, series: 'simulation', error: err, signedError: c.errors.meanResponseTime, halfWidth: h,
+        lo: Math.max(err - h, err / 10), hi: err + h, resolved: err > 3 * h ? 'yes' : 'no' });
+      if (m.refined) rows.push(line(c.n, m.refined.sumV / (m.lambda * c.n), 'refined ΣV/(λn)'));
+    }
+    if (!m.refined && m.fit && m.fit.c1 !== 0) {
+      for (let j = 0; j <= 24; j++) {
+        const n = nLo * (nHi / nLo) ** (j / 24);
+        rows.push(line(n, m.fit.c1 / n, 'fitted |ĉ₁|/n'));
+      }
+    }
+  }
+  const x = { field: 'n', type: 'quantitative', scale: { type: 'log' }, title: 'servers n' };
+  const colour = { color: { field: 'label', type: 'nominal', title: 'arrival rate', legend: { labelLimit: 300 } } };
+  const solver = [...new Set(result.models.map((m) => `${m.reference.solver} (${m.reference.kind})`))].join('; ');
+  const slopes = [...new Set(result.models.map((m) => m.d))].map((d) => `fitted slopes, d = ${d}: ` + result.models.filter((m) => m.d === d)
+    .map((m) => `λ = ${m.lambda}: ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`).join(', '));
+  const spec: TopLevelSpec = {
+    $schema: VEGA_LITE_SCHEMA,
+    data: { values: rows },
+    facet: { column: { field: 'facet', type: 'nominal', title: null, header: { labelFontSize: 12, labelLimit: 0 } } },
+    spec: {
+      width: 300, height: 260,
+      layer: [
+        filtered("datum.series !== 'simulation'", { type: 'line', strokeDash: [4, 3] },
+          { x, ...colour, y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: '|E[T]_n − E[T]_∞| (time units)' } }),
+        ...ciLayers({ filter: "datum.series === 'simulation'", x, shared: colour, valueField: 'error', mark: { type: 'point', size: 40 },
+          encoding: { shape: { field: 'resolved', type: 'nominal', title: '|err| > 3h', scale: { domain: ['yes', 'no'], range: ['circle', 'cross'] } },
+            tooltip: [{ field: 'n' }, { field: 'signedError' }, { field: 'halfWidth' }] } }),
+      ],
+    },
+    title: { text: refined ? 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)'
+      : 'Convergence of E[T]: |simulation − mean field| ± 95% CI (points), fitted |ĉ₁|/n (dashed)', fontSize: 13,
+    subtitle: refined ? slopes : [...slopes, `reference: ${solver}`] },
+  } as unknown as TopLevelSpec;
+  return {
+    name: 'convergence',
+    title: 'Convergence of the mean response time',
+    caption: refined
+      ? 'Absolute difference between the simulated mean response time and its mean-field limit, against n, log–log. ' +
+        'Dashed lines: the refined mean-field prediction ΣV/(λn), slope −1. Points: simulation with 95% CI; crosses mark n where the ' +
+        'difference is not resolved (|err| ≤ 3 × CI half-width) and is left out of the slope fit.'
+      : `Absolute difference between the simulated mean response time and the mean-field reference (${solver}), against n, log–log. ` +
+        'Bars: the 95% CI of the simulation combined with the reference\'s own CI (cavity results). Dashed: |ĉ₁|/n with ĉ₁ from the weighted fit ' +
+        'x̂_n = a + c₁/n (+ c₂/n²) over the sweep (no refined term V exists for this model). Crosses mark n where the difference is not ' +
+        'resolved (|err| ≤ 3 × half-width) and is left out of the slope fit.',
+    rows, spec,
+  };
+}
+
+/** LWL(d) workload ccdf P(U > w) (log y): mean field (line) and time-average simulation ± 95% CI for a few n. */
+export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
+  const shownN = spread(result.config.ns, 3);
+  const rows: Row[] = [];
+  for (const m of result.models) {
+    if (!m.workload) continue;
+    const panel = panelOf(m);
+    m.workload.grid.forEach((w, k) => {
+      const v = m.workload!.ccdf[k];
+      if (v >= floor) rows.push({ panel, d: m.d, lambda: m.lambda, w, series: 'mean field', n: null, value: v, lo: null, hi: null });
+    });
+    for (const c of result.cells) {
+      if (c.d !== m.d || c.lambda !== m.lambda || !shownN.includes(c.n) || !c.simulation.workloadCcdf) continue;
+      c.simulation.workloadCcdf.grid.forEach((w, k) => {
+        const e = c.simulation.workloadCcdf!.ccdf[k];
+        if (e.mean >= floor) {
+          rows.push({ panel, d: c.d, lambda: c.lambda, w, series: `simulation, n = ${c.n}`, n: c.n, value: e.mean,
+            lo: Math.max(e.ci95[0], floor / 2), hi: e.ci95[1] });
+        }
+      });
+    }
+  }
+  const solvers = [...new Set(result.models.filter((m) => m.workload).map((m) => m.workload!.solver))].join('; ');
+  const x = { field: 'w', type: 'quantitative' };
+  const spec = panelledSpec(rows, result.config.lambdas.length, { width: 250, height: 210 }, [
+    filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 }, {
+      x: { ...x, title: 'workload w (mean service times)' },
+      y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: 'P(U > w) (fraction of servers with more work than w)' } }),
+    ...ciLayers({ filter: "datum.series !== 'mean field'", x, shared: { color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } } },
+      mark: { type: 'point', filled: false, size: 26 }, encoding: { tooltip: [{ field: 'series' }, { field: 'w' }, { field: 'value' }] } }),
+  ], { text: 'LWL(d) workload ccdf: mean field (black) vs simulation ± 95% CI (circles)', fontSize: 13 });
+  return {
+    name: 'workload-ccdf',
+    title: 'Workload ccdf F̄(w) = P(U > w)',
+    caption: `Fraction of servers whose unfinished work exceeds w, log scale. Black: the mean-field equilibrium (${solvers}); ` +
+      `it is the same under every work-conserving discipline (theory.md §4). Circles with bars: time-average simulation estimate and ` +
+      `95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor} are not drawn.`,
+    rows, spec,
+  };
+}
+
+/** Texts of the transient figure per mean-field transient. */
+const TRANSIENT_TEXT = {
+  ODE: {
+    levels: [1, 2, 3], size: { width: 230, height: 180 }, yTitle: 's_i(t)', title: 'Transient from empty',
+    heading: { text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation (mean over replications) coloured' },
+    caption: () => 'Fraction of servers with at least i jobs over time, starting from an empty system. Black: the SQ(d) ODE solved with odex ' +
+      '(tolerance 1e-10), dashed. Coloured: the simulated fractions averaged over replications for each n; small n fluctuate around the ODE and sit above it.',
+  },
+  PIDE: {
+    levels: [1], size: { width: 250, height: 190 }, yTitle: 'busy fraction P(U(t) > 0)', title: 'Transient from empty (busy fraction)',
+    heading: { text: 'LWL(d) busy fraction from empty', subtitle: 'PIDE dashed black; simulation (mean over replications) coloured' },
+    caption: (notes: string) => `Fraction of busy servers over time from an empty system. Dashed black: the LWL(d) mean-field PIDE (${notes}); its ` +
+      'E[U](t) is in transient.json of results.json (the simulated trajectories record occupancy, not work). Coloured: the simulated ' +
+      'fraction of servers with at least one job, averaged over replications, for each n.',
+  },
+} as const;
+
+/** Mean-field transient from empty (dashed black) vs simulated s_i(t) for a few n: s_1..s_3 by the SQ(d) ODE, the busy fraction s_1 by the LWL(d) PIDE. */
+export function transientFigure(result: ComparisonResult): Figure {
+  const solver = result.trajectories[0]?.solver ?? 'ODE';
+  const text = TRANSIENT_TEXT[solver];
+  const limitSource = `${solver} (n = ∞)`;
+  const rows: Row[] = [];
+  for (const tr of result.trajectories) {
+    const panel = panelOf(tr);
+    const add = (source: string, value: (j: number, i: number) => { value: number; lo: number | null; hi: number | null }) => tr.times.forEach((t, j) => {
+      for (const i of text.levels) rows.push({ panel, d: tr.d, lambda: tr.lambda, t, i, level: `s_${i}`, source, ...value(j, i) });
+    });
+    add(limitSource, (j, i) => ({ value: tr.meanField.tail[j][i] ?? 0, lo: null, hi: null }));
+    for (const s of tr.simulated) {
+      add(`simulation n = ${s.n}`, (j, i) => ({ value: s.tail[j][i].mean, lo: s.tail[j][i].ci95[0], hi: s.tail[j][i].ci95[1] }));
+    }
+  }
+  const sources = [...new Set(result.trajectories.flatMap((t) => t.simulated.map((s) => `simulation n = ${s.n}`)))];
+  const spec = panelledSpec(rows, result.config.lambdas.length, text.size, [
+    filtered(`datum.source !== '${limitSource}'`, { type: 'line', strokeWidth: 1, opacity: 0.85 }, {
+      x: { field: 't', type: 'quantitative', title: 'time t (mean service times)' },
+      y: { field: 'value', type: 'quantitative', title: text.yTitle },
+      color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range: ['#e45756', '#4c78a8', '#54a24b', '#f58518'] }, legend: { labelLimit: 300 } },
+      detail: { field: 'level' },
+    }),
+    filtered(`datum.source === '${limitSource}'`, { type: 'line', strokeWidth: 1.6, color: 'black', strokeDash: [5, 2] },
+      { x: { field: 't', type: 'quantitative' }, y: { field: 'value', type: 'quantitative' }, detail: { field: 'level' } }),
+  ], { ...text.heading, fontSize: 13 });
+  return {
+    name: 'transient', title: text.title, caption: text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; ')), rows, spec,
+  };
+}
+
+/** Every figure the result has data for: tail fractions, convergence, workload ccdf, transient. */
+export function comparisonFigures(result: ComparisonResult): Figure[] {
+  const figures: Figure[] = [];
+  if (result.models.some((m) => m.reference.tail)) figures.push(tailFigure(result));
+  figures.push(convergenceFigure(result));
+  if (result.models.some((m) => m.workload)) figures.push(workloadFigure(result));
+  if (result.trajectories.length > 0) figures.push(transientFigure(result));
+  return figures;
+}

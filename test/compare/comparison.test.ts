@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidModelError } from '../../src/errors.ts';
+import { parseModel } from '../../src/model/index.ts';
+import { lwlExponentialWorkloadCcdf } from '../../src/meanfield/index.ts';
+import { cellSeed, hasRefinedTerm, runComparison, type CellResult, type ComparisonConfig } from '../../src/compare/index.ts';
+
+describe('runComparison (classic model: the refined term exists)', () => {
+  const config: ComparisonConfig = {
+    lambdas: [0.7], ds: [2], ns: [10, 100], sampling: 'with-replacement', jobs: 40_000, replications: 4, seed: 11,
+    warmupTolerance: 1e-3, warmupSafetyFactor: 2, maxLevel: 12,
+    trajectory: { ns: [100], tEnd: 10, dt: 1, replications: 10 },
+  };
+  const result = runComparison(config);
+
+  it('runComparison(config) returns one cell per (d, λ, n) with the mean field and refined values beside the simulation', () => {
+    expect(result.judgedBy).toBe('refined-mean-field');
+    expect(result.cells.map((c) => c.key)).toEqual(['d2-lambda0.7-n10', 'd2-lambda0.7-n100']);
+    const m = result.models[0];
+    expect(m.reference.meanResponseTime).toBeCloseTo(1.6145, 4); // theory.md §10
+    for (const c of result.cells) {
+      expect(c.refined!.meanResponseTime).toBeCloseTo(m.reference.meanResponseTime + m.refined!.sumV / (0.7 * c.n), 12);
+      expect(c.errors.meanResponseTime).toBeCloseTo(c.simulation.meanResponseTime.mean - m.reference.meanResponseTime, 12);
+      expect(c.seed).toBe(cellSeed(11, c.key));
+    }
+  });
+
+  it('runComparison(config) finds the finite-n simulation above the mean field and near the refined value at n = 100', () => {
+    const c100 = result.cells[1];
+    expect(c100.verdict.status).not.toBe('refined-out-of-range');
+    // Bonferroni-free but wide: 4 half-widths plus the allowance
+    expect(Math.abs(c100.verdict.difference)).toBeLessThan(4 * c100.verdict.halfWidth + c100.verdict.allowance + 1e-3);
+    const c10 = result.cells[0];
+    expect(c10.errors.meanResponseTime).toBeGreaterThan(0); // E[T_n] > E[T_∞] (theory.md §8)
+  });
+
+  it('runComparison(config) compares the simulated trajectory from empty with the ODE', () => {
+    const tr = result.trajectories[0];
+    expect(tr.solver).toBe('ODE');
+    expect(tr.times).toHaveLength(11);
+    expect(tr.meanField.tail[0][1]).toBe(0);
+    expect(tr.simulated[0].tail[0][1].mean).toBe(0);
+    const last = tr.times.length - 1;
+    const end = tr.simulated[0].tail[last][1];
+    // ten replications at n = 100: a loose check; the engine's own trajectory tests are the tight one
+    expect(Math.abs(end.mean - tr.meanField.tail[last][1])).toBeLessThanOrEqual(end.halfWidth + 0.01);
+  });
+
+  it('runComparison(config, { cache }) reuses stored cells instead of simulating them again', () => {
+    const stored = new Map<string, CellResult>(result.cells.map((c) => [c.key, c]));
+    const seen: string[] = [];
+    const again = runComparison({ ...config, trajectory: null }, {
+      cache: { get: (k) => { seen.push(k); return stored.get(k); }, put: () => { throw new Error('nothing new should be stored'); } },
+    });
+    expect(seen).toEqual(['d2-lambda0.7-n10', 'd2-lambda0.7-n100']);
+    expect(again.cells).toEqual(result.cells);
+  });
+
+  it('runComparison(config) rejects d > n and unstable λ before simulating', () => {
+    expect(() => runComparison({ ...config, ds: [20] })).toThrow(/exceeds n = 10/);
+    expect(() => runComparison({ ...config, lambdas: [1.1] })).toThrow(/unstable/);
+    expect(() => runComparison({ ...config, replications: 1 })).toThrow(/replications/);
+  });
+});
+
+describe('runComparison (LWL(d): judged without V)', () => {
+  const config: ComparisonConfig = {
+    lambdas: [0.7], ds: [2], ns: [50, 200], sampling: 'with-replacement', jobs: 150_000, replications: 6, seed: 5,
+    warmupTolerance: 1e-3, warmupSafetyFactor: 2, maxLevel: 10, model: { selection: 'lwl' },
+    trajectory: { ns: [200], tEnd: 12, dt: 1, replications: 4 },
+  };
+  const result = runComparison(config);
+  const m = result.models[0];
+
+  it('runComparison(LWL(2) FIFO exponential) takes the closed form −ln(1−λ²)/λ² as the exact reference (theory.md §4), with no refined term', () => {
+    expect(result.judgedBy).toBe('without-v');
+    expect(m.refined).toBeNull();
+    expect(result.cells.every((c) => c.refined === null)).toBe(true);
+    expect(m.reference.kind).toBe('exact');
+    expect(m.reference.solver).toMatch(/closed form/);
+    expect(m.reference.meanResponseTime).toBeCloseTo(-Math.log(1 - 0.49) / 0.49, 12);
+    expect(m.reference.halfWidth).toBe(0);
+  });
+
+  it('runComparison(tiny LWL sweep) finds each simulation within CI + |ĉ₁|/n of the closed form, the fitted limit within its CI, ĉ₁ > 0', () => {
+    expect(result.cells.map((c) => c.n)).toEqual([50, 200]);
+    for (const c of result.cells) {
+      expect(c.verdict.status).toBe('agrees');
+      expect(Math.abs(c.verdict.difference)).toBeLessThanOrEqual(c.verdict.combinedHalfWidth + c.verdict.allowance);
+    }
+    expect(m.limit.status).toBe('agrees');
+    expect(m.fit!.c1).toBeGreaterThan(0); // E[T_n] > E[T_∞] wherever observed (theory.md §8)
+    expect(m.fit!.c1).toBeGreaterThan(2 * m.fit!.c1StandardError); // resolved, not a sign by chance
+  });
+
+  it('runComparison(LWL) compares the simulated workload ccdf with the closed form F̄(w) at every level', () => {
+    const c = result.cells[1];
+    const grid = c.simulation.workloadCcdf!.grid;
+    expect(m.workload!.ccdf).toEqual(grid.map((w) => lwlExponentialWorkloadCcdf(0.7, 2, w)));
+    expect(c.simulation.workloadCcdf!.ccdf[0].mean).toBeCloseTo(0.7, 1); // P(U > 0) = ρ
+    // O(1/n) bias at n = 200 is well under 0.01 here; 3 half-widths cover the noise
+    expect(c.errors.workloadSup!).toBeLessThan(3 * c.errors.workloadHalfWidth! + 0.01);
+  });
+
+  it('runComparison(LWL) sets the PIDE busy fraction from empty beside the simulated s_1(t)', () => {
+    const tr = result.trajectories[0];
+    expect(tr.solver).toBe('PIDE');
+    expect(tr.meanField.tail[0][1]).toBe(0);
+    const last = tr.times.length - 1;
+    const e = tr.simulated[0].tail[last][1];
+    expect(Math.abs(e.mean - tr.meanField.tail[last][1])).toBeLessThan(e.halfWidth + 0.03);
+  });
+
+  it('runComparison(LPW) says plainly that there is no mean-field reference, before simulating', () => {
+    const lpw = { ...config, model: { selection: 'lpw' } };
+    expect(() => runComparison(lpw)).toThrow(InvalidModelError);
+    expect(() => runComparison(lpw)).toThrow(/no mean-field reference for LPW\(2\)/);
+  });
+
+  it('hasRefinedTerm(model) is true only for JSQ(d), FIFO, exponential sizes of mean 1 (theory.md §6)', () => {
+    expect(hasRefinedTerm(parseModel({ lambda: 0.9, d: 2 }))).toBe(true);
+    expect(hasRefinedTerm(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' }))).toBe(false);
+    expect(hasRefinedTerm(parseModel({ lambda: 0.9, d: 2, service: 'erlang:2' }))).toBe(false);
+    expect(hasRefinedTerm(parseModel({ lambda: 0.9, d: 2, discipline: 'srpt' }))).toBe(false);
+  });
+});
