@@ -81,8 +81,10 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         source: 'theory.md §3' + (exact ? '' : ': only E[S] and the SCV match the true law') };
     }
     const r = jsqCavity(model, { seed });
-    return { meanResponseTime: r.meanResponseTime.mean, estimate: r.meanResponseTime, meanQueueLength: r.meanQueueLength, tail: r.tail,
-      solver: 'JSQ cavity iteration', kind: 'cavity', source: 'theory.md §5 [A]: asymptotic independence assumed; CI covers the final run only' };
+    const solution = { meanResponseTime: r.meanResponseTime.mean, estimate: r.meanResponseTime, meanQueueLength: r.meanQueueLength, tail: r.tail,
+      solver: 'JSQ cavity iteration', kind: 'cavity' as const, convergence: r.convergence,
+      source: 'theory.md §5 [A]: asymptotic independence assumed; s1 = rho held, CI from independent restarts, checked (Little, FIFO phase-type ODE)' };
+    return solution;
   }
   // LWL(d)
   if (model.discipline === 'fifo') {

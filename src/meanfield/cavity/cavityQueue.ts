@@ -40,6 +40,11 @@ export interface CavityRunResult {
   completed: Float64Array;
   /** levelTime[b][k] = time spent with exactly k jobs in batch b (only when options.levels). */
   levelTime: Float64Array[];
+  /**
+   * levelCompletions[k] = completions in the measured window that left the server with k − 1 jobs, i.e. down-crossings
+   * k → k − 1 (only when options.levels; the JSQ cavity's level completion rates μ_k = levelCompletions[k]/Σ_b levelTime[b][k]).
+   */
+  levelCompletions: Float64Array;
   /** Accepted arrivals over the whole run (warm-up included). */
   acceptedJobs: number;
   /** Events processed (potential arrivals + completions). */
@@ -67,6 +72,7 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   const completed = new Float64Array(B);
   let levelTime: Float64Array[] = o.levels ? Array.from({ length: B }, () => new Float64Array(64)) : [];
   let levelCapacity = 64;
+  let levelCompletions = new Float64Array(o.levels ? 64 : 0);
   let accepted = 0;
   let events = 0;
   let t = 0;
@@ -80,6 +86,9 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
     if (k >= levelCapacity) {
       while (k >= levelCapacity) levelCapacity *= 2;
       levelTime = levelTime.map((row) => { const r = new Float64Array(levelCapacity); r.set(row); return r; });
+      const c = new Float64Array(levelCapacity);
+      c.set(levelCompletions);
+      levelCompletions = c;
     }
     while (from < to) {
       let b = Math.min(B - 1, Math.floor((from - start) / batchLength));
@@ -107,6 +116,7 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
         responseSum[b] += T;
         slowdownSum[b] += S > 0 ? T / S : 1;
         completed[b]++;
+        if (o.levels && queue.jobs + 1 < levelCompletions.length) levelCompletions[queue.jobs + 1]++;
       }
     } else {
       if (nextArrival > end) {
@@ -127,5 +137,5 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
       nextArrival = t + rng.nextExp() / rate;
     }
   }
-  return { responseSum, slowdownSum, completed, levelTime, acceptedJobs: accepted, events };
+  return { responseSum, slowdownSum, completed, levelTime, levelCompletions, acceptedJobs: accepted, events };
 }

@@ -1,89 +1,116 @@
 /**
  * Cavity fixed point for JSQ(d) with general sizes or any discipline (theory.md §5 [A]): a server with k jobs
  * receives arrivals at rate λa_k, a_k = (s_k^d − s_{k+1}^d)/(s_k − s_{k+1}), where s is the tail of its own
- * stationary queue length. Iterate s ← (1 − θ)s + θŝ with ŝ the time averages of a simulated cavity queue, then
- * estimate E[T] from one long run. An ansatz (asymptotic independence is proved only for FIFO with decreasing-hazard
- * sizes): results are labelled method 'cavity' with CIs.
+ * stationary queue length.
+ *
+ * Why the former plain iteration s ← (1 − θ)s + θŝ (ŝ the time averages of a simulated cavity queue) missed:
+ * nothing in it tied s₁ to ρ. Only its fixed points with throughput λ have s₁ = ρ; its iterates do not conserve work,
+ * the mass direction is nearly neutral at high load (slowest eigenvalue of the exact map 0.98 at d = 2, λ = 0.99,
+ * exponential sizes, so 0.99 per damped step), and once the cavity queue sits above the levels where λa_k exceeds
+ * its completion rate (SRPT started from the FIFO tail at λ = 0.99: ŝ₁ = 1.00000 from the first run) it never idles
+ * again, while the truncated table (a_k = 0 past the last level) makes the overloaded queue look stationary. The
+ * iteration settled on s₁ = s₂ = s₃ = 1, a spurious fixed point of the truncated map, and its stop rule ("the change
+ * is within noise") was met by the slow mode far from the fixed point.
+ *
+ * Here every iterate has s₁ = ρ: the busy-period tail ŝ_k = ρ·(time with ≥ k jobs)/(busy time) replaces the time
+ * averages (the idle periods, the only place a_0 acts, are exponential and carry no other information). Its fixed
+ * points are the cavity fixed points (at ŝ = s the throughput is λ(s_0^d − s_∞^d) = λ, so the busy fraction is ρ).
+ * With the table truncated and noisy, the iteration can still settle on a spurious point at high load (FIFO erlang:2,
+ * λ = 0.99: runs busy 0.996 of the time, E[T] 5.20 against 4.225): the busyFraction check catches it and refuses.
+ * The iteration is damped and Anderson-accelerated (the slowest mode is 0.73 at λ = 0.9, 0.96 at λ = 0.99 for
+ * exponential sizes), independent restarts give the CI, and the answer is checked before it is returned.
+ * An ansatz (asymptotic independence is proved only for FIFO with decreasing-hazard sizes): method 'cavity'.
  */
-import { InvalidModelError } from '../../errors.ts';
+import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { predictionModel } from '../../model/prediction/index.ts';
 import { serviceDistribution } from '../../model/service/index.ts';
-import type { Estimate } from '../../stats/tInterval.ts';
+import { AndersonMixer } from '../../numerics/anderson.ts';
+import { tInterval, type Estimate } from '../../stats/tInterval.ts';
 import { Rng, streamSeed } from '../../stats/rng.ts';
 import { VERSION } from '../../version.ts';
+import { arrivalFactor } from '../phaseType/drift.ts';
+import { phaseTypeJsqFixedPoint } from '../phaseType/fixedPoint.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from '../sqd.ts';
 import { checkLambdaD } from '../support.ts';
-import { batchRatioEstimate } from './cavityEstimate.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
 import { checkRunOptions } from './options.ts';
 
 export interface JsqCavityOptions {
-  /** Master seed (default 1); iteration i uses streamSeed(seed, i), the final run streamSeed(seed, 0). */
+  /** Master seed (default 1); restart r, run m uses streamSeed(seed, 10⁴·r + m). */
   seed?: number;
-  /** Cap on fixed-point iterations (default 30). */
+  /** Independent restarts (different streams), integer ≥ 2 (default 4); their spread is the CI. */
+  restarts?: number;
+  /** Cap on the iterations of one restart before its averaging runs (default 40). */
   maxIterations?: number;
-  /** Damping θ in (0, 1] (default 0.5). */
-  theta?: number;
-  /** T_1, measured time of the first iteration, model time units (default 2,000). */
+  /** T_1, measured time of the first run of a restart, model time units (default 2,000). */
   initialHorizon?: number;
-  /** T_{m+1} = growth·T_m, capped at finalHorizon (default 2). */
+  /** T_{m+1} = growth·T_m, capped at iterationHorizon (default 2). */
   growth?: number;
-  /** Cap on T_m and horizon of the averaging runs (default finalHorizon). */
+  /** Cap on T_m and horizon of the averaging runs (default 10⁵). */
   iterationHorizon?: number;
-  /**
-   * Runs at iterationHorizon after phase 1 whose pooled time averages give the final s (Polyak–Ruppert averaging;
-   * default 8, 0 to use the last iterate).
-   */
+  /** Runs at iterationHorizon after convergence whose time averages are pooled into the tail (default 4, ≥ 1). */
   averagingIterations?: number;
-  /** Measured time of the final run (default 2·10⁵). */
-  finalHorizon?: number;
-  /** Batches of the final run (default 25). */
+  /** Damping θ of the step s ← s + θ(ŝ − s) before Anderson mixing (default 0.5). */
+  theta?: number;
+  /** Batches per run for the standard errors of ŝ_k (default 10). */
   batches?: number;
-  /** A change is "within noise" when |ŝ_k − s_k| ≤ noiseFactor·SE_k + 1e−5 for every k (default 3). */
+  /** The fixed point is reached when |ŝ_k − s_k| ≤ noiseFactor·SE_k + 1e−5 for every k (default 3). */
   noiseFactor?: number;
+  /** Relative tolerance of the FIFO self-check against the phase-type ODE (default 0.005). */
+  phaseTypeTolerance?: number;
+}
+
+/** One check made before the result is returned; a failed check throws instead. */
+export interface CavityCheck {
+  value: number;
+  bound: number;
+  passed: boolean;
+}
+
+export interface JsqCavityConvergence {
+  /** Every restart reached the fixed point within noise and every check passed (else jsqCavity throws). */
+  converged: boolean;
+  /** Cavity runs over all restarts (iterations and averaging runs). */
+  iterations: number;
+  /** Iterations of each restart before its averaging runs. */
+  iterationsPerRestart: number[];
+  /** max over restarts of max_k |ŝ_k − s_k| at the iteration that met the stop rule. */
+  residual: number;
+  restarts: number;
+  /** E[T] = Σs_k/λ of each restart (model time units); their t-interval is the reported CI. */
+  restartValues: number[];
+  checks: {
+    /** |s₁ − ρ| ≤ 1e−6 for the reported tail (work conservation). */
+    workConservation: CavityCheck;
+    /** |busy fraction of the final cavity runs − ρ| within 4 SE + 1e−4: the runs' throughput is λ (mass direction). */
+    busyFraction: CavityCheck & { busy: number };
+    /** |E[Q] − λE[T]|/E[Q] ≤ 1e−4 for the reported values (Little's law). */
+    littleLaw: CavityCheck;
+    /** |job-averaged E[T] of the final cavity runs − Σs_k/λ| within 1.5× the combined 95 % half-widths + 1e−3·E[T]. */
+    jobResponseTime: CavityCheck & { jobMean: number };
+    /** Σ_k s_k over the levels past the highest visited one (extrapolated by s_{k+1} = c·s_k^d), relative to E[Q], ≤ 1e−3. */
+    truncation: CavityCheck;
+    /** FIFO with phase-type sizes only: |E[T] − ODE|/ODE ≤ phaseTypeTolerance (theory.md §3). */
+    phaseType?: CavityCheck & { ode: number };
+  };
 }
 
 export interface JsqCavityResult {
-  /** ŝ_0..ŝ_K of the final run: time fraction with at least k jobs (ŝ_0 = 1); K = highest level visited. */
+  /** s_0..s_K of the fixed point (s_0 = 1, s_1 = ρ): busy-period tail of the final runs pooled over all restarts. */
   tail: number[];
-  /** E[T] from the final run's jobs, model time units; batch-means CI (`replications` = batches). */
+  /** E[T] = Σ_{k≥1} s_k/λ (Little's law for the cavity queue), model time units; CI from the restarts. */
   meanResponseTime: Estimate;
+  /** E[T/S] of the jobs of the final cavity runs; CI from the restarts. */
   meanSlowdown: Estimate;
-  /** Σ_{k≥1} ŝ_k of the final run (Little: ≈ λ·E[T]). */
+  /** Σ_{k≥1} s_k = λ·E[T]. */
   meanQueueLength: number;
+  /** μ_k: completions per unit time while k jobs are present in the final runs (index 0 NaN); 1/E[S] for exponential sizes. */
+  levelCompletionRates: number[];
   method: 'cavity';
-  diagnostics: {
-    /** Phase-1 iterations (growing T_m). */
-    iterations: number;
-    /** Phase-2 runs pooled into the final s. */
-    averagingIterations: number;
-    /**
-     * max_k standard error of the pooled ŝ_k, from the spread of the averaging runs (ignores their correlation
-     * through s, so a lower bound; NaN with < 2 averaging runs). The E[T] CI covers the final run's noise only:
-     * an error δ in s moves E[T] by about Σ_k (J(I − J)^{−1}δ)_k/λ, J the map's derivative (slowest eigenvalue
-     * ≈ 0.61, 0.84 at d = 2, λ = 0.7, 0.9 for exponential sizes).
-     */
-    tailStandardError: number;
-    /** max_k |ŝ_k − s_k| of the last iteration. */
-    lastChange: number;
-    /** True if the last iteration's change was within noise (else maxIterations ran out). */
-    converged: boolean;
-    /** Measured time of every run before the final one (phase 1, then phase 2). */
-    horizons: number[];
-    finalHorizon: number;
-    batches: number;
-    lag1: number;
-    acceptedJobs: number;
-  };
+  convergence: JsqCavityConvergence;
+  diagnostics: { horizons: number[]; acceptedJobs: number };
   provenance: { model: SupermarketModel; equation: string; source: string; version: string; seed: number; options: Required<Omit<JsqCavityOptions, 'seed'>> };
-}
-
-/** φ(u, v) = Σ_{i<d} u^i v^{d−1−i} = (u^d − v^d)/(u − v). */
-function arrivalFactor(d: number, u: number, v: number): number {
-  let sum = 0;
-  for (let i = 0; i < d; i++) sum += u ** i * v ** (d - 1 - i);
-  return sum;
 }
 
 /** Acceptance a_k/d at k jobs from a tail s (past the table: φ(0, 0)/d, i.e. 1 for d = 1, else 0). */
@@ -105,35 +132,120 @@ function positive(name: string, v: number, max = Infinity): number {
   if (!(v > 0 && v <= max && Number.isFinite(v))) throw new InvalidModelError(`jsqCavity ${name} must lie in (0, ${max}], got ${v}`);
   return v;
 }
+function integer(name: string, v: number, min: number): number {
+  if (!Number.isInteger(v) || v < min || v > 5000) throw new InvalidModelError(`jsqCavity ${name} must be an integer in [${min}, 5000], got ${v}`);
+  return v;
+}
 
-/** Tail from per-level times: ŝ_k = Σ_{l≥k} time_l / Σ time, length = highest visited level + 1. */
-function tailFromTimes(times: Float64Array): Float64Array {
+/** Busy-period tail: s_0 = 1, s_k = ρ·(time with ≥ k jobs)/(busy time) for k ≥ 1, so s_1 = ρ exactly (work conservation). */
+function busyTail(times: ArrayLike<number>, rho: number): Float64Array {
   let top = times.length - 1;
-  while (top > 0 && times[top] === 0) top--;
+  while (top > 1 && times[top] === 0) top--;
   const s = new Float64Array(top + 1);
   let acc = 0;
-  for (let k = top; k >= 0; k--) { acc += times[k]; s[k] = acc; }
-  for (let k = top; k >= 0; k--) s[k] /= acc;
+  for (let k = top; k >= 1; k--) { acc += times[k]; s[k] = acc; }
+  for (let k = 1; k <= top; k++) s[k] = acc > 0 ? (rho * s[k]) / acc : 0;
+  s[0] = 1;
   return s;
 }
 
 /**
- * JSQ(d) mean-field tail and response time for any service law and discipline by the cavity iteration of theory.md §5.
- * Start from the exponential closed form s_k = ρ^((d^k−1)/(d−1)); per iteration m simulate the cavity queue (thinning
- * rate λd by a_k/d) for T_m (warm-up T_m/10, 10 batches), estimate ŝ_k as time averages with batch standard errors
- * SE_k, set s ← (1 − θ)s + θŝ and then s_k ← min(s_k, s_{k−1}) (non-increasing); T_{m+1} = growth·T_m up to
- * iterationHorizon; phase 1 stops once T_m = iterationHorizon and every |ŝ_k − s_k| ≤ noiseFactor·SE_k + 1e−5 (or at
- * maxIterations, with `converged: false`). Phase 2 runs `averagingIterations` more at iterationHorizon and pools their
- * time averages into the final s (Polyak–Ruppert): the fixed point amplifies noise by (I − J)^{−1}, J the map's
- * derivative, so the last iterate alone carries about as much error as the final run. Finish with one run of
- * finalHorizon (warm-up finalHorizon/50) for E[T], E[T/S] with batch-means CIs (final-run noise only; see
- * `diagnostics.tailStandardError`). Iterations multiply as ρ → 1. Same seed and options → same numbers.
+ * Extends a tail past its last well-sampled level (the highest k with s_k ≥ 10⁻³) by s_{k+1} = c·s_k^d, c fitted at
+ * that level (the SQ(d) form s_{k+1} = λs_k^d with λ replaced), down to 10⁻¹⁵. Without it a_k = 0 one level above the
+ * table caps the cavity queue and the support can grow by only one level per iteration. d = 1: unchanged (a_k ≡ 1).
+ */
+function extendTail(s: Float64Array, d: number): Float64Array {
+  if (d === 1) return s;
+  let k0 = s.length - 1;
+  while (k0 > 2 && !(s[k0] >= 1e-3)) k0--;
+  if (!(s[k0] > 0 && s[k0 - 1] > 0)) return s;
+  const c = s[k0] / s[k0 - 1] ** d;
+  const out = Array.from(s.subarray(0, k0 + 1));
+  for (let k = k0 + 1; k < 10_000; k++) {
+    const v = Math.min(out[k - 1], c * out[k - 1] ** d);
+    if (!(v >= 1e-15)) break;
+    out.push(v);
+  }
+  return Float64Array.from(out);
+}
+
+/**
+ * One damped Anderson step (depth 5) on s_2..s_{L+1} (s_0 = 1, s_1 = ρ held): residual θ(ŝ − s), then projected onto
+ * 0 ≤ s_{k+1} ≤ s_k (a projected step resets the mixer's history). Source: Walker & Ni, SIAM J. Numer. Anal. 49(4), 2011.
+ */
+function andersonStep(mixer: AndersonMixer, s: Float64Array, hat: Float64Array, theta: number, rho: number): Float64Array {
+  const L = mixer.length;
+  const x = new Float64Array(L);
+  const g = new Float64Array(L);
+  for (let i = 0; i < L; i++) {
+    x[i] = s[i + 2] ?? 0;
+    g[i] = theta * ((hat[i + 2] ?? 0) - x[i]);
+  }
+  const next = new Float64Array(L);
+  mixer.next(x, g, next);
+  const out = new Float64Array(L + 2);
+  out[0] = 1;
+  out[1] = rho;
+  let projected = false;
+  for (let i = 0; i < L; i++) {
+    let v = next[i];
+    if (!(v >= 0)) { v = 0; projected = true; }
+    if (v > out[i + 1]) { v = out[i + 1]; projected = true; }
+    out[i + 2] = v;
+  }
+  if (projected) mixer.reset();
+  return out;
+}
+
+const addInto = (acc: Float64Array, v: ArrayLike<number>): Float64Array => {
+  const out = acc.length >= v.length ? acc : (() => { const g = new Float64Array(v.length); g.set(acc); return g; })();
+  for (let k = 0; k < v.length; k++) out[k] += v[k];
+  return out;
+};
+
+/** max_k |ŝ_k − s_k| and whether every difference is within noiseFactor·SE_k + 1e−5 (SE from the batches' tails). */
+function fixedPointResidual(hat: Float64Array, s: Float64Array, samples: Float64Array[], noiseFactor: number) {
+  const K = Math.max(hat.length, s.length);
+  const B = samples.length;
+  let residual = 0;
+  let within = true;
+  for (let k = 1; k < K; k++) {
+    const h = k < hat.length ? hat[k] : 0;
+    const sk = k < s.length ? s[k] : 0;
+    let mean = 0;
+    for (const b of samples) mean += (k < b.length ? b[k] : 0) / B;
+    let ss = 0;
+    for (const b of samples) ss += ((k < b.length ? b[k] : 0) - mean) ** 2;
+    const se = Math.sqrt(ss / (B - 1) / B);
+    const diff = Math.abs(h - sk);
+    residual = Math.max(residual, diff);
+    if (diff > noiseFactor * se + 1e-5) within = false;
+  }
+  return { residual, within };
+}
+
+const PHASE_TYPE = new Set(['exponential', 'erlang', 'hyperexponential']);
+
+/**
+ * JSQ(d) mean-field tail and response time for any service law and discipline: the cavity fixed point of
+ * theory.md §5 [A] with s₁ = ρ held at every step (module comment).
+ * Each of `restarts` independent restarts starts from the SQ(d) closed form; run m simulates the cavity queue
+ * (potential rate λd thinned by a_k(s)/d) for T_m (warm-up T_m/10, `batches` batches), forms the busy-period tail ŝ,
+ * and steps s by damped Anderson mixing; it stops once T_m = iterationHorizon and |ŝ_k − s_k| ≤ noiseFactor·SE_k + 1e−5
+ * for all k (SE from the batches). Then `averagingIterations` runs at iterationHorizon are pooled (Polyak–Ruppert).
+ * The reported tail pools all restarts' final runs; E[T] = Σs_k/λ, its CI the Student-t interval of the restarts'
+ * values (their spread covers the fixed point's and the simulation's noise). Checks before returning: s₁ = ρ (1e−6),
+ * the runs' busy fraction = ρ (within noise), Little's law (1e−4), the job-averaged E[T] of the runs against Σs_k/λ,
+ * no mass at the top level, and, for FIFO with phase-type sizes, the phase-type ODE of theory.md §3
+ * (phaseTypeTolerance). Cost: restarts·(Σ_m T_m + averagingIterations·iterationHorizon) simulated time units.
+ * Same seed and options → same numbers.
  * @param model `selection` 'jsq' (or 'random' with d = 1), any discipline, service law and prediction law but 'trace'.
  * @param options see JsqCavityOptions.
- * @returns `tail`, `meanResponseTime`, `meanSlowdown` (Estimates, model time units), `meanQueueLength`,
- *   `method: 'cavity'`, `diagnostics` (iterations, lastChange, converged, horizons, ...), `provenance`.
+ * @returns `tail`, `meanResponseTime`, `meanSlowdown` (Estimates, time units), `meanQueueLength`,
+ *   `levelCompletionRates`, `convergence` (converged, iterations, residual, restarts, checks), `provenance`.
  * @throws {InvalidModelError} on another selection, 'trace' predictions or bad options.
- * @throws {UnstableModelError} if ρ ∉ (0, 1). @throws {ConvergenceError} if a batch completes no job.
+ * @throws {UnstableModelError} if ρ ∉ (0, 1).
+ * @throws {ConvergenceError} (one line) if a restart does not reach the fixed point within maxIterations or a check fails.
  * @example jsqCavity(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime.mean // ≈ 2.6141 (closed form, theory.md §10)
  */
 export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {}): JsqCavityResult {
@@ -145,126 +257,157 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   }
   const service = serviceDistribution(model.service);
   const prediction = predictionModel(model.prediction);
-  const rho = model.lambda * service.mean;
+  const lambda = model.lambda;
+  const rho = lambda * service.mean;
   const d = model.d;
   checkLambdaD(rho, d);
-  const maxIterations = options.maxIterations ?? 30;
-  if (!Number.isInteger(maxIterations) || maxIterations < 0) throw new InvalidModelError(`jsqCavity maxIterations must be an integer ≥ 0, got ${maxIterations}`);
-  const theta = positive('theta', options.theta ?? 0.5, 1);
+  const seed = options.seed ?? 1;
+  const restarts = integer('restarts', options.restarts ?? 4, 2);
+  const maxIterations = integer('maxIterations', options.maxIterations ?? 40, 1);
+  const averagingIterations = integer('averagingIterations', options.averagingIterations ?? 4, 1);
   const initialHorizon = positive('initialHorizon', options.initialHorizon ?? 2000);
   const growth = options.growth ?? 2;
   if (!(growth >= 1 && Number.isFinite(growth))) throw new InvalidModelError(`jsqCavity growth must be a finite number ≥ 1, got ${growth}`);
+  const iterationHorizon = positive('iterationHorizon', options.iterationHorizon ?? 1e5);
+  const theta = positive('theta', options.theta ?? 0.5, 1);
   const noiseFactor = positive('noiseFactor', options.noiseFactor ?? 3);
-  const finalHorizon = options.finalHorizon ?? 2e5;
-  const iterationHorizon = positive('iterationHorizon', options.iterationHorizon ?? finalHorizon);
-  const averagingIterations = options.averagingIterations ?? 8;
-  if (!Number.isInteger(averagingIterations) || averagingIterations < 0) {
-    throw new InvalidModelError(`jsqCavity averagingIterations must be an integer ≥ 0, got ${averagingIterations}`);
-  }
-  let tailStandardError = NaN;
-  const seed = options.seed ?? 1;
-  const final = checkRunOptions(finalHorizon, finalHorizon / 50, options.batches ?? 25, seed);
-  checkRunOptions(initialHorizon, 0, 10, seed);
+  const phaseTypeTolerance = positive('phaseTypeTolerance', options.phaseTypeTolerance ?? 0.005);
+  const batches = checkRunOptions(iterationHorizon, 0, options.batches ?? 10, seed).batches;
 
   const common = {
-    discipline: model.discipline, conventions: model.conventions, service, prediction, potentialRate: model.lambda * d, levels: true,
+    discipline: model.discipline, conventions: model.conventions, service, prediction, potentialRate: lambda * d, levels: true, batches,
   };
-  let s: Float64Array = Float64Array.from(sqdClosedFormTail(rho, d, d === 1 ? Math.min(20_000, sqdTruncationLevel(rho, 1, 1e-12, 1e7)) : sqdTruncationLevel(rho, d, 1e-15)));
-  let T = Math.min(initialHorizon, iterationHorizon);
-  let iterations = 0;
-  let lastChange = NaN;
-  let converged = false;
-  let stream = 0;
   const horizons: number[] = [];
-  /** One cavity run of measured time `horizon` (warm-up horizon/10, 10 batches) with the current s; updates s. */
-  const step = (horizon: number) => {
-    const B = 10;
-    const out = runCavityQueue({ ...common, acceptance: new LevelAcceptance(s, d), warmup: horizon / 10, horizon, batches: B, rng: new Rng(streamSeed(seed, ++stream)) });
-    const L = Math.max(s.length, ...out.levelTime.map((row) => row.length));
-    const total = new Float64Array(L);
-    out.levelTime.forEach((row) => row.forEach((v, k) => { total[k] += v; }));
-    const hat = tailFromTimes(total);
-    const perBatch = out.levelTime.map(tailFromTimes);
-    const K = Math.max(s.length, hat.length);
-    let withinNoise = true;
-    let change = 0;
-    const next = new Float64Array(K);
-    for (let k = 0; k < K; k++) {
-      const sk = k < s.length ? s[k] : 0;
-      const hk = k < hat.length ? hat[k] : 0;
-      let mean = 0;
-      let ss = 0;
-      for (const b of perBatch) mean += (k < b.length ? b[k] : 0) / B;
-      for (const b of perBatch) ss += ((k < b.length ? b[k] : 0) - mean) ** 2;
-      const se = Math.sqrt(ss / (B - 1) / B);
-      const diff = Math.abs(hk - sk);
-      change = Math.max(change, diff);
-      if (diff > noiseFactor * se + 1e-5) withinNoise = false;
-      next[k] = (1 - theta) * sk + theta * hk;
-      if (k > 0 && next[k] > next[k - 1]) next[k] = next[k - 1];
-    }
-    next[0] = 1;
-    let top = K - 1;
-    while (top > 1 && next[top] === 0) top--;
-    s = next.slice(0, top + 1);
-    lastChange = change;
+  let acceptedJobs = 0;
+  /** One cavity run of measured time `horizon` (warm-up horizon/10) with acceptance a_k(s)/d. */
+  const run = (s: Float64Array, horizon: number, stream: number) => {
+    const out = runCavityQueue({ ...common, acceptance: new LevelAcceptance(s, d), warmup: horizon / 10, horizon, rng: new Rng(streamSeed(seed, stream)) });
     horizons.push(horizon);
-    return { withinNoise, levelTime: total };
+    acceptedJobs += out.acceptedJobs;
+    let levelTime: Float64Array = new Float64Array(0);
+    for (const row of out.levelTime) levelTime = addInto(levelTime, row);
+    const sum = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
+    return {
+      levelTime, batchTails: out.levelTime.map((row) => busyTail(row, rho)), completions: out.levelCompletions,
+      responseSum: sum(out.responseSum), slowdownSum: sum(out.slowdownSum), completed: sum(out.completed),
+    };
   };
-  // Phase 1: damped iteration, T_m growing to the iteration horizon, until the change is within noise there.
-  while (iterations < maxIterations) {
-    iterations++;
-    const { withinNoise } = step(T);
-    if (withinNoise && T >= iterationHorizon) {
-      converged = true;
-      break;
+
+  /** Length of the mixed vector s_2..s_{L+1}; grows (with a fresh mixer) when a run visits higher levels. */
+  let L = Math.max(32, sqdTruncationLevel(rho, d, 1e-15) + 8);
+  const perRestart: {
+    iterations: number; converged: boolean; residual: number; times: Float64Array; completions: Float64Array; runBusy: number[];
+    responseSum: number; slowdownSum: number; completed: number; value: number;
+  }[] = [];
+  for (let r = 0; r < restarts; r++) {
+    let stream = 10_000 * r;
+    let s: Float64Array = Float64Array.from(sqdClosedFormTail(rho, d, L + 1));
+    let mixer = new AndersonMixer(L, 5);
+    let T = Math.min(initialHorizon, iterationHorizon);
+    let iterations = 0;
+    let converged = false;
+    let residual = NaN;
+    while (iterations < maxIterations) {
+      iterations++;
+      const c = run(s, T, ++stream);
+      const hat = busyTail(c.levelTime, rho);
+      const check = fixedPointResidual(hat, s, c.batchTails, noiseFactor);
+      residual = check.residual;
+      if (check.within && T >= iterationHorizon) { converged = true; break; }
+      const target = extendTail(hat, d);
+      if (target.length > L) {
+        L = 2 * target.length;
+        mixer = new AndersonMixer(L, 5);
+      }
+      s = andersonStep(mixer, s, target, theta, rho);
+      T = Math.min(iterationHorizon, T * growth);
     }
-    T = Math.min(iterationHorizon, T * growth);
+    // Averaging (Polyak–Ruppert): pool the time averages of further runs at the iteration horizon.
+    let times: Float64Array = new Float64Array(0);
+    let completions: Float64Array = new Float64Array(0);
+    const runBusy: number[] = [];
+    let responseSum = 0, slowdownSum = 0, completed = 0;
+    for (let a = 0; a < averagingIterations && converged; a++) {
+      const c = run(s, iterationHorizon, ++stream);
+      times = addInto(times, c.levelTime);
+      completions = addInto(completions, c.completions);
+      runBusy.push(1 - c.levelTime[0] / c.levelTime.reduce((x, y) => x + y, 0));
+      responseSum += c.responseSum; slowdownSum += c.slowdownSum; completed += c.completed;
+      s = extendTail(busyTail(times, rho), d);
+    }
+    let q = 0;
+    for (let k = 1; k < s.length; k++) q += s[k];
+    perRestart.push({ iterations, converged, residual, times, completions, runBusy, responseSum, slowdownSum, completed, value: q / lambda });
+    if (!converged) {
+      throw new ConvergenceError(
+        `jsqCavity: restart ${r + 1} of ${restarts} did not reach the cavity fixed point within ${maxIterations} iterations (raise maxIterations or iterationHorizon)`,
+        residual, iterations,
+      );
+    }
   }
-  // Phase 2 (Polyak–Ruppert): keep iterating at the iteration horizon and pool the time averages of these runs.
-  if (averagingIterations > 0) {
-    let pooled = new Float64Array(0);
-    const tails: Float64Array[] = [];
-    for (let a = 0; a < averagingIterations; a++) {
-      const { levelTime } = step(iterationHorizon);
-      tails.push(tailFromTimes(levelTime));
-      if (levelTime.length > pooled.length) { const g = new Float64Array(levelTime.length); g.set(pooled); pooled = g; }
-      levelTime.forEach((v, k) => { pooled[k] += v; });
-    }
-    s = tailFromTimes(pooled);
-    if (averagingIterations > 1) tailStandardError = 0;
-    for (let k = 0; k < s.length && averagingIterations > 1; k++) {
-      const n = averagingIterations;
-      const mean = tails.reduce((acc, t) => acc + (k < t.length ? t[k] : 0), 0) / n;
-      const ss = tails.reduce((acc, t) => acc + ((k < t.length ? t[k] : 0) - mean) ** 2, 0);
-      tailStandardError = Math.max(tailStandardError, Math.sqrt(ss / (n - 1) / n));
-    }
+  const totalIterations = perRestart.reduce((a, p) => a + p.iterations + averagingIterations, 0);
+
+  // Pool all restarts' final runs into one tail.
+  let times: Float64Array = new Float64Array(0);
+  let completions: Float64Array = new Float64Array(0);
+  for (const p of perRestart) {
+    times = addInto(times, p.times);
+    completions = addInto(completions, p.completions);
   }
-  const out = runCavityQueue({ ...common, acceptance: new LevelAcceptance(s, d), warmup: final.warmup, horizon: final.horizon, batches: final.batches, rng: new Rng(streamSeed(seed, 0)) });
-  const L = Math.max(...out.levelTime.map((row) => row.length));
-  const total = new Float64Array(L);
-  out.levelTime.forEach((row) => row.forEach((v, k) => { total[k] += v; }));
-  const tail = Array.from(tailFromTimes(total));
+  const visited = busyTail(times, rho);
+  const s = extendTail(visited, d);
+  const tail = Array.from(s);
+  let extrapolated = 0;
+  for (let k = visited.length; k < s.length; k++) extrapolated += s[k];
+  const levelCompletionRates = Array.from(visited, (_, k) => (k === 0 ? NaN : completions[k] / times[k]));
   let meanQueueLength = 0;
   for (let k = tail.length - 1; k >= 1; k--) meanQueueLength += tail[k];
-  const Tm = batchRatioEstimate(out.responseSum, out.completed);
-  const slowdown = batchRatioEstimate(out.slowdownSum, out.completed);
+  const meanT = meanQueueLength / lambda;
+  const spread = tInterval(perRestart.map((p) => p.value));
+  const meanResponseTime: Estimate = { mean: meanT, ci95: [meanT - spread.halfWidth, meanT + spread.halfWidth], halfWidth: spread.halfWidth, replications: restarts };
+  const meanSlowdown = tInterval(perRestart.map((p) => p.slowdownSum / p.completed));
+  const jobs = tInterval(perRestart.map((p) => p.responseSum / p.completed));
+  const busy = tInterval(perRestart.flatMap((p) => p.runBusy));
+
+  const check = (value: number, bound: number): CavityCheck => ({ value, bound, passed: value <= bound });
+  const checks: JsqCavityConvergence['checks'] = {
+    workConservation: check(Math.abs(s[1] - rho), 1e-6),
+    busyFraction: { ...check(Math.abs(busy.mean - rho), 2 * busy.halfWidth + 1e-4), busy: busy.mean },
+    littleLaw: check(Math.abs(meanQueueLength - lambda * meanT) / meanQueueLength, 1e-4),
+    jobResponseTime: { ...check(Math.abs(jobs.mean - meanT), 1.5 * Math.hypot(jobs.halfWidth, spread.halfWidth) + 1e-3 * meanT), jobMean: jobs.mean },
+    truncation: check(extrapolated / meanQueueLength, 1e-3),
+  };
+  if (model.discipline === 'fifo' && PHASE_TYPE.has(model.service.kind) && d >= 2) {
+    const ode = phaseTypeJsqFixedPoint(model).meanResponseTime;
+    checks.phaseType = { ...check(Math.abs(meanT - ode) / ode, phaseTypeTolerance), ode };
+  }
+  const residual = Math.max(...perRestart.map((p) => p.residual));
+  const bad = Object.entries(checks).find(([, c]) => !c.passed);
+  if (bad) {
+    throw new ConvergenceError(
+      `jsqCavity: check ${bad[0]} failed (${bad[1].value.toPrecision(4)} > bound ${bad[1].bound.toPrecision(4)}); E[T] = ${meanT.toPrecision(6)} is not reported`,
+      residual, totalIterations,
+    );
+  }
   return {
     tail,
-    meanResponseTime: Tm.estimate,
-    meanSlowdown: slowdown.estimate,
+    meanResponseTime,
+    meanSlowdown,
     meanQueueLength,
+    levelCompletionRates,
     method: 'cavity',
-    diagnostics: {
-      iterations, averagingIterations, lastChange, converged, horizons, tailStandardError, finalHorizon: final.horizon, batches: final.batches, lag1: Tm.lag1, acceptedJobs: out.acceptedJobs,
+    convergence: {
+      converged: true, iterations: totalIterations, iterationsPerRestart: perRestart.map((p) => p.iterations), residual, restarts,
+      restartValues: perRestart.map((p) => p.value), checks,
     },
+    diagnostics: { horizons, acceptedJobs },
     provenance: {
       model,
-      equation: 'cavity queue with arrival rate lambda*a_k at k jobs, a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}); s <- (1 - theta)s + theta*s_hat',
-      source: 'theory.md §5 [A] (JSQ(d) cavity iteration), §3 (a_k); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012',
+      equation: 'cavity queue with arrival rate lambda*a_k at k jobs, a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}); s_hat_k = rho*(time with >= k jobs)/(busy time); s <- Anderson(s + theta*(s_hat - s))',
+      source: 'theory.md §5 [A] (JSQ(d) cavity), §3 (a_k); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012; Walker & Ni 2011 (Anderson)',
       version: VERSION,
       seed,
-      options: { maxIterations, theta, initialHorizon, growth, iterationHorizon, averagingIterations, finalHorizon: final.horizon, batches: final.batches, noiseFactor },
+      options: { restarts, maxIterations, initialHorizon, growth, iterationHorizon, averagingIterations, theta, batches, noiseFactor, phaseTypeTolerance },
     },
   };
 }

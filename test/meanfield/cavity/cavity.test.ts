@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidModelError } from '../../../src/errors.ts';
+import { ConvergenceError, InvalidModelError } from '../../../src/errors.ts';
 import { jsqCavity, lwlCavity } from '../../../src/meanfield/cavity/index.ts';
 import { phaseTypeJsqFixedPoint } from '../../../src/meanfield/phaseType/index.ts';
 import { parseModel } from '../../../src/model/index.ts';
@@ -83,21 +83,48 @@ describe('lwlCavity', () => {
 });
 
 describe('jsqCavity', () => {
-  const options = { seed: 4, initialHorizon: 2000, finalHorizon: 5e4, averagingIterations: 6 };
+  const options = { seed: 4, restarts: 3, initialHorizon: 2000, iterationHorizon: 4e4, averagingIterations: 3 };
 
-  it('jsqCavity(model) with exponential sizes, FIFO, reproduces the SQ(d) closed form within its CI (d = 2, λ = 0.7 → 1.6145)', () => {
+  it('jsqCavity(model) with exponential sizes, FIFO: s₁ = ρ, Little, and the SQ(d) closed form within its CI (d = 2, λ = 0.7 → 1.6145)', () => {
     const r = jsqCavity(parseModel({ lambda: 0.7, d: 2 }), options);
     expect(r.method).toBe('cavity');
-    expect(r.diagnostics.converged).toBe(true);
+    expect(r.convergence.converged).toBe(true);
+    expect(r.convergence.restarts).toBe(3);
     within(r.meanResponseTime, seriesMeanResponseTime(0.7, 2));
     expect(r.tail[0]).toBe(1);
-    expect(Math.abs(r.tail[1] - 0.7)).toBeLessThan(0.01);
+    expect(Math.abs(r.tail[1] - 0.7)).toBeLessThanOrEqual(1e-6);
+    expect(Math.abs(r.meanQueueLength - 0.7 * r.meanResponseTime.mean) / r.meanQueueLength).toBeLessThanOrEqual(1e-4);
+    expect(r.convergence.checks.phaseType?.passed).toBe(true);
   });
 
-  it('jsqCavity(model) with Erlang-2 sizes, FIFO, matches phaseTypeJsqFixedPoint within its CI (d = 2, λ = 0.7)', () => {
+  it('jsqCavity(model) FIFO at λ = 0.9 matches the phase-type ODE to 0.5 % (erlang:2 → 2.18963, hyperexp:4 → 4.16291) or refuses', () => {
+    for (const [service, ode] of [['erlang:2', 2.18963], ['hyperexp:4', 4.16291]] as const) {
+      const m = parseModel({ lambda: 0.9, d: 2, service });
+      expect(phaseTypeJsqFixedPoint(m).meanResponseTime).toBeCloseTo(ode, 4);
+      try {
+        const r = jsqCavity(m, { ...options, iterationHorizon: 5e4 });
+        expect(Math.abs(r.meanResponseTime.mean - ode) / ode).toBeLessThanOrEqual(0.005);
+        expect(Math.abs(r.tail[1] - 0.9)).toBeLessThanOrEqual(1e-6);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConvergenceError);
+        expect((error as Error).message).toMatch(/^jsqCavity: .*not reported|did not reach/);
+      }
+    }
+  });
+
+  it('jsqCavity(model) refuses with one line when a check fails or the iteration runs out', () => {
     const m = parseModel({ lambda: 0.7, d: 2, service: 'erlang:2' });
-    const r = jsqCavity(m, options);
-    within(r.meanResponseTime, phaseTypeJsqFixedPoint(m).meanResponseTime);
+    expect(() => jsqCavity(m, { ...options, phaseTypeTolerance: 1e-9 })).toThrow(/check phaseType failed .* is not reported/);
+    expect(() => jsqCavity(parseModel({ lambda: 0.9, d: 2, service: 'hyperexp:4' }), { ...options, maxIterations: 2 })).toThrow(ConvergenceError);
+  });
+
+  it('jsqCavity(model) under SRPT at λ = 0.95 holds s₁ = ρ and Little, and beats FIFO (1 < E[T] < SQ(2) FIFO 3.35)', () => {
+    const r = jsqCavity(parseModel({ lambda: 0.95, d: 2, discipline: 'srpt' }), options);
+    expect(Math.abs(r.tail[1] - 0.95)).toBeLessThanOrEqual(1e-6);
+    expect(r.convergence.checks.littleLaw.passed).toBe(true);
+    expect(r.convergence.checks.jobResponseTime.passed).toBe(true);
+    expect(r.meanResponseTime.mean).toBeLessThan(seriesMeanResponseTime(0.95, 2));
+    expect(r.meanResponseTime.mean).toBeGreaterThan(1);
   });
 
   it('jsqCavity(model) throws for selection lwl', () => {
