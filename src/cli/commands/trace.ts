@@ -65,7 +65,8 @@ export function traceCommand(): Command {
       let learned: LearnResult[] | undefined;
       if (o.learn) {
         const common = { trainFraction: o.trainFraction, seed: o.seed, trees: o.trees, maxTrainSamples: o.maxTrainSamples };
-        learned = [learnPredictions(trace.jobs, { ...common, model: 'random-forest' }), learnPredictions(trace.jobs, { ...common, model: 'linear' })];
+        const clock = trace.format === 'swf' ? trace.clock : undefined; // hour of day / day of week in local time where the header says
+        learned = [learnPredictions(trace.jobs, { ...common, clock, model: 'random-forest' }), learnPredictions(trace.jobs, { ...common, clock, model: 'linear' })];
       }
       const filter = trace.format === 'swf' ? (trace.filter.status ? `status in [${trace.filter.status.join(', ')}]` : 'none') : 'none';
       if (o.json) {
@@ -93,6 +94,7 @@ export function traceCommand(): Command {
           qualityRow('random forest', rf.quality.learned), qualityRow('linear (OLS)', lin.quality.learned));
         if (rf.quality.userEstimate) lines.push(qualityRow('user estimate', rf.quality.userEstimate));
         lines.push(`  features: ${rf.features.join(', ')}`);
+        if (rf.timeOfDay) lines.push(`  hour of day, day of week (0 = Monday): ${rf.timeOfDay}`);
       }
       process.stdout.write(`${lines.join('\n')}\n`);
     }));
