@@ -117,6 +117,7 @@ describe('serviceDistribution', () => {
     expect(Math.log(scale) + lnGamma(101)).toBeCloseTo(0, 10);
     expect(w.ccdf(w.quantile(0.5))).toBeCloseTo(0.5, 10);
     expect(() => serviceDistribution({ kind: 'weibull', shape: 0.002, mean: 1 })).toThrow(/weibull shape 0.002 is too small/);
+    expect(() => serviceDistribution({ kind: 'lognormal', sigma: 27, mean: 1 })).toThrow(/lognormal sigma 27 is too large/);
   });
 
   it('serviceDistribution(exponential|erlang|hyperexponential|lognormal) has the closed-form moments', () => {
