@@ -94,3 +94,59 @@ export function addModelOptions(cmd: Command, single = true): Command {
     'lognormal:SIGMA[:median|mean]', 'exact');
   return cmd;
 }
+
+/** Damerau–Levenshtein (optimal string alignment) distance: insertions, deletions, substitutions, adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * The known long options closest to a mistyped one: edit distance ≤ 2 and below half the name's length.
+ * @example suggestOptions('--lamda', ['--lambda', '--d']) // ['--lambda']
+ */
+export function suggestOptions(flag: string, known: readonly string[]): string[] {
+  const name = flag.replace(/^--/, '');
+  let best = Infinity;
+  let found: string[] = [];
+  for (const candidate of known) {
+    const dist = editDistance(name, candidate.replace(/^--/, ''));
+    if (dist > 2 || dist * 2 >= Math.max(name.length, 1)) continue;
+    if (dist < best) { best = dist; found = [candidate]; } else if (dist === best) found.push(candidate);
+  }
+  return found;
+}
+
+/**
+ * The first `--option` in a subcommand's raw arguments that the command does not know, as one message with a
+ * suggestion ("unknown option '--lamda' (did you mean --lambda?)"), or undefined if all are known. Commander checks
+ * required options before unknown ones, so without this `--lamda 0.9` is reported as a missing --lambda.
+ * Wiring (program.ts): `program.hook('preSubcommand', (p, sub) => { const m = unknownOptionMessage(sub, p.args.slice(1));
+ * if (m) sub.error(`error: ${m}`, { code: 'commander.unknownOption' }); })`.
+ * @param cmd the subcommand (its options, and its parents', e.g. --help, --version). @param args its raw arguments.
+ */
+export function unknownOptionMessage(cmd: Command, args: readonly string[]): string | undefined {
+  const known = new Set<string>(['--help']);
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const option of c.options) {
+      if (option.long) known.add(option.long);
+      if (option.long?.startsWith('--no-')) known.add(`--${option.long.slice(5)}`);
+    }
+  }
+  for (const arg of args) {
+    if (arg === '--') break; // what follows is operands
+    if (!arg.startsWith('--')) continue;
+    const flag = arg.split('=')[0];
+    if (known.has(flag)) continue;
+    const suggestions = suggestOptions(flag, [...known]);
+    return `unknown option '${flag}'${suggestions.length ? ` (did you mean ${suggestions.join(' or ')}?)` : ''}`;
+  }
+  return undefined;
+}

@@ -9,6 +9,25 @@ export interface Progress {
   stop(): void;
 }
 
+/**
+ * A duration as "45s", "2m05s" or "1h03m": rounded to a multiple of `step` seconds first, then split, so a
+ * rounded-up part carries into the next unit (119.6 s at step 5 is "2m00s", never "1m60s"; cli-progress's own
+ * formatter rounds the seconds after splitting and printed "2m60s"). Hours show minutes, rounded likewise.
+ * @param seconds ≥ 0; NaN, ∞ or negative give "--". @param step rounding multiple in seconds (default 1).
+ * @example formatDuration(179.9, 5) // "3m00s"
+ */
+export function formatDuration(seconds: number, step = 1): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '--';
+  const pad = (v: number) => String(v).padStart(2, '0');
+  if (seconds >= 3600 - 30) {
+    const minutes = Math.round(seconds / 60);
+    return `${Math.floor(minutes / 60)}h${pad(minutes % 60)}m`;
+  }
+  const total = seconds > 10 ? step * Math.round(seconds / step) : Math.round(seconds);
+  if (total >= 60) return `${Math.floor(total / 60)}m${pad(total % 60)}s`;
+  return `${total}s`;
+}
+
 export function createProgress(title: string, enabled: boolean): Progress {
   if (!enabled) return { update() {}, stop() {} };
   if (!process.stderr.isTTY) {
@@ -20,7 +39,7 @@ export function createProgress(title: string, enabled: boolean): Progress {
         while (frac >= nextDecile / 10 && nextDecile <= 10) {
           const elapsed = (Date.now() - start) / 1000;
           const eta = frac > 0 ? (elapsed * (1 - frac)) / frac : 0;
-          process.stderr.write(`${title}: ${nextDecile * 10}% (${elapsed.toFixed(0)} s elapsed, ETA ${eta.toFixed(0)} s)\n`);
+          process.stderr.write(`${title}: ${nextDecile * 10}% (${formatDuration(elapsed)} elapsed, ETA ${formatDuration(eta)})\n`);
           nextDecile++;
         }
       },
@@ -28,7 +47,8 @@ export function createProgress(title: string, enabled: boolean): Progress {
     };
   }
   const bar = new cliProgress.SingleBar(
-    { format: `${title} [{bar}] {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted} | {label}`, stream: process.stderr, hideCursor: true, etaBuffer: 50 },
+    { format: `${title} [{bar}] {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted} | {label}`, stream: process.stderr, hideCursor: true, etaBuffer: 50,
+      formatTime: (t: number, _options: unknown, step?: number) => formatDuration(t, step ?? 1) },
     cliProgress.Presets.shades_classic,
   );
   let started = false;

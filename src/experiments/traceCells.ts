@@ -11,7 +11,7 @@ import type { ExperimentCell } from './grid.ts';
 import type { CellOutcome } from './outcome.ts';
 import { learnPredictions, type LearnResult } from '../learn/index.ts';
 import { simulateReplay } from '../sim/index.ts';
-import { loadTrace, traceWorkload, type TraceJob } from '../traces/index.ts';
+import { loadTrace, traceWorkload, type TraceClock, type TraceJob } from '../traces/index.ts';
 
 export const TRACE_PREDICTIONS = ['exact', 'learned', 'learned-linear', 'user'] as const;
 
@@ -20,6 +20,7 @@ interface LoadedTrace {
   readonly learned: Map<string, LearnResult>;
   readonly all: readonly TraceJob[];
   readonly skipped: number;
+  readonly clock?: TraceClock;
 }
 
 /** Trace loader with a per-run cache; paths resolve against the experiment file's folder. */
@@ -36,7 +37,7 @@ export class TraceCellRunner {
       const trace = loadTrace(file, { format: t.format, ...(t.status !== undefined ? { status: [t.status] } : {}) });
       const jobs = trace.jobs as readonly TraceJob[];
       const half = Math.floor(jobs.length / 2);
-      loaded = { all: jobs, test: jobs.slice(half), learned: new Map(), skipped: trace.skipped.count };
+      loaded = { all: jobs, test: jobs.slice(half), learned: new Map(), skipped: trace.skipped.count, clock: trace.format === 'swf' ? trace.clock : undefined };
       this.traces.set(key, loaded);
     }
     return loaded;
@@ -45,7 +46,7 @@ export class TraceCellRunner {
   private learn(loaded: LoadedTrace, kind: 'random-forest' | 'linear'): LearnResult {
     let r = loaded.learned.get(kind);
     if (!r) {
-      r = learnPredictions(loaded.all, { model: kind, trainFraction: 0.5, seed: 1 });
+      r = learnPredictions(loaded.all, { model: kind, trainFraction: 0.5, seed: 1, clock: loaded.clock });
       loaded.learned.set(kind, r);
     }
     return r;

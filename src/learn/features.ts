@@ -1,6 +1,7 @@
 /**
  * Per-job features known at submission time, as a dense row-major matrix for the regression models.
- * SWF: ln requested time, ln requested processors, ln requested memory, time of day, day of week, target
+ * SWF: ln requested time, ln requested processors, ln requested memory, hour of day and day of week (local wall-clock
+ * time from the header's UnixStartTime and TimeZoneString when present, else log-relative: `TraceClock`), target
  * encodings of user / group / queue / executable / partition (smoothed mean ln size in the training part), and
  * the "user history" predictors (Tsafrir, Etsion, Feitelson, IEEE TPDS 18(6), 2007): ln run time of the user's
  * last job, and the mean of the last two, among jobs that had *finished* before this one was submitted.
@@ -8,6 +9,7 @@
  * The target is ln max(S, 1) (S in s or bytes), so zero sizes stay finite.
  */
 import type { SwfJob, SwimJob, TraceJob } from '../traces/job.ts';
+import { describeClock, wallClock, type TraceClock } from '../traces/swf.ts';
 
 export interface FeatureMatrix {
   /** Column names, length p. */
@@ -16,6 +18,8 @@ export interface FeatureMatrix {
   rows: number[][];
   /** ln max(S_i, 1), length = rows.length. */
   target: Float64Array;
+  /** What the hour-of-day and day-of-week columns count from (`describeClock`); '' for SWIM (no such columns). */
+  timeOfDay: string;
 }
 
 /** Smoothing weight of the target encoding: a category seen k times gets (Σ ln S + K·μ)/(k + K). */
@@ -101,8 +105,9 @@ function isConstant(col: Float64Array, trainCount: number): boolean {
  * Columns constant over the training part are dropped.
  * @param jobs jobs in chronological order (all SWF or all SWIM).
  * @param trainCount number of leading jobs that form the training part, 1 ≤ trainCount ≤ jobs.length.
+ * @param clock SWF: how submit times map to the wall clock (the trace's `clock`); default log-relative.
  */
-export function buildFeatures(jobs: readonly TraceJob[], trainCount: number): FeatureMatrix {
+export function buildFeatures(jobs: readonly TraceJob[], trainCount: number, clock: TraceClock = { kind: 'log-relative' }): FeatureMatrix {
   const m = jobs.length;
   const target = new Float64Array(m);
   for (let i = 0; i < m; i++) target[i] = logTarget(jobs[i].size);
@@ -110,6 +115,7 @@ export function buildFeatures(jobs: readonly TraceJob[], trainCount: number): Fe
   for (let i = 0; i < trainCount; i++) mu += target[i];
   mu /= trainCount;
   const cols: [string, Float64Array][] = [];
+  let timeOfDay = '';
   const column = (name: string, f: (i: number) => number) => {
     const c = new Float64Array(m);
     for (let i = 0; i < m; i++) c[i] = f(i);
@@ -120,8 +126,11 @@ export function buildFeatures(jobs: readonly TraceJob[], trainCount: number): Fe
     column('ln requested time', (i) => logOr(swf[i].requestedTime));
     column('ln requested processors', (i) => logOr(swf[i].requestedProcessors ?? swf[i].allocatedProcessors));
     column('ln requested memory', (i) => logOr(swf[i].requestedMemory));
-    column('hour of day', (i) => Math.floor((swf[i].submitTime % 86400) / 3600));
-    column('day of week', (i) => Math.floor(swf[i].submitTime / 86400) % 7);
+    const when = swf.map((j) => wallClock(clock, j.submitTime));
+    const relative = clock.kind === 'log-relative' ? ' (log-relative)' : '';
+    column(`hour of day${relative}`, (i) => when[i].hour);
+    column(`day of week${relative}`, (i) => when[i].weekday);
+    timeOfDay = describeClock(clock);
     const user = targetEncoding(swf.map((j) => j.user), target, trainCount, mu);
     cols.push(['user (mean ln size)', user]);
     cols.push(['group (mean ln size)', targetEncoding(swf.map((j) => j.group), target, trainCount, mu)]);
@@ -142,5 +151,5 @@ export function buildFeatures(jobs: readonly TraceJob[], trainCount: number): Fe
   });
   const rows: number[][] = new Array(m);
   for (let i = 0; i < m; i++) rows[i] = kept.map(([, c]) => c[i]);
-  return { names: kept.map(([n]) => n), rows, target };
+  return { names: kept.map(([n]) => n), rows, target, timeOfDay };
 }

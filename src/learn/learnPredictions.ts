@@ -9,6 +9,7 @@ import { RandomForestRegression } from 'ml-random-forest';
 import MultivariateLinearRegression from 'ml-regression-multivariate-linear';
 import { InvalidModelError } from '../errors.ts';
 import type { TraceJob } from '../traces/job.ts';
+import type { TraceClock } from '../traces/swf.ts';
 import { buildFeatures } from './features.ts';
 import { predictionQuality, type PredictionQuality } from './quality.ts';
 
@@ -32,6 +33,8 @@ export interface LearnOptions {
    * the whole training part.
    */
   maxTrainSamples?: number;
+  /** SWF: the trace's `clock` (header UnixStartTime, TimeZoneString) for the hour-of-day and day-of-week features; default log-relative. */
+  clock?: TraceClock;
 }
 
 export interface LearnResult {
@@ -45,7 +48,9 @@ export interface LearnResult {
   model: LearnModel;
   seed: number;
   features: string[];
-  options: Required<Omit<LearnOptions, 'model' | 'seed'>>;
+  /** What the hour-of-day and day-of-week features count from (local time in a zone, or log-relative); '' for SWIM. */
+  timeOfDay: string;
+  options: Required<Omit<LearnOptions, 'model' | 'seed' | 'clock'>>;
 }
 
 /** mulberry32: a tiny seeded 32-bit generator, used only to pick the training subsample. */
@@ -103,7 +108,7 @@ export function learnPredictions(jobs: readonly TraceJob[], options: LearnOption
   const testCount = m - trainCount;
   if (trainCount < 2 || testCount < 2) throw new InvalidModelError(`need at least 2 jobs in each part, got ${trainCount} training and ${testCount} test jobs`);
 
-  const { names, rows, target } = buildFeatures(jobs, trainCount);
+  const { names, rows, target, timeOfDay } = buildFeatures(jobs, trainCount, options.clock);
   if (names.length === 0) throw new InvalidModelError('no feature varies over the training part');
   const testRows = rows.slice(trainCount);
   let logPred: number[];
@@ -137,7 +142,7 @@ export function learnPredictions(jobs: readonly TraceJob[], options: LearnOption
   return {
     predictions, trainCount, testCount, fitCount,
     quality: { learned: predictionQuality(actual, predictions), ...(hasUser ? { userEstimate: predictionQuality(actual, user) } : {}) },
-    model, seed, features: names,
+    model, seed, features: names, timeOfDay,
     options: { trainFraction, trees, maxDepth, minLeafSize, maxTrainSamples },
   };
 }

@@ -8,6 +8,7 @@ import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import { newtonSolve } from '../numerics/newton.ts';
+import { clampToRange } from '../numerics/clamp.ts';
 import { DEFAULT_MAX_TRUNCATION_LEVEL, sqdClosedFormTail, sqdDrift, sqdJacobian, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
 
@@ -178,6 +179,7 @@ export function solveFixedPoint(model: SupermarketModel, options: FixedPointOpti
     );
     checkTail(solution.x, solution.residual, solution.iterations);
     tail = [1, ...solution.x];
+    clampToRange(tail); // checkTail allowed round-off of ±1e−12 outside [0, 1]; the output lies inside
     meanQueueLength = 0;
     for (let i = K; i >= 1; i--) meanQueueLength += tail[i];
     residual = solution.residual;

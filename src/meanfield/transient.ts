@@ -6,6 +6,7 @@
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
+import { clampRowsToRange } from '../numerics/clamp.ts';
 import { integrateSqd } from './ode.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
@@ -41,6 +42,8 @@ export interface TransientResult {
     truncationLevel: number;
     /** max_t s_K(t) over all accepted steps: arrivals lost to truncation are at most ρ·H·topLevelMass^d. */
     topLevelMass: number;
+    /** Largest move of the output projection onto [0, 1] (integrator round-off; numerics/clamp.ts). */
+    clamped: number;
   };
   provenance: {
     model: SupermarketModel;
@@ -82,7 +85,8 @@ function checkFrom(from: number[]): void {
  * Service mean ≠ 1: integrated in τ = t/E[S] with ρ = λ·E[S]; `times` stay in model time units.
  * Source: theory.md §2; Vvedenskaya et al. 1996; Mitzenmacher 2001.
  * @param model supported SQ(d) model. @param options `times`, `from`, `truncationLevel`, `tolerance`, `maxSteps`.
- * @returns `times`, `tail` (times.length rows, each length K + 1), `meanQueueLength`, odex `diagnostics`.
+ * @returns `times`, `tail` (times.length rows, each length K + 1, projected onto [0, 1]: numerics/clamp.ts),
+ *   `meanQueueLength`, odex `diagnostics`.
  * @throws {InvalidModelError} on unsupported models, bad times/from/options, or K smaller than `from` needs.
  * @throws {UnstableModelError} if λ ≤ 0 or ρ ≥ 1.
  * @throws {SolverError} if odex fails or ends without Converged (e.g. MaxStepsExceeded).
@@ -162,6 +166,7 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
     }
   }
   const { K, tail, stats } = result;
+  const clamped = clampRowsToRange(tail); // s_i ∈ [0, 1]: odex round-off leaves e.g. s_7(0.5) = −8.8e−67
 
   const meanQueueLength = tail.map((row) => {
     let sum = 0;
@@ -179,6 +184,7 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
       nEval: stats.nEval,
       truncationLevel: K,
       topLevelMass: result.top,
+      clamped,
     },
     provenance: {
       model,

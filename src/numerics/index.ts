@@ -13,3 +13,4 @@ export * from './lyapunovDense.ts';
 export * from './quadrature.ts';
 export * from './anderson.ts';
 export * from './convolution.ts';
+export * from './clamp.ts';

@@ -47,6 +47,8 @@ export interface ReplayResult {
   /** Customer averages over the measured jobs (pooled value; CI and lag-1 from the job batches). */
   meanResponseTime: BatchEstimate;
   meanSlowdown: BatchEstimate;
+  /** Measured jobs of size 0 (traces have them), left out of `meanSlowdown` (T/S undefined). */
+  zeroSizeJobs: number;
   /** Pooled empirical quantiles (type 7); half-width from the batches' own quantiles. */
   responseTimePercentiles: Percentiles<BatchEstimate>;
   /** Time averages over the window (pooled; CI and lag-1 from B equal time slices). */
@@ -162,6 +164,7 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   const batchT: number[] = [];
   const batchS: number[] = [];
   let offered = 0;
+  let zeroSizeJobs = 0;
   for (let b = 0; b < batches; b++) {
     let sumT = 0;
     let sumS = 0;
@@ -174,7 +177,7 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
       if (s > 0) {
         sumS += r / s;
         countS++;
-      }
+      } else zeroSizeJobs++;
     }
     batchT.push(sumT / (bounds[b + 1] - bounds[b]));
     batchS.push(countS > 0 ? sumS / countS : 0);
@@ -187,6 +190,7 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   return {
     meanResponseTime: batchEstimate(batchT, measurement.sumResponse / measurement.completed),
     meanSlowdown: batchEstimate(batchS, measurement.sumSlowdown / measurement.slowdownJobs),
+    zeroSizeJobs,
     responseTimePercentiles: { p50: percentile(0), p95: percentile(1), p99: percentile(2) },
     meanQueueLength: timeEstimate(cumQueue),
     tail: Array.from({ length: maxLevel + 1 }, (_, i) => timeEstimate(cumLevels.map((a) => a[i]))),

@@ -59,6 +59,8 @@ export interface ReplicationResult {
   completedJobs: number;
   /** Mean of T/S over the measured jobs with S > 0. */
   meanSlowdown: number;
+  /** Measured jobs of size 0, left out of `meanSlowdown` (T/S undefined); 0 for laws with no atom at 0. */
+  zeroSizeJobs: number;
   /** Empirical response-time quantiles of the measured jobs (type 7). */
   responseTimePercentiles: { p50: number; p95: number; p99: number };
   /** Time-average workload per server E[U] (event engines; NaN for the race engine, which draws no sizes). */
@@ -85,6 +87,8 @@ export interface SimulationResult {
   littleResponseTime: Estimate;
   /** Mean slowdown E[T/S] (jobs with S > 0). Infinite in theory for FIFO with exponential sizes (E[1/S] = ∞). */
   meanSlowdown: Estimate;
+  /** Measured jobs of size 0 over all replications, left out of `meanSlowdown` (T/S undefined). */
+  zeroSizeJobs: number;
   /** p50, p95, p99 of the response time: each replication's empirical quantile, averaged with a Student-t CI. */
   responseTimePercentiles: Percentiles<Estimate>;
   /** Time-average workload per server E[U] (absent for the race engine). */
@@ -129,6 +133,7 @@ export function summariseRun(state: ReturnType<typeof initialState>, engine: Eng
     window,
     completedJobs: m.completed,
     meanSlowdown: m.sumSlowdown / m.slowdownJobs,
+    zeroSizeJobs: m.completed - m.slowdownJobs,
     responseTimePercentiles: { p50, p95, p99 },
     meanWorkload: engine.kind === 'race' ? NaN : w.area / (w.n * window),
     workloadCcdf: engine.kind === 'race' ? [] : Array.from(w.areaAbove, (x) => x / (w.n * window)),
@@ -203,6 +208,7 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     tail,
     littleResponseTime: column((x) => x.meanQueueLength / config.lambda),
     meanSlowdown: column((x) => x.meanSlowdown),
+    zeroSizeJobs: perReplication.reduce((sum, x) => sum + x.zeroSizeJobs, 0),
     responseTimePercentiles: {
       p50: column((x) => x.responseTimePercentiles.p50),
       p95: column((x) => x.responseTimePercentiles.p95),

@@ -34,6 +34,95 @@ export interface SwfTrace {
   filter: { status: number[] | null };
   /** Number of job records read (kept + skipped). */
   records: number;
+  /** How submit times map to the wall clock (from the header; `swfClock`). */
+  clock: TraceClock;
+}
+
+/**
+ * How a trace's submit times (seconds from the log start) map to local wall-clock time, for time-of-day features.
+ * - 'local': the header's `UnixStartTime` and IANA `TimeZoneString` (daylight saving applied through
+ *   Intl.DateTimeFormat); - 'fixed-offset': `UnixStartTime` with only the header's `TimeZone` (seconds east of UTC, no
+ *   daylight saving; SWF v2.2 deprecates it for TimeZoneString); - 'log-relative': no `UnixStartTime`, so hours
+ *   and days count from the log's first second, not from midnight or Monday.
+ */
+export type TraceClock =
+  | { kind: 'local'; unixStartTime: number; timeZone: string }
+  | { kind: 'fixed-offset'; unixStartTime: number; offsetSeconds: number }
+  | { kind: 'log-relative' };
+
+/**
+ * The clock an SWF header declares (format v2.2 header fields UnixStartTime, TimeZoneString, TimeZone).
+ * A TimeZoneString that Intl does not know falls back to TimeZone; without a usable zone (no UTC is assumed) or
+ * without UnixStartTime the clock is 'log-relative'.
+ * @example swfClock({ UnixStartTime: '843480031', TimeZoneString: 'Europe/Stockholm' }).kind // 'local'
+ */
+export function swfClock(header: Readonly<Record<string, string>>): TraceClock {
+  const start = Number(header.UnixStartTime);
+  if (header.UnixStartTime === undefined || !Number.isFinite(start)) return { kind: 'log-relative' };
+  const zone = header.TimeZoneString?.trim();
+  if (zone) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return { kind: 'local', unixStartTime: start, timeZone: zone };
+    } catch {
+      /* unknown zone name: try the numeric offset */
+    }
+  }
+  const offset = Number(header.TimeZone);
+  if (header.TimeZone !== undefined && Number.isFinite(offset)) return { kind: 'fixed-offset', unixStartTime: start, offsetSeconds: offset };
+  return { kind: 'log-relative' };
+}
+
+const WEEKDAYS: Record<string, number> = { Mon: 0, Tue: 1, Wed: 2, Thu: 3, Fri: 4, Sat: 5, Sun: 6 };
+/**
+ * Per zone: its formatter and the answers per UTC quarter-hour (every zone offset and daylight-saving switch since
+ * 1970 is a multiple of 15 minutes, so hour and weekday are constant within one; formatToParts costs ~50 µs).
+ */
+const zones = new Map<string, { format: Intl.DateTimeFormat; quarters: Map<number, { hour: number; weekday: number }> }>();
+
+/**
+ * Hour of day (0–23) and day of week (0 = Monday … 6 = Sunday) of a submit time under a trace clock; with a
+ * 'log-relative' clock, hours and days since the log's first second (hour ⌊(t mod 86400)/3600⌋, day ⌊t/86400⌋ mod 7).
+ * @param submitTime seconds from the log start. @example
+ *   wallClock({ kind: 'local', unixStartTime: 843480031, timeZone: 'Europe/Stockholm' }, 599850) // { hour: 12, weekday: 0 } (Monday 12:38 CEST)
+ */
+export function wallClock(clock: TraceClock, submitTime: number): { hour: number; weekday: number } {
+  if (clock.kind === 'log-relative') {
+    return { hour: Math.floor((submitTime % 86400) / 3600), weekday: Math.floor(submitTime / 86400) % 7 };
+  }
+  if (clock.kind === 'fixed-offset') {
+    const t = clock.unixStartTime + submitTime + clock.offsetSeconds;
+    const day = Math.floor(t / 86400);
+    return { hour: Math.floor((t - 86400 * day) / 3600), weekday: (((day + 3) % 7) + 7) % 7 }; // 1970-01-01 was a Thursday
+  }
+  let zone = zones.get(clock.timeZone);
+  if (!zone) {
+    zone = { format: new Intl.DateTimeFormat('en-US', { timeZone: clock.timeZone, hourCycle: 'h23', hour: 'numeric', weekday: 'short' }), quarters: new Map() };
+    zones.set(clock.timeZone, zone);
+  }
+  const quarter = Math.floor((clock.unixStartTime + submitTime) / 900);
+  const known = zone.quarters.get(quarter);
+  if (known) return { ...known };
+  let hour = 0;
+  let weekday = 0;
+  for (const part of zone.format.formatToParts(new Date(quarter * 900_000))) {
+    if (part.type === 'hour') hour = Number(part.value);
+    else if (part.type === 'weekday') weekday = WEEKDAYS[part.value] ?? 0;
+  }
+  zone.quarters.set(quarter, { hour, weekday });
+  return { hour, weekday };
+}
+
+/** One line saying what hour-of-day and day-of-week mean under a clock, for results and printed output. */
+export function describeClock(clock: TraceClock): string {
+  switch (clock.kind) {
+    case 'local':
+      return `local time in ${clock.timeZone} (header UnixStartTime ${clock.unixStartTime}, daylight saving applied)`;
+    case 'fixed-offset':
+      return `local time at UTC${clock.offsetSeconds >= 0 ? '+' : '−'}${Math.abs(clock.offsetSeconds) / 3600} h (header UnixStartTime and TimeZone; no daylight saving)`;
+    default:
+      return 'log-relative: hours and days count from the log\'s first second (no UnixStartTime in the header)';
+  }
 }
 
 const opt = (x: number): number | undefined => (x === -1 ? undefined : x);
@@ -45,7 +134,7 @@ const opt = (x: number): number | undefined => (x === -1 ? undefined : x);
  * @param text the whole (decompressed) file.
  * @param options `source` (for messages), `onMalformed`, `status`.
  * @returns jobs in file order (`index` 0..jobs.length−1; `size` = run time s, `userEstimate` = requested time s),
- *   header, skipped counts, the filter and the record count.
+ *   header, skipped counts, the filter, the record count and the `clock` the header declares.
  * @throws {TraceFormatError} on a line with ≠ 18 fields, a non-numeric field or a negative run time other than −1
  *   (unless `onMalformed` is 'skip').  @throws {InvalidModelError} if `status` holds a non-integer.
  * @example parseSwf('1 0 0 10 1 -1 -1 1 60 -1 1 3 1 -1 -1 -1 -1 -1', { source: 'x' }).jobs[0].runTime // 10
@@ -113,5 +202,5 @@ export function parseSwf(text: string, options: SwfOptions): SwfTrace {
       precedingJob: opt(values[16]), thinkTime: opt(values[17]),
     });
   }
-  return { format: 'swf', source, jobs, header, skipped, filter: { status: statusFilter }, records };
+  return { format: 'swf', source, jobs, header, skipped, filter: { status: statusFilter }, records, clock: swfClock(header) };
 }

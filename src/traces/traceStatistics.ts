@@ -29,6 +29,8 @@ export interface TraceStatistics {
   meanSize: number;
   scvSize: number;
   medianSize: number;
+  /** Jobs with S = 0 (counted in the size statistics; left out of predictor agreement and of any mean slowdown T/S). */
+  zeroSizeJobs: number;
   /** Mean gap between consecutive submit times in file order, = (last − first)/(n − 1), and the SCV of the gaps. */
   meanInterArrival: number;
   scvInterArrival: number;
@@ -91,7 +93,7 @@ export function traceStatistics(jobs: readonly TraceJob[]): TraceStatistics {
   const gaps = new Float64Array(Math.max(0, n - 1));
   for (let i = 1; i < n; i++) gaps[i - 1] = jobs[i].submitTime - jobs[i - 1].submitTime;
   return {
-    count: n, meanSize: mean(sizes), scvSize: scv(sizes), medianSize: median(sizes),
+    count: n, meanSize: mean(sizes), scvSize: scv(sizes), medianSize: median(sizes), zeroSizeJobs: sizes.filter((x) => x === 0).length,
     meanInterArrival: mean(gaps), scvInterArrival: scv(gaps),
     span: n ? jobs[n - 1].submitTime - jobs[0].submitTime : NaN,
     userEstimate: hasEstimate ? pairStatistics(sizes, estimates) : undefined,

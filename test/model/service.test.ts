@@ -103,6 +103,23 @@ describe('serviceDistribution', () => {
     expect((two as unknown as { scale: number }).scale).toBeCloseTo(1.128379, 6);
   });
 
+  it('serviceDistribution(weibull:0.01) has E[S] = 1 and SCV = Γ(201)/Γ(101)² − 1 ≈ 8.6e58 (log-gamma; Γ(201) overflows)', () => {
+    // lnΓ(z) by Stirling's series, error < 1e−14 at z ≥ 100 (Abramowitz & Stegun 6.1.41): an independent oracle
+    const lnGamma = (z: number) => (z - 0.5) * Math.log(z) - z + 0.5 * Math.log(2 * Math.PI) + 1 / (12 * z) - 1 / (360 * z ** 3) + 1 / (1260 * z ** 5);
+    const w = serviceDistribution({ kind: 'weibull', shape: 0.01, mean: 1 });
+    const lnRatio = lnGamma(201) - 2 * lnGamma(101);
+    expect(lnRatio).toBeCloseTo(135.7532, 4);
+    expect(w.mean).toBe(1);
+    expect(w.scv / Math.expm1(lnRatio)).toBeCloseTo(1, 10);
+    expect(w.secondMoment / Math.exp(lnRatio)).toBeCloseTo(1, 10);
+    // the scale η = 1/Γ(101) makes E[S] = ηΓ(1 + 1/k) = 1, and the ccdf consistent with it
+    const scale = (w as unknown as { scale: number }).scale;
+    expect(Math.log(scale) + lnGamma(101)).toBeCloseTo(0, 10);
+    expect(w.ccdf(w.quantile(0.5))).toBeCloseTo(0.5, 10);
+    expect(() => serviceDistribution({ kind: 'weibull', shape: 0.002, mean: 1 })).toThrow(/weibull shape 0.002 is too small/);
+    expect(() => serviceDistribution({ kind: 'lognormal', sigma: 27, mean: 1 })).toThrow(/lognormal sigma 27 is too large/);
+  });
+
   it('serviceDistribution(exponential|erlang|hyperexponential|lognormal) has the closed-form moments', () => {
     expect(serviceDistribution({ kind: 'exponential', mean: 2 }).secondMoment).toBeCloseTo(8, 12);
     const e3 = serviceDistribution({ kind: 'erlang', k: 3, mean: 1 });

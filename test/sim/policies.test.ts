@@ -138,6 +138,26 @@ describe('simulateReplay', () => {
     expect(noisy.meanWorkload.mean).toBe(srpt.meanWorkload.mean); // LWL: workload is discipline-free
   });
 
+  it('simulateReplay(trace with size-0 jobs) counts them in zeroSizeJobs and leaves them out of the mean slowdown', () => {
+    // n = 1, FIFO, arrivals 10 apart and sizes ≤ 3: no job waits, so T = S and every job with S > 0 has slowdown 1
+    const arrivals = Float64Array.from({ length: 100 }, (_, i) => 10 * i);
+    const sizes = Float64Array.from({ length: 100 }, (_, i) => (i % 4 === 0 ? 0 : 1 + (i % 3)));
+    const r = simulateReplay(parseModel({ lambda: 0.5, d: 1, selection: 'random' }), { arrivals, sizes }, { n: 1, seed: 1, warmupJobs: 0, batches: 5 });
+    expect(r.zeroSizeJobs).toBe(25);
+    expect(r.meanSlowdown.mean).toBe(1);
+    expect(r.meanResponseTime.mean).toBeCloseTo(sizes.reduce((a, b) => a + b, 0) / 100, 12);
+  });
+
+  it('simulate(empirical sizes {0, 2}) counts the measured size-0 jobs, left out of the slowdown', () => {
+    const model = parseModel({ lambda: 0.5, d: 2, service: { kind: 'empirical', values: [0, 2], source: 'test', mean: 1 } });
+    const r = simulate(model, { n: 10, jobs: 4000, replications: 2, seed: 9, warmupTime: 10 });
+    const perReplication = r.perReplication.map((x) => x.zeroSizeJobs);
+    expect(r.zeroSizeJobs).toBe(perReplication[0] + perReplication[1]);
+    // each measured job has size 0 with probability ½: 8000 jobs, 4000 ± 4·45
+    expect(Math.abs(r.zeroSizeJobs - 4000)).toBeLessThan(180);
+    expect(r.meanSlowdown.mean).toBeGreaterThanOrEqual(1);
+  });
+
   it('simulateReplay(bad workload) throws InvalidModelError naming the field', () => {
     const model = parseModel({ lambda: 0.5, d: 1, selection: 'random' });
     const ok = poissonTrace(200, 5, 1n);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSwf, TraceFormatError, traceStatistics } from '../../src/traces/index.ts';
+import { describeClock, parseSwf, swfClock, TraceFormatError, traceStatistics, wallClock } from '../../src/traces/index.ts';
+import { buildFeatures } from '../../src/learn/index.ts';
 import { readTraceText } from '../../src/traces/load.ts';
 import { SupermarketError } from '../../src/errors.ts';
 import { HAVE_TRACES, HPC2N, KTH, MISSING_REASON } from './paths.ts';
@@ -65,6 +66,29 @@ describe('parseSwf on synthetic text', () => {
 });
 
 // Oracle: the statistics table of ../shared/data/README.md (computed there independently of this code).
+describe('swfClock and wallClock', () => {
+  const stockholm = { kind: 'local', unixStartTime: 843480031, timeZone: 'Europe/Stockholm' } as const; // Mon Sep 23 14:00:31 CEST 1996
+
+  it('swfClock(header) reads UnixStartTime and TimeZoneString, falls back to TimeZone, else is log-relative', () => {
+    expect(swfClock({ UnixStartTime: '843480031', TimeZone: '3600', TimeZoneString: 'Europe/Stockholm' })).toEqual(stockholm);
+    expect(swfClock({ UnixStartTime: '843480031', TimeZone: '3600', TimeZoneString: 'Nowhere/Atlantis' }))
+      .toEqual({ kind: 'fixed-offset', unixStartTime: 843480031, offsetSeconds: 3600 });
+    expect(swfClock({ TimeZoneString: 'Europe/Stockholm' })).toEqual({ kind: 'log-relative' });
+    expect(swfClock({ UnixStartTime: '843480031' })).toEqual({ kind: 'log-relative' });
+    expect(describeClock({ kind: 'log-relative' })).toMatch(/^log-relative/);
+  });
+
+  it('wallClock(local clock, t) applies daylight saving: 14:00 CEST at t = 0, Sunday 13:00 CET 90 days later', () => {
+    expect(wallClock(stockholm, 0)).toEqual({ hour: 14, weekday: 0 });
+    expect(wallClock(stockholm, 90 * 86400)).toEqual({ hour: 13, weekday: 6 }); // Sun Dec 22 1996, CET = UTC+1
+    // a fixed offset has no daylight saving: 13:00 both times (UTC+1)
+    const fixed = { kind: 'fixed-offset', unixStartTime: 843480031, offsetSeconds: 3600 } as const;
+    expect(wallClock(fixed, 0)).toEqual({ hour: 13, weekday: 0 });
+    expect(wallClock(fixed, 90 * 86400)).toEqual({ hour: 13, weekday: 6 });
+    expect(wallClock({ kind: 'log-relative' }, 599850)).toEqual({ hour: 22, weekday: 6 });
+  });
+});
+
 describe.skipIf(!HAVE_TRACES)(`parseSwf on the real logs${HAVE_TRACES ? '' : ` (skipped: ${MISSING_REASON})`}`, () => {
   it('parseSwf(KTH-SP2) + traceStatistics match the README: 28,476 jobs, mean S 8,871.9 s, SCV 5.49, corr 0.745', () => {
     const text = readTraceText(KTH);
@@ -126,5 +150,23 @@ describe.skipIf(!HAVE_TRACES)(`parseSwf on the real logs${HAVE_TRACES ? '' : ` (
     expect(sc.medianSize).toBe(2871);
     expect(sc.userEstimate!.logCorrelation).toBeCloseTo(0.516, 3);
     expect(sc.userEstimate!.under).toBeCloseTo(0.0733, 4);
+  });
+});
+
+describe.skipIf(!HAVE_TRACES)(`time-of-day features of KTH-SP2${HAVE_TRACES ? '' : ` (skipped: ${MISSING_REASON})`}`, () => {
+  it('buildFeatures(KTH jobs, m, trace.clock) puts the job submitted at 599 850 s on Monday 12:38 local time (hour 12, day 0)', () => {
+    const trace = parseSwf(readTraceText(KTH), { source: 'KTH' });
+    expect(trace.clock).toEqual({ kind: 'local', unixStartTime: 843480031, timeZone: 'Europe/Stockholm' });
+    const i = trace.jobs.findIndex((j) => j.submitTime === 599850);
+    expect(trace.jobs[i].id).toBe(15);
+    const local = buildFeatures(trace.jobs, trace.jobs.length, trace.clock);
+    expect(local.timeOfDay).toMatch(/^local time in Europe\/Stockholm/);
+    expect(local.rows[i][local.names.indexOf('hour of day')]).toBe(12);
+    expect(local.rows[i][local.names.indexOf('day of week')]).toBe(0);
+    // without the header's clock the features count from the log's first second, and say so
+    const relative = buildFeatures(trace.jobs, trace.jobs.length);
+    expect(relative.timeOfDay).toMatch(/^log-relative/);
+    expect(relative.rows[i][relative.names.indexOf('hour of day (log-relative)')]).toBe(22);
+    expect(relative.rows[i][relative.names.indexOf('day of week (log-relative)')]).toBe(6);
   });
 });

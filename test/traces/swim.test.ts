@@ -9,6 +9,7 @@ describe('parseSwim on synthetic text', () => {
     const b = parseSwim(text, { source: 'toy.tsv', size: 'B' });
     expect(b.jobs[0]).toMatchObject({ id: 'job0', index: 0, line: 1, submitTime: 9, gap: 9, mapInputBytes: 100, shuffleBytes: 20, outputBytes: 3, size: 123 });
     expect(b.jobs[1].size).toBe(0);
+    expect(traceStatistics(b.jobs).zeroSizeJobs).toBe(1);
     expect(b.jobs[0].userEstimate).toBeUndefined();
     expect(parseSwim(text, { source: 'toy.tsv', size: 'D' }).jobs[0].size).toBe(100 + 5 * 20 + 3);
     expect(parseSwim(text, { source: 'toy.tsv' }).size.kind).toBe('B');
@@ -19,6 +20,17 @@ describe('parseSwim on synthetic text', () => {
     expect(() => parseSwim('job0\t1\t1\t1\t1\t1\njob1\t2\t1\t1\t1', { source: 'x.tsv' })).toThrow('x.tsv:2: expected 6 tab-separated fields (SWIM), found 5');
     expect(() => parseSwim('job0\t1\t1\tNaN\t1\t1', { source: 'x.tsv' })).toThrow('x.tsv:1: expected a number ≥ 0 in field 4 (map input bytes), found "NaN"');
     expect(() => parseSwim('job0\t1\t1\t1\t-1\t1', { source: 'x.tsv' })).toThrow('field 5 (shuffle bytes)');
+  });
+
+  it('parseSwim(text) counts gaps that disagree with the submit-time differences by more than 1.5 s, as warnings', () => {
+    // gaps: 9 (= 9 − 0), 9 (= 18 − 9), 5 (≠ 30 − 18 = 12), 2 (= 31 − 30 + 1: within rounding), 0 (≠ 40 − 31 = 9)
+    const text = ['job0\t9\t9\t1\t1\t1', 'job1\t18\t9\t1\t1\t1', 'job2\t30\t5\t1\t1\t1', 'job3\t31\t2\t1\t1\t1', 'job4\t40\t0\t1\t1\t1'].join('\n');
+    const t = parseSwim(text, { source: 'toy.tsv' });
+    expect(t.jobs).toHaveLength(5);
+    expect(t.warnings).toEqual({ count: 2, reasons: { 'gap ≠ submit-time difference': 2 } });
+    // after a skipped record the next gap is not checked (its predecessor is unknown)
+    const skipped = parseSwim(['job0\t9\t9\t1\t1\t1', 'bad', 'job2\t30\t5\t1\t1\t1'].join('\n'), { source: 'toy.tsv', onMalformed: 'skip' });
+    expect(skipped.warnings.count).toBe(0);
   });
 
   it('parseSwim(text, { onMalformed: "skip" }) counts the skipped records', () => {
@@ -32,6 +44,10 @@ describe.skipIf(!HAVE_TRACES)(`parseSwim on FB-2010${HAVE_TRACES ? '' : ` (skipp
   const text = HAVE_TRACES ? readTraceText(FB2010) : '';
   const m = (t: ReturnType<typeof parseSwim>) => t.jobs.map((j) => j.mapInputBytes);
   const sizes = (t: ReturnType<typeof parseSwim>) => t.jobs.map((j) => j.size);
+
+  it('parseSwim(FB-2010) finds every gap equal to the submit-time difference (no warning)', () => {
+    expect(parseSwim(readTraceText(FB2010), { source: 'FB-2010' }).warnings.count).toBe(0);
+  });
 
   it('parseSwim(FB-2010, { size: "B" }) matches the README: 24,442 jobs, mean 7.61e10 B, SCV 120.0, corr(ln m, ln B) 0.917', () => {
     const t = parseSwim(text, { source: 'FB', size: 'B' });

@@ -11,6 +11,7 @@ import {
   populationRefined,
   populationTransient,
   refinedAt,
+  requireSmoothModel,
 } from '../../meanfield/population/index.ts';
 import { populationWarmup, simulatePopulation, type PopulationSimulationResult } from '../../sim/population.ts';
 import { action } from '../errors.ts';
@@ -57,6 +58,7 @@ export function modelCommand(): Command {
       '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5')
     .action(action((file: string, o: Opts) => {
       const model = loadJsonFile(file, 'model', (json) => parsePopulationModel(json, o.set, { file }));
+      if (o.refined || o.n !== undefined) requireSmoothModel(model); // before solving: the 1/n term needs C² rates
       const fp = populationFixedPoint(model);
       const top = fp.x[fp.x.length - 1];
       if (Math.abs(top) > 1e-6) {

@@ -53,8 +53,8 @@ export function odeCommand(): Command {
       } else if (o.csv) {
         const K = tr.tail[0]?.length ?? 0;
         const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
-        // round-off of the integrator can leave |s_i| ~ 1e−60 below zero at high levels: print those as 0
-        const rows = tr.times.map((t, j) => [t, tr.meanQueueLength[j], ...tr.tail[j].map((x) => (x < 0 && x > -1e-12 ? 0 : x))]);
+        // the solvers project their tails onto [0, 1] (numerics/clamp.ts), so no round-off negative reaches here
+        const rows = tr.times.map((t, j) => [t, tr.meanQueueLength[j], ...tr.tail[j]]);
         process.stdout.write(stringify(rows, { header: true, columns }));
       } else {
         const k = Math.min(o.levels, (tr.tail[0]?.length ?? 1) - 1);

@@ -78,7 +78,8 @@ export function simulateCommand(): Command {
         `  E[T] response time    ${show(result.meanResponseTime)}`,
         `  E[Q] per server       ${show(result.meanQueueLength)}`,
         `  E[Q]/λ (Little)       ${show(result.littleResponseTime)}`,
-        `  E[T/S] slowdown       ${show(result.meanSlowdown)}${infinite ? '   (infinite in theory: E[1/S] = ∞ and small jobs wait)' : ''}`,
+        `  E[T/S] slowdown       ${show(result.meanSlowdown)}${infinite ? '   (infinite in theory: E[1/S] = ∞ and small jobs wait)' : ''}` +
+          (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
         `  T p50 / p95 / p99     ${result.responseTimePercentiles.p50.mean.toFixed(3)} / ${result.responseTimePercentiles.p95.mean.toFixed(3)} / ${result.responseTimePercentiles.p99.mean.toFixed(3)}`,
         ...(result.meanWorkload ? [`  E[U] workload         ${show(result.meanWorkload)}`] : []),
         ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),

@@ -8,6 +8,7 @@
  */
 import type { ServiceDistribution } from '../../model/service/index.ts';
 import { KernelConvolver } from '../../numerics/convolution.ts';
+import { clampToRange } from '../../numerics/clamp.ts';
 
 /**
  * @param ccdf F̄ at w_j = jΔ (length M + 1). @param d choices. @param rho ρ = F̄(0). @param K cell averages of Ḡ
@@ -27,7 +28,8 @@ export function fifoResponseCcdf(
   const out = new Float64Array(M + 1);
   for (let j = 0; j <= M; j++) {
     const v = P[j] + idle * service.ccdf(j * step) + (j > 0 ? c[j - 1] : 0);
-    out[j] = v < 0 ? 0 : v > 1 ? 1 : v;
+    out[j] = v;
   }
+  clampToRange(out); // a ccdf lies in [0, 1]; the FFT convolution leaves round-off outside
   return out;
 }

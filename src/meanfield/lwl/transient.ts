@@ -12,6 +12,7 @@ import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
 import { KernelConvolver, nextPowerOfTwo } from '../../numerics/convolution.ts';
+import { clampToRange } from '../../numerics/clamp.ts';
 import { ccdfCellAverages, latticeSizeLaw } from './kernel.ts';
 import { defaultHorizon, lwlParameters, positiveOption } from './parameters.ts';
 import { LWL_SOURCE } from './workload.ts';
@@ -105,7 +106,8 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     let mean = 0;
     for (let j = 1; j <= M; j++) mean += S[j];
     const ccdf = new Float64Array(M + 1);
-    for (let j = 0; j <= M; j++) ccdf[j] = Math.min(1, Math.max(0, S[j + 1]));
+    for (let j = 0; j <= M; j++) ccdf[j] = S[j + 1];
+    clampToRange(ccdf); // a ccdf lies in [0, 1]: suffix sums of round-off
     const quant = levels.map((level) => {
       let j = 0;
       while (j < M && ccdf[j] > 1 - level) j++;

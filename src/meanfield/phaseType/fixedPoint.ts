@@ -6,6 +6,7 @@
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
+import { clampRowsToRange, clampToRange } from '../../numerics/clamp.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from '../sqd.ts';
 import { cumulativeFromLevels, levelsFromCumulative, phaseTypeDrift, phaseTypeJacobianCumulative, tailOf } from './drift.ts';
 import { integratePhaseType } from './ode.ts';
@@ -217,10 +218,12 @@ function result(
 ): PhaseTypeFixedPointResult {
   const K = x.length / p.m;
   const tail = Array.from(s.subarray(0, K + 1));
+  clampToRange(tail); // Newton round-off (occupancies ≥ −1e−12 are accepted above); the output lies in [0, 1]
   let meanQueueLength = 0;
   for (let k = K; k >= 1; k--) meanQueueLength += tail[k];
   const levels: number[][] = [];
   for (let k = 0; k < K; k++) levels.push(Array.from(x.subarray(k * p.m, (k + 1) * p.m)));
+  clampRowsToRange(levels);
   return {
     tail,
     idle: 1 - tail[1],

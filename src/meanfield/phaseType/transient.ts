@@ -5,6 +5,7 @@
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
+import { clampRowsToRange } from '../../numerics/clamp.ts';
 import { tailOf } from './drift.ts';
 import { phaseTypeJsqFixedPoint } from './fixedPoint.ts';
 import { integratePhaseType } from './ode.ts';
@@ -31,7 +32,8 @@ export interface PhaseTypeTransientResult {
   meanQueueLength: number[];
   phaseType: { alpha: number[]; A: number[][] };
   fit: PhaseTypeFitLabel;
-  diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; truncationLevel: number; topLevelMass: number };
+  /** `clamped`: largest move of the output projection onto [0, 1] (integrator round-off; numerics/clamp.ts). */
+  diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; truncationLevel: number; topLevelMass: number; clamped: number };
   provenance: { model: SupermarketModel; equation: string; source: string; version: string; options: { tolerance: number; maxSteps: number; truncationLevel: number } };
 }
 
@@ -41,7 +43,7 @@ export interface PhaseTypeTransientResult {
  * sizes use the two-moment PH fit (`fit: 'two-moment PH fit'`; only E[S] and the SCV match).
  * @param model as for phaseTypeJsqFixedPoint. @param options `times`, `from`, `truncationLevel`, `tolerance`,
  *   `maxSteps`.
- * @returns `times`, `tail` (times.length rows of K + 1), `meanQueueLength`, `phaseType`, `fit`, odex diagnostics.
+ * @returns `times`, `tail` (times.length rows of K + 1, projected onto [0, 1]), `meanQueueLength`, `phaseType`, `fit`, odex diagnostics.
  * @throws {InvalidModelError} unsupported model, bad times/from/options. @throws {UnstableModelError} if ρ ∉ (0, 1).
  * @throws {SolverError} if odex fails or ends without Converged (e.g. MaxStepsExceeded).
  * @example phaseTypeJsqTransient(m, { times: [0, 500] }).tail[1] // ≈ phaseTypeJsqFixedPoint(m).tail
@@ -94,6 +96,7 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
       }
     });
   while (tails.length < times.length) tails.push(Array.from(tailOf(p.m, stats.y).subarray(0, K + 1)));
+  const clamped = clampRowsToRange(tails); // tail fractions lie in [0, 1]; odex round-off can leave −1e−60
   const meanQueueLength = tails.map((row) => {
     let sum = 0;
     for (let i = row.length - 1; i >= 1; i--) sum += row[i];
@@ -105,7 +108,7 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
     meanQueueLength,
     phaseType: p.phaseType,
     fit: p.fit,
-    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, truncationLevel: K, topLevelMass: top },
+    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, truncationLevel: K, topLevelMass: top, clamped },
     provenance: {
       model,
       equation: 'phase-type JSQ(d) ODE of theory.md §3 (a_K = 0), from the given occupancies',

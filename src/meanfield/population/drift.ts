@@ -1,13 +1,15 @@
 /**
  * The drift of a density-dependent population model and its derivatives, compiled once per model:
  * f(x) = Σ_ℓ ℓ β_ℓ(x), Df, the Hessian contraction b_i = ½ Σ_jk ∂²f_i/∂x_j∂x_k W_jk, and Q(x) = Σ_ℓ ℓℓᵀ β_ℓ(x).
- * Derivatives are symbolic (mathjs `derivative`) per rate, not per drift component, and only for the variables a
- * rate names (first derivatives) or its first derivative still names (second derivatives), so the work grows with
- * the non-zero entries, not with K².
+ * Derivatives are symbolic (`differentiate` of model/population/compile.ts) per rate, not per drift component, and
+ * only for the variables a rate names (first derivatives) or its first derivative still names (second derivatives),
+ * so the work grows with the non-zero entries, not with K². They are derived on first use: the drift and the
+ * transient never differentiate.
  * Source: theory.md §6 (Gast and Van Houdt, POMACS 1(2), 2017); Kurtz, J. Appl. Prob. 7(1), 1970 (f = Σℓβ_ℓ).
  */
 import type { MathNode } from 'mathjs';
-import { compileNode, differentiate, referencedVariables, type Evaluator } from '../../model/population/compile.ts';
+import { InvalidModelError } from '../../errors.ts';
+import { compileNode, differentiate, nonSmoothConstructs, referencedVariables, type Evaluator } from '../../model/population/compile.ts';
 import { prepareExpression } from '../../model/population/expression.ts';
 import { symbolTable, type PopulationModel } from '../../model/population/parse.ts';
 
@@ -16,14 +18,18 @@ interface Partial { j: number; k: number; evaluate: Evaluator }
 
 interface CompiledRate {
   label: string;
+  where: string;
   node: MathNode;
   evaluate: Evaluator;
   /** Jump ℓ as parallel arrays of indices and values. */
   jumpIndex: Int32Array;
   jumpValue: Float64Array;
-  first: Partial[];
-  firstNodes: { j: number; node: MathNode }[];
 }
+
+/** First partial derivatives of one rate: compiled, and as nodes (for the second). */
+interface FirstPartials { first: Partial[]; firstNodes: { j: number; node: MathNode }[] }
+
+const isZeroNode = (node: MathNode) => (node as { type: string }).type === 'ConstantNode' && (node as { value?: unknown }).value === 0;
 
 /** The compiled drift of a model; every method takes x of length `dimension` in model variable order. */
 export interface PopulationDrift {
@@ -57,11 +63,42 @@ function toState(x: ArrayLike<number>, K: number): Float64Array {
 }
 
 /**
+ * Refuses a model whose rates or observables use a construct that is not twice continuously differentiable
+ * (`nonSmoothConstructs`: abs, sign, floor, ceil, min, max, mod, comparisons, and/or/not, ?:), for the computations
+ * that need C² rates near the fixed point (the refined mean field, theory.md §6). Call it right after parsing, before
+ * any solving. The fixed point and the transient accept such models (Newton uses the derivative almost everywhere).
+ * @param model from `parsePopulationModel`. @param purpose what needs the derivatives, for the message.
+ * @throws {InvalidModelError} naming the file, the transition or observable, and the function, e.g.
+ *   "models/x.json: transitions[0] (arrival).rate uses floor, which is not differentiable: the refined mean field
+ *   needs rates of class C²".
+ */
+export function requireSmoothModel(model: PopulationModel, purpose = 'the refined mean field'): void {
+  const table = symbolTable(model);
+  const prefix = model.file ? `${model.file}: ` : '';
+  const items = [
+    ...model.transitions.map((t) => ({ where: `${prefix}${t.label}.rate`, text: t.rate })),
+    ...Object.entries(model.observables).map(([name, text]) => ({ where: `${prefix}observables.${name}`, text })),
+  ];
+  for (const { where, text } of items) {
+    const bad = nonSmoothConstructs(prepareExpression(text, table, where));
+    if (bad.length > 0) {
+      throw new InvalidModelError(
+        `${where} uses ${bad.join(', ')}, which ${bad.length > 1 ? 'are' : 'is'} not differentiable everywhere: ${purpose} needs ` +
+          'rates and observables of class C² near the fixed point (use a smooth form, e.g. a steep tanh for a switch)',
+      );
+    }
+  }
+}
+
+/**
  * Compiles the drift, Jacobian, Hessian and noise of a population model (cached per model object).
- * Second derivatives are derived on first use (`hessian`, `secondOrderTerm`).
+ * First and second derivatives are derived on first use (`jacobian`; `hessian`, `secondOrderTerm`), so `rates`,
+ * `drift` and `noise` never differentiate. Non-smooth constructs get their derivative almost everywhere
+ * (`differentiate`); `requireSmoothModel` refuses them where C² is needed.
  * @param model from `parsePopulationModel`.
  * @returns a `PopulationDrift`; its methods throw RangeError if x has the wrong length.
- * @throws {InvalidModelError} if a rate uses a construct mathjs cannot differentiate (min, max, …).
+ * @throws {InvalidModelError} if a rate does not compile; derivative methods throw it if a rate cannot be
+ *   differentiated.
  * @example populationDrift(jsq).drift(closedForm) // ≈ 0 at the JSQ(d) fixed point
  */
 export function populationDrift(model: PopulationModel): PopulationDrift {
@@ -75,30 +112,36 @@ export function populationDrift(model: PopulationModel): PopulationDrift {
     const where = `${prefix}${t.label}.rate`;
     const node = prepareExpression(t.rate, table, where);
     const entries = Object.entries(t.change);
-    const firstNodes = referencedVariables(node, index)
-      .map((j) => ({ j, node: differentiate(node, model.variables[j], where) }))
-      .filter((p) => !((p.node as { type: string; value?: unknown }).type === 'ConstantNode' && (p.node as { value?: unknown }).value === 0));
     return {
       label: t.label,
+      where,
       node,
       evaluate: compileNode(node, index, where),
       jumpIndex: Int32Array.from(entries.map(([name]) => index.get(name)!)),
       jumpValue: Float64Array.from(entries.map(([, v]) => v)),
-      first: firstNodes.map((p) => ({ j: p.j, k: -1, evaluate: compileNode(p.node, index, where) })),
-      firstNodes,
     };
   });
+  let firstCache: FirstPartials[] | undefined;
+  const firstPartials = (): FirstPartials[] => {
+    firstCache ??= compiled.map((r) => {
+      const firstNodes = referencedVariables(r.node, index)
+        .map((j) => ({ j, node: differentiate(r.node, model.variables[j], r.where) }))
+        .filter((p) => !isZeroNode(p.node));
+      return { firstNodes, first: firstNodes.map((p) => ({ j: p.j, k: -1, evaluate: compileNode(p.node, index, r.where) })) };
+    });
+    return firstCache;
+  };
   let second: Partial[][] | undefined;
   const secondPartials = (): Partial[][] => {
-    second ??= compiled.map((r) => {
+    const firsts = firstPartials();
+    second ??= compiled.map((r, l) => {
       const out: Partial[] = [];
-      for (const { j, node } of r.firstNodes) {
+      for (const { j, node } of firsts[l].firstNodes) {
         for (const k of referencedVariables(node, index)) {
           if (k < j) continue; // symmetric: ∂²β/∂x_j∂x_k for k ≥ j only
-          const where = `${prefix}${r.label}.rate`;
-          const d2 = differentiate(node, model.variables[k], where);
-          if ((d2 as { type: string }).type === 'ConstantNode' && (d2 as { value?: unknown }).value === 0) continue;
-          out.push({ j, k, evaluate: compileNode(d2, index, where) });
+          const d2 = differentiate(node, model.variables[k], r.where);
+          if (isZeroNode(d2)) continue;
+          out.push({ j, k, evaluate: compileNode(d2, index, r.where) });
         }
       }
       return out;
@@ -128,8 +171,10 @@ export function populationDrift(model: PopulationModel): PopulationDrift {
     jacobian(x) {
       const s = toState(x, K);
       const J = Array.from({ length: K }, () => new Array<number>(K).fill(0));
-      for (const r of compiled) {
-        for (const p of r.first) {
+      const firsts = firstPartials();
+      for (let l = 0; l < L; l++) {
+        const r = compiled[l];
+        for (const p of firsts[l].first) {
           const g = p.evaluate(s);
           for (let m = 0; m < r.jumpIndex.length; m++) J[r.jumpIndex[m]][p.j] += r.jumpValue[m] * g;
         }
@@ -175,7 +220,7 @@ export function populationDrift(model: PopulationModel): PopulationDrift {
       return Q;
     },
     derivativeCounts() {
-      return { first: compiled.reduce((a, r) => a + r.first.length, 0), second: secondPartials().reduce((a, p) => a + p.length, 0) };
+      return { first: firstPartials().reduce((a, p) => a + p.first.length, 0), second: secondPartials().reduce((a, p) => a + p.length, 0) };
     },
   };
   cache.set(model, drift);

@@ -8,6 +8,7 @@
 import { ConvergenceError, InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
 import { newtonSolve } from '../../numerics/newton.ts';
+import { clampToRange } from '../../numerics/clamp.ts';
 import type { Tridiagonal } from '../../numerics/tridiagonal.ts';
 import { populationDrift, type PopulationDrift } from './drift.ts';
 import { evaluateObservables } from './observables.ts';
@@ -129,6 +130,7 @@ export function populationFixedPoint(model: PopulationModel, options: Population
   let minL = 0;
   for (let l = 1; l < rates.length; l++) if (rates[l] < rates[minL]) minL = l;
   const x = Array.from(solution.x);
+  clampToRange(x, 0, Infinity); // fractions of servers (models/README.md): Newton round-off is not a state
   return {
     x,
     residual: solution.residual,

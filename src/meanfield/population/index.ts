@@ -5,7 +5,7 @@
  */
 export { parsePopulationModel, MAX_POPULATION_SIZE, type PopulationModel, type PopulationTransition } from '../../model/population/parse.ts';
 export { populationModelSchema, type PopulationModelFile } from '../../model/population/schema.ts';
-export { populationDrift, type PopulationDrift } from './drift.ts';
+export { populationDrift, requireSmoothModel, type PopulationDrift } from './drift.ts';
 export { evaluateObservables, refineObservables } from './observables.ts';
 export { populationFixedPoint, type PopulationFixedPointOptions, type PopulationFixedPointResult } from './fixedPoint.ts';
 export { populationTransient, type PopulationTransientOptions, type PopulationTransientResult } from './transient.ts';

@@ -1,6 +1,6 @@
 /**
  * Observables g(x) of a population model (named mathjs expressions, e.g. meanQueueLength = sum(s)), compiled with
- * their symbolic gradient and Hessian, so their refined 1/n coefficient is exact to first order:
+ * their symbolic gradient and Hessian (derived on first use, so evaluating never differentiates), so their refined 1/n coefficient is exact to first order:
  * E[g(X^(n))] = g(π) + (∇g(π)·V + ½ Σ_jk ∂²g/∂x_j∂x_k(π) W_jk)/n + O(1/n²), since E[X^(n)] − π = V/n + O(1/n²) and
  * Cov(X^(n)) = W/n + O(1/n²). Source: theory.md §6 (Gast and Van Houdt, POMACS 1(2), 2017, Theorem 3.1).
  */
@@ -11,9 +11,8 @@ import { symbolTable, type PopulationModel } from '../../model/population/parse.
 interface CompiledObservable {
   name: string;
   evaluate: Evaluator;
-  gradient: { j: number; evaluate: Evaluator }[];
-  /** ∂²g/∂x_j∂x_k for k ≥ j. */
-  hessian: { j: number; k: number; evaluate: Evaluator }[];
+  /** ∇g and ∂²g/∂x_j∂x_k for k ≥ j, derived on first use (only `refineObservables` needs them). */
+  derivatives: () => { gradient: { j: number; evaluate: Evaluator }[]; hessian: { j: number; k: number; evaluate: Evaluator }[] };
 }
 
 const isZero = (node: unknown) => (node as { type: string }).type === 'ConstantNode' && (node as { value: unknown }).value === 0;
@@ -28,19 +27,25 @@ function compiledObservables(model: PopulationModel): CompiledObservable[] {
   const out = Object.entries(model.observables).map(([name, text]) => {
     const where = `${model.file ? `${model.file}: ` : ''}observables.${name}`;
     const node = prepareExpression(text, table, where);
-    const gradient: CompiledObservable['gradient'] = [];
-    const hessian: CompiledObservable['hessian'] = [];
-    for (const j of referencedVariables(node, index)) {
-      const dj = differentiate(node, model.variables[j], where);
-      if (isZero(dj)) continue;
-      gradient.push({ j, evaluate: compileNode(dj, index, where) });
-      for (const k of referencedVariables(dj, index)) {
-        if (k < j) continue;
-        const djk = differentiate(dj, model.variables[k], where);
-        if (!isZero(djk)) hessian.push({ j, k, evaluate: compileNode(djk, index, where) });
+    let derived: ReturnType<CompiledObservable['derivatives']> | undefined;
+    const derivatives = () => {
+      if (derived) return derived;
+      const gradient: { j: number; evaluate: Evaluator }[] = [];
+      const hessian: { j: number; k: number; evaluate: Evaluator }[] = [];
+      for (const j of referencedVariables(node, index)) {
+        const dj = differentiate(node, model.variables[j], where);
+        if (isZero(dj)) continue;
+        gradient.push({ j, evaluate: compileNode(dj, index, where) });
+        for (const k of referencedVariables(dj, index)) {
+          if (k < j) continue;
+          const djk = differentiate(dj, model.variables[k], where);
+          if (!isZero(djk)) hessian.push({ j, k, evaluate: compileNode(djk, index, where) });
+        }
       }
-    }
-    return { name, evaluate: compileNode(node, index, where), gradient, hessian };
+      derived = { gradient, hessian };
+      return derived;
+    };
+    return { name, evaluate: compileNode(node, index, where), derivatives };
   });
   cache.set(model, out);
   return out;
@@ -73,8 +78,9 @@ export function refineObservables(
   const out: Record<string, { meanField: number; coefficient: number }> = {};
   for (const o of compiledObservables(model)) {
     let coefficient = 0;
-    for (const g of o.gradient) coefficient += g.evaluate(s) * V[g.j];
-    for (const h of o.hessian) coefficient += (h.j === h.k ? 0.5 : 1) * h.evaluate(s) * W[h.j][h.k];
+    const { gradient, hessian } = o.derivatives();
+    for (const g of gradient) coefficient += g.evaluate(s) * V[g.j];
+    for (const h of hessian) coefficient += (h.j === h.k ? 0.5 : 1) * h.evaluate(s) * W[h.j][h.k];
     out[o.name] = { meanField: o.evaluate(s), coefficient };
   }
   return out;

@@ -9,7 +9,7 @@ import { InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
 import { computeW, lyapunovResidual, LYAPUNOV_RESIDUAL_TOLERANCE } from '../refined.ts';
 import { solveDense } from '../../numerics/dense.ts';
-import { populationDrift } from './drift.ts';
+import { populationDrift, requireSmoothModel } from './drift.ts';
 import { populationFixedPoint, type PopulationFixedPointResult } from './fixedPoint.ts';
 import { solveLyapunovDense } from '../../numerics/lyapunovDense.ts';
 import { refineObservables } from './observables.ts';
@@ -41,11 +41,13 @@ function isTridiagonal(A: number[][]): boolean {
  * @param model from `parsePopulationModel`. @param fixedPoint default `populationFixedPoint(model)`; must belong to
  *   this model (same variables).
  * @returns `V` (length K), `W` (K×K), `observables` (meanField, coefficient), `lyapunovResidual`, `diagnostics`.
- * @throws {InvalidModelError} if fixedPoint has the wrong length. @throws {SolverError} if A is singular or not
+ * @throws {InvalidModelError} if a rate or observable is not C² (`requireSmoothModel`, naming the function) or
+ *   fixedPoint has the wrong length. @throws {SolverError} if A is singular or not
  *   Hurwitz (π not exponentially stable), or the Lyapunov residual exceeds 1e−9.
  * @example populationRefined(jsq).observables.meanQueueLength.coefficient // ≈ 3.9864 (JSQ(2), λ = 0.9)
  */
 export function populationRefined(model: PopulationModel, fixedPoint?: PopulationFixedPointResult): PopulationRefinedResult {
+  requireSmoothModel(model);
   const fp = fixedPoint ?? populationFixedPoint(model);
   const K = model.variables.length;
   if (fp.x.length !== K) throw new InvalidModelError(`fixedPoint has ${fp.x.length} values, the model has ${K} variables`);

@@ -4,6 +4,7 @@
  * Source: theory.md §2 ("odex pitfalls"), §6; Kurtz, J. Appl. Prob. 7(1), 1970 (x^(n)(t) → x(t)).
  */
 import { integrateOdex } from '../../numerics/odex.ts';
+import { clampRowsToRange } from '../../numerics/clamp.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
 import { populationDrift, type PopulationDrift } from './drift.ts';
@@ -32,7 +33,8 @@ export interface PopulationTransientResult {
   /** Observable name → its value at each instant (length times.length). */
   observables: Record<string, number[]>;
   variables: readonly string[];
-  diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; finalDriftNorm: number };
+  /** `clamped`: largest move of the projection of the states onto x ≥ 0 (integrator round-off; numerics/clamp.ts). */
+  diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; finalDriftNorm: number; clamped: number };
   provenance: { model: string; equation: string; source: string; version: string; options: { tolerance: number; maxSteps: number } };
 }
 
@@ -74,7 +76,7 @@ export function integratePopulation(
  * Mean-field transient x(t) of a population model and its observables at the given instants.
  * @param model from `parsePopulationModel`. @param options `times`, `from` (default model.initial), `tolerance`,
  *   `maxSteps`.
- * @returns `times`, `x` (times.length rows of length K), `observables`, odex `diagnostics` (with ‖f(x(t_end))‖∞).
+ * @returns `times`, `x` (times.length rows of length K, projected onto x ≥ 0), `observables`, odex `diagnostics` (with ‖f(x(t_end))‖∞).
  * @throws {InvalidModelError} on bad times, from or options. @throws {SolverError} if odex fails.
  * @example populationTransient(jsq, { times: [0, 200] }).x[1] // ≈ the fixed point
  */
@@ -106,6 +108,8 @@ export function populationTransient(model: PopulationModel, options: PopulationT
         }
       });
   while (x.length < times.length) x.push([...stats.y]); // odex may stop a round-off short of the end
+  // The variables are fractions of servers (models/README.md), never negative; odex round-off left −3.6e−26.
+  const clamped = clampRowsToRange(x, 0, Infinity);
   const observables: Record<string, number[]> = {};
   x.forEach((row) => {
     for (const [name, v] of Object.entries(evaluateObservables(model, row))) (observables[name] ??= []).push(v);
@@ -117,7 +121,7 @@ export function populationTransient(model: PopulationModel, options: PopulationT
     x,
     observables,
     variables: model.variables,
-    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, finalDriftNorm },
+    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, finalDriftNorm, clamped },
     provenance: {
       model: model.name,
       equation: 'dx/dt = f(x) = sum_l l beta_l(x)',

@@ -1,10 +1,11 @@
 /**
  * Turns a resolved mathjs expression (only variables left as symbols; see `prepareExpression`) into a fast
  * evaluator x ↦ value, a closure tree over a Float64Array state with constant subtrees folded, and differentiates
- * it symbolically with mathjs `derivative` (simplify off: mathjs's simplifier costs ~6 ms per call, so `prune`
- * removes the zero terms it leaves, which keeps the sparsity of Jacobian and Hessian).
+ * it symbolically with our own rules (`differentiate`: one rule for every function `compileNode` accepts; mathjs's
+ * `derivative` knows neither expm1, log1p, log2, floor, sign nor ?:). `prune` removes the zero terms the rules leave,
+ * which keeps the sparsity of Jacobian and Hessian.
  */
-import { ConstantNode, OperatorNode, derivative, type MathNode } from 'mathjs';
+import { ConditionalNode, ConstantNode, FunctionNode, OperatorNode, SymbolNode, type MathNode } from 'mathjs';
 import { InvalidModelError } from '../../errors.ts';
 
 /** x ↦ value; x holds the variables in model order. */
@@ -115,6 +116,12 @@ const NO_STATE = new Float64Array(0);
 export function prune(node: MathNode): MathNode {
   const n = node as AnyNode;
   if (n.type === 'ParenthesisNode') return prune(n.content!);
+  if (n.type === 'ConditionalNode') {
+    const a = prune(n.trueExpr!);
+    const b = prune(n.falseExpr!);
+    if (isConstant(a) && isConstant(b) && a.value === b.value) return a;
+    return new ConditionalNode(prune(n.condition!), a, b);
+  }
   if (n.type !== 'OperatorNode' && n.type !== 'FunctionNode') return node;
   const args = (n.args ?? []).map(prune);
   const name = fnName(n);
@@ -176,13 +183,132 @@ export function referencedVariables(node: MathNode, index: ReadonlyMap<string, n
   return [...found].sort((p, q) => p - q);
 }
 
+const num = (v: number): MathNode => new ConstantNode(v);
+const op = (o: string, fn: string, args: MathNode[]): MathNode => new OperatorNode(o as never, fn as never, args);
+const mul = (...args: MathNode[]): MathNode => op('*', 'multiply', args);
+const div = (a: MathNode, b: MathNode): MathNode => op('/', 'divide', [a, b]);
+const add = (a: MathNode, b: MathNode): MathNode => op('+', 'add', [a, b]);
+const sub = (a: MathNode, b: MathNode): MathNode => op('-', 'subtract', [a, b]);
+const pow = (a: MathNode, b: MathNode): MathNode => op('^', 'pow', [a, b]);
+const call = (name: string, ...args: MathNode[]): MathNode => new FunctionNode(new SymbolNode(name), args);
+
+/** Functions and operators whose derivative is 0 wherever it exists (piecewise constant). */
+const PIECEWISE_CONSTANT = new Set(['sign', 'floor', 'ceil', 'larger', 'smaller', 'largerEq', 'smallerEq', 'equal', 'unequal', 'and', 'or', 'not']);
+
 /**
- * ∂node/∂variable, symbolic (mathjs `derivative`, simplify off) then `prune`d.
- * @throws {InvalidModelError} naming `where` if mathjs cannot differentiate a function used (e.g. max).
+ * Constructs `compileNode` accepts that are not twice continuously differentiable everywhere: abs, sign, floor,
+ * ceil, min, max, mod, comparisons, and/or/not, and c ? a : b.
+ * @returns their names as written (e.g. "floor", "?:", ">"), each once, in order of first appearance.
+ */
+export function nonSmoothConstructs(node: MathNode): string[] {
+  const found: string[] = [];
+  const note = (name: string) => { if (!found.includes(name)) found.push(name); };
+  node.traverse((child: MathNode, path: string) => {
+    const c = child as AnyNode;
+    if (path === 'fn') return;
+    if (c.type === 'ConditionalNode') note('?:');
+    else if (c.type === 'OperatorNode' || c.type === 'FunctionNode') {
+      const name = fnName(c);
+      if (PIECEWISE_CONSTANT.has(name) || name === 'abs' || name === 'min' || name === 'max' || name === 'mod') {
+        note(c.type === 'OperatorNode' ? c.op! : name);
+      }
+    }
+  });
+  return found;
+}
+
+/** The derivative rule, before `prune`; `v` is the variable's name. Throws a plain Error on an unknown construct. */
+function derive(node: MathNode, v: string): MathNode {
+  const n = node as AnyNode;
+  switch (n.type) {
+    case 'ConstantNode':
+      return num(0);
+    case 'SymbolNode':
+      return num(n.name === v ? 1 : 0);
+    case 'ParenthesisNode':
+      return derive(n.content!, v);
+    case 'ConditionalNode': // the derivative of the branch taken (a.e.; the switch itself is not differentiable)
+      return new ConditionalNode(n.condition!, derive(n.trueExpr!, v), derive(n.falseExpr!, v));
+    case 'OperatorNode':
+    case 'FunctionNode':
+      break;
+    default:
+      throw new Error(`no derivative rule for ${n.type}`);
+  }
+  const name = fnName(n);
+  const args = n.args ?? [];
+  const [a, b] = args;
+  const da = () => derive(a, v);
+  if (PIECEWISE_CONSTANT.has(name)) return num(0);
+  if (args.length === 1) {
+    switch (name) {
+      case 'unaryMinus': return op('-', 'unaryMinus', [da()]);
+      case 'unaryPlus': return da();
+      case 'exp': return mul(call('exp', a), da());
+      case 'expm1': return mul(call('exp', a), da());
+      case 'log': return div(da(), a);
+      case 'log1p': return div(da(), add(num(1), a));
+      case 'log10': return div(da(), mul(a, num(Math.LN10)));
+      case 'log2': return div(da(), mul(a, num(Math.LN2)));
+      case 'sqrt': return div(da(), mul(num(2), call('sqrt', a)));
+      case 'cbrt': return div(da(), mul(num(3), pow(call('cbrt', a), num(2))));
+      case 'sin': return mul(call('cos', a), da());
+      case 'cos': return mul(op('-', 'unaryMinus', [call('sin', a)]), da());
+      case 'tan': return div(da(), pow(call('cos', a), num(2)));
+      case 'sinh': return mul(call('cosh', a), da());
+      case 'cosh': return mul(call('sinh', a), da());
+      case 'tanh': return mul(sub(num(1), pow(call('tanh', a), num(2))), da());
+      case 'abs': return mul(call('sign', a), da()); // a.e.
+    }
+  }
+  if (args.length === 2) {
+    switch (name) {
+      case 'subtract': return sub(da(), derive(b, v));
+      case 'divide': return div(sub(mul(da(), b), mul(a, derive(b, v))), pow(b, num(2)));
+      case 'pow': {
+        const db = prune(derive(b, v));
+        const powerRule = mul(b, pow(a, sub(b, num(1))), da());
+        if (isValue(db, 0)) return powerRule;
+        return add(powerRule, mul(pow(a, b), call('log', a), db));
+      }
+      case 'log': return derive(div(call('log', a), call('log', b)), v);
+      case 'mod': return sub(da(), mul(derive(b, v), call('floor', div(a, b)))); // a − b·floor(a/b), a.e.
+    }
+  }
+  if (args.length >= 2) {
+    switch (name) {
+      case 'add': return args.map((x) => derive(x, v)).reduce(add);
+      case 'multiply': // product rule: Σ_i a_i' Π_{j≠i} a_j
+        return args.map((x, i) => mul(...args.map((y, j) => (j === i ? derive(x, v) : y)))).reduce(add);
+      case 'min':
+      case 'max': { // the derivative of the active argument (a.e.), reducing n-ary to nested binary
+        const [first, ...rest] = args;
+        let value: MathNode = first;
+        let slope: MathNode = derive(first, v);
+        for (const x of rest) {
+          const keep = op(name === 'min' ? '<=' : '>=', name === 'min' ? 'smallerEq' : 'largerEq', [value, x]);
+          slope = new ConditionalNode(keep, slope, derive(x, v));
+          value = call(name, value, x);
+        }
+        return slope;
+      }
+    }
+  }
+  throw new Error(`no derivative rule for ${n.type === 'OperatorNode' ? `operator "${n.op}"` : `function "${name}"`} with ${args.length} argument(s)`);
+}
+
+/**
+ * ∂node/∂variable, symbolic, then `prune`d. Smooth functions (+ − * / ^ pow exp expm1 log log1p log10 log2 sqrt
+ * cbrt sin cos tan sinh cosh tanh) get their calculus rule; the non-smooth ones (`nonSmoothConstructs`) get their
+ * derivative almost everywhere (abs → sign·a', sign/floor/ceil/comparisons → 0, mod → a' − b'·floor(a/b),
+ * min/max and ?: → the derivative of the active argument or branch), which is what Newton's Jacobian needs; a caller
+ * that needs C² rates (the refined mean field) refuses them first with `nonSmoothConstructs`.
+ * @throws {InvalidModelError} naming `where` for a construct `compileNode` does not accept either.
+ * @example differentiate(parse('expm1(2*x)'), 'x', 'rate').toString() // "exp(2 * x) * 2"
  */
 export function differentiate(node: MathNode, variable: string, where: string): MathNode {
   try {
-    return prune(derivative(node, variable, { simplify: false }));
+    return prune(derive(node, variable));
   } catch (error) {
     throw new InvalidModelError(`${where}: cannot differentiate "${node.toString()}" with respect to ${variable}: ${(error as Error).message}`);
   }

@@ -3,6 +3,7 @@
  * SCV e^{σ²} − 1, E[S^j·1(S ≤ x)] = e^{jμ + j²σ²/2}·Φ((ln x − μ − jσ²)/σ).
  * Source: theory.md §1 "Sizes"; Johnson, Kotz, Balakrishnan, Continuous Univariate Distributions 1, ch. 14.
  */
+import { InvalidModelError } from '../../errors.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { ServiceDistribution, UniformSource } from './distribution.ts';
 import { normalCdf, normalQuantile, requirePositive, requireProbability, standardNormal } from './support.ts';
@@ -19,7 +20,7 @@ export class LognormalDistribution implements ServiceDistribution {
   readonly mu: number;
   private readonly sigma: number;
 
-  /** @throws {InvalidModelError} if spec.sigma or spec.mean is not a finite number > 0. */
+  /** @throws {InvalidModelError} if spec.sigma or spec.mean is not a finite number > 0, or e^{σ²} overflows (σ > 26.6). */
   constructor(readonly spec: LognormalSpec) {
     this.mean = requirePositive('lognormal mean', spec.mean);
     this.sigma = requirePositive('lognormal sigma', spec.sigma);
@@ -27,6 +28,10 @@ export class LognormalDistribution implements ServiceDistribution {
     this.mu = Math.log(this.mean) - s2 / 2;
     this.secondMoment = this.mean * this.mean * Math.exp(s2);
     this.scv = Math.expm1(s2);
+    if (!Number.isFinite(this.secondMoment)) {
+      // no cancellation to avoid here (unlike Weibull's Γ ratio): e^{σ²} itself leaves the double range at σ > 26.6
+      throw new InvalidModelError(`lognormal sigma ${this.sigma} is too large: E[S²] = m²·e^{σ²} exceeds the double range (use sigma ≤ 26)`);
+    }
   }
 
   ccdf(x: number): number {

@@ -1,9 +1,14 @@
 /**
  * Weibull service times with shape k and mean m: scale η = m/Γ(1 + 1/k), P(S > x) = exp(−(x/η)^k),
  * E[S^j] = η^j Γ(1 + j/k); at m = 1, k = ½: η = ½, E[S²] = 6; k = 2: η = 1.128379, E[S²] = 1.2732.
+ * Small shapes: Γ(1 + 2/k) overflows a double for k < 1/85 (Γ(x) > 1.8e308 past x ≈ 171.6), though
+ * E[S²]/E[S]² = Γ(1 + 2/k)/Γ(1 + 1/k)² is finite (≈ 8.6e58 at k = 0.01); there the moments come from log-gamma,
+ * E[S²] = m²·exp(lnΓ(1 + 2/k) − 2 lnΓ(1 + 1/k)), η = m·exp(−lnΓ(1 + 1/k)).
  * Source: theory.md §1 "Sizes".
  */
 import gamma from '@stdlib/math-base-special-gamma';
+import gammaln from '@stdlib/math-base-special-gammaln';
+import { InvalidModelError } from '../../errors.ts';
 import gammainc from '@stdlib/math-base-special-gammainc';
 import type { ServiceSpec } from '../model.ts';
 import type { ServiceDistribution, UniformSource } from './distribution.ts';
@@ -22,15 +27,32 @@ export class WeibullDistribution implements ServiceDistribution {
   private readonly shape: number;
   private readonly invShape: number;
 
-  /** @throws {InvalidModelError} if spec.shape or spec.mean is not a finite number > 0. */
+  /**
+   * @throws {InvalidModelError} if spec.shape or spec.mean is not a finite number > 0, or the shape is so small
+   *   (k ≲ 0.0035) that E[S²]/E[S]² or 1/η leaves the double range.
+   */
   constructor(readonly spec: WeibullSpec) {
     this.mean = requirePositive('weibull mean', spec.mean);
     this.shape = requirePositive('weibull shape', spec.shape);
     this.invShape = 1 / this.shape;
     const g1 = gamma(1 + this.invShape);
-    this.scale = this.mean / g1;
-    this.secondMoment = this.scale * this.scale * gamma(1 + 2 * this.invShape);
-    this.scv = this.secondMoment / (this.mean * this.mean) - 1;
+    const g2 = gamma(1 + 2 * this.invShape);
+    if (Number.isFinite(g2)) {
+      // the direct form while Γ is finite (k ≥ 1/85): the same numbers as always
+      this.scale = this.mean / g1;
+      this.secondMoment = this.scale * this.scale * g2;
+      this.scv = this.secondMoment / (this.mean * this.mean) - 1;
+    } else {
+      const lnG1 = gammaln(1 + this.invShape);
+      const ratio = Math.exp(gammaln(1 + 2 * this.invShape) - 2 * lnG1); // E[S²]/E[S]²
+      this.scale = this.mean * Math.exp(-lnG1);
+      this.secondMoment = this.mean * this.mean * ratio;
+      this.scv = ratio - 1;
+      if (!Number.isFinite(this.secondMoment) || !(this.scale > 0) || !Number.isFinite(this.scale ** -1)) {
+        throw new InvalidModelError(`weibull shape ${this.shape} is too small: E[S²]/E[S]² = exp(${(gammaln(1 + 2 * this.invShape) - 2 * lnG1).toPrecision(4)}) ` +
+          'or the scale leaves the double range (use k ≥ 0.004)');
+      }
+    }
   }
 
   ccdf(x: number): number {

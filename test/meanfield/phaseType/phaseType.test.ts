@@ -60,6 +60,15 @@ describe('phaseTypeJsqFixedPoint', () => {
   });
 });
 
+describe('phaseTypeJsqTransient output', () => {
+  it('phaseTypeJsqTransient(erlang:2, λ = 0.9, d = 2, t = 0..3) returns no negative tail fraction (odex left −9e−30)', () => {
+    const tr = phaseTypeJsqTransient(parseModel({ lambda: 0.9, d: 2, service: 'erlang:2' }), { times: [0, 0.5, 1, 1.5, 2, 2.5, 3] });
+    for (const row of tr.tail) for (const s of row) expect(s).toBeGreaterThanOrEqual(0);
+    expect(tr.diagnostics.clamped).toBeGreaterThan(0);
+    expect(tr.diagnostics.clamped).toBeLessThan(1e-20);
+  });
+});
+
 describe('phaseTypeJacobianCumulative', () => {
   it('phaseTypeJacobianCumulative(p, x) equals central finite differences of the drift to 1e−8', () => {
     for (const [d, service] of [[1, 'hyperexp:3'], [2, 'weibull:2'], [3, 'erlang:2']] as const) {

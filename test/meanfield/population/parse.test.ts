@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../../src/errors.ts';
-import { parsePopulationModel, populationDrift, populationFixedPoint } from '../../../src/meanfield/population/index.ts';
+import { parsePopulationModel, populationDrift, populationFixedPoint, requireSmoothModel } from '../../../src/meanfield/population/index.ts';
 import { modelJson, shipped } from './helpers.ts';
 
 const FILE = 'models/jsq-d.json';
@@ -87,9 +87,11 @@ describe('parsePopulationModel', () => {
       .toBe(`${FILE}: cannot set "mu": not a parameter of the model (parameters: lambda, d, K)`);
   });
 
-  it('populationDrift(model) names a rate mathjs cannot differentiate', () => {
+  it('requireSmoothModel(model) names a rate that is not differentiable (max), which populationDrift itself accepts', () => {
     const m = parsePopulationModel(mutated((m) => { m.transitions[1].rate = 'max(s{i} - s{i+1}, 0)'; }), {}, { file: FILE });
-    expect(failure(() => populationDrift(m))).toMatch(/^models\/jsq-d\.json: transitions\[1\] \(departure\) \(i = 1\)\.rate: cannot differentiate "max\(s1 - s2, 0\)" with respect to s1/);
+    expect(failure(() => requireSmoothModel(m))).toMatch(/^models\/jsq-d\.json: transitions\[1\] \(departure\) \(i = 1\)\.rate uses max, which is not differentiable everywhere/);
+    // ∂f_1/∂s1 at s = 0.5: arrivals −λd·s1 = −0.9, departures −∂max(s1 − s2, 0)/∂s1 = −1 (the first argument at the tie)
+    expect(populationDrift(m).jacobian(new Array(20).fill(0.5))[0][0]).toBeCloseTo(-1.9, 14);
   });
 
   it('populationFixedPoint(model) throws when a rate is negative at the fixed point, naming the transition', () => {

@@ -136,6 +136,13 @@ describe('solveLyapunovDense', () => {
 });
 
 describe('populationTransient', () => {
+  it('populationTransient(jsq-d.json, t = 0..10 step 0.5) returns no negative fraction (odex left −3.6e−26)', () => {
+    const tr = populationTransient(shipped('jsq-d.json'), { times: Array.from({ length: 21 }, (_, j) => j * 0.5) });
+    for (const row of tr.x) for (const v of row) expect(v).toBeGreaterThanOrEqual(0);
+    expect(tr.diagnostics.clamped).toBeGreaterThan(0);
+    expect(tr.diagnostics.clamped).toBeLessThan(1e-20);
+  });
+
   it('populationTransient(jsq-d.json) from empty equals the built-in solveTransient to 1e-7 and converges to the fixed point', () => {
     const times = [0, 1, 5, 20, 300];
     const tr = populationTransient(shipped('jsq-d.json', { K: 12 }), { times });
