@@ -6,7 +6,7 @@
 import { parseModel, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
-  refine, refinedEstimate, solveFixedPoint, solveTransient, warmupTime,
+  refine, refinedEstimate, solveSqdFixedPoint, solveTransient, warmupTime,
   type FixedPointResult, type RefinedCorrection,
 } from '../meanfield/index.ts';
 import { simulate, simulateTrajectory } from '../sim/index.ts';
@@ -192,7 +192,7 @@ function slopePoints(cells: readonly CellResult[], pick: (c: CellResult) => [num
 export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks = {}): ComparisonResult {
   const models = validateComparison(config);
   const prepared = models.map((model) => {
-    const fixedPoint: FixedPointResult = solveFixedPoint(model);
+    const fixedPoint: FixedPointResult = solveSqdFixedPoint(model);
     const correction: RefinedCorrection = refine(model, { fixedPoint });
     const warm = warmupTime(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor });
     return { model, fixedPoint, correction, warm };

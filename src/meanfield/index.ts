@@ -13,7 +13,7 @@ export {
 } from './sqd.ts';
 export { newtonSolve, type NewtonOptions, type NewtonResult } from '../numerics/newton.ts';
 export {
-  solveFixedPoint,
+  solveSqdFixedPoint,
   FIXED_POINT_RESIDUAL_TOLERANCE,
   type FixedPointResult,
   type FixedPointOptions,

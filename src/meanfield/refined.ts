@@ -11,7 +11,7 @@ import { add, lusolve, lyap, multiply, transpose } from 'mathjs';
 import { InvalidModelError, SolverError } from '../errors.ts';
 import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
-import { solveFixedPoint, type FixedPointResult } from './fixedPoint.ts';
+import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { solveLyapunovTridiagonal } from '../numerics/lyapunov.ts';
 import { sqdJacobian } from './sqd.ts';
 import type { Tridiagonal } from '../numerics/tridiagonal.ts';
@@ -188,7 +188,7 @@ export function computeV(A: number[][], b: number[], f1?: number[]): number[] {
 
 /**
  * Refined mean-field correction V for SQ(d), exponential sizes, FIFO, for the model's sampling convention.
- * Uses π from `fixedPoint` (default `solveFixedPoint(model)`, tail tolerance 1e−15: K ≈ 9 at d = 2, ρ = 0.9;
+ * Uses π from `fixedPoint` (default `solveSqdFixedPoint(model)`, tail tolerance 1e−15: K ≈ 9 at d = 2, ρ = 0.9;
  * V converges fast in K), truncated or zero-padded to `truncationLevel` if given. d = 1: V = 0 exactly (linear
  * drift), no matrices are built. Service mean ≠ 1: V depends on ρ only.
  * Source: theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017 (V = −A⁻¹b); rmf_tool.
@@ -205,7 +205,7 @@ export function refine(
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): RefinedCorrection {
   const { rho, d } = sqdParameters(model);
-  const fixedPoint = options.fixedPoint ?? solveFixedPoint(model);
+  const fixedPoint = options.fixedPoint ?? solveSqdFixedPoint(model);
   const fpModel = fixedPoint.provenance.model;
   if (fpModel.lambda !== model.lambda || fpModel.d !== d || fpModel.service.mean !== model.service.mean) {
     throw new InvalidModelError(

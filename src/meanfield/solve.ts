@@ -18,7 +18,7 @@
 import { InvalidModelError } from '../errors.ts';
 import { load, type SupermarketModel } from '../model/index.ts';
 import {
-  jsqCavity, lwlCavity, lwlExponentialClosedForm, lwlFixedPoint, lwlWorkloadCcdf, phaseTypeJsqFixedPoint, solveFixedPoint,
+  jsqCavity, lwlCavity, lwlExponentialClosedForm, lwlFixedPoint, lwlWorkloadCcdf, phaseTypeJsqFixedPoint, solveSqdFixedPoint,
 } from './index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { mg1 } from './mg1/index.ts';
@@ -69,7 +69,7 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
   }
   if (model.selection === 'jsq') {
     if (model.discipline === 'fifo' && model.service.kind === 'exponential') {
-      const fp = solveFixedPoint(model);
+      const fp = solveSqdFixedPoint(model);
       return { meanResponseTime: fp.meanResponseTime, meanQueueLength: fp.meanQueueLength, tail: fp.tail, solver: 'SQ(d) closed form',
         kind: 'exact', source: 'theory.md §2 (Vvedenskaya et al. 1996; Mitzenmacher 2001)', numericalError: 0 };
     }

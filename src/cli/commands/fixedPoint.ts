@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { Command, Option } from 'commander';
 import { parseModel, checkServers } from '../../model/index.ts';
-import { refine, refinedEstimate, responseTimeCcdf, solveFixedPoint } from '../../meanfield/index.ts';
+import { refine, refinedEstimate, responseTimeCcdf, solveSqdFixedPoint } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
@@ -38,7 +38,7 @@ export function fixedPointCommand(): Command {
         printGeneralSolution(model, Boolean(o.json));
         return;
       }
-      const fp = solveFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
+      const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
       const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
       const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
       const ccdf = responseTimeCcdf(fp, model.d, times);

@@ -36,7 +36,7 @@ export function lwlParameters(model: SupermarketModel, requireFifo: boolean): Lw
   if (model.selection !== 'lwl') {
     throw new InvalidModelError(
       `the LWL(d) workload solver needs selection "lwl", got ${JSON.stringify(model.selection)}; ` +
-        'use solveFixedPoint for "jsq" (exponential sizes)',
+        'use solveSqdFixedPoint for "jsq" (exponential sizes)',
     );
   }
   if (requireFifo && model.discipline !== 'fifo') {
