@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
 import { SAMPLINGS } from '../model/index.ts';
+import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 import { parseClaim, type ParsedClaim } from './claim.ts';
 
 const positiveInt = z.number().int().positive();
@@ -26,11 +27,7 @@ export const conjectureSchema = z.object({
     prediction: z.array(z.string().min(1)).min(1).default(['exact']),
   }).strict(),
   sampling: z.enum(SAMPLINGS).default('with-replacement'),
-  conventions: z.object({
-    lpwWork: z.enum(['clip', 'signed', 'static']).optional(),
-    sprptOverrun: z.enum(['negative', 'zero']).optional(),
-    psjfPreemption: z.enum(['original', 'remaining']).optional(),
-  }).strict().optional(),
+  conventions: conventionsInputSchema.optional(),
   evaluation: z.object({
     /** Servers of the finite-n simulations (default 1000). */
     n: positiveInt.default(1000),
@@ -79,16 +76,9 @@ export interface Conjecture {
  *   parse error (`label: claim "…" at char k (…): message`).
  */
 export function parseConjecture(json: unknown, label = 'conjecture'): Conjecture {
-  const result = conjectureSchema.safeParse(json);
-  if (!result.success) {
-    const problems = result.error.issues.slice(0, 10).map((i) => {
-      const where = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
-      return `${where}: ${i.message}`;
-    });
-    throw new InvalidModelError(`${label}: ${problems.join('; ')}`);
-  }
+  const spec = parseWithSchema(conjectureSchema, json, label);
   try {
-    return { spec: result.data, claim: parseClaim(result.data.claim) };
+    return { spec, claim: parseClaim(spec.claim) };
   } catch (error) {
     throw new InvalidModelError(`${label}: ${(error as Error).message}`);
   }

@@ -4,7 +4,7 @@
  * afterwards by `parsePopulationModel`.
  */
 import { z } from 'zod';
-import { InvalidModelError } from '../../errors.ts';
+import { parseWithSchema } from '../schema.ts';
 
 /** A bound of a generator or loop: an integer, or an expression over the parameters such as "K" or "K+1". */
 const bound = z.union([z.number().int(), z.string().min(1)]);
@@ -57,11 +57,5 @@ export type PopulationModelFile = z.infer<typeof populationModelSchema>;
  * @throws {InvalidModelError} listing every problem as `label: path: message` (at most 10).
  */
 export function checkPopulationModelShape(json: unknown, label: string): PopulationModelFile {
-  const result = populationModelSchema.safeParse(json);
-  if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 10).map((i) => {
-    const where = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(top level)';
-    return `${where}: ${i.message}`;
-  });
-  throw new InvalidModelError(`${label}: ${problems.join('; ')}`);
+  return parseWithSchema(populationModelSchema, json, label);
 }
