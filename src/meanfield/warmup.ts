@@ -44,7 +44,7 @@ export interface WarmupResult {
  * @param model supported SQ(d) model. @param options `tolerance`, `safetyFactor`, `minRelaxationTimes`.
  * @returns `{ warmupTime, timeToTolerance, relaxationTime, method }`, times in model time units.
  * @throws {InvalidModelError} on unsupported models or options outside their ranges.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ ≥ 1. @throws {SolverError} if odex fails.
+ * @throws {SolverError} if odex fails.
  * @throws {ConvergenceError} if the trajectory is not within tolerance by 200τ + 1000 service times.
  * @example warmupTime(parseModel({ lambda: 0.9, d: 2 })).warmupTime // ≈ 2 × (time to 1e−3) ≈ 80
  */
