@@ -12,7 +12,7 @@ import { simulate } from '../sim/index.ts';
 import { fnv1a, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
-import { autoWarmup } from '../meanfield/autoWarmup.ts';
+import { simulationWarmup } from '../meanfield/warmup.ts';
 import { evaluateClaim, type ComparisonOutcome, type Measure, type QuantityRef } from './claim.ts';
 import type { Verdict } from './interval.ts';
 import type { Conjecture, ConjectureSpec } from './schema.ts';
@@ -212,7 +212,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
   for (const { point, items } of plans) for (const it of items) {
     if (it.decision.source !== 'simulation') continue;
     const seed = fnv(`${ev.seed}|${point.lambda}|${point.d}|${point.service}`);
-    const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : autoWarmup(it.model, 1e-3, ev.maxWarmup);
+    const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : simulationWarmup(it.model, { cap: ev.maxWarmup });
     const options = { n: ev.n, jobs: ev.jobs, replications: ev.replications, seed, warmupTime: warm.time };
     const body = JSON.stringify({ model: it.model, options });
     const key = `${it.q.selection}-${it.q.discipline}-${fnv(body).toString(16).padStart(8, '0')}${fnv(`x${body}`).toString(16).padStart(8, '0')}`;

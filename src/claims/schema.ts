@@ -51,7 +51,7 @@ export const conjectureSchema = z.object({
      * with 95% confidence; false: each quantity keeps its own 95% CI.
      */
     simultaneous: z.boolean().default(true),
-    /** Warm-up per replication in time units, or "auto" (autoWarmup, theory.md §8). */
+    /** Warm-up per replication in time units, or "auto" (simulationWarmup, theory.md §8). */
     warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
     /** Cap on the automatic warm-up (time units), default 5000. */
     maxWarmup: z.number().positive().default(5000),

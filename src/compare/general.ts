@@ -7,7 +7,7 @@
 import { parseModel, type ModelInput, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
-import { autoWarmup } from '../meanfield/autoWarmup.ts';
+import { simulationWarmup } from '../meanfield/warmup.ts';
 import { simulate, simulateTrajectory, defaultWorkloadGrid } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { cellSeed, trajectoryGrid, type ComparisonConfig, type ComparisonHooks } from './sweep.ts';
@@ -197,15 +197,15 @@ function tailSup(estimates: readonly Estimate[], reference: readonly number[]): 
 
 /**
  * Runs the general comparison sweep (theory.md §8 "n-sweeps", "Without V").
- * Per (λ, d): the reference from `solveMeanField` (solver, kind, CI or numerical error), the warm-up from `autoWarmup`
- * (config.warmupTolerance; `warmupSafetyFactor` is not used: autoWarmup's factor 2 is built in), one simulation per n
+ * Per (λ, d): the reference from `solveMeanField` (solver, kind, CI or numerical error), the warm-up from `simulationWarmup`
+ * (config.warmupTolerance; `warmupSafetyFactor` is not used: its default factor 2 is used), one simulation per n
  * with the model as given, then the fit x̂_n = a + c₁/n (+ c₂/n²), the limit check of â and the per-n verdicts with the
  * allowance |ĉ₁|/n + |ĉ₂|/n². For LWL(d): workload ccdf at `workloadGrid` and, with `config.trajectory`, the busy fraction from
  * empty by the PIDE against simulated trajectories.
  * @throws see `prepareGeneral`; simulator errors pass through.
  */
 export function runGeneralComparison(config: GeneralComparisonConfig, hooks: ComparisonHooks<GeneralCellResult> = {}): GeneralComparisonResult {
-  const prepared = prepareGeneral(config).map((p) => ({ ...p, warm: autoWarmup(p.model, config.warmupTolerance) }));
+  const prepared = prepareGeneral(config).map((p) => ({ ...p, warm: simulationWarmup(p.model, { tolerance: config.warmupTolerance }) }));
   const budget = (m: SupermarketModel, n: number, warm: number) => config.replications * (2 * config.jobs + 2 * m.lambda * n * warm);
   let totalEvents = 0;
   for (const p of prepared) {

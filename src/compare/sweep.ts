@@ -6,7 +6,7 @@
 import { parseModel, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
-  refine, refinedEstimate, solveSqdFixedPoint, solveTransient, warmupTime,
+  refine, refinedEstimate, solveSqdFixedPoint, solveTransient, simulationWarmup,
   type FixedPointResult, type RefinedCorrection,
 } from '../meanfield/index.ts';
 import { simulate, simulateTrajectory } from '../sim/index.ts';
@@ -194,7 +194,9 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
   const prepared = models.map((model) => {
     const fixedPoint: FixedPointResult = solveSqdFixedPoint(model);
     const correction: RefinedCorrection = refine(model, { fixedPoint });
-    const warm = warmupTime(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor });
+    // the one warm-up rule (uncapped here, as this comparison always was); for SQ(d) it is warmupTime's
+    const rule = simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity });
+    const warm = { warmupTime: rule.time, relaxationTime: rule.relaxationTime ?? NaN };
     return { model, fixedPoint, correction, warm };
   });
   const totalEvents = prepared.reduce((s, p) => s + estimatedEvents(config, p.model, p.warm.warmupTime), 0);

@@ -4,8 +4,8 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
-export { autoWarmup, MAX_AUTO_WARMUP } from '../meanfield/autoWarmup.ts';
-import { autoWarmup } from '../meanfield/autoWarmup.ts';
+export { simulationWarmup, MAX_AUTO_WARMUP } from '../meanfield/warmup.ts';
+import { simulationWarmup } from '../meanfield/warmup.ts';
 import { seedFromKey } from '../stats/index.ts';
 import type { ExperimentSpec } from './schema.ts';
 
@@ -88,7 +88,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 throw error;
               }
               if (d > n) throw new InvalidModelError(`d = ${d} exceeds n = ${n} (entries "d" and "n"): cannot sample more servers than exist`);
-              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : autoWarmup(model, 1e-3, spec.maxWarmup);
+              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : simulationWarmup(model, { cap: spec.maxWarmup });
               cells.push({ ...base, model, warmupTime: warm.time, warmupRule: warm.rule });
             }
           }

@@ -21,7 +21,10 @@ export {
 } from './fixedPoint.ts';
 export { responseTimeCcdf, responseTimeQuantile } from './responseTime.ts';
 export { solveTransient, type TransientOptions, type TransientResult } from './transient.ts';
-export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
+export {
+  simulationWarmup, warmupTime, MAX_AUTO_WARMUP, MAX_SCV_FACTOR, type SimulationWarmup, type SimulationWarmupOptions,
+  type PopulationWarmupOptions, type WarmupOptions, type WarmupResult,
+} from './warmup.ts';
 export { relaxationTime } from './relaxation.ts';
 export {
   refine,
