@@ -9,10 +9,10 @@ import type { RunMetadata } from './writeReport.ts';
 const fix = (x: number, k = 4) => (Number.isFinite(x) ? x.toFixed(k) : 'n/a');
 const sci = (x: number) => (Number.isFinite(x) ? x.toExponential(2) : 'n/a');
 
-/** "1.3742 (exact, ± 0)", "1.5767 ± 0.0075 (cavity CI)", "3.3115 ± 4.3e-6 (numerical)". */
+/** "1.3742 (exact, ± 0)", "1.5767 ± 0.0075 (estimate, 95% CI)", "3.3115 ± 4.3e-6 (numerical)". */
 export function referenceText(m: GeneralModelSummary): string {
   const r = m.reference;
-  if (r.kind === 'cavity') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (cavity 95% CI)`;
+  if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation') return `${fix(r.meanResponseTime)} (approximation, error not bounded)`;
   return r.numericalError > 0 ? `${fix(r.meanResponseTime)} ± ${sci(r.numericalError)} (numerical)` : `${fix(r.meanResponseTime)} (exact)`;
 }
@@ -81,7 +81,7 @@ export function generalReportMarkdown(result: GeneralComparisonResult, figures: 
     `[data CSV](figures/${f.name}.csv) · [data JSON](figures/${f.name}.json)\n`;
   const solvers = [...new Map(result.models.map((m) => [m.reference.solver, m])).values()]
     .map((m) => `- **${m.reference.solver}** (${m.reference.kind}): ${m.reference.source}. Error bar: ${
-      m.reference.kind === 'cavity' ? 'the cavity simulation\'s 95% CI (it covers the final run only)'
+      m.reference.kind === 'estimate' ? 'the estimate\'s 95% CI (a cavity simulation; it covers the final run only)'
         : m.reference.kind === 'approximation' ? 'none stated: an approximation (a disagreement may be the approximation\'s)'
           : m.reference.numericalError > 0 ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})` : 'none needed (closed form)'}.`)
     .join('\n');
