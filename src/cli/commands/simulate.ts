@@ -1,15 +1,14 @@
 /** `supermarket simulate`: finite-n discrete-event simulation with replications and Student-t 95% CIs. */
 import { Command, Option } from 'commander';
-import { checkServers, parseModel, slowdownFinite } from '../../model/index.ts';
+import { checkServers, slowdownFinite } from '../../model/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { checkEventBudget, simulate } from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications } from '../options.ts';
+import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications, modelFromFlags, type ModelFlags } from '../options.ts';
 
-interface Opts {
-  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
+interface Opts extends ModelFlags {
   n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
   maxLevel: number; engine: 'auto' | 'event' | 'priority' | 'race'; json?: boolean; progress: boolean;
 }
@@ -35,7 +34,7 @@ export function simulateCommand(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText('after', '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json')
     .action(action((o: Opts) => {
-      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
+      const model = modelFromFlags(o);
       const n = checkServers(model, o.n);
       const warm = o.warmup ?? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }).time;
       checkEventBudget({ lambda: model.lambda, n, jobs: o.jobs, replications: o.replications, warmupTime: warm }); // before the progress bar
