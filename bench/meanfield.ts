@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseModel } from '../src/model/index.ts';
 import {
   lwlExponentialClosedForm, lwlFixedPoint, parsePopulationModel, phaseTypeJsqFixedPoint, populationFixedPoint, populationRefined,
-  refine, solveFixedPoint,
+  refine, solveSqdFixedPoint,
 } from '../src/meanfield/index.ts';
 
 const runs = Number(process.argv[2] ?? 5);
@@ -40,12 +40,12 @@ function time<T>(f: () => T, k: number): { ms: number; value: T } {
 const rows: Row[] = [];
 const sqd = parseModel({ lambda: 0.9, d: 2 });
 {
-  const { ms, value } = time(() => solveFixedPoint(sqd), runs);
-  rows.push({ task: 'solveFixedPoint SQ(2), λ = 0.9', ms, runs, result: `E[T] = ${value.meanResponseTime.toFixed(6)}`,
+  const { ms, value } = time(() => solveSqdFixedPoint(sqd), runs);
+  rows.push({ task: 'solveSqdFixedPoint SQ(2), λ = 0.9', ms, runs, result: `E[T] = ${value.meanResponseTime.toFixed(6)}`,
     accuracy: `|E[T] − 2.6141 (theory.md §10)| = ${Math.abs(value.meanResponseTime - 2.6141).toExponential(1)} (table rounded to 1e−4)` });
 }
 {
-  const fp = solveFixedPoint(sqd);
+  const fp = solveSqdFixedPoint(sqd);
   const { ms, value } = time(() => refine(sqd, { fixedPoint: fp }), runs);
   rows.push({ task: 'refine SQ(2), λ = 0.9 (given π)', ms, runs, result: `ΣV = ${value.sumV.toFixed(6)}`, accuracy: 'Lyapunov residual checked inside' });
 }

@@ -1,6 +1,6 @@
 /**
  * Evaluates a conjecture over its grid: each quantity of the claim at each grid point from the mean-field solver
- * where one exists (solveMeanField: exact, approximation or cavity) and from finite-n simulation otherwise, then a
+ * where one exists (solveMeanField: exact, approximation or estimate) and from finite-n simulation otherwise, then a
  * verdict per grid point by interval arithmetic (interval.ts, claim.ts). Pure: simulations and solves go through
  * injectable hooks, so the CLI can run them on a worker pool and cache them on disk.
  * Sources: theory.md §2–§5 (solvers), §8 (simulation, CIs), §1 (H1–H8), §9 (open questions).
@@ -12,7 +12,7 @@ import { simulate } from '../sim/index.ts';
 import { fnv1a, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
-import { autoWarmup } from '../meanfield/autoWarmup.ts';
+import { simulationWarmup } from '../meanfield/warmup.ts';
 import { evaluateClaim, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
 import type { Verdict } from './interval.ts';
 import type { Conjecture, ConjectureSpec } from './schema.ts';
@@ -72,7 +72,7 @@ export interface QuantityValue {
   readonly value: number;
   /** Interval used for the verdict: the (possibly Bonferroni-widened) CI, or value ± numerical error. */
   readonly interval: [number, number];
-  /** The estimate's own 95% CI (simulation, cavity). */
+  /** The estimate's own 95% CI (simulation, or a mean-field solution of kind 'estimate'). */
   readonly ci95?: [number, number];
   /** Replications (or batches) behind the CI. */
   readonly replications?: number;
@@ -103,7 +103,7 @@ export interface ConjectureResult {
 }
 
 /** The rule, as printed in reports. */
-export const VERDICT_RULE = 'Each quantity is an interval: a 95% CI for simulated and cavity estimates (Bonferroni-widened to joint 95% over the ' +
+export const VERDICT_RULE = 'Each quantity is an interval: a 95% CI for simulated and mean-field (cavity) estimates (Bonferroni-widened to joint 95% over the ' +
   'm estimated quantities of a grid point when `simultaneous`), value ± numerical error for deterministic solvers. Both sides of each ' +
   'comparison are evaluated by interval arithmetic (an enclosure of every value the side can take). A comparison holds if it is true for ' +
   'every pair of values in the two side intervals, fails if false for every pair, and is undecided otherwise; and/or/not follow Kleene\'s ' +
@@ -212,7 +212,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
   for (const { point, items } of plans) for (const it of items) {
     if (it.decision.source !== 'simulation') continue;
     const seed = fnv(`${ev.seed}|${point.lambda}|${point.d}|${point.service}`);
-    const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : autoWarmup(it.model, 1e-3, ev.maxWarmup);
+    const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : simulationWarmup(it.model, { cap: ev.maxWarmup });
     const options = { n: ev.n, jobs: ev.jobs, replications: ev.replications, seed, warmupTime: warm.time };
     const body = JSON.stringify({ model: it.model, options });
     const key = `${it.q.selection}-${it.q.discipline}-${fnv(body).toString(16).padStart(8, '0')}${fnv(`x${body}`).toString(16).padStart(8, '0')}`;

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
-import { SAMPLINGS, validateJson } from '../model/index.ts';
+import { SAMPLINGS } from '../model/index.ts';
+import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 import { parseClaim, type ParsedClaim } from './claim.ts';
 
 const positiveInt = z.number().int().positive();
@@ -26,11 +27,7 @@ export const conjectureSchema = z.object({
     prediction: z.array(z.string().min(1)).min(1).default(['exact']),
   }).strict(),
   sampling: z.enum(SAMPLINGS).default('with-replacement'),
-  conventions: z.object({
-    lpwWork: z.enum(['clip', 'signed', 'static']).optional(),
-    sprptOverrun: z.enum(['negative', 'zero']).optional(),
-    psjfPreemption: z.enum(['original', 'remaining']).optional(),
-  }).strict().optional(),
+  conventions: conventionsInputSchema.optional(),
   evaluation: z.object({
     /** Servers of the finite-n simulations (default 1000). */
     n: positiveInt.default(1000),
@@ -54,7 +51,7 @@ export const conjectureSchema = z.object({
      * with 95% confidence; false: each quantity keeps its own 95% CI.
      */
     simultaneous: z.boolean().default(true),
-    /** Warm-up per replication in time units, or "auto" (autoWarmup, theory.md §8). */
+    /** Warm-up per replication in time units, or "auto" (simulationWarmup, theory.md §8). */
     warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
     /** Cap on the automatic warm-up (time units), default 5000. */
     maxWarmup: z.number().positive().default(5000),
@@ -79,7 +76,7 @@ export interface Conjecture {
  *   parse error (`label: claim "…" at char k (…): message`).
  */
 export function parseConjecture(json: unknown, label = 'conjecture'): Conjecture {
-  const spec = validateJson(conjectureSchema, json, label);
+  const spec = parseWithSchema(conjectureSchema, json, label);
   try {
     return { spec, claim: parseClaim(spec.claim) };
   } catch (error) {

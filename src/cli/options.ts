@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
+import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel, type SupermarketModel } from '../model/index.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -149,4 +149,14 @@ export function unknownOptionMessage(cmd: Command, args: readonly string[]): str
     return `unknown option '${flag}'${suggestions.length ? ` (did you mean ${suggestions.join(' or ')}?)` : ''}`;
   }
   return undefined;
+}
+
+/** The flags of `addModelOptions` (single model). */
+export interface ModelFlags {
+  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
+}
+
+/** The model of the `addModelOptions` flags, validated once by `parseModel`. */
+export function modelFromFlags(o: ModelFlags): SupermarketModel {
+  return parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
 }

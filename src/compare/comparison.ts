@@ -9,10 +9,9 @@
 import { parseModel, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
-  refine, refinedEstimate, solveFixedPoint, solveTransient, warmupTime, type RefinedCorrection,
+  refine, refinedEstimate, solveSqdFixedPoint, solveTransient, simulationWarmup, type RefinedCorrection,
 } from '../meanfield/index.ts';
 import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
-import { autoWarmup } from '../meanfield/autoWarmup.ts';
 import { defaultWorkloadGrid, simulate, simulateTrajectory } from '../sim/index.ts';
 import { seedFromKey, type Estimate } from '../stats/index.ts';
 import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
@@ -258,21 +257,21 @@ function prepareModels(config: ComparisonConfig): PreparedModel[] {
     const reference: MeanFieldReference = { meanResponseTime: sol.meanResponseTime, meanQueueLength: sol.meanQueueLength ?? null,
       halfWidth: sol.estimate?.halfWidth ?? 0, numericalError: sol.numericalError ?? 0, solver: sol.solver, kind: sol.kind, source: sol.source,
       ...(sol.tail ? { tail: sol.tail } : {}) };
-    const correction = hasRefinedTerm(model) ? refine(model, { fixedPoint: solveFixedPoint(model) }) : null;
+    const correction = hasRefinedTerm(model) ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
     return { model, reference, correction, warm: sweepWarmup(model, config, correction !== null) };
   });
 }
 
 /**
- * Warm-up of a sweep's simulations. With the refined term (the classic model): safetyFactor × the time for the SQ(d)
- * ODE from empty to come within the tolerance of the fixed point, at least 3τ (`warmupTime`, theory.md §8). Otherwise
- * `autoWarmup` (its factor 2 is built in; `warmupSafetyFactor` is not used).
+ * Warm-up of a sweep's simulations by the one rule (`simulationWarmup`, theory.md §8). With the refined term (the
+ * classic model) it is safetyFactor × the time for the SQ(d) ODE from empty to come within the tolerance of the fixed
+ * point, at least 3τ, uncapped; otherwise the rule's default cap applies and its factor 2 is built in.
  */
 function sweepWarmup(model: SupermarketModel, config: ComparisonConfig, refined: boolean): PreparedModel['warm'] {
-  if (!refined) return { ...autoWarmup(model, config.warmupTolerance), relaxationTime: null };
-  const w = warmupTime(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor });
-  return { time: w.warmupTime, relaxationTime: w.relaxationTime,
-    rule: `${config.warmupSafetyFactor} × the time for the mean-field transient from empty to come within ${config.warmupTolerance} of the fixed point, sup norm; at least 3τ` };
+  const w = refined
+    ? simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity })
+    : simulationWarmup(model, { tolerance: config.warmupTolerance });
+  return { time: w.time, rule: w.rule, relaxationTime: refined ? (w.relaxationTime ?? null) : null };
 }
 
 /** Which mean-field transient from empty exists for a model: the SQ(d) ODE with the refined term, the PIDE for LWL(d), else none. */

@@ -4,8 +4,8 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
-export { autoWarmup, MAX_AUTO_WARMUP } from '../meanfield/autoWarmup.ts';
-import { autoWarmup } from '../meanfield/autoWarmup.ts';
+export { simulationWarmup, MAX_AUTO_WARMUP } from '../meanfield/warmup.ts';
+import { simulationWarmup } from '../meanfield/warmup.ts';
 import { seedFromKey } from '../stats/index.ts';
 import type { ExperimentSpec } from './schema.ts';
 
@@ -91,7 +91,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 cells.push({ ...base, model, trace: { path: service.trace, format: service.format, status: service.status }, warmupTime: warm, warmupRule: 'trace replay: warm-up in jobs, see the runner' });
                 continue;
               }
-              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : autoWarmup(model, 1e-3, spec.maxWarmup);
+              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : simulationWarmup(model, { cap: spec.maxWarmup });
               cells.push({ ...base, model, warmupTime: warm.time, warmupRule: warm.rule });
             }
           }

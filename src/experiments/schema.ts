@@ -3,7 +3,8 @@
  * models, with budgets and a master seed. Validated with zod; every problem is reported with its JSON path.
  */
 import { z } from 'zod';
-import { DISCIPLINES, SAMPLINGS, SELECTIONS, validateJson } from '../model/index.ts';
+import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
+import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 
 const positiveInt = z.number().int().positive();
 const policy = z.object({
@@ -32,11 +33,7 @@ export const experimentSchema = z.object({
   service: z.array(serviceEntry).min(1),
   prediction: z.array(predictionEntry).min(1).default(['exact']),
   sampling: z.enum(SAMPLINGS).default('with-replacement'),
-  conventions: z.object({
-    lpwWork: z.enum(['clip', 'signed', 'static']).optional(),
-    sprptOverrun: z.enum(['negative', 'zero']).optional(),
-    psjfPreemption: z.enum(['original', 'remaining']).optional(),
-  }).strict().optional(),
+  conventions: conventionsInputSchema.optional(),
   jobs: positiveInt,
   replications: z.number().int().min(2),
   seed: z.number().int().nonnegative().default(1),
@@ -61,5 +58,5 @@ export type ExperimentSpec = z.infer<typeof experimentSchema>;
  * @throws {InvalidModelError} listing every problem as `label: path: message` (at most 10).
  */
 export function parseExperiment(json: unknown, label = 'experiment'): ExperimentSpec {
-  return validateJson(experimentSchema, json, label);
+  return parseWithSchema(experimentSchema, json, label);
 }

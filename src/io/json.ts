@@ -9,7 +9,7 @@ import { InvalidModelError } from '../errors.ts';
  * Reads and parses a JSON file, then validates it.
  * @param file path of the file. @param what what the file is, for messages ("experiment", "conjecture", "model").
  * @param parse validator of the parsed value, given the file name as label (e.g. `parseExperiment`); its
- *   InvalidModelError should name the JSON path (`validateJson` in src/model does).
+ *   InvalidModelError should name the JSON path (`parseWithSchema` in src/model/schema.ts does).
  * @returns what `parse` returns.
  * @throws {InvalidModelError} `<what> file not found: <file>`, `cannot read <what> file <file>: …`,
  *   `<file>: not valid JSON (…)`, or whatever `parse` throws.

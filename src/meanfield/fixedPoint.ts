@@ -131,11 +131,11 @@ function checkTail(s: Float64Array, residual: number, iterations: number): void 
  * @returns `tail` s_0..s_K (length K + 1, tail[0] = 1), `meanQueueLength` (jobs per server),
  *   `meanResponseTime` (model time units), `truncationLevel` K, `diagnostics`, `provenance`.
  * @throws {InvalidModelError} for unsupported models ("no mean-field solver for ..."), bad options, or K above
- *   maxTruncationLevel. @throws {UnstableModelError} if λ ≤ 0 or ρ ≥ 1.
+ *   maxTruncationLevel.
  * @throws {ConvergenceError} if Newton misses ‖f‖∞ ≤ 1e−12 or lands outside [0, 1] / non-monotone.
- * @example solveFixedPoint(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime // ≈ 2.6141
+ * @example solveSqdFixedPoint(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime // ≈ 2.6141
  */
-export function solveFixedPoint(model: SupermarketModel, options: FixedPointOptions = {}): FixedPointResult {
+export function solveSqdFixedPoint(model: SupermarketModel, options: FixedPointOptions = {}): FixedPointResult {
   const { rho, d } = sqdParameters(model);
   const method = options.method ?? 'closed-form';
   if (method !== 'closed-form' && method !== 'newton') {

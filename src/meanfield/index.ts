@@ -1,5 +1,6 @@
 /**
- * The mean-field room: fixed points, transients, relaxation and warm-up, response-time laws and the refined
+ * The mean-field room. One entry, `solveMeanField(model, options)` (solve.ts): the n → ∞ limit of any parsed model
+ * with a solver, in one solution shape. One warm-up rule, `simulationWarmup` (warmup.ts). Below them: fixed points, transients, relaxation and warm-up, response-time laws and the refined
  * (1/n) correction for SQ(d) = JSQ(d) with exponential sizes and FIFO. Pure: no I/O; failures throw the typed
  * errors of src/errors.ts. Source: theory.md §2, §6, §8, §10.
  */
@@ -13,7 +14,7 @@ export {
 } from './sqd.ts';
 export { newtonSolve, type NewtonOptions, type NewtonResult } from '../numerics/newton.ts';
 export {
-  solveFixedPoint,
+  solveSqdFixedPoint,
   FIXED_POINT_RESIDUAL_TOLERANCE,
   type FixedPointResult,
   type FixedPointOptions,
@@ -21,7 +22,10 @@ export {
 } from './fixedPoint.ts';
 export { responseTimeCcdf, responseTimeQuantile } from './responseTime.ts';
 export { solveTransient, type TransientOptions, type TransientResult } from './transient.ts';
-export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
+export {
+  simulationWarmup, warmupTime, MAX_AUTO_WARMUP, MAX_SCV_FACTOR, type SimulationWarmup, type SimulationWarmupOptions,
+  type PopulationWarmupOptions, type WarmupOptions, type WarmupResult,
+} from './warmup.ts';
 export { relaxationTime } from './relaxation.ts';
 export {
   refine,
@@ -42,3 +46,8 @@ export * from './lwl/index.ts';
 export * from './phaseType/index.ts';
 export * from './cavity/index.ts';
 export * from './population/index.ts';
+export {
+  solveMeanField, type MeanFieldSolution, type SolutionKind, type SolutionConvergence, type SolutionProvenance, type SolutionCcdf,
+  type SolveOptions,
+} from './solve.ts';
+export { mg1, type Mg1Result, type Mg1Options } from './mg1/index.ts';

@@ -11,7 +11,7 @@ import { add, lusolve, lyap, multiply, transpose } from 'mathjs';
 import { InvalidModelError, SolverError } from '../errors.ts';
 import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
-import { solveFixedPoint, type FixedPointResult } from './fixedPoint.ts';
+import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { solveLyapunovTridiagonal } from '../numerics/lyapunov.ts';
 import { sqdJacobian } from './sqd.ts';
 import type { Tridiagonal } from '../numerics/tridiagonal.ts';
@@ -41,17 +41,17 @@ export const LYAPUNOV_RESIDUAL_TOLERANCE = 1e-9;
 /**
  * Noise matrix Q = Σ_ℓ ℓℓᵀβ_ℓ(s) of SQ(d) (theory.md §6): diagonal, Q_ii = λ(s_{i−1}^d − s_i^d) + s_i − s_{i+1}
  * (s_0 = 1, s_{K+1} = 0; arrivals at level K are lost, so they make no jump).
- * @param lambda load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K).
+ * @param rho load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K).
  * @returns K×K `number[][]`, per mean service time.
  */
-export function computeQ(lambda: number, d: number, s: ArrayLike<number>): number[][] {
+export function computeQ(rho: number, d: number, s: ArrayLike<number>): number[][] {
   const K = s.length;
   const Q: number[][] = [];
   for (let i = 0; i < K; i++) {
     const prev = i === 0 ? 1 : s[i - 1];
     const next = i + 1 < K ? s[i + 1] : 0;
     const row = new Array<number>(K).fill(0);
-    row[i] = lambda * (prev ** d - s[i] ** d) + s[i] - next;
+    row[i] = rho * (prev ** d - s[i] ** d) + s[i] - next;
     Q.push(row);
   }
   return Q;
@@ -143,12 +143,12 @@ export function computeW(A: number[][], Q: number[][]): number[][] {
 /**
  * Hessian term b_i = ½ Σ_jk ∂²f_i/∂s_j∂s_k W_jk of SQ(d) (theory.md §6), which for the SQ(d) drift is
  * b_i = ½λd(d−1)[s_{i−1}^{d−2} W_{i−1,i−1}·1(i ≥ 2) − s_i^{d−2} W_ii] (zero when d = 1).
- * @param lambda load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K). @param W K×K.
+ * @param rho load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K). @param W K×K.
  * @returns b, length K (index i − 1 is level i).
  */
-export function sqdHessianTerm(lambda: number, d: number, s: ArrayLike<number>, W: number[][]): number[] {
+export function sqdHessianTerm(rho: number, d: number, s: ArrayLike<number>, W: number[][]): number[] {
   const K = s.length;
-  const c = 0.5 * lambda * d * (d - 1);
+  const c = 0.5 * rho * d * (d - 1);
   const b = new Array<number>(K);
   for (let i = 0; i < K; i++) {
     const down = i > 0 ? s[i - 1] ** (d - 2) * W[i - 1][i - 1] : 0;
@@ -160,11 +160,11 @@ export function sqdHessianTerm(lambda: number, d: number, s: ArrayLike<number>, 
 /**
  * The 1/n drift correction of sampling without replacement (theory.md §6, [D]):
  * f⁽¹⁾_i = −λ·d(d−1)/2·[φ(s_{i−1}) − φ(s_i)], φ(s) = s^{d−1} − s^d, s_0 = 1.
- * @param lambda load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K). @returns length K.
+ * @param rho load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K). @returns length K.
  */
-export function computeF1(lambda: number, d: number, s: ArrayLike<number>): number[] {
+export function computeF1(rho: number, d: number, s: ArrayLike<number>): number[] {
   const phi = (x: number) => x ** (d - 1) - x ** d;
-  const c = (-lambda * d * (d - 1)) / 2;
+  const c = (-rho * d * (d - 1)) / 2;
   const out = new Array<number>(s.length);
   for (let i = 0; i < s.length; i++) out[i] = c * (phi(i === 0 ? 1 : s[i - 1]) - phi(s[i]));
   return out;
@@ -188,7 +188,7 @@ export function computeV(A: number[][], b: number[], f1?: number[]): number[] {
 
 /**
  * Refined mean-field correction V for SQ(d), exponential sizes, FIFO, for the model's sampling convention.
- * Uses π from `fixedPoint` (default `solveFixedPoint(model)`, tail tolerance 1e−15: K ≈ 9 at d = 2, ρ = 0.9;
+ * Uses π from `fixedPoint` (default `solveSqdFixedPoint(model)`, tail tolerance 1e−15: K ≈ 9 at d = 2, ρ = 0.9;
  * V converges fast in K), truncated or zero-padded to `truncationLevel` if given. d = 1: V = 0 exactly (linear
  * drift), no matrices are built. Service mean ≠ 1: V depends on ρ only.
  * Source: theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017 (V = −A⁻¹b); rmf_tool.
@@ -205,7 +205,7 @@ export function refine(
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): RefinedCorrection {
   const { rho, d } = sqdParameters(model);
-  const fixedPoint = options.fixedPoint ?? solveFixedPoint(model);
+  const fixedPoint = options.fixedPoint ?? solveSqdFixedPoint(model);
   const fpModel = fixedPoint.provenance.model;
   if (fpModel.lambda !== model.lambda || fpModel.d !== d || fpModel.service.mean !== model.service.mean) {
     throw new InvalidModelError(

@@ -19,7 +19,7 @@ import { largestEigenvalueTridiagonal } from '../numerics/tridiagonal.ts';
  * Source: theory.md §2 "Relaxation"; Gast and Van Houdt, POMACS 1(2), 2017 (A).
  * @param model supported SQ(d) model (jsq, fifo, exponential).
  * @returns τ > 0 in model time units.
- * @throws {InvalidModelError} / {UnstableModelError} as `sqdParameters`.
+ * @throws {InvalidModelError} as `sqdParameters`.
  * @throws {SolverError} if the largest eigenvalue is not negative (no exponential stability).
  * @example relaxationTime(parseModel({ lambda: 0.9, d: 1 })) // 1/(1 − √0.9)² ≈ 379.5
  */

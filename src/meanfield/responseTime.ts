@@ -44,12 +44,12 @@ function ccdfAt(u: number, logFactorial: Float64Array, logWeight: Float64Array):
  * weight formed in log space (no overflow of t^m or m!, exact at t = 0). Levels above K are dropped; they
  * contribute at most s_{K+1}^d (below the fixed point's tail tolerance). d = 1 gives e^{−(1−ρ)t/E[S]}, and
  * ∫_0^∞ P(T > t) dt = E[T]. Source: theory.md §2.
- * @param fp fixed point from `solveFixedPoint` (its tail s_0..s_K and model).
+ * @param fp fixed point from `solveSqdFixedPoint` (its tail s_0..s_K and model).
  * @param d servers sampled per arrival; must equal fp's model d.
  * @param times instants t in model time units (mean service times when service.mean = 1); t < 0 gives 1.
  * @returns P(T > t) per entry of `times` (same length), each in [0, 1].
  * @throws {InvalidModelError} if d differs from the model's d or some time is not finite.
- * @example responseTimeCcdf(solveFixedPoint({ ...m, lambda: 0.5, d: 1 }), 1, [2]) // [e^{−1}] ≈ [0.3679]
+ * @example responseTimeCcdf(solveSqdFixedPoint({ ...m, lambda: 0.5, d: 1 }), 1, [2]) // [e^{−1}] ≈ [0.3679]
  */
 export function responseTimeCcdf(fp: FixedPointResult, d: number, times: number[]): number[] {
   checkD(fp, d);
@@ -64,11 +64,11 @@ export function responseTimeCcdf(fp: FixedPointResult, d: number, times: number[
 /**
  * Mean-field response-time quantile: the smallest t with P(T > t) ≤ 1 − p, by bracketing and bisection on
  * `responseTimeCcdf` (relative accuracy 1e−12). Source: theory.md §2.
- * @param fp fixed point from `solveFixedPoint`. @param d must equal fp's model d.
+ * @param fp fixed point from `solveSqdFixedPoint`. @param d must equal fp's model d.
  * @param p probability in (0, 1), e.g. 0.99 for the 99th percentile.
  * @returns t in model time units.
  * @throws {InvalidModelError} if p is outside (0, 1) or d differs from the model's d.
- * @example responseTimeQuantile(solveFixedPoint({ ...m, lambda: 0.5, d: 1 }), 1, 0.5) // 2 ln 2 ≈ 1.3863
+ * @example responseTimeQuantile(solveSqdFixedPoint({ ...m, lambda: 0.5, d: 1 }), 1, 0.5) // 2 ln 2 ≈ 1.3863
  */
 export function responseTimeQuantile(fp: FixedPointResult, d: number, p: number): number {
   checkD(fp, d);

@@ -1,12 +1,12 @@
 /**
  * The SQ(d) = JSQ(d) mean-field model with exponential sizes and FIFO (or any size-blind) service: drift,
  * Jacobian, closed-form fixed point and truncation level. Everything here is in service-time units (μ = 1),
- * with `lambda` the load ρ = λ·E[S]; see support.ts for the conversion to model time units.
+ * with `rho` the load ρ = λ·E[S] (the arrival rate in service-time units); see support.ts for the conversion to model time units.
  * Source: theory.md §2 and §6; Vvedenskaya, Dobrushin, Karpelevich, Probl. Inf. Transm. 32(1), 1996;
  * Mitzenmacher, IEEE TPDS 12(10), 2001; Gast and Van Houdt, POMACS 1(2), 2017 (Jacobian).
  */
 import { InvalidModelError } from '../errors.ts';
-import { checkLambdaD } from './support.ts';
+import { checkRhoD } from './support.ts';
 import type { Tridiagonal } from '../numerics/tridiagonal.ts';
 
 /** Default ceiling on the truncation level K; d = 1 at λ > 0.998 exceeds it for tolerance 1e−15. */
@@ -15,13 +15,13 @@ export const DEFAULT_MAX_TRUNCATION_LEVEL = 20000;
 /**
  * Drift of the truncated SQ(d) ODE, ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) for i = 1..K, with
  * s_0 = 1 and s_{K+1} = 0 (arrivals that would reach level K + 1 are lost). Source: theory.md §2.
- * @param lambda load ρ = λ·E[S] (time in mean service times); not range-checked here (hot loop).
+ * @param rho load ρ = λ·E[S] (time in mean service times); not range-checked here (hot loop).
  * @param d servers sampled per arrival, integer ≥ 1 (not checked here).
  * @param s s_1..s_K (length K): s[i − 1] = fraction of servers with at least i jobs.
  * @param out optional length-K output buffer (reused, no allocation).
  * @returns ds_1/dt..ds_K/dt (length K; index i − 1 holds level i), per mean service time.
  */
-export function sqdDrift(lambda: number, d: number, s: ArrayLike<number>, out?: Float64Array): Float64Array {
+export function sqdDrift(rho: number, d: number, s: ArrayLike<number>, out?: Float64Array): Float64Array {
   const K = s.length;
   const f = out ?? new Float64Array(K);
   let prevPow = 1; // s_{i−1}^d with s_0 = 1
@@ -29,7 +29,7 @@ export function sqdDrift(lambda: number, d: number, s: ArrayLike<number>, out?: 
     const si = s[i];
     const pow = si ** d;
     const next = i + 1 < K ? s[i + 1] : 0;
-    f[i] = lambda * (prevPow - pow) - (si - next);
+    f[i] = rho * (prevPow - pow) - (si - next);
     prevPow = pow;
   }
   return f;
@@ -39,17 +39,17 @@ export function sqdDrift(lambda: number, d: number, s: ArrayLike<number>, out?: 
  * Analytic Jacobian of `sqdDrift` by bands (theory.md §6): A_{i,i−1} = λd s_{i−1}^{d−1},
  * A_ii = −λd s_i^{d−1} − 1, A_{i,i+1} = 1. O(K) memory, for large K (d = 1).
  * @param s s_1..s_K (length K). @returns bands of length K (row/column index i − 1 is level i).
- * @throws {InvalidModelError} / {UnstableModelError} on d not an integer ≥ 1 or lambda outside (0, 1).
+ * @throws {InvalidModelError} / {UnstableModelError} on d not an integer ≥ 1 or rho outside (0, 1).
  */
-export function sqdJacobianBands(lambda: number, d: number, s: ArrayLike<number>): Tridiagonal {
-  checkLambdaD(lambda, d);
+export function sqdJacobianBands(rho: number, d: number, s: ArrayLike<number>): Tridiagonal {
+  checkRhoD(rho, d);
   const K = s.length;
   const lower = new Float64Array(K);
   const diag = new Float64Array(K);
   const upper = new Float64Array(K);
   for (let i = 0; i < K; i++) {
-    diag[i] = -lambda * d * s[i] ** (d - 1) - 1;
-    if (i > 0) lower[i] = lambda * d * s[i - 1] ** (d - 1);
+    diag[i] = -rho * d * s[i] ** (d - 1) - 1;
+    if (i > 0) lower[i] = rho * d * s[i - 1] ** (d - 1);
     if (i < K - 1) upper[i] = 1;
   }
   return { kind: 'tridiagonal', lower, diag, upper };
@@ -57,12 +57,12 @@ export function sqdJacobianBands(lambda: number, d: number, s: ArrayLike<number>
 
 /**
  * Analytic Jacobian A = Df(s) of `sqdDrift`, dense (theory.md §6, "A"; Gast and Van Houdt 2017).
- * @param lambda load ρ in (0, 1). @param d integer ≥ 1. @param s s_1..s_K (length K).
+ * @param rho load ρ in (0, 1). @param d integer ≥ 1. @param s s_1..s_K (length K).
  * @returns K×K `number[][]`; A[i−1][j−1] = ∂(ds_i/dt)/∂s_j, per mean service time.
- * @throws {InvalidModelError} / {UnstableModelError} on d not an integer ≥ 1 or lambda outside (0, 1).
+ * @throws {InvalidModelError} / {UnstableModelError} on d not an integer ≥ 1 or rho outside (0, 1).
  */
-export function sqdJacobian(lambda: number, d: number, s: ArrayLike<number>): number[][] {
-  const { lower, diag, upper } = sqdJacobianBands(lambda, d, s);
+export function sqdJacobian(rho: number, d: number, s: ArrayLike<number>): number[][] {
+  const { lower, diag, upper } = sqdJacobianBands(rho, d, s);
   const K = s.length;
   const A: number[][] = [];
   for (let i = 0; i < K; i++) {
@@ -78,20 +78,20 @@ export function sqdJacobian(lambda: number, d: number, s: ArrayLike<number>): nu
 /**
  * Closed-form fixed point of the untruncated SQ(d) ODE: s_i* = λ^((d^i − 1)/(d − 1)), or λ^i when d = 1
  * (M/M/1). Source: theory.md §2 (Vvedenskaya et al. 1996; Mitzenmacher 2001).
- * @param lambda load ρ in (0, 1). @param d integer ≥ 1. @param K highest level kept, integer ≥ 0.
+ * @param rho load ρ in (0, 1). @param d integer ≥ 1. @param K highest level kept, integer ≥ 0.
  * @returns s_0..s_K (length K + 1, s_0 = 1, non-increasing); entries below ~1e−308 underflow to 0.
  * @throws {InvalidModelError} if K is not an integer ≥ 0 or d is not an integer ≥ 1.
- * @throws {UnstableModelError} if lambda is outside (0, 1).
+ * @throws {UnstableModelError} if rho is outside (0, 1).
  * @example sqdClosedFormTail(0.9, 2, 3) // [1, 0.9, 0.729, 0.4783]
  */
-export function sqdClosedFormTail(lambda: number, d: number, K: number): number[] {
-  checkLambdaD(lambda, d);
+export function sqdClosedFormTail(rho: number, d: number, K: number): number[] {
+  checkRhoD(rho, d);
   if (!Number.isInteger(K) || K < 0) throw new InvalidModelError(`K must be an integer ≥ 0, got ${K}`);
   const tail = new Array<number>(K + 1);
   tail[0] = 1;
   for (let i = 1; i <= K; i++) {
     // d^i is exact up to 2^53; beyond, the exponent is astronomically large and the power underflows to 0.
-    tail[i] = d === 1 ? lambda ** i : lambda ** ((d ** i - 1) / (d - 1));
+    tail[i] = d === 1 ? rho ** i : rho ** ((d ** i - 1) / (d - 1));
   }
   return tail;
 }
@@ -101,32 +101,32 @@ export function sqdClosedFormTail(lambda: number, d: number, K: number): number[
  * d ≥ 2: the smallest K with s_K* < tailTolerance (K ≈ 12–13 at d = 2, λ = 0.99 for 1e−15).
  * d = 1: K = ⌈ln(tailTolerance)/ln λ⌉, so λ^K ≤ tailTolerance and the M/M/1/K bias λ^{K+1} is below it
  * (K ≈ 3,437 at λ = 0.99 for 1e−15).
- * @param lambda load ρ in (0, 1). @param d integer ≥ 1. @param tailTolerance in (0, 1), default 1e−15.
+ * @param rho load ρ in (0, 1). @param d integer ≥ 1. @param tailTolerance in (0, 1), default 1e−15.
  * @param maxLevel ceiling on K (default 20,000).
  * @returns K, an integer ≥ 1.
  * @throws {InvalidModelError} if tailTolerance is outside (0, 1), or K would exceed maxLevel (raise
- *   tailTolerance or maxLevel). @throws {UnstableModelError} if lambda is outside (0, 1).
+ *   tailTolerance or maxLevel). @throws {UnstableModelError} if rho is outside (0, 1).
  */
 export function sqdTruncationLevel(
-  lambda: number,
+  rho: number,
   d: number,
   tailTolerance = 1e-15,
   maxLevel = DEFAULT_MAX_TRUNCATION_LEVEL,
 ): number {
-  checkLambdaD(lambda, d);
+  checkRhoD(rho, d);
   if (!(tailTolerance > 0 && tailTolerance < 1)) {
     throw new InvalidModelError(`tailTolerance must lie in (0, 1), got ${tailTolerance}`);
   }
   let K: number;
   if (d === 1) {
-    K = Math.max(1, Math.ceil(Math.log(tailTolerance) / Math.log(lambda)));
+    K = Math.max(1, Math.ceil(Math.log(tailTolerance) / Math.log(rho)));
   } else {
     K = 1;
-    while (lambda ** ((d ** K - 1) / (d - 1)) >= tailTolerance) K++;
+    while (rho ** ((d ** K - 1) / (d - 1)) >= tailTolerance) K++;
   }
   if (K > maxLevel) {
     throw new InvalidModelError(
-      `truncation level K = ${K} (d = ${d}, lambda = ${lambda}, tailTolerance = ${tailTolerance}) exceeds ` +
+      `truncation level K = ${K} (d = ${d}, rho = ${rho}, tailTolerance = ${tailTolerance}) exceeds ` +
         `maxLevel = ${maxLevel}; raise tailTolerance or the maximum truncation level`,
     );
   }

@@ -21,25 +21,27 @@ export interface SqdParameters {
 }
 
 /**
- * Checks that `d` is an integer ≥ 1 and `lambda` a finite number in (0, 1).
- * @throws {InvalidModelError} if d is not an integer ≥ 1 or lambda is not finite.
- * @throws {UnstableModelError} if lambda ≤ 0 or lambda ≥ 1 (here lambda is the load in service-time units).
+ * Argument check of the SQ(d) and LWL(d) kernels that take raw numbers (not a parsed model): `d` an integer ≥ 1 and
+ * the load `rho` (the arrival rate in service-time units) in (0, 1).
+ * @throws {InvalidModelError} if d is not an integer ≥ 1 or rho is not finite.
+ * @throws {UnstableModelError} if rho ≤ 0 or rho ≥ 1.
  */
-export function checkLambdaD(lambda: number, d: number): void {
+export function checkRhoD(rho: number, d: number): void {
   if (!Number.isInteger(d) || d < 1) throw new InvalidModelError(`d must be an integer ≥ 1, got ${d}`);
-  if (!Number.isFinite(lambda)) throw new InvalidModelError(`lambda must be a finite number, got ${lambda}`);
-  if (lambda <= 0 || lambda >= 1) {
-    throw new UnstableModelError(`lambda (load in service-time units) must lie in (0, 1), got ${lambda}`);
+  if (!Number.isFinite(rho)) throw new InvalidModelError(`rho must be a finite number, got ${rho}`);
+  if (rho <= 0 || rho >= 1) {
+    throw new UnstableModelError(`rho (load ρ = λ·E[S]) must lie in (0, 1), got ${rho}`);
   }
 }
 
+/** @deprecated old name of `checkRhoD` (it takes ρ, not λ); kept until the cavity solvers move to the new name. */
+
 /**
- * Validates a model for the SQ(d) exponential FIFO mean field and returns ρ, d and E[S].
- * @param model `selection` 'jsq', `discipline` 'fifo', `service.kind` 'exponential'; `lambda` per server.
- * @returns `{ rho, d, meanService }` with ρ = λ·E[S] in (0, 1).
- * @throws {InvalidModelError} "no mean-field solver for ..." for any other selection, discipline or service;
- *   also if d is not an integer ≥ 1, or lambda / service mean are not finite and positive.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ ≥ 1.
+ * The SQ(d) exponential FIFO mean field's own check, and ρ, d and E[S] of a parsed model (trusted: parseModel
+ * validated λ, d and ρ < 1 once).
+ * @param model from `parseModel`; `selection` 'jsq', `discipline` 'fifo', `service.kind` 'exponential'.
+ * @returns `{ rho, d, meanService }` with ρ = λ·E[S].
+ * @throws {InvalidModelError} "no mean-field solver for ..." for any other selection, discipline or service.
  */
 export function sqdParameters(model: SupermarketModel): SqdParameters {
   if (model.selection !== 'jsq') {
@@ -48,22 +50,9 @@ export function sqdParameters(model: SupermarketModel): SqdParameters {
   if (model.discipline !== 'fifo') {
     throw new InvalidModelError(`no mean-field solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo"`);
   }
-  const service = model.service as { kind?: unknown; mean?: unknown } | undefined;
-  if (service?.kind !== 'exponential') {
-    throw new InvalidModelError(`no mean-field solver for service kind ${JSON.stringify(service?.kind)}; supported: "exponential"`);
+  if (model.service.kind !== 'exponential') {
+    throw new InvalidModelError(`no mean-field solver for service kind ${JSON.stringify(model.service.kind)}; supported: "exponential"`);
   }
-  const meanService = service.mean;
-  if (typeof meanService !== 'number' || !Number.isFinite(meanService) || meanService <= 0) {
-    throw new InvalidModelError(`service mean must be a finite number > 0, got ${String(meanService)}`);
-  }
-  if (typeof model.lambda !== 'number' || !Number.isFinite(model.lambda)) {
-    throw new InvalidModelError(`lambda must be a finite number, got ${String(model.lambda)}`);
-  }
-  if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
-  const rho = model.lambda * meanService;
-  if (rho >= 1) {
-    throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; no fixed point exists`);
-  }
-  if (!Number.isInteger(model.d) || model.d < 1) throw new InvalidModelError(`d must be an integer ≥ 1, got ${model.d}`);
-  return { rho, d: model.d, meanService };
+  const meanService = model.service.mean;
+  return { rho: model.lambda * meanService, d: model.d, meanService };
 }

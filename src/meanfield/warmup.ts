@@ -1,10 +1,17 @@
 /**
- * Warm-up time for simulations of SQ(d) FIFO started empty: twice the time the mean-field trajectory from empty
- * needs to come within a tolerance of its fixed point, and at least a few relaxation times.
+ * The one warm-up rule of every finite-n simulation (theory.md §8 "Warm-up"): `simulationWarmup(model)`.
+ * Its building block is `warmupTime`, the SQ(d) rule: twice the time the mean-field trajectory from empty needs to
+ * come within a tolerance of its fixed point, and at least a few relaxation times. Other supermarket models take the
+ * SQ(d) warm-up at the same ρ and d, scaled for variable sizes; population models (a different model type) take
+ * twice their own ODE's time to the fixed point.
  * Source: theory.md §8 ("Warm-up") and §2 ("Relaxation").
  */
-import { ConvergenceError, InvalidModelError } from '../errors.ts';
-import type { SupermarketModel } from '../model/model.ts';
+import { ConvergenceError, InvalidModelError, SolverError } from '../errors.ts';
+import { parseModel, type SupermarketModel } from '../model/model.ts';
+import type { PopulationModel } from '../model/population/parse.ts';
+import { serviceDistribution } from '../model/service/index.ts';
+import { populationFixedPoint, type PopulationFixedPointResult } from './population/fixedPoint.ts';
+import { populationTransient } from './population/transient.ts';
 import { integrateSqd } from './ode.ts';
 import { relaxationTime } from './relaxation.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from './sqd.ts';
@@ -44,7 +51,7 @@ export interface WarmupResult {
  * @param model supported SQ(d) model. @param options `tolerance`, `safetyFactor`, `minRelaxationTimes`.
  * @returns `{ warmupTime, timeToTolerance, relaxationTime, method }`, times in model time units.
  * @throws {InvalidModelError} on unsupported models or options outside their ranges.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ ≥ 1. @throws {SolverError} if odex fails.
+ * @throws {SolverError} if odex fails.
  * @throws {ConvergenceError} if the trajectory is not within tolerance by 200τ + 1000 service times.
  * @example warmupTime(parseModel({ lambda: 0.9, d: 2 })).warmupTime // ≈ 2 × (time to 1e−3) ≈ 80
  */
@@ -106,4 +113,89 @@ export function warmupTime(model: SupermarketModel, options: WarmupOptions = {})
     relaxationTime: tau,
     method,
   };
+}
+
+/** Default cap on the warm-up of `simulationWarmup` (time units); beyond it a run is dominated by warm-up. */
+export const MAX_AUTO_WARMUP = 5000;
+
+/** Cap on the heavy-tail factor (1 + SCV)/2 of `simulationWarmup`. */
+export const MAX_SCV_FACTOR = 10;
+
+/** A warm-up and the rule that gave it (recorded in results). */
+export interface SimulationWarmup {
+  /** Time discarded before measuring, model time units. */
+  readonly time: number;
+  /** How `time` was obtained, in words. */
+  readonly rule: string;
+  /** τ of the SQ(d) model at the same ρ and d (supermarket models), model time units. */
+  readonly relaxationTime?: number;
+}
+
+export interface SimulationWarmupOptions {
+  /** Sup-norm distance to the fixed point counted as reached (default 1e−3); see `warmupTime`. */
+  readonly tolerance?: number;
+  /** Multiplier on the time to tolerance (default 2); see `warmupTime`. */
+  readonly safetyFactor?: number;
+  /** Upper bound on the result, time units (default MAX_AUTO_WARMUP; Infinity for none). */
+  readonly cap?: number;
+}
+
+export interface PopulationWarmupOptions {
+  /** Fixed point to reach (default `populationFixedPoint(model)`). */
+  readonly fixedPoint?: PopulationFixedPointResult;
+  /** Start state of the simulation (default the model's `initial`). */
+  readonly from?: ArrayLike<number>;
+  /** Sup-norm distance to the fixed point counted as reached (default 1e−3). */
+  readonly tolerance?: number;
+  /** Latest time searched (default 5000 time units). */
+  readonly tMax?: number;
+}
+
+/**
+ * The warm-up of a finite-n simulation started empty (theory.md §8) — the one rule every simulation path uses.
+ *
+ * Supermarket models: the SQ(d) mean-field warm-up `warmupTime` (2 × the ODE's time from empty to within
+ * `tolerance` of its fixed point, ≥ 3τ) of the exponential JSQ(d) model at the same ρ and d (d = 1 for random
+ * selection) — for exponential JSQ(d) FIFO the model itself, for the others the nearest model with an ODE — in
+ * the model's time units, × min(MAX_SCV_FACTOR, max(1, (1 + SCV)/2)) for variable sizes (theory.md §8 heavy
+ * tails), capped at `cap`.
+ *
+ * Population models (the Gillespie simulator): 2 × the first time t ∈ {0, ½, 1, …, tMax} at which the model's own
+ * mean-field ODE from the start state is within `tolerance` (sup norm) of the fixed point, and at least 10 time
+ * units.
+ * @returns `{ time, rule, relaxationTime? }`, model time units.
+ * @throws {InvalidModelError} for options out of range. @throws {ConvergenceError} / {SolverError} if the ODE does
+ *   not come within tolerance (by 200τ + 1000 service times, resp. by tMax; give the warm-up explicitly then).
+ * @example simulationWarmup(parseModel({ lambda: 0.9, d: 2 })).time // = warmupTime(model).warmupTime ≈ 80
+ */
+export function simulationWarmup(model: SupermarketModel, options?: SimulationWarmupOptions): SimulationWarmup;
+export function simulationWarmup(model: PopulationModel, options?: PopulationWarmupOptions): SimulationWarmup;
+export function simulationWarmup(model: SupermarketModel | PopulationModel, options: SimulationWarmupOptions | PopulationWarmupOptions = {}): SimulationWarmup {
+  if ('transitions' in model) return populationWarmup(model, options as PopulationWarmupOptions);
+  const { tolerance = 1e-3, safetyFactor, cap = MAX_AUTO_WARMUP } = options as SimulationWarmupOptions;
+  if (!(cap > 0)) throw new InvalidModelError(`the warm-up cap must be > 0, got ${cap}`);
+  const mean = model.service.mean;
+  const blind = parseModel({ lambda: model.lambda * mean, d: model.selection === 'random' ? 1 : model.d });
+  const sqd = warmupTime(blind, { tolerance, safetyFactor });
+  const base = sqd.warmupTime * mean;
+  // heavy tails need longer warm-ups, but an SCV of 10⁶ (bounded Pareto) must not ask for 10⁶ × the exponential one
+  const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (1 + serviceDistribution(model.service).scv) / 2));
+  const time = Math.min(cap, base * factor);
+  return {
+    time,
+    rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × min(10, max(1, (1+SCV)/2)) = ${factor.toFixed(2)}${time === cap ? `, capped at ${cap}` : ''}`,
+    relaxationTime: sqd.relaxationTime * mean,
+  };
+}
+
+function populationWarmup(model: PopulationModel, options: PopulationWarmupOptions): SimulationWarmup {
+  const tolerance = options.tolerance ?? 1e-3;
+  const tMax = options.tMax ?? 5000;
+  const fixedPoint = options.fixedPoint ?? populationFixedPoint(model);
+  const times = Array.from({ length: Math.round(2 * tMax) + 1 }, (_, j) => j / 2);
+  const tr = populationTransient(model, { times, from: options.from, tolerance: 1e-8 });
+  const j = tr.x.findIndex((x) => x.every((v, i) => Math.abs(v - fixedPoint.x[i]) <= tolerance));
+  if (j < 0) throw new SolverError(`the mean-field ODE from the start state is not within ${tolerance} of the fixed point by t = ${tMax}; give the warm-up explicitly`);
+  const time = Math.max(10, 2 * times[j]);
+  return { time, rule: `population ODE: max(10, 2 × ${times[j]} (time to within ${tolerance} of the fixed point))` };
 }

@@ -1,2 +1,2 @@
 export * from './model.ts';
-export * from './validate.ts';
+export * from './moments.ts';

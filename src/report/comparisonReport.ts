@@ -14,7 +14,7 @@ type Columns<T> = (readonly [string, (x: T) => string])[];
 /** "1.3742 (exact)", "1.5767 ± 0.0075 (cavity 95% CI)", "3.3115 ± 4.3e-6 (numerical)". */
 export function referenceText(m: ModelSummary): string {
   const r = m.reference;
-  if (r.kind === 'cavity') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (cavity 95% CI)`;
+  if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation') return `${fix(r.meanResponseTime)} (approximation, error not bounded)`;
   return r.numericalError > 0 ? `${fix(r.meanResponseTime)} ± ${sci(r.numericalError)} (numerical)` : `${fix(r.meanResponseTime)} (exact)`;
 }
@@ -109,7 +109,7 @@ ${SLOPE_METHOD} (> 3 × CI half-width);
   }
   const solvers = [...new Map(result.models.map((m) => [m.reference.solver, m])).values()]
     .map((m) => `- **${m.reference.solver}** (${m.reference.kind}): ${m.reference.source}. Error bar: ${
-      m.reference.kind === 'cavity' ? 'the cavity simulation\'s 95% CI (it covers the final run only)'
+      m.reference.kind === 'estimate' ? 'the estimate\'s 95% CI (a cavity solver: independent restarts)'
         : m.reference.kind === 'approximation' ? 'none stated: an approximation (a disagreement may be the approximation\'s)'
           : m.reference.numericalError > 0 ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})` : 'none needed (closed form)'}.`);
   return `- **Mean-field reference** (picked by \`solveMeanField\`, theory.md §2–§7):

@@ -2,5 +2,9 @@
 export { simulate, type SimulateOptions, type SimulationResult, type ReplicationResult, type Percentiles } from './simulate.ts';
 export { simulateReplay, type ReplayOptions, type ReplayResult, type ReplayWorkload } from './replay.ts';
 export { simulateTrajectory, type TrajectoryOptions, type TrajectoryResult } from './trajectory.ts';
-export { raceIsExact, fallbackWarmup, defaultWorkloadGrid } from './options.ts';
+export { raceIsExact, defaultWorkloadGrid } from './options.ts';
+export { MAX_EVENTS, expectedEvents, checkEventBudget, type RunSize } from './budget.ts';
+export {
+  simulatePopulation, type PopulationSimulationOptions, type PopulationSimulationResult, type PopulationReplication,
+} from './population.ts';
 export type { EngineKind } from './core.ts';

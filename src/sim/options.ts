@@ -1,9 +1,9 @@
 /**
- * Validation shared by `simulate`, `simulateTrajectory` and `simulateReplay`: which models the simulator covers,
- * the run configuration, the engine choice and the warm-up fallback. One precise InvalidModelError per problem.
+ * Run configuration shared by `simulate`, `simulateTrajectory` and `simulateReplay`: the engine codes of a parsed
+ * model, the engine choice, the run options. One precise InvalidModelError per problem.
  */
-import { InvalidModelError, UnstableModelError } from '../errors.ts';
-import { DISCIPLINES, SELECTIONS, checkServers, type SupermarketModel } from '../model/model.ts';
+import { InvalidModelError } from '../errors.ts';
+import { DISCIPLINES, checkServers, type SupermarketModel } from '../model/model.ts';
 import { predictionModel } from '../model/prediction/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
@@ -21,52 +21,26 @@ export function defaultWorkloadGrid(serviceMean: number): number[] {
 }
 
 /**
- * Checks that the simulator covers `model` and that `n` fits it: every selection (random, jsq, lwl, lpw), every
- * discipline of theory.md §1, every service law, every prediction model (trace predictions need empirical sizes
- * of the same length, paired by index, or `simulateReplay`).
- * @param n servers. @param options `workloadGrid` (increasing, finite, ≥ 0), `trace` (replay; sizes and
- *   predictions then come from it).
+ * Resolves the run configuration of a parsed model on n servers. The model is trusted (parseModel validated it
+ * once: names, λ, d, ρ < 1, service and prediction specs); what is checked here is the simulator's own: n against d
+ * and the engine's limit, trace predictions paired with empirical sizes, the workload grid.
+ * @param model from `parseModel`. @param n servers. @param options `workloadGrid` (increasing, finite, ≥ 0),
+ *   `trace` (replay; sizes and predictions then come from it).
  * @returns the resolved run configuration.
- * @throws {InvalidModelError} unknown selection, discipline or sampling; a bad service or prediction spec; λ or d
- *   not finite; n not an integer in [1, 2^21]; d > n; a bad workload grid.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ = λ·E[S] ≥ 1 (not checked in replay, where the trace sets the load).
+ * @throws {InvalidModelError} n not an integer in [1, 2^21]; d > n; trace predictions without paired sizes; a bad
+ *   workload grid.
  */
 export function resolveRunConfig(
   model: SupermarketModel,
   n: unknown,
   options: { workloadGrid?: unknown; trace?: ReplayTrace } = {},
 ): RunConfig {
-  if (model === null || typeof model !== 'object') throw new InvalidModelError('simulate needs a model object');
-  if (!(SELECTIONS as readonly string[]).includes(model.selection)) {
-    throw new InvalidModelError(`no simulator for selection ${JSON.stringify(model.selection)}; expected one of: ${SELECTIONS.join(', ')}`);
-  }
-  const discipline = (DISCIPLINES as readonly string[]).indexOf(model.discipline);
-  if (discipline < 0) {
-    throw new InvalidModelError(`no simulator for discipline ${JSON.stringify(model.discipline)}; expected one of: ${DISCIPLINES.join(', ')}`);
-  }
-  if (model.sampling !== 'with-replacement' && model.sampling !== 'without-replacement') {
-    throw new InvalidModelError(`unknown sampling ${JSON.stringify(model.sampling)}; expected with-replacement or without-replacement`);
-  }
-  const conv = model.conventions ?? {};
-  const lpwMode = LPW_CODES[(conv.lpwWork ?? 'clip') as keyof typeof LPW_CODES];
-  if (lpwMode === undefined) throw new InvalidModelError(`unknown lpwWork convention ${JSON.stringify(conv.lpwWork)}; expected clip, signed or static`);
-  if (conv.sprptOverrun !== undefined && conv.sprptOverrun !== 'negative' && conv.sprptOverrun !== 'zero') {
-    throw new InvalidModelError(`unknown sprptOverrun convention ${JSON.stringify(conv.sprptOverrun)}; expected negative or zero`);
-  }
-  if (conv.psjfPreemption !== undefined && conv.psjfPreemption !== 'original' && conv.psjfPreemption !== 'remaining') {
-    throw new InvalidModelError(`unknown psjfPreemption convention ${JSON.stringify(conv.psjfPreemption)}; expected original or remaining`);
-  }
+  const conv = model.conventions;
   const service = serviceDistribution(model.service);
   const prediction = predictionModel(model.prediction);
   const mean = service.mean;
   const { lambda } = model;
-  if (typeof lambda !== 'number' || !Number.isFinite(lambda)) throw new InvalidModelError(`lambda must be a finite number, got ${lambda}`);
-  if (typeof model.d !== 'number' || !Number.isInteger(model.d) || model.d < 1) throw new InvalidModelError(`d must be an integer ≥ 1, got ${model.d}`);
   const trace = options.trace;
-  if (trace === undefined) {
-    if (lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${lambda}`);
-    if (lambda * mean >= 1) throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${lambda * mean} ≥ 1`);
-  }
   const servers = checkServers(model, n);
   if (servers > MAX_UNIFORM_BOUND) throw new InvalidModelError(`n = ${servers} exceeds the simulator's limit 2^21 = ${MAX_UNIFORM_BOUND}`);
 
@@ -106,8 +80,8 @@ export function resolveRunConfig(
     serviceMean: mean,
     withoutReplacement: model.sampling === 'without-replacement',
     selection,
-    discipline,
-    lpwMode,
+    discipline: DISCIPLINES.indexOf(model.discipline),
+    lpwMode: LPW_CODES[conv.lpwWork],
     psjfRemaining: conv.psjfPreemption === 'remaining',
     sprptZero: conv.sprptOverrun === 'zero',
     sizeKind,
@@ -158,16 +132,4 @@ export function seedOption(value: unknown): number {
     throw new InvalidModelError(`seed must be a safe integer, got ${String(value)}`);
   }
   return value;
-}
-
-/**
- * Warm-up used when the caller gives none (theory.md §2 relaxation times): 20/(1 − ρ) for d ≥ 2
- * (τ ≈ 1.4/(1 − ρ), so ≈ 14τ), 10/(1 − √ρ)² for d = 1 (10 M/M/1 relaxation times), times (1 + SCV)/2 for
- * non-exponential sizes (theory.md §8 "Heavy tails": longer for high variability). Time units.
- */
-export function fallbackWarmup(config: RunConfig): number {
-  const rho = config.lambda * config.serviceMean;
-  const tau = config.d === 1 ? 10 / (1 - Math.sqrt(rho)) ** 2 : 20 / (1 - rho);
-  const variability = Math.max(1, (1 + config.service.scv) / 2);
-  return tau * config.serviceMean * (Number.isFinite(variability) ? variability : 1);
 }

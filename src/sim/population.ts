@@ -13,16 +13,14 @@ import { Rng, streamSeed } from '../stats/rng.ts';
 import { VERSION } from '../version.ts';
 import { compileNode, referencedVariables, type Evaluator } from '../model/population/compile.ts';
 import { prepareExpression } from '../model/population/expression.ts';
-import type { PopulationFixedPointResult } from '../meanfield/population/fixedPoint.ts';
 import { symbolTable, type PopulationModel } from '../model/population/parse.ts';
-import { populationTransient } from '../meanfield/population/transient.ts';
 
 export interface PopulationSimulationOptions {
   /** Population size n (e.g. servers), integer in [1, 10⁹]. */
   n: number;
   /** Measured time per replication after the warm-up, model time units, > 0. */
   horizon: number;
-  /** Time discarded before measuring, ≥ 0 (default 0; `populationWarmup` proposes one). */
+  /** Time discarded before measuring, ≥ 0 (default 0; `simulationWarmup` in meanfield/warmup.ts proposes one). */
   warmup?: number;
   /** Independent replications, integer ≥ 2 (default 10); replication r uses stream streamSeed(seed, r). */
   replications?: number;
@@ -222,23 +220,4 @@ export function simulatePopulation(model: PopulationModel, options: PopulationSi
       version: VERSION,
     },
   };
-}
-
-/**
- * Default warm-up (theory.md §8): 2 × the first time t ∈ {0, ½, 1, …, tMax} at which the mean-field ODE from the
- * start state is within `tolerance` (sup norm) of the fixed point, and at least 10 time units.
- * @param model parsed model. @param fixedPoint from `populationFixedPoint(model)`. @param options `from` (the
- *   model's initial state), `tolerance` (1e−3), `tMax` (5000 time units).
- * @returns warm-up time (model time units).
- * @throws {SolverError} if the ODE does not come within tolerance by tMax (or odex fails).
- */
-export function populationWarmup(model: PopulationModel, fixedPoint: PopulationFixedPointResult,
-  options: { from?: ArrayLike<number>; tolerance?: number; tMax?: number } = {}): number {
-  const tolerance = options.tolerance ?? 1e-3;
-  const tMax = options.tMax ?? 5000;
-  const times = Array.from({ length: Math.round(2 * tMax) + 1 }, (_, j) => j / 2);
-  const tr = populationTransient(model, { times, from: options.from, tolerance: 1e-8 });
-  const j = tr.x.findIndex((x) => x.every((v, i) => Math.abs(v - fixedPoint.x[i]) <= tolerance));
-  if (j < 0) throw new SolverError(`the mean-field ODE from the start state is not within ${tolerance} of the fixed point by t = ${tMax}; give the warm-up explicitly`);
-  return Math.max(10, 2 * times[j]);
 }

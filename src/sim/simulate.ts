@@ -12,7 +12,8 @@ import { quantiles } from '../stats/quantile.ts';
 import { tInterval, type Estimate } from '../stats/tInterval.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
-import { fallbackWarmup, integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
+import { checkEventBudget } from './budget.ts';
+import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
 import { RaceEngine } from './race.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
@@ -26,8 +27,13 @@ export interface SimulateOptions {
   replications?: number;
   /** Master seed, a safe integer (default 1); replication r uses stream `streamSeed(seed, r)`. */
   seed?: number;
-  /** Time units discarded before measuring; default `fallbackWarmup` (recorded in the result). */
-  warmupTime?: number;
+  /**
+   * Time units discarded before measuring, finite ≥ 0 (0 only when a run from empty is wanted). Required: the one
+   * warm-up rule is the caller's (`simulationWarmup` in meanfield/warmup.ts); the simulator does not guess one.
+   */
+  warmupTime: number;
+  /** Largest run accepted, in expected events over all replications (default MAX_EVENTS = 2e10). */
+  maxEvents?: number;
   /** Highest level i whose tail fraction s_i is reported (default 30). */
   maxLevel?: number;
   /**
@@ -99,8 +105,6 @@ export interface SimulationResult {
   eventsPerSecond: number;
   wallSeconds: number;
   warmupTime: number;
-  /** 'option' if the caller gave warmupTime, else 'fallback' (see `fallbackWarmup`). */
-  warmupSource: 'option' | 'fallback';
   jobs: number;
   n: number;
   maxLevel: number;
@@ -149,9 +153,9 @@ export function summariseRun(state: ReturnType<typeof initialState>, engine: Eng
  * @returns estimates over replications (Student-t 95% CIs), per-replication values, events, speed, seeds,
  *   provenance. Same model, options and seed ⇒ bit-identical numbers (except the wall-clock fields).
  * @throws {InvalidModelError} for an unsupported model, n < 1 or > 2^21, d > n, jobs < 1, replications < 2,
- *   maxLevel < 1, a non-integer seed, a negative or non-finite warmupTime, an unknown engine.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ ≥ 1.
- * @example simulate(parseModel({ lambda: 0.9, d: 2 }), { n: 1000, jobs: 1e6 }).meanResponseTime.mean // ≈ 2.62
+ *   maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine, a run beyond
+ *   maxEvents expected events (`checkEventBudget`).
+ * @example simulate(parseModel({ lambda: 0.9, d: 2 }), { n: 1000, jobs: 1e6, warmupTime: 80 }).meanResponseTime.mean // ≈ 2.62
  */
 export function simulate(model: SupermarketModel, options: SimulateOptions): SimulationResult {
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulate needs an options object with n');
@@ -161,22 +165,13 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);
   const master = seedOption(options.seed);
   const kind = resolveEngine(model, options.engine);
-  let warmupTime: number;
-  let warmupSource: 'option' | 'fallback';
-  if (options.warmupTime === undefined) {
-    warmupTime = fallbackWarmup(config);
-    warmupSource = 'fallback';
-  } else {
-    warmupTime = options.warmupTime;
-    warmupSource = 'option';
-    if (typeof warmupTime !== 'number' || !Number.isFinite(warmupTime) || warmupTime < 0) {
-      throw new InvalidModelError(`warmupTime must be a finite number ≥ 0, got ${String(warmupTime)}`);
-    }
+  const warmupTime = options.warmupTime;
+  if (typeof warmupTime !== 'number' || !Number.isFinite(warmupTime) || warmupTime < 0) {
+    throw new InvalidModelError(`warmupTime must be a finite number ≥ 0, got ${String(warmupTime)} (simulationWarmup proposes one)`);
   }
+  const totalEstimate = checkEventBudget({ lambda: config.lambda, n: config.n, jobs, replications, warmupTime }, options.maxEvents);
 
   const onProgress = options.onProgress;
-  const perRun = 2 * (config.lambda * config.n * warmupTime + jobs);
-  const totalEstimate = replications * perRun;
   const seeds: string[] = [];
   const perReplication: ReplicationResult[] = [];
   const tails: number[][] = [];
@@ -220,7 +215,6 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
     wallSeconds,
     warmupTime,
-    warmupSource,
     jobs,
     n: config.n,
     maxLevel,

@@ -84,7 +84,7 @@ describe('evaluateConjecture', () => {
   it('evaluateConjecture(c) simulates slowdown S (no solver gives it) and shares one simulation between T and S', async () => {
     const c = parseConjecture({ name: 's', claim: 'S(jsq, srpt) < T(jsq, srpt)', grid: { lambda: [0.7], d: [2] }, evaluation: { prefer: 'mean-field' } });
     const seen: SimulationRequest[] = [];
-    const r = await evaluateConjecture(c, { simulate: fakeSimulate({ 'jsq-srpt': [1.5, 0.01] }, seen), solve: () => ({ meanResponseTime: 1.4, solver: 'stub', kind: 'exact', source: 'test' }) });
+    const r = await evaluateConjecture(c, { simulate: fakeSimulate({ 'jsq-srpt': [1.5, 0.01] }, seen), solve: () => ({ meanResponseTime: 1.4, solver: 'stub', kind: 'exact', source: 'test', convergence: { converged: true }, provenance: { solver: 'stub', source: 'test', version: '0' } }) });
     expect(seen).toHaveLength(1);
     expect(r.points[0].quantities.map((q) => q.source)).toEqual(['simulation', 'mean-field']);
     expect(r.points[0].verdict).toBe('fails'); // S = 3 ± 0.01 vs T = 1.4

@@ -18,10 +18,10 @@
  * - JSQ(2) Erlang-2, λ = 0.9: n = 50 → 3.4 ± 0.7 (exponential: ΣV/λ = 4.43); bound 5/λ = 5.56.
  * At n = 1000 these allowances are 0.006–0.016 time units, below 1% of E[T].
  *
- * Budgets (2 cores): about 2–5 s per simulation; warm-ups from autoWarmup (theory.md §8).
+ * Budgets (2 cores): about 2–5 s per simulation; warm-ups from simulationWarmup (theory.md §8).
  */
 import { describe, expect, it } from 'vitest';
-import { autoWarmup } from '../../src/meanfield/autoWarmup.ts';
+import { simulationWarmup } from '../../src/meanfield/warmup.ts';
 import { lwlCavity } from '../../src/meanfield/cavity/index.ts';
 import { lwlFixedPoint, lwlWorkloadCcdf } from '../../src/meanfield/lwl/index.ts';
 import { phaseTypeJsqFixedPoint } from '../../src/meanfield/phaseType/index.ts';
@@ -46,7 +46,7 @@ function agrees(e: Estimate, truth: number, slack: number, what: string): void {
 }
 
 const simAt = (model: SupermarketModel, jobs: number) =>
-  simulate(model, { n: N, jobs, replications: 10, seed: 1, warmupTime: autoWarmup(model).time });
+  simulate(model, { n: N, jobs, replications: 10, seed: 1, warmupTime: simulationWarmup(model).time });
 
 describe('LWL(d) FIFO, non-exponential sizes: solver vs finite-n simulation', () => {
   it('simulate(model, { n: 1000 }) agrees with lwlFixedPoint(model).meanResponseTime within CI + c/n: Weibull k = 2, d = 2, λ = 0.8 (≈ 1.4412)', () => {

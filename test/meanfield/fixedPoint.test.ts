@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
-import { solveFixedPoint } from '../../src/meanfield/fixedPoint.ts';
+import { solveSqdFixedPoint } from '../../src/meanfield/fixedPoint.ts';
 import { solveTransient } from '../../src/meanfield/transient.ts';
 import type { SupermarketModel } from '../../src/model/index.ts';
 import { maxAbsDiff, seriesMeanResponseTime, sqd } from './helpers.ts';
@@ -14,11 +14,11 @@ const TABLE: Record<number, number[]> = {
   5: [1.0313, 1.1681, 1.3289, 1.6329, 1.9888, 2.9017],
 };
 
-describe('solveFixedPoint', () => {
+describe('solveSqdFixedPoint', () => {
   for (const d of [1, 2, 3, 5]) {
-    it(`solveFixedPoint(model) matches the E[T] series to 1e−9 and theory.md §10 to 1e−4 at d = ${d}, all λ`, () => {
+    it(`solveSqdFixedPoint(model) matches the E[T] series to 1e−9 and theory.md §10 to 1e−4 at d = ${d}, all λ`, () => {
       LAMBDAS.forEach((lambda, j) => {
-        const fp = solveFixedPoint(sqd(lambda, d));
+        const fp = solveSqdFixedPoint(sqd(lambda, d));
         const series = seriesMeanResponseTime(lambda, d);
         expect(Math.abs(fp.meanResponseTime - series) / series).toBeLessThan(1e-9);
         expect(Math.abs(fp.meanResponseTime - TABLE[d][j])).toBeLessThan(1e-4 * Math.max(1, TABLE[d][j] / 10));
@@ -30,26 +30,26 @@ describe('solveFixedPoint', () => {
     });
   }
 
-  it('solveFixedPoint(model) matches the closed form to 1e−9 at d = 2, λ = 0.99 (tail s_i = λ^(2^i − 1))', () => {
-    const fp = solveFixedPoint(sqd(0.99, 2));
+  it('solveSqdFixedPoint(model) matches the closed form to 1e−9 at d = 2, λ = 0.99 (tail s_i = λ^(2^i − 1))', () => {
+    const fp = solveSqdFixedPoint(sqd(0.99, 2));
     fp.tail.forEach((s, i) => expect(Math.abs(s - 0.99 ** (2 ** i - 1))).toBeLessThan(1e-9));
     expect(fp.provenance.model.lambda).toBe(0.99);
     expect(fp.provenance.source).toMatch(/theory\.md §2/);
   });
 
-  it('solveFixedPoint(model) at d = 1 is M/M/1 (s_i = λ^i, E[T] = 1/(1 − λ)) with no M/M/1/K bias', () => {
-    const fp = solveFixedPoint(sqd(0.99, 1));
+  it('solveSqdFixedPoint(model) at d = 1 is M/M/1 (s_i = λ^i, E[T] = 1/(1 − λ)) with no M/M/1/K bias', () => {
+    const fp = solveSqdFixedPoint(sqd(0.99, 1));
     expect(fp.truncationLevel).toBeGreaterThan(3400);
     expect(fp.meanResponseTime).toBeCloseTo(100, 10);
     expect(fp.tail[60]).toBeCloseTo(0.99 ** 60, 14);
   });
 
   for (const d of [2, 3, 5]) {
-    it(`solveFixedPoint(model, { method: 'newton' }) equals the closed form to 1e−9 at d = ${d}, all λ, from a perturbed start`, () => {
+    it(`solveSqdFixedPoint(model, { method: 'newton' }) equals the closed form to 1e−9 at d = ${d}, all λ, from a perturbed start`, () => {
       for (const lambda of LAMBDAS) {
-        const closed = solveFixedPoint(sqd(lambda, d));
+        const closed = solveSqdFixedPoint(sqd(lambda, d));
         const start = closed.tail.map((s, i) => (i === 0 ? 1 : s * (1 - 0.2 * (1 - s))));
-        const newton = solveFixedPoint(sqd(lambda, d), { method: 'newton', initialGuess: start });
+        const newton = solveSqdFixedPoint(sqd(lambda, d), { method: 'newton', initialGuess: start });
         expect(maxAbsDiff(newton.tail, closed.tail)).toBeLessThan(1e-9);
         expect(Math.abs(newton.meanResponseTime - closed.meanResponseTime)).toBeLessThan(1e-9);
         expect(newton.diagnostics.residual).toBeLessThanOrEqual(1e-12);
@@ -59,17 +59,17 @@ describe('solveFixedPoint', () => {
     });
   }
 
-  it("solveFixedPoint(model, { method: 'newton' }) converges from an ODE state (d = 2, λ = 0.95, t = 20)", () => {
+  it("solveSqdFixedPoint(model, { method: 'newton' }) converges from an ODE state (d = 2, λ = 0.95, t = 20)", () => {
     const model = sqd(0.95, 2);
-    const ode = solveTransient(model, { times: [0, 20], truncationLevel: solveFixedPoint(model).truncationLevel });
-    const newton = solveFixedPoint(model, { method: 'newton', initialGuess: ode.tail[1] });
-    expect(maxAbsDiff(newton.tail, solveFixedPoint(model).tail)).toBeLessThan(1e-9);
+    const ode = solveTransient(model, { times: [0, 20], truncationLevel: solveSqdFixedPoint(model).truncationLevel });
+    const newton = solveSqdFixedPoint(model, { method: 'newton', initialGuess: ode.tail[1] });
+    expect(maxAbsDiff(newton.tail, solveSqdFixedPoint(model).tail)).toBeLessThan(1e-9);
   });
 
-  it("solveFixedPoint(model, { method: 'newton' }) at d = 1 gives the M/M/1 answer within the truncation (K ≈ 3,437 at λ = 0.99)", () => {
+  it("solveSqdFixedPoint(model, { method: 'newton' }) at d = 1 gives the M/M/1 answer within the truncation (K ≈ 3,437 at λ = 0.99)", () => {
     for (const lambda of [0.5, 0.9, 0.99]) {
       const t0 = performance.now();
-      const newton = solveFixedPoint(sqd(lambda, 1), { method: 'newton', initialGuess: [1] });
+      const newton = solveSqdFixedPoint(sqd(lambda, 1), { method: 'newton', initialGuess: [1] });
       expect(performance.now() - t0).toBeLessThan(500);
       expect(newton.diagnostics.residual).toBeLessThanOrEqual(1e-12);
       expect(Math.abs(newton.meanResponseTime - 1 / (1 - lambda))).toBeLessThan(1e-9);
@@ -77,48 +77,48 @@ describe('solveFixedPoint', () => {
     }
   });
 
-  it('solveFixedPoint(model) with service mean 2 keeps the tail of ρ = λ·E[S] and doubles E[T] in time units', () => {
-    const unit = solveFixedPoint(sqd(0.9, 2));
-    const slow = solveFixedPoint(sqd(0.45, 2, { service: { kind: 'exponential', mean: 2 } }));
+  it('solveSqdFixedPoint(model) with service mean 2 keeps the tail of ρ = λ·E[S] and doubles E[T] in time units', () => {
+    const unit = solveSqdFixedPoint(sqd(0.9, 2));
+    const slow = solveSqdFixedPoint(sqd(0.45, 2, { service: { kind: 'exponential', mean: 2 } }));
     expect(maxAbsDiff(slow.tail, unit.tail)).toBeLessThan(1e-15);
     expect(slow.meanResponseTime).toBeCloseTo(2 * unit.meanResponseTime, 12);
   });
 
-  it('solveFixedPoint(model, { truncationLevel: 30 }) pads the closed form with levels below 1e−300', () => {
-    const fp = solveFixedPoint(sqd(0.9, 2), { truncationLevel: 30 });
+  it('solveSqdFixedPoint(model, { truncationLevel: 30 }) pads the closed form with levels below 1e−300', () => {
+    const fp = solveSqdFixedPoint(sqd(0.9, 2), { truncationLevel: 30 });
     expect(fp.tail.length).toBe(31);
     expect(fp.meanResponseTime).toBeCloseTo(seriesMeanResponseTime(0.9, 2), 12);
   });
 
-  it('solveFixedPoint(model) does not modify the model', () => {
+  it('solveSqdFixedPoint(model) does not modify the model', () => {
     const model = sqd(0.9, 3);
     const copy = JSON.parse(JSON.stringify(model));
-    solveFixedPoint(model, { method: 'newton' });
+    solveSqdFixedPoint(model, { method: 'newton' });
     expect(model).toEqual(copy);
   });
 
-  it('solveFixedPoint(model) throws InvalidModelError "no mean-field solver for ..." on an unsupported selection', () => {
+  it('solveSqdFixedPoint(model) throws InvalidModelError "no mean-field solver for ..." on an unsupported selection', () => {
     const lwl = { ...sqd(0.9, 2), selection: 'lwl' } as unknown as SupermarketModel;
-    expect(() => solveFixedPoint(lwl)).toThrow(InvalidModelError);
-    expect(() => solveFixedPoint(lwl)).toThrow(/no mean-field solver for selection "lwl"/);
+    expect(() => solveSqdFixedPoint(lwl)).toThrow(InvalidModelError);
+    expect(() => solveSqdFixedPoint(lwl)).toThrow(/no mean-field solver for selection "lwl"/);
     const sjf = { ...sqd(0.9, 2), discipline: 'sjf' } as unknown as SupermarketModel;
-    expect(() => solveFixedPoint(sjf)).toThrow(/no mean-field solver for discipline "sjf"/);
+    expect(() => solveSqdFixedPoint(sjf)).toThrow(/no mean-field solver for discipline "sjf"/);
     const weibull = { ...sqd(0.9, 2), service: { kind: 'weibull', mean: 1 } } as unknown as SupermarketModel;
-    expect(() => solveFixedPoint(weibull)).toThrow(/no mean-field solver for service kind "weibull"/);
+    expect(() => solveSqdFixedPoint(weibull)).toThrow(/no mean-field solver for service kind "weibull"/);
   });
 
-  it('solveFixedPoint(model) throws UnstableModelError at ρ ≥ 1 and InvalidModelError on bad options', () => {
+  it('solveSqdFixedPoint(model) throws UnstableModelError at ρ ≥ 1 and InvalidModelError on bad options', () => {
     const unstable = { ...sqd(0.9, 2), lambda: 1.2 } as SupermarketModel;
-    expect(() => solveFixedPoint(unstable)).toThrow(UnstableModelError);
-    expect(() => solveFixedPoint(sqd(0.9, 2), { truncationLevel: 0 })).toThrow(InvalidModelError);
-    expect(() => solveFixedPoint(sqd(0.9, 2), { method: 'bogus' as 'newton' })).toThrow(InvalidModelError);
-    expect(() => solveFixedPoint(sqd(0.9, 2), { method: 'newton', initialGuess: [0.5, 0.2] })).toThrow(InvalidModelError);
+    expect(() => solveSqdFixedPoint(unstable)).toThrow(UnstableModelError);
+    expect(() => solveSqdFixedPoint(sqd(0.9, 2), { truncationLevel: 0 })).toThrow(InvalidModelError);
+    expect(() => solveSqdFixedPoint(sqd(0.9, 2), { method: 'bogus' as 'newton' })).toThrow(InvalidModelError);
+    expect(() => solveSqdFixedPoint(sqd(0.9, 2), { method: 'newton', initialGuess: [0.5, 0.2] })).toThrow(InvalidModelError);
   });
 
-  it("solveFixedPoint(model, { method: 'newton' }) throws ConvergenceError from a start where the drift is not finite", () => {
+  it("solveSqdFixedPoint(model, { method: 'newton' }) throws ConvergenceError from a start where the drift is not finite", () => {
     // K = 1: f(s) = λ(1 − s²) − s, and s = MAX_VALUE makes s² overflow.
     expect(() =>
-      solveFixedPoint(sqd(0.9, 2), { method: 'newton', truncationLevel: 1, initialGuess: [1, Number.MAX_VALUE] }),
+      solveSqdFixedPoint(sqd(0.9, 2), { method: 'newton', truncationLevel: 1, initialGuess: [1, Number.MAX_VALUE] }),
     ).toThrow(/not finite/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lyap } from 'mathjs';
 import { InvalidModelError } from '../../src/errors.ts';
-import { solveFixedPoint } from '../../src/meanfield/fixedPoint.ts';
+import { solveSqdFixedPoint } from '../../src/meanfield/fixedPoint.ts';
 import {
   computeF1,
   computeQ,
@@ -69,7 +69,7 @@ describe('refine', () => {
   });
 
   it('refine(model, { fixedPoint }) rejects a fixed point of another model', () => {
-    expect(() => refine(sqd(0.9, 2), { fixedPoint: solveFixedPoint(sqd(0.8, 2)) })).toThrow(InvalidModelError);
+    expect(() => refine(sqd(0.9, 2), { fixedPoint: solveSqdFixedPoint(sqd(0.8, 2)) })).toThrow(InvalidModelError);
   });
 
   it('refinedEstimate(correction, n) throws InvalidModelError if n < d or n is not an integer', () => {

@@ -25,9 +25,10 @@ describe('solveMeanField', () => {
     expect(w.solver).toMatch(/two-moment PH fit/);
   });
 
-  it('solveMeanField(model) marks cavity results as such and gives their CI', () => {
+  it('solveMeanField(model) marks cavity results as estimates and gives their CI', () => {
     const s = solveMeanField(parseModel({ lambda: 0.7, d: 2, selection: 'lwl', discipline: 'srpt' }), { cavityHorizon: 2e4 });
-    expect(s.kind).toBe('cavity');
+    expect(s.kind).toBe('estimate');
+    expect(s.provenance.solver).toBe('LWL cavity queue');
     expect(s.estimate!.ci95[0]).toBeLessThan(s.meanResponseTime);
     // SRPT with LWL selection beats LWL FIFO (closed form) at the same load
     expect(s.estimate!.ci95[1]).toBeLessThan(-Math.log(1 - 0.49) / 0.49);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, SolverError } from '../../src/errors.ts';
-import { solveFixedPoint } from '../../src/meanfield/fixedPoint.ts';
+import { solveSqdFixedPoint } from '../../src/meanfield/fixedPoint.ts';
 import { relaxationTime, solveTransient, warmupTime } from '../../src/meanfield/transient.ts';
 import { maxAbsDiff, sqd } from './helpers.ts';
 
@@ -16,7 +16,7 @@ describe('solveTransient', () => {
   it('solveTransient(model, { times }) from empty reaches the fixed point within 1e−8 by t = 1000 (d = 2, λ = 0.9)', () => {
     const model = sqd(0.9, 2);
     const tr = solveTransient(model, { times: [0, 10, 200, 1000] });
-    const fp = solveFixedPoint(model);
+    const fp = solveSqdFixedPoint(model);
     expect(tr.tail.length).toBe(4);
     expect(tr.tail[0].slice(1).every((s) => s === 0)).toBe(true);
     expect(maxAbsDiff(tr.tail[3], fp.tail)).toBeLessThan(1e-8);
@@ -49,7 +49,7 @@ describe('solveTransient', () => {
     expect(tr.meanQueueLength[1]).toBeLessThan(5);
     expect(tr.diagnostics.truncationLevel).toBeGreaterThan(5);
     expect(0.9 * 600 * tr.diagnostics.topLevelMass ** 2).toBeLessThan(1e-12);
-    expect(maxAbsDiff(tr.tail[2], solveFixedPoint(model).tail)).toBeLessThan(1e-8);
+    expect(maxAbsDiff(tr.tail[2], solveSqdFixedPoint(model).tail)).toBeLessThan(1e-8);
   });
 
   it('solveTransient(model, { times }) starts at times[0] > 0 and samples exactly the requested instants', () => {
@@ -97,7 +97,7 @@ describe('relaxationTime', () => {
 
   it('relaxationTime(model) is the observed decay time of the ODE error (d = 2, λ = 0.9)', () => {
     const model = sqd(0.9, 2);
-    const fp = solveFixedPoint(model);
+    const fp = solveSqdFixedPoint(model);
     const tr = solveTransient(model, { times: [0, 100, 150] });
     const e1 = maxAbsDiff(tr.tail[1], fp.tail);
     const e2 = maxAbsDiff(tr.tail[2], fp.tail);
@@ -111,7 +111,7 @@ describe('warmupTime', () => {
     const w = warmupTime(model);
     expect(w.method).toBe('ode');
     expect(w.warmupTime).toBeCloseTo(Math.max(2 * w.timeToTolerance, 3 * w.relaxationTime), 12);
-    const fp = solveFixedPoint(model);
+    const fp = solveSqdFixedPoint(model);
     const tr = solveTransient(model, { times: [0, 0.99 * w.timeToTolerance, w.timeToTolerance * 1.0000001] });
     expect(maxAbsDiff(tr.tail[1], fp.tail)).toBeGreaterThan(1e-3);
     expect(maxAbsDiff(tr.tail[2], fp.tail)).toBeLessThanOrEqual(1e-3);
@@ -133,7 +133,7 @@ describe('warmupTime', () => {
     const model = sqd(0.5, 1);
     const w = warmupTime(model, { tolerance: 1e-3 });
     const tr = solveTransient(model, { times: [0, w.timeToTolerance] });
-    expect(maxAbsDiff(tr.tail[1], solveFixedPoint(model).tail)).toBeLessThanOrEqual(1e-3);
+    expect(maxAbsDiff(tr.tail[1], solveSqdFixedPoint(model).tail)).toBeLessThanOrEqual(1e-3);
   });
 
   it('warmupTime(model, options) throws InvalidModelError on tolerance ≤ 0 or safetyFactor < 1', () => {

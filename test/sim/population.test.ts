@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
 import { populationFixedPoint, populationRefined, refinedAt } from '../../src/meanfield/population/index.ts';
-import { populationWarmup, simulatePopulation } from '../../src/sim/population.ts';
+import { simulatePopulation } from '../../src/sim/index.ts';
+import { simulationWarmup } from '../../src/meanfield/warmup.ts';
 import { shipped } from '../meanfield/population/helpers.ts';
 
 describe('simulatePopulation', () => {
@@ -11,7 +12,7 @@ describe('simulatePopulation', () => {
     const refined = populationRefined(model, fp);
     const truth = refinedAt(refined, 100).observables.meanQueueLength;
     expect(truth).toBeCloseTo(2.3925, 4);
-    const warmup = populationWarmup(model, fp); // ≈ 151: 2 × the ODE's time from empty to within 1e−3 of π
+    const warmup = simulationWarmup(model, { fixedPoint: fp }).time; // ≈ 151: 2 × the ODE's time from empty to within 1e−3 of π
     const sim = simulatePopulation(model, { n: 100, horizon: 1500, warmup, replications: 10, seed: 1 });
     const e = sim.observables.meanQueueLength;
     // δ_n = |ΣV/n|·|ΣV|/(nΣπ) (theory.md §8): the size of the neglected 1/n² term, ≈ 7e−4 here.

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
 import type { Estimate } from '../../src/stats/tInterval.ts';
-import { simulate } from '../../src/sim/simulate.ts';
+import { simulate, type SimulateOptions } from '../../src/sim/simulate.ts';
 
 const base: SupermarketModel = parseModel({ lambda: 0.9, d: 2 });
 const mm1 = (lambda: number): SupermarketModel => ({ ...base, lambda, d: 1 });
+/** 10 M/M/1 relaxation times 10/(1 − √ρ)² (time units of E[S] = 1): the warm-up these seeds were checked with. */
+const mm1Warmup = (rho: number) => 10 / (1 - Math.sqrt(rho)) ** 2;
 
 /** |estimate − truth| within the CI widened by `widen` (keeps the family-wise false-alarm rate small) + slack. */
 function expectCovers(e: Estimate, truth: number, widen = 1.5, slack = 0): void {
@@ -15,8 +17,7 @@ function expectCovers(e: Estimate, truth: number, widen = 1.5, slack = 0): void 
 describe('simulate', () => {
   for (const lambda of [0.5, 0.8]) {
     it(`simulate(d = 1, λ = ${lambda}) is M/M/1: E[T] = 1/(1 − λ), P(Q ≥ i) = λ^i for i = 1..4, Little's law`, () => {
-      const r = simulate(mm1(lambda), { n: 100, jobs: 150_000, replications: 8, seed: 21, maxLevel: 6 });
-      expect(r.warmupSource).toBe('fallback');
+      const r = simulate(mm1(lambda), { n: 100, jobs: 150_000, replications: 8, seed: 21, maxLevel: 6, warmupTime: mm1Warmup(lambda) });
       expectCovers(r.meanResponseTime, 1 / (1 - lambda));
       expectCovers(r.meanQueueLength, lambda / (1 - lambda));
       for (let i = 1; i <= 4; i++) expectCovers(r.tail[i], lambda ** i);
@@ -84,7 +85,7 @@ describe('simulate', () => {
   });
 
   it('simulate(service mean 2) rescales time: E[T] = 2/(1 − ρ) at d = 1, ρ = 0.5', () => {
-    const r = simulate({ ...mm1(0.25), service: { kind: 'exponential', mean: 2 } }, { n: 50, jobs: 60_000, replications: 6, seed: 9, engine: 'event' });
+    const r = simulate({ ...mm1(0.25), service: { kind: 'exponential', mean: 2 } }, { n: 50, jobs: 60_000, replications: 6, seed: 9, engine: 'event', warmupTime: 2 * mm1Warmup(0.5) });
     expectCovers(r.meanResponseTime, 2 / (1 - 0.5));
     expectCovers(r.meanQueueLength, 0.5 / (1 - 0.5));
   });
@@ -97,25 +98,29 @@ describe('simulate', () => {
     expect(calls.every(([done], i) => i === 0 || done > calls[i - 1][0])).toBe(true);
   });
 
-  it('simulate(bad input) throws InvalidModelError: n < 1, d > n, jobs = 0, NaN λ, replications 1, unknown rule', () => {
-    expect(() => simulate(base, { n: 0 })).toThrow(InvalidModelError);
-    expect(() => simulate(base, { n: 1 })).toThrow(InvalidModelError);
-    expect(() => simulate(base, { n: 2.5 })).toThrow(InvalidModelError);
-    expect(() => simulate(base, { n: 10, jobs: 0 })).toThrow(InvalidModelError);
-    expect(() => simulate(base, { n: 10, jobs: NaN })).toThrow(InvalidModelError);
-    expect(() => simulate({ ...base, lambda: NaN }, { n: 10 })).toThrow(InvalidModelError);
-    expect(() => simulate(base, { n: 10, replications: 1 })).toThrow(InvalidModelError);
+  it('simulate(bad input) throws InvalidModelError: n < 1, d > n, jobs = 0, replications 1, no warm-up, a run beyond the event budget', () => {
+    expect(() => simulate(base, { n: 0, warmupTime: 10 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 1, warmupTime: 10 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 2.5, warmupTime: 10 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, jobs: 0, warmupTime: 10 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, jobs: NaN, warmupTime: 10 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, replications: 1, warmupTime: 10 })).toThrow(InvalidModelError);
     expect(() => simulate(base, { n: 10, warmupTime: -1 })).toThrow(InvalidModelError);
-    expect(() => simulate(base, { n: 10, seed: 1.5 })).toThrow(InvalidModelError);
-    expect(() => simulate(base, { n: 10, engine: 'fast' as 'race' })).toThrow(InvalidModelError);
-    expect(() => simulate({ ...base, selection: 'lll' as 'jsq' }, { n: 10 })).toThrow(/no simulator for selection "lll"/);
-    expect(() => simulate({ ...base, discipline: 'lifo' as 'fifo' }, { n: 10 })).toThrow(/no simulator for discipline "lifo"/);
-    expect(() => simulate(base, { n: 10, workloadGrid: [1, 0.5] })).toThrow(/workloadGrid must be strictly increasing/);
+    expect(() => simulate(base, { n: 10, seed: 1.5, warmupTime: 10 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10, engine: 'fast' as 'race', warmupTime: 10 })).toThrow(InvalidModelError);
+    expect(() => simulate(base, { n: 10 } as SimulateOptions)).toThrow(/warmupTime must be a finite number ≥ 0, got undefined/);
+    // λn·warm-up·2·replications = 0.9·1e5·1e5·2·5 ≈ 9e10 > 2e10 events
+    expect(() => simulate(base, { n: 100_000, jobs: 10, warmupTime: 1e5 })).toThrow(/this run needs about 9\.0e\+10 events/);
+    expect(() => simulate(base, { n: 10, jobs: 1000, warmupTime: 0, maxEvents: 100 })).toThrow(/more than 1e\+2/);
+    expect(() => simulate(base, { n: 10, workloadGrid: [1, 0.5], warmupTime: 10 })).toThrow(/workloadGrid must be strictly increasing/);
   });
 
-  it('simulate(unstable model) throws UnstableModelError', () => {
-    expect(() => simulate({ ...base, lambda: 1 }, { n: 10 })).toThrow(UnstableModelError);
-    expect(() => simulate({ ...base, lambda: 0.6, service: { kind: 'exponential', mean: 2 } }, { n: 10 })).toThrow(UnstableModelError);
+  it('simulate trusts the parsed model: parseModel refuses NaN λ, unknown rules and ρ ≥ 1 before any run', () => {
+    expect(() => parseModel({ lambda: NaN, d: 2 })).toThrow(InvalidModelError);
+    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lll' })).toThrow(/unknown selection "lll"/);
+    expect(() => parseModel({ lambda: 0.5, d: 2, discipline: 'lifo' })).toThrow(/unknown discipline "lifo"/);
+    expect(() => parseModel({ lambda: 1, d: 2 })).toThrow(UnstableModelError);
+    expect(() => parseModel({ lambda: 0.6, d: 2, service: { kind: 'exponential', mean: 2 } })).toThrow(UnstableModelError);
   });
 
   it('simulate(model, options) does not modify the model', () => {

@@ -50,7 +50,7 @@ export function conjectureCommand(): Command {
     .summary('test a claim such as "T(jsq, sprpt) < T(lpw, sprpt)" over a parameter grid: holds / fails / undecided per point')
     .description('Evaluates the claim of a conjecture file (a mathjs expression over T, S, P50, P95, P99 (selection, discipline):\n' +
       'mean response time, mean slowdown, response-time percentiles) at every grid point (λ × d × service × prediction).\n' +
-      'Each quantity comes from the mean-field solver where one exists (exact, approximation or cavity) and from finite-n\n' +
+      'Each quantity comes from the mean-field solver where one exists (exact, approximation or estimate) and from finite-n\n' +
       'simulation with 95% CIs otherwise; the report names the source of each. A comparison holds if it is true for\n' +
       'every value in the interval enclosures of its sides, fails if false for all, and is undecided otherwise.\n' +
       'Writes <out>/report.md, index.html, figures/ (verdict map, both sides vs λ: PNG, SVG, vega-lite, CSV, JSON),\n' +
@@ -81,7 +81,7 @@ export function conjectureCommand(): Command {
         const cached = solveStore.get(key, settings);
         if (cached) return cached;
         const s = solveMeanField(model, options);
-        if (s.kind === 'cavity') solveStore.put(key, settings, s); // only cavity solves are slow enough to keep
+        if (s.kind === 'estimate') solveStore.put(key, settings, s); // only estimates (cavity solves) are slow enough to keep
         return s;
       };
       const simulate = async (requests: readonly SimulationRequest[]): Promise<SimulationSummary[]> => {

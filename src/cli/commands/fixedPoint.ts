@@ -1,15 +1,14 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { Command, Option } from 'commander';
-import { parseModel, checkServers } from '../../model/index.ts';
-import { refine, refinedEstimate, responseTimeCcdf, solveFixedPoint } from '../../meanfield/index.ts';
+import { checkServers } from '../../model/index.ts';
+import { refine, refinedEstimate, responseTimeCcdf, solveSqdFixedPoint } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { action } from '../errors.ts';
-import { addModelOptions, parseNumber, parsePositive } from '../options.ts';
+import { addModelOptions, parseNumber, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
 
-interface Opts {
-  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
+interface Opts extends ModelFlags {
   refined?: boolean; n?: number; json?: boolean; method: 'closed-form' | 'newton'; tailTolerance: number; ccdfTEnd: number; ccdfDt: number;
 }
 
@@ -32,13 +31,13 @@ export function fixedPointCommand(): Command {
     .option('--json', 'print one JSON object on stdout')
     .addHelpText('after', '\nExamples:\n  supermarket fixed-point --lambda 0.9 --d 2\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json')
     .action(action((o: Opts) => {
-      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
+      const model = modelFromFlags(o);
       if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential')) {
         if (o.refined || o.n !== undefined) throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service only (theory.md §6)');
         printGeneralSolution(model, Boolean(o.json));
         return;
       }
-      const fp = solveFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
+      const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
       const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
       const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
       const ccdf = responseTimeCcdf(fp, model.d, times);

@@ -13,7 +13,8 @@ import {
   refinedAt,
   requireSmoothModel,
 } from '../../meanfield/population/index.ts';
-import { populationWarmup, simulatePopulation, type PopulationSimulationResult } from '../../sim/population.ts';
+import { simulatePopulation, type PopulationSimulationResult } from '../../sim/index.ts';
+import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action } from '../errors.ts';
 import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
 
@@ -80,7 +81,7 @@ export function modelCommand(): Command {
       }
       let simulations: PopulationSimulationResult[] = [];
       if (o.compare) {
-        const warmup = o.warmup ?? populationWarmup(model, fp);
+        const warmup = o.warmup ?? simulationWarmup(model, { fixedPoint: fp }).time;
         simulations = o.n!.map((n) => simulatePopulation(model, { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed }));
       }
       if (o.json) {

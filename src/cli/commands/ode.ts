@@ -1,15 +1,13 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
 import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
-import { parseModel } from '../../model/index.ts';
 import { lwlTransient, phaseTypeJsqTransient, solveTransient } from '../../meanfield/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { action } from '../errors.ts';
-import { addModelOptions, parseNumberList, parsePositive } from '../options.ts';
+import { addModelOptions, parseNumberList, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
 
-interface Opts {
-  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
+interface Opts extends ModelFlags {
   tEnd: number; dt: number; from?: number[]; tolerance: number; levels: number; json?: boolean; csv?: boolean;
 }
 
@@ -30,7 +28,7 @@ export function odeCommand(): Command {
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
     .addHelpText('after', '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5')
     .action(action((o: Opts) => {
-      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
+      const model = modelFromFlags(o);
       const steps = Math.floor(o.tEnd / o.dt + 1e-9); // the grid never passes t-end; t-end itself is appended below
       if (steps > 1e6) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e6 points)`);
       const times = Array.from({ length: steps + 1 }, (_, j) => Number((j * o.dt).toPrecision(12)));

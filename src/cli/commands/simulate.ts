@@ -1,34 +1,16 @@
 /** `supermarket simulate`: finite-n discrete-event simulation with replications and Student-t 95% CIs. */
 import { Command, Option } from 'commander';
-import { checkServers, parseModel, type SupermarketModel } from '../../model/index.ts';
-import { autoWarmup } from '../../meanfield/autoWarmup.ts';
-import { simulate } from '../../sim/index.ts';
+import { checkServers, slowdownFinite } from '../../model/index.ts';
+import { simulationWarmup } from '../../meanfield/warmup.ts';
+import { checkEventBudget, simulate } from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
-import { InvalidModelError } from '../../errors.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications } from '../options.ts';
+import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications, modelFromFlags, type ModelFlags } from '../options.ts';
 
-interface Opts {
-  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
+interface Opts extends ModelFlags {
   n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
   maxLevel: number; engine: 'auto' | 'event' | 'priority' | 'race'; json?: boolean; progress: boolean;
-}
-
-/** Largest run `simulate` accepts (events): about an hour at a few million events per second. */
-const MAX_EVENTS = 2e10;
-
-/**
- * True when E[T/S] is infinite in theory: E[1/S] = ∞ (a positive density at 0: exponential, hyperexponential, Weibull
- * k ≤ 1) and small jobs wait a positive time (FIFO, SJF, SPJF, and SPRPT with noisy predictions). The estimate is then
- * a finite number that grows with the run. Same rule as the M/G/1 module's `slowdownFinite` (theory.md §7).
- */
-function slowdownInfinite(model: SupermarketModel): boolean {
-  const s = model.service;
-  const densityAtZero = s.kind === 'exponential' || s.kind === 'hyperexponential' || (s.kind === 'weibull' && s.shape <= 1);
-  const smallJobsWait = model.discipline === 'fifo' || model.discipline === 'sjf' || model.discipline === 'spjf'
-    || (model.discipline === 'sprpt' && model.prediction.kind !== 'exact');
-  return densityAtZero && smallJobsWait;
 }
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
@@ -52,21 +34,17 @@ export function simulateCommand(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText('after', '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json')
     .action(action((o: Opts) => {
-      const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
+      const model = modelFromFlags(o);
       const n = checkServers(model, o.n);
-      const warm = o.warmup ?? autoWarmup(model, o.warmupTolerance, Number.POSITIVE_INFINITY).time;
-      const work = o.replications * (2 * o.jobs + 2 * model.lambda * n * warm);
-      if (work > MAX_EVENTS) {
-        throw new InvalidModelError(`this run needs about ${work.toExponential(1)} events (warm-up ${warm.toExponential(2)} time units × λn = ${(model.lambda * n).toFixed(0)}, ` +
-          `${o.jobs} jobs × ${o.replications} replications), more than ${MAX_EVENTS.toExponential(0)}; lower --jobs, --replications or n, or set --warmup`);
-      }
+      const warm = o.warmup ?? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }).time;
+      checkEventBudget({ lambda: model.lambda, n, jobs: o.jobs, replications: o.replications, warmupTime: warm }); // before the progress bar
       const progress = createProgress('simulate', o.progress && !o.json);
       const result = simulate(model, {
         n, jobs: o.jobs, replications: o.replications, seed: o.seed, warmupTime: warm, maxLevel: o.maxLevel, engine: o.engine,
         onProgress: (done, total) => progress.update(done, total, `n = ${n}`),
       });
       progress.stop();
-      const infinite = slowdownInfinite(model);
+      const infinite = !slowdownFinite(model);
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ ...result, slowdownInfiniteInTheory: infinite })}\n`);
         return;

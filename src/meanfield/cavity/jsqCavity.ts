@@ -32,7 +32,7 @@ import { VERSION } from '../../version.ts';
 import { arrivalFactor } from '../phaseType/drift.ts';
 import { phaseTypeJsqFixedPoint } from '../phaseType/fixedPoint.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from '../sqd.ts';
-import { checkLambdaD } from '../support.ts';
+import { checkRhoD } from '../support.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
 import { checkRunOptions } from './options.ts';
 
@@ -260,7 +260,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   const lambda = model.lambda;
   const rho = lambda * service.mean;
   const d = model.d;
-  checkLambdaD(rho, d);
+  checkRhoD(rho, d);
   const seed = options.seed ?? 1;
   const restarts = integer('restarts', options.restarts ?? 4, 2);
   const maxIterations = integer('maxIterations', options.maxIterations ?? 40, 1);

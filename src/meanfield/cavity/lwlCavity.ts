@@ -11,7 +11,7 @@ import { serviceDistribution } from '../../model/service/index.ts';
 import type { Estimate } from '../../stats/tInterval.ts';
 import { Rng, streamSeed } from '../../stats/rng.ts';
 import { VERSION } from '../../version.ts';
-import { checkLambdaD } from '../support.ts';
+import { checkRhoD } from '../support.ts';
 import { batchRatioEstimate } from './cavityEstimate.ts';
 import { runCavityQueue } from './cavityQueue.ts';
 import { ExponentialLwlAcceptance, TableLwlAcceptance, type WorkloadCcdfTable } from './lwlAcceptance.ts';
@@ -77,7 +77,7 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
   }
   const service = serviceDistribution(model.service);
   const rho = model.lambda * service.mean;
-  checkLambdaD(rho, model.d);
+  checkRhoD(rho, model.d);
   const horizon = options.horizon ?? 1e6;
   const run = checkRunOptions(horizon, options.warmup ?? horizon / 50, options.batches ?? 25, options.seed ?? 1);
   let acceptance;

@@ -27,7 +27,7 @@ export interface LwlResult extends LwlWorkloadResult {
  *   `waitingTimeCcdf` and `responseTimeCcdf` (time units); `diagnostics.meanResponseTimeGridError` = |E[T]_Δ − E[T]_{Δ/2}|.
  * @throws {InvalidModelError} if selection is not 'lwl', or the discipline is not 'fifo' (response times under other
  *   disciplines need the cavity method, theory.md §5; the workload ccdf is available from `lwlWorkloadCcdf`), or an
- *   option is out of range. @throws {UnstableModelError} if ρ ≥ 1. @throws {ConvergenceError} if Picard fails.
+ *   option is out of range. @throws {ConvergenceError} if Picard fails.
  * @example lwlFixedPoint(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' })).meanResponseTime // ≈ 2.0503
  */
 export function lwlFixedPoint(model: SupermarketModel, options: LwlOptions = {}): LwlResult {

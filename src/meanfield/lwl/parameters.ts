@@ -3,7 +3,7 @@
  * default grid (step Δ, horizon W) chosen from the law. Times are in model time units (mean service times when
  * service.mean = 1). Source: theory.md §4 ("Numerics" item 1: Δ = 0.005, W = 300, 600 for heavy tails).
  */
-import { InvalidModelError, UnstableModelError } from '../../errors.ts';
+import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { serviceDistribution, type ServiceDistribution } from '../../model/service/index.ts';
 
@@ -26,17 +26,16 @@ export const DEFAULT_HORIZON = 300;
 export const HEAVY_TAIL_HORIZON = 600;
 
 /**
- * Checks an LWL(d) model and builds its service law.
- * @param model `selection` must be 'lwl'; with `requireFifo`, `discipline` must be 'fifo'.
- * @throws {InvalidModelError} for another selection, for a non-FIFO discipline when `requireFifo` (response times
- *   under other disciplines need the cavity method, theory.md §5), for d not an integer ≥ 1, or a bad service law.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ = λ·E[S] ≥ 1.
+ * The LWL(d) solvers' own check of a parsed model (trusted: λ, d, ρ < 1 were validated once), and its service law.
+ * @param model from `parseModel`; `selection` must be 'lwl'; with `requireFifo`, `discipline` must be 'fifo'.
+ * @throws {InvalidModelError} for another selection, or a non-FIFO discipline when `requireFifo` (response times
+ *   under other disciplines need the cavity method, theory.md §5).
  */
 export function lwlParameters(model: SupermarketModel, requireFifo: boolean): LwlParameters {
   if (model.selection !== 'lwl') {
     throw new InvalidModelError(
       `the LWL(d) workload solver needs selection "lwl", got ${JSON.stringify(model.selection)}; ` +
-        'use solveFixedPoint for "jsq" (exponential sizes)',
+        'use solveSqdFixedPoint for "jsq" (exponential sizes)',
     );
   }
   if (requireFifo && model.discipline !== 'fifo') {
@@ -46,14 +45,8 @@ export function lwlParameters(model: SupermarketModel, requireFifo: boolean): Lw
         'need the cavity method (theory.md §5)',
     );
   }
-  if (!Number.isInteger(model.d) || model.d < 1) throw new InvalidModelError(`d must be an integer ≥ 1, got ${model.d}`);
-  if (typeof model.lambda !== 'number' || !Number.isFinite(model.lambda)) {
-    throw new InvalidModelError(`lambda must be a finite number, got ${String(model.lambda)}`);
-  }
-  if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   const service = serviceDistribution(model.service);
   const rho = model.lambda * service.mean;
-  if (!(rho < 1)) throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; no equilibrium exists`);
   return { lambda: model.lambda, rho, d: model.d, service };
 }
 

@@ -64,7 +64,7 @@ const SIZE_TAIL_CUT = 1e-17; // the lattice size law is cut where its tail mass 
  * @returns per time: `workloadCcdf` (grid w_j = jΔ, F̄(t, w_j) = S_{j+1}), `busyFraction`, `meanWorkload`, `quantiles`;
  *   between steps the outputs are interpolated linearly in time. Converges to `lwlWorkloadCcdf` as t → ∞ (error O(Δ)).
  * @throws {InvalidModelError} if selection is not 'lwl', times are not finite, ≥ 0 and strictly increasing, the
- *   step breaks λdΔ ≤ 1, or an option is out of range. @throws {UnstableModelError} if ρ ≥ 1.
+ *   step breaks λdΔ ≤ 1, or an option is out of range.
  */
 export function lwlTransient(model: SupermarketModel, options: LwlTransientOptions): LwlTransientResult {
   const { lambda, d, service } = lwlParameters(model, false);

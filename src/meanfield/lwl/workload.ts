@@ -214,7 +214,7 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
  *   `diagnostics` (method, iterations, lastChange, gridError, step, horizon, tailAtHorizon), `provenance`.
  * @throws {InvalidModelError} if selection is not 'lwl', d is not an integer ≥ 1, an option is out of range, or
  *   method 'phase-type' is asked for a law without an exact PH form.
- * @throws {UnstableModelError} if ρ ≥ 1. @throws {ConvergenceError} if Picard exceeds maxIterations.
+ * @throws {ConvergenceError} if Picard exceeds maxIterations.
  * @throws {SolverError} if odex fails ('phase-type').
  * @example lwlWorkloadCcdf(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' })).meanWorkload // ≈ 1.8453 (= λE[T])
  */

@@ -5,7 +5,7 @@
  * Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013; Mitzenmacher, ITCS 2020
  * (arXiv:1902.00732); Scully et al., SOAP, POMACS 2(1), 2018.
  */
-import { ConvergenceError, InvalidModelError, UnstableModelError } from '../../errors.ts';
+import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import type { Discipline, SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
 import { knownSizeMeans, knownSizeResponseTimeAt, SrptAging, type KnownSizeDiscipline, type Mg1Means } from './knownSize.ts';
@@ -66,13 +66,13 @@ const MAX_ACCEPTED_RELATIVE_ERROR = 1e-6;
 
 const isPredicted = (d: Discipline): d is PredictedDiscipline => d === 'spjf' || d === 'pspjf' || d === 'sprpt';
 
-/** Checks d = 1, λ > 0, ρ < 1 and the conventions the formulas assume; returns the size law (and R's law). */
+/**
+ * The formulas' own checks of a parsed model (trusted: λ > 0, ρ < 1 validated once): d = 1 and the conventions
+ * the formulas assume; returns the size law (and R's law).
+ */
 function prepare(model: SupermarketModel): { law: SizeLaw; noise?: NoiseLaw } {
   if (model.d !== 1) throw new InvalidModelError(`the M/G/1 formulas are for d = 1 (every selection rule is random then), got d = ${model.d}`);
-  if (!(model.lambda > 0)) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   const law = new SizeLaw(model.service, model.lambda);
-  const rho = model.lambda * law.mean;
-  if (!(rho < 1)) throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; the queue grows without bound`);
   const d = model.discipline;
   if ((d === 'psjf' || d === 'pspjf') && model.conventions?.psjfPreemption === 'remaining') {
     throw new InvalidModelError(`no M/G/1 formula here for ${d} with psjfPreemption 'remaining'; use the default 'original'`);
@@ -90,7 +90,6 @@ function prepare(model: SupermarketModel): { law: SizeLaw; noise?: NoiseLaw } {
  * @returns plain data: E[T], E[T] − E[S], E[T/S] (Infinity when divergent), E[Q] = λE[T], E[U] = λE[S²]/(2(1−ρ)),
  *   `diagnostics.quadratureError` (absolute error estimate of E[T]), provenance.
  * @throws {InvalidModelError} if d ≠ 1, trace predictions with a predicted discipline, or psjfPreemption 'remaining'.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ ≥ 1.
  * @throws {ConvergenceError} if the estimated relative error of E[T] exceeds 1e-6.
  * @example mg1(parseModel({ lambda: 0.9, d: 1, selection: 'random' })).meanResponseTime // 10 (M/M/1 FIFO)
  */
@@ -154,7 +153,6 @@ function predictedAt(ints: PredictedIntegrals, d: PredictedDiscipline, x: number
  * (predicted disciplines only), for the model's discipline at d = 1. Time units of service.mean.
  * @param x job size ≥ 0; @param y prediction ≥ 0 (optional).
  * @throws {InvalidModelError} if x or y is negative or not finite, y is given for a known-size discipline, or as `mg1`.
- * @throws {UnstableModelError} as `mg1`.
  * @example mg1ResponseTimeAtSize(parseModel({ lambda: 0.5, d: 1, discipline: 'psjf' }), 1) // m₂(1)/(2(1−ρ(1))²) + 1/(1−ρ(1))
  */
 export function mg1ResponseTimeAtSize(model: SupermarketModel, x: number, y?: number): number {

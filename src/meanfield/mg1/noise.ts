@@ -7,6 +7,7 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import type { PredictionSpec } from '../../model/model.ts';
+import { predictionIsExact } from '../../model/moments.ts';
 import { predictionModel } from '../../model/prediction/index.ts';
 import { normalCdf } from '../../model/service/index.ts';
 
@@ -49,7 +50,7 @@ export function noiseLaw(spec: PredictionSpec): NoiseLaw {
   }
   const model = predictionModel(spec);
   const cdfStrict = (r: number) => model.cdfGiven(r, 1);
-  const pointMass = spec.kind === 'exact' || (spec.kind === 'uniform' && spec.alpha === 0) || (spec.kind === 'lognormal' && spec.sigma === 0);
+  const pointMass = predictionIsExact(spec);
   if (pointMass) {
     return { spec, pointMass, cdfStrict, cdf: (r) => (r >= 1 ? 1 : 0), ccdf: (r) => (r >= 1 ? 0 : 1), density: () => 0, j: (c) => (c < 1 ? c * c : 0),
       meanShortfall: 0, breakpoints: [1], rLo: 1, rHi: 1, rMid: 1 };

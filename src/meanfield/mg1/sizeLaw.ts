@@ -7,6 +7,7 @@
  */
 import { serviceDistribution, type ServiceDistribution } from '../../model/service/index.ts';
 import type { ServiceSpec } from '../../model/model.ts';
+import { inverseMomentFinite } from '../../model/moments.ts';
 import { integrateVector, type QuadratureOptions, type VectorIntegrand } from '../../numerics/quadrature.ts';
 
 /** A point mass of G. */
@@ -160,17 +161,3 @@ export class SizeLaw {
   }
 }
 
-/**
- * Whether E[1/S] < ∞, by family: ∫₀ G(u)/u² du converges iff G(u) = o(u) fast enough at 0. Infinite for a positive
- * density at 0 (exponential, hyperexponential, Erlang-1, Weibull k ≤ 1); finite for Erlang k ≥ 2, Weibull k > 1,
- * log-normal, deterministic, bounded Pareto, and empirical sizes all > 0.
- */
-export function inverseMomentFinite(spec: ServiceSpec): boolean {
-  switch (spec.kind) {
-    case 'exponential': case 'hyperexponential': return false;
-    case 'erlang': return spec.k >= 2;
-    case 'weibull': return spec.shape > 1;
-    case 'lognormal': case 'deterministic': case 'bounded-pareto': return true;
-    case 'empirical': return spec.values.every((v) => v > 0);
-  }
-}

@@ -143,7 +143,7 @@ function positiveOption(name: string, value: number, upper = Infinity): number {
  * @returns `tail` s_0..s_K, `idle`, `levels` (K × m), `meanQueueLength`, `meanResponseTime` (model time units),
  *   `phaseType`, `fit`, `diagnostics`, `provenance`.
  * @throws {InvalidModelError} unsupported model (see phaseTypeParameters), bad options, K beyond the ceiling.
- * @throws {UnstableModelError} if ρ ∉ (0, 1). @throws {ConvergenceError} if Newton misses the residual tolerance
+ * @throws {ConvergenceError} if Newton misses the residual tolerance
  *   from three ever closer ODE states, or lands on an invalid tail. @throws {SolverError} on odex failures.
  * @example phaseTypeJsqFixedPoint(parseModel({ lambda: 0.9, d: 1, service: 'erlang:2' })).meanResponseTime // ≈ 7.75
  */

@@ -7,7 +7,6 @@
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { phaseTypeFit, serviceDistribution } from '../../model/service/index.ts';
-import { checkLambdaD } from '../support.ts';
 
 export type PhaseTypeFitLabel = 'exact' | 'two-moment PH fit';
 
@@ -32,13 +31,13 @@ export interface PhaseTypeParameters {
 }
 
 /**
- * Validates a model for the phase-type JSQ(d) FIFO mean field and returns its PH(α, A).
+ * The phase-type JSQ(d) FIFO mean field's own check of a parsed model (trusted: λ, d, ρ < 1 validated once), and
+ * its PH(α, A).
  * @param model `selection` 'jsq' (or 'random' with d = 1), `discipline` 'fifo'; any service law with an exact PH form
  *   (exponential, erlang, hyperexponential) or a finite SCV > 0 (two-moment fit). Sampling with or without
  *   replacement: both have this limit (theory.md §1).
  * @throws {InvalidModelError} "no mean-field solver for ..." on another selection or discipline, or a service law
  *   with SCV 0 (deterministic) or non-finite SCV (no PH fit); on a PH whose α does not sum to 1.
- * @throws {UnstableModelError} if ρ = λ·E[S] ∉ (0, 1).
  */
 export function phaseTypeParameters(model: SupermarketModel): PhaseTypeParameters {
   const random = model.selection === 'random';
@@ -50,7 +49,6 @@ export function phaseTypeParameters(model: SupermarketModel): PhaseTypeParameter
   }
   const dist = serviceDistribution(model.service);
   const rho = model.lambda * dist.mean;
-  checkLambdaD(rho, model.d);
   let ph = dist.phaseType;
   let fit: PhaseTypeFitLabel = 'exact';
   if (ph === undefined) {

@@ -44,7 +44,7 @@ export interface PhaseTypeTransientResult {
  * @param model as for phaseTypeJsqFixedPoint. @param options `times`, `from`, `truncationLevel`, `tolerance`,
  *   `maxSteps`.
  * @returns `times`, `tail` (times.length rows of K + 1, projected onto [0, 1]), `meanQueueLength`, `phaseType`, `fit`, odex diagnostics.
- * @throws {InvalidModelError} unsupported model, bad times/from/options. @throws {UnstableModelError} if ρ ∉ (0, 1).
+ * @throws {InvalidModelError} unsupported model, bad times/from/options.
  * @throws {SolverError} if odex fails or ends without Converged (e.g. MaxStepsExceeded).
  * @example phaseTypeJsqTransient(m, { times: [0, 500] }).tail[1] // ≈ phaseTypeJsqFixedPoint(m).tail
  */

@@ -11,4 +11,3 @@ export { populationFixedPoint, type PopulationFixedPointOptions, type Population
 export { populationTransient, type PopulationTransientOptions, type PopulationTransientResult } from './transient.ts';
 export { populationRefined, refinedAt, type PopulationRefinedResult } from './refined.ts';
 export { solveLyapunovDense } from '../../numerics/lyapunovDense.ts';
-export { simulatePopulation, populationWarmup, type PopulationSimulationOptions, type PopulationSimulationResult, type PopulationReplication } from '../../sim/population.ts';

@@ -4,7 +4,7 @@
  * afterwards by `parsePopulationModel`.
  */
 import { z } from 'zod';
-import { validateJson } from '../validate.ts';
+import { parseWithSchema } from '../schema.ts';
 
 /** A bound of a generator or loop: an integer, or an expression over the parameters such as "K" or "K+1". */
 const bound = z.union([z.number().int(), z.string().min(1)]);
@@ -57,5 +57,5 @@ export type PopulationModelFile = z.infer<typeof populationModelSchema>;
  * @throws {InvalidModelError} listing every problem as `label: path: message` (at most 10).
  */
 export function checkPopulationModelShape(json: unknown, label: string): PopulationModelFile {
-  return validateJson(populationModelSchema, json, label);
+  return parseWithSchema(populationModelSchema, json, label);
 }

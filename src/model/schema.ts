@@ -1,0 +1,265 @@
+/**
+ * The one schema of the model room (zod): the vocabulary (selection rules, disciplines, sampling, service and
+ * prediction kinds, the conventions of theory.md §1), the model itself, and the formatting of zod issues into one
+ * line. `parseModel` (model.ts) validates with `modelSchema` once; solvers and engines trust the parsed model.
+ * Experiment and claim files import the vocabulary and `conventionsInputSchema` from here; population-model files
+ * use `parseWithSchema`.
+ *
+ * Messages: every issue raised by these schemas is a lower-case sentence that names its field ("lambda must be a
+ * finite number, got \"abc\""); zod's own (capitalised) messages are prefixed with their JSON path.
+ * Source: theory.md §1 ("Model", "Conventions to expose").
+ */
+import { z } from 'zod';
+import { InvalidModelError } from '../errors.ts';
+
+/**
+ * Selection rule of the dispatcher (theory.md §1): `random` (= d = 1), `jsq` = JSQ(d) (fewest jobs),
+ * `lwl` = LWL(d) = LL(d) (least true work left), `lpw` = LPW(d) (least predicted work left).
+ */
+export const SELECTIONS = ['random', 'jsq', 'lwl', 'lpw'] as const;
+export type Selection = (typeof SELECTIONS)[number];
+
+/**
+ * In-queue discipline (theory.md §1 table): FIFO; SJF, PSJF, SRPT rank by the true size; SPJF, PSPJF, SPRPT rank by
+ * the prediction Y while the server drains the true size. Smallest key first, equal keys FIFO.
+ */
+export const DISCIPLINES = ['fifo', 'sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt'] as const;
+export type Discipline = (typeof DISCIPLINES)[number];
+
+/** How the d servers are sampled: with replacement (default; the population-process rates) or without. */
+export const SAMPLINGS = ['with-replacement', 'without-replacement'] as const;
+export type Sampling = (typeof SAMPLINGS)[number];
+
+export const SERVICE_KINDS = ['exponential', 'deterministic', 'erlang', 'hyperexponential', 'weibull', 'lognormal', 'bounded-pareto', 'empirical'] as const;
+export type ServiceKind = (typeof SERVICE_KINDS)[number];
+
+export const PREDICTION_KINDS = ['exact', 'exponential', 'uniform', 'lognormal', 'trace'] as const;
+export type PredictionKind = (typeof PREDICTION_KINDS)[number];
+
+/** `lpwWork`: predicted work of a server under LPW: 'clip' Σ(Y_j − a_j)^+ (default) | 'signed' Σ(Y_j − a_j) | 'static' ΣY_j. */
+export const LPW_WORK_RULES = ['clip', 'signed', 'static'] as const;
+/** `sprptOverrun`: SPRPT key of a job that outlived its prediction: 'negative' Y − a (default) | 'zero' (clipped). */
+export const SPRPT_OVERRUN_RULES = ['negative', 'zero'] as const;
+/** `psjfPreemption`: PSJF/PSPJF preempt on the 'original' size S (Y) (default) | the 'remaining' S − a (Y − a). */
+export const PSJF_PREEMPTION_RULES = ['original', 'remaining'] as const;
+
+/** Conventions the seed paper leaves open (theory.md §1 "Conventions to expose"); defaults in DEFAULT_CONVENTIONS. */
+export interface Conventions {
+  readonly lpwWork: (typeof LPW_WORK_RULES)[number];
+  readonly sprptOverrun: (typeof SPRPT_OVERRUN_RULES)[number];
+  readonly psjfPreemption: (typeof PSJF_PREEMPTION_RULES)[number];
+}
+export const DEFAULT_CONVENTIONS: Conventions = { lpwWork: 'clip', sprptOverrun: 'negative', psjfPreemption: 'original' };
+
+const show = (value: unknown): string => (typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value));
+
+/** Numeric strings such as "0.9" or "1e6" become numbers (CLI flags, query strings); anything else passes unchanged. */
+const numericString = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+
+/** A finite number (numeric strings accepted); `field` names it in the message. */
+export const finiteNumber = (field: string) =>
+  z.preprocess(numericString, z.number({ error: (iss) => `${field} must be a finite number, got ${show(iss.input)}` }));
+
+/** A finite number > 0. */
+export const positiveNumber = (field: string) =>
+  finiteNumber(field).refine((x) => x > 0, { error: (iss) => `${field} must be > 0, got ${show(iss.input)}` });
+
+/** An integer ≥ 1 (d, n, Erlang k); numeric strings such as "1e6" accepted. */
+export const positiveIntegerSchema = (field: string) =>
+  finiteNumber(field).refine((x) => Number.isInteger(x) && x >= 1, { error: (iss) => `${field} must be an integer ≥ 1, got ${show(iss.input)}` });
+
+/** One of a fixed list of names; the message lists them. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(field: string, values: T) =>
+  z.enum(values, { error: (iss) => `unknown ${field} ${show(iss.input)}; expected one of: ${values.join(', ')}` });
+
+/**
+ * The conventions as written in files and flags: each optional, no other key. Experiment and claim files use it
+ * as is (what the file says is what they record); `modelSchema` fills the defaults.
+ */
+export const conventionsInputSchema = z.object({
+  lpwWork: oneOf('lpwWork convention', LPW_WORK_RULES).optional(),
+  sprptOverrun: oneOf('sprptOverrun convention', SPRPT_OVERRUN_RULES).optional(),
+  psjfPreemption: oneOf('psjfPreemption convention', PSJF_PREEMPTION_RULES).optional(),
+}, {
+  error: (iss) => (iss.code === 'unrecognized_keys'
+    ? `unknown convention ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected lpwWork, sprptOverrun or psjfPreemption`
+    : 'conventions must be an object such as {"lpwWork":"clip"}'),
+}).strict();
+
+const serviceMean = positiveNumber('service mean').default(1);
+
+/** Aliases accepted in the short CLI form `kind:param`. */
+const SERVICE_ALIASES: Record<string, ServiceKind> = {
+  exp: 'exponential', exponential: 'exponential', det: 'deterministic', deterministic: 'deterministic', erlang: 'erlang',
+  hyperexp: 'hyperexponential', h2: 'hyperexponential', hyperexponential: 'hyperexponential', weibull: 'weibull',
+  lognormal: 'lognormal', bpareto: 'bounded-pareto', 'bounded-pareto': 'bounded-pareto', empirical: 'empirical',
+};
+
+/**
+ * Parses the short form of a service distribution: `exp`, `det`, `erlang:K`, `hyperexp:SCV`, `weibull:SHAPE`,
+ * `lognormal:SIGMA`, `bpareto:ALPHA:RATIO` (an optional last `@MEAN` sets the mean, e.g. `weibull:0.5@2`).
+ * @returns the unvalidated object form (numbers still strings), for `serviceSchema`.
+ * @throws {InvalidModelError} naming the expected form.
+ */
+export function parseServiceShort(text: string): Record<string, unknown> {
+  const [body, meanText] = text.split('@');
+  const [name, ...params] = body.split(':');
+  const kind = SERVICE_ALIASES[name.trim().toLowerCase()];
+  if (!kind) throw new InvalidModelError(`unknown service ${JSON.stringify(text)}; expected one of: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO`);
+  const need = (count: number, form: string) => {
+    if (params.length !== count) throw new InvalidModelError(`service ${JSON.stringify(text)}: expected ${form}`);
+  };
+  const out: Record<string, unknown> = { kind };
+  if (meanText !== undefined) out.mean = meanText;
+  switch (kind) {
+    case 'exponential': case 'deterministic': need(0, name); break;
+    case 'erlang': need(1, 'erlang:K'); out.k = params[0]; break;
+    case 'hyperexponential': need(1, 'hyperexp:SCV'); out.scv = params[0]; break;
+    case 'weibull': need(1, 'weibull:SHAPE'); out.shape = params[0]; break;
+    case 'lognormal': need(1, 'lognormal:SIGMA'); out.sigma = params[0]; break;
+    case 'bounded-pareto': need(2, 'bpareto:ALPHA:RATIO'); out.alpha = params[0]; out.ratio = params[1]; break;
+    case 'empirical': throw new InvalidModelError('an empirical service distribution comes from a trace file, not from the short form');
+  }
+  return out;
+}
+
+/**
+ * A service law (theory.md §1 "Sizes"): an object `{ kind, …, mean }` or a short form (`parseServiceShort`).
+ * Empirical sizes are rescaled to `mean`.
+ */
+export const serviceSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? parseServiceShort(value) : value),
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('exponential'), mean: serviceMean }),
+    z.object({ kind: z.literal('deterministic'), mean: serviceMean }),
+    z.object({ kind: z.literal('erlang'), k: positiveIntegerSchema('erlang k'), mean: serviceMean }),
+    z.object({
+      kind: z.literal('hyperexponential'),
+      scv: finiteNumber('hyperexponential scv').refine((x) => x > 1, {
+        error: (iss) => `hyperexponential scv must be > 1 (use erlang or exponential for scv ≤ 1), got ${show(iss.input)}`,
+      }),
+      mean: serviceMean,
+    }),
+    z.object({ kind: z.literal('weibull'), shape: positiveNumber('weibull shape'), mean: serviceMean }),
+    z.object({ kind: z.literal('lognormal'), sigma: positiveNumber('lognormal sigma'), mean: serviceMean }),
+    z.object({
+      kind: z.literal('bounded-pareto'),
+      alpha: positiveNumber('bounded-pareto alpha'),
+      ratio: finiteNumber('bounded-pareto ratio').refine((x) => x > 1, {
+        error: (iss) => `bounded-pareto ratio (upper/lower bound) must be > 1, got ${show(iss.input)}`,
+      }),
+      mean: serviceMean,
+    }),
+    z.object({
+      kind: z.literal('empirical'),
+      values: z.array(finiteNumber('empirical size').refine((x) => x >= 0, { error: (iss) => `empirical sizes must be ≥ 0, got ${show(iss.input)}` }),
+        { error: () => 'empirical service needs a non-empty "values" array of sizes' })
+        .min(1, { error: () => 'empirical service needs a non-empty "values" array of sizes' })
+        .refine((v) => v.reduce((a, b) => a + b, 0) > 0, {
+          error: () => 'empirical sizes must have a positive mean', when: (payload) => payload.issues.length === 0,
+        }),
+      source: z.string().default('values'),
+      mean: serviceMean,
+    }).transform(({ kind, values, source, mean }) => {
+      const raw = values.reduce((a, b) => a + b, 0) / values.length;
+      return { kind, values: values.map((x) => (x * mean) / raw), source, mean };
+    }),
+  ], {
+    error: (iss) => (typeof iss.input !== 'object' || iss.input === null
+      ? 'service must be an object such as {"kind":"exponential","mean":1} or a short form such as "weibull:0.5"'
+      : `unknown service kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${SERVICE_KINDS.join(', ')}`),
+  }),
+);
+
+/**
+ * Expands the short form of a prediction model: `exact`, `exp`, `uniform:ALPHA`, `lognormal:SIGMA` (median-unbiased)
+ * or `lognormal:SIGMA:mean` (mean-unbiased).
+ * @throws {InvalidModelError} naming the expected forms.
+ */
+function parsePredictionShort(text: string): Record<string, unknown> {
+  const [name, ...params] = text.split(':');
+  const key = name.trim().toLowerCase();
+  const kind = key === 'exp' ? 'exponential' : key;
+  if ((kind === 'uniform' && params.length !== 1) || (kind === 'lognormal' && (params.length < 1 || params.length > 2))
+    || ((kind === 'exact' || kind === 'exponential') && params.length !== 0)) {
+    throw new InvalidModelError(`prediction ${JSON.stringify(text)}: expected exact, exp, uniform:ALPHA or lognormal:SIGMA[:median|mean]`);
+  }
+  return { kind, ...(kind === 'uniform' ? { alpha: params[0] } : {}), ...(kind === 'lognormal' ? { sigma: params[0], bias: params[1] ?? 'median' } : {}) };
+}
+
+/** A prediction model (theory.md §1 "Predictions"): an object `{ kind, … }` or a short form (`parsePredictionShort`). */
+export const predictionSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? parsePredictionShort(value) : value),
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('exact') }),
+    z.object({ kind: z.literal('exponential') }),
+    z.object({
+      kind: z.literal('uniform'),
+      alpha: finiteNumber('uniform prediction alpha').refine((x) => x >= 0 && x <= 1, {
+        error: (iss) => `uniform prediction alpha must be in [0, 1], got ${show(iss.input)}`,
+      }),
+    }),
+    z.object({
+      kind: z.literal('lognormal'),
+      sigma: finiteNumber('lognormal prediction sigma').refine((x) => x >= 0, {
+        error: (iss) => `lognormal prediction sigma must be ≥ 0, got ${show(iss.input)}`,
+      }),
+      bias: oneOf('lognormal prediction bias', ['median', 'mean']).default('median'),
+    }),
+    z.object({
+      kind: z.literal('trace'),
+      values: z.array(finiteNumber('trace prediction'), { error: () => 'trace prediction needs a non-empty "values" array' })
+        .min(1, { error: () => 'trace prediction needs a non-empty "values" array' }),
+      source: z.string().default('values'),
+    }),
+  ], {
+    error: (iss) => (typeof iss.input !== 'object' || iss.input === null
+      ? 'prediction must be an object such as {"kind":"exact"} or a short form such as "uniform:0.5"'
+      : `unknown prediction kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${PREDICTION_KINDS.join(', ')}`),
+  }),
+);
+
+/**
+ * The model (theory.md §1): `lambda` and `d` required, every other field defaulted. Output is plain data; the
+ * stability check (λ > 0, ρ < 1) is `parseModel`'s, since it raises UnstableModelError rather than InvalidModelError.
+ */
+export const modelSchema = z.object({
+  lambda: finiteNumber('lambda'),
+  d: positiveIntegerSchema('d'),
+  selection: oneOf('selection', SELECTIONS).default('jsq'),
+  discipline: oneOf('discipline', DISCIPLINES).default('fifo'),
+  service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
+  prediction: predictionSchema.default({ kind: 'exact' }),
+  sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
+  conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
+});
+
+/** `a.b[2].c` for an issue path; '(top level)' when empty. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(top level)';
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+}
+
+/**
+ * Turns zod issues into one line: `label: ` (when given), then up to `max` issues joined by '; '. An issue whose
+ * message is one of ours (lower case, naming its field) stands as is; zod's own messages get their path in front.
+ * With `alwaysPath`, every issue is prefixed with its path (file formats, where the path is what the user edits).
+ */
+export function formatIssues(error: z.ZodError, options: { label?: string; max?: number; alwaysPath?: boolean } = {}): string {
+  const lines = error.issues.slice(0, options.max ?? 10).map((i) =>
+    options.alwaysPath || /^[A-Z]/.test(i.message) ? `${issuePath(i.path)}: ${i.message}` : i.message);
+  const text = [...new Set(lines)].join('; ');
+  return options.label === undefined ? text : `${options.label}: ${text}`;
+}
+
+/**
+ * Validates `json` against `schema`.
+ * @param label file name (or what the JSON is) put in front of the message.
+ * @throws {InvalidModelError} listing every problem as `label: path: message` (at most 10).
+ */
+export function parseWithSchema<S extends z.ZodType>(schema: S, json: unknown, label: string): z.output<S> {
+  const result = schema.safeParse(json);
+  if (result.success) return result.data;
+  throw new InvalidModelError(formatIssues(result.error, { label, alwaysPath: true }));
+}
