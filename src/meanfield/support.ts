@@ -34,7 +34,6 @@ export function checkRhoD(rho: number, d: number): void {
   }
 }
 
-/** @deprecated old name of `checkRhoD` (it takes ρ, not λ); kept until the cavity solvers move to the new name. */
 
 /**
  * The SQ(d) exponential FIFO mean field's own check, and ρ, d and E[S] of a parsed model (trusted: parseModel
