@@ -3,7 +3,7 @@
  * and a weighted fit of the error to c₁/n + c₂/n².
  */
 import { linearRegression } from 'simple-statistics';
-import { lusolve } from 'mathjs';
+import { mathjs } from '../lazy.ts';
 
 export interface SweepPoint {
   /** Number of servers. */
@@ -74,7 +74,7 @@ export function fitInverseN(points: readonly SweepPoint[]): InverseNFit | null {
   }
   const det = a11 * a22 - a12 * a12;
   if (!(Math.abs(det) > 0)) return null;
-  const c = lusolve([[a11, a12], [a12, a22]], [r1, r2]) as number[][];
+  const c = mathjs().lusolve([[a11, a12], [a12, a22]], [r1, r2]) as number[][];
   return {
     c1: c[0][0],
     c2: c[1][0],

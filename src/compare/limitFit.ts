@@ -4,7 +4,7 @@
  * from the simulations alone, to be checked against the mean-field reference; c₁ is the measured 1/n coefficient
  * (theory.md §9 question 6).
  */
-import { inv } from 'mathjs';
+import { mathjs } from '../lazy.ts';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type { Estimate } from '../stats/index.ts';
 
@@ -67,7 +67,7 @@ export function fitLimit(points: readonly LimitPoint[], inverseSquare: boolean |
   }
   let cov: number[][];
   try {
-    cov = inv(XtWX) as number[][];
+    cov = mathjs().inv(XtWX) as number[][];
   } catch {
     return null; // singular: repeated n
   }

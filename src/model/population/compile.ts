@@ -4,7 +4,8 @@
  * it symbolically with mathjs `derivative` (simplify off: mathjs's simplifier costs ~6 ms per call, so `prune`
  * removes the zero terms it leaves, which keeps the sparsity of Jacobian and Hessian).
  */
-import { ConstantNode, OperatorNode, derivative, type MathNode } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import { mathjs } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
 
 /** x ↦ value; x holds the variables in model order. */
@@ -119,11 +120,11 @@ export function prune(node: MathNode): MathNode {
   const args = (n.args ?? []).map(prune);
   const name = fnName(n);
   if (args.every(isConstant)) {
-    const rebuilt = n.type === 'OperatorNode' ? new OperatorNode(n.op as never, name as never, args) : (n as unknown as { clone(): AnyNode }).clone();
+    const rebuilt = n.type === 'OperatorNode' ? new (mathjs().OperatorNode)(n.op as never, name as never, args) : (n as unknown as { clone(): AnyNode }).clone();
     if (n.type === 'FunctionNode') (rebuilt as AnyNode).args = args;
     try {
       const v = compileNode(rebuilt, EMPTY, 'constant folding')(NO_STATE);
-      if (Number.isFinite(v)) return new ConstantNode(v);
+      if (Number.isFinite(v)) return new (mathjs().ConstantNode)(v);
     } catch {
       /* leave unsupported constructs to compileNode's message */
     }
@@ -132,7 +133,7 @@ export function prune(node: MathNode): MathNode {
     const [a, b] = args;
     switch (name) {
       case 'multiply':
-        if (args.some((x) => isValue(x, 0))) return new ConstantNode(0);
+        if (args.some((x) => isValue(x, 0))) return new (mathjs().ConstantNode)(0);
         if (args.length === 2 && isValue(a, 1)) return b;
         if (args.length === 2 && isValue(b, 1)) return a;
         break;
@@ -142,21 +143,21 @@ export function prune(node: MathNode): MathNode {
         break;
       case 'subtract':
         if (isValue(b, 0)) return a;
-        if (isValue(a, 0)) return prune(new OperatorNode('-', 'unaryMinus', [b]));
+        if (isValue(a, 0)) return prune(new (mathjs().OperatorNode)('-', 'unaryMinus', [b]));
         break;
       case 'divide':
-        if (isValue(a, 0)) return new ConstantNode(0);
+        if (isValue(a, 0)) return new (mathjs().ConstantNode)(0);
         if (isValue(b, 1)) return a;
         break;
       case 'pow':
-        if (isValue(b, 0)) return new ConstantNode(1);
+        if (isValue(b, 0)) return new (mathjs().ConstantNode)(1);
         if (isValue(b, 1)) return a;
         break;
       case 'unaryMinus':
-        if (isConstant(a)) return new ConstantNode(-a.value);
+        if (isConstant(a)) return new (mathjs().ConstantNode)(-a.value);
         break;
     }
-    return new OperatorNode(n.op as never, name as never, args);
+    return new (mathjs().OperatorNode)(n.op as never, name as never, args);
   }
   const clone = (n as unknown as { clone(): AnyNode }).clone();
   clone.args = args;
@@ -182,7 +183,7 @@ export function referencedVariables(node: MathNode, index: ReadonlyMap<string, n
  */
 export function differentiate(node: MathNode, variable: string, where: string): MathNode {
   try {
-    return prune(derivative(node, variable, { simplify: false }));
+    return prune(mathjs().derivative(node, variable, { simplify: false }));
   } catch (error) {
     throw new InvalidModelError(`${where}: cannot differentiate "${node.toString()}" with respect to ${variable}: ${(error as Error).message}`);
   }

@@ -3,8 +3,7 @@
  * E[S^j] = η^j Γ(1 + j/k); at m = 1, k = ½: η = ½, E[S²] = 6; k = 2: η = 1.128379, E[S²] = 1.2732.
  * Source: theory.md §1 "Sizes".
  */
-import gamma from '@stdlib/math-base-special-gamma';
-import gammainc from '@stdlib/math-base-special-gammainc';
+import { gamma, gammainc } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { ServiceDistribution, UniformSource } from './distribution.ts';
 import { requirePositive, requireProbability } from './support.ts';
