@@ -47,7 +47,10 @@ export async function runSimulations<K>(
     let running = 0;
     const dispatch = (worker: Worker) => {
       if (failed || next >= tasks.length) {
-        if (running === 0) (failed ? reject(failed) : resolve());
+        if (running === 0) {
+          if (failed) reject(failed);
+          else resolve();
+        }
         return;
       }
       const id = next++;
