@@ -58,8 +58,13 @@ const samples: Sample[][] = COMMANDS.map(() => []);
 runOnce(['--version']); // untimed: fills the file-system cache
 for (let i = 0; i < runs; i++) COMMANDS.forEach((c, j) => samples[j].push(runOnce(c.args)));
 
-const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
-console.log(`supermarket start-up, compiled JS (node ${process.version}, ${os.availableParallelism()} cores, load average ${load}), median of ${runs} runs`);
+const load = os
+  .loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ');
+console.log(
+  `supermarket start-up, compiled JS (node ${process.version}, ${os.availableParallelism()} cores, load average ${load}), median of ${runs} runs`,
+);
 console.log('');
 console.log('| command | target | wall median | wall min | CPU median | peak RSS | wall ≤ target |');
 console.log('|---|---|---|---|---|---|---|');

@@ -114,10 +114,12 @@ class LazyProgram extends Command {
 export function buildProgram(): Command {
   const program = new LazyProgram('supermarket')
     .version(VERSION)
-    .description('supermarket-lab: mean-field limits, refined 1/n corrections and finite-n simulation of the supermarket ' +
-      'model of load balancing (n servers, Poisson arrivals at rate λn, each job samples d servers and joins one by a selection ' +
-      'rule; a discipline orders each queue). Time is in mean service times (E[S] = 1), so the load is ρ = λ. ' +
-      'Theory and sources: docs/theory.md.')
+    .description(
+      'supermarket-lab: mean-field limits, refined 1/n corrections and finite-n simulation of the supermarket ' +
+        'model of load balancing (n servers, Poisson arrivals at rate λn, each job samples d servers and joins one by a selection ' +
+        'rule; a discipline orders each queue). Time is in mean service times (E[S] = 1), so the load is ρ = λ. ' +
+        'Theory and sources: docs/theory.md.',
+    )
     .showSuggestionAfterError(false)
     .configureOutput({ outputError: (str, write) => write(`supermarket: ${str.trim().replace(/^error: /, 'error: ')}\n`) })
     .configureHelp({
@@ -126,11 +128,18 @@ export function buildProgram(): Command {
         return entry ? `${entry.name} ${entry.usage}` : Help.prototype.subcommandTerm.call(this, cmd);
       },
     })
-    .addHelpText('after', '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report');
+    .addHelpText(
+      'after',
+      '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report',
+    );
   for (const entry of COMMANDS) {
-    const placeholder = new Command(entry.name).allowUnknownOption().allowExcessArguments().helpOption(false).action(() => {
-      throw new Error(`command ${entry.name} was not loaded (call parseAsync)`);
-    });
+    const placeholder = new Command(entry.name)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .helpOption(false)
+      .action(() => {
+        throw new Error(`command ${entry.name} was not loaded (call parseAsync)`);
+      });
     program.addCommand(configure(placeholder, entry));
   }
   return program;

@@ -7,7 +7,7 @@ import { VERSION } from '../version.ts';
  * packages' `exports` hide package.json from require). Works from the sources, from dist/, and when installed as a dependency.
  */
 function installedVersion(name: string): string {
-  for (let dir = new URL('./', import.meta.url); ; ) {
+  for (let dir = new URL('./', import.meta.url); ;) {
     try {
       const file = new URL(`node_modules/${name}/package.json`, dir);
       return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
@@ -21,6 +21,7 @@ function installedVersion(name: string): string {
 
 export function dependencyVersions(): Record<string, string> {
   const out: Record<string, string> = { 'supermarket-lab': VERSION, node: process.version };
-  for (const name of ['odex', 'mathjs', 'vega', 'vega-lite', '@resvg/resvg-js', 'commander', 'zod', 'fft.js', 'ml-random-forest']) out[name] = installedVersion(name);
+  for (const name of ['odex', 'mathjs', 'vega', 'vega-lite', '@resvg/resvg-js', 'commander', 'zod', 'fft.js', 'ml-random-forest'])
+    out[name] = installedVersion(name);
   return out;
 }

@@ -43,7 +43,10 @@ describe('the lazy program', () => {
   });
 
   it('supermarket CMD --help and help CMD load that command: its own options and description appear', async () => {
-    for (const args of [['fixed-point', '--help'], ['help', 'fixed-point']]) {
+    for (const args of [
+      ['fixed-point', '--help'],
+      ['help', 'fixed-point'],
+    ]) {
       const r = await help(args);
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('Usage: supermarket fixed-point [options]');

@@ -55,9 +55,21 @@ describe('npm pack, installed into an empty project', () => {
   it('imports parseModel, solveMeanField and simulate by name with types, gets E[T] = 2.6141, and runs the bin and workers without tsx', () => {
     // build (incremental) and pack the current sources
     sh(NPM, ['run', 'build', '--silent'], ROOT);
-    const packed = JSON.parse(sh(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], ROOT)) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(sh(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], ROOT)) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     const files = packed[0].files.map((f) => f.path);
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/cli/workers/simulateWorker.js', 'bin/supermarket.js', 'README.md', 'docs/theory.md', 'experiments/smoke.json']) {
+    for (const f of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/main.js',
+      'dist/cli/workers/simulateWorker.js',
+      'bin/supermarket.js',
+      'README.md',
+      'docs/theory.md',
+      'experiments/smoke.json',
+    ]) {
       expect(files, `${f} in the tarball`).toContain(f);
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
@@ -71,9 +83,31 @@ describe('npm pack, installed into an empty project', () => {
 
     // type-check against the shipped .d.ts (node16 resolution: the `exports` map), then run the emitted JavaScript
     writeFileSync(path.join(project, 'consumer.ts'), CONSUMER);
-    sh(process.execPath, [TSC, '--strict', '--target', 'es2022', '--module', 'node16', '--moduleResolution', 'node16', '--noEmitOnError',
-      '--typeRoots', path.join(ROOT, 'node_modules', '@types'), '--types', 'node', 'consumer.ts'], project);
-    const out = JSON.parse(sh(process.execPath, ['consumer.js'], project)) as { meanResponseTime: number; simulated: number; unstable: string };
+    sh(
+      process.execPath,
+      [
+        TSC,
+        '--strict',
+        '--target',
+        'es2022',
+        '--module',
+        'node16',
+        '--moduleResolution',
+        'node16',
+        '--noEmitOnError',
+        '--typeRoots',
+        path.join(ROOT, 'node_modules', '@types'),
+        '--types',
+        'node',
+        'consumer.ts',
+      ],
+      project,
+    );
+    const out = JSON.parse(sh(process.execPath, ['consumer.js'], project)) as {
+      meanResponseTime: number;
+      simulated: number;
+      unstable: string;
+    };
     expect(out.meanResponseTime.toFixed(4)).toBe('2.6141');
     expect(out.simulated).toBeGreaterThan(1);
     expect(out.unstable).toBe('UnstableModelError');
