@@ -12,7 +12,8 @@
  * - symbols: `lambda`, `d` (the grid point), `n` (servers of finite-n simulations), `pi`, `e`.
  * - functions: log (natural; log(x, b) for base b), log2, log10, sqrt, exp, abs, min, max.
  */
-import { parse, type MathNode } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import { mathjs } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 import { DISCIPLINES, SELECTIONS, type Discipline, type Selection } from '../model/index.ts';
 import * as I from './interval.ts';
@@ -83,7 +84,7 @@ export function parseClaim(text: string): ParsedClaim {
   if (typeof text !== 'string' || text.trim() === '') throw new InvalidModelError('claim must be a non-empty expression such as "T(jsq, sprpt) < T(lpw, sprpt)"');
   let node: MathNode;
   try {
-    node = parse(text);
+    node = mathjs().parse(text);
   } catch (error) {
     const e = error as Error & { char?: number };
     const pos = typeof e.char === 'number' ? Math.max(0, e.char - 1) : undefined;

@@ -5,7 +5,7 @@
  * injectable hooks, so the CLI can run them on a worker pool and cache them on disk.
  * Sources: theory.md §2–§5 (solvers), §8 (simulation, CIs), §1 (H1–H8), §9 (open questions).
  */
-import quantile from '@stdlib/stats-base-dists-t-quantile';
+import { tQuantile as quantile } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
 import { simulate } from '../sim/index.ts';

@@ -14,8 +14,14 @@ export interface SimulationTask<K> {
   readonly options: Omit<SimulateOptions, 'onProgress'>;
 }
 
-const BOOTSTRAP = new URL('./workers/bootstrap.mjs', import.meta.url);
-const WORKER_MODULE = new URL('./workers/simulateWorker.ts', import.meta.url).href;
+/**
+ * The worker's entry. Compiled (dist/, the `supermarket` bin): the plain JavaScript worker. From the TypeScript sources
+ * (vitest, tsx): bootstrap.mjs registers tsx's loader in the thread, then imports the .ts worker.
+ */
+function workerEntry(): { file: URL; workerData?: { module: string } } {
+  if (import.meta.url.endsWith('.js')) return { file: new URL('./workers/simulateWorker.js', import.meta.url) };
+  return { file: new URL('./workers/bootstrap.mjs', import.meta.url), workerData: { module: new URL('./workers/simulateWorker.ts', import.meta.url).href } };
+}
 
 function rebuildError(e: { name: string; message: string }): Error {
   if (e.name === 'InvalidModelError') return new InvalidModelError(e.message);
@@ -41,15 +47,19 @@ export async function runSimulations<K>(
     let running = 0;
     const dispatch = (worker: Worker) => {
       if (failed || next >= tasks.length) {
-        if (running === 0) (failed ? reject(failed) : resolve());
+        if (running === 0) {
+          if (failed) reject(failed);
+          else resolve();
+        }
         return;
       }
       const id = next++;
       running++;
       worker.postMessage({ id, model: tasks[id].model, options: tasks[id].options });
     };
+    const entry = workerEntry();
     for (let w = 0; w < size; w++) {
-      const worker = new Worker(BOOTSTRAP, { workerData: { module: WORKER_MODULE } });
+      const worker = new Worker(entry.file, { workerData: entry.workerData });
       workers.push(worker);
       worker.on('message', (msg: { id: number; result?: SimulationResult; error?: { name: string; message: string } }) => {
         running--;

@@ -1,33 +1,146 @@
 /**
  * The `supermarket` command line (built here, run by main.ts): a thin layer over the library. Each command parses flags into a model
  * description, calls the pure core, and prints text, JSON or CSV. Errors become one line on stderr.
+ *
+ * Start-up stays small: this file lists every command by name, usage and one-line summary, and imports a command's module (and
+ * with it the solvers, mathjs, vega, ...) only when that command runs or shows its own --help. `supermarket --help` and
+ * `--version` load no command at all.
  */
-import { Command } from 'commander';
+import { Command, Help, type ParseOptions } from 'commander';
 import { VERSION } from '../version.ts';
-import { compareCommand } from './commands/compare.ts';
-import { fixedPointCommand } from './commands/fixedPoint.ts';
-import { odeCommand } from './commands/ode.ts';
-import { simulateCommand } from './commands/simulate.ts';
-import { runCommand } from './commands/run.ts';
-import { traceCommand } from './commands/trace.ts';
-import { modelCommand } from './commands/model.ts';
-import { mg1Command } from './commands/mg1.ts';
-import { conjectureCommand } from './commands/conjecture.ts';
+
+/** One command as the top-level help lists it; `load` imports its module and builds the commander command. */
+interface CommandEntry {
+  readonly name: string;
+  /** what follows the name in the top-level list, e.g. `[options] <file>` */
+  readonly usage: string;
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
+}
+
+/** Every command, in the order of the top-level help. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'fixed-point',
+    usage: '[options]',
+    summary: 'mean-field fixed point: tail fractions s_i, E[Q], E[T], response-time ccdf, refined 1/n correction',
+    load: async () => (await import('./commands/fixedPoint.ts')).fixedPointCommand(),
+  },
+  {
+    name: 'ode',
+    usage: '[options]',
+    summary: 'mean-field transient s_i(t) from an initial state (default: empty), on a time grid',
+    load: async () => (await import('./commands/ode.ts')).odeCommand(),
+  },
+  {
+    name: 'simulate',
+    usage: '[options]',
+    summary: 'simulate n servers: mean response time, queue length, tail fractions with 95% CIs',
+    load: async () => (await import('./commands/simulate.ts')).simulateCommand(),
+  },
+  {
+    name: 'compare',
+    usage: '[options]',
+    summary: 'n-sweep: simulation vs mean field (and refined mean field where it exists), written as a validation report',
+    load: async () => (await import('./commands/compare.ts')).compareCommand(),
+  },
+  {
+    name: 'mg1',
+    usage: '[options]',
+    summary: 'exact M/G/1 (d = 1) baselines: E[T], E[slowdown], E[U] for FIFO, SJF, PSJF, SRPT, SPJF, PSPJF, SPRPT',
+    load: async () => (await import('./commands/mg1.ts')).mg1Command(),
+  },
+  {
+    name: 'run',
+    usage: '[options] <file>',
+    summary: 'run an experiment file (grid of λ, d, n, policies, service laws, predictions) and write its report',
+    load: async () => (await import('./commands/run.ts')).runCommand(),
+  },
+  {
+    name: 'trace',
+    usage: '[options] <file>',
+    summary: 'statistics of a job trace (SWF or SWIM) and, with --learn, learned size predictions',
+    load: async () => (await import('./commands/trace.ts')).traceCommand(),
+  },
+  {
+    name: 'model',
+    usage: '[options] <file>',
+    summary: 'generic population model from a JSON file: fixed point, observables, refined 1/n term, transient',
+    load: async () => (await import('./commands/model.ts')).modelCommand(),
+  },
+  {
+    name: 'conjecture',
+    usage: '[options] <file>',
+    summary: 'test a claim such as "T(jsq, sprpt) < T(lpw, sprpt)" over a parameter grid: holds / fails / undecided per point',
+    load: async () => (await import('./commands/conjecture.ts')).conjectureCommand(),
+  },
+];
+
+/** The command name in user arguments (`supermarket [-h] NAME ...` or `supermarket help NAME`), if any. */
+function commandNameIn(userArgs: readonly string[]): string | undefined {
+  const operands = userArgs.filter((a) => !a.startsWith('-'));
+  return operands[0] === 'help' ? operands[1] : operands[0];
+}
+
+function configure(cmd: Command, entry: CommandEntry): Command {
+  return cmd
+    .summary(entry.summary)
+    .showSuggestionAfterError(false)
+    .configureOutput({ outputError: (str, write) => write(`supermarket ${cmd.name()}: ${str.trim()}\n`) });
+}
+
+/**
+ * The root command. Its subcommands start as placeholders (name and summary only); `parseAsync` swaps in the real command
+ * named in the arguments before commander parses them, so commander sees exactly one fully built command.
+ */
+class LazyProgram extends Command {
+  override async parseAsync(argv?: readonly string[], options?: ParseOptions): Promise<this> {
+    const all = argv ?? process.argv;
+    const name = commandNameIn(options?.from === 'user' ? all : all.slice(2));
+    const index = COMMANDS.findIndex((c) => c.name === name);
+    if (index >= 0 && this.commands[index].name() === name) {
+      const real = configure(await COMMANDS[index].load(), COMMANDS[index]);
+      (this.commands as Command[])[index] = real;
+      real.parent = this;
+    }
+    return super.parseAsync(argv, options);
+  }
+
+  override parse(): this {
+    throw new Error('the supermarket program loads its commands lazily: call parseAsync');
+  }
+}
 
 export function buildProgram(): Command {
-  const program = new Command('supermarket')
+  const program = new LazyProgram('supermarket')
     .version(VERSION)
-    .description('supermarket-lab: mean-field limits, refined 1/n corrections and finite-n simulation of the supermarket ' +
-      'model of load balancing (n servers, Poisson arrivals at rate λn, each job samples d servers and joins one by a selection ' +
-      'rule; a discipline orders each queue). Time is in mean service times (E[S] = 1), so the load is ρ = λ. ' +
-      'Theory and sources: docs/theory.md.')
+    .description(
+      'supermarket-lab: mean-field limits, refined 1/n corrections and finite-n simulation of the supermarket ' +
+        'model of load balancing (n servers, Poisson arrivals at rate λn, each job samples d servers and joins one by a selection ' +
+        'rule; a discipline orders each queue). Time is in mean service times (E[S] = 1), so the load is ρ = λ. ' +
+        'Theory and sources: docs/theory.md.',
+    )
     .showSuggestionAfterError(false)
     .configureOutput({ outputError: (str, write) => write(`supermarket: ${str.trim().replace(/^error: /, 'error: ')}\n`) })
-    .addHelpText('after', '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report');
-  for (const cmd of [fixedPointCommand(), odeCommand(), simulateCommand(), compareCommand(), mg1Command(), runCommand(), traceCommand(), modelCommand(), conjectureCommand()]) {
-    cmd.showSuggestionAfterError(false).configureOutput({ outputError: (str, write) => write(`supermarket ${cmd.name()}: ${str.trim()}\n`) });
-    program.addCommand(cmd);
+    .configureHelp({
+      subcommandTerm(cmd) {
+        const entry = COMMANDS.find((c) => c.name === cmd.name());
+        return entry ? `${entry.name} ${entry.usage}` : Help.prototype.subcommandTerm.call(this, cmd);
+      },
+    })
+    .addHelpText(
+      'after',
+      '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report',
+    );
+  for (const entry of COMMANDS) {
+    const placeholder = new Command(entry.name)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .helpOption(false)
+      .action(() => {
+        throw new Error(`command ${entry.name} was not loaded (call parseAsync)`);
+      });
+    program.addCommand(configure(placeholder, entry));
   }
   return program;
 }
-

@@ -5,8 +5,7 @@
  * Models: mljs RandomForestRegression (ml-random-forest 2.1: CART trees on bootstrap samples, feature subsets per
  * tree) and ordinary least squares (ml-regression-multivariate-linear) as the baseline.
  */
-import { RandomForestRegression } from 'ml-random-forest';
-import MultivariateLinearRegression from 'ml-regression-multivariate-linear';
+import { mlMultivariateLinear, mlRandomForest } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 import type { TraceJob } from '../traces/job.ts';
 import type { TraceClock } from '../traces/swf.ts';
@@ -116,12 +115,12 @@ export function learnPredictions(jobs: readonly TraceJob[], options: LearnOption
   if (model === 'linear') {
     const X = rows.slice(0, trainCount);
     const y = Array.from(target.subarray(0, trainCount), (v) => [v]);
-    const ols = new MultivariateLinearRegression(X, y, { intercept: true, statistics: false });
+    const ols = new (mlMultivariateLinear())(X, y, { intercept: true, statistics: false });
     logPred = (ols.predict(testRows) as number[][]).map((r) => r[0]);
     fitCount = trainCount;
   } else {
     const pick = sampleIndices(trainCount, maxTrainSamples, seed);
-    const forest = new RandomForestRegression({
+    const forest = new (mlRandomForest().RandomForestRegression)({
       nEstimators: trees, maxFeatures: 1.0, replacement: false, useSampleBagging: true, noOOB: true, seed,
       treeOptions: { maxDepth, minNumSamples: minLeafSize },
     });

@@ -7,7 +7,7 @@
  * Source: theory.md §6; Gast and Van Houdt, A Refined Mean Field Approximation, POMACS 1(2), 2017; rmf_tool.
  * All in service-time units with λ = ρ; V is dimensionless (A, Q, b all scale with the service rate).
  */
-import { add, lusolve, lyap, multiply, transpose } from 'mathjs';
+import { mathjs } from '../lazy.ts';
 import { InvalidModelError, SolverError } from '../errors.ts';
 import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
@@ -58,8 +58,8 @@ export function computeQ(rho: number, d: number, s: ArrayLike<number>): number[]
 }
 
 function lyapunovResidualMatrix(A: number[][], W: number[][], Q: number[][]): number[][] {
-  const AW = multiply(A, W) as number[][];
-  return add(add(AW, transpose(AW)), Q) as number[][];
+  const AW = mathjs().multiply(A, W) as number[][];
+  return mathjs().add(mathjs().add(AW, mathjs().transpose(AW)), Q) as number[][];
 }
 
 function maxAbs(M: number[][]): number {
@@ -101,7 +101,7 @@ function tridiagonalBands(A: number[][]): Tridiagonal | undefined {
 function lyapMathjs(A: number[][], Q: number[][]): number[][] {
   const solve = (rhs: number[][]): number[][] => {
     try {
-      return symmetrised(lyap(A, rhs) as unknown as number[][]);
+      return symmetrised(mathjs().lyap(A, rhs) as unknown as number[][]);
     } catch (error) {
       throw new SolverError(`Lyapunov equation AW + WAᵀ + Q = 0: mathjs lyap failed (${(error as Error).message})`, {
         cause: error,
@@ -179,7 +179,7 @@ export function computeF1(rho: number, d: number, s: ArrayLike<number>): number[
 export function computeV(A: number[][], b: number[], f1?: number[]): number[] {
   const rhs = b.map((v, i) => -(v + (f1 ? f1[i] : 0)));
   try {
-    const x = lusolve(A, rhs) as unknown as number[][];
+    const x = mathjs().lusolve(A, rhs) as unknown as number[][];
     return x.map((row) => (Array.isArray(row) ? row[0] : (row as unknown as number)));
   } catch (error) {
     throw new SolverError(`V = −A⁻¹b: the Jacobian A is singular (${(error as Error).message})`, { cause: error });

@@ -5,7 +5,7 @@
  * Source: Dennis and Schnabel, Numerical Methods for Unconstrained Optimization and Nonlinear Equations, 1983,
  * §6.3 (backtracking on ‖f‖).
  */
-import { lusolve } from 'mathjs';
+import { mathjs } from '../lazy.ts';
 import { ConvergenceError, InvalidModelError, SolverError } from '../errors.ts';
 import { solveTridiagonal, type Tridiagonal } from './tridiagonal.ts';
 
@@ -38,7 +38,7 @@ function infNorm(v: ArrayLike<number>): number {
 function solveLinear(J: number[][] | Tridiagonal, rhs: Float64Array): Float64Array {
   if (!Array.isArray(J)) return solveTridiagonal(J, rhs);
   try {
-    const sol = lusolve(J, Array.from(rhs)) as unknown as number[][];
+    const sol = mathjs().lusolve(J, Array.from(rhs)) as unknown as number[][];
     const out = new Float64Array(rhs.length);
     for (let i = 0; i < out.length; i++) out[i] = Array.isArray(sol[i]) ? sol[i][0] : (sol[i] as unknown as number);
     return out;

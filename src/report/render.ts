@@ -4,9 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
-import { Resvg } from '@resvg/resvg-js';
+import type { TopLevelSpec } from 'vega-lite';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -19,6 +17,8 @@ export interface RenderedFigure {
 
 /** Compiles and renders a vega-lite spec (data inline). PNG at 2× scale. */
 export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure> {
+  // loaded here, not at import: vega, vega-lite and resvg take ~1 s to load and only figure-writing commands need them
+  const [vega, { compile }, { Resvg }] = await Promise.all([import('vega'), import('vega-lite'), import('@resvg/resvg-js')]);
   const withFont = { ...spec, config: { font: FONT, ...(spec as { config?: object }).config } } as TopLevelSpec;
   const compiled = compile(withFont).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });

@@ -3,7 +3,7 @@
  * are taken as known, so cov(θ̂) = (XᵀWX)⁻¹ (no rescaling by the residual variance). Small dense systems only
  * (a handful of parameters): the normal equations are solved by Gauss–Jordan elimination with partial pivoting.
  */
-import quantile from '@stdlib/stats-base-dists-t-quantile';
+import { tQuantile as quantile } from '../lazy.ts';
 
 export interface WeightedFit {
   /** θ̂, one entry per column of the design. */

@@ -2,7 +2,7 @@
  * Student-t confidence interval over independent replications: x̄ ± t_{(1+c)/2, R−1} · s/√R.
  * Source: theory.md §8 (replications with seed substreams of one master seed).
  */
-import quantile from '@stdlib/stats-base-dists-t-quantile';
+import { tQuantile as quantile } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 
 /** A point estimate with its confidence interval, from `replications` independent runs. */

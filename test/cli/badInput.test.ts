@@ -3,10 +3,11 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../src/cli/program.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/supermarket.js');
+// The CLI from its sources in a real process (tsx loads the TypeScript); the compiled bin is tested in test/package.
+const MAIN = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

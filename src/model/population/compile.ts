@@ -5,7 +5,8 @@
  * `derivative` knows neither expm1, log1p, log2, floor, sign nor ?:). `prune` removes the zero terms the rules leave,
  * which keeps the sparsity of Jacobian and Hessian.
  */
-import { ConditionalNode, ConstantNode, FunctionNode, OperatorNode, SymbolNode, type MathNode } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import { mathjs } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
 
 /** x ↦ value; x holds the variables in model order. */
@@ -120,17 +121,17 @@ export function prune(node: MathNode): MathNode {
     const a = prune(n.trueExpr!);
     const b = prune(n.falseExpr!);
     if (isConstant(a) && isConstant(b) && a.value === b.value) return a;
-    return new ConditionalNode(prune(n.condition!), a, b);
+    return new (mathjs().ConditionalNode)(prune(n.condition!), a, b);
   }
   if (n.type !== 'OperatorNode' && n.type !== 'FunctionNode') return node;
   const args = (n.args ?? []).map(prune);
   const name = fnName(n);
   if (args.every(isConstant)) {
-    const rebuilt = n.type === 'OperatorNode' ? new OperatorNode(n.op as never, name as never, args) : (n as unknown as { clone(): AnyNode }).clone();
+    const rebuilt = n.type === 'OperatorNode' ? new (mathjs().OperatorNode)(n.op as never, name as never, args) : (n as unknown as { clone(): AnyNode }).clone();
     if (n.type === 'FunctionNode') (rebuilt as AnyNode).args = args;
     try {
       const v = compileNode(rebuilt, EMPTY, 'constant folding')(NO_STATE);
-      if (Number.isFinite(v)) return new ConstantNode(v);
+      if (Number.isFinite(v)) return new (mathjs().ConstantNode)(v);
     } catch {
       /* leave unsupported constructs to compileNode's message */
     }
@@ -139,7 +140,7 @@ export function prune(node: MathNode): MathNode {
     const [a, b] = args;
     switch (name) {
       case 'multiply':
-        if (args.some((x) => isValue(x, 0))) return new ConstantNode(0);
+        if (args.some((x) => isValue(x, 0))) return new (mathjs().ConstantNode)(0);
         if (args.length === 2 && isValue(a, 1)) return b;
         if (args.length === 2 && isValue(b, 1)) return a;
         break;
@@ -149,21 +150,21 @@ export function prune(node: MathNode): MathNode {
         break;
       case 'subtract':
         if (isValue(b, 0)) return a;
-        if (isValue(a, 0)) return prune(new OperatorNode('-', 'unaryMinus', [b]));
+        if (isValue(a, 0)) return prune(new (mathjs().OperatorNode)('-', 'unaryMinus', [b]));
         break;
       case 'divide':
-        if (isValue(a, 0)) return new ConstantNode(0);
+        if (isValue(a, 0)) return new (mathjs().ConstantNode)(0);
         if (isValue(b, 1)) return a;
         break;
       case 'pow':
-        if (isValue(b, 0)) return new ConstantNode(1);
+        if (isValue(b, 0)) return new (mathjs().ConstantNode)(1);
         if (isValue(b, 1)) return a;
         break;
       case 'unaryMinus':
-        if (isConstant(a)) return new ConstantNode(-a.value);
+        if (isConstant(a)) return new (mathjs().ConstantNode)(-a.value);
         break;
     }
-    return new OperatorNode(n.op as never, name as never, args);
+    return new (mathjs().OperatorNode)(n.op as never, name as never, args);
   }
   const clone = (n as unknown as { clone(): AnyNode }).clone();
   clone.args = args;
@@ -183,14 +184,14 @@ export function referencedVariables(node: MathNode, index: ReadonlyMap<string, n
   return [...found].sort((p, q) => p - q);
 }
 
-const num = (v: number): MathNode => new ConstantNode(v);
-const op = (o: string, fn: string, args: MathNode[]): MathNode => new OperatorNode(o as never, fn as never, args);
+const num = (v: number): MathNode => new (mathjs().ConstantNode)(v);
+const op = (o: string, fn: string, args: MathNode[]): MathNode => new (mathjs().OperatorNode)(o as never, fn as never, args);
 const mul = (...args: MathNode[]): MathNode => op('*', 'multiply', args);
 const div = (a: MathNode, b: MathNode): MathNode => op('/', 'divide', [a, b]);
 const add = (a: MathNode, b: MathNode): MathNode => op('+', 'add', [a, b]);
 const sub = (a: MathNode, b: MathNode): MathNode => op('-', 'subtract', [a, b]);
 const pow = (a: MathNode, b: MathNode): MathNode => op('^', 'pow', [a, b]);
-const call = (name: string, ...args: MathNode[]): MathNode => new FunctionNode(new SymbolNode(name), args);
+const call = (name: string, ...args: MathNode[]): MathNode => new (mathjs().FunctionNode)(new (mathjs().SymbolNode)(name), args);
 
 /** Functions and operators whose derivative is 0 wherever it exists (piecewise constant). */
 const PIECEWISE_CONSTANT = new Set(['sign', 'floor', 'ceil', 'larger', 'smaller', 'largerEq', 'smallerEq', 'equal', 'unequal', 'and', 'or', 'not']);
@@ -228,7 +229,7 @@ function derive(node: MathNode, v: string): MathNode {
     case 'ParenthesisNode':
       return derive(n.content!, v);
     case 'ConditionalNode': // the derivative of the branch taken (a.e.; the switch itself is not differentiable)
-      return new ConditionalNode(n.condition!, derive(n.trueExpr!, v), derive(n.falseExpr!, v));
+      return new (mathjs().ConditionalNode)(n.condition!, derive(n.trueExpr!, v), derive(n.falseExpr!, v));
     case 'OperatorNode':
     case 'FunctionNode':
       break;
@@ -287,7 +288,7 @@ function derive(node: MathNode, v: string): MathNode {
         let slope: MathNode = derive(first, v);
         for (const x of rest) {
           const keep = op(name === 'min' ? '<=' : '>=', name === 'min' ? 'smallerEq' : 'largerEq', [value, x]);
-          slope = new ConditionalNode(keep, slope, derive(x, v));
+          slope = new (mathjs().ConditionalNode)(keep, slope, derive(x, v));
           value = call(name, value, x);
         }
         return slope;

@@ -3,7 +3,8 @@
  * expressions resolved against the model's names (variables stay symbols; parameters, constants, `pi`, `e`
  * become numbers; `sum(v)` over a vector generator becomes v1 + v2 + …). Every failure names where it happened.
  */
-import { ConstantNode, OperatorNode, SymbolNode, evaluate, parse, type MathNode } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import { mathjs } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
 
 /** Names an expression may use. */
@@ -28,7 +29,7 @@ export const RESERVED_NAMES = new Set(['pi', 'e', 'E', 'PI', 'i', 'Infinity', 'N
 export function evaluateInteger(text: string, scope: Record<string, number>, where: string): number {
   let value: unknown;
   try {
-    value = evaluate(text, { ...scope });
+    value = mathjs().evaluate(text, { ...scope });
   } catch (error) {
     throw new InvalidModelError(`${where}: cannot evaluate "${text}": ${(error as Error).message}`);
   }
@@ -73,7 +74,7 @@ function describeNames(table: SymbolTable): string {
 export function prepareExpression(text: string, table: SymbolTable, where: string): MathNode {
   let node: MathNode;
   try {
-    node = parse(text);
+    node = mathjs().parse(text);
   } catch (error) {
     throw new InvalidModelError(`${where}: cannot parse "${text}": ${(error as Error).message}`);
   }
@@ -84,8 +85,8 @@ export function prepareExpression(text: string, table: SymbolTable, where: strin
       const arg = f.args[0] as unknown as { type: string; name?: string };
       if (f.fn.name === 'sum' && f.args.length === 1 && arg.type === 'SymbolNode' && table.vectors.has(arg.name!)) {
         const names = table.vectors.get(arg.name!)!;
-        let acc: MathNode = new SymbolNode(names[0]);
-        for (let k = 1; k < names.length; k++) acc = new OperatorNode('+', 'add', [acc, new SymbolNode(names[k])]);
+        let acc: MathNode = new (mathjs().SymbolNode)(names[0]);
+        for (let k = 1; k < names.length; k++) acc = new (mathjs().OperatorNode)('+', 'add', [acc, new (mathjs().SymbolNode)(names[k])]);
         return acc;
       }
       if (f.fn.name === 'sum') throw new InvalidModelError(`${where}: sum(…) takes one vector name (${[...table.vectors.keys()].join(', ') || 'none declared'}), in "${text}"`);
@@ -95,7 +96,7 @@ export function prepareExpression(text: string, table: SymbolTable, where: strin
     const name = (child as unknown as { name: string }).name;
     if (table.variables.has(name)) return child;
     const value = table.values.get(name) ?? BUILTIN_CONSTANTS[name];
-    if (value !== undefined) return new ConstantNode(value);
+    if (value !== undefined) return new (mathjs().ConstantNode)(value);
     if (table.vectors.has(name)) throw new InvalidModelError(`${where}: vector "${name}" can only be used as sum(${name}), in "${text}"`);
     throw new InvalidModelError(`${where}: unknown name "${name}" in "${text}" (${describeNames(table)})`);
   });

@@ -8,7 +8,7 @@
 import { InvalidModelError } from '../../errors.ts';
 import { evaluateBound, expandTemplate, prepareExpression, RESERVED_NAMES, type SymbolTable } from './expression.ts';
 import { checkPopulationModelShape, type PopulationModelFile } from './schema.ts';
-import { evaluate } from 'mathjs';
+import { mathjs } from '../../lazy.ts';
 
 /** One transition x → x + ℓ/n at rate n·β(x). */
 export interface PopulationTransition {
@@ -130,7 +130,7 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
     else {
       let v: unknown;
       try {
-        v = evaluate(expandTemplate(value, parameters, where), { ...parameters, ...constants });
+        v = mathjs().evaluate(expandTemplate(value, parameters, where), { ...parameters, ...constants });
       } catch (error) {
         throw new InvalidModelError(`${where}: cannot evaluate "${value}": ${(error as Error).message}`);
       }
@@ -179,7 +179,7 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
     if (i === undefined) throw new InvalidModelError(`${where}: "${name}" is not a variable`);
     if (typeof value === 'number') initial[i] = value;
     else {
-      const v = evaluate(expandTemplate(value, parameters, where), { ...parameters, ...constants });
+      const v = mathjs().evaluate(expandTemplate(value, parameters, where), { ...parameters, ...constants });
       if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidModelError(`${where}: "${value}" must evaluate to a finite number`);
       initial[i] = v;
     }

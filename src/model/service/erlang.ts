@@ -3,7 +3,7 @@
  * E[S²] = m²(1 + 1/k), SCV 1/k, P(S > x) = Q(k, μx) (regularized upper incomplete gamma).
  * Source: theory.md §1 "Sizes", §3 (E2 check).
  */
-import gammainc from '@stdlib/math-base-special-gammainc';
+import { gammainc } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';

@@ -2,7 +2,7 @@
  * Exponential service times with mean m (rate 1/m): P(S > x) = e^{−x/m}, E[S²] = 2m², SCV 1.
  * Source: theory.md §1 "Sizes", §2.
  */
-import gammainc from '@stdlib/math-base-special-gammainc';
+import { gammainc } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
 import { requirePositive, requireProbability } from './support.ts';

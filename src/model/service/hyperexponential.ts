@@ -3,7 +3,7 @@
  * p₁ = ½(1 + √((c² − 1)/(c² + 1))), p₂ = 1 − p₁, μ_i = 2p_i/m; E[S²] = (1 + c²)m².
  * Source: theory.md §3 "Two-moment fits" (Tijms 2003).
  */
-import gammainc from '@stdlib/math-base-special-gammainc';
+import { gammainc } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
 import { invertCdf, requireAbove, requirePositive, requireProbability } from './support.ts';

@@ -4,8 +4,7 @@
  * Source: Φ(z) = ½·erfc(−z/√2), Φ⁻¹(p) = −√2·erfcinv(2p) (Abramowitz & Stegun 26.2.29); Box–Muller with
  * R² = 2·Exp(1) (Box & Muller 1958).
  */
-import erfc from '@stdlib/math-base-special-erfc';
-import erfcinv from '@stdlib/math-base-special-erfcinv';
+import { erfc, erfcinv } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
 
 /**

@@ -6,10 +6,8 @@
  * E[S²] = m²·exp(lnΓ(1 + 2/k) − 2 lnΓ(1 + 1/k)), η = m·exp(−lnΓ(1 + 1/k)).
  * Source: theory.md §1 "Sizes".
  */
-import gamma from '@stdlib/math-base-special-gamma';
-import gammaln from '@stdlib/math-base-special-gammaln';
 import { InvalidModelError } from '../../errors.ts';
-import gammainc from '@stdlib/math-base-special-gammainc';
+import { gamma, gammainc, gammaln } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { ServiceDistribution, UniformSource } from './distribution.ts';
 import { requirePositive, requireProbability } from './support.ts';

@@ -1,0 +1,50 @@
+/**
+ * Heavy dependencies, loaded on first use instead of at import time. mathjs alone takes ~0.5–1.5 s of CPU to load, and
+ * most commands (`--help`, `fixed-point` for SQ(d), `simulate`) never call it; the @stdlib functions take ~0.15 s together.
+ * Each accessor returns the module, loading it (through Node's require, synchronously) the first time; each function
+ * wrapper loads its package on its first call. Types come from the packages as usual (`import type`).
+ * A leaf module like errors.ts: every room may import it.
+ */
+import { createRequire } from 'node:module';
+import type * as MathJs from 'mathjs';
+import type * as RandomForest from 'ml-random-forest';
+import type MultivariateLinearRegression from 'ml-regression-multivariate-linear';
+import type Erfc from '@stdlib/math-base-special-erfc';
+import type Erfcinv from '@stdlib/math-base-special-erfcinv';
+import type Gamma from '@stdlib/math-base-special-gamma';
+import type Gammainc from '@stdlib/math-base-special-gammainc';
+import type Gammaln from '@stdlib/math-base-special-gammaln';
+import type TQuantile from '@stdlib/stats-base-dists-t-quantile';
+
+const require = createRequire(import.meta.url);
+
+function onFirstUse<T>(specifier: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= require(specifier) as T);
+}
+
+/** mathjs (dense linear algebra, expression parsing and symbolic derivatives). */
+export const mathjs = onFirstUse<typeof MathJs>('mathjs');
+/** ml-random-forest. */
+export const mlRandomForest = onFirstUse<typeof RandomForest>('ml-random-forest');
+/** ml-regression-multivariate-linear (its default export, the regression class). */
+export const mlMultivariateLinear = onFirstUse<typeof MultivariateLinearRegression>('ml-regression-multivariate-linear');
+
+/** A function of a CommonJS package (`module.exports = fn`), loaded on its first call. */
+function onFirstCall<F extends (...args: never[]) => unknown>(specifier: string): F {
+  const load = onFirstUse<F>(specifier);
+  return ((...args: Parameters<F>) => load()(...args)) as F;
+}
+
+/** Student-t quantile, quantile(p, ν) (@stdlib/stats-base-dists-t-quantile). */
+export const tQuantile = onFirstCall<typeof TQuantile>('@stdlib/stats-base-dists-t-quantile');
+/** Γ(x) (@stdlib/math-base-special-gamma). */
+export const gamma = onFirstCall<typeof Gamma>('@stdlib/math-base-special-gamma');
+/** Incomplete gamma function, gammainc(x, s, regularized?, upper?) (@stdlib/math-base-special-gammainc). */
+export const gammainc = onFirstCall<typeof Gammainc>('@stdlib/math-base-special-gammainc');
+/** ln Γ(x) (@stdlib/math-base-special-gammaln). */
+export const gammaln = onFirstCall<typeof Gammaln>('@stdlib/math-base-special-gammaln');
+/** Complementary error function (@stdlib/math-base-special-erfc). */
+export const erfc = onFirstCall<typeof Erfc>('@stdlib/math-base-special-erfc');
+/** Inverse complementary error function (@stdlib/math-base-special-erfcinv). */
+export const erfcinv = onFirstCall<typeof Erfcinv>('@stdlib/math-base-special-erfcinv');
