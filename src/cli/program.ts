@@ -13,6 +13,7 @@ import { traceCommand } from './commands/trace.ts';
 import { modelCommand } from './commands/model.ts';
 import { mg1Command } from './commands/mg1.ts';
 import { conjectureCommand } from './commands/conjecture.ts';
+import { exactCommand } from './commands/exact.ts';
 
 export function buildProgram(): Command {
   const program = new Command('supermarket')
@@ -24,7 +25,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(false)
     .configureOutput({ outputError: (str, write) => write(`supermarket: ${str.trim().replace(/^error: /, 'error: ')}\n`) })
     .addHelpText('after', '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report');
-  for (const cmd of [fixedPointCommand(), odeCommand(), simulateCommand(), compareCommand(), mg1Command(), runCommand(), traceCommand(), modelCommand(), conjectureCommand()]) {
+  for (const cmd of [fixedPointCommand(), odeCommand(), simulateCommand(), compareCommand(), mg1Command(), runCommand(), traceCommand(), modelCommand(), conjectureCommand(), exactCommand()]) {
     cmd.showSuggestionAfterError(false).configureOutput({ outputError: (str, write) => write(`supermarket ${cmd.name()}: ${str.trim()}\n`) });
     program.addCommand(cmd);
   }

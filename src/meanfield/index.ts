@@ -42,3 +42,4 @@ export * from './lwl/index.ts';
 export * from './phaseType/index.ts';
 export * from './cavity/index.ts';
 export * from './population/index.ts';
+export * from './exact/index.ts';
