@@ -43,3 +43,4 @@ export * from './phaseType/index.ts';
 export * from './cavity/index.ts';
 export * from './population/index.ts';
 export * from './exact/index.ts';
+export { refineSecondOrder, secondOrderEstimate, symmetrise, type SecondOrderCorrection } from './refinedSecondOrder.ts';
