@@ -25,3 +25,10 @@ export class ConvergenceError extends SupermarketError {
 
 /** A numerical library failed (odex outcome not Converged, singular matrix); the library's error is `cause`. */
 export class SolverError extends SupermarketError {}
+
+/** A finite state space (exact small-n solver) is too large to hold in memory; the message names its size. */
+export class StateSpaceTooLargeError extends SupermarketError {
+  constructor(message: string, readonly states: number, readonly bytes: number) {
+    super(message);
+  }
+}

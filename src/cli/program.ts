@@ -74,6 +74,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'test a claim such as "T(jsq, sprpt) < T(lpw, sprpt)" over a parameter grid: holds / fails / undecided per point',
     load: async () => (await import('./commands/conjecture.ts')).conjectureCommand(),
   },
+  {
+    name: 'exact',
+    usage: '[options]',
+    summary: 'exact stationary law of the n-server chain (small n): E[T], E[Q], tail fractions s_i, with a stated truncation bound',
+    load: async () => (await import('./commands/exact.ts')).exactCommand(),
+  },
 ];
 
 /** The command name in user arguments (`supermarket [-h] NAME ...` or `supermarket help NAME`), if any. */

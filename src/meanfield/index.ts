@@ -51,3 +51,5 @@ export {
   type SolveOptions,
 } from './solve.ts';
 export { mg1, type Mg1Result, type Mg1Options } from './mg1/index.ts';
+export * from './exact/index.ts';
+export { refineSecondOrder, secondOrderEstimate, symmetrise, type SecondOrderCorrection } from './refinedSecondOrder.ts';

@@ -1,0 +1,263 @@
+/**
+ * Exact stationary solution of the finite-n supermarket model with exponential sizes: JSQ(d) or random selection,
+ * sampling with or without replacement, FIFO, on sorted occupancy vectors (servers are exchangeable), truncated at
+ * a level cap K that the solver raises until the estimated truncation error of E[T] is below a stated bound. The
+ * estimate extrapolates the boundary law geometrically: with m = P(max level = K) and r = m / P(max level = K − 1),
+ * the mass beyond the cap is about m·r/(1 − r) at levels averaging K + 1/(1 − r), so
+ * |ΔE[T]| ≲ m·r/(1 − r)·(K + 1/(1 − r))/λ (exact in form for n = 1, M/M/1/K against M/M/1). Stationary law by SOR (Gauss–Seidel, ω = 1.6) with aggregation over total jobs and a residual check (../../numerics/stationary.ts).
+ * Source: theory.md §1–§2 (the model), §6 (what the refined mean field approximates); the chain is the n-server
+ * CTMC itself, so the only approximations are the truncation (bounded and reported) and the solver residual.
+ */
+import { InvalidModelError } from '../../errors.ts';
+import type { SupermarketModel } from '../../model/model.ts';
+import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
+import { VERSION } from '../../version.ts';
+import { binomialTable, buildExactChain, vectorRank, type ExactChain } from './stateSpace.ts';
+
+export interface ExactOptions {
+  /** Servers, integer ≥ 1; d ≤ n unless sampling with replacement. */
+  n: number;
+  /** Bound on the estimated truncation error of E[T], model time units (default 1e−6). */
+  truncationBound?: number;
+  /** Start (or, with `fixedLevel`, the only) level cap; default from a geometric guess. */
+  truncationLevel?: number;
+  /** Solve at `truncationLevel` only, whatever the boundary mass (for truncation studies). Default false. */
+  fixedLevel?: boolean;
+  /** Gauss–Seidel stop: ‖πQ‖₁ / max_j q_j ≤ this (default 1e−12). */
+  tolerance?: number;
+  /** Refuse state spaces above this many states (default 2·10⁷) … */
+  maxStates?: number;
+  /** … or above this estimated memory in bytes (default 4 GiB). */
+  maxBytes?: number;
+}
+
+export interface ExactResult {
+  kind: 'exact';
+  n: number;
+  /** Mean response time E[T] (model time units): Little's law with the accepted rate, E[Q]/(λ(1 − loss)). */
+  meanResponseTime: number;
+  /** E[T] from what arrivals see (PASTA, FIFO, exponential sizes): E[S]·E[1 + level joined | accepted]. */
+  meanResponseTimeArrivals: number;
+  /** Mean jobs per server E[Q]. */
+  meanQueueLength: number;
+  /** tail[i] = s_i = E[fraction of servers with ≥ i jobs], i = 0..K (tail[0] = 1). */
+  tail: number[];
+  /** levelProbabilities[i] = P(a given server has exactly i jobs) = s_i − s_{i+1}, i = 0..K. */
+  levelProbabilities: number[];
+  /** States of the truncated chain, C(n + K, n). */
+  states: number;
+  truncation: {
+    /** Level cap: arrivals that would join a server at level K are lost. */
+    K: number;
+    /** The bound asked for on `errorEstimate`. */
+    bound: number;
+    /** Estimated |E[T] at cap K − E[T] without cap| (model time units; ≤ bound unless fixedLevel). */
+    errorEstimate: number;
+    /** Stationary P(some server has K jobs) at the returned K. */
+    boundaryMass: number;
+    /** Geometric decay per level of P(max level = k) at the cap, the r of the estimate. */
+    decay: number;
+    /** Stationary probability that an arrival is lost at the cap. */
+    lossProbability: number;
+    /** Every K solved, in order, with its boundary mass. */
+    history: { K: number; states: number; boundaryMass: number; errorEstimate: number }[];
+  };
+  diagnostics: { residual: number; iterations: number; seconds: number };
+  provenance: { model: SupermarketModel; method: string; source: string; version: string };
+}
+
+/** SOR factor: ~4× fewer sweeps than Gauss–Seidel on these chains (measured at n = 2–4, ρ = 0.9). */
+const SOR_OMEGA = 1.6;
+const DEFAULTS = { truncationBound: 1e-6, tolerance: 1e-12, maxStates: 2e7, maxBytes: 4 * 2 ** 30 };
+const MAX_LEVEL = 255;
+
+/** g(a) = P(the chosen server is among the a most loaded ones …) = P(all d samples fall among a given a servers). */
+function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
+  const g = new Float64Array(n + 1);
+  const d = model.selection === 'random' ? 1 : model.d;
+  for (let a = 0; a <= n; a++) {
+    if (d === 1) g[a] = a / n;
+    else if (model.sampling === 'with-replacement') g[a] = (a / n) ** d;
+    else {
+      // C(a, d)/C(n, d) = Π_{k<d} (a − k)/(n − k)
+      let p = 1;
+      for (let k = 0; k < d; k++) p *= Math.max(0, a - k) / (n - k);
+      g[a] = p;
+    }
+  }
+  g[n] = 1;
+  return g;
+}
+
+function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
+  if (model.selection !== 'jsq' && model.selection !== 'random') {
+    throw new InvalidModelError(`no exact solver for selection ${JSON.stringify(model.selection)}; supported: "jsq", "random"`);
+  }
+  if (model.discipline !== 'fifo') {
+    throw new InvalidModelError(`no exact solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo"`);
+  }
+  if (model.service.kind !== 'exponential') {
+    throw new InvalidModelError(`no exact solver for service kind ${JSON.stringify(model.service.kind)}; supported: "exponential"`);
+  }
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new InvalidModelError(`n must be an integer ≥ 1, got ${String(n)}`);
+  if (model.selection === 'jsq' && model.sampling === 'without-replacement' && model.d > n) {
+    throw new InvalidModelError(`d = ${model.d} exceeds n = ${n}: cannot sample more servers than exist without replacement`);
+  }
+  return { n, rho: model.lambda * model.service.mean };
+}
+
+function positive(name: string, value: number): number {
+  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new InvalidModelError(`${name} must be a finite number > 0, got ${value}`);
+  return value;
+}
+
+/**
+ * Starting K: the level where P(all n servers ≥ K − 1) ≈ ρ^(n(K−1)) (JSQ) or P(one server ≥ K) ≈ nρ^K (random)
+ * falls below the bound.
+ */
+function initialLevel(model: SupermarketModel, n: number, rho: number, bound: number): number {
+  const perLevel = model.selection === 'random' || model.d === 1 ? Math.log(rho) : n * Math.log(rho);
+  return Math.min(MAX_LEVEL, Math.max(2, Math.ceil(Math.log((bound * (1 - rho) ** 2) / n) / perLevel) + 1));
+}
+
+/** Mean-field-like product-form start: π(v) ∝ multinomial · Π_j ρ^{v_j} over the warm start (or nothing). */
+function startVector(chain: ExactChain, rho: number, previous?: { chain: ExactChain; pi: Float64Array }): Float64Array {
+  const { n, vectors } = chain;
+  const S = chain.generator.outRate.length;
+  const x = new Float64Array(S);
+  const C = previous ? binomialTable(n + chain.K, n) : undefined;
+  const logRho = Math.log(rho);
+  for (let s = 0; s < S; s++) {
+    const v = vectors.subarray(s * n, s * n + n);
+    if (previous && v[n - 1] <= previous.chain.K) {
+      x[s] = previous.pi[previous.chain.rankToIndex[vectorRank(v, C!)]];
+    } else {
+      let total = 0;
+      for (let j = 0; j < n; j++) total += v[j];
+      x[s] = Math.max(1e-300, Math.exp(total * logRho) * (previous ? 1e-12 : 1));
+    }
+  }
+  return x;
+}
+
+/**
+ * Exact stationary E[T], E[Q], tail fractions and level probabilities of the n-server model.
+ * @param model `selection` 'jsq' (JSQ(d)) or 'random', `discipline` 'fifo', exponential service, `sampling` either
+ *   (with replacement allows d > n); λ per server, ρ = λ·E[S] < 1.
+ * @param options `n`; `truncationBound` (default 1e−6) on the estimated truncation error of E[T];
+ *   `truncationLevel`, `fixedLevel`, `tolerance`, `maxStates`, `maxBytes`. The bound is on E[T]; E[Q] and the
+ *   s_i carry errors of the same order (times λ).
+ * @returns `meanResponseTime`, `meanResponseTimeArrivals` (an identity check), `meanQueueLength`, `tail` s_0..s_K,
+ *   `levelProbabilities`, `states`, `truncation` { K, bound, errorEstimate, boundaryMass, decay, lossProbability, history },
+ *   `diagnostics` { residual, iterations, seconds }.
+ * @throws {InvalidModelError} unsupported model, bad n or options. @throws {UnstableModelError} never (parseModel
+ *   checks ρ < 1). @throws {StateSpaceTooLargeError} if the needed state space exceeds the limits (names its size).
+ * @throws {ConvergenceError} if Gauss–Seidel does not reach the tolerance.
+ * @example solveExact(parseModel({ lambda: 0.5, d: 2, sampling: 'without-replacement' }), { n: 2 }).meanResponseTime // ≈ 1.42632
+ */
+export function solveExact(model: SupermarketModel, options: ExactOptions): ExactResult {
+  const started = performance.now();
+  const { n, rho } = checkModel(model, options?.n);
+  if (!(rho > 0 && rho < 1)) throw new InvalidModelError(`load rho = ${rho} must lie in (0, 1)`);
+  const bound = positive('truncationBound', options.truncationBound ?? DEFAULTS.truncationBound);
+  const tolerance = positive('tolerance', options.tolerance ?? DEFAULTS.tolerance);
+  const limits = { maxStates: options.maxStates ?? DEFAULTS.maxStates, maxBytes: options.maxBytes ?? DEFAULTS.maxBytes };
+  let K = options.truncationLevel ?? initialLevel(model, n, rho, bound);
+  if (!Number.isInteger(K) || K < 1 || K > MAX_LEVEL) throw new InvalidModelError(`truncationLevel must be an integer in 1..${MAX_LEVEL}, got ${K}`);
+  const g = joinAtLeastTable(model, n);
+  const history: ExactResult['truncation']['history'] = [];
+  let previous: { chain: ExactChain; pi: Float64Array } | undefined;
+  let iterations = 0;
+  for (;;) {
+    const chain = buildExactChain(n, K, rho, g, limits);
+    const solved = stationaryGaussSeidel(chain.generator, {
+      initial: startVector(chain, rho, previous),
+      tolerance,
+      levels: chain.levels,
+      omega: SOR_OMEGA,
+      symmetric: false,
+    });
+    iterations += solved.iterations;
+    const { pi } = solved;
+    // boundary mass P(v_n = K) and the one below it, P(v_n = K − 1), for the decay rate
+    let atK = 0;
+    let belowK = 0;
+    for (let s = 0; s < pi.length; s++) {
+      const top = chain.vectors[s * n + n - 1];
+      if (top === K) atK += pi[s];
+      else if (top === K - 1) belowK += pi[s];
+    }
+    const decay = belowK > 0 && atK < belowK ? atK / belowK : atK > 0 ? 0.99 : 0;
+    const errorEstimate = atK === 0 ? 0 : ((atK * decay) / (1 - decay)) * (K + 1 / (1 - decay)) / model.lambda;
+    history.push({ K, states: pi.length, boundaryMass: atK, errorEstimate });
+    if (errorEstimate <= bound || options.fixedLevel) {
+      return summarise(model, chain, solved, { bound, errorEstimate, boundaryMass: atK, decay }, history, iterations, started);
+    }
+    if (K >= MAX_LEVEL) {
+      throw new InvalidModelError(`level cap ${MAX_LEVEL} reached with E[T] truncation error ${errorEstimate.toExponential(2)} > ${bound}: load too close to 1 for the exact solver`);
+    }
+    const steps = Math.ceil(Math.log(bound / errorEstimate) / Math.log(decay)) + 1;
+    K = Math.min(MAX_LEVEL, K + Math.max(1, Math.min(steps, K)));
+    previous = { chain, pi };
+  }
+}
+
+function summarise(
+  model: SupermarketModel,
+  chain: ExactChain,
+  solved: { pi: Float64Array; residual: number },
+  cap: { bound: number; errorEstimate: number; boundaryMass: number; decay: number },
+  history: ExactResult['truncation']['history'],
+  iterations: number,
+  started: number,
+): ExactResult {
+  const { n, K, vectors, lossProbability, meanJoinLevel } = chain;
+  const { pi } = solved;
+  const tail = new Array<number>(K + 2).fill(0);
+  let loss = 0;
+  let join = 0;
+  let jobs = 0;
+  for (let s = 0; s < pi.length; s++) {
+    const p = pi[s];
+    const base = s * n;
+    for (let j = 0; j < n; j++) {
+      const q = vectors[base + j];
+      jobs += p * q;
+      // a server at level q counts in s_1..s_q: accumulate level counts, cumulate below
+      tail[q] += p;
+    }
+    loss += p * lossProbability[s];
+    join += p * meanJoinLevel[s];
+  }
+  // tail[q] holds n·P(level = q); turn into s_i = Σ_{q ≥ i} P(level = q)
+  const levelProbabilities = tail.slice(0, K + 1).map((x) => x / n);
+  const s = new Array<number>(K + 1);
+  let acc = 0;
+  for (let i = K; i >= 0; i--) {
+    acc += levelProbabilities[i];
+    s[i] = acc;
+  }
+  s[0] = 1;
+  const meanQueueLength = jobs / n;
+  const accepted = 1 - loss;
+  // E[1 + level joined | accepted] = (Σ_q p_q (q + 1) − loss·(K + 1)) / accepted
+  const arrivalsMean = (join + 1 - loss * (K + 1)) / accepted;
+  return {
+    kind: 'exact',
+    n,
+    meanResponseTime: meanQueueLength / (model.lambda * accepted),
+    meanResponseTimeArrivals: arrivalsMean * model.service.mean,
+    meanQueueLength,
+    tail: s,
+    levelProbabilities,
+    states: pi.length,
+    truncation: { K, ...cap, lossProbability: loss, history },
+    diagnostics: { residual: solved.residual, iterations, seconds: (performance.now() - started) / 1000 },
+    provenance: {
+      model,
+      method: 'n-server CTMC on sorted occupancy vectors, level cap K, SOR with aggregation over total jobs',
+      source: 'theory.md §1–§2; Stewart 1994 §3.2',
+      version: VERSION,
+    },
+  };
+}

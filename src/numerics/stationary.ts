@@ -1,0 +1,209 @@
+/**
+ * Stationary law π of a finite continuous-time Markov chain, πQ = 0, Σπ = 1, by Gauss–Seidel (optionally SOR)
+ * sweeps on the transposed generator, with a true residual check.
+ * With `levels` (a partition into levels between which the chain moves only to neighbouring levels, e.g. total
+ * jobs), each sweep is preceded by an aggregation–disaggregation step: the level process is a birth–death chain
+ * whose rates are averaged with the current conditional law inside each level; its exact solution rescales the
+ * levels. This removes the slow level mode that plain Gauss–Seidel propagates one level per sweep.
+ * Source: W. J. Stewart, Introduction to the Numerical Solution of Markov Chains, Princeton 1994, §3.2
+ * (Gauss–Seidel for πQ = 0: π_j ← Σ_{i≠j} π_i q_ij / q_j, sweeping j in order, then normalising) and §6.3
+ * (iterative aggregation–disaggregation, Koury, McAllister and Stewart 1984).
+ */
+import { ConvergenceError, InvalidModelError } from '../errors.ts';
+
+/**
+ * A generator Q stored by columns (the in-transitions of each state), the layout Gauss–Seidel for πQ = 0 reads.
+ * For state j, the entries k in [inStart[j], inStart[j + 1]) give q_{inFrom[k], j} = inRate[k] (i ≠ j, rates > 0);
+ * outRate[j] = −q_jj = Σ_{i≠j} q_ji. States: S = outRate.length; inStart has length S + 1.
+ */
+export interface ColumnGenerator {
+  inStart: Int32Array | Uint32Array;
+  inFrom: Int32Array | Uint32Array;
+  inRate: Float64Array;
+  outRate: Float64Array;
+}
+
+export interface StationaryOptions {
+  /** Starting vector (length S, ≥ 0, not all 0); default uniform. Normalised, not mutated. */
+  initial?: Float64Array;
+  /** Stop when ‖πQ‖₁ / max_j q_j ≤ tolerance (π normalised); default 1e−13. */
+  tolerance?: number;
+  /** Sweeps before a ConvergenceError; default 100000. */
+  maxIterations?: number;
+  /** Over-relaxation ω in (0, 2); default 1 (plain Gauss–Seidel). */
+  omega?: number;
+  /** Compute the true residual every this many sweeps; default 10. */
+  checkEvery?: number;
+  /** Alternate forward and backward sweeps (symmetric Gauss–Seidel); default true. */
+  symmetric?: boolean;
+  /**
+   * Level of each state (length S, integers 0..L−1) such that every transition changes the level by −1, 0 or +1;
+   * turns on aggregation–disaggregation over the levels. Every level must be non-empty.
+   */
+  levels?: Int32Array;
+}
+
+export interface StationaryResult {
+  /** π, length S, Σπ = 1, π ≥ 0. */
+  pi: Float64Array;
+  /** ‖πQ‖₁ / max_j q_j at the returned π. */
+  residual: number;
+  /** Sweeps done. */
+  iterations: number;
+}
+
+/** ‖πQ‖₁ / max_j q_j, for π summing to 1. */
+export function generatorResidual(Q: ColumnGenerator, pi: Float64Array): number {
+  const { inStart, inFrom, inRate, outRate } = Q;
+  let sum = 0;
+  let maxOut = 0;
+  for (let j = 0; j < outRate.length; j++) {
+    let acc = -pi[j] * outRate[j];
+    for (let k = inStart[j]; k < inStart[j + 1]; k++) acc += pi[inFrom[k]] * inRate[k];
+    sum += Math.abs(acc);
+    if (outRate[j] > maxOut) maxOut = outRate[j];
+  }
+  return sum / Math.max(maxOut, 1e-300);
+}
+
+/** One Gauss–Seidel (ω = 1) or SOR sweep, forward or backward, in place. */
+function sweepOnce(
+  inStart: Int32Array | Uint32Array,
+  inFrom: Int32Array | Uint32Array,
+  inRate: Float64Array,
+  outRate: Float64Array,
+  pi: Float64Array,
+  omega: number,
+  backward: boolean,
+): void {
+  const S = outRate.length;
+  const step = backward ? -1 : 1;
+  for (let m = 0, j = backward ? S - 1 : 0; m < S; m++, j += step) {
+    let acc = 0;
+    const end = inStart[j + 1];
+    for (let k = inStart[j]; k < end; k++) acc += pi[inFrom[k]] * inRate[k];
+    const gs = acc / outRate[j];
+    pi[j] = omega === 1 ? gs : Math.max(0, (1 - omega) * pi[j] + omega * gs);
+  }
+}
+
+function normalise(pi: Float64Array): void {
+  let total = 0;
+  for (let j = 0; j < pi.length; j++) total += pi[j];
+  const scale = 1 / total;
+  for (let j = 0; j < pi.length; j++) pi[j] *= scale;
+}
+
+/**
+ * Solves πQ = 0, Σπ = 1 for an irreducible generator by (symmetric) Gauss–Seidel / SOR.
+ * @param Q generator by columns (`ColumnGenerator`); every state must have outRate > 0 (no absorbing state).
+ * @param options `initial`, `tolerance`, `maxIterations`, `omega`, `checkEvery`, `symmetric`.
+ * @returns `pi` (length S), `residual` ‖πQ‖₁/max q_j (≤ tolerance), `iterations`.
+ * @throws {InvalidModelError} on an absorbing state, a bad initial vector or bad options.
+ * @throws {ConvergenceError} if the residual is still above tolerance after maxIterations sweeps.
+ * @example stationaryGaussSeidel(twoStateChain).pi // [μ/(λ+μ), λ/(λ+μ)]
+ */
+export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOptions = {}): StationaryResult {
+  const { inStart, inFrom, inRate, outRate } = Q;
+  const S = outRate.length;
+  const tolerance = options.tolerance ?? 1e-13;
+  const maxIterations = options.maxIterations ?? 100000;
+  const omega = options.omega ?? 1;
+  const checkEvery = options.checkEvery ?? 10;
+  const symmetric = options.symmetric ?? true;
+  if (!(tolerance > 0)) throw new InvalidModelError(`tolerance must be > 0, got ${tolerance}`);
+  if (!(omega > 0 && omega < 2)) throw new InvalidModelError(`omega must lie in (0, 2), got ${omega}`);
+  if (!Number.isInteger(checkEvery) || checkEvery < 1) throw new InvalidModelError(`checkEvery must be an integer ≥ 1, got ${checkEvery}`);
+  if (inStart.length !== S + 1) throw new InvalidModelError(`inStart has length ${inStart.length}, expected ${S + 1}`);
+  for (let j = 0; j < S; j++) {
+    if (!(outRate[j] > 0)) throw new InvalidModelError(`state ${j} is absorbing (outRate ${outRate[j]}): no unique stationary law`);
+  }
+  const pi = new Float64Array(S);
+  if (options.initial) {
+    if (options.initial.length !== S) throw new InvalidModelError(`initial has length ${options.initial.length}, expected ${S}`);
+    let total = 0;
+    for (let j = 0; j < S; j++) {
+      const v = options.initial[j];
+      if (!(v >= 0)) throw new InvalidModelError(`initial[${j}] must be ≥ 0, got ${v}`);
+      pi[j] = v;
+      total += v;
+    }
+    if (!(total > 0)) throw new InvalidModelError('initial must have a positive entry');
+  } else pi.fill(1);
+  normalise(pi);
+
+  const aggregate = options.levels ? levelAggregator(Q, options.levels) : undefined;
+  let residual = generatorResidual(Q, pi);
+  let iterations = 0;
+  while (!(residual <= tolerance)) {
+    if (iterations >= maxIterations) {
+      throw new ConvergenceError(`Gauss–Seidel for πQ = 0 on ${S} states did not reach ‖πQ‖₁/max q ≤ ${tolerance}`, residual, iterations);
+    }
+    for (let sweep = 0; sweep < checkEvery && iterations < maxIterations; sweep++, iterations++) {
+      aggregate?.(pi);
+      sweepOnce(inStart, inFrom, inRate, outRate, pi, omega, symmetric && iterations % 2 === 1);
+      normalise(pi);
+    }
+    residual = generatorResidual(Q, pi);
+  }
+  return { pi, residual, iterations };
+}
+
+/**
+ * Builds the aggregation–disaggregation step over birth–death levels: from π, the level flows up_L = Σ π_s q_st
+ * (s in L, t in L + 1) and down_L (s in L + 1, t in L) give the aggregated law P(L) ∝ Π_{k<L} up_k/down_k, and π is
+ * rescaled level by level to it (conditional laws kept).
+ * @throws {InvalidModelError} if a transition skips a level or a level is empty.
+ */
+function levelAggregator(Q: ColumnGenerator, levels: Int32Array): (pi: Float64Array) => void {
+  const { inStart, inFrom, inRate, outRate } = Q;
+  const S = outRate.length;
+  if (levels.length !== S) throw new InvalidModelError(`levels has length ${levels.length}, expected ${S}`);
+  let L = 0;
+  for (let j = 0; j < S; j++) {
+    if (!(levels[j] >= 0)) throw new InvalidModelError(`levels[${j}] must be ≥ 0, got ${levels[j]}`);
+    L = Math.max(L, levels[j] + 1);
+    for (let k = inStart[j]; k < inStart[j + 1]; k++) {
+      if (Math.abs(levels[inFrom[k]] - levels[j]) > 1) {
+        throw new InvalidModelError(`transition ${inFrom[k]} → ${j} skips levels (${levels[inFrom[k]]} → ${levels[j]})`);
+      }
+    }
+  }
+  const mass = new Float64Array(L);
+  const up = new Float64Array(L);
+  const down = new Float64Array(L);
+  const target = new Float64Array(L);
+  for (let j = 0; j < S; j++) mass[levels[j]] = 1;
+  for (let l = 0; l < L; l++) if (mass[l] === 0) throw new InvalidModelError(`level ${l} has no state`);
+  return (pi) => {
+    mass.fill(0);
+    up.fill(0);
+    down.fill(0);
+    for (let j = 0; j < S; j++) {
+      const lj = levels[j];
+      mass[lj] += pi[j];
+      for (let k = inStart[j]; k < inStart[j + 1]; k++) {
+        const li = levels[inFrom[k]];
+        if (li < lj) up[li] += pi[inFrom[k]] * inRate[k];
+        else if (li > lj) down[lj] += pi[inFrom[k]] * inRate[k];
+      }
+    }
+    // birth–death: P(l + 1)/P(l) = (up_l/mass_l)/(down_l/mass_{l+1}); work in logs against under/overflow
+    let logP = 0;
+    let maxLog = 0;
+    target[0] = 0;
+    for (let l = 0; l + 1 < L; l++) {
+      if (!(up[l] > 0 && down[l] > 0 && mass[l] > 0 && mass[l + 1] > 0)) return; // no information yet: skip the step
+      logP += Math.log(up[l] / mass[l]) - Math.log(down[l] / mass[l + 1]);
+      target[l + 1] = logP;
+      if (logP > maxLog) maxLog = logP;
+    }
+    let total = 0;
+    for (let l = 0; l < L; l++) {
+      target[l] = Math.exp(target[l] - maxLog);
+      total += target[l];
+    }
+    for (let l = 0; l < L; l++) target[l] = target[l] / total / mass[l];
+    for (let j = 0; j < S; j++) pi[j] *= target[levels[j]];
+  };
+}
