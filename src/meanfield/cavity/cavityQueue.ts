@@ -45,6 +45,8 @@ export interface CavityRunResult {
    * k → k − 1 (only when options.levels; the JSQ cavity's level completion rates μ_k = levelCompletions[k]/Σ_b levelTime[b][k]).
    */
   levelCompletions: Float64Array;
+  /** levelCompletionsByBatch[b][k]: the same count in batch b (only when options.levels). */
+  levelCompletionsByBatch: Float64Array[];
   /** Accepted arrivals over the whole run (warm-up included). */
   acceptedJobs: number;
   /** Events processed (potential arrivals + completions). */
@@ -73,6 +75,7 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   let levelTime: Float64Array[] = o.levels ? Array.from({ length: B }, () => new Float64Array(64)) : [];
   let levelCapacity = 64;
   let levelCompletions = new Float64Array(o.levels ? 64 : 0);
+  let levelCompletionsByBatch: Float64Array[] = o.levels ? Array.from({ length: B }, () => new Float64Array(64)) : [];
   let accepted = 0;
   let events = 0;
   let t = 0;
@@ -85,7 +88,9 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
     if (to > end) to = end;
     if (k >= levelCapacity) {
       while (k >= levelCapacity) levelCapacity *= 2;
-      levelTime = levelTime.map((row) => { const r = new Float64Array(levelCapacity); r.set(row); return r; });
+      const widen = (row: Float64Array) => { const r = new Float64Array(levelCapacity); r.set(row); return r; };
+      levelTime = levelTime.map(widen);
+      levelCompletionsByBatch = levelCompletionsByBatch.map(widen);
       const c = new Float64Array(levelCapacity);
       c.set(levelCompletions);
       levelCompletions = c;
@@ -116,7 +121,10 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
         responseSum[b] += T;
         slowdownSum[b] += S > 0 ? T / S : 1;
         completed[b]++;
-        if (o.levels && queue.jobs + 1 < levelCompletions.length) levelCompletions[queue.jobs + 1]++;
+        if (o.levels && queue.jobs + 1 < levelCompletions.length) {
+          levelCompletions[queue.jobs + 1]++;
+          levelCompletionsByBatch[b][queue.jobs + 1]++;
+        }
       }
     } else {
       if (nextArrival > end) {
@@ -137,5 +145,5 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
       nextArrival = t + rng.nextExp() / rate;
     }
   }
-  return { responseSum, slowdownSum, completed, levelTime, levelCompletions, acceptedJobs: accepted, events };
+  return { responseSum, slowdownSum, completed, levelTime, levelCompletions, levelCompletionsByBatch, acceptedJobs: accepted, events };
 }

@@ -20,6 +20,12 @@
  * The iteration is damped and Anderson-accelerated (the slowest mode is 0.73 at λ = 0.9, 0.96 at λ = 0.99 for
  * exponential sizes), independent restarts give the CI, and the answer is checked before it is returned.
  * An ansatz (asymptotic independence is proved only for FIFO with decreasing-hazard sizes): method 'cavity'.
+ *
+ * By default each restart first iterates on the level completion rates instead (levelBalance.ts): a run at s gives
+ * μ_k, the exact level-crossing balance gives the next s (s₁ = ρ, μ scaled by c*). That map has no slow mode (FIFO
+ * erlang:2 and SRPT exponential at λ = 0.99 settle in about 8 runs), but is unstable for high-variability FIFO
+ * (hyperexp:4, weibull:0.5); when c* stays more than 20 % from 1 at the full horizon the restart falls back to the
+ * busy-tail iteration above. `convergence.iterationKind` says which one each restart finished with.
  */
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
@@ -34,7 +40,14 @@ import { phaseTypeJsqFixedPoint } from '../phaseType/fixedPoint.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from '../sqd.ts';
 import { checkRhoD } from '../support.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
+import { binnedCompletionRates, shootLevelBalance } from './levelBalance.ts';
 import { checkRunOptions } from './options.ts';
+
+/** Completions per bin of levels for the level-balance rates (relative SE ≤ 1/√200 ≈ 7 % per bin). */
+const BALANCE_MIN_COUNT = 200;
+/** |c* − 1| beyond which a balance step at the full horizon counts as unsettled; two such steps switch to the busy tail. */
+const BALANCE_SCALE_LIMIT = 0.2;
+const BALANCE_SETTLE = 3;
 
 export interface JsqCavityOptions {
   /** Master seed (default 1); restart r, run m uses streamSeed(seed, 10⁴·r + m). */
@@ -57,6 +70,9 @@ export interface JsqCavityOptions {
   batches?: number;
   /** The fixed point is reached when |ŝ_k − s_k| ≤ noiseFactor·SE_k + 1e−5 for every k (default 3). */
   noiseFactor?: number;
+  /** Iterate on the level completion rates (levelBalance.ts) first, falling back per restart to the busy-tail iteration
+   * when they do not settle (default true); false: busy-tail iteration only. */
+  levelBalance?: boolean;
   /** Relative tolerance of the FIFO self-check against the phase-type ODE (default 0.005). */
   phaseTypeTolerance?: number;
 }
@@ -73,8 +89,10 @@ export interface JsqCavityConvergence {
   converged: boolean;
   /** Cavity runs over all restarts (iterations and averaging runs). */
   iterations: number;
-  /** Iterations of each restart before its averaging runs. */
+  /** Iterations of each restart before its averaging runs (a fallback's count includes the balance steps before it). */
   iterationsPerRestart: number[];
+  /** Iteration each restart finished with: on the level completion rates, or on the busy-period tail. */
+  iterationKind: ('level balance' | 'busy tail')[];
   /** max over restarts of max_k |ŝ_k − s_k| at the iteration that met the stop rule. */
   residual: number;
   restarts: number;
@@ -271,6 +289,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   const iterationHorizon = positive('iterationHorizon', options.iterationHorizon ?? 1e5);
   const theta = positive('theta', options.theta ?? 0.5, 1);
   const noiseFactor = positive('noiseFactor', options.noiseFactor ?? 3);
+  const levelBalance = options.levelBalance ?? true;
   const phaseTypeTolerance = positive('phaseTypeTolerance', options.phaseTypeTolerance ?? 0.005);
   const batches = checkRunOptions(iterationHorizon, 0, options.batches ?? 10, seed).batches;
 
@@ -295,10 +314,16 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
 
   /** Length of the mixed vector s_2..s_{L+1}; grows (with a fresh mixer) when a run visits higher levels. */
   let L = Math.max(32, sqdTruncationLevel(rho, d, 1e-15) + 8);
+  const modes: ('level balance' | 'busy tail')[] = [];
   const perRestart: {
     iterations: number; converged: boolean; residual: number; times: Float64Array; completions: Float64Array; runBusy: number[];
     responseSum: number; slowdownSum: number; completed: number; value: number;
   }[] = [];
+  /** Tail from the level balance of a run's time and completions per level (null if the rates are unusable). */
+  const balanceTarget = (times: ArrayLike<number>, completions: ArrayLike<number>) => {
+    const mu = binnedCompletionRates(times, completions, BALANCE_MIN_COUNT);
+    return mu ? shootLevelBalance(lambda, rho, d, mu) : null;
+  };
   for (let r = 0; r < restarts; r++) {
     let stream = 10_000 * r;
     let s: Float64Array = Float64Array.from(sqdClosedFormTail(rho, d, L + 1));
@@ -307,13 +332,37 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     let iterations = 0;
     let converged = false;
     let residual = NaN;
+    let mode: 'level balance' | 'busy tail' = levelBalance ? 'level balance' : 'busy tail';
+    let unstable = 0;
+    let settled = 0;
     while (iterations < maxIterations) {
       iterations++;
       const c = run(s, T, ++stream);
       const hat = busyTail(c.levelTime, rho);
-      const check = fixedPointResidual(hat, s, c.batchTails, noiseFactor);
+      // The balance step carries its own run's noise into s, so ŝ − s has about twice the variance of ŝ.
+      const check = fixedPointResidual(hat, s, c.batchTails, mode === 'level balance' ? noiseFactor * Math.SQRT2 : noiseFactor);
       residual = check.residual;
       if (check.within && T >= iterationHorizon) { converged = true; break; }
+      if (mode === 'level balance') {
+        const b = balanceTarget(c.levelTime, c.completions);
+        // The balance step has no slow mode: after BALANCE_SETTLE steps at the full horizon with c* within 5 % of 1 the
+        // iterate is at the fixed point up to the runs' noise (the batch SEs understate it at λ → 1); the averaging runs
+        // and the checks below then judge it.
+        settled = T >= iterationHorizon && b !== null && Math.abs(b.scale - 1) <= 0.05 ? settled + 1 : 0;
+        if (settled >= BALANCE_SETTLE) { converged = true; break; }
+        if (T >= iterationHorizon && !(b && Math.abs(b.scale - 1) <= BALANCE_SCALE_LIMIT)) unstable++;
+        if (b && unstable < 2) {
+          s = b.tail;
+          T = Math.min(iterationHorizon, T * growth);
+          continue;
+        }
+        // The rates do not settle (c* far from 1 twice): restart this restart with the busy-tail iteration.
+        mode = 'busy tail';
+        s = Float64Array.from(sqdClosedFormTail(rho, d, L + 1));
+        mixer = new AndersonMixer(L, 5);
+        T = Math.min(initialHorizon, iterationHorizon);
+        continue;
+      }
       const target = extendTail(hat, d);
       if (target.length > L) {
         L = 2 * target.length;
@@ -322,7 +371,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       s = andersonStep(mixer, s, target, theta, rho);
       T = Math.min(iterationHorizon, T * growth);
     }
-    // Averaging (Polyak–Ruppert): pool the time averages of further runs at the iteration horizon.
+    // Averaging (Polyak–Ruppert): pool the time averages (and level completions) of further runs at the iteration horizon.
     let times: Float64Array = new Float64Array(0);
     let completions: Float64Array = new Float64Array(0);
     const runBusy: number[] = [];
@@ -333,8 +382,9 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       completions = addInto(completions, c.completions);
       runBusy.push(1 - c.levelTime[0] / c.levelTime.reduce((x, y) => x + y, 0));
       responseSum += c.responseSum; slowdownSum += c.slowdownSum; completed += c.completed;
-      s = extendTail(busyTail(times, rho), d);
+      s = (mode === 'level balance' ? balanceTarget(times, completions)?.tail : undefined) ?? extendTail(busyTail(times, rho), d);
     }
+    modes.push(mode);
     let q = 0;
     for (let k = 1; k < s.length; k++) q += s[k];
     perRestart.push({ iterations, converged, residual, times, completions, runBusy, responseSum, slowdownSum, completed, value: q / lambda });
@@ -355,7 +405,8 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     completions = addInto(completions, p.completions);
   }
   const visited = busyTail(times, rho);
-  const s = extendTail(visited, d);
+  const pooledBalance = modes.every((m) => m === 'level balance') ? balanceTarget(times, completions) : null;
+  const s = pooledBalance?.tail ?? extendTail(visited, d);
   const tail = Array.from(s);
   let extrapolated = 0;
   for (let k = visited.length; k < s.length; k++) extrapolated += s[k];
@@ -397,7 +448,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     levelCompletionRates,
     method: 'cavity',
     convergence: {
-      converged: true, iterations: totalIterations, iterationsPerRestart: perRestart.map((p) => p.iterations), residual, restarts,
+      converged: true, iterations: totalIterations, iterationsPerRestart: perRestart.map((p) => p.iterations), iterationKind: modes, residual, restarts,
       restartValues: perRestart.map((p) => p.value), checks,
     },
     diagnostics: { horizons, acceptedJobs },
@@ -407,7 +458,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       source: 'theory.md §5 [A] (JSQ(d) cavity), §3 (a_k); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012; Walker & Ni 2011 (Anderson)',
       version: VERSION,
       seed,
-      options: { restarts, maxIterations, initialHorizon, growth, iterationHorizon, averagingIterations, theta, batches, noiseFactor, phaseTypeTolerance },
+      options: { restarts, maxIterations, initialHorizon, growth, iterationHorizon, averagingIterations, theta, batches, noiseFactor, levelBalance, phaseTypeTolerance },
     },
   };
 }
