@@ -46,26 +46,15 @@ function swap(a: Float32Array | Float64Array, i: number, j: number): void {
  */
 export function quantiles(values: Float32Array | Float64Array, count: number, ps: readonly number[]): number[] {
   if (!(count >= 1 && count <= values.length)) throw new InvalidModelError(`quantiles need 1 ≤ count ≤ ${values.length}, got ${count}`);
-  for (const p of ps) if (!(p >= 0 && p <= 1)) throw new InvalidModelError(`quantile probability must be in [0, 1], got ${p}`);
-  // Increasing p: after selecting rank k, ranks above k lie in values[k+1..), so the next selection starts there.
-  const order = ps.map((_, i) => i).sort((a, b) => ps[a] - ps[b]);
-  const out = new Array<number>(ps.length);
-  let from = 0;
-  for (const i of order) {
-    const h = (count - 1) * ps[i];
+  return ps.map((p) => {
+    if (!(p >= 0 && p <= 1)) throw new InvalidModelError(`quantile probability must be in [0, 1], got ${p}`);
+    const h = (count - 1) * p;
     const k = Math.floor(h);
-    if (k >= from) {
-      select(values, from, count - 1, k);
-      from = k + 1;
-    }
+    select(values, 0, count - 1, k);
     const lo = values[k];
-    if (k + 1 >= count || h === k) {
-      out[i] = lo;
-      continue;
-    }
+    if (k + 1 >= count || h === k) return lo;
     let next = Infinity;
-    for (let j = k + 1; j < count; j++) if (values[j] < next) next = values[j];
-    out[i] = lo + (h - k) * (next - lo);
-  }
-  return out;
+    for (let i = k + 1; i < count; i++) if (values[i] < next) next = values[i];
+    return lo + (h - k) * (next - lo);
+  });
 }
