@@ -186,14 +186,9 @@ export class RaceEngine implements Engine, PhaseLoop {
     this.busyCount = busyCount;
     this.events = events;
     this.arrivals = arrivals;
-    measurement.sumSlowdown = sumSlowdown;
-    measurement.slowdownJobs = slowdownJobs;
     this.tick = tick;
     state.t = t;
-    measurement.measuredArrivals = measuredArrivals;
-    measurement.measuredInSystem = measuredInSystem;
-    measurement.sumResponse = sumResponse;
-    measurement.completed = completed;
+    measurement.save(measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed);
     return code;
   }
 }

@@ -80,15 +80,25 @@ function jsqPairSlow(rng: Rng, len: Int32Array, n: number, m: number, low: numbe
   return len[b] < len[a] ? b : a;
 }
 
+/**
+ * Step k of a partial Fisher–Yates shuffle of `perm`: swaps a uniform entry of perm[k..n) into place k.
+ * Steps 0..d−1 give d distinct uniform servers in draw order (perm stays a permutation).
+ * @returns the k-th sampled server, perm[k].
+ */
+export function fisherYatesStep(rng: Rng, n: number, k: number, perm: Int32Array): number {
+  const r = k + rng.below(n - k);
+  const j = perm[r];
+  perm[r] = perm[k];
+  perm[k] = j;
+  return j;
+}
+
 /** JSQ(d) over d distinct servers by a partial Fisher–Yates shuffle of `perm` (any d ≤ n). */
 export function jsqFisherYates(rng: Rng, len: Int32Array, n: number, d: number, perm: Int32Array): number {
   let best = -1;
   let bestLen = 0;
   for (let k = 0; k < d; k++) {
-    const r = k + rng.below(n - k);
-    const j = perm[r];
-    perm[r] = perm[k];
-    perm[k] = j;
+    const j = fisherYatesStep(rng, n, k, perm);
     const l = len[j];
     if (best < 0 || l < bestLen) {
       best = j;
