@@ -1,13 +1,18 @@
 /**
- * Simulator benchmark: our event engine and race fast path beside the C reference (../shared/bench), same model
- * and event budget. Run: `npx tsx bench/simulator.ts [events]` (default 1e7). Prints one table.
+ * Simulator benchmark: our engines beside the C reference (../shared/bench/reference-sim.c), same model and event
+ * budget. Run: `npx tsx bench/simulator.ts [events]` (default 1e7). Prints one table and the per-core ratios of
+ * issue 9: event engine / C heap (target ≥ 0.7), race / C race (≥ 0.6), priority engine under SRPT / C heap (≥ 0.6).
  *
  * Model: SQ(2), λ = 0.9, n = 1000, exponential sizes, FIFO, d servers sampled WITHOUT replacement (as the C
  * reference does). The C program measures a fixed number of events with the first ~10% as warm-up; we match it
  * with 2 replications of ~events/2 each (warm-up = 10% of each, then jobs = 45% of each, plus the short drain of
- * measured jobs), after a short untimed JIT warm-up. Runs are interleaved; each row is the median of 3.
- * Two more rows (no C counterpart): the priority engine on JSQ(2) with Weibull k = 1/2 sizes under SRPT, and under
- * SPRPT with exponential predictions, same n, λ and event budget.
+ * measured jobs), after a short untimed JIT warm-up. Rows run interleaved, round after round; each row shows the
+ * median of the rounds, and each ratio is the median over rounds of the same-round ratio (so load drifts on a shared
+ * machine hit both sides alike). The "cpu" ratios use CPU time (ours: process.cpuUsage; C: the shell's `times`)
+ * instead of wall time, which is steadier when other processes share the cores.
+ * Priority-engine rows (no C counterpart: the C reference stores no job sizes): SRPT with exponential sizes (the
+ * C heap's model but for the discipline, so the ratio to C heap prices the priority machinery), and on JSQ(2) with
+ * Weibull k = 1/2 sizes under SRPT and under SPRPT with exponential predictions.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,14 +34,17 @@ interface Row {
   engine: string;
   events: number;
   seconds: number;
+  cpuSeconds: number;
   eventsPerSecond: number;
   meanResponseTime: number;
 }
 
-const median = (rows: Row[]): Row => rows.slice().sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[rows.length >> 1];
+const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+const medianRow = (rows: Row[]): Row => rows.slice().sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[rows.length >> 1];
 
-function ours(engine: 'event' | 'race', budget: number, m: SupermarketModel = model, label = `ts ${engine}`): Row {
+function ours(engine: 'event' | 'race' | 'priority', budget: number, m: SupermarketModel, label: string): Row {
   const perReplication = budget / 2;
+  const cpu = process.cpuUsage();
   const r = simulate(m, {
     n,
     engine,
@@ -45,46 +53,76 @@ function ours(engine: 'event' | 'race', budget: number, m: SupermarketModel = mo
     warmupTime: (0.1 * perReplication) / (2 * lambda * n),
     jobs: Math.round((0.9 * perReplication) / 2),
   });
-  return { engine: label, events: r.events, seconds: r.wallSeconds, eventsPerSecond: r.eventsPerSecond, meanResponseTime: r.meanResponseTime.mean };
+  const used = process.cpuUsage(cpu);
+  return {
+    engine: label,
+    events: r.events,
+    seconds: r.wallSeconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    eventsPerSecond: r.eventsPerSecond,
+    meanResponseTime: r.meanResponseTime.mean,
+  };
 }
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const script = path.resolve(repo, '../shared/bench/run-reference.sh');
+/** The C reference's runner: $SUPERMARKET_REFERENCE_SIM, else shared/bench/run-reference.sh in a folder above the repository. */
+function findReference(): string | undefined {
+  const given = process.env.SUPERMARKET_REFERENCE_SIM;
+  if (given) return existsSync(given) ? given : undefined;
+  let dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  for (;;) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    const candidate = path.join(parent, 'shared', 'bench', 'run-reference.sh');
+    if (existsSync(candidate)) return candidate;
+    dir = parent;
+  }
+}
 
-function reference(variant: 'heap' | 'race'): Row | undefined {
-  if (!existsSync(script)) return undefined;
-  const out = execFileSync('bash', [script, variant, String(events), String(seed), String(n), String(lambda), String(d)], { encoding: 'utf8' });
-  const j = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { events: number; seconds: number; eventsPerSecond: number; meanResponseTime: number };
-  return { engine: `C ${variant}`, events: j.events, seconds: j.seconds, eventsPerSecond: j.eventsPerSecond, meanResponseTime: j.meanResponseTime };
+const script = findReference();
+
+function reference(variant: 'heap' | 'race'): Row {
+  const args = [variant, String(events), String(seed), String(n), String(lambda), String(d)].join(' ');
+  // `times` prints the shell's and then its children's user and system CPU time ("0m1.234s 0m0.010s").
+  const out = execFileSync('bash', ['-c', `bash "$0" ${args}; times`, script as string], { encoding: 'utf8' });
+  const lines = out.trim().split('\n');
+  const j = JSON.parse(lines.find((l) => l.startsWith('{')) ?? '{}') as { events: number; seconds: number; eventsPerSecond: number; meanResponseTime: number };
+  const toSeconds = (x: string) => {
+    const [, min, sec] = /(\d+)m([\d.]+)s/.exec(x) ?? ['', '0', 'NaN'];
+    return 60 * Number(min) + Number(sec);
+  };
+  const children = (lines[lines.length - 1] ?? '').trim().split(/\s+/);
+  const cpuSeconds = toSeconds(children[0] ?? '') + toSeconds(children[1] ?? '');
+  return { engine: `C ${variant}`, events: j.events, seconds: j.seconds, cpuSeconds, eventsPerSecond: j.eventsPerSecond, meanResponseTime: j.meanResponseTime };
 }
 
 const weibull = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
+const srptExp: SupermarketModel = { ...model, discipline: 'srpt' };
 const srpt: SupermarketModel = { ...model, discipline: 'srpt', service: weibull };
 const sprpt: SupermarketModel = { ...model, discipline: 'sprpt', service: weibull, prediction: { kind: 'exponential' } };
-ours('event', 1e6); // JIT warm-up, untimed
-ours('race', 1e6);
-ours('event', 1e6, srpt, 'ts SRPT');
-ours('event', 1e6, sprpt, 'ts SPRPT');
-const haveC = existsSync(script);
-const samples: Record<string, Row[]> = { 'ts event': [], 'ts race': [], 'C heap': [], 'C race': [], 'ts SRPT weibull:0.5': [], 'ts SPRPT weibull:0.5 exp-pred': [] };
+const cases: [string, () => Row][] = [
+  ['ts event', () => ours('event', events, model, 'ts event')],
+  ['ts race', () => ours('race', events, model, 'ts race')],
+  ['ts SRPT exp', () => ours('priority', events, srptExp, 'ts SRPT exp')],
+  ['ts SRPT weibull:0.5', () => ours('priority', events, srpt, 'ts SRPT weibull:0.5')],
+  ['ts SPRPT weibull:0.5 exp-pred', () => ours('priority', events, sprpt, 'ts SPRPT weibull:0.5 exp-pred')],
+];
+if (script) cases.push(['C heap', () => reference('heap')], ['C race', () => reference('race')]);
+ours('event', 1e6, model, ''); // JIT warm-up, untimed
+ours('race', 1e6, model, '');
+ours('priority', 1e6, srptExp, '');
+ours('priority', 1e6, sprpt, '');
+const samples: Record<string, Row[]> = Object.fromEntries(cases.map(([name]) => [name, []]));
 for (let round = 0; round < runs; round++) {
   // Interleaved, so machine load drifts hit every engine alike.
-  samples['ts event'].push(ours('event', events));
-  samples['ts race'].push(ours('race', events));
-  samples['ts SRPT weibull:0.5'].push(ours('event', events, srpt, 'ts SRPT weibull:0.5'));
-  samples['ts SPRPT weibull:0.5 exp-pred'].push(ours('event', events, sprpt, 'ts SPRPT weibull:0.5 exp-pred'));
-  if (haveC) {
-    samples['C heap'].push(reference('heap') as Row);
-    samples['C race'].push(reference('race') as Row);
-  }
+  for (const [name, run] of cases) samples[name].push(run());
 }
-const rows: Row[] = Object.values(samples).filter((xs) => xs.length > 0).map(median);
-const cHeap = haveC ? median(samples['C heap']) : undefined;
-const cRace = haveC ? median(samples['C race']) : undefined;
+const rows: Row[] = Object.values(samples).map(medianRow);
+const cHeap = script ? medianRow(samples['C heap']) : undefined;
+const cRace = script ? medianRow(samples['C race']) : undefined;
 
 console.log(`supermarket-lab simulator benchmark: SQ(${d}), λ = ${lambda}, n = ${n}, ~${events.toExponential(0)} events, sampling without replacement, seed ${seed}`);
-console.log(`Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), median of ${runs} runs`);
-if (!cHeap) console.log(`C reference not found at ${script}: showing our engines only`);
+console.log(`Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), median of ${runs} runs, load average ${os.loadavg()[0].toFixed(1)}`);
+if (!script) console.log('C reference (shared/bench/run-reference.sh above the repository, or $SUPERMARKET_REFERENCE_SIM) not found: showing our engines only');
 const header = ['engine', 'events', 'seconds', 'events/s', 'mean response time', 'vs C heap', 'vs C race'];
 const table = rows.map((r) => [
   r.engine,
@@ -100,4 +138,20 @@ const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])
 console.log(line(header));
 console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
 for (const row of table) console.log(line(row));
-console.log('Mean-field limit E[T] = 2.6141 (FIFO rows); finite n = 1000 adds about +0.004 (theory.md §6, §10). SRPT/SPRPT rows: JSQ(2), Weibull k = 1/2 sizes.');
+console.log('Mean-field limit E[T] = 2.6141 (FIFO rows); finite n = 1000 adds about +0.004 (theory.md §6, §10). SRPT/SPRPT weibull rows: JSQ(2), Weibull k = 1/2 sizes.');
+
+if (script) {
+  /** Median over rounds of ours/C in the same round, by wall time and by CPU time. */
+  const ratio = (ts: string, c: string) => {
+    const a = samples[ts];
+    const b = samples[c];
+    const wall = median(a.map((x, i) => x.eventsPerSecond / b[i].eventsPerSecond));
+    const cpu = median(a.map((x, i) => x.events / x.cpuSeconds / (b[i].events / b[i].cpuSeconds)));
+    return { wall, cpu };
+  };
+  console.log('Per-core ratios (issue 9), median over rounds of the same-round ratio:');
+  for (const [ts, c, target] of [['ts event', 'C heap', 0.7], ['ts race', 'C race', 0.6], ['ts SRPT exp', 'C heap', 0.6]] as const) {
+    const r = ratio(ts, c);
+    console.log(`  ${ts} / ${c}: ${r.wall.toFixed(2)} (target ≥ ${target}; by CPU time ${r.cpu.toFixed(2)})`);
+  }
+}

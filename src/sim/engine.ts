@@ -9,14 +9,15 @@
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import {
-  LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, PRED_EXACT, SEL_JSQ, SEL_LPW, SEL_LWL, SEL_RANDOM, SIZE_EXP, TICK_EVENTS, runPhases,
+  LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, PRED_EXACT, SEL_LPW, SIZE_EXP, TICK_EVENTS, runPhases,
 } from './core.ts';
 import { fifoNext } from './discipline/fifo.ts';
 import { createHeap, heapPopTop, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { identityPermutation, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
-import { LpwState, lpwJobValue, lpwSelect, lwlSelect } from './selection/leastWork.ts';
+import { identityPermutation } from './selection/jsqd.ts';
+import { LpwState, lpwJobValue } from './selection/leastWork.ts';
+import { selectServer } from './selection/select.ts';
 
 export class EventEngine implements Engine, PhaseLoop {
   readonly kind = 'event' as const;
@@ -142,11 +143,7 @@ export class EventEngine implements Engine, PhaseLoop {
           tick = TICK_EVENTS;
           if (onTick !== undefined) onTick(events);
         }
-        let j: number;
-        if (selection === SEL_JSQ) j = withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
-        else if (selection === SEL_RANDOM) j = rng.below(n);
-        else if (selection === SEL_LWL) j = lwlSelect(rng, finish, t, n, d, withoutReplacement, perm);
-        else j = lpwSelect(rng, lpw, len, t, lpwMode, n, d, withoutReplacement, perm);
+        const j = selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s: number;
         let y: number;
         if (inlineExp) {
@@ -266,12 +263,7 @@ export class EventEngine implements Engine, PhaseLoop {
     this.arrivals = arrivals;
     this.tick = tick;
     state.t = t;
-    measurement.measuredArrivals = measuredArrivals;
-    measurement.measuredInSystem = measuredInSystem;
-    measurement.sumResponse = sumResponse;
-    measurement.sumSlowdown = sumSlowdown;
-    measurement.slowdownJobs = slowdownJobs;
-    measurement.completed = completed;
+    measurement.save(measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed);
     return code;
   }
 }

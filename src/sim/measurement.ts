@@ -54,6 +54,16 @@ export class Measurement {
     this.responses = new Float32Array(Math.ceil(n / this.stride));
   }
 
+  /** Stores the running totals an engine's hot loop kept in locals (called when the loop returns). */
+  save(measuredArrivals: number, measuredInSystem: number, sumResponse: number, sumSlowdown: number, slowdownJobs: number, completed: number): void {
+    this.measuredArrivals = measuredArrivals;
+    this.measuredInSystem = measuredInSystem;
+    this.sumResponse = sumResponse;
+    this.sumSlowdown = sumSlowdown;
+    this.slowdownJobs = slowdownJobs;
+    this.completed = completed;
+  }
+
   /** Number of response times held in `responses` once `completed` measured jobs have left. */
   get sampled(): number {
     return Math.ceil(this.completed / this.stride);

@@ -16,16 +16,16 @@
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import {
-  D_FIFO, D_PSJF, D_PSPJF, D_SJF, D_SPRPT, D_SRPT, LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, SEL_JSQ, SEL_LPW, SEL_LWL,
-  SEL_RANDOM, TICK_EVENTS, runPhases,
+  D_FIFO, D_PSJF, D_PSPJF, D_SJF, D_SPRPT, D_SRPT, LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, SEL_LPW, TICK_EVENTS, runPhases,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
 import { createIndexedHeap, ihPopTop, ihPush, ihReplaceTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
 import { JobPool } from './jobPool.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { identityPermutation, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
-import { LpwState, lpwJobValue, lpwSelect, lwlSelect } from './selection/leastWork.ts';
+import { identityPermutation } from './selection/jsqd.ts';
+import { LpwState, lpwJobValue } from './selection/leastWork.ts';
+import { selectServer } from './selection/select.ts';
 
 /** True for the preemptive disciplines. */
 export function isPreemptive(discipline: number): boolean {
@@ -168,11 +168,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           tick = TICK_EVENTS;
           if (onTick !== undefined) onTick(events);
         }
-        let j: number;
-        if (selection === SEL_JSQ) j = withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
-        else if (selection === SEL_RANDOM) j = rng.below(n);
-        else if (selection === SEL_LWL) j = lwlSelect(rng, finish, t, n, d, withoutReplacement, perm);
-        else j = lpwSelect(rng, lpw, len, t, lpwMode, n, d, withoutReplacement, perm);
+        const j = selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         source.draw(seq, rng);
         const s = source.size;
         const y = source.pred;
@@ -325,12 +321,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.arrivals = arrivals;
     this.tick = tick;
     state.t = t;
-    measurement.measuredArrivals = measuredArrivals;
-    measurement.measuredInSystem = measuredInSystem;
-    measurement.sumResponse = sumResponse;
-    measurement.sumSlowdown = sumSlowdown;
-    measurement.slowdownJobs = slowdownJobs;
-    measurement.completed = completed;
+    measurement.save(measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed);
     return code;
   }
 }

@@ -11,7 +11,7 @@
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import { LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
 import { DRAINING, MEASURING } from './measurement.ts';
-import { identityPermutation, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
+import { PAIR_MAX_N, identityPermutation, jsqPair, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
 
 const TWO_POW_32 = 4294967296;
 const TWO_POW_MINUS_53 = 1 / 9007199254740992;
@@ -26,10 +26,16 @@ export class RaceEngine implements Engine, PhaseLoop {
   private readonly busy: Int32Array;
   private busyCount = 0;
   private readonly perm: Int32Array;
+  /** arrivalShare[B] = λn/(λn + μB), the arrival probability with B busy servers (one division per run, not per event). */
+  private readonly arrivalShare: Float64Array;
   private tick = TICK_EVENTS;
 
   constructor(readonly config: RunConfig, readonly state: RunState) {
     const { n } = config;
+    const arrivalRate = config.lambda * n;
+    const mu = 1 / config.serviceMean;
+    this.arrivalShare = new Float64Array(n + 1);
+    for (let b = 0; b <= n; b++) this.arrivalShare[b] = arrivalRate / (arrivalRate + mu * b);
     this.busy = new Int32Array(n);
     this.lastDeparture = new Float64Array(n);
     this.perm = identityPermutation(n);
@@ -63,6 +69,10 @@ export class RaceEngine implements Engine, PhaseLoop {
     let shift = store.shift;
     let mask = store.mask;
     const perm = this.perm;
+    // d = 2 (n ≤ PAIR_MAX_N): the pair rule directly, over m = n (with replacement) or n − 1 (without) others.
+    const pair = d === 2 && n <= PAIR_MAX_N;
+    const pairM = withoutReplacement ? n - 1 : n;
+    const arrivalShare = this.arrivalShare;
     const busy = this.busy;
     let busyCount = this.busyCount;
     let count = occupancy.count;
@@ -104,10 +114,11 @@ export class RaceEngine implements Engine, PhaseLoop {
       // Arrival with probability p = λn/rate: compare a 53-bit uniform U with p, drawing its low 21 bits only
       // when the high 32 bits x leave the outcome open (x = ⌊p·2^32⌋, probability 2^−32). Same law as U < p.
       const x = rng.nextInt32() >>> 0;
-      const threshold = (arrivalRate / rate) * TWO_POW_32;
-      const isArrival = x + 1 <= threshold || (x < threshold && (x * 2097152 + (rng.nextInt32() >>> 11)) * TWO_POW_MINUS_53 < arrivalRate / rate);
+      const p = arrivalShare[busyCount];
+      const threshold = p * TWO_POW_32;
+      const isArrival = x + 1 <= threshold || (x < threshold && (x * 2097152 + (rng.nextInt32() >>> 11)) * TWO_POW_MINUS_53 < p);
       if (isArrival) {
-        const j = withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
+        const j = pair ? jsqPair(rng, len, n, pairM) : withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
         const l = len[j];
         if (l === cap) {
           store.grow();
@@ -156,7 +167,8 @@ export class RaceEngine implements Engine, PhaseLoop {
         if (a > warm && a <= lastMeasured) {
           const r = t - a;
           sumResponse += r;
-          if (completed % stride === 0) responses[(completed / stride) | 0] = r;
+          if (stride === 1) responses[completed] = r;
+          else if (completed % stride === 0) responses[(completed / stride) | 0] = r;
           completed++;
           const s = t - start;
           if (s > 0) {
@@ -174,14 +186,9 @@ export class RaceEngine implements Engine, PhaseLoop {
     this.busyCount = busyCount;
     this.events = events;
     this.arrivals = arrivals;
-    measurement.sumSlowdown = sumSlowdown;
-    measurement.slowdownJobs = slowdownJobs;
     this.tick = tick;
     state.t = t;
-    measurement.measuredArrivals = measuredArrivals;
-    measurement.measuredInSystem = measuredInSystem;
-    measurement.sumResponse = sumResponse;
-    measurement.completed = completed;
+    measurement.save(measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed);
     return code;
   }
 }

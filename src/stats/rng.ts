@@ -173,7 +173,7 @@ export class Rng {
    */
   below(n: number): number {
     const m = (this.nextInt32() >>> 0) * n;
-    const r = Math.floor(m * TWO_POW_MINUS_32);
+    const r = (m * TWO_POW_MINUS_32) | 0; // ⌊·⌋, as r < n ≤ 2^21
     return m - r * TWO_POW_32 >= n ? r : this.belowRejection(n, m, r);
   }
 

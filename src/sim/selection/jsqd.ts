@@ -15,7 +15,7 @@ import type { Rng } from '../../stats/rng.ts';
 const TWO_POW_32 = 4294967296;
 const TWO_POW_MINUS_32 = 1 / TWO_POW_32;
 /** Largest n for which both indices of a pair come from one 32-bit draw (n² ≤ 2^32). */
-const PAIR_MAX_N = 65536;
+export const PAIR_MAX_N = 65536;
 
 /**
  * JSQ(d) with d i.i.d. uniform draws (with replacement).
@@ -53,13 +53,14 @@ export function jsqWithoutReplacement(rng: Rng, len: Int32Array, n: number, d: n
  * without, b skipping a), independent and exactly uniform by batched Lemire multiply-and-reject
  * (Brackett-Rozinsky, Lemire, "Batched Ranged Random Integer Generation", Softw. Pract. Exp. 2025,
  * arXiv:2408.06213): a = ⌊x·n/2^32⌋, with l the low part; b = ⌊l·m/2^32⌋, with l' the low part; reject when
- * l' < 2^32 mod (n·m). Exact in doubles since x·n, l·m < 2^53. Ties go to a, the first draw.
+ * l' < 2^32 mod (n·m). Exact in doubles since x·n, l·m < 2^53. Ties go to a, the first draw. Engines that
+ * know d = 2 and n ≤ PAIR_MAX_N call it directly (m = n with replacement, n − 1 without).
  */
-function jsqPair(rng: Rng, len: Int32Array, n: number, m: number): number {
+export function jsqPair(rng: Rng, len: Int32Array, n: number, m: number): number {
   const x = (rng.nextInt32() >>> 0) * n;
-  const a = Math.floor(x * TWO_POW_MINUS_32);
+  const a = (x * TWO_POW_MINUS_32) | 0; // ⌊·⌋: the value is in [0, n), n ≤ 2^16
   const y = (x - a * TWO_POW_32) * m;
-  let b = Math.floor(y * TWO_POW_MINUS_32);
+  let b = (y * TWO_POW_MINUS_32) | 0;
   if (y - b * TWO_POW_32 < n * m) return jsqPairSlow(rng, len, n, m, y - b * TWO_POW_32, a, b);
   if (m < n && b >= a) b++;
   return len[b] < len[a] ? b : a;
@@ -79,15 +80,25 @@ function jsqPairSlow(rng: Rng, len: Int32Array, n: number, m: number, low: numbe
   return len[b] < len[a] ? b : a;
 }
 
+/**
+ * Step k of a partial Fisher–Yates shuffle of `perm`: swaps a uniform entry of perm[k..n) into place k.
+ * Steps 0..d−1 give d distinct uniform servers in draw order (perm stays a permutation).
+ * @returns the k-th sampled server, perm[k].
+ */
+export function fisherYatesStep(rng: Rng, n: number, k: number, perm: Int32Array): number {
+  const r = k + rng.below(n - k);
+  const j = perm[r];
+  perm[r] = perm[k];
+  perm[k] = j;
+  return j;
+}
+
 /** JSQ(d) over d distinct servers by a partial Fisher–Yates shuffle of `perm` (any d ≤ n). */
 export function jsqFisherYates(rng: Rng, len: Int32Array, n: number, d: number, perm: Int32Array): number {
   let best = -1;
   let bestLen = 0;
   for (let k = 0; k < d; k++) {
-    const r = k + rng.below(n - k);
-    const j = perm[r];
-    perm[r] = perm[k];
-    perm[k] = j;
+    const j = fisherYatesStep(rng, n, k, perm);
     const l = len[j];
     if (best < 0 || l < bestLen) {
       best = j;

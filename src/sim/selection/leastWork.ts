@@ -7,6 +7,7 @@
  * Plain functions over the engine's typed arrays, chosen once per run.
  */
 import { LPW_CLIP, LPW_STATIC } from '../core.ts';
+import { fisherYatesStep } from './jsqd.ts';
 import type { Rng } from '../../stats/rng.ts';
 
 /**
@@ -28,10 +29,7 @@ export function lwlSelect(rng: Rng, finish: Float64Array, t: number, n: number, 
     let best = -1;
     let bestF = 0;
     for (let k = 0; k < d; k++) {
-      const r = k + rng.below(n - k);
-      const j = perm[r];
-      perm[r] = perm[k];
-      perm[k] = j;
+      const j = fisherYatesStep(rng, n, k, perm);
       const f = finish[j] > t ? finish[j] : t;
       if (best < 0 || f < bestF) {
         best = j;
@@ -93,10 +91,7 @@ export function lpwSelect(rng: Rng, s: LpwState, len: Int32Array, t: number, mod
     let best = -1;
     let bestP = 0;
     for (let k = 0; k < d; k++) {
-      const r = k + rng.below(n - k);
-      const j = perm[r];
-      perm[r] = perm[k];
-      perm[k] = j;
+      const j = fisherYatesStep(rng, n, k, perm);
       const p = lpwWork(s, len, j, t, mode);
       if (best < 0 || p < bestP) {
         best = j;
