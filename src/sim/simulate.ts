@@ -494,3 +494,38 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     warnings,
   };
 }
+
+/** JSON form of a mean that is infinite in theory: no interval; the finite sample mean kept for inspection only. */
+export interface InfiniteEstimate {
+  mean: null;
+  ci95: null;
+  halfWidth: null;
+  infinite: true;
+  /** Why it is infinite, in words (model/moments.ts). */
+  reason: string;
+  /** The run's finite average, which grows with the run and estimates nothing. */
+  sampleMean: number;
+  replications: number;
+}
+
+/**
+ * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
+ * `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`; everything else
+ * as in `SimulationResult` (E[Q]/λ follows E[Q]).
+ */
+export function simulationJson(result: SimulationResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...result };
+  const f = result.finiteness;
+  const replace = (key: 'meanResponseTime' | 'meanQueueLength' | 'littleResponseTime' | 'meanWorkload' | 'meanSlowdown', verdict: EstimandFiniteness['meanSlowdown']) => {
+    const e = result[key];
+    if (e === undefined || verdict.finite) return;
+    const inf: InfiniteEstimate = { mean: null, ci95: null, halfWidth: null, infinite: true, reason: verdict.reason, sampleMean: e.mean, replications: e.replications };
+    out[key] = inf;
+  };
+  replace('meanResponseTime', f.meanResponseTime);
+  replace('meanQueueLength', f.meanQueueLength);
+  replace('littleResponseTime', f.meanQueueLength);
+  replace('meanWorkload', f.meanWorkload);
+  replace('meanSlowdown', f.meanSlowdown);
+  return out;
+}
