@@ -26,6 +26,7 @@ export function usesPrediction(selection: Selection, discipline: Discipline): bo
  * - `weibull`: shape k (`shape`), scale set so the mean is `mean`.
  * - `lognormal`: σ of log S (`sigma`), μ set so the mean is `mean`.
  * - `bounded-pareto`: tail index `alpha` > 0, `ratio` = upper/lower bound > 1; bounds set so the mean is `mean`.
+ * - `pareto`: classical unbounded Pareto, tail index `alpha` > 1, scale x_m = mean·(α − 1)/α (E[S^j] = ∞ for j ≥ α).
  * - `empirical`: the sizes of a trace (`values`, rescaled to `mean`); `source` names where they came from.
  */
 export type ServiceSpec =
@@ -36,6 +37,7 @@ export type ServiceSpec =
   | { readonly kind: 'weibull'; readonly shape: number; readonly mean: number }
   | { readonly kind: 'lognormal'; readonly sigma: number; readonly mean: number }
   | { readonly kind: 'bounded-pareto'; readonly alpha: number; readonly ratio: number; readonly mean: number }
+  | { readonly kind: 'pareto'; readonly alpha: number; readonly mean: number }
   | { readonly kind: 'empirical'; readonly values: readonly number[]; readonly source: string; readonly mean: number };
 
 /**

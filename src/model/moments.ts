@@ -1,23 +1,59 @@
 /**
- * Which moments of a model are finite in theory, decided from the families (no numerics): E[1/S], and the mean
- * slowdown E[T/S] of the M/G/1 formulas (theory.md §7), which the simulator's slowdown estimate should be read
- * against (a finite estimate of an infinite mean grows with the run).
+ * Which moments of a model are finite in theory, decided from the families (no numerics): E[S^j], E[1/S], and the
+ * means the simulator estimates — E[T], E[Q], E[U], E[T/S] — with the higher moments their confidence intervals
+ * rest on. A finite estimate of an infinite mean grows with the run; an interval resting on an infinite variance
+ * is not a 95 % interval. The table (theory.md §8 "Heavy tails"; ρ < 1 throughout):
+ *
+ * | quantity | finite iff | source |
+ * |---|---|---|
+ * | E[S^j] | pareto: j < α; every other law: all j ≥ 0 | the laws (service/) |
+ * | E[U] workload per server | E[S²] < ∞, any discipline, any d (the residual of the job in service has time-average λE[S²]/2) | P–K; renewal reward |
+ * | E[T], E[Q] = λE[T] — FIFO, SJF, SPJF (non-preemptive) | E[S²] < ∞ (a job may wait the residual of a job in service) | P–K, Cobham; theory.md §7 |
+ * | E[T] — PSJF, SRPT (and PSPJF, SPRPT with exact predictions) | E[S] < ∞ | Schrage–Miller; Harchol-Balter 2013, §32–33 |
+ * | Var[T] (the spread of a replication's mean, so the CLT interval of E[T]) | needs E[S²] < ∞ always (T ≥ S); FIFO also E[S³] < ∞ | Takács (E[W²] = 2E[W]² + λE[S³]/(3(1−ρ))) |
+ * | √m-CLT of a run's mean of T (FIFO) | E[S⁴] < ∞ (sum of the waiting-time autocovariances) | Daley 1968; Whitt 1989 |
+ * | E[T/S] | E[1/S] < ∞ or small jobs do not wait (PSJF, SRPT, PSPJF; SPRPT exact); and, non-preemptive, E[S²] < ∞ | theory.md §7 |
+ *
+ * "Infinite" is a theorem for d = 1 and for sampling with replacement (all d samples hit one server with
+ * probability n^{1−d} > 0, and Poisson arrivals see its time-average residual work), so those are declared
+ * infinite. For d ≥ 2 without replacement (JSQ over distinct servers) the conditions are not settled (M/G/c needs
+ * fewer moments), and such cases are warnings, not verdicts; so are predicted preemptive disciplines with inexact
+ * predictions.
  */
 import type { ServiceSpec, PredictionSpec, SupermarketModel } from './model.ts';
+import { serviceDistribution } from './service/index.ts';
 
 /**
  * True iff E[1/S] < ∞: false for laws with a positive density at 0 (exponential, hyperexponential, Erlang k = 1,
  * Weibull shape ≤ 1) and for empirical sizes with a zero; true for Erlang k ≥ 2, Weibull shape > 1, log-normal,
- * deterministic, bounded Pareto, and empirical sizes all > 0.
+ * deterministic, bounded and unbounded Pareto (support ≥ x_m > 0), and empirical sizes all > 0.
  */
 export function inverseMomentFinite(spec: ServiceSpec): boolean {
   switch (spec.kind) {
     case 'exponential': case 'hyperexponential': return false;
     case 'erlang': return spec.k >= 2;
     case 'weibull': return spec.shape > 1;
-    case 'lognormal': case 'deterministic': case 'bounded-pareto': return true;
+    case 'lognormal': case 'deterministic': case 'bounded-pareto': case 'pareto': return true;
     case 'empirical': return spec.values.every((v) => v > 0);
   }
+}
+
+/**
+ * True iff E[S^j] < ∞ for a real j ≥ 0: for `pareto` iff j < α; every other law has all moments (bounded, or tails
+ * lighter than any power: exponential, Erlang, hyperexponential, Weibull, log-normal).
+ */
+export function serviceMomentFinite(spec: ServiceSpec, j: number): boolean {
+  return spec.kind === 'pareto' ? j < spec.alpha : true;
+}
+
+/**
+ * True for laws whose simulation needs the heavy-tail budget of theory.md §8 (≥ 10⁵(1 + SCV) jobs and ≥ 100τ per
+ * replication): Pareto (bounded or not), log-normal, Weibull with shape < 1, and any law with SCV > 4.
+ */
+export function heavyTailed(spec: ServiceSpec): boolean {
+  if (spec.kind === 'pareto' || spec.kind === 'bounded-pareto' || spec.kind === 'lognormal') return true;
+  if (spec.kind === 'weibull' && spec.shape < 1) return true;
+  return serviceDistribution(spec).scv > 4;
 }
 
 /** True when the prediction is the size itself (Y = S): exact, uniform with α = 0, log-normal with σ = 0. */
@@ -25,16 +61,76 @@ export function predictionIsExact(spec: PredictionSpec): boolean {
   return spec.kind === 'exact' || (spec.kind === 'uniform' && spec.alpha === 0) || (spec.kind === 'lognormal' && spec.sigma === 0);
 }
 
+/** Finite in theory, or infinite with the reason in words. */
+export type Finiteness = { readonly finite: true } | { readonly finite: false; readonly reason: string };
+
+/** What `estimandFiniteness` says about the simulator's means (see the table in this file's header). */
+export interface EstimandFiniteness {
+  readonly meanResponseTime: Finiteness;
+  /** E[Q] = λE[T] (Little): the same verdict as E[T]. */
+  readonly meanQueueLength: Finiteness;
+  readonly meanWorkload: Finiteness;
+  readonly meanSlowdown: Finiteness;
+  /** Intervals resting on an infinite higher moment, and infinite moments whose consequence is not settled. */
+  readonly warnings: readonly string[];
+}
+
+const FINITE: Finiteness = { finite: true };
+const PREEMPTIVE_SIZE = new Set(['psjf', 'srpt']);
+const NON_PREEMPTIVE = new Set(['fifo', 'sjf', 'spjf']);
+
+/**
+ * Finiteness of E[T], E[Q], E[U], E[T/S] for the model, and warnings for the intervals (table in the file header).
+ * @example estimandFiniteness(parseModel({ lambda: 0.5, d: 1, service: 'pareto:1.5' })).meanResponseTime
+ *   // { finite: false, reason: 'E[S²] = ∞ (pareto α = 1.5 ≤ 2): FIFO waits the residual of the job in service' }
+ */
+export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness {
+  const spec = model.service;
+  const law = spec.kind === 'pareto' ? `pareto α = ${spec.alpha}` : spec.kind;
+  const m2 = serviceMomentFinite(spec, 2);
+  const m3 = serviceMomentFinite(spec, 3);
+  const m4 = serviceMomentFinite(spec, 4);
+  const certain = model.d === 1 || model.sampling === 'with-replacement';
+  const discipline = model.discipline;
+  const preemptiveBySize = PREEMPTIVE_SIZE.has(discipline) || ((discipline === 'pspjf' || discipline === 'sprpt') && predictionIsExact(model.prediction));
+  const nonPreemptive = NON_PREEMPTIVE.has(discipline);
+  const warnings: string[] = [];
+
+  const meanWorkload: Finiteness = m2 ? FINITE
+    : { finite: false, reason: `E[S²] = ∞ (${law} ≤ 2): the work left of the job in service has time-average λE[S²]/2` };
+  let meanResponseTime: Finiteness = FINITE;
+  if (!m2 && nonPreemptive) {
+    const reason = `E[S²] = ∞ (${law} ≤ 2): ${discipline.toUpperCase()} waits the residual of the job in service`;
+    if (certain) meanResponseTime = { finite: false, reason };
+    else warnings.push(`E[T] may be infinite: ${reason} (not settled for d ≥ 2 without replacement); its interval may mean nothing`);
+  } else if (!m2 && !preemptiveBySize) {
+    warnings.push(`E[T] may be infinite: E[S²] = ∞ (${law}) and ${discipline.toUpperCase()} with inexact predictions can run a large job early`);
+  }
+  if (meanResponseTime.finite) {
+    if (!m2) warnings.push(`the interval of E[T] rests on Var[T] = ∞ (T ≥ S and E[S²] = ∞, ${law}): it is not a 95 % interval`);
+    else if (!m3 && !preemptiveBySize) warnings.push(`the interval of E[T] rests on Var[T] = ∞ (${discipline.toUpperCase()} needs E[S³] < ∞; ${law} ≤ 3): it is not a 95 % interval`);
+    else if (!m4 && discipline === 'fifo') warnings.push(`E[S⁴] = ∞ (${law} ≤ 4): a run's mean of T converges slower than 1/√jobs (Daley 1968); trust replications, not long runs`);
+  }
+  if (spec.kind === 'bounded-pareto' && spec.alpha <= 3) {
+    warnings.push(`bounded Pareto α = ${spec.alpha} ≤ 3: E[S³]${spec.alpha <= 2 ? ' and E[S²] are' : ' is'} finite only through the upper bound ` +
+      `(ratio ${spec.ratio}); intervals of E[T] are optimistic until the run has seen the largest sizes many times`);
+  }
+
+  let meanSlowdown: Finiteness = FINITE;
+  if (!inverseMomentFinite(spec) && !(PREEMPTIVE_SIZE.has(discipline) || discipline === 'pspjf' || (discipline === 'sprpt' && predictionIsExact(model.prediction)))) {
+    meanSlowdown = { finite: false, reason: `E[1/S] = ∞ (${law} has mass near 0) and small jobs wait under ${discipline.toUpperCase()}` };
+  } else if (!meanResponseTime.finite) {
+    meanSlowdown = { finite: false, reason: `E[T/S] ≥ E[W]·E[1/S] and E[W] = ∞: ${meanResponseTime.reason}` };
+  }
+  return { meanResponseTime, meanQueueLength: meanResponseTime, meanWorkload, meanSlowdown, warnings };
+}
+
 /**
  * True iff the mean slowdown E[T/S] is finite in theory (theory.md §7): when E[1/S] < ∞, or when small jobs do
- * not wait a positive time — PSJF, SRPT and PSPJF always, SPRPT with exact predictions. FIFO, SJF and SPJF with
- * E[1/S] = ∞ have E[T/S] = ∞.
+ * not wait a positive time — PSJF, SRPT and PSPJF always, SPRPT with exact predictions; FIFO, SJF and SPJF with
+ * E[1/S] = ∞ have E[T/S] = ∞; and, for d = 1 or sampling with replacement, not when E[T] = ∞ under a
+ * non-preemptive discipline (`estimandFiniteness`).
  */
 export function slowdownFinite(model: SupermarketModel): boolean {
-  if (inverseMomentFinite(model.service)) return true;
-  switch (model.discipline) {
-    case 'psjf': case 'srpt': case 'pspjf': return true;
-    case 'sprpt': return predictionIsExact(model.prediction);
-    default: return false;
-  }
+  return estimandFiniteness(model).meanSlowdown.finite;
 }

@@ -30,7 +30,7 @@ export type Discipline = (typeof DISCIPLINES)[number];
 export const SAMPLINGS = ['with-replacement', 'without-replacement'] as const;
 export type Sampling = (typeof SAMPLINGS)[number];
 
-export const SERVICE_KINDS = ['exponential', 'deterministic', 'erlang', 'hyperexponential', 'weibull', 'lognormal', 'bounded-pareto', 'empirical'] as const;
+export const SERVICE_KINDS = ['exponential', 'deterministic', 'erlang', 'hyperexponential', 'weibull', 'lognormal', 'bounded-pareto', 'pareto', 'empirical'] as const;
 export type ServiceKind = (typeof SERVICE_KINDS)[number];
 
 export const PREDICTION_KINDS = ['exact', 'exponential', 'uniform', 'lognormal', 'trace'] as const;
@@ -93,12 +93,12 @@ const serviceMean = positiveNumber('service mean').default(1);
 const SERVICE_ALIASES: Record<string, ServiceKind> = {
   exp: 'exponential', exponential: 'exponential', det: 'deterministic', deterministic: 'deterministic', erlang: 'erlang',
   hyperexp: 'hyperexponential', h2: 'hyperexponential', hyperexponential: 'hyperexponential', weibull: 'weibull',
-  lognormal: 'lognormal', bpareto: 'bounded-pareto', 'bounded-pareto': 'bounded-pareto', empirical: 'empirical',
+  lognormal: 'lognormal', bpareto: 'bounded-pareto', 'bounded-pareto': 'bounded-pareto', pareto: 'pareto', empirical: 'empirical',
 };
 
 /**
  * Parses the short form of a service distribution: `exp`, `det`, `erlang:K`, `hyperexp:SCV`, `weibull:SHAPE`,
- * `lognormal:SIGMA`, `bpareto:ALPHA:RATIO` (an optional last `@MEAN` sets the mean, e.g. `weibull:0.5@2`).
+ * `lognormal:SIGMA`, `bpareto:ALPHA:RATIO`, `pareto:ALPHA` (an optional last `@MEAN` sets the mean, e.g. `weibull:0.5@2`).
  * @returns the unvalidated object form (numbers still strings), for `serviceSchema`.
  * @throws {InvalidModelError} naming the expected form.
  */
@@ -106,7 +106,7 @@ export function parseServiceShort(text: string): Record<string, unknown> {
   const [body, meanText] = text.split('@');
   const [name, ...params] = body.split(':');
   const kind = SERVICE_ALIASES[name.trim().toLowerCase()];
-  if (!kind) throw new InvalidModelError(`unknown service ${JSON.stringify(text)}; expected one of: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO`);
+  if (!kind) throw new InvalidModelError(`unknown service ${JSON.stringify(text)}; expected one of: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO, pareto:ALPHA`);
   const need = (count: number, form: string) => {
     if (params.length !== count) throw new InvalidModelError(`service ${JSON.stringify(text)}: expected ${form}`);
   };
@@ -119,6 +119,7 @@ export function parseServiceShort(text: string): Record<string, unknown> {
     case 'weibull': need(1, 'weibull:SHAPE'); out.shape = params[0]; break;
     case 'lognormal': need(1, 'lognormal:SIGMA'); out.sigma = params[0]; break;
     case 'bounded-pareto': need(2, 'bpareto:ALPHA:RATIO'); out.alpha = params[0]; out.ratio = params[1]; break;
+    case 'pareto': need(1, 'pareto:ALPHA'); out.alpha = params[0]; break;
     case 'empirical': throw new InvalidModelError('an empirical service distribution comes from a trace file, not from the short form');
   }
   return out;
@@ -148,6 +149,13 @@ export const serviceSchema = z.preprocess(
       alpha: positiveNumber('bounded-pareto alpha'),
       ratio: finiteNumber('bounded-pareto ratio').refine((x) => x > 1, {
         error: (iss) => `bounded-pareto ratio (upper/lower bound) must be > 1, got ${show(iss.input)}`,
+      }),
+      mean: serviceMean,
+    }),
+    z.object({
+      kind: z.literal('pareto'),
+      alpha: finiteNumber('pareto alpha').refine((x) => x > 1, {
+        error: (iss) => `pareto alpha must be > 1 (the mean is infinite for α ≤ 1; bpareto:ALPHA:RATIO allows any α > 0), got ${show(iss.input)}`,
       }),
       mean: serviceMean,
     }),

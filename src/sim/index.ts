@@ -1,5 +1,8 @@
 /** The simulator room: finite-n simulation of the whole policy space, trace replay, transients and the Gillespie population simulator. Estimates and random streams live in ../stats. */
-export { simulate, type SimulateOptions, type SimulationResult, type ReplicationResult, type Percentiles } from './simulate.ts';
+export {
+  simulate, simulationJson, POOLED_SAMPLE_CAP, MSER_MARGIN, MAX_BATCH_LAG1, type SimulateOptions, type SimulationResult, type ReplicationResult, type Percentiles,
+  type MserCheck, type PrecisionOutcome, type InfiniteEstimate,
+} from './simulate.ts';
 export { simulateReplay, type ReplayOptions, type ReplayResult, type ReplayWorkload } from './replay.ts';
 export { simulateTrajectory, type TrajectoryOptions, type TrajectoryResult } from './trajectory.ts';
 export { raceIsExact, defaultWorkloadGrid } from './options.ts';

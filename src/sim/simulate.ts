@@ -1,18 +1,25 @@
 /**
  * Finite-n simulation of the supermarket model (every selection rule, discipline, size law and prediction model
- * of theory.md §1) with independent replications and Student-t intervals.
- * Source: theory.md §1 (model), §8 (estimands, warm-up, replications).
+ * of theory.md §1) with independent replications (or one long run cut into batches) and Student-t intervals;
+ * optionally run until a precision target is met (as JMT does); the warm-up checked by MSER-5; response-time
+ * quantiles pooled over all measured jobs with sectioning intervals; intervals kept inside the parameter space;
+ * means that are infinite in theory flagged (model/moments.ts).
+ * Source: theory.md §1 (model), §8 (estimands, warm-up, replications or batch means, heavy tails).
  */
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
+import { estimandFiniteness, heavyTailed, type EstimandFiniteness } from '../model/moments.ts';
+import { serviceDistribution } from '../model/service/index.ts';
+import { lag1Autocorrelation } from '../stats/batchMeans.ts';
+import { batchMeansOf, mser } from '../stats/mser.ts';
 import { quantiles } from '../stats/quantile.ts';
-import { tInterval, type Estimate } from '../stats/tInterval.ts';
+import { feasible, precisionReached, sectioningInterval, tInterval, type Estimate, type PrecisionTarget } from '../stats/tInterval.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
-import { checkEventBudget } from './budget.ts';
+import { checkEventBudget, expectedEvents } from './budget.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
 import { RaceEngine } from './race.ts';
@@ -48,6 +55,47 @@ export interface SimulateOptions {
   workloadGrid?: number[];
   /** Called every 2^20 events with the events done and an estimate of the total (all replications). */
   onProgress?: (doneEvents: number, totalEventsEstimate: number) => void;
+  /**
+   * 'replications' (default): independent runs, each with its own warm-up and stream `streamSeed(seed, r)`.
+   * 'batch-means': one long run (stream `streamSeed(seed, 0)`, one warm-up) cut into `batches` consecutive batches of
+   * `jobs` measured jobs; each batch's jobs are followed to their departure before the next batch opens, so batches
+   * are separated by that drain (spaced batch means). Intervals are Student t over the batch values; the lag-1
+   * autocorrelation of the batch means of E[T] and E[Q] is reported and should be < 0.2 (theory.md §8).
+   */
+  method?: 'replications' | 'batch-means';
+  /** Batches of a batch-means run, integer ≥ 2 (default 30). */
+  batches?: number;
+  /**
+   * Precision target for E[T] (relative h/x̄ and/or absolute h): after the first `replications` (or `batches`) units,
+   * units are added one at a time (replication r always uses `streamSeed(seed, r)`; a batch-means run goes on)
+   * until the 95 % interval of E[T] meets it or the budget ends (`maxReplications` units, or `maxEvents`).
+   */
+  precision?: PrecisionTarget;
+  /** Most units (replications or batches) of a precision-driven run (default 200). */
+  maxReplications?: number;
+  /** Relaxation time τ of the model (time units), for the heavy-tail rule of ≥ 100τ per replication; optional. */
+  relaxationTime?: number;
+}
+
+/** MSER-5 truncation of one unit's response times (in arrival order; completion order for the race engine). */
+export interface MserCheck {
+  /** Measured jobs MSER-5 would discard after the warm-up (d*·5, in jobs). */
+  truncatedJobs: number;
+  /** truncatedJobs/jobs. */
+  fraction: number;
+  /** truncatedJobs/(λn): the same in time units after the warm-up. */
+  truncatedTime: number;
+}
+
+/** Outcome of a precision-driven run. */
+export interface PrecisionOutcome {
+  target: PrecisionTarget;
+  /** 'precision' when the interval of E[T] met the target, 'budget' when maxReplications or maxEvents ended the run. */
+  stoppedBy: 'precision' | 'budget';
+  /** Half-width and relative half-width of E[T] reached. */
+  achieved: { halfWidth: number; relative: number };
+  /** Units run (replications or batches). */
+  units: number;
 }
 
 export interface ReplicationResult {
@@ -95,7 +143,12 @@ export interface SimulationResult {
   meanSlowdown: Estimate;
   /** Measured jobs of size 0 over all replications, left out of `meanSlowdown` (T/S undefined). */
   zeroSizeJobs: number;
-  /** p50, p95, p99 of the response time: each replication's empirical quantile, averaged with a Student-t CI. */
+  /**
+   * p50, p95, p99 of the response time: the type-7 quantile of all measured jobs pooled (a systematic sample when a
+   * run has more than the pool holds), with a sectioning interval (pooled ± t_{R−1}·s/√R over the R units' own
+   * quantiles; Asmussen & Glynn 2007, §III.5a). Pooling removes the O(1/jobs) bias that averaging per-unit
+   * quantiles carries, which sectioning's spread still measures correctly.
+   */
   responseTimePercentiles: Percentiles<Estimate>;
   /** Time-average workload per server E[U] (absent for the race engine). */
   meanWorkload?: Estimate;
@@ -111,9 +164,33 @@ export interface SimulationResult {
   /** Master seed and the derived 64-bit stream seeds (hex strings), one per replication. */
   seeds: { master: number; replications: string[] };
   engine: EngineKind;
+  /** One entry per unit: replication, or batch of a batch-means run. */
   perReplication: ReplicationResult[];
   provenance: { model: SupermarketModel; version: string; method: string; rng: string };
+  /** How the intervals were made; `replications` = units behind them. */
+  method: 'replications' | 'batch-means';
+  replications: number;
+  /** Batch-means run: batches and the lag-1 autocorrelation of the batch means (should be < 0.2). */
+  batchMeans?: { batches: number; lag1: { meanResponseTime: number; meanQueueLength: number } };
+  /** Present when a precision target was given. */
+  precision?: PrecisionOutcome;
+  /**
+   * MSER-5 check of the warm-up: `ensemble` on the unit-averaged batch-5 means of the response time (replications),
+   * or on the first batch (batch means); `perUnit` for each replication (the first batch only for batch means).
+   */
+  warmupCheck: { method: 'MSER-5'; ensemble: MserCheck | null; perUnit: (MserCheck | null)[] };
+  /** Which means are finite in theory (model/moments.ts); an infinite one's estimate is not an estimate of anything. */
+  finiteness: EstimandFiniteness;
+  /** Heavy-tail, warm-up, batch-correlation and budget warnings, in words (empty when none). */
+  warnings: string[];
 }
+
+/** Most response times pooled over all units for the percentiles (float32: 64 MB). */
+export const POOLED_SAMPLE_CAP = 1 << 24;
+/** MSER-5 warns when the truncation is beyond this fraction of the measured window (theory.md §8). */
+export const MSER_MARGIN = 0.05;
+/** Largest acceptable lag-1 autocorrelation of batch means (theory.md §8). */
+export const MAX_BATCH_LAG1 = 0.2;
 
 /** Builds the engine of the given kind over a fresh state. */
 export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnType<typeof initialState>): Engine {
@@ -145,23 +222,74 @@ export function summariseRun(state: ReturnType<typeof initialState>, engine: Eng
   };
 }
 
+
+/** What one unit (replication or batch) leaves behind. */
+interface UnitOutcome {
+  summary: ReplicationResult;
+  tail: number[];
+  /** Systematic sample of its response times, for the pooled percentiles. */
+  sample: Float32Array;
+  /** Its batch-5 means of the response time, in run order (for MSER-5). */
+  batch5: Float64Array;
+}
+
+/** Systematic sample of at most `cap` of values[0..count). */
+function systematicSample(values: Float32Array, count: number, cap: number): Float32Array {
+  const stride = Math.max(1, Math.ceil(count / cap));
+  const out = new Float32Array(Math.ceil(count / stride));
+  for (let i = 0, k = 0; i < count; i += stride, k++) out[k] = values[i];
+  return out;
+}
+
+/** Reads one finished unit: MSER series and pooled sample first (quantiles reorder `responses`), then the summary. */
+function readUnit(state: ReturnType<typeof initialState>, engine: Engine, lambda: number, maxLevel: number, sampleCap: number): UnitOutcome {
+  const m = state.measurement;
+  const batch5 = batchMeansOf(m.responses, m.sampled, 5);
+  const sample = systematicSample(m.responses, m.sampled, sampleCap);
+  const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, lambda);
+  return { summary, tail: state.occupancy.tail(maxLevel, summary.window), sample, batch5 };
+}
+
+/** MSER-5 on a batch-5 series, in jobs and time units after the warm-up (null when the series is too short). */
+function mserCheck(batch5: ArrayLike<number>, stride: number, jobs: number, systemRate: number): MserCheck | null {
+  if (batch5.length < 3) return null;
+  const r = mser(batch5, 5);
+  const truncatedJobs = r.truncation * stride;
+  return { truncatedJobs, fraction: r.fraction, truncatedTime: truncatedJobs / systemRate };
+}
+
 /**
  * Simulates the model on n servers (Poisson arrivals at rate λn, sizes and predictions drawn per job at arrival),
- * R independent replications from empty, each with its own warm-up and random stream.
+ * R independent replications from empty, each with its own warm-up and random stream — or one long run cut into
+ * batches (`method: 'batch-means'`) — optionally until the interval of E[T] meets a precision target.
  * @param model validated model (`parseModel`); time in mean service times.
  * @param options see `SimulateOptions`.
- * @returns estimates over replications (Student-t 95% CIs), per-replication values, events, speed, seeds,
- *   provenance. Same model, options and seed ⇒ bit-identical numbers (except the wall-clock fields).
+ * @returns estimates over units (Student-t 95 % CIs inside the parameter space: E[T], E[Q]/λ ≥ E[S]; E[Q] ≥ ρ;
+ *   E[T/S] ≥ 1; tails and ccdf in [0, 1]; E[U], quantiles ≥ 0), pooled percentiles with sectioning intervals,
+ *   per-unit values, the MSER-5 warm-up check, finiteness in theory, warnings, events, speed, seeds, provenance.
+ *   Same model, options and seed ⇒ bit-identical numbers (except the wall-clock fields); the means of a
+ *   replications run equal those of the same replications in a longer or precision-driven run.
  * @throws {InvalidModelError} for an unsupported model, n < 1 or > 2^21, d > n, jobs < 1, replications < 2,
- *   maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine, a run beyond
- *   maxEvents expected events (`checkEventBudget`).
+ *   batches < 2, maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine
+ *   or method, a bad precision target, a first R units beyond maxEvents expected events (`checkEventBudget`).
  * @example simulate(parseModel({ lambda: 0.9, d: 2 }), { n: 1000, jobs: 1e6, warmupTime: 80 }).meanResponseTime.mean // ≈ 2.62
  */
 export function simulate(model: SupermarketModel, options: SimulateOptions): SimulationResult {
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulate needs an options object with n');
   const config = resolveRunConfig(model, options.n, { workloadGrid: options.workloadGrid });
   const jobs = integerOption('jobs', options.jobs, 1_000_000, 1);
-  const replications = integerOption('replications', options.replications, 5, 2);
+  const method = options.method ?? 'replications';
+  if (method !== 'replications' && method !== 'batch-means') throw new InvalidModelError(`method must be "replications" or "batch-means", got ${JSON.stringify(method)}`);
+  const batchMode = method === 'batch-means';
+  const minUnits = batchMode ? integerOption('batches', options.batches, 30, 2) : integerOption('replications', options.replications, 5, 2);
+  const target = options.precision;
+  if (target !== undefined) {
+    const ok = (x: number | undefined) => x === undefined || (typeof x === 'number' && Number.isFinite(x) && x > 0);
+    if (target === null || typeof target !== 'object' || !ok(target.relative) || !ok(target.halfWidth) || (target.relative === undefined && target.halfWidth === undefined)) {
+      throw new InvalidModelError('precision needs a relative and/or halfWidth target, each a finite number > 0');
+    }
+  }
+  const maxUnits = target === undefined ? minUnits : integerOption('maxReplications', options.maxReplications, 200, minUnits);
   const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);
   const master = seedOption(options.seed);
   const kind = resolveEngine(model, options.engine);
@@ -169,48 +297,176 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   if (typeof warmupTime !== 'number' || !Number.isFinite(warmupTime) || warmupTime < 0) {
     throw new InvalidModelError(`warmupTime must be a finite number ≥ 0, got ${String(warmupTime)} (simulationWarmup proposes one)`);
   }
-  const totalEstimate = checkEventBudget({ lambda: config.lambda, n: config.n, jobs, replications, warmupTime }, options.maxEvents);
+  const maxEvents = options.maxEvents;
+  // Batch means: one warm-up, then batches; the budget of the first minUnits units must fit.
+  const unitRun = (units: number) => (batchMode
+    ? { lambda: config.lambda, n: config.n, jobs: jobs * units, replications: 1, warmupTime }
+    : { lambda: config.lambda, n: config.n, jobs, replications: units, warmupTime });
+  let totalEstimate = checkEventBudget(unitRun(minUnits), maxEvents);
+  const eventCap = maxEvents ?? Infinity;
 
   const onProgress = options.onProgress;
   const seeds: string[] = [];
-  const perReplication: ReplicationResult[] = [];
-  const tails: number[][] = [];
+  const units: UnitOutcome[] = [];
+  const sampleCap = Math.max(1, Math.floor(POOLED_SAMPLE_CAP / maxUnits));
+  const systemRate = config.lambda * config.n;
   let events = 0;
+  let stride = 1;
+  let ensemble: Float64Array | null = null;
+  const perUnitMser: (MserCheck | null)[] = [];
   const started = performance.now();
+  const tick = (before: number) => (onProgress === undefined ? undefined : (done: number) => onProgress(before + done, totalEstimate));
 
-  for (let r = 0; r < replications; r++) {
-    const seed = streamSeed(master, r);
-    seeds.push('0x' + seed.toString(16).padStart(16, '0'));
-    const measurement = new Measurement(warmupTime, jobs);
-    const state = initialState(config, kind, new Rng(seed), measurement);
-    const engine = createEngine(kind, config, state);
-    const before = events;
-    engine.run(Infinity, onProgress === undefined ? undefined : (done) => onProgress(before + done, totalEstimate));
-    events += engine.events;
-    const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, config.lambda);
-    perReplication.push(summary);
-    tails.push(state.occupancy.tail(maxLevel, summary.window));
+  // batch-means: one stream, one state, one engine for the whole run
+  let longState: ReturnType<typeof initialState> | undefined;
+  let longEngine: Engine | undefined;
+  let stoppedBy: 'precision' | 'budget' = 'budget';
+
+  for (let u = 0; u < maxUnits; u++) {
+    if (u >= minUnits) {
+      if (target !== undefined && precisionReached(tInterval(units.map((x) => x.summary.meanResponseTime)), target)) {
+        stoppedBy = 'precision';
+        break;
+      }
+      const next = expectedEvents(unitRun(u + 1));
+      if (next > eventCap) break;
+      totalEstimate = Math.max(totalEstimate, next);
+    }
+    let outcome: UnitOutcome;
+    if (!batchMode) {
+      const seed = streamSeed(master, u);
+      seeds.push('0x' + seed.toString(16).padStart(16, '0'));
+      const measurement = new Measurement(warmupTime, jobs);
+      const state = initialState(config, kind, new Rng(seed), measurement);
+      const engine = createEngine(kind, config, state);
+      const before = events;
+      engine.run(Infinity, tick(before));
+      events += engine.events;
+      stride = measurement.stride;
+      outcome = readUnit(state, engine, config.lambda, maxLevel, sampleCap);
+      perUnitMser.push(mserCheck(outcome.batch5, stride, jobs, systemRate));
+    } else {
+      if (longState === undefined || longEngine === undefined) {
+        const seed = streamSeed(master, 0);
+        seeds.push('0x' + seed.toString(16).padStart(16, '0'));
+        longState = initialState(config, kind, new Rng(seed), new Measurement(warmupTime, jobs));
+        longEngine = createEngine(kind, config, longState);
+      } else {
+        // the next batch opens now: a fresh measurement whose warm-up ends at the current time
+        (longState as { measurement: Measurement }).measurement = new Measurement(longState.t, jobs);
+      }
+      const before = longEngine.events;
+      const eventsBefore = events;
+      longEngine.run(Infinity, tick(eventsBefore));
+      events += longEngine.events - before;
+      stride = longState.measurement.stride;
+      outcome = readUnit(longState, longEngine, config.lambda, maxLevel, sampleCap);
+      outcome.summary.events = longEngine.events - before;
+      if (u === 0) perUnitMser.push(mserCheck(outcome.batch5, stride, jobs, systemRate));
+    }
+    if (!batchMode || u === 0) {
+      if (ensemble === null) ensemble = new Float64Array(outcome.batch5.length);
+      const len = Math.min(ensemble.length, outcome.batch5.length);
+      for (let i = 0; i < len; i++) ensemble[i] += outcome.batch5[i];
+    }
+    outcome.batch5 = new Float64Array(0); // not kept: the ensemble holds the sum
+    units.push(outcome);
+  }
+  if (target !== undefined && stoppedBy === 'budget' && units.length >= maxUnits
+    && precisionReached(tInterval(units.map((x) => x.summary.meanResponseTime)), target)) stoppedBy = 'precision';
+
+  const R = units.length;
+  const perReplication = units.map((x) => x.summary);
+  const wallSeconds = (performance.now() - started) / 1000;
+  const spec = model.service;
+  const meanS = serviceDistribution(spec).mean;
+  const column = (f: (x: ReplicationResult) => number, lower = 0, upper = Infinity) => feasible(tInterval(perReplication.map(f)), lower, upper);
+  const tail: Estimate[] = [];
+  for (let i = 0; i <= maxLevel; i++) tail.push(feasible(tInterval(units.map((s) => s.tail[i])), 0, 1));
+  const grid = Array.from(config.workloadGrid);
+
+  // pooled percentiles with sectioning intervals
+  let pooledCount = 0;
+  for (const x of units) pooledCount += x.sample.length;
+  const pooled = new Float32Array(pooledCount);
+  for (let u = 0, at = 0; u < R; u++) {
+    pooled.set(units[u].sample, at);
+    at += units[u].sample.length;
+    units[u].sample = new Float32Array(0);
+  }
+  const [q50, q95, q99] = quantiles(pooled, pooledCount, [0.5, 0.95, 0.99]);
+  const percentile = (centre: number, f: (x: ReplicationResult) => number) => feasible(sectioningInterval(perReplication.map(f), centre), 0);
+
+  // warm-up check, finiteness, warnings
+  const warnings: string[] = [];
+  let ensembleCheck: MserCheck | null = null;
+  if (ensemble !== null) {
+    const count = batchMode ? 1 : R;
+    for (let i = 0; i < ensemble.length; i++) ensemble[i] /= count;
+    ensembleCheck = mserCheck(ensemble, stride, jobs, systemRate);
+  }
+  if (ensembleCheck !== null) {
+    const where = batchMode ? 'the first batch' : `the average of the ${R} replications`;
+    if (ensembleCheck.fraction > 0.5) {
+      warnings.push(`MSER-5 on ${where} truncates in the second half of the measured jobs (${ensembleCheck.truncatedJobs} of ${jobs}): ` +
+        'the run is too short to confirm the warm-up; raise --jobs');
+    } else if (ensembleCheck.truncatedJobs > MSER_MARGIN * jobs) {
+      warnings.push(`MSER-5 on ${where} would discard ${ensembleCheck.truncatedJobs} more jobs (${(100 * ensembleCheck.truncatedJobs / jobs).toFixed(1)} % ` +
+        `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} time units) after the warm-up of ${warmupTime.toPrecision(4)}: the warm-up may be too short`);
+    }
+  }
+  const meanQ = column((x) => x.meanQueueLength, config.lambda * meanS);
+  const meanT = column((x) => x.meanResponseTime, meanS);
+  let batchMeans: SimulationResult['batchMeans'];
+  if (batchMode) {
+    const lag1 = {
+      meanResponseTime: lag1Autocorrelation(perReplication.map((x) => x.meanResponseTime)),
+      meanQueueLength: lag1Autocorrelation(perReplication.map((x) => x.meanQueueLength)),
+    };
+    batchMeans = { batches: R, lag1 };
+    const worst = Math.max(lag1.meanResponseTime, lag1.meanQueueLength);
+    if (worst >= MAX_BATCH_LAG1) {
+      warnings.push(`lag-1 autocorrelation of the batch means is ${worst.toFixed(2)} ≥ ${MAX_BATCH_LAG1}: batches are not independent enough; raise --jobs (jobs per batch)`);
+    }
+  }
+  const finiteness = estimandFiniteness(model);
+  warnings.push(...finiteness.warnings);
+  if (heavyTailed(spec)) {
+    const scv = serviceDistribution(spec).scv;
+    const perRun = batchMode ? jobs * R : jobs;
+    const needJobs = 1e5 * (1 + scv);
+    if (!(perRun >= needJobs)) {
+      warnings.push(`heavy-tailed sizes (${spec.kind}, SCV ${Number.isFinite(scv) ? scv.toPrecision(3) : '∞'}): ${perRun} jobs per ${batchMode ? 'run' : 'replication'} is below ` +
+        `the rule of theory.md §8, ≥ 10⁵(1 + SCV) = ${Number.isFinite(needJobs) ? needJobs.toExponential(1) : '∞'}; early intervals are optimistic`);
+    }
+    const tau = options.relaxationTime;
+    if (tau !== undefined && Number.isFinite(tau) && tau > 0 && perRun / systemRate < 100 * tau) {
+      warnings.push(`heavy-tailed sizes: the measured window (${(perRun / systemRate).toPrecision(3)} time units) is below 100τ = ${(100 * tau).toPrecision(3)} (theory.md §8)`);
+    }
+  }
+  let precision: PrecisionOutcome | undefined;
+  if (target !== undefined) {
+    precision = { target, stoppedBy, achieved: { halfWidth: meanT.halfWidth, relative: meanT.halfWidth / Math.abs(meanT.mean) }, units: R };
+    if (stoppedBy === 'budget') {
+      warnings.push(`precision target not reached within the budget (${R} ${batchMode ? 'batches' : 'replications'}): E[T] ± ${meanT.halfWidth.toPrecision(3)} ` +
+        `(${(100 * meanT.halfWidth / Math.abs(meanT.mean)).toFixed(2)} %)`);
+    }
   }
 
-  const wallSeconds = (performance.now() - started) / 1000;
-  const column = (f: (x: ReplicationResult) => number) => tInterval(perReplication.map(f));
-  const tail: Estimate[] = [];
-  for (let i = 0; i <= maxLevel; i++) tail.push(tInterval(tails.map((s) => s[i])));
-  const grid = Array.from(config.workloadGrid);
   return {
-    meanResponseTime: column((x) => x.meanResponseTime),
-    meanQueueLength: column((x) => x.meanQueueLength),
+    meanResponseTime: meanT,
+    meanQueueLength: meanQ,
     tail,
-    littleResponseTime: column((x) => x.meanQueueLength / config.lambda),
-    meanSlowdown: column((x) => x.meanSlowdown),
+    littleResponseTime: column((x) => x.meanQueueLength / config.lambda, meanS),
+    meanSlowdown: column((x) => x.meanSlowdown, 1),
     zeroSizeJobs: perReplication.reduce((sum, x) => sum + x.zeroSizeJobs, 0),
     responseTimePercentiles: {
-      p50: column((x) => x.responseTimePercentiles.p50),
-      p95: column((x) => x.responseTimePercentiles.p95),
-      p99: column((x) => x.responseTimePercentiles.p99),
+      p50: percentile(q50, (x) => x.responseTimePercentiles.p50),
+      p95: percentile(q95, (x) => x.responseTimePercentiles.p95),
+      p99: percentile(q99, (x) => x.responseTimePercentiles.p99),
     },
     ...(kind === 'race' ? {} : { meanWorkload: column((x) => x.meanWorkload) }),
-    ...(kind === 'race' || grid.length === 0 ? {} : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k])) } }),
+    ...(kind === 'race' || grid.length === 0 ? {} : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1)) } }),
     events,
     eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
     wallSeconds,
@@ -224,9 +480,52 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     provenance: {
       model,
       version: VERSION,
-      method: kind === 'event' ? 'discrete-event, FIFO (binary heap of clocks)'
-        : kind === 'priority' ? 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)' : 'exponential race',
+      method: (kind === 'event' ? 'discrete-event, FIFO (binary heap of clocks)'
+        : kind === 'priority' ? 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)' : 'exponential race') +
+        (batchMode ? `; one long run, ${R} batch means of ${jobs} jobs` : `; ${R} independent replications`),
       rng: 'xoshiro128** seeded by splitmix64(master, replication)',
     },
+    method,
+    replications: R,
+    ...(batchMeans ? { batchMeans } : {}),
+    ...(precision ? { precision } : {}),
+    warmupCheck: { method: 'MSER-5', ensemble: ensembleCheck, perUnit: perUnitMser },
+    finiteness,
+    warnings,
   };
+}
+
+/** JSON form of a mean that is infinite in theory: no interval; the finite sample mean kept for inspection only. */
+export interface InfiniteEstimate {
+  mean: null;
+  ci95: null;
+  halfWidth: null;
+  infinite: true;
+  /** Why it is infinite, in words (model/moments.ts). */
+  reason: string;
+  /** The run's finite average, which grows with the run and estimates nothing. */
+  sampleMean: number;
+  replications: number;
+}
+
+/**
+ * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
+ * `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`; everything else
+ * as in `SimulationResult` (E[Q]/λ follows E[Q]).
+ */
+export function simulationJson(result: SimulationResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...result };
+  const f = result.finiteness;
+  const replace = (key: 'meanResponseTime' | 'meanQueueLength' | 'littleResponseTime' | 'meanWorkload' | 'meanSlowdown', verdict: EstimandFiniteness['meanSlowdown']) => {
+    const e = result[key];
+    if (e === undefined || verdict.finite) return;
+    const inf: InfiniteEstimate = { mean: null, ci95: null, halfWidth: null, infinite: true, reason: verdict.reason, sampleMean: e.mean, replications: e.replications };
+    out[key] = inf;
+  };
+  replace('meanResponseTime', f.meanResponseTime);
+  replace('meanQueueLength', f.meanQueueLength);
+  replace('littleResponseTime', f.meanQueueLength);
+  replace('meanWorkload', f.meanWorkload);
+  replace('meanSlowdown', f.meanSlowdown);
+  return out;
 }

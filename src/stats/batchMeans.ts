@@ -4,7 +4,7 @@
  * lag-1 autocorrelation of the batch values as the independence check (should be < 0.2).
  */
 import { InvalidModelError } from '../errors.ts';
-import { tInterval, type Estimate } from './tInterval.ts';
+import { sectioningInterval, tInterval, type Estimate } from './tInterval.ts';
 
 /** A batch-means estimate: `mean` is the pooled (whole-run) value, the half-width that of the batch values. */
 export interface BatchEstimate extends Estimate {
@@ -34,7 +34,6 @@ export function lag1Autocorrelation(xs: ArrayLike<number>): number {
  */
 export function batchEstimate(batches: readonly number[], pooled?: number): BatchEstimate {
   if (batches.length < 2) throw new InvalidModelError(`batch means need at least 2 batches, got ${batches.length}`);
-  const t = tInterval(batches);
-  const mean = pooled ?? t.mean;
-  return { mean, ci95: [mean - t.halfWidth, mean + t.halfWidth], halfWidth: t.halfWidth, replications: batches.length, lag1: lag1Autocorrelation(batches) };
+  const t = pooled === undefined ? tInterval(batches) : sectioningInterval(batches, pooled);
+  return { ...t, lag1: lag1Autocorrelation(batches) };
 }

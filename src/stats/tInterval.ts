@@ -5,13 +5,20 @@
 import { tQuantile as quantile } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 
-/** A point estimate with its confidence interval, from `replications` independent runs. */
+/**
+ * A point estimate with its confidence interval, from `replications` independent runs (or batches, or sections).
+ *
+ * Feasible intervals: a quantity known to lie in [lower, upper] (a response time ≥ E[S], a slowdown ≥ 1, a tail
+ * fraction in [0, 1]) gets `ci95` = [x̄ − h, x̄ + h] ∩ [lower, upper] (`feasible`). Coverage is unchanged, since the
+ * true value lies in [lower, upper]: the clipped interval contains it exactly when the unclipped one does.
+ * `halfWidth` stays the unclipped t half-width h, the spread that precision targets and z-scores use.
+ */
 export interface Estimate {
-  /** Sample mean x̄ of the replication values. */
+  /** Sample mean x̄ of the replication values (or the pooled value of a sectioning or batch-means estimate). */
   mean: number;
-  /** Two-sided confidence interval [x̄ − h, x̄ + h] (95% unless stated otherwise). */
+  /** Two-sided confidence interval [x̄ − h, x̄ + h] (95% unless stated otherwise), intersected with the parameter space. */
   ci95: [number, number];
-  /** Half-width h = t_{(1+c)/2, R−1} · s/√R. */
+  /** Half-width h = t_{(1+c)/2, R−1} · s/√R (before any intersection with the parameter space). */
   halfWidth: number;
   /** Number of replications R behind the estimate. */
   replications: number;
@@ -46,4 +53,45 @@ export function tInterval(samples: ArrayLike<number>, confidence = 0.95): Estima
   const sd = Math.sqrt(ss / (r - 1));
   const halfWidth = quantile((1 + confidence) / 2, r - 1) * (sd / Math.sqrt(r));
   return { mean, ci95: [mean - halfWidth, mean + halfWidth], halfWidth, replications: r };
+}
+
+/**
+ * Sectioning interval (Asmussen & Glynn, Stochastic Simulation, 2007, §III.5a): a point estimate `centre` computed
+ * from all the data pooled, with the spread of R independent section values x_1..x_R:
+ * centre ± t_{(1+c)/2, R−1} · s/√R. Used for quantiles (pooled quantile, per-replication quantiles as sections),
+ * where averaging the section values would carry their O(1/m) bias and the pooled value does not.
+ * @param sections R ≥ 2 finite section values. @param centre the pooled estimate (used as given).
+ * @throws {InvalidModelError} as `tInterval`.
+ */
+export function sectioningInterval(sections: ArrayLike<number>, centre: number, confidence = 0.95): Estimate {
+  const t = tInterval(sections, confidence);
+  return { mean: centre, ci95: [centre - t.halfWidth, centre + t.halfWidth], halfWidth: t.halfWidth, replications: t.replications };
+}
+
+/**
+ * The estimate with its interval intersected with the parameter space [lower, upper] (see `Estimate`); mean and
+ * halfWidth unchanged. @param lower smallest possible true value (default 0). @param upper largest (default +∞).
+ * @example feasible({ mean: 0.1, ci95: [-0.2, 0.4], halfWidth: 0.3, replications: 5 }).ci95 // [0, 0.4]
+ */
+export function feasible<E extends Estimate>(e: E, lower = 0, upper = Infinity): E {
+  return { ...e, ci95: [Math.min(Math.max(e.ci95[0], lower), upper), Math.max(Math.min(e.ci95[1], upper), lower)] };
+}
+
+/** Precision target of a sequential run: relative half-width h/|x̄| and/or absolute half-width h (either met stops). */
+export interface PrecisionTarget {
+  /** Target relative half-width h/|x̄| (e.g. 0.01 for ±1 %). */
+  readonly relative?: number;
+  /** Target absolute half-width h (units of the estimate). */
+  readonly halfWidth?: number;
+}
+
+/**
+ * True when the estimate meets every target given (relative h/|x̄| ≤ relative, h ≤ halfWidth); false for no target.
+ * Source: theory.md §8 ("stop at a target relative half-width within a minimum and maximum length").
+ */
+export function precisionReached(e: Estimate, target: PrecisionTarget): boolean {
+  if (target.relative === undefined && target.halfWidth === undefined) return false;
+  if (target.relative !== undefined && !(e.halfWidth <= target.relative * Math.abs(e.mean))) return false;
+  if (target.halfWidth !== undefined && !(e.halfWidth <= target.halfWidth)) return false;
+  return true;
 }

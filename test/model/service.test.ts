@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
-import type { ServiceSpec } from '../../src/model/model.ts';
+import { parseModel, type ServiceSpec } from '../../src/model/model.ts';
 import { serviceDistribution, type ServiceDistribution } from '../../src/model/service/index.ts';
 import { Rng, streamSeed } from '../../src/stats/rng.ts';
 
@@ -30,6 +30,7 @@ const CONTINUOUS: ServiceSpec[] = [
   { kind: 'bounded-pareto', alpha: 1.5, ratio: 1000, mean: 1 },
   { kind: 'bounded-pareto', alpha: 1, ratio: 100, mean: 1 },
   { kind: 'bounded-pareto', alpha: 2, ratio: 100, mean: 2 },
+  { kind: 'pareto', alpha: 5, mean: 1 },
 ];
 const ATOMIC: ServiceSpec[] = [
   { kind: 'deterministic', mean: 1.5 },
@@ -192,6 +193,40 @@ describe('serviceDistribution', () => {
     const d = serviceDistribution(spec);
     expect(d.quantile(0.5)).toBe(2);
     expect((spec as { values: readonly number[] }).values).toEqual([3, 1, 2]);
+  });
+});
+
+describe('serviceDistribution(pareto)', () => {
+  it('pareto:1.5 has mean 1, x_m = 1/3, E[S²] = SCV = ∞, ccdf (x_m/x)^α, quantile x_m(1 − p)^{−1/α}, partial moments to the mean', () => {
+    const d = serviceDistribution(parseModel({ lambda: 0.5, d: 1, service: 'pareto:1.5' }).service);
+    expect(d.mean).toBe(1);
+    expect(d.secondMoment).toBe(Infinity);
+    expect(d.scv).toBe(Infinity);
+    expect(d.supportMax).toBe(Infinity);
+    expect(d.quantile(0)).toBeCloseTo(1 / 3, 15);
+    expect(d.ccdf(2)).toBeCloseTo((1 / 6) ** 1.5, 15);
+    expect(d.quantile(0.99)).toBeCloseTo((1 / 3) * 100 ** (1 / 1.5), 12);
+    expect(d.density(1)).toBeCloseTo(1.5 * (1 / 3) ** 1.5, 15);
+    expect(d.partialMoment(1, 1e12)).toBeCloseTo(1, 5); // 1 − (x/x_m)^{−½}·… → 1
+    expect(d.partialMoment(2, 1e6)).toBeCloseTo(1.5 * (1 / 9) * (Math.sqrt(3e6) - 1) / 0.5, 6);
+  });
+
+  it('pareto:2.5 has SCV 1/(α(α − 2)) = 0.8 and its sample mean is within 5 exact standard errors of 1; pareto:1 is refused', () => {
+    const d = serviceDistribution({ kind: 'pareto', alpha: 2.5, mean: 1 });
+    expect(d.scv).toBeCloseTo(0.8, 14);
+    expect(d.secondMoment).toBeCloseTo(1.8, 14);
+    const rng = new Rng(streamSeed(3, 0));
+    const N = 200_000;
+    let sum = 0;
+    let min = Infinity;
+    for (let i = 0; i < N; i++) {
+      const x = d.sample(rng);
+      sum += x;
+      if (x < min) min = x;
+    }
+    expect(min).toBeGreaterThanOrEqual(0.6); // x_m = (α − 1)/α
+    expect(Math.abs(sum / N - 1)).toBeLessThan(5 * Math.sqrt(0.8 / N));
+    expect(() => parseModel({ lambda: 0.5, d: 1, service: 'pareto:1' })).toThrow(/alpha must be > 1/);
   });
 });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
 import type { Estimate } from '../../src/stats/tInterval.ts';
-import { simulate, type SimulateOptions } from '../../src/sim/simulate.ts';
+import { MSER_MARGIN, simulate, simulationJson, type SimulateOptions } from '../../src/sim/simulate.ts';
+import { coverageBand } from '../../src/stats/binomial.ts';
 
 const base: SupermarketModel = parseModel({ lambda: 0.9, d: 2 });
 const mm1 = (lambda: number): SupermarketModel => ({ ...base, lambda, d: 1 });
@@ -127,5 +128,74 @@ describe('simulate', () => {
     const frozen = Object.freeze({ ...base, service: Object.freeze({ ...base.service }) });
     const r = simulate(frozen, { n: 20, jobs: 2_000, replications: 2, warmupTime: 5 });
     expect(r.provenance.model).toBe(frozen);
+  });
+});
+
+describe('simulate: output analysis (issue 8 §2)', () => {
+  it('simulate(M/M/1 λ = 0.5, 100 jobs × 100 replications): pooled p99 ≈ ln(100)/(1 − λ) = 9.2103 inside its sectioning CI; the average of per-replication p99s is biased low', () => {
+    const r = simulate(mm1(0.5), { n: 1, jobs: 100, replications: 100, seed: 1, warmupTime: 100 });
+    const p99 = r.responseTimePercentiles.p99;
+    expect(p99.ci95[0]).toBeLessThanOrEqual(9.2103);
+    expect(p99.ci95[1]).toBeGreaterThanOrEqual(9.2103);
+    expect(Math.abs(p99.mean - 9.2103)).toBeLessThan(0.5);
+    const averaged = r.perReplication.reduce((s, x) => s + x.responseTimePercentiles.p99, 0) / 100;
+    expect(averaged).toBeLessThan(8.2); // the old estimator: about 7.4
+  });
+
+  it('simulate(bpareto:1.5:1e6, short run) warns (heavy-tail budget, truncated moments) and keeps the interval of E[T] ≥ E[S] = 1, slowdown ≥ 1', () => {
+    const r = simulate({ ...mm1(0.5), service: { kind: 'bounded-pareto', alpha: 1.5, ratio: 1e6, mean: 1 } }, { n: 1, jobs: 20_000, replications: 5, seed: 1, warmupTime: 100 });
+    expect(r.warnings.join('\n')).toMatch(/10⁵\(1 \+ SCV\)/);
+    expect(r.warnings.join('\n')).toMatch(/finite only through the upper bound/);
+    expect(r.meanResponseTime.ci95[0]).toBeGreaterThanOrEqual(1);
+    expect(r.meanSlowdown.ci95[0]).toBeGreaterThanOrEqual(1);
+    for (const e of r.tail) expect(e.ci95[1]).toBeLessThanOrEqual(1);
+  });
+
+  it('simulate(pareto:1.5 FIFO): E[T] and E[T/S] are flagged infinite and simulationJson prints { mean: null, infinite: true, reason }', () => {
+    const r = simulate({ ...mm1(0.5), service: { kind: 'pareto', alpha: 1.5, mean: 1 } }, { n: 1, jobs: 2_000, replications: 3, seed: 2, warmupTime: 50 });
+    expect(r.finiteness.meanResponseTime.finite).toBe(false);
+    const json = JSON.parse(JSON.stringify(simulationJson(r)));
+    expect(json.meanResponseTime).toMatchObject({ mean: null, ci95: null, infinite: true, reason: expect.stringMatching(/E\[S²\] = ∞/) });
+    expect(json.meanSlowdown).toMatchObject({ mean: null, infinite: true });
+    expect(json.tail[1].mean).toBeGreaterThan(0);
+    const exp = simulate(mm1(0.5), { n: 1, jobs: 2_000, replications: 3, seed: 2, warmupTime: 50 });
+    expect(JSON.parse(JSON.stringify(simulationJson(exp))).meanSlowdown).toMatchObject({ mean: null, reason: expect.stringMatching(/E\[1\/S\] = ∞/) });
+  });
+
+  it('simulate(precision) adds replications r = R, R+1, … with streamSeed(seed, r) until the target, and says which stopped it', () => {
+    const opts = { n: 1, jobs: 2_000, replications: 5, seed: 4, warmupTime: 50 };
+    const r = simulate(mm1(0.5), { ...opts, precision: { relative: 0.02 }, maxReplications: 100 });
+    expect(r.precision).toMatchObject({ stoppedBy: 'precision', target: { relative: 0.02 } });
+    expect(r.precision!.achieved.relative).toBeLessThanOrEqual(0.02);
+    expect(r.replications).toBeGreaterThan(5);
+    const fixed = simulate(mm1(0.5), { ...opts, replications: r.replications });
+    expect(fixed.meanResponseTime.mean).toBe(r.meanResponseTime.mean);
+    const tight = simulate(mm1(0.5), { ...opts, precision: { halfWidth: 1e-4 }, maxReplications: 8 });
+    expect(tight.precision).toMatchObject({ stoppedBy: 'budget', units: 8 });
+    expect(tight.warnings.join()).toMatch(/not reached/);
+  });
+
+  it('simulate(method: batch-means) covers M/M/1 E[T] = 2 with lag-1 autocorrelation < 0.2 reported; the MSER-5 check flags a run from empty with no warm-up at λ = 0.95', () => {
+    const r = simulate(mm1(0.5), { n: 1, jobs: 2_000, method: 'batch-means', batches: 30, seed: 3, warmupTime: 50 });
+    expect(r.method).toBe('batch-means');
+    expect(r.replications).toBe(30);
+    expectCovers(r.meanResponseTime, 2);
+    expect(Math.abs(r.batchMeans!.lag1.meanResponseTime)).toBeLessThan(0.2);
+    const cold = simulate(mm1(0.95), { n: 1, jobs: 20_000, replications: 5, seed: 3, warmupTime: 0 });
+    expect(cold.warmupCheck.ensemble!.truncatedJobs).toBeGreaterThan(MSER_MARGIN * 20_000);
+    expect(cold.warnings.join()).toMatch(/MSER-5/);
+    const warm = simulate(mm1(0.5), { n: 1, jobs: 20_000, replications: 5, seed: 3, warmupTime: 200 });
+    expect(warm.warnings).toEqual([]);
+  });
+
+  it('coverage of the 95 % interval of M/M/1 E[T] over 40 seeds is not below the Wilson 99 % band (scripts/coverage.ts runs 200+)', () => {
+    // Only the lower side is testable with 40 seeds: 40/40 has probability 0.95^40 = 0.13 at exact coverage, above the band's top.
+    const [lo] = coverageBand(0.95, 40, 0.99);
+    let covered = 0;
+    for (let s = 1; s <= 40; s++) {
+      const e = simulate(mm1(0.5), { n: 1, jobs: 2_000, replications: 10, seed: 500 + s, warmupTime: 60, maxLevel: 2 }).meanResponseTime;
+      if (e.ci95[0] <= 2 && 2 <= e.ci95[1]) covered++;
+    }
+    expect(covered / 40).toBeGreaterThanOrEqual(lo);
   });
 });

@@ -12,6 +12,7 @@ import { ErlangDistribution } from './erlang.ts';
 import { ExponentialDistribution } from './exponential.ts';
 import { HyperexponentialDistribution } from './hyperexponential.ts';
 import { LognormalDistribution } from './lognormal.ts';
+import { ParetoDistribution } from './pareto.ts';
 import { WeibullDistribution } from './weibull.ts';
 
 export type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
@@ -22,7 +23,7 @@ export { erlangPhaseType } from './erlang.ts';
 export { normalCdf, normalQuantile, standardNormal } from './support.ts';
 export {
   BoundedParetoDistribution, DeterministicDistribution, EmpiricalDistribution, ErlangDistribution, ExponentialDistribution,
-  HyperexponentialDistribution, LognormalDistribution, WeibullDistribution,
+  HyperexponentialDistribution, LognormalDistribution, ParetoDistribution, WeibullDistribution,
 };
 
 /**
@@ -42,6 +43,7 @@ export function serviceDistribution(spec: ServiceSpec): ServiceDistribution {
     case 'weibull': return new WeibullDistribution(spec);
     case 'lognormal': return new LognormalDistribution(spec);
     case 'bounded-pareto': return new BoundedParetoDistribution(spec);
+    case 'pareto': return new ParetoDistribution(spec);
     case 'empirical': return new EmpiricalDistribution(spec);
     default: {
       const kind = (spec as { kind?: unknown }).kind;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { estimandFiniteness, heavyTailed, serviceMomentFinite, slowdownFinite } from '../../src/model/moments.ts';
+import { parseModel } from '../../src/model/model.ts';
+
+const model = (service: string, extra: Record<string, unknown> = {}) => parseModel({ lambda: 0.5, d: 1, service, ...extra });
+
+describe('estimandFiniteness (theory.md §8 heavy tails)', () => {
+  it('pareto:1.5 FIFO at d = 1: E[T], E[Q], E[U], E[T/S] infinite with reasons; SRPT keeps E[T] finite but warns of Var[T] = ∞', () => {
+    const f = estimandFiniteness(model('pareto:1.5'));
+    expect(f.meanResponseTime).toMatchObject({ finite: false, reason: expect.stringMatching(/E\[S²\] = ∞/) });
+    expect(f.meanQueueLength.finite).toBe(false);
+    expect(f.meanWorkload.finite).toBe(false);
+    expect(f.meanSlowdown.finite).toBe(false);
+    const srpt = estimandFiniteness(model('pareto:1.5', { discipline: 'srpt' }));
+    expect(srpt.meanResponseTime.finite).toBe(true);
+    expect(srpt.meanWorkload.finite).toBe(false);
+    expect(srpt.warnings.join()).toMatch(/Var\[T\] = ∞/);
+  });
+
+  it('pareto:2.5 FIFO: E[T] finite, interval rests on E[S³] = ∞; pareto:3.5: E[S⁴] note; d = 2 without replacement: warning, not ∞', () => {
+    const a = estimandFiniteness(model('pareto:2.5'));
+    expect(a.meanResponseTime.finite).toBe(true);
+    expect(a.warnings.join()).toMatch(/E\[S³\]/);
+    expect(estimandFiniteness(model('pareto:3.5')).warnings.join()).toMatch(/E\[S⁴\] = ∞/);
+    const b = estimandFiniteness(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5', sampling: 'without-replacement' }));
+    expect(b.meanResponseTime.finite).toBe(true);
+    expect(b.warnings.join()).toMatch(/may be infinite/);
+    expect(estimandFiniteness(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5', sampling: 'with-replacement' })).meanResponseTime.finite).toBe(false);
+  });
+
+  it('exponential FIFO: slowdown infinite (E[1/S] = ∞), the rest finite, no warnings; bpareto:1.5 warns; moments and heavy tails by family', () => {
+    const f = estimandFiniteness(model('exp'));
+    expect(f.meanSlowdown).toMatchObject({ finite: false, reason: expect.stringMatching(/E\[1\/S\] = ∞/) });
+    expect(f.meanResponseTime.finite).toBe(true);
+    expect(f.warnings).toEqual([]);
+    expect(slowdownFinite(model('exp', { discipline: 'srpt' }))).toBe(true);
+    expect(estimandFiniteness(model('bpareto:1.5:1e6')).warnings.join()).toMatch(/finite only through the upper bound/);
+    expect(serviceMomentFinite({ kind: 'pareto', alpha: 2.5, mean: 1 }, 2)).toBe(true);
+    expect(serviceMomentFinite({ kind: 'pareto', alpha: 2.5, mean: 1 }, 2.5)).toBe(false);
+    expect([heavyTailed(model('exp').service), heavyTailed(model('hyperexp:8').service), heavyTailed(model('weibull:0.5').service)]).toEqual([false, true, true]);
+  });
+});
