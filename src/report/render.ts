@@ -7,10 +7,29 @@ import path from 'node:path';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { Resvg } from '@resvg/resvg-js';
+import { readFontWidths } from './fontMetrics.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const FONT = 'DejaVu Sans';
+
+/**
+ * Headless vega has no canvas to measure text and guesses 0.8 em per character (about 30% too wide for DejaVu Sans),
+ * which pads every figure on the right; measure with the font's own advance widths instead (regular and bold).
+ */
+function measureTextWithFont(): void {
+  const regular = readFontWidths(path.join(FONT_DIR, 'DejaVuSans.ttf'));
+  const bold = readFontWidths(path.join(FONT_DIR, 'DejaVuSans-Bold.ttf'));
+  const metrics = (vega as unknown as { textMetrics: { width: (item: { fontSize?: number; fontWeight?: string | number }, text?: unknown) => number } }).textMetrics;
+  metrics.width = (item, text) => {
+    const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
+    const line = text == null ? '' : String(text).trim();
+    const weight = item.fontWeight;
+    const font = weight === 'bold' || weight === 'bolder' || Number(weight) >= 600 ? bold : regular;
+    return size <= 0 || !line ? 0 : font.width(line, size);
+  };
+}
+measureTextWithFont();
 
 export interface RenderedFigure {
   readonly svg: string;
