@@ -5,7 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
-import { LOG_AXIS, VEGA_LITE_SCHEMA, ciLayers, facetOrder, filtered, panelledSpec, spread, ticksAt, titleBlock, type Figure, type Row } from './figures.ts';
+import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, filtered, panelledSpec, spread, logAxis, ticksAt, titleBlock, type Figure, type Row } from './figures.ts';
 
 const fmtLambda = (x: number) => `λ = ${x}`;
 const panelOf = (x: { d: number; lambda: number }) => `d = ${x.d}, ${fmtLambda(x.lambda)}`;
@@ -34,7 +34,7 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
   }
   const x = { field: 'i', type: 'quantitative', title: 'level i', axis: { tickMinStep: 1 } };
   const yTitle = 's_i (servers with ≥ i jobs)';
-  const y = { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: yTitle, axis: LOG_AXIS };
+  const y = { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: yTitle, axis: logAxis(floor) };
   const tip = { tooltip: [{ field: 'panel' }, { field: 'series' }, { field: 'i' }, { field: 'value', format: '.3e' }] };
   const colour = { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } };
   const layer = [
@@ -158,7 +158,7 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
   const spec = panelledSpec(rows, { columns: result.config.lambdas.length, size: { width: 250, height: 210 }, order: panelOrder(rows),
     transform: [{ filter: `datum.value >= ${floor}` }], layer: [
       filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 },
-        { x, y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: yTitle, axis: LOG_AXIS }, tooltip }),
+        { x, y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: yTitle, axis: logAxis(floor) }, tooltip }),
       ...ciLayers({ filter: "datum.series !== 'mean field'", x, shared: { color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } } },
         mark: { type: 'point', filled: false, size: 26 }, yTitle, loFloor: `${floor / 2}`,
         encoding: { tooltip: [...tooltip, { field: 'lo', title: '95% CI low', format: '.3e' }, { field: 'hi', title: '95% CI high', format: '.3e' }] } }),

@@ -77,8 +77,15 @@ export function facetOrder(rows: readonly Row[], field: string, keys: readonly s
   }).map(([v]) => v);
 }
 
-/** A log axis whose labels read 0.001, 0.01, … down to 1e-4 and 1e-5, 1e-6, … below (not 0.000001). */
-export const LOG_AXIS = { labelExpr: "datum.value >= 1e-4 ? format(datum.value, '~g') : format(datum.value, '.0e')" };
+/**
+ * A log axis for values in [floor/10, 1] with ticks at the powers of ten only (no crowded minor labels in a browser),
+ * labelled 1, 0.1, 0.01, 0.001, 1e-4, 1e-5, … (not 0.000001).
+ */
+export function logAxis(floor: number): Spec {
+  const values: number[] = [];
+  for (let k = 0; 10 ** -k >= floor / 10; k++) values.push(10 ** -k);
+  return { values, labelExpr: "datum.value >= 1e-3 ? format(datum.value, '~g') : format(datum.value, '.0e')" };
+}
 
 /** Axis tick values at the numbers present in `values` (sorted, distinct), so no label at the ends is dropped. */
 export function ticksAt(values: readonly number[]): number[] {
