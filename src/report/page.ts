@@ -3,6 +3,7 @@
  * (browser builds of vega, vega-lite, vega-embed), results.json, metadata.json, report.md and an interactive index.html
  * that opens from disk offline. Every file atomically.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -154,6 +155,16 @@ export function previousReport(outDir: string): PreviousReport | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A report folder name for a run's settings: `label` made file-safe (letters, digits, '.', '-', '_'), then 8 hex digits
+ * of the SHA-256 of `settings` (JSON), so runs with different settings never share a folder and the same settings
+ * reuse theirs (and its resumable cells). E.g. ("compare-lwl-fifo-exp-d2-l0.9", {...}) → "compare-lwl-fifo-exp-d2-l0.9-3fa9c2d1".
+ */
+export function settingsFolderName(label: string, settings: unknown): string {
+  const safe = label.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+/g, '_').slice(0, 100);
+  return `${safe}-${createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 8)}`;
 }
 
 /** Folders of a report that hold only this run's files: anything else in them is left over from another run. */
