@@ -83,7 +83,7 @@ export function facetOrder(rows: readonly Row[], field: string, keys: readonly s
  */
 export function logAxis(floor: number): Spec {
   const values: number[] = [];
-  for (let k = 0; 10 ** -k >= floor / 10; k++) values.push(10 ** -k);
+  for (let k = 0; Number(`1e-${k}`) >= floor / 10; k++) values.push(Number(`1e-${k}`));
   return { values, labelExpr: "datum.value >= 1e-3 ? format(datum.value, '~g') : format(datum.value, '.0e')" };
 }
 
