@@ -46,7 +46,7 @@ describe('figure builders', () => {
     const { svg } = await renderVegaLite({ data: { values: ns.map((n) => ({ n, y: 1 / n })) }, width: 300, height: 200, mark: 'point',
       encoding: { x: { field: 'n', type: 'quantitative', scale: { type: 'log' }, axis: { values: ticksAt(ns), labelFlush: true } },
         y: { field: 'y', type: 'quantitative', scale: { type: 'log' } } } } as never);
-    const labels = (svg.match(/<g class="mark-text role-axis-label"[^]*?<\/g>/g) ?? [])[0] ?? "";
+    const labels = (svg.match(/<g class="mark-text role-axis-label"[^]*?<\/g>/g) ?? [])[0] ?? '';
     expect([...labels.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])).toEqual(['10', '20', '50', '100', '200', '500', '1,000', '3,000', '10,000']);
     expect(labels).not.toContain('opacity="0"');
   });
