@@ -36,6 +36,9 @@ export function filtered(filter: string | undefined, mark: Spec, encoding: Spec)
   return { ...(filter ? { transform: [{ filter }] } : {}), mark, encoding };
 }
 
+/** Drag to pan and wheel to zoom the axes of a panel in the interactive report (double-click resets); inert when rendered to SVG/PNG. */
+const ZOOM = { name: 'zoom', select: 'interval', bind: 'scales' };
+
 /**
  * Estimates with 95% CIs on a log y axis: error bars from `lo` to `hi` and a mark at the estimate, for the rows where
  * `filter` holds. Both layers carry the same y title, so the title survives layering. The rows keep the raw interval;
@@ -56,7 +59,7 @@ export function ciLayers(o: {
       { calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' }],
     mark: { type: 'errorbar', ticks: true },
     encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, y2: { field: 'hi' }, ...o.shared } },
-    filtered(o.filter, o.mark, { x: o.x, y, ...o.shared, ...o.encoding }),
+    { ...filtered(o.filter, o.mark, { x: o.x, y, ...o.shared, ...o.encoding }), params: [ZOOM] },
   ];
 }
 

@@ -49,7 +49,8 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
       if (req.url().startsWith('file:') || req.url().startsWith('data:')) void req.continue();
       else { outside.push(req.url()); void req.abort(); }
     });
-    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+    const warnings: string[] = [];
+    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); else if (msg.type() === 'warn') warnings.push(msg.text()); });
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(pathToFileURL(path.join(dir, 'index.html')).href, { waitUntil: 'load' });
     await page.waitForFunction(() => {
@@ -86,8 +87,16 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     expect(tip).toContain('series');
     expect(tip).toMatch(/simulation, n = (10|50)/);
 
+    // the wheel zooms the panel under the mouse: its y axis labels change
+    const yLabels = () => page.$eval('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label', (g) => g.textContent);
+    const before = await yLabels();
+    await page.mouse.wheel({ deltaY: -400 });
+    await page.waitForFunction((b) => document.querySelector('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label')?.textContent !== b, { timeout: 5_000 }, before);
+    await page.mouse.move(0, 0);
+
     await page.screenshot({ path: path.join(OUT, 'report-browser.png'), fullPage: true });
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
   });
 });
