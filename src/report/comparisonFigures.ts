@@ -57,7 +57,7 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
     caption: `Fraction of servers with at least i jobs, log scale. ` + (refined
       ? 'Black: mean-field fixed point s_i* = λ^((d^i−1)/(d−1)). Dashed: refined mean field s_i* + V_i/n. '
       : `Black: mean-field fixed point (${solvers}). `) +
-      `Circles with bars: time-average simulation estimate and 95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor} are not drawn (the CSV holds them all).`,
+      `Circles with bars: time-average simulation estimate and 95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor.toExponential(0)} are not drawn (the CSV holds them all).`,
     rows, spec,
   };
 }
@@ -168,7 +168,7 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
     title: 'Workload ccdf F̄(w) = P(U > w)',
     caption: `Fraction of servers whose unfinished work exceeds w, log scale. Black: the mean-field equilibrium (${solvers}); ` +
       `it is the same under every work-conserving discipline (theory.md §4). Circles with bars: time-average simulation estimate and ` +
-      `95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor} are not drawn (the CSV holds them all).`,
+      `95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor.toExponential(0)} are not drawn (the CSV holds them all).`,
     rows, spec,
   };
 }

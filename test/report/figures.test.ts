@@ -70,7 +70,7 @@ describe('figure builders', () => {
     expect(inkFraction(svg)).toBeGreaterThan(0.95);
   });
 
-  it('measureFigure facets rows by service, d and n in numeric order (n = 20 before n = 100) and keeps raw CI bounds', () => {
+  it('measureFigure facets rows by service, d and n in numeric order (n = 20 before n = 100), keeps raw CI bounds, and renders', async () => {
     const outcome = (n: number, lo: number): CellOutcome => ({
       cell: { service: 'exp', d: 2, n, prediction: 'none', policy: 'JSQ', lambda: 0.9, seed: 1 },
       result: { meanResponseTime: { mean: 2, halfWidth: 0.5, ci95: [lo, 4], standardError: 1, count: 3 } },
@@ -79,6 +79,8 @@ describe('figure builders', () => {
     const facet = (fig.spec as unknown as { facet: { row: { sort: string[] } } }).facet;
     expect(facet.row.sort).toEqual(['exp, d = 2, n = 20', 'exp, d = 2, n = 100']);
     expect(fig.rows.map((r) => r.lo)).toEqual([-1, 1.5]); // the CSV holds the interval as estimated; the drawing clamps
+    const { svg } = await renderVegaLite(fig.spec);
+    expect(svg).toContain('mean response time E[T] (log)');
   });
 });
 
