@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ConjectureResult, PointResult } from '../claims/index.ts';
-import { VEGA_LITE_SCHEMA, figureSection, type Figure, type Row } from './figures.ts';
+import { VEGA_LITE_SCHEMA, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, type RunMetadata } from './page.ts';
 
 const VERDICT_COLOURS = { domain: ['holds', 'fails', 'undecided'], range: ['#2e7d32', '#c62828', '#9e9e9e'] };
@@ -39,7 +39,8 @@ function verdictMap(result: ConjectureResult): Figure {
           tooltip: [{ field: 'row' }, { field: 'lambda' }, { field: 'verdict' }, { field: 'label' }, { field: 'sources' }] } },
       { mark: { type: 'text', fontSize: 9, color: 'white' }, encoding: { text: { field: 'label' } } },
     ],
-    title: { text: `${result.name}: ${result.claim}`, subtitle: `holds ${result.summary.holds}, fails ${result.summary.fails}, undecided ${result.summary.undecided} of ${result.summary.total}`, fontSize: 12, limit: 900 },
+    title: titleBlock(`${result.name}: ${result.claim}`, 78 * new Set(rows.map((r) => r.lambda)).size + 320,
+      [`holds ${result.summary.holds}, fails ${result.summary.fails}, undecided ${result.summary.undecided} of ${result.summary.total}`]),
   } as unknown as TopLevelSpec;
   return { name: 'verdicts', title: 'Verdict map', caption: VERDICT_MAP_CAPTION, rows, spec };
 }
@@ -73,7 +74,7 @@ function sidesFigure(result: ConjectureResult): Figure {
       ],
     },
     resolve: { scale: { y: 'independent' } },
-    title: { text: `${result.name}: both sides of ${result.claim}`, subtitle: 'bands: interval enclosures used for the verdict', fontSize: 12, limit: 900 },
+    title: titleBlock(`${result.name}: both sides of ${result.claim}`, Math.min(3, rowsCount) * 300, ['bands: interval enclosures used for the verdict']),
   } as unknown as TopLevelSpec;
   return { name: 'sides', title: 'Both sides against λ', caption: SIDES_CAPTION, rows, spec };
 }

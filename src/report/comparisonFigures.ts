@@ -5,10 +5,12 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
-import { VEGA_LITE_SCHEMA, ciLayers, filtered, panelledSpec, spread, type Figure, type Row } from './figures.ts';
+import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, filtered, panelledSpec, spread, logAxis, ticksAt, titleBlock, type Figure, type Row } from './figures.ts';
 
 const fmtLambda = (x: number) => `λ = ${x}`;
 const panelOf = (x: { d: number; lambda: number }) => `d = ${x.d}, ${fmtLambda(x.lambda)}`;
+/** Panels in numeric order of d, then λ. */
+const panelOrder = (rows: readonly Row[]) => facetOrder(rows, 'panel', ['d', 'lambda']);
 
 /** Tail fractions s_i (log y): mean field, refined mean field at n (where V exists), simulation with 95% CIs, per (d, λ). */
 export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
@@ -17,44 +19,45 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
   const rows: Row[] = [];
   for (const m of result.models) {
     (m.reference.tail ?? []).forEach((s, i) => {
-      if (i >= 1 && s >= floor) rows.push({ panel: panelOf(m), d: m.d, lambda: m.lambda, i, series: 'mean field', n: null, value: s, lo: null, hi: null });
+      if (i >= 1) rows.push({ panel: panelOf(m), d: m.d, lambda: m.lambda, i, series: 'mean field', n: null, value: s, lo: null, hi: null });
     });
   }
   for (const c of result.cells) {
     if (!shownN.includes(c.n)) continue;
     const panel = panelOf(c);
     c.refined?.tail.forEach((s, i) => {
-      if (i >= 1 && s >= floor) rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `refined, n = ${c.n}`, n: c.n, value: s, lo: null, hi: null });
+      if (i >= 1) rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `refined, n = ${c.n}`, n: c.n, value: s, lo: null, hi: null });
     });
     c.simulation.tail.forEach((e, i) => {
-      if (i >= 1 && e.mean >= floor) {
-        rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `simulation, n = ${c.n}`, n: c.n, value: e.mean,
-          lo: Math.max(e.ci95[0], floor / 2), hi: e.ci95[1] });
-      }
+      if (i >= 1) rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `simulation, n = ${c.n}`, n: c.n, value: e.mean, lo: e.ci95[0], hi: e.ci95[1] });
     });
   }
-  const x = { field: 'i', type: 'quantitative' };
-  const y = { field: 'value', type: 'quantitative', scale: { type: 'log' } };
+  const x = { field: 'i', type: 'quantitative', title: 'level i', axis: { tickMinStep: 1 } };
+  const yTitle = 's_i (servers with ≥ i jobs)';
+  const y = { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: yTitle, axis: logAxis(floor) };
+  const tip = { tooltip: [{ field: 'panel' }, { field: 'series' }, { field: 'i' }, { field: 'value', format: '.3e' }] };
   const colour = { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } };
   const layer = [
     filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 },
-      { x: { ...x, title: 'level i' }, y: { ...y, title: 's_i (fraction of servers with ≥ i jobs)' } }),
+      { x, y, ...tip }),
     ...(refined ? [filtered("indexof(datum.series, 'refined') === 0", { type: 'line', strokeDash: [4, 3], strokeWidth: 1 },
-      { x, y, color: colour, detail: { field: 'series' } })] : []),
+      { x, y, color: colour, detail: { field: 'series' }, ...tip })] : []),
     ...ciLayers({ filter: "indexof(datum.series, 'simulation') === 0", x, shared: { color: refined ? { field: 'n', type: 'ordinal' } : colour },
-      mark: { type: 'point', filled: false, size: 30 }, encoding: { tooltip: [{ field: 'series' }, { field: 'i' }, { field: 'value' }] } }),
+      mark: { type: 'point', filled: false, size: 30 }, yTitle, loFloor: `${floor / 2}`,
+      encoding: { tooltip: [...tip.tooltip, { field: 'lo', title: '95% CI low', format: '.3e' }, { field: 'hi', title: '95% CI high', format: '.3e' }] } }),
   ];
   const solvers = [...new Set(result.models.map((m) => m.reference.solver))].join('; ');
-  const spec = panelledSpec(rows, result.config.lambdas.length, { width: 230, height: 200 }, layer, {
-    text: refined ? 'Tail fractions: mean field (black), refined π + V/n (dashed), simulation ± 95% CI (circles)'
-      : 'Tail fractions: mean field (black), simulation ± 95% CI (circles)', fontSize: 13 });
+  const spec = panelledSpec(rows, { columns: result.config.lambdas.length, size: { width: 230, height: 200 }, layer, order: panelOrder(rows),
+    transform: [{ filter: `datum.value >= ${floor}` }],
+    title: refined ? 'Tail fractions: mean field (black), refined π + V/n (dashed), simulation ± 95% CI (circles)'
+      : 'Tail fractions: mean field (black), simulation ± 95% CI (circles)' });
   return {
     name: 'tail-fractions',
     title: 'Tail fractions s_i',
     caption: `Fraction of servers with at least i jobs, log scale. ` + (refined
       ? 'Black: mean-field fixed point s_i* = λ^((d^i−1)/(d−1)). Dashed: refined mean field s_i* + V_i/n. '
       : `Black: mean-field fixed point (${solvers}). `) +
-      `Circles with bars: time-average simulation estimate and 95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor} are not drawn.`,
+      `Circles with bars: time-average simulation estimate and 95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor.toExponential(0)} are not drawn (the CSV holds them all).`,
     rows, spec,
   };
 }
@@ -76,7 +79,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
       const err = Math.abs(c.errors.meanResponseTime);
       const h = Math.hypot(c.simulation.meanResponseTime.halfWidth, m.reference.halfWidth);
       rows.push({ ...base, n: c.n, series: 'simulation', error: err, signedError: c.errors.meanResponseTime, halfWidth: h,
-        lo: Math.max(err - h, err / 10), hi: err + h, resolved: err > 3 * h ? 'yes' : 'no' });
+        lo: err - h, hi: err + h, resolved: err > 3 * h ? 'yes' : 'no' });
       if (m.refined) rows.push(line(c.n, m.refined.sumV / (m.lambda * c.n), 'refined ΣV/(λn)'));
     }
     if (!m.refined && m.fit && m.fit.c1 !== 0) {
@@ -86,7 +89,10 @@ export function convergenceFigure(result: ComparisonResult): Figure {
       }
     }
   }
-  const x = { field: 'n', type: 'quantitative', scale: { type: 'log' }, title: 'servers n' };
+  const x = { field: 'n', type: 'quantitative', scale: { type: 'log' }, title: 'servers n', axis: { values: ticksAt(result.config.ns), labelFlush: true } };
+  const yTitle = '|E[T]_n − E[T]_∞| (time units)';
+  const facets = facetOrder(rows, 'facet', ['d']);
+  const width = 300;
   const colour = { color: { field: 'label', type: 'nominal', title: 'arrival rate', legend: { labelLimit: 300 } } };
   const solver = [...new Set(result.models.map((m) => `${m.reference.solver} (${m.reference.kind})`))].join('; ');
   const slopes = [...new Set(result.models.map((m) => m.d))].map((d) => `fitted slopes, d = ${d}: ` + result.models.filter((m) => m.d === d)
@@ -94,20 +100,22 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   const spec: TopLevelSpec = {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
-    facet: { column: { field: 'facet', type: 'nominal', title: null, header: { labelFontSize: 12, labelLimit: 0 } } },
+    facet: { column: { field: 'facet', type: 'nominal', title: null, sort: facets, header: { labelFontSize: 12, labelLimit: 0 } } },
     spec: {
-      width: 300, height: 260,
+      width, height: 260,
       layer: [
         filtered("datum.series !== 'simulation'", { type: 'line', strokeDash: [4, 3] },
-          { x, ...colour, y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: '|E[T]_n − E[T]_∞| (time units)' } }),
-        ...ciLayers({ filter: "datum.series === 'simulation'", x, shared: colour, valueField: 'error', mark: { type: 'point', size: 40 },
+          { x, ...colour, y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
+            tooltip: [{ field: 'series' }, { field: 'label' }, { field: 'n', format: '.0f' }, { field: 'signedError', format: '.4f' }] }),
+        ...ciLayers({ filter: "datum.series === 'simulation'", x, shared: colour, valueField: 'error', mark: { type: 'point', size: 40 }, yTitle,
           encoding: { shape: { field: 'resolved', type: 'nominal', title: '|err| > 3h', scale: { domain: ['yes', 'no'], range: ['circle', 'cross'] } },
-            tooltip: [{ field: 'n' }, { field: 'signedError' }, { field: 'halfWidth' }] } }),
+            tooltip: [{ field: 'facet' }, { field: 'label' }, { field: 'n' }, { field: 'signedError', title: 'E[T]_n − E[T]_∞', format: '.4f' },
+              { field: 'halfWidth', title: '95% half-width', format: '.4f' }, { field: 'resolved' }] } }),
       ],
     },
-    title: { text: refined ? 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)'
-      : 'Convergence of E[T]: |simulation − mean field| ± 95% CI (points), fitted |ĉ₁|/n (dashed)', fontSize: 13,
-    subtitle: refined ? slopes : [...slopes, `reference: ${solver}`] },
+    title: titleBlock(refined ? 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)'
+      : 'Convergence of E[T]: |simulation − mean field| ± 95% CI (points), fitted |ĉ₁|/n (dashed)', facets.length * (width + 60),
+    refined ? slopes : [...slopes, `reference: ${solver}`]),
   } as unknown as TopLevelSpec;
   return {
     name: 'convergence',
@@ -133,34 +141,34 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
     const panel = panelOf(m);
     m.workload.grid.forEach((w, k) => {
       const v = m.workload!.ccdf[k];
-      if (v >= floor) rows.push({ panel, d: m.d, lambda: m.lambda, w, series: 'mean field', n: null, value: v, lo: null, hi: null });
+      rows.push({ panel, d: m.d, lambda: m.lambda, w, series: 'mean field', n: null, value: v, lo: null, hi: null });
     });
     for (const c of result.cells) {
       if (c.d !== m.d || c.lambda !== m.lambda || !shownN.includes(c.n) || !c.simulation.workloadCcdf) continue;
       c.simulation.workloadCcdf.grid.forEach((w, k) => {
         const e = c.simulation.workloadCcdf!.ccdf[k];
-        if (e.mean >= floor) {
-          rows.push({ panel, d: c.d, lambda: c.lambda, w, series: `simulation, n = ${c.n}`, n: c.n, value: e.mean,
-            lo: Math.max(e.ci95[0], floor / 2), hi: e.ci95[1] });
-        }
+        rows.push({ panel, d: c.d, lambda: c.lambda, w, series: `simulation, n = ${c.n}`, n: c.n, value: e.mean, lo: e.ci95[0], hi: e.ci95[1] });
       });
     }
   }
   const solvers = [...new Set(result.models.filter((m) => m.workload).map((m) => m.workload!.solver))].join('; ');
-  const x = { field: 'w', type: 'quantitative' };
-  const spec = panelledSpec(rows, result.config.lambdas.length, { width: 250, height: 210 }, [
-    filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 }, {
-      x: { ...x, title: 'workload w (mean service times)' },
-      y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: 'P(U > w) (fraction of servers with more work than w)' } }),
-    ...ciLayers({ filter: "datum.series !== 'mean field'", x, shared: { color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } } },
-      mark: { type: 'point', filled: false, size: 26 }, encoding: { tooltip: [{ field: 'series' }, { field: 'w' }, { field: 'value' }] } }),
-  ], { text: 'LWL(d) workload ccdf: mean field (black) vs simulation ± 95% CI (circles)', fontSize: 13 });
+  const x = { field: 'w', type: 'quantitative', title: 'workload w (mean service times)' };
+  const yTitle = 'P(U > w) (servers with work > w)';
+  const tooltip = [{ field: 'panel' }, { field: 'series' }, { field: 'w', format: '.3f' }, { field: 'value', title: 'P(U > w)', format: '.3e' }];
+  const spec = panelledSpec(rows, { columns: result.config.lambdas.length, size: { width: 250, height: 210 }, order: panelOrder(rows),
+    transform: [{ filter: `datum.value >= ${floor}` }], layer: [
+      filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 },
+        { x, y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: yTitle, axis: logAxis(floor) }, tooltip }),
+      ...ciLayers({ filter: "datum.series !== 'mean field'", x, shared: { color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } } },
+        mark: { type: 'point', filled: false, size: 26 }, yTitle, loFloor: `${floor / 2}`,
+        encoding: { tooltip: [...tooltip, { field: 'lo', title: '95% CI low', format: '.3e' }, { field: 'hi', title: '95% CI high', format: '.3e' }] } }),
+    ], title: 'LWL(d) workload ccdf: mean field (black) vs simulation ± 95% CI (circles)' });
   return {
     name: 'workload-ccdf',
     title: 'Workload ccdf F̄(w) = P(U > w)',
     caption: `Fraction of servers whose unfinished work exceeds w, log scale. Black: the mean-field equilibrium (${solvers}); ` +
       `it is the same under every work-conserving discipline (theory.md §4). Circles with bars: time-average simulation estimate and ` +
-      `95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor} are not drawn.`,
+      `95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor.toExponential(0)} are not drawn (the CSV holds them all).`,
     rows, spec,
   };
 }
@@ -169,13 +177,13 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
 const TRANSIENT_TEXT = {
   ODE: {
     levels: [1, 2, 3], size: { width: 230, height: 180 }, yTitle: 's_i(t)', title: 'Transient from empty',
-    heading: { text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation (mean over replications) coloured' },
+    heading: { text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation (mean over replications) coloured', subtitle: [] },
     caption: () => 'Fraction of servers with at least i jobs over time, starting from an empty system. Black: the SQ(d) ODE solved with odex ' +
       '(tolerance 1e-10), dashed. Coloured: the simulated fractions averaged over replications for each n; small n fluctuate around the ODE and sit above it.',
   },
   PIDE: {
     levels: [1], size: { width: 250, height: 190 }, yTitle: 'busy fraction P(U(t) > 0)', title: 'Transient from empty (busy fraction)',
-    heading: { text: 'LWL(d) busy fraction from empty', subtitle: 'PIDE dashed black; simulation (mean over replications) coloured' },
+    heading: { text: 'LWL(d) busy fraction from empty', subtitle: ['PIDE dashed black; simulation (mean over replications) coloured'] },
     caption: (notes: string) => `Fraction of busy servers over time from an empty system. Dashed black: the LWL(d) mean-field PIDE (${notes}); its ` +
       'E[U](t) is in transient.json of results.json (the simulated trajectories record occupancy, not work). Coloured: the simulated ' +
       'fraction of servers with at least one job, averaged over replications, for each n.',
@@ -199,16 +207,17 @@ export function transientFigure(result: ComparisonResult): Figure {
     }
   }
   const sources = [...new Set(result.trajectories.flatMap((t) => t.simulated.map((s) => `simulation n = ${s.n}`)))];
-  const spec = panelledSpec(rows, result.config.lambdas.length, text.size, [
+  const x = { field: 't', type: 'quantitative', title: 'time t (mean service times)' };
+  const y = { field: 'value', type: 'quantitative', title: text.yTitle };
+  const tooltip = [{ field: 'panel' }, { field: 'source' }, { field: 'level' }, { field: 't', format: '.2f' }, { field: 'value', format: '.4f' }];
+  const spec = panelledSpec(rows, { columns: result.config.lambdas.length, size: text.size, order: panelOrder(rows), layer: [
     filtered(`datum.source !== '${limitSource}'`, { type: 'line', strokeWidth: 1, opacity: 0.85 }, {
-      x: { field: 't', type: 'quantitative', title: 'time t (mean service times)' },
-      y: { field: 'value', type: 'quantitative', title: text.yTitle },
+      x, y,
       color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range: ['#e45756', '#4c78a8', '#54a24b', '#f58518'] }, legend: { labelLimit: 300 } },
-      detail: { field: 'level' },
+      detail: { field: 'level' }, tooltip,
     }),
-    filtered(`datum.source === '${limitSource}'`, { type: 'line', strokeWidth: 1.6, color: 'black', strokeDash: [5, 2] },
-      { x: { field: 't', type: 'quantitative' }, y: { field: 'value', type: 'quantitative' }, detail: { field: 'level' } }),
-  ], { ...text.heading, fontSize: 13 });
+    filtered(`datum.source === '${limitSource}'`, { type: 'line', strokeWidth: 1.6, color: 'black', strokeDash: [5, 2] }, { x, y, detail: { field: 'level' }, tooltip }),
+  ], title: text.heading.text, subtitle: [...text.heading.subtitle] });
   return {
     name: 'transient', title: text.title, caption: text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; ')), rows, spec,
   };

@@ -5,7 +5,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
 import type { Estimate } from '../stats/index.ts';
-import { VEGA_LITE_SCHEMA, ciLayers, figureSection, type Figure, type Row } from './figures.ts';
+import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata } from './page.ts';
 
 const fmt = (e: Estimate | undefined, k = 3) => (e ? `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}` : '–');
@@ -29,25 +29,29 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
     const e = o.result[measure];
     if (!e) continue;
     rows.push({ panel: panelOf(o), prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
-      policy: o.cell.policy, lambda: o.cell.lambda, value: e.mean, lo: Math.max(e.ci95[0], e.mean / 10), hi: e.ci95[1],
+      predictionOrder: o.cell.prediction === 'none' ? 0 : 1, policy: o.cell.policy, lambda: o.cell.lambda, value: e.mean, lo: e.ci95[0], hi: e.ci95[1],
       service: o.cell.service, d: o.cell.d, n: o.cell.n, seed: o.cell.seed });
   }
   if (rows.length === 0) return null;
   const title = measure === 'meanResponseTime' ? 'mean response time E[T]' : 'mean slowdown E[T/S]';
   const enc = { x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
     color: { field: 'policy', type: 'nominal', title: 'policy', scale: { scheme: 'tableau20' }, legend: { labelLimit: 300, columns: 1 } } };
+  const columns = facetOrder(rows, 'prediction', ['predictionOrder', 'prediction']);
+  const width = 260;
   const spec: TopLevelSpec = {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
-    facet: { row: { field: 'panel', type: 'nominal', title: null, header: { labelLimit: 0, labelAngle: -90, labelAlign: 'center' } },
-      column: { field: 'prediction', type: 'nominal', title: null, header: { labelLimit: 0 } } },
+    facet: { row: { field: 'panel', type: 'nominal', title: null, sort: facetOrder(rows, 'panel', ['service', 'd', 'n']),
+      header: { labelLimit: 0, labelAngle: -90, labelAlign: 'center' } },
+    column: { field: 'prediction', type: 'nominal', title: null, sort: columns, header: { labelLimit: 0 } } },
     spec: {
-      width: 260, height: 200,
+      width, height: 200,
       layer: ciLayers({ x: enc.x, shared: { color: enc.color }, mark: { type: 'line', point: true }, yTitle: `${title} (log)`,
-        encoding: { tooltip: [{ field: 'policy' }, { field: 'lambda' }, { field: 'value' }, { field: 'lo' }, { field: 'hi' }] } }),
+        encoding: { tooltip: [{ field: 'panel' }, { field: 'prediction' }, { field: 'policy' }, { field: 'lambda', title: 'λ' },
+          { field: 'value', format: '.4f' }, { field: 'lo', title: '95% CI low', format: '.4f' }, { field: 'hi', title: '95% CI high', format: '.4f' }] } }),
     },
     resolve: { scale: { y: 'independent' } },
-    title: { text: `${title} against λ per policy (95% CIs)`, fontSize: 13 },
+    title: titleBlock(`${title} against λ per policy (95% CIs)`, columns.length * (width + 60)),
   } as unknown as TopLevelSpec;
   return {
     name: measure === 'meanResponseTime' ? 'response-time' : 'slowdown', title: `${title[0].toUpperCase()}${title.slice(1)} against λ`,

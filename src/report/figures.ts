@@ -36,34 +36,110 @@ export function filtered(filter: string | undefined, mark: Spec, encoding: Spec)
   return { ...(filter ? { transform: [{ filter }] } : {}), mark, encoding };
 }
 
+/** Drag to pan and wheel to zoom the axes of a panel in the interactive report (double-click resets); inert when rendered to SVG/PNG. */
+const ZOOM = { name: 'zoom', select: 'interval', bind: 'scales' };
+
 /**
  * Estimates with 95% CIs on a log y axis: error bars from `lo` to `hi` and a mark at the estimate, for the rows where
- * `filter` holds. @param o.x the x field definition; @param o.shared encodings of both layers (colour, …);
+ * `filter` holds. Both layers carry the same y title, so the title survives layering. The rows keep the raw interval;
+ * the bar's lower end is clamped only in the drawing (a log axis cannot show lo ≤ 0).
+ * @param o.x the x field definition; @param o.shared encodings of both layers (colour, …);
  * @param o.mark the estimate's mark (points, or a line with points); @param o.encoding its own encodings (tooltip,
- * shape); @param o.valueField the estimate's field (default 'value'); @param o.yTitle the y axis title.
+ * shape); @param o.valueField the estimate's field (default 'value'); @param o.yTitle the y axis title;
+ * @param o.loFloor vega expression of the lowest drawn bar end (default a tenth of the estimate).
  */
-export function ciLayers(o: { filter?: string; x: Spec; shared?: Spec; mark: Spec; encoding?: Spec; valueField?: string; yTitle?: string }): Spec[] {
-  const y = { field: o.valueField ?? 'value', type: 'quantitative', scale: { type: 'log' }, ...(o.yTitle ? { title: o.yTitle } : {}) };
+export function ciLayers(o: {
+  filter?: string; x: Spec; shared?: Spec; mark: Spec; encoding?: Spec; valueField?: string; yTitle: string; loFloor?: string;
+}): Spec[] {
+  const v = o.valueField ?? 'value';
+  const y = { field: v, type: 'quantitative', scale: { type: 'log' }, title: o.yTitle };
+  const floor = o.loFloor ?? `datum['${v}'] / 10`;
   return [
-    filtered(o.filter, { type: 'errorbar', ticks: true },
-      { x: o.x, y: { field: 'lo', type: 'quantitative', scale: { type: 'log' }, title: null }, y2: { field: 'hi' }, ...o.shared }),
-    filtered(o.filter, o.mark, { x: o.x, y, ...o.shared, ...o.encoding }),
+    { transform: [...(o.filter ? [{ filter: o.filter }] : []), { filter: 'isValid(datum.lo) && isValid(datum.hi)' },
+      { calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' }],
+    mark: { type: 'errorbar', ticks: true },
+    encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, y2: { field: 'hi' }, ...o.shared } },
+    { ...filtered(o.filter, o.mark, { x: o.x, y, ...o.shared, ...o.encoding }), params: [ZOOM] },
   ];
 }
 
 /**
- * A figure with one panel per value of `panel` (at most three columns), panels sharing y and not x.
- * @param columns how many panels a row holds (at most 3).
+ * The distinct values of `field` in `rows`, ordered by the numbers in `keys` (then text), for a facet's `sort`: so
+ * "n = 20" comes before "n = 100" and "d = 2" before "d = 10". Text keys compare as text.
  */
-export function panelledSpec(rows: readonly Row[], columns: number, size: { width: number; height: number }, layer: Spec[], title: Spec): TopLevelSpec {
+export function facetOrder(rows: readonly Row[], field: string, keys: readonly string[]): string[] {
+  const first = new Map<string, Row>();
+  for (const r of rows) if (r[field] !== null && !first.has(String(r[field]))) first.set(String(r[field]), r);
+  const cmp = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)));
+  return [...first.entries()].sort(([, a], [, b]) => {
+    for (const k of keys) {
+      const c = cmp(a[k], b[k]);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }).map(([v]) => v);
+}
+
+/**
+ * A log axis for values in [floor/10, 1] with ticks at the powers of ten only (no crowded minor labels in a browser),
+ * labelled 1, 0.1, 0.01, 0.001, 1e-4, 1e-5, … (not 0.000001).
+ */
+export function logAxis(floor: number): Spec {
+  const values: number[] = [];
+  for (let k = 0; Number(`1e-${k}`) >= floor / 10; k++) values.push(Number(`1e-${k}`));
+  return { values, labelExpr: "datum.value >= 1e-3 ? format(datum.value, '~g') : format(datum.value, '.0e')" };
+}
+
+/** Axis tick values at the numbers present in `values` (sorted, distinct), so no label at the ends is dropped. */
+export function ticksAt(values: readonly number[]): number[] {
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+/**
+ * Splits `text` into lines of at most `maxChars` characters at spaces (a longer word stays whole), so a figure's
+ * title is no wider than its panels and adds no empty right margin.
+ */
+export function wrapText(text: string, maxChars: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > maxChars) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * A figure's title block, wrapped to `widthPx` (the panels' width) plus room for the y axis and legend: title at 13 px, subtitle lines at 11 px, anchored
+ * left. Character widths are estimated (about 0.6 em for DejaVu Sans).
+ */
+export function titleBlock(text: string, widthPx: number, subtitle: readonly string[] = []): Spec {
+  const chars = (fontSize: number) => Math.max(30, Math.floor((widthPx + 120) / (0.6 * fontSize)));
+  const sub = subtitle.flatMap((s) => wrapText(s, chars(11)));
+  return { text: wrapText(text, chars(13)), fontSize: 13, anchor: 'start', ...(sub.length ? { subtitle: sub, subtitleFontSize: 11 } : {}) };
+}
+
+/**
+ * A figure with one panel per value of `panel` (at most three columns), panels sharing y and not x, in the order
+ * `order` (see `facetOrder`). @param columns how many panels a row holds (at most 3); @param transform vega-lite
+ * transforms applied to the rows before faceting (e.g. a floor for a log axis: the rows stay raw).
+ */
+export function panelledSpec(rows: readonly Row[], o: {
+  columns: number; size: { width: number; height: number }; layer: Spec[]; title: string; subtitle?: string[]; order: string[]; transform?: Spec[];
+}): TopLevelSpec {
+  const columns = Math.max(1, Math.min(3, o.columns, o.order.length));
   return {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
-    facet: { field: 'panel', type: 'nominal', title: null, sort: { field: 'panel' } },
-    columns: Math.min(3, columns),
-    spec: { ...size, layer },
+    ...(o.transform ? { transform: o.transform } : {}),
+    facet: { field: 'panel', type: 'nominal', title: null, sort: o.order, header: { labelLimit: 0 } },
+    columns,
+    spec: { ...o.size, layer: o.layer },
     resolve: { scale: { x: 'independent' } },
-    title,
+    title: titleBlock(o.title, columns * (o.size.width + 60), o.subtitle),
   } as unknown as TopLevelSpec;
 }
 

@@ -1,12 +1,18 @@
 /**
- * The report folder every report writes: figures (PNG, SVG, vega-lite spec, CSV, JSON of the plotted rows),
- * results.json, metadata.json, report.md and a self-contained index.html (opens offline). Every file atomically.
+ * The report folder every report writes: figures (PNG, SVG, vega-lite spec, CSV, JSON of the raw rows), assets/
+ * (browser builds of vega, vega-lite, vega-embed), results.json, metadata.json, report.md and an interactive index.html
+ * that opens from disk offline. Every file atomically.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { marked } from 'marked';
 import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
+
+const require = createRequire(import.meta.url);
 
 /** Header facts of a run, supplied by the caller (CLI). */
 export interface RunMetadata {
@@ -40,8 +46,78 @@ Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(', '
 `;
 }
 
-export function htmlPage(markdownBody: string, title: string): string {
-  const body = marked.parse(markdownBody, { async: false }) as string;
+/** The browser builds copied into every report's assets/ folder (vega, vega-lite, vega-embed), in load order. */
+export const REPORT_ASSETS: readonly { readonly pkg: string; readonly file: string }[] = [
+  { pkg: 'vega', file: 'build/vega.min.js' },
+  { pkg: 'vega-lite', file: 'build/vega-lite.min.js' },
+  { pkg: 'vega-embed', file: 'build/vega-embed.min.js' },
+];
+
+/** The installed folder of an npm package (its exports hide package.json, so walk up from its entry point). */
+function packageDir(pkg: string): string {
+  let dir = path.dirname(require.resolve(pkg));
+  while (!(path.basename(dir) === pkg && existsSync(path.join(dir, 'package.json')))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`cannot find the installed folder of ${pkg}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** assets/ of a report: the three browser builds and their licences, as [relative path, bytes]. */
+function assetFiles(): [string, Uint8Array][] {
+  return REPORT_ASSETS.flatMap(({ pkg, file }) => {
+    const dir = packageDir(pkg);
+    return [[`assets/${path.basename(file)}`, readFileSync(path.join(dir, file))], [`assets/LICENSE-${pkg}.txt`, readFileSync(path.join(dir, 'LICENSE'))]] as [string, Uint8Array][];
+  });
+}
+
+/** The script that draws every figure with vega-embed and swaps out its static SVG; a failure keeps the SVG. */
+const EMBED_SCRIPT = `(function () {
+  var status = window.reportCharts = { total: 0, drawn: 0, failed: [] };
+  var specs = JSON.parse(document.getElementById('figure-specs').textContent);
+  var figures = document.querySelectorAll('.figure[data-figure]');
+  if (typeof vegaEmbed !== 'function') { status.failed.push('vega-embed did not load'); return; }
+  figures.forEach(function (el) {
+    var name = el.getAttribute('data-figure');
+    var spec = specs[name];
+    if (!spec) return;
+    status.total++;
+    var target = el.querySelector('.vega-chart');
+    vegaEmbed(target, spec, {
+      renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false },
+      config: { font: "'DejaVu Sans', 'Verdana', sans-serif" }, tooltip: { theme: 'light' }
+    }).then(function () {
+      el.classList.add('interactive');
+      status.drawn++;
+    }).catch(function (e) {
+      status.failed.push(name + ': ' + e);
+      target.remove();
+      console.warn('figure ' + name + ' kept static: ' + e);
+    });
+  });
+})();`;
+
+/** JSON that may sit inside a <script> element (no "</script>" or "<!--" can close or comment it). */
+const scriptJson = (x: unknown) => JSON.stringify(x).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/**
+ * The report's index.html: the Markdown body as HTML; each figure image (figures/NAME.svg) becomes an interactive
+ * vega-embed chart (tooltips, export) drawn from its spec, which is inlined in the page. The scripts come from the
+ * report's own assets/ folder, so the page opens from disk offline; the static SVG stays when scripts are off or a chart
+ * fails, and is what prints.
+ * @param figures the figures whose specs to inline (none: a static page).
+ */
+export function htmlPage(markdownBody: string, title: string, figures: readonly Pick<Figure, 'name' | 'spec'>[] = []): string {
+  const names = new Set(figures.map((f) => f.name));
+  const body = (marked.parse(markdownBody, { async: false }) as string).replace(/<img src="figures\/([^"/]+)\.svg"([^>]*)>/g,
+    (img, name: string) => (names.has(name) ? `<span class="figure" data-figure="${name}"><span class="vega-chart"></span>${img.replace('<img ', '<img class="static" ')}</span>` : img));
+  const scripts = figures.length === 0 ? '' : `${REPORT_ASSETS.map((a) => `<script src="assets/${path.basename(a.file)}"></script>`).join('\n')}
+<script id="figure-specs" type="application/json">${scriptJson(Object.fromEntries(figures.map((f) => [f.name, f.spec])))}</script>
+<script>
+${EMBED_SCRIPT}
+</script>
+`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <style>
@@ -52,26 +128,83 @@ th { background: #f3f3f3; }
 img { max-width: 100%; border: 1px solid #eee; }
 code, pre { background: #f6f6f6; }
 pre { padding: 0.6em; overflow-x: auto; }
+.figure { display: block; overflow-x: auto; }
+.figure.interactive img.static { display: none; }
+#vg-tooltip-element { font-family: 'DejaVu Sans', system-ui, sans-serif; }
+@media print {
+  .figure .vega-chart { display: none; }
+  .figure.interactive img.static { display: inline; }
+}
 </style></head><body>
 ${body}
-</body></html>
+${scripts}</body></html>
 `;
 }
 
+/** What a report folder held before a run: the previous run's command and start time (from its metadata.json). */
+export interface PreviousReport {
+  readonly command: string;
+  readonly startedAt: string;
+}
+
+/** The report already in `outDir` (its metadata.json), or null when there is none or it cannot be read. */
+export function previousReport(outDir: string): PreviousReport | null {
+  try {
+    const meta = JSON.parse(readFileSync(path.join(outDir, 'metadata.json'), 'utf8')) as Partial<PreviousReport>;
+    return { command: String(meta.command ?? 'unknown command'), startedAt: String(meta.startedAt ?? 'unknown time') };
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Renders the figures and writes the report folder: figures/, results.json, metadata.json, report.md, index.html.
+ * A report folder name for a run's settings: `label` made file-safe (letters, digits, '.', '-', '_'), then 8 hex digits
+ * of the SHA-256 of `settings` (JSON), so runs with different settings never share a folder and the same settings
+ * reuse theirs (and its resumable cells). E.g. ("compare-lwl-fifo-exp-d2-l0.9", {...}) → "compare-lwl-fifo-exp-d2-l0.9-3fa9c2d1".
+ */
+export function settingsFolderName(label: string, settings: unknown): string {
+  const safe = label.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+/g, '_').slice(0, 100);
+  return `${safe}-${createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 8)}`;
+}
+
+/** Folders of a report that hold only this run's files: anything else in them is left over from another run. */
+const OWNED_FOLDERS = ['figures', 'assets'];
+
+/**
+ * Renders the figures and writes the report folder: figures/, assets/ (the browser builds of vega, vega-lite and
+ * vega-embed, so index.html is interactive offline), results.json, metadata.json, report.md, index.html, and any
+ * `extraFiles`. Files in figures/ and assets/ that this run did not write (another run's figures) are removed, so a
+ * folder never mixes two runs; cells/ and other folders are kept (they hold resumable work).
  * @param outDir target folder (created if missing); files of the same name are replaced atomically.
  * @returns the paths written, relative to outDir.
  */
 export async function writeReportFolder(outDir: string, page: {
   readonly figures: readonly Figure[]; readonly results: unknown; readonly metadata: unknown; readonly markdown: string; readonly title: string;
+  readonly extraFiles?: Readonly<Record<string, string | Uint8Array>>;
 }): Promise<string[]> {
   const written: string[] = [];
   for (const f of page.figures) written.push(...(await writeFigureFiles(outDir, f)));
+  for (const [rel, data] of assetFiles()) {
+    writeFileAtomic(path.join(outDir, rel), data);
+    written.push(rel);
+  }
+  for (const [rel, data] of Object.entries(page.extraFiles ?? {})) {
+    writeFileAtomic(path.join(outDir, rel), data);
+    written.push(rel);
+  }
   writeJsonAtomic(path.join(outDir, 'results.json'), page.results);
   writeJsonAtomic(path.join(outDir, 'metadata.json'), page.metadata);
   writeFileAtomic(path.join(outDir, 'report.md'), page.markdown);
-  writeFileAtomic(path.join(outDir, 'index.html'), htmlPage(page.markdown, page.title));
+  writeFileAtomic(path.join(outDir, 'index.html'), htmlPage(page.markdown, page.title, page.figures));
   written.push('results.json', 'metadata.json', 'report.md', 'index.html');
+  const keep = new Set(written);
+  for (const folder of OWNED_FOLDERS) {
+    const dir = path.join(outDir, folder);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const rel = `${folder}/${name}`;
+      if (!keep.has(rel)) rmSync(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
   return written;
 }

@@ -5,10 +5,31 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
+import { readFontWidths } from './fontMetrics.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const FONT = 'DejaVu Sans';
+
+/**
+ * Headless vega has no canvas to measure text and guesses 0.8 em per character (about 30% too wide for DejaVu Sans),
+ * which pads every figure on the right; measure with the font's own advance widths instead (regular and bold).
+ */
+let measuring = false;
+function measureTextWithFont(vega: typeof import('vega')): void {
+  if (measuring) return;
+  measuring = true;
+  const regular = readFontWidths(path.join(FONT_DIR, 'DejaVuSans.ttf'));
+  const bold = readFontWidths(path.join(FONT_DIR, 'DejaVuSans-Bold.ttf'));
+  const metrics = (vega as unknown as { textMetrics: { width: (item: { fontSize?: number; fontWeight?: string | number }, text?: unknown) => number } }).textMetrics;
+  metrics.width = (item, text) => {
+    const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
+    const line = text == null ? '' : String(text).trim();
+    const weight = item.fontWeight;
+    const font = weight === 'bold' || weight === 'bolder' || Number(weight) >= 600 ? bold : regular;
+    return size <= 0 || !line ? 0 : font.width(line, size);
+  };
+}
 
 export interface RenderedFigure {
   readonly svg: string;
@@ -19,6 +40,7 @@ export interface RenderedFigure {
 export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure> {
   // loaded here, not at import: vega, vega-lite and resvg take ~1 s to load and only figure-writing commands need them
   const [vega, { compile }, { Resvg }] = await Promise.all([import('vega'), import('vega-lite'), import('@resvg/resvg-js')]);
+  measureTextWithFont(vega);
   const withFont = { ...spec, config: { font: FONT, ...(spec as { config?: object }).config } } as TopLevelSpec;
   const compiled = compile(withFont).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });

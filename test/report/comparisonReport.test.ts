@@ -45,6 +45,20 @@ describe('writeComparisonReport', () => {
     expect(md).toContain('Validation report: SQ(d) mean field');
     const saved = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
     expect(saved.cells[0].seed).toBe(result.cells[0].seed);
+    // y axes titled after layering; a tick label at every n of the sweep (the largest included)
+    const svg = (name: string) => readFileSync(path.join(dir, 'figures', `${name}.svg`), 'utf8');
+    expect(svg('tail-fractions')).toContain('s_i (servers with ≥ i jobs)');
+    expect(svg('convergence')).toContain('|E[T]_n − E[T]_∞| (time units)');
+    const ticks = (svg('convergence').match(/<g class="mark-text role-axis-label"[^]*?<\/g>/g) ?? []).join('');
+    for (const n of tiny.ns) expect(ticks).toMatch(new RegExp(`<text[^>]*>${n}</text>`));
+    expect(ticks).not.toContain('opacity="0"');
+    // the data beside the tail plot is the raw estimate: every level, lower CI ends unclamped
+    const tail = JSON.parse(readFileSync(path.join(dir, 'figures', 'tail-fractions.json'), 'utf8')) as { series: string; n: number; i: number; value: number; lo: number }[];
+    const cell = result.cells.find((c) => c.n === 10)!;
+    const sim = tail.filter((r) => r.series === 'simulation, n = 10');
+    expect(sim.map((r) => r.i)).toEqual(cell.simulation.tail.map((_, i) => i).slice(1));
+    expect(sim.map((r) => r.lo)).toEqual(cell.simulation.tail.slice(1).map((e) => e.ci95[0]));
+    expect(tail.some((r) => r.value < 1e-6)).toBe(true);
   });
 
   it('writeComparisonReport(dir, LWL result, meta) names the solver and its kind, and writes convergence, workload-ccdf and transient figures', async () => {

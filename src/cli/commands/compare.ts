@@ -12,7 +12,7 @@ import {
 } from '../../compare/index.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
 import { CellStore } from '../../experiments/cellStore.ts';
-import { writeComparisonReport } from '../../report/index.ts';
+import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import { addModelOptions, parseIntegerList, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumberList, parseOutDir, parsePositive, parseReplications } from '../options.ts';
@@ -32,7 +32,7 @@ export const DEFAULT_PRESET = {
 interface Opts {
   lambda: number[]; d: number[]; n: number[]; sampling: Sampling; jobs: number; replications: number; seed: number;
   selection: string; discipline: string; service: string; prediction: string;
-  warmupTolerance: number; maxLevel: number; out: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
+  warmupTolerance: number; maxLevel: number; out?: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
   trajectoryReplications: number; fresh?: boolean; json?: boolean; progress: boolean;
 }
 
@@ -67,6 +67,20 @@ function trajectoryNs(o: Opts): number[] {
   return [...new Set([sorted[0], sorted[Math.floor((sorted.length - 1) / 2)], sorted[sorted.length - 1]])];
 }
 
+/** Options that do not change the results (where they go, whether stored cells are reused, how progress shows). */
+const NOT_SETTINGS = new Set(['out', 'fresh', 'json', 'progress']);
+
+/**
+ * Where a run writes without --out: the default preset (no option given) keeps reports/default; other settings get
+ * reports/compare-<model>-d<d>-l<λ>-<hash of every setting>, so runs of different settings never share a folder.
+ */
+function outDirFor(o: Opts, cmd: Command): string {
+  const keys = cmd.options.map((x) => x.attributeName()).filter((k) => !NOT_SETTINGS.has(k));
+  if (keys.every((k) => (cmd.getOptionValueSource(k) ?? 'default') === 'default')) return DEFAULT_PRESET.out;
+  const label = ['compare', o.selection, o.discipline, o.service, ...(o.prediction === 'exact' ? [] : [o.prediction]), `d${o.d.join('_')}`, `l${o.lambda.join('_')}`].join('-');
+  return path.join('reports', settingsFolderName(label, Object.fromEntries(keys.map((k) => [k, cmd.getOptionValue(k)]))));
+}
+
 export function compareCommand(): Command {
   const p = DEFAULT_PRESET;
   const cmd = new Command('compare')
@@ -89,7 +103,7 @@ export function compareCommand(): Command {
     .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
     .option('--warmup-tolerance <ε>', 'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)', parsePositive, 1e-3)
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
-    .option('--out <dir>', 'report folder', parseOutDir, p.out)
+    .option('--out <dir>', `report folder (default: ${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>)`, parseOutDir)
     .option('--no-trajectory', 'skip the transient comparison from empty')
     .option('--trajectory-n <list>', 'n values for the transient comparison (default: 100,1000,10000 for the default --n, else up to three of --n)', parseIntegerList, p.trajectoryNs)
     .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
@@ -103,8 +117,9 @@ export function compareCommand(): Command {
       '  supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy\n' +
       '  supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl\n' +
       '  supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull')
-    .action(action(async (o: Opts) => {
+    .action(action(async (o: Opts, self: Command) => {
       const started = Date.now();
+      const out = o.out ?? outDirFor(o, self);
       const tEnd = o.tEnd ?? 0; // resolved below when 0
       const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
       // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later
@@ -119,7 +134,7 @@ export function compareCommand(): Command {
       const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
       const command = ['supermarket', ...process.argv.slice(2)].join(' ');
       // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
-      const cache = fileCache<CellResult>(path.join(o.out, 'cells'), cellSettings(config, refined ? undefined : fields), Boolean(o.fresh));
+      const cache = fileCache<CellResult>(path.join(out, 'cells'), cellSettings(config, refined ? undefined : fields), Boolean(o.fresh));
       let result;
       try {
         result = runComparison(config, { cache, onProgress });
@@ -128,16 +143,18 @@ export function compareCommand(): Command {
       }
       const meta = { command, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000,
         versions: dependencyVersions(), resumedCells: cache.resumed, machine: machine() };
-      const files = await writeComparisonReport(o.out, result, meta);
+      const previous = previousReport(out);
+      const files = await writeComparisonReport(out, result, meta);
+      const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
       if (o.json) {
-        process.stdout.write(`${JSON.stringify({ out: o.out, files, models: result.models, cells: result.cells.map((c) => ({
+        process.stdout.write(`${JSON.stringify({ out, replaced: previous, files, models: result.models, cells: result.cells.map((c) => ({
           key: c.key, d: c.d, lambda: c.lambda, n: c.n, seed: c.seed, meanResponseTime: c.simulation.meanResponseTime,
           ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}), difference: c.verdict.difference, verdict: c.verdict.status })),
           notes: result.notes, wallSeconds: meta.wallSeconds })}\n`);
         return;
       }
       const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
-      const lines = [`Report written to ${path.join(o.out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
+      const lines = [`Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
         refined ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree, ${count('refined-out-of-range')} outside the refined range`
           : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree, ${count('not-judged')} not judged`];
       for (const m of result.models) {
@@ -153,6 +170,7 @@ export function compareCommand(): Command {
             `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`);
       }
       for (const n of result.notes) lines.push(`  note: ${n}`);
+      if (replaced) lines.push(`  ${replaced}`);
       process.stdout.write(`${lines.join('\n')}\n`);
     }));
   return cmd;

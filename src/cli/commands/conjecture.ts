@@ -14,9 +14,9 @@ import {
 } from '../../claims/index.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../meanfield/solve.ts';
 import { CellStore, settingsHash } from '../../experiments/cellStore.ts';
-import { loadJsonFile, writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
+import { loadJsonFile } from '../../io/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { conjectureFigures, conjectureMarkdown, htmlPage, writeFigureFiles } from '../../report/index.ts';
+import { conjectureFigures, conjectureMarkdown, writeReportFolder } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
@@ -114,25 +114,15 @@ export function conjectureCommand(): Command {
       const result = await evaluateConjecture(conjecture, { solve, simulate, onSolve: (done, total, label) => solveProgress.update(done, total, label) });
       solveProgress.stop();
       const figures = conjectureFigures(result);
-      const written: string[] = [];
-      const put = (rel: string, data: string | Uint8Array) => { writeFileAtomic(path.join(out, rel), data); written.push(rel); };
-      for (const f of figures) {
-        written.push(...(await writeFigureFiles(out, f)));
-      }
       const rows = conjectureRows(result);
-      put('points.csv', stringify(rows, { header: true, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] }));
       const meta = {
         command: ['supermarket', ...process.argv.slice(2)].join(' '), startedAt: new Date(started).toISOString(),
         wallSeconds: (Date.now() - started) / 1000, versions: dependencyVersions(), resumedSimulations: simStore.resumed,
         machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
       };
-      writeJsonAtomic(path.join(out, 'results.json'), result);
-      written.push('results.json');
-      writeJsonAtomic(path.join(out, 'metadata.json'), meta);
-      written.push('metadata.json');
       const md = conjectureMarkdown(result, figures, meta);
-      put('report.md', md);
-      put('index.html', htmlPage(md, `supermarket-lab conjecture: ${result.name}`));
+      const written = await writeReportFolder(out, { figures, results: result, metadata: meta, markdown: md, title: `supermarket-lab conjecture: ${result.name}`,
+        extraFiles: { 'points.csv': stringify(rows, { header: true, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] }) } });
       const s = result.summary;
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ out, files: written, name: result.name, claim: result.claim, summary: s, wallSeconds: meta.wallSeconds,
