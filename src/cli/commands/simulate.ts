@@ -6,7 +6,7 @@ import { checkEventBudget, simulate } from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications, modelFromFlags, type ModelFlags } from '../options.ts';
+import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegative, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications, modelFromFlags, type ModelFlags } from '../options.ts';
 
 interface Opts extends ModelFlags {
   n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
@@ -26,7 +26,7 @@ export function simulateCommand(): Command {
     .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)
     .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parseReplications, 5)
     .option('--seed <seed>', 'master seed (integer ≥ 0)', parseNonNegativeInteger, 1)
-    .option('--warmup <time>', 'warm-up in time units; default: from the mean-field transient (see --warmup-tolerance)', parsePositive)
+    .option('--warmup <time>', 'warm-up in time units (0: none, measure from the empty start); default: from the mean-field transient (see --warmup-tolerance)', parseNonNegative)
     .option('--warmup-tolerance <ε>', 'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes', parsePositive, 1e-3)
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
     .addOption(new Option('--engine <engine>', 'event: event-driven FIFO engine; priority: engine for the other disciplines (and FIFO); race: exponential JSQ FIFO fast path; auto: race when exact, else event/priority').choices(['auto', 'event', 'priority', 'race']).default('auto'))
