@@ -6,11 +6,16 @@ import { checkEventBudget, simulate } from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
+import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
+import type { SupermarketModel } from '../../model/index.ts';
+import { InvalidModelError } from '../../errors.ts';
+import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegative, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications, modelFromFlags, type ModelFlags } from '../options.ts';
 
 interface Opts extends ModelFlags {
   n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
   maxLevel: number; engine: 'auto' | 'event' | 'priority' | 'race'; json?: boolean; progress: boolean;
+  perServer?: boolean; perJob?: string;
 }
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
@@ -32,11 +37,19 @@ export function simulateCommand(): Command {
     .addOption(new Option('--engine <engine>', 'event: event-driven FIFO engine; priority: engine for the other disciplines (and FIFO); race: exponential JSQ FIFO fast path; auto: race when exact, else event/priority').choices(['auto', 'event', 'priority', 'race']).default('auto'))
     .option('--json', 'print one JSON object on stdout')
     .option('--no-progress', 'no progress output on stderr')
+    // records of the first replication (see exportRecords below)
+    .option('--per-server', 'per server, in the first replication: busy fraction, mean queue (Little: Σ T / window), jobs served')
+    .option('--per-job <file.csv>', 'write the measured jobs of the first replication as CSV: arrival, size, prediction, server, start (FIFO), departure, response')
     .addHelpText('after', '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json')
     .action(action((o: Opts) => {
       const model = modelFromFlags(o);
       const n = checkServers(model, o.n);
       const warm = o.warmup ?? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }).time;
+      if (o.perJob || o.perServer) {
+        if (o.jobs > MAX_RECORDED_JOBS) throw new InvalidModelError(`--per-job and --per-server keep at most ${MAX_RECORDED_JOBS} jobs, got --jobs ${o.jobs}`);
+        if (o.engine === 'race') throw new InvalidModelError('--per-job and --per-server need an event engine (the race engine keeps no per-job state); use --engine auto or event');
+        o.engine = o.engine === 'auto' ? 'event' : o.engine; // so replication 1 and its records are the same run
+      }
       checkEventBudget({ lambda: model.lambda, n, jobs: o.jobs, replications: o.replications, warmupTime: warm }); // before the progress bar
       const progress = createProgress('simulate', o.progress && !o.json);
       const result = simulate(model, {
@@ -44,9 +57,10 @@ export function simulateCommand(): Command {
         onProgress: (done, total) => progress.update(done, total, `n = ${n}`),
       });
       progress.stop();
+      const records = exportRecords(model, n, warm, o);
       const infinite = !slowdownFinite(model);
       if (o.json) {
-        process.stdout.write(`${JSON.stringify({ ...result, slowdownInfiniteInTheory: infinite })}\n`);
+        process.stdout.write(`${JSON.stringify({ ...result, slowdownInfiniteInTheory: infinite, ...records.json })}\n`);
         return;
       }
       const lines = [
@@ -63,7 +77,27 @@ export function simulateCommand(): Command {
         ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
         `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(`${[...lines, ...records.text].join('\n')}\n`);
     }));
   return cmd;
+}
+
+/**
+ * --per-server / --per-job: reruns the first replication (same stream, warm-up and window; an event engine, since the
+ * race engine keeps no per-server workload) with records, writes the CSV, and returns what to add to the output.
+ */
+function exportRecords(model: SupermarketModel, n: number, warm: number, o: Opts): { json: Record<string, unknown>; text: string[] } {
+  if (!o.perServer && !o.perJob) return { json: {}, text: [] };
+  const rec = recordReplication(model, { n, jobs: o.jobs, seed: o.seed, warmupTime: warm, engine: o.engine });
+  if (o.perJob) writePerJobCsv(o.perJob, rec.jobs);
+  const about = { replication: 1, engine: rec.engine, window: rec.servers.window, meanResponseTime: rec.meanResponseTime };
+  const json = {
+    ...(o.perServer ? { perServer: { ...about, servers: perServerRows(rec.servers) } } : {}),
+    ...(o.perJob ? { perJob: { ...about, file: o.perJob, jobs: rec.jobs.arrival.length } } : {}),
+  };
+  const text = [
+    ...(o.perServer ? [`Per server, replication 1 (${rec.engine} engine, window ${rec.servers.window.toFixed(1)}; E[Q_j] by Little: Σ T / window):`, perServerTable(rec.servers)] : []),
+    ...(o.perJob ? [`${rec.jobs.arrival.length} measured jobs of replication 1 written to ${o.perJob}`] : []),
+  ];
+  return { json, text };
 }
