@@ -86,8 +86,11 @@ export function parseIntegerList(value: string): number[] {
   });
 }
 
-/** Adds the model options every command shares: --lambda, --d, --selection, --discipline, --sampling. */
-export function addModelOptions(cmd: Command, single = true): Command {
+/**
+ * Adds the model options every command shares: --lambda, --d (when `single`), --selection, --discipline, --sampling,
+ * --service and --prediction (unless `laws` is false: a trace replay takes sizes from the trace and its own --prediction).
+ */
+export function addModelOptions(cmd: Command, single = true, laws = true): Command {
   if (single) {
     cmd.requiredOption('--lambda <λ>', 'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1', parseNumber);
     cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parseNumber);
@@ -97,6 +100,7 @@ export function addModelOptions(cmd: Command, single = true): Command {
   cmd.addOption(new Option('--discipline <name>', 'in-queue discipline: fifo; sjf, psjf, srpt use the true size; spjf, pspjf, sprpt ' +
     'use the prediction').choices(DISCIPLINES).default('fifo'));
   cmd.addOption(new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'));
+  if (!laws) return cmd;
   cmd.option('--service <law>', 'service-time law, mean 1 unless @MEAN is appended: exp | det | erlang:K | hyperexp:SCV | weibull:SHAPE | ' +
     'lognormal:SIGMA | bpareto:ALPHA:RATIO | empirical:FILE (one size per line, rescaled to mean 1; empirical:FILE@raw keeps them) ' +
     '(e.g. weibull:0.5, hyperexp:4@2)', 'exp');

@@ -57,6 +57,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/run.ts')).runCommand(),
   },
   {
+    name: 'replay',
+    usage: '[options] <trace>',
+    summary: 'replay an SWF or SWIM trace over n servers (rescaled to a load, or in its own seconds): E[T], slowdown, E[Q]; per-job CSV',
+    load: async () => (await import('./commands/replay.ts')).replayCommand(),
+  },
+  {
     name: 'trace',
     usage: '[options] <file>',
     summary: 'statistics of a job trace (SWF or SWIM) and, with --learn, learned size predictions',
