@@ -2,8 +2,10 @@
  * Option parsers for commander: strict numbers (no silent NaN), integer lists, and the shared model options.
  * A parser throws commander's InvalidArgumentError, which commander prints as one line and exits non-zero.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { InvalidModelError } from '../errors.ts';
 import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel, type SupermarketModel } from '../model/index.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
@@ -57,6 +59,13 @@ export function parseNonNegativeInteger(value: string): number {
   return x;
 }
 
+/** A number ≥ 0 (e.g. a warm-up time, where 0 means none). */
+export function parseNonNegative(value: string): number {
+  const x = parseNumber(value);
+  if (!(x >= 0)) throw new InvalidArgumentError(`expected a number ≥ 0, got ${JSON.stringify(value)}`);
+  return x;
+}
+
 export function parsePositive(value: string): number {
   const x = parseNumber(value);
   if (!(x > 0)) throw new InvalidArgumentError(`expected a number > 0, got ${JSON.stringify(value)}`);
@@ -77,8 +86,11 @@ export function parseIntegerList(value: string): number[] {
   });
 }
 
-/** Adds the model options every command shares: --lambda, --d, --selection, --discipline, --sampling. */
-export function addModelOptions(cmd: Command, single = true): Command {
+/**
+ * Adds the model options every command shares: --lambda, --d (when `single`), --selection, --discipline, --sampling,
+ * --service and --prediction (unless `laws` is false: a trace replay takes sizes from the trace and its own --prediction).
+ */
+export function addModelOptions(cmd: Command, single = true, laws = true): Command {
   if (single) {
     cmd.requiredOption('--lambda <λ>', 'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1', parseNumber);
     cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parseNumber);
@@ -88,8 +100,10 @@ export function addModelOptions(cmd: Command, single = true): Command {
   cmd.addOption(new Option('--discipline <name>', 'in-queue discipline: fifo; sjf, psjf, srpt use the true size; spjf, pspjf, sprpt ' +
     'use the prediction').choices(DISCIPLINES).default('fifo'));
   cmd.addOption(new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'));
+  if (!laws) return cmd;
   cmd.option('--service <law>', 'service-time law, mean 1 unless @MEAN is appended: exp | det | erlang:K | hyperexp:SCV | weibull:SHAPE | ' +
-    'lognormal:SIGMA | bpareto:ALPHA:RATIO (e.g. weibull:0.5, hyperexp:4@2)', 'exp');
+    'lognormal:SIGMA | bpareto:ALPHA:RATIO | empirical:FILE (one size per line, rescaled to mean 1; empirical:FILE@raw keeps them) ' +
+    '(e.g. weibull:0.5, hyperexp:4@2)', 'exp');
   cmd.option('--prediction <model>', 'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' +
     'lognormal:SIGMA[:median|mean]', 'exact');
   return cmd;
@@ -156,7 +170,53 @@ export interface ModelFlags {
   lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
 }
 
+/**
+ * Reads the sizes of `empirical:FILE`: one number ≥ 0 per line; blank lines and lines starting with '#' are skipped.
+ * @throws {InvalidModelError} naming the file and, for a bad value, its line: unreadable file, a line that is not a
+ *   decimal number, a negative size, no sizes at all.
+ */
+export function readSizesFile(file: string): number[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InvalidModelError(`service empirical:${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : code ?? String(error)})`);
+  }
+  const sizes: number[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const x = Number(line);
+    if (!DECIMAL.test(line) || !Number.isFinite(x)) throw new InvalidModelError(`service empirical:${file}: line ${i + 1} is not a number: ${JSON.stringify(line.slice(0, 40))}`);
+    if (x < 0) throw new InvalidModelError(`service empirical:${file}: line ${i + 1}: sizes must be ≥ 0, got ${x}`);
+    sizes.push(x);
+  });
+  if (sizes.length === 0) throw new InvalidModelError(`service empirical:${file}: the file holds no sizes (one number per line)`);
+  return sizes;
+}
+
+/**
+ * The `--service` value as `parseModel` takes it: the short form unchanged, or for `empirical:FILE[@raw|@MEAN]` the
+ * object `{ kind: 'empirical', values, source: FILE, mean }`, the file's sizes rescaled to mean 1 (or MEAN; `@raw`:
+ * their own mean, so they are used as written).
+ */
+export function serviceFromFlag(text: string): string | Record<string, unknown> {
+  const m = /^empirical:(.+?)(?:@(raw|[^@/\\]*))?$/.exec(text.trim());
+  if (!m) {
+    if (/^empirical\b/i.test(text.trim())) throw new InvalidModelError(`service ${JSON.stringify(text)}: expected empirical:FILE, empirical:FILE@raw or empirical:FILE@MEAN`);
+    return text;
+  }
+  const [, file, suffix] = m;
+  const values = readSizesFile(file);
+  if (suffix === 'raw') {
+    const raw = values.reduce((a, b) => a + b, 0) / values.length;
+    return { kind: 'empirical', values, source: file, mean: raw };
+  }
+  return { kind: 'empirical', values, source: file, ...(suffix !== undefined ? { mean: suffix } : {}) };
+}
+
 /** The model of the `addModelOptions` flags, validated once by `parseModel`. */
 export function modelFromFlags(o: ModelFlags): SupermarketModel {
-  return parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
+  return parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: serviceFromFlag(o.service), prediction: o.prediction });
 }

@@ -57,6 +57,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/run.ts')).runCommand(),
   },
   {
+    name: 'replay',
+    usage: '[options] <trace>',
+    summary: 'replay an SWF or SWIM trace over n servers (rescaled to a load, or in its own seconds): E[T], slowdown, E[Q]; per-job CSV',
+    load: async () => (await import('./commands/replay.ts')).replayCommand(),
+  },
+  {
     name: 'trace',
     usage: '[options] <file>',
     summary: 'statistics of a job trace (SWF or SWIM) and, with --learn, learned size predictions',
@@ -102,12 +108,21 @@ function configure(cmd: Command, entry: CommandEntry): Command {
 class LazyProgram extends Command {
   override async parseAsync(argv?: readonly string[], options?: ParseOptions): Promise<this> {
     const all = argv ?? process.argv;
-    const name = commandNameIn(options?.from === 'user' ? all : all.slice(2));
+    const userArgs = options?.from === 'user' ? all : all.slice(2);
+    const name = commandNameIn(userArgs);
     const index = COMMANDS.findIndex((c) => c.name === name);
     if (index >= 0 && this.commands[index].name() === name) {
       const real = configure(await COMMANDS[index].load(), COMMANDS[index]);
       (this.commands as Command[])[index] = real;
       real.parent = this;
+      // Commander checks required options before unknown ones (`--lamda 0.9` would read as a missing --lambda): name the
+      // mistyped option first, with a suggestion. Not for `help NAME` (no options to check).
+      const at = userArgs.indexOf(name!);
+      if (userArgs[at - 1] !== 'help' && !userArgs.slice(0, at).includes('help')) {
+        const { unknownOptionMessage } = await import('./options.ts'); // already loaded by the command's module
+        const message = unknownOptionMessage(real, userArgs.slice(at + 1));
+        if (message) real.error(`error: ${message}`, { code: 'commander.unknownOption' });
+      }
     }
     return super.parseAsync(argv, options);
   }

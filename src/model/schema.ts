@@ -120,7 +120,7 @@ export function parseServiceShort(text: string): Record<string, unknown> {
     case 'lognormal': need(1, 'lognormal:SIGMA'); out.sigma = params[0]; break;
     case 'bounded-pareto': need(2, 'bpareto:ALPHA:RATIO'); out.alpha = params[0]; out.ratio = params[1]; break;
     case 'pareto': need(1, 'pareto:ALPHA'); out.alpha = params[0]; break;
-    case 'empirical': throw new InvalidModelError('an empirical service distribution comes from a trace file, not from the short form');
+    case 'empirical': throw new InvalidModelError(`service ${JSON.stringify(text)}: empirical sizes come from a file (the CLI reads empirical:FILE, one size per line) or from an object {"kind":"empirical","values":[…]}`);
   }
   return out;
 }
@@ -250,21 +250,26 @@ export function issuePath(path: readonly PropertyKey[]): string {
 }
 
 /**
- * Turns zod issues into one line: `label: ` (when given), then up to `max` issues joined by '; '. An issue whose
- * message is one of ours (lower case, naming its field) stands as is; zod's own messages get their path in front.
- * With `alwaysPath`, every issue is prefixed with its path (file formats, where the path is what the user edits).
+ * Turns zod issues into one line: `label: ` (when given), the first issue, then, when there are more, how many and
+ * the next `shown` of them: `f.json: name: use letters (and 3 more: grid.d[0]: …; grid.n: …; …)`. One issue gives
+ * one plain message. An issue whose message is one of ours (lower case, naming its field) stands as is; zod's own
+ * messages get their path in front. With `alwaysPath`, every issue is prefixed with its path (file formats, where
+ * the path is what the user edits). Duplicate messages count once.
  */
-export function formatIssues(error: z.ZodError, options: { label?: string; max?: number; alwaysPath?: boolean } = {}): string {
-  const lines = error.issues.slice(0, options.max ?? 10).map((i) =>
-    options.alwaysPath || /^[A-Z]/.test(i.message) ? `${issuePath(i.path)}: ${i.message}` : i.message);
-  const text = [...new Set(lines)].join('; ');
+export function formatIssues(error: z.ZodError, options: { label?: string; shown?: number; alwaysPath?: boolean } = {}): string {
+  const lines = [...new Set(error.issues.map((i) =>
+    options.alwaysPath || /^[A-Z]/.test(i.message) ? `${issuePath(i.path)}: ${i.message}` : i.message))];
+  const shown = options.shown ?? 2;
+  const more = lines.length - 1;
+  const rest = more === 0 ? '' : ` (and ${more} more: ${[...lines.slice(1, 1 + shown), ...(more > shown ? ['…'] : [])].join('; ')})`;
+  const text = `${lines[0] ?? 'invalid input'}${rest}`;
   return options.label === undefined ? text : `${options.label}: ${text}`;
 }
 
 /**
  * Validates `json` against `schema`.
  * @param label file name (or what the JSON is) put in front of the message.
- * @throws {InvalidModelError} listing every problem as `label: path: message` (at most 10).
+ * @throws {InvalidModelError} `label: path: message`, then how many more problems and the next two (`formatIssues`).
  */
 export function parseWithSchema<S extends z.ZodType>(schema: S, json: unknown, label: string): z.output<S> {
   const result = schema.safeParse(json);

@@ -4,6 +4,9 @@
  * every call into the hot loop; no allocation after construction. The engine owns the size counter.
  * Source: the classic array heap (Williams 1964), as in ../shared/bench/reference-sim.c; `replaceTop` merges a
  * pop and a push into one sift-down.
+ * Equal times (trace replays: zero gaps, size-0 jobs, integer seconds) are ordered by id, lower first: the engines give
+ * departures ids 0..n−1 and the arrival clock id n, so at equal times departures come before the arrival, server by
+ * server in index order. The tie test runs only when two keys are equal, so the hot path is one comparison as before.
  */
 
 /** Event-list storage for at most `capacity` clocks. */
@@ -26,7 +29,7 @@ export function heapPush(keys: Float64Array, ids: Int32Array, size: number, key:
   while (i > 0) {
     const p = (i - 1) >> 1;
     const pk = keys[p];
-    if (pk <= key) break;
+    if (pk < key || (pk === key && ids[p] < id)) break; // equal times: lower id first
     keys[i] = pk;
     ids[i] = ids[p];
     i = p;
@@ -46,12 +49,12 @@ function siftDownFromRoot(keys: Float64Array, ids: Int32Array, size: number, key
     const c2 = c + 1;
     if (c2 < size) {
       const k2 = keys[c2];
-      if (k2 < ck) {
+      if (k2 < ck || (k2 === ck && ids[c2] < ids[c])) {
         c = c2;
         ck = k2;
       }
     }
-    if (ck >= key) break;
+    if (ck > key || (ck === key && ids[c] > id)) break;
     keys[i] = ck;
     ids[i] = ids[c];
     i = c;

@@ -3,7 +3,7 @@
  * clock can be re-keyed in place in O(log n). The priority engine needs this: a preemption moves the server's
  * departure time (earlier or later). Chosen over lazy deletion with version stamps because the heap then never
  * holds more than n + 1 clocks (one arrival, one departure per server), a pop never meets a stale entry, and the
- * cost is one extra Int32 store per sift step. Same layout and plain-function style as heap.ts.
+ * cost is one extra Int32 store per sift step. Same layout, plain-function style and tie rule as heap.ts.
  */
 
 /** Clock storage for ids 0..capacity−1. */
@@ -25,7 +25,7 @@ function siftUp(h: IndexedHeap, i: number, key: number, id: number): void {
   while (i > 0) {
     const p = (i - 1) >> 1;
     const pk = keys[p];
-    if (pk <= key) break;
+    if (pk < key || (pk === key && ids[p] < id)) break; // equal times: lower id first
     keys[i] = pk;
     const pid = ids[p];
     ids[i] = pid;
@@ -47,12 +47,12 @@ function siftDown(h: IndexedHeap, size: number, i: number, key: number, id: numb
     const c2 = c + 1;
     if (c2 < size) {
       const k2 = keys[c2];
-      if (k2 < ck) {
+      if (k2 < ck || (k2 === ck && ids[c2] < ids[c])) {
         c = c2;
         ck = k2;
       }
     }
-    if (ck >= key) break;
+    if (ck > key || (ck === key && ids[c] > id)) break;
     keys[i] = ck;
     const cid = ids[c];
     ids[i] = cid;
@@ -88,6 +88,6 @@ export function ihPopTop(h: IndexedHeap, size: number): number {
 /** Re-keys clock `id` (present) to `key`, sifting up or down. */
 export function ihUpdate(h: IndexedHeap, size: number, id: number, key: number): void {
   const i = h.pos[id];
-  if (key < h.keys[i]) siftUp(h, i, key, id);
+  if (key <= h.keys[i]) siftUp(h, i, key, id);
   else siftDown(h, size, i, key, id);
 }

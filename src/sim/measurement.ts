@@ -35,8 +35,9 @@ export class Measurement {
   /**
    * Response times of a systematic sample of the measured jobs, for percentiles: job k is kept at index k/stride
    * when k is a multiple of `stride`; float32, so at most PERCENTILE_SAMPLE_CAP values (32 MB) whatever `jobs` is.
+   * With `exactResponses` (per-job export): float64, every job (stride 1).
    */
-  readonly responses: Float32Array;
+  readonly responses: Float32Array | Float64Array;
   /** Keep every stride-th measured job for percentiles (1 up to PERCENTILE_SAMPLE_CAP jobs). */
   readonly stride: number;
   /** Start and end of the time-average window. */
@@ -47,11 +48,12 @@ export class Measurement {
    * @param warmupTime start of the window (+∞: never measure by time, as in trajectories and replay).
    * @param jobs arrivals to measure (+∞ allowed when never measuring).
    * @param stopSeq the warm-up ends just before arrival number `stopSeq` (replay), −1 for none.
+   * @param exactResponses keep every response time in float64 (per-job records; the caller bounds `jobs`).
    */
-  constructor(readonly warmupTime: number, readonly jobs: number, readonly stopSeq = -1) {
+  constructor(readonly warmupTime: number, readonly jobs: number, readonly stopSeq = -1, exactResponses = false) {
     const n = Number.isFinite(jobs) ? jobs : 0;
-    this.stride = Math.max(1, Math.ceil(n / PERCENTILE_SAMPLE_CAP));
-    this.responses = new Float32Array(Math.ceil(n / this.stride));
+    this.stride = exactResponses ? 1 : Math.max(1, Math.ceil(n / PERCENTILE_SAMPLE_CAP));
+    this.responses = exactResponses ? new Float64Array(n) : new Float32Array(Math.ceil(n / this.stride));
   }
 
   /** Stores the running totals an engine's hot loop kept in locals (called when the loop returns). */

@@ -13,6 +13,7 @@ import type { EngineKind } from './core.ts';
 import { batchEstimate, type BatchEstimate } from '../stats/batchMeans.ts';
 import { quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
+import { collectRecords, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveRunConfig, seedOption } from './options.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
@@ -41,6 +42,8 @@ export interface ReplayOptions {
   maxLevel?: number;
   /** Workload levels for the ccdf P(U > w) (default for LWL/LPW: 0, 0.25, …, 10 × E[S] of model.service). */
   workloadGrid?: number[];
+  /** Keep per-job and per-server records of the measured jobs (`records`; jobRecord.ts). Default false. */
+  record?: boolean;
 }
 
 export interface ReplayResult {
@@ -71,6 +74,8 @@ export interface ReplayResult {
   seed: { master: number; stream: string };
   engine: EngineKind;
   provenance: { model: SupermarketModel; version: string; method: string };
+  /** With `record`: the measured jobs (arrival order) and the per-server summary of the window. */
+  records?: { jobs: JobRecords; servers: ServerRecords };
 }
 
 function checkColumn(name: string, xs: unknown, length: number, min: number): Float64Array {
@@ -87,7 +92,7 @@ function checkColumn(name: string, xs: unknown, length: number, min: number): Fl
  * Replays a trace over n servers (one run, batch-means CIs).
  * @param model selection, d, discipline, conventions, sampling; `prediction` is used only when the workload has no
  *   predictions; `lambda` and `service` are not used for arrivals or sizes (service.mean scales the default grid).
- * @param workload arrays of equal length N ≥ warmupJobs + 2·batches.
+ * @param workload arrays of equal length N ≥ warmupJobs + batches.
  * @returns pooled estimates with batch-means 95% CIs and lag-1 autocorrelations, the offered load, events, speed.
  *   Same inputs and seed ⇒ identical numbers (except wall-clock fields).
  * @throws {InvalidModelError} malformed arrays (length, NaN, negative, decreasing times), bad n/d/options, a model the
@@ -108,7 +113,7 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   if (batches > 1000) throw new InvalidModelError(`batches must be ≤ 1000, got ${batches}`);
   const warmupJobs = integerOption('warmupJobs', options.warmupJobs, Math.floor(total / 10), 0);
   const jobs = total - warmupJobs;
-  if (jobs < 2 * batches) throw new InvalidModelError(`the trace has ${total} jobs; with warmupJobs = ${warmupJobs} it needs at least ${warmupJobs + 2 * batches} (2 per batch)`);
+  if (jobs < batches) throw new InvalidModelError(`the trace has ${total} jobs; with warmupJobs = ${warmupJobs} and ${batches} batches it needs at least ${warmupJobs + batches} (1 per batch)`);
   const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);
   const master = seedOption(options.seed);
   const trace = { arrivals, sizes, predictions };
@@ -120,8 +125,11 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
 
   const started = performance.now();
   const seed = streamSeed(master, 0);
-  const measurement = new Measurement(Infinity, jobs, warmupJobs);
-  const state = initialState(config, kind, new Rng(seed), measurement);
+  const record = options.record === true;
+  const measurement = new Measurement(Infinity, jobs, warmupJobs, record);
+  const base = initialState(config, kind, new Rng(seed), measurement);
+  const recorder = record ? new RecordingWorkload(config.n, config.workloadGrid, jobs) : undefined;
+  const state = recorder ? { ...base, workload: recorder } : base;
   const engine = createEngine(kind, config, state);
   const { occupancy, workload: work } = state;
   const grid = Array.from(config.workloadGrid);
@@ -160,6 +168,12 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
 
   // Customer averages by job batches (arrival order), then quantiles (which reorder the responses in place).
   const responses = measurement.responses;
+  let records: ReplayResult['records'];
+  if (recorder) {
+    const measured = (xs: Float64Array | undefined) => xs?.slice(warmupJobs);
+    const givenPredictions = measured(predictions) ?? (model.prediction.kind === 'exact' ? measured(sizes) : undefined);
+    records = collectRecords(recorder, Float64Array.from(responses), windowLength, config.discipline === 0, measured(sizes), givenPredictions);
+  }
   const bounds = Array.from({ length: batches + 1 }, (_, b) => Math.floor((b * jobs) / batches));
   const batchT: number[] = [];
   const batchS: number[] = [];
@@ -209,5 +223,6 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     seed: { master, stream: '0x' + seed.toString(16).padStart(16, '0') },
     engine: kind,
     provenance: { model, version: VERSION, method: `trace replay, ${kind === 'event' ? 'FIFO event engine' : 'priority event engine'}, batch means (${batches} batches)` },
+    ...(records ? { records } : {}),
   };
 }

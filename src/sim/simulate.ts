@@ -234,7 +234,7 @@ interface UnitOutcome {
 }
 
 /** Systematic sample of at most `cap` of values[0..count). */
-function systematicSample(values: Float32Array, count: number, cap: number): Float32Array {
+function systematicSample(values: Float32Array | Float64Array, count: number, cap: number): Float32Array {
   const stride = Math.max(1, Math.ceil(count / cap));
   const out = new Float32Array(Math.ceil(count / stride));
   for (let i = 0, k = 0; i < count; i += stride, k++) out[k] = values[i];

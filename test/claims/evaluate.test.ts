@@ -104,7 +104,7 @@ describe('evaluateConjecture', () => {
 describe('parseConjecture', () => {
   it('parseConjecture(json, label) lists schema problems with their paths and fills defaults', () => {
     expect(() => parseConjecture({ name: 'x y', claim: 'T(jsq, fifo) < 2', grid: { lambda: [1.2], d: [2] } }, 'f.json'))
-      .toThrow(/f\.json: name: use letters.*; grid\.lambda\[0\]: /);
+      .toThrow(/f\.json: name: use letters.* \(and 1 more: grid\.lambda\[0\]: /);
     const c = parseConjecture({ name: 'ok', claim: 'T(jsq, fifo) < 2', grid: { lambda: [0.5], d: [2] } });
     expect(c.spec.evaluation).toMatchObject({ n: 1000, prefer: 'mean-field', mixSources: true, simultaneous: true, replications: 5 });
     expect(c.spec.grid.service).toEqual(['exp']);

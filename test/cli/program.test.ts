@@ -59,3 +59,40 @@ describe('the lazy program', () => {
     for (const c of COMMANDS) expect((await c.load()).name()).toBe(c.name);
   });
 });
+
+/** Runs the CLI in this process and captures stderr and the exit code. */
+async function run(args: string[]): Promise<{ status: number; stderr: string }> {
+  let stderr = '';
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+    throw new Exit(code ?? 0);
+  }) as never);
+  let status = 0;
+  try {
+    await buildProgram().parseAsync(['node', 'supermarket', ...args]);
+  } catch (error) {
+    if (!(error instanceof Exit)) throw error;
+    status = error.code;
+  } finally {
+    err.mockRestore();
+    exit.mockRestore();
+  }
+  return { status, stderr };
+}
+
+describe('mistyped options', () => {
+  it('supermarket simulate --lamda 0.9 names the unknown option with a suggestion, not a missing --lambda', async () => {
+    const r = await run(['simulate', '--lamda', '0.9', '--d', '2', '--n', '10']);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe("supermarket simulate: error: unknown option '--lamda' (did you mean --lambda?)");
+  });
+
+  it('supermarket ode --bogus names it without a suggestion when nothing is close', async () => {
+    const r = await run(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '1', '--dt', '0.5', '--bogus']);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe("supermarket ode: error: unknown option '--bogus'");
+  });
+});

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { parseModel } from '../../model/index.ts';
 import { solveExact } from '../../meanfield/exact/index.ts';
 import { action } from '../errors.ts';
-import { addModelOptions, parsePositive, parsePositiveInteger } from '../options.ts';
+import { addModelOptions, parsePositive, parsePositiveInteger, serviceFromFlag } from '../options.ts';
 
 interface Opts {
   lambda: number; d: number; n: number; selection: string; discipline: string; sampling: string; service: string;
@@ -23,7 +23,7 @@ export function exactCommand(): Command {
     .addHelpText('after', '\nExamples:\n  supermarket exact --n 3 --d 2 --lambda 0.9\n  supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json');
   addModelOptions(cmd);
   cmd.action(action((o: Opts) => {
-    const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: o.service, prediction: o.prediction });
+    const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: serviceFromFlag(o.service), prediction: o.prediction });
     const r = solveExact(model, { n: o.n, truncationBound: o.truncationBound, maxStates: o.maxStates });
     if (o.json) {
       process.stdout.write(`${JSON.stringify(r)}\n`);

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { DISCIPLINES, parseModel, type Discipline } from '../../model/index.ts';
 import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
-import { parseNumber, parsePositive } from '../options.ts';
+import { parseNumber, parsePositive, serviceFromFlag } from '../options.ts';
 
 interface Opts {
   lambda: number; service: string; discipline: string; prediction: string; all?: boolean; json?: boolean; relTolerance: number;
@@ -32,7 +32,7 @@ export function mg1Command(): Command {
   cmd.action(action((o: Opts) => {
     const disciplines: readonly Discipline[] = o.all ? DISCIPLINES : [o.discipline as Discipline];
     const results = disciplines.map((discipline) => mg1(parseModel({
-      lambda: o.lambda, d: 1, selection: 'random', discipline, service: o.service, prediction: o.prediction,
+      lambda: o.lambda, d: 1, selection: 'random', discipline, service: serviceFromFlag(o.service), prediction: o.prediction,
     }), { relTolerance: o.relTolerance }));
     if (o.json) {
       process.stdout.write(`${JSON.stringify(o.all ? { results: results.map(plain) } : plain(results[0]))}\n`);

@@ -62,9 +62,12 @@ export function modelCommand(): Command {
       if (o.refined || o.n !== undefined) requireSmoothModel(model); // before solving: the 1/n term needs C² rates
       const fp = populationFixedPoint(model);
       const top = fp.x[fp.x.length - 1];
-      if (Math.abs(top) > 1e-6) {
+      // Only a level-indexed model (its last variable ends a vector s_1..s_K) can be truncated; a scalar state is not.
+      const lastName = model.variables[fp.x.length - 1];
+      const truncatable = Object.values(model.vectors).some((v) => v.length >= 2 && v[v.length - 1] === lastName);
+      if (truncatable && Math.abs(top) > 1e-6) {
         // a truncated population model (levels 1..K) is only right if the last level is empty at the fixed point
-        process.stderr.write(`supermarket model: warning: the last state variable ${model.variables[fp.x.length - 1]} = ${top.toPrecision(3)} at the fixed point; ` +
+        process.stderr.write(`supermarket model: warning: the last state variable ${lastName} = ${top.toPrecision(3)} at the fixed point; ` +
           'if the model is truncated, the truncation is binding (unstable load or K too small) and the results are not the limit\n');
       }
       if (o.compare && (o.n === undefined || o.n.length === 0)) throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');

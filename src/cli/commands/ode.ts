@@ -1,14 +1,16 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
-import { lwlTransient, phaseTypeJsqTransient, solveTransient } from '../../meanfield/index.ts';
+import { lwlTransient, phaseTypeJsqTransient, solveTransient, sqdClosedFormTail, sqdParameters, sqdTruncationLevel } from '../../meanfield/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { InvalidModelError } from '../../errors.ts';
+import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { action } from '../errors.ts';
 import { addModelOptions, parseNumberList, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
 
 interface Opts extends ModelFlags {
   tEnd: number; dt: number; from?: number[]; tolerance: number; levels: number; json?: boolean; csv?: boolean;
+  init?: string; untilSteady?: boolean; tol: number;
 }
 
 export function odeCommand(): Command {
@@ -19,21 +21,32 @@ export function odeCommand(): Command {
       'JSQ(d) FIFO with other size laws integrates the phase-type ODE (theory.md §3; exact for Erlang and hyperexponential, ' +
       'a two-moment fit otherwise); LWL(d) integrates the workload PIDE (theory.md §4) and prints the busy fraction and mean workload.');
   addModelOptions(cmd)
-    .requiredOption('--t-end <t>', 'final time (mean service times)', parsePositive)
+    .option('--t-end <t>', 'final time (mean service times); required unless --until-steady, where it caps the run (default 1e5)', parsePositive)
     .requiredOption('--dt <dt>', 'output step', parsePositive)
     .option('--from <s1,s2,...>', 'initial tail fractions s_1, s_2, … (non-increasing in [0, 1]); default: empty system', parseNumberList)
     .option('--tolerance <ε>', 'odex relative and absolute tolerance', parsePositive, 1e-10)
     .option('--levels <k>', 'levels shown in text output', parsePositive, 5)
     .addOption(new Option('--json', 'print one JSON object on stdout').conflicts('csv'))
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
+    // initial state and time to steady state (SQ(d) ODE; see initialTail and runUntilSteady below)
+    .option('--init <state>', 'initial state: empty | fixed-point | FILE (JSON array s_0, s_1, … with s_0 = 1, or CSV: ' +
+      'numbers, or ode --csv output, whose last row is used)')
+    .option('--until-steady', 'integrate until max_i |s_i(t) − s_i*| ≤ --tol (s* the closed-form fixed point) and report that time')
+    .option('--tol <ε>', 'distance to the fixed point counted as steady, for --until-steady', parsePositive, 1e-6)
     .addHelpText('after', '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5')
     .action(action((o: Opts) => {
       const model = modelFromFlags(o);
+      const init = initialTail(model, o);
+      if (o.untilSteady) {
+        runUntilSteady(model, init, o);
+        return;
+      }
+      if (o.tEnd === undefined) cmd.error("error: required option '--t-end <t>' not specified (or give --until-steady)");
       const steps = Math.floor(o.tEnd / o.dt + 1e-9); // the grid never passes t-end; t-end itself is appended below
       if (steps > 1e6) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e6 points)`);
       const times = Array.from({ length: steps + 1 }, (_, j) => Number((j * o.dt).toPrecision(12)));
       if (times[times.length - 1] < o.tEnd - 1e-9 * o.tEnd) times.push(o.tEnd);
-      const from = o.from ? [1, ...o.from] : undefined;
+      const from = init;
       if (model.selection === 'lwl') {
         printLwlTransient(model, times, o);
         return;
@@ -44,7 +57,7 @@ export function odeCommand(): Command {
         throw new InvalidModelError(`no transient mean field for ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
           'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws) and LWL(d) (workload PIDE, any discipline)');
       }
-      if (!classic && from) throw new InvalidModelError('--from (tail fractions) applies to exponential sizes; the phase-type transient starts from an empty system');
+      if (!classic && from) throw new InvalidModelError('--from and --init (tail fractions) apply to exponential sizes; the phase-type transient starts from an empty system');
       const tr = classic ? solveTransient(model, { times, from, tolerance: o.tolerance }) : phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ model, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`);
@@ -67,7 +80,7 @@ export function odeCommand(): Command {
 
 /** LWL(d) transient from empty: busy fraction P(U > 0) and E[U] from the mass-conserving PIDE scheme (theory.md §4). */
 function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): void {
-  if (o.from) throw new InvalidModelError('--from sets queue-length fractions; the LWL(d) transient starts from an empty system');
+  if (o.from || (o.init && o.init !== 'empty')) throw new InvalidModelError('--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system');
   const tr = lwlTransient(model, { times });
   if (o.json) {
     process.stdout.write(`${JSON.stringify({ model, times: tr.times, busyFraction: tr.busyFraction, meanWorkload: tr.meanWorkload, quantiles: tr.quantiles, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`);
@@ -76,5 +89,124 @@ function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): v
   } else {
     const body = tr.times.map((t, j) => `${t.toFixed(3).padStart(10)} ${tr.busyFraction[j].toFixed(6).padStart(12)} ${tr.meanWorkload[j].toFixed(6).padStart(12)}`);
     process.stdout.write(`${'t'.padStart(10)} ${'P(U > 0)'.padStart(12)} ${'E[U]'.padStart(12)}\n${body.join('\n')}\n`);
+  }
+}
+
+/** Whether the model's transient is the SQ(d) ODE (JSQ(d), FIFO, exponential sizes), the one --init and --until-steady cover. */
+const isSqd = (model: SupermarketModel) => model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential';
+
+/** The closed-form fixed point s_0..s_K* of the SQ(d) ODE (K*: first level below 1e−15; theory.md §2). */
+function sqdFixedPointTail(model: SupermarketModel): number[] {
+  const { rho, d } = sqdParameters(model);
+  return sqdClosedFormTail(rho, d, sqdTruncationLevel(rho, d, 1e-15));
+}
+
+/** Tail fractions read from --init FILE: a JSON array, ode --csv output (its last row's s_i columns) or plain numbers. */
+function readTailFile(file: string): number[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InvalidModelError(`--init ${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : code ?? String(error)})`);
+  }
+  let values: unknown[];
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      values = JSON.parse(trimmed) as unknown[];
+    } catch {
+      throw new InvalidModelError(`--init ${file}: not valid JSON (expected an array of tail fractions s_0, s_1, …)`);
+    }
+    if (!Array.isArray(values)) throw new InvalidModelError(`--init ${file}: expected a JSON array of tail fractions s_0, s_1, …`);
+  } else {
+    const lines = trimmed.split(/\r?\n/).filter((l) => l.trim() !== '');
+    const header = lines[0]?.split(',').map((h) => h.trim()) ?? [];
+    if (header.some((h) => /^s_\d+$/.test(h))) {
+      const last = lines[lines.length - 1].split(',');
+      values = header.flatMap((h, k) => (/^s_\d+$/.test(h) ? [last[k]] : []));
+    } else {
+      values = trimmed.split(/[\s,]+/);
+    }
+    values = values.map((v) => (typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v.trim()) ? Number(v) : v));
+  }
+  if (values.length === 0) throw new InvalidModelError(`--init ${file}: no tail fractions`);
+  values.forEach((v, i) => {
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new InvalidModelError(`--init ${file}: s_${i} must be a number in [0, 1], got ${JSON.stringify(v)}`);
+    if (i === 0 && v !== 1) throw new InvalidModelError(`--init ${file}: s_0 must be 1 (every server has ≥ 0 jobs), got ${v}`);
+    if (i > 0 && v > (values[i - 1] as number)) throw new InvalidModelError(`--init ${file}: tail fractions must be non-increasing, but s_${i} = ${v} > s_${i - 1} = ${values[i - 1] as number}`);
+  });
+  return values as number[];
+}
+
+/** The initial tail s_0..s_K of --from or --init (undefined: empty system). */
+function initialTail(model: SupermarketModel, o: Opts): number[] | undefined {
+  if (o.from && o.init) throw new InvalidModelError('give either --from or --init, not both');
+  if (o.from) return [1, ...o.from];
+  if (o.init === undefined || o.init === 'empty') return undefined;
+  if (!isSqd(model) && model.selection !== 'lwl') {
+    throw new InvalidModelError('--init applies to the SQ(d) ODE (JSQ(d), FIFO, exponential sizes); the phase-type transient starts from an empty system');
+  }
+  if (o.init === 'fixed-point') {
+    if (!isSqd(model)) throw new InvalidModelError('--init fixed-point applies to the SQ(d) ODE (JSQ(d), FIFO, exponential sizes)');
+    return sqdFixedPointTail(model);
+  }
+  return readTailFile(o.init);
+}
+
+/**
+ * --until-steady: integrates the SQ(d) ODE on the --dt grid, in chunks, until the first grid time with
+ * max_i |s_i(t) − s_i*| ≤ --tol (s* closed form); prints the path up to it and that time (resolution dt).
+ * Started within --tol (e.g. --init fixed-point) it returns at once with the initial, closed-form state.
+ * @throws {ConvergenceError} when the distance is still above --tol at the cap (--t-end, default 1e5).
+ */
+function runUntilSteady(model: SupermarketModel, from: number[] | undefined, o: Opts): void {
+  if (!isSqd(model)) throw new InvalidModelError('--until-steady applies to the SQ(d) ODE (JSQ(d), FIFO, exponential sizes)');
+  const star = sqdFixedPointTail(model);
+  const distance = (tail: readonly number[]) => {
+    let m = 0;
+    for (let i = 0; i < Math.max(tail.length, star.length); i++) m = Math.max(m, Math.abs((tail[i] ?? 0) - (star[i] ?? 0)));
+    return m;
+  };
+  const cap = o.tEnd ?? 1e5;
+  const start = from ?? [1];
+  const times: number[] = [0];
+  const tails: number[][] = [start];
+  let reached = distance(start) <= o.tol ? 0 : NaN;
+  let state = start;
+  let t = 0;
+  const chunk = 200;
+  while (Number.isNaN(reached) && t < cap) {
+    const grid = Array.from({ length: chunk + 1 }, (_, j) => Number((t + j * o.dt).toPrecision(12))).filter((x, j) => j === 0 || x <= cap);
+    if (grid.length < 2) break;
+    const tr = solveTransient(model, { times: grid, from: state, tolerance: o.tolerance });
+    for (let j = 1; j < grid.length; j++) {
+      times.push(grid[j]);
+      tails.push(tr.tail[j]);
+      if (distance(tr.tail[j]) <= o.tol) {
+        reached = grid[j];
+        break;
+      }
+    }
+    state = tails[tails.length - 1];
+    t = times[times.length - 1];
+  }
+  const last = distance(tails[tails.length - 1]);
+  if (Number.isNaN(reached)) throw new ConvergenceError(`the SQ(d) ODE is not within --tol ${o.tol} of the fixed point by t = ${t}; raise --t-end or --tol`, last, times.length - 1);
+  const meanQueueLength = tails.map((s) => s.slice(1).reduce((a, b) => a + b, 0));
+  const steady = { time: reached, tolerance: o.tol, distance: last, resolution: o.dt, init: o.init ?? (o.from ? 'from' : 'empty') };
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify({ model, steady, times, meanQueueLength, tail: tails, fixedPoint: star })}\n`);
+  } else if (o.csv) {
+    const K = Math.max(...tails.map((s) => s.length));
+    const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
+    process.stdout.write(stringify(tails.map((s, j) => [times[j], meanQueueLength[j], ...Array.from({ length: K }, (_, i) => s[i] ?? 0)]), { header: true, columns }));
+  } else {
+    const k = o.levels;
+    const head = ['t'.padStart(10), 'E[Q]'.padStart(10), ...Array.from({ length: k }, (_, i) => `s_${i + 1}`.padStart(10))].join(' ');
+    const body = tails.map((s, j) => [times[j].toFixed(3).padStart(10), meanQueueLength[j].toFixed(6).padStart(10),
+      ...Array.from({ length: k }, (_, i) => (s[i + 1] ?? 0).toFixed(6).padStart(10))].join(' '));
+    process.stdout.write(`${head}\n${body.join('\n')}\n` +
+      `steady: max_i |s_i(t) − s_i*| = ${last.toExponential(2)} ≤ ${o.tol} at t = ${reached} (first grid time; resolution dt = ${o.dt})\n`);
   }
 }

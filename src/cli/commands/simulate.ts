@@ -9,12 +9,17 @@ import { checkEventBudget, simulate, simulationJson } from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications, modelFromFlags, type ModelFlags } from '../options.ts';
+import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
+import type { SupermarketModel } from '../../model/index.ts';
+import { InvalidModelError } from '../../errors.ts';
+import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegative, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications, modelFromFlags, type ModelFlags } from '../options.ts';
 
 interface Opts extends ModelFlags {
   n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
   maxLevel: number; engine: 'auto' | 'event' | 'priority' | 'race'; json?: boolean; progress: boolean;
   method: 'replications' | 'batch-means'; batches: number; precision?: number; halfWidth?: number; maxReplications: number;
+  perServer?: boolean; perJob?: string;
 }
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
@@ -32,7 +37,7 @@ export function simulateCommand(): Command {
     .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)
     .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parseReplications, 5)
     .option('--seed <seed>', 'master seed (integer ≥ 0)', parseNonNegativeInteger, 1)
-    .option('--warmup <time>', 'warm-up in time units; default: from the mean-field transient (see --warmup-tolerance)', parsePositive)
+    .option('--warmup <time>', 'warm-up in time units (0: none, measure from the empty start); default: from the mean-field transient (see --warmup-tolerance)', parseNonNegative)
     .option('--warmup-tolerance <ε>', 'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes', parsePositive, 1e-3)
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
     .addOption(new Option('--method <method>', 'replications: independent runs; batch-means: one long run cut into --batches batches of --jobs jobs (lag-1 autocorrelation checked)').choices(['replications', 'batch-means']).default('replications'))
@@ -43,6 +48,9 @@ export function simulateCommand(): Command {
     .addOption(new Option('--engine <engine>', 'event: event-driven FIFO engine; priority: engine for the other disciplines (and FIFO); race: exponential JSQ FIFO fast path; auto: race when exact, else event/priority').choices(['auto', 'event', 'priority', 'race']).default('auto'))
     .option('--json', 'print one JSON object on stdout')
     .option('--no-progress', 'no progress output on stderr')
+    // records of the first replication (see exportRecords below)
+    .option('--per-server', 'per server, in the first replication: busy fraction, mean queue (Little: Σ T / window), jobs served')
+    .option('--per-job <file.csv>', 'write the measured jobs of the first replication as CSV: arrival, size, prediction, server, start (FIFO), departure, response')
     .addHelpText('after', '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json')
     .action(action((o: Opts) => {
       const model = modelFromFlags(o);
@@ -54,6 +62,12 @@ export function simulateCommand(): Command {
         : { ...(o.precision === undefined ? {} : { relative: o.precision }), ...(o.halfWidth === undefined ? {} : { halfWidth: o.halfWidth }) };
       const units = batchMode ? o.batches : o.replications;
       if (precision && o.maxReplications < units) throw new InvalidArgumentError(`--max-replications (${o.maxReplications}) must be ≥ the first ${units} ${batchMode ? 'batches' : 'replications'}`);
+      if (o.perJob || o.perServer) {
+        if (o.jobs > MAX_RECORDED_JOBS) throw new InvalidModelError(`--per-job and --per-server keep at most ${MAX_RECORDED_JOBS} jobs, got --jobs ${o.jobs}`);
+        if (o.engine === 'race') throw new InvalidModelError('--per-job and --per-server need an event engine (the race engine keeps no per-job state); use --engine auto or event');
+        if (batchMode) throw new InvalidModelError('--per-job and --per-server record replication 1: use --method replications');
+        o.engine = o.engine === 'auto' ? 'event' : o.engine; // so replication 1 and its records are the same run
+      }
       // before the progress bar
       checkEventBudget(batchMode ? { lambda: model.lambda, n, jobs: o.jobs * units, replications: 1, warmupTime: warm }
         : { lambda: model.lambda, n, jobs: o.jobs, replications: units, warmupTime: warm });
@@ -65,9 +79,10 @@ export function simulateCommand(): Command {
         onProgress: (done, total) => progress.update(done, total, `n = ${n}`),
       });
       progress.stop();
+      const records = exportRecords(model, n, warm, o);
       const infinite = !slowdownFinite(model);
       if (o.json) {
-        process.stdout.write(`${JSON.stringify({ ...simulationJson(result), slowdownInfiniteInTheory: infinite })}\n`);
+        process.stdout.write(`${JSON.stringify({ ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json })}\n`);
         return;
       }
       const f = result.finiteness;
@@ -101,7 +116,27 @@ export function simulateCommand(): Command {
         `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
         ...result.warnings.map((w) => `  warning: ${w}`),
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(`${[...lines, ...records.text].join('\n')}\n`);
     }));
   return cmd;
+}
+
+/**
+ * --per-server / --per-job: reruns the first replication (same stream, warm-up and window; an event engine, since the
+ * race engine keeps no per-server workload) with records, writes the CSV, and returns what to add to the output.
+ */
+function exportRecords(model: SupermarketModel, n: number, warm: number, o: Opts): { json: Record<string, unknown>; text: string[] } {
+  if (!o.perServer && !o.perJob) return { json: {}, text: [] };
+  const rec = recordReplication(model, { n, jobs: o.jobs, seed: o.seed, warmupTime: warm, engine: o.engine });
+  if (o.perJob) writePerJobCsv(o.perJob, rec.jobs);
+  const about = { replication: 1, engine: rec.engine, window: rec.servers.window, meanResponseTime: rec.meanResponseTime };
+  const json = {
+    ...(o.perServer ? { perServer: { ...about, servers: perServerRows(rec.servers) } } : {}),
+    ...(o.perJob ? { perJob: { ...about, file: o.perJob, jobs: rec.jobs.arrival.length } } : {}),
+  };
+  const text = [
+    ...(o.perServer ? [`Per server, replication 1 (${rec.engine} engine, window ${rec.servers.window.toFixed(1)}; E[Q_j] by Little: Σ T / window):`, perServerTable(rec.servers)] : []),
+    ...(o.perJob ? [`${rec.jobs.arrival.length} measured jobs of replication 1 written to ${o.perJob}`] : []),
+  ];
+  return { json, text };
 }

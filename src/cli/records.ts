@@ -1,0 +1,37 @@
+/** Output of per-job and per-server records (`--per-job FILE.csv`, `--per-server`) for `simulate` and `replay`. */
+import { stringify } from 'csv-stringify/sync';
+import { writeFileAtomic } from '../io/index.ts';
+import type { JobRecords, ServerRecords } from '../sim/jobRecord.ts';
+
+/** Columns of the per-job CSV, in order. */
+export const PER_JOB_COLUMNS = ['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response'] as const;
+
+/** A number as CSV text: shortest round-trip form; empty for NaN (not recorded). */
+const cell = (x: number) => (Number.isNaN(x) ? '' : String(x));
+
+/**
+ * Writes the measured jobs as CSV (header `job,arrival,size,prediction,server,start,departure,response`; job = 1-based
+ * arrival rank in the window, server 1-based; empty cells: not recorded, e.g. start under a non-FIFO discipline).
+ */
+export function writePerJobCsv(file: string, jobs: JobRecords): void {
+  const rows: string[][] = [];
+  for (let k = 0; k < jobs.arrival.length; k++) {
+    rows.push([String(k + 1), cell(jobs.arrival[k]), cell(jobs.size[k]), cell(jobs.prediction[k]), String(jobs.server[k] + 1),
+      cell(jobs.start[k]), cell(jobs.departure[k]), cell(jobs.response[k])]);
+  }
+  writeFileAtomic(file, stringify(rows, { header: true, columns: [...PER_JOB_COLUMNS] }));
+}
+
+/** Per-server rows as plain objects (server 1-based), for JSON. */
+export function perServerRows(servers: ServerRecords): { server: number; busyFraction: number; meanQueueLength: number; jobsServed: number }[] {
+  return servers.busyFraction.map((b, j) => ({ server: j + 1, busyFraction: b, meanQueueLength: servers.meanQueueLength[j], jobsServed: servers.jobsServed[j] }));
+}
+
+/** Text table of the per-server records (at most `limit` rows, then a count of the rest). */
+export function perServerTable(servers: ServerRecords, limit = 50): string {
+  const rows = perServerRows(servers);
+  const head = `  ${'server'.padStart(6)} ${'busy'.padStart(8)} ${'E[Q_j]'.padStart(8)} ${'jobs'.padStart(9)}`;
+  const body = rows.slice(0, limit).map((r) => `  ${String(r.server).padStart(6)} ${r.busyFraction.toFixed(4).padStart(8)} ${r.meanQueueLength.toFixed(4).padStart(8)} ${String(r.jobsServed).padStart(9)}`);
+  const more = rows.length > limit ? [`  … ${rows.length - limit} more servers (--json lists all)`] : [];
+  return [head, ...body, ...more].join('\n');
+}

@@ -1,0 +1,108 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'records-'));
+
+describe('supermarket simulate --per-job / --per-server', () => {
+  it('simulate --per-job writes the measured jobs of replication 1: their mean response is that replication\'s, and FIFO departure = start + size', async () => {
+    const csv = path.join(dir, 'jobs.csv');
+    const r = await runCli(['simulate', '--lambda', '0.8', '--d', '2', '--n', '5', '--jobs', '3000', '--replications', '2', '--warmup', '20',
+      '--per-job', csv, '--per-server', '--json', '--no-progress']);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    expect(out.engine).toBe('event'); // auto would pick the race engine, which keeps no per-job state
+    const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+    expect(rows).toHaveLength(3000);
+    const mean = rows.reduce((s, x) => s + x[7], 0) / rows.length;
+    expect(mean).toBeCloseTo(out.perReplication[0].meanResponseTime, 10);
+    for (const [, arrival, size, prediction, server, start, departure, response] of rows) {
+      expect(start).toBeGreaterThanOrEqual(arrival);
+      expect(departure - start).toBeCloseTo(size, 9);
+      expect(departure - arrival).toBeCloseTo(response, 9);
+      expect(prediction).toBe(size); // exact predictions
+      expect(server).toBeGreaterThanOrEqual(1);
+      expect(server).toBeLessThanOrEqual(5);
+    }
+    // Per server: jobs add up; the busy fractions average to the offered load within a few %; Little's E[Q_j] sum ≈ n·E[Q].
+    const servers = out.perServer.servers as { busyFraction: number; meanQueueLength: number; jobsServed: number }[];
+    expect(servers.reduce((s, x) => s + x.jobsServed, 0)).toBe(3000);
+    const busy = servers.reduce((s, x) => s + x.busyFraction, 0) / 5;
+    expect(Math.abs(busy - 0.8)).toBeLessThan(0.05);
+    const q = servers.reduce((s, x) => s + x.meanQueueLength, 0) / 5;
+    expect(Math.abs(q - out.perReplication[0].meanQueueLength) / q).toBeLessThan(0.02);
+  });
+
+  it('simulate --per-server prints a per-server table; --engine race with records is refused', async () => {
+    const r = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '3', '--jobs', '500', '--replications', '2', '--warmup', '0', '--per-server', '--no-progress']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/server\s+busy\s+E\[Q_j\]\s+jobs/);
+    const bad = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '3', '--jobs', '500', '--engine', 'race', '--per-server']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/need an event engine/);
+  });
+});
+
+describe('small CLI faults', () => {
+  it('simulate --warmup 0 is accepted: measurement from the empty start', async () => {
+    const r = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '4', '--jobs', '500', '--replications', '2', '--warmup', '0', '--json', '--no-progress']);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).warmupTime).toBe(0);
+  });
+
+  it('model with one scalar variable gets no truncation warning; a truncated level model whose last level is not empty does', async () => {
+    const scalar = path.join(dir, 'scalar.json');
+    // immigration–departure: x* = λ/(1 + λ) = 0.5 at λ = 1, far from 0, and not a truncation
+    writeFileSync(scalar, JSON.stringify({ name: 'in-out', parameters: { lambda: 1 }, variables: ['x'],
+      transitions: [{ name: 'in', change: { x: 1 }, rate: 'lambda * (1 - x)' }, { name: 'out', change: { x: -1 }, rate: 'x' }] }));
+    const r = await runCli(['model', scalar]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/x=0\.50000/);
+    expect(r.stderr).not.toMatch(/warning/);
+    const truncated = await runCli(['model', 'models/jsq-d.json', '--set', 'K=3', '--set', 'lambda=0.95']);
+    expect(truncated.stderr).toMatch(/warning: the last state variable s3/);
+  });
+
+  it('a file with several schema problems gives the first on the line and "(and N more: …)"', async () => {
+    const file = path.join(dir, 'conj.json');
+    writeFileSync(file, JSON.stringify({ name: 'x y', claim: 'T(jsq, fifo) < 2', grid: { lambda: [1.2, -1], d: [2] } }));
+    const r = await runCli(['conjecture', file]);
+    expect(r.status).not.toBe(0);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/conj\.json: name: .* \(and 2 more: grid\.lambda\[0\]: .*; grid\.lambda\[1\]: .*\)$/);
+  });
+});
+
+describe('--service empirical:FILE', () => {
+  const sizes = path.join(dir, 'sizes.txt');
+  writeFileSync(sizes, '# sizes\n1\n2\n\n3\n');
+
+  it('mg1 --service empirical:FILE rescales to mean 1; @raw keeps the values (mean 2, so λ = 0.45 gives ρ = 0.9)', async () => {
+    const json = async (service: string, lambda: string) => JSON.parse((await runCli(['mg1', '--lambda', lambda, '--service', service, '--json'])).stdout);
+    const scaled = await json(`empirical:${sizes}`, '0.9');
+    const raw = await json(`empirical:${sizes}@raw`, '0.45');
+    // M/G/1 FIFO (Pollaczek–Khinchine): E[T] = E[S] + λE[S²]/(2(1 − ρ)); scaled sizes 0.5, 1, 1.5: E[S²] = 7/6.
+    expect(scaled.meanResponseTime).toBeCloseTo(1 + (0.9 * 7) / 6 / (2 * 0.1), 9);
+    expect(raw.meanResponseTime).toBeCloseTo(2 + (0.45 * 14) / 3 / (2 * 0.1), 9);
+  });
+
+  it('--service empirical:FILE errors name the file and the line', async () => {
+    const bad = path.join(dir, 'bad.txt');
+    writeFileSync(bad, '1\n2\nabc\n');
+    const neg = path.join(dir, 'neg.txt');
+    writeFileSync(neg, '1\n-2\n');
+    for (const [service, pattern] of [
+      [`empirical:${path.join(dir, 'missing.txt')}`, /empirical:.*missing\.txt: cannot read the file \(no such file\)/],
+      [`empirical:${bad}`, /bad\.txt: line 3 is not a number: "abc"/],
+      [`empirical:${neg}`, /neg\.txt: line 2: sizes must be ≥ 0, got -2/],
+    ] as const) {
+      const r = await runCli(['fixed-point', '--lambda', '0.9', '--d', '2', '--service', service]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+    }
+  });
+});

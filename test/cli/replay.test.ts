@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'replay-'));
+const rest = ' -1'.repeat(14);
+// Hand-made SWF: job, submit, wait, run time, then 14 fields −1. The recorded waits (0, 6, 0) are the original machine's.
+const swf = path.join(dir, 'hand.swf');
+writeFileSync(swf, `; hand-made\n1 0 0 10${rest}\n2 4 6 3${rest}\n3 30 0 2${rest}\n`);
+
+const csvRows = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(','));
+
+describe('supermarket replay', () => {
+  it('replay hand.swf --n 1 --no-rescale (FIFO) gives arrivals 0, 4, 30, responses 10, 9, 2, mean 7.0; the recorded wait is ignored', async () => {
+    const csv = path.join(dir, 'jobs.csv');
+    const r = await runCli(['replay', swf, '--n', '1', '--no-rescale', '--per-job', csv, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.meanResponseTime.mean).toBe(7);
+    expect(out.jobs).toBe(3);
+    expect(out.replay.rescaled).toBe(false);
+    // E[Q] over the window [0, 30]: one job on [0, 4], two on [4, 10], one on [10, 13]: (4 + 12 + 3)/30.
+    expect(out.meanQueueLength.mean).toBeCloseTo(19 / 30, 12);
+    const rows = csvRows(csv);
+    expect(rows[0]).toEqual(['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response']);
+    expect(rows.slice(1)).toEqual([
+      ['1', '0', '10', '10', '1', '0', '10', '10'],
+      ['2', '4', '3', '3', '1', '10', '13', '9'],
+      ['3', '30', '2', '2', '1', '30', '32', '2'],
+    ]);
+  });
+
+  it('replay hand.swf --per-server gives the busy fraction 13/30 and 3 jobs on the one server', async () => {
+    const r = await runCli(['replay', swf, '--n', '1', '--no-rescale', '--per-server', '--json']);
+    const out = JSON.parse(r.stdout);
+    expect(out.perServer).toHaveLength(1);
+    expect(out.perServer[0].busyFraction).toBeCloseTo(13 / 30, 12);
+    expect(out.perServer[0].jobsServed).toBe(3);
+    expect(out.perServer[0].meanQueueLength).toBeCloseTo(21 / 30, 12); // Little: (10 + 9 + 2)/30
+  });
+
+  it('replay hand.swf rescaled to ρ = 0.5 on n = 1 divides sizes by their mean 5 and scales the clock to λ = 0.5 (responses 2, 1.8, 0.4 in mean sizes)', async () => {
+    // mean gap 15 s; time scale 1/(ρ·n·15) per s = 1/7.5: arrivals 0, 0.5333, 4; sizes 2, 0.6, 0.4.
+    // job 2 waits until 2: T = 2 − 0.5333 + 0.6 = 2.0667; mean (2 + 2.0667 + 0.4)/3.
+    const r = await runCli(['replay', swf, '--n', '1', '--load', '0.5', '--json']);
+    const out = JSON.parse(r.stdout);
+    expect(out.replay.rescaled).toBe(true);
+    expect(out.replay.meanSize).toBe(5);
+    expect(out.meanResponseTime.mean).toBeCloseTo((2 + (2 - 4 / 7.5 + 0.6) + 0.4) / 3, 12);
+  });
+
+  it('replay --jobs-from 2 --jobs-to 3 replays jobs 2 and 3 only', async () => {
+    const r = await runCli(['replay', swf, '--n', '1', '--no-rescale', '--jobs-from', '2', '--jobs-to', '3', '--json']);
+    const out = JSON.parse(r.stdout);
+    expect(out.jobs).toBe(2);
+    expect(out.meanResponseTime.mean).toBe((3 + 2) / 2);
+  });
+
+  it('replay rejects bad ranges and unknown files with one line', async () => {
+    for (const [args, pattern] of [
+      [['--jobs-from', '3', '--jobs-to', '2'], /--jobs-from 3 is after --jobs-to 2/],
+      [['--jobs-to', '9'], /--jobs-to 9: the trace has 3 jobs/],
+      [['--load', '0.5'], /--load rescales the trace; it cannot be combined with --no-rescale/],
+    ] as const) {
+      const r = await runCli(['replay', swf, '--n', '1', '--no-rescale', ...args]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+    }
+  });
+});
