@@ -11,3 +11,4 @@ export { populationFixedPoint, type PopulationFixedPointOptions, type Population
 export { populationTransient, type PopulationTransientOptions, type PopulationTransientResult } from './transient.ts';
 export { populationRefined, refinedAt, type PopulationRefinedResult } from './refined.ts';
 export { solveLyapunovDense } from '../../numerics/lyapunovDense.ts';
+export { populationSecondOrder, secondOrderAt, type PopulationSecondOrderResult } from './secondOrder.ts';
