@@ -8,7 +8,7 @@ import { modelJson } from './population/helpers.ts';
 describe('refinedTransient (SQ(d))', () => {
   it.each(['with-replacement', 'without-replacement'] as const)('V(t) starts at 0 and tends to the stationary V of refine as t → ∞ (λ = 0.9, d = 2, %s)', (sampling) => {
     const model = parseModel({ lambda: 0.9, d: 2, sampling });
-    const r = refinedTransient(model, { times: [0, 20, 400] });
+    const r = refinedTransient(model, { times: [0, 20, 300] });
     const stationary = refine(model);
     expect(r.sumV[0]).toBe(0);
     expect(r.sumV[1]).toBeLessThan(stationary.sumV); // from empty, V builds up

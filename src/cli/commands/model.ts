@@ -2,7 +2,7 @@
  * `supermarket model <file.json>`: a generic density-dependent population model (models/README.md): fixed point,
  * observables, refined 1/n correction and mean-field transient. Thin over src/meanfield/population.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import {
@@ -21,7 +21,7 @@ import { action } from '../errors.ts';
 import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
 
 interface Opts {
-  set: Record<string, number>; refined?: boolean; order: number; n?: number[]; transient?: boolean; tEnd: number; dt: number;
+  set: Record<string, number>; refined?: boolean; order: string; n?: number[]; transient?: boolean; tEnd: number; dt: number;
   tolerance: number; json?: boolean; compare?: boolean; horizon: number; warmup?: number; replications: number; seed: number;
 }
 
@@ -44,7 +44,7 @@ export function modelCommand(): Command {
     .argument('<file>', 'model file (JSON), e.g. models/jsq-d.json')
     .option('--set <name=value>', 'override a parameter of the file (repeatable), e.g. --set lambda=0.95', collectSet, {})
     .option('--refined', 'add the refined mean-field 1/n correction (E[g(X_n)] ≈ g(π) + c/n)')
-    .option('--order <k>', 'order of the refined expansion: 1 (c/n) or 2 (c₁/n + c₂/n², Gast–Bortolussi–Tribastone; O(K⁵) time, O(K⁴) memory)', parsePositive, 1)
+    .addOption(new Option('--order <k>', 'refined expansion order: 1 (c/n) or 2 (c₁/n + c₂/n², Gast–Bortolussi–Tribastone 2019; O(K⁵) time, O(K⁴) memory)').choices(['1', '2']).default('1'))
     .option('--n <n,...>', 'population sizes for the refined estimates (implies --refined)', parseIntegerList)
     .option('--transient', 'integrate the mean-field ODE from the initial state')
     .option('--t-end <t>', 'transient end time', parsePositive, 50)
@@ -72,10 +72,10 @@ export function modelCommand(): Command {
           'if the model is truncated, the truncation is binding (unstable load or K too small) and the results are not the limit\n');
       }
       if (o.compare && (o.n === undefined || o.n.length === 0)) throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');
-      if (o.order !== 1 && o.order !== 2) throw new InvalidModelError(`--order must be 1 or 2, got ${o.order}`);
-      const wantRefined = o.refined || o.n !== undefined || o.order === 2;
+      const order = Number(o.order);
+      const wantRefined = o.refined || o.n !== undefined || order === 2;
       const refined = wantRefined ? populationRefined(model, fp) : undefined;
-      const second = refined && o.order === 2 ? populationSecondOrder(model, refined) : undefined;
+      const second = refined && order === 2 ? populationSecondOrder(model, refined) : undefined;
       const estimates = refined ? (o.n ?? []).map((n) => (second ? secondOrderAt(second, n) : refinedAt(refined, n))) : [];
       let transient: ReturnType<typeof populationTransient> | undefined;
       if (o.transient) {
@@ -94,7 +94,7 @@ export function modelCommand(): Command {
         process.stdout.write(`${JSON.stringify({
           model: { name: model.name, file, source: model.source, parameters: model.parameters, variables: model.variables, transitions: model.transitions.length },
           fixedPoint: { x: fp.x, residual: fp.residual, iterations: fp.iterations, observables: fp.observables, diagnostics: fp.diagnostics },
-          ...(refined ? { refined: { order: o.order, V: refined.V, observables: refined.observables, lyapunovResidual: refined.lyapunovResidual, diagnostics: refined.diagnostics, estimates,
+          ...(refined ? { refined: { order, V: refined.V, observables: refined.observables, lyapunovResidual: refined.lyapunovResidual, diagnostics: refined.diagnostics, estimates,
             ...(second ? { secondOrder: { A: second.A, observables: second.observables, diagnostics: second.diagnostics, provenance: second.provenance } } : {}) } } : {}),
           ...(simulations.length ? { simulations: simulations.map((r) => ({ n: r.n, observables: r.observables, x: r.x, events: r.events, warmup: r.warmup, horizon: r.horizon, seeds: r.seeds, provenance: r.provenance })) } : {}),
           ...(transient ? { transient: { times: transient.times, x: transient.x, observables: transient.observables, diagnostics: transient.diagnostics } } : {}),
