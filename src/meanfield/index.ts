@@ -21,7 +21,7 @@ export {
   type FixedPointMethod,
 } from './fixedPoint.ts';
 export { responseTimeCcdf, responseTimeQuantile } from './responseTime.ts';
-export { solveTransient, type TransientOptions, type TransientResult } from './transient.ts';
+export { solveTransient, refinedTransient, refinedTransientAt, type TransientOptions, type TransientResult, type RefinedTransientResult } from './transient.ts';
 export {
   simulationWarmup, warmupTime, MAX_AUTO_WARMUP, MAX_SCV_FACTOR, type SimulationWarmup, type SimulationWarmupOptions,
   type PopulationWarmupOptions, type WarmupOptions, type WarmupResult,

@@ -7,8 +7,10 @@ import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import { clampRowsToRange } from '../numerics/clamp.ts';
+import { integrateOdex } from '../numerics/odex.ts';
 import { integrateSqd } from './ode.ts';
-import { sqdClosedFormTail, sqdTruncationLevel } from './sqd.ts';
+import { computeF1, sqdHessianTerm } from './refined.ts';
+import { sqdClosedFormTail, sqdDrift, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
 
 export { relaxationTime } from './relaxation.ts';
@@ -193,5 +195,101 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
       version: VERSION,
       options: { tolerance, maxSteps, truncationLevel: K },
     },
+  };
+}
+
+export interface RefinedTransientResult {
+  /** The mean-field transient (same instants, same truncation level K). */
+  meanField: TransientResult;
+  /** V[j] = 1/n coefficient of E[s^(n)(times[j])], length K + 1 (V[j][0] = 0), for the model's sampling. */
+  V: number[][];
+  /** sumV[j] = Σ_i V[j][i]: the 1/n coefficient of E[Q_n(times[j])] (jobs per server). */
+  sumV: number[];
+  diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; truncationLevel: number };
+  provenance: { equation: string; source: string; version: string };
+}
+
+/**
+ * Refined mean-field transient of SQ(d), exponential sizes, FIFO: E[s^(n)(t)] = s(t) + V(t)/n + O(1/n²) from a
+ * deterministic initial state, by integrating with odex, next to the mean-field ODE, the linearised system
+ *   dV/dt = F'(s)V + ½ F''(s)·W + f⁽¹⁾(s),   dW/dt = F'(s)W + WF'(s)ᵀ + Q(s),   V(0) = 0, W(0) = 0
+ * (f⁽¹⁾ only for sampling without replacement, as in ./refined.ts; W(t)/n is the covariance of s^(n)(t)). As
+ * t → ∞, V(t) tends to the stationary V of `refine`. Truncation level K as chosen by `solveTransient`; the system
+ * has K(K + 2) unknowns.
+ * Source: theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017 (transient, Theorem 3.1); Gast, Bortolussi,
+ * Tribastone, Perf. Eval. 2019 (the V, W ODEs; rmf_tool refinedRefined_transientRegime.py, drift_r).
+ * @param model as `solveTransient`. @param options as `solveTransient`.
+ * @returns `meanField`, `V` (per instant, length K + 1), `sumV`, odex `diagnostics`.
+ * @throws as `solveTransient`.
+ * @example refinedTransient(m, { times: [0, 300] }).sumV[1] // ≈ refine(m).sumV (3.9864 at d = 2, λ = 0.9)
+ */
+export function refinedTransient(model: SupermarketModel, options: TransientOptions): RefinedTransientResult {
+  const meanField = solveTransient(model, options);
+  const { rho, d, meanService } = sqdParameters(model);
+  const K = meanField.diagnostics.truncationLevel;
+  const { tolerance, maxSteps } = meanField.provenance.options;
+  const times = meanField.times;
+  const taus = times.map((t) => t / meanService);
+  const withoutReplacement = model.sampling === 'without-replacement';
+  const size = K * (K + 2);
+  const y0 = new Array<number>(size).fill(0);
+  for (let i = 1; i < meanField.tail[0].length; i++) y0[i - 1] = meanField.tail[0][i];
+  const W: number[][] = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+  const f = (_t: number, y: number[]): number[] => {
+    const s = y.slice(0, K);
+    const out = new Array<number>(size);
+    const drift = sqdDrift(rho, d, s);
+    const { lower, diag, upper } = sqdJacobianBands(rho, d, s);
+    for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) W[i][j] = y[2 * K + i * K + j];
+    const b = sqdHessianTerm(rho, d, s, W);
+    const f1 = withoutReplacement ? computeF1(rho, d, s) : undefined;
+    const FW = (i: number, j: number) => diag[i] * W[i][j] + (i > 0 ? lower[i] * W[i - 1][j] : 0) + (i + 1 < K ? upper[i] * W[i + 1][j] : 0);
+    for (let i = 0; i < K; i++) {
+      out[i] = drift[i];
+      const v = (k: number) => y[K + k];
+      out[K + i] = diag[i] * v(i) + (i > 0 ? lower[i] * v(i - 1) : 0) + (i + 1 < K ? upper[i] * v(i + 1) : 0) + b[i] + (f1 ? f1[i] : 0);
+      for (let j = 0; j < K; j++) out[2 * K + i * K + j] = FW(i, j) + FW(j, i);
+      // Q(s) = Σ_ℓ ℓℓᵀβ_ℓ is diagonal for SQ(d): up- and down-crossing rates of level i + 1
+      const up = rho * ((i === 0 ? 1 : s[i - 1]) ** d - s[i] ** d);
+      out[2 * K + i * K + i] += up + s[i] - (i + 1 < K ? s[i + 1] : 0);
+    }
+    return out;
+  };
+  const V: number[][] = [[0, ...new Array<number>(K).fill(0)]];
+  let next = 1;
+  const stats = times.length === 1
+    ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
+    : integrateOdex(f, y0, taus[0], taus[taus.length - 1], { tolerance, maxSteps: 4 * maxSteps, label: `the refined SQ(d) transient (K = ${K})`,
+      denseComponents: Array.from({ length: K }, (_, i) => K + i) }, (_xOld, x, y, dense) => {
+        while (next < taus.length && taus[next] <= x) {
+          const target = taus[next];
+          V.push([0, ...Array.from({ length: K }, (_, i) => (target === x ? y[K + i] : dense(K + i, target)))]);
+          next++;
+        }
+      });
+  while (V.length < times.length) V.push([0, ...stats.y.slice(K, 2 * K)]);
+  return {
+    meanField,
+    V,
+    sumV: V.map((row) => row.reduceRight((acc, v) => acc + v, 0)),
+    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, truncationLevel: K },
+    provenance: {
+      equation: 'E[s^(n)(t)] = s(t) + V(t)/n; dV/dt = F\'V + F\'\':W/2 (+ f1 without replacement), dW/dt = F\'W + WF\'^T + Q, V(0) = W(0) = 0',
+      source: 'theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool',
+      version: VERSION,
+    },
+  };
+}
+
+/**
+ * Refined transient estimates at n: E[s_i^(n)(t)] ≈ s_i(t) + V_i(t)/n, E[Q_n(t)] ≈ Σ s_i(t) + ΣV(t)/n.
+ * @throws {InvalidModelError} if n is not an integer ≥ 1.
+ */
+export function refinedTransientAt(result: RefinedTransientResult, n: number): { n: number; meanQueueLength: number[]; tail: number[][] } {
+  if (!Number.isInteger(n) || n < 1) throw new InvalidModelError(`n must be an integer ≥ 1, got ${n}`);
+  return {
+    n,
+    meanQueueLength: result.meanField.meanQueueLength.map((q, j) => q + result.sumV[j] / n),
+    tail: result.meanField.tail.map((row, j) => row.map((s, i) => s + result.V[j][i] / n)),
   };
 }

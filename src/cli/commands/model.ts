@@ -2,16 +2,18 @@
  * `supermarket model <file.json>`: a generic density-dependent population model (models/README.md): fixed point,
  * observables, refined 1/n correction and mean-field transient. Thin over src/meanfield/population.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import {
   parsePopulationModel,
   populationFixedPoint,
   populationRefined,
+  populationSecondOrder,
   populationTransient,
   refinedAt,
   requireSmoothModel,
+  secondOrderAt,
 } from '../../meanfield/population/index.ts';
 import { simulatePopulation, type PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
@@ -19,7 +21,7 @@ import { action } from '../errors.ts';
 import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
 
 interface Opts {
-  set: Record<string, number>; refined?: boolean; n?: number[]; transient?: boolean; tEnd: number; dt: number;
+  set: Record<string, number>; refined?: boolean; order: string; n?: number[]; transient?: boolean; tEnd: number; dt: number;
   tolerance: number; json?: boolean; compare?: boolean; horizon: number; warmup?: number; replications: number; seed: number;
 }
 
@@ -42,6 +44,7 @@ export function modelCommand(): Command {
     .argument('<file>', 'model file (JSON), e.g. models/jsq-d.json')
     .option('--set <name=value>', 'override a parameter of the file (repeatable), e.g. --set lambda=0.95', collectSet, {})
     .option('--refined', 'add the refined mean-field 1/n correction (E[g(X_n)] ≈ g(π) + c/n)')
+    .addOption(new Option('--order <k>', 'refined expansion order: 1 (c/n) or 2 (c₁/n + c₂/n², Gast–Bortolussi–Tribastone 2019; O(K⁵) time, O(K⁴) memory)').choices(['1', '2']).default('1'))
     .option('--n <n,...>', 'population sizes for the refined estimates (implies --refined)', parseIntegerList)
     .option('--transient', 'integrate the mean-field ODE from the initial state')
     .option('--t-end <t>', 'transient end time', parsePositive, 50)
@@ -54,6 +57,7 @@ export function modelCommand(): Command {
     .option('--seed <s>', 'master seed for --compare', parseNumber, 1)
     .option('--json', 'print one JSON object on stdout')
     .addHelpText('after', '\nExamples:\n  supermarket model models/jsq-d.json --refined --n 10,100\n' +
+      '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --set K=7 --refined --order 2 --n 10,20\n' +
       '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json\n' +
       '  supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500\n' +
       '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5')
@@ -71,9 +75,11 @@ export function modelCommand(): Command {
           'if the model is truncated, the truncation is binding (unstable load or K too small) and the results are not the limit\n');
       }
       if (o.compare && (o.n === undefined || o.n.length === 0)) throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');
-      const wantRefined = o.refined || o.n !== undefined;
+      const order = Number(o.order);
+      const wantRefined = o.refined || o.n !== undefined || order === 2;
       const refined = wantRefined ? populationRefined(model, fp) : undefined;
-      const estimates = refined ? (o.n ?? []).map((n) => refinedAt(refined, n)) : [];
+      const second = refined && order === 2 ? populationSecondOrder(model, refined) : undefined;
+      const estimates = refined ? (o.n ?? []).map((n) => (second ? secondOrderAt(second, n) : refinedAt(refined, n))) : [];
       let transient: ReturnType<typeof populationTransient> | undefined;
       if (o.transient) {
         const steps = Math.round(o.tEnd / o.dt);
@@ -91,7 +97,8 @@ export function modelCommand(): Command {
         process.stdout.write(`${JSON.stringify({
           model: { name: model.name, file, source: model.source, parameters: model.parameters, variables: model.variables, transitions: model.transitions.length },
           fixedPoint: { x: fp.x, residual: fp.residual, iterations: fp.iterations, observables: fp.observables, diagnostics: fp.diagnostics },
-          ...(refined ? { refined: { V: refined.V, observables: refined.observables, lyapunovResidual: refined.lyapunovResidual, diagnostics: refined.diagnostics, estimates } } : {}),
+          ...(refined ? { refined: { order, V: refined.V, observables: refined.observables, lyapunovResidual: refined.lyapunovResidual, diagnostics: refined.diagnostics, estimates,
+            ...(second ? { secondOrder: { A: second.A, observables: second.observables, diagnostics: second.diagnostics, provenance: second.provenance } } : {}) } } : {}),
           ...(simulations.length ? { simulations: simulations.map((r) => ({ n: r.n, observables: r.observables, x: r.x, events: r.events, warmup: r.warmup, horizon: r.horizon, seeds: r.seeds, provenance: r.provenance })) } : {}),
           ...(transient ? { transient: { times: transient.times, x: transient.x, observables: transient.observables, diagnostics: transient.diagnostics } } : {}),
           provenance: refined?.provenance ?? fp.provenance,
@@ -109,11 +116,13 @@ export function modelCommand(): Command {
       const names = Object.keys(fp.observables);
       if (names.length) lines.push('Observables at the fixed point:', ...names.map((nm) => `  ${nm} = ${fmt(fp.observables[nm])}`));
       if (refined) {
-        lines.push(`Refined mean field (Gast–Van Houdt, theory.md §6): E[g(X_n)] ≈ g(π) + c/n; Lyapunov residual ${refined.lyapunovResidual.toExponential(1)}`);
-        lines.push(`  ${'observable'.padEnd(24)} ${'g(π)'.padStart(12)} ${'c'.padStart(12)}${estimates.map((e) => `${`n = ${e.n}`.padStart(14)}`).join('')}`);
+        lines.push(second
+          ? `Refined mean field to order 2 (Gast–Bortolussi–Tribastone, theory.md §6): E[g(X_n)] ≈ g(π) + c₁/n + c₂/n²; Lyapunov residual ${refined.lyapunovResidual.toExponential(1)}, D/C/B residuals ${Object.values(second.diagnostics.residuals).map((r) => r.toExponential(1)).join('/')}`
+          : `Refined mean field (Gast–Van Houdt, theory.md §6): E[g(X_n)] ≈ g(π) + c/n; Lyapunov residual ${refined.lyapunovResidual.toExponential(1)}`);
+        lines.push(`  ${'observable'.padEnd(24)} ${'g(π)'.padStart(12)} ${(second ? 'c₁' : 'c').padStart(12)}${second ? 'c₂'.padStart(13) : ''}${estimates.map((e) => `${`n = ${e.n}`.padStart(14)}`).join('')}`);
         for (const nm of names) {
           const o1 = refined.observables[nm];
-          lines.push(`  ${nm.padEnd(24)} ${fmt(o1.meanField).padStart(12)} ${fmt(o1.coefficient).padStart(12)}${estimates.map((e) => fmt(e.observables[nm]).padStart(14)).join('')}`);
+          lines.push(`  ${nm.padEnd(24)} ${fmt(o1.meanField).padStart(12)} ${fmt(o1.coefficient).padStart(12)}${second ? ` ${fmt(second.observables[nm].second).padStart(12)}` : ''}${estimates.map((e) => fmt(e.observables[nm]).padStart(14)).join('')}`);
         }
         lines.push(`  V: ${model.variables.slice(0, shown).map((v, i) => `${v}=${refined.V[i].toPrecision(4)}`).join('  ')}${K > shown ? '  …' : ''}`);
       }

@@ -2,14 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
-import { lwlTransient, phaseTypeJsqTransient, solveTransient, sqdClosedFormTail, sqdParameters, sqdTruncationLevel } from '../../meanfield/index.ts';
+import { lwlTransient, phaseTypeJsqTransient, refinedTransient, refinedTransientAt, solveTransient, sqdClosedFormTail, sqdParameters, sqdTruncationLevel } from '../../meanfield/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { action } from '../errors.ts';
 import { addModelOptions, parseNumberList, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
 
 interface Opts extends ModelFlags {
-  tEnd: number; dt: number; from?: number[]; tolerance: number; levels: number; json?: boolean; csv?: boolean;
+  tEnd: number; dt: number; from?: number[]; tolerance: number; levels: number; json?: boolean; csv?: boolean; refined?: boolean; n?: number;
   init?: string; untilSteady?: boolean; tol: number;
 }
 
@@ -25,6 +25,8 @@ export function odeCommand(): Command {
     .requiredOption('--dt <dt>', 'output step', parsePositive)
     .option('--from <s1,s2,...>', 'initial tail fractions s_1, s_2, … (non-increasing in [0, 1]); default: empty system', parseNumberList)
     .option('--tolerance <ε>', 'odex relative and absolute tolerance', parsePositive, 1e-10)
+    .option('--refined', 'add the refined 1/n term: E[s(t)] ≈ s(t) + V(t)/n (linearised V, W system next to the ODE; exponential JSQ(d) only; needs --n)')
+    .option('--n <n>', 'servers for --refined', parsePositive)
     .option('--levels <k>', 'levels shown in text output', parsePositive, 5)
     .addOption(new Option('--json', 'print one JSON object on stdout').conflicts('csv'))
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
@@ -33,7 +35,7 @@ export function odeCommand(): Command {
       'numbers, or ode --csv output, whose last row is used)')
     .option('--until-steady', 'integrate until max_i |s_i(t) − s_i*| ≤ --tol (s* the closed-form fixed point) and report that time')
     .option('--tol <ε>', 'distance to the fixed point counted as steady, for --until-steady', parsePositive, 1e-6)
-    .addHelpText('after', '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5')
+    .addHelpText('after', '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 5 --refined --n 100')
     .action(action((o: Opts) => {
       const model = modelFromFlags(o);
       const init = initialTail(model, o);
@@ -58,6 +60,12 @@ export function odeCommand(): Command {
           'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws) and LWL(d) (workload PIDE, any discipline)');
       }
       if (!classic && from) throw new InvalidModelError('--from and --init (tail fractions) apply to exponential sizes; the phase-type transient starts from an empty system');
+      if (o.refined || o.n !== undefined) {
+        if (!classic) throw new InvalidModelError('--refined covers JSQ(d) FIFO with exponential sizes (the SQ(d) ODE); use `supermarket model FILE --transient` for population models');
+        if (o.n === undefined || !Number.isInteger(o.n)) throw new InvalidModelError('--refined needs --n <servers> (an integer ≥ 1)');
+        printRefinedTransient(model, times, from, o);
+        return;
+      }
       const tr = classic ? solveTransient(model, { times, from, tolerance: o.tolerance }) : phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ model, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`);
@@ -208,5 +216,28 @@ function runUntilSteady(model: SupermarketModel, from: number[] | undefined, o: 
       ...Array.from({ length: k }, (_, i) => (s[i + 1] ?? 0).toFixed(6).padStart(10))].join(' '));
     process.stdout.write(`${head}\n${body.join('\n')}\n` +
       `steady: max_i |s_i(t) − s_i*| = ${last.toExponential(2)} ≤ ${o.tol} at t = ${reached} (first grid time; resolution dt = ${o.dt})\n`);
+  }
+}
+
+/** SQ(d) transient with its refined 1/n term at n servers: E[Q](t), mean field and refined, and the refined tail. */
+function printRefinedTransient(model: SupermarketModel, times: number[], from: number[] | undefined, o: Opts): void {
+  const r = refinedTransient(model, { times, from, tolerance: o.tolerance });
+  const n = o.n!;
+  const at = refinedTransientAt(r, n);
+  const tr = r.meanField;
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify({ model, n, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail,
+      refined: { n, meanQueueLength: at.meanQueueLength, tail: at.tail, V: r.V, sumV: r.sumV, diagnostics: r.diagnostics, provenance: r.provenance },
+      diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`);
+  } else if (o.csv) {
+    const K = tr.tail[0]?.length ?? 0;
+    const columns = ['t', 'meanQueueLength', 'refinedMeanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`), ...Array.from({ length: K }, (_, i) => `refined_s_${i}`)];
+    process.stdout.write(stringify(tr.times.map((t, j) => [t, tr.meanQueueLength[j], at.meanQueueLength[j], ...tr.tail[j], ...at.tail[j]]), { header: true, columns }));
+  } else {
+    const k = Math.min(o.levels, (tr.tail[0]?.length ?? 1) - 1);
+    const head = ['t'.padStart(10), 'E[Q] MF'.padStart(10), `E[Q] n=${n}`.padStart(12), ...Array.from({ length: k }, (_, i) => `s_${i + 1} n=${n}`.padStart(12))].join(' ');
+    const body = tr.times.map((t, j) => [t.toFixed(3).padStart(10), tr.meanQueueLength[j].toFixed(6).padStart(10), at.meanQueueLength[j].toFixed(6).padStart(12),
+      ...at.tail[j].slice(1, k + 1).map((s) => s.toFixed(6).padStart(12))].join(' '));
+    process.stdout.write(`Refined mean field (theory.md §6): E[s(t)] ≈ s(t) + V(t)/n at n = ${n}\n${head}\n${body.join('\n')}\n`);
   }
 }

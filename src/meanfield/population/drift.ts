@@ -53,9 +53,44 @@ export interface PopulationDrift {
   noise(x: ArrayLike<number>): number[][];
   /** Count of compiled first and second partial derivatives (the sparsity actually used). */
   derivativeCounts(): { first: number; second: number };
+  /** Jump ℓ of each transition as parallel arrays (variable indices, values), index ℓ = transition. */
+  readonly jumps: readonly { index: Int32Array; value: Float64Array }[];
+  /**
+   * Non-zero m-th partial derivatives of the rates at x: ∂^mβ_ℓ/∂x_{j1}…∂x_{jm} for sorted tuples j1 ≤ … ≤ jm
+   * (m = 1..4; derived symbolically on first use per order, for the 1/n² term of ./secondOrder.ts).
+   * @returns one entry per transition ℓ and non-zero tuple.
+   */
+  rateDerivatives(x: ArrayLike<number>, order: number): { transition: number; index: Int32Array; value: number }[];
 }
 
 const cache = new WeakMap<PopulationModel, PopulationDrift>();
+
+/** A partial derivative of order |index| of an expression: ∂^m/∂x_{index[0]}…∂x_{index[m−1]}, index sorted. */
+export interface DerivativeTuple { index: number[]; node: MathNode }
+
+/**
+ * The non-zero derivatives of order m + 1 from those of order m (sorted index tuples, each derived once: only by
+ * the variables from the tuple's last index on that the node still names).
+ * @param previous order-m tuples (order 0: [{ index: [], node }]). @param index variable name → position.
+ * @param variables names by position. @param where location for messages.
+ * @throws {InvalidModelError} (from `differentiate`) if a node cannot be differentiated.
+ */
+export function nextDerivativeOrder(
+  previous: readonly DerivativeTuple[],
+  index: ReadonlyMap<string, number>,
+  variables: readonly string[],
+  where: string,
+): DerivativeTuple[] {
+  const out: DerivativeTuple[] = [];
+  for (const { index: idx, node } of previous) {
+    for (const k of referencedVariables(node, index)) {
+      if (idx.length > 0 && k < idx[idx.length - 1]) continue;
+      const dk = differentiate(node, variables[k], where);
+      if (!isZeroNode(dk)) out.push({ index: [...idx, k], node: dk });
+    }
+  }
+  return out;
+}
 
 function toState(x: ArrayLike<number>, K: number): Float64Array {
   if (x.length !== K) throw new RangeError(`state has length ${x.length}, the model has ${K} variables`);
@@ -148,9 +183,32 @@ export function populationDrift(model: PopulationModel): PopulationDrift {
     });
     return second;
   };
+  // Derivative nodes of every order, each tuple sorted (k ≥ the tuple's last index), built from the order below.
+  const tupleNodes: DerivativeTuple[][][] = [compiled.map((r) => [{ index: [], node: r.node }])];
+  const tupleCompiled: { index: Int32Array; evaluate: Evaluator }[][][] = [];
+  const tuplesOfOrder = (m: number) => {
+    if (!Number.isInteger(m) || m < 1 || m > 4) throw new RangeError(`derivative order must be 1, 2, 3 or 4, got ${m}`);
+    for (let o = tupleNodes.length; o <= m; o++) {
+      tupleNodes.push(compiled.map((r, l) => nextDerivativeOrder(tupleNodes[o - 1][l], index, model.variables, r.where)));
+    }
+    tupleCompiled[m] ??= tupleNodes[m].map((list, l) => list.map((p) => ({ index: Int32Array.from(p.index), evaluate: compileNode(p.node, index, compiled[l].where) })));
+    return tupleCompiled[m];
+  };
   const L = compiled.length;
 
   const drift: PopulationDrift = {
+    jumps: compiled.map((r) => ({ index: r.jumpIndex, value: r.jumpValue })),
+    rateDerivatives(x, order) {
+      const s = toState(x, K);
+      const out: { transition: number; index: Int32Array; value: number }[] = [];
+      tuplesOfOrder(order).forEach((list, l) => {
+        for (const p of list) {
+          const value = p.evaluate(s);
+          if (value !== 0) out.push({ transition: l, index: p.index, value });
+        }
+      });
+      return out;
+    },
     dimension: K,
     transitionCount: L,
     labels: compiled.map((r) => r.label),

@@ -8,6 +8,7 @@ export { populationModelSchema, type PopulationModelFile } from '../../model/pop
 export { populationDrift, requireSmoothModel, type PopulationDrift } from './drift.ts';
 export { evaluateObservables, refineObservables } from './observables.ts';
 export { populationFixedPoint, type PopulationFixedPointOptions, type PopulationFixedPointResult } from './fixedPoint.ts';
-export { populationTransient, type PopulationTransientOptions, type PopulationTransientResult } from './transient.ts';
+export { populationTransient, populationRefinedTransient, type PopulationTransientOptions, type PopulationTransientResult, type PopulationRefinedTransientResult } from './transient.ts';
 export { populationRefined, refinedAt, type PopulationRefinedResult } from './refined.ts';
 export { solveLyapunovDense } from '../../numerics/lyapunovDense.ts';
+export { populationSecondOrder, secondOrderAt, type PopulationSecondOrderResult } from './secondOrder.ts';

@@ -7,12 +7,15 @@
 import { compileNode, differentiate, referencedVariables, type Evaluator } from '../../model/population/compile.ts';
 import { prepareExpression } from '../../model/population/expression.ts';
 import { symbolTable, type PopulationModel } from '../../model/population/parse.ts';
+import { nextDerivativeOrder, type DerivativeTuple } from './drift.ts';
 
 interface CompiledObservable {
   name: string;
   evaluate: Evaluator;
   /** ∇g and ∂²g/∂x_j∂x_k for k ≥ j, derived on first use (only `refineObservables` needs them). */
   derivatives: () => { gradient: { j: number; evaluate: Evaluator }[]; hessian: { j: number; k: number; evaluate: Evaluator }[] };
+  /** Derivatives of order m (sorted tuples), compiled on first use; m = 1..4 (the 1/n² term). */
+  tuples: (m: number) => { index: Int32Array; evaluate: Evaluator }[];
 }
 
 const isZero = (node: unknown) => (node as { type: string }).type === 'ConstantNode' && (node as { value: unknown }).value === 0;
@@ -45,7 +48,14 @@ function compiledObservables(model: PopulationModel): CompiledObservable[] {
       derived = { gradient, hessian };
       return derived;
     };
-    return { name, evaluate: compileNode(node, index, where), derivatives };
+    const levels: DerivativeTuple[][] = [[{ index: [], node }]];
+    const compiledLevels: { index: Int32Array; evaluate: Evaluator }[][] = [];
+    const tuples = (m: number) => {
+      while (levels.length <= m) levels.push(nextDerivativeOrder(levels[levels.length - 1], index, model.variables, where));
+      compiledLevels[m] ??= levels[m].map((p) => ({ index: Int32Array.from(p.index), evaluate: compileNode(p.node, index, where) }));
+      return compiledLevels[m];
+    };
+    return { name, evaluate: compileNode(node, index, where), derivatives, tuples };
   });
   cache.set(model, out);
   return out;
@@ -82,6 +92,25 @@ export function refineObservables(
     for (const g of gradient) coefficient += g.evaluate(s) * V[g.j];
     for (const h of hessian) coefficient += (h.j === h.k ? 0.5 : 1) * h.evaluate(s) * W[h.j][h.k];
     out[o.name] = { meanField: o.evaluate(s), coefficient };
+  }
+  return out;
+}
+
+/**
+ * Non-zero m-th partial derivatives of each observable at x, over sorted index tuples (m = 1..4).
+ * @returns observable name → { value g(x), derivatives: per order m (index 1..maxOrder) the list of { index, value } }.
+ */
+export function observableDerivatives(
+  model: PopulationModel,
+  x: ArrayLike<number>,
+  maxOrder: number,
+): Record<string, { value: number; derivatives: { index: Int32Array; value: number }[][] }> {
+  const s = Float64Array.from(x);
+  const out: Record<string, { value: number; derivatives: { index: Int32Array; value: number }[][] }> = {};
+  for (const o of compiledObservables(model)) {
+    const derivatives: { index: Int32Array; value: number }[][] = [[]];
+    for (let m = 1; m <= maxOrder; m++) derivatives.push(o.tuples(m).map((p) => ({ index: p.index, value: p.evaluate(s) })).filter((p) => p.value !== 0));
+    out[o.name] = { value: o.evaluate(s), derivatives };
   }
   return out;
 }

@@ -7,8 +7,8 @@ import { integrateOdex } from '../../numerics/odex.ts';
 import { clampRowsToRange } from '../../numerics/clamp.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
-import { populationDrift, type PopulationDrift } from './drift.ts';
-import { evaluateObservables } from './observables.ts';
+import { populationDrift, requireSmoothModel, type PopulationDrift } from './drift.ts';
+import { evaluateObservables, refineObservables } from './observables.ts';
 import type { PopulationModel } from '../../model/population/parse.ts';
 
 // As in ../ode.ts: tsx applies tsconfig's 'odex' → types/odex.d.ts mapping at run time, so the code is loaded by
@@ -128,6 +128,99 @@ export function populationTransient(model: PopulationModel, options: PopulationT
       source: 'theory.md §6; Kurtz 1970; odex (Hairer–Wanner ODEX)',
       version: VERSION,
       options: { tolerance, maxSteps },
+    },
+  };
+}
+
+export interface PopulationRefinedTransientResult {
+  /** The mean-field transient (same instants). */
+  meanField: PopulationTransientResult;
+  /** V[j], length K: E[x^(n)(times[j])] ≈ x(times[j]) + V[j]/n. */
+  V: number[][];
+  /** Observable name → its 1/n coefficient at each instant: ∇g(x)·V + ½ g''(x):W. */
+  observables: Record<string, number[]>;
+  diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number };
+  provenance: { model: string; equation: string; source: string; version: string };
+}
+
+/**
+ * Refined mean-field transient of a population model from its deterministic initial state: E[X^(n)(t)] =
+ * x(t) + V(t)/n + O(1/n²), integrating with odex the system dx/dt = f(x), dV/dt = F'(x)V + ½F''(x)·W,
+ * dW/dt = F'(x)W + WF'(x)ᵀ + Q(x), V(0) = W(0) = 0 (K(K + 2) unknowns; symbolic Jacobian and Hessian of ./drift.ts).
+ * As t → ∞, V(t) tends to the V of `populationRefined`.
+ * Source: theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; Gast, Bortolussi, Tribastone, Perf. Eval. 2019
+ * (rmf_tool refinedRefined_transientRegime.py, drift_r).
+ * @param model from `parsePopulationModel` (C² rates, `requireSmoothModel`). @param options as `populationTransient`.
+ * @returns `meanField`, `V` (per instant), `observables` (1/n coefficients per instant), odex `diagnostics`.
+ * @throws as `populationTransient`; {InvalidModelError} if a rate or observable is not C².
+ */
+export function populationRefinedTransient(model: PopulationModel, options: PopulationTransientOptions): PopulationRefinedTransientResult {
+  requireSmoothModel(model);
+  const meanField = populationTransient(model, options);
+  const K = model.variables.length;
+  const drift = populationDrift(model);
+  const { tolerance, maxSteps } = meanField.provenance.options;
+  const times = meanField.times;
+  const size = K * (K + 2);
+  const y0 = new Array<number>(size).fill(0);
+  meanField.x[0].forEach((v, i) => (y0[i] = v));
+  const W: number[][] = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+  const f = (_t: number, y: number[]): number[] => {
+    const x = Float64Array.from(y.slice(0, K));
+    for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) W[i][j] = y[2 * K + i * K + j];
+    const fx = drift.drift(x);
+    const J = drift.jacobian(x);
+    const b = drift.secondOrderTerm(x, W);
+    const Q = drift.noise(x);
+    const out = new Array<number>(size).fill(0);
+    for (let i = 0; i < K; i++) {
+      out[i] = fx[i];
+      let v = b[i];
+      for (let k = 0; k < K; k++) v += J[i][k] * y[K + k];
+      out[K + i] = v;
+    }
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) {
+        let acc = Q[i][j];
+        for (let k = 0; k < K; k++) acc += J[i][k] * W[k][j] + W[i][k] * J[j][k];
+        out[2 * K + i * K + j] = acc;
+      }
+    }
+    return out;
+  };
+  const V: number[][] = [new Array<number>(K).fill(0)];
+  const Ws: number[][][] = [W.map((row) => row.map(() => 0))];
+  let next = 1;
+  const stats = times.length === 1
+    ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
+    : integrateOdex(f, y0, times[0], times[times.length - 1], { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` },
+      (_xOld, t, y, dense) => {
+        while (next < times.length && times[next] <= t) {
+          const target = times[next];
+          const at = (c: number) => (target === t ? y[c] : dense(c, target));
+          V.push(Array.from({ length: K }, (_, i) => at(K + i)));
+          Ws.push(Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => at(2 * K + i * K + j))));
+          next++;
+        }
+      });
+  while (V.length < times.length) {
+    V.push(stats.y.slice(K, 2 * K));
+    Ws.push(Array.from({ length: K }, (_, i) => stats.y.slice(2 * K + i * K, 2 * K + (i + 1) * K)));
+  }
+  const observables: Record<string, number[]> = {};
+  V.forEach((v, j) => {
+    for (const [name, o] of Object.entries(refineObservables(model, meanField.x[j], v, Ws[j]))) (observables[name] ??= []).push(o.coefficient);
+  });
+  return {
+    meanField,
+    V,
+    observables,
+    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval },
+    provenance: {
+      model: model.name,
+      equation: "E[X^(n)(t)] = x(t) + V(t)/n; dV/dt = F'V + F'':W/2, dW/dt = F'W + WF'^T + Q, V(0) = W(0) = 0",
+      source: 'theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool',
+      version: VERSION,
     },
   };
 }
