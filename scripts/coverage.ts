@@ -15,11 +15,14 @@ import { simulate, type SimulateOptions, type SimulationResult } from '../src/si
 import { coverageBand, type Estimate } from '../src/stats/index.ts';
 
 const seeds = Number(process.argv[2] ?? 200);
+const only = process.argv[3]; // optional: run only the cases whose name contains this text
 interface Case {
   name: string;
   model: SupermarketModel;
   n: number;
   options: Partial<SimulateOptions>;
+  /** Warm-up (time units) when the mean-field rule is too short for a small finite chain. */
+  warmupTime?: number;
   truth: number;
   pick: (r: SimulationResult) => Estimate;
 }
@@ -35,16 +38,17 @@ const cases: Case[] = [
   { name: 'M/H2(4)/1 λ=0.5 E[T] (P–K)', model: parseModel({ lambda: 0.5, d: 1, service: 'hyperexp:4' }), n: 1, options: { jobs: 10_000, replications: 10 }, truth: pk(0.5, 4), pick: T },
   { name: 'JSQ(2) n=2 λ=0.5 without', model: parseModel({ lambda: 0.5, d: 2, sampling: 'without-replacement' }), n: 2, options: { jobs: 5_000, replications: 10 }, truth: 1.42632, pick: T },
   { name: 'JSQ(2) n=2 λ=0.5 with', model: parseModel({ lambda: 0.5, d: 2, sampling: 'with-replacement' }), n: 2, options: { jobs: 5_000, replications: 10 }, truth: 1.59656, pick: T },
-  { name: 'JSQ(2) n=2 λ=0.9 without', model: parseModel({ lambda: 0.9, d: 2, sampling: 'without-replacement' }), n: 2, options: { jobs: 20_000, replications: 10 }, truth: 5.47491, pick: T },
-  { name: 'JSQ(2) n=2 λ=0.9 with', model: parseModel({ lambda: 0.9, d: 2, sampling: 'with-replacement' }), n: 2, options: { jobs: 20_000, replications: 10 }, truth: 5.86469, pick: T },
+  { name: 'JSQ(2) n=2 λ=0.9 without', model: parseModel({ lambda: 0.9, d: 2, sampling: 'without-replacement' }), n: 2, options: { jobs: 20_000, replications: 10 }, warmupTime: 2000, truth: 5.47491, pick: T },
+  { name: 'JSQ(2) n=2 λ=0.9 with', model: parseModel({ lambda: 0.9, d: 2, sampling: 'with-replacement' }), n: 2, options: { jobs: 20_000, replications: 10 }, warmupTime: 2000, truth: 5.86469, pick: T },
 ];
 
 const [lo, hi] = coverageBand(0.95, seeds, 0.99);
 console.log(`coverage of 95 % intervals over ${seeds} master seeds; Wilson 99 % band around 0.95: [${lo.toFixed(3)}, ${hi.toFixed(3)}]`);
 console.log(['case', 'truth', 'warm-up', 'jobs×R', 'mean est.', 'mean h', 'covered', 'coverage', 'in band', 's'].join(' | '));
-for (const c of cases) {
+for (const c of cases.filter((k) => only === undefined || k.name.includes(only))) {
   const t0 = Date.now();
-  const warmupTime = simulationWarmup(c.model).time;
+  // n = 2 at λ = 0.9 relaxes far slower than the n → ∞ limit the mean-field rule measures: those cases give their own
+  const warmupTime = c.warmupTime ?? simulationWarmup(c.model).time;
   let covered = 0;
   let sum = 0;
   let sumH = 0;
