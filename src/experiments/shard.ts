@@ -89,6 +89,8 @@ export interface ShardManifest {
   readonly cells: Readonly<Record<string, string>>;
   /** Keys of this shard. */
   readonly mine: readonly string[];
+  /** Shard (1-based) of every key of the grid, so merge can name the shard of a missing cell. */
+  readonly assignment: Readonly<Record<string, number>>;
   /** Absolute report folder the shard was started with (merge's default --out). */
   readonly report: string;
   /** ISO time the shard finished. */
