@@ -1,17 +1,50 @@
 /**
- * A small pool of worker threads for independent simulations (one per core by default), so long sweeps use the
- * whole machine. Results come back in completion order through `onResult`; the first error stops the pool.
+ * The one worker pool of the CLI: independent simulations (the cells of `compare`, `run`, `conjecture`, the
+ * trajectories of `compare`) run on worker threads, one per core by default (`--threads N`). Results come back in
+ * completion order through `onResult`; callers store each at once and assemble in their own (key) order, and every
+ * seed derives from a cell's key, so results are bit-identical whatever the thread count or the order of completion.
+ * Progress (and so the ETA) is over the whole pool: finished tasks plus the running ones' reported fractions,
+ * weighted by each task's estimated cost. The first error stops the pool. The library stays pure: only the CLI
+ * starts threads.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { InvalidModelError, SupermarketError, UnstableModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/index.ts';
-import type { SimulateOptions, SimulationResult } from '../sim/index.ts';
+import type { SimulateOptions, SimulationResult, TrajectoryOptions, TrajectoryResult } from '../sim/index.ts';
 
+/** A simulation (`simulate`) for the pool. */
 export interface SimulationTask<K> {
   readonly key: K;
+  readonly kind?: 'simulate';
   readonly model: SupermarketModel;
   readonly options: Omit<SimulateOptions, 'onProgress'>;
+  /** Estimated cost (e.g. expected events) for progress and scheduling (largest first); default 1. */
+  readonly cost?: number;
+}
+
+/** A transient simulation (`simulateTrajectory`) for the pool. */
+export interface TrajectoryTask<K> {
+  readonly key: K;
+  readonly kind: 'trajectory';
+  readonly model: SupermarketModel;
+  readonly options: TrajectoryOptions;
+  readonly cost?: number;
+}
+
+export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K>;
+export type PoolResult<T> = T extends TrajectoryTask<unknown> ? TrajectoryResult : SimulationResult;
+
+export interface PoolOptions {
+  /** Worker threads (default: the machine's cores, at most the number of tasks). */
+  readonly threads?: number;
+  /** Progress over the whole pool in cost units (finished + running fractions), with a label "k/m done". */
+  readonly onProgress?: (done: number, total: number, label: string) => void;
+}
+
+/** Default thread count: the machine's cores. */
+export function defaultThreads(): number {
+  return os.availableParallelism();
 }
 
 /**
@@ -29,52 +62,96 @@ function rebuildError(e: { name: string; message: string }): Error {
   return new SupermarketError(`simulation failed in a worker: ${e.message}`);
 }
 
+interface WorkerMessage { id: number; progress?: number; result?: unknown; error?: { name: string; message: string } }
+
 /**
- * Runs every task; `onResult` is called as each finishes (write it to disk there, so nothing finished is lost).
- * @param concurrency worker threads (default: number of cores, at most the number of tasks).
+ * Runs every task on the pool; `onResult` is called as each finishes (store it there, so nothing finished is lost).
+ * Tasks start largest cost first (ties: given order), which shortens the tail of the run; the order never changes a
+ * result. @throws the first task error (typed as in the library), or an error thrown by `onResult`.
  */
-export async function runSimulations<K>(
-  tasks: readonly SimulationTask<K>[],
-  onResult: (key: K, result: SimulationResult) => void,
-  concurrency = os.availableParallelism(),
+export async function runPool<K>(
+  tasks: readonly PoolTask<K>[],
+  onResult: (key: K, result: SimulationResult | TrajectoryResult, task: PoolTask<K>) => void,
+  options: PoolOptions = {},
 ): Promise<void> {
   if (tasks.length === 0) return;
-  const size = Math.max(1, Math.min(concurrency, tasks.length));
+  const size = Math.max(1, Math.min(options.threads ?? defaultThreads(), tasks.length));
+  const cost = tasks.map((t) => (t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1));
+  const order = tasks.map((_, i) => i).sort((a, b) => cost[b] - cost[a] || a - b);
+  const total = cost.reduce((s, c) => s + c, 0);
+  const running = new Map<number, number>(); // task id → fraction reported
+  let finishedCost = 0;
+  let finished = 0;
   let next = 0;
   let failed: Error | undefined;
   const workers: Worker[] = [];
+  const report = () => {
+    if (!options.onProgress) return;
+    let partial = 0;
+    for (const [id, f] of running) partial += f * cost[id];
+    options.onProgress(finishedCost + partial, total, `${finished}/${tasks.length} done`);
+  };
   await new Promise<void>((resolve, reject) => {
-    let running = 0;
+    const current = new Map<Worker, number>(); // worker → task id it runs
+    const settle = () => {
+      if (running.size > 0) return;
+      if (failed) reject(failed);
+      else if (finished === tasks.length) resolve();
+    };
     const dispatch = (worker: Worker) => {
-      if (failed || next >= tasks.length) {
-        if (running === 0) {
-          if (failed) reject(failed);
-          else resolve();
-        }
-        return;
-      }
-      const id = next++;
-      running++;
-      worker.postMessage({ id, model: tasks[id].model, options: tasks[id].options });
+      if (failed || next >= order.length) { settle(); return; }
+      const id = order[next++];
+      running.set(id, 0);
+      current.set(worker, id);
+      const t = tasks[id];
+      worker.postMessage({ id, kind: t.kind ?? 'simulate', model: t.model, options: t.options });
     };
     const entry = workerEntry();
     for (let w = 0; w < size; w++) {
       const worker = new Worker(entry.file, { workerData: entry.workerData });
       workers.push(worker);
-      worker.on('message', (msg: { id: number; result?: SimulationResult; error?: { name: string; message: string } }) => {
-        running--;
+      worker.on('message', (msg: WorkerMessage) => {
+        if (msg.progress !== undefined) {
+          if (running.has(msg.id)) { running.set(msg.id, msg.progress); report(); }
+          return;
+        }
+        running.delete(msg.id);
+        current.delete(worker);
         if (msg.error) failed ??= rebuildError(msg.error);
         else {
           try {
-            onResult(tasks[msg.id].key, msg.result!);
+            onResult(tasks[msg.id].key, msg.result as SimulationResult | TrajectoryResult, tasks[msg.id]);
+            finished++;
+            finishedCost += cost[msg.id];
+            report();
           } catch (error) {
             failed ??= error as Error;
           }
         }
         dispatch(worker);
       });
-      worker.on('error', (error) => { failed ??= error; running = Math.max(0, running - 1); if (running === 0) reject(failed); });
+      worker.on('error', (error) => {
+        // the task this worker ran is lost with it; the running others finish (and are stored), then the pool rejects
+        failed ??= error;
+        const id = current.get(worker);
+        if (id !== undefined) running.delete(id);
+        current.delete(worker);
+        settle();
+      });
       dispatch(worker);
     }
   }).finally(() => Promise.all(workers.map((w) => w.terminate())));
+}
+
+/**
+ * Runs simulations (`simulate`) on the pool; the form `run` and `conjecture` used before `runPool`.
+ * @param concurrency worker threads (default: number of cores, at most the number of tasks).
+ */
+export async function runSimulations<K>(
+  tasks: readonly SimulationTask<K>[],
+  onResult: (key: K, result: SimulationResult) => void,
+  concurrency?: number,
+  onProgress?: PoolOptions['onProgress'],
+): Promise<void> {
+  await runPool(tasks, (key, result) => onResult(key, result as SimulationResult), { threads: concurrency, onProgress });
 }

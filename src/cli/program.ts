@@ -81,6 +81,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/conjecture.ts')).conjectureCommand(),
   },
   {
+    name: 'merge',
+    usage: '[options] <dir...>',
+    summary: 'join the cell stores of the shards of one grid (--shard i/N, Slurm array tasks) and write its report',
+    load: async () => (await import('./commands/merge.ts')).mergeCommand(),
+  },
+  {
+    name: 'slurm',
+    usage: '[options] <file>',
+    summary: 'write (and submit) a Slurm job array running the shards of an experiment, and a merge job after it',
+    load: async () => (await import('./commands/slurm.ts')).slurmCommand(),
+  },
+  {
     name: 'exact',
     usage: '[options]',
     summary: 'exact stationary law of the n-server chain (small n): E[T], E[Q], tail fractions s_i, with a stated truncation bound',

@@ -12,7 +12,7 @@ import {
   refine, refinedEstimate, solveSqdFixedPoint, solveTransient, simulationWarmup, type RefinedCorrection,
 } from '../meanfield/index.ts';
 import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
-import { defaultWorkloadGrid, simulate, simulateTrajectory } from '../sim/index.ts';
+import { defaultWorkloadGrid, simulate, simulateTrajectory, type SimulateOptions, type SimulationResult, type TrajectoryOptions, type TrajectoryResult } from '../sim/index.ts';
 import { seedFromKey, type Estimate } from '../stats/index.ts';
 import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
 import { cellVerdict, limitCheck, type CellVerdict, type FiniteNTerm, type LimitCheck, type ReferenceValue } from './verdict.ts';
@@ -181,6 +181,65 @@ export interface ComparisonHooks {
   onProgress?: (doneEvents: number, totalEvents: number, label: string) => void;
   /** Finished cells: a stored cell's seed and simulation are reused, its comparison and verdict recomputed. */
   cache?: CellCache<Pick<CellResult, 'key' | 'seed' | 'simulation'>>;
+  /** Finished transient simulations by task key (`planComparison`), e.g. run beforehand on a worker pool. */
+  trajectories?: { get(key: string): Pick<TrajectoryResult, 'tail' | 'events'> | undefined };
+  /** The plan of this config from `planComparison`, so its mean-field solves are not repeated. */
+  plan?: ComparisonPlan;
+}
+
+/** One simulation of a sweep, as `planComparison` lists it: run it with `simulate` or `simulateTrajectory`. */
+export type ComparisonTask =
+  | { readonly kind: 'simulate'; readonly key: string; readonly model: SupermarketModel; readonly options: Omit<SimulateOptions, 'onProgress'>; readonly cost: number }
+  | { readonly kind: 'trajectory'; readonly key: string; readonly model: SupermarketModel; readonly options: TrajectoryOptions; readonly cost: number };
+
+/** The simulations of a sweep (cells, then trajectories) with the solved models; see `planComparison`. */
+export interface ComparisonPlan {
+  readonly config: ComparisonConfig;
+  readonly tasks: readonly ComparisonTask[];
+  readonly prepared: readonly unknown[];
+}
+
+/**
+ * Every simulation `runComparison(config)` would run, with its seed (derived from the cell key), options and
+ * estimated events, so a caller can run them elsewhere (worker threads, other machines) and hand the results back
+ * through `hooks.cache` (key = the cell key; value `{ key, seed, simulation: cellSimulation(result, replications) }`)
+ * and `hooks.trajectories` (key = the task key "trajectory-<cell key>"). Solves the mean field of every model.
+ * @throws see `runComparison`.
+ */
+export function planComparison(config: ComparisonConfig): ComparisonPlan {
+  const prepared = prepareModels(config);
+  const tasks: ComparisonTask[] = [];
+  for (const p of prepared) {
+    const grid = p.model.selection === 'lwl' ? [...(config.workloadGrid ?? defaultWorkloadGrid(p.model.service.mean))] : undefined;
+    for (const n of config.ns) {
+      const key = cellKey(p.model, n);
+      tasks.push({ kind: 'simulate', key, model: p.model, cost: config.replications * (2 * config.jobs + 2 * p.model.lambda * n * p.warm.time),
+        options: { n, jobs: config.jobs, replications: config.replications, seed: cellSeed(config.seed, key), warmupTime: p.warm.time,
+          maxLevel: config.maxLevel, ...(grid ? { workloadGrid: grid } : {}) } });
+    }
+  }
+  for (const p of prepared) {
+    const solver = config.trajectory ? transientSolver(p) : null;
+    if (!config.trajectory || !solver) continue;
+    const { tEnd, dt } = trajectoryGrid(config.trajectory, p.warm.time);
+    const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
+    for (const n of config.trajectory.ns) {
+      const key = `trajectory-${cellKey(p.model, n)}`;
+      tasks.push({ kind: 'trajectory', key, model: p.model, cost: config.trajectory.replications * 2 * p.model.lambda * n * tEnd,
+        options: { n, times, replications: config.trajectory.replications, seed: cellSeed(config.seed, key), maxLevel: solver === 'ODE' ? config.maxLevel : 1 } });
+    }
+  }
+  return { config, tasks, prepared };
+}
+
+/** The part of a `simulate` result a comparison cell keeps (see `CellSimulation`). */
+export function cellSimulation(sim: SimulationResult, replications: number): CellSimulation {
+  return {
+    meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
+    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}), ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
+    events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds, warmupTime: sim.warmupTime,
+    jobs: sim.jobs, replications, engine: sim.engine, seeds: sim.seeds,
+  };
 }
 
 /** Deterministic 32-bit seed for a cell from the master seed and the cell's key (FNV-1a; see seedFromKey). */
@@ -301,7 +360,7 @@ export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, w
  * @throws see `prepareModels`; simulator errors pass through.
  */
 export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks = {}): ComparisonResult {
-  const prepared = prepareModels(config);
+  const prepared = hooks.plan && hooks.plan.config === config ? (hooks.plan.prepared as PreparedModel[]) : prepareModels(config);
   const budget = (m: SupermarketModel, n: number, warm: number) => config.replications * (2 * config.jobs + 2 * m.lambda * n * warm);
   let totalEvents = 0;
   for (const p of prepared) {
@@ -339,12 +398,7 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
         onProgress: (x, total) => hooks.onProgress?.(before + (x / Math.max(total, 1)) * cost, totalEvents, key),
       });
       done += cost;
-      const simulation: CellSimulation = {
-        meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
-        ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}), ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
-        events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds, warmupTime: sim.warmupTime,
-        jobs: sim.jobs, replications: config.replications, engine: sim.engine, seeds: sim.seeds,
-      };
+      const simulation = cellSimulation(sim, config.replications);
       sims.push({ n, seed, simulation });
       // stored before the sweep's fit exists: the comparison and verdict are recomputed on resume
       hooks.cache?.put(assembleCell(p, n, seed, simulation, workload, null));
@@ -389,7 +443,7 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     const simulated: TrajectoryComparison['simulated'] = [];
     for (const n of config.trajectory.ns) {
       const seed = cellSeed(config.seed, `trajectory-${cellKey(model, n)}`);
-      const traj = simulateTrajectory(model, { n, times, replications: config.trajectory.replications, seed,
+      const traj = hooks.trajectories?.get(`trajectory-${cellKey(model, n)}`) ?? simulateTrajectory(model, { n, times, replications: config.trajectory.replications, seed,
         maxLevel: solver === 'ODE' ? config.maxLevel : 1 });
       done += config.trajectory.replications * 2 * model.lambda * n * tEnd;
       hooks.onProgress?.(done, totalEvents, `trajectory ${cellKey(model, n)}`);

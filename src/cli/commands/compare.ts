@@ -7,11 +7,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import {
-  hasRefinedTerm, runComparison, type CellCache, type CellResult, type ComparisonConfig, type ModelFields,
-} from '../../compare/index.ts';
+import { hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
-import { CellStore } from '../../experiments/cellStore.ts';
+import type { ShardSpec } from '../../experiments/shard.ts';
+import { runComparisonOnPool } from '../comparePool.ts';
+import { addScaleOptions } from '../sharding.ts';
 import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
@@ -33,7 +33,7 @@ interface Opts {
   lambda: number[]; d: number[]; n: number[]; sampling: Sampling; jobs: number; replications: number; seed: number;
   selection: string; discipline: string; service: string; prediction: string;
   warmupTolerance: number; maxLevel: number; out?: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
-  trajectoryReplications: number; fresh?: boolean; json?: boolean; progress: boolean;
+  trajectoryReplications: number; threads?: number; shard?: ShardSpec; fresh?: boolean; json?: boolean; progress: boolean;
 }
 
 /**
@@ -43,12 +43,6 @@ interface Opts {
 function cellSettings(c: ComparisonConfig, model?: ModelFields) {
   return { sampling: c.sampling, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTolerance: c.warmupTolerance,
     warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, ...(model ? { model } : {}) };
-}
-
-/** The comparison's cell cache on the one cell store (src/experiments/cellStore.ts). */
-function fileCache<C extends { readonly key: string }>(dir: string, settings: unknown, fresh: boolean): CellCache<C> & { readonly resumed: number } {
-  const store = new CellStore<C>(dir, { fresh });
-  return { get: (key) => store.get(key, settings), put: (cell) => store.put(cell.key, settings, cell), get resumed() { return store.resumed; } };
 }
 
 function machine() {
@@ -108,7 +102,8 @@ export function compareCommand(): Command {
     .option('--trajectory-n <list>', 'n values for the transient comparison (default: 100,1000,10000 for the default --n, else up to three of --n)', parseIntegerList, p.trajectoryNs)
     .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
-    .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
+    .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5);
+  addScaleOptions(cmd)
     .option('--fresh', 'ignore finished cells stored in <out>/cells/ and recompute everything')
     .option('--json', 'print a JSON summary (per model and per cell) on stdout')
     .option('--no-progress', 'no progress output on stderr')
@@ -134,13 +129,16 @@ export function compareCommand(): Command {
       const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
       const command = ['supermarket', ...process.argv.slice(2)].join(' ');
       // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
-      const cache = fileCache<CellResult>(path.join(out, 'cells'), cellSettings(config, refined ? undefined : fields), Boolean(o.fresh));
-      let result;
+      const settings = cellSettings(config, refined ? undefined : fields);
+      let ran;
       try {
-        result = runComparison(config, { cache, onProgress });
+        ran = await runComparisonOnPool(config, { dir: path.join(out, 'cells'), settings, fresh: Boolean(o.fresh), threads: o.threads, shard: o.shard, cmd: self, out, onProgress });
       } finally {
         progress.stop();
       }
+      if ('shardSummary' in ran) { process.stdout.write(`${ran.shardSummary}\n`); return; }
+      const { result } = ran;
+      const cache = { resumed: ran.resumed };
       const meta = { command, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000,
         versions: dependencyVersions(), resumedCells: cache.resumed, machine: machine() };
       const previous = previousReport(out);

@@ -20,11 +20,16 @@ import { conjectureFigures, conjectureMarkdown, writeReportFolder } from '../../
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
+import { addScaleOptions, startShard } from '../sharding.ts';
+import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
+
+/** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
+class ShardDone { constructor(readonly summary: string) {} }
 import { dependencyVersions } from '../versions.ts';
 
-interface Opts { out?: string; threads?: number; fresh?: boolean; json?: boolean; progress: boolean; n?: number; jobs?: number; replications?: number }
+interface Opts { out?: string; threads?: number; shard?: ShardSpec; fresh?: boolean; json?: boolean; progress: boolean; n?: number; jobs?: number; replications?: number }
 
 /**
  * Reads and validates a conjecture file (one line naming the file and the JSON path on error); `overrides` replace
@@ -46,7 +51,7 @@ function summarise(r: SimulationResult): SimulationSummary {
 }
 
 export function conjectureCommand(): Command {
-  return new Command('conjecture')
+  const cmd = new Command('conjecture')
     .summary('test a claim such as "T(jsq, sprpt) < T(lpw, sprpt)" over a parameter grid: holds / fails / undecided per point')
     .description('Evaluates the claim of a conjecture file (a mathjs expression over T, S, P50, P95, P99 (selection, discipline):\n' +
       'mean response time, mean slowdown, response-time percentiles) at every grid point (λ × d × service × prediction).\n' +
@@ -59,21 +64,22 @@ export function conjectureCommand(): Command {
     .option('--out <dir>', 'report folder (default: reports/conjecture-<name>)', parseOutDir)
     .option('--n <n>', 'override evaluation.n (servers of the simulations)', parsePositiveInteger)
     .option('--jobs <k>', 'override evaluation.jobs (measured jobs per replication)', parsePositiveInteger)
-    .option('--replications <r>', 'override evaluation.replications', parseReplications)
-    .option('--threads <k>', 'worker threads for simulations (default: number of cores)', parsePositiveInteger)
+    .option('--replications <r>', 'override evaluation.replications', parseReplications);
+  return addScaleOptions(cmd)
     .option('--fresh', 'ignore stored cells and recompute everything')
     .option('--json', 'print a JSON summary on stdout')
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText('after', '\nExamples:\n  supermarket conjecture analysis/h1-known-sizes.json\n  supermarket conjecture analysis/q4-heavy-traffic-ratio.json --json\n\n' +
       'Claim syntax: comparisons (<, <=, >, >=, chained), and/or/not, + - * / ^, log, log2, log10, sqrt, exp, abs, min, max;\n' +
       'symbols lambda, d, n, pi, e. See analysis/README.md.')
-    .action(action(async (file: string, o: Opts) => {
+    .action(action(async (file: string, o: Opts, self: Command) => {
       const started = Date.now();
       const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
       const out = o.out ?? path.join('reports', `conjecture-${conjecture.spec.name}`);
       const cells = path.join(out, 'cells');
       const solveStore = new CellStore<MeanFieldSolution>(cells, { fresh: o.fresh });
-      const simStore = new CellStore<SimulationSummary>(cells, { fresh: o.fresh });
+      const runStore = new CellStore<SimulationSummary>(cells, { fresh: o.fresh });
+      const simStore = runStore;
       const solveProgress = createProgress(`conjecture ${conjecture.spec.name}: mean field`, o.progress);
       const solve = (model: SupermarketModel, options: SolveOptions): MeanFieldSolution => {
         const settings = { model, options };
@@ -84,10 +90,15 @@ export function conjectureCommand(): Command {
         if (s.kind === 'estimate') solveStore.put(key, settings, s); // only estimates (cavity solves) are slow enough to keep
         return s;
       };
-      const simulate = async (requests: readonly SimulationRequest[]): Promise<SimulationSummary[]> => {
+      const simulate = async (all: readonly SimulationRequest[]): Promise<SimulationSummary[]> => {
+        let requests = all;
         solveProgress.stop();
         const found = new Map<string, SimulationSummary>();
         const keyOf = (r: SimulationRequest) => `sim-${r.key}`;
+        const cost = (r: SimulationRequest) => r.options.replications * (2 * r.options.jobs + 2 * r.model.lambda * r.options.n * r.options.warmupTime);
+        const shard = o.shard ? startShard(o.shard, self, out, requests.map((r) => ({ key: keyOf(r), cost: cost(r), settings: { model: r.model, options: r.options } }))) : undefined;
+        const simStore = shard ? new CellStore<SimulationSummary>(shard.cellsDir, { fresh: o.fresh }) : runStore;
+        if (shard) requests = requests.filter((r) => shard.mine.has(keyOf(r)));
         for (const r of requests) {
           const v = simStore.get(keyOf(r), { model: r.model, options: r.options });
           if (v) found.set(r.key, v);
@@ -95,24 +106,36 @@ export function conjectureCommand(): Command {
         const resumed = simStore.resumed;
         const todo = requests.filter((r) => !found.has(r.key));
         if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${requests.length} simulations resumed from ${cells}\n`);
-        const cost = (r: SimulationRequest) => r.options.replications * (2 * r.options.jobs + 2 * r.model.lambda * r.options.n * r.options.warmupTime);
         const total = todo.reduce((s, r) => s + cost(r), 0);
         let done = 0;
         const progress = createProgress(`conjecture ${conjecture.spec.name}: simulations`, o.progress);
         const byKey = new Map(todo.map((r) => [r.key, r]));
-        await runSimulations(todo.map((r) => ({ key: r.key, model: r.model, options: r.options })), (key, result) => {
+        await runSimulations(todo.map((r) => ({ key: r.key, model: r.model, cost: cost(r), options: r.options })), (key, result) => {
           const r = byKey.get(key)!;
           const summary = summarise(result);
           simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
           found.set(key, summary);
           done += cost(r);
-          progress.update(done, total, `${found.size}/${requests.length} simulations`);
-        }, o.threads);
+        }, o.threads, (poolDone) => progress.update(poolDone, total, `${found.size}/${requests.length} simulations`));
         progress.stop();
+        if (shard) { shard.finish(); throw new ShardDone(shard.summary(simStore.written, resumed)); }
         return requests.map((r) => found.get(r.key)!);
       };
-      const result = await evaluateConjecture(conjecture, { solve, simulate, onSolve: (done, total, label) => solveProgress.update(done, total, label) });
+      let result;
+      try {
+        result = await evaluateConjecture(conjecture, { solve, simulate, onSolve: (done, total, label) => solveProgress.update(done, total, label) });
+      } catch (e) {
+        if (!(e instanceof ShardDone)) throw e;
+        solveProgress.stop();
+        process.stdout.write(`${e.summary}\n`);
+        return;
+      }
       solveProgress.stop();
+      if (o.shard) {
+        // no simulation in this grid: nothing to shard; shard 1 says so, every shard exits cleanly
+        process.stdout.write(`shard ${o.shard.index}/${o.shard.count}: this conjecture needs no simulation (mean field only); run it without --shard\n`);
+        return;
+      }
       const figures = conjectureFigures(result);
       const rows = conjectureRows(result);
       const meta = {

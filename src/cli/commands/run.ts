@@ -16,11 +16,13 @@ import { writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
+import { addScaleOptions, startShard } from '../sharding.ts';
+import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { parseOutDir, parsePositiveInteger } from '../options.ts';
+import { parseOutDir } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
-interface Opts { out?: string; jobs?: number; threads?: number; fresh?: boolean; json?: boolean; progress: boolean }
+interface Opts { out?: string; jobs?: number; threads?: number; shard?: ShardSpec; fresh?: boolean; json?: boolean; progress: boolean }
 
 /** Reads and validates an experiment file (one line naming the file and the JSON path on error). */
 export function loadExperiment(file: string) {
@@ -53,19 +55,21 @@ function summarise(result: SimulationResult): CellOutcome['result'] {
 }
 
 export function runCommand(): Command {
-  return new Command('run')
+  const cmd = new Command('run')
     .summary('run an experiment file (grid of λ, d, n, policies, service laws, predictions) and write its report')
     .description('Runs every cell of an experiment file with replications and Student-t 95% CIs, using one worker thread\n' +
       'per core. Each finished cell is stored at once in <out>/cells/; rerunning the same command resumes.\n' +
       'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.')
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
-    .option('--out <dir>', 'report folder (default: reports/<experiment name>)', parseOutDir)
-    .option('--threads <k>', 'worker threads (default: number of cores)', parsePositiveInteger)
+    .option('--out <dir>', 'report folder (default: reports/<experiment name>)', parseOutDir);
+  return addScaleOptions(cmd)
     .option('--fresh', 'ignore stored cells and recompute everything')
     .option('--json', 'print a JSON summary on stdout')
     .option('--no-progress', 'no progress output on stderr')
-    .addHelpText('after', '\nExamples:\n  supermarket run experiments/paper-synthetic.json\n  supermarket run experiments/smoke.json --out reports/smoke --threads 1')
-    .action(action(async (file: string, o: Opts) => {
+    .addHelpText('after', '\nExamples:\n  supermarket run experiments/paper-synthetic.json\n  supermarket run experiments/smoke.json --out reports/smoke --threads 1\n' +
+      '  supermarket run experiments/paper-synthetic.json --shard 2/8   # one of 8 parts; then: supermarket merge reports/paper-synthetic\n' +
+      '  supermarket slurm experiments/paper-synthetic.json --array 8   # the same as a Slurm job array')
+    .action(action(async (file: string, o: Opts, self: Command) => {
       const started = Date.now();
       const spec = loadExperiment(file);
       const claims = loadExperimentClaims(file, spec);
@@ -77,7 +81,10 @@ export function runCommand(): Command {
         throw error;
       }
       const out = o.out ?? path.join('reports', spec.name);
-      const dir = path.join(out, 'cells');
+      const cost = (c: ExperimentCell) => (c.trace ? 1 : c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime));
+      const shard = o.shard ? startShard(o.shard, self, out, cells.map((c) => ({ key: c.key, cost: cost(c), settings: cellSettings(c) }))) : undefined;
+      if (shard) cells = cells.filter((c) => shard.mine.has(c.key));
+      const dir = shard ? shard.cellsDir : path.join(out, 'cells');
       const store = new CellStore<CellOutcome>(dir, { fresh: o.fresh });
       const outcomes = new Map<string, CellOutcome>();
       for (const cell of cells) {
@@ -87,7 +94,6 @@ export function runCommand(): Command {
       const resumed = store.resumed;
       const todo = cells.filter((c) => !outcomes.has(c.key) && !c.trace);
       const traceTodo = cells.filter((c) => !outcomes.has(c.key) && c.trace);
-      const cost = (c: ExperimentCell) => c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime);
       const total = todo.reduce((s, c) => s + cost(c), 0) + traceTodo.length;
       let done = 0;
       const progress = createProgress(`run ${spec.name}`, o.progress);
@@ -101,7 +107,7 @@ export function runCommand(): Command {
       };
       process.once('SIGINT', onInterrupt);
       await runSimulations(
-        todo.map((c) => ({ key: c.key, model: c.model, options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime } })),
+        todo.map((c) => ({ key: c.key, model: c.model, cost: cost(c), options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime } })),
         (key, result) => {
           const cell = byKey.get(key)!;
           const { model: _m, ...cellData } = cell;
@@ -109,9 +115,9 @@ export function runCommand(): Command {
           store.put(cell.key, cellSettings(cell), outcome);
           outcomes.set(key, outcome);
           done += cost(cell);
-          progress.update(done, total, `${outcomes.size}/${cells.length} cells`);
         },
         o.threads,
+        (poolDone) => progress.update(poolDone, total, `${outcomes.size}/${cells.length} cells`),
       );
       // trace replays: one run each, in this thread (the trace and its learned predictions are loaded once)
       const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
@@ -126,6 +132,12 @@ export function runCommand(): Command {
       const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) => traces.quality(c));
       process.removeListener('SIGINT', onInterrupt);
       progress.stop();
+      if (shard) {
+        shard.finish();
+        if (skipped.length) process.stderr.write(`${skipped.length} trace cells skipped: ${skipped.map((x) => `${x.key} (${x.reason})`).join('; ')}\n`);
+        process.stdout.write(`${shard.summary(store.written, resumed)}\n`);
+        return;
+      }
       const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
       const meta = {
         command: ['supermarket', ...process.argv.slice(2)].join(' '), startedAt: new Date(started).toISOString(),

@@ -1,0 +1,51 @@
+/**
+ * Threads benchmark (issue 9 acceptance: `npm start` on 2 cores in ≤ 0.6 × the time of `--threads 1`, same report):
+ * runs a reduced default compare preset (every λ, d, n and trajectory of `npm start`, smaller budgets) with the
+ * compiled CLI, once with `--threads 1` and once with `--threads K` (default 2), each `--fresh` into its own folder,
+ * and prints both wall times, their ratio and whether the two results.json agree number for number (timing fields
+ * aside). Run: `npm run bench:threads [-- --jobs 40000 --replications 4 --threads 2]` (builds first).
+ * On a shared machine the wall times include waiting for a core: read the ratio with the load average it prints.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'supermarket.js');
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const jobs = arg('jobs', 40_000);
+const replications = arg('replications', 4);
+const threads = arg('threads', 2);
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-bench-threads-'));
+
+function run(k: number): { seconds: number; dir: string } {
+  const dir = path.join(tmp, `threads-${k}`);
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [BIN, 'compare', '--jobs', String(jobs), '--replications', String(replications),
+    '--trajectory-replications', '2', '--threads', String(k), '--out', dir, '--fresh', '--no-progress'], { encoding: 'utf8' });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0) throw new Error(`compare --threads ${k} failed: ${r.stderr}`);
+  return { seconds, dir };
+}
+
+function numbers(dir: string): string {
+  const r = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
+  return JSON.stringify(r, (k, v) => (k === 'wallSeconds' || k === 'eventsPerSecond' ? undefined : v));
+}
+
+const load0 = os.loadavg()[0];
+const one = run(1);
+const many = run(threads);
+const same = numbers(one.dir) === numbers(many.dir);
+console.log(`compare, reduced default preset (λ 0.7,0.9,0.95; d 2,3; n 10…10000; jobs ${jobs}, replications ${replications}); ` +
+  `${os.availableParallelism()} cores, load average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`);
+console.log(`  --threads 1: ${one.seconds.toFixed(1)} s`);
+console.log(`  --threads ${threads}: ${many.seconds.toFixed(1)} s`);
+console.log(`  ratio ${(many.seconds / one.seconds).toFixed(3)} (target ≤ 0.6 on 2 cores); same report numbers: ${same ? 'yes' : 'NO'}`);
+if (!same) process.exitCode = 1;

@@ -1,0 +1,211 @@
+/**
+ * `supermarket slurm FILE --array N`: runs an experiment (or conjecture) file beyond one machine as a Slurm job
+ * array. Writes `<out>/slurm/array.sbatch` (task i computes shard i of N: `--shard $SLURM_ARRAY_TASK_ID/N` into
+ * `<out>/shards/<i>-of-<N>/`), `merge.sbatch` (joins the shards and writes the report; submitted with
+ * `--dependency=afterok:<array job>`) and `submit.sh`; with --submit it submits both, with --wait it blocks until
+ * the merge ends. Resubmitting submits only the shards with missing cells (each resumes its stored cells), so a
+ * failed task loses no other task's work. No daemon of ours: Slurm schedules, the file system carries the cells.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { SupermarketError } from '../../errors.ts';
+import { writeFileAtomic } from '../../io/index.ts';
+import { action } from '../errors.ts';
+import { parseOutDir, parsePositiveInteger } from '../options.ts';
+import { missingMessage, planMerge } from './merge.ts';
+
+interface Opts {
+  array: number; partition?: string; time?: string; cpusPerTask: number; mem?: string; account?: string; setup?: string;
+  out?: string; command: 'run' | 'conjecture'; submit?: boolean; wait?: boolean;
+}
+
+/** The package's `supermarket` launcher (bin/supermarket.js, which runs the compiled dist/). */
+const BIN = fileURLToPath(new URL('../../../bin/supermarket.js', import.meta.url));
+
+/** Shell-quotes a word for a bash script. */
+function q(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Slurm time limit: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS. */
+function parseTime(value: string): string {
+  if (!/^(\d+-)?\d+(:\d+){0,2}$/.test(value)) throw new InvalidArgumentError(`not a Slurm time limit (e.g. 90, 2:00:00, 1-12:00:00): ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Indexes 1..N as a Slurm array spec, ranges compressed: [1,2,3,5] → "1-3,5". */
+export function arraySpec(indexes: readonly number[]): string {
+  const sorted = [...indexes].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
+    i = j;
+  }
+  return parts.join(',');
+}
+
+/** The scripts of a job array of `count` shards of `file` (all paths absolute). */
+export function slurmScripts(o: { file: string; command: string; out: string; count: number; cpusPerTask: number; partition?: string;
+  time?: string; mem?: string; account?: string; setup?: string; name: string; cwd: string; node: string; bin: string }): { array: string; merge: string } {
+  const logs = path.join(o.out, 'slurm', 'logs');
+  const common = [
+    ...(o.partition ? [`#SBATCH --partition=${o.partition}`] : []),
+    ...(o.account ? [`#SBATCH --account=${o.account}`] : []),
+    `#SBATCH --chdir=${o.cwd}`,
+  ];
+  const setup = o.setup ? [o.setup] : [];
+  const array = [
+    '#!/bin/bash',
+    `# supermarket-lab: shards of ${o.file} as a Slurm job array (written by \`supermarket slurm\`).`,
+    `# Task i computes shard i of ${o.count} into ${path.join(o.out, 'shards', `<i>-of-${o.count}`)}/ and stores every finished cell at once;`,
+    '# a rerun of a task resumes its stored cells. Submit with submit.sh (or `supermarket slurm ... --submit`).',
+    `#SBATCH --job-name=sm-${o.name}`,
+    `#SBATCH --array=1-${o.count}`,
+    `#SBATCH --cpus-per-task=${o.cpusPerTask}`,
+    ...(o.time ? [`#SBATCH --time=${o.time}`] : []),
+    ...(o.mem ? [`#SBATCH --mem=${o.mem}`] : []),
+    `#SBATCH --output=${path.join(logs, 'shard-%a.out')}`,
+    ...common,
+    'set -euo pipefail',
+    ...setup,
+    `SHARDS=${o.count}   # fixed: a resubmitted subset (--array=3,5) has another SLURM_ARRAY_TASK_COUNT`,
+    `[ "\${SLURM_ARRAY_TASK_COUNT:-$SHARDS}" -le "$SHARDS" ] || { echo "array larger than $SHARDS shards" >&2; exit 2; }`,
+    `exec ${q(o.node)} ${q(o.bin)} ${o.command} ${q(o.file)} --shard "\${SLURM_ARRAY_TASK_ID}/$SHARDS" --out ${q(o.out)} --threads "\${SLURM_CPUS_PER_TASK:-1}" --no-progress`,
+    '',
+  ].join('\n');
+  const merge = [
+    '#!/bin/bash',
+    `# supermarket-lab: joins the ${o.count} shards of ${o.file} and writes the report to ${o.out}/ (after the array: afterok).`,
+    `#SBATCH --job-name=sm-${o.name}-merge`,
+    '#SBATCH --cpus-per-task=1',
+    '#SBATCH --kill-on-invalid-dep=yes',
+    ...(o.time ? [`#SBATCH --time=${o.time}`] : []),
+    `#SBATCH --output=${path.join(logs, 'merge.out')}`,
+    ...common,
+    'set -euo pipefail',
+    ...setup,
+    `exec ${q(o.node)} ${q(o.bin)} merge ${q(o.out)} --out ${q(o.out)} --threads 1 --no-progress`,
+    '',
+  ].join('\n');
+  return { array, merge };
+}
+
+/** The shards (1..count) that still miss cells in `out`; all of them when no shard has started. */
+function unfinishedShards(out: string, count: number): number[] {
+  const all = Array.from({ length: count }, (_, i) => i + 1);
+  if (!existsSync(path.join(out, 'shards'))) return all;
+  try {
+    const plan = planMerge([out]);
+    if (plan.count !== count) return all;
+    const started = new Set(plan.shards.map((s) => s.manifest.shard.index));
+    return all.filter((i) => !started.has(i) || plan.missing.has(i));
+  } catch {
+    return all; // other run or damaged manifests: every task reruns (stale cells are recomputed, never trusted)
+  }
+}
+
+function sbatch(args: string[]): string {
+  const r = spawnSync('sbatch', args, { encoding: 'utf8' });
+  if (r.error) throw new SupermarketError(`cannot run sbatch (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}): is Slurm installed here? Without --submit the scripts are written only`);
+  if (r.status !== 0) throw new SupermarketError(`sbatch ${args.join(' ')} failed: ${(r.stderr || r.stdout).trim().split('\n')[0]}`);
+  return r.stdout.trim().split(';')[0];
+}
+
+export function slurmCommand(): Command {
+  return new Command('slurm')
+    .summary('write (and submit) a Slurm job array running the shards of an experiment, and a merge job after it')
+    .description('Writes <out>/slurm/array.sbatch: a job array of N tasks, task i running\n' +
+      '  supermarket run FILE --shard i/N --out <out> --threads $SLURM_CPUS_PER_TASK\n' +
+      'into <out>/shards/<i>-of-<N>/, and <out>/slurm/merge.sbatch, submitted with --dependency=afterok:<array job>,\n' +
+      'which checks the shards and writes the report of the whole grid to <out>/ (the same results.json as one local\n' +
+      'run). Every finished cell is stored at once, so a failed or timed-out task loses only its running cells:\n' +
+      'rerun this command with --submit and only the shards with missing cells are submitted again.\n' +
+      'The scripts use this machine\'s node and this package by absolute path: run it on the cluster\'s login node.')
+    .argument('<file>', 'experiment file (JSON), or a conjecture file with --command conjecture')
+    .requiredOption('--array <N>', 'number of array tasks (shards)', parsePositiveInteger)
+    .option('--partition <p>', 'Slurm partition (default: the cluster\'s default)')
+    .option('--time <t>', 'time limit per task, e.g. 2:00:00', parseTime)
+    .option('--cpus-per-task <c>', 'cores per task (the task\'s --threads)', parsePositiveInteger, 1)
+    .option('--mem <m>', 'memory per task, e.g. 4G')
+    .option('--account <a>', 'Slurm account to charge')
+    .option('--setup <line>', 'shell line run first in each job, e.g. "module load nodejs/20"')
+    .option('--out <dir>', 'report folder (default: reports/<file name>)', parseOutDir)
+    .addOption(new Option('--command <name>', 'the command of the shards').choices(['run', 'conjecture']).default('run'))
+    .option('--submit', 'submit the array and the merge job with sbatch (only shards with missing cells)')
+    .option('--wait', 'with --submit: block until the merge job ends, then say where the report is or what is missing')
+    .addHelpText('after', `
+On a cluster (login node; names of modules and partitions are site-specific):
+  module load nodejs                     # any node ≥ 20 on PATH
+  git clone <repository> supermarket-lab && cd supermarket-lab
+  npm ci                                 # installs and builds dist/ (the jobs run bin/supermarket.js)
+  npx supermarket slurm experiments/paper-synthetic.json --array 32 --cpus-per-task 4 \\
+      --partition normal --time 2:00:00 --setup "module load nodejs" --submit
+  squeue -u $USER                        # the array (sm-paper-synthetic) and the merge job waiting on it
+  cat reports/paper-synthetic/slurm/logs/shard-7.out   # a task's log
+  # a task failed or ran out of time? the merge job is cancelled; run the same command again:
+  npx supermarket slurm experiments/paper-synthetic.json --array 32 --cpus-per-task 4 --submit
+  #   (submits only the shards with missing cells; each resumes its stored cells)
+  npx supermarket merge reports/paper-synthetic   # names missing cells, or writes the report
+Without --submit: bash reports/<name>/slurm/submit.sh submits the same two jobs.
+Locally, the same split without Slurm: supermarket run FILE --shard i/N, then supermarket merge <out>.`)
+    .action(action(async (file: string, o: Opts) => {
+      if (o.wait && !o.submit) throw new SupermarketError('--wait needs --submit');
+      const abs = path.resolve(file);
+      if (!existsSync(abs)) throw new SupermarketError(`${file}: no such file`);
+      const name = path.basename(abs, '.json').replace(/[^A-Za-z0-9._-]+/g, '_');
+      const out = path.resolve(o.out ?? path.join('reports', o.command === 'conjecture' ? `conjecture-${name}` : name));
+      const dir = path.join(out, 'slurm');
+      mkdirSync(path.join(dir, 'logs'), { recursive: true });
+      const scripts = slurmScripts({ file: abs, command: o.command, out, count: o.array, cpusPerTask: o.cpusPerTask, partition: o.partition,
+        time: o.time, mem: o.mem, account: o.account, setup: o.setup, name, cwd: process.cwd(), node: process.execPath, bin: BIN });
+      const arrayFile = path.join(dir, 'array.sbatch');
+      const mergeFile = path.join(dir, 'merge.sbatch');
+      writeFileAtomic(arrayFile, scripts.array);
+      writeFileAtomic(mergeFile, scripts.merge);
+      const submitFile = path.join(dir, 'submit.sh');
+      writeFileAtomic(submitFile, ['#!/bin/bash', 'set -euo pipefail',
+        `# submits the array, then the merge job after it; (re)submit only some shards with: ARRAY=3,5 bash ${submitFile}`,
+        `ARRAY_JOB=$(sbatch --parsable --array="\${ARRAY:-1-${o.array}}" ${q(arrayFile)})`,
+        'ARRAY_JOB=${ARRAY_JOB%%;*}',
+        `MERGE_JOB=$(sbatch --parsable --dependency=afterok:$ARRAY_JOB ${q(mergeFile)})`,
+        'echo "array job $ARRAY_JOB, merge job ${MERGE_JOB%%;*} (squeue -u $USER)"', ''].join('\n'));
+      chmodSync(submitFile, 0o755);
+      if (!existsSync(path.resolve(BIN, '../../dist/cli/main.js'))) {
+        process.stderr.write(`note: ${path.resolve(BIN, '../../dist')} is not built; run npm ci (or npm run build) before the jobs start\n`);
+      }
+      if (!o.submit) {
+        process.stdout.write(`Wrote ${arrayFile} (${o.array} tasks) and ${mergeFile}; submit with: bash ${submitFile}\n`);
+        return;
+      }
+      const todo = unfinishedShards(out, o.array);
+      let arrayJob: string | undefined;
+      if (todo.length > 0) arrayJob = sbatch(['--parsable', `--array=${arraySpec(todo)}`, arrayFile]);
+      const mergeArgs = ['--parsable', ...(arrayJob ? [`--dependency=afterok:${arrayJob}`] : []), ...(o.wait ? ['--wait'] : []), mergeFile];
+      process.stdout.write(`${arrayJob ? `array job ${arrayJob}: shards ${arraySpec(todo)} of ${o.array}` : `every shard is complete`}; ` +
+        `merge job ${o.wait ? 'submitted, waiting' : 'submitted'} (logs in ${path.join(dir, 'logs')})\n`);
+      if (!o.wait) {
+        const mergeJob = sbatch(mergeArgs);
+        process.stdout.write(`merge job ${mergeJob}; watch with: squeue -u ${process.env.USER ?? '$USER'}\n`);
+        return;
+      }
+      const r = spawnSync('sbatch', mergeArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      if (r.error) throw new SupermarketError(`cannot run sbatch (${r.error.message})`);
+      if (r.status === 0 && existsSync(path.join(out, 'results.json'))) {
+        process.stdout.write(`Report written to ${path.join(out, 'index.html')} (array ${arrayJob ?? 'none'}, merge job ${r.stdout.trim().split(';')[0]})\n`);
+        return;
+      }
+      let why = `the merge job did not finish (sbatch exit ${r.status}; see ${path.join(dir, 'logs', 'merge.out')})`;
+      try {
+        const plan = planMerge([out]);
+        if (plan.missing.size > 0) why = missingMessage(plan);
+      } catch (e) {
+        why += `; ${(e as Error).message}`;
+      }
+      throw new SupermarketError(why);
+    }));
+}

@@ -1,0 +1,94 @@
+/**
+ * `--threads` and `--shard i/N` for the grid commands (compare, run, conjecture): the shared options, and a shard
+ * session that picks the shard's cells from the whole grid, writes them into `<out>/shards/<i>-of-<N>/cells/` and
+ * keeps the shard's manifest (src/experiments/shard.ts) so `supermarket merge` can check and join the shards.
+ */
+import path from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { settingsHash } from '../experiments/cellStore.ts';
+import { assignShards, parseShard, shardDir, writeShardManifest, type ShardSpec } from '../experiments/shard.ts';
+import { SupermarketError } from '../errors.ts';
+import { parsePositiveInteger } from './options.ts';
+
+/** Options a merge must not repeat when it reruns a shard's command over the whole grid. */
+const NOT_RERUN = new Set(['out', 'shard', 'threads', 'fresh', 'json', 'progress']);
+
+/** Commander parser of `--shard i/N`. */
+export function parseShardOption(value: string): ShardSpec {
+  try {
+    return parseShard(value);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message.replace(/^--shard /, ''));
+  }
+}
+
+/** Adds `--threads <k>` and `--shard <i/N>` to a grid command. */
+export function addScaleOptions(cmd: Command): Command {
+  return cmd
+    .option('--threads <k>', 'worker threads (default: the machine\'s cores)', parsePositiveInteger)
+    .option('--shard <i/N>', 'compute only shard i of N of the grid into <out>/shards/<i>-of-<N>/ (no report); ' +
+      'join the shards with `supermarket merge`', parseShardOption);
+}
+
+/**
+ * The arguments that rerun `cmd` as the user gave it, less --out, --shard, --threads, --fresh, --json and
+ * --progress: options set on the command line, formatted back from their parsed values (lists joined by commas),
+ * and the operands as absolute paths (they are files).
+ */
+export function rerunArgv(cmd: Command): string[] {
+  const argv: string[] = [cmd.name()];
+  const opts = cmd.opts() as Record<string, unknown>;
+  for (const option of cmd.options) {
+    const key = option.attributeName();
+    if (NOT_RERUN.has(key) || cmd.getOptionValueSource(key) !== 'cli') continue;
+    const value = opts[key];
+    const long = option.long!;
+    if (option.negate) { if (value === false) argv.push(long); continue; }
+    if (!option.required && !option.optional) { if (value === true) argv.push(long); continue; }
+    if (value === undefined) continue;
+    argv.push(long, Array.isArray(value) ? value.map(String).join(',') : String(value));
+  }
+  argv.push(...cmd.args.map((a) => path.resolve(a)));
+  return argv;
+}
+
+/** A cell of a grid for a shard session: key, estimated cost and the settings its stored value is checked by. */
+export interface GridCell {
+  readonly key: string;
+  readonly cost: number;
+  readonly settings: unknown;
+}
+
+/** What a grid command does differently when it runs one shard. */
+export interface ShardSession {
+  readonly spec: ShardSpec;
+  /** The shard folder (`<out>/shards/<i>-of-<N>`) and its cell store. */
+  readonly dir: string;
+  readonly cellsDir: string;
+  /** Keys of this shard. */
+  readonly mine: ReadonlySet<string>;
+  /** Rewrites the manifest, marking the shard finished. */
+  finish(): void;
+  /** One line for stdout: what was computed and how to merge. */
+  summary(computed: number, resumed: number): string;
+}
+
+/**
+ * Starts a shard of `grid`: writes its manifest at once (so merge can name what a failed shard lost) and returns
+ * the shard's keys and folders. @param out the report folder of the whole run.
+ */
+export function startShard(spec: ShardSpec, cmd: Command, out: string, grid: readonly GridCell[]): ShardSession {
+  if (grid.length === 0) throw new SupermarketError('the grid is empty: nothing to shard');
+  const dir = shardDir(path.resolve(out), spec);
+  const cells = Object.fromEntries(grid.map((c) => [c.key, settingsHash(c.settings)]));
+  const assignment = Object.fromEntries(assignShards(grid, spec.count));
+  const mine = grid.filter((c) => assignment[c.key] === spec.index).map((c) => c.key);
+  const base = { command: cmd.name(), argv: rerunArgv(cmd).slice(1), shard: spec, cells, mine, assignment, report: path.resolve(out) };
+  writeShardManifest(dir, base);
+  return {
+    spec, dir, cellsDir: path.join(dir, 'cells'), mine: new Set(mine),
+    finish: () => { writeShardManifest(dir, { ...base, finishedAt: new Date().toISOString() }); },
+    summary: (computed, resumed) => `shard ${spec.index}/${spec.count}: ${mine.length} of ${grid.length} cells ` +
+      `(${computed} computed, ${resumed} resumed) in ${dir}; when every shard is done: supermarket merge ${path.resolve(out)}`,
+  };
+}
