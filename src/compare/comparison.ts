@@ -18,6 +18,9 @@ import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SlopeFi
 import { cellVerdict, limitCheck, type CellVerdict, type FiniteNTerm, type LimitCheck, type ReferenceValue } from './verdict.ts';
 import { lwlTransientReference, lwlWorkloadReference, workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
 import { VERSION } from '../version.ts';
+import { exactPoints, exactVerdict, hasExactSolver, type ExactPoint, type ExactPointsConfig } from './exactPoints.ts';
+import { judgeC2, secondOrderAllowance, secondOrderTerm, secondOrderValue, type C2Check, type SecondOrderValue } from './secondOrder.ts';
+import type { SecondOrderCorrection } from '../meanfield/index.ts';
 
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
 export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction'>;
@@ -52,6 +55,8 @@ export interface ComparisonConfig {
   readonly inverseSquare?: boolean | 'auto';
   /** Seed of cavity solvers (default: `seed`). */
   readonly cavitySeed?: number;
+  /** Exact small-n points (models with `hasExactSolver`), or null/absent for none (see `ExactPointsConfig`). */
+  readonly exact?: ExactPointsConfig | null;
 }
 
 /** The n → ∞ limit of one model, from `solveMeanField`. */
@@ -98,6 +103,10 @@ export interface ModelSummary {
   readonly workload: WorkloadReference | null;
   /** log–log slope of the workload-ccdf sup-norm error. */
   readonly workloadSlope: SlopeFit | null;
+  /** The 1/n² term where it exists (SQ(d) with replacement): computed c₂ = ΣA/λ against the fitted ĉ₂; else null. */
+  readonly secondOrder?: C2Check | null;
+  /** Exact small-n values (`config.exact`) and the n skipped (below d, or over the state budget); null without. */
+  readonly exact?: { readonly points: ExactPoint[]; readonly skipped: { readonly n: number; readonly reason: string }[] } | null;
 }
 
 export interface CellSimulation {
@@ -126,6 +135,10 @@ export interface CellResult {
   readonly simulation: CellSimulation;
   /** Refined mean field at this n, π + V/n, where V exists; else null. */
   readonly refined: { readonly meanResponseTime: number; readonly meanQueueLength: number; readonly tail: number[] } | null;
+  /** Second-order refined value π + V/n + A/n² where the 1/n² term exists, else null. */
+  readonly secondOrder?: SecondOrderValue | null;
+  /** Exact E[T]_n at this n (`config.exact`); then `verdict` is judged against it (`judgedAgainst: 'exact'`). */
+  readonly exact?: ExactPoint | null;
   readonly errors: {
     /** x̂_n − x_∞ for E[T] (time units). */
     readonly meanResponseTime: number;
@@ -197,6 +210,8 @@ export interface ComparisonPlan {
   readonly config: ComparisonConfig;
   readonly tasks: readonly ComparisonTask[];
   readonly prepared: readonly unknown[];
+  /** What solving the models noted (e.g. a second-order term that does not apply). */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -207,7 +222,8 @@ export interface ComparisonPlan {
  * @throws see `runComparison`.
  */
 export function planComparison(config: ComparisonConfig): ComparisonPlan {
-  const prepared = prepareModels(config);
+  const notes: string[] = [];
+  const prepared = prepareModels(config, notes);
   const tasks: ComparisonTask[] = [];
   for (const p of prepared) {
     const grid = p.model.selection === 'lwl' ? [...(config.workloadGrid ?? defaultWorkloadGrid(p.model.service.mean))] : undefined;
@@ -229,7 +245,7 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
         options: { n, times, replications: config.trajectory.replications, seed: cellSeed(config.seed, key), maxLevel: solver === 'ODE' ? config.maxLevel : 1 } });
     }
   }
-  return { config, tasks, prepared };
+  return { config, tasks, prepared, notes };
 }
 
 /** The part of a `simulate` result a comparison cell keeps (see `CellSimulation`). */
@@ -276,6 +292,8 @@ interface PreparedModel {
   readonly model: SupermarketModel;
   readonly reference: MeanFieldReference;
   readonly correction: RefinedCorrection | null;
+  /** The 1/n² term (`refineSecondOrder`), null where it does not exist or was refused. */
+  readonly secondOrder: SecondOrderCorrection | null;
   readonly warm: { readonly time: number; readonly rule: string; readonly relaxationTime: number | null };
 }
 
@@ -284,7 +302,7 @@ interface PreparedModel {
  * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver (LPW(d)); bad grids,
  *   budgets or d > n. @throws {UnstableModelError} for ρ ≥ 1. Solver failures pass through.
  */
-function prepareModels(config: ComparisonConfig): PreparedModel[] {
+function prepareModels(config: ComparisonConfig, notes: string[] = []): PreparedModel[] {
   if (config.lambdas.length === 0 || config.ds.length === 0 || config.ns.length === 0) {
     throw new InvalidModelError('compare needs at least one lambda, one d and one n');
   }
@@ -317,7 +335,9 @@ function prepareModels(config: ComparisonConfig): PreparedModel[] {
       halfWidth: sol.estimate?.halfWidth ?? 0, numericalError: sol.numericalError ?? 0, solver: sol.solver, kind: sol.kind, source: sol.source,
       ...(sol.tail ? { tail: sol.tail } : {}) };
     const correction = hasRefinedTerm(model) ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
-    return { model, reference, correction, warm: sweepWarmup(model, config, correction !== null) };
+    const second = correction ? secondOrderTerm(model, correction.fixedPoint) : { correction: null, note: null };
+    if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
+    return { model, reference, correction, secondOrder: second.correction, warm: sweepWarmup(model, config, correction !== null) };
   });
 }
 
@@ -360,11 +380,15 @@ export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, w
  * @throws see `prepareModels`; simulator errors pass through.
  */
 export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks = {}): ComparisonResult {
-  const prepared = hooks.plan && hooks.plan.config === config ? (hooks.plan.prepared as PreparedModel[]) : prepareModels(config);
+  const fromPlan = hooks.plan !== undefined && hooks.plan.config === config;
+  const notes: string[] = fromPlan ? [...hooks.plan!.notes] : [];
+  const prepared = fromPlan ? (hooks.plan!.prepared as PreparedModel[]) : prepareModels(config, notes);
   const budget = (m: SupermarketModel, n: number, warm: number) => config.replications * (2 * config.jobs + 2 * m.lambda * n * warm);
+  const exactByModel = prepared.map((p) => modelExactPoints(p.model, config, notes));
   let totalEvents = 0;
-  for (const p of prepared) {
+  for (const [i, p] of prepared.entries()) {
     for (const n of config.ns) totalEvents += budget(p.model, n, p.warm.time);
+    for (const x of exactCellsToSimulate(exactByModel[i], config)) totalEvents += exactCellBudget(p, x.n, config.exact!);
     if (config.trajectory && transientSolver(p)) {
       const { tEnd } = trajectoryGrid(config.trajectory, p.warm.time);
       for (const n of config.trajectory.ns) totalEvents += config.trajectory.replications * 2 * p.model.lambda * n * tEnd;
@@ -374,8 +398,7 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
   const models: ModelSummary[] = [];
   const cells: CellResult[] = [];
   const trajectories: TrajectoryComparison[] = [];
-  const notes: string[] = [];
-  for (const p of prepared) {
+  for (const [index, p] of prepared.entries()) {
     const { model, reference, correction, warm } = p;
     const grid = model.selection === 'lwl' ? [...(config.workloadGrid ?? defaultWorkloadGrid(model.service.mean))] : undefined;
     const workload = grid ? lwlWorkloadReference(model, grid) : null;
@@ -407,7 +430,17 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     const meanResponseTimes: FitPoint[] = sims.map(({ n, simulation: { meanResponseTime: e } }) =>
       ({ n, value: e.mean, halfWidth: e.halfWidth, replications: e.replications }));
     const fit = fitInverseN(meanResponseTimes, { inverseSquare: config.inverseSquare ?? 'auto' });
-    const modelCells = sims.map((s) => assembleCell(p, s.n, s.seed, s.simulation, workload, fit));
+    const exact = exactByModel[index];
+    const exactAt = new Map(exact?.points.map((x) => [x.n, x]));
+    const modelCells = sims.map((s) => withExact(assembleCell(p, s.n, s.seed, s.simulation, workload, fit), exactAt.get(s.n)));
+    // small n with an exact value but outside the sweep: simulated on their own budget, kept out of the fits and slopes
+    for (const x of exactCellsToSimulate(exact, config)) {
+      const { key, seed, simulation } = simulateExactCell(p, x.n, config, hooks, grid, (events, label) => {
+        done += events;
+        hooks.onProgress?.(done, totalEvents, label);
+      });
+      cells.push({ ...withExact(assembleCell(p, x.n, seed, simulation, workload, fit), x), key });
+    }
     cells.push(...modelCells);
     const points = (pick: (c: CellResult) => [number, number]): SweepPoint[] =>
       modelCells.map((c) => { const [error, halfWidth] = pick(c); return { n: c.n, error, halfWidth }; });
@@ -426,6 +459,8 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
       workload,
       workloadSlope: workload ? logLogSlope(points((c) => [c.errors.workloadSup ?? 0, c.errors.workloadHalfWidth ?? 0])) : null,
+      secondOrder: p.secondOrder ? judgeC2(p.secondOrder.sumA, model.lambda, throughReference) : null,
+      exact,
     });
 
     if (!config.trajectory) continue;
@@ -482,14 +517,16 @@ function referenceValue(r: MeanFieldReference): ReferenceValue {
 function assembleCell(
   p: PreparedModel, n: number, seed: number, simulation: CellSimulation, workload: WorkloadReference | null, fit: InverseNFit | null,
 ): CellResult {
-  const { model, reference, correction } = p;
+  const { model, reference, correction, secondOrder } = p;
   const refined = correction ? refinedEstimate(correction, n) : null;
   const w = workload && simulation.workloadCcdf ? workloadSupDistance(simulation.workloadCcdf.ccdf, workload.ccdf) : null;
   const term: FiniteNTerm = correction && refined
-    ? { kind: 'refined', meanResponseTime: refined.meanResponseTime, sumV: correction.sumV, sumPi: correction.fixedPoint.meanQueueLength, lambda: model.lambda }
+    ? { kind: 'refined', meanResponseTime: refined.meanResponseTime, sumV: correction.sumV, sumPi: correction.fixedPoint.meanQueueLength, lambda: model.lambda,
+      ...(secondOrder ? { secondOrderAllowance: secondOrderAllowance(secondOrder, n, model.lambda) } : {}) }
     : { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 };
   return {
     key: cellKey(model, n), lambda: model.lambda, d: model.d, n, seed, simulation, refined,
+    ...(secondOrder ? { secondOrder: secondOrderValue(secondOrder, n) } : {}),
     errors: {
       meanResponseTime: simulation.meanResponseTime.mean - reference.meanResponseTime,
       meanResponseTimeVsRefined: refined ? simulation.meanResponseTime.mean - refined.meanResponseTime : null,
@@ -515,4 +552,60 @@ function maxHalfWidth(tail: readonly Estimate[]): number {
   let h = 0;
   for (let i = 1; i < tail.length; i++) h = Math.max(h, tail[i].halfWidth);
   return h;
+}
+
+/** Exact points of a model per `config.exact` (null without it; a note where the model has no exact solver or an n was skipped). */
+function modelExactPoints(model: SupermarketModel, config: ComparisonConfig, notes: string[]): ModelSummary['exact'] {
+  if (!config.exact || config.exact.ns.length === 0) return null;
+  if (!hasExactSolver(model)) {
+    notes.push(`No exact points for ${modelLabel(model)}: the exact solver has JSQ(d) and random selection, FIFO, exponential sizes.`);
+    return null;
+  }
+  const exact = exactPoints(model, config.exact.ns, config.exact);
+  for (const s of exact.skipped) notes.push(`No exact point at d = ${model.d}, λ = ${model.lambda}, n = ${s.n}: ${s.reason}.`);
+  return exact;
+}
+
+/** The exact points whose n is not in the sweep: they get their own small-budget simulation. */
+function exactCellsToSimulate(exact: ModelSummary['exact'], config: ComparisonConfig): ExactPoint[] {
+  return (exact?.points ?? []).filter((x) => !config.ns.includes(x.n));
+}
+
+function exactCellBudget(p: PreparedModel, n: number, e: ExactPointsConfig): number {
+  return e.replications * (2 * e.jobs + 2 * p.model.lambda * n * p.warm.time);
+}
+
+/** A cell with its exact value: the verdict is then the one against the exact value (`exactVerdict`). */
+function withExact(cell: CellResult, exact: ExactPoint | undefined): CellResult {
+  return exact ? { ...cell, exact, verdict: exactVerdict(cell.simulation.meanResponseTime, exact) } : cell;
+}
+
+/**
+ * Simulates (or takes from the cache) the small-n cell of an exact point with the budget of `config.exact`; key
+ * "exact-" + `cellKey`, so it never shares a seed or a stored cell with a sweep cell of the same n.
+ */
+function simulateExactCell(
+  p: PreparedModel, n: number, config: ComparisonConfig, hooks: ComparisonHooks, grid: number[] | undefined,
+  progress: (events: number, label: string) => void,
+): { key: string; seed: number; simulation: CellSimulation } {
+  const e = config.exact!;
+  const key = `exact-${cellKey(p.model, n)}`;
+  const cost = exactCellBudget(p, n, e);
+  const cached = hooks.cache?.get(key);
+  if (cached && cached.simulation.jobs === e.jobs && cached.simulation.replications === e.replications) {
+    progress(cost, `${key} (resumed)`);
+    return { key, seed: cached.seed, simulation: cached.simulation };
+  }
+  const seed = cellSeed(config.seed, key);
+  const sim = simulate(p.model, { n, jobs: e.jobs, replications: e.replications, seed, warmupTime: p.warm.time, maxLevel: config.maxLevel,
+    ...(grid ? { workloadGrid: grid } : {}) });
+  const simulation: CellSimulation = {
+    meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
+    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}), ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
+    events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds, warmupTime: sim.warmupTime,
+    jobs: sim.jobs, replications: e.replications, engine: sim.engine, seeds: sim.seeds,
+  };
+  hooks.cache?.put({ key, seed, simulation });
+  progress(cost, key);
+  return { key, seed, simulation };
 }

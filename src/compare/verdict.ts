@@ -31,6 +31,8 @@ export type FiniteNTerm =
     readonly sumV: number;
     readonly sumPi: number;
     readonly lambda: number;
+    /** δ_n = 2 × the 1/n² term of E[T] when it was computed (theory.md §8; `secondOrderAllowance`), else absent. */
+    readonly secondOrderAllowance?: number;
   }
   | { readonly kind: 'fitted'; readonly c1: number | null; readonly c2: number };
 
@@ -57,6 +59,7 @@ export interface CellVerdict {
 }
 
 export const REFINED_RULE = '|sim − refined| ≤ h_n + δ_n, δ_n = |ΣV/n|·|ΣV|/(nΣπ)/λ';
+export const REFINED_SECOND_ORDER_RULE = '|sim − refined| ≤ h_n + δ_n, δ_n = 2|ΣA|/(n²λ) (twice the computed 1/n² term)';
 export const WITHOUT_V_RULE = '|x̂_n − x_∞| ≤ √(h_n² + h_ref²) + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ₁ (ĉ₂ when fitted) from the sweep (no V: theory.md §8)';
 
 /**
@@ -77,11 +80,11 @@ export function cellVerdict(simulated: Estimate, limit: ReferenceValue, term: Fi
   const judge = (allowance: number) => (Math.abs(difference) <= combinedHalfWidth + allowance ? 'agrees' : 'disagrees');
   if (term.kind === 'refined') {
     const { sumV, sumPi, lambda } = term;
-    const allowance = (Math.abs(sumV / n) * Math.abs(sumV)) / (n * sumPi) / lambda;
+    const allowance = term.secondOrderAllowance ?? (Math.abs(sumV / n) * Math.abs(sumV)) / (n * sumPi) / lambda;
     const relativeCorrection = Math.abs(sumV) / (n * sumPi);
     const status = relativeCorrection > maxRelativeCorrection ? 'refined-out-of-range' : judge(allowance);
     return { status, difference, halfWidth, combinedHalfWidth, allowance, zScore, relativeCorrection,
-      rule: `${REFINED_RULE}; skipped when ΣV/(nΣπ) > ${maxRelativeCorrection}` };
+      rule: `${term.secondOrderAllowance === undefined ? REFINED_RULE : REFINED_SECOND_ORDER_RULE}; skipped when ΣV/(nΣπ) > ${maxRelativeCorrection}` };
   }
   if (term.c1 === null || !Number.isFinite(term.c1)) {
     return { status: 'not-judged', difference, halfWidth, combinedHalfWidth, allowance: Number.NaN, zScore, relativeCorrection: null,

@@ -5,6 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
+import { exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
 import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, filtered, panelledSpec, spread, logAxis, ticksAt, titleBlock, type Figure, type Row } from './figures.ts';
 
 const fmtLambda = (x: number) => `λ = ${x}`;
@@ -82,6 +83,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
         lo: err - h, hi: err + h, resolved: err > 3 * h ? 'yes' : 'no' });
       if (m.refined) rows.push(line(c.n, m.refined.sumV / (m.lambda * c.n), 'refined ΣV/(λn)'));
     }
+    rows.push(...refinementConvergenceRows(result, m, base));
     if (!m.refined && m.fit && m.fit.c1 !== 0) {
       for (let j = 0; j <= 24; j++) {
         const n = nLo * (nHi / nLo) ** (j / 24);
@@ -89,7 +91,8 @@ export function convergenceFigure(result: ComparisonResult): Figure {
       }
     }
   }
-  const x = { field: 'n', type: 'quantitative', scale: { type: 'log' }, title: 'servers n', axis: { values: ticksAt(result.config.ns), labelFlush: true } };
+  const allNs = [...new Set([...result.config.ns, ...result.cells.map((c) => c.n), ...result.models.flatMap((m) => m.exact?.points.map((p) => p.n) ?? [])])].sort((a, b) => a - b);
+  const x = { field: 'n', type: 'quantitative', scale: { type: 'log' }, title: 'servers n', axis: { values: ticksAt(allNs), labelFlush: true } };
   const yTitle = '|E[T]_n − E[T]_∞| (time units)';
   const facets = facetOrder(rows, 'facet', ['d']);
   const width = 300;
@@ -104,13 +107,15 @@ export function convergenceFigure(result: ComparisonResult): Figure {
     spec: {
       width, height: 260,
       layer: [
-        filtered("datum.series !== 'simulation'", { type: 'line', strokeDash: [4, 3] },
+        filtered("datum.series !== 'simulation' && datum.series !== 'exact'", { type: 'line' },
           { x, ...colour, y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
+            strokeDash: { field: 'series', type: 'nominal', title: 'prediction', scale: { domain: LINE_SERIES, range: [[4, 3], [1, 2], [4, 3]] } },
             tooltip: [{ field: 'series' }, { field: 'label' }, { field: 'n', format: '.0f' }, { field: 'signedError', format: '.4f' }] }),
         ...ciLayers({ filter: "datum.series === 'simulation'", x, shared: colour, valueField: 'error', mark: { type: 'point', size: 40 }, yTitle,
           encoding: { shape: { field: 'resolved', type: 'nominal', title: '|err| > 3h', scale: { domain: ['yes', 'no'], range: ['circle', 'cross'] } },
             tooltip: [{ field: 'facet' }, { field: 'label' }, { field: 'n' }, { field: 'signedError', title: 'E[T]_n − E[T]_∞', format: '.4f' },
               { field: 'halfWidth', title: '95% half-width', format: '.4f' }, { field: 'resolved' }] } }),
+        ...(rows.some((r) => r.series === 'exact') ? [exactPointLayer(x, yTitle)] : []),
       ],
     },
     title: titleBlock(refined ? 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)'
@@ -123,14 +128,17 @@ export function convergenceFigure(result: ComparisonResult): Figure {
     caption: refined
       ? 'Absolute difference between the simulated mean response time and its mean-field limit, against n, log–log. ' +
         'Dashed lines: the refined mean-field prediction ΣV/(λn), slope −1. Points: simulation with 95% CI; crosses mark n where the ' +
-        'difference is not resolved (|err| ≤ 3 × CI half-width) and is left out of the slope fit.'
+        'difference is not resolved (|err| ≤ 3 × CI half-width) and is left out of the slope fit.' + refinementCaption(result)
       : `Absolute difference between the simulated mean response time and the mean-field reference (${solver}), against n, log–log. ` +
         'Bars: the 95% CI of the simulation combined with the reference\'s own CI (cavity results). Dashed: |ĉ₁|/n with ĉ₁ from the weighted fit ' +
         'x̂_n = a + c₁/n (+ c₂/n²) over the sweep (no refined term V exists for this model). Crosses mark n where the difference is not ' +
-        'resolved (|err| ≤ 3 × half-width) and is left out of the slope fit.',
+        'resolved (|err| ≤ 3 × half-width) and is left out of the slope fit.' + refinementCaption(result),
     rows, spec,
   };
 }
+
+/** The dashed predictions of the convergence figure, in legend order (first order dashed, second order dotted). */
+const LINE_SERIES = ['refined ΣV/(λn)', 'refined 2nd order', 'fitted |ĉ₁|/n'];
 
 /** LWL(d) workload ccdf P(U > w) (log y): mean field (line) and time-average simulation ± 95% CI for a few n. */
 export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {

@@ -8,6 +8,7 @@ import { serviceLabel, type CellResult, type ComparisonResult, type ModelSummary
 import { comparisonFigures } from './comparisonFigures.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata } from './page.ts';
+import { refinementCellColumns, refinementSection, secondOrderModelColumns, verdictText } from './refinementSection.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
 
@@ -32,7 +33,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
       ['slope of log\\|err\\| (± s.e.)', (m) => (m.slope ? `${fix(m.slope.slope, 2)} (± ${fix(m.slope.standardError, 2)})` : 'not resolved')],
       ['n used', (m) => (m.slope ? m.slope.nUsed.join(', ') : '–')],
       ['c₁ fit (± s.e.)', (m) => (m.fitThroughReference ? withError(m.fitThroughReference.c1, m.fitThroughReference.c1StandardError, 2) : 'n/a')],
-      ['ΣV/λ', (m) => fix(m.refined!.sumV / m.lambda, 2)]];
+      ['ΣV/λ', (m) => fix(m.refined!.sumV / m.lambda, 2)], ...secondOrderModelColumns(result)];
   }
   return [...head,
     ['solver', (m) => m.reference.solver], ['kind', (m) => m.reference.kind], ['E[T]∞ reference', referenceText],
@@ -60,17 +61,18 @@ function cellColumns(result: ComparisonResult): Columns<CellResult> {
   if (result.judgedBy === 'refined-mean-field') {
     return [...head,
       ['mean field', (c) => fix(modelOf(result, c).reference.meanResponseTime)], ['refined', (c) => fix(c.refined!.meanResponseTime)],
+      ...refinementCellColumns(result),
       ['sim − refined', (c) => fix(c.verdict.difference)], ['allowance δ', (c) => sci(c.verdict.allowance)], ['z', (c) => fix(c.verdict.zScore, 1)],
-      ['verdict', (c) => `**${c.verdict.status}**`], ['sup\\|ŝ−s\\| MF', (c) => sci(c.errors.tailSup ?? NaN)],
+      ['verdict', verdictText], ['sup\\|ŝ−s\\| MF', (c) => sci(c.errors.tailSup ?? NaN)],
       ['sup\\|ŝ−s\\| refined', (c) => sci(c.errors.tailSupVsRefined ?? NaN)], ...tail];
   }
   const extra: Columns<CellResult> = result.cells.some((c) => c.errors.workloadSup !== null)
     ? [['sup\\|F̂−F̄\\| (max h)', (c) => `${sci(c.errors.workloadSup ?? NaN)} (${sci(c.errors.workloadHalfWidth ?? NaN)})`]]
     : result.cells.some((c) => c.errors.tailSup !== null) ? [['sup\\|ŝ−s\\|', (c) => sci(c.errors.tailSup ?? NaN)]] : [];
   return [...head,
-    ['reference', (c) => referenceText(modelOf(result, c))], ['sim − reference', (c) => fix(c.verdict.difference)],
+    ['reference', (c) => referenceText(modelOf(result, c))], ...refinementCellColumns(result), ['sim − reference', (c) => fix(c.verdict.difference)],
     ['CI ⊕ ref', (c) => fix(c.verdict.combinedHalfWidth)], ['allowance \\|ĉ₁\\|/n + \\|ĉ₂\\|/n²', (c) => fix(c.verdict.allowance)],
-    ['z', (c) => fix(c.verdict.zScore, 1)], ['verdict', (c) => `**${c.verdict.status}**`], ...extra, ...tail];
+    ['z', (c) => fix(c.verdict.zScore, 1)], ['verdict', verdictText], ...extra, ...tail];
 }
 
 function summary(result: ComparisonResult): string {
@@ -160,7 +162,7 @@ ${method(result)}
 ## Per model
 
 ${markdownTable(result.models, modelColumns(result))}
-${workloadTable(result)}
+${workloadTable(result)}${refinementSection(result)}
 ## Per cell
 
 ${markdownTable(result.cells, cellColumns(result))}

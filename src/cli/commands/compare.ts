@@ -6,8 +6,8 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
-import { hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
+import { Command, InvalidArgumentError } from 'commander';
+import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { runComparisonOnPool } from '../comparePool.ts';
@@ -26,6 +26,8 @@ export const DEFAULT_PRESET = {
   jobs: 500_000,
   replications: 10,
   trajectoryNs: [100, 1000, 10000],
+  /** Exact points (and small-budget simulated cells) at these n where the chain fits the state budget. */
+  exactNs: [2, 3, 4, 5],
   out: 'reports/default',
 };
 
@@ -33,7 +35,7 @@ interface Opts {
   lambda: number[]; d: number[]; n: number[]; sampling: Sampling; jobs: number; replications: number; seed: number;
   selection: string; discipline: string; service: string; prediction: string;
   warmupTolerance: number; maxLevel: number; out?: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
-  trajectoryReplications: number; threads?: number; shard?: ShardSpec; fresh?: boolean; json?: boolean; progress: boolean;
+  trajectoryReplications: number; threads?: number; shard?: ShardSpec; exactN?: number[]; exactBound: number; exactMaxStates: number; exactJobs: number; fresh?: boolean; json?: boolean; progress: boolean;
 }
 
 /**
@@ -75,6 +77,20 @@ function outDirFor(o: Opts, cmd: Command): string {
   return path.join('reports', settingsFolderName(label, Object.fromEntries(keys.map((k) => [k, cmd.getOptionValue(k)]))));
 }
 
+/** "none" or a comma-separated list of n ≥ 1 for --exact-n. */
+function parseExactNs(value: string): number[] {
+  if (value.trim() === 'none') return [];
+  const ns = parseIntegerList(value);
+  if (ns.some((n) => n < 1)) throw new InvalidArgumentError(`expected n ≥ 1, got ${JSON.stringify(value)}`);
+  return ns;
+}
+
+/** n of the exact points: --exact-n when given, else the preset's 2..5 when --n is the default, else none. */
+function exactNs(o: Opts): number[] {
+  if (o.exactN) return o.exactN;
+  return o.n.join(',') === DEFAULT_PRESET.ns.join(',') ? DEFAULT_PRESET.exactNs : [];
+}
+
 export function compareCommand(): Command {
   const p = DEFAULT_PRESET;
   const cmd = new Command('compare')
@@ -102,7 +118,12 @@ export function compareCommand(): Command {
     .option('--trajectory-n <list>', 'n values for the transient comparison (default: 100,1000,10000 for the default --n, else up to three of --n)', parseIntegerList, p.trajectoryNs)
     .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
-    .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5);
+    .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
+    .option('--exact-n <list>', 'small n solved exactly (JSQ/random, FIFO, exponential) where the chain fits --exact-max-states; cells at those n are ' +
+      'simulated (--exact-jobs) and judged against the exact value; "none" for none (default: 2,3,4,5 with the default --n, else none)', parseExactNs)
+    .option('--exact-bound <ε>', 'bound on the truncation error of the exact E[T] (time units), added to the CI in the verdict', parsePositive, EXACT_DEFAULTS.truncationBound)
+    .option('--exact-max-states <count>', 'skip an exact n whose truncated chain has more states (2e5: a few seconds)', parsePositive, EXACT_DEFAULTS.maxStates)
+    .option('--exact-jobs <count>', 'measured arrivals per replication of the small-n cells added for exact points', parseJobs, EXACT_DEFAULTS.jobs);
   addScaleOptions(cmd)
     .option('--fresh', 'ignore finished cells stored in <out>/cells/ and recompute everything')
     .option('--json', 'print a JSON summary (per model and per cell) on stdout')
@@ -124,6 +145,7 @@ export function compareCommand(): Command {
         warmupTolerance: o.warmupTolerance, warmupSafetyFactor: 2, maxLevel: o.maxLevel,
         trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
         ...(refined ? {} : { model: fields }),
+        exact: { ns: exactNs(o), truncationBound: o.exactBound, maxStates: o.exactMaxStates, jobs: o.exactJobs, replications: o.replications },
       };
       const progress = createProgress('compare', o.progress);
       const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
@@ -147,7 +169,9 @@ export function compareCommand(): Command {
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ out, replaced: previous, files, models: result.models, cells: result.cells.map((c) => ({
           key: c.key, d: c.d, lambda: c.lambda, n: c.n, seed: c.seed, meanResponseTime: c.simulation.meanResponseTime,
-          ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}), difference: c.verdict.difference, verdict: c.verdict.status })),
+          ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
+          ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
+          ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}), difference: c.verdict.difference, verdict: c.verdict.status })),
           notes: result.notes, wallSeconds: meta.wallSeconds })}\n`);
         return;
       }

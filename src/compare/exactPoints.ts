@@ -1,0 +1,101 @@
+/**
+ * Exact points of a comparison: for the small n where the n-server chain fits a state budget, the exact stationary
+ * E[T]_n (`solveExact`: JSQ(d) or random selection, FIFO, exponential sizes, truncated with a stated bound) beside the
+ * simulation, and the verdict of a simulated cell against it (theory.md §8 "Laws usable as simulator tests": exact
+ * CTMC on occupancy counts). At n = 2–5 the refined expansion is out of range, so the exact value is the one
+ * reference that judges the simulator there.
+ */
+import { InvalidModelError, StateSpaceTooLargeError } from '../errors.ts';
+import type { SupermarketModel } from '../model/index.ts';
+import { solveExact } from '../meanfield/exact/index.ts';
+import type { Estimate } from '../stats/index.ts';
+import { cellVerdict, type CellVerdict } from './verdict.ts';
+
+/** Which small n get exact points, how tightly, and the simulation budget of the cells added for them. */
+export interface ExactPointsConfig {
+  /** Servers n to solve exactly (each ≥ d); those not in the sweep's ns are simulated with `jobs` × `replications`. */
+  readonly ns: readonly number[];
+  /** Bound on the truncation error of the exact E[T] (time units), added to the CI in the verdict. */
+  readonly truncationBound: number;
+  /** State budget: an n whose truncated chain needs more states is skipped with a note (about 5 s at 1.1·10⁵ states). */
+  readonly maxStates: number;
+  /** Measured arrivals per replication of the added small-n cells. */
+  readonly jobs: number;
+  /** Replications of the added small-n cells (≥ 2). */
+  readonly replications: number;
+}
+
+/** Defaults: E[T] within 1e−4, at most 2·10⁵ states (a few seconds per point), small-n cells of 10 × 10⁵ jobs. */
+export const EXACT_DEFAULTS = { truncationBound: 1e-4, maxStates: 2e5, jobs: 100_000, replications: 10 } as const;
+
+/** One exact value E[T]_n with how it was obtained. */
+export interface ExactPoint {
+  readonly n: number;
+  /** Exact E[T]_n of the truncated chain (time units); within `truncationBound` of the untruncated value. */
+  readonly meanResponseTime: number;
+  /** E[Q]_n per server (jobs). */
+  readonly meanQueueLength: number;
+  /** The stated bound and the solver's estimate of the truncation error of E[T] (time units). */
+  readonly truncationBound: number;
+  readonly errorEstimate: number;
+  /** Level cap K and states C(n + K, n) of the solved chain. */
+  readonly K: number;
+  readonly states: number;
+  readonly seconds: number;
+}
+
+/** A cell's exact reference and its verdict (`judgedAgainst: 'exact'`). */
+export interface ExactCellCheck {
+  readonly exact: ExactPoint;
+  readonly verdict: ExactVerdict;
+}
+
+export type ExactVerdict = CellVerdict & { readonly judgedAgainst: 'exact' };
+
+export const EXACT_RULE = '|x̂_n − E[T]_n exact| ≤ h_n + ε_trunc (exact n-server chain, its truncation bound added; no allowance)';
+
+/** True when `solveExact` has the model: JSQ(d) or random selection, FIFO, exponential sizes. */
+export function hasExactSolver(model: SupermarketModel): boolean {
+  return (model.selection === 'jsq' || model.selection === 'random') && model.discipline === 'fifo' && model.service.kind === 'exponential';
+}
+
+/**
+ * Exact points of one model at the given n, skipping (with a reason) an n below d or whose chain exceeds the budget.
+ * @param model a model with `hasExactSolver`. @param ns servers. @param options truncation bound and state budget.
+ * @returns the points in the order of `ns` and the skipped n with their reasons.
+ * @throws {InvalidModelError} when the model has no exact solver; other solver failures pass through.
+ */
+export function exactPoints(
+  model: SupermarketModel, ns: readonly number[], options: Pick<ExactPointsConfig, 'truncationBound' | 'maxStates'>,
+): { points: ExactPoint[]; skipped: { n: number; reason: string }[] } {
+  if (!hasExactSolver(model)) throw new InvalidModelError('exact points need JSQ(d) or random selection, FIFO, exponential sizes');
+  const points: ExactPoint[] = [];
+  const skipped: { n: number; reason: string }[] = [];
+  for (const n of ns) {
+    if (model.selection === 'jsq' && n < model.d) {
+      skipped.push({ n, reason: `n = ${n} < d = ${model.d}` });
+      continue;
+    }
+    try {
+      const r = solveExact(model, { n, truncationBound: options.truncationBound, maxStates: options.maxStates });
+      points.push({ n, meanResponseTime: r.meanResponseTime, meanQueueLength: r.meanQueueLength, truncationBound: r.truncation.bound,
+        errorEstimate: r.truncation.errorEstimate, K: r.truncation.K, states: r.states, seconds: r.diagnostics.seconds });
+    } catch (e) {
+      if (!(e instanceof StateSpaceTooLargeError)) throw e;
+      skipped.push({ n, reason: e.message });
+    }
+  }
+  return { points, skipped };
+}
+
+/**
+ * Verdict of a simulated E[T]_n against the exact value: the one verdict rule (`cellVerdict`) with the exact value as
+ * the reference, its truncation bound as the numerical error and no finite-n allowance: `agrees` when
+ * |x̂_n − E[T]_n| ≤ h_n + ε_trunc.
+ * @param simulated simulated mean response time with its Student-t CI. @param exact the exact point at the same n.
+ */
+export function exactVerdict(simulated: Estimate, exact: ExactPoint): ExactVerdict {
+  const v = cellVerdict(simulated, { value: exact.meanResponseTime, halfWidth: 0, numericalError: exact.truncationBound },
+    { kind: 'fitted', c1: 0, c2: 0 }, exact.n);
+  return { ...v, rule: EXACT_RULE, judgedAgainst: 'exact' };
+}

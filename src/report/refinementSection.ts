@@ -1,0 +1,111 @@
+/**
+ * What the exact small-n points and the 1/n² term add to a comparison report: table columns (per cell: second-order
+ * refined value, exact E[T]_n, what the verdict was judged against; per model: computed c₂ = ΣA/λ beside the fitted
+ * ĉ₂), a section listing the exact points, and the rows and layers the convergence figure draws for them.
+ */
+import type { CellResult, ComparisonResult, ModelSummary } from '../compare/index.ts';
+import type { Row } from './figures.ts';
+import { fix, markdownTable, sci } from './page.ts';
+
+type Columns<T> = (readonly [string, (x: T) => string])[];
+
+/** "**agrees**", or "**agrees** (vs exact)" for a cell judged against its exact value. */
+export function verdictText(c: CellResult): string {
+  return `**${c.verdict.status}**${c.exact ? ' (vs exact)' : ''}`;
+}
+
+/** Per-cell columns: the second-order refined E[T] (where any cell has it) and the exact E[T]_n (where any cell has one). */
+export function refinementCellColumns(result: ComparisonResult): Columns<CellResult> {
+  const cols: Columns<CellResult> = [];
+  if (result.cells.some((c) => c.secondOrder)) {
+    cols.push(['refined 2nd order', (c) => (c.secondOrder ? fix(c.secondOrder.meanResponseTime) : '–')]);
+  }
+  if (result.cells.some((c) => c.exact)) {
+    cols.push(['exact (± bound)', (c) => (c.exact ? `${fix(c.exact.meanResponseTime, 5)} (± ${sci(c.exact.truncationBound)})` : '–')]);
+  }
+  return cols;
+}
+
+/** Per-model columns where the 1/n² term exists: c₂ = ΣA/λ, the fitted ĉ₂ with its 95% interval, and the check. */
+export function secondOrderModelColumns(result: ComparisonResult): Columns<ModelSummary> {
+  if (!result.models.some((m) => m.secondOrder)) return [];
+  return [
+    ['c₂ = ΣA/λ', (m) => (m.secondOrder ? fix(m.secondOrder.c2, 2) : '–')],
+    ['ĉ₂ fit (± 95%)', (m) => (m.secondOrder && Number.isFinite(m.secondOrder.fitted)
+      ? `${fix(m.secondOrder.fitted, 1)} (± ${fix(m.secondOrder.fittedHalfWidth, 1)})` : 'n/a')],
+    ['c₂ check', (m) => (m.secondOrder ? `**${m.secondOrder.status}**` : '–')],
+  ];
+}
+
+/**
+ * The "Exact small-n points" and "Second order" report sections (Markdown, with their headings), or '' when the
+ * comparison has neither.
+ */
+export function refinementSection(result: ComparisonResult): string {
+  const parts: string[] = [];
+  const rows = result.models.flatMap((m) => (m.exact?.points ?? []).map((p) => ({ m, p, cell: result.cells.find((c) => c.d === m.d && c.lambda === m.lambda && c.n === p.n) })));
+  if (rows.length > 0) {
+    const judged = rows.filter((r) => r.cell?.exact);
+    const agree = judged.filter((r) => r.cell!.verdict.status === 'agrees').length;
+    parts.push(`\n### Exact small-n points\n\nThe n-server chain on sorted occupancy vectors, solved exactly (\`solveExact\`, truncated at level K with ` +
+      `the stated bound on the truncation error of E[T]). Each simulated cell at these n is judged against the exact value: ` +
+      `|x̂_n − E[T]_n| ≤ h_n + bound (no allowance). **${agree} of ${judged.length} agree.**\n\n` +
+      markdownTable(rows, [['d', (r) => `${r.m.d}`], ['λ', (r) => `${r.m.lambda}`], ['n', (r) => `${r.p.n}`],
+        ['exact E[T]_n', (r) => fix(r.p.meanResponseTime, 5)], ['bound (estimate)', (r) => `${sci(r.p.truncationBound)} (${sci(r.p.errorEstimate)})`],
+        ['K', (r) => `${r.p.K}`], ['states', (r) => `${r.p.states}`], ['seconds', (r) => fix(r.p.seconds, 2)],
+        ['simulated ± h', (r) => (r.cell ? `${fix(r.cell.simulation.meanResponseTime.mean)} ± ${fix(r.cell.simulation.meanResponseTime.halfWidth)}` : '–')],
+        ['refined 1st / 2nd order', (r) => (r.cell?.refined ? `${fix(r.cell.refined.meanResponseTime)} / ${r.cell.secondOrder ? fix(r.cell.secondOrder.meanResponseTime) : '–'}` : '–')],
+        ['verdict', (r) => (r.cell ? `**${r.cell.verdict.status}**` : '–')]]));
+  }
+  const second = result.models.filter((m) => m.secondOrder);
+  if (second.length > 0) {
+    parts.push(`\n### Second order (1/n²)\n\nE[T]_n ≈ E[T]∞ + ΣV/(λn) + ΣA/(λn²) (Gast, Bortolussi, Tribastone 2019); with it the per-cell allowance is ` +
+      `δ_n = 2|ΣA|/(n²λ) (theory.md §8). The computed c₂ = ΣA/λ is checked against ĉ₂ of the weighted fit ` +
+      `E[T]_n − E[T]∞ = c₁/n + c₂/n² over the sweep's n: ${second[0].secondOrder!.rule}.\n\n` +
+      markdownTable(second, [['d', (m) => `${m.d}`], ['λ', (m) => `${m.lambda}`], ['ΣV/λ', (m) => fix((m.refined?.sumV ?? NaN) / m.lambda, 2)],
+        ['ĉ₁ fit', (m) => (m.fitThroughReference ? fix(m.fitThroughReference.c1, 2) : 'n/a')], ...secondOrderModelColumns(result)]));
+  }
+  return parts.join('\n');
+}
+
+/** Base fields of a convergence-figure row of model m (as `convergenceFigure` builds them). */
+type RowBase = Row;
+
+/**
+ * Convergence-figure rows for the exact points (series 'exact', |E[T]_n exact − E[T]∞|, the truncation bound as the
+ * half-width) and the second-order prediction |ΣV/(λn) + ΣA/(λn²)| (series 'refined 2nd order') at every n of m's cells.
+ */
+export function refinementConvergenceRows(result: ComparisonResult, m: ModelSummary, base: RowBase): Row[] {
+  const rows: Row[] = [];
+  const limit = m.reference.meanResponseTime;
+  for (const p of m.exact?.points ?? []) {
+    const signed = p.meanResponseTime - limit;
+    rows.push({ ...base, n: p.n, series: 'exact', error: Math.abs(signed), signedError: signed, halfWidth: p.truncationBound,
+      lo: null, hi: null, resolved: null });
+  }
+  for (const c of result.cells.filter((x) => x.d === m.d && x.lambda === m.lambda && x.secondOrder)) {
+    const signed = c.secondOrder!.meanResponseTime - limit;
+    rows.push({ ...base, n: c.n, series: 'refined 2nd order', error: Math.abs(signed), signedError: signed, halfWidth: null, lo: null, hi: null, resolved: null });
+  }
+  return rows;
+}
+
+/** The layer of the exact points: filled black diamonds (vega-lite, same x and y as the convergence figure). */
+export function exactPointLayer(x: unknown, yTitle: string): Record<string, unknown> {
+  return {
+    transform: [{ filter: "datum.series === 'exact'" }],
+    mark: { type: 'point', shape: 'diamond', filled: true, size: 70, color: 'black' },
+    encoding: { x, y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
+      tooltip: [{ field: 'facet' }, { field: 'label' }, { field: 'n' }, { field: 'signedError', title: 'exact E[T]_n − E[T]_∞', format: '.5f' },
+        { field: 'halfWidth', title: 'truncation bound', format: '.1e' }] },
+  };
+}
+
+/** Caption sentences of the convergence figure for the exact points and the second-order curve ('' without them). */
+export function refinementCaption(result: ComparisonResult): string {
+  const exact = result.models.some((m) => (m.exact?.points.length ?? 0) > 0);
+  const second = result.cells.some((c) => c.secondOrder);
+  return (second ? ' Dotted: the second-order prediction |ΣV/(λn) + ΣA/(λn²)|.' : '') +
+    (exact ? ' Black diamonds: |exact E[T]_n − E[T]∞| from the n-server chain (truncation bound in the tooltip); the simulated points at ' +
+      'those n are judged against them.' : '');
+}
