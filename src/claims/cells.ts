@@ -10,17 +10,22 @@ import type { Measure } from './claim.ts';
 import { judgePoint, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
 import type { Conjecture } from './schema.ts';
 
-/** One measured cell: a policy at (service, d, n, prediction, λ) with its estimates (95% CIs). */
-export interface MeasuredCell {
+/** Where a cell stands: a policy (selection, discipline) at (service, d, n, prediction, λ). */
+export interface CellCoordinates {
   readonly selection: Selection;
   readonly discipline: Discipline;
-  /** Service law as written (short form or trace label). */
+  /** Service law as written (short form), or the trace path / label. */
   readonly service: string;
   /** Prediction model as written, or 'none' for prediction-blind policies. */
   readonly prediction: string;
+  /** Arrival rate per server. */
   readonly lambda: number;
   readonly d: number;
   readonly n: number;
+}
+
+/** One measured cell: a policy at (service, d, n, prediction, λ) with its estimates (95% CIs). */
+export interface MeasuredCell extends CellCoordinates {
   readonly meanResponseTime: Estimate;
   readonly meanSlowdown?: Estimate;
   readonly responseTimePercentiles?: Readonly<Record<string, Estimate>>;

@@ -12,5 +12,5 @@ export {
   VERDICT_RULE, bonferroniFactor, evaluateConjecture, expandConjectureGrid, judgePoint, quantityModel, type MeasuredQuantity,
   type ConjectureHooks, type ConjectureResult, type GridPoint, type PointResult, type QuantitySource, type QuantityValue, type SimulationRequest, type SimulationSummary,
 } from './evaluate.ts';
-export { judgeClaimOnCells, pointEvidence, type MeasuredCell } from './cells.ts';
+export { judgeClaimOnCells, pointEvidence, type CellCoordinates, type MeasuredCell } from './cells.ts';
 export { conjectureRows } from './report.ts';

@@ -17,32 +17,34 @@ export function parseNumber(value: string): number {
   return x;
 }
 
+/**
+ * `base(value)` if `ok` holds for it; else InvalidArgumentError "expected <expected>, got <value>".
+ * The one form of the numeric option parsers below.
+ */
+function parseWhere(value: string, ok: (x: number) => boolean, expected: string, base: (value: string) => number = parseNumber): number {
+  const x = base(value);
+  if (!ok(x)) throw new InvalidArgumentError(`expected ${expected}, got ${JSON.stringify(value)}`);
+  return x;
+}
+
 /** Integer ≥ 1; accepts scientific notation such as 1e6. */
 export function parsePositiveInteger(value: string): number {
-  const x = parseNumber(value);
-  if (!Number.isInteger(x) || x < 1) throw new InvalidArgumentError(`expected an integer ≥ 1, got ${JSON.stringify(value)}`);
-  return x;
+  return parseWhere(value, (x) => Number.isInteger(x) && x >= 1, 'an integer ≥ 1');
 }
 
 /** Replications: integer ≥ 2 (a Student-t CI needs two). */
 export function parseReplications(value: string): number {
-  const x = parseNumber(value);
-  if (!Number.isInteger(x) || x < 2) throw new InvalidArgumentError(`expected an integer ≥ 2 (a confidence interval needs two replications), got ${JSON.stringify(value)}`);
-  return x;
+  return parseWhere(value, (x) => Number.isInteger(x) && x >= 2, 'an integer ≥ 2 (a confidence interval needs two replications)');
 }
 
 /** Measured jobs per replication: integer in [1, 1e12]. */
 export function parseJobs(value: string): number {
-  const x = parsePositiveInteger(value);
-  if (x > 1e12) throw new InvalidArgumentError(`expected at most 1e12 jobs per replication, got ${JSON.stringify(value)}`);
-  return x;
+  return parseWhere(value, (x) => x <= 1e12, 'at most 1e12 jobs per replication', parsePositiveInteger);
 }
 
 /** Highest recorded tail level: integer in [1, 10000]. */
 export function parseMaxLevel(value: string): number {
-  const x = parsePositiveInteger(value);
-  if (x > 10_000) throw new InvalidArgumentError(`expected a level ≤ 10000, got ${JSON.stringify(value)}`);
-  return x;
+  return parseWhere(value, (x) => x <= 10_000, 'a level ≤ 10000', parsePositiveInteger);
 }
 
 /** An output folder: non-empty, and not inside a pseudo file system (/proc, /sys, /dev). */
@@ -54,22 +56,16 @@ export function parseOutDir(value: string): string {
 }
 
 export function parseNonNegativeInteger(value: string): number {
-  const x = parseNumber(value);
-  if (!Number.isInteger(x) || x < 0) throw new InvalidArgumentError(`expected an integer ≥ 0, got ${JSON.stringify(value)}`);
-  return x;
+  return parseWhere(value, (x) => Number.isInteger(x) && x >= 0, 'an integer ≥ 0');
 }
 
 /** A number ≥ 0 (e.g. a warm-up time, where 0 means none). */
 export function parseNonNegative(value: string): number {
-  const x = parseNumber(value);
-  if (!(x >= 0)) throw new InvalidArgumentError(`expected a number ≥ 0, got ${JSON.stringify(value)}`);
-  return x;
+  return parseWhere(value, (x) => x >= 0, 'a number ≥ 0');
 }
 
 export function parsePositive(value: string): number {
-  const x = parseNumber(value);
-  if (!(x > 0)) throw new InvalidArgumentError(`expected a number > 0, got ${JSON.stringify(value)}`);
-  return x;
+  return parseWhere(value, (x) => x > 0, 'a number > 0');
 }
 
 /** Comma-separated list of numbers, e.g. "0.7,0.9,0.95". */

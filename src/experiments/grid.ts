@@ -8,21 +8,13 @@ export { simulationWarmup, MAX_AUTO_WARMUP } from '../meanfield/warmup.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
 import { seedFromKey } from '../stats/index.ts';
 import type { ExperimentSpec } from './schema.ts';
+import type { CellCoordinates } from '../claims/index.ts';
 
-export interface ExperimentCell {
+export interface ExperimentCell extends CellCoordinates {
   /** Stable identifier, used for the stored result file (resume) and the per-cell seed. */
   readonly key: string;
   /** Policy label as in the seed paper's figures, e.g. "JSQ+SRPT", "LPW+SPRPT". */
   readonly policy: string;
-  readonly selection: Selection;
-  readonly discipline: Discipline;
-  /** The service entry as written in the file (short form), or the trace path. */
-  readonly service: string;
-  /** The prediction entry, or "none" for prediction-blind policies. */
-  readonly prediction: string;
-  readonly lambda: number;
-  readonly d: number;
-  readonly n: number;
   /**
    * The validated model. Trace cells get the experiment's selection, discipline, sampling and conventions with the
    * default service (sizes are the trace's, rescaled to mean 1) and no prediction model (predictions come per job).

@@ -10,7 +10,7 @@ import { VERSION } from '../version.ts';
 import { newtonSolve } from '../numerics/newton.ts';
 import { clampToRange } from '../numerics/clamp.ts';
 import { DEFAULT_MAX_TRUNCATION_LEVEL, sqdClosedFormTail, sqdDrift, sqdJacobian, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
-import { sqdParameters } from './support.ts';
+import { sqdParameters, tailSum } from './support.ts';
 
 /** Loosest accepted tail tolerance: beyond it the truncated system visibly biases E[T] and ΣV. */
 export const MAX_TAIL_TOLERANCE = 1e-6;
@@ -74,8 +74,7 @@ function infNorm(v: ArrayLike<number>): number {
 /** E[Q] of the untruncated closed form: Σ_{i=1}^K s_i plus the remainder past K (geometric when d = 1). */
 function closedFormMeanQueueLength(rho: number, d: number, tail: number[]): number {
   const K = tail.length - 1;
-  let sum = 0;
-  for (let i = K; i >= 1; i--) sum += tail[i]; // smallest first
+  let sum = tailSum(tail);
   if (d === 1) return sum + rho ** (K + 1) / (1 - rho);
   for (let i = K + 1, term = rho ** ((d ** i - 1) / (d - 1)); term > 0 && i < K + 64; i++) {
     sum += term;
@@ -180,8 +179,7 @@ export function solveSqdFixedPoint(model: SupermarketModel, options: FixedPointO
     checkTail(solution.x, solution.residual, solution.iterations);
     tail = [1, ...solution.x];
     clampToRange(tail); // checkTail allowed round-off of ±1e−12 outside [0, 1]; the output lies inside
-    meanQueueLength = 0;
-    for (let i = K; i >= 1; i--) meanQueueLength += tail[i];
+    meanQueueLength = tailSum(tail);
     residual = solution.residual;
     iterations = solution.iterations;
   }

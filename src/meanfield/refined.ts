@@ -187,6 +187,35 @@ export function computeV(A: number[][], b: number[], f1?: number[]): number[] {
 }
 
 /**
+ * The fixed point and truncation level K a refinement of `model` (first or second order) runs on.
+ * @param options `fixedPoint` (default `solveSqdFixedPoint(model)`; must be for the same λ, d and service mean),
+ *   `truncationLevel` K (default: the fixed point's).
+ * @throws {InvalidModelError} if `fixedPoint` is of another model, or K is not an integer ≥ 1.
+ */
+export function refinementBase(
+  model: SupermarketModel,
+  options: { fixedPoint?: FixedPointResult; truncationLevel?: number },
+): { fixedPoint: FixedPointResult; K: number } {
+  const d = model.d;
+  const fixedPoint = options.fixedPoint ?? solveSqdFixedPoint(model);
+  const fpModel = fixedPoint.provenance.model;
+  if (fpModel.lambda !== model.lambda || fpModel.d !== d || fpModel.service.mean !== model.service.mean) {
+    throw new InvalidModelError(
+      `fixedPoint is for lambda = ${fpModel.lambda}, d = ${fpModel.d}, not the model's lambda = ${model.lambda}, d = ${d}`,
+    );
+  }
+  const K = options.truncationLevel ?? fixedPoint.truncationLevel;
+  if (!Number.isInteger(K) || K < 1) throw new InvalidModelError(`truncationLevel must be an integer ≥ 1, got ${K}`);
+  return { fixedPoint, K };
+}
+
+const FIRST_ORDER_PROVENANCE = {
+  equation: 'E[X^(n)] = pi + V/n; A = Df(pi), AW + WA^T + Q = 0, b_i = 1/2 sum_jk d2f_i/dx_j dx_k W_jk, V = -A^{-1}(b + f1)',
+  source: 'theory.md §6; Gast and Van Houdt, A Refined Mean Field Approximation, POMACS 1(2), 2017; rmf_tool',
+  version: VERSION,
+};
+
+/**
  * Refined mean-field correction V for SQ(d), exponential sizes, FIFO, for the model's sampling convention.
  * Uses π from `fixedPoint` (default `solveSqdFixedPoint(model)`, tail tolerance 1e−15: K ≈ 9 at d = 2, ρ = 0.9;
  * V converges fast in K), truncated or zero-padded to `truncationLevel` if given. d = 1: V = 0 exactly (linear
@@ -205,20 +234,8 @@ export function refine(
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): RefinedCorrection {
   const { rho, d } = sqdParameters(model);
-  const fixedPoint = options.fixedPoint ?? solveSqdFixedPoint(model);
-  const fpModel = fixedPoint.provenance.model;
-  if (fpModel.lambda !== model.lambda || fpModel.d !== d || fpModel.service.mean !== model.service.mean) {
-    throw new InvalidModelError(
-      `fixedPoint is for lambda = ${fpModel.lambda}, d = ${fpModel.d}, not the model's lambda = ${model.lambda}, d = ${d}`,
-    );
-  }
-  const K = options.truncationLevel ?? fixedPoint.truncationLevel;
-  if (!Number.isInteger(K) || K < 1) throw new InvalidModelError(`truncationLevel must be an integer ≥ 1, got ${K}`);
-  const provenance = {
-    equation: 'E[X^(n)] = pi + V/n; A = Df(pi), AW + WA^T + Q = 0, b_i = 1/2 sum_jk d2f_i/dx_j dx_k W_jk, V = -A^{-1}(b + f1)',
-    source: 'theory.md §6; Gast and Van Houdt, A Refined Mean Field Approximation, POMACS 1(2), 2017; rmf_tool',
-    version: VERSION,
-  };
+  const { fixedPoint, K } = refinementBase(model, options);
+  const provenance = FIRST_ORDER_PROVENANCE;
   if (d === 1) {
     return {
       fixedPoint,

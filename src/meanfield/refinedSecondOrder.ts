@@ -18,8 +18,8 @@ import type { SupermarketModel } from '../model/model.ts';
 import { checkServers } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import { solveKroneckerSum, tridiagonalEigenbasis, type TridiagonalEigenbasis } from '../numerics/kroneckerSum.ts';
-import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
-import { computeQ, computeV, computeW, sqdHessianTerm } from './refined.ts';
+import type { FixedPointResult } from './fixedPoint.ts';
+import { computeQ, computeV, computeW, refinementBase, sqdHessianTerm } from './refined.ts';
 import { sqdJacobian, sqdJacobianBands } from './sqd.ts';
 import { sqdParameters } from './support.ts';
 
@@ -40,6 +40,12 @@ export interface SecondOrderCorrection {
   };
   provenance: { equation: string; source: string; version: string };
 }
+
+const SECOND_ORDER_PROVENANCE = {
+  equation: 'E[X^(n)] = pi + V/n + A/n^2; D, C, B, A of Gast-Bortolussi-Tribastone 2019 (steady state)',
+  source: 'theory.md §6; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool refinedRefined_fixedPoint.py',
+  version: VERSION,
+};
 
 /** Relative residual above which the D, C, B solves throw. */
 const KRONECKER_RESIDUAL_TOLERANCE = 1e-8;
@@ -194,15 +200,28 @@ export function computeD(basis: TridiagonalEigenbasis, bands: ReturnType<typeof 
   return solveChecked(basis, bands, rhs, 4, 'D');
 }
 
+/** What the C and B equations read: the eigenbasis and bands of F', the drift and Q derivatives, W and V. */
+export interface SecondOrderSystem {
+  readonly basis: TridiagonalEigenbasis;
+  readonly bands: ReturnType<typeof sqdJacobianBands>;
+  readonly der: SqdDerivatives;
+  readonly W: number[][];
+  readonly V: number[];
+}
+
+/** Σ_c coef[c]·x(i − 1 + c) over the band c = 0, 1, … of row i, for indices i − 1 + c in [0, K). */
+function bandSum(coef: Float64Array, i: number, K: number, x: (k: number) => number): number {
+  let acc = 0;
+  for (let c = 0; c < coef.length; c++) {
+    const k = i - 1 + c;
+    if (k >= 0 && k < K) acc += coef[c] * x(k);
+  }
+  return acc;
+}
+
 /** C: (F'⊕F'⊕F') C = −(3/2 sym(F''·D) + 3 sym(Q ⊗ V) + 3 sym(Q'·W) + R). @returns K³ tensor and residual. */
-export function computeC(
-  basis: TridiagonalEigenbasis,
-  bands: ReturnType<typeof sqdJacobianBands>,
-  der: SqdDerivatives,
-  D: Float64Array,
-  W: number[][],
-  V: number[],
-) {
+export function computeC(sys: SecondOrderSystem, D: Float64Array) {
+  const { der, W, V } = sys;
   const K = der.K;
   const FppD = contractDiagonal(der.f[2], D, K, 4, 2);
   const QV = new Float64Array(K ** 3);
@@ -210,14 +229,7 @@ export function computeC(
   const R = new Float64Array(K ** 3);
   for (let i = 0; i < K; i++) {
     for (let k = 0; k < K; k++) QV[(i * K + i) * K + k] = der.q[i] * V[k];
-    for (let m = 0; m < K; m++) {
-      let acc = 0;
-      for (let c = 0; c < 3; c++) {
-        const k = i - 1 + c;
-        if (k >= 0 && k < K) acc += der.q1[i][c] * W[k][m];
-      }
-      QpW[(i * K + i) * K + m] = acc;
-    }
+    for (let m = 0; m < K; m++) QpW[(i * K + i) * K + m] = bandSum(der.q1[i], i, K, (k) => W[k][m]);
     R[(i * K + i) * K + i] = der.r[i];
   }
   const a = symmetrise(FppD, K, 3);
@@ -225,41 +237,26 @@ export function computeC(
   const c = symmetrise(QpW, K, 3);
   const rhs = new Float64Array(K ** 3);
   for (let x = 0; x < rhs.length; x++) rhs[x] = -(1.5 * a[x] + 3 * b[x] + 3 * c[x] + R[x]);
-  return solveChecked(basis, bands, rhs, 3, 'C');
+  return solveChecked(sys.basis, sys.bands, rhs, 3, 'C');
 }
 
 /** B: F'B + BF'ᵀ = −(sym(F''·C) + sym(F'''·D)/3 + sym(Q'·V) + sym(Q''·W)/2). @returns K² (row-major) and residual. */
-export function computeB(
-  basis: TridiagonalEigenbasis,
-  bands: ReturnType<typeof sqdJacobianBands>,
-  der: SqdDerivatives,
-  C: Float64Array,
-  D: Float64Array,
-  W: number[][],
-  V: number[],
-) {
+export function computeB(sys: SecondOrderSystem, C: Float64Array, D: Float64Array) {
+  const { der, W, V } = sys;
   const K = der.K;
   const FppC = contractDiagonal(der.f[2], C, K, 3, 2);
   const FpppD = contractDiagonal(der.f[3], D, K, 4, 3);
   const rest = new Float64Array(K * K);
   for (let i = 0; i < K; i++) {
-    let qpv = 0;
-    for (let c = 0; c < 3; c++) {
-      const k = i - 1 + c;
-      if (k >= 0 && k < K) qpv += der.q1[i][c] * V[k];
-    }
-    let qppw = 0;
-    for (let c = 0; c < 2; c++) {
-      const k = i - 1 + c;
-      if (k >= 0) qppw += der.q2[i][c] * W[k][k];
-    }
+    const qpv = bandSum(der.q1[i], i, K, (k) => V[k]);
+    const qppw = bandSum(der.q2[i], i, K, (k) => W[k][k]);
     rest[i * K + i] = qpv + qppw / 2;
   }
   const a = symmetrise(FppC, K, 2);
   const b = symmetrise(FpppD, K, 2);
   const rhs = new Float64Array(K * K);
   for (let x = 0; x < rhs.length; x++) rhs[x] = -(a[x] + b[x] / 3 + rest[x]);
-  return solveChecked(basis, bands, rhs, 2, 'B');
+  return solveChecked(sys.basis, sys.bands, rhs, 2, 'B');
 }
 
 /** A = −F'⁻¹ (F''·B/2 + F'''·C/6 + F''''·D/24). @returns length K. */
@@ -277,7 +274,8 @@ export function computeA(Fp: number[][], der: SqdDerivatives, B: Float64Array, C
  * @param model JSQ(d) model with `sampling` 'with-replacement'. @param options `fixedPoint` (same model),
  *   `truncationLevel` K (default: the fixed point's; the cost is O(K⁵), K ≈ 9 at d = 2, ρ = 0.9).
  * @returns `V`, `A` (length K + 1, index 0 = 0), `sumV`, `sumA`, `diagnostics` { truncationLevel, residuals }.
- * @throws {InvalidModelError} unsupported model or sampling without replacement (its drift depends on n; not done).
+ * @throws {InvalidModelError} unsupported model, sampling without replacement (its drift depends on n; not done), a
+ *   fixed point of another model, or a bad K.
  * @throws {SolverError} if a Lyapunov or Kronecker-sum residual is too large.
  * @example refineSecondOrder(parseModel({ lambda: 0.95, d: 3 })).sumA // c₂ of E[Q_n]
  */
@@ -289,14 +287,8 @@ export function refineSecondOrder(
   if (model.sampling !== 'with-replacement') {
     throw new InvalidModelError('the 1/n² term is implemented for sampling with replacement only (without replacement the drift itself depends on n)');
   }
-  const fixedPoint = options.fixedPoint ?? solveSqdFixedPoint(model);
-  const K = options.truncationLevel ?? fixedPoint.truncationLevel;
-  if (!Number.isInteger(K) || K < 1) throw new InvalidModelError(`truncationLevel must be an integer ≥ 1, got ${K}`);
-  const provenance = {
-    equation: 'E[X^(n)] = pi + V/n + A/n^2; D, C, B, A of Gast-Bortolussi-Tribastone 2019 (steady state)',
-    source: 'theory.md §6; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool refinedRefined_fixedPoint.py',
-    version: VERSION,
-  };
+  const { fixedPoint, K } = refinementBase(model, options);
+  const provenance = SECOND_ORDER_PROVENANCE;
   if (d === 1) {
     const zeros = new Array<number>(K + 1).fill(0);
     return { fixedPoint, V: zeros, A: [...zeros], sumV: 0, sumA: 0, diagnostics: { truncationLevel: K, residuals: { D: 0, C: 0, B: 0 } }, provenance };
@@ -309,8 +301,9 @@ export function refineSecondOrder(
   const der = sqdDerivatives(rho, d, s);
   const basis = tridiagonalEigenbasis(bands);
   const D = computeD(basis, bands, W, der.q);
-  const C = computeC(basis, bands, der, D.X, W, V);
-  const B = computeB(basis, bands, der, C.X, D.X, W, V);
+  const system: SecondOrderSystem = { basis, bands, der, W, V };
+  const C = computeC(system, D.X);
+  const B = computeB(system, C.X, D.X);
   const A = computeA(Fp, der, B.X, C.X, D.X);
   const sum = (x: number[]) => x.reduceRight((acc, v) => acc + v, 0);
   return {

@@ -55,3 +55,13 @@ export function sqdParameters(model: SupermarketModel): SqdParameters {
   const meanService = model.service.mean;
   return { rho: model.lambda * meanService, d: model.d, meanService };
 }
+
+/**
+ * Mean queue length per server E[Q] = Σ_{i≥1} s_i of a tail s (s[0] = 1), summed from the top (smallest first).
+ * Source: theory.md §2.
+ */
+export function tailSum(tail: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = tail.length - 1; i >= 1; i--) sum += tail[i];
+  return sum;
+}

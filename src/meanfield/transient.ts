@@ -11,7 +11,7 @@ import { integrateOdex } from '../numerics/odex.ts';
 import { integrateSqd } from './ode.ts';
 import { computeF1, sqdHessianTerm } from './refined.ts';
 import { sqdClosedFormTail, sqdDrift, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
-import { sqdParameters } from './support.ts';
+import { sqdParameters, tailSum } from './support.ts';
 
 export { relaxationTime } from './relaxation.ts';
 export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
@@ -170,11 +170,7 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
   const { K, tail, stats } = result;
   const clamped = clampRowsToRange(tail); // s_i ∈ [0, 1]: odex round-off leaves e.g. s_7(0.5) = −8.8e−67
 
-  const meanQueueLength = tail.map((row) => {
-    let sum = 0;
-    for (let i = row.length - 1; i >= 1; i--) sum += row[i];
-    return sum;
-  });
+  const meanQueueLength = tail.map(tailSum);
   return {
     times: [...times],
     tail,

@@ -53,6 +53,24 @@ export type PredictionSpec =
   | { readonly kind: 'lognormal'; readonly sigma: number; readonly bias: 'median' | 'mean' }
   | { readonly kind: 'trace'; readonly values: readonly number[]; readonly source: string };
 
+/** One class per kind of a spec union S (service or prediction laws), keyed by kind; each is built from its spec. */
+export type KindTable<S extends { readonly kind: string }, R> = { readonly [K in S['kind']]: new (spec: Extract<S, { kind: K }>) => R };
+
+/**
+ * Table dispatch on a spec's kind: `new table[spec.kind](spec)`.
+ * @param family what the spec is, for the message ("service", "prediction").
+ * @throws {InvalidModelError} "unknown <family> kind <kind>; expected one of: <the table's kinds>" if the table has no
+ *   entry for the kind.
+ */
+export function byKind<S extends { readonly kind: string }, R>(family: string, table: KindTable<S, R>, spec: S): R {
+  const kind = (spec as { kind?: unknown }).kind;
+  if (typeof kind !== 'string' || !Object.hasOwn(table, kind)) {
+    throw new InvalidModelError(`unknown ${family} kind ${JSON.stringify(kind)}; expected one of: ${Object.keys(table).join(', ')}`);
+  }
+  const Law = table[kind as S['kind']] as new (spec: S) => R;
+  return new Law(spec);
+}
+
 export interface SupermarketModel {
   /** Arrival rate per server λ (jobs per server per time unit); the system rate is λn. */
   readonly lambda: number;

@@ -64,17 +64,7 @@ export function applyAlongAxes(M: Float64Array, X: Float64Array, K: number, m: n
   let cur = X;
   for (let axis = 0; axis < m; axis++) {
     const next = new Float64Array(cur.length);
-    const stride = K ** (m - 1 - axis);
-    const block = stride * K;
-    for (let base = 0; base < cur.length; base += block) {
-      for (let r = 0; r < stride; r++) {
-        for (let i = 0; i < K; i++) {
-          let acc = 0;
-          for (let j = 0; j < K; j++) acc += M[i * K + j] * cur[base + j * stride + r];
-          next[base + i * stride + r] = acc;
-        }
-      }
-    }
+    addAlongAxis(M, cur, K, m, axis, next);
     cur = next;
   }
   return cur;
@@ -143,20 +133,23 @@ export function solveKroneckerSum(basis: TridiagonalEigenbasis, B: Float64Array,
 /** Y = Σ_axes A applied along that axis of the m-index tensor X (K^m, row-major): the Kronecker sum A ⊕ … ⊕ A times X. */
 export function applyKroneckerSum(A: Float64Array, X: Float64Array, K: number, m: number): Float64Array {
   const out = new Float64Array(X.length);
-  for (let axis = 0; axis < m; axis++) {
-    const stride = K ** (m - 1 - axis);
-    const block = stride * K;
-    for (let base = 0; base < X.length; base += block) {
-      for (let r = 0; r < stride; r++) {
-        for (let i = 0; i < K; i++) {
-          let acc = 0;
-          for (let j = 0; j < K; j++) acc += A[i * K + j] * X[base + j * stride + r];
-          out[base + i * stride + r] += acc;
-        }
+  for (let axis = 0; axis < m; axis++) addAlongAxis(A, X, K, m, axis, out);
+  return out;
+}
+
+/** out += M applied along axis `axis` of the m-index tensor X (K^m, row-major): out_{…i…} += Σ_j M_{ij} X_{…j…}. */
+function addAlongAxis(M: Float64Array, X: Float64Array, K: number, m: number, axis: number, out: Float64Array): void {
+  const stride = K ** (m - 1 - axis);
+  const block = stride * K;
+  for (let base = 0; base < X.length; base += block) {
+    for (let r = 0; r < stride; r++) {
+      for (let i = 0; i < K; i++) {
+        let acc = 0;
+        for (let j = 0; j < K; j++) acc += M[i * K + j] * X[base + j * stride + r];
+        out[base + i * stride + r] += acc;
       }
     }
   }
-  return out;
 }
 
 /** Back substitution for Σ_axes T·Y = C with T upper triangular (its strictly lower part ignored), lexicographic from the end. */

@@ -6,6 +6,7 @@ import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
 import { clampRowsToRange } from '../../numerics/clamp.ts';
+import { tailSum } from '../support.ts';
 import { tailOf } from './drift.ts';
 import { phaseTypeJsqFixedPoint } from './fixedPoint.ts';
 import { integratePhaseType } from './ode.ts';
@@ -97,11 +98,7 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
     });
   while (tails.length < times.length) tails.push(Array.from(tailOf(p.m, stats.y).subarray(0, K + 1)));
   const clamped = clampRowsToRange(tails); // tail fractions lie in [0, 1]; odex round-off can leave −1e−60
-  const meanQueueLength = tails.map((row) => {
-    let sum = 0;
-    for (let i = row.length - 1; i >= 1; i--) sum += row[i];
-    return sum;
-  });
+  const meanQueueLength = tails.map(tailSum);
   return {
     times: [...times],
     tail: tails,

@@ -4,7 +4,7 @@
  * m = 0 ('median', as in Dell'Amico's schedsim) or −σ²/2 ('mean'); trace: the per-job column, in order (cyclic).
  */
 import { InvalidModelError, SupermarketError } from '../../errors.ts';
-import type { PredictionSpec } from '../model.ts';
+import { byKind, type KindTable, type PredictionSpec } from '../model.ts';
 import type { UniformSource } from '../service/distribution.ts';
 import { normalCdf, standardNormal } from '../service/support.ts';
 
@@ -113,15 +113,11 @@ class TracePrediction implements PredictionModel {
  * @example predictionModel({ kind: 'uniform', alpha: 0.5 }).cdfGiven(1, 1) // 0.5
  */
 export function predictionModel(spec: PredictionSpec): PredictionModel {
-  switch (spec.kind) {
-    case 'exact': return new ExactPrediction(spec);
-    case 'exponential': return new ExponentialPrediction(spec);
-    case 'uniform': return new UniformPrediction(spec);
-    case 'lognormal': return new LognormalPrediction(spec);
-    case 'trace': return new TracePrediction(spec);
-    default: {
-      const kind = (spec as { kind?: unknown }).kind;
-      throw new InvalidModelError(`unknown prediction kind ${JSON.stringify(kind)}; expected one of: exact, exponential, uniform, lognormal, trace`);
-    }
-  }
+  return byKind('prediction', PREDICTION_MODELS, spec);
 }
+
+/** The model of each prediction kind, in the order of PREDICTION_KINDS (the error message lists them so). */
+const PREDICTION_MODELS: KindTable<PredictionSpec, PredictionModel> = {
+  exact: ExactPrediction, exponential: ExponentialPrediction, uniform: UniformPrediction, lognormal: LognormalPrediction,
+  trace: TracePrediction,
+};

@@ -7,7 +7,7 @@ import { gammainc } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
-import { invertCdf, requirePositive, requireProbability } from './support.ts';
+import { fullMoment, quantileByInversion, requirePositive } from './support.ts';
 
 type ErlangSpec = Extract<ServiceSpec, { kind: 'erlang' }>;
 
@@ -69,16 +69,13 @@ export class ErlangDistribution implements ServiceDistribution {
 
   /** Numerical inverse of the cdf (bisection). @throws {InvalidModelError} if p ∉ [0, 1]. */
   quantile(p: number): number {
-    requireProbability('quantile p', p);
-    if (p === 0) return 0;
-    if (p === 1) return Infinity;
-    return invertCdf((x) => this.cdf(x), p, this.mean);
+    return quantileByInversion((x) => this.cdf(x), p, this.mean);
   }
 
   /** E[S^j·1(S ≤ x)] = k(k+1)…(k+j−1)/μ^j · P(k + j, μx). */
   partialMoment(j: 0 | 1 | 2, x: number): number {
     if (x <= 0) return 0;
-    const full = j === 0 ? 1 : j === 1 ? this.mean : this.secondMoment;
+    const full = fullMoment(this, j);
     return x === Infinity ? full : full * gammainc(this.rate * x, this.k + j);
   }
 

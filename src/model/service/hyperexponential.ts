@@ -6,7 +6,7 @@
 import { gammainc } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
-import { invertCdf, requireAbove, requirePositive, requireProbability } from './support.ts';
+import { fullMoment, quantileByInversion, requireAbove, requirePositive } from './support.ts';
 
 type HyperexponentialSpec = Extract<ServiceSpec, { kind: 'hyperexponential' }>;
 
@@ -67,16 +67,13 @@ export class HyperexponentialDistribution implements ServiceDistribution {
 
   /** Numerical inverse of the cdf (bisection). @throws {InvalidModelError} if p ∉ [0, 1]. */
   quantile(p: number): number {
-    requireProbability('quantile p', p);
-    if (p === 0) return 0;
-    if (p === 1) return Infinity;
-    return invertCdf((x) => this.cdf(x), p, this.mean);
+    return quantileByInversion((x) => this.cdf(x), p, this.mean);
   }
 
   /** Σ_i p_i·j!/μ_i^j·P(j + 1, μ_i x) (exponential branches). */
   partialMoment(j: 0 | 1 | 2, x: number): number {
     if (x <= 0) return 0;
-    if (x === Infinity) return j === 0 ? 1 : j === 1 ? this.mean : this.secondMoment;
+    if (x === Infinity) return fullMoment(this, j);
     const f = j === 0 ? 1 : j;
     const b1 = (this.p1 * f) / this.mu1 ** j;
     const b2 = (this.p2 * f) / this.mu2 ** j;

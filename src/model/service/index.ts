@@ -2,8 +2,7 @@
  * Service-time distributions: the runtime laws behind `ServiceSpec` (sample, moments, ccdf, density, quantile,
  * partial moments, exact phase-type forms) and the two-moment phase-type fit. Source: theory.md §1 "Sizes", §3.
  */
-import { InvalidModelError } from '../../errors.ts';
-import { SERVICE_KINDS, type ServiceSpec } from '../model.ts';
+import { byKind, type KindTable, type ServiceSpec } from '../model.ts';
 import { BoundedParetoDistribution } from './boundedPareto.ts';
 import { DeterministicDistribution } from './deterministic.ts';
 import type { ServiceDistribution } from './distribution.ts';
@@ -35,19 +34,12 @@ export {
  * @example serviceDistribution({ kind: 'weibull', shape: 0.5, mean: 1 }).secondMoment // 6
  */
 export function serviceDistribution(spec: ServiceSpec): ServiceDistribution {
-  switch (spec.kind) {
-    case 'exponential': return new ExponentialDistribution(spec);
-    case 'deterministic': return new DeterministicDistribution(spec);
-    case 'erlang': return new ErlangDistribution(spec);
-    case 'hyperexponential': return new HyperexponentialDistribution(spec);
-    case 'weibull': return new WeibullDistribution(spec);
-    case 'lognormal': return new LognormalDistribution(spec);
-    case 'bounded-pareto': return new BoundedParetoDistribution(spec);
-    case 'pareto': return new ParetoDistribution(spec);
-    case 'empirical': return new EmpiricalDistribution(spec);
-    default: {
-      const kind = (spec as { kind?: unknown }).kind;
-      throw new InvalidModelError(`unknown service kind ${JSON.stringify(kind)}; expected one of: ${SERVICE_KINDS.join(', ')}`);
-    }
-  }
+  return byKind('service', SERVICE_LAWS, spec);
 }
+
+/** The law of each service kind, in the order of SERVICE_KINDS (the error message lists them so). */
+const SERVICE_LAWS: KindTable<ServiceSpec, ServiceDistribution> = {
+  exponential: ExponentialDistribution, deterministic: DeterministicDistribution, erlang: ErlangDistribution,
+  hyperexponential: HyperexponentialDistribution, weibull: WeibullDistribution, lognormal: LognormalDistribution,
+  'bounded-pareto': BoundedParetoDistribution, pareto: ParetoDistribution, empirical: EmpiricalDistribution,
+};

@@ -6,7 +6,7 @@
 import { InvalidModelError } from '../../errors.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { ServiceDistribution, UniformSource } from './distribution.ts';
-import { normalCdf, normalQuantile, requirePositive, requireProbability, standardNormal } from './support.ts';
+import { fullMoment, normalCdf, normalQuantile, requirePositive, requireProbability, standardNormal } from './support.ts';
 
 type LognormalSpec = Extract<ServiceSpec, { kind: 'lognormal' }>;
 
@@ -56,7 +56,7 @@ export class LognormalDistribution implements ServiceDistribution {
 
   partialMoment(j: 0 | 1 | 2, x: number): number {
     if (x <= 0) return 0;
-    const full = j === 0 ? 1 : j === 1 ? this.mean : this.secondMoment;
+    const full = fullMoment(this, j);
     if (x === Infinity) return full;
     return full * normalCdf((Math.log(x) - this.mu - j * this.sigma * this.sigma) / this.sigma);
   }

@@ -9,6 +9,7 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import type { PhaseType } from './distribution.ts';
+import { erlangPhaseType } from './erlang.ts';
 import { balancedH2 } from './hyperexponential.ts';
 import { requirePositive } from './support.ts';
 
@@ -32,14 +33,8 @@ export function phaseTypeFit(mean: number, scv: number): PhaseType {
   const root = Math.sqrt(Math.max(0, k * (1 + scv) - k * k * scv));
   const p = Math.min(1, Math.max(0, (k * scv - root) / (1 + scv)));
   const rate = (k - p) / mean;
-  const alpha = new Array<number>(k).fill(0);
+  const { alpha, A } = erlangPhaseType(k, rate); // the k phases in series; start in phase 1 w.p. p (Erlang(k − 1))
   alpha[0] = 1 - p;
   alpha[1] = p;
-  const A = Array.from({ length: k }, (_, i) => {
-    const row = new Array<number>(k).fill(0);
-    row[i] = -rate;
-    if (i + 1 < k) row[i + 1] = rate;
-    return row;
-  });
   return { alpha, A };
 }

@@ -74,3 +74,20 @@ export function invertCdf(cdf: (x: number) => number, p: number, scale: number):
   }
   return hi;
 }
+
+/**
+ * Quantile of a continuous law on [0, ∞) with unbounded support by numerical inversion of its cdf (`invertCdf`):
+ * 0 at p = 0, +∞ at p = 1. @param scale a typical value of S (the mean).
+ * @throws {InvalidModelError} if p ∉ [0, 1].
+ */
+export function quantileByInversion(cdf: (x: number) => number, p: number, scale: number): number {
+  requireProbability('quantile p', p);
+  if (p === 0) return 0;
+  if (p === 1) return Infinity;
+  return invertCdf(cdf, p, scale);
+}
+
+/** E[S^j] for j = 0, 1, 2 of a law: 1, its mean, its second moment. */
+export function fullMoment(law: { readonly mean: number; readonly secondMoment: number }, j: 0 | 1 | 2): number {
+  return j === 0 ? 1 : j === 1 ? law.mean : law.secondMoment;
+}

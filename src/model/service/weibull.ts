@@ -10,7 +10,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { gamma, gammainc, gammaln } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { ServiceDistribution, UniformSource } from './distribution.ts';
-import { requirePositive, requireProbability } from './support.ts';
+import { fullMoment, requirePositive, requireProbability } from './support.ts';
 
 type WeibullSpec = Extract<ServiceSpec, { kind: 'weibull' }>;
 
@@ -77,7 +77,7 @@ export class WeibullDistribution implements ServiceDistribution {
   /** E[S^j·1(S ≤ x)] = η^j Γ(1 + j/k)·P(1 + j/k, (x/η)^k). */
   partialMoment(j: 0 | 1 | 2, x: number): number {
     if (x <= 0) return 0;
-    const full = j === 0 ? 1 : j === 1 ? this.mean : this.secondMoment;
+    const full = fullMoment(this, j);
     return x === Infinity ? full : full * gammainc((x / this.scale) ** this.shape, 1 + j * this.invShape);
   }
 
