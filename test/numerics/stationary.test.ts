@@ -9,8 +9,14 @@ function mm1k(lambda: number, mu: number, K: number): ColumnGenerator {
   const rate: number[] = [];
   const outRate = new Float64Array(K + 1);
   for (let j = 0; j <= K; j++) {
-    if (j > 0) (from.push(j - 1), rate.push(lambda));
-    if (j < K) (from.push(j + 1), rate.push(mu));
+    if (j > 0) {
+      from.push(j - 1);
+      rate.push(lambda);
+    }
+    if (j < K) {
+      from.push(j + 1);
+      rate.push(mu);
+    }
     inStart[j + 1] = from.length;
     outRate[j] = (j < K ? lambda : 0) + (j > 0 ? mu : 0);
   }

@@ -107,7 +107,6 @@ export function conjectureCommand(): Command {
         const todo = requests.filter((r) => !found.has(r.key));
         if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${requests.length} simulations resumed from ${cells}\n`);
         const total = todo.reduce((s, r) => s + cost(r), 0);
-        let done = 0;
         const progress = createProgress(`conjecture ${conjecture.spec.name}: simulations`, o.progress);
         const byKey = new Map(todo.map((r) => [r.key, r]));
         await runSimulations(todo.map((r) => ({ key: r.key, model: r.model, cost: cost(r), options: r.options })), (key, result) => {
@@ -115,7 +114,6 @@ export function conjectureCommand(): Command {
           const summary = summarise(result);
           simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
           found.set(key, summary);
-          done += cost(r);
         }, o.threads, (poolDone) => progress.update(poolDone, total, `${found.size}/${requests.length} simulations`));
         progress.stop();
         if (shard) { shard.finish(); throw new ShardDone(shard.summary(simStore.written, resumed)); }
