@@ -9,7 +9,7 @@
 import { parseModel, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
-  refine, refinedEstimate, solveSqdFixedPoint, solveTransient, simulationWarmup, type RefinedCorrection,
+  refine, refinedEstimate, solveSqdFixedPoint, solveTransient, simulationWarmup, refinedTransient, refinedTransientAt, type RefinedCorrection,
 } from '../meanfield/index.ts';
 import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
 import { defaultWorkloadGrid, simulate, simulateTrajectory, type SimulateOptions, type SimulationResult, type TrajectoryOptions, type TrajectoryResult } from '../sim/index.ts';
@@ -166,7 +166,14 @@ export interface TrajectoryComparison {
   /** Mean field from empty: tail[j][i] = s_i(times[j]); the PIDE adds E[U(t)] (time units). */
   readonly meanField: { readonly tail: number[][]; readonly meanWorkload?: number[] };
   /** One entry per simulated n: s_i(t) from empty, mean and CI over replications, same levels. */
-  readonly simulated: { readonly n: number; readonly tail: Estimate[][]; readonly seed: number; readonly events: number }[];
+  readonly simulated: {
+    readonly n: number;
+    readonly tail: Estimate[][];
+    readonly seed: number;
+    readonly events: number;
+    /** Refined mean field at this n, s_i(t) + V_i(t)/n (theory.md §6, refined transients), where the refined term exists. */
+    readonly refined?: number[][];
+  }[];
   /** How the mean-field transient was computed. */
   readonly note: string;
 }
@@ -475,6 +482,8 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     // the levels a reader can see on a linear axis (the full tail is in the cells); the PIDE gives the busy fraction s_1
     const levels = solver === 'ODE' ? TRAJECTORY_LEVELS : 1;
     const meanField = solver === 'ODE' ? odeTransient(model, times) : pideTransient(model, times);
+    // E[s(t)] ≈ s(t) + V(t)/n: the linearised V, W system integrated beside the ODE (exponential JSQ(d) only)
+    const refinedPath = solver === 'ODE' && p.correction ? refinedTransient(model, { times }) : null;
     const simulated: TrajectoryComparison['simulated'] = [];
     for (const n of config.trajectory.ns) {
       const seed = cellSeed(config.seed, `trajectory-${cellKey(model, n)}`);
@@ -482,7 +491,8 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
         maxLevel: solver === 'ODE' ? config.maxLevel : 1 });
       done += config.trajectory.replications * 2 * model.lambda * n * tEnd;
       hooks.onProgress?.(done, totalEvents, `trajectory ${cellKey(model, n)}`);
-      simulated.push({ n, tail: traj.tail.map((row) => row.slice(0, levels + 1)), seed, events: traj.events });
+      const refined = refinedPath ? refinedTransientAt(refinedPath, n).tail.map((row) => row.slice(0, levels + 1)) : undefined;
+      simulated.push({ n, tail: traj.tail.map((row) => row.slice(0, levels + 1)), seed, events: traj.events, ...(refined ? { refined } : {}) });
     }
     trajectories.push({ lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, simulated, note: meanField.note });
   }

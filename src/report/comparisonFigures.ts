@@ -185,9 +185,10 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
 const TRANSIENT_TEXT = {
   ODE: {
     levels: [1, 2, 3], size: { width: 230, height: 180 }, yTitle: 's_i(t)', title: 'Transient from empty',
-    heading: { text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation (mean over replications) coloured', subtitle: [] },
+    heading: { text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation coloured, refined s(t) + V(t)/n dotted', subtitle: [] },
     caption: () => 'Fraction of servers with at least i jobs over time, starting from an empty system. Black: the SQ(d) ODE solved with odex ' +
-      '(tolerance 1e-10), dashed. Coloured: the simulated fractions averaged over replications for each n; small n fluctuate around the ODE and sit above it.',
+      '(tolerance 1e-10), dashed. Coloured: the simulated fractions averaged over replications for each n; small n sit above the ODE. Dotted, in the ' +
+      'colour of its n: the refined mean field s_i(t) + V_i(t)/n (theory.md §6, refined transients), the linearised V, W system integrated beside the ODE.',
   },
   PIDE: {
     levels: [1], size: { width: 250, height: 190 }, yTitle: 'busy fraction P(U(t) > 0)', title: 'Transient from empty (busy fraction)',
@@ -212,18 +213,29 @@ export function transientFigure(result: ComparisonResult): Figure {
     add(limitSource, (j, i) => ({ value: tr.meanField.tail[j][i] ?? 0, lo: null, hi: null }));
     for (const s of tr.simulated) {
       add(`simulation n = ${s.n}`, (j, i) => ({ value: s.tail[j][i].mean, lo: s.tail[j][i].ci95[0], hi: s.tail[j][i].ci95[1] }));
+      const refined = s.refined;
+      if (refined) add(`refined n = ${s.n}`, (j, i) => ({ value: refined[j][i] ?? 0, lo: null, hi: null }));
     }
   }
-  const sources = [...new Set(result.trajectories.flatMap((t) => t.simulated.map((s) => `simulation n = ${s.n}`)))];
+  const simulatedNs = [...new Set(result.trajectories.flatMap((t) => t.simulated.map((s) => s.n)))];
+  const palette = ['#e45756', '#4c78a8', '#54a24b', '#f58518'];
+  const hasRefined = result.trajectories.some((t) => t.simulated.some((s) => s.refined));
+  // a refined curve takes its simulation's colour, dotted: the two are read as a pair
+  const sources = simulatedNs.map((n) => `simulation n = ${n}`).concat(hasRefined ? simulatedNs.map((n) => `refined n = ${n}`) : []);
+  const colours = simulatedNs.map((_, k) => palette[k % palette.length]);
+  const range = hasRefined ? [...colours, ...colours] : colours;
   const x = { field: 't', type: 'quantitative', title: 'time t (mean service times)' };
   const y = { field: 'value', type: 'quantitative', title: text.yTitle };
   const tooltip = [{ field: 'panel' }, { field: 'source' }, { field: 'level' }, { field: 't', format: '.2f' }, { field: 'value', format: '.4f' }];
   const spec = panelledSpec(rows, { columns: result.config.lambdas.length, size: text.size, order: panelOrder(rows), layer: [
-    filtered(`datum.source !== '${limitSource}'`, { type: 'line', strokeWidth: 1, opacity: 0.85 }, {
+    filtered(`indexof(datum.source, 'simulation') === 0`, { type: 'line', strokeWidth: 1, opacity: 0.85 }, {
       x, y,
-      color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range: ['#e45756', '#4c78a8', '#54a24b', '#f58518'] }, legend: { labelLimit: 300 } },
+      color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range }, legend: { labelLimit: 300 } },
       detail: { field: 'level' }, tooltip,
     }),
+    ...(hasRefined ? [filtered(`indexof(datum.source, 'refined') === 0`, { type: 'line', strokeWidth: 1.4, strokeDash: [1.5, 2] }, {
+      x, y, color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range } }, detail: { field: 'level' }, tooltip,
+    })] : []),
     filtered(`datum.source === '${limitSource}'`, { type: 'line', strokeWidth: 1.6, color: 'black', strokeDash: [5, 2] }, { x, y, detail: { field: 'level' }, tooltip }),
   ], title: text.heading.text, subtitle: [...text.heading.subtitle] });
   return {
