@@ -61,11 +61,13 @@ export function fnv1a(text: string, basis = 0x811c9dc5): number {
 }
 
 /**
- * Deterministic 32-bit seed of a named cell of a sweep (FNV-1a of "master|key", basis xor master), so each cell's
- * seed depends only on the master seed and the cell, not on the order cells are run in.
+ * Deterministic 32-bit seed of a named cell of a sweep: FNV-1a of "master|key" with the standard basis, so each cell's
+ * seed depends only on the master seed and the cell, not on the order cells are run in. (An earlier form also xor-ed
+ * the master into the basis; for masters 0–9 that cancelled the first character's xor, so `--seed 1` … `--seed 9`
+ * gave the same cells.)
  */
 export function seedFromKey(master: number, key: string): number {
-  return fnv1a(`${master}|${key}`, 0x811c9dc5 ^ (master >>> 0));
+  return fnv1a(`${master}|${key}`);
 }
 
 export function streamSeed(master: number, index: number): bigint {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng, streamSeed } from '../../src/stats/rng.ts';
+import { Rng, seedFromKey, streamSeed } from '../../src/stats/rng.ts';
 
 describe('Rng', () => {
   it('new Rng(seed) gives the same sequence for the same seed and a different one otherwise', () => {
@@ -68,5 +68,20 @@ describe('Rng', () => {
     expect(within(Math.exp(-3), over3)).toBe(true);
     expect(within(Math.exp(-8), over8)).toBe(true);
     expect(within(1 - Math.exp(-0.01), under)).toBe(true);
+  });
+});
+
+describe('seedFromKey', () => {
+  it('seedFromKey(master, key) differs for every master 0..999 of one key (masters 1..9 once all gave one seed)', () => {
+    for (const key of ['d2-lambda0.9-n100', 'lwl-fifo-exp-d2-lambda0.9-n20']) {
+      const seeds = new Set(Array.from({ length: 1000 }, (_, m) => seedFromKey(m, key)));
+      expect(seeds.size).toBe(1000);
+    }
+  });
+
+  it('seedFromKey(master, key) differs between the cells of one master and is deterministic', () => {
+    const keys = ['d2-lambda0.7-n10', 'd2-lambda0.7-n20', 'd3-lambda0.7-n10', 'd2-lambda0.9-n10'];
+    expect(new Set(keys.map((k) => seedFromKey(1, k))).size).toBe(keys.length);
+    expect(seedFromKey(7, keys[0])).toBe(seedFromKey(7, keys[0]));
   });
 });
