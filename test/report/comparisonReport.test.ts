@@ -43,8 +43,12 @@ describe('writeComparisonReport', () => {
     const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
     expect(md).toContain('| d | λ | n |');
     expect(md).toContain('Validation report: SQ(d) mean field');
+    expect(md).toContain('| t (ν) | p | p Holm | verdict | confirmatory rerun |');
+    expect(md).toMatch(/Holm's step-down adjustment over all judged cells/);
+    expect(md).toMatch(/Calibration check/);
     const saved = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
     expect(saved.cells[0].seed).toBe(result.cells[0].seed);
+    expect(saved.family.rule).toMatch(/Holm/);
   });
 
   it('writeComparisonReport(dir, LWL result, meta) names the solver and its kind, and writes convergence, workload-ccdf and transient figures', async () => {
