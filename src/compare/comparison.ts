@@ -64,6 +64,12 @@ export interface ComparisonConfig {
    * variance asks for, up to `maxJobs` per replication, else it is 'not-resolvable' (no verdict). Null: off.
    */
   readonly resolve?: { readonly fraction: number; readonly maxJobs: number } | null;
+  /**
+   * Cells sized to their horizon (models with τ, the SQ(d) ODE's relaxation time): jobs per replication raised to
+   * ⌈relaxations·τ·λn⌉ so that jobs/(λn) ≥ relaxations·τ (theory.md §8: 20), at most `maxJobs`. Null: off (short
+   * cells are flagged in `CellResult.horizon`).
+   */
+  readonly horizon?: { readonly relaxations: number; readonly maxJobs: number } | null;
 }
 
 /** Default factor on the replications of a confirmatory rerun. */
@@ -296,6 +302,11 @@ function prepareModels(config: ComparisonConfig): PreparedModel[] {
     if (!(fraction > 0)) throw new InvalidModelError(`resolve fraction must be > 0, got ${fraction}`);
     if (!(maxJobs >= config.jobs)) throw new InvalidModelError(`max jobs ${maxJobs} must be ≥ jobs ${config.jobs}`);
   }
+  if (config.horizon) {
+    const { relaxations, maxJobs } = config.horizon;
+    if (!(relaxations > 0)) throw new InvalidModelError(`horizon must be > 0 relaxation times, got ${relaxations}`);
+    if (!(maxJobs >= config.jobs)) throw new InvalidModelError(`max jobs ${maxJobs} must be ≥ jobs ${config.jobs}`);
+  }
   const nMin = Math.min(...config.ns, ...(config.trajectory?.ns ?? []));
   const models: SupermarketModel[] = [];
   for (const d of config.ds) {
@@ -368,10 +379,10 @@ export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, w
  */
 export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks = {}): ComparisonResult {
   const prepared = prepareModels(config);
-  const budget = (m: SupermarketModel, n: number, warm: number) => config.replications * (2 * config.jobs + 2 * m.lambda * n * warm);
+  const budget = (p: PreparedModel, n: number) => config.replications * (2 * baseJobs(p, n, config) + 2 * p.model.lambda * n * p.warm.time);
   let totalEvents = 0; // grows when a cell is sized up or rerun
   for (const p of prepared) {
-    for (const n of config.ns) totalEvents += budget(p.model, n, p.warm.time);
+    for (const n of config.ns) totalEvents += budget(p, n);
     if (config.trajectory && transientSolver(p)) {
       const { tEnd } = trajectoryGrid(config.trajectory, p.warm.time);
       for (const n of config.trajectory.ns) totalEvents += config.trajectory.replications * 2 * p.model.lambda * n * tEnd;
@@ -418,10 +429,11 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       const key = cellKey(model, n);
       const seed = cellSeed(config.seed, key);
       const target = resolveTarget(p, n, config);
-      let simulation = runCell(p, n, key, seed, config.jobs, config.replications, grid);
-      if (target !== null && simulation.simulation.jobs === config.jobs && !simulation.resumed) {
+      const jobs = baseJobs(p, n, config);
+      let simulation = runCell(p, n, key, seed, jobs, config.replications, grid);
+      if (target !== null && simulation.simulation.jobs === jobs && !simulation.resumed) {
         const needed = jobsFor(simulation.simulation, target);
-        if (needed > config.jobs && needed <= config.resolve!.maxJobs) {
+        if (needed > jobs && needed <= config.resolve!.maxJobs) {
           simulation = runCell(p, n, key, seed, needed, config.replications, grid, true);
         }
       }
@@ -542,7 +554,7 @@ function assembleCell(
     ? { kind: 'refined', meanResponseTime: refined.meanResponseTime, sumV: correction.sumV, sumPi: correction.fixedPoint.meanQueueLength, lambda: model.lambda }
     : { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 };
   const target = resolveTarget(p, n, config);
-  const resolution = target === null ? null : cellResolution(simulation, target, config);
+  const resolution = target === null ? null : cellResolution(simulation, target, baseJobs(p, n, config), config);
   const verdict = cellVerdict(simulation.meanResponseTime, referenceValue(reference), term, n);
   const time = simulation.jobs / (model.lambda * n);
   const tau = p.warm.relaxationTime;
@@ -576,11 +588,18 @@ function jobsFor(simulation: CellSimulation, target: number): number {
   return h <= target ? simulation.jobs : Math.ceil(simulation.jobs * (h / target) ** 2 * 1.2);
 }
 
-function cellResolution(simulation: CellSimulation, target: number, config: ComparisonConfig): CellResolution {
+/** Jobs per replication of a cell's first run: `config.jobs`, raised to the horizon rule when `config.horizon` is set. */
+function baseJobs(p: PreparedModel, n: number, config: ComparisonConfig): number {
+  const tau = p.warm.relaxationTime;
+  if (!config.horizon || !tau) return config.jobs;
+  return Math.min(config.horizon.maxJobs, Math.max(config.jobs, Math.ceil(config.horizon.relaxations * tau * p.model.lambda * n)));
+}
+
+function cellResolution(simulation: CellSimulation, target: number, pilotJobs: number, config: ComparisonConfig): CellResolution {
   const h = simulation.meanResponseTime.halfWidth;
   const base = { target, ratio: h / target, jobs: simulation.jobs };
   if (h <= target) return { ...base, status: 'resolved' };
-  if (simulation.jobs > config.jobs) return { ...base, status: 'short-of-target' };
+  if (simulation.jobs > pilotJobs) return { ...base, status: 'short-of-target' };
   return { ...base, status: jobsFor(simulation, target) > config.resolve!.maxJobs ? 'not-resolvable' : 'short-of-target' };
 }
 

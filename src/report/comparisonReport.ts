@@ -190,6 +190,8 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
     `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each after its own warm-up (${m0.warmupRule}).`,
     `- Master seed ${c.seed}; each cell's seed is derived from it and the cell key (see results.json).`,
+    ...(c.horizon ? [`- Horizon rule: jobs per replication raised to cover ≥ ${c.horizon.relaxations} τ (jobs/(λn)), at most ${c.horizon.maxJobs.toExponential(1)}.`] : []),
+    ...(c.resolve ? [`- Resolution rule: each refined cell sized to h_n ≤ ${c.resolve.fraction} × ΣV/(λn), at most ${c.resolve.maxJobs.toExponential(1)} jobs per replication, else "not resolvable within budget".`] : []),
     ...(refined ? [`- Example: d = ${m0.d}, λ = ${m0.lambda}: E[T]∞ = ${fix(m0.reference.meanResponseTime)}, ΣV = ${fix(m0.refined!.sumV)}.`] : []),
     ...result.notes.map((n) => `- ${n}`),
   ];

@@ -62,6 +62,34 @@ describe('runComparison (classic model: the refined term exists)', () => {
   });
 });
 
+describe('runComparison sizing (--resolve, --min-horizon) and the family record', () => {
+  const base: ComparisonConfig = {
+    lambdas: [0.7], ds: [2], ns: [100], sampling: 'with-replacement', jobs: 2_000, replications: 4, seed: 3,
+    warmupTolerance: 1e-2, warmupSafetyFactor: 2, maxLevel: 10, trajectory: null,
+  };
+
+  it('runComparison({ resolve }) says "not-resolvable" when the pilot\'s variance asks for more jobs than the budget', () => {
+    // target 0.25·ΣV/(λn) = 0.25·0.849/70 ≈ 0.003; 4 × 2000 jobs give h ≈ 0.05: ~300× the jobs needed
+    const r = runComparison({ ...base, resolve: { fraction: 0.25, maxJobs: 4_000 } });
+    const c = r.cells[0];
+    expect(c.resolution!.target).toBeCloseTo(0.25 * r.models[0].refined!.sumV / 70, 12);
+    expect(c.resolution!.status).toBe('not-resolvable');
+    expect(c.verdict.status).toBe('not-resolvable');
+    expect(c.simulation.jobs).toBe(2_000); // no sized run when the budget cannot reach the target
+    expect(r.family.judged).toBe(0);
+  });
+
+  it('runComparison({ horizon }) raises the jobs so jobs/(λn) ≥ 20τ, and flags cells below it otherwise', () => {
+    const short = runComparison(base).cells[0];
+    const tau = short.horizon.time / short.horizon.relaxations!;
+    expect(short.horizon.time).toBeCloseTo(2_000 / 70, 12);
+    expect(short.horizon.short).toBe(true); // 28.6 time units < 20τ ≈ 82
+    const sized = runComparison({ ...base, horizon: { relaxations: 20, maxJobs: 1e6 } }).cells[0];
+    expect(sized.simulation.jobs).toBe(Math.ceil(20 * tau * 70));
+    expect(sized.horizon.short).toBe(false);
+  });
+});
+
 describe('runComparison (LWL(d): judged without V)', () => {
   const config: ComparisonConfig = {
     lambdas: [0.7], ds: [2], ns: [50, 200], sampling: 'with-replacement', jobs: 150_000, replications: 6, seed: 5,

@@ -33,7 +33,7 @@ interface Opts {
   lambda: number[]; d: number[]; n: number[]; sampling: Sampling; jobs: number; replications: number; seed: number;
   selection: string; discipline: string; service: string; prediction: string;
   warmupTolerance: number; maxLevel: number; out: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
-  trajectoryReplications: number; fresh?: boolean; json?: boolean; progress: boolean; resolve?: number; maxJobs?: number;
+  trajectoryReplications: number; fresh?: boolean; json?: boolean; progress: boolean; resolve?: number; maxJobs?: number; minHorizon?: number;
 }
 
 /**
@@ -42,7 +42,8 @@ interface Opts {
  */
 function cellSettings(c: ComparisonConfig, model?: ModelFields) {
   return { sampling: c.sampling, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTolerance: c.warmupTolerance,
-    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, ...(model ? { model } : {}), ...(c.resolve ? { resolve: c.resolve } : {}) };
+    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, ...(model ? { model } : {}), ...(c.resolve ? { resolve: c.resolve } : {}),
+    ...(c.horizon ? { horizon: c.horizon } : {}) };
 }
 
 /** The comparison's cell cache on the one cell store (src/experiments/cellStore.ts). */
@@ -88,7 +89,9 @@ export function compareCommand(): Command {
     .option('--replications <r>', 'independent replications per cell (≥ 2)', parseReplications, p.replications)
     .option('--resolve <fraction>', 'size each cell so its CI half-width ≤ fraction × the 1/n term ΣV/(λn) it tests (refined models), ' +
       'up to --max-jobs per replication, else "not resolvable within budget"', parsePositive)
-    .option('--max-jobs <count>', 'job budget per replication for --resolve (default 8 × --jobs)', parseJobs)
+    .option('--min-horizon <k>', 'raise jobs per replication so each cell measures ≥ k relaxation times τ (theory.md §8 asks 20), ' +
+      'up to --max-jobs; without it short cells are flagged', parsePositive)
+    .option('--max-jobs <count>', 'job budget per replication for --resolve and --min-horizon (default 8 × --jobs)', parseJobs)
     .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
     .option('--warmup-tolerance <ε>', 'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)', parsePositive, 1e-3)
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
@@ -118,6 +121,7 @@ export function compareCommand(): Command {
         trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
         ...(refined ? {} : { model: fields }),
         ...(o.resolve ? { resolve: { fraction: o.resolve, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
+        ...(o.minHorizon ? { horizon: { relaxations: o.minHorizon, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
       };
       const progress = createProgress('compare', o.progress);
       const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
