@@ -79,6 +79,26 @@ describe('runComparison sizing (--resolve, --min-horizon) and the family record'
     expect(r.family.judged).toBe(0);
   });
 
+  it('runComparison(config, { cache: a first run off by chance }) reruns it with the /confirm seed and 4× R, and keeps "agrees-not-confirmed"', () => {
+    const config = { ...base, jobs: 20_000 };
+    const honest = runComparison(config).cells[0];
+    const e = honest.simulation.meanResponseTime;
+    // the fake first run: the same cell shifted by 10 half-widths (what an unlucky run would look like)
+    const shifted = { ...honest.simulation, meanResponseTime: { ...e, mean: e.mean + 10 * e.halfWidth } };
+    const stored: { key: string }[] = [];
+    const r = runComparison(config, { cache: { get: (k) => (k === honest.key ? { key: k, seed: honest.seed, simulation: shifted } : undefined),
+      put: (c) => { stored.push(c); } } });
+    const c = r.cells[0];
+    expect(c.verdict.adjustedPValue!).toBeLessThan(0.05);
+    expect(c.confirmation!.seed).toBe(cellSeed(3, `${honest.key}/confirm`));
+    expect(c.confirmation!.simulation.replications).toBe(16);
+    expect(c.confirmation!.verdict.degreesOfFreedom).toBe(15);
+    expect(c.confirmation!.verdict.status).toBe('agrees');
+    expect(c.verdict.status).toBe('agrees-not-confirmed');
+    expect(stored.map((x) => x.key)).toEqual([`${honest.key}/confirm`]);
+    expect(r.family).toMatchObject({ judged: 1, firstRunRejections: 1, confirmed: 0 });
+  });
+
   it('runComparison({ horizon }) raises the jobs so jobs/(λn) ≥ 20τ, and flags cells below it otherwise', () => {
     const short = runComparison(base).cells[0];
     const tau = short.horizon.time / short.horizon.relaxations!;
