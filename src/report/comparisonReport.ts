@@ -4,7 +4,7 @@
  * bars, the limit fitted from the n-sweep and the per-n verdicts with the stated allowance. Written as a report folder
  * (see `writeReportFolder`).
  */
-import { MAX_RELATIVE_CORRECTION, serviceLabel, type CellResult, type ComparisonResult, type ModelSummary } from '../compare/index.ts';
+import { CONFIRM_FACTOR, MAX_RELATIVE_CORRECTION, serviceLabel, type CellResult, type ComparisonResult, type ModelSummary } from '../compare/index.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata } from './page.ts';
@@ -105,7 +105,7 @@ function familyText(result: ComparisonResult): string {
   const unresolved = result.cells.filter((c) => c.verdict.status === 'not-resolvable').length;
   return `**Multiplicity**: ${f.judged} judged cells form one family; Holm's step-down adjustment keeps the chance of any false ` +
     `rejection ≤ ${f.alpha}. ${f.firstRunRejections} first run${f.firstRunRejections === 1 ? ' was' : 's were'} rejected and rerun with fresh seeds ` +
-    `and ${result.config.confirmFactor ?? 4}× the replications; ${f.confirmed} rerun${f.confirmed === 1 ? '' : 's'} confirmed the rejection ` +
+    `and ${result.config.confirmFactor ?? CONFIRM_FACTOR}× the replications; ${f.confirmed} rerun${f.confirmed === 1 ? '' : 's'} confirmed the rejection ` +
     `(only those cells say "disagrees"; the others say "agrees (rejection not confirmed)").\n\n` +
     `**Calibration check** (busy fraction ŝ₁ = ρ at every n): the t statistics (ŝ₁ − ρ)/σ̂ over ${b.tStatistics.length} cells have SD ` +
     `${fix(b.sd, 2)}; well-calibrated intervals give about ${fix(b.expectedSd, 2)} (Student t, ν = R − 1).` +
