@@ -13,9 +13,12 @@ import {
 } from '../meanfield/index.ts';
 import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
 import { defaultWorkloadGrid, simulate, simulateTrajectory, type SimulateOptions, type SimulationResult, type TrajectoryOptions, type TrajectoryResult } from '../sim/index.ts';
-import { seedFromKey, type Estimate } from '../stats/index.ts';
+import { seedFromKey, standardErrorOfMean, type Estimate } from '../stats/index.ts';
 import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
-import { cellVerdict, limitCheck, type CellVerdict, type FiniteNTerm, type LimitCheck, type ReferenceValue } from './verdict.ts';
+import {
+  c1Check, cellVerdict, judgeC1Family, judgeFamily, limitCheck, FAMILY_RULE, MAX_RELATIVE_CORRECTION, SIGNIFICANCE_LEVEL,
+  type C1Check, type CellVerdict, type FiniteNTerm, type LimitCheck, type ReferenceValue,
+} from './verdict.ts';
 import { lwlTransientReference, lwlWorkloadReference, workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
 import { VERSION } from '../version.ts';
 import { exactPoints, exactVerdict, hasExactSolver, type ExactPoint, type ExactPointsConfig } from './exactPoints.ts';
@@ -57,7 +60,26 @@ export interface ComparisonConfig {
   readonly cavitySeed?: number;
   /** Exact small-n points (models with `hasExactSolver`), or null/absent for none (see `ExactPointsConfig`). */
   readonly exact?: ExactPointsConfig | null;
+  /** Replications of a confirmatory rerun = this × `replications` (default `CONFIRM_FACTOR`, 4: half the CI). */
+  readonly confirmFactor?: number;
+  /**
+   * Cells sized to what they test (models with the refined term): the CI half-width should be at most `fraction` ×
+   * ΣV/(λn), the 1/n term of the cell; a cell whose pilot (`jobs`) misses it is rerun with the jobs the pilot's
+   * variance asks for, up to `maxJobs` per replication, else it is 'not-resolvable' (no verdict). Null: off.
+   */
+  readonly resolve?: { readonly fraction: number; readonly maxJobs: number } | null;
+  /**
+   * Cells sized to their horizon (models with τ, the SQ(d) ODE's relaxation time): jobs per replication raised to
+   * ⌈relaxations·τ·λn⌉ so that jobs/(λn) ≥ relaxations·τ (theory.md §8: 20), at most `maxJobs`. Null: off (short
+   * cells are flagged in `CellResult.horizon`).
+   */
+  readonly horizon?: { readonly relaxations: number; readonly maxJobs: number } | null;
 }
+
+/** Default factor on the replications of a confirmatory rerun. */
+export const CONFIRM_FACTOR = 4;
+/** theory.md §8: a cell's measured horizon jobs/(λn) should be ≥ this many relaxation times τ; shorter cells are flagged. */
+export const HORIZON_RELAXATIONS = 20;
 
 /** The n → ∞ limit of one model, from `solveMeanField`. */
 export interface MeanFieldReference {
@@ -95,6 +117,8 @@ export interface ModelSummary {
   readonly fitThroughReference: InverseNFit | null;
   /** â against the reference with the combined CI. */
   readonly limit: LimitCheck;
+  /** ĉ₁ over the trusted n against ΣV/λ (models with the refined term), Holm over the report's models; else null. */
+  readonly c1Check: C1Check | null;
   /** log–log slope of |x̂_n − x_∞| over the resolved n (> 3 h_n). */
   readonly slope: SlopeFit | null;
   /** log–log slope of the tail sup-norm error (solvers with tails). */
@@ -151,7 +175,28 @@ export interface CellResult {
     readonly workloadSup: number | null;
     readonly workloadHalfWidth: number | null;
   };
+  /** The report's verdict of the first run: single-run test, Holm-adjusted p and status (see `judgeFamily`). */
   readonly verdict: CellVerdict;
+  /** The confirmatory rerun of a cell rejected after Holm (fresh seed `cellSeed(master, key + '/confirm')`), else null. */
+  readonly confirmation: { readonly seed: number; readonly simulation: CellSimulation; readonly verdict: CellVerdict } | null;
+  /**
+   * Measured horizon per replication, jobs/(λn) time units, in relaxation times τ (null where τ is not known: models
+   * without the SQ(d) ODE); short when < `HORIZON_RELAXATIONS`.
+   */
+  readonly horizon: { readonly time: number; readonly relaxations: number | null; readonly short: boolean };
+  /** With `config.resolve`: the target half-width, the achieved ratio h/target and the outcome; else null. */
+  readonly resolution: CellResolution | null;
+}
+
+export interface CellResolution {
+  /** fraction × ΣV/(λn), time units. */
+  readonly target: number;
+  /** h_n / target (≤ 1 when resolved). */
+  readonly ratio: number;
+  /** Jobs per replication of the run shown. */
+  readonly jobs: number;
+  /** 'resolved'; 'short-of-target' (sized run, h still above target: judged, ratio shown); 'not-resolvable' (no verdict). */
+  readonly status: 'resolved' | 'short-of-target' | 'not-resolvable';
 }
 
 /** Levels s_0..s_L kept in the ODE transient comparisons. */
@@ -187,6 +232,21 @@ export interface ComparisonResult {
   readonly trajectories: TrajectoryComparison[];
   /** What was skipped and why (e.g. no transient solver for a model). */
   readonly notes: string[];
+  /** The multiplicity control across the report's judged cells and its outcome (theory.md §8 "Judging agreement"). */
+  readonly family: {
+    readonly rule: string;
+    readonly alpha: number;
+    readonly judged: number;
+    /** First runs rejected after Holm (each rerun). */
+    readonly firstRunRejections: number;
+    /** Of those, confirmed by the rerun: the cells that disagree. */
+    readonly confirmed: number;
+  };
+  /**
+   * Built-in calibration check: the busy fraction ŝ₁ must equal ρ = λE[S] at every n. Per cell t = (ŝ₁ − ρ)/σ̂, and
+   * their SD across cells, to compare with √(ν/(ν − 2)) of Student t with ν = R − 1 (well-calibrated intervals).
+   */
+  readonly busyCheck: { readonly tStatistics: number[]; readonly sd: number; readonly expectedSd: number };
   readonly provenance: { readonly version: string; readonly method: string };
 }
 
@@ -236,8 +296,9 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
     const grid = p.model.selection === 'lwl' ? [...(config.workloadGrid ?? defaultWorkloadGrid(p.model.service.mean))] : undefined;
     for (const n of config.ns) {
       const key = cellKey(p.model, n);
-      tasks.push({ kind: 'simulate', key, model: p.model, cost: config.replications * (2 * config.jobs + 2 * p.model.lambda * n * p.warm.time),
-        options: { n, jobs: config.jobs, replications: config.replications, seed: cellSeed(config.seed, key), warmupTime: p.warm.time,
+      const jobs = baseJobs(p, n, config); // the horizon rule may raise it, as in runComparison
+      tasks.push({ kind: 'simulate', key, model: p.model, cost: config.replications * (2 * jobs + 2 * p.model.lambda * n * p.warm.time),
+        options: { n, jobs, replications: config.replications, seed: cellSeed(config.seed, key), warmupTime: p.warm.time,
           maxLevel: config.maxLevel, ...(grid ? { workloadGrid: grid } : {}) } });
     }
   }
@@ -318,6 +379,18 @@ function prepareModels(config: ComparisonConfig, notes: string[] = []): Prepared
   if (!Number.isInteger(config.replications) || config.replications < 2) {
     throw new InvalidModelError(`replications must be an integer ≥ 2 (a CI needs two), got ${config.replications}`);
   }
+  const factor = config.confirmFactor ?? CONFIRM_FACTOR;
+  if (!Number.isInteger(factor) || factor < 1) throw new InvalidModelError(`confirmFactor must be an integer ≥ 1, got ${factor}`);
+  if (config.resolve) {
+    const { fraction, maxJobs } = config.resolve;
+    if (!(fraction > 0)) throw new InvalidModelError(`resolve fraction must be > 0, got ${fraction}`);
+    if (!(maxJobs >= config.jobs)) throw new InvalidModelError(`max jobs ${maxJobs} must be ≥ jobs ${config.jobs}`);
+  }
+  if (config.horizon) {
+    const { relaxations, maxJobs } = config.horizon;
+    if (!(relaxations > 0)) throw new InvalidModelError(`horizon must be > 0 relaxation times, got ${relaxations}`);
+    if (!(maxJobs >= config.jobs)) throw new InvalidModelError(`max jobs ${maxJobs} must be ≥ jobs ${config.jobs}`);
+  }
   const nMin = Math.min(...config.ns, ...(config.trajectory?.ns ?? []));
   const models: SupermarketModel[] = [];
   for (const d of config.ds) {
@@ -382,6 +455,10 @@ export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, w
  * the refined term ΣV, V (theory.md §6); the warm-up (`sweepWarmup`); one simulation per n with the model as given;
  * then the fits x̂_n = a + c₁/n (+ c₂/n²) (limit fitted, and held at the reference), the limit check of â, the slopes,
  * and per cell the verdict (`cellVerdict`: against π + V/n with V, else with the allowance |ĉ₁|/n + |ĉ₂|/n²).
+ * The report's verdicts (`judgeFamily`): Holm over all judged cells; each rejected cell is rerun with the fresh seed
+ * `cellSeed(master, key + '/confirm')` and `confirmFactor` × the replications (stored in the cache under that key),
+ * and "disagrees" only when the rerun rejects too. With V, ĉ₁ over the trusted n is judged against ΣV/λ
+ * (`c1Check`, Holm over the models); with `config.resolve` cells are sized to the 1/n term they test.
  * LWL(d) adds the workload ccdf at `workloadGrid`. With `config.trajectory`, the transient from empty against the
  * SQ(d) ODE or the LWL(d) PIDE (other models: skipped, with a note). Every simulation seed is recorded in its cell.
  * @throws see `prepareModels`; simulator errors pass through.
@@ -390,11 +467,11 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
   const fromPlan = hooks.plan !== undefined && hooks.plan.config === config;
   const notes: string[] = fromPlan ? [...hooks.plan!.notes] : [];
   const prepared = fromPlan ? (hooks.plan!.prepared as PreparedModel[]) : prepareModels(config, notes);
-  const budget = (m: SupermarketModel, n: number, warm: number) => config.replications * (2 * config.jobs + 2 * m.lambda * n * warm);
+  const budget = (p: PreparedModel, n: number) => config.replications * (2 * baseJobs(p, n, config) + 2 * p.model.lambda * n * p.warm.time);
   const exactByModel = prepared.map((p) => modelExactPoints(p.model, config, notes));
-  let totalEvents = 0;
+  let totalEvents = 0; // grows when a cell is sized up or rerun
   for (const [i, p] of prepared.entries()) {
-    for (const n of config.ns) totalEvents += budget(p.model, n, p.warm.time);
+    for (const n of config.ns) totalEvents += budget(p, n);
     for (const x of exactCellsToSimulate(exactByModel[i], config)) totalEvents += exactCellBudget(p, x.n, config.exact!);
     if (config.trajectory && transientSolver(p)) {
       const { tEnd } = trajectoryGrid(config.trajectory, p.warm.time);
@@ -402,6 +479,33 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     }
   }
   let done = 0;
+  /** One cell's simulation (or the stored one): `jobs` per replication, `replications`, with progress in events. */
+  const runCell = (p: PreparedModel, n: number, key: string, seed: number, jobs: number, replications: number,
+    grid: number[] | undefined, sized = false): { simulation: CellSimulation; resumed: boolean } => {
+    const cost = replications * (2 * jobs + 2 * p.model.lambda * n * p.warm.time);
+    const cached = sized ? undefined : hooks.cache?.get(key);
+    if (cached) {
+      done += cost;
+      hooks.onProgress?.(done, totalEvents, `${key} (resumed)`);
+      return { simulation: cached.simulation, resumed: true };
+    }
+    if (sized || replications !== config.replications) totalEvents += cost;
+    const before = done;
+    const sim = simulate(p.model, {
+      n, jobs, replications, seed, warmupTime: p.warm.time, maxLevel: config.maxLevel,
+      ...(grid ? { workloadGrid: grid } : {}),
+      onProgress: (x, total) => hooks.onProgress?.(before + (x / Math.max(total, 1)) * cost, totalEvents, key),
+    });
+    done += cost;
+    hooks.onProgress?.(done, totalEvents, key);
+    return { resumed: false, simulation: {
+      meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
+      ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}), ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
+      events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds, warmupTime: sim.warmupTime,
+      jobs: sim.jobs, replications, engine: sim.engine, seeds: sim.seeds,
+    } };
+  };
+  const pending: { p: PreparedModel; workload: WorkloadReference | null; fit: InverseNFit | null; grid: number[] | undefined; cell: CellResult; exact?: ExactPoint }[] = [];
   const models: ModelSummary[] = [];
   const cells: CellResult[] = [];
   const trajectories: TrajectoryComparison[] = [];
@@ -412,43 +516,38 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     const sims: { n: number; seed: number; simulation: CellSimulation }[] = [];
     for (const n of config.ns) {
       const key = cellKey(model, n);
-      const cost = budget(model, n, warm.time);
-      const cached = hooks.cache?.get(key);
-      if (cached) {
-        sims.push({ n, seed: cached.seed, simulation: cached.simulation });
-        done += cost;
-        hooks.onProgress?.(done, totalEvents, `${key} (resumed)`);
-        continue;
-      }
       const seed = cellSeed(config.seed, key);
-      const before = done;
-      const sim = simulate(model, {
-        n, jobs: config.jobs, replications: config.replications, seed, warmupTime: warm.time, maxLevel: config.maxLevel,
-        ...(grid ? { workloadGrid: grid } : {}),
-        onProgress: (x, total) => hooks.onProgress?.(before + (x / Math.max(total, 1)) * cost, totalEvents, key),
-      });
-      done += cost;
-      const simulation = cellSimulation(sim, config.replications);
-      sims.push({ n, seed, simulation });
+      const target = resolveTarget(p, n, config);
+      const jobs = baseJobs(p, n, config);
+      let simulation = runCell(p, n, key, seed, jobs, config.replications, grid);
+      if (target !== null && simulation.simulation.jobs === jobs && !simulation.resumed) {
+        const needed = jobsFor(simulation.simulation, target);
+        if (needed > jobs && needed <= config.resolve!.maxJobs) {
+          simulation = runCell(p, n, key, seed, needed, config.replications, grid, true);
+        }
+      }
+      sims.push({ n, seed, simulation: simulation.simulation });
       // stored before the sweep's fit exists: the comparison and verdict are recomputed on resume
-      hooks.cache?.put(assembleCell(p, n, seed, simulation, workload, null));
-      hooks.onProgress?.(done, totalEvents, key);
+      if (!simulation.resumed) hooks.cache?.put({ key, seed, simulation: simulation.simulation });
     }
     const meanResponseTimes: FitPoint[] = sims.map(({ n, simulation: { meanResponseTime: e } }) =>
       ({ n, value: e.mean, halfWidth: e.halfWidth, replications: e.replications }));
     const fit = fitInverseN(meanResponseTimes, { inverseSquare: config.inverseSquare ?? 'auto' });
     const exact = exactByModel[index];
     const exactAt = new Map(exact?.points.map((x) => [x.n, x]));
-    const modelCells = sims.map((s) => withExact(assembleCell(p, s.n, s.seed, s.simulation, workload, fit), exactAt.get(s.n)));
+    const modelCells = sims.map((s) => withExact(assembleCell(p, s.n, s.seed, s.simulation, workload, fit, config), exactAt.get(s.n)));
     // small n with an exact value but outside the sweep: simulated on their own budget, kept out of the fits and slopes
     for (const x of exactCellsToSimulate(exact, config)) {
       const { key, seed, simulation } = simulateExactCell(p, x.n, config, hooks, grid, (events, label) => {
         done += events;
         hooks.onProgress?.(done, totalEvents, label);
       });
-      cells.push({ ...withExact(assembleCell(p, x.n, seed, simulation, workload, fit), x), key });
+      const cell = { ...withExact(assembleCell(p, x.n, seed, simulation, workload, fit, config), x), key };
+      cells.push(cell);
+      pending.push({ p, workload, fit, grid, cell, exact: x });
     }
     cells.push(...modelCells);
+    for (const cell of modelCells) pending.push({ p, workload, fit, grid, cell, exact: exactAt.get(cell.n) });
     const points = (pick: (c: CellResult) => [number, number]): SweepPoint[] =>
       modelCells.map((c) => { const [error, halfWidth] = pick(c); return { n: c.n, error, halfWidth }; });
     const ref = referenceValue(reference);
@@ -461,7 +560,7 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       label: `${modelLabel(model)}, λ = ${model.lambda}`, lambda: model.lambda, d: model.d, model, reference,
       refined: correction ? { sumV: correction.sumV, V: correction.V } : null,
       warmupTime: warm.time, warmupRule: warm.rule, relaxationTime: warm.relaxationTime,
-      fit, fitThroughReference: throughReference, limit: limitCheck(fit, ref),
+      fit, fitThroughReference: throughReference, limit: limitCheck(fit, ref), c1Check: correction ? trustedC1Check(p, modelCells, config) : null,
       slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),
       tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
       workload,
@@ -496,9 +595,35 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     }
     trajectories.push({ lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, simulated, note: meanField.note });
   }
+  const rerunCells = new Map<number, { seed: number; simulation: CellSimulation }>();
+  const judgement = judgeFamily(cells.map((c) => c.verdict), (i) => {
+    const { p, workload, fit, grid, cell, exact } = pending[i];
+    const key = `${cell.key}/confirm`;
+    const seed = cellSeed(config.seed, key);
+    const replications = (config.confirmFactor ?? CONFIRM_FACTOR) * config.replications;
+    const cached = hooks.cache?.get(key);
+    const run = cached && cached.simulation.replications === replications ? { simulation: cached.simulation, resumed: true }
+      : runCell(p, cell.n, key, seed, cell.simulation.jobs, replications, grid, true);
+    if (!run.resumed) hooks.cache?.put({ key, seed, simulation: run.simulation });
+    const again = withExact(assembleCell(p, cell.n, seed, run.simulation, workload, fit, config), exact);
+    rerunCells.set(i, { seed, simulation: run.simulation });
+    return again.verdict;
+  });
+  const judgedCells = cells.map((c, i) => {
+    const { verdict, confirmation } = judgement[i];
+    const rerun = rerunCells.get(i);
+    return { ...c, verdict, confirmation: confirmation && rerun ? { ...rerun, verdict: confirmation } : null };
+  });
+  const c1Checks = judgeC1Family(models.map((m) => m.c1Check));
+  const judgedModels = models.map((m, i) => ({ ...m, c1Check: c1Checks[i] }));
   const judgedBy = prepared.every((p) => p.correction) ? 'refined-mean-field' : 'without-v';
+  const family = {
+    rule: FAMILY_RULE, alpha: SIGNIFICANCE_LEVEL, judged: judgement.filter((j) => j.verdict.adjustedPValue !== null).length,
+    firstRunRejections: judgement.filter((j) => j.confirmation !== null).length,
+    confirmed: judgement.filter((j) => j.verdict.status === 'disagrees').length,
+  };
   return {
-    judgedBy, config, models, cells, trajectories, notes,
+    judgedBy, config, models: judgedModels, cells: judgedCells, trajectories, notes, family, busyCheck: busyCheck(judgedCells, prepared),
     provenance: { version: VERSION, method: judgedBy === 'refined-mean-field'
       ? 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)'
       : 'mean field by solveMeanField (theory.md §2–§7), simulation (§8), verdict "Without V" (§8)' },
@@ -526,6 +651,7 @@ function referenceValue(r: MeanFieldReference): ReferenceValue {
  */
 function assembleCell(
   p: PreparedModel, n: number, seed: number, simulation: CellSimulation, workload: WorkloadReference | null, fit: InverseNFit | null,
+  config: ComparisonConfig,
 ): CellResult {
   const { model, reference, correction, secondOrder } = p;
   const refined = correction ? refinedEstimate(correction, n) : null;
@@ -534,6 +660,11 @@ function assembleCell(
     ? { kind: 'refined', meanResponseTime: refined.meanResponseTime, sumV: correction.sumV, sumPi: correction.fixedPoint.meanQueueLength, lambda: model.lambda,
       ...(secondOrder ? { secondOrderAllowance: secondOrderAllowance(secondOrder, n, model.lambda) } : {}) }
     : { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 };
+  const target = resolveTarget(p, n, config);
+  const resolution = target === null ? null : cellResolution(simulation, target, baseJobs(p, n, config), config);
+  const verdict = cellVerdict(simulation.meanResponseTime, referenceValue(reference), term, n);
+  const time = simulation.jobs / (model.lambda * n);
+  const tau = p.warm.relaxationTime;
   return {
     key: cellKey(model, n), lambda: model.lambda, d: model.d, n, seed, simulation, refined,
     ...(secondOrder ? { secondOrder: secondOrderValue(secondOrder, n) } : {}),
@@ -545,8 +676,66 @@ function assembleCell(
       workloadSup: w ? w.sup : null,
       workloadHalfWidth: w ? w.halfWidth : null,
     },
-    verdict: cellVerdict(simulation.meanResponseTime, referenceValue(reference), term, n),
+    verdict: resolution?.status === 'not-resolvable' && (verdict.status === 'agrees' || verdict.status === 'disagrees')
+      ? { ...verdict, status: 'not-resolvable', pValue: Number.NaN } : verdict,
+    confirmation: null,
+    horizon: { time, relaxations: tau ? time / tau : null, short: tau ? time < HORIZON_RELAXATIONS * tau : false },
+    resolution,
   };
+}
+
+/** The target half-width fraction × ΣV/(λn) of a cell under `config.resolve` (models with the refined term), else null. */
+function resolveTarget(p: PreparedModel, n: number, config: ComparisonConfig): number | null {
+  if (!config.resolve || !p.correction) return null;
+  return config.resolve.fraction * Math.abs(p.correction.sumV) / (p.model.lambda * n);
+}
+
+/** Jobs per replication that bring the half-width to `target`, from the run's own variance (h ∝ 1/√jobs), 20% margin. */
+function jobsFor(simulation: CellSimulation, target: number): number {
+  const h = simulation.meanResponseTime.halfWidth;
+  return h <= target ? simulation.jobs : Math.ceil(simulation.jobs * (h / target) ** 2 * 1.2);
+}
+
+/** Jobs per replication of a cell's first run: `config.jobs`, raised to the horizon rule when `config.horizon` is set. */
+function baseJobs(p: PreparedModel, n: number, config: ComparisonConfig): number {
+  const tau = p.warm.relaxationTime;
+  if (!config.horizon || !tau) return config.jobs;
+  return Math.min(config.horizon.maxJobs, Math.max(config.jobs, Math.ceil(config.horizon.relaxations * tau * p.model.lambda * n)));
+}
+
+function cellResolution(simulation: CellSimulation, target: number, pilotJobs: number, config: ComparisonConfig): CellResolution {
+  const h = simulation.meanResponseTime.halfWidth;
+  const base = { target, ratio: h / target, jobs: simulation.jobs };
+  if (h <= target) return { ...base, status: 'resolved' };
+  if (simulation.jobs > pilotJobs) return { ...base, status: 'short-of-target' };
+  return { ...base, status: jobsFor(simulation, target) > config.resolve!.maxJobs ? 'not-resolvable' : 'short-of-target' };
+}
+
+/**
+ * ĉ₁ against ΣV/λ (theory.md §8 "Sweep") from the cells inside the trusted range (ΣV/(nΣπ) ≤ `MAX_RELATIVE_CORRECTION`,
+ * the range of the cell verdicts), the reference held as the limit; c₂/n² fitted when ≥ 3 n remain.
+ */
+function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[], config: ComparisonConfig): C1Check {
+  const sumV = p.correction!.sumV;
+  const sumPi = p.correction!.fixedPoint.meanQueueLength;
+  const points: FitPoint[] = modelCells.filter((c) => Math.abs(sumV) / (c.n * sumPi) <= MAX_RELATIVE_CORRECTION)
+    .map((c) => ({ n: c.n, value: c.simulation.meanResponseTime.mean, halfWidth: c.simulation.meanResponseTime.halfWidth, replications: c.simulation.replications }));
+  const fit = new Set(points.map((q) => q.n)).size >= 2 ? fitInverseN(points, { limit: p.reference.meanResponseTime, inverseSquare: 'auto' }) : null;
+  return c1Check(fit, sumV / p.model.lambda, config.replications);
+}
+
+/** The busy-fraction check ŝ₁ = ρ over all cells (see `ComparisonResult.busyCheck`). */
+function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedModel[]): ComparisonResult['busyCheck'] {
+  const rho = (c: CellResult) => {
+    const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
+    return m.lambda * m.service.mean;
+  };
+  const tStatistics = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0)
+    .map((c) => (c.simulation.tail[1].mean - rho(c)) / standardErrorOfMean(c.simulation.tail[1]));
+  const mean = tStatistics.reduce((a, b) => a + b, 0) / Math.max(tStatistics.length, 1);
+  const sd = tStatistics.length > 1 ? Math.sqrt(tStatistics.reduce((a, t) => a + (t - mean) ** 2, 0) / (tStatistics.length - 1)) : Number.NaN;
+  const nu = Math.min(...cells.map((c) => c.simulation.replications)) - 1;
+  return { tStatistics, sd, expectedSd: nu > 2 ? Math.sqrt(nu / (nu - 2)) : Number.NaN };
 }
 
 function supDistance(estimates: readonly Estimate[], reference: readonly number[]): number {

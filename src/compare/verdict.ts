@@ -6,6 +6,8 @@
  * finite-n bias |ĉ₁|/n + |ĉ₂|/n². Per model, the fitted limit â is checked against x_∞ (`limitCheck`).
  */
 import { standardErrorOfMean, type Estimate } from '../stats/index.ts';
+import { tQuantile } from '../lazy.ts';
+import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import type { InverseNFit } from './fit.ts';
 
 /** The n → ∞ reference value with its error bars. */
@@ -36,7 +38,23 @@ export type FiniteNTerm =
   }
   | { readonly kind: 'fitted'; readonly c1: number | null; readonly c2: number };
 
-export type VerdictStatus = 'agrees' | 'disagrees' | 'refined-out-of-range' | 'not-judged';
+/**
+ * The status of a cell. A single run's test (`cellVerdict`) gives 'agrees' or 'disagrees' at level α unadjusted;
+ * `judgeFamily` then sets the report's status: 'agrees' (not rejected after Holm), 'agrees-not-confirmed' (rejected
+ * after Holm, but the confirmatory rerun does not reject), 'disagrees' (rejected, and the rerun rejects too).
+ * 'not-resolvable': the CI cannot reach the stated fraction of the 1/n term within the job budget (no verdict).
+ */
+export type VerdictStatus = 'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-resolvable' | 'refined-out-of-range' | 'not-judged';
+
+/** Level α of every test of a report (two-sided), before and after the multiplicity control. */
+export const SIGNIFICANCE_LEVEL = 0.05;
+
+/**
+ * Relative size ΣV/(nΣπ) of the 1/n correction above which a cell is not judged against π + V/n. 5 %: at d = 3,
+ * λ = 0.95, n = 50 (ΣV/(nΣπ) between 5 and 10 %) the unmodelled 1/n² term showed at t ≈ 8.5 although δ_n allows
+ * for it, so theory.md §6's "5–10 %" is taken at its cautious end (theory.md §8).
+ */
+export const MAX_RELATIVE_CORRECTION = 0.05;
 
 export interface CellVerdict {
   readonly status: VerdictStatus;
@@ -51,8 +69,17 @@ export interface CellVerdict {
    * (NaN when there is no ĉ₁).
    */
   readonly allowance: number;
-  /** difference / (h_n/t_{0.975,R−1}) (the reference's error left out): to read with a multiple-testing eye. */
-  readonly zScore: number;
+  /**
+   * t = sign(d)·max(0, |d| − allowance − ε_num)/√(σ_n² + σ_ref²), σ_n = h_n/t_{0.975,R−1}, σ_ref = h_ref/1.96: the
+   * distance beyond the allowance in standard errors, read against Student t with `degreesOfFreedom`.
+   */
+  readonly tStatistic: number;
+  /** Welch–Satterthwaite ν = (σ_n² + σ_ref²)²/(σ_n⁴/(R−1)) (the reference's ν taken as ∞): R − 1 against an exact reference. */
+  readonly degreesOfFreedom: number;
+  /** Two-sided P(|T_ν| ≥ |t|) (1 inside the allowance); NaN when not judged. */
+  readonly pValue: number;
+  /** Holm-adjusted p-value over the report's judged cells (null until `judgeFamily`, and for cells not judged). */
+  readonly adjustedPValue: number | null;
   /** ΣV/(nΣπ): the relative size of the 1/n correction (null without V). */
   readonly relativeCorrection: number | null;
   readonly rule: string;
@@ -61,37 +88,91 @@ export interface CellVerdict {
 export const REFINED_RULE = '|sim − refined| ≤ h_n + δ_n, δ_n = |ΣV/n|·|ΣV|/(nΣπ)/λ';
 export const REFINED_SECOND_ORDER_RULE = '|sim − refined| ≤ h_n + δ_n, δ_n = 2|ΣA|/(n²λ) (twice the computed 1/n² term)';
 export const WITHOUT_V_RULE = '|x̂_n − x_∞| ≤ √(h_n² + h_ref²) + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ₁ (ĉ₂ when fitted) from the sweep (no V: theory.md §8)';
+/** How the report's cells are judged together (report, results.json and theory.md §8 say the same). */
+export const FAMILY_RULE = `p-value of the t statistic (Student t, Welch ν); Holm's step-down adjustment over all judged cells of the report ` +
+  `(family-wise error ≤ ${SIGNIFICANCE_LEVEL}); a rejected cell is rerun with fresh seeds and 4× the replications, the reruns Holm-adjusted ` +
+  `among themselves: "disagrees" only when the rerun rejects too, else "agrees (rejection not confirmed)"`;
 
 /**
- * Verdict for one (λ, d, n) cell: `agrees` when |x̂_n − expected| ≤ √(h_n² + h_ref²) + ε_num + allowance.
- * With V: `refined-out-of-range` when ΣV/(nΣπ) exceeds `maxRelativeCorrection` (default 5%, the cautious end of
- * theory.md §6's "5–10%"), where the expansion is not trusted. Without V: `not-judged` when `term.c1` is null; the
- * allowance comes from the same sweep, so this checks consistency with a c₁/n approach (the limit is judged by `limitCheck`).
- * @param simulated simulated mean response time with its Student-t CI. @param limit x_∞ with its error bars.
+ * Verdict for one (λ, d, n) cell, one run: `agrees` when |x̂_n − expected| ≤ √(h_n² + h_ref²) + ε_num + allowance
+ * (equivalently p ≥ α for an exact reference), else `disagrees` (unadjusted: `judgeFamily` sets the report's status).
+ * With V: `refined-out-of-range` when ΣV/(nΣπ) exceeds `maxRelativeCorrection` (default `MAX_RELATIVE_CORRECTION`),
+ * where the expansion is not trusted. Without V: `not-judged` when `term.c1` is null; the allowance comes from the
+ * same sweep, so this checks consistency with a c₁/n approach (the limit is judged by `limitCheck`).
+ * @param simulated simulated mean response time with its Student-t CI (R ≥ 2). @param limit x_∞ with its error bars.
  * @param term the finite-n term (see `FiniteNTerm`). @param n servers.
  */
-export function cellVerdict(simulated: Estimate, limit: ReferenceValue, term: FiniteNTerm, n: number, maxRelativeCorrection = 0.05): CellVerdict {
+export function cellVerdict(simulated: Estimate, limit: ReferenceValue, term: FiniteNTerm, n: number, maxRelativeCorrection = MAX_RELATIVE_CORRECTION): CellVerdict {
   const expected = term.kind === 'refined' ? term.meanResponseTime : limit.value;
   const difference = simulated.mean - expected;
   const halfWidth = simulated.halfWidth;
   const combinedHalfWidth = Math.hypot(halfWidth, limit.halfWidth) + limit.numericalError;
-  const se = standardErrorOfMean(simulated);
-  const zScore = se > 0 ? difference / se : Number.POSITIVE_INFINITY;
+  const seSim = standardErrorOfMean(simulated);
+  const seRef = limit.halfWidth / 1.959963984540054;
+  const se = Math.hypot(seSim, seRef);
+  // Welch–Satterthwaite when the reference carries its own error; an exact reference leaves the R − 1 of the replications
+  const degreesOfFreedom = seSim > 0 && seRef > 0 ? se ** 4 / (seSim ** 4 / (simulated.replications - 1)) : simulated.replications - 1;
+  const test = (allowance: number) => {
+    const excess = Math.max(0, Math.abs(difference) - allowance - limit.numericalError);
+    const tStatistic = excess === 0 ? 0 : se > 0 ? Math.sign(difference) * (excess / se) : Math.sign(difference) * Number.POSITIVE_INFINITY;
+    return { tStatistic, pValue: studentTwoSidedPValue(tStatistic, degreesOfFreedom) };
+  };
   const judge = (allowance: number) => (Math.abs(difference) <= combinedHalfWidth + allowance ? 'agrees' : 'disagrees');
+  const common = { difference, halfWidth, combinedHalfWidth, degreesOfFreedom, adjustedPValue: null };
   if (term.kind === 'refined') {
     const { sumV, sumPi, lambda } = term;
     const allowance = term.secondOrderAllowance ?? (Math.abs(sumV / n) * Math.abs(sumV)) / (n * sumPi) / lambda;
     const relativeCorrection = Math.abs(sumV) / (n * sumPi);
-    const status = relativeCorrection > maxRelativeCorrection ? 'refined-out-of-range' : judge(allowance);
-    return { status, difference, halfWidth, combinedHalfWidth, allowance, zScore, relativeCorrection,
-      rule: `${term.secondOrderAllowance === undefined ? REFINED_RULE : REFINED_SECOND_ORDER_RULE}; skipped when ΣV/(nΣπ) > ${maxRelativeCorrection}` };
+    const out = relativeCorrection > maxRelativeCorrection;
+    const t = test(allowance);
+    return { ...common, status: out ? 'refined-out-of-range' : judge(allowance), allowance, tStatistic: t.tStatistic,
+      pValue: out ? Number.NaN : t.pValue, relativeCorrection, rule: `${term.secondOrderAllowance === undefined ? REFINED_RULE : REFINED_SECOND_ORDER_RULE}; skipped when ΣV/(nΣπ) > ${maxRelativeCorrection}` };
   }
   if (term.c1 === null || !Number.isFinite(term.c1)) {
-    return { status: 'not-judged', difference, halfWidth, combinedHalfWidth, allowance: Number.NaN, zScore, relativeCorrection: null,
+    return { ...common, status: 'not-judged', allowance: Number.NaN, tStatistic: test(0).tStatistic, pValue: Number.NaN, relativeCorrection: null,
       rule: 'no per-n verdict without V and without a c₁ fit (fewer n than fit parameters)' };
   }
   const allowance = Math.abs(term.c1) / n + Math.abs(term.c2) / (n * n);
-  return { status: judge(allowance), difference, halfWidth, combinedHalfWidth, allowance, zScore, relativeCorrection: null, rule: WITHOUT_V_RULE };
+  return { ...common, status: judge(allowance), allowance, ...test(allowance), relativeCorrection: null, rule: WITHOUT_V_RULE };
+}
+
+/** True for a verdict that enters the family (a test was made). */
+export function isJudged(v: Pick<CellVerdict, 'status'>): boolean {
+  return v.status === 'agrees' || v.status === 'disagrees';
+}
+
+/** One cell's place in the family: its final verdict and, when the first run was rejected, the confirmatory rerun's. */
+export interface FamilyJudgement {
+  /** The first run's verdict with `adjustedPValue` and the report's status. */
+  readonly verdict: CellVerdict;
+  /** The rerun's verdict (its `adjustedPValue` Holm over the reruns), or null when no rerun was needed. */
+  readonly confirmation: CellVerdict | null;
+}
+
+/**
+ * The report's verdicts (theory.md §8 "Judging agreement", `FAMILY_RULE`): Holm over the p-values of all judged
+ * first runs; each rejected cell (p̃ < α) is rerun (`rerun`, fresh seeds, more precision) and the reruns are
+ * Holm-adjusted among themselves; a cell "disagrees" only when its rerun is rejected too, else it
+ * "agrees-not-confirmed". Cells not judged keep their status; `rerun` is called only for rejected cells, in order.
+ * @param first the first runs' single-run verdicts (`cellVerdict`). @param rerun index → the rerun's single-run verdict.
+ * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
+ */
+export function judgeFamily(first: readonly CellVerdict[], rerun: (index: number) => CellVerdict, alpha = SIGNIFICANCE_LEVEL): FamilyJudgement[] {
+  const judged = first.map((v, i) => i).filter((i) => isJudged(first[i]));
+  const adjusted = holmAdjust(judged.map((i) => first[i].pValue));
+  const rejected = judged.filter((_, k) => adjusted[k] < alpha);
+  const reruns = rejected.map((i) => rerun(i));
+  const rerunAdjusted = holmAdjust(reruns.map((v) => (isJudged(v) ? v.pValue : 1)));
+  return first.map((v, i) => {
+    const k = judged.indexOf(i);
+    if (k < 0) return { verdict: v, confirmation: null };
+    const r = rejected.indexOf(i);
+    if (r < 0) return { verdict: { ...v, status: 'agrees', adjustedPValue: adjusted[k] }, confirmation: null };
+    const confirmed = isJudged(reruns[r]) && rerunAdjusted[r] < alpha;
+    const confirmation: CellVerdict = isJudged(reruns[r])
+      ? { ...reruns[r], status: confirmed ? 'disagrees' : 'agrees', adjustedPValue: rerunAdjusted[r] } : reruns[r];
+    return { verdict: { ...v, status: confirmed ? 'disagrees' : 'agrees-not-confirmed', adjustedPValue: adjusted[k] }, confirmation };
+  });
 }
 
 export type LimitStatus = 'agrees' | 'disagrees' | 'not-judged';
@@ -130,4 +211,61 @@ export function limitCheck(fit: InverseNFit | null, reference: ReferenceValue): 
     status: Math.abs(difference) <= combinedHalfWidth ? 'agrees' : 'disagrees',
     difference, fitHalfWidth: fit.aHalfWidth, combinedHalfWidth, zScore, rule: LIMIT_RULE,
   };
+}
+
+export interface C1Check {
+  /** 'agrees' / 'disagrees' after Holm over the report's models; 'not-judged' without a fit (fewer than 2 n in range). */
+  readonly status: 'agrees' | 'disagrees' | 'not-judged';
+  /** ĉ₁ of x̂_n − E[T]∞ = c₁/n (+ c₂/n²), weighted, over the n with ΣV/(nΣπ) ≤ the trusted range (time units × servers). */
+  readonly c1: number;
+  /** ΣV/λ: the refined mean field's 1/n coefficient of E[T] (theory.md §6). */
+  readonly expected: number;
+  readonly standardError: number;
+  /** ν of the t quantile: R − 1, the replications' degrees of freedom behind every weight 1/σ_n². */
+  readonly degreesOfFreedom: number;
+  /** t_{0.975,ν}·s.e.: the 95% half-width of ĉ₁. */
+  readonly halfWidth: number;
+  /** (ĉ₁ − ΣV/λ)/s.e. */
+  readonly tStatistic: number;
+  readonly pValue: number;
+  /** Holm over the models of the report (null before `judgeC1Family` or when not judged). */
+  readonly adjustedPValue: number | null;
+  /** χ²/dof of the fit (NaN with no residual degree of freedom): ≫ 1 says the c₁/n + c₂/n² form does not fit. */
+  readonly reducedChiSquare: number;
+  readonly nUsed: number[];
+  readonly rule: string;
+}
+
+export const C1_RULE = 'ĉ₁ from x̂_n − E[T]∞ = c₁/n (+ c₂/n² with ≥ 3 n), weighted 1/σ_n², over the n with ΣV/(nΣπ) ≤ the trusted range; ' +
+  't = (ĉ₁ − ΣV/λ)/s.e. read against Student t with R − 1 degrees of freedom (the replications behind the weights; the ' +
+  'weights are taken as known, not rescaled by χ²); Holm over the report\'s models';
+
+/**
+ * The fitted 1/n coefficient against the refined mean field's ΣV/λ (theory.md §8 "Sweep").
+ * @param fit a held-limit fit (`fitInverseN(points, { limit })`) over the trusted n, or null. @param expected ΣV/λ.
+ * @param replications R behind each point (ν = R − 1).
+ */
+export function c1Check(fit: InverseNFit | null, expected: number, replications: number): C1Check {
+  const degreesOfFreedom = replications - 1;
+  if (!fit || fit.limitFitted || !(fit.c1StandardError > 0)) {
+    return { status: 'not-judged', c1: fit?.c1 ?? Number.NaN, expected, standardError: Number.NaN, degreesOfFreedom, halfWidth: Number.NaN,
+      tStatistic: Number.NaN, pValue: Number.NaN, adjustedPValue: null, reducedChiSquare: Number.NaN, nUsed: fit?.nUsed ?? [],
+      rule: `${C1_RULE}; not judged: fewer than 2 n in the trusted range` };
+  }
+  const se = fit.c1StandardError;
+  const tStatistic = (fit.c1 - expected) / se;
+  const pValue = studentTwoSidedPValue(tStatistic, degreesOfFreedom);
+  return { status: pValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees', c1: fit.c1, expected, standardError: se, degreesOfFreedom,
+    halfWidth: tQuantile(0.975, degreesOfFreedom) * se, tStatistic, pValue, adjustedPValue: null,
+    reducedChiSquare: fit.degreesOfFreedom > 0 ? fit.chiSquare / fit.degreesOfFreedom : Number.NaN, nUsed: fit.nUsed, rule: C1_RULE };
+}
+
+/** Holm over the judged c₁ checks of a report: sets `adjustedPValue` and the status at `alpha`. */
+export function judgeC1Family<T extends C1Check | null>(checks: readonly T[], alpha = SIGNIFICANCE_LEVEL): T[] {
+  const judged = checks.map((c, i) => i).filter((i) => checks[i] && checks[i]!.status !== 'not-judged');
+  const adjusted = holmAdjust(judged.map((i) => checks[i]!.pValue));
+  return checks.map((c, i) => {
+    const k = judged.indexOf(i);
+    return k < 0 || !c ? c : { ...c, adjustedPValue: adjusted[k], status: adjusted[k] < alpha ? 'disagrees' : 'agrees' };
+  });
 }

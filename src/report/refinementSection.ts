@@ -9,9 +9,9 @@ import { fix, markdownTable, sci } from './page.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
 
-/** "**agrees**", or "**agrees** (vs exact)" for a cell judged against its exact value. */
-export function verdictText(c: CellResult): string {
-  return `**${c.verdict.status}**${c.exact ? ' (vs exact)' : ''}`;
+/** " (vs exact)" for a cell judged against its exact value, else "". */
+export function exactMark(c: CellResult): string {
+  return c.exact ? ' (vs exact)' : '';
 }
 
 /** Per-cell columns: the second-order refined E[T] (where any cell has it) and the exact E[T]_n (where any cell has one). */

@@ -4,7 +4,7 @@
  * Source: E. B. Wilson, "Probable inference, the law of succession, and statistical inference", JASA 22, 1927;
  * Brown, Cai, DasGupta, "Interval estimation for a binomial proportion", Statist. Sci. 16(2), 2001.
  */
-import erfcinv from '@stdlib/math-base-special-erfcinv';
+import { erfcinv } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 
 /** Wilson score interval around the proportion p (k/N) for N trials at z = Φ⁻¹((1 + confidence)/2). */

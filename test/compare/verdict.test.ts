@@ -27,9 +27,24 @@ describe('cellVerdict with the refined term', () => {
     expect(v.status).toBe('refined-out-of-range');
   });
 
-  it('cellVerdict(...) gives a z-score of difference over the standard error (t with R − 1 dof)', () => {
+  it('cellVerdict(...) gives t = (|d| − δ_n)/σ_n read against Student t with R − 1 dof, and its two-sided p', () => {
     const v = cellVerdict(est(2.625, 0.01), exact, refinedTerm(2.615), 1000);
-    expect(v.zScore).toBeCloseTo(0.01 / (0.01 / 2.7764451051977987), 6);
+    const delta = (3.9864 / 1000) * 3.9864 / (1000 * 2.3527) / 0.9;
+    expect(v.tStatistic).toBeCloseTo((0.01 - delta) / (0.01 / 2.7764451051977987), 6);
+    expect(v.degreesOfFreedom).toBe(4);
+    // t_{0.975,4} = 2.776445: a difference of exactly h_n + δ_n sits on the 5% boundary
+    expect(cellVerdict(est(2.615 + 0.01 + delta, 0.01), exact, refinedTerm(2.615), 1000).pValue).toBeCloseTo(0.05, 9);
+    // inside the allowance the excess is 0: t = 0, p = 1
+    expect(cellVerdict(est(2.615 + delta / 2, 0.01), exact, refinedTerm(2.615), 1000).pValue).toBe(1);
+    expect(v.adjustedPValue).toBeNull();
+  });
+
+  it('cellVerdict(...) adds a simulated reference error in quadrature and takes the Welch–Satterthwaite ν', () => {
+    const ref = { value: 1.5, halfWidth: 1.959963984540054 * 0.01, numericalError: 0 };
+    const sim = est(1.6, 2.7764451051977987 * 0.01, 5); // σ_n = 0.01, ν_n = 4; σ_ref = 0.01
+    const v = cellVerdict(sim, ref, { kind: 'fitted', c1: 1, c2: 0 }, 100);
+    expect(v.tStatistic).toBeCloseTo((0.1 - 0.01) / Math.hypot(0.01, 0.01), 9);
+    expect(v.degreesOfFreedom).toBeCloseTo((2e-4) ** 2 / (1e-8 / 4), 9); // 16
   });
 });
 
@@ -57,7 +72,7 @@ describe('limitCheck / cellVerdict without V', () => {
     expect(v.allowance).toBe(0.08);
     expect(v.status).toBe('agrees'); // 0.1 ≤ t·0.01 + 0.08
     expect(cellVerdict(sim, ref, { kind: 'fitted', c1: 2, c2: 0 }, 100).status).toBe('disagrees'); // 0.1 > 0.0226 + 0.02
-    expect(v.zScore).toBeCloseTo(10, 10);
+    expect(v.tStatistic).toBeCloseTo((0.1 - 0.08) / 0.01, 10);
     expect(v.relativeCorrection).toBeNull();
     const none = cellVerdict(sim, ref, { kind: 'fitted', c1: null, c2: 0 }, 100);
     expect(none.status).toBe('not-judged');

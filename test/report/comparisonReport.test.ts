@@ -43,6 +43,9 @@ describe('writeComparisonReport', () => {
     const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
     expect(md).toContain('| d | λ | n |');
     expect(md).toContain('Validation report: SQ(d) mean field');
+    expect(md).toContain('| t (ν) | p | p Holm | verdict | confirmatory rerun |');
+    expect(md).toMatch(/Holm's step-down adjustment over all judged cells/);
+    expect(md).toMatch(/Calibration check/);
     const saved = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
     expect(saved.cells[0].seed).toBe(result.cells[0].seed);
     // y axes titled after layering; a tick label at every n of the sweep (the largest included)
@@ -59,6 +62,7 @@ describe('writeComparisonReport', () => {
     expect(sim.map((r) => r.i)).toEqual(cell.simulation.tail.map((_, i) => i).slice(1));
     expect(sim.map((r) => r.lo)).toEqual(cell.simulation.tail.slice(1).map((e) => e.ci95[0]));
     expect(tail.some((r) => r.value < 1e-6)).toBe(true);
+    expect(saved.family.rule).toMatch(/Holm/);
   });
 
   it('writeComparisonReport(dir, LWL result, meta) names the solver and its kind, and writes convergence, workload-ccdf and transient figures', async () => {

@@ -35,7 +35,7 @@ interface Opts {
   lambda: number[]; d: number[]; n: number[]; sampling: Sampling; jobs: number; replications: number; seed: number;
   selection: string; discipline: string; service: string; prediction: string;
   warmupTolerance: number; maxLevel: number; out?: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
-  trajectoryReplications: number; threads?: number; shard?: ShardSpec; exactN?: number[]; exactBound: number; exactMaxStates: number; exactJobs: number; fresh?: boolean; json?: boolean; progress: boolean;
+  trajectoryReplications: number; threads?: number; shard?: ShardSpec; exactN?: number[]; exactBound: number; exactMaxStates: number; exactJobs: number; fresh?: boolean; json?: boolean; progress: boolean; resolve?: number; maxJobs?: number; minHorizon?: number;
 }
 
 /**
@@ -44,7 +44,8 @@ interface Opts {
  */
 function cellSettings(c: ComparisonConfig, model?: ModelFields) {
   return { sampling: c.sampling, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTolerance: c.warmupTolerance,
-    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, ...(model ? { model } : {}) };
+    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, ...(model ? { model } : {}), ...(c.resolve ? { resolve: c.resolve } : {}),
+    ...(c.horizon ? { horizon: c.horizon } : {}) };
 }
 
 function machine() {
@@ -110,6 +111,11 @@ export function compareCommand(): Command {
   addModelOptions(cmd, false)
     .option('--jobs <count>', 'measured arrivals per replication (the same budget for every n)', parseJobs, p.jobs)
     .option('--replications <r>', 'independent replications per cell (≥ 2)', parseReplications, p.replications)
+    .option('--resolve <fraction>', 'size each cell so its CI half-width ≤ fraction × the 1/n term ΣV/(λn) it tests (refined models), ' +
+      'up to --max-jobs per replication, else "not resolvable within budget"', parsePositive)
+    .option('--min-horizon <k>', 'raise jobs per replication so each cell measures ≥ k relaxation times τ (theory.md §8 asks 20), ' +
+      'up to --max-jobs; without it short cells are flagged', parsePositive)
+    .option('--max-jobs <count>', 'job budget per replication for --resolve and --min-horizon (default 8 × --jobs)', parseJobs)
     .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
     .option('--warmup-tolerance <ε>', 'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)', parsePositive, 1e-3)
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
@@ -146,6 +152,8 @@ export function compareCommand(): Command {
         trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
         ...(refined ? {} : { model: fields }),
         exact: { ns: exactNs(o), truncationBound: o.exactBound, maxStates: o.exactMaxStates, jobs: o.exactJobs, replications: o.replications },
+        ...(o.resolve ? { resolve: { fraction: o.resolve, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
+        ...(o.minHorizon ? { horizon: { relaxations: o.minHorizon, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
       };
       const progress = createProgress('compare', o.progress);
       const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
@@ -171,21 +179,31 @@ export function compareCommand(): Command {
           key: c.key, d: c.d, lambda: c.lambda, n: c.n, seed: c.seed, meanResponseTime: c.simulation.meanResponseTime,
           ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
           ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
-          ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}), difference: c.verdict.difference, verdict: c.verdict.status })),
+          ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}), difference: c.verdict.difference, verdict: c.verdict.status,
+          tStatistic: c.verdict.tStatistic, degreesOfFreedom: c.verdict.degreesOfFreedom, pValue: c.verdict.pValue, adjustedPValue: c.verdict.adjustedPValue,
+          horizon: c.horizon, resolution: c.resolution,
+          confirmation: c.confirmation ? { seed: c.confirmation.seed, meanResponseTime: c.confirmation.simulation.meanResponseTime,
+            tStatistic: c.confirmation.verdict.tStatistic, degreesOfFreedom: c.confirmation.verdict.degreesOfFreedom,
+            pValue: c.confirmation.verdict.pValue, adjustedPValue: c.confirmation.verdict.adjustedPValue, verdict: c.confirmation.verdict.status } : null })),
+          family: result.family, busyCheck: { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: result.busyCheck.tStatistics.length },
           notes: result.notes, wallSeconds: meta.wallSeconds })}\n`);
         return;
       }
       const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
       const lines = [`Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
-        refined ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree, ${count('refined-out-of-range')} outside the refined range`
-          : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree, ${count('not-judged')} not judged`];
+        refined ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
+          `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
+          : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
+            `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged`,
+        `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: SD of t = ${result.busyCheck.sd.toFixed(2)} (expected ${result.busyCheck.expectedSd.toFixed(2)})`];
       for (const m of result.models) {
         const f = m.fit;
         const ref = m.reference;
         const through = m.fitThroughReference;
         lines.push(m.refined
           ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
-            `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}`
+            `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
+            `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}`
           : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
             `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}), ` +
             `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
