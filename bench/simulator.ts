@@ -85,14 +85,26 @@ function reference(variant: 'heap' | 'race'): Row {
   // `times` prints the shell's and then its children's user and system CPU time ("0m1.234s 0m0.010s").
   const out = execFileSync('bash', ['-c', `bash "$0" ${args}; times`, script as string], { encoding: 'utf8' });
   const lines = out.trim().split('\n');
-  const j = JSON.parse(lines.find((l) => l.startsWith('{')) ?? '{}') as { events: number; seconds: number; eventsPerSecond: number; meanResponseTime: number };
+  const j = JSON.parse(lines.find((l) => l.startsWith('{')) ?? '{}') as {
+    events: number;
+    seconds: number;
+    eventsPerSecond: number;
+    meanResponseTime: number;
+  };
   const toSeconds = (x: string) => {
     const [, min, sec] = /(\d+)m([\d.]+)s/.exec(x) ?? ['', '0', 'NaN'];
     return 60 * Number(min) + Number(sec);
   };
   const children = (lines[lines.length - 1] ?? '').trim().split(/\s+/);
   const cpuSeconds = toSeconds(children[0] ?? '') + toSeconds(children[1] ?? '');
-  return { engine: `C ${variant}`, events: j.events, seconds: j.seconds, cpuSeconds, eventsPerSecond: j.eventsPerSecond, meanResponseTime: j.meanResponseTime };
+  return {
+    engine: `C ${variant}`,
+    events: j.events,
+    seconds: j.seconds,
+    cpuSeconds,
+    eventsPerSecond: j.eventsPerSecond,
+    meanResponseTime: j.meanResponseTime,
+  };
 }
 
 const weibull = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
@@ -120,9 +132,16 @@ const rows: Row[] = Object.values(samples).map(medianRow);
 const cHeap = script ? medianRow(samples['C heap']) : undefined;
 const cRace = script ? medianRow(samples['C race']) : undefined;
 
-console.log(`supermarket-lab simulator benchmark: SQ(${d}), λ = ${lambda}, n = ${n}, ~${events.toExponential(0)} events, sampling without replacement, seed ${seed}`);
-console.log(`Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), median of ${runs} runs, load average ${os.loadavg()[0].toFixed(1)}`);
-if (!script) console.log('C reference (shared/bench/run-reference.sh above the repository, or $SUPERMARKET_REFERENCE_SIM) not found: showing our engines only');
+console.log(
+  `supermarket-lab simulator benchmark: SQ(${d}), λ = ${lambda}, n = ${n}, ~${events.toExponential(0)} events, sampling without replacement, seed ${seed}`,
+);
+console.log(
+  `Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), median of ${runs} runs, load average ${os.loadavg()[0].toFixed(1)}`,
+);
+if (!script)
+  console.log(
+    'C reference (shared/bench/run-reference.sh above the repository, or $SUPERMARKET_REFERENCE_SIM) not found: showing our engines only',
+  );
 const header = ['engine', 'events', 'seconds', 'events/s', 'mean response time', 'vs C heap', 'vs C race'];
 const table = rows.map((r) => [
   r.engine,
@@ -138,7 +157,9 @@ const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])
 console.log(line(header));
 console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
 for (const row of table) console.log(line(row));
-console.log('Mean-field limit E[T] = 2.6141 (FIFO rows); finite n = 1000 adds about +0.004 (theory.md §6, §10). SRPT/SPRPT weibull rows: JSQ(2), Weibull k = 1/2 sizes.');
+console.log(
+  'Mean-field limit E[T] = 2.6141 (FIFO rows); finite n = 1000 adds about +0.004 (theory.md §6, §10). SRPT/SPRPT weibull rows: JSQ(2), Weibull k = 1/2 sizes.',
+);
 
 if (script) {
   /** Median over rounds of ours/C in the same round, by wall time and by CPU time. */
@@ -150,7 +171,11 @@ if (script) {
     return { wall, cpu };
   };
   console.log('Per-core ratios (issue 9), median over rounds of the same-round ratio:');
-  for (const [ts, c, target] of [['ts event', 'C heap', 0.7], ['ts race', 'C race', 0.6], ['ts SRPT exp', 'C heap', 0.6]] as const) {
+  for (const [ts, c, target] of [
+    ['ts event', 'C heap', 0.7],
+    ['ts race', 'C race', 0.6],
+    ['ts SRPT exp', 'C heap', 0.6],
+  ] as const) {
     const r = ratio(ts, c);
     console.log(`  ${ts} / ${c}: ${r.wall.toFixed(2)} (target ≥ ${target}; by CPU time ${r.cpu.toFixed(2)})`);
   }

@@ -27,8 +27,26 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-bench-threads-'));
 function run(k: number): { seconds: number; dir: string } {
   const dir = path.join(tmp, `threads-${k}`);
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [BIN, 'compare', '--jobs', String(jobs), '--replications', String(replications),
-    '--trajectory-replications', '2', '--threads', String(k), '--out', dir, '--fresh', '--no-progress'], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      BIN,
+      'compare',
+      '--jobs',
+      String(jobs),
+      '--replications',
+      String(replications),
+      '--trajectory-replications',
+      '2',
+      '--threads',
+      String(k),
+      '--out',
+      dir,
+      '--fresh',
+      '--no-progress',
+    ],
+    { encoding: 'utf8' },
+  );
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`compare --threads ${k} failed: ${r.stderr}`);
   return { seconds, dir };
@@ -43,8 +61,10 @@ const load0 = os.loadavg()[0];
 const one = run(1);
 const many = run(threads);
 const same = numbers(one.dir) === numbers(many.dir);
-console.log(`compare, reduced default preset (λ 0.7,0.9,0.95; d 2,3; n 10…10000; jobs ${jobs}, replications ${replications}); ` +
-  `${os.availableParallelism()} cores, load average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`);
+console.log(
+  `compare, reduced default preset (λ 0.7,0.9,0.95; d 2,3; n 10…10000; jobs ${jobs}, replications ${replications}); ` +
+    `${os.availableParallelism()} cores, load average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`,
+);
 console.log(`  --threads 1: ${one.seconds.toFixed(1)} s`);
 console.log(`  --threads ${threads}: ${many.seconds.toFixed(1)} s`);
 console.log(`  ratio ${(many.seconds / one.seconds).toFixed(3)} (target ≤ 0.6 on 2 cores); same report numbers: ${same ? 'yes' : 'NO'}`);

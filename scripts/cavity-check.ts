@@ -8,7 +8,12 @@ import { phaseTypeJsqFixedPoint } from '../src/meanfield/phaseType/index.ts';
 import { parseModel } from '../src/model/index.ts';
 
 const cases: [string, string, number][] = [
-  ['fifo', 'erlang:2', 0.9], ['fifo', 'hyperexp:4', 0.9], ['fifo', 'erlang:2', 0.99], ['fifo', 'hyperexp:4', 0.99], ['srpt', 'exponential', 0.95], ['srpt', 'exponential', 0.99],
+  ['fifo', 'erlang:2', 0.9],
+  ['fifo', 'hyperexp:4', 0.9],
+  ['fifo', 'erlang:2', 0.99],
+  ['fifo', 'hyperexp:4', 0.99],
+  ['srpt', 'exponential', 0.95],
+  ['srpt', 'exponential', 0.99],
 ];
 for (const [discipline, service, lambda] of cases) {
   const model = parseModel({ lambda, d: 2, discipline, service });
@@ -19,7 +24,9 @@ for (const [discipline, service, lambda] of cases) {
     const r = jsqCavity(model, { seed: 1, restarts: 4, iterationHorizon: lambda > 0.95 ? 2e5 : 1e5, maxIterations: 60 });
     const e = r.meanResponseTime;
     const rel = Number.isNaN(ode) ? '' : ` (${(((e.mean - ode) / ode) * 100).toFixed(2)} %)`;
-    console.log(`${head}  cavity ${e.mean.toFixed(5)} ± ${e.halfWidth.toFixed(5)}${rel}  s1-ρ ${(r.tail[1] - lambda).toExponential(1)}  iterations ${r.convergence.iterationsPerRestart.join('/')} (${r.convergence.iterationKind.join(', ')})  ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(
+      `${head}  cavity ${e.mean.toFixed(5)} ± ${e.halfWidth.toFixed(5)}${rel}  s1-ρ ${(r.tail[1] - lambda).toExponential(1)}  iterations ${r.convergence.iterationsPerRestart.join('/')} (${r.convergence.iterationKind.join(', ')})  ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    );
   } catch (error) {
     console.log(`${head}  refused: ${(error as Error).message}  ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }

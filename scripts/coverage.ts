@@ -31,15 +31,80 @@ const T = (r: SimulationResult) => r.meanResponseTime;
 const mm1 = parseModel({ lambda: 0.5, d: 1 });
 const cases: Case[] = [
   { name: 'M/M/1 λ=0.5 E[T]', model: mm1, n: 1, options: { jobs: 5_000, replications: 10 }, truth: 2, pick: T },
-  { name: 'M/M/1 λ=0.5 p99 (pooled)', model: mm1, n: 1, options: { jobs: 5_000, replications: 10 }, truth: Math.log(100) / 0.5, pick: (r) => r.responseTimePercentiles.p99 },
-  { name: 'M/M/1 λ=0.5 E[T] batch means', model: mm1, n: 1, options: { jobs: 2_000, method: 'batch-means', batches: 30 }, truth: 2, pick: T },
-  { name: 'M/M/1 λ=0.7 E[T]', model: parseModel({ lambda: 0.7, d: 1 }), n: 1, options: { jobs: 10_000, replications: 10 }, truth: 1 / 0.3, pick: T },
-  { name: 'M/E2/1 λ=0.7 E[T] (P–K)', model: parseModel({ lambda: 0.7, d: 1, service: 'erlang:2' }), n: 1, options: { jobs: 10_000, replications: 10 }, truth: pk(0.7, 0.5), pick: T },
-  { name: 'M/H2(4)/1 λ=0.5 E[T] (P–K)', model: parseModel({ lambda: 0.5, d: 1, service: 'hyperexp:4' }), n: 1, options: { jobs: 10_000, replications: 10 }, truth: pk(0.5, 4), pick: T },
-  { name: 'JSQ(2) n=2 λ=0.5 without', model: parseModel({ lambda: 0.5, d: 2, sampling: 'without-replacement' }), n: 2, options: { jobs: 5_000, replications: 10 }, truth: 1.42632, pick: T },
-  { name: 'JSQ(2) n=2 λ=0.5 with', model: parseModel({ lambda: 0.5, d: 2, sampling: 'with-replacement' }), n: 2, options: { jobs: 5_000, replications: 10 }, truth: 1.59656, pick: T },
-  { name: 'JSQ(2) n=2 λ=0.9 without', model: parseModel({ lambda: 0.9, d: 2, sampling: 'without-replacement' }), n: 2, options: { jobs: 20_000, replications: 10 }, warmupTime: 2000, truth: 5.47491, pick: T },
-  { name: 'JSQ(2) n=2 λ=0.9 with', model: parseModel({ lambda: 0.9, d: 2, sampling: 'with-replacement' }), n: 2, options: { jobs: 20_000, replications: 10 }, warmupTime: 2000, truth: 5.86469, pick: T },
+  {
+    name: 'M/M/1 λ=0.5 p99 (pooled)',
+    model: mm1,
+    n: 1,
+    options: { jobs: 5_000, replications: 10 },
+    truth: Math.log(100) / 0.5,
+    pick: (r) => r.responseTimePercentiles.p99,
+  },
+  {
+    name: 'M/M/1 λ=0.5 E[T] batch means',
+    model: mm1,
+    n: 1,
+    options: { jobs: 2_000, method: 'batch-means', batches: 30 },
+    truth: 2,
+    pick: T,
+  },
+  {
+    name: 'M/M/1 λ=0.7 E[T]',
+    model: parseModel({ lambda: 0.7, d: 1 }),
+    n: 1,
+    options: { jobs: 10_000, replications: 10 },
+    truth: 1 / 0.3,
+    pick: T,
+  },
+  {
+    name: 'M/E2/1 λ=0.7 E[T] (P–K)',
+    model: parseModel({ lambda: 0.7, d: 1, service: 'erlang:2' }),
+    n: 1,
+    options: { jobs: 10_000, replications: 10 },
+    truth: pk(0.7, 0.5),
+    pick: T,
+  },
+  {
+    name: 'M/H2(4)/1 λ=0.5 E[T] (P–K)',
+    model: parseModel({ lambda: 0.5, d: 1, service: 'hyperexp:4' }),
+    n: 1,
+    options: { jobs: 10_000, replications: 10 },
+    truth: pk(0.5, 4),
+    pick: T,
+  },
+  {
+    name: 'JSQ(2) n=2 λ=0.5 without',
+    model: parseModel({ lambda: 0.5, d: 2, sampling: 'without-replacement' }),
+    n: 2,
+    options: { jobs: 5_000, replications: 10 },
+    truth: 1.42632,
+    pick: T,
+  },
+  {
+    name: 'JSQ(2) n=2 λ=0.5 with',
+    model: parseModel({ lambda: 0.5, d: 2, sampling: 'with-replacement' }),
+    n: 2,
+    options: { jobs: 5_000, replications: 10 },
+    truth: 1.59656,
+    pick: T,
+  },
+  {
+    name: 'JSQ(2) n=2 λ=0.9 without',
+    model: parseModel({ lambda: 0.9, d: 2, sampling: 'without-replacement' }),
+    n: 2,
+    options: { jobs: 20_000, replications: 10 },
+    warmupTime: 2000,
+    truth: 5.47491,
+    pick: T,
+  },
+  {
+    name: 'JSQ(2) n=2 λ=0.9 with',
+    model: parseModel({ lambda: 0.9, d: 2, sampling: 'with-replacement' }),
+    n: 2,
+    options: { jobs: 20_000, replications: 10 },
+    warmupTime: 2000,
+    truth: 5.86469,
+    pick: T,
+  },
 ];
 
 const [lo, hi] = coverageBand(0.95, seeds, 0.99);
@@ -60,7 +125,20 @@ for (const c of cases.filter((k) => only === undefined || k.name.includes(only))
     sumH += e.halfWidth;
   }
   const f = covered / seeds;
-  const size = c.options.method === 'batch-means' ? `${c.options.jobs}×${c.options.batches} b` : `${c.options.jobs}×${c.options.replications}`;
-  console.log([c.name, c.truth.toFixed(5), warmupTime.toFixed(1), size, (sum / seeds).toFixed(5), (sumH / seeds).toFixed(4), `${covered}/${seeds}`,
-    f.toFixed(3), f >= lo && f <= hi ? 'yes' : 'NO', ((Date.now() - t0) / 1000).toFixed(0)].join(' | '));
+  const size =
+    c.options.method === 'batch-means' ? `${c.options.jobs}×${c.options.batches} b` : `${c.options.jobs}×${c.options.replications}`;
+  console.log(
+    [
+      c.name,
+      c.truth.toFixed(5),
+      warmupTime.toFixed(1),
+      size,
+      (sum / seeds).toFixed(5),
+      (sumH / seeds).toFixed(4),
+      `${covered}/${seeds}`,
+      f.toFixed(3),
+      f >= lo && f <= hi ? 'yes' : 'NO',
+      ((Date.now() - t0) / 1000).toFixed(0),
+    ].join(' | '),
+  );
 }

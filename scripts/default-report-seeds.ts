@@ -17,12 +17,22 @@ console.log('seed | judged | first-run rejections | confirmed disagreements | bu
 for (const seed of seeds) {
   const started = Date.now();
   const config: ComparisonConfig = {
-    lambdas: p.lambdas, ds: p.ds, ns: p.ns, sampling: 'with-replacement', jobs: p.jobs, replications: p.replications, seed,
-    warmupTolerance: 1e-3, warmupSafetyFactor: 2, maxLevel: 30, trajectory: null,
+    lambdas: p.lambdas,
+    ds: p.ds,
+    ns: p.ns,
+    sampling: 'with-replacement',
+    jobs: p.jobs,
+    replications: p.replications,
+    seed,
+    warmupTolerance: 1e-3,
+    warmupSafetyFactor: 2,
+    maxLevel: 30,
+    trajectory: null,
   };
   const r = runComparison(config);
   const c1 = r.models.map((m) => m.c1Check).filter((c) => c && c.status !== 'not-judged');
-  const line = `${seed} | ${r.family.judged} | ${r.family.firstRunRejections} | ${r.family.confirmed} | ` +
+  const line =
+    `${seed} | ${r.family.judged} | ${r.family.firstRunRejections} | ${r.family.confirmed} | ` +
     `${r.busyCheck.sd.toFixed(2)} (${r.busyCheck.expectedSd.toFixed(2)}) | ${c1.filter((c) => c!.status === 'agrees').length}/${c1.length} | ` +
     `${((Date.now() - started) / 1000).toFixed(0)}`;
   console.log(line);
@@ -30,15 +40,19 @@ for (const seed of seeds) {
   for (const c of r.cells.filter((x) => x.confirmation)) {
     const e = c.simulation.meanResponseTime;
     const f = c.confirmation!.simulation.meanResponseTime;
-    console.log(`    ${c.key}: first ${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)} (t = ${c.verdict.tStatistic.toFixed(1)}, p Holm ${c.verdict.adjustedPValue!.toExponential(1)}), ` +
-      `rerun ${f.mean.toFixed(4)} ± ${f.halfWidth.toFixed(4)} (t = ${c.confirmation!.verdict.tStatistic.toFixed(1)}, p Holm ${c.confirmation!.verdict.adjustedPValue!.toExponential(1)}) ` +
-      `refined ${c.refined?.meanResponseTime.toFixed(4)} → ${c.verdict.status}`);
+    console.log(
+      `    ${c.key}: first ${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)} (t = ${c.verdict.tStatistic.toFixed(1)}, p Holm ${c.verdict.adjustedPValue!.toExponential(1)}), ` +
+        `rerun ${f.mean.toFixed(4)} ± ${f.halfWidth.toFixed(4)} (t = ${c.confirmation!.verdict.tStatistic.toFixed(1)}, p Holm ${c.confirmation!.verdict.adjustedPValue!.toExponential(1)}) ` +
+        `refined ${c.refined?.meanResponseTime.toFixed(4)} → ${c.verdict.status}`,
+    );
   }
   for (const m of r.models) {
     const k = m.c1Check;
     if (k && k.status !== 'not-judged') {
-      console.log(`    c₁ d = ${m.d}, λ = ${m.lambda}: ${k.c1.toFixed(2)} ± ${k.halfWidth.toFixed(2)} vs ΣV/λ = ${k.expected.toFixed(2)} ` +
-        `(n ${k.nUsed.join(',')}, t = ${k.tStatistic.toFixed(1)}, χ²/dof ${k.reducedChiSquare.toFixed(2)}) → ${k.status}`);
+      console.log(
+        `    c₁ d = ${m.d}, λ = ${m.lambda}: ${k.c1.toFixed(2)} ± ${k.halfWidth.toFixed(2)} vs ΣV/λ = ${k.expected.toFixed(2)} ` +
+          `(n ${k.nUsed.join(',')}, t = ${k.tStatistic.toFixed(1)}, χ²/dof ${k.reducedChiSquare.toFixed(2)}) → ${k.status}`,
+      );
     }
   }
 }

@@ -16,7 +16,9 @@ const seconds = (performance.now() - t0) / 1000;
 const r = refinedTransient(model, { times });
 const at = refinedTransientAt(r, n);
 console.log(`n = ${n}, λ = ${lambda}, d = ${d}, from empty; ${R} replications (${seconds.toFixed(0)} s), 95% CI`);
-console.log(`${'t'.padStart(6)} ${'simulated'.padStart(10)} ${'± CI'.padStart(8)} ${'mean field'.padStart(11)} ${'refined'.padStart(9)} ${'MF in CI'.padStart(9)} ${'ref in CI'.padStart(9)}`);
+console.log(
+  `${'t'.padStart(6)} ${'simulated'.padStart(10)} ${'± CI'.padStart(8)} ${'mean field'.padStart(11)} ${'refined'.padStart(9)} ${'MF in CI'.padStart(9)} ${'ref in CI'.padStart(9)}`,
+);
 let inside = 0;
 times.forEach((t, j) => {
   const e = sim.meanQueueLength[j];
@@ -24,6 +26,8 @@ times.forEach((t, j) => {
   const ref = at.meanQueueLength[j];
   const ok = Math.abs(ref - e.mean) <= e.halfWidth;
   if (ok) inside++;
-  console.log(`${String(t).padStart(6)} ${e.mean.toFixed(4).padStart(10)} ${e.halfWidth.toFixed(4).padStart(8)} ${mf.toFixed(4).padStart(11)} ${ref.toFixed(4).padStart(9)} ${String(Math.abs(mf - e.mean) <= e.halfWidth).padStart(9)} ${String(ok).padStart(9)}`);
+  console.log(
+    `${String(t).padStart(6)} ${e.mean.toFixed(4).padStart(10)} ${e.halfWidth.toFixed(4).padStart(8)} ${mf.toFixed(4).padStart(11)} ${ref.toFixed(4).padStart(9)} ${String(Math.abs(mf - e.mean) <= e.halfWidth).padStart(9)} ${String(ok).padStart(9)}`,
+  );
 });
 console.log(`refined inside the CI at ${inside} of ${times.length} instants`);

@@ -24,7 +24,9 @@ for (let n = 2; n <= nMax; n++) {
   ns.push(n);
   values.push(e.meanResponseTime);
   const g = n * n * (e.meanResponseTime - a - c1 / n);
-  console.log(`n ${n}  E[T] ${e.meanResponseTime.toPrecision(14)}  n²(exact − first) ${g.toFixed(6)}  states ${e.states}  K ${e.truncation.K}  ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `n ${n}  E[T] ${e.meanResponseTime.toPrecision(14)}  n²(exact − first) ${g.toFixed(6)}  states ${e.states}  K ${e.truncation.K}  ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
 /** Least squares in 1/n powers (normal equations, small), with the leading coefficients fixed or free. */
 function fit(from: number, terms: number, fixA: boolean, fixC1: boolean) {
@@ -34,8 +36,10 @@ function fit(from: number, terms: number, fixA: boolean, fixC1: boolean) {
     if (n < from) return;
     const row: number[] = [];
     let y = values[k];
-    if (fixA) y -= a; else row.push(1);
-    if (fixC1) y -= c1 / n; else row.push(1 / n);
+    if (fixA) y -= a;
+    else row.push(1);
+    if (fixC1) y -= c1 / n;
+    else row.push(1 / n);
     for (let p = 2; p < 2 + terms; p++) row.push(n ** -p);
     rows.push(row);
     rhs.push(y);
@@ -45,14 +49,20 @@ function fit(from: number, terms: number, fixA: boolean, fixC1: boolean) {
   const b = Array.from({ length: m }, (_, i) => rows.reduce((s, r, k) => s + r[i] * rhs[k], 0));
   return solveDense(N, b, 'fit');
 }
-for (const [fixA, fixC1] of [[true, true], [true, false], [false, false]] as const) {
+for (const [fixA, fixC1] of [
+  [true, true],
+  [true, false],
+  [false, false],
+] as const) {
   for (const from of [2, 3, 4]) {
     for (const terms of [2, 3, 4]) {
       const free = (fixA ? 0 : 1) + (fixC1 ? 0 : 1) + terms;
       if (ns.filter((n) => n >= from).length < free + 1) continue;
       const coef = fit(from, terms, fixA, fixC1);
       const names = [...(fixA ? [] : ['a']), ...(fixC1 ? [] : ['c1']), ...Array.from({ length: terms }, (_, p) => `c${p + 2}`)];
-      console.log(`fit n ≥ ${from}, ${fixA ? 'a fixed' : 'a free'}, ${fixC1 ? 'c1 fixed' : 'c1 free'}: ${names.map((nm, i) => `${nm} ${coef[i].toPrecision(7)}`).join('  ')}`);
+      console.log(
+        `fit n ≥ ${from}, ${fixA ? 'a fixed' : 'a free'}, ${fixC1 ? 'c1 fixed' : 'c1 free'}: ${names.map((nm, i) => `${nm} ${coef[i].toPrecision(7)}`).join('  ')}`,
+      );
     }
   }
 }

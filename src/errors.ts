@@ -18,7 +18,11 @@ export class UnstableModelError extends SupermarketError {}
 
 /** An iterative solver (Newton, Picard, Lyapunov) stopped without meeting its tolerance. */
 export class ConvergenceError extends SupermarketError {
-  constructor(message: string, readonly residual: number, readonly iterations: number) {
+  constructor(
+    message: string,
+    readonly residual: number,
+    readonly iterations: number,
+  ) {
     super(`${message} (residual ${residual.toExponential(2)} after ${iterations} iterations)`);
   }
 }
@@ -28,7 +32,11 @@ export class SolverError extends SupermarketError {}
 
 /** A finite state space (exact small-n solver) is too large to hold in memory; the message names its size. */
 export class StateSpaceTooLargeError extends SupermarketError {
-  constructor(message: string, readonly states: number, readonly bytes: number) {
+  constructor(
+    message: string,
+    readonly states: number,
+    readonly bytes: number,
+  ) {
     super(message);
   }
 }

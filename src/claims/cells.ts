@@ -49,7 +49,11 @@ function estimateOf(cell: MeasuredCell, measure: Measure): Estimate | undefined 
  *   every quantity.
  * @throws {InvalidModelError} from judgePoint (e.g. log of an interval reaching 0).
  */
-export function judgeClaimOnCells(conjecture: Conjecture, cells: readonly MeasuredCell[], options: { simultaneous?: boolean } = {}): PointResult[] {
+export function judgeClaimOnCells(
+  conjecture: Conjecture,
+  cells: readonly MeasuredCell[],
+  options: { simultaneous?: boolean } = {},
+): PointResult[] {
   const { claim, spec } = conjecture;
   const simultaneous = options.simultaneous ?? spec.evaluation.simultaneous;
   const predicted = claim.quantities.some((q) => usesPrediction(q.selection, q.discipline));
@@ -73,8 +77,17 @@ export function judgeClaimOnCells(conjecture: Conjecture, cells: readonly Measur
       const cell = index.get(`${where(point)}|${q.selection}-${q.discipline}|${prediction}`);
       const estimate = cell && estimateOf(cell, q.measure);
       if (!cell || !estimate) break;
-      raw.push({ key: q.key, measure: q.measure, selection: q.selection, discipline: q.discipline, source: 'simulation', kind: 'simulation',
-        method: cell.method, value: estimate.mean, estimate });
+      raw.push({
+        key: q.key,
+        measure: q.measure,
+        selection: q.selection,
+        discipline: q.discipline,
+        source: 'simulation',
+        kind: 'simulation',
+        method: cell.method,
+        value: estimate.mean,
+        estimate,
+      });
     }
     if (raw.length === claim.quantities.length) results.push(judgePoint(claim, point, raw, { simultaneous, n: point.n }));
   }
@@ -85,5 +98,10 @@ const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : x > 0 ? '∞' : x
 
 /** The numbers behind a point's verdict in one line: each comparison's sides at the estimates and as intervals. */
 export function pointEvidence(p: PointResult): string {
-  return p.comparisons.map((c) => `${c.text}: ${f3(c.leftValue)} [${f3(c.left.lo)}, ${f3(c.left.hi)}] vs ${f3(c.rightValue)} [${f3(c.right.lo)}, ${f3(c.right.hi)}]`).join('; ');
+  return p.comparisons
+    .map(
+      (c) =>
+        `${c.text}: ${f3(c.leftValue)} [${f3(c.left.lo)}, ${f3(c.left.hi)}] vs ${f3(c.rightValue)} [${f3(c.right.lo)}, ${f3(c.right.hi)}]`,
+    )
+    .join('; ');
 }

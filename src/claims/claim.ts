@@ -23,7 +23,16 @@ export const MEASURES = ['T', 'S', 'P50', 'P95', 'P99'] as const;
 export type Measure = (typeof MEASURES)[number];
 /** Symbols a claim may use besides quantities. */
 export const CLAIM_SYMBOLS = ['lambda', 'd', 'n', 'pi', 'e'] as const;
-const FUNCTIONS: Record<string, [number, number]> = { log: [1, 2], log2: [1, 1], log10: [1, 1], sqrt: [1, 1], exp: [1, 1], abs: [1, 1], min: [2, 99], max: [2, 99] };
+const FUNCTIONS: Record<string, [number, number]> = {
+  log: [1, 2],
+  log2: [1, 1],
+  log10: [1, 1],
+  sqrt: [1, 1],
+  exp: [1, 1],
+  abs: [1, 1],
+  min: [2, 99],
+  max: [2, 99],
+};
 const COMPARISONS: Record<string, ComparisonOperator> = { smaller: '<', smallerEq: '<=', larger: '>', largerEq: '>=' };
 
 /** One quantity named in a claim, e.g. T(jsq, sprpt). `key` is its canonical text "T(jsq, sprpt)". */
@@ -61,7 +70,8 @@ export interface ClaimOutcome {
 }
 
 function claimError(text: string, message: string, position?: number): InvalidModelError {
-  const where = position !== undefined && position >= 0 ? ` at char ${position + 1} ("${text.slice(0, position)}⟨here⟩${text.slice(position)}")` : '';
+  const where =
+    position !== undefined && position >= 0 ? ` at char ${position + 1} ("${text.slice(0, position)}⟨here⟩${text.slice(position)}")` : '';
   return new InvalidModelError(`claim "${text}"${where}: ${message}`);
 }
 
@@ -81,7 +91,8 @@ type Kind = 'boolean' | 'number';
  * @example parseClaim('T(jsq, sprpt) < T(lpw, sprpt)').quantities.map((q) => q.key) // ['T(jsq, sprpt)', 'T(lpw, sprpt)']
  */
 export function parseClaim(text: string): ParsedClaim {
-  if (typeof text !== 'string' || text.trim() === '') throw new InvalidModelError('claim must be a non-empty expression such as "T(jsq, sprpt) < T(lpw, sprpt)"');
+  if (typeof text !== 'string' || text.trim() === '')
+    throw new InvalidModelError('claim must be a non-empty expression such as "T(jsq, sprpt) < T(lpw, sprpt)"');
   let node: MathNode;
   try {
     node = mathjs().parse(text);
@@ -94,7 +105,8 @@ export function parseClaim(text: string): ParsedClaim {
   const check = (n: MathNode, want: Kind): void => {
     const at = (name: string) => positionOf(text, name);
     switch (n.type) {
-      case 'ParenthesisNode': return check((n as unknown as { content: MathNode }).content, want);
+      case 'ParenthesisNode':
+        return check((n as unknown as { content: MathNode }).content, want);
       case 'ConstantNode': {
         const v = (n as unknown as { value: unknown }).value;
         if (typeof v !== 'number') throw claimError(text, `constant ${JSON.stringify(v)} is not a number`, text.indexOf(String(v)));
@@ -104,7 +116,11 @@ export function parseClaim(text: string): ParsedClaim {
       case 'SymbolNode': {
         const name = (n as unknown as { name: string }).name;
         if (!(CLAIM_SYMBOLS as readonly string[]).includes(name)) {
-          throw claimError(text, `unknown symbol "${name}"; a claim may use ${CLAIM_SYMBOLS.join(', ')} and quantities such as T(jsq, fifo)`, at(name));
+          throw claimError(
+            text,
+            `unknown symbol "${name}"; a claim may use ${CLAIM_SYMBOLS.join(', ')} and quantities such as T(jsq, fifo)`,
+            at(name),
+          );
         }
         if (want === 'boolean') throw claimError(text, `expected a comparison, found the symbol ${name}`, at(name));
         return;
@@ -119,8 +135,18 @@ export function parseClaim(text: string): ParsedClaim {
           return;
         }
         const arity = FUNCTIONS[name];
-        if (!arity) throw claimError(text, `unknown function "${name}"; quantities are ${MEASURES.join(', ')} (e.g. T(jsq, fifo)); functions are ${Object.keys(FUNCTIONS).join(', ')}`, at(name));
-        if (f.args.length < arity[0] || f.args.length > arity[1]) throw claimError(text, `${name}() takes ${arity[0] === arity[1] ? arity[0] : `${arity[0]} to ${arity[1]}`} arguments, got ${f.args.length}`, at(name));
+        if (!arity)
+          throw claimError(
+            text,
+            `unknown function "${name}"; quantities are ${MEASURES.join(', ')} (e.g. T(jsq, fifo)); functions are ${Object.keys(FUNCTIONS).join(', ')}`,
+            at(name),
+          );
+        if (f.args.length < arity[0] || f.args.length > arity[1])
+          throw claimError(
+            text,
+            `${name}() takes ${arity[0] === arity[1] ? arity[0] : `${arity[0]} to ${arity[1]}`} arguments, got ${f.args.length}`,
+            at(name),
+          );
         for (const a of f.args) check(a, 'number');
         return;
       }
@@ -145,11 +171,19 @@ export function parseClaim(text: string): ParsedClaim {
           return;
         }
         if (['add', 'subtract', 'multiply', 'divide', 'pow', 'unaryMinus', 'unaryPlus'].includes(o.fn)) {
-          if (want === 'boolean') throw claimError(text, `expected a comparison (<, <=, >, >=) at the top, found "${o.op}"; write e.g. "T(lwl, srpt) / T(jsq, fifo) < 0.8"`);
+          if (want === 'boolean')
+            throw claimError(
+              text,
+              `expected a comparison (<, <=, >, >=) at the top, found "${o.op}"; write e.g. "T(lwl, srpt) / T(jsq, fifo) < 0.8"`,
+            );
           for (const a of o.args) check(a, 'number');
           return;
         }
-        throw claimError(text, `operator "${o.op}" is not supported; use + - * / ^, comparisons (<, <=, >, >=) and and/or/not${o.fn === 'equal' || o.fn === 'unequal' ? ' (for equality write abs(x - y) < tol)' : ''}`, text.indexOf(o.op));
+        throw claimError(
+          text,
+          `operator "${o.op}" is not supported; use + - * / ^, comparisons (<, <=, >, >=) and and/or/not${o.fn === 'equal' || o.fn === 'unequal' ? ' (for equality write abs(x - y) < tol)' : ''}`,
+          text.indexOf(o.op),
+        );
       }
       default:
         throw claimError(text, `${n.type.replace(/Node$/, '').toLowerCase()} expressions are not supported`);
@@ -166,12 +200,25 @@ function quantityOf(text: string, measure: Measure, args: MathNode[], pos: numbe
   if (names.some((x) => x === undefined)) throw claimError(text, `${measure}() arguments must be bare names, ${usage}`, pos);
   const [selection, discipline] = names as string[];
   if (!(SELECTIONS as readonly string[]).includes(selection)) {
-    throw claimError(text, `unknown selection "${selection}" in ${measure}(); expected one of: ${SELECTIONS.join(', ')}`, positionOf(text, selection));
+    throw claimError(
+      text,
+      `unknown selection "${selection}" in ${measure}(); expected one of: ${SELECTIONS.join(', ')}`,
+      positionOf(text, selection),
+    );
   }
   if (!(DISCIPLINES as readonly string[]).includes(discipline)) {
-    throw claimError(text, `unknown discipline "${discipline}" in ${measure}(); expected one of: ${DISCIPLINES.join(', ')}`, positionOf(text, discipline));
+    throw claimError(
+      text,
+      `unknown discipline "${discipline}" in ${measure}(); expected one of: ${DISCIPLINES.join(', ')}`,
+      positionOf(text, discipline),
+    );
   }
-  return { key: `${measure}(${selection}, ${discipline})`, measure, selection: selection as Selection, discipline: discipline as Discipline };
+  return {
+    key: `${measure}(${selection}, ${discipline})`,
+    measure,
+    selection: selection as Selection,
+    discipline: discipline as Discipline,
+  };
 }
 
 /** Values a claim is evaluated with: an interval and a point estimate per quantity key, and the grid symbols. */
@@ -183,8 +230,10 @@ export interface ClaimValues {
 
 function evalNumber(n: MathNode, v: ClaimValues, usePoints: boolean): Interval {
   switch (n.type) {
-    case 'ParenthesisNode': return evalNumber((n as unknown as { content: MathNode }).content, v, usePoints);
-    case 'ConstantNode': return I.point((n as unknown as { value: number }).value);
+    case 'ParenthesisNode':
+      return evalNumber((n as unknown as { content: MathNode }).content, v, usePoints);
+    case 'ConstantNode':
+      return I.point((n as unknown as { value: number }).value);
     case 'SymbolNode': {
       const name = (n as unknown as { name: string }).name;
       const x = name === 'pi' ? Math.PI : name === 'e' ? Math.E : v.symbols[name];
@@ -207,15 +256,24 @@ function evalNumber(n: MathNode, v: ClaimValues, usePoints: boolean): Interval {
       }
       const xs = f.args.map((a) => evalNumber(a, v, usePoints));
       switch (name) {
-        case 'log': return xs.length === 2 ? I.div(I.monotone('log', Math.log, xs[0], 0, true), I.monotone('log', Math.log, xs[1], 0, true))
-          : I.monotone('log', Math.log, xs[0], 0, true);
-        case 'log2': return I.monotone('log2', Math.log2, xs[0], 0, true);
-        case 'log10': return I.monotone('log10', Math.log10, xs[0], 0, true);
-        case 'sqrt': return I.monotone('sqrt', Math.sqrt, xs[0], 0);
-        case 'exp': return I.monotone('exp', Math.exp, xs[0]);
-        case 'abs': return I.abs(xs[0]);
-        case 'min': return xs.reduce(I.min);
-        case 'max': return xs.reduce(I.max);
+        case 'log':
+          return xs.length === 2
+            ? I.div(I.monotone('log', Math.log, xs[0], 0, true), I.monotone('log', Math.log, xs[1], 0, true))
+            : I.monotone('log', Math.log, xs[0], 0, true);
+        case 'log2':
+          return I.monotone('log2', Math.log2, xs[0], 0, true);
+        case 'log10':
+          return I.monotone('log10', Math.log10, xs[0], 0, true);
+        case 'sqrt':
+          return I.monotone('sqrt', Math.sqrt, xs[0], 0);
+        case 'exp':
+          return I.monotone('exp', Math.exp, xs[0]);
+        case 'abs':
+          return I.abs(xs[0]);
+        case 'min':
+          return xs.reduce(I.min);
+        case 'max':
+          return xs.reduce(I.max);
       }
       throw new InvalidModelError(`unknown function ${name}`);
     }
@@ -223,12 +281,18 @@ function evalNumber(n: MathNode, v: ClaimValues, usePoints: boolean): Interval {
       const o = n as unknown as { fn: string; args: MathNode[] };
       const xs = o.args.map((a) => evalNumber(a, v, usePoints));
       switch (o.fn) {
-        case 'add': return I.add(xs[0], xs[1]);
-        case 'subtract': return I.sub(xs[0], xs[1]);
-        case 'multiply': return I.mul(xs[0], xs[1]);
-        case 'divide': return I.div(xs[0], xs[1]);
-        case 'unaryMinus': return I.neg(xs[0]);
-        case 'unaryPlus': return xs[0];
+        case 'add':
+          return I.add(xs[0], xs[1]);
+        case 'subtract':
+          return I.sub(xs[0], xs[1]);
+        case 'multiply':
+          return I.mul(xs[0], xs[1]);
+        case 'divide':
+          return I.div(xs[0], xs[1]);
+        case 'unaryMinus':
+          return I.neg(xs[0]);
+        case 'unaryPlus':
+          return xs[0];
         case 'pow': {
           if (xs[1].lo !== xs[1].hi) throw new InvalidModelError('claim: the exponent of ^ must be a constant (not a quantity)');
           return I.pow(xs[0], xs[1].lo);
@@ -245,11 +309,20 @@ function evalBoolean(n: MathNode, v: ClaimValues, out: ComparisonOutcome[]): Ver
     const left = evalNumber(l, v, false);
     const right = evalNumber(r, v, false);
     const verdict = I.compareIntervals(left, operator, right);
-    out.push({ text: `${l.toString()} ${operator} ${r.toString()}`, operator, leftValue: evalNumber(l, v, true).lo, rightValue: evalNumber(r, v, true).lo, left, right, verdict });
+    out.push({
+      text: `${l.toString()} ${operator} ${r.toString()}`,
+      operator,
+      leftValue: evalNumber(l, v, true).lo,
+      rightValue: evalNumber(r, v, true).lo,
+      left,
+      right,
+      verdict,
+    });
     return verdict;
   };
   switch (n.type) {
-    case 'ParenthesisNode': return evalBoolean((n as unknown as { content: MathNode }).content, v, out);
+    case 'ParenthesisNode':
+      return evalBoolean((n as unknown as { content: MathNode }).content, v, out);
     case 'RelationalNode': {
       const r = n as unknown as { conditionals: string[]; params: MathNode[] };
       return I.and(r.conditionals.map((c, i) => compare(r.params[i], c, r.params[i + 1])));

@@ -33,7 +33,13 @@ export interface SimulationRequest {
   /** Stable identifier of (model, options); the CLI uses it to name cached results. */
   readonly key: string;
   readonly model: SupermarketModel;
-  readonly options: { readonly n: number; readonly jobs: number; readonly replications: number; readonly seed: number; readonly warmupTime: number };
+  readonly options: {
+    readonly n: number;
+    readonly jobs: number;
+    readonly replications: number;
+    readonly seed: number;
+    readonly warmupTime: number;
+  };
   readonly warmupRule: string;
 }
 
@@ -103,15 +109,15 @@ export interface ConjectureResult {
 }
 
 /** The rule, as printed in reports. */
-export const VERDICT_RULE = 'Each quantity is an interval: a 95% CI for simulated and mean-field (cavity) estimates (Bonferroni-widened to joint 95% over the ' +
+export const VERDICT_RULE =
+  'Each quantity is an interval: a 95% CI for simulated and mean-field (cavity) estimates (Bonferroni-widened to joint 95% over the ' +
   'm estimated quantities of a grid point when `simultaneous`), value ± numerical error for deterministic solvers. Both sides of each ' +
   'comparison are evaluated by interval arithmetic (an enclosure of every value the side can take). A comparison holds if it is true for ' +
-  'every pair of values in the two side intervals, fails if false for every pair, and is undecided otherwise; and/or/not follow Kleene\'s ' +
+  "every pair of values in the two side intervals, fails if false for every pair, and is undecided otherwise; and/or/not follow Kleene's " +
   'three-valued logic. If all intervals of a grid point cover their true values (probability ≥ 95% with the widening), a decided verdict ' +
   'is correct for the quantities as estimated (finite-n simulations estimate the n-server system, not the limit).';
 
 const fnv = (text: string): number => fnv1a(text);
-
 
 /**
  * Expands the grid in the order service, d, prediction, λ (rows of the verdict map are service × d × prediction).
@@ -119,12 +125,14 @@ const fnv = (text: string): number => fnv1a(text);
  */
 export function expandConjectureGrid(spec: ConjectureSpec): GridPoint[] {
   const out: GridPoint[] = [];
-  for (const service of spec.grid.service) for (const d of spec.grid.d) for (const prediction of spec.grid.prediction) {
-    for (const lambda of spec.grid.lambda) {
-      const row = `${service}, d = ${d}${spec.grid.prediction.length > 1 || prediction !== 'exact' ? `, prediction ${prediction}` : ''}`;
-      out.push({ key: `${service}|d${d}|${prediction}|lambda${lambda}`, lambda, d, service, prediction, row });
-    }
-  }
+  for (const service of spec.grid.service)
+    for (const d of spec.grid.d)
+      for (const prediction of spec.grid.prediction) {
+        for (const lambda of spec.grid.lambda) {
+          const row = `${service}, d = ${d}${spec.grid.prediction.length > 1 || prediction !== 'exact' ? `, prediction ${prediction}` : ''}`;
+          out.push({ key: `${service}|d${d}|${prediction}|lambda${lambda}`, lambda, d, service, prediction, row });
+        }
+      }
   return out;
 }
 
@@ -136,8 +144,14 @@ export function expandConjectureGrid(spec: ConjectureSpec): GridPoint[] {
 export function quantityModel(spec: ConjectureSpec, point: GridPoint, q: Pick<QuantityRef, 'selection' | 'discipline'>): SupermarketModel {
   try {
     return parseModel({
-      lambda: point.lambda, d: point.d, selection: q.selection, discipline: q.discipline, service: point.service,
-      prediction: usesPrediction(q.selection, q.discipline) ? point.prediction : undefined, sampling: spec.sampling, conventions: spec.conventions,
+      lambda: point.lambda,
+      d: point.d,
+      selection: q.selection,
+      discipline: q.discipline,
+      service: point.service,
+      prediction: usesPrediction(q.selection, q.discipline) ? point.prediction : undefined,
+      sampling: spec.sampling,
+      conventions: spec.conventions,
     });
   } catch (error) {
     throw new InvalidModelError(`grid point ${point.key}: ${(error as Error).message}`);
@@ -154,7 +168,11 @@ async function simulateLocally(requests: readonly SimulationRequest[]): Promise<
   return requests.map((r) => simulate(r.model, { ...r.options }));
 }
 
-interface Decision { readonly source: QuantitySource; readonly solution?: MeanFieldSolution; readonly reason?: string }
+interface Decision {
+  readonly source: QuantitySource;
+  readonly solution?: MeanFieldSolution;
+  readonly reason?: string;
+}
 
 /**
  * Evaluates the conjecture at every grid point (module comment; rule in VERDICT_RULE).
@@ -174,7 +192,9 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
   const solved = new Map<string, MeanFieldSolution | Error>();
   const plans: { point: GridPoint; items: { q: QuantityRef; model: SupermarketModel; decision: Decision }[] }[] = [];
   const candidates = new Set<string>();
-  for (const point of points) for (const q of claim.quantities) if (ev.prefer === 'mean-field' && q.measure === 'T') candidates.add(JSON.stringify(quantityModel(spec, point, q)));
+  for (const point of points)
+    for (const q of claim.quantities)
+      if (ev.prefer === 'mean-field' && q.measure === 'T') candidates.add(JSON.stringify(quantityModel(spec, point, q)));
   let solves = 0;
   for (const point of points) {
     // LPW first: it fails fast, so with mixSources false no costly solve is wasted
@@ -183,9 +203,13 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
     let forced: string | undefined;
     for (const it of items) {
       if (forced) break;
-      if (ev.prefer === 'simulation') { it.decision = { source: 'simulation', reason: 'prefer: simulation' }; continue; }
-      if (it.q.measure !== 'T') { it.decision = { source: 'simulation', reason: `no mean-field solver gives ${it.q.measure} (only mean response time T)` }; }
-      else {
+      if (ev.prefer === 'simulation') {
+        it.decision = { source: 'simulation', reason: 'prefer: simulation' };
+        continue;
+      }
+      if (it.q.measure !== 'T') {
+        it.decision = { source: 'simulation', reason: `no mean-field solver gives ${it.q.measure} (only mean response time T)` };
+      } else {
         const key = JSON.stringify(it.model);
         if (!solved.has(key)) {
           try {
@@ -198,30 +222,44 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         }
         const s = solved.get(key)!;
         if (s instanceof Error) it.decision = { source: 'simulation', reason: s.message };
-        else if (s.kind === 'approximation' && !ev.acceptApproximation) it.decision = { source: 'simulation', reason: `${s.solver} is an approximation (acceptApproximation: false)` };
+        else if (s.kind === 'approximation' && !ev.acceptApproximation)
+          it.decision = { source: 'simulation', reason: `${s.solver} is an approximation (acceptApproximation: false)` };
         else it.decision = { source: 'mean-field', solution: s };
       }
-      if (it.decision.source === 'simulation' && !ev.mixSources) forced = `mixSources: false and ${it.q.key} needs simulation (${it.decision.reason})`;
+      if (it.decision.source === 'simulation' && !ev.mixSources)
+        forced = `mixSources: false and ${it.q.key} needs simulation (${it.decision.reason})`;
     }
     if (forced) for (const it of items) if (it.decision?.source !== 'simulation') it.decision = { source: 'simulation', reason: forced };
-    plans.push({ point, items: claim.quantities.map((q) => items.find((x) => x.q.key === q.key)!) as { q: QuantityRef; model: SupermarketModel; decision: Decision }[] });
+    plans.push({
+      point,
+      items: claim.quantities.map((q) => items.find((x) => x.q.key === q.key)!) as {
+        q: QuantityRef;
+        model: SupermarketModel;
+        decision: Decision;
+      }[],
+    });
   }
   // one simulation per distinct (model, options)
   const requests = new Map<string, SimulationRequest>();
   const requestOf = new Map<string, string>();
-  for (const { point, items } of plans) for (const it of items) {
-    if (it.decision.source !== 'simulation') continue;
-    const seed = fnv(`${ev.seed}|${point.lambda}|${point.d}|${point.service}`);
-    const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : simulationWarmup(it.model, { cap: ev.maxWarmup });
-    const options = { n: ev.n, jobs: ev.jobs, replications: ev.replications, seed, warmupTime: warm.time };
-    const body = JSON.stringify({ model: it.model, options });
-    const key = `${it.q.selection}-${it.q.discipline}-${fnv(body).toString(16).padStart(8, '0')}${fnv(`x${body}`).toString(16).padStart(8, '0')}`;
-    if (!requests.has(key)) requests.set(key, { key, model: it.model, options, warmupRule: warm.rule });
-    requestOf.set(`${point.key}|${it.q.key}`, key);
-  }
+  for (const { point, items } of plans)
+    for (const it of items) {
+      if (it.decision.source !== 'simulation') continue;
+      const seed = fnv(`${ev.seed}|${point.lambda}|${point.d}|${point.service}`);
+      const warm =
+        typeof ev.warmup === 'number'
+          ? { time: ev.warmup, rule: 'given in the conjecture file' }
+          : simulationWarmup(it.model, { cap: ev.maxWarmup });
+      const options = { n: ev.n, jobs: ev.jobs, replications: ev.replications, seed, warmupTime: warm.time };
+      const body = JSON.stringify({ model: it.model, options });
+      const key = `${it.q.selection}-${it.q.discipline}-${fnv(body).toString(16).padStart(8, '0')}${fnv(`x${body}`).toString(16).padStart(8, '0')}`;
+      if (!requests.has(key)) requests.set(key, { key, model: it.model, options, warmupRule: warm.rule });
+      requestOf.set(`${point.key}|${it.q.key}`, key);
+    }
   const list = [...requests.values()];
   const summaries = list.length === 0 ? [] : await (hooks.simulate ?? simulateLocally)(list);
-  if (summaries.length !== list.length) throw new InvalidModelError(`simulate hook returned ${summaries.length} results for ${list.length} requests`);
+  if (summaries.length !== list.length)
+    throw new InvalidModelError(`simulate hook returned ${summaries.length} results for ${list.length} requests`);
   const byKey = new Map(list.map((r, i) => [r.key, summaries[i]]));
   const method = `simulation n = ${ev.n} (${ev.replications} × ${ev.jobs.toExponential(0).replace('e+', 'e')} jobs)`;
 
@@ -229,25 +267,57 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
     const raw = items.map(({ q, decision }) => {
       if (decision.source === 'mean-field') {
         const s = decision.solution!;
-        const base = { key: q.key, measure: q.measure, selection: q.selection, discipline: q.discipline, source: 'mean-field' as const, kind: s.kind, method: s.solver, value: s.meanResponseTime };
+        const base = {
+          key: q.key,
+          measure: q.measure,
+          selection: q.selection,
+          discipline: q.discipline,
+          source: 'mean-field' as const,
+          kind: s.kind,
+          method: s.solver,
+          value: s.meanResponseTime,
+        };
         if (s.estimate) return { ...base, estimate: s.estimate };
         const eps = s.numericalError ?? 0;
-        return { ...base, numericalError: s.numericalError, interval: [s.meanResponseTime - eps, s.meanResponseTime + eps] as [number, number] };
+        return {
+          ...base,
+          numericalError: s.numericalError,
+          interval: [s.meanResponseTime - eps, s.meanResponseTime + eps] as [number, number],
+        };
       }
       const sim = simulationRequestKey(requestOf, point, q);
       const r = byKey.get(sim)!;
-      const e = q.measure === 'T' ? r.meanResponseTime : q.measure === 'S' ? r.meanSlowdown
-        : r.responseTimePercentiles[q.measure.toLowerCase() as 'p50' | 'p95' | 'p99'];
-      return { key: q.key, measure: q.measure, selection: q.selection, discipline: q.discipline, source: 'simulation' as const, kind: 'simulation' as const,
-        method, value: e.mean, estimate: e, reason: decision.reason, simulation: sim };
+      const e =
+        q.measure === 'T'
+          ? r.meanResponseTime
+          : q.measure === 'S'
+            ? r.meanSlowdown
+            : r.responseTimePercentiles[q.measure.toLowerCase() as 'p50' | 'p95' | 'p99'];
+      return {
+        key: q.key,
+        measure: q.measure,
+        selection: q.selection,
+        discipline: q.discipline,
+        source: 'simulation' as const,
+        kind: 'simulation' as const,
+        method,
+        value: e.mean,
+        estimate: e,
+        reason: decision.reason,
+        simulation: sim,
+      };
     });
     return judgePoint(claim, point, raw, { simultaneous: ev.simultaneous, n: ev.n });
   });
   const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
   return {
-    name: spec.name, claim: claim.text, spec, points: results,
+    name: spec.name,
+    claim: claim.text,
+    spec,
+    points: results,
     summary: { holds: count('holds'), fails: count('fails'), undecided: count('undecided'), total: results.length },
-    simulations: list, provenance: { version: VERSION, verdictRule: VERDICT_RULE },
+    simulations: list,
+    provenance: { version: VERSION, verdictRule: VERDICT_RULE },
   };
 }
 
@@ -264,7 +334,12 @@ export type MeasuredQuantity = Omit<QuantityValue, 'interval' | 'ci95' | 'replic
  * @param raw one entry per quantity of `claim`. @param options.n the symbol n of the claim (servers).
  * @throws {InvalidModelError} from evaluateClaim (a missing quantity, a function outside its domain).
  */
-export function judgePoint(claim: ParsedClaim, point: GridPoint, raw: readonly MeasuredQuantity[], options: { simultaneous: boolean; n: number }): PointResult {
+export function judgePoint(
+  claim: ParsedClaim,
+  point: GridPoint,
+  raw: readonly MeasuredQuantity[],
+  options: { simultaneous: boolean; n: number },
+): PointResult {
   const m = raw.filter((x) => x.estimate).length;
   const confidence = options.simultaneous && m > 1 ? 1 - 0.05 / m : 0.95;
   const quantities: QuantityValue[] = raw.map((x) => {

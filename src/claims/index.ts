@@ -6,11 +6,35 @@
  * cells by `run` (judgeClaimOnCells).
  */
 export * from './interval.ts';
-export { CLAIM_SYMBOLS, MEASURES, evaluateClaim, parseClaim, type ClaimOutcome, type ClaimValues, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
+export {
+  CLAIM_SYMBOLS,
+  MEASURES,
+  evaluateClaim,
+  parseClaim,
+  type ClaimOutcome,
+  type ClaimValues,
+  type ComparisonOutcome,
+  type Measure,
+  type ParsedClaim,
+  type QuantityRef,
+} from './claim.ts';
 export { conjectureSchema, parseConjecture, type Conjecture, type ConjectureSpec, type EvaluationSpec } from './schema.ts';
 export {
-  VERDICT_RULE, bonferroniFactor, evaluateConjecture, expandConjectureGrid, judgePoint, quantityModel, type MeasuredQuantity,
-  type ConjectureHooks, type ConjectureResult, type GridPoint, type PointResult, type QuantitySource, type QuantityValue, type SimulationRequest, type SimulationSummary,
+  VERDICT_RULE,
+  bonferroniFactor,
+  evaluateConjecture,
+  expandConjectureGrid,
+  judgePoint,
+  quantityModel,
+  type MeasuredQuantity,
+  type ConjectureHooks,
+  type ConjectureResult,
+  type GridPoint,
+  type PointResult,
+  type QuantitySource,
+  type QuantityValue,
+  type SimulationRequest,
+  type SimulationSummary,
 } from './evaluate.ts';
 export { judgeClaimOnCells, pointEvidence, type CellCoordinates, type MeasuredCell } from './cells.ts';
 export { conjectureRows } from './report.ts';

@@ -113,10 +113,14 @@ export function max(x: Interval, y: Interval): Interval {
  */
 export function compareIntervals(left: Interval, op: ComparisonOperator, right: Interval): Verdict {
   switch (op) {
-    case '<': return left.hi < right.lo ? 'holds' : left.lo >= right.hi ? 'fails' : 'undecided';
-    case '<=': return left.hi <= right.lo ? 'holds' : left.lo > right.hi ? 'fails' : 'undecided';
-    case '>': return compareIntervals(right, '<', left);
-    case '>=': return compareIntervals(right, '<=', left);
+    case '<':
+      return left.hi < right.lo ? 'holds' : left.lo >= right.hi ? 'fails' : 'undecided';
+    case '<=':
+      return left.hi <= right.lo ? 'holds' : left.lo > right.hi ? 'fails' : 'undecided';
+    case '>':
+      return compareIntervals(right, '<', left);
+    case '>=':
+      return compareIntervals(right, '<=', left);
   }
 }
 

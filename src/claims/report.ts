@@ -14,13 +14,32 @@ const num = (x: number) => (Number.isFinite(x) ? x : null);
  */
 export function conjectureRows(result: ConjectureResult): Row[] {
   return result.points.map((p) => {
-    const row: Row = { row: p.point.row, lambda: p.point.lambda, d: p.point.d, service: p.point.service, prediction: p.point.prediction, verdict: p.verdict };
+    const row: Row = {
+      row: p.point.row,
+      lambda: p.point.lambda,
+      d: p.point.d,
+      service: p.point.service,
+      prediction: p.point.prediction,
+      verdict: p.verdict,
+    };
     p.comparisons.forEach((c, i) => {
-      Object.assign(row, { [`c${i + 1}_left`]: num(c.leftValue), [`c${i + 1}_left_lo`]: num(c.left.lo), [`c${i + 1}_left_hi`]: num(c.left.hi),
-        [`c${i + 1}_right`]: num(c.rightValue), [`c${i + 1}_right_lo`]: num(c.right.lo), [`c${i + 1}_right_hi`]: num(c.right.hi), [`c${i + 1}_verdict`]: c.verdict });
+      Object.assign(row, {
+        [`c${i + 1}_left`]: num(c.leftValue),
+        [`c${i + 1}_left_lo`]: num(c.left.lo),
+        [`c${i + 1}_left_hi`]: num(c.left.hi),
+        [`c${i + 1}_right`]: num(c.rightValue),
+        [`c${i + 1}_right_lo`]: num(c.right.lo),
+        [`c${i + 1}_right_hi`]: num(c.right.hi),
+        [`c${i + 1}_verdict`]: c.verdict,
+      });
     });
     for (const q of p.quantities) {
-      Object.assign(row, { [q.key]: q.value, [`${q.key} lo`]: q.interval[0], [`${q.key} hi`]: q.interval[1], [`${q.key} source`]: `${q.source}: ${q.method}` });
+      Object.assign(row, {
+        [q.key]: q.value,
+        [`${q.key} lo`]: q.interval[0],
+        [`${q.key} hi`]: q.interval[1],
+        [`${q.key} source`]: `${q.source}: ${q.method}`,
+      });
     }
     return row;
   });

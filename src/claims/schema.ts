@@ -11,54 +11,61 @@ import { parseClaim, type ParsedClaim } from './claim.ts';
 
 const positiveInt = z.number().int().positive();
 
-export const conjectureSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore (it names the report folder)'),
-  description: z.string().default(''),
-  /** Where the claim comes from, e.g. "theory.md §1 H3 (Mitzenmacher & Dell'Amico 2022)". */
-  source: z.string().default(''),
-  /** mathjs expression over quantities T/S/P50/P95/P99(selection, discipline); see claim.ts. */
-  claim: z.string().min(1),
-  grid: z.object({
-    lambda: z.array(z.number().positive().lt(1)).min(1),
-    d: z.array(positiveInt).min(1),
-    /** Service laws in short form (exp, weibull:0.5, hyperexp:4, …); default ["exp"]. */
-    service: z.array(z.string().min(1)).min(1).default(['exp']),
-    /** Prediction models in short form (exact, exp, uniform:0.5, lognormal:1); default ["exact"]. */
-    prediction: z.array(z.string().min(1)).min(1).default(['exact']),
-  }).strict(),
-  sampling: z.enum(SAMPLINGS).default('with-replacement'),
-  conventions: conventionsInputSchema.optional(),
-  evaluation: z.object({
-    /** Servers of the finite-n simulations (default 1000). */
-    n: positiveInt.default(1000),
-    /** Measured jobs per replication (default 1e5). */
-    jobs: positiveInt.default(100_000),
-    /** Independent replications per simulation, ≥ 2 (default 5). */
-    replications: z.number().int().min(2).default(5),
-    /** Master seed (default 1). */
-    seed: z.number().int().nonnegative().default(1),
-    /** 'mean-field' (default): a solver where one exists, else simulation; 'simulation': simulate every quantity. */
-    prefer: z.enum(['mean-field', 'simulation']).default('mean-field'),
-    /**
-     * true (default): at one grid point, mean-field values may meet finite-n simulations. false: if any quantity of a
-     * grid point needs simulation, simulate all of them at the same n (no O(1/n) bias between the two sides).
-     */
-    mixSources: z.boolean().default(true),
-    /** Use solver answers of kind 'approximation' (e.g. a two-moment PH fit) as exact values (default false: simulate). */
-    acceptApproximation: z.boolean().default(false),
-    /**
-     * true (default): widen the CIs at a grid point (Bonferroni over its m estimated quantities) so all hold jointly
-     * with 95% confidence; false: each quantity keeps its own 95% CI.
-     */
-    simultaneous: z.boolean().default(true),
-    /** Warm-up per replication in time units, or "auto" (simulationWarmup, theory.md §8). */
-    warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
-    /** Cap on the automatic warm-up (time units), default 5000. */
-    maxWarmup: z.number().positive().default(5000),
-    /** Horizon of LWL cavity queues (time units, default 2e5); see solveMeanField. */
-    cavityHorizon: z.number().positive().default(2e5),
-  }).strict().prefault({}),
-}).strict();
+export const conjectureSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore (it names the report folder)'),
+    description: z.string().default(''),
+    /** Where the claim comes from, e.g. "theory.md §1 H3 (Mitzenmacher & Dell'Amico 2022)". */
+    source: z.string().default(''),
+    /** mathjs expression over quantities T/S/P50/P95/P99(selection, discipline); see claim.ts. */
+    claim: z.string().min(1),
+    grid: z
+      .object({
+        lambda: z.array(z.number().positive().lt(1)).min(1),
+        d: z.array(positiveInt).min(1),
+        /** Service laws in short form (exp, weibull:0.5, hyperexp:4, …); default ["exp"]. */
+        service: z.array(z.string().min(1)).min(1).default(['exp']),
+        /** Prediction models in short form (exact, exp, uniform:0.5, lognormal:1); default ["exact"]. */
+        prediction: z.array(z.string().min(1)).min(1).default(['exact']),
+      })
+      .strict(),
+    sampling: z.enum(SAMPLINGS).default('with-replacement'),
+    conventions: conventionsInputSchema.optional(),
+    evaluation: z
+      .object({
+        /** Servers of the finite-n simulations (default 1000). */
+        n: positiveInt.default(1000),
+        /** Measured jobs per replication (default 1e5). */
+        jobs: positiveInt.default(100_000),
+        /** Independent replications per simulation, ≥ 2 (default 5). */
+        replications: z.number().int().min(2).default(5),
+        /** Master seed (default 1). */
+        seed: z.number().int().nonnegative().default(1),
+        /** 'mean-field' (default): a solver where one exists, else simulation; 'simulation': simulate every quantity. */
+        prefer: z.enum(['mean-field', 'simulation']).default('mean-field'),
+        /**
+         * true (default): at one grid point, mean-field values may meet finite-n simulations. false: if any quantity of a
+         * grid point needs simulation, simulate all of them at the same n (no O(1/n) bias between the two sides).
+         */
+        mixSources: z.boolean().default(true),
+        /** Use solver answers of kind 'approximation' (e.g. a two-moment PH fit) as exact values (default false: simulate). */
+        acceptApproximation: z.boolean().default(false),
+        /**
+         * true (default): widen the CIs at a grid point (Bonferroni over its m estimated quantities) so all hold jointly
+         * with 95% confidence; false: each quantity keeps its own 95% CI.
+         */
+        simultaneous: z.boolean().default(true),
+        /** Warm-up per replication in time units, or "auto" (simulationWarmup, theory.md §8). */
+        warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
+        /** Cap on the automatic warm-up (time units), default 5000. */
+        maxWarmup: z.number().positive().default(5000),
+        /** Horizon of LWL cavity queues (time units, default 2e5); see solveMeanField. */
+        cavityHorizon: z.number().positive().default(2e5),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
 
 export type ConjectureSpec = z.infer<typeof conjectureSchema>;
 export type EvaluationSpec = ConjectureSpec['evaluation'];

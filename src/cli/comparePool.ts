@@ -5,7 +5,14 @@
  * number of shards (`--shard i/N` computes only its part and writes no report; `supermarket merge` joins them).
  */
 import type { Command } from 'commander';
-import { cellSimulation, planComparison, runComparison, type ComparisonConfig, type ComparisonResult, type ComparisonTask } from '../compare/index.ts';
+import {
+  cellSimulation,
+  planComparison,
+  runComparison,
+  type ComparisonConfig,
+  type ComparisonResult,
+  type ComparisonTask,
+} from '../compare/index.ts';
 import { CellStore } from '../experiments/cellStore.ts';
 import type { ShardSpec } from '../experiments/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
@@ -34,23 +41,35 @@ function taskSettings(task: ComparisonTask, settings: unknown): unknown {
  * Runs the sweep's simulations on the pool and assembles the comparison; with a shard, only the shard's part
  * (then `{ shardSummary }`). @throws as `runComparison`; pool errors pass through.
  */
-export async function runComparisonOnPool(config: ComparisonConfig, o: ComparePoolOptions):
-  Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: string }> {
+export async function runComparisonOnPool(
+  config: ComparisonConfig,
+  o: ComparePoolOptions,
+): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: string }> {
   const plan = planComparison(config);
   const shard = o.shard
-    ? startShard(o.shard, o.cmd, o.out, plan.tasks.map((t) => ({ key: t.key, cost: t.cost, settings: taskSettings(t, o.settings) })))
+    ? startShard(
+        o.shard,
+        o.cmd,
+        o.out,
+        plan.tasks.map((t) => ({ key: t.key, cost: t.cost, settings: taskSettings(t, o.settings) })),
+      )
     : undefined;
   const store = new CellStore<unknown>(shard ? shard.cellsDir : o.dir, { fresh: o.fresh });
   const mine = plan.tasks.filter((t) => !shard || shard.mine.has(t.key));
   const todo = mine.filter((t) => store.get(t.key, taskSettings(t, o.settings)) === undefined);
   const resumed = store.resumed;
-  await runPool(todo, (key, result, task) => {
-    const t = task as ComparisonTask;
-    const value = t.kind === 'trajectory'
-      ? { tail: (result as TrajectoryResult).tail, events: (result as TrajectoryResult).events }
-      : { key, seed: t.options.seed, simulation: cellSimulation(result as SimulationResult, config.replications) };
-    store.put(key, taskSettings(t, o.settings), value);
-  }, { threads: o.threads, onProgress: o.onProgress });
+  await runPool(
+    todo,
+    (key, result, task) => {
+      const t = task as ComparisonTask;
+      const value =
+        t.kind === 'trajectory'
+          ? { tail: (result as TrajectoryResult).tail, events: (result as TrajectoryResult).events }
+          : { key, seed: t.options.seed, simulation: cellSimulation(result as SimulationResult, config.replications) };
+      store.put(key, taskSettings(t, o.settings), value);
+    },
+    { threads: o.threads, onProgress: o.onProgress },
+  );
   if (shard) {
     shard.finish();
     return { shardSummary: shard.summary(store.written, resumed) };

@@ -51,7 +51,8 @@ export function parseMaxLevel(value: string): number {
 export function parseOutDir(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a folder path, got an empty string');
   const abs = path.resolve(value);
-  if (/^\/(proc|sys|dev)(\/|$)/.test(abs)) throw new InvalidArgumentError(`cannot write a report under ${abs.split('/').slice(0, 2).join('/')}`);
+  if (/^\/(proc|sys|dev)(\/|$)/.test(abs))
+    throw new InvalidArgumentError(`cannot write a report under ${abs.split('/').slice(0, 2).join('/')}`);
   return value;
 }
 
@@ -71,7 +72,8 @@ export function parsePositive(value: string): number {
 /** Comma-separated list of numbers, e.g. "0.7,0.9,0.95". */
 export function parseNumberList(value: string): number[] {
   const parts = value.split(',').map((s) => s.trim());
-  if (parts.some((p) => p === '')) throw new InvalidArgumentError(`expected a comma-separated list of numbers, got ${JSON.stringify(value)}`);
+  if (parts.some((p) => p === ''))
+    throw new InvalidArgumentError(`expected a comma-separated list of numbers, got ${JSON.stringify(value)}`);
   return [...new Set(parts.map(parseNumber))];
 }
 
@@ -88,20 +90,46 @@ export function parseIntegerList(value: string): number[] {
  */
 export function addModelOptions(cmd: Command, single = true, laws = true): Command {
   if (single) {
-    cmd.requiredOption('--lambda <λ>', 'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1', parseNumber);
+    cmd.requiredOption(
+      '--lambda <λ>',
+      'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1',
+      parseNumber,
+    );
     cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parseNumber);
   }
-  cmd.addOption(new Option('--selection <rule>', 'selection rule: jsq = JSQ(d) fewest jobs, lwl = LWL(d) least work left, ' +
-    'lpw = least predicted work left, random = one server at random').choices(SELECTIONS).default('jsq'));
-  cmd.addOption(new Option('--discipline <name>', 'in-queue discipline: fifo; sjf, psjf, srpt use the true size; spjf, pspjf, sprpt ' +
-    'use the prediction').choices(DISCIPLINES).default('fifo'));
-  cmd.addOption(new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'));
+  cmd.addOption(
+    new Option(
+      '--selection <rule>',
+      'selection rule: jsq = JSQ(d) fewest jobs, lwl = LWL(d) least work left, ' +
+        'lpw = least predicted work left, random = one server at random',
+    )
+      .choices(SELECTIONS)
+      .default('jsq'),
+  );
+  cmd.addOption(
+    new Option(
+      '--discipline <name>',
+      'in-queue discipline: fifo; sjf, psjf, srpt use the true size; spjf, pspjf, sprpt ' + 'use the prediction',
+    )
+      .choices(DISCIPLINES)
+      .default('fifo'),
+  );
+  cmd.addOption(
+    new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'),
+  );
   if (!laws) return cmd;
-  cmd.option('--service <law>', 'service-time law, mean 1 unless @MEAN is appended: exp | det | erlang:K | hyperexp:SCV | weibull:SHAPE | ' +
-    'lognormal:SIGMA | bpareto:ALPHA:RATIO | empirical:FILE (one size per line, rescaled to mean 1; empirical:FILE@raw keeps them) ' +
-    '(e.g. weibull:0.5, hyperexp:4@2)', 'exp');
-  cmd.option('--prediction <model>', 'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' +
-    'lognormal:SIGMA[:median|mean]', 'exact');
+  cmd.option(
+    '--service <law>',
+    'service-time law, mean 1 unless @MEAN is appended: exp | det | erlang:K | hyperexp:SCV | weibull:SHAPE | ' +
+      'lognormal:SIGMA | bpareto:ALPHA:RATIO | empirical:FILE (one size per line, rescaled to mean 1; empirical:FILE@raw keeps them) ' +
+      '(e.g. weibull:0.5, hyperexp:4@2)',
+    'exp',
+  );
+  cmd.option(
+    '--prediction <model>',
+    'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' + 'lognormal:SIGMA[:median|mean]',
+    'exact',
+  );
   return cmd;
 }
 
@@ -129,7 +157,10 @@ export function suggestOptions(flag: string, known: readonly string[]): string[]
   for (const candidate of known) {
     const dist = editDistance(name, candidate.replace(/^--/, ''));
     if (dist > 2 || dist * 2 >= Math.max(name.length, 1)) continue;
-    if (dist < best) { best = dist; found = [candidate]; } else if (dist === best) found.push(candidate);
+    if (dist < best) {
+      best = dist;
+      found = [candidate];
+    } else if (dist === best) found.push(candidate);
   }
   return found;
 }
@@ -163,7 +194,13 @@ export function unknownOptionMessage(cmd: Command, args: readonly string[]): str
 
 /** The flags of `addModelOptions` (single model). */
 export interface ModelFlags {
-  lambda: number; d: number; selection: string; discipline: string; sampling: string; service: string; prediction: string;
+  lambda: number;
+  d: number;
+  selection: string;
+  discipline: string;
+  sampling: string;
+  service: string;
+  prediction: string;
 }
 
 /**
@@ -177,14 +214,17 @@ export function readSizesFile(file: string): number[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InvalidModelError(`service empirical:${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : code ?? String(error)})`);
+    throw new InvalidModelError(
+      `service empirical:${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`,
+    );
   }
   const sizes: number[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     const x = Number(line);
-    if (!DECIMAL.test(line) || !Number.isFinite(x)) throw new InvalidModelError(`service empirical:${file}: line ${i + 1} is not a number: ${JSON.stringify(line.slice(0, 40))}`);
+    if (!DECIMAL.test(line) || !Number.isFinite(x))
+      throw new InvalidModelError(`service empirical:${file}: line ${i + 1} is not a number: ${JSON.stringify(line.slice(0, 40))}`);
     if (x < 0) throw new InvalidModelError(`service empirical:${file}: line ${i + 1}: sizes must be ≥ 0, got ${x}`);
     sizes.push(x);
   });
@@ -200,7 +240,8 @@ export function readSizesFile(file: string): number[] {
 export function serviceFromFlag(text: string): string | Record<string, unknown> {
   const m = /^empirical:(.+?)(?:@(raw|[^@/\\]*))?$/.exec(text.trim());
   if (!m) {
-    if (/^empirical\b/i.test(text.trim())) throw new InvalidModelError(`service ${JSON.stringify(text)}: expected empirical:FILE, empirical:FILE@raw or empirical:FILE@MEAN`);
+    if (/^empirical\b/i.test(text.trim()))
+      throw new InvalidModelError(`service ${JSON.stringify(text)}: expected empirical:FILE, empirical:FILE@raw or empirical:FILE@MEAN`);
     return text;
   }
   const [, file, suffix] = m;
@@ -214,5 +255,13 @@ export function serviceFromFlag(text: string): string | Record<string, unknown> 
 
 /** The model of the `addModelOptions` flags, validated once by `parseModel`. */
 export function modelFromFlags(o: ModelFlags): SupermarketModel {
-  return parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: serviceFromFlag(o.service), prediction: o.prediction });
+  return parseModel({
+    lambda: o.lambda,
+    d: o.d,
+    selection: o.selection,
+    discipline: o.discipline,
+    sampling: o.sampling,
+    service: serviceFromFlag(o.service),
+    prediction: o.prediction,
+  });
 }

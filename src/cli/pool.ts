@@ -53,7 +53,10 @@ export function defaultThreads(): number {
  */
 function workerEntry(): { file: URL; workerData?: { module: string } } {
   if (import.meta.url.endsWith('.js')) return { file: new URL('./workers/simulateWorker.js', import.meta.url) };
-  return { file: new URL('./workers/bootstrap.mjs', import.meta.url), workerData: { module: new URL('./workers/simulateWorker.ts', import.meta.url).href } };
+  return {
+    file: new URL('./workers/bootstrap.mjs', import.meta.url),
+    workerData: { module: new URL('./workers/simulateWorker.ts', import.meta.url).href },
+  };
 }
 
 function rebuildError(e: { name: string; message: string }): Error {
@@ -62,7 +65,12 @@ function rebuildError(e: { name: string; message: string }): Error {
   return new SupermarketError(`simulation failed in a worker: ${e.message}`);
 }
 
-interface WorkerMessage { id: number; progress?: number; result?: unknown; error?: { name: string; message: string } }
+interface WorkerMessage {
+  id: number;
+  progress?: number;
+  result?: unknown;
+  error?: { name: string; message: string };
+}
 
 /**
  * Runs every task on the pool; `onResult` is called as each finishes (store it there, so nothing finished is lost).
@@ -99,7 +107,10 @@ export async function runPool<K>(
       else if (finished === tasks.length) resolve();
     };
     const dispatch = (worker: Worker) => {
-      if (failed || next >= order.length) { settle(); return; }
+      if (failed || next >= order.length) {
+        settle();
+        return;
+      }
       const id = order[next++];
       running.set(id, 0);
       current.set(worker, id);
@@ -112,7 +123,10 @@ export async function runPool<K>(
       workers.push(worker);
       worker.on('message', (msg: WorkerMessage) => {
         if (msg.progress !== undefined) {
-          if (running.has(msg.id)) { running.set(msg.id, msg.progress); report(); }
+          if (running.has(msg.id)) {
+            running.set(msg.id, msg.progress);
+            report();
+          }
           return;
         }
         running.delete(msg.id);

@@ -47,8 +47,13 @@ export function createProgress(title: string, enabled: boolean): Progress {
     };
   }
   const bar = new cliProgress.SingleBar(
-    { format: `${title} [{bar}] {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted} | {label}`, stream: process.stderr, hideCursor: true, etaBuffer: 50,
-      formatTime: (t: number, _options: unknown, step?: number) => formatDuration(t, step ?? 1) },
+    {
+      format: `${title} [{bar}] {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted} | {label}`,
+      stream: process.stderr,
+      hideCursor: true,
+      etaBuffer: 50,
+      formatTime: (t: number, _options: unknown, step?: number) => formatDuration(t, step ?? 1),
+    },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
@@ -56,8 +61,13 @@ export function createProgress(title: string, enabled: boolean): Progress {
     update(done, total, label) {
       const scaledTotal = 1000;
       const value = total > 0 ? Math.min(scaledTotal, Math.round((done / total) * scaledTotal)) : 0;
-      if (!started) { bar.start(scaledTotal, value, { label }); started = true; } else bar.update(value, { label });
+      if (!started) {
+        bar.start(scaledTotal, value, { label });
+        started = true;
+      } else bar.update(value, { label });
     },
-    stop() { if (started) bar.stop(); },
+    stop() {
+      if (started) bar.stop();
+    },
   };
 }

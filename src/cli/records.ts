@@ -16,22 +16,42 @@ const cell = (x: number) => (Number.isNaN(x) ? '' : String(x));
 export function writePerJobCsv(file: string, jobs: JobRecords): void {
   const rows: string[][] = [];
   for (let k = 0; k < jobs.arrival.length; k++) {
-    rows.push([String(k + 1), cell(jobs.arrival[k]), cell(jobs.size[k]), cell(jobs.prediction[k]), String(jobs.server[k] + 1),
-      cell(jobs.start[k]), cell(jobs.departure[k]), cell(jobs.response[k])]);
+    rows.push([
+      String(k + 1),
+      cell(jobs.arrival[k]),
+      cell(jobs.size[k]),
+      cell(jobs.prediction[k]),
+      String(jobs.server[k] + 1),
+      cell(jobs.start[k]),
+      cell(jobs.departure[k]),
+      cell(jobs.response[k]),
+    ]);
   }
   writeFileAtomic(file, stringify(rows, { header: true, columns: [...PER_JOB_COLUMNS] }));
 }
 
 /** Per-server rows as plain objects (server 1-based), for JSON. */
-export function perServerRows(servers: ServerRecords): { server: number; busyFraction: number; meanQueueLength: number; jobsServed: number }[] {
-  return servers.busyFraction.map((b, j) => ({ server: j + 1, busyFraction: b, meanQueueLength: servers.meanQueueLength[j], jobsServed: servers.jobsServed[j] }));
+export function perServerRows(
+  servers: ServerRecords,
+): { server: number; busyFraction: number; meanQueueLength: number; jobsServed: number }[] {
+  return servers.busyFraction.map((b, j) => ({
+    server: j + 1,
+    busyFraction: b,
+    meanQueueLength: servers.meanQueueLength[j],
+    jobsServed: servers.jobsServed[j],
+  }));
 }
 
 /** Text table of the per-server records (at most `limit` rows, then a count of the rest). */
 export function perServerTable(servers: ServerRecords, limit = 50): string {
   const rows = perServerRows(servers);
   const head = `  ${'server'.padStart(6)} ${'busy'.padStart(8)} ${'E[Q_j]'.padStart(8)} ${'jobs'.padStart(9)}`;
-  const body = rows.slice(0, limit).map((r) => `  ${String(r.server).padStart(6)} ${r.busyFraction.toFixed(4).padStart(8)} ${r.meanQueueLength.toFixed(4).padStart(8)} ${String(r.jobsServed).padStart(9)}`);
+  const body = rows
+    .slice(0, limit)
+    .map(
+      (r) =>
+        `  ${String(r.server).padStart(6)} ${r.busyFraction.toFixed(4).padStart(8)} ${r.meanQueueLength.toFixed(4).padStart(8)} ${String(r.jobsServed).padStart(9)}`,
+    );
   const more = rows.length > limit ? [`  … ${rows.length - limit} more servers (--json lists all)`] : [];
   return [head, ...body, ...more].join('\n');
 }

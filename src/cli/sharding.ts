@@ -25,9 +25,12 @@ export function parseShardOption(value: string): ShardSpec {
 /** Adds `--threads <k>` and `--shard <i/N>` to a grid command. */
 export function addScaleOptions(cmd: Command): Command {
   return cmd
-    .option('--threads <k>', 'worker threads (default: the machine\'s cores)', parsePositiveInteger)
-    .option('--shard <i/N>', 'compute only shard i of N of the grid into <out>/shards/<i>-of-<N>/ (no report); ' +
-      'join the shards with `supermarket merge`', parseShardOption);
+    .option('--threads <k>', "worker threads (default: the machine's cores)", parsePositiveInteger)
+    .option(
+      '--shard <i/N>',
+      'compute only shard i of N of the grid into <out>/shards/<i>-of-<N>/ (no report); ' + 'join the shards with `supermarket merge`',
+      parseShardOption,
+    );
 }
 
 /**
@@ -43,8 +46,14 @@ export function rerunArgv(cmd: Command): string[] {
     if (NOT_RERUN.has(key) || cmd.getOptionValueSource(key) !== 'cli') continue;
     const value = opts[key];
     const long = option.long!;
-    if (option.negate) { if (value === false) argv.push(long); continue; }
-    if (!option.required && !option.optional) { if (value === true) argv.push(long); continue; }
+    if (option.negate) {
+      if (value === false) argv.push(long);
+      continue;
+    }
+    if (!option.required && !option.optional) {
+      if (value === true) argv.push(long);
+      continue;
+    }
     if (value === undefined) continue;
     argv.push(long, Array.isArray(value) ? value.map(String).join(',') : String(value));
   }
@@ -86,9 +95,15 @@ export function startShard(spec: ShardSpec, cmd: Command, out: string, grid: rea
   const base = { command: cmd.name(), argv: rerunArgv(cmd).slice(1), shard: spec, cells, mine, assignment, report: path.resolve(out) };
   writeShardManifest(dir, base);
   return {
-    spec, dir, cellsDir: path.join(dir, 'cells'), mine: new Set(mine),
-    finish: () => { writeShardManifest(dir, { ...base, finishedAt: new Date().toISOString() }); },
-    summary: (computed, resumed) => `shard ${spec.index}/${spec.count}: ${mine.length} of ${grid.length} cells ` +
+    spec,
+    dir,
+    cellsDir: path.join(dir, 'cells'),
+    mine: new Set(mine),
+    finish: () => {
+      writeShardManifest(dir, { ...base, finishedAt: new Date().toISOString() });
+    },
+    summary: (computed, resumed) =>
+      `shard ${spec.index}/${spec.count}: ${mine.length} of ${grid.length} cells ` +
       `(${computed} computed, ${resumed} resumed) in ${dir}; when every shard is done: supermarket merge ${path.resolve(out)}`,
   };
 }

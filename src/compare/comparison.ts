@@ -9,15 +9,41 @@
 import { parseModel, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
-  refine, refinedEstimate, solveSqdFixedPoint, solveTransient, simulationWarmup, refinedTransient, refinedTransientAt, type RefinedCorrection,
+  refine,
+  refinedEstimate,
+  solveSqdFixedPoint,
+  solveTransient,
+  simulationWarmup,
+  refinedTransient,
+  refinedTransientAt,
+  type RefinedCorrection,
 } from '../meanfield/index.ts';
 import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
-import { defaultWorkloadGrid, simulate, simulateTrajectory, type SimulateOptions, type SimulationResult, type TrajectoryOptions, type TrajectoryResult } from '../sim/index.ts';
+import {
+  defaultWorkloadGrid,
+  simulate,
+  simulateTrajectory,
+  type SimulateOptions,
+  type SimulationResult,
+  type TrajectoryOptions,
+  type TrajectoryResult,
+} from '../sim/index.ts';
 import { seedFromKey, standardErrorOfMean, type Estimate } from '../stats/index.ts';
 import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
 import {
-  c1Check, cellVerdict, judgeC1Family, judgeFamily, limitCheck, FAMILY_RULE, MAX_RELATIVE_CORRECTION, SIGNIFICANCE_LEVEL,
-  type C1Check, type CellVerdict, type FiniteNTerm, type LimitCheck, type ReferenceValue,
+  c1Check,
+  cellVerdict,
+  judgeC1Family,
+  judgeFamily,
+  limitCheck,
+  FAMILY_RULE,
+  MAX_RELATIVE_CORRECTION,
+  SIGNIFICANCE_LEVEL,
+  type C1Check,
+  type CellVerdict,
+  type FiniteNTerm,
+  type LimitCheck,
+  type ReferenceValue,
 } from './verdict.ts';
 import { lwlTransientReference, lwlWorkloadReference, workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
 import { VERSION } from '../version.ts';
@@ -269,8 +295,20 @@ export interface ComparisonHooks {
 
 /** One simulation of a sweep, as `planComparison` lists it: run it with `simulate` or `simulateTrajectory`. */
 export type ComparisonTask =
-  | { readonly kind: 'simulate'; readonly key: string; readonly model: SupermarketModel; readonly options: Omit<SimulateOptions, 'onProgress'>; readonly cost: number }
-  | { readonly kind: 'trajectory'; readonly key: string; readonly model: SupermarketModel; readonly options: TrajectoryOptions; readonly cost: number };
+  | {
+      readonly kind: 'simulate';
+      readonly key: string;
+      readonly model: SupermarketModel;
+      readonly options: Omit<SimulateOptions, 'onProgress'>;
+      readonly cost: number;
+    }
+  | {
+      readonly kind: 'trajectory';
+      readonly key: string;
+      readonly model: SupermarketModel;
+      readonly options: TrajectoryOptions;
+      readonly cost: number;
+    };
 
 /** The simulations of a sweep (cells, then trajectories) with the solved models; see `planComparison`. */
 export interface ComparisonPlan {
@@ -297,9 +335,21 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
     for (const n of config.ns) {
       const key = cellKey(p.model, n);
       const jobs = baseJobs(p, n, config); // the horizon rule may raise it, as in runComparison
-      tasks.push({ kind: 'simulate', key, model: p.model, cost: config.replications * (2 * jobs + 2 * p.model.lambda * n * p.warm.time),
-        options: { n, jobs, replications: config.replications, seed: cellSeed(config.seed, key), warmupTime: p.warm.time,
-          maxLevel: config.maxLevel, ...(grid ? { workloadGrid: grid } : {}) } });
+      tasks.push({
+        kind: 'simulate',
+        key,
+        model: p.model,
+        cost: config.replications * (2 * jobs + 2 * p.model.lambda * n * p.warm.time),
+        options: {
+          n,
+          jobs,
+          replications: config.replications,
+          seed: cellSeed(config.seed, key),
+          warmupTime: p.warm.time,
+          maxLevel: config.maxLevel,
+          ...(grid ? { workloadGrid: grid } : {}),
+        },
+      });
     }
   }
   for (const p of prepared) {
@@ -309,8 +359,19 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
     const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
     for (const n of config.trajectory.ns) {
       const key = `trajectory-${cellKey(p.model, n)}`;
-      tasks.push({ kind: 'trajectory', key, model: p.model, cost: config.trajectory.replications * 2 * p.model.lambda * n * tEnd,
-        options: { n, times, replications: config.trajectory.replications, seed: cellSeed(config.seed, key), maxLevel: solver === 'ODE' ? config.maxLevel : 1 } });
+      tasks.push({
+        kind: 'trajectory',
+        key,
+        model: p.model,
+        cost: config.trajectory.replications * 2 * p.model.lambda * n * tEnd,
+        options: {
+          n,
+          times,
+          replications: config.trajectory.replications,
+          seed: cellSeed(config.seed, key),
+          maxLevel: solver === 'ODE' ? config.maxLevel : 1,
+        },
+      });
     }
   }
   return { config, tasks, prepared, notes };
@@ -319,10 +380,19 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
 /** The part of a `simulate` result a comparison cell keeps (see `CellSimulation`). */
 export function cellSimulation(sim: SimulationResult, replications: number): CellSimulation {
   return {
-    meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
-    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}), ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
-    events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds, warmupTime: sim.warmupTime,
-    jobs: sim.jobs, replications, engine: sim.engine, seeds: sim.seeds,
+    meanResponseTime: sim.meanResponseTime,
+    meanQueueLength: sim.meanQueueLength,
+    tail: sim.tail,
+    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
+    ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
+    events: sim.events,
+    eventsPerSecond: sim.eventsPerSecond,
+    wallSeconds: sim.wallSeconds,
+    warmupTime: sim.warmupTime,
+    jobs: sim.jobs,
+    replications,
+    engine: sim.engine,
+    seeds: sim.seeds,
   };
 }
 
@@ -346,7 +416,9 @@ export function cellKey(model: SupermarketModel, n: number): string {
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
 export function serviceLabel(s: SupermarketModel['service']): string {
   const { kind, mean, ...rest } = s as Record<string, unknown> & { kind: string; mean: number };
-  const params = Object.entries(rest).filter(([k]) => k !== 'values' && k !== 'source').map(([k, v]) => `${k} ${String(v)}`);
+  const params = Object.entries(rest)
+    .filter(([k]) => k !== 'values' && k !== 'source')
+    .map(([k, v]) => `${k} ${String(v)}`);
   return `${kind} (${[...params, `mean ${mean}`].join(', ')})`;
 }
 
@@ -406,14 +478,23 @@ function prepareModels(config: ComparisonConfig, notes: string[] = []): Prepared
       sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
     } catch (e) {
       if (e instanceof InvalidModelError) {
-        throw new InvalidModelError(`no mean-field reference for ${modelLabel(model)} (${e.message}); ` +
-          'compare sets simulations beside an n → ∞ limit and cannot run without one');
+        throw new InvalidModelError(
+          `no mean-field reference for ${modelLabel(model)} (${e.message}); ` +
+            'compare sets simulations beside an n → ∞ limit and cannot run without one',
+        );
       }
       throw e;
     }
-    const reference: MeanFieldReference = { meanResponseTime: sol.meanResponseTime, meanQueueLength: sol.meanQueueLength ?? null,
-      halfWidth: sol.estimate?.halfWidth ?? 0, numericalError: sol.numericalError ?? 0, solver: sol.solver, kind: sol.kind, source: sol.source,
-      ...(sol.tail ? { tail: sol.tail } : {}) };
+    const reference: MeanFieldReference = {
+      meanResponseTime: sol.meanResponseTime,
+      meanQueueLength: sol.meanQueueLength ?? null,
+      halfWidth: sol.estimate?.halfWidth ?? 0,
+      numericalError: sol.numericalError ?? 0,
+      solver: sol.solver,
+      kind: sol.kind,
+      source: sol.source,
+      ...(sol.tail ? { tail: sol.tail } : {}),
+    };
     const correction = hasRefinedTerm(model) ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
     const second = correction ? secondOrderTerm(model, correction.fixedPoint) : { correction: null, note: null };
     if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
@@ -480,8 +561,16 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
   }
   let done = 0;
   /** One cell's simulation (or the stored one): `jobs` per replication, `replications`, with progress in events. */
-  const runCell = (p: PreparedModel, n: number, key: string, seed: number, jobs: number, replications: number,
-    grid: number[] | undefined, sized = false): { simulation: CellSimulation; resumed: boolean } => {
+  const runCell = (
+    p: PreparedModel,
+    n: number,
+    key: string,
+    seed: number,
+    jobs: number,
+    replications: number,
+    grid: number[] | undefined,
+    sized = false,
+  ): { simulation: CellSimulation; resumed: boolean } => {
     const cost = replications * (2 * jobs + 2 * p.model.lambda * n * p.warm.time);
     const cached = sized ? undefined : hooks.cache?.get(key);
     if (cached) {
@@ -492,20 +581,44 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     if (sized || replications !== config.replications) totalEvents += cost;
     const before = done;
     const sim = simulate(p.model, {
-      n, jobs, replications, seed, warmupTime: p.warm.time, maxLevel: config.maxLevel,
+      n,
+      jobs,
+      replications,
+      seed,
+      warmupTime: p.warm.time,
+      maxLevel: config.maxLevel,
       ...(grid ? { workloadGrid: grid } : {}),
       onProgress: (x, total) => hooks.onProgress?.(before + (x / Math.max(total, 1)) * cost, totalEvents, key),
     });
     done += cost;
     hooks.onProgress?.(done, totalEvents, key);
-    return { resumed: false, simulation: {
-      meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
-      ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}), ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
-      events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds, warmupTime: sim.warmupTime,
-      jobs: sim.jobs, replications, engine: sim.engine, seeds: sim.seeds,
-    } };
+    return {
+      resumed: false,
+      simulation: {
+        meanResponseTime: sim.meanResponseTime,
+        meanQueueLength: sim.meanQueueLength,
+        tail: sim.tail,
+        ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
+        ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
+        events: sim.events,
+        eventsPerSecond: sim.eventsPerSecond,
+        wallSeconds: sim.wallSeconds,
+        warmupTime: sim.warmupTime,
+        jobs: sim.jobs,
+        replications,
+        engine: sim.engine,
+        seeds: sim.seeds,
+      },
+    };
   };
-  const pending: { p: PreparedModel; workload: WorkloadReference | null; fit: InverseNFit | null; grid: number[] | undefined; cell: CellResult; exact?: ExactPoint }[] = [];
+  const pending: {
+    p: PreparedModel;
+    workload: WorkloadReference | null;
+    fit: InverseNFit | null;
+    grid: number[] | undefined;
+    cell: CellResult;
+    exact?: ExactPoint;
+  }[] = [];
   const models: ModelSummary[] = [];
   const cells: CellResult[] = [];
   const trajectories: TrajectoryComparison[] = [];
@@ -530,8 +643,12 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       // stored before the sweep's fit exists: the comparison and verdict are recomputed on resume
       if (!simulation.resumed) hooks.cache?.put({ key, seed, simulation: simulation.simulation });
     }
-    const meanResponseTimes: FitPoint[] = sims.map(({ n, simulation: { meanResponseTime: e } }) =>
-      ({ n, value: e.mean, halfWidth: e.halfWidth, replications: e.replications }));
+    const meanResponseTimes: FitPoint[] = sims.map(({ n, simulation: { meanResponseTime: e } }) => ({
+      n,
+      value: e.mean,
+      halfWidth: e.halfWidth,
+      replications: e.replications,
+    }));
     const fit = fitInverseN(meanResponseTimes, { inverseSquare: config.inverseSquare ?? 'auto' });
     const exact = exactByModel[index];
     const exactAt = new Map(exact?.points.map((x) => [x.n, x]));
@@ -549,18 +666,33 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     cells.push(...modelCells);
     for (const cell of modelCells) pending.push({ p, workload, fit, grid, cell, exact: exactAt.get(cell.n) });
     const points = (pick: (c: CellResult) => [number, number]): SweepPoint[] =>
-      modelCells.map((c) => { const [error, halfWidth] = pick(c); return { n: c.n, error, halfWidth }; });
+      modelCells.map((c) => {
+        const [error, halfWidth] = pick(c);
+        return { n: c.n, error, halfWidth };
+      });
     const ref = referenceValue(reference);
     // two parameters need a third n to leave a degree of freedom; with two the fit passes through both points
-    const throughReference = new Set(config.ns).size >= 3
-      ? fitInverseN(meanResponseTimes.map((e) => ({ ...e, halfWidth: Math.hypot(e.halfWidth, ref.halfWidth) })),
-        { limit: ref.value, inverseSquare: true })
-      : null;
+    const throughReference =
+      new Set(config.ns).size >= 3
+        ? fitInverseN(
+            meanResponseTimes.map((e) => ({ ...e, halfWidth: Math.hypot(e.halfWidth, ref.halfWidth) })),
+            { limit: ref.value, inverseSquare: true },
+          )
+        : null;
     models.push({
-      label: `${modelLabel(model)}, λ = ${model.lambda}`, lambda: model.lambda, d: model.d, model, reference,
+      label: `${modelLabel(model)}, λ = ${model.lambda}`,
+      lambda: model.lambda,
+      d: model.d,
+      model,
+      reference,
       refined: correction ? { sumV: correction.sumV, V: correction.V } : null,
-      warmupTime: warm.time, warmupRule: warm.rule, relaxationTime: warm.relaxationTime,
-      fit, fitThroughReference: throughReference, limit: limitCheck(fit, ref), c1Check: correction ? trustedC1Check(p, modelCells, config) : null,
+      warmupTime: warm.time,
+      warmupRule: warm.rule,
+      relaxationTime: warm.relaxationTime,
+      fit,
+      fitThroughReference: throughReference,
+      limit: limitCheck(fit, ref),
+      c1Check: correction ? trustedC1Check(p, modelCells, config) : null,
       slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),
       tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
       workload,
@@ -572,8 +704,10 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     if (!config.trajectory) continue;
     const solver = transientSolver(p);
     if (!solver) {
-      notes.push(`Transient from empty skipped for ${modelLabel(model)}, λ = ${model.lambda}: compare has a transient mean field ` +
-        'only for JSQ(d) FIFO exponential (ODE) and LWL(d) (PIDE).');
+      notes.push(
+        `Transient from empty skipped for ${modelLabel(model)}, λ = ${model.lambda}: compare has a transient mean field ` +
+          'only for JSQ(d) FIFO exponential (ODE) and LWL(d) (PIDE).',
+      );
       continue;
     }
     const { tEnd, dt } = trajectoryGrid(config.trajectory, warm.time);
@@ -586,29 +720,47 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     const simulated: TrajectoryComparison['simulated'] = [];
     for (const n of config.trajectory.ns) {
       const seed = cellSeed(config.seed, `trajectory-${cellKey(model, n)}`);
-      const traj = hooks.trajectories?.get(`trajectory-${cellKey(model, n)}`) ?? simulateTrajectory(model, { n, times, replications: config.trajectory.replications, seed,
-        maxLevel: solver === 'ODE' ? config.maxLevel : 1 });
+      const traj =
+        hooks.trajectories?.get(`trajectory-${cellKey(model, n)}`) ??
+        simulateTrajectory(model, {
+          n,
+          times,
+          replications: config.trajectory.replications,
+          seed,
+          maxLevel: solver === 'ODE' ? config.maxLevel : 1,
+        });
       done += config.trajectory.replications * 2 * model.lambda * n * tEnd;
       hooks.onProgress?.(done, totalEvents, `trajectory ${cellKey(model, n)}`);
       const refined = refinedPath ? refinedTransientAt(refinedPath, n).tail.map((row) => row.slice(0, levels + 1)) : undefined;
-      simulated.push({ n, tail: traj.tail.map((row) => row.slice(0, levels + 1)), seed, events: traj.events, ...(refined ? { refined } : {}) });
+      simulated.push({
+        n,
+        tail: traj.tail.map((row) => row.slice(0, levels + 1)),
+        seed,
+        events: traj.events,
+        ...(refined ? { refined } : {}),
+      });
     }
     trajectories.push({ lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, simulated, note: meanField.note });
   }
   const rerunCells = new Map<number, { seed: number; simulation: CellSimulation }>();
-  const judgement = judgeFamily(cells.map((c) => c.verdict), (i) => {
-    const { p, workload, fit, grid, cell, exact } = pending[i];
-    const key = `${cell.key}/confirm`;
-    const seed = cellSeed(config.seed, key);
-    const replications = (config.confirmFactor ?? CONFIRM_FACTOR) * config.replications;
-    const cached = hooks.cache?.get(key);
-    const run = cached && cached.simulation.replications === replications ? { simulation: cached.simulation, resumed: true }
-      : runCell(p, cell.n, key, seed, cell.simulation.jobs, replications, grid, true);
-    if (!run.resumed) hooks.cache?.put({ key, seed, simulation: run.simulation });
-    const again = withExact(assembleCell(p, cell.n, seed, run.simulation, workload, fit, config), exact);
-    rerunCells.set(i, { seed, simulation: run.simulation });
-    return again.verdict;
-  });
+  const judgement = judgeFamily(
+    cells.map((c) => c.verdict),
+    (i) => {
+      const { p, workload, fit, grid, cell, exact } = pending[i];
+      const key = `${cell.key}/confirm`;
+      const seed = cellSeed(config.seed, key);
+      const replications = (config.confirmFactor ?? CONFIRM_FACTOR) * config.replications;
+      const cached = hooks.cache?.get(key);
+      const run =
+        cached && cached.simulation.replications === replications
+          ? { simulation: cached.simulation, resumed: true }
+          : runCell(p, cell.n, key, seed, cell.simulation.jobs, replications, grid, true);
+      if (!run.resumed) hooks.cache?.put({ key, seed, simulation: run.simulation });
+      const again = withExact(assembleCell(p, cell.n, seed, run.simulation, workload, fit, config), exact);
+      rerunCells.set(i, { seed, simulation: run.simulation });
+      return again.verdict;
+    },
+  );
   const judgedCells = cells.map((c, i) => {
     const { verdict, confirmation } = judgement[i];
     const rerun = rerunCells.get(i);
@@ -618,21 +770,37 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
   const judgedModels = models.map((m, i) => ({ ...m, c1Check: c1Checks[i] }));
   const judgedBy = prepared.every((p) => p.correction) ? 'refined-mean-field' : 'without-v';
   const family = {
-    rule: FAMILY_RULE, alpha: SIGNIFICANCE_LEVEL, judged: judgement.filter((j) => j.verdict.adjustedPValue !== null).length,
+    rule: FAMILY_RULE,
+    alpha: SIGNIFICANCE_LEVEL,
+    judged: judgement.filter((j) => j.verdict.adjustedPValue !== null).length,
     firstRunRejections: judgement.filter((j) => j.confirmation !== null).length,
     confirmed: judgement.filter((j) => j.verdict.status === 'disagrees').length,
   };
   return {
-    judgedBy, config, models: judgedModels, cells: judgedCells, trajectories, notes, family, busyCheck: busyCheck(judgedCells, prepared),
-    provenance: { version: VERSION, method: judgedBy === 'refined-mean-field'
-      ? 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)'
-      : 'mean field by solveMeanField (theory.md §2–§7), simulation (§8), verdict "Without V" (§8)' },
+    judgedBy,
+    config,
+    models: judgedModels,
+    cells: judgedCells,
+    trajectories,
+    notes,
+    family,
+    busyCheck: busyCheck(judgedCells, prepared),
+    provenance: {
+      version: VERSION,
+      method:
+        judgedBy === 'refined-mean-field'
+          ? 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)'
+          : 'mean field by solveMeanField (theory.md §2–§7), simulation (§8), verdict "Without V" (§8)',
+    },
   };
 }
 
 function odeTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
   const ode = solveTransient(model, { times });
-  return { values: { tail: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) }, note: 'SQ(d) ODE from empty (theory.md §2), odex, tolerance 1e-10' };
+  return {
+    values: { tail: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
+    note: 'SQ(d) ODE from empty (theory.md §2), odex, tolerance 1e-10',
+  };
 }
 
 function pideTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
@@ -650,23 +818,41 @@ function referenceValue(r: MeanFieldReference): ReferenceValue {
  * model without V is 'not-judged').
  */
 function assembleCell(
-  p: PreparedModel, n: number, seed: number, simulation: CellSimulation, workload: WorkloadReference | null, fit: InverseNFit | null,
+  p: PreparedModel,
+  n: number,
+  seed: number,
+  simulation: CellSimulation,
+  workload: WorkloadReference | null,
+  fit: InverseNFit | null,
   config: ComparisonConfig,
 ): CellResult {
   const { model, reference, correction, secondOrder } = p;
   const refined = correction ? refinedEstimate(correction, n) : null;
   const w = workload && simulation.workloadCcdf ? workloadSupDistance(simulation.workloadCcdf.ccdf, workload.ccdf) : null;
-  const term: FiniteNTerm = correction && refined
-    ? { kind: 'refined', meanResponseTime: refined.meanResponseTime, sumV: correction.sumV, sumPi: correction.fixedPoint.meanQueueLength, lambda: model.lambda,
-      ...(secondOrder ? { secondOrderAllowance: secondOrderAllowance(secondOrder, n, model.lambda) } : {}) }
-    : { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 };
+  const term: FiniteNTerm =
+    correction && refined
+      ? {
+          kind: 'refined',
+          meanResponseTime: refined.meanResponseTime,
+          sumV: correction.sumV,
+          sumPi: correction.fixedPoint.meanQueueLength,
+          lambda: model.lambda,
+          ...(secondOrder ? { secondOrderAllowance: secondOrderAllowance(secondOrder, n, model.lambda) } : {}),
+        }
+      : { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 };
   const target = resolveTarget(p, n, config);
   const resolution = target === null ? null : cellResolution(simulation, target, baseJobs(p, n, config), config);
   const verdict = cellVerdict(simulation.meanResponseTime, referenceValue(reference), term, n);
   const time = simulation.jobs / (model.lambda * n);
   const tau = p.warm.relaxationTime;
   return {
-    key: cellKey(model, n), lambda: model.lambda, d: model.d, n, seed, simulation, refined,
+    key: cellKey(model, n),
+    lambda: model.lambda,
+    d: model.d,
+    n,
+    seed,
+    simulation,
+    refined,
     ...(secondOrder ? { secondOrder: secondOrderValue(secondOrder, n) } : {}),
     errors: {
       meanResponseTime: simulation.meanResponseTime.mean - reference.meanResponseTime,
@@ -676,8 +862,10 @@ function assembleCell(
       workloadSup: w ? w.sup : null,
       workloadHalfWidth: w ? w.halfWidth : null,
     },
-    verdict: resolution?.status === 'not-resolvable' && (verdict.status === 'agrees' || verdict.status === 'disagrees')
-      ? { ...verdict, status: 'not-resolvable', pValue: Number.NaN } : verdict,
+    verdict:
+      resolution?.status === 'not-resolvable' && (verdict.status === 'agrees' || verdict.status === 'disagrees')
+        ? { ...verdict, status: 'not-resolvable', pValue: Number.NaN }
+        : verdict,
     confirmation: null,
     horizon: { time, relaxations: tau ? time / tau : null, short: tau ? time < HORIZON_RELAXATIONS * tau : false },
     resolution,
@@ -687,7 +875,7 @@ function assembleCell(
 /** The target half-width fraction × ΣV/(λn) of a cell under `config.resolve` (models with the refined term), else null. */
 function resolveTarget(p: PreparedModel, n: number, config: ComparisonConfig): number | null {
   if (!config.resolve || !p.correction) return null;
-  return config.resolve.fraction * Math.abs(p.correction.sumV) / (p.model.lambda * n);
+  return (config.resolve.fraction * Math.abs(p.correction.sumV)) / (p.model.lambda * n);
 }
 
 /** Jobs per replication that bring the half-width to `target`, from the run's own variance (h ∝ 1/√jobs), 20% margin. */
@@ -718,9 +906,16 @@ function cellResolution(simulation: CellSimulation, target: number, pilotJobs: n
 function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[], config: ComparisonConfig): C1Check {
   const sumV = p.correction!.sumV;
   const sumPi = p.correction!.fixedPoint.meanQueueLength;
-  const points: FitPoint[] = modelCells.filter((c) => Math.abs(sumV) / (c.n * sumPi) <= MAX_RELATIVE_CORRECTION)
-    .map((c) => ({ n: c.n, value: c.simulation.meanResponseTime.mean, halfWidth: c.simulation.meanResponseTime.halfWidth, replications: c.simulation.replications }));
-  const fit = new Set(points.map((q) => q.n)).size >= 2 ? fitInverseN(points, { limit: p.reference.meanResponseTime, inverseSquare: 'auto' }) : null;
+  const points: FitPoint[] = modelCells
+    .filter((c) => Math.abs(sumV) / (c.n * sumPi) <= MAX_RELATIVE_CORRECTION)
+    .map((c) => ({
+      n: c.n,
+      value: c.simulation.meanResponseTime.mean,
+      halfWidth: c.simulation.meanResponseTime.halfWidth,
+      replications: c.simulation.replications,
+    }));
+  const fit =
+    new Set(points.map((q) => q.n)).size >= 2 ? fitInverseN(points, { limit: p.reference.meanResponseTime, inverseSquare: 'auto' }) : null;
   return c1Check(fit, sumV / p.model.lambda, config.replications);
 }
 
@@ -730,10 +925,12 @@ function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedMode
     const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
     return m.lambda * m.service.mean;
   };
-  const tStatistics = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0)
+  const tStatistics = cells
+    .filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0)
     .map((c) => (c.simulation.tail[1].mean - rho(c)) / standardErrorOfMean(c.simulation.tail[1]));
   const mean = tStatistics.reduce((a, b) => a + b, 0) / Math.max(tStatistics.length, 1);
-  const sd = tStatistics.length > 1 ? Math.sqrt(tStatistics.reduce((a, t) => a + (t - mean) ** 2, 0) / (tStatistics.length - 1)) : Number.NaN;
+  const sd =
+    tStatistics.length > 1 ? Math.sqrt(tStatistics.reduce((a, t) => a + (t - mean) ** 2, 0) / (tStatistics.length - 1)) : Number.NaN;
   const nu = Math.min(...cells.map((c) => c.simulation.replications)) - 1;
   return { tStatistics, sd, expectedSd: nu > 2 ? Math.sqrt(nu / (nu - 2)) : Number.NaN };
 }
@@ -784,7 +981,11 @@ function withExact(cell: CellResult, exact: ExactPoint | undefined): CellResult 
  * "exact-" + `cellKey`, so it never shares a seed or a stored cell with a sweep cell of the same n.
  */
 function simulateExactCell(
-  p: PreparedModel, n: number, config: ComparisonConfig, hooks: ComparisonHooks, grid: number[] | undefined,
+  p: PreparedModel,
+  n: number,
+  config: ComparisonConfig,
+  hooks: ComparisonHooks,
+  grid: number[] | undefined,
   progress: (events: number, label: string) => void,
 ): { key: string; seed: number; simulation: CellSimulation } {
   const e = config.exact!;
@@ -796,13 +997,29 @@ function simulateExactCell(
     return { key, seed: cached.seed, simulation: cached.simulation };
   }
   const seed = cellSeed(config.seed, key);
-  const sim = simulate(p.model, { n, jobs: e.jobs, replications: e.replications, seed, warmupTime: p.warm.time, maxLevel: config.maxLevel,
-    ...(grid ? { workloadGrid: grid } : {}) });
+  const sim = simulate(p.model, {
+    n,
+    jobs: e.jobs,
+    replications: e.replications,
+    seed,
+    warmupTime: p.warm.time,
+    maxLevel: config.maxLevel,
+    ...(grid ? { workloadGrid: grid } : {}),
+  });
   const simulation: CellSimulation = {
-    meanResponseTime: sim.meanResponseTime, meanQueueLength: sim.meanQueueLength, tail: sim.tail,
-    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}), ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
-    events: sim.events, eventsPerSecond: sim.eventsPerSecond, wallSeconds: sim.wallSeconds, warmupTime: sim.warmupTime,
-    jobs: sim.jobs, replications: e.replications, engine: sim.engine, seeds: sim.seeds,
+    meanResponseTime: sim.meanResponseTime,
+    meanQueueLength: sim.meanQueueLength,
+    tail: sim.tail,
+    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
+    ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
+    events: sim.events,
+    eventsPerSecond: sim.eventsPerSecond,
+    wallSeconds: sim.wallSeconds,
+    warmupTime: sim.warmupTime,
+    jobs: sim.jobs,
+    replications: e.replications,
+    engine: sim.engine,
+    seeds: sim.seeds,
   };
   hooks.cache?.put({ key, seed, simulation });
   progress(cost, key);

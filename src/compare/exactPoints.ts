@@ -66,7 +66,9 @@ export function hasExactSolver(model: SupermarketModel): boolean {
  * @throws {InvalidModelError} when the model has no exact solver; other solver failures pass through.
  */
 export function exactPoints(
-  model: SupermarketModel, ns: readonly number[], options: Pick<ExactPointsConfig, 'truncationBound' | 'maxStates'>,
+  model: SupermarketModel,
+  ns: readonly number[],
+  options: Pick<ExactPointsConfig, 'truncationBound' | 'maxStates'>,
 ): { points: ExactPoint[]; skipped: { n: number; reason: string }[] } {
   if (!hasExactSolver(model)) throw new InvalidModelError('exact points need JSQ(d) or random selection, FIFO, exponential sizes');
   const points: ExactPoint[] = [];
@@ -78,8 +80,16 @@ export function exactPoints(
     }
     try {
       const r = solveExact(model, { n, truncationBound: options.truncationBound, maxStates: options.maxStates });
-      points.push({ n, meanResponseTime: r.meanResponseTime, meanQueueLength: r.meanQueueLength, truncationBound: r.truncation.bound,
-        errorEstimate: r.truncation.errorEstimate, K: r.truncation.K, states: r.states, seconds: r.diagnostics.seconds });
+      points.push({
+        n,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        truncationBound: r.truncation.bound,
+        errorEstimate: r.truncation.errorEstimate,
+        K: r.truncation.K,
+        states: r.states,
+        seconds: r.diagnostics.seconds,
+      });
     } catch (e) {
       if (!(e instanceof StateSpaceTooLargeError)) throw e;
       skipped.push({ n, reason: e.message });
@@ -95,7 +105,11 @@ export function exactPoints(
  * @param simulated simulated mean response time with its Student-t CI. @param exact the exact point at the same n.
  */
 export function exactVerdict(simulated: Estimate, exact: ExactPoint): ExactVerdict {
-  const v = cellVerdict(simulated, { value: exact.meanResponseTime, halfWidth: 0, numericalError: exact.truncationBound },
-    { kind: 'fitted', c1: 0, c2: 0 }, exact.n);
+  const v = cellVerdict(
+    simulated,
+    { value: exact.meanResponseTime, halfWidth: 0, numericalError: exact.truncationBound },
+    { kind: 'fitted', c1: 0, c2: 0 },
+    exact.n,
+  );
   return { ...v, rule: EXACT_RULE, judgedAgainst: 'exact' };
 }

@@ -108,18 +108,31 @@ export function fitInverseN(points: readonly FitPoint[], options: InverseNFitOpt
   if (new Set(points.map((p) => p.n)).size < k) return null;
   const design = points.map((p) => [...(held === null ? [1] : []), 1 / p.n, ...(withC2 ? [1 / (p.n * p.n)] : [])]);
   const sigma = points.map((p) => {
-    if (!(p.replications >= 2)) throw new InvalidModelError(`fitInverseN needs points with ≥ 2 replications (a CI), got ${p.replications} at n = ${p.n}`);
+    if (!(p.replications >= 2))
+      throw new InvalidModelError(`fitInverseN needs points with ≥ 2 replications (a CI), got ${p.replications} at n = ${p.n}`);
     return Math.max(standardErrorOfMean(p), 1e-12);
   });
-  const fit = weightedLeastSquares(design, points.map((p) => p.value - (held ?? 0)), sigma);
+  const fit = weightedLeastSquares(
+    design,
+    points.map((p) => p.value - (held ?? 0)),
+    sigma,
+  );
   if (!fit) return null;
   const at = (i: number) => (i >= 0 ? fit.coefficients[i] : Number.NaN);
   const se = (i: number) => (i >= 0 ? fit.standardErrors[i] : Number.NaN);
   const [ia, i1, i2] = held === null ? [0, 1, withC2 ? 2 : -1] : [-1, 0, withC2 ? 1 : -1];
   return {
-    a: held ?? at(ia), c1: at(i1), c2: withC2 ? at(i2) : 0,
-    aStandardError: se(ia), c1StandardError: se(i1), c2StandardError: se(i2), aHalfWidth: 1.96 * se(ia),
-    chiSquare: fit.chiSquare, degreesOfFreedom: fit.degreesOfFreedom, limitFitted: held === null, inverseSquare: withC2,
+    a: held ?? at(ia),
+    c1: at(i1),
+    c2: withC2 ? at(i2) : 0,
+    aStandardError: se(ia),
+    c1StandardError: se(i1),
+    c2StandardError: se(i2),
+    aHalfWidth: 1.96 * se(ia),
+    chiSquare: fit.chiSquare,
+    degreesOfFreedom: fit.degreesOfFreedom,
+    limitFitted: held === null,
+    inverseSquare: withC2,
     nUsed: points.map((p) => p.n),
   };
 }

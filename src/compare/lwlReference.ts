@@ -25,7 +25,8 @@ function interpolate(xs: readonly number[], ys: readonly number[], x: number): n
   let hi = last;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (xs[mid] <= x) lo = mid; else hi = mid;
+    if (xs[mid] <= x) lo = mid;
+    else hi = mid;
   }
   const f = (x - xs[lo]) / (xs[hi] - xs[lo]);
   return ys[lo] + f * (ys[hi] - ys[lo]);
@@ -40,13 +41,21 @@ function interpolate(xs: readonly number[], ys: readonly number[], x: number): n
  */
 export function lwlWorkloadReference(model: SupermarketModel, grid: readonly number[]): WorkloadReference {
   if (model.service.kind === 'exponential' && model.service.mean === 1) {
-    return { grid: grid.slice(), ccdf: grid.map((w) => lwlExponentialWorkloadCcdf(model.lambda, model.d, w)),
-      solver: 'LWL(d) closed form (theory.md §4)', numericalError: 0 };
+    return {
+      grid: grid.slice(),
+      ccdf: grid.map((w) => lwlExponentialWorkloadCcdf(model.lambda, model.d, w)),
+      solver: 'LWL(d) closed form (theory.md §4)',
+      numericalError: 0,
+    };
   }
   const r = lwlWorkloadCcdf(model);
   const bound = Number.isFinite(r.diagnostics.gridError) ? (4 / 3) * r.diagnostics.gridError : 0;
-  return { grid: grid.slice(), ccdf: grid.map((w) => interpolate(r.grid, r.workloadCcdf, w)),
-    solver: `LWL(d) FPE, ${r.diagnostics.method} (Δ = ${r.diagnostics.step})`, numericalError: bound };
+  return {
+    grid: grid.slice(),
+    ccdf: grid.map((w) => interpolate(r.grid, r.workloadCcdf, w)),
+    solver: `LWL(d) FPE, ${r.diagnostics.method} (Δ = ${r.diagnostics.step})`,
+    numericalError: bound,
+  };
 }
 
 export interface LwlTransientReference {
@@ -72,14 +81,20 @@ export function lwlTransientReference(model: SupermarketModel, times: number[]):
   const horizon = Math.min(defaultHorizon(service), (isHeavyTailed(service) ? 300 : 150) * mean);
   const r = lwlTransient(model, { times, step, horizon, includeCcdf: false });
   return {
-    times: r.times.slice(), busyFraction: r.busyFraction.slice(), meanWorkload: r.meanWorkload.slice(),
-    note: `PIDE from empty (theory.md §4), Δ = ${step.toPrecision(3)}, horizon ${horizon.toPrecision(3)}, ` +
+    times: r.times.slice(),
+    busyFraction: r.busyFraction.slice(),
+    meanWorkload: r.meanWorkload.slice(),
+    note:
+      `PIDE from empty (theory.md §4), Δ = ${step.toPrecision(3)}, horizon ${horizon.toPrecision(3)}, ` +
       `mass at horizon ${r.diagnostics.massAtHorizon.toExponential(1)}`,
   };
 }
 
 /** max_k |F̂(w_k) − F̄(w_k)| over the levels, and the largest CI half-width among them. */
-export function workloadSupDistance(simulated: readonly { mean: number; halfWidth: number }[], reference: readonly number[]): { sup: number; halfWidth: number } {
+export function workloadSupDistance(
+  simulated: readonly { mean: number; halfWidth: number }[],
+  reference: readonly number[],
+): { sup: number; halfWidth: number } {
   let sup = 0;
   let halfWidth = 0;
   for (let k = 0; k < reference.length; k++) {

@@ -15,7 +15,10 @@ import type { InverseNFit } from './fit.ts';
  * solve). @param model JSQ(d) FIFO exponential of mean 1 (the caller checks `hasRefinedTerm`).
  * @param fixedPoint the model's fixed point, when already solved. Other errors pass through.
  */
-export function secondOrderTerm(model: SupermarketModel, fixedPoint?: FixedPointResult): { correction: SecondOrderCorrection | null; note: string | null } {
+export function secondOrderTerm(
+  model: SupermarketModel,
+  fixedPoint?: FixedPointResult,
+): { correction: SecondOrderCorrection | null; note: string | null } {
   try {
     return { correction: refineSecondOrder(model, fixedPoint ? { fixedPoint } : {}), note: null };
   } catch (e) {
@@ -65,9 +68,22 @@ export const C2_RULE = '|ΣA/λ − ĉ₂| ≤ 1.96 s.e.(ĉ₂), ĉ₂ from x̂_
 export function judgeC2(sumA: number, lambda: number, fit: InverseNFit | null): C2Check {
   const c2 = sumA / lambda;
   if (!fit || !fit.inverseSquare || !Number.isFinite(fit.c2StandardError)) {
-    return { c2, sumA, fitted: fit?.inverseSquare ? fit.c2 : Number.NaN, fittedHalfWidth: Number.NaN, status: 'not-judged',
-      rule: `${C2_RULE}; not judged: no c₂ fit (fewer than three n)` };
+    return {
+      c2,
+      sumA,
+      fitted: fit?.inverseSquare ? fit.c2 : Number.NaN,
+      fittedHalfWidth: Number.NaN,
+      status: 'not-judged',
+      rule: `${C2_RULE}; not judged: no c₂ fit (fewer than three n)`,
+    };
   }
   const fittedHalfWidth = 1.96 * fit.c2StandardError;
-  return { c2, sumA, fitted: fit.c2, fittedHalfWidth, status: Math.abs(c2 - fit.c2) <= fittedHalfWidth ? 'agrees' : 'disagrees', rule: C2_RULE };
+  return {
+    c2,
+    sumA,
+    fitted: fit.c2,
+    fittedHalfWidth,
+    status: Math.abs(c2 - fit.c2) <= fittedHalfWidth ? 'agrees' : 'disagrees',
+    rule: C2_RULE,
+  };
 }

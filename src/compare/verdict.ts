@@ -26,16 +26,16 @@ export interface ReferenceValue {
  */
 export type FiniteNTerm =
   | {
-    readonly kind: 'refined';
-    /** Refined E[T] at this n: E[T_∞] + ΣV/(λn) (time units). */
-    readonly meanResponseTime: number;
-    /** ΣV, Σπ = E[Q_∞] and λ of the model. */
-    readonly sumV: number;
-    readonly sumPi: number;
-    readonly lambda: number;
-    /** δ_n = 2 × the 1/n² term of E[T] when it was computed (theory.md §8; `secondOrderAllowance`), else absent. */
-    readonly secondOrderAllowance?: number;
-  }
+      readonly kind: 'refined';
+      /** Refined E[T] at this n: E[T_∞] + ΣV/(λn) (time units). */
+      readonly meanResponseTime: number;
+      /** ΣV, Σπ = E[Q_∞] and λ of the model. */
+      readonly sumV: number;
+      readonly sumPi: number;
+      readonly lambda: number;
+      /** δ_n = 2 × the 1/n² term of E[T] when it was computed (theory.md §8; `secondOrderAllowance`), else absent. */
+      readonly secondOrderAllowance?: number;
+    }
   | { readonly kind: 'fitted'; readonly c1: number | null; readonly c2: number };
 
 /**
@@ -87,9 +87,11 @@ export interface CellVerdict {
 
 export const REFINED_RULE = '|sim − refined| ≤ h_n + δ_n, δ_n = |ΣV/n|·|ΣV|/(nΣπ)/λ';
 export const REFINED_SECOND_ORDER_RULE = '|sim − refined| ≤ h_n + δ_n, δ_n = 2|ΣA|/(n²λ) (twice the computed 1/n² term)';
-export const WITHOUT_V_RULE = '|x̂_n − x_∞| ≤ √(h_n² + h_ref²) + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ₁ (ĉ₂ when fitted) from the sweep (no V: theory.md §8)';
+export const WITHOUT_V_RULE =
+  '|x̂_n − x_∞| ≤ √(h_n² + h_ref²) + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ₁ (ĉ₂ when fitted) from the sweep (no V: theory.md §8)';
 /** How the report's cells are judged together (report, results.json and theory.md §8 say the same). */
-export const FAMILY_RULE = `p-value of the t statistic (Student t, Welch ν); Holm's step-down adjustment over all judged cells of the report ` +
+export const FAMILY_RULE =
+  `p-value of the t statistic (Student t, Welch ν); Holm's step-down adjustment over all judged cells of the report ` +
   `(family-wise error ≤ ${SIGNIFICANCE_LEVEL}); a rejected cell is rerun with fresh seeds and 4× the replications, the reruns Holm-adjusted ` +
   `among themselves: "disagrees" only when the rerun rejects too, else "agrees (rejection not confirmed)"`;
 
@@ -102,7 +104,13 @@ export const FAMILY_RULE = `p-value of the t statistic (Student t, Welch ν); Ho
  * @param simulated simulated mean response time with its Student-t CI (R ≥ 2). @param limit x_∞ with its error bars.
  * @param term the finite-n term (see `FiniteNTerm`). @param n servers.
  */
-export function cellVerdict(simulated: Estimate, limit: ReferenceValue, term: FiniteNTerm, n: number, maxRelativeCorrection = MAX_RELATIVE_CORRECTION): CellVerdict {
+export function cellVerdict(
+  simulated: Estimate,
+  limit: ReferenceValue,
+  term: FiniteNTerm,
+  n: number,
+  maxRelativeCorrection = MAX_RELATIVE_CORRECTION,
+): CellVerdict {
   const expected = term.kind === 'refined' ? term.meanResponseTime : limit.value;
   const difference = simulated.mean - expected;
   const halfWidth = simulated.halfWidth;
@@ -125,12 +133,26 @@ export function cellVerdict(simulated: Estimate, limit: ReferenceValue, term: Fi
     const relativeCorrection = Math.abs(sumV) / (n * sumPi);
     const out = relativeCorrection > maxRelativeCorrection;
     const t = test(allowance);
-    return { ...common, status: out ? 'refined-out-of-range' : judge(allowance), allowance, tStatistic: t.tStatistic,
-      pValue: out ? Number.NaN : t.pValue, relativeCorrection, rule: `${term.secondOrderAllowance === undefined ? REFINED_RULE : REFINED_SECOND_ORDER_RULE}; skipped when ΣV/(nΣπ) > ${maxRelativeCorrection}` };
+    return {
+      ...common,
+      status: out ? 'refined-out-of-range' : judge(allowance),
+      allowance,
+      tStatistic: t.tStatistic,
+      pValue: out ? Number.NaN : t.pValue,
+      relativeCorrection,
+      rule: `${term.secondOrderAllowance === undefined ? REFINED_RULE : REFINED_SECOND_ORDER_RULE}; skipped when ΣV/(nΣπ) > ${maxRelativeCorrection}`,
+    };
   }
   if (term.c1 === null || !Number.isFinite(term.c1)) {
-    return { ...common, status: 'not-judged', allowance: Number.NaN, tStatistic: test(0).tStatistic, pValue: Number.NaN, relativeCorrection: null,
-      rule: 'no per-n verdict without V and without a c₁ fit (fewer n than fit parameters)' };
+    return {
+      ...common,
+      status: 'not-judged',
+      allowance: Number.NaN,
+      tStatistic: test(0).tStatistic,
+      pValue: Number.NaN,
+      relativeCorrection: null,
+      rule: 'no per-n verdict without V and without a c₁ fit (fewer n than fit parameters)',
+    };
   }
   const allowance = Math.abs(term.c1) / n + Math.abs(term.c2) / (n * n);
   return { ...common, status: judge(allowance), allowance, ...test(allowance), relativeCorrection: null, rule: WITHOUT_V_RULE };
@@ -157,7 +179,11 @@ export interface FamilyJudgement {
  * @param first the first runs' single-run verdicts (`cellVerdict`). @param rerun index → the rerun's single-run verdict.
  * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
  */
-export function judgeFamily(first: readonly CellVerdict[], rerun: (index: number) => CellVerdict, alpha = SIGNIFICANCE_LEVEL): FamilyJudgement[] {
+export function judgeFamily(
+  first: readonly CellVerdict[],
+  rerun: (index: number) => CellVerdict,
+  alpha = SIGNIFICANCE_LEVEL,
+): FamilyJudgement[] {
   const judged = first.map((v, i) => i).filter((i) => isJudged(first[i]));
   const adjusted = holmAdjust(judged.map((i) => first[i].pValue));
   const rejected = judged.filter((_, k) => adjusted[k] < alpha);
@@ -170,7 +196,8 @@ export function judgeFamily(first: readonly CellVerdict[], rerun: (index: number
     if (r < 0) return { verdict: { ...v, status: 'agrees', adjustedPValue: adjusted[k] }, confirmation: null };
     const confirmed = isJudged(reruns[r]) && rerunAdjusted[r] < alpha;
     const confirmation: CellVerdict = isJudged(reruns[r])
-      ? { ...reruns[r], status: confirmed ? 'disagrees' : 'agrees', adjustedPValue: rerunAdjusted[r] } : reruns[r];
+      ? { ...reruns[r], status: confirmed ? 'disagrees' : 'agrees', adjustedPValue: rerunAdjusted[r] }
+      : reruns[r];
     return { verdict: { ...v, status: confirmed ? 'disagrees' : 'agrees-not-confirmed', adjustedPValue: adjusted[k] }, confirmation };
   });
 }
@@ -200,8 +227,14 @@ export const LIMIT_RULE = '|â − x_∞| ≤ √(h_â² + h_ref²) + ε_num (â
  */
 export function limitCheck(fit: InverseNFit | null, reference: ReferenceValue): LimitCheck {
   if (!fit || !fit.limitFitted) {
-    return { status: 'not-judged', difference: Number.NaN, fitHalfWidth: Number.NaN, combinedHalfWidth: Number.NaN, zScore: Number.NaN,
-      rule: `${LIMIT_RULE}; not judged: fewer n than fit parameters` };
+    return {
+      status: 'not-judged',
+      difference: Number.NaN,
+      fitHalfWidth: Number.NaN,
+      combinedHalfWidth: Number.NaN,
+      zScore: Number.NaN,
+      rule: `${LIMIT_RULE}; not judged: fewer n than fit parameters`,
+    };
   }
   const difference = fit.a - reference.value;
   const statistical = Math.hypot(fit.aHalfWidth, reference.halfWidth);
@@ -209,7 +242,11 @@ export function limitCheck(fit: InverseNFit | null, reference: ReferenceValue): 
   const zScore = statistical > 0 ? difference / (statistical / 1.96) : Number.POSITIVE_INFINITY;
   return {
     status: Math.abs(difference) <= combinedHalfWidth ? 'agrees' : 'disagrees',
-    difference, fitHalfWidth: fit.aHalfWidth, combinedHalfWidth, zScore, rule: LIMIT_RULE,
+    difference,
+    fitHalfWidth: fit.aHalfWidth,
+    combinedHalfWidth,
+    zScore,
+    rule: LIMIT_RULE,
   };
 }
 
@@ -236,9 +273,10 @@ export interface C1Check {
   readonly rule: string;
 }
 
-export const C1_RULE = 'ĉ₁ from x̂_n − E[T]∞ = c₁/n (+ c₂/n² with ≥ 3 n), weighted 1/σ_n², over the n with ΣV/(nΣπ) ≤ the trusted range; ' +
+export const C1_RULE =
+  'ĉ₁ from x̂_n − E[T]∞ = c₁/n (+ c₂/n² with ≥ 3 n), weighted 1/σ_n², over the n with ΣV/(nΣπ) ≤ the trusted range; ' +
   't = (ĉ₁ − ΣV/λ)/s.e. read against Student t with R − 1 degrees of freedom (the replications behind the weights; the ' +
-  'weights are taken as known, not rescaled by χ²); Holm over the report\'s models';
+  "weights are taken as known, not rescaled by χ²); Holm over the report's models";
 
 /**
  * The fitted 1/n coefficient against the refined mean field's ΣV/λ (theory.md §8 "Sweep").
@@ -248,16 +286,38 @@ export const C1_RULE = 'ĉ₁ from x̂_n − E[T]∞ = c₁/n (+ c₂/n² with �
 export function c1Check(fit: InverseNFit | null, expected: number, replications: number): C1Check {
   const degreesOfFreedom = replications - 1;
   if (!fit || fit.limitFitted || !(fit.c1StandardError > 0)) {
-    return { status: 'not-judged', c1: fit?.c1 ?? Number.NaN, expected, standardError: Number.NaN, degreesOfFreedom, halfWidth: Number.NaN,
-      tStatistic: Number.NaN, pValue: Number.NaN, adjustedPValue: null, reducedChiSquare: Number.NaN, nUsed: fit?.nUsed ?? [],
-      rule: `${C1_RULE}; not judged: fewer than 2 n in the trusted range` };
+    return {
+      status: 'not-judged',
+      c1: fit?.c1 ?? Number.NaN,
+      expected,
+      standardError: Number.NaN,
+      degreesOfFreedom,
+      halfWidth: Number.NaN,
+      tStatistic: Number.NaN,
+      pValue: Number.NaN,
+      adjustedPValue: null,
+      reducedChiSquare: Number.NaN,
+      nUsed: fit?.nUsed ?? [],
+      rule: `${C1_RULE}; not judged: fewer than 2 n in the trusted range`,
+    };
   }
   const se = fit.c1StandardError;
   const tStatistic = (fit.c1 - expected) / se;
   const pValue = studentTwoSidedPValue(tStatistic, degreesOfFreedom);
-  return { status: pValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees', c1: fit.c1, expected, standardError: se, degreesOfFreedom,
-    halfWidth: tQuantile(0.975, degreesOfFreedom) * se, tStatistic, pValue, adjustedPValue: null,
-    reducedChiSquare: fit.degreesOfFreedom > 0 ? fit.chiSquare / fit.degreesOfFreedom : Number.NaN, nUsed: fit.nUsed, rule: C1_RULE };
+  return {
+    status: pValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees',
+    c1: fit.c1,
+    expected,
+    standardError: se,
+    degreesOfFreedom,
+    halfWidth: tQuantile(0.975, degreesOfFreedom) * se,
+    tStatistic,
+    pValue,
+    adjustedPValue: null,
+    reducedChiSquare: fit.degreesOfFreedom > 0 ? fit.chiSquare / fit.degreesOfFreedom : Number.NaN,
+    nUsed: fit.nUsed,
+    rule: C1_RULE,
+  };
 }
 
 /** Holm over the judged c₁ checks of a report: sets `adjustedPValue` and the status at `alpha`. */

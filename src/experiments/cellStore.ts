@@ -16,7 +16,10 @@ import { VERSION } from '../version.ts';
  * text). Objects hash by their JSON text, so key order matters: build settings the same way each time.
  */
 export function settingsHash(settings: unknown): string {
-  return createHash('sha256').update(JSON.stringify({ settings, version: VERSION })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify({ settings, version: VERSION }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** File name of a key: its letters, digits, dot, dash and underscore (≤ 80), then 10 hex digits of its hash (unique). */
@@ -45,7 +48,10 @@ export class CellStore<V> {
   private readonly fresh: boolean;
 
   /** @param dir folder of the cells (created on the first `put`). @param options.fresh ignore stored cells. */
-  constructor(readonly dir: string, options: { readonly fresh?: boolean } = {}) {
+  constructor(
+    readonly dir: string,
+    options: { readonly fresh?: boolean } = {},
+  ) {
     this.fresh = Boolean(options.fresh);
   }
 

@@ -24,9 +24,19 @@ export interface Finding {
 export function measuredCell(o: CellOutcome): MeasuredCell {
   const c = o.cell;
   return {
-    selection: c.selection, discipline: c.discipline, service: c.service, prediction: c.prediction, lambda: c.lambda, d: c.d, n: c.n,
-    meanResponseTime: o.result.meanResponseTime, meanSlowdown: o.result.meanSlowdown, responseTimePercentiles: o.result.responseTimePercentiles,
-    method: c.trace ? `trace replay n = ${c.n}` : `simulation n = ${c.n} (${c.replications} × ${c.jobs.toExponential(0).replace('e+', 'e')} jobs)`,
+    selection: c.selection,
+    discipline: c.discipline,
+    service: c.service,
+    prediction: c.prediction,
+    lambda: c.lambda,
+    d: c.d,
+    n: c.n,
+    meanResponseTime: o.result.meanResponseTime,
+    meanSlowdown: o.result.meanSlowdown,
+    responseTimePercentiles: o.result.responseTimePercentiles,
+    method: c.trace
+      ? `trace replay n = ${c.n}`
+      : `simulation n = ${c.n} (${c.replications} × ${c.jobs.toExponential(0).replace('e+', 'e')} jobs)`,
   };
 }
 
@@ -36,7 +46,12 @@ export function measuredCell(o: CellOutcome): MeasuredCell {
  */
 export function judgeExperimentClaims(claims: readonly Conjecture[], outcomes: readonly CellOutcome[]): Finding[] {
   const cells = outcomes.map(measuredCell);
-  return claims.flatMap((c) => judgeClaimOnCells(c, cells).map((p) => ({
-    claim: `${c.spec.name}: ${c.claim.text}`, where: `${p.point.row}, λ = ${p.point.lambda}`, verdict: p.verdict, evidence: pointEvidence(p),
-  })));
+  return claims.flatMap((c) =>
+    judgeClaimOnCells(c, cells).map((p) => ({
+      claim: `${c.spec.name}: ${c.claim.text}`,
+      where: `${p.point.row}, λ = ${p.point.lambda}`,
+      verdict: p.verdict,
+      evidence: pointEvidence(p),
+    })),
+  );
 }

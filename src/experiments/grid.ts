@@ -54,36 +54,74 @@ function policies(spec: ExperimentSpec): { selection: Selection; discipline: Dis
 export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
   const cells: ExperimentCell[] = [];
   for (const service of spec.service) {
-    const serviceLabel = typeof service === 'string' ? service : `trace:${service.trace.split('/').pop()!.replace(/\.(swf|tsv)(\.gz)?$/, '')}`;
+    const serviceLabel =
+      typeof service === 'string'
+        ? service
+        : `trace:${service.trace
+            .split('/')
+            .pop()!
+            .replace(/\.(swf|tsv)(\.gz)?$/, '')}`;
     for (const d of spec.d) {
       for (const n of spec.n) {
         for (const { selection, discipline } of policies(spec)) {
           const predictions = usesPrediction(selection, discipline) ? spec.prediction : ['none'];
           for (const prediction of predictions) {
             for (const lambda of spec.lambda) {
-              const key = `${serviceLabel}|d${d}|n${n}|${selection}-${discipline}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
-              const base = { key, policy: policyLabel(selection, discipline), selection, discipline, service: serviceLabel, prediction,
-                lambda, d, n, jobs: spec.jobs, replications: spec.replications, seed: deriveSeed(spec.seed, key) };
+              const key = `${serviceLabel}|d${d}|n${n}|${selection}-${discipline}|${prediction}|lambda${lambda}`.replace(
+                /[^A-Za-z0-9.|:_-]/g,
+                '_',
+              );
+              const base = {
+                key,
+                policy: policyLabel(selection, discipline),
+                selection,
+                discipline,
+                service: serviceLabel,
+                prediction,
+                lambda,
+                d,
+                n,
+                jobs: spec.jobs,
+                replications: spec.replications,
+                seed: deriveSeed(spec.seed, key),
+              };
               let model: SupermarketModel;
               try {
                 model = parseModel({
-                  lambda, d, selection, discipline, sampling: spec.sampling, conventions: spec.conventions,
+                  lambda,
+                  d,
+                  selection,
+                  discipline,
+                  sampling: spec.sampling,
+                  conventions: spec.conventions,
                   ...(typeof service === 'string' ? { service, prediction: prediction === 'none' ? undefined : prediction } : {}),
                 });
               } catch (error) {
                 // name the entries of the file that make the model, as the schema errors name their JSON path
                 if (error instanceof InvalidModelError) {
-                  throw new InvalidModelError(`service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, prediction ${JSON.stringify(prediction)}: ${error.message}`);
+                  throw new InvalidModelError(
+                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, prediction ${JSON.stringify(prediction)}: ${error.message}`,
+                  );
                 }
                 throw error;
               }
-              if (d > n) throw new InvalidModelError(`d = ${d} exceeds n = ${n} (entries "d" and "n"): cannot sample more servers than exist`);
+              if (d > n)
+                throw new InvalidModelError(`d = ${d} exceeds n = ${n} (entries "d" and "n"): cannot sample more servers than exist`);
               if (typeof service !== 'string') {
                 const warm = typeof spec.warmup === 'number' ? spec.warmup : 0;
-                cells.push({ ...base, model, trace: { path: service.trace, format: service.format, status: service.status }, warmupTime: warm, warmupRule: 'trace replay: warm-up in jobs, see the runner' });
+                cells.push({
+                  ...base,
+                  model,
+                  trace: { path: service.trace, format: service.format, status: service.status },
+                  warmupTime: warm,
+                  warmupRule: 'trace replay: warm-up in jobs, see the runner',
+                });
                 continue;
               }
-              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : simulationWarmup(model, { cap: spec.maxWarmup });
+              const warm =
+                typeof spec.warmup === 'number'
+                  ? { time: spec.warmup, rule: 'given in the experiment file' }
+                  : simulationWarmup(model, { cap: spec.maxWarmup });
               cells.push({ ...base, model, warmupTime: warm.time, warmupRule: warm.rule });
             }
           }

@@ -7,10 +7,12 @@ import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
 import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 
 const positiveInt = z.number().int().positive();
-const policy = z.object({
-  selection: z.enum(SELECTIONS),
-  discipline: z.enum(DISCIPLINES),
-}).strict();
+const policy = z
+  .object({
+    selection: z.enum(SELECTIONS),
+    discipline: z.enum(DISCIPLINES),
+  })
+  .strict();
 
 /** A service law in short form ("exp", "weibull:0.5", …) or a trace reference. */
 const serviceEntry = z.union([
@@ -20,35 +22,38 @@ const serviceEntry = z.union([
 /** A prediction model in short form ("exact", "exp", "uniform:0.5", "lognormal:1") or "learned"/"user" for traces. */
 const predictionEntry = z.string().min(1);
 
-export const experimentSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore (it names the report folder)'),
-  description: z.string().optional(),
-  lambda: z.array(z.number().positive().lt(1)).min(1),
-  d: z.array(positiveInt).min(1),
-  n: z.array(positiveInt).min(1),
-  /** Either an explicit list of policies or the cross product of selections × disciplines. */
-  policies: z.array(policy).min(1).optional(),
-  selections: z.array(z.enum(SELECTIONS)).min(1).optional(),
-  disciplines: z.array(z.enum(DISCIPLINES)).min(1).optional(),
-  service: z.array(serviceEntry).min(1),
-  prediction: z.array(predictionEntry).min(1).default(['exact']),
-  sampling: z.enum(SAMPLINGS).default('with-replacement'),
-  conventions: conventionsInputSchema.optional(),
-  jobs: positiveInt,
-  replications: z.number().int().min(2),
-  seed: z.number().int().nonnegative().default(1),
-  /** Warm-up in time units, or "auto" (mean-field based for exponential JSQ, else a load- and SCV-scaled rule). */
-  warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
-  /** Cap on the automatic warm-up (time units), default 5000. */
-  maxWarmup: z.number().positive().default(5000),
-  /**
-   * Claim files judged on the cells (paths relative to the experiment file), e.g. "../analysis/h3-jsq-beats-lpw.json";
-   * default: the seed study's H1–H3 (STUDY_CLAIM_FILES in analysis/); [] for none.
-   */
-  claims: z.array(z.string().min(1)).optional(),
-}).strict().refine((e) => e.policies !== undefined || (e.selections !== undefined && e.disciplines !== undefined), {
-  message: 'give either "policies" or both "selections" and "disciplines"',
-});
+export const experimentSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore (it names the report folder)'),
+    description: z.string().optional(),
+    lambda: z.array(z.number().positive().lt(1)).min(1),
+    d: z.array(positiveInt).min(1),
+    n: z.array(positiveInt).min(1),
+    /** Either an explicit list of policies or the cross product of selections × disciplines. */
+    policies: z.array(policy).min(1).optional(),
+    selections: z.array(z.enum(SELECTIONS)).min(1).optional(),
+    disciplines: z.array(z.enum(DISCIPLINES)).min(1).optional(),
+    service: z.array(serviceEntry).min(1),
+    prediction: z.array(predictionEntry).min(1).default(['exact']),
+    sampling: z.enum(SAMPLINGS).default('with-replacement'),
+    conventions: conventionsInputSchema.optional(),
+    jobs: positiveInt,
+    replications: z.number().int().min(2),
+    seed: z.number().int().nonnegative().default(1),
+    /** Warm-up in time units, or "auto" (mean-field based for exponential JSQ, else a load- and SCV-scaled rule). */
+    warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
+    /** Cap on the automatic warm-up (time units), default 5000. */
+    maxWarmup: z.number().positive().default(5000),
+    /**
+     * Claim files judged on the cells (paths relative to the experiment file), e.g. "../analysis/h3-jsq-beats-lpw.json";
+     * default: the seed study's H1–H3 (STUDY_CLAIM_FILES in analysis/); [] for none.
+     */
+    claims: z.array(z.string().min(1)).optional(),
+  })
+  .strict()
+  .refine((e) => e.policies !== undefined || (e.selections !== undefined && e.disciplines !== undefined), {
+    message: 'give either "policies" or both "selections" and "disciplines"',
+  });
 
 export type ExperimentSpec = z.infer<typeof experimentSchema>;
 

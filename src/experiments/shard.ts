@@ -99,8 +99,13 @@ export interface ShardManifest {
 
 /** Hash of a grid (sorted key → settings hash pairs, with the version): 16 hex digits of SHA-256. */
 export function gridHash(cells: Readonly<Record<string, string>>): string {
-  const pairs = Object.keys(cells).sort().map((k) => [k, cells[k]]);
-  return createHash('sha256').update(JSON.stringify({ pairs, version: VERSION })).digest('hex').slice(0, 16);
+  const pairs = Object.keys(cells)
+    .sort()
+    .map((k) => [k, cells[k]]);
+  return createHash('sha256')
+    .update(JSON.stringify({ pairs, version: VERSION }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Writes the manifest of a shard folder (atomically). */
@@ -136,10 +141,20 @@ export function findShards(dirs: readonly string[]): FoundShard[] {
     found.push({ dir, manifest: m });
   };
   for (const dir of dirs) {
-    if (existsSync(path.join(dir, 'shard.json'))) { read(dir); continue; }
+    if (existsSync(path.join(dir, 'shard.json'))) {
+      read(dir);
+      continue;
+    }
     const sub = path.join(dir, 'shards');
-    const children = existsSync(sub) ? readdirSync(sub).filter((c) => existsSync(path.join(sub, c, 'shard.json'))).sort() : [];
-    if (children.length === 0) throw new InvalidModelError(`${dir}: no shard.json here nor in ${path.join(dir, 'shards', '*')}; give the folders written by --shard`);
+    const children = existsSync(sub)
+      ? readdirSync(sub)
+          .filter((c) => existsSync(path.join(sub, c, 'shard.json')))
+          .sort()
+      : [];
+    if (children.length === 0)
+      throw new InvalidModelError(
+        `${dir}: no shard.json here nor in ${path.join(dir, 'shards', '*')}; give the folders written by --shard`,
+      );
     for (const c of children) read(path.join(sub, c));
   }
   return found;

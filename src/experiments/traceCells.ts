@@ -37,7 +37,13 @@ export class TraceCellRunner {
       const trace = loadTrace(file, { format: t.format, ...(t.status !== undefined ? { status: [t.status] } : {}) });
       const jobs = trace.jobs as readonly TraceJob[];
       const half = Math.floor(jobs.length / 2);
-      loaded = { all: jobs, test: jobs.slice(half), learned: new Map(), skipped: trace.skipped.count, clock: trace.format === 'swf' ? trace.clock : undefined };
+      loaded = {
+        all: jobs,
+        test: jobs.slice(half),
+        learned: new Map(),
+        skipped: trace.skipped.count,
+        clock: trace.format === 'swf' ? trace.clock : undefined,
+      };
       this.traces.set(key, loaded);
     }
     return loaded;
@@ -57,8 +63,16 @@ export class TraceCellRunner {
     const loaded = this.load(cell);
     const rf = this.learn(loaded, 'random-forest');
     const lin = this.learn(loaded, 'linear');
-    return { trace: cell.service, jobs: loaded.all.length, skipped: loaded.skipped, trainCount: rf.trainCount, testCount: rf.testCount,
-      randomForest: rf.quality.learned, linear: lin.quality.learned, userEstimate: rf.quality.userEstimate ?? null };
+    return {
+      trace: cell.service,
+      jobs: loaded.all.length,
+      skipped: loaded.skipped,
+      trainCount: rf.trainCount,
+      testCount: rf.testCount,
+      randomForest: rf.quality.learned,
+      linear: lin.quality.learned,
+      userEstimate: rf.quality.userEstimate ?? null,
+    };
   }
 
   /**
@@ -72,21 +86,32 @@ export class TraceCellRunner {
     else if (cell.prediction === 'learned') predictions = this.learn(loaded, 'random-forest').predictions;
     else if (cell.prediction === 'learned-linear') predictions = this.learn(loaded, 'linear').predictions;
     else if (cell.prediction === 'user') {
-      if (loaded.test.some((j) => j.userEstimate === undefined || !(j.userEstimate >= 0))) return { skipReason: `${cell.service} has no user estimate for every job` };
+      if (loaded.test.some((j) => j.userEstimate === undefined || !(j.userEstimate >= 0)))
+        return { skipReason: `${cell.service} has no user estimate for every job` };
       predictions = Float64Array.from(loaded.test, (j) => j.userEstimate!);
     } else if (cell.prediction !== 'none') {
       throw new InvalidModelError(`trace cells take predictions ${TRACE_PREDICTIONS.join(', ')}; got ${JSON.stringify(cell.prediction)}`);
     }
-    const workload = traceWorkload(loaded.test, { targetLoad: cell.lambda, servers: cell.n, rescale: 'sizes', ...(predictions ? { predictions } : {}) });
+    const workload = traceWorkload(loaded.test, {
+      targetLoad: cell.lambda,
+      servers: cell.n,
+      rescale: 'sizes',
+      ...(predictions ? { predictions } : {}),
+    });
     if (!cell.model) throw new InvalidModelError(`trace cell ${cell.key} has no model (build cells with expandGrid)`);
     const r = simulateReplay(cell.model, workload, { n: cell.n, seed: cell.seed });
     const { model: _m, ...cellData } = cell;
     return {
       cell: cellData,
       result: {
-        meanResponseTime: r.meanResponseTime, meanQueueLength: r.meanQueueLength, meanSlowdown: r.meanSlowdown,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        meanSlowdown: r.meanSlowdown,
         responseTimePercentiles: r.responseTimePercentiles as unknown as Record<string, CellOutcome['result']['meanResponseTime']>,
-        events: r.events, eventsPerSecond: r.eventsPerSecond, wallSeconds: r.wallSeconds, warmupTime: 0,
+        events: r.events,
+        eventsPerSecond: r.eventsPerSecond,
+        wallSeconds: r.wallSeconds,
+        warmupTime: 0,
         seeds: { master: cell.seed, stream: r.seed.stream, replayJobs: workload.meta.jobs, offeredLoad: r.offeredLoad },
       },
     };

@@ -42,7 +42,7 @@ function targetEncoding(keys: readonly (number | undefined)[], target: Float64Ar
   const out = new Float64Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    const c = k === undefined ? 0 : cnt.get(k) ?? 0;
+    const c = k === undefined ? 0 : (cnt.get(k) ?? 0);
     out[i] = c === 0 ? mu : ((sum.get(k as number) as number) + SMOOTHING * mu) / (c + SMOOTHING);
   }
   return out;
@@ -131,12 +131,49 @@ export function buildFeatures(jobs: readonly TraceJob[], trainCount: number, clo
     column(`hour of day${relative}`, (i) => when[i].hour);
     column(`day of week${relative}`, (i) => when[i].weekday);
     timeOfDay = describeClock(clock);
-    const user = targetEncoding(swf.map((j) => j.user), target, trainCount, mu);
+    const user = targetEncoding(
+      swf.map((j) => j.user),
+      target,
+      trainCount,
+      mu,
+    );
     cols.push(['user (mean ln size)', user]);
-    cols.push(['group (mean ln size)', targetEncoding(swf.map((j) => j.group), target, trainCount, mu)]);
-    cols.push(['queue (mean ln size)', targetEncoding(swf.map((j) => j.queue), target, trainCount, mu)]);
-    cols.push(['executable (mean ln size)', targetEncoding(swf.map((j) => j.executable), target, trainCount, mu)]);
-    cols.push(['partition (mean ln size)', targetEncoding(swf.map((j) => j.partition), target, trainCount, mu)]);
+    cols.push([
+      'group (mean ln size)',
+      targetEncoding(
+        swf.map((j) => j.group),
+        target,
+        trainCount,
+        mu,
+      ),
+    ]);
+    cols.push([
+      'queue (mean ln size)',
+      targetEncoding(
+        swf.map((j) => j.queue),
+        target,
+        trainCount,
+        mu,
+      ),
+    ]);
+    cols.push([
+      'executable (mean ln size)',
+      targetEncoding(
+        swf.map((j) => j.executable),
+        target,
+        trainCount,
+        mu,
+      ),
+    ]);
+    cols.push([
+      'partition (mean ln size)',
+      targetEncoding(
+        swf.map((j) => j.partition),
+        target,
+        trainCount,
+        mu,
+      ),
+    ]);
     const [last, mean2] = userHistory(swf, target, user);
     cols.push(['user last ln run time', last], ['user mean ln run time, last 2', mean2]);
   } else {

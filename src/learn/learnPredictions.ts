@@ -93,7 +93,8 @@ function positiveInteger(name: string, x: number): number {
  */
 export function learnPredictions(jobs: readonly TraceJob[], options: LearnOptions = {}): LearnResult {
   const model = options.model ?? 'random-forest';
-  if (model !== 'random-forest' && model !== 'linear') throw new InvalidModelError(`model must be 'random-forest' or 'linear', got ${JSON.stringify(model)}`);
+  if (model !== 'random-forest' && model !== 'linear')
+    throw new InvalidModelError(`model must be 'random-forest' or 'linear', got ${JSON.stringify(model)}`);
   const trainFraction = options.trainFraction ?? 0.5;
   if (!(trainFraction > 0 && trainFraction < 1)) throw new InvalidModelError(`trainFraction must lie in (0, 1), got ${trainFraction}`);
   const seed = options.seed ?? 1;
@@ -105,7 +106,8 @@ export function learnPredictions(jobs: readonly TraceJob[], options: LearnOption
   const m = jobs.length;
   const trainCount = Math.floor(trainFraction * m);
   const testCount = m - trainCount;
-  if (trainCount < 2 || testCount < 2) throw new InvalidModelError(`need at least 2 jobs in each part, got ${trainCount} training and ${testCount} test jobs`);
+  if (trainCount < 2 || testCount < 2)
+    throw new InvalidModelError(`need at least 2 jobs in each part, got ${trainCount} training and ${testCount} test jobs`);
 
   const { names, rows, target, timeOfDay } = buildFeatures(jobs, trainCount, options.clock);
   if (names.length === 0) throw new InvalidModelError('no feature varies over the training part');
@@ -121,10 +123,18 @@ export function learnPredictions(jobs: readonly TraceJob[], options: LearnOption
   } else {
     const pick = sampleIndices(trainCount, maxTrainSamples, seed);
     const forest = new (mlRandomForest().RandomForestRegression)({
-      nEstimators: trees, maxFeatures: 1.0, replacement: false, useSampleBagging: true, noOOB: true, seed,
+      nEstimators: trees,
+      maxFeatures: 1.0,
+      replacement: false,
+      useSampleBagging: true,
+      noOOB: true,
+      seed,
       treeOptions: { maxDepth, minNumSamples: minLeafSize },
     });
-    forest.train(pick.map((i) => rows[i]), pick.map((i) => target[i]));
+    forest.train(
+      pick.map((i) => rows[i]),
+      pick.map((i) => target[i]),
+    );
     logPred = forest.predict(testRows);
     fitCount = pick.length;
   }
@@ -139,9 +149,15 @@ export function learnPredictions(jobs: readonly TraceJob[], options: LearnOption
     if (j.userEstimate !== undefined) hasUser = true;
   }
   return {
-    predictions, trainCount, testCount, fitCount,
+    predictions,
+    trainCount,
+    testCount,
+    fitCount,
     quality: { learned: predictionQuality(actual, predictions), ...(hasUser ? { userEstimate: predictionQuality(actual, user) } : {}) },
-    model, seed, features: names, timeOfDay,
+    model,
+    seed,
+    features: names,
+    timeOfDay,
     options: { trainFraction, trees, maxDepth, minLeafSize, maxTrainSamples },
   };
 }

@@ -58,10 +58,8 @@ export interface FixedPointResult {
 /** Fixed points are accepted only if ‖f‖∞ is at most this (theory.md §2). */
 export const FIXED_POINT_RESIDUAL_TOLERANCE = 1e-12;
 
-const SOURCE =
-  'theory.md §2; Vvedenskaya, Dobrushin, Karpelevich, Probl. Inf. Transm. 32(1), 1996; Mitzenmacher, IEEE TPDS 12(10), 2001';
-const CLOSED_FORM_EQUATION =
-  's_i = rho^((d^i - 1)/(d - 1)) (rho^i if d = 1), rho = lambda·E[S]; E[Q] = sum_{i>=1} s_i; E[T] = E[Q]/lambda';
+const SOURCE = 'theory.md §2; Vvedenskaya, Dobrushin, Karpelevich, Probl. Inf. Transm. 32(1), 1996; Mitzenmacher, IEEE TPDS 12(10), 2001';
+const CLOSED_FORM_EQUATION = 's_i = rho^((d^i - 1)/(d - 1)) (rho^i if d = 1), rho = lambda·E[S]; E[Q] = sum_{i>=1} s_i; E[T] = E[Q]/lambda';
 const NEWTON_EQUATION =
   'rho(s_{i-1}^d - s_i^d) - (s_i - s_{i+1}) = 0 for i = 1..K, s_0 = 1, s_{K+1} = 0 (Newton, analytic Jacobian); E[T] = E[Q]/lambda';
 
@@ -142,7 +140,9 @@ export function solveSqdFixedPoint(model: SupermarketModel, options: FixedPointO
   }
   const tailTolerance = options.tailTolerance ?? 1e-15;
   if (!(tailTolerance > 0 && tailTolerance <= MAX_TAIL_TOLERANCE)) {
-    throw new InvalidModelError(`tailTolerance must be in (0, ${MAX_TAIL_TOLERANCE}], got ${tailTolerance}: a looser truncation biases E[T] and the refined term`);
+    throw new InvalidModelError(
+      `tailTolerance must be in (0, ${MAX_TAIL_TOLERANCE}], got ${tailTolerance}: a looser truncation biases E[T] and the refined term`,
+    );
   }
   const maxLevel = options.maxTruncationLevel ?? DEFAULT_MAX_TRUNCATION_LEVEL;
   let K: number;

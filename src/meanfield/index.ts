@@ -4,14 +4,7 @@
  * (1/n) correction for SQ(d) = JSQ(d) with exponential sizes and FIFO. Pure: no I/O; failures throw the typed
  * errors of src/errors.ts. Source: theory.md §2, §6, §8, §10.
  */
-export {
-  sqdDrift,
-  sqdJacobian,
-  sqdJacobianBands,
-  sqdClosedFormTail,
-  sqdTruncationLevel,
-  DEFAULT_MAX_TRUNCATION_LEVEL,
-} from './sqd.ts';
+export { sqdDrift, sqdJacobian, sqdJacobianBands, sqdClosedFormTail, sqdTruncationLevel, DEFAULT_MAX_TRUNCATION_LEVEL } from './sqd.ts';
 export { newtonSolve, type NewtonOptions, type NewtonResult } from '../numerics/newton.ts';
 export {
   solveSqdFixedPoint,
@@ -21,10 +14,24 @@ export {
   type FixedPointMethod,
 } from './fixedPoint.ts';
 export { responseTimeCcdf, responseTimeQuantile } from './responseTime.ts';
-export { solveTransient, refinedTransient, refinedTransientAt, type TransientOptions, type TransientResult, type RefinedTransientResult } from './transient.ts';
 export {
-  simulationWarmup, warmupTime, MAX_AUTO_WARMUP, MAX_SCV_FACTOR, type SimulationWarmup, type SimulationWarmupOptions,
-  type PopulationWarmupOptions, type WarmupOptions, type WarmupResult,
+  solveTransient,
+  refinedTransient,
+  refinedTransientAt,
+  type TransientOptions,
+  type TransientResult,
+  type RefinedTransientResult,
+} from './transient.ts';
+export {
+  simulationWarmup,
+  warmupTime,
+  MAX_AUTO_WARMUP,
+  MAX_SCV_FACTOR,
+  type SimulationWarmup,
+  type SimulationWarmupOptions,
+  type PopulationWarmupOptions,
+  type WarmupOptions,
+  type WarmupResult,
 } from './warmup.ts';
 export { relaxationTime } from './relaxation.ts';
 export {
@@ -47,7 +54,12 @@ export * from './phaseType/index.ts';
 export * from './cavity/index.ts';
 export * from './population/index.ts';
 export {
-  solveMeanField, type MeanFieldSolution, type SolutionKind, type SolutionConvergence, type SolutionProvenance, type SolutionCcdf,
+  solveMeanField,
+  type MeanFieldSolution,
+  type SolutionKind,
+  type SolutionConvergence,
+  type SolutionProvenance,
+  type SolutionCcdf,
   type SolveOptions,
 } from './solve.ts';
 export { mg1, type Mg1Result, type Mg1Options } from './mg1/index.ts';

@@ -172,7 +172,13 @@ function kroneckerResidual(bands: ReturnType<typeof sqdJacobianBands>, X: Float6
 }
 
 /** Eigenbasis solve plus iterative refinement X ← X − solve(lhs − rhs) (the basis is ill-conditioned at large K). */
-function solveChecked(basis: TridiagonalEigenbasis, bands: ReturnType<typeof sqdJacobianBands>, rhs: Float64Array, m: number, name: string) {
+function solveChecked(
+  basis: TridiagonalEigenbasis,
+  bands: ReturnType<typeof sqdJacobianBands>,
+  rhs: Float64Array,
+  m: number,
+  name: string,
+) {
   const X = solveKroneckerSum(basis, rhs, m);
   let { r, relative } = kroneckerResidual(bands, X, rhs, basis.K, m);
   for (let step = 0; step < 20 && !(relative <= 1e-13); step++) {
@@ -184,7 +190,9 @@ function solveChecked(basis: TridiagonalEigenbasis, bands: ReturnType<typeof sqd
     ({ r, relative } = next);
   }
   if (!(relative <= KRONECKER_RESIDUAL_TOLERANCE)) {
-    throw new SolverError(`1/n² term: the ${name} equation has relative residual ${relative.toExponential(2)} > ${KRONECKER_RESIDUAL_TOLERANCE}`);
+    throw new SolverError(
+      `1/n² term: the ${name} equation has relative residual ${relative.toExponential(2)} > ${KRONECKER_RESIDUAL_TOLERANCE}`,
+    );
   }
   return { X, residual: relative };
 }
@@ -285,13 +293,23 @@ export function refineSecondOrder(
 ): SecondOrderCorrection {
   const { rho, d } = sqdParameters(model);
   if (model.sampling !== 'with-replacement') {
-    throw new InvalidModelError('the 1/n² term is implemented for sampling with replacement only (without replacement the drift itself depends on n)');
+    throw new InvalidModelError(
+      'the 1/n² term is implemented for sampling with replacement only (without replacement the drift itself depends on n)',
+    );
   }
   const { fixedPoint, K } = refinementBase(model, options);
   const provenance = SECOND_ORDER_PROVENANCE;
   if (d === 1) {
     const zeros = new Array<number>(K + 1).fill(0);
-    return { fixedPoint, V: zeros, A: [...zeros], sumV: 0, sumA: 0, diagnostics: { truncationLevel: K, residuals: { D: 0, C: 0, B: 0 } }, provenance };
+    return {
+      fixedPoint,
+      V: zeros,
+      A: [...zeros],
+      sumV: 0,
+      sumA: 0,
+      diagnostics: { truncationLevel: K, residuals: { D: 0, C: 0, B: 0 } },
+      provenance,
+    };
   }
   const s = Array.from({ length: K }, (_, i) => fixedPoint.tail[i + 1] ?? 0);
   const Fp = sqdJacobian(rho, d, s);
@@ -322,7 +340,10 @@ export function refineSecondOrder(
  * Trust only where ΣA/n² ≪ ΣV/n (theory.md §6 "Limits").
  * @throws {InvalidModelError} if n is not an integer ≥ 1 or d > n.
  */
-export function secondOrderEstimate(correction: SecondOrderCorrection, n: number): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
+export function secondOrderEstimate(
+  correction: SecondOrderCorrection,
+  n: number,
+): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
   const model = correction.fixedPoint.provenance.model;
   const servers = checkServers(model, n);
   const meanQueueLength = correction.fixedPoint.meanQueueLength + correction.sumV / servers + correction.sumA / servers ** 2;

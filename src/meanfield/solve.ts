@@ -95,7 +95,11 @@ type Parts = Omit<MeanFieldSolution, 'provenance' | 'convergence'> & { readonly 
 
 /** Completes a solver's answer with its provenance (and convergence true for closed forms). */
 function solution(parts: Parts): MeanFieldSolution {
-  return { ...parts, convergence: parts.convergence ?? { converged: true }, provenance: { solver: parts.solver, source: parts.source, version: VERSION } };
+  return {
+    ...parts,
+    convergence: parts.convergence ?? { converged: true },
+    provenance: { solver: parts.solver, source: parts.source, version: VERSION },
+  };
 }
 
 /**
@@ -111,51 +115,95 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
   const seed = options.seed ?? 1;
   if (model.selection === 'random' || model.d === 1) {
     const r = mg1({ ...model, d: 1, selection: 'random' });
-    return solution({ meanResponseTime: r.meanResponseTime, meanQueueLength: r.meanQueueLength, solver: `M/G/1 ${model.discipline.toUpperCase()} formula`,
-      kind: 'exact', source: 'theory.md §7 (Kleinrock; Schrage & Miller; Mitzenmacher 2020 for predictions)', numericalError: r.diagnostics.quadratureError,
-      convergence: { converged: r.diagnostics.converged } });
+    return solution({
+      meanResponseTime: r.meanResponseTime,
+      meanQueueLength: r.meanQueueLength,
+      solver: `M/G/1 ${model.discipline.toUpperCase()} formula`,
+      kind: 'exact',
+      source: 'theory.md §7 (Kleinrock; Schrage & Miller; Mitzenmacher 2020 for predictions)',
+      numericalError: r.diagnostics.quadratureError,
+      convergence: { converged: r.diagnostics.converged },
+    });
   }
   if (model.selection === 'lpw') {
-    throw new InvalidModelError('no mean-field solver for LPW(d) selection: theory.md §5 lists its cavity method as an untested ansatz; use simulation');
+    throw new InvalidModelError(
+      'no mean-field solver for LPW(d) selection: theory.md §5 lists its cavity method as an untested ansatz; use simulation',
+    );
   }
   if (model.selection === 'jsq') {
     if (model.discipline === 'fifo' && model.service.kind === 'exponential') {
       const fp = solveSqdFixedPoint(model);
-      return solution({ meanResponseTime: fp.meanResponseTime, meanQueueLength: fp.meanQueueLength, tail: fp.tail, solver: 'SQ(d) closed form',
-        kind: 'exact', source: 'theory.md §2 (Vvedenskaya et al. 1996; Mitzenmacher 2001)', numericalError: 0,
-        convergence: { converged: true, iterations: fp.diagnostics.iterations, residual: fp.diagnostics.residual } });
+      return solution({
+        meanResponseTime: fp.meanResponseTime,
+        meanQueueLength: fp.meanQueueLength,
+        tail: fp.tail,
+        solver: 'SQ(d) closed form',
+        kind: 'exact',
+        source: 'theory.md §2 (Vvedenskaya et al. 1996; Mitzenmacher 2001)',
+        numericalError: 0,
+        convergence: { converged: true, iterations: fp.diagnostics.iterations, residual: fp.diagnostics.residual },
+      });
     }
     if (model.discipline === 'fifo' && model.service.kind !== 'deterministic' && model.service.kind !== 'empirical') {
       const r = phaseTypeJsqFixedPoint(model);
       const exact = PH_KINDS.has(model.service.kind);
-      return solution({ meanResponseTime: r.meanResponseTime, meanQueueLength: r.meanQueueLength, tail: r.tail,
-        solver: exact ? 'phase-type SQ(d) ODE' : 'phase-type SQ(d) ODE on a two-moment PH fit', kind: exact ? 'exact' : 'approximation',
+      return solution({
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        tail: r.tail,
+        solver: exact ? 'phase-type SQ(d) ODE' : 'phase-type SQ(d) ODE on a two-moment PH fit',
+        kind: exact ? 'exact' : 'approximation',
         source: 'theory.md §3' + (exact ? '' : ': only E[S] and the SCV match the true law'),
-        convergence: { converged: true, iterations: r.diagnostics.newtonIterations, residual: r.diagnostics.residual } });
+        convergence: { converged: true, iterations: r.diagnostics.newtonIterations, residual: r.diagnostics.residual },
+      });
     }
     const r = jsqCavity(model, { seed });
-    return solution({ meanResponseTime: r.meanResponseTime.mean, estimate: r.meanResponseTime, meanQueueLength: r.meanQueueLength, tail: r.tail,
-      solver: 'JSQ cavity iteration', kind: 'estimate',
-      source: 'theory.md §5 [A]: asymptotic independence assumed; s1 = rho held, CI from independent restarts, checked (Little, FIFO phase-type ODE)',
-      convergence: { converged: r.convergence.converged, iterations: r.convergence.iterations, residual: r.convergence.residual } });
+    return solution({
+      meanResponseTime: r.meanResponseTime.mean,
+      estimate: r.meanResponseTime,
+      meanQueueLength: r.meanQueueLength,
+      tail: r.tail,
+      solver: 'JSQ cavity iteration',
+      kind: 'estimate',
+      source:
+        'theory.md §5 [A]: asymptotic independence assumed; s1 = rho held, CI from independent restarts, checked (Little, FIFO phase-type ODE)',
+      convergence: { converged: r.convergence.converged, iterations: r.convergence.iterations, residual: r.convergence.residual },
+    });
   }
   // LWL(d)
   if (model.discipline === 'fifo') {
     if (model.service.kind === 'exponential' && model.service.mean === 1 && model.d >= 2) {
       const c = lwlExponentialClosedForm(model.lambda, model.d);
-      return solution({ meanResponseTime: c.meanResponseTime, meanQueueLength: model.lambda * c.meanResponseTime, solver: 'LWL(d) closed form',
-        kind: 'exact', source: 'theory.md §4 (Hellemans & Van Houdt 2018)', numericalError: 0 });
+      return solution({
+        meanResponseTime: c.meanResponseTime,
+        meanQueueLength: model.lambda * c.meanResponseTime,
+        solver: 'LWL(d) closed form',
+        kind: 'exact',
+        source: 'theory.md §4 (Hellemans & Van Houdt 2018)',
+        numericalError: 0,
+      });
     }
     const r = lwlFixedPoint(model);
-    return solution({ meanResponseTime: r.meanResponseTime, meanQueueLength: model.lambda * r.meanResponseTime,
+    return solution({
+      meanResponseTime: r.meanResponseTime,
+      meanQueueLength: model.lambda * r.meanResponseTime,
       ccdf: { of: 'workload', points: r.grid, ccdf: r.workloadCcdf },
-      solver: 'LWL(d) FPE (Picard/FFT)', kind: 'exact', source: 'theory.md §4 (Hellemans & Van Houdt 2018)',
+      solver: 'LWL(d) FPE (Picard/FFT)',
+      kind: 'exact',
+      source: 'theory.md §4 (Hellemans & Van Houdt 2018)',
       numericalError: r.diagnostics.meanResponseTimeGridError,
-      convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.lastChange } });
+      convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.lastChange },
+    });
   }
   const w = lwlWorkloadCcdf(model);
   const r = lwlCavity(model, { seed, horizon: options.cavityHorizon ?? 2e5, workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf } });
   // one long run of the cavity queue on a converged F̄ (its input, not part of the answer): nothing iterates
-  return solution({ meanResponseTime: r.meanResponseTime.mean, estimate: r.meanResponseTime, meanQueueLength: model.lambda * r.meanResponseTime.mean,
-    solver: 'LWL cavity queue', kind: 'estimate', source: 'theory.md §5 [D]: exact in the limit given asymptotic independence; CI by batch means' });
+  return solution({
+    meanResponseTime: r.meanResponseTime.mean,
+    estimate: r.meanResponseTime,
+    meanQueueLength: model.lambda * r.meanResponseTime.mean,
+    solver: 'LWL cavity queue',
+    kind: 'estimate',
+    source: 'theory.md §5 [D]: exact in the limit given asymptotic independence; CI by batch means',
+  });
 }

@@ -107,12 +107,7 @@ export function sqdClosedFormTail(rho: number, d: number, K: number): number[] {
  * @throws {InvalidModelError} if tailTolerance is outside (0, 1), or K would exceed maxLevel (raise
  *   tailTolerance or maxLevel). @throws {UnstableModelError} if rho is outside (0, 1).
  */
-export function sqdTruncationLevel(
-  rho: number,
-  d: number,
-  tailTolerance = 1e-15,
-  maxLevel = DEFAULT_MAX_TRUNCATION_LEVEL,
-): number {
+export function sqdTruncationLevel(rho: number, d: number, tailTolerance = 1e-15, maxLevel = DEFAULT_MAX_TRUNCATION_LEVEL): number {
   checkRhoD(rho, d);
   if (!(tailTolerance > 0 && tailTolerance < 1)) {
     throw new InvalidModelError(`tailTolerance must lie in (0, 1), got ${tailTolerance}`);

@@ -34,7 +34,6 @@ export function checkRhoD(rho: number, d: number): void {
   }
 }
 
-
 /**
  * The SQ(d) exponential FIFO mean field's own check, and ρ, d and E[S] of a parsed model (trusted: parseModel
  * validated λ, d and ρ < 1 once).

@@ -239,7 +239,8 @@ export function refinedTransient(model: SupermarketModel, options: TransientOpti
     for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) W[i][j] = y[2 * K + i * K + j];
     const b = sqdHessianTerm(rho, d, s, W);
     const f1 = withoutReplacement ? computeF1(rho, d, s) : undefined;
-    const FW = (i: number, j: number) => diag[i] * W[i][j] + (i > 0 ? lower[i] * W[i - 1][j] : 0) + (i + 1 < K ? upper[i] * W[i + 1][j] : 0);
+    const FW = (i: number, j: number) =>
+      diag[i] * W[i][j] + (i > 0 ? lower[i] * W[i - 1][j] : 0) + (i + 1 < K ? upper[i] * W[i + 1][j] : 0);
     for (let i = 0; i < K; i++) {
       out[i] = drift[i];
       const v = (k: number) => y[K + k];
@@ -253,16 +254,28 @@ export function refinedTransient(model: SupermarketModel, options: TransientOpti
   };
   const V: number[][] = [[0, ...new Array<number>(K).fill(0)]];
   let next = 1;
-  const stats = times.length === 1
-    ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
-    : integrateOdex(f, y0, taus[0], taus[taus.length - 1], { tolerance, maxSteps: 4 * maxSteps, label: `the refined SQ(d) transient (K = ${K})`,
-      denseComponents: Array.from({ length: K }, (_, i) => K + i) }, (_xOld, x, y, dense) => {
-        while (next < taus.length && taus[next] <= x) {
-          const target = taus[next];
-          V.push([0, ...Array.from({ length: K }, (_, i) => (target === x ? y[K + i] : dense(K + i, target)))]);
-          next++;
-        }
-      });
+  const stats =
+    times.length === 1
+      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
+      : integrateOdex(
+          f,
+          y0,
+          taus[0],
+          taus[taus.length - 1],
+          {
+            tolerance,
+            maxSteps: 4 * maxSteps,
+            label: `the refined SQ(d) transient (K = ${K})`,
+            denseComponents: Array.from({ length: K }, (_, i) => K + i),
+          },
+          (_xOld, x, y, dense) => {
+            while (next < taus.length && taus[next] <= x) {
+              const target = taus[next];
+              V.push([0, ...Array.from({ length: K }, (_, i) => (target === x ? y[K + i] : dense(K + i, target)))]);
+              next++;
+            }
+          },
+        );
   while (V.length < times.length) V.push([0, ...stats.y.slice(K, 2 * K)]);
   return {
     meanField,
@@ -270,7 +283,7 @@ export function refinedTransient(model: SupermarketModel, options: TransientOpti
     sumV: V.map((row) => row.reduceRight((acc, v) => acc + v, 0)),
     diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, truncationLevel: K },
     provenance: {
-      equation: 'E[s^(n)(t)] = s(t) + V(t)/n; dV/dt = F\'V + F\'\':W/2 (+ f1 without replacement), dW/dt = F\'W + WF\'^T + Q, V(0) = W(0) = 0',
+      equation: "E[s^(n)(t)] = s(t) + V(t)/n; dV/dt = F'V + F'':W/2 (+ f1 without replacement), dW/dt = F'W + WF'^T + Q, V(0) = W(0) = 0",
       source: 'theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool',
       version: VERSION,
     },

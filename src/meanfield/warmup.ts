@@ -170,7 +170,10 @@ export interface PopulationWarmupOptions {
  */
 export function simulationWarmup(model: SupermarketModel, options?: SimulationWarmupOptions): SimulationWarmup;
 export function simulationWarmup(model: PopulationModel, options?: PopulationWarmupOptions): SimulationWarmup;
-export function simulationWarmup(model: SupermarketModel | PopulationModel, options: SimulationWarmupOptions | PopulationWarmupOptions = {}): SimulationWarmup {
+export function simulationWarmup(
+  model: SupermarketModel | PopulationModel,
+  options: SimulationWarmupOptions | PopulationWarmupOptions = {},
+): SimulationWarmup {
   if ('transitions' in model) return populationWarmup(model, options as PopulationWarmupOptions);
   const { tolerance = 1e-3, safetyFactor, cap = MAX_AUTO_WARMUP } = options as SimulationWarmupOptions;
   if (!(cap > 0)) throw new InvalidModelError(`the warm-up cap must be > 0, got ${cap}`);
@@ -195,7 +198,10 @@ function populationWarmup(model: PopulationModel, options: PopulationWarmupOptio
   const times = Array.from({ length: Math.round(2 * tMax) + 1 }, (_, j) => j / 2);
   const tr = populationTransient(model, { times, from: options.from, tolerance: 1e-8 });
   const j = tr.x.findIndex((x) => x.every((v, i) => Math.abs(v - fixedPoint.x[i]) <= tolerance));
-  if (j < 0) throw new SolverError(`the mean-field ODE from the start state is not within ${tolerance} of the fixed point by t = ${tMax}; give the warm-up explicitly`);
+  if (j < 0)
+    throw new SolverError(
+      `the mean-field ODE from the start state is not within ${tolerance} of the fixed point by t = ${tMax}; give the warm-up explicitly`,
+    );
   const time = Math.max(10, 2 * times[j]);
   return { time, rule: `population ODE: max(10, 2 × ${times[j]} (time to within ${tolerance} of the fixed point))` };
 }

@@ -6,12 +6,31 @@
  */
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import {
-  formatIssues, modelSchema, positiveIntegerSchema, type Conventions, type Discipline, type Sampling, type Selection,
+  formatIssues,
+  modelSchema,
+  positiveIntegerSchema,
+  type Conventions,
+  type Discipline,
+  type Sampling,
+  type Selection,
 } from './schema.ts';
 
 export {
-  SELECTIONS, DISCIPLINES, SAMPLINGS, SERVICE_KINDS, PREDICTION_KINDS, LPW_WORK_RULES, SPRPT_OVERRUN_RULES, PSJF_PREEMPTION_RULES,
-  DEFAULT_CONVENTIONS, parseServiceShort, type Selection, type Discipline, type Sampling, type ServiceKind, type PredictionKind,
+  SELECTIONS,
+  DISCIPLINES,
+  SAMPLINGS,
+  SERVICE_KINDS,
+  PREDICTION_KINDS,
+  LPW_WORK_RULES,
+  SPRPT_OVERRUN_RULES,
+  PSJF_PREEMPTION_RULES,
+  DEFAULT_CONVENTIONS,
+  parseServiceShort,
+  type Selection,
+  type Discipline,
+  type Sampling,
+  type ServiceKind,
+  type PredictionKind,
   type Conventions,
 } from './schema.ts';
 
@@ -133,8 +152,12 @@ export function parseModel(input: ModelInput): SupermarketModel {
   if (rho >= 1) {
     throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; the queues grow without bound`);
   }
-  return Object.freeze({ ...model, service: Object.freeze({ ...model.service }), prediction: Object.freeze({ ...model.prediction }),
-    conventions: Object.freeze({ ...model.conventions }) });
+  return Object.freeze({
+    ...model,
+    service: Object.freeze({ ...model.service }),
+    prediction: Object.freeze({ ...model.prediction }),
+    conventions: Object.freeze({ ...model.conventions }),
+  });
 }
 
 /**

@@ -30,11 +30,20 @@ import { serviceDistribution } from './service/index.ts';
  */
 export function inverseMomentFinite(spec: ServiceSpec): boolean {
   switch (spec.kind) {
-    case 'exponential': case 'hyperexponential': return false;
-    case 'erlang': return spec.k >= 2;
-    case 'weibull': return spec.shape > 1;
-    case 'lognormal': case 'deterministic': case 'bounded-pareto': case 'pareto': return true;
-    case 'empirical': return spec.values.every((v) => v > 0);
+    case 'exponential':
+    case 'hyperexponential':
+      return false;
+    case 'erlang':
+      return spec.k >= 2;
+    case 'weibull':
+      return spec.shape > 1;
+    case 'lognormal':
+    case 'deterministic':
+    case 'bounded-pareto':
+    case 'pareto':
+      return true;
+    case 'empirical':
+      return spec.values.every((v) => v > 0);
   }
 }
 
@@ -92,11 +101,13 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   const m4 = serviceMomentFinite(spec, 4);
   const certain = model.d === 1 || model.sampling === 'with-replacement';
   const discipline = model.discipline;
-  const preemptiveBySize = PREEMPTIVE_SIZE.has(discipline) || ((discipline === 'pspjf' || discipline === 'sprpt') && predictionIsExact(model.prediction));
+  const preemptiveBySize =
+    PREEMPTIVE_SIZE.has(discipline) || ((discipline === 'pspjf' || discipline === 'sprpt') && predictionIsExact(model.prediction));
   const nonPreemptive = NON_PREEMPTIVE.has(discipline);
   const warnings: string[] = [];
 
-  const meanWorkload: Finiteness = m2 ? FINITE
+  const meanWorkload: Finiteness = m2
+    ? FINITE
     : { finite: false, reason: `E[S²] = ∞ (${law} ≤ 2): the work left of the job in service has time-average λE[S²]/2` };
   let meanResponseTime: Finiteness = FINITE;
   if (!m2 && nonPreemptive) {
@@ -104,20 +115,33 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
     if (certain) meanResponseTime = { finite: false, reason };
     else warnings.push(`E[T] may be infinite: ${reason} (not settled for d ≥ 2 without replacement); its interval may mean nothing`);
   } else if (!m2 && !preemptiveBySize) {
-    warnings.push(`E[T] may be infinite: E[S²] = ∞ (${law}) and ${discipline.toUpperCase()} with inexact predictions can run a large job early`);
+    warnings.push(
+      `E[T] may be infinite: E[S²] = ∞ (${law}) and ${discipline.toUpperCase()} with inexact predictions can run a large job early`,
+    );
   }
   if (meanResponseTime.finite) {
     if (!m2) warnings.push(`the interval of E[T] rests on Var[T] = ∞ (T ≥ S and E[S²] = ∞, ${law}): it is not a 95 % interval`);
-    else if (!m3 && !preemptiveBySize) warnings.push(`the interval of E[T] rests on Var[T] = ∞ (${discipline.toUpperCase()} needs E[S³] < ∞; ${law} ≤ 3): it is not a 95 % interval`);
-    else if (!m4 && discipline === 'fifo') warnings.push(`E[S⁴] = ∞ (${law} ≤ 4): a run's mean of T converges slower than 1/√jobs (Daley 1968); trust replications, not long runs`);
+    else if (!m3 && !preemptiveBySize)
+      warnings.push(
+        `the interval of E[T] rests on Var[T] = ∞ (${discipline.toUpperCase()} needs E[S³] < ∞; ${law} ≤ 3): it is not a 95 % interval`,
+      );
+    else if (!m4 && discipline === 'fifo')
+      warnings.push(
+        `E[S⁴] = ∞ (${law} ≤ 4): a run's mean of T converges slower than 1/√jobs (Daley 1968); trust replications, not long runs`,
+      );
   }
   if (spec.kind === 'bounded-pareto' && spec.alpha <= 3) {
-    warnings.push(`bounded Pareto α = ${spec.alpha} ≤ 3: E[S³]${spec.alpha <= 2 ? ' and E[S²] are' : ' is'} finite only through the upper bound ` +
-      `(ratio ${spec.ratio}); intervals of E[T] are optimistic until the run has seen the largest sizes many times`);
+    warnings.push(
+      `bounded Pareto α = ${spec.alpha} ≤ 3: E[S³]${spec.alpha <= 2 ? ' and E[S²] are' : ' is'} finite only through the upper bound ` +
+        `(ratio ${spec.ratio}); intervals of E[T] are optimistic until the run has seen the largest sizes many times`,
+    );
   }
 
   let meanSlowdown: Finiteness = FINITE;
-  if (!inverseMomentFinite(spec) && !(PREEMPTIVE_SIZE.has(discipline) || discipline === 'pspjf' || (discipline === 'sprpt' && predictionIsExact(model.prediction)))) {
+  if (
+    !inverseMomentFinite(spec) &&
+    !(PREEMPTIVE_SIZE.has(discipline) || discipline === 'pspjf' || (discipline === 'sprpt' && predictionIsExact(model.prediction)))
+  ) {
     meanSlowdown = { finite: false, reason: `E[1/S] = ∞ (${law} has mass near 0) and small jobs wait under ${discipline.toUpperCase()}` };
   } else if (!meanResponseTime.finite) {
     meanSlowdown = { finite: false, reason: `E[T/S] ≥ E[W]·E[1/S] and E[W] = ∞: ${meanResponseTime.reason}` };

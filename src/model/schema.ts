@@ -30,7 +30,17 @@ export type Discipline = (typeof DISCIPLINES)[number];
 export const SAMPLINGS = ['with-replacement', 'without-replacement'] as const;
 export type Sampling = (typeof SAMPLINGS)[number];
 
-export const SERVICE_KINDS = ['exponential', 'deterministic', 'erlang', 'hyperexponential', 'weibull', 'lognormal', 'bounded-pareto', 'pareto', 'empirical'] as const;
+export const SERVICE_KINDS = [
+  'exponential',
+  'deterministic',
+  'erlang',
+  'hyperexponential',
+  'weibull',
+  'lognormal',
+  'bounded-pareto',
+  'pareto',
+  'empirical',
+] as const;
 export type ServiceKind = (typeof SERVICE_KINDS)[number];
 
 export const PREDICTION_KINDS = ['exact', 'exponential', 'uniform', 'lognormal', 'trace'] as const;
@@ -51,7 +61,7 @@ export interface Conventions {
 }
 export const DEFAULT_CONVENTIONS: Conventions = { lpwWork: 'clip', sprptOverrun: 'negative', psjfPreemption: 'original' };
 
-const show = (value: unknown): string => (typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value));
+const show = (value: unknown): string => (typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value)));
 
 /** Numeric strings such as "0.9" or "1e6" become numbers (CLI flags, query strings); anything else passes unchanged. */
 const numericString = (value: unknown): unknown =>
@@ -67,7 +77,9 @@ export const positiveNumber = (field: string) =>
 
 /** An integer ≥ 1 (d, n, Erlang k); numeric strings such as "1e6" accepted. */
 export const positiveIntegerSchema = (field: string) =>
-  finiteNumber(field).refine((x) => Number.isInteger(x) && x >= 1, { error: (iss) => `${field} must be an integer ≥ 1, got ${show(iss.input)}` });
+  finiteNumber(field).refine((x) => Number.isInteger(x) && x >= 1, {
+    error: (iss) => `${field} must be an integer ≥ 1, got ${show(iss.input)}`,
+  });
 
 /** One of a fixed list of names; the message lists them. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(field: string, values: T) =>
@@ -77,23 +89,40 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(field: str
  * The conventions as written in files and flags: each optional, no other key. Experiment and claim files use it
  * as is (what the file says is what they record); `modelSchema` fills the defaults.
  */
-export const conventionsInputSchema = z.object({
-  lpwWork: oneOf('lpwWork convention', LPW_WORK_RULES).optional(),
-  sprptOverrun: oneOf('sprptOverrun convention', SPRPT_OVERRUN_RULES).optional(),
-  psjfPreemption: oneOf('psjfPreemption convention', PSJF_PREEMPTION_RULES).optional(),
-}, {
-  error: (iss) => (iss.code === 'unrecognized_keys'
-    ? `unknown convention ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected lpwWork, sprptOverrun or psjfPreemption`
-    : 'conventions must be an object such as {"lpwWork":"clip"}'),
-}).strict();
+export const conventionsInputSchema = z
+  .object(
+    {
+      lpwWork: oneOf('lpwWork convention', LPW_WORK_RULES).optional(),
+      sprptOverrun: oneOf('sprptOverrun convention', SPRPT_OVERRUN_RULES).optional(),
+      psjfPreemption: oneOf('psjfPreemption convention', PSJF_PREEMPTION_RULES).optional(),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `unknown convention ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected lpwWork, sprptOverrun or psjfPreemption`
+          : 'conventions must be an object such as {"lpwWork":"clip"}',
+    },
+  )
+  .strict();
 
 const serviceMean = positiveNumber('service mean').default(1);
 
 /** Aliases accepted in the short CLI form `kind:param`. */
 const SERVICE_ALIASES: Record<string, ServiceKind> = {
-  exp: 'exponential', exponential: 'exponential', det: 'deterministic', deterministic: 'deterministic', erlang: 'erlang',
-  hyperexp: 'hyperexponential', h2: 'hyperexponential', hyperexponential: 'hyperexponential', weibull: 'weibull',
-  lognormal: 'lognormal', bpareto: 'bounded-pareto', 'bounded-pareto': 'bounded-pareto', pareto: 'pareto', empirical: 'empirical',
+  exp: 'exponential',
+  exponential: 'exponential',
+  det: 'deterministic',
+  deterministic: 'deterministic',
+  erlang: 'erlang',
+  hyperexp: 'hyperexponential',
+  h2: 'hyperexponential',
+  hyperexponential: 'hyperexponential',
+  weibull: 'weibull',
+  lognormal: 'lognormal',
+  bpareto: 'bounded-pareto',
+  'bounded-pareto': 'bounded-pareto',
+  pareto: 'pareto',
+  empirical: 'empirical',
 };
 
 /**
@@ -106,21 +135,49 @@ export function parseServiceShort(text: string): Record<string, unknown> {
   const [body, meanText] = text.split('@');
   const [name, ...params] = body.split(':');
   const kind = SERVICE_ALIASES[name.trim().toLowerCase()];
-  if (!kind) throw new InvalidModelError(`unknown service ${JSON.stringify(text)}; expected one of: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO, pareto:ALPHA`);
+  if (!kind)
+    throw new InvalidModelError(
+      `unknown service ${JSON.stringify(text)}; expected one of: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO, pareto:ALPHA`,
+    );
   const need = (count: number, form: string) => {
     if (params.length !== count) throw new InvalidModelError(`service ${JSON.stringify(text)}: expected ${form}`);
   };
   const out: Record<string, unknown> = { kind };
   if (meanText !== undefined) out.mean = meanText;
   switch (kind) {
-    case 'exponential': case 'deterministic': need(0, name); break;
-    case 'erlang': need(1, 'erlang:K'); out.k = params[0]; break;
-    case 'hyperexponential': need(1, 'hyperexp:SCV'); out.scv = params[0]; break;
-    case 'weibull': need(1, 'weibull:SHAPE'); out.shape = params[0]; break;
-    case 'lognormal': need(1, 'lognormal:SIGMA'); out.sigma = params[0]; break;
-    case 'bounded-pareto': need(2, 'bpareto:ALPHA:RATIO'); out.alpha = params[0]; out.ratio = params[1]; break;
-    case 'pareto': need(1, 'pareto:ALPHA'); out.alpha = params[0]; break;
-    case 'empirical': throw new InvalidModelError(`service ${JSON.stringify(text)}: empirical sizes come from a file (the CLI reads empirical:FILE, one size per line) or from an object {"kind":"empirical","values":[…]}`);
+    case 'exponential':
+    case 'deterministic':
+      need(0, name);
+      break;
+    case 'erlang':
+      need(1, 'erlang:K');
+      out.k = params[0];
+      break;
+    case 'hyperexponential':
+      need(1, 'hyperexp:SCV');
+      out.scv = params[0];
+      break;
+    case 'weibull':
+      need(1, 'weibull:SHAPE');
+      out.shape = params[0];
+      break;
+    case 'lognormal':
+      need(1, 'lognormal:SIGMA');
+      out.sigma = params[0];
+      break;
+    case 'bounded-pareto':
+      need(2, 'bpareto:ALPHA:RATIO');
+      out.alpha = params[0];
+      out.ratio = params[1];
+      break;
+    case 'pareto':
+      need(1, 'pareto:ALPHA');
+      out.alpha = params[0];
+      break;
+    case 'empirical':
+      throw new InvalidModelError(
+        `service ${JSON.stringify(text)}: empirical sizes come from a file (the CLI reads empirical:FILE, one size per line) or from an object {"kind":"empirical","values":[…]}`,
+      );
   }
   return out;
 }
@@ -131,53 +188,67 @@ export function parseServiceShort(text: string): Record<string, unknown> {
  */
 export const serviceSchema = z.preprocess(
   (value) => (typeof value === 'string' ? parseServiceShort(value) : value),
-  z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('exponential'), mean: serviceMean }),
-    z.object({ kind: z.literal('deterministic'), mean: serviceMean }),
-    z.object({ kind: z.literal('erlang'), k: positiveIntegerSchema('erlang k'), mean: serviceMean }),
-    z.object({
-      kind: z.literal('hyperexponential'),
-      scv: finiteNumber('hyperexponential scv').refine((x) => x > 1, {
-        error: (iss) => `hyperexponential scv must be > 1 (use erlang or exponential for scv ≤ 1), got ${show(iss.input)}`,
-      }),
-      mean: serviceMean,
-    }),
-    z.object({ kind: z.literal('weibull'), shape: positiveNumber('weibull shape'), mean: serviceMean }),
-    z.object({ kind: z.literal('lognormal'), sigma: positiveNumber('lognormal sigma'), mean: serviceMean }),
-    z.object({
-      kind: z.literal('bounded-pareto'),
-      alpha: positiveNumber('bounded-pareto alpha'),
-      ratio: finiteNumber('bounded-pareto ratio').refine((x) => x > 1, {
-        error: (iss) => `bounded-pareto ratio (upper/lower bound) must be > 1, got ${show(iss.input)}`,
-      }),
-      mean: serviceMean,
-    }),
-    z.object({
-      kind: z.literal('pareto'),
-      alpha: finiteNumber('pareto alpha').refine((x) => x > 1, {
-        error: (iss) => `pareto alpha must be > 1 (the mean is infinite for α ≤ 1; bpareto:ALPHA:RATIO allows any α > 0), got ${show(iss.input)}`,
-      }),
-      mean: serviceMean,
-    }),
-    z.object({
-      kind: z.literal('empirical'),
-      values: z.array(finiteNumber('empirical size').refine((x) => x >= 0, { error: (iss) => `empirical sizes must be ≥ 0, got ${show(iss.input)}` }),
-        { error: () => 'empirical service needs a non-empty "values" array of sizes' })
-        .min(1, { error: () => 'empirical service needs a non-empty "values" array of sizes' })
-        .refine((v) => v.reduce((a, b) => a + b, 0) > 0, {
-          error: () => 'empirical sizes must have a positive mean', when: (payload) => payload.issues.length === 0,
+  z.discriminatedUnion(
+    'kind',
+    [
+      z.object({ kind: z.literal('exponential'), mean: serviceMean }),
+      z.object({ kind: z.literal('deterministic'), mean: serviceMean }),
+      z.object({ kind: z.literal('erlang'), k: positiveIntegerSchema('erlang k'), mean: serviceMean }),
+      z.object({
+        kind: z.literal('hyperexponential'),
+        scv: finiteNumber('hyperexponential scv').refine((x) => x > 1, {
+          error: (iss) => `hyperexponential scv must be > 1 (use erlang or exponential for scv ≤ 1), got ${show(iss.input)}`,
         }),
-      source: z.string().default('values'),
-      mean: serviceMean,
-    }).transform(({ kind, values, source, mean }) => {
-      const raw = values.reduce((a, b) => a + b, 0) / values.length;
-      return { kind, values: values.map((x) => (x * mean) / raw), source, mean };
-    }),
-  ], {
-    error: (iss) => (typeof iss.input !== 'object' || iss.input === null
-      ? 'service must be an object such as {"kind":"exponential","mean":1} or a short form such as "weibull:0.5"'
-      : `unknown service kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${SERVICE_KINDS.join(', ')}`),
-  }),
+        mean: serviceMean,
+      }),
+      z.object({ kind: z.literal('weibull'), shape: positiveNumber('weibull shape'), mean: serviceMean }),
+      z.object({ kind: z.literal('lognormal'), sigma: positiveNumber('lognormal sigma'), mean: serviceMean }),
+      z.object({
+        kind: z.literal('bounded-pareto'),
+        alpha: positiveNumber('bounded-pareto alpha'),
+        ratio: finiteNumber('bounded-pareto ratio').refine((x) => x > 1, {
+          error: (iss) => `bounded-pareto ratio (upper/lower bound) must be > 1, got ${show(iss.input)}`,
+        }),
+        mean: serviceMean,
+      }),
+      z.object({
+        kind: z.literal('pareto'),
+        alpha: finiteNumber('pareto alpha').refine((x) => x > 1, {
+          error: (iss) =>
+            `pareto alpha must be > 1 (the mean is infinite for α ≤ 1; bpareto:ALPHA:RATIO allows any α > 0), got ${show(iss.input)}`,
+        }),
+        mean: serviceMean,
+      }),
+      z
+        .object({
+          kind: z.literal('empirical'),
+          values: z
+            .array(
+              finiteNumber('empirical size').refine((x) => x >= 0, {
+                error: (iss) => `empirical sizes must be ≥ 0, got ${show(iss.input)}`,
+              }),
+              { error: () => 'empirical service needs a non-empty "values" array of sizes' },
+            )
+            .min(1, { error: () => 'empirical service needs a non-empty "values" array of sizes' })
+            .refine((v) => v.reduce((a, b) => a + b, 0) > 0, {
+              error: () => 'empirical sizes must have a positive mean',
+              when: (payload) => payload.issues.length === 0,
+            }),
+          source: z.string().default('values'),
+          mean: serviceMean,
+        })
+        .transform(({ kind, values, source, mean }) => {
+          const raw = values.reduce((a, b) => a + b, 0) / values.length;
+          return { kind, values: values.map((x) => (x * mean) / raw), source, mean };
+        }),
+    ],
+    {
+      error: (iss) =>
+        typeof iss.input !== 'object' || iss.input === null
+          ? 'service must be an object such as {"kind":"exponential","mean":1} or a short form such as "weibull:0.5"'
+          : `unknown service kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${SERVICE_KINDS.join(', ')}`,
+    },
+  ),
 );
 
 /**
@@ -189,43 +260,56 @@ function parsePredictionShort(text: string): Record<string, unknown> {
   const [name, ...params] = text.split(':');
   const key = name.trim().toLowerCase();
   const kind = key === 'exp' ? 'exponential' : key;
-  if ((kind === 'uniform' && params.length !== 1) || (kind === 'lognormal' && (params.length < 1 || params.length > 2))
-    || ((kind === 'exact' || kind === 'exponential') && params.length !== 0)) {
+  if (
+    (kind === 'uniform' && params.length !== 1) ||
+    (kind === 'lognormal' && (params.length < 1 || params.length > 2)) ||
+    ((kind === 'exact' || kind === 'exponential') && params.length !== 0)
+  ) {
     throw new InvalidModelError(`prediction ${JSON.stringify(text)}: expected exact, exp, uniform:ALPHA or lognormal:SIGMA[:median|mean]`);
   }
-  return { kind, ...(kind === 'uniform' ? { alpha: params[0] } : {}), ...(kind === 'lognormal' ? { sigma: params[0], bias: params[1] ?? 'median' } : {}) };
+  return {
+    kind,
+    ...(kind === 'uniform' ? { alpha: params[0] } : {}),
+    ...(kind === 'lognormal' ? { sigma: params[0], bias: params[1] ?? 'median' } : {}),
+  };
 }
 
 /** A prediction model (theory.md §1 "Predictions"): an object `{ kind, … }` or a short form (`parsePredictionShort`). */
 export const predictionSchema = z.preprocess(
   (value) => (typeof value === 'string' ? parsePredictionShort(value) : value),
-  z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('exact') }),
-    z.object({ kind: z.literal('exponential') }),
-    z.object({
-      kind: z.literal('uniform'),
-      alpha: finiteNumber('uniform prediction alpha').refine((x) => x >= 0 && x <= 1, {
-        error: (iss) => `uniform prediction alpha must be in [0, 1], got ${show(iss.input)}`,
+  z.discriminatedUnion(
+    'kind',
+    [
+      z.object({ kind: z.literal('exact') }),
+      z.object({ kind: z.literal('exponential') }),
+      z.object({
+        kind: z.literal('uniform'),
+        alpha: finiteNumber('uniform prediction alpha').refine((x) => x >= 0 && x <= 1, {
+          error: (iss) => `uniform prediction alpha must be in [0, 1], got ${show(iss.input)}`,
+        }),
       }),
-    }),
-    z.object({
-      kind: z.literal('lognormal'),
-      sigma: finiteNumber('lognormal prediction sigma').refine((x) => x >= 0, {
-        error: (iss) => `lognormal prediction sigma must be ≥ 0, got ${show(iss.input)}`,
+      z.object({
+        kind: z.literal('lognormal'),
+        sigma: finiteNumber('lognormal prediction sigma').refine((x) => x >= 0, {
+          error: (iss) => `lognormal prediction sigma must be ≥ 0, got ${show(iss.input)}`,
+        }),
+        bias: oneOf('lognormal prediction bias', ['median', 'mean']).default('median'),
       }),
-      bias: oneOf('lognormal prediction bias', ['median', 'mean']).default('median'),
-    }),
-    z.object({
-      kind: z.literal('trace'),
-      values: z.array(finiteNumber('trace prediction'), { error: () => 'trace prediction needs a non-empty "values" array' })
-        .min(1, { error: () => 'trace prediction needs a non-empty "values" array' }),
-      source: z.string().default('values'),
-    }),
-  ], {
-    error: (iss) => (typeof iss.input !== 'object' || iss.input === null
-      ? 'prediction must be an object such as {"kind":"exact"} or a short form such as "uniform:0.5"'
-      : `unknown prediction kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${PREDICTION_KINDS.join(', ')}`),
-  }),
+      z.object({
+        kind: z.literal('trace'),
+        values: z
+          .array(finiteNumber('trace prediction'), { error: () => 'trace prediction needs a non-empty "values" array' })
+          .min(1, { error: () => 'trace prediction needs a non-empty "values" array' }),
+        source: z.string().default('values'),
+      }),
+    ],
+    {
+      error: (iss) =>
+        typeof iss.input !== 'object' || iss.input === null
+          ? 'prediction must be an object such as {"kind":"exact"} or a short form such as "uniform:0.5"'
+          : `unknown prediction kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${PREDICTION_KINDS.join(', ')}`,
+    },
+  ),
 );
 
 /**
@@ -246,7 +330,10 @@ export const modelSchema = z.object({
 /** `a.b[2].c` for an issue path; '(top level)' when empty. */
 export function issuePath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(top level)';
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
 }
 
 /**
@@ -257,8 +344,11 @@ export function issuePath(path: readonly PropertyKey[]): string {
  * the path is what the user edits). Duplicate messages count once.
  */
 export function formatIssues(error: z.ZodError, options: { label?: string; shown?: number; alwaysPath?: boolean } = {}): string {
-  const lines = [...new Set(error.issues.map((i) =>
-    options.alwaysPath || /^[A-Z]/.test(i.message) ? `${issuePath(i.path)}: ${i.message}` : i.message))];
+  const lines = [
+    ...new Set(
+      error.issues.map((i) => (options.alwaysPath || /^[A-Z]/.test(i.message) ? `${issuePath(i.path)}: ${i.message}` : i.message)),
+    ),
+  ];
   const shown = options.shown ?? 2;
   const more = lines.length - 1;
   const rest = more === 0 ? '' : ` (and ${more} more: ${[...lines.slice(1, 1 + shown), ...(more > shown ? ['…'] : [])].join('; ')})`;

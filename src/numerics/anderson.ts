@@ -38,7 +38,10 @@ export class AndersonMixer {
   private prevX: Float64Array | null = null;
   private prevG: Float64Array | null = null;
 
-  constructor(readonly length: number, readonly depth: number) {}
+  constructor(
+    readonly length: number,
+    readonly depth: number,
+  ) {}
 
   /**
    * Next iterate from the current x and g = T(x) − x; writes it into `out` (may alias neither x nor g).
@@ -95,7 +98,9 @@ export class AndersonMixer {
       return;
     }
     for (let p = 0; p < m; p++) {
-      const c = gamma[p], dx = this.dX[p], dg = this.dG[p];
+      const c = gamma[p],
+        dx = this.dX[p],
+        dg = this.dG[p];
       for (let i = 0; i < n; i++) out[i] -= c * (dx[i] + dg[i]);
     }
   }

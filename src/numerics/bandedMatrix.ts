@@ -19,8 +19,16 @@ export class BandedMatrix {
    * @param n order N ≥ 1. @param kl sub-diagonals ≥ 0. @param ku super-diagonals ≥ 0.
    * @throws {InvalidModelError} if a size is not a non-negative integer (n ≥ 1).
    */
-  constructor(readonly n: number, readonly kl: number, readonly ku: number) {
-    for (const [name, v, min] of [['n', n, 1], ['kl', kl, 0], ['ku', ku, 0]] as const) {
+  constructor(
+    readonly n: number,
+    readonly kl: number,
+    readonly ku: number,
+  ) {
+    for (const [name, v, min] of [
+      ['n', n, 1],
+      ['kl', kl, 0],
+      ['ku', ku, 0],
+    ] as const) {
       if (!Number.isInteger(v) || v < min) throw new InvalidModelError(`BandedMatrix ${name} must be an integer ≥ ${min}, got ${v}`);
     }
     this.width = 2 * kl + ku + 1;
@@ -54,7 +62,10 @@ export class BandedMatrix {
       let best = Math.abs(data[k * w + kl]);
       for (let i = k + 1; i <= last; i++) {
         const v = Math.abs(data[i * w + k - i + kl]);
-        if (v > best) { best = v; p = i; }
+        if (v > best) {
+          best = v;
+          p = i;
+        }
       }
       if (!(best > 0)) throw new SolverError(`banded LU: the matrix is singular (no pivot in column ${k} of ${n})`);
       this.pivot[k] = p;
@@ -63,7 +74,9 @@ export class BandedMatrix {
         for (let c = k; c <= cEnd; c++) {
           const a = k * w + c - k + kl;
           const b = p * w + c - p + kl;
-          const t = data[a]; data[a] = data[b]; data[b] = t;
+          const t = data[a];
+          data[a] = data[b];
+          data[b] = t;
         }
       }
       const diag = data[k * w + kl];
@@ -90,7 +103,11 @@ export class BandedMatrix {
     const x = Float64Array.from(rhs);
     for (let k = 0; k < n; k++) {
       const p = this.pivot[k];
-      if (p !== k) { const t = x[k]; x[k] = x[p]; x[p] = t; }
+      if (p !== k) {
+        const t = x[k];
+        x[k] = x[p];
+        x[p] = t;
+      }
       const last = Math.min(n - 1, k + kl);
       for (let i = k + 1; i <= last; i++) x[i] -= data[i * w + k - i + kl] * x[k];
     }

@@ -54,8 +54,10 @@ export class KernelConvolver {
     // realTransform fills the non-negative frequencies 0..size/2; multiply those, then mirror (Hermitian product).
     const half = size >>> 1;
     for (let k = 0; k <= half; k++) {
-      const re = spectrum[2 * k], im = spectrum[2 * k + 1];
-      const kr = kernelSpectrum[2 * k], ki = kernelSpectrum[2 * k + 1];
+      const re = spectrum[2 * k],
+        im = spectrum[2 * k + 1];
+      const kr = kernelSpectrum[2 * k],
+        ki = kernelSpectrum[2 * k + 1];
       spectrum[2 * k] = re * kr - im * ki;
       spectrum[2 * k + 1] = re * ki + im * kr;
     }

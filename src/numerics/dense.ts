@@ -47,7 +47,8 @@ export function inverse(A: Matrix, K: number): { inv: Matrix; logAbsDet: number 
     let p = c;
     for (let r = c + 1; r < K; r++) if (Math.abs(M[r * K + c]) > Math.abs(M[p * K + c])) p = r;
     const pivot = M[p * K + c];
-    if (pivot === 0 || !Number.isFinite(pivot)) throw new SolverError(`Lyapunov solve: the Jacobian is singular (zero pivot in column ${c} of ${K})`);
+    if (pivot === 0 || !Number.isFinite(pivot))
+      throw new SolverError(`Lyapunov solve: the Jacobian is singular (zero pivot in column ${c} of ${K})`);
     if (p !== c) {
       for (let j = 0; j < K; j++) {
         const m = M[c * K + j];
@@ -72,7 +73,6 @@ export function inverse(A: Matrix, K: number): { inv: Matrix; logAbsDet: number 
   return { inv, logAbsDet };
 }
 
-
 /**
  * Solves A x = b by LU with partial pivoting.
  * @param A K×K `number[][]`. @param b length K. @returns x, length K.
@@ -86,7 +86,8 @@ export function solveDense(A: number[][], b: ArrayLike<number>, what = 'linear s
     let p = c;
     for (let r = c + 1; r < K; r++) if (Math.abs(M[r * K + c]) > Math.abs(M[p * K + c])) p = r;
     const pivot = M[p * K + c];
-    if (pivot === 0 || !Number.isFinite(pivot)) throw new SolverError(`${what}: the matrix is singular (zero pivot in column ${c} of ${K})`);
+    if (pivot === 0 || !Number.isFinite(pivot))
+      throw new SolverError(`${what}: the matrix is singular (zero pivot in column ${c} of ${K})`);
     if (p !== c) {
       for (let j = c; j < K; j++) {
         const m = M[c * K + j];

@@ -36,7 +36,9 @@ function signIteration(A0: Float64Array, Q0: Float64Array, K: number): Float64Ar
       for (let i = 0; i < K; i++) {
         for (let j = 0; j < K; j++) {
           if (Math.abs(A[i * K + j] + (i === j ? 1 : 0)) > 1e-8) {
-            throw new SolverError('Lyapunov solve: the Jacobian at the fixed point is not Hurwitz (sign(A) ≠ −I): the fixed point is not exponentially stable, so the refined correction does not apply');
+            throw new SolverError(
+              'Lyapunov solve: the Jacobian at the fixed point is not Hurwitz (sign(A) ≠ −I): the fixed point is not exponentially stable, so the refined correction does not apply',
+            );
           }
         }
       }
@@ -44,7 +46,9 @@ function signIteration(A0: Float64Array, Q0: Float64Array, K: number): Float64Ar
       return Q;
     }
   }
-  throw new SolverError('Lyapunov solve: the sign iteration did not converge in 100 steps (A has eigenvalues on or near the imaginary axis?)');
+  throw new SolverError(
+    'Lyapunov solve: the sign iteration did not converge in 100 steps (A has eigenvalues on or near the imaginary axis?)',
+  );
 }
 
 /**

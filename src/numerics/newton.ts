@@ -81,11 +81,7 @@ export function newtonSolve(
       throw new ConvergenceError(`Newton: ‖f(x)‖∞ is not finite (${residual}); start closer to a root`, residual, iterations);
     }
     if (iterations >= maxIterations) {
-      throw new ConvergenceError(
-        `Newton did not reach ‖f‖∞ ≤ ${tolerance} within maxIterations = ${maxIterations}`,
-        residual,
-        iterations,
-      );
+      throw new ConvergenceError(`Newton did not reach ‖f‖∞ ≤ ${tolerance} within maxIterations = ${maxIterations}`, residual, iterations);
     }
     iterations++;
     const rhs = new Float64Array(fx.length);

@@ -31,17 +31,28 @@ export interface QuadratureResult {
   converged: boolean;
 }
 
-const XGK = [0.991455371120812639206854697526329, 0.949107912342758524526189684047851, 0.864864423359769072789712788640926,
+const XGK = [
+  0.991455371120812639206854697526329, 0.949107912342758524526189684047851, 0.864864423359769072789712788640926,
   0.741531185599394439863864773280788, 0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-  0.207784955007898467600689403773245, 0];
-const WGK = [0.022935322010529224963732008058970, 0.063092092629978553290700663189204, 0.104790010322250183839876322541518,
-  0.140653259715525918745189590510238, 0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-  0.204432940075298892414161999234649, 0.209482141084727828012999174891714];
-const WG = [0.129484966168869693270611432679082, 0.279705391489276667901467771423780, 0.381830050505118944950369775488975,
-  0.417959183673469387755102040816327];
+  0.207784955007898467600689403773245, 0,
+];
+const WGK = [
+  0.02293532201052922496373200805897, 0.063092092629978553290700663189204, 0.104790010322250183839876322541518,
+  0.140653259715525918745189590510238, 0.16900472663926790282658342659855, 0.190350578064785409913256402421014,
+  0.204432940075298892414161999234649, 0.209482141084727828012999174891714,
+];
+const WG = [
+  0.129484966168869693270611432679082, 0.27970539148927666790146777142378, 0.381830050505118944950369775488975,
+  0.417959183673469387755102040816327,
+];
 const EPS = 2.220446049250313e-16;
 
-interface Piece { a: number; b: number; value: Float64Array; error: Float64Array }
+interface Piece {
+  a: number;
+  b: number;
+  value: Float64Array;
+  error: Float64Array;
+}
 
 /** One K15 rule on [a, b]: fills value and error (QUADPACK QK15) for m components; `fv` is scratch (15·m). */
 function kronrod15(f: VectorIntegrand, a: number, b: number, m: number, fv: Float64Array, tmp: Float64Array): Piece {
@@ -76,7 +87,7 @@ function kronrod15(f: VectorIntegrand, a: number, b: number, m: number, fv: Floa
     resabs *= absH;
     resasc *= absH;
     let err = Math.abs((resk - resg) * h);
-    if (resasc !== 0 && err !== 0) err = resasc * Math.min(1, (200 * err / resasc) ** 1.5);
+    if (resasc !== 0 && err !== 0) err = resasc * Math.min(1, ((200 * err) / resasc) ** 1.5);
     if (resabs > Number.MIN_VALUE / (50 * EPS)) err = Math.max(50 * EPS * resabs, err);
     value[i] = resk * h;
     error[i] = Number.isFinite(err) ? err : Infinity;
@@ -92,7 +103,12 @@ function kronrod15(f: VectorIntegrand, a: number, b: number, m: number, fv: Floa
  * @param points breakpoints, length ≥ 2, finite and non-decreasing.
  * @returns values, error estimates, evaluation count and whether the tolerance was met (no throw: callers decide).
  */
-export function integrateVector(f: VectorIntegrand, m: number, points: readonly number[], options: QuadratureOptions = {}): QuadratureResult {
+export function integrateVector(
+  f: VectorIntegrand,
+  m: number,
+  points: readonly number[],
+  options: QuadratureOptions = {},
+): QuadratureResult {
   const relTol = options.relTolerance ?? 1e-11;
   const absTol = options.absTolerance ?? 1e-300;
   const maxIntervals = options.maxIntervals ?? 4000;
@@ -109,7 +125,10 @@ export function integrateVector(f: VectorIntegrand, m: number, points: readonly 
     total.fill(0);
     totalErr.fill(0);
     for (const p of pieces) {
-      for (let i = 0; i < m; i++) { total[i] += p.value[i]; totalErr[i] += p.error[i]; }
+      for (let i = 0; i < m; i++) {
+        total[i] += p.value[i];
+        totalErr[i] += p.error[i];
+      }
     }
   };
   sum();
@@ -152,10 +171,21 @@ export function integrateVector(f: VectorIntegrand, m: number, points: readonly 
 }
 
 /** Scalar convenience form of `integrateVector` on [a, b] (breakpoints optional, inside (a, b)). */
-export function integrate(f: (x: number) => number, a: number, b: number, options: QuadratureOptions & { breakpoints?: readonly number[] } = {}):
-  { value: number; error: number; evaluations: number; converged: boolean } {
+export function integrate(
+  f: (x: number) => number,
+  a: number,
+  b: number,
+  options: QuadratureOptions & { breakpoints?: readonly number[] } = {},
+): { value: number; error: number; evaluations: number; converged: boolean } {
   const inner = (options.breakpoints ?? []).filter((x) => x > a && x < b);
   const points = [a, ...inner.slice().sort((u, v) => u - v), b];
-  const r = integrateVector((x, out) => { out[0] = f(x); }, 1, points, options);
+  const r = integrateVector(
+    (x, out) => {
+      out[0] = f(x);
+    },
+    1,
+    points,
+    options,
+  );
   return { value: r.value[0], error: r.error[0], evaluations: r.evaluations, converged: r.converged };
 }

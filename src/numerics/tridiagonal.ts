@@ -92,7 +92,8 @@ export function largestEigenvalueTridiagonal(m: Tridiagonal): number {
   };
   for (let it = 0; it < 200 && hi - lo > 1e-15 * Math.max(1e-300, Math.abs(lo) + Math.abs(hi)); it++) {
     const mid = 0.5 * (lo + hi);
-    if (countBelow(mid) >= K) hi = mid; // every eigenvalue is below mid
+    if (countBelow(mid) >= K)
+      hi = mid; // every eigenvalue is below mid
     else lo = mid;
   }
   return 0.5 * (lo + hi);

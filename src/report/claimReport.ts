@@ -9,38 +9,56 @@ import { reproduceSection, type RunMetadata } from './page.ts';
 
 const VERDICT_COLOURS = { domain: ['holds', 'fails', 'undecided'], range: ['#2e7d32', '#c62828', '#9e9e9e'] };
 
-const VERDICT_MAP_CAPTION = 'One cell per grid point: x = λ, y = service law × d × prediction model; colour = verdict (green holds, red fails, ' +
+const VERDICT_MAP_CAPTION =
+  'One cell per grid point: x = λ, y = service law × d × prediction model; colour = verdict (green holds, red fails, ' +
   'grey undecided at this precision). The label gives the two sides of the comparison at the point estimates (left vs right), or how many ' +
   'comparisons hold for a compound claim.';
-const SIDES_CAPTION = 'Each side of each comparison at the point estimates (line) and its interval enclosure (band) against λ, one panel per ' +
+const SIDES_CAPTION =
+  'Each side of each comparison at the point estimates (line) and its interval enclosure (band) against λ, one panel per ' +
   'service law × d × prediction model. Where the bands do not overlap the comparison is decided.';
 
 const num = (x: number) => (Number.isFinite(x) ? x : null);
-const f3 = (x: number) => (Number.isFinite(x) ? (Math.abs(x) >= 1000 ? x.toExponential(2) : x.toFixed(3)) : (x > 0 ? '∞' : x < 0 ? '−∞' : 'n/a'));
+const f3 = (x: number) =>
+  Number.isFinite(x) ? (Math.abs(x) >= 1000 ? x.toExponential(2) : x.toFixed(3)) : x > 0 ? '∞' : x < 0 ? '−∞' : 'n/a';
 const iv = (lo: number, hi: number) => `[${f3(lo)}, ${f3(hi)}]`;
 
 function verdictMap(result: ConjectureResult): Figure {
   const rows: Row[] = result.points.map((p) => {
     const c = p.comparisons;
-    const label = c.length === 1 ? `${f3(c[0].leftValue)} vs ${f3(c[0].rightValue)}` : `${c.filter((x) => x.verdict === 'holds').length}/${c.length} hold`;
-    return { row: p.point.row, lambda: String(p.point.lambda), verdict: p.verdict, label, sources: [...new Set(p.quantities.map((q) => q.source))].join(' + ') };
+    const label =
+      c.length === 1
+        ? `${f3(c[0].leftValue)} vs ${f3(c[0].rightValue)}`
+        : `${c.filter((x) => x.verdict === 'holds').length}/${c.length} hold`;
+    return {
+      row: p.point.row,
+      lambda: String(p.point.lambda),
+      verdict: p.verdict,
+      label,
+      sources: [...new Set(p.quantities.map((q) => q.source))].join(' + '),
+    };
   });
   const spec = {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
-    width: { step: 78 }, height: { step: 30 },
+    width: { step: 78 },
+    height: { step: 30 },
     encoding: {
       x: { field: 'lambda', type: 'ordinal', title: 'arrival rate λ (= load ρ)', sort: null, axis: { labelAngle: 0 } },
       y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 320 } },
     },
     layer: [
-      { mark: { type: 'rect', stroke: 'white', strokeWidth: 2 },
-        encoding: { color: { field: 'verdict', type: 'nominal', scale: VERDICT_COLOURS, title: 'verdict' },
-          tooltip: [{ field: 'row' }, { field: 'lambda' }, { field: 'verdict' }, { field: 'label' }, { field: 'sources' }] } },
+      {
+        mark: { type: 'rect', stroke: 'white', strokeWidth: 2 },
+        encoding: {
+          color: { field: 'verdict', type: 'nominal', scale: VERDICT_COLOURS, title: 'verdict' },
+          tooltip: [{ field: 'row' }, { field: 'lambda' }, { field: 'verdict' }, { field: 'label' }, { field: 'sources' }],
+        },
+      },
       { mark: { type: 'text', fontSize: 9, color: 'white' }, encoding: { text: { field: 'label' } } },
     ],
-    title: titleBlock(`${result.name}: ${result.claim}`, 78 * new Set(rows.map((r) => r.lambda)).size + 320,
-      [`holds ${result.summary.holds}, fails ${result.summary.fails}, undecided ${result.summary.undecided} of ${result.summary.total}`]),
+    title: titleBlock(`${result.name}: ${result.claim}`, 78 * new Set(rows.map((r) => r.lambda)).size + 320, [
+      `holds ${result.summary.holds}, fails ${result.summary.fails}, undecided ${result.summary.undecided} of ${result.summary.total}`,
+    ]),
   } as unknown as TopLevelSpec;
   return { name: 'verdicts', title: 'Verdict map', caption: VERDICT_MAP_CAPTION, rows, spec };
 }
@@ -52,13 +70,27 @@ function sidesFigure(result: ConjectureResult): Figure {
     p.comparisons.forEach((c, i) => {
       const prefix = p.comparisons.length > 1 ? `(${i + 1}) ` : '';
       const [lt, rt] = splitComparison(c.text, c.operator);
-      for (const [side, value, lo, hi] of [[`${prefix}left: ${lt}`, c.leftValue, c.left.lo, c.left.hi], [`${prefix}right: ${rt}`, c.rightValue, c.right.lo, c.right.hi]] as const) {
-        rows.push({ row: p.point.row, rowOrder: order.get(p.point.row)!, lambda: p.point.lambda, side, value: num(value), lo: Number.isFinite(lo) ? lo : null, hi: Number.isFinite(hi) ? hi : null, verdict: c.verdict });
+      for (const [side, value, lo, hi] of [
+        [`${prefix}left: ${lt}`, c.leftValue, c.left.lo, c.left.hi],
+        [`${prefix}right: ${rt}`, c.rightValue, c.right.lo, c.right.hi],
+      ] as const) {
+        rows.push({
+          row: p.point.row,
+          rowOrder: order.get(p.point.row)!,
+          lambda: p.point.lambda,
+          side,
+          value: num(value),
+          lo: Number.isFinite(lo) ? lo : null,
+          hi: Number.isFinite(hi) ? hi : null,
+          verdict: c.verdict,
+        });
       }
     });
   }
-  const enc = { x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
-    color: { field: 'side', type: 'nominal', title: 'side', legend: { orient: 'bottom', direction: 'vertical', labelLimit: 600 } } };
+  const enc = {
+    x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
+    color: { field: 'side', type: 'nominal', title: 'side', legend: { orient: 'bottom', direction: 'vertical', labelLimit: 600 } },
+  };
   const rowsCount = new Set(result.points.map((p) => p.point.row)).size;
   const spec = {
     $schema: VEGA_LITE_SCHEMA,
@@ -66,15 +98,27 @@ function sidesFigure(result: ConjectureResult): Figure {
     facet: { field: 'row', type: 'nominal', title: null, sort: { field: 'rowOrder', op: 'min' }, header: { labelLimit: 0 } },
     columns: Math.min(3, rowsCount),
     spec: {
-      width: 240, height: 170,
+      width: 240,
+      height: 170,
       layer: [
-        { mark: { type: 'area', opacity: 0.25 }, encoding: { ...enc, y: { field: 'lo', type: 'quantitative', title: 'value', scale: { zero: false } }, y2: { field: 'hi' } } },
-        { mark: { type: 'line', point: true }, encoding: { ...enc, y: { field: 'value', type: 'quantitative' },
-          tooltip: [{ field: 'side' }, { field: 'lambda' }, { field: 'value' }, { field: 'lo' }, { field: 'hi' }, { field: 'verdict' }] } },
+        {
+          mark: { type: 'area', opacity: 0.25 },
+          encoding: { ...enc, y: { field: 'lo', type: 'quantitative', title: 'value', scale: { zero: false } }, y2: { field: 'hi' } },
+        },
+        {
+          mark: { type: 'line', point: true },
+          encoding: {
+            ...enc,
+            y: { field: 'value', type: 'quantitative' },
+            tooltip: [{ field: 'side' }, { field: 'lambda' }, { field: 'value' }, { field: 'lo' }, { field: 'hi' }, { field: 'verdict' }],
+          },
+        },
       ],
     },
     resolve: { scale: { y: 'independent' } },
-    title: titleBlock(`${result.name}: both sides of ${result.claim}`, Math.min(3, rowsCount) * 300, ['bands: interval enclosures used for the verdict']),
+    title: titleBlock(`${result.name}: both sides of ${result.claim}`, Math.min(3, rowsCount) * 300, [
+      'bands: interval enclosures used for the verdict',
+    ]),
   } as unknown as TopLevelSpec;
   return { name: 'sides', title: 'Both sides against λ', caption: SIDES_CAPTION, rows, spec };
 }
@@ -90,10 +134,12 @@ export function conjectureFigures(result: ConjectureResult): Figure[] {
 }
 
 function quantityCell(p: PointResult): string {
-  return p.quantities.map((q) => {
-    const where = q.source === 'mean-field' ? `${q.method}, ${q.kind}` : 'sim';
-    return `${q.key} = ${f3(q.value)} ${iv(q.interval[0], q.interval[1])} (${where})`;
-  }).join('<br>');
+  return p.quantities
+    .map((q) => {
+      const where = q.source === 'mean-field' ? `${q.method}, ${q.kind}` : 'sim';
+      return `${q.key} = ${f3(q.value)} ${iv(q.interval[0], q.interval[1])} (${where})`;
+    })
+    .join('<br>');
 }
 
 /** Header facts of the run, supplied by the caller (CLI), with how many simulations were resumed from cells/. */
@@ -109,18 +155,34 @@ export function conjectureMarkdown(result: ConjectureResult, figures: readonly F
   const s = result.spec;
   const ev = s.evaluation;
   const methods = new Map<string, { count: number; reasons: Set<string> }>();
-  for (const p of result.points) for (const q of p.quantities) {
-    const k = `${q.key}: ${q.source === 'mean-field' ? `${q.method} (${q.kind})` : q.method}`;
-    const m = methods.get(k) ?? { count: 0, reasons: new Set<string>() };
-    m.count++;
-    if (q.reason) m.reasons.add(q.reason);
-    methods.set(k, m);
-  }
-  const sourceList = [...methods.entries()].map(([k, m]) => `- ${k}: ${m.count} grid point${m.count === 1 ? '' : 's'}${m.reasons.size ? ` (why simulated: ${[...m.reasons].join('; ')})` : ''}`).join('\n');
+  for (const p of result.points)
+    for (const q of p.quantities) {
+      const k = `${q.key}: ${q.source === 'mean-field' ? `${q.method} (${q.kind})` : q.method}`;
+      const m = methods.get(k) ?? { count: 0, reasons: new Set<string>() };
+      m.count++;
+      if (q.reason) m.reasons.add(q.reason);
+      methods.set(k, m);
+    }
+  const sourceList = [...methods.entries()]
+    .map(
+      ([k, m]) =>
+        `- ${k}: ${m.count} grid point${m.count === 1 ? '' : 's'}${m.reasons.size ? ` (why simulated: ${[...m.reasons].join('; ')})` : ''}`,
+    )
+    .join('\n');
   const mixed = result.points.some((p) => new Set(p.quantities.map((q) => q.source)).size > 1);
-  const table = ['| grid row | λ | verdict | comparisons: left [interval] op right [interval] | quantities: value [interval] (source) |', '|---|---|---|---|---|',
-    ...result.points.map((p) => `| ${p.point.row} | ${p.point.lambda} | **${p.verdict}** | ${p.comparisons.map((c) =>
-      `${f3(c.leftValue)} ${iv(c.left.lo, c.left.hi)} ${c.operator.replace('<', '&lt;').replace('>', '&gt;')} ${f3(c.rightValue)} ${iv(c.right.lo, c.right.hi)} → ${c.verdict}`).join('<br>')} | ${quantityCell(p)} |`)].join('\n');
+  const table = [
+    '| grid row | λ | verdict | comparisons: left [interval] op right [interval] | quantities: value [interval] (source) |',
+    '|---|---|---|---|---|',
+    ...result.points.map(
+      (p) =>
+        `| ${p.point.row} | ${p.point.lambda} | **${p.verdict}** | ${p.comparisons
+          .map(
+            (c) =>
+              `${f3(c.leftValue)} ${iv(c.left.lo, c.left.hi)} ${c.operator.replace('<', '&lt;').replace('>', '&gt;')} ${f3(c.rightValue)} ${iv(c.right.lo, c.right.hi)} → ${c.verdict}`,
+          )
+          .join('<br>')} | ${quantityCell(p)} |`,
+    ),
+  ].join('\n');
   return `# Conjecture: ${s.name}
 
 ${s.description}

@@ -6,7 +6,19 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
 import { exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
-import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, filtered, panelledSpec, spread, logAxis, ticksAt, titleBlock, type Figure, type Row } from './figures.ts';
+import {
+  VEGA_LITE_SCHEMA,
+  ciLayers,
+  facetOrder,
+  filtered,
+  panelledSpec,
+  spread,
+  logAxis,
+  ticksAt,
+  titleBlock,
+  type Figure,
+  type Row,
+} from './figures.ts';
 
 const fmtLambda = (x: number) => `λ = ${x}`;
 const panelOf = (x: { d: number; lambda: number }) => `d = ${x.d}, ${fmtLambda(x.lambda)}`;
@@ -20,7 +32,8 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
   const rows: Row[] = [];
   for (const m of result.models) {
     (m.reference.tail ?? []).forEach((s, i) => {
-      if (i >= 1) rows.push({ panel: panelOf(m), d: m.d, lambda: m.lambda, i, series: 'mean field', n: null, value: s, lo: null, hi: null });
+      if (i >= 1)
+        rows.push({ panel: panelOf(m), d: m.d, lambda: m.lambda, i, series: 'mean field', n: null, value: s, lo: null, hi: null });
     });
   }
   for (const c of result.cells) {
@@ -30,7 +43,18 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
       if (i >= 1) rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `refined, n = ${c.n}`, n: c.n, value: s, lo: null, hi: null });
     });
     c.simulation.tail.forEach((e, i) => {
-      if (i >= 1) rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `simulation, n = ${c.n}`, n: c.n, value: e.mean, lo: e.ci95[0], hi: e.ci95[1] });
+      if (i >= 1)
+        rows.push({
+          panel,
+          d: c.d,
+          lambda: c.lambda,
+          i,
+          series: `simulation, n = ${c.n}`,
+          n: c.n,
+          value: e.mean,
+          lo: e.ci95[0],
+          hi: e.ci95[1],
+        });
     });
   }
   const x = { field: 'i', type: 'quantitative', title: 'level i', axis: { tickMinStep: 1 } };
@@ -39,27 +63,54 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
   const tip = { tooltip: [{ field: 'panel' }, { field: 'series' }, { field: 'i' }, { field: 'value', format: '.3e' }] };
   const colour = { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } };
   const layer = [
-    filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 },
-      { x, y, ...tip }),
-    ...(refined ? [filtered("indexof(datum.series, 'refined') === 0", { type: 'line', strokeDash: [4, 3], strokeWidth: 1 },
-      { x, y, color: colour, detail: { field: 'series' }, ...tip })] : []),
-    ...ciLayers({ filter: "indexof(datum.series, 'simulation') === 0", x, shared: { color: refined ? { field: 'n', type: 'ordinal' } : colour },
-      mark: { type: 'point', filled: false, size: 30 }, yTitle, loFloor: `${floor / 2}`,
-      encoding: { tooltip: [...tip.tooltip, { field: 'lo', title: '95% CI low', format: '.3e' }, { field: 'hi', title: '95% CI high', format: '.3e' }] } }),
+    filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 }, { x, y, ...tip }),
+    ...(refined
+      ? [
+          filtered(
+            "indexof(datum.series, 'refined') === 0",
+            { type: 'line', strokeDash: [4, 3], strokeWidth: 1 },
+            { x, y, color: colour, detail: { field: 'series' }, ...tip },
+          ),
+        ]
+      : []),
+    ...ciLayers({
+      filter: "indexof(datum.series, 'simulation') === 0",
+      x,
+      shared: { color: refined ? { field: 'n', type: 'ordinal' } : colour },
+      mark: { type: 'point', filled: false, size: 30 },
+      yTitle,
+      loFloor: `${floor / 2}`,
+      encoding: {
+        tooltip: [
+          ...tip.tooltip,
+          { field: 'lo', title: '95% CI low', format: '.3e' },
+          { field: 'hi', title: '95% CI high', format: '.3e' },
+        ],
+      },
+    }),
   ];
   const solvers = [...new Set(result.models.map((m) => m.reference.solver))].join('; ');
-  const spec = panelledSpec(rows, { columns: result.config.lambdas.length, size: { width: 230, height: 200 }, layer, order: panelOrder(rows),
+  const spec = panelledSpec(rows, {
+    columns: result.config.lambdas.length,
+    size: { width: 230, height: 200 },
+    layer,
+    order: panelOrder(rows),
     transform: [{ filter: `datum.value >= ${floor}` }],
-    title: refined ? 'Tail fractions: mean field (black), refined π + V/n (dashed), simulation ± 95% CI (circles)'
-      : 'Tail fractions: mean field (black), simulation ± 95% CI (circles)' });
+    title: refined
+      ? 'Tail fractions: mean field (black), refined π + V/n (dashed), simulation ± 95% CI (circles)'
+      : 'Tail fractions: mean field (black), simulation ± 95% CI (circles)',
+  });
   return {
     name: 'tail-fractions',
     title: 'Tail fractions s_i',
-    caption: `Fraction of servers with at least i jobs, log scale. ` + (refined
-      ? 'Black: mean-field fixed point s_i* = λ^((d^i−1)/(d−1)). Dashed: refined mean field s_i* + V_i/n. '
-      : `Black: mean-field fixed point (${solvers}). `) +
+    caption:
+      `Fraction of servers with at least i jobs, log scale. ` +
+      (refined
+        ? 'Black: mean-field fixed point s_i* = λ^((d^i−1)/(d−1)). Dashed: refined mean field s_i* + V_i/n. '
+        : `Black: mean-field fixed point (${solvers}). `) +
       `Circles with bars: time-average simulation estimate and 95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor.toExponential(0)} are not drawn (the CSV holds them all).`,
-    rows, spec,
+    rows,
+    spec,
   };
 }
 
@@ -74,13 +125,31 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   const nHi = Math.max(...result.config.ns);
   for (const m of result.models) {
     const base = { d: m.d, facet: `d = ${m.d}`, lambda: m.lambda, label: fmtLambda(m.lambda) };
-    const line = (n: number, signed: number, series: string) =>
-      ({ ...base, n, series, error: Math.abs(signed), signedError: signed, halfWidth: null, lo: null, hi: null, resolved: null });
+    const line = (n: number, signed: number, series: string) => ({
+      ...base,
+      n,
+      series,
+      error: Math.abs(signed),
+      signedError: signed,
+      halfWidth: null,
+      lo: null,
+      hi: null,
+      resolved: null,
+    });
     for (const c of result.cells.filter((x) => x.d === m.d && x.lambda === m.lambda)) {
       const err = Math.abs(c.errors.meanResponseTime);
       const h = Math.hypot(c.simulation.meanResponseTime.halfWidth, m.reference.halfWidth);
-      rows.push({ ...base, n: c.n, series: 'simulation', error: err, signedError: c.errors.meanResponseTime, halfWidth: h,
-        lo: err - h, hi: err + h, resolved: err > 3 * h ? 'yes' : 'no' });
+      rows.push({
+        ...base,
+        n: c.n,
+        series: 'simulation',
+        error: err,
+        signedError: c.errors.meanResponseTime,
+        halfWidth: h,
+        lo: err - h,
+        hi: err + h,
+        resolved: err > 3 * h ? 'yes' : 'no',
+      });
       if (m.refined) rows.push(line(c.n, m.refined.sumV / (m.lambda * c.n), 'refined ΣV/(λn)'));
     }
     rows.push(...refinementConvergenceRows(result, m, base));
@@ -91,36 +160,98 @@ export function convergenceFigure(result: ComparisonResult): Figure {
       }
     }
   }
-  const allNs = [...new Set([...result.config.ns, ...result.cells.map((c) => c.n), ...result.models.flatMap((m) => m.exact?.points.map((p) => p.n) ?? [])])].sort((a, b) => a - b);
-  const x = { field: 'n', type: 'quantitative', scale: { type: 'log' }, title: 'servers n', axis: { values: ticksAt(allNs), labelFlush: true } };
+  const allNs = [
+    ...new Set([
+      ...result.config.ns,
+      ...result.cells.map((c) => c.n),
+      ...result.models.flatMap((m) => m.exact?.points.map((p) => p.n) ?? []),
+    ]),
+  ].sort((a, b) => a - b);
+  const x = {
+    field: 'n',
+    type: 'quantitative',
+    scale: { type: 'log' },
+    title: 'servers n',
+    axis: { values: ticksAt(allNs), labelFlush: true },
+  };
   const yTitle = '|E[T]_n − E[T]_∞| (time units)';
   const facets = facetOrder(rows, 'facet', ['d']);
   const width = 300;
   const colour = { color: { field: 'label', type: 'nominal', title: 'arrival rate', legend: { labelLimit: 300 } } };
   const solver = [...new Set(result.models.map((m) => `${m.reference.solver} (${m.reference.kind})`))].join('; ');
-  const slopes = [...new Set(result.models.map((m) => m.d))].map((d) => `fitted slopes, d = ${d}: ` + result.models.filter((m) => m.d === d)
-    .map((m) => `λ = ${m.lambda}: ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`).join(', '));
+  const slopes = [...new Set(result.models.map((m) => m.d))].map(
+    (d) =>
+      `fitted slopes, d = ${d}: ` +
+      result.models
+        .filter((m) => m.d === d)
+        .map((m) => `λ = ${m.lambda}: ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`)
+        .join(', '),
+  );
   const spec: TopLevelSpec = {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
     facet: { column: { field: 'facet', type: 'nominal', title: null, sort: facets, header: { labelFontSize: 12, labelLimit: 0 } } },
     spec: {
-      width, height: 260,
+      width,
+      height: 260,
       layer: [
-        filtered("datum.series !== 'simulation' && datum.series !== 'exact'", { type: 'line' },
-          { x, ...colour, y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
-            strokeDash: { field: 'series', type: 'nominal', title: 'prediction', scale: { domain: LINE_SERIES, range: [[4, 3], [1, 2], [4, 3]] } },
-            tooltip: [{ field: 'series' }, { field: 'label' }, { field: 'n', format: '.0f' }, { field: 'signedError', format: '.4f' }] }),
-        ...ciLayers({ filter: "datum.series === 'simulation'", x, shared: colour, valueField: 'error', mark: { type: 'point', size: 40 }, yTitle,
-          encoding: { shape: { field: 'resolved', type: 'nominal', title: '|err| > 3h', scale: { domain: ['yes', 'no'], range: ['circle', 'cross'] } },
-            tooltip: [{ field: 'facet' }, { field: 'label' }, { field: 'n' }, { field: 'signedError', title: 'E[T]_n − E[T]_∞', format: '.4f' },
-              { field: 'halfWidth', title: '95% half-width', format: '.4f' }, { field: 'resolved' }] } }),
+        filtered(
+          "datum.series !== 'simulation' && datum.series !== 'exact'",
+          { type: 'line' },
+          {
+            x,
+            ...colour,
+            y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
+            strokeDash: {
+              field: 'series',
+              type: 'nominal',
+              title: 'prediction',
+              scale: {
+                domain: LINE_SERIES,
+                range: [
+                  [4, 3],
+                  [1, 2],
+                  [4, 3],
+                ],
+              },
+            },
+            tooltip: [{ field: 'series' }, { field: 'label' }, { field: 'n', format: '.0f' }, { field: 'signedError', format: '.4f' }],
+          },
+        ),
+        ...ciLayers({
+          filter: "datum.series === 'simulation'",
+          x,
+          shared: colour,
+          valueField: 'error',
+          mark: { type: 'point', size: 40 },
+          yTitle,
+          encoding: {
+            shape: {
+              field: 'resolved',
+              type: 'nominal',
+              title: '|err| > 3h',
+              scale: { domain: ['yes', 'no'], range: ['circle', 'cross'] },
+            },
+            tooltip: [
+              { field: 'facet' },
+              { field: 'label' },
+              { field: 'n' },
+              { field: 'signedError', title: 'E[T]_n − E[T]_∞', format: '.4f' },
+              { field: 'halfWidth', title: '95% half-width', format: '.4f' },
+              { field: 'resolved' },
+            ],
+          },
+        }),
         ...(rows.some((r) => r.series === 'exact') ? [exactPointLayer(x, yTitle)] : []),
       ],
     },
-    title: titleBlock(refined ? 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)'
-      : 'Convergence of E[T]: |simulation − mean field| ± 95% CI (points), fitted |ĉ₁|/n (dashed)', facets.length * (width + 60),
-    refined ? slopes : [...slopes, `reference: ${solver}`]),
+    title: titleBlock(
+      refined
+        ? 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)'
+        : 'Convergence of E[T]: |simulation − mean field| ± 95% CI (points), fitted |ĉ₁|/n (dashed)',
+      facets.length * (width + 60),
+      refined ? slopes : [...slopes, `reference: ${solver}`],
+    ),
   } as unknown as TopLevelSpec;
   return {
     name: 'convergence',
@@ -128,12 +259,15 @@ export function convergenceFigure(result: ComparisonResult): Figure {
     caption: refined
       ? 'Absolute difference between the simulated mean response time and its mean-field limit, against n, log–log. ' +
         'Dashed lines: the refined mean-field prediction ΣV/(λn), slope −1. Points: simulation with 95% CI; crosses mark n where the ' +
-        'difference is not resolved (|err| ≤ 3 × CI half-width) and is left out of the slope fit.' + refinementCaption(result)
+        'difference is not resolved (|err| ≤ 3 × CI half-width) and is left out of the slope fit.' +
+        refinementCaption(result)
       : `Absolute difference between the simulated mean response time and the mean-field reference (${solver}), against n, log–log. ` +
-        'Bars: the 95% CI of the simulation combined with the reference\'s own CI (cavity results). Dashed: |ĉ₁|/n with ĉ₁ from the weighted fit ' +
+        "Bars: the 95% CI of the simulation combined with the reference's own CI (cavity results). Dashed: |ĉ₁|/n with ĉ₁ from the weighted fit " +
         'x̂_n = a + c₁/n (+ c₂/n²) over the sweep (no refined term V exists for this model). Crosses mark n where the difference is not ' +
-        'resolved (|err| ≤ 3 × half-width) and is left out of the slope fit.' + refinementCaption(result),
-    rows, spec,
+        'resolved (|err| ≤ 3 × half-width) and is left out of the slope fit.' +
+        refinementCaption(result),
+    rows,
+    spec,
   };
 }
 
@@ -155,45 +289,90 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
       if (c.d !== m.d || c.lambda !== m.lambda || !shownN.includes(c.n) || !c.simulation.workloadCcdf) continue;
       c.simulation.workloadCcdf.grid.forEach((w, k) => {
         const e = c.simulation.workloadCcdf!.ccdf[k];
-        rows.push({ panel, d: c.d, lambda: c.lambda, w, series: `simulation, n = ${c.n}`, n: c.n, value: e.mean, lo: e.ci95[0], hi: e.ci95[1] });
+        rows.push({
+          panel,
+          d: c.d,
+          lambda: c.lambda,
+          w,
+          series: `simulation, n = ${c.n}`,
+          n: c.n,
+          value: e.mean,
+          lo: e.ci95[0],
+          hi: e.ci95[1],
+        });
       });
     }
   }
   const solvers = [...new Set(result.models.filter((m) => m.workload).map((m) => m.workload!.solver))].join('; ');
   const x = { field: 'w', type: 'quantitative', title: 'workload w (mean service times)' };
   const yTitle = 'P(U > w) (servers with work > w)';
-  const tooltip = [{ field: 'panel' }, { field: 'series' }, { field: 'w', format: '.3f' }, { field: 'value', title: 'P(U > w)', format: '.3e' }];
-  const spec = panelledSpec(rows, { columns: result.config.lambdas.length, size: { width: 250, height: 210 }, order: panelOrder(rows),
-    transform: [{ filter: `datum.value >= ${floor}` }], layer: [
-      filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 },
-        { x, y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: yTitle, axis: logAxis(floor) }, tooltip }),
-      ...ciLayers({ filter: "datum.series !== 'mean field'", x, shared: { color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } } },
-        mark: { type: 'point', filled: false, size: 26 }, yTitle, loFloor: `${floor / 2}`,
-        encoding: { tooltip: [...tooltip, { field: 'lo', title: '95% CI low', format: '.3e' }, { field: 'hi', title: '95% CI high', format: '.3e' }] } }),
-    ], title: 'LWL(d) workload ccdf: mean field (black) vs simulation ± 95% CI (circles)' });
+  const tooltip = [
+    { field: 'panel' },
+    { field: 'series' },
+    { field: 'w', format: '.3f' },
+    { field: 'value', title: 'P(U > w)', format: '.3e' },
+  ];
+  const spec = panelledSpec(rows, {
+    columns: result.config.lambdas.length,
+    size: { width: 250, height: 210 },
+    order: panelOrder(rows),
+    transform: [{ filter: `datum.value >= ${floor}` }],
+    layer: [
+      filtered(
+        "datum.series === 'mean field'",
+        { type: 'line', color: 'black', strokeWidth: 1.5 },
+        { x, y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: yTitle, axis: logAxis(floor) }, tooltip },
+      ),
+      ...ciLayers({
+        filter: "datum.series !== 'mean field'",
+        x,
+        shared: { color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } } },
+        mark: { type: 'point', filled: false, size: 26 },
+        yTitle,
+        loFloor: `${floor / 2}`,
+        encoding: {
+          tooltip: [...tooltip, { field: 'lo', title: '95% CI low', format: '.3e' }, { field: 'hi', title: '95% CI high', format: '.3e' }],
+        },
+      }),
+    ],
+    title: 'LWL(d) workload ccdf: mean field (black) vs simulation ± 95% CI (circles)',
+  });
   return {
     name: 'workload-ccdf',
     title: 'Workload ccdf F̄(w) = P(U > w)',
-    caption: `Fraction of servers whose unfinished work exceeds w, log scale. Black: the mean-field equilibrium (${solvers}); ` +
+    caption:
+      `Fraction of servers whose unfinished work exceeds w, log scale. Black: the mean-field equilibrium (${solvers}); ` +
       `it is the same under every work-conserving discipline (theory.md §4). Circles with bars: time-average simulation estimate and ` +
       `95% CI for n ∈ {${shownN.join(', ')}}. Values below ${floor.toExponential(0)} are not drawn (the CSV holds them all).`,
-    rows, spec,
+    rows,
+    spec,
   };
 }
 
 /** Texts of the transient figure per mean-field transient. */
 const TRANSIENT_TEXT = {
   ODE: {
-    levels: [1, 2, 3], size: { width: 230, height: 180 }, yTitle: 's_i(t)', title: 'Transient from empty',
-    heading: { text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation coloured, refined s(t) + V(t)/n dotted', subtitle: [] },
-    caption: () => 'Fraction of servers with at least i jobs over time, starting from an empty system. Black: the SQ(d) ODE solved with odex ' +
+    levels: [1, 2, 3],
+    size: { width: 230, height: 180 },
+    yTitle: 's_i(t)',
+    title: 'Transient from empty',
+    heading: {
+      text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation coloured, refined s(t) + V(t)/n dotted',
+      subtitle: [],
+    },
+    caption: () =>
+      'Fraction of servers with at least i jobs over time, starting from an empty system. Black: the SQ(d) ODE solved with odex ' +
       '(tolerance 1e-10), dashed. Coloured: the simulated fractions averaged over replications for each n; small n sit above the ODE. Dotted, in the ' +
       'colour of its n: the refined mean field s_i(t) + V_i(t)/n (theory.md §6, refined transients), the linearised V, W system integrated beside the ODE.',
   },
   PIDE: {
-    levels: [1], size: { width: 250, height: 190 }, yTitle: 'busy fraction P(U(t) > 0)', title: 'Transient from empty (busy fraction)',
+    levels: [1],
+    size: { width: 250, height: 190 },
+    yTitle: 'busy fraction P(U(t) > 0)',
+    title: 'Transient from empty (busy fraction)',
     heading: { text: 'LWL(d) busy fraction from empty', subtitle: ['PIDE dashed black; simulation (mean over replications) coloured'] },
-    caption: (notes: string) => `Fraction of busy servers over time from an empty system. Dashed black: the LWL(d) mean-field PIDE (${notes}); its ` +
+    caption: (notes: string) =>
+      `Fraction of busy servers over time from an empty system. Dashed black: the LWL(d) mean-field PIDE (${notes}); its ` +
       'E[U](t) is in transient.json of results.json (the simulated trajectories record occupancy, not work). Coloured: the simulated ' +
       'fraction of servers with at least one job, averaged over replications, for each n.',
   },
@@ -207,9 +386,10 @@ export function transientFigure(result: ComparisonResult): Figure {
   const rows: Row[] = [];
   for (const tr of result.trajectories) {
     const panel = panelOf(tr);
-    const add = (source: string, value: (j: number, i: number) => { value: number; lo: number | null; hi: number | null }) => tr.times.forEach((t, j) => {
-      for (const i of text.levels) rows.push({ panel, d: tr.d, lambda: tr.lambda, t, i, level: `s_${i}`, source, ...value(j, i) });
-    });
+    const add = (source: string, value: (j: number, i: number) => { value: number; lo: number | null; hi: number | null }) =>
+      tr.times.forEach((t, j) => {
+        for (const i of text.levels) rows.push({ panel, d: tr.d, lambda: tr.lambda, t, i, level: `s_${i}`, source, ...value(j, i) });
+      });
     add(limitSource, (j, i) => ({ value: tr.meanField.tail[j][i] ?? 0, lo: null, hi: null }));
     for (const s of tr.simulated) {
       add(`simulation n = ${s.n}`, (j, i) => ({ value: s.tail[j][i].mean, lo: s.tail[j][i].ci95[0], hi: s.tail[j][i].ci95[1] }));
@@ -226,20 +406,59 @@ export function transientFigure(result: ComparisonResult): Figure {
   const range = hasRefined ? [...colours, ...colours] : colours;
   const x = { field: 't', type: 'quantitative', title: 'time t (mean service times)' };
   const y = { field: 'value', type: 'quantitative', title: text.yTitle };
-  const tooltip = [{ field: 'panel' }, { field: 'source' }, { field: 'level' }, { field: 't', format: '.2f' }, { field: 'value', format: '.4f' }];
-  const spec = panelledSpec(rows, { columns: result.config.lambdas.length, size: text.size, order: panelOrder(rows), layer: [
-    filtered(`indexof(datum.source, 'simulation') === 0`, { type: 'line', strokeWidth: 1, opacity: 0.85 }, {
-      x, y,
-      color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range }, legend: { labelLimit: 300 } },
-      detail: { field: 'level' }, tooltip,
-    }),
-    ...(hasRefined ? [filtered(`indexof(datum.source, 'refined') === 0`, { type: 'line', strokeWidth: 1.4, strokeDash: [1.5, 2] }, {
-      x, y, color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range } }, detail: { field: 'level' }, tooltip,
-    })] : []),
-    filtered(`datum.source === '${limitSource}'`, { type: 'line', strokeWidth: 1.6, color: 'black', strokeDash: [5, 2] }, { x, y, detail: { field: 'level' }, tooltip }),
-  ], title: text.heading.text, subtitle: [...text.heading.subtitle] });
+  const tooltip = [
+    { field: 'panel' },
+    { field: 'source' },
+    { field: 'level' },
+    { field: 't', format: '.2f' },
+    { field: 'value', format: '.4f' },
+  ];
+  const spec = panelledSpec(rows, {
+    columns: result.config.lambdas.length,
+    size: text.size,
+    order: panelOrder(rows),
+    layer: [
+      filtered(
+        `indexof(datum.source, 'simulation') === 0`,
+        { type: 'line', strokeWidth: 1, opacity: 0.85 },
+        {
+          x,
+          y,
+          color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range }, legend: { labelLimit: 300 } },
+          detail: { field: 'level' },
+          tooltip,
+        },
+      ),
+      ...(hasRefined
+        ? [
+            filtered(
+              `indexof(datum.source, 'refined') === 0`,
+              { type: 'line', strokeWidth: 1.4, strokeDash: [1.5, 2] },
+              {
+                x,
+                y,
+                color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range } },
+                detail: { field: 'level' },
+                tooltip,
+              },
+            ),
+          ]
+        : []),
+      filtered(
+        `datum.source === '${limitSource}'`,
+        { type: 'line', strokeWidth: 1.6, color: 'black', strokeDash: [5, 2] },
+        { x, y, detail: { field: 'level' }, tooltip },
+      ),
+    ],
+    title: text.heading.text,
+    subtitle: [...text.heading.subtitle],
+  });
   return {
-    name: 'transient', title: text.title, caption: text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; ')), rows, spec,
+    name: 'transient',
+    title: text.title,
+    caption: text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; ')),
+    rows,
+    spec,
   };
 }
 

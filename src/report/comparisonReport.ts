@@ -4,7 +4,14 @@
  * bars, the limit fitted from the n-sweep and the per-n verdicts with the stated allowance. Written as a report folder
  * (see `writeReportFolder`).
  */
-import { CONFIRM_FACTOR, MAX_RELATIVE_CORRECTION, serviceLabel, type CellResult, type ComparisonResult, type ModelSummary } from '../compare/index.ts';
+import {
+  CONFIRM_FACTOR,
+  MAX_RELATIVE_CORRECTION,
+  serviceLabel,
+  type CellResult,
+  type ComparisonResult,
+  type ModelSummary,
+} from '../compare/index.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata } from './page.ts';
@@ -24,10 +31,15 @@ const modelOf = (result: ComparisonResult, c: CellResult) => result.models.find(
 const slopeText = (s: ModelSummary['slope']) => (s ? `${fix(s.slope, 2)} (${s.nUsed.join(', ')})` : 'not resolved');
 const withError = (x: number, se: number, k: number) => `${fix(x, k)} (± ${fix(se, k)})`;
 /** p-values: 3 significant digits, "< 1e-6" below. */
-const pText = (p: number | null) => (p === null || Number.isNaN(p) ? '–' : p < 1e-6 ? '< 1e-6' : p >= 0.01 ? p.toFixed(3) : p.toExponential(1));
+const pText = (p: number | null) =>
+  p === null || Number.isNaN(p) ? '–' : p < 1e-6 ? '< 1e-6' : p >= 0.01 ? p.toFixed(3) : p.toExponential(1);
 /** The verdict as the reader sees it. */
 export function statusText(status: string): string {
-  return status === 'agrees-not-confirmed' ? 'agrees (rejection not confirmed)' : status === 'not-resolvable' ? 'not resolvable within budget' : status;
+  return status === 'agrees-not-confirmed'
+    ? 'agrees (rejection not confirmed)'
+    : status === 'not-resolvable'
+      ? 'not resolvable within budget'
+      : status;
 }
 const tText = (c: CellResult) => `${fix(c.verdict.tStatistic, 1)} (${fix(c.verdict.degreesOfFreedom, 0)})`;
 const rerunText = (c: CellResult) => {
@@ -36,67 +48,132 @@ const rerunText = (c: CellResult) => {
   const e = r.simulation.meanResponseTime;
   return `${fix(e.mean)} ± ${fix(e.halfWidth)}, R = ${e.replications}, t = ${fix(r.verdict.tStatistic, 1)}, p Holm ${pText(r.verdict.adjustedPValue)}`;
 };
-const horizonText = (c: CellResult) => (c.horizon.relaxations === null ? '–'
-  : `${fix(c.horizon.relaxations, 1)}${c.horizon.short ? ' (short)' : ''}`);
+const horizonText = (c: CellResult) =>
+  c.horizon.relaxations === null ? '–' : `${fix(c.horizon.relaxations, 1)}${c.horizon.short ? ' (short)' : ''}`;
 /** The judging columns shared by both report kinds. */
-const judgeColumns: Columns<CellResult> = [['t (ν)', tText], ['p', (c) => pText(c.verdict.pValue)], ['p Holm', (c) => pText(c.verdict.adjustedPValue)],
-  ['verdict', (c) => `**${statusText(c.verdict.status)}**${exactMark(c)}`], ['confirmatory rerun', rerunText]];
+const judgeColumns: Columns<CellResult> = [
+  ['t (ν)', tText],
+  ['p', (c) => pText(c.verdict.pValue)],
+  ['p Holm', (c) => pText(c.verdict.adjustedPValue)],
+  ['verdict', (c) => `**${statusText(c.verdict.status)}**${exactMark(c)}`],
+  ['confirmatory rerun', rerunText],
+];
 
 function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
-  const head: Columns<ModelSummary> = [['d', (m) => `${m.d}`], ['λ', (m) => `${m.lambda}`]];
+  const head: Columns<ModelSummary> = [
+    ['d', (m) => `${m.d}`],
+    ['λ', (m) => `${m.lambda}`],
+  ];
   if (result.judgedBy === 'refined-mean-field') {
-    return [...head,
-      ['E[T]∞ (mean field)', (m) => fix(m.reference.meanResponseTime)], ['ΣV', (m) => fix(m.refined!.sumV)],
-      ['τ (relaxation)', (m) => fix(m.relaxationTime ?? NaN, 1)], ['warm-up', (m) => fix(m.warmupTime, 1)],
-      ['slope of log\\|err\\| (± s.e.)', (m) => (m.slope ? `${fix(m.slope.slope, 2)} (± ${fix(m.slope.standardError, 2)})` : 'not resolved')],
+    return [
+      ...head,
+      ['E[T]∞ (mean field)', (m) => fix(m.reference.meanResponseTime)],
+      ['ΣV', (m) => fix(m.refined!.sumV)],
+      ['τ (relaxation)', (m) => fix(m.relaxationTime ?? NaN, 1)],
+      ['warm-up', (m) => fix(m.warmupTime, 1)],
+      [
+        'slope of log\\|err\\| (± s.e.)',
+        (m) => (m.slope ? `${fix(m.slope.slope, 2)} (± ${fix(m.slope.standardError, 2)})` : 'not resolved'),
+      ],
       ['n used', (m) => (m.slope ? m.slope.nUsed.join(', ') : '–')],
-      ['c₁ fit (± s.e.)', (m) => (m.fitThroughReference ? withError(m.fitThroughReference.c1, m.fitThroughReference.c1StandardError, 2) : 'n/a')],
+      [
+        'c₁ fit (± s.e.)',
+        (m) => (m.fitThroughReference ? withError(m.fitThroughReference.c1, m.fitThroughReference.c1StandardError, 2) : 'n/a'),
+      ],
       ['ΣV/λ', (m) => fix(m.refined!.sumV / m.lambda, 2)],
-      ['ĉ₁ trusted n ± h (n used)', (m) => (m.c1Check && m.c1Check.status !== 'not-judged'
-        ? `${fix(m.c1Check.c1, 2)} ± ${fix(m.c1Check.halfWidth, 2)} (${m.c1Check.nUsed.join(', ')})` : 'n/a')],
-      ['c₁ t (ν), p Holm', (m) => (m.c1Check && m.c1Check.status !== 'not-judged'
-        ? `${fix(m.c1Check.tStatistic, 1)} (${m.c1Check.degreesOfFreedom}), ${pText(m.c1Check.adjustedPValue)}` : '–')],
-      ['c₁ vs ΣV/λ', (m) => (m.c1Check ? `**${m.c1Check.status}**` : '–')], ...secondOrderModelColumns(result)];
+      [
+        'ĉ₁ trusted n ± h (n used)',
+        (m) =>
+          m.c1Check && m.c1Check.status !== 'not-judged'
+            ? `${fix(m.c1Check.c1, 2)} ± ${fix(m.c1Check.halfWidth, 2)} (${m.c1Check.nUsed.join(', ')})`
+            : 'n/a',
+      ],
+      [
+        'c₁ t (ν), p Holm',
+        (m) =>
+          m.c1Check && m.c1Check.status !== 'not-judged'
+            ? `${fix(m.c1Check.tStatistic, 1)} (${m.c1Check.degreesOfFreedom}), ${pText(m.c1Check.adjustedPValue)}`
+            : '–',
+      ],
+      ['c₁ vs ΣV/λ', (m) => (m.c1Check ? `**${m.c1Check.status}**` : '–')],
+      ...secondOrderModelColumns(result),
+    ];
   }
-  return [...head,
-    ['solver', (m) => m.reference.solver], ['kind', (m) => m.reference.kind], ['E[T]∞ reference', referenceText],
-    ['warm-up', (m) => fix(m.warmupTime, 1)], ['â ± h (fit)', (m) => (m.fit ? `${fix(m.fit.a)} ± ${fix(m.fit.aHalfWidth)}` : 'n/a')],
-    ['â − E[T]∞', (m) => fix(m.limit.difference)], ['limit', (m) => `**${m.limit.status}**`],
+  return [
+    ...head,
+    ['solver', (m) => m.reference.solver],
+    ['kind', (m) => m.reference.kind],
+    ['E[T]∞ reference', referenceText],
+    ['warm-up', (m) => fix(m.warmupTime, 1)],
+    ['â ± h (fit)', (m) => (m.fit ? `${fix(m.fit.a)} ± ${fix(m.fit.aHalfWidth)}` : 'n/a')],
+    ['â − E[T]∞', (m) => fix(m.limit.difference)],
+    ['limit', (m) => `**${m.limit.status}**`],
     ['ĉ₁ (± s.e.)', (m) => (m.fit ? withError(m.fit.c1, m.fit.c1StandardError, 2) : 'n/a')],
     ['ĉ₂ (± s.e.)', (m) => (m.fit && m.fit.inverseSquare ? withError(m.fit.c2, m.fit.c2StandardError, 1) : '–')],
     ['χ²/dof', (m) => (m.fit && m.fit.degreesOfFreedom > 0 ? fix(m.fit.chiSquare / m.fit.degreesOfFreedom, 2) : '–')],
-    ['c₁ through reference (± s.e.)', (m) => (m.fitThroughReference ? withError(m.fitThroughReference.c1, m.fitThroughReference.c1StandardError, 2) : 'n/a')],
-    ['slope of log\\|err\\| (n used)', (m) => slopeText(m.slope)]];
+    [
+      'c₁ through reference (± s.e.)',
+      (m) => (m.fitThroughReference ? withError(m.fitThroughReference.c1, m.fitThroughReference.c1StandardError, 2) : 'n/a'),
+    ],
+    ['slope of log\\|err\\| (n used)', (m) => slopeText(m.slope)],
+  ];
 }
 
 function workloadTable(result: ComparisonResult): string {
   const lwl = result.models.filter((m) => m.workload);
   if (lwl.length === 0) return '';
-  return `\n### Workload ccdf (LWL)\n\n${markdownTable(lwl, [['d', (m) => `${m.d}`], ['λ', (m) => `${m.lambda}`],
-    ['workload solver', (m) => m.workload!.solver], ['its sup error', (m) => sci(m.workload!.numericalError)],
-    ['slope of sup\\|F̂−F̄\\| (n used)', (m) => slopeText(m.workloadSlope)]])}\n`;
+  return `\n### Workload ccdf (LWL)\n\n${markdownTable(lwl, [
+    ['d', (m) => `${m.d}`],
+    ['λ', (m) => `${m.lambda}`],
+    ['workload solver', (m) => m.workload!.solver],
+    ['its sup error', (m) => sci(m.workload!.numericalError)],
+    ['slope of sup\\|F̂−F̄\\| (n used)', (m) => slopeText(m.workloadSlope)],
+  ])}\n`;
 }
 
 function cellColumns(result: ComparisonResult): Columns<CellResult> {
-  const head: Columns<CellResult> = [['d', (c) => `${c.d}`], ['λ', (c) => `${c.lambda}`], ['n', (c) => `${c.n}`],
-    ['simulated E[T] ± h', (c) => `${fix(c.simulation.meanResponseTime.mean)} ± ${fix(c.simulation.meanResponseTime.halfWidth)}`]];
-  const tail: Columns<CellResult> = [['events', (c) => sci(c.simulation.events)], ['events/s', (c) => sci(c.simulation.eventsPerSecond)]];
+  const head: Columns<CellResult> = [
+    ['d', (c) => `${c.d}`],
+    ['λ', (c) => `${c.lambda}`],
+    ['n', (c) => `${c.n}`],
+    ['simulated E[T] ± h', (c) => `${fix(c.simulation.meanResponseTime.mean)} ± ${fix(c.simulation.meanResponseTime.halfWidth)}`],
+  ];
+  const tail: Columns<CellResult> = [
+    ['events', (c) => sci(c.simulation.events)],
+    ['events/s', (c) => sci(c.simulation.eventsPerSecond)],
+  ];
   if (result.judgedBy === 'refined-mean-field') {
-    return [...head,
-      ['mean field', (c) => fix(modelOf(result, c).reference.meanResponseTime)], ['refined', (c) => fix(c.refined!.meanResponseTime)],
+    return [
+      ...head,
+      ['mean field', (c) => fix(modelOf(result, c).reference.meanResponseTime)],
+      ['refined', (c) => fix(c.refined!.meanResponseTime)],
       ...refinementCellColumns(result),
-      ['sim − refined', (c) => fix(c.verdict.difference)], ['allowance δ', (c) => sci(c.verdict.allowance)],
+      ['sim − refined', (c) => fix(c.verdict.difference)],
+      ['allowance δ', (c) => sci(c.verdict.allowance)],
       ['h / (ΣV/λn)', (c) => fix(c.verdict.halfWidth / Math.abs(modelOf(result, c).refined!.sumV / (c.lambda * c.n)), 2)],
-      ...judgeColumns, ['horizon / τ', horizonText], ['sup\\|ŝ−s\\| MF', (c) => sci(c.errors.tailSup ?? NaN)],
-      ['sup\\|ŝ−s\\| refined', (c) => sci(c.errors.tailSupVsRefined ?? NaN)], ...tail];
+      ...judgeColumns,
+      ['horizon / τ', horizonText],
+      ['sup\\|ŝ−s\\| MF', (c) => sci(c.errors.tailSup ?? NaN)],
+      ['sup\\|ŝ−s\\| refined', (c) => sci(c.errors.tailSupVsRefined ?? NaN)],
+      ...tail,
+    ];
   }
   const extra: Columns<CellResult> = result.cells.some((c) => c.errors.workloadSup !== null)
     ? [['sup\\|F̂−F̄\\| (max h)', (c) => `${sci(c.errors.workloadSup ?? NaN)} (${sci(c.errors.workloadHalfWidth ?? NaN)})`]]
-    : result.cells.some((c) => c.errors.tailSup !== null) ? [['sup\\|ŝ−s\\|', (c) => sci(c.errors.tailSup ?? NaN)]] : [];
-  return [...head,
-    ['reference', (c) => referenceText(modelOf(result, c))], ...refinementCellColumns(result), ['sim − reference', (c) => fix(c.verdict.difference)],
-    ['CI ⊕ ref', (c) => fix(c.verdict.combinedHalfWidth)], ['allowance \\|ĉ₁\\|/n + \\|ĉ₂\\|/n²', (c) => fix(c.verdict.allowance)],
-    ...judgeColumns, ...extra, ...tail];
+    : result.cells.some((c) => c.errors.tailSup !== null)
+      ? [['sup\\|ŝ−s\\|', (c) => sci(c.errors.tailSup ?? NaN)]]
+      : [];
+  return [
+    ...head,
+    ['reference', (c) => referenceText(modelOf(result, c))],
+    ...refinementCellColumns(result),
+    ['sim − reference', (c) => fix(c.verdict.difference)],
+    ['CI ⊕ ref', (c) => fix(c.verdict.combinedHalfWidth)],
+    ['allowance \\|ĉ₁\\|/n + \\|ĉ₂\\|/n²', (c) => fix(c.verdict.allowance)],
+    ...judgeColumns,
+    ...extra,
+    ...tail,
+  ];
 }
 
 /** The multiplicity control and its outcome, the busy-fraction calibration check, and the short cells (both report kinds). */
@@ -105,17 +182,23 @@ function familyText(result: ComparisonResult): string {
   const b = result.busyCheck;
   const short = result.cells.filter((c) => c.horizon.short).length;
   const unresolved = result.cells.filter((c) => c.verdict.status === 'not-resolvable').length;
-  return `**Multiplicity**: ${f.judged} judged cells form one family; Holm's step-down adjustment keeps the chance of any false ` +
+  return (
+    `**Multiplicity**: ${f.judged} judged cells form one family; Holm's step-down adjustment keeps the chance of any false ` +
     `rejection ≤ ${f.alpha}. ${f.firstRunRejections} first run${f.firstRunRejections === 1 ? ' was' : 's were'} rejected and rerun with fresh seeds ` +
     `and ${result.config.confirmFactor ?? CONFIRM_FACTOR}× the replications; ${f.confirmed} rerun${f.confirmed === 1 ? '' : 's'} confirmed the rejection ` +
     `(only those cells say "disagrees"; the others say "agrees (rejection not confirmed)").\n\n` +
     `**Calibration check** (busy fraction ŝ₁ = ρ at every n): the t statistics (ŝ₁ − ρ)/σ̂ over ${b.tStatistics.length} cells have SD ` +
     `${fix(b.sd, 2)}; well-calibrated intervals give about ${fix(b.expectedSd, 2)} (Student t, ν = R − 1).` +
-    (short ? `\n\n**Short cells**: ${short} cell${short === 1 ? '' : 's'} measure${short === 1 ? 's' : ''} fewer than 20 relaxation times τ per ` +
-      'replication (jobs/(λn) < 20τ, theory.md §8; column "horizon / τ"): their replications are independent and warmed up, so the CI ' +
-      'stays valid, but a slow drift over more than the horizon would not show in it.' : '') +
-    (unresolved ? `\n\n**Not resolvable**: ${unresolved} cell${unresolved === 1 ? '' : 's'} could not reach a half-width of ` +
-      `${result.config.resolve?.fraction} × the 1/n term within ${result.config.resolve?.maxJobs.toExponential(1)} jobs per replication: no verdict.` : '');
+    (short
+      ? `\n\n**Short cells**: ${short} cell${short === 1 ? '' : 's'} measure${short === 1 ? 's' : ''} fewer than 20 relaxation times τ per ` +
+        'replication (jobs/(λn) < 20τ, theory.md §8; column "horizon / τ"): their replications are independent and warmed up, so the CI ' +
+        'stays valid, but a slow drift over more than the horizon would not show in it.'
+      : '') +
+    (unresolved
+      ? `\n\n**Not resolvable**: ${unresolved} cell${unresolved === 1 ? '' : 's'} could not reach a half-width of ` +
+        `${result.config.resolve?.fraction} × the 1/n term within ${result.config.resolve?.maxJobs.toExponential(1)} jobs per replication: no verdict.`
+      : '')
+  );
 }
 
 function summary(result: ComparisonResult): string {
@@ -123,19 +206,25 @@ function summary(result: ComparisonResult): string {
   const verdicts = result.cells.map((c) => c.verdict);
   if (result.judgedBy === 'refined-mean-field') {
     const c1 = result.models.map((m) => m.c1Check).filter((c) => c && c.status !== 'not-judged');
-    return `Of ${result.cells.length} cells, **${count(verdicts, 'agrees') + count(verdicts, 'agrees-not-confirmed')} agree** and ` +
+    return (
+      `Of ${result.cells.length} cells, **${count(verdicts, 'agrees') + count(verdicts, 'agrees-not-confirmed')} agree** and ` +
       `**${count(verdicts, 'disagrees')} disagree** (confirmed by a rerun) with the refined mean field; ` +
       `${count(verdicts, 'refined-out-of-range')} are outside the range where the 1/n expansion is trusted (ΣV/(nΣπ) > ${MAX_RELATIVE_CORRECTION * 100}%) ` +
       `and are not judged.${count(verdicts, 'agrees-not-confirmed') ? ` ${count(verdicts, 'agrees-not-confirmed')} of the agreeing cells were rejected by their first run, not by the rerun.` : ''} ` +
-      `The fitted 1/n coefficient ĉ₁ agrees with ΣV/λ for ${count(c1 as { status: string }[], 'agrees')} of ${c1.length} models.\n\n${familyText(result)}`;
+      `The fitted 1/n coefficient ĉ₁ agrees with ΣV/λ for ${count(c1 as { status: string }[], 'agrees')} of ${c1.length} models.\n\n${familyText(result)}`
+    );
   }
   const limits = result.models.map((m) => m.limit);
-  const c1 = result.models.map((m) => `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`);
-  return `Limits: of ${limits.length} model${limits.length === 1 ? '' : 's'}, **${count(limits, 'agrees')} agree** and **${count(limits, 'disagrees')} disagree** with the mean-field ` +
+  const c1 = result.models.map(
+    (m) => `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`,
+  );
+  return (
+    `Limits: of ${limits.length} model${limits.length === 1 ? '' : 's'}, **${count(limits, 'agrees')} agree** and **${count(limits, 'disagrees')} disagree** with the mean-field ` +
     `reference (the fitted n → ∞ value â against E[T]∞ with the combined 95% CI)${count(limits, 'not-judged') ? `; ${count(limits, 'not-judged')} not judged (too few n)` : ''}.\n` +
     `Per n: ${count(verdicts, 'agrees')} cells agree, ${count(verdicts, 'disagrees')} disagree, ${count(verdicts, 'not-judged')} not judged ` +
     '(no refined term V exists here, so each cell is allowed the fitted finite-n bias |ĉ₁|/n + |ĉ₂|/n²; see Method).\n\n' +
-    `Measured 1/n coefficients (95%): ${c1.join('; ')}.\n\n${familyText(result)}`;
+    `Measured 1/n coefficients (95%): ${c1.join('; ')}.\n\n${familyText(result)}`
+  );
 }
 
 const SLOPE_METHOD = '- **Slope**: least squares of log|E[T]_n − E[T]∞| on log n over the n where the difference is resolved';
@@ -157,11 +246,18 @@ ${SIMULATION_METHOD}, ties among the sampled minimisers broken uniformly at rand
 ${SLOPE_METHOD} (> 3 × CI half-width);
   c₁ is the weighted fit of E[T]_n − E[T]∞ = c₁/n + c₂/n² (weights 1/σ_n², σ_n = h_n/t_{0.975,R−1}), to be compared with ΣV/λ.`;
   }
-  const solvers = [...new Map(result.models.map((m) => [m.reference.solver, m])).values()]
-    .map((m) => `- **${m.reference.solver}** (${m.reference.kind}): ${m.reference.source}. Error bar: ${
-      m.reference.kind === 'estimate' ? 'the estimate\'s 95% CI (a cavity solver: independent restarts)'
-        : m.reference.kind === 'approximation' ? 'none stated: an approximation (a disagreement may be the approximation\'s)'
-          : m.reference.numericalError > 0 ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})` : 'none needed (closed form)'}.`);
+  const solvers = [...new Map(result.models.map((m) => [m.reference.solver, m])).values()].map(
+    (m) =>
+      `- **${m.reference.solver}** (${m.reference.kind}): ${m.reference.source}. Error bar: ${
+        m.reference.kind === 'estimate'
+          ? "the estimate's 95% CI (a cavity solver: independent restarts)"
+          : m.reference.kind === 'approximation'
+            ? "none stated: an approximation (a disagreement may be the approximation's)"
+            : m.reference.numericalError > 0
+              ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})`
+              : 'none needed (closed form)'
+      }.`,
+  );
   return `- **Mean-field reference** (picked by \`solveMeanField\`, theory.md §2–§7):
 ${solvers.map((l) => `  ${l}`).join('\n')}
 - **No refined term**: the 1/n term V is known only for JSQ(d), FIFO, exponential sizes (theory.md §6); this model is judged
@@ -192,9 +288,19 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
     `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each after its own warm-up (${m0.warmupRule}).`,
     `- Master seed ${c.seed}; each cell's seed is derived from it and the cell key (see results.json).`,
-    ...(c.horizon ? [`- Horizon rule: jobs per replication raised to cover ≥ ${c.horizon.relaxations} τ (jobs/(λn)), at most ${c.horizon.maxJobs.toExponential(1)}.`] : []),
-    ...(c.resolve ? [`- Resolution rule: each refined cell sized to h_n ≤ ${c.resolve.fraction} × ΣV/(λn), at most ${c.resolve.maxJobs.toExponential(1)} jobs per replication, else "not resolvable within budget".`] : []),
-    ...(refined ? [`- Example: d = ${m0.d}, λ = ${m0.lambda}: E[T]∞ = ${fix(m0.reference.meanResponseTime)}, ΣV = ${fix(m0.refined!.sumV)}.`] : []),
+    ...(c.horizon
+      ? [
+          `- Horizon rule: jobs per replication raised to cover ≥ ${c.horizon.relaxations} τ (jobs/(λn)), at most ${c.horizon.maxJobs.toExponential(1)}.`,
+        ]
+      : []),
+    ...(c.resolve
+      ? [
+          `- Resolution rule: each refined cell sized to h_n ≤ ${c.resolve.fraction} × ΣV/(λn), at most ${c.resolve.maxJobs.toExponential(1)} jobs per replication, else "not resolvable within budget".`,
+        ]
+      : []),
+    ...(refined
+      ? [`- Example: d = ${m0.d}, λ = ${m0.lambda}: E[T]∞ = ${fix(m0.reference.meanResponseTime)}, ΣV = ${fix(m0.refined!.sumV)}.`]
+      : []),
     ...result.notes.map((n) => `- ${n}`),
   ];
   return `${heading}
@@ -239,7 +345,10 @@ ${reproduceSection(meta)}`;
 export async function writeComparisonReport(outDir: string, result: ComparisonResult, meta: RunMetadata): Promise<string[]> {
   const figures = comparisonFigures(result);
   return writeReportFolder(outDir, {
-    figures, results: result, metadata: { ...meta, config: result.config }, markdown: comparisonMarkdown(result, figures, meta),
+    figures,
+    results: result,
+    metadata: { ...meta, config: result.config },
+    markdown: comparisonMarkdown(result, figures, meta),
     title: result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
   });
 }

@@ -28,36 +28,74 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
   for (const o of outcomes) {
     const e = o.result[measure];
     if (!e) continue;
-    rows.push({ panel: panelOf(o), prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
-      predictionOrder: o.cell.prediction === 'none' ? 0 : 1, policy: o.cell.policy, lambda: o.cell.lambda, value: e.mean, lo: e.ci95[0], hi: e.ci95[1],
-      service: o.cell.service, d: o.cell.d, n: o.cell.n, seed: o.cell.seed });
+    rows.push({
+      panel: panelOf(o),
+      prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
+      predictionOrder: o.cell.prediction === 'none' ? 0 : 1,
+      policy: o.cell.policy,
+      lambda: o.cell.lambda,
+      value: e.mean,
+      lo: e.ci95[0],
+      hi: e.ci95[1],
+      service: o.cell.service,
+      d: o.cell.d,
+      n: o.cell.n,
+      seed: o.cell.seed,
+    });
   }
   if (rows.length === 0) return null;
   const title = measure === 'meanResponseTime' ? 'mean response time E[T]' : 'mean slowdown E[T/S]';
-  const enc = { x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
-    color: { field: 'policy', type: 'nominal', title: 'policy', scale: { scheme: 'tableau20' }, legend: { labelLimit: 300, columns: 1 } } };
+  const enc = {
+    x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
+    color: { field: 'policy', type: 'nominal', title: 'policy', scale: { scheme: 'tableau20' }, legend: { labelLimit: 300, columns: 1 } },
+  };
   const columns = facetOrder(rows, 'prediction', ['predictionOrder', 'prediction']);
   const width = 260;
   const spec: TopLevelSpec = {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
-    facet: { row: { field: 'panel', type: 'nominal', title: null, sort: facetOrder(rows, 'panel', ['service', 'd', 'n']),
-      header: { labelLimit: 0, labelAngle: -90, labelAlign: 'center' } },
-    column: { field: 'prediction', type: 'nominal', title: null, sort: columns, header: { labelLimit: 0 } } },
+    facet: {
+      row: {
+        field: 'panel',
+        type: 'nominal',
+        title: null,
+        sort: facetOrder(rows, 'panel', ['service', 'd', 'n']),
+        header: { labelLimit: 0, labelAngle: -90, labelAlign: 'center' },
+      },
+      column: { field: 'prediction', type: 'nominal', title: null, sort: columns, header: { labelLimit: 0 } },
+    },
     spec: {
-      width, height: 200,
-      layer: ciLayers({ x: enc.x, shared: { color: enc.color }, mark: { type: 'line', point: true }, yTitle: `${title} (log)`,
-        encoding: { tooltip: [{ field: 'panel' }, { field: 'prediction' }, { field: 'policy' }, { field: 'lambda', title: 'λ' },
-          { field: 'value', format: '.4f' }, { field: 'lo', title: '95% CI low', format: '.4f' }, { field: 'hi', title: '95% CI high', format: '.4f' }] } }),
+      width,
+      height: 200,
+      layer: ciLayers({
+        x: enc.x,
+        shared: { color: enc.color },
+        mark: { type: 'line', point: true },
+        yTitle: `${title} (log)`,
+        encoding: {
+          tooltip: [
+            { field: 'panel' },
+            { field: 'prediction' },
+            { field: 'policy' },
+            { field: 'lambda', title: 'λ' },
+            { field: 'value', format: '.4f' },
+            { field: 'lo', title: '95% CI low', format: '.4f' },
+            { field: 'hi', title: '95% CI high', format: '.4f' },
+          ],
+        },
+      }),
     },
     resolve: { scale: { y: 'independent' } },
     title: titleBlock(`${title} against λ per policy (95% CIs)`, columns.length * (width + 60)),
   } as unknown as TopLevelSpec;
   return {
-    name: measure === 'meanResponseTime' ? 'response-time' : 'slowdown', title: `${title[0].toUpperCase()}${title.slice(1)} against λ`,
-    caption: `Simulated ${title} per policy, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
+    name: measure === 'meanResponseTime' ? 'response-time' : 'slowdown',
+    title: `${title[0].toUpperCase()}${title.slice(1)} against λ`,
+    caption:
+      `Simulated ${title} per policy, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
       `LPW selection and by the predicted disciplines (SPJF, PSPJF, SPRPT); the first column holds the policies that use no prediction.`,
-    rows, spec,
+    rows,
+    spec,
   };
 }
 
@@ -68,10 +106,16 @@ function tables(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 
   for (const panel of panels) {
     const inPanel = outcomes.filter((o) => panelOf(o) === panel);
     const rowsKeys = [...new Set(inPanel.map((o) => `${o.cell.policy}${o.cell.prediction === 'none' ? '' : ` [${o.cell.prediction}]`}`))];
-    out.push(`#### ${panel}\n`, `| policy [prediction] | ${lambdas.map((l) => `λ = ${l}`).join(' | ')} |`, `|---|${lambdas.map(() => '---').join('|')}|`);
+    out.push(
+      `#### ${panel}\n`,
+      `| policy [prediction] | ${lambdas.map((l) => `λ = ${l}`).join(' | ')} |`,
+      `|---|${lambdas.map(() => '---').join('|')}|`,
+    );
     for (const rk of rowsKeys) {
       const cells = lambdas.map((l) => {
-        const o = inPanel.find((x) => x.cell.lambda === l && `${x.cell.policy}${x.cell.prediction === 'none' ? '' : ` [${x.cell.prediction}]`}` === rk);
+        const o = inPanel.find(
+          (x) => x.cell.lambda === l && `${x.cell.policy}${x.cell.prediction === 'none' ? '' : ` [${x.cell.prediction}]`}` === rk,
+        );
         return fmt(o?.result[measure]);
       });
       out.push(`| ${rk} | ${cells.join(' | ')} |`);
@@ -87,14 +131,20 @@ function tables(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 
  * @returns paths written, relative to outDir.
  */
 export async function writeExperimentReport(
-  outDir: string, spec: ExperimentSpec, outcomes: readonly CellOutcome[], meta: RunMetadata, findings: readonly FindingRow[] = [],
+  outDir: string,
+  spec: ExperimentSpec,
+  outcomes: readonly CellOutcome[],
+  meta: RunMetadata,
+  findings: readonly FindingRow[] = [],
 ): Promise<string[]> {
-  const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown')].filter((f): f is Figure => f !== null);
+  const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown')].filter(
+    (f): f is Figure => f !== null,
+  );
   const events = outcomes.reduce((s, o) => s + o.result.events, 0);
   const replay = outcomes.some((o) => o.cell.trace);
   const budget = replay
     ? 'Trace replay: one run per cell over the second (test) half of each trace, CIs by 25 batch means over the replayed jobs (lag-1 autocorrelations in results.json).'
-    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : 'automatic (see each cell\'s warmupRule in results.json)'}.`;
+    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : "automatic (see each cell's warmupRule in results.json)"}.`;
   const quality = (meta as RunMetadata & { predictorQuality?: Record<string, unknown>[] }).predictorQuality;
   const q = (x: unknown) => {
     const v = x as { logCorrelation?: number; pearsonLog?: number; spearman?: number; over?: number; medianAbsLogError?: number } | null;
@@ -102,19 +152,31 @@ export async function writeExperimentReport(
     const r = v.logCorrelation ?? v.pearsonLog;
     return `r(ln) ${r?.toFixed(3) ?? '?'}, Spearman ${v.spearman?.toFixed(3) ?? '?'}, over ${v.over !== undefined ? `${(100 * v.over).toFixed(1)}%` : '?'}, MALE ${v.medianAbsLogError?.toFixed(3) ?? '?'}`;
   };
-  const qualityTable = !quality ? '' : `## Predictor quality (test half of each trace)\n\n| trace | jobs (skipped) | train / test | random forest | linear | user estimate |\n|---|---|---|---|---|---|\n${
-    quality.map((x) => `| ${x.trace} | ${x.jobs} (${x.skipped}) | ${x.trainCount} / ${x.testCount} | ${q(x.randomForest)} | ${q(x.linear)} | ${q(x.userEstimate)} |`).join('\n')}\n\n`;
+  const qualityTable = !quality
+    ? ''
+    : `## Predictor quality (test half of each trace)\n\n| trace | jobs (skipped) | train / test | random forest | linear | user estimate |\n|---|---|---|---|---|---|\n${quality
+        .map(
+          (x) =>
+            `| ${x.trace} | ${x.jobs} (${x.skipped}) | ${x.trainCount} / ${x.testCount} | ${q(x.randomForest)} | ${q(x.linear)} | ${q(x.userEstimate)} |`,
+        )
+        .join('\n')}\n\n`;
   const claims = [...new Set(findings.map((f) => f.claim))];
-  const summary = claims.map((c) => {
-    const of = findings.filter((f) => f.claim === c);
-    const count = (v: string) => of.filter((f) => f.verdict === v).length;
-    return `| ${c} | ${count('holds')} | ${count('fails')} | ${count('undecided')} |`;
-  }).join('\n');
-  const findingTable = findings.length === 0 ? '' : `## Findings\n\nEach claim file (analysis/) is judged by the claims engine at every grid point where its cells exist: each quantity is ` +
-    `its 95% CI, widened (Bonferroni) to joint 95% over the quantities of the point; **holds** when the claim is true for every value in ` +
-    `those intervals, **fails** when false for every value, **undecided** otherwise (analysis/README.md, verdict rule).\n\n` +
-    `| claim | holds | fails | undecided |\n|---|---|---|---|\n${summary}\n\n### Per grid point\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${
-    findings.map((f) => `| ${f.claim} | ${f.where} | **${f.verdict}** | ${f.evidence} |`).join('\n')}\n\n`;
+  const summary = claims
+    .map((c) => {
+      const of = findings.filter((f) => f.claim === c);
+      const count = (v: string) => of.filter((f) => f.verdict === v).length;
+      return `| ${c} | ${count('holds')} | ${count('fails')} | ${count('undecided')} |`;
+    })
+    .join('\n');
+  const findingTable =
+    findings.length === 0
+      ? ''
+      : `## Findings\n\nEach claim file (analysis/) is judged by the claims engine at every grid point where its cells exist: each quantity is ` +
+        `its 95% CI, widened (Bonferroni) to joint 95% over the quantities of the point; **holds** when the claim is true for every value in ` +
+        `those intervals, **fails** when false for every value, **undecided** otherwise (analysis/README.md, verdict rule).\n\n` +
+        `| claim | holds | fails | undecided |\n|---|---|---|---|\n${summary}\n\n### Per grid point\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${findings
+          .map((f) => `| ${f.claim} | ${f.where} | **${f.verdict}** | ${f.evidence} |`)
+          .join('\n')}\n\n`;
   const md = `# Experiment report: ${spec.name}
 
 ${spec.description ?? ''}
@@ -132,6 +194,10 @@ ${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${ta
 ${figures.map(figureSection).join('\n')}
 ${reproduceSection(meta)}`;
   return writeReportFolder(outDir, {
-    figures, results: { experiment: spec, cells: outcomes, findings }, metadata: meta, markdown: md, title: `supermarket-lab experiment: ${spec.name}`,
+    figures,
+    results: { experiment: spec, cells: outcomes, findings },
+    metadata: meta,
+    markdown: md,
+    title: `supermarket-lab experiment: ${spec.name}`,
   });
 }

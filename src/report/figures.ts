@@ -49,16 +49,28 @@ const ZOOM = { name: 'zoom', select: 'interval', bind: 'scales' };
  * @param o.loFloor vega expression of the lowest drawn bar end (default a tenth of the estimate).
  */
 export function ciLayers(o: {
-  filter?: string; x: Spec; shared?: Spec; mark: Spec; encoding?: Spec; valueField?: string; yTitle: string; loFloor?: string;
+  filter?: string;
+  x: Spec;
+  shared?: Spec;
+  mark: Spec;
+  encoding?: Spec;
+  valueField?: string;
+  yTitle: string;
+  loFloor?: string;
 }): Spec[] {
   const v = o.valueField ?? 'value';
   const y = { field: v, type: 'quantitative', scale: { type: 'log' }, title: o.yTitle };
   const floor = o.loFloor ?? `datum['${v}'] / 10`;
   return [
-    { transform: [...(o.filter ? [{ filter: o.filter }] : []), { filter: 'isValid(datum.lo) && isValid(datum.hi)' },
-      { calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' }],
-    mark: { type: 'errorbar', ticks: true },
-    encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, y2: { field: 'hi' }, ...o.shared } },
+    {
+      transform: [
+        ...(o.filter ? [{ filter: o.filter }] : []),
+        { filter: 'isValid(datum.lo) && isValid(datum.hi)' },
+        { calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' },
+      ],
+      mark: { type: 'errorbar', ticks: true },
+      encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, y2: { field: 'hi' }, ...o.shared },
+    },
     { ...filtered(o.filter, o.mark, { x: o.x, y, ...o.shared, ...o.encoding }), params: [ZOOM] },
   ];
 }
@@ -71,13 +83,15 @@ export function facetOrder(rows: readonly Row[], field: string, keys: readonly s
   const first = new Map<string, Row>();
   for (const r of rows) if (r[field] !== null && !first.has(String(r[field]))) first.set(String(r[field]), r);
   const cmp = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)));
-  return [...first.entries()].sort(([, a], [, b]) => {
-    for (const k of keys) {
-      const c = cmp(a[k], b[k]);
-      if (c !== 0) return c;
-    }
-    return 0;
-  }).map(([v]) => v);
+  return [...first.entries()]
+    .sort(([, a], [, b]) => {
+      for (const k of keys) {
+        const c = cmp(a[k], b[k]);
+        if (c !== 0) return c;
+      }
+      return 0;
+    })
+    .map(([v]) => v);
 }
 
 /**
@@ -127,9 +141,18 @@ export function titleBlock(text: string, widthPx: number, subtitle: readonly str
  * `order` (see `facetOrder`). @param columns how many panels a row holds (at most 3); @param transform vega-lite
  * transforms applied to the rows before faceting (e.g. a floor for a log axis: the rows stay raw).
  */
-export function panelledSpec(rows: readonly Row[], o: {
-  columns: number; size: { width: number; height: number }; layer: Spec[]; title: string; subtitle?: string[]; order: string[]; transform?: Spec[];
-}): TopLevelSpec {
+export function panelledSpec(
+  rows: readonly Row[],
+  o: {
+    columns: number;
+    size: { width: number; height: number };
+    layer: Spec[];
+    title: string;
+    subtitle?: string[];
+    order: string[];
+    transform?: Spec[];
+  },
+): TopLevelSpec {
   const columns = Math.max(1, Math.min(3, o.columns, o.order.length));
   return {
     $schema: VEGA_LITE_SCHEMA,
@@ -145,7 +168,9 @@ export function panelledSpec(rows: readonly Row[], o: {
 
 /** Markdown section of a figure: title, the SVG, caption and links to every file written beside it. */
 export function figureSection(f: Pick<Figure, 'name' | 'title' | 'caption'>): string {
-  return `### ${f.title}\n\n![${f.title}](figures/${f.name}.svg)\n\n${f.caption}\n\n` +
+  return (
+    `### ${f.title}\n\n![${f.title}](figures/${f.name}.svg)\n\n${f.caption}\n\n` +
     `Files: [PNG](figures/${f.name}.png) · [SVG](figures/${f.name}.svg) · [vega-lite spec](figures/${f.name}.vl.json) · ` +
-    `[data CSV](figures/${f.name}.csv) · [data JSON](figures/${f.name}.json)\n`;
+    `[data CSV](figures/${f.name}.csv) · [data JSON](figures/${f.name}.json)\n`
+  );
 }

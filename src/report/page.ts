@@ -29,8 +29,11 @@ export const sci = (x: number) => (Number.isFinite(x) ? x.toExponential(2) : 'n/
 
 /** A Markdown table: one column per (header, cell) pair, one line per item. */
 export function markdownTable<T>(items: readonly T[], columns: readonly (readonly [string, (item: T) => string])[]): string {
-  return [`| ${columns.map(([h]) => h).join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`,
-    ...items.map((x) => `| ${columns.map(([, cell]) => cell(x)).join(' | ')} |`)].join('\n');
+  return [
+    `| ${columns.map(([h]) => h).join(' | ')} |`,
+    `|${columns.map(() => '---').join('|')}|`,
+    ...items.map((x) => `| ${columns.map(([, cell]) => cell(x)).join(' | ')} |`),
+  ].join('\n');
 }
 
 /** The closing "Reproduce" section: the command, versions and machine. */
@@ -42,7 +45,9 @@ export function reproduceSection(meta: RunMetadata): string {
 ${meta.command}
 \`\`\`
 
-Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(', ')}. Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores${platform}.
+Versions: ${Object.entries(meta.versions)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}. Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores${platform}.
 `;
 }
 
@@ -68,7 +73,10 @@ function packageDir(pkg: string): string {
 function assetFiles(): [string, Uint8Array][] {
   return REPORT_ASSETS.flatMap(({ pkg, file }) => {
     const dir = packageDir(pkg);
-    return [[`assets/${path.basename(file)}`, readFileSync(path.join(dir, file))], [`assets/LICENSE-${pkg}.txt`, readFileSync(path.join(dir, 'LICENSE'))]] as [string, Uint8Array][];
+    return [
+      [`assets/${path.basename(file)}`, readFileSync(path.join(dir, file))],
+      [`assets/LICENSE-${pkg}.txt`, readFileSync(path.join(dir, 'LICENSE'))],
+    ] as [string, Uint8Array][];
   });
 }
 
@@ -99,7 +107,11 @@ const EMBED_SCRIPT = `(function () {
 })();`;
 
 /** JSON that may sit inside a <script> element (no "</script>" or "<!--" can close or comment it). */
-const scriptJson = (x: unknown) => JSON.stringify(x).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (x: unknown) =>
+  JSON.stringify(x)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /**
  * The report's index.html: the Markdown body as HTML; each figure image (figures/NAME.svg) becomes an interactive
@@ -110,9 +122,17 @@ const scriptJson = (x: unknown) => JSON.stringify(x).replace(/</g, '\\u003c').re
  */
 export function htmlPage(markdownBody: string, title: string, figures: readonly Pick<Figure, 'name' | 'spec'>[] = []): string {
   const names = new Set(figures.map((f) => f.name));
-  const body = (marked.parse(markdownBody, { async: false }) as string).replace(/<img src="figures\/([^"/]+)\.svg"([^>]*)>/g,
-    (img, name: string) => (names.has(name) ? `<span class="figure" data-figure="${name}"><span class="vega-chart"></span>${img.replace('<img ', '<img class="static" ')}</span>` : img));
-  const scripts = figures.length === 0 ? '' : `${REPORT_ASSETS.map((a) => `<script src="assets/${path.basename(a.file)}"></script>`).join('\n')}
+  const body = (marked.parse(markdownBody, { async: false }) as string).replace(
+    /<img src="figures\/([^"/]+)\.svg"([^>]*)>/g,
+    (img, name: string) =>
+      names.has(name)
+        ? `<span class="figure" data-figure="${name}"><span class="vega-chart"></span>${img.replace('<img ', '<img class="static" ')}</span>`
+        : img,
+  );
+  const scripts =
+    figures.length === 0
+      ? ''
+      : `${REPORT_ASSETS.map((a) => `<script src="assets/${path.basename(a.file)}"></script>`).join('\n')}
 <script id="figure-specs" type="application/json">${scriptJson(Object.fromEntries(figures.map((f) => [f.name, f.spec])))}</script>
 <script>
 ${EMBED_SCRIPT}
@@ -163,7 +183,10 @@ export function previousReport(outDir: string): PreviousReport | null {
  * reuse theirs (and its resumable cells). E.g. ("compare-lwl-fifo-exp-d2-l0.9", {...}) → "compare-lwl-fifo-exp-d2-l0.9-3fa9c2d1".
  */
 export function settingsFolderName(label: string, settings: unknown): string {
-  const safe = label.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+/g, '_').slice(0, 100);
+  const safe = label
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/_+/g, '_')
+    .slice(0, 100);
   return `${safe}-${createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 8)}`;
 }
 
@@ -178,10 +201,17 @@ const OWNED_FOLDERS = ['figures', 'assets'];
  * @param outDir target folder (created if missing); files of the same name are replaced atomically.
  * @returns the paths written, relative to outDir.
  */
-export async function writeReportFolder(outDir: string, page: {
-  readonly figures: readonly Figure[]; readonly results: unknown; readonly metadata: unknown; readonly markdown: string; readonly title: string;
-  readonly extraFiles?: Readonly<Record<string, string | Uint8Array>>;
-}): Promise<string[]> {
+export async function writeReportFolder(
+  outDir: string,
+  page: {
+    readonly figures: readonly Figure[];
+    readonly results: unknown;
+    readonly metadata: unknown;
+    readonly markdown: string;
+    readonly title: string;
+    readonly extraFiles?: Readonly<Record<string, string | Uint8Array>>;
+  },
+): Promise<string[]> {
   const written: string[] = [];
   for (const f of page.figures) written.push(...(await writeFigureFiles(outDir, f)));
   for (const [rel, data] of assetFiles()) {

@@ -31,8 +31,13 @@ export function secondOrderModelColumns(result: ComparisonResult): Columns<Model
   if (!result.models.some((m) => m.secondOrder)) return [];
   return [
     ['c₂ = ΣA/λ', (m) => (m.secondOrder ? fix(m.secondOrder.c2, 2) : '–')],
-    ['ĉ₂ fit (± 95%)', (m) => (m.secondOrder && Number.isFinite(m.secondOrder.fitted)
-      ? `${fix(m.secondOrder.fitted, 1)} (± ${fix(m.secondOrder.fittedHalfWidth, 1)})` : 'n/a')],
+    [
+      'ĉ₂ fit (± 95%)',
+      (m) =>
+        m.secondOrder && Number.isFinite(m.secondOrder.fitted)
+          ? `${fix(m.secondOrder.fitted, 1)} (± ${fix(m.secondOrder.fittedHalfWidth, 1)})`
+          : 'n/a',
+    ],
     ['c₂ check', (m) => (m.secondOrder ? `**${m.secondOrder.status}**` : '–')],
   ];
 }
@@ -43,27 +48,55 @@ export function secondOrderModelColumns(result: ComparisonResult): Columns<Model
  */
 export function refinementSection(result: ComparisonResult): string {
   const parts: string[] = [];
-  const rows = result.models.flatMap((m) => (m.exact?.points ?? []).map((p) => ({ m, p, cell: result.cells.find((c) => c.d === m.d && c.lambda === m.lambda && c.n === p.n) })));
+  const rows = result.models.flatMap((m) =>
+    (m.exact?.points ?? []).map((p) => ({ m, p, cell: result.cells.find((c) => c.d === m.d && c.lambda === m.lambda && c.n === p.n) })),
+  );
   if (rows.length > 0) {
     const judged = rows.filter((r) => r.cell?.exact);
     const agree = judged.filter((r) => r.cell!.verdict.status === 'agrees').length;
-    parts.push(`\n### Exact small-n points\n\nThe n-server chain on sorted occupancy vectors, solved exactly (\`solveExact\`, truncated at level K with ` +
-      `the stated bound on the truncation error of E[T]). Each simulated cell at these n is judged against the exact value: ` +
-      `|x̂_n − E[T]_n| ≤ h_n + bound (no allowance). **${agree} of ${judged.length} agree.**\n\n` +
-      markdownTable(rows, [['d', (r) => `${r.m.d}`], ['λ', (r) => `${r.m.lambda}`], ['n', (r) => `${r.p.n}`],
-        ['exact E[T]_n', (r) => fix(r.p.meanResponseTime, 5)], ['bound (estimate)', (r) => `${sci(r.p.truncationBound)} (${sci(r.p.errorEstimate)})`],
-        ['K', (r) => `${r.p.K}`], ['states', (r) => `${r.p.states}`], ['seconds', (r) => fix(r.p.seconds, 2)],
-        ['simulated ± h', (r) => (r.cell ? `${fix(r.cell.simulation.meanResponseTime.mean)} ± ${fix(r.cell.simulation.meanResponseTime.halfWidth)}` : '–')],
-        ['refined 1st / 2nd order', (r) => (r.cell?.refined ? `${fix(r.cell.refined.meanResponseTime)} / ${r.cell.secondOrder ? fix(r.cell.secondOrder.meanResponseTime) : '–'}` : '–')],
-        ['verdict', (r) => (r.cell ? `**${r.cell.verdict.status}**` : '–')]]));
+    parts.push(
+      `\n### Exact small-n points\n\nThe n-server chain on sorted occupancy vectors, solved exactly (\`solveExact\`, truncated at level K with ` +
+        `the stated bound on the truncation error of E[T]). Each simulated cell at these n is judged against the exact value: ` +
+        `|x̂_n − E[T]_n| ≤ h_n + bound (no allowance). **${agree} of ${judged.length} agree.**\n\n` +
+        markdownTable(rows, [
+          ['d', (r) => `${r.m.d}`],
+          ['λ', (r) => `${r.m.lambda}`],
+          ['n', (r) => `${r.p.n}`],
+          ['exact E[T]_n', (r) => fix(r.p.meanResponseTime, 5)],
+          ['bound (estimate)', (r) => `${sci(r.p.truncationBound)} (${sci(r.p.errorEstimate)})`],
+          ['K', (r) => `${r.p.K}`],
+          ['states', (r) => `${r.p.states}`],
+          ['seconds', (r) => fix(r.p.seconds, 2)],
+          [
+            'simulated ± h',
+            (r) =>
+              r.cell ? `${fix(r.cell.simulation.meanResponseTime.mean)} ± ${fix(r.cell.simulation.meanResponseTime.halfWidth)}` : '–',
+          ],
+          [
+            'refined 1st / 2nd order',
+            (r) =>
+              r.cell?.refined
+                ? `${fix(r.cell.refined.meanResponseTime)} / ${r.cell.secondOrder ? fix(r.cell.secondOrder.meanResponseTime) : '–'}`
+                : '–',
+          ],
+          ['verdict', (r) => (r.cell ? `**${r.cell.verdict.status}**` : '–')],
+        ]),
+    );
   }
   const second = result.models.filter((m) => m.secondOrder);
   if (second.length > 0) {
-    parts.push(`\n### Second order (1/n²)\n\nE[T]_n ≈ E[T]∞ + ΣV/(λn) + ΣA/(λn²) (Gast, Bortolussi, Tribastone 2019); with it the per-cell allowance is ` +
-      `δ_n = 2|ΣA|/(n²λ) (theory.md §8). The computed c₂ = ΣA/λ is checked against ĉ₂ of the weighted fit ` +
-      `E[T]_n − E[T]∞ = c₁/n + c₂/n² over the sweep's n: ${second[0].secondOrder!.rule}.\n\n` +
-      markdownTable(second, [['d', (m) => `${m.d}`], ['λ', (m) => `${m.lambda}`], ['ΣV/λ', (m) => fix((m.refined?.sumV ?? NaN) / m.lambda, 2)],
-        ['ĉ₁ fit', (m) => (m.fitThroughReference ? fix(m.fitThroughReference.c1, 2) : 'n/a')], ...secondOrderModelColumns(result)]));
+    parts.push(
+      `\n### Second order (1/n²)\n\nE[T]_n ≈ E[T]∞ + ΣV/(λn) + ΣA/(λn²) (Gast, Bortolussi, Tribastone 2019); with it the per-cell allowance is ` +
+        `δ_n = 2|ΣA|/(n²λ) (theory.md §8). The computed c₂ = ΣA/λ is checked against ĉ₂ of the weighted fit ` +
+        `E[T]_n − E[T]∞ = c₁/n + c₂/n² over the sweep's n: ${second[0].secondOrder!.rule}.\n\n` +
+        markdownTable(second, [
+          ['d', (m) => `${m.d}`],
+          ['λ', (m) => `${m.lambda}`],
+          ['ΣV/λ', (m) => fix((m.refined?.sumV ?? NaN) / m.lambda, 2)],
+          ['ĉ₁ fit', (m) => (m.fitThroughReference ? fix(m.fitThroughReference.c1, 2) : 'n/a')],
+          ...secondOrderModelColumns(result),
+        ]),
+    );
   }
   return parts.join('\n');
 }
@@ -80,12 +113,31 @@ export function refinementConvergenceRows(result: ComparisonResult, m: ModelSumm
   const limit = m.reference.meanResponseTime;
   for (const p of m.exact?.points ?? []) {
     const signed = p.meanResponseTime - limit;
-    rows.push({ ...base, n: p.n, series: 'exact', error: Math.abs(signed), signedError: signed, halfWidth: p.truncationBound,
-      lo: null, hi: null, resolved: null });
+    rows.push({
+      ...base,
+      n: p.n,
+      series: 'exact',
+      error: Math.abs(signed),
+      signedError: signed,
+      halfWidth: p.truncationBound,
+      lo: null,
+      hi: null,
+      resolved: null,
+    });
   }
   for (const c of result.cells.filter((x) => x.d === m.d && x.lambda === m.lambda && x.secondOrder)) {
     const signed = c.secondOrder!.meanResponseTime - limit;
-    rows.push({ ...base, n: c.n, series: 'refined 2nd order', error: Math.abs(signed), signedError: signed, halfWidth: null, lo: null, hi: null, resolved: null });
+    rows.push({
+      ...base,
+      n: c.n,
+      series: 'refined 2nd order',
+      error: Math.abs(signed),
+      signedError: signed,
+      halfWidth: null,
+      lo: null,
+      hi: null,
+      resolved: null,
+    });
   }
   return rows;
 }
@@ -95,9 +147,17 @@ export function exactPointLayer(x: unknown, yTitle: string): Record<string, unkn
   return {
     transform: [{ filter: "datum.series === 'exact'" }],
     mark: { type: 'point', shape: 'diamond', filled: true, size: 70, color: 'black' },
-    encoding: { x, y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
-      tooltip: [{ field: 'facet' }, { field: 'label' }, { field: 'n' }, { field: 'signedError', title: 'exact E[T]_n − E[T]_∞', format: '.5f' },
-        { field: 'halfWidth', title: 'truncation bound', format: '.1e' }] },
+    encoding: {
+      x,
+      y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
+      tooltip: [
+        { field: 'facet' },
+        { field: 'label' },
+        { field: 'n' },
+        { field: 'signedError', title: 'exact E[T]_n − E[T]_∞', format: '.5f' },
+        { field: 'halfWidth', title: 'truncation bound', format: '.1e' },
+      ],
+    },
   };
 }
 
@@ -105,7 +165,11 @@ export function exactPointLayer(x: unknown, yTitle: string): Record<string, unkn
 export function refinementCaption(result: ComparisonResult): string {
   const exact = result.models.some((m) => (m.exact?.points.length ?? 0) > 0);
   const second = result.cells.some((c) => c.secondOrder);
-  return (second ? ' Dotted: the second-order prediction |ΣV/(λn) + ΣA/(λn²)|.' : '') +
-    (exact ? ' Black diamonds: |exact E[T]_n − E[T]∞| from the n-server chain (truncation bound in the tooltip); the simulated points at ' +
-      'those n are judged against them.' : '');
+  return (
+    (second ? ' Dotted: the second-order prediction |ΣV/(λn) + ΣA/(λn²)|.' : '') +
+    (exact
+      ? ' Black diamonds: |exact E[T]_n − E[T]∞| from the n-server chain (truncation bound in the tooltip); the simulated points at ' +
+        'those n are judged against them.'
+      : '')
+  );
 }

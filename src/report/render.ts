@@ -21,7 +21,9 @@ function measureTextWithFont(vega: typeof import('vega')): void {
   measuring = true;
   const regular = readFontWidths(path.join(FONT_DIR, 'DejaVuSans.ttf'));
   const bold = readFontWidths(path.join(FONT_DIR, 'DejaVuSans-Bold.ttf'));
-  const metrics = (vega as unknown as { textMetrics: { width: (item: { fontSize?: number; fontWeight?: string | number }, text?: unknown) => number } }).textMetrics;
+  const metrics = (
+    vega as unknown as { textMetrics: { width: (item: { fontSize?: number; fontWeight?: string | number }, text?: unknown) => number } }
+  ).textMetrics;
   metrics.width = (item, text) => {
     const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
     const line = text == null ? '' : String(text).trim();
@@ -50,6 +52,8 @@ export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure
     font: { fontDirs: [FONT_DIR], loadSystemFonts: false, defaultFontFamily: FONT },
     fitTo: { mode: 'zoom', value: 2 },
     background: 'white',
-  }).render().asPng();
+  })
+    .render()
+    .asPng();
   return { svg, png };
 }

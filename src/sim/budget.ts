@@ -30,9 +30,11 @@ export function expectedEvents(run: RunSize): number {
 export function checkEventBudget(run: RunSize, maxEvents = MAX_EVENTS): number {
   const events = expectedEvents(run);
   if (events > maxEvents) {
-    throw new InvalidModelError(`this run needs about ${events.toExponential(1)} events (warm-up ${run.warmupTime.toExponential(2)} time units × λn = ` +
-      `${(run.lambda * run.n).toFixed(0)}, ${run.jobs} jobs × ${run.replications} replications), more than ${maxEvents.toExponential(0)}; ` +
-      'lower the jobs, the replications or n, or shorten the warm-up');
+    throw new InvalidModelError(
+      `this run needs about ${events.toExponential(1)} events (warm-up ${run.warmupTime.toExponential(2)} time units × λn = ` +
+        `${(run.lambda * run.n).toFixed(0)}, ${run.jobs} jobs × ${run.replications} replications), more than ${maxEvents.toExponential(0)}; ` +
+        'lower the jobs, the replications or n, or shorten the warm-up',
+    );
   }
   return events;
 }

@@ -8,9 +8,7 @@
  * ../shared/bench/reference-sim.c (variant heap).
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
-import {
-  LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, PRED_EXACT, SEL_LPW, SIZE_EXP, TICK_EVENTS, runPhases,
-} from './core.ts';
+import { LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, PRED_EXACT, SEL_LPW, SIZE_EXP, TICK_EVENTS, runPhases } from './core.ts';
 import { fifoNext } from './discipline/fifo.ts';
 import { createHeap, heapPopTop, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
 import { JobSource } from './jobSource.ts';
@@ -34,7 +32,10 @@ export class EventEngine implements Engine, PhaseLoop {
    * Schedules the first arrival and one departure per busy server of the given state (which must store sizes);
    * sets the workload and LPW state of the initial jobs.
    */
-  constructor(readonly config: RunConfig, readonly state: RunState) {
+  constructor(
+    readonly config: RunConfig,
+    readonly state: RunState,
+  ) {
     const { n, lpwMode } = config;
     const { store, rng, t, workload } = state;
     this.heap = createHeap(n + 1);

@@ -1,13 +1,26 @@
 /** The simulator room: finite-n simulation of the whole policy space, trace replay, transients and the Gillespie population simulator. Estimates and random streams live in ../stats. */
 export {
-  simulate, simulationJson, POOLED_SAMPLE_CAP, MSER_MARGIN, MAX_BATCH_LAG1, type SimulateOptions, type SimulationResult, type ReplicationResult, type Percentiles,
-  type MserCheck, type PrecisionOutcome, type InfiniteEstimate,
+  simulate,
+  simulationJson,
+  POOLED_SAMPLE_CAP,
+  MSER_MARGIN,
+  MAX_BATCH_LAG1,
+  type SimulateOptions,
+  type SimulationResult,
+  type ReplicationResult,
+  type Percentiles,
+  type MserCheck,
+  type PrecisionOutcome,
+  type InfiniteEstimate,
 } from './simulate.ts';
 export { simulateReplay, type ReplayOptions, type ReplayResult, type ReplayWorkload } from './replay.ts';
 export { simulateTrajectory, type TrajectoryOptions, type TrajectoryResult } from './trajectory.ts';
 export { raceIsExact, defaultWorkloadGrid } from './options.ts';
 export { MAX_EVENTS, expectedEvents, checkEventBudget, type RunSize } from './budget.ts';
 export {
-  simulatePopulation, type PopulationSimulationOptions, type PopulationSimulationResult, type PopulationReplication,
+  simulatePopulation,
+  type PopulationSimulationOptions,
+  type PopulationSimulationResult,
+  type PopulationReplication,
 } from './population.ts';
 export type { EngineKind } from './core.ts';

@@ -68,7 +68,11 @@ export class RecordingWorkload extends Workload {
   private pending = -1;
 
   /** @param jobs measured arrivals the run will make (array length). */
-  constructor(n: number, grid: Float64Array, readonly jobs: number) {
+  constructor(
+    n: number,
+    grid: Float64Array,
+    readonly jobs: number,
+  ) {
     super(n, grid);
     this.server = new Int32Array(jobs);
     this.arrival = new Float64Array(jobs);
@@ -130,8 +134,12 @@ export class RecordingWorkload extends Workload {
  * @param predictions predictions by rank when known (exact: the sizes; replay: the given column), else NaN.
  */
 export function collectRecords(
-  rec: RecordingWorkload, responses: Float64Array, window: number, fifo: boolean,
-  sizes?: Float64Array, predictions?: Float64Array,
+  rec: RecordingWorkload,
+  responses: Float64Array,
+  window: number,
+  fifo: boolean,
+  sizes?: Float64Array,
+  predictions?: Float64Array,
 ): { jobs: JobRecords; servers: ServerRecords } {
   const m = rec.count;
   const size = sizes ?? rec.size.slice(0, m);
@@ -145,8 +153,13 @@ export function collectRecords(
   }
   return {
     jobs: {
-      arrival: rec.arrival.slice(0, m), size, prediction: predictions ?? new Float64Array(m).fill(NaN), server: rec.server.slice(0, m),
-      start: fifo ? rec.start.slice(0, m) : new Float64Array(m).fill(NaN), departure, response: responses.slice(0, m),
+      arrival: rec.arrival.slice(0, m),
+      size,
+      prediction: predictions ?? new Float64Array(m).fill(NaN),
+      server: rec.server.slice(0, m),
+      start: fifo ? rec.start.slice(0, m) : new Float64Array(m).fill(NaN),
+      departure,
+      response: responses.slice(0, m),
     },
     servers: {
       busyFraction: Array.from(rec.busy, (b) => b / window),
@@ -177,13 +190,18 @@ export interface RecordReplicationOptions {
  *   Y = S, else NaN) and `servers`, plus the run's mean response time and engine.
  * @throws {InvalidModelError} as `simulate`, or jobs > MAX_RECORDED_JOBS.
  */
-export function recordReplication(model: SupermarketModel, options: RecordReplicationOptions): { jobs: JobRecords; servers: ServerRecords; meanResponseTime: number; engine: 'event' | 'priority' } {
+export function recordReplication(
+  model: SupermarketModel,
+  options: RecordReplicationOptions,
+): { jobs: JobRecords; servers: ServerRecords; meanResponseTime: number; engine: 'event' | 'priority' } {
   const config = resolveRunConfig(model, options.n, {});
   const jobs = integerOption('jobs', options.jobs, 1, 1);
-  if (jobs > MAX_RECORDED_JOBS) throw new InvalidModelError(`per-job records keep at most ${MAX_RECORDED_JOBS} jobs, got ${jobs}; lower jobs`);
+  if (jobs > MAX_RECORDED_JOBS)
+    throw new InvalidModelError(`per-job records keep at most ${MAX_RECORDED_JOBS} jobs, got ${jobs}; lower jobs`);
   const warmupTime = options.warmupTime;
-  if (!(Number.isFinite(warmupTime) && warmupTime >= 0)) throw new InvalidModelError(`warmupTime must be a finite number ≥ 0, got ${String(warmupTime)}`);
-  const kind = resolveEngine(model, options.engine === 'race' || options.engine === 'auto' ? 'event' : options.engine ?? 'event');
+  if (!(Number.isFinite(warmupTime) && warmupTime >= 0))
+    throw new InvalidModelError(`warmupTime must be a finite number ≥ 0, got ${String(warmupTime)}`);
+  const kind = resolveEngine(model, options.engine === 'race' || options.engine === 'auto' ? 'event' : (options.engine ?? 'event'));
   const engineKind = kind === 'priority' ? 'priority' : 'event';
   const seed = streamSeed(seedOption(options.seed), integerOption('replication', options.replication, 0, 0));
   const measurement = new Measurement(warmupTime, jobs, -1, true);

@@ -49,21 +49,33 @@ export class JobSource {
     let s: number;
     let y: number;
     switch (this.sizeKind) {
-      case SIZE_EXP: s = rng.nextExp() * this.serviceMean; break;
-      case SIZE_DIST: s = this.service.sample(rng); break;
+      case SIZE_EXP:
+        s = rng.nextExp() * this.serviceMean;
+        break;
+      case SIZE_DIST:
+        s = this.service.sample(rng);
+        break;
       case SIZE_INDEXED: {
         const i = Math.floor(rng.nextDouble() * this.indexed.length);
         this.size = this.indexed[i];
         this.pred = this.prediction.sampleAt!(i);
         return;
       }
-      default: s = this.sizes[seq];
+      default:
+        s = this.sizes[seq];
     }
     switch (this.predKind) {
-      case PRED_EXACT: y = s; break;
-      case PRED_MODEL: y = this.prediction.sample(s, rng); break;
-      case PRED_INDEXED: y = s; break;
-      default: y = this.predictions[seq];
+      case PRED_EXACT:
+        y = s;
+        break;
+      case PRED_MODEL:
+        y = this.prediction.sample(s, rng);
+        break;
+      case PRED_INDEXED:
+        y = s;
+        break;
+      default:
+        y = this.predictions[seq];
     }
     this.size = s;
     this.pred = y;

@@ -30,7 +30,11 @@ export class JobStore {
    * @param withSizes store job sizes (the race engine does not need them).
    * @param initialCapacity requested ring capacity per server, rounded up to a power of two ≥ 4.
    */
-  constructor(readonly n: number, readonly withSizes: boolean, initialCapacity = defaultCapacity(n)) {
+  constructor(
+    readonly n: number,
+    readonly withSizes: boolean,
+    initialCapacity = defaultCapacity(n),
+  ) {
     let shift = 2;
     while (1 << shift < initialCapacity) shift++;
     this.shift = shift;

@@ -50,14 +50,26 @@ export class Measurement {
    * @param stopSeq the warm-up ends just before arrival number `stopSeq` (replay), −1 for none.
    * @param exactResponses keep every response time in float64 (per-job records; the caller bounds `jobs`).
    */
-  constructor(readonly warmupTime: number, readonly jobs: number, readonly stopSeq = -1, exactResponses = false) {
+  constructor(
+    readonly warmupTime: number,
+    readonly jobs: number,
+    readonly stopSeq = -1,
+    exactResponses = false,
+  ) {
     const n = Number.isFinite(jobs) ? jobs : 0;
     this.stride = exactResponses ? 1 : Math.max(1, Math.ceil(n / PERCENTILE_SAMPLE_CAP));
     this.responses = exactResponses ? new Float64Array(n) : new Float32Array(Math.ceil(n / this.stride));
   }
 
   /** Stores the running totals an engine's hot loop kept in locals (called when the loop returns). */
-  save(measuredArrivals: number, measuredInSystem: number, sumResponse: number, sumSlowdown: number, slowdownJobs: number, completed: number): void {
+  save(
+    measuredArrivals: number,
+    measuredInSystem: number,
+    sumResponse: number,
+    sumSlowdown: number,
+    slowdownJobs: number,
+    completed: number,
+  ): void {
     this.measuredArrivals = measuredArrivals;
     this.measuredInSystem = measuredInSystem;
     this.sumResponse = sumResponse;

@@ -13,7 +13,10 @@ export class Occupancy {
   /** Time up to which area_i is integrated. */
   last: Float64Array;
 
-  constructor(readonly n: number, levels: number) {
+  constructor(
+    readonly n: number,
+    levels: number,
+  ) {
     this.count = new Int32Array(levels);
     this.area = new Float64Array(levels);
     this.last = new Float64Array(levels);

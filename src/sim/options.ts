@@ -7,8 +7,25 @@ import { DISCIPLINES, checkServers, type SupermarketModel } from '../model/model
 import { predictionModel } from '../model/prediction/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
-  D_FIFO, LPW_CLIP, LPW_SIGNED, LPW_STATIC, PRED_EXACT, PRED_INDEXED, PRED_MODEL, PRED_TRACE, SEL_JSQ, SEL_LPW, SEL_LWL,
-  SEL_RANDOM, SIZE_DIST, SIZE_EXP, SIZE_INDEXED, SIZE_TRACE, type EngineKind, type ReplayTrace, type RunConfig,
+  D_FIFO,
+  LPW_CLIP,
+  LPW_SIGNED,
+  LPW_STATIC,
+  PRED_EXACT,
+  PRED_INDEXED,
+  PRED_MODEL,
+  PRED_TRACE,
+  SEL_JSQ,
+  SEL_LPW,
+  SEL_LWL,
+  SEL_RANDOM,
+  SIZE_DIST,
+  SIZE_EXP,
+  SIZE_INDEXED,
+  SIZE_TRACE,
+  type EngineKind,
+  type ReplayTrace,
+  type RunConfig,
 } from './core.ts';
 import { MAX_UNIFORM_BOUND } from '../stats/rng.ts';
 
@@ -56,7 +73,9 @@ export function resolveRunConfig(
   } else if (model.prediction.kind === 'trace') {
     const spec = model.service;
     if (spec.kind !== 'empirical' || spec.values.length !== model.prediction.values.length) {
-      throw new InvalidModelError(`trace predictions (${model.prediction.values.length} values) need empirical sizes of the same length, paired by job; got service ${spec.kind}${spec.kind === 'empirical' ? ` with ${spec.values.length} values` : ''} (or use simulateReplay)`);
+      throw new InvalidModelError(
+        `trace predictions (${model.prediction.values.length} values) need empirical sizes of the same length, paired by job; got service ${spec.kind}${spec.kind === 'empirical' ? ` with ${spec.values.length} values` : ''} (or use simulateReplay)`,
+      );
     }
     sizeKind = SIZE_INDEXED;
     predKind = PRED_INDEXED;
@@ -70,8 +89,10 @@ export function resolveRunConfig(
   const gridInput = options.workloadGrid ?? (selection === SEL_LWL || selection === SEL_LPW ? defaultWorkloadGrid(mean) : []);
   if (!Array.isArray(gridInput)) throw new InvalidModelError('workloadGrid must be an array of increasing numbers ≥ 0');
   gridInput.forEach((w, k) => {
-    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw new InvalidModelError(`workloadGrid[${k}] must be a finite number ≥ 0, got ${w}`);
-    if (k > 0 && !(w > gridInput[k - 1])) throw new InvalidModelError(`workloadGrid must be strictly increasing: workloadGrid[${k}] = ${w} ≤ ${gridInput[k - 1]}`);
+    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0)
+      throw new InvalidModelError(`workloadGrid[${k}] must be a finite number ≥ 0, got ${w}`);
+    if (k > 0 && !(w > gridInput[k - 1]))
+      throw new InvalidModelError(`workloadGrid must be strictly increasing: workloadGrid[${k}] = ${w} ≤ ${gridInput[k - 1]}`);
   });
   return {
     n: servers,

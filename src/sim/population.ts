@@ -87,7 +87,9 @@ function compile(model: PopulationModel): Compiled {
     jumpValue: model.transitions.map((t) => Float64Array.from(Object.values(t.change))),
     dependents: deps.map((d) => Int32Array.from(d)),
     observableNames,
-    observable: observableNames.map((name) => compileNode(prepareExpression(model.observables[name], table, `${prefix}observables.${name}`), index, `${prefix}observables.${name}`)),
+    observable: observableNames.map((name) =>
+      compileNode(prepareExpression(model.observables[name], table, `${prefix}observables.${name}`), index, `${prefix}observables.${name}`),
+    ),
   };
 }
 
@@ -95,17 +97,28 @@ function checkRate(model: PopulationModel, l: number, beta: number, x: Float64Ar
   if (beta >= 0 && beta < Infinity) return beta;
   if (beta < 0 && beta > -1e-12) return 0; // rounding in expressions such as s_{i−1}^d − s_i^d at equality
   const shown = Array.from(x.subarray(0, 6), (v, i) => `${model.variables[i]}=${v}`).join(', ');
-  throw new InvalidModelError(`${model.file ? `${model.file}: ` : ''}${model.transitions[l].label}: rate must be finite and ≥ 0, got ${beta} at state ${shown}${x.length > 6 ? ', …' : ''}`);
+  throw new InvalidModelError(
+    `${model.file ? `${model.file}: ` : ''}${model.transitions[l].label}: rate must be finite and ≥ 0, got ${beta} at state ${shown}${x.length > 6 ? ', …' : ''}`,
+  );
 }
 
 function positiveInteger(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new InvalidModelError(`${name} must be an integer in [${min}, ${max}], got ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new InvalidModelError(`${name} must be an integer in [${min}, ${max}], got ${value}`);
   return value;
 }
 
 /** One replication: Gillespie's direct method with time averages over [warmup, warmup + horizon]. */
-function runReplication(model: PopulationModel, c: Compiled, n: number, start: Float64Array, warmup: number, horizon: number,
-  rng: Rng, maxEvents: number): PopulationReplication {
+function runReplication(
+  model: PopulationModel,
+  c: Compiled,
+  n: number,
+  start: Float64Array,
+  warmup: number,
+  horizon: number,
+  rng: Rng,
+  maxEvents: number,
+): PopulationReplication {
   const K = start.length;
   const L = c.rate.length;
   const counts = Float64Array.from(start, (v) => Math.round(n * v));
@@ -132,7 +145,10 @@ function runReplication(model: PopulationModel, c: Compiled, n: number, start: F
     }
     t += dt;
     if (t >= end) break;
-    if (++events > maxEvents) throw new SolverError(`population simulation exceeded maxEvents = ${maxEvents} at t = ${t.toFixed(3)} of ${end} (n = ${n}); shorten the horizon or raise maxEvents`);
+    if (++events > maxEvents)
+      throw new SolverError(
+        `population simulation exceeded maxEvents = ${maxEvents} at t = ${t.toFixed(3)} of ${end} (n = ${n}); shorten the horizon or raise maxEvents`,
+      );
     let u = rng.nextDouble() * total;
     let l = 0;
     while (l < L - 1 && (u >= beta[l] || beta[l] === 0)) u -= beta[l++];
@@ -156,11 +172,16 @@ function runReplication(model: PopulationModel, c: Compiled, n: number, start: F
         beta[k] = b;
       }
     }
-    if ((events & 0xffff) === 0) { total = 0; for (let k = 0; k < L; k++) total += beta[k]; } // bound the drift of the running sum
+    if ((events & 0xffff) === 0) {
+      total = 0;
+      for (let k = 0; k < L; k++) total += beta[k];
+    } // bound the drift of the running sum
     for (let o = 0; o < gNow.length; o++) gNow[o] = c.observable[o](x);
   }
   const observables: Record<string, number> = {};
-  c.observableNames.forEach((name, o) => { observables[name] = areaG[o] / horizon; });
+  c.observableNames.forEach((name, o) => {
+    observables[name] = areaG[o] / horizon;
+  });
   return { x: Array.from(areaX, (a) => a / horizon), observables, events };
 }
 

@@ -16,7 +16,18 @@
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import {
-  D_FIFO, D_PSJF, D_PSPJF, D_SJF, D_SPRPT, D_SRPT, LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, SEL_LPW, TICK_EVENTS, runPhases,
+  D_FIFO,
+  D_PSJF,
+  D_PSPJF,
+  D_SJF,
+  D_SPRPT,
+  D_SRPT,
+  LOOP_GOAL,
+  LOOP_LIMIT,
+  LOOP_WARM_END,
+  SEL_LPW,
+  TICK_EVENTS,
+  runPhases,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
 import { createIndexedHeap, ihPopTop, ihPush, ihReplaceTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
@@ -50,7 +61,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
   private tick = TICK_EVENTS;
 
   /** Takes over the jobs of the initial state (their ring order = arrival order; the head is in service). */
-  constructor(readonly config: RunConfig, readonly state: RunState) {
+  constructor(
+    readonly config: RunConfig,
+    readonly state: RunState,
+  ) {
     const { n } = config;
     const { store, rng, t, workload } = state;
     this.heap = createIndexedHeap(n + 1);

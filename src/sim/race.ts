@@ -30,7 +30,10 @@ export class RaceEngine implements Engine, PhaseLoop {
   private readonly arrivalShare: Float64Array;
   private tick = TICK_EVENTS;
 
-  constructor(readonly config: RunConfig, readonly state: RunState) {
+  constructor(
+    readonly config: RunConfig,
+    readonly state: RunState,
+  ) {
     const { n } = config;
     const arrivalRate = config.lambda * n;
     const mu = 1 / config.serviceMean;
@@ -118,7 +121,11 @@ export class RaceEngine implements Engine, PhaseLoop {
       const threshold = p * TWO_POW_32;
       const isArrival = x + 1 <= threshold || (x < threshold && (x * 2097152 + (rng.nextInt32() >>> 11)) * TWO_POW_MINUS_53 < p);
       if (isArrival) {
-        const j = pair ? jsqPair(rng, len, n, pairM) : withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
+        const j = pair
+          ? jsqPair(rng, len, n, pairM)
+          : withoutReplacement
+            ? jsqWithoutReplacement(rng, len, n, d, perm)
+            : jsqWithReplacement(rng, len, n, d);
         const l = len[j];
         if (l === cap) {
           store.grow();

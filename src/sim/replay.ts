@@ -83,7 +83,8 @@ function checkColumn(name: string, xs: unknown, length: number, min: number): Fl
   if (xs.length !== length) throw new InvalidModelError(`workload.${name} has ${xs.length} entries, expected ${length} (one per job)`);
   for (let i = 0; i < length; i++) {
     const x = xs[i];
-    if (!Number.isFinite(x) || x < min) throw new InvalidModelError(`workload.${name}[${i}] must be a finite number${min > -Infinity ? ` ≥ ${min}` : ''}, got ${x}`);
+    if (!Number.isFinite(x) || x < min)
+      throw new InvalidModelError(`workload.${name}[${i}] must be a finite number${min > -Infinity ? ` ≥ ${min}` : ''}, got ${x}`);
   }
   return xs;
 }
@@ -100,12 +101,16 @@ function checkColumn(name: string, xs: unknown, length: number, min: number): Fl
  * @example simulateReplay(model, { arrivals, sizes }, { n: 100, seed: 1 }).meanResponseTime.mean
  */
 export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload, options: ReplayOptions): ReplayResult {
-  if (workload === null || typeof workload !== 'object') throw new InvalidModelError('simulateReplay needs a workload { arrivals, sizes, predictions? }');
+  if (workload === null || typeof workload !== 'object')
+    throw new InvalidModelError('simulateReplay needs a workload { arrivals, sizes, predictions? }');
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulateReplay needs an options object with n');
   const total = workload.arrivals instanceof Float64Array ? workload.arrivals.length : -1;
   const arrivals = checkColumn('arrivals', workload.arrivals, total, 0);
   for (let i = 1; i < total; i++) {
-    if (arrivals[i] < arrivals[i - 1]) throw new InvalidModelError(`workload.arrivals must be non-decreasing: arrivals[${i}] = ${arrivals[i]} < arrivals[${i - 1}] = ${arrivals[i - 1]}`);
+    if (arrivals[i] < arrivals[i - 1])
+      throw new InvalidModelError(
+        `workload.arrivals must be non-decreasing: arrivals[${i}] = ${arrivals[i]} < arrivals[${i - 1}] = ${arrivals[i - 1]}`,
+      );
   }
   const sizes = checkColumn('sizes', workload.sizes, total, 0);
   const predictions = workload.predictions === undefined ? undefined : checkColumn('predictions', workload.predictions, total, -Infinity);
@@ -113,7 +118,10 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   if (batches > 1000) throw new InvalidModelError(`batches must be ≤ 1000, got ${batches}`);
   const warmupJobs = integerOption('warmupJobs', options.warmupJobs, Math.floor(total / 10), 0);
   const jobs = total - warmupJobs;
-  if (jobs < batches) throw new InvalidModelError(`the trace has ${total} jobs; with warmupJobs = ${warmupJobs} and ${batches} batches it needs at least ${warmupJobs + batches} (1 per batch)`);
+  if (jobs < batches)
+    throw new InvalidModelError(
+      `the trace has ${total} jobs; with warmupJobs = ${warmupJobs} and ${batches} batches it needs at least ${warmupJobs + batches} (1 per batch)`,
+    );
   const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);
   const master = seedOption(options.seed);
   const trace = { arrivals, sizes, predictions };
@@ -156,7 +164,8 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     cumAbove.push(Array.from(work.areaAbove));
   }
   engine.run(Infinity);
-  if (measurement.completed !== jobs) throw new InvalidModelError(`replay ended with ${measurement.completed} of ${jobs} measured jobs completed`);
+  if (measurement.completed !== jobs)
+    throw new InvalidModelError(`replay ended with ${measurement.completed} of ${jobs} measured jobs completed`);
   cumQueue.push(queueArea());
   cumLevels.push(levelAreas());
   cumWork.push(work.area);
@@ -164,7 +173,10 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   const windowLength = measurement.windowEnd - measurement.windowStart;
   const norm = (x: number) => x / (config.n * slice);
   const timeEstimate = (cum: number[]) =>
-    batchEstimate(cum.slice(1).map((c, b) => norm(c - cum[b])), cum[batches] / (config.n * windowLength));
+    batchEstimate(
+      cum.slice(1).map((c, b) => norm(c - cum[b])),
+      cum[batches] / (config.n * windowLength),
+    );
 
   // Customer averages by job batches (arrival order), then quantiles (which reorder the responses in place).
   const responses = measurement.responses;
@@ -172,7 +184,14 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   if (recorder) {
     const measured = (xs: Float64Array | undefined) => xs?.slice(warmupJobs);
     const givenPredictions = measured(predictions) ?? (model.prediction.kind === 'exact' ? measured(sizes) : undefined);
-    records = collectRecords(recorder, Float64Array.from(responses), windowLength, config.discipline === 0, measured(sizes), givenPredictions);
+    records = collectRecords(
+      recorder,
+      Float64Array.from(responses),
+      windowLength,
+      config.discipline === 0,
+      measured(sizes),
+      givenPredictions,
+    );
   }
   const bounds = Array.from({ length: batches + 1 }, (_, b) => Math.floor((b * jobs) / batches));
   const batchT: number[] = [];
@@ -199,7 +218,11 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   const ps = [0.5, 0.95, 0.99];
   const batchQ = bounds.slice(0, batches).map((lo, b) => quantiles(responses.subarray(lo, bounds[b + 1]), bounds[b + 1] - lo, ps));
   const pooledQ = quantiles(responses, jobs, ps);
-  const percentile = (i: number) => batchEstimate(batchQ.map((q) => q[i]), pooledQ[i]);
+  const percentile = (i: number) =>
+    batchEstimate(
+      batchQ.map((q) => q[i]),
+      pooledQ[i],
+    );
   const wallSeconds = (performance.now() - started) / 1000;
   return {
     meanResponseTime: batchEstimate(batchT, measurement.sumResponse / measurement.completed),
@@ -222,7 +245,11 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     maxLevel,
     seed: { master, stream: '0x' + seed.toString(16).padStart(16, '0') },
     engine: kind,
-    provenance: { model, version: VERSION, method: `trace replay, ${kind === 'event' ? 'FIFO event engine' : 'priority event engine'}, batch means (${batches} batches)` },
+    provenance: {
+      model,
+      version: VERSION,
+      method: `trace replay, ${kind === 'event' ? 'FIFO event engine' : 'priority event engine'}, batch means (${batches} batches)`,
+    },
     ...(records ? { records } : {}),
   };
 }

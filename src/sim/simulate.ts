@@ -222,7 +222,6 @@ export function summariseRun(state: ReturnType<typeof initialState>, engine: Eng
   };
 }
 
-
 /** What one unit (replication or batch) leaves behind. */
 interface UnitOutcome {
   summary: ReplicationResult;
@@ -242,7 +241,13 @@ function systematicSample(values: Float32Array | Float64Array, count: number, ca
 }
 
 /** Reads one finished unit: MSER series and pooled sample first (quantiles reorder `responses`), then the summary. */
-function readUnit(state: ReturnType<typeof initialState>, engine: Engine, lambda: number, maxLevel: number, sampleCap: number): UnitOutcome {
+function readUnit(
+  state: ReturnType<typeof initialState>,
+  engine: Engine,
+  lambda: number,
+  maxLevel: number,
+  sampleCap: number,
+): UnitOutcome {
   const m = state.measurement;
   const batch5 = batchMeansOf(m.responses, m.sampled, 5);
   const sample = systematicSample(m.responses, m.sampled, sampleCap);
@@ -279,13 +284,20 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   const config = resolveRunConfig(model, options.n, { workloadGrid: options.workloadGrid });
   const jobs = integerOption('jobs', options.jobs, 1_000_000, 1);
   const method = options.method ?? 'replications';
-  if (method !== 'replications' && method !== 'batch-means') throw new InvalidModelError(`method must be "replications" or "batch-means", got ${JSON.stringify(method)}`);
+  if (method !== 'replications' && method !== 'batch-means')
+    throw new InvalidModelError(`method must be "replications" or "batch-means", got ${JSON.stringify(method)}`);
   const batchMode = method === 'batch-means';
   const minUnits = batchMode ? integerOption('batches', options.batches, 30, 2) : integerOption('replications', options.replications, 5, 2);
   const target = options.precision;
   if (target !== undefined) {
     const ok = (x: number | undefined) => x === undefined || (typeof x === 'number' && Number.isFinite(x) && x > 0);
-    if (target === null || typeof target !== 'object' || !ok(target.relative) || !ok(target.halfWidth) || (target.relative === undefined && target.halfWidth === undefined)) {
+    if (
+      target === null ||
+      typeof target !== 'object' ||
+      !ok(target.relative) ||
+      !ok(target.halfWidth) ||
+      (target.relative === undefined && target.halfWidth === undefined)
+    ) {
       throw new InvalidModelError('precision needs a relative and/or halfWidth target, each a finite number > 0');
     }
   }
@@ -299,9 +311,10 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   }
   const maxEvents = options.maxEvents;
   // Batch means: one warm-up, then batches; the budget of the first minUnits units must fit.
-  const unitRun = (units: number) => (batchMode
-    ? { lambda: config.lambda, n: config.n, jobs: jobs * units, replications: 1, warmupTime }
-    : { lambda: config.lambda, n: config.n, jobs, replications: units, warmupTime });
+  const unitRun = (units: number) =>
+    batchMode
+      ? { lambda: config.lambda, n: config.n, jobs: jobs * units, replications: 1, warmupTime }
+      : { lambda: config.lambda, n: config.n, jobs, replications: units, warmupTime };
   let totalEstimate = checkEventBudget(unitRun(minUnits), maxEvents);
   const eventCap = maxEvents ?? Infinity;
 
@@ -372,15 +385,21 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     outcome.batch5 = new Float64Array(0); // not kept: the ensemble holds the sum
     units.push(outcome);
   }
-  if (target !== undefined && stoppedBy === 'budget' && units.length >= maxUnits
-    && precisionReached(tInterval(units.map((x) => x.summary.meanResponseTime)), target)) stoppedBy = 'precision';
+  if (
+    target !== undefined &&
+    stoppedBy === 'budget' &&
+    units.length >= maxUnits &&
+    precisionReached(tInterval(units.map((x) => x.summary.meanResponseTime)), target)
+  )
+    stoppedBy = 'precision';
 
   const R = units.length;
   const perReplication = units.map((x) => x.summary);
   const wallSeconds = (performance.now() - started) / 1000;
   const spec = model.service;
   const meanS = serviceDistribution(spec).mean;
-  const column = (f: (x: ReplicationResult) => number, lower = 0, upper = Infinity) => feasible(tInterval(perReplication.map(f)), lower, upper);
+  const column = (f: (x: ReplicationResult) => number, lower = 0, upper = Infinity) =>
+    feasible(tInterval(perReplication.map(f)), lower, upper);
   const tail: Estimate[] = [];
   for (let i = 0; i <= maxLevel; i++) tail.push(feasible(tInterval(units.map((s) => s.tail[i])), 0, 1));
   const grid = Array.from(config.workloadGrid);
@@ -395,7 +414,8 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     units[u].sample = new Float32Array(0);
   }
   const [q50, q95, q99] = quantiles(pooled, pooledCount, [0.5, 0.95, 0.99]);
-  const percentile = (centre: number, f: (x: ReplicationResult) => number) => feasible(sectioningInterval(perReplication.map(f), centre), 0);
+  const percentile = (centre: number, f: (x: ReplicationResult) => number) =>
+    feasible(sectioningInterval(perReplication.map(f), centre), 0);
 
   // warm-up check, finiteness, warnings
   const warnings: string[] = [];
@@ -408,11 +428,15 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   if (ensembleCheck !== null) {
     const where = batchMode ? 'the first batch' : `the average of the ${R} replications`;
     if (ensembleCheck.fraction > 0.5) {
-      warnings.push(`MSER-5 on ${where} truncates in the second half of the measured jobs (${ensembleCheck.truncatedJobs} of ${jobs}): ` +
-        'the run is too short to confirm the warm-up; raise --jobs');
+      warnings.push(
+        `MSER-5 on ${where} truncates in the second half of the measured jobs (${ensembleCheck.truncatedJobs} of ${jobs}): ` +
+          'the run is too short to confirm the warm-up; raise --jobs',
+      );
     } else if (ensembleCheck.truncatedJobs > MSER_MARGIN * jobs) {
-      warnings.push(`MSER-5 on ${where} would discard ${ensembleCheck.truncatedJobs} more jobs (${(100 * ensembleCheck.truncatedJobs / jobs).toFixed(1)} % ` +
-        `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} time units) after the warm-up of ${warmupTime.toPrecision(4)}: the warm-up may be too short`);
+      warnings.push(
+        `MSER-5 on ${where} would discard ${ensembleCheck.truncatedJobs} more jobs (${((100 * ensembleCheck.truncatedJobs) / jobs).toFixed(1)} % ` +
+          `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} time units) after the warm-up of ${warmupTime.toPrecision(4)}: the warm-up may be too short`,
+      );
     }
   }
   const meanQ = column((x) => x.meanQueueLength, config.lambda * meanS);
@@ -426,7 +450,9 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     batchMeans = { batches: R, lag1 };
     const worst = Math.max(lag1.meanResponseTime, lag1.meanQueueLength);
     if (worst >= MAX_BATCH_LAG1) {
-      warnings.push(`lag-1 autocorrelation of the batch means is ${worst.toFixed(2)} ≥ ${MAX_BATCH_LAG1}: batches are not independent enough; raise --jobs (jobs per batch)`);
+      warnings.push(
+        `lag-1 autocorrelation of the batch means is ${worst.toFixed(2)} ≥ ${MAX_BATCH_LAG1}: batches are not independent enough; raise --jobs (jobs per batch)`,
+      );
     }
   }
   const finiteness = estimandFiniteness(model);
@@ -436,20 +462,26 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     const perRun = batchMode ? jobs * R : jobs;
     const needJobs = 1e5 * (1 + scv);
     if (!(perRun >= needJobs)) {
-      warnings.push(`heavy-tailed sizes (${spec.kind}, SCV ${Number.isFinite(scv) ? scv.toPrecision(3) : '∞'}): ${perRun} jobs per ${batchMode ? 'run' : 'replication'} is below ` +
-        `the rule of theory.md §8, ≥ 10⁵(1 + SCV) = ${Number.isFinite(needJobs) ? needJobs.toExponential(1) : '∞'}; early intervals are optimistic`);
+      warnings.push(
+        `heavy-tailed sizes (${spec.kind}, SCV ${Number.isFinite(scv) ? scv.toPrecision(3) : '∞'}): ${perRun} jobs per ${batchMode ? 'run' : 'replication'} is below ` +
+          `the rule of theory.md §8, ≥ 10⁵(1 + SCV) = ${Number.isFinite(needJobs) ? needJobs.toExponential(1) : '∞'}; early intervals are optimistic`,
+      );
     }
     const tau = options.relaxationTime;
     if (tau !== undefined && Number.isFinite(tau) && tau > 0 && perRun / systemRate < 100 * tau) {
-      warnings.push(`heavy-tailed sizes: the measured window (${(perRun / systemRate).toPrecision(3)} time units) is below 100τ = ${(100 * tau).toPrecision(3)} (theory.md §8)`);
+      warnings.push(
+        `heavy-tailed sizes: the measured window (${(perRun / systemRate).toPrecision(3)} time units) is below 100τ = ${(100 * tau).toPrecision(3)} (theory.md §8)`,
+      );
     }
   }
   let precision: PrecisionOutcome | undefined;
   if (target !== undefined) {
     precision = { target, stoppedBy, achieved: { halfWidth: meanT.halfWidth, relative: meanT.halfWidth / Math.abs(meanT.mean) }, units: R };
     if (stoppedBy === 'budget') {
-      warnings.push(`precision target not reached within the budget (${R} ${batchMode ? 'batches' : 'replications'}): E[T] ± ${meanT.halfWidth.toPrecision(3)} ` +
-        `(${(100 * meanT.halfWidth / Math.abs(meanT.mean)).toFixed(2)} %)`);
+      warnings.push(
+        `precision target not reached within the budget (${R} ${batchMode ? 'batches' : 'replications'}): E[T] ± ${meanT.halfWidth.toPrecision(3)} ` +
+          `(${((100 * meanT.halfWidth) / Math.abs(meanT.mean)).toFixed(2)} %)`,
+      );
     }
   }
 
@@ -466,7 +498,9 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
       p99: percentile(q99, (x) => x.responseTimePercentiles.p99),
     },
     ...(kind === 'race' ? {} : { meanWorkload: column((x) => x.meanWorkload) }),
-    ...(kind === 'race' || grid.length === 0 ? {} : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1)) } }),
+    ...(kind === 'race' || grid.length === 0
+      ? {}
+      : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1)) } }),
     events,
     eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
     wallSeconds,
@@ -480,9 +514,12 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
     provenance: {
       model,
       version: VERSION,
-      method: (kind === 'event' ? 'discrete-event, FIFO (binary heap of clocks)'
-        : kind === 'priority' ? 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)' : 'exponential race') +
-        (batchMode ? `; one long run, ${R} batch means of ${jobs} jobs` : `; ${R} independent replications`),
+      method:
+        (kind === 'event'
+          ? 'discrete-event, FIFO (binary heap of clocks)'
+          : kind === 'priority'
+            ? 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)'
+            : 'exponential race') + (batchMode ? `; one long run, ${R} batch means of ${jobs} jobs` : `; ${R} independent replications`),
       rng: 'xoshiro128** seeded by splitmix64(master, replication)',
     },
     method,
@@ -516,10 +553,21 @@ export interface InfiniteEstimate {
 export function simulationJson(result: SimulationResult): Record<string, unknown> {
   const out: Record<string, unknown> = { ...result };
   const f = result.finiteness;
-  const replace = (key: 'meanResponseTime' | 'meanQueueLength' | 'littleResponseTime' | 'meanWorkload' | 'meanSlowdown', verdict: EstimandFiniteness['meanSlowdown']) => {
+  const replace = (
+    key: 'meanResponseTime' | 'meanQueueLength' | 'littleResponseTime' | 'meanWorkload' | 'meanSlowdown',
+    verdict: EstimandFiniteness['meanSlowdown'],
+  ) => {
     const e = result[key];
     if (e === undefined || verdict.finite) return;
-    const inf: InfiniteEstimate = { mean: null, ci95: null, halfWidth: null, infinite: true, reason: verdict.reason, sampleMean: e.mean, replications: e.replications };
+    const inf: InfiniteEstimate = {
+      mean: null,
+      ci95: null,
+      halfWidth: null,
+      infinite: true,
+      reason: verdict.reason,
+      sampleMean: e.mean,
+      replications: e.replications,
+    };
     out[key] = inf;
   };
   replace('meanResponseTime', f.meanResponseTime);

@@ -64,8 +64,10 @@ export function simulateTrajectory(model: SupermarketModel, options: TrajectoryO
   if (!Array.isArray(times) || times.length === 0) throw new InvalidModelError('times must be a non-empty array');
   for (let j = 0; j < times.length; j++) {
     const x = times[j];
-    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${x}`);
-    if (j > 0 && !(x > times[j - 1])) throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${x} ≤ ${times[j - 1]}`);
+    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0)
+      throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${x}`);
+    if (j > 0 && !(x > times[j - 1]))
+      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${x} ≤ ${times[j - 1]}`);
   }
   const counts = initialCounts(options.from ?? [], config.n);
 

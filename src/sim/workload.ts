@@ -20,7 +20,10 @@ export class Workload {
   readonly areaAbove: Float64Array;
 
   /** @param grid increasing workload levels w_k for the ccdf (may be empty). */
-  constructor(readonly n: number, readonly grid: Float64Array) {
+  constructor(
+    readonly n: number,
+    readonly grid: Float64Array,
+  ) {
     this.finish = new Float64Array(n);
     this.last = new Float64Array(n);
     this.areaAbove = new Float64Array(grid.length);

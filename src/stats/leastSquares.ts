@@ -24,7 +24,11 @@ export interface WeightedFit {
  *   errors σ_j > 0, one per row (same unit as y).
  * @returns the fit, or `null` when XᵀWX is singular (e.g. fewer distinct rows than parameters) or not finite.
  */
-export function weightedLeastSquares(design: readonly (readonly number[])[], y: readonly number[], sigma: readonly number[]): WeightedFit | null {
+export function weightedLeastSquares(
+  design: readonly (readonly number[])[],
+  y: readonly number[],
+  sigma: readonly number[],
+): WeightedFit | null {
   const k = design[0]?.length ?? 0;
   if (k === 0) return null;
   const normal = Array.from({ length: k }, () => new Array<number>(k).fill(0));
@@ -44,8 +48,13 @@ export function weightedLeastSquares(design: readonly (readonly number[])[], y: 
     const fitted = x.reduce((s, v, a) => s + v * coefficients[a], 0);
     chiSquare += ((y[j] - fitted) / sigma[j]) ** 2;
   });
-  return { coefficients, covariance, standardErrors: covariance.map((row, a) => Math.sqrt(Math.max(row[a], 0))), chiSquare,
-    degreesOfFreedom: design.length - k };
+  return {
+    coefficients,
+    covariance,
+    standardErrors: covariance.map((row, a) => Math.sqrt(Math.max(row[a], 0))),
+    chiSquare,
+    degreesOfFreedom: design.length - k,
+  };
 }
 
 /** Inverse of a small square matrix by Gauss–Jordan with partial pivoting; null when singular or not finite. */

@@ -44,7 +44,8 @@ export function readTraceText(path: string): string {
  */
 export function loadTrace(path: string, options: LoadTraceOptions = {}): Trace {
   const format = options.format ?? formatFromName(path);
-  if (!format) throw new InvalidModelError(`cannot tell the trace format of ${JSON.stringify(path)} from its name; give format 'swf' or 'swim'`);
+  if (!format)
+    throw new InvalidModelError(`cannot tell the trace format of ${JSON.stringify(path)} from its name; give format 'swf' or 'swim'`);
   if (format === 'swim' && options.status) throw new InvalidModelError('the status filter applies to SWF traces only');
   if (format === 'swf' && options.size) throw new InvalidModelError('the size definition (B | D) applies to SWIM traces only');
   const text = readTraceText(path);

@@ -8,9 +8,24 @@ import { addSkip, type OnMalformed, type SkipReport, type SwfJob } from './job.t
 
 /** Names of the 18 SWF fields, index i = field i + 1. */
 export const SWF_FIELDS = [
-  'job number', 'submit time', 'wait time', 'run time', 'allocated processors', 'average CPU time', 'used memory',
-  'requested processors', 'requested time', 'requested memory', 'status', 'user id', 'group id', 'executable number',
-  'queue', 'partition', 'preceding job', 'think time',
+  'job number',
+  'submit time',
+  'wait time',
+  'run time',
+  'allocated processors',
+  'average CPU time',
+  'used memory',
+  'requested processors',
+  'requested time',
+  'requested memory',
+  'status',
+  'user id',
+  'group id',
+  'executable number',
+  'queue',
+  'partition',
+  'preceding job',
+  'think time',
 ] as const;
 
 export interface SwfOptions {
@@ -69,7 +84,8 @@ export function swfClock(header: Readonly<Record<string, string>>): TraceClock {
     }
   }
   const offset = Number(header.TimeZone);
-  if (header.TimeZone !== undefined && Number.isFinite(offset)) return { kind: 'fixed-offset', unixStartTime: start, offsetSeconds: offset };
+  if (header.TimeZone !== undefined && Number.isFinite(offset))
+    return { kind: 'fixed-offset', unixStartTime: start, offsetSeconds: offset };
   return { kind: 'log-relative' };
 }
 
@@ -97,7 +113,10 @@ export function wallClock(clock: TraceClock, submitTime: number): { hour: number
   }
   let zone = zones.get(clock.timeZone);
   if (!zone) {
-    zone = { format: new Intl.DateTimeFormat('en-US', { timeZone: clock.timeZone, hourCycle: 'h23', hour: 'numeric', weekday: 'short' }), quarters: new Map() };
+    zone = {
+      format: new Intl.DateTimeFormat('en-US', { timeZone: clock.timeZone, hourCycle: 'h23', hour: 'numeric', weekday: 'short' }),
+      quarters: new Map(),
+    };
     zones.set(clock.timeZone, zone);
   }
   const quarter = Math.floor((clock.unixStartTime + submitTime) / 900);
@@ -121,7 +140,7 @@ export function describeClock(clock: TraceClock): string {
     case 'fixed-offset':
       return `local time at UTC${clock.offsetSeconds >= 0 ? '+' : '−'}${Math.abs(clock.offsetSeconds) / 3600} h (header UnixStartTime and TimeZone; no daylight saving)`;
     default:
-      return 'log-relative: hours and days count from the log\'s first second (no UnixStartTime in the header)';
+      return "log-relative: hours and days count from the log's first second (no UnixStartTime in the header)";
   }
 }
 
@@ -185,8 +204,14 @@ export function parseSwf(text: string, options: SwfOptions): SwfTrace {
       addSkip(skipped, problem.expected.startsWith('18') ? 'malformed: wrong field count' : 'malformed: bad field value');
       continue;
     }
-    if (values[3] === -1) { addSkip(skipped, 'missing run time'); continue; }
-    if (values[1] < 0) { addSkip(skipped, 'missing submit time'); continue; }
+    if (values[3] === -1) {
+      addSkip(skipped, 'missing run time');
+      continue;
+    }
+    if (values[1] < 0) {
+      addSkip(skipped, 'missing submit time');
+      continue;
+    }
     const status = opt(values[10]);
     if (statusFilter && (status === undefined || !statusFilter.includes(status))) {
       addSkip(skipped, `status not in [${statusFilter.join(', ')}]`);
@@ -194,12 +219,29 @@ export function parseSwf(text: string, options: SwfOptions): SwfTrace {
     }
     const requestedTime = opt(values[8]);
     jobs.push({
-      format: 'swf', index: jobs.length, line: lineNo, id: values[0], submitTime: values[1], waitTime: opt(values[2]),
-      runTime: values[3], size: values[3], allocatedProcessors: opt(values[4]), averageCpuTime: opt(values[5]),
-      usedMemory: opt(values[6]), requestedProcessors: opt(values[7]), requestedTime, userEstimate: requestedTime,
-      requestedMemory: opt(values[9]), status, user: opt(values[11]), group: opt(values[12]),
-      executable: opt(values[13]), queue: opt(values[14]), partition: opt(values[15]),
-      precedingJob: opt(values[16]), thinkTime: opt(values[17]),
+      format: 'swf',
+      index: jobs.length,
+      line: lineNo,
+      id: values[0],
+      submitTime: values[1],
+      waitTime: opt(values[2]),
+      runTime: values[3],
+      size: values[3],
+      allocatedProcessors: opt(values[4]),
+      averageCpuTime: opt(values[5]),
+      usedMemory: opt(values[6]),
+      requestedProcessors: opt(values[7]),
+      requestedTime,
+      userEstimate: requestedTime,
+      requestedMemory: opt(values[9]),
+      status,
+      user: opt(values[11]),
+      group: opt(values[12]),
+      executable: opt(values[13]),
+      queue: opt(values[14]),
+      partition: opt(values[15]),
+      precedingJob: opt(values[16]),
+      thinkTime: opt(values[17]),
     });
   }
   return { format: 'swf', source, jobs, header, skipped, filter: { status: statusFilter }, records, clock: swfClock(header) };

@@ -7,7 +7,14 @@
 import { TraceFormatError } from './errors.ts';
 import { addSkip, type OnMalformed, type SkipReport, type SwimJob, type SwimSize } from './job.ts';
 
-export const SWIM_FIELDS = ['job id', 'submit time', 'inter-job submit gap', 'map input bytes', 'shuffle bytes', 'reduce output bytes'] as const;
+export const SWIM_FIELDS = [
+  'job id',
+  'submit time',
+  'inter-job submit gap',
+  'map input bytes',
+  'shuffle bytes',
+  'reduce output bytes',
+] as const;
 
 export interface SwimOptions {
   /** File name used in error messages and results. */
@@ -86,11 +93,21 @@ export function parseSwim(text: string, options: SwimOptions): SwimTrace {
       previousSubmit = undefined;
       continue;
     }
-    if (previousSubmit !== undefined && Math.abs(v[2] - (v[1] - previousSubmit)) > SWIM_GAP_TOLERANCE) addSkip(warnings, 'gap ≠ submit-time difference');
+    if (previousSubmit !== undefined && Math.abs(v[2] - (v[1] - previousSubmit)) > SWIM_GAP_TOLERANCE)
+      addSkip(warnings, 'gap ≠ submit-time difference');
     previousSubmit = v[1];
     jobs.push({
-      format: 'swim', index: jobs.length, line: l + 1, id: fields[0], submitTime: v[1], gap: v[2],
-      mapInputBytes: v[3], shuffleBytes: v[4], outputBytes: v[5], size: swimSize(kind, v[3], v[4], v[5]), userEstimate: undefined,
+      format: 'swim',
+      index: jobs.length,
+      line: l + 1,
+      id: fields[0],
+      submitTime: v[1],
+      gap: v[2],
+      mapInputBytes: v[3],
+      shuffleBytes: v[4],
+      outputBytes: v[5],
+      size: swimSize(kind, v[3], v[4], v[5]),
+      userEstimate: undefined,
     });
   }
   const formula = kind === 'B' ? 'B = m + s + r (bytes)' : 'D = m + 5·s + r (bytes; schedsim, d/n = 4)';

@@ -67,9 +67,14 @@ export function pairStatistics(sizes: ArrayLike<number>, predicted: ArrayLike<nu
     absErr[i] = Math.abs(lp[i] - ls[i]);
   }
   return {
-    count, logCorrelation: pearson(ls, lp), spearman: spearman(ls, lp),
-    over: over / count, equal: equal / count, under: (count - over - equal) / count,
-    medianRatio: median(ratio), medianAbsLogError: median(absErr),
+    count,
+    logCorrelation: pearson(ls, lp),
+    spearman: spearman(ls, lp),
+    over: over / count,
+    equal: equal / count,
+    under: (count - over - equal) / count,
+    medianRatio: median(ratio),
+    medianAbsLogError: median(absErr),
   };
 }
 
@@ -93,8 +98,13 @@ export function traceStatistics(jobs: readonly TraceJob[]): TraceStatistics {
   const gaps = new Float64Array(Math.max(0, n - 1));
   for (let i = 1; i < n; i++) gaps[i - 1] = jobs[i].submitTime - jobs[i - 1].submitTime;
   return {
-    count: n, meanSize: mean(sizes), scvSize: scv(sizes), medianSize: median(sizes), zeroSizeJobs: sizes.filter((x) => x === 0).length,
-    meanInterArrival: mean(gaps), scvInterArrival: scv(gaps),
+    count: n,
+    meanSize: mean(sizes),
+    scvSize: scv(sizes),
+    medianSize: median(sizes),
+    zeroSizeJobs: sizes.filter((x) => x === 0).length,
+    meanInterArrival: mean(gaps),
+    scvInterArrival: scv(gaps),
     span: n ? jobs[n - 1].submitTime - jobs[0].submitTime : NaN,
     userEstimate: hasEstimate ? pairStatistics(sizes, estimates) : undefined,
   };

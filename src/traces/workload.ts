@@ -68,11 +68,16 @@ export function traceWorkload(jobs: readonly TraceJob[], options: TraceWorkloadO
   const { targetLoad: rho, servers: n, rescale } = options;
   if (!(rho > 0) || !Number.isFinite(rho)) throw new InvalidModelError(`targetLoad must be a finite number > 0, got ${rho}`);
   if (!Number.isInteger(n) || n < 1) throw new InvalidModelError(`servers must be an integer ≥ 1, got ${n}`);
-  if (rescale !== 'sizes' && rescale !== 'arrivals') throw new InvalidModelError(`rescale must be 'sizes' or 'arrivals', got ${JSON.stringify(rescale)}`);
+  if (rescale !== 'sizes' && rescale !== 'arrivals')
+    throw new InvalidModelError(`rescale must be 'sizes' or 'arrivals', got ${JSON.stringify(rescale)}`);
   const m = jobs.length;
   if (m < 2) throw new InvalidModelError(`a replay needs at least 2 jobs, got ${m}`);
   let sorted = false;
-  for (let i = 1; i < m; i++) if (jobs[i].submitTime < jobs[i - 1].submitTime) { sorted = true; break; }
+  for (let i = 1; i < m; i++)
+    if (jobs[i].submitTime < jobs[i - 1].submitTime) {
+      sorted = true;
+      break;
+    }
   const order = Array.from({ length: m }, (_, i) => i);
   if (sorted) order.sort((a, b) => jobs[a].submitTime - jobs[b].submitTime || a - b);
 
@@ -88,7 +93,8 @@ export function traceWorkload(jobs: readonly TraceJob[], options: TraceWorkloadO
     raw = est;
     predictionSource = 'user-estimate';
   } else if (options.predictions !== undefined) {
-    if (options.predictions.length !== m) throw new InvalidModelError(`predictions must have one value per job (${m}), got ${options.predictions.length}`);
+    if (options.predictions.length !== m)
+      throw new InvalidModelError(`predictions must have one value per job (${m}), got ${options.predictions.length}`);
     raw = options.predictions;
     predictionSource = 'given';
   }
@@ -118,10 +124,19 @@ export function traceWorkload(jobs: readonly TraceJob[], options: TraceWorkloadO
   }
   const originalLoad = meanSize / (n * meanGap);
   return {
-    arrivals, sizes, ...(predictions ? { predictions } : {}),
+    arrivals,
+    sizes,
+    ...(predictions ? { predictions } : {}),
     meta: {
-      jobs: m, targetLoad: rho, servers: n, rescale, meanSize, meanInterArrival: meanGap, originalLoad,
-      factor: rescale === 'sizes' ? rho / originalLoad : originalLoad / rho, sorted,
+      jobs: m,
+      targetLoad: rho,
+      servers: n,
+      rescale,
+      meanSize,
+      meanInterArrival: meanGap,
+      originalLoad,
+      factor: rescale === 'sizes' ? rho / originalLoad : originalLoad / rho,
+      sorted,
       ...(predictionSource ? { predictionSource } : {}),
     },
   };

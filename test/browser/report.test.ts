@@ -17,11 +17,25 @@ const chromium = CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p!
 if (!chromium) console.warn(`browser test skipped: no Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}; set CHROMIUM_PATH)`);
 
 const OUT = path.resolve('test-output');
-const meta = { command: 'browser test', startedAt: new Date(0).toISOString(), wallSeconds: 1, versions: { node: process.version },
-  machine: { cpu: 'test', cores: 2, platform: 'test' } };
+const meta = {
+  command: 'browser test',
+  startedAt: new Date(0).toISOString(),
+  wallSeconds: 1,
+  versions: { node: process.version },
+  machine: { cpu: 'test', cores: 2, platform: 'test' },
+};
 const tiny: ComparisonConfig = {
-  lambdas: [0.5, 0.8], ds: [2], ns: [10, 50], sampling: 'with-replacement', jobs: 3_000, replications: 2, seed: 3,
-  warmupTolerance: 1e-2, warmupSafetyFactor: 2, maxLevel: 8, trajectory: { ns: [50], tEnd: 5, dt: 1, replications: 2 },
+  lambdas: [0.5, 0.8],
+  ds: [2],
+  ns: [10, 50],
+  sampling: 'with-replacement',
+  jobs: 3_000,
+  replications: 2,
+  seed: 3,
+  warmupTolerance: 1e-2,
+  warmupSafetyFactor: 2,
+  maxLevel: 8,
+  trajectory: { ns: [50], tEnd: 5, dt: 1, replications: 2 },
 };
 
 describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
@@ -33,11 +47,14 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     mkdirSync(OUT, { recursive: true });
     await writeComparisonReport(dir, runComparison(tiny), meta);
     browser = await puppeteer.launch({
-      executablePath: chromium, headless: true,
+      executablePath: chromium,
+      headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
     });
   });
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('draws every figure with vega-embed from the report folder alone: marks in each chart, a tooltip on hover, no console error', async () => {
     const page = await browser.newPage();
@@ -47,27 +64,40 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     await page.setRequestInterception(true);
     page.on('request', (req) => {
       if (req.url().startsWith('file:') || req.url().startsWith('data:')) void req.continue();
-      else { outside.push(req.url()); void req.abort(); }
+      else {
+        outside.push(req.url());
+        void req.abort();
+      }
     });
     const warnings: string[] = [];
-    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); else if (msg.type() === 'warn') warnings.push(msg.text()); });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+      else if (msg.type() === 'warn') warnings.push(msg.text());
+    });
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(pathToFileURL(path.join(dir, 'index.html')).href, { waitUntil: 'load' });
-    await page.waitForFunction(() => {
-      const s = (window as unknown as { reportCharts?: { total: number; drawn: number; failed: string[] } }).reportCharts;
-      return s !== undefined && s.total > 0 && s.drawn + s.failed.length === s.total;
-    }, { timeout: 20_000 });
-    const status = await page.evaluate(() => (window as unknown as { reportCharts: { total: number; drawn: number; failed: string[] } }).reportCharts);
+    await page.waitForFunction(
+      () => {
+        const s = (window as unknown as { reportCharts?: { total: number; drawn: number; failed: string[] } }).reportCharts;
+        return s !== undefined && s.total > 0 && s.drawn + s.failed.length === s.total;
+      },
+      { timeout: 20_000 },
+    );
+    const status = await page.evaluate(
+      () => (window as unknown as { reportCharts: { total: number; drawn: number; failed: string[] } }).reportCharts,
+    );
     expect(status.failed).toEqual([]);
     expect(status.total).toBe(3); // tail fractions, convergence, transient
 
-    const charts = await page.$$eval('.figure', (els) => els.map((el) => ({
-      name: el.getAttribute('data-figure'),
-      interactive: el.classList.contains('interactive'),
-      marks: el.querySelectorAll('.vega-chart svg .role-mark path, .vega-chart svg .role-mark line').length,
-      axisTitles: [...el.querySelectorAll('.vega-chart svg .role-axis-title text')].map((t) => t.textContent),
-      staticShown: getComputedStyle(el.querySelector('img.static')!).display !== 'none',
-    })));
+    const charts = await page.$$eval('.figure', (els) =>
+      els.map((el) => ({
+        name: el.getAttribute('data-figure'),
+        interactive: el.classList.contains('interactive'),
+        marks: el.querySelectorAll('.vega-chart svg .role-mark path, .vega-chart svg .role-mark line').length,
+        axisTitles: [...el.querySelectorAll('.vega-chart svg .role-axis-title text')].map((t) => t.textContent),
+        staticShown: getComputedStyle(el.querySelector('img.static')!).display !== 'none',
+      })),
+    );
     expect(charts.map((c) => c.name)).toEqual(['tail-fractions', 'convergence', 'transient']);
     for (const c of charts) {
       expect(c.interactive, c.name!).toBe(true);
@@ -91,7 +121,11 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     const yLabels = () => page.$eval('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label', (g) => g.textContent);
     const before = await yLabels();
     await page.mouse.wheel({ deltaY: -400 });
-    await page.waitForFunction((b) => document.querySelector('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label')?.textContent !== b, { timeout: 5_000 }, before);
+    await page.waitForFunction(
+      (b) => document.querySelector('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label')?.textContent !== b,
+      { timeout: 5_000 },
+      before,
+    );
     await page.mouse.move(0, 0);
 
     await page.screenshot({ path: path.join(OUT, 'report-browser.png'), fullPage: true });

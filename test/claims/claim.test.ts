@@ -20,7 +20,9 @@ describe('parseClaim', () => {
   it('parseClaim(text) reports a syntax error with the character position', () => {
     expect(() => parseClaim('T(jsq, fifo) < T(lwl,')).toThrow(InvalidModelError);
     expect(() => parseClaim('T(jsq, fifo) < T(lwl,')).toThrow(/at char 22 .*Unexpected end of expression/);
-    expect(() => parseClaim('T(jsq,, fifo) < 1')).toThrow(/at char 7 \("T\(jsq,⟨here⟩, fifo\) < 1"\): not a valid expression: Value expected/);
+    expect(() => parseClaim('T(jsq,, fifo) < 1')).toThrow(
+      /at char 7 \("T\(jsq,⟨here⟩, fifo\) < 1"\): not a valid expression: Value expected/,
+    );
   });
 
   it('parseClaim(text) names unknown selections, disciplines, functions and symbols, with their position', () => {
@@ -41,11 +43,18 @@ describe('parseClaim', () => {
 
 describe('evaluateClaim', () => {
   const claim = parseClaim('T(lwl, srpt) / T(jsq, fifo) < 0.8');
-  const run = (a: [number, number], b: [number, number]) => evaluateClaim(claim, {
-    intervals: new Map([['T(lwl, srpt)', iv(...a)], ['T(jsq, fifo)', iv(...b)]]),
-    points: new Map([['T(lwl, srpt)', (a[0] + a[1]) / 2], ['T(jsq, fifo)', (b[0] + b[1]) / 2]]),
-    symbols: { lambda: 0.9, d: 2, n: 100 },
-  });
+  const run = (a: [number, number], b: [number, number]) =>
+    evaluateClaim(claim, {
+      intervals: new Map([
+        ['T(lwl, srpt)', iv(...a)],
+        ['T(jsq, fifo)', iv(...b)],
+      ]),
+      points: new Map([
+        ['T(lwl, srpt)', (a[0] + a[1]) / 2],
+        ['T(jsq, fifo)', (b[0] + b[1]) / 2],
+      ]),
+      symbols: { lambda: 0.9, d: 2, n: 100 },
+    });
 
   it('evaluateClaim(claim, values) divides intervals: [1.5, 1.6] / [2.5, 2.6] = [0.577, 0.64] < 0.8 holds', () => {
     const r = run([1.5, 1.6], [2.5, 2.6]);
@@ -62,12 +71,17 @@ describe('evaluateClaim', () => {
 
   it('evaluateClaim(claim, values) combines comparisons with Kleene logic and expands chains', () => {
     const c = parseClaim('T(jsq, fifo) < 2 or T(jsq, fifo) > 3');
-    const at = (lo: number, hi: number) => evaluateClaim(c, { intervals: new Map([['T(jsq, fifo)', iv(lo, hi)]]), points: new Map([['T(jsq, fifo)', lo]]), symbols: {} });
+    const at = (lo: number, hi: number) =>
+      evaluateClaim(c, { intervals: new Map([['T(jsq, fifo)', iv(lo, hi)]]), points: new Map([['T(jsq, fifo)', lo]]), symbols: {} });
     expect(at(1, 1.5).verdict).toBe('holds');
     expect(at(2.2, 2.8).verdict).toBe('fails');
     expect(at(2.9, 3.1).verdict).toBe('undecided');
     const chain = parseClaim('1 < T(jsq, fifo) < 1 / (1 - lambda)');
-    const r = evaluateClaim(chain, { intervals: new Map([['T(jsq, fifo)', iv(2.6, 2.62)]]), points: new Map([['T(jsq, fifo)', 2.61]]), symbols: { lambda: 0.9 } });
+    const r = evaluateClaim(chain, {
+      intervals: new Map([['T(jsq, fifo)', iv(2.6, 2.62)]]),
+      points: new Map([['T(jsq, fifo)', 2.61]]),
+      symbols: { lambda: 0.9 },
+    });
     expect(r.comparisons.map((x) => x.verdict)).toEqual(['holds', 'holds']);
     expect(r.comparisons[1].right.lo).toBeCloseTo(10, 12);
   });

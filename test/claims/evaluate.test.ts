@@ -1,28 +1,50 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bonferroniFactor, evaluateConjecture, parseConjecture, type SimulationRequest, type SimulationSummary,
+  bonferroniFactor,
+  evaluateConjecture,
+  parseConjecture,
+  type SimulationRequest,
+  type SimulationSummary,
 } from '../../src/claims/index.ts';
 import { InvalidModelError } from '../../src/errors.ts';
 
 /** theory.md §2: E[T] = Σ_{i≥1} λ^((d^i − d)/(d − 1)); §4, d = 2: E[T] = −ln(1 − λ²)/λ². */
-const jsq2 = (l: number) => { let s = 0; for (let i = 1; i < 60; i++) s += l ** (2 ** i - 2); return s; };
+const jsq2 = (l: number) => {
+  let s = 0;
+  for (let i = 1; i < 60; i++) s += l ** (2 ** i - 2);
+  return s;
+};
 const lwl2 = (l: number) => -Math.log(1 - l * l) / (l * l);
 
-const est = (mean: number, halfWidth: number, replications = 5) => ({ mean, ci95: [mean - halfWidth, mean + halfWidth] as [number, number], halfWidth, replications });
+const est = (mean: number, halfWidth: number, replications = 5) => ({
+  mean,
+  ci95: [mean - halfWidth, mean + halfWidth] as [number, number],
+  halfWidth,
+  replications,
+});
 
 /** A fake simulator: every request gets the given E[T] (by selection), so the verdict logic is tested on known intervals. */
 function fakeSimulate(values: Record<string, [number, number]>, seen: SimulationRequest[]) {
-  return async (requests: readonly SimulationRequest[]): Promise<SimulationSummary[]> => requests.map((r) => {
-    seen.push(r);
-    const [m, h] = values[`${r.model.selection}-${r.model.discipline}`];
-    return { meanResponseTime: est(m, h), meanSlowdown: est(2 * m, h), responseTimePercentiles: { p50: est(m, h), p95: est(3 * m, h), p99: est(5 * m, h) } };
-  });
+  return async (requests: readonly SimulationRequest[]): Promise<SimulationSummary[]> =>
+    requests.map((r) => {
+      seen.push(r);
+      const [m, h] = values[`${r.model.selection}-${r.model.discipline}`];
+      return {
+        meanResponseTime: est(m, h),
+        meanSlowdown: est(2 * m, h),
+        responseTimePercentiles: { p50: est(m, h), p95: est(3 * m, h), p99: est(5 * m, h) },
+      };
+    });
 }
 
 describe('evaluateConjecture', () => {
   it('evaluateConjecture(c) decides T(lwl, fifo) < T(jsq, fifo) from the closed forms alone (exponential sizes, d = 2; theory.md §4)', async () => {
     const c = parseConjecture({ name: 'lwl-beats-jsq', claim: 'T(lwl, fifo) < T(jsq, fifo)', grid: { lambda: [0.5, 0.9], d: [2] } });
-    const r = await evaluateConjecture(c, { simulate: async () => { throw new Error('no simulation expected'); } });
+    const r = await evaluateConjecture(c, {
+      simulate: async () => {
+        throw new Error('no simulation expected');
+      },
+    });
     expect(r.summary).toEqual({ holds: 2, fails: 0, undecided: 0, total: 2 });
     expect(r.simulations).toHaveLength(0);
     for (const p of r.points) {
@@ -42,12 +64,17 @@ describe('evaluateConjecture', () => {
     const c = parseConjecture({ name: 'q4', claim: 'T(jsq, fifo) / T(lwl, fifo) < (d - 1) / log(d)', grid: { lambda: [0.99], d: [2, 3] } });
     const r = await evaluateConjecture(c);
     expect(r.points.map((p) => p.verdict)).toEqual(['holds', 'holds']);
-    expect(r.points[0].comparisons[0].leftValue).toBeCloseTo(5.4320 / 3.9966, 3);
+    expect(r.points[0].comparisons[0].leftValue).toBeCloseTo(5.432 / 3.9966, 3);
     expect(r.points[1].comparisons[0].rightValue).toBeCloseTo(2 / Math.log(3), 12);
   });
 
   it('evaluateConjecture(c) simulates LPW (no mean-field solver) and solves JSQ + FIFO, naming each source', async () => {
-    const c = parseConjecture({ name: 'h3', claim: 'T(jsq, fifo) < T(lpw, sprpt)', grid: { lambda: [0.9], d: [2], prediction: ['exp'] }, evaluation: { n: 200, jobs: 1000 } });
+    const c = parseConjecture({
+      name: 'h3',
+      claim: 'T(jsq, fifo) < T(lpw, sprpt)',
+      grid: { lambda: [0.9], d: [2], prediction: ['exp'] },
+      evaluation: { n: 200, jobs: 1000 },
+    });
     const seen: SimulationRequest[] = [];
     const r = await evaluateConjecture(c, { simulate: fakeSimulate({ 'lpw-sprpt': [3, 0.1] }, seen) });
     expect(seen).toHaveLength(1);
@@ -62,12 +89,20 @@ describe('evaluateConjecture', () => {
   });
 
   it('evaluateConjecture(c) with mixSources false simulates every quantity of a point, widening the CIs (Bonferroni, m = 2)', async () => {
-    const c = parseConjecture({ name: 'h3', claim: 'T(jsq, fifo) < T(lpw, sprpt)', grid: { lambda: [0.9], d: [2], prediction: ['exp'] }, evaluation: { mixSources: false } });
+    const c = parseConjecture({
+      name: 'h3',
+      claim: 'T(jsq, fifo) < T(lpw, sprpt)',
+      grid: { lambda: [0.9], d: [2], prediction: ['exp'] },
+      evaluation: { mixSources: false },
+    });
     const seen: SimulationRequest[] = [];
-    const r = await evaluateConjecture(c, { simulate: fakeSimulate({ 'jsq-fifo': [2.6, 0.1], 'lpw-sprpt': [2.85, 0.1] }, seen), solve: (m) => {
-      if (m.selection === 'lpw') throw new InvalidModelError('no mean-field solver for LPW(d) selection');
-      throw new Error('JSQ should not be solved: LPW is tried first and forces simulation');
-    } });
+    const r = await evaluateConjecture(c, {
+      simulate: fakeSimulate({ 'jsq-fifo': [2.6, 0.1], 'lpw-sprpt': [2.85, 0.1] }, seen),
+      solve: (m) => {
+        if (m.selection === 'lpw') throw new InvalidModelError('no mean-field solver for LPW(d) selection');
+        throw new Error('JSQ should not be solved: LPW is tried first and forces simulation');
+      },
+    });
     expect(seen.map((s) => s.model.selection).sort()).toEqual(['jsq', 'lpw']);
     expect(seen[0].options.seed).toBe(seen[1].options.seed); // common random numbers within a grid point
     const [jsq] = r.points[0].quantities;
@@ -82,17 +117,36 @@ describe('evaluateConjecture', () => {
   });
 
   it('evaluateConjecture(c) simulates slowdown S (no solver gives it) and shares one simulation between T and S', async () => {
-    const c = parseConjecture({ name: 's', claim: 'S(jsq, srpt) < T(jsq, srpt)', grid: { lambda: [0.7], d: [2] }, evaluation: { prefer: 'mean-field' } });
+    const c = parseConjecture({
+      name: 's',
+      claim: 'S(jsq, srpt) < T(jsq, srpt)',
+      grid: { lambda: [0.7], d: [2] },
+      evaluation: { prefer: 'mean-field' },
+    });
     const seen: SimulationRequest[] = [];
-    const r = await evaluateConjecture(c, { simulate: fakeSimulate({ 'jsq-srpt': [1.5, 0.01] }, seen), solve: () => ({ meanResponseTime: 1.4, solver: 'stub', kind: 'exact', source: 'test', convergence: { converged: true }, provenance: { solver: 'stub', source: 'test', version: '0' } }) });
+    const r = await evaluateConjecture(c, {
+      simulate: fakeSimulate({ 'jsq-srpt': [1.5, 0.01] }, seen),
+      solve: () => ({
+        meanResponseTime: 1.4,
+        solver: 'stub',
+        kind: 'exact',
+        source: 'test',
+        convergence: { converged: true },
+        provenance: { solver: 'stub', source: 'test', version: '0' },
+      }),
+    });
     expect(seen).toHaveLength(1);
     expect(r.points[0].quantities.map((q) => q.source)).toEqual(['simulation', 'mean-field']);
     expect(r.points[0].verdict).toBe('fails'); // S = 3 ± 0.01 vs T = 1.4
   });
 
   it('evaluateConjecture(c) runs the real simulator for LPW by default (tiny budget)', async () => {
-    const c = parseConjecture({ name: 'tiny', claim: 'T(lpw, sprpt) > 1', grid: { lambda: [0.5], d: [2], prediction: ['exp'] },
-      evaluation: { n: 20, jobs: 2000, replications: 2, warmup: 20 } });
+    const c = parseConjecture({
+      name: 'tiny',
+      claim: 'T(lpw, sprpt) > 1',
+      grid: { lambda: [0.5], d: [2], prediction: ['exp'] },
+      evaluation: { n: 20, jobs: 2000, replications: 2, warmup: 20 },
+    });
     const r = await evaluateConjecture(c);
     const q = r.points[0].quantities[0];
     expect(q.source).toBe('simulation');
@@ -103,15 +157,17 @@ describe('evaluateConjecture', () => {
 
 describe('parseConjecture', () => {
   it('parseConjecture(json, label) lists schema problems with their paths and fills defaults', () => {
-    expect(() => parseConjecture({ name: 'x y', claim: 'T(jsq, fifo) < 2', grid: { lambda: [1.2], d: [2] } }, 'f.json'))
-      .toThrow(/f\.json: name: use letters.* \(and 1 more: grid\.lambda\[0\]: /);
+    expect(() => parseConjecture({ name: 'x y', claim: 'T(jsq, fifo) < 2', grid: { lambda: [1.2], d: [2] } }, 'f.json')).toThrow(
+      /f\.json: name: use letters.* \(and 1 more: grid\.lambda\[0\]: /,
+    );
     const c = parseConjecture({ name: 'ok', claim: 'T(jsq, fifo) < 2', grid: { lambda: [0.5], d: [2] } });
     expect(c.spec.evaluation).toMatchObject({ n: 1000, prefer: 'mean-field', mixSources: true, simultaneous: true, replications: 5 });
     expect(c.spec.grid.service).toEqual(['exp']);
   });
 
   it('parseConjecture(json, label) reports a bad claim with the file name and position', () => {
-    expect(() => parseConjecture({ name: 'ok', claim: 'T(jsq, fifo) <', grid: { lambda: [0.5], d: [2] } }, 'f.json'))
-      .toThrow(/^f\.json: claim "T\(jsq, fifo\) <" at char 15/);
+    expect(() => parseConjecture({ name: 'ok', claim: 'T(jsq, fifo) <', grid: { lambda: [0.5], d: [2] } }, 'f.json')).toThrow(
+      /^f\.json: claim "T\(jsq, fifo\) <" at char 15/,
+    );
   });
 });

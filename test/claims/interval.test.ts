@@ -31,17 +31,22 @@ describe('interval verdicts', () => {
     const a = iv(-1.5, 2);
     const b = iv(0.5, 3);
     const ops: [string, (x: typeof a, y: typeof b) => { lo: number; hi: number }, (x: number, y: number) => number][] = [
-      ['sub', sub, (x, y) => x - y], ['mul', mul, (x, y) => x * y], ['div', div, (x, y) => x / y], ['pow2', (x) => pow(x, 2), (x) => x * x],
+      ['sub', sub, (x, y) => x - y],
+      ['mul', mul, (x, y) => x * y],
+      ['div', div, (x, y) => x / y],
+      ['pow2', (x) => pow(x, 2), (x) => x * x],
     ];
     for (const [, f, g] of ops) {
       const r = f(a, b);
       let lo = Infinity;
       let hi = -Infinity;
-      for (let i = 0; i <= 28; i++) for (let j = 0; j <= 28; j++) { // step 0.125 in a: hits 0
-        const v = g(a.lo + (i / 28) * (a.hi - a.lo), b.lo + (j / 28) * (b.hi - b.lo));
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
-      }
+      for (let i = 0; i <= 28; i++)
+        for (let j = 0; j <= 28; j++) {
+          // step 0.125 in a: hits 0
+          const v = g(a.lo + (i / 28) * (a.hi - a.lo), b.lo + (j / 28) * (b.hi - b.lo));
+          lo = Math.min(lo, v);
+          hi = Math.max(hi, v);
+        }
       expect(r.lo).toBeCloseTo(lo, 12); // tight at the end points for these monotone-in-each-argument operations
       expect(r.hi).toBeCloseTo(hi, 12);
     }

@@ -12,16 +12,26 @@ function run(args: string[]) {
 }
 
 class Exit extends Error {
-  constructor(readonly code: number) { super(`exit ${code}`); }
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
 }
 
 /** Runs the CLI in this process: stdout/stderr captured, process.exit turned into a thrown Exit. */
 async function runInProcess(args: string[]) {
   let stdout = '';
   let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { stdout += String(chunk); return true; });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr += String(chunk); return true; });
-  const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => { throw new Exit(code ?? 0); }) as never);
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+    throw new Exit(code ?? 0);
+  }) as never);
   let status = 0;
   try {
     await buildProgram().parseAsync(['node', 'supermarket', ...args]);
@@ -29,7 +39,9 @@ async function runInProcess(args: string[]) {
     if (error instanceof Exit) status = error.code;
     else throw error;
   } finally {
-    out.mockRestore(); err.mockRestore(); exit.mockRestore();
+    out.mockRestore();
+    err.mockRestore();
+    exit.mockRestore();
   }
   return { status, stdout, stderr };
 }
@@ -60,8 +72,16 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     ['non-numeric jobs', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--jobs', 'lots'], /not a number/],
     ['unknown option', ['fixed-point', '--lambda', '0.9', '--d', '2', '--bogus'], /unknown option '--bogus'/],
     ['unknown command', ['frobnicate'], /unknown command/],
-    ['unknown selection', ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'best'], /Allowed choices are random, jsq, lwl, lpw/],
-    ['d > n in compare', ['compare', '--lambda', '0.9', '--d', '20', '--n', '10', '--no-progress', '--out', '/tmp/never'], /d = 20 exceeds n = 10/],
+    [
+      'unknown selection',
+      ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'best'],
+      /Allowed choices are random, jsq, lwl, lpw/,
+    ],
+    [
+      'd > n in compare',
+      ['compare', '--lambda', '0.9', '--d', '20', '--n', '10', '--no-progress', '--out', '/tmp/never'],
+      /d = 20 exceeds n = 10/,
+    ],
     ['refined without n', ['fixed-point', '--lambda', '0.9', '--d', '2', '--refined'], /--refined needs --n/],
     ['a loose tail tolerance', ['fixed-point', '--lambda', '0.9', '--d', '2', '--tail-tolerance', '0.5'], /tailTolerance must be in/],
     ['one replication', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--replications', '1'], /integer ≥ 2/],
@@ -69,7 +89,11 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     ['a run too long to finish', ['simulate', '--lambda', '0.9999', '--d', '1', '--n', '10', '--jobs', '1e4'], /needs about .* events/],
     ['an empty report folder', ['compare', '--out', ''], /expected a folder path/],
     ['a report under /proc', ['compare', '--out', '/proc/x'], /cannot write a report under \/proc/],
-    ['no mean-field solver (LPW)', ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'lpw', '--discipline', 'sprpt'], /no mean-field solver for LPW/],
+    [
+      'no mean-field solver (LPW)',
+      ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'lpw', '--discipline', 'sprpt'],
+      /no mean-field solver for LPW/,
+    ],
     ['an unknown service law', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--service', 'gamma:2'], /unknown service/],
   ];
   for (const [what, args, pattern] of cases) {
@@ -77,7 +101,10 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
   }
 
   it('supermarket (a real process) exits non-zero with one line and no stack trace on ρ ≥ 1 and on an unknown option', () => {
-    for (const args of [['fixed-point', '--lambda', '1', '--d', '2'], ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--bogus']]) {
+    for (const args of [
+      ['fixed-point', '--lambda', '1', '--d', '2'],
+      ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--bogus'],
+    ]) {
       const r = run(args);
       expect(r.status).not.toBe(0);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -107,7 +134,22 @@ describe('supermarket CLI happy paths print what scripts can read', () => {
   });
 
   it('supermarket simulate --json reports estimates as { mean, ci95 } with events and eventsPerSecond', async () => {
-    const r = await runInProcess(['simulate', '--lambda', '0.5', '--d', '2', '--n', '20', '--jobs', '2e4', '--replications', '3', '--seed', '3', '--json']);
+    const r = await runInProcess([
+      'simulate',
+      '--lambda',
+      '0.5',
+      '--d',
+      '2',
+      '--n',
+      '20',
+      '--jobs',
+      '2e4',
+      '--replications',
+      '3',
+      '--seed',
+      '3',
+      '--json',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     for (const key of ['meanResponseTime', 'meanQueueLength']) {

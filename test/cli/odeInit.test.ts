@@ -10,7 +10,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ode-init-'));
 const sqd = ['--lambda', '0.9', '--d', '2'];
 
 describe('supermarket ode --init / --until-steady', () => {
-  it('ode --until-steady --tol 1e-3 from empty stops at the first grid time past the warm-up rule\'s time to 1e-3 (odex + bisection)', async () => {
+  it("ode --until-steady --tol 1e-3 from empty stops at the first grid time past the warm-up rule's time to 1e-3 (odex + bisection)", async () => {
     const r = await runCli(['ode', ...sqd, '--dt', '0.5', '--until-steady', '--tol', '1e-3', '--json']);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);

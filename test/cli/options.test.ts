@@ -20,23 +20,29 @@ describe('suggestOptions', () => {
 
 describe('unknownOptionMessage', () => {
   it('unknownOptionMessage(ode, args) names --lamda and suggests --lambda, though --lambda is then missing', () => {
-    expect(unknownOptionMessage(odeCommand(), ['--lamda', '0.9', '--d', '2', '--t-end', '3', '--dt', '0.5']))
-      .toBe("unknown option '--lamda' (did you mean --lambda?)");
+    expect(unknownOptionMessage(odeCommand(), ['--lamda', '0.9', '--d', '2', '--t-end', '3', '--dt', '0.5'])).toBe(
+      "unknown option '--lamda' (did you mean --lambda?)",
+    );
   });
 
   it('unknownOptionMessage(ode, args) accepts known options, --opt=value forms, and anything after --', () => {
-    expect(unknownOptionMessage(odeCommand(), ['--lambda=0.9', '--d', '2', '--t-end', '3', '--dt', '0.5', '--json', '--', '--x'])).toBeUndefined();
+    expect(
+      unknownOptionMessage(odeCommand(), ['--lambda=0.9', '--d', '2', '--t-end', '3', '--dt', '0.5', '--json', '--', '--x']),
+    ).toBeUndefined();
   });
 
   it('wired as a preSubcommand hook, it stops `ode --lamda 0.9` with the suggestion instead of "required option --lambda"', async () => {
     const program = new Command('supermarket').exitOverride();
-    const ode = odeCommand().exitOverride().configureOutput({ writeErr: () => {} });
+    const ode = odeCommand()
+      .exitOverride()
+      .configureOutput({ writeErr: () => {} });
     program.addCommand(ode);
     program.hook('preSubcommand', (p, sub) => {
       const m = unknownOptionMessage(sub, p.args.slice(1));
       if (m) sub.error(`error: ${m}`, { code: 'commander.unknownOption' });
     });
-    await expect(program.parseAsync(['node', 'supermarket', 'ode', '--lamda', '0.9', '--d', '2', '--t-end', '3', '--dt', '0.5']))
-      .rejects.toThrow("error: unknown option '--lamda' (did you mean --lambda?)");
+    await expect(
+      program.parseAsync(['node', 'supermarket', 'ode', '--lamda', '0.9', '--d', '2', '--t-end', '3', '--dt', '0.5']),
+    ).rejects.toThrow("error: unknown option '--lamda' (did you mean --lambda?)");
   });
 });

@@ -7,14 +7,36 @@ import { runCli } from './runCli.ts';
 const dir = mkdtempSync(path.join(tmpdir(), 'records-'));
 
 describe('supermarket simulate --per-job / --per-server', () => {
-  it('simulate --per-job writes the measured jobs of replication 1: their mean response is that replication\'s, and FIFO departure = start + size', async () => {
+  it("simulate --per-job writes the measured jobs of replication 1: their mean response is that replication's, and FIFO departure = start + size", async () => {
     const csv = path.join(dir, 'jobs.csv');
-    const r = await runCli(['simulate', '--lambda', '0.8', '--d', '2', '--n', '5', '--jobs', '3000', '--replications', '2', '--warmup', '20',
-      '--per-job', csv, '--per-server', '--json', '--no-progress']);
+    const r = await runCli([
+      'simulate',
+      '--lambda',
+      '0.8',
+      '--d',
+      '2',
+      '--n',
+      '5',
+      '--jobs',
+      '3000',
+      '--replications',
+      '2',
+      '--warmup',
+      '20',
+      '--per-job',
+      csv,
+      '--per-server',
+      '--json',
+      '--no-progress',
+    ]);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
     expect(out.engine).toBe('event'); // auto would pick the race engine, which keeps no per-job state
-    const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+    const rows = readFileSync(csv, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',').map(Number));
     expect(rows).toHaveLength(3000);
     const mean = rows.reduce((s, x) => s + x[7], 0) / rows.length;
     expect(mean).toBeCloseTo(out.perReplication[0].meanResponseTime, 10);
@@ -36,7 +58,23 @@ describe('supermarket simulate --per-job / --per-server', () => {
   });
 
   it('simulate --per-server prints a per-server table; --engine race with records is refused', async () => {
-    const r = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '3', '--jobs', '500', '--replications', '2', '--warmup', '0', '--per-server', '--no-progress']);
+    const r = await runCli([
+      'simulate',
+      '--lambda',
+      '0.5',
+      '--d',
+      '2',
+      '--n',
+      '3',
+      '--jobs',
+      '500',
+      '--replications',
+      '2',
+      '--warmup',
+      '0',
+      '--per-server',
+      '--no-progress',
+    ]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/server\s+busy\s+E\[Q_j\]\s+jobs/);
     const bad = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '3', '--jobs', '500', '--engine', 'race', '--per-server']);
@@ -47,7 +85,23 @@ describe('supermarket simulate --per-job / --per-server', () => {
 
 describe('small CLI faults', () => {
   it('simulate --warmup 0 is accepted: measurement from the empty start', async () => {
-    const r = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '4', '--jobs', '500', '--replications', '2', '--warmup', '0', '--json', '--no-progress']);
+    const r = await runCli([
+      'simulate',
+      '--lambda',
+      '0.5',
+      '--d',
+      '2',
+      '--n',
+      '4',
+      '--jobs',
+      '500',
+      '--replications',
+      '2',
+      '--warmup',
+      '0',
+      '--json',
+      '--no-progress',
+    ]);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).warmupTime).toBe(0);
   });
@@ -55,8 +109,18 @@ describe('small CLI faults', () => {
   it('model with one scalar variable gets no truncation warning; a truncated level model whose last level is not empty does', async () => {
     const scalar = path.join(dir, 'scalar.json');
     // immigration–departure: x* = λ/(1 + λ) = 0.5 at λ = 1, far from 0, and not a truncation
-    writeFileSync(scalar, JSON.stringify({ name: 'in-out', parameters: { lambda: 1 }, variables: ['x'],
-      transitions: [{ name: 'in', change: { x: 1 }, rate: 'lambda * (1 - x)' }, { name: 'out', change: { x: -1 }, rate: 'x' }] }));
+    writeFileSync(
+      scalar,
+      JSON.stringify({
+        name: 'in-out',
+        parameters: { lambda: 1 },
+        variables: ['x'],
+        transitions: [
+          { name: 'in', change: { x: 1 }, rate: 'lambda * (1 - x)' },
+          { name: 'out', change: { x: -1 }, rate: 'x' },
+        ],
+      }),
+    );
     const r = await runCli(['model', scalar]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/x=0\.50000/);
@@ -81,7 +145,8 @@ describe('--service empirical:FILE', () => {
   writeFileSync(sizes, '# sizes\n1\n2\n\n3\n');
 
   it('mg1 --service empirical:FILE rescales to mean 1; @raw keeps the values (mean 2, so λ = 0.45 gives ρ = 0.9)', async () => {
-    const json = async (service: string, lambda: string) => JSON.parse((await runCli(['mg1', '--lambda', lambda, '--service', service, '--json'])).stdout);
+    const json = async (service: string, lambda: string) =>
+      JSON.parse((await runCli(['mg1', '--lambda', lambda, '--service', service, '--json'])).stdout);
     const scaled = await json(`empirical:${sizes}`, '0.9');
     const raw = await json(`empirical:${sizes}@raw`, '0.45');
     // M/G/1 FIFO (Pollaczek–Khinchine): E[T] = E[S] + λE[S²]/(2(1 − ρ)); scaled sizes 0.5, 1, 1.5: E[S²] = 7/6.

@@ -10,7 +10,11 @@ const rest = ' -1'.repeat(14);
 const swf = path.join(dir, 'hand.swf');
 writeFileSync(swf, `; hand-made\n1 0 0 10${rest}\n2 4 6 3${rest}\n3 30 0 2${rest}\n`);
 
-const csvRows = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(','));
+const csvRows = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
 
 describe('supermarket replay', () => {
   it('replay hand.swf --n 1 --no-rescale (FIFO) gives arrivals 0, 4, 30, responses 10, 9, 2, mean 7.0; the recorded wait is ignored', async () => {

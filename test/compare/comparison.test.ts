@@ -6,8 +6,16 @@ import { cellSeed, hasRefinedTerm, runComparison, type CellResult, type Comparis
 
 describe('runComparison (classic model: the refined term exists)', () => {
   const config: ComparisonConfig = {
-    lambdas: [0.7], ds: [2], ns: [10, 100], sampling: 'with-replacement', jobs: 40_000, replications: 4, seed: 11,
-    warmupTolerance: 1e-3, warmupSafetyFactor: 2, maxLevel: 12,
+    lambdas: [0.7],
+    ds: [2],
+    ns: [10, 100],
+    sampling: 'with-replacement',
+    jobs: 40_000,
+    replications: 4,
+    seed: 11,
+    warmupTolerance: 1e-3,
+    warmupSafetyFactor: 2,
+    maxLevel: 12,
     trajectory: { ns: [100], tEnd: 10, dt: 1, replications: 10 },
   };
   const result = runComparison(config);
@@ -48,9 +56,20 @@ describe('runComparison (classic model: the refined term exists)', () => {
   it('runComparison(config, { cache }) reuses stored cells instead of simulating them again', () => {
     const stored = new Map<string, CellResult>(result.cells.map((c) => [c.key, c]));
     const seen: string[] = [];
-    const again = runComparison({ ...config, trajectory: null }, {
-      cache: { get: (k) => { seen.push(k); return stored.get(k); }, put: () => { throw new Error('nothing new should be stored'); } },
-    });
+    const again = runComparison(
+      { ...config, trajectory: null },
+      {
+        cache: {
+          get: (k) => {
+            seen.push(k);
+            return stored.get(k);
+          },
+          put: () => {
+            throw new Error('nothing new should be stored');
+          },
+        },
+      },
+    );
     expect(seen).toEqual(['d2-lambda0.7-n10', 'd2-lambda0.7-n100']);
     expect(again.cells).toEqual(result.cells);
   });
@@ -64,15 +83,24 @@ describe('runComparison (classic model: the refined term exists)', () => {
 
 describe('runComparison sizing (--resolve, --min-horizon) and the family record', () => {
   const base: ComparisonConfig = {
-    lambdas: [0.7], ds: [2], ns: [100], sampling: 'with-replacement', jobs: 2_000, replications: 4, seed: 3,
-    warmupTolerance: 1e-2, warmupSafetyFactor: 2, maxLevel: 10, trajectory: null,
+    lambdas: [0.7],
+    ds: [2],
+    ns: [100],
+    sampling: 'with-replacement',
+    jobs: 2_000,
+    replications: 4,
+    seed: 3,
+    warmupTolerance: 1e-2,
+    warmupSafetyFactor: 2,
+    maxLevel: 10,
+    trajectory: null,
   };
 
   it('runComparison({ resolve }) says "not-resolvable" when the pilot\'s variance asks for more jobs than the budget', () => {
     // target 0.25·ΣV/(λn) = 0.25·0.849/70 ≈ 0.003; 4 × 2000 jobs give h ≈ 0.05: ~300× the jobs needed
     const r = runComparison({ ...base, resolve: { fraction: 0.25, maxJobs: 4_000 } });
     const c = r.cells[0];
-    expect(c.resolution!.target).toBeCloseTo(0.25 * r.models[0].refined!.sumV / 70, 12);
+    expect(c.resolution!.target).toBeCloseTo((0.25 * r.models[0].refined!.sumV) / 70, 12);
     expect(c.resolution!.status).toBe('not-resolvable');
     expect(c.verdict.status).toBe('not-resolvable');
     expect(c.simulation.jobs).toBe(2_000); // no sized run when the budget cannot reach the target
@@ -86,8 +114,14 @@ describe('runComparison sizing (--resolve, --min-horizon) and the family record'
     // the fake first run: the same cell shifted by 10 half-widths (what an unlucky run would look like)
     const shifted = { ...honest.simulation, meanResponseTime: { ...e, mean: e.mean + 10 * e.halfWidth } };
     const stored: { key: string }[] = [];
-    const r = runComparison(config, { cache: { get: (k) => (k === honest.key ? { key: k, seed: honest.seed, simulation: shifted } : undefined),
-      put: (c) => { stored.push(c); } } });
+    const r = runComparison(config, {
+      cache: {
+        get: (k) => (k === honest.key ? { key: k, seed: honest.seed, simulation: shifted } : undefined),
+        put: (c) => {
+          stored.push(c);
+        },
+      },
+    });
     const c = r.cells[0];
     expect(c.verdict.adjustedPValue!).toBeLessThan(0.05);
     expect(c.confirmation!.seed).toBe(cellSeed(3, `${honest.key}/confirm`));
@@ -112,8 +146,17 @@ describe('runComparison sizing (--resolve, --min-horizon) and the family record'
 
 describe('runComparison (LWL(d): judged without V)', () => {
   const config: ComparisonConfig = {
-    lambdas: [0.7], ds: [2], ns: [50, 200], sampling: 'with-replacement', jobs: 150_000, replications: 6, seed: 5,
-    warmupTolerance: 1e-3, warmupSafetyFactor: 2, maxLevel: 10, model: { selection: 'lwl' },
+    lambdas: [0.7],
+    ds: [2],
+    ns: [50, 200],
+    sampling: 'with-replacement',
+    jobs: 150_000,
+    replications: 6,
+    seed: 5,
+    warmupTolerance: 1e-3,
+    warmupSafetyFactor: 2,
+    maxLevel: 10,
+    model: { selection: 'lwl' },
     trajectory: { ns: [200], tEnd: 12, dt: 1, replications: 4 },
   };
   const result = runComparison(config);

@@ -6,8 +6,17 @@ import { tInterval } from '../../src/stats/index.ts';
 
 describe('exact points in the comparison', () => {
   const base: ComparisonConfig = {
-    lambdas: [0.5], ds: [2], ns: [10, 20], sampling: 'with-replacement', jobs: 4_000, replications: 3, seed: 5,
-    warmupTolerance: 1e-3, warmupSafetyFactor: 2, maxLevel: 12, trajectory: null,
+    lambdas: [0.5],
+    ds: [2],
+    ns: [10, 20],
+    sampling: 'with-replacement',
+    jobs: 4_000,
+    replications: 3,
+    seed: 5,
+    warmupTolerance: 1e-3,
+    warmupSafetyFactor: 2,
+    maxLevel: 12,
+    trajectory: null,
     exact: { ns: [2, 3], truncationBound: 1e-5, maxStates: 2e5, jobs: 20_000, replications: 4 },
   };
 
@@ -60,7 +69,16 @@ describe('exact points in the comparison', () => {
   });
 
   it('exactVerdict agrees within h_n + the truncation bound and disagrees just outside it', () => {
-    const point = { n: 2, meanResponseTime: 1.5, meanQueueLength: 0.75, truncationBound: 0.01, errorEstimate: 0.005, K: 20, states: 231, seconds: 0 };
+    const point = {
+      n: 2,
+      meanResponseTime: 1.5,
+      meanQueueLength: 0.75,
+      truncationBound: 0.01,
+      errorEstimate: 0.005,
+      K: 20,
+      states: 231,
+      seconds: 0,
+    };
     const sim = tInterval([1.55, 1.56, 1.54, 1.55]);
     const v = exactVerdict(sim, point);
     expect(v.difference).toBeCloseTo(0.05, 12);

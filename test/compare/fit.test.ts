@@ -17,7 +17,11 @@ describe('logLogSlope', () => {
   });
 
   it('logLogSlope(points) leaves out errors not resolved by the CI and returns null below two points', () => {
-    const points = [{ n: 10, error: 0.4, halfWidth: 0.01 }, { n: 100, error: 0.04, halfWidth: 0.02 }, { n: 1000, error: 0.004, halfWidth: 0.02 }];
+    const points = [
+      { n: 10, error: 0.4, halfWidth: 0.01 },
+      { n: 100, error: 0.04, halfWidth: 0.02 },
+      { n: 1000, error: 0.004, halfWidth: 0.02 },
+    ];
     expect(logLogSlope(points)).toBeNull();
     const fit = logLogSlope([...points, { n: 20, error: 0.2, halfWidth: 0.01 }])!;
     expect(fit.nUsed).toEqual([10, 20]);

@@ -29,13 +29,17 @@ describe('holmAdjust', () => {
   });
 });
 
-const est = (mean: number, halfWidth: number, replications = 10) =>
-  ({ mean, ci95: [mean - halfWidth, mean + halfWidth] as [number, number], halfWidth, replications });
+const est = (mean: number, halfWidth: number, replications = 10) => ({
+  mean,
+  ci95: [mean - halfWidth, mean + halfWidth] as [number, number],
+  halfWidth,
+  replications,
+});
 const exact = { value: 2.6141, halfWidth: 0, numericalError: 0 };
 const term = { kind: 'refined' as const, meanResponseTime: 2.6584, sumV: 3.9864, sumPi: 2.3527, lambda: 0.9 };
 const t9 = tQuantile(0.975, 9);
 /** A cell at n = 100 whose simulated mean is `t` standard errors (σ = 0.005) beyond refined + δ_n. */
-const delta = (3.9864 / 100) * 3.9864 / (100 * 2.3527) / 0.9;
+const delta = ((3.9864 / 100) * 3.9864) / (100 * 2.3527) / 0.9;
 const cell = (t: number, replications = 10): CellVerdict =>
   cellVerdict(est(2.6584 + delta + t * 0.005, tQuantile(0.975, replications - 1) * 0.005, replications), exact, term, 100);
 
@@ -45,7 +49,10 @@ describe('judgeFamily (Holm, then a confirmatory rerun)', () => {
     const first = [...Array.from({ length: 19 }, (_, i) => cell((i - 9) / 5)), cell(8)];
     const calls: number[] = [];
     // the fake simulator: fresh seeds and 4× the replications land near the refined value (the first run was chance)
-    const out = judgeFamily(first, (i) => { calls.push(i); return cell(0.3, 40); });
+    const out = judgeFamily(first, (i) => {
+      calls.push(i);
+      return cell(0.3, 40);
+    });
     expect(calls).toEqual([19]);
     expect(out[19].verdict.status).toBe('agrees-not-confirmed');
     expect(out[19].verdict.adjustedPValue).toBeCloseTo(20 * first[19].pValue, 12);

@@ -7,8 +7,17 @@ import { REFINED_SECOND_ORDER_RULE } from '../../src/compare/verdict.ts';
 
 describe('the 1/n² term in the comparison', () => {
   const config: ComparisonConfig = {
-    lambdas: [0.7], ds: [2], ns: [10, 20, 50], sampling: 'with-replacement', jobs: 3_000, replications: 3, seed: 3,
-    warmupTolerance: 1e-3, warmupSafetyFactor: 2, maxLevel: 12, trajectory: null,
+    lambdas: [0.7],
+    ds: [2],
+    ns: [10, 20, 50],
+    sampling: 'with-replacement',
+    jobs: 3_000,
+    replications: 3,
+    seed: 3,
+    warmupTolerance: 1e-3,
+    warmupSafetyFactor: 2,
+    maxLevel: 12,
+    trajectory: null,
   };
 
   it('runComparison(classic, with replacement) gives each cell π + V/n + A/n² equal to secondOrderEstimate, and δ_n = 2|ΣA|/(n²λ)', () => {
@@ -41,7 +50,12 @@ describe('the 1/n² term in the comparison', () => {
 
   it('judgeC2 finds a c₂ inside the fitted 95% interval, rejects one outside, and does not judge without a c₂ fit', () => {
     // synthetic sweep x_n = 2 + 3/n + 40/n² with h_n = 0.01, plus a deterministic ±0.5 h wiggle
-    const points = [5, 10, 20, 50, 100].map((n, i) => ({ n, value: 2 + 3 / n + 40 / n ** 2 + (i % 2 ? 0.005 : -0.005), halfWidth: 0.01, replications: 10 }));
+    const points = [5, 10, 20, 50, 100].map((n, i) => ({
+      n,
+      value: 2 + 3 / n + 40 / n ** 2 + (i % 2 ? 0.005 : -0.005),
+      halfWidth: 0.01,
+      replications: 10,
+    }));
     const fit = fitInverseN(points, { limit: 2, inverseSquare: true })!;
     const h = 1.96 * fit.c2StandardError;
     expect(Math.abs(fit.c2 - 40)).toBeLessThan(h);

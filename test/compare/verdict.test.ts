@@ -2,11 +2,21 @@ import { describe, expect, it } from 'vitest';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { cellVerdict, fitInverseN, limitCheck, type FiniteNTerm, type FitPoint } from '../../src/compare/index.ts';
 
-const est = (mean: number, halfWidth: number, replications = 5) =>
-  ({ mean, ci95: [mean - halfWidth, mean + halfWidth] as [number, number], halfWidth, replications });
+const est = (mean: number, halfWidth: number, replications = 5) => ({
+  mean,
+  ci95: [mean - halfWidth, mean + halfWidth] as [number, number],
+  halfWidth,
+  replications,
+});
 /** Classic model, λ = 0.9, d = 2: E[T]∞ = 2.6141, Σπ = 2.3527, ΣV = 3.9864; the refined E[T] at n is passed in. */
 const exact = { value: 2.6141, halfWidth: 0, numericalError: 0 };
-const refinedTerm = (meanResponseTime: number): FiniteNTerm => ({ kind: 'refined', meanResponseTime, sumV: 3.9864, sumPi: 2.3527, lambda: 0.9 });
+const refinedTerm = (meanResponseTime: number): FiniteNTerm => ({
+  kind: 'refined',
+  meanResponseTime,
+  sumV: 3.9864,
+  sumPi: 2.3527,
+  lambda: 0.9,
+});
 
 describe('cellVerdict with the refined term', () => {
   it('cellVerdict(...) agrees when the difference from π + V/n is inside the half-width plus the allowance', () => {
@@ -14,7 +24,7 @@ describe('cellVerdict with the refined term', () => {
     expect(v.status).toBe('agrees');
     expect(v.difference).toBeCloseTo(0.005, 12);
     expect(v.combinedHalfWidth).toBe(0.01);
-    expect(v.allowance).toBeCloseTo((3.9864 / 1000) * 3.9864 / (1000 * 2.3527) / 0.9, 15);
+    expect(v.allowance).toBeCloseTo(((3.9864 / 1000) * 3.9864) / (1000 * 2.3527) / 0.9, 15);
   });
 
   it('cellVerdict(...) disagrees when the difference exceeds half-width plus allowance', () => {
@@ -29,7 +39,7 @@ describe('cellVerdict with the refined term', () => {
 
   it('cellVerdict(...) gives t = (|d| − δ_n)/σ_n read against Student t with R − 1 dof, and its two-sided p', () => {
     const v = cellVerdict(est(2.625, 0.01), exact, refinedTerm(2.615), 1000);
-    const delta = (3.9864 / 1000) * 3.9864 / (1000 * 2.3527) / 0.9;
+    const delta = ((3.9864 / 1000) * 3.9864) / (1000 * 2.3527) / 0.9;
     expect(v.tStatistic).toBeCloseTo((0.01 - delta) / (0.01 / 2.7764451051977987), 6);
     expect(v.degreesOfFreedom).toBe(4);
     // t_{0.975,4} = 2.776445: a difference of exactly h_n + δ_n sits on the 5% boundary
@@ -44,7 +54,7 @@ describe('cellVerdict with the refined term', () => {
     const sim = est(1.6, 2.7764451051977987 * 0.01, 5); // σ_n = 0.01, ν_n = 4; σ_ref = 0.01
     const v = cellVerdict(sim, ref, { kind: 'fitted', c1: 1, c2: 0 }, 100);
     expect(v.tStatistic).toBeCloseTo((0.1 - 0.01) / Math.hypot(0.01, 0.01), 9);
-    expect(v.degreesOfFreedom).toBeCloseTo((2e-4) ** 2 / (1e-8 / 4), 9); // 16
+    expect(v.degreesOfFreedom).toBeCloseTo(2e-4 ** 2 / (1e-8 / 4), 9); // 16
   });
 });
 

@@ -39,12 +39,27 @@ describe('CellStore', () => {
 describe('loadJsonFile', () => {
   it('names the file for a missing file and bad JSON, and the JSON path for a schema problem', () => {
     const dir = tmp();
-    expect(() => loadJsonFile(path.join(dir, 'none.json'), 'experiment', parseExperiment)).toThrow(/^experiment file not found: .*none\.json$/);
+    expect(() => loadJsonFile(path.join(dir, 'none.json'), 'experiment', parseExperiment)).toThrow(
+      /^experiment file not found: .*none\.json$/,
+    );
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, '{ "name": ');
     expect(() => loadJsonFile(bad, 'experiment', parseExperiment)).toThrow(/bad\.json: not valid JSON/);
     const wrong = path.join(dir, 'wrong.json');
-    writeFileSync(wrong, JSON.stringify({ name: 'x', lambda: [0.5, 2], d: [2], n: [10], selections: ['jsq'], disciplines: ['fifo'], service: ['exp'], jobs: 10, replications: 2 }));
+    writeFileSync(
+      wrong,
+      JSON.stringify({
+        name: 'x',
+        lambda: [0.5, 2],
+        d: [2],
+        n: [10],
+        selections: ['jsq'],
+        disciplines: ['fifo'],
+        service: ['exp'],
+        jobs: 10,
+        replications: 2,
+      }),
+    );
     expect(() => loadJsonFile(wrong, 'experiment', parseExperiment)).toThrow(/wrong\.json: lambda\[1\]: Too big/);
   });
 });

@@ -2,8 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { expandGrid, parseExperiment, usesPrediction } from '../../src/experiments/index.ts';
 
 const base = {
-  name: 'unit', lambda: [0.5, 0.9], d: [2], n: [100], selections: ['jsq', 'lpw'], disciplines: ['fifo', 'sprpt'],
-  service: ['exp', 'weibull:0.5'], prediction: ['exact', 'exp'], jobs: 1000, replications: 2, seed: 3,
+  name: 'unit',
+  lambda: [0.5, 0.9],
+  d: [2],
+  n: [100],
+  selections: ['jsq', 'lpw'],
+  disciplines: ['fifo', 'sprpt'],
+  service: ['exp', 'weibull:0.5'],
+  prediction: ['exact', 'exp'],
+  jobs: 1000,
+  replications: 2,
+  seed: 3,
 };
 
 describe('parseExperiment', () => {
@@ -15,8 +24,9 @@ describe('parseExperiment', () => {
   });
 
   it('parseExperiment(json) lists every problem with its JSON path', () => {
-    expect(() => parseExperiment({ ...base, lambda: [0.5, 1.5], d: ['two'], extra: 1 }, 'x.json'))
-      .toThrow(/x\.json: .*lambda\[1\]: Too big.*d\[0\]: Invalid input: expected number.*Unrecognized key: "extra"/);
+    expect(() => parseExperiment({ ...base, lambda: [0.5, 1.5], d: ['two'], extra: 1 }, 'x.json')).toThrow(
+      /x\.json: .*lambda\[1\]: Too big.*d\[0\]: Invalid input: expected number.*Unrecognized key: "extra"/,
+    );
     expect(() => parseExperiment({ ...base, selections: undefined })).toThrow(/give either "policies" or both/);
     expect(() => parseExperiment({ ...base, disciplines: ['lifo'] })).toThrow(/disciplines\[0\]/);
   });
@@ -36,7 +46,8 @@ describe('expandGrid', () => {
 
   it('expandGrid(spec) gives each cell a validated model and an automatic warm-up that grows with load and SCV', () => {
     const cells = expandGrid(parseExperiment(base));
-    const find = (service: string, lambda: number) => cells.find((c) => c.service === service && c.lambda === lambda && c.policy === 'JSQ+FIFO')!;
+    const find = (service: string, lambda: number) =>
+      cells.find((c) => c.service === service && c.lambda === lambda && c.policy === 'JSQ+FIFO')!;
     expect(find('exp', 0.9).model!.service).toEqual({ kind: 'exponential', mean: 1 });
     expect(find('exp', 0.9).warmupTime).toBeGreaterThan(find('exp', 0.5).warmupTime);
     // Weibull k = 1/2 has SCV 5: three times the exponential warm-up
@@ -45,7 +56,9 @@ describe('expandGrid', () => {
 
   it('expandGrid(spec) rejects d > n and malformed services naming the problem', () => {
     expect(() => expandGrid(parseExperiment({ ...base, d: [200] }))).toThrow(/d = 200 exceeds n = 100/);
-    expect(() => expandGrid(parseExperiment({ ...base, service: ["exp", "weibull:-2"] }))).toThrow(/service\[1\] = "weibull:-2".*weibull shape must be > 0/);
+    expect(() => expandGrid(parseExperiment({ ...base, service: ['exp', 'weibull:-2'] }))).toThrow(
+      /service\[1\] = "weibull:-2".*weibull shape must be > 0/,
+    );
     expect(() => expandGrid(parseExperiment({ ...base, service: ['gamma:2'] }))).toThrow(/unknown service/);
   });
 });
@@ -54,11 +67,38 @@ import { parseConjecture } from '../../src/claims/index.ts';
 import { STUDY_CLAIM_FILES, judgeExperimentClaims, type CellOutcome } from '../../src/experiments/index.ts';
 import { loadJsonFile } from '../../src/io/index.ts';
 
-const est = (mean: number, halfWidth: number) => ({ mean, ci95: [mean - halfWidth, mean + halfWidth] as [number, number], halfWidth, replications: 5 });
+const est = (mean: number, halfWidth: number) => ({
+  mean,
+  ci95: [mean - halfWidth, mean + halfWidth] as [number, number],
+  halfWidth,
+  replications: 5,
+});
 function outcome(policy: string, prediction: string, lambda: number, mean: number, h = 0.01): CellOutcome {
   const [selection, discipline] = policy.toLowerCase().split('+');
-  return { cell: { key: `${policy}${prediction}${lambda}`, policy, selection, discipline, prediction, lambda, service: 'exp', d: 2, n: 100, jobs: 1000, replications: 5 } as CellOutcome['cell'],
-    result: { meanResponseTime: est(mean, h), meanQueueLength: est(mean * lambda, h), events: 1, eventsPerSecond: 1, wallSeconds: 1, warmupTime: 1, seeds: {} } };
+  return {
+    cell: {
+      key: `${policy}${prediction}${lambda}`,
+      policy,
+      selection,
+      discipline,
+      prediction,
+      lambda,
+      service: 'exp',
+      d: 2,
+      n: 100,
+      jobs: 1000,
+      replications: 5,
+    } as CellOutcome['cell'],
+    result: {
+      meanResponseTime: est(mean, h),
+      meanQueueLength: est(mean * lambda, h),
+      events: 1,
+      eventsPerSecond: 1,
+      wallSeconds: 1,
+      warmupTime: 1,
+      seeds: {},
+    },
+  };
 }
 
 describe('judgeExperimentClaims', () => {
@@ -66,12 +106,17 @@ describe('judgeExperimentClaims', () => {
 
   it('judgeExperimentClaims(H1–H3 claim files, cells) judges each claim per grid point with Bonferroni-widened CIs', () => {
     const f = judgeExperimentClaims(claims, [
-      outcome('JSQ+FIFO', 'none', 0.5, 1.27), outcome('LWL+SRPT', 'none', 0.5, 1.1),
-      outcome('JSQ+FIFO', 'none', 0.9, 2.6), outcome('LWL+SRPT', 'none', 0.9, 1.5),
-      outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05), outcome('LPW+SPRPT', 'exp', 0.9, 2.3, 0.05),
-      outcome('JSQ+SPRPT', 'exp', 0.5, 1.3), outcome('LPW+SPRPT', 'exp', 0.5, 1.3),
+      outcome('JSQ+FIFO', 'none', 0.5, 1.27),
+      outcome('LWL+SRPT', 'none', 0.5, 1.1),
+      outcome('JSQ+FIFO', 'none', 0.9, 2.6),
+      outcome('LWL+SRPT', 'none', 0.9, 1.5),
+      outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05),
+      outcome('LPW+SPRPT', 'exp', 0.9, 2.3, 0.05),
+      outcome('JSQ+SPRPT', 'exp', 0.5, 1.3),
+      outcome('LPW+SPRPT', 'exp', 0.5, 1.3),
     ]);
-    const by = (claim: string, lambda: number) => f.filter((x) => x.claim.startsWith(claim) && x.where.endsWith(`λ = ${lambda}`)).map((x) => x.verdict);
+    const by = (claim: string, lambda: number) =>
+      f.filter((x) => x.claim.startsWith(claim) && x.where.endsWith(`λ = ${lambda}`)).map((x) => x.verdict);
     // H1: T(lwl, srpt)/T(jsq, fifo) < 0.8: 1.1/1.27 = 0.866 fails, 1.5/2.6 = 0.577 holds
     expect(by('h1', 0.5)).toEqual(['fails']);
     expect(by('h1', 0.9)).toEqual(['holds']);
@@ -86,7 +131,10 @@ describe('judgeExperimentClaims', () => {
 
   it('the Bonferroni widening decides: half-widths 0.05 (factor t(0.9875, 4)/t(0.975, 4) = 1.259) leave 2.0 vs 2.12 undecided', () => {
     // unwidened the intervals [1.95, 2.05] and [2.07, 2.17] are apart; widened by 1.259 they overlap
-    const f = judgeExperimentClaims([claims[2]], [outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05), outcome('LPW+SPRPT', 'exp', 0.9, 2.12, 0.05)]);
+    const f = judgeExperimentClaims(
+      [claims[2]],
+      [outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05), outcome('LPW+SPRPT', 'exp', 0.9, 2.12, 0.05)],
+    );
     expect(f.map((x) => x.verdict)).toEqual(['undecided']);
     expect(judgeExperimentClaims([claims[2]], [outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05)])).toEqual([]); // a missing cell: no verdict
   });

@@ -7,16 +7,26 @@ import { missingMessage, planMerge } from '../../src/cli/commands/merge.ts';
 import { buildProgram } from '../../src/cli/program.ts';
 
 class Exit extends Error {
-  constructor(readonly code: number) { super(`exit ${code}`); }
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
 }
 
 /** The CLI in this process: stdout/stderr captured, process.exit turned into a thrown Exit. */
 async function cli(args: string[]) {
   let stdout = '';
   let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { stdout += String(chunk); return true; });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr += String(chunk); return true; });
-  const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => { throw new Exit(code ?? 0); }) as never);
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+    throw new Exit(code ?? 0);
+  }) as never);
   let status = 0;
   try {
     await buildProgram().parseAsync(args, { from: 'user' });
@@ -24,7 +34,9 @@ async function cli(args: string[]) {
     if (error instanceof Exit) status = error.code;
     else throw error;
   } finally {
-    out.mockRestore(); err.mockRestore(); exit.mockRestore();
+    out.mockRestore();
+    err.mockRestore();
+    exit.mockRestore();
   }
   return { status, stdout, stderr };
 }
@@ -54,14 +66,34 @@ describe('shards', () => {
     const total = load.reduce((s, x) => s + x, 0);
     // greedy largest-first: no shard exceeds the mean by more than the largest item (11)
     for (const l of load) expect(Math.abs(l - total / 4)).toBeLessThanOrEqual(11);
-    expect(() => assignShards([{ key: 'x', cost: 1 }, { key: 'x', cost: 2 }], 2)).toThrow(/duplicate/);
+    expect(() =>
+      assignShards(
+        [
+          { key: 'x', cost: 1 },
+          { key: 'x', cost: 2 },
+        ],
+        2,
+      ),
+    ).toThrow(/duplicate/);
   });
 
   it('run --shard i/4 into four folders, merged, equals one local run cell for cell; merge names missing and refuses mixed shards', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-shard-'));
     const file = path.join(tmp, 'tiny.json');
-    const spec = { name: 'tiny', lambda: [0.5, 0.8], d: [2], n: [10, 20], selections: ['jsq'], disciplines: ['fifo'], service: ['exp'],
-      prediction: ['exact'], jobs: 1000, replications: 2, seed: 5, warmup: 5 };
+    const spec = {
+      name: 'tiny',
+      lambda: [0.5, 0.8],
+      d: [2],
+      n: [10, 20],
+      selections: ['jsq'],
+      disciplines: ['fifo'],
+      service: ['exp'],
+      prediction: ['exact'],
+      jobs: 1000,
+      replications: 2,
+      seed: 5,
+      warmup: 5,
+    };
     writeFileSync(file, JSON.stringify(spec));
     const dirs = [1, 2, 3, 4].map((i) => path.join(tmp, `s${i}`));
     for (const [i, dir] of dirs.entries()) {
@@ -81,6 +113,8 @@ describe('shards', () => {
     const other = path.join(tmp, 'other.json');
     writeFileSync(other, JSON.stringify({ ...spec, seed: 6 }));
     expect((await cli(['run', other, '--shard', '1/4', '--out', path.join(tmp, 'o1'), '--threads', '1', '--no-progress'])).status).toBe(0);
-    expect(() => planMerge([dirs[1], path.join(tmp, 'o1')])).toThrow(/^refusing to merge shards of different runs: .*grid [0-9a-f]{16}.* and .*grid [0-9a-f]{16}/);
+    expect(() => planMerge([dirs[1], path.join(tmp, 'o1')])).toThrow(
+      /^refusing to merge shards of different runs: .*grid [0-9a-f]{16}.* and .*grid [0-9a-f]{16}/,
+    );
   }, 120_000);
 });

@@ -11,12 +11,23 @@ import { loadTrace, traceWorkload, type TraceJob } from '../../src/traces/index.
 function swf(jobs: readonly [number, number][]): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'trace-'));
   const file = path.join(dir, 'tiny.swf');
-  writeFileSync(file, `; tiny test trace\n${jobs.map(([t, s], i) => `${i + 1} ${t} 0 ${s} 1 -1 -1 1 ${s} -1 1 1 1 1 1 1 -1 -1`).join('\n')}\n`);
+  writeFileSync(
+    file,
+    `; tiny test trace\n${jobs.map(([t, s], i) => `${i + 1} ${t} 0 ${s} 1 -1 -1 1 ${s} -1 1 1 1 1 1 1 -1 -1`).join('\n')}\n`,
+  );
   return file;
 }
 
 function replay(file: string, fields: Record<string, unknown>): CellOutcome {
-  const spec = parseExperiment({ name: 'tiny', d: [2], jobs: 1, replications: 2, warmup: 0, service: [{ trace: path.basename(file) }], ...fields });
+  const spec = parseExperiment({
+    name: 'tiny',
+    d: [2],
+    jobs: 1,
+    replications: 2,
+    warmup: 0,
+    service: [{ trace: path.basename(file) }],
+    ...fields,
+  });
   const cells = expandGrid(spec);
   expect(cells).toHaveLength(1);
   const r = new TraceCellRunner(path.dirname(file)).run(cells[0]);
@@ -29,7 +40,17 @@ describe('trace cells replay under the full model of the experiment file', () =>
   // second half (20 blocks), sizes over their mean 4, λ = 0.005 per server on n = 2: job 2 finds server A busy and
   // B empty, job 3 finds A busy and B empty again. With d = 2 of n = 2 sampled without replacement JSQ sees both
   // servers, so every job is served at once: T = S and E[T] = mean size = 1 exactly (the warm-up is two blocks).
-  const blocks = swf(Array.from({ length: 40 }, (_, b) => [[1000 * b, 10], [1000 * b + 1, 1], [1000 * b + 2.5, 1]] as [number, number][]).flat());
+  const blocks = swf(
+    Array.from(
+      { length: 40 },
+      (_, b) =>
+        [
+          [1000 * b, 10],
+          [1000 * b + 1, 1],
+          [1000 * b + 2.5, 1],
+        ] as [number, number][],
+    ).flat(),
+  );
   const jsq = { lambda: [0.005], n: [2], selections: ['jsq'], disciplines: ['fifo'], prediction: ['exact'] };
 
   it('"sampling": "without-replacement" reaches the replay: every job served at once, E[T] = 1', () => {
@@ -45,15 +66,29 @@ describe('trace cells replay under the full model of the experiment file', () =>
     let x = 12345;
     const u = () => ((x = (1103515245 * x + 12345) % 2 ** 31) + 0.5) / 2 ** 31;
     let t = 0;
-    const file = swf(Array.from({ length: 400 }, () => [(t += Math.round(-100 * Math.log(u()))), Math.max(1, Math.round(-300 * Math.log(u())))] as [number, number]));
-    const lpw = (lpwWork: string) => replay(file, { lambda: [0.9], n: [4], selections: ['lpw'], disciplines: ['fifo'], prediction: ['exact'], conventions: { lpwWork } });
+    const file = swf(
+      Array.from(
+        { length: 400 },
+        () => [(t += Math.round(-100 * Math.log(u()))), Math.max(1, Math.round(-300 * Math.log(u())))] as [number, number],
+      ),
+    );
+    const lpw = (lpwWork: string) =>
+      replay(file, { lambda: [0.9], n: [4], selections: ['lpw'], disciplines: ['fifo'], prediction: ['exact'], conventions: { lpwWork } });
     const clip = lpw('clip');
     const stat = lpw('static');
     expect(clip.result.meanResponseTime.mean).not.toBeCloseTo(stat.result.meanResponseTime.mean, 6);
     const jobs = loadTrace(file).jobs as readonly TraceJob[];
     const test = jobs.slice(Math.floor(jobs.length / 2));
-    const workload = traceWorkload(test, { targetLoad: 0.9, servers: 4, rescale: 'sizes', predictions: Float64Array.from(test, (j) => j.size) });
-    for (const [lpwWork, cell] of [['clip', clip], ['static', stat]] as const) {
+    const workload = traceWorkload(test, {
+      targetLoad: 0.9,
+      servers: 4,
+      rescale: 'sizes',
+      predictions: Float64Array.from(test, (j) => j.size),
+    });
+    for (const [lpwWork, cell] of [
+      ['clip', clip],
+      ['static', stat],
+    ] as const) {
       const model = parseModel({ lambda: 0.9, d: 2, selection: 'lpw', discipline: 'fifo', conventions: { lpwWork } });
       expect(cell.result.meanResponseTime.mean).toBe(simulateReplay(model, workload, { n: 4, seed: cell.cell.seed }).meanResponseTime.mean);
     }

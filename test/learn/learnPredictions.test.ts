@@ -9,16 +9,35 @@ import { FB2010, HAVE_TRACES, KTH, MISSING_REASON } from '../traces/paths.ts';
 function synthetic(m: number): SwfJob[] {
   const jobs: SwfJob[] = [];
   let u = 12345;
-  const rand = () => ((u = (Math.imul(u, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = () => (u = (Math.imul(u, 1103515245) + 12345) >>> 0) / 4294967296;
   for (let i = 0; i < m; i++) {
     const requestedTime = Math.round(60 * Math.exp(7 * rand()));
     const procs = 1 + Math.floor(16 * rand());
     const runTime = requestedTime / 4;
     jobs.push({
-      format: 'swf', index: i, line: i + 1, id: i + 1, submitTime: 100 * i, waitTime: 0, runTime, size: runTime,
-      allocatedProcessors: procs, averageCpuTime: undefined, usedMemory: undefined, requestedProcessors: procs,
-      requestedTime, userEstimate: requestedTime, requestedMemory: undefined, status: 1, user: Math.floor(20 * rand()),
-      group: 1, executable: undefined, queue: undefined, partition: undefined, precedingJob: undefined, thinkTime: undefined,
+      format: 'swf',
+      index: i,
+      line: i + 1,
+      id: i + 1,
+      submitTime: 100 * i,
+      waitTime: 0,
+      runTime,
+      size: runTime,
+      allocatedProcessors: procs,
+      averageCpuTime: undefined,
+      usedMemory: undefined,
+      requestedProcessors: procs,
+      requestedTime,
+      userEstimate: requestedTime,
+      requestedMemory: undefined,
+      status: 1,
+      user: Math.floor(20 * rand()),
+      group: 1,
+      executable: undefined,
+      queue: undefined,
+      partition: undefined,
+      precedingJob: undefined,
+      thinkTime: undefined,
     });
   }
   return jobs;
@@ -78,7 +97,10 @@ describe.skipIf(!HAVE_TRACES)(`learnPredictions on the real traces${HAVE_TRACES 
     // independent oracle: on the test part, ln m alone ranks B with Spearman ρ_m; the learned predictor, monotone in
     // ln(1+m) up to the m = 0 and gap terms, must rank about as well (and m ≤ B means m alone never over-estimates).
     const test = jobs.slice(half);
-    const byM = pairStatistics(test.map((j) => j.size), test.map((j) => j.mapInputBytes));
+    const byM = pairStatistics(
+      test.map((j) => j.size),
+      test.map((j) => j.mapInputBytes),
+    );
     expect(Math.abs(lin.quality.learned.spearman - byM.spearman)).toBeLessThan(0.05);
     expect(lin.quality.learned.logCorrelation).toBeGreaterThan(byM.logCorrelation - 0.05);
     expect(lin.quality.userEstimate).toBeUndefined();
@@ -91,7 +113,10 @@ describe.skipIf(!HAVE_TRACES)(`learnPredictions on the real traces${HAVE_TRACES 
     const r = learnPredictions(jobs, { model: 'linear', trainFraction: 0.5 });
     expect(r.trainCount).toBe(14238);
     const test = jobs.slice(14238);
-    const expected = predictionQuality(test.map((j) => j.runTime), test.map((j) => j.requestedTime ?? NaN));
+    const expected = predictionQuality(
+      test.map((j) => j.runTime),
+      test.map((j) => j.requestedTime ?? NaN),
+    );
     expect(r.quality.userEstimate).toEqual(expected);
     // a learned predictor from submission-time features ranks run times at least as well as a constant (ρ = 0),
     // and the features include the requested time (README corr 0.745 on all jobs)

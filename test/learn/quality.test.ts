@@ -5,7 +5,10 @@ import { InvalidModelError } from '../../src/errors.ts';
 describe('predictionQuality', () => {
   it('predictionQuality(S, 2S) has log correlation 1, all over-estimates, median |ln error| = ln 2', () => {
     const s = [1, 3, 10, 50, 400];
-    const q = predictionQuality(s, s.map((x) => 2 * x));
+    const q = predictionQuality(
+      s,
+      s.map((x) => 2 * x),
+    );
     expect(q.count).toBe(5);
     expect(q.excluded).toBe(0);
     expect(q.logCorrelation).toBeCloseTo(1, 14);

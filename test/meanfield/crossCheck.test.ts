@@ -41,8 +41,10 @@ function allowance(model: SupermarketModel, n: number): number {
 /** Asserts |estimate − truth| ≤ halfWidth + slack and returns the gap, for the message. */
 function agrees(e: Estimate, truth: number, slack: number, what: string): void {
   const gap = Math.abs(e.mean - truth);
-  expect(gap, `${what}: simulated ${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)} vs mean field ${truth.toFixed(4)} (allowance ${slack.toFixed(4)})`)
-    .toBeLessThanOrEqual(e.halfWidth + slack);
+  expect(
+    gap,
+    `${what}: simulated ${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)} vs mean field ${truth.toFixed(4)} (allowance ${slack.toFixed(4)})`,
+  ).toBeLessThanOrEqual(e.halfWidth + slack);
 }
 
 const simAt = (model: SupermarketModel, jobs: number) =>

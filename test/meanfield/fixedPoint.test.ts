@@ -73,7 +73,12 @@ describe('solveSqdFixedPoint', () => {
       expect(performance.now() - t0).toBeLessThan(500);
       expect(newton.diagnostics.residual).toBeLessThanOrEqual(1e-12);
       expect(Math.abs(newton.meanResponseTime - 1 / (1 - lambda))).toBeLessThan(1e-9);
-      expect(maxAbsDiff(newton.tail, newton.tail.map((_, i) => lambda ** i))).toBeLessThan(1e-14);
+      expect(
+        maxAbsDiff(
+          newton.tail,
+          newton.tail.map((_, i) => lambda ** i),
+        ),
+      ).toBeLessThan(1e-14);
     }
   });
 
@@ -117,8 +122,8 @@ describe('solveSqdFixedPoint', () => {
 
   it("solveSqdFixedPoint(model, { method: 'newton' }) throws ConvergenceError from a start where the drift is not finite", () => {
     // K = 1: f(s) = λ(1 − s²) − s, and s = MAX_VALUE makes s² overflow.
-    expect(() =>
-      solveSqdFixedPoint(sqd(0.9, 2), { method: 'newton', truncationLevel: 1, initialGuess: [1, Number.MAX_VALUE] }),
-    ).toThrow(/not finite/);
+    expect(() => solveSqdFixedPoint(sqd(0.9, 2), { method: 'newton', truncationLevel: 1, initialGuess: [1, Number.MAX_VALUE] })).toThrow(
+      /not finite/,
+    );
   });
 });

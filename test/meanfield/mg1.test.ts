@@ -25,17 +25,25 @@ function simpson(f: (x: number) => number, a: number, b: number, n: number): num
  * m₂(x) = λ(2 − e^{−x}(x² + 2x + 2)), Φ(x) = ∫₀^x dt/(1 − ρ(t)) by cumulative trapezoid, outer Simpson on [0, 50].
  */
 function mm1BruteForce(lambda: number, discipline: 'sjf' | 'psjf' | 'srpt'): { t: number; slowdown: number } {
-  const n = 200_000, b = 50, h = b / n;
+  const n = 200_000,
+    b = 50,
+    h = b / n;
   const rho = (x: number) => lambda * (1 - Math.exp(-x) * (1 + x));
   const m2 = (x: number) => lambda * (2 - Math.exp(-x) * (x * x + 2 * x + 2));
   const phi = new Float64Array(n + 1);
   for (let i = 1; i <= n; i++) phi[i] = phi[i - 1] + 0.5 * h * (1 / (1 - rho((i - 1) * h)) + 1 / (1 - rho(i * h)));
-  let t = 0, sd = 0;
+  let t = 0,
+    sd = 0;
   for (let i = 0; i <= n; i++) {
-    const x = i * h, r = rho(x), w = i === 0 || i === n ? 1 : i % 2 ? 4 : 2;
-    const T = discipline === 'sjf' ? x + lambda / (1 - r) ** 2
-      : discipline === 'psjf' ? m2(x) / (2 * (1 - r) ** 2) + x / (1 - r)
-        : (m2(x) + lambda * x * x * Math.exp(-x)) / (2 * (1 - r) ** 2) + phi[i];
+    const x = i * h,
+      r = rho(x),
+      w = i === 0 || i === n ? 1 : i % 2 ? 4 : 2;
+    const T =
+      discipline === 'sjf'
+        ? x + lambda / (1 - r) ** 2
+        : discipline === 'psjf'
+          ? m2(x) / (2 * (1 - r) ** 2) + x / (1 - r)
+          : (m2(x) + lambda * x * x * Math.exp(-x)) / (2 * (1 - r) ** 2) + phi[i];
     t += w * T * Math.exp(-x);
     if (i > 0) sd += w * (T / x) * Math.exp(-x);
     else sd += w * (discipline === 'srpt' ? 1 : 1 / (1 - r)); // limit of T(x)/x at 0: 1 for SRPT and PSJF
@@ -92,7 +100,11 @@ describe('mg1: known sizes', () => {
 describe('mg1: predictions', () => {
   it('mg1(model) SPJF/PSPJF/SPRPT with exact predictions equal SJF/PSJF/SRPT to 1e-8 (exponential and Weibull ½, λ = 0.9)', () => {
     for (const service of ['exp', 'weibull:0.5']) {
-      for (const [known, predicted] of [['sjf', 'spjf'], ['psjf', 'pspjf'], ['srpt', 'sprpt']] as const) {
+      for (const [known, predicted] of [
+        ['sjf', 'spjf'],
+        ['psjf', 'pspjf'],
+        ['srpt', 'sprpt'],
+      ] as const) {
         const a = mg1(model({ lambda: 0.9, service, discipline: known }));
         const b = mg1(model({ lambda: 0.9, service, discipline: predicted, prediction: 'exact' }), { relTolerance: 1e-10 });
         expect(rel(b.meanResponseTime, a.meanResponseTime)).toBeLessThan(1e-8);
@@ -102,10 +114,17 @@ describe('mg1: predictions', () => {
   });
 
   it('mg1(model) with α-uniform predictions tends to the exact-size value as α → 0 (error shrinks ~ linearly in α)', () => {
-    for (const [known, predicted] of [['psjf', 'pspjf'], ['srpt', 'sprpt']] as const) {
+    for (const [known, predicted] of [
+      ['psjf', 'pspjf'],
+      ['srpt', 'sprpt'],
+    ] as const) {
       const exact = mg1(model({ lambda: 0.5, discipline: known })).meanResponseTime;
       const gaps = [0.1, 0.01].map((alpha) =>
-        Math.abs(mg1(model({ lambda: 0.5, discipline: predicted, prediction: `uniform:${alpha}` }), { relTolerance: 1e-9 }).meanResponseTime - exact));
+        Math.abs(
+          mg1(model({ lambda: 0.5, discipline: predicted, prediction: `uniform:${alpha}` }), { relTolerance: 1e-9 }).meanResponseTime -
+            exact,
+        ),
+      );
       expect(gaps[1]).toBeLessThan(gaps[0] / 5);
       expect(gaps[1] / exact).toBeLessThan(5e-3);
     }
@@ -134,18 +153,30 @@ describe('mg1: predictions', () => {
  * u = ln y (trapezoid), and E[T] = ∫∫ T(x,y)·e^{−x}·(e^{−y/x}/x) dy dx as a 2-D trapezoid in (ln x, ln y).
  */
 function sprptBruteForce(lambda: number): number {
-  const lo = -26, hi = 5.6, h = 0.02, n = Math.round((hi - lo) / h) + 1;
+  const lo = -26,
+    hi = 5.6,
+    h = 0.02,
+    n = Math.round((hi - lo) / h) + 1;
   const grid = Float64Array.from({ length: n }, (_, i) => Math.exp(lo + i * h));
-  const rho = new Float64Array(n), M = new Float64Array(n), J = new Float64Array(n);
+  const rho = new Float64Array(n),
+    M = new Float64Array(n),
+    J = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const y = grid[k];
-    let a = 0, b = 0, c = 0;
+    let a = 0,
+      b = 0,
+      c = 0;
     for (let i = 0; i < n; i++) {
-      const s = grid[i], wt = s * Math.exp(-s) * h * (i === 0 || i === n - 1 ? 0.5 : 1); // density·ds in u = ln s
+      const s = grid[i],
+        wt = s * Math.exp(-s) * h * (i === 0 || i === n - 1 ? 0.5 : 1); // density·ds in u = ln s
       const e = Math.exp(-y / s);
-      a += wt * s * (1 - e); b += wt * s * s * (1 - e); c += wt * s * s * e;
+      a += wt * s * (1 - e);
+      b += wt * s * s * (1 - e);
+      c += wt * s * s * e;
     }
-    rho[k] = lambda * a; M[k] = lambda * b; J[k] = lambda * (1 - 2 / Math.E) * c;
+    rho[k] = lambda * a;
+    M[k] = lambda * b;
+    J[k] = lambda * (1 - 2 / Math.E) * c;
   }
   // Φ on the grid: ∫₀^{y_0} ≈ y_0 (ρ ≈ 0 there), then trapezoid in u with dz = z du
   const phi = new Float64Array(n);
@@ -153,14 +184,18 @@ function sprptBruteForce(lambda: number): number {
   for (let k = 1; k < n; k++) phi[k] = phi[k - 1] + 0.5 * h * (grid[k - 1] / (1 - rho[k - 1]) + grid[k] / (1 - rho[k]));
   const phiAt = (z: number) => {
     if (z <= grid[0]) return z;
-    const t = (Math.log(z) - lo) / h, i = Math.min(n - 2, Math.floor(t)), f = t - i;
+    const t = (Math.log(z) - lo) / h,
+      i = Math.min(n - 2, Math.floor(t)),
+      f = t - i;
     return phi[i] * (1 - f) + phi[i + 1] * f;
   };
   let total = 0;
   for (let i = 0; i < n; i++) {
-    const x = grid[i], wx = x * Math.exp(-x) * h;
+    const x = grid[i],
+      wx = x * Math.exp(-x) * h;
     for (let k = 0; k < n; k++) {
-      const y = grid[k], wy = (y / x) * Math.exp(-y / x) * h;
+      const y = grid[k],
+        wy = (y / x) * Math.exp(-y / x) * h;
       if (wy < 1e-300) continue;
       const T = (M[k] + J[k]) / (2 * (1 - rho[k]) ** 2) + Math.max(0, x - y) + phi[k] - phiAt(Math.max(0, y - x));
       total += wx * wy * T;

@@ -81,7 +81,12 @@ describe('refine', () => {
 
 describe('refined-mean-field equations', () => {
   it('computeW(A, Q) solves AW + WAᵀ + Q = 0 (relative residual < 1e−12) and is symmetric', () => {
-    for (const [lambda, d] of [[0.9, 2], [0.99, 2], [0.7, 3], [0.95, 5]]) {
+    for (const [lambda, d] of [
+      [0.9, 2],
+      [0.99, 2],
+      [0.7, 3],
+      [0.95, 5],
+    ]) {
       const s = pi(lambda, d, 12);
       const A = sqdJacobian(lambda, d, s);
       const Q = computeQ(lambda, d, s);
@@ -111,7 +116,11 @@ describe('refined-mean-field equations', () => {
   });
 
   it('sqdHessianTerm(lambda, d, s, W) equals ½ Σ_jk ∂²f_i/∂s_j∂s_k W_jk from finite differences of the Jacobian', () => {
-    for (const [lambda, d] of [[0.9, 2], [0.8, 3], [0.95, 5]]) {
+    for (const [lambda, d] of [
+      [0.9, 2],
+      [0.8, 3],
+      [0.95, 5],
+    ]) {
       const s = pi(lambda, d, 7).map((v, i) => v * (1 - 0.02 * i) + 0.001);
       const A = sqdJacobian(lambda, d, s);
       const W = computeW(A, computeQ(lambda, d, s));
@@ -126,7 +135,7 @@ describe('refined-mean-field equations', () => {
         down[k] -= h;
         const Au = sqdJacobian(lambda, d, up);
         const Ad = sqdJacobian(lambda, d, down);
-        for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) fd[i] += (0.5 * ((Au[i][j] - Ad[i][j]) / (2 * h))) * W[j][k];
+        for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) fd[i] += 0.5 * ((Au[i][j] - Ad[i][j]) / (2 * h)) * W[j][k];
       }
       b.forEach((v, i) => expect(Math.abs(v - fd[i])).toBeLessThan(1e-7));
     }

@@ -6,15 +6,18 @@ import { simulateTrajectory } from '../../src/sim/index.ts';
 import { modelJson } from './population/helpers.ts';
 
 describe('refinedTransient (SQ(d))', () => {
-  it.each(['with-replacement', 'without-replacement'] as const)('V(t) starts at 0 and tends to the stationary V of refine as t → ∞ (λ = 0.9, d = 2, %s)', (sampling) => {
-    const model = parseModel({ lambda: 0.9, d: 2, sampling });
-    const r = refinedTransient(model, { times: [0, 20, 300] });
-    const stationary = refine(model);
-    expect(r.sumV[0]).toBe(0);
-    expect(r.sumV[1]).toBeLessThan(stationary.sumV); // from empty, V builds up
-    expect(Math.abs(r.sumV[2] - stationary.sumV)).toBeLessThan(1e-6);
-    for (let i = 1; i < stationary.V.length; i++) expect(r.V[2][i]).toBeCloseTo(stationary.V[i], 6);
-  });
+  it.each(['with-replacement', 'without-replacement'] as const)(
+    'V(t) starts at 0 and tends to the stationary V of refine as t → ∞ (λ = 0.9, d = 2, %s)',
+    (sampling) => {
+      const model = parseModel({ lambda: 0.9, d: 2, sampling });
+      const r = refinedTransient(model, { times: [0, 20, 300] });
+      const stationary = refine(model);
+      expect(r.sumV[0]).toBe(0);
+      expect(r.sumV[1]).toBeLessThan(stationary.sumV); // from empty, V builds up
+      expect(Math.abs(r.sumV[2] - stationary.sumV)).toBeLessThan(1e-6);
+      for (let i = 1; i < stationary.V.length; i++) expect(r.V[2][i]).toBeCloseTo(stationary.V[i], 6);
+    },
+  );
 
   it('refinedTransientAt(n = 100) lies in the 95 % band of 300 simulated trajectories from empty (λ = 0.9, d = 2)', () => {
     // Longer runs: scripts/refined-transient-check.ts (20,000 replications).
@@ -22,7 +25,9 @@ describe('refinedTransient (SQ(d))', () => {
     const times = [0, 2, 5, 10, 20, 40];
     const sim = simulateTrajectory(model, { n: 100, times, replications: 300, seed: 11 });
     const at = refinedTransientAt(refinedTransient(model, { times }), 100);
-    times.forEach((_, j) => expect(Math.abs(at.meanQueueLength[j] - sim.meanQueueLength[j].mean)).toBeLessThanOrEqual(sim.meanQueueLength[j].halfWidth + 1e-12));
+    times.forEach((_, j) =>
+      expect(Math.abs(at.meanQueueLength[j] - sim.meanQueueLength[j].mean)).toBeLessThanOrEqual(sim.meanQueueLength[j].halfWidth + 1e-12),
+    );
   });
 });
 

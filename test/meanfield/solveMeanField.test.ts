@@ -35,7 +35,8 @@ describe('solveMeanField', () => {
   });
 
   it('solveMeanField(model) says plainly that LPW(d) has no mean-field solver', () => {
-    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, selection: 'lpw', discipline: 'sprpt', prediction: 'exp' })))
-      .toThrow(/no mean-field solver for LPW\(d\)/);
+    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, selection: 'lpw', discipline: 'sprpt', prediction: 'exp' }))).toThrow(
+      /no mean-field solver for LPW\(d\)/,
+    );
   });
 });

@@ -40,8 +40,15 @@ describe('sqd', () => {
   });
 
   it('sqdJacobian(lambda, d, s) matches central finite differences of sqdDrift', () => {
-    for (const [lambda, d] of [[0.9, 2], [0.7, 3], [0.5, 1], [0.95, 5]]) {
-      const s = sqdClosedFormTail(lambda, d, 8).slice(1).map((v, i) => v * (1 - 0.03 * i));
+    for (const [lambda, d] of [
+      [0.9, 2],
+      [0.7, 3],
+      [0.5, 1],
+      [0.95, 5],
+    ]) {
+      const s = sqdClosedFormTail(lambda, d, 8)
+        .slice(1)
+        .map((v, i) => v * (1 - 0.03 * i));
       const A = sqdJacobian(lambda, d, s);
       const h = 1e-6;
       for (let j = 0; j < s.length; j++) {
@@ -62,7 +69,12 @@ describe('sqd', () => {
   });
 
   it('sqdTruncationLevel(lambda, d) is the first K with s_K* < 1e−15 for d ≥ 2 (K ≈ 12–13 at d = 2, λ = 0.99)', () => {
-    for (const [lambda, d] of [[0.99, 2], [0.9, 2], [0.5, 3], [0.99, 5]]) {
+    for (const [lambda, d] of [
+      [0.99, 2],
+      [0.9, 2],
+      [0.5, 3],
+      [0.99, 5],
+    ]) {
       const K = sqdTruncationLevel(lambda, d);
       const tail = sqdClosedFormTail(lambda, d, K);
       expect(tail[K]).toBeLessThan(1e-15);

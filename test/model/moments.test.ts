@@ -25,7 +25,9 @@ describe('estimandFiniteness (theory.md §8 heavy tails)', () => {
     const b = estimandFiniteness(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5', sampling: 'without-replacement' }));
     expect(b.meanResponseTime.finite).toBe(true);
     expect(b.warnings.join()).toMatch(/may be infinite/);
-    expect(estimandFiniteness(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5', sampling: 'with-replacement' })).meanResponseTime.finite).toBe(false);
+    expect(
+      estimandFiniteness(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5', sampling: 'with-replacement' })).meanResponseTime.finite,
+    ).toBe(false);
   });
 
   it('exponential FIFO: slowdown infinite (E[1/S] = ∞), the rest finite, no warnings; bpareto:1.5 warns; moments and heavy tails by family', () => {
@@ -37,6 +39,10 @@ describe('estimandFiniteness (theory.md §8 heavy tails)', () => {
     expect(estimandFiniteness(model('bpareto:1.5:1e6')).warnings.join()).toMatch(/finite only through the upper bound/);
     expect(serviceMomentFinite({ kind: 'pareto', alpha: 2.5, mean: 1 }, 2)).toBe(true);
     expect(serviceMomentFinite({ kind: 'pareto', alpha: 2.5, mean: 1 }, 2.5)).toBe(false);
-    expect([heavyTailed(model('exp').service), heavyTailed(model('hyperexp:8').service), heavyTailed(model('weibull:0.5').service)]).toEqual([false, true, true]);
+    expect([
+      heavyTailed(model('exp').service),
+      heavyTailed(model('hyperexp:8').service),
+      heavyTailed(model('weibull:0.5').service),
+    ]).toEqual([false, true, true]);
   });
 });

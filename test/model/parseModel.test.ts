@@ -6,8 +6,13 @@ describe('parseModel', () => {
   it('parseModel({ lambda, d }) fills the defaults: JSQ(d), FIFO, exponential mean 1, exact predictions, with replacement', () => {
     const m = parseModel({ lambda: 0.9, d: 2 });
     expect(m).toEqual({
-      lambda: 0.9, d: 2, selection: 'jsq', discipline: 'fifo', service: { kind: 'exponential', mean: 1 },
-      prediction: { kind: 'exact' }, sampling: 'with-replacement',
+      lambda: 0.9,
+      d: 2,
+      selection: 'jsq',
+      discipline: 'fifo',
+      service: { kind: 'exponential', mean: 1 },
+      prediction: { kind: 'exact' },
+      sampling: 'with-replacement',
       conventions: { lpwWork: 'clip', sprptOverrun: 'negative', psjfPreemption: 'original' },
     });
     expect(Object.isFrozen(m)).toBe(true);
@@ -37,13 +42,22 @@ describe('parseModel', () => {
 
   it('parseModel(input) reads the short service and prediction forms', () => {
     expect(parseServiceShort('weibull:0.5')).toEqual({ kind: 'weibull', shape: '0.5' });
-    expect(parseModel({ lambda: 0.5, d: 2, service: 'bpareto:1.5:1e4' }).service).toEqual({ kind: 'bounded-pareto', alpha: 1.5, ratio: 1e4, mean: 1 });
+    expect(parseModel({ lambda: 0.5, d: 2, service: 'bpareto:1.5:1e4' }).service).toEqual({
+      kind: 'bounded-pareto',
+      alpha: 1.5,
+      ratio: 1e4,
+      mean: 1,
+    });
     expect(parseModel({ lambda: 0.5, d: 2, service: 'hyperexp:4' }).service).toEqual({ kind: 'hyperexponential', scv: 4, mean: 1 });
     expect(() => parseModel({ lambda: 0.5, d: 2, service: 'hyperexp:0.5' })).toThrow(/scv must be > 1/);
     expect(() => parseModel({ lambda: 0.5, d: 2, service: 'erlang' })).toThrow(/expected erlang:K/);
     expect(parseModel({ lambda: 0.5, d: 2, prediction: 'uniform:0.3' }).prediction).toEqual({ kind: 'uniform', alpha: 0.3 });
     expect(parseModel({ lambda: 0.5, d: 2, prediction: 'exp' }).prediction).toEqual({ kind: 'exponential' });
-    expect(parseModel({ lambda: 0.5, d: 2, prediction: 'lognormal:1:mean' }).prediction).toEqual({ kind: 'lognormal', sigma: 1, bias: 'mean' });
+    expect(parseModel({ lambda: 0.5, d: 2, prediction: 'lognormal:1:mean' }).prediction).toEqual({
+      kind: 'lognormal',
+      sigma: 1,
+      bias: 'mean',
+    });
     expect(() => parseModel({ lambda: 0.5, d: 2, prediction: 'uniform:2' })).toThrow(/alpha must be in \[0, 1\]/);
   });
 

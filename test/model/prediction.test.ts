@@ -74,19 +74,22 @@ describe('predictionModel', () => {
   it('predictionModel(exponential|lognormal mean-bias).sample(x) has mean x; lognormal median-bias has mean x·e^{σ²/2}', () => {
     const x = 2;
     const e = draw({ kind: 'exponential' }, x, 31);
-    expect(Math.abs(mean(e) - x)).toBeLessThan(4.5 * x / Math.sqrt(N));
+    expect(Math.abs(mean(e) - x)).toBeLessThan((4.5 * x) / Math.sqrt(N));
     const sigma = 0.6;
     const sdLn = x * Math.sqrt(Math.expm1(sigma * sigma));
     const lm = draw({ kind: 'lognormal', sigma, bias: 'mean' }, x, 32);
-    expect(Math.abs(mean(lm) - x)).toBeLessThan(4.5 * sdLn / Math.sqrt(N));
+    expect(Math.abs(mean(lm) - x)).toBeLessThan((4.5 * sdLn) / Math.sqrt(N));
     const lmed = draw({ kind: 'lognormal', sigma, bias: 'median' }, x, 33);
-    const target = x * Math.exp(sigma * sigma / 2);
-    expect(Math.abs(mean(lmed) - target)).toBeLessThan(4.5 * sdLn * Math.exp(sigma * sigma / 2) / Math.sqrt(N));
+    const target = x * Math.exp((sigma * sigma) / 2);
+    expect(Math.abs(mean(lmed) - target)).toBeLessThan((4.5 * sdLn * Math.exp((sigma * sigma) / 2)) / Math.sqrt(N));
   });
 
   it('predictionModel(uniform α = 0 | lognormal σ = 0) is exact', () => {
     const rng = new Rng(streamSeed(2, 0));
-    for (const spec of [{ kind: 'uniform', alpha: 0 }, { kind: 'lognormal', sigma: 0, bias: 'mean' }] as PredictionSpec[]) {
+    for (const spec of [
+      { kind: 'uniform', alpha: 0 },
+      { kind: 'lognormal', sigma: 0, bias: 'mean' },
+    ] as PredictionSpec[]) {
       const m = predictionModel(spec);
       expect(m.sample(1.3, rng)).toBe(1.3);
       expect([m.cdfGiven(1.3, 1.3), m.cdfGiven(1.31, 1.3)]).toEqual([0, 1]);
@@ -101,7 +104,11 @@ describe('predictionModel', () => {
 
   it('predictionModel(...) with x = 0 predicts 0', () => {
     const rng = new Rng(streamSeed(3, 0));
-    for (const spec of [{ kind: 'exponential' }, { kind: 'uniform', alpha: 0.5 }, { kind: 'lognormal', sigma: 1, bias: 'median' }] as PredictionSpec[]) {
+    for (const spec of [
+      { kind: 'exponential' },
+      { kind: 'uniform', alpha: 0.5 },
+      { kind: 'lognormal', sigma: 1, bias: 'median' },
+    ] as PredictionSpec[]) {
       const m = predictionModel(spec);
       expect(m.sample(0, rng)).toBe(0);
       expect([m.cdfGiven(0, 0), m.cdfGiven(0.1, 0)]).toEqual([0, 1]);

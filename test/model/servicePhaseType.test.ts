@@ -27,7 +27,10 @@ function solve(M: number[][], r: number[]): number[] {
 /** E[S] and E[S²] of PH(α, A): E[S^k] = k!·α(−A)^{−k}1. */
 function phMoments({ alpha, A }: PhaseType): [number, number] {
   const negA = A.map((row) => row.map((x) => -x));
-  const v1 = solve(negA, alpha.map(() => 1));
+  const v1 = solve(
+    negA,
+    alpha.map(() => 1),
+  );
   const v2 = solve(negA, v1);
   const dot = (v: number[]) => alpha.reduce((s, a, i) => s + a * v[i], 0);
   return [dot(v1), 2 * dot(v2)];

@@ -24,8 +24,14 @@ describe('clampToRange', () => {
   });
 
   it('clampRowsToRange(rows) returns the largest move over all rows', () => {
-    const rows = [[1, -1e-30], [1, -2e-12]];
+    const rows = [
+      [1, -1e-30],
+      [1, -2e-12],
+    ];
     expect(clampRowsToRange(rows)).toBe(2e-12);
-    expect(rows).toEqual([[1, 0], [1, 0]]);
+    expect(rows).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
   });
 });

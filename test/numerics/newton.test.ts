@@ -7,7 +7,11 @@ import { eigs, multiply } from 'mathjs';
 
 describe('newton', () => {
   it('newtonSolve(f, J, x0) finds √2 from x0 = 1 with residual ≤ 1e−12', () => {
-    const r = newtonSolve((x) => Float64Array.of(x[0] ** 2 - 2), (x) => [[2 * x[0]]], [1]);
+    const r = newtonSolve(
+      (x) => Float64Array.of(x[0] ** 2 - 2),
+      (x) => [[2 * x[0]]],
+      [1],
+    );
     expect(r.x[0]).toBeCloseTo(Math.SQRT2, 14);
     expect(r.residual).toBeLessThanOrEqual(1e-12);
     expect(r.iterations).toBeGreaterThan(2);
@@ -15,13 +19,23 @@ describe('newton', () => {
 
   it('newtonSolve(f, J, x0) backtracks where a full step overshoots (atan from x0 = 3)', () => {
     // Plain Newton on atan(x) diverges from |x0| > 1.39; halving the step keeps ‖f‖ decreasing.
-    const r = newtonSolve((x) => Float64Array.of(Math.atan(x[0])), (x) => [[1 / (1 + x[0] ** 2)]], [3]);
+    const r = newtonSolve(
+      (x) => Float64Array.of(Math.atan(x[0])),
+      (x) => [[1 / (1 + x[0] ** 2)]],
+      [3],
+    );
     expect(Math.abs(r.x[0])).toBeLessThan(1e-12);
   });
 
   it('newtonSolve(f, J, x0) throws ConvergenceError with residual and iterations when maxIterations runs out', () => {
     // f(x) = e^x has no root; each step shrinks f by e, so 5 steps leave f ≈ e^{−4}.
-    const run = () => newtonSolve((x) => Float64Array.of(Math.exp(x[0])), (x) => [[Math.exp(x[0])]], [1], { maxIterations: 5 });
+    const run = () =>
+      newtonSolve(
+        (x) => Float64Array.of(Math.exp(x[0])),
+        (x) => [[Math.exp(x[0])]],
+        [1],
+        { maxIterations: 5 },
+      );
     expect(run).toThrow(ConvergenceError);
     expect(run).toThrow(/maxIterations = 5/);
     try {
@@ -33,12 +47,22 @@ describe('newton', () => {
   });
 
   it('newtonSolve(f, J, x0) throws SolverError when the Jacobian is singular', () => {
-    expect(() => newtonSolve((x) => Float64Array.of(x[0] ** 2 + 1), (x) => [[2 * x[0]]], [0])).toThrow(SolverError);
+    expect(() =>
+      newtonSolve(
+        (x) => Float64Array.of(x[0] ** 2 + 1),
+        (x) => [[2 * x[0]]],
+        [0],
+      ),
+    ).toThrow(SolverError);
   });
 
   it('newtonSolve(f, J, x0) with a tridiagonal Jacobian solves SQ(1) at K = 3,437 in one step', () => {
     const K = 3437;
-    const r = newtonSolve((s) => sqdDrift(0.99, 1, s), (s) => sqdJacobianBands(0.99, 1, s), new Float64Array(K));
+    const r = newtonSolve(
+      (s) => sqdDrift(0.99, 1, s),
+      (s) => sqdJacobianBands(0.99, 1, s),
+      new Float64Array(K),
+    );
     expect(r.iterations).toBe(1);
     expect(r.residual).toBeLessThanOrEqual(1e-12);
     // M/M/1/K: s_i = (λ^i − λ^{K+1})/(1 − λ^{K+1}) (theory.md §2).

@@ -5,11 +5,25 @@ import { describe, expect, it } from 'vitest';
 import { runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 
-const meta = { command: 'test', startedAt: new Date(0).toISOString(), wallSeconds: 1, versions: { node: process.version },
-  machine: { cpu: 'test', cores: 2, platform: 'test' } };
+const meta = {
+  command: 'test',
+  startedAt: new Date(0).toISOString(),
+  wallSeconds: 1,
+  versions: { node: process.version },
+  machine: { cpu: 'test', cores: 2, platform: 'test' },
+};
 const tiny: ComparisonConfig = {
-  lambdas: [0.5], ds: [2], ns: [10, 50], sampling: 'with-replacement', jobs: 5_000, replications: 3, seed: 2,
-  warmupTolerance: 1e-2, warmupSafetyFactor: 2, maxLevel: 8, trajectory: { ns: [50], tEnd: 5, dt: 1, replications: 2 },
+  lambdas: [0.5],
+  ds: [2],
+  ns: [10, 50],
+  sampling: 'with-replacement',
+  jobs: 5_000,
+  replications: 3,
+  seed: 2,
+  warmupTolerance: 1e-2,
+  warmupSafetyFactor: 2,
+  maxLevel: 8,
+  trajectory: { ns: [50], tEnd: 5, dt: 1, replications: 2 },
 };
 
 /** Checks that every figure was written in every format, the PNG is a PNG, and the CSV holds exactly the plotted rows. */
@@ -25,7 +39,9 @@ function expectFigures(dir: string, files: string[], names: string[]): void {
     const svg = readFileSync(path.join(dir, 'figures', `${name}.svg`), 'utf8');
     expect(svg).toContain('<svg');
     expect(svg).toContain('<text'); // axis labels survive
-    const csv = readFileSync(path.join(dir, 'figures', `${name}.csv`), 'utf8').trim().split('\n');
+    const csv = readFileSync(path.join(dir, 'figures', `${name}.csv`), 'utf8')
+      .trim()
+      .split('\n');
     expect(csv.length - 1).toBe(JSON.parse(readFileSync(path.join(dir, 'figures', `${name}.json`), 'utf8')).length);
   }
 }
@@ -56,7 +72,13 @@ describe('writeComparisonReport', () => {
     for (const n of tiny.ns) expect(ticks).toMatch(new RegExp(`<text[^>]*>${n}</text>`));
     expect(ticks).not.toContain('opacity="0"');
     // the data beside the tail plot is the raw estimate: every level, lower CI ends unclamped
-    const tail = JSON.parse(readFileSync(path.join(dir, 'figures', 'tail-fractions.json'), 'utf8')) as { series: string; n: number; i: number; value: number; lo: number }[];
+    const tail = JSON.parse(readFileSync(path.join(dir, 'figures', 'tail-fractions.json'), 'utf8')) as {
+      series: string;
+      n: number;
+      i: number;
+      value: number;
+      lo: number;
+    }[];
     const cell = result.cells.find((c) => c.n === 10)!;
     const sim = tail.filter((r) => r.series === 'simulation, n = 10');
     expect(sim.map((r) => r.i)).toEqual(cell.simulation.tail.map((_, i) => i).slice(1));

@@ -5,7 +5,18 @@ import path from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import type { CellOutcome } from '../../src/experiments/index.ts';
-import { ciLayers, facetOrder, htmlPage, logAxis, measureFigure, renderVegaLite, settingsFolderName, ticksAt, wrapText, writeReportFolder } from '../../src/report/index.ts';
+import {
+  ciLayers,
+  facetOrder,
+  htmlPage,
+  logAxis,
+  measureFigure,
+  renderVegaLite,
+  settingsFolderName,
+  ticksAt,
+  wrapText,
+  writeReportFolder,
+} from '../../src/report/index.ts';
 import { readFontWidths } from '../../src/report/fontMetrics.ts';
 
 const FONTS = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -19,8 +30,12 @@ function inkFraction(svg: string): number {
 
 describe('figure builders', () => {
   it('facetOrder sorts panels by their numbers, not their text: n = 20 before n = 100, d = 2 before d = 10', () => {
-    const rows = [{ panel: 'exp, d = 2, n = 100', service: 'exp', d: 2, n: 100 }, { panel: 'exp, d = 10, n = 20', service: 'exp', d: 10, n: 20 },
-      { panel: 'exp, d = 2, n = 20', service: 'exp', d: 2, n: 20 }, { panel: 'exp, d = 2, n = 100', service: 'exp', d: 2, n: 100 }];
+    const rows = [
+      { panel: 'exp, d = 2, n = 100', service: 'exp', d: 2, n: 100 },
+      { panel: 'exp, d = 10, n = 20', service: 'exp', d: 10, n: 20 },
+      { panel: 'exp, d = 2, n = 20', service: 'exp', d: 2, n: 20 },
+      { panel: 'exp, d = 2, n = 100', service: 'exp', d: 2, n: 100 },
+    ];
     expect(facetOrder(rows, 'panel', ['service', 'd', 'n'])).toEqual(['exp, d = 2, n = 20', 'exp, d = 2, n = 100', 'exp, d = 10, n = 20']);
   });
 
@@ -43,16 +58,34 @@ describe('figure builders', () => {
 
   it('an n axis ticked with ticksAt(ns) shows every n of the sweep, 3 000 and 10 000 included, none hidden', async () => {
     const ns = [10, 20, 50, 100, 200, 500, 1000, 3000, 10000];
-    const { svg } = await renderVegaLite({ data: { values: ns.map((n) => ({ n, y: 1 / n })) }, width: 300, height: 200, mark: 'point',
-      encoding: { x: { field: 'n', type: 'quantitative', scale: { type: 'log' }, axis: { values: ticksAt(ns), labelFlush: true } },
-        y: { field: 'y', type: 'quantitative', scale: { type: 'log' } } } } as never);
+    const { svg } = await renderVegaLite({
+      data: { values: ns.map((n) => ({ n, y: 1 / n })) },
+      width: 300,
+      height: 200,
+      mark: 'point',
+      encoding: {
+        x: { field: 'n', type: 'quantitative', scale: { type: 'log' }, axis: { values: ticksAt(ns), labelFlush: true } },
+        y: { field: 'y', type: 'quantitative', scale: { type: 'log' } },
+      },
+    } as never);
     const labels = (svg.match(/<g class="mark-text role-axis-label"[^]*?<\/g>/g) ?? [])[0] ?? '';
-    expect([...labels.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])).toEqual(['10', '20', '50', '100', '200', '500', '1,000', '3,000', '10,000']);
+    expect([...labels.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])).toEqual([
+      '10',
+      '20',
+      '50',
+      '100',
+      '200',
+      '500',
+      '1,000',
+      '3,000',
+      '10,000',
+    ]);
     expect(labels).not.toContain('opacity="0"');
   });
 
   it('readFontWidths agrees with resvg: the ink of "H"×11 is 10 advances of "H" wider than the ink of "H"', () => {
-    const svg = (s: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="100"><text x="10" y="60" font-family="DejaVu Sans" font-size="40">${s}</text></svg>`;
+    const svg = (s: string) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="100"><text x="10" y="60" font-family="DejaVu Sans" font-size="40">${s}</text></svg>`;
     const ink = (s: string) => resvg(svg(s)).getBBox()!.width;
     const advance = readFontWidths(path.join(FONTS, 'DejaVuSans.ttf')).width('H', 40);
     expect(ink('H'.repeat(11)) - ink('H')).toBeCloseTo(10 * advance, 0);
@@ -63,18 +96,26 @@ describe('figure builders', () => {
   it('a rendered figure with a long title and a legend has no empty right margin (ink reaches 95% of the width)', async () => {
     const rows = [1, 2, 3].flatMap((x) => ['a long series name', 'another'].map((s) => ({ x, y: x * x, s })));
     const { svg } = await renderVegaLite({
-      data: { values: rows }, width: 200, height: 150, mark: 'line',
-      encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' }, color: { field: 's', type: 'nominal' } },
+      data: { values: rows },
+      width: 200,
+      height: 150,
+      mark: 'line',
+      encoding: {
+        x: { field: 'x', type: 'quantitative' },
+        y: { field: 'y', type: 'quantitative' },
+        color: { field: 's', type: 'nominal' },
+      },
       title: 'A title that is about as wide as the chart and its legend',
     });
     expect(inkFraction(svg)).toBeGreaterThan(0.95);
   });
 
   it('measureFigure facets rows by service, d and n in numeric order (n = 20 before n = 100), keeps raw CI bounds, and renders', async () => {
-    const outcome = (n: number, lo: number): CellOutcome => ({
-      cell: { service: 'exp', d: 2, n, prediction: 'none', policy: 'JSQ', lambda: 0.9, seed: 1 },
-      result: { meanResponseTime: { mean: 2, halfWidth: 0.5, ci95: [lo, 4], standardError: 1, count: 3 } },
-    }) as unknown as CellOutcome;
+    const outcome = (n: number, lo: number): CellOutcome =>
+      ({
+        cell: { service: 'exp', d: 2, n, prediction: 'none', policy: 'JSQ', lambda: 0.9, seed: 1 },
+        result: { meanResponseTime: { mean: 2, halfWidth: 0.5, ci95: [lo, 4], standardError: 1, count: 3 } },
+      }) as unknown as CellOutcome;
     const fig = measureFigure([outcome(100, -1), outcome(20, 1.5)], 'meanResponseTime')!;
     const facet = (fig.spec as unknown as { facet: { row: { sort: string[] } } }).facet;
     expect(facet.row.sort).toEqual(['exp, d = 2, n = 20', 'exp, d = 2, n = 100']);
@@ -98,19 +139,40 @@ describe('report folder', () => {
     mkdirSync(path.join(dir, 'cells'));
     writeFileSync(path.join(dir, 'figures', 'tail-fractions.svg'), '<svg/>');
     writeFileSync(path.join(dir, 'cells', 'c.json'), '{}');
-    const figure = { name: 'f', title: 'F', caption: 'c', rows: [{ x: 1, y: 2 }],
-      spec: { data: { values: [{ x: 1, y: 2 }] }, mark: 'point', encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } } } } as const;
-    const files = await writeReportFolder(dir, { figures: [figure as never], results: {}, metadata: {}, markdown: '![F](figures/f.svg)', title: 't' });
+    const figure = {
+      name: 'f',
+      title: 'F',
+      caption: 'c',
+      rows: [{ x: 1, y: 2 }],
+      spec: {
+        data: { values: [{ x: 1, y: 2 }] },
+        mark: 'point',
+        encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } },
+      },
+    } as const;
+    const files = await writeReportFolder(dir, {
+      figures: [figure as never],
+      results: {},
+      metadata: {},
+      markdown: '![F](figures/f.svg)',
+      title: 't',
+    });
     expect(existsSync(path.join(dir, 'figures', 'tail-fractions.svg'))).toBe(false);
     expect(existsSync(path.join(dir, 'cells', 'c.json'))).toBe(true);
     for (const a of ['vega.min.js', 'vega-lite.min.js', 'vega-embed.min.js']) expect(files).toContain(`assets/${a}`);
   });
 
   it('htmlPage inlines each figure spec (script-safe), loads only local scripts, and keeps the static SVG', () => {
-    const html = htmlPage('![F](figures/f.svg)', 't', [{ name: 'f', spec: { data: { values: [{ s: '</script><b>' }] }, mark: 'point' } as never }]);
+    const html = htmlPage('![F](figures/f.svg)', 't', [
+      { name: 'f', spec: { data: { values: [{ s: '</script><b>' }] }, mark: 'point' } as never },
+    ]);
     expect(html).toContain('<span class="figure" data-figure="f"><span class="vega-chart"></span><img class="static" src="figures/f.svg"');
     expect(html).not.toContain('</script><b>');
-    expect(html.match(/<script src="[^"]+"/g)).toEqual(['<script src="assets/vega.min.js"', '<script src="assets/vega-lite.min.js"', '<script src="assets/vega-embed.min.js"']);
+    expect(html.match(/<script src="[^"]+"/g)).toEqual([
+      '<script src="assets/vega.min.js"',
+      '<script src="assets/vega-lite.min.js"',
+      '<script src="assets/vega-embed.min.js"',
+    ]);
     expect(html).not.toMatch(/(src|href)="https?:/);
   });
 });

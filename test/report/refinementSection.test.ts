@@ -6,11 +6,25 @@ import { runComparison, type ComparisonConfig } from '../../src/compare/index.ts
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { refinementSection } from '../../src/report/refinementSection.ts';
 
-const meta = { command: 'test', startedAt: new Date(0).toISOString(), wallSeconds: 1, versions: { node: process.version },
-  machine: { cpu: 'test', cores: 2, platform: 'test' } };
+const meta = {
+  command: 'test',
+  startedAt: new Date(0).toISOString(),
+  wallSeconds: 1,
+  versions: { node: process.version },
+  machine: { cpu: 'test', cores: 2, platform: 'test' },
+};
 const config: ComparisonConfig = {
-  lambdas: [0.5], ds: [2], ns: [10, 20, 50], sampling: 'with-replacement', jobs: 3_000, replications: 3, seed: 2,
-  warmupTolerance: 1e-2, warmupSafetyFactor: 2, maxLevel: 8, trajectory: null,
+  lambdas: [0.5],
+  ds: [2],
+  ns: [10, 20, 50],
+  sampling: 'with-replacement',
+  jobs: 3_000,
+  replications: 3,
+  seed: 2,
+  warmupTolerance: 1e-2,
+  warmupSafetyFactor: 2,
+  maxLevel: 8,
+  trajectory: null,
   exact: { ns: [2, 3], truncationBound: 1e-4, maxStates: 2e5, jobs: 3_000, replications: 3 },
 };
 
@@ -28,7 +42,11 @@ describe('exact points and the second order in the comparison report', () => {
     expect(md).toContain('### Second order (1/n²)');
     expect(md).toContain(`| ${result.models[0].secondOrder!.c2.toFixed(2)} |`);
     // the convergence figure: exact diamonds at n = 2, 3, second-order rows at every cell, ticks down to n = 2
-    const rows = JSON.parse(readFileSync(path.join(dir, 'figures', 'convergence.json'), 'utf8')) as { series: string; n: number; signedError: number }[];
+    const rows = JSON.parse(readFileSync(path.join(dir, 'figures', 'convergence.json'), 'utf8')) as {
+      series: string;
+      n: number;
+      signedError: number;
+    }[];
     const exact = rows.filter((r) => r.series === 'exact');
     expect(exact.map((r) => r.n)).toEqual([2, 3]);
     expect(exact[0].signedError).toBeCloseTo(result.cells[0].exact!.meanResponseTime - result.models[0].reference.meanResponseTime, 12);

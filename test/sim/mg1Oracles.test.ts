@@ -26,7 +26,9 @@ describe('simulate(model, { n: 1 }) matches the exact M/G/1 formulas (theory.md 
           const exact = mg1(model).meanResponseTime;
           const r = simulate(model, { n: 1, jobs: 150_000, replications: REPLICATIONS, seed: 7, warmupTime: mm1Warmup(lambda, service) });
           const e = r.meanResponseTime;
-          expect(Math.abs(e.mean - exact), `E[T] simulated ${e.mean} ± ${e.halfWidth}, exact ${exact}`).toBeLessThanOrEqual(widen * e.halfWidth);
+          expect(Math.abs(e.mean - exact), `E[T] simulated ${e.mean} ± ${e.halfWidth}, exact ${exact}`).toBeLessThanOrEqual(
+            widen * e.halfWidth,
+          );
           // the CI must be informative: at most 15% of the exact value (FIFO, Weibull ½, λ = 0.9 has E[T] = 28 and a heavy tail)
           expect(e.halfWidth).toBeLessThan(0.15 * exact);
         });

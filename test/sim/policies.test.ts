@@ -12,8 +12,14 @@ import { Rng } from '../../src/stats/rng.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 
 const lwl: SupermarketModel = {
-  lambda: 0.9, d: 2, selection: 'lwl', discipline: 'fifo', service: { kind: 'exponential', mean: 1 }, sampling: 'with-replacement',
-  prediction: { kind: 'exact' }, conventions: DEFAULT_CONVENTIONS,
+  lambda: 0.9,
+  d: 2,
+  selection: 'lwl',
+  discipline: 'fifo',
+  service: { kind: 'exponential', mean: 1 },
+  sampling: 'with-replacement',
+  prediction: { kind: 'exact' },
+  conventions: DEFAULT_CONVENTIONS,
 };
 
 function expectCovers(e: Estimate, truth: number, widen = 1.5, slack = 0): void {
@@ -35,7 +41,8 @@ describe('simulate over the policy space', () => {
     const opts = { n: 30, jobs: 20_000, replications: 2, seed: 42, warmupTime: 30 };
     const service = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
     const runs = (['fifo', 'srpt', 'sprpt', 'psjf'] as const).map((discipline) =>
-      simulate({ ...lwl, d: 3, lambda: 0.8, discipline, service, prediction: { kind: 'exponential' } }, opts));
+      simulate({ ...lwl, d: 3, lambda: 0.8, discipline, service, prediction: { kind: 'exponential' } }, opts),
+    );
     for (const r of runs.slice(1)) {
       expect(r.meanWorkload).toEqual(runs[0].meanWorkload);
       expect(r.workloadCcdf).toEqual(runs[0].workloadCcdf);
@@ -51,7 +58,10 @@ describe('simulate over the policy space', () => {
           const model = parseModel({ lambda: 0.7, d: 2, selection, discipline, prediction, service: 'hyperexp:4' });
           const r = simulate(model, { n: 6, jobs: 3_000, replications: 2, seed: 43, warmupTime: 10, workloadGrid: [0, 1] });
           const label = `${selection} ${discipline} ${prediction}`;
-          expect(r.perReplication.every((x) => x.completedJobs === 3_000), label).toBe(true);
+          expect(
+            r.perReplication.every((x) => x.completedJobs === 3_000),
+            label,
+          ).toBe(true);
           expect(Number.isFinite(r.meanResponseTime.mean) && r.meanResponseTime.mean >= 1e-9, label).toBe(true);
           expect(r.responseTimePercentiles.p50.mean <= r.responseTimePercentiles.p99.mean, label).toBe(true);
           expect(r.workloadCcdf!.ccdf[1].mean <= r.workloadCcdf!.ccdf[0].mean, label).toBe(true);
@@ -60,10 +70,15 @@ describe('simulate over the policy space', () => {
       }
     }
     // Little's law and busy fraction on longer runs of two preemptive predicted pairs.
-    for (const [selection, discipline] of [['lpw', 'sprpt'], ['jsq', 'pspjf']] as const) {
+    for (const [selection, discipline] of [
+      ['lpw', 'sprpt'],
+      ['jsq', 'pspjf'],
+    ] as const) {
       const model = parseModel({ lambda: 0.7, d: 2, selection, discipline, prediction: 'exp', service: 'weibull:0.5' });
       const r = simulate(model, { n: 20, jobs: 40_000, replications: 4, seed: 44, warmupTime: 50, workloadGrid: [0] });
-      expect(Math.abs(r.meanResponseTime.mean - r.littleResponseTime.mean)).toBeLessThanOrEqual(2 * Math.hypot(r.meanResponseTime.halfWidth, r.littleResponseTime.halfWidth));
+      expect(Math.abs(r.meanResponseTime.mean - r.littleResponseTime.mean)).toBeLessThanOrEqual(
+        2 * Math.hypot(r.meanResponseTime.halfWidth, r.littleResponseTime.halfWidth),
+      );
       expectCovers(r.workloadCcdf!.ccdf[0], 0.7, 2, 0.005); // P(U > 0) = fraction busy = ρ
       expectCovers(r.tail[1], 0.7, 2, 0.005);
     }
@@ -73,7 +88,9 @@ describe('simulate over the policy space', () => {
     const opts = { n: 50, jobs: 60_000, replications: 4, seed: 45, warmupTime: 40 };
     const a = simulate({ ...lwl, lambda: 0.8, discipline: 'srpt' }, opts);
     const b = simulate({ ...lwl, lambda: 0.8, discipline: 'srpt', selection: 'lpw' }, { ...opts, seed: 46 });
-    expect(Math.abs(a.meanResponseTime.mean - b.meanResponseTime.mean)).toBeLessThanOrEqual(2 * Math.hypot(a.meanResponseTime.halfWidth, b.meanResponseTime.halfWidth));
+    expect(Math.abs(a.meanResponseTime.mean - b.meanResponseTime.mean)).toBeLessThanOrEqual(
+      2 * Math.hypot(a.meanResponseTime.halfWidth, b.meanResponseTime.halfWidth),
+    );
   });
 
   it('simulate(priority engine, model, options) with the same seed gives identical numbers', () => {
@@ -91,7 +108,9 @@ describe('simulate over the policy space', () => {
     const b = simulate(model, { ...opts, seed: 50, engine: 'priority' });
     expect(a.engine).toBe('event');
     expect(b.engine).toBe('priority');
-    expect(Math.abs(a.meanResponseTime.mean - b.meanResponseTime.mean)).toBeLessThanOrEqual(2 * Math.hypot(a.meanResponseTime.halfWidth, b.meanResponseTime.halfWidth));
+    expect(Math.abs(a.meanResponseTime.mean - b.meanResponseTime.mean)).toBeLessThanOrEqual(
+      2 * Math.hypot(a.meanResponseTime.halfWidth, b.meanResponseTime.halfWidth),
+    );
   });
 });
 
@@ -133,7 +152,11 @@ describe('simulateReplay', () => {
     const srpt = strip(simulateReplay(base, trace, { n: 10, seed: 5 }));
     const sprptExact = strip(simulateReplay({ ...base, discipline: 'sprpt' }, { ...trace, predictions: trace.sizes }, { n: 10, seed: 5 }));
     expect(sprptExact).toEqual(srpt);
-    const noisy = simulateReplay({ ...base, discipline: 'sprpt' }, { ...trace, predictions: trace.sizes.map((s, i) => s * (0.5 + (i % 3) * 0.5)) }, { n: 10, seed: 5 });
+    const noisy = simulateReplay(
+      { ...base, discipline: 'sprpt' },
+      { ...trace, predictions: trace.sizes.map((s, i) => s * (0.5 + (i % 3) * 0.5)) },
+      { n: 10, seed: 5 },
+    );
     expect(noisy.meanResponseTime.mean).not.toBe(srpt.meanResponseTime.mean);
     expect(noisy.meanWorkload.mean).toBe(srpt.meanWorkload.mean); // LWL: workload is discipline-free
   });
@@ -142,7 +165,11 @@ describe('simulateReplay', () => {
     // n = 1, FIFO, arrivals 10 apart and sizes ≤ 3: no job waits, so T = S and every job with S > 0 has slowdown 1
     const arrivals = Float64Array.from({ length: 100 }, (_, i) => 10 * i);
     const sizes = Float64Array.from({ length: 100 }, (_, i) => (i % 4 === 0 ? 0 : 1 + (i % 3)));
-    const r = simulateReplay(parseModel({ lambda: 0.5, d: 1, selection: 'random' }), { arrivals, sizes }, { n: 1, seed: 1, warmupJobs: 0, batches: 5 });
+    const r = simulateReplay(
+      parseModel({ lambda: 0.5, d: 1, selection: 'random' }),
+      { arrivals, sizes },
+      { n: 1, seed: 1, warmupJobs: 0, batches: 5 },
+    );
     expect(r.zeroSizeJobs).toBe(25);
     expect(r.meanSlowdown.mean).toBe(1);
     expect(r.meanResponseTime.mean).toBeCloseTo(sizes.reduce((a, b) => a + b, 0) / 100, 12);

@@ -71,11 +71,13 @@ describe('simulate', () => {
       expect(Math.abs(ev[key].mean - ra[key].mean)).toBeLessThanOrEqual(1.5 * Math.hypot(ev[key].halfWidth, ra[key].halfWidth));
     }
     for (let i = 1; i <= 4; i++) {
-      expect(Math.abs(ev.tail[i].mean - ra.tail[i].mean)).toBeLessThanOrEqual(1.5 * Math.hypot(ev.tail[i].halfWidth, ra.tail[i].halfWidth) + 1e-4);
+      expect(Math.abs(ev.tail[i].mean - ra.tail[i].mean)).toBeLessThanOrEqual(
+        1.5 * Math.hypot(ev.tail[i].halfWidth, ra.tail[i].halfWidth) + 1e-4,
+      );
     }
   });
 
-  it('simulate(d = 1, λ = 0.95, n = 1) grows the job rings past their start capacity and keeps Little\'s law', () => {
+  it("simulate(d = 1, λ = 0.95, n = 1) grows the job rings past their start capacity and keeps Little's law", () => {
     for (const engine of ['event', 'race'] as const) {
       const r = simulate(mm1(0.95), { n: 1, jobs: 300_000, replications: 4, seed: 2, warmupTime: 500, engine });
       expect(r.perReplication.every((x) => x.completedJobs === 300_000)).toBe(true);
@@ -86,7 +88,10 @@ describe('simulate', () => {
   });
 
   it('simulate(service mean 2) rescales time: E[T] = 2/(1 − ρ) at d = 1, ρ = 0.5', () => {
-    const r = simulate({ ...mm1(0.25), service: { kind: 'exponential', mean: 2 } }, { n: 50, jobs: 60_000, replications: 6, seed: 9, engine: 'event', warmupTime: 2 * mm1Warmup(0.5) });
+    const r = simulate(
+      { ...mm1(0.25), service: { kind: 'exponential', mean: 2 } },
+      { n: 50, jobs: 60_000, replications: 6, seed: 9, engine: 'event', warmupTime: 2 * mm1Warmup(0.5) },
+    );
     expectCovers(r.meanResponseTime, 2 / (1 - 0.5));
     expectCovers(r.meanQueueLength, 0.5 / (1 - 0.5));
   });
@@ -143,7 +148,10 @@ describe('simulate: output analysis (issue 8 §2)', () => {
   });
 
   it('simulate(bpareto:1.5:1e6, short run) warns (heavy-tail budget, truncated moments) and keeps the interval of E[T] ≥ E[S] = 1, slowdown ≥ 1', () => {
-    const r = simulate({ ...mm1(0.5), service: { kind: 'bounded-pareto', alpha: 1.5, ratio: 1e6, mean: 1 } }, { n: 1, jobs: 20_000, replications: 5, seed: 1, warmupTime: 100 });
+    const r = simulate(
+      { ...mm1(0.5), service: { kind: 'bounded-pareto', alpha: 1.5, ratio: 1e6, mean: 1 } },
+      { n: 1, jobs: 20_000, replications: 5, seed: 1, warmupTime: 100 },
+    );
     expect(r.warnings.join('\n')).toMatch(/10⁵\(1 \+ SCV\)/);
     expect(r.warnings.join('\n')).toMatch(/finite only through the upper bound/);
     expect(r.meanResponseTime.ci95[0]).toBeGreaterThanOrEqual(1);
@@ -152,14 +160,20 @@ describe('simulate: output analysis (issue 8 §2)', () => {
   });
 
   it('simulate(pareto:1.5 FIFO): E[T] and E[T/S] are flagged infinite and simulationJson prints { mean: null, infinite: true, reason }', () => {
-    const r = simulate({ ...mm1(0.5), service: { kind: 'pareto', alpha: 1.5, mean: 1 } }, { n: 1, jobs: 2_000, replications: 3, seed: 2, warmupTime: 50 });
+    const r = simulate(
+      { ...mm1(0.5), service: { kind: 'pareto', alpha: 1.5, mean: 1 } },
+      { n: 1, jobs: 2_000, replications: 3, seed: 2, warmupTime: 50 },
+    );
     expect(r.finiteness.meanResponseTime.finite).toBe(false);
     const json = JSON.parse(JSON.stringify(simulationJson(r)));
     expect(json.meanResponseTime).toMatchObject({ mean: null, ci95: null, infinite: true, reason: expect.stringMatching(/E\[S²\] = ∞/) });
     expect(json.meanSlowdown).toMatchObject({ mean: null, infinite: true });
     expect(json.tail[1].mean).toBeGreaterThan(0);
     const exp = simulate(mm1(0.5), { n: 1, jobs: 2_000, replications: 3, seed: 2, warmupTime: 50 });
-    expect(JSON.parse(JSON.stringify(simulationJson(exp))).meanSlowdown).toMatchObject({ mean: null, reason: expect.stringMatching(/E\[1\/S\] = ∞/) });
+    expect(JSON.parse(JSON.stringify(simulationJson(exp))).meanSlowdown).toMatchObject({
+      mean: null,
+      reason: expect.stringMatching(/E\[1\/S\] = ∞/),
+    });
   });
 
   it('simulate(precision) adds replications r = R, R+1, … with streamSeed(seed, r) until the target, and says which stopped it', () => {

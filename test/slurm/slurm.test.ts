@@ -28,8 +28,10 @@ function ensurePackages(): string | undefined {
   if (have('slurmctld') && have('slurmd') && have('munged') && have('sbatch')) return undefined;
   if (!have('apt-get')) return 'slurm-wlm and munge are not installed and there is no apt-get';
   const update = sh('sh', ['-c', 'apt-get update -qq'], 300_000);
-  const install = update.status === 0 ? sh('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge'], 600_000) : update;
-  if (install.status !== 0) return `apt-get cannot install slurm-wlm and munge: ${(install.stderr || install.stdout || String(install.error)).trim().split('\n').pop()}`;
+  const install =
+    update.status === 0 ? sh('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge'], 600_000) : update;
+  if (install.status !== 0)
+    return `apt-get cannot install slurm-wlm and munge: ${(install.stderr || install.stdout || String(install.error)).trim().split('\n').pop()}`;
   return undefined;
 }
 
@@ -80,7 +82,10 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
     if (m.status !== 0) return `munged did not start: ${m.stderr.trim()}`;
     started.push('/run/munge/munged.pid');
   }
-  for (const [daemon, pid] of [['slurmctld', '/run/slurmctld.pid'], ['slurmd', '/run/slurmd.pid']]) {
+  for (const [daemon, pid] of [
+    ['slurmctld', '/run/slurmctld.pid'],
+    ['slurmd', '/run/slurmd.pid'],
+  ]) {
     const r = sh(daemon, []);
     if (r.status !== 0) return `${daemon} did not start: ${r.stderr.trim()}`;
     started.push(pid);
@@ -124,25 +129,53 @@ describe('Slurm job array on a one-node cluster', () => {
 
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-slurm-'));
     const file = path.join(tmp, 'tiny.json');
-    writeFileSync(file, JSON.stringify({ name: 'tiny', lambda: [0.5, 0.8], d: [2], n: [10, 20], selections: ['jsq'], disciplines: ['fifo'],
-      service: ['exp'], prediction: ['exact'], jobs: 2000, replications: 2, seed: 3, warmup: 5 }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'tiny',
+        lambda: [0.5, 0.8],
+        d: [2],
+        n: [10, 20],
+        selections: ['jsq'],
+        disciplines: ['fifo'],
+        service: ['exp'],
+        prediction: ['exact'],
+        jobs: 2000,
+        replications: 2,
+        seed: 3,
+        warmup: 5,
+      }),
+    );
     const t0 = Date.now();
     const out = path.join(tmp, 'cluster');
-    const r = spawnSync(process.execPath, [BIN, 'slurm', file, '--array', '4', '--out', out, '--time', '10', '--submit', '--wait'],
-      { encoding: 'utf8', timeout: 300_000, cwd: tmp });
+    const r = spawnSync(process.execPath, [BIN, 'slurm', file, '--array', '4', '--out', out, '--time', '10', '--submit', '--wait'], {
+      encoding: 'utf8',
+      timeout: 300_000,
+      cwd: tmp,
+    });
     const seconds = (Date.now() - t0) / 1000;
-    const logs = ['1', '2', '3', '4'].map((i) => path.join(out, 'slurm', 'logs', `shard-${i}.out`)).concat(path.join(out, 'slurm', 'logs', 'merge.out'))
-      .filter(existsSync).map((f) => `${path.basename(f)}: ${readFileSync(f, 'utf8').trim()}`).join('\n');
+    const logs = ['1', '2', '3', '4']
+      .map((i) => path.join(out, 'slurm', 'logs', `shard-${i}.out`))
+      .concat(path.join(out, 'slurm', 'logs', 'merge.out'))
+      .filter(existsSync)
+      .map((f) => `${path.basename(f)}: ${readFileSync(f, 'utf8').trim()}`)
+      .join('\n');
     expect(r.status, `${r.stdout}\n${r.stderr}\n${logs}`).toBe(0);
     expect(r.stdout).toMatch(/array job \d+: shards 1-4 of 4/);
     process.stderr.write(`slurm test: 4-task array and merge in ${seconds.toFixed(1)} s\n`);
     for (let i = 1; i <= 4; i++) expect(existsSync(path.join(out, 'shards', `${i}-of-4`, 'shard.json'))).toBe(true);
-    const local = spawnSync(process.execPath, [BIN, 'run', file, '--out', path.join(tmp, 'local'), '--threads', '1', '--no-progress'], { encoding: 'utf8', timeout: 120_000 });
+    const local = spawnSync(process.execPath, [BIN, 'run', file, '--out', path.join(tmp, 'local'), '--threads', '1', '--no-progress'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(local.status, local.stderr).toBe(0);
     expect(cellsOf(out)).toEqual(cellsOf(path.join(tmp, 'local')));
     // resubmitting a complete run submits no array task, only the merge
-    const again = spawnSync(process.execPath, [BIN, 'slurm', file, '--array', '4', '--out', out, '--time', '10', '--submit', '--wait'],
-      { encoding: 'utf8', timeout: 120_000, cwd: tmp });
+    const again = spawnSync(process.execPath, [BIN, 'slurm', file, '--array', '4', '--out', out, '--time', '10', '--submit', '--wait'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      cwd: tmp,
+    });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/every shard is complete/);
   }, 900_000);

@@ -14,7 +14,11 @@ describe('weightedLeastSquares', () => {
     const sy = w.reduce((a, wi, j) => a + wi * ys[j], 0);
     const sxy = w.reduce((a, wi, j) => a + wi * xs[j] * ys[j], 0);
     const det = sw * sxx - sx * sx;
-    const fit = weightedLeastSquares(xs.map((x) => [1, x]), ys, sigma)!;
+    const fit = weightedLeastSquares(
+      xs.map((x) => [1, x]),
+      ys,
+      sigma,
+    )!;
     expect(fit.coefficients[0]).toBeCloseTo((sxx * sy - sx * sxy) / det, 12);
     expect(fit.coefficients[1]).toBeCloseTo((sw * sxy - sx * sy) / det, 12);
     expect(fit.standardErrors[0]).toBeCloseTo(Math.sqrt(sxx / det), 12);
@@ -25,7 +29,16 @@ describe('weightedLeastSquares', () => {
   });
 
   it('weightedLeastSquares(X, y, σ) returns null for a singular design (repeated rows)', () => {
-    expect(weightedLeastSquares([[1, 2], [1, 2]], [1, 1], [1, 1])).toBeNull();
+    expect(
+      weightedLeastSquares(
+        [
+          [1, 2],
+          [1, 2],
+        ],
+        [1, 1],
+        [1, 1],
+      ),
+    ).toBeNull();
   });
 });
 

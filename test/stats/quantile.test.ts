@@ -31,7 +31,7 @@ describe('quantiles', () => {
   it('batchEstimate(batches, pooled) centres the batch half-width on the pooled value; lag1Autocorrelation of an alternating series is near −1', () => {
     const e = batchEstimate([1, 2, 3, 4], 2.4);
     expect(e.mean).toBe(2.4);
-    expect(e.halfWidth).toBeCloseTo(3.182446 * Math.sqrt(5 / 3) / 2, 5);
+    expect(e.halfWidth).toBeCloseTo((3.182446 * Math.sqrt(5 / 3)) / 2, 5);
     expect(e.ci95[0]).toBeCloseTo(2.4 - e.halfWidth, 12);
     expect(lag1Autocorrelation([1, -1, 1, -1, 1, -1])).toBeCloseTo(-5 / 6, 12);
   });

@@ -6,7 +6,7 @@ describe('sample summaries', () => {
   it('mean/scv/median(x) match hand values on [1, 2, 3, 10]', () => {
     const x = [1, 2, 3, 10];
     expect(mean(x)).toBe(4);
-    expect(scv(x)).toBeCloseTo(((9 + 4 + 1 + 36) / 4) / 16, 14);
+    expect(scv(x)).toBeCloseTo((9 + 4 + 1 + 36) / 4 / 16, 14);
     expect(median(x)).toBe(2.5);
     expect(median([5, 1, 3])).toBe(3);
     expect(Number.isNaN(median([]))).toBe(true);

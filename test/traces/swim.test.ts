@@ -7,7 +7,17 @@ describe('parseSwim on synthetic text', () => {
   it('parseSwim(text, { size }) reads the 6 columns and builds B = m + s + r and D = m + 5s + r', () => {
     const text = 'job0\t9\t9\t100\t20\t3\njob1\t18\t9\t0\t0\t0\n';
     const b = parseSwim(text, { source: 'toy.tsv', size: 'B' });
-    expect(b.jobs[0]).toMatchObject({ id: 'job0', index: 0, line: 1, submitTime: 9, gap: 9, mapInputBytes: 100, shuffleBytes: 20, outputBytes: 3, size: 123 });
+    expect(b.jobs[0]).toMatchObject({
+      id: 'job0',
+      index: 0,
+      line: 1,
+      submitTime: 9,
+      gap: 9,
+      mapInputBytes: 100,
+      shuffleBytes: 20,
+      outputBytes: 3,
+      size: 123,
+    });
     expect(b.jobs[1].size).toBe(0);
     expect(traceStatistics(b.jobs).zeroSizeJobs).toBe(1);
     expect(b.jobs[0].userEstimate).toBeUndefined();
@@ -17,19 +27,32 @@ describe('parseSwim on synthetic text', () => {
 
   it('parseSwim(text) throws a TraceFormatError naming the line on a wrong field count or a non-numeric field', () => {
     expect(() => parseSwim('job0\t1\t1\t1\t1\t1\njob1\t2\t1\t1\t1', { source: 'x.tsv' })).toThrow(TraceFormatError);
-    expect(() => parseSwim('job0\t1\t1\t1\t1\t1\njob1\t2\t1\t1\t1', { source: 'x.tsv' })).toThrow('x.tsv:2: expected 6 tab-separated fields (SWIM), found 5');
-    expect(() => parseSwim('job0\t1\t1\tNaN\t1\t1', { source: 'x.tsv' })).toThrow('x.tsv:1: expected a number ≥ 0 in field 4 (map input bytes), found "NaN"');
+    expect(() => parseSwim('job0\t1\t1\t1\t1\t1\njob1\t2\t1\t1\t1', { source: 'x.tsv' })).toThrow(
+      'x.tsv:2: expected 6 tab-separated fields (SWIM), found 5',
+    );
+    expect(() => parseSwim('job0\t1\t1\tNaN\t1\t1', { source: 'x.tsv' })).toThrow(
+      'x.tsv:1: expected a number ≥ 0 in field 4 (map input bytes), found "NaN"',
+    );
     expect(() => parseSwim('job0\t1\t1\t1\t-1\t1', { source: 'x.tsv' })).toThrow('field 5 (shuffle bytes)');
   });
 
   it('parseSwim(text) counts gaps that disagree with the submit-time differences by more than 1.5 s, as warnings', () => {
     // gaps: 9 (= 9 − 0), 9 (= 18 − 9), 5 (≠ 30 − 18 = 12), 2 (= 31 − 30 + 1: within rounding), 0 (≠ 40 − 31 = 9)
-    const text = ['job0\t9\t9\t1\t1\t1', 'job1\t18\t9\t1\t1\t1', 'job2\t30\t5\t1\t1\t1', 'job3\t31\t2\t1\t1\t1', 'job4\t40\t0\t1\t1\t1'].join('\n');
+    const text = [
+      'job0\t9\t9\t1\t1\t1',
+      'job1\t18\t9\t1\t1\t1',
+      'job2\t30\t5\t1\t1\t1',
+      'job3\t31\t2\t1\t1\t1',
+      'job4\t40\t0\t1\t1\t1',
+    ].join('\n');
     const t = parseSwim(text, { source: 'toy.tsv' });
     expect(t.jobs).toHaveLength(5);
     expect(t.warnings).toEqual({ count: 2, reasons: { 'gap ≠ submit-time difference': 2 } });
     // after a skipped record the next gap is not checked (its predecessor is unknown)
-    const skipped = parseSwim(['job0\t9\t9\t1\t1\t1', 'bad', 'job2\t30\t5\t1\t1\t1'].join('\n'), { source: 'toy.tsv', onMalformed: 'skip' });
+    const skipped = parseSwim(['job0\t9\t9\t1\t1\t1', 'bad', 'job2\t30\t5\t1\t1\t1'].join('\n'), {
+      source: 'toy.tsv',
+      onMalformed: 'skip',
+    });
     expect(skipped.warnings.count).toBe(0);
   });
 

@@ -4,8 +4,13 @@ import { readTraceText } from '../../src/traces/load.ts';
 import { InvalidModelError } from '../../src/errors.ts';
 import { HAVE_TRACES, KTH, MISSING_REASON } from './paths.ts';
 
-const job = (index: number, submitTime: number, size: number, userEstimate?: number): TraceJob =>
-  ({ index, line: index + 1, submitTime, size, userEstimate });
+const job = (index: number, submitTime: number, size: number, userEstimate?: number): TraceJob => ({
+  index,
+  line: index + 1,
+  submitTime,
+  size,
+  userEstimate,
+});
 
 describe('traceWorkload', () => {
   const jobs = [job(0, 100, 10, 20), job(1, 102, 30, 30), job(2, 110, 0, 5), job(3, 120, 40, 10)];
@@ -21,7 +26,7 @@ describe('traceWorkload', () => {
     expect(lambdaPerServer).toBeCloseTo(0.8, 14);
     expect(w.predictions).toBeUndefined();
     expect(w.meta.meanSize).toBe(20);
-    expect(w.meta.originalLoad).toBeCloseTo(20 / (5 * 20 / 3), 14);
+    expect(w.meta.originalLoad).toBeCloseTo(20 / ((5 * 20) / 3), 14);
     expect(w.meta.factor).toBeCloseTo(0.8 / w.meta.originalLoad, 14);
   });
 
@@ -42,7 +47,12 @@ describe('traceWorkload', () => {
   });
 
   it('traceWorkload(jobs) sorts jobs by submit time (stably) and says so', () => {
-    const w = traceWorkload([job(0, 5, 1), job(1, 0, 3), job(2, 10, 2)], { targetLoad: 0.5, servers: 1, rescale: 'sizes', predictions: [10, 30, 20] });
+    const w = traceWorkload([job(0, 5, 1), job(1, 0, 3), job(2, 10, 2)], {
+      targetLoad: 0.5,
+      servers: 1,
+      rescale: 'sizes',
+      predictions: [10, 30, 20],
+    });
     expect(w.meta.sorted).toBe(true);
     expect(Array.from(w.sizes)).toEqual([1.5, 0.5, 1]);
     expect(Array.from(w.predictions!)).toEqual([15, 5, 10]);
@@ -59,18 +69,21 @@ describe('traceWorkload', () => {
     expect(() => traceWorkload([job(0, 1, 1), job(1, 2, 1)], { ...o, predictions: 'user-estimate' })).toThrow('has no user estimate');
   });
 
-  it.skipIf(!HAVE_TRACES)(`traceWorkload(KTH jobs) has mean size 1 and offered load ρ·m/(m−1) over the replay${HAVE_TRACES ? '' : ` (skipped: ${MISSING_REASON})`}`, () => {
-    const { jobs: kth } = parseSwf(readTraceText(KTH), { source: 'KTH' });
-    const n = 100;
-    const w = traceWorkload(kth, { targetLoad: 0.9, servers: n, rescale: 'arrivals', predictions: 'user-estimate' });
-    const m = kth.length;
-    let total = 0;
-    for (const s of w.sizes) total += s;
-    expect(total / m).toBeCloseTo(1, 12);
-    // work offered per server per unit time over [0, last arrival]
-    expect(total / (n * w.arrivals[m - 1])).toBeCloseTo(0.9 * m / (m - 1), 10);
-    // original machine: 100 processors, but one server per job: load = E[S]/(n·E[gap]) = 8871.9/(100·1010.1)
-    expect(w.meta.originalLoad).toBeCloseTo(8871.85 / (100 * 1010.141), 4);
-    expect(w.predictions![0]).toBeCloseTo(kth[0].requestedTime! / w.meta.meanSize, 12);
-  });
+  it.skipIf(!HAVE_TRACES)(
+    `traceWorkload(KTH jobs) has mean size 1 and offered load ρ·m/(m−1) over the replay${HAVE_TRACES ? '' : ` (skipped: ${MISSING_REASON})`}`,
+    () => {
+      const { jobs: kth } = parseSwf(readTraceText(KTH), { source: 'KTH' });
+      const n = 100;
+      const w = traceWorkload(kth, { targetLoad: 0.9, servers: n, rescale: 'arrivals', predictions: 'user-estimate' });
+      const m = kth.length;
+      let total = 0;
+      for (const s of w.sizes) total += s;
+      expect(total / m).toBeCloseTo(1, 12);
+      // work offered per server per unit time over [0, last arrival]
+      expect(total / (n * w.arrivals[m - 1])).toBeCloseTo((0.9 * m) / (m - 1), 10);
+      // original machine: 100 processors, but one server per job: load = E[S]/(n·E[gap]) = 8871.9/(100·1010.1)
+      expect(w.meta.originalLoad).toBeCloseTo(8871.85 / (100 * 1010.141), 4);
+      expect(w.predictions![0]).toBeCloseTo(kth[0].requestedTime! / w.meta.meanSize, 12);
+    },
+  );
 });

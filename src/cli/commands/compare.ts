@@ -15,7 +15,17 @@ import { addScaleOptions } from '../sharding.ts';
 import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, parseIntegerList, parseJobs, parseMaxLevel, parseNonNegativeInteger, parseNumberList, parseOutDir, parsePositive, parseReplications } from '../options.ts';
+import {
+  addModelOptions,
+  parseIntegerList,
+  parseJobs,
+  parseMaxLevel,
+  parseNonNegativeInteger,
+  parseNumberList,
+  parseOutDir,
+  parsePositive,
+  parseReplications,
+} from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
@@ -32,10 +42,37 @@ export const DEFAULT_PRESET = {
 };
 
 interface Opts {
-  lambda: number[]; d: number[]; n: number[]; sampling: Sampling; jobs: number; replications: number; seed: number;
-  selection: string; discipline: string; service: string; prediction: string;
-  warmupTolerance: number; maxLevel: number; out?: string; trajectory: boolean; trajectoryN: number[]; tEnd: number; dt: number;
-  trajectoryReplications: number; threads?: number; shard?: ShardSpec; exactN?: number[]; exactBound: number; exactMaxStates: number; exactJobs: number; fresh?: boolean; json?: boolean; progress: boolean; resolve?: number; maxJobs?: number; minHorizon?: number;
+  lambda: number[];
+  d: number[];
+  n: number[];
+  sampling: Sampling;
+  jobs: number;
+  replications: number;
+  seed: number;
+  selection: string;
+  discipline: string;
+  service: string;
+  prediction: string;
+  warmupTolerance: number;
+  maxLevel: number;
+  out?: string;
+  trajectory: boolean;
+  trajectoryN: number[];
+  tEnd: number;
+  dt: number;
+  trajectoryReplications: number;
+  threads?: number;
+  shard?: ShardSpec;
+  exactN?: number[];
+  exactBound: number;
+  exactMaxStates: number;
+  exactJobs: number;
+  fresh?: boolean;
+  json?: boolean;
+  progress: boolean;
+  resolve?: number;
+  maxJobs?: number;
+  minHorizon?: number;
 }
 
 /**
@@ -43,9 +80,18 @@ interface Opts {
  * enter only when given (the general path).
  */
 function cellSettings(c: ComparisonConfig, model?: ModelFields) {
-  return { sampling: c.sampling, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTolerance: c.warmupTolerance,
-    warmupSafetyFactor: c.warmupSafetyFactor, maxLevel: c.maxLevel, ...(model ? { model } : {}), ...(c.resolve ? { resolve: c.resolve } : {}),
-    ...(c.horizon ? { horizon: c.horizon } : {}) };
+  return {
+    sampling: c.sampling,
+    jobs: c.jobs,
+    replications: c.replications,
+    seed: c.seed,
+    warmupTolerance: c.warmupTolerance,
+    warmupSafetyFactor: c.warmupSafetyFactor,
+    maxLevel: c.maxLevel,
+    ...(model ? { model } : {}),
+    ...(c.resolve ? { resolve: c.resolve } : {}),
+    ...(c.horizon ? { horizon: c.horizon } : {}),
+  };
 }
 
 function machine() {
@@ -74,7 +120,15 @@ const NOT_SETTINGS = new Set(['out', 'fresh', 'json', 'progress']);
 function outDirFor(o: Opts, cmd: Command): string {
   const keys = cmd.options.map((x) => x.attributeName()).filter((k) => !NOT_SETTINGS.has(k));
   if (keys.every((k) => (cmd.getOptionValueSource(k) ?? 'default') === 'default')) return DEFAULT_PRESET.out;
-  const label = ['compare', o.selection, o.discipline, o.service, ...(o.prediction === 'exact' ? [] : [o.prediction]), `d${o.d.join('_')}`, `l${o.lambda.join('_')}`].join('-');
+  const label = [
+    'compare',
+    o.selection,
+    o.discipline,
+    o.service,
+    ...(o.prediction === 'exact' ? [] : [o.prediction]),
+    `d${o.d.join('_')}`,
+    `l${o.lambda.join('_')}`,
+  ].join('-');
   return path.join('reports', settingsFolderName(label, Object.fromEntries(keys.map((k) => [k, cmd.getOptionValue(k)]))));
 }
 
@@ -96,122 +150,237 @@ export function compareCommand(): Command {
   const p = DEFAULT_PRESET;
   const cmd = new Command('compare')
     .summary('n-sweep: simulation vs mean field (and refined mean field where it exists), written as a validation report')
-    .description('For every (d, λ) and every n, simulates the system (replications × jobs after a mean-field warm-up) and\n' +
-      'compares E[T] with the n → ∞ limit. JSQ(d) FIFO exponential (the default): against the mean field and the refined\n' +
-      'mean field π + V/n, tail fractions, slope of log|error| against log n (expect about −1), a verdict per n.\n' +
-      'Any other model (--selection, --discipline, --service, --prediction): against the solver that solveMeanField picks\n' +
-      '(closed form, FPE, phase-type ODE, M/G/1, or a cavity estimate with its CI), judged without a refined term:\n' +
-      'fit x̂_n = a + c₁/n (+ c₂/n²), check a against the limit, report c₁; LWL(d) adds the workload ccdf and the PIDE\n' +
-      'transient. LPW(d) has no mean-field solver, so compare refuses it. Writes <out>/index.html, report.md, figures\n' +
-      '(PNG, SVG, vega-lite spec, CSV, JSON), results.json, metadata.json.\n' +
-      'Finished cells are kept in <out>/cells/: rerun the same command to resume an interrupted sweep.')
+    .description(
+      'For every (d, λ) and every n, simulates the system (replications × jobs after a mean-field warm-up) and\n' +
+        'compares E[T] with the n → ∞ limit. JSQ(d) FIFO exponential (the default): against the mean field and the refined\n' +
+        'mean field π + V/n, tail fractions, slope of log|error| against log n (expect about −1), a verdict per n.\n' +
+        'Any other model (--selection, --discipline, --service, --prediction): against the solver that solveMeanField picks\n' +
+        '(closed form, FPE, phase-type ODE, M/G/1, or a cavity estimate with its CI), judged without a refined term:\n' +
+        'fit x̂_n = a + c₁/n (+ c₂/n²), check a against the limit, report c₁; LWL(d) adds the workload ccdf and the PIDE\n' +
+        'transient. LPW(d) has no mean-field solver, so compare refuses it. Writes <out>/index.html, report.md, figures\n' +
+        '(PNG, SVG, vega-lite spec, CSV, JSON), results.json, metadata.json.\n' +
+        'Finished cells are kept in <out>/cells/: rerun the same command to resume an interrupted sweep.',
+    )
     .option('--lambda <list>', 'arrival rates per server, comma-separated', parseNumberList, p.lambdas)
     .option('--d <list>', 'choices d, comma-separated', parseNumberList, p.ds)
     .option('--n <list>', 'numbers of servers, comma-separated', parseIntegerList, p.ns);
   addModelOptions(cmd, false)
     .option('--jobs <count>', 'measured arrivals per replication (the same budget for every n)', parseJobs, p.jobs)
     .option('--replications <r>', 'independent replications per cell (≥ 2)', parseReplications, p.replications)
-    .option('--resolve <fraction>', 'size each cell so its CI half-width ≤ fraction × the 1/n term ΣV/(λn) it tests (refined models), ' +
-      'up to --max-jobs per replication, else "not resolvable within budget"', parsePositive)
-    .option('--min-horizon <k>', 'raise jobs per replication so each cell measures ≥ k relaxation times τ (theory.md §8 asks 20), ' +
-      'up to --max-jobs; without it short cells are flagged', parsePositive)
+    .option(
+      '--resolve <fraction>',
+      'size each cell so its CI half-width ≤ fraction × the 1/n term ΣV/(λn) it tests (refined models), ' +
+        'up to --max-jobs per replication, else "not resolvable within budget"',
+      parsePositive,
+    )
+    .option(
+      '--min-horizon <k>',
+      'raise jobs per replication so each cell measures ≥ k relaxation times τ (theory.md §8 asks 20), ' +
+        'up to --max-jobs; without it short cells are flagged',
+      parsePositive,
+    )
     .option('--max-jobs <count>', 'job budget per replication for --resolve and --min-horizon (default 8 × --jobs)', parseJobs)
     .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
-    .option('--warmup-tolerance <ε>', 'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)', parsePositive, 1e-3)
+    .option(
+      '--warmup-tolerance <ε>',
+      'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)',
+      parsePositive,
+      1e-3,
+    )
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
-    .option('--out <dir>', `report folder (default: ${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>)`, parseOutDir)
+    .option(
+      '--out <dir>',
+      `report folder (default: ${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>)`,
+      parseOutDir,
+    )
     .option('--no-trajectory', 'skip the transient comparison from empty')
-    .option('--trajectory-n <list>', 'n values for the transient comparison (default: 100,1000,10000 for the default --n, else up to three of --n)', parseIntegerList, p.trajectoryNs)
+    .option(
+      '--trajectory-n <list>',
+      'n values for the transient comparison (default: 100,1000,10000 for the default --n, else up to three of --n)',
+      parseIntegerList,
+      p.trajectoryNs,
+    )
     .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
     .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
-    .option('--exact-n <list>', 'small n solved exactly (JSQ/random, FIFO, exponential) where the chain fits --exact-max-states; cells at those n are ' +
-      'simulated (--exact-jobs) and judged against the exact value; "none" for none (default: 2,3,4,5 with the default --n, else none)', parseExactNs)
-    .option('--exact-bound <ε>', 'bound on the truncation error of the exact E[T] (time units), added to the CI in the verdict', parsePositive, EXACT_DEFAULTS.truncationBound)
-    .option('--exact-max-states <count>', 'skip an exact n whose truncated chain has more states (2e5: a few seconds)', parsePositive, EXACT_DEFAULTS.maxStates)
-    .option('--exact-jobs <count>', 'measured arrivals per replication of the small-n cells added for exact points', parseJobs, EXACT_DEFAULTS.jobs);
+    .option(
+      '--exact-n <list>',
+      'small n solved exactly (JSQ/random, FIFO, exponential) where the chain fits --exact-max-states; cells at those n are ' +
+        'simulated (--exact-jobs) and judged against the exact value; "none" for none (default: 2,3,4,5 with the default --n, else none)',
+      parseExactNs,
+    )
+    .option(
+      '--exact-bound <ε>',
+      'bound on the truncation error of the exact E[T] (time units), added to the CI in the verdict',
+      parsePositive,
+      EXACT_DEFAULTS.truncationBound,
+    )
+    .option(
+      '--exact-max-states <count>',
+      'skip an exact n whose truncated chain has more states (2e5: a few seconds)',
+      parsePositive,
+      EXACT_DEFAULTS.maxStates,
+    )
+    .option(
+      '--exact-jobs <count>',
+      'measured arrivals per replication of the small-n cells added for exact points',
+      parseJobs,
+      EXACT_DEFAULTS.jobs,
+    );
   addScaleOptions(cmd)
     .option('--fresh', 'ignore finished cells stored in <out>/cells/ and recompute everything')
     .option('--json', 'print a JSON summary (per model and per cell) on stdout')
     .option('--no-progress', 'no progress output on stderr')
-    .addHelpText('after', '\nExamples:\n  supermarket compare                       # the default validation report (npm start)\n' +
-      '  supermarket compare --lambda 0.9 --d 2 --n 10,100,1000 --out reports/quick\n' +
-      '  supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy\n' +
-      '  supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl\n' +
-      '  supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull')
-    .action(action(async (o: Opts, self: Command) => {
-      const started = Date.now();
-      const out = o.out ?? outDirFor(o, self);
-      const tEnd = o.tEnd ?? 0; // resolved below when 0
-      const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
-      // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later
-      const refined = hasRefinedTerm(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
-      const config: ComparisonConfig = {
-        lambdas: o.lambda, ds: o.d, ns: o.n, sampling: o.sampling, jobs: o.jobs, replications: o.replications, seed: o.seed,
-        warmupTolerance: o.warmupTolerance, warmupSafetyFactor: 2, maxLevel: o.maxLevel,
-        trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
-        ...(refined ? {} : { model: fields }),
-        exact: { ns: exactNs(o), truncationBound: o.exactBound, maxStates: o.exactMaxStates, jobs: o.exactJobs, replications: o.replications },
-        ...(o.resolve ? { resolve: { fraction: o.resolve, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
-        ...(o.minHorizon ? { horizon: { relaxations: o.minHorizon, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
-      };
-      const progress = createProgress('compare', o.progress);
-      const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
-      const command = ['supermarket', ...process.argv.slice(2)].join(' ');
-      // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
-      const settings = cellSettings(config, refined ? undefined : fields);
-      let ran;
-      try {
-        ran = await runComparisonOnPool(config, { dir: path.join(out, 'cells'), settings, fresh: Boolean(o.fresh), threads: o.threads, shard: o.shard, cmd: self, out, onProgress });
-      } finally {
-        progress.stop();
-      }
-      if ('shardSummary' in ran) { process.stdout.write(`${ran.shardSummary}\n`); return; }
-      const { result } = ran;
-      const cache = { resumed: ran.resumed };
-      const meta = { command, startedAt: new Date(started).toISOString(), wallSeconds: (Date.now() - started) / 1000,
-        versions: dependencyVersions(), resumedCells: cache.resumed, machine: machine() };
-      const previous = previousReport(out);
-      const files = await writeComparisonReport(out, result, meta);
-      const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify({ out, replaced: previous, files, models: result.models, cells: result.cells.map((c) => ({
-          key: c.key, d: c.d, lambda: c.lambda, n: c.n, seed: c.seed, meanResponseTime: c.simulation.meanResponseTime,
-          ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
-          ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
-          ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}), difference: c.verdict.difference, verdict: c.verdict.status,
-          tStatistic: c.verdict.tStatistic, degreesOfFreedom: c.verdict.degreesOfFreedom, pValue: c.verdict.pValue, adjustedPValue: c.verdict.adjustedPValue,
-          horizon: c.horizon, resolution: c.resolution,
-          confirmation: c.confirmation ? { seed: c.confirmation.seed, meanResponseTime: c.confirmation.simulation.meanResponseTime,
-            tStatistic: c.confirmation.verdict.tStatistic, degreesOfFreedom: c.confirmation.verdict.degreesOfFreedom,
-            pValue: c.confirmation.verdict.pValue, adjustedPValue: c.confirmation.verdict.adjustedPValue, verdict: c.confirmation.verdict.status } : null })),
-          family: result.family, busyCheck: { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: result.busyCheck.tStatistics.length },
-          notes: result.notes, wallSeconds: meta.wallSeconds })}\n`);
-        return;
-      }
-      const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
-      const lines = [`Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
-        refined ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
-          `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
-          : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
-            `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged`,
-        `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: SD of t = ${result.busyCheck.sd.toFixed(2)} (expected ${result.busyCheck.expectedSd.toFixed(2)})`];
-      for (const m of result.models) {
-        const f = m.fit;
-        const ref = m.reference;
-        const through = m.fitThroughReference;
-        lines.push(m.refined
-          ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
-            `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
-            `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}`
-          : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
-            `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}), ` +
-            `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
-            `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`);
-      }
-      for (const n of result.notes) lines.push(`  note: ${n}`);
-      if (replaced) lines.push(`  ${replaced}`);
-      process.stdout.write(`${lines.join('\n')}\n`);
-    }));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket compare                       # the default validation report (npm start)\n' +
+        '  supermarket compare --lambda 0.9 --d 2 --n 10,100,1000 --out reports/quick\n' +
+        '  supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy\n' +
+        '  supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl\n' +
+        '  supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull',
+    )
+    .action(
+      action(async (o: Opts, self: Command) => {
+        const started = Date.now();
+        const out = o.out ?? outDirFor(o, self);
+        const tEnd = o.tEnd ?? 0; // resolved below when 0
+        const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
+        // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later
+        const refined = hasRefinedTerm(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
+        const config: ComparisonConfig = {
+          lambdas: o.lambda,
+          ds: o.d,
+          ns: o.n,
+          sampling: o.sampling,
+          jobs: o.jobs,
+          replications: o.replications,
+          seed: o.seed,
+          warmupTolerance: o.warmupTolerance,
+          warmupSafetyFactor: 2,
+          maxLevel: o.maxLevel,
+          trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
+          ...(refined ? {} : { model: fields }),
+          exact: {
+            ns: exactNs(o),
+            truncationBound: o.exactBound,
+            maxStates: o.exactMaxStates,
+            jobs: o.exactJobs,
+            replications: o.replications,
+          },
+          ...(o.resolve ? { resolve: { fraction: o.resolve, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
+          ...(o.minHorizon ? { horizon: { relaxations: o.minHorizon, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
+        };
+        const progress = createProgress('compare', o.progress);
+        const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
+        const command = ['supermarket', ...process.argv.slice(2)].join(' ');
+        // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
+        const settings = cellSettings(config, refined ? undefined : fields);
+        let ran;
+        try {
+          ran = await runComparisonOnPool(config, {
+            dir: path.join(out, 'cells'),
+            settings,
+            fresh: Boolean(o.fresh),
+            threads: o.threads,
+            shard: o.shard,
+            cmd: self,
+            out,
+            onProgress,
+          });
+        } finally {
+          progress.stop();
+        }
+        if ('shardSummary' in ran) {
+          process.stdout.write(`${ran.shardSummary}\n`);
+          return;
+        }
+        const { result } = ran;
+        const cache = { resumed: ran.resumed };
+        const meta = {
+          command,
+          startedAt: new Date(started).toISOString(),
+          wallSeconds: (Date.now() - started) / 1000,
+          versions: dependencyVersions(),
+          resumedCells: cache.resumed,
+          machine: machine(),
+        };
+        const previous = previousReport(out);
+        const files = await writeComparisonReport(out, result, meta);
+        const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
+        if (o.json) {
+          process.stdout.write(
+            `${JSON.stringify({
+              out,
+              replaced: previous,
+              files,
+              models: result.models,
+              cells: result.cells.map((c) => ({
+                key: c.key,
+                d: c.d,
+                lambda: c.lambda,
+                n: c.n,
+                seed: c.seed,
+                meanResponseTime: c.simulation.meanResponseTime,
+                ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
+                ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
+                ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}),
+                difference: c.verdict.difference,
+                verdict: c.verdict.status,
+                tStatistic: c.verdict.tStatistic,
+                degreesOfFreedom: c.verdict.degreesOfFreedom,
+                pValue: c.verdict.pValue,
+                adjustedPValue: c.verdict.adjustedPValue,
+                horizon: c.horizon,
+                resolution: c.resolution,
+                confirmation: c.confirmation
+                  ? {
+                      seed: c.confirmation.seed,
+                      meanResponseTime: c.confirmation.simulation.meanResponseTime,
+                      tStatistic: c.confirmation.verdict.tStatistic,
+                      degreesOfFreedom: c.confirmation.verdict.degreesOfFreedom,
+                      pValue: c.confirmation.verdict.pValue,
+                      adjustedPValue: c.confirmation.verdict.adjustedPValue,
+                      verdict: c.confirmation.verdict.status,
+                    }
+                  : null,
+              })),
+              family: result.family,
+              busyCheck: { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: result.busyCheck.tStatistics.length },
+              notes: result.notes,
+              wallSeconds: meta.wallSeconds,
+            })}\n`,
+          );
+          return;
+        }
+        const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
+        const lines = [
+          `Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
+          refined
+            ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
+              `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
+            : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
+              `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged`,
+          `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: SD of t = ${result.busyCheck.sd.toFixed(2)} (expected ${result.busyCheck.expectedSd.toFixed(2)})`,
+        ];
+        for (const m of result.models) {
+          const f = m.fit;
+          const ref = m.reference;
+          const through = m.fitThroughReference;
+          lines.push(
+            m.refined
+              ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
+                  `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
+                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}`
+              : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
+                  `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}), ` +
+                  `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
+                  `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
+          );
+        }
+        for (const n of result.notes) lines.push(`  note: ${n}`);
+        if (replaced) lines.push(`  ${replaced}`);
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }),
+    );
   return cmd;
 }

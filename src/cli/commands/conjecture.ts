@@ -8,10 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
-import {
-  conjectureRows, evaluateConjecture, parseConjecture,
-  type SimulationRequest, type SimulationSummary,
-} from '../../claims/index.ts';
+import { conjectureRows, evaluateConjecture, parseConjecture, type SimulationRequest, type SimulationSummary } from '../../claims/index.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../meanfield/solve.ts';
 import { CellStore, settingsHash } from '../../experiments/cellStore.ts';
 import { loadJsonFile } from '../../io/index.ts';
@@ -26,10 +23,22 @@ import { createProgress } from '../progress.ts';
 import { parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
-class ShardDone { constructor(readonly summary: string) {} }
+class ShardDone {
+  constructor(readonly summary: string) {}
+}
 import { dependencyVersions } from '../versions.ts';
 
-interface Opts { out?: string; threads?: number; shard?: ShardSpec; fresh?: boolean; json?: boolean; progress: boolean; n?: number; jobs?: number; replications?: number }
+interface Opts {
+  out?: string;
+  threads?: number;
+  shard?: ShardSpec;
+  fresh?: boolean;
+  json?: boolean;
+  progress: boolean;
+  n?: number;
+  jobs?: number;
+  replications?: number;
+}
 
 /**
  * Reads and validates a conjecture file (one line naming the file and the JSON path on error); `overrides` replace
@@ -47,19 +56,27 @@ export function loadConjecture(file: string, overrides: { n?: number; jobs?: num
 }
 
 function summarise(r: SimulationResult): SimulationSummary {
-  return { meanResponseTime: r.meanResponseTime, meanSlowdown: r.meanSlowdown, responseTimePercentiles: r.responseTimePercentiles, events: r.events, wallSeconds: r.wallSeconds };
+  return {
+    meanResponseTime: r.meanResponseTime,
+    meanSlowdown: r.meanSlowdown,
+    responseTimePercentiles: r.responseTimePercentiles,
+    events: r.events,
+    wallSeconds: r.wallSeconds,
+  };
 }
 
 export function conjectureCommand(): Command {
   const cmd = new Command('conjecture')
     .summary('test a claim such as "T(jsq, sprpt) < T(lpw, sprpt)" over a parameter grid: holds / fails / undecided per point')
-    .description('Evaluates the claim of a conjecture file (a mathjs expression over T, S, P50, P95, P99 (selection, discipline):\n' +
-      'mean response time, mean slowdown, response-time percentiles) at every grid point (λ × d × service × prediction).\n' +
-      'Each quantity comes from the mean-field solver where one exists (exact, approximation or estimate) and from finite-n\n' +
-      'simulation with 95% CIs otherwise; the report names the source of each. A comparison holds if it is true for\n' +
-      'every value in the interval enclosures of its sides, fails if false for all, and is undecided otherwise.\n' +
-      'Writes <out>/report.md, index.html, figures/ (verdict map, both sides vs λ: PNG, SVG, vega-lite, CSV, JSON),\n' +
-      'results.json, metadata.json; finished simulations and solves are kept in <out>/cells/ (rerun to resume).')
+    .description(
+      'Evaluates the claim of a conjecture file (a mathjs expression over T, S, P50, P95, P99 (selection, discipline):\n' +
+        'mean response time, mean slowdown, response-time percentiles) at every grid point (λ × d × service × prediction).\n' +
+        'Each quantity comes from the mean-field solver where one exists (exact, approximation or estimate) and from finite-n\n' +
+        'simulation with 95% CIs otherwise; the report names the source of each. A comparison holds if it is true for\n' +
+        'every value in the interval enclosures of its sides, fails if false for all, and is undecided otherwise.\n' +
+        'Writes <out>/report.md, index.html, figures/ (verdict map, both sides vs λ: PNG, SVG, vega-lite, CSV, JSON),\n' +
+        'results.json, metadata.json; finished simulations and solves are kept in <out>/cells/ (rerun to resume).',
+    )
     .argument('<file>', 'conjecture file (JSON), e.g. analysis/h3-jsq-beats-lpw.json')
     .option('--out <dir>', 'report folder (default: reports/conjecture-<name>)', parseOutDir)
     .option('--n <n>', 'override evaluation.n (servers of the simulations)', parsePositiveInteger)
@@ -69,89 +86,146 @@ export function conjectureCommand(): Command {
     .option('--fresh', 'ignore stored cells and recompute everything')
     .option('--json', 'print a JSON summary on stdout')
     .option('--no-progress', 'no progress output on stderr')
-    .addHelpText('after', '\nExamples:\n  supermarket conjecture analysis/h1-known-sizes.json\n  supermarket conjecture analysis/q4-heavy-traffic-ratio.json --json\n\n' +
-      'Claim syntax: comparisons (<, <=, >, >=, chained), and/or/not, + - * / ^, log, log2, log10, sqrt, exp, abs, min, max;\n' +
-      'symbols lambda, d, n, pi, e. See analysis/README.md.')
-    .action(action(async (file: string, o: Opts, self: Command) => {
-      const started = Date.now();
-      const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
-      const out = o.out ?? path.join('reports', `conjecture-${conjecture.spec.name}`);
-      const cells = path.join(out, 'cells');
-      const solveStore = new CellStore<MeanFieldSolution>(cells, { fresh: o.fresh });
-      const runStore = new CellStore<SimulationSummary>(cells, { fresh: o.fresh });
-      const simStore = runStore;
-      const solveProgress = createProgress(`conjecture ${conjecture.spec.name}: mean field`, o.progress);
-      const solve = (model: SupermarketModel, options: SolveOptions): MeanFieldSolution => {
-        const settings = { model, options };
-        const key = `mf-${settingsHash(settings)}`;
-        const cached = solveStore.get(key, settings);
-        if (cached) return cached;
-        const s = solveMeanField(model, options);
-        if (s.kind === 'estimate') solveStore.put(key, settings, s); // only estimates (cavity solves) are slow enough to keep
-        return s;
-      };
-      const simulate = async (all: readonly SimulationRequest[]): Promise<SimulationSummary[]> => {
-        let requests = all;
-        solveProgress.stop();
-        const found = new Map<string, SimulationSummary>();
-        const keyOf = (r: SimulationRequest) => `sim-${r.key}`;
-        const cost = (r: SimulationRequest) => r.options.replications * (2 * r.options.jobs + 2 * r.model.lambda * r.options.n * r.options.warmupTime);
-        const shard = o.shard ? startShard(o.shard, self, out, requests.map((r) => ({ key: keyOf(r), cost: cost(r), settings: { model: r.model, options: r.options } }))) : undefined;
-        const simStore = shard ? new CellStore<SimulationSummary>(shard.cellsDir, { fresh: o.fresh }) : runStore;
-        if (shard) requests = requests.filter((r) => shard.mine.has(keyOf(r)));
-        for (const r of requests) {
-          const v = simStore.get(keyOf(r), { model: r.model, options: r.options });
-          if (v) found.set(r.key, v);
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket conjecture analysis/h1-known-sizes.json\n  supermarket conjecture analysis/q4-heavy-traffic-ratio.json --json\n\n' +
+        'Claim syntax: comparisons (<, <=, >, >=, chained), and/or/not, + - * / ^, log, log2, log10, sqrt, exp, abs, min, max;\n' +
+        'symbols lambda, d, n, pi, e. See analysis/README.md.',
+    )
+    .action(
+      action(async (file: string, o: Opts, self: Command) => {
+        const started = Date.now();
+        const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
+        const out = o.out ?? path.join('reports', `conjecture-${conjecture.spec.name}`);
+        const cells = path.join(out, 'cells');
+        const solveStore = new CellStore<MeanFieldSolution>(cells, { fresh: o.fresh });
+        const runStore = new CellStore<SimulationSummary>(cells, { fresh: o.fresh });
+        const simStore = runStore;
+        const solveProgress = createProgress(`conjecture ${conjecture.spec.name}: mean field`, o.progress);
+        const solve = (model: SupermarketModel, options: SolveOptions): MeanFieldSolution => {
+          const settings = { model, options };
+          const key = `mf-${settingsHash(settings)}`;
+          const cached = solveStore.get(key, settings);
+          if (cached) return cached;
+          const s = solveMeanField(model, options);
+          if (s.kind === 'estimate') solveStore.put(key, settings, s); // only estimates (cavity solves) are slow enough to keep
+          return s;
+        };
+        const simulate = async (all: readonly SimulationRequest[]): Promise<SimulationSummary[]> => {
+          let requests = all;
+          solveProgress.stop();
+          const found = new Map<string, SimulationSummary>();
+          const keyOf = (r: SimulationRequest) => `sim-${r.key}`;
+          const cost = (r: SimulationRequest) =>
+            r.options.replications * (2 * r.options.jobs + 2 * r.model.lambda * r.options.n * r.options.warmupTime);
+          const shard = o.shard
+            ? startShard(
+                o.shard,
+                self,
+                out,
+                requests.map((r) => ({ key: keyOf(r), cost: cost(r), settings: { model: r.model, options: r.options } })),
+              )
+            : undefined;
+          const simStore = shard ? new CellStore<SimulationSummary>(shard.cellsDir, { fresh: o.fresh }) : runStore;
+          if (shard) requests = requests.filter((r) => shard.mine.has(keyOf(r)));
+          for (const r of requests) {
+            const v = simStore.get(keyOf(r), { model: r.model, options: r.options });
+            if (v) found.set(r.key, v);
+          }
+          const resumed = simStore.resumed;
+          const todo = requests.filter((r) => !found.has(r.key));
+          if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${requests.length} simulations resumed from ${cells}\n`);
+          const total = todo.reduce((s, r) => s + cost(r), 0);
+          const progress = createProgress(`conjecture ${conjecture.spec.name}: simulations`, o.progress);
+          const byKey = new Map(todo.map((r) => [r.key, r]));
+          await runSimulations(
+            todo.map((r) => ({ key: r.key, model: r.model, cost: cost(r), options: r.options })),
+            (key, result) => {
+              const r = byKey.get(key)!;
+              const summary = summarise(result);
+              simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
+              found.set(key, summary);
+            },
+            o.threads,
+            (poolDone) => progress.update(poolDone, total, `${found.size}/${requests.length} simulations`),
+          );
+          progress.stop();
+          if (shard) {
+            shard.finish();
+            throw new ShardDone(shard.summary(simStore.written, resumed));
+          }
+          return requests.map((r) => found.get(r.key)!);
+        };
+        let result;
+        try {
+          result = await evaluateConjecture(conjecture, {
+            solve,
+            simulate,
+            onSolve: (done, total, label) => solveProgress.update(done, total, label),
+          });
+        } catch (e) {
+          if (!(e instanceof ShardDone)) throw e;
+          solveProgress.stop();
+          process.stdout.write(`${e.summary}\n`);
+          return;
         }
-        const resumed = simStore.resumed;
-        const todo = requests.filter((r) => !found.has(r.key));
-        if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${requests.length} simulations resumed from ${cells}\n`);
-        const total = todo.reduce((s, r) => s + cost(r), 0);
-        const progress = createProgress(`conjecture ${conjecture.spec.name}: simulations`, o.progress);
-        const byKey = new Map(todo.map((r) => [r.key, r]));
-        await runSimulations(todo.map((r) => ({ key: r.key, model: r.model, cost: cost(r), options: r.options })), (key, result) => {
-          const r = byKey.get(key)!;
-          const summary = summarise(result);
-          simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
-          found.set(key, summary);
-        }, o.threads, (poolDone) => progress.update(poolDone, total, `${found.size}/${requests.length} simulations`));
-        progress.stop();
-        if (shard) { shard.finish(); throw new ShardDone(shard.summary(simStore.written, resumed)); }
-        return requests.map((r) => found.get(r.key)!);
-      };
-      let result;
-      try {
-        result = await evaluateConjecture(conjecture, { solve, simulate, onSolve: (done, total, label) => solveProgress.update(done, total, label) });
-      } catch (e) {
-        if (!(e instanceof ShardDone)) throw e;
         solveProgress.stop();
-        process.stdout.write(`${e.summary}\n`);
-        return;
-      }
-      solveProgress.stop();
-      if (o.shard) {
-        // no simulation in this grid: nothing to shard; shard 1 says so, every shard exits cleanly
-        process.stdout.write(`shard ${o.shard.index}/${o.shard.count}: this conjecture needs no simulation (mean field only); run it without --shard\n`);
-        return;
-      }
-      const figures = conjectureFigures(result);
-      const rows = conjectureRows(result);
-      const meta = {
-        command: ['supermarket', ...process.argv.slice(2)].join(' '), startedAt: new Date(started).toISOString(),
-        wallSeconds: (Date.now() - started) / 1000, versions: dependencyVersions(), resumedSimulations: simStore.resumed,
-        machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
-      };
-      const md = conjectureMarkdown(result, figures, meta);
-      const written = await writeReportFolder(out, { figures, results: result, metadata: meta, markdown: md, title: `supermarket-lab conjecture: ${result.name}`,
-        extraFiles: { 'points.csv': stringify(rows, { header: true, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] }) } });
-      const s = result.summary;
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify({ out, files: written, name: result.name, claim: result.claim, summary: s, wallSeconds: meta.wallSeconds,
-          points: result.points.map((p) => ({ ...p.point, verdict: p.verdict, comparisons: p.comparisons,
-            quantities: p.quantities.map((q) => ({ key: q.key, value: q.value, interval: q.interval, source: q.source, method: q.method })) })) })}\n`);
-        return;
-      }
-      process.stdout.write(`${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided} of ${s.total} grid points ` +
-        `(${result.simulations.length} simulations, ${simStore.resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n`);
-    }));
+        if (o.shard) {
+          // no simulation in this grid: nothing to shard; shard 1 says so, every shard exits cleanly
+          process.stdout.write(
+            `shard ${o.shard.index}/${o.shard.count}: this conjecture needs no simulation (mean field only); run it without --shard\n`,
+          );
+          return;
+        }
+        const figures = conjectureFigures(result);
+        const rows = conjectureRows(result);
+        const meta = {
+          command: ['supermarket', ...process.argv.slice(2)].join(' '),
+          startedAt: new Date(started).toISOString(),
+          wallSeconds: (Date.now() - started) / 1000,
+          versions: dependencyVersions(),
+          resumedSimulations: simStore.resumed,
+          machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
+        };
+        const md = conjectureMarkdown(result, figures, meta);
+        const written = await writeReportFolder(out, {
+          figures,
+          results: result,
+          metadata: meta,
+          markdown: md,
+          title: `supermarket-lab conjecture: ${result.name}`,
+          extraFiles: { 'points.csv': stringify(rows, { header: true, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] }) },
+        });
+        const s = result.summary;
+        if (o.json) {
+          process.stdout.write(
+            `${JSON.stringify({
+              out,
+              files: written,
+              name: result.name,
+              claim: result.claim,
+              summary: s,
+              wallSeconds: meta.wallSeconds,
+              points: result.points.map((p) => ({
+                ...p.point,
+                verdict: p.verdict,
+                comparisons: p.comparisons,
+                quantities: p.quantities.map((q) => ({
+                  key: q.key,
+                  value: q.value,
+                  interval: q.interval,
+                  source: q.source,
+                  method: q.method,
+                })),
+              })),
+            })}\n`,
+          );
+          return;
+        }
+        process.stdout.write(
+          `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided} of ${s.total} grid points ` +
+            `(${result.simulations.length} simulations, ${simStore.resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n`,
+        );
+      }),
+    );
 }

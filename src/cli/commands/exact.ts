@@ -6,39 +6,66 @@ import { action } from '../errors.ts';
 import { addModelOptions, parsePositive, parsePositiveInteger, serviceFromFlag } from '../options.ts';
 
 interface Opts {
-  lambda: number; d: number; n: number; selection: string; discipline: string; sampling: string; service: string;
-  prediction: string; truncationBound: number; maxStates: number; json?: boolean;
+  lambda: number;
+  d: number;
+  n: number;
+  selection: string;
+  discipline: string;
+  sampling: string;
+  service: string;
+  prediction: string;
+  truncationBound: number;
+  maxStates: number;
+  json?: boolean;
 }
 
 export function exactCommand(): Command {
   const cmd = new Command('exact')
     .summary('exact E[T], E[Q] and tail fractions of the n-server chain (small n; JSQ(d) or random, exponential sizes)')
-    .description('Solves the n-server continuous-time Markov chain on sorted occupancy vectors (servers are exchangeable),\n' +
-      'truncated at a level cap K raised until the estimated E[T] truncation error is below --truncation-bound;\n' +
-      'stationary law by SOR with aggregation over total jobs, stopped on the residual ‖πQ‖₁. States: C(n + K, n).')
+    .description(
+      'Solves the n-server continuous-time Markov chain on sorted occupancy vectors (servers are exchangeable),\n' +
+        'truncated at a level cap K raised until the estimated E[T] truncation error is below --truncation-bound;\n' +
+        'stationary law by SOR with aggregation over total jobs, stopped on the residual ‖πQ‖₁. States: C(n + K, n).',
+    )
     .requiredOption('--n <n>', 'number of servers, integer ≥ 1', parsePositiveInteger)
     .option('--truncation-bound <ε>', 'bound on the E[T] truncation error (model time units)', parsePositive, 1e-6)
     .option('--max-states <S>', 'refuse larger state spaces', parsePositiveInteger, 2e7)
     .option('--json', 'print one JSON object on stdout')
-    .addHelpText('after', '\nExamples:\n  supermarket exact --n 3 --d 2 --lambda 0.9\n  supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket exact --n 3 --d 2 --lambda 0.9\n  supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json',
+    );
   addModelOptions(cmd);
-  cmd.action(action((o: Opts) => {
-    const model = parseModel({ lambda: o.lambda, d: o.d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service: serviceFromFlag(o.service), prediction: o.prediction });
-    const r = solveExact(model, { n: o.n, truncationBound: o.truncationBound, maxStates: o.maxStates });
-    if (o.json) {
-      process.stdout.write(`${JSON.stringify(r)}\n`);
-      return;
-    }
-    const t = r.truncation;
-    const lines = [
-      `exact, n = ${r.n}, ${model.selection === 'jsq' ? `JSQ(${model.d}), ${model.sampling}` : 'random'}, λ = ${model.lambda}`,
-      `  E[T] = ${r.meanResponseTime.toFixed(6)}  (truncation error ≤ ${t.errorEstimate.toExponential(1)}, bound ${t.bound})`,
-      `  E[Q] = ${r.meanQueueLength.toFixed(6)} jobs per server`,
-      `  s_i: ${r.tail.slice(0, 8).map((x) => x.toPrecision(6)).join(', ')}${r.tail.length > 8 ? ', …' : ''}`,
-      `  states ${r.states}, K = ${t.K}, P(some server at K) = ${t.boundaryMass.toExponential(2)}, residual ${r.diagnostics.residual.toExponential(1)}, ` +
-        `${r.diagnostics.iterations} sweeps, ${r.diagnostics.seconds.toFixed(2)} s`,
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }));
+  cmd.action(
+    action((o: Opts) => {
+      const model = parseModel({
+        lambda: o.lambda,
+        d: o.d,
+        selection: o.selection,
+        discipline: o.discipline,
+        sampling: o.sampling,
+        service: serviceFromFlag(o.service),
+        prediction: o.prediction,
+      });
+      const r = solveExact(model, { n: o.n, truncationBound: o.truncationBound, maxStates: o.maxStates });
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        return;
+      }
+      const t = r.truncation;
+      const lines = [
+        `exact, n = ${r.n}, ${model.selection === 'jsq' ? `JSQ(${model.d}), ${model.sampling}` : 'random'}, λ = ${model.lambda}`,
+        `  E[T] = ${r.meanResponseTime.toFixed(6)}  (truncation error ≤ ${t.errorEstimate.toExponential(1)}, bound ${t.bound})`,
+        `  E[Q] = ${r.meanQueueLength.toFixed(6)} jobs per server`,
+        `  s_i: ${r.tail
+          .slice(0, 8)
+          .map((x) => x.toPrecision(6))
+          .join(', ')}${r.tail.length > 8 ? ', …' : ''}`,
+        `  states ${r.states}, K = ${t.K}, P(some server at K) = ${t.boundaryMass.toExponential(2)}, residual ${r.diagnostics.residual.toExponential(1)}, ` +
+          `${r.diagnostics.iterations} sweeps, ${r.diagnostics.seconds.toFixed(2)} s`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }),
+  );
   return cmd;
 }

@@ -1,7 +1,14 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { Command, Option } from 'commander';
 import { checkServers } from '../../model/index.ts';
-import { refine, refinedEstimate, refineSecondOrder, responseTimeCcdf, secondOrderEstimate, solveSqdFixedPoint } from '../../meanfield/index.ts';
+import {
+  refine,
+  refinedEstimate,
+  refineSecondOrder,
+  responseTimeCcdf,
+  secondOrderEstimate,
+  solveSqdFixedPoint,
+} from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
@@ -9,89 +16,154 @@ import { action } from '../errors.ts';
 import { addModelOptions, parseNumber, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
 
 interface Opts extends ModelFlags {
-  refined?: boolean; order?: number; n?: number; json?: boolean; method: 'closed-form' | 'newton'; tailTolerance: number; ccdfTEnd: number; ccdfDt: number;
+  refined?: boolean;
+  order?: number;
+  n?: number;
+  json?: boolean;
+  method: 'closed-form' | 'newton';
+  tailTolerance: number;
+  ccdfTEnd: number;
+  ccdfDt: number;
 }
 
 export function fixedPointCommand(): Command {
   const cmd = new Command('fixed-point')
     .summary('mean-field fixed point: tail fractions s_i, E[Q], E[T], response-time ccdf, refined 1/n correction')
-    .description('Fixed point of the SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) (theory.md §2).\n' +
-      'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +
-      'Other models get the strongest solver that exists, named in the output with its kind (exact, approximation,\n' +
-      'cavity with CI): phase-type ODE for JSQ(d) FIFO, LWL(d) FPE, cavity methods for other disciplines, M/G/1\n' +
-      'formulas for d = 1. LPW(d) has no mean-field solver; the command says so.\n' +
-      'Time is in mean service times; E[T] = E[Q]/λ by Little\'s law.');
+    .description(
+      'Fixed point of the SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) (theory.md §2).\n' +
+        'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +
+        'Other models get the strongest solver that exists, named in the output with its kind (exact, approximation,\n' +
+        'cavity with CI): phase-type ODE for JSQ(d) FIFO, LWL(d) FPE, cavity methods for other disciplines, M/G/1\n' +
+        'formulas for d = 1. LPW(d) has no mean-field solver; the command says so.\n' +
+        "Time is in mean service times; E[T] = E[Q]/λ by Little's law.",
+    );
   addModelOptions(cmd)
-    .addOption(new Option('--method <how>', 'closed form, or Newton on the truncated drift (the path for models without a closed form)').choices(['closed-form', 'newton']).default('closed-form'))
+    .addOption(
+      new Option('--method <how>', 'closed form, or Newton on the truncated drift (the path for models without a closed form)')
+        .choices(['closed-form', 'newton'])
+        .default('closed-form'),
+    )
     .option('--tail-tolerance <ε>', 'truncation: K is the first level with s_K* < ε', parsePositive, 1e-15)
     .option('--refined', 'add the refined mean-field correction for n servers (needs --n)')
     .option('--n <n>', 'number of servers for the refined correction', parseNumber)
-    .addOption(new Option('--order <k>', 'refined expansion order: 1 (ΣV/n) or 2 (adds ΣA/n², Gast–Bortolussi–Tribastone 2019)').choices(['1', '2']).default('1'))
+    .addOption(
+      new Option('--order <k>', 'refined expansion order: 1 (ΣV/n) or 2 (adds ΣA/n², Gast–Bortolussi–Tribastone 2019)')
+        .choices(['1', '2'])
+        .default('1'),
+    )
     .option('--ccdf-t-end <t>', 'response-time ccdf P(T > t) is given on 0..t-end', parsePositive, 10)
     .option('--ccdf-dt <dt>', 'step of the ccdf grid', parsePositive, 0.5)
     .option('--json', 'print one JSON object on stdout')
-    .addHelpText('after', '\nExamples:\n  supermarket fixed-point --lambda 0.9 --d 2\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json')
-    .action(action((o: Opts) => {
-      const model = modelFromFlags(o);
-      if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential')) {
-        if (o.refined || o.n !== undefined) throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service only (theory.md §6)');
-        printGeneralSolution(model, Boolean(o.json));
-        return;
-      }
-      const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
-      const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
-      const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
-      const ccdf = responseTimeCcdf(fp, model.d, times);
-      let refined: { meanResponseTime: number; meanQueueLength: number; tail: number[]; n: number; sumV: number; V: number[]; secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[] } } | undefined;
-      if (o.refined || o.n !== undefined) {
-        if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers>');
-        const n = checkServers(model, o.n);
-        const correction = refine(model, { fixedPoint: fp });
-        refined = { n, sumV: correction.sumV, V: correction.V, ...refinedEstimate(correction, n) };
-        if (Number(o.order) === 2) {
-          const second = refineSecondOrder(model, { fixedPoint: fp });
-          refined.secondOrder = { sumA: second.sumA, A: second.A, ...secondOrderEstimate(second, n) };
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket fixed-point --lambda 0.9 --d 2\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json',
+    )
+    .action(
+      action((o: Opts) => {
+        const model = modelFromFlags(o);
+        if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential')) {
+          if (o.refined || o.n !== undefined)
+            throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service only (theory.md §6)');
+          printGeneralSolution(model, Boolean(o.json));
+          return;
         }
-      }
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify({
-          model, meanResponseTime: fp.meanResponseTime, meanQueueLength: fp.meanQueueLength, tail: fp.tail,
-          truncationLevel: fp.truncationLevel, responseTimeCcdf: { times, ccdf },
-          ...(refined ? { refined } : {}), diagnostics: fp.diagnostics, provenance: fp.provenance,
-        })}\n`);
-        return;
-      }
-      const lines = [
-        `SQ(d) mean-field fixed point: d = ${model.d}, λ = ${model.lambda}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
-        `  E[Q] = ${fp.meanQueueLength.toFixed(6)} jobs per server`,
-        `  E[T] = ${fp.meanResponseTime.toFixed(6)} mean service times`,
-        `  s_i:  ${fp.tail.slice(0, 8).map((s, i) => `s_${i}=${s.toPrecision(4)}`).join('  ')}${fp.tail.length > 8 ? '  …' : ''}`,
-        `  P(T > t): ${times.filter((_, j) => j % Math.max(1, Math.round(1 / o.ccdfDt)) === 0).slice(0, 8).map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`).join('  ')}`,
-      ];
-      if (refined) {
-        lines.push(`Refined mean field (Gast–Van Houdt), n = ${refined.n}, ${model.sampling}: ΣV = ${refined.sumV.toFixed(4)}`,
-          `  E[Q_n] ≈ ${refined.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${refined.meanResponseTime.toFixed(6)}`);
-        const so = refined.secondOrder;
-        if (so) lines.push(`  order 2 (+ ΣA/n², ΣA = ${so.sumA.toFixed(4)}): E[Q_n] ≈ ${so.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${so.meanResponseTime.toFixed(6)}`);
-      }
-      process.stdout.write(`${lines.join('\n')}\n`);
-    }));
+        const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
+        const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
+        const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
+        const ccdf = responseTimeCcdf(fp, model.d, times);
+        let refined:
+          | {
+              meanResponseTime: number;
+              meanQueueLength: number;
+              tail: number[];
+              n: number;
+              sumV: number;
+              V: number[];
+              secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[] };
+            }
+          | undefined;
+        if (o.refined || o.n !== undefined) {
+          if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers>');
+          const n = checkServers(model, o.n);
+          const correction = refine(model, { fixedPoint: fp });
+          refined = { n, sumV: correction.sumV, V: correction.V, ...refinedEstimate(correction, n) };
+          if (Number(o.order) === 2) {
+            const second = refineSecondOrder(model, { fixedPoint: fp });
+            refined.secondOrder = { sumA: second.sumA, A: second.A, ...secondOrderEstimate(second, n) };
+          }
+        }
+        if (o.json) {
+          process.stdout.write(
+            `${JSON.stringify({
+              model,
+              meanResponseTime: fp.meanResponseTime,
+              meanQueueLength: fp.meanQueueLength,
+              tail: fp.tail,
+              truncationLevel: fp.truncationLevel,
+              responseTimeCcdf: { times, ccdf },
+              ...(refined ? { refined } : {}),
+              diagnostics: fp.diagnostics,
+              provenance: fp.provenance,
+            })}\n`,
+          );
+          return;
+        }
+        const lines = [
+          `SQ(d) mean-field fixed point: d = ${model.d}, λ = ${model.lambda}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
+          `  E[Q] = ${fp.meanQueueLength.toFixed(6)} jobs per server`,
+          `  E[T] = ${fp.meanResponseTime.toFixed(6)} mean service times`,
+          `  s_i:  ${fp.tail
+            .slice(0, 8)
+            .map((s, i) => `s_${i}=${s.toPrecision(4)}`)
+            .join('  ')}${fp.tail.length > 8 ? '  …' : ''}`,
+          `  P(T > t): ${times
+            .filter((_, j) => j % Math.max(1, Math.round(1 / o.ccdfDt)) === 0)
+            .slice(0, 8)
+            .map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`)
+            .join('  ')}`,
+        ];
+        if (refined) {
+          lines.push(
+            `Refined mean field (Gast–Van Houdt), n = ${refined.n}, ${model.sampling}: ΣV = ${refined.sumV.toFixed(4)}`,
+            `  E[Q_n] ≈ ${refined.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${refined.meanResponseTime.toFixed(6)}`,
+          );
+          const so = refined.secondOrder;
+          if (so)
+            lines.push(
+              `  order 2 (+ ΣA/n², ΣA = ${so.sumA.toFixed(4)}): E[Q_n] ≈ ${so.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${so.meanResponseTime.toFixed(6)}`,
+            );
+        }
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }),
+    );
   return cmd;
 }
 
 function printGeneralSolution(model: SupermarketModel, json: boolean): void {
   const s = solveMeanField(model);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ model, meanResponseTime: s.meanResponseTime, ...(s.estimate ? { estimate: s.estimate } : {}),
-      ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}), ...(s.tail ? { tail: s.tail } : {}),
-      solver: s.solver, kind: s.kind, source: s.source, ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({
+        model,
+        meanResponseTime: s.meanResponseTime,
+        ...(s.estimate ? { estimate: s.estimate } : {}),
+        ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}),
+        ...(s.tail ? { tail: s.tail } : {}),
+        solver: s.solver,
+        kind: s.kind,
+        source: s.source,
+        ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
+      })}\n`,
+    );
     return;
   }
   const ci = s.estimate ? `  95% CI [${s.estimate.ci95[0].toFixed(4)}, ${s.estimate.ci95[1].toFixed(4)}]` : '';
-  process.stdout.write([
-    `Mean field (n → ∞): ${model.selection.toUpperCase()}(${model.d}) + ${model.discipline.toUpperCase()}, service ${model.service.kind}, λ = ${model.lambda}`,
-    `  solver: ${s.solver} (${s.kind}); ${s.source}`,
-    `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
-    ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
-  ].join('\n') + '\n');
+  process.stdout.write(
+    [
+      `Mean field (n → ∞): ${model.selection.toUpperCase()}(${model.d}) + ${model.discipline.toUpperCase()}, service ${model.service.kind}, λ = ${model.lambda}`,
+      `  solver: ${s.solver} (${s.kind}); ${s.source}`,
+      `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
+      ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
+    ].join('\n') + '\n',
+  );
 }

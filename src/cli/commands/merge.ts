@@ -16,7 +16,12 @@ import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { parseOutDir, parsePositiveInteger } from '../options.ts';
 
-interface Opts { out?: string; threads?: number; json?: boolean; progress: boolean }
+interface Opts {
+  out?: string;
+  threads?: number;
+  json?: boolean;
+  progress: boolean;
+}
 
 /** What merging found: the cells present, those missing (by shard), and the shards seen. */
 export interface MergePlan {
@@ -45,19 +50,29 @@ export function planMerge(dirs: readonly string[]): MergePlan {
   for (const s of shards) {
     const a = first.manifest;
     const b = s.manifest;
-    if (a.command !== b.command || a.grid !== b.grid || a.shard.count !== b.shard.count || JSON.stringify(a.argv) !== JSON.stringify(b.argv)) {
+    if (
+      a.command !== b.command ||
+      a.grid !== b.grid ||
+      a.shard.count !== b.shard.count ||
+      JSON.stringify(a.argv) !== JSON.stringify(b.argv)
+    ) {
       throw new SupermarketError(`refusing to merge shards of different runs: ${describe(first)} and ${describe(s)}`);
     }
   }
   if (first.manifest.version !== VERSION) {
-    throw new SupermarketError(`refusing to merge: the shards were computed by supermarket-lab ${first.manifest.version}, this is ${VERSION} (rerun the shards with this version)`);
+    throw new SupermarketError(
+      `refusing to merge: the shards were computed by supermarket-lab ${first.manifest.version}, this is ${VERSION} (rerun the shards with this version)`,
+    );
   }
   const m = first.manifest;
   const found = new Map<string, string>();
   for (const [key, settings] of Object.entries(m.cells)) {
     for (const s of shards) {
       const text = storedCellText(path.join(s.dir, 'cells'), key, settings);
-      if (text !== undefined) { found.set(key, text); break; }
+      if (text !== undefined) {
+        found.set(key, text);
+        break;
+      }
     }
   }
   const missing = new Map<number, string[]>();
@@ -75,8 +90,12 @@ export function missingMessage(plan: MergePlan): string {
   const cells = Object.keys(plan.shards[0].manifest.cells).length;
   const given = new Set(plan.shards.map((s) => s.manifest.shard.index));
   const absent = Array.from({ length: plan.count }, (_, i) => i + 1).filter((i) => !given.has(i));
-  const parts = [...plan.missing.entries()].sort(([a], [b]) => a - b)
-    .map(([i, keys]) => `shard ${i}/${plan.count}${absent.includes(i) ? ' (no folder given)' : ''}: ${keys.length} (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''})`);
+  const parts = [...plan.missing.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(
+      ([i, keys]) =>
+        `shard ${i}/${plan.count}${absent.includes(i) ? ' (no folder given)' : ''}: ${keys.length} (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''})`,
+    );
   return `${total} of ${cells} cells are missing: ${parts.join('; ')}. Rerun those shards (or resubmit the array): stored cells are kept and only the missing ones are computed`;
 }
 
@@ -99,27 +118,41 @@ function copyCells(plan: MergePlan, out: string): void {
 export function mergeCommand(): Command {
   return new Command('merge')
     .summary('join the cell stores of the shards of one grid (--shard i/N, Slurm array tasks) and write its report')
-    .description('Reads the shard folders (each <out>/shards/<i>-of-<N>/ with shard.json and cells/, or a report folder holding\n' +
-      'them), checks that they come from one run (same command, grid, settings and supermarket-lab version; mixed\n' +
-      'shards are refused), copies their cells into <out>/cells/ and writes the report of the whole grid exactly as\n' +
-      'one local run would. If a cell is missing (a shard failed or did not finish), merge names the shards and\n' +
-      'cells and computes nothing: rerun those shards (or resubmit the job array) and merge again.')
+    .description(
+      'Reads the shard folders (each <out>/shards/<i>-of-<N>/ with shard.json and cells/, or a report folder holding\n' +
+        'them), checks that they come from one run (same command, grid, settings and supermarket-lab version; mixed\n' +
+        'shards are refused), copies their cells into <out>/cells/ and writes the report of the whole grid exactly as\n' +
+        'one local run would. If a cell is missing (a shard failed or did not finish), merge names the shards and\n' +
+        'cells and computes nothing: rerun those shards (or resubmit the job array) and merge again.',
+    )
     .argument('<dir...>', 'shard folders, or report folders holding shards/*')
     .option('--out <dir>', 'report folder (default: the one the shards were started with)', parseOutDir)
     .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parsePositiveInteger)
-    .option('--json', 'print the command\'s JSON summary on stdout')
+    .option('--json', "print the command's JSON summary on stdout")
     .option('--no-progress', 'no progress output on stderr')
-    .addHelpText('after', '\nExamples:\n  supermarket run experiments/smoke.json --shard 1/2 --out reports/smoke\n' +
-      '  supermarket run experiments/smoke.json --shard 2/2 --out reports/smoke\n  supermarket merge reports/smoke\n' +
-      '  supermarket merge /scratch/a /scratch/b --out reports/joined')
-    .action(action(async (dirs: string[], o: Opts) => {
-      const plan = planMerge(dirs);
-      if (plan.missing.size > 0) throw new SupermarketError(missingMessage(plan));
-      const out = path.resolve(o.out ?? plan.report);
-      copyCells(plan, out);
-      const { buildProgram } = await import('../program.ts');
-      const argv = [plan.command, ...plan.argv, '--out', out, ...(o.threads ? ['--threads', String(o.threads)] : []),
-        ...(o.json ? ['--json'] : []), ...(o.progress ? [] : ['--no-progress'])];
-      await buildProgram().parseAsync(argv, { from: 'user' });
-    }));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket run experiments/smoke.json --shard 1/2 --out reports/smoke\n' +
+        '  supermarket run experiments/smoke.json --shard 2/2 --out reports/smoke\n  supermarket merge reports/smoke\n' +
+        '  supermarket merge /scratch/a /scratch/b --out reports/joined',
+    )
+    .action(
+      action(async (dirs: string[], o: Opts) => {
+        const plan = planMerge(dirs);
+        if (plan.missing.size > 0) throw new SupermarketError(missingMessage(plan));
+        const out = path.resolve(o.out ?? plan.report);
+        copyCells(plan, out);
+        const { buildProgram } = await import('../program.ts');
+        const argv = [
+          plan.command,
+          ...plan.argv,
+          '--out',
+          out,
+          ...(o.threads ? ['--threads', String(o.threads)] : []),
+          ...(o.json ? ['--json'] : []),
+          ...(o.progress ? [] : ['--no-progress']),
+        ];
+        await buildProgram().parseAsync(argv, { from: 'user' });
+      }),
+    );
 }

@@ -6,7 +6,13 @@ import { action } from '../errors.ts';
 import { parseNumber, parsePositive, serviceFromFlag } from '../options.ts';
 
 interface Opts {
-  lambda: number; service: string; discipline: string; prediction: string; all?: boolean; json?: boolean; relTolerance: number;
+  lambda: number;
+  service: string;
+  discipline: string;
+  prediction: string;
+  all?: boolean;
+  json?: boolean;
+  relTolerance: number;
 }
 
 /** JSON form of a result: E[T/S] = ∞ becomes null (JSON has no Infinity), next to `slowdownFinite`. */
@@ -16,42 +22,74 @@ const slowdownText = (r: Mg1Result) => (r.slowdownFinite ? r.meanSlowdown.toFixe
 export function mg1Command(): Command {
   const cmd = new Command('mg1')
     .summary('exact M/G/1 (d = 1) baselines: E[T], E[slowdown], E[U] for FIFO, SJF, PSJF, SRPT, SPJF, PSPJF, SPRPT')
-    .description('Single-server formulas of theory.md §7 (Pollaczek–Khinchine, Kleinrock, Schrage–Miller; with predictions\n' +
-      'Mitzenmacher ITCS 2020), evaluated by adaptive Gauss–Kronrod quadrature with error estimates.\n' +
-      'Time is in mean service times; E[U] = λE[S²]/(2(1 − ρ)) is the same for every discipline.\n' +
-      'E[slowdown] = E[T/S] is ∞ when E[1/S] = ∞ (density at 0: exponential, Weibull k ≤ 1) and small jobs still wait.')
+    .description(
+      'Single-server formulas of theory.md §7 (Pollaczek–Khinchine, Kleinrock, Schrage–Miller; with predictions\n' +
+        'Mitzenmacher ITCS 2020), evaluated by adaptive Gauss–Kronrod quadrature with error estimates.\n' +
+        'Time is in mean service times; E[U] = λE[S²]/(2(1 − ρ)) is the same for every discipline.\n' +
+        'E[slowdown] = E[T/S] is ∞ when E[1/S] = ∞ (density at 0: exponential, Weibull k ≤ 1) and small jobs still wait.',
+    )
     .requiredOption('--lambda <λ>', 'arrival rate (jobs per mean service time); load ρ = λ·E[S] must be < 1', parseNumber)
-    .option('--service <law>', 'service law: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO (optional @MEAN)', 'exp')
+    .option(
+      '--service <law>',
+      'service law: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO (optional @MEAN)',
+      'exp',
+    )
     .addOption(new Option('--discipline <name>', 'in-queue discipline').choices(DISCIPLINES).default('fifo'))
-    .option('--prediction <model>', 'prediction model for spjf, pspjf, sprpt: exact, exp, uniform:ALPHA, lognormal:SIGMA[:median|mean]', 'exact')
+    .option(
+      '--prediction <model>',
+      'prediction model for spjf, pspjf, sprpt: exact, exp, uniform:ALPHA, lognormal:SIGMA[:median|mean]',
+      'exact',
+    )
     .option('--all', 'a table over all seven disciplines (the predicted ones use --prediction)')
     .option('--rel-tolerance <ε>', 'relative tolerance of the outer quadratures', parsePositive, 1e-10)
     .option('--json', 'print one JSON object on stdout (meanSlowdown null when infinite)')
-    .addHelpText('after', '\nExamples:\n  supermarket mg1 --lambda 0.9 --service weibull:0.5 --discipline sprpt --prediction exp\n' +
-      '  supermarket mg1 --lambda 0.9 --service exp --prediction exp --all --json');
-  cmd.action(action((o: Opts) => {
-    const disciplines: readonly Discipline[] = o.all ? DISCIPLINES : [o.discipline as Discipline];
-    const results = disciplines.map((discipline) => mg1(parseModel({
-      lambda: o.lambda, d: 1, selection: 'random', discipline, service: serviceFromFlag(o.service), prediction: o.prediction,
-    }), { relTolerance: o.relTolerance }));
-    if (o.json) {
-      process.stdout.write(`${JSON.stringify(o.all ? { results: results.map(plain) } : plain(results[0]))}\n`);
-      return;
-    }
-    const m = results[0].provenance.model;
-    const head = `M/G/1, λ = ${m.lambda}, service ${o.service}${disciplines.some((d) => d.startsWith('sp') || d === 'pspjf') ? `, prediction ${o.prediction}` : ''}` +
-      `: E[U] = ${results[0].meanWorkload.toFixed(6)}`;
-    const lines = [head];
-    if (o.all) {
-      lines.push('  discipline        E[T]   ±quadrature    E[T/S]');
-      results.forEach((r, k) => lines.push(`  ${disciplines[k].padEnd(8)} ${r.meanResponseTime.toFixed(6).padStart(12)}   ${r.diagnostics.quadratureError.toExponential(1).padStart(9)}   ${slowdownText(r).padStart(10)}`));
-    } else {
-      const r = results[0];
-      lines.push(`  ${disciplines[0]}: E[T] = ${r.meanResponseTime.toFixed(6)} (± ${r.diagnostics.quadratureError.toExponential(1)})`,
-        `  E[T/S] = ${slowdownText(r)}${r.slowdownFinite ? ` (± ${r.diagnostics.slowdownQuadratureError.toExponential(1)})` : ' (E[1/S] = ∞ and small jobs still wait)'}`,
-        `  E[Q] = λE[T] = ${r.meanQueueLength.toFixed(6)}`);
-    }
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket mg1 --lambda 0.9 --service weibull:0.5 --discipline sprpt --prediction exp\n' +
+        '  supermarket mg1 --lambda 0.9 --service exp --prediction exp --all --json',
+    );
+  cmd.action(
+    action((o: Opts) => {
+      const disciplines: readonly Discipline[] = o.all ? DISCIPLINES : [o.discipline as Discipline];
+      const results = disciplines.map((discipline) =>
+        mg1(
+          parseModel({
+            lambda: o.lambda,
+            d: 1,
+            selection: 'random',
+            discipline,
+            service: serviceFromFlag(o.service),
+            prediction: o.prediction,
+          }),
+          { relTolerance: o.relTolerance },
+        ),
+      );
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify(o.all ? { results: results.map(plain) } : plain(results[0]))}\n`);
+        return;
+      }
+      const m = results[0].provenance.model;
+      const head =
+        `M/G/1, λ = ${m.lambda}, service ${o.service}${disciplines.some((d) => d.startsWith('sp') || d === 'pspjf') ? `, prediction ${o.prediction}` : ''}` +
+        `: E[U] = ${results[0].meanWorkload.toFixed(6)}`;
+      const lines = [head];
+      if (o.all) {
+        lines.push('  discipline        E[T]   ±quadrature    E[T/S]');
+        results.forEach((r, k) =>
+          lines.push(
+            `  ${disciplines[k].padEnd(8)} ${r.meanResponseTime.toFixed(6).padStart(12)}   ${r.diagnostics.quadratureError.toExponential(1).padStart(9)}   ${slowdownText(r).padStart(10)}`,
+          ),
+        );
+      } else {
+        const r = results[0];
+        lines.push(
+          `  ${disciplines[0]}: E[T] = ${r.meanResponseTime.toFixed(6)} (± ${r.diagnostics.quadratureError.toExponential(1)})`,
+          `  E[T/S] = ${slowdownText(r)}${r.slowdownFinite ? ` (± ${r.diagnostics.slowdownQuadratureError.toExponential(1)})` : ' (E[1/S] = ∞ and small jobs still wait)'}`,
+          `  E[Q] = λE[T] = ${r.meanQueueLength.toFixed(6)}`,
+        );
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }),
+  );
   return cmd;
 }

@@ -21,8 +21,20 @@ import { action } from '../errors.ts';
 import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
 
 interface Opts {
-  set: Record<string, number>; refined?: boolean; order: string; n?: number[]; transient?: boolean; tEnd: number; dt: number;
-  tolerance: number; json?: boolean; compare?: boolean; horizon: number; warmup?: number; replications: number; seed: number;
+  set: Record<string, number>;
+  refined?: boolean;
+  order: string;
+  n?: number[];
+  transient?: boolean;
+  tEnd: number;
+  dt: number;
+  tolerance: number;
+  json?: boolean;
+  compare?: boolean;
+  horizon: number;
+  warmup?: number;
+  replications: number;
+  seed: number;
 }
 
 /** Collects repeated `--set name=value` into one record. */
@@ -37,112 +49,225 @@ const fmt = (v: number) => (Math.abs(v) >= 1e-4 || v === 0 ? v.toFixed(6) : v.to
 export function modelCommand(): Command {
   return new Command('model')
     .summary('generic population model from a JSON file: fixed point, observables, refined 1/n term, transient')
-    .description('Reads a density-dependent population model (state variables, transitions with jump vectors and mathjs\n' +
-      'rate expressions; format in models/README.md), derives the drift f = Σ ℓβ_ℓ with its symbolic Jacobian and\n' +
-      'Hessian, and prints the fixed point (Newton, residual checked), the observables there, with --refined the\n' +
-      'Gast–Van Houdt 1/n correction (theory.md §6), and with --transient the ODE trajectory from the initial state.')
+    .description(
+      'Reads a density-dependent population model (state variables, transitions with jump vectors and mathjs\n' +
+        'rate expressions; format in models/README.md), derives the drift f = Σ ℓβ_ℓ with its symbolic Jacobian and\n' +
+        'Hessian, and prints the fixed point (Newton, residual checked), the observables there, with --refined the\n' +
+        'Gast–Van Houdt 1/n correction (theory.md §6), and with --transient the ODE trajectory from the initial state.',
+    )
     .argument('<file>', 'model file (JSON), e.g. models/jsq-d.json')
     .option('--set <name=value>', 'override a parameter of the file (repeatable), e.g. --set lambda=0.95', collectSet, {})
     .option('--refined', 'add the refined mean-field 1/n correction (E[g(X_n)] ≈ g(π) + c/n)')
-    .addOption(new Option('--order <k>', 'refined expansion order: 1 (c/n) or 2 (c₁/n + c₂/n², Gast–Bortolussi–Tribastone 2019; O(K⁵) time, O(K⁴) memory)').choices(['1', '2']).default('1'))
+    .addOption(
+      new Option(
+        '--order <k>',
+        'refined expansion order: 1 (c/n) or 2 (c₁/n + c₂/n², Gast–Bortolussi–Tribastone 2019; O(K⁵) time, O(K⁴) memory)',
+      )
+        .choices(['1', '2'])
+        .default('1'),
+    )
     .option('--n <n,...>', 'population sizes for the refined estimates (implies --refined)', parseIntegerList)
     .option('--transient', 'integrate the mean-field ODE from the initial state')
     .option('--t-end <t>', 'transient end time', parsePositive, 50)
     .option('--dt <dt>', 'transient output step', parsePositive, 1)
     .option('--tolerance <ε>', 'odex tolerance of the transient', parsePositive, 1e-10)
-    .option('--compare', 'also simulate the population process at each --n (Gillespie, seeded) and compare with the mean field and the refined estimate')
+    .option(
+      '--compare',
+      'also simulate the population process at each --n (Gillespie, seeded) and compare with the mean field and the refined estimate',
+    )
     .option('--horizon <t>', 'measured time per replication for --compare', parsePositive, 1000)
     .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNumber)
     .option('--replications <r>', 'replications for --compare (≥ 2)', parsePositive, 10)
     .option('--seed <s>', 'master seed for --compare', parseNumber, 1)
     .option('--json', 'print one JSON object on stdout')
-    .addHelpText('after', '\nExamples:\n  supermarket model models/jsq-d.json --refined --n 10,100\n' +
-      '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --set K=7 --refined --order 2 --n 10,20\n' +
-      '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json\n' +
-      '  supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500\n' +
-      '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5')
-    .action(action((file: string, o: Opts) => {
-      const model = loadJsonFile(file, 'model', (json) => parsePopulationModel(json, o.set, { file }));
-      if (o.refined || o.n !== undefined) requireSmoothModel(model); // before solving: the 1/n term needs C² rates
-      const fp = populationFixedPoint(model);
-      const top = fp.x[fp.x.length - 1];
-      // Only a level-indexed model (its last variable ends a vector s_1..s_K) can be truncated; a scalar state is not.
-      const lastName = model.variables[fp.x.length - 1];
-      const truncatable = Object.values(model.vectors).some((v) => v.length >= 2 && v[v.length - 1] === lastName);
-      if (truncatable && Math.abs(top) > 1e-6) {
-        // a truncated population model (levels 1..K) is only right if the last level is empty at the fixed point
-        process.stderr.write(`supermarket model: warning: the last state variable ${lastName} = ${top.toPrecision(3)} at the fixed point; ` +
-          'if the model is truncated, the truncation is binding (unstable load or K too small) and the results are not the limit\n');
-      }
-      if (o.compare && (o.n === undefined || o.n.length === 0)) throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');
-      const order = Number(o.order);
-      const wantRefined = o.refined || o.n !== undefined || order === 2;
-      const refined = wantRefined ? populationRefined(model, fp) : undefined;
-      const second = refined && order === 2 ? populationSecondOrder(model, refined) : undefined;
-      const estimates = refined ? (o.n ?? []).map((n) => (second ? secondOrderAt(second, n) : refinedAt(refined, n))) : [];
-      let transient: ReturnType<typeof populationTransient> | undefined;
-      if (o.transient) {
-        const steps = Math.round(o.tEnd / o.dt);
-        if (steps > 1e5) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e5 points)`);
-        const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);
-        if (times[times.length - 1] < o.tEnd * (1 - 1e-9)) times.push(o.tEnd);
-        transient = populationTransient(model, { times, tolerance: o.tolerance });
-      }
-      let simulations: PopulationSimulationResult[] = [];
-      if (o.compare) {
-        const warmup = o.warmup ?? simulationWarmup(model, { fixedPoint: fp }).time;
-        simulations = o.n!.map((n) => simulatePopulation(model, { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed }));
-      }
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify({
-          model: { name: model.name, file, source: model.source, parameters: model.parameters, variables: model.variables, transitions: model.transitions.length },
-          fixedPoint: { x: fp.x, residual: fp.residual, iterations: fp.iterations, observables: fp.observables, diagnostics: fp.diagnostics },
-          ...(refined ? { refined: { order, V: refined.V, observables: refined.observables, lyapunovResidual: refined.lyapunovResidual, diagnostics: refined.diagnostics, estimates,
-            ...(second ? { secondOrder: { A: second.A, observables: second.observables, diagnostics: second.diagnostics, provenance: second.provenance } } : {}) } } : {}),
-          ...(simulations.length ? { simulations: simulations.map((r) => ({ n: r.n, observables: r.observables, x: r.x, events: r.events, warmup: r.warmup, horizon: r.horizon, seeds: r.seeds, provenance: r.provenance })) } : {}),
-          ...(transient ? { transient: { times: transient.times, x: transient.x, observables: transient.observables, diagnostics: transient.diagnostics } } : {}),
-          provenance: refined?.provenance ?? fp.provenance,
-        })}\n`);
-        return;
-      }
-      const K = model.variables.length;
-      const shown = Math.min(K, 8);
-      const lines = [
-        `${model.name} (${file}): ${K} variables, ${model.transitions.length} transitions`,
-        `  parameters: ${Object.entries(model.parameters).map(([k, v]) => `${k} = ${v}`).join(', ') || '(none)'}`,
-        `Fixed point (${fp.diagnostics.method}, residual ${fp.residual.toExponential(1)}, ${fp.iterations} Newton steps):`,
-        `  ${model.variables.slice(0, shown).map((v, i) => `${v}=${fp.x[i].toPrecision(6)}`).join('  ')}${K > shown ? '  …' : ''}`,
-      ];
-      const names = Object.keys(fp.observables);
-      if (names.length) lines.push('Observables at the fixed point:', ...names.map((nm) => `  ${nm} = ${fmt(fp.observables[nm])}`));
-      if (refined) {
-        lines.push(second
-          ? `Refined mean field to order 2 (Gast–Bortolussi–Tribastone, theory.md §6): E[g(X_n)] ≈ g(π) + c₁/n + c₂/n²; Lyapunov residual ${refined.lyapunovResidual.toExponential(1)}, D/C/B residuals ${Object.values(second.diagnostics.residuals).map((r) => r.toExponential(1)).join('/')}`
-          : `Refined mean field (Gast–Van Houdt, theory.md §6): E[g(X_n)] ≈ g(π) + c/n; Lyapunov residual ${refined.lyapunovResidual.toExponential(1)}`);
-        lines.push(`  ${'observable'.padEnd(24)} ${'g(π)'.padStart(12)} ${(second ? 'c₁' : 'c').padStart(12)}${second ? 'c₂'.padStart(13) : ''}${estimates.map((e) => `${`n = ${e.n}`.padStart(14)}`).join('')}`);
-        for (const nm of names) {
-          const o1 = refined.observables[nm];
-          lines.push(`  ${nm.padEnd(24)} ${fmt(o1.meanField).padStart(12)} ${fmt(o1.coefficient).padStart(12)}${second ? ` ${fmt(second.observables[nm].second).padStart(12)}` : ''}${estimates.map((e) => fmt(e.observables[nm]).padStart(14)).join('')}`);
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket model models/jsq-d.json --refined --n 10,100\n' +
+        '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --set K=7 --refined --order 2 --n 10,20\n' +
+        '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json\n' +
+        '  supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500\n' +
+        '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5',
+    )
+    .action(
+      action((file: string, o: Opts) => {
+        const model = loadJsonFile(file, 'model', (json) => parsePopulationModel(json, o.set, { file }));
+        if (o.refined || o.n !== undefined) requireSmoothModel(model); // before solving: the 1/n term needs C² rates
+        const fp = populationFixedPoint(model);
+        const top = fp.x[fp.x.length - 1];
+        // Only a level-indexed model (its last variable ends a vector s_1..s_K) can be truncated; a scalar state is not.
+        const lastName = model.variables[fp.x.length - 1];
+        const truncatable = Object.values(model.vectors).some((v) => v.length >= 2 && v[v.length - 1] === lastName);
+        if (truncatable && Math.abs(top) > 1e-6) {
+          // a truncated population model (levels 1..K) is only right if the last level is empty at the fixed point
+          process.stderr.write(
+            `supermarket model: warning: the last state variable ${lastName} = ${top.toPrecision(3)} at the fixed point; ` +
+              'if the model is truncated, the truncation is binding (unstable load or K too small) and the results are not the limit\n',
+          );
         }
-        lines.push(`  V: ${model.variables.slice(0, shown).map((v, i) => `${v}=${refined.V[i].toPrecision(4)}`).join('  ')}${K > shown ? '  …' : ''}`);
-      }
-      if (simulations.length) {
-        const r0 = simulations[0];
-        lines.push(`Simulation of the population process (Gillespie; warm-up ${r0.warmup.toFixed(1)}, horizon ${r0.horizon}, ${r0.perReplication.length} replications, seed ${r0.seeds.master}; 95% CI):`);
-        lines.push(`  ${'n'.padStart(7)} ${'observable'.padEnd(20)} ${'simulated'.padStart(12)} ${'± CI'.padStart(10)} ${'mean field'.padStart(12)} ${'refined'.padStart(12)} ${'events'.padStart(12)}`);
-        simulations.forEach((r, k) => {
+        if (o.compare && (o.n === undefined || o.n.length === 0))
+          throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');
+        const order = Number(o.order);
+        const wantRefined = o.refined || o.n !== undefined || order === 2;
+        const refined = wantRefined ? populationRefined(model, fp) : undefined;
+        const second = refined && order === 2 ? populationSecondOrder(model, refined) : undefined;
+        const estimates = refined ? (o.n ?? []).map((n) => (second ? secondOrderAt(second, n) : refinedAt(refined, n))) : [];
+        let transient: ReturnType<typeof populationTransient> | undefined;
+        if (o.transient) {
+          const steps = Math.round(o.tEnd / o.dt);
+          if (steps > 1e5) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e5 points)`);
+          const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);
+          if (times[times.length - 1] < o.tEnd * (1 - 1e-9)) times.push(o.tEnd);
+          transient = populationTransient(model, { times, tolerance: o.tolerance });
+        }
+        let simulations: PopulationSimulationResult[] = [];
+        if (o.compare) {
+          const warmup = o.warmup ?? simulationWarmup(model, { fixedPoint: fp }).time;
+          simulations = o.n!.map((n) =>
+            simulatePopulation(model, { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed }),
+          );
+        }
+        if (o.json) {
+          process.stdout.write(
+            `${JSON.stringify({
+              model: {
+                name: model.name,
+                file,
+                source: model.source,
+                parameters: model.parameters,
+                variables: model.variables,
+                transitions: model.transitions.length,
+              },
+              fixedPoint: {
+                x: fp.x,
+                residual: fp.residual,
+                iterations: fp.iterations,
+                observables: fp.observables,
+                diagnostics: fp.diagnostics,
+              },
+              ...(refined
+                ? {
+                    refined: {
+                      order,
+                      V: refined.V,
+                      observables: refined.observables,
+                      lyapunovResidual: refined.lyapunovResidual,
+                      diagnostics: refined.diagnostics,
+                      estimates,
+                      ...(second
+                        ? {
+                            secondOrder: {
+                              A: second.A,
+                              observables: second.observables,
+                              diagnostics: second.diagnostics,
+                              provenance: second.provenance,
+                            },
+                          }
+                        : {}),
+                    },
+                  }
+                : {}),
+              ...(simulations.length
+                ? {
+                    simulations: simulations.map((r) => ({
+                      n: r.n,
+                      observables: r.observables,
+                      x: r.x,
+                      events: r.events,
+                      warmup: r.warmup,
+                      horizon: r.horizon,
+                      seeds: r.seeds,
+                      provenance: r.provenance,
+                    })),
+                  }
+                : {}),
+              ...(transient
+                ? {
+                    transient: {
+                      times: transient.times,
+                      x: transient.x,
+                      observables: transient.observables,
+                      diagnostics: transient.diagnostics,
+                    },
+                  }
+                : {}),
+              provenance: refined?.provenance ?? fp.provenance,
+            })}\n`,
+          );
+          return;
+        }
+        const K = model.variables.length;
+        const shown = Math.min(K, 8);
+        const lines = [
+          `${model.name} (${file}): ${K} variables, ${model.transitions.length} transitions`,
+          `  parameters: ${
+            Object.entries(model.parameters)
+              .map(([k, v]) => `${k} = ${v}`)
+              .join(', ') || '(none)'
+          }`,
+          `Fixed point (${fp.diagnostics.method}, residual ${fp.residual.toExponential(1)}, ${fp.iterations} Newton steps):`,
+          `  ${model.variables
+            .slice(0, shown)
+            .map((v, i) => `${v}=${fp.x[i].toPrecision(6)}`)
+            .join('  ')}${K > shown ? '  …' : ''}`,
+        ];
+        const names = Object.keys(fp.observables);
+        if (names.length) lines.push('Observables at the fixed point:', ...names.map((nm) => `  ${nm} = ${fmt(fp.observables[nm])}`));
+        if (refined) {
+          lines.push(
+            second
+              ? `Refined mean field to order 2 (Gast–Bortolussi–Tribastone, theory.md §6): E[g(X_n)] ≈ g(π) + c₁/n + c₂/n²; Lyapunov residual ${refined.lyapunovResidual.toExponential(1)}, D/C/B residuals ${Object.values(
+                  second.diagnostics.residuals,
+                )
+                  .map((r) => r.toExponential(1))
+                  .join('/')}`
+              : `Refined mean field (Gast–Van Houdt, theory.md §6): E[g(X_n)] ≈ g(π) + c/n; Lyapunov residual ${refined.lyapunovResidual.toExponential(1)}`,
+          );
+          lines.push(
+            `  ${'observable'.padEnd(24)} ${'g(π)'.padStart(12)} ${(second ? 'c₁' : 'c').padStart(12)}${second ? 'c₂'.padStart(13) : ''}${estimates.map((e) => `${`n = ${e.n}`.padStart(14)}`).join('')}`,
+          );
           for (const nm of names) {
-            const e = r.observables[nm];
-            lines.push(`  ${String(r.n).padStart(7)} ${nm.padEnd(20)} ${fmt(e.mean).padStart(12)} ${fmt(e.halfWidth).padStart(10)} ${fmt(fp.observables[nm]).padStart(12)} ${fmt(estimates[k].observables[nm]).padStart(12)} ${String(r.events).padStart(12)}`);
+            const o1 = refined.observables[nm];
+            lines.push(
+              `  ${nm.padEnd(24)} ${fmt(o1.meanField).padStart(12)} ${fmt(o1.coefficient).padStart(12)}${second ? ` ${fmt(second.observables[nm].second).padStart(12)}` : ''}${estimates.map((e) => fmt(e.observables[nm]).padStart(14)).join('')}`,
+            );
           }
-        });
-      }
-      if (transient) {
-        const cols = names.length ? names : model.variables.slice(0, shown);
-        const value = (nm: string, j: number) => (names.length ? transient!.observables[nm][j] : transient!.x[j][model.variables.indexOf(nm)]);
-        lines.push(`Transient from the initial state (odex, tolerance ${o.tolerance}):`, `  ${'t'.padStart(10)}${cols.map((c) => c.padStart(18)).join('')}`);
-        transient.times.forEach((t, j) => lines.push(`  ${t.toFixed(3).padStart(10)}${cols.map((c) => fmt(value(c, j)).padStart(18)).join('')}`));
-      }
-      process.stdout.write(`${lines.join('\n')}\n`);
-    }));
+          lines.push(
+            `  V: ${model.variables
+              .slice(0, shown)
+              .map((v, i) => `${v}=${refined.V[i].toPrecision(4)}`)
+              .join('  ')}${K > shown ? '  …' : ''}`,
+          );
+        }
+        if (simulations.length) {
+          const r0 = simulations[0];
+          lines.push(
+            `Simulation of the population process (Gillespie; warm-up ${r0.warmup.toFixed(1)}, horizon ${r0.horizon}, ${r0.perReplication.length} replications, seed ${r0.seeds.master}; 95% CI):`,
+          );
+          lines.push(
+            `  ${'n'.padStart(7)} ${'observable'.padEnd(20)} ${'simulated'.padStart(12)} ${'± CI'.padStart(10)} ${'mean field'.padStart(12)} ${'refined'.padStart(12)} ${'events'.padStart(12)}`,
+          );
+          simulations.forEach((r, k) => {
+            for (const nm of names) {
+              const e = r.observables[nm];
+              lines.push(
+                `  ${String(r.n).padStart(7)} ${nm.padEnd(20)} ${fmt(e.mean).padStart(12)} ${fmt(e.halfWidth).padStart(10)} ${fmt(fp.observables[nm]).padStart(12)} ${fmt(estimates[k].observables[nm]).padStart(12)} ${String(r.events).padStart(12)}`,
+              );
+            }
+          });
+        }
+        if (transient) {
+          const cols = names.length ? names : model.variables.slice(0, shown);
+          const value = (nm: string, j: number) =>
+            names.length ? transient!.observables[nm][j] : transient!.x[j][model.variables.indexOf(nm)];
+          lines.push(
+            `Transient from the initial state (odex, tolerance ${o.tolerance}):`,
+            `  ${'t'.padStart(10)}${cols.map((c) => c.padStart(18)).join('')}`,
+          );
+          transient.times.forEach((t, j) =>
+            lines.push(`  ${t.toFixed(3).padStart(10)}${cols.map((c) => fmt(value(c, j)).padStart(18)).join('')}`),
+          );
+        }
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }),
+    );
 }

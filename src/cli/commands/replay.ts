@@ -15,9 +15,24 @@ import { addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositi
 import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 
 interface Opts {
-  n: number; d?: number; selection: string; discipline: string; sampling: string; prediction: string;
-  format?: 'swf' | 'swim'; status?: number[]; load: number; rescale: boolean; jobsFrom?: number; jobsTo?: number;
-  warmupJobs: number; batches?: number; seed: number; perJob?: string; perServer?: boolean; json?: boolean;
+  n: number;
+  d?: number;
+  selection: string;
+  discipline: string;
+  sampling: string;
+  prediction: string;
+  format?: 'swf' | 'swim';
+  status?: number[];
+  load: number;
+  rescale: boolean;
+  jobsFrom?: number;
+  jobsTo?: number;
+  warmupJobs: number;
+  batches?: number;
+  seed: number;
+  perJob?: string;
+  perServer?: boolean;
+  json?: boolean;
 }
 
 const show = (e: BatchEstimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
@@ -39,104 +54,160 @@ function rawWorkload(jobs: readonly TraceJob[], user: boolean) {
 export function replayCommand(): Command {
   const cmd = new Command('replay')
     .summary('replay an SWF or SWIM trace over n servers: E[T], slowdown, E[Q] with batch-means CIs; per-job CSV')
-    .description('Replays the jobs of a trace (submit time, run time; SWF fields 2 and 4, the recorded wait of field 3 ' +
-      'belongs to the original machine and is ignored) over n servers: each job samples d servers, joins one by the ' +
-      'selection rule and is served under the discipline. By default time is rescaled as in experiment files: sizes ' +
-      'divided by their mean (one time unit = one mean size) and the clock scaled so that the load per server is ' +
-      '--load (λ = ρ); --no-rescale keeps the trace\'s seconds (the load is then the trace\'s own on n servers). ' +
-      'Equal times: departures before arrivals. Confidence intervals by batch means (theory.md §8).');
+    .description(
+      'Replays the jobs of a trace (submit time, run time; SWF fields 2 and 4, the recorded wait of field 3 ' +
+        'belongs to the original machine and is ignored) over n servers: each job samples d servers, joins one by the ' +
+        'selection rule and is served under the discipline. By default time is rescaled as in experiment files: sizes ' +
+        'divided by their mean (one time unit = one mean size) and the clock scaled so that the load per server is ' +
+        "--load (λ = ρ); --no-rescale keeps the trace's seconds (the load is then the trace's own on n servers). " +
+        'Equal times: departures before arrivals. Confidence intervals by batch means (theory.md §8).',
+    );
   cmd.argument('<trace>', 'SWF (.swf, .swf.gz) or SWIM (.tsv) file');
-  cmd.requiredOption('--n <n>', 'number of servers', parsePositiveInteger)
+  cmd
+    .requiredOption('--n <n>', 'number of servers', parsePositiveInteger)
     .option('--d <d>', 'servers sampled per job (default: 2, or 1 when n = 1)', parsePositiveInteger);
   addModelOptions(cmd, false, false)
-    .option('--prediction <model>', 'size prediction for LPW and the predicted disciplines: user (the trace\'s own estimate, ' +
-      'SWF requested time) or a model drawn from the true size: exact | exp | uniform:ALPHA | lognormal:SIGMA[:median|mean]', 'exact')
+    .option(
+      '--prediction <model>',
+      "size prediction for LPW and the predicted disciplines: user (the trace's own estimate, " +
+        'SWF requested time) or a model drawn from the true size: exact | exp | uniform:ALPHA | lognormal:SIGMA[:median|mean]',
+      'exact',
+    )
     .addOption(new Option('--format <format>', 'trace format (default: from the file name)').choices(['swf', 'swim']))
     .option('--status <codes>', 'SWF: keep only jobs with these status codes, e.g. 1 (completed)', parseIntegerList)
     .option('--load <ρ>', 'target load per server after rescaling (λ = ρ)', parsePositive, 0.9)
-    .option('--no-rescale', 'replay in the trace\'s own seconds (no rescaling)')
+    .option('--no-rescale', "replay in the trace's own seconds (no rescaling)")
     .option('--jobs-from <i>', 'first job replayed: position i (1-based) among the kept jobs in file order', parsePositiveInteger)
     .option('--jobs-to <j>', 'last job replayed (inclusive)', parsePositiveInteger)
-    .option('--warmup-jobs <k>', 'leading replayed jobs left out of the estimates (they still load the servers)', parseNonNegativeInteger, 0)
+    .option(
+      '--warmup-jobs <k>',
+      'leading replayed jobs left out of the estimates (they still load the servers)',
+      parseNonNegativeInteger,
+      0,
+    )
     .option('--batches <B>', 'batches for the batch-means CIs, ≥ 2 (default: 25, fewer for short traces)', parsePositiveInteger)
     .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseNonNegativeInteger, 1)
     .option('--per-job <file.csv>', 'write the measured jobs as CSV: arrival, size, prediction, server, start (FIFO), departure, response')
     .option('--per-server', 'per server: busy fraction, mean queue (Little: Σ T / window), jobs served')
     .option('--json', 'print one JSON object on stdout')
-    .addHelpText('after', '\nExamples:\n  supermarket replay ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1 --n 20 --d 2 --load 0.9\n' +
-      '  supermarket replay jobs.swf --n 1 --no-rescale --per-job jobs.csv\n' +
-      '  supermarket replay ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --n 50 --discipline sprpt --prediction lognormal:1 --jobs-to 5000');
-  cmd.action(action((file: string, o: Opts) => {
-    if (!o.rescale && cmd.getOptionValueSource('load') === 'cli') throw new InvalidModelError('--load rescales the trace; it cannot be combined with --no-rescale');
-    const trace = loadTrace(file, { format: o.format, ...(o.status ? { status: o.status } : {}) });
-    const all = trace.jobs as readonly TraceJob[];
-    const from = o.jobsFrom ?? 1;
-    const to = o.jobsTo ?? all.length;
-    if (from > to) throw new InvalidModelError(`--jobs-from ${from} is after --jobs-to ${to}`);
-    if (to > all.length) throw new InvalidModelError(`--jobs-to ${to}: the trace has ${all.length} jobs${o.status ? ` after the status filter ${o.status.join(',')}` : ''}`);
-    const jobs = all.slice(from - 1, to);
-    if (jobs.length < 2) throw new InvalidModelError(`a replay needs at least 2 jobs, got ${jobs.length} (jobs ${from}..${to})`);
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket replay ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1 --n 20 --d 2 --load 0.9\n' +
+        '  supermarket replay jobs.swf --n 1 --no-rescale --per-job jobs.csv\n' +
+        '  supermarket replay ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --n 50 --discipline sprpt --prediction lognormal:1 --jobs-to 5000',
+    );
+  cmd.action(
+    action((file: string, o: Opts) => {
+      if (!o.rescale && cmd.getOptionValueSource('load') === 'cli')
+        throw new InvalidModelError('--load rescales the trace; it cannot be combined with --no-rescale');
+      const trace = loadTrace(file, { format: o.format, ...(o.status ? { status: o.status } : {}) });
+      const all = trace.jobs as readonly TraceJob[];
+      const from = o.jobsFrom ?? 1;
+      const to = o.jobsTo ?? all.length;
+      if (from > to) throw new InvalidModelError(`--jobs-from ${from} is after --jobs-to ${to}`);
+      if (to > all.length)
+        throw new InvalidModelError(
+          `--jobs-to ${to}: the trace has ${all.length} jobs${o.status ? ` after the status filter ${o.status.join(',')}` : ''}`,
+        );
+      const jobs = all.slice(from - 1, to);
+      if (jobs.length < 2) throw new InvalidModelError(`a replay needs at least 2 jobs, got ${jobs.length} (jobs ${from}..${to})`);
 
-    const user = o.prediction === 'user';
-    const d = o.d ?? Math.min(2, o.n);
-    let workload: { arrivals: Float64Array; sizes: Float64Array; predictions?: Float64Array };
-    let lambda: number;
-    let service: { kind: 'exponential'; mean: number };
-    let scale: Record<string, unknown>;
-    if (o.rescale) {
-      const w = traceWorkload(jobs, { targetLoad: o.load, servers: o.n, rescale: 'sizes', ...(user ? { predictions: 'user-estimate' as const } : {}) });
-      workload = w;
-      lambda = o.load;
-      service = { kind: 'exponential', mean: 1 };
-      scale = { rescaled: true, timeUnit: `mean size (${w.meta.meanSize.toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'})`, ...w.meta };
-    } else {
-      if (trace.format === 'swim') throw new InvalidModelError('SWIM sizes are byte counts, not seconds: --no-rescale would serve one byte per second; rescale with --load instead');
-      workload = rawWorkload(jobs, user);
-      const span = workload.arrivals[workload.arrivals.length - 1] - workload.arrivals[0];
-      if (!(span > 0)) throw new InvalidModelError('all replayed jobs have the same submit time; the replay needs a positive time span');
-      const meanSize = workload.sizes.reduce((a, b) => a + b, 0) / workload.sizes.length;
-      if (!(meanSize > 0)) throw new InvalidModelError('the replayed jobs have total size 0');
-      lambda = (jobs.length - 1) / (span * o.n); // arrivals per server per second
-      service = { kind: 'exponential', mean: meanSize };
-      const originalLoad = lambda * meanSize;
-      if (!(originalLoad < 1)) throw new InvalidModelError(`without rescaling the trace offers load ${originalLoad.toPrecision(4)} ≥ 1 on n = ${o.n} servers; use more servers or rescale with --load`);
-      scale = { rescaled: false, timeUnit: 's', meanSize, originalLoad };
-    }
-    const model = parseModel({ lambda, d, selection: o.selection, discipline: o.discipline, sampling: o.sampling, service, prediction: user ? 'exact' : o.prediction });
-    const measured = jobs.length - o.warmupJobs;
-    if (measured < 2) throw new InvalidModelError(`--warmup-jobs ${o.warmupJobs} leaves ${measured} of ${jobs.length} jobs to measure; at least 2 are needed`);
-    const batches = o.batches ?? Math.min(25, measured);
-    if (batches < 2) throw new InvalidModelError(`--batches must be ≥ 2, got ${batches}`);
-    const r = simulateReplay(model, workload, { n: o.n, seed: o.seed, warmupJobs: o.warmupJobs, batches, record: Boolean(o.perJob || o.perServer) });
-    if (o.perJob && r.records) writePerJobCsv(o.perJob, r.records.jobs);
-    const { records, ...result } = r;
-    const about = { trace: trace.source, format: trace.format, jobsFrom: from, jobsTo: to, skipped: trace.skipped.count, ...scale };
-    if (o.json) {
-      process.stdout.write(`${JSON.stringify({
-        ...result, replay: about,
-        ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),
-        ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs } } : {}),
-      })}\n`);
-      return;
-    }
-    const unit = o.rescale ? 'time units = mean sizes' : 'seconds';
-    const lines = [
-      `Replay: ${trace.source} (${trace.format.toUpperCase()}), jobs ${from}..${to} of ${all.length}${trace.skipped.count ? ` (${trace.skipped.count} records skipped)` : ''}; ` +
-        `${model.selection.toUpperCase()}(${d}) + ${model.discipline.toUpperCase()}, n = ${o.n}, prediction ${o.prediction}, seed ${o.seed}`,
-      o.rescale
-        ? `  rescaled: sizes ÷ ${(scale.meanSize as number).toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'} (mean 1), 1 s of the trace clock = ${(1 / (o.load * o.n * (scale.meanInterArrival as number))).toPrecision(6)} time units, load ρ = ${o.load} (the trace's own on ${o.n} servers: ${(scale.originalLoad as number).toPrecision(4)})`
-        : `  not rescaled: time in the trace's seconds; offered load ${(scale.originalLoad as number).toPrecision(4)} on ${o.n} servers`,
-      `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${r.batches} batches; window [${r.window[0]}, ${r.window[1]}] (${unit})`,
-      `                          mean     95% CI (batch means)`,
-      `  E[T] response time    ${show(r.meanResponseTime)}`,
-      `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,
-      `  E[Q] per server       ${show(r.meanQueueLength)}`,
-      `  T p50 / p95 / p99     ${r.responseTimePercentiles.p50.mean.toFixed(3)} / ${r.responseTimePercentiles.p95.mean.toFixed(3)} / ${r.responseTimePercentiles.p99.mean.toFixed(3)}`,
-      `  offered load in the window ${r.offeredLoad.toFixed(4)}; ${r.events} events in ${r.wallSeconds.toFixed(2)} s`,
-      ...(o.perServer && records ? [`Per server (E[Q_j] by Little: Σ T / window):`, perServerTable(records.servers)] : []),
-      ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob}`] : []),
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }));
+      const user = o.prediction === 'user';
+      const d = o.d ?? Math.min(2, o.n);
+      let workload: { arrivals: Float64Array; sizes: Float64Array; predictions?: Float64Array };
+      let lambda: number;
+      let service: { kind: 'exponential'; mean: number };
+      let scale: Record<string, unknown>;
+      if (o.rescale) {
+        const w = traceWorkload(jobs, {
+          targetLoad: o.load,
+          servers: o.n,
+          rescale: 'sizes',
+          ...(user ? { predictions: 'user-estimate' as const } : {}),
+        });
+        workload = w;
+        lambda = o.load;
+        service = { kind: 'exponential', mean: 1 };
+        scale = {
+          rescaled: true,
+          timeUnit: `mean size (${w.meta.meanSize.toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'})`,
+          ...w.meta,
+        };
+      } else {
+        if (trace.format === 'swim')
+          throw new InvalidModelError(
+            'SWIM sizes are byte counts, not seconds: --no-rescale would serve one byte per second; rescale with --load instead',
+          );
+        workload = rawWorkload(jobs, user);
+        const span = workload.arrivals[workload.arrivals.length - 1] - workload.arrivals[0];
+        if (!(span > 0)) throw new InvalidModelError('all replayed jobs have the same submit time; the replay needs a positive time span');
+        const meanSize = workload.sizes.reduce((a, b) => a + b, 0) / workload.sizes.length;
+        if (!(meanSize > 0)) throw new InvalidModelError('the replayed jobs have total size 0');
+        lambda = (jobs.length - 1) / (span * o.n); // arrivals per server per second
+        service = { kind: 'exponential', mean: meanSize };
+        const originalLoad = lambda * meanSize;
+        if (!(originalLoad < 1))
+          throw new InvalidModelError(
+            `without rescaling the trace offers load ${originalLoad.toPrecision(4)} ≥ 1 on n = ${o.n} servers; use more servers or rescale with --load`,
+          );
+        scale = { rescaled: false, timeUnit: 's', meanSize, originalLoad };
+      }
+      const model = parseModel({
+        lambda,
+        d,
+        selection: o.selection,
+        discipline: o.discipline,
+        sampling: o.sampling,
+        service,
+        prediction: user ? 'exact' : o.prediction,
+      });
+      const measured = jobs.length - o.warmupJobs;
+      if (measured < 2)
+        throw new InvalidModelError(
+          `--warmup-jobs ${o.warmupJobs} leaves ${measured} of ${jobs.length} jobs to measure; at least 2 are needed`,
+        );
+      const batches = o.batches ?? Math.min(25, measured);
+      if (batches < 2) throw new InvalidModelError(`--batches must be ≥ 2, got ${batches}`);
+      const r = simulateReplay(model, workload, {
+        n: o.n,
+        seed: o.seed,
+        warmupJobs: o.warmupJobs,
+        batches,
+        record: Boolean(o.perJob || o.perServer),
+      });
+      if (o.perJob && r.records) writePerJobCsv(o.perJob, r.records.jobs);
+      const { records, ...result } = r;
+      const about = { trace: trace.source, format: trace.format, jobsFrom: from, jobsTo: to, skipped: trace.skipped.count, ...scale };
+      if (o.json) {
+        process.stdout.write(
+          `${JSON.stringify({
+            ...result,
+            replay: about,
+            ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),
+            ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs } } : {}),
+          })}\n`,
+        );
+        return;
+      }
+      const unit = o.rescale ? 'time units = mean sizes' : 'seconds';
+      const lines = [
+        `Replay: ${trace.source} (${trace.format.toUpperCase()}), jobs ${from}..${to} of ${all.length}${trace.skipped.count ? ` (${trace.skipped.count} records skipped)` : ''}; ` +
+          `${model.selection.toUpperCase()}(${d}) + ${model.discipline.toUpperCase()}, n = ${o.n}, prediction ${o.prediction}, seed ${o.seed}`,
+        o.rescale
+          ? `  rescaled: sizes ÷ ${(scale.meanSize as number).toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'} (mean 1), 1 s of the trace clock = ${(1 / (o.load * o.n * (scale.meanInterArrival as number))).toPrecision(6)} time units, load ρ = ${o.load} (the trace's own on ${o.n} servers: ${(scale.originalLoad as number).toPrecision(4)})`
+          : `  not rescaled: time in the trace's seconds; offered load ${(scale.originalLoad as number).toPrecision(4)} on ${o.n} servers`,
+        `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${r.batches} batches; window [${r.window[0]}, ${r.window[1]}] (${unit})`,
+        `                          mean     95% CI (batch means)`,
+        `  E[T] response time    ${show(r.meanResponseTime)}`,
+        `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,
+        `  E[Q] per server       ${show(r.meanQueueLength)}`,
+        `  T p50 / p95 / p99     ${r.responseTimePercentiles.p50.mean.toFixed(3)} / ${r.responseTimePercentiles.p95.mean.toFixed(3)} / ${r.responseTimePercentiles.p99.mean.toFixed(3)}`,
+        `  offered load in the window ${r.offeredLoad.toFixed(4)}; ${r.events} events in ${r.wallSeconds.toFixed(2)} s`,
+        ...(o.perServer && records ? [`Per server (E[Q_j] by Little: Σ T / window):`, perServerTable(records.servers)] : []),
+        ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob}`] : []),
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }),
+  );
   return cmd;
 }

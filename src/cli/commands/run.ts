@@ -8,7 +8,15 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { parseConjecture, type Conjecture } from '../../claims/index.ts';
 import { InvalidModelError } from '../../errors.ts';
-import { STUDY_CLAIM_FILES, TraceCellRunner, expandGrid, judgeExperimentClaims, parseExperiment, type ExperimentCell, type ExperimentSpec } from '../../experiments/index.ts';
+import {
+  STUDY_CLAIM_FILES,
+  TraceCellRunner,
+  expandGrid,
+  judgeExperimentClaims,
+  parseExperiment,
+  type ExperimentCell,
+  type ExperimentSpec,
+} from '../../experiments/index.ts';
 import type { CellOutcome } from '../../experiments/index.ts';
 import { CellStore } from '../../experiments/cellStore.ts';
 import { loadJsonFile } from '../../io/index.ts';
@@ -22,7 +30,15 @@ import { createProgress } from '../progress.ts';
 import { parseOutDir } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
-interface Opts { out?: string; jobs?: number; threads?: number; shard?: ShardSpec; fresh?: boolean; json?: boolean; progress: boolean }
+interface Opts {
+  out?: string;
+  jobs?: number;
+  threads?: number;
+  shard?: ShardSpec;
+  fresh?: boolean;
+  json?: boolean;
+  progress: boolean;
+}
 
 /** Reads and validates an experiment file (one line naming the file and the JSON path on error). */
 export function loadExperiment(file: string) {
@@ -34,7 +50,9 @@ const ANALYSIS_DIR = fileURLToPath(new URL('../../../analysis/', import.meta.url
 
 /** The claim files an experiment is judged by: its own `claims` (relative to the file), else the study's H1–H3. */
 export function loadExperimentClaims(file: string, spec: ExperimentSpec): Conjecture[] {
-  const files = spec.claims ? spec.claims.map((c) => path.resolve(path.dirname(path.resolve(file)), c)) : STUDY_CLAIM_FILES.map((c) => path.join(ANALYSIS_DIR, c));
+  const files = spec.claims
+    ? spec.claims.map((c) => path.resolve(path.dirname(path.resolve(file)), c))
+    : STUDY_CLAIM_FILES.map((c) => path.join(ANALYSIS_DIR, c));
   return files.map((f) => loadJsonFile(f, 'claim', parseConjecture));
 }
 
@@ -47,110 +65,150 @@ function cellSettings(cell: ExperimentCell): Omit<ExperimentCell, 'key'> {
 function summarise(result: SimulationResult): CellOutcome['result'] {
   const r = result as SimulationResult & Partial<Pick<CellOutcome['result'], 'meanSlowdown' | 'responseTimePercentiles'>>;
   return {
-    meanResponseTime: r.meanResponseTime, meanQueueLength: r.meanQueueLength,
+    meanResponseTime: r.meanResponseTime,
+    meanQueueLength: r.meanQueueLength,
     ...(r.meanSlowdown ? { meanSlowdown: r.meanSlowdown } : {}),
     ...(r.responseTimePercentiles ? { responseTimePercentiles: r.responseTimePercentiles } : {}),
-    events: r.events, eventsPerSecond: r.eventsPerSecond, wallSeconds: r.wallSeconds, warmupTime: r.warmupTime, seeds: r.seeds,
+    events: r.events,
+    eventsPerSecond: r.eventsPerSecond,
+    wallSeconds: r.wallSeconds,
+    warmupTime: r.warmupTime,
+    seeds: r.seeds,
   };
 }
 
 export function runCommand(): Command {
   const cmd = new Command('run')
     .summary('run an experiment file (grid of λ, d, n, policies, service laws, predictions) and write its report')
-    .description('Runs every cell of an experiment file with replications and Student-t 95% CIs, using one worker thread\n' +
-      'per core. Each finished cell is stored at once in <out>/cells/; rerunning the same command resumes.\n' +
-      'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.')
+    .description(
+      'Runs every cell of an experiment file with replications and Student-t 95% CIs, using one worker thread\n' +
+        'per core. Each finished cell is stored at once in <out>/cells/; rerunning the same command resumes.\n' +
+        'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.',
+    )
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
     .option('--out <dir>', 'report folder (default: reports/<experiment name>)', parseOutDir);
   return addScaleOptions(cmd)
     .option('--fresh', 'ignore stored cells and recompute everything')
     .option('--json', 'print a JSON summary on stdout')
     .option('--no-progress', 'no progress output on stderr')
-    .addHelpText('after', '\nExamples:\n  supermarket run experiments/paper-synthetic.json\n  supermarket run experiments/smoke.json --out reports/smoke --threads 1\n' +
-      '  supermarket run experiments/paper-synthetic.json --shard 2/8   # one of 8 parts; then: supermarket merge reports/paper-synthetic\n' +
-      '  supermarket slurm experiments/paper-synthetic.json --array 8   # the same as a Slurm job array')
-    .action(action(async (file: string, o: Opts, self: Command) => {
-      const started = Date.now();
-      const spec = loadExperiment(file);
-      const claims = loadExperimentClaims(file, spec);
-      let cells: ExperimentCell[];
-      try {
-        cells = expandGrid(spec);
-      } catch (error) {
-        if (error instanceof InvalidModelError) throw new InvalidModelError(`${file}: ${error.message}`);
-        throw error;
-      }
-      const out = o.out ?? path.join('reports', spec.name);
-      const cost = (c: ExperimentCell) => (c.trace ? 1 : c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime));
-      const shard = o.shard ? startShard(o.shard, self, out, cells.map((c) => ({ key: c.key, cost: cost(c), settings: cellSettings(c) }))) : undefined;
-      if (shard) cells = cells.filter((c) => shard.mine.has(c.key));
-      const dir = shard ? shard.cellsDir : path.join(out, 'cells');
-      const store = new CellStore<CellOutcome>(dir, { fresh: o.fresh });
-      const outcomes = new Map<string, CellOutcome>();
-      for (const cell of cells) {
-        const stored = store.get(cell.key, cellSettings(cell));
-        if (stored) outcomes.set(cell.key, stored);
-      }
-      const resumed = store.resumed;
-      const todo = cells.filter((c) => !outcomes.has(c.key) && !c.trace);
-      const traceTodo = cells.filter((c) => !outcomes.has(c.key) && c.trace);
-      const total = todo.reduce((s, c) => s + cost(c), 0) + traceTodo.length;
-      let done = 0;
-      const progress = createProgress(`run ${spec.name}`, o.progress);
-      if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
-      const byKey = new Map(cells.map((c) => [c.key, c]));
-      // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
-      const onInterrupt = () => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket run experiments/paper-synthetic.json\n  supermarket run experiments/smoke.json --out reports/smoke --threads 1\n' +
+        '  supermarket run experiments/paper-synthetic.json --shard 2/8   # one of 8 parts; then: supermarket merge reports/paper-synthetic\n' +
+        '  supermarket slurm experiments/paper-synthetic.json --array 8   # the same as a Slurm job array',
+    )
+    .action(
+      action(async (file: string, o: Opts, self: Command) => {
+        const started = Date.now();
+        const spec = loadExperiment(file);
+        const claims = loadExperimentClaims(file, spec);
+        let cells: ExperimentCell[];
+        try {
+          cells = expandGrid(spec);
+        } catch (error) {
+          if (error instanceof InvalidModelError) throw new InvalidModelError(`${file}: ${error.message}`);
+          throw error;
+        }
+        const out = o.out ?? path.join('reports', spec.name);
+        const cost = (c: ExperimentCell) => (c.trace ? 1 : c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime));
+        const shard = o.shard
+          ? startShard(
+              o.shard,
+              self,
+              out,
+              cells.map((c) => ({ key: c.key, cost: cost(c), settings: cellSettings(c) })),
+            )
+          : undefined;
+        if (shard) cells = cells.filter((c) => shard.mine.has(c.key));
+        const dir = shard ? shard.cellsDir : path.join(out, 'cells');
+        const store = new CellStore<CellOutcome>(dir, { fresh: o.fresh });
+        const outcomes = new Map<string, CellOutcome>();
+        for (const cell of cells) {
+          const stored = store.get(cell.key, cellSettings(cell));
+          if (stored) outcomes.set(cell.key, stored);
+        }
+        const resumed = store.resumed;
+        const todo = cells.filter((c) => !outcomes.has(c.key) && !c.trace);
+        const traceTodo = cells.filter((c) => !outcomes.has(c.key) && c.trace);
+        const total = todo.reduce((s, c) => s + cost(c), 0) + traceTodo.length;
+        let done = 0;
+        const progress = createProgress(`run ${spec.name}`, o.progress);
+        if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
+        const byKey = new Map(cells.map((c) => [c.key, c]));
+        // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
+        const onInterrupt = () => {
+          progress.stop();
+          process.stderr.write(
+            `\ninterrupted: ${store.saved} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume\n`,
+          );
+          process.exit(130);
+        };
+        process.once('SIGINT', onInterrupt);
+        await runSimulations(
+          todo.map((c) => ({
+            key: c.key,
+            model: c.model,
+            cost: cost(c),
+            options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime },
+          })),
+          (key, result) => {
+            const cell = byKey.get(key)!;
+            const { model: _m, ...cellData } = cell;
+            const outcome: CellOutcome = { cell: cellData, result: summarise(result) };
+            store.put(cell.key, cellSettings(cell), outcome);
+            outcomes.set(key, outcome);
+            done += cost(cell);
+          },
+          o.threads,
+          (poolDone) => progress.update(poolDone, total, `${outcomes.size}/${cells.length} cells`),
+        );
+        // trace replays: one run each, in this thread (the trace and its learned predictions are loaded once)
+        const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
+        const skipped: { key: string; reason: string }[] = [];
+        for (const cell of traceTodo) {
+          progress.update(done, total, `${cell.service} ${cell.policy} λ = ${cell.lambda}`);
+          const r = traces.run(cell);
+          if ('skipReason' in r) {
+            skipped.push({ key: cell.key, reason: r.skipReason });
+            continue;
+          }
+          store.put(cell.key, cellSettings(cell), r);
+          outcomes.set(cell.key, r);
+        }
+        const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) =>
+          traces.quality(c),
+        );
+        process.removeListener('SIGINT', onInterrupt);
         progress.stop();
-        process.stderr.write(`\ninterrupted: ${store.saved} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume\n`);
-        process.exit(130);
-      };
-      process.once('SIGINT', onInterrupt);
-      await runSimulations(
-        todo.map((c) => ({ key: c.key, model: c.model, cost: cost(c), options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime } })),
-        (key, result) => {
-          const cell = byKey.get(key)!;
-          const { model: _m, ...cellData } = cell;
-          const outcome: CellOutcome = { cell: cellData, result: summarise(result) };
-          store.put(cell.key, cellSettings(cell), outcome);
-          outcomes.set(key, outcome);
-          done += cost(cell);
-        },
-        o.threads,
-        (poolDone) => progress.update(poolDone, total, `${outcomes.size}/${cells.length} cells`),
-      );
-      // trace replays: one run each, in this thread (the trace and its learned predictions are loaded once)
-      const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
-      const skipped: { key: string; reason: string }[] = [];
-      for (const cell of traceTodo) {
-        progress.update(done, total, `${cell.service} ${cell.policy} λ = ${cell.lambda}`);
-        const r = traces.run(cell);
-        if ('skipReason' in r) { skipped.push({ key: cell.key, reason: r.skipReason }); continue; }
-        store.put(cell.key, cellSettings(cell), r);
-        outcomes.set(cell.key, r);
-      }
-      const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) => traces.quality(c));
-      process.removeListener('SIGINT', onInterrupt);
-      progress.stop();
-      if (shard) {
-        shard.finish();
-        if (skipped.length) process.stderr.write(`${skipped.length} trace cells skipped: ${skipped.map((x) => `${x.key} (${x.reason})`).join('; ')}\n`);
-        process.stdout.write(`${shard.summary(store.written, resumed)}\n`);
-        return;
-      }
-      const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
-      const meta = {
-        command: ['supermarket', ...process.argv.slice(2)].join(' '), startedAt: new Date(started).toISOString(),
-        wallSeconds: (Date.now() - started) / 1000, versions: dependencyVersions(), resumedCells: resumed, skippedCells: skipped,
-        ...(predictorQuality.length ? { predictorQuality } : {}),
-        machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
-      };
-      const findings = judgeExperimentClaims(claims, ordered);
-      const files = await writeExperimentReport(out, spec, ordered, meta, findings);
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds })}\n`);
-        return;
-      }
-      process.stdout.write(`Report written to ${path.join(out, 'index.html')}: ${cells.length} cells (${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n`);
-    }));
+        if (shard) {
+          shard.finish();
+          if (skipped.length)
+            process.stderr.write(`${skipped.length} trace cells skipped: ${skipped.map((x) => `${x.key} (${x.reason})`).join('; ')}\n`);
+          process.stdout.write(`${shard.summary(store.written, resumed)}\n`);
+          return;
+        }
+        const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
+        const meta = {
+          command: ['supermarket', ...process.argv.slice(2)].join(' '),
+          startedAt: new Date(started).toISOString(),
+          wallSeconds: (Date.now() - started) / 1000,
+          versions: dependencyVersions(),
+          resumedCells: resumed,
+          skippedCells: skipped,
+          ...(predictorQuality.length ? { predictorQuality } : {}),
+          machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
+        };
+        const findings = judgeExperimentClaims(claims, ordered);
+        const files = await writeExperimentReport(out, spec, ordered, meta, findings);
+        if (o.json) {
+          process.stdout.write(
+            `${JSON.stringify({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds })}\n`,
+          );
+          return;
+        }
+        process.stdout.write(
+          `Report written to ${path.join(out, 'index.html')}: ${cells.length} cells (${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n`,
+        );
+      }),
+    );
 }

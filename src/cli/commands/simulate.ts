@@ -13,111 +13,207 @@ import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
-import { addModelOptions, parseJobs, parseMaxLevel, parseNonNegative, parseNonNegativeInteger, parseNumber, parsePositive, parseReplications, modelFromFlags, type ModelFlags } from '../options.ts';
+import {
+  addModelOptions,
+  parseJobs,
+  parseMaxLevel,
+  parseNonNegative,
+  parseNonNegativeInteger,
+  parseNumber,
+  parsePositive,
+  parseReplications,
+  modelFromFlags,
+  type ModelFlags,
+} from '../options.ts';
 
 interface Opts extends ModelFlags {
-  n: number; jobs: number; replications: number; seed: number; warmup?: number; warmupTolerance: number;
-  maxLevel: number; engine: 'auto' | 'event' | 'priority' | 'race'; json?: boolean; progress: boolean;
-  method: 'replications' | 'batch-means'; batches: number; precision?: number; halfWidth?: number; maxReplications: number;
-  perServer?: boolean; perJob?: string;
+  n: number;
+  jobs: number;
+  replications: number;
+  seed: number;
+  warmup?: number;
+  warmupTolerance: number;
+  maxLevel: number;
+  engine: 'auto' | 'event' | 'priority' | 'race';
+  json?: boolean;
+  progress: boolean;
+  method: 'replications' | 'batch-means';
+  batches: number;
+  precision?: number;
+  halfWidth?: number;
+  maxReplications: number;
+  perServer?: boolean;
+  perJob?: string;
 }
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
 /** An estimate, or ∞ with the reason when the mean is infinite in theory. */
-const showOr = (e: Estimate, f: Finiteness) => (f.finite ? show(e) : `∞  (${f.reason}; the run's average ${e.mean.toPrecision(4)} estimates nothing)`);
+const showOr = (e: Estimate, f: Finiteness) =>
+  f.finite ? show(e) : `∞  (${f.reason}; the run's average ${e.mean.toPrecision(4)} estimates nothing)`;
 
 export function simulateCommand(): Command {
   const cmd = new Command('simulate')
     .summary('simulate n servers: mean response time, queue length, tail fractions with 95% CIs')
-    .description('Event-driven simulation of the supermarket model: Poisson arrivals at rate λn, d servers sampled per job,\n' +
-      'ties among the sampled minimisers broken uniformly at random. Each replication has its own warm-up and an\n' +
-      'independent random stream derived from --seed; the same seed gives the same numbers.');
+    .description(
+      'Event-driven simulation of the supermarket model: Poisson arrivals at rate λn, d servers sampled per job,\n' +
+        'ties among the sampled minimisers broken uniformly at random. Each replication has its own warm-up and an\n' +
+        'independent random stream derived from --seed; the same seed gives the same numbers.',
+    );
   addModelOptions(cmd)
     .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parseNumber)
     .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)
     .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parseReplications, 5)
     .option('--seed <seed>', 'master seed (integer ≥ 0)', parseNonNegativeInteger, 1)
-    .option('--warmup <time>', 'warm-up in time units (0: none, measure from the empty start); default: from the mean-field transient (see --warmup-tolerance)', parseNonNegative)
-    .option('--warmup-tolerance <ε>', 'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes', parsePositive, 1e-3)
+    .option(
+      '--warmup <time>',
+      'warm-up in time units (0: none, measure from the empty start); default: from the mean-field transient (see --warmup-tolerance)',
+      parseNonNegative,
+    )
+    .option(
+      '--warmup-tolerance <ε>',
+      'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes',
+      parsePositive,
+      1e-3,
+    )
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
-    .addOption(new Option('--method <method>', 'replications: independent runs; batch-means: one long run cut into --batches batches of --jobs jobs (lag-1 autocorrelation checked)').choices(['replications', 'batch-means']).default('replications'))
+    .addOption(
+      new Option(
+        '--method <method>',
+        'replications: independent runs; batch-means: one long run cut into --batches batches of --jobs jobs (lag-1 autocorrelation checked)',
+      )
+        .choices(['replications', 'batch-means'])
+        .default('replications'),
+    )
     .option('--batches <b>', 'batches of a batch-means run (≥ 2)', parseReplications, 30)
-    .option('--precision <rel>', 'run until the 95% CI of E[T] has relative half-width ≤ rel (e.g. 0.01), adding replications (or batches) one at a time', parsePositive)
+    .option(
+      '--precision <rel>',
+      'run until the 95% CI of E[T] has relative half-width ≤ rel (e.g. 0.01), adding replications (or batches) one at a time',
+      parsePositive,
+    )
     .option('--half-width <h>', 'run until the 95% CI of E[T] has half-width ≤ h (time units)', parsePositive)
     .option('--max-replications <r>', 'budget of a precision-driven run: most replications (or batches)', parseReplications, 200)
-    .addOption(new Option('--engine <engine>', 'event: event-driven FIFO engine; priority: engine for the other disciplines (and FIFO); race: exponential JSQ FIFO fast path; auto: race when exact, else event/priority').choices(['auto', 'event', 'priority', 'race']).default('auto'))
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        'event: event-driven FIFO engine; priority: engine for the other disciplines (and FIFO); race: exponential JSQ FIFO fast path; auto: race when exact, else event/priority',
+      )
+        .choices(['auto', 'event', 'priority', 'race'])
+        .default('auto'),
+    )
     .option('--json', 'print one JSON object on stdout')
     .option('--no-progress', 'no progress output on stderr')
     // records of the first replication (see exportRecords below)
     .option('--per-server', 'per server, in the first replication: busy fraction, mean queue (Little: Σ T / window), jobs served')
-    .option('--per-job <file.csv>', 'write the measured jobs of the first replication as CSV: arrival, size, prediction, server, start (FIFO), departure, response')
-    .addHelpText('after', '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json')
-    .action(action((o: Opts) => {
-      const model = modelFromFlags(o);
-      const n = checkServers(model, o.n);
-      const proposal = o.warmup === undefined ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }) : undefined;
-      const warm = o.warmup ?? proposal!.time;
-      const batchMode = o.method === 'batch-means';
-      const precision = o.precision === undefined && o.halfWidth === undefined ? undefined
-        : { ...(o.precision === undefined ? {} : { relative: o.precision }), ...(o.halfWidth === undefined ? {} : { halfWidth: o.halfWidth }) };
-      const units = batchMode ? o.batches : o.replications;
-      if (precision && o.maxReplications < units) throw new InvalidArgumentError(`--max-replications (${o.maxReplications}) must be ≥ the first ${units} ${batchMode ? 'batches' : 'replications'}`);
-      if (o.perJob || o.perServer) {
-        if (o.jobs > MAX_RECORDED_JOBS) throw new InvalidModelError(`--per-job and --per-server keep at most ${MAX_RECORDED_JOBS} jobs, got --jobs ${o.jobs}`);
-        if (o.engine === 'race') throw new InvalidModelError('--per-job and --per-server need an event engine (the race engine keeps no per-job state); use --engine auto or event');
-        if (batchMode) throw new InvalidModelError('--per-job and --per-server record replication 1: use --method replications');
-        o.engine = o.engine === 'auto' ? 'event' : o.engine; // so replication 1 and its records are the same run
-      }
-      // before the progress bar
-      checkEventBudget(batchMode ? { lambda: model.lambda, n, jobs: o.jobs * units, replications: 1, warmupTime: warm }
-        : { lambda: model.lambda, n, jobs: o.jobs, replications: units, warmupTime: warm });
-      const progress = createProgress('simulate', o.progress && !o.json);
-      const result = simulate(model, {
-        n, jobs: o.jobs, replications: o.replications, seed: o.seed, warmupTime: warm, maxLevel: o.maxLevel, engine: o.engine,
-        method: o.method, batches: o.batches, ...(precision ? { precision, maxReplications: o.maxReplications } : {}),
-        ...(proposal?.relaxationTime === undefined ? {} : { relaxationTime: proposal.relaxationTime }),
-        onProgress: (done, total) => progress.update(done, total, `n = ${n}`),
-      });
-      progress.stop();
-      const records = exportRecords(model, n, warm, o);
-      const infinite = !slowdownFinite(model);
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify({ ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json })}\n`);
-        return;
-      }
-      const f = result.finiteness;
-      const pct = result.responseTimePercentiles;
-      const q = (e: Estimate) => `${e.mean.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]`;
-      const mserLine = result.warmupCheck.ensemble === null ? '  warm-up check: too few jobs for MSER-5'
-        : `  warm-up check: MSER-5 on ${batchMode ? 'the first batch' : `the average of the ${result.replications} replications`} truncates ` +
-          `${result.warmupCheck.ensemble.truncatedJobs} jobs (${(100 * result.warmupCheck.ensemble.fraction).toFixed(1)} %) after the warm-up`;
-      const lines = [
-        `Simulation: ${model.selection.toUpperCase()}(${model.d}) + ${model.discipline.toUpperCase()}, service ${o.service}, prediction ${o.prediction}, λ = ${model.lambda}, n = ${n}, ${model.sampling}`,
-        batchMode
-          ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units; seed ${o.seed}; engine ${result.engine}; ` +
-            `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`
-          : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units; seed ${o.seed}; engine ${result.engine}`,
-        ...(result.precision ? [`  precision: stopped by ${result.precision.stoppedBy} after ${result.precision.units} ${batchMode ? 'batches' : 'replications'}; ` +
-          `target ${[result.precision.target.relative === undefined ? '' : `± ${(100 * result.precision.target.relative).toPrecision(3)} %`,
-            result.precision.target.halfWidth === undefined ? '' : `± ${result.precision.target.halfWidth}`].filter(Boolean).join(' and ')}, ` +
-          `achieved ± ${result.precision.achieved.halfWidth.toPrecision(3)} (${(100 * result.precision.achieved.relative).toPrecision(3)} %)`] : []),
-        mserLine,
-        `                          mean     95% CI`,
-        `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime)}`,
-        `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength)}`,
-        `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength)}`,
-        `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown)}` +
-          (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
-        `  T p50 (pooled)        ${q(pct.p50)}`,
-        `  T p95 (pooled)        ${q(pct.p95)}`,
-        `  T p99 (pooled)        ${q(pct.p99)}`,
-        ...(result.meanWorkload ? [`  E[U] workload         ${showOr(result.meanWorkload, f.meanWorkload)}`] : []),
-        ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
-        `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
-        ...result.warnings.map((w) => `  warning: ${w}`),
-      ];
-      process.stdout.write(`${[...lines, ...records.text].join('\n')}\n`);
-    }));
+    .option(
+      '--per-job <file.csv>',
+      'write the measured jobs of the first replication as CSV: arrival, size, prediction, server, start (FIFO), departure, response',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json',
+    )
+    .action(
+      action((o: Opts) => {
+        const model = modelFromFlags(o);
+        const n = checkServers(model, o.n);
+        const proposal =
+          o.warmup === undefined ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }) : undefined;
+        const warm = o.warmup ?? proposal!.time;
+        const batchMode = o.method === 'batch-means';
+        const precision =
+          o.precision === undefined && o.halfWidth === undefined
+            ? undefined
+            : {
+                ...(o.precision === undefined ? {} : { relative: o.precision }),
+                ...(o.halfWidth === undefined ? {} : { halfWidth: o.halfWidth }),
+              };
+        const units = batchMode ? o.batches : o.replications;
+        if (precision && o.maxReplications < units)
+          throw new InvalidArgumentError(
+            `--max-replications (${o.maxReplications}) must be ≥ the first ${units} ${batchMode ? 'batches' : 'replications'}`,
+          );
+        if (o.perJob || o.perServer) {
+          if (o.jobs > MAX_RECORDED_JOBS)
+            throw new InvalidModelError(`--per-job and --per-server keep at most ${MAX_RECORDED_JOBS} jobs, got --jobs ${o.jobs}`);
+          if (o.engine === 'race')
+            throw new InvalidModelError(
+              '--per-job and --per-server need an event engine (the race engine keeps no per-job state); use --engine auto or event',
+            );
+          if (batchMode) throw new InvalidModelError('--per-job and --per-server record replication 1: use --method replications');
+          o.engine = o.engine === 'auto' ? 'event' : o.engine; // so replication 1 and its records are the same run
+        }
+        // before the progress bar
+        checkEventBudget(
+          batchMode
+            ? { lambda: model.lambda, n, jobs: o.jobs * units, replications: 1, warmupTime: warm }
+            : { lambda: model.lambda, n, jobs: o.jobs, replications: units, warmupTime: warm },
+        );
+        const progress = createProgress('simulate', o.progress && !o.json);
+        const result = simulate(model, {
+          n,
+          jobs: o.jobs,
+          replications: o.replications,
+          seed: o.seed,
+          warmupTime: warm,
+          maxLevel: o.maxLevel,
+          engine: o.engine,
+          method: o.method,
+          batches: o.batches,
+          ...(precision ? { precision, maxReplications: o.maxReplications } : {}),
+          ...(proposal?.relaxationTime === undefined ? {} : { relaxationTime: proposal.relaxationTime }),
+          onProgress: (done, total) => progress.update(done, total, `n = ${n}`),
+        });
+        progress.stop();
+        const records = exportRecords(model, n, warm, o);
+        const infinite = !slowdownFinite(model);
+        if (o.json) {
+          process.stdout.write(`${JSON.stringify({ ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json })}\n`);
+          return;
+        }
+        const f = result.finiteness;
+        const pct = result.responseTimePercentiles;
+        const q = (e: Estimate) => `${e.mean.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]`;
+        const mserLine =
+          result.warmupCheck.ensemble === null
+            ? '  warm-up check: too few jobs for MSER-5'
+            : `  warm-up check: MSER-5 on ${batchMode ? 'the first batch' : `the average of the ${result.replications} replications`} truncates ` +
+              `${result.warmupCheck.ensemble.truncatedJobs} jobs (${(100 * result.warmupCheck.ensemble.fraction).toFixed(1)} %) after the warm-up`;
+        const lines = [
+          `Simulation: ${model.selection.toUpperCase()}(${model.d}) + ${model.discipline.toUpperCase()}, service ${o.service}, prediction ${o.prediction}, λ = ${model.lambda}, n = ${n}, ${model.sampling}`,
+          batchMode
+            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units; seed ${o.seed}; engine ${result.engine}; ` +
+              `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`
+            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units; seed ${o.seed}; engine ${result.engine}`,
+          ...(result.precision
+            ? [
+                `  precision: stopped by ${result.precision.stoppedBy} after ${result.precision.units} ${batchMode ? 'batches' : 'replications'}; ` +
+                  `target ${[
+                    result.precision.target.relative === undefined ? '' : `± ${(100 * result.precision.target.relative).toPrecision(3)} %`,
+                    result.precision.target.halfWidth === undefined ? '' : `± ${result.precision.target.halfWidth}`,
+                  ]
+                    .filter(Boolean)
+                    .join(' and ')}, ` +
+                  `achieved ± ${result.precision.achieved.halfWidth.toPrecision(3)} (${(100 * result.precision.achieved.relative).toPrecision(3)} %)`,
+              ]
+            : []),
+          mserLine,
+          `                          mean     95% CI`,
+          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime)}`,
+          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength)}`,
+          `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength)}`,
+          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown)}` +
+            (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
+          `  T p50 (pooled)        ${q(pct.p50)}`,
+          `  T p95 (pooled)        ${q(pct.p95)}`,
+          `  T p99 (pooled)        ${q(pct.p99)}`,
+          ...(result.meanWorkload ? [`  E[U] workload         ${showOr(result.meanWorkload, f.meanWorkload)}`] : []),
+          ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
+          `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
+          ...result.warnings.map((w) => `  warning: ${w}`),
+        ];
+        process.stdout.write(`${[...lines, ...records.text].join('\n')}\n`);
+      }),
+    );
   return cmd;
 }
 
@@ -135,7 +231,12 @@ function exportRecords(model: SupermarketModel, n: number, warm: number, o: Opts
     ...(o.perJob ? { perJob: { ...about, file: o.perJob, jobs: rec.jobs.arrival.length } } : {}),
   };
   const text = [
-    ...(o.perServer ? [`Per server, replication 1 (${rec.engine} engine, window ${rec.servers.window.toFixed(1)}; E[Q_j] by Little: Σ T / window):`, perServerTable(rec.servers)] : []),
+    ...(o.perServer
+      ? [
+          `Per server, replication 1 (${rec.engine} engine, window ${rec.servers.window.toFixed(1)}; E[Q_j] by Little: Σ T / window):`,
+          perServerTable(rec.servers),
+        ]
+      : []),
     ...(o.perJob ? [`${rec.jobs.arrival.length} measured jobs of replication 1 written to ${o.perJob}`] : []),
   ];
   return { json, text };

@@ -18,8 +18,17 @@ import { parseOutDir, parsePositiveInteger } from '../options.ts';
 import { missingMessage, planMerge } from './merge.ts';
 
 interface Opts {
-  array: number; partition?: string; time?: string; cpusPerTask: number; mem?: string; account?: string; setup?: string;
-  out?: string; command: 'run' | 'conjecture'; submit?: boolean; wait?: boolean;
+  array: number;
+  partition?: string;
+  time?: string;
+  cpusPerTask: number;
+  mem?: string;
+  account?: string;
+  setup?: string;
+  out?: string;
+  command: 'run' | 'conjecture';
+  submit?: boolean;
+  wait?: boolean;
 }
 
 /** The package's `supermarket` launcher (bin/supermarket.js, which runs the compiled dist/). */
@@ -32,7 +41,8 @@ function q(word: string): string {
 
 /** Slurm time limit: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS. */
 function parseTime(value: string): string {
-  if (!/^(\d+-)?\d+(:\d+){0,2}$/.test(value)) throw new InvalidArgumentError(`not a Slurm time limit (e.g. 90, 2:00:00, 1-12:00:00): ${JSON.stringify(value)}`);
+  if (!/^(\d+-)?\d+(:\d+){0,2}$/.test(value))
+    throw new InvalidArgumentError(`not a Slurm time limit (e.g. 90, 2:00:00, 1-12:00:00): ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -50,8 +60,22 @@ export function arraySpec(indexes: readonly number[]): string {
 }
 
 /** The scripts of a job array of `count` shards of `file` (all paths absolute). */
-export function slurmScripts(o: { file: string; command: string; out: string; count: number; cpusPerTask: number; partition?: string;
-  time?: string; mem?: string; account?: string; setup?: string; name: string; cwd: string; node: string; bin: string }): { array: string; merge: string } {
+export function slurmScripts(o: {
+  file: string;
+  command: string;
+  out: string;
+  count: number;
+  cpusPerTask: number;
+  partition?: string;
+  time?: string;
+  mem?: string;
+  account?: string;
+  setup?: string;
+  name: string;
+  cwd: string;
+  node: string;
+  bin: string;
+}): { array: string; merge: string } {
   const logs = path.join(o.out, 'slurm', 'logs');
   const common = [
     ...(o.partition ? [`#SBATCH --partition=${o.partition}`] : []),
@@ -111,7 +135,10 @@ function unfinishedShards(out: string, count: number): number[] {
 
 function sbatch(args: string[]): string {
   const r = spawnSync('sbatch', args, { encoding: 'utf8' });
-  if (r.error) throw new SupermarketError(`cannot run sbatch (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}): is Slurm installed here? Without --submit the scripts are written only`);
+  if (r.error)
+    throw new SupermarketError(
+      `cannot run sbatch (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}): is Slurm installed here? Without --submit the scripts are written only`,
+    );
   if (r.status !== 0) throw new SupermarketError(`sbatch ${args.join(' ')} failed: ${(r.stderr || r.stdout).trim().split('\n')[0]}`);
   return r.stdout.trim().split(';')[0];
 }
@@ -119,18 +146,20 @@ function sbatch(args: string[]): string {
 export function slurmCommand(): Command {
   return new Command('slurm')
     .summary('write (and submit) a Slurm job array running the shards of an experiment, and a merge job after it')
-    .description('Writes <out>/slurm/array.sbatch: a job array of N tasks, task i running\n' +
-      '  supermarket run FILE --shard i/N --out <out> --threads $SLURM_CPUS_PER_TASK\n' +
-      'into <out>/shards/<i>-of-<N>/, and <out>/slurm/merge.sbatch, submitted with --dependency=afterok:<array job>,\n' +
-      'which checks the shards and writes the report of the whole grid to <out>/ (the same results.json as one local\n' +
-      'run). Every finished cell is stored at once, so a failed or timed-out task loses only its running cells:\n' +
-      'rerun this command with --submit and only the shards with missing cells are submitted again.\n' +
-      'The scripts use this machine\'s node and this package by absolute path: run it on the cluster\'s login node.')
+    .description(
+      'Writes <out>/slurm/array.sbatch: a job array of N tasks, task i running\n' +
+        '  supermarket run FILE --shard i/N --out <out> --threads $SLURM_CPUS_PER_TASK\n' +
+        'into <out>/shards/<i>-of-<N>/, and <out>/slurm/merge.sbatch, submitted with --dependency=afterok:<array job>,\n' +
+        'which checks the shards and writes the report of the whole grid to <out>/ (the same results.json as one local\n' +
+        'run). Every finished cell is stored at once, so a failed or timed-out task loses only its running cells:\n' +
+        'rerun this command with --submit and only the shards with missing cells are submitted again.\n' +
+        "The scripts use this machine's node and this package by absolute path: run it on the cluster's login node.",
+    )
     .argument('<file>', 'experiment file (JSON), or a conjecture file with --command conjecture')
     .requiredOption('--array <N>', 'number of array tasks (shards)', parsePositiveInteger)
-    .option('--partition <p>', 'Slurm partition (default: the cluster\'s default)')
+    .option('--partition <p>', "Slurm partition (default: the cluster's default)")
     .option('--time <t>', 'time limit per task, e.g. 2:00:00', parseTime)
-    .option('--cpus-per-task <c>', 'cores per task (the task\'s --threads)', parsePositiveInteger, 1)
+    .option('--cpus-per-task <c>', "cores per task (the task's --threads)", parsePositiveInteger, 1)
     .option('--mem <m>', 'memory per task, e.g. 4G')
     .option('--account <a>', 'Slurm account to charge')
     .option('--setup <line>', 'shell line run first in each job, e.g. "module load nodejs/20"')
@@ -138,7 +167,9 @@ export function slurmCommand(): Command {
     .addOption(new Option('--command <name>', 'the command of the shards').choices(['run', 'conjecture']).default('run'))
     .option('--submit', 'submit the array and the merge job with sbatch (only shards with missing cells)')
     .option('--wait', 'with --submit: block until the merge job ends, then say where the report is or what is missing')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 On a cluster (login node; names of modules and partitions are site-specific):
   module load nodejs                     # any node ≥ 20 on PATH
   git clone <repository> supermarket-lab && cd supermarket-lab
@@ -152,60 +183,95 @@ On a cluster (login node; names of modules and partitions are site-specific):
   #   (submits only the shards with missing cells; each resumes its stored cells)
   npx supermarket merge reports/paper-synthetic   # names missing cells, or writes the report
 Without --submit: bash reports/<name>/slurm/submit.sh submits the same two jobs.
-Locally, the same split without Slurm: supermarket run FILE --shard i/N, then supermarket merge <out>.`)
-    .action(action(async (file: string, o: Opts) => {
-      if (o.wait && !o.submit) throw new SupermarketError('--wait needs --submit');
-      const abs = path.resolve(file);
-      if (!existsSync(abs)) throw new SupermarketError(`${file}: no such file`);
-      const name = path.basename(abs, '.json').replace(/[^A-Za-z0-9._-]+/g, '_');
-      const out = path.resolve(o.out ?? path.join('reports', o.command === 'conjecture' ? `conjecture-${name}` : name));
-      const dir = path.join(out, 'slurm');
-      mkdirSync(path.join(dir, 'logs'), { recursive: true });
-      const scripts = slurmScripts({ file: abs, command: o.command, out, count: o.array, cpusPerTask: o.cpusPerTask, partition: o.partition,
-        time: o.time, mem: o.mem, account: o.account, setup: o.setup, name, cwd: process.cwd(), node: process.execPath, bin: BIN });
-      const arrayFile = path.join(dir, 'array.sbatch');
-      const mergeFile = path.join(dir, 'merge.sbatch');
-      writeFileAtomic(arrayFile, scripts.array);
-      writeFileAtomic(mergeFile, scripts.merge);
-      const submitFile = path.join(dir, 'submit.sh');
-      writeFileAtomic(submitFile, ['#!/bin/bash', 'set -euo pipefail',
-        `# submits the array, then the merge job after it; (re)submit only some shards with: ARRAY=3,5 bash ${submitFile}`,
-        `ARRAY_JOB=$(sbatch --parsable --array="\${ARRAY:-1-${o.array}}" ${q(arrayFile)})`,
-        'ARRAY_JOB=${ARRAY_JOB%%;*}',
-        `MERGE_JOB=$(sbatch --parsable --dependency=afterok:$ARRAY_JOB ${q(mergeFile)})`,
-        'echo "array job $ARRAY_JOB, merge job ${MERGE_JOB%%;*} (squeue -u $USER)"', ''].join('\n'));
-      chmodSync(submitFile, 0o755);
-      if (!existsSync(path.resolve(BIN, '../../dist/cli/main.js'))) {
-        process.stderr.write(`note: ${path.resolve(BIN, '../../dist')} is not built; run npm ci (or npm run build) before the jobs start\n`);
-      }
-      if (!o.submit) {
-        process.stdout.write(`Wrote ${arrayFile} (${o.array} tasks) and ${mergeFile}; submit with: bash ${submitFile}\n`);
-        return;
-      }
-      const todo = unfinishedShards(out, o.array);
-      let arrayJob: string | undefined;
-      if (todo.length > 0) arrayJob = sbatch(['--parsable', `--array=${arraySpec(todo)}`, arrayFile]);
-      const mergeArgs = ['--parsable', ...(arrayJob ? [`--dependency=afterok:${arrayJob}`] : []), ...(o.wait ? ['--wait'] : []), mergeFile];
-      process.stdout.write(`${arrayJob ? `array job ${arrayJob}: shards ${arraySpec(todo)} of ${o.array}` : `every shard is complete`}; ` +
-        `merge job ${o.wait ? 'submitted, waiting' : 'submitted'} (logs in ${path.join(dir, 'logs')})\n`);
-      if (!o.wait) {
-        const mergeJob = sbatch(mergeArgs);
-        process.stdout.write(`merge job ${mergeJob}; watch with: squeue -u ${process.env.USER ?? '$USER'}\n`);
-        return;
-      }
-      const r = spawnSync('sbatch', mergeArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      if (r.error) throw new SupermarketError(`cannot run sbatch (${r.error.message})`);
-      if (r.status === 0 && existsSync(path.join(out, 'results.json'))) {
-        process.stdout.write(`Report written to ${path.join(out, 'index.html')} (array ${arrayJob ?? 'none'}, merge job ${r.stdout.trim().split(';')[0]})\n`);
-        return;
-      }
-      let why = `the merge job did not finish (sbatch exit ${r.status}; see ${path.join(dir, 'logs', 'merge.out')})`;
-      try {
-        const plan = planMerge([out]);
-        if (plan.missing.size > 0) why = missingMessage(plan);
-      } catch (e) {
-        why += `; ${(e as Error).message}`;
-      }
-      throw new SupermarketError(why);
-    }));
+Locally, the same split without Slurm: supermarket run FILE --shard i/N, then supermarket merge <out>.`,
+    )
+    .action(
+      action(async (file: string, o: Opts) => {
+        if (o.wait && !o.submit) throw new SupermarketError('--wait needs --submit');
+        const abs = path.resolve(file);
+        if (!existsSync(abs)) throw new SupermarketError(`${file}: no such file`);
+        const name = path.basename(abs, '.json').replace(/[^A-Za-z0-9._-]+/g, '_');
+        const out = path.resolve(o.out ?? path.join('reports', o.command === 'conjecture' ? `conjecture-${name}` : name));
+        const dir = path.join(out, 'slurm');
+        mkdirSync(path.join(dir, 'logs'), { recursive: true });
+        const scripts = slurmScripts({
+          file: abs,
+          command: o.command,
+          out,
+          count: o.array,
+          cpusPerTask: o.cpusPerTask,
+          partition: o.partition,
+          time: o.time,
+          mem: o.mem,
+          account: o.account,
+          setup: o.setup,
+          name,
+          cwd: process.cwd(),
+          node: process.execPath,
+          bin: BIN,
+        });
+        const arrayFile = path.join(dir, 'array.sbatch');
+        const mergeFile = path.join(dir, 'merge.sbatch');
+        writeFileAtomic(arrayFile, scripts.array);
+        writeFileAtomic(mergeFile, scripts.merge);
+        const submitFile = path.join(dir, 'submit.sh');
+        writeFileAtomic(
+          submitFile,
+          [
+            '#!/bin/bash',
+            'set -euo pipefail',
+            `# submits the array, then the merge job after it; (re)submit only some shards with: ARRAY=3,5 bash ${submitFile}`,
+            `ARRAY_JOB=$(sbatch --parsable --array="\${ARRAY:-1-${o.array}}" ${q(arrayFile)})`,
+            'ARRAY_JOB=${ARRAY_JOB%%;*}',
+            `MERGE_JOB=$(sbatch --parsable --dependency=afterok:$ARRAY_JOB ${q(mergeFile)})`,
+            'echo "array job $ARRAY_JOB, merge job ${MERGE_JOB%%;*} (squeue -u $USER)"',
+            '',
+          ].join('\n'),
+        );
+        chmodSync(submitFile, 0o755);
+        if (!existsSync(path.resolve(BIN, '../../dist/cli/main.js'))) {
+          process.stderr.write(
+            `note: ${path.resolve(BIN, '../../dist')} is not built; run npm ci (or npm run build) before the jobs start\n`,
+          );
+        }
+        if (!o.submit) {
+          process.stdout.write(`Wrote ${arrayFile} (${o.array} tasks) and ${mergeFile}; submit with: bash ${submitFile}\n`);
+          return;
+        }
+        const todo = unfinishedShards(out, o.array);
+        let arrayJob: string | undefined;
+        if (todo.length > 0) arrayJob = sbatch(['--parsable', `--array=${arraySpec(todo)}`, arrayFile]);
+        const mergeArgs = [
+          '--parsable',
+          ...(arrayJob ? [`--dependency=afterok:${arrayJob}`] : []),
+          ...(o.wait ? ['--wait'] : []),
+          mergeFile,
+        ];
+        process.stdout.write(
+          `${arrayJob ? `array job ${arrayJob}: shards ${arraySpec(todo)} of ${o.array}` : `every shard is complete`}; ` +
+            `merge job ${o.wait ? 'submitted, waiting' : 'submitted'} (logs in ${path.join(dir, 'logs')})\n`,
+        );
+        if (!o.wait) {
+          const mergeJob = sbatch(mergeArgs);
+          process.stdout.write(`merge job ${mergeJob}; watch with: squeue -u ${process.env.USER ?? '$USER'}\n`);
+          return;
+        }
+        const r = spawnSync('sbatch', mergeArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        if (r.error) throw new SupermarketError(`cannot run sbatch (${r.error.message})`);
+        if (r.status === 0 && existsSync(path.join(out, 'results.json'))) {
+          process.stdout.write(
+            `Report written to ${path.join(out, 'index.html')} (array ${arrayJob ?? 'none'}, merge job ${r.stdout.trim().split(';')[0]})\n`,
+          );
+          return;
+        }
+        let why = `the merge job did not finish (sbatch exit ${r.status}; see ${path.join(dir, 'logs', 'merge.out')})`;
+        try {
+          const plan = planMerge([out]);
+          if (plan.missing.size > 0) why = missingMessage(plan);
+        } catch (e) {
+          why += `; ${(e as Error).message}`;
+        }
+        throw new SupermarketError(why);
+      }),
+    );
 }

@@ -11,8 +11,16 @@ import { action } from '../errors.ts';
 import { parseIntegerList, parsePositiveInteger } from '../options.ts';
 
 interface Opts {
-  format?: 'swf' | 'swim'; status?: number[]; size?: 'B' | 'D'; skipMalformed?: boolean;
-  learn?: boolean; trainFraction: number; seed: number; trees: number; maxTrainSamples: number; json?: boolean;
+  format?: 'swf' | 'swim';
+  status?: number[];
+  size?: 'B' | 'D';
+  skipMalformed?: boolean;
+  learn?: boolean;
+  trainFraction: number;
+  seed: number;
+  trees: number;
+  maxTrainSamples: number;
+  json?: boolean;
 }
 
 function parseFraction(value: string): number {
@@ -31,19 +39,22 @@ function qualityRow(name: string, q: PairStatistics | PredictionQuality | undefi
 }
 const qualityHeader = `  ${'predictor'.padEnd(22)} ${'jobs'.padStart(7)}  ${'r(ln)'.padStart(7)}  ${'Spearman'.padStart(8)}  ${'over'.padStart(6)}  ${'under'.padStart(6)}  ${'MedAbsLnErr'.padStart(11)}  ${'P/S'.padStart(6)}`;
 /** The legend printed under the quality table: every column in words. */
-const qualityLegend = '  r(ln) = correlation of ln P and ln S; Spearman = rank correlation; over/under = shares of jobs with P > S and P < S;\n' +
+const qualityLegend =
+  '  r(ln) = correlation of ln P and ln S; Spearman = rank correlation; over/under = shares of jobs with P > S and P < S;\n' +
   '  MedAbsLnErr = median absolute log error, median |ln P − ln S| (0.69 = off by a factor 2); P/S = median ratio (jobs with S, P > 0)';
 
 export function traceCommand(): Command {
   return new Command('trace')
     .summary('statistics of a job trace (SWF or SWIM) and, with --learn, learned size predictions')
-    .description('Reads a Standard Workload Format log (.swf, .swf.gz) or a SWIM Hadoop TSV (.tsv) and prints: job count,\n' +
-      'skipped records, mean/SCV/median of the size S, inter-arrival mean and SCV, and corr(ln S, ln P) for the trace\'s\n' +
-      'own estimate P (SWF requested time) or, for SWIM, the map-input-bytes feature. Definitions: ../shared/data/README.md.\n' +
-      'With --learn: trains on the first part of the trace (chronological) and reports the quality of the predicted sizes\n' +
-      'of the rest (random forest and linear regression on ln size) beside the user estimate on the same jobs.\n' +
-      'MedAbsLnErr = median absolute log error, median |ln P − ln S|; P/S = median ratio; over/under = shares of P > S and\n' +
-      'P < S (jobs with S, P > 0). SWIM: jobs whose gap column disagrees with the submit-time difference are counted as warnings.')
+    .description(
+      'Reads a Standard Workload Format log (.swf, .swf.gz) or a SWIM Hadoop TSV (.tsv) and prints: job count,\n' +
+        "skipped records, mean/SCV/median of the size S, inter-arrival mean and SCV, and corr(ln S, ln P) for the trace's\n" +
+        'own estimate P (SWF requested time) or, for SWIM, the map-input-bytes feature. Definitions: ../shared/data/README.md.\n' +
+        'With --learn: trains on the first part of the trace (chronological) and reports the quality of the predicted sizes\n' +
+        'of the rest (random forest and linear regression on ln size) beside the user estimate on the same jobs.\n' +
+        'MedAbsLnErr = median absolute log error, median |ln P − ln S|; P/S = median ratio; over/under = shares of P > S and\n' +
+        'P < S (jobs with S, P > 0). SWIM: jobs whose gap column disagrees with the submit-time difference are counted as warnings.',
+    )
     .argument('<file>', 'trace file (.swf, .swf.gz or .tsv)')
     .addOption(new Option('--format <format>', 'reader (default: from the file name)').choices(['swf', 'swim']))
     .option('--status <codes>', 'SWF: keep only jobs with these status codes, e.g. 1 (completed)', parseIntegerList)
@@ -55,57 +66,95 @@ export function traceCommand(): Command {
     .option('--trees <k>', 'random forest: number of trees', parsePositiveInteger, 16)
     .option('--max-train-samples <k>', 'random forest: training subsample size', parsePositiveInteger, 800)
     .option('--json', 'print one JSON object on stdout')
-    .addHelpText('after', '\nExamples:\n  supermarket trace ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1\n  supermarket trace ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --size D --learn')
-    .action(action((file: string, o: Opts) => {
-      if (!existsSync(file)) throw new InvalidModelError(`trace file not found: ${file}`);
-      const trace = loadTrace(file, { format: o.format, status: o.status, size: o.size, onMalformed: o.skipMalformed ? 'skip' : 'error' });
-      if (trace.jobs.length === 0) {
-        throw new InvalidModelError(`${file}: no jobs left${o.status ? ` after the status filter ${o.status.join(',')}` : ''} (${trace.skipped.count} records skipped)`);
-      }
-      const stats = traceStatistics(trace.jobs);
-      const feature = trace.format === 'swim'
-        ? pairStatistics(trace.jobs.map((j) => j.size), (trace.jobs as SwimJob[]).map((j) => j.mapInputBytes))
-        : undefined;
-      let learned: LearnResult[] | undefined;
-      if (o.learn) {
-        const common = { trainFraction: o.trainFraction, seed: o.seed, trees: o.trees, maxTrainSamples: o.maxTrainSamples };
-        const clock = trace.format === 'swf' ? trace.clock : undefined; // hour of day / day of week in local time where the header says
-        learned = [learnPredictions(trace.jobs, { ...common, clock, model: 'random-forest' }), learnPredictions(trace.jobs, { ...common, clock, model: 'linear' })];
-      }
-      const filter = trace.format === 'swf' ? (trace.filter.status ? `status in [${trace.filter.status.join(', ')}]` : 'none') : 'none';
-      if (o.json) {
-        const sizeDef = trace.format === 'swim' ? trace.size : { kind: 'run time', formula: 'SWF field 4 (s)' };
-        process.stdout.write(`${JSON.stringify({
-          source: trace.source, format: trace.format, records: trace.records, skipped: trace.skipped,
-          ...(trace.format === 'swim' ? { warnings: trace.warnings } : {}), filter, size: sizeDef,
-          statistics: stats, ...(feature ? { mapInputFeature: feature } : {}),
-          ...(learned ? { learn: learned.map(({ predictions, ...rest }) => rest) } : {}),
-        })}\n`);
-        return;
-      }
-      const unit = trace.format === 'swf' ? 's' : 'B';
-      const reasons = Object.entries(trace.skipped.reasons).map(([r, c]) => `${c} ${r}`).join(', ');
-      const lines = [
-        `${trace.source} (${trace.format.toUpperCase()}${trace.format === 'swim' ? `, size ${trace.size.formula}` : ', size = run time'})`,
-        `  jobs ${stats.count} of ${trace.records} records; skipped ${trace.skipped.count}${reasons ? ` (${reasons})` : ''}; filter: ${filter}` +
-          (trace.format === 'swim' && trace.warnings.count > 0
-            ? `; warnings: ${Object.entries(trace.warnings.reasons).map(([r, c]) => `${c} ${r} (tolerance ${SWIM_GAP_TOLERANCE} s; submit times used)`).join(', ')}`
-            : ''),
-        `  size S: mean ${num(stats.meanSize)} ${unit}, SCV ${stats.scvSize.toFixed(2)}, median ${num(stats.medianSize)} ${unit}; ` +
-          `${stats.zeroSizeJobs} jobs of size 0 (in these statistics; left out of predictor agreement and of mean slowdown T/S in replays)`,
-        `  inter-arrival: mean ${stats.meanInterArrival.toFixed(3)} s, SCV ${stats.scvInterArrival.toFixed(1)}; span ${(stats.span / 86400).toFixed(1)} days`,
-        '', qualityHeader,
-        qualityRow(trace.format === 'swf' ? 'user estimate (all)' : 'map input bytes (all)', trace.format === 'swf' ? stats.userEstimate : feature),
-      ];
-      if (learned) {
-        const [rf, lin] = learned;
-        lines.push(`  -- test part: jobs ${rf.trainCount + 1}..${rf.trainCount + rf.testCount} (trained on the first ${rf.trainCount}; forest fit on ${rf.fitCount}, ${o.trees} trees, seed ${rf.seed})`,
-          qualityRow('random forest', rf.quality.learned), qualityRow('linear (OLS)', lin.quality.learned));
-        if (rf.quality.userEstimate) lines.push(qualityRow('user estimate', rf.quality.userEstimate));
-        lines.push(`  features: ${rf.features.join(', ')}`);
-        if (rf.timeOfDay) lines.push(`  hour of day, day of week (0 = Monday): ${rf.timeOfDay}`);
-      }
-      lines.push(qualityLegend);
-      process.stdout.write(`${lines.join('\n')}\n`);
-    }));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  supermarket trace ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1\n  supermarket trace ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --size D --learn',
+    )
+    .action(
+      action((file: string, o: Opts) => {
+        if (!existsSync(file)) throw new InvalidModelError(`trace file not found: ${file}`);
+        const trace = loadTrace(file, {
+          format: o.format,
+          status: o.status,
+          size: o.size,
+          onMalformed: o.skipMalformed ? 'skip' : 'error',
+        });
+        if (trace.jobs.length === 0) {
+          throw new InvalidModelError(
+            `${file}: no jobs left${o.status ? ` after the status filter ${o.status.join(',')}` : ''} (${trace.skipped.count} records skipped)`,
+          );
+        }
+        const stats = traceStatistics(trace.jobs);
+        const feature =
+          trace.format === 'swim'
+            ? pairStatistics(
+                trace.jobs.map((j) => j.size),
+                (trace.jobs as SwimJob[]).map((j) => j.mapInputBytes),
+              )
+            : undefined;
+        let learned: LearnResult[] | undefined;
+        if (o.learn) {
+          const common = { trainFraction: o.trainFraction, seed: o.seed, trees: o.trees, maxTrainSamples: o.maxTrainSamples };
+          const clock = trace.format === 'swf' ? trace.clock : undefined; // hour of day / day of week in local time where the header says
+          learned = [
+            learnPredictions(trace.jobs, { ...common, clock, model: 'random-forest' }),
+            learnPredictions(trace.jobs, { ...common, clock, model: 'linear' }),
+          ];
+        }
+        const filter = trace.format === 'swf' ? (trace.filter.status ? `status in [${trace.filter.status.join(', ')}]` : 'none') : 'none';
+        if (o.json) {
+          const sizeDef = trace.format === 'swim' ? trace.size : { kind: 'run time', formula: 'SWF field 4 (s)' };
+          process.stdout.write(
+            `${JSON.stringify({
+              source: trace.source,
+              format: trace.format,
+              records: trace.records,
+              skipped: trace.skipped,
+              ...(trace.format === 'swim' ? { warnings: trace.warnings } : {}),
+              filter,
+              size: sizeDef,
+              statistics: stats,
+              ...(feature ? { mapInputFeature: feature } : {}),
+              ...(learned ? { learn: learned.map(({ predictions, ...rest }) => rest) } : {}),
+            })}\n`,
+          );
+          return;
+        }
+        const unit = trace.format === 'swf' ? 's' : 'B';
+        const reasons = Object.entries(trace.skipped.reasons)
+          .map(([r, c]) => `${c} ${r}`)
+          .join(', ');
+        const lines = [
+          `${trace.source} (${trace.format.toUpperCase()}${trace.format === 'swim' ? `, size ${trace.size.formula}` : ', size = run time'})`,
+          `  jobs ${stats.count} of ${trace.records} records; skipped ${trace.skipped.count}${reasons ? ` (${reasons})` : ''}; filter: ${filter}` +
+            (trace.format === 'swim' && trace.warnings.count > 0
+              ? `; warnings: ${Object.entries(trace.warnings.reasons)
+                  .map(([r, c]) => `${c} ${r} (tolerance ${SWIM_GAP_TOLERANCE} s; submit times used)`)
+                  .join(', ')}`
+              : ''),
+          `  size S: mean ${num(stats.meanSize)} ${unit}, SCV ${stats.scvSize.toFixed(2)}, median ${num(stats.medianSize)} ${unit}; ` +
+            `${stats.zeroSizeJobs} jobs of size 0 (in these statistics; left out of predictor agreement and of mean slowdown T/S in replays)`,
+          `  inter-arrival: mean ${stats.meanInterArrival.toFixed(3)} s, SCV ${stats.scvInterArrival.toFixed(1)}; span ${(stats.span / 86400).toFixed(1)} days`,
+          '',
+          qualityHeader,
+          qualityRow(
+            trace.format === 'swf' ? 'user estimate (all)' : 'map input bytes (all)',
+            trace.format === 'swf' ? stats.userEstimate : feature,
+          ),
+        ];
+        if (learned) {
+          const [rf, lin] = learned;
+          lines.push(
+            `  -- test part: jobs ${rf.trainCount + 1}..${rf.trainCount + rf.testCount} (trained on the first ${rf.trainCount}; forest fit on ${rf.fitCount}, ${o.trees} trees, seed ${rf.seed})`,
+            qualityRow('random forest', rf.quality.learned),
+            qualityRow('linear (OLS)', lin.quality.learned),
+          );
+          if (rf.quality.userEstimate) lines.push(qualityRow('user estimate', rf.quality.userEstimate));
+          lines.push(`  features: ${rf.features.join(', ')}`);
+          if (rf.timeOfDay) lines.push(`  hour of day, day of week (0 = Monday): ${rf.timeOfDay}`);
+        }
+        lines.push(qualityLegend);
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }),
+    );
 }

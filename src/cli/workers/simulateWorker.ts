@@ -23,9 +23,10 @@ parentPort!.on('message', (task: Task) => {
       last = now;
       parentPort!.postMessage({ id: task.id, progress: Math.min(1, done / Math.max(total, 1)) });
     };
-    const result = task.kind === 'trajectory'
-      ? simulateTrajectory(task.model, task.options as TrajectoryOptions)
-      : simulate(task.model, { ...(task.options as SimulateOptions), onProgress });
+    const result =
+      task.kind === 'trajectory'
+        ? simulateTrajectory(task.model, task.options as TrajectoryOptions)
+        : simulate(task.model, { ...(task.options as SimulateOptions), onProgress });
     parentPort!.postMessage({ id: task.id, result });
   } catch (error) {
     const e = error as Error;

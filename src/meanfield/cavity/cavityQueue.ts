@@ -88,7 +88,11 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
     if (to > end) to = end;
     if (k >= levelCapacity) {
       while (k >= levelCapacity) levelCapacity *= 2;
-      const widen = (row: Float64Array) => { const r = new Float64Array(levelCapacity); r.set(row); return r; };
+      const widen = (row: Float64Array) => {
+        const r = new Float64Array(levelCapacity);
+        r.set(row);
+        return r;
+      };
       levelTime = levelTime.map(widen);
       levelCompletionsByBatch = levelCompletionsByBatch.map(widen);
       const c = new Float64Array(levelCapacity);

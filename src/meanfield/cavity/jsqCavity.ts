@@ -128,7 +128,14 @@ export interface JsqCavityResult {
   method: 'cavity';
   convergence: JsqCavityConvergence;
   diagnostics: { horizons: number[]; acceptedJobs: number };
-  provenance: { model: SupermarketModel; equation: string; source: string; version: string; seed: number; options: Required<Omit<JsqCavityOptions, 'seed'>> };
+  provenance: {
+    model: SupermarketModel;
+    equation: string;
+    source: string;
+    version: string;
+    seed: number;
+    options: Required<Omit<JsqCavityOptions, 'seed'>>;
+  };
 }
 
 /** Acceptance a_k/d at k jobs from a tail s (past the table: φ(0, 0)/d, i.e. 1 for d = 1, else 0). */
@@ -151,7 +158,8 @@ function positive(name: string, v: number, max = Infinity): number {
   return v;
 }
 function integer(name: string, v: number, min: number): number {
-  if (!Number.isInteger(v) || v < min || v > 5000) throw new InvalidModelError(`jsqCavity ${name} must be an integer in [${min}, 5000], got ${v}`);
+  if (!Number.isInteger(v) || v < min || v > 5000)
+    throw new InvalidModelError(`jsqCavity ${name} must be an integer in [${min}, 5000], got ${v}`);
   return v;
 }
 
@@ -161,7 +169,10 @@ function busyTail(times: ArrayLike<number>, rho: number): Float64Array {
   while (top > 1 && times[top] === 0) top--;
   const s = new Float64Array(top + 1);
   let acc = 0;
-  for (let k = top; k >= 1; k--) { acc += times[k]; s[k] = acc; }
+  for (let k = top; k >= 1; k--) {
+    acc += times[k];
+    s[k] = acc;
+  }
   for (let k = 1; k <= top; k++) s[k] = acc > 0 ? (rho * s[k]) / acc : 0;
   s[0] = 1;
   return s;
@@ -207,8 +218,14 @@ function andersonStep(mixer: AndersonMixer, s: Float64Array, hat: Float64Array, 
   let projected = false;
   for (let i = 0; i < L; i++) {
     let v = next[i];
-    if (!(v >= 0)) { v = 0; projected = true; }
-    if (v > out[i + 1]) { v = out[i + 1]; projected = true; }
+    if (!(v >= 0)) {
+      v = 0;
+      projected = true;
+    }
+    if (v > out[i + 1]) {
+      v = out[i + 1];
+      projected = true;
+    }
     out[i + 2] = v;
   }
   if (projected) mixer.reset();
@@ -216,7 +233,14 @@ function andersonStep(mixer: AndersonMixer, s: Float64Array, hat: Float64Array, 
 }
 
 const addInto = (acc: Float64Array, v: ArrayLike<number>): Float64Array => {
-  const out = acc.length >= v.length ? acc : (() => { const g = new Float64Array(v.length); g.set(acc); return g; })();
+  const out =
+    acc.length >= v.length
+      ? acc
+      : (() => {
+          const g = new Float64Array(v.length);
+          g.set(acc);
+          return g;
+        })();
   for (let k = 0; k < v.length; k++) out[k] += v[k];
   return out;
 };
@@ -294,21 +318,37 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   const batches = checkRunOptions(iterationHorizon, 0, options.batches ?? 10, seed).batches;
 
   const common = {
-    discipline: model.discipline, conventions: model.conventions, service, prediction, potentialRate: lambda * d, levels: true, batches,
+    discipline: model.discipline,
+    conventions: model.conventions,
+    service,
+    prediction,
+    potentialRate: lambda * d,
+    levels: true,
+    batches,
   };
   const horizons: number[] = [];
   let acceptedJobs = 0;
   /** One cavity run of measured time `horizon` (warm-up horizon/10) with acceptance a_k(s)/d. */
   const run = (s: Float64Array, horizon: number, stream: number) => {
-    const out = runCavityQueue({ ...common, acceptance: new LevelAcceptance(s, d), warmup: horizon / 10, horizon, rng: new Rng(streamSeed(seed, stream)) });
+    const out = runCavityQueue({
+      ...common,
+      acceptance: new LevelAcceptance(s, d),
+      warmup: horizon / 10,
+      horizon,
+      rng: new Rng(streamSeed(seed, stream)),
+    });
     horizons.push(horizon);
     acceptedJobs += out.acceptedJobs;
     let levelTime: Float64Array = new Float64Array(0);
     for (const row of out.levelTime) levelTime = addInto(levelTime, row);
     const sum = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
     return {
-      levelTime, batchTails: out.levelTime.map((row) => busyTail(row, rho)), completions: out.levelCompletions,
-      responseSum: sum(out.responseSum), slowdownSum: sum(out.slowdownSum), completed: sum(out.completed),
+      levelTime,
+      batchTails: out.levelTime.map((row) => busyTail(row, rho)),
+      completions: out.levelCompletions,
+      responseSum: sum(out.responseSum),
+      slowdownSum: sum(out.slowdownSum),
+      completed: sum(out.completed),
     };
   };
 
@@ -316,8 +356,16 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   let L = Math.max(32, sqdTruncationLevel(rho, d, 1e-15) + 8);
   const modes: ('level balance' | 'busy tail')[] = [];
   const perRestart: {
-    iterations: number; converged: boolean; residual: number; times: Float64Array; completions: Float64Array; runBusy: number[];
-    responseSum: number; slowdownSum: number; completed: number; value: number;
+    iterations: number;
+    converged: boolean;
+    residual: number;
+    times: Float64Array;
+    completions: Float64Array;
+    runBusy: number[];
+    responseSum: number;
+    slowdownSum: number;
+    completed: number;
+    value: number;
   }[] = [];
   /** Tail from the level balance of a run's time and completions per level (null if the rates are unusable). */
   const balanceTarget = (times: ArrayLike<number>, completions: ArrayLike<number>) => {
@@ -342,14 +390,20 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       // The balance step carries its own run's noise into s, so ŝ − s has about twice the variance of ŝ.
       const check = fixedPointResidual(hat, s, c.batchTails, mode === 'level balance' ? noiseFactor * Math.SQRT2 : noiseFactor);
       residual = check.residual;
-      if (check.within && T >= iterationHorizon) { converged = true; break; }
+      if (check.within && T >= iterationHorizon) {
+        converged = true;
+        break;
+      }
       if (mode === 'level balance') {
         const b = balanceTarget(c.levelTime, c.completions);
         // The balance step has no slow mode: after BALANCE_SETTLE steps at the full horizon with c* within 5 % of 1 the
         // iterate is at the fixed point up to the runs' noise (the batch SEs understate it at λ → 1); the averaging runs
         // and the checks below then judge it.
         settled = T >= iterationHorizon && b !== null && Math.abs(b.scale - 1) <= 0.05 ? settled + 1 : 0;
-        if (settled >= BALANCE_SETTLE) { converged = true; break; }
+        if (settled >= BALANCE_SETTLE) {
+          converged = true;
+          break;
+        }
         if (T >= iterationHorizon && !(b && Math.abs(b.scale - 1) <= BALANCE_SCALE_LIMIT)) unstable++;
         if (b && unstable < 2) {
           s = b.tail;
@@ -375,23 +429,39 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     let times: Float64Array = new Float64Array(0);
     let completions: Float64Array = new Float64Array(0);
     const runBusy: number[] = [];
-    let responseSum = 0, slowdownSum = 0, completed = 0;
+    let responseSum = 0,
+      slowdownSum = 0,
+      completed = 0;
     for (let a = 0; a < averagingIterations && converged; a++) {
       const c = run(s, iterationHorizon, ++stream);
       times = addInto(times, c.levelTime);
       completions = addInto(completions, c.completions);
       runBusy.push(1 - c.levelTime[0] / c.levelTime.reduce((x, y) => x + y, 0));
-      responseSum += c.responseSum; slowdownSum += c.slowdownSum; completed += c.completed;
+      responseSum += c.responseSum;
+      slowdownSum += c.slowdownSum;
+      completed += c.completed;
       s = (mode === 'level balance' ? balanceTarget(times, completions)?.tail : undefined) ?? extendTail(busyTail(times, rho), d);
     }
     modes.push(mode);
     let q = 0;
     for (let k = 1; k < s.length; k++) q += s[k];
-    perRestart.push({ iterations, converged, residual, times, completions, runBusy, responseSum, slowdownSum, completed, value: q / lambda });
+    perRestart.push({
+      iterations,
+      converged,
+      residual,
+      times,
+      completions,
+      runBusy,
+      responseSum,
+      slowdownSum,
+      completed,
+      value: q / lambda,
+    });
     if (!converged) {
       throw new ConvergenceError(
         `jsqCavity: restart ${r + 1} of ${restarts} did not reach the cavity fixed point within ${maxIterations} iterations (raise maxIterations or iterationHorizon)`,
-        residual, iterations,
+        residual,
+        iterations,
       );
     }
   }
@@ -415,7 +485,12 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   for (let k = tail.length - 1; k >= 1; k--) meanQueueLength += tail[k];
   const meanT = meanQueueLength / lambda;
   const spread = tInterval(perRestart.map((p) => p.value));
-  const meanResponseTime: Estimate = { mean: meanT, ci95: [meanT - spread.halfWidth, meanT + spread.halfWidth], halfWidth: spread.halfWidth, replications: restarts };
+  const meanResponseTime: Estimate = {
+    mean: meanT,
+    ci95: [meanT - spread.halfWidth, meanT + spread.halfWidth],
+    halfWidth: spread.halfWidth,
+    replications: restarts,
+  };
   const meanSlowdown = tInterval(perRestart.map((p) => p.slowdownSum / p.completed));
   const jobs = tInterval(perRestart.map((p) => p.responseSum / p.completed));
   const busy = tInterval(perRestart.flatMap((p) => p.runBusy));
@@ -425,7 +500,10 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     workConservation: check(Math.abs(s[1] - rho), 1e-6),
     busyFraction: { ...check(Math.abs(busy.mean - rho), 2 * busy.halfWidth + 1e-4), busy: busy.mean },
     littleLaw: check(Math.abs(meanQueueLength - lambda * meanT) / meanQueueLength, 1e-4),
-    jobResponseTime: { ...check(Math.abs(jobs.mean - meanT), 1.5 * Math.hypot(jobs.halfWidth, spread.halfWidth) + 1e-3 * meanT), jobMean: jobs.mean },
+    jobResponseTime: {
+      ...check(Math.abs(jobs.mean - meanT), 1.5 * Math.hypot(jobs.halfWidth, spread.halfWidth) + 1e-3 * meanT),
+      jobMean: jobs.mean,
+    },
     truncation: check(extrapolated / meanQueueLength, 1e-3),
   };
   if (model.discipline === 'fifo' && PHASE_TYPE.has(model.service.kind) && d >= 2) {
@@ -437,7 +515,8 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   if (bad) {
     throw new ConvergenceError(
       `jsqCavity: check ${bad[0]} failed (${bad[1].value.toPrecision(4)} > bound ${bad[1].bound.toPrecision(4)}); E[T] = ${meanT.toPrecision(6)} is not reported`,
-      residual, totalIterations,
+      residual,
+      totalIterations,
     );
   }
   return {
@@ -448,17 +527,37 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     levelCompletionRates,
     method: 'cavity',
     convergence: {
-      converged: true, iterations: totalIterations, iterationsPerRestart: perRestart.map((p) => p.iterations), iterationKind: modes, residual, restarts,
-      restartValues: perRestart.map((p) => p.value), checks,
+      converged: true,
+      iterations: totalIterations,
+      iterationsPerRestart: perRestart.map((p) => p.iterations),
+      iterationKind: modes,
+      residual,
+      restarts,
+      restartValues: perRestart.map((p) => p.value),
+      checks,
     },
     diagnostics: { horizons, acceptedJobs },
     provenance: {
       model,
-      equation: 'cavity queue with arrival rate lambda*a_k at k jobs, a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}); s_hat_k = rho*(time with >= k jobs)/(busy time); s <- Anderson(s + theta*(s_hat - s))',
-      source: 'theory.md §5 [A] (JSQ(d) cavity), §3 (a_k); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012; Walker & Ni 2011 (Anderson)',
+      equation:
+        'cavity queue with arrival rate lambda*a_k at k jobs, a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}); s_hat_k = rho*(time with >= k jobs)/(busy time); s <- Anderson(s + theta*(s_hat - s))',
+      source:
+        'theory.md §5 [A] (JSQ(d) cavity), §3 (a_k); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012; Walker & Ni 2011 (Anderson)',
       version: VERSION,
       seed,
-      options: { restarts, maxIterations, initialHorizon, growth, iterationHorizon, averagingIterations, theta, batches, noiseFactor, levelBalance, phaseTypeTolerance },
+      options: {
+        restarts,
+        maxIterations,
+        initialHorizon,
+        growth,
+        iterationHorizon,
+        averagingIterations,
+        theta,
+        batches,
+        noiseFactor,
+        levelBalance,
+        phaseTypeTolerance,
+      },
     },
   };
 }

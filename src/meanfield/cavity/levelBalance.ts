@@ -39,7 +39,9 @@ export function binnedCompletionRates(times: ArrayLike<number>, completions: Arr
   const mu = new Float64Array(top + 1);
   mu[0] = NaN;
   const bins: { from: number; to: number; count: number; time: number }[] = [];
-  let from = 1, count = 0, time = 0;
+  let from = 1,
+    count = 0,
+    time = 0;
   for (let k = 1; k <= top; k++) {
     count += completions[k] ?? 0;
     time += times[k];
@@ -71,7 +73,8 @@ export function shootLevelBalance(lambda: number, rho: number, d: number, mu: Ar
   const last = mu[mu.length - 1];
   /** −1: goes negative (c too small); +1: stalls above 0 (c too large); 0: reaches 0. */
   const shoot = (c: number, out?: number[]) => {
-    let a = 1, b = rho;
+    let a = 1,
+      b = rho;
     out?.push(1, rho);
     for (let k = 0; k < maxLevels; k++) {
       const drop = (lambda * (a ** d - b ** d)) / (c * (k + 1 < mu.length ? mu[k + 1] : last));
@@ -85,11 +88,13 @@ export function shootLevelBalance(lambda: number, rho: number, d: number, mu: Ar
     }
     return 1;
   };
-  let lo = 1e-6, hi = 1e6;
+  let lo = 1e-6,
+    hi = 1e6;
   for (let i = 0; i < 200; i++) {
     const mid = Math.sqrt(lo * hi);
     if (mid <= lo || mid >= hi) break;
-    if (shoot(mid) < 0) lo = mid; else hi = mid;
+    if (shoot(mid) < 0) lo = mid;
+    else hi = mid;
   }
   const tail: number[] = [];
   shoot(hi, tail);

@@ -25,7 +25,11 @@ export class ExponentialLwlAcceptance implements AcceptanceRule {
   private readonly idle: number;
   private readonly c: number;
   private readonly rate: number;
-  constructor(private readonly rho: number, private readonly d: number, meanService: number) {
+  constructor(
+    private readonly rho: number,
+    private readonly d: number,
+    meanService: number,
+  ) {
     this.idle = idleAcceptance(rho, d);
     this.c = rho ** (1 - d) - rho;
     this.rate = (d - 1) / meanService;
@@ -51,18 +55,27 @@ export class TableLwlAcceptance implements AcceptanceRule {
    * @throws {InvalidModelError} if grid and ccdf differ in length or have < 2 points, grid[0] ≠ 0, the grid is not
    *   strictly increasing, a value is outside [0, 1] or increases by more than 1e−9, or |ccdf[0] − ρ| > 1e−3.
    */
-  constructor(table: WorkloadCcdfTable, rho: number, private readonly d: number) {
+  constructor(
+    table: WorkloadCcdfTable,
+    rho: number,
+    private readonly d: number,
+  ) {
     const { grid, ccdf } = table ?? ({} as WorkloadCcdfTable);
     if (!Array.isArray(grid) || !Array.isArray(ccdf) || grid.length !== ccdf.length || grid.length < 2) {
       throw new InvalidModelError(`workloadCcdf needs grid and ccdf arrays of equal length ≥ 2, got ${grid?.length} and ${ccdf?.length}`);
     }
     if (grid[0] !== 0) throw new InvalidModelError(`workloadCcdf.grid[0] must be 0, got ${grid[0]}`);
     for (let i = 0; i < grid.length; i++) {
-      if (i > 0 && !(grid[i] > grid[i - 1])) throw new InvalidModelError(`workloadCcdf.grid must be strictly increasing: grid[${i}] = ${grid[i]} ≤ grid[${i - 1}] = ${grid[i - 1]}`);
+      if (i > 0 && !(grid[i] > grid[i - 1]))
+        throw new InvalidModelError(
+          `workloadCcdf.grid must be strictly increasing: grid[${i}] = ${grid[i]} ≤ grid[${i - 1}] = ${grid[i - 1]}`,
+        );
       if (!(ccdf[i] >= 0 && ccdf[i] <= 1)) throw new InvalidModelError(`workloadCcdf.ccdf[${i}] must lie in [0, 1], got ${ccdf[i]}`);
-      if (i > 0 && ccdf[i] > ccdf[i - 1] + 1e-9) throw new InvalidModelError(`workloadCcdf.ccdf must be non-increasing: ccdf[${i}] = ${ccdf[i]} > ccdf[${i - 1}] = ${ccdf[i - 1]}`);
+      if (i > 0 && ccdf[i] > ccdf[i - 1] + 1e-9)
+        throw new InvalidModelError(`workloadCcdf.ccdf must be non-increasing: ccdf[${i}] = ${ccdf[i]} > ccdf[${i - 1}] = ${ccdf[i - 1]}`);
     }
-    if (Math.abs(ccdf[0] - rho) > 1e-3) throw new InvalidModelError(`workloadCcdf.ccdf[0] = F̄(0) must equal ρ = ${rho} (within 1e−3), got ${ccdf[0]}`);
+    if (Math.abs(ccdf[0] - rho) > 1e-3)
+      throw new InvalidModelError(`workloadCcdf.ccdf[0] = F̄(0) must equal ρ = ${rho} (within 1e−3), got ${ccdf[0]}`);
     this.grid = Float64Array.from(grid);
     this.ccdf = Float64Array.from(ccdf);
     this.idle = idleAcceptance(rho, d);
@@ -83,7 +96,8 @@ export class TableLwlAcceptance implements AcceptanceRule {
       let hi = n;
       while (hi - lo > 1) {
         const mid = (lo + hi) >> 1;
-        if (g[mid] <= w) lo = mid; else hi = mid;
+        if (g[mid] <= w) lo = mid;
+        else hi = mid;
       }
       i = lo;
     }

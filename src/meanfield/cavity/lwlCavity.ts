@@ -89,7 +89,9 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
     acceptance = new ExponentialLwlAcceptance(rho, model.d, service.mean);
     source = 'exponential closed form';
   } else {
-    throw new InvalidModelError(`lwlCavity for service ${JSON.stringify(model.service.kind)} needs options.workloadCcdf ({ grid, ccdf } of F̄ from the LWL(d) solver); only exponential sizes have a closed form`);
+    throw new InvalidModelError(
+      `lwlCavity for service ${JSON.stringify(model.service.kind)} needs options.workloadCcdf ({ grid, ccdf } of F̄ from the LWL(d) solver); only exponential sizes have a closed form`,
+    );
   }
   const out = runCavityQueue({
     discipline: model.discipline,
@@ -111,12 +113,20 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
     meanSlowdown: slowdown.estimate,
     method: 'cavity',
     diagnostics: {
-      horizon: run.horizon, warmup: run.warmup, batches: run.batches, lag1: T.lag1, lag1Slowdown: slowdown.lag1,
-      acceptedJobs: out.acceptedJobs, completedJobs: out.completed.reduce((a, b) => a + b, 0), events: out.events, workloadCcdf: source,
+      horizon: run.horizon,
+      warmup: run.warmup,
+      batches: run.batches,
+      lag1: T.lag1,
+      lag1Slowdown: slowdown.lag1,
+      acceptedJobs: out.acceptedJobs,
+      completedJobs: out.completed.reduce((a, b) => a + b, 0),
+      events: out.events,
+      workloadCcdf: source,
     },
     provenance: {
       model,
-      equation: 'one queue, Poisson rate lambda*d thinned by Fbar(w)^(d-1) (w > 0) or (1 - rho^d)/(d(1 - rho)) (idle); discipline simulated',
+      equation:
+        'one queue, Poisson rate lambda*d thinned by Fbar(w)^(d-1) (w > 0) or (1 - rho^d)/(d(1 - rho)) (idle); discipline simulated',
       source: 'theory.md §5 [D] (cavity queue), §4 (Fbar; Hellemans and Van Houdt, POMACS 2(2), 2018); Bramson, Lu, Prabhakar 2012',
       version: VERSION,
       seed: run.seed,

@@ -39,13 +39,27 @@ export class CavityScheduler {
     this.preemptive = PREEMPTIVE[discipline];
     const remaining = conventions.psjfPreemption === 'remaining';
     switch (discipline) {
-      case 'fifo': this.keyKind = 0; break;
-      case 'sjf': this.keyKind = 1; break;
-      case 'psjf': this.keyKind = remaining ? 2 : 1; break;
-      case 'srpt': this.keyKind = 2; break;
-      case 'spjf': this.keyKind = 3; break;
-      case 'pspjf': this.keyKind = remaining ? 4 : 3; break;
-      case 'sprpt': this.keyKind = conventions.sprptOverrun === 'zero' ? 5 : 4; break;
+      case 'fifo':
+        this.keyKind = 0;
+        break;
+      case 'sjf':
+        this.keyKind = 1;
+        break;
+      case 'psjf':
+        this.keyKind = remaining ? 2 : 1;
+        break;
+      case 'srpt':
+        this.keyKind = 2;
+        break;
+      case 'spjf':
+        this.keyKind = 3;
+        break;
+      case 'pspjf':
+        this.keyKind = remaining ? 4 : 3;
+        break;
+      case 'sprpt':
+        this.keyKind = conventions.sprptOverrun === 'zero' ? 5 : 4;
+        break;
     }
     for (let i = 0; i < 64; i++) this.free[i] = 63 - i;
   }
@@ -53,20 +67,34 @@ export class CavityScheduler {
   /** The current key of job `id` (for the in-service job it may have decreased with its age). */
   private currentKey(id: number): number {
     switch (this.keyKind) {
-      case 0: return this.arrival[id];
-      case 1: return this.size[id];
-      case 2: return this.remaining[id];
-      case 3: return this.prediction[id];
-      case 4: return this.prediction[id] - (this.size[id] - this.remaining[id]);
-      default: return Math.max(0, this.prediction[id] - (this.size[id] - this.remaining[id]));
+      case 0:
+        return this.arrival[id];
+      case 1:
+        return this.size[id];
+      case 2:
+        return this.remaining[id];
+      case 3:
+        return this.prediction[id];
+      case 4:
+        return this.prediction[id] - (this.size[id] - this.remaining[id]);
+      default:
+        return Math.max(0, this.prediction[id] - (this.size[id] - this.remaining[id]));
     }
   }
 
   private grow(): void {
     const n = this.size.length;
-    const g = (a: Float64Array) => { const b = new Float64Array(2 * n); b.set(a); return b; };
-    this.size = g(this.size); this.remaining = g(this.remaining); this.prediction = g(this.prediction);
-    this.arrival = g(this.arrival); this.key = g(this.key); this.seq = g(this.seq);
+    const g = (a: Float64Array) => {
+      const b = new Float64Array(2 * n);
+      b.set(a);
+      return b;
+    };
+    this.size = g(this.size);
+    this.remaining = g(this.remaining);
+    this.prediction = g(this.prediction);
+    this.arrival = g(this.arrival);
+    this.key = g(this.key);
+    this.seq = g(this.seq);
     const free = new Int32Array(2 * n);
     for (let i = 0; i < n; i++) free[i] = 2 * n - 1 - i;
     this.free = free;

@@ -107,7 +107,8 @@ function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: numb
 }
 
 function positive(name: string, value: number): number {
-  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new InvalidModelError(`${name} must be a finite number > 0, got ${value}`);
+  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value)))
+    throw new InvalidModelError(`${name} must be a finite number > 0, got ${value}`);
   return value;
 }
 
@@ -163,7 +164,8 @@ export function solveExact(model: SupermarketModel, options: ExactOptions): Exac
   const tolerance = positive('tolerance', options.tolerance ?? DEFAULTS.tolerance);
   const limits = { maxStates: options.maxStates ?? DEFAULTS.maxStates, maxBytes: options.maxBytes ?? DEFAULTS.maxBytes };
   let K = options.truncationLevel ?? initialLevel(model, n, rho, bound);
-  if (!Number.isInteger(K) || K < 1 || K > MAX_LEVEL) throw new InvalidModelError(`truncationLevel must be an integer in 1..${MAX_LEVEL}, got ${K}`);
+  if (!Number.isInteger(K) || K < 1 || K > MAX_LEVEL)
+    throw new InvalidModelError(`truncationLevel must be an integer in 1..${MAX_LEVEL}, got ${K}`);
   const g = joinAtLeastTable(model, n);
   const history: ExactResult['truncation']['history'] = [];
   let previous: { chain: ExactChain; pi: Float64Array } | undefined;
@@ -188,13 +190,15 @@ export function solveExact(model: SupermarketModel, options: ExactOptions): Exac
       else if (top === K - 1) belowK += pi[s];
     }
     const decay = belowK > 0 && atK < belowK ? atK / belowK : atK > 0 ? 0.99 : 0;
-    const errorEstimate = atK === 0 ? 0 : ((atK * decay) / (1 - decay)) * (K + 1 / (1 - decay)) / model.lambda;
+    const errorEstimate = atK === 0 ? 0 : (((atK * decay) / (1 - decay)) * (K + 1 / (1 - decay))) / model.lambda;
     history.push({ K, states: pi.length, boundaryMass: atK, errorEstimate });
     if (errorEstimate <= bound || options.fixedLevel) {
       return summarise(model, chain, solved, { bound, errorEstimate, boundaryMass: atK, decay }, history, iterations, started);
     }
     if (K >= MAX_LEVEL) {
-      throw new InvalidModelError(`level cap ${MAX_LEVEL} reached with E[T] truncation error ${errorEstimate.toExponential(2)} > ${bound}: load too close to 1 for the exact solver`);
+      throw new InvalidModelError(
+        `level cap ${MAX_LEVEL} reached with E[T] truncation error ${errorEstimate.toExponential(2)} > ${bound}: load too close to 1 for the exact solver`,
+      );
     }
     const steps = Math.ceil(Math.log(bound / errorEstimate) / Math.log(decay)) + 1;
     K = Math.min(MAX_LEVEL, K + Math.max(1, Math.min(steps, K)));

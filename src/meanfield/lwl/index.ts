@@ -5,7 +5,10 @@
 export { lwlFixedPoint, type LwlResult } from './fixedPoint.ts';
 export { lwlWorkloadCcdf, type LwlOptions, type LwlMethod, type LwlDiagnostics, type LwlWorkloadResult } from './workload.ts';
 export {
-  lwlExponentialClosedForm, lwlExponentialWorkloadCcdf, lwlExponentialResponseCcdf, type LwlExponentialClosedForm,
+  lwlExponentialClosedForm,
+  lwlExponentialWorkloadCcdf,
+  lwlExponentialResponseCcdf,
+  type LwlExponentialClosedForm,
 } from './closedForm.ts';
 export { lwlTransient, type LwlTransientOptions, type LwlTransientResult } from './transient.ts';
 export { isHeavyTailed, defaultHorizon, DEFAULT_STEP, DEFAULT_HORIZON, HEAVY_TAIL_HORIZON } from './parameters.ts';

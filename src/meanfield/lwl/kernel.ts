@@ -12,7 +12,8 @@ const GAUSS_NODES = [-Math.sqrt(0.6), 0, Math.sqrt(0.6)];
 const GAUSS_WEIGHTS = [5 / 9, 8 / 9, 5 / 9];
 
 function gaussAverage(ccdf: (x: number) => number, a: number, b: number): number {
-  const mid = 0.5 * (a + b), half = 0.5 * (b - a);
+  const mid = 0.5 * (a + b),
+    half = 0.5 * (b - a);
   let s = 0;
   for (let q = 0; q < 3; q++) s += GAUSS_WEIGHTS[q] * ccdf(mid + half * GAUSS_NODES[q]);
   return 0.5 * s; // weights sum to 2
@@ -45,8 +46,12 @@ export function ccdfCellAverages(service: ServiceDistribution, step: number, cou
   const lower = service.quantile(0);
   const upper = service.supportMax;
   for (let k = 0; k < count; k++) {
-    const a = k * step, b = a + step;
-    if (b <= lower) { K[k] = 1; continue; }
+    const a = k * step,
+      b = a + step;
+    if (b <= lower) {
+      K[k] = 1;
+      continue;
+    }
     if (a >= upper) break;
     const splits = [a];
     if (lower > a && lower < b) splits.push(lower);

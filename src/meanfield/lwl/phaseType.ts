@@ -25,7 +25,13 @@ export interface PhaseTypeSolution {
  * @throws {SolverError} if odex throws or stops with an outcome other than Converged (e.g. MaxStepsExceeded).
  */
 export function phaseTypeSolve(
-  lambda: number, rho: number, d: number, ph: PhaseType, step: number, cells: number, tolerance: number,
+  lambda: number,
+  rho: number,
+  d: number,
+  ph: PhaseType,
+  step: number,
+  cells: number,
+  tolerance: number,
 ): PhaseTypeSolution {
   const m = ph.alpha.length;
   const A = ph.A;
@@ -52,15 +58,25 @@ export function phaseTypeSolve(
   const clamp = (v: number) => (v < 0 ? 0 : v > rho ? rho : v);
   const y0 = new Array<number>(m + 1).fill(0);
   y0[0] = rho;
-  const result = integrateOdex(f, y0, 0, cells * step, {
-    tolerance, maxSteps: 1_000_000, denseComponents: [0], label: `the LWL(d) phase-type ODE (${m} phases)`,
-    hint: `loosen the tolerance ${tolerance} or shorten the horizon`,
-  }, (_xOld, x, _y, dense) => {
-    while (next <= cells && next * step <= x) {
-      ccdf[next] = clamp(dense(0, next * step));
-      next++;
-    }
-  });
+  const result = integrateOdex(
+    f,
+    y0,
+    0,
+    cells * step,
+    {
+      tolerance,
+      maxSteps: 1_000_000,
+      denseComponents: [0],
+      label: `the LWL(d) phase-type ODE (${m} phases)`,
+      hint: `loosen the tolerance ${tolerance} or shorten the horizon`,
+    },
+    (_xOld, x, _y, dense) => {
+      while (next <= cells && next * step <= x) {
+        ccdf[next] = clamp(dense(0, next * step));
+        next++;
+      }
+    },
+  );
   for (; next <= cells; next++) ccdf[next] = clamp(result.y[0]); // the last node, if round-off left it out
   return { ccdf, nStep: result.nStep, nEval: result.nEval };
 }

@@ -37,7 +37,13 @@ export interface PicardSolution {
  * @throws {ConvergenceError} if the change is still ≥ tolerance after maxIterations, or becomes NaN.
  */
 export function picardSolve(
-  lambda: number, rho: number, d: number, K: Float64Array, step: number, cells: number, meanService: number,
+  lambda: number,
+  rho: number,
+  d: number,
+  K: Float64Array,
+  step: number,
+  cells: number,
+  meanService: number,
   options: PicardOptions,
 ): PicardSolution {
   const M = cells;

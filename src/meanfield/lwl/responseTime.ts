@@ -16,7 +16,12 @@ import { clampToRange } from '../../numerics/clamp.ts';
  * @returns P(T > t_j) at t_j = jΔ (length M + 1), in [0, 1], non-increasing up to round-off.
  */
 export function fifoResponseCcdf(
-  ccdf: Float64Array, d: number, rho: number, K: Float64Array, service: ServiceDistribution, step: number,
+  ccdf: Float64Array,
+  d: number,
+  rho: number,
+  K: Float64Array,
+  service: ServiceDistribution,
+  step: number,
 ): Float64Array {
   const M = ccdf.length - 1;
   const P = new Float64Array(M + 1);

@@ -51,7 +51,13 @@ export interface LwlTransientResult {
     /** max |Σm − 1| over the run (round-off). */
     maxMassError: number;
   };
-  provenance: { model: SupermarketModel; equation: string; source: string; version: string; options: Required<Omit<LwlTransientOptions, 'times'>> };
+  provenance: {
+    model: SupermarketModel;
+    equation: string;
+    source: string;
+    version: string;
+    options: Required<Omit<LwlTransientOptions, 'times'>>;
+  };
 }
 
 const TOP_CUT = 1e-13; // cells beyond the last with S_j > TOP_CUT send no arrivals
@@ -72,10 +78,12 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
   if (!Array.isArray(times) || times.length < 1) throw new InvalidModelError('times must be a non-empty array');
   times.forEach((t, j) => {
     if (!Number.isFinite(t) || t < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
-    if (j > 0 && !(t > times[j - 1])) throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
+    if (j > 0 && !(t > times[j - 1]))
+      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
   });
   const step = positiveOption('step', options.step ?? Math.min(0.01 * service.mean, 1 / (lambda * d)));
-  if (lambda * d * step > 1) throw new InvalidModelError(`step must satisfy lambda·d·step ≤ 1, got ${lambda}·${d}·${step} = ${lambda * d * step}`);
+  if (lambda * d * step > 1)
+    throw new InvalidModelError(`step must satisfy lambda·d·step ≤ 1, got ${lambda}·${d}·${step} = ${lambda * d * step}`);
   const horizon = positiveOption('horizon', options.horizon ?? defaultHorizon(service));
   const levels = options.quantileLevels ?? [0.5, 0.9, 0.99];
   levels.forEach((p, q) => {
@@ -150,7 +158,10 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     for (let j = 0; j <= M; j++) if (m[j] < 0) m[j] = 0;
   };
 
-  const busyFraction: number[] = [], meanWorkload: number[] = [], quantileValues: number[][] = [], ccdfs: number[][] = [];
+  const busyFraction: number[] = [],
+    meanWorkload: number[] = [],
+    quantileValues: number[][] = [],
+    ccdfs: number[][] = [];
   let n = 0; // steps done
   let current = summarise();
   for (const t of times) {
@@ -165,7 +176,8 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     const frac = target - n;
     let out = current;
     if (frac > 1e-9) {
-      const saved = m.slice(), savedTop = top;
+      const saved = m.slice(),
+        savedTop = top;
       advance();
       const after = summarise();
       m.set(saved);

@@ -89,7 +89,7 @@ export interface WorkloadSolution {
 }
 
 export const LWL_SOURCE = 'theory.md §4; Hellemans & Van Houdt, POMACS 2(2), 2018, arXiv:1802.05420';
-const FPE = "F(w) = rho - lambda ∫_0^w (1 - F(u)^d) G(w-u) du (Picard, product midpoint rule, FFT convolution)";
+const FPE = 'F(w) = rho - lambda ∫_0^w (1 - F(u)^d) G(w-u) du (Picard, product midpoint rule, FFT convolution)';
 const PH_ODE = "F' = -lambda[(1 - F^d) + alpha A xi], xi' = (1 - F^d)1 + A xi, F(0) = rho, xi(0) = 0 (odex)";
 const TAIL_CUT = 1e-14;
 const COARSE_FACTOR = 8;
@@ -106,7 +106,9 @@ function refine(coarse: Float64Array, ratio: number, cells: number): Float64Arra
   const out = new Float64Array(cells + 1);
   const last = coarse.length - 1;
   for (let j = 0; j <= cells; j++) {
-    const x = j / ratio, i = Math.min(last, Math.floor(x)), t = x - i;
+    const x = j / ratio,
+      i = Math.min(last, Math.floor(x)),
+      t = x - i;
     out[j] = i >= last ? coarse[last] : (1 - t) * coarse[i] + t * coarse[i + 1];
   }
   return out;
@@ -137,8 +139,16 @@ function resolveOptions(params: LwlParameters, options: LwlOptions) {
         `${JSON.stringify(params.service.spec.kind)}; use method "picard"`,
     );
   }
-  return { method, step, horizon, tolerance, maxIterations, andersonDepth, gridCheck: options.gridCheck ?? true,
-    trimHorizon: options.trimHorizon ?? true };
+  return {
+    method,
+    step,
+    horizon,
+    tolerance,
+    maxIterations,
+    andersonDepth,
+    gridCheck: options.gridCheck ?? true,
+    trimHorizon: options.trimHorizon ?? true,
+  };
 }
 
 /** Internal solver shared by lwlWorkloadCcdf and lwlFixedPoint. */
@@ -147,7 +157,12 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
   const { lambda, rho, d, service } = params;
   const mean = service.mean;
   const picard = (step: number, cells: number, K: Float64Array, initial?: Float64Array, tolerance = o.tolerance) =>
-    picardSolve(lambda, rho, d, K, step, cells, mean, { tolerance, maxIterations: o.maxIterations, initial, andersonDepth: o.andersonDepth });
+    picardSolve(lambda, rho, d, K, step, cells, mean, {
+      tolerance,
+      maxIterations: o.maxIterations,
+      initial,
+      andersonDepth: o.andersonDepth,
+    });
 
   // Coarse pass: where F̄ becomes negligible, and a warm start.
   let cells = Math.max(2, Math.round(o.horizon / o.step));
@@ -156,7 +171,13 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
   if (cells >= 50 * ratio) {
     const coarseCells = Math.ceil(cells / ratio);
     const coarseStep = o.step * ratio;
-    const coarse = picard(coarseStep, coarseCells, ccdfCellAverages(service, coarseStep, coarseCells), undefined, Math.max(o.tolerance, 1e-9)).ccdf;
+    const coarse = picard(
+      coarseStep,
+      coarseCells,
+      ccdfCellAverages(service, coarseStep, coarseCells),
+      undefined,
+      Math.max(o.tolerance, 1e-9),
+    ).ccdf;
     if (o.trimHorizon) {
       let j = 0;
       while (j < coarseCells && coarse[j] >= TAIL_CUT) j++;
@@ -197,10 +218,24 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
     workloadCcdf: Array.from(ccdf),
     meanWorkload: trapezoid(ccdf, o.step),
     diagnostics: {
-      method: o.method, iterations, lastChange, gridError, meanResponseTimeGridError, step: o.step,
-      horizon: cells * o.step, requestedHorizon: o.horizon, tailAtHorizon: ccdf[cells],
+      method: o.method,
+      iterations,
+      lastChange,
+      gridError,
+      meanResponseTimeGridError,
+      step: o.step,
+      horizon: cells * o.step,
+      requestedHorizon: o.horizon,
+      tailAtHorizon: ccdf[cells],
     },
-    provenance: { model, method: o.method, equation: o.method === 'picard' ? FPE : PH_ODE, source: LWL_SOURCE, version: VERSION, options: o },
+    provenance: {
+      model,
+      method: o.method,
+      equation: o.method === 'picard' ? FPE : PH_ODE,
+      source: LWL_SOURCE,
+      version: VERSION,
+      options: o,
+    },
   };
   return { params, step: o.step, ccdf, K, half, result };
 }

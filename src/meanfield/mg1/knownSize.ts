@@ -47,7 +47,8 @@ export class SrptAging {
       this.cum = new Float64Array(k);
       let rho = 0;
       for (let i = 0; i < k; i++) {
-        this.cum[i] = (i === 0 ? 0 : this.cum[i - 1]) + (this.xs[i] - (i === 0 ? 0 : this.xs[i - 1])) / (1 - (i === 0 ? 0 : this.rhoAt[i - 1]));
+        this.cum[i] =
+          (i === 0 ? 0 : this.cum[i - 1]) + (this.xs[i] - (i === 0 ? 0 : this.xs[i - 1])) / (1 - (i === 0 ? 0 : this.rhoAt[i - 1]));
         rho += law.lambda * law.atoms[i].x * law.atoms[i].p;
         this.rhoAt[i] = rho;
       }
@@ -57,8 +58,13 @@ export class SrptAging {
   phi(x: number): number {
     if (!(x > 0)) return 0;
     if (this.xs && this.cum && this.rhoAt) {
-      let lo = 0, hi = this.xs.length; // count of atoms ≤ x
-      while (lo < hi) { const mid = (lo + hi) >> 1; if (this.xs[mid] <= x) lo = mid + 1; else hi = mid; }
+      let lo = 0,
+        hi = this.xs.length; // count of atoms ≤ x
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.xs[mid] <= x) lo = mid + 1;
+        else hi = mid;
+      }
       if (lo === 0) return x;
       return this.cum[lo - 1] + (x - this.xs[lo - 1]) / (1 - this.rhoAt[lo - 1]);
     }
@@ -82,9 +88,12 @@ export function knownSizeResponseTimeAt(law: SizeLaw, discipline: KnownSizeDisci
   const rhoBefore = law.rhoBefore(x);
   const denominator = (1 - rho) * (1 - rhoBefore);
   switch (discipline) {
-    case 'sjf': return x + halfLambdaS2 / denominator;
-    case 'psjf': return law.m2(x) / (2 * denominator) + x / (1 - rhoBefore);
-    case 'srpt': return (law.m2(x) + law.lambda * x * x * law.ccdf(x)) / (2 * denominator) + (aging ?? new SrptAging(law)).phi(x);
+    case 'sjf':
+      return x + halfLambdaS2 / denominator;
+    case 'psjf':
+      return law.m2(x) / (2 * denominator) + x / (1 - rhoBefore);
+    case 'srpt':
+      return (law.m2(x) + law.lambda * x * x * law.ccdf(x)) / (2 * denominator) + (aging ?? new SrptAging(law)).phi(x);
   }
 }
 
@@ -95,11 +104,15 @@ export function knownSizeResponseTimeAt(law: SizeLaw, discipline: KnownSizeDisci
 export function knownSizeMeans(law: SizeLaw, discipline: KnownSizeDiscipline, relTolerance: number): Mg1Means {
   const slowdownFinite = law.inverseMomentFinite || discipline === 'psjf' || discipline === 'srpt';
   const aging = new SrptAging(law);
-  const r = law.expect((x, out) => {
-    const t = knownSizeResponseTimeAt(law, discipline, x, aging);
-    out[0] = t;
-    out[1] = slowdownFinite ? t / x : 0;
-  }, 2, { relTolerance });
+  const r = law.expect(
+    (x, out) => {
+      const t = knownSizeResponseTimeAt(law, discipline, x, aging);
+      out[0] = t;
+      out[1] = slowdownFinite ? t / x : 0;
+    },
+    2,
+    { relTolerance },
+  );
   const inner = aging.maxRelativeError;
   // FIFO: E[T] = E[S] + λE[S²]/(2(1 − ρ)) in closed form (Pollaczek–Khinchine); the quadrature is for E[T/S].
   const fifo = discipline === 'fifo';

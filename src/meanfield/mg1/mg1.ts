@@ -51,7 +51,8 @@ export interface Mg1Result {
   };
 }
 
-const SOURCE = 'theory.md §7; Kleinrock 1976; Schrage & Miller 1966; Harchol-Balter 2013; Mitzenmacher ITCS 2020 (arXiv:1902.00732); Scully et al. SOAP 2018';
+const SOURCE =
+  'theory.md §7; Kleinrock 1976; Schrage & Miller 1966; Harchol-Balter 2013; Mitzenmacher ITCS 2020 (arXiv:1902.00732); Scully et al. SOAP 2018';
 const EQUATIONS: Record<Discipline, string> = {
   fifo: 'E[T(x)] = x + λE[S²]/(2(1−ρ))',
   sjf: 'E[T(x)] = x + λE[S²]/(2(1−ρ(x))(1−ρ(x⁻)))',
@@ -71,7 +72,8 @@ const isPredicted = (d: Discipline): d is PredictedDiscipline => d === 'spjf' ||
  * the formulas assume; returns the size law (and R's law).
  */
 function prepare(model: SupermarketModel): { law: SizeLaw; noise?: NoiseLaw } {
-  if (model.d !== 1) throw new InvalidModelError(`the M/G/1 formulas are for d = 1 (every selection rule is random then), got d = ${model.d}`);
+  if (model.d !== 1)
+    throw new InvalidModelError(`the M/G/1 formulas are for d = 1 (every selection rule is random then), got d = ${model.d}`);
   const law = new SizeLaw(model.service, model.lambda);
   const d = model.discipline;
   if ((d === 'psjf' || d === 'pspjf') && model.conventions?.psjfPreemption === 'remaining') {
@@ -98,13 +100,17 @@ export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Resul
   if (!(relTolerance > 0 && relTolerance < 1)) throw new InvalidModelError(`relTolerance must be in (0, 1), got ${relTolerance}`);
   const { law, noise } = prepare(model);
   const d = model.discipline;
-  const means: Mg1Means = noise ? predictedMeans(law, noise, d as PredictedDiscipline, relTolerance)
+  const means: Mg1Means = noise
+    ? predictedMeans(law, noise, d as PredictedDiscipline, relTolerance)
     : knownSizeMeans(law, d as KnownSizeDiscipline, relTolerance);
   const rho = model.lambda * law.mean;
   const relErr = means.responseTimeError / Math.abs(means.meanResponseTime);
   if (!(relErr <= MAX_ACCEPTED_RELATIVE_ERROR) || !Number.isFinite(means.meanResponseTime)) {
-    throw new ConvergenceError(`M/G/1 ${d} quadrature: estimated relative error ${relErr.toExponential(2)} of E[T] exceeds ${MAX_ACCEPTED_RELATIVE_ERROR}`,
-      relErr, means.evaluations);
+    throw new ConvergenceError(
+      `M/G/1 ${d} quadrature: estimated relative error ${relErr.toExponential(2)} of E[T] exceeds ${MAX_ACCEPTED_RELATIVE_ERROR}`,
+      relErr,
+      means.evaluations,
+    );
   }
   return {
     meanResponseTime: means.meanResponseTime,
@@ -169,15 +175,28 @@ export function mg1ResponseTimeAtSize(model: SupermarketModel, x: number, y?: nu
   if (y !== undefined) return predictedAt(ints, pd, x, y);
   if (noise.pointMass || x === 0) return predictedAt(ints, pd, x, x);
   // E over R with density: ∫ T(x, x·e^u) f_R(e^u) e^u du
-  const points = refineGrid(sortedUnique([Math.log(noise.rLo), Math.log(noise.rMid), 0, Math.log(noise.rHi),
-    ...noise.breakpoints.filter((r) => r > 0).map(Math.log)]), 1);
+  const points = refineGrid(
+    sortedUnique([
+      Math.log(noise.rLo),
+      Math.log(noise.rMid),
+      0,
+      Math.log(noise.rHi),
+      ...noise.breakpoints.filter((r) => r > 0).map(Math.log),
+    ]),
+    1,
+  );
   let total = 0;
   for (let k = 0; k + 1 < points.length; k++) {
-    total += integrate((u) => {
-      const r = Math.exp(u);
-      const f = noise.density(r);
-      return f === 0 ? 0 : predictedAt(ints, pd, x, x * r) * f * r;
-    }, points[k], points[k + 1], { relTolerance: 1e-9 }).value;
+    total += integrate(
+      (u) => {
+        const r = Math.exp(u);
+        const f = noise.density(r);
+        return f === 0 ? 0 : predictedAt(ints, pd, x, x * r) * f * r;
+      },
+      points[k],
+      points[k + 1],
+      { relTolerance: 1e-9 },
+    ).value;
   }
   return total;
 }

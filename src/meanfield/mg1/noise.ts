@@ -46,32 +46,72 @@ function normalDiff(ua: number, ub: number): number {
  */
 export function noiseLaw(spec: PredictionSpec): NoiseLaw {
   if (spec.kind === 'trace') {
-    throw new InvalidModelError(`the M/G/1 formulas need a prediction law P(Y < y | S = x); trace predictions (${spec.source}) have none: use exact, exp, uniform:ALPHA or lognormal:SIGMA`);
+    throw new InvalidModelError(
+      `the M/G/1 formulas need a prediction law P(Y < y | S = x); trace predictions (${spec.source}) have none: use exact, exp, uniform:ALPHA or lognormal:SIGMA`,
+    );
   }
   const model = predictionModel(spec);
   const cdfStrict = (r: number) => model.cdfGiven(r, 1);
   const pointMass = predictionIsExact(spec);
   if (pointMass) {
-    return { spec, pointMass, cdfStrict, cdf: (r) => (r >= 1 ? 1 : 0), ccdf: (r) => (r >= 1 ? 0 : 1), density: () => 0, j: (c) => (c < 1 ? c * c : 0),
-      meanShortfall: 0, breakpoints: [1], rLo: 1, rHi: 1, rMid: 1 };
+    return {
+      spec,
+      pointMass,
+      cdfStrict,
+      cdf: (r) => (r >= 1 ? 1 : 0),
+      ccdf: (r) => (r >= 1 ? 0 : 1),
+      density: () => 0,
+      j: (c) => (c < 1 ? c * c : 0),
+      meanShortfall: 0,
+      breakpoints: [1],
+      rLo: 1,
+      rHi: 1,
+      rMid: 1,
+    };
   }
   switch (spec.kind) {
     case 'exponential': {
       const k = 1 - 2 / Math.E;
-      return { spec, pointMass, cdfStrict, cdf: cdfStrict, ccdf: (r) => (r <= 0 ? 1 : Math.exp(-r)), density: (r) => (r < 0 ? 0 : Math.exp(-r)), j: (c) => k * Math.exp(-c),
-        meanShortfall: 1 / Math.E, breakpoints: [], rLo: 1e-17, rHi: 45, rMid: Math.LN2 };
+      return {
+        spec,
+        pointMass,
+        cdfStrict,
+        cdf: cdfStrict,
+        ccdf: (r) => (r <= 0 ? 1 : Math.exp(-r)),
+        density: (r) => (r < 0 ? 0 : Math.exp(-r)),
+        j: (c) => k * Math.exp(-c),
+        meanShortfall: 1 / Math.E,
+        breakpoints: [],
+        rLo: 1e-17,
+        rHi: 45,
+        rMid: Math.LN2,
+      };
     }
     case 'uniform': {
       const a = spec.alpha;
-      const lo = 1 - a, hi = 1 + a;
+      const lo = 1 - a,
+        hi = 1 + a;
       const j = (c: number) => {
-        const u = Math.max(c, lo), v = Math.min(1 + c, hi);
+        const u = Math.max(c, lo),
+          v = Math.min(1 + c, hi);
         if (!(u < v)) return 0;
         return ((1 + c - u) ** 3 - (1 + c - v) ** 3) / (6 * a);
       };
       // E[(1 − R)^+] = ∫_{1−α}^{1} (1 − r)/(2α) dr = α/4
-      return { spec, pointMass, cdfStrict, cdf: cdfStrict, ccdf: (r) => 1 - cdfStrict(r), density: (r) => (r >= lo && r <= hi ? 1 / (2 * a) : 0), j,
-        meanShortfall: a / 4, breakpoints: [lo, hi], rLo: lo > 0 ? lo : 1e-17, rHi: hi, rMid: 1 };
+      return {
+        spec,
+        pointMass,
+        cdfStrict,
+        cdf: cdfStrict,
+        ccdf: (r) => 1 - cdfStrict(r),
+        density: (r) => (r >= lo && r <= hi ? 1 / (2 * a) : 0),
+        j,
+        meanShortfall: a / 4,
+        breakpoints: [lo, hi],
+        rLo: lo > 0 ? lo : 1e-17,
+        rHi: hi,
+        rMid: 1,
+      };
     }
     case 'lognormal': {
       const s = spec.sigma;
@@ -81,12 +121,26 @@ export function noiseLaw(spec: PredictionSpec): NoiseLaw {
       const partial = (k: number, a: number, b: number) =>
         Math.exp(k * m + 0.5 * k * k * s * s) * normalDiff(a > 0 ? u(a, k) : -Infinity, u(b, k));
       const j = (c: number) => {
-        const p0 = partial(0, c, 1 + c), p1 = partial(1, c, 1 + c), p2 = partial(2, c, 1 + c);
+        const p0 = partial(0, c, 1 + c),
+          p1 = partial(1, c, 1 + c),
+          p2 = partial(2, c, 1 + c);
         return Math.max(0, (1 + c) * (1 + c) * p0 - 2 * (1 + c) * p1 + p2);
       };
       const density = (r: number) => (r <= 0 ? 0 : Math.exp(-0.5 * u(r, 0) ** 2) / (r * s * Math.sqrt(2 * Math.PI)));
-      return { spec, pointMass, cdfStrict, cdf: cdfStrict, ccdf: (r) => (r <= 0 ? 1 : normalCdf(-u(r, 0))), density, j, meanShortfall: partial(0, 0, 1) - partial(1, 0, 1),
-        breakpoints: [], rLo: Math.exp(m - 9 * s), rHi: Math.exp(m + 9 * s), rMid: Math.exp(m) };
+      return {
+        spec,
+        pointMass,
+        cdfStrict,
+        cdf: cdfStrict,
+        ccdf: (r) => (r <= 0 ? 1 : normalCdf(-u(r, 0))),
+        density,
+        j,
+        meanShortfall: partial(0, 0, 1) - partial(1, 0, 1),
+        breakpoints: [],
+        rLo: Math.exp(m - 9 * s),
+        rHi: Math.exp(m + 9 * s),
+        rMid: Math.exp(m),
+      };
     }
     default:
       throw new InvalidModelError(`unknown prediction kind ${JSON.stringify((spec as { kind: unknown }).kind)}`);

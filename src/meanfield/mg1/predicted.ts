@@ -24,15 +24,28 @@ const INNER_OPTIONS = { relTolerance: 1e-12, absTolerance: 1e-20, maxIntervals: 
 const MAX_ATOM_BREAKPOINTS = 64;
 
 /** The y-dependent quantities of the formulas; the densities f_k(y) = E[S^{k−1} f_R(y/S)] only for continuous R. */
-export interface PredictedValues { rho: number; rhoLe: number; M: number; J: number; fm1: number; f0: number; f1: number }
+export interface PredictedValues {
+  rho: number;
+  rhoLe: number;
+  M: number;
+  J: number;
+  fm1: number;
+  f0: number;
+  f1: number;
+}
 /** Values with their absolute inner-quadrature error estimates (`err`, same fields). */
-export interface PredictedState extends PredictedValues { err: PredictedValues }
+export interface PredictedState extends PredictedValues {
+  err: PredictedValues;
+}
 
 /** Computes ρ_y, ρ≤_y, M_y, J_y and the densities by one vector expectation over S, with error estimates. */
 export class PredictedIntegrals {
   evaluations = 0;
 
-  constructor(readonly law: SizeLaw, readonly noise: NoiseLaw) {}
+  constructor(
+    readonly law: SizeLaw,
+    readonly noise: NoiseLaw,
+  ) {}
 
   /** Sizes s at which y/s or z/s crosses a breakpoint of R (and of R − 1), for the inner integrals. */
   private sizeBreaks(y: number): number[] {
@@ -47,34 +60,50 @@ export class PredictedIntegrals {
   state(y: number): PredictedState {
     const { noise, law } = this;
     const continuous = !noise.pointMass;
-    const r = law.expect((s, o) => {
-      const c = y / s;
-      o[0] = s * noise.cdfStrict(c);
-      const le = noise.cdf(c);
-      o[1] = s * le;
-      o[2] = s * s * le;
-      o[3] = s * s * noise.j(c);
-      const f = continuous ? noise.density(c) : 0;
-      o[4] = f / (s * s);
-      o[5] = f / s;
-      o[6] = f;
-    }, 7, { ...INNER_OPTIONS, breakpoints: this.sizeBreaks(y) });
+    const r = law.expect(
+      (s, o) => {
+        const c = y / s;
+        o[0] = s * noise.cdfStrict(c);
+        const le = noise.cdf(c);
+        o[1] = s * le;
+        o[2] = s * s * le;
+        o[3] = s * s * noise.j(c);
+        const f = continuous ? noise.density(c) : 0;
+        o[4] = f / (s * s);
+        o[5] = f / s;
+        o[6] = f;
+      },
+      7,
+      { ...INNER_OPTIONS, breakpoints: this.sizeBreaks(y) },
+    );
     this.evaluations += r.evaluations;
     const l = law.lambda;
-    const pack = (v: Float64Array): PredictedValues => ({ rho: l * v[0], rhoLe: l * v[1], M: l * v[2], J: l * v[3], fm1: v[4], f0: v[5], f1: v[6] });
+    const pack = (v: Float64Array): PredictedValues => ({
+      rho: l * v[0],
+      rhoLe: l * v[1],
+      M: l * v[2],
+      J: l * v[3],
+      fm1: v[4],
+      f0: v[5],
+      f1: v[6],
+    });
     return { ...pack(r.value), err: pack(r.error) };
   }
 
   /** ρ_z and D_k(z) = E[S^k·P(z/S < R ≤ 1 + z/S)] for k = 0, −1 (the SPRPT aging term), each with its error. */
   aging(z: number): { rho: number; d0: number; dm1: number; err: { rho: number; d0: number; dm1: number } } {
     const { noise, law } = this;
-    const r = law.expect((s, o) => {
-      const c = z / s;
-      o[0] = s * noise.cdfStrict(c);
-      const p = noise.ccdf(c) - noise.ccdf(1 + c);
-      o[1] = p;
-      o[2] = p / s;
-    }, 3, { ...INNER_OPTIONS, breakpoints: this.sizeBreaks(z) });
+    const r = law.expect(
+      (s, o) => {
+        const c = z / s;
+        o[0] = s * noise.cdfStrict(c);
+        const p = noise.ccdf(c) - noise.ccdf(1 + c);
+        o[1] = p;
+        o[2] = p / s;
+      },
+      3,
+      { ...INNER_OPTIONS, breakpoints: this.sizeBreaks(z) },
+    );
     this.evaluations += r.evaluations;
     const e = r.error;
     return { rho: law.lambda * r.value[0], d0: r.value[1], dm1: r.value[2], err: { rho: law.lambda * e[0], d0: e[1], dm1: e[2] } };
@@ -103,7 +132,8 @@ export class PredictedIntegrals {
         if (edge > 0 && Number.isFinite(edge)) for (const r of noise.breakpoints) if (r > 0) v.push(Math.log(edge * r));
       }
     }
-    const lo = Math.log(law.xLo * noise.rLo), hi = Math.log(law.xHi * noise.rHi);
+    const lo = Math.log(law.xLo * noise.rLo),
+      hi = Math.log(law.xHi * noise.rHi);
     return refineGrid(sortedUnique(v.filter((u) => u >= lo && u <= hi)), 2);
   }
 }
@@ -147,39 +177,65 @@ export function predictedMeans(law: SizeLaw, noise: NoiseLaw, discipline: Predic
   const slowdownFinite = predictedSlowdownFinite(law, noise, discipline);
   const sf = slowdownFinite ? 1 : 0;
   const options = { relTolerance, componentRelTolerances: OUTER_TOLERANCES(relTolerance) };
-  let meanT = 0, slow = 0, errT = 0, errS = 0, evaluations = 0, converged = true;
+  let meanT = 0,
+    slow = 0,
+    errT = 0,
+    errS = 0,
+    evaluations = 0,
+    converged = true;
   const add = (r: { value: Float64Array; error: Float64Array; evaluations: number; converged: boolean }) => {
-    meanT += r.value[0]; slow += r.value[1];
-    errT += r.error[0] + r.value[2]; errS += r.error[1] + r.value[3];
-    evaluations += r.evaluations; converged &&= r.converged;
+    meanT += r.value[0];
+    slow += r.value[1];
+    errT += r.error[0] + r.value[2];
+    errS += r.error[1] + r.value[3];
+    evaluations += r.evaluations;
+    converged &&= r.converged;
   };
   if (noise.pointMass) {
     // R ≡ 1: Y = S; outer over the size law.
-    add(law.expect((s, o) => {
-      const { a, b, da, db } = split(law, discipline, ints.state(s));
-      o[0] = a + s * b;
-      o[1] = sf * (a / s + b);
-      o[2] = da + s * db;
-      o[3] = sf * (da / s + db);
-    }, 4, options));
+    add(
+      law.expect(
+        (s, o) => {
+          const { a, b, da, db } = split(law, discipline, ints.state(s));
+          o[0] = a + s * b;
+          o[1] = sf * (a / s + b);
+          o[2] = da + s * db;
+          o[3] = sf * (da / s + db);
+        },
+        4,
+        options,
+      ),
+    );
   } else {
     const pspjf = discipline === 'pspjf' ? 1 : 0; // b·E[S f_R(y/S)/S] = b·f1; SPJF's b = 1 is E[S], added below
-    add(integrateVector((u, o) => {
-      const y = Math.exp(u);
-      const st = ints.state(y);
-      const { a, b, da, db } = split(law, discipline, st);
-      const e = st.err;
-      o[0] = y * (a * st.f0 + pspjf * b * st.f1);
-      o[1] = sf * y * (a * st.fm1 + pspjf * b * st.f0);
-      o[2] = y * (da * st.f0 + a * e.f0 + pspjf * (db * st.f1 + b * e.f1));
-      o[3] = sf * y * (da * st.fm1 + a * e.fm1 + pspjf * (db * st.f0 + b * e.f0));
-    }, 4, ints.outerLogGrid(), options));
-    if (discipline === 'spjf') { meanT += law.mean; slow += 1; }
+    add(
+      integrateVector(
+        (u, o) => {
+          const y = Math.exp(u);
+          const st = ints.state(y);
+          const { a, b, da, db } = split(law, discipline, st);
+          const e = st.err;
+          o[0] = y * (a * st.f0 + pspjf * b * st.f1);
+          o[1] = sf * y * (a * st.fm1 + pspjf * b * st.f0);
+          o[2] = y * (da * st.f0 + a * e.f0 + pspjf * (db * st.f1 + b * e.f1));
+          o[3] = sf * y * (da * st.fm1 + a * e.fm1 + pspjf * (db * st.f0 + b * e.f0));
+        },
+        4,
+        ints.outerLogGrid(),
+        options,
+      ),
+    );
+    if (discipline === 'spjf') {
+      meanT += law.mean;
+      slow += 1;
+    }
   }
   if (discipline === 'sprpt') {
     const grid = ints.outerLogGrid();
-    const breaks = noise.pointMass && law.atoms && law.atoms.length <= MAX_ATOM_BREAKPOINTS
-      ? law.atoms.filter((a) => a.x > 0).map((a) => Math.log(a.x)) : [];
+    const breaks =
+      noise.pointMass && law.atoms && law.atoms.length <= MAX_ATOM_BREAKPOINTS
+        ? law.atoms.filter((a) => a.x > 0).map((a) => Math.log(a.x))
+        : [];
     const agingTerm = (z: number, jacobian: number, o: Float64Array) => {
       const g = ints.aging(z);
       const q = 1 / (1 - g.rho);
@@ -193,8 +249,14 @@ export function predictedMeans(law: SizeLaw, noise: NoiseLaw, discipline: Predic
     const z0 = Math.exp(grid[0]);
     const linearBreaks = breaks.map(Math.exp).filter((b) => b < z0);
     add(integrateVector((z, o) => agingTerm(z, 1, o), 4, [0, ...linearBreaks, z0], options));
-    add(integrateVector((u, o) => agingTerm(Math.exp(u), Math.exp(u), o), 4,
-      sortedUnique([...grid, ...breaks.filter((b) => b > grid[0] && b < grid[grid.length - 1])]), options));
+    add(
+      integrateVector(
+        (u, o) => agingTerm(Math.exp(u), Math.exp(u), o),
+        4,
+        sortedUnique([...grid, ...breaks.filter((b) => b > grid[0] && b < grid[grid.length - 1])]),
+        options,
+      ),
+    );
     meanT += law.mean * noise.meanShortfall;
     slow += noise.meanShortfall;
   }

@@ -11,10 +11,18 @@ import { inverseMomentFinite } from '../../model/moments.ts';
 import { integrateVector, type QuadratureOptions, type VectorIntegrand } from '../../numerics/quadrature.ts';
 
 /** A point mass of G. */
-export interface Atom { readonly x: number; readonly p: number }
+export interface Atom {
+  readonly x: number;
+  readonly p: number;
+}
 
 /** Result of an expectation: values and absolute error estimates per component (length m). */
-export interface Expectation { value: Float64Array; error: Float64Array; evaluations: number; converged: boolean }
+export interface Expectation {
+  value: Float64Array;
+  error: Float64Array;
+  evaluations: number;
+  converged: boolean;
+}
 
 /** Truncation: [xLo, xHi] leaves at most this probability outside, weighted by (1 + x/E[S])³ above xHi. */
 const TAIL_MASS = 1e-17;
@@ -63,7 +71,10 @@ export class SizeLaw {
   /** True iff E[1/S] < ∞ (decided from the family: density at 0 makes it infinite). */
   readonly inverseMomentFinite: boolean;
 
-  constructor(readonly spec: ServiceSpec, readonly lambda: number) {
+  constructor(
+    readonly spec: ServiceSpec,
+    readonly lambda: number,
+  ) {
     this.dist = serviceDistribution(spec);
     this.mean = this.dist.mean;
     this.secondMoment = this.dist.secondMoment;
@@ -101,24 +112,34 @@ export class SizeLaw {
   /** P(S = x) (0 for a law with a density). */
   atomAt(x: number): number {
     if (!this.atoms) return 0;
-    let lo = 0, hi = this.atoms.length - 1;
+    let lo = 0,
+      hi = this.atoms.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const a = this.atoms[mid].x;
       if (a === x) return this.atoms[mid].p;
-      if (a < x) lo = mid + 1; else hi = mid - 1;
+      if (a < x) lo = mid + 1;
+      else hi = mid - 1;
     }
     return 0;
   }
 
   /** ρ(x) = λE[S·1(S ≤ x)]. */
-  rho(x: number): number { return this.lambda * this.dist.partialMoment(1, x); }
+  rho(x: number): number {
+    return this.lambda * this.dist.partialMoment(1, x);
+  }
   /** ρ(x⁻) = λE[S·1(S < x)]. */
-  rhoBefore(x: number): number { return this.rho(x) - this.lambda * x * this.atomAt(x); }
+  rhoBefore(x: number): number {
+    return this.rho(x) - this.lambda * x * this.atomAt(x);
+  }
   /** m₂(x) = λE[S²·1(S ≤ x)]. */
-  m2(x: number): number { return this.lambda * this.dist.partialMoment(2, x); }
+  m2(x: number): number {
+    return this.lambda * this.dist.partialMoment(2, x);
+  }
   /** P(S > x). */
-  ccdf(x: number): number { return this.dist.ccdf(x); }
+  ccdf(x: number): number {
+    return this.dist.ccdf(x);
+  }
 
   /**
    * E[f(S)] for an m-component f: Σ p·f(x) over atoms (exact, error 0), or ∫ f(x)g(x)dx by adaptive G7K15 in
@@ -144,8 +165,12 @@ export class SizeLaw {
     };
     let points = this.logGrid as number[];
     if (options.breakpoints && options.breakpoints.length > 0) {
-      const lo = points[0], hi = points[points.length - 1];
-      const extra = options.breakpoints.filter((x) => x > 0).map(Math.log).filter((v) => v > lo && v < hi);
+      const lo = points[0],
+        hi = points[points.length - 1];
+      const extra = options.breakpoints
+        .filter((x) => x > 0)
+        .map(Math.log)
+        .filter((v) => v > lo && v < hi);
       if (extra.length > 0) points = sortedUnique([...points, ...extra]);
     }
     const r = integrateVector(g, m, points, options);
@@ -160,4 +185,3 @@ export class SizeLaw {
     return { ...r, evaluations: r.evaluations + 2 };
   }
 }
-

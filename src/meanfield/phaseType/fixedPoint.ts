@@ -84,7 +84,11 @@ function infNorm(v: ArrayLike<number>): number {
 }
 
 /** Newton on f(x(z)) = 0 with backtracking; returns the best state found and its residual. */
-function newton(p: PhaseTypeParameters, x0: Float64Array, maxIterations: number): { x: Float64Array; residual: number; iterations: number } {
+function newton(
+  p: PhaseTypeParameters,
+  x0: Float64Array,
+  maxIterations: number,
+): { x: Float64Array; residual: number; iterations: number } {
   let x = x0;
   let f = phaseTypeDrift(p, x);
   let residual = infNorm(f);
@@ -101,7 +105,10 @@ function newton(p: PhaseTypeParameters, x0: Float64Array, maxIterations: number)
       const ft = phaseTypeDrift(p, xt);
       const rt = infNorm(ft);
       if (rt < residual) {
-        x = xt; f = ft; residual = rt; accepted = true;
+        x = xt;
+        f = ft;
+        residual = rt;
+        accepted = true;
         break;
       }
     }
@@ -173,14 +180,26 @@ export function phaseTypeJsqFixedPoint(model: SupermarketModel, options: PhaseTy
     }
     let y = start ?? closedFormStart(p, K);
     // ODE until ‖f‖∞ ≤ switchAt (or maxOdeTime per leg), then Newton; a failed Newton resumes the ODE, 100× tighter.
-    for (let attempt = 0, switchAt = 1e-5; (best === undefined || best.residual > residualTolerance) && attempt < 3; attempt++, switchAt /= 100) {
+    for (
+      let attempt = 0, switchAt = 1e-5;
+      (best === undefined || best.residual > residualTolerance) && attempt < 3;
+      attempt++, switchAt /= 100
+    ) {
       const buffer = new Float64Array(y.length);
       const scratch = new Float64Array(K + 2);
       let reached = 0;
-      const stats = integratePhaseType(p, Array.from(y), 0, maxOdeTime, 1e-10, Math.max(100_000, Math.ceil(100 * maxOdeTime)), (_xOld, t, state) => {
-        reached = t;
-        return infNorm(phaseTypeDrift(p, state, buffer, scratch)) > switchAt;
-      });
+      const stats = integratePhaseType(
+        p,
+        Array.from(y),
+        0,
+        maxOdeTime,
+        1e-10,
+        Math.max(100_000, Math.ceil(100 * maxOdeTime)),
+        (_xOld, t, state) => {
+          reached = t;
+          return infNorm(phaseTypeDrift(p, state, buffer, scratch)) > switchAt;
+        },
+      );
       odeTime += stats.stoppedEarly ? reached : maxOdeTime;
       odeSteps += stats.nStep;
       y = Float64Array.from(stats.y);
@@ -190,18 +209,29 @@ export function phaseTypeJsqFixedPoint(model: SupermarketModel, options: PhaseTy
     }
     const { x, residual } = best!;
     if (!(residual <= residualTolerance)) {
-      throw new ConvergenceError(`phase-type JSQ(d) Newton did not reach ‖f‖∞ ≤ ${residualTolerance} (K = ${K}, m = ${p.m})`, residual, totalIterations);
+      throw new ConvergenceError(
+        `phase-type JSQ(d) Newton did not reach ‖f‖∞ ≤ ${residualTolerance} (K = ${K}, m = ${p.m})`,
+        residual,
+        totalIterations,
+      );
     }
     const s = tailOf(p.m, x);
     for (let r = 0; r < x.length; r++) {
-      if (!(x[r] >= -1e-12)) throw new ConvergenceError(`phase-type JSQ(d) Newton converged to a negative occupancy x[${r}] = ${x[r]}`, residual, totalIterations);
+      if (!(x[r] >= -1e-12))
+        throw new ConvergenceError(
+          `phase-type JSQ(d) Newton converged to a negative occupancy x[${r}] = ${x[r]}`,
+          residual,
+          totalIterations,
+        );
     }
     const top = s[K];
     if (fixedK !== undefined || top <= tailTolerance) {
       return result(model, p, x, s, residual, totalIterations, { odeTime, odeSteps, tailTolerance, residualTolerance, maxTruncationLevel });
     }
     if (K >= maxTruncationLevel) {
-      throw new InvalidModelError(`phase-type JSQ(d): s_K = ${top.toExponential(2)} > tailTolerance = ${tailTolerance} at K = maxTruncationLevel = ${maxTruncationLevel}; raise tailTolerance or maxTruncationLevel`);
+      throw new InvalidModelError(
+        `phase-type JSQ(d): s_K = ${top.toExponential(2)} > tailTolerance = ${tailTolerance} at K = maxTruncationLevel = ${maxTruncationLevel}; raise tailTolerance or maxTruncationLevel`,
+      );
     }
     const ratio = s[K - 1] > 0 ? top / s[K - 1] : 0.5;
     const grow = ratio > 0 && ratio < 1 ? Math.ceil(Math.log(tailTolerance / top) / Math.log(ratio)) + 2 : K;
@@ -213,7 +243,12 @@ export function phaseTypeJsqFixedPoint(model: SupermarketModel, options: PhaseTy
 }
 
 function result(
-  model: SupermarketModel, p: PhaseTypeParameters, x: Float64Array, s: Float64Array, residual: number, iterations: number,
+  model: SupermarketModel,
+  p: PhaseTypeParameters,
+  x: Float64Array,
+  s: Float64Array,
+  residual: number,
+  iterations: number,
   o: { odeTime: number; odeSteps: number; tailTolerance: number; residualTolerance: number; maxTruncationLevel: number },
 ): PhaseTypeFixedPointResult {
   const K = x.length / p.m;
@@ -233,17 +268,24 @@ function result(
     phaseType: p.phaseType,
     fit: p.fit,
     diagnostics: {
-      residual, newtonIterations: iterations, truncationLevel: K, topLevelMass: tail[K], phases: p.m, stateDimension: K * p.m,
-      odeTime: o.odeTime, odeSteps: o.odeSteps,
+      residual,
+      newtonIterations: iterations,
+      truncationLevel: K,
+      topLevelMass: tail[K],
+      phases: p.m,
+      stateDimension: K * p.m,
+      odeTime: o.odeTime,
+      odeSteps: o.odeSteps,
     },
     provenance: {
       model,
       method: 'ode + newton',
       equation: EQUATION,
       source: SOURCE,
-      note: p.fit === 'exact'
-        ? 'exact phase-type form of the service law'
-        : 'two-moment PH fit (Tijms): only E[S] and the SCV of the service law match; for d ≥ 2 the whole law matters, so this approximates the mean field',
+      note:
+        p.fit === 'exact'
+          ? 'exact phase-type form of the service law'
+          : 'two-moment PH fit (Tijms): only E[S] and the SCV of the service law match; for d ≥ 2 the whole law matters, so this approximates the mean field',
       version: VERSION,
       options: { tailTolerance: o.tailTolerance, residualTolerance: o.residualTolerance, maxTruncationLevel: o.maxTruncationLevel },
     },

@@ -42,10 +42,14 @@ export interface PhaseTypeParameters {
 export function phaseTypeParameters(model: SupermarketModel): PhaseTypeParameters {
   const random = model.selection === 'random';
   if (model.selection !== 'jsq' && !(random && model.d === 1)) {
-    throw new InvalidModelError(`no phase-type mean-field solver for selection ${JSON.stringify(model.selection)}${random ? ` with d = ${model.d}` : ''}; supported: "jsq" (or "random" with d = 1)`);
+    throw new InvalidModelError(
+      `no phase-type mean-field solver for selection ${JSON.stringify(model.selection)}${random ? ` with d = ${model.d}` : ''}; supported: "jsq" (or "random" with d = 1)`,
+    );
   }
   if (model.discipline !== 'fifo') {
-    throw new InvalidModelError(`no phase-type mean-field solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo" (use jsqCavity for other disciplines)`);
+    throw new InvalidModelError(
+      `no phase-type mean-field solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo" (use jsqCavity for other disciplines)`,
+    );
   }
   const dist = serviceDistribution(model.service);
   const rho = model.lambda * dist.mean;
@@ -53,7 +57,9 @@ export function phaseTypeParameters(model: SupermarketModel): PhaseTypeParameter
   let fit: PhaseTypeFitLabel = 'exact';
   if (ph === undefined) {
     if (!(dist.scv > 0 && Number.isFinite(dist.scv))) {
-      throw new InvalidModelError(`no phase-type fit for service ${JSON.stringify(model.service.kind)} with SCV ${dist.scv}: the two-moment fit needs a finite SCV > 0`);
+      throw new InvalidModelError(
+        `no phase-type fit for service ${JSON.stringify(model.service.kind)} with SCV ${dist.scv}: the two-moment fit needs a finite SCV > 0`,
+      );
     }
     ph = phaseTypeFit(dist.mean, dist.scv);
     fit = 'two-moment PH fit';
@@ -73,7 +79,14 @@ export function phaseTypeParameters(model: SupermarketModel): PhaseTypeParameter
     mu[i] = Math.max(0, -row);
   }
   return {
-    lambda: model.lambda, d: model.d, rho, m, alpha, A, mu,
-    phaseType: { alpha: [...ph.alpha], A: ph.A.map((r) => [...r]) }, fit,
+    lambda: model.lambda,
+    d: model.d,
+    rho,
+    m,
+    alpha,
+    A,
+    mu,
+    phaseType: { alpha: [...ph.alpha], A: ph.A.map((r) => [...r]) },
+    fit,
   };
 }

@@ -34,8 +34,22 @@ export interface PhaseTypeTransientResult {
   phaseType: { alpha: number[]; A: number[][] };
   fit: PhaseTypeFitLabel;
   /** `clamped`: largest move of the output projection onto [0, 1] (integrator round-off; numerics/clamp.ts). */
-  diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; truncationLevel: number; topLevelMass: number; clamped: number };
-  provenance: { model: SupermarketModel; equation: string; source: string; version: string; options: { tolerance: number; maxSteps: number; truncationLevel: number } };
+  diagnostics: {
+    nStep: number;
+    nAccept: number;
+    nReject: number;
+    nEval: number;
+    truncationLevel: number;
+    topLevelMass: number;
+    clamped: number;
+  };
+  provenance: {
+    model: SupermarketModel;
+    equation: string;
+    source: string;
+    version: string;
+    options: { tolerance: number; maxSteps: number; truncationLevel: number };
+  };
 }
 
 /**
@@ -55,12 +69,14 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
   if (!Array.isArray(times) || times.length < 1) throw new InvalidModelError('times must be a non-empty array');
   times.forEach((t, j) => {
     if (!Number.isFinite(t) || t < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
-    if (j > 0 && !(t > times[j - 1])) throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
+    if (j > 0 && !(t > times[j - 1]))
+      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
   });
   const from = options.from ?? [];
   let total = 0;
   from.forEach((row, k) => {
-    if (!Array.isArray(row) || row.length !== p.m) throw new InvalidModelError(`from[${k}] must have m = ${p.m} phases, got ${Array.isArray(row) ? row.length : typeof row}`);
+    if (!Array.isArray(row) || row.length !== p.m)
+      throw new InvalidModelError(`from[${k}] must have m = ${p.m} phases, got ${Array.isArray(row) ? row.length : typeof row}`);
     row.forEach((v, j) => {
       if (!(v >= 0 && v <= 1)) throw new InvalidModelError(`from[${k}][${j}] must lie in [0, 1], got ${v}`);
       total += v;
@@ -79,23 +95,28 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidModelError(`maxSteps must be an integer ≥ 1, got ${maxSteps}`);
 
   const y0 = new Array<number>(K * p.m).fill(0);
-  from.forEach((row, k) => row.forEach((v, j) => { y0[k * p.m + j] = v; }));
+  from.forEach((row, k) =>
+    row.forEach((v, j) => {
+      y0[k * p.m + j] = v;
+    }),
+  );
   const tails: number[][] = [Array.from(tailOf(p.m, y0).subarray(0, K + 1))];
   let top = tails[0][K];
   let next = 1;
   const scratch = new Float64Array(K * p.m);
-  const stats = times.length === 1
-    ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
-    : integratePhaseType(p, y0, times[0], times[times.length - 1], tolerance, maxSteps, (_xOld, t, y, dense) => {
-      let lastLevel = 0;
-      for (let j = 0; j < p.m; j++) lastLevel += y[(K - 1) * p.m + j];
-      top = Math.max(top, lastLevel);
-      while (next < times.length && times[next] <= t) {
-        for (let i = 0; i < scratch.length; i++) scratch[i] = times[next] === t ? y[i] : dense(i, times[next]);
-        tails.push(Array.from(tailOf(p.m, scratch).subarray(0, K + 1)));
-        next++;
-      }
-    });
+  const stats =
+    times.length === 1
+      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
+      : integratePhaseType(p, y0, times[0], times[times.length - 1], tolerance, maxSteps, (_xOld, t, y, dense) => {
+          let lastLevel = 0;
+          for (let j = 0; j < p.m; j++) lastLevel += y[(K - 1) * p.m + j];
+          top = Math.max(top, lastLevel);
+          while (next < times.length && times[next] <= t) {
+            for (let i = 0; i < scratch.length; i++) scratch[i] = times[next] === t ? y[i] : dense(i, times[next]);
+            tails.push(Array.from(tailOf(p.m, scratch).subarray(0, K + 1)));
+            next++;
+          }
+        });
   while (tails.length < times.length) tails.push(Array.from(tailOf(p.m, stats.y).subarray(0, K + 1)));
   const clamped = clampRowsToRange(tails); // tail fractions lie in [0, 1]; odex round-off can leave −1e−60
   const meanQueueLength = tails.map(tailSum);
@@ -105,7 +126,15 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
     meanQueueLength,
     phaseType: p.phaseType,
     fit: p.fit,
-    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, truncationLevel: K, topLevelMass: top, clamped },
+    diagnostics: {
+      nStep: stats.nStep,
+      nAccept: stats.nAccept,
+      nReject: stats.nReject,
+      nEval: stats.nEval,
+      truncationLevel: K,
+      topLevelMass: top,
+      clamped,
+    },
     provenance: {
       model,
       equation: 'phase-type JSQ(d) ODE of theory.md §3 (a_K = 0), from the given occupancies',

@@ -14,7 +14,11 @@ import { prepareExpression } from '../../model/population/expression.ts';
 import { symbolTable, type PopulationModel } from '../../model/population/parse.ts';
 
 /** One non-zero partial derivative of a rate: ∂β/∂x_j (or ∂²β/∂x_j∂x_k), compiled. */
-interface Partial { j: number; k: number; evaluate: Evaluator }
+interface Partial {
+  j: number;
+  k: number;
+  evaluate: Evaluator;
+}
 
 interface CompiledRate {
   label: string;
@@ -27,7 +31,10 @@ interface CompiledRate {
 }
 
 /** First partial derivatives of one rate: compiled, and as nodes (for the second). */
-interface FirstPartials { first: Partial[]; firstNodes: { j: number; node: MathNode }[] }
+interface FirstPartials {
+  first: Partial[];
+  firstNodes: { j: number; node: MathNode }[];
+}
 
 const isZeroNode = (node: MathNode) => (node as { type: string }).type === 'ConstantNode' && (node as { value?: unknown }).value === 0;
 
@@ -66,7 +73,10 @@ export interface PopulationDrift {
 const cache = new WeakMap<PopulationModel, PopulationDrift>();
 
 /** A partial derivative of order |index| of an expression: ∂^m/∂x_{index[0]}…∂x_{index[m−1]}, index sorted. */
-export interface DerivativeTuple { index: number[]; node: MathNode }
+export interface DerivativeTuple {
+  index: number[];
+  node: MathNode;
+}
 
 /**
  * The non-zero derivatives of order m + 1 from those of order m (sorted index tuples, each derived once: only by
@@ -191,7 +201,9 @@ export function populationDrift(model: PopulationModel): PopulationDrift {
     for (let o = tupleNodes.length; o <= m; o++) {
       tupleNodes.push(compiled.map((r, l) => nextDerivativeOrder(tupleNodes[o - 1][l], index, model.variables, r.where)));
     }
-    tupleCompiled[m] ??= tupleNodes[m].map((list, l) => list.map((p) => ({ index: Int32Array.from(p.index), evaluate: compileNode(p.node, index, compiled[l].where) })));
+    tupleCompiled[m] ??= tupleNodes[m].map((list, l) =>
+      list.map((p) => ({ index: Int32Array.from(p.index), evaluate: compileNode(p.node, index, compiled[l].where) })),
+    );
     return tupleCompiled[m];
   };
   const L = compiled.length;

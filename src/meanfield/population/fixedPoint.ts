@@ -73,14 +73,25 @@ function jacobianForNewton(drift: PopulationDrift, x: Float64Array): number[][] 
 }
 
 function newton(drift: PopulationDrift, start: ArrayLike<number>, tolerance: number, maxIterations: number) {
-  return newtonSolve((x) => drift.drift(x), (x) => jacobianForNewton(drift, x), start, { tolerance, maxIterations });
+  return newtonSolve(
+    (x) => drift.drift(x),
+    (x) => jacobianForNewton(drift, x),
+    start,
+    { tolerance, maxIterations },
+  );
 }
 
 /** Integrates towards the attractor until ‖f‖∞ ≤ 1e−8 (or maxTime); returns the state and the time used. */
 function relax(drift: PopulationDrift, start: ArrayLike<number>, maxTime: number): { y: number[]; t: number } {
   const buffer = new Float64Array(drift.dimension);
-  const run = integratePopulation(drift, start, 0, maxTime, 1e-9, Math.max(10_000, Math.ceil(50 * maxTime)), (_a, _b, y) =>
-    infNorm(drift.drift(y, buffer)) > 1e-8,
+  const run = integratePopulation(
+    drift,
+    start,
+    0,
+    maxTime,
+    1e-9,
+    Math.max(10_000, Math.ceil(50 * maxTime)),
+    (_a, _b, y) => infNorm(drift.drift(y, buffer)) > 1e-8,
   );
   return { y: run.y, t: run.t };
 }
@@ -97,7 +108,8 @@ function relax(drift: PopulationDrift, start: ArrayLike<number>, maxTime: number
 export function populationFixedPoint(model: PopulationModel, options: PopulationFixedPointOptions = {}): PopulationFixedPointResult {
   const K = model.variables.length;
   const start = Array.from(options.from ?? model.initial);
-  if (start.length !== K || !start.every(Number.isFinite)) throw new InvalidModelError(`from must hold ${K} finite numbers (one per variable), got ${start.length}`);
+  if (start.length !== K || !start.every(Number.isFinite))
+    throw new InvalidModelError(`from must hold ${K} finite numbers (one per variable), got ${start.length}`);
   const tolerance = options.tolerance ?? 1e-12;
   const maxIterations = options.maxIterations ?? 100;
   const maxOdeTime = options.maxOdeTime ?? 1e4;

@@ -109,7 +109,13 @@ export function observableDerivatives(
   const out: Record<string, { value: number; derivatives: { index: Int32Array; value: number }[][] }> = {};
   for (const o of compiledObservables(model)) {
     const derivatives: { index: Int32Array; value: number }[][] = [[]];
-    for (let m = 1; m <= maxOrder; m++) derivatives.push(o.tuples(m).map((p) => ({ index: p.index, value: p.evaluate(s) })).filter((p) => p.value !== 0));
+    for (let m = 1; m <= maxOrder; m++)
+      derivatives.push(
+        o
+          .tuples(m)
+          .map((p) => ({ index: p.index, value: p.evaluate(s) }))
+          .filter((p) => p.value !== 0),
+      );
     out[o.name] = { value: o.evaluate(s), derivatives };
   }
   return out;

@@ -71,7 +71,11 @@ export function populationRefined(model: PopulationModel, fixedPoint?: Populatio
     throw new SolverError(`Lyapunov residual ${residual.toExponential(2)} exceeds ${LYAPUNOV_RESIDUAL_TOLERANCE} (relative to max|Q|)`);
   }
   const b = Array.from(drift.secondOrderTerm(pi, W));
-  const V = solveDense(A, b.map((v) => -v), 'V = −A⁻¹b'); // as computeV of ../refined.ts, without mathjs lusolve's cost at large K
+  const V = solveDense(
+    A,
+    b.map((v) => -v),
+    'V = −A⁻¹b',
+  ); // as computeV of ../refined.ts, without mathjs lusolve's cost at large K
   const counts = drift.derivativeCounts();
   return {
     fixedPoint: fp,
@@ -84,7 +88,8 @@ export function populationRefined(model: PopulationModel, fixedPoint?: Populatio
     provenance: {
       model: model.name,
       parameters: model.parameters,
-      equation: 'E[X^(n)] = pi + V/n; A = Df(pi), Q = sum_l l l^T beta_l(pi), AW + WA^T + Q = 0, b_i = 1/2 sum_jk d2f_i/dx_j dx_k W_jk, V = -A^{-1} b',
+      equation:
+        'E[X^(n)] = pi + V/n; A = Df(pi), Q = sum_l l l^T beta_l(pi), AW + WA^T + Q = 0, b_i = 1/2 sum_jk d2f_i/dx_j dx_k W_jk, V = -A^{-1} b',
       source: 'theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; rmf_tool',
       version: VERSION,
     },

@@ -67,7 +67,15 @@ function distinctPermutations(idx: ArrayLike<number>): number[][] {
  * Σ_ℓ ℓ^⊗p Σ_{j1..jm} ∂^mβ_ℓ/∂x_{j1}…∂x_{jm} X[j1, …, jm, rest]: the jump power p (1: F^(m), 2: Q^(m), 3: R) times the
  * m-th rate derivatives contracted with the first m indices of X (xOrder indices). @returns K^p · K^(xOrder − m).
  */
-function contract(drift: PopulationDrift, entries: readonly Entry[], X: ArrayLike<number>, K: number, xOrder: number, m: number, p: number): Float64Array {
+function contract(
+  drift: PopulationDrift,
+  entries: readonly Entry[],
+  X: ArrayLike<number>,
+  K: number,
+  xOrder: number,
+  m: number,
+  p: number,
+): Float64Array {
   const restSize = K ** (xOrder - m);
   const out = new Float64Array(K ** p * restSize);
   for (const e of entries) {
@@ -140,20 +148,33 @@ export function populationSecondOrder(model: PopulationModel, refined?: Populati
   const R = contract(drift, order0, one, K, 0, 0, 3);
   const solve = (rhs: Float64Array, m: number) => solveKroneckerSumSchur(Fp, Uf, Tf, rhs, K, m);
 
-  const D = solve(symmetrise(outer(W, Q), K, 4).map((x) => -6 * x), 4);
+  const D = solve(
+    symmetrise(outer(W, Q), K, 4).map((x) => -6 * x),
+    4,
+  );
   const FppD = symmetrise(contract(drift, orders[2], D.X, K, 4, 2, 1), K, 3);
   const QV = symmetrise(outer(Q, V), K, 3);
   const QpW = symmetrise(contract(drift, orders[1], W, K, 2, 1, 2), K, 3);
-  const C = solve(FppD.map((x, k) => -(1.5 * x + 3 * QV[k] + 3 * QpW[k] + R[k])), 3);
+  const C = solve(
+    FppD.map((x, k) => -(1.5 * x + 3 * QV[k] + 3 * QpW[k] + R[k])),
+    3,
+  );
   const FppC = symmetrise(contract(drift, orders[2], C.X, K, 3, 2, 1), K, 2);
   const FpppD = symmetrise(contract(drift, orders[3], D.X, K, 4, 3, 1), K, 2);
   const QpV = symmetrise(contract(drift, orders[1], V, K, 1, 1, 2), K, 2);
   const QppW = symmetrise(contract(drift, orders[2], W, K, 2, 2, 2), K, 2);
-  const B = solve(FppC.map((x, k) => -(x + FpppD[k] / 3 + QpV[k] + QppW[k] / 2)), 2);
+  const B = solve(
+    FppC.map((x, k) => -(x + FpppD[k] / 3 + QpV[k] + QppW[k] / 2)),
+    2,
+  );
   const b2 = contract(drift, orders[2], B.X, K, 2, 2, 1);
   const b3 = contract(drift, orders[3], C.X, K, 3, 3, 1);
   const b4 = contract(drift, orders[4], D.X, K, 4, 4, 1);
-  const A = solveDense(drift.jacobian(pi), Array.from({ length: K }, (_, i) => -(b2[i] / 2 + b3[i] / 6 + b4[i] / 24)), 'A = −F′⁻¹(…)');
+  const A = solveDense(
+    drift.jacobian(pi),
+    Array.from({ length: K }, (_, i) => -(b2[i] / 2 + b3[i] / 6 + b4[i] / 24)),
+    'A = −F′⁻¹(…)',
+  );
 
   // c₂(g) = Σ_m g^(m)·M_m/m! with M_1 = A, M_2 = B, M_3 = C, M_4 = D (each symmetric)
   const moments: ArrayLike<number>[] = [[], A, B.X, C.X, D.X];
@@ -193,7 +214,10 @@ export function populationSecondOrder(model: PopulationModel, refined?: Populati
  * c₂/n² ≪ c₁/n (theory.md §6 "Limits").
  * @throws {InvalidModelError} if n is not an integer ≥ 1.
  */
-export function secondOrderAt(result: PopulationSecondOrderResult, n: number): { n: number; x: number[]; observables: Record<string, number> } {
+export function secondOrderAt(
+  result: PopulationSecondOrderResult,
+  n: number,
+): { n: number; x: number[]; observables: Record<string, number> } {
   if (!Number.isInteger(n) || n < 1) throw new InvalidModelError(`n must be an integer ≥ 1, got ${n}`);
   const x = result.refined.fixedPoint.x.map((v, i) => v + result.refined.V[i] / n + result.A[i] / n ** 2);
   const observables: Record<string, number> = {};

@@ -62,7 +62,9 @@ export function integratePopulation(
       if (!Number.isFinite(out[i])) {
         const rates = drift.rates(state);
         const bad = rates.findIndex((r) => !Number.isFinite(r));
-        throw new SolverError(`drift component ${i} is ${out[i]} at t = ${t}${bad >= 0 ? `: the rate of ${drift.labels[bad]} is ${rates[bad]}` : ''} (a rate is undefined at this state)`);
+        throw new SolverError(
+          `drift component ${i} is ${out[i]} at t = ${t}${bad >= 0 ? `: the rate of ${drift.labels[bad]} is ${rates[bad]}` : ''} (a rate is undefined at this state)`,
+        );
       }
     }
     return Array.from(out);
@@ -85,11 +87,13 @@ export function populationTransient(model: PopulationModel, options: PopulationT
   if (!Array.isArray(times) || times.length < 1) throw new InvalidModelError('times must be a non-empty array');
   times.forEach((t, j) => {
     if (!Number.isFinite(t) || t < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
-    if (j > 0 && !(t > times[j - 1])) throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
+    if (j > 0 && !(t > times[j - 1]))
+      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
   });
   const K = model.variables.length;
   const from = Array.from(options.from ?? model.initial);
-  if (from.length !== K || !from.every(Number.isFinite)) throw new InvalidModelError(`from must hold ${K} finite numbers (one per variable), got ${from.length}`);
+  if (from.length !== K || !from.every(Number.isFinite))
+    throw new InvalidModelError(`from must hold ${K} finite numbers (one per variable), got ${from.length}`);
   const tolerance = options.tolerance ?? 1e-10;
   if (!(tolerance > 0 && tolerance < 1)) throw new InvalidModelError(`tolerance must lie in (0, 1), got ${tolerance}`);
   const horizon = times[times.length - 1] - times[0];
@@ -98,15 +102,16 @@ export function populationTransient(model: PopulationModel, options: PopulationT
   const drift = populationDrift(model);
   const x: number[][] = [from];
   let next = 1;
-  const stats = times.length === 1
-    ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: from, t: times[0] }
-    : integratePopulation(drift, from, times[0], times[times.length - 1], tolerance, maxSteps, (_xOld, t, y, dense) => {
-        while (next < times.length && times[next] <= t) {
-          const target = times[next];
-          x.push(target === t ? [...y] : Array.from({ length: K }, (_, i) => dense(i, target)));
-          next++;
-        }
-      });
+  const stats =
+    times.length === 1
+      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: from, t: times[0] }
+      : integratePopulation(drift, from, times[0], times[times.length - 1], tolerance, maxSteps, (_xOld, t, y, dense) => {
+          while (next < times.length && times[next] <= t) {
+            const target = times[next];
+            x.push(target === t ? [...y] : Array.from({ length: K }, (_, i) => dense(i, target)));
+            next++;
+          }
+        });
   while (x.length < times.length) x.push([...stats.y]); // odex may stop a round-off short of the end
   // The variables are fractions of servers (models/README.md), never negative; odex round-off left −3.6e−26.
   const clamped = clampRowsToRange(x, 0, Infinity);
@@ -191,25 +196,33 @@ export function populationRefinedTransient(model: PopulationModel, options: Popu
   const V: number[][] = [new Array<number>(K).fill(0)];
   const Ws: number[][][] = [W.map((row) => row.map(() => 0))];
   let next = 1;
-  const stats = times.length === 1
-    ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
-    : integrateOdex(f, y0, times[0], times[times.length - 1], { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` },
-      (_xOld, t, y, dense) => {
-        while (next < times.length && times[next] <= t) {
-          const target = times[next];
-          const at = (c: number) => (target === t ? y[c] : dense(c, target));
-          V.push(Array.from({ length: K }, (_, i) => at(K + i)));
-          Ws.push(Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => at(2 * K + i * K + j))));
-          next++;
-        }
-      });
+  const stats =
+    times.length === 1
+      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
+      : integrateOdex(
+          f,
+          y0,
+          times[0],
+          times[times.length - 1],
+          { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` },
+          (_xOld, t, y, dense) => {
+            while (next < times.length && times[next] <= t) {
+              const target = times[next];
+              const at = (c: number) => (target === t ? y[c] : dense(c, target));
+              V.push(Array.from({ length: K }, (_, i) => at(K + i)));
+              Ws.push(Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => at(2 * K + i * K + j))));
+              next++;
+            }
+          },
+        );
   while (V.length < times.length) {
     V.push(stats.y.slice(K, 2 * K));
     Ws.push(Array.from({ length: K }, (_, i) => stats.y.slice(2 * K + i * K, 2 * K + (i + 1) * K)));
   }
   const observables: Record<string, number[]> = {};
   V.forEach((v, j) => {
-    for (const [name, o] of Object.entries(refineObservables(model, meanField.x[j], v, Ws[j]))) (observables[name] ??= []).push(o.coefficient);
+    for (const [name, o] of Object.entries(refineObservables(model, meanField.x[j], v, Ws[j])))
+      (observables[name] ??= []).push(o.coefficient);
   });
   return {
     meanField,

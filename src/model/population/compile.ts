@@ -13,24 +13,56 @@ import { InvalidModelError } from '../../errors.ts';
 export type Evaluator = (x: Float64Array) => number;
 
 type AnyNode = MathNode & {
-  type: string; op?: string; fn?: string | { name: string }; args?: MathNode[]; value?: unknown; name?: string;
-  content?: MathNode; condition?: MathNode; trueExpr?: MathNode; falseExpr?: MathNode;
+  type: string;
+  op?: string;
+  fn?: string | { name: string };
+  args?: MathNode[];
+  value?: unknown;
+  name?: string;
+  content?: MathNode;
+  condition?: MathNode;
+  trueExpr?: MathNode;
+  falseExpr?: MathNode;
 };
 
 const UNARY: Record<string, (a: number) => number> = {
-  exp: Math.exp, sqrt: Math.sqrt, abs: Math.abs, sin: Math.sin, cos: Math.cos, tan: Math.tan, tanh: Math.tanh,
-  sinh: Math.sinh, cosh: Math.cosh, log10: Math.log10, log2: Math.log2, cbrt: Math.cbrt, sign: Math.sign,
-  floor: Math.floor, ceil: Math.ceil, log1p: Math.log1p, expm1: Math.expm1,
+  exp: Math.exp,
+  sqrt: Math.sqrt,
+  abs: Math.abs,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  tanh: Math.tanh,
+  sinh: Math.sinh,
+  cosh: Math.cosh,
+  log10: Math.log10,
+  log2: Math.log2,
+  cbrt: Math.cbrt,
+  sign: Math.sign,
+  floor: Math.floor,
+  ceil: Math.ceil,
+  log1p: Math.log1p,
+  expm1: Math.expm1,
 };
 const BINARY: Record<string, (a: number, b: number) => number> = {
-  add: (a, b) => a + b, subtract: (a, b) => a - b, multiply: (a, b) => a * b, divide: (a, b) => a / b,
-  pow: (a, b) => a ** b, mod: (a, b) => a - b * Math.floor(a / b),
-  larger: (a, b) => +(a > b), smaller: (a, b) => +(a < b), largerEq: (a, b) => +(a >= b), smallerEq: (a, b) => +(a <= b),
-  equal: (a, b) => +(a === b), unequal: (a, b) => +(a !== b), and: (a, b) => +(a !== 0 && b !== 0), or: (a, b) => +(a !== 0 || b !== 0),
+  add: (a, b) => a + b,
+  subtract: (a, b) => a - b,
+  multiply: (a, b) => a * b,
+  divide: (a, b) => a / b,
+  pow: (a, b) => a ** b,
+  mod: (a, b) => a - b * Math.floor(a / b),
+  larger: (a, b) => +(a > b),
+  smaller: (a, b) => +(a < b),
+  largerEq: (a, b) => +(a >= b),
+  smallerEq: (a, b) => +(a <= b),
+  equal: (a, b) => +(a === b),
+  unequal: (a, b) => +(a !== b),
+  and: (a, b) => +(a !== 0 && b !== 0),
+  or: (a, b) => +(a !== 0 || b !== 0),
 };
 
 function fnName(node: AnyNode): string {
-  return typeof node.fn === 'string' ? node.fn : node.fn?.name ?? '';
+  return typeof node.fn === 'string' ? node.fn : (node.fn?.name ?? '');
 }
 
 /**
@@ -88,14 +120,23 @@ export function compileNode(node: MathNode, index: ReadonlyMap<string, number>, 
         if (f) return (x) => f(a(x), b(x));
       }
       if (args.length > 2 && (name === 'add' || name === 'multiply' || name === 'min' || name === 'max')) {
-        const f = name === 'add' ? (p: number, q: number) => p + q : name === 'multiply' ? (p: number, q: number) => p * q : name === 'min' ? Math.min : Math.max;
+        const f =
+          name === 'add'
+            ? (p: number, q: number) => p + q
+            : name === 'multiply'
+              ? (p: number, q: number) => p * q
+              : name === 'min'
+                ? Math.min
+                : Math.max;
         return (x) => {
           let acc = args[0](x);
           for (let k = 1; k < args.length; k++) acc = f(acc, args[k](x));
           return acc;
         };
       }
-      throw new InvalidModelError(`${where}: unsupported ${n.type === 'OperatorNode' ? 'operator' : 'function'} "${n.type === 'OperatorNode' ? n.op : name}" with ${args.length} argument(s)`);
+      throw new InvalidModelError(
+        `${where}: unsupported ${n.type === 'OperatorNode' ? 'operator' : 'function'} "${n.type === 'OperatorNode' ? n.op : name}" with ${args.length} argument(s)`,
+      );
     }
     default:
       throw new InvalidModelError(`${where}: unsupported expression construct ${n.type} ("${node.toString()}")`);
@@ -127,7 +168,10 @@ export function prune(node: MathNode): MathNode {
   const args = (n.args ?? []).map(prune);
   const name = fnName(n);
   if (args.every(isConstant)) {
-    const rebuilt = n.type === 'OperatorNode' ? new (mathjs().OperatorNode)(n.op as never, name as never, args) : (n as unknown as { clone(): AnyNode }).clone();
+    const rebuilt =
+      n.type === 'OperatorNode'
+        ? new (mathjs().OperatorNode)(n.op as never, name as never, args)
+        : (n as unknown as { clone(): AnyNode }).clone();
     if (n.type === 'FunctionNode') (rebuilt as AnyNode).args = args;
     try {
       const v = compileNode(rebuilt, EMPTY, 'constant folding')(NO_STATE);
@@ -194,7 +238,20 @@ const pow = (a: MathNode, b: MathNode): MathNode => op('^', 'pow', [a, b]);
 const call = (name: string, ...args: MathNode[]): MathNode => new (mathjs().FunctionNode)(new (mathjs().SymbolNode)(name), args);
 
 /** Functions and operators whose derivative is 0 wherever it exists (piecewise constant). */
-const PIECEWISE_CONSTANT = new Set(['sign', 'floor', 'ceil', 'larger', 'smaller', 'largerEq', 'smallerEq', 'equal', 'unequal', 'and', 'or', 'not']);
+const PIECEWISE_CONSTANT = new Set([
+  'sign',
+  'floor',
+  'ceil',
+  'larger',
+  'smaller',
+  'largerEq',
+  'smallerEq',
+  'equal',
+  'unequal',
+  'and',
+  'or',
+  'not',
+]);
 
 /**
  * Constructs `compileNode` accepts that are not twice continuously differentiable everywhere: abs, sign, floor,
@@ -203,7 +260,9 @@ const PIECEWISE_CONSTANT = new Set(['sign', 'floor', 'ceil', 'larger', 'smaller'
  */
 export function nonSmoothConstructs(node: MathNode): string[] {
   const found: string[] = [];
-  const note = (name: string) => { if (!found.includes(name)) found.push(name); };
+  const note = (name: string) => {
+    if (!found.includes(name)) found.push(name);
+  };
   node.traverse((child: MathNode, path: string) => {
     const c = child as AnyNode;
     if (path === 'fn') return;
@@ -243,46 +302,69 @@ function derive(node: MathNode, v: string): MathNode {
   if (PIECEWISE_CONSTANT.has(name)) return num(0);
   if (args.length === 1) {
     switch (name) {
-      case 'unaryMinus': return op('-', 'unaryMinus', [da()]);
-      case 'unaryPlus': return da();
-      case 'exp': return mul(call('exp', a), da());
-      case 'expm1': return mul(call('exp', a), da());
-      case 'log': return div(da(), a);
-      case 'log1p': return div(da(), add(num(1), a));
-      case 'log10': return div(da(), mul(a, num(Math.LN10)));
-      case 'log2': return div(da(), mul(a, num(Math.LN2)));
-      case 'sqrt': return div(da(), mul(num(2), call('sqrt', a)));
-      case 'cbrt': return div(da(), mul(num(3), pow(call('cbrt', a), num(2))));
-      case 'sin': return mul(call('cos', a), da());
-      case 'cos': return mul(op('-', 'unaryMinus', [call('sin', a)]), da());
-      case 'tan': return div(da(), pow(call('cos', a), num(2)));
-      case 'sinh': return mul(call('cosh', a), da());
-      case 'cosh': return mul(call('sinh', a), da());
-      case 'tanh': return mul(sub(num(1), pow(call('tanh', a), num(2))), da());
-      case 'abs': return mul(call('sign', a), da()); // a.e.
+      case 'unaryMinus':
+        return op('-', 'unaryMinus', [da()]);
+      case 'unaryPlus':
+        return da();
+      case 'exp':
+        return mul(call('exp', a), da());
+      case 'expm1':
+        return mul(call('exp', a), da());
+      case 'log':
+        return div(da(), a);
+      case 'log1p':
+        return div(da(), add(num(1), a));
+      case 'log10':
+        return div(da(), mul(a, num(Math.LN10)));
+      case 'log2':
+        return div(da(), mul(a, num(Math.LN2)));
+      case 'sqrt':
+        return div(da(), mul(num(2), call('sqrt', a)));
+      case 'cbrt':
+        return div(da(), mul(num(3), pow(call('cbrt', a), num(2))));
+      case 'sin':
+        return mul(call('cos', a), da());
+      case 'cos':
+        return mul(op('-', 'unaryMinus', [call('sin', a)]), da());
+      case 'tan':
+        return div(da(), pow(call('cos', a), num(2)));
+      case 'sinh':
+        return mul(call('cosh', a), da());
+      case 'cosh':
+        return mul(call('sinh', a), da());
+      case 'tanh':
+        return mul(sub(num(1), pow(call('tanh', a), num(2))), da());
+      case 'abs':
+        return mul(call('sign', a), da()); // a.e.
     }
   }
   if (args.length === 2) {
     switch (name) {
-      case 'subtract': return sub(da(), derive(b, v));
-      case 'divide': return div(sub(mul(da(), b), mul(a, derive(b, v))), pow(b, num(2)));
+      case 'subtract':
+        return sub(da(), derive(b, v));
+      case 'divide':
+        return div(sub(mul(da(), b), mul(a, derive(b, v))), pow(b, num(2)));
       case 'pow': {
         const db = prune(derive(b, v));
         const powerRule = mul(b, pow(a, sub(b, num(1))), da());
         if (isValue(db, 0)) return powerRule;
         return add(powerRule, mul(pow(a, b), call('log', a), db));
       }
-      case 'log': return derive(div(call('log', a), call('log', b)), v);
-      case 'mod': return sub(da(), mul(derive(b, v), call('floor', div(a, b)))); // a − b·floor(a/b), a.e.
+      case 'log':
+        return derive(div(call('log', a), call('log', b)), v);
+      case 'mod':
+        return sub(da(), mul(derive(b, v), call('floor', div(a, b)))); // a − b·floor(a/b), a.e.
     }
   }
   if (args.length >= 2) {
     switch (name) {
-      case 'add': return args.map((x) => derive(x, v)).reduce(add);
+      case 'add':
+        return args.map((x) => derive(x, v)).reduce(add);
       case 'multiply': // product rule: Σ_i a_i' Π_{j≠i} a_j
         return args.map((x, i) => mul(...args.map((y, j) => (j === i ? derive(x, v) : y)))).reduce(add);
       case 'min':
-      case 'max': { // the derivative of the active argument (a.e.), reducing n-ary to nested binary
+      case 'max': {
+        // the derivative of the active argument (a.e.), reducing n-ary to nested binary
         const [first, ...rest] = args;
         let value: MathNode = first;
         let slope: MathNode = derive(first, v);
@@ -295,7 +377,9 @@ function derive(node: MathNode, v: string): MathNode {
       }
     }
   }
-  throw new Error(`no derivative rule for ${n.type === 'OperatorNode' ? `operator "${n.op}"` : `function "${name}"`} with ${args.length} argument(s)`);
+  throw new Error(
+    `no derivative rule for ${n.type === 'OperatorNode' ? `operator "${n.op}"` : `function "${name}"`} with ${args.length} argument(s)`,
+  );
 }
 
 /**
@@ -311,6 +395,8 @@ export function differentiate(node: MathNode, variable: string, where: string): 
   try {
     return prune(derive(node, variable));
   } catch (error) {
-    throw new InvalidModelError(`${where}: cannot differentiate "${node.toString()}" with respect to ${variable}: ${(error as Error).message}`);
+    throw new InvalidModelError(
+      `${where}: cannot differentiate "${node.toString()}" with respect to ${variable}: ${(error as Error).message}`,
+    );
   }
 }

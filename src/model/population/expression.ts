@@ -89,7 +89,10 @@ export function prepareExpression(text: string, table: SymbolTable, where: strin
         for (let k = 1; k < names.length; k++) acc = new (mathjs().OperatorNode)('+', 'add', [acc, new (mathjs().SymbolNode)(names[k])]);
         return acc;
       }
-      if (f.fn.name === 'sum') throw new InvalidModelError(`${where}: sum(…) takes one vector name (${[...table.vectors.keys()].join(', ') || 'none declared'}), in "${text}"`);
+      if (f.fn.name === 'sum')
+        throw new InvalidModelError(
+          `${where}: sum(…) takes one vector name (${[...table.vectors.keys()].join(', ') || 'none declared'}), in "${text}"`,
+        );
       return child;
     }
     if ((child as { type: string }).type !== 'SymbolNode') return child;

@@ -49,14 +49,16 @@ export const MAX_POPULATION_SIZE = 20_000;
 
 function checkName(name: string, what: string, where: string, taken: Map<string, string>): void {
   if (!IDENTIFIER.test(name)) throw new InvalidModelError(`${where}: ${what} name "${name}" must be an identifier (letters, digits, _)`);
-  if (RESERVED_NAMES.has(name)) throw new InvalidModelError(`${where}: ${what} name "${name}" is reserved (${[...RESERVED_NAMES].join(', ')})`);
+  if (RESERVED_NAMES.has(name))
+    throw new InvalidModelError(`${where}: ${what} name "${name}" is reserved (${[...RESERVED_NAMES].join(', ')})`);
   const other = taken.get(name);
   if (other) throw new InvalidModelError(`${where}: ${what} name "${name}" is already used as a ${other}`);
   taken.set(name, what);
 }
 
 function range(from: number, to: number, where: string): number[] {
-  if (to - from + 1 > MAX_POPULATION_SIZE) throw new InvalidModelError(`${where}: range ${from}..${to} exceeds ${MAX_POPULATION_SIZE} entries`);
+  if (to - from + 1 > MAX_POPULATION_SIZE)
+    throw new InvalidModelError(`${where}: range ${from}..${to} exceeds ${MAX_POPULATION_SIZE} entries`);
   const out: number[] = [];
   for (let k = from; k <= to; k++) out.push(k);
   return out;
@@ -82,7 +84,11 @@ function deepFreeze<T>(value: T): T {
  *   an unknown symbol, or an initial value on an unknown variable.
  * @example parsePopulationModel(jsqFile, { lambda: 0.95 }).variables.length // 20 for models/jsq-d.json
  */
-export function parsePopulationModel(json: unknown, overrides: Record<string, number> = {}, options: { file?: string } = {}): PopulationModel {
+export function parsePopulationModel(
+  json: unknown,
+  overrides: Record<string, number> = {},
+  options: { file?: string } = {},
+): PopulationModel {
   const file = options.file ?? 'model';
   const spec: PopulationModelFile = checkPopulationModelShape(json, file);
   const taken = new Map<string, string>();
@@ -93,7 +99,9 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
   }
   for (const [name, value] of Object.entries(overrides)) {
     if (!(name in parameters)) {
-      throw new InvalidModelError(`${file}: cannot set "${name}": not a parameter of the model (parameters: ${Object.keys(parameters).join(', ') || 'none'})`);
+      throw new InvalidModelError(
+        `${file}: cannot set "${name}": not a parameter of the model (parameters: ${Object.keys(parameters).join(', ') || 'none'})`,
+      );
     }
     if (!Number.isFinite(value)) throw new InvalidModelError(`${file}: parameter ${name} must be a finite number, got ${value}`);
     parameters[name] = value;
@@ -119,7 +127,8 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
       variables.push(name);
     }
   });
-  if (variables.length > MAX_POPULATION_SIZE) throw new InvalidModelError(`${file}: ${variables.length} variables exceed ${MAX_POPULATION_SIZE}`);
+  if (variables.length > MAX_POPULATION_SIZE)
+    throw new InvalidModelError(`${file}: ${variables.length} variables exceed ${MAX_POPULATION_SIZE}`);
 
   const constants: Record<string, number> = {};
   for (const [key, value] of Object.entries(spec.constants)) {
@@ -134,7 +143,8 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
       } catch (error) {
         throw new InvalidModelError(`${where}: cannot evaluate "${value}": ${(error as Error).message}`);
       }
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidModelError(`${where}: "${value}" must evaluate to a finite number, got ${String(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new InvalidModelError(`${where}: "${value}" must evaluate to a finite number, got ${String(v)}`);
       constants[name] = v;
     }
   }
@@ -148,8 +158,12 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
   const transitions: PopulationTransition[] = [];
   spec.transitions.forEach((t, k) => {
     const base = `${file}: transitions[${k}]${t.name ? ` (${t.name})` : ''}`;
-    const loop = t.for === undefined ? [undefined] : range(evaluateBound(t.from!, parameters, `${base}.from`), evaluateBound(t.to!, parameters, `${base}.to`), base);
-    if (t.for !== undefined && taken.has(t.for)) throw new InvalidModelError(`${base}: loop variable "${t.for}" is already a ${taken.get(t.for)} name`);
+    const loop =
+      t.for === undefined
+        ? [undefined]
+        : range(evaluateBound(t.from!, parameters, `${base}.from`), evaluateBound(t.to!, parameters, `${base}.to`), base);
+    if (t.for !== undefined && taken.has(t.for))
+      throw new InvalidModelError(`${base}: loop variable "${t.for}" is already a ${taken.get(t.for)} name`);
     for (const value of loop) {
       const where = value === undefined ? base : `${base} (${t.for} = ${value})`;
       const scope = value === undefined ? parameters : { ...parameters, [t.for!]: value };
@@ -158,7 +172,9 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
         const name = expandTemplate(rawKey, scope, `${where}.change`);
         if (!table.variables.has(name)) {
           const hint = name in constants ? ' (it is a constant)' : '';
-          throw new InvalidModelError(`${where}: change names unknown variable "${name}"${hint}; variables are ${variables.length > 6 ? `${variables[0]}, …, ${variables[variables.length - 1]}` : variables.join(', ')}`);
+          throw new InvalidModelError(
+            `${where}: change names unknown variable "${name}"${hint}; variables are ${variables.length > 6 ? `${variables[0]}, …, ${variables[variables.length - 1]}` : variables.join(', ')}`,
+          );
         }
         if (delta !== 0) change[name] = (change[name] ?? 0) + delta;
       }
@@ -169,7 +185,8 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
     }
   });
   if (transitions.length === 0) throw new InvalidModelError(`${file}: transitions: every loop is empty, so the model has no transitions`);
-  if (transitions.length > MAX_POPULATION_SIZE) throw new InvalidModelError(`${file}: ${transitions.length} transitions exceed ${MAX_POPULATION_SIZE}`);
+  if (transitions.length > MAX_POPULATION_SIZE)
+    throw new InvalidModelError(`${file}: ${transitions.length} transitions exceed ${MAX_POPULATION_SIZE}`);
 
   const initial = new Array<number>(variables.length).fill(0);
   for (const [key, value] of Object.entries(spec.initial ?? {})) {
@@ -180,7 +197,8 @@ export function parsePopulationModel(json: unknown, overrides: Record<string, nu
     if (typeof value === 'number') initial[i] = value;
     else {
       const v = mathjs().evaluate(expandTemplate(value, parameters, where), { ...parameters, ...constants });
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidModelError(`${where}: "${value}" must evaluate to a finite number`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new InvalidModelError(`${where}: "${value}" must evaluate to a finite number`);
       initial[i] = v;
     }
   }

@@ -25,14 +25,20 @@ function step(y: number, x: number): number {
 
 class ExactPrediction implements PredictionModel {
   constructor(readonly spec: PredictionSpec) {}
-  sample(x: number, _rng: UniformSource): number { return x; }
-  cdfGiven(y: number, x: number): number { return step(y, x); }
+  sample(x: number, _rng: UniformSource): number {
+    return x;
+  }
+  cdfGiven(y: number, x: number): number {
+    return step(y, x);
+  }
 }
 
 /** Y = x·E, E ~ Exp(1): P(Y < y | x) = 1 − e^{−y/x}. */
 class ExponentialPrediction implements PredictionModel {
   constructor(readonly spec: PredictionSpec) {}
-  sample(x: number, rng: UniformSource): number { return x * rng.nextExp(); }
+  sample(x: number, rng: UniformSource): number {
+    return x * rng.nextExp();
+  }
   cdfGiven(y: number, x: number): number {
     if (x <= 0) return step(y, x);
     return y <= 0 ? 0 : -Math.expm1(-y / x);
@@ -118,6 +124,9 @@ export function predictionModel(spec: PredictionSpec): PredictionModel {
 
 /** The model of each prediction kind, in the order of PREDICTION_KINDS (the error message lists them so). */
 const PREDICTION_MODELS: KindTable<PredictionSpec, PredictionModel> = {
-  exact: ExactPrediction, exponential: ExponentialPrediction, uniform: UniformPrediction, lognormal: LognormalPrediction,
+  exact: ExactPrediction,
+  exponential: ExponentialPrediction,
+  uniform: UniformPrediction,
+  lognormal: LognormalPrediction,
   trace: TracePrediction,
 };

@@ -41,14 +41,19 @@ export class EmpiricalDistribution implements ServiceDistribution {
     const counts: number[] = [];
     for (const v of sorted) {
       if (xs.length > 0 && xs[xs.length - 1] === v) counts[counts.length - 1]++;
-      else { xs.push(v); counts.push(1); }
+      else {
+        xs.push(v);
+        counts.push(1);
+      }
     }
     const m = xs.length;
     this.xs = Float64Array.from(xs);
     this.cum0 = new Float64Array(m);
     this.cum1 = new Float64Array(m);
     this.cum2 = new Float64Array(m);
-    let c = 0, s1 = 0, s2 = 0;
+    let c = 0,
+      s1 = 0,
+      s2 = 0;
     for (let i = 0; i < m; i++) {
       c += counts[i];
       s1 += counts[i] * xs[i];
@@ -59,7 +64,9 @@ export class EmpiricalDistribution implements ServiceDistribution {
     }
     this.cum0[m - 1] = 1;
     if (!(Math.abs(this.cum1[m - 1] - this.mean) <= 1e-9 * this.mean)) {
-      throw new InvalidModelError(`empirical values must already be rescaled to mean ${this.mean} (parseModel does this), got mean ${this.cum1[m - 1]}`);
+      throw new InvalidModelError(
+        `empirical values must already be rescaled to mean ${this.mean} (parseModel does this), got mean ${this.cum1[m - 1]}`,
+      );
     }
     this.atoms = Object.freeze(xs.map((x, i) => Object.freeze({ x, p: counts[i] / n })));
     this.secondMoment = this.cum2[m - 1];
@@ -69,7 +76,8 @@ export class EmpiricalDistribution implements ServiceDistribution {
 
   /** Number of distinct sizes ≤ x (binary search). */
   private countAtMost(x: number): number {
-    let lo = 0, hi = this.xs.length;
+    let lo = 0,
+      hi = this.xs.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (this.xs[mid] <= x) lo = mid + 1;
@@ -95,7 +103,8 @@ export class EmpiricalDistribution implements ServiceDistribution {
   /** Smallest trace value v with P(S ≤ v) ≥ p. @throws {InvalidModelError} if p ∉ [0, 1]. */
   quantile(p: number): number {
     requireProbability('quantile p', p);
-    let lo = 0, hi = this.xs.length - 1;
+    let lo = 0,
+      hi = this.xs.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (this.cum0[mid] >= p) hi = mid;

@@ -50,7 +50,13 @@ export class HyperexponentialDistribution implements ServiceDistribution {
     this.mu1 = h.mu1;
     this.mu2 = h.mu2;
     this.secondMoment = (1 + this.scv) * this.mean * this.mean;
-    this.phaseType = { alpha: [h.p1, h.p2], A: [[-h.mu1, 0], [0, -h.mu2]] };
+    this.phaseType = {
+      alpha: [h.p1, h.p2],
+      A: [
+        [-h.mu1, 0],
+        [0, -h.mu2],
+      ],
+    };
   }
 
   ccdf(x: number): number {

@@ -21,8 +21,15 @@ export { balancedH2, type BalancedH2 } from './hyperexponential.ts';
 export { erlangPhaseType } from './erlang.ts';
 export { normalCdf, normalQuantile, standardNormal } from './support.ts';
 export {
-  BoundedParetoDistribution, DeterministicDistribution, EmpiricalDistribution, ErlangDistribution, ExponentialDistribution,
-  HyperexponentialDistribution, LognormalDistribution, ParetoDistribution, WeibullDistribution,
+  BoundedParetoDistribution,
+  DeterministicDistribution,
+  EmpiricalDistribution,
+  ErlangDistribution,
+  ExponentialDistribution,
+  HyperexponentialDistribution,
+  LognormalDistribution,
+  ParetoDistribution,
+  WeibullDistribution,
 };
 
 /**
@@ -39,7 +46,13 @@ export function serviceDistribution(spec: ServiceSpec): ServiceDistribution {
 
 /** The law of each service kind, in the order of SERVICE_KINDS (the error message lists them so). */
 const SERVICE_LAWS: KindTable<ServiceSpec, ServiceDistribution> = {
-  exponential: ExponentialDistribution, deterministic: DeterministicDistribution, erlang: ErlangDistribution,
-  hyperexponential: HyperexponentialDistribution, weibull: WeibullDistribution, lognormal: LognormalDistribution,
-  'bounded-pareto': BoundedParetoDistribution, pareto: ParetoDistribution, empirical: EmpiricalDistribution,
+  exponential: ExponentialDistribution,
+  deterministic: DeterministicDistribution,
+  erlang: ErlangDistribution,
+  hyperexponential: HyperexponentialDistribution,
+  weibull: WeibullDistribution,
+  lognormal: LognormalDistribution,
+  'bounded-pareto': BoundedParetoDistribution,
+  pareto: ParetoDistribution,
+  empirical: EmpiricalDistribution,
 };

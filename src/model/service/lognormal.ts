@@ -30,7 +30,9 @@ export class LognormalDistribution implements ServiceDistribution {
     this.scv = Math.expm1(s2);
     if (!Number.isFinite(this.secondMoment)) {
       // no cancellation to avoid here (unlike Weibull's Γ ratio): e^{σ²} itself leaves the double range at σ > 26.6
-      throw new InvalidModelError(`lognormal sigma ${this.sigma} is too large: E[S²] = m²·e^{σ²} exceeds the double range (use sigma ≤ 26)`);
+      throw new InvalidModelError(
+        `lognormal sigma ${this.sigma} is too large: E[S²] = m²·e^{σ²} exceeds the double range (use sigma ≤ 26)`,
+      );
     }
   }
 

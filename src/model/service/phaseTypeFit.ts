@@ -26,7 +26,13 @@ export function phaseTypeFit(mean: number, scv: number): PhaseType {
   if (scv === 1) return { alpha: [1], A: [[-1 / mean]] };
   if (scv > 1) {
     const h = balancedH2(mean, scv);
-    return { alpha: [h.p1, h.p2], A: [[-h.mu1, 0], [0, -h.mu2]] };
+    return {
+      alpha: [h.p1, h.p2],
+      A: [
+        [-h.mu1, 0],
+        [0, -h.mu2],
+      ],
+    };
   }
   const k = Math.max(2, Math.ceil(1 / scv - 1e-12));
   if (k > 1e6) throw new InvalidModelError(`phase-type fit scv must be ≥ 1e-6 (at most 10⁶ phases), got ${scv}`);

@@ -47,8 +47,10 @@ export class WeibullDistribution implements ServiceDistribution {
       this.secondMoment = this.mean * this.mean * ratio;
       this.scv = ratio - 1;
       if (!Number.isFinite(this.secondMoment) || !(this.scale > 0) || !Number.isFinite(this.scale ** -1)) {
-        throw new InvalidModelError(`weibull shape ${this.shape} is too small: E[S²]/E[S]² = exp(${(gammaln(1 + 2 * this.invShape) - 2 * lnG1).toPrecision(4)}) ` +
-          'or the scale leaves the double range (use k ≥ 0.004)');
+        throw new InvalidModelError(
+          `weibull shape ${this.shape} is too small: E[S²]/E[S]² = exp(${(gammaln(1 + 2 * this.invShape) - 2 * lnG1).toPrecision(4)}) ` +
+            'or the scale leaves the double range (use k ≥ 0.004)',
+        );
       }
     }
   }

@@ -15,7 +15,10 @@ export class WaitQueues {
   slot: Int32Array;
   key: Float64Array;
 
-  constructor(readonly n: number, initialCapacity = 8) {
+  constructor(
+    readonly n: number,
+    initialCapacity = 8,
+  ) {
     let shift = 2;
     while (1 << shift < initialCapacity) shift++;
     this.shift = shift;

@@ -86,7 +86,17 @@ export function lpwWork(s: LpwState, len: Int32Array, j: number, t: number, mode
  * LPW(d): least P_j(t) among d sampled servers.
  * @returns the chosen server.
  */
-export function lpwSelect(rng: Rng, s: LpwState, len: Int32Array, t: number, mode: number, n: number, d: number, without: boolean, perm: Int32Array): number {
+export function lpwSelect(
+  rng: Rng,
+  s: LpwState,
+  len: Int32Array,
+  t: number,
+  mode: number,
+  n: number,
+  d: number,
+  without: boolean,
+  perm: Int32Array,
+): number {
   if (without) {
     let best = -1;
     let bestP = 0;

@@ -14,8 +14,17 @@ import { type LpwState, lpwSelect, lwlSelect } from './leastWork.ts';
  *   permutation of 0..n−1 (sampling without replacement).
  */
 export function selectServer(
-  selection: number, rng: Rng, len: Int32Array, finish: Float64Array, lpw: LpwState, t: number, lpwMode: number,
-  n: number, d: number, without: boolean, perm: Int32Array,
+  selection: number,
+  rng: Rng,
+  len: Int32Array,
+  finish: Float64Array,
+  lpw: LpwState,
+  t: number,
+  lpwMode: number,
+  n: number,
+  d: number,
+  without: boolean,
+  perm: Int32Array,
 ): number {
   if (selection === SEL_JSQ) return without ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
   if (selection === SEL_RANDOM) return rng.below(n);

@@ -9,7 +9,11 @@ import { seriesMeanResponseTime } from '../helpers.ts';
 const lwl = (lambda: number, d: number, extra: Record<string, unknown> = {}) => parseModel({ lambda, d, selection: 'lwl', ...extra });
 const within = (e: Estimate, truth: number) => expect(Math.abs(e.mean - truth)).toBeLessThanOrEqual(e.halfWidth);
 /** theory.md §4/§10: LWL(d) FIFO E[T] = Σ_{n≥0} λ^{dn}/(1 + n(d − 1)). */
-const lwlSeries = (lambda: number, d: number) => { let s = 0; for (let n = 0; n < 2000; n++) s += lambda ** (d * n) / (1 + n * (d - 1)); return s; };
+const lwlSeries = (lambda: number, d: number) => {
+  let s = 0;
+  for (let n = 0; n < 2000; n++) s += lambda ** (d * n) / (1 + n * (d - 1));
+  return s;
+};
 
 /**
  * Independent oracle: M/M/1 (mean-1 exponential sizes) E[T] under SJF, PSJF, SRPT from theory.md §7
@@ -37,7 +41,10 @@ function mm1SizeBased(lambda: number, discipline: 'sjf' | 'psjf' | 'srpt'): numb
 
 describe('lwlCavity', () => {
   it('lwlCavity(model) under FIFO reproduces the LWL(d) closed form within its CI (d = 2: λ = 0.9 → 2.0503, λ = 0.5 → 1.1507)', () => {
-    for (const [lambda, horizon] of [[0.9, 2e5], [0.5, 5e4]]) {
+    for (const [lambda, horizon] of [
+      [0.9, 2e5],
+      [0.5, 5e4],
+    ]) {
       const r = lwlCavity(lwl(lambda, 2), { horizon, seed: 3 });
       expect(r.method).toBe('cavity');
       within(r.meanResponseTime, lwlSeries(lambda, 2));
@@ -101,7 +108,10 @@ describe('jsqCavity', () => {
   });
 
   it('jsqCavity(model) FIFO at λ = 0.9 matches the phase-type ODE to 0.5 % (erlang:2 → 2.18963, hyperexp:4 → 4.16291) or refuses', () => {
-    for (const [service, ode] of [['erlang:2', 2.18963], ['hyperexp:4', 4.16291]] as const) {
+    for (const [service, ode] of [
+      ['erlang:2', 2.18963],
+      ['hyperexp:4', 4.16291],
+    ] as const) {
       const m = parseModel({ lambda: 0.9, d: 2, service });
       expect(phaseTypeJsqFixedPoint(m).meanResponseTime).toBeCloseTo(ode, 4);
       try {
@@ -118,7 +128,9 @@ describe('jsqCavity', () => {
   it('jsqCavity(model) refuses with one line when a check fails or the iteration runs out', () => {
     const m = parseModel({ lambda: 0.7, d: 2, service: 'erlang:2' });
     expect(() => jsqCavity(m, { ...options, phaseTypeTolerance: 1e-9 })).toThrow(/check phaseType failed .* is not reported/);
-    expect(() => jsqCavity(parseModel({ lambda: 0.9, d: 2, service: 'hyperexp:4' }), { ...options, maxIterations: 2 })).toThrow(ConvergenceError);
+    expect(() => jsqCavity(parseModel({ lambda: 0.9, d: 2, service: 'hyperexp:4' }), { ...options, maxIterations: 2 })).toThrow(
+      ConvergenceError,
+    );
   });
 
   it('jsqCavity(model) under SRPT at λ = 0.95 holds s₁ = ρ and Little, and beats FIFO (1 < E[T] < SQ(2) FIFO 3.35)', () => {

@@ -36,7 +36,11 @@ describe('solveExact', () => {
   });
 
   it('solveExact(model, { n }) is honest about truncation: doubling K changes E[T] by less than the bound', () => {
-    for (const [model, n] of [[jsq(0.9, 2), 2], [jsq(0.7, 2, 'without-replacement'), 3], [jsq(0.8, 1), 1]] as const) {
+    for (const [model, n] of [
+      [jsq(0.9, 2), 2],
+      [jsq(0.7, 2, 'without-replacement'), 3],
+      [jsq(0.8, 1), 1],
+    ] as const) {
       const r = solveExact(model, { n, truncationBound: 1e-5 });
       const doubled = solveExact(model, { n, truncationLevel: 2 * r.truncation.K, fixedLevel: true });
       expect(Math.abs(doubled.meanResponseTime - r.meanResponseTime)).toBeLessThan(1e-5);

@@ -26,9 +26,10 @@ describe('lwlExponentialClosedForm', () => {
   });
 
   it('lwlExponentialClosedForm(λ, d) uses elementary forms for d = 2, 3 equal to the series Σλ^{dn}/(1 + n(d−1))', () => {
-    for (const d of [2, 3]) for (const lambda of [0.3, 0.8, 0.95]) {
-      expect(lwlExponentialClosedForm(lambda, d).meanResponseTime).toBeCloseTo(series(lambda, d), 12);
-    }
+    for (const d of [2, 3])
+      for (const lambda of [0.3, 0.8, 0.95]) {
+        expect(lwlExponentialClosedForm(lambda, d).meanResponseTime).toBeCloseTo(series(lambda, d), 12);
+      }
   });
 
   it('lwlExponentialClosedForm(λ, 1) is M/M/1: E[T] = 1/(1 − λ), E[U] = λE[T]', () => {
@@ -39,8 +40,10 @@ describe('lwlExponentialClosedForm', () => {
 
   it('lwlExponentialWorkloadCcdf(λ, d, w) starts at ρ and integrates to E[U] = λE[T]; P(T > t) starts at 1 and integrates to E[T]', () => {
     for (const d of [1, 2, 3]) {
-      const lambda = 0.9, h = 1e-2;
-      let U = 0, T = 0;
+      const lambda = 0.9,
+        h = 1e-2;
+      let U = 0,
+        T = 0;
       for (let w = h / 2; w < 400; w += h) {
         U += h * lwlExponentialWorkloadCcdf(lambda, d, w);
         T += h * lwlExponentialResponseCcdf(lambda, d, w);

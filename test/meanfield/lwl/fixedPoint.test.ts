@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ConvergenceError, InvalidModelError, UnstableModelError } from '../../../src/errors.ts';
 import {
-  lwlExponentialClosedForm, lwlExponentialResponseCcdf, lwlExponentialWorkloadCcdf, lwlFixedPoint, lwlWorkloadCcdf,
+  lwlExponentialClosedForm,
+  lwlExponentialResponseCcdf,
+  lwlExponentialWorkloadCcdf,
+  lwlFixedPoint,
+  lwlWorkloadCcdf,
 } from '../../../src/meanfield/lwl/index.ts';
 import { parseModel, type SupermarketModel } from '../../../src/model/model.ts';
 
@@ -9,7 +13,9 @@ const lwl = (input: Record<string, unknown>): SupermarketModel => parseModel({ s
 
 function supError(grid: number[], values: number[], exact: (x: number) => number): number {
   let e = 0;
-  grid.forEach((x, j) => { e = Math.max(e, Math.abs(values[j] - exact(x))); });
+  grid.forEach((x, j) => {
+    e = Math.max(e, Math.abs(values[j] - exact(x)));
+  });
   return e;
 }
 
@@ -17,8 +23,12 @@ describe('lwlFixedPoint, exponential sizes (closed forms, theory.md §4 and §10
   // Measured: |E[T] error| ≤ 5e-6 and sup-norm workload-ccdf error ≤ 2.3e-6 at the default Δ = 0.005 (λ = 0.99),
   // ≤ 1e-5 at Δ = 0.01; gridError (the Δ vs Δ/2 difference) predicts the ccdf error within a factor ~4/3.
   const table: [number, number, number, number][] = [
-    [2, 0.5, 1.1507, 0.01], [2, 0.9, 2.0503, 0.01], [2, 0.99, 3.9966, 0.005],
-    [3, 0.5, 1.0451, 0.01], [3, 0.9, 1.4875, 0.01], [3, 0.99, 2.481, 0.005],
+    [2, 0.5, 1.1507, 0.01],
+    [2, 0.9, 2.0503, 0.01],
+    [2, 0.99, 3.9966, 0.005],
+    [3, 0.5, 1.0451, 0.01],
+    [3, 0.9, 1.4875, 0.01],
+    [3, 0.99, 2.481, 0.005],
   ];
   for (const [d, lambda, tableValue, step] of table) {
     it(`lwlFixedPoint(model) matches the closed form E[T] to 1e-4 at d = ${d}, λ = ${lambda} (Δ = ${step})`, () => {
@@ -77,7 +87,11 @@ describe('lwlFixedPoint, general sizes', () => {
   }
 
   it('lwlFixedPoint(model) satisfies E[U] = λ(E[S]·E[W] + E[S²]/2) (FIFO work balance) for H2, Weibull ½ and deterministic sizes', () => {
-    const cases: [string, number][] = [['hyperexp:3', 4], ['weibull:0.5', 6], ['det', 1]];
+    const cases: [string, number][] = [
+      ['hyperexp:3', 4],
+      ['weibull:0.5', 6],
+      ['det', 1],
+    ];
     for (const [service, secondMoment] of cases) {
       const lambda = 0.7;
       const step = 0.02;
@@ -98,10 +112,16 @@ describe('lwlFixedPoint, general sizes', () => {
     // F̄' = −λ[1(w < 1) − F̄^d + 1(w ≥ 1)F̄(w − 1)^d], F̄(0) = ρ: RK4 with h = 1/400 (each step on one side of the
     // kink at w = 1), delayed values from the stored
     // solution (nodes) and cubic Hermite midpoints (F̄' from the equation) — independent of the FPE code.
-    const lambda = 0.9, d = 2, h = 1 / 400, steps = 400 * 12;
-    const F = new Float64Array(steps + 1), dF = new Float64Array(steps + 1);
-    const rhs = (w: number, f: number, delayed: number) => -lambda * ((w < 1 - 1e-12 ? 1 : 0) - f ** d + (w >= 1 - 1e-12 ? delayed ** d : 0));
-    const delayedAt = (k2: number) => { // F̄ at (k2/2)h − 1, k2 in half steps
+    const lambda = 0.9,
+      d = 2,
+      h = 1 / 400,
+      steps = 400 * 12;
+    const F = new Float64Array(steps + 1),
+      dF = new Float64Array(steps + 1);
+    const rhs = (w: number, f: number, delayed: number) =>
+      -lambda * ((w < 1 - 1e-12 ? 1 : 0) - f ** d + (w >= 1 - 1e-12 ? delayed ** d : 0));
+    const delayedAt = (k2: number) => {
+      // F̄ at (k2/2)h − 1, k2 in half steps
       const i2 = k2 - 800;
       if (i2 < 0) return 0;
       if (i2 % 2 === 0) return F[i2 / 2];

@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../../src/errors.ts';
 import {
-  BandedMatrix, cumulativeFromLevels, levelsFromCumulative, phaseTypeDrift, phaseTypeJacobianCumulative, phaseTypeJsqFixedPoint,
-  phaseTypeJsqTransient, phaseTypeParameters,
+  BandedMatrix,
+  cumulativeFromLevels,
+  levelsFromCumulative,
+  phaseTypeDrift,
+  phaseTypeJacobianCumulative,
+  phaseTypeJsqFixedPoint,
+  phaseTypeJsqTransient,
+  phaseTypeParameters,
 } from '../../../src/meanfield/phaseType/index.ts';
 import { parseModel } from '../../../src/model/index.ts';
 import { seriesMeanResponseTime } from '../helpers.ts';
 
-const model = (lambda: number, d: number, service: string, extra: Record<string, unknown> = {}) => parseModel({ lambda, d, service, ...extra });
+const model = (lambda: number, d: number, service: string, extra: Record<string, unknown> = {}) =>
+  parseModel({ lambda, d, service, ...extra });
 
 describe('phaseTypeJsqFixedPoint', () => {
   it('phaseTypeJsqFixedPoint(model) with one phase (exponential) reproduces the SQ(d) closed form to 1e−8 (theory.md §2)', () => {
@@ -45,7 +52,12 @@ describe('phaseTypeJsqFixedPoint', () => {
       const p = phaseTypeParameters(m);
       let departures = 0;
       let mass = fp.idle;
-      fp.levels.forEach((row) => row.forEach((x, j) => { departures += x * p.mu[j]; mass += x; }));
+      fp.levels.forEach((row) =>
+        row.forEach((x, j) => {
+          departures += x * p.mu[j];
+          mass += x;
+        }),
+      );
       expect(Math.abs(departures - 0.9)).toBeLessThan(1e-9);
       expect(Math.abs(mass - 1)).toBeLessThan(1e-12);
       expect(fp.meanResponseTime).toBeCloseTo(fp.meanQueueLength / 0.9, 12);
@@ -71,7 +83,11 @@ describe('phaseTypeJsqTransient output', () => {
 
 describe('phaseTypeJacobianCumulative', () => {
   it('phaseTypeJacobianCumulative(p, x) equals central finite differences of the drift to 1e−8', () => {
-    for (const [d, service] of [[1, 'hyperexp:3'], [2, 'weibull:2'], [3, 'erlang:2']] as const) {
+    for (const [d, service] of [
+      [1, 'hyperexp:3'],
+      [2, 'weibull:2'],
+      [3, 'erlang:2'],
+    ] as const) {
       const p = phaseTypeParameters(model(0.8, d, service));
       const K = 6;
       const x = new Float64Array(K * p.m).map((_, i) => 0.04 * Math.exp(-i / 5) * (1 + 0.3 * Math.sin(i)));
@@ -79,8 +95,10 @@ describe('phaseTypeJacobianCumulative', () => {
       const z = cumulativeFromLevels(p.m, x);
       const h = 1e-6;
       for (let c = 0; c < K * p.m; c++) {
-        const zp = Float64Array.from(z); zp[c] += h;
-        const zm = Float64Array.from(z); zm[c] -= h;
+        const zp = Float64Array.from(z);
+        zp[c] += h;
+        const zm = Float64Array.from(z);
+        zm[c] -= h;
         const fp = phaseTypeDrift(p, levelsFromCumulative(p.m, zp));
         const fm = phaseTypeDrift(p, levelsFromCumulative(p.m, zm));
         for (let r = 0; r < K * p.m; r++) expect(Math.abs((fp[r] - fm[r]) / (2 * h) - J.get(r, c))).toBeLessThan(1e-8);
@@ -91,12 +109,22 @@ describe('phaseTypeJacobianCumulative', () => {
 
 describe('BandedMatrix', () => {
   it('BandedMatrix.solve(rhs) inverts a band matrix that needs pivoting (residual below 1e−12)', () => {
-    const n = 40, kl = 3, ku = 5;
+    const n = 40,
+      kl = 3,
+      ku = 5;
     const M = new BandedMatrix(n, kl, ku);
     const dense = Array.from({ length: n }, () => new Array<number>(n).fill(0));
     let seed = 7;
-    const rnd = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647 - 0.5; };
-    for (let i = 0; i < n; i++) for (let j = Math.max(0, i - kl); j <= Math.min(n - 1, i + ku); j++) { const v = rnd(); M.add(i, j, v); dense[i][j] = v; }
+    const rnd = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647 - 0.5;
+    };
+    for (let i = 0; i < n; i++)
+      for (let j = Math.max(0, i - kl); j <= Math.min(n - 1, i + ku); j++) {
+        const v = rnd();
+        M.add(i, j, v);
+        dense[i][j] = v;
+      }
     const b = Array.from({ length: n }, rnd);
     const x = M.solve(b);
     dense.forEach((row, i) => expect(Math.abs(row.reduce((a, v, j) => a + v * x[j], 0) - b[i])).toBeLessThan(1e-12));

@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../../src/errors.ts';
 import {
-  parsePopulationModel, populationDrift, populationFixedPoint, populationRefined, populationTransient, requireSmoothModel, type PopulationModel,
+  parsePopulationModel,
+  populationDrift,
+  populationFixedPoint,
+  populationRefined,
+  populationTransient,
+  requireSmoothModel,
+  type PopulationModel,
 } from '../../../src/meanfield/population/index.ts';
 import { sqdDrift, sqdJacobian } from '../../../src/meanfield/sqd.ts';
 import { shipped } from './helpers.ts';
 
 /** A non-linear model with products, quotients and exp/sqrt, so that the Hessian has off-diagonal entries. */
 const mixed = parsePopulationModel({
-  name: 'mixed', parameters: { a: 1.3, b: 0.7 }, variables: ['x', 'y', 'z'],
+  name: 'mixed',
+  parameters: { a: 1.3, b: 0.7 },
+  variables: ['x', 'y', 'z'],
   transitions: [
     { change: { x: -1, y: 1 }, rate: 'a * x * y / (1 + z)' },
     { change: { y: -1, z: 2 }, rate: 'b * sqrt(y) * exp(-x)' },
@@ -19,7 +27,8 @@ const mixed = parsePopulationModel({
 
 /** Every smooth function the evaluator accepts (models/README.md), so each derivative rule meets finite differences. */
 const smooth = parsePopulationModel({
-  name: 'smooth functions', variables: ['x', 'y', 'z'],
+  name: 'smooth functions',
+  variables: ['x', 'y', 'z'],
   transitions: [
     { change: { x: -1 }, rate: 'expm1(x*y) + log1p(y*z) + log2(1 + x) + log10(2 + z)' },
     { change: { y: -1, z: 1 }, rate: 'cbrt(1 + x*z) + sin(y)*cos(z) + tan(x/2) + pow(y, 2.5) + log(2 + y, 3)' },
@@ -71,26 +80,29 @@ describe('populationDrift', () => {
     }
   });
 
-  it.each(cases)('populationDrift(model).secondOrderTerm(x, W) equals ½ Σ_jk H_ijk W_jk and noise(x) equals Σ ℓℓᵀβ_ℓ (%s)', (_, model, x) => {
-    const f = populationDrift(model);
-    const K = x.length;
-    const W = Array.from({ length: K }, (_, j) => Array.from({ length: K }, (_, k) => 1 / (1 + j + k) + (j === k ? 1 : 0)));
-    const H = f.hessian(x);
-    const b = f.secondOrderTerm(x, W);
-    for (let i = 0; i < K; i++) {
-      let sum = 0;
-      for (let j = 0; j < K; j++) for (let k = 0; k < K; k++) sum += 0.5 * H[i][j][k] * W[j][k];
-      expect(b[i]).toBeCloseTo(sum, 12);
-    }
-    const rates = f.rates(x);
-    const Q = f.noise(x);
-    const expected = Array.from({ length: K }, () => new Array<number>(K).fill(0));
-    model.transitions.forEach((t, l) => {
-      const jump = model.variables.map((v) => t.change[v] ?? 0);
-      for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) expected[i][j] += jump[i] * jump[j] * rates[l];
-    });
-    for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) expect(Q[i][j]).toBeCloseTo(expected[i][j], 14);
-  });
+  it.each(cases)(
+    'populationDrift(model).secondOrderTerm(x, W) equals ½ Σ_jk H_ijk W_jk and noise(x) equals Σ ℓℓᵀβ_ℓ (%s)',
+    (_, model, x) => {
+      const f = populationDrift(model);
+      const K = x.length;
+      const W = Array.from({ length: K }, (_, j) => Array.from({ length: K }, (_, k) => 1 / (1 + j + k) + (j === k ? 1 : 0)));
+      const H = f.hessian(x);
+      const b = f.secondOrderTerm(x, W);
+      for (let i = 0; i < K; i++) {
+        let sum = 0;
+        for (let j = 0; j < K; j++) for (let k = 0; k < K; k++) sum += 0.5 * H[i][j][k] * W[j][k];
+        expect(b[i]).toBeCloseTo(sum, 12);
+      }
+      const rates = f.rates(x);
+      const Q = f.noise(x);
+      const expected = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+      model.transitions.forEach((t, l) => {
+        const jump = model.variables.map((v) => t.change[v] ?? 0);
+        for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) expected[i][j] += jump[i] * jump[j] * rates[l];
+      });
+      for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) expect(Q[i][j]).toBeCloseTo(expected[i][j], 14);
+    },
+  );
 
   it('populationDrift(jsq-d.json) equals the built-in sqdDrift and sqdJacobian (theory.md §2, §6)', () => {
     const x = [0.95, 0.8, 0.6, 0.33, 0.2, 0.1, 0.02];
@@ -117,11 +129,19 @@ describe('populationDrift', () => {
 describe('populationDrift with non-smooth rates', () => {
   /** JSQ(2), K = 8, with each departure rate s_i − s_{i+1} rewritten through floor, sign, ?:, abs, min and max. */
   const nonSmooth = parsePopulationModel({
-    name: 'JSQ(2) with non-smooth forms', parameters: { lambda: 0.9, d: 2 }, variables: { vector: 's', from: 1, to: 8 },
+    name: 'JSQ(2) with non-smooth forms',
+    parameters: { lambda: 0.9, d: 2 },
+    variables: { vector: 's', from: 1, to: 8 },
     constants: { s0: 1, s9: 0 },
     transitions: [
       { for: 'i', from: 1, to: 8, change: { 's{i}': 1 }, rate: 'lambda * (s{i-1}^d - s{i}^d)' },
-      { for: 'i', from: 1, to: 8, change: { 's{i}': -1 }, rate: '(1 + floor(s{i}/2)) * sign(2 + s{i}) * (s{i} >= 0 ? max(s{i} - s{i+1}, -1) : min(abs(s{i} - s{i+1}), 5))' },
+      {
+        for: 'i',
+        from: 1,
+        to: 8,
+        change: { 's{i}': -1 },
+        rate: '(1 + floor(s{i}/2)) * sign(2 + s{i}) * (s{i} >= 0 ? max(s{i} - s{i+1}, -1) : min(abs(s{i} - s{i+1}), 5))',
+      },
     ],
     observables: { meanQueueLength: 'sum(s)' },
   });
@@ -139,8 +159,12 @@ describe('populationDrift with non-smooth rates', () => {
     const exact = Array.from({ length: 8 }, (_, i) => 0.9 ** (2 ** (i + 1) - 1));
     fp.x.forEach((v, i) => expect(Math.abs(v - exact[i])).toBeLessThan(1e-8));
     const m = parsePopulationModel({
-      name: 'M/M/1 through expm1 and log1p', variables: ['x'],
-      transitions: [{ change: { x: 1 }, rate: 'log1p(expm1(0.5)) * (x < 1 ? 1 - x : 0)' }, { change: { x: -1 }, rate: 'sign(x + 1) * floor(1.5) * x' }],
+      name: 'M/M/1 through expm1 and log1p',
+      variables: ['x'],
+      transitions: [
+        { change: { x: 1 }, rate: 'log1p(expm1(0.5)) * (x < 1 ? 1 - x : 0)' },
+        { change: { x: -1 }, rate: 'sign(x + 1) * floor(1.5) * x' },
+      ],
     });
     // dx/dt = 0.5(1 − x) − x from 0: x(t) = (1 − e^{−1.5 t})/3
     const tr = populationTransient(m, { times: [0, 1, 2] });
@@ -148,12 +172,25 @@ describe('populationDrift with non-smooth rates', () => {
   });
 
   it('requireSmoothModel(model) and populationRefined(model) refuse a non-smooth rate before solving, naming the function', () => {
-    const m = parsePopulationModel({
-      name: 'floor', variables: ['x'], transitions: [{ change: { x: 1 }, rate: '0.5' }, { change: { x: -1 }, rate: 'x * (1 + floor(x))' }],
-    }, {}, { file: 'models/floor.json' });
+    const m = parsePopulationModel(
+      {
+        name: 'floor',
+        variables: ['x'],
+        transitions: [
+          { change: { x: 1 }, rate: '0.5' },
+          { change: { x: -1 }, rate: 'x * (1 + floor(x))' },
+        ],
+      },
+      {},
+      { file: 'models/floor.json' },
+    );
     expect(() => requireSmoothModel(m)).toThrow(InvalidModelError);
-    expect(() => populationRefined(m)).toThrow(/^models\/floor\.json: transitions\[1\]\.rate uses floor, which is not differentiable everywhere: the refined mean field needs/);
-    expect(() => requireSmoothModel(nonSmooth)).toThrow(/transitions\[1\] \(i = 1\)\.rate uses floor, sign, \?:, >=, max, min, abs, which are not/);
+    expect(() => populationRefined(m)).toThrow(
+      /^models\/floor\.json: transitions\[1\]\.rate uses floor, which is not differentiable everywhere: the refined mean field needs/,
+    );
+    expect(() => requireSmoothModel(nonSmooth)).toThrow(
+      /transitions\[1\] \(i = 1\)\.rate uses floor, sign, \?:, >=, max, min, abs, which are not/,
+    );
     expect(() => requireSmoothModel(smooth)).not.toThrow();
   });
 });

@@ -7,7 +7,10 @@ import { modelJson } from './helpers.ts';
 
 /** A one-variable model (SIS with spontaneous infection) whose finite-n chain is a birth–death chain, solved exactly. */
 const sis = parsePopulationModel({
-  name: 'SIS', parameters: { a: 2, eps: 0.3, b: 1 }, variables: ['x'], initial: { x: 0.5 },
+  name: 'SIS',
+  parameters: { a: 2, eps: 0.3, b: 1 },
+  variables: ['x'],
+  initial: { x: 0.5 },
   transitions: [
     { change: { x: 1 }, rate: '(a * x + eps) * (1 - x)' },
     { change: { x: -1 }, rate: 'b * x' },
@@ -64,7 +67,10 @@ describe('populationSecondOrder', () => {
       expect(Math.abs(o.second)).toBeGreaterThan(1e-3); // a non-trivial term
     }
     const at = secondOrderAt(r, 10);
-    expect(at.observables.mean).toBeCloseTo(r.observables.mean.meanField + r.observables.mean.first / 10 + r.observables.mean.second / 100, 14);
+    expect(at.observables.mean).toBeCloseTo(
+      r.observables.mean.meanField + r.observables.mean.first / 10 + r.observables.mean.second / 100,
+      14,
+    );
   });
 
   it('JSQ(2), λ = 0.5: the exact n-server E[T] at n = 2..6 extrapolates to c₂ = ΣA/λ within 0.5 % (a + c₁/n fixed, c₂..c₆ interpolated, Aitken over the number of terms)', () => {
@@ -81,7 +87,11 @@ describe('populationSecondOrder', () => {
     const estimate = (terms: number) => {
       const rows = ns.map((n) => Array.from({ length: terms }, (_, p) => n ** -(p + 2)));
       const normal = rows[0].map((_, i) => rows[0].map((_, j) => rows.reduce((s, r) => s + r[i] * r[j], 0)));
-      return solveDense(normal, rows[0].map((_, i) => rows.reduce((s, r, k) => s + r[i] * y[k], 0)), 'fit')[0];
+      return solveDense(
+        normal,
+        rows[0].map((_, i) => rows.reduce((s, r, k) => s + r[i] * y[k], 0)),
+        'fit',
+      )[0];
     };
     const [x0, x1, x2] = [estimate(3), estimate(4), estimate(5)];
     expect(x0).toBeGreaterThan(x1);

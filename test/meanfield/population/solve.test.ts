@@ -17,15 +17,26 @@ import { shipped, thresholdFixedPoint } from './helpers.ts';
 const closedForm = (lambda: number, d: number, K: number) => Array.from({ length: K }, (_, i) => lambda ** ((d ** (i + 1) - 1) / (d - 1)));
 
 describe('populationFixedPoint', () => {
-  it.each([[0.9, 2], [0.99, 2], [0.95, 3]])('populationFixedPoint(jsq-d.json) equals λ^((d^i−1)/(d−1)) to 1e-8 at λ = %s, d = %s (theory.md §2)', (lambda, d) => {
+  it.each([
+    [0.9, 2],
+    [0.99, 2],
+    [0.95, 3],
+  ])('populationFixedPoint(jsq-d.json) equals λ^((d^i−1)/(d−1)) to 1e-8 at λ = %s, d = %s (theory.md §2)', (lambda, d) => {
     const fp = populationFixedPoint(shipped('jsq-d.json', { lambda, d, K: 30 }));
     const exact = closedForm(lambda, d, 30);
     fp.x.forEach((v, i) => expect(Math.abs(v - exact[i])).toBeLessThan(1e-8));
     expect(fp.residual).toBeLessThanOrEqual(1e-12);
-    expect(fp.observables.meanResponseTime).toBeCloseTo(({ '0.9,2': 2.6141, '0.99,2': 5.432, '0.95,3': 2.5351 } as Record<string, number>)[`${lambda},${d}`], 4);
+    expect(fp.observables.meanResponseTime).toBeCloseTo(
+      ({ '0.9,2': 2.6141, '0.99,2': 5.432, '0.95,3': 2.5351 } as Record<string, number>)[`${lambda},${d}`],
+      4,
+    );
   });
 
-  it.each([[0.9, 2], [0.95, 3], [0.7, 5]])(
+  it.each([
+    [0.9, 2],
+    [0.95, 3],
+    [0.7, 5],
+  ])(
     'populationFixedPoint(threshold-probe.json) equals the independent level-crossing recursion to 1e-10 at λ = %s, T = %s',
     (lambda, T) => {
       const K = 100; // the tail decays like (λ s_T)^i: below 1e-12 by i = 100 in these cases
@@ -42,7 +53,14 @@ describe('populationFixedPoint', () => {
   });
 
   it('populationFixedPoint(model) falls back to the ODE when Newton fails (singular Jacobian at the start)', () => {
-    const m = parsePopulationModel({ name: 'quadratic', variables: ['x'], transitions: [{ change: { x: 1 }, rate: '1' }, { change: { x: -1 }, rate: 'x^2' }] });
+    const m = parsePopulationModel({
+      name: 'quadratic',
+      variables: ['x'],
+      transitions: [
+        { change: { x: 1 }, rate: '1' },
+        { change: { x: -1 }, rate: 'x^2' },
+      ],
+    });
     const fp = populationFixedPoint(m);
     expect(fp.diagnostics.method).toBe('ode+newton');
     expect(fp.x[0]).toBeCloseTo(1, 12);
@@ -65,7 +83,10 @@ describe('populationRefined', () => {
   it('refinedAt(result, n) gives E[Q_10] ≈ 2.7513, E[Q_100] ≈ 2.3925 and E[T_n] = E[Q_n]/λ, as refinedEstimate', () => {
     const r = populationRefined(shipped('jsq-d.json'));
     const builtin = refine(sqd(0.9, 2));
-    for (const [n, q] of [[10, 2.7513], [100, 2.3925]]) {
+    for (const [n, q] of [
+      [10, 2.7513],
+      [100, 2.3925],
+    ]) {
       const est = refinedAt(r, n);
       expect(est.observables.meanQueueLength).toBeCloseTo(q, 4);
       expect(est.observables.meanResponseTime).toBeCloseTo(refinedEstimate(builtin, n).meanResponseTime, 10);
@@ -88,7 +109,10 @@ describe('populationRefined', () => {
 
   it('populationRefined(model) for an observable non-linear in x adds ½ Σ ∂²g W (here g = s1², coefficient 2π₁V₁ + W₁₁)', () => {
     const m = parsePopulationModel({
-      name: 'jsq', parameters: { lambda: 0.9, d: 2, K: 12 }, variables: { vector: 's', from: 1, to: 'K' }, constants: { s0: 1, 's{K+1}': 0 },
+      name: 'jsq',
+      parameters: { lambda: 0.9, d: 2, K: 12 },
+      variables: { vector: 's', from: 1, to: 'K' },
+      constants: { s0: 1, 's{K+1}': 0 },
       transitions: [
         { for: 'i', from: 1, to: 'K', change: { 's{i}': 1 }, rate: 'lambda * (s{i-1}^d - s{i}^d)' },
         { for: 'i', from: 1, to: 'K', change: { 's{i}': -1 }, rate: 's{i} - s{i+1}' },
@@ -97,15 +121,23 @@ describe('populationRefined', () => {
     });
     const r = populationRefined(m);
     expect(r.observables.square.coefficient).toBeCloseTo(2 * r.fixedPoint.x[0] * r.V[0] + r.W[0][0], 13);
-    expect(r.observables.secondMoment.coefficient).toBeCloseTo(r.V.reduce((a, v, i) => a + (2 * i + 1) * v, 0), 12);
+    expect(r.observables.secondMoment.coefficient).toBeCloseTo(
+      r.V.reduce((a, v, i) => a + (2 * i + 1) * v, 0),
+      12,
+    );
   });
 
   it('populationRefined(model) for 50 variables (threshold, K = 50; JSQ(2), K = 50) takes well under 5 s (printed)', () => {
-    for (const [file, overrides] of [['threshold-probe.json', { K: 50 }], ['jsq-d.json', { K: 50 }]] as const) {
+    for (const [file, overrides] of [
+      ['threshold-probe.json', { K: 50 }],
+      ['jsq-d.json', { K: 50 }],
+    ] as const) {
       const start = performance.now();
       const r = populationRefined(shipped(file, overrides));
       const ms = performance.now() - start;
-      console.info(`populationRefined ${file} K = 50: ${ms.toFixed(0)} ms (fixed point + derivatives + Lyapunov + V), ${r.diagnostics.lyapunovSolver}`);
+      console.info(
+        `populationRefined ${file} K = 50: ${ms.toFixed(0)} ms (fixed point + derivatives + Lyapunov + V), ${r.diagnostics.lyapunovSolver}`,
+      );
       expect(r.lyapunovResidual).toBeLessThan(1e-12);
     }
   });
@@ -116,22 +148,43 @@ describe('solveLyapunovDense', () => {
     const K = 8;
     const A = Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => (i === j ? -3 - i : Math.sin(1 + 3 * i + 7 * j))));
     const known = Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => (i === j ? 2 + i : 0.3 / (1 + Math.abs(i - j)))));
-    const Q = known.map((row, i) => row.map((_, j) => {
-      let s = 0;
-      for (let p = 0; p < K; p++) s -= A[i][p] * known[p][j] + known[i][p] * A[j][p];
-      return s;
-    }));
+    const Q = known.map((row, i) =>
+      row.map((_, j) => {
+        let s = 0;
+        for (let p = 0; p < K; p++) s -= A[i][p] * known[p][j] + known[i][p] * A[j][p];
+        return s;
+      }),
+    );
     const W = solveLyapunovDense(A, Q);
     for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) expect(W[i][j]).toBeCloseTo(known[i][j], 12);
     expect(lyapunovResidual(A, W, Q)).toBeLessThan(1e-13);
-    const A3 = [[-2, 1, 0.5], [0.3, -1, 0.2], [1, 0, -3]];
-    const Q3 = [[1, 0.2, 0], [0.2, 2, 0.1], [0, 0.1, 1]];
+    const A3 = [
+      [-2, 1, 0.5],
+      [0.3, -1, 0.2],
+      [1, 0, -3],
+    ];
+    const Q3 = [
+      [1, 0.2, 0],
+      [0.2, 2, 0.1],
+      [0, 0.1, 1],
+    ];
     const Wm = lyap(A3, Q3) as unknown as number[][];
     solveLyapunovDense(A3, Q3).forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(Wm[i][j], 4)));
   });
 
   it('solveLyapunovDense(A, Q) throws a SolverError when A is not Hurwitz', () => {
-    expect(() => solveLyapunovDense([[1, 0], [0, -1]], [[1, 0], [0, 1]])).toThrow(SolverError);
+    expect(() =>
+      solveLyapunovDense(
+        [
+          [1, 0],
+          [0, -1],
+        ],
+        [
+          [1, 0],
+          [0, 1],
+        ],
+      ),
+    ).toThrow(SolverError);
   });
 });
 
