@@ -115,6 +115,13 @@ function copyCells(plan: MergePlan, out: string): void {
   }
 }
 
+/** The commands whose grids shard (`--shard i/N`), each loaded on its own: merge reruns the one that wrote the shards. */
+const SHARDED_COMMANDS = {
+  compare: async () => (await import('./compare.ts')).compareCommand(),
+  run: async () => (await import('./run.ts')).runCommand(),
+  conjecture: async () => (await import('./conjecture.ts')).conjectureCommand(),
+} as const;
+
 export function mergeCommand(): Command {
   return new Command('merge')
     .summary('join the cell stores of the shards of one grid (--shard i/N, Slurm array tasks) and write its report')
@@ -142,9 +149,10 @@ export function mergeCommand(): Command {
         if (plan.missing.size > 0) throw new SupermarketError(missingMessage(plan));
         const out = path.resolve(o.out ?? plan.report);
         copyCells(plan, out);
-        const { buildProgram } = await import('../program.ts');
+        // the command that wrote the shards, loaded by itself (importing the program here would tie merge and program in a circle)
+        const command = await SHARDED_COMMANDS[plan.command as keyof typeof SHARDED_COMMANDS]?.();
+        if (!command) throw new SupermarketError(`merge: the shards were written by an unknown command "${plan.command}"`);
         const argv = [
-          plan.command,
           ...plan.argv,
           '--out',
           out,
@@ -152,7 +160,7 @@ export function mergeCommand(): Command {
           ...(o.json ? ['--json'] : []),
           ...(o.progress ? [] : ['--no-progress']),
         ];
-        await buildProgram().parseAsync(argv, { from: 'user' });
+        await command.parseAsync(argv, { from: 'user' });
       }),
     );
 }
