@@ -40,7 +40,7 @@ function onFirstCall<F extends (...args: never[]) => unknown>(specifier: string)
 /** Student-t quantile, quantile(p, ν) (@stdlib/stats-base-dists-t-quantile). */
 export const tQuantile = onFirstCall<typeof TQuantile>('@stdlib/stats-base-dists-t-quantile');
 /** Student-t distribution function, cdf(x, ν) (@stdlib/stats-base-dists-t-cdf). */
-export const tCdf = onFirstCall<typeof TCdf>('@stdlib/stats-base-dists-t-cdf');
+export const tCdf: (x: number, degreesOfFreedom: number) => number = onFirstCall<typeof TCdf>('@stdlib/stats-base-dists-t-cdf');
 /** Γ(x) (@stdlib/math-base-special-gamma). */
 export const gamma = onFirstCall<typeof Gamma>('@stdlib/math-base-special-gamma');
 /** Incomplete gamma function, gammainc(x, s, regularized?, upper?) (@stdlib/math-base-special-gammainc). */
