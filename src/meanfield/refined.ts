@@ -12,6 +12,7 @@ import { InvalidModelError, SolverError } from '../errors.ts';
 import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
+import { clampToRange } from '../numerics/clamp.ts';
 import { solveLyapunovTridiagonal } from '../numerics/lyapunov.ts';
 import { sqdJacobian } from './sqd.ts';
 import type { Tridiagonal } from '../numerics/tridiagonal.ts';
@@ -270,7 +271,8 @@ export function refine(
  * Source: theory.md §6. Trust only where ΣV/n is a few % of Σπ (theory.md §6 "Limits").
  * @param correction from `refine`. @param n number of servers, integer ≥ max(1, d).
  * @returns `meanQueueLength` (jobs per server), `meanResponseTime` (model time units),
- *   `tail` s_0..s_K (length K + 1, tail[0] = 1; may leave [0, 1] at small n).
+ *   `tail` s_0..s_K (length K + 1, tail[0] = 1), projected onto [0, 1] (the expansion may leave it at small n;
+ *   `meanQueueLength` is the unprojected Σπ + ΣV/n).
  * @throws {InvalidModelError} if n is not an integer ≥ 1 or d > n.
  * @example refinedEstimate(refine(parseModel({ lambda: 0.9, d: 2 })), 10).meanQueueLength // ≈ 2.7513
  */
@@ -281,6 +283,8 @@ export function refinedEstimate(
   const model = correction.fixedPoint.provenance.model;
   const servers = checkServers(model, n);
   const meanQueueLength = correction.fixedPoint.meanQueueLength + correction.sumV / servers;
+  // the expansion can leave [0, 1] at small n: the tail shown is projected onto it (E[Q] stays the expansion's own sum)
   const tail = correction.V.map((v, i) => (correction.fixedPoint.tail[i] ?? 0) + v / servers);
+  clampToRange(tail);
   return { meanQueueLength, meanResponseTime: meanQueueLength / model.lambda, tail };
 }

@@ -17,6 +17,7 @@ import { InvalidModelError, SolverError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { checkServers } from '../model/model.ts';
 import { VERSION } from '../version.ts';
+import { clampToRange } from '../numerics/clamp.ts';
 import { solveKroneckerSum, tridiagonalEigenbasis, type TridiagonalEigenbasis } from '../numerics/kroneckerSum.ts';
 import type { FixedPointResult } from './fixedPoint.ts';
 import { computeQ, computeV, computeW, refinementBase, sqdHessianTerm } from './refined.ts';
@@ -348,5 +349,6 @@ export function secondOrderEstimate(
   const servers = checkServers(model, n);
   const meanQueueLength = correction.fixedPoint.meanQueueLength + correction.sumV / servers + correction.sumA / servers ** 2;
   const tail = correction.V.map((v, i) => (correction.fixedPoint.tail[i] ?? 0) + v / servers + correction.A[i] / servers ** 2);
+  clampToRange(tail); // tail fractions shown in [0, 1]; E[Q] stays the expansion's own sum
   return { meanQueueLength, meanResponseTime: meanQueueLength / model.lambda, tail };
 }

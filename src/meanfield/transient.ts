@@ -6,7 +6,7 @@
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
-import { clampRowsToRange } from '../numerics/clamp.ts';
+import { clampRowsToRange, clampToRange } from '../numerics/clamp.ts';
 import { integrateOdex } from '../numerics/odex.ts';
 import { integrateSqd } from './ode.ts';
 import { computeF1, sqdHessianTerm } from './refined.ts';
@@ -299,6 +299,11 @@ export function refinedTransientAt(result: RefinedTransientResult, n: number): {
   return {
     n,
     meanQueueLength: result.meanField.meanQueueLength.map((q, j) => q + result.sumV[j] / n),
-    tail: result.meanField.tail.map((row, j) => row.map((s, i) => s + result.V[j][i] / n)),
+    // projected onto [0, 1] like every tail output; E[Q](t) stays the expansion's own sum
+    tail: result.meanField.tail.map((row, j) => {
+      const refined = row.map((s, i) => s + result.V[j][i] / n);
+      clampToRange(refined);
+      return refined;
+    }),
   };
 }

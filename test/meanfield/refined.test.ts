@@ -13,6 +13,7 @@ import {
   sqdHessianTerm,
 } from '../../src/meanfield/refined.ts';
 import { sqdClosedFormTail, sqdJacobian } from '../../src/meanfield/sqd.ts';
+import { parseModel } from '../../src/model/index.ts';
 import { sqd } from './helpers.ts';
 
 const pi = (lambda: number, d: number, K: number) => sqdClosedFormTail(lambda, d, K).slice(1);
@@ -160,5 +161,17 @@ describe('refined-mean-field equations', () => {
       const lhs = row.reduce((acc, a, j) => acc + a * V[j], 0);
       expect(lhs).toBeCloseTo(-(b[i] + f1[i]), 12);
     });
+  });
+});
+
+describe('refinedEstimate outputs', () => {
+  it('refinedEstimate(refine(λ = 0.95, d = 2), n = 2) shows tail fractions in [0, 1] though s_i + V_i/n reaches 1.88 there', () => {
+    const c = refine(parseModel({ lambda: 0.95, d: 2 }));
+    const raw = c.V.map((v, i) => (c.fixedPoint.tail[i] ?? 0) + v / 2);
+    expect(Math.max(...raw)).toBeGreaterThan(1.5); // the expansion itself leaves [0, 1] at this n
+    const r = refinedEstimate(c, 2);
+    expect(Math.max(...r.tail)).toBeLessThanOrEqual(1);
+    expect(Math.min(...r.tail)).toBeGreaterThanOrEqual(0);
+    expect(r.meanQueueLength).toBeCloseTo(c.fixedPoint.meanQueueLength + c.sumV / 2, 12); // E[Q] stays the expansion's sum
   });
 });

@@ -107,7 +107,9 @@ export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Resul
   const relErr = means.responseTimeError / Math.abs(means.meanResponseTime);
   if (!(relErr <= MAX_ACCEPTED_RELATIVE_ERROR) || !Number.isFinite(means.meanResponseTime)) {
     throw new ConvergenceError(
-      `M/G/1 ${d} quadrature: estimated relative error ${relErr.toExponential(2)} of E[T] exceeds ${MAX_ACCEPTED_RELATIVE_ERROR}`,
+      Number.isFinite(means.meanResponseTime)
+        ? `M/G/1 ${d} quadrature: estimated relative error ${relErr.toExponential(2)} of E[T] exceeds ${MAX_ACCEPTED_RELATIVE_ERROR}`
+        : `M/G/1 ${d}: E[T] is not finite in floating point (${means.meanResponseTime}) for this size law; its moments overflow`,
       relErr,
       means.evaluations,
     );
