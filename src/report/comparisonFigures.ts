@@ -172,7 +172,13 @@ export function convergenceFigure(result: ComparisonResult): Figure {
     type: 'quantitative',
     scale: { type: 'log' },
     title: 'servers n',
-    axis: { values: ticksAt(allNs), labelFlush: true },
+    axis: {
+      values: ticksAt(allNs),
+      labelFlush: true,
+      labelOverlap: 'greedy',
+      // compact thousands ("1k", "10k"): "500" and "1,000" are 24 px apart on a 300 px log axis and would hide one another
+      labelExpr: "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')",
+    },
   };
   const yTitle = '|E[T]_n − E[T]_∞| (time units)';
   const facets = facetOrder(rows, 'facet', ['d']);
