@@ -5,7 +5,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'reports/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'reports/', 'node_modules/', 'coverage/', 'test-output/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
