@@ -65,7 +65,11 @@ export async function runComparisonOnPool(
       const value =
         t.kind === 'trajectory'
           ? { tail: (result as TrajectoryResult).tail, events: (result as TrajectoryResult).events }
-          : { key, seed: t.options.seed, simulation: cellSimulation(result as SimulationResult, config.replications) };
+          : {
+              key,
+              seed: t.options.seed,
+              simulation: cellSimulation(result as SimulationResult, t.options.replications ?? config.replications),
+            };
       store.put(key, taskSettings(t, o.settings), value);
     },
     { threads: o.threads, onProgress: o.onProgress },

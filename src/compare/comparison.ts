@@ -315,6 +315,8 @@ export interface ComparisonPlan {
   readonly config: ComparisonConfig;
   readonly tasks: readonly ComparisonTask[];
   readonly prepared: readonly unknown[];
+  /** The exact small-n points of each prepared model (or null), solved once here. */
+  readonly exact: readonly unknown[];
   /** What solving the models noted (e.g. a second-order term that does not apply). */
   readonly notes: readonly string[];
 }
@@ -329,9 +331,30 @@ export interface ComparisonPlan {
 export function planComparison(config: ComparisonConfig): ComparisonPlan {
   const notes: string[] = [];
   const prepared = prepareModels(config, notes);
+  const exactByModel = prepared.map((p) => modelExactPoints(p.model, config, notes));
   const tasks: ComparisonTask[] = [];
-  for (const p of prepared) {
+  for (const [index, p] of prepared.entries()) {
     const grid = p.model.selection === 'lwl' ? [...(config.workloadGrid ?? defaultWorkloadGrid(p.model.service.mean))] : undefined;
+    // the small-n cells of exact points outside the sweep, with their own budget (see simulateExactCell)
+    for (const x of exactCellsToSimulate(exactByModel[index], config)) {
+      const e = config.exact!;
+      const key = `exact-${cellKey(p.model, x.n)}`;
+      tasks.push({
+        kind: 'simulate',
+        key,
+        model: p.model,
+        cost: exactCellBudget(p, x.n, e),
+        options: {
+          n: x.n,
+          jobs: e.jobs,
+          replications: e.replications,
+          seed: cellSeed(config.seed, key),
+          warmupTime: p.warm.time,
+          maxLevel: config.maxLevel,
+          ...(grid ? { workloadGrid: grid } : {}),
+        },
+      });
+    }
     for (const n of config.ns) {
       const key = cellKey(p.model, n);
       const jobs = baseJobs(p, n, config); // the horizon rule may raise it, as in runComparison
@@ -374,7 +397,7 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
       });
     }
   }
-  return { config, tasks, prepared, notes };
+  return { config, tasks, prepared, exact: exactByModel, notes };
 }
 
 /** The part of a `simulate` result a comparison cell keeps (see `CellSimulation`). */
@@ -549,7 +572,9 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
   const notes: string[] = fromPlan ? [...hooks.plan!.notes] : [];
   const prepared = fromPlan ? (hooks.plan!.prepared as PreparedModel[]) : prepareModels(config, notes);
   const budget = (p: PreparedModel, n: number) => config.replications * (2 * baseJobs(p, n, config) + 2 * p.model.lambda * n * p.warm.time);
-  const exactByModel = prepared.map((p) => modelExactPoints(p.model, config, notes));
+  const exactByModel = fromPlan
+    ? (hooks.plan!.exact as ModelSummary['exact'][])
+    : prepared.map((p) => modelExactPoints(p.model, config, notes));
   let totalEvents = 0; // grows when a cell is sized up or rerun
   for (const [i, p] of prepared.entries()) {
     for (const n of config.ns) totalEvents += budget(p, n);
