@@ -8,7 +8,7 @@
  * Source: Gillespie, J. Comput. Phys. 22(4), 1976; Kurtz, J. Appl. Prob. 7(1), 1970; rmf_tool's `DDPP.simulate`.
  */
 import { InvalidModelError, SolverError } from '../errors.ts';
-import { tInterval, type Estimate } from '../stats/tInterval.ts';
+import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
 import { VERSION } from '../version.ts';
 import { compileNode, referencedVariables, type Evaluator } from '../model/population/compile.ts';
@@ -226,7 +226,8 @@ export function simulatePopulation(model: PopulationModel, options: PopulationSi
   for (const name of c.observableNames) observables[name] = tInterval(perReplication.map((p) => p.observables[name]));
   return {
     n,
-    x: Array.from({ length: K }, (_, i) => tInterval(perReplication.map((p) => p.x[i]))),
+    // population densities are ≥ 0: their intervals are intersected with [0, ∞) (coverage unchanged)
+    x: Array.from({ length: K }, (_, i) => feasible(tInterval(perReplication.map((p) => p.x[i])), 0)),
     observables,
     events: perReplication.reduce((a, p) => a + p.events, 0),
     warmup,

@@ -11,6 +11,7 @@ import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { batchEstimate, type BatchEstimate } from '../stats/batchMeans.ts';
+import { feasible } from '../stats/tInterval.ts';
 import { quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
 import { collectRecords, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
@@ -172,10 +173,15 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   cumAbove.push(Array.from(work.areaAbove));
   const windowLength = measurement.windowEnd - measurement.windowStart;
   const norm = (x: number) => x / (config.n * slice);
-  const timeEstimate = (cum: number[]) =>
-    batchEstimate(
-      cum.slice(1).map((c, b) => norm(c - cum[b])),
-      cum[batches] / (config.n * windowLength),
+  // every interval intersected with what the true value can be (as in simulate): coverage is unchanged
+  const timeEstimate = (cum: number[], upper = Infinity) =>
+    feasible(
+      batchEstimate(
+        cum.slice(1).map((c, b) => norm(c - cum[b])),
+        cum[batches] / (config.n * windowLength),
+      ),
+      0,
+      upper,
     );
 
   // Customer averages by job batches (arrival order), then quantiles (which reorder the responses in place).
@@ -219,20 +225,40 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   const batchQ = bounds.slice(0, batches).map((lo, b) => quantiles(responses.subarray(lo, bounds[b + 1]), bounds[b + 1] - lo, ps));
   const pooledQ = quantiles(responses, jobs, ps);
   const percentile = (i: number) =>
-    batchEstimate(
-      batchQ.map((q) => q[i]),
-      pooledQ[i],
+    feasible(
+      batchEstimate(
+        batchQ.map((q) => q[i]),
+        pooledQ[i],
+      ),
+      0,
     );
   const wallSeconds = (performance.now() - started) / 1000;
   return {
-    meanResponseTime: batchEstimate(batchT, measurement.sumResponse / measurement.completed),
-    meanSlowdown: batchEstimate(batchS, measurement.sumSlowdown / measurement.slowdownJobs),
+    meanResponseTime: feasible(batchEstimate(batchT, measurement.sumResponse / measurement.completed), 0),
+    meanSlowdown: feasible(batchEstimate(batchS, measurement.sumSlowdown / measurement.slowdownJobs), measurement.slowdownJobs > 0 ? 1 : 0), // T ≥ S
     zeroSizeJobs,
     responseTimePercentiles: { p50: percentile(0), p95: percentile(1), p99: percentile(2) },
     meanQueueLength: timeEstimate(cumQueue),
-    tail: Array.from({ length: maxLevel + 1 }, (_, i) => timeEstimate(cumLevels.map((a) => a[i]))),
+    tail: Array.from({ length: maxLevel + 1 }, (_, i) =>
+      timeEstimate(
+        cumLevels.map((a) => a[i]),
+        1,
+      ),
+    ),
     meanWorkload: timeEstimate(cumWork),
-    ...(grid.length === 0 ? {} : { workloadCcdf: { grid, ccdf: grid.map((_, k) => timeEstimate(cumAbove.map((a) => a[k]))) } }),
+    ...(grid.length === 0
+      ? {}
+      : {
+          workloadCcdf: {
+            grid,
+            ccdf: grid.map((_, k) =>
+              timeEstimate(
+                cumAbove.map((a) => a[k]),
+                1,
+              ),
+            ),
+          },
+        }),
     offeredLoad: offered / (config.n * windowLength),
     jobs,
     warmupJobs,

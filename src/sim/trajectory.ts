@@ -6,7 +6,7 @@ import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { EngineKind } from './core.ts';
-import { tInterval, type Estimate } from '../stats/tInterval.ts';
+import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { initialCounts, initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
@@ -93,8 +93,9 @@ export function simulateTrajectory(model: SupermarketModel, options: TrajectoryO
   }
   return {
     times: times.slice(),
-    tail: samples.map((level) => level.map((xs) => tInterval(xs))),
-    meanQueueLength: queue.map((xs) => tInterval(xs)),
+    // intervals intersected with what the true value can be (tail fractions in [0, 1], E[Q] ≥ 0): coverage unchanged
+    tail: samples.map((level) => level.map((xs) => feasible(tInterval(xs), 0, 1))),
+    meanQueueLength: queue.map((xs) => feasible(tInterval(xs), 0)),
     events,
     seeds: { master, replications: seeds },
     n: config.n,

@@ -24,6 +24,11 @@ describe('supermarket replay', () => {
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.meanResponseTime.mean).toBe(7);
+    // three batch means give a wide interval; it stays feasible: E[T] ≥ 0, E[T/S] ≥ 1, E[Q] ≥ 0 (t half-width kept)
+    expect(out.meanResponseTime.ci95[0]).toBe(0);
+    expect(out.meanResponseTime.halfWidth).toBeGreaterThan(7);
+    expect(out.meanSlowdown.ci95[0]).toBe(1);
+    expect(out.meanQueueLength.ci95[0]).toBeGreaterThanOrEqual(0);
     expect(out.jobs).toBe(3);
     expect(out.replay.rescaled).toBe(false);
     // E[Q] over the window [0, 30]: one job on [0, 4], two on [4, 10], one on [10, 13]: (4 + 12 + 3)/30.

@@ -26,7 +26,8 @@ export function batchRatioEstimate(sums: Float64Array, counts: Float64Array): { 
   const t = tInterval(ratios);
   const mean = total / count;
   return {
-    estimate: { mean, ci95: [mean - t.halfWidth, mean + t.halfWidth], halfWidth: t.halfWidth, replications: B },
+    // a ratio of positive sums: the interval is intersected with [0, ∞) (coverage unchanged)
+    estimate: { mean, ci95: [Math.max(0, mean - t.halfWidth), mean + t.halfWidth], halfWidth: t.halfWidth, replications: B },
     lag1: lag1Autocorrelation(ratios),
   };
 }

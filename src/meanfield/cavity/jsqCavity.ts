@@ -32,7 +32,7 @@ import type { SupermarketModel } from '../../model/model.ts';
 import { predictionModel } from '../../model/prediction/index.ts';
 import { serviceDistribution } from '../../model/service/index.ts';
 import { AndersonMixer } from '../../numerics/anderson.ts';
-import { tInterval, type Estimate } from '../../stats/tInterval.ts';
+import { feasible, tInterval, type Estimate } from '../../stats/tInterval.ts';
 import { Rng, streamSeed } from '../../stats/rng.ts';
 import { VERSION } from '../../version.ts';
 import { arrivalFactor } from '../phaseType/drift.ts';
@@ -487,11 +487,11 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   const spread = tInterval(perRestart.map((p) => p.value));
   const meanResponseTime: Estimate = {
     mean: meanT,
-    ci95: [meanT - spread.halfWidth, meanT + spread.halfWidth],
+    ci95: [Math.max(0, meanT - spread.halfWidth), meanT + spread.halfWidth], // E[T] ≥ 0: the interval stays feasible
     halfWidth: spread.halfWidth,
     replications: restarts,
   };
-  const meanSlowdown = tInterval(perRestart.map((p) => p.slowdownSum / p.completed));
+  const meanSlowdown = feasible(tInterval(perRestart.map((p) => p.slowdownSum / p.completed)), 1);
   const jobs = tInterval(perRestart.map((p) => p.responseSum / p.completed));
   const busy = tInterval(perRestart.flatMap((p) => p.runBusy));
 
