@@ -617,24 +617,7 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     });
     done += cost;
     hooks.onProgress?.(done, totalEvents, key);
-    return {
-      resumed: false,
-      simulation: {
-        meanResponseTime: sim.meanResponseTime,
-        meanQueueLength: sim.meanQueueLength,
-        tail: sim.tail,
-        ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
-        ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
-        events: sim.events,
-        eventsPerSecond: sim.eventsPerSecond,
-        wallSeconds: sim.wallSeconds,
-        warmupTime: sim.warmupTime,
-        jobs: sim.jobs,
-        replications,
-        engine: sim.engine,
-        seeds: sim.seeds,
-      },
-    };
+    return { resumed: false, simulation: cellSimulation(sim, replications) };
   };
   const pending: {
     p: PreparedModel;
@@ -1031,21 +1014,7 @@ function simulateExactCell(
     maxLevel: config.maxLevel,
     ...(grid ? { workloadGrid: grid } : {}),
   });
-  const simulation: CellSimulation = {
-    meanResponseTime: sim.meanResponseTime,
-    meanQueueLength: sim.meanQueueLength,
-    tail: sim.tail,
-    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
-    ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
-    events: sim.events,
-    eventsPerSecond: sim.eventsPerSecond,
-    wallSeconds: sim.wallSeconds,
-    warmupTime: sim.warmupTime,
-    jobs: sim.jobs,
-    replications: e.replications,
-    engine: sim.engine,
-    seeds: sim.seeds,
-  };
+  const simulation = cellSimulation(sim, e.replications);
   hooks.cache?.put({ key, seed, simulation });
   progress(cost, key);
   return { key, seed, simulation };

@@ -3,6 +3,7 @@
  * time they imply for simulations. Source: theory.md §2 (ODE, "Relaxation", "odex pitfalls") and §8 ("Warm-up");
  * Vvedenskaya, Dobrushin, Karpelevich 1996; Mitzenmacher 2001.
  */
+import { checkTimeGrid } from '../model/timeGrid.ts';
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
@@ -96,14 +97,7 @@ function checkFrom(from: number[]): void {
  */
 export function solveTransient(model: SupermarketModel, options: TransientOptions): TransientResult {
   const { rho, d, meanService } = sqdParameters(model);
-  const times = options?.times;
-  if (!Array.isArray(times) || times.length < 1) throw new InvalidModelError('times must be a non-empty array');
-  times.forEach((t, j) => {
-    if (!Number.isFinite(t) || t < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
-    if (j > 0 && !(t > times[j - 1])) {
-      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
-    }
-  });
+  const times = checkTimeGrid(options?.times);
   const from = options.from ?? [1];
   checkFrom(from);
   const tolerance = options.tolerance ?? 1e-10;

@@ -2,6 +2,7 @@
  * Transient simulation: the tail s_i(t) at given times, averaged over replications, from empty or from a given
  * initial tail. The finite-n counterpart of the mean-field ODE (theory.md §2).
  */
+import { checkTimeGrid } from '../model/timeGrid.ts';
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
@@ -60,15 +61,7 @@ export function simulateTrajectory(model: SupermarketModel, options: TrajectoryO
   const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);
   const master = seedOption(options.seed);
   const kind = resolveEngine(model, options.engine);
-  const times = options.times;
-  if (!Array.isArray(times) || times.length === 0) throw new InvalidModelError('times must be a non-empty array');
-  for (let j = 0; j < times.length; j++) {
-    const x = times[j];
-    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0)
-      throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${x}`);
-    if (j > 0 && !(x > times[j - 1]))
-      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${x} ≤ ${times[j - 1]}`);
-  }
+  const times = checkTimeGrid(options.times);
   const counts = initialCounts(options.from ?? [], config.n);
 
   // samples[j][i][r] and queue[j][r]

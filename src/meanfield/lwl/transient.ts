@@ -8,6 +8,7 @@
  * state after the arrivals of a step and before its service (a server in cell j has work in ((j−1)Δ, jΔ]), so
  * F̄(t, jΔ) ≈ S_{j+1}, and at stationarity the busy fraction S_1 equals ρ exactly.
  */
+import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
@@ -74,13 +75,7 @@ const SIZE_TAIL_CUT = 1e-17; // the lattice size law is cut where its tail mass 
  */
 export function lwlTransient(model: SupermarketModel, options: LwlTransientOptions): LwlTransientResult {
   const { lambda, d, service } = lwlParameters(model, false);
-  const times = options?.times;
-  if (!Array.isArray(times) || times.length < 1) throw new InvalidModelError('times must be a non-empty array');
-  times.forEach((t, j) => {
-    if (!Number.isFinite(t) || t < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
-    if (j > 0 && !(t > times[j - 1]))
-      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
-  });
+  const times = checkTimeGrid(options?.times);
   const step = positiveOption('step', options.step ?? Math.min(0.01 * service.mean, 1 / (lambda * d)));
   if (lambda * d * step > 1)
     throw new InvalidModelError(`step must satisfy lambda·d·step ≤ 1, got ${lambda}·${d}·${step} = ${lambda * d * step}`);

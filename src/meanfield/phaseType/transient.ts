@@ -2,6 +2,7 @@
  * Transient of the phase-type JSQ(d) FIFO mean field (theory.md §3 [D]) from an empty system (or given
  * occupancies), integrated with odex and sampled through its dense output at the caller's instants.
  */
+import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
@@ -65,13 +66,7 @@ export interface PhaseTypeTransientResult {
  */
 export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTypeTransientOptions): PhaseTypeTransientResult {
   const p = phaseTypeParameters(model);
-  const times = options?.times;
-  if (!Array.isArray(times) || times.length < 1) throw new InvalidModelError('times must be a non-empty array');
-  times.forEach((t, j) => {
-    if (!Number.isFinite(t) || t < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
-    if (j > 0 && !(t > times[j - 1]))
-      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
-  });
+  const times = checkTimeGrid(options?.times);
   const from = options.from ?? [];
   let total = 0;
   from.forEach((row, k) => {

@@ -3,6 +3,7 @@
  * extrapolation) and sampled at the caller's instants through the dense output (not `grid()`, which drifts).
  * Source: theory.md §2 ("odex pitfalls"), §6; Kurtz, J. Appl. Prob. 7(1), 1970 (x^(n)(t) → x(t)).
  */
+import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { integrateOdex } from '../../numerics/odex.ts';
 import { clampRowsToRange } from '../../numerics/clamp.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
@@ -83,13 +84,7 @@ export function integratePopulation(
  * @example populationTransient(jsq, { times: [0, 200] }).x[1] // ≈ the fixed point
  */
 export function populationTransient(model: PopulationModel, options: PopulationTransientOptions): PopulationTransientResult {
-  const times = options?.times;
-  if (!Array.isArray(times) || times.length < 1) throw new InvalidModelError('times must be a non-empty array');
-  times.forEach((t, j) => {
-    if (!Number.isFinite(t) || t < 0) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
-    if (j > 0 && !(t > times[j - 1]))
-      throw new InvalidModelError(`times must be strictly increasing: times[${j}] = ${t} ≤ times[${j - 1}] = ${times[j - 1]}`);
-  });
+  const times = checkTimeGrid(options?.times);
   const K = model.variables.length;
   const from = Array.from(options.from ?? model.initial);
   if (from.length !== K || !from.every(Number.isFinite))
