@@ -33,6 +33,14 @@ export function addScaleOptions(cmd: Command): Command {
     );
 }
 
+/** --fresh, --json and --no-progress: the options every command with a cell store (compare, run, conjecture) shares. */
+export function addStoreOptions(cmd: Command, fresh = 'ignore stored cells and recompute everything'): Command {
+  return cmd
+    .option('--fresh', fresh)
+    .option('--json', 'print a JSON summary on stdout')
+    .option('--no-progress', 'no progress output on stderr');
+}
+
 /**
  * The arguments that rerun `cmd` as the user gave it, less --out, --shard, --threads, --fresh, --json and
  * --progress: options set on the command line, formatted back from their parsed values (lists joined by commas),

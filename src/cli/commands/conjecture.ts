@@ -17,7 +17,7 @@ import { conjectureFigures, conjectureMarkdown, writeReportFolder } from '../../
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
-import { addScaleOptions, startShard } from '../sharding.ts';
+import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
@@ -82,10 +82,7 @@ export function conjectureCommand(): Command {
     .option('--n <n>', 'override evaluation.n (servers of the simulations)', parsePositiveInteger)
     .option('--jobs <k>', 'override evaluation.jobs (measured jobs per replication)', parsePositiveInteger)
     .option('--replications <r>', 'override evaluation.replications', parseReplications);
-  return addScaleOptions(cmd)
-    .option('--fresh', 'ignore stored cells and recompute everything')
-    .option('--json', 'print a JSON summary on stdout')
-    .option('--no-progress', 'no progress output on stderr')
+  return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
       '\nExamples:\n  supermarket conjecture analysis/h1-known-sizes.json\n  supermarket conjecture analysis/q4-heavy-traffic-ratio.json --json\n\n' +

@@ -24,7 +24,7 @@ import { writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
-import { addScaleOptions, startShard } from '../sharding.ts';
+import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { parseOutDir } from '../options.ts';
@@ -87,10 +87,7 @@ export function runCommand(): Command {
     )
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
     .option('--out <dir>', 'report folder (default: reports/<experiment name>)', parseOutDir);
-  return addScaleOptions(cmd)
-    .option('--fresh', 'ignore stored cells and recompute everything')
-    .option('--json', 'print a JSON summary on stdout')
-    .option('--no-progress', 'no progress output on stderr')
+  return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
       '\nExamples:\n  supermarket run experiments/paper-synthetic.json\n  supermarket run experiments/smoke.json --out reports/smoke --threads 1\n' +
