@@ -5,6 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
+import type { Estimate } from '../stats/index.ts';
 import { exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
 import {
   VEGA_LITE_SCHEMA,
@@ -26,6 +27,11 @@ const panelOf = (x: { d: number; lambda: number }) => `d = ${x.d}, ${fmtLambda(x
 const panelOrder = (rows: readonly Row[]) => facetOrder(rows, 'panel', ['d', 'lambda']);
 
 /** Tail fractions s_i (log y): mean field, refined mean field at n (where V exists), simulation with 95% CIs, per (d, λ). */
+/** The series, n and plotted value with its CI of one simulated estimate at n servers (a row's shared fields). */
+function simulatedPoint(n: number, e: Estimate): { series: string; n: number; value: number; lo: number; hi: number } {
+  return { series: `simulation, n = ${n}`, n, value: e.mean, lo: e.ci95[0], hi: e.ci95[1] };
+}
+
 export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
   const shownN = spread(result.config.ns, 3);
   const refined = result.judgedBy === 'refined-mean-field';
@@ -43,18 +49,7 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
       if (i >= 1) rows.push({ panel, d: c.d, lambda: c.lambda, i, series: `refined, n = ${c.n}`, n: c.n, value: s, lo: null, hi: null });
     });
     c.simulation.tail.forEach((e, i) => {
-      if (i >= 1)
-        rows.push({
-          panel,
-          d: c.d,
-          lambda: c.lambda,
-          i,
-          series: `simulation, n = ${c.n}`,
-          n: c.n,
-          value: e.mean,
-          lo: e.ci95[0],
-          hi: e.ci95[1],
-        });
+      if (i >= 1) rows.push({ panel, d: c.d, lambda: c.lambda, i, ...simulatedPoint(c.n, e) });
     });
   }
   const x = { field: 'i', type: 'quantitative', title: 'level i', axis: { tickMinStep: 1 } };
@@ -295,17 +290,7 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
       if (c.d !== m.d || c.lambda !== m.lambda || !shownN.includes(c.n) || !c.simulation.workloadCcdf) continue;
       c.simulation.workloadCcdf.grid.forEach((w, k) => {
         const e = c.simulation.workloadCcdf!.ccdf[k];
-        rows.push({
-          panel,
-          d: c.d,
-          lambda: c.lambda,
-          w,
-          series: `simulation, n = ${c.n}`,
-          n: c.n,
-          value: e.mean,
-          lo: e.ci95[0],
-          hi: e.ci95[1],
-        });
+        rows.push({ panel, d: c.d, lambda: c.lambda, w, ...simulatedPoint(c.n, e) });
       });
     }
   }
