@@ -1,9 +1,8 @@
 /** `supermarket exact`: the exact stationary solution of the n-server chain (small n), with its truncation bound. */
 import { Command } from 'commander';
-import { parseModel } from '../../model/index.ts';
 import { solveExact } from '../../meanfield/exact/index.ts';
 import { action } from '../errors.ts';
-import { addModelOptions, parsePositive, parsePositiveInteger, serviceFromFlag } from '../options.ts';
+import { addModelOptions, modelFromFlags, parsePositive, parsePositiveInteger } from '../options.ts';
 
 interface Opts {
   lambda: number;
@@ -38,15 +37,7 @@ export function exactCommand(): Command {
   addModelOptions(cmd);
   cmd.action(
     action((o: Opts) => {
-      const model = parseModel({
-        lambda: o.lambda,
-        d: o.d,
-        selection: o.selection,
-        discipline: o.discipline,
-        sampling: o.sampling,
-        service: serviceFromFlag(o.service),
-        prediction: o.prediction,
-      });
+      const model = modelFromFlags(o);
       const r = solveExact(model, { n: o.n, truncationBound: o.truncationBound, maxStates: o.maxStates });
       if (o.json) {
         process.stdout.write(`${JSON.stringify(r)}\n`);
