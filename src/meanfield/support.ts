@@ -64,3 +64,25 @@ export function tailSum(tail: ArrayLike<number>): number {
   for (let i = tail.length - 1; i >= 1; i--) sum += tail[i];
   return sum;
 }
+
+/** What an odex transient on a truncated level space reports (SQ(d) ODE, phase-type ODE). */
+export interface TruncatedTransientDiagnostics {
+  nStep: number;
+  nAccept: number;
+  nReject: number;
+  nEval: number;
+  truncationLevel: number;
+  /** max_t s_K(t) over all accepted steps: arrivals lost to truncation are at most ρ·H·topLevelMass^d. */
+  topLevelMass: number;
+  /** Largest move of the output projection onto [0, 1] (integrator round-off; numerics/clamp.ts). */
+  clamped: number;
+}
+
+/** Where a truncated transient came from: the model, the equation and its source, the version and the solver options. */
+export interface TruncatedTransientProvenance {
+  model: SupermarketModel;
+  equation: string;
+  source: string;
+  version: string;
+  options: { tolerance: number; maxSteps: number; truncationLevel: number };
+}

@@ -12,7 +12,7 @@ import { integrateOdex } from '../numerics/odex.ts';
 import { integrateSqd } from './ode.ts';
 import { computeF1, sqdHessianTerm } from './refined.ts';
 import { sqdClosedFormTail, sqdDrift, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
-import { sqdParameters, tailSum } from './support.ts';
+import { sqdParameters, tailSum, type TruncatedTransientDiagnostics, type TruncatedTransientProvenance } from './support.ts';
 
 export { relaxationTime } from './relaxation.ts';
 export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
@@ -37,24 +37,8 @@ export interface TransientResult {
   tail: number[][];
   /** meanQueueLength[j] = Σ_{i≥1} s_i(times[j]), jobs per server. */
   meanQueueLength: number[];
-  diagnostics: {
-    nStep: number;
-    nAccept: number;
-    nReject: number;
-    nEval: number;
-    truncationLevel: number;
-    /** max_t s_K(t) over all accepted steps: arrivals lost to truncation are at most ρ·H·topLevelMass^d. */
-    topLevelMass: number;
-    /** Largest move of the output projection onto [0, 1] (integrator round-off; numerics/clamp.ts). */
-    clamped: number;
-  };
-  provenance: {
-    model: SupermarketModel;
-    equation: string;
-    source: string;
-    version: string;
-    options: { tolerance: number; maxSteps: number; truncationLevel: number };
-  };
+  diagnostics: TruncatedTransientDiagnostics;
+  provenance: TruncatedTransientProvenance;
 }
 
 /** Level L with P(Poisson(μ) ≥ L) ≤ e^{−32} ≈ 1e−14 (Chernoff bound exp(−x²/(2(μ + x/3))), x = L − μ). */

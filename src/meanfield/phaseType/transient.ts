@@ -7,7 +7,7 @@ import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
 import { clampRowsToRange } from '../../numerics/clamp.ts';
-import { tailSum } from '../support.ts';
+import { tailSum, type TruncatedTransientDiagnostics, type TruncatedTransientProvenance } from '../support.ts';
 import { tailOf } from './drift.ts';
 import { phaseTypeJsqFixedPoint } from './fixedPoint.ts';
 import { integratePhaseType } from './ode.ts';
@@ -34,23 +34,8 @@ export interface PhaseTypeTransientResult {
   meanQueueLength: number[];
   phaseType: { alpha: number[]; A: number[][] };
   fit: PhaseTypeFitLabel;
-  /** `clamped`: largest move of the output projection onto [0, 1] (integrator round-off; numerics/clamp.ts). */
-  diagnostics: {
-    nStep: number;
-    nAccept: number;
-    nReject: number;
-    nEval: number;
-    truncationLevel: number;
-    topLevelMass: number;
-    clamped: number;
-  };
-  provenance: {
-    model: SupermarketModel;
-    equation: string;
-    source: string;
-    version: string;
-    options: { tolerance: number; maxSteps: number; truncationLevel: number };
-  };
+  diagnostics: TruncatedTransientDiagnostics;
+  provenance: TruncatedTransientProvenance;
 }
 
 /**
