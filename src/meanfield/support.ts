@@ -9,6 +9,9 @@
  */
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
+import { clampRowsToRange } from '../numerics/clamp.ts';
+import { odexCounts, type OdexCounts } from '../numerics/odex.ts';
+import { VERSION } from '../version.ts';
 
 /** The numbers a mean-field solver needs from a supported model. */
 export interface SqdParameters {
@@ -85,4 +88,45 @@ export interface TruncatedTransientProvenance {
   source: string;
   version: string;
   options: { tolerance: number; maxSteps: number; truncationLevel: number };
+}
+
+/** What a truncated transient returns: the instants, the tail rows, E[Q] per instant, odex diagnostics, provenance. */
+export interface TruncatedTransient {
+  /** The requested instants (copy), model time units. */
+  times: number[];
+  /** tail[j] = s_0..s_K at times[j] (length K + 1, s_0 = 1), projected onto [0, 1]. */
+  tail: number[][];
+  /** meanQueueLength[j] = Σ_{i≥1} s_i(times[j]), jobs per server. */
+  meanQueueLength: number[];
+  diagnostics: TruncatedTransientDiagnostics;
+  provenance: TruncatedTransientProvenance;
+}
+
+/**
+ * Assembles a truncated transient (SQ(d) ODE, phase-type ODE) from its sampled tails: projects them onto [0, 1]
+ * (odex round-off leaves e.g. s_7(0.5) = −8.8e−67; numerics/clamp.ts), sums E[Q] per instant and states the odex
+ * counts, the truncation level K, max_t s_K(t), the solver options and the source.
+ * @param tail sampled rows s_0..s_K (modified in place by the projection).
+ */
+export function truncatedTransient(
+  model: SupermarketModel,
+  times: readonly number[],
+  tail: number[][],
+  stats: OdexCounts,
+  o: { truncationLevel: number; topLevelMass: number; tolerance: number; maxSteps: number; equation: string; source: string },
+): TruncatedTransient {
+  const clamped = clampRowsToRange(tail);
+  return {
+    times: [...times],
+    tail,
+    meanQueueLength: tail.map(tailSum),
+    diagnostics: { ...odexCounts(stats), truncationLevel: o.truncationLevel, topLevelMass: o.topLevelMass, clamped },
+    provenance: {
+      model,
+      equation: o.equation,
+      source: o.source,
+      version: VERSION,
+      options: { tolerance: o.tolerance, maxSteps: o.maxSteps, truncationLevel: o.truncationLevel },
+    },
+  };
 }

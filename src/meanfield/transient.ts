@@ -7,12 +7,12 @@ import { checkTimeGrid } from '../model/timeGrid.ts';
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
-import { clampRowsToRange, clampToRange } from '../numerics/clamp.ts';
-import { integrateOdex } from '../numerics/odex.ts';
+import { clampToRange } from '../numerics/clamp.ts';
+import { integrateOdex, odexCounts, sampleTrajectory } from '../numerics/odex.ts';
 import { integrateSqd } from './ode.ts';
 import { computeF1, sqdHessianTerm } from './refined.ts';
 import { sqdClosedFormTail, sqdDrift, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
-import { sqdParameters, tailSum, type TruncatedTransientDiagnostics, type TruncatedTransientProvenance } from './support.ts';
+import { sqdParameters, truncatedTransient, type TruncatedTransient } from './support.ts';
 
 export { relaxationTime } from './relaxation.ts';
 export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
@@ -30,16 +30,8 @@ export interface TransientOptions {
   maxSteps?: number;
 }
 
-export interface TransientResult {
-  /** The requested instants (copy), model time units. */
-  times: number[];
-  /** tail[j] = s_0..s_K at times[j] (length K + 1, s_0 = 1). */
-  tail: number[][];
-  /** meanQueueLength[j] = Σ_{i≥1} s_i(times[j]), jobs per server. */
-  meanQueueLength: number[];
-  diagnostics: TruncatedTransientDiagnostics;
-  provenance: TruncatedTransientProvenance;
-}
+/** The SQ(d) transient: `times` (copy), `tail` rows s_0..s_K, `meanQueueLength` per instant, odex diagnostics, provenance. */
+export type TransientResult = TruncatedTransient;
 
 /** Level L with P(Poisson(μ) ≥ L) ≤ e^{−32} ≈ 1e−14 (Chernoff bound exp(−x²/(2(μ + x/3))), x = L − μ). */
 function poissonReach(mu: number): number {
@@ -100,22 +92,13 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
     for (let i = 1; i <= Kfrom; i++) y0[i - 1] = from[i];
     const tail: number[][] = [[1, ...y0]];
     let top = y0[K - 1];
-    let next = 1;
-    const stats =
-      times.length === 1
-        ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
-        : integrateSqd(rho, d, y0, tau0, tauEnd, tolerance, maxSteps, (_xOld, x, y, dense) => {
-            top = Math.max(top, y[K - 1]);
-            while (next < taus.length && taus[next] <= x) {
-              const row = new Array<number>(K + 1);
-              row[0] = 1;
-              for (let i = 0; i < K; i++) row[i + 1] = taus[next] === x ? y[i] : dense(i, taus[next]);
-              tail.push(row);
-              next++;
-            }
-          });
-    // odex may stop a round-off short of τEnd; the remaining instant(s) then equal its final state.
-    while (tail.length < times.length) tail.push([1, ...stats.y]);
+    const stats = sampleTrajectory(
+      taus,
+      y0,
+      (t0, tEnd, observer) => integrateSqd(rho, d, y0, t0, tEnd, tolerance, maxSteps, observer),
+      (at) => tail.push([1, ...Array.from({ length: K }, (_, i) => at(i))]),
+      (y) => (top = Math.max(top, y[K - 1])),
+    );
     return { K, tail, stats, top };
   };
 
@@ -145,31 +128,14 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
       }
     }
   }
-  const { K, tail, stats } = result;
-  const clamped = clampRowsToRange(tail); // s_i ∈ [0, 1]: odex round-off leaves e.g. s_7(0.5) = −8.8e−67
-
-  const meanQueueLength = tail.map(tailSum);
-  return {
-    times: [...times],
-    tail,
-    meanQueueLength,
-    diagnostics: {
-      nStep: stats.nStep,
-      nAccept: stats.nAccept,
-      nReject: stats.nReject,
-      nEval: stats.nEval,
-      truncationLevel: K,
-      topLevelMass: result.top,
-      clamped,
-    },
-    provenance: {
-      model,
-      equation: 'ds_i/dt = rho(s_{i-1}^d - s_i^d) - (s_i - s_{i+1}), s_0 = 1, s_{K+1} = 0, t in units of E[S]',
-      source: 'theory.md §2; Vvedenskaya, Dobrushin, Karpelevich 1996; Mitzenmacher 2001; odex (Hairer–Wanner ODEX)',
-      version: VERSION,
-      options: { tolerance, maxSteps, truncationLevel: K },
-    },
-  };
+  return truncatedTransient(model, times, result.tail, result.stats, {
+    truncationLevel: result.K,
+    topLevelMass: result.top,
+    tolerance,
+    maxSteps,
+    equation: 'ds_i/dt = rho(s_{i-1}^d - s_i^d) - (s_i - s_{i+1}), s_0 = 1, s_{K+1} = 0, t in units of E[S]',
+    source: 'theory.md §2; Vvedenskaya, Dobrushin, Karpelevich 1996; Mitzenmacher 2001; odex (Hairer–Wanner ODEX)',
+  });
 }
 
 export interface RefinedTransientResult {
@@ -231,35 +197,30 @@ export function refinedTransient(model: SupermarketModel, options: TransientOpti
     return out;
   };
   const V: number[][] = [[0, ...new Array<number>(K).fill(0)]];
-  let next = 1;
-  const stats =
-    times.length === 1
-      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
-      : integrateOdex(
-          f,
-          y0,
-          taus[0],
-          taus[taus.length - 1],
-          {
-            tolerance,
-            maxSteps: 4 * maxSteps,
-            label: `the refined SQ(d) transient (K = ${K})`,
-            denseComponents: Array.from({ length: K }, (_, i) => K + i),
-          },
-          (_xOld, x, y, dense) => {
-            while (next < taus.length && taus[next] <= x) {
-              const target = taus[next];
-              V.push([0, ...Array.from({ length: K }, (_, i) => (target === x ? y[K + i] : dense(K + i, target)))]);
-              next++;
-            }
-          },
-        );
-  while (V.length < times.length) V.push([0, ...stats.y.slice(K, 2 * K)]);
+  const stats = sampleTrajectory(
+    taus,
+    y0,
+    (t0, tEnd, observer) =>
+      integrateOdex(
+        f,
+        y0,
+        t0,
+        tEnd,
+        {
+          tolerance,
+          maxSteps: 4 * maxSteps,
+          label: `the refined SQ(d) transient (K = ${K})`,
+          denseComponents: Array.from({ length: K }, (_, i) => K + i),
+        },
+        observer,
+      ),
+    (at) => V.push([0, ...Array.from({ length: K }, (_, i) => at(K + i))]),
+  );
   return {
     meanField,
     V,
     sumV: V.map((row) => row.reduceRight((acc, v) => acc + v, 0)),
-    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, truncationLevel: K },
+    diagnostics: { ...odexCounts(stats), truncationLevel: K },
     provenance: {
       equation: "E[s^(n)(t)] = s(t) + V(t)/n; dV/dt = F'V + F'':W/2 (+ f1 without replacement), dW/dt = F'W + WF'^T + Q, V(0) = W(0) = 0",
       source: 'theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool',

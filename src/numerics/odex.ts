@@ -29,11 +29,15 @@ export interface OdexOptions {
   readonly hint?: string;
 }
 
-export interface OdexStats {
+/** odex's work counts: steps taken, accepted and rejected, and right-hand-side evaluations. */
+export interface OdexCounts {
   nStep: number;
   nAccept: number;
   nReject: number;
   nEval: number;
+}
+
+export interface OdexStats extends OdexCounts {
   /** True if the observer stopped the integration (odex Outcome.EarlyReturn). */
   stoppedEarly: boolean;
   /** The state at the last accepted step, and its time. */
@@ -87,5 +91,45 @@ export function integrateOdex(
         (options.hint ?? `raise maxSteps or loosen the tolerance ${options.tolerance}`),
     );
   }
-  return { nStep: result.nStep, nAccept: result.nAccept, nReject: result.nReject, nEval: result.nEval, stoppedEarly, y: last, t: tLast };
+  return { ...odexCounts(result), stoppedEarly, y: last, t: tLast };
+}
+
+/** The four work counts of an odex run (or anything that carries them), as a plain object for diagnostics. */
+export function odexCounts(stats: OdexCounts): OdexCounts {
+  return { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval };
+}
+
+/** One odex integration of a trajectory on [t0, tEnd] that shows each accepted step to `observer` (e.g. `integrateOdex` with its f). */
+export type Integration = (t0: number, tEnd: number, observer: StepObserver) => OdexCounts & { y: number[] };
+
+/**
+ * Samples a trajectory at the caller's instants: integrates from times[0] to times[times.length − 1] and calls
+ * `sample(at)` once for each later instant, in order, with at(i) = component i of the state there: odex's dense
+ * output, the step's own state where the instant is a step's end, and the final state for the instants odex stopped
+ * a round-off short of. With one instant nothing is integrated (zero counts, y = y0).
+ * Source: theory.md §2 ("odex pitfalls": sample through the dense output, not `grid()`, which drifts).
+ * @param times strictly increasing instants, in the integration's own time units (checked by the caller).
+ * @param y0 the state at times[0]. @param integrate runs odex (with the caller's f, tolerance and budget).
+ * @param sample receives one accessor per instant after the first. @param onStep sees every accepted step's end state.
+ * @returns odex counts and the final state.
+ * @throws whatever `integrate` throws (a SolverError from `integrateOdex`).
+ */
+export function sampleTrajectory(
+  times: readonly number[],
+  y0: number[],
+  integrate: Integration,
+  sample: (at: (i: number) => number) => void,
+  onStep?: (y: number[]) => void,
+): OdexCounts & { y: number[] } {
+  if (times.length === 1) return { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 };
+  let next = 1;
+  const stats = integrate(times[0], times[times.length - 1], (_xOld, x, y, dense) => {
+    onStep?.(y);
+    for (; next < times.length && times[next] <= x; next++) {
+      const target = times[next];
+      sample((i) => (target === x ? y[i] : dense(i, target)));
+    }
+  });
+  for (; next < times.length; next++) sample((i) => stats.y[i]);
+  return stats;
 }

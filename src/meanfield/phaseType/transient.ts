@@ -5,9 +5,8 @@
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
-import { VERSION } from '../../version.ts';
-import { clampRowsToRange } from '../../numerics/clamp.ts';
-import { tailSum, type TruncatedTransientDiagnostics, type TruncatedTransientProvenance } from '../support.ts';
+import { sampleTrajectory } from '../../numerics/odex.ts';
+import { truncatedTransient, type TruncatedTransient } from '../support.ts';
 import { tailOf } from './drift.ts';
 import { phaseTypeJsqFixedPoint } from './fixedPoint.ts';
 import { integratePhaseType } from './ode.ts';
@@ -26,16 +25,10 @@ export interface PhaseTypeTransientOptions {
   maxSteps?: number;
 }
 
-export interface PhaseTypeTransientResult {
-  times: number[];
-  /** tail[t] = s_0..s_K at times[t] (length K + 1, s_0 = 1). */
-  tail: number[][];
-  /** Σ_{k≥1} s_k(times[t]), jobs per server. */
-  meanQueueLength: number[];
+/** The phase-type transient (tail rows s_0..s_K per instant, E[Q], odex diagnostics) with the PH law it integrated. */
+export interface PhaseTypeTransientResult extends TruncatedTransient {
   phaseType: { alpha: number[]; A: number[][] };
   fit: PhaseTypeFitLabel;
-  diagnostics: TruncatedTransientDiagnostics;
-  provenance: TruncatedTransientProvenance;
 }
 
 /**
@@ -82,45 +75,28 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
   );
   const tails: number[][] = [Array.from(tailOf(p.m, y0).subarray(0, K + 1))];
   let top = tails[0][K];
-  let next = 1;
   const scratch = new Float64Array(K * p.m);
-  const stats =
-    times.length === 1
-      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
-      : integratePhaseType(p, y0, times[0], times[times.length - 1], tolerance, maxSteps, (_xOld, t, y, dense) => {
-          let lastLevel = 0;
-          for (let j = 0; j < p.m; j++) lastLevel += y[(K - 1) * p.m + j];
-          top = Math.max(top, lastLevel);
-          while (next < times.length && times[next] <= t) {
-            for (let i = 0; i < scratch.length; i++) scratch[i] = times[next] === t ? y[i] : dense(i, times[next]);
-            tails.push(Array.from(tailOf(p.m, scratch).subarray(0, K + 1)));
-            next++;
-          }
-        });
-  while (tails.length < times.length) tails.push(Array.from(tailOf(p.m, stats.y).subarray(0, K + 1)));
-  const clamped = clampRowsToRange(tails); // tail fractions lie in [0, 1]; odex round-off can leave −1e−60
-  const meanQueueLength = tails.map(tailSum);
-  return {
-    times: [...times],
-    tail: tails,
-    meanQueueLength,
-    phaseType: p.phaseType,
-    fit: p.fit,
-    diagnostics: {
-      nStep: stats.nStep,
-      nAccept: stats.nAccept,
-      nReject: stats.nReject,
-      nEval: stats.nEval,
-      truncationLevel: K,
-      topLevelMass: top,
-      clamped,
+  const stats = sampleTrajectory(
+    times,
+    y0,
+    (t0, tEnd, observer) => integratePhaseType(p, y0, t0, tEnd, tolerance, maxSteps, observer),
+    (at) => {
+      for (let i = 0; i < scratch.length; i++) scratch[i] = at(i);
+      tails.push(Array.from(tailOf(p.m, scratch).subarray(0, K + 1)));
     },
-    provenance: {
-      model,
-      equation: 'phase-type JSQ(d) ODE of theory.md §3 (a_K = 0), from the given occupancies',
-      source: 'theory.md §3 [D]; odex (Hairer–Wanner ODEX)',
-      version: VERSION,
-      options: { tolerance, maxSteps, truncationLevel: K },
+    (y) => {
+      let lastLevel = 0;
+      for (let j = 0; j < p.m; j++) lastLevel += y[(K - 1) * p.m + j];
+      top = Math.max(top, lastLevel);
     },
-  };
+  );
+  const result = truncatedTransient(model, times, tails, stats, {
+    truncationLevel: K,
+    topLevelMass: top,
+    tolerance,
+    maxSteps,
+    equation: 'phase-type JSQ(d) ODE of theory.md §3 (a_K = 0), from the given occupancies',
+    source: 'theory.md §3 [D]; odex (Hairer–Wanner ODEX)',
+  });
+  return { ...result, phaseType: p.phaseType, fit: p.fit };
 }

@@ -4,7 +4,7 @@
  * Source: theory.md §2 ("odex pitfalls"), §6; Kurtz, J. Appl. Prob. 7(1), 1970 (x^(n)(t) → x(t)).
  */
 import { checkTimeGrid } from '../../model/timeGrid.ts';
-import { integrateOdex } from '../../numerics/odex.ts';
+import { integrateOdex, odexCounts, sampleTrajectory } from '../../numerics/odex.ts';
 import { clampRowsToRange } from '../../numerics/clamp.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
@@ -72,7 +72,7 @@ export function integratePopulation(
   };
   const r = integrateOdex(f, Array.from(y0), t0, tEnd, { tolerance, maxSteps, label: `the population model (K = ${K})` }, observer);
   if (!r.y.every(Number.isFinite)) throw new SolverError(`odex produced a non-finite state at t = ${r.t}`);
-  return { nStep: r.nStep, nAccept: r.nAccept, nReject: r.nReject, nEval: r.nEval, y: r.y, t: r.t };
+  return { ...odexCounts(r), y: r.y, t: r.t };
 }
 
 /**
@@ -96,18 +96,12 @@ export function populationTransient(model: PopulationModel, options: PopulationT
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidModelError(`maxSteps must be an integer ≥ 1, got ${maxSteps}`);
   const drift = populationDrift(model);
   const x: number[][] = [from];
-  let next = 1;
-  const stats =
-    times.length === 1
-      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: from, t: times[0] }
-      : integratePopulation(drift, from, times[0], times[times.length - 1], tolerance, maxSteps, (_xOld, t, y, dense) => {
-          while (next < times.length && times[next] <= t) {
-            const target = times[next];
-            x.push(target === t ? [...y] : Array.from({ length: K }, (_, i) => dense(i, target)));
-            next++;
-          }
-        });
-  while (x.length < times.length) x.push([...stats.y]); // odex may stop a round-off short of the end
+  const stats = sampleTrajectory(
+    times,
+    from,
+    (t0, tEnd, observer) => integratePopulation(drift, from, t0, tEnd, tolerance, maxSteps, observer),
+    (at) => x.push(Array.from({ length: K }, (_, i) => at(i))),
+  );
   // The variables are fractions of servers (models/README.md), never negative; odex round-off left −3.6e−26.
   const clamped = clampRowsToRange(x, 0, Infinity);
   const observables: Record<string, number[]> = {};
@@ -121,7 +115,7 @@ export function populationTransient(model: PopulationModel, options: PopulationT
     x,
     observables,
     variables: model.variables,
-    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval, finalDriftNorm, clamped },
+    diagnostics: { ...odexCounts(stats), finalDriftNorm, clamped },
     provenance: {
       model: model.name,
       equation: 'dx/dt = f(x) = sum_l l beta_l(x)',
@@ -190,30 +184,16 @@ export function populationRefinedTransient(model: PopulationModel, options: Popu
   };
   const V: number[][] = [new Array<number>(K).fill(0)];
   const Ws: number[][][] = [W.map((row) => row.map(() => 0))];
-  let next = 1;
-  const stats =
-    times.length === 1
-      ? { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 }
-      : integrateOdex(
-          f,
-          y0,
-          times[0],
-          times[times.length - 1],
-          { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` },
-          (_xOld, t, y, dense) => {
-            while (next < times.length && times[next] <= t) {
-              const target = times[next];
-              const at = (c: number) => (target === t ? y[c] : dense(c, target));
-              V.push(Array.from({ length: K }, (_, i) => at(K + i)));
-              Ws.push(Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => at(2 * K + i * K + j))));
-              next++;
-            }
-          },
-        );
-  while (V.length < times.length) {
-    V.push(stats.y.slice(K, 2 * K));
-    Ws.push(Array.from({ length: K }, (_, i) => stats.y.slice(2 * K + i * K, 2 * K + (i + 1) * K)));
-  }
+  const stats = sampleTrajectory(
+    times,
+    y0,
+    (t0, tEnd, observer) =>
+      integrateOdex(f, y0, t0, tEnd, { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` }, observer),
+    (at) => {
+      V.push(Array.from({ length: K }, (_, i) => at(K + i)));
+      Ws.push(Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => at(2 * K + i * K + j))));
+    },
+  );
   const observables: Record<string, number[]> = {};
   V.forEach((v, j) => {
     for (const [name, o] of Object.entries(refineObservables(model, meanField.x[j], v, Ws[j])))
@@ -223,7 +203,7 @@ export function populationRefinedTransient(model: PopulationModel, options: Popu
     meanField,
     V,
     observables,
-    diagnostics: { nStep: stats.nStep, nAccept: stats.nAccept, nReject: stats.nReject, nEval: stats.nEval },
+    diagnostics: odexCounts(stats),
     provenance: {
       model: model.name,
       equation: "E[X^(n)(t)] = x(t) + V(t)/n; dV/dt = F'V + F'':W/2, dW/dt = F'W + WF'^T + Q, V(0) = W(0) = 0",
