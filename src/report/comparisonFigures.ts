@@ -6,7 +6,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
 import type { Estimate } from '../stats/index.ts';
-import { exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
+import { convergenceRow, exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
 import {
   VEGA_LITE_SCHEMA,
   ciLayers,
@@ -120,38 +120,16 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   const nHi = Math.max(...result.config.ns);
   for (const m of result.models) {
     const base = { d: m.d, facet: `d = ${m.d}`, lambda: m.lambda, label: fmtLambda(m.lambda) };
-    const line = (n: number, signed: number, series: string) => ({
-      ...base,
-      n,
-      series,
-      error: Math.abs(signed),
-      signedError: signed,
-      halfWidth: null,
-      lo: null,
-      hi: null,
-      resolved: null,
-    });
     for (const c of result.cells.filter((x) => x.d === m.d && x.lambda === m.lambda)) {
-      const err = Math.abs(c.errors.meanResponseTime);
       const h = Math.hypot(c.simulation.meanResponseTime.halfWidth, m.reference.halfWidth);
-      rows.push({
-        ...base,
-        n: c.n,
-        series: 'simulation',
-        error: err,
-        signedError: c.errors.meanResponseTime,
-        halfWidth: h,
-        lo: err - h,
-        hi: err + h,
-        resolved: err > 3 * h ? 'yes' : 'no',
-      });
-      if (m.refined) rows.push(line(c.n, m.refined.sumV / (m.lambda * c.n), 'refined ΣV/(λn)'));
+      rows.push(convergenceRow(base, c.n, 'simulation', c.errors.meanResponseTime, h, true));
+      if (m.refined) rows.push(convergenceRow(base, c.n, 'refined ΣV/(λn)', m.refined.sumV / (m.lambda * c.n)));
     }
     rows.push(...refinementConvergenceRows(result, m, base));
     if (!m.refined && m.fit && m.fit.c1 !== 0) {
       for (let j = 0; j <= 24; j++) {
         const n = nLo * (nHi / nLo) ** (j / 24);
-        rows.push(line(n, m.fit.c1 / n, 'fitted |ĉ₁|/n'));
+        rows.push(convergenceRow(base, n, 'fitted |ĉ₁|/n', m.fit.c1 / n));
       }
     }
   }

@@ -105,6 +105,27 @@ export function refinementSection(result: ComparisonResult): string {
 type RowBase = Row;
 
 /**
+ * One row of the convergence figure: |error| and the signed error of `series` at n. `halfWidth` is the error bar's
+ * half-width where there is one (the simulation's combined CI, an exact point's truncation bound); `band` adds the
+ * bar's ends and whether the error is resolved (> 3 half-widths), which only the simulated rows draw.
+ */
+export function convergenceRow(base: RowBase, n: number, series: string, signedError: number, halfWidth: number | null = null, band = false): Row {
+  const error = Math.abs(signedError);
+  const bar = band && halfWidth !== null;
+  return {
+    ...base,
+    n,
+    series,
+    error,
+    signedError,
+    halfWidth,
+    lo: bar ? error - halfWidth : null,
+    hi: bar ? error + halfWidth : null,
+    resolved: bar ? (error > 3 * halfWidth ? 'yes' : 'no') : null,
+  };
+}
+
+/**
  * Convergence-figure rows for the exact points (series 'exact', |E[T]_n exact − E[T]∞|, the truncation bound as the
  * half-width) and the second-order prediction |ΣV/(λn) + ΣA/(λn²)| (series 'refined 2nd order') at every n of m's cells.
  */
@@ -112,32 +133,10 @@ export function refinementConvergenceRows(result: ComparisonResult, m: ModelSumm
   const rows: Row[] = [];
   const limit = m.reference.meanResponseTime;
   for (const p of m.exact?.points ?? []) {
-    const signed = p.meanResponseTime - limit;
-    rows.push({
-      ...base,
-      n: p.n,
-      series: 'exact',
-      error: Math.abs(signed),
-      signedError: signed,
-      halfWidth: p.truncationBound,
-      lo: null,
-      hi: null,
-      resolved: null,
-    });
+    rows.push(convergenceRow(base, p.n, 'exact', p.meanResponseTime - limit, p.truncationBound));
   }
   for (const c of result.cells.filter((x) => x.d === m.d && x.lambda === m.lambda && x.secondOrder)) {
-    const signed = c.secondOrder!.meanResponseTime - limit;
-    rows.push({
-      ...base,
-      n: c.n,
-      series: 'refined 2nd order',
-      error: Math.abs(signed),
-      signedError: signed,
-      halfWidth: null,
-      lo: null,
-      hi: null,
-      resolved: null,
-    });
+    rows.push(convergenceRow(base, c.n, 'refined 2nd order', c.secondOrder!.meanResponseTime - limit));
   }
   return rows;
 }
