@@ -267,24 +267,29 @@ export function refine(
 }
 
 /**
- * Refined estimates at n servers: E[Q_n] ≈ Σπ + ΣV/n, E[T_n] = E[Q_n]/λ (Little, exact), s_i ≈ π_i + V_i/n.
- * Source: theory.md §6. Trust only where ΣV/n is a few % of Σπ (theory.md §6 "Limits").
- * @param correction from `refine`. @param n number of servers, integer ≥ max(1, d).
+ * Refined estimates at n servers: E[Q_n] ≈ Σπ + ΣV/n, E[T_n] = E[Q_n]/λ (Little, exact), s_i ≈ π_i + V_i/n; with a
+ * second-order correction (`secondOrderRefine`: A and ΣA) the 1/n² terms ΣA/n² and A_i/n² are added too.
+ * Source: theory.md §6. Trust only where ΣV/n is a few % of Σπ (and ΣA/n² ≪ ΣV/n) (theory.md §6 "Limits").
+ * @param correction from `refine` (or `secondOrderRefine`). @param n number of servers, integer ≥ max(1, d).
  * @returns `meanQueueLength` (jobs per server), `meanResponseTime` (model time units),
  *   `tail` s_0..s_K (length K + 1, tail[0] = 1), projected onto [0, 1] (the expansion may leave it at small n;
- *   `meanQueueLength` is the unprojected Σπ + ΣV/n).
+ *   `meanQueueLength` is the unprojected expansion's own sum).
  * @throws {InvalidModelError} if n is not an integer ≥ 1 or d > n.
  * @example refinedEstimate(refine(parseModel({ lambda: 0.9, d: 2 })), 10).meanQueueLength // ≈ 2.7513
  */
 export function refinedEstimate(
-  correction: RefinedCorrection,
+  correction: Pick<RefinedCorrection, 'fixedPoint' | 'V' | 'sumV'> & { A?: number[]; sumA?: number },
   n: number,
 ): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
-  const model = correction.fixedPoint.provenance.model;
+  const { fixedPoint, V, sumV, A, sumA } = correction;
+  const model = fixedPoint.provenance.model;
   const servers = checkServers(model, n);
-  const meanQueueLength = correction.fixedPoint.meanQueueLength + correction.sumV / servers;
-  // the expansion can leave [0, 1] at small n: the tail shown is projected onto it (E[Q] stays the expansion's own sum)
-  const tail = correction.V.map((v, i) => (correction.fixedPoint.tail[i] ?? 0) + v / servers);
+  let meanQueueLength = fixedPoint.meanQueueLength + sumV / servers;
+  if (sumA !== undefined) meanQueueLength += sumA / servers ** 2;
+  const tail = V.map((v, i) => {
+    const first = (fixedPoint.tail[i] ?? 0) + v / servers;
+    return A === undefined ? first : first + A[i] / servers ** 2;
+  });
   clampToRange(tail);
   return { meanQueueLength, meanResponseTime: meanQueueLength / model.lambda, tail };
 }

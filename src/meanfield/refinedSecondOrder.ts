@@ -15,12 +15,10 @@
  */
 import { InvalidModelError, SolverError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
-import { checkServers } from '../model/model.ts';
 import { VERSION } from '../version.ts';
-import { clampToRange } from '../numerics/clamp.ts';
 import { solveKroneckerSum, tridiagonalEigenbasis, type TridiagonalEigenbasis } from '../numerics/kroneckerSum.ts';
 import type { FixedPointResult } from './fixedPoint.ts';
-import { computeQ, computeV, computeW, refinementBase, sqdHessianTerm } from './refined.ts';
+import { computeQ, computeV, computeW, refinedEstimate, refinementBase, sqdHessianTerm } from './refined.ts';
 import { sqdJacobian, sqdJacobianBands } from './sqd.ts';
 import { sqdParameters } from './support.ts';
 
@@ -337,18 +335,13 @@ export function refineSecondOrder(
 }
 
 /**
- * Second-order estimates at n: E[Q_n] ≈ Σπ + ΣV/n + ΣA/n², E[T_n] = E[Q_n]/λ, s_i ≈ π_i + V_i/n + A_i/n².
- * Trust only where ΣA/n² ≪ ΣV/n (theory.md §6 "Limits").
+ * Second-order estimates at n: E[Q_n] ≈ Σπ + ΣV/n + ΣA/n², E[T_n] = E[Q_n]/λ, s_i ≈ π_i + V_i/n + A_i/n² (the tail
+ * projected onto [0, 1]); `refinedEstimate` with the 1/n² terms. Trust only where ΣA/n² ≪ ΣV/n (theory.md §6 "Limits").
  * @throws {InvalidModelError} if n is not an integer ≥ 1 or d > n.
  */
 export function secondOrderEstimate(
   correction: SecondOrderCorrection,
   n: number,
 ): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
-  const model = correction.fixedPoint.provenance.model;
-  const servers = checkServers(model, n);
-  const meanQueueLength = correction.fixedPoint.meanQueueLength + correction.sumV / servers + correction.sumA / servers ** 2;
-  const tail = correction.V.map((v, i) => (correction.fixedPoint.tail[i] ?? 0) + v / servers + correction.A[i] / servers ** 2);
-  clampToRange(tail); // tail fractions shown in [0, 1]; E[Q] stays the expansion's own sum
-  return { meanQueueLength, meanResponseTime: meanQueueLength / model.lambda, tail };
+  return refinedEstimate(correction, n);
 }
