@@ -5,6 +5,7 @@
 import type { SupermarketModel } from '../model/index.ts';
 import { defaultHorizon, isHeavyTailed, lwlExponentialWorkloadCcdf, lwlTransient, lwlWorkloadCcdf } from '../meanfield/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
+import { interpolateLinear } from '../stats/bisect.ts';
 
 export interface WorkloadReference {
   /** Workload levels w_k (time units), as simulated. */
@@ -14,22 +15,6 @@ export interface WorkloadReference {
   readonly solver: string;
   /** Sup-norm error bound of F̄ on the grid (0 for the closed form; ~4/3 of the Δ vs Δ/2 difference for the FPE). */
   readonly numericalError: number;
-}
-
-/** Linear interpolation of (xs, ys) at x; xs increasing; past the end, the last value. */
-function interpolate(xs: readonly number[], ys: readonly number[], x: number): number {
-  if (x <= xs[0]) return ys[0];
-  const last = xs.length - 1;
-  if (x >= xs[last]) return ys[last];
-  let lo = 0;
-  let hi = last;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid] <= x) lo = mid;
-    else hi = mid;
-  }
-  const f = (x - xs[lo]) / (xs[hi] - xs[lo]);
-  return ys[lo] + f * (ys[hi] - ys[lo]);
 }
 
 /**
@@ -52,7 +37,7 @@ export function lwlWorkloadReference(model: SupermarketModel, grid: readonly num
   const bound = Number.isFinite(r.diagnostics.gridError) ? (4 / 3) * r.diagnostics.gridError : 0;
   return {
     grid: grid.slice(),
-    ccdf: grid.map((w) => interpolate(r.grid, r.workloadCcdf, w)),
+    ccdf: grid.map((w) => interpolateLinear(r.grid, r.workloadCcdf, w)),
     solver: `LWL(d) FPE, ${r.diagnostics.method} (Δ = ${r.diagnostics.step})`,
     numericalError: bound,
   };

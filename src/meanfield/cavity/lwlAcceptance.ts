@@ -4,6 +4,7 @@
  * F̄(w) = P(U > w) is the equilibrium workload ccdf of theory.md §4 — the exponential closed form or a table.
  */
 import { InvalidModelError } from '../../errors.ts';
+import { bracketIndex, interpolateAt } from '../../stats/bisect.ts';
 import type { AcceptanceRule } from './cavityQueue.ts';
 
 /** F̄ on a grid: ccdf[i] = P(U > grid[i]); grid strictly increasing from 0, model time units. */
@@ -88,21 +89,8 @@ export class TableLwlAcceptance implements AcceptanceRule {
     const g = this.grid;
     const n = g.length - 1;
     if (w >= g[n]) return this.ccdf[n];
-    let i: number;
-    if (this.uniform) {
-      i = Math.min(n - 1, Math.floor(w / this.step));
-    } else {
-      let lo = 0;
-      let hi = n;
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >> 1;
-        if (g[mid] <= w) lo = mid;
-        else hi = mid;
-      }
-      i = lo;
-    }
-    const u = (w - g[i]) / (g[i + 1] - g[i]);
-    return this.ccdf[i] + u * (this.ccdf[i + 1] - this.ccdf[i]);
+    const i = this.uniform ? Math.min(n - 1, Math.floor(w / this.step)) : bracketIndex(g, w);
+    return interpolateAt(g, this.ccdf, i, w);
   }
 
   probability(workload: number, _jobs: number): number {

@@ -12,6 +12,7 @@
  */
 import type { Discipline } from '../../model/model.ts';
 import { integrate } from '../../numerics/quadrature.ts';
+import { countAtMost } from '../../stats/bisect.ts';
 import type { SizeLaw } from './sizeLaw.ts';
 
 export type KnownSizeDiscipline = Extract<Discipline, 'fifo' | 'sjf' | 'psjf' | 'srpt'>;
@@ -58,13 +59,7 @@ export class SrptAging {
   phi(x: number): number {
     if (!(x > 0)) return 0;
     if (this.xs && this.cum && this.rhoAt) {
-      let lo = 0,
-        hi = this.xs.length; // count of atoms ≤ x
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (this.xs[mid] <= x) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = countAtMost(this.xs, x); // atoms ≤ x
       if (lo === 0) return x;
       return this.cum[lo - 1] + (x - this.xs[lo - 1]) / (1 - this.rhoAt[lo - 1]);
     }

@@ -6,6 +6,7 @@
 import { InvalidModelError } from '../../errors.ts';
 import type { ServiceSpec } from '../model.ts';
 import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { countAtMost } from '../../stats/bisect.ts';
 import { requirePositive, requireProbability } from './support.ts';
 
 type EmpiricalSpec = Extract<ServiceSpec, { kind: 'empirical' }>;
@@ -74,24 +75,12 @@ export class EmpiricalDistribution implements ServiceDistribution {
     this.supportMax = xs[m - 1];
   }
 
-  /** Number of distinct sizes ≤ x (binary search). */
-  private countAtMost(x: number): number {
-    let lo = 0,
-      hi = this.xs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.xs[mid] <= x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   ccdf(x: number): number {
     return 1 - this.cdf(x);
   }
 
   cdf(x: number): number {
-    const i = this.countAtMost(x);
+    const i = countAtMost(this.xs, x);
     return i === 0 ? 0 : this.cum0[i - 1];
   }
 
@@ -115,7 +104,7 @@ export class EmpiricalDistribution implements ServiceDistribution {
 
   /** (1/n)·Σ_{v ≤ x} v^k over the trace values. */
   partialMoment(k: 0 | 1 | 2, x: number): number {
-    const i = this.countAtMost(x);
+    const i = countAtMost(this.xs, x);
     if (i === 0) return 0;
     return (k === 0 ? this.cum0 : k === 1 ? this.cum1 : this.cum2)[i - 1];
   }
