@@ -7,7 +7,7 @@
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
-import { newtonSolve } from '../numerics/newton.ts';
+import { infNorm, newtonSolve } from '../numerics/newton.ts';
 import { clampToRange } from '../numerics/clamp.ts';
 import { DEFAULT_MAX_TRUNCATION_LEVEL, sqdClosedFormTail, sqdDrift, sqdJacobian, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters, tailSum } from './support.ts';
@@ -62,12 +62,6 @@ const SOURCE = 'theory.md §2; Vvedenskaya, Dobrushin, Karpelevich, Probl. Inf. 
 const CLOSED_FORM_EQUATION = 's_i = rho^((d^i - 1)/(d - 1)) (rho^i if d = 1), rho = lambda·E[S]; E[Q] = sum_{i>=1} s_i; E[T] = E[Q]/lambda';
 const NEWTON_EQUATION =
   'rho(s_{i-1}^d - s_i^d) - (s_i - s_{i+1}) = 0 for i = 1..K, s_0 = 1, s_{K+1} = 0 (Newton, analytic Jacobian); E[T] = E[Q]/lambda';
-
-function infNorm(v: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
-  return m;
-}
 
 /** E[Q] of the untruncated closed form: Σ_{i=1}^K s_i plus the remainder past K (geometric when d = 1). */
 function closedFormMeanQueueLength(rho: number, d: number, tail: number[]): number {

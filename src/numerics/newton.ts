@@ -25,7 +25,8 @@ export interface NewtonResult {
   iterations: number;
 }
 
-function infNorm(v: ArrayLike<number>): number {
+/** ‖v‖∞ = max_i |v_i|; NaN if any entry is NaN. */
+export function infNorm(v: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < v.length; i++) {
     const a = Math.abs(v[i]);
@@ -44,6 +45,65 @@ function solveLinear(J: number[][] | Tridiagonal, rhs: Float64Array): Float64Arr
     return out;
   } catch (error) {
     throw new SolverError(`Newton step: the Jacobian is singular (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/** A root-finding problem for `dampedNewton`: the residual map, the Newton step, and how a step moves the point. */
+export interface NewtonProblem {
+  /** f(x), length n (may reuse its output buffer between calls). */
+  residual(x: Float64Array): ArrayLike<number>;
+  /** The Newton step Δ with J(x)Δ = rhs (rhs = −f(x)), in the coordinates `move` steps in. */
+  step(x: Float64Array, rhs: Float64Array): ArrayLike<number>;
+  /** The trial point t·Δ away from x (default x + tΔ); a solver that steps in other coordinates maps there and back. */
+  move?(x: Float64Array, step: ArrayLike<number>, t: number): Float64Array;
+}
+
+export interface DampedNewtonResult extends NewtonResult {
+  /** Why it stopped: ‖f‖∞ ≤ tolerance, a non-finite residual, the iteration budget, or no halving reduced ‖f‖∞. */
+  outcome: 'converged' | 'not-finite' | 'max-iterations' | 'stalled';
+}
+
+function moveLinearly(x: Float64Array, step: ArrayLike<number>, t: number): Float64Array {
+  const trial = new Float64Array(x.length);
+  for (let i = 0; i < x.length; i++) trial[i] = x[i] + t * step[i];
+  return trial;
+}
+
+/**
+ * Newton's method with backtracking, without throwing: each step is halved (up to 30 times) until ‖f‖∞ decreases;
+ * it stops at ‖f‖∞ ≤ tolerance, on a non-finite residual, after maxIterations steps, or when no halving helps, and
+ * returns the best point with the reason (`outcome`). `newtonSolve` is this with a throw for every outcome but
+ * convergence; solvers that restart from elsewhere on failure use it directly.
+ * Source: Dennis and Schnabel 1983, §6.3.
+ * @param x0 starting point (not modified). @param tolerance on ‖f‖∞. @param maxIterations Newton steps at most.
+ */
+export function dampedNewton(problem: NewtonProblem, x0: ArrayLike<number>, tolerance: number, maxIterations: number): DampedNewtonResult {
+  const move = problem.move ?? moveLinearly;
+  let x: Float64Array = Float64Array.from(x0);
+  let fx = Float64Array.from(problem.residual(x));
+  let residual = infNorm(fx);
+  let iterations = 0;
+  for (;;) {
+    if (residual <= tolerance) return { x, residual, iterations, outcome: 'converged' };
+    if (!Number.isFinite(residual)) return { x, residual, iterations, outcome: 'not-finite' };
+    if (iterations >= maxIterations) return { x, residual, iterations, outcome: 'max-iterations' };
+    iterations++;
+    const rhs = new Float64Array(fx.length);
+    for (let i = 0; i < rhs.length; i++) rhs[i] = -fx[i];
+    const step = problem.step(x, rhs);
+    let accepted = false;
+    for (let halvings = 0, t = 1; halvings <= 30 && !accepted; halvings++, t /= 2) {
+      const trial = move(x, step, t);
+      const fTrial = Float64Array.from(problem.residual(trial));
+      const rTrial = infNorm(fTrial);
+      if (rTrial < residual) {
+        x = trial;
+        fx = fTrial;
+        residual = rTrial;
+        accepted = true;
+      }
+    }
+    if (!accepted) return { x, residual, iterations, outcome: 'stalled' };
   }
 }
 
@@ -72,37 +132,16 @@ export function newtonSolve(
   if (!Number.isInteger(maxIterations) || maxIterations < 1) {
     throw new InvalidModelError(`Newton maxIterations must be an integer ≥ 1, got ${maxIterations}`);
   }
-  let x = Float64Array.from(x0);
-  let fx = Float64Array.from(f(x));
-  let residual = infNorm(fx);
-  let iterations = 0;
-  while (!(residual <= tolerance)) {
-    if (!Number.isFinite(residual)) {
+  const r = dampedNewton({ residual: f, step: (x, rhs) => solveLinear(jacobian(x), rhs) }, x0, tolerance, maxIterations);
+  const { x, residual, iterations } = r;
+  switch (r.outcome) {
+    case 'converged':
+      return { x, residual, iterations };
+    case 'not-finite':
       throw new ConvergenceError(`Newton: ‖f(x)‖∞ is not finite (${residual}); start closer to a root`, residual, iterations);
-    }
-    if (iterations >= maxIterations) {
+    case 'max-iterations':
       throw new ConvergenceError(`Newton did not reach ‖f‖∞ ≤ ${tolerance} within maxIterations = ${maxIterations}`, residual, iterations);
-    }
-    iterations++;
-    const rhs = new Float64Array(fx.length);
-    for (let i = 0; i < rhs.length; i++) rhs[i] = -fx[i];
-    const step = solveLinear(jacobian(x), rhs);
-    let accepted = false;
-    for (let halvings = 0, t = 1; halvings <= 30 && !accepted; halvings++, t /= 2) {
-      const trial = new Float64Array(x.length);
-      for (let i = 0; i < x.length; i++) trial[i] = x[i] + t * step[i];
-      const fTrial = Float64Array.from(f(trial));
-      const rTrial = infNorm(fTrial);
-      if (rTrial < residual) {
-        x = trial;
-        fx = fTrial;
-        residual = rTrial;
-        accepted = true;
-      }
-    }
-    if (!accepted) {
+    case 'stalled':
       throw new ConvergenceError(`Newton line search could not reduce ‖f‖∞ below the tolerance ${tolerance}`, residual, iterations);
-    }
   }
-  return { x, residual, iterations };
 }

@@ -9,6 +9,7 @@ import { VERSION } from '../../version.ts';
 import { clampRowsToRange, clampToRange } from '../../numerics/clamp.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from '../sqd.ts';
 import { cumulativeFromLevels, levelsFromCumulative, phaseTypeDrift, phaseTypeJacobianCumulative, tailOf } from './drift.ts';
+import { dampedNewton, infNorm } from '../../numerics/newton.ts';
 import { integratePhaseType } from './ode.ts';
 import { phaseTypeParameters, type PhaseTypeFitLabel, type PhaseTypeParameters } from './phaseTypeModel.ts';
 
@@ -74,47 +75,25 @@ const EQUATION =
   'a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}), a_K = 0; E[T] = sum_k k sum_j x_{k,j}/lambda';
 const SOURCE = 'theory.md §3 [D] (phase-type JSQ(d) ODE); fits: Tijms, A First Course in Stochastic Models, 2003';
 
-function infNorm(v: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < v.length; i++) {
-    const a = Math.abs(v[i]);
-    if (!(a <= m)) m = a; // NaN propagates
-  }
-  return m;
-}
-
-/** Newton on f(x(z)) = 0 with backtracking; returns the best state found and its residual. */
-function newton(
-  p: PhaseTypeParameters,
-  x0: Float64Array,
-  maxIterations: number,
-): { x: Float64Array; residual: number; iterations: number } {
-  let x = x0;
-  let f = phaseTypeDrift(p, x);
-  let residual = infNorm(f);
-  let iterations = 0;
-  while (residual > 1e-14 && iterations < maxIterations) {
-    iterations++;
-    const step = phaseTypeJacobianCumulative(p, x).solve(f.map((v) => -v));
-    const z = cumulativeFromLevels(p.m, x);
-    let accepted = false;
-    for (let t = 1, h = 0; h <= 30; h++, t /= 2) {
-      const trial = new Float64Array(z.length);
-      for (let i = 0; i < z.length; i++) trial[i] = z[i] + t * step[i];
-      const xt = levelsFromCumulative(p.m, trial);
-      const ft = phaseTypeDrift(p, xt);
-      const rt = infNorm(ft);
-      if (rt < residual) {
-        x = xt;
-        f = ft;
-        residual = rt;
-        accepted = true;
-        break;
-      }
-    }
-    if (!accepted) break;
-  }
-  return { x, residual, iterations };
+/**
+ * Newton on f(x(z)) = 0 in the cumulative variables z (x_0 eliminated by Σx = 1) with backtracking, to ‖f‖∞ ≤ 1e−14;
+ * returns the best state found and its residual (the caller judges it and restarts from the ODE if needed).
+ */
+function newton(p: PhaseTypeParameters, x0: Float64Array, maxIterations: number): { x: Float64Array; residual: number; iterations: number } {
+  return dampedNewton(
+    {
+      residual: (x) => phaseTypeDrift(p, x),
+      step: (x, rhs) => phaseTypeJacobianCumulative(p, x).solve(rhs),
+      move: (x, step, t) => {
+        const z = cumulativeFromLevels(p.m, x);
+        for (let i = 0; i < z.length; i++) z[i] += t * step[i];
+        return levelsFromCumulative(p.m, z);
+      },
+    },
+    x0,
+    1e-14,
+    maxIterations,
+  );
 }
 
 /** The start: exponential SQ(d) closed form at ρ, each level's mass split by α. */

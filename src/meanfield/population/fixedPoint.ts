@@ -7,7 +7,7 @@
  */
 import { ConvergenceError, InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
-import { newtonSolve } from '../../numerics/newton.ts';
+import { infNorm, newtonSolve } from '../../numerics/newton.ts';
 import { clampToRange } from '../../numerics/clamp.ts';
 import type { Tridiagonal } from '../../numerics/tridiagonal.ts';
 import { populationDrift, type PopulationDrift } from './drift.ts';
@@ -42,9 +42,9 @@ export interface PopulationFixedPointResult {
   provenance: { model: string; parameters: Readonly<Record<string, number>>; equation: string; source: string; version: string };
 }
 
-function infNorm(v: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
+/** ‖v‖∞, with NaN (a rate undefined at the state) counted as +∞ so that any finite residual beats it. */
+function residualNorm(v: ArrayLike<number>): number {
+  const m = infNorm(v);
   return Number.isNaN(m) ? Infinity : m;
 }
 
@@ -91,7 +91,7 @@ function relax(drift: PopulationDrift, start: ArrayLike<number>, maxTime: number
     maxTime,
     1e-9,
     Math.max(10_000, Math.ceil(50 * maxTime)),
-    (_a, _b, y) => infNorm(drift.drift(y, buffer)) > 1e-8,
+    (_a, _b, y) => residualNorm(drift.drift(y, buffer)) > 1e-8,
   );
   return { y: run.y, t: run.t };
 }

@@ -5,6 +5,7 @@
  */
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { integrateOdex, odexCounts, sampleTrajectory } from '../../numerics/odex.ts';
+import { infNorm } from '../../numerics/newton.ts';
 import { clampRowsToRange } from '../../numerics/clamp.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
 import { VERSION } from '../../version.ts';
@@ -108,8 +109,7 @@ export function populationTransient(model: PopulationModel, options: PopulationT
   x.forEach((row) => {
     for (const [name, v] of Object.entries(evaluateObservables(model, row))) (observables[name] ??= []).push(v);
   });
-  let finalDriftNorm = 0;
-  for (const v of drift.drift(x[x.length - 1])) finalDriftNorm = Math.max(finalDriftNorm, Math.abs(v));
+  const finalDriftNorm = infNorm(drift.drift(x[x.length - 1]));
   return {
     times: [...times],
     x,
