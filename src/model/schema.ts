@@ -107,6 +107,43 @@ export const conventionsInputSchema = z
 
 const serviceMean = positiveNumber('service mean').default(1);
 
+/** A finite number > lower; the message names the field (`what`, default field) and adds the law's hint. */
+const above = (field: string, lower: number, hint = '', what = field) =>
+  finiteNumber(field).refine((x) => x > lower, { error: (iss) => `${what} must be > ${lower}${hint}, got ${show(iss.input)}` });
+
+/**
+ * The parameters of each service law given by numbers (theory.md §1 "Sizes"), in the order its short form writes
+ * them (`bpareto:ALPHA:RATIO`), each with its check; every law also has `mean`. One table for the object form
+ * (`serviceSchema`) and the short form (`parseServiceShort`).
+ */
+const SERVICE_PARAMETERS = {
+  exponential: {},
+  deterministic: {},
+  erlang: { k: positiveIntegerSchema('erlang k') },
+  hyperexponential: { scv: above('hyperexponential scv', 1, ' (use erlang or exponential for scv ≤ 1)') },
+  weibull: { shape: positiveNumber('weibull shape') },
+  lognormal: { sigma: positiveNumber('lognormal sigma') },
+  'bounded-pareto': {
+    alpha: positiveNumber('bounded-pareto alpha'),
+    ratio: above('bounded-pareto ratio', 1, '', 'bounded-pareto ratio (upper/lower bound)'),
+  },
+  pareto: { alpha: above('pareto alpha', 1, ' (the mean is infinite for α ≤ 1; bpareto:ALPHA:RATIO allows any α > 0)') },
+} as const;
+
+type ParametricKind = keyof typeof SERVICE_PARAMETERS;
+
+/** The short form of each law given by numbers, as the error messages show it. */
+const SHORT_FORMS: Record<ParametricKind, string> = {
+  exponential: 'exp',
+  deterministic: 'det',
+  erlang: 'erlang:K',
+  hyperexponential: 'hyperexp:SCV',
+  weibull: 'weibull:SHAPE',
+  lognormal: 'lognormal:SIGMA',
+  'bounded-pareto': 'bpareto:ALPHA:RATIO',
+  pareto: 'pareto:ALPHA',
+};
+
 /** Aliases accepted in the short CLI form `kind:param`. */
 const SERVICE_ALIASES: Record<string, ServiceKind> = {
   exp: 'exponential',
@@ -135,52 +172,23 @@ export function parseServiceShort(text: string): Record<string, unknown> {
   const [body, meanText] = text.split('@');
   const [name, ...params] = body.split(':');
   const kind = SERVICE_ALIASES[name.trim().toLowerCase()];
-  if (!kind)
+  if (!kind) throw new InvalidModelError(`unknown service ${JSON.stringify(text)}; expected one of: ${Object.values(SHORT_FORMS).join(', ')}`);
+  if (kind === 'empirical')
     throw new InvalidModelError(
-      `unknown service ${JSON.stringify(text)}; expected one of: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO, pareto:ALPHA`,
+      `service ${JSON.stringify(text)}: empirical sizes come from a file (the CLI reads empirical:FILE, one size per line) or from an object {"kind":"empirical","values":[…]}`,
     );
-  const need = (count: number, form: string) => {
-    if (params.length !== count) throw new InvalidModelError(`service ${JSON.stringify(text)}: expected ${form}`);
-  };
+  const names = Object.keys(SERVICE_PARAMETERS[kind]);
+  if (params.length !== names.length)
+    throw new InvalidModelError(`service ${JSON.stringify(text)}: expected ${names.length === 0 ? name : SHORT_FORMS[kind]}`);
   const out: Record<string, unknown> = { kind };
   if (meanText !== undefined) out.mean = meanText;
-  switch (kind) {
-    case 'exponential':
-    case 'deterministic':
-      need(0, name);
-      break;
-    case 'erlang':
-      need(1, 'erlang:K');
-      out.k = params[0];
-      break;
-    case 'hyperexponential':
-      need(1, 'hyperexp:SCV');
-      out.scv = params[0];
-      break;
-    case 'weibull':
-      need(1, 'weibull:SHAPE');
-      out.shape = params[0];
-      break;
-    case 'lognormal':
-      need(1, 'lognormal:SIGMA');
-      out.sigma = params[0];
-      break;
-    case 'bounded-pareto':
-      need(2, 'bpareto:ALPHA:RATIO');
-      out.alpha = params[0];
-      out.ratio = params[1];
-      break;
-    case 'pareto':
-      need(1, 'pareto:ALPHA');
-      out.alpha = params[0];
-      break;
-    case 'empirical':
-      throw new InvalidModelError(
-        `service ${JSON.stringify(text)}: empirical sizes come from a file (the CLI reads empirical:FILE, one size per line) or from an object {"kind":"empirical","values":[…]}`,
-      );
-  }
+  names.forEach((key, i) => (out[key] = params[i]));
   return out;
 }
+
+/** The object form of a law given by numbers: `{ kind, …its parameters, mean }`. */
+const lawSchema = <K extends ParametricKind>(kind: K) =>
+  z.object({ kind: z.literal(kind), ...(SERVICE_PARAMETERS[kind] as (typeof SERVICE_PARAMETERS)[K]), mean: serviceMean });
 
 /**
  * A service law (theory.md §1 "Sizes"): an object `{ kind, …, mean }` or a short form (`parseServiceShort`).
@@ -191,34 +199,14 @@ export const serviceSchema = z.preprocess(
   z.discriminatedUnion(
     'kind',
     [
-      z.object({ kind: z.literal('exponential'), mean: serviceMean }),
-      z.object({ kind: z.literal('deterministic'), mean: serviceMean }),
-      z.object({ kind: z.literal('erlang'), k: positiveIntegerSchema('erlang k'), mean: serviceMean }),
-      z.object({
-        kind: z.literal('hyperexponential'),
-        scv: finiteNumber('hyperexponential scv').refine((x) => x > 1, {
-          error: (iss) => `hyperexponential scv must be > 1 (use erlang or exponential for scv ≤ 1), got ${show(iss.input)}`,
-        }),
-        mean: serviceMean,
-      }),
-      z.object({ kind: z.literal('weibull'), shape: positiveNumber('weibull shape'), mean: serviceMean }),
-      z.object({ kind: z.literal('lognormal'), sigma: positiveNumber('lognormal sigma'), mean: serviceMean }),
-      z.object({
-        kind: z.literal('bounded-pareto'),
-        alpha: positiveNumber('bounded-pareto alpha'),
-        ratio: finiteNumber('bounded-pareto ratio').refine((x) => x > 1, {
-          error: (iss) => `bounded-pareto ratio (upper/lower bound) must be > 1, got ${show(iss.input)}`,
-        }),
-        mean: serviceMean,
-      }),
-      z.object({
-        kind: z.literal('pareto'),
-        alpha: finiteNumber('pareto alpha').refine((x) => x > 1, {
-          error: (iss) =>
-            `pareto alpha must be > 1 (the mean is infinite for α ≤ 1; bpareto:ALPHA:RATIO allows any α > 0), got ${show(iss.input)}`,
-        }),
-        mean: serviceMean,
-      }),
+      lawSchema('exponential'),
+      lawSchema('deterministic'),
+      lawSchema('erlang'),
+      lawSchema('hyperexponential'),
+      lawSchema('weibull'),
+      lawSchema('lognormal'),
+      lawSchema('bounded-pareto'),
+      lawSchema('pareto'),
       z
         .object({
           kind: z.literal('empirical'),
