@@ -6,7 +6,7 @@
  * Source: theory.md §1 "Sizes"; Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013, §20.
  */
 import type { ServiceSpec } from '../model.ts';
-import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { requireAbove, requirePositive, requireProbability } from './support.ts';
 
 type BoundedParetoSpec = Extract<ServiceSpec, { kind: 'bounded-pareto' }>;
@@ -16,15 +16,15 @@ function powm1Over(e: number, lnT: number): number {
   return e === 0 ? lnT : Math.expm1(e * lnT) / e;
 }
 
+/** E[(S/L)^j·1(S ≤ L·e^{lnT})] for lnT ∈ [0, ln r], with `mass` = 1 − r^{−α}. */
+function unitMoment(alpha: number, mass: number, j: number, lnT: number): number {
+  return (alpha / mass) * powm1Over(j - alpha, lnT);
+}
+
 /** Bounded Pareto law; `sample` inverts the cdf at one `rng.nextDouble()`. */
-export class BoundedParetoDistribution implements ServiceDistribution {
-  readonly mean: number;
-  readonly secondMoment: number;
-  readonly scv: number;
-  /** Lower bound L (time units). */
+export class BoundedParetoDistribution extends ServiceLaw<BoundedParetoSpec> implements ServiceDistribution {
+  /** Lower bound L (time units); the upper bound H = ratio·L is `supportMax`. */
   readonly lower: number;
-  /** Upper bound H = ratio·L (time units). */
-  readonly supportMax: number;
   private readonly alpha: number;
   private readonly lnRatio: number;
   /** 1 − r^{−α}: the normalising mass. */
@@ -34,23 +34,20 @@ export class BoundedParetoDistribution implements ServiceDistribution {
    * @throws {InvalidModelError} if spec.alpha or spec.mean is not a finite number > 0, or spec.ratio is not a
    *   finite number > 1.
    */
-  constructor(readonly spec: BoundedParetoSpec) {
-    this.mean = requirePositive('bounded-pareto mean', spec.mean);
-    this.alpha = requirePositive('bounded-pareto alpha', spec.alpha);
+  constructor(spec: BoundedParetoSpec) {
+    const mean = requirePositive('bounded-pareto mean', spec.mean);
+    const alpha = requirePositive('bounded-pareto alpha', spec.alpha);
     const ratio = requireAbove('bounded-pareto ratio', spec.ratio, 1);
-    this.lnRatio = Math.log(ratio);
-    this.mass = -Math.expm1(-this.alpha * this.lnRatio);
-    const g1 = this.unitMoment(1, this.lnRatio);
-    const g2 = this.unitMoment(2, this.lnRatio);
-    this.lower = this.mean / g1;
-    this.supportMax = this.lower * ratio;
-    this.secondMoment = this.lower * this.lower * g2;
-    this.scv = g2 / (g1 * g1) - 1;
-  }
-
-  /** E[(S/L)^j·1(S ≤ L·e^{lnT})] for lnT ∈ [0, ln r]. */
-  private unitMoment(j: number, lnT: number): number {
-    return (this.alpha / this.mass) * powm1Over(j - this.alpha, lnT);
+    const lnRatio = Math.log(ratio);
+    const mass = -Math.expm1(-alpha * lnRatio);
+    const g1 = unitMoment(alpha, mass, 1, lnRatio);
+    const g2 = unitMoment(alpha, mass, 2, lnRatio);
+    const lower = mean / g1;
+    super(spec, { mean, secondMoment: lower * lower * g2, scv: g2 / (g1 * g1) - 1, supportMax: lower * ratio });
+    this.alpha = alpha;
+    this.lnRatio = lnRatio;
+    this.mass = mass;
+    this.lower = lower;
   }
 
   /** ((L/x)^α − r^{−α})/(1 − r^{−α}) on [L, H] (no cancellation in the tail). */
@@ -83,7 +80,7 @@ export class BoundedParetoDistribution implements ServiceDistribution {
     if (x <= this.lower) return 0;
     const lnT = x >= this.supportMax ? this.lnRatio : Math.log(x / this.lower);
     if (j === 0) return this.cdf(x);
-    return this.lower ** j * this.unitMoment(j, lnT);
+    return this.lower ** j * unitMoment(this.alpha, this.mass, j, lnT);
   }
 
   sample(rng: UniformSource): number {

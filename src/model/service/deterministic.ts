@@ -3,24 +3,19 @@
  * Source: theory.md §1 "Sizes".
  */
 import type { ServiceSpec } from '../model.ts';
-import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { requirePositive, requireProbability } from './support.ts';
 
 type DeterministicSpec = Extract<ServiceSpec, { kind: 'deterministic' }>;
 
 /** Point mass at spec.mean; `sample` draws nothing. */
-export class DeterministicDistribution implements ServiceDistribution {
-  readonly mean: number;
-  readonly secondMoment: number;
-  readonly scv = 0;
-  readonly supportMax: number;
+export class DeterministicDistribution extends ServiceLaw<DeterministicSpec> implements ServiceDistribution {
   readonly atoms: readonly { readonly x: number; readonly p: number }[];
 
   /** @throws {InvalidModelError} if spec.mean is not a finite number > 0. */
-  constructor(readonly spec: DeterministicSpec) {
-    this.mean = requirePositive('deterministic mean', spec.mean);
-    this.secondMoment = this.mean * this.mean;
-    this.supportMax = this.mean;
+  constructor(spec: DeterministicSpec) {
+    const mean = requirePositive('deterministic mean', spec.mean);
+    super(spec, { mean, secondMoment: mean * mean, scv: 0, supportMax: mean });
     this.atoms = Object.freeze([Object.freeze({ x: this.mean, p: 1 })]);
   }
 

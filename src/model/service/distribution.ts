@@ -55,3 +55,32 @@ export interface ServiceDistribution {
   /** Upper end of the support (Infinity if unbounded). */
   readonly supportMax: number;
 }
+
+/** The moments every law states once (time units): E[S], E[S²], the SCV, and the end of the support (default +∞). */
+export interface LawMoments {
+  readonly mean: number;
+  readonly secondMoment: number;
+  readonly scv: number;
+  readonly supportMax?: number;
+}
+
+/**
+ * The part every service law shares: its spec and its moments, fixed once by the law's constructor through
+ * `super(spec, moments)` (after it has checked the parameters); each law adds its own parameters and formulas.
+ */
+export abstract class ServiceLaw<S extends ServiceSpec> {
+  readonly mean: number;
+  readonly secondMoment: number;
+  readonly scv: number;
+  readonly supportMax: number;
+
+  protected constructor(
+    readonly spec: S,
+    moments: LawMoments,
+  ) {
+    this.mean = moments.mean;
+    this.secondMoment = moments.secondMoment;
+    this.scv = moments.scv;
+    this.supportMax = moments.supportMax ?? Infinity;
+  }
+}

@@ -5,74 +5,79 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import type { ServiceSpec } from '../model.ts';
-import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { countAtMost } from '../../stats/bisect.ts';
 import { requirePositive, requireProbability } from './support.ts';
 
 type EmpiricalSpec = Extract<ServiceSpec, { kind: 'empirical' }>;
 
-/** Uniform law on the trace values; `sample` costs one `rng.nextDouble()`. */
-export class EmpiricalDistribution implements ServiceDistribution {
-  readonly mean: number;
-  readonly secondMoment: number;
-  readonly scv: number;
-  readonly supportMax: number;
+/** The trace's distinct sorted sizes, with cum[k][i] = E[S^k·1(S ≤ xs[i])] (k = 0, 1, 2) and the atoms. */
+interface EmpiricalTable {
+  readonly values: Float64Array;
+  readonly xs: Float64Array;
+  readonly cum: readonly [Float64Array, Float64Array, Float64Array];
   readonly atoms: readonly { readonly x: number; readonly p: number }[];
-  private readonly values: Float64Array;
-  /** Distinct sorted sizes; cum0[i], cum1[i], cum2[i] = E[S^k·1(S ≤ xs[i])]. */
-  private readonly xs: Float64Array;
-  private readonly cum0: Float64Array;
-  private readonly cum1: Float64Array;
-  private readonly cum2: Float64Array;
+}
+
+/**
+ * The table of an empirical law: atoms by aggregating duplicates, partial moments as prefix sums over them.
+ * @throws {InvalidModelError} as the constructor of `EmpiricalDistribution`.
+ */
+function empiricalTable(values: readonly number[], mean: number): EmpiricalTable {
+  const n = values.length;
+  if (n === 0) throw new InvalidModelError('empirical values must be a non-empty array of sizes, got length 0');
+  const copy = Float64Array.from(values);
+  copy.forEach((v, i) => {
+    if (!(v >= 0 && Number.isFinite(v))) throw new InvalidModelError(`empirical size #${i + 1} must be a finite number ≥ 0, got ${v}`);
+  });
+  const sorted = Float64Array.from(copy).sort();
+  const xs: number[] = [];
+  const counts: number[] = [];
+  for (const v of sorted) {
+    if (xs.length > 0 && xs[xs.length - 1] === v) counts[counts.length - 1]++;
+    else {
+      xs.push(v);
+      counts.push(1);
+    }
+  }
+  const m = xs.length;
+  const cum = [new Float64Array(m), new Float64Array(m), new Float64Array(m)] as const;
+  let c = 0,
+    s1 = 0,
+    s2 = 0;
+  for (let i = 0; i < m; i++) {
+    c += counts[i];
+    s1 += counts[i] * xs[i];
+    s2 += counts[i] * xs[i] * xs[i];
+    cum[0][i] = c / n;
+    cum[1][i] = s1 / n;
+    cum[2][i] = s2 / n;
+  }
+  cum[0][m - 1] = 1;
+  if (!(Math.abs(cum[1][m - 1] - mean) <= 1e-9 * mean)) {
+    throw new InvalidModelError(`empirical values must already be rescaled to mean ${mean} (parseModel does this), got mean ${cum[1][m - 1]}`);
+  }
+  const atoms = Object.freeze(xs.map((x, i) => Object.freeze({ x, p: counts[i] / n })));
+  return { values: copy, xs: Float64Array.from(xs), cum, atoms };
+}
+
+/** Uniform law on the trace values; `sample` costs one `rng.nextDouble()`. */
+export class EmpiricalDistribution extends ServiceLaw<EmpiricalSpec> implements ServiceDistribution {
+  readonly atoms: readonly { readonly x: number; readonly p: number }[];
+  private readonly table: EmpiricalTable;
 
   /**
    * @throws {InvalidModelError} if spec.values is empty or holds a negative or non-finite value, spec.mean is
    *   not a finite number > 0, or the values' mean differs from spec.mean by more than 1e-9 relative.
    */
-  constructor(readonly spec: EmpiricalSpec) {
-    this.mean = requirePositive('empirical mean', spec.mean);
-    const n = spec.values.length;
-    if (n === 0) throw new InvalidModelError('empirical values must be a non-empty array of sizes, got length 0');
-    this.values = Float64Array.from(spec.values);
-    this.values.forEach((v, i) => {
-      if (!(v >= 0 && Number.isFinite(v))) throw new InvalidModelError(`empirical size #${i + 1} must be a finite number ≥ 0, got ${v}`);
-    });
-    const sorted = Float64Array.from(this.values).sort();
-    const xs: number[] = [];
-    const counts: number[] = [];
-    for (const v of sorted) {
-      if (xs.length > 0 && xs[xs.length - 1] === v) counts[counts.length - 1]++;
-      else {
-        xs.push(v);
-        counts.push(1);
-      }
-    }
-    const m = xs.length;
-    this.xs = Float64Array.from(xs);
-    this.cum0 = new Float64Array(m);
-    this.cum1 = new Float64Array(m);
-    this.cum2 = new Float64Array(m);
-    let c = 0,
-      s1 = 0,
-      s2 = 0;
-    for (let i = 0; i < m; i++) {
-      c += counts[i];
-      s1 += counts[i] * xs[i];
-      s2 += counts[i] * xs[i] * xs[i];
-      this.cum0[i] = c / n;
-      this.cum1[i] = s1 / n;
-      this.cum2[i] = s2 / n;
-    }
-    this.cum0[m - 1] = 1;
-    if (!(Math.abs(this.cum1[m - 1] - this.mean) <= 1e-9 * this.mean)) {
-      throw new InvalidModelError(
-        `empirical values must already be rescaled to mean ${this.mean} (parseModel does this), got mean ${this.cum1[m - 1]}`,
-      );
-    }
-    this.atoms = Object.freeze(xs.map((x, i) => Object.freeze({ x, p: counts[i] / n })));
-    this.secondMoment = this.cum2[m - 1];
-    this.scv = this.secondMoment / (this.mean * this.mean) - 1;
-    this.supportMax = xs[m - 1];
+  constructor(spec: EmpiricalSpec) {
+    const mean = requirePositive('empirical mean', spec.mean);
+    const table = empiricalTable(spec.values, mean);
+    const last = table.xs.length - 1;
+    const secondMoment = table.cum[2][last];
+    super(spec, { mean, secondMoment, scv: secondMoment / (mean * mean) - 1, supportMax: table.xs[last] });
+    this.table = table;
+    this.atoms = table.atoms;
   }
 
   ccdf(x: number): number {
@@ -80,8 +85,8 @@ export class EmpiricalDistribution implements ServiceDistribution {
   }
 
   cdf(x: number): number {
-    const i = countAtMost(this.xs, x);
-    return i === 0 ? 0 : this.cum0[i - 1];
+    const i = countAtMost(this.table.xs, x);
+    return i === 0 ? 0 : this.table.cum[0][i - 1];
   }
 
   /** NaN: the law is discrete (see `atoms`). */
@@ -93,23 +98,23 @@ export class EmpiricalDistribution implements ServiceDistribution {
   quantile(p: number): number {
     requireProbability('quantile p', p);
     let lo = 0,
-      hi = this.xs.length - 1;
+      hi = this.table.xs.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.cum0[mid] >= p) hi = mid;
+      if (this.table.cum[0][mid] >= p) hi = mid;
       else lo = mid + 1;
     }
-    return this.xs[lo];
+    return this.table.xs[lo];
   }
 
   /** (1/n)·Σ_{v ≤ x} v^k over the trace values. */
   partialMoment(k: 0 | 1 | 2, x: number): number {
-    const i = countAtMost(this.xs, x);
+    const i = countAtMost(this.table.xs, x);
     if (i === 0) return 0;
-    return (k === 0 ? this.cum0 : k === 1 ? this.cum1 : this.cum2)[i - 1];
+    return this.table.cum[k][i - 1];
   }
 
   sample(rng: UniformSource): number {
-    return this.values[Math.floor(rng.nextDouble() * this.values.length)];
+    return this.table.values[Math.floor(rng.nextDouble() * this.table.values.length)];
   }
 }

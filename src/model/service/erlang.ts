@@ -6,7 +6,7 @@
 import { gammainc } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { ServiceSpec } from '../model.ts';
-import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { fullMoment, quantileByInversion, requirePositive } from './support.ts';
 
 type ErlangSpec = Extract<ServiceSpec, { kind: 'erlang' }>;
@@ -28,24 +28,20 @@ export function erlangPhaseType(k: number, rate: number): PhaseType {
 }
 
 /** Erlang-k law; `sample` costs k calls of `rng.nextExp()`. */
-export class ErlangDistribution implements ServiceDistribution {
-  readonly mean: number;
-  readonly secondMoment: number;
-  readonly scv: number;
-  readonly supportMax = Infinity;
+export class ErlangDistribution extends ServiceLaw<ErlangSpec> implements ServiceDistribution {
   readonly phaseType: PhaseType;
   private readonly k: number;
   private readonly rate: number;
   private readonly logNorm: number;
 
   /** @throws {InvalidModelError} if spec.k is not an integer ≥ 1 or spec.mean is not a finite number > 0. */
-  constructor(readonly spec: ErlangSpec) {
-    this.mean = requirePositive('erlang mean', spec.mean);
-    if (!Number.isInteger(spec.k) || spec.k < 1) throw new InvalidModelError(`erlang k must be an integer ≥ 1, got ${spec.k}`);
-    this.k = spec.k;
+  constructor(spec: ErlangSpec) {
+    const mean = requirePositive('erlang mean', spec.mean);
+    const k = spec.k;
+    if (!Number.isInteger(k) || k < 1) throw new InvalidModelError(`erlang k must be an integer ≥ 1, got ${k}`);
+    super(spec, { mean, secondMoment: mean * mean * (1 + 1 / k), scv: 1 / k });
+    this.k = k;
     this.rate = this.k / this.mean;
-    this.secondMoment = this.mean * this.mean * (1 + 1 / this.k);
-    this.scv = 1 / this.k;
     let logFactorial = 0;
     for (let i = 2; i < this.k; i++) logFactorial += Math.log(i);
     this.logNorm = this.k * Math.log(this.rate) - logFactorial; // ln(μ^k/(k−1)!)

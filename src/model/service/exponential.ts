@@ -4,25 +4,21 @@
  */
 import { gammainc } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
-import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { requirePositive, requireProbability } from './support.ts';
 
 type ExponentialSpec = Extract<ServiceSpec, { kind: 'exponential' }>;
 
 /** Exponential law; `sample` costs one `rng.nextExp()`. */
-export class ExponentialDistribution implements ServiceDistribution {
-  readonly mean: number;
-  readonly secondMoment: number;
-  readonly scv = 1;
-  readonly supportMax = Infinity;
+export class ExponentialDistribution extends ServiceLaw<ExponentialSpec> implements ServiceDistribution {
   readonly phaseType: PhaseType;
   private readonly rate: number;
 
   /** @throws {InvalidModelError} if spec.mean is not a finite number > 0. */
-  constructor(readonly spec: ExponentialSpec) {
-    this.mean = requirePositive('exponential mean', spec.mean);
+  constructor(spec: ExponentialSpec) {
+    const mean = requirePositive('exponential mean', spec.mean);
+    super(spec, { mean, secondMoment: 2 * mean * mean, scv: 1 });
     this.rate = 1 / this.mean;
-    this.secondMoment = 2 * this.mean * this.mean;
     this.phaseType = { alpha: [1], A: [[-this.rate]] };
   }
 

@@ -5,7 +5,7 @@
  */
 import { gammainc } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
-import type { PhaseType, ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { fullMoment, quantileByInversion, requireAbove, requirePositive } from './support.ts';
 
 type HyperexponentialSpec = Extract<ServiceSpec, { kind: 'hyperexponential' }>;
@@ -29,27 +29,18 @@ export function balancedH2(mean: number, scv: number): BalancedH2 {
 }
 
 /** Balanced-means H2 law; `sample` costs one `rng.nextDouble()` and one `rng.nextExp()`. */
-export class HyperexponentialDistribution implements ServiceDistribution {
-  readonly mean: number;
-  readonly secondMoment: number;
-  readonly scv: number;
-  readonly supportMax = Infinity;
+export class HyperexponentialDistribution extends ServiceLaw<HyperexponentialSpec> implements ServiceDistribution {
   readonly phaseType: PhaseType;
-  private readonly p1: number;
-  private readonly p2: number;
-  private readonly mu1: number;
-  private readonly mu2: number;
+  /** Branch probabilities and phase rates. */
+  private readonly h2: BalancedH2;
 
   /** @throws {InvalidModelError} if spec.scv is not a finite number > 1 or spec.mean is not a finite number > 0. */
-  constructor(readonly spec: HyperexponentialSpec) {
-    this.mean = requirePositive('hyperexponential mean', spec.mean);
-    this.scv = requireAbove('hyperexponential scv', spec.scv, 1);
+  constructor(spec: HyperexponentialSpec) {
+    const mean = requirePositive('hyperexponential mean', spec.mean);
+    const scv = requireAbove('hyperexponential scv', spec.scv, 1);
+    super(spec, { mean, secondMoment: (1 + scv) * mean * mean, scv });
     const h = balancedH2(this.mean, this.scv);
-    this.p1 = h.p1;
-    this.p2 = h.p2;
-    this.mu1 = h.mu1;
-    this.mu2 = h.mu2;
-    this.secondMoment = (1 + this.scv) * this.mean * this.mean;
+    this.h2 = h;
     this.phaseType = {
       alpha: [h.p1, h.p2],
       A: [
@@ -60,15 +51,15 @@ export class HyperexponentialDistribution implements ServiceDistribution {
   }
 
   ccdf(x: number): number {
-    return x <= 0 ? 1 : this.p1 * Math.exp(-this.mu1 * x) + this.p2 * Math.exp(-this.mu2 * x);
+    return x <= 0 ? 1 : this.h2.p1 * Math.exp(-this.h2.mu1 * x) + this.h2.p2 * Math.exp(-this.h2.mu2 * x);
   }
 
   cdf(x: number): number {
-    return x <= 0 ? 0 : -(this.p1 * Math.expm1(-this.mu1 * x) + this.p2 * Math.expm1(-this.mu2 * x));
+    return x <= 0 ? 0 : -(this.h2.p1 * Math.expm1(-this.h2.mu1 * x) + this.h2.p2 * Math.expm1(-this.h2.mu2 * x));
   }
 
   density(x: number): number {
-    return x < 0 ? 0 : this.p1 * this.mu1 * Math.exp(-this.mu1 * x) + this.p2 * this.mu2 * Math.exp(-this.mu2 * x);
+    return x < 0 ? 0 : this.h2.p1 * this.h2.mu1 * Math.exp(-this.h2.mu1 * x) + this.h2.p2 * this.h2.mu2 * Math.exp(-this.h2.mu2 * x);
   }
 
   /** Numerical inverse of the cdf (bisection). @throws {InvalidModelError} if p ∉ [0, 1]. */
@@ -81,13 +72,13 @@ export class HyperexponentialDistribution implements ServiceDistribution {
     if (x <= 0) return 0;
     if (x === Infinity) return fullMoment(this, j);
     const f = j === 0 ? 1 : j;
-    const b1 = (this.p1 * f) / this.mu1 ** j;
-    const b2 = (this.p2 * f) / this.mu2 ** j;
-    return b1 * gammainc(this.mu1 * x, j + 1) + b2 * gammainc(this.mu2 * x, j + 1);
+    const b1 = (this.h2.p1 * f) / this.h2.mu1 ** j;
+    const b2 = (this.h2.p2 * f) / this.h2.mu2 ** j;
+    return b1 * gammainc(this.h2.mu1 * x, j + 1) + b2 * gammainc(this.h2.mu2 * x, j + 1);
   }
 
   sample(rng: UniformSource): number {
-    const rate = rng.nextDouble() < this.p1 ? this.mu1 : this.mu2;
+    const rate = rng.nextDouble() < this.h2.p1 ? this.h2.mu1 : this.h2.mu2;
     return rng.nextExp() / rate;
   }
 }

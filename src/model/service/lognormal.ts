@@ -5,29 +5,25 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import type { ServiceSpec } from '../model.ts';
-import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { fullMoment, normalCdf, normalQuantile, requirePositive, requireProbability, standardNormal } from './support.ts';
 
 type LognormalSpec = Extract<ServiceSpec, { kind: 'lognormal' }>;
 
 /** Log-normal law; `sample` costs one `rng.nextExp()` and one `rng.nextDouble()` (Box–Muller). */
-export class LognormalDistribution implements ServiceDistribution {
-  readonly mean: number;
-  readonly secondMoment: number;
-  readonly scv: number;
-  readonly supportMax = Infinity;
+export class LognormalDistribution extends ServiceLaw<LognormalSpec> implements ServiceDistribution {
   /** μ = E[ln S] = ln(mean) − σ²/2. */
   readonly mu: number;
   private readonly sigma: number;
 
   /** @throws {InvalidModelError} if spec.sigma or spec.mean is not a finite number > 0, or e^{σ²} overflows (σ > 26.6). */
-  constructor(readonly spec: LognormalSpec) {
-    this.mean = requirePositive('lognormal mean', spec.mean);
-    this.sigma = requirePositive('lognormal sigma', spec.sigma);
-    const s2 = this.sigma * this.sigma;
+  constructor(spec: LognormalSpec) {
+    const mean = requirePositive('lognormal mean', spec.mean);
+    const sigma = requirePositive('lognormal sigma', spec.sigma);
+    const s2 = sigma * sigma;
+    super(spec, { mean, secondMoment: mean * mean * Math.exp(s2), scv: Math.expm1(s2) });
+    this.sigma = sigma;
     this.mu = Math.log(this.mean) - s2 / 2;
-    this.secondMoment = this.mean * this.mean * Math.exp(s2);
-    this.scv = Math.expm1(s2);
     if (!Number.isFinite(this.secondMoment)) {
       // no cancellation to avoid here (unlike Weibull's Γ ratio): e^{σ²} itself leaves the double range at σ > 26.6
       throw new InvalidModelError(

@@ -8,36 +8,39 @@
  * Source: theory.md §1 "Sizes"; Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013, §20.
  */
 import type { ServiceSpec } from '../model.ts';
-import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { requireAbove, requirePositive, requireProbability } from './support.ts';
 
 type ParetoSpec = Extract<ServiceSpec, { kind: 'pareto' }>;
 
+/** E[S^j] of the Pareto law with tail index α and scale x_m, real j: α·x_m^j/(α − j) if j < α, +∞ otherwise. */
+function paretoMoment(alpha: number, lower: number, j: number): number {
+  return j < alpha ? (alpha * lower ** j) / (alpha - j) : Infinity;
+}
+
 /** Pareto law; `sample` is x_m·e^{E/α} with E ~ Exp(1) (the inverse cdf at U = e^{−E}), one `rng.nextExp()`. */
-export class ParetoDistribution implements ServiceDistribution {
-  readonly mean: number;
-  /** E[S²]: +∞ for α ≤ 2. */
-  readonly secondMoment: number;
-  /** Var[S]/E[S]²: +∞ for α ≤ 2. */
-  readonly scv: number;
-  readonly supportMax = Infinity;
+export class ParetoDistribution extends ServiceLaw<ParetoSpec> implements ServiceDistribution {
   /** Scale (lower end of the support) x_m = mean·(α − 1)/α (time units). */
   readonly lower: number;
   /** Tail index α > 1. */
   readonly alpha: number;
 
-  /** @throws {InvalidModelError} if spec.mean is not a finite number > 0 or spec.alpha is not a finite number > 1. */
-  constructor(readonly spec: ParetoSpec) {
-    this.mean = requirePositive('pareto mean', spec.mean);
-    this.alpha = requireAbove('pareto alpha (E[S] < ∞ needs α > 1)', spec.alpha, 1);
-    this.lower = (this.mean * (this.alpha - 1)) / this.alpha;
-    this.secondMoment = this.moment(2);
-    this.scv = this.alpha > 2 ? 1 / (this.alpha * (this.alpha - 2)) : Infinity;
+  /**
+   * E[S²] and Var[S]/E[S]² are +∞ for α ≤ 2.
+   * @throws {InvalidModelError} if spec.mean is not a finite number > 0 or spec.alpha is not a finite number > 1.
+   */
+  constructor(spec: ParetoSpec) {
+    const mean = requirePositive('pareto mean', spec.mean);
+    const alpha = requireAbove('pareto alpha (E[S] < ∞ needs α > 1)', spec.alpha, 1);
+    const lower = (mean * (alpha - 1)) / alpha;
+    super(spec, { mean, secondMoment: paretoMoment(alpha, lower, 2), scv: alpha > 2 ? 1 / (alpha * (alpha - 2)) : Infinity });
+    this.alpha = alpha;
+    this.lower = lower;
   }
 
   /** E[S^j] for real j: α·x_m^j/(α − j) if j < α, +∞ otherwise (j ≥ α). */
   moment(j: number): number {
-    return j < this.alpha ? (this.alpha * this.lower ** j) / (this.alpha - j) : Infinity;
+    return paretoMoment(this.alpha, this.lower, j);
   }
 
   ccdf(x: number): number {

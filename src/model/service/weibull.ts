@@ -9,17 +9,40 @@
 import { InvalidModelError } from '../../errors.ts';
 import { gamma, gammainc, gammaln } from '../../lazy.ts';
 import type { ServiceSpec } from '../model.ts';
-import type { ServiceDistribution, UniformSource } from './distribution.ts';
+import { ServiceLaw, type LawMoments, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { fullMoment, requirePositive, requireProbability } from './support.ts';
 
 type WeibullSpec = Extract<ServiceSpec, { kind: 'weibull' }>;
 
+/**
+ * Scale η and moments of the Weibull law with mean m and shape k (1/k given as `invShape`): from Γ directly while it
+ * is finite (k ≥ 1/85), else from log-gamma.
+ * @throws {InvalidModelError} if E[S²]/E[S]² or 1/η leaves the double range (k ≲ 0.0035).
+ */
+function weibullMoments(mean: number, shape: number, invShape: number): LawMoments & { scale: number } {
+  const g1 = gamma(1 + invShape);
+  const g2 = gamma(1 + 2 * invShape);
+  if (Number.isFinite(g2)) {
+    // the direct form while Γ is finite (k ≥ 1/85): the same numbers as always
+    const scale = mean / g1;
+    const secondMoment = scale * scale * g2;
+    return { mean, scale, secondMoment, scv: secondMoment / (mean * mean) - 1 };
+  }
+  const lnG1 = gammaln(1 + invShape);
+  const ratio = Math.exp(gammaln(1 + 2 * invShape) - 2 * lnG1); // E[S²]/E[S]²
+  const scale = mean * Math.exp(-lnG1);
+  const secondMoment = mean * mean * ratio;
+  if (!Number.isFinite(secondMoment) || !(scale > 0) || !Number.isFinite(scale ** -1)) {
+    throw new InvalidModelError(
+      `weibull shape ${shape} is too small: E[S²]/E[S]² = exp(${(gammaln(1 + 2 * invShape) - 2 * lnG1).toPrecision(4)}) ` +
+        'or the scale leaves the double range (use k ≥ 0.004)',
+    );
+  }
+  return { mean, scale, secondMoment, scv: ratio - 1 };
+}
+
 /** Weibull law; `sample` is η·E^{1/k} with E = `rng.nextExp()`. */
-export class WeibullDistribution implements ServiceDistribution {
-  readonly mean: number;
-  readonly secondMoment: number;
-  readonly scv: number;
-  readonly supportMax = Infinity;
+export class WeibullDistribution extends ServiceLaw<WeibullSpec> implements ServiceDistribution {
   /** Scale η = mean/Γ(1 + 1/k) (time units). */
   readonly scale: number;
   private readonly shape: number;
@@ -29,30 +52,15 @@ export class WeibullDistribution implements ServiceDistribution {
    * @throws {InvalidModelError} if spec.shape or spec.mean is not a finite number > 0, or the shape is so small
    *   (k ≲ 0.0035) that E[S²]/E[S]² or 1/η leaves the double range.
    */
-  constructor(readonly spec: WeibullSpec) {
-    this.mean = requirePositive('weibull mean', spec.mean);
-    this.shape = requirePositive('weibull shape', spec.shape);
-    this.invShape = 1 / this.shape;
-    const g1 = gamma(1 + this.invShape);
-    const g2 = gamma(1 + 2 * this.invShape);
-    if (Number.isFinite(g2)) {
-      // the direct form while Γ is finite (k ≥ 1/85): the same numbers as always
-      this.scale = this.mean / g1;
-      this.secondMoment = this.scale * this.scale * g2;
-      this.scv = this.secondMoment / (this.mean * this.mean) - 1;
-    } else {
-      const lnG1 = gammaln(1 + this.invShape);
-      const ratio = Math.exp(gammaln(1 + 2 * this.invShape) - 2 * lnG1); // E[S²]/E[S]²
-      this.scale = this.mean * Math.exp(-lnG1);
-      this.secondMoment = this.mean * this.mean * ratio;
-      this.scv = ratio - 1;
-      if (!Number.isFinite(this.secondMoment) || !(this.scale > 0) || !Number.isFinite(this.scale ** -1)) {
-        throw new InvalidModelError(
-          `weibull shape ${this.shape} is too small: E[S²]/E[S]² = exp(${(gammaln(1 + 2 * this.invShape) - 2 * lnG1).toPrecision(4)}) ` +
-            'or the scale leaves the double range (use k ≥ 0.004)',
-        );
-      }
-    }
+  constructor(spec: WeibullSpec) {
+    const mean = requirePositive('weibull mean', spec.mean);
+    const shape = requirePositive('weibull shape', spec.shape);
+    const invShape = 1 / shape;
+    const { scale, ...moments } = weibullMoments(mean, shape, invShape);
+    super(spec, moments);
+    this.shape = shape;
+    this.invShape = invShape;
+    this.scale = scale;
   }
 
   ccdf(x: number): number {
