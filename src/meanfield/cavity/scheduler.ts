@@ -10,7 +10,19 @@
  */
 import type { Conventions, Discipline } from '../../model/model.ts';
 
-const PREEMPTIVE: Record<Discipline, boolean> = { fifo: false, sjf: false, psjf: true, srpt: true, spjf: false, pspjf: true, sprpt: true };
+/** What orders the queue: arrival time, size S, remaining size S − a, prediction Y, Y − a, or (Y − a)^+. */
+const KEY = { arrival: 0, size: 1, remaining: 2, prediction: 3, predictionLessAge: 4, predictionLessAgeClipped: 5 } as const;
+
+/** Each discipline's key under the conventions, and whether an arrival may preempt (theory.md §1 table). */
+const DISCIPLINES: Record<Discipline, { readonly preemptive: boolean; key(c: Conventions): number }> = {
+  fifo: { preemptive: false, key: () => KEY.arrival },
+  sjf: { preemptive: false, key: () => KEY.size },
+  psjf: { preemptive: true, key: (c) => (c.psjfPreemption === 'remaining' ? KEY.remaining : KEY.size) },
+  srpt: { preemptive: true, key: () => KEY.remaining },
+  spjf: { preemptive: false, key: () => KEY.prediction },
+  pspjf: { preemptive: true, key: (c) => (c.psjfPreemption === 'remaining' ? KEY.predictionLessAge : KEY.prediction) },
+  sprpt: { preemptive: true, key: (c) => (c.sprptOverrun === 'zero' ? KEY.predictionLessAgeClipped : KEY.predictionLessAge) },
+};
 
 export class CavityScheduler {
   /** Job fields by id. */
@@ -32,50 +44,27 @@ export class CavityScheduler {
   /** Total remaining work (time units). */
   workload = 0;
   private readonly preemptive: boolean;
-  /** 0 fifo, 1 size, 2 remaining size, 3 prediction, 4 prediction − age, 5 (prediction − age)^+. */
+  /** One of KEY. */
   private readonly keyKind: number;
 
   constructor(discipline: Discipline, conventions: Conventions) {
-    this.preemptive = PREEMPTIVE[discipline];
-    const remaining = conventions.psjfPreemption === 'remaining';
-    switch (discipline) {
-      case 'fifo':
-        this.keyKind = 0;
-        break;
-      case 'sjf':
-        this.keyKind = 1;
-        break;
-      case 'psjf':
-        this.keyKind = remaining ? 2 : 1;
-        break;
-      case 'srpt':
-        this.keyKind = 2;
-        break;
-      case 'spjf':
-        this.keyKind = 3;
-        break;
-      case 'pspjf':
-        this.keyKind = remaining ? 4 : 3;
-        break;
-      case 'sprpt':
-        this.keyKind = conventions.sprptOverrun === 'zero' ? 5 : 4;
-        break;
-    }
+    this.preemptive = DISCIPLINES[discipline].preemptive;
+    this.keyKind = DISCIPLINES[discipline].key(conventions);
     for (let i = 0; i < 64; i++) this.free[i] = 63 - i;
   }
 
   /** The current key of job `id` (for the in-service job it may have decreased with its age). */
   private currentKey(id: number): number {
     switch (this.keyKind) {
-      case 0:
+      case KEY.arrival:
         return this.arrival[id];
-      case 1:
+      case KEY.size:
         return this.size[id];
-      case 2:
+      case KEY.remaining:
         return this.remaining[id];
-      case 3:
+      case KEY.prediction:
         return this.prediction[id];
-      case 4:
+      case KEY.predictionLessAge:
         return this.prediction[id] - (this.size[id] - this.remaining[id]);
       default:
         return Math.max(0, this.prediction[id] - (this.size[id] - this.remaining[id]));
