@@ -6,7 +6,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
 import type { Estimate } from '../stats/index.ts';
-import { convergenceRow, exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
+import { convergenceRow, convergenceTooltip, exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
 import {
   VEGA_LITE_SCHEMA,
   ciLayers,
@@ -211,14 +211,9 @@ export function convergenceFigure(result: ComparisonResult): Figure {
               title: '|err| > 3h',
               scale: { domain: ['yes', 'no'], range: ['circle', 'cross'] },
             },
-            tooltip: [
-              { field: 'facet' },
-              { field: 'label' },
-              { field: 'n' },
-              { field: 'signedError', title: 'E[T]_n − E[T]_∞', format: '.4f' },
-              { field: 'halfWidth', title: '95% half-width', format: '.4f' },
+            tooltip: convergenceTooltip({ title: 'E[T]_n − E[T]_∞', format: '.4f' }, { title: '95% half-width', format: '.4f' }, [
               { field: 'resolved' },
-            ],
+            ]),
           },
         }),
         ...(rows.some((r) => r.series === 'exact') ? [exactPointLayer(x, yTitle)] : []),

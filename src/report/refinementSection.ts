@@ -141,6 +141,18 @@ export function refinementConvergenceRows(result: ComparisonResult, m: ModelSumm
   return rows;
 }
 
+/**
+ * The tooltip of a convergence-figure point: panel, arrival rate, n, the signed error and its half-width, titled and
+ * formatted for the series (simulation or exact), then any further fields.
+ */
+export function convergenceTooltip(
+  error: { title: string; format: string },
+  halfWidth: { title: string; format: string },
+  more: Record<string, unknown>[] = [],
+): Record<string, unknown>[] {
+  return [{ field: 'facet' }, { field: 'label' }, { field: 'n' }, { field: 'signedError', ...error }, { field: 'halfWidth', ...halfWidth }, ...more];
+}
+
 /** The layer of the exact points: filled black diamonds (vega-lite, same x and y as the convergence figure). */
 export function exactPointLayer(x: unknown, yTitle: string): Record<string, unknown> {
   return {
@@ -149,13 +161,7 @@ export function exactPointLayer(x: unknown, yTitle: string): Record<string, unkn
     encoding: {
       x,
       y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
-      tooltip: [
-        { field: 'facet' },
-        { field: 'label' },
-        { field: 'n' },
-        { field: 'signedError', title: 'exact E[T]_n − E[T]_∞', format: '.5f' },
-        { field: 'halfWidth', title: 'truncation bound', format: '.1e' },
-      ],
+      tooltip: convergenceTooltip({ title: 'exact E[T]_n − E[T]_∞', format: '.5f' }, { title: 'truncation bound', format: '.1e' }),
     },
   };
 }
