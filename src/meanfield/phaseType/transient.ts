@@ -90,7 +90,7 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
       top = Math.max(top, lastLevel);
     },
   );
-  const result = truncatedTransient(model, times, tails, stats, {
+  const { tail, meanQueueLength, diagnostics, provenance } = truncatedTransient(model, times, tails, stats, {
     truncationLevel: K,
     topLevelMass: top,
     tolerance,
@@ -98,5 +98,6 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
     equation: 'phase-type JSQ(d) ODE of theory.md §3 (a_K = 0), from the given occupancies',
     source: 'theory.md §3 [D]; odex (Hairer–Wanner ODEX)',
   });
-  return { ...result, phaseType: p.phaseType, fit: p.fit };
+  // the fields in the order JSON output has always shown them
+  return { times: [...times], tail, meanQueueLength, phaseType: p.phaseType, fit: p.fit, diagnostics, provenance };
 }
