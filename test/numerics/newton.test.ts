@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConvergenceError, SolverError } from '../../src/errors.ts';
-import { newtonSolve } from '../../src/numerics/newton.ts';
+import { dampedNewton, newtonSolve } from '../../src/numerics/newton.ts';
 import { sqdClosedFormTail, sqdDrift, sqdJacobianBands } from '../../src/meanfield/sqd.ts';
 import { largestEigenvalueTridiagonal, solveTridiagonal, tridiagonalToDense } from '../../src/numerics/tridiagonal.ts';
 import { eigs, multiply } from 'mathjs';
@@ -82,5 +82,17 @@ describe('newton', () => {
     const m = sqdJacobianBands(0.9, 2, sqdClosedFormTail(0.9, 2, 9).slice(1));
     const values = (eigs(tridiagonalToDense(m)).values as number[]).map(Number);
     expect(largestEigenvalueTridiagonal(m)).toBeCloseTo(Math.max(...values), 10);
+  });
+});
+
+describe('dampedNewton', () => {
+  it('dampedNewton(problem) finds √2 like newtonSolve, and reports a root-free problem instead of throwing', () => {
+    const sqrt2 = dampedNewton({ residual: (x) => Float64Array.of(x[0] ** 2 - 2), step: (x, rhs) => [rhs[0] / (2 * x[0])] }, [1], 1e-14, 50);
+    expect(sqrt2.outcome).toBe('converged');
+    expect(Math.abs(sqrt2.x[0] - Math.SQRT2)).toBeLessThan(1e-14);
+    // x² + 1 has no real root: the residual cannot drop below 1
+    const none = dampedNewton({ residual: (x) => Float64Array.of(x[0] ** 2 + 1), step: (x, rhs) => [rhs[0] / (2 * x[0])] }, [0.5], 1e-14, 50);
+    expect(['stalled', 'max-iterations']).toContain(none.outcome);
+    expect(none.residual).toBeGreaterThanOrEqual(1);
   });
 });
