@@ -17,6 +17,7 @@ import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import {
   addModelOptions,
+  examples,
   parseIntegerList,
   parseJobs,
   parseMaxLevel,
@@ -233,11 +234,13 @@ export function compareCommand(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket compare                       # the default validation report (npm start)\n' +
-        '  supermarket compare --lambda 0.9 --d 2 --n 10,100,1000 --out reports/quick\n' +
-        '  supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy\n' +
-        '  supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl\n' +
-        '  supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull',
+      examples([
+        'supermarket compare                       # the default validation report (npm start)',
+        'supermarket compare --lambda 0.9 --d 2 --n 10,100,1000 --out reports/quick',
+        'supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy',
+        'supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl',
+        'supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull',
+      ]),
     )
     .action(
       action(async (o: Opts, self: Command) => {

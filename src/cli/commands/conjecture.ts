@@ -20,7 +20,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
+import { examples, parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
 class ShardDone {
@@ -85,9 +85,11 @@ export function conjectureCommand(): Command {
   return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket conjecture analysis/h1-known-sizes.json\n  supermarket conjecture analysis/q4-heavy-traffic-ratio.json --json\n\n' +
+      examples(
+        ['supermarket conjecture analysis/h1-known-sizes.json', 'supermarket conjecture analysis/q4-heavy-traffic-ratio.json --json'],
         'Claim syntax: comparisons (<, <=, >, >=, chained), and/or/not, + - * / ^, log, log2, log10, sqrt, exp, abs, min, max;\n' +
-        'symbols lambda, d, n, pi, e. See analysis/README.md.',
+          'symbols lambda, d, n, pi, e. See analysis/README.md.',
+      ),
     )
     .action(
       action(async (file: string, o: Opts, self: Command) => {

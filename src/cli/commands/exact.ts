@@ -1,8 +1,7 @@
 /** `supermarket exact`: the exact stationary solution of the n-server chain (small n), with its truncation bound. */
 import { Command } from 'commander';
 import { solveExact } from '../../meanfield/exact/index.ts';
-import { action } from '../errors.ts';
-import { addModelOptions, modelFromFlags, parsePositive, parsePositiveInteger } from '../options.ts';
+import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger } from '../options.ts';
 
 interface Opts {
   lambda: number;
@@ -32,12 +31,11 @@ export function exactCommand(): Command {
     .option('--json', 'print one JSON object on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket exact --n 3 --d 2 --lambda 0.9\n  supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json',
+      examples(['supermarket exact --n 3 --d 2 --lambda 0.9', 'supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json']),
     );
   addModelOptions(cmd);
   cmd.action(
-    action((o: Opts) => {
-      const model = modelFromFlags(o);
+    modelAction((model, o: Opts) => {
       const r = solveExact(model, { n: o.n, truncationBound: o.truncationBound, maxStates: o.maxStates });
       if (o.json) {
         process.stdout.write(`${JSON.stringify(r)}\n`);

@@ -12,8 +12,7 @@ import {
 import { InvalidModelError } from '../../errors.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { action } from '../errors.ts';
-import { addModelOptions, parseNumber, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
+import { addModelOptions, examples, modelAction, parseNumber, parsePositive, type ModelFlags } from '../options.ts';
 
 interface Opts extends ModelFlags {
   refined?: boolean;
@@ -56,11 +55,10 @@ export function fixedPointCommand(): Command {
     .option('--json', 'print one JSON object on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket fixed-point --lambda 0.9 --d 2\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json',
+      examples(['supermarket fixed-point --lambda 0.9 --d 2', 'supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json']),
     )
     .action(
-      action((o: Opts) => {
-        const model = modelFromFlags(o);
+      modelAction((model, o: Opts) => {
         if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential')) {
           if (o.refined || o.n !== undefined)
             throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service only (theory.md §6)');

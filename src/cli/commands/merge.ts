@@ -14,7 +14,7 @@ import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
-import { parseOutDir, parsePositiveInteger } from '../options.ts';
+import { examples, parseOutDir, parsePositiveInteger } from '../options.ts';
 
 interface Opts {
   out?: string;
@@ -139,9 +139,12 @@ export function mergeCommand(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket run experiments/smoke.json --shard 1/2 --out reports/smoke\n' +
-        '  supermarket run experiments/smoke.json --shard 2/2 --out reports/smoke\n  supermarket merge reports/smoke\n' +
-        '  supermarket merge /scratch/a /scratch/b --out reports/joined',
+      examples([
+        'supermarket run experiments/smoke.json --shard 1/2 --out reports/smoke',
+        'supermarket run experiments/smoke.json --shard 2/2 --out reports/smoke',
+        'supermarket merge reports/smoke',
+        'supermarket merge /scratch/a /scratch/b --out reports/joined',
+      ]),
     )
     .action(
       action(async (dirs: string[], o: Opts) => {

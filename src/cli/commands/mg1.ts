@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { DISCIPLINES, parseModel, type Discipline } from '../../model/index.ts';
 import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
-import { parseNumber, parsePositive, serviceFromFlag } from '../options.ts';
+import { examples, parseNumber, parsePositive, serviceFromFlag } from '../options.ts';
 
 interface Opts {
   lambda: number;
@@ -45,8 +45,10 @@ export function mg1Command(): Command {
     .option('--json', 'print one JSON object on stdout (meanSlowdown null when infinite)')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket mg1 --lambda 0.9 --service weibull:0.5 --discipline sprpt --prediction exp\n' +
-        '  supermarket mg1 --lambda 0.9 --service exp --prediction exp --all --json',
+      examples([
+        'supermarket mg1 --lambda 0.9 --service weibull:0.5 --discipline sprpt --prediction exp',
+        'supermarket mg1 --lambda 0.9 --service exp --prediction exp --all --json',
+      ]),
     );
   cmd.action(
     action((o: Opts) => {

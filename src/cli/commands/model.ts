@@ -18,7 +18,7 @@ import {
 import { simulatePopulation, type PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action } from '../errors.ts';
-import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
+import { examples, parseIntegerList, parseNumber, parsePositive } from '../options.ts';
 
 interface Opts {
   set: Record<string, number>;
@@ -82,11 +82,13 @@ export function modelCommand(): Command {
     .option('--json', 'print one JSON object on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket model models/jsq-d.json --refined --n 10,100\n' +
-        '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --set K=7 --refined --order 2 --n 10,20\n' +
-        '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json\n' +
-        '  supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500\n' +
-        '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5',
+      examples([
+        'supermarket model models/jsq-d.json --refined --n 10,100',
+        'supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --set K=7 --refined --order 2 --n 10,20',
+        'supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json',
+        'supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500',
+        'supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5',
+      ]),
     )
     .action(
       action((file: string, o: Opts) => {

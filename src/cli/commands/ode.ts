@@ -14,8 +14,7 @@ import {
 } from '../../meanfield/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
-import { action } from '../errors.ts';
-import { addModelOptions, parseNumberList, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
+import { addModelOptions, examples, modelAction, parseNumberList, parsePositive, type ModelFlags } from '../options.ts';
 
 interface Opts extends ModelFlags {
   tEnd: number;
@@ -68,11 +67,14 @@ export function odeCommand(): Command {
     .option('--tol <ε>', 'distance to the fixed point counted as steady, for --until-steady', parsePositive, 1e-6)
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 5 --refined --n 100',
+      examples([
+        'supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv',
+        'supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5',
+        'supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 5 --refined --n 100',
+      ]),
     )
     .action(
-      action((o: Opts) => {
-        const model = modelFromFlags(o);
+      modelAction((model, o: Opts) => {
         const init = initialTail(model, o);
         if (o.untilSteady) {
           runUntilSteady(model, init, o);

@@ -11,7 +11,7 @@ import { simulateReplay } from '../../sim/index.ts';
 import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger } from '../options.ts';
+import { examples, addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger } from '../options.ts';
 import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 
 interface Opts {
@@ -92,9 +92,11 @@ export function replayCommand(): Command {
     .option('--json', 'print one JSON object on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket replay ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1 --n 20 --d 2 --load 0.9\n' +
-        '  supermarket replay jobs.swf --n 1 --no-rescale --per-job jobs.csv\n' +
-        '  supermarket replay ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --n 50 --discipline sprpt --prediction lognormal:1 --jobs-to 5000',
+      examples([
+        'supermarket replay ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1 --n 20 --d 2 --load 0.9',
+        'supermarket replay jobs.swf --n 1 --no-rescale --per-job jobs.csv',
+        'supermarket replay ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --n 50 --discipline sprpt --prediction lognormal:1 --jobs-to 5000',
+      ]),
     );
   cmd.action(
     action((file: string, o: Opts) => {

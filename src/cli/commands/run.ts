@@ -27,7 +27,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { parseOutDir } from '../options.ts';
+import { examples, parseOutDir } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 
 interface Opts {
@@ -90,9 +90,12 @@ export function runCommand(): Command {
   return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket run experiments/paper-synthetic.json\n  supermarket run experiments/smoke.json --out reports/smoke --threads 1\n' +
-        '  supermarket run experiments/paper-synthetic.json --shard 2/8   # one of 8 parts; then: supermarket merge reports/paper-synthetic\n' +
-        '  supermarket slurm experiments/paper-synthetic.json --array 8   # the same as a Slurm job array',
+      examples([
+        'supermarket run experiments/paper-synthetic.json',
+        'supermarket run experiments/smoke.json --out reports/smoke --threads 1',
+        'supermarket run experiments/paper-synthetic.json --shard 2/8   # one of 8 parts; then: supermarket merge reports/paper-synthetic',
+        'supermarket slurm experiments/paper-synthetic.json --array 8   # the same as a Slurm job array',
+      ]),
     )
     .action(
       action(async (file: string, o: Opts, self: Command) => {

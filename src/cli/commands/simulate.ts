@@ -7,7 +7,6 @@ import { checkServers, slowdownFinite, type Finiteness } from '../../model/index
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { checkEventBudget, simulate, simulationJson } from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
-import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
 import type { SupermarketModel } from '../../model/index.ts';
@@ -15,6 +14,8 @@ import { InvalidModelError } from '../../errors.ts';
 import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import {
   addModelOptions,
+  examples,
+  modelAction,
   parseJobs,
   parseMaxLevel,
   parseNonNegative,
@@ -22,7 +23,6 @@ import {
   parseNumber,
   parsePositive,
   parseReplications,
-  modelFromFlags,
   type ModelFlags,
 } from '../options.ts';
 
@@ -110,11 +110,13 @@ export function simulateCommand(): Command {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json',
+      examples([
+        'supermarket simulate --lambda 0.9 --d 2 --n 1000',
+        'supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json',
+      ]),
     )
     .action(
-      action((o: Opts) => {
-        const model = modelFromFlags(o);
+      modelAction((model, o: Opts) => {
         const n = checkServers(model, o.n);
         const proposal =
           o.warmup === undefined ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }) : undefined;

@@ -8,7 +8,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { learnPredictions, type LearnResult, type PredictionQuality } from '../../learn/index.ts';
 import { loadTrace, pairStatistics, SWIM_GAP_TOLERANCE, traceStatistics, type PairStatistics, type SwimJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { parseIntegerList, parsePositiveInteger } from '../options.ts';
+import { examples, parseIntegerList, parsePositiveInteger } from '../options.ts';
 
 interface Opts {
   format?: 'swf' | 'swim';
@@ -68,7 +68,10 @@ export function traceCommand(): Command {
     .option('--json', 'print one JSON object on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket trace ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1\n  supermarket trace ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --size D --learn',
+      examples([
+        'supermarket trace ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1',
+        'supermarket trace ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --size D --learn',
+      ]),
     )
     .action(
       action((file: string, o: Opts) => {
