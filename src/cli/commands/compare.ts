@@ -28,6 +28,7 @@ import {
   parseReplications,
 } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
+import { printJson } from '../output.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
 export const DEFAULT_PRESET = {
@@ -311,48 +312,46 @@ export function compareCommand(): Command {
         const files = await writeComparisonReport(out, result, meta);
         const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({
-              out,
-              replaced: previous,
-              files,
-              models: result.models,
-              cells: result.cells.map((c) => ({
-                key: c.key,
-                d: c.d,
-                lambda: c.lambda,
-                n: c.n,
-                seed: c.seed,
-                meanResponseTime: c.simulation.meanResponseTime,
-                ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
-                ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
-                ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}),
-                difference: c.verdict.difference,
-                verdict: c.verdict.status,
-                tStatistic: c.verdict.tStatistic,
-                degreesOfFreedom: c.verdict.degreesOfFreedom,
-                pValue: c.verdict.pValue,
-                adjustedPValue: c.verdict.adjustedPValue,
-                horizon: c.horizon,
-                resolution: c.resolution,
-                confirmation: c.confirmation
-                  ? {
-                      seed: c.confirmation.seed,
-                      meanResponseTime: c.confirmation.simulation.meanResponseTime,
-                      tStatistic: c.confirmation.verdict.tStatistic,
-                      degreesOfFreedom: c.confirmation.verdict.degreesOfFreedom,
-                      pValue: c.confirmation.verdict.pValue,
-                      adjustedPValue: c.confirmation.verdict.adjustedPValue,
-                      verdict: c.confirmation.verdict.status,
-                    }
-                  : null,
-              })),
-              family: result.family,
-              busyCheck: { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: result.busyCheck.tStatistics.length },
-              notes: result.notes,
-              wallSeconds: meta.wallSeconds,
-            })}\n`,
-          );
+          printJson({
+            out,
+            replaced: previous,
+            files,
+            models: result.models,
+            cells: result.cells.map((c) => ({
+              key: c.key,
+              d: c.d,
+              lambda: c.lambda,
+              n: c.n,
+              seed: c.seed,
+              meanResponseTime: c.simulation.meanResponseTime,
+              ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
+              ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
+              ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}),
+              difference: c.verdict.difference,
+              verdict: c.verdict.status,
+              tStatistic: c.verdict.tStatistic,
+              degreesOfFreedom: c.verdict.degreesOfFreedom,
+              pValue: c.verdict.pValue,
+              adjustedPValue: c.verdict.adjustedPValue,
+              horizon: c.horizon,
+              resolution: c.resolution,
+              confirmation: c.confirmation
+                ? {
+                    seed: c.confirmation.seed,
+                    meanResponseTime: c.confirmation.simulation.meanResponseTime,
+                    tStatistic: c.confirmation.verdict.tStatistic,
+                    degreesOfFreedom: c.confirmation.verdict.degreesOfFreedom,
+                    pValue: c.confirmation.verdict.pValue,
+                    adjustedPValue: c.confirmation.verdict.adjustedPValue,
+                    verdict: c.confirmation.verdict.status,
+                  }
+                : null,
+            })),
+            family: result.family,
+            busyCheck: { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: result.busyCheck.tStatistics.length },
+            notes: result.notes,
+            wallSeconds: meta.wallSeconds,
+          });
           return;
         }
         const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;

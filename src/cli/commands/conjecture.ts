@@ -27,6 +27,7 @@ class ShardDone {
   constructor(readonly summary: string) {}
 }
 import { dependencyVersions } from '../versions.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   out?: string;
@@ -197,28 +198,26 @@ export function conjectureCommand(): Command {
         });
         const s = result.summary;
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({
-              out,
-              files: written,
-              name: result.name,
-              claim: result.claim,
-              summary: s,
-              wallSeconds: meta.wallSeconds,
-              points: result.points.map((p) => ({
-                ...p.point,
-                verdict: p.verdict,
-                comparisons: p.comparisons,
-                quantities: p.quantities.map((q) => ({
-                  key: q.key,
-                  value: q.value,
-                  interval: q.interval,
-                  source: q.source,
-                  method: q.method,
-                })),
+          printJson({
+            out,
+            files: written,
+            name: result.name,
+            claim: result.claim,
+            summary: s,
+            wallSeconds: meta.wallSeconds,
+            points: result.points.map((p) => ({
+              ...p.point,
+              verdict: p.verdict,
+              comparisons: p.comparisons,
+              quantities: p.quantities.map((q) => ({
+                key: q.key,
+                value: q.value,
+                interval: q.interval,
+                source: q.source,
+                method: q.method,
               })),
-            })}\n`,
-          );
+            })),
+          });
           return;
         }
         process.stdout.write(

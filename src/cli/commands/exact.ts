@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { solveExact } from '../../meanfield/exact/index.ts';
 import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger } from '../options.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   lambda: number;
@@ -38,7 +39,7 @@ export function exactCommand(): Command {
     modelAction((model, o: Opts) => {
       const r = solveExact(model, { n: o.n, truncationBound: o.truncationBound, maxStates: o.maxStates });
       if (o.json) {
-        process.stdout.write(`${JSON.stringify(r)}\n`);
+        printJson(r);
         return;
       }
       const t = r.truncation;

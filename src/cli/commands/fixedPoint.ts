@@ -13,6 +13,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { addModelOptions, examples, modelAction, parseNumber, parsePositive, type ModelFlags } from '../options.ts';
+import { printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   refined?: boolean;
@@ -91,19 +92,17 @@ export function fixedPointCommand(): Command {
           }
         }
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({
-              model,
-              meanResponseTime: fp.meanResponseTime,
-              meanQueueLength: fp.meanQueueLength,
-              tail: fp.tail,
-              truncationLevel: fp.truncationLevel,
-              responseTimeCcdf: { times, ccdf },
-              ...(refined ? { refined } : {}),
-              diagnostics: fp.diagnostics,
-              provenance: fp.provenance,
-            })}\n`,
-          );
+          printJson({
+            model,
+            meanResponseTime: fp.meanResponseTime,
+            meanQueueLength: fp.meanQueueLength,
+            tail: fp.tail,
+            truncationLevel: fp.truncationLevel,
+            responseTimeCcdf: { times, ccdf },
+            ...(refined ? { refined } : {}),
+            diagnostics: fp.diagnostics,
+            provenance: fp.provenance,
+          });
           return;
         }
         const lines = [
@@ -140,19 +139,17 @@ export function fixedPointCommand(): Command {
 function printGeneralSolution(model: SupermarketModel, json: boolean): void {
   const s = solveMeanField(model);
   if (json) {
-    process.stdout.write(
-      `${JSON.stringify({
-        model,
-        meanResponseTime: s.meanResponseTime,
-        ...(s.estimate ? { estimate: s.estimate } : {}),
-        ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}),
-        ...(s.tail ? { tail: s.tail } : {}),
-        solver: s.solver,
-        kind: s.kind,
-        source: s.source,
-        ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
-      })}\n`,
-    );
+    printJson({
+      model,
+      meanResponseTime: s.meanResponseTime,
+      ...(s.estimate ? { estimate: s.estimate } : {}),
+      ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}),
+      ...(s.tail ? { tail: s.tail } : {}),
+      solver: s.solver,
+      kind: s.kind,
+      source: s.source,
+      ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
+    });
     return;
   }
   const ci = s.estimate ? `  95% CI [${s.estimate.ci95[0].toFixed(4)}, ${s.estimate.ci95[1].toFixed(4)}]` : '';

@@ -4,6 +4,7 @@ import { DISCIPLINES, parseModel, type Discipline } from '../../model/index.ts';
 import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
 import { examples, parseNumber, parsePositive, serviceFromFlag } from '../options.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   lambda: number;
@@ -67,7 +68,7 @@ export function mg1Command(): Command {
         ),
       );
       if (o.json) {
-        process.stdout.write(`${JSON.stringify(o.all ? { results: results.map(plain) } : plain(results[0]))}\n`);
+        printJson(o.all ? { results: results.map(plain) } : plain(results[0]));
         return;
       }
       const m = results[0].provenance.model;

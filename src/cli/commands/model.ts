@@ -19,6 +19,7 @@ import { simulatePopulation, type PopulationSimulationResult } from '../../sim/i
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action } from '../errors.ts';
 import { examples, parseIntegerList, parseNumber, parsePositive } from '../options.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   set: Record<string, number>;
@@ -129,72 +130,70 @@ export function modelCommand(): Command {
           );
         }
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({
-              model: {
-                name: model.name,
-                file,
-                source: model.source,
-                parameters: model.parameters,
-                variables: model.variables,
-                transitions: model.transitions.length,
-              },
-              fixedPoint: {
-                x: fp.x,
-                residual: fp.residual,
-                iterations: fp.iterations,
-                observables: fp.observables,
-                diagnostics: fp.diagnostics,
-              },
-              ...(refined
-                ? {
-                    refined: {
-                      order,
-                      V: refined.V,
-                      observables: refined.observables,
-                      lyapunovResidual: refined.lyapunovResidual,
-                      diagnostics: refined.diagnostics,
-                      estimates,
-                      ...(second
-                        ? {
-                            secondOrder: {
-                              A: second.A,
-                              observables: second.observables,
-                              diagnostics: second.diagnostics,
-                              provenance: second.provenance,
-                            },
-                          }
-                        : {}),
-                    },
-                  }
-                : {}),
-              ...(simulations.length
-                ? {
-                    simulations: simulations.map((r) => ({
-                      n: r.n,
-                      observables: r.observables,
-                      x: r.x,
-                      events: r.events,
-                      warmup: r.warmup,
-                      horizon: r.horizon,
-                      seeds: r.seeds,
-                      provenance: r.provenance,
-                    })),
-                  }
-                : {}),
-              ...(transient
-                ? {
-                    transient: {
-                      times: transient.times,
-                      x: transient.x,
-                      observables: transient.observables,
-                      diagnostics: transient.diagnostics,
-                    },
-                  }
-                : {}),
-              provenance: refined?.provenance ?? fp.provenance,
-            })}\n`,
-          );
+          printJson({
+            model: {
+              name: model.name,
+              file,
+              source: model.source,
+              parameters: model.parameters,
+              variables: model.variables,
+              transitions: model.transitions.length,
+            },
+            fixedPoint: {
+              x: fp.x,
+              residual: fp.residual,
+              iterations: fp.iterations,
+              observables: fp.observables,
+              diagnostics: fp.diagnostics,
+            },
+            ...(refined
+              ? {
+                  refined: {
+                    order,
+                    V: refined.V,
+                    observables: refined.observables,
+                    lyapunovResidual: refined.lyapunovResidual,
+                    diagnostics: refined.diagnostics,
+                    estimates,
+                    ...(second
+                      ? {
+                          secondOrder: {
+                            A: second.A,
+                            observables: second.observables,
+                            diagnostics: second.diagnostics,
+                            provenance: second.provenance,
+                          },
+                        }
+                      : {}),
+                  },
+                }
+              : {}),
+            ...(simulations.length
+              ? {
+                  simulations: simulations.map((r) => ({
+                    n: r.n,
+                    observables: r.observables,
+                    x: r.x,
+                    events: r.events,
+                    warmup: r.warmup,
+                    horizon: r.horizon,
+                    seeds: r.seeds,
+                    provenance: r.provenance,
+                  })),
+                }
+              : {}),
+            ...(transient
+              ? {
+                  transient: {
+                    times: transient.times,
+                    x: transient.x,
+                    observables: transient.observables,
+                    diagnostics: transient.diagnostics,
+                  },
+                }
+              : {}),
+            provenance: refined?.provenance ?? fp.provenance,
+          });
           return;
         }
         const K = model.variables.length;

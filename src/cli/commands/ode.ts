@@ -15,6 +15,7 @@ import {
 import type { SupermarketModel } from '../../model/index.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { addModelOptions, examples, modelAction, parseNumberList, parsePositive, type ModelFlags } from '../options.ts';
+import { printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   tEnd: number;
@@ -116,9 +117,7 @@ export function odeCommand(): Command {
           ? solveTransient(model, { times, from, tolerance: o.tolerance })
           : phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({ model, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`,
-          );
+          printJson({ model, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail, diagnostics: tr.diagnostics, provenance: tr.provenance });
         } else if (o.csv) {
           const K = tr.tail[0]?.length ?? 0;
           const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
@@ -148,9 +147,7 @@ function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): v
     throw new InvalidModelError('--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system');
   const tr = lwlTransient(model, { times });
   if (o.json) {
-    process.stdout.write(
-      `${JSON.stringify({ model, times: tr.times, busyFraction: tr.busyFraction, meanWorkload: tr.meanWorkload, quantiles: tr.quantiles, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`,
-    );
+    printJson({ model, times: tr.times, busyFraction: tr.busyFraction, meanWorkload: tr.meanWorkload, quantiles: tr.quantiles, diagnostics: tr.diagnostics, provenance: tr.provenance });
   } else if (o.csv) {
     process.stdout.write(
       stringify(
@@ -281,7 +278,7 @@ function runUntilSteady(model: SupermarketModel, from: number[] | undefined, o: 
   const meanQueueLength = tails.map((s) => s.slice(1).reduce((a, b) => a + b, 0));
   const steady = { time: reached, tolerance: o.tol, distance: last, resolution: o.dt, init: o.init ?? (o.from ? 'from' : 'empty') };
   if (o.json) {
-    process.stdout.write(`${JSON.stringify({ model, steady, times, meanQueueLength, tail: tails, fixedPoint: star })}\n`);
+    printJson({ model, steady, times, meanQueueLength, tail: tails, fixedPoint: star });
   } else if (o.csv) {
     const K = Math.max(...tails.map((s) => s.length));
     const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
@@ -315,26 +312,24 @@ function printRefinedTransient(model: SupermarketModel, times: number[], from: n
   const at = refinedTransientAt(r, n);
   const tr = r.meanField;
   if (o.json) {
-    process.stdout.write(
-      `${JSON.stringify({
-        model,
+    printJson({
+      model,
+      n,
+      times: tr.times,
+      meanQueueLength: tr.meanQueueLength,
+      tail: tr.tail,
+      refined: {
         n,
-        times: tr.times,
-        meanQueueLength: tr.meanQueueLength,
-        tail: tr.tail,
-        refined: {
-          n,
-          meanQueueLength: at.meanQueueLength,
-          tail: at.tail,
-          V: r.V,
-          sumV: r.sumV,
-          diagnostics: r.diagnostics,
-          provenance: r.provenance,
-        },
-        diagnostics: tr.diagnostics,
-        provenance: tr.provenance,
-      })}\n`,
-    );
+        meanQueueLength: at.meanQueueLength,
+        tail: at.tail,
+        V: r.V,
+        sumV: r.sumV,
+        diagnostics: r.diagnostics,
+        provenance: r.provenance,
+      },
+      diagnostics: tr.diagnostics,
+      provenance: tr.provenance,
+    });
   } else if (o.csv) {
     const K = tr.tail[0]?.length ?? 0;
     const columns = [

@@ -13,6 +13,7 @@ import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
 import { examples, addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger } from '../options.ts';
 import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   n: number;
@@ -181,14 +182,12 @@ export function replayCommand(): Command {
       const { records, ...result } = r;
       const about = { trace: trace.source, format: trace.format, jobsFrom: from, jobsTo: to, skipped: trace.skipped.count, ...scale };
       if (o.json) {
-        process.stdout.write(
-          `${JSON.stringify({
-            ...result,
-            replay: about,
-            ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),
-            ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs } } : {}),
-          })}\n`,
-        );
+        printJson({
+          ...result,
+          replay: about,
+          ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),
+          ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs } } : {}),
+        });
         return;
       }
       const unit = o.rescale ? 'time units = mean sizes' : 'seconds';

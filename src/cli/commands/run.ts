@@ -29,6 +29,7 @@ import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { examples, parseOutDir } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   out?: string;
@@ -201,9 +202,7 @@ export function runCommand(): Command {
         const findings = judgeExperimentClaims(claims, ordered);
         const files = await writeExperimentReport(out, spec, ordered, meta, findings);
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds })}\n`,
-          );
+          printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
           return;
         }
         process.stdout.write(

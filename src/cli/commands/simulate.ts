@@ -25,6 +25,7 @@ import {
   parseReplications,
   type ModelFlags,
 } from '../options.ts';
+import { printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
@@ -169,7 +170,7 @@ export function simulateCommand(): Command {
         const records = exportRecords(model, n, warm, o);
         const infinite = !slowdownFinite(model);
         if (o.json) {
-          process.stdout.write(`${JSON.stringify({ ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json })}\n`);
+          printJson({ ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json });
           return;
         }
         const f = result.finiteness;

@@ -9,6 +9,7 @@ import { learnPredictions, type LearnResult, type PredictionQuality } from '../.
 import { loadTrace, pairStatistics, SWIM_GAP_TOLERANCE, traceStatistics, type PairStatistics, type SwimJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
 import { examples, parseIntegerList, parsePositiveInteger } from '../options.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   format?: 'swf' | 'swim';
@@ -107,20 +108,18 @@ export function traceCommand(): Command {
         const filter = trace.format === 'swf' ? (trace.filter.status ? `status in [${trace.filter.status.join(', ')}]` : 'none') : 'none';
         if (o.json) {
           const sizeDef = trace.format === 'swim' ? trace.size : { kind: 'run time', formula: 'SWF field 4 (s)' };
-          process.stdout.write(
-            `${JSON.stringify({
-              source: trace.source,
-              format: trace.format,
-              records: trace.records,
-              skipped: trace.skipped,
-              ...(trace.format === 'swim' ? { warnings: trace.warnings } : {}),
-              filter,
-              size: sizeDef,
-              statistics: stats,
-              ...(feature ? { mapInputFeature: feature } : {}),
-              ...(learned ? { learn: learned.map(({ predictions, ...rest }) => rest) } : {}),
-            })}\n`,
-          );
+          printJson({
+            source: trace.source,
+            format: trace.format,
+            records: trace.records,
+            skipped: trace.skipped,
+            ...(trace.format === 'swim' ? { warnings: trace.warnings } : {}),
+            filter,
+            size: sizeDef,
+            statistics: stats,
+            ...(feature ? { mapInputFeature: feature } : {}),
+            ...(learned ? { learn: learned.map(({ predictions, ...rest }) => rest) } : {}),
+          });
           return;
         }
         const unit = trace.format === 'swf' ? 's' : 'B';
