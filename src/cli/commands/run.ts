@@ -19,6 +19,7 @@ import {
 } from '../../experiments/index.ts';
 import type { CellOutcome } from '../../experiments/index.ts';
 import { CellStore } from '../../experiments/cellStore.ts';
+import { storedSimulation } from '../../compare/comparison.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import { writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
@@ -66,15 +67,9 @@ function cellSettings(cell: ExperimentCell): Omit<ExperimentCell, 'key'> {
 function summarise(result: SimulationResult): CellOutcome['result'] {
   const r = result as SimulationResult & Partial<Pick<CellOutcome['result'], 'meanSlowdown' | 'responseTimePercentiles'>>;
   return {
-    meanResponseTime: r.meanResponseTime,
-    meanQueueLength: r.meanQueueLength,
+    ...storedSimulation(r),
     ...(r.meanSlowdown ? { meanSlowdown: r.meanSlowdown } : {}),
     ...(r.responseTimePercentiles ? { responseTimePercentiles: r.responseTimePercentiles } : {}),
-    events: r.events,
-    eventsPerSecond: r.eventsPerSecond,
-    wallSeconds: r.wallSeconds,
-    warmupTime: r.warmupTime,
-    seeds: r.seeds,
   };
 }
 
