@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { solveExact } from '../../meanfield/exact/index.ts';
 import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger } from '../options.ts';
-import { printJson } from '../output.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   lambda: number;
@@ -29,7 +29,7 @@ export function exactCommand(): Command {
     .requiredOption('--n <n>', 'number of servers, integer ≥ 1', parsePositiveInteger)
     .option('--truncation-bound <ε>', 'bound on the E[T] truncation error (model time units)', parsePositive, 1e-6)
     .option('--max-states <S>', 'refuse larger state spaces', parsePositiveInteger, 2e7)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(jsonOption())
     .addHelpText(
       'after',
       examples(['supermarket exact --n 3 --d 2 --lambda 0.9', 'supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json']),

@@ -13,7 +13,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { addModelOptions, examples, modelAction, parseNumber, parsePositive, type ModelFlags } from '../options.ts';
-import { printJson } from '../output.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   refined?: boolean;
@@ -53,7 +53,7 @@ export function fixedPointCommand(): Command {
     )
     .option('--ccdf-t-end <t>', 'response-time ccdf P(T > t) is given on 0..t-end', parsePositive, 10)
     .option('--ccdf-dt <dt>', 'step of the ccdf grid', parsePositive, 0.5)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(jsonOption())
     .addHelpText(
       'after',
       examples(['supermarket fixed-point --lambda 0.9 --d 2', 'supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json']),

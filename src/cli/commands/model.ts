@@ -19,7 +19,7 @@ import { simulatePopulation, type PopulationSimulationResult } from '../../sim/i
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action } from '../errors.ts';
 import { examples, parseIntegerList, parseNumber, parsePositive } from '../options.ts';
-import { printJson } from '../output.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   set: Record<string, number>;
@@ -80,7 +80,7 @@ export function modelCommand(): Command {
     .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNumber)
     .option('--replications <r>', 'replications for --compare (≥ 2)', parsePositive, 10)
     .option('--seed <s>', 'master seed for --compare', parseNumber, 1)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(jsonOption())
     .addHelpText(
       'after',
       examples([

@@ -1,6 +1,6 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
 import { readFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
   lwlTransient,
@@ -15,7 +15,7 @@ import {
 import type { SupermarketModel } from '../../model/index.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { addModelOptions, examples, modelAction, parseNumberList, parsePositive, type ModelFlags } from '../options.ts';
-import { printJson } from '../output.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   tEnd: number;
@@ -56,7 +56,7 @@ export function odeCommand(): Command {
     )
     .option('--n <n>', 'servers for --refined', parsePositive)
     .option('--levels <k>', 'levels shown in text output', parsePositive, 5)
-    .addOption(new Option('--json', 'print one JSON object on stdout').conflicts('csv'))
+    .addOption(jsonOption().conflicts('csv'))
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
     // initial state and time to steady state (SQ(d) ODE; see initialTail and runUntilSteady below)
     .option(

@@ -12,8 +12,8 @@ import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
 import { examples, addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger } from '../options.ts';
-import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
-import { printJson } from '../output.ts';
+import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   n: number;
@@ -87,10 +87,9 @@ export function replayCommand(): Command {
       0,
     )
     .option('--batches <B>', 'batches for the batch-means CIs, ≥ 2 (default: 25, fewer for short traces)', parsePositiveInteger)
-    .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseNonNegativeInteger, 1)
-    .option('--per-job <file.csv>', 'write the measured jobs as CSV: arrival, size, prediction, server, start (FIFO), departure, response')
-    .option('--per-server', 'per server: busy fraction, mean queue (Little: Σ T / window), jobs served')
-    .option('--json', 'print one JSON object on stdout')
+    .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseNonNegativeInteger, 1);
+  addRecordOptions(cmd)
+    .addOption(jsonOption())
     .addHelpText(
       'after',
       examples([

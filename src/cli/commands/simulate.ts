@@ -11,7 +11,7 @@ import { createProgress } from '../progress.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
-import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import {
   addModelOptions,
   examples,
@@ -25,7 +25,7 @@ import {
   parseReplications,
   type ModelFlags,
 } from '../options.ts';
-import { printJson } from '../output.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
@@ -101,14 +101,9 @@ export function simulateCommand(): Command {
         .choices(['auto', 'event', 'priority', 'race'])
         .default('auto'),
     )
-    .option('--json', 'print one JSON object on stdout')
-    .option('--no-progress', 'no progress output on stderr')
-    // records of the first replication (see exportRecords below)
-    .option('--per-server', 'per server, in the first replication: busy fraction, mean queue (Little: Σ T / window), jobs served')
-    .option(
-      '--per-job <file.csv>',
-      'write the measured jobs of the first replication as CSV: arrival, size, prediction, server, start (FIFO), departure, response',
-    )
+    .addOption(jsonOption())
+    .option('--no-progress', 'no progress output on stderr');
+  addRecordOptions(cmd, 'the first replication') // see exportRecords below
     .addHelpText(
       'after',
       examples([

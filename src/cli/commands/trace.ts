@@ -9,7 +9,7 @@ import { learnPredictions, type LearnResult, type PredictionQuality } from '../.
 import { loadTrace, pairStatistics, SWIM_GAP_TOLERANCE, traceStatistics, type PairStatistics, type SwimJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
 import { examples, parseIntegerList, parsePositiveInteger } from '../options.ts';
-import { printJson } from '../output.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   format?: 'swf' | 'swim';
@@ -66,7 +66,7 @@ export function traceCommand(): Command {
     .option('--seed <s>', 'seed of the training subsample and the forest', parsePositiveInteger, 1)
     .option('--trees <k>', 'random forest: number of trees', parsePositiveInteger, 16)
     .option('--max-train-samples <k>', 'random forest: training subsample size', parsePositiveInteger, 800)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(jsonOption())
     .addHelpText(
       'after',
       examples([
