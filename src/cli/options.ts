@@ -57,6 +57,11 @@ export function parseOutDir(value: string): string {
   return value;
 }
 
+/** `--out <dir>`, the report folder of the commands that write a report (checked by `parseOutDir`). */
+export function outOption(whenOmitted: string): Option {
+  return new Option('--out <dir>', `report folder (default: ${whenOmitted})`).argParser(parseOutDir);
+}
+
 export function parseNonNegativeInteger(value: string): number {
   return parseWhere(value, (x) => Number.isInteger(x) && x >= 0, 'an integer ≥ 0');
 }

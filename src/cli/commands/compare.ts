@@ -23,7 +23,7 @@ import {
   parseMaxLevel,
   parseNonNegativeInteger,
   parseNumberList,
-  parseOutDir,
+  outOption,
   parsePositive,
   parseReplications,
 } from '../options.ts';
@@ -190,11 +190,7 @@ export function compareCommand(): Command {
       1e-3,
     )
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
-    .option(
-      '--out <dir>',
-      `report folder (default: ${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>)`,
-      parseOutDir,
-    )
+    .addOption(outOption(`${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>`))
     .option('--no-trajectory', 'skip the transient comparison from empty')
     .option(
       '--trajectory-n <list>',

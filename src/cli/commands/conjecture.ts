@@ -20,7 +20,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
+import { examples, outOption, parsePositiveInteger, parseReplications } from '../options.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
 class ShardDone {
@@ -79,7 +79,7 @@ export function conjectureCommand(): Command {
         'results.json, metadata.json; finished simulations and solves are kept in <out>/cells/ (rerun to resume).',
     )
     .argument('<file>', 'conjecture file (JSON), e.g. analysis/h3-jsq-beats-lpw.json')
-    .option('--out <dir>', 'report folder (default: reports/conjecture-<name>)', parseOutDir)
+    .addOption(outOption('reports/conjecture-<name>'))
     .option('--n <n>', 'override evaluation.n (servers of the simulations)', parsePositiveInteger)
     .option('--jobs <k>', 'override evaluation.jobs (measured jobs per replication)', parsePositiveInteger)
     .option('--replications <r>', 'override evaluation.replications', parseReplications);

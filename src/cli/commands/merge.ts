@@ -14,7 +14,7 @@ import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
-import { examples, parseOutDir, parsePositiveInteger } from '../options.ts';
+import { examples, outOption, parsePositiveInteger } from '../options.ts';
 
 interface Opts {
   out?: string;
@@ -133,7 +133,7 @@ export function mergeCommand(): Command {
         'cells and computes nothing: rerun those shards (or resubmit the job array) and merge again.',
     )
     .argument('<dir...>', 'shard folders, or report folders holding shards/*')
-    .option('--out <dir>', 'report folder (default: the one the shards were started with)', parseOutDir)
+    .addOption(outOption('the one the shards were started with'))
     .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parsePositiveInteger)
     .option('--json', "print the command's JSON summary on stdout")
     .option('--no-progress', 'no progress output on stderr')

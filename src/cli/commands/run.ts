@@ -28,7 +28,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, parseOutDir } from '../options.ts';
+import { examples, outOption } from '../options.ts';
 import { dependencyVersions } from '../versions.ts';
 import { printJson } from '../output.ts';
 
@@ -82,7 +82,7 @@ export function runCommand(): Command {
         'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.',
     )
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
-    .option('--out <dir>', 'report folder (default: reports/<experiment name>)', parseOutDir);
+    .addOption(outOption('reports/<experiment name>'));
   return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
