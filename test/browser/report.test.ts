@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
-import { reportComparison } from '../compare/config.ts';
+import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { testMeta } from '../report/meta.ts';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
@@ -20,14 +20,7 @@ if (!chromium) console.warn(`browser test skipped: no Chromium found (tried ${CA
 
 const OUT = path.resolve('test-output');
 const meta = testMeta('browser test');
-const tiny = reportComparison({
-  lambdas: [0.5, 0.8],
-  ns: [10, 50],
-  jobs: 3_000,
-  replications: 2,
-  seed: 3,
-  trajectory: { ns: [50], tEnd: 5, dt: 1, replications: 2 },
-});
+const tiny = reportComparison({ lambdas: [0.5, 0.8], ns: [10, 50], jobs: 3_000, replications: 2, seed: 3, trajectory: SHORT_TRAJECTORY });
 
 describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
   let browser: Browser;

@@ -6,14 +6,8 @@ import { cellSeed, hasRefinedTerm, runComparison, type CellResult } from '../../
 import { testComparison } from './config.ts';
 
 describe('runComparison (classic model: the refined term exists)', () => {
-  const config = testComparison({
-    lambdas: [0.7],
-    ns: [10, 100],
-    jobs: 40_000,
-    replications: 4,
-    seed: 11,
-    trajectory: { ns: [100], tEnd: 10, dt: 1, replications: 10 },
-  });
+  const trajectory = { ns: [100], tEnd: 10, dt: 1, replications: 10 };
+  const config = testComparison({ lambdas: [0.7], ns: [10, 100], jobs: 40_000, replications: 4, seed: 11, trajectory });
   const result = runComparison(config);
 
   it('runComparison(config) returns one cell per (d, λ, n) with the mean field and refined values beside the simulation', () => {
@@ -129,16 +123,8 @@ describe('runComparison sizing (--resolve, --min-horizon) and the family record'
 });
 
 describe('runComparison (LWL(d): judged without V)', () => {
-  const config = testComparison({
-    lambdas: [0.7],
-    ns: [50, 200],
-    jobs: 150_000,
-    replications: 6,
-    seed: 5,
-    maxLevel: 10,
-    model: { selection: 'lwl' },
-    trajectory: { ns: [200], tEnd: 12, dt: 1, replications: 4 },
-  });
+  const lwl = { model: { selection: 'lwl' }, maxLevel: 10, trajectory: { ns: [200], tEnd: 12, dt: 1, replications: 4 } } as const;
+  const config = testComparison({ lambdas: [0.7], ns: [50, 200], jobs: 150_000, replications: 6, seed: 5, ...lwl });
   const result = runComparison(config);
   const m = result.models[0];
 

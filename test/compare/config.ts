@@ -20,6 +20,9 @@ export function testComparison(over: TestComparison): ComparisonConfig {
   };
 }
 
+/** A short simulated trajectory (n = 50, t = 0..5, two replications) for the report tests' transient figures. */
+export const SHORT_TRAJECTORY = { ns: [50], tEnd: 5, dt: 1, replications: 2 };
+
 /** A config for the report tests: as `testComparison`, but a coarse warm-up (ε = 1e-2) and tails to s_8. */
 export function reportComparison(over: TestComparison): ComparisonConfig {
   return testComparison({ warmupTolerance: 1e-2, maxLevel: 8, ...over });

@@ -6,14 +6,8 @@ import { tInterval } from '../../src/stats/index.ts';
 import { testComparison } from './config.ts';
 
 describe('exact points in the comparison', () => {
-  const base = testComparison({
-    lambdas: [0.5],
-    ns: [10, 20],
-    jobs: 4_000,
-    replications: 3,
-    seed: 5,
-    exact: { ns: [2, 3], truncationBound: 1e-5, maxStates: 2e5, jobs: 20_000, replications: 4 },
-  });
+  const exact = { ns: [2, 3], truncationBound: 1e-5, maxStates: 2e5, jobs: 20_000, replications: 4 };
+  const base = testComparison({ lambdas: [0.5], ns: [10, 20], jobs: 4_000, replications: 3, seed: 5, exact });
 
   it('runComparison(exact n = 2, 3) adds cells at n = 2, 3 with the exact E[T] (1.59656 with replacement at λ = 0.5, d = 2, n = 2)', () => {
     const r = runComparison(base);

@@ -4,18 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
-import { reportComparison } from '../compare/config.ts';
+import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
 
 const meta = testMeta();
-const tiny = reportComparison({
-  lambdas: [0.5],
-  ns: [10, 50],
-  jobs: 5_000,
-  replications: 3,
-  seed: 2,
-  trajectory: { ns: [50], tEnd: 5, dt: 1, replications: 2 },
-});
+const tiny = reportComparison({ lambdas: [0.5], ns: [10, 50], jobs: 5_000, replications: 3, seed: 2, trajectory: SHORT_TRAJECTORY });
 
 /** Checks that every figure was written in every format, the PNG is a PNG, and the CSV holds exactly the plotted rows. */
 function expectFigures(dir: string, files: string[], names: string[]): void {

@@ -9,14 +9,8 @@ import { reportComparison } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
 
 const meta = testMeta();
-const config = reportComparison({
-  lambdas: [0.5],
-  ns: [10, 20, 50],
-  jobs: 3_000,
-  replications: 3,
-  seed: 2,
-  exact: { ns: [2, 3], truncationBound: 1e-4, maxStates: 2e5, jobs: 3_000, replications: 3 },
-});
+const exact = { ns: [2, 3], truncationBound: 1e-4, maxStates: 2e5, jobs: 3_000, replications: 3 };
+const config = reportComparison({ lambdas: [0.5], ns: [10, 20, 50], jobs: 3_000, replications: 3, seed: 2, exact });
 
 describe('exact points and the second order in the comparison report', () => {
   const result = runComparison(config);
