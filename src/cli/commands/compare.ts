@@ -4,7 +4,6 @@
  * JSQ(d) FIFO exponential (the default) is judged against the refined mean field (theory.md §6); every other model
  * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8); both by `runComparison`.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
@@ -27,7 +26,7 @@ import {
   parsePositive,
   parseReplications,
 } from '../options.ts';
-import { dependencyVersions } from '../versions.ts';
+import { startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
@@ -94,10 +93,6 @@ function cellSettings(c: ComparisonConfig, model?: ModelFields) {
     ...(c.resolve ? { resolve: c.resolve } : {}),
     ...(c.horizon ? { horizon: c.horizon } : {}),
   };
-}
-
-function machine() {
-  return { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` };
 }
 
 /**
@@ -241,7 +236,7 @@ export function compareCommand(): Command {
     )
     .action(
       action(async (o: Opts, self: Command) => {
-        const started = Date.now();
+        const runMeta = startRun();
         const out = o.out ?? outDirFor(o, self);
         const tEnd = o.tEnd ?? 0; // resolved below when 0
         const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
@@ -272,7 +267,6 @@ export function compareCommand(): Command {
         };
         const progress = createProgress('compare', o.progress);
         const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
-        const command = ['supermarket', ...process.argv.slice(2)].join(' ');
         // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
         const settings = cellSettings(config, refined ? undefined : fields);
         let ran;
@@ -296,14 +290,7 @@ export function compareCommand(): Command {
         }
         const { result } = ran;
         const cache = { resumed: ran.resumed };
-        const meta = {
-          command,
-          startedAt: new Date(started).toISOString(),
-          wallSeconds: (Date.now() - started) / 1000,
-          versions: dependencyVersions(),
-          resumedCells: cache.resumed,
-          machine: machine(),
-        };
+        const meta = { ...runMeta(), resumedCells: cache.resumed };
         const previous = previousReport(out);
         const files = await writeComparisonReport(out, result, meta);
         const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;

@@ -4,7 +4,6 @@
  * report. Simulations run on the worker pool; every finished simulation and mean-field solve is stored at once under
  * <out>/cells/, so an interrupted run resumes.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
@@ -26,7 +25,7 @@ import { examples, outOption, parsePositiveInteger, parseReplications } from '..
 class ShardDone {
   constructor(readonly summary: string) {}
 }
-import { dependencyVersions } from '../versions.ts';
+import { startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 
 interface Opts {
@@ -94,7 +93,7 @@ export function conjectureCommand(): Command {
     )
     .action(
       action(async (file: string, o: Opts, self: Command) => {
-        const started = Date.now();
+        const runMeta = startRun();
         const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
         const out = o.out ?? path.join('reports', `conjecture-${conjecture.spec.name}`);
         const cells = path.join(out, 'cells');
@@ -179,14 +178,7 @@ export function conjectureCommand(): Command {
         }
         const figures = conjectureFigures(result);
         const rows = conjectureRows(result);
-        const meta = {
-          command: ['supermarket', ...process.argv.slice(2)].join(' '),
-          startedAt: new Date(started).toISOString(),
-          wallSeconds: (Date.now() - started) / 1000,
-          versions: dependencyVersions(),
-          resumedSimulations: simStore.resumed,
-          machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
-        };
+        const meta = { ...runMeta(), resumedSimulations: simStore.resumed };
         const md = conjectureMarkdown(result, figures, meta);
         const written = await writeReportFolder(out, {
           figures,

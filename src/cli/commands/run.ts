@@ -2,7 +2,6 @@
  * `supermarket run experiments/<file>.json`: runs an experiment grid on all cores, storing each finished cell at
  * once (atomically) under <out>/cells/, so an interrupted run resumes where it stopped; then writes the report.
  */
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -29,7 +28,7 @@ import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption } from '../options.ts';
-import { dependencyVersions } from '../versions.ts';
+import { startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 
 interface Opts {
@@ -95,7 +94,7 @@ export function runCommand(): Command {
     )
     .action(
       action(async (file: string, o: Opts, self: Command) => {
-        const started = Date.now();
+        const runMeta = startRun();
         const spec = loadExperiment(file);
         const claims = loadExperimentClaims(file, spec);
         let cells: ExperimentCell[];
@@ -184,16 +183,7 @@ export function runCommand(): Command {
           return;
         }
         const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
-        const meta = {
-          command: ['supermarket', ...process.argv.slice(2)].join(' '),
-          startedAt: new Date(started).toISOString(),
-          wallSeconds: (Date.now() - started) / 1000,
-          versions: dependencyVersions(),
-          resumedCells: resumed,
-          skippedCells: skipped,
-          ...(predictorQuality.length ? { predictorQuality } : {}),
-          machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
-        };
+        const meta = { ...runMeta(), resumedCells: resumed, skippedCells: skipped, ...(predictorQuality.length ? { predictorQuality } : {}) };
         const findings = judgeExperimentClaims(claims, ordered);
         const files = await writeExperimentReport(out, spec, ordered, meta, findings);
         if (o.json) {
