@@ -146,7 +146,6 @@ function exactNs(o: Opts): number[] {
 export function compareCommand(): Command {
   const p = DEFAULT_PRESET;
   const cmd = new Command('compare')
-    .summary('n-sweep: simulation vs mean field (and refined mean field where it exists), written as a validation report')
     .description(
       'For every (d, λ) and every n, simulates the system (replications × jobs after a mean-field warm-up) and\n' +
         'compares E[T] with the n → ∞ limit. JSQ(d) FIFO exponential (the default): against the mean field and the refined\n' +

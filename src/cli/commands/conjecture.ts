@@ -67,7 +67,6 @@ function summarise(r: SimulationResult): SimulationSummary {
 
 export function conjectureCommand(): Command {
   const cmd = new Command('conjecture')
-    .summary('test a claim such as "T(jsq, sprpt) < T(lpw, sprpt)" over a parameter grid: holds / fails / undecided per point')
     .description(
       'Evaluates the claim of a conjecture file (a mathjs expression over T, S, P50, P95, P99 (selection, discipline):\n' +
         'mean response time, mean slowdown, response-time percentiles) at every grid point (λ × d × service × prediction).\n' +

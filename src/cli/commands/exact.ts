@@ -20,7 +20,6 @@ interface Opts {
 
 export function exactCommand(): Command {
   const cmd = new Command('exact')
-    .summary('exact E[T], E[Q] and tail fractions of the n-server chain (small n; JSQ(d) or random, exponential sizes)')
     .description(
       'Solves the n-server continuous-time Markov chain on sorted occupancy vectors (servers are exchangeable),\n' +
         'truncated at a level cap K raised until the estimated E[T] truncation error is below --truncation-bound;\n' +

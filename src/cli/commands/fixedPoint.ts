@@ -28,7 +28,6 @@ interface Opts extends ModelFlags {
 
 export function fixedPointCommand(): Command {
   const cmd = new Command('fixed-point')
-    .summary('mean-field fixed point: tail fractions s_i, E[Q], E[T], response-time ccdf, refined 1/n correction')
     .description(
       'Fixed point of the SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) (theory.md §2).\n' +
         'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +

@@ -124,7 +124,6 @@ const SHARDED_COMMANDS = {
 
 export function mergeCommand(): Command {
   return new Command('merge')
-    .summary('join the cell stores of the shards of one grid (--shard i/N, Slurm array tasks) and write its report')
     .description(
       'Reads the shard folders (each <out>/shards/<i>-of-<N>/ with shard.json and cells/, or a report folder holding\n' +
         'them), checks that they come from one run (same command, grid, settings and supermarket-lab version; mixed\n' +

@@ -22,7 +22,6 @@ const slowdownText = (r: Mg1Result) => (r.slowdownFinite ? r.meanSlowdown.toFixe
 
 export function mg1Command(): Command {
   const cmd = new Command('mg1')
-    .summary('exact M/G/1 (d = 1) baselines: E[T], E[slowdown], E[U] for FIFO, SJF, PSJF, SRPT, SPJF, PSPJF, SPRPT')
     .description(
       'Single-server formulas of theory.md §7 (Pollaczek–Khinchine, Kleinrock, Schrage–Miller; with predictions\n' +
         'Mitzenmacher ITCS 2020), evaluated by adaptive Gauss–Kronrod quadrature with error estimates.\n' +

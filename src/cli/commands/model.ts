@@ -49,7 +49,6 @@ const fmt = (v: number) => (Math.abs(v) >= 1e-4 || v === 0 ? v.toFixed(6) : v.to
 
 export function modelCommand(): Command {
   return new Command('model')
-    .summary('generic population model from a JSON file: fixed point, observables, refined 1/n term, transient')
     .description(
       'Reads a density-dependent population model (state variables, transitions with jump vectors and mathjs\n' +
         'rate expressions; format in models/README.md), derives the drift f = Σ ℓβ_ℓ with its symbolic Jacobian and\n' +

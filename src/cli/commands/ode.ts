@@ -34,7 +34,6 @@ interface Opts extends ModelFlags {
 
 export function odeCommand(): Command {
   const cmd = new Command('ode')
-    .summary('mean-field transient s_i(t) from an initial state (default: empty), on a time grid')
     .description(
       'Integrates ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) with odex (Hairer–Wanner extrapolation), ' +
         'sampling the dense output at t = 0, dt, 2dt, …, t-end; the solver outcome is checked and a failure is an error. ' +

@@ -54,7 +54,6 @@ function rawWorkload(jobs: readonly TraceJob[], user: boolean) {
 
 export function replayCommand(): Command {
   const cmd = new Command('replay')
-    .summary('replay an SWF or SWIM trace over n servers: E[T], slowdown, E[Q] with batch-means CIs; per-job CSV')
     .description(
       'Replays the jobs of a trace (submit time, run time; SWF fields 2 and 4, the recorded wait of field 3 ' +
         'belongs to the original machine and is ignored) over n servers: each job samples d servers, joins one by the ' +

@@ -74,7 +74,6 @@ function summarise(result: SimulationResult): CellOutcome['result'] {
 
 export function runCommand(): Command {
   const cmd = new Command('run')
-    .summary('run an experiment file (grid of λ, d, n, policies, service laws, predictions) and write its report')
     .description(
       'Runs every cell of an experiment file with replications and Student-t 95% CIs, using one worker thread\n' +
         'per core. Each finished cell is stored at once in <out>/cells/; rerunning the same command resumes.\n' +

@@ -54,7 +54,6 @@ const showOr = (e: Estimate, f: Finiteness) =>
 
 export function simulateCommand(): Command {
   const cmd = new Command('simulate')
-    .summary('simulate n servers: mean response time, queue length, tail fractions with 95% CIs')
     .description(
       'Event-driven simulation of the supermarket model: Poisson arrivals at rate λn, d servers sampled per job,\n' +
         'ties among the sampled minimisers broken uniformly at random. Each replication has its own warm-up and an\n' +

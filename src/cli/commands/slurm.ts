@@ -145,7 +145,6 @@ function sbatch(args: string[]): string {
 
 export function slurmCommand(): Command {
   return new Command('slurm')
-    .summary('write (and submit) a Slurm job array running the shards of an experiment, and a merge job after it')
     .description(
       'Writes <out>/slurm/array.sbatch: a job array of N tasks, task i running\n' +
         '  supermarket run FILE --shard i/N --out <out> --threads $SLURM_CPUS_PER_TASK\n' +

@@ -46,7 +46,6 @@ const qualityLegend =
 
 export function traceCommand(): Command {
   return new Command('trace')
-    .summary('statistics of a job trace (SWF or SWIM) and, with --learn, learned size predictions')
     .description(
       'Reads a Standard Workload Format log (.swf, .swf.gz) or a SWIM Hadoop TSV (.tsv) and prints: job count,\n' +
         "skipped records, mean/SCV/median of the size S, inter-arrival mean and SCV, and corr(ln S, ln P) for the trace's\n" +
