@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError } from '../errors.ts';
 import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel, type SupermarketModel } from '../model/index.ts';
+import { action } from './errors.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -54,6 +55,11 @@ export function parseOutDir(value: string): string {
   if (/^\/(proc|sys|dev)(\/|$)/.test(abs))
     throw new InvalidArgumentError(`cannot write a report under ${abs.split('/').slice(0, 2).join('/')}`);
   return value;
+}
+
+/** `--out <dir>`, the report folder of the commands that write a report (checked by `parseOutDir`). */
+export function outOption(whenOmitted: string): Option {
+  return new Option('--out <dir>', `report folder (default: ${whenOmitted})`).argParser(parseOutDir);
 }
 
 export function parseNonNegativeInteger(value: string): number {
@@ -251,6 +257,22 @@ export function serviceFromFlag(text: string): string | Record<string, unknown> 
     return { kind: 'empirical', values, source: file, mean: raw };
   }
   return { kind: 'empirical', values, source: file, ...(suffix !== undefined ? { mean: suffix } : {}) };
+}
+
+/**
+ * The "Examples:" section a command's help ends with (for `cmd.addHelpText('after', …)`): one command line per
+ * entry, indented by two spaces; `note`, if given, follows after a blank line.
+ */
+export function examples(lines: readonly string[], note?: string): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}${note === undefined ? '' : `\n\n${note}`}`;
+}
+
+/**
+ * A commander action for a command with the `addModelOptions` flags: `run` gets the model of the flags (validated
+ * once by `modelFromFlags`) and the flags; errors become one line and an exit code (`action`).
+ */
+export function modelAction<O extends ModelFlags>(run: (model: SupermarketModel, o: O) => void | Promise<void>): (o: O) => Promise<void> {
+  return action((o: O) => run(modelFromFlags(o), o));
 }
 
 /** The model of the `addModelOptions` flags, validated once by `parseModel`. */

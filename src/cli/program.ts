@@ -14,6 +14,7 @@ interface CommandEntry {
   readonly name: string;
   /** what follows the name in the top-level list, e.g. `[options] <file>` */
   readonly usage: string;
+  /** The command's one-line summary, here only: `configure` gives it to the loaded command. */
   readonly summary: string;
   readonly load: () => Promise<Command>;
 }

@@ -1,7 +1,21 @@
 /** Output of per-job and per-server records (`--per-job FILE.csv`, `--per-server`) for `simulate` and `replay`. */
 import { stringify } from 'csv-stringify/sync';
+import type { Command } from 'commander';
 import { writeFileAtomic } from '../io/index.ts';
 import type { JobRecords, ServerRecords } from '../sim/jobRecord.ts';
+
+/**
+ * Adds `--per-server` and `--per-job <file.csv>` (the records below). @param scope the run they record, e.g.
+ * 'the first replication' (simulate); none for a replay, which is one run.
+ */
+export function addRecordOptions(cmd: Command, scope?: string): Command {
+  return cmd
+    .option('--per-server', `per server${scope ? `, in ${scope}` : ''}: busy fraction, mean queue (Little: Σ T / window), jobs served`)
+    .option(
+      '--per-job <file.csv>',
+      `write the measured jobs${scope ? ` of ${scope}` : ''} as CSV: arrival, size, prediction, server, start (FIFO), departure, response`,
+    );
+}
 
 /** Columns of the per-job CSV, in order. */
 export const PER_JOB_COLUMNS = ['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response'] as const;

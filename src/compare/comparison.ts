@@ -400,22 +400,32 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
   return { config, tasks, prepared, exact: exactByModel, notes };
 }
 
-/** The part of a `simulate` result a comparison cell keeps (see `CellSimulation`). */
-export function cellSimulation(sim: SimulationResult, replications: number): CellSimulation {
+/**
+ * The part of a `simulate` result every stored cell keeps (comparison cells here, experiment cells in `supermarket
+ * run`): E[T] and E[Q] with their CIs, the event count and rate, the wall time (s), the warm-up time and the seeds.
+ */
+export function storedSimulation(sim: SimulationResult) {
   return {
     meanResponseTime: sim.meanResponseTime,
     meanQueueLength: sim.meanQueueLength,
-    tail: sim.tail,
-    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
-    ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
     events: sim.events,
     eventsPerSecond: sim.eventsPerSecond,
     wallSeconds: sim.wallSeconds,
     warmupTime: sim.warmupTime,
+    seeds: sim.seeds,
+  };
+}
+
+/** The part of a `simulate` result a comparison cell keeps (see `CellSimulation`). */
+export function cellSimulation(sim: SimulationResult, replications: number): CellSimulation {
+  return {
+    ...storedSimulation(sim),
+    tail: sim.tail,
+    ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
+    ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
     jobs: sim.jobs,
     replications,
     engine: sim.engine,
-    seeds: sim.seeds,
   };
 }
 

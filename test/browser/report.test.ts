@@ -9,34 +9,18 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
+import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
+import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
+import { testMeta } from '../report/meta.ts';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const chromium = CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p!));
 if (!chromium) console.warn(`browser test skipped: no Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}; set CHROMIUM_PATH)`);
 
 const OUT = path.resolve('test-output');
-const meta = {
-  command: 'browser test',
-  startedAt: new Date(0).toISOString(),
-  wallSeconds: 1,
-  versions: { node: process.version },
-  machine: { cpu: 'test', cores: 2, platform: 'test' },
-};
-const tiny: ComparisonConfig = {
-  lambdas: [0.5, 0.8],
-  ds: [2],
-  ns: [10, 50],
-  sampling: 'with-replacement',
-  jobs: 3_000,
-  replications: 2,
-  seed: 3,
-  warmupTolerance: 1e-2,
-  warmupSafetyFactor: 2,
-  maxLevel: 8,
-  trajectory: { ns: [50], tEnd: 5, dt: 1, replications: 2 },
-};
+const meta = testMeta('browser test');
+const tiny = reportComparison({ lambdas: [0.5, 0.8], ns: [10, 50], jobs: 3_000, replications: 2, seed: 3, trajectory: SHORT_TRAJECTORY });
 
 describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
   let browser: Browser;

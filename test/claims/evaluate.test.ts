@@ -7,6 +7,7 @@ import {
   type SimulationSummary,
 } from '../../src/claims/index.ts';
 import { InvalidModelError } from '../../src/errors.ts';
+import { estimate } from '../stats/estimate.ts';
 
 /** theory.md §2: E[T] = Σ_{i≥1} λ^((d^i − d)/(d − 1)); §4, d = 2: E[T] = −ln(1 − λ²)/λ². */
 const jsq2 = (l: number) => {
@@ -16,12 +17,6 @@ const jsq2 = (l: number) => {
 };
 const lwl2 = (l: number) => -Math.log(1 - l * l) / (l * l);
 
-const est = (mean: number, halfWidth: number, replications = 5) => ({
-  mean,
-  ci95: [mean - halfWidth, mean + halfWidth] as [number, number],
-  halfWidth,
-  replications,
-});
 
 /** A fake simulator: every request gets the given E[T] (by selection), so the verdict logic is tested on known intervals. */
 function fakeSimulate(values: Record<string, [number, number]>, seen: SimulationRequest[]) {
@@ -30,9 +25,9 @@ function fakeSimulate(values: Record<string, [number, number]>, seen: Simulation
       seen.push(r);
       const [m, h] = values[`${r.model.selection}-${r.model.discipline}`];
       return {
-        meanResponseTime: est(m, h),
-        meanSlowdown: est(2 * m, h),
-        responseTimePercentiles: { p50: est(m, h), p95: est(3 * m, h), p99: est(5 * m, h) },
+        meanResponseTime: estimate(m, h),
+        meanSlowdown: estimate(2 * m, h),
+        responseTimePercentiles: { p50: estimate(m, h), p95: estimate(3 * m, h), p99: estimate(5 * m, h) },
       };
     });
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { buildProgram } from '../../src/cli/program.ts';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
 
 // The CLI from its sources in a real process (tsx loads the TypeScript); the compiled bin is tested in test/package.
 const MAIN = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
@@ -11,43 +11,8 @@ function run(args: string[]) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-class Exit extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
-
-/** Runs the CLI in this process: stdout/stderr captured, process.exit turned into a thrown Exit. */
-async function runInProcess(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
-    throw new Exit(code ?? 0);
-  }) as never);
-  let status = 0;
-  try {
-    await buildProgram().parseAsync(['node', 'supermarket', ...args]);
-  } catch (error) {
-    if (error instanceof Exit) status = error.code;
-    else throw error;
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    exit.mockRestore();
-  }
-  return { status, stdout, stderr };
-}
-
 async function expectOneLineError(args: string[], pattern: RegExp) {
-  const r = await runInProcess(args);
+  const r = await runCli(args);
   expect(r.status, `exit code of supermarket ${args.join(' ')}`).not.toBe(0);
   expect(r.status).not.toBeNull();
   const lines = r.stderr.trim().split('\n');
@@ -121,7 +86,7 @@ describe('supermarket CLI happy paths print what scripts can read', () => {
   });
 
   it('supermarket fixed-point --json --refined gives the documented keys and the theory.md numbers', async () => {
-    const r = await runInProcess(['fixed-point', '--lambda', '0.9', '--d', '2', '--refined', '--n', '100', '--json']);
+    const r = await runCli(['fixed-point', '--lambda', '0.9', '--d', '2', '--refined', '--n', '100', '--json']);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.meanQueueLength).toBeCloseTo(2.3527, 4);
@@ -134,22 +99,7 @@ describe('supermarket CLI happy paths print what scripts can read', () => {
   });
 
   it('supermarket simulate --json reports estimates as { mean, ci95 } with events and eventsPerSecond', async () => {
-    const r = await runInProcess([
-      'simulate',
-      '--lambda',
-      '0.5',
-      '--d',
-      '2',
-      '--n',
-      '20',
-      '--jobs',
-      '2e4',
-      '--replications',
-      '3',
-      '--seed',
-      '3',
-      '--json',
-    ]);
+    const r = await runCli('simulate --lambda 0.5 --d 2 --n 20 --jobs 2e4 --replications 3 --seed 3 --json');
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     for (const key of ['meanResponseTime', 'meanQueueLength']) {
@@ -164,7 +114,7 @@ describe('supermarket CLI happy paths print what scripts can read', () => {
   });
 
   it('supermarket ode --csv prints a header and one row per grid time', async () => {
-    const r = await runInProcess(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '5', '--dt', '0.5', '--csv']);
+    const r = await runCli(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '5', '--dt', '0.5', '--csv']);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0].startsWith('t,meanQueueLength,s_0,s_1')).toBe(true);

@@ -58,23 +58,7 @@ describe('supermarket simulate --per-job / --per-server', () => {
   });
 
   it('simulate --per-server prints a per-server table; --engine race with records is refused', async () => {
-    const r = await runCli([
-      'simulate',
-      '--lambda',
-      '0.5',
-      '--d',
-      '2',
-      '--n',
-      '3',
-      '--jobs',
-      '500',
-      '--replications',
-      '2',
-      '--warmup',
-      '0',
-      '--per-server',
-      '--no-progress',
-    ]);
+    const r = await runCli('simulate --lambda 0.5 --d 2 --n 3 --jobs 500 --replications 2 --warmup 0 --per-server --no-progress');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/server\s+busy\s+E\[Q_j\]\s+jobs/);
     const bad = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '3', '--jobs', '500', '--engine', 'race', '--per-server']);
@@ -85,23 +69,7 @@ describe('supermarket simulate --per-job / --per-server', () => {
 
 describe('small CLI faults', () => {
   it('simulate --warmup 0 is accepted: measurement from the empty start', async () => {
-    const r = await runCli([
-      'simulate',
-      '--lambda',
-      '0.5',
-      '--d',
-      '2',
-      '--n',
-      '4',
-      '--jobs',
-      '500',
-      '--replications',
-      '2',
-      '--warmup',
-      '0',
-      '--json',
-      '--no-progress',
-    ]);
+    const r = await runCli('simulate --lambda 0.5 --d 2 --n 4 --jobs 500 --replications 2 --warmup 0 --json --no-progress');
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).warmupTime).toBe(0);
   });

@@ -8,7 +8,12 @@ class Exit extends Error {
   }
 }
 
-export async function runCli(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+/**
+ * `supermarket ...args` in this process. @param args the arguments, or one string of them separated by spaces
+ * (for arguments without spaces, e.g. 'simulate --lambda 0.5 --d 2 --n 20 --json').
+ */
+export async function runCli(args: string[] | string): Promise<{ status: number; stdout: string; stderr: string }> {
+  const argv = typeof args === 'string' ? args.trim().split(/\s+/) : args;
   let stdout = '';
   let stderr = '';
   const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -24,7 +29,7 @@ export async function runCli(args: string[]): Promise<{ status: number; stdout: 
   }) as never);
   let status = 0;
   try {
-    await buildProgram().parseAsync(['node', 'supermarket', ...args]);
+    await buildProgram().parseAsync(['node', 'supermarket', ...argv]);
   } catch (error) {
     if (error instanceof Exit) status = error.code;
     else throw error;

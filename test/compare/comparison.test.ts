@@ -2,22 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { lwlExponentialWorkloadCcdf } from '../../src/meanfield/index.ts';
-import { cellSeed, hasRefinedTerm, runComparison, type CellResult, type ComparisonConfig } from '../../src/compare/index.ts';
+import { cellSeed, hasRefinedTerm, runComparison, type CellResult } from '../../src/compare/index.ts';
+import { testComparison } from './config.ts';
 
 describe('runComparison (classic model: the refined term exists)', () => {
-  const config: ComparisonConfig = {
-    lambdas: [0.7],
-    ds: [2],
-    ns: [10, 100],
-    sampling: 'with-replacement',
-    jobs: 40_000,
-    replications: 4,
-    seed: 11,
-    warmupTolerance: 1e-3,
-    warmupSafetyFactor: 2,
-    maxLevel: 12,
-    trajectory: { ns: [100], tEnd: 10, dt: 1, replications: 10 },
-  };
+  const trajectory = { ns: [100], tEnd: 10, dt: 1, replications: 10 };
+  const config = testComparison({ lambdas: [0.7], ns: [10, 100], jobs: 40_000, replications: 4, seed: 11, trajectory });
   const result = runComparison(config);
 
   it('runComparison(config) returns one cell per (d, λ, n) with the mean field and refined values beside the simulation', () => {
@@ -82,19 +72,7 @@ describe('runComparison (classic model: the refined term exists)', () => {
 });
 
 describe('runComparison sizing (--resolve, --min-horizon) and the family record', () => {
-  const base: ComparisonConfig = {
-    lambdas: [0.7],
-    ds: [2],
-    ns: [100],
-    sampling: 'with-replacement',
-    jobs: 2_000,
-    replications: 4,
-    seed: 3,
-    warmupTolerance: 1e-2,
-    warmupSafetyFactor: 2,
-    maxLevel: 10,
-    trajectory: null,
-  };
+  const base = testComparison({ lambdas: [0.7], ns: [100], jobs: 2_000, replications: 4, seed: 3, warmupTolerance: 1e-2, maxLevel: 10 });
 
   it('runComparison({ resolve }) says "not-resolvable" when the pilot\'s variance asks for more jobs than the budget', () => {
     // target 0.25·ΣV/(λn) = 0.25·0.849/70 ≈ 0.003; 4 × 2000 jobs give h ≈ 0.05: ~300× the jobs needed
@@ -145,20 +123,8 @@ describe('runComparison sizing (--resolve, --min-horizon) and the family record'
 });
 
 describe('runComparison (LWL(d): judged without V)', () => {
-  const config: ComparisonConfig = {
-    lambdas: [0.7],
-    ds: [2],
-    ns: [50, 200],
-    sampling: 'with-replacement',
-    jobs: 150_000,
-    replications: 6,
-    seed: 5,
-    warmupTolerance: 1e-3,
-    warmupSafetyFactor: 2,
-    maxLevel: 10,
-    model: { selection: 'lwl' },
-    trajectory: { ns: [200], tEnd: 12, dt: 1, replications: 4 },
-  };
+  const lwl = { model: { selection: 'lwl' }, maxLevel: 10, trajectory: { ns: [200], tEnd: 12, dt: 1, replications: 4 } } as const;
+  const config = testComparison({ lambdas: [0.7], ns: [50, 200], jobs: 150_000, replications: 6, seed: 5, ...lwl });
   const result = runComparison(config);
   const m = result.models[0];
 

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseModel } from '../../src/model/index.ts';
-import { cellSeed, runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
+import { cellSeed, runComparison } from '../../src/compare/index.ts';
 import { EXACT_RULE, exactPoints, exactVerdict, hasExactSolver } from '../../src/compare/exactPoints.ts';
 import { tInterval } from '../../src/stats/index.ts';
+import { testComparison } from './config.ts';
 
 describe('exact points in the comparison', () => {
-  const base: ComparisonConfig = {
-    lambdas: [0.5],
-    ds: [2],
-    ns: [10, 20],
-    sampling: 'with-replacement',
-    jobs: 4_000,
-    replications: 3,
-    seed: 5,
-    warmupTolerance: 1e-3,
-    warmupSafetyFactor: 2,
-    maxLevel: 12,
-    trajectory: null,
-    exact: { ns: [2, 3], truncationBound: 1e-5, maxStates: 2e5, jobs: 20_000, replications: 4 },
-  };
+  const exact = { ns: [2, 3], truncationBound: 1e-5, maxStates: 2e5, jobs: 20_000, replications: 4 };
+  const base = testComparison({ lambdas: [0.5], ns: [10, 20], jobs: 4_000, replications: 3, seed: 5, exact });
 
   it('runComparison(exact n = 2, 3) adds cells at n = 2, 3 with the exact E[T] (1.59656 with replacement at λ = 0.5, d = 2, n = 2)', () => {
     const r = runComparison(base);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { holmAdjust, studentTwoSidedPValue } from '../../src/stats/hypothesis.ts';
 import { c1Check, cellVerdict, fitInverseN, judgeC1Family, judgeFamily, type CellVerdict, type FitPoint } from '../../src/compare/index.ts';
+import { estimate } from '../stats/estimate.ts';
 
 describe('studentTwoSidedPValue', () => {
   it('studentTwoSidedPValue(t, ν) is 0.05 at the t quantile, 1 at 0, 0.5 at t = 1 with ν = 1 (Cauchy), 2Φ(−t) for ν = ∞', () => {
@@ -29,19 +30,13 @@ describe('holmAdjust', () => {
   });
 });
 
-const est = (mean: number, halfWidth: number, replications = 10) => ({
-  mean,
-  ci95: [mean - halfWidth, mean + halfWidth] as [number, number],
-  halfWidth,
-  replications,
-});
 const exact = { value: 2.6141, halfWidth: 0, numericalError: 0 };
 const term = { kind: 'refined' as const, meanResponseTime: 2.6584, sumV: 3.9864, sumPi: 2.3527, lambda: 0.9 };
 const t9 = tQuantile(0.975, 9);
 /** A cell at n = 100 whose simulated mean is `t` standard errors (σ = 0.005) beyond refined + δ_n. */
 const delta = ((3.9864 / 100) * 3.9864) / (100 * 2.3527) / 0.9;
 const cell = (t: number, replications = 10): CellVerdict =>
-  cellVerdict(est(2.6584 + delta + t * 0.005, tQuantile(0.975, replications - 1) * 0.005, replications), exact, term, 100);
+  cellVerdict(estimate(2.6584 + delta + t * 0.005, tQuantile(0.975, replications - 1) * 0.005, replications), exact, term, 100);
 
 describe('judgeFamily (Holm, then a confirmatory rerun)', () => {
   it('judgeFamily(first, fake rerun) calls the rerun only for Holm-rejected cells and keeps an unconfirmed rejection as agrees-not-confirmed', () => {
@@ -72,7 +67,7 @@ describe('judgeFamily (Holm, then a confirmatory rerun)', () => {
   });
 
   it('judgeFamily leaves cells that are not judged (out of range) outside the family', () => {
-    const out100 = cellVerdict(est(3, 0.01), exact, term, 10); // ΣV/(10Σπ) = 17% > 5%
+    const out100 = cellVerdict(estimate(3, 0.01, 10), exact, term, 10); // ΣV/(10Σπ) = 17% > 5%
     expect(out100.status).toBe('refined-out-of-range');
     const out = judgeFamily([out100, cell(8)], () => cell(0, 40));
     expect(out[0].verdict.status).toBe('refined-out-of-range');

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseModel } from '../../src/model/index.ts';
 import { refineSecondOrder, secondOrderEstimate } from '../../src/meanfield/index.ts';
-import { fitInverseN, runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
+import { fitInverseN, runComparison } from '../../src/compare/index.ts';
 import { C2_RULE, judgeC2, secondOrderAllowance, secondOrderTerm } from '../../src/compare/secondOrder.ts';
 import { REFINED_SECOND_ORDER_RULE } from '../../src/compare/verdict.ts';
+import { testComparison } from './config.ts';
 
 describe('the 1/n² term in the comparison', () => {
-  const config: ComparisonConfig = {
-    lambdas: [0.7],
-    ds: [2],
-    ns: [10, 20, 50],
-    sampling: 'with-replacement',
-    jobs: 3_000,
-    replications: 3,
-    seed: 3,
-    warmupTolerance: 1e-3,
-    warmupSafetyFactor: 2,
-    maxLevel: 12,
-    trajectory: null,
-  };
+  const config = testComparison({ lambdas: [0.7], ns: [10, 20, 50], jobs: 3_000, replications: 3, seed: 3 });
 
   it('runComparison(classic, with replacement) gives each cell π + V/n + A/n² equal to secondOrderEstimate, and δ_n = 2|ΣA|/(n²λ)', () => {
     const r = runComparison(config);

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { cellVerdict, fitInverseN, limitCheck, type FiniteNTerm, type FitPoint } from '../../src/compare/index.ts';
+import { estimate } from '../stats/estimate.ts';
 
-const est = (mean: number, halfWidth: number, replications = 5) => ({
-  mean,
-  ci95: [mean - halfWidth, mean + halfWidth] as [number, number],
-  halfWidth,
-  replications,
-});
 /** Classic model, λ = 0.9, d = 2: E[T]∞ = 2.6141, Σπ = 2.3527, ΣV = 3.9864; the refined E[T] at n is passed in. */
 const exact = { value: 2.6141, halfWidth: 0, numericalError: 0 };
 const refinedTerm = (meanResponseTime: number): FiniteNTerm => ({
@@ -20,7 +15,7 @@ const refinedTerm = (meanResponseTime: number): FiniteNTerm => ({
 
 describe('cellVerdict with the refined term', () => {
   it('cellVerdict(...) agrees when the difference from π + V/n is inside the half-width plus the allowance', () => {
-    const v = cellVerdict(est(2.62, 0.01), exact, refinedTerm(2.615), 1000);
+    const v = cellVerdict(estimate(2.62, 0.01), exact, refinedTerm(2.615), 1000);
     expect(v.status).toBe('agrees');
     expect(v.difference).toBeCloseTo(0.005, 12);
     expect(v.combinedHalfWidth).toBe(0.01);
@@ -28,30 +23,30 @@ describe('cellVerdict with the refined term', () => {
   });
 
   it('cellVerdict(...) disagrees when the difference exceeds half-width plus allowance', () => {
-    expect(cellVerdict(est(2.7, 0.01), exact, refinedTerm(2.615), 1000).status).toBe('disagrees');
+    expect(cellVerdict(estimate(2.7, 0.01), exact, refinedTerm(2.615), 1000).status).toBe('disagrees');
   });
 
   it('cellVerdict(...) declines to judge when ΣV/(nΣπ) exceeds 5%', () => {
-    const v = cellVerdict(est(3, 0.01), exact, refinedTerm(2.615), 10);
+    const v = cellVerdict(estimate(3, 0.01), exact, refinedTerm(2.615), 10);
     expect(v.relativeCorrection).toBeCloseTo(3.9864 / (10 * 2.3527), 12);
     expect(v.status).toBe('refined-out-of-range');
   });
 
   it('cellVerdict(...) gives t = (|d| − δ_n)/σ_n read against Student t with R − 1 dof, and its two-sided p', () => {
-    const v = cellVerdict(est(2.625, 0.01), exact, refinedTerm(2.615), 1000);
+    const v = cellVerdict(estimate(2.625, 0.01), exact, refinedTerm(2.615), 1000);
     const delta = ((3.9864 / 1000) * 3.9864) / (1000 * 2.3527) / 0.9;
     expect(v.tStatistic).toBeCloseTo((0.01 - delta) / (0.01 / 2.7764451051977987), 6);
     expect(v.degreesOfFreedom).toBe(4);
     // t_{0.975,4} = 2.776445: a difference of exactly h_n + δ_n sits on the 5% boundary
-    expect(cellVerdict(est(2.615 + 0.01 + delta, 0.01), exact, refinedTerm(2.615), 1000).pValue).toBeCloseTo(0.05, 9);
+    expect(cellVerdict(estimate(2.615 + 0.01 + delta, 0.01), exact, refinedTerm(2.615), 1000).pValue).toBeCloseTo(0.05, 9);
     // inside the allowance the excess is 0: t = 0, p = 1
-    expect(cellVerdict(est(2.615 + delta / 2, 0.01), exact, refinedTerm(2.615), 1000).pValue).toBe(1);
+    expect(cellVerdict(estimate(2.615 + delta / 2, 0.01), exact, refinedTerm(2.615), 1000).pValue).toBe(1);
     expect(v.adjustedPValue).toBeNull();
   });
 
   it('cellVerdict(...) adds a simulated reference error in quadrature and takes the Welch–Satterthwaite ν', () => {
     const ref = { value: 1.5, halfWidth: 1.959963984540054 * 0.01, numericalError: 0 };
-    const sim = est(1.6, 2.7764451051977987 * 0.01, 5); // σ_n = 0.01, ν_n = 4; σ_ref = 0.01
+    const sim = estimate(1.6, 2.7764451051977987 * 0.01, 5); // σ_n = 0.01, ν_n = 4; σ_ref = 0.01
     const v = cellVerdict(sim, ref, { kind: 'fitted', c1: 1, c2: 0 }, 100);
     expect(v.tStatistic).toBeCloseTo((0.1 - 0.01) / Math.hypot(0.01, 0.01), 9);
     expect(v.degreesOfFreedom).toBeCloseTo(2e-4 ** 2 / (1e-8 / 4), 9); // 16
@@ -76,7 +71,7 @@ describe('limitCheck / cellVerdict without V', () => {
   });
 
   it('cellVerdict(sim, ref, fitted c1, n) allows |ĉ₁|/n on top of the CIs, and judges nothing without ĉ₁', () => {
-    const sim = est(1.6, t9 * 0.01, R);
+    const sim = estimate(1.6, t9 * 0.01, R);
     const ref = { value: 1.5, halfWidth: 0, numericalError: 0 };
     const v = cellVerdict(sim, ref, { kind: 'fitted', c1: 8, c2: 0 }, 100);
     expect(v.allowance).toBe(0.08);

@@ -66,13 +66,8 @@ describe('expandGrid', () => {
 import { parseConjecture } from '../../src/claims/index.ts';
 import { STUDY_CLAIM_FILES, judgeExperimentClaims, type CellOutcome } from '../../src/experiments/index.ts';
 import { loadJsonFile } from '../../src/io/index.ts';
+import { estimate } from '../stats/estimate.ts';
 
-const est = (mean: number, halfWidth: number) => ({
-  mean,
-  ci95: [mean - halfWidth, mean + halfWidth] as [number, number],
-  halfWidth,
-  replications: 5,
-});
 function outcome(policy: string, prediction: string, lambda: number, mean: number, h = 0.01): CellOutcome {
   const [selection, discipline] = policy.toLowerCase().split('+');
   return {
@@ -90,8 +85,8 @@ function outcome(policy: string, prediction: string, lambda: number, mean: numbe
       replications: 5,
     } as CellOutcome['cell'],
     result: {
-      meanResponseTime: est(mean, h),
-      meanQueueLength: est(mean * lambda, h),
+      meanResponseTime: estimate(mean, h),
+      meanQueueLength: estimate(mean * lambda, h),
       events: 1,
       eventsPerSecond: 1,
       wallSeconds: 1,

@@ -1,45 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assignShards, parseShard } from '../../src/experiments/shard.ts';
 import { missingMessage, planMerge } from '../../src/cli/commands/merge.ts';
-import { buildProgram } from '../../src/cli/program.ts';
-
-class Exit extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
-
-/** The CLI in this process: stdout/stderr captured, process.exit turned into a thrown Exit. */
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
-    throw new Exit(code ?? 0);
-  }) as never);
-  let status = 0;
-  try {
-    await buildProgram().parseAsync(args, { from: 'user' });
-  } catch (error) {
-    if (error instanceof Exit) status = error.code;
-    else throw error;
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    exit.mockRestore();
-  }
-  return { status, stdout, stderr };
-}
+import { runCli } from '../cli/runCli.ts';
+import { writeTinyExperiment } from './tinyExperiment.ts';
 
 /** results.json cells without the timing fields (wall time, events per second differ between runs). */
 function cellsOf(dir: string): unknown {
@@ -79,40 +45,24 @@ describe('shards', () => {
 
   it('run --shard i/4 into four folders, merged, equals one local run cell for cell; merge names missing and refuses mixed shards', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-shard-'));
-    const file = path.join(tmp, 'tiny.json');
-    const spec = {
-      name: 'tiny',
-      lambda: [0.5, 0.8],
-      d: [2],
-      n: [10, 20],
-      selections: ['jsq'],
-      disciplines: ['fifo'],
-      service: ['exp'],
-      prediction: ['exact'],
-      jobs: 1000,
-      replications: 2,
-      seed: 5,
-      warmup: 5,
-    };
-    writeFileSync(file, JSON.stringify(spec));
+    const file = writeTinyExperiment(tmp, { jobs: 1000, seed: 5 });
     const dirs = [1, 2, 3, 4].map((i) => path.join(tmp, `s${i}`));
     for (const [i, dir] of dirs.entries()) {
-      const r = await cli(['run', file, '--shard', `${i + 1}/4`, '--out', dir, '--threads', '1', '--no-progress']);
+      const r = await runCli(['run', file, '--shard', `${i + 1}/4`, '--out', dir, '--threads', '1', '--no-progress']);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`shard ${i + 1}/4: 1 of 4 cells \\(1 computed`));
     }
     const partial = planMerge(dirs.slice(0, 3));
     expect(missingMessage(partial)).toMatch(/^1 of 4 cells are missing: shard 4\/4 \(no folder given\): 1 \(exp\|d2\|n/);
-    const merged = await cli(['merge', ...dirs, '--out', path.join(tmp, 'merged'), '--no-progress']);
+    const merged = await runCli(['merge', ...dirs, '--out', path.join(tmp, 'merged'), '--no-progress']);
     expect(merged.status, merged.stderr).toBe(0);
     expect(merged.stdout).toMatch(/4 cells \(4 resumed\)/);
-    const local = await cli(['run', file, '--out', path.join(tmp, 'local'), '--threads', '1', '--no-progress']);
+    const local = await runCli(['run', file, '--out', path.join(tmp, 'local'), '--threads', '1', '--no-progress']);
     expect(local.status, local.stderr).toBe(0);
     expect(cellsOf(path.join(tmp, 'merged'))).toEqual(cellsOf(path.join(tmp, 'local')));
     // a shard of another grid (other seed) is refused with one line
-    const other = path.join(tmp, 'other.json');
-    writeFileSync(other, JSON.stringify({ ...spec, seed: 6 }));
-    expect((await cli(['run', other, '--shard', '1/4', '--out', path.join(tmp, 'o1'), '--threads', '1', '--no-progress'])).status).toBe(0);
+    const other = writeTinyExperiment(tmp, { jobs: 1000, seed: 6 }, 'other.json');
+    expect((await runCli(['run', other, '--shard', '1/4', '--out', path.join(tmp, 'o1'), '--threads', '1', '--no-progress'])).status).toBe(0);
     expect(() => planMerge([dirs[1], path.join(tmp, 'o1')])).toThrow(
       /^refusing to merge shards of different runs: .*grid [0-9a-f]{16}.* and .*grid [0-9a-f]{16}/,
     );

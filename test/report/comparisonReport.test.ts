@@ -2,29 +2,13 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
+import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
+import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
+import { testMeta } from './meta.ts';
 
-const meta = {
-  command: 'test',
-  startedAt: new Date(0).toISOString(),
-  wallSeconds: 1,
-  versions: { node: process.version },
-  machine: { cpu: 'test', cores: 2, platform: 'test' },
-};
-const tiny: ComparisonConfig = {
-  lambdas: [0.5],
-  ds: [2],
-  ns: [10, 50],
-  sampling: 'with-replacement',
-  jobs: 5_000,
-  replications: 3,
-  seed: 2,
-  warmupTolerance: 1e-2,
-  warmupSafetyFactor: 2,
-  maxLevel: 8,
-  trajectory: { ns: [50], tEnd: 5, dt: 1, replications: 2 },
-};
+const meta = testMeta();
+const tiny = reportComparison({ lambdas: [0.5], ns: [10, 50], jobs: 5_000, replications: 3, seed: 2, trajectory: SHORT_TRAJECTORY });
 
 /** Checks that every figure was written in every format, the PNG is a PNG, and the CSV holds exactly the plotted rows. */
 function expectFigures(dir: string, files: string[], names: string[]): void {

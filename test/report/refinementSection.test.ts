@@ -2,31 +2,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
+import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { refinementSection } from '../../src/report/refinementSection.ts';
+import { reportComparison } from '../compare/config.ts';
+import { testMeta } from './meta.ts';
 
-const meta = {
-  command: 'test',
-  startedAt: new Date(0).toISOString(),
-  wallSeconds: 1,
-  versions: { node: process.version },
-  machine: { cpu: 'test', cores: 2, platform: 'test' },
-};
-const config: ComparisonConfig = {
-  lambdas: [0.5],
-  ds: [2],
-  ns: [10, 20, 50],
-  sampling: 'with-replacement',
-  jobs: 3_000,
-  replications: 3,
-  seed: 2,
-  warmupTolerance: 1e-2,
-  warmupSafetyFactor: 2,
-  maxLevel: 8,
-  trajectory: null,
-  exact: { ns: [2, 3], truncationBound: 1e-4, maxStates: 2e5, jobs: 3_000, replications: 3 },
-};
+const meta = testMeta();
+const exact = { ns: [2, 3], truncationBound: 1e-4, maxStates: 2e5, jobs: 3_000, replications: 3 };
+const config = reportComparison({ lambdas: [0.5], ns: [10, 20, 50], jobs: 3_000, replications: 3, seed: 2, exact });
 
 describe('exact points and the second order in the comparison report', () => {
   const result = runComparison(config);

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin', 'supermarket.js');
@@ -128,24 +129,7 @@ describe('Slurm job array on a one-node cluster', () => {
     if (down) return skip(down);
 
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-slurm-'));
-    const file = path.join(tmp, 'tiny.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        name: 'tiny',
-        lambda: [0.5, 0.8],
-        d: [2],
-        n: [10, 20],
-        selections: ['jsq'],
-        disciplines: ['fifo'],
-        service: ['exp'],
-        prediction: ['exact'],
-        jobs: 2000,
-        replications: 2,
-        seed: 3,
-        warmup: 5,
-      }),
-    );
+    const file = writeTinyExperiment(tmp, { jobs: 2000, seed: 3 });
     const t0 = Date.now();
     const out = path.join(tmp, 'cluster');
     const r = spawnSync(process.execPath, [BIN, 'slurm', file, '--array', '4', '--out', out, '--time', '10', '--submit', '--wait'], {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { describeClock, parseSwf, swfClock, TraceFormatError, traceStatistics, wallClock } from '../../src/traces/index.ts';
+import {
+  describeClock,
+  parseSwf,
+  swfClock,
+  TraceFormatError,
+  traceStatistics,
+  wallClock,
+  type TraceStatistics,
+} from '../../src/traces/index.ts';
 import { buildFeatures } from '../../src/learn/index.ts';
 import { readTraceText } from '../../src/traces/load.ts';
 import { SupermarketError } from '../../src/errors.ts';
@@ -112,6 +120,25 @@ describe('swfClock and wallClock', () => {
   });
 });
 
+/** Digits to which the README's trace table prints each statistic (the median size is an integer, checked exactly). */
+const SIZE_DIGITS = { meanSize: 1, scvSize: 2, meanInterArrival: 1, scvInterArrival: 1 } as const;
+const ESTIMATE_DIGITS = { logCorrelation: 3, spearman: 3, over: 3, equal: 4, under: 4, medianRatio: 2 } as const;
+type ReadmeRow = Partial<Record<keyof typeof SIZE_DIGITS | keyof typeof ESTIMATE_DIGITS | 'medianSize', number>>;
+
+/** `s` agrees with the README's row to the printed digits, for each statistic the row gives. */
+function expectReadmeRow(s: TraceStatistics, row: ReadmeRow): void {
+  for (const [key, value] of Object.entries(row) as [keyof ReadmeRow, number][]) {
+    if (key === 'medianSize') expect(s.medianSize, key).toBe(value);
+    else if (key in SIZE_DIGITS) {
+      const k = key as keyof typeof SIZE_DIGITS;
+      expect(s[k], k).toBeCloseTo(value, SIZE_DIGITS[k]);
+    } else {
+      const k = key as keyof typeof ESTIMATE_DIGITS;
+      expect(s.userEstimate![k], k).toBeCloseTo(value, ESTIMATE_DIGITS[k]);
+    }
+  }
+}
+
 describe.skipIf(!HAVE_TRACES)(`parseSwf on the real logs${HAVE_TRACES ? '' : ` (skipped: ${MISSING_REASON})`}`, () => {
   it('parseSwf(KTH-SP2) + traceStatistics match the README: 28,476 jobs, mean S 8,871.9 s, SCV 5.49, corr 0.745', () => {
     const text = readTraceText(KTH);
@@ -120,59 +147,30 @@ describe.skipIf(!HAVE_TRACES)(`parseSwf on the real logs${HAVE_TRACES ? '' : ` (
     expect(t.header.MaxRecords).toBe('28476');
     expect(t.skipped.count).toBe(0);
     const s = traceStatistics(t.jobs);
-    expect(s.meanSize).toBeCloseTo(8871.9, 1);
-    expect(s.scvSize).toBeCloseTo(5.49, 2);
-    expect(s.medianSize).toBe(847);
-    expect(s.meanInterArrival).toBeCloseTo(1010.1, 1);
-    expect(s.scvInterArrival).toBeCloseTo(10.9, 1);
+    expectReadmeRow(s, { meanSize: 8871.9, scvSize: 5.49, medianSize: 847, meanInterArrival: 1010.1, scvInterArrival: 10.9 });
     expect(s.span / 86400).toBeCloseTo(332.9, 1);
-    const u = s.userEstimate!;
-    expect(u.logCorrelation).toBeCloseTo(0.745, 3);
-    expect(u.spearman).toBeCloseTo(0.748, 3);
-    expect(u.over).toBeCloseTo(0.982, 3);
-    expect(u.equal).toBeCloseTo(0.0013, 4);
-    expect(u.under).toBeCloseTo(0.0167, 4);
-    expect(u.medianRatio).toBeCloseTo(2.42, 2);
+    expectReadmeRow(s, { logCorrelation: 0.745, spearman: 0.748, over: 0.982, equal: 0.0013, under: 0.0167, medianRatio: 2.42 });
     // completed only (status 1)
     const c = parseSwf(text, { source: 'KTH', status: [1] });
     expect(c.jobs).toHaveLength(20530);
     expect(c.skipped.count).toBe(7946);
     const sc = traceStatistics(c.jobs);
-    expect(sc.meanSize).toBeCloseTo(6135.7, 1);
-    expect(sc.scvSize).toBeCloseTo(5.56, 2);
-    expect(sc.medianSize).toBe(582);
-    expect(sc.userEstimate!.logCorrelation).toBeCloseTo(0.67, 3);
-    expect(sc.userEstimate!.spearman).toBeCloseTo(0.666, 3);
-    expect(sc.userEstimate!.over).toBeCloseTo(0.998, 3);
+    expectReadmeRow(sc, { meanSize: 6135.7, scvSize: 5.56, medianSize: 582 });
+    expectReadmeRow(sc, { logCorrelation: 0.67, spearman: 0.666, over: 0.998, medianRatio: 4.04 });
     expect(sc.userEstimate!.equal).toBe(0);
-    expect(sc.userEstimate!.medianRatio).toBeCloseTo(4.04, 2);
   });
 
   it('parseSwf(HPC2N) + traceStatistics match the README: 202,871 jobs, mean S 17,024.2 s, SCV 6.78, corr 0.517', () => {
     const t = parseSwf(readTraceText(HPC2N), { source: 'HPC2N' });
     expect(t.jobs).toHaveLength(202871);
     const s = traceStatistics(t.jobs);
-    expect(s.meanSize).toBeCloseTo(17024.2, 1);
-    expect(s.scvSize).toBeCloseTo(6.78, 2);
-    expect(s.medianSize).toBe(2873);
-    expect(s.meanInterArrival).toBeCloseTo(538.5, 1);
-    expect(s.scvInterArrival).toBeCloseTo(31.7, 1);
-    const u = s.userEstimate!;
-    expect(u.logCorrelation).toBeCloseTo(0.517, 3);
-    expect(u.spearman).toBeCloseTo(0.545, 3);
-    expect(u.over).toBeCloseTo(0.926, 3);
-    expect(u.equal).toBeCloseTo(0.001, 4);
-    expect(u.under).toBeCloseTo(0.073, 4);
-    expect(u.medianRatio).toBeCloseTo(2.11, 2);
+    expectReadmeRow(s, { meanSize: 17024.2, scvSize: 6.78, medianSize: 2873, meanInterArrival: 538.5, scvInterArrival: 31.7 });
+    expectReadmeRow(s, { logCorrelation: 0.517, spearman: 0.545, over: 0.926, equal: 0.001, under: 0.073, medianRatio: 2.11 });
     // completed only: filter the parsed jobs (parsing once keeps the test fast; parseSwf's filter is tested on KTH)
     const done = t.jobs.filter((j) => j.status === 1);
     expect(done).toHaveLength(201993);
     expect(t.jobs.filter((j) => j.status === undefined)).toHaveLength(878);
-    const sc = traceStatistics(done);
-    expect(sc.meanSize).toBeCloseTo(16931.5, 1);
-    expect(sc.medianSize).toBe(2871);
-    expect(sc.userEstimate!.logCorrelation).toBeCloseTo(0.516, 3);
-    expect(sc.userEstimate!.under).toBeCloseTo(0.0733, 4);
+    expectReadmeRow(traceStatistics(done), { meanSize: 16931.5, medianSize: 2871, logCorrelation: 0.516, under: 0.0733 });
   });
 });
 

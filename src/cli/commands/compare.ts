@@ -4,7 +4,6 @@
  * JSQ(d) FIFO exponential (the default) is judged against the refined mean field (theory.md §6); every other model
  * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8); both by `runComparison`.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
@@ -17,16 +16,18 @@ import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import {
   addModelOptions,
+  examples,
   parseIntegerList,
   parseJobs,
   parseMaxLevel,
   parseNonNegativeInteger,
   parseNumberList,
-  parseOutDir,
+  outOption,
   parsePositive,
   parseReplications,
 } from '../options.ts';
-import { dependencyVersions } from '../versions.ts';
+import { startRun } from '../versions.ts';
+import { printJson } from '../output.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
 export const DEFAULT_PRESET = {
@@ -94,10 +95,6 @@ function cellSettings(c: ComparisonConfig, model?: ModelFields) {
   };
 }
 
-function machine() {
-  return { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` };
-}
-
 /**
  * n values of the transient comparison: --trajectory-n when given; otherwise the default preset's when --n is the
  * default too, else up to three of the requested n (smallest, middle, largest), so a quick sweep stays quick.
@@ -149,7 +146,6 @@ function exactNs(o: Opts): number[] {
 export function compareCommand(): Command {
   const p = DEFAULT_PRESET;
   const cmd = new Command('compare')
-    .summary('n-sweep: simulation vs mean field (and refined mean field where it exists), written as a validation report')
     .description(
       'For every (d, λ) and every n, simulates the system (replications × jobs after a mean-field warm-up) and\n' +
         'compares E[T] with the n → ∞ limit. JSQ(d) FIFO exponential (the default): against the mean field and the refined\n' +
@@ -188,11 +184,7 @@ export function compareCommand(): Command {
       1e-3,
     )
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
-    .option(
-      '--out <dir>',
-      `report folder (default: ${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>)`,
-      parseOutDir,
-    )
+    .addOption(outOption(`${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>`))
     .option('--no-trajectory', 'skip the transient comparison from empty')
     .option(
       '--trajectory-n <list>',
@@ -233,15 +225,17 @@ export function compareCommand(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket compare                       # the default validation report (npm start)\n' +
-        '  supermarket compare --lambda 0.9 --d 2 --n 10,100,1000 --out reports/quick\n' +
-        '  supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy\n' +
-        '  supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl\n' +
-        '  supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull',
+      examples([
+        'supermarket compare                       # the default validation report (npm start)',
+        'supermarket compare --lambda 0.9 --d 2 --n 10,100,1000 --out reports/quick',
+        'supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy',
+        'supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl',
+        'supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull',
+      ]),
     )
     .action(
       action(async (o: Opts, self: Command) => {
-        const started = Date.now();
+        const runMeta = startRun();
         const out = o.out ?? outDirFor(o, self);
         const tEnd = o.tEnd ?? 0; // resolved below when 0
         const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
@@ -272,7 +266,6 @@ export function compareCommand(): Command {
         };
         const progress = createProgress('compare', o.progress);
         const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
-        const command = ['supermarket', ...process.argv.slice(2)].join(' ');
         // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
         const settings = cellSettings(config, refined ? undefined : fields);
         let ran;
@@ -296,60 +289,51 @@ export function compareCommand(): Command {
         }
         const { result } = ran;
         const cache = { resumed: ran.resumed };
-        const meta = {
-          command,
-          startedAt: new Date(started).toISOString(),
-          wallSeconds: (Date.now() - started) / 1000,
-          versions: dependencyVersions(),
-          resumedCells: cache.resumed,
-          machine: machine(),
-        };
+        const meta = { ...runMeta(), resumedCells: cache.resumed };
         const previous = previousReport(out);
         const files = await writeComparisonReport(out, result, meta);
         const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({
-              out,
-              replaced: previous,
-              files,
-              models: result.models,
-              cells: result.cells.map((c) => ({
-                key: c.key,
-                d: c.d,
-                lambda: c.lambda,
-                n: c.n,
-                seed: c.seed,
-                meanResponseTime: c.simulation.meanResponseTime,
-                ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
-                ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
-                ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}),
-                difference: c.verdict.difference,
-                verdict: c.verdict.status,
-                tStatistic: c.verdict.tStatistic,
-                degreesOfFreedom: c.verdict.degreesOfFreedom,
-                pValue: c.verdict.pValue,
-                adjustedPValue: c.verdict.adjustedPValue,
-                horizon: c.horizon,
-                resolution: c.resolution,
-                confirmation: c.confirmation
-                  ? {
-                      seed: c.confirmation.seed,
-                      meanResponseTime: c.confirmation.simulation.meanResponseTime,
-                      tStatistic: c.confirmation.verdict.tStatistic,
-                      degreesOfFreedom: c.confirmation.verdict.degreesOfFreedom,
-                      pValue: c.confirmation.verdict.pValue,
-                      adjustedPValue: c.confirmation.verdict.adjustedPValue,
-                      verdict: c.confirmation.verdict.status,
-                    }
-                  : null,
-              })),
-              family: result.family,
-              busyCheck: { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: result.busyCheck.tStatistics.length },
-              notes: result.notes,
-              wallSeconds: meta.wallSeconds,
-            })}\n`,
-          );
+          printJson({
+            out,
+            replaced: previous,
+            files,
+            models: result.models,
+            cells: result.cells.map((c) => ({
+              key: c.key,
+              d: c.d,
+              lambda: c.lambda,
+              n: c.n,
+              seed: c.seed,
+              meanResponseTime: c.simulation.meanResponseTime,
+              ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
+              ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
+              ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}),
+              difference: c.verdict.difference,
+              verdict: c.verdict.status,
+              tStatistic: c.verdict.tStatistic,
+              degreesOfFreedom: c.verdict.degreesOfFreedom,
+              pValue: c.verdict.pValue,
+              adjustedPValue: c.verdict.adjustedPValue,
+              horizon: c.horizon,
+              resolution: c.resolution,
+              confirmation: c.confirmation
+                ? {
+                    seed: c.confirmation.seed,
+                    meanResponseTime: c.confirmation.simulation.meanResponseTime,
+                    tStatistic: c.confirmation.verdict.tStatistic,
+                    degreesOfFreedom: c.confirmation.verdict.degreesOfFreedom,
+                    pValue: c.confirmation.verdict.pValue,
+                    adjustedPValue: c.confirmation.verdict.adjustedPValue,
+                    verdict: c.confirmation.verdict.status,
+                  }
+                : null,
+            })),
+            family: result.family,
+            busyCheck: { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: result.busyCheck.tStatistics.length },
+            notes: result.notes,
+            wallSeconds: meta.wallSeconds,
+          });
           return;
         }
         const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;

@@ -4,7 +4,6 @@
  * report. Simulations run on the worker pool; every finished simulation and mean-field solve is stored at once under
  * <out>/cells/, so an interrupted run resumes.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
@@ -20,13 +19,14 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { parseOutDir, parsePositiveInteger, parseReplications } from '../options.ts';
+import { examples, outOption, parsePositiveInteger, parseReplications } from '../options.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
 class ShardDone {
   constructor(readonly summary: string) {}
 }
-import { dependencyVersions } from '../versions.ts';
+import { startRun } from '../versions.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   out?: string;
@@ -67,7 +67,6 @@ function summarise(r: SimulationResult): SimulationSummary {
 
 export function conjectureCommand(): Command {
   const cmd = new Command('conjecture')
-    .summary('test a claim such as "T(jsq, sprpt) < T(lpw, sprpt)" over a parameter grid: holds / fails / undecided per point')
     .description(
       'Evaluates the claim of a conjecture file (a mathjs expression over T, S, P50, P95, P99 (selection, discipline):\n' +
         'mean response time, mean slowdown, response-time percentiles) at every grid point (λ × d × service × prediction).\n' +
@@ -78,20 +77,22 @@ export function conjectureCommand(): Command {
         'results.json, metadata.json; finished simulations and solves are kept in <out>/cells/ (rerun to resume).',
     )
     .argument('<file>', 'conjecture file (JSON), e.g. analysis/h3-jsq-beats-lpw.json')
-    .option('--out <dir>', 'report folder (default: reports/conjecture-<name>)', parseOutDir)
+    .addOption(outOption('reports/conjecture-<name>'))
     .option('--n <n>', 'override evaluation.n (servers of the simulations)', parsePositiveInteger)
     .option('--jobs <k>', 'override evaluation.jobs (measured jobs per replication)', parsePositiveInteger)
     .option('--replications <r>', 'override evaluation.replications', parseReplications);
   return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket conjecture analysis/h1-known-sizes.json\n  supermarket conjecture analysis/q4-heavy-traffic-ratio.json --json\n\n' +
+      examples(
+        ['supermarket conjecture analysis/h1-known-sizes.json', 'supermarket conjecture analysis/q4-heavy-traffic-ratio.json --json'],
         'Claim syntax: comparisons (<, <=, >, >=, chained), and/or/not, + - * / ^, log, log2, log10, sqrt, exp, abs, min, max;\n' +
-        'symbols lambda, d, n, pi, e. See analysis/README.md.',
+          'symbols lambda, d, n, pi, e. See analysis/README.md.',
+      ),
     )
     .action(
       action(async (file: string, o: Opts, self: Command) => {
-        const started = Date.now();
+        const runMeta = startRun();
         const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
         const out = o.out ?? path.join('reports', `conjecture-${conjecture.spec.name}`);
         const cells = path.join(out, 'cells');
@@ -176,14 +177,7 @@ export function conjectureCommand(): Command {
         }
         const figures = conjectureFigures(result);
         const rows = conjectureRows(result);
-        const meta = {
-          command: ['supermarket', ...process.argv.slice(2)].join(' '),
-          startedAt: new Date(started).toISOString(),
-          wallSeconds: (Date.now() - started) / 1000,
-          versions: dependencyVersions(),
-          resumedSimulations: simStore.resumed,
-          machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
-        };
+        const meta = { ...runMeta(), resumedSimulations: simStore.resumed };
         const md = conjectureMarkdown(result, figures, meta);
         const written = await writeReportFolder(out, {
           figures,
@@ -195,28 +189,26 @@ export function conjectureCommand(): Command {
         });
         const s = result.summary;
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({
-              out,
-              files: written,
-              name: result.name,
-              claim: result.claim,
-              summary: s,
-              wallSeconds: meta.wallSeconds,
-              points: result.points.map((p) => ({
-                ...p.point,
-                verdict: p.verdict,
-                comparisons: p.comparisons,
-                quantities: p.quantities.map((q) => ({
-                  key: q.key,
-                  value: q.value,
-                  interval: q.interval,
-                  source: q.source,
-                  method: q.method,
-                })),
+          printJson({
+            out,
+            files: written,
+            name: result.name,
+            claim: result.claim,
+            summary: s,
+            wallSeconds: meta.wallSeconds,
+            points: result.points.map((p) => ({
+              ...p.point,
+              verdict: p.verdict,
+              comparisons: p.comparisons,
+              quantities: p.quantities.map((q) => ({
+                key: q.key,
+                value: q.value,
+                interval: q.interval,
+                source: q.source,
+                method: q.method,
               })),
-            })}\n`,
-          );
+            })),
+          });
           return;
         }
         process.stdout.write(

@@ -1,8 +1,8 @@
 /** `supermarket exact`: the exact stationary solution of the n-server chain (small n), with its truncation bound. */
 import { Command } from 'commander';
 import { solveExact } from '../../meanfield/exact/index.ts';
-import { action } from '../errors.ts';
-import { addModelOptions, modelFromFlags, parsePositive, parsePositiveInteger } from '../options.ts';
+import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger } from '../options.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   lambda: number;
@@ -20,7 +20,6 @@ interface Opts {
 
 export function exactCommand(): Command {
   const cmd = new Command('exact')
-    .summary('exact E[T], E[Q] and tail fractions of the n-server chain (small n; JSQ(d) or random, exponential sizes)')
     .description(
       'Solves the n-server continuous-time Markov chain on sorted occupancy vectors (servers are exchangeable),\n' +
         'truncated at a level cap K raised until the estimated E[T] truncation error is below --truncation-bound;\n' +
@@ -29,18 +28,17 @@ export function exactCommand(): Command {
     .requiredOption('--n <n>', 'number of servers, integer ≥ 1', parsePositiveInteger)
     .option('--truncation-bound <ε>', 'bound on the E[T] truncation error (model time units)', parsePositive, 1e-6)
     .option('--max-states <S>', 'refuse larger state spaces', parsePositiveInteger, 2e7)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket exact --n 3 --d 2 --lambda 0.9\n  supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json',
+      examples(['supermarket exact --n 3 --d 2 --lambda 0.9', 'supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json']),
     );
   addModelOptions(cmd);
   cmd.action(
-    action((o: Opts) => {
-      const model = modelFromFlags(o);
+    modelAction((model, o: Opts) => {
       const r = solveExact(model, { n: o.n, truncationBound: o.truncationBound, maxStates: o.maxStates });
       if (o.json) {
-        process.stdout.write(`${JSON.stringify(r)}\n`);
+        printJson(r);
         return;
       }
       const t = r.truncation;

@@ -12,8 +12,8 @@ import {
 import { InvalidModelError } from '../../errors.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { action } from '../errors.ts';
-import { addModelOptions, parseNumber, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
+import { addModelOptions, examples, modelAction, parseNumber, parsePositive, type ModelFlags } from '../options.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   refined?: boolean;
@@ -28,7 +28,6 @@ interface Opts extends ModelFlags {
 
 export function fixedPointCommand(): Command {
   const cmd = new Command('fixed-point')
-    .summary('mean-field fixed point: tail fractions s_i, E[Q], E[T], response-time ccdf, refined 1/n correction')
     .description(
       'Fixed point of the SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) (theory.md §2).\n' +
         'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +
@@ -53,14 +52,13 @@ export function fixedPointCommand(): Command {
     )
     .option('--ccdf-t-end <t>', 'response-time ccdf P(T > t) is given on 0..t-end', parsePositive, 10)
     .option('--ccdf-dt <dt>', 'step of the ccdf grid', parsePositive, 0.5)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket fixed-point --lambda 0.9 --d 2\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json',
+      examples(['supermarket fixed-point --lambda 0.9 --d 2', 'supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json']),
     )
     .action(
-      action((o: Opts) => {
-        const model = modelFromFlags(o);
+      modelAction((model, o: Opts) => {
         if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential')) {
           if (o.refined || o.n !== undefined)
             throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service only (theory.md §6)');
@@ -93,19 +91,17 @@ export function fixedPointCommand(): Command {
           }
         }
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({
-              model,
-              meanResponseTime: fp.meanResponseTime,
-              meanQueueLength: fp.meanQueueLength,
-              tail: fp.tail,
-              truncationLevel: fp.truncationLevel,
-              responseTimeCcdf: { times, ccdf },
-              ...(refined ? { refined } : {}),
-              diagnostics: fp.diagnostics,
-              provenance: fp.provenance,
-            })}\n`,
-          );
+          printJson({
+            model,
+            meanResponseTime: fp.meanResponseTime,
+            meanQueueLength: fp.meanQueueLength,
+            tail: fp.tail,
+            truncationLevel: fp.truncationLevel,
+            responseTimeCcdf: { times, ccdf },
+            ...(refined ? { refined } : {}),
+            diagnostics: fp.diagnostics,
+            provenance: fp.provenance,
+          });
           return;
         }
         const lines = [
@@ -142,19 +138,17 @@ export function fixedPointCommand(): Command {
 function printGeneralSolution(model: SupermarketModel, json: boolean): void {
   const s = solveMeanField(model);
   if (json) {
-    process.stdout.write(
-      `${JSON.stringify({
-        model,
-        meanResponseTime: s.meanResponseTime,
-        ...(s.estimate ? { estimate: s.estimate } : {}),
-        ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}),
-        ...(s.tail ? { tail: s.tail } : {}),
-        solver: s.solver,
-        kind: s.kind,
-        source: s.source,
-        ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
-      })}\n`,
-    );
+    printJson({
+      model,
+      meanResponseTime: s.meanResponseTime,
+      ...(s.estimate ? { estimate: s.estimate } : {}),
+      ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}),
+      ...(s.tail ? { tail: s.tail } : {}),
+      solver: s.solver,
+      kind: s.kind,
+      source: s.source,
+      ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
+    });
     return;
   }
   const ci = s.estimate ? `  95% CI [${s.estimate.ci95[0].toFixed(4)}, ${s.estimate.ci95[1].toFixed(4)}]` : '';

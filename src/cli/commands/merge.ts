@@ -14,7 +14,7 @@ import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
-import { parseOutDir, parsePositiveInteger } from '../options.ts';
+import { examples, outOption, parsePositiveInteger } from '../options.ts';
 
 interface Opts {
   out?: string;
@@ -124,7 +124,6 @@ const SHARDED_COMMANDS = {
 
 export function mergeCommand(): Command {
   return new Command('merge')
-    .summary('join the cell stores of the shards of one grid (--shard i/N, Slurm array tasks) and write its report')
     .description(
       'Reads the shard folders (each <out>/shards/<i>-of-<N>/ with shard.json and cells/, or a report folder holding\n' +
         'them), checks that they come from one run (same command, grid, settings and supermarket-lab version; mixed\n' +
@@ -133,15 +132,18 @@ export function mergeCommand(): Command {
         'cells and computes nothing: rerun those shards (or resubmit the job array) and merge again.',
     )
     .argument('<dir...>', 'shard folders, or report folders holding shards/*')
-    .option('--out <dir>', 'report folder (default: the one the shards were started with)', parseOutDir)
+    .addOption(outOption('the one the shards were started with'))
     .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parsePositiveInteger)
     .option('--json', "print the command's JSON summary on stdout")
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket run experiments/smoke.json --shard 1/2 --out reports/smoke\n' +
-        '  supermarket run experiments/smoke.json --shard 2/2 --out reports/smoke\n  supermarket merge reports/smoke\n' +
-        '  supermarket merge /scratch/a /scratch/b --out reports/joined',
+      examples([
+        'supermarket run experiments/smoke.json --shard 1/2 --out reports/smoke',
+        'supermarket run experiments/smoke.json --shard 2/2 --out reports/smoke',
+        'supermarket merge reports/smoke',
+        'supermarket merge /scratch/a /scratch/b --out reports/joined',
+      ]),
     )
     .action(
       action(async (dirs: string[], o: Opts) => {

@@ -3,7 +3,8 @@ import { Command, Option } from 'commander';
 import { DISCIPLINES, parseModel, type Discipline } from '../../model/index.ts';
 import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
-import { parseNumber, parsePositive, serviceFromFlag } from '../options.ts';
+import { examples, parseNumber, parsePositive, serviceFromFlag } from '../options.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   lambda: number;
@@ -21,7 +22,6 @@ const slowdownText = (r: Mg1Result) => (r.slowdownFinite ? r.meanSlowdown.toFixe
 
 export function mg1Command(): Command {
   const cmd = new Command('mg1')
-    .summary('exact M/G/1 (d = 1) baselines: E[T], E[slowdown], E[U] for FIFO, SJF, PSJF, SRPT, SPJF, PSPJF, SPRPT')
     .description(
       'Single-server formulas of theory.md §7 (Pollaczek–Khinchine, Kleinrock, Schrage–Miller; with predictions\n' +
         'Mitzenmacher ITCS 2020), evaluated by adaptive Gauss–Kronrod quadrature with error estimates.\n' +
@@ -45,8 +45,10 @@ export function mg1Command(): Command {
     .option('--json', 'print one JSON object on stdout (meanSlowdown null when infinite)')
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket mg1 --lambda 0.9 --service weibull:0.5 --discipline sprpt --prediction exp\n' +
-        '  supermarket mg1 --lambda 0.9 --service exp --prediction exp --all --json',
+      examples([
+        'supermarket mg1 --lambda 0.9 --service weibull:0.5 --discipline sprpt --prediction exp',
+        'supermarket mg1 --lambda 0.9 --service exp --prediction exp --all --json',
+      ]),
     );
   cmd.action(
     action((o: Opts) => {
@@ -65,7 +67,7 @@ export function mg1Command(): Command {
         ),
       );
       if (o.json) {
-        process.stdout.write(`${JSON.stringify(o.all ? { results: results.map(plain) } : plain(results[0]))}\n`);
+        printJson(o.all ? { results: results.map(plain) } : plain(results[0]));
         return;
       }
       const m = results[0].provenance.model;

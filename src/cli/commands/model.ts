@@ -18,7 +18,8 @@ import {
 import { simulatePopulation, type PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action } from '../errors.ts';
-import { parseIntegerList, parseNumber, parsePositive } from '../options.ts';
+import { examples, parseIntegerList, parseNumber, parsePositive } from '../options.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   set: Record<string, number>;
@@ -48,7 +49,6 @@ const fmt = (v: number) => (Math.abs(v) >= 1e-4 || v === 0 ? v.toFixed(6) : v.to
 
 export function modelCommand(): Command {
   return new Command('model')
-    .summary('generic population model from a JSON file: fixed point, observables, refined 1/n term, transient')
     .description(
       'Reads a density-dependent population model (state variables, transitions with jump vectors and mathjs\n' +
         'rate expressions; format in models/README.md), derives the drift f = Σ ℓβ_ℓ with its symbolic Jacobian and\n' +
@@ -79,14 +79,16 @@ export function modelCommand(): Command {
     .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNumber)
     .option('--replications <r>', 'replications for --compare (≥ 2)', parsePositive, 10)
     .option('--seed <s>', 'master seed for --compare', parseNumber, 1)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket model models/jsq-d.json --refined --n 10,100\n' +
-        '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --set K=7 --refined --order 2 --n 10,20\n' +
-        '  supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json\n' +
-        '  supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500\n' +
-        '  supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5',
+      examples([
+        'supermarket model models/jsq-d.json --refined --n 10,100',
+        'supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --set K=7 --refined --order 2 --n 10,20',
+        'supermarket model models/jsq-d.json --set lambda=0.95 --set d=3 --json',
+        'supermarket model models/jsq-d.json --compare --n 10,100,1000 --horizon 500',
+        'supermarket model models/threshold-probe.json --transient --t-end 100 --dt 5',
+      ]),
     )
     .action(
       action((file: string, o: Opts) => {
@@ -127,72 +129,70 @@ export function modelCommand(): Command {
           );
         }
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({
-              model: {
-                name: model.name,
-                file,
-                source: model.source,
-                parameters: model.parameters,
-                variables: model.variables,
-                transitions: model.transitions.length,
-              },
-              fixedPoint: {
-                x: fp.x,
-                residual: fp.residual,
-                iterations: fp.iterations,
-                observables: fp.observables,
-                diagnostics: fp.diagnostics,
-              },
-              ...(refined
-                ? {
-                    refined: {
-                      order,
-                      V: refined.V,
-                      observables: refined.observables,
-                      lyapunovResidual: refined.lyapunovResidual,
-                      diagnostics: refined.diagnostics,
-                      estimates,
-                      ...(second
-                        ? {
-                            secondOrder: {
-                              A: second.A,
-                              observables: second.observables,
-                              diagnostics: second.diagnostics,
-                              provenance: second.provenance,
-                            },
-                          }
-                        : {}),
-                    },
-                  }
-                : {}),
-              ...(simulations.length
-                ? {
-                    simulations: simulations.map((r) => ({
-                      n: r.n,
-                      observables: r.observables,
-                      x: r.x,
-                      events: r.events,
-                      warmup: r.warmup,
-                      horizon: r.horizon,
-                      seeds: r.seeds,
-                      provenance: r.provenance,
-                    })),
-                  }
-                : {}),
-              ...(transient
-                ? {
-                    transient: {
-                      times: transient.times,
-                      x: transient.x,
-                      observables: transient.observables,
-                      diagnostics: transient.diagnostics,
-                    },
-                  }
-                : {}),
-              provenance: refined?.provenance ?? fp.provenance,
-            })}\n`,
-          );
+          printJson({
+            model: {
+              name: model.name,
+              file,
+              source: model.source,
+              parameters: model.parameters,
+              variables: model.variables,
+              transitions: model.transitions.length,
+            },
+            fixedPoint: {
+              x: fp.x,
+              residual: fp.residual,
+              iterations: fp.iterations,
+              observables: fp.observables,
+              diagnostics: fp.diagnostics,
+            },
+            ...(refined
+              ? {
+                  refined: {
+                    order,
+                    V: refined.V,
+                    observables: refined.observables,
+                    lyapunovResidual: refined.lyapunovResidual,
+                    diagnostics: refined.diagnostics,
+                    estimates,
+                    ...(second
+                      ? {
+                          secondOrder: {
+                            A: second.A,
+                            observables: second.observables,
+                            diagnostics: second.diagnostics,
+                            provenance: second.provenance,
+                          },
+                        }
+                      : {}),
+                  },
+                }
+              : {}),
+            ...(simulations.length
+              ? {
+                  simulations: simulations.map((r) => ({
+                    n: r.n,
+                    observables: r.observables,
+                    x: r.x,
+                    events: r.events,
+                    warmup: r.warmup,
+                    horizon: r.horizon,
+                    seeds: r.seeds,
+                    provenance: r.provenance,
+                  })),
+                }
+              : {}),
+            ...(transient
+              ? {
+                  transient: {
+                    times: transient.times,
+                    x: transient.x,
+                    observables: transient.observables,
+                    diagnostics: transient.diagnostics,
+                  },
+                }
+              : {}),
+            provenance: refined?.provenance ?? fp.provenance,
+          });
           return;
         }
         const K = model.variables.length;

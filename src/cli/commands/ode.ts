@@ -1,6 +1,6 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
 import { readFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
   lwlTransient,
@@ -14,8 +14,8 @@ import {
 } from '../../meanfield/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
-import { action } from '../errors.ts';
-import { addModelOptions, parseNumberList, parsePositive, modelFromFlags, type ModelFlags } from '../options.ts';
+import { addModelOptions, examples, modelAction, parseNumberList, parsePositive, type ModelFlags } from '../options.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   tEnd: number;
@@ -34,7 +34,6 @@ interface Opts extends ModelFlags {
 
 export function odeCommand(): Command {
   const cmd = new Command('ode')
-    .summary('mean-field transient s_i(t) from an initial state (default: empty), on a time grid')
     .description(
       'Integrates ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) with odex (Hairer–Wanner extrapolation), ' +
         'sampling the dense output at t = 0, dt, 2dt, …, t-end; the solver outcome is checked and a failure is an error. ' +
@@ -56,7 +55,7 @@ export function odeCommand(): Command {
     )
     .option('--n <n>', 'servers for --refined', parsePositive)
     .option('--levels <k>', 'levels shown in text output', parsePositive, 5)
-    .addOption(new Option('--json', 'print one JSON object on stdout').conflicts('csv'))
+    .addOption(jsonOption().conflicts('csv'))
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
     // initial state and time to steady state (SQ(d) ODE; see initialTail and runUntilSteady below)
     .option(
@@ -68,11 +67,14 @@ export function odeCommand(): Command {
     .option('--tol <ε>', 'distance to the fixed point counted as steady, for --until-steady', parsePositive, 1e-6)
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv\n  supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5\n  supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 5 --refined --n 100',
+      examples([
+        'supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 0.5 --csv > transient.csv',
+        'supermarket ode --lambda 0.9 --d 2 --t-end 20 --dt 1 --from 1,0.9,0.5',
+        'supermarket ode --lambda 0.9 --d 2 --t-end 50 --dt 5 --refined --n 100',
+      ]),
     )
     .action(
-      action((o: Opts) => {
-        const model = modelFromFlags(o);
+      modelAction((model, o: Opts) => {
         const init = initialTail(model, o);
         if (o.untilSteady) {
           runUntilSteady(model, init, o);
@@ -114,9 +116,7 @@ export function odeCommand(): Command {
           ? solveTransient(model, { times, from, tolerance: o.tolerance })
           : phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({ model, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`,
-          );
+          printJson({ model, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail, diagnostics: tr.diagnostics, provenance: tr.provenance });
         } else if (o.csv) {
           const K = tr.tail[0]?.length ?? 0;
           const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
@@ -146,9 +146,7 @@ function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): v
     throw new InvalidModelError('--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system');
   const tr = lwlTransient(model, { times });
   if (o.json) {
-    process.stdout.write(
-      `${JSON.stringify({ model, times: tr.times, busyFraction: tr.busyFraction, meanWorkload: tr.meanWorkload, quantiles: tr.quantiles, diagnostics: tr.diagnostics, provenance: tr.provenance })}\n`,
-    );
+    printJson({ model, times: tr.times, busyFraction: tr.busyFraction, meanWorkload: tr.meanWorkload, quantiles: tr.quantiles, diagnostics: tr.diagnostics, provenance: tr.provenance });
   } else if (o.csv) {
     process.stdout.write(
       stringify(
@@ -279,7 +277,7 @@ function runUntilSteady(model: SupermarketModel, from: number[] | undefined, o: 
   const meanQueueLength = tails.map((s) => s.slice(1).reduce((a, b) => a + b, 0));
   const steady = { time: reached, tolerance: o.tol, distance: last, resolution: o.dt, init: o.init ?? (o.from ? 'from' : 'empty') };
   if (o.json) {
-    process.stdout.write(`${JSON.stringify({ model, steady, times, meanQueueLength, tail: tails, fixedPoint: star })}\n`);
+    printJson({ model, steady, times, meanQueueLength, tail: tails, fixedPoint: star });
   } else if (o.csv) {
     const K = Math.max(...tails.map((s) => s.length));
     const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
@@ -313,26 +311,24 @@ function printRefinedTransient(model: SupermarketModel, times: number[], from: n
   const at = refinedTransientAt(r, n);
   const tr = r.meanField;
   if (o.json) {
-    process.stdout.write(
-      `${JSON.stringify({
-        model,
+    printJson({
+      model,
+      n,
+      times: tr.times,
+      meanQueueLength: tr.meanQueueLength,
+      tail: tr.tail,
+      refined: {
         n,
-        times: tr.times,
-        meanQueueLength: tr.meanQueueLength,
-        tail: tr.tail,
-        refined: {
-          n,
-          meanQueueLength: at.meanQueueLength,
-          tail: at.tail,
-          V: r.V,
-          sumV: r.sumV,
-          diagnostics: r.diagnostics,
-          provenance: r.provenance,
-        },
-        diagnostics: tr.diagnostics,
-        provenance: tr.provenance,
-      })}\n`,
-    );
+        meanQueueLength: at.meanQueueLength,
+        tail: at.tail,
+        V: r.V,
+        sumV: r.sumV,
+        diagnostics: r.diagnostics,
+        provenance: r.provenance,
+      },
+      diagnostics: tr.diagnostics,
+      provenance: tr.provenance,
+    });
   } else if (o.csv) {
     const K = tr.tail[0]?.length ?? 0;
     const columns = [

@@ -11,8 +11,9 @@ import { simulateReplay } from '../../sim/index.ts';
 import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger } from '../options.ts';
-import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { examples, addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger } from '../options.ts';
+import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   n: number;
@@ -53,7 +54,6 @@ function rawWorkload(jobs: readonly TraceJob[], user: boolean) {
 
 export function replayCommand(): Command {
   const cmd = new Command('replay')
-    .summary('replay an SWF or SWIM trace over n servers: E[T], slowdown, E[Q] with batch-means CIs; per-job CSV')
     .description(
       'Replays the jobs of a trace (submit time, run time; SWF fields 2 and 4, the recorded wait of field 3 ' +
         'belongs to the original machine and is ignored) over n servers: each job samples d servers, joins one by the ' +
@@ -86,15 +86,16 @@ export function replayCommand(): Command {
       0,
     )
     .option('--batches <B>', 'batches for the batch-means CIs, ≥ 2 (default: 25, fewer for short traces)', parsePositiveInteger)
-    .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseNonNegativeInteger, 1)
-    .option('--per-job <file.csv>', 'write the measured jobs as CSV: arrival, size, prediction, server, start (FIFO), departure, response')
-    .option('--per-server', 'per server: busy fraction, mean queue (Little: Σ T / window), jobs served')
-    .option('--json', 'print one JSON object on stdout')
+    .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseNonNegativeInteger, 1);
+  addRecordOptions(cmd)
+    .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket replay ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1 --n 20 --d 2 --load 0.9\n' +
-        '  supermarket replay jobs.swf --n 1 --no-rescale --per-job jobs.csv\n' +
-        '  supermarket replay ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --n 50 --discipline sprpt --prediction lognormal:1 --jobs-to 5000',
+      examples([
+        'supermarket replay ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1 --n 20 --d 2 --load 0.9',
+        'supermarket replay jobs.swf --n 1 --no-rescale --per-job jobs.csv',
+        'supermarket replay ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --n 50 --discipline sprpt --prediction lognormal:1 --jobs-to 5000',
+      ]),
     );
   cmd.action(
     action((file: string, o: Opts) => {
@@ -179,14 +180,12 @@ export function replayCommand(): Command {
       const { records, ...result } = r;
       const about = { trace: trace.source, format: trace.format, jobsFrom: from, jobsTo: to, skipped: trace.skipped.count, ...scale };
       if (o.json) {
-        process.stdout.write(
-          `${JSON.stringify({
-            ...result,
-            replay: about,
-            ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),
-            ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs } } : {}),
-          })}\n`,
-        );
+        printJson({
+          ...result,
+          replay: about,
+          ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),
+          ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs } } : {}),
+        });
         return;
       }
       const unit = o.rescale ? 'time units = mean sizes' : 'seconds';

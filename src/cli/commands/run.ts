@@ -2,7 +2,6 @@
  * `supermarket run experiments/<file>.json`: runs an experiment grid on all cores, storing each finished cell at
  * once (atomically) under <out>/cells/, so an interrupted run resumes where it stopped; then writes the report.
  */
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -19,6 +18,7 @@ import {
 } from '../../experiments/index.ts';
 import type { CellOutcome } from '../../experiments/index.ts';
 import { CellStore } from '../../experiments/cellStore.ts';
+import { storedSimulation } from '../../compare/comparison.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import { writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
@@ -27,8 +27,9 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { parseOutDir } from '../options.ts';
-import { dependencyVersions } from '../versions.ts';
+import { examples, outOption } from '../options.ts';
+import { startRun } from '../versions.ts';
+import { printJson } from '../output.ts';
 
 interface Opts {
   out?: string;
@@ -65,38 +66,34 @@ function cellSettings(cell: ExperimentCell): Omit<ExperimentCell, 'key'> {
 function summarise(result: SimulationResult): CellOutcome['result'] {
   const r = result as SimulationResult & Partial<Pick<CellOutcome['result'], 'meanSlowdown' | 'responseTimePercentiles'>>;
   return {
-    meanResponseTime: r.meanResponseTime,
-    meanQueueLength: r.meanQueueLength,
+    ...storedSimulation(r),
     ...(r.meanSlowdown ? { meanSlowdown: r.meanSlowdown } : {}),
     ...(r.responseTimePercentiles ? { responseTimePercentiles: r.responseTimePercentiles } : {}),
-    events: r.events,
-    eventsPerSecond: r.eventsPerSecond,
-    wallSeconds: r.wallSeconds,
-    warmupTime: r.warmupTime,
-    seeds: r.seeds,
   };
 }
 
 export function runCommand(): Command {
   const cmd = new Command('run')
-    .summary('run an experiment file (grid of λ, d, n, policies, service laws, predictions) and write its report')
     .description(
       'Runs every cell of an experiment file with replications and Student-t 95% CIs, using one worker thread\n' +
         'per core. Each finished cell is stored at once in <out>/cells/; rerunning the same command resumes.\n' +
         'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.',
     )
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
-    .option('--out <dir>', 'report folder (default: reports/<experiment name>)', parseOutDir);
+    .addOption(outOption('reports/<experiment name>'));
   return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket run experiments/paper-synthetic.json\n  supermarket run experiments/smoke.json --out reports/smoke --threads 1\n' +
-        '  supermarket run experiments/paper-synthetic.json --shard 2/8   # one of 8 parts; then: supermarket merge reports/paper-synthetic\n' +
-        '  supermarket slurm experiments/paper-synthetic.json --array 8   # the same as a Slurm job array',
+      examples([
+        'supermarket run experiments/paper-synthetic.json',
+        'supermarket run experiments/smoke.json --out reports/smoke --threads 1',
+        'supermarket run experiments/paper-synthetic.json --shard 2/8   # one of 8 parts; then: supermarket merge reports/paper-synthetic',
+        'supermarket slurm experiments/paper-synthetic.json --array 8   # the same as a Slurm job array',
+      ]),
     )
     .action(
       action(async (file: string, o: Opts, self: Command) => {
-        const started = Date.now();
+        const runMeta = startRun();
         const spec = loadExperiment(file);
         const claims = loadExperimentClaims(file, spec);
         let cells: ExperimentCell[];
@@ -185,22 +182,11 @@ export function runCommand(): Command {
           return;
         }
         const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
-        const meta = {
-          command: ['supermarket', ...process.argv.slice(2)].join(' '),
-          startedAt: new Date(started).toISOString(),
-          wallSeconds: (Date.now() - started) / 1000,
-          versions: dependencyVersions(),
-          resumedCells: resumed,
-          skippedCells: skipped,
-          ...(predictorQuality.length ? { predictorQuality } : {}),
-          machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
-        };
+        const meta = { ...runMeta(), resumedCells: resumed, skippedCells: skipped, ...(predictorQuality.length ? { predictorQuality } : {}) };
         const findings = judgeExperimentClaims(claims, ordered);
         const files = await writeExperimentReport(out, spec, ordered, meta, findings);
         if (o.json) {
-          process.stdout.write(
-            `${JSON.stringify({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds })}\n`,
-          );
+          printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
           return;
         }
         process.stdout.write(

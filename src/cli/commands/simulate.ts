@@ -7,14 +7,15 @@ import { checkServers, slowdownFinite, type Finiteness } from '../../model/index
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { checkEventBudget, simulate, simulationJson } from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
-import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
-import { perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import {
   addModelOptions,
+  examples,
+  modelAction,
   parseJobs,
   parseMaxLevel,
   parseNonNegative,
@@ -22,9 +23,9 @@ import {
   parseNumber,
   parsePositive,
   parseReplications,
-  modelFromFlags,
   type ModelFlags,
 } from '../options.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
@@ -53,7 +54,6 @@ const showOr = (e: Estimate, f: Finiteness) =>
 
 export function simulateCommand(): Command {
   const cmd = new Command('simulate')
-    .summary('simulate n servers: mean response time, queue length, tail fractions with 95% CIs')
     .description(
       'Event-driven simulation of the supermarket model: Poisson arrivals at rate λn, d servers sampled per job,\n' +
         'ties among the sampled minimisers broken uniformly at random. Each replication has its own warm-up and an\n' +
@@ -100,21 +100,18 @@ export function simulateCommand(): Command {
         .choices(['auto', 'event', 'priority', 'race'])
         .default('auto'),
     )
-    .option('--json', 'print one JSON object on stdout')
-    .option('--no-progress', 'no progress output on stderr')
-    // records of the first replication (see exportRecords below)
-    .option('--per-server', 'per server, in the first replication: busy fraction, mean queue (Little: Σ T / window), jobs served')
-    .option(
-      '--per-job <file.csv>',
-      'write the measured jobs of the first replication as CSV: arrival, size, prediction, server, start (FIFO), departure, response',
-    )
+    .addOption(jsonOption())
+    .option('--no-progress', 'no progress output on stderr');
+  addRecordOptions(cmd, 'the first replication') // see exportRecords below
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json',
+      examples([
+        'supermarket simulate --lambda 0.9 --d 2 --n 1000',
+        'supermarket simulate --lambda 0.9 --d 2 --n 100 --jobs 1e6 --replications 10 --seed 7 --json',
+      ]),
     )
     .action(
-      action((o: Opts) => {
-        const model = modelFromFlags(o);
+      modelAction((model, o: Opts) => {
         const n = checkServers(model, o.n);
         const proposal =
           o.warmup === undefined ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }) : undefined;
@@ -167,7 +164,7 @@ export function simulateCommand(): Command {
         const records = exportRecords(model, n, warm, o);
         const infinite = !slowdownFinite(model);
         if (o.json) {
-          process.stdout.write(`${JSON.stringify({ ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json })}\n`);
+          printJson({ ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json });
           return;
         }
         const f = result.finiteness;

@@ -14,7 +14,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { action } from '../errors.ts';
-import { parseOutDir, parsePositiveInteger } from '../options.ts';
+import { outOption, parsePositiveInteger } from '../options.ts';
 import { missingMessage, planMerge } from './merge.ts';
 
 interface Opts {
@@ -145,7 +145,6 @@ function sbatch(args: string[]): string {
 
 export function slurmCommand(): Command {
   return new Command('slurm')
-    .summary('write (and submit) a Slurm job array running the shards of an experiment, and a merge job after it')
     .description(
       'Writes <out>/slurm/array.sbatch: a job array of N tasks, task i running\n' +
         '  supermarket run FILE --shard i/N --out <out> --threads $SLURM_CPUS_PER_TASK\n' +
@@ -163,7 +162,7 @@ export function slurmCommand(): Command {
     .option('--mem <m>', 'memory per task, e.g. 4G')
     .option('--account <a>', 'Slurm account to charge')
     .option('--setup <line>', 'shell line run first in each job, e.g. "module load nodejs/20"')
-    .option('--out <dir>', 'report folder (default: reports/<file name>)', parseOutDir)
+    .addOption(outOption('reports/<file name>'))
     .addOption(new Option('--command <name>', 'the command of the shards').choices(['run', 'conjecture']).default('run'))
     .option('--submit', 'submit the array and the merge job with sbatch (only shards with missing cells)')
     .option('--wait', 'with --submit: block until the merge job ends, then say where the report is or what is missing')

@@ -8,7 +8,8 @@ import { InvalidModelError } from '../../errors.ts';
 import { learnPredictions, type LearnResult, type PredictionQuality } from '../../learn/index.ts';
 import { loadTrace, pairStatistics, SWIM_GAP_TOLERANCE, traceStatistics, type PairStatistics, type SwimJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { parseIntegerList, parsePositiveInteger } from '../options.ts';
+import { examples, parseIntegerList, parsePositiveInteger } from '../options.ts';
+import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   format?: 'swf' | 'swim';
@@ -45,7 +46,6 @@ const qualityLegend =
 
 export function traceCommand(): Command {
   return new Command('trace')
-    .summary('statistics of a job trace (SWF or SWIM) and, with --learn, learned size predictions')
     .description(
       'Reads a Standard Workload Format log (.swf, .swf.gz) or a SWIM Hadoop TSV (.tsv) and prints: job count,\n' +
         "skipped records, mean/SCV/median of the size S, inter-arrival mean and SCV, and corr(ln S, ln P) for the trace's\n" +
@@ -65,10 +65,13 @@ export function traceCommand(): Command {
     .option('--seed <s>', 'seed of the training subsample and the forest', parsePositiveInteger, 1)
     .option('--trees <k>', 'random forest: number of trees', parsePositiveInteger, 16)
     .option('--max-train-samples <k>', 'random forest: training subsample size', parsePositiveInteger, 800)
-    .option('--json', 'print one JSON object on stdout')
+    .addOption(jsonOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  supermarket trace ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1\n  supermarket trace ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --size D --learn',
+      examples([
+        'supermarket trace ../shared/data/KTH-SP2-1996-2.1-cln.swf.gz --status 1',
+        'supermarket trace ../shared/data/FB-2010_samples_24_times_1hr_0.tsv --size D --learn',
+      ]),
     )
     .action(
       action((file: string, o: Opts) => {
@@ -104,20 +107,18 @@ export function traceCommand(): Command {
         const filter = trace.format === 'swf' ? (trace.filter.status ? `status in [${trace.filter.status.join(', ')}]` : 'none') : 'none';
         if (o.json) {
           const sizeDef = trace.format === 'swim' ? trace.size : { kind: 'run time', formula: 'SWF field 4 (s)' };
-          process.stdout.write(
-            `${JSON.stringify({
-              source: trace.source,
-              format: trace.format,
-              records: trace.records,
-              skipped: trace.skipped,
-              ...(trace.format === 'swim' ? { warnings: trace.warnings } : {}),
-              filter,
-              size: sizeDef,
-              statistics: stats,
-              ...(feature ? { mapInputFeature: feature } : {}),
-              ...(learned ? { learn: learned.map(({ predictions, ...rest }) => rest) } : {}),
-            })}\n`,
-          );
+          printJson({
+            source: trace.source,
+            format: trace.format,
+            records: trace.records,
+            skipped: trace.skipped,
+            ...(trace.format === 'swim' ? { warnings: trace.warnings } : {}),
+            filter,
+            size: sizeDef,
+            statistics: stats,
+            ...(feature ? { mapInputFeature: feature } : {}),
+            ...(learned ? { learn: learned.map(({ predictions, ...rest }) => rest) } : {}),
+          });
           return;
         }
         const unit = trace.format === 'swf' ? 's' : 'B';
