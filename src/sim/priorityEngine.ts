@@ -47,8 +47,15 @@ export class PriorityEngine implements Engine, PhaseLoop {
   readonly kind = 'priority' as const;
   events = 0;
   arrivals = 0;
+  /**
+   * Departure clocks only (ids 0..n−1). The arrival clock lives apart in `nextArrival`: every arrival would
+   * otherwise pop and re-push it (a sift-down per arrival, half of all heap work); comparing it with the heap's
+   * root gives the same event order, since at equal times departures (ids < n) came first in the heap too.
+   */
   private readonly heap: IndexedHeap;
   private heapSize = 0;
+  /** Time of the next arrival (+∞ once a replayed trace is exhausted). */
+  private nextArrival: number;
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
@@ -67,7 +74,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
   ) {
     const { n } = config;
     const { store, rng, t, workload } = state;
-    this.heap = createIndexedHeap(n + 1);
+    this.heap = createIndexedHeap(n);
     this.perm = identityPermutation(n);
     this.source = new JobSource(config);
     this.lpw = new LpwState(config.selection === SEL_LPW ? n : 0);
@@ -75,7 +82,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.queues = new WaitQueues(n);
     this.cur = new Int32Array(n).fill(-1);
     this.segStart = new Float64Array(n);
-    let size = ihPush(this.heap, 0, this.source.firstArrival(t, rng), n);
+    this.nextArrival = this.source.firstArrival(t, rng);
+    let size = 0;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
       let work = 0;
@@ -161,15 +169,17 @@ export class PriorityEngine implements Engine, PhaseLoop {
     let events = this.events;
     let tick = this.tick;
     let code = LOOP_LIMIT;
+    let nextArrival = this.nextArrival;
 
     for (;;) {
-      const time = keys[0];
-      if (time > limit || heapSize === 0) {
+      const dep = heapSize > 0 ? keys[0] : Infinity;
+      // Equal times: departures first (as every engine does).
+      const time = nextArrival < dep ? nextArrival : dep;
+      if (time > limit || time === Infinity) {
         if (limit < Infinity) t = limit;
         break;
       }
-      const id = ids[0];
-      if (id === n) {
+      if (nextArrival < dep) {
         const seq = arrivals;
         if (seq === stopSeq) {
           t = time;
@@ -191,9 +201,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         finish[j] = (f > t ? f : t) + s;
         const x = pool.alloc(t, s, y, seq);
         arrivals = seq + 1;
-        const next = source.nextArrival(seq, t, rng);
-        if (next < Infinity) ihReplaceTop(heap, heapSize, next, n);
-        else heapSize = ihPopTop(heap, heapSize);
+        nextArrival = source.nextArrival(seq, t, rng);
         // Key of the new job (no service yet).
         let key: number;
         if (disc === D_FIFO) key = t;
@@ -277,6 +285,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         }
       } else {
         // Departure of server id's job in service; the queue's first job (if any) starts or resumes.
+        const id = ids[0];
         t = time;
         events++;
         if (--tick === 0) {
@@ -331,6 +340,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     }
 
     this.heapSize = heapSize;
+    this.nextArrival = nextArrival;
     this.events = events;
     this.arrivals = arrivals;
     this.tick = tick;
