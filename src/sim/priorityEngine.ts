@@ -356,7 +356,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
           sumResponse += resp;
-          if (k % stride === 0) responses[(k / stride) | 0] = resp;
+          // k is a double (sequence numbers may pass 2^31), so k % stride is a floating-point remainder, a C call
+          // in V8: skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
+          if (stride === 1) responses[k] = resp;
+          else if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
           if (s > 0) {
             sumSlowdown += resp / s;
