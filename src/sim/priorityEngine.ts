@@ -33,7 +33,7 @@ import {
   runPhases,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
-import { createIndexedHeap, ihPopTop, ihPush, ihReplaceTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
+import { createIndexedHeap, ihPopTop, ihPush, ihRaiseTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
 import { JobPool } from './jobPool.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
@@ -347,7 +347,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
           cur[id] = x;
           segStart[id] = t;
           const r = pool.rem[x];
-          ihReplaceTop(heap, heapSize, t + r, id);
+          keys[0] = t + r; // the root is this server's clock (r ≥ 0: the key rises)
+          ihRaiseTop(heap, heapSize);
           if (lpwOn) this.lpwResume(id, x, r, t);
         } else {
           cur[id] = -1;
@@ -358,7 +359,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           sumResponse += resp;
           // k is a double (sequence numbers may pass 2^31), so k % stride is a floating-point remainder, a C call
           // in V8: skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
-          if (stride === 1) responses[k] = resp;
+          if (stride === 1) responses[k | 0] = resp; // stride 1: k < responses.length, an int32
           else if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
           if (s > 0) {
