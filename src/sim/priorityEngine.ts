@@ -4,7 +4,8 @@
  * service (`cur`, its service segment start) and a priority queue of waiting jobs keyed by (key, arrival number)
  * (discipline/waitQueues.ts). Preemptive-resume: preemption is tested only at an arrival, which preempts iff its
  * key is strictly below the in-service job's current key; the preempted job's remaining work is frozen and it
- * re-enters the queue under its frozen key; the server's departure clock is re-keyed in the indexed event heap.
+ * re-enters the queue under its frozen key; the server's departure clock is re-keyed in the indexed event heap
+ * (departure clocks only; the arrival clock is a separate number compared with the heap's root).
  *
  * Keys (theory.md §1 table; a = attained service): FIFO arrival time; SJF, PSJF original S; SRPT S − a; SPJF,
  * PSPJF Y; SPRPT Y − a (clipped at 0 under conventions.sprptOverrun = 'zero'). Under conventions.psjfPreemption =
