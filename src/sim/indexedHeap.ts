@@ -2,8 +2,10 @@
  * Binary min-heap of event clocks with a position index (`pos[id]` = where clock `id` sits, −1 if absent), so a
  * clock can be re-keyed in place in O(log n). The priority engine needs this: a preemption moves the server's
  * departure time (earlier or later). Chosen over lazy deletion with version stamps because the heap then never
- * holds more than n + 1 clocks (one arrival, one departure per server), a pop never meets a stale entry, and the
- * cost is one extra Int32 store per sift step. Same layout, plain-function style and tie rule as heap.ts.
+ * holds more than n clocks (one departure per server; the engine keeps its arrival clock apart), a pop never
+ * meets a stale entry, and the cost is one extra Int32 store per sift step. Same layout, plain-function style and
+ * tie rule as heap.ts. Ids are distinct, so (key, id) is a strict order and the pop sequence does not depend on
+ * the layout.
  */
 
 /** Clock storage for ids 0..capacity−1. */
@@ -70,11 +72,13 @@ export function ihPush(h: IndexedHeap, size: number, key: number, id: number): n
   return size + 1;
 }
 
-/** Replaces the root by clock `id` at `key` (id is the root's id or absent). Requires size ≥ 1. */
-export function ihReplaceTop(h: IndexedHeap, size: number, key: number, id: number): void {
-  const old = h.ids[0];
-  if (old !== id) h.pos[old] = -1;
-  siftDown(h, size, 0, key, id);
+/**
+ * Restores heap order after the caller raised the root's key in place (`keys[0] = key`, key ≥ the old one; the
+ * root keeps its id). The priority engine's departure step: the server's next job starts at once. Taking the key
+ * through the array rather than as an argument spares a boxed double per call when the call is not inlined.
+ */
+export function ihRaiseTop(h: IndexedHeap, size: number): void {
+  siftDown(h, size, 0, h.keys[0], h.ids[0]);
 }
 
 /** Removes the root. Requires size ≥ 1. @returns the new size. */

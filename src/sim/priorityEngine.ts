@@ -4,7 +4,8 @@
  * service (`cur`, its service segment start) and a priority queue of waiting jobs keyed by (key, arrival number)
  * (discipline/waitQueues.ts). Preemptive-resume: preemption is tested only at an arrival, which preempts iff its
  * key is strictly below the in-service job's current key; the preempted job's remaining work is frozen and it
- * re-enters the queue under its frozen key; the server's departure clock is re-keyed in the indexed event heap.
+ * re-enters the queue under its frozen key; the server's departure clock is re-keyed in the indexed event heap
+ * (departure clocks only; the arrival clock is a separate number compared with the heap's root).
  *
  * Keys (theory.md §1 table; a = attained service): FIFO arrival time; SJF, PSJF original S; SRPT S − a; SPJF,
  * PSPJF Y; SPRPT Y − a (clipped at 0 under conventions.sprptOverrun = 'zero'). Under conventions.psjfPreemption =
@@ -16,6 +17,9 @@
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import {
+  PRED_EXACT,
+  SEL_JSQ,
+  SIZE_EXP,
   D_FIFO,
   D_PSJF,
   D_PSPJF,
@@ -30,11 +34,11 @@ import {
   runPhases,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
-import { createIndexedHeap, ihPopTop, ihPush, ihReplaceTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
+import { createIndexedHeap, ihPopTop, ihPush, ihRaiseTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
 import { JobPool } from './jobPool.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { identityPermutation } from './selection/jsqd.ts';
+import { identityPermutation, jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 
@@ -47,8 +51,15 @@ export class PriorityEngine implements Engine, PhaseLoop {
   readonly kind = 'priority' as const;
   events = 0;
   arrivals = 0;
+  /**
+   * Departure clocks only (ids 0..n−1). The arrival clock lives apart in `nextArrival`: every arrival would
+   * otherwise pop and re-push it (a sift-down per arrival, half of all heap work); comparing it with the heap's
+   * root gives the same event order, since at equal times departures (ids < n) came first in the heap too.
+   */
   private readonly heap: IndexedHeap;
   private heapSize = 0;
+  /** Time of the next arrival (+∞ once a replayed trace is exhausted). */
+  private nextArrival: number;
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
@@ -67,7 +78,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
   ) {
     const { n } = config;
     const { store, rng, t, workload } = state;
-    this.heap = createIndexedHeap(n + 1);
+    this.heap = createIndexedHeap(n);
     this.perm = identityPermutation(n);
     this.source = new JobSource(config);
     this.lpw = new LpwState(config.selection === SEL_LPW ? n : 0);
@@ -75,7 +86,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.queues = new WaitQueues(n);
     this.cur = new Int32Array(n).fill(-1);
     this.segStart = new Float64Array(n);
-    let size = ihPush(this.heap, 0, this.source.firstArrival(t, rng), n);
+    this.nextArrival = this.source.firstArrival(t, rng);
+    let size = 0;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
       let work = 0;
@@ -112,15 +124,82 @@ export class PriorityEngine implements Engine, PhaseLoop {
     return y;
   }
 
+  /**
+   * Current key of job c in service, r = its remaining true work S − a now (unclipped), for the preemption test
+   * (preemptive disciplines; SRPT's key r is written inline in the loop).
+   */
+  private serviceKey(c: number, r: number): number {
+    const { discipline: disc, psjfRemaining, sprptZero } = this.config;
+    const pool = this.pool;
+    if (disc === D_SRPT) return r;
+    if (disc === D_PSJF) return psjfRemaining ? r : pool.size[c];
+    if (disc === D_PSPJF) return psjfRemaining ? pool.pred[c] - pool.size[c] + r : pool.pred[c];
+    // Y − a = (Y − S) + (S − a): with exact predictions Y − S = 0 and the key equals SRPT's bit for bit.
+    const k = pool.pred[c] - pool.size[c] + r;
+    return sprptZero && k < 0 ? 0 : k;
+  }
+
+  /** Queue key of job c preempted with remaining work r ≥ 0 (frozen while it waits). */
+  private frozenKey(c: number, r: number): number {
+    const { discipline: disc, sprptZero } = this.config;
+    const pool = this.pool;
+    if (disc === D_SRPT) return r;
+    if (disc === D_PSJF) return pool.size[c];
+    if (disc === D_PSPJF) return pool.pred[c];
+    const k = pool.pred[c] - pool.size[c] + r;
+    return sprptZero && k < 0 ? 0 : k;
+  }
+
+  /** LPW bookkeeping: job x (prediction y, attained a0) starts a service segment at server j at time t. */
+  private lpwStart(j: number, y: number, a0: number, t: number): void {
+    const lpw = this.lpw;
+    lpw.curY[j] = y;
+    lpw.curA0[j] = a0;
+    lpw.segStart[j] = t;
+  }
+
+  /** LPW bookkeeping: job c (remaining r) is preempted at server j by a new job of prediction y at time t. */
+  private lpwPreempt(j: number, c: number, r: number, y: number, t: number): void {
+    const pool = this.pool;
+    this.lpw.waitPred[j] += lpwJobValue(pool.pred[c], pool.size[c] - r, this.config.lpwMode);
+    this.lpwStart(j, y, 0, t);
+  }
+
+  /** LPW bookkeeping: job x leaves server j's queue (remaining r) and enters service at time t. */
+  private lpwResume(j: number, x: number, r: number, t: number): void {
+    const pool = this.pool;
+    const lpw = this.lpw;
+    const y = pool.pred[x];
+    const a0 = pool.size[x] - r;
+    lpw.waitPred[j] = this.queues.len[j] === 0 ? 0 : lpw.waitPred[j] - lpwJobValue(y, a0, this.config.lpwMode);
+    this.lpwStart(j, y, a0, t);
+  }
+
   /** See `Engine.run` and `runPhases`. */
   run(stopTime: number, onTick?: (events: number) => void): void {
     runPhases(this, stopTime, onTick);
   }
 
-  /** The hot loop within one phase; same contract as `EventEngine.loop`. */
+  /**
+   * The hot loop within one phase; same contract as `EventEngine.loop`.
+   *
+   * Written for V8's inliner, which inlines at most ~920 bytes of callee bytecode into one function: the common
+   * case (SRPT keys, JSQ(2) by one 32-bit draw, Poisson arrivals with exponential sizes and exact predictions)
+   * is tested once per run and runs without detours, and every rare or configuration-specific step (other
+   * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
+   * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
+   * nextInt32), the job pool's alloc and release, and Workload.accumulate; the budget is then spent, so the heap
+   * and queue steps stay calls (their key arguments are doubles: ihRaiseTop takes its key through the array).
+   */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
-    const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, psjfRemaining, sprptZero } = this.config;
+    const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
     const preemptive = isPreemptive(disc);
+    const srpt = disc === D_SRPT;
+    // Sizes and arrival gaps drawn inline (same draws, same order as JobSource: size, then the next gap).
+    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;
+    const invRate = 1 / (this.config.lambda * n);
+    // JSQ(2) calls jsqPair directly (what selectServer would do, without its dispatch): m = n or n − 1.
+    const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N ? (withoutReplacement ? n - 1 : n) : -1;
     const state = this.state;
     const { rng, store, occupancy, measurement, workload } = state;
     const len = store.len;
@@ -161,94 +240,73 @@ export class PriorityEngine implements Engine, PhaseLoop {
     let events = this.events;
     let tick = this.tick;
     let code = LOOP_LIMIT;
+    let nextArrival = this.nextArrival;
 
     for (;;) {
-      const time = keys[0];
-      if (time > limit || heapSize === 0) {
+      const dep = heapSize > 0 ? keys[0] : Infinity;
+      // Equal times: departures first (as every engine does).
+      const time = nextArrival < dep ? nextArrival : dep;
+      if (time > limit || time === Infinity) {
         if (limit < Infinity) t = limit;
         break;
       }
-      const id = ids[0];
-      if (id === n) {
+      t = time;
+      if (nextArrival < dep) {
         const seq = arrivals;
         if (seq === stopSeq) {
-          t = time;
           code = LOOP_WARM_END;
           break;
         }
-        t = time;
         events++;
         if (--tick === 0) {
           tick = TICK_EVENTS;
           if (onTick !== undefined) onTick(events);
         }
-        const j = selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
-        source.draw(seq, rng);
-        const s = source.size;
-        const y = source.pred;
+        const j = pairM >= 0 ? jsqPair(rng, len, n, pairM) : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+        let s = 0;
+        let y: number;
+        let gap = 0;
+        if (inlineExp) {
+          // The size, then the next arrival gap: two consecutive Exp(1) draws (the stream's order), taken at one
+          // call site so that V8 inlines nextExp (with its two nextInt32) once, ~350 bytecode bytes of the
+          // ~920-byte inlining budget instead of ~700; the rest goes to the heap and queue operations.
+          for (let q = 0; q < 2; q++) {
+            const e = rng.nextExp();
+            if (q === 0) s = e * serviceMean;
+            else gap = e;
+          }
+          y = s;
+        } else {
+          source.draw(seq, rng);
+          s = source.size;
+          y = source.pred;
+        }
         if (measuring) workload.accumulate(j, t);
         const f = finish[j];
         finish[j] = (f > t ? f : t) + s;
         const x = pool.alloc(t, s, y, seq);
         arrivals = seq + 1;
-        const next = source.nextArrival(seq, t, rng);
-        if (next < Infinity) ihReplaceTop(heap, heapSize, next, n);
-        else heapSize = ihPopTop(heap, heapSize);
-        // Key of the new job (no service yet).
-        let key: number;
-        if (disc === D_FIFO) key = t;
-        else if (disc === D_SJF || disc === D_PSJF || disc === D_SRPT) key = s;
-        else if (disc === D_SPRPT && sprptZero && y < 0) key = 0;
-        else key = y;
+        nextArrival = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
         const c = cur[j];
         if (c < 0) {
           cur[j] = x;
           segStart[j] = t;
           heapSize = ihPush(heap, heapSize, t + s, j);
-          if (lpwOn) {
-            lpw.curY[j] = y;
-            lpw.curA0[j] = 0;
-            lpw.segStart[j] = t;
-          }
+          if (lpwOn) this.lpwStart(j, y, 0, t);
         } else {
-          let preempt = false;
-          let elapsed = 0;
-          if (preemptive) {
-            elapsed = t - segStart[j];
-            let curKey: number;
-            if (disc === D_SRPT) curKey = pool.rem[c] - elapsed;
-            else if (disc === D_PSJF) curKey = psjfRemaining ? pool.rem[c] - elapsed : pool.size[c];
-            else if (disc === D_PSPJF) curKey = psjfRemaining ? pool.pred[c] - pool.size[c] + (pool.rem[c] - elapsed) : pool.pred[c];
-            else {
-              // Y − a = (Y − S) + (S − a): with exact predictions Y − S = 0 and the key equals SRPT's bit for bit.
-              curKey = pool.pred[c] - pool.size[c] + (pool.rem[c] - elapsed);
-              if (sprptZero && curKey < 0) curKey = 0;
-            }
-            preempt = key < curKey;
-          }
-          if (preempt) {
+          // Key of the new job (no service yet): SRPT's is its size.
+          const key = srpt ? s : this.arrivalKey(t, s, y);
+          // Preemptive disciplines: c's remaining work now, and its current key.
+          const r = preemptive ? pool.rem[c] - (t - segStart[j]) : 0;
+          if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now.
-            let r = pool.rem[c] - elapsed;
-            if (r < 0) r = 0;
-            pool.rem[c] = r;
-            let ck: number;
-            if (disc === D_SRPT) ck = r;
-            else if (disc === D_PSJF) ck = pool.size[c];
-            else if (disc === D_PSPJF) ck = pool.pred[c];
-            else {
-              ck = pool.pred[c] - pool.size[c] + r;
-              if (sprptZero && ck < 0) ck = 0;
-            }
-            waitPush(queues, j, c, ck, pool.seq);
+            const rc = r < 0 ? 0 : r;
+            pool.rem[c] = rc;
+            waitPush(queues, j, c, srpt ? rc : this.frozenKey(c, rc), pool.seq);
             cur[j] = x;
             segStart[j] = t;
             ihUpdate(heap, heapSize, j, t + s);
-            if (lpwOn) {
-              waitPred[j] += lpwJobValue(pool.pred[c], pool.size[c] - r, lpwMode);
-              lpw.curY[j] = y;
-              lpw.curA0[j] = 0;
-              lpw.segStart[j] = t;
-            }
+            if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
           } else {
             waitPush(queues, j, x, key, pool.seq);
             if (lpwOn) waitPred[j] += lpwJobValue(y, 0, lpwMode);
@@ -277,7 +335,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         }
       } else {
         // Departure of server id's job in service; the queue's first job (if any) starts or resumes.
-        t = time;
+        const id = ids[0];
         events++;
         if (--tick === 0) {
           tick = TICK_EVENTS;
@@ -300,15 +358,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
           cur[id] = x;
           segStart[id] = t;
           const r = pool.rem[x];
-          ihReplaceTop(heap, heapSize, t + r, id);
-          if (lpwOn) {
-            const y = pool.pred[x];
-            const a0 = pool.size[x] - r;
-            waitPred[id] = qlen[id] === 0 ? 0 : waitPred[id] - lpwJobValue(y, a0, lpwMode);
-            lpw.curY[id] = y;
-            lpw.curA0[id] = a0;
-            lpw.segStart[id] = t;
-          }
+          keys[0] = t + r; // the root is this server's clock (r ≥ 0: the key rises)
+          ihRaiseTop(heap, heapSize);
+          if (lpwOn) this.lpwResume(id, x, r, t);
         } else {
           cur[id] = -1;
           heapSize = ihPopTop(heap, heapSize);
@@ -316,7 +368,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
           sumResponse += resp;
-          if (k % stride === 0) responses[(k / stride) | 0] = resp;
+          // k is a double (sequence numbers may pass 2^31), so k % stride is a floating-point remainder, a C call
+          // in V8: skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
+          if (stride === 1) responses[k | 0] = resp; // stride 1: k < responses.length, an int32
+          else if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
           if (s > 0) {
             sumSlowdown += resp / s;
@@ -331,6 +386,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     }
 
     this.heapSize = heapSize;
+    this.nextArrival = nextArrival;
     this.events = events;
     this.arrivals = arrivals;
     this.tick = tick;
