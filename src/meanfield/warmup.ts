@@ -115,6 +115,13 @@ export function warmupTime(model: SupermarketModel, options: WarmupOptions = {})
   };
 }
 
+/**
+ * SQ(d) warm-ups already integrated, by (ρ, d, tolerance, safety factor): a grid of policies, laws and n shares a few
+ * (ρ, d), and each `warmupTime` integrates the ODE (~30 ms), so an experiment of 480 cells would spend seconds on it.
+ * `warmupTime` is a pure function of that key, so the cache changes no number.
+ */
+const sqdWarmups = new Map<string, WarmupResult>();
+
 /** Default cap on the warm-up of `simulationWarmup` (time units); beyond it a run is dominated by warm-up. */
 export const MAX_AUTO_WARMUP = 5000;
 
@@ -179,7 +186,13 @@ export function simulationWarmup(
   if (!(cap > 0)) throw new InvalidModelError(`the warm-up cap must be > 0, got ${cap}`);
   const mean = model.service.mean;
   const blind = parseModel({ lambda: model.lambda * mean, d: model.selection === 'random' ? 1 : model.d });
-  const sqd = warmupTime(blind, { tolerance, safetyFactor });
+  const key = `${blind.lambda}|${blind.d}|${tolerance}|${safetyFactor}`;
+  let sqd = sqdWarmups.get(key);
+  if (!sqd) {
+    if (sqdWarmups.size >= 4096) sqdWarmups.clear();
+    sqd = warmupTime(blind, { tolerance, safetyFactor });
+    sqdWarmups.set(key, sqd);
+  }
   const base = sqd.warmupTime * mean;
   // heavy tails need longer warm-ups, but an SCV of 10⁶ (bounded Pareto) must not ask for 10⁶ × the exponential one
   const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (1 + serviceDistribution(model.service).scv) / 2));

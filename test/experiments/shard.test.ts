@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,4 +67,33 @@ describe('shards', () => {
       /^refusing to merge shards of different runs: .*grid [0-9a-f]{16}.* and .*grid [0-9a-f]{16}/,
     );
   }, 120_000);
+
+  it('run --dry-run: the 8 shards of experiments/paper-synthetic.json partition its grid; a shard computes exactly the cells its dry run lists', async () => {
+    const plan = async (file: string, args: string[]) => {
+      const r = await runCli(['run', file, '--dry-run', '--json', ...args]);
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { gridCells: number; cells: { key: string; stored: boolean }[] };
+    };
+    const paper = path.resolve('experiments/paper-synthetic.json');
+    const all = await plan(paper, []);
+    expect(all.cells.length).toBe(all.gridCells);
+    const shards = [];
+    for (let i = 1; i <= 8; i++) shards.push((await plan(paper, ['--shard', `${i}/8`])).cells.map((c) => c.key));
+    // every cell in exactly one shard (sorted lists equal: no cell lost, none twice), shards balanced in count
+    expect(shards.flat().sort()).toEqual(all.cells.map((c) => c.key).sort());
+    for (const keys of shards) expect(keys.length).toBeGreaterThan(all.gridCells / 16);
+    // a real shard run stores exactly the cells its dry run listed, and a second dry run marks them stored
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-dry-'));
+    const file = writeTinyExperiment(tmp, { jobs: 500, seed: 7 });
+    const out = path.join(tmp, 'out');
+    const before = await plan(file, ['--shard', '2/3', '--out', out]);
+    expect(before.cells.every((c) => !c.stored)).toBe(true);
+    expect(existsSync(out)).toBe(false); // nothing written
+    const r = await runCli(['run', file, '--shard', '2/3', '--out', out, '--threads', '1', '--no-progress']);
+    expect(r.status, r.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(path.join(out, 'shards', '2-of-3', 'shard.json'), 'utf8')) as { mine: string[] };
+    expect([...manifest.mine].sort()).toEqual(before.cells.map((c) => c.key).sort());
+    const after = await plan(file, ['--shard', '2/3', '--out', out]);
+    expect(after.cells.map((c) => [c.key, c.stored])).toEqual(before.cells.map((c) => [c.key, true]));
+  }, 60_000);
 });

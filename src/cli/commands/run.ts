@@ -25,7 +25,7 @@ import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
-import type { ShardSpec } from '../../experiments/shard.ts';
+import { assignShards, shardDir, type ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption } from '../options.ts';
 import { startRun } from '../versions.ts';
@@ -37,6 +37,7 @@ interface Opts {
   threads?: number;
   shard?: ShardSpec;
   fresh?: boolean;
+  dryRun?: boolean;
   json?: boolean;
   progress: boolean;
 }
@@ -72,6 +73,25 @@ function summarise(result: SimulationResult): CellOutcome['result'] {
   };
 }
 
+/**
+ * `run --dry-run`: the cells the same command would compute (the grid, or with --shard i/N the cells `assignShards`
+ * gives shard i — the same assignment a real shard run uses), with their estimated cost in events and whether a
+ * stored result would be reused. Prints one line per cell, or with --json one object; writes nothing.
+ */
+function printPlan(name: string, grid: ExperimentCell[], cost: (c: ExperimentCell) => number, out: string, o: Opts): void {
+  const assignment = o.shard ? assignShards(grid.map((c) => ({ key: c.key, cost: cost(c) })), o.shard.count) : undefined;
+  const cells = assignment ? grid.filter((c) => assignment.get(c.key) === o.shard!.index) : grid;
+  const store = new CellStore<CellOutcome>(o.shard ? path.join(shardDir(path.resolve(out), o.shard), 'cells') : path.join(out, 'cells'), {
+    fresh: o.fresh,
+  });
+  const rows = cells.map((c) => ({ key: c.key, cost: cost(c), stored: store.get(c.key, cellSettings(c)) !== undefined }));
+  const plan = { experiment: name, shard: o.shard ?? null, gridCells: grid.length, cells: rows };
+  if (o.json) return printJson(plan);
+  const where = o.shard ? `shard ${o.shard.index}/${o.shard.count}: ${cells.length} of ${grid.length} cells` : `${grid.length} cells`;
+  process.stdout.write(`run ${name} --dry-run, ${where} (nothing run or written)\n`);
+  for (const r of rows) process.stdout.write(`  ${r.key}  ~${r.cost.toExponential(1)} events${r.stored ? '  (stored)' : ''}\n`);
+}
+
 export function runCommand(): Command {
   const cmd = new Command('run')
     .description(
@@ -80,7 +100,11 @@ export function runCommand(): Command {
         'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.',
     )
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
-    .addOption(outOption('reports/<experiment name>'));
+    .addOption(outOption('reports/<experiment name>'))
+    .option(
+      '--dry-run',
+      "list the cells this command would compute (with --shard i/N only shard i's; stored cells marked) and stop: nothing is run or written",
+    );
   return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
@@ -88,6 +112,7 @@ export function runCommand(): Command {
         'supermarket run experiments/paper-synthetic.json',
         'supermarket run experiments/smoke.json --out reports/smoke --threads 1',
         'supermarket run experiments/paper-synthetic.json --shard 2/8   # one of 8 parts; then: supermarket merge reports/paper-synthetic',
+        'supermarket run experiments/paper-synthetic.json --shard 2/8 --dry-run   # which cells shard 2 computes',
         'supermarket slurm experiments/paper-synthetic.json --array 8   # the same as a Slurm job array',
       ]),
     )
@@ -105,6 +130,7 @@ export function runCommand(): Command {
         }
         const out = o.out ?? path.join('reports', spec.name);
         const cost = (c: ExperimentCell) => (c.trace ? 1 : c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime));
+        if (o.dryRun) return printPlan(spec.name, cells, cost, out, o);
         const shard = o.shard
           ? startShard(
               o.shard,
