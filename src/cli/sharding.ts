@@ -33,12 +33,17 @@ export function addScaleOptions(cmd: Command): Command {
     );
 }
 
-/** --fresh, --json and --no-progress: the options every command with a cell store (compare, run, conjecture) shares. */
-export function addStoreOptions(cmd: Command, fresh = 'ignore stored cells and recompute everything'): Command {
-  return cmd
-    .option('--fresh', fresh)
-    .option('--json', 'print a JSON summary on stdout')
-    .option('--no-progress', 'no progress output on stderr');
+/**
+ * --json and --no-progress: the output options of every command that writes the report of a grid (compare, run,
+ * conjecture, merge). `json` is the help line of --json (what the summary holds).
+ */
+export function addSummaryOptions(cmd: Command, json = 'print a JSON summary on stdout'): Command {
+  return cmd.option('--json', json).option('--no-progress', 'no progress output on stderr');
+}
+
+/** --fresh, then `addSummaryOptions`: the options every command with a cell store (compare, run, conjecture) shares. */
+export function addStoreOptions(cmd: Command, fresh = 'ignore stored cells and recompute everything', json?: string): Command {
+  return addSummaryOptions(cmd.option('--fresh', fresh), json);
 }
 
 /**

@@ -10,7 +10,7 @@ import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields
 import { parseModel, type Sampling } from '../../model/index.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { runComparisonOnPool } from '../comparePool.ts';
-import { addScaleOptions } from '../sharding.ts';
+import { addScaleOptions, addStoreOptions } from '../sharding.ts';
 import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
@@ -219,10 +219,11 @@ export function compareCommand(): Command {
       parseJobs,
       EXACT_DEFAULTS.jobs,
     );
-  addScaleOptions(cmd)
-    .option('--fresh', 'ignore finished cells stored in <out>/cells/ and recompute everything')
-    .option('--json', 'print a JSON summary (per model and per cell) on stdout')
-    .option('--no-progress', 'no progress output on stderr')
+  addStoreOptions(
+    addScaleOptions(cmd),
+    'ignore finished cells stored in <out>/cells/ and recompute everything',
+    'print a JSON summary (per model and per cell) on stdout',
+  )
     .addHelpText(
       'after',
       examples([

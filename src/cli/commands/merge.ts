@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { examples, outOption, parsePositiveInteger } from '../options.ts';
+import { addSummaryOptions } from '../sharding.ts';
 
 interface Opts {
   out?: string;
@@ -123,7 +124,7 @@ const SHARDED_COMMANDS = {
 } as const;
 
 export function mergeCommand(): Command {
-  return new Command('merge')
+  const cmd = new Command('merge')
     .description(
       'Reads the shard folders (each <out>/shards/<i>-of-<N>/ with shard.json and cells/, or a report folder holding\n' +
         'them), checks that they come from one run (same command, grid, settings and supermarket-lab version; mixed\n' +
@@ -133,9 +134,8 @@ export function mergeCommand(): Command {
     )
     .argument('<dir...>', 'shard folders, or report folders holding shards/*')
     .addOption(outOption('the one the shards were started with'))
-    .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parsePositiveInteger)
-    .option('--json', "print the command's JSON summary on stdout")
-    .option('--no-progress', 'no progress output on stderr')
+    .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parsePositiveInteger);
+  return addSummaryOptions(cmd, "print the command's JSON summary on stdout")
     .addHelpText(
       'after',
       examples([

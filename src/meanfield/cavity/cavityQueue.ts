@@ -110,7 +110,7 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
 
   while (t < end) {
     const cur = queue.current;
-    const completion = cur >= 0 ? t + queue.remaining[cur] : Infinity;
+    const completion = cur >= 0 ? t + queue.pool.rem[cur] : Infinity;
     if (completion <= nextArrival) {
       if (completion > end) break;
       if (o.levels) addLevelTime(t, completion, queue.jobs);
@@ -120,8 +120,8 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
       events++;
       if (t >= start) {
         const b = Math.min(B - 1, Math.floor((t - start) / batchLength));
-        const T = t - queue.arrival[id];
-        const S = queue.size[id];
+        const T = t - queue.pool.arrival[id];
+        const S = queue.pool.size[id];
         responseSum[b] += T;
         slowdownSum[b] += S > 0 ? T / S : 1;
         completed[b]++;

@@ -1,6 +1,6 @@
 /**
- * A single-server, work-conserving, preemptive-resume queue under any discipline of theory.md §1: jobs in typed
- * arrays with a free list, waiting jobs in a binary heap keyed by (key, arrival sequence) — smallest key first, equal
+ * A single-server, work-conserving, preemptive-resume queue under any discipline of theory.md §1: jobs in a JobPool
+ * (src/jobs/jobPool.ts: typed arrays with a free-slot stack, `rem` kept at the current time), waiting jobs in a binary heap keyed by (key, arrival sequence) — smallest key first, equal
  * keys FIFO. Waiting keys are frozen; the in-service key never increases, so preemption is tested only at an
  * arrival: the arrival preempts iff its key is strictly below the in-service job's current key.
  *
@@ -8,6 +8,7 @@
  * `psjfPreemption: 'remaining'`); SRPT S − a; SPJF Y; PSPJF Y (or Y − a); SPRPT Y − a (clipped at 0 under
  * `sprptOverrun: 'zero'`). Source: theory.md §1 (table, conventions).
  */
+import { JobPool } from '../../jobs/jobPool.ts';
 import type { Conventions, Discipline } from '../../model/model.ts';
 
 /** What orders the queue: arrival time, size S, remaining size S − a, prediction Y, Y − a, or (Y − a)^+. */
@@ -25,16 +26,11 @@ const DISCIPLINES: Record<Discipline, { readonly preemptive: boolean; key(c: Con
 };
 
 export class CavityScheduler {
-  /** Job fields by id. */
-  size = new Float64Array(64);
-  remaining = new Float64Array(64);
-  prediction = new Float64Array(64);
-  arrival = new Float64Array(64);
-  private key = new Float64Array(64);
-  private seq = new Float64Array(64);
-  private free = new Int32Array(64);
-  private freeCount = 64;
-  private heap = new Int32Array(64);
+  /** The jobs present, by id (arrival, size, pred, rem = remaining work now, seq); read them through the pool. */
+  readonly pool = new JobPool(64);
+  /** Frozen key of each waiting job, by id; as long as the pool. */
+  private key = new Float64Array(this.pool.cap);
+  private heap = new Int32Array(this.pool.cap);
   private heapSize = 0;
   private nextSeq = 0;
   /** Job in service, or −1 when idle. */
@@ -50,45 +46,33 @@ export class CavityScheduler {
   constructor(discipline: Discipline, conventions: Conventions) {
     this.preemptive = DISCIPLINES[discipline].preemptive;
     this.keyKind = DISCIPLINES[discipline].key(conventions);
-    for (let i = 0; i < 64; i++) this.free[i] = 63 - i;
   }
 
   /** The current key of job `id` (for the in-service job it may have decreased with its age). */
   private currentKey(id: number): number {
+    const p = this.pool;
     switch (this.keyKind) {
       case KEY.arrival:
-        return this.arrival[id];
+        return p.arrival[id];
       case KEY.size:
-        return this.size[id];
+        return p.size[id];
       case KEY.remaining:
-        return this.remaining[id];
+        return p.rem[id];
       case KEY.prediction:
-        return this.prediction[id];
+        return p.pred[id];
       case KEY.predictionLessAge:
-        return this.prediction[id] - (this.size[id] - this.remaining[id]);
+        return p.pred[id] - (p.size[id] - p.rem[id]);
       default:
-        return Math.max(0, this.prediction[id] - (this.size[id] - this.remaining[id]));
+        return Math.max(0, p.pred[id] - (p.size[id] - p.rem[id]));
     }
   }
 
-  private grow(): void {
-    const n = this.size.length;
-    const g = (a: Float64Array) => {
-      const b = new Float64Array(2 * n);
-      b.set(a);
-      return b;
-    };
-    this.size = g(this.size);
-    this.remaining = g(this.remaining);
-    this.prediction = g(this.prediction);
-    this.arrival = g(this.arrival);
-    this.key = g(this.key);
-    this.seq = g(this.seq);
-    const free = new Int32Array(2 * n);
-    for (let i = 0; i < n; i++) free[i] = 2 * n - 1 - i;
-    this.free = free;
-    this.freeCount = n;
-    const heap = new Int32Array(2 * n);
+  /** Widens the key and heap arrays to the pool's capacity (after the pool grew). */
+  private widen(): void {
+    const key = new Float64Array(this.pool.cap);
+    key.set(this.key);
+    this.key = key;
+    const heap = new Int32Array(this.pool.cap);
     heap.set(this.heap);
     this.heap = heap;
   }
@@ -96,7 +80,7 @@ export class CavityScheduler {
   private less(a: number, b: number): boolean {
     const ka = this.key[a];
     const kb = this.key[b];
-    return ka < kb || (ka === kb && this.seq[a] < this.seq[b]);
+    return ka < kb || (ka === kb && this.pool.seq[a] < this.pool.seq[b]);
   }
 
   private push(id: number): void {
@@ -132,19 +116,14 @@ export class CavityScheduler {
   /** Lets time pass by dt ≤ the in-service job's remaining work (the caller's event logic guarantees it). */
   advance(dt: number): void {
     if (this.current < 0) return;
-    this.remaining[this.current] -= dt;
+    this.pool.rem[this.current] -= dt;
     this.workload -= dt;
   }
 
   /** Admits a job of size `size` > 0 and prediction `prediction` at time t. */
   arrive(t: number, size: number, prediction: number): void {
-    if (this.freeCount === 0) this.grow();
-    const id = this.free[--this.freeCount];
-    this.size[id] = size;
-    this.remaining[id] = size;
-    this.prediction[id] = prediction;
-    this.arrival[id] = t;
-    this.seq[id] = this.nextSeq++;
+    const id = this.pool.alloc(t, size, prediction, this.nextSeq++);
+    if (this.pool.cap > this.key.length) this.widen();
     this.jobs++;
     this.workload += size;
     const cur = this.current;
@@ -168,7 +147,7 @@ export class CavityScheduler {
   /** The in-service job completes: frees it and starts the next. @returns the completed job's id (fields stay readable until the next arrival). */
   complete(): number {
     const id = this.current;
-    this.free[this.freeCount++] = id;
+    this.pool.release(id);
     this.jobs--;
     if (this.jobs === 0) {
       this.workload = 0; // clear round-off

@@ -5,11 +5,8 @@
  * evaluated as expm1((j − α)·ln t)/(j − α) so that α near j loses no digits.
  * Source: theory.md §1 "Sizes"; Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013, §20.
  */
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
-import { requireAbove, requirePositive, requireProbability } from './support.ts';
-
-type BoundedParetoSpec = Extract<ServiceSpec, { kind: 'bounded-pareto' }>;
+import { ServiceLaw, type ServiceSpecOf, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { requireAbove, requireMean, requirePositive, requireProbability } from './support.ts';
 
 /** (t^e − 1)/e from ln t, with the limit ln t at e = 0. */
 function powm1Over(e: number, lnT: number): number {
@@ -22,7 +19,7 @@ function unitMoment(alpha: number, mass: number, j: number, lnT: number): number
 }
 
 /** Bounded Pareto law; `sample` inverts the cdf at one `rng.nextDouble()`. */
-export class BoundedParetoDistribution extends ServiceLaw<BoundedParetoSpec> implements ServiceDistribution {
+export class BoundedParetoDistribution extends ServiceLaw<'bounded-pareto'> implements ServiceDistribution {
   /** Lower bound L (time units); the upper bound H = ratio·L is `supportMax`. */
   readonly lower: number;
   private readonly alpha: number;
@@ -34,8 +31,8 @@ export class BoundedParetoDistribution extends ServiceLaw<BoundedParetoSpec> imp
    * @throws {InvalidModelError} if spec.alpha or spec.mean is not a finite number > 0, or spec.ratio is not a
    *   finite number > 1.
    */
-  constructor(spec: BoundedParetoSpec) {
-    const mean = requirePositive('bounded-pareto mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'bounded-pareto'>) {
+    const mean = requireMean(spec);
     const alpha = requirePositive('bounded-pareto alpha', spec.alpha);
     const ratio = requireAbove('bounded-pareto ratio', spec.ratio, 1);
     const lnRatio = Math.log(ratio);

@@ -2,19 +2,16 @@
  * Deterministic service times S ≡ m: one atom at m, E[S²] = m², SCV 0, no density.
  * Source: theory.md §1 "Sizes".
  */
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
-import { requirePositive, requireProbability } from './support.ts';
-
-type DeterministicSpec = Extract<ServiceSpec, { kind: 'deterministic' }>;
+import { ServiceLaw, type ServiceSpecOf, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { requireMean, requireProbability } from './support.ts';
 
 /** Point mass at spec.mean; `sample` draws nothing. */
-export class DeterministicDistribution extends ServiceLaw<DeterministicSpec> implements ServiceDistribution {
+export class DeterministicDistribution extends ServiceLaw<'deterministic'> implements ServiceDistribution {
   readonly atoms: readonly { readonly x: number; readonly p: number }[];
 
   /** @throws {InvalidModelError} if spec.mean is not a finite number > 0. */
-  constructor(spec: DeterministicSpec) {
-    const mean = requirePositive('deterministic mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'deterministic'>) {
+    const mean = requireMean(spec);
     super(spec, { mean, secondMoment: mean * mean, scv: 0, supportMax: mean });
     this.atoms = Object.freeze([Object.freeze({ x: this.mean, p: 1 })]);
   }

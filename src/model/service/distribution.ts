@@ -56,6 +56,9 @@ export interface ServiceDistribution {
   readonly supportMax: number;
 }
 
+/** The spec of one service kind K, e.g. `ServiceSpecOf<'weibull'>` = { kind: 'weibull', shape, mean }. */
+export type ServiceSpecOf<K extends ServiceSpec['kind']> = Extract<ServiceSpec, { kind: K }>;
+
 /** The moments every law states once (time units): E[S], E[S²], the SCV, and the end of the support (default +∞). */
 export interface LawMoments {
   readonly mean: number;
@@ -66,16 +69,17 @@ export interface LawMoments {
 
 /**
  * The part every service law shares: its spec and its moments, fixed once by the law's constructor through
- * `super(spec, moments)` (after it has checked the parameters); each law adds its own parameters and formulas.
+ * `super(spec, moments)` (after it has checked the parameters, the mean by `requireMean`); each law adds its own
+ * parameters and formulas.
  */
-export abstract class ServiceLaw<S extends ServiceSpec> {
+export abstract class ServiceLaw<K extends ServiceSpec['kind']> {
   readonly mean: number;
   readonly secondMoment: number;
   readonly scv: number;
   readonly supportMax: number;
 
   protected constructor(
-    readonly spec: S,
+    readonly spec: ServiceSpecOf<K>,
     moments: LawMoments,
   ) {
     this.mean = moments.mean;

@@ -4,12 +4,9 @@
  * Source: theory.md §1 "Sizes" (trace).
  */
 import { InvalidModelError } from '../../errors.ts';
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { ServiceLaw, type ServiceSpecOf, type ServiceDistribution, type UniformSource } from './distribution.ts';
 import { countAtMost } from '../../stats/bisect.ts';
-import { requirePositive, requireProbability } from './support.ts';
-
-type EmpiricalSpec = Extract<ServiceSpec, { kind: 'empirical' }>;
+import { requireMean, requireProbability } from './support.ts';
 
 /** The trace's distinct sorted sizes, with cum[k][i] = E[S^k·1(S ≤ xs[i])] (k = 0, 1, 2) and the atoms. */
 interface EmpiricalTable {
@@ -62,7 +59,7 @@ function empiricalTable(values: readonly number[], mean: number): EmpiricalTable
 }
 
 /** Uniform law on the trace values; `sample` costs one `rng.nextDouble()`. */
-export class EmpiricalDistribution extends ServiceLaw<EmpiricalSpec> implements ServiceDistribution {
+export class EmpiricalDistribution extends ServiceLaw<'empirical'> implements ServiceDistribution {
   readonly atoms: readonly { readonly x: number; readonly p: number }[];
   private readonly table: EmpiricalTable;
 
@@ -70,8 +67,8 @@ export class EmpiricalDistribution extends ServiceLaw<EmpiricalSpec> implements 
    * @throws {InvalidModelError} if spec.values is empty or holds a negative or non-finite value, spec.mean is
    *   not a finite number > 0, or the values' mean differs from spec.mean by more than 1e-9 relative.
    */
-  constructor(spec: EmpiricalSpec) {
-    const mean = requirePositive('empirical mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'empirical'>) {
+    const mean = requireMean(spec);
     const table = empiricalTable(spec.values, mean);
     const last = table.xs.length - 1;
     const secondMoment = table.cum[2][last];

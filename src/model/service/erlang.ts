@@ -5,11 +5,8 @@
  */
 import { gammainc } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
-import { fullMoment, quantileByInversion, requirePositive } from './support.ts';
-
-type ErlangSpec = Extract<ServiceSpec, { kind: 'erlang' }>;
+import { ServiceLaw, type ServiceSpecOf, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { fullMoment, quantileByInversion, requireMean } from './support.ts';
 
 /**
  * Erlang-k PH representation: start in phase 0, phase i → i + 1 at rate `rate`, the last phase exits.
@@ -28,15 +25,15 @@ export function erlangPhaseType(k: number, rate: number): PhaseType {
 }
 
 /** Erlang-k law; `sample` costs k calls of `rng.nextExp()`. */
-export class ErlangDistribution extends ServiceLaw<ErlangSpec> implements ServiceDistribution {
+export class ErlangDistribution extends ServiceLaw<'erlang'> implements ServiceDistribution {
   readonly phaseType: PhaseType;
   private readonly k: number;
   private readonly rate: number;
   private readonly logNorm: number;
 
   /** @throws {InvalidModelError} if spec.k is not an integer ≥ 1 or spec.mean is not a finite number > 0. */
-  constructor(spec: ErlangSpec) {
-    const mean = requirePositive('erlang mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'erlang'>) {
+    const mean = requireMean(spec);
     const k = spec.k;
     if (!Number.isInteger(k) || k < 1) throw new InvalidModelError(`erlang k must be an integer ≥ 1, got ${k}`);
     super(spec, { mean, secondMoment: mean * mean * (1 + 1 / k), scv: 1 / k });

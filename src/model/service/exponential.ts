@@ -3,20 +3,17 @@
  * Source: theory.md §1 "Sizes", §2.
  */
 import { gammainc } from '../../lazy.ts';
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
-import { requirePositive, requireProbability } from './support.ts';
-
-type ExponentialSpec = Extract<ServiceSpec, { kind: 'exponential' }>;
+import { ServiceLaw, type ServiceSpecOf, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { requireMean, requireProbability } from './support.ts';
 
 /** Exponential law; `sample` costs one `rng.nextExp()`. */
-export class ExponentialDistribution extends ServiceLaw<ExponentialSpec> implements ServiceDistribution {
+export class ExponentialDistribution extends ServiceLaw<'exponential'> implements ServiceDistribution {
   readonly phaseType: PhaseType;
   private readonly rate: number;
 
   /** @throws {InvalidModelError} if spec.mean is not a finite number > 0. */
-  constructor(spec: ExponentialSpec) {
-    const mean = requirePositive('exponential mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'exponential'>) {
+    const mean = requireMean(spec);
     super(spec, { mean, secondMoment: 2 * mean * mean, scv: 1 });
     this.rate = 1 / this.mean;
     this.phaseType = { alpha: [1], A: [[-this.rate]] };

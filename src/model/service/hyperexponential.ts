@@ -4,11 +4,8 @@
  * Source: theory.md §3 "Two-moment fits" (Tijms 2003).
  */
 import { gammainc } from '../../lazy.ts';
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
-import { fullMoment, quantileByInversion, requireAbove, requirePositive } from './support.ts';
-
-type HyperexponentialSpec = Extract<ServiceSpec, { kind: 'hyperexponential' }>;
+import { ServiceLaw, type ServiceSpecOf, type PhaseType, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { fullMoment, quantileByInversion, requireAbove, requireMean } from './support.ts';
 
 /** Parameters of the balanced-means H2: branch probabilities p1, p2 and phase rates mu1, mu2 (per time unit). */
 export interface BalancedH2 {
@@ -29,14 +26,14 @@ export function balancedH2(mean: number, scv: number): BalancedH2 {
 }
 
 /** Balanced-means H2 law; `sample` costs one `rng.nextDouble()` and one `rng.nextExp()`. */
-export class HyperexponentialDistribution extends ServiceLaw<HyperexponentialSpec> implements ServiceDistribution {
+export class HyperexponentialDistribution extends ServiceLaw<'hyperexponential'> implements ServiceDistribution {
   readonly phaseType: PhaseType;
   /** Branch probabilities and phase rates. */
   private readonly h2: BalancedH2;
 
   /** @throws {InvalidModelError} if spec.scv is not a finite number > 1 or spec.mean is not a finite number > 0. */
-  constructor(spec: HyperexponentialSpec) {
-    const mean = requirePositive('hyperexponential mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'hyperexponential'>) {
+    const mean = requireMean(spec);
     const scv = requireAbove('hyperexponential scv', spec.scv, 1);
     super(spec, { mean, secondMoment: (1 + scv) * mean * mean, scv });
     const h = balancedH2(this.mean, this.scv);

@@ -4,21 +4,18 @@
  * Source: theory.md §1 "Sizes"; Johnson, Kotz, Balakrishnan, Continuous Univariate Distributions 1, ch. 14.
  */
 import { InvalidModelError } from '../../errors.ts';
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
-import { fullMoment, normalCdf, normalQuantile, requirePositive, requireProbability, standardNormal } from './support.ts';
-
-type LognormalSpec = Extract<ServiceSpec, { kind: 'lognormal' }>;
+import { ServiceLaw, type ServiceSpecOf, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { fullMoment, normalCdf, normalQuantile, requireMean, requirePositive, requireProbability, standardNormal } from './support.ts';
 
 /** Log-normal law; `sample` costs one `rng.nextExp()` and one `rng.nextDouble()` (Box–Muller). */
-export class LognormalDistribution extends ServiceLaw<LognormalSpec> implements ServiceDistribution {
+export class LognormalDistribution extends ServiceLaw<'lognormal'> implements ServiceDistribution {
   /** μ = E[ln S] = ln(mean) − σ²/2. */
   readonly mu: number;
   private readonly sigma: number;
 
   /** @throws {InvalidModelError} if spec.sigma or spec.mean is not a finite number > 0, or e^{σ²} overflows (σ > 26.6). */
-  constructor(spec: LognormalSpec) {
-    const mean = requirePositive('lognormal mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'lognormal'>) {
+    const mean = requireMean(spec);
     const sigma = requirePositive('lognormal sigma', spec.sigma);
     const s2 = sigma * sigma;
     super(spec, { mean, secondMoment: mean * mean * Math.exp(s2), scv: Math.expm1(s2) });

@@ -7,11 +7,8 @@
  * (model/moments.ts, theory.md §8 "Heavy tails").
  * Source: theory.md §1 "Sizes"; Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013, §20.
  */
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type ServiceDistribution, type UniformSource } from './distribution.ts';
-import { requireAbove, requirePositive, requireProbability } from './support.ts';
-
-type ParetoSpec = Extract<ServiceSpec, { kind: 'pareto' }>;
+import { ServiceLaw, type ServiceSpecOf, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { requireAbove, requireMean, requireProbability } from './support.ts';
 
 /** E[S^j] of the Pareto law with tail index α and scale x_m, real j: α·x_m^j/(α − j) if j < α, +∞ otherwise. */
 function paretoMoment(alpha: number, lower: number, j: number): number {
@@ -19,7 +16,7 @@ function paretoMoment(alpha: number, lower: number, j: number): number {
 }
 
 /** Pareto law; `sample` is x_m·e^{E/α} with E ~ Exp(1) (the inverse cdf at U = e^{−E}), one `rng.nextExp()`. */
-export class ParetoDistribution extends ServiceLaw<ParetoSpec> implements ServiceDistribution {
+export class ParetoDistribution extends ServiceLaw<'pareto'> implements ServiceDistribution {
   /** Scale (lower end of the support) x_m = mean·(α − 1)/α (time units). */
   readonly lower: number;
   /** Tail index α > 1. */
@@ -29,8 +26,8 @@ export class ParetoDistribution extends ServiceLaw<ParetoSpec> implements Servic
    * E[S²] and Var[S]/E[S]² are +∞ for α ≤ 2.
    * @throws {InvalidModelError} if spec.mean is not a finite number > 0 or spec.alpha is not a finite number > 1.
    */
-  constructor(spec: ParetoSpec) {
-    const mean = requirePositive('pareto mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'pareto'>) {
+    const mean = requireMean(spec);
     const alpha = requireAbove('pareto alpha (E[S] < ∞ needs α > 1)', spec.alpha, 1);
     const lower = (mean * (alpha - 1)) / alpha;
     super(spec, { mean, secondMoment: paretoMoment(alpha, lower, 2), scv: alpha > 2 ? 1 / (alpha * (alpha - 2)) : Infinity });

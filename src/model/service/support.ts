@@ -6,6 +6,7 @@
  */
 import { erfc, erfcinv } from '../../lazy.ts';
 import { InvalidModelError } from '../../errors.ts';
+import type { ServiceSpec } from '../model.ts';
 
 /**
  * Checks that `value` is a finite number > 0.
@@ -16,6 +17,14 @@ export function requirePositive(field: string, value: number): number {
     throw new InvalidModelError(`${field} must be a finite number > 0, got ${value}`);
   }
   return value;
+}
+
+/**
+ * A law's mean E[S] = spec.mean (time units), checked: a finite number > 0.
+ * @throws {InvalidModelError} "<kind> mean must be a finite number > 0, got <value>".
+ */
+export function requireMean(spec: ServiceSpec): number {
+  return requirePositive(`${spec.kind} mean`, spec.mean);
 }
 
 /**

@@ -8,11 +8,8 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import { gamma, gammainc, gammaln } from '../../lazy.ts';
-import type { ServiceSpec } from '../model.ts';
-import { ServiceLaw, type LawMoments, type ServiceDistribution, type UniformSource } from './distribution.ts';
-import { fullMoment, requirePositive, requireProbability } from './support.ts';
-
-type WeibullSpec = Extract<ServiceSpec, { kind: 'weibull' }>;
+import { ServiceLaw, type ServiceSpecOf, type LawMoments, type ServiceDistribution, type UniformSource } from './distribution.ts';
+import { fullMoment, requireMean, requirePositive, requireProbability } from './support.ts';
 
 /**
  * Scale η and moments of the Weibull law with mean m and shape k (1/k given as `invShape`): from Γ directly while it
@@ -42,7 +39,7 @@ function weibullMoments(mean: number, shape: number, invShape: number): LawMomen
 }
 
 /** Weibull law; `sample` is η·E^{1/k} with E = `rng.nextExp()`. */
-export class WeibullDistribution extends ServiceLaw<WeibullSpec> implements ServiceDistribution {
+export class WeibullDistribution extends ServiceLaw<'weibull'> implements ServiceDistribution {
   /** Scale η = mean/Γ(1 + 1/k) (time units). */
   readonly scale: number;
   private readonly shape: number;
@@ -52,8 +49,8 @@ export class WeibullDistribution extends ServiceLaw<WeibullSpec> implements Serv
    * @throws {InvalidModelError} if spec.shape or spec.mean is not a finite number > 0, or the shape is so small
    *   (k ≲ 0.0035) that E[S²]/E[S]² or 1/η leaves the double range.
    */
-  constructor(spec: WeibullSpec) {
-    const mean = requirePositive('weibull mean', spec.mean);
+  constructor(spec: ServiceSpecOf<'weibull'>) {
+    const mean = requireMean(spec);
     const shape = requirePositive('weibull shape', spec.shape);
     const invShape = 1 / shape;
     const { scale, ...moments } = weibullMoments(mean, shape, invShape);
