@@ -39,8 +39,11 @@ export function heapPush(keys: Float64Array, ids: Int32Array, size: number, key:
   return size + 1;
 }
 
-/** Sifts (key, id) down from the root of a heap of `size` entries whose root slot is free. */
-function siftDownFromRoot(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): void {
+/**
+ * Replaces the root (the earliest clock) by clock `id` at `key` and sifts it down; size unchanged. Requires size ≥ 1.
+ * (Also the sift of `heapPopTop`, so that the engines inline one function, not a wrapper around it.)
+ */
+export function heapReplaceTop(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): void {
   let i = 0;
   for (;;) {
     let c = 2 * i + 1;
@@ -63,17 +66,12 @@ function siftDownFromRoot(keys: Float64Array, ids: Int32Array, size: number, key
   ids[i] = id;
 }
 
-/** Replaces the root (the earliest clock) by clock `id` at `key`; size unchanged. Requires size ≥ 1. */
-export function heapReplaceTop(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): void {
-  siftDownFromRoot(keys, ids, size, key, id);
-}
-
 /**
  * Removes the root. Requires size ≥ 1.
  * @returns the new size (size − 1).
  */
 export function heapPopTop(keys: Float64Array, ids: Int32Array, size: number): number {
   const last = size - 1;
-  if (last > 0) siftDownFromRoot(keys, ids, last, keys[last], ids[last]);
+  if (last > 0) heapReplaceTop(keys, ids, last, keys[last], ids[last]);
   return last;
 }
