@@ -257,7 +257,10 @@ export class EventEngine implements Engine, PhaseLoop {
         if (k >= 0 && k < jobsTarget) {
           const r = t - a;
           sumResponse += r;
-          if (k % stride === 0) responses[(k / stride) | 0] = r;
+          // k is a float64 (the stored sequence number), so k % stride is a floating-point remainder (a call to
+          // fmod in V8's optimised code): skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
+          if (stride === 1) responses[k] = r;
+          else if (k % stride === 0) responses[(k / stride) | 0] = r;
           completed++;
           if (s > 0) {
             sumSlowdown += r / s;
@@ -276,7 +279,7 @@ export class EventEngine implements Engine, PhaseLoop {
     this.arrivals = arrivals;
     this.tick = tick;
     state.t = t;
-    measurement.save(measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed);
+    measurement.save({ measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed });
     return code;
   }
 }
