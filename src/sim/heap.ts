@@ -4,9 +4,9 @@
  * every call into the hot loop; no allocation after construction. The engine owns the size counter.
  * Source: the classic array heap (Williams 1964), as in ../shared/bench/reference-sim.c; `replaceTop` merges a
  * pop and a push into one sift-down.
- * Equal times (trace replays: zero gaps, size-0 jobs, integer seconds) are ordered by id, lower first: the engines give
- * departures ids 0..n−1 and the arrival clock id n, so at equal times departures come before the arrival, server by
- * server in index order. The tie test runs only when two keys are equal, so the hot path is one comparison as before.
+ * Equal times (trace replays: zero gaps, size-0 jobs, integer seconds) are ordered by id, lower first: the FIFO engine
+ * gives departures ids 0..n−1, so at equal times they leave server by server in index order (and before an arrival at
+ * the same time, which that engine keeps outside the heap). The tie test runs only when two keys are equal, so the hot path is one comparison as before.
  */
 
 /** Event-list storage for at most `capacity` clocks. */
