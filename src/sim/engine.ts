@@ -155,7 +155,9 @@ export class EventEngine implements Engine, PhaseLoop {
           tick = TICK_EVENTS;
           if (onTick !== undefined) onTick(events);
         }
-        const j = pair ? jsqPair(rng, len, n, pairM) : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+        const j = pair
+          ? jsqPair(rng, len, n, pairM)
+          : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s: number;
         let y: number;
         if (inlineExp) {
