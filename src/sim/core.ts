@@ -14,37 +14,20 @@ import type { Workload } from './workload.ts';
 /** Engine names: the FIFO event engine, the priority (size-/prediction-based) event engine, the exponential race. */
 export type EngineKind = 'event' | 'priority' | 'race';
 
-/** Selection rule codes (theory.md §1), chosen once per run. */
-export const SEL_RANDOM = 0;
-export const SEL_JSQ = 1;
-export const SEL_LWL = 2;
-export const SEL_LPW = 3;
+/** Selection rule codes (theory.md §1), chosen once per run. Each group of codes is one line: small integers, named in order. */
+export const [SEL_RANDOM, SEL_JSQ, SEL_LWL, SEL_LPW] = [0, 1, 2, 3];
 
 /** Discipline codes, in the order of `DISCIPLINES` (theory.md §1 table). */
-export const D_FIFO = 0;
-export const D_SJF = 1;
-export const D_PSJF = 2;
-export const D_SRPT = 3;
-export const D_SPJF = 4;
-export const D_PSPJF = 5;
-export const D_SPRPT = 6;
+export const [D_FIFO, D_SJF, D_PSJF, D_SRPT, D_SPJF, D_PSPJF, D_SPRPT] = [0, 1, 2, 3, 4, 5, 6];
 
 /** LPW work codes: 'clip' Σ(Y − a)^+, 'signed' Σ(Y − a), 'static' ΣY. */
-export const LPW_CLIP = 0;
-export const LPW_SIGNED = 1;
-export const LPW_STATIC = 2;
+export const [LPW_CLIP, LPW_SIGNED, LPW_STATIC] = [0, 1, 2];
 
 /** Size source codes: inline exponential, a `ServiceDistribution`, an empirical index shared with trace predictions, a replayed trace. */
-export const SIZE_EXP = 0;
-export const SIZE_DIST = 1;
-export const SIZE_INDEXED = 2;
-export const SIZE_TRACE = 3;
+export const [SIZE_EXP, SIZE_DIST, SIZE_INDEXED, SIZE_TRACE] = [0, 1, 2, 3];
 
 /** Prediction source codes: exact (Y = S), a `PredictionModel`, the trace column at the sampled index, a replayed column. */
-export const PRED_EXACT = 0;
-export const PRED_MODEL = 1;
-export const PRED_INDEXED = 2;
-export const PRED_TRACE = 3;
+export const [PRED_EXACT, PRED_MODEL, PRED_INDEXED, PRED_TRACE] = [0, 1, 2, 3];
 
 /** A replayed workload (absolute arrival times, true sizes, optional predictions), one entry per job. */
 export interface ReplayTrace {
@@ -120,9 +103,7 @@ export interface Engine {
 export const TICK_EVENTS = 1 << 20;
 
 /** Outcomes of one engine loop: time reached the limit; the phase goal was met; the warm-up's last job arrived. */
-export const LOOP_LIMIT = 0;
-export const LOOP_GOAL = 1;
-export const LOOP_WARM_END = 2;
+export const [LOOP_LIMIT, LOOP_GOAL, LOOP_WARM_END] = [0, 1, 2];
 
 /** What `runPhases` needs from an engine: its state, arrival count and phase loop. */
 export interface PhaseLoop {

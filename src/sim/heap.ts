@@ -4,9 +4,9 @@
  * every call into the hot loop; no allocation after construction. The engine owns the size counter.
  * Source: the classic array heap (Williams 1964), as in ../shared/bench/reference-sim.c; `replaceTop` merges a
  * pop and a push into one sift-down.
- * Equal times (trace replays: zero gaps, size-0 jobs, integer seconds) are ordered by id, lower first: the engines give
- * departures ids 0..n−1 and the arrival clock id n, so at equal times departures come before the arrival, server by
- * server in index order. The tie test runs only when two keys are equal, so the hot path is one comparison as before.
+ * Equal times (trace replays: zero gaps, size-0 jobs, integer seconds) are ordered by id, lower first: the FIFO engine
+ * gives departures ids 0..n−1, so at equal times they leave server by server in index order (and before an arrival at
+ * the same time, which that engine keeps outside the heap). The tie test runs only when two keys are equal, so the hot path is one comparison as before.
  */
 
 /** Event-list storage for at most `capacity` clocks. */
@@ -39,8 +39,11 @@ export function heapPush(keys: Float64Array, ids: Int32Array, size: number, key:
   return size + 1;
 }
 
-/** Sifts (key, id) down from the root of a heap of `size` entries whose root slot is free. */
-function siftDownFromRoot(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): void {
+/**
+ * Replaces the root (the earliest clock) by clock `id` at `key` and sifts it down; size unchanged. Requires size ≥ 1.
+ * (Also the sift of `heapPopTop`, so that the engines inline one function, not a wrapper around it.)
+ */
+export function heapReplaceTop(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): void {
   let i = 0;
   for (;;) {
     let c = 2 * i + 1;
@@ -63,17 +66,12 @@ function siftDownFromRoot(keys: Float64Array, ids: Int32Array, size: number, key
   ids[i] = id;
 }
 
-/** Replaces the root (the earliest clock) by clock `id` at `key`; size unchanged. Requires size ≥ 1. */
-export function heapReplaceTop(keys: Float64Array, ids: Int32Array, size: number, key: number, id: number): void {
-  siftDownFromRoot(keys, ids, size, key, id);
-}
-
 /**
  * Removes the root. Requires size ≥ 1.
  * @returns the new size (size − 1).
  */
 export function heapPopTop(keys: Float64Array, ids: Int32Array, size: number): number {
   const last = size - 1;
-  if (last > 0) siftDownFromRoot(keys, ids, last, keys[last], ids[last]);
+  if (last > 0) heapReplaceTop(keys, ids, last, keys[last], ids[last]);
   return last;
 }

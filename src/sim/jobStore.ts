@@ -50,35 +50,26 @@ export class JobStore {
 
   /** Doubles every ring's capacity, unwrapping each ring to start at slot 0. */
   grow(): void {
-    const { n, cap, mask, shift } = this;
-    const newShift = shift + 1;
-    const newCap = cap * 2;
-    const arrival = new Float64Array(n * newCap);
-    const size = new Float64Array(this.withSizes ? n * newCap : 0);
-    const pred = new Float64Array(this.withSizes ? n * newCap : 0);
-    const seq = new Float64Array(this.withSizes ? n * newCap : 0);
-    for (let j = 0; j < n; j++) {
-      const h = this.head[j];
-      const l = this.len[j];
-      for (let k = 0; k < l; k++) {
-        const from = (j << shift) + ((h + k) & mask);
-        const to = (j << newShift) + k;
-        arrival[to] = this.arrival[from];
-        if (this.withSizes) {
-          size[to] = this.size[from];
-          pred[to] = this.pred[from];
-          seq[to] = this.seq[from];
-        }
-      }
-      this.head[j] = 0;
+    this.arrival = this.unwrapped(this.arrival);
+    if (this.withSizes) {
+      this.size = this.unwrapped(this.size);
+      this.pred = this.unwrapped(this.pred);
+      this.seq = this.unwrapped(this.seq);
     }
-    this.arrival = arrival;
-    this.size = size;
-    this.pred = pred;
-    this.seq = seq;
-    this.cap = newCap;
-    this.shift = newShift;
-    this.mask = newCap - 1;
+    this.head.fill(0);
+    this.cap *= 2;
+    this.shift += 1;
+    this.mask = this.cap - 1;
+  }
+
+  /** A copy of one per-job array at twice the ring capacity, each server's jobs moved to slots 0..len−1 of its ring. */
+  private unwrapped(from: Float64Array): Float64Array {
+    const { n, shift, mask, head, len } = this;
+    const to = new Float64Array(2 * from.length);
+    for (let j = 0; j < n; j++) {
+      for (let k = 0; k < len[j]; k++) to[(j << (shift + 1)) + k] = from[(j << shift) + ((head[j] + k) & mask)];
+    }
+    return to;
   }
 }
 

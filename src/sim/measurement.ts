@@ -12,10 +12,14 @@
 /** Most response times kept per run for percentiles; longer runs keep a systematic sample (every stride-th job). */
 export const PERCENTILE_SAMPLE_CAP = 8_000_000;
 
-export const WARMUP = 0;
-export const MEASURING = 1;
-export const DRAINING = 2;
-export const DONE = 3;
+/** Phases of a run, in order. */
+export const [WARMUP, MEASURING, DRAINING, DONE] = [0, 1, 2, 3];
+
+/** The running totals of a `Measurement` that the engines keep in locals while their loop runs. */
+export type MeasuredTotals = Pick<
+  Measurement,
+  'measuredArrivals' | 'measuredInSystem' | 'sumResponse' | 'sumSlowdown' | 'slowdownJobs' | 'completed'
+>;
 
 export class Measurement {
   /** One of WARMUP, MEASURING, DRAINING, DONE. */
@@ -62,20 +66,8 @@ export class Measurement {
   }
 
   /** Stores the running totals an engine's hot loop kept in locals (called when the loop returns). */
-  save(
-    measuredArrivals: number,
-    measuredInSystem: number,
-    sumResponse: number,
-    sumSlowdown: number,
-    slowdownJobs: number,
-    completed: number,
-  ): void {
-    this.measuredArrivals = measuredArrivals;
-    this.measuredInSystem = measuredInSystem;
-    this.sumResponse = sumResponse;
-    this.sumSlowdown = sumSlowdown;
-    this.slowdownJobs = slowdownJobs;
-    this.completed = completed;
+  save(totals: MeasuredTotals): void {
+    Object.assign(this, totals);
   }
 
   /** Number of response times held in `responses` once `completed` measured jobs have left. */

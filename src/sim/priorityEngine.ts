@@ -391,7 +391,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.arrivals = arrivals;
     this.tick = tick;
     state.t = t;
-    measurement.save(measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed);
+    measurement.save({ measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed });
     return code;
   }
 }

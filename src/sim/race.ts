@@ -195,7 +195,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     this.arrivals = arrivals;
     this.tick = tick;
     state.t = t;
-    measurement.save(measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed);
+    measurement.save({ measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed });
     return code;
   }
 }

@@ -15,7 +15,7 @@ import { estimandFiniteness, heavyTailed, type EstimandFiniteness } from '../mod
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
-import { quantiles } from '../stats/quantile.ts';
+import { pooledQuantiles, quantiles } from '../stats/quantile.ts';
 import { feasible, precisionReached, sectioningInterval, tInterval, type Estimate, type PrecisionTarget } from '../stats/tInterval.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
@@ -232,15 +232,19 @@ interface UnitOutcome {
   batch5: Float64Array;
 }
 
-/** Systematic sample of at most `cap` of values[0..count). */
+/**
+ * Systematic sample of at most `cap` of values[0..count), as float32. A float32 prefix that fits is returned as a
+ * view, not copied: the unit's measurement is not reused, and float32 quantiles do not reorder it.
+ */
 function systematicSample(values: Float32Array | Float64Array, count: number, cap: number): Float32Array {
+  if (count <= cap && values instanceof Float32Array) return values.subarray(0, count);
   const stride = Math.max(1, Math.ceil(count / cap));
   const out = new Float32Array(Math.ceil(count / stride));
   for (let i = 0, k = 0; i < count; i += stride, k++) out[k] = values[i];
   return out;
 }
 
-/** Reads one finished unit: MSER series and pooled sample first (quantiles reorder `responses`), then the summary. */
+/** Reads one finished unit: MSER series and pooled sample first (float64 quantiles reorder `responses`), then the summary. */
 function readUnit(
   state: ReturnType<typeof initialState>,
   engine: Engine,
@@ -404,16 +408,12 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   for (let i = 0; i <= maxLevel; i++) tail.push(feasible(tInterval(units.map((s) => s.tail[i])), 0, 1));
   const grid = Array.from(config.workloadGrid);
 
-  // pooled percentiles with sectioning intervals
-  let pooledCount = 0;
-  for (const x of units) pooledCount += x.sample.length;
-  const pooled = new Float32Array(pooledCount);
-  for (let u = 0, at = 0; u < R; u++) {
-    pooled.set(units[u].sample, at);
-    at += units[u].sample.length;
-    units[u].sample = new Float32Array(0);
-  }
-  const [q50, q95, q99] = quantiles(pooled, pooledCount, [0.5, 0.95, 0.99]);
+  // pooled percentiles with sectioning intervals (the units' samples read in place, not copied into one array)
+  const [q50, q95, q99] = pooledQuantiles(
+    units.map((x) => x.sample),
+    [0.5, 0.95, 0.99],
+  );
+  for (const x of units) x.sample = new Float32Array(0);
   const percentile = (centre: number, f: (x: ReplicationResult) => number) =>
     feasible(sectioningInterval(perReplication.map(f), centre), 0);
 

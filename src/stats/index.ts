@@ -6,7 +6,7 @@ export { tInterval, sectioningInterval, feasible, precisionReached, type Estimat
 export { mser, batchMeansOf, type MserResult } from './mser.ts';
 export { wilsonInterval, coverageBand } from './binomial.ts';
 export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './batchMeans.ts';
-export { quantiles } from './quantile.ts';
+export { pooledQuantiles, quantiles } from './quantile.ts';
 export { countAtMost, bracketIndex, interpolateAt, interpolateLinear } from './bisect.ts';
 export { Rng, streamSeed, fnv1a, seedFromKey, MAX_UNIFORM_BOUND } from './rng.ts';
 export { weightedLeastSquares, standardErrorOfMean, type WeightedFit } from './leastSquares.ts';

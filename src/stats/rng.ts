@@ -79,15 +79,24 @@ export function streamSeed(master: number, index: number): bigint {
   return mix64((m + BigInt(index + 1) * GOLDEN64) & MASK64);
 }
 
+/** Outputs generated per refill of an `Rng`'s buffer. */
+const RNG_BUFFER = 256;
+
 /**
- * xoshiro128** generator (period 2^128 − 1). The state is four int32 fields; every method uses only
- * 32-bit integer operations and is monomorphic, so V8 inlines it into the simulator's hot loop.
+ * xoshiro128** generator (period 2^128 − 1). The state is four int32 fields, advanced RNG_BUFFER outputs at a time
+ * into a buffer that `nextInt32` reads in order: the stream is exactly xoshiro128**'s, output by output (buffering
+ * changes when outputs are computed, never which). The hot loops call `nextInt32` up to five times per event and
+ * V8 inlines every call; reading a buffer is a few bytecodes, where the generator step is ~110, and V8 stops
+ * inlining once a function has inlined 920 bytes of bytecode. The generator step runs in `refill`, over locals.
  */
 export class Rng {
   private s0: number;
   private s1: number;
   private s2: number;
   private s3: number;
+  /** Outputs buffer[next..RNG_BUFFER) are the stream's next ones. */
+  private readonly buffer = new Int32Array(RNG_BUFFER);
+  private next = RNG_BUFFER;
 
   /**
    * @param seed 64-bit seed (e.g. from `streamSeed`); the 128-bit state is filled by two splitmix64 steps,
@@ -106,22 +115,35 @@ export class Rng {
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
   }
 
-  /**
-   * Next raw output as a signed int32 (all 32 bits random). Written with few bytecodes (shift-adds for ×5 and
-   * ×9, each field read and written once) so V8 inlines it everywhere in the hot loops.
-   */
+  /** Next raw output as a signed int32 (all 32 bits random). */
   nextInt32(): number {
-    const s0 = this.s0;
-    const s1 = this.s1;
-    const s2 = this.s2 ^ s0;
-    const s3 = this.s3 ^ s1;
-    this.s0 = s0 ^ s3;
-    this.s1 = s1 ^ s2;
-    this.s2 = s2 ^ (s1 << 9);
-    this.s3 = (s3 << 11) | (s3 >>> 21);
-    const m = ((s1 << 2) + s1) | 0; // s1·5 mod 2^32
-    const r = (m << 7) | (m >>> 25);
-    return ((r << 3) + r) | 0; // ·9 mod 2^32
+    if (this.next === RNG_BUFFER) this.refill();
+    return this.buffer[this.next++];
+  }
+
+  /** Computes the next RNG_BUFFER outputs of xoshiro128** into the buffer (×5 and ×9 as (x·c) | 0: exact, |x·c| < 2^53). */
+  private refill(): void {
+    const buffer = this.buffer;
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let k = 0; k < RNG_BUFFER; k++) {
+      const m = (s1 * 5) | 0;
+      buffer[k] = (((m << 7) | (m >>> 25)) * 9) | 0;
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = (s3 << 11) | (s3 >>> 21);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+    this.next = 0;
   }
 
   /** Uniform double in [0, 1) with 53 random bits (two draws). */

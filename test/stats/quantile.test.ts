@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchEstimate, lag1Autocorrelation } from '../../src/stats/batchMeans.ts';
-import { quantiles } from '../../src/stats/quantile.ts';
+import { pooledQuantiles, quantiles } from '../../src/stats/quantile.ts';
 import { Rng } from '../../src/stats/rng.ts';
 
 /** Type-7 quantile of a sorted copy (the d3 / R definition), the independent reference. */
@@ -21,6 +21,35 @@ describe('quantiles', () => {
       expect(quantiles(arr, m, ps)).toEqual(ps.map((p) => sortedQuantile(xs, p)));
     }
     expect(quantiles(Float64Array.of(3, 1, 2, 4), 4, [0.5])).toEqual([2.5]);
+  });
+
+  it('quantiles(float32 values, count, ps) equals the sorted type-7 quantile: signs, ties, one narrow bucket, a wide range', () => {
+    const rng = new Rng(7n);
+    const ps = [0, 0.01, 0.5, 0.95, 0.99, 1];
+    const cases: number[][] = [
+      Array.from({ length: 5000 }, () => Math.fround((rng.nextDouble() - 0.3) * 40)),
+      Array.from({ length: 3001 }, () => Math.floor(rng.nextDouble() * 7) / 8), // heavy ties
+      Array.from({ length: 2000 }, () => Math.fround(2 + rng.nextDouble() / 1024)), // all in one high-16-bit bucket
+      Array.from({ length: 4000 }, () => Math.fround(rng.nextExpByLog() ** 4 * 1e-3)), // spans many binades
+      [3],
+    ];
+    for (const xs of cases) {
+      const arr = Float32Array.from([...xs, -1e9, 1e9]);
+      const before = arr.slice();
+      expect(quantiles(arr, xs.length, ps)).toEqual(ps.map((p) => sortedQuantile(xs, p)));
+      expect(arr).toEqual(before); // float32 samples are only read
+    }
+  });
+
+  it('pooledQuantiles(parts, ps) equals quantiles of the concatenation, for parts of any sizes and offsets', () => {
+    const rng = new Rng(9n);
+    const xs = Array.from({ length: 6000 }, () => Math.fround(rng.nextExpByLog() * 3));
+    const whole = Float32Array.from([0, ...xs]);
+    const parts = [whole.subarray(1, 2), whole.subarray(2, 3000), whole.subarray(3000, 3000), whole.subarray(3000)];
+    const ps = [0.5, 0.95, 0.99];
+    expect(pooledQuantiles(parts, ps)).toEqual(ps.map((p) => sortedQuantile(xs, p)));
+    expect(pooledQuantiles([Float32Array.of(3, 1), Float32Array.of(2, 4)], [0.5])).toEqual([2.5]);
+    expect(() => pooledQuantiles([new Float32Array(0)], [0.5])).toThrow(/count/);
   });
 
   it('quantiles(bad input) throws', () => {
