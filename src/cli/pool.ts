@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { InvalidModelError, SupermarketError, UnstableModelError } from '../errors.ts';
+import { InvalidModelError, SolverError, SupermarketError, UnstableModelError } from '../errors.ts';
 import type { ComparisonConfig, PreparedComparisonModel } from '../compare/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
@@ -90,7 +90,8 @@ function workerEntry(): { file: URL; workerData?: { module: string } } {
 function rebuildError(e: { name: string; message: string }): Error {
   if (e.name === 'InvalidModelError') return new InvalidModelError(e.message);
   if (e.name === 'UnstableModelError') return new UnstableModelError(e.message);
-  return new SupermarketError(`simulation failed in a worker: ${e.message}`);
+  if (e.name === 'SolverError') return new SolverError(e.message);
+  return new SupermarketError(`a simulation or solve failed in a worker thread: ${e.message}`);
 }
 
 interface WorkerMessage {
