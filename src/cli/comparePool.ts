@@ -1,22 +1,26 @@
 /**
- * `compare` on the worker pool: every simulation of the sweep (cells and trajectories, from `planComparison`) runs
- * on `--threads` workers and is stored at once in the cell store; then `runComparison` assembles the report from the
- * stored values only, so the result is bit-identical whatever the thread count, the order of completion or the
+ * `compare` on the worker pool, in three rounds on `--threads` workers: the models of the sweep are solved
+ * (`prepareComparisonModel`: limit, refined and second-order terms, exact small-n points, transients; longest first);
+ * every simulation of the plan (cells and trajectories) runs and is stored at once in the cell store; the
+ * confirmatory reruns of the cells rejected after Holm run and are stored too. `runComparison` assembles the report
+ * from the stored values only, so the result is bit-identical whatever the thread count, the order of completion or the
  * number of shards (`--shard i/N` computes only its part and writes no report; `supermarket merge` joins them).
  */
 import type { Command } from 'commander';
 import {
   cellSimulation,
-  planComparison,
+  planFromPrepared,
   runComparison,
+  sweepModels,
   type ComparisonConfig,
   type ComparisonResult,
   type ComparisonTask,
+  type PreparedComparisonModel,
 } from '../compare/index.ts';
 import { CellStore } from '../experiments/cellStore.ts';
 import type { ShardSpec } from '../experiments/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
-import { runPool } from './pool.ts';
+import { runPool, type PoolTask, type PoolValue, type PrepareTask } from './pool.ts';
 import { startShard } from './sharding.ts';
 
 export interface ComparePoolOptions {
@@ -38,6 +42,32 @@ function taskSettings(task: ComparisonTask, settings: unknown): unknown {
 }
 
 /**
+ * Cost of solving one model, in the simulated events of the progress bar: about the events a worker simulates in
+ * the second an exact chain or a second-order term takes; models with exact points first.
+ */
+const PREPARE_COST = 5e6;
+
+/** Solves every model of the sweep on the pool and joins them into the plan (`planFromPrepared`). */
+async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions) {
+  const models = sweepModels(config);
+  const exactNs = config.exact?.ns.length ?? 0;
+  const tasks: PrepareTask<number>[] = models.map((m, index) => ({
+    key: index,
+    kind: 'prepare',
+    config,
+    index,
+    // exact chains and the second-order term grow with λ: heaviest first
+    cost: PREPARE_COST * (1 + exactNs) * (1 + m.lambda),
+  }));
+  const prepared: PreparedComparisonModel[] = new Array(models.length);
+  await runPool(tasks, (index, value) => (prepared[index] = value as PreparedComparisonModel), {
+    threads: o.threads,
+    onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `solving the models: ${label}`)),
+  });
+  return planFromPrepared(config, prepared);
+}
+
+/**
  * Runs the sweep's simulations on the pool and assembles the comparison; with a shard, only the shard's part
  * (then `{ shardSummary }`). @throws as `runComparison`; pool errors pass through.
  */
@@ -45,7 +75,7 @@ export async function runComparisonOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
 ): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: string }> {
-  const plan = planComparison(config);
+  const plan = await planOnPool(config, o);
   const shard = o.shard
     ? startShard(
         o.shard,
@@ -58,33 +88,41 @@ export async function runComparisonOnPool(
   const mine = plan.tasks.filter((t) => !shard || shard.mine.has(t.key));
   const todo = mine.filter((t) => store.get(t.key, taskSettings(t, o.settings)) === undefined);
   const resumed = store.resumed;
-  await runPool(
-    todo,
-    (key, result, task) => {
-      const t = task as ComparisonTask;
-      const value =
-        t.kind === 'trajectory'
-          ? { tail: (result as TrajectoryResult).tail, events: (result as TrajectoryResult).events }
-          : {
-              key,
-              seed: t.options.seed,
-              simulation: cellSimulation(result as SimulationResult, t.options.replications ?? config.replications),
-            };
-      store.put(key, taskSettings(t, o.settings), value);
-    },
-    { threads: o.threads, onProgress: o.onProgress },
-  );
+  const keep = (key: string, result: PoolValue, task: PoolTask<string>) => {
+    const t = task as ComparisonTask;
+    const value =
+      t.kind === 'trajectory'
+        ? { tail: (result as TrajectoryResult).tail, events: (result as TrajectoryResult).events }
+        : {
+            key,
+            seed: t.options.seed,
+            simulation: cellSimulation(result as SimulationResult, t.options.replications ?? config.replications),
+          };
+    store.put(key, taskSettings(t, o.settings), value);
+  };
+  await runPool(todo, keep, { threads: o.threads, onProgress: o.onProgress });
   if (shard) {
     shard.finish();
     return { shardSummary: shard.summary(store.written, resumed) };
   }
-  // every value from the store (as a resumed run reads it), never from this run's memory
+  // every value from the store (as a resumed run reads it), never from this run's memory; a confirmatory rerun
+  // ("<cell key>/confirm") is a simulate task with the sweep's settings
   const reader = new CellStore<never>(o.dir);
   const byKey = new Map(plan.tasks.map((t) => [t.key, t]));
   const read = (key: string) => {
     const t = byKey.get(key);
-    return t ? reader.get(key, taskSettings(t, o.settings)) : undefined;
+    return reader.get(key, t ? taskSettings(t, o.settings) : o.settings);
   };
-  const result = runComparison(config, { plan, cache: { get: read, put: () => {} }, trajectories: { get: read } });
+  const assemble = (deferRerun?: (task: ComparisonTask) => void) =>
+    runComparison(config, { plan, cache: { get: read, put: () => {} }, trajectories: { get: read }, deferRerun });
+  const reruns: ComparisonTask[] = [];
+  let result = assemble((task) => reruns.push(task));
+  if (reruns.length > 0) {
+    await runPool(reruns, keep, {
+      threads: o.threads,
+      onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `confirmatory reruns: ${label}`)),
+    });
+    result = assemble();
+  }
   return { result, resumed };
 }

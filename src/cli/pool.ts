@@ -1,6 +1,6 @@
 /**
- * The one worker pool of the CLI: independent simulations (the cells of `compare`, `run`, `conjecture`, the
- * trajectories of `compare`) run on worker threads, one per core by default (`--threads N`). Results come back in
+ * The one worker pool of the CLI: independent work (the simulations of `compare`, `run`, `conjecture`, `simulate`,
+ * `model --compare`, and the mean-field solves of each model of a `compare` sweep) runs on worker threads, one per core by default (`--threads N`). Results come back in
  * completion order through `onResult`; callers store each at once and assemble in their own (key) order, and every
  * seed derives from a cell's key, so results are bit-identical whatever the thread count or the order of completion.
  * Progress (and so the ETA) is over the whole pool: finished tasks plus the running ones' reported fractions,
@@ -9,9 +9,18 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { InvalidModelError, SupermarketError, UnstableModelError } from '../errors.ts';
+import { InvalidModelError, SolverError, SupermarketError, UnstableModelError } from '../errors.ts';
+import type { ComparisonConfig, PreparedComparisonModel } from '../compare/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
-import type { SimulateOptions, SimulationResult, TrajectoryOptions, TrajectoryResult } from '../sim/index.ts';
+import type { PopulationModel } from '../model/population/parse.ts';
+import type {
+  PopulationSimulationOptions,
+  PopulationSimulationResult,
+  SimulateOptions,
+  SimulationResult,
+  TrajectoryOptions,
+  TrajectoryResult,
+} from '../sim/index.ts';
 
 /** A simulation (`simulate`) for the pool. */
 export interface SimulationTask<K> {
@@ -32,8 +41,27 @@ export interface TrajectoryTask<K> {
   readonly cost?: number;
 }
 
-export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K>;
-export type PoolResult<T> = T extends TrajectoryTask<unknown> ? TrajectoryResult : SimulationResult;
+/** Model `index` of a comparison sweep to solve (`prepareComparisonModel`: limit, refined terms, exact points, transients). */
+export interface PrepareTask<K> {
+  readonly key: K;
+  readonly kind: 'prepare';
+  readonly config: ComparisonConfig;
+  readonly index: number;
+  readonly cost?: number;
+}
+
+/** A population-process simulation (`simulatePopulation`, `model --compare`) for the pool. */
+export interface PopulationTask<K> {
+  readonly key: K;
+  readonly kind: 'population';
+  readonly model: PopulationModel;
+  readonly options: PopulationSimulationOptions;
+  readonly cost?: number;
+}
+
+export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K> | PopulationTask<K>;
+/** What a task gives back: `simulate`'s, `simulateTrajectory`'s, `prepareComparisonModel`'s or `simulatePopulation`'s result. */
+export type PoolValue = SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult;
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores, at most the number of tasks). */
@@ -62,7 +90,8 @@ function workerEntry(): { file: URL; workerData?: { module: string } } {
 function rebuildError(e: { name: string; message: string }): Error {
   if (e.name === 'InvalidModelError') return new InvalidModelError(e.message);
   if (e.name === 'UnstableModelError') return new UnstableModelError(e.message);
-  return new SupermarketError(`simulation failed in a worker: ${e.message}`);
+  if (e.name === 'SolverError') return new SolverError(e.message);
+  return new SupermarketError(`a simulation or solve failed in a worker thread: ${e.message}`);
 }
 
 interface WorkerMessage {
@@ -79,7 +108,7 @@ interface WorkerMessage {
  */
 export async function runPool<K>(
   tasks: readonly PoolTask<K>[],
-  onResult: (key: K, result: SimulationResult | TrajectoryResult, task: PoolTask<K>) => void,
+  onResult: (key: K, result: PoolValue, task: PoolTask<K>) => void,
   options: PoolOptions = {},
 ): Promise<void> {
   if (tasks.length === 0) return;
@@ -115,7 +144,7 @@ export async function runPool<K>(
       running.set(id, 0);
       current.set(worker, id);
       const t = tasks[id];
-      worker.postMessage({ id, kind: t.kind ?? 'simulate', model: t.model, options: t.options });
+      worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
     };
     const entry = workerEntry();
     for (let w = 0; w < size; w++) {
@@ -134,7 +163,7 @@ export async function runPool<K>(
         if (msg.error) failed ??= rebuildError(msg.error);
         else {
           try {
-            onResult(tasks[msg.id].key, msg.result as SimulationResult | TrajectoryResult, tasks[msg.id]);
+            onResult(tasks[msg.id].key, msg.result as PoolValue, tasks[msg.id]);
             finished++;
             finishedCost += cost[msg.id];
             report();

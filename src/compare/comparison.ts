@@ -17,6 +17,7 @@ import {
   refinedTransient,
   refinedTransientAt,
   type RefinedCorrection,
+  type RefinedTransientResult,
 } from '../meanfield/index.ts';
 import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
 import {
@@ -291,6 +292,12 @@ export interface ComparisonHooks {
   trajectories?: { get(key: string): Pick<TrajectoryResult, 'tail' | 'events'> | undefined };
   /** The plan of this config from `planComparison`, so its mean-field solves are not repeated. */
   plan?: ComparisonPlan;
+  /**
+   * Confirmatory reruns missing from `cache`: when given, each is handed here as a task (key "<cell key>/confirm")
+   * instead of simulated, and the result is provisional; run them (e.g. on a worker pool), store them in `cache`
+   * and call `runComparison` again. Which cells are rerun depends on the first runs only.
+   */
+  deferRerun?: (task: ComparisonTask) => void;
 }
 
 /** One simulation of a sweep, as `planComparison` lists it: run it with `simulate` or `simulateTrajectory`. */
@@ -329,9 +336,39 @@ export interface ComparisonPlan {
  * @throws see `runComparison`.
  */
 export function planComparison(config: ComparisonConfig): ComparisonPlan {
-  const notes: string[] = [];
-  const prepared = prepareModels(config, notes);
-  const exactByModel = prepared.map((p) => modelExactPoints(p.model, config, notes));
+  return planFromPrepared(
+    config,
+    sweepModels(config).map((_, i) => prepareComparisonModel(config, i)),
+  );
+}
+
+/** One model of a sweep solved by `prepareComparisonModel`: plain data, so a worker thread can hand it back. */
+export interface PreparedComparisonModel {
+  readonly prepared: unknown;
+  readonly exact: ModelSummary['exact'];
+  /** What solving noted: the second-order term's, then the exact points'. */
+  readonly notes: { readonly secondOrder: readonly string[]; readonly exact: readonly string[] };
+}
+
+/**
+ * Solves model `index` of the sweep (in `sweepModels` order): its mean-field limit, refined and second-order terms,
+ * warm-up, exact small-n points and mean-field transients. Independent of the other models, so the models of a sweep
+ * can be solved in parallel; `planFromPrepared` joins them. @throws see `runComparison`.
+ */
+export function prepareComparisonModel(config: ComparisonConfig, index: number): PreparedComparisonModel {
+  const model = sweepModels(config)[index];
+  if (!model) throw new InvalidModelError(`no model ${index} in the sweep`);
+  const secondOrder: string[] = [];
+  const exactNotes: string[] = [];
+  const prepared = prepareModel(model, config, secondOrder);
+  return { prepared, exact: modelExactPoints(model, config, exactNotes), notes: { secondOrder, exact: exactNotes } };
+}
+
+/** The plan of a sweep from its solved models (every model of `sweepModels`, in order); see `planComparison`. */
+export function planFromPrepared(config: ComparisonConfig, models: readonly PreparedComparisonModel[]): ComparisonPlan {
+  const prepared = models.map((m) => m.prepared as PreparedModel);
+  const exactByModel = models.map((m) => m.exact);
+  const notes = [...models.flatMap((m) => m.notes.secondOrder), ...models.flatMap((m) => m.notes.exact)];
   const tasks: ComparisonTask[] = [];
   for (const [index, p] of prepared.entries()) {
     const grid = p.model.selection === 'lwl' ? [...(config.workloadGrid ?? defaultWorkloadGrid(p.model.service.mean))] : undefined;
@@ -376,10 +413,8 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
     }
   }
   for (const p of prepared) {
-    const solver = config.trajectory ? transientSolver(p) : null;
-    if (!config.trajectory || !solver) continue;
-    const { tEnd, dt } = trajectoryGrid(config.trajectory, p.warm.time);
-    const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
+    if (!config.trajectory || !p.transient) continue;
+    const { times, solver, tEnd } = p.transient;
     for (const n of config.trajectory.ns) {
       const key = `trajectory-${cellKey(p.model, n)}`;
       tasks.push({
@@ -468,14 +503,24 @@ interface PreparedModel {
   /** The 1/n² term (`refineSecondOrder`), null where it does not exist or was refused. */
   readonly secondOrder: SecondOrderCorrection | null;
   readonly warm: { readonly time: number; readonly rule: string; readonly relaxationTime: number | null };
+  /** The mean-field transient from empty at the comparison's times (with `config.trajectory` and a transient solver). */
+  readonly transient: ModelTransient | null;
+}
+
+interface ModelTransient {
+  readonly solver: TrajectoryComparison['solver'];
+  readonly tEnd: number;
+  readonly times: number[];
+  readonly meanField: { readonly values: TrajectoryComparison['meanField']; readonly note: string };
+  /** E[s(t)] ≈ s(t) + V(t)/n: the linearised V, W system integrated beside the ODE (exponential JSQ(d) only). */
+  readonly refinedPath: RefinedTransientResult | null;
 }
 
 /**
- * Builds and checks the models of a sweep and solves each one's mean-field limit (and refined term where it exists).
- * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver (LPW(d)); bad grids,
- *   budgets or d > n. @throws {UnstableModelError} for ρ ≥ 1. Solver failures pass through.
+ * Builds and checks the models of a sweep, d outer, λ inner (the order of `ComparisonResult.models`); `prepareModel`
+ * solves each. @throws {InvalidModelError} bad grids, budgets or d > n. @throws {UnstableModelError} for ρ ≥ 1.
  */
-function prepareModels(config: ComparisonConfig, notes: string[] = []): PreparedModel[] {
+export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
   if (config.lambdas.length === 0 || config.ds.length === 0 || config.ns.length === 0) {
     throw new InvalidModelError('compare needs at least one lambda, one d and one n');
   }
@@ -505,34 +550,54 @@ function prepareModels(config: ComparisonConfig, notes: string[] = []): Prepared
       models.push(model);
     }
   }
-  return models.map((model) => {
-    let sol;
-    try {
-      sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
-    } catch (e) {
-      if (e instanceof InvalidModelError) {
-        throw new InvalidModelError(
-          `no mean-field reference for ${modelLabel(model)} (${e.message}); ` +
-            'compare sets simulations beside an n → ∞ limit and cannot run without one',
-        );
-      }
-      throw e;
+  return models;
+}
+
+/**
+ * A model's limit, refined and second-order terms (a note where the latter does not apply), warm-up and transient.
+ * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver (LPW(d)). Solver
+ *   failures pass through.
+ */
+function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[]): PreparedModel {
+  let sol;
+  try {
+    sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
+  } catch (e) {
+    if (e instanceof InvalidModelError) {
+      throw new InvalidModelError(
+        `no mean-field reference for ${modelLabel(model)} (${e.message}); ` +
+          'compare sets simulations beside an n → ∞ limit and cannot run without one',
+      );
     }
-    const reference: MeanFieldReference = {
-      meanResponseTime: sol.meanResponseTime,
-      meanQueueLength: sol.meanQueueLength ?? null,
-      halfWidth: sol.estimate?.halfWidth ?? 0,
-      numericalError: sol.numericalError ?? 0,
-      solver: sol.solver,
-      kind: sol.kind,
-      source: sol.source,
-      ...(sol.tail ? { tail: sol.tail } : {}),
-    };
-    const correction = hasRefinedTerm(model) ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
-    const second = correction ? secondOrderTerm(model, correction.fixedPoint) : { correction: null, note: null };
-    if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
-    return { model, reference, correction, secondOrder: second.correction, warm: sweepWarmup(model, config, correction !== null) };
-  });
+    throw e;
+  }
+  const reference: MeanFieldReference = {
+    meanResponseTime: sol.meanResponseTime,
+    meanQueueLength: sol.meanQueueLength ?? null,
+    halfWidth: sol.estimate?.halfWidth ?? 0,
+    numericalError: sol.numericalError ?? 0,
+    solver: sol.solver,
+    kind: sol.kind,
+    source: sol.source,
+    ...(sol.tail ? { tail: sol.tail } : {}),
+  };
+  const correction = hasRefinedTerm(model) ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
+  const second = correction ? secondOrderTerm(model, correction.fixedPoint) : { correction: null, note: null };
+  if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
+  const warm = sweepWarmup(model, config, correction !== null);
+  const p = { model, reference, correction, secondOrder: second.correction, warm, transient: null };
+  return { ...p, transient: modelTransient(p, config) };
+}
+
+/** The mean-field transient of a prepared model (`ModelTransient`), or null without `config.trajectory` or a solver. */
+function modelTransient(p: PreparedModel, config: ComparisonConfig): ModelTransient | null {
+  const solver = config.trajectory ? transientSolver(p) : null;
+  if (!config.trajectory || !solver) return null;
+  const { tEnd, dt } = trajectoryGrid(config.trajectory, p.warm.time);
+  const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
+  const meanField = solver === 'ODE' ? odeTransient(p.model, times) : pideTransient(p.model, times);
+  const refinedPath = solver === 'ODE' && p.correction ? refinedTransient(p.model, { times }) : null;
+  return { solver, tEnd, times, meanField, refinedPath };
 }
 
 /**
@@ -578,20 +643,17 @@ export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, w
  * @throws see `prepareModels`; simulator errors pass through.
  */
 export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks = {}): ComparisonResult {
-  const fromPlan = hooks.plan !== undefined && hooks.plan.config === config;
-  const notes: string[] = fromPlan ? [...hooks.plan!.notes] : [];
-  const prepared = fromPlan ? (hooks.plan!.prepared as PreparedModel[]) : prepareModels(config, notes);
+  const plan = hooks.plan?.config === config ? hooks.plan : planComparison(config);
+  const notes: string[] = [...plan.notes];
+  const prepared = plan.prepared as PreparedModel[];
   const budget = (p: PreparedModel, n: number) => config.replications * (2 * baseJobs(p, n, config) + 2 * p.model.lambda * n * p.warm.time);
-  const exactByModel = fromPlan
-    ? (hooks.plan!.exact as ModelSummary['exact'][])
-    : prepared.map((p) => modelExactPoints(p.model, config, notes));
+  const exactByModel = plan.exact as ModelSummary['exact'][];
   let totalEvents = 0; // grows when a cell is sized up or rerun
   for (const [i, p] of prepared.entries()) {
     for (const n of config.ns) totalEvents += budget(p, n);
     for (const x of exactCellsToSimulate(exactByModel[i], config)) totalEvents += exactCellBudget(p, x.n, config.exact!);
-    if (config.trajectory && transientSolver(p)) {
-      const { tEnd } = trajectoryGrid(config.trajectory, p.warm.time);
-      for (const n of config.trajectory.ns) totalEvents += config.trajectory.replications * 2 * p.model.lambda * n * tEnd;
+    if (config.trajectory && p.transient) {
+      for (const n of config.trajectory.ns) totalEvents += config.trajectory.replications * 2 * p.model.lambda * n * p.transient.tEnd;
     }
   }
   let done = 0;
@@ -720,21 +782,16 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     });
 
     if (!config.trajectory) continue;
-    const solver = transientSolver(p);
-    if (!solver) {
+    if (!p.transient) {
       notes.push(
         `Transient from empty skipped for ${modelLabel(model)}, λ = ${model.lambda}: compare has a transient mean field ` +
           'only for JSQ(d) FIFO exponential (ODE) and LWL(d) (PIDE).',
       );
       continue;
     }
-    const { tEnd, dt } = trajectoryGrid(config.trajectory, warm.time);
-    const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
+    const { solver, tEnd, times, meanField, refinedPath } = p.transient;
     // the levels a reader can see on a linear axis (the full tail is in the cells); the PIDE gives the busy fraction s_1
     const levels = solver === 'ODE' ? TRAJECTORY_LEVELS : 1;
-    const meanField = solver === 'ODE' ? odeTransient(model, times) : pideTransient(model, times);
-    // E[s(t)] ≈ s(t) + V(t)/n: the linearised V, W system integrated beside the ODE (exponential JSQ(d) only)
-    const refinedPath = solver === 'ODE' && p.correction ? refinedTransient(model, { times }) : null;
     const simulated: TrajectoryComparison['simulated'] = [];
     for (const n of config.trajectory.ns) {
       const seed = cellSeed(config.seed, `trajectory-${cellKey(model, n)}`);
@@ -769,6 +826,12 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       const seed = cellSeed(config.seed, key);
       const replications = (config.confirmFactor ?? CONFIRM_FACTOR) * config.replications;
       const cached = hooks.cache?.get(key);
+      if (!(cached && cached.simulation.replications === replications) && hooks.deferRerun) {
+        const options = { n: cell.n, jobs: cell.simulation.jobs, replications, seed, warmupTime: p.warm.time, maxLevel: config.maxLevel };
+        const cost = replications * (2 * cell.simulation.jobs + 2 * p.model.lambda * cell.n * p.warm.time);
+        hooks.deferRerun({ kind: 'simulate', key, model: p.model, cost, options: { ...options, ...(grid ? { workloadGrid: grid } : {}) } });
+        return cell.verdict; // provisional: the caller reruns and calls again
+      }
       const run =
         cached && cached.simulation.replications === replications
           ? { simulation: cached.simulation, resumed: true }

@@ -15,11 +15,13 @@ import {
   requireSmoothModel,
   secondOrderAt,
 } from '../../meanfield/population/index.ts';
-import { simulatePopulation, type PopulationSimulationResult } from '../../sim/index.ts';
+import type { PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action } from '../errors.ts';
-import { examples, parseIntegerList, parseNumber, parsePositive } from '../options.ts';
+import { examples, parseIntegerList, parseNumber, parsePositive, parsePositiveInteger } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
+import { runPool } from '../pool.ts';
+import { createProgress } from '../progress.ts';
 
 interface Opts {
   set: Record<string, number>;
@@ -36,6 +38,7 @@ interface Opts {
   warmup?: number;
   replications: number;
   seed: number;
+  threads?: number;
 }
 
 /** Collects repeated `--set name=value` into one record. */
@@ -79,6 +82,7 @@ export function modelCommand(): Command {
     .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNumber)
     .option('--replications <r>', 'replications for --compare (≥ 2)', parsePositive, 10)
     .option('--seed <s>', 'master seed for --compare', parseNumber, 1)
+    .option('--threads <k>', "worker threads for --compare, one n per task (default: the machine's cores)", parsePositiveInteger)
     .addOption(jsonOption())
     .addHelpText(
       'after',
@@ -91,7 +95,7 @@ export function modelCommand(): Command {
       ]),
     )
     .action(
-      action((file: string, o: Opts) => {
+      action(async (file: string, o: Opts) => {
         const model = loadJsonFile(file, 'model', (json) => parsePopulationModel(json, o.set, { file }));
         if (o.refined || o.n !== undefined) requireSmoothModel(model); // before solving: the 1/n term needs C² rates
         const fp = populationFixedPoint(model);
@@ -124,9 +128,24 @@ export function modelCommand(): Command {
         let simulations: PopulationSimulationResult[] = [];
         if (o.compare) {
           const warmup = o.warmup ?? simulationWarmup(model, { fixedPoint: fp }).time;
-          simulations = o.n!.map((n) =>
-            simulatePopulation(model, { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed }),
-          );
+          // one task per n on the pool; each n's replications have their own seeded streams, so any --threads gives the same numbers
+          simulations = new Array(o.n!.length);
+          const progress = createProgress('model --compare', !o.json);
+          try {
+            await runPool(
+              o.n!.map((n, i) => ({
+                key: i,
+                kind: 'population' as const,
+                model,
+                options: { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed },
+                cost: o.replications * n * (warmup + o.horizon),
+              })),
+              (i, result) => (simulations[i] = result as PopulationSimulationResult),
+              { threads: o.threads, onProgress: (done, total, label) => progress.update(done, total, label) },
+            );
+          } finally {
+            progress.stop();
+          }
         }
         if (o.json) {
           printJson({

@@ -1,21 +1,38 @@
 /**
  * Worker thread of the pool (src/cli/pool.ts): receives { id, kind, model, options } messages and runs `simulate`
- * (kind 'simulate') or `simulateTrajectory` (kind 'trajectory'); answers { id, result } or
+ * (kind 'simulate'), `simulateTrajectory` (kind 'trajectory') or `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
+ * `prepareComparisonModel` (loaded on first use, so simulation workers stay light); answers { id, result } or
  * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s).
  */
 import { parentPort } from 'node:worker_threads';
+import type { ComparisonConfig } from '../../compare/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { simulate, simulateTrajectory, type SimulateOptions, type TrajectoryOptions } from '../../sim/index.ts';
+import type { PopulationModel } from '../../model/population/parse.ts';
+import {
+  simulate,
+  simulatePopulation,
+  simulateTrajectory,
+  type PopulationSimulationOptions,
+  type SimulateOptions,
+  type TrajectoryOptions,
+} from '../../sim/index.ts';
 
 interface Task {
   id: number;
-  kind?: 'simulate' | 'trajectory';
-  model: SupermarketModel;
-  options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions;
+  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population';
+  model: SupermarketModel | PopulationModel;
+  options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions | PopulationSimulationOptions;
+  config: ComparisonConfig;
+  index: number;
 }
 
-parentPort!.on('message', (task: Task) => {
+parentPort!.on('message', async (task: Task) => {
   try {
+    if (task.kind === 'prepare') {
+      const { prepareComparisonModel } = await import('../../compare/comparison.ts');
+      parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index) });
+      return;
+    }
     let last = 0;
     const onProgress = (done: number, total: number) => {
       const now = Date.now();
@@ -24,9 +41,11 @@ parentPort!.on('message', (task: Task) => {
       parentPort!.postMessage({ id: task.id, progress: Math.min(1, done / Math.max(total, 1)) });
     };
     const result =
-      task.kind === 'trajectory'
-        ? simulateTrajectory(task.model, task.options as TrajectoryOptions)
-        : simulate(task.model, { ...(task.options as SimulateOptions), onProgress });
+      task.kind === 'population'
+        ? simulatePopulation(task.model as PopulationModel, task.options as PopulationSimulationOptions)
+        : task.kind === 'trajectory'
+          ? simulateTrajectory(task.model as SupermarketModel, task.options as TrajectoryOptions)
+          : simulate(task.model as SupermarketModel, { ...(task.options as SimulateOptions), onProgress });
     parentPort!.postMessage({ id: task.id, result });
   } catch (error) {
     const e = error as Error;
