@@ -35,7 +35,7 @@ import {
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
 import { createIndexedHeap, ihPopTop, ihPush, ihRaiseTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
-import { JobPool } from './jobPool.ts';
+import { JobPool } from '../jobs/jobPool.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { identityPermutation, jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
