@@ -172,7 +172,8 @@ export function parseServiceShort(text: string): Record<string, unknown> {
   const [body, meanText] = text.split('@');
   const [name, ...params] = body.split(':');
   const kind = SERVICE_ALIASES[name.trim().toLowerCase()];
-  if (!kind) throw new InvalidModelError(`unknown service ${JSON.stringify(text)}; expected one of: ${Object.values(SHORT_FORMS).join(', ')}`);
+  if (!kind)
+    throw new InvalidModelError(`unknown service ${JSON.stringify(text)}; expected one of: ${Object.values(SHORT_FORMS).join(', ')}`);
   if (kind === 'empirical')
     throw new InvalidModelError(
       `service ${JSON.stringify(text)}: empirical sizes come from a file (the CLI reads empirical:FILE, one size per line) or from an object {"kind":"empirical","values":[…]}`,

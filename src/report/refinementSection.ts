@@ -109,7 +109,14 @@ type RowBase = Row;
  * half-width where there is one (the simulation's combined CI, an exact point's truncation bound); `band` adds the
  * bar's ends and whether the error is resolved (> 3 half-widths), which only the simulated rows draw.
  */
-export function convergenceRow(base: RowBase, n: number, series: string, signedError: number, halfWidth: number | null = null, band = false): Row {
+export function convergenceRow(
+  base: RowBase,
+  n: number,
+  series: string,
+  signedError: number,
+  halfWidth: number | null = null,
+  band = false,
+): Row {
   const error = Math.abs(signedError);
   const bar = band && halfWidth !== null;
   return {
@@ -150,7 +157,14 @@ export function convergenceTooltip(
   halfWidth: { title: string; format: string },
   more: Record<string, unknown>[] = [],
 ): Record<string, unknown>[] {
-  return [{ field: 'facet' }, { field: 'label' }, { field: 'n' }, { field: 'signedError', ...error }, { field: 'halfWidth', ...halfWidth }, ...more];
+  return [
+    { field: 'facet' },
+    { field: 'label' },
+    { field: 'n' },
+    { field: 'signedError', ...error },
+    { field: 'halfWidth', ...halfWidth },
+    ...more,
+  ];
 }
 
 /** The layer of the exact points: filled black diamonds (vega-lite, same x and y as the convergence figure). */

@@ -262,7 +262,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
           tick = TICK_EVENTS;
           if (onTick !== undefined) onTick(events);
         }
-        const j = pairM >= 0 ? jsqPair(rng, len, n, pairM) : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+        const j =
+          pairM >= 0
+            ? jsqPair(rng, len, n, pairM)
+            : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;
@@ -370,7 +373,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
           sumResponse += resp;
           // k is a double (sequence numbers may pass 2^31), so k % stride is a floating-point remainder, a C call
           // in V8: skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
-          if (stride === 1) responses[k | 0] = resp; // stride 1: k < responses.length, an int32
+          if (stride === 1)
+            responses[k | 0] = resp; // stride 1: k < responses.length, an int32
           else if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
           if (s > 0) {

@@ -17,7 +17,6 @@ const jsq2 = (l: number) => {
 };
 const lwl2 = (l: number) => -Math.log(1 - l * l) / (l * l);
 
-
 /** A fake simulator: every request gets the given E[T] (by selection), so the verdict logic is tested on known intervals. */
 function fakeSimulate(values: Record<string, [number, number]>, seen: SimulationRequest[]) {
   return async (requests: readonly SimulationRequest[]): Promise<SimulationSummary[]> =>

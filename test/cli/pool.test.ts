@@ -69,9 +69,7 @@ describe('confirmatory reruns on the pool', () => {
     const dir = path.join(out, 'cells');
     const o = { dir, settings, fresh: false, threads, cmd, out };
     await runComparisonOnPool(config, o);
-    const store = new CellStore<{ key: string; seed: number; simulation: { meanResponseTime: { mean: number; halfWidth: number } } }>(
-      dir,
-    );
+    const store = new CellStore<{ key: string; seed: number; simulation: { meanResponseTime: { mean: number; halfWidth: number } } }>(dir);
     const key = 'd2-lambda0.9-n50';
     const first = store.get(key, settings)!;
     const e = first.simulation.meanResponseTime;

@@ -62,7 +62,9 @@ describe('shards', () => {
     expect(cellsOf(path.join(tmp, 'merged'))).toEqual(cellsOf(path.join(tmp, 'local')));
     // a shard of another grid (other seed) is refused with one line
     const other = writeTinyExperiment(tmp, { jobs: 1000, seed: 6 }, 'other.json');
-    expect((await runCli(['run', other, '--shard', '1/4', '--out', path.join(tmp, 'o1'), '--threads', '1', '--no-progress'])).status).toBe(0);
+    expect((await runCli(['run', other, '--shard', '1/4', '--out', path.join(tmp, 'o1'), '--threads', '1', '--no-progress'])).status).toBe(
+      0,
+    );
     expect(() => planMerge([dirs[1], path.join(tmp, 'o1')])).toThrow(
       /^refusing to merge shards of different runs: .*grid [0-9a-f]{16}.* and .*grid [0-9a-f]{16}/,
     );

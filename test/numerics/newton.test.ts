@@ -87,11 +87,21 @@ describe('newton', () => {
 
 describe('dampedNewton', () => {
   it('dampedNewton(problem) finds √2 like newtonSolve, and reports a root-free problem instead of throwing', () => {
-    const sqrt2 = dampedNewton({ residual: (x) => Float64Array.of(x[0] ** 2 - 2), step: (x, rhs) => [rhs[0] / (2 * x[0])] }, [1], 1e-14, 50);
+    const sqrt2 = dampedNewton(
+      { residual: (x) => Float64Array.of(x[0] ** 2 - 2), step: (x, rhs) => [rhs[0] / (2 * x[0])] },
+      [1],
+      1e-14,
+      50,
+    );
     expect(sqrt2.outcome).toBe('converged');
     expect(Math.abs(sqrt2.x[0] - Math.SQRT2)).toBeLessThan(1e-14);
     // x² + 1 has no real root: the residual cannot drop below 1
-    const none = dampedNewton({ residual: (x) => Float64Array.of(x[0] ** 2 + 1), step: (x, rhs) => [rhs[0] / (2 * x[0])] }, [0.5], 1e-14, 50);
+    const none = dampedNewton(
+      { residual: (x) => Float64Array.of(x[0] ** 2 + 1), step: (x, rhs) => [rhs[0] / (2 * x[0])] },
+      [0.5],
+      1e-14,
+      50,
+    );
     expect(['stalled', 'max-iterations']).toContain(none.outcome);
     expect(none.residual).toBeGreaterThanOrEqual(1);
   });

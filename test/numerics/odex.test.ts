@@ -10,7 +10,13 @@ describe('sampleTrajectory', () => {
     const times = [0, 0.1, 0.5, 1, 2.5, 7];
     const rows: number[][] = [];
     let steps = 0;
-    const stats = sampleTrajectory(times, [1, 1], integrate, (at) => rows.push([at(0), at(1)]), () => steps++);
+    const stats = sampleTrajectory(
+      times,
+      [1, 1],
+      integrate,
+      (at) => rows.push([at(0), at(1)]),
+      () => steps++,
+    );
     expect(rows).toHaveLength(times.length - 1);
     rows.forEach(([a, b], j) => {
       expect(Math.abs(a - Math.exp(-times[j + 1]))).toBeLessThan(1e-10);

@@ -31,7 +31,10 @@ export function exactCommand(): Command {
     .addOption(jsonOption())
     .addHelpText(
       'after',
-      examples(['supermarket exact --n 3 --d 2 --lambda 0.9', 'supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json']),
+      examples([
+        'supermarket exact --n 3 --d 2 --lambda 0.9',
+        'supermarket exact --n 2 --d 2 --lambda 0.5 --sampling without-replacement --json',
+      ]),
     );
   addModelOptions(cmd);
   cmd.action(

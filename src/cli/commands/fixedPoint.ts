@@ -27,15 +27,14 @@ interface Opts extends ModelFlags {
 }
 
 export function fixedPointCommand(): Command {
-  const cmd = new Command('fixed-point')
-    .description(
-      'Fixed point of the SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) (theory.md §2).\n' +
-        'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +
-        'Other models get the strongest solver that exists, named in the output with its kind (exact, approximation,\n' +
-        'cavity with CI): phase-type ODE for JSQ(d) FIFO, LWL(d) FPE, cavity methods for other disciplines, M/G/1\n' +
-        'formulas for d = 1. LPW(d) has no mean-field solver; the command says so.\n' +
-        "Time is in mean service times; E[T] = E[Q]/λ by Little's law.",
-    );
+  const cmd = new Command('fixed-point').description(
+    'Fixed point of the SQ(d) mean-field ODE ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) (theory.md §2).\n' +
+      'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +
+      'Other models get the strongest solver that exists, named in the output with its kind (exact, approximation,\n' +
+      'cavity with CI): phase-type ODE for JSQ(d) FIFO, LWL(d) FPE, cavity methods for other disciplines, M/G/1\n' +
+      'formulas for d = 1. LPW(d) has no mean-field solver; the command says so.\n' +
+      "Time is in mean service times; E[T] = E[Q]/λ by Little's law.",
+  );
   addModelOptions(cmd)
     .addOption(
       new Option('--method <how>', 'closed form, or Newton on the truncated drift (the path for models without a closed form)')

@@ -33,13 +33,12 @@ interface Opts extends ModelFlags {
 }
 
 export function odeCommand(): Command {
-  const cmd = new Command('ode')
-    .description(
-      'Integrates ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) with odex (Hairer–Wanner extrapolation), ' +
-        'sampling the dense output at t = 0, dt, 2dt, …, t-end; the solver outcome is checked and a failure is an error. ' +
-        'JSQ(d) FIFO with other size laws integrates the phase-type ODE (theory.md §3; exact for Erlang and hyperexponential, ' +
-        'a two-moment fit otherwise); LWL(d) integrates the workload PIDE (theory.md §4) and prints the busy fraction and mean workload.',
-    );
+  const cmd = new Command('ode').description(
+    'Integrates ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) with odex (Hairer–Wanner extrapolation), ' +
+      'sampling the dense output at t = 0, dt, 2dt, …, t-end; the solver outcome is checked and a failure is an error. ' +
+      'JSQ(d) FIFO with other size laws integrates the phase-type ODE (theory.md §3; exact for Erlang and hyperexponential, ' +
+      'a two-moment fit otherwise); LWL(d) integrates the workload PIDE (theory.md §4) and prints the busy fraction and mean workload.',
+  );
   addModelOptions(cmd)
     .option(
       '--t-end <t>',
@@ -116,7 +115,14 @@ export function odeCommand(): Command {
           ? solveTransient(model, { times, from, tolerance: o.tolerance })
           : phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
         if (o.json) {
-          printJson({ model, times: tr.times, meanQueueLength: tr.meanQueueLength, tail: tr.tail, diagnostics: tr.diagnostics, provenance: tr.provenance });
+          printJson({
+            model,
+            times: tr.times,
+            meanQueueLength: tr.meanQueueLength,
+            tail: tr.tail,
+            diagnostics: tr.diagnostics,
+            provenance: tr.provenance,
+          });
         } else if (o.csv) {
           const K = tr.tail[0]?.length ?? 0;
           const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
@@ -146,7 +152,15 @@ function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): v
     throw new InvalidModelError('--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system');
   const tr = lwlTransient(model, { times });
   if (o.json) {
-    printJson({ model, times: tr.times, busyFraction: tr.busyFraction, meanWorkload: tr.meanWorkload, quantiles: tr.quantiles, diagnostics: tr.diagnostics, provenance: tr.provenance });
+    printJson({
+      model,
+      times: tr.times,
+      busyFraction: tr.busyFraction,
+      meanWorkload: tr.meanWorkload,
+      quantiles: tr.quantiles,
+      diagnostics: tr.diagnostics,
+      provenance: tr.provenance,
+    });
   } else if (o.csv) {
     process.stdout.write(
       stringify(

@@ -53,15 +53,14 @@ function rawWorkload(jobs: readonly TraceJob[], user: boolean) {
 }
 
 export function replayCommand(): Command {
-  const cmd = new Command('replay')
-    .description(
-      'Replays the jobs of a trace (submit time, run time; SWF fields 2 and 4, the recorded wait of field 3 ' +
-        'belongs to the original machine and is ignored) over n servers: each job samples d servers, joins one by the ' +
-        'selection rule and is served under the discipline. By default time is rescaled as in experiment files: sizes ' +
-        'divided by their mean (one time unit = one mean size) and the clock scaled so that the load per server is ' +
-        "--load (λ = ρ); --no-rescale keeps the trace's seconds (the load is then the trace's own on n servers). " +
-        'Equal times: departures before arrivals. Confidence intervals by batch means (theory.md §8).',
-    );
+  const cmd = new Command('replay').description(
+    'Replays the jobs of a trace (submit time, run time; SWF fields 2 and 4, the recorded wait of field 3 ' +
+      'belongs to the original machine and is ignored) over n servers: each job samples d servers, joins one by the ' +
+      'selection rule and is served under the discipline. By default time is rescaled as in experiment files: sizes ' +
+      'divided by their mean (one time unit = one mean size) and the clock scaled so that the load per server is ' +
+      "--load (λ = ρ); --no-rescale keeps the trace's seconds (the load is then the trace's own on n servers). " +
+      'Equal times: departures before arrivals. Confidence intervals by batch means (theory.md §8).',
+  );
   cmd.argument('<trace>', 'SWF (.swf, .swf.gz) or SWIM (.tsv) file');
   cmd
     .requiredOption('--n <n>', 'number of servers', parsePositiveInteger)

@@ -79,7 +79,12 @@ function summarise(result: SimulationResult): CellOutcome['result'] {
  * stored result would be reused. Prints one line per cell, or with --json one object; writes nothing.
  */
 function printPlan(name: string, grid: ExperimentCell[], cost: (c: ExperimentCell) => number, out: string, o: Opts): void {
-  const assignment = o.shard ? assignShards(grid.map((c) => ({ key: c.key, cost: cost(c) })), o.shard.count) : undefined;
+  const assignment = o.shard
+    ? assignShards(
+        grid.map((c) => ({ key: c.key, cost: cost(c) })),
+        o.shard.count,
+      )
+    : undefined;
   const cells = assignment ? grid.filter((c) => assignment.get(c.key) === o.shard!.index) : grid;
   const store = new CellStore<CellOutcome>(o.shard ? path.join(shardDir(path.resolve(out), o.shard), 'cells') : path.join(out, 'cells'), {
     fresh: o.fresh,
@@ -208,7 +213,12 @@ export function runCommand(): Command {
           return;
         }
         const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
-        const meta = { ...runMeta(), resumedCells: resumed, skippedCells: skipped, ...(predictorQuality.length ? { predictorQuality } : {}) };
+        const meta = {
+          ...runMeta(),
+          resumedCells: resumed,
+          skippedCells: skipped,
+          ...(predictorQuality.length ? { predictorQuality } : {}),
+        };
         const findings = judgeExperimentClaims(claims, ordered);
         const files = await writeExperimentReport(out, spec, ordered, meta, findings);
         if (o.json) {

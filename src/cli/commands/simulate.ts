@@ -53,12 +53,11 @@ const showOr = (e: Estimate, f: Finiteness) =>
   f.finite ? show(e) : `∞  (${f.reason}; the run's average ${e.mean.toPrecision(4)} estimates nothing)`;
 
 export function simulateCommand(): Command {
-  const cmd = new Command('simulate')
-    .description(
-      'Event-driven simulation of the supermarket model: Poisson arrivals at rate λn, d servers sampled per job,\n' +
-        'ties among the sampled minimisers broken uniformly at random. Each replication has its own warm-up and an\n' +
-        'independent random stream derived from --seed; the same seed gives the same numbers.',
-    );
+  const cmd = new Command('simulate').description(
+    'Event-driven simulation of the supermarket model: Poisson arrivals at rate λn, d servers sampled per job,\n' +
+      'ties among the sampled minimisers broken uniformly at random. Each replication has its own warm-up and an\n' +
+      'independent random stream derived from --seed; the same seed gives the same numbers.',
+  );
   addModelOptions(cmd)
     .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parseNumber)
     .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)

@@ -79,7 +79,11 @@ const SOURCE = 'theory.md §3 [D] (phase-type JSQ(d) ODE); fits: Tijms, A First 
  * Newton on f(x(z)) = 0 in the cumulative variables z (x_0 eliminated by Σx = 1) with backtracking, to ‖f‖∞ ≤ 1e−14;
  * returns the best state found and its residual (the caller judges it and restarts from the ODE if needed).
  */
-function newton(p: PhaseTypeParameters, x0: Float64Array, maxIterations: number): { x: Float64Array; residual: number; iterations: number } {
+function newton(
+  p: PhaseTypeParameters,
+  x0: Float64Array,
+  maxIterations: number,
+): { x: Float64Array; residual: number; iterations: number } {
   return dampedNewton(
     {
       residual: (x) => phaseTypeDrift(p, x),

@@ -188,7 +188,14 @@ export function populationRefinedTransient(model: PopulationModel, options: Popu
     times,
     y0,
     (t0, tEnd, observer) =>
-      integrateOdex(f, y0, t0, tEnd, { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` }, observer),
+      integrateOdex(
+        f,
+        y0,
+        t0,
+        tEnd,
+        { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` },
+        observer,
+      ),
     (at) => {
       V.push(Array.from({ length: K }, (_, i) => at(K + i)));
       Ws.push(Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => at(2 * K + i * K + j))));

@@ -52,7 +52,9 @@ function empiricalTable(values: readonly number[], mean: number): EmpiricalTable
   }
   cum[0][m - 1] = 1;
   if (!(Math.abs(cum[1][m - 1] - mean) <= 1e-9 * mean)) {
-    throw new InvalidModelError(`empirical values must already be rescaled to mean ${mean} (parseModel does this), got mean ${cum[1][m - 1]}`);
+    throw new InvalidModelError(
+      `empirical values must already be rescaled to mean ${mean} (parseModel does this), got mean ${cum[1][m - 1]}`,
+    );
   }
   const atoms = Object.freeze(xs.map((x, i) => Object.freeze({ x, p: counts[i] / n })));
   return { values: copy, xs: Float64Array.from(xs), cum, atoms };
