@@ -8,7 +8,7 @@ import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import { clampToRange } from '../numerics/clamp.ts';
-import { integrateOdex, odexCounts, sampleTrajectory } from '../numerics/odex.ts';
+import { odexCounts, odexIntegration, sampleTrajectory } from '../numerics/odex.ts';
 import { integrateSqd } from './ode.ts';
 import { computeF1, sqdHessianTerm } from './refined.ts';
 import { sqdClosedFormTail, sqdDrift, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
@@ -200,20 +200,12 @@ export function refinedTransient(model: SupermarketModel, options: TransientOpti
   const stats = sampleTrajectory(
     taus,
     y0,
-    (t0, tEnd, observer) =>
-      integrateOdex(
-        f,
-        y0,
-        t0,
-        tEnd,
-        {
-          tolerance,
-          maxSteps: 4 * maxSteps,
-          label: `the refined SQ(d) transient (K = ${K})`,
-          denseComponents: Array.from({ length: K }, (_, i) => K + i),
-        },
-        observer,
-      ),
+    odexIntegration(f, y0, {
+      tolerance,
+      maxSteps: 4 * maxSteps,
+      label: `the refined SQ(d) transient (K = ${K})`,
+      denseComponents: Array.from({ length: K }, (_, i) => K + i),
+    }),
     (at) => V.push([0, ...Array.from({ length: K }, (_, i) => at(K + i))]),
   );
   return {

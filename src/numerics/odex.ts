@@ -103,6 +103,14 @@ export function odexCounts(stats: OdexCounts): OdexCounts {
 export type Integration = (t0: number, tEnd: number, observer: StepObserver) => OdexCounts & { y: number[] };
 
 /**
+ * The `Integration` of dy/dt = f(t, y) from y0 by `integrateOdex` with `options`, for `sampleTrajectory`.
+ * @param f right-hand side, y0 initial state (shape [dim]), options tolerance, step budget, label, dense components.
+ */
+export function odexIntegration(f: (t: number, y: number[]) => number[], y0: number[], options: OdexOptions): Integration {
+  return (t0, tEnd, observer) => integrateOdex(f, y0, t0, tEnd, options, observer);
+}
+
+/**
  * Samples a trajectory at the caller's instants: integrates from times[0] to times[times.length − 1] and calls
  * `sample(at)` once for each later instant, in order, with at(i) = component i of the state there: odex's dense
  * output, the step's own state where the instant is a step's end, and the final state for the instants odex stopped

@@ -11,6 +11,8 @@ import {
   sqdClosedFormTail,
   sqdParameters,
   sqdTruncationLevel,
+  type RefinedTransientResult,
+  type TransientResult,
 } from '../../meanfield/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
@@ -114,33 +116,7 @@ export function odeCommand(): Command {
         const tr = classic
           ? solveTransient(model, { times, from, tolerance: o.tolerance })
           : phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
-        if (o.json) {
-          printJson({
-            model,
-            times: tr.times,
-            meanQueueLength: tr.meanQueueLength,
-            tail: tr.tail,
-            diagnostics: tr.diagnostics,
-            provenance: tr.provenance,
-          });
-        } else if (o.csv) {
-          const K = tr.tail[0]?.length ?? 0;
-          const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
-          // the solvers project their tails onto [0, 1] (numerics/clamp.ts), so no round-off negative reaches here
-          const rows = tr.times.map((t, j) => [t, tr.meanQueueLength[j], ...tr.tail[j]]);
-          process.stdout.write(stringify(rows, { header: true, columns }));
-        } else {
-          const k = Math.min(o.levels, (tr.tail[0]?.length ?? 1) - 1);
-          const head = ['t'.padStart(10), 'E[Q]'.padStart(10), ...Array.from({ length: k }, (_, i) => `s_${i + 1}`.padStart(10))].join(' ');
-          const body = tr.times.map((t, j) =>
-            [
-              t.toFixed(3).padStart(10),
-              tr.meanQueueLength[j].toFixed(6).padStart(10),
-              ...tr.tail[j].slice(1, k + 1).map((s) => s.toFixed(6).padStart(10)),
-            ].join(' '),
-          );
-          process.stdout.write(`${head}\n${body.join('\n')}\n`);
-        }
+        printTailTransient(model, tr, o);
       }),
     );
   return cmd;
@@ -321,59 +297,76 @@ function runUntilSteady(model: SupermarketModel, from: number[] | undefined, o: 
 /** SQ(d) transient with its refined 1/n term at n servers: E[Q](t), mean field and refined, and the refined tail. */
 function printRefinedTransient(model: SupermarketModel, times: number[], from: number[] | undefined, o: Opts): void {
   const r = refinedTransient(model, { times, from, tolerance: o.tolerance });
-  const n = o.n!;
-  const at = refinedTransientAt(r, n);
-  const tr = r.meanField;
+  printTailTransient(model, r.meanField, o, { n: o.n!, r, at: refinedTransientAt(r, o.n!) });
+}
+
+/**
+ * Prints a tail transient s_i(t), E[Q](t) as --json, --csv or a table of the first --levels levels; with `refined`
+ * also the refined estimate E[s(t)] ≈ s(t) + V(t)/n at n servers (theory.md §6) beside the mean field.
+ */
+function printTailTransient(
+  model: SupermarketModel,
+  tr: Pick<TransientResult, 'times' | 'meanQueueLength' | 'tail' | 'diagnostics' | 'provenance'>,
+  o: Opts,
+  refined?: { n: number; r: RefinedTransientResult; at: { meanQueueLength: number[]; tail: number[][] } },
+): void {
   if (o.json) {
+    const { n, r, at } = refined ?? {};
     printJson({
       model,
-      n,
+      ...(refined ? { n } : {}),
       times: tr.times,
       meanQueueLength: tr.meanQueueLength,
       tail: tr.tail,
-      refined: {
-        n,
-        meanQueueLength: at.meanQueueLength,
-        tail: at.tail,
-        V: r.V,
-        sumV: r.sumV,
-        diagnostics: r.diagnostics,
-        provenance: r.provenance,
-      },
+      ...(r && at
+        ? {
+            refined: {
+              n,
+              meanQueueLength: at.meanQueueLength,
+              tail: at.tail,
+              V: r.V,
+              sumV: r.sumV,
+              diagnostics: r.diagnostics,
+              provenance: r.provenance,
+            },
+          }
+        : {}),
       diagnostics: tr.diagnostics,
       provenance: tr.provenance,
     });
-  } else if (o.csv) {
-    const K = tr.tail[0]?.length ?? 0;
-    const columns = [
-      't',
-      'meanQueueLength',
-      'refinedMeanQueueLength',
-      ...Array.from({ length: K }, (_, i) => `s_${i}`),
-      ...Array.from({ length: K }, (_, i) => `refined_s_${i}`),
-    ];
-    process.stdout.write(
-      stringify(
-        tr.times.map((t, j) => [t, tr.meanQueueLength[j], at.meanQueueLength[j], ...tr.tail[j], ...at.tail[j]]),
-        { header: true, columns },
-      ),
-    );
-  } else {
-    const k = Math.min(o.levels, (tr.tail[0]?.length ?? 1) - 1);
-    const head = [
-      't'.padStart(10),
-      'E[Q] MF'.padStart(10),
-      `E[Q] n=${n}`.padStart(12),
-      ...Array.from({ length: k }, (_, i) => `s_${i + 1} n=${n}`.padStart(12)),
-    ].join(' ');
-    const body = tr.times.map((t, j) =>
-      [
-        t.toFixed(3).padStart(10),
-        tr.meanQueueLength[j].toFixed(6).padStart(10),
-        at.meanQueueLength[j].toFixed(6).padStart(12),
-        ...at.tail[j].slice(1, k + 1).map((s) => s.toFixed(6).padStart(12)),
-      ].join(' '),
-    );
-    process.stdout.write(`Refined mean field (theory.md §6): E[s(t)] ≈ s(t) + V(t)/n at n = ${n}\n${head}\n${body.join('\n')}\n`);
+    return;
   }
+  const K = tr.tail[0]?.length ?? 0;
+  const levels = (prefix: string) => Array.from({ length: K }, (_, i) => `${prefix}s_${i}`);
+  const at = refined?.at;
+  if (o.csv) {
+    // the solvers project their tails onto [0, 1] (numerics/clamp.ts), so no round-off negative reaches here
+    const columns = at
+      ? ['t', 'meanQueueLength', 'refinedMeanQueueLength', ...levels(''), ...levels('refined_')]
+      : ['t', 'meanQueueLength', ...levels('')];
+    const rows = tr.times.map((t, j) =>
+      at ? [t, tr.meanQueueLength[j], at.meanQueueLength[j], ...tr.tail[j], ...at.tail[j]] : [t, tr.meanQueueLength[j], ...tr.tail[j]],
+    );
+    process.stdout.write(stringify(rows, { header: true, columns }));
+    return;
+  }
+  const k = Math.min(o.levels, K - 1);
+  const shown = at ?? tr;
+  const suffix = refined ? ` n=${refined.n}` : '';
+  const width = refined ? 12 : 10;
+  const columns: [string, number, (j: number) => number, number][] = [
+    ['t', 10, (j) => tr.times[j], 3],
+    [refined ? 'E[Q] MF' : 'E[Q]', 10, (j) => tr.meanQueueLength[j], 6],
+    ...(at ? [[`E[Q]${suffix}`, 12, (j: number) => at.meanQueueLength[j], 6] as [string, number, (j: number) => number, number]] : []),
+    ...Array.from({ length: k }, (_, i): [string, number, (j: number) => number, number] => [
+      `s_${i + 1}${suffix}`,
+      width,
+      (j) => shown.tail[j][i + 1],
+      6,
+    ]),
+  ];
+  const head = columns.map(([label, w]) => label.padStart(w)).join(' ');
+  const body = tr.times.map((_, j) => columns.map(([, w, value, digits]) => value(j).toFixed(digits).padStart(w)).join(' '));
+  const title = refined ? `Refined mean field (theory.md §6): E[s(t)] ≈ s(t) + V(t)/n at n = ${refined.n}\n` : '';
+  process.stdout.write(`${title}${head}\n${body.join('\n')}\n`);
 }

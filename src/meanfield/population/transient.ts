@@ -4,7 +4,7 @@
  * Source: theory.md §2 ("odex pitfalls"), §6; Kurtz, J. Appl. Prob. 7(1), 1970 (x^(n)(t) → x(t)).
  */
 import { checkTimeGrid } from '../../model/timeGrid.ts';
-import { integrateOdex, odexCounts, sampleTrajectory } from '../../numerics/odex.ts';
+import { integrateOdex, odexCounts, odexIntegration, sampleTrajectory } from '../../numerics/odex.ts';
 import { infNorm } from '../../numerics/newton.ts';
 import { clampRowsToRange } from '../../numerics/clamp.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
@@ -187,15 +187,7 @@ export function populationRefinedTransient(model: PopulationModel, options: Popu
   const stats = sampleTrajectory(
     times,
     y0,
-    (t0, tEnd, observer) =>
-      integrateOdex(
-        f,
-        y0,
-        t0,
-        tEnd,
-        { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` },
-        observer,
-      ),
+    odexIntegration(f, y0, { tolerance, maxSteps: 4 * maxSteps, label: `the refined transient of ${model.name} (K = ${K})` }),
     (at) => {
       V.push(Array.from({ length: K }, (_, i) => at(K + i)));
       Ws.push(Array.from({ length: K }, (_, i) => Array.from({ length: K }, (_, j) => at(2 * K + i * K + j))));
