@@ -267,7 +267,10 @@ function mserCheck(batch5: ArrayLike<number>, stride: number, jobs: number, syst
   return { truncatedJobs, fraction: r.fraction, truncatedTime: truncatedJobs / systemRate };
 }
 
-/** Validated settings of a `simulate` run (`planSimulation`); plain data but for the model. */
+/**
+ * Validated settings of a `simulate` run (`planSimulation`). `totalEstimate` grows as a precision-driven run goes on
+ * (`SimulationCollector.wantsMore`); the rest is fixed.
+ */
 export interface SimulationPlan {
   model: SupermarketModel;
   options: SimulateOptions;
@@ -667,6 +670,8 @@ export class SimulationCollector {
  *   per-unit values, the MSER-5 warm-up check, finiteness in theory, warnings, events, speed, seeds, provenance.
  *   Same model, options and seed ⇒ bit-identical numbers (except the wall-clock fields); the means of a
  *   replications run equal those of the same replications in a longer or precision-driven run.
+ *   A replications run is `planSimulation`, then `runReplications` per unit folded by a `SimulationCollector`;
+ *   the CLI runs the same units on worker threads (src/cli/pool.ts, `simulateOnPool`) for the same numbers.
  * @throws {InvalidModelError} for an unsupported model, n < 1 or > 2^21, d > n, jobs < 1, replications < 2,
  *   batches < 2, maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine
  *   or method, a bad precision target, a first R units beyond maxEvents expected events (`checkEventBudget`).
