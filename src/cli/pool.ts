@@ -13,13 +13,18 @@ import { InvalidModelError, SolverError, SupermarketError, UnstableModelError } 
 import type { ComparisonConfig, PreparedComparisonModel } from '../compare/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
-import type {
-  PopulationSimulationOptions,
-  PopulationSimulationResult,
-  SimulateOptions,
-  SimulationResult,
-  TrajectoryOptions,
-  TrajectoryResult,
+import {
+  expectedEvents,
+  planSimulation,
+  simulate,
+  SimulationCollector,
+  type PopulationSimulationOptions,
+  type PopulationSimulationResult,
+  type ReplicationPart,
+  type SimulateOptions,
+  type SimulationResult,
+  type TrajectoryOptions,
+  type TrajectoryResult,
 } from '../sim/index.ts';
 
 /** A simulation (`simulate`) for the pool. */
@@ -59,9 +64,23 @@ export interface PopulationTask<K> {
   readonly cost?: number;
 }
 
-export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K> | PopulationTask<K>;
-/** What a task gives back: `simulate`'s, `simulateTrajectory`'s, `prepareComparisonModel`'s or `simulatePopulation`'s result. */
-export type PoolValue = SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult;
+/** Replications first, …, first + count − 1 of one `simulate` run (`runReplications`), for the pool. */
+export interface ReplicationsTask<K> {
+  readonly key: K;
+  readonly kind: 'replications';
+  readonly model: SupermarketModel;
+  readonly options: Omit<SimulateOptions, 'onProgress'>;
+  readonly first: number;
+  readonly count: number;
+  readonly cost?: number;
+}
+
+export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K> | PopulationTask<K> | ReplicationsTask<K>;
+/**
+ * What a task gives back: `simulate`'s, `simulateTrajectory`'s, `prepareComparisonModel`'s, `simulatePopulation`'s
+ * result, or `runReplications`'s parts.
+ */
+export type PoolValue = SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult | ReplicationPart[];
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores, at most the number of tasks). */
@@ -197,4 +216,54 @@ export async function runSimulations<K>(
   onProgress?: PoolOptions['onProgress'],
 ): Promise<void> {
   await runPool(tasks, (key, result) => onResult(key, result as SimulationResult), { threads: concurrency, onProgress });
+}
+
+/**
+ * `simulate(model, options)` with its replications on the pool, one task per replication, combined in replication
+ * order by `SimulationCollector`: the same numbers as `simulate` (timing fields aside) for any thread count. A
+ * precision-driven run goes in rounds of `threads` replications past the first ones; the collector takes the same
+ * stopping decisions as `simulate`, and replications run beyond the stop are dropped. Batch means (one long run)
+ * run in this thread.
+ * @param onProgress events done over the whole run and the current estimate of its total.
+ * @throws as `simulate` (typed as in the library).
+ */
+export async function simulateOnPool(
+  model: SupermarketModel,
+  options: SimulateOptions,
+  pool: { threads?: number; onProgress?: (doneEvents: number, totalEventsEstimate: number) => void } = {},
+): Promise<SimulationResult> {
+  const { onProgress: _unused, ...rest } = options;
+  const report = pool.onProgress;
+  const plan = planSimulation(model, rest);
+  if (plan.batchMode) return simulate(model, { ...rest, ...(report ? { onProgress: report } : {}) });
+  const threads = Math.max(1, pool.threads ?? defaultThreads());
+  const collector = new SimulationCollector(plan);
+  const unitCost = expectedEvents({ lambda: plan.config.lambda, n: plan.config.n, jobs: plan.jobs, replications: 1, warmupTime: plan.warmupTime });
+  while (collector.wantsMore()) {
+    const first = collector.count;
+    const count = Math.max(plan.minUnits - first, Math.min(threads, collector.budgetLeft()));
+    const parts: ReplicationPart[] = new Array(count);
+    const before = collector.events;
+    await runPool(
+      Array.from({ length: count }, (_, k) => ({
+        key: k,
+        kind: 'replications' as const,
+        model,
+        options: rest,
+        first: first + k,
+        count: 1,
+        cost: unitCost,
+      })),
+      (k, value) => (parts[k] = (value as ReplicationPart[])[0]),
+      {
+        threads,
+        ...(report ? { onProgress: (done: number, total: number) => report(before + done, Math.max(plan.totalEstimate, before + total)) } : {}),
+      },
+    );
+    for (const part of parts) {
+      if (!collector.wantsMore()) break;
+      collector.add(part);
+    }
+  }
+  return collector.result();
 }

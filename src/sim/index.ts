@@ -1,11 +1,16 @@
 /** The simulator room: finite-n simulation of the whole policy space, trace replay, transients and the Gillespie population simulator. Estimates and random streams live in ../stats. */
 export {
   simulate,
+  planSimulation,
+  runReplications,
+  SimulationCollector,
   simulationJson,
   POOLED_SAMPLE_CAP,
   MSER_MARGIN,
   MAX_BATCH_LAG1,
   type SimulateOptions,
+  type SimulationPlan,
+  type ReplicationPart,
   type SimulationResult,
   type ReplicationResult,
   type Percentiles,

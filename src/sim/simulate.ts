@@ -268,22 +268,61 @@ function mserCheck(batch5: ArrayLike<number>, stride: number, jobs: number, syst
 }
 
 /**
- * Simulates the model on n servers (Poisson arrivals at rate λn, sizes and predictions drawn per job at arrival),
- * R independent replications from empty, each with its own warm-up and random stream — or one long run cut into
- * batches (`method: 'batch-means'`) — optionally until the interval of E[T] meets a precision target.
- * @param model validated model (`parseModel`); time in mean service times.
- * @param options see `SimulateOptions`.
- * @returns estimates over units (Student-t 95 % CIs inside the parameter space: E[T], E[Q]/λ ≥ E[S]; E[Q] ≥ ρ;
- *   E[T/S] ≥ 1; tails and ccdf in [0, 1]; E[U], quantiles ≥ 0), pooled percentiles with sectioning intervals,
- *   per-unit values, the MSER-5 warm-up check, finiteness in theory, warnings, events, speed, seeds, provenance.
- *   Same model, options and seed ⇒ bit-identical numbers (except the wall-clock fields); the means of a
- *   replications run equal those of the same replications in a longer or precision-driven run.
- * @throws {InvalidModelError} for an unsupported model, n < 1 or > 2^21, d > n, jobs < 1, replications < 2,
- *   batches < 2, maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine
- *   or method, a bad precision target, a first R units beyond maxEvents expected events (`checkEventBudget`).
- * @example simulate(parseModel({ lambda: 0.9, d: 2 }), { n: 1000, jobs: 1e6, warmupTime: 80 }).meanResponseTime.mean // ≈ 2.62
+ * Validated settings of a `simulate` run (`planSimulation`). `totalEstimate` grows as a precision-driven run goes on
+ * (`SimulationCollector.wantsMore`); the rest is fixed.
  */
-export function simulate(model: SupermarketModel, options: SimulateOptions): SimulationResult {
+export interface SimulationPlan {
+  model: SupermarketModel;
+  options: SimulateOptions;
+  config: RunConfig;
+  kind: EngineKind;
+  jobs: number;
+  method: 'replications' | 'batch-means';
+  batchMode: boolean;
+  /** First units, always run. */
+  minUnits: number;
+  /** Most units (minUnits without a precision target). */
+  maxUnits: number;
+  target: PrecisionTarget | undefined;
+  maxLevel: number;
+  master: number;
+  warmupTime: number;
+  /** Expected events of the first minUnits units (`checkEventBudget`). */
+  totalEstimate: number;
+  eventCap: number;
+  /** Most response times kept per unit for the pooled percentiles. */
+  sampleCap: number;
+  /** performance.now() at planning, for wallSeconds. */
+  started: number;
+}
+
+/**
+ * What one replication (or batch) leaves behind, as plain structured-clonable data: all that `SimulationCollector`
+ * needs to build the result (per-unit summary, tail fractions, pooled-percentile sample, MSER-5 series).
+ */
+export interface ReplicationPart {
+  /** Unit index r (stream `streamSeed(master, r)` for replications). */
+  index: number;
+  /** Stream seed as a 16-digit hex string ('' for the later batches of a batch-means run). */
+  seed: string;
+  summary: ReplicationResult;
+  /** tail[i] = time-average fraction of servers with ≥ i jobs, i = 0..maxLevel. */
+  tail: number[];
+  /** Systematic sample (≤ plan.sampleCap) of its response times, for the pooled percentiles. */
+  sample: Float32Array;
+  /** Its batch-5 means of the response time, in run order (for the ensemble MSER-5). */
+  batch5: Float64Array;
+  /** MSER-5 on its own series (null when too short). */
+  mser: MserCheck | null;
+  /** Sampling stride of its measurement (jobs per kept response time). */
+  stride: number;
+}
+
+/**
+ * Validates `simulate`'s options (see `simulate` for the errors) and resolves the run's settings.
+ * @throws {InvalidModelError} as `simulate`.
+ */
+export function planSimulation(model: SupermarketModel, options: SimulateOptions): SimulationPlan {
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulate needs an options object with n');
   const config = resolveRunConfig(model, options.n, { workloadGrid: options.workloadGrid });
   const jobs = integerOption('jobs', options.jobs, 1_000_000, 1);
@@ -313,223 +352,369 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   if (typeof warmupTime !== 'number' || !Number.isFinite(warmupTime) || warmupTime < 0) {
     throw new InvalidModelError(`warmupTime must be a finite number ≥ 0, got ${String(warmupTime)} (simulationWarmup proposes one)`);
   }
-  const maxEvents = options.maxEvents;
+  const plan: SimulationPlan = {
+    model,
+    options,
+    config,
+    kind,
+    jobs,
+    method,
+    batchMode,
+    minUnits,
+    maxUnits,
+    target,
+    maxLevel,
+    master,
+    warmupTime,
+    totalEstimate: 0,
+    eventCap: options.maxEvents ?? Infinity,
+    sampleCap: Math.max(1, Math.floor(POOLED_SAMPLE_CAP / maxUnits)),
+    started: performance.now(),
+  };
   // Batch means: one warm-up, then batches; the budget of the first minUnits units must fit.
-  const unitRun = (units: number) =>
-    batchMode
-      ? { lambda: config.lambda, n: config.n, jobs: jobs * units, replications: 1, warmupTime }
-      : { lambda: config.lambda, n: config.n, jobs, replications: units, warmupTime };
-  let totalEstimate = checkEventBudget(unitRun(minUnits), maxEvents);
-  const eventCap = maxEvents ?? Infinity;
+  plan.totalEstimate = checkEventBudget(unitRun(plan, minUnits), options.maxEvents);
+  return plan;
+}
 
-  const onProgress = options.onProgress;
-  const seeds: string[] = [];
-  const units: UnitOutcome[] = [];
-  const sampleCap = Math.max(1, Math.floor(POOLED_SAMPLE_CAP / maxUnits));
+/** The run of the first `units` units, for the event budget. */
+function unitRun(plan: SimulationPlan, units: number) {
+  const { config, jobs, warmupTime } = plan;
+  return plan.batchMode
+    ? { lambda: config.lambda, n: config.n, jobs: jobs * units, replications: 1, warmupTime }
+    : { lambda: config.lambda, n: config.n, jobs, replications: units, warmupTime };
+}
+
+const hexSeed = (seed: bigint | number) => '0x' + seed.toString(16).padStart(16, '0');
+
+/**
+ * Runs replications first, …, first + count − 1 of a replications plan (each from empty on its own stream
+ * `streamSeed(master, r)`), one after another; the parts do not depend on which call or thread ran them.
+ * @param onProgress events done in these replications (every 2^20 events).
+ * @throws {InvalidModelError} for a batch-means plan or a range outside [0, maxUnits).
+ */
+export function runReplications(
+  plan: SimulationPlan,
+  first: number,
+  count: number,
+  onProgress?: (doneEvents: number) => void,
+): ReplicationPart[] {
+  if (plan.batchMode) throw new InvalidModelError('runReplications runs independent replications, not batch means');
+  if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || first + count > plan.maxUnits)
+    throw new InvalidModelError(`replications ${first}..${first + count - 1} are outside 0..${plan.maxUnits - 1}`);
+  const { config, kind, jobs, warmupTime, maxLevel, sampleCap } = plan;
   const systemRate = config.lambda * config.n;
-  let events = 0;
-  let stride = 1;
-  let ensemble: Float64Array | null = null;
-  const perUnitMser: (MserCheck | null)[] = [];
-  const started = performance.now();
-  const tick = (before: number) => (onProgress === undefined ? undefined : (done: number) => onProgress(before + done, totalEstimate));
+  const parts: ReplicationPart[] = [];
+  let done = 0;
+  for (let u = first; u < first + count; u++) {
+    const seed = streamSeed(plan.master, u);
+    const measurement = new Measurement(warmupTime, jobs);
+    const state = initialState(config, kind, new Rng(seed), measurement);
+    const engine = createEngine(kind, config, state);
+    const before = done;
+    engine.run(Infinity, onProgress === undefined ? undefined : (d: number) => onProgress(before + d));
+    done += engine.events;
+    const outcome = readUnit(state, engine, config.lambda, maxLevel, sampleCap);
+    const stride = measurement.stride;
+    parts.push({ index: u, seed: hexSeed(seed), ...outcome, mser: mserCheck(outcome.batch5, stride, jobs, systemRate), stride });
+  }
+  return parts;
+}
 
+/**
+ * Folds the units of a run, in unit order, into `simulate`'s result, and takes the stopping decisions of a
+ * precision-driven run: `wantsMore()` before each unit, then `add(part)`; `result()` at the end. Feeding it the parts
+ * of the same units gives the same numbers whoever ran them (a pool may run units ahead; the ones after the stop
+ * are dropped).
+ */
+export class SimulationCollector {
+  private readonly units: { summary: ReplicationResult; tail: number[]; sample: Float32Array }[] = [];
+  private readonly seeds: string[] = [];
+  private readonly perUnitMser: (MserCheck | null)[] = [];
+  private ensemble: Float64Array | null = null;
+  private stride = 1;
+  private stoppedBy: 'precision' | 'budget' = 'budget';
+  private done = false;
+  /** Events of the units added. */
+  events = 0;
+
+  constructor(readonly plan: SimulationPlan) {}
+
+  /** Units added so far (the index of the next one). */
+  get count(): number {
+    return this.units.length;
+  }
+
+  /** Expected events of the whole run as known now (grows as a precision-driven run goes on). */
+  get totalEstimate(): number {
+    return this.plan.totalEstimate;
+  }
+
+  /**
+   * Whether unit `count` is to be run: always for the first minUnits; then not once the interval of E[T] meets the
+   * precision target, or maxUnits or maxEvents would be passed. Idempotent until the next `add`.
+   */
+  wantsMore(): boolean {
+    const plan = this.plan;
+    const u = this.units.length;
+    if (this.done || u >= plan.maxUnits) return false;
+    if (u >= plan.minUnits) {
+      if (plan.target !== undefined && precisionReached(tInterval(this.units.map((x) => x.summary.meanResponseTime)), plan.target)) {
+        this.stoppedBy = 'precision';
+        this.done = true;
+        return false;
+      }
+      const next = expectedEvents(unitRun(plan, u + 1));
+      if (next > plan.eventCap) {
+        this.done = true;
+        return false;
+      }
+      plan.totalEstimate = Math.max(plan.totalEstimate, next);
+    }
+    return true;
+  }
+
+  /**
+   * Most units that may still run if none meets the precision target (budget: maxUnits and maxEvents), for running
+   * ahead; needs no results.
+   */
+  budgetLeft(): number {
+    const plan = this.plan;
+    let u = this.units.length;
+    while (u < plan.maxUnits && (u < plan.minUnits || expectedEvents(unitRun(plan, u + 1)) <= plan.eventCap)) u++;
+    return u - this.units.length;
+  }
+
+  /** Adds the next unit (index `count`); its batch-5 series is folded into the ensemble and dropped. */
+  add(part: ReplicationPart): void {
+    const u = this.units.length;
+    if (part.index !== u) throw new InvalidModelError(`unit ${part.index} added where unit ${u} was expected`);
+    const batchMode = this.plan.batchMode;
+    if (part.seed !== '') this.seeds.push(part.seed);
+    this.events += part.summary.events;
+    this.stride = part.stride;
+    if (!batchMode || u === 0) {
+      this.perUnitMser.push(part.mser);
+      if (this.ensemble === null) this.ensemble = new Float64Array(part.batch5.length);
+      const ensemble = this.ensemble;
+      const len = Math.min(ensemble.length, part.batch5.length);
+      for (let i = 0; i < len; i++) ensemble[i] += part.batch5[i];
+    }
+    this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample });
+  }
+
+  /** The result of the units added (`simulate`'s). */
+  result(): SimulationResult {
+    const plan = this.plan;
+    const { model, options, config, kind, jobs, method, batchMode, maxLevel, master, warmupTime, target } = plan;
+    const units = this.units;
+    const seeds = this.seeds;
+    const perUnitMser = this.perUnitMser;
+    const ensemble = this.ensemble;
+    const stride = this.stride;
+    const events = this.events;
+    const started = plan.started;
+    const systemRate = config.lambda * config.n;
+    let stoppedBy = this.stoppedBy;
+    if (
+      target !== undefined &&
+      stoppedBy === 'budget' &&
+      units.length >= plan.maxUnits &&
+      precisionReached(tInterval(units.map((x) => x.summary.meanResponseTime)), target)
+    )
+      stoppedBy = 'precision';
+
+    const R = units.length;
+    const perReplication = units.map((x) => x.summary);
+    const wallSeconds = (performance.now() - started) / 1000;
+    const spec = model.service;
+    const meanS = serviceDistribution(spec).mean;
+    const column = (f: (x: ReplicationResult) => number, lower = 0, upper = Infinity) =>
+      feasible(tInterval(perReplication.map(f)), lower, upper);
+    const tail: Estimate[] = [];
+    for (let i = 0; i <= maxLevel; i++) tail.push(feasible(tInterval(units.map((s) => s.tail[i])), 0, 1));
+    const grid = Array.from(config.workloadGrid);
+
+    // pooled percentiles with sectioning intervals (the units' samples read in place, not copied into one array)
+    const [q50, q95, q99] = pooledQuantiles(
+      units.map((x) => x.sample),
+      [0.5, 0.95, 0.99],
+    );
+    for (const x of units) x.sample = new Float32Array(0);
+    const percentile = (centre: number, f: (x: ReplicationResult) => number) =>
+      feasible(sectioningInterval(perReplication.map(f), centre), 0);
+
+    // warm-up check, finiteness, warnings
+    const warnings: string[] = [];
+    let ensembleCheck: MserCheck | null = null;
+    if (ensemble !== null) {
+      const count = batchMode ? 1 : R;
+      for (let i = 0; i < ensemble.length; i++) ensemble[i] /= count;
+      ensembleCheck = mserCheck(ensemble, stride, jobs, systemRate);
+    }
+    if (ensembleCheck !== null) {
+      const where = batchMode ? 'the first batch' : `the average of the ${R} replications`;
+      if (ensembleCheck.fraction > 0.5) {
+        warnings.push(
+          `MSER-5 on ${where} truncates in the second half of the measured jobs (${ensembleCheck.truncatedJobs} of ${jobs}): ` +
+            'the run is too short to confirm the warm-up; raise --jobs',
+        );
+      } else if (ensembleCheck.truncatedJobs > MSER_MARGIN * jobs) {
+        warnings.push(
+          `MSER-5 on ${where} would discard ${ensembleCheck.truncatedJobs} more jobs (${((100 * ensembleCheck.truncatedJobs) / jobs).toFixed(1)} % ` +
+            `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} time units) after the warm-up of ${warmupTime.toPrecision(4)}: the warm-up may be too short`,
+        );
+      }
+    }
+    const meanQ = column((x) => x.meanQueueLength, config.lambda * meanS);
+    const meanT = column((x) => x.meanResponseTime, meanS);
+    let batchMeans: SimulationResult['batchMeans'];
+    if (batchMode) {
+      const lag1 = {
+        meanResponseTime: lag1Autocorrelation(perReplication.map((x) => x.meanResponseTime)),
+        meanQueueLength: lag1Autocorrelation(perReplication.map((x) => x.meanQueueLength)),
+      };
+      batchMeans = { batches: R, lag1 };
+      const worst = Math.max(lag1.meanResponseTime, lag1.meanQueueLength);
+      if (worst >= MAX_BATCH_LAG1) {
+        warnings.push(
+          `lag-1 autocorrelation of the batch means is ${worst.toFixed(2)} ≥ ${MAX_BATCH_LAG1}: batches are not independent enough; raise --jobs (jobs per batch)`,
+        );
+      }
+    }
+    const finiteness = estimandFiniteness(model);
+    warnings.push(...finiteness.warnings);
+    if (heavyTailed(spec)) {
+      const scv = serviceDistribution(spec).scv;
+      const perRun = batchMode ? jobs * R : jobs;
+      const needJobs = 1e5 * (1 + scv);
+      if (!(perRun >= needJobs)) {
+        warnings.push(
+          `heavy-tailed sizes (${spec.kind}, SCV ${Number.isFinite(scv) ? scv.toPrecision(3) : '∞'}): ${perRun} jobs per ${batchMode ? 'run' : 'replication'} is below ` +
+            `the rule of theory.md §8, ≥ 10⁵(1 + SCV) = ${Number.isFinite(needJobs) ? needJobs.toExponential(1) : '∞'}; early intervals are optimistic`,
+        );
+      }
+      const tau = options.relaxationTime;
+      if (tau !== undefined && Number.isFinite(tau) && tau > 0 && perRun / systemRate < 100 * tau) {
+        warnings.push(
+          `heavy-tailed sizes: the measured window (${(perRun / systemRate).toPrecision(3)} time units) is below 100τ = ${(100 * tau).toPrecision(3)} (theory.md §8)`,
+        );
+      }
+    }
+    let precision: PrecisionOutcome | undefined;
+    if (target !== undefined) {
+      precision = { target, stoppedBy, achieved: { halfWidth: meanT.halfWidth, relative: meanT.halfWidth / Math.abs(meanT.mean) }, units: R };
+      if (stoppedBy === 'budget') {
+        warnings.push(
+          `precision target not reached within the budget (${R} ${batchMode ? 'batches' : 'replications'}): E[T] ± ${meanT.halfWidth.toPrecision(3)} ` +
+            `(${((100 * meanT.halfWidth) / Math.abs(meanT.mean)).toFixed(2)} %)`,
+        );
+      }
+    }
+
+    return {
+      meanResponseTime: meanT,
+      meanQueueLength: meanQ,
+      tail,
+      littleResponseTime: column((x) => x.meanQueueLength / config.lambda, meanS),
+      meanSlowdown: column((x) => x.meanSlowdown, 1),
+      zeroSizeJobs: perReplication.reduce((sum, x) => sum + x.zeroSizeJobs, 0),
+      responseTimePercentiles: {
+        p50: percentile(q50, (x) => x.responseTimePercentiles.p50),
+        p95: percentile(q95, (x) => x.responseTimePercentiles.p95),
+        p99: percentile(q99, (x) => x.responseTimePercentiles.p99),
+      },
+      ...(kind === 'race' ? {} : { meanWorkload: column((x) => x.meanWorkload) }),
+      ...(kind === 'race' || grid.length === 0
+        ? {}
+        : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1)) } }),
+      events,
+      eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
+      wallSeconds,
+      warmupTime,
+      jobs,
+      n: config.n,
+      maxLevel,
+      seeds: { master, replications: seeds },
+      engine: kind,
+      perReplication,
+      provenance: {
+        model,
+        version: VERSION,
+        method:
+          (kind === 'event'
+            ? 'discrete-event, FIFO (binary heap of clocks)'
+            : kind === 'priority'
+              ? 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)'
+              : 'exponential race') + (batchMode ? `; one long run, ${R} batch means of ${jobs} jobs` : `; ${R} independent replications`),
+        rng: 'xoshiro128** seeded by splitmix64(master, replication)',
+      },
+      method,
+      replications: R,
+      ...(batchMeans ? { batchMeans } : {}),
+      ...(precision ? { precision } : {}),
+      warmupCheck: { method: 'MSER-5', ensemble: ensembleCheck, perUnit: perUnitMser },
+      finiteness,
+      warnings,
+    };
+  }
+}
+
+/**
+ * Simulates the model on n servers (Poisson arrivals at rate λn, sizes and predictions drawn per job at arrival),
+ * R independent replications from empty, each with its own warm-up and random stream — or one long run cut into
+ * batches (`method: 'batch-means'`) — optionally until the interval of E[T] meets a precision target.
+ * @param model validated model (`parseModel`); time in mean service times.
+ * @param options see `SimulateOptions`.
+ * @returns estimates over units (Student-t 95 % CIs inside the parameter space: E[T], E[Q]/λ ≥ E[S]; E[Q] ≥ ρ;
+ *   E[T/S] ≥ 1; tails and ccdf in [0, 1]; E[U], quantiles ≥ 0), pooled percentiles with sectioning intervals,
+ *   per-unit values, the MSER-5 warm-up check, finiteness in theory, warnings, events, speed, seeds, provenance.
+ *   Same model, options and seed ⇒ bit-identical numbers (except the wall-clock fields); the means of a
+ *   replications run equal those of the same replications in a longer or precision-driven run.
+ *   A replications run is `planSimulation`, then `runReplications` per unit folded by a `SimulationCollector`;
+ *   the CLI runs the same units on worker threads (src/cli/pool.ts, `simulateOnPool`) for the same numbers.
+ * @throws {InvalidModelError} for an unsupported model, n < 1 or > 2^21, d > n, jobs < 1, replications < 2,
+ *   batches < 2, maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine
+ *   or method, a bad precision target, a first R units beyond maxEvents expected events (`checkEventBudget`).
+ * @example simulate(parseModel({ lambda: 0.9, d: 2 }), { n: 1000, jobs: 1e6, warmupTime: 80 }).meanResponseTime.mean // ≈ 2.62
+ */
+export function simulate(model: SupermarketModel, options: SimulateOptions): SimulationResult {
+  const plan = planSimulation(model, options);
+  const collector = new SimulationCollector(plan);
+  const onProgress = options.onProgress;
+  const tick = (before: number) => (onProgress === undefined ? undefined : (done: number) => onProgress(before + done, plan.totalEstimate));
+  if (!plan.batchMode) {
+    while (collector.wantsMore()) {
+      const before = collector.events;
+      collector.add(runReplications(plan, collector.count, 1, tick(before))[0]);
+    }
+    return collector.result();
+  }
   // batch-means: one stream, one state, one engine for the whole run
+  const { config, kind, jobs, warmupTime, maxLevel, sampleCap } = plan;
+  const systemRate = config.lambda * config.n;
   let longState: ReturnType<typeof initialState> | undefined;
   let longEngine: Engine | undefined;
-  let stoppedBy: 'precision' | 'budget' = 'budget';
-
-  for (let u = 0; u < maxUnits; u++) {
-    if (u >= minUnits) {
-      if (target !== undefined && precisionReached(tInterval(units.map((x) => x.summary.meanResponseTime)), target)) {
-        stoppedBy = 'precision';
-        break;
-      }
-      const next = expectedEvents(unitRun(u + 1));
-      if (next > eventCap) break;
-      totalEstimate = Math.max(totalEstimate, next);
-    }
-    let outcome: UnitOutcome;
-    if (!batchMode) {
-      const seed = streamSeed(master, u);
-      seeds.push('0x' + seed.toString(16).padStart(16, '0'));
-      const measurement = new Measurement(warmupTime, jobs);
-      const state = initialState(config, kind, new Rng(seed), measurement);
-      const engine = createEngine(kind, config, state);
-      const before = events;
-      engine.run(Infinity, tick(before));
-      events += engine.events;
-      stride = measurement.stride;
-      outcome = readUnit(state, engine, config.lambda, maxLevel, sampleCap);
-      perUnitMser.push(mserCheck(outcome.batch5, stride, jobs, systemRate));
+  while (collector.wantsMore()) {
+    const u = collector.count;
+    let seedHex = '';
+    if (longState === undefined || longEngine === undefined) {
+      const seed = streamSeed(plan.master, 0);
+      seedHex = hexSeed(seed);
+      longState = initialState(config, kind, new Rng(seed), new Measurement(warmupTime, jobs));
+      longEngine = createEngine(kind, config, longState);
     } else {
-      if (longState === undefined || longEngine === undefined) {
-        const seed = streamSeed(master, 0);
-        seeds.push('0x' + seed.toString(16).padStart(16, '0'));
-        longState = initialState(config, kind, new Rng(seed), new Measurement(warmupTime, jobs));
-        longEngine = createEngine(kind, config, longState);
-      } else {
-        // the next batch opens now: a fresh measurement whose warm-up ends at the current time
-        (longState as { measurement: Measurement }).measurement = new Measurement(longState.t, jobs);
-      }
-      const before = longEngine.events;
-      const eventsBefore = events;
-      longEngine.run(Infinity, tick(eventsBefore));
-      events += longEngine.events - before;
-      stride = longState.measurement.stride;
-      outcome = readUnit(longState, longEngine, config.lambda, maxLevel, sampleCap);
-      outcome.summary.events = longEngine.events - before;
-      if (u === 0) perUnitMser.push(mserCheck(outcome.batch5, stride, jobs, systemRate));
+      // the next batch opens now: a fresh measurement whose warm-up ends at the current time
+      (longState as { measurement: Measurement }).measurement = new Measurement(longState.t, jobs);
     }
-    if (!batchMode || u === 0) {
-      if (ensemble === null) ensemble = new Float64Array(outcome.batch5.length);
-      const len = Math.min(ensemble.length, outcome.batch5.length);
-      for (let i = 0; i < len; i++) ensemble[i] += outcome.batch5[i];
-    }
-    outcome.batch5 = new Float64Array(0); // not kept: the ensemble holds the sum
-    units.push(outcome);
+    const before = longEngine.events;
+    longEngine.run(Infinity, tick(collector.events));
+    const stride = longState.measurement.stride;
+    const outcome = readUnit(longState, longEngine, config.lambda, maxLevel, sampleCap);
+    outcome.summary.events = longEngine.events - before;
+    const mserOf = u === 0 ? mserCheck(outcome.batch5, stride, jobs, systemRate) : null;
+    collector.add({ index: u, seed: seedHex, ...outcome, mser: mserOf, stride });
   }
-  if (
-    target !== undefined &&
-    stoppedBy === 'budget' &&
-    units.length >= maxUnits &&
-    precisionReached(tInterval(units.map((x) => x.summary.meanResponseTime)), target)
-  )
-    stoppedBy = 'precision';
-
-  const R = units.length;
-  const perReplication = units.map((x) => x.summary);
-  const wallSeconds = (performance.now() - started) / 1000;
-  const spec = model.service;
-  const meanS = serviceDistribution(spec).mean;
-  const column = (f: (x: ReplicationResult) => number, lower = 0, upper = Infinity) =>
-    feasible(tInterval(perReplication.map(f)), lower, upper);
-  const tail: Estimate[] = [];
-  for (let i = 0; i <= maxLevel; i++) tail.push(feasible(tInterval(units.map((s) => s.tail[i])), 0, 1));
-  const grid = Array.from(config.workloadGrid);
-
-  // pooled percentiles with sectioning intervals (the units' samples read in place, not copied into one array)
-  const [q50, q95, q99] = pooledQuantiles(
-    units.map((x) => x.sample),
-    [0.5, 0.95, 0.99],
-  );
-  for (const x of units) x.sample = new Float32Array(0);
-  const percentile = (centre: number, f: (x: ReplicationResult) => number) =>
-    feasible(sectioningInterval(perReplication.map(f), centre), 0);
-
-  // warm-up check, finiteness, warnings
-  const warnings: string[] = [];
-  let ensembleCheck: MserCheck | null = null;
-  if (ensemble !== null) {
-    const count = batchMode ? 1 : R;
-    for (let i = 0; i < ensemble.length; i++) ensemble[i] /= count;
-    ensembleCheck = mserCheck(ensemble, stride, jobs, systemRate);
-  }
-  if (ensembleCheck !== null) {
-    const where = batchMode ? 'the first batch' : `the average of the ${R} replications`;
-    if (ensembleCheck.fraction > 0.5) {
-      warnings.push(
-        `MSER-5 on ${where} truncates in the second half of the measured jobs (${ensembleCheck.truncatedJobs} of ${jobs}): ` +
-          'the run is too short to confirm the warm-up; raise --jobs',
-      );
-    } else if (ensembleCheck.truncatedJobs > MSER_MARGIN * jobs) {
-      warnings.push(
-        `MSER-5 on ${where} would discard ${ensembleCheck.truncatedJobs} more jobs (${((100 * ensembleCheck.truncatedJobs) / jobs).toFixed(1)} % ` +
-          `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} time units) after the warm-up of ${warmupTime.toPrecision(4)}: the warm-up may be too short`,
-      );
-    }
-  }
-  const meanQ = column((x) => x.meanQueueLength, config.lambda * meanS);
-  const meanT = column((x) => x.meanResponseTime, meanS);
-  let batchMeans: SimulationResult['batchMeans'];
-  if (batchMode) {
-    const lag1 = {
-      meanResponseTime: lag1Autocorrelation(perReplication.map((x) => x.meanResponseTime)),
-      meanQueueLength: lag1Autocorrelation(perReplication.map((x) => x.meanQueueLength)),
-    };
-    batchMeans = { batches: R, lag1 };
-    const worst = Math.max(lag1.meanResponseTime, lag1.meanQueueLength);
-    if (worst >= MAX_BATCH_LAG1) {
-      warnings.push(
-        `lag-1 autocorrelation of the batch means is ${worst.toFixed(2)} ≥ ${MAX_BATCH_LAG1}: batches are not independent enough; raise --jobs (jobs per batch)`,
-      );
-    }
-  }
-  const finiteness = estimandFiniteness(model);
-  warnings.push(...finiteness.warnings);
-  if (heavyTailed(spec)) {
-    const scv = serviceDistribution(spec).scv;
-    const perRun = batchMode ? jobs * R : jobs;
-    const needJobs = 1e5 * (1 + scv);
-    if (!(perRun >= needJobs)) {
-      warnings.push(
-        `heavy-tailed sizes (${spec.kind}, SCV ${Number.isFinite(scv) ? scv.toPrecision(3) : '∞'}): ${perRun} jobs per ${batchMode ? 'run' : 'replication'} is below ` +
-          `the rule of theory.md §8, ≥ 10⁵(1 + SCV) = ${Number.isFinite(needJobs) ? needJobs.toExponential(1) : '∞'}; early intervals are optimistic`,
-      );
-    }
-    const tau = options.relaxationTime;
-    if (tau !== undefined && Number.isFinite(tau) && tau > 0 && perRun / systemRate < 100 * tau) {
-      warnings.push(
-        `heavy-tailed sizes: the measured window (${(perRun / systemRate).toPrecision(3)} time units) is below 100τ = ${(100 * tau).toPrecision(3)} (theory.md §8)`,
-      );
-    }
-  }
-  let precision: PrecisionOutcome | undefined;
-  if (target !== undefined) {
-    precision = { target, stoppedBy, achieved: { halfWidth: meanT.halfWidth, relative: meanT.halfWidth / Math.abs(meanT.mean) }, units: R };
-    if (stoppedBy === 'budget') {
-      warnings.push(
-        `precision target not reached within the budget (${R} ${batchMode ? 'batches' : 'replications'}): E[T] ± ${meanT.halfWidth.toPrecision(3)} ` +
-          `(${((100 * meanT.halfWidth) / Math.abs(meanT.mean)).toFixed(2)} %)`,
-      );
-    }
-  }
-
-  return {
-    meanResponseTime: meanT,
-    meanQueueLength: meanQ,
-    tail,
-    littleResponseTime: column((x) => x.meanQueueLength / config.lambda, meanS),
-    meanSlowdown: column((x) => x.meanSlowdown, 1),
-    zeroSizeJobs: perReplication.reduce((sum, x) => sum + x.zeroSizeJobs, 0),
-    responseTimePercentiles: {
-      p50: percentile(q50, (x) => x.responseTimePercentiles.p50),
-      p95: percentile(q95, (x) => x.responseTimePercentiles.p95),
-      p99: percentile(q99, (x) => x.responseTimePercentiles.p99),
-    },
-    ...(kind === 'race' ? {} : { meanWorkload: column((x) => x.meanWorkload) }),
-    ...(kind === 'race' || grid.length === 0
-      ? {}
-      : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1)) } }),
-    events,
-    eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
-    wallSeconds,
-    warmupTime,
-    jobs,
-    n: config.n,
-    maxLevel,
-    seeds: { master, replications: seeds },
-    engine: kind,
-    perReplication,
-    provenance: {
-      model,
-      version: VERSION,
-      method:
-        (kind === 'event'
-          ? 'discrete-event, FIFO (binary heap of clocks)'
-          : kind === 'priority'
-            ? 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)'
-            : 'exponential race') + (batchMode ? `; one long run, ${R} batch means of ${jobs} jobs` : `; ${R} independent replications`),
-      rng: 'xoshiro128** seeded by splitmix64(master, replication)',
-    },
-    method,
-    replications: R,
-    ...(batchMeans ? { batchMeans } : {}),
-    ...(precision ? { precision } : {}),
-    warmupCheck: { method: 'MSER-5', ensemble: ensembleCheck, perUnit: perUnitMser },
-    finiteness,
-    warnings,
-  };
+  return collector.result();
 }
 
 /** JSON form of a mean that is infinite in theory: no interval; the finite sample mean kept for inspection only. */

@@ -5,9 +5,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { checkServers, slowdownFinite, type Finiteness } from '../../model/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
-import { checkEventBudget, simulate, simulationJson } from '../../sim/index.ts';
+import { checkEventBudget, simulate, simulationJson, type SimulateOptions, type SimulationResult } from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
+import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
@@ -22,6 +23,7 @@ import {
   parseNonNegativeInteger,
   parseNumber,
   parsePositive,
+  parsePositiveInteger,
   parseReplications,
   type ModelFlags,
 } from '../options.ts';
@@ -45,6 +47,7 @@ interface Opts extends ModelFlags {
   maxReplications: number;
   perServer?: boolean;
   perJob?: string;
+  threads?: number;
 }
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
@@ -99,6 +102,12 @@ export function simulateCommand(): Command {
         .choices(['auto', 'event', 'priority', 'race'])
         .default('auto'),
     )
+    .option(
+      '--threads <k>',
+      "worker threads for the replications (default: the machine's cores); the pool is used only with --method replications and " +
+        'k > 1 (every run has ≥ 2 replications), one task per replication; the numbers are the same for every k',
+      parsePositiveInteger,
+    )
     .addOption(jsonOption())
     .option('--no-progress', 'no progress output on stderr');
   addRecordOptions(cmd, 'the first replication') // see exportRecords below
@@ -110,7 +119,7 @@ export function simulateCommand(): Command {
       ]),
     )
     .action(
-      modelAction((model, o: Opts) => {
+      modelAction(async (model, o: Opts) => {
         const n = checkServers(model, o.n);
         const proposal =
           o.warmup === undefined ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }) : undefined;
@@ -145,7 +154,7 @@ export function simulateCommand(): Command {
             : { lambda: model.lambda, n, jobs: o.jobs, replications: units, warmupTime: warm },
         );
         const progress = createProgress('simulate', o.progress && !o.json);
-        const result = simulate(model, {
+        const options: SimulateOptions = {
           n,
           jobs: o.jobs,
           replications: o.replications,
@@ -157,9 +166,17 @@ export function simulateCommand(): Command {
           batches: o.batches,
           ...(precision ? { precision, maxReplications: o.maxReplications } : {}),
           ...(proposal?.relaxationTime === undefined ? {} : { relaxationTime: proposal.relaxationTime }),
-          onProgress: (done, total) => progress.update(done, total, `n = ${n}`),
-        });
-        progress.stop();
+        };
+        const onProgress = (done: number, total: number) => progress.update(done, total, `n = ${n}`);
+        // the pool only when it can help: replications (batch means are one run) and more than one thread
+        const threads = o.threads ?? defaultThreads();
+        let result: SimulationResult;
+        try {
+          result =
+            threads > 1 && !batchMode ? await simulateOnPool(model, options, { threads, onProgress }) : simulate(model, { ...options, onProgress });
+        } finally {
+          progress.stop();
+        }
         const records = exportRecords(model, n, warm, o);
         const infinite = !slowdownFinite(model);
         if (o.json) {

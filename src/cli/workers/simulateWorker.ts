@@ -1,6 +1,6 @@
 /**
  * Worker thread of the pool (src/cli/pool.ts): receives { id, kind, model, options } messages and runs `simulate`
- * (kind 'simulate'), `simulateTrajectory` (kind 'trajectory') or `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
+ * (kind 'simulate'), `runReplications` (kind 'replications', with first and count), `simulateTrajectory` (kind 'trajectory') or `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
  * `prepareComparisonModel` (loaded on first use, so simulation workers stay light); answers { id, result } or
  * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s).
  */
@@ -9,6 +9,9 @@ import type { ComparisonConfig } from '../../compare/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import type { PopulationModel } from '../../model/population/parse.ts';
 import {
+  expectedEvents,
+  planSimulation,
+  runReplications,
   simulate,
   simulatePopulation,
   simulateTrajectory,
@@ -19,11 +22,13 @@ import {
 
 interface Task {
   id: number;
-  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population';
+  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications';
   model: SupermarketModel | PopulationModel;
   options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions | PopulationSimulationOptions;
   config: ComparisonConfig;
   index: number;
+  first: number;
+  count: number;
 }
 
 parentPort!.on('message', async (task: Task) => {
@@ -40,6 +45,19 @@ parentPort!.on('message', async (task: Task) => {
       last = now;
       parentPort!.postMessage({ id: task.id, progress: Math.min(1, done / Math.max(total, 1)) });
     };
+    if (task.kind === 'replications') {
+      const plan = planSimulation(task.model as SupermarketModel, task.options as SimulateOptions);
+      const parts = runReplications(plan, task.first, task.count, (done) =>
+        onProgress(done, expectedEvents({ lambda: plan.config.lambda, n: plan.config.n, jobs: plan.jobs, replications: task.count, warmupTime: plan.warmupTime })),
+      );
+      // a sample may view a larger measurement buffer: copy it to its own, then move every buffer without a copy
+      for (const p of parts) if (p.sample.byteLength !== p.sample.buffer.byteLength) p.sample = p.sample.slice();
+      parentPort!.postMessage(
+        { id: task.id, result: parts },
+        parts.flatMap((p) => [p.sample.buffer as ArrayBuffer, p.batch5.buffer as ArrayBuffer]),
+      );
+      return;
+    }
     const result =
       task.kind === 'population'
         ? simulatePopulation(task.model as PopulationModel, task.options as PopulationSimulationOptions)
