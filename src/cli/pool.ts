@@ -238,7 +238,13 @@ export async function simulateOnPool(
   if (plan.batchMode) return simulate(model, { ...rest, ...(report ? { onProgress: report } : {}) });
   const threads = Math.max(1, pool.threads ?? defaultThreads());
   const collector = new SimulationCollector(plan);
-  const unitCost = expectedEvents({ lambda: plan.config.lambda, n: plan.config.n, jobs: plan.jobs, replications: 1, warmupTime: plan.warmupTime });
+  const unitCost = expectedEvents({
+    lambda: plan.config.lambda,
+    n: plan.config.n,
+    jobs: plan.jobs,
+    replications: 1,
+    warmupTime: plan.warmupTime,
+  });
   while (collector.wantsMore()) {
     const first = collector.count;
     const count = Math.max(plan.minUnits - first, Math.min(threads, collector.budgetLeft()));
@@ -257,7 +263,9 @@ export async function simulateOnPool(
       (k, value) => (parts[k] = (value as ReplicationPart[])[0]),
       {
         threads,
-        ...(report ? { onProgress: (done: number, total: number) => report(before + done, Math.max(plan.totalEstimate, before + total)) } : {}),
+        ...(report
+          ? { onProgress: (done: number, total: number) => report(before + done, Math.max(plan.totalEstimate, before + total)) }
+          : {}),
       },
     );
     for (const part of parts) {

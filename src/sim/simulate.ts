@@ -602,7 +602,12 @@ export class SimulationCollector {
     }
     let precision: PrecisionOutcome | undefined;
     if (target !== undefined) {
-      precision = { target, stoppedBy, achieved: { halfWidth: meanT.halfWidth, relative: meanT.halfWidth / Math.abs(meanT.mean) }, units: R };
+      precision = {
+        target,
+        stoppedBy,
+        achieved: { halfWidth: meanT.halfWidth, relative: meanT.halfWidth / Math.abs(meanT.mean) },
+        units: R,
+      };
       if (stoppedBy === 'budget') {
         warnings.push(
           `precision target not reached within the budget (${R} ${batchMode ? 'batches' : 'replications'}): E[T] ± ${meanT.halfWidth.toPrecision(3)} ` +

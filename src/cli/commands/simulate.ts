@@ -173,7 +173,9 @@ export function simulateCommand(): Command {
         let result: SimulationResult;
         try {
           result =
-            threads > 1 && !batchMode ? await simulateOnPool(model, options, { threads, onProgress }) : simulate(model, { ...options, onProgress });
+            threads > 1 && !batchMode
+              ? await simulateOnPool(model, options, { threads, onProgress })
+              : simulate(model, { ...options, onProgress });
         } finally {
           progress.stop();
         }

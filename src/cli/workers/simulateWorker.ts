@@ -48,7 +48,16 @@ parentPort!.on('message', async (task: Task) => {
     if (task.kind === 'replications') {
       const plan = planSimulation(task.model as SupermarketModel, task.options as SimulateOptions);
       const parts = runReplications(plan, task.first, task.count, (done) =>
-        onProgress(done, expectedEvents({ lambda: plan.config.lambda, n: plan.config.n, jobs: plan.jobs, replications: task.count, warmupTime: plan.warmupTime })),
+        onProgress(
+          done,
+          expectedEvents({
+            lambda: plan.config.lambda,
+            n: plan.config.n,
+            jobs: plan.jobs,
+            replications: task.count,
+            warmupTime: plan.warmupTime,
+          }),
+        ),
       );
       // a sample may view a larger measurement buffer: copy it to its own, then move every buffer without a copy
       for (const p of parts) if (p.sample.byteLength !== p.sample.buffer.byteLength) p.sample = p.sample.slice();
