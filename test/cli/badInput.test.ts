@@ -122,3 +122,18 @@ describe('supermarket CLI happy paths print what scripts can read', () => {
     expect(Number(lines[1].split(',')[1])).toBe(0); // starts empty
   });
 });
+
+describe('supermarket CLI under a pipe', () => {
+  it('stops quietly when the reader closes the pipe early (`… | head -1`): exit 0, no EPIPE trace', () => {
+    const r = spawnSync(
+      'sh',
+      ['-c', `"${process.execPath}" --import tsx "${MAIN}" run experiments/paper-synthetic.json --dry-run | head -1`],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(r.stdout).toMatch(/^run paper-synthetic --dry-run, 480 cells/);
+    expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
+  }, 60_000);
+});
