@@ -21,7 +21,7 @@ import { CellStore } from '../experiments/cellStore.ts';
 import type { ShardSpec } from '../experiments/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
 import { runPool, type PoolTask, type PoolValue, type PrepareTask } from './pool.ts';
-import { startShard } from './sharding.ts';
+import { startShard, type ShardSummary } from './sharding.ts';
 
 export interface ComparePoolOptions {
   /** The cell store of the whole run (`<out>/cells`) and the settings every cell is stored with. */
@@ -74,7 +74,7 @@ async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions) {
 export async function runComparisonOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
-): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: string }> {
+): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
   const plan = await planOnPool(config, o);
   const shard = o.shard
     ? startShard(

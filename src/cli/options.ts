@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { InvalidModelError } from '../errors.ts';
+import { InvalidModelError, SupermarketError } from '../errors.ts';
 import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel, type SupermarketModel } from '../model/index.ts';
 import { action } from './errors.ts';
 
@@ -271,8 +271,24 @@ export function examples(lines: readonly string[], note?: string): string {
  * A commander action for a command with the `addModelOptions` flags: `run` gets the model of the flags (validated
  * once by `modelFromFlags`) and the flags; errors become one line and an exit code (`action`).
  */
-export function modelAction<O extends ModelFlags>(run: (model: SupermarketModel, o: O) => void | Promise<void>): (o: O) => Promise<void> {
-  return action((o: O) => run(modelFromFlags(o), o));
+export function modelAction<O extends ModelFlags>(
+  run: (model: SupermarketModel, o: O, cmd: Command) => void | Promise<void>,
+): (o: O, cmd: Command) => Promise<void> {
+  return action((o: O, cmd: Command) => run(modelFromFlags(o), o, cmd));
+}
+
+/**
+ * Refuses options given on the command line that act only together with another one, so no setting a user gave is
+ * dropped silently. Each rule: [the option's long flag, whether its companion is present, the companion in words].
+ * @throws {SupermarketError} one line naming the option and its companion (exit 2 in the CLI).
+ */
+export function refuseIdleOptions(cmd: Command, rules: readonly (readonly [flag: string, active: boolean, needs: string])[]): void {
+  for (const [flag, active, needs] of rules) {
+    const option = cmd.options.find((x) => x.long === flag);
+    if (!active && option && cmd.getOptionValueSource(option.attributeName()) === 'cli') {
+      throw new SupermarketError(`${flag} acts only with ${needs}: drop it or add ${needs}`);
+    }
+  }
 }
 
 /** The model of the `addModelOptions` flags, validated once by `parseModel`. */

@@ -9,6 +9,7 @@ import { settingsHash } from '../experiments/cellStore.ts';
 import { assignShards, parseShard, shardDir, writeShardManifest, type ShardSpec } from '../experiments/shard.ts';
 import { SupermarketError } from '../errors.ts';
 import { parsePositiveInteger } from './options.ts';
+import { printJson } from './output.ts';
 
 /** Options a merge must not repeat when it reruns a shard's command over the whole grid. */
 const NOT_RERUN = new Set(['out', 'shard', 'threads', 'fresh', 'json', 'progress']);
@@ -91,8 +92,29 @@ export interface ShardSession {
   readonly mine: ReadonlySet<string>;
   /** Rewrites the manifest, marking the shard finished. */
   finish(): void;
-  /** One line for stdout: what was computed and how to merge. */
-  summary(computed: number, resumed: number): string;
+  /** What the shard did: its cells, how many were computed or resumed, and how to merge (`printShardSummary`). */
+  summary(computed: number, resumed: number): ShardSummary;
+}
+
+/** The summary a shard run prints: one line, or with --json one object. */
+export interface ShardSummary {
+  readonly shard: ShardSpec;
+  readonly cells: number;
+  readonly gridCells: number;
+  readonly computed: number;
+  readonly resumed: number;
+  readonly dir: string;
+  /** The command that joins the shards once every one is done. */
+  readonly merge: string;
+}
+
+/** Prints a shard's summary on stdout: one line, or with `json` one JSON object (`--json` of compare, run, conjecture). */
+export function printShardSummary(s: ShardSummary, json: boolean | undefined): void {
+  if (json) return printJson(s);
+  process.stdout.write(
+    `shard ${s.shard.index}/${s.shard.count}: ${s.cells} of ${s.gridCells} cells (${s.computed} computed, ${s.resumed} resumed) ` +
+      `in ${s.dir}; when every shard is done: ${s.merge}\n`,
+  );
 }
 
 /**
@@ -115,8 +137,14 @@ export function startShard(spec: ShardSpec, cmd: Command, out: string, grid: rea
     finish: () => {
       writeShardManifest(dir, { ...base, finishedAt: new Date().toISOString() });
     },
-    summary: (computed, resumed) =>
-      `shard ${spec.index}/${spec.count}: ${mine.length} of ${grid.length} cells ` +
-      `(${computed} computed, ${resumed} resumed) in ${dir}; when every shard is done: supermarket merge ${path.resolve(out)}`,
+    summary: (computed, resumed) => ({
+      shard: spec,
+      cells: mine.length,
+      gridCells: grid.length,
+      computed,
+      resumed,
+      dir,
+      merge: `supermarket merge ${path.resolve(out)}`,
+    }),
   };
 }

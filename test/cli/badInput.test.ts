@@ -25,6 +25,24 @@ async function expectOneLineError(args: string[], pattern: RegExp) {
 describe('supermarket CLI rejects bad input with one line and a non-zero exit', () => {
   const cases: [string, string[], RegExp][] = [
     ['λ ≤ 0', ['fixed-point', '--lambda', '0', '--d', '2'], /lambda must be > 0/],
+    // an option that acts only with another one is refused, never dropped silently
+    [
+      '--batches without batch means',
+      ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--batches', '10'],
+      /--batches acts only with --method batch-means/,
+    ],
+    [
+      '--max-replications without a precision target',
+      ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--max-replications', '10'],
+      /--max-replications acts only with --precision or --half-width/,
+    ],
+    ['model --threads without --compare', ['model', 'models/jsq-d.json', '--threads', '2'], /--threads acts only with --compare/],
+    [
+      'ode --tol without --until-steady',
+      ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '3', '--dt', '1', '--tol', '1e-6'],
+      /--tol acts only with --until-steady/,
+    ],
+    ['ode --refined --n 2.5', ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '3', '--refined', '--n', '2.5'], /--n.*integer ≥ 1.*2\.5/],
     ['negative λ', ['simulate', '--lambda', '-0.5', '--d', '2', '--n', '10'], /lambda must be > 0/],
     ['ρ ≥ 1', ['fixed-point', '--lambda', '1', '--d', '2'], /unstable load/],
     ['ρ > 1 in simulate', ['simulate', '--lambda', '1.2', '--d', '2', '--n', '10'], /unstable load/],

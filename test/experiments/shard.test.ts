@@ -91,8 +91,14 @@ describe('shards', () => {
     const before = await plan(file, ['--shard', '2/3', '--out', out]);
     expect(before.cells.every((c) => !c.stored)).toBe(true);
     expect(existsSync(out)).toBe(false); // nothing written
-    const r = await runCli(['run', file, '--shard', '2/3', '--out', out, '--threads', '1', '--no-progress']);
+    const r = await runCli(['run', file, '--shard', '2/3', '--out', out, '--threads', '1', '--no-progress', '--json']);
     expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      shard: { index: 2, count: 3 },
+      cells: before.cells.length,
+      computed: before.cells.length,
+      resumed: 0,
+    });
     const manifest = JSON.parse(readFileSync(path.join(out, 'shards', '2-of-3', 'shard.json'), 'utf8')) as { mine: string[] };
     expect([...manifest.mine].sort()).toEqual(before.cells.map((c) => c.key).sort());
     const after = await plan(file, ['--shard', '2/3', '--out', out]);

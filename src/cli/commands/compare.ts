@@ -10,7 +10,7 @@ import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields
 import { parseModel, type Sampling } from '../../model/index.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { runComparisonOnPool } from '../comparePool.ts';
-import { addScaleOptions, addStoreOptions } from '../sharding.ts';
+import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
 import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
@@ -285,7 +285,7 @@ export function compareCommand(): Command {
           progress.stop();
         }
         if ('shardSummary' in ran) {
-          process.stdout.write(`${ran.shardSummary}\n`);
+          printShardSummary(ran.shardSummary, o.json);
           return;
         }
         const { result } = ran;

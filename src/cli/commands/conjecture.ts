@@ -16,14 +16,14 @@ import { conjectureFigures, conjectureMarkdown, writeReportFolder } from '../../
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
-import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
+import { addScaleOptions, addStoreOptions, printShardSummary, startShard, type ShardSummary } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption, parsePositiveInteger, parseReplications } from '../options.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
 class ShardDone {
-  constructor(readonly summary: string) {}
+  constructor(readonly summary: ShardSummary) {}
 }
 import { startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
@@ -164,15 +164,15 @@ export function conjectureCommand(): Command {
         } catch (e) {
           if (!(e instanceof ShardDone)) throw e;
           solveProgress.stop();
-          process.stdout.write(`${e.summary}\n`);
+          printShardSummary(e.summary, o.json);
           return;
         }
         solveProgress.stop();
         if (o.shard) {
           // no simulation in this grid: nothing to shard; shard 1 says so, every shard exits cleanly
-          process.stdout.write(
-            `shard ${o.shard.index}/${o.shard.count}: this conjecture needs no simulation (mean field only); run it without --shard\n`,
-          );
+          const message = `shard ${o.shard.index}/${o.shard.count}: this conjecture needs no simulation (mean field only); run it without --shard`;
+          if (o.json) printJson({ shard: o.shard, cells: 0, message });
+          else process.stdout.write(`${message}\n`);
           return;
         }
         const figures = conjectureFigures(result);

@@ -18,7 +18,7 @@ import {
 import type { PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action } from '../errors.ts';
-import { examples, parseIntegerList, parseNumber, parsePositive, parsePositiveInteger } from '../options.ts';
+import { examples, parseIntegerList, parseNumber, parsePositive, parsePositiveInteger, refuseIdleOptions } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
 import { runPool } from '../pool.ts';
 import { createProgress } from '../progress.ts';
@@ -95,7 +95,13 @@ export function modelCommand(): Command {
       ]),
     )
     .action(
-      action(async (file: string, o: Opts) => {
+      action(async (file: string, o: Opts, cmd: Command) => {
+        refuseIdleOptions(
+          cmd,
+          ['--horizon', '--warmup', '--replications', '--seed', '--threads'].map(
+            (flag) => [flag, Boolean(o.compare), '--compare'] as const,
+          ),
+        );
         const model = loadJsonFile(file, 'model', (json) => parsePopulationModel(json, o.set, { file }));
         if (o.refined || o.n !== undefined) requireSmoothModel(model); // before solving: the 1/n term needs C² rates
         const fp = populationFixedPoint(model);

@@ -16,7 +16,16 @@ import {
 } from '../../meanfield/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
-import { addModelOptions, examples, modelAction, parseNumberList, parsePositive, type ModelFlags } from '../options.ts';
+import {
+  addModelOptions,
+  examples,
+  modelAction,
+  parseNumberList,
+  parsePositive,
+  parsePositiveInteger,
+  refuseIdleOptions,
+  type ModelFlags,
+} from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
@@ -54,7 +63,7 @@ export function odeCommand(): Command {
       '--refined',
       'add the refined 1/n term: E[s(t)] ≈ s(t) + V(t)/n (linearised V, W system next to the ODE; exponential JSQ(d) only; needs --n)',
     )
-    .option('--n <n>', 'servers for --refined', parsePositive)
+    .option('--n <n>', 'servers for --refined (an integer ≥ 1)', parsePositiveInteger)
     .option('--levels <k>', 'levels shown in text output', parsePositive, 5)
     .addOption(jsonOption().conflicts('csv'))
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
@@ -75,7 +84,8 @@ export function odeCommand(): Command {
       ]),
     )
     .action(
-      modelAction((model, o: Opts) => {
+      modelAction((model, o: Opts, cmd) => {
+        refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
         const init = initialTail(model, o);
         if (o.untilSteady) {
           runUntilSteady(model, init, o);
@@ -109,7 +119,7 @@ export function odeCommand(): Command {
             throw new InvalidModelError(
               '--refined covers JSQ(d) FIFO with exponential sizes (the SQ(d) ODE); use `supermarket model FILE --transient` for population models',
             );
-          if (o.n === undefined || !Number.isInteger(o.n)) throw new InvalidModelError('--refined needs --n <servers> (an integer ≥ 1)');
+          if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers> (an integer ≥ 1)');
           printRefinedTransient(model, times, from, o);
           return;
         }

@@ -24,7 +24,7 @@ import { writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
-import { addScaleOptions, addStoreOptions, startShard } from '../sharding.ts';
+import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
 import { assignShards, shardDir, type ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption } from '../options.ts';
@@ -209,7 +209,7 @@ export function runCommand(): Command {
           shard.finish();
           if (skipped.length)
             process.stderr.write(`${skipped.length} trace cells skipped: ${skipped.map((x) => `${x.key} (${x.reason})`).join('; ')}\n`);
-          process.stdout.write(`${shard.summary(store.written, resumed)}\n`);
+          printShardSummary(shard.summary(store.written, resumed), o.json);
           return;
         }
         const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);

@@ -25,6 +25,7 @@ import {
   parsePositive,
   parsePositiveInteger,
   parseReplications,
+  refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -119,7 +120,11 @@ export function simulateCommand(): Command {
       ]),
     )
     .action(
-      modelAction(async (model, o: Opts) => {
+      modelAction(async (model, o: Opts, cmd) => {
+        refuseIdleOptions(cmd, [
+          ['--batches', o.method === 'batch-means', '--method batch-means'],
+          ['--max-replications', o.precision !== undefined || o.halfWidth !== undefined, '--precision or --half-width'],
+        ]);
         const n = checkServers(model, o.n);
         const proposal =
           o.warmup === undefined ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }) : undefined;
