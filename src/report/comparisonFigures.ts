@@ -368,8 +368,16 @@ export function transientFigure(result: ComparisonResult): Figure {
   const sources = simulatedNs.map((n) => `simulation n = ${n}`).concat(hasRefined ? simulatedNs.map((n) => `refined n = ${n}`) : []);
   const colours = simulatedNs.map((_, k) => palette[k % palette.length]);
   const range = hasRefined ? [...colours, ...colours] : colours;
-  const x = { field: 't', type: 'quantitative', title: 'time t (mean service times)' };
+  // parity label overlap: a panel's last tick label must not run into the one before it ("350400")
+  const x = { field: 't', type: 'quantitative', title: 'time t (mean service times)', axis: { labelOverlap: true, labelSeparation: 6 } };
   const y = { field: 'value', type: 'quantitative', title: text.yTitle };
+  // dotted refined curves in the legend too: one strokeDash scale over the same sources merges with the colour legend
+  const dash = {
+    field: 'source',
+    type: 'nominal',
+    title: null,
+    scale: { domain: sources, range: sources.map((s) => (s.startsWith('refined') ? [1.5, 2] : [1, 0])) },
+  };
   const tooltip = [
     { field: 'panel' },
     { field: 'source' },
@@ -389,6 +397,7 @@ export function transientFigure(result: ComparisonResult): Figure {
           x,
           y,
           color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range }, legend: { labelLimit: 300 } },
+          ...(hasRefined ? { strokeDash: dash } : {}),
           detail: { field: 'level' },
           tooltip,
         },
@@ -397,11 +406,12 @@ export function transientFigure(result: ComparisonResult): Figure {
         ? [
             filtered(
               `indexof(datum.source, 'refined') === 0`,
-              { type: 'line', strokeWidth: 1.4, strokeDash: [1.5, 2] },
+              { type: 'line', strokeWidth: 1.4 },
               {
                 x,
                 y,
                 color: { field: 'source', type: 'nominal', title: null, scale: { domain: sources, range } },
+                strokeDash: dash,
                 detail: { field: 'level' },
                 tooltip,
               },
