@@ -15,8 +15,7 @@ import { fifoNext } from './discipline/fifo.ts';
 import { createHeap, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { PAIR_MAX_N, identityPermutation, jsqPairRest, pairCore } from './selection/jsqd.ts';
-import { RNG_BUFFER, RNG_RESERVE, expCore } from '../stats/rng.ts';
+import { PAIR_MAX_N, identityPermutation, jsqPair } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 
@@ -133,9 +132,6 @@ export class EventEngine implements Engine, PhaseLoop {
     let events = this.events;
     let tick = this.tick;
     let code = LOOP_LIMIT;
-    // The stream read in place (see Rng): at most 5 outputs per arrival on the common path, reserved once per arrival.
-    const buf = rng.buffer;
-    let rp = rng.next;
 
     for (;;) {
       const departure = heapSize > 0 ? keys[0] : Infinity;
@@ -159,41 +155,18 @@ export class EventEngine implements Engine, PhaseLoop {
           tick = TICK_EVENTS;
           if (onTick !== undefined) onTick(events);
         }
-        if (rp > RNG_BUFFER - RNG_RESERVE) rp = rng.reserve(rp);
-        let j: number;
-        if (pair) {
-          j = pairCore(buf[rp++], len, n, pairM);
-          if (j < 0) {
-            j = jsqPairRest(rng, rp, len, n, pairM);
-            rp = rng.next;
-          }
-        } else {
-          rng.next = rp;
-          j = selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
-          rp = rng.reserve(rng.next);
-        }
-        let s = 0;
+        const j = pair
+          ? jsqPair(rng, len, n, pairM)
+          : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+        let s: number;
         let y: number;
-        let gap = 0;
         if (inlineExp) {
-          // The size, then the next arrival gap: two consecutive Exp(1) draws (the stream's order), at one site.
-          for (let q = 0; q < 2; q++) {
-            let e = expCore(buf[rp], buf[rp + 1]);
-            rp += 2;
-            if (e < 0) {
-              e = rng.expRest(rp);
-              rp = rng.next;
-            }
-            if (q === 0) s = e * serviceMean;
-            else gap = e;
-          }
+          s = rng.nextExp() * serviceMean;
           y = s;
         } else {
-          rng.next = rp;
           source.draw(seq, rng);
           s = source.size;
           y = source.pred;
-          rp = rng.next;
         }
         if (measuring) workload.accumulate(j, t);
         const f = finish[j];
@@ -216,12 +189,8 @@ export class EventEngine implements Engine, PhaseLoop {
         rSeq[slot] = seq;
         len[j] = l + 1;
         arrivals = seq + 1;
-        if (inlineExp) nextArrival = t + gap * invRate;
-        else {
-          rng.next = rp;
-          nextArrival = source.nextArrival(seq, t, rng);
-          rp = rng.next;
-        }
+        const next = inlineExp ? t + rng.nextExp() * invRate : source.nextArrival(seq, t, rng);
+        nextArrival = next;
         if (l === 0) {
           heapSize = heapPush(keys, ids, heapSize, t + s, j);
           if (lpwOn) {
@@ -314,7 +283,6 @@ export class EventEngine implements Engine, PhaseLoop {
       }
     }
 
-    rng.next = rp;
     this.heapSize = heapSize;
     this.nextArrival = nextArrival;
     this.events = events;

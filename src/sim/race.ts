@@ -11,8 +11,7 @@
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import { LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
 import { DRAINING, MEASURING } from './measurement.ts';
-import { PAIR_MAX_N, identityPermutation, jsqPairRest, jsqWithoutReplacement, jsqWithReplacement, pairCore } from './selection/jsqd.ts';
-import { RNG_BUFFER, RNG_RESERVE, belowCore, expCore } from '../stats/rng.ts';
+import { PAIR_MAX_N, identityPermutation, jsqPair, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
 
 const TWO_POW_32 = 4294967296;
 const TWO_POW_MINUS_53 = 1 / 9007199254740992;
@@ -101,20 +100,10 @@ export class RaceEngine implements Engine, PhaseLoop {
     let events = this.events;
     let tick = this.tick;
     let code = LOOP_LIMIT;
-    // The stream read in place (see Rng): at most 5 outputs per event on the common path, reserved once per event.
-    const buf = rng.buffer;
-    let rp = rng.next;
 
     for (;;) {
-      if (rp > RNG_BUFFER - RNG_RESERVE) rp = rng.reserve(rp);
       const rate = arrivalRate + mu * busyCount;
-      let e = expCore(buf[rp], buf[rp + 1]);
-      rp += 2;
-      if (e < 0) {
-        e = rng.expRest(rp);
-        rp = rng.next;
-      }
-      const time = t + e / rate;
+      const time = t + rng.nextExp() / rate;
       if (time > limit) {
         t = limit;
         break;
@@ -127,23 +116,16 @@ export class RaceEngine implements Engine, PhaseLoop {
       }
       // Arrival with probability p = λn/rate: compare a 53-bit uniform U with p, drawing its low 21 bits only
       // when the high 32 bits x leave the outcome open (x = ⌊p·2^32⌋, probability 2^−32). Same law as U < p.
-      const x = buf[rp++] >>> 0;
+      const x = rng.nextInt32() >>> 0;
       const p = arrivalShare[busyCount];
       const threshold = p * TWO_POW_32;
-      const isArrival = x + 1 <= threshold || (x < threshold && (x * 2097152 + (buf[rp++] >>> 11)) * TWO_POW_MINUS_53 < p);
+      const isArrival = x + 1 <= threshold || (x < threshold && (x * 2097152 + (rng.nextInt32() >>> 11)) * TWO_POW_MINUS_53 < p);
       if (isArrival) {
-        let j: number;
-        if (pair) {
-          j = pairCore(buf[rp++], len, n, pairM);
-          if (j < 0) {
-            j = jsqPairRest(rng, rp, len, n, pairM);
-            rp = rng.next;
-          }
-        } else {
-          rng.next = rp;
-          j = withoutReplacement ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
-          rp = rng.next;
-        }
+        const j = pair
+          ? jsqPair(rng, len, n, pairM)
+          : withoutReplacement
+            ? jsqWithoutReplacement(rng, len, n, d, perm)
+            : jsqWithReplacement(rng, len, n, d);
         const l = len[j];
         if (l === cap) {
           store.grow();
@@ -174,11 +156,7 @@ export class RaceEngine implements Engine, PhaseLoop {
           count[level]++;
         }
       } else {
-        let k = belowCore(buf[rp++], busyCount); // every busy server has the same rate μ
-        if (k < 0) {
-          k = rng.belowRest(rp, busyCount);
-          rp = rng.next;
-        }
+        const k = rng.below(busyCount); // every busy server has the same rate μ
         const j = busy[k];
         const l = len[j];
         if (measuring) {
@@ -212,7 +190,6 @@ export class RaceEngine implements Engine, PhaseLoop {
       }
     }
 
-    rng.next = rp;
     this.busyCount = busyCount;
     this.events = events;
     this.arrivals = arrivals;

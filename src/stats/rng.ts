@@ -80,32 +80,23 @@ export function streamSeed(master: number, index: number): bigint {
 }
 
 /** Outputs generated per refill of an `Rng`'s buffer. */
-export const RNG_BUFFER = 256;
-/** Unread outputs an engine may read from `Rng.buffer` without a check after `Rng.reserve`. */
-export const RNG_RESERVE = 8;
+const RNG_BUFFER = 256;
 
 /**
  * xoshiro128** generator (period 2^128 − 1). The state is four int32 fields, advanced RNG_BUFFER outputs at a time
  * into a buffer that `nextInt32` reads in order: the stream is exactly xoshiro128**'s, output by output (buffering
- * changes when outputs are computed, never which). The generator step runs in `refill`, over locals.
- *
- * Engine-local reads (the hot loops): an engine holds `buffer` and its read cursor in locals, calls
- * `reserve(cursor)` once per event (then at least RNG_RESERVE unread outputs follow the cursor) and reads
- * `buffer[cursor++]`, turning the outputs into variates with the draw-taking forms (`expCore`, `belowCore`,
- * selection/jsqd.ts `pairCore`). Before any call that draws through the Rng (rare paths, other configurations) it
- * stores its cursor in `next`, and reads it back after; it stores it on exit. The Rng's own methods read the same
- * buffer through `next`, so both ways of reading consume one stream, output by output. (Field loads and stores of
- * `next` per draw cost ~5 ns each in a loop that stores into typed arrays; a local cursor costs ~1 ns.)
+ * changes when outputs are computed, never which). The hot loops call `nextInt32` up to five times per event and
+ * V8 inlines every call; reading a buffer is a few bytecodes, where the generator step is ~110, and V8 stops
+ * inlining once a function has inlined 920 bytes of bytecode. The generator step runs in `refill`, over locals.
  */
 export class Rng {
   private s0: number;
   private s1: number;
   private s2: number;
   private s3: number;
-  /** Outputs buffer[next..RNG_BUFFER) are the stream's next ones. Read in place by the engines (see above). */
-  readonly buffer = new Int32Array(RNG_BUFFER);
-  /** Read cursor into `buffer` (RNG_BUFFER: none left). Engines that hold it in a local store it back before drawing through the Rng. */
-  next = RNG_BUFFER;
+  /** Outputs buffer[next..RNG_BUFFER) are the stream's next ones. */
+  private readonly buffer = new Int32Array(RNG_BUFFER);
+  private next = RNG_BUFFER;
 
   /**
    * @param seed 64-bit seed (e.g. from `streamSeed`); the 128-bit state is filled by two splitmix64 steps,
@@ -126,36 +117,18 @@ export class Rng {
 
   /** Next raw output as a signed int32 (all 32 bits random). */
   nextInt32(): number {
-    if (this.next === RNG_BUFFER) this.refill(0);
+    if (this.next === RNG_BUFFER) this.refill();
     return this.buffer[this.next++];
   }
 
-  /**
-   * Makes at least RNG_RESERVE unread outputs follow cursor p (an engine's local copy of `next`): when fewer are
-   * left, moves buffer[p..RNG_BUFFER) to the front and computes the stream's next outputs behind them.
-   * Engines call it at the start of each event that draws; the `…Rest` steps call it before they return.
-   * @param p read cursor, in [0, RNG_BUFFER]. @returns the new cursor (p, or 0 after a move).
-   */
-  reserve(p: number): number {
-    if (p <= RNG_BUFFER - RNG_RESERVE) return p;
-    const buffer = this.buffer;
-    const kept = RNG_BUFFER - p;
-    for (let k = 0; k < kept; k++) buffer[k] = buffer[p + k];
-    this.refill(kept);
-    return 0;
-  }
-
-  /**
-   * Computes the next RNG_BUFFER − from outputs of xoshiro128** into buffer[from..RNG_BUFFER) and sets `next` to 0
-   * (×5 and ×9 as (x·c) | 0: exact, |x·c| < 2^53).
-   */
-  private refill(from: number): void {
+  /** Computes the next RNG_BUFFER outputs of xoshiro128** into the buffer (×5 and ×9 as (x·c) | 0: exact, |x·c| < 2^53). */
+  private refill(): void {
     const buffer = this.buffer;
     let s0 = this.s0;
     let s1 = this.s1;
     let s2 = this.s2;
     let s3 = this.s3;
-    for (let k = from; k < RNG_BUFFER; k++) {
+    for (let k = 0; k < RNG_BUFFER; k++) {
       const m = (s1 * 5) | 0;
       buffer[k] = (((m << 7) | (m >>> 25)) * 9) | 0;
       const t = s1 << 9;
@@ -195,33 +168,20 @@ export class Rng {
    */
   nextExp(): number {
     const a = this.nextInt32();
-    const b = this.nextInt32();
-    const x = expCore(a, b);
-    return x >= 0 ? x : this.expOutsideCore(a, b);
+    const i = a & 255;
+    const x = ((a >>> 8) * 536870912 + (this.nextInt32() >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[i];
+    return x < ZIG_X[i + 1] ? x : this.expOutsideCore(i, x);
   }
 
-  /**
-   * Finishes an exponential whose two outputs buffer[p − 2], buffer[p − 1] fell outside the ziggurat's core
-   * (`expCore` gave −1), drawing the rest through this Rng from cursor p; then leaves `next` at a cursor with
-   * RNG_RESERVE outputs reserved (the engine reads it back).
-   */
-  expRest(p: number): number {
-    this.next = p;
-    const x = this.expOutsideCore(this.buffer[p - 2], this.buffer[p - 1]);
-    this.next = this.reserve(this.next);
-    return x;
-  }
-
-  /** The rare ziggurat steps (~1% of calls) from outputs a, b outside the core: base-strip tail, wedge test, and retries. */
-  private expOutsideCore(a: number, b: number): number {
+  /** The rare ziggurat steps (~1% of calls): base-strip tail, wedge test, and retries. */
+  private expOutsideCore(i: number, x: number): number {
     for (;;) {
-      const i = a & 255;
-      const x = ((a >>> 8) * 536870912 + (b >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[i];
-      if (x < ZIG_X[i + 1]) return x; // a retry inside the core (never on the first pass)
       if (i === 0) return ZIG_R + this.nextExpByLog();
       if (ZIG_F[i + 1] + (ZIG_F[i] - ZIG_F[i + 1]) * this.nextDouble() < Math.exp(-x)) return x;
-      a = this.nextInt32();
-      b = this.nextInt32();
+      const a = this.nextInt32();
+      i = a & 255;
+      x = ((a >>> 8) * 536870912 + (this.nextInt32() >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[i];
+      if (x < ZIG_X[i + 1]) return x;
     }
   }
 
@@ -241,18 +201,6 @@ export class Rng {
     return m - r * TWO_POW_32 >= n ? r : this.belowRejection(n, m, r);
   }
 
-  /**
-   * Finishes `below(n)` when its output buffer[p − 1] was rejected (`belowCore` gave −1): redraws through this Rng
-   * from cursor p, then leaves `next` at a cursor with RNG_RESERVE outputs reserved.
-   */
-  belowRest(p: number, n: number): number {
-    const m = (this.buffer[p - 1] >>> 0) * n;
-    this.next = p;
-    const r = this.belowRejection(n, m, (m * TWO_POW_MINUS_32) | 0);
-    this.next = this.reserve(this.next);
-    return r;
-  }
-
   /** Lemire's rejection step (probability < n/2^32 per call): accept if the low part ≥ 2^32 mod n, else redraw. */
   private belowRejection(n: number, m: number, r: number): number {
     const threshold = (TWO_POW_32 - n) % n;
@@ -262,24 +210,4 @@ export class Rng {
       r = Math.floor(m * TWO_POW_MINUS_32);
     }
   }
-}
-
-/**
- * The ziggurat's core step of `Rng.nextExp` from its first two outputs a, b (layer = a's low 8 bits, u = 24 bits
- * of a and 29 of b): the exponential variate (≥ 0) in ~99 % of cases, else −1, and `Rng.expRest(p)` finishes it (p: the cursor after a, b).
- */
-export function expCore(a: number, b: number): number {
-  const i = a & 255;
-  const x = ((a >>> 8) * 536870912 + (b >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[i];
-  return x < ZIG_X[i + 1] ? x : -1;
-}
-
-/**
- * Lemire's fast step of `Rng.below(n)` from one output u: the integer in [0, n), else −1 (probability < n/2^32),
- * and `Rng.belowRest(u, n)` finishes it. @param n bound in [1, MAX_UNIFORM_BOUND].
- */
-export function belowCore(u: number, n: number): number {
-  const m = (u >>> 0) * n;
-  const r = (m * TWO_POW_MINUS_32) | 0; // ⌊·⌋, as r < n ≤ 2^21
-  return m - r * TWO_POW_32 >= n ? r : -1;
 }

@@ -54,52 +54,27 @@ export function jsqWithoutReplacement(rng: Rng, len: Int32Array, n: number, d: n
  * (Brackett-Rozinsky, Lemire, "Batched Ranged Random Integer Generation", Softw. Pract. Exp. 2025,
  * arXiv:2408.06213): a = ⌊x·n/2^32⌋, with l the low part; b = ⌊l·m/2^32⌋, with l' the low part; reject when
  * l' < 2^32 mod (n·m). Exact in doubles since x·n, l·m < 2^53. Ties go to a, the first draw. Engines that
- * know d = 2 and n ≤ PAIR_MAX_N call `pairCore` on their own read of the stream (m = n with replacement, n − 1
- * without), and this only when it gives −1.
+ * know d = 2 and n ≤ PAIR_MAX_N call it directly (m = n with replacement, n − 1 without).
  */
 export function jsqPair(rng: Rng, len: Int32Array, n: number, m: number): number {
-  const u = rng.nextInt32();
-  const j = pairCore(u, len, n, m);
-  return j >= 0 ? j : pairRejected(rng, u, len, n, m);
-}
-
-/**
- * `jsqPair`'s fast step from its first stream output u: the chosen server, or −1 when the pair is rejected
- * (probability < n·m/2^32); then `jsqPairRest(rng, p, …)` finishes it (p: the read cursor after u).
- */
-export function pairCore(u: number, len: Int32Array, n: number, m: number): number {
-  const x = (u >>> 0) * n;
+  const x = (rng.nextInt32() >>> 0) * n;
   const a = (x * TWO_POW_MINUS_32) | 0; // ⌊·⌋: the value is in [0, n), n ≤ 2^16
   const y = (x - a * TWO_POW_32) * m;
   let b = (y * TWO_POW_MINUS_32) | 0;
-  if (y - b * TWO_POW_32 < n * m) return -1;
+  if (y - b * TWO_POW_32 < n * m) return jsqPairSlow(rng, len, n, m, y - b * TWO_POW_32, a, b);
   if (m < n && b >= a) b++;
   return len[b] < len[a] ? b : a;
 }
 
-/**
- * Finishes a pair rejected by `pairCore` on the output rng.buffer[p − 1] (an engine's read cursor p, see Rng):
- * redraws through rng and leaves rng.next at a cursor with RNG_RESERVE outputs reserved.
- */
-export function jsqPairRest(rng: Rng, p: number, len: Int32Array, n: number, m: number): number {
-  rng.next = p;
-  const j = pairRejected(rng, rng.buffer[p - 1], len, n, m);
-  rng.next = rng.reserve(rng.next);
-  return j;
-}
-
-/** The rejection step of `jsqPair` after its first output u was rejected by `pairCore`: redraws through rng. */
-function pairRejected(rng: Rng, u: number, len: Int32Array, n: number, m: number): number {
+/** The rejection step of `jsqPair` (probability < n·m/2^32); kept apart so the fast path stays small. */
+function jsqPairSlow(rng: Rng, len: Int32Array, n: number, m: number, low: number, a: number, b: number): number {
   const threshold = (TWO_POW_32 - n * m) % (n * m);
-  let x = (u >>> 0) * n;
-  let a = Math.floor(x * TWO_POW_MINUS_32);
-  let y = (x - a * TWO_POW_32) * m;
-  let b = Math.floor(y * TWO_POW_MINUS_32);
-  while (y - b * TWO_POW_32 < threshold) {
-    x = (rng.nextInt32() >>> 0) * n;
+  while (low < threshold) {
+    const x = (rng.nextInt32() >>> 0) * n;
     a = Math.floor(x * TWO_POW_MINUS_32);
-    y = (x - a * TWO_POW_32) * m;
+    const y = (x - a * TWO_POW_32) * m;
     b = Math.floor(y * TWO_POW_MINUS_32);
+    low = y - b * TWO_POW_32;
   }
   if (m < n && b >= a) b++;
   return len[b] < len[a] ? b : a;
