@@ -206,7 +206,9 @@ export function summariseRun(state: ReturnType<typeof initialState>, engine: Eng
   const window = m.windowEnd - m.windowStart;
   const ps = [0.5, 0.95, 0.99];
   const [p50, p95, p99] =
-    histogram === undefined ? quantiles(m.responses, m.sampled, ps) : pooledQuantiles([m.responses.subarray(0, m.sampled) as Float32Array], ps, histogram);
+    histogram === undefined
+      ? quantiles(m.responses, m.sampled, ps)
+      : pooledQuantiles([m.responses.subarray(0, m.sampled) as Float32Array], ps, histogram);
   const w = state.workload;
   return {
     meanResponseTime: m.sumResponse / m.completed,
@@ -260,7 +262,8 @@ function readUnit(
   const batch5 = batchMeansOf(m.responses, m.sampled, 5);
   const sample = systematicSample(m.responses, m.sampled, sampleCap);
   // A float32 sample that is the whole prefix responses[0..sampled): one counting pass serves its percentiles and the pooled ones.
-  const histogram = sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0 ? radixHistogram([sample]) : undefined;
+  const histogram =
+    sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0 ? radixHistogram([sample]) : undefined;
   const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, lambda, histogram);
   return { summary, tail: state.occupancy.tail(maxLevel, summary.window), sample, batch5, histogram };
 }
