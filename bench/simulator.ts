@@ -1,6 +1,7 @@
 /**
  * Simulator benchmark: our engines beside the C reference (../shared/bench/reference-sim.c), same model and event
- * budget. Run: `npx tsx bench/simulator.ts [events]` (default 1e7). Prints one table and the per-core ratios of
+ * budget. Run: `npm run bench [-- events]` (default 1e7; builds first: our rows run the compiled build in plain Node, see
+ * bench/simulatorRows.mjs). Prints one table and the per-core ratios of
  * issue 9: event engine / C heap (target ≥ 0.7), race / C race (≥ 0.6), priority engine under SRPT / C heap (≥ 0.6).
  *
  * Model: SQ(2), λ = 0.9, n = 1000, exponential sizes, FIFO, d servers sampled WITHOUT replacement (as the C
@@ -14,13 +15,12 @@
  * C heap's model but for the discipline, so the ratio to C heap prices the priority machinery), and on JSQ(2) with
  * Weibull k = 1/2 sizes under SRPT and under SPRPT with exponential predictions.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseModel, type SupermarketModel } from '../src/model/model.ts';
-import { simulate } from '../src/sim/index.ts';
 
 const events = Number(process.argv[2] ?? 1e7);
 const n = 1000;
@@ -42,26 +42,19 @@ interface Row {
 const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 const medianRow = (rows: Row[]): Row => rows.slice().sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[rows.length >> 1];
 
-function ours(engine: 'event' | 'race' | 'priority', budget: number, m: SupermarketModel, label: string): Row {
-  const perReplication = budget / 2;
-  const cpu = process.cpuUsage();
-  const r = simulate(m, {
-    n,
-    engine,
-    seed,
-    replications: 2,
-    warmupTime: (0.1 * perReplication) / (2 * lambda * n),
-    jobs: Math.round((0.9 * perReplication) / 2),
+// Our rows run in one plain-Node process on the compiled build (bench/simulatorRows.mjs says why), not under tsx.
+const here = path.dirname(fileURLToPath(import.meta.url));
+if (!existsSync(path.join(here, '..', 'dist', 'sim', 'index.js'))) {
+  console.error('bench/simulator.ts measures the compiled build: run `npm run build` first (`npm run bench` does)');
+  process.exit(1);
+}
+const rowsProcess = fork(path.join(here, 'simulatorRows.mjs'), [], { execArgv: [] });
+
+function ours(engine: 'event' | 'race' | 'priority', budget: number, m: SupermarketModel, label: string): Promise<Row> {
+  return new Promise((resolve) => {
+    rowsProcess.once('message', (row) => resolve(row as Row));
+    rowsProcess.send({ model: m, n, lambda, seed, engine, budget, label });
   });
-  const used = process.cpuUsage(cpu);
-  return {
-    engine: label,
-    events: r.events,
-    seconds: r.wallSeconds,
-    cpuSeconds: (used.user + used.system) / 1e6,
-    eventsPerSecond: r.eventsPerSecond,
-    meanResponseTime: r.meanResponseTime.mean,
-  };
 }
 
 /** The C reference's runner: $SUPERMARKET_REFERENCE_SIM, else shared/bench/run-reference.sh in a folder above the repository. */
@@ -111,7 +104,7 @@ const weibull = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
 const srptExp: SupermarketModel = { ...model, discipline: 'srpt' };
 const srpt: SupermarketModel = { ...model, discipline: 'srpt', service: weibull };
 const sprpt: SupermarketModel = { ...model, discipline: 'sprpt', service: weibull, prediction: { kind: 'exponential' } };
-const cases: [string, () => Row][] = [
+const cases: [string, () => Row | Promise<Row>][] = [
   ['ts event', () => ours('event', events, model, 'ts event')],
   ['ts race', () => ours('race', events, model, 'ts race')],
   ['ts SRPT exp', () => ours('priority', events, srptExp, 'ts SRPT exp')],
@@ -119,15 +112,16 @@ const cases: [string, () => Row][] = [
   ['ts SPRPT weibull:0.5 exp-pred', () => ours('priority', events, sprpt, 'ts SPRPT weibull:0.5 exp-pred')],
 ];
 if (script) cases.push(['C heap', () => reference('heap')], ['C race', () => reference('race')]);
-ours('event', 1e6, model, ''); // JIT warm-up, untimed
-ours('race', 1e6, model, '');
-ours('priority', 1e6, srptExp, '');
-ours('priority', 1e6, sprpt, '');
+await ours('event', 1e6, model, ''); // JIT warm-up, untimed
+await ours('race', 1e6, model, '');
+await ours('priority', 1e6, srptExp, '');
+await ours('priority', 1e6, sprpt, '');
 const samples: Record<string, Row[]> = Object.fromEntries(cases.map(([name]) => [name, []]));
 for (let round = 0; round < runs; round++) {
   // Interleaved, so machine load drifts hit every engine alike.
-  for (const [name, run] of cases) samples[name].push(run());
+  for (const [name, run] of cases) samples[name].push(await run());
 }
+rowsProcess.disconnect();
 const rows: Row[] = Object.values(samples).map(medianRow);
 const cHeap = script ? medianRow(samples['C heap']) : undefined;
 const cRace = script ? medianRow(samples['C race']) : undefined;

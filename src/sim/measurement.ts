@@ -67,7 +67,13 @@ export class Measurement {
 
   /** Stores the running totals an engine's hot loop kept in locals (called when the loop returns). */
   save(totals: MeasuredTotals): void {
-    Object.assign(this, totals);
+    // Field by field: the engines' loops inline this as plain stores (Object.assign is a generic copy).
+    this.measuredArrivals = totals.measuredArrivals;
+    this.measuredInSystem = totals.measuredInSystem;
+    this.sumResponse = totals.sumResponse;
+    this.sumSlowdown = totals.sumSlowdown;
+    this.slowdownJobs = totals.slowdownJobs;
+    this.completed = totals.completed;
   }
 
   /** Number of response times held in `responses` once `completed` measured jobs have left. */

@@ -9,7 +9,7 @@
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
-import { LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
+import { LOOP_GOAL, LOOP_LIMIT, LOOP_PAUSE, LOOP_PAUSE_EVENTS, TICK_EVENTS, runPhases } from './core.ts';
 import { DRAINING, MEASURING } from './measurement.ts';
 import { PAIR_MAX_N, identityPermutation, jsqPair, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
 
@@ -100,8 +100,13 @@ export class RaceEngine implements Engine, PhaseLoop {
     let events = this.events;
     let tick = this.tick;
     let code = LOOP_LIMIT;
+    let pause = LOOP_PAUSE_EVENTS;
 
     for (;;) {
+      if (--pause === 0) {
+        code = LOOP_PAUSE; // see LOOP_PAUSE_EVENTS
+        break;
+      }
       const rate = arrivalRate + mu * busyCount;
       const time = t + rng.nextExp() / rate;
       if (time > limit) {

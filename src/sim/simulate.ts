@@ -15,7 +15,7 @@ import { estimandFiniteness, heavyTailed, type EstimandFiniteness } from '../mod
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
-import { pooledQuantiles, quantiles } from '../stats/quantile.ts';
+import { pooledQuantiles, quantiles, radixHistogram } from '../stats/quantile.ts';
 import { feasible, precisionReached, sectioningInterval, tInterval, type Estimate, type PrecisionTarget } from '../stats/tInterval.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
@@ -201,10 +201,14 @@ export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnT
 }
 
 /** Summary of one finished run's measurement (customer and time averages). */
-export function summariseRun(state: ReturnType<typeof initialState>, engine: Engine, lambda: number) {
+export function summariseRun(state: ReturnType<typeof initialState>, engine: Engine, lambda: number, histogram?: Int32Array) {
   const m = state.measurement;
   const window = m.windowEnd - m.windowStart;
-  const [p50, p95, p99] = quantiles(m.responses, m.sampled, [0.5, 0.95, 0.99]);
+  const ps = [0.5, 0.95, 0.99];
+  const [p50, p95, p99] =
+    histogram === undefined
+      ? quantiles(m.responses, m.sampled, ps)
+      : pooledQuantiles([m.responses.subarray(0, m.sampled) as Float32Array], ps, histogram);
   const w = state.workload;
   return {
     meanResponseTime: m.sumResponse / m.completed,
@@ -230,6 +234,8 @@ interface UnitOutcome {
   sample: Float32Array;
   /** Its batch-5 means of the response time, in run order (for MSER-5). */
   batch5: Float64Array;
+  /** `radixHistogram` of `sample` when the sample is all of the unit's response times (then computed once for its own percentiles and the pooled ones). */
+  histogram?: Int32Array;
 }
 
 /**
@@ -255,8 +261,11 @@ function readUnit(
   const m = state.measurement;
   const batch5 = batchMeansOf(m.responses, m.sampled, 5);
   const sample = systematicSample(m.responses, m.sampled, sampleCap);
-  const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, lambda);
-  return { summary, tail: state.occupancy.tail(maxLevel, summary.window), sample, batch5 };
+  // A float32 sample that is the whole prefix responses[0..sampled): one counting pass serves its percentiles and the pooled ones.
+  const histogram =
+    sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0 ? radixHistogram([sample]) : undefined;
+  const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, lambda, histogram);
+  return { summary, tail: state.occupancy.tail(maxLevel, summary.window), sample, batch5, histogram };
 }
 
 /** MSER-5 on a batch-5 series, in jobs and time units after the warm-up (null when the series is too short). */
@@ -316,6 +325,8 @@ export interface ReplicationPart {
   mser: MserCheck | null;
   /** Sampling stride of its measurement (jobs per kept response time). */
   stride: number;
+  /** `radixHistogram` of `sample`, when it was counted for the unit's own percentiles (reused for the pooled ones). */
+  histogram?: Int32Array;
 }
 
 /**
@@ -431,6 +442,8 @@ export class SimulationCollector {
   private readonly seeds: string[] = [];
   private readonly perUnitMser: (MserCheck | null)[] = [];
   private ensemble: Float64Array | null = null;
+  /** Sum of the units' sample histograms (`radixHistogram`), null once a unit came without one. */
+  private pooledHistogram: Int32Array | null | undefined = undefined;
   private stride = 1;
   private stoppedBy: 'precision' | 'budget' = 'budget';
   private done = false;
@@ -500,6 +513,10 @@ export class SimulationCollector {
       for (let i = 0; i < len; i++) ensemble[i] += part.batch5[i];
     }
     this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample });
+    const h = part.histogram;
+    if (h === undefined) this.pooledHistogram = null;
+    else if (this.pooledHistogram === undefined) this.pooledHistogram = h.slice();
+    else if (this.pooledHistogram !== null) for (let i = 0; i < h.length; i++) this.pooledHistogram[i] += h[i];
   }
 
   /** The result of the units added (`simulate`'s). */
@@ -538,6 +555,7 @@ export class SimulationCollector {
     const [q50, q95, q99] = pooledQuantiles(
       units.map((x) => x.sample),
       [0.5, 0.95, 0.99],
+      this.pooledHistogram ?? undefined,
     );
     for (const x of units) x.sample = new Float32Array(0);
     const percentile = (centre: number, f: (x: ReplicationResult) => number) =>

@@ -113,22 +113,33 @@ function keyFloat(key: number): number {
 }
 
 /**
+ * Level 1 of `pooledQuantiles`: how many of the floats in `parts` have each value of the high 16 bits of their key
+ * (2^16 counts). Histograms of disjoint samples add up to the histogram of their concatenation, so a pooled
+ * selection can reuse the counts of its parts (`pooledQuantiles`' `high`).
+ * @param parts float32 samples (every entry counted). @param high counts to add to (default: fresh zeros).
+ * @returns `high`.
+ */
+export function radixHistogram(parts: readonly Float32Array[], high: Int32Array = new Int32Array(RADIX)): Int32Array {
+  for (const part of parts) countHigh(new Int32Array(part.buffer, part.byteOffset, part.length), high);
+  return high;
+}
+
+/**
  * Type-7 quantiles of the concatenation of `parts` (float32 samples, e.g. one per replication) for each p, without
  * copying them into one array and without reordering them: a two-level radix selection (see the module note).
  * O(total + 2^16 · ranks) time, O(2^16) extra memory.
  * @param parts samples, every entry used (pass subarrays for prefixes; NaN not allowed). @param ps probabilities in [0, 1].
+ * @param high the `radixHistogram` of `parts` when the caller has it (the counting pass is then skipped; it is read,
+ *   not changed).
  * @returns one quantile per p, in the order of `ps`.
  * @throws {InvalidModelError} if the parts hold no value, or a p is outside [0, 1].
  * @example pooledQuantiles([Float32Array.of(3, 1), Float32Array.of(2, 4)], [0.5]) // [2.5]
  */
-export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly number[]): number[] {
+export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly number[], high: Int32Array = radixHistogram(parts)): number[] {
   let count = 0;
   for (const part of parts) count += part.length;
   const ranks = ranksNeeded(count, count, ps);
-  // Level 1: how many keys fall in each bucket of the high 16 bits.
   const views = parts.map((part) => new Int32Array(part.buffer, part.byteOffset, part.length));
-  const high = new Int32Array(RADIX);
-  for (const view of views) countHigh(view, high);
   // The bucket of each rank and its rank inside the bucket; mark those buckets.
   const bucketOf: number[] = [];
   const within: number[] = [];
