@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -138,4 +138,37 @@ describe('--service empirical:FILE', () => {
       expect(r.stderr).toMatch(pattern);
     }
   });
+});
+
+describe('output targets are checked before anything is computed', () => {
+  const folder = path.join(dir, 'a-folder');
+  const file = path.join(dir, 'a-file.txt');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(file, 'x');
+  // λ = 2 is refused only when the model is built (in the command's action): a target error instead shows the target was
+  // checked first, while the options were read, before any model or simulation
+  const simulate = ['simulate', '--lambda', '2', '--d', '2', '--n', '5', '--jobs', '1000', '--no-progress'];
+  const cases: [string, string[], string][] = [
+    ['simulate --per-job FOLDER', [...simulate, '--per-job', folder], `cannot write ${folder}: ${folder} is a folder, not a file`],
+    [
+      'simulate --per-job FILE/sub/x.csv',
+      [...simulate, '--per-job', path.join(file, 'sub', 'x.csv')],
+      `cannot write ${path.join(file, 'sub', 'x.csv')}: ${file} is a file, not a folder`,
+    ],
+    ['replay --per-job FOLDER', ['replay', 'no-such-trace.swf', '--n', '1', '--per-job', folder], `cannot write ${folder}: ${folder} is a folder, not a file`],
+    ['run --out FILE', ['run', 'experiments/smoke.json', '--out', file], `cannot write ${file}: ${file} is a file, not a folder`],
+    ['compare --out FILE/report', ['compare', '--out', path.join(file, 'report')], `cannot write ${path.join(file, 'report')}: ${file} is a file, not a folder`],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`${what}: one line "${message.replace(dir, '…')}", non-zero exit, no .tmp file`, async () => {
+      const r = await runCli(args);
+      expect(r.status).not.toBe(0);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0].endsWith(message), lines[0]).toBe(true);
+      expect(readdirSync(folder)).toEqual([]);
+      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    });
+  }
 });
