@@ -96,12 +96,20 @@ describe('small CLI faults', () => {
     // K too small at ρ < 1: the fixed point is the truncated model's, not the file's (theory.md §2, Truncation): refused
     const truncated = await runCli(['model', 'models/jsq-d.json', '--set', 'K=3', '--set', 'lambda=0.95']);
     expect(truncated.status).not.toBe(0);
-    expect(truncated.stderr.trim().split('\n')).toEqual([expect.stringMatching(/s3 = 0\.296 at the fixed point: the truncation at the last level binds/)]);
+    expect(truncated.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/s3 = 0\.296 at the fixed point: the truncation at the last level binds/),
+    ]);
   });
 
   describe('a population model at load ρ ≥ 1 (models/jsq-d.json --set lambda=2): no fixed point, a finite transient', () => {
-    const top = /s20 = 0\.707 at the fixed point: the truncation at the last level binds, so this is not the model's fixed point \(a load ρ ≥ 1 has none/;
-    for (const extra of [[], ['--refined', '--n', '10'], ['--compare', '--n', '10', '--horizon', '10'], ['--transient', '--refined', '--n', '10']]) {
+    const top =
+      /s20 = 0\.707 at the fixed point: the truncation at the last level binds, so this is not the model's fixed point \(a load ρ ≥ 1 has none/;
+    for (const extra of [
+      [],
+      ['--refined', '--n', '10'],
+      ['--compare', '--n', '10', '--horizon', '10'],
+      ['--transient', '--refined', '--n', '10'],
+    ]) {
       it(`model --set lambda=2 ${extra.join(' ')} is refused in one line, as the SQ(d) commands refuse ρ ≥ 1`, async () => {
         const r = await runCli(['model', 'models/jsq-d.json', '--set', 'lambda=2', ...extra]);
         expect(r.status).not.toBe(0);
@@ -129,7 +137,9 @@ describe('small CLI faults', () => {
     it('model --set lambda=2 --transient to t = 40 is refused in one line: the top level fills at t = 16', async () => {
       const r = await runCli(['model', 'models/jsq-d.json', '--set', 'lambda=2', '--transient', '--t-end', '40', '--dt', '1']);
       expect(r.status).not.toBe(0);
-      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/s20 = .* at t = 16: the transient reaches the truncation at the last level/)]);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/s20 = .* at t = 16: the transient reaches the truncation at the last level/),
+      ]);
     });
   });
 
@@ -191,9 +201,17 @@ describe('output targets are checked before anything is computed', () => {
       [...simulate, '--per-job', path.join(file, 'sub', 'x.csv')],
       `cannot write ${path.join(file, 'sub', 'x.csv')}: ${file} is a file, not a folder`,
     ],
-    ['replay --per-job FOLDER', ['replay', 'no-such-trace.swf', '--n', '1', '--per-job', folder], `cannot write ${folder}: ${folder} is a folder, not a file`],
+    [
+      'replay --per-job FOLDER',
+      ['replay', 'no-such-trace.swf', '--n', '1', '--per-job', folder],
+      `cannot write ${folder}: ${folder} is a folder, not a file`,
+    ],
     ['run --out FILE', ['run', 'experiments/smoke.json', '--out', file], `cannot write ${file}: ${file} is a file, not a folder`],
-    ['compare --out FILE/report', ['compare', '--out', path.join(file, 'report')], `cannot write ${path.join(file, 'report')}: ${file} is a file, not a folder`],
+    [
+      'compare --out FILE/report',
+      ['compare', '--out', path.join(file, 'report')],
+      `cannot write ${path.join(file, 'report')}: ${file} is a file, not a folder`,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`${what}: one line "${message.replace(dir, '…')}", non-zero exit, no .tmp file`, async () => {

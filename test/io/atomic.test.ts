@@ -48,7 +48,9 @@ describe('writeFileAtomic(file, data)', () => {
   });
 
   it('on a folder target throws one line "cannot write … is a folder" and leaves no .tmp file', () => {
-    expect(() => writeFileAtomic(folder, 'data')).toThrow(new SupermarketError(`cannot write ${folder}: ${folder} is a folder, not a file`));
+    expect(() => writeFileAtomic(folder, 'data')).toThrow(
+      new SupermarketError(`cannot write ${folder}: ${folder} is a folder, not a file`),
+    );
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 

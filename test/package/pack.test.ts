@@ -14,7 +14,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
 const VERSION = PACKAGE.version;
 
 /** Newest modification time (ms) of the files under `dir`. */
@@ -67,7 +70,11 @@ describe('npm pack, installed into an empty project', () => {
     // build the current sources unless dist/ is newer than all of them (npm ci has just built it; tsc's own incremental
     // check would still cost seconds), then pack
     const info = path.join(ROOT, 'dist', '.tsbuildinfo');
-    const sources = Math.max(newest(path.join(ROOT, 'src')), newest(path.join(ROOT, 'types')), statSync(path.join(ROOT, 'package.json')).mtimeMs);
+    const sources = Math.max(
+      newest(path.join(ROOT, 'src')),
+      newest(path.join(ROOT, 'types')),
+      statSync(path.join(ROOT, 'package.json')).mtimeMs,
+    );
     if (!existsSync(info) || statSync(info).mtimeMs <= sources) sh(NPM, ['run', 'build', '--silent'], ROOT);
     const packed = JSON.parse(sh(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], ROOT)) as {
       filename: string;
@@ -95,7 +102,11 @@ describe('npm pack, installed into an empty project', () => {
       for (const m of text.matchAll(/(?:from\s+|import\(\s*)['"]([^'"]+)['"]/g)) if (!m[1].startsWith('.')) imported.add(m[1]);
     }
     expect(imported.size).toBeGreaterThan(0);
-    const root = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+    const root = (spec: string) =>
+      spec
+        .split('/')
+        .slice(0, spec.startsWith('@') ? 2 : 1)
+        .join('/');
     const packages = [...new Set([...imported].filter((spec) => !builtinModules.includes(spec.replace(/^node:/, ''))).map(root))];
     expect(packages.filter((name) => !(name in PACKAGE.dependencies))).toEqual([]);
     // ... and each brings its own types, or its @types package is a runtime dependency too
@@ -104,7 +115,9 @@ describe('npm pack, installed into an empty project', () => {
       const pkg = readFileSync(path.join(dir, 'package.json'), 'utf8');
       return /"(types|typings)"\s*:/.test(pkg) || existsSync(path.join(dir, 'index.d.ts'));
     };
-    expect(packages.filter((name) => !typed(name) && !(`@types/${name.replace(/^@/, '').replace('/', '__')}` in PACKAGE.dependencies))).toEqual([]);
+    expect(
+      packages.filter((name) => !typed(name) && !(`@types/${name.replace(/^@/, '').replace('/', '__')}` in PACKAGE.dependencies)),
+    ).toEqual([]);
 
     // an empty project installs the tarball (dependencies from the npm cache that npm ci filled)
     const project = path.join(tmp, 'consumer');

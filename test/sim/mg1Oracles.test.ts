@@ -31,7 +31,13 @@ describe('simulate(model, { n: 1 }) matches the exact M/G/1 formulas (theory.md 
         it(`simulate(${service}, λ = ${lambda}, ${discipline.toUpperCase()}${predicted ? ', exponential predictions' : ''}) has mg1 E[T] inside its Bonferroni CI`, () => {
           const model = parseModel({ lambda, d: 1, selection: 'random', discipline, service, prediction: predicted ? 'exp' : 'exact' });
           const exact = mg1(model).meanResponseTime;
-          const r = simulate(model, { n: 1, jobs: jobsFor(lambda, service), replications: REPLICATIONS, seed: 7, warmupTime: mm1Warmup(lambda, service) });
+          const r = simulate(model, {
+            n: 1,
+            jobs: jobsFor(lambda, service),
+            replications: REPLICATIONS,
+            seed: 7,
+            warmupTime: mm1Warmup(lambda, service),
+          });
           const e = r.meanResponseTime;
           expect(Math.abs(e.mean - exact), `E[T] simulated ${e.mean} ± ${e.halfWidth}, exact ${exact}`).toBeLessThanOrEqual(
             widen * e.halfWidth,

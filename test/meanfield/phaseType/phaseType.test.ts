@@ -163,6 +163,9 @@ describe('phaseTypeJsqTransient tails far out in the tail', () => {
     expect(tr.diagnostics.clamped).toBeGreaterThan(0); // the round-off is reported, and tiny
     expect(tr.diagnostics.clamped).toBeLessThan(1e-30);
     // the body of the distribution is untouched by the clamp: E[Q] is the sum of the tails as before
-    expect(tr.meanQueueLength[30]).toBeCloseTo(tr.tail[30].slice(1).reduce((a, b) => a + b, 0), 14);
+    expect(tr.meanQueueLength[30]).toBeCloseTo(
+      tr.tail[30].slice(1).reduce((a, b) => a + b, 0),
+      14,
+    );
   });
 });
