@@ -17,11 +17,14 @@ const mm1Warmup = (rho: number, service: string) => (10 / (1 - Math.sqrt(rho)) *
 const widen = tQuantile(1 - 0.05 / (2 * CASES), REPLICATIONS - 1) / tQuantile(0.975, REPLICATIONS - 1);
 /**
  * Measured jobs per replication, sized to the checks: at 150,000 jobs the CI half-width was at most 0.6% of E[T] for
- * λ = 0.5 (1.9% Weibull FIFO), at most 4% for exponential λ = 0.9, and 4–11% for Weibull λ = 0.9 (the 15% bound below
- * binds there). The half-width grows like 1/√jobs, so 25,000 jobs at λ = 0.5 keep it ≤ 1.5% (≤ 4.7% Weibull FIFO) and
- * 75,000 at exponential λ = 0.9 keep it ≤ 5.7%: far inside 15%, and a bias of about 2 half-widths still fails.
+ * λ = 0.5 (1.9% Weibull FIFO), at most 4.1% for λ = 0.9 except Weibull FIFO at λ = 0.9 (10.6%: the 15% bound below
+ * binds there, so it keeps 150,000). The half-width grows like 1/√jobs, so 25,000 jobs at λ = 0.5 keep it ≤ 1.5%
+ * (≤ 4.7% Weibull FIFO) and 75,000 at λ = 0.9 keep it ≤ 5.8% (measured: ≤ 6.4%, |error| ≤ 0.47 of the widened CI): far
+ * inside 15%, and a bias of about 2 half-widths
+ * (the Bonferroni widening) still fails.
  */
-const jobsFor = (lambda: number, service: string) => (lambda === 0.5 ? 25_000 : service === 'exp' ? 75_000 : 150_000);
+const jobsFor = (lambda: number, service: string, discipline: string) =>
+  lambda === 0.5 ? 25_000 : service !== 'exp' && discipline === 'fifo' ? 150_000 : 75_000;
 
 describe('simulate(model, { n: 1 }) matches the exact M/G/1 formulas (theory.md §7)', () => {
   for (const service of ['exp', 'weibull:0.5']) {
@@ -33,7 +36,7 @@ describe('simulate(model, { n: 1 }) matches the exact M/G/1 formulas (theory.md 
           const exact = mg1(model).meanResponseTime;
           const r = simulate(model, {
             n: 1,
-            jobs: jobsFor(lambda, service),
+            jobs: jobsFor(lambda, service, discipline),
             replications: REPLICATIONS,
             seed: 7,
             warmupTime: mm1Warmup(lambda, service),
