@@ -20,8 +20,7 @@ const widen = tQuantile(1 - 0.05 / (2 * CASES), REPLICATIONS - 1) / tQuantile(0.
  * λ = 0.5 (1.9% Weibull FIFO), at most 4.1% for λ = 0.9 except Weibull FIFO at λ = 0.9 (10.6%: the 15% bound below
  * binds there, so it keeps 150,000). The half-width grows like 1/√jobs, so 25,000 jobs at λ = 0.5 keep it ≤ 1.5%
  * (≤ 4.7% Weibull FIFO) and 75,000 at λ = 0.9 keep it ≤ 5.8% (measured: ≤ 6.4%, |error| ≤ 0.47 of the widened CI): far
- * inside 15%, and a bias of about 2 half-widths
- * (the Bonferroni widening) still fails.
+ * inside 15%, and a bias of about 2 half-widths (the Bonferroni widening) still fails.
  */
 const jobsFor = (lambda: number, service: string, discipline: string) =>
   lambda === 0.5 ? 25_000 : service !== 'exp' && discipline === 'fifo' ? 150_000 : 75_000;
