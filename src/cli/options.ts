@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError, SupermarketError } from '../errors.ts';
+import { unwritableReason } from '../io/index.ts';
 import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel, type SupermarketModel } from '../model/index.ts';
 import { action } from './errors.ts';
 
@@ -48,12 +49,25 @@ export function parseMaxLevel(value: string): number {
   return parseWhere(value, (x) => x <= 10_000, 'a level ≤ 10000', parsePositiveInteger);
 }
 
-/** An output folder: non-empty, and not inside a pseudo file system (/proc, /sys, /dev). */
+/**
+ * An output folder: non-empty, not inside a pseudo file system (/proc, /sys, /dev), and writable as far as can be seen
+ * before the command computes anything (`unwritableReason`: not a file, no file among its parents, permission).
+ */
 export function parseOutDir(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a folder path, got an empty string');
   const abs = path.resolve(value);
   if (/^\/(proc|sys|dev)(\/|$)/.test(abs))
     throw new InvalidArgumentError(`cannot write a report under ${abs.split('/').slice(0, 2).join('/')}`);
+  const why = unwritableReason(value, 'folder');
+  if (why !== undefined) throw new InvalidArgumentError(`cannot write ${value}: ${why}`);
+  return value;
+}
+
+/** An output file (e.g. `--per-job <file.csv>`): non-empty and writable as far as can be seen before computing (`unwritableReason`). */
+export function parseOutFile(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
+  const why = unwritableReason(value, 'file');
+  if (why !== undefined) throw new InvalidArgumentError(`cannot write ${value}: ${why}`);
   return value;
 }
 

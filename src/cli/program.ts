@@ -6,7 +6,7 @@
  * with it the solvers, mathjs, vega, ...) only when that command runs or shows its own --help. `supermarket --help` and
  * `--version` load no command at all.
  */
-import { Command, Help, type ParseOptions } from 'commander';
+import { Command, Help, InvalidArgumentError, type ParseOptions } from 'commander';
 import { VERSION } from '../version.ts';
 
 /** One command as the top-level help lists it; `load` imports its module and builds the commander command. */
@@ -107,8 +107,29 @@ function commandNameIn(userArgs: readonly string[]): string | undefined {
   return operands[0] === 'help' ? operands[1] : operands[0];
 }
 
+/**
+ * Refuses a single-valued option given twice on the command line (`--seed 1 --seed 2`, `--shard 1/4 --shard 2/4`), which
+ * commander would settle silently by keeping the last. Every option of `cmd` that takes a value gets a parser that
+ * throws when the option already has a value from the command line; variadic options and accumulating parsers (those
+ * taking the previous value, e.g. model's `--set k=v`) may repeat. Commander prints the throw as one line, exit 1.
+ */
+export function refuseRepeatedOptions(cmd: Command): Command {
+  for (const option of cmd.options) {
+    const parse = option.parseArg;
+    const accumulates = parse !== undefined && parse.length >= 2 && option.argChoices === undefined; // choices() parsers take two
+    if (!(option.required || option.optional) || option.variadic || accumulates) continue;
+    const key = option.attributeName();
+    option.argParser((value: string, previous: unknown) => {
+      if (cmd.getOptionValueSource(key) === 'cli')
+        throw new InvalidArgumentError(`${option.long ?? option.flags} is given more than once: give it once`);
+      return parse ? parse(value, previous) : value;
+    });
+  }
+  return cmd;
+}
+
 function configure(cmd: Command, entry: CommandEntry): Command {
-  return cmd
+  return refuseRepeatedOptions(cmd)
     .summary(entry.summary)
     .showSuggestionAfterError(false)
     .configureOutput({ outputError: (str, write) => write(`supermarket ${cmd.name()}: ${str.trim()}\n`) });

@@ -2,6 +2,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../io/index.ts';
+import { parseOutFile } from './options.ts';
 import type { JobRecords, ServerRecords } from '../sim/jobRecord.ts';
 
 /**
@@ -14,6 +15,7 @@ export function addRecordOptions(cmd: Command, scope?: string): Command {
     .option(
       '--per-job <file.csv>',
       `write the measured jobs${scope ? ` of ${scope}` : ''} as CSV: arrival, size, prediction, server, start (FIFO), departure, response`,
+      parseOutFile,
     );
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ describe('small CLI faults', () => {
     expect(JSON.parse(r.stdout).warmupTime).toBe(0);
   });
 
-  it('model with one scalar variable gets no truncation warning; a truncated level model whose last level is not empty does', async () => {
+  it('model with one scalar variable gets no truncation warning; a truncated level model whose last level is not empty is refused', async () => {
     const scalar = path.join(dir, 'scalar.json');
     // immigration–departure: x* = λ/(1 + λ) = 0.5 at λ = 1, far from 0, and not a truncation
     writeFileSync(
@@ -93,8 +93,54 @@ describe('small CLI faults', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/x=0\.50000/);
     expect(r.stderr).not.toMatch(/warning/);
+    // K too small at ρ < 1: the fixed point is the truncated model's, not the file's (theory.md §2, Truncation): refused
     const truncated = await runCli(['model', 'models/jsq-d.json', '--set', 'K=3', '--set', 'lambda=0.95']);
-    expect(truncated.stderr).toMatch(/warning: the last state variable s3/);
+    expect(truncated.status).not.toBe(0);
+    expect(truncated.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/s3 = 0\.296 at the fixed point: the truncation at the last level binds/),
+    ]);
+  });
+
+  describe('a population model at load ρ ≥ 1 (models/jsq-d.json --set lambda=2): no fixed point, a finite transient', () => {
+    const top =
+      /s20 = 0\.707 at the fixed point: the truncation at the last level binds, so this is not the model's fixed point \(a load ρ ≥ 1 has none/;
+    for (const extra of [
+      [],
+      ['--refined', '--n', '10'],
+      ['--compare', '--n', '10', '--horizon', '10'],
+      ['--transient', '--refined', '--n', '10'],
+    ]) {
+      it(`model --set lambda=2 ${extra.join(' ')} is refused in one line, as the SQ(d) commands refuse ρ ≥ 1`, async () => {
+        const r = await runCli(['model', 'models/jsq-d.json', '--set', 'lambda=2', ...extra]);
+        expect(r.status).not.toBe(0);
+        expect(r.stdout).toBe('');
+        expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(top)]);
+      });
+    }
+
+    it('model --set lambda=2 --transient to t = 4 runs (the top level stays empty): the same trajectory as with K = 40, no fixed point', async () => {
+      const args = ['model', 'models/jsq-d.json', '--set', 'lambda=2', '--transient', '--t-end', '4', '--dt', '1', '--json'];
+      const r = await runCli(args);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      const out = JSON.parse(r.stdout);
+      expect(out.fixedPoint).toBeNull();
+      const wide = JSON.parse((await runCli([...args, '--set', 'K=40'])).stdout);
+      const q = out.transient.observables.meanQueueLength as number[];
+      expect(q[4]).toBeCloseTo(4.553382, 6);
+      q.forEach((x, j) => expect(Math.abs(x - wide.transient.observables.meanQueueLength[j])).toBeLessThan(1e-9));
+      // a queue grows at most as fast as jobs arrive (λ = 2 per server), and grows here: no stationary regime
+      q.forEach((x, j) => expect(x).toBeLessThanOrEqual(2 * j));
+      expect(q[4] - q[3]).toBeGreaterThan(0.9);
+    });
+
+    it('model --set lambda=2 --transient to t = 40 is refused in one line: the top level fills at t = 16', async () => {
+      const r = await runCli(['model', 'models/jsq-d.json', '--set', 'lambda=2', '--transient', '--t-end', '40', '--dt', '1']);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/s20 = .* at t = 16: the transient reaches the truncation at the last level/),
+      ]);
+    });
   });
 
   it('a file with several schema problems gives the first on the line and "(and N more: …)"', async () => {
@@ -138,4 +184,45 @@ describe('--service empirical:FILE', () => {
       expect(r.stderr).toMatch(pattern);
     }
   });
+});
+
+describe('output targets are checked before anything is computed', () => {
+  const folder = path.join(dir, 'a-folder');
+  const file = path.join(dir, 'a-file.txt');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(file, 'x');
+  // λ = 2 is refused only when the model is built (in the command's action): a target error instead shows the target was
+  // checked first, while the options were read, before any model or simulation
+  const simulate = ['simulate', '--lambda', '2', '--d', '2', '--n', '5', '--jobs', '1000', '--no-progress'];
+  const cases: [string, string[], string][] = [
+    ['simulate --per-job FOLDER', [...simulate, '--per-job', folder], `cannot write ${folder}: ${folder} is a folder, not a file`],
+    [
+      'simulate --per-job FILE/sub/x.csv',
+      [...simulate, '--per-job', path.join(file, 'sub', 'x.csv')],
+      `cannot write ${path.join(file, 'sub', 'x.csv')}: ${file} is a file, not a folder`,
+    ],
+    [
+      'replay --per-job FOLDER',
+      ['replay', 'no-such-trace.swf', '--n', '1', '--per-job', folder],
+      `cannot write ${folder}: ${folder} is a folder, not a file`,
+    ],
+    ['run --out FILE', ['run', 'experiments/smoke.json', '--out', file], `cannot write ${file}: ${file} is a file, not a folder`],
+    [
+      'compare --out FILE/report',
+      ['compare', '--out', path.join(file, 'report')],
+      `cannot write ${path.join(file, 'report')}: ${file} is a file, not a folder`,
+    ],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`${what}: one line "${message.replace(dir, '…')}", non-zero exit, no .tmp file`, async () => {
+      const r = await runCli(args);
+      expect(r.status).not.toBe(0);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0].endsWith(message), lines[0]).toBe(true);
+      expect(readdirSync(folder)).toEqual([]);
+      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    });
+  }
 });

@@ -3,10 +3,11 @@
  * observables, refined 1/n correction and mean-field transient. Thin over src/meanfield/population.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { InvalidModelError } from '../../errors.ts';
+import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import {
   parsePopulationModel,
+  bindingTruncation,
   populationFixedPoint,
   populationRefined,
   populationSecondOrder,
@@ -14,6 +15,7 @@ import {
   refinedAt,
   requireSmoothModel,
   secondOrderAt,
+  type PopulationFixedPointResult,
 } from '../../meanfield/population/index.ts';
 import type { PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
@@ -104,23 +106,30 @@ export function modelCommand(): Command {
         );
         const model = loadJsonFile(file, 'model', (json) => parsePopulationModel(json, o.set, { file }));
         if (o.refined || o.n !== undefined) requireSmoothModel(model); // before solving: the 1/n term needs C² rates
-        const fp = populationFixedPoint(model);
-        const top = fp.x[fp.x.length - 1];
-        // Only a level-indexed model (its last variable ends a vector s_1..s_K) can be truncated; a scalar state is not.
-        const lastName = model.variables[fp.x.length - 1];
-        const truncatable = Object.values(model.vectors).some((v) => v.length >= 2 && v[v.length - 1] === lastName);
-        if (truncatable && Math.abs(top) > 1e-6) {
-          // a truncated population model (levels 1..K) is only right if the last level is empty at the fixed point
-          process.stderr.write(
-            `supermarket model: warning: the last state variable ${lastName} = ${top.toPrecision(3)} at the fixed point; ` +
-              'if the model is truncated, the truncation is binding (unstable load or K too small) and the results are not the limit\n',
-          );
-        }
-        if (o.compare && (o.n === undefined || o.n.length === 0))
-          throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');
         const order = Number(o.order);
         const wantRefined = o.refined || o.n !== undefined || order === 2;
-        const refined = wantRefined ? populationRefined(model, fp) : undefined;
+        // theory.md §2: a fixed point exists only for ρ < 1 and is the model's only if the top level K is empty. A
+        // truncated level model whose top level is not empty at its fixed point (ρ ≥ 1, or K too small) has no answer
+        // here; a transient over a finite horizon is still the model's as long as its top level stays empty.
+        const transientOnly = Boolean(o.transient) && !wantRefined && !o.compare;
+        let solved: PopulationFixedPointResult | undefined;
+        try {
+          solved = populationFixedPoint(model);
+        } catch (error) {
+          if (!transientOnly || !(error instanceof ConvergenceError)) throw error; // e.g. ρ = 1: no fixed point to converge to
+        }
+        const bound = solved && bindingTruncation(model, solved.x);
+        if (bound && !transientOnly) {
+          throw new InvalidModelError(
+            `${bound.name} = ${bound.value.toPrecision(3)} at the fixed point: the truncation at the last level binds, so this is not the ` +
+              "model's fixed point (a load ρ ≥ 1 has none; at ρ < 1 raise K); a finite-horizon --transient alone is still meaningful",
+          );
+        }
+        const fp = bound ? undefined : solved;
+        const names = Object.keys(model.observables);
+        if (o.compare && (o.n === undefined || o.n.length === 0))
+          throw new InvalidModelError('--compare needs --n <n,...>, the population sizes to simulate');
+        const refined = wantRefined ? populationRefined(model, solved!) : undefined;
         const second = refined && order === 2 ? populationSecondOrder(model, refined) : undefined;
         const estimates = refined ? (o.n ?? []).map((n) => (second ? secondOrderAt(second, n) : refinedAt(refined, n))) : [];
         let transient: ReturnType<typeof populationTransient> | undefined;
@@ -130,10 +139,18 @@ export function modelCommand(): Command {
           const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);
           if (times[times.length - 1] < o.tEnd * (1 - 1e-9)) times.push(o.tEnd);
           transient = populationTransient(model, { times, tolerance: o.tolerance });
+          const j = transient.x.findIndex((x) => bindingTruncation(model, x) !== undefined);
+          if (j >= 0) {
+            const top = bindingTruncation(model, transient.x[j])!;
+            throw new InvalidModelError(
+              `${top.name} = ${top.value.toPrecision(3)} at t = ${transient.times[j]}: the transient reaches the truncation at the last level, ` +
+                `so from there it is not the model's; end it earlier (--t-end < ${transient.times[j]}) or raise K`,
+            );
+          }
         }
         let simulations: PopulationSimulationResult[] = [];
         if (o.compare) {
-          const warmup = o.warmup ?? simulationWarmup(model, { fixedPoint: fp }).time;
+          const warmup = o.warmup ?? simulationWarmup(model, { fixedPoint: solved! }).time;
           // one task per n on the pool; each n's replications have their own seeded streams, so any --threads gives the same numbers
           simulations = new Array(o.n!.length);
           const progress = createProgress('model --compare', !o.json);
@@ -163,13 +180,9 @@ export function modelCommand(): Command {
               variables: model.variables,
               transitions: model.transitions.length,
             },
-            fixedPoint: {
-              x: fp.x,
-              residual: fp.residual,
-              iterations: fp.iterations,
-              observables: fp.observables,
-              diagnostics: fp.diagnostics,
-            },
+            fixedPoint: fp
+              ? { x: fp.x, residual: fp.residual, iterations: fp.iterations, observables: fp.observables, diagnostics: fp.diagnostics }
+              : null,
             ...(refined
               ? {
                   refined: {
@@ -216,7 +229,7 @@ export function modelCommand(): Command {
                   },
                 }
               : {}),
-            provenance: refined?.provenance ?? fp.provenance,
+            provenance: refined?.provenance ?? fp?.provenance ?? transient!.provenance,
           });
           return;
         }
@@ -229,14 +242,19 @@ export function modelCommand(): Command {
               .map(([k, v]) => `${k} = ${v}`)
               .join(', ') || '(none)'
           }`,
-          `Fixed point (${fp.diagnostics.method}, residual ${fp.residual.toExponential(1)}, ${fp.iterations} Newton steps):`,
-          `  ${model.variables
-            .slice(0, shown)
-            .map((v, i) => `${v}=${fp.x[i].toPrecision(6)}`)
-            .join('  ')}${K > shown ? '  …' : ''}`,
+          ...(fp
+            ? [
+                `Fixed point (${fp.diagnostics.method}, residual ${fp.residual.toExponential(1)}, ${fp.iterations} Newton steps):`,
+                `  ${model.variables
+                  .slice(0, shown)
+                  .map((v, i) => `${v}=${fp.x[i].toPrecision(6)}`)
+                  .join('  ')}${K > shown ? '  …' : ''}`,
+              ]
+            : [
+                `Fixed point: none (${bound ? `${bound.name} = ${bound.value.toPrecision(3)} there: the truncation binds` : 'Newton does not converge'}; a load ρ ≥ 1 has none)`,
+              ]),
         ];
-        const names = Object.keys(fp.observables);
-        if (names.length) lines.push('Observables at the fixed point:', ...names.map((nm) => `  ${nm} = ${fmt(fp.observables[nm])}`));
+        if (names.length && fp) lines.push('Observables at the fixed point:', ...names.map((nm) => `  ${nm} = ${fmt(fp.observables[nm])}`));
         if (refined) {
           lines.push(
             second
@@ -275,7 +293,7 @@ export function modelCommand(): Command {
             for (const nm of names) {
               const e = r.observables[nm];
               lines.push(
-                `  ${String(r.n).padStart(7)} ${nm.padEnd(20)} ${fmt(e.mean).padStart(12)} ${fmt(e.halfWidth).padStart(10)} ${fmt(fp.observables[nm]).padStart(12)} ${fmt(estimates[k].observables[nm]).padStart(12)} ${String(r.events).padStart(12)}`,
+                `  ${String(r.n).padStart(7)} ${nm.padEnd(20)} ${fmt(e.mean).padStart(12)} ${fmt(e.halfWidth).padStart(10)} ${fmt(fp!.observables[nm]).padStart(12)} ${fmt(estimates[k].observables[nm]).padStart(12)} ${String(r.events).padStart(12)}`,
               );
             }
           });

@@ -37,7 +37,7 @@ export interface PhaseTypeTransientResult extends TruncatedTransient {
  * sizes use the two-moment PH fit (`fit: 'two-moment PH fit'`; only E[S] and the SCV match).
  * @param model as for phaseTypeJsqFixedPoint. @param options `times`, `from`, `truncationLevel`, `tolerance`,
  *   `maxSteps`.
- * @returns `times`, `tail` (times.length rows of K + 1, projected onto [0, 1]), `meanQueueLength`, `phaseType`, `fit`, odex diagnostics.
+ * @returns `times`, `tail` (times.length rows of K + 1, non-increasing in [0, 1]: occupancies below 0 by round-off count as 0), `meanQueueLength`, `phaseType`, `fit`, odex diagnostics.
  * @throws {InvalidModelError} unsupported model, bad times/from/options.
  * @throws {SolverError} if odex fails or ends without Converged (e.g. MaxStepsExceeded).
  * @example phaseTypeJsqTransient(m, { times: [0, 500] }).tail[1] // ≈ phaseTypeJsqFixedPoint(m).tail
@@ -76,12 +76,20 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
   const tails: number[][] = [Array.from(tailOf(p.m, y0).subarray(0, K + 1))];
   let top = tails[0][K];
   const scratch = new Float64Array(K * p.m);
+  let negative = 0; // the largest round-off below 0 of a sampled occupancy
   const stats = sampleTrajectory(
     times,
     y0,
     (t0, tEnd, observer) => integratePhaseType(p, y0, t0, tEnd, tolerance, maxSteps, observer),
     (at) => {
-      for (let i = 0; i < scratch.length; i++) scratch[i] = at(i);
+      // Occupancies are fractions ≥ 0: odex's dense output dips below 0 by round-off where they are tiny (≈ −1e−50).
+      // Clamp them before the tails s_k = Σ_{k' ≥ k} Σ_j x_{k',j} are summed, so every s_k ≥ s_{k+1} ≥ 0 as computed; a
+      // clamp of the summed s_k instead would print an exact 0 between positive tails (s_10 = 0 < s_11 = 2e−132).
+      for (let i = 0; i < scratch.length; i++) {
+        const x = at(i);
+        if (x < 0) negative = Math.max(negative, -x);
+        scratch[i] = Math.max(0, x);
+      }
       tails.push(Array.from(tailOf(p.m, scratch).subarray(0, K + 1)));
     },
     (y) => {
@@ -98,6 +106,7 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
     equation: 'phase-type JSQ(d) ODE of theory.md §3 (a_K = 0), from the given occupancies',
     source: 'theory.md §3 [D]; odex (Hairer–Wanner ODEX)',
   });
+  diagnostics.clamped = Math.max(diagnostics.clamped, negative);
   // the fields in the order JSON output has always shown them
   return { times: [...times], tail, meanQueueLength, phaseType: p.phaseType, fit: p.fit, diagnostics, provenance };
 }

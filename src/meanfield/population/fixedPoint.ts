@@ -160,3 +160,20 @@ export function populationFixedPoint(model: PopulationModel, options: Population
     },
   };
 }
+
+/** A top level above this (a fraction of servers) is not empty: the truncation at K binds. */
+export const TRUNCATION_TOLERANCE = 1e-6;
+
+/**
+ * The top level of a level-indexed model (its last variable ends a vector s_1..s_K, K ≥ 2) in state `x`, if it is
+ * above `TRUNCATION_TOLERANCE`: arrivals there are lost, so `x` is a state of the truncated model only, not of the
+ * model the file describes (theory.md §2, Truncation: choose K with s_K negligible). At a fixed point this means a load
+ * ρ ≥ 1 (there is no fixed point at all) or K too small. Undefined for a model without levels or an empty top level.
+ * @param x state, length K, index i = model.variables[i]
+ */
+export function bindingTruncation(model: PopulationModel, x: ArrayLike<number>): { name: string; value: number } | undefined {
+  const name = model.variables[x.length - 1];
+  const levels = Object.values(model.vectors).some((v) => v.length >= 2 && v[v.length - 1] === name);
+  const value = x[x.length - 1];
+  return levels && Math.abs(value) > TRUNCATION_TOLERANCE ? { name, value } : undefined;
+}

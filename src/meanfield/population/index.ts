@@ -12,7 +12,13 @@ export {
 export { populationModelSchema, type PopulationModelFile } from '../../model/population/schema.ts';
 export { populationDrift, requireSmoothModel, type PopulationDrift } from './drift.ts';
 export { evaluateObservables, refineObservables } from './observables.ts';
-export { populationFixedPoint, type PopulationFixedPointOptions, type PopulationFixedPointResult } from './fixedPoint.ts';
+export {
+  bindingTruncation,
+  populationFixedPoint,
+  TRUNCATION_TOLERANCE,
+  type PopulationFixedPointOptions,
+  type PopulationFixedPointResult,
+} from './fixedPoint.ts';
 export {
   populationTransient,
   populationRefinedTransient,

@@ -143,3 +143,29 @@ describe('phaseTypeJsqTransient', () => {
     expect(tr.fit).toBe('exact');
   });
 });
+
+describe('phaseTypeJsqTransient tails far out in the tail', () => {
+  it('hyperexp:4, λ = 0.9, d = 2, t = 0..30: every row is non-increasing, and no exact 0 sits below a positive tail (round-off of the occupancies)', () => {
+    const times = Array.from({ length: 31 }, (_, j) => j);
+    const tr = phaseTypeJsqTransient(model(0.9, 2, 'hyperexp:4'), { times });
+    let positiveBeyondZero = 0;
+    for (const row of tr.tail) {
+      for (let k = 1; k < row.length; k++) {
+        expect(row[k], `s_${k} ≤ s_${k - 1}`).toBeLessThanOrEqual(row[k - 1]);
+        expect(row[k]).toBeGreaterThanOrEqual(0);
+        if (row[k] > 0 && row[k - 1] === 0) positiveBeyondZero++;
+      }
+    }
+    expect(positiveBeyondZero).toBe(0);
+    // at t = 11 odex's dense output gives occupancies ≈ −1e−50 at level 10 under a positive level 11: now s_10 ≥ s_11 > 0
+    expect(tr.tail[11][11]).toBeGreaterThan(0);
+    expect(tr.tail[11][10]).toBeGreaterThan(0);
+    expect(tr.diagnostics.clamped).toBeGreaterThan(0); // the round-off is reported, and tiny
+    expect(tr.diagnostics.clamped).toBeLessThan(1e-30);
+    // the body of the distribution is untouched by the clamp: E[Q] is the sum of the tails as before
+    expect(tr.meanQueueLength[30]).toBeCloseTo(
+      tr.tail[30].slice(1).reduce((a, b) => a + b, 0),
+      14,
+    );
+  });
+});
