@@ -21,6 +21,7 @@ import { CellStore } from '../experiments/cellStore.ts';
 import type { ShardSpec } from '../experiments/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
 import { runPool, type PoolTask, type PoolValue, type PrepareTask } from './pool.ts';
+import { timeline } from './timeline.ts';
 import { startShard, type ShardSummary } from './sharding.ts';
 
 export interface ComparePoolOptions {
@@ -75,7 +76,9 @@ export async function runComparisonOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
 ): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
+  timeline('phase', { name: 'prepare' });
   const plan = await planOnPool(config, o);
+  timeline('phase', { name: 'simulations' });
   const shard = o.shard
     ? startShard(
         o.shard,
@@ -116,12 +119,15 @@ export async function runComparisonOnPool(
   const assemble = (deferRerun?: (task: ComparisonTask) => void) =>
     runComparison(config, { plan, cache: { get: read, put: () => {} }, trajectories: { get: read }, deferRerun });
   const reruns: ComparisonTask[] = [];
+  timeline('phase', { name: 'assemble' });
   let result = assemble((task) => reruns.push(task));
   if (reruns.length > 0) {
+    timeline('phase', { name: 'reruns' });
     await runPool(reruns, keep, {
       threads: o.threads,
       onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `confirmatory reruns: ${label}`)),
     });
+    timeline('phase', { name: 'assemble again' });
     result = assemble();
   }
   return { result, resumed };

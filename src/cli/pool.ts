@@ -26,6 +26,7 @@ import {
   type TrajectoryOptions,
   type TrajectoryResult,
 } from '../sim/index.ts';
+import { timeline } from './timeline.ts';
 
 /** A simulation (`simulate`) for the pool. */
 export interface SimulationTask<K> {
@@ -116,6 +117,9 @@ function rebuildError(e: { name: string; message: string }): Error {
 interface WorkerMessage {
   id: number;
   progress?: number;
+  /** Milliseconds the worker spent on the task (wall; CPU with the timeline on). */
+  ms?: number;
+  cpu?: number;
   result?: unknown;
   error?: { name: string; message: string };
 }
@@ -163,12 +167,16 @@ export async function runPool<K>(
       running.set(id, 0);
       current.set(worker, id);
       const t = tasks[id];
+      timeline('task-start', { worker: workers.indexOf(worker), key: t.key, kind: t.kind ?? 'simulate' });
       worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
     };
     const entry = workerEntry();
+    timeline('pool-start', { tasks: tasks.length, size });
     for (let w = 0; w < size; w++) {
+      timeline('worker-start', { worker: w });
       const worker = new Worker(entry.file, { workerData: entry.workerData });
       workers.push(worker);
+      worker.once('online', () => timeline('worker-online', { worker: w }));
       worker.on('message', (msg: WorkerMessage) => {
         if (msg.progress !== undefined) {
           if (running.has(msg.id)) {
@@ -179,6 +187,7 @@ export async function runPool<K>(
         }
         running.delete(msg.id);
         current.delete(worker);
+        timeline('task-end', { worker: workers.indexOf(worker), key: tasks[msg.id].key, ms: msg.ms, cpu: msg.cpu });
         if (msg.error) failed ??= rebuildError(msg.error);
         else {
           try {
@@ -202,7 +211,10 @@ export async function runPool<K>(
       });
       dispatch(worker);
     }
-  }).finally(() => Promise.all(workers.map((w) => w.terminate())));
+  }).finally(() => {
+    timeline('pool-end');
+    return Promise.all(workers.map((w) => w.terminate()));
+  });
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   parseReplications,
 } from '../options.ts';
 import { startRun } from '../versions.ts';
+import { timeline } from '../timeline.ts';
 import { printJson } from '../output.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
@@ -236,6 +237,7 @@ export function compareCommand(): Command {
     )
     .action(
       action(async (o: Opts, self: Command) => {
+        timeline('phase', { name: 'action' });
         const runMeta = startRun();
         const out = o.out ?? outDirFor(o, self);
         const tEnd = o.tEnd ?? 0; // resolved below when 0
@@ -292,7 +294,9 @@ export function compareCommand(): Command {
         const cache = { resumed: ran.resumed };
         const meta = { ...runMeta(), resumedCells: cache.resumed };
         const previous = previousReport(out);
+        timeline('phase', { name: 'report' });
         const files = await writeComparisonReport(out, result, meta);
+        timeline('phase', { name: 'end' });
         const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
         if (o.json) {
           printJson({
