@@ -84,8 +84,10 @@ export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K>
 export type PoolValue = SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult | ReplicationPart[];
 
 export interface PoolOptions {
-  /** Worker threads (default: the machine's cores, at most the number of tasks). */
+  /** Worker threads (default: the machine's cores, at most the number of tasks); ignored with `pool`. */
   readonly threads?: number;
+  /** An open pool to run on (kept open), instead of a pool of the call's own. */
+  readonly pool?: WorkerPool;
   /** Progress over the whole pool in cost units (finished + running fractions), with a label "k/m done". */
   readonly onProgress?: (done: number, total: number, label: string) => void;
 }
@@ -114,6 +116,7 @@ function rebuildError(e: { name: string; message: string }): Error {
   return new SupermarketError(`a simulation or solve failed in a worker thread: ${e.message}`);
 }
 
+/** What a worker answers: a task's progress, its result or its error. */
 interface WorkerMessage {
   id: number;
   progress?: number;
@@ -124,10 +127,198 @@ interface WorkerMessage {
   error?: { name: string; message: string };
 }
 
+/** The batch a pool is running: how its workers' messages and losses are handled. */
+interface Batch {
+  message(worker: Worker, msg: WorkerMessage): void;
+  lost(worker: Worker, error: Error): void;
+  /** Gives an idle worker (e.g. one started during the batch) a task, if any is left. */
+  dispatch(worker: Worker): void;
+}
+
 /**
- * Runs every task on the pool; `onResult` is called as each finishes (store it there, so nothing finished is lost).
- * Tasks start largest cost first (ties: given order), which shortens the tail of the run; the order never changes a
- * result. @throws the first task error (typed as in the library), or an error thrown by `onResult`.
+ * Worker threads that live across several batches of tasks (`run`), so a command with phases (`compare`: the models'
+ * solves, the simulations, the confirmatory reruns) starts its workers and loads their modules once. Workers start on
+ * `warm` or the first `run` (at most `threads`, at most the batch's tasks); a worker keeps the modules its tasks
+ * loaded (the solvers, the figure renderer) for the next batch. Idle workers do not keep the process alive; `close`
+ * ends them (`withPool` does so on return, on error and on Ctrl-C). One batch at a time.
+ */
+export class WorkerPool {
+  readonly threads: number;
+  private readonly workers: Worker[] = [];
+  private batch: Batch | undefined;
+  private closed = false;
+  private started = 0;
+
+  /** @param threads worker threads (default: the machine's cores); at least 1. */
+  constructor(threads?: number) {
+    this.threads = Math.max(1, Math.floor(threads ?? defaultThreads()));
+  }
+
+  /** Workers alive now. */
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /**
+   * Starts workers up to `count` (default and at most `threads`) now, so they load their modules while this thread
+   * does other work.
+   */
+  warm(count = this.threads): void {
+    if (this.closed) throw new SupermarketError('the worker pool is closed');
+    while (this.workers.length < Math.min(count, this.threads)) this.spawn();
+  }
+
+  private spawn(): Worker {
+    const entry = workerEntry();
+    const label = this.started++;
+    timeline('worker-start', { worker: label });
+    const worker = new Worker(entry.file, { workerData: entry.workerData });
+    if (!this.batch) worker.unref();
+    this.workers.push(worker);
+    worker.once('online', () => timeline('worker-online', { worker: label }));
+    worker.on('message', (msg: WorkerMessage) => this.batch?.message(worker, msg));
+    const lose = (error: Error) => {
+      const i = this.workers.indexOf(worker);
+      if (i < 0) return;
+      this.workers.splice(i, 1);
+      this.batch?.lost(worker, error);
+    };
+    worker.on('error', lose);
+    worker.on('exit', (code) => {
+      if (!this.closed) lose(new SupermarketError(`a worker thread stopped (exit code ${code})`));
+    });
+    if (this.batch) this.batch.dispatch(worker);
+    return worker;
+  }
+
+  /**
+   * Runs every task on the pool's workers; `onResult` is called as each finishes (store it there, so nothing finished
+   * is lost). Tasks start largest cost first (ties: given order), which shortens the tail of the batch; the order
+   * never changes a result. After the first error no task starts; the running ones finish (and are handed to
+   * `onResult`), then the batch rejects; the pool stays usable (a lost worker is replaced by the next batch).
+   * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
+   */
+  async run<K>(
+    tasks: readonly PoolTask<K>[],
+    onResult: (key: K, result: PoolValue, task: PoolTask<K>) => void,
+    options: Pick<PoolOptions, 'onProgress'> = {},
+  ): Promise<void> {
+    if (this.closed) throw new SupermarketError('the worker pool is closed');
+    if (this.batch) throw new SupermarketError('the worker pool is running another batch');
+    if (tasks.length === 0) return;
+    const cost = tasks.map((t) => (t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1));
+    const order = tasks.map((_, i) => i).sort((a, b) => cost[b] - cost[a] || a - b);
+    const total = cost.reduce((s, c) => s + c, 0);
+    const running = new Map<number, number>(); // task id → fraction reported
+    const current = new Map<Worker, number>(); // worker → task id it runs
+    let finishedCost = 0;
+    let finished = 0;
+    let next = 0;
+    let failed: Error | undefined;
+    const report = () => {
+      if (!options.onProgress) return;
+      let partial = 0;
+      for (const [id, f] of running) partial += f * cost[id];
+      options.onProgress(finishedCost + partial, total, `${finished}/${tasks.length} done`);
+    };
+    timeline('pool-start', { tasks: tasks.length, size: Math.min(this.threads, Math.max(this.workers.length, tasks.length)) });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const settle = () => {
+          if (running.size > 0) return;
+          if (failed) reject(failed);
+          else if (finished === tasks.length) resolve();
+          else if (this.workers.length === 0) reject(new SupermarketError('the worker pool has no worker left'));
+        };
+        const dispatch = (worker: Worker) => {
+          if (failed || next >= order.length) {
+            settle();
+            return;
+          }
+          const id = order[next++];
+          running.set(id, 0);
+          current.set(worker, id);
+          const t = tasks[id];
+          timeline('task-start', { worker: this.workers.indexOf(worker), key: t.key, kind: t.kind ?? 'simulate' });
+          worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
+        };
+        this.batch = {
+          dispatch,
+          message: (worker, msg) => {
+            if (current.get(worker) !== msg.id) return; // not this batch's task
+            if (msg.progress !== undefined) {
+              running.set(msg.id, msg.progress);
+              report();
+              return;
+            }
+            running.delete(msg.id);
+            current.delete(worker);
+            timeline('task-end', { worker: this.workers.indexOf(worker), key: tasks[msg.id].key, ms: msg.ms, cpu: msg.cpu });
+            if (msg.error) failed ??= rebuildError(msg.error);
+            else {
+              try {
+                onResult(tasks[msg.id].key, msg.result as PoolValue, tasks[msg.id]);
+                finished++;
+                finishedCost += cost[msg.id];
+                report();
+              } catch (error) {
+                failed ??= error as Error;
+              }
+            }
+            dispatch(worker);
+          },
+          lost: (worker, error) => {
+            // the task this worker ran is lost with it; the running others finish (and are stored), then the batch rejects
+            failed ??= error;
+            const id = current.get(worker);
+            if (id !== undefined) running.delete(id);
+            current.delete(worker);
+            settle();
+          },
+        };
+        for (const worker of this.workers) worker.ref();
+        const idle = [...this.workers];
+        this.warm(tasks.length); // new workers take their first task as they start
+        for (const worker of idle) dispatch(worker);
+      });
+    } finally {
+      this.batch = undefined;
+      for (const worker of this.workers) worker.unref();
+      timeline('pool-end');
+    }
+  }
+
+  /** Ends every worker (idempotent); the pool takes no batch after. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/**
+ * Opens a pool of `threads` workers (default: the machine's cores), runs `fn` with it and closes the pool when `fn`
+ * returns or throws, or on Ctrl-C (then the process ends with 130, as a shell expects, unless a command's own SIGINT
+ * handler, registered before, ended it already).
+ */
+export async function withPool<T>(threads: number | undefined, fn: (pool: WorkerPool) => Promise<T>): Promise<T> {
+  const pool = new WorkerPool(threads);
+  const onInterrupt = () => {
+    void pool.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await fn(pool);
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    await pool.close();
+  }
+}
+
+/**
+ * Runs every task on a pool: `options.pool` when given (left open), else a pool of its own of `options.threads`
+ * workers (at most the number of tasks), closed at the end. See `WorkerPool.run`.
+ * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
  */
 export async function runPool<K>(
   tasks: readonly PoolTask<K>[],
@@ -135,86 +326,9 @@ export async function runPool<K>(
   options: PoolOptions = {},
 ): Promise<void> {
   if (tasks.length === 0) return;
-  const size = Math.max(1, Math.min(options.threads ?? defaultThreads(), tasks.length));
-  const cost = tasks.map((t) => (t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1));
-  const order = tasks.map((_, i) => i).sort((a, b) => cost[b] - cost[a] || a - b);
-  const total = cost.reduce((s, c) => s + c, 0);
-  const running = new Map<number, number>(); // task id → fraction reported
-  let finishedCost = 0;
-  let finished = 0;
-  let next = 0;
-  let failed: Error | undefined;
-  const workers: Worker[] = [];
-  const report = () => {
-    if (!options.onProgress) return;
-    let partial = 0;
-    for (const [id, f] of running) partial += f * cost[id];
-    options.onProgress(finishedCost + partial, total, `${finished}/${tasks.length} done`);
-  };
-  await new Promise<void>((resolve, reject) => {
-    const current = new Map<Worker, number>(); // worker → task id it runs
-    const settle = () => {
-      if (running.size > 0) return;
-      if (failed) reject(failed);
-      else if (finished === tasks.length) resolve();
-    };
-    const dispatch = (worker: Worker) => {
-      if (failed || next >= order.length) {
-        settle();
-        return;
-      }
-      const id = order[next++];
-      running.set(id, 0);
-      current.set(worker, id);
-      const t = tasks[id];
-      timeline('task-start', { worker: workers.indexOf(worker), key: t.key, kind: t.kind ?? 'simulate' });
-      worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
-    };
-    const entry = workerEntry();
-    timeline('pool-start', { tasks: tasks.length, size });
-    for (let w = 0; w < size; w++) {
-      timeline('worker-start', { worker: w });
-      const worker = new Worker(entry.file, { workerData: entry.workerData });
-      workers.push(worker);
-      worker.once('online', () => timeline('worker-online', { worker: w }));
-      worker.on('message', (msg: WorkerMessage) => {
-        if (msg.progress !== undefined) {
-          if (running.has(msg.id)) {
-            running.set(msg.id, msg.progress);
-            report();
-          }
-          return;
-        }
-        running.delete(msg.id);
-        current.delete(worker);
-        timeline('task-end', { worker: workers.indexOf(worker), key: tasks[msg.id].key, ms: msg.ms, cpu: msg.cpu });
-        if (msg.error) failed ??= rebuildError(msg.error);
-        else {
-          try {
-            onResult(tasks[msg.id].key, msg.result as PoolValue, tasks[msg.id]);
-            finished++;
-            finishedCost += cost[msg.id];
-            report();
-          } catch (error) {
-            failed ??= error as Error;
-          }
-        }
-        dispatch(worker);
-      });
-      worker.on('error', (error) => {
-        // the task this worker ran is lost with it; the running others finish (and are stored), then the pool rejects
-        failed ??= error;
-        const id = current.get(worker);
-        if (id !== undefined) running.delete(id);
-        current.delete(worker);
-        settle();
-      });
-      dispatch(worker);
-    }
-  }).finally(() => {
-    timeline('pool-end');
-    return Promise.all(workers.map((w) => w.terminate()));
-  });
+  if (options.pool) return options.pool.run(tasks, onResult, options);
+  const threads = Math.min(options.threads ?? defaultThreads(), tasks.length);
+  await withPool(threads, (pool) => pool.run(tasks, onResult, options));
 }
 
 /**
@@ -257,33 +371,36 @@ export async function simulateOnPool(
     replications: 1,
     warmupTime: plan.warmupTime,
   });
-  while (collector.wantsMore()) {
-    const first = collector.count;
-    const count = Math.max(plan.minUnits - first, Math.min(threads, collector.budgetLeft()));
-    const parts: ReplicationPart[] = new Array(count);
-    const before = collector.events;
-    await runPool(
-      Array.from({ length: count }, (_, k) => ({
-        key: k,
-        kind: 'replications' as const,
-        model,
-        options: rest,
-        first: first + k,
-        count: 1,
-        cost: unitCost,
-      })),
-      (k, value) => (parts[k] = (value as ReplicationPart[])[0]),
-      {
-        threads,
-        ...(report
-          ? { onProgress: (done: number, total: number) => report(before + done, Math.max(plan.totalEstimate, before + total)) }
-          : {}),
-      },
-    );
-    for (const part of parts) {
-      if (!collector.wantsMore()) break;
-      collector.add(part);
+  // one pool for every round: its workers start (and load the simulator) once
+  await withPool(threads, async (workers) => {
+    while (collector.wantsMore()) {
+      const first = collector.count;
+      const count = Math.max(plan.minUnits - first, Math.min(threads, collector.budgetLeft()));
+      const parts: ReplicationPart[] = new Array(count);
+      const before = collector.events;
+      await runPool(
+        Array.from({ length: count }, (_, k) => ({
+          key: k,
+          kind: 'replications' as const,
+          model,
+          options: rest,
+          first: first + k,
+          count: 1,
+          cost: unitCost,
+        })),
+        (k, value) => (parts[k] = (value as ReplicationPart[])[0]),
+        {
+          pool: workers,
+          ...(report
+            ? { onProgress: (done: number, total: number) => report(before + done, Math.max(plan.totalEstimate, before + total)) }
+            : {}),
+        },
+      );
+      for (const part of parts) {
+        if (!collector.wantsMore()) break;
+        collector.add(part);
+      }
     }
-  }
+  });
   return collector.result();
 }
