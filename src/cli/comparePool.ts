@@ -20,7 +20,7 @@ import {
 import { CellStore } from '../experiments/cellStore.ts';
 import type { ShardSpec } from '../experiments/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
-import { runPool, type PoolTask, type PoolValue, type PrepareTask } from './pool.ts';
+import { withPool, type PoolTask, type PoolValue, type PrepareTask, type WorkerPool } from './pool.ts';
 import { timeline } from './timeline.ts';
 import { startShard, type ShardSummary } from './sharding.ts';
 
@@ -49,7 +49,7 @@ function taskSettings(task: ComparisonTask, settings: unknown): unknown {
 const PREPARE_COST = 5e6;
 
 /** Solves every model of the sweep on the pool and joins them into the plan (`planFromPrepared`). */
-async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions) {
+async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions, pool: WorkerPool) {
   const models = sweepModels(config);
   const exactNs = config.exact?.ns.length ?? 0;
   const tasks: PrepareTask<number>[] = models.map((m, index) => ({
@@ -61,8 +61,7 @@ async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions) {
     cost: PREPARE_COST * (1 + exactNs) * (1 + m.lambda),
   }));
   const prepared: PreparedComparisonModel[] = new Array(models.length);
-  await runPool(tasks, (index, value) => (prepared[index] = value as PreparedComparisonModel), {
-    threads: o.threads,
+  await pool.run(tasks, (index, value) => (prepared[index] = value as PreparedComparisonModel), {
     onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `solving the models: ${label}`)),
   });
   return planFromPrepared(config, prepared);
@@ -70,14 +69,24 @@ async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions) {
 
 /**
  * Runs the sweep's simulations on the pool and assembles the comparison; with a shard, only the shard's part
- * (then `{ shardSummary }`). @throws as `runComparison`; pool errors pass through.
+ * (then `{ shardSummary }`). One pool of `o.threads` workers serves the three rounds (solves, simulations, reruns):
+ * its workers start once and keep their modules; it is closed at the end, on error and on Ctrl-C.
+ * @throws as `runComparison`; pool errors pass through.
  */
 export async function runComparisonOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
 ): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
+  return withPool(o.threads, (pool) => compareOnPool(config, o, pool));
+}
+
+async function compareOnPool(
+  config: ComparisonConfig,
+  o: ComparePoolOptions,
+  pool: WorkerPool,
+): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
   timeline('phase', { name: 'prepare' });
-  const plan = await planOnPool(config, o);
+  const plan = await planOnPool(config, o, pool);
   timeline('phase', { name: 'simulations' });
   const shard = o.shard
     ? startShard(
@@ -103,7 +112,7 @@ export async function runComparisonOnPool(
           };
     store.put(key, taskSettings(t, o.settings), value);
   };
-  await runPool(todo, keep, { threads: o.threads, onProgress: o.onProgress });
+  await pool.run(todo, keep, { onProgress: o.onProgress });
   if (shard) {
     shard.finish();
     return { shardSummary: shard.summary(store.written, resumed) };
@@ -123,8 +132,7 @@ export async function runComparisonOnPool(
   let result = assemble((task) => reruns.push(task));
   if (reruns.length > 0) {
     timeline('phase', { name: 'reruns' });
-    await runPool(reruns, keep, {
-      threads: o.threads,
+    await pool.run(reruns, keep, {
       onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `confirmatory reruns: ${label}`)),
     });
     timeline('phase', { name: 'assemble again' });
