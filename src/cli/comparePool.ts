@@ -20,7 +20,8 @@ import {
 import { CellStore } from '../experiments/cellStore.ts';
 import type { ShardSpec } from '../experiments/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
-import { withPool, type PoolTask, type PoolValue, type PrepareTask, type WorkerPool } from './pool.ts';
+import type { WriteReportOptions } from '../report/index.ts';
+import { withPool, type FigureTask, type PoolTask, type PoolValue, type PrepareTask, type WorkerPool } from './pool.ts';
 import { timeline } from './timeline.ts';
 import { startShard, type ShardSummary } from './sharding.ts';
 
@@ -35,6 +36,8 @@ export interface ComparePoolOptions {
   readonly cmd: Command;
   readonly out: string;
   readonly onProgress?: (done: number, total: number, label: string) => void;
+  /** An open pool to run on (kept open, e.g. to render the report's figures after); default: one of `threads` workers. */
+  readonly pool?: WorkerPool;
 }
 
 /** Settings a stored task is checked by: the sweep's; a trajectory adds its own options (times, n, seed, …). */
@@ -77,7 +80,24 @@ export async function runComparisonOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
 ): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
+  if (o.pool) return compareOnPool(config, o, o.pool);
   return withPool(o.threads, (pool) => compareOnPool(config, o, pool));
+}
+
+/**
+ * `WriteReportOptions.writeFigures` on the pool: each figure rendered and written by a worker (largest spec first;
+ * the worker may have loaded the renderer while it waited for the last simulations), paths in figure order.
+ */
+export function figuresOnPool(pool: WorkerPool): NonNullable<WriteReportOptions['writeFigures']> {
+  return async (outDir, figures) => {
+    const written: string[][] = new Array(figures.length);
+    const tasks: FigureTask<number>[] = figures.map((f, i) => {
+      const figure = { name: f.name, spec: f.spec, rows: f.rows };
+      return { key: i, kind: 'figure', outDir, figure, cost: JSON.stringify(figure.spec).length };
+    });
+    await pool.run(tasks, (i, paths) => (written[i] = paths as string[]));
+    return written.flat();
+  };
 }
 
 async function compareOnPool(
@@ -112,7 +132,7 @@ async function compareOnPool(
           };
     store.put(key, taskSettings(t, o.settings), value);
   };
-  await pool.run(todo, keep, { onProgress: o.onProgress });
+  await pool.run(todo, keep, { onProgress: o.onProgress, preloadWhenIdle: 'renderer' });
   if (shard) {
     shard.finish();
     return { shardSummary: shard.summary(store.written, resumed) };
@@ -133,6 +153,7 @@ async function compareOnPool(
   if (reruns.length > 0) {
     timeline('phase', { name: 'reruns' });
     await pool.run(reruns, keep, {
+      preloadWhenIdle: 'renderer',
       onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `confirmatory reruns: ${label}`)),
     });
     timeline('phase', { name: 'assemble again' });

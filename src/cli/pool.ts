@@ -13,6 +13,7 @@ import { InvalidModelError, SolverError, SupermarketError, UnstableModelError } 
 import type { ComparisonConfig, PreparedComparisonModel } from '../compare/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
+import type { FigureFiles } from '../report/writeFigure.ts';
 import {
   expectedEvents,
   planSimulation,
@@ -76,12 +77,33 @@ export interface ReplicationsTask<K> {
   readonly cost?: number;
 }
 
-export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K> | PopulationTask<K> | ReplicationsTask<K>;
+/** A report figure to render and write (`writeFigureFiles(outDir, figure)`), for the pool. */
+export interface FigureTask<K> {
+  readonly key: K;
+  readonly kind: 'figure';
+  readonly outDir: string;
+  readonly figure: FigureFiles;
+  readonly cost?: number;
+}
+
+export type PoolTask<K> =
+  | SimulationTask<K>
+  | TrajectoryTask<K>
+  | PrepareTask<K>
+  | PopulationTask<K>
+  | ReplicationsTask<K>
+  | FigureTask<K>;
 /**
  * What a task gives back: `simulate`'s, `simulateTrajectory`'s, `prepareComparisonModel`'s, `simulatePopulation`'s
- * result, or `runReplications`'s parts.
+ * result, `runReplications`'s parts, or the paths `writeFigureFiles` wrote.
  */
-export type PoolValue = SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult | ReplicationPart[];
+export type PoolValue =
+  | SimulationResult
+  | TrajectoryResult
+  | PreparedComparisonModel
+  | PopulationSimulationResult
+  | ReplicationPart[]
+  | string[];
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores, at most the number of tasks); ignored with `pool`. */
@@ -90,6 +112,11 @@ export interface PoolOptions {
   readonly pool?: WorkerPool;
   /** Progress over the whole pool in cost units (finished + running fractions), with a label "k/m done". */
   readonly onProgress?: (done: number, total: number, label: string) => void;
+  /**
+   * Modules a worker loads once it has no task left in the batch (the tail, while the others finish), ahead of the
+   * next batch: the solvers of 'prepare' tasks or the figure renderer. The batch does not wait for it.
+   */
+  readonly preloadWhenIdle?: 'solvers' | 'renderer';
 }
 
 /** Default thread count: the machine's cores. */
@@ -148,6 +175,7 @@ export class WorkerPool {
   private batch: Batch | undefined;
   private closed = false;
   private started = 0;
+  private readonly preloaded = new WeakMap<Worker, Set<string>>();
 
   /** @param threads worker threads (default: the machine's cores); at least 1. */
   constructor(threads?: number) {
@@ -201,7 +229,7 @@ export class WorkerPool {
   async run<K>(
     tasks: readonly PoolTask<K>[],
     onResult: (key: K, result: PoolValue, task: PoolTask<K>) => void,
-    options: Pick<PoolOptions, 'onProgress'> = {},
+    options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle'> = {},
   ): Promise<void> {
     if (this.closed) throw new SupermarketError('the worker pool is closed');
     if (this.batch) throw new SupermarketError('the worker pool is running another batch');
@@ -232,6 +260,7 @@ export class WorkerPool {
         };
         const dispatch = (worker: Worker) => {
           if (failed || next >= order.length) {
+            if (!failed && options.preloadWhenIdle) this.preload(worker, options.preloadWhenIdle);
             settle();
             return;
           }
@@ -286,6 +315,16 @@ export class WorkerPool {
       for (const worker of this.workers) worker.unref();
       timeline('pool-end');
     }
+  }
+
+  /** Has `worker` load `modules` (once per worker); its answer (id −1) belongs to no batch. */
+  private preload(worker: Worker, modules: NonNullable<PoolOptions['preloadWhenIdle']>): void {
+    const loaded = this.preloaded.get(worker) ?? new Set();
+    if (loaded.has(modules)) return;
+    loaded.add(modules);
+    this.preloaded.set(worker, loaded);
+    timeline('preload', { worker: this.workers.indexOf(worker), modules });
+    worker.postMessage({ id: -1, kind: 'preload', modules });
   }
 
   /** Ends every worker (idempotent); the pool takes no batch after. */

@@ -1,12 +1,15 @@
 /**
  * Worker thread of the pool (src/cli/pool.ts): receives { id, kind, model, options } messages and runs `simulate`
  * (kind 'simulate'), `runReplications` (kind 'replications', with first and count), `simulateTrajectory` (kind 'trajectory') or `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
- * `prepareComparisonModel` (loaded on first use, so simulation workers stay light); answers { id, result } or
+ * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (the solvers and
+ * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
+ * them ahead, e.g. while the worker would idle); answers { id, result } or
  * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s).
  */
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import type { ComparisonConfig } from '../../compare/index.ts';
+import type { FigureFiles } from '../../report/writeFigure.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import type { PopulationModel } from '../../model/population/parse.ts';
 import {
@@ -24,13 +27,17 @@ import { threadCpuMs, timeline, timelineOn } from '../timeline.ts';
 
 interface Task {
   id: number;
-  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications';
+  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications' | 'figure' | 'preload';
   model: SupermarketModel | PopulationModel;
   options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions | PopulationSimulationOptions;
   config: ComparisonConfig;
   index: number;
   first: number;
   count: number;
+  outDir: string;
+  figure: FigureFiles;
+  /** What a 'preload' loads ahead of its tasks: the solvers of 'prepare' or the figure renderer. */
+  modules: 'solvers' | 'renderer';
 }
 
 timeline('worker-ready');
@@ -42,6 +49,17 @@ parentPort!.on('message', async (task: Task) => {
   const ms = () => performance.now() - t0;
   const cpu = () => (timelineOn() ? threadCpuMs() - cpu0 : undefined);
   try {
+    if (task.kind === 'preload') {
+      if (task.modules === 'renderer') await (await import('../../report/render.ts')).loadRenderer();
+      else await import('../../compare/comparison.ts');
+      parentPort!.postMessage({ id: task.id, result: null, ms: ms(), cpu: cpu() });
+      return;
+    }
+    if (task.kind === 'figure') {
+      const { writeFigureFiles } = await import('../../report/writeFigure.ts');
+      parentPort!.postMessage({ id: task.id, result: await writeFigureFiles(task.outDir, task.figure), ms: ms(), cpu: cpu() });
+      return;
+    }
     if (task.kind === 'prepare') {
       const { prepareComparisonModel } = await import('../../compare/comparison.ts');
       parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index), ms: ms(), cpu: cpu() });
