@@ -51,8 +51,17 @@ function taskSettings(task: ComparisonTask, settings: unknown): unknown {
  */
 const PREPARE_COST = 5e6;
 
-/** Solves every model of the sweep on the pool and joins them into the plan (`planFromPrepared`). */
-async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions, pool: WorkerPool) {
+/**
+ * Solves every model of the sweep on the pool and joins them into the plan (`planFromPrepared`). With `follow`, each
+ * model's simulations (the tasks of its own plan that `follow.todo` keeps) join the same batch as soon as the model is
+ * solved, so no worker waits for the slowest solve; `follow.keep` stores each. @returns the plan of the whole sweep.
+ */
+async function planOnPool(
+  config: ComparisonConfig,
+  o: ComparePoolOptions,
+  pool: WorkerPool,
+  follow?: { todo: (tasks: readonly ComparisonTask[]) => ComparisonTask[]; keep: (key: string, result: PoolValue, task: PoolTask<string>) => void },
+) {
   const models = sweepModels(config);
   const exactNs = config.exact?.ns.length ?? 0;
   const tasks: PrepareTask<number>[] = models.map((m, index) => ({
@@ -64,9 +73,22 @@ async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions, pool:
     cost: PREPARE_COST * (1 + exactNs) * (1 + m.lambda),
   }));
   const prepared: PreparedComparisonModel[] = new Array(models.length);
-  await pool.run(tasks, (index, value) => (prepared[index] = value as PreparedComparisonModel), {
-    onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `solving the models: ${label}`)),
-  });
+  await pool.run<number | string>(
+    tasks,
+    (key, value, task, more) => {
+      if (task.kind !== 'prepare') return follow!.keep(key as string, value, task as PoolTask<string>);
+      const model = value as PreparedComparisonModel;
+      prepared[key as number] = model;
+      // the model's own plan lists exactly its tasks of the sweep's plan (keys, seeds and options from the model alone)
+      if (follow) more(follow.todo(planFromPrepared(config, [model]).tasks));
+    },
+    {
+      ...(follow ? { preloadWhenIdle: 'renderer' as const } : {}),
+      onProgress:
+        o.onProgress &&
+        ((done, total, label) => o.onProgress!(done, total, follow ? label : `solving the models: ${label}`)),
+    },
+  );
   return planFromPrepared(config, prepared);
 }
 
@@ -105,21 +127,9 @@ async function compareOnPool(
   o: ComparePoolOptions,
   pool: WorkerPool,
 ): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
-  timeline('phase', { name: 'prepare' });
-  const plan = await planOnPool(config, o, pool);
-  timeline('phase', { name: 'simulations' });
-  const shard = o.shard
-    ? startShard(
-        o.shard,
-        o.cmd,
-        o.out,
-        plan.tasks.map((t) => ({ key: t.key, cost: t.cost, settings: taskSettings(t, o.settings) })),
-      )
-    : undefined;
-  const store = new CellStore<unknown>(shard ? shard.cellsDir : o.dir, { fresh: o.fresh });
-  const mine = plan.tasks.filter((t) => !shard || shard.mine.has(t.key));
-  const todo = mine.filter((t) => store.get(t.key, taskSettings(t, o.settings)) === undefined);
-  const resumed = store.resumed;
+  // without a shard the simulations follow each model's solve in one batch; a shard needs the whole plan first
+  let store = o.shard ? undefined : new CellStore<unknown>(o.dir, { fresh: o.fresh });
+  const missing = (tasks: readonly ComparisonTask[]) => tasks.filter((t) => store!.get(t.key, taskSettings(t, o.settings)) === undefined);
   const keep = (key: string, result: PoolValue, task: PoolTask<string>) => {
     const t = task as ComparisonTask;
     const value =
@@ -130,13 +140,26 @@ async function compareOnPool(
             seed: t.options.seed,
             simulation: cellSimulation(result as SimulationResult, t.options.replications ?? config.replications),
           };
-    store.put(key, taskSettings(t, o.settings), value);
+    store!.put(key, taskSettings(t, o.settings), value);
   };
-  await pool.run(todo, keep, { onProgress: o.onProgress, preloadWhenIdle: 'renderer' });
-  if (shard) {
+  timeline('phase', { name: store ? 'prepare + simulations' : 'prepare' });
+  const plan = await planOnPool(config, o, pool, store ? { todo: missing, keep } : undefined);
+  if (o.shard) {
+    timeline('phase', { name: 'simulations' });
+    const shard = startShard(
+      o.shard,
+      o.cmd,
+      o.out,
+      plan.tasks.map((t) => ({ key: t.key, cost: t.cost, settings: taskSettings(t, o.settings) })),
+    );
+    store = new CellStore<unknown>(shard.cellsDir, { fresh: o.fresh });
+    const todo = missing(plan.tasks.filter((t) => shard.mine.has(t.key)));
+    const resumed = store.resumed;
+    await pool.run(todo, keep, { onProgress: o.onProgress });
     shard.finish();
     return { shardSummary: shard.summary(store.written, resumed) };
   }
+  const resumed = store!.resumed;
   // every value from the store (as a resumed run reads it), never from this run's memory; a confirmatory rerun
   // ("<cell key>/confirm") is a simulate task with the sweep's settings
   const reader = new CellStore<never>(o.dir);

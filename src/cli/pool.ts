@@ -221,33 +221,46 @@ export class WorkerPool {
 
   /**
    * Runs every task on the pool's workers; `onResult` is called as each finishes (store it there, so nothing finished
-   * is lost). Tasks start largest cost first (ties: given order), which shortens the tail of the batch; the order
-   * never changes a result. After the first error no task starts; the running ones finish (and are handed to
-   * `onResult`), then the batch rejects; the pool stays usable (a lost worker is replaced by the next batch).
+   * is lost) and may add tasks to the batch with `more` (e.g. the simulations of a model as soon as it is solved).
+   * Waiting tasks start largest cost first (ties: given order), which shortens the tail of the batch; the order never
+   * changes a result. After the first error no task starts; the running ones finish (and are handed to `onResult`),
+   * then the batch rejects; the pool stays usable (a lost worker is replaced by the next batch).
    * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
    */
   async run<K>(
     tasks: readonly PoolTask<K>[],
-    onResult: (key: K, result: PoolValue, task: PoolTask<K>) => void,
+    onResult: (key: K, result: PoolValue, task: PoolTask<K>, more: (tasks: readonly PoolTask<K>[]) => void) => void,
     options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle'> = {},
   ): Promise<void> {
     if (this.closed) throw new SupermarketError('the worker pool is closed');
     if (this.batch) throw new SupermarketError('the worker pool is running another batch');
     if (tasks.length === 0) return;
-    const cost = tasks.map((t) => (t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1));
-    const order = tasks.map((_, i) => i).sort((a, b) => cost[b] - cost[a] || a - b);
-    const total = cost.reduce((s, c) => s + c, 0);
+    const all: PoolTask<K>[] = []; // task id → task
+    const cost: number[] = [];
+    const waiting: number[] = []; // ids not started, largest cost first
+    const idle = new Set<Worker>(); // workers that found no task waiting
+    let total = 0;
+    const add = (added: readonly PoolTask<K>[]) => {
+      for (const t of added) {
+        all.push(t);
+        const c = t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1;
+        cost.push(c);
+        total += c;
+        waiting.push(all.length - 1);
+      }
+      waiting.sort((a, b) => cost[b] - cost[a] || a - b);
+    };
+    add(tasks);
     const running = new Map<number, number>(); // task id → fraction reported
     const current = new Map<Worker, number>(); // worker → task id it runs
     let finishedCost = 0;
     let finished = 0;
-    let next = 0;
     let failed: Error | undefined;
     const report = () => {
       if (!options.onProgress) return;
       let partial = 0;
       for (const [id, f] of running) partial += f * cost[id];
-      options.onProgress(finishedCost + partial, total, `${finished}/${tasks.length} done`);
+      options.onProgress(finishedCost + partial, total, `${finished}/${all.length} done`);
     };
     timeline('pool-start', { tasks: tasks.length, size: Math.min(this.threads, Math.max(this.workers.length, tasks.length)) });
     try {
@@ -255,21 +268,29 @@ export class WorkerPool {
         const settle = () => {
           if (running.size > 0) return;
           if (failed) reject(failed);
-          else if (finished === tasks.length) resolve();
+          else if (finished === all.length) resolve();
           else if (this.workers.length === 0) reject(new SupermarketError('the worker pool has no worker left'));
         };
         const dispatch = (worker: Worker) => {
-          if (failed || next >= order.length) {
+          if (failed || waiting.length === 0) {
+            idle.add(worker);
             if (!failed && options.preloadWhenIdle) this.preload(worker, options.preloadWhenIdle);
             settle();
             return;
           }
-          const id = order[next++];
+          idle.delete(worker);
+          const id = waiting.shift()!;
+          const t = all[id];
           running.set(id, 0);
           current.set(worker, id);
-          const t = tasks[id];
           timeline('task-start', { worker: this.workers.indexOf(worker), key: t.key, kind: t.kind ?? 'simulate' });
           worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
+        };
+        // tasks added while the batch runs go to the idle workers first, then to new ones (up to `threads`)
+        const more = (added: readonly PoolTask<K>[]) => {
+          add(added);
+          for (const worker of [...idle]) if (waiting.length > 0) dispatch(worker);
+          this.warm(running.size + waiting.length);
         };
         this.batch = {
           dispatch,
@@ -282,11 +303,12 @@ export class WorkerPool {
             }
             running.delete(msg.id);
             current.delete(worker);
-            timeline('task-end', { worker: this.workers.indexOf(worker), key: tasks[msg.id].key, ms: msg.ms, cpu: msg.cpu });
+            const task = all[msg.id];
+            timeline('task-end', { worker: this.workers.indexOf(worker), key: task.key, ms: msg.ms, cpu: msg.cpu });
             if (msg.error) failed ??= rebuildError(msg.error);
             else {
               try {
-                onResult(tasks[msg.id].key, msg.result as PoolValue, tasks[msg.id]);
+                onResult(task.key, msg.result as PoolValue, task, more);
                 finished++;
                 finishedCost += cost[msg.id];
                 report();
@@ -302,13 +324,14 @@ export class WorkerPool {
             const id = current.get(worker);
             if (id !== undefined) running.delete(id);
             current.delete(worker);
+            idle.delete(worker);
             settle();
           },
         };
         for (const worker of this.workers) worker.ref();
-        const idle = [...this.workers];
+        const alive = [...this.workers];
         this.warm(tasks.length); // new workers take their first task as they start
-        for (const worker of idle) dispatch(worker);
+        for (const worker of alive) dispatch(worker);
       });
     } finally {
       this.batch = undefined;

@@ -46,10 +46,13 @@ export function loadRenderer(): Promise<[typeof import('vega'), typeof import('v
   return Promise.all([import('vega'), import('vega-lite'), import('@resvg/resvg-js')]);
 }
 
-/** Compiles and renders a vega-lite spec (data inline). PNG at 2× scale. */
+/** Compiles and renders a vega-lite spec (data inline). PNG at 2× scale. The same spec gives the same bytes. */
 export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure> {
   const [vega, { compile }, { Resvg }] = await loadRenderer();
   measureTextWithFont(vega);
+  // clip-path and gradient ids count from 1 in every figure, so its SVG does not depend on what was rendered before
+  // (in this thread or a worker's)
+  vega.resetSVGDefIds();
   const withFont = { ...spec, config: { font: FONT, ...(spec as { config?: object }).config } } as TopLevelSpec;
   const compiled = compile(withFont).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
