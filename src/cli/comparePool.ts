@@ -1,10 +1,12 @@
 /**
- * `compare` on the worker pool, in three rounds on `--threads` workers: the models of the sweep are solved
- * (`prepareComparisonModel`: limit, refined and second-order terms, exact small-n points, transients; longest first);
- * every simulation of the plan (cells and trajectories) runs and is stored at once in the cell store; the
- * confirmatory reruns of the cells rejected after Holm run and are stored too. `runComparison` assembles the report
- * from the stored values only, so the result is bit-identical whatever the thread count, the order of completion or the
- * number of shards (`--shard i/N` computes only its part and writes no report; `supermarket merge` joins them).
+ * `compare` on the worker pool, one pool of `--threads` workers for the whole command: the models of the sweep are
+ * solved (`prepareComparisonModel`: limit, refined and second-order terms, exact small-n points, transients; longest
+ * first) and each model's simulations (cells and trajectories) join the same batch as soon as it is solved, each
+ * stored at once in the cell store (with `--shard`, the whole plan comes first: the shard's part depends on it); the
+ * confirmatory reruns of the cells rejected after Holm run and are stored too; then the report's figures render on
+ * the same workers (`figuresOnPool`). `runComparison` assembles the report from the stored values only, so the result
+ * is bit-identical whatever the thread count, the order of completion or the number of shards (`--shard i/N` computes
+ * only its part and writes no report; `supermarket merge` joins them).
  */
 import type { Command } from 'commander';
 import {
@@ -60,7 +62,10 @@ async function planOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
   pool: WorkerPool,
-  follow?: { todo: (tasks: readonly ComparisonTask[]) => ComparisonTask[]; keep: (key: string, result: PoolValue, task: PoolTask<string>) => void },
+  follow?: {
+    todo: (tasks: readonly ComparisonTask[]) => ComparisonTask[];
+    keep: (key: string, result: PoolValue, task: PoolTask<string>) => void;
+  },
 ) {
   const models = sweepModels(config);
   const exactNs = config.exact?.ns.length ?? 0;
@@ -84,9 +89,7 @@ async function planOnPool(
     },
     {
       ...(follow ? { preloadWhenIdle: 'renderer' as const } : {}),
-      onProgress:
-        o.onProgress &&
-        ((done, total, label) => o.onProgress!(done, total, follow ? label : `solving the models: ${label}`)),
+      onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, follow ? label : `solving the models: ${label}`)),
     },
   );
   return planFromPrepared(config, prepared);
@@ -94,8 +97,8 @@ async function planOnPool(
 
 /**
  * Runs the sweep's simulations on the pool and assembles the comparison; with a shard, only the shard's part
- * (then `{ shardSummary }`). One pool of `o.threads` workers serves the three rounds (solves, simulations, reruns):
- * its workers start once and keep their modules; it is closed at the end, on error and on Ctrl-C.
+ * (then `{ shardSummary }`). One pool serves the solves, the simulations and the reruns: `o.pool` (left open), else one
+ * of `o.threads` workers, closed at the end, on error and on Ctrl-C; its workers start once and keep their modules.
  * @throws as `runComparison`; pool errors pass through.
  */
 export async function runComparisonOnPool(

@@ -1,11 +1,12 @@
 /**
  * The one worker pool of the CLI: independent work (the simulations of `compare`, `run`, `conjecture`, `simulate`,
- * `model --compare`, and the mean-field solves of each model of a `compare` sweep) runs on worker threads, one per core by default (`--threads N`). Results come back in
- * completion order through `onResult`; callers store each at once and assemble in their own (key) order, and every
- * seed derives from a cell's key, so results are bit-identical whatever the thread count or the order of completion.
- * Progress (and so the ETA) is over the whole pool: finished tasks plus the running ones' reported fractions,
- * weighted by each task's estimated cost. The first error stops the pool. The library stays pure: only the CLI
- * starts threads.
+ * `model --compare`, the mean-field solves of each model of a `compare` sweep and its report's figures) runs on worker
+ * threads, one per core by default (`--threads N`). A `WorkerPool` keeps its workers (and the modules they loaded)
+ * across the batches of a command; `runPool` is one batch on a pool of its own. Results come back in completion order
+ * through `onResult`; callers store each at once and assemble in their own (key) order, and every seed derives from a
+ * cell's key, so results are bit-identical whatever the thread count or the order of completion. Progress (and so the
+ * ETA) is over the whole batch: finished tasks plus the running ones' reported fractions, weighted by each task's
+ * estimated cost. The first error stops the batch. The library stays pure: only the CLI starts threads.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -86,24 +87,13 @@ export interface FigureTask<K> {
   readonly cost?: number;
 }
 
-export type PoolTask<K> =
-  | SimulationTask<K>
-  | TrajectoryTask<K>
-  | PrepareTask<K>
-  | PopulationTask<K>
-  | ReplicationsTask<K>
-  | FigureTask<K>;
+export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K> | PopulationTask<K> | ReplicationsTask<K> | FigureTask<K>;
 /**
  * What a task gives back: `simulate`'s, `simulateTrajectory`'s, `prepareComparisonModel`'s, `simulatePopulation`'s
  * result, `runReplications`'s parts, or the paths `writeFigureFiles` wrote.
  */
 export type PoolValue =
-  | SimulationResult
-  | TrajectoryResult
-  | PreparedComparisonModel
-  | PopulationSimulationResult
-  | ReplicationPart[]
-  | string[];
+  SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult | ReplicationPart[] | string[];
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores, at most the number of tasks); ignored with `pool`. */

@@ -353,11 +353,11 @@ export async function writeComparisonReport(
   return writeReportFolder(
     outDir,
     {
-    figures,
-    results: result,
-    metadata: { ...meta, config: result.config },
-    markdown: comparisonMarkdown(result, figures, meta),
-    title: result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
+      figures,
+      results: result,
+      metadata: { ...meta, config: result.config },
+      markdown: comparisonMarkdown(result, figures, meta),
+      title: result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
     },
     options,
   );
