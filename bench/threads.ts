@@ -104,6 +104,7 @@ function timelineSummary(file: string): string[] {
       batch.cpu += (e.cpu ?? 0) / 1000;
     }
     if (e.ev === 'pool-end' && batch) {
+      batch.tasks = e.tasks ?? batch.tasks; // with the tasks that joined the batch
       const span = (e.t - batch.start) / 1000;
       lines.push(
         `    batch ${[...batch.kinds].join('+')}: ${at(batch.start)}–${at(e.t)} s, ${batch.tasks} tasks on ${batch.size}, ` +

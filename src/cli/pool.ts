@@ -326,7 +326,7 @@ export class WorkerPool {
     } finally {
       this.batch = undefined;
       for (const worker of this.workers) worker.unref();
-      timeline('pool-end');
+      timeline('pool-end', { tasks: all.length });
     }
   }
 
