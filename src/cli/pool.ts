@@ -144,6 +144,11 @@ interface WorkerMessage {
   error?: { name: string; message: string };
 }
 
+/** 1 for a task whose result typically adds tasks to its batch (a model's solve: its simulations follow), else 0. */
+function unlocks(task: PoolTask<unknown>): number {
+  return task.kind === 'prepare' ? 1 : 0;
+}
+
 /** The batch a pool is running: how its workers' messages and losses are handled. */
 interface Batch {
   message(worker: Worker, msg: WorkerMessage): void;
@@ -212,8 +217,8 @@ export class WorkerPool {
   /**
    * Runs every task on the pool's workers; `onResult` is called as each finishes (store it there, so nothing finished
    * is lost) and may add tasks to the batch with `more` (e.g. the simulations of a model as soon as it is solved).
-   * Waiting tasks start largest cost first (ties: given order), which shortens the tail of the batch; the order never
-   * changes a result. After the first error no task starts; the running ones finish (and are handed to `onResult`),
+   * Waiting tasks start solves ('prepare', whose simulations follow) first, then largest cost first (ties: given
+   * order), which shortens the tail of the batch; the order never changes a result. After the first error no task starts; the running ones finish (and are handed to `onResult`),
    * then the batch rejects; the pool stays usable (a lost worker is replaced by the next batch).
    * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
    */
@@ -238,7 +243,7 @@ export class WorkerPool {
         total += c;
         waiting.push(all.length - 1);
       }
-      waiting.sort((a, b) => cost[b] - cost[a] || a - b);
+      waiting.sort((a, b) => unlocks(all[b]) - unlocks(all[a]) || cost[b] - cost[a] || a - b);
     };
     add(tasks);
     const running = new Map<number, number>(); // task id → fraction reported
