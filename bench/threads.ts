@@ -7,6 +7,8 @@
  * Otherwise a reduced preset: every λ, d, n and trajectory of `npm start`, smaller budgets (`--jobs`, `--replications`).
  * Run: `npm run bench:threads [-- --full] [-- --jobs 40000 --replications 4 --threads 2]` (builds first).
  * On a shared machine the wall times include waiting for a core: read the ratio with the load average it prints.
+ * Each run records its timeline (`SUPERMARKET_TIMELINE`, src/cli/timeline.ts); a summary follows its times: phases,
+ * pool batches (span, busy share, task CPU), workers started and their start-up CPU.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -27,18 +29,20 @@ const threads = arg('threads', 2);
 const full = process.argv.includes('--full');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-bench-threads-'));
 
-function run(k: number): { seconds: number; cpuSeconds: number; dir: string } {
+function run(k: number): { seconds: number; cpuSeconds: number; dir: string; timeline: string } {
   const dir = path.join(tmp, `threads-${k}`);
+  const timeline = path.join(tmp, `timeline-${k}.jsonl`);
   // the default preset is `compare` with no setting given (--out, --threads, --fresh, --no-progress change no number)
   const preset = full ? [] : ['--jobs', String(jobs), '--replications', String(replications), '--trajectory-replications', '2'];
   const cpu0 = childrenCpuSeconds();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [BIN, 'compare', ...preset, '--threads', String(k), '--out', dir, '--fresh', '--no-progress'], {
     encoding: 'utf8',
+    env: { ...process.env, SUPERMARKET_TIMELINE: timeline },
   });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`compare --threads ${k} failed: ${r.stderr}`);
-  return { seconds, cpuSeconds: childrenCpuSeconds() - cpu0, dir };
+  return { seconds, cpuSeconds: childrenCpuSeconds() - cpu0, dir, timeline };
 }
 
 /** User + system CPU seconds of every finished child so far (Linux; NaN elsewhere). */
@@ -58,6 +62,63 @@ function numbers(dir: string): string {
   return JSON.stringify(r, (k, v) => (k === 'wallSeconds' || k === 'eventsPerSecond' || k === 'seconds' ? undefined : v));
 }
 
+interface TimelineEvent {
+  t: number;
+  threadCpu: number;
+  ev: string;
+  name?: string;
+  tasks?: number;
+  size?: number;
+  ms?: number;
+  cpu?: number;
+}
+
+/**
+ * The run's timeline (src/cli/timeline.ts) in a few lines: when each phase of compare starts (s from the first
+ * event) and the main thread's CPU in it; per pool batch its span, tasks, workers and how busy they were (task wall
+ * time over span × workers); the workers started and the CPU they spent before their first task (loading modules).
+ */
+function timelineSummary(file: string): string[] {
+  const events: TimelineEvent[] = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .sort((a, b) => a.t - b.t);
+  const t0 = events[0].t;
+  const at = (t: number) => ((t - t0) / 1000).toFixed(1);
+  const phases = events.filter((e) => e.ev === 'phase');
+  const lines = [
+    '    phases (start s, main-thread CPU s): ' +
+      phases
+        .slice(0, -1)
+        .map((e, i) => `${e.name} ${at(e.t)} (${((phases[i + 1].threadCpu - e.threadCpu) / 1000).toFixed(1)})`)
+        .join(', ') +
+      (phases.length ? `, end ${at(phases[phases.length - 1].t)}` : ''),
+  ];
+  let batch: { start: number; tasks: number; size: number; busy: number; cpu: number; kinds: Set<string> } | undefined;
+  for (const e of events) {
+    if (e.ev === 'pool-start') batch = { start: e.t, tasks: e.tasks ?? 0, size: e.size ?? 1, busy: 0, cpu: 0, kinds: new Set() };
+    if (e.ev === 'task-start' && batch) batch.kinds.add((e as { kind?: string }).kind ?? '');
+    if (e.ev === 'task-end' && batch) {
+      batch.busy += (e.ms ?? 0) / 1000;
+      batch.cpu += (e.cpu ?? 0) / 1000;
+    }
+    if (e.ev === 'pool-end' && batch) {
+      batch.tasks = e.tasks ?? batch.tasks; // with the tasks that joined the batch
+      const span = (e.t - batch.start) / 1000;
+      lines.push(
+        `    batch ${[...batch.kinds].join('+')}: ${at(batch.start)}–${at(e.t)} s, ${batch.tasks} tasks on ${batch.size}, ` +
+          `busy ${((100 * batch.busy) / (span * batch.size)).toFixed(0)} %, task CPU ${batch.cpu.toFixed(1)} s`,
+      );
+      batch = undefined;
+    }
+  }
+  const started = events.filter((e) => e.ev === 'worker-start').length;
+  const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu / 1000);
+  lines.push(`    workers started: ${started}; CPU each before its first task: ${ready.map((c) => c.toFixed(2)).join(', ')} s`);
+  return lines;
+}
+
 const load0 = os.loadavg()[0];
 const one = run(1);
 const many = run(threads);
@@ -69,6 +130,8 @@ console.log(
     `${os.availableParallelism()} cores, load average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`,
 );
 console.log(`  --threads 1: ${one.seconds.toFixed(1)} s wall, ${one.cpuSeconds.toFixed(1)} s CPU`);
+for (const line of timelineSummary(one.timeline)) console.log(line);
 console.log(`  --threads ${threads}: ${many.seconds.toFixed(1)} s wall, ${many.cpuSeconds.toFixed(1)} s CPU`);
+for (const line of timelineSummary(many.timeline)) console.log(line);
 console.log(`  ratio ${(many.seconds / one.seconds).toFixed(3)} (target ≤ 0.6 on 2 cores); same report numbers: ${same ? 'yes' : 'NO'}`);
 if (!same) process.exitCode = 1;

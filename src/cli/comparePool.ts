@@ -1,10 +1,12 @@
 /**
- * `compare` on the worker pool, in three rounds on `--threads` workers: the models of the sweep are solved
- * (`prepareComparisonModel`: limit, refined and second-order terms, exact small-n points, transients; longest first);
- * every simulation of the plan (cells and trajectories) runs and is stored at once in the cell store; the
- * confirmatory reruns of the cells rejected after Holm run and are stored too. `runComparison` assembles the report
- * from the stored values only, so the result is bit-identical whatever the thread count, the order of completion or the
- * number of shards (`--shard i/N` computes only its part and writes no report; `supermarket merge` joins them).
+ * `compare` on the worker pool, one pool of `--threads` workers for the whole command: the models of the sweep are
+ * solved (`prepareComparisonModel`: limit, refined and second-order terms, exact small-n points, transients; longest
+ * first) and each model's simulations (cells and trajectories) join the same batch as soon as it is solved, each
+ * stored at once in the cell store (with `--shard`, the whole plan comes first: the shard's part depends on it); the
+ * confirmatory reruns of the cells rejected after Holm run and are stored too; then the report's figures render on
+ * the same workers (`figuresOnPool`). `runComparison` assembles the report from the stored values only, so the result
+ * is bit-identical whatever the thread count, the order of completion or the number of shards (`--shard i/N` computes
+ * only its part and writes no report; `supermarket merge` joins them).
  */
 import type { Command } from 'commander';
 import {
@@ -20,7 +22,9 @@ import {
 import { CellStore } from '../experiments/cellStore.ts';
 import type { ShardSpec } from '../experiments/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
-import { runPool, type PoolTask, type PoolValue, type PrepareTask } from './pool.ts';
+import type { WriteReportOptions } from '../report/index.ts';
+import { withPool, type FigureTask, type PoolTask, type PoolValue, type PrepareTask, type WorkerPool } from './pool.ts';
+import { timeline } from './timeline.ts';
 import { startShard, type ShardSummary } from './sharding.ts';
 
 export interface ComparePoolOptions {
@@ -34,6 +38,8 @@ export interface ComparePoolOptions {
   readonly cmd: Command;
   readonly out: string;
   readonly onProgress?: (done: number, total: number, label: string) => void;
+  /** An open pool to run on (kept open, e.g. to render the report's figures after); default: one of `threads` workers. */
+  readonly pool?: WorkerPool;
 }
 
 /** Settings a stored task is checked by: the sweep's; a trajectory adds its own options (times, n, seed, …). */
@@ -47,8 +53,20 @@ function taskSettings(task: ComparisonTask, settings: unknown): unknown {
  */
 const PREPARE_COST = 5e6;
 
-/** Solves every model of the sweep on the pool and joins them into the plan (`planFromPrepared`). */
-async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions) {
+/**
+ * Solves every model of the sweep on the pool and joins them into the plan (`planFromPrepared`). With `follow`, each
+ * model's simulations (the tasks of its own plan that `follow.todo` keeps) join the same batch as soon as the model is
+ * solved, so no worker waits for the slowest solve; `follow.keep` stores each. @returns the plan of the whole sweep.
+ */
+async function planOnPool(
+  config: ComparisonConfig,
+  o: ComparePoolOptions,
+  pool: WorkerPool,
+  follow?: {
+    todo: (tasks: readonly ComparisonTask[]) => ComparisonTask[];
+    keep: (key: string, result: PoolValue, task: PoolTask<string>) => void;
+  },
+) {
   const models = sweepModels(config);
   const exactNs = config.exact?.ns.length ?? 0;
   const tasks: PrepareTask<number>[] = models.map((m, index) => ({
@@ -60,34 +78,61 @@ async function planOnPool(config: ComparisonConfig, o: ComparePoolOptions) {
     cost: PREPARE_COST * (1 + exactNs) * (1 + m.lambda),
   }));
   const prepared: PreparedComparisonModel[] = new Array(models.length);
-  await runPool(tasks, (index, value) => (prepared[index] = value as PreparedComparisonModel), {
-    threads: o.threads,
-    onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `solving the models: ${label}`)),
-  });
+  await pool.run<number | string>(
+    tasks,
+    (key, value, task, more) => {
+      if (task.kind !== 'prepare') return follow!.keep(key as string, value, task as PoolTask<string>);
+      const model = value as PreparedComparisonModel;
+      prepared[key as number] = model;
+      // the model's own plan lists exactly its tasks of the sweep's plan (keys, seeds and options from the model alone)
+      if (follow) more(follow.todo(planFromPrepared(config, [model]).tasks));
+    },
+    {
+      ...(follow ? { preloadWhenIdle: 'renderer' as const } : {}),
+      onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, follow ? label : `solving the models: ${label}`)),
+    },
+  );
   return planFromPrepared(config, prepared);
 }
 
 /**
  * Runs the sweep's simulations on the pool and assembles the comparison; with a shard, only the shard's part
- * (then `{ shardSummary }`). @throws as `runComparison`; pool errors pass through.
+ * (then `{ shardSummary }`). One pool serves the solves, the simulations and the reruns: `o.pool` (left open), else one
+ * of `o.threads` workers, closed at the end, on error and on Ctrl-C; its workers start once and keep their modules.
+ * @throws as `runComparison`; pool errors pass through.
  */
 export async function runComparisonOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
 ): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
-  const plan = await planOnPool(config, o);
-  const shard = o.shard
-    ? startShard(
-        o.shard,
-        o.cmd,
-        o.out,
-        plan.tasks.map((t) => ({ key: t.key, cost: t.cost, settings: taskSettings(t, o.settings) })),
-      )
-    : undefined;
-  const store = new CellStore<unknown>(shard ? shard.cellsDir : o.dir, { fresh: o.fresh });
-  const mine = plan.tasks.filter((t) => !shard || shard.mine.has(t.key));
-  const todo = mine.filter((t) => store.get(t.key, taskSettings(t, o.settings)) === undefined);
-  const resumed = store.resumed;
+  if (o.pool) return compareOnPool(config, o, o.pool);
+  return withPool(o.threads, (pool) => compareOnPool(config, o, pool));
+}
+
+/**
+ * `WriteReportOptions.writeFigures` on the pool: each figure rendered and written by a worker (largest spec first;
+ * the worker may have loaded the renderer while it waited for the last simulations), paths in figure order.
+ */
+export function figuresOnPool(pool: WorkerPool): NonNullable<WriteReportOptions['writeFigures']> {
+  return async (outDir, figures) => {
+    const written: string[][] = new Array(figures.length);
+    const tasks: FigureTask<number>[] = figures.map((f, i) => {
+      const figure = { name: f.name, spec: f.spec, rows: f.rows };
+      return { key: i, kind: 'figure', outDir, figure, cost: JSON.stringify(figure.spec).length };
+    });
+    await pool.run(tasks, (i, paths) => (written[i] = paths as string[]));
+    return written.flat();
+  };
+}
+
+async function compareOnPool(
+  config: ComparisonConfig,
+  o: ComparePoolOptions,
+  pool: WorkerPool,
+): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
+  // without a shard the simulations follow each model's solve in one batch; a shard needs the whole plan first
+  let store = o.shard ? undefined : new CellStore<unknown>(o.dir, { fresh: o.fresh });
+  const missing = (tasks: readonly ComparisonTask[]) => tasks.filter((t) => store!.get(t.key, taskSettings(t, o.settings)) === undefined);
   const keep = (key: string, result: PoolValue, task: PoolTask<string>) => {
     const t = task as ComparisonTask;
     const value =
@@ -98,13 +143,26 @@ export async function runComparisonOnPool(
             seed: t.options.seed,
             simulation: cellSimulation(result as SimulationResult, t.options.replications ?? config.replications),
           };
-    store.put(key, taskSettings(t, o.settings), value);
+    store!.put(key, taskSettings(t, o.settings), value);
   };
-  await runPool(todo, keep, { threads: o.threads, onProgress: o.onProgress });
-  if (shard) {
+  timeline('phase', { name: store ? 'prepare + simulations' : 'prepare' });
+  const plan = await planOnPool(config, o, pool, store ? { todo: missing, keep } : undefined);
+  if (o.shard) {
+    timeline('phase', { name: 'simulations' });
+    const shard = startShard(
+      o.shard,
+      o.cmd,
+      o.out,
+      plan.tasks.map((t) => ({ key: t.key, cost: t.cost, settings: taskSettings(t, o.settings) })),
+    );
+    store = new CellStore<unknown>(shard.cellsDir, { fresh: o.fresh });
+    const todo = missing(plan.tasks.filter((t) => shard.mine.has(t.key)));
+    const resumed = store.resumed;
+    await pool.run(todo, keep, { onProgress: o.onProgress });
     shard.finish();
     return { shardSummary: shard.summary(store.written, resumed) };
   }
+  const resumed = store!.resumed;
   // every value from the store (as a resumed run reads it), never from this run's memory; a confirmatory rerun
   // ("<cell key>/confirm") is a simulate task with the sweep's settings
   const reader = new CellStore<never>(o.dir);
@@ -116,12 +174,15 @@ export async function runComparisonOnPool(
   const assemble = (deferRerun?: (task: ComparisonTask) => void) =>
     runComparison(config, { plan, cache: { get: read, put: () => {} }, trajectories: { get: read }, deferRerun });
   const reruns: ComparisonTask[] = [];
+  timeline('phase', { name: 'assemble' });
   let result = assemble((task) => reruns.push(task));
   if (reruns.length > 0) {
-    await runPool(reruns, keep, {
-      threads: o.threads,
+    timeline('phase', { name: 'reruns' });
+    await pool.run(reruns, keep, {
+      preloadWhenIdle: 'renderer',
       onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `confirmatory reruns: ${label}`)),
     });
+    timeline('phase', { name: 'assemble again' });
     result = assemble();
   }
   return { result, resumed };

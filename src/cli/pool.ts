@@ -1,11 +1,12 @@
 /**
  * The one worker pool of the CLI: independent work (the simulations of `compare`, `run`, `conjecture`, `simulate`,
- * `model --compare`, and the mean-field solves of each model of a `compare` sweep) runs on worker threads, one per core by default (`--threads N`). Results come back in
- * completion order through `onResult`; callers store each at once and assemble in their own (key) order, and every
- * seed derives from a cell's key, so results are bit-identical whatever the thread count or the order of completion.
- * Progress (and so the ETA) is over the whole pool: finished tasks plus the running ones' reported fractions,
- * weighted by each task's estimated cost. The first error stops the pool. The library stays pure: only the CLI
- * starts threads.
+ * `model --compare`, the mean-field solves of each model of a `compare` sweep and its report's figures) runs on worker
+ * threads, one per core by default (`--threads N`). A `WorkerPool` keeps its workers (and the modules they loaded)
+ * across the batches of a command; `runPool` is one batch on a pool of its own. Results come back in completion order
+ * through `onResult`; callers store each at once and assemble in their own (key) order, and every seed derives from a
+ * cell's key, so results are bit-identical whatever the thread count or the order of completion. Progress (and so the
+ * ETA) is over the whole batch: finished tasks plus the running ones' reported fractions, weighted by each task's
+ * estimated cost. The first error stops the batch. The library stays pure: only the CLI starts threads.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -13,6 +14,7 @@ import { InvalidModelError, SolverError, SupermarketError, UnstableModelError } 
 import type { ComparisonConfig, PreparedComparisonModel } from '../compare/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
+import type { FigureFiles } from '../report/writeFigure.ts';
 import {
   expectedEvents,
   planSimulation,
@@ -26,6 +28,7 @@ import {
   type TrajectoryOptions,
   type TrajectoryResult,
 } from '../sim/index.ts';
+import { timeline } from './timeline.ts';
 
 /** A simulation (`simulate`) for the pool. */
 export interface SimulationTask<K> {
@@ -75,18 +78,35 @@ export interface ReplicationsTask<K> {
   readonly cost?: number;
 }
 
-export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K> | PopulationTask<K> | ReplicationsTask<K>;
+/** A report figure to render and write (`writeFigureFiles(outDir, figure)`), for the pool. */
+export interface FigureTask<K> {
+  readonly key: K;
+  readonly kind: 'figure';
+  readonly outDir: string;
+  readonly figure: FigureFiles;
+  readonly cost?: number;
+}
+
+export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K> | PopulationTask<K> | ReplicationsTask<K> | FigureTask<K>;
 /**
  * What a task gives back: `simulate`'s, `simulateTrajectory`'s, `prepareComparisonModel`'s, `simulatePopulation`'s
- * result, or `runReplications`'s parts.
+ * result, `runReplications`'s parts, or the paths `writeFigureFiles` wrote.
  */
-export type PoolValue = SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult | ReplicationPart[];
+export type PoolValue =
+  SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult | ReplicationPart[] | string[];
 
 export interface PoolOptions {
-  /** Worker threads (default: the machine's cores, at most the number of tasks). */
+  /** Worker threads (default: the machine's cores, at most the number of tasks); ignored with `pool`. */
   readonly threads?: number;
+  /** An open pool to run on (kept open), instead of a pool of the call's own. */
+  readonly pool?: WorkerPool;
   /** Progress over the whole pool in cost units (finished + running fractions), with a label "k/m done". */
   readonly onProgress?: (done: number, total: number, label: string) => void;
+  /**
+   * Modules a worker loads once it has no task left in the batch (the tail, while the others finish), ahead of the
+   * next batch: the solvers of 'prepare' tasks or the figure renderer. The batch does not wait for it.
+   */
+  readonly preloadWhenIdle?: 'solvers' | 'renderer';
 }
 
 /** Default thread count: the machine's cores. */
@@ -113,17 +133,249 @@ function rebuildError(e: { name: string; message: string }): Error {
   return new SupermarketError(`a simulation or solve failed in a worker thread: ${e.message}`);
 }
 
+/** What a worker answers: a task's progress, its result or its error. */
 interface WorkerMessage {
   id: number;
   progress?: number;
+  /** Milliseconds the worker spent on the task (wall; CPU with the timeline on). */
+  ms?: number;
+  cpu?: number;
   result?: unknown;
   error?: { name: string; message: string };
 }
 
+/** 1 for a task whose result typically adds tasks to its batch (a model's solve: its simulations follow), else 0. */
+function unlocks(task: PoolTask<unknown>): number {
+  return task.kind === 'prepare' ? 1 : 0;
+}
+
+/** The batch a pool is running: how its workers' messages and losses are handled. */
+interface Batch {
+  message(worker: Worker, msg: WorkerMessage): void;
+  lost(worker: Worker, error: Error): void;
+  /** Gives an idle worker (e.g. one started during the batch) a task, if any is left. */
+  dispatch(worker: Worker): void;
+}
+
 /**
- * Runs every task on the pool; `onResult` is called as each finishes (store it there, so nothing finished is lost).
- * Tasks start largest cost first (ties: given order), which shortens the tail of the run; the order never changes a
- * result. @throws the first task error (typed as in the library), or an error thrown by `onResult`.
+ * Worker threads that live across several batches of tasks (`run`), so a command with phases (`compare`: the models'
+ * solves, the simulations, the confirmatory reruns) starts its workers and loads their modules once. Workers start on
+ * `warm` or the first `run` (at most `threads`, at most the batch's tasks); a worker keeps the modules its tasks
+ * loaded (the solvers, the figure renderer) for the next batch. Idle workers do not keep the process alive; `close`
+ * ends them (`withPool` does so on return, on error and on Ctrl-C). One batch at a time.
+ */
+export class WorkerPool {
+  readonly threads: number;
+  private readonly workers: Worker[] = [];
+  private batch: Batch | undefined;
+  private closed = false;
+  private started = 0;
+  private readonly preloaded = new WeakMap<Worker, Set<string>>();
+
+  /** @param threads worker threads (default: the machine's cores); at least 1. */
+  constructor(threads?: number) {
+    this.threads = Math.max(1, Math.floor(threads ?? defaultThreads()));
+  }
+
+  /** Workers alive now. */
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /**
+   * Starts workers up to `count` (default and at most `threads`) now, so they load their modules while this thread
+   * does other work.
+   */
+  warm(count = this.threads): void {
+    if (this.closed) throw new SupermarketError('the worker pool is closed');
+    while (this.workers.length < Math.min(count, this.threads)) this.spawn();
+  }
+
+  private spawn(): Worker {
+    const entry = workerEntry();
+    const label = this.started++;
+    timeline('worker-start', { worker: label });
+    const worker = new Worker(entry.file, { workerData: entry.workerData });
+    if (!this.batch) worker.unref();
+    this.workers.push(worker);
+    worker.once('online', () => timeline('worker-online', { worker: label }));
+    worker.on('message', (msg: WorkerMessage) => this.batch?.message(worker, msg));
+    const lose = (error: Error) => {
+      const i = this.workers.indexOf(worker);
+      if (i < 0) return;
+      this.workers.splice(i, 1);
+      this.batch?.lost(worker, error);
+    };
+    worker.on('error', lose);
+    worker.on('exit', (code) => {
+      if (!this.closed) lose(new SupermarketError(`a worker thread stopped (exit code ${code})`));
+    });
+    if (this.batch) this.batch.dispatch(worker);
+    return worker;
+  }
+
+  /**
+   * Runs every task on the pool's workers; `onResult` is called as each finishes (store it there, so nothing finished
+   * is lost) and may add tasks to the batch with `more` (e.g. the simulations of a model as soon as it is solved).
+   * Waiting tasks start solves ('prepare', whose simulations follow) first, then largest cost first (ties: given
+   * order), which shortens the tail of the batch; the order never changes a result. After the first error no task starts; the running ones finish (and are handed to `onResult`),
+   * then the batch rejects; the pool stays usable (a lost worker is replaced by the next batch).
+   * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
+   */
+  async run<K>(
+    tasks: readonly PoolTask<K>[],
+    onResult: (key: K, result: PoolValue, task: PoolTask<K>, more: (tasks: readonly PoolTask<K>[]) => void) => void,
+    options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle'> = {},
+  ): Promise<void> {
+    if (this.closed) throw new SupermarketError('the worker pool is closed');
+    if (this.batch) throw new SupermarketError('the worker pool is running another batch');
+    if (tasks.length === 0) return;
+    const all: PoolTask<K>[] = []; // task id → task
+    const cost: number[] = [];
+    const waiting: number[] = []; // ids not started, largest cost first
+    const idle = new Set<Worker>(); // workers that found no task waiting
+    let total = 0;
+    const add = (added: readonly PoolTask<K>[]) => {
+      for (const t of added) {
+        all.push(t);
+        const c = t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1;
+        cost.push(c);
+        total += c;
+        waiting.push(all.length - 1);
+      }
+      waiting.sort((a, b) => unlocks(all[b]) - unlocks(all[a]) || cost[b] - cost[a] || a - b);
+    };
+    add(tasks);
+    const running = new Map<number, number>(); // task id → fraction reported
+    const current = new Map<Worker, number>(); // worker → task id it runs
+    let finishedCost = 0;
+    let finished = 0;
+    let failed: Error | undefined;
+    const report = () => {
+      if (!options.onProgress) return;
+      let partial = 0;
+      for (const [id, f] of running) partial += f * cost[id];
+      options.onProgress(finishedCost + partial, total, `${finished}/${all.length} done`);
+    };
+    timeline('pool-start', { tasks: tasks.length, size: Math.min(this.threads, Math.max(this.workers.length, tasks.length)) });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const settle = () => {
+          if (running.size > 0) return;
+          if (failed) reject(failed);
+          else if (finished === all.length) resolve();
+          else if (this.workers.length === 0) reject(new SupermarketError('the worker pool has no worker left'));
+        };
+        const dispatch = (worker: Worker) => {
+          if (failed || waiting.length === 0) {
+            idle.add(worker);
+            if (!failed && options.preloadWhenIdle) this.preload(worker, options.preloadWhenIdle);
+            settle();
+            return;
+          }
+          idle.delete(worker);
+          const id = waiting.shift()!;
+          const t = all[id];
+          running.set(id, 0);
+          current.set(worker, id);
+          timeline('task-start', { worker: this.workers.indexOf(worker), key: t.key, kind: t.kind ?? 'simulate' });
+          worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
+        };
+        // tasks added while the batch runs go to the idle workers first, then to new ones (up to `threads`)
+        const more = (added: readonly PoolTask<K>[]) => {
+          add(added);
+          for (const worker of [...idle]) if (waiting.length > 0) dispatch(worker);
+          this.warm(running.size + waiting.length);
+        };
+        this.batch = {
+          dispatch,
+          message: (worker, msg) => {
+            if (current.get(worker) !== msg.id) return; // not this batch's task
+            if (msg.progress !== undefined) {
+              running.set(msg.id, msg.progress);
+              report();
+              return;
+            }
+            running.delete(msg.id);
+            current.delete(worker);
+            const task = all[msg.id];
+            timeline('task-end', { worker: this.workers.indexOf(worker), key: task.key, ms: msg.ms, cpu: msg.cpu });
+            if (msg.error) failed ??= rebuildError(msg.error);
+            else {
+              try {
+                onResult(task.key, msg.result as PoolValue, task, more);
+                finished++;
+                finishedCost += cost[msg.id];
+                report();
+              } catch (error) {
+                failed ??= error as Error;
+              }
+            }
+            dispatch(worker);
+          },
+          lost: (worker, error) => {
+            // the task this worker ran is lost with it; the running others finish (and are stored), then the batch rejects
+            failed ??= error;
+            const id = current.get(worker);
+            if (id !== undefined) running.delete(id);
+            current.delete(worker);
+            idle.delete(worker);
+            settle();
+          },
+        };
+        for (const worker of this.workers) worker.ref();
+        const alive = [...this.workers];
+        this.warm(tasks.length); // new workers take their first task as they start
+        for (const worker of alive) dispatch(worker);
+      });
+    } finally {
+      this.batch = undefined;
+      for (const worker of this.workers) worker.unref();
+      timeline('pool-end', { tasks: all.length });
+    }
+  }
+
+  /** Has `worker` load `modules` (once per worker); its answer (id −1) belongs to no batch. */
+  private preload(worker: Worker, modules: NonNullable<PoolOptions['preloadWhenIdle']>): void {
+    const loaded = this.preloaded.get(worker) ?? new Set();
+    if (loaded.has(modules)) return;
+    loaded.add(modules);
+    this.preloaded.set(worker, loaded);
+    timeline('preload', { worker: this.workers.indexOf(worker), modules });
+    worker.postMessage({ id: -1, kind: 'preload', modules });
+  }
+
+  /** Ends every worker (idempotent); the pool takes no batch after. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/**
+ * Opens a pool of `threads` workers (default: the machine's cores), runs `fn` with it and closes the pool when `fn`
+ * returns or throws, or on Ctrl-C (then the process ends with 130, as a shell expects, unless a command's own SIGINT
+ * handler, registered before, ended it already).
+ */
+export async function withPool<T>(threads: number | undefined, fn: (pool: WorkerPool) => Promise<T>): Promise<T> {
+  const pool = new WorkerPool(threads);
+  const onInterrupt = () => {
+    void pool.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await fn(pool);
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    await pool.close();
+  }
+}
+
+/**
+ * Runs every task on a pool: `options.pool` when given (left open), else a pool of its own of `options.threads`
+ * workers (at most the number of tasks), closed at the end. See `WorkerPool.run`.
+ * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
  */
 export async function runPool<K>(
   tasks: readonly PoolTask<K>[],
@@ -131,78 +383,9 @@ export async function runPool<K>(
   options: PoolOptions = {},
 ): Promise<void> {
   if (tasks.length === 0) return;
-  const size = Math.max(1, Math.min(options.threads ?? defaultThreads(), tasks.length));
-  const cost = tasks.map((t) => (t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1));
-  const order = tasks.map((_, i) => i).sort((a, b) => cost[b] - cost[a] || a - b);
-  const total = cost.reduce((s, c) => s + c, 0);
-  const running = new Map<number, number>(); // task id → fraction reported
-  let finishedCost = 0;
-  let finished = 0;
-  let next = 0;
-  let failed: Error | undefined;
-  const workers: Worker[] = [];
-  const report = () => {
-    if (!options.onProgress) return;
-    let partial = 0;
-    for (const [id, f] of running) partial += f * cost[id];
-    options.onProgress(finishedCost + partial, total, `${finished}/${tasks.length} done`);
-  };
-  await new Promise<void>((resolve, reject) => {
-    const current = new Map<Worker, number>(); // worker → task id it runs
-    const settle = () => {
-      if (running.size > 0) return;
-      if (failed) reject(failed);
-      else if (finished === tasks.length) resolve();
-    };
-    const dispatch = (worker: Worker) => {
-      if (failed || next >= order.length) {
-        settle();
-        return;
-      }
-      const id = order[next++];
-      running.set(id, 0);
-      current.set(worker, id);
-      const t = tasks[id];
-      worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
-    };
-    const entry = workerEntry();
-    for (let w = 0; w < size; w++) {
-      const worker = new Worker(entry.file, { workerData: entry.workerData });
-      workers.push(worker);
-      worker.on('message', (msg: WorkerMessage) => {
-        if (msg.progress !== undefined) {
-          if (running.has(msg.id)) {
-            running.set(msg.id, msg.progress);
-            report();
-          }
-          return;
-        }
-        running.delete(msg.id);
-        current.delete(worker);
-        if (msg.error) failed ??= rebuildError(msg.error);
-        else {
-          try {
-            onResult(tasks[msg.id].key, msg.result as PoolValue, tasks[msg.id]);
-            finished++;
-            finishedCost += cost[msg.id];
-            report();
-          } catch (error) {
-            failed ??= error as Error;
-          }
-        }
-        dispatch(worker);
-      });
-      worker.on('error', (error) => {
-        // the task this worker ran is lost with it; the running others finish (and are stored), then the pool rejects
-        failed ??= error;
-        const id = current.get(worker);
-        if (id !== undefined) running.delete(id);
-        current.delete(worker);
-        settle();
-      });
-      dispatch(worker);
-    }
-  }).finally(() => Promise.all(workers.map((w) => w.terminate())));
+  if (options.pool) return options.pool.run(tasks, onResult, options);
+  const threads = Math.min(options.threads ?? defaultThreads(), tasks.length);
+  await withPool(threads, (pool) => pool.run(tasks, onResult, options));
 }
 
 /**
@@ -245,33 +428,36 @@ export async function simulateOnPool(
     replications: 1,
     warmupTime: plan.warmupTime,
   });
-  while (collector.wantsMore()) {
-    const first = collector.count;
-    const count = Math.max(plan.minUnits - first, Math.min(threads, collector.budgetLeft()));
-    const parts: ReplicationPart[] = new Array(count);
-    const before = collector.events;
-    await runPool(
-      Array.from({ length: count }, (_, k) => ({
-        key: k,
-        kind: 'replications' as const,
-        model,
-        options: rest,
-        first: first + k,
-        count: 1,
-        cost: unitCost,
-      })),
-      (k, value) => (parts[k] = (value as ReplicationPart[])[0]),
-      {
-        threads,
-        ...(report
-          ? { onProgress: (done: number, total: number) => report(before + done, Math.max(plan.totalEstimate, before + total)) }
-          : {}),
-      },
-    );
-    for (const part of parts) {
-      if (!collector.wantsMore()) break;
-      collector.add(part);
+  // one pool for every round: its workers start (and load the simulator) once
+  await withPool(threads, async (workers) => {
+    while (collector.wantsMore()) {
+      const first = collector.count;
+      const count = Math.max(plan.minUnits - first, Math.min(threads, collector.budgetLeft()));
+      const parts: ReplicationPart[] = new Array(count);
+      const before = collector.events;
+      await runPool(
+        Array.from({ length: count }, (_, k) => ({
+          key: k,
+          kind: 'replications' as const,
+          model,
+          options: rest,
+          first: first + k,
+          count: 1,
+          cost: unitCost,
+        })),
+        (k, value) => (parts[k] = (value as ReplicationPart[])[0]),
+        {
+          pool: workers,
+          ...(report
+            ? { onProgress: (done: number, total: number) => report(before + done, Math.max(plan.totalEstimate, before + total)) }
+            : {}),
+        },
+      );
+      for (const part of parts) {
+        if (!collector.wantsMore()) break;
+        collector.add(part);
+      }
     }
-  }
+  });
   return collector.result();
 }

@@ -14,7 +14,7 @@ import {
 } from '../compare/index.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { figureSection, type Figure } from './figures.ts';
-import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata } from './page.ts';
+import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
@@ -340,15 +340,25 @@ ${reproduceSection(meta)}`;
  * Renders every figure and writes the report folder of a comparison (report.md, index.html, figures, results.json,
  * metadata.json with the config).
  * @param outDir target folder (created if missing); existing files of the same name are replaced atomically.
+ * @param options where the figures render (`WriteReportOptions.writeFigures`; default: this thread).
  * @returns the paths written, relative to outDir.
  */
-export async function writeComparisonReport(outDir: string, result: ComparisonResult, meta: RunMetadata): Promise<string[]> {
+export async function writeComparisonReport(
+  outDir: string,
+  result: ComparisonResult,
+  meta: RunMetadata,
+  options: WriteReportOptions = {},
+): Promise<string[]> {
   const figures = comparisonFigures(result);
-  return writeReportFolder(outDir, {
-    figures,
-    results: result,
-    metadata: { ...meta, config: result.config },
-    markdown: comparisonMarkdown(result, figures, meta),
-    title: result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
-  });
+  return writeReportFolder(
+    outDir,
+    {
+      figures,
+      results: result,
+      metadata: { ...meta, config: result.config },
+      markdown: comparisonMarkdown(result, figures, meta),
+      title: result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
+    },
+    options,
+  );
 }

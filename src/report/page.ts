@@ -193,6 +193,21 @@ export function settingsFolderName(label: string, settings: unknown): string {
 /** Folders of a report that hold only this run's files: anything else in them is left over from another run. */
 const OWNED_FOLDERS = ['figures', 'assets'];
 
+/** How a report folder is written. */
+export interface WriteReportOptions {
+  /**
+   * Writes the figures' files (`writeFigureFiles` for each) and returns the paths written, in figure order; e.g. on
+   * worker threads. Default: one after the other in this thread.
+   */
+  readonly writeFigures?: (outDir: string, figures: readonly Figure[]) => Promise<string[]>;
+}
+
+async function writeFiguresInTurn(outDir: string, figures: readonly Figure[]): Promise<string[]> {
+  const written: string[] = [];
+  for (const f of figures) written.push(...(await writeFigureFiles(outDir, f)));
+  return written;
+}
+
 /**
  * Renders the figures and writes the report folder: figures/, assets/ (the browser builds of vega, vega-lite and
  * vega-embed, so index.html is interactive offline), results.json, metadata.json, report.md, index.html, and any
@@ -211,9 +226,12 @@ export async function writeReportFolder(
     readonly title: string;
     readonly extraFiles?: Readonly<Record<string, string | Uint8Array>>;
   },
+  options: WriteReportOptions = {},
 ): Promise<string[]> {
+  // the figures render (elsewhere, with options.writeFigures) while this thread writes the other files
+  const figures = (options.writeFigures ?? writeFiguresInTurn)(outDir, page.figures);
+  figures.catch(() => {}); // awaited below; a write error here must not leave it unhandled
   const written: string[] = [];
-  for (const f of page.figures) written.push(...(await writeFigureFiles(outDir, f)));
   for (const [rel, data] of assetFiles()) {
     writeFileAtomic(path.join(outDir, rel), data);
     written.push(rel);
@@ -227,6 +245,7 @@ export async function writeReportFolder(
   writeFileAtomic(path.join(outDir, 'report.md'), page.markdown);
   writeFileAtomic(path.join(outDir, 'index.html'), htmlPage(page.markdown, page.title, page.figures));
   written.push('results.json', 'metadata.json', 'report.md', 'index.html');
+  written.unshift(...(await figures));
   const keep = new Set(written);
   for (const folder of OWNED_FOLDERS) {
     const dir = path.join(outDir, folder);

@@ -38,11 +38,21 @@ export interface RenderedFigure {
   readonly png: Uint8Array;
 }
 
-/** Compiles and renders a vega-lite spec (data inline). PNG at 2× scale. */
+/**
+ * Loads the renderer's modules (vega, vega-lite, resvg), once: they take ~1 s and only figure-writing commands need
+ * them, so they load here, not at import; a worker thread may call this ahead of rendering.
+ */
+export function loadRenderer(): Promise<[typeof import('vega'), typeof import('vega-lite'), typeof import('@resvg/resvg-js')]> {
+  return Promise.all([import('vega'), import('vega-lite'), import('@resvg/resvg-js')]);
+}
+
+/** Compiles and renders a vega-lite spec (data inline). PNG at 2× scale. The same spec gives the same bytes. */
 export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure> {
-  // loaded here, not at import: vega, vega-lite and resvg take ~1 s to load and only figure-writing commands need them
-  const [vega, { compile }, { Resvg }] = await Promise.all([import('vega'), import('vega-lite'), import('@resvg/resvg-js')]);
+  const [vega, { compile }, { Resvg }] = await loadRenderer();
   measureTextWithFont(vega);
+  // clip-path and gradient ids count from 1 in every figure, so its SVG does not depend on what was rendered before
+  // (in this thread or a worker's)
+  vega.resetSVGDefIds();
   const withFont = { ...spec, config: { font: FONT, ...(spec as { config?: object }).config } } as TopLevelSpec;
   const compiled = compile(withFont).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });

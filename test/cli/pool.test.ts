@@ -1,17 +1,26 @@
 /**
- * The worker pool (src/cli/pool.ts) beyond simulations: the models of a comparison solved on worker threads give the
- * plan the main thread gives (same numbers after the structured clone), and the confirmatory reruns of `compare` run
- * on the pool, land in the cell store under "<cell key>/confirm", and give the same result for 1 and 2 threads.
+ * The worker pool (src/cli/pool.ts) beyond simulations: one pool serves several batches (workers start once, tasks
+ * may join a running batch, an error leaves the pool usable); the models of a comparison solved on worker threads give
+ * the plan the main thread gives (same numbers after the structured clone); the report's figures rendered on the pool
+ * are the files rendered in this thread, byte for byte; and the confirmatory reruns of `compare` run on the pool, land
+ * in the cell store under "<cell key>/confirm", and give the same result for 1 and 2 threads.
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { runComparisonOnPool } from '../../src/cli/comparePool.ts';
-import { runPool } from '../../src/cli/pool.ts';
+import { figuresOnPool, runComparisonOnPool } from '../../src/cli/comparePool.ts';
+import { runPool, WorkerPool, type ReplicationsTask } from '../../src/cli/pool.ts';
+import { InvalidModelError } from '../../src/errors.ts';
+import { parseModel } from '../../src/model/index.ts';
+import { writeComparisonReport } from '../../src/report/index.ts';
+import { planSimulation, simulate, SimulationCollector, type ReplicationPart } from '../../src/sim/index.ts';
+import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
+import { testMeta } from '../report/meta.ts';
 import {
   cellSeed,
+  runComparison,
   planComparison,
   planFromPrepared,
   sweepModels,
@@ -37,6 +46,69 @@ const base: ComparisonConfig = {
 /** As numbers, timings aside (wall seconds, events per second, a solver's seconds). */
 const TIMINGS = new Set(['seconds', 'wallSeconds', 'eventsPerSecond']);
 const numbers = (x: unknown) => JSON.stringify(x, (k, v) => (TIMINGS.has(k) ? undefined : v));
+
+describe('one WorkerPool for several batches', () => {
+  const model = parseModel({ lambda: 0.7, d: 2 });
+  const options = { n: 20, jobs: 500, replications: 3, seed: 11, warmupTime: 5 };
+  const unit = (first: number, opts = options): ReplicationsTask<number> => ({
+    key: first,
+    kind: 'replications',
+    model,
+    options: opts,
+    first,
+    count: 1,
+  });
+
+  it("starts its workers once; tasks added by `more` join the batch and give simulate's numbers; an error leaves it usable; closed, it refuses", async () => {
+    const timeline = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-pool-')), 'timeline.jsonl');
+    process.env.SUPERMARKET_TIMELINE = timeline;
+    const pool = new WorkerPool(2);
+    try {
+      const parts: ReplicationPart[] = [];
+      await pool.run([unit(0)], (k, value, _task, more) => {
+        parts[k] = (value as ReplicationPart[])[0];
+        if (k === 0) more([unit(1), unit(2)]);
+      });
+      const collector = new SimulationCollector(planSimulation(model, options));
+      for (const part of parts) collector.add(part);
+      expect(numbers(collector.result())).toBe(numbers(simulate(model, options)));
+      await expect(pool.run([unit(0, { ...options, n: 0 })], () => {})).rejects.toBeInstanceOf(InvalidModelError);
+      const again: number[] = [];
+      await pool.run([unit(0), unit(1)], (k) => again.push(k));
+      expect(again.sort()).toEqual([0, 1]);
+      expect(pool.size).toBe(2);
+    } finally {
+      delete process.env.SUPERMARKET_TIMELINE;
+      await pool.close();
+    }
+    const starts = readFileSync(timeline, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => JSON.parse(l).ev === 'worker-start');
+    expect(starts.length).toBe(2);
+    expect(pool.size).toBe(0);
+    await expect(pool.run([unit(0)], () => {})).rejects.toThrow(/closed/);
+  }, 120_000);
+
+  it("renders a report's figures on the pool into the files this thread writes, byte for byte", async () => {
+    const result = runComparison(
+      reportComparison({ lambdas: [0.5], ns: [10, 50], jobs: 2_000, replications: 2, seed: 2, trajectory: SHORT_TRAJECTORY }),
+    );
+    const meta = testMeta();
+    const here = mkdtempSync(path.join(os.tmpdir(), 'sm-report-'));
+    const there = mkdtempSync(path.join(os.tmpdir(), 'sm-report-'));
+    const pool = new WorkerPool(2);
+    let files: string[];
+    try {
+      files = await writeComparisonReport(there, result, meta, { writeFigures: figuresOnPool(pool) });
+    } finally {
+      await pool.close();
+    }
+    expect(files).toEqual(await writeComparisonReport(here, result, meta));
+    expect(files.filter((f) => f.startsWith('figures/')).length).toBe(15);
+    for (const f of files) expect(readFileSync(path.join(there, f)).equals(readFileSync(path.join(here, f))), f).toBe(true);
+  }, 120_000);
+});
 
 describe('the pool solves the models of a comparison', () => {
   it('prepare tasks on 2 threads give the plan of planComparison, number for number (exact points and transients included)', async () => {

@@ -9,7 +9,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
-import { runComparisonOnPool } from '../comparePool.ts';
+import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
+import { withPool } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
 import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
@@ -27,6 +28,7 @@ import {
   parseReplications,
 } from '../options.ts';
 import { startRun } from '../versions.ts';
+import { timeline } from '../timeline.ts';
 import { printJson } from '../output.ts';
 
 /** The default preset run by `npm start`: sized to finish within about 5 minutes on 2 cores. */
@@ -236,6 +238,7 @@ export function compareCommand(): Command {
     )
     .action(
       action(async (o: Opts, self: Command) => {
+        timeline('phase', { name: 'action' });
         const runMeta = startRun();
         const out = o.out ?? outDirFor(o, self);
         const tEnd = o.tEnd ?? 0; // resolved below when 0
@@ -269,30 +272,38 @@ export function compareCommand(): Command {
         const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
         // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
         const settings = cellSettings(config, refined ? undefined : fields);
-        let ran;
-        try {
-          ran = await runComparisonOnPool(config, {
-            dir: path.join(out, 'cells'),
-            settings,
-            fresh: Boolean(o.fresh),
-            threads: o.threads,
-            shard: o.shard,
-            cmd: self,
-            out,
-            onProgress,
-          });
-        } finally {
-          progress.stop();
-        }
+        // one pool for the whole command: the solves, the simulations, the reruns and the report's figures
+        const ran = await withPool(o.threads, async (pool) => {
+          pool.warm(); // the workers start while this thread plans
+          let ran;
+          try {
+            ran = await runComparisonOnPool(config, {
+              dir: path.join(out, 'cells'),
+              settings,
+              fresh: Boolean(o.fresh),
+              shard: o.shard,
+              cmd: self,
+              out,
+              onProgress,
+              pool,
+            });
+          } finally {
+            progress.stop();
+          }
+          if ('shardSummary' in ran) return ran;
+          const meta = { ...runMeta(), resumedCells: ran.resumed };
+          const previous = previousReport(out);
+          timeline('phase', { name: 'report' });
+          const files = await writeComparisonReport(out, ran.result, meta, { writeFigures: figuresOnPool(pool) });
+          timeline('phase', { name: 'end' });
+          return { ...ran, meta, previous, files };
+        });
         if ('shardSummary' in ran) {
           printShardSummary(ran.shardSummary, o.json);
           return;
         }
-        const { result } = ran;
+        const { result, meta, previous, files } = ran;
         const cache = { resumed: ran.resumed };
-        const meta = { ...runMeta(), resumedCells: cache.resumed };
-        const previous = previousReport(out);
-        const files = await writeComparisonReport(out, result, meta);
         const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
         if (o.json) {
           printJson({

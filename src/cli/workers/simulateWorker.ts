@@ -1,11 +1,15 @@
 /**
  * Worker thread of the pool (src/cli/pool.ts): receives { id, kind, model, options } messages and runs `simulate`
  * (kind 'simulate'), `runReplications` (kind 'replications', with first and count), `simulateTrajectory` (kind 'trajectory') or `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
- * `prepareComparisonModel` (loaded on first use, so simulation workers stay light); answers { id, result } or
+ * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (the solvers and
+ * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
+ * them ahead, e.g. while the worker would idle); answers { id, result } or
  * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s).
  */
+import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import type { ComparisonConfig } from '../../compare/index.ts';
+import type { FigureFiles } from '../../report/writeFigure.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import type { PopulationModel } from '../../model/population/parse.ts';
 import {
@@ -19,23 +23,46 @@ import {
   type SimulateOptions,
   type TrajectoryOptions,
 } from '../../sim/index.ts';
+import { threadCpuMs, timeline, timelineOn } from '../timeline.ts';
 
 interface Task {
   id: number;
-  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications';
+  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications' | 'figure' | 'preload';
   model: SupermarketModel | PopulationModel;
   options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions | PopulationSimulationOptions;
   config: ComparisonConfig;
   index: number;
   first: number;
   count: number;
+  outDir: string;
+  figure: FigureFiles;
+  /** What a 'preload' loads ahead of its tasks: the solvers of 'prepare' or the figure renderer. */
+  modules: 'solvers' | 'renderer';
 }
 
+timeline('worker-ready');
+
 parentPort!.on('message', async (task: Task) => {
+  const t0 = performance.now();
+  const cpu0 = timelineOn() ? threadCpuMs() : 0;
+  // wall and (with the timeline on) CPU ms of this task, for the pool's timeline
+  const ms = () => performance.now() - t0;
+  const cpu = () => (timelineOn() ? threadCpuMs() - cpu0 : undefined);
   try {
+    if (task.kind === 'preload') {
+      if (task.modules === 'renderer') await (await import('../../report/render.ts')).loadRenderer();
+      else await import('../../compare/comparison.ts');
+      parentPort!.postMessage({ id: task.id, result: null, ms: ms(), cpu: cpu() });
+      return;
+    }
+    if (task.kind === 'figure') {
+      const { writeFigureFiles } = await import('../../report/writeFigure.ts');
+      parentPort!.postMessage({ id: task.id, result: await writeFigureFiles(task.outDir, task.figure), ms: ms(), cpu: cpu() });
+      return;
+    }
     if (task.kind === 'prepare') {
       const { prepareComparisonModel } = await import('../../compare/comparison.ts');
-      parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index) });
+      parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index), ms: ms(), cpu: cpu() });
       return;
     }
     let last = 0;
@@ -62,7 +89,7 @@ parentPort!.on('message', async (task: Task) => {
       // a sample may view a larger measurement buffer: copy it to its own, then move every buffer without a copy
       for (const p of parts) if (p.sample.byteLength !== p.sample.buffer.byteLength) p.sample = p.sample.slice();
       parentPort!.postMessage(
-        { id: task.id, result: parts },
+        { id: task.id, result: parts, ms: ms(), cpu: cpu() },
         parts.flatMap((p) => [p.sample.buffer as ArrayBuffer, p.batch5.buffer as ArrayBuffer]),
       );
       return;
@@ -73,7 +100,7 @@ parentPort!.on('message', async (task: Task) => {
         : task.kind === 'trajectory'
           ? simulateTrajectory(task.model as SupermarketModel, task.options as TrajectoryOptions)
           : simulate(task.model as SupermarketModel, { ...(task.options as SimulateOptions), onProgress });
-    parentPort!.postMessage({ id: task.id, result });
+    parentPort!.postMessage({ id: task.id, result, ms: ms(), cpu: cpu() });
   } catch (error) {
     const e = error as Error;
     parentPort!.postMessage({ id: task.id, error: { name: e?.name ?? 'Error', message: e?.message ?? String(error) } });
