@@ -1,0 +1,335 @@
+/**
+ * AssemblyScript port of the race loop of src/sim/race.ts (`RaceEngine.loop`), issue 9 feasibility spike: JSQ(2)
+ * pair rule (with or without replacement, n ≤ 2^16), FIFO, per-level occupancy areas, response and slowdown sums,
+ * stored responses (float32 or float64). The random stream is src/stats/rng.ts's, draw for draw: the same 256-output
+ * xoshiro128** buffer (handed over from the JS Rng and back), the ziggurat tables passed in from JS (computed there
+ * with V8's Math.exp/log), Lemire bounded integers; the rare paths call back to JS's Math.exp and Math.log.
+ *
+ * Not part of the TypeScript project (tsconfig does not include it): compiled by bench/wasm-race.ts with asc (assembly/ is outside tsconfig's include).
+ * Memory is imported and laid out by the JS side; every pointer and scalar comes in through `race`'s arguments
+ * and the f64 parameter block `P` (slots below), and goes back the same way.
+ */
+
+// Imports from JS (module "race"): the host's Math.exp/Math.log (bit-identical to V8's), the tick callback.
+declare function hostExp(x: f64): f64;
+declare function hostLog(x: f64): f64;
+declare function hostTick(events: f64): void;
+
+// Parameter block slots (f64 each).
+const P_T = 0;
+const P_LIMIT = 1;
+const P_ARRIVAL_RATE = 2;
+const P_MU = 3;
+const P_WARM = 4;
+const P_LAST_MEASURED = 5;
+const P_JOBS_TARGET = 6;
+const P_EVENTS = 7;
+const P_ARRIVALS = 8;
+const P_TICK = 9;
+const P_MEASURED_ARRIVALS = 10;
+const P_MEASURED_IN_SYSTEM = 11;
+const P_SUM_RESPONSE = 12;
+const P_COMPLETED = 13;
+const P_SUM_SLOWDOWN = 14;
+const P_SLOWDOWN_JOBS = 15;
+const P_BUSY_COUNT = 16;
+const P_RNG_NEXT = 17;
+const P_ZIG_R = 18;
+const P_PENDING = 19;
+const P_S0 = 20;
+
+const LOOP_LIMIT = 0;
+const LOOP_GOAL = 1;
+/** The arrival at server P_PENDING found its ring full: JS grows the store and calls again (the event resumes). */
+const LOOP_GROW = 3;
+
+const RNG_BUFFER = 256;
+const TICK_EVENTS: i64 = 1 << 20;
+const TWO_POW_MINUS_53: f64 = 1.0 / 9007199254740992.0;
+
+let s0: i32 = 0;
+let s1: i32 = 0;
+let s2: i32 = 0;
+let s3: i32 = 0;
+let next: i32 = 0;
+let buf: usize = 0;
+let zigX: usize = 0;
+let zigF: usize = 0;
+
+function refill(): void {
+  let a = s0;
+  let b = s1;
+  let c = s2;
+  let d = s3;
+  for (let k = 0; k < RNG_BUFFER; k++) {
+    store<i32>(buf + ((<usize>k) << 2), rotl<i32>(b * 5, 7) * 9);
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+  }
+  s0 = a;
+  s1 = b;
+  s2 = c;
+  s3 = d;
+  next = 0;
+}
+
+/** Rng.nextInt32 as an unsigned 32-bit value. */
+function nextU32(): u32 {
+  if (next == RNG_BUFFER) refill();
+  const v = load<u32>(buf + ((<usize>next) << 2));
+  next++;
+  return v;
+}
+
+function zx(i: u32): f64 {
+  return load<f64>(zigX + ((<usize>i) << 3));
+}
+
+function zf(i: u32): f64 {
+  return load<f64>(zigF + ((<usize>i) << 3));
+}
+
+function nextDouble(): f64 {
+  const hi = <f64>(nextU32() >>> 5);
+  const lo = <f64>(nextU32() >>> 6);
+  return (hi * 67108864.0 + lo) * TWO_POW_MINUS_53;
+}
+
+function nextOpen(): f64 {
+  const hi = <f64>(nextU32() >>> 5);
+  const lo = <f64>(nextU32() >>> 6);
+  return (hi * 67108864.0 + lo + 0.5) * TWO_POW_MINUS_53;
+}
+
+/** Rng.nextExp: 256-layer ziggurat. */
+function nextExp(): f64 {
+  const a = nextU32();
+  const i = a & 255;
+  const x = (<f64>(a >>> 8) * 536870912.0 + <f64>(nextU32() >>> 3)) * TWO_POW_MINUS_53 * zx(i);
+  return x < zx(i + 1) ? x : expOutsideCore(i, x);
+}
+
+let zigR: f64 = 0;
+
+/** Rng.expOutsideCore: base-strip tail, wedge test, retries. */
+function expOutsideCore(i: u32, x: f64): f64 {
+  for (;;) {
+    if (i == 0) return zigR + -hostLog(nextOpen());
+    if (zf(i + 1) + (zf(i) - zf(i + 1)) * nextDouble() < hostExp(-x)) return x;
+    const a = nextU32();
+    i = a & 255;
+    x = (<f64>(a >>> 8) * 536870912.0 + <f64>(nextU32() >>> 3)) * TWO_POW_MINUS_53 * zx(i);
+    if (x < zx(i + 1)) return x;
+  }
+  return unreachable();
+}
+
+/** Rng.below(n): Lemire multiply-and-reject in 64-bit integers (the JS doubles are exact, so the same values). */
+function below(n: u32): i32 {
+  let m = <u64>nextU32() * <u64>n;
+  if (<u32>m >= n) return <i32>(m >>> 32);
+  const threshold: u32 = (<u32>0 - n) % n;
+  while (<u32>m < threshold) m = <u64>nextU32() * <u64>n;
+  return <i32>(m >>> 32);
+}
+
+/** jsqPair: a uniform on [0, n), b uniform on [0, m) from one draw (batched Lemire); ties to a. */
+function jsqPair(len: usize, n: u32, m: u32): i32 {
+  const x = <u64>nextU32() * <u64>n;
+  let a = <u32>(x >>> 32);
+  let y = (x & 0xffffffff) * <u64>m;
+  let b = <u32>(y >>> 32);
+  const nm = <u64>n * <u64>m;
+  if ((y & 0xffffffff) < nm) {
+    const threshold = (((<u64>1) << 32) - nm) % nm;
+    while ((y & 0xffffffff) < threshold) {
+      const x2 = <u64>nextU32() * <u64>n;
+      a = <u32>(x2 >>> 32);
+      y = (x2 & 0xffffffff) * <u64>m;
+      b = <u32>(y >>> 32);
+    }
+  }
+  if (m < n && b >= a) b++;
+  return load<i32>(len + ((<usize>b) << 2)) < load<i32>(len + ((<usize>a) << 2)) ? <i32>b : <i32>a;
+}
+
+/**
+ * RaceEngine.loop over the arrays at the given addresses; scalars in and out through the block at `p`.
+ * Returns LOOP_LIMIT, LOOP_GOAL or LOOP_GROW (then P_PENDING holds the server whose arrival waits).
+ */
+export function race(
+  p: usize,
+  n: i32,
+  pairM: i32,
+  len: usize,
+  head: usize,
+  arrival: usize,
+  cap: i32,
+  shift: i32,
+  busy: usize,
+  lastDeparture: usize,
+  arrivalShare: usize,
+  count: usize,
+  area: usize,
+  last: usize,
+  responses: usize,
+  responsesF64: i32,
+  stride: i32,
+  measuring: i32,
+  draining: i32,
+  rngBuffer: usize,
+  zigXPtr: usize,
+  zigFPtr: usize,
+): i32 {
+  buf = rngBuffer;
+  zigX = zigXPtr;
+  zigF = zigFPtr;
+  zigR = load<f64>(p + (P_ZIG_R << 3));
+  next = <i32>load<f64>(p + (P_RNG_NEXT << 3));
+  s0 = <i32>load<f64>(p + (P_S0 << 3));
+  s1 = <i32>load<f64>(p + ((P_S0 + 1) << 3));
+  s2 = <i32>load<f64>(p + ((P_S0 + 2) << 3));
+  s3 = <i32>load<f64>(p + ((P_S0 + 3) << 3));
+  let t = load<f64>(p + (P_T << 3));
+  const limit = load<f64>(p + (P_LIMIT << 3));
+  const arrivalRate = load<f64>(p + (P_ARRIVAL_RATE << 3));
+  const mu = load<f64>(p + (P_MU << 3));
+  const warm = load<f64>(p + (P_WARM << 3));
+  const lastMeasured = load<f64>(p + (P_LAST_MEASURED << 3));
+  const jobsTargetF = load<f64>(p + (P_JOBS_TARGET << 3));
+  const jobsTarget: i64 = isFinite(jobsTargetF) ? <i64>jobsTargetF : -1;
+  let events = <i64>load<f64>(p + (P_EVENTS << 3));
+  let arrivals = <i64>load<f64>(p + (P_ARRIVALS << 3));
+  let tick = <i64>load<f64>(p + (P_TICK << 3));
+  let measuredArrivals = <i64>load<f64>(p + (P_MEASURED_ARRIVALS << 3));
+  let measuredInSystem = <i64>load<f64>(p + (P_MEASURED_IN_SYSTEM << 3));
+  let sumResponse = load<f64>(p + (P_SUM_RESPONSE << 3));
+  let completed = <i64>load<f64>(p + (P_COMPLETED << 3));
+  let sumSlowdown = load<f64>(p + (P_SUM_SLOWDOWN << 3));
+  let slowdownJobs = <i64>load<f64>(p + (P_SLOWDOWN_JOBS << 3));
+  let busyCount = <i32>load<f64>(p + (P_BUSY_COUNT << 3));
+  let j = <i32>load<f64>(p + (P_PENDING << 3));
+  const mask = cap - 1;
+  const un = <u32>n;
+  const um = <u32>pairM;
+  let code = LOOP_LIMIT;
+
+  for (;;) {
+    if (j < 0) {
+      const rate = arrivalRate + mu * <f64>busyCount;
+      const time = t + nextExp() / rate;
+      if (time > limit) {
+        t = limit;
+        break;
+      }
+      t = time;
+      events++;
+      if (--tick == 0) {
+        tick = TICK_EVENTS;
+        hostTick(<f64>events);
+      }
+      const x = nextU32();
+      const pa = load<f64>(arrivalShare + ((<usize>busyCount) << 3));
+      const threshold = pa * 4294967296.0;
+      const xf = <f64>x;
+      const isArrival = xf + 1 <= threshold || (xf < threshold && (xf * 2097152.0 + <f64>(nextU32() >>> 11)) * TWO_POW_MINUS_53 < pa);
+      if (!isArrival) {
+        const k = below(<u32>busyCount);
+        const jd = load<i32>(busy + ((<usize>k) << 2));
+        const l = load<i32>(len + ((<usize>jd) << 2));
+        const la = (<usize>l) << 3;
+        if (measuring) {
+          store<f64>(area + la, load<f64>(area + la) + <f64>load<i32>(count + ((<usize>l) << 2)) * (t - load<f64>(last + la)));
+          store<f64>(last + la, t);
+        }
+        store<i32>(count + ((<usize>l) << 2), load<i32>(count + ((<usize>l) << 2)) - 1);
+        const h = load<i32>(head + ((<usize>jd) << 2));
+        const a = load<f64>(arrival + ((<usize>((jd << shift) + h)) << 3));
+        store<i32>(head + ((<usize>jd) << 2), (h + 1) & mask);
+        store<i32>(len + ((<usize>jd) << 2), l - 1);
+        if (l == 1) {
+          busyCount--;
+          store<i32>(busy + ((<usize>k) << 2), load<i32>(busy + ((<usize>busyCount) << 2)));
+        }
+        const ld = load<f64>(lastDeparture + ((<usize>jd) << 3));
+        const start = a > ld ? a : ld;
+        store<f64>(lastDeparture + ((<usize>jd) << 3), t);
+        if (a > warm && a <= lastMeasured) {
+          const r = t - a;
+          sumResponse += r;
+          if (stride == 1 || completed % <i64>stride == 0) {
+            const idx = <usize>(completed / <i64>stride);
+            if (responsesF64) store<f64>(responses + (idx << 3), r);
+            else store<f32>(responses + (idx << 2), <f32>r);
+          }
+          completed++;
+          const s = t - start;
+          if (s > 0) {
+            sumSlowdown += r / s;
+            slowdownJobs++;
+          }
+          if (--measuredInSystem == 0 && draining) {
+            code = LOOP_GOAL;
+            break;
+          }
+        }
+        continue;
+      }
+      j = jsqPair(len, un, um);
+    }
+    // The arrival at server j (possibly resumed after a LOOP_GROW).
+    const l = load<i32>(len + ((<usize>j) << 2));
+    if (l == cap) {
+      code = LOOP_GROW;
+      break;
+    }
+    store<f64>(arrival + ((<usize>((j << shift) + ((load<i32>(head + ((<usize>j) << 2)) + l) & mask))) << 3), t);
+    store<i32>(len + ((<usize>j) << 2), l + 1);
+    arrivals++;
+    if (l == 0) {
+      store<i32>(busy + ((<usize>busyCount) << 2), j);
+      busyCount++;
+    }
+    const level = l + 1;
+    const lc = count + ((<usize>level) << 2);
+    if (measuring) {
+      const la = (<usize>level) << 3;
+      store<f64>(area + la, load<f64>(area + la) + <f64>load<i32>(lc) * (t - load<f64>(last + la)));
+      store<f64>(last + la, t);
+      store<i32>(lc, load<i32>(lc) + 1);
+      measuredInSystem++;
+      j = -1;
+      if (++measuredArrivals == jobsTarget) {
+        code = LOOP_GOAL;
+        break;
+      }
+    } else {
+      store<i32>(lc, load<i32>(lc) + 1);
+      j = -1;
+    }
+  }
+
+  store<f64>(p + (P_T << 3), t);
+  store<f64>(p + (P_EVENTS << 3), <f64>events);
+  store<f64>(p + (P_ARRIVALS << 3), <f64>arrivals);
+  store<f64>(p + (P_TICK << 3), <f64>tick);
+  store<f64>(p + (P_MEASURED_ARRIVALS << 3), <f64>measuredArrivals);
+  store<f64>(p + (P_MEASURED_IN_SYSTEM << 3), <f64>measuredInSystem);
+  store<f64>(p + (P_SUM_RESPONSE << 3), sumResponse);
+  store<f64>(p + (P_COMPLETED << 3), <f64>completed);
+  store<f64>(p + (P_SUM_SLOWDOWN << 3), sumSlowdown);
+  store<f64>(p + (P_SLOWDOWN_JOBS << 3), <f64>slowdownJobs);
+  store<f64>(p + (P_BUSY_COUNT << 3), <f64>busyCount);
+  store<f64>(p + (P_PENDING << 3), <f64>j);
+  store<f64>(p + (P_RNG_NEXT << 3), <f64>next);
+  store<f64>(p + (P_S0 << 3), <f64>s0);
+  store<f64>(p + ((P_S0 + 1) << 3), <f64>s1);
+  store<f64>(p + ((P_S0 + 2) << 3), <f64>s2);
+  store<f64>(p + ((P_S0 + 3) << 3), <f64>s3);
+  return code;
+}

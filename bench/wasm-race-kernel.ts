@@ -1,0 +1,230 @@
+/**
+ * Issue 9 spike: the WebAssembly race kernel (assembly/race.ts, compiled here with AssemblyScript's asc) behind
+ * `RaceEngine.loop`. `useWasmRaceLoop(true)` swaps the prototype's loop for `wasmLoop`, so `simulate(..., { engine:
+ * 'race' })` runs unchanged around it (phases, ticks, measurement, summaries); `false` restores the TypeScript loop.
+ *
+ * Hand-over per call of `loop` (one per phase, ~3 per replication): the job store, occupancy counts/areas, the
+ * engine's busy list and last departures and the Rng's state (its 256-output buffer, position and xoshiro128** words)
+ * are copied into the wasm memory, the kernel runs, and everything is copied back; response times are write-only,
+ * so only the ones written in the call come back. A ring that fills returns LOOP_GROW: JobStore.grow runs in JS
+ * and the kernel resumes the waiting arrival. Pair rule (d = 2, n ≤ PAIR_MAX_N) only; other d keep the TS loop.
+ */
+import asc from 'assemblyscript/asc';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RaceEngine } from '../src/sim/race.ts';
+import { PAIR_MAX_N } from '../src/sim/selection/jsqd.ts';
+import { DRAINING, MEASURING } from '../src/sim/measurement.ts';
+import { ZIG_F, ZIG_R, ZIG_X } from '../src/stats/rng.ts';
+
+const LOOP_GROW = 3;
+/** Parameter block slots, as in assembly/race.ts. */
+const [P_T, P_LIMIT, P_ARRIVAL_RATE, P_MU, P_WARM, P_LAST_MEASURED, P_JOBS_TARGET, P_EVENTS, P_ARRIVALS, P_TICK] = [
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+];
+const [P_MEASURED_ARRIVALS, P_MEASURED_IN_SYSTEM, P_SUM_RESPONSE, P_COMPLETED, P_SUM_SLOWDOWN, P_SLOWDOWN_JOBS] = [10, 11, 12, 13, 14, 15];
+const [P_BUSY_COUNT, P_RNG_NEXT, P_ZIG_R, P_PENDING, P_S0] = [16, 17, 18, 19, 20];
+
+/** What the kernel reads of a RaceEngine and its Rng beyond their public fields. */
+interface RaceInternals {
+  events: number;
+  arrivals: number;
+  busy: Int32Array;
+  busyCount: number;
+  lastDeparture: Float64Array;
+  arrivalShare: Float64Array;
+  tick: number;
+}
+interface RngInternals {
+  s0: number;
+  s1: number;
+  s2: number;
+  s3: number;
+  buffer: Int32Array;
+  next: number;
+}
+
+type RaceExport = (...args: number[]) => number;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const source = path.join(here, '..', 'assembly', 'race.ts');
+
+/** Compiles assembly/race.ts (asc -O3, stub runtime, imported memory) to wasm bytes. */
+export async function compileRaceKernel(): Promise<Uint8Array> {
+  let binary: Uint8Array | undefined;
+  const { error, stderr } = await asc.main(
+    [source, '-O3', '--runtime', 'stub', '--importMemory', '--noAssert', '--use', 'abort=', '-o', 'race.wasm'],
+    {
+      readFile: (name, base) => {
+        try {
+          return readFileSync(path.resolve(base, name), 'utf8');
+        } catch {
+          return null;
+        }
+      },
+      writeFile: (name, contents) => {
+        if (name.endsWith('.wasm')) binary = contents as Uint8Array;
+      },
+    },
+  );
+  if (error || !binary) throw new Error(`asc failed: ${error?.message ?? ''}\n${stderr.toString()}`);
+  return binary;
+}
+
+const memory = new WebAssembly.Memory({ initial: 2 });
+let onTickNow: ((events: number) => void) | undefined;
+let race: RaceExport | undefined;
+const BASE = 65536; // page 0 left to the AssemblyScript module
+const P = BASE;
+const RNG = P + 256;
+const ZX = RNG + 1024;
+const ZF = ZX + 8 * 257;
+const DYNAMIC = ZF + 8 * 257;
+
+/** Instantiates the kernel from `binary` (once per thread). */
+export async function loadRaceKernel(binary: Uint8Array): Promise<void> {
+  const module = await WebAssembly.compile(binary as Uint8Array<ArrayBuffer>);
+  const instance = await WebAssembly.instantiate(module, {
+    env: { memory },
+    race: { hostExp: Math.exp, hostLog: Math.log, hostTick: (e: number) => onTickNow?.(e) },
+  });
+  race = instance.exports.race as RaceExport;
+}
+
+const originalLoop = RaceEngine.prototype.loop;
+
+/** Routes every RaceEngine's loop through the wasm kernel (true) or back to the TypeScript loop (false). */
+export function useWasmRaceLoop(on: boolean): void {
+  RaceEngine.prototype.loop = on ? wasmLoop : originalLoop;
+}
+
+/** Bytes b rounded up to a multiple of 8. */
+const align8 = (b: number) => (b + 7) & ~7;
+
+function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => void) | undefined): number {
+  const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
+  if (d !== 2 || n > PAIR_MAX_N || race === undefined) return originalLoop.call(this, limit, onTick);
+  const engine = this as unknown as RaceInternals;
+  const { rng, store, occupancy, measurement: m } = this.state;
+  const r = rng as unknown as RngInternals;
+  const p = new Float64Array(memory.buffer, P, 32);
+  p[P_T] = this.state.t;
+  p[P_LIMIT] = limit;
+  p[P_ARRIVAL_RATE] = lambda * n;
+  p[P_MU] = 1 / serviceMean;
+  p[P_WARM] = m.warmupTime;
+  p[P_LAST_MEASURED] = m.lastMeasured;
+  p[P_JOBS_TARGET] = m.jobs;
+  p[P_EVENTS] = engine.events;
+  p[P_ARRIVALS] = engine.arrivals;
+  p[P_TICK] = engine.tick;
+  p[P_MEASURED_ARRIVALS] = m.measuredArrivals;
+  p[P_MEASURED_IN_SYSTEM] = m.measuredInSystem;
+  p[P_SUM_RESPONSE] = m.sumResponse;
+  p[P_COMPLETED] = m.completed;
+  p[P_SUM_SLOWDOWN] = m.sumSlowdown;
+  p[P_SLOWDOWN_JOBS] = m.slowdownJobs;
+  p[P_BUSY_COUNT] = engine.busyCount;
+  p[P_ZIG_R] = ZIG_R;
+  p[P_PENDING] = -1;
+  onTickNow = onTick;
+  const responses = m.responses;
+  const respF64 = responses instanceof Float64Array;
+  for (;;) {
+    // Layout (bytes from DYNAMIC): len, head, busy (i32 n), lastDeparture (f64 n), arrivalShare (f64 n+1), count (i32 L),
+    // area, last (f64 L), arrival (f64 n·cap), responses.
+    const levels = occupancy.count.length;
+    const len = DYNAMIC;
+    const head = len + align8(4 * n);
+    const busy = head + align8(4 * n);
+    const lastDep = busy + align8(4 * n);
+    const share = lastDep + 8 * n;
+    const count = share + 8 * (n + 1);
+    const area = count + align8(4 * levels);
+    const last = area + 8 * levels;
+    const arrival = last + 8 * levels;
+    const resp = arrival + 8 * store.arrival.length;
+    const end = resp + responses.byteLength;
+    if (end > memory.buffer.byteLength) memory.grow(Math.ceil((end - memory.buffer.byteLength) / 65536));
+    const buffer = memory.buffer;
+    const pv = new Float64Array(buffer, P, 32);
+    new Int32Array(buffer, RNG, 256).set(r.buffer);
+    new Float64Array(buffer, ZX, 257).set(ZIG_X);
+    new Float64Array(buffer, ZF, 257).set(ZIG_F);
+    pv[P_RNG_NEXT] = r.next;
+    pv[P_S0] = r.s0;
+    pv[P_S0 + 1] = r.s1;
+    pv[P_S0 + 2] = r.s2;
+    pv[P_S0 + 3] = r.s3;
+    new Int32Array(buffer, len, n).set(store.len);
+    new Int32Array(buffer, head, n).set(store.head);
+    new Int32Array(buffer, busy, n).set(engine.busy);
+    new Float64Array(buffer, lastDep, n).set(engine.lastDeparture);
+    new Float64Array(buffer, share, n + 1).set(engine.arrivalShare);
+    new Int32Array(buffer, count, levels).set(occupancy.count);
+    new Float64Array(buffer, area, levels).set(occupancy.area);
+    new Float64Array(buffer, last, levels).set(occupancy.last);
+    new Float64Array(buffer, arrival, store.arrival.length).set(store.arrival);
+    const sampledBefore = m.sampled;
+    const code = race(
+      P,
+      n,
+      withoutReplacement ? n - 1 : n,
+      len,
+      head,
+      arrival,
+      store.cap,
+      store.shift,
+      busy,
+      lastDep,
+      share,
+      count,
+      area,
+      last,
+      resp,
+      respF64 ? 1 : 0,
+      m.stride,
+      m.phase === MEASURING ? 1 : 0,
+      m.phase === DRAINING ? 1 : 0,
+      RNG,
+      ZX,
+      ZF,
+    );
+    r.buffer.set(new Int32Array(buffer, RNG, 256));
+    r.next = pv[P_RNG_NEXT];
+    r.s0 = pv[P_S0];
+    r.s1 = pv[P_S0 + 1];
+    r.s2 = pv[P_S0 + 2];
+    r.s3 = pv[P_S0 + 3];
+    store.len.set(new Int32Array(buffer, len, n));
+    store.head.set(new Int32Array(buffer, head, n));
+    engine.busy.set(new Int32Array(buffer, busy, n));
+    engine.lastDeparture.set(new Float64Array(buffer, lastDep, n));
+    occupancy.count.set(new Int32Array(buffer, count, levels));
+    occupancy.area.set(new Float64Array(buffer, area, levels));
+    occupancy.last.set(new Float64Array(buffer, last, levels));
+    store.arrival.set(new Float64Array(buffer, arrival, store.arrival.length));
+    engine.busyCount = pv[P_BUSY_COUNT];
+    engine.events = pv[P_EVENTS];
+    engine.arrivals = pv[P_ARRIVALS];
+    engine.tick = pv[P_TICK];
+    this.state.t = pv[P_T];
+    m.save({
+      measuredArrivals: pv[P_MEASURED_ARRIVALS],
+      measuredInSystem: pv[P_MEASURED_IN_SYSTEM],
+      sumResponse: pv[P_SUM_RESPONSE],
+      sumSlowdown: pv[P_SUM_SLOWDOWN],
+      slowdownJobs: pv[P_SLOWDOWN_JOBS],
+      completed: pv[P_COMPLETED],
+    });
+    const sampledAfter = m.sampled;
+    if (sampledAfter > sampledBefore) {
+      const view = respF64 ? new Float64Array(buffer, resp, responses.length) : new Float32Array(buffer, resp, responses.length);
+      responses.set(view.subarray(sampledBefore, sampledAfter), sampledBefore);
+    }
+    if (code !== LOOP_GROW) return code;
+    store.grow();
+    occupancy.ensureLevels(store.cap + 2);
+  }
+}
