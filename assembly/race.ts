@@ -56,31 +56,9 @@ let buf: usize = 0;
 let zigX: usize = 0;
 let zigF: usize = 0;
 
-function refill(): void {
-  let a = s0;
-  let b = s1;
-  let c = s2;
-  let d = s3;
-  for (let k = 0; k < RNG_BUFFER; k++) {
-    store<i32>(buf + ((<usize>k) << 2), rotl<i32>(b * 5, 7) * 9);
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl<i32>(d, 11);
-  }
-  s0 = a;
-  s1 = b;
-  s2 = c;
-  s3 = d;
-  next = 0;
-}
-
 /** Rng.nextInt32 as an unsigned 32-bit value. */
 function nextU32(): u32 {
-  if (next == RNG_BUFFER) refill();
+  if (next == RNG_BUFFER) topUp();
   const v = load<u32>(buf + ((<usize>next) << 2));
   next++;
   return v;
@@ -106,17 +84,9 @@ function nextOpen(): f64 {
   return (hi * 67108864.0 + lo + 0.5) * TWO_POW_MINUS_53;
 }
 
-/** Rng.nextExp: 256-layer ziggurat. */
-function nextExp(): f64 {
-  const a = nextU32();
-  const i = a & 255;
-  const x = (<f64>(a >>> 8) * 536870912.0 + <f64>(nextU32() >>> 3)) * TWO_POW_MINUS_53 * zx(i);
-  return x < zx(i + 1) ? x : expOutsideCore(i, x);
-}
-
 let zigR: f64 = 0;
 
-/** Rng.expOutsideCore: base-strip tail, wedge test, retries. */
+/** Rng.expOutsideCore (the ziggurat's fast step is inline in `race`): base-strip tail, wedge test, retries. */
 function expOutsideCore(i: u32, x: f64): f64 {
   for (;;) {
     if (i == 0) return zigR + -hostLog(nextOpen());
@@ -129,33 +99,54 @@ function expOutsideCore(i: u32, x: f64): f64 {
   return unreachable();
 }
 
-/** Rng.below(n): Lemire multiply-and-reject in 64-bit integers (the JS doubles are exact, so the same values). */
-function below(n: u32): i32 {
-  let m = <u64>nextU32() * <u64>n;
-  if (<u32>m >= n) return <i32>(m >>> 32);
+/**
+ * Rng.belowRejection: Lemire's rejection step for below(n) once the first product m = x·n had a low part < n
+ * (64-bit integers; the JS doubles are exact, so the same values). Draws through the global buffer position.
+ */
+function belowRejection(n: u32, m: u64): i32 {
   const threshold: u32 = (<u32>0 - n) % n;
   while (<u32>m < threshold) m = <u64>nextU32() * <u64>n;
   return <i32>(m >>> 32);
 }
 
-/** jsqPair: a uniform on [0, n), b uniform on [0, m) from one draw (batched Lemire); ties to a. */
-function jsqPair(len: usize, n: u32, m: u32): i32 {
-  const x = <u64>nextU32() * <u64>n;
-  let a = <u32>(x >>> 32);
-  let y = (x & 0xffffffff) * <u64>m;
-  let b = <u32>(y >>> 32);
+/**
+ * jsqPairSlow's rejection loop for the pair (a, b) from one draw when the low part of y = (x·n mod 2^32)·m is < n·m:
+ * redraws while it is below 2^32 mod n·m. Returns a·2^16 + b (both < 2^16).
+ */
+function pairRejection(n: u32, m: u32, y: u64, a: u32): u32 {
   const nm = <u64>n * <u64>m;
-  if ((y & 0xffffffff) < nm) {
-    const threshold = (((<u64>1) << 32) - nm) % nm;
-    while ((y & 0xffffffff) < threshold) {
-      const x2 = <u64>nextU32() * <u64>n;
-      a = <u32>(x2 >>> 32);
-      y = (x2 & 0xffffffff) * <u64>m;
-      b = <u32>(y >>> 32);
-    }
+  const threshold = (((<u64>1) << 32) - nm) % nm;
+  while ((y & 0xffffffff) < threshold) {
+    const x = <u64>nextU32() * <u64>n;
+    a = <u32>(x >>> 32);
+    y = (x & 0xffffffff) * <u64>m;
   }
-  if (m < n && b >= a) b++;
-  return load<i32>(len + ((<usize>b) << 2)) < load<i32>(len + ((<usize>a) << 2)) ? <i32>b : <i32>a;
+  return (a << 16) | (<u32>(y >>> 32));
+}
+
+/** Buffer holds RNG_BUFFER − next unread outputs; moves them to the front and fills the rest (same stream). */
+function topUp(): void {
+  const left = RNG_BUFFER - next;
+  memory.copy(buf, buf + ((<usize>next) << 2), (<usize>left) << 2);
+  let a = s0;
+  let b = s1;
+  let c = s2;
+  let d = s3;
+  for (let k = left; k < RNG_BUFFER; k++) {
+    store<i32>(buf + ((<usize>k) << 2), rotl<i32>(b * 5, 7) * 9);
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+  }
+  s0 = a;
+  s1 = b;
+  s2 = c;
+  s3 = d;
+  next = 0;
 }
 
 /**
@@ -217,12 +208,37 @@ export function race(
   const mask = cap - 1;
   const un = <u32>n;
   const um = <u32>pairM;
+  const nm = <u64>un * <u64>um;
   let code = LOOP_LIMIT;
 
+  // Draws on the fast path read the buffer at the local position nx; each event starts with ≥ 5 unread outputs
+  // (its fast path uses at most 5). Rare paths draw through the globals (next = nx before, nx = next after).
+  let nx = next;
+  const bp = buf;
   for (;;) {
     if (j < 0) {
+      if (nx > RNG_BUFFER - 5) {
+        next = nx;
+        topUp();
+        nx = 0;
+      }
+      // Rng.nextExp: layer and 24 bits of u from one draw, 29 more bits from the next.
+      const za = load<u32>(bp + ((<usize>nx) << 2));
+      const zb = load<u32>(bp + ((<usize>(nx + 1)) << 2));
+      nx += 2;
+      const zi = za & 255;
+      let e = (<f64>(za >>> 8) * 536870912.0 + <f64>(zb >>> 3)) * TWO_POW_MINUS_53 * zx(zi);
+      if (e >= zx(zi + 1)) {
+        next = nx;
+        e = expOutsideCore(zi, e);
+        nx = next;
+        if (nx > RNG_BUFFER - 3) {
+          topUp();
+          nx = 0;
+        }
+      }
       const rate = arrivalRate + mu * <f64>busyCount;
-      const time = t + nextExp() / rate;
+      const time = t + e / rate;
       if (time > limit) {
         t = limit;
         break;
@@ -233,13 +249,22 @@ export function race(
         tick = TICK_EVENTS;
         hostTick(<f64>events);
       }
-      const x = nextU32();
+      const x = load<u32>(bp + ((<usize>nx++) << 2));
       const pa = load<f64>(arrivalShare + ((<usize>busyCount) << 3));
       const threshold = pa * 4294967296.0;
       const xf = <f64>x;
-      const isArrival = xf + 1 <= threshold || (xf < threshold && (xf * 2097152.0 + <f64>(nextU32() >>> 11)) * TWO_POW_MINUS_53 < pa);
+      const isArrival =
+        xf + 1 <= threshold ||
+        (xf < threshold && (xf * 2097152.0 + <f64>(load<u32>(bp + ((<usize>nx++) << 2)) >>> 11)) * TWO_POW_MINUS_53 < pa);
       if (!isArrival) {
-        const k = below(<u32>busyCount);
+        // Rng.below(busyCount), Lemire.
+        const bm = <u64>load<u32>(bp + ((<usize>nx++) << 2)) * <u64>busyCount;
+        let k = <i32>(bm >>> 32);
+        if (<u32>bm < <u32>busyCount) {
+          next = nx;
+          k = belowRejection(<u32>busyCount, bm);
+          nx = next;
+        }
         const jd = load<i32>(busy + ((<usize>k) << 2));
         const l = load<i32>(len + ((<usize>jd) << 2));
         const la = (<usize>l) << 3;
@@ -280,7 +305,20 @@ export function race(
         }
         continue;
       }
-      j = jsqPair(len, un, um);
+      // jsqPair: a uniform on [0, n), b on [0, m) from one draw (batched Lemire); b skips a without replacement.
+      const px = <u64>load<u32>(bp + ((<usize>nx++) << 2)) * <u64>un;
+      let pa2 = <u32>(px >>> 32);
+      const py = (px & 0xffffffff) * <u64>um;
+      let pb = <u32>(py >>> 32);
+      if ((py & 0xffffffff) < nm) {
+        next = nx;
+        const ab = pairRejection(un, um, py, pa2);
+        nx = next;
+        pa2 = ab >>> 16;
+        pb = ab & 0xffff;
+      }
+      if (um < un && pb >= pa2) pb++;
+      j = load<i32>(len + ((<usize>pb) << 2)) < load<i32>(len + ((<usize>pa2) << 2)) ? <i32>pb : <i32>pa2;
     }
     // The arrival at server j (possibly resumed after a LOOP_GROW).
     const l = load<i32>(len + ((<usize>j) << 2));
@@ -326,7 +364,7 @@ export function race(
   store<f64>(p + (P_SLOWDOWN_JOBS << 3), <f64>slowdownJobs);
   store<f64>(p + (P_BUSY_COUNT << 3), <f64>busyCount);
   store<f64>(p + (P_PENDING << 3), <f64>j);
-  store<f64>(p + (P_RNG_NEXT << 3), <f64>next);
+  store<f64>(p + (P_RNG_NEXT << 3), <f64>nx);
   store<f64>(p + (P_S0 << 3), <f64>s0);
   store<f64>(p + ((P_S0 + 1) << 3), <f64>s1);
   store<f64>(p + ((P_S0 + 2) << 3), <f64>s2);
