@@ -124,6 +124,11 @@ function pairRejection(n: u32, m: u32, y: u64, a: u32): u32 {
   return (a << 16) | (<u32>(y >>> 32));
 }
 
+/** The buffered output at position i (a call, so that `nx++` can stand in its argument). */
+function lowBits(bp: usize, i: i32): u32 {
+  return load<u32>(bp + ((<usize>i) << 2));
+}
+
 /** Buffer holds RNG_BUFFER − next unread outputs; moves them to the front and fills the rest (same stream). */
 function topUp(): void {
   const left = RNG_BUFFER - next;
@@ -249,16 +254,17 @@ export function race(
         tick = TICK_EVENTS;
         hostTick(<f64>events);
       }
-      const x = load<u32>(bp + ((<usize>nx++) << 2));
+      const x = load<u32>(bp + ((<usize>nx) << 2));
+      nx++;
       const pa = load<f64>(arrivalShare + ((<usize>busyCount) << 3));
       const threshold = pa * 4294967296.0;
       const xf = <f64>x;
       const isArrival =
-        xf + 1 <= threshold ||
-        (xf < threshold && (xf * 2097152.0 + <f64>(load<u32>(bp + ((<usize>nx++) << 2)) >>> 11)) * TWO_POW_MINUS_53 < pa);
+        xf + 1 <= threshold || (xf < threshold && (xf * 2097152.0 + <f64>(lowBits(bp, nx++) >>> 11)) * TWO_POW_MINUS_53 < pa);
       if (!isArrival) {
         // Rng.below(busyCount), Lemire.
-        const bm = <u64>load<u32>(bp + ((<usize>nx++) << 2)) * <u64>busyCount;
+        const bm = <u64>load<u32>(bp + ((<usize>nx) << 2)) * <u64>busyCount;
+        nx++;
         let k = <i32>(bm >>> 32);
         if (<u32>bm < <u32>busyCount) {
           next = nx;
@@ -306,7 +312,8 @@ export function race(
         continue;
       }
       // jsqPair: a uniform on [0, n), b on [0, m) from one draw (batched Lemire); b skips a without replacement.
-      const px = <u64>load<u32>(bp + ((<usize>nx++) << 2)) * <u64>un;
+      const px = <u64>load<u32>(bp + ((<usize>nx) << 2)) * <u64>un;
+      nx++;
       let pa2 = <u32>(px >>> 32);
       const py = (px & 0xffffffff) * <u64>um;
       let pb = <u32>(py >>> 32);
