@@ -1,11 +1,12 @@
 /**
- * AssemblyScript port of the race loop of src/sim/race.ts (`RaceEngine.loop`), issue 9 feasibility spike: JSQ(2)
- * pair rule (with or without replacement, n ≤ 2^16), FIFO, per-level occupancy areas, response and slowdown sums,
- * stored responses (float32 or float64). The random stream is src/stats/rng.ts's, draw for draw: the same 256-output
+ * AssemblyScript port of the race loop of src/sim/race.ts (`RaceEngine.loop`), issue 9 feasibility spike: every
+ * selection rule it runs (the JSQ(2) pair rule for n ≤ 2^16, d i.i.d. draws, d distinct by Fisher–Yates), FIFO,
+ * per-level occupancy areas, response and slowdown sums, stored responses (float32 or float64). The random stream is src/stats/rng.ts's, draw for draw: the same 256-output
  * xoshiro128** buffer (handed over from the JS Rng and back), the ziggurat tables passed in from JS (computed there
  * with V8's Math.exp/log), Lemire bounded integers; the rare paths call back to JS's Math.exp and Math.log.
  *
- * Not part of the TypeScript project (tsconfig does not include it): compiled by bench/wasm-race.ts with asc (assembly/ is outside tsconfig's include).
+ * Not part of the TypeScript project (assembly/ is outside tsconfig's include): compiled by
+ * bench/wasm-race-kernel.ts with asc.
  * Memory is imported and laid out by the JS side; every pointer and scalar comes in through `race`'s arguments
  * and the f64 parameter block `P` (slots below), and goes back the same way.
  */
@@ -37,6 +38,10 @@ const P_RNG_NEXT = 17;
 const P_ZIG_R = 18;
 const P_PENDING = 19;
 const P_S0 = 20;
+
+/** Selection rules: the JSQ(2) pair rule (d = 2, n ≤ 2^16), d distinct by Fisher–Yates; any other mode (1): d i.i.d. draws. */
+const SELECT_PAIR = 0;
+const SELECT_FISHER_YATES = 2;
 
 const LOOP_LIMIT = 0;
 const LOOP_GOAL = 1;
@@ -129,6 +134,45 @@ function lowBits(bp: usize, i: i32): u32 {
   return load<u32>(bp + ((<usize>i) << 2));
 }
 
+/** Rng.below(n) through the global buffer position. */
+function belowG(n: u32): i32 {
+  const m = <u64>nextU32() * <u64>n;
+  return <u32>m >= n ? <i32>(m >>> 32) : belowRejection(n, m);
+}
+
+/** jsqWithReplacement's general case: d i.i.d. uniform servers, the first with the fewest jobs. */
+function jsqIid(len: usize, n: u32, d: i32): i32 {
+  let best = belowG(n);
+  let bestLen = load<i32>(len + ((<usize>best) << 2));
+  for (let k = 1; k < d; k++) {
+    const j = belowG(n);
+    const l = load<i32>(len + ((<usize>j) << 2));
+    if (l < bestLen) {
+      best = j;
+      bestLen = l;
+    }
+  }
+  return best;
+}
+
+/** jsqFisherYates: d distinct servers by a partial Fisher–Yates shuffle of the permutation at `perm`. */
+function jsqFisherYates(len: usize, n: u32, d: i32, perm: usize): i32 {
+  let best = -1;
+  let bestLen = 0;
+  for (let k = 0; k < d; k++) {
+    const r = k + belowG(n - <u32>k);
+    const j = load<i32>(perm + ((<usize>r) << 2));
+    store<i32>(perm + ((<usize>r) << 2), load<i32>(perm + ((<usize>k) << 2)));
+    store<i32>(perm + ((<usize>k) << 2), j);
+    const l = load<i32>(len + ((<usize>j) << 2));
+    if (best < 0 || l < bestLen) {
+      best = j;
+      bestLen = l;
+    }
+  }
+  return best;
+}
+
 /** Buffer holds RNG_BUFFER − next unread outputs; moves them to the front and fills the rest (same stream). */
 function topUp(): void {
   const left = RNG_BUFFER - next;
@@ -181,6 +225,9 @@ export function race(
   rngBuffer: usize,
   zigXPtr: usize,
   zigFPtr: usize,
+  mode: i32,
+  d: i32,
+  perm: usize,
 ): i32 {
   buf = rngBuffer;
   zigX = zigXPtr;
@@ -311,21 +358,27 @@ export function race(
         }
         continue;
       }
-      // jsqPair: a uniform on [0, n), b on [0, m) from one draw (batched Lemire); b skips a without replacement.
-      const px = <u64>load<u32>(bp + ((<usize>nx) << 2)) * <u64>un;
-      nx++;
-      let pa2 = <u32>(px >>> 32);
-      const py = (px & 0xffffffff) * <u64>um;
-      let pb = <u32>(py >>> 32);
-      if ((py & 0xffffffff) < nm) {
+      if (mode == SELECT_PAIR) {
+        // jsqPair: a uniform on [0, n), b on [0, m) from one draw (batched Lemire); b skips a without replacement.
+        const px = <u64>load<u32>(bp + ((<usize>nx) << 2)) * <u64>un;
+        nx++;
+        let pa2 = <u32>(px >>> 32);
+        const py = (px & 0xffffffff) * <u64>um;
+        let pb = <u32>(py >>> 32);
+        if ((py & 0xffffffff) < nm) {
+          next = nx;
+          const ab = pairRejection(un, um, py, pa2);
+          nx = next;
+          pa2 = ab >>> 16;
+          pb = ab & 0xffff;
+        }
+        if (um < un && pb >= pa2) pb++;
+        j = load<i32>(len + ((<usize>pb) << 2)) < load<i32>(len + ((<usize>pa2) << 2)) ? <i32>pb : <i32>pa2;
+      } else {
         next = nx;
-        const ab = pairRejection(un, um, py, pa2);
+        j = mode == SELECT_FISHER_YATES ? jsqFisherYates(len, un, d, perm) : jsqIid(len, un, d);
         nx = next;
-        pa2 = ab >>> 16;
-        pb = ab & 0xffff;
       }
-      if (um < un && pb >= pa2) pb++;
-      j = load<i32>(len + ((<usize>pb) << 2)) < load<i32>(len + ((<usize>pa2) << 2)) ? <i32>pb : <i32>pa2;
     }
     // The arrival at server j (possibly resumed after a LOOP_GROW).
     const l = load<i32>(len + ((<usize>j) << 2));

@@ -7,7 +7,7 @@
  * engine's busy list and last departures and the Rng's state (its 256-output buffer, position and xoshiro128** words)
  * are copied into the wasm memory, the kernel runs, and everything is copied back; response times are write-only,
  * so only the ones written in the call come back. A ring that fills returns LOOP_GROW: JobStore.grow runs in JS
- * and the kernel resumes the waiting arrival. Pair rule (d = 2, n ≤ PAIR_MAX_N) only; other d keep the TS loop.
+ * and the kernel resumes the waiting arrival. Every selection rule RaceEngine runs: the JSQ(2) pair rule, d i.i.d. draws, d distinct (Fisher–Yates).
  */
 import asc from 'assemblyscript/asc';
 import { readFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { DRAINING, MEASURING } from '../src/sim/measurement.ts';
 import { ZIG_F, ZIG_R, ZIG_X } from '../src/stats/rng.ts';
 
 const LOOP_GROW = 3;
+const [SELECT_PAIR, SELECT_IID, SELECT_FISHER_YATES] = [0, 1, 2];
 /** Parameter block slots, as in assembly/race.ts. */
 const [P_T, P_LIMIT, P_ARRIVAL_RATE, P_MU, P_WARM, P_LAST_MEASURED, P_JOBS_TARGET, P_EVENTS, P_ARRIVALS, P_TICK] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
@@ -28,6 +29,7 @@ const [P_BUSY_COUNT, P_RNG_NEXT, P_ZIG_R, P_PENDING, P_S0] = [16, 17, 18, 19, 20
 
 /** What the kernel reads of a RaceEngine and its Rng beyond their public fields. */
 interface RaceInternals {
+  perm: Int32Array;
   events: number;
   arrivals: number;
   busy: Int32Array;
@@ -104,7 +106,9 @@ const align8 = (b: number) => (b + 7) & ~7;
 
 function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => void) | undefined): number {
   const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
-  if (d !== 2 || n > PAIR_MAX_N || race === undefined) return originalLoop.call(this, limit, onTick);
+  if (race === undefined) throw new Error('loadRaceKernel first');
+  // The selection rule as RaceEngine.loop picks it: pair rule, else Fisher–Yates (without replacement) or i.i.d. draws.
+  const mode = d === 2 && n <= PAIR_MAX_N ? SELECT_PAIR : withoutReplacement ? SELECT_FISHER_YATES : SELECT_IID;
   const engine = this as unknown as RaceInternals;
   const { rng, store, occupancy, measurement: m } = this.state;
   const r = rng as unknown as RngInternals;
@@ -133,7 +137,7 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
   const respF64 = responses instanceof Float64Array;
   for (;;) {
     // Layout (bytes from DYNAMIC): len, head, busy (i32 n), lastDeparture (f64 n), arrivalShare (f64 n+1), count (i32 L),
-    // area, last (f64 L), arrival (f64 n·cap), responses.
+    // area, last (f64 L), arrival (f64 n·cap), perm (i32 n), responses.
     const levels = occupancy.count.length;
     const len = DYNAMIC;
     const head = len + align8(4 * n);
@@ -144,7 +148,8 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
     const area = count + align8(4 * levels);
     const last = area + 8 * levels;
     const arrival = last + 8 * levels;
-    const resp = arrival + 8 * store.arrival.length;
+    const perm = arrival + 8 * store.arrival.length;
+    const resp = perm + align8(4 * n);
     const end = resp + responses.byteLength;
     if (end > memory.buffer.byteLength) memory.grow(Math.ceil((end - memory.buffer.byteLength) / 65536));
     const buffer = memory.buffer;
@@ -166,6 +171,7 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
     new Float64Array(buffer, area, levels).set(occupancy.area);
     new Float64Array(buffer, last, levels).set(occupancy.last);
     new Float64Array(buffer, arrival, store.arrival.length).set(store.arrival);
+    if (mode === SELECT_FISHER_YATES) new Int32Array(buffer, perm, n).set(engine.perm);
     const sampledBefore = m.sampled;
     const code = race(
       P,
@@ -190,7 +196,11 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
       RNG,
       ZX,
       ZF,
+      mode,
+      d,
+      perm,
     );
+    if (mode === SELECT_FISHER_YATES) engine.perm.set(new Int32Array(buffer, perm, n));
     r.buffer.set(new Int32Array(buffer, RNG, 256));
     r.next = pv[P_RNG_NEXT];
     r.s0 = pv[P_S0];
