@@ -11,10 +11,9 @@
  * and the f64 parameter block `P` (slots below), and goes back the same way.
  */
 
-// Imports from JS (module "race"): the host's Math.exp/Math.log (bit-identical to V8's), the tick callback.
+// Imports from JS (module "race"): the host's Math.exp/Math.log (bit-identical to V8's).
 declare function hostExp(x: f64): f64;
 declare function hostLog(x: f64): f64;
-declare function hostTick(events: f64): void;
 
 // Parameter block slots (f64 each).
 const P_T = 0;
@@ -38,6 +37,8 @@ const P_RNG_NEXT = 17;
 const P_ZIG_R = 18;
 const P_PENDING = 19;
 const P_S0 = 20;
+/** 1 when TICK_EVENTS more events have been counted and JS owes `onTick` a call. */
+const P_TICK_DUE = 24;
 
 /** Selection rules: the JSQ(2) pair rule (d = 2, n ≤ 2^16), d distinct by Fisher–Yates; any other mode (1): d i.i.d. draws. */
 const SELECT_PAIR = 0;
@@ -47,6 +48,11 @@ const LOOP_LIMIT = 0;
 const LOOP_GOAL = 1;
 /** The arrival at server P_PENDING found its ring full: JS grows the store and calls again (the event resumes). */
 const LOOP_GROW = 3;
+/**
+ * A tick is due: the kernel returns between events so JS calls `onTick` (also letting V8 switch to the optimised
+ * code of `race`, which it compiles while the first call runs in its baseline tier: wasm has no on-stack replacement).
+ */
+const LOOP_TICK = 4;
 
 const RNG_BUFFER = 256;
 const TICK_EVENTS: i64 = 1 << 20;
@@ -249,6 +255,7 @@ export function race(
   let events = <i64>load<f64>(p + (P_EVENTS << 3));
   let arrivals = <i64>load<f64>(p + (P_ARRIVALS << 3));
   let tick = <i64>load<f64>(p + (P_TICK << 3));
+  let tickDue = <i32>load<f64>(p + (P_TICK_DUE << 3));
   let measuredArrivals = <i64>load<f64>(p + (P_MEASURED_ARRIVALS << 3));
   let measuredInSystem = <i64>load<f64>(p + (P_MEASURED_IN_SYSTEM << 3));
   let sumResponse = load<f64>(p + (P_SUM_RESPONSE << 3));
@@ -269,6 +276,10 @@ export function race(
   const bp = buf;
   for (;;) {
     if (j < 0) {
+      if (tickDue) {
+        code = LOOP_TICK;
+        break;
+      }
       if (nx > RNG_BUFFER - 5) {
         next = nx;
         topUp();
@@ -299,7 +310,7 @@ export function race(
       events++;
       if (--tick == 0) {
         tick = TICK_EVENTS;
-        hostTick(<f64>events);
+        tickDue = 1;
       }
       const x = load<u32>(bp + ((<usize>nx) << 2));
       nx++;
@@ -416,6 +427,7 @@ export function race(
   store<f64>(p + (P_EVENTS << 3), <f64>events);
   store<f64>(p + (P_ARRIVALS << 3), <f64>arrivals);
   store<f64>(p + (P_TICK << 3), <f64>tick);
+  store<f64>(p + (P_TICK_DUE << 3), <f64>tickDue);
   store<f64>(p + (P_MEASURED_ARRIVALS << 3), <f64>measuredArrivals);
   store<f64>(p + (P_MEASURED_IN_SYSTEM << 3), <f64>measuredInSystem);
   store<f64>(p + (P_SUM_RESPONSE << 3), sumResponse);

@@ -7,7 +7,8 @@
  * engine's busy list and last departures and the Rng's state (its 256-output buffer, position and xoshiro128** words)
  * are copied into the wasm memory, the kernel runs, and everything is copied back; response times are write-only,
  * so only the ones written in the call come back. A ring that fills returns LOOP_GROW: JobStore.grow runs in JS
- * and the kernel resumes the waiting arrival. Every selection rule RaceEngine runs: the JSQ(2) pair rule, d i.i.d. draws, d distinct (Fisher–Yates).
+ * and the kernel resumes the waiting arrival. Every TICK_EVENTS events it returns LOOP_TICK (JS calls onTick, then
+ * resumes): onTick sees the same counts, after that event instead of before it. Every selection rule RaceEngine runs: the JSQ(2) pair rule, d i.i.d. draws, d distinct (Fisher–Yates).
  */
 import asc from 'assemblyscript/asc';
 import { readFileSync } from 'node:fs';
@@ -18,14 +19,14 @@ import { PAIR_MAX_N } from '../src/sim/selection/jsqd.ts';
 import { DRAINING, MEASURING } from '../src/sim/measurement.ts';
 import { ZIG_F, ZIG_R, ZIG_X } from '../src/stats/rng.ts';
 
-const LOOP_GROW = 3;
+const [LOOP_GROW, LOOP_TICK] = [3, 4];
 const [SELECT_PAIR, SELECT_IID, SELECT_FISHER_YATES] = [0, 1, 2];
 /** Parameter block slots, as in assembly/race.ts. */
 const [P_T, P_LIMIT, P_ARRIVAL_RATE, P_MU, P_WARM, P_LAST_MEASURED, P_JOBS_TARGET, P_EVENTS, P_ARRIVALS, P_TICK] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
 ];
 const [P_MEASURED_ARRIVALS, P_MEASURED_IN_SYSTEM, P_SUM_RESPONSE, P_COMPLETED, P_SUM_SLOWDOWN, P_SLOWDOWN_JOBS] = [10, 11, 12, 13, 14, 15];
-const [P_BUSY_COUNT, P_RNG_NEXT, P_ZIG_R, P_PENDING, P_S0] = [16, 17, 18, 19, 20];
+const [P_BUSY_COUNT, P_RNG_NEXT, P_ZIG_R, P_PENDING, P_S0, P_TICK_DUE] = [16, 17, 18, 19, 20, 24];
 
 /** What the kernel reads of a RaceEngine and its Rng beyond their public fields. */
 interface RaceInternals {
@@ -75,7 +76,6 @@ export async function compileRaceKernel(): Promise<Uint8Array> {
 }
 
 const memory = new WebAssembly.Memory({ initial: 2 });
-let onTickNow: ((events: number) => void) | undefined;
 let race: RaceExport | undefined;
 const BASE = 65536; // page 0 left to the AssemblyScript module
 const P = BASE;
@@ -89,7 +89,7 @@ export async function loadRaceKernel(binary: Uint8Array): Promise<void> {
   const module = await WebAssembly.compile(binary as Uint8Array<ArrayBuffer>);
   const instance = await WebAssembly.instantiate(module, {
     env: { memory },
-    race: { hostExp: Math.exp, hostLog: Math.log, hostTick: (e: number) => onTickNow?.(e) },
+    race: { hostExp: Math.exp, hostLog: Math.log },
   });
   race = instance.exports.race as RaceExport;
 }
@@ -132,7 +132,7 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
   p[P_BUSY_COUNT] = engine.busyCount;
   p[P_ZIG_R] = ZIG_R;
   p[P_PENDING] = -1;
-  onTickNow = onTick;
+  p[P_TICK_DUE] = 0;
   const responses = m.responses;
   const respF64 = responses instanceof Float64Array;
   for (;;) {
@@ -233,8 +233,13 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
       const view = respF64 ? new Float64Array(buffer, resp, responses.length) : new Float32Array(buffer, resp, responses.length);
       responses.set(view.subarray(sampledBefore, sampledAfter), sampledBefore);
     }
-    if (code !== LOOP_GROW) return code;
-    store.grow();
-    occupancy.ensureLevels(store.cap + 2);
+    if (pv[P_TICK_DUE] === 1) {
+      pv[P_TICK_DUE] = 0;
+      onTick?.(engine.events);
+    }
+    if (code === LOOP_GROW) {
+      store.grow();
+      occupancy.ensureLevels(store.cap + 2);
+    } else if (code !== LOOP_TICK) return code;
   }
 }
