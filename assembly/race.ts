@@ -182,13 +182,14 @@ function jsqFisherYates(len: usize, n: u32, d: i32, perm: usize): i32 {
 /** Buffer holds RNG_BUFFER − next unread outputs; moves them to the front and fills the rest (same stream). */
 function topUp(): void {
   const left = RNG_BUFFER - next;
+  const bp = buf;
   memory.copy(buf, buf + ((<usize>next) << 2), (<usize>left) << 2);
   let a = s0;
   let b = s1;
   let c = s2;
   let d = s3;
   for (let k = left; k < RNG_BUFFER; k++) {
-    store<i32>(buf + ((<usize>k) << 2), rotl<i32>(b * 5, 7) * 9);
+    store<i32>(bp + ((<usize>k) << 2), rotl<i32>(b * 5, 7) * 9);
     const t = b << 9;
     c ^= a;
     d ^= b;
@@ -274,6 +275,7 @@ export function race(
   // (its fast path uses at most 5). Rare paths draw through the globals (next = nx before, nx = next after).
   let nx = next;
   const bp = buf;
+  const xTable = zigX;
   for (;;) {
     if (j < 0) {
       if (tickDue) {
@@ -290,8 +292,9 @@ export function race(
       const zb = load<u32>(bp + ((<usize>(nx + 1)) << 2));
       nx += 2;
       const zi = za & 255;
-      let e = (<f64>(za >>> 8) * 536870912.0 + <f64>(zb >>> 3)) * TWO_POW_MINUS_53 * zx(zi);
-      if (e >= zx(zi + 1)) {
+      const zp = xTable + ((<usize>zi) << 3);
+      let e = (<f64>(za >>> 8) * 536870912.0 + <f64>(zb >>> 3)) * TWO_POW_MINUS_53 * load<f64>(zp);
+      if (e >= load<f64>(zp, 8)) {
         next = nx;
         e = expOutsideCore(zi, e);
         nx = next;
