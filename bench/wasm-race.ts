@@ -1,6 +1,6 @@
 /**
  * Issue 9 spike: the WebAssembly race kernel (assembly/race.ts via bench/wasm-race-kernel.ts) against the TypeScript
- * race loop and the C reference's race variant. Run: `npx tsx bench/wasm-race.ts [events]` (default 1e7).
+ * race loop and the C reference's race variant. Run: `npx tsx bench/wasm-race.ts [events] [n]` (defaults 1e7, 1000).
  *
  * 1. Bit-identity: the same `simulate(..., { engine: 'race' })` runs with the TS loop and with the wasm loop; every
  *    engine's final state is compared byte for byte (time, counts, occupancy counts/areas/last times, sums, stored
@@ -29,7 +29,7 @@ import { compileRaceKernel, loadRaceKernel, useWasmRaceLoop } from './wasm-race-
 
 const events = Number(process.argv[2] ?? 1e7);
 const rounds = 3;
-const n = 1000;
+const n = Number(process.argv[3] ?? 1000);
 const lambda = 0.9;
 const model: SupermarketModel = parseModel({ lambda, d: 2, sampling: 'without-replacement' });
 const perReplication = events / 2;
