@@ -6,7 +6,8 @@
  *    engine's final state is compared byte for byte (time, counts, occupancy counts/areas/last times, sums, stored
  *    responses, queues, the Rng's next 600 outputs) and so is the result (all but timings). Cases: the bench model (n = 1000,
  *    λ = 0.9, JSQ(2) without replacement, seed 1, ~events events in 2 replications); n = 7 with replacement and
- *    JSQ(3) with and without replacement (n = 50), random (d = 1), JSQ(2) with n = 70 000 > 2^16 (no pair rule);
+ *    JSQ(3) with and without replacement (n = 50), random (d = 1), JSQ(2) with n = 50 000 (pair rejection in ~42 % of arrivals) and
+ *    n = 70 000 > 2^16 (no pair rule);
  *    and n = 2, 3 from rings of capacity 4 (growth mid-run) with float64 and with strided float32 responses.
  * 2. Speed: rounds of TS race, wasm race, C race (`shared/bench/run-reference.sh race EVENTS 1 1000 0.9 2`),
  *    interleaved; events/s by wall and by CPU time, ratios to C race median over same-round ratios.
@@ -177,6 +178,8 @@ const identical = [
       [50, 3, 'without-replacement'],
       [50, 3, 'with-replacement'],
       [20, 1, 'with-replacement'],
+      [50_000, 2, 'without-replacement'], // pair rule with n·m ≈ 2^31.2: ~42 % of pairs are redrawn (rejection path)
+      [50_000, 2, 'with-replacement'],
       [70_000, 2, 'without-replacement'],
       [70_000, 2, 'with-replacement'],
     ] as const
@@ -187,7 +190,7 @@ const identical = [
       seed: 5,
       replications: 2,
       jobs: 60_000,
-      warmupTime: 2,
+      warmupTime: 1,
     }),
   ),
   checkEngine(2, 0.95, 'without-replacement', 'float64'),
