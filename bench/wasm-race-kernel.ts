@@ -22,11 +22,14 @@ import { ZIG_F, ZIG_R, ZIG_X } from '../src/stats/rng.ts';
 const [LOOP_GROW, LOOP_TICK] = [3, 4];
 const [SELECT_PAIR, SELECT_IID, SELECT_FISHER_YATES] = [0, 1, 2];
 /** Parameter block slots, as in assembly/race.ts. */
-const [P_T, P_LIMIT, P_ARRIVAL_RATE, P_MU, P_WARM, P_LAST_MEASURED, P_JOBS_TARGET, P_EVENTS, P_ARRIVALS, P_TICK] = [
-  0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
-];
-const [P_MEASURED_ARRIVALS, P_MEASURED_IN_SYSTEM, P_SUM_RESPONSE, P_COMPLETED, P_SUM_SLOWDOWN, P_SLOWDOWN_JOBS] = [10, 11, 12, 13, 14, 15];
+const [P_T, P_LIMIT, P_ARRIVAL_RATE, P_MU, P_WARM, P_LAST_MEASURED, P_JOBS_TARGET, P_EVENTS] = [0, 1, 2, 3, 4, 5, 6, 7];
+const P_MEASURED_ARRIVALS = 10;
 const [P_BUSY_COUNT, P_RNG_NEXT, P_ZIG_R, P_PENDING, P_S0, P_TICK_DUE] = [16, 17, 18, 19, 20, 24];
+
+/** Running totals in consecutive parameter slots: the engine's from P_EVENTS, the measurement's from P_MEASURED_ARRIVALS, the Rng's words from P_S0. */
+const ENGINE_TOTALS = ['events', 'arrivals', 'tick'] as const;
+const MEASURED_TOTALS = ['measuredArrivals', 'measuredInSystem', 'sumResponse', 'completed', 'sumSlowdown', 'slowdownJobs'] as const;
+const RNG_WORDS = ['s0', 's1', 's2', 's3'] as const;
 
 /** What the kernel reads of a RaceEngine and its Rng beyond their public fields. */
 interface RaceInternals {
@@ -120,15 +123,8 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
   p[P_WARM] = m.warmupTime;
   p[P_LAST_MEASURED] = m.lastMeasured;
   p[P_JOBS_TARGET] = m.jobs;
-  p[P_EVENTS] = engine.events;
-  p[P_ARRIVALS] = engine.arrivals;
-  p[P_TICK] = engine.tick;
-  p[P_MEASURED_ARRIVALS] = m.measuredArrivals;
-  p[P_MEASURED_IN_SYSTEM] = m.measuredInSystem;
-  p[P_SUM_RESPONSE] = m.sumResponse;
-  p[P_COMPLETED] = m.completed;
-  p[P_SUM_SLOWDOWN] = m.sumSlowdown;
-  p[P_SLOWDOWN_JOBS] = m.slowdownJobs;
+  ENGINE_TOTALS.forEach((k, i) => (p[P_EVENTS + i] = engine[k]));
+  MEASURED_TOTALS.forEach((k, i) => (p[P_MEASURED_ARRIVALS + i] = m[k]));
   p[P_BUSY_COUNT] = engine.busyCount;
   p[P_ZIG_R] = ZIG_R;
   p[P_PENDING] = -1;
@@ -154,24 +150,27 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
     if (end > memory.buffer.byteLength) memory.grow(Math.ceil((end - memory.buffer.byteLength) / 65536));
     const buffer = memory.buffer;
     const pv = new Float64Array(buffer, P, 32);
-    new Int32Array(buffer, RNG, 256).set(r.buffer);
     new Float64Array(buffer, ZX, 257).set(ZIG_X);
     new Float64Array(buffer, ZF, 257).set(ZIG_F);
     pv[P_RNG_NEXT] = r.next;
-    pv[P_S0] = r.s0;
-    pv[P_S0 + 1] = r.s1;
-    pv[P_S0 + 2] = r.s2;
-    pv[P_S0 + 3] = r.s3;
-    new Int32Array(buffer, len, n).set(store.len);
-    new Int32Array(buffer, head, n).set(store.head);
-    new Int32Array(buffer, busy, n).set(engine.busy);
-    new Float64Array(buffer, lastDep, n).set(engine.lastDeparture);
-    new Float64Array(buffer, share, n + 1).set(engine.arrivalShare);
-    new Int32Array(buffer, count, levels).set(occupancy.count);
-    new Float64Array(buffer, area, levels).set(occupancy.area);
-    new Float64Array(buffer, last, levels).set(occupancy.last);
-    new Float64Array(buffer, arrival, store.arrival.length).set(store.arrival);
-    if (mode === SELECT_FISHER_YATES) new Int32Array(buffer, perm, n).set(engine.perm);
+    RNG_WORDS.forEach((k, i) => (pv[P_S0 + i] = r[k]));
+    // The arrays the kernel reads and writes, each with its address: copied in now, back after the call.
+    const shared: [Int32Array | Float64Array, number][] = [
+      [r.buffer, RNG],
+      [store.len, len],
+      [store.head, head],
+      [engine.busy, busy],
+      [engine.lastDeparture, lastDep],
+      [engine.arrivalShare, share],
+      [occupancy.count, count],
+      [occupancy.area, area],
+      [occupancy.last, last],
+      [store.arrival, arrival],
+      [engine.perm, perm],
+    ];
+    const view = (a: Int32Array | Float64Array, at: number) =>
+      a instanceof Int32Array ? new Int32Array(buffer, at, a.length) : new Float64Array(buffer, at, a.length);
+    for (const [a, at] of shared) view(a, at).set(a);
     const sampledBefore = m.sampled;
     const code = race(
       P,
@@ -200,38 +199,22 @@ function wasmLoop(this: RaceEngine, limit: number, onTick: ((events: number) => 
       d,
       perm,
     );
-    if (mode === SELECT_FISHER_YATES) engine.perm.set(new Int32Array(buffer, perm, n));
-    r.buffer.set(new Int32Array(buffer, RNG, 256));
+    for (const [a, at] of shared) a.set(view(a, at));
     r.next = pv[P_RNG_NEXT];
-    r.s0 = pv[P_S0];
-    r.s1 = pv[P_S0 + 1];
-    r.s2 = pv[P_S0 + 2];
-    r.s3 = pv[P_S0 + 3];
-    store.len.set(new Int32Array(buffer, len, n));
-    store.head.set(new Int32Array(buffer, head, n));
-    engine.busy.set(new Int32Array(buffer, busy, n));
-    engine.lastDeparture.set(new Float64Array(buffer, lastDep, n));
-    occupancy.count.set(new Int32Array(buffer, count, levels));
-    occupancy.area.set(new Float64Array(buffer, area, levels));
-    occupancy.last.set(new Float64Array(buffer, last, levels));
-    store.arrival.set(new Float64Array(buffer, arrival, store.arrival.length));
+    RNG_WORDS.forEach((k, i) => (r[k] = pv[P_S0 + i]));
+    ENGINE_TOTALS.forEach((k, i) => (engine[k] = pv[P_EVENTS + i]));
     engine.busyCount = pv[P_BUSY_COUNT];
-    engine.events = pv[P_EVENTS];
-    engine.arrivals = pv[P_ARRIVALS];
-    engine.tick = pv[P_TICK];
     this.state.t = pv[P_T];
-    m.save({
-      measuredArrivals: pv[P_MEASURED_ARRIVALS],
-      measuredInSystem: pv[P_MEASURED_IN_SYSTEM],
-      sumResponse: pv[P_SUM_RESPONSE],
-      sumSlowdown: pv[P_SUM_SLOWDOWN],
-      slowdownJobs: pv[P_SLOWDOWN_JOBS],
-      completed: pv[P_COMPLETED],
-    });
+    m.save(
+      Object.fromEntries(MEASURED_TOTALS.map((k, i) => [k, pv[P_MEASURED_ARRIVALS + i]])) as Record<
+        (typeof MEASURED_TOTALS)[number],
+        number
+      >,
+    );
     const sampledAfter = m.sampled;
     if (sampledAfter > sampledBefore) {
-      const view = respF64 ? new Float64Array(buffer, resp, responses.length) : new Float32Array(buffer, resp, responses.length);
-      responses.set(view.subarray(sampledBefore, sampledAfter), sampledBefore);
+      const written = respF64 ? new Float64Array(buffer, resp, responses.length) : new Float32Array(buffer, resp, responses.length);
+      responses.set(written.subarray(sampledBefore, sampledAfter), sampledBefore);
     }
     if (pv[P_TICK_DUE] === 1) {
       pv[P_TICK_DUE] = 0;
