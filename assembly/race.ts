@@ -1,12 +1,13 @@
 /**
- * AssemblyScript port of the race loop of src/sim/race.ts (`RaceEngine.loop`), issue 9 feasibility spike: every
+ * The race loop of src/sim/race.ts (`RaceEngine.loop`; issue 9), in AssemblyScript: every
  * selection rule it runs (the JSQ(2) pair rule for n ≤ 2^16, d i.i.d. draws, d distinct by Fisher–Yates), FIFO,
  * per-level occupancy areas, response and slowdown sums, stored responses (float32 or float64). The random stream is src/stats/rng.ts's, draw for draw: the same 256-output
  * xoshiro128** buffer (handed over from the JS Rng and back), the ziggurat tables passed in from JS (computed there
  * with V8's Math.exp/log), Lemire bounded integers; the rare paths call back to JS's Math.exp and Math.log.
  *
- * Not part of the TypeScript project (assembly/ is outside tsconfig's include): compiled by
- * bench/wasm-race-kernel.ts with asc.
+ * Not part of the TypeScript project (assembly/ is outside tsconfig's include: AssemblyScript types and builtins):
+ * `npm run build:wasm` (scripts/build-wasm.ts) compiles it with asc into src/sim/wasm/raceKernel.ts, which
+ * src/sim/race.ts runs as `RaceEngine.loop`; test/sim/raceKernel.test.ts checks the committed bytes are current.
  * Memory is imported and laid out by the JS side; every pointer and scalar comes in through `race`'s arguments
  * and the f64 parameter block `P` (slots below), and goes back the same way.
  */
@@ -236,15 +237,7 @@ export function race(
   d: i32,
   perm: usize,
 ): i32 {
-  buf = rngBuffer;
-  zigX = zigXPtr;
-  zigF = zigFPtr;
-  zigR = load<f64>(p + (P_ZIG_R << 3));
-  next = <i32>load<f64>(p + (P_RNG_NEXT << 3));
-  s0 = <i32>load<f64>(p + (P_S0 << 3));
-  s1 = <i32>load<f64>(p + ((P_S0 + 1) << 3));
-  s2 = <i32>load<f64>(p + ((P_S0 + 2) << 3));
-  s3 = <i32>load<f64>(p + ((P_S0 + 3) << 3));
+  enterRng(p, rngBuffer, zigXPtr, zigFPtr);
   let t = load<f64>(p + (P_T << 3));
   const limit = load<f64>(p + (P_LIMIT << 3));
   const arrivalRate = load<f64>(p + (P_ARRIVAL_RATE << 3));
@@ -439,10 +432,74 @@ export function race(
   store<f64>(p + (P_SLOWDOWN_JOBS << 3), <f64>slowdownJobs);
   store<f64>(p + (P_BUSY_COUNT << 3), <f64>busyCount);
   store<f64>(p + (P_PENDING << 3), <f64>j);
-  store<f64>(p + (P_RNG_NEXT << 3), <f64>nx);
+  leaveRng(p, nx);
+  return code;
+}
+
+/**
+ * Test hook (test/sim/raceKernel.test.ts): `count` draws of one random primitive through the kernel's out-of-line
+ * paths, as f64 at `out`: kind 0 Rng.nextExp (ziggurat step, tail and wedge), 1 Rng.below(bound) (Lemire and its
+ * rejection), 2 jsqPair over the queue lengths at `len` (bound servers, m others; batched Lemire and the pair
+ * rejection). The Rng's state comes in and goes back through the block at p and the buffer, as for `race`.
+ */
+export function draws(
+  p: usize,
+  rngBuffer: usize,
+  zigXPtr: usize,
+  zigFPtr: usize,
+  kind: i32,
+  bound: u32,
+  m: u32,
+  len: usize,
+  count: i32,
+  out: usize,
+): void {
+  enterRng(p, rngBuffer, zigXPtr, zigFPtr);
+  for (let k = 0; k < count; k++) {
+    let v: f64;
+    if (kind == 0) {
+      const a = nextU32();
+      const i = a & 255;
+      const x = (<f64>(a >>> 8) * 536870912.0 + <f64>(nextU32() >>> 3)) * TWO_POW_MINUS_53 * zx(i);
+      v = x < zx(i + 1) ? x : expOutsideCore(i, x);
+    } else if (kind == 1) {
+      v = <f64>belowG(bound);
+    } else {
+      const px = <u64>nextU32() * <u64>bound;
+      let a = <u32>(px >>> 32);
+      const py = (px & 0xffffffff) * <u64>m;
+      let b = <u32>(py >>> 32);
+      if ((py & 0xffffffff) < <u64>bound * <u64>m) {
+        const ab = pairRejection(bound, m, py, a);
+        a = ab >>> 16;
+        b = ab & 0xffff;
+      }
+      if (m < bound && b >= a) b++;
+      v = load<i32>(len + ((<usize>b) << 2)) < load<i32>(len + ((<usize>a) << 2)) ? <f64>b : <f64>a;
+    }
+    store<f64>(out + ((<usize>k) << 3), v);
+  }
+  leaveRng(p, next);
+}
+
+/** Takes the Rng's state (buffer position and xoshiro128** words from the block at p) and the table addresses. */
+function enterRng(p: usize, rngBuffer: usize, zigXPtr: usize, zigFPtr: usize): void {
+  buf = rngBuffer;
+  zigX = zigXPtr;
+  zigF = zigFPtr;
+  zigR = load<f64>(p + (P_ZIG_R << 3));
+  next = <i32>load<f64>(p + (P_RNG_NEXT << 3));
+  s0 = <i32>load<f64>(p + (P_S0 << 3));
+  s1 = <i32>load<f64>(p + ((P_S0 + 1) << 3));
+  s2 = <i32>load<f64>(p + ((P_S0 + 2) << 3));
+  s3 = <i32>load<f64>(p + ((P_S0 + 3) << 3));
+}
+
+/** Hands the Rng's state back through the block at p, buffer position `position`. */
+function leaveRng(p: usize, position: i32): void {
+  store<f64>(p + (P_RNG_NEXT << 3), <f64>position);
   store<f64>(p + (P_S0 << 3), <f64>s0);
   store<f64>(p + ((P_S0 + 1) << 3), <f64>s1);
   store<f64>(p + ((P_S0 + 2) << 3), <f64>s2);
   store<f64>(p + ((P_S0 + 3) << 3), <f64>s3);
-  return code;
 }
