@@ -62,7 +62,7 @@ type RaceExport = (...args: number[]) => number;
 
 let compiled: WebAssembly.Module | undefined;
 
-/** The compiled kernel, once per thread (synchronous: 2.6 KB of wasm, a few ms). */
+/** The compiled kernel, once per thread (synchronous: 3 KB of wasm, a few ms). */
 function raceModule(): WebAssembly.Module {
   return (compiled ??= new WebAssembly.Module(Buffer.from(RACE_WASM, 'base64')));
 }
