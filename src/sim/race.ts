@@ -26,6 +26,7 @@ import { DRAINING, MEASURING } from './measurement.ts';
 import { PAIR_MAX_N, identityPermutation } from './selection/jsqd.ts';
 import { RACE_WASM } from './wasm/raceKernel.ts';
 import { ZIG_F, ZIG_R, ZIG_X } from '../stats/rng.ts';
+import { SolverError } from '../errors.ts';
 
 /** Kernel return codes beyond core's LOOP_LIMIT / LOOP_GOAL (as in assembly/race.ts). */
 const [LOOP_GROW, LOOP_TICK] = [3, 4];
@@ -47,6 +48,8 @@ const RNG = P + 256;
 const ZX = RNG + 1024;
 const ZF = ZX + 8 * 257;
 const DYNAMIC = ZF + 8 * 257;
+/** A wasm32 memory holds at most 65 536 pages (4 GiB). */
+const MAX_MEMORY = 65536 * PAGE;
 
 /** What the kernel reads of the Rng beyond its public methods (its state is handed over and back per call). */
 interface RngInternals {
@@ -178,6 +181,12 @@ export class RaceEngine implements Engine, PhaseLoop {
     for (const [owner, key] of residents) {
       at[key] = end;
       end += align8(owner[key].byteLength);
+    }
+    if (end > MAX_MEMORY) {
+      throw new SolverError(
+        `race engine: ${this.config.n} servers with queue rings of ${store.cap} jobs need ${(end / 2 ** 30).toFixed(1)} GiB, ` +
+          `more than WebAssembly's 4 GiB; use engine 'event'`,
+      );
     }
     if (end > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((end - this.memory.buffer.byteLength) / PAGE));
     const buffer = this.memory.buffer;

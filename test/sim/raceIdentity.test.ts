@@ -1,6 +1,6 @@
 /**
  * The race loop pinned bit for bit (issue 9): the WebAssembly kernel replaced the TypeScript loop of RaceEngine, and
- * these hashes were recorded from that TypeScript loop (commit before the replacement) on the identity cases of the
+ * these hashes were recorded from that TypeScript loop (at commit a7821e9, which still has it) on the identity cases of the
  * replacement's check: the result of `simulate` (all but timings) and the engine's final state byte for byte (time,
  * counts, busy list, last departures, queue rings, occupancy counts/areas/last times, sums, stored responses, and the
  * Rng's next 600 outputs). Cases cover every selection rule: the JSQ(2) pair rule (with its rejection redrawing ~42 % of
