@@ -102,20 +102,8 @@ export interface Engine {
 /** Events between `onTick` calls. */
 export const TICK_EVENTS = 1 << 20;
 
-/**
- * Outcomes of one engine loop: time reached the limit; the phase goal was met; the warm-up's last job arrived; the
- * loop paused after LOOP_PAUSE_EVENTS iterations (nothing drawn or changed for the next event; call it again).
- */
-export const [LOOP_LIMIT, LOOP_GOAL, LOOP_WARM_END, LOOP_PAUSE] = [0, 1, 2, 3];
-
-/**
- * Iterations of the race engine's loop between pauses. A loop entered a few times per run and kept hot by its back
- * edge runs in V8's on-stack-replacement code, which boxed the race loop's floating-point locals (a heap number per
- * value per event); returning every 2^10 events lets V8 compile and enter the loop as a plain optimised function
- * (race, 1e7 events: median same-round CPU ratio 0.95 over 21 A/B rounds, range 0.81–1.16: V8's compile timing makes
- * single runs bimodal). The event engines keep one call per phase: pausing them measured 2–5 % slower.
- */
-export const LOOP_PAUSE_EVENTS = 1 << 10;
+/** Outcomes of one engine loop: time reached the limit; the phase goal was met; the warm-up's last job arrived. */
+export const [LOOP_LIMIT, LOOP_GOAL, LOOP_WARM_END] = [0, 1, 2];
 
 /** What `runPhases` needs from an engine: its state, arrival count and phase loop. */
 export interface PhaseLoop {
@@ -138,7 +126,7 @@ export function runPhases(engine: PhaseLoop, stopTime: number, onTick?: (events:
     if (m.phase === DONE) return;
     if (m.phase === WARMUP) {
       const toWarm = m.warmupTime < stopTime;
-      const code = loopUntil(engine, toWarm ? m.warmupTime : stopTime, onTick);
+      const code = engine.loop(toWarm ? m.warmupTime : stopTime, onTick);
       if (code === LOOP_LIMIT && !toWarm) return;
       const t0 = state.t;
       occupancy.begin(t0);
@@ -148,7 +136,7 @@ export function runPhases(engine: PhaseLoop, stopTime: number, onTick?: (events:
       m.phase = MEASURING;
       continue;
     }
-    if (loopUntil(engine, stopTime, onTick) === LOOP_LIMIT) return;
+    if (engine.loop(stopTime, onTick) === LOOP_LIMIT) return;
     if (m.phase === MEASURING) {
       occupancy.end(state.t);
       workload.end(state.t);
@@ -159,12 +147,4 @@ export function runPhases(engine: PhaseLoop, stopTime: number, onTick?: (events:
       m.phase = DONE;
     }
   }
-}
-
-/** Runs the engine's loop up to `limit`, again after each pause; returns the first other LOOP_* code. */
-function loopUntil(engine: PhaseLoop, limit: number, onTick: ((events: number) => void) | undefined): number {
-  let code: number;
-  do code = engine.loop(limit, onTick);
-  while (code === LOOP_PAUSE);
-  return code;
 }

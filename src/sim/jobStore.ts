@@ -9,9 +9,9 @@
 
 export class JobStore {
   /** Jobs present at each server (including the one in service), Q_j. */
-  readonly len: Int32Array;
+  len: Int32Array;
   /** Ring index of each server's oldest job. */
-  readonly head: Int32Array;
+  head: Int32Array;
   /** Ring capacity per server (power of two), its log2 and mask. */
   cap: number;
   shift: number;

@@ -6,29 +6,105 @@
  * sizes are never drawn: a job's size is read off as the time from its service start (its arrival or the previous
  * departure at its server, whichever is later) to its departure, which gives slowdowns T/S exactly.
  * `simulate` picks it automatically only for such models.
+ *
+ * The event loop is a WebAssembly kernel (assembly/race.ts, compiled into ./wasm/raceKernel.ts by `npm run
+ * build:wasm`; issue 9): the same events, the same random stream draw for draw (src/stats/rng.ts's xoshiro128**
+ * buffer, ziggurat, Lemire and pair rule; the ziggurat tables and the rare paths' Math.exp/Math.log come from JS),
+ * the same float operations in the same order, so every seeded number is what the TypeScript loop gave.
+ * One compiled module per thread (on first use, synchronous); one instance and memory per engine. The job store's
+ * rings (len, head, arrival) and the engine's busy list, last departures, arrival shares and permutation live in
+ * that memory (the objects hold views on it), so a `run` costs no copy of O(n) state: a trajectory calls `run` once
+ * per sample time. Per call only the occupancy counts/areas (O(levels)), the Rng's 256-output buffer and the new
+ * response times are copied. A full ring returns LOOP_GROW: the arrays are copied out, `JobStore.grow` runs, and they
+ * go back into a re-laid-out memory (views re-made). Every 2^20 events the kernel returns so JS calls `onTick`
+ * (with the same counts as before, after that event instead of before it) and V8 switches to the kernel's optimised code.
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
-import { LOOP_GOAL, LOOP_LIMIT, LOOP_PAUSE, LOOP_PAUSE_EVENTS, TICK_EVENTS, runPhases } from './core.ts';
+import { TICK_EVENTS, runPhases } from './core.ts';
 import { DRAINING, MEASURING } from './measurement.ts';
-import { PAIR_MAX_N, identityPermutation, jsqPair, jsqWithoutReplacement, jsqWithReplacement } from './selection/jsqd.ts';
+import { PAIR_MAX_N, identityPermutation } from './selection/jsqd.ts';
+import { RACE_WASM } from './wasm/raceKernel.ts';
+import { ZIG_F, ZIG_R, ZIG_X } from '../stats/rng.ts';
+import { SolverError } from '../errors.ts';
 
-const TWO_POW_32 = 4294967296;
-const TWO_POW_MINUS_53 = 1 / 9007199254740992;
+/** Kernel return codes beyond core's LOOP_LIMIT / LOOP_GOAL (as in assembly/race.ts). */
+const [LOOP_GROW, LOOP_TICK] = [3, 4];
+/** Selection modes of the kernel: the JSQ(2) pair rule (n ≤ PAIR_MAX_N), d i.i.d. draws, d distinct by Fisher–Yates. */
+const [SELECT_PAIR, SELECT_IID, SELECT_FISHER_YATES] = [0, 1, 2];
+/** Parameter block slots (f64 each), as in assembly/race.ts. */
+const [P_T, P_LIMIT, P_ARRIVAL_RATE, P_MU, P_WARM, P_LAST_MEASURED, P_JOBS_TARGET, P_EVENTS] = [0, 1, 2, 3, 4, 5, 6, 7];
+const P_MEASURED_ARRIVALS = 10;
+const [P_BUSY_COUNT, P_RNG_NEXT, P_ZIG_R, P_PENDING, P_S0, P_TICK_DUE] = [16, 17, 18, 19, 20, 24];
+/** Running totals in consecutive slots: the engine's from P_EVENTS, the measurement's from P_MEASURED_ARRIVALS, the Rng's words from P_S0. */
+const ENGINE_TOTALS = ['events', 'arrivals', 'tick'] as const;
+const MEASURED_TOTALS = ['measuredArrivals', 'measuredInSystem', 'sumResponse', 'completed', 'sumSlowdown', 'slowdownJobs'] as const;
+const RNG_WORDS = ['s0', 's1', 's2', 's3'] as const;
+
+/** Fixed memory layout (bytes): page 0 is the AssemblyScript module's; then the parameter block, the Rng buffer, the ziggurat tables. */
+const PAGE = 65536;
+const P = PAGE;
+const RNG = P + 256;
+const ZX = RNG + 1024;
+const ZF = ZX + 8 * 257;
+const DYNAMIC = ZF + 8 * 257;
+/** A wasm32 memory holds at most 65 536 pages (4 GiB). */
+const MAX_MEMORY = 65536 * PAGE;
+
+/** What the kernel reads of the Rng beyond its public methods (its state is handed over and back per call). */
+interface RngInternals {
+  s0: number;
+  s1: number;
+  s2: number;
+  s3: number;
+  buffer: Int32Array;
+  next: number;
+}
+
+type RaceExport = (...args: number[]) => number;
+
+let compiled: WebAssembly.Module | undefined;
+
+/** The compiled kernel, once per thread (synchronous: 3 KB of wasm, a few ms). */
+function raceModule(): WebAssembly.Module {
+  return (compiled ??= new WebAssembly.Module(Buffer.from(RACE_WASM, 'base64')));
+}
+
+/** Bytes b rounded up to a multiple of 8. */
+const align8 = (b: number) => (b + 7) & ~7;
 
 export class RaceEngine implements Engine, PhaseLoop {
   readonly kind = 'race' as const;
   events = 0;
   arrivals = 0;
+  // Kernel state read and written through the glue below by name (not private: TypeScript cannot see those uses).
   /** Time of the last departure at each server (service of its next job starts then, or at that job's arrival). */
-  private readonly lastDeparture: Float64Array;
+  lastDeparture: Float64Array;
   /** Busy servers, in busy[0..busyCount) (order arbitrary). */
-  private readonly busy: Int32Array;
+  private busy: Int32Array;
   private busyCount = 0;
-  private readonly perm: Int32Array;
+  /** The permutation the Fisher–Yates selection shuffles in place (d distinct servers). */
+  perm: Int32Array;
   /** arrivalShare[B] = λn/(λn + μB), the arrival probability with B busy servers (one division per run, not per event). */
-  private readonly arrivalShare: Float64Array;
-  private tick = TICK_EVENTS;
+  private arrivalShare: Float64Array;
+  /** Events left until the next `onTick`. */
+  tick = TICK_EVENTS;
+  private readonly memory = new WebAssembly.Memory({ initial: 2 });
+  private readonly race: RaceExport;
+  /** Byte addresses of the resident arrays, the occupancy arrays and the response buffer (set by `bind`). */
+  private at = {
+    len: 0,
+    head: 0,
+    busy: 0,
+    lastDeparture: 0,
+    arrivalShare: 0,
+    perm: 0,
+    arrival: 0,
+    count: 0,
+    area: 0,
+    last: 0,
+    responses: 0,
+  };
 
   constructor(
     readonly config: RunConfig,
@@ -45,6 +121,14 @@ export class RaceEngine implements Engine, PhaseLoop {
     const len = state.store.len;
     for (let j = 0; j < n; j++) if (len[j] > 0) this.busy[this.busyCount++] = j;
     state.occupancy.ensureLevels(state.store.cap + 2);
+    const instance = new WebAssembly.Instance(raceModule(), {
+      env: { memory: this.memory },
+      race: { hostExp: Math.exp, hostLog: Math.log },
+    });
+    this.race = instance.exports.race as RaceExport;
+    new Float64Array(this.memory.buffer, ZX, 257).set(ZIG_X);
+    new Float64Array(this.memory.buffer, ZF, 257).set(ZIG_F);
+    this.bind(false);
   }
 
   /**
@@ -55,152 +139,160 @@ export class RaceEngine implements Engine, PhaseLoop {
     runPhases(this, stopTime, onTick);
   }
 
+  /** The resident arrays, each with its owner and name, the job store's arrival rings last (the one that grows). */
+  private residents(): [
+    Record<string, Int32Array | Float64Array>,
+    'len' | 'head' | 'busy' | 'lastDeparture' | 'arrivalShare' | 'perm' | 'arrival',
+  ][] {
+    const store = this.state.store as unknown as Record<string, Int32Array | Float64Array>;
+    const self = this as unknown as Record<string, Int32Array | Float64Array>;
+    return [
+      [store, 'len'],
+      [store, 'head'],
+      [self, 'busy'],
+      [self, 'lastDeparture'],
+      [self, 'arrivalShare'],
+      [self, 'perm'],
+      [store, 'arrival'],
+    ];
+  }
+
   /**
-   * The hot loop, within one phase. Returns LOOP_LIMIT when time reached `limit`, LOOP_GOAL when the phase's
-   * goal was met (the last measured arrival while MEASURING, the last measured departure while DRAINING).
+   * Lays the resident arrays out in the kernel's memory and points their owners at views on it. With `grow`, first
+   * copies them out to plain arrays, doubles the rings (`JobStore.grow`) and the occupancy levels, then lays out again
+   * (growing the memory detaches every old view, so nothing is read through one after that).
+   */
+  private bind(grow: boolean): void {
+    const { store, occupancy, measurement } = this.state;
+    const residents = this.residents();
+    for (const [owner, key] of residents) if (owner[key].buffer === this.memory.buffer) owner[key] = owner[key].slice();
+    if (grow) {
+      store.grow();
+      occupancy.ensureLevels(store.cap + 2);
+    }
+    const at = this.at;
+    let end = DYNAMIC;
+    for (const key of ['count', 'area', 'last'] as const) {
+      at[key] = end;
+      end += align8(occupancy[key].byteLength);
+    }
+    at.responses = end;
+    end += align8(measurement.responses.byteLength);
+    for (const [owner, key] of residents) {
+      at[key] = end;
+      end += align8(owner[key].byteLength);
+    }
+    if (end > MAX_MEMORY) {
+      throw new SolverError(
+        `race engine: ${this.config.n} servers with queue rings of ${store.cap} jobs need ${(end / 2 ** 30).toFixed(1)} GiB, ` +
+          `more than WebAssembly's 4 GiB; use engine 'event'`,
+      );
+    }
+    if (end > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((end - this.memory.buffer.byteLength) / PAGE));
+    const buffer = this.memory.buffer;
+    for (const [owner, key] of residents) {
+      const a = owner[key];
+      const view = a instanceof Int32Array ? new Int32Array(buffer, at[key], a.length) : new Float64Array(buffer, at[key], a.length);
+      view.set(a);
+      owner[key] = view;
+    }
+  }
+
+  /**
+   * One phase (see `runPhases`): the kernel runs until time reaches `limit` (LOOP_LIMIT) or the phase's goal is met
+   * (LOOP_GOAL: the last measured arrival while MEASURING, the last measured departure while DRAINING); returns that code.
    */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
     const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
-    const arrivalRate = lambda * n;
-    const mu = 1 / serviceMean;
-    const state = this.state;
-    const { rng, store, occupancy, measurement } = state;
-    const len = store.len;
-    const head = store.head;
-    let arrival = store.arrival;
-    let cap = store.cap;
-    let shift = store.shift;
-    let mask = store.mask;
-    const perm = this.perm;
-    // d = 2 (n ≤ PAIR_MAX_N): the pair rule directly, over m = n (with replacement) or n − 1 (without) others.
-    const pair = d === 2 && n <= PAIR_MAX_N;
-    const pairM = withoutReplacement ? n - 1 : n;
-    const arrivalShare = this.arrivalShare;
-    const busy = this.busy;
-    let busyCount = this.busyCount;
-    let count = occupancy.count;
-    let area = occupancy.area;
-    let last = occupancy.last;
-    const measuring = measurement.phase === MEASURING;
-    const draining = measurement.phase === DRAINING;
-    const warm = measurement.warmupTime;
-    const jobsTarget = measurement.jobs;
-    const lastMeasured = measurement.lastMeasured;
-    let measuredArrivals = measurement.measuredArrivals;
-    let measuredInSystem = measurement.measuredInSystem;
-    let sumResponse = measurement.sumResponse;
-    let completed = measurement.completed;
-    let sumSlowdown = measurement.sumSlowdown;
-    let slowdownJobs = measurement.slowdownJobs;
-    const responses = measurement.responses;
-    const stride = measurement.stride;
-    const lastDeparture = this.lastDeparture;
-    let arrivals = this.arrivals;
-    let t = state.t;
-    let events = this.events;
-    let tick = this.tick;
-    let code = LOOP_LIMIT;
-    let pause = LOOP_PAUSE_EVENTS;
-
+    const mode = d === 2 && n <= PAIR_MAX_N ? SELECT_PAIR : withoutReplacement ? SELECT_FISHER_YATES : SELECT_IID;
+    const { rng, store, occupancy, measurement: m } = this.state;
+    const r = rng as unknown as RngInternals;
+    const self = this as unknown as Record<(typeof ENGINE_TOTALS)[number] | 'busyCount', number>;
+    const p = new Float64Array(this.memory.buffer, P, 32); // the scalars stay in the block between calls (views re-made per call)
+    p[P_T] = this.state.t;
+    p[P_LIMIT] = limit;
+    p[P_ARRIVAL_RATE] = lambda * n;
+    p[P_MU] = 1 / serviceMean;
+    p[P_WARM] = m.warmupTime;
+    p[P_LAST_MEASURED] = m.lastMeasured;
+    p[P_JOBS_TARGET] = m.jobs;
+    ENGINE_TOTALS.forEach((k, i) => (p[P_EVENTS + i] = self[k]));
+    MEASURED_TOTALS.forEach((k, i) => (p[P_MEASURED_ARRIVALS + i] = m[k]));
+    p[P_BUSY_COUNT] = this.busyCount;
+    p[P_ZIG_R] = ZIG_R;
+    p[P_PENDING] = -1;
+    p[P_TICK_DUE] = 0;
+    const responses = m.responses;
+    const respF64 = responses instanceof Float64Array;
     for (;;) {
-      if (--pause === 0) {
-        code = LOOP_PAUSE; // see LOOP_PAUSE_EVENTS
-        break;
+      const at = this.at;
+      const buffer = this.memory.buffer;
+      const pv = new Float64Array(buffer, P, 32);
+      pv[P_RNG_NEXT] = r.next;
+      RNG_WORDS.forEach((k, i) => (pv[P_S0 + i] = r[k]));
+      // copied in and back per call: the Rng's buffer and the occupancy arrays (runPhases opens and closes their window)
+      const copied: [Int32Array | Float64Array, number][] = [
+        [r.buffer, RNG],
+        [occupancy.count, at.count],
+        [occupancy.area, at.area],
+        [occupancy.last, at.last],
+      ];
+      const view = (a: Int32Array | Float64Array, address: number) =>
+        a instanceof Int32Array ? new Int32Array(buffer, address, a.length) : new Float64Array(buffer, address, a.length);
+      for (const [a, address] of copied) view(a, address).set(a);
+      const sampledBefore = m.sampled;
+      const code = this.race(
+        P,
+        n,
+        withoutReplacement ? n - 1 : n,
+        at.len,
+        at.head,
+        at.arrival,
+        store.cap,
+        store.shift,
+        at.busy,
+        at.lastDeparture,
+        at.arrivalShare,
+        at.count,
+        at.area,
+        at.last,
+        at.responses,
+        respF64 ? 1 : 0,
+        m.stride,
+        m.phase === MEASURING ? 1 : 0,
+        m.phase === DRAINING ? 1 : 0,
+        RNG,
+        ZX,
+        ZF,
+        mode,
+        d,
+        at.perm,
+      );
+      for (const [a, address] of copied) a.set(view(a, address));
+      r.next = pv[P_RNG_NEXT];
+      RNG_WORDS.forEach((k, i) => (r[k] = pv[P_S0 + i]));
+      ENGINE_TOTALS.forEach((k, i) => (self[k] = pv[P_EVENTS + i]));
+      this.busyCount = pv[P_BUSY_COUNT];
+      this.state.t = pv[P_T];
+      m.save(
+        Object.fromEntries(MEASURED_TOTALS.map((k, i) => [k, pv[P_MEASURED_ARRIVALS + i]])) as Record<
+          (typeof MEASURED_TOTALS)[number],
+          number
+        >,
+      );
+      const sampledAfter = m.sampled;
+      if (sampledAfter > sampledBefore) {
+        const written = respF64
+          ? new Float64Array(buffer, at.responses, responses.length)
+          : new Float32Array(buffer, at.responses, responses.length);
+        responses.set(written.subarray(sampledBefore, sampledAfter), sampledBefore);
       }
-      const rate = arrivalRate + mu * busyCount;
-      const time = t + rng.nextExp() / rate;
-      if (time > limit) {
-        t = limit;
-        break;
+      if (pv[P_TICK_DUE] === 1) {
+        pv[P_TICK_DUE] = 0;
+        onTick?.(this.events);
       }
-      t = time;
-      events++;
-      if (--tick === 0) {
-        tick = TICK_EVENTS;
-        if (onTick !== undefined) onTick(events);
-      }
-      // Arrival with probability p = λn/rate: compare a 53-bit uniform U with p, drawing its low 21 bits only
-      // when the high 32 bits x leave the outcome open (x = ⌊p·2^32⌋, probability 2^−32). Same law as U < p.
-      const x = rng.nextInt32() >>> 0;
-      const p = arrivalShare[busyCount];
-      const threshold = p * TWO_POW_32;
-      const isArrival = x + 1 <= threshold || (x < threshold && (x * 2097152 + (rng.nextInt32() >>> 11)) * TWO_POW_MINUS_53 < p);
-      if (isArrival) {
-        const j = pair
-          ? jsqPair(rng, len, n, pairM)
-          : withoutReplacement
-            ? jsqWithoutReplacement(rng, len, n, d, perm)
-            : jsqWithReplacement(rng, len, n, d);
-        const l = len[j];
-        if (l === cap) {
-          store.grow();
-          occupancy.ensureLevels(store.cap + 2);
-          arrival = store.arrival;
-          cap = store.cap;
-          shift = store.shift;
-          mask = store.mask;
-          count = occupancy.count;
-          area = occupancy.area;
-          last = occupancy.last;
-        }
-        arrival[(j << shift) + ((head[j] + l) & mask)] = t; // FIFO: append at the tail
-        len[j] = l + 1;
-        arrivals++;
-        if (l === 0) busy[busyCount++] = j;
-        const level = l + 1;
-        if (measuring) {
-          area[level] += count[level] * (t - last[level]);
-          last[level] = t;
-          count[level]++;
-          measuredInSystem++;
-          if (++measuredArrivals === jobsTarget) {
-            code = LOOP_GOAL;
-            break;
-          }
-        } else {
-          count[level]++;
-        }
-      } else {
-        const k = rng.below(busyCount); // every busy server has the same rate μ
-        const j = busy[k];
-        const l = len[j];
-        if (measuring) {
-          area[l] += count[l] * (t - last[l]);
-          last[l] = t;
-        }
-        count[l]--;
-        const h = head[j]; // FIFO: the oldest job leaves
-        const a = arrival[(j << shift) + h];
-        head[j] = (h + 1) & mask;
-        len[j] = l - 1;
-        if (l === 1) busy[k] = busy[--busyCount]; // server j is idle: swap-remove it
-        const start = a > lastDeparture[j] ? a : lastDeparture[j];
-        lastDeparture[j] = t;
-        if (a > warm && a <= lastMeasured) {
-          const r = t - a;
-          sumResponse += r;
-          if (stride === 1) responses[completed] = r;
-          else if (completed % stride === 0) responses[(completed / stride) | 0] = r;
-          completed++;
-          const s = t - start;
-          if (s > 0) {
-            sumSlowdown += r / s;
-            slowdownJobs++;
-          }
-          if (--measuredInSystem === 0 && draining) {
-            code = LOOP_GOAL;
-            break;
-          }
-        }
-      }
+      if (code === LOOP_GROW) this.bind(true);
+      else if (code !== LOOP_TICK) return code;
     }
-
-    this.busyCount = busyCount;
-    this.events = events;
-    this.arrivals = arrivals;
-    this.tick = tick;
-    state.t = t;
-    measurement.save({ measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed });
-    return code;
   }
 }

@@ -23,10 +23,10 @@ export const MAX_UNIFORM_BOUND = 2 ** 21;
  * Ziggurat tables for f(x) = e^{−x}: 256 layers of equal area v; X[0] = v/f(r) (base strip), X[1] = r,
  * X[i+1] = −log(e^{−X[i]} + v/X[i]), X[256] = 0; F[i] = e^{−X[i]}. Constants from Marsaglia–Tsang (2000).
  */
-const ZIG_R = 7.69711747013104972;
+export const ZIG_R = 7.69711747013104972;
 const ZIG_V = 0.0039496598225815571993;
-const ZIG_X = new Float64Array(257);
-const ZIG_F = new Float64Array(257);
+export const ZIG_X = new Float64Array(257);
+export const ZIG_F = new Float64Array(257);
 ZIG_X[0] = ZIG_V / Math.exp(-ZIG_R);
 ZIG_X[1] = ZIG_R;
 for (let i = 1; i < 255; i++) ZIG_X[i + 1] = -Math.log(Math.exp(-ZIG_X[i]) + ZIG_V / ZIG_X[i]);

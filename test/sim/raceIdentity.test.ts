@@ -1,0 +1,198 @@
+/**
+ * The race loop pinned bit for bit (issue 9): the WebAssembly kernel replaced the TypeScript loop of RaceEngine, and
+ * these hashes were recorded from that TypeScript loop (at commit a7821e9, which still has it) on the identity cases of the
+ * replacement's check: the result of `simulate` (all but timings) and the engine's final state byte for byte (time,
+ * counts, busy list, last departures, queue rings, occupancy counts/areas/last times, sums, stored responses, and the
+ * Rng's next 600 outputs). Cases cover every selection rule: the JSQ(2) pair rule (with its rejection redrawing ~42 % of
+ * pairs at n = 50 000), d i.i.d. draws, d distinct by Fisher–Yates (n = 70 000 > 2^16, JSQ(3)), random (d = 1), and rings
+ * of capacity 4 grown mid-run with float64 and strided float32 responses.
+ * RECORD=1 prints the table instead of checking it.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
+import { simulate, simulateTrajectory, type SimulateOptions, type SimulationResult } from '../../src/sim/index.ts';
+import { RaceEngine } from '../../src/sim/race.ts';
+import { JobStore } from '../../src/sim/jobStore.ts';
+import { Occupancy } from '../../src/sim/occupancy.ts';
+import { Measurement } from '../../src/sim/measurement.ts';
+import { Workload } from '../../src/sim/workload.ts';
+import { resolveRunConfig } from '../../src/sim/options.ts';
+import { Rng, streamSeed } from '../../src/stats/rng.ts';
+
+/** sha256 (first 16 hex digits) of every number and typed array of an engine's final state, in a fixed order. */
+function stateHash(e: RaceEngine): string {
+  const s = e.state;
+  const m = s.measurement;
+  const inner = e as unknown as Record<string, number | ArrayBufferView>;
+  const parts: (number | ArrayBufferView)[] = [
+    s.t,
+    e.events,
+    e.arrivals,
+    inner.busyCount,
+    (inner.busy as Int32Array).subarray(0, inner.busyCount as number),
+    inner.lastDeparture,
+    inner.tick,
+    s.store.len,
+    s.store.head,
+    s.store.arrival,
+    s.occupancy.count,
+    s.occupancy.area,
+    s.occupancy.last,
+    m.measuredArrivals,
+    m.measuredInSystem,
+    m.sumResponse,
+    m.completed,
+    m.sumSlowdown,
+    m.slowdownJobs,
+    m.responses.subarray(0, m.sampled),
+    Int32Array.from({ length: 600 }, () => s.rng.nextInt32()), // the stream from here on (consumes it)
+  ];
+  const h = createHash('sha256');
+  for (const x of parts) {
+    h.update(typeof x === 'number' ? new Uint8Array(new Float64Array([x]).buffer) : new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** Runs `run`, returning the hashes of every RaceEngine it ran. */
+function engineHashes(run: () => void): string[] {
+  const captured: RaceEngine[] = [];
+  const plainRun = RaceEngine.prototype.run;
+  RaceEngine.prototype.run = function (this: RaceEngine, stop: number, onTick?: (events: number) => void) {
+    if (!captured.includes(this)) captured.push(this);
+    plainRun.call(this, stop, onTick);
+  };
+  try {
+    run();
+  } finally {
+    RaceEngine.prototype.run = plainRun;
+  }
+  return captured.map(stateHash);
+}
+
+const resultHash = (r: SimulationResult) =>
+  createHash('sha256')
+    .update(JSON.stringify({ ...r, wallSeconds: 0, eventsPerSecond: 0 }))
+    .digest('hex')
+    .slice(0, 16);
+
+interface Pin {
+  result?: string;
+  states: string[];
+}
+
+function simulateCase(model: SupermarketModel, options: SimulateOptions): Pin {
+  let result: SimulationResult | undefined;
+  const states = engineHashes(() => (result = simulate(model, options)));
+  return { result: resultHash(result!), states };
+}
+
+/** One engine outside `simulate`: rings of capacity 4 (grown mid-run); responses float64 per job or float32 every 3rd. */
+function engineCase(
+  n: number,
+  lambda: number,
+  sampling: 'with-replacement' | 'without-replacement',
+  responses: 'float64' | 'strided',
+): Pin {
+  const config = resolveRunConfig(parseModel({ lambda, d: 2, sampling }), n);
+  const jobs = 30_000;
+  const states = engineHashes(() => {
+    const store = new JobStore(n, false, 4);
+    const measurement = new Measurement(200, jobs, -1, responses === 'float64');
+    if (responses === 'strided') Object.assign(measurement, { stride: 3, responses: new Float32Array(Math.ceil(jobs / 3)) });
+    const state = {
+      store,
+      occupancy: new Occupancy(n, store.cap + 2),
+      measurement,
+      workload: new Workload(n, config.workloadGrid),
+      rng: new Rng(streamSeed(7, n)),
+      t: 0,
+    };
+    const engine = new RaceEngine(config, state);
+    engine.run(100); // stops mid-warm-up, resumes
+    engine.run(Infinity);
+    // grown: the case must have left capacity 4
+    if (store.cap <= 4) throw new Error('rings did not grow');
+  });
+  return { states };
+}
+
+const options = (n: number, seed: number, replications: number, jobs: number, warmupTime: number): SimulateOptions => ({
+  n,
+  engine: 'race',
+  seed,
+  replications,
+  jobs,
+  warmupTime,
+});
+
+const cases: [string, () => Pin][] = [
+  [
+    'n = 1000, λ = 0.9, JSQ(2) without replacement',
+    () => simulateCase(parseModel({ lambda: 0.9, d: 2, sampling: 'without-replacement' }), options(1000, 1, 2, 40_000, 20)),
+  ],
+  ['n = 7, λ = 0.8, JSQ(2) with replacement', () => simulateCase(parseModel({ lambda: 0.8, d: 2 }), options(7, 3, 3, 10_000, 100))],
+  ...(
+    [
+      [50, 3, 'without-replacement'],
+      [50, 3, 'with-replacement'],
+      [20, 1, 'with-replacement'],
+      [50_000, 2, 'without-replacement'],
+      [50_000, 2, 'with-replacement'],
+      [70_000, 2, 'without-replacement'],
+      [70_000, 2, 'with-replacement'],
+    ] as const
+  ).map(
+    ([n, d, sampling]) =>
+      [
+        `n = ${n}, λ = 0.85, JSQ(${d}) ${sampling}`,
+        () => simulateCase(parseModel({ lambda: 0.85, d, sampling }), options(n, 5, 2, 30_000, 0.5)),
+      ] as [string, () => Pin],
+  ),
+  ['n = 2, λ = 0.95, rings grown, float64 responses', () => engineCase(2, 0.95, 'without-replacement', 'float64')],
+  ['n = 3, λ = 0.97, rings grown, strided float32 responses', () => engineCase(3, 0.97, 'with-replacement', 'strided')],
+  // one `run` per sample time, from a non-empty state
+  [
+    'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times',
+    () => {
+      const model = parseModel({ lambda: 0.95, d: 2, sampling: 'without-replacement' });
+      const times = Array.from({ length: 101 }, (_, j) => j / 10);
+      let result: unknown;
+      const states = engineHashes(
+        () => (result = simulateTrajectory(model, { n: 3000, times, from: [1, 0.9, 0.6, 0.3, 0.1], replications: 2, seed: 9 })),
+      );
+      return { result: createHash('sha256').update(JSON.stringify(result)).digest('hex').slice(0, 16), states };
+    },
+  ],
+];
+
+/** Recorded from the TypeScript race loop. */
+const PINNED: Record<string, Pin> = {
+  'n = 1000, λ = 0.9, JSQ(2) without replacement': { result: '38c12505393161c1', states: ['e6587e32dc00a5fb', '006fb9060edb1426'] },
+  'n = 7, λ = 0.8, JSQ(2) with replacement': {
+    result: '02b46215a18d7494',
+    states: ['158d504f14734316', 'f0d3409ccf202c27', 'c4c3790bf4655ec2'],
+  },
+  'n = 50, λ = 0.85, JSQ(3) without-replacement': { result: '73d5442d4c9bd027', states: ['d0215bc3b90ce556', 'b55c73deaaf6e24c'] },
+  'n = 50, λ = 0.85, JSQ(3) with-replacement': { result: '2f0535302d895516', states: ['8525f6d68bac8542', 'ee9fce5a850ad0f1'] },
+  'n = 20, λ = 0.85, JSQ(1) with-replacement': { result: '5fbd459aa462e6e9', states: ['8c1a28f33cce5a4f', '399a31a7fdc7aeb1'] },
+  'n = 50000, λ = 0.85, JSQ(2) without-replacement': { result: 'b2abe0c8119f5cdd', states: ['75a17d8acb377287', '18d941011fc0f9f1'] },
+  'n = 50000, λ = 0.85, JSQ(2) with-replacement': { result: 'b2b4e53f2d76563f', states: ['e1618b58fb90e16a', '35494b579bde4616'] },
+  'n = 70000, λ = 0.85, JSQ(2) without-replacement': { result: '5d82d0529e1ff3b6', states: ['4cff636ce96b7807', 'a51157a19c3a1fba'] },
+  'n = 70000, λ = 0.85, JSQ(2) with-replacement': { result: '9b1e75a5bbbaf067', states: ['12b9cd1c2d22d4fc', 'bee39f65768e6437'] },
+  'n = 2, λ = 0.95, rings grown, float64 responses': { states: ['a9c75e3053fa525b'] },
+  'n = 3, λ = 0.97, rings grown, strided float32 responses': { states: ['840841d6c93d9cb8'] },
+  'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times': { result: 'ea617fb401efbdc6', states: ['885daa8c25259eaa', '0c73e0bd27a3cd9d'] },
+};
+
+if (process.env.RECORD) {
+  it('records', () => {
+    const table = Object.fromEntries(cases.map(([label, run]) => [label, run()]));
+    console.log(JSON.stringify(table, null, 2));
+  });
+} else {
+  describe('race loop: same results and final state as the TypeScript loop it replaced', () => {
+    for (const [label, run] of cases) it(label, () => expect(run()).toEqual(PINNED[label]));
+  });
+}
