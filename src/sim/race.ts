@@ -39,7 +39,6 @@ const [P_BUSY_COUNT, P_RNG_NEXT, P_ZIG_R, P_PENDING, P_S0, P_TICK_DUE] = [16, 17
 /** Running totals in consecutive slots: the engine's from P_EVENTS, the measurement's from P_MEASURED_ARRIVALS, the Rng's words from P_S0. */
 const ENGINE_TOTALS = ['events', 'arrivals', 'tick'] as const;
 const MEASURED_TOTALS = ['measuredArrivals', 'measuredInSystem', 'sumResponse', 'completed', 'sumSlowdown', 'slowdownJobs'] as const;
-const RNG_WORDS = ['s0', 's1', 's2', 's3'] as const;
 
 /** Fixed memory layout (bytes): page 0 is the AssemblyScript module's; then the parameter block, the Rng buffer, the ziggurat tables. */
 const PAGE = 65536;
@@ -50,16 +49,6 @@ const ZF = ZX + 8 * 257;
 const DYNAMIC = ZF + 8 * 257;
 /** A wasm32 memory holds at most 65 536 pages (4 GiB). */
 const MAX_MEMORY = 65536 * PAGE;
-
-/** What the kernel reads of the Rng beyond its public methods (its state is handed over and back per call). */
-interface RngInternals {
-  s0: number;
-  s1: number;
-  s2: number;
-  s3: number;
-  buffer: Int32Array;
-  next: number;
-}
 
 type RaceExport = (...args: number[]) => number;
 
@@ -206,7 +195,6 @@ export class RaceEngine implements Engine, PhaseLoop {
     const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
     const mode = d === 2 && n <= PAIR_MAX_N ? SELECT_PAIR : withoutReplacement ? SELECT_FISHER_YATES : SELECT_IID;
     const { rng, store, occupancy, measurement: m } = this.state;
-    const r = rng as unknown as RngInternals;
     const self = this as unknown as Record<(typeof ENGINE_TOTALS)[number] | 'busyCount', number>;
     const p = new Float64Array(this.memory.buffer, P, 32); // the scalars stay in the block between calls (views re-made per call)
     p[P_T] = this.state.t;
@@ -228,11 +216,10 @@ export class RaceEngine implements Engine, PhaseLoop {
       const at = this.at;
       const buffer = this.memory.buffer;
       const pv = new Float64Array(buffer, P, 32);
-      pv[P_RNG_NEXT] = r.next;
-      RNG_WORDS.forEach((k, i) => (pv[P_S0 + i] = r[k]));
+      const rngBuffer = new Int32Array(buffer, RNG, 256);
+      rng.handOver(rngBuffer, pv, P_RNG_NEXT, P_S0);
       // copied in and back per call: the Rng's buffer and the occupancy arrays (runPhases opens and closes their window)
       const copied: [Int32Array | Float64Array, number][] = [
-        [r.buffer, RNG],
         [occupancy.count, at.count],
         [occupancy.area, at.area],
         [occupancy.last, at.last],
@@ -269,8 +256,7 @@ export class RaceEngine implements Engine, PhaseLoop {
         at.perm,
       );
       for (const [a, address] of copied) a.set(view(a, address));
-      r.next = pv[P_RNG_NEXT];
-      RNG_WORDS.forEach((k, i) => (r[k] = pv[P_S0 + i]));
+      rng.resume(rngBuffer, pv, P_RNG_NEXT, P_S0);
       ENGINE_TOTALS.forEach((k, i) => (self[k] = pv[P_EVENTS + i]));
       this.busyCount = pv[P_BUSY_COUNT];
       this.state.t = pv[P_T];

@@ -146,6 +146,31 @@ export class Rng {
     this.next = 0;
   }
 
+  /**
+   * Hands the stream to code that continues it elsewhere (the WebAssembly race kernel, src/sim/race.ts): copies the
+   * buffered outputs into `buffer` (length RNG_BUFFER = 256), the read position into `slots[nextSlot]` and the four
+   * xoshiro128** words into `slots[wordsSlot ..< wordsSlot + 4]`. The other side must read buffer[next..] first,
+   * then step the generator from those words; `resume` takes the stream back.
+   */
+  handOver(buffer: Int32Array, slots: Float64Array, nextSlot: number, wordsSlot: number): void {
+    buffer.set(this.buffer);
+    slots[nextSlot] = this.next;
+    slots[wordsSlot] = this.s0;
+    slots[wordsSlot + 1] = this.s1;
+    slots[wordsSlot + 2] = this.s2;
+    slots[wordsSlot + 3] = this.s3;
+  }
+
+  /** Takes the stream back after `handOver`: the same layout, as the other side left it. */
+  resume(buffer: Int32Array, slots: Float64Array, nextSlot: number, wordsSlot: number): void {
+    this.buffer.set(buffer);
+    this.next = slots[nextSlot];
+    this.s0 = slots[wordsSlot] | 0;
+    this.s1 = slots[wordsSlot + 1] | 0;
+    this.s2 = slots[wordsSlot + 2] | 0;
+    this.s3 = slots[wordsSlot + 3] | 0;
+  }
+
   /** Uniform double in [0, 1) with 53 random bits (two draws). */
   nextDouble(): number {
     const hi = this.nextInt32() >>> 5;

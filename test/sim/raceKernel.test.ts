@@ -26,16 +26,6 @@ const ZX = RNG + 1024;
 const ZF = ZX + 8 * 257;
 const LEN = ZF + 8 * 257;
 
-interface RngInternals {
-  s0: number;
-  s1: number;
-  s2: number;
-  s3: number;
-  buffer: Int32Array;
-  next: number;
-}
-const WORDS = ['s0', 's1', 's2', 's3'] as const;
-
 /** `count` draws of primitive `kind` (0 exp, 1 below(bound), 2 jsqPair over `len`) through the kernel, continuing `rng`'s stream. */
 function kernelDraws(rng: Rng, kind: number, bound: number, m: number, len: Int32Array, count: number): Float64Array {
   const out = LEN + 4 * len.length;
@@ -45,19 +35,14 @@ function kernelDraws(rng: Rng, kind: number, bound: number, m: number, len: Int3
     race: { hostExp: Math.exp, hostLog: Math.log },
   });
   const draws = instance.exports.draws as (...args: number[]) => void;
-  const r = rng as unknown as RngInternals;
   const p = new Float64Array(memory.buffer, P, 32);
   p[P_ZIG_R] = ZIG_R;
-  p[P_RNG_NEXT] = r.next;
-  WORDS.forEach((k, i) => (p[P_S0 + i] = r[k]));
-  new Int32Array(memory.buffer, RNG, 256).set(r.buffer);
+  rng.handOver(new Int32Array(memory.buffer, RNG, 256), p, P_RNG_NEXT, P_S0);
   new Float64Array(memory.buffer, ZX, 257).set(ZIG_X);
   new Float64Array(memory.buffer, ZF, 257).set(ZIG_F);
   new Int32Array(memory.buffer, LEN, len.length).set(len);
   draws(P, RNG, ZX, ZF, kind, bound, m, LEN, count, out);
-  r.buffer.set(new Int32Array(memory.buffer, RNG, 256));
-  r.next = p[P_RNG_NEXT];
-  WORDS.forEach((k, i) => (r[k] = p[P_S0 + i]));
+  rng.resume(new Int32Array(memory.buffer, RNG, 256), p, P_RNG_NEXT, P_S0);
   return new Float64Array(memory.buffer, out, count).slice();
 }
 
