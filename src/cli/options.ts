@@ -2,7 +2,7 @@
  * Option parsers for commander: strict numbers (no silent NaN), integer lists, and the shared model options.
  * A parser throws commander's InvalidArgumentError, which commander prints as one line and exits non-zero.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError, SupermarketError } from '../errors.ts';
@@ -50,15 +50,33 @@ export function parseMaxLevel(value: string): number {
 }
 
 /**
- * An output folder: non-empty, not inside a pseudo file system (/proc, /sys, /dev), and writable as far as can be seen
- * before the command computes anything (`unwritableReason`: not a file, no file among its parents, permission).
+ * What a report folder of ours holds once any command has written to it: a report (metadata.json, results.json), a
+ * cell store (cells/), shards (shards/, or a shard folder's shard.json) or a Slurm array (slurm/).
+ */
+const REPORT_MARKS = ['metadata.json', 'results.json', 'cells', 'shards', 'shard.json', 'slurm'];
+
+/**
+ * Why `dir` must not be written as a report folder, if so: it exists, is not empty and holds none of `REPORT_MARKS`,
+ * so it is not a report of ours, and writing the report would replace its index.html and delete its figures/.
+ */
+export function foreignFolderReason(dir: string): string | undefined {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
+  const names = readdirSync(dir);
+  if (names.length === 0 || names.some((n) => REPORT_MARKS.includes(n))) return undefined;
+  return `it is a non-empty folder that is not a supermarket report (no ${REPORT_MARKS.join(', ')}); writing the report would replace or delete its files: give a new or empty folder`;
+}
+
+/**
+ * An output folder: non-empty, not inside a pseudo file system (/proc, /sys, /dev), writable as far as can be seen
+ * before the command computes anything (`unwritableReason`: not a file, no file among its parents, permission), and
+ * either new, empty or a report folder of ours (`foreignFolderReason`): a user's own folder is refused, not overwritten.
  */
 export function parseOutDir(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a folder path, got an empty string');
   const abs = path.resolve(value);
   if (/^\/(proc|sys|dev)(\/|$)/.test(abs))
     throw new InvalidArgumentError(`cannot write a report under ${abs.split('/').slice(0, 2).join('/')}`);
-  const why = unwritableReason(value, 'folder');
+  const why = unwritableReason(value, 'folder') ?? foreignFolderReason(abs);
   if (why !== undefined) throw new InvalidArgumentError(`cannot write ${value}: ${why}`);
   return value;
 }

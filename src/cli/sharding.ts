@@ -23,9 +23,36 @@ export function parseShardOption(value: string): ShardSpec {
   }
 }
 
-/** Adds `--threads <k>` and `--shard <i/N>` to a grid command. */
+/** The text the user gave each value option of a command on the command line, by attribute name (`recordOptionText`). */
+const optionText = new WeakMap<Command, Map<string, string[]>>();
+
+/**
+ * Keeps the text the user gave each value option of `cmd` (by commander's `option:<name>` events, which carry the raw
+ * argument before the option's parser sees it), so `rerunArgv` replays what the user wrote, not a value formatted
+ * back (`--exact-n none` parses to [] and would print back as '', which the parser refuses). Call once, at build time.
+ */
+export function recordOptionText(cmd: Command): Command {
+  const texts = new Map<string, string[]>();
+  optionText.set(cmd, texts);
+  // commander's Command is an EventEmitter at run time; its typings do not say so
+  const emitter = cmd as unknown as { emit(event: string | symbol, ...args: unknown[]): boolean };
+  const emit = emitter.emit.bind(cmd);
+  emitter.emit = (event: string | symbol, ...args: unknown[]): boolean => {
+    if (typeof event === 'string' && event.startsWith('option:') && typeof args[0] === 'string') {
+      const option = cmd.options.find((o) => o.name() === event.slice('option:'.length));
+      if (option) {
+        const key = option.attributeName();
+        texts.set(key, [...(texts.get(key) ?? []), args[0]]);
+      }
+    }
+    return emit(event, ...args);
+  };
+  return cmd;
+}
+
+/** Adds `--threads <k>` and `--shard <i/N>` to a grid command (and records its option text for `rerunArgv`). */
 export function addScaleOptions(cmd: Command): Command {
-  return cmd
+  return recordOptionText(cmd)
     .option('--threads <k>', "worker threads (default: the machine's cores)", parsePositiveInteger)
     .option(
       '--shard <i/N>',
@@ -49,8 +76,8 @@ export function addStoreOptions(cmd: Command, fresh = 'ignore stored cells and r
 
 /**
  * The arguments that rerun `cmd` as the user gave it, less --out, --shard, --threads, --fresh, --json and
- * --progress: options set on the command line, formatted back from their parsed values (lists joined by commas),
- * and the operands as absolute paths (they are files).
+ * --progress: options set on the command line with the text the user gave them (`recordOptionText`; else formatted
+ * back from their parsed values, lists joined by commas), and the operands as absolute paths (they are files).
  */
 export function rerunArgv(cmd: Command): string[] {
   const argv: string[] = [cmd.name()];
@@ -68,8 +95,9 @@ export function rerunArgv(cmd: Command): string[] {
       if (value === true) argv.push(long);
       continue;
     }
-    if (value === undefined) continue;
-    argv.push(long, Array.isArray(value) ? value.map(String).join(',') : String(value));
+    const texts = optionText.get(cmd)?.get(key);
+    if (texts !== undefined && texts.length > 0) for (const text of texts) argv.push(long, text);
+    else if (value !== undefined) argv.push(long, Array.isArray(value) ? value.map(String).join(',') : String(value));
   }
   argv.push(...cmd.args.map((a) => path.resolve(a)));
   return argv;

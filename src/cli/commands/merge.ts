@@ -7,7 +7,7 @@
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { cellFileName } from '../../experiments/cellStore.ts';
 import { findShards, storedCellText, type FoundShard } from '../../experiments/shard.ts';
 import { SupermarketError } from '../../errors.ts';
@@ -162,7 +162,17 @@ export function mergeCommand(): Command {
           ...(o.json ? ['--json'] : []),
           ...(o.progress ? [] : ['--no-progress']),
         ];
-        await command.parseAsync(argv, { from: 'user' });
+        // commander's own refusals (an option the shards' command no longer accepts) become one line, like merge's others
+        let refusal = '';
+        command.exitOverride().configureOutput({ outputError: (str) => (refusal = str.trim().replace(/^error: /, '')) });
+        try {
+          await command.parseAsync(argv, { from: 'user' });
+        } catch (e) {
+          if (!(e instanceof CommanderError)) throw e;
+          throw new SupermarketError(
+            `merge: cannot rerun the shards' command (supermarket ${plan.command} ${plan.argv.join(' ')}): ${refusal || e.message}`,
+          );
+        }
       }),
     );
 }

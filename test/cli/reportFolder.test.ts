@@ -1,0 +1,97 @@
+/**
+ * Report folders: sharded compare runs replay through merge exactly as the user gave their options (shard.json keeps
+ * the user's text, so `--exact-n none` survives), merge's refusals are one line, and a command that writes a report
+ * folder refuses a non-empty folder that is not one of ours instead of replacing the user's files.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
+
+/** results.json without the fields that differ between two runs of the same cells (timing, provenance). */
+function resultsOf(dir: string): unknown {
+  const r = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as Record<string, unknown>;
+  const { cells, models, config } = r;
+  return JSON.parse(JSON.stringify({ cells, models, config }, (k, v) => (k === 'wallSeconds' || k === 'eventsPerSecond' ? undefined : v)));
+}
+
+const COMPARE = ['compare', '--lambda', '0.9', '--d', '2', '--n', '10,20', '--jobs', '2000', '--replications', '2', '--no-trajectory'];
+
+describe('compare --shard with options that do not print back from their values', () => {
+  it('--exact-n none: shard.json keeps "none"; the merged report equals a local run; a bad stored argv is refused in one line', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-fixa-'));
+    const x = path.join(tmp, 'x');
+    for (const i of [1, 2]) {
+      const r = await runCli([...COMPARE, '--exact-n', 'none', '--out', x, '--shard', `${i}/2`, '--threads', '1', '--no-progress']);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const manifest = JSON.parse(readFileSync(path.join(x, 'shards', '1-of-2', 'shard.json'), 'utf8')) as { argv: string[] };
+    expect(manifest.argv.slice(-2)).toEqual(['--exact-n', 'none']);
+    const merged = await runCli(['merge', x, '--no-progress']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/2 cells resumed/);
+    const local = path.join(tmp, 'local');
+    expect((await runCli([...COMPARE, '--exact-n', 'none', '--out', local, '--threads', '1', '--no-progress'])).status).toBe(0);
+    expect(resultsOf(x)).toEqual(resultsOf(local));
+
+    // shards written before this fix stored "--exact-n", "": merge names the command it cannot rerun, in merge's one-line form
+    for (const i of [1, 2]) {
+      const file = path.join(x, 'shards', `${i}-of-2`, 'shard.json');
+      const m = JSON.parse(readFileSync(file, 'utf8')) as { argv: string[] };
+      m.argv[m.argv.length - 1] = '';
+      writeFileSync(file, JSON.stringify(m));
+    }
+    const refused = await runCli(['merge', x, '--no-progress']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^supermarket: error: merge: cannot rerun the shards' command \(supermarket compare .*--exact-n \): .*'--exact-n <list>'/,
+    );
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('a report folder that is not ours', () => {
+  /** A user's folder: keep.txt, index.html and figures/mine.svg. */
+  function userFolder(tmp: string): string {
+    const dir = path.join(tmp, 'mine');
+    mkdirSync(path.join(dir, 'figures'), { recursive: true });
+    writeFileSync(path.join(dir, 'keep.txt'), 'keep');
+    writeFileSync(path.join(dir, 'index.html'), '<p>my page</p>');
+    writeFileSync(path.join(dir, 'figures', 'mine.svg'), '<svg/>');
+    return dir;
+  }
+
+  it('compare, run, conjecture and merge refuse it in one line before computing and leave its files as they were', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-fixa-'));
+    const dir = userFolder(tmp);
+    const experiment = writeTinyExperiment(tmp, { jobs: 200, seed: 1 });
+    const conjecture = path.join(tmp, 'claim.json'); // the folder is refused while the options parse: the file is never read
+    for (const args of [
+      [...COMPARE, '--out', dir],
+      ['run', experiment, '--out', dir],
+      ['conjecture', conjecture, '--out', dir],
+      ['merge', tmp, '--out', dir],
+    ]) {
+      const r = await runCli([...args, '--no-progress']);
+      expect(r.status, args[0]).not.toBe(0);
+      expect(r.stderr, args[0]).toMatch(/cannot write .*mine: it is a non-empty folder that is not a supermarket report/);
+      expect(r.stderr.trim().split('\n'), args[0]).toHaveLength(1);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['figures', 'index.html', 'keep.txt']);
+    expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toBe('<p>my page</p>');
+    expect(existsSync(path.join(dir, 'figures', 'mine.svg'))).toBe(true);
+  });
+
+  it('a report folder of ours is still rewritten (resumed from its cells), and an empty folder is accepted', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-fixa-'));
+    const out = path.join(tmp, 'report');
+    mkdirSync(out);
+    const args = [...COMPARE, '--exact-n', 'none', '--out', out, '--threads', '1', '--no-progress'];
+    expect((await runCli(args)).status).toBe(0);
+    const again = await runCli(args);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/2 cells resumed/);
+  }, 60_000);
+});
