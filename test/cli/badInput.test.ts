@@ -73,6 +73,11 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     ['an empty report folder', ['compare', '--out', ''], /expected a folder path/],
     ['a report under /proc', ['compare', '--out', '/proc/x'], /cannot write a report under \/proc/],
     [
+      'a --set key given twice',
+      ['model', 'models/jsq-d.json', '--set', 'lambda=0.9', '--set', 'lambda=0.8'],
+      /lambda is set twice \(lambda=0\.9, then lambda=0\.8\); give each parameter once/,
+    ],
+    [
       'a per-job file under /proc (access() allows it; the probe does not)',
       ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--per-job', '/proc/x.csv'],
       /cannot write \/proc\/x\.csv: (cannot create a file in|no permission to write in) \/proc/,
