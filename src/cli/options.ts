@@ -39,6 +39,11 @@ export function parseReplications(value: string): number {
   return parseWhere(value, (x) => Number.isInteger(x) && x >= 2, 'an integer ≥ 2 (a confidence interval needs two replications)');
 }
 
+/** Batches of a batch-means run: integer ≥ 2 (a Student-t CI over batch means needs two). */
+export function parseBatches(value: string): number {
+  return parseWhere(value, (x) => Number.isInteger(x) && x >= 2, 'an integer ≥ 2 (a confidence interval needs two batches)');
+}
+
 /** Measured jobs per replication: integer in [1, 1e12]. */
 export function parseJobs(value: string): number {
   return parseWhere(value, (x) => x <= 1e12, 'at most 1e12 jobs per replication', parsePositiveInteger);

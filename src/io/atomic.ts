@@ -3,7 +3,7 @@
  * Ctrl-C never leaves a half-written result (rename is atomic within a file system). The CLI checks output targets
  * before it computes anything (`unwritableReason`), and a write that fails anyway says why in one line.
  */
-import { accessSync, constants, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { SupermarketError } from '../errors.ts';
 
@@ -18,20 +18,29 @@ function statOf(p: string): Stats | undefined {
   }
 }
 
-function writable(p: string): boolean {
+/**
+ * Why no file can be created in the existing folder `folder`, or undefined if one can: creates and removes a
+ * uniquely named empty file there (access() alone passes /proc and /sys, which refuse new files).
+ */
+function cannotCreateIn(folder: string): string | undefined {
+  const probe = path.join(folder, `.supermarket-probe.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}`);
   try {
-    accessSync(p, constants.W_OK | constants.X_OK);
-    return true;
-  } catch {
-    return false;
+    closeSync(openSync(probe, 'wx'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return `no permission to write in ${folder}`;
+    if (code === 'EROFS') return `${folder} is on a read-only file system`;
+    return `cannot create a file in ${folder} (${(error as Error).message.replace(/^[A-Z]+: /, '').split(',')[0]})`;
   }
+  rmSync(probe, { force: true });
+  return undefined;
 }
 
 /**
  * Why `target` cannot be written as a `kind` ('file': written atomically, so its folder must take a new file too;
  * 'folder': files are written inside it), or undefined if it can, as far as can be seen before writing: the target
  * is not an entry of the other kind, the nearest existing ancestor is a folder (the missing folders in between are
- * created on write) and writable. Relative paths are resolved against the working directory.
+ * created on write) and takes a new file (probed by creating and removing one). Relative paths are resolved against the working directory.
  */
 export function unwritableReason(target: string, kind: 'file' | 'folder'): string | undefined {
   const abs = path.resolve(target);
@@ -45,8 +54,7 @@ export function unwritableReason(target: string, kind: 'file' | 'folder'): strin
     found = statOf(ancestor);
   }
   if (found && !found.isDirectory()) return `${ancestor} is a file, not a folder`;
-  if (!writable(ancestor)) return `no permission to write in ${ancestor}`;
-  return undefined;
+  return cannotCreateIn(ancestor);
 }
 
 /**

@@ -53,4 +53,19 @@ describe('supermarket ode --init / --until-steady', () => {
       expect(r.stderr).toMatch(pattern);
     }
   });
+
+  it('ode --init FILE that is broken JSON says so, with where JSON.parse stopped (not "s_0 must be a number")', async () => {
+    for (const [name, text] of [
+      ['bad.json', '{"lambda":'],
+      ['bad.txt', '[1, 0.5'],
+    ]) {
+      const file = path.join(dir, name);
+      writeFileSync(file, text);
+      const r = await runCli(['ode', ...sqd, '--t-end', '1', '--dt', '1', '--init', file]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/--init .*: not valid JSON \((Unexpected end|.*position \d+).*\); expected an array of tail fractions/),
+      ]);
+    }
+  });
 });

@@ -118,6 +118,20 @@ describe('small CLI faults', () => {
       });
     }
 
+    for (const args of [
+      ['--set', 'lambda=1'],
+      ['--set', 'lambda=1.0001'],
+      ['--set', 'lambda=1', '--transient', '--order', '2', '--n', '10'],
+    ]) {
+      it(`model ${args.join(' ')} (ρ ≈ 1, where Newton failed) is refused by the same line`, async () => {
+        const r = await runCli(['model', 'models/jsq-d.json', ...args]);
+        expect(r.status).not.toBe(0);
+        expect(r.stderr.trim().split('\n')).toEqual([
+          expect.stringMatching(/^supermarket: error: s20 = .* at the fixed point: the truncation at the last level binds/),
+        ]);
+      });
+    }
+
     it('model --set lambda=2 --transient to t = 4 runs (the top level stays empty): the same trajectory as with K = 40, no fixed point', async () => {
       const args = ['model', 'models/jsq-d.json', '--set', 'lambda=2', '--transient', '--t-end', '4', '--dt', '1', '--json'];
       const r = await runCli(args);

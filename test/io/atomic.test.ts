@@ -40,6 +40,19 @@ describe('unwritableReason(target, kind)', () => {
   });
 });
 
+describe('unwritableReason probes for real (access() passes /proc, which takes no new file)', () => {
+  it.skipIf(process.platform !== 'linux')('refuses a file or a folder in /proc, as a file or a folder', () => {
+    expect(unwritableReason('/proc/x.csv', 'file')).toMatch(/^cannot create a file in \/proc \(|^no permission to write in \/proc$/);
+    expect(unwritableReason('/proc/report', 'folder')).toMatch(/^cannot create a file in \/proc \(|^no permission to write in \/proc$/);
+  });
+
+  it('leaves no probe file behind in a writable folder', () => {
+    const before = readdirSync(folder).sort();
+    expect(unwritableReason(path.join(folder, 'b.csv'), 'file')).toBeUndefined();
+    expect(readdirSync(folder).sort()).toEqual(before);
+  });
+});
+
 describe('writeFileAtomic(file, data)', () => {
   it('writes through missing folders', () => {
     const target = path.join(dir, 'made', 'here.txt');

@@ -305,6 +305,9 @@ export function compareCommand(): Command {
         const { result, meta, previous, files } = ran;
         const cache = { resumed: ran.resumed };
         const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
+        // an SD of t needs two t statistics (judged cells whose busy fraction has a standard error); fewer: say so, not NaN
+        const busyCells = result.busyCheck.tStatistics.length;
+        const busyTooFew = busyCells < 2 ? `needs ≥ 2 judged cells, got ${busyCells}` : undefined;
         if (o.json) {
           printJson({
             out,
@@ -342,7 +345,9 @@ export function compareCommand(): Command {
                 : null,
             })),
             family: result.family,
-            busyCheck: { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: result.busyCheck.tStatistics.length },
+            busyCheck: busyTooFew
+              ? { sd: null, expectedSd: null, cells: busyCells, reason: busyTooFew }
+              : { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: busyCells },
             notes: result.notes,
             wallSeconds: meta.wallSeconds,
           });
@@ -356,7 +361,7 @@ export function compareCommand(): Command {
               `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
             : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
               `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged`,
-          `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: SD of t = ${result.busyCheck.sd.toFixed(2)} (expected ${result.busyCheck.expectedSd.toFixed(2)})`,
+          `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (expected ${result.busyCheck.expectedSd.toFixed(2)})`}`,
         ];
         for (const m of result.models) {
           const f = m.fit;

@@ -43,10 +43,14 @@ interface Opts {
   threads?: number;
 }
 
-/** Collects repeated `--set name=value` into one record. */
+/** Collects repeated `--set name=value` into one record; a name given twice is refused (no silent last-wins). */
 function collectSet(value: string, previous: Record<string, number>): Record<string, number> {
   const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+)$/.exec(value);
   if (!match) throw new InvalidArgumentError(`expected name=value, got ${JSON.stringify(value)}`);
+  if (Object.hasOwn(previous, match[1]))
+    throw new InvalidArgumentError(
+      `${match[1]} is set twice (${match[1]}=${previous[match[1]]}, then ${value.trim()}); give each parameter once`,
+    );
   return { ...previous, [match[1]]: parseNumber(match[2]) };
 }
 

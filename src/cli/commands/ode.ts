@@ -182,11 +182,14 @@ function readTailFile(file: string): number[] {
   }
   let values: unknown[];
   const trimmed = text.trim();
-  if (trimmed.startsWith('[')) {
+  // JSON by its first character or its name (a broken {"lambda": … file is JSON gone wrong, not a list of numbers)
+  if (/^[[{"]/.test(trimmed) || /\.json$/i.test(file)) {
     try {
       values = JSON.parse(trimmed) as unknown[];
-    } catch {
-      throw new InvalidModelError(`--init ${file}: not valid JSON (expected an array of tail fractions s_0, s_1, …)`);
+    } catch (error) {
+      throw new InvalidModelError(
+        `--init ${file}: not valid JSON (${(error as Error).message}); expected an array of tail fractions s_0, s_1, …`,
+      );
     }
     if (!Array.isArray(values)) throw new InvalidModelError(`--init ${file}: expected a JSON array of tail fractions s_0, s_1, …`);
   } else {

@@ -17,6 +17,7 @@ import {
   addModelOptions,
   examples,
   modelAction,
+  parseBatches,
   parseJobs,
   parseMaxLevel,
   parseNonNegative,
@@ -87,7 +88,7 @@ export function simulateCommand(): Command {
         .choices(['replications', 'batch-means'])
         .default('replications'),
     )
-    .option('--batches <b>', 'batches of a batch-means run (≥ 2)', parseReplications, 30)
+    .option('--batches <b>', 'batches of a batch-means run (≥ 2)', parseBatches, 30)
     .option(
       '--precision <rel>',
       'run until the 95% CI of E[T] has relative half-width ≤ rel (e.g. 0.01), adding replications (or batches) one at a time',

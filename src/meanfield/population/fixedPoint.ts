@@ -1,7 +1,8 @@
 /**
  * Fixed point f(π) = 0 of a population model: Newton's method (../newton.ts, backtracking, residual checked)
  * from the model's initial state; if that fails or lands where a rate is negative, the ODE is integrated towards
- * the attractor until ‖f‖∞ ≤ 1e−8 and Newton restarts from there. Rates at π must be ≥ 0 (a population process
+ * the attractor until ‖f‖∞ ≤ 1e−8 and Newton restarts from there; if that fails too and the model has levels, Newton
+ * restarts from all levels full (at ρ ≥ 1 it finds the truncated model's root, whose top level binds). Rates at π must be ≥ 0 (a population process
  * has no negative rates), else the model or its parameters are wrong.
  * Source: theory.md §2 ("Fixed points"), §6; Dennis and Schnabel 1983, §6.3.
  */
@@ -38,7 +39,7 @@ export interface PopulationFixedPointResult {
   variables: readonly string[];
   /** β_ℓ(π), index ℓ = transition (all ≥ −1e−12·max β). */
   rates: number[];
-  diagnostics: { method: 'newton' | 'ode+newton'; odeTime: number; minRate: { value: number; transition: string } };
+  diagnostics: { method: 'newton' | 'ode+newton' | 'full+newton'; odeTime: number; minRate: { value: number; transition: string } };
   provenance: { model: string; parameters: Readonly<Record<string, number>>; equation: string; source: string; version: string };
 }
 
@@ -57,6 +58,19 @@ function negativeRate(rates: Float64Array): { l: number; value: number } | undef
     if (l < 0 || rates[k] < rates[l]) l = k;
   }
   return l >= 0 && rates[l] < -1e-12 * Math.max(max, 1) ? { l, value: rates[l] } : undefined;
+}
+
+/**
+ * `x` with every level of the model's level vector (the one ending at its last variable, s_1..s_K, K ≥ 2) set to 1
+ * (all servers at the top level K), or undefined if the model has no levels.
+ */
+function fullLevels(model: PopulationModel, x: ArrayLike<number>): number[] | undefined {
+  const last = model.variables[model.variables.length - 1];
+  const levels = Object.values(model.vectors).find((v) => v.length >= 2 && v[v.length - 1] === last);
+  if (!levels) return undefined;
+  const full = Array.from(x);
+  for (const name of levels) full[model.variables.indexOf(name)] = 1;
+  return full;
 }
 
 /** The Jacobian by bands if it is tridiagonal (newtonSolve then uses the O(K) Thomas algorithm), else dense. */
@@ -116,7 +130,7 @@ export function populationFixedPoint(model: PopulationModel, options: Population
   if (!(maxOdeTime > 0)) throw new InvalidModelError(`maxOdeTime must be > 0, got ${maxOdeTime}`);
   const drift = populationDrift(model);
 
-  let method: 'newton' | 'ode+newton' = 'newton';
+  let method: PopulationFixedPointResult['diagnostics']['method'] = 'newton';
   let odeTime = 0;
   let solution: { x: Float64Array; residual: number; iterations: number } | undefined;
   try {
@@ -129,7 +143,17 @@ export function populationFixedPoint(model: PopulationModel, options: Population
     method = 'ode+newton';
     const relaxed = relax(drift, start, maxOdeTime);
     odeTime = relaxed.t;
-    solution = newton(drift, relaxed.y, tolerance, maxIterations);
+    try {
+      solution = newton(drift, relaxed.y, tolerance, maxIterations);
+    } catch (error) {
+      // At a load ρ ≈ 1 the ODE creeps up the levels far slower than maxOdeTime, so neither start is near the
+      // truncated model's root; its root has a full top level and Newton reaches it from all levels full, where
+      // bindingTruncation (checked by the caller) refuses it as for any ρ ≥ 1.
+      const full = fullLevels(model, relaxed.y);
+      if (!full || !(error instanceof ConvergenceError || error instanceof SolverError)) throw error;
+      method = 'full+newton';
+      solution = newton(drift, full, tolerance, maxIterations);
+    }
   }
   const rates = drift.rates(solution.x);
   const negative = negativeRate(rates);

@@ -4,6 +4,7 @@ import { SolverError } from '../../../src/errors.ts';
 import { solveTransient } from '../../../src/meanfield/transient.ts';
 import { refine, refinedEstimate, lyapunovResidual } from '../../../src/meanfield/refined.ts';
 import {
+  bindingTruncation,
   parsePopulationModel,
   populationFixedPoint,
   populationRefined,
@@ -65,6 +66,20 @@ describe('populationFixedPoint', () => {
     expect(fp.diagnostics.method).toBe('ode+newton');
     expect(fp.x[0]).toBeCloseTo(1, 12);
   });
+
+  it.each([1, 1.0001])(
+    'populationFixedPoint(JSQ(2), K = 20, λ = %s) finds the truncated root from full levels (ODE too slow at ρ ≈ 1): top level binds, flow balances',
+    (lambda) => {
+      const m = shipped('jsq-d.json', { lambda });
+      const fp = populationFixedPoint(m);
+      expect(fp.diagnostics.method).toBe('full+newton');
+      expect(bindingTruncation(m, fp.x)).toBeDefined();
+      // departures s_1 = accepted arrivals λ(1 − s_K^d) (arrivals at level K are lost), and each level balances
+      const s = [1, ...fp.x, 0];
+      expect(s[1]).toBeCloseTo(lambda * (1 - s[20] ** 2), 10);
+      for (let i = 1; i <= 20; i++) expect(lambda * (s[i - 1] ** 2 - s[i] ** 2)).toBeCloseTo(s[i] - s[i + 1], 10);
+    },
+  );
 });
 
 describe('populationRefined', () => {

@@ -1,0 +1,27 @@
+/**
+ * compare's summary of the busy-fraction check (ŝ₁ = ρ): with fewer than two judged cells there is no SD of t
+ * statistics, and the text and JSON say so instead of printing NaN.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'compare-summary-'));
+const oneCell = ['compare', '--lambda', '0.5', '--d', '2', '--n', '10', '--jobs', '1000', '--replications', '3', '--no-progress'];
+
+describe('compare busy-fraction check with one judged cell', () => {
+  it('text: says the check needs ≥ 2 judged cells, no NaN', async () => {
+    const r = await runCli([...oneCell, '--out', path.join(dir, 'text')]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/busy-fraction check: needs ≥ 2 judged cells, got 1\n/);
+    expect(r.stdout).not.toMatch(/NaN/);
+  });
+
+  it('JSON: sd and expectedSd are null with the reason', async () => {
+    const r = await runCli([...oneCell, '--out', path.join(dir, 'json'), '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).busyCheck).toEqual({ sd: null, expectedSd: null, cells: 1, reason: 'needs ≥ 2 judged cells, got 1' });
+  });
+});
