@@ -188,7 +188,10 @@ function familyText(result: ComparisonResult): string {
     `and ${result.config.confirmFactor ?? CONFIRM_FACTOR}× the replications; ${f.confirmed} rerun${f.confirmed === 1 ? '' : 's'} confirmed the rejection ` +
     `(only those cells say "disagrees"; the others say "agrees (rejection not confirmed)").\n\n` +
     `**Calibration check** (busy fraction ŝ₁ = ρ at every n): the t statistics (ŝ₁ − ρ)/σ̂ over ${b.tStatistics.length} cells have SD ` +
-    `${fix(b.sd, 2)}; well-calibrated intervals give about ${fix(b.expectedSd, 2)} (Student t, ν = R − 1).` +
+    `${fix(b.sd, 2)}; ` +
+    (Number.isFinite(b.expectedSd)
+      ? `well-calibrated intervals give about ${fix(b.expectedSd, 2)} (Student t, ν = R − 1).`
+      : 'Student t with ν = R − 1 ≤ 2 has no finite SD, so there is nothing to compare it with (needs ≥ 4 replications).') +
     (short
       ? `\n\n**Short cells**: ${short} cell${short === 1 ? '' : 's'} measure${short === 1 ? 's' : ''} fewer than 20 relaxation times τ per ` +
         'replication (jobs/(λn) < 20τ, theory.md §8; column "horizon / τ"): their replications are independent and warmed up, so the CI ' +

@@ -273,31 +273,36 @@ export function compareCommand(): Command {
         // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
         const settings = cellSettings(config, refined ? undefined : fields);
         // one pool for the whole command: the solves, the simulations, the reruns and the report's figures
-        const ran = await withPool(o.threads, async (pool) => {
-          pool.warm(); // the workers start while this thread plans
-          let ran;
-          try {
-            ran = await runComparisonOnPool(config, {
-              dir: path.join(out, 'cells'),
-              settings,
-              fresh: Boolean(o.fresh),
-              shard: o.shard,
-              cmd: self,
-              out,
-              onProgress,
-              pool,
-            });
-          } finally {
-            progress.stop();
-          }
-          if ('shardSummary' in ran) return ran;
-          const meta = { ...runMeta(), resumedCells: ran.resumed };
-          const previous = previousReport(out);
-          timeline('phase', { name: 'report' });
-          const files = await writeComparisonReport(out, ran.result, meta, { writeFigures: figuresOnPool(pool) });
-          timeline('phase', { name: 'end' });
-          return { ...ran, meta, previous, files };
-        });
+        const kept = `finished cells are kept in ${path.join(out, 'cells')}; rerun the same command to resume`;
+        const ran = await withPool(
+          o.threads,
+          async (pool) => {
+            pool.warm(); // the workers start while this thread plans
+            let ran;
+            try {
+              ran = await runComparisonOnPool(config, {
+                dir: path.join(out, 'cells'),
+                settings,
+                fresh: Boolean(o.fresh),
+                shard: o.shard,
+                cmd: self,
+                out,
+                onProgress,
+                pool,
+              });
+            } finally {
+              progress.stop();
+            }
+            if ('shardSummary' in ran) return ran;
+            const meta = { ...runMeta(), resumedCells: ran.resumed };
+            const previous = previousReport(out);
+            timeline('phase', { name: 'report' });
+            const files = await writeComparisonReport(out, ran.result, meta, { writeFigures: figuresOnPool(pool) });
+            timeline('phase', { name: 'end' });
+            return { ...ran, meta, previous, files };
+          },
+          kept,
+        );
         if ('shardSummary' in ran) {
           printShardSummary(ran.shardSummary, o.json);
           return;
@@ -308,6 +313,10 @@ export function compareCommand(): Command {
         // an SD of t needs two t statistics (judged cells whose busy fraction has a standard error); fewer: say so, not NaN
         const busyCells = result.busyCheck.tStatistics.length;
         const busyTooFew = busyCells < 2 ? `needs ≥ 2 judged cells, got ${busyCells}` : undefined;
+        // Student t with ν = R − 1 ≤ 2 has no finite SD (ν = 2: infinite; ν = 1: undefined), so nothing to compare with
+        const busyExpected = Number.isFinite(result.busyCheck.expectedSd)
+          ? undefined
+          : `no expected value: t with ν = R − 1 ≤ 2 has no finite SD; needs ≥ 4 replications`;
         if (o.json) {
           printJson({
             out,
@@ -347,7 +356,9 @@ export function compareCommand(): Command {
             family: result.family,
             busyCheck: busyTooFew
               ? { sd: null, expectedSd: null, cells: busyCells, reason: busyTooFew }
-              : { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: busyCells },
+              : busyExpected
+                ? { sd: result.busyCheck.sd, expectedSd: null, cells: busyCells, reason: busyExpected }
+                : { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: busyCells },
             notes: result.notes,
             wallSeconds: meta.wallSeconds,
           });
@@ -361,7 +372,7 @@ export function compareCommand(): Command {
               `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
             : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
               `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged`,
-          `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (expected ${result.busyCheck.expectedSd.toFixed(2)})`}`,
+          `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (${busyExpected ?? `expected ${result.busyCheck.expectedSd.toFixed(2)}`})`}`,
         ];
         for (const m of result.models) {
           const f = m.fit;
