@@ -34,7 +34,7 @@ import {
   runPhases,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
-import { createIndexedHeap, ihPopTop, ihPush, ihRaiseTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
+import { createClockTree, ctFix, type ClockTree } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
@@ -52,12 +52,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
   events = 0;
   arrivals = 0;
   /**
-   * Departure clocks only (ids 0..n−1). The arrival clock lives apart in `nextArrival`: every arrival would
-   * otherwise pop and re-push it (a sift-down per arrival, half of all heap work); comparing it with the heap's
-   * root gives the same event order, since at equal times departures (ids < n) came first in the heap too.
+   * Departure clocks only (ids 0..n−1, +∞ when idle). The arrival clock lives apart in `nextArrival`, compared with
+   * the tree's winner; at equal times the departure goes first, as in every engine.
    */
-  private readonly heap: IndexedHeap;
-  private heapSize = 0;
+  private readonly clocks: ClockTree;
   /** Time of the next arrival (+∞ once a replayed trace is exhausted). */
   private nextArrival: number;
   private readonly perm: Int32Array;
@@ -78,7 +76,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
   ) {
     const { n } = config;
     const { store, rng, t, workload } = state;
-    this.heap = createIndexedHeap(n);
+    this.clocks = createClockTree(n);
     this.perm = identityPermutation(n);
     this.source = new JobSource(config);
     this.lpw = new LpwState(config.selection === SEL_LPW ? n : 0);
@@ -87,7 +85,6 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.cur = new Int32Array(n).fill(-1);
     this.segStart = new Float64Array(n);
     this.nextArrival = this.source.firstArrival(t, rng);
-    let size = 0;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
       let work = 0;
@@ -100,7 +97,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (k === 0) {
           this.cur[j] = slot;
           this.segStart[j] = t;
-          size = ihPush(this.heap, size, t + s, j);
+          this.clocks.keys[this.clocks.leaves + j] = t + s;
+          ctFix(this.clocks, j);
           if (this.lpw.curY.length > 0) {
             this.lpw.curY[j] = y;
             this.lpw.segStart[j] = t;
@@ -112,7 +110,6 @@ export class PriorityEngine implements Engine, PhaseLoop {
       }
       if (l > 0) workload.finish[j] = t + work;
     }
-    this.heapSize = size;
   }
 
   /** Key of a job that has received no service. */
@@ -209,15 +206,15 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const lpwOn = selection === SEL_LPW;
     const waitPred = lpw.waitPred;
     const finish = workload.finish;
-    const heap = this.heap;
-    const keys = heap.keys;
-    const ids = heap.ids;
+    const clocks = this.clocks;
+    const keys = clocks.keys;
+    const ids = clocks.ids;
+    const leaves = clocks.leaves;
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
     const cur = this.cur;
     const segStart = this.segStart;
-    let heapSize = this.heapSize;
     let count = occupancy.count;
     let area = occupancy.area;
     let last = occupancy.last;
@@ -243,7 +240,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     let nextArrival = this.nextArrival;
 
     for (;;) {
-      const dep = heapSize > 0 ? keys[0] : Infinity;
+      const dep = keys[1]; // the next departure (+∞ if every server is idle)
       // Equal times: departures first (as every engine does).
       const time = nextArrival < dep ? nextArrival : dep;
       if (time > limit || time === Infinity) {
@@ -294,7 +291,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (c < 0) {
           cur[j] = x;
           segStart[j] = t;
-          heapSize = ihPush(heap, heapSize, t + s, j);
+          keys[leaves + j] = t + s;
+          ctFix(clocks, j);
           if (lpwOn) this.lpwStart(j, y, 0, t);
         } else {
           // Key of the new job (no service yet): SRPT's is its size.
@@ -308,7 +306,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
             waitPush(queues, j, c, srpt ? rc : this.frozenKey(c, rc), pool.seq);
             cur[j] = x;
             segStart[j] = t;
-            ihUpdate(heap, heapSize, j, t + s);
+            keys[leaves + j] = t + s;
+            ctFix(clocks, j);
             if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
           } else {
             waitPush(queues, j, x, key, pool.seq);
@@ -338,7 +337,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         }
       } else {
         // Departure of server id's job in service; the queue's first job (if any) starts or resumes.
-        const id = ids[0];
+        const id = ids[1];
         events++;
         if (--tick === 0) {
           tick = TICK_EVENTS;
@@ -361,12 +360,13 @@ export class PriorityEngine implements Engine, PhaseLoop {
           cur[id] = x;
           segStart[id] = t;
           const r = pool.rem[x];
-          keys[0] = t + r; // the root is this server's clock (r ≥ 0: the key rises)
-          ihRaiseTop(heap, heapSize);
+          keys[leaves + id] = t + r;
+          ctFix(clocks, id);
           if (lpwOn) this.lpwResume(id, x, r, t);
         } else {
           cur[id] = -1;
-          heapSize = ihPopTop(heap, heapSize);
+          keys[leaves + id] = Infinity;
+          ctFix(clocks, id);
         }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
@@ -389,7 +389,6 @@ export class PriorityEngine implements Engine, PhaseLoop {
       }
     }
 
-    this.heapSize = heapSize;
     this.nextArrival = nextArrival;
     this.events = events;
     this.arrivals = arrivals;
