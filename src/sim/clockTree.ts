@@ -52,3 +52,22 @@ export function ctFix(tree: ClockTree, id: number): void {
     ids[i] = w;
   }
 }
+
+/**
+ * `ctFix` for the clock that is the current winner (node 1's id), after the caller wrote its new time into its leaf:
+ * every node on its path held it, so every one is replayed, without `ctFix`'s test for an unchanged winner.
+ */
+export function ctFixWinner(tree: ClockTree, id: number): void {
+  const { keys, ids } = tree;
+  let i = tree.leaves + id;
+  while (i > 1) {
+    // The sibling wins iff (its time, id) < ours; chosen arithmetically (no branch: which side wins is a coin toss).
+    const s = i ^ 1;
+    const k = keys[i];
+    const sk = keys[s];
+    const win = i ^ (+(sk < k) | (+(sk === k) & +(ids[s] < ids[i])));
+    i >>= 1;
+    keys[i] = keys[win];
+    ids[i] = ids[win];
+  }
+}

@@ -34,7 +34,7 @@ import {
   runPhases,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
-import { createClockTree, ctFix, type ClockTree } from './clockTree.ts';
+import { createClockTree, ctFix, ctFixWinner, type ClockTree } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
@@ -361,12 +361,12 @@ export class PriorityEngine implements Engine, PhaseLoop {
           segStart[id] = t;
           const r = pool.rem[x];
           keys[leaves + id] = t + r;
-          ctFix(clocks, id);
+          ctFixWinner(clocks, id);
           if (lpwOn) this.lpwResume(id, x, r, t);
         } else {
           cur[id] = -1;
           keys[leaves + id] = Infinity;
-          ctFix(clocks, id);
+          ctFixWinner(clocks, id);
         }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
