@@ -104,7 +104,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
             this.lpw.segStart[j] = t;
           }
         } else {
-          waitPush(this.queues, j, slot, this.arrivalKey(store.arrival[from], s, y), this.pool.seq);
+          this.queues.pushKey[0] = this.arrivalKey(store.arrival[from], s, y);
+          waitPush(this.queues, j, slot, this.pool.seq);
           if (this.lpw.waitPred.length > 0) this.lpw.waitPred[j] += lpwJobValue(y, 0, config.lpwMode);
         }
       }
@@ -213,6 +214,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
+    const pushKey = queues.pushKey;
     const cur = this.cur;
     const segStart = this.segStart;
     let count = occupancy.count;
@@ -303,14 +305,16 @@ export class PriorityEngine implements Engine, PhaseLoop {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now.
             const rc = r < 0 ? 0 : r;
             pool.rem[c] = rc;
-            waitPush(queues, j, c, srpt ? rc : this.frozenKey(c, rc), pool.seq);
+            pushKey[0] = srpt ? rc : this.frozenKey(c, rc);
+            waitPush(queues, j, c, pool.seq);
             cur[j] = x;
             segStart[j] = t;
             keys[leaves + j] = t + s;
             ctFix(clocks, j);
             if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
           } else {
-            waitPush(queues, j, x, key, pool.seq);
+            pushKey[0] = key;
+            waitPush(queues, j, x, pool.seq);
             if (lpwOn) waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
         }
