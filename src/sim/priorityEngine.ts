@@ -4,8 +4,8 @@
  * service (`cur`, its service segment start) and a priority queue of waiting jobs keyed by (key, arrival number)
  * (discipline/waitQueues.ts). Preemptive-resume: preemption is tested only at an arrival, which preempts iff its
  * key is strictly below the in-service job's current key; the preempted job's remaining work is frozen and it
- * re-enters the queue under its frozen key; the server's departure clock is re-keyed in the indexed event heap
- * (departure clocks only; the arrival clock is a separate number compared with the heap's root).
+ * re-enters the queue under its frozen key; the server's departure clock is reset in the tournament tree of
+ * departure clocks (clockTree.ts; the arrival clock is a separate number compared with the tree's winner).
  *
  * Keys (theory.md §1 table; a = attained service): FIFO arrival time; SJF, PSJF original S; SRPT S − a; SPJF,
  * PSPJF Y; SPRPT Y − a (clipped at 0 under conventions.sprptOverrun = 'zero'). Under conventions.psjfPreemption =
@@ -186,8 +186,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
    * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
    * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
-   * nextInt32), the job pool's alloc and release, and Workload.accumulate; the budget is then spent, so the heap
-   * and queue steps stay calls (their key arguments are doubles: ihRaiseTop takes its key through the array).
+   * nextInt32), the job pool's alloc and release, and Workload.accumulate; the budget is then spent, so the clock
+   * tree and queue steps stay calls, which take their times and keys through typed arrays (a double argument to a
+   * call that is not inlined is boxed into a heap number).
    */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
@@ -271,7 +272,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (inlineExp) {
           // The size, then the next arrival gap: two consecutive Exp(1) draws (the stream's order), taken at one
           // call site so that V8 inlines nextExp (with its two nextInt32) once, ~350 bytecode bytes of the
-          // ~920-byte inlining budget instead of ~700; the rest goes to the heap and queue operations.
+          // ~920-byte inlining budget instead of ~700; the rest goes to the clock tree and queue operations.
           for (let q = 0; q < 2; q++) {
             const e = rng.nextExp();
             if (q === 0) s = e * serviceMean;
