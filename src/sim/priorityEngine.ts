@@ -4,8 +4,8 @@
  * service (`cur`, its service segment start) and a priority queue of waiting jobs keyed by (key, arrival number)
  * (discipline/waitQueues.ts). Preemptive-resume: preemption is tested only at an arrival, which preempts iff its
  * key is strictly below the in-service job's current key; the preempted job's remaining work is frozen and it
- * re-enters the queue under its frozen key; the server's departure clock is re-keyed in the indexed event heap
- * (departure clocks only; the arrival clock is a separate number compared with the heap's root).
+ * re-enters the queue under its frozen key; the server's departure clock is reset in the tournament tree of
+ * departure clocks (clockTree.ts; the arrival clock is a separate number compared with the tree's winner).
  *
  * Keys (theory.md §1 table; a = attained service): FIFO arrival time; SJF, PSJF original S; SRPT S − a; SPJF,
  * PSPJF Y; SPRPT Y − a (clipped at 0 under conventions.sprptOverrun = 'zero'). Under conventions.psjfPreemption =
@@ -34,7 +34,7 @@ import {
   runPhases,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
-import { createIndexedHeap, ihPopTop, ihPush, ihRaiseTop, ihUpdate, type IndexedHeap } from './indexedHeap.ts';
+import { createClockTree, ctFix, ctFixWinner, type ClockTree } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
@@ -52,12 +52,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
   events = 0;
   arrivals = 0;
   /**
-   * Departure clocks only (ids 0..n−1). The arrival clock lives apart in `nextArrival`: every arrival would
-   * otherwise pop and re-push it (a sift-down per arrival, half of all heap work); comparing it with the heap's
-   * root gives the same event order, since at equal times departures (ids < n) came first in the heap too.
+   * Departure clocks only (ids 0..n−1, +∞ when idle). The arrival clock lives apart in `nextArrival`, compared with
+   * the tree's winner; at equal times the departure goes first, as in every engine.
    */
-  private readonly heap: IndexedHeap;
-  private heapSize = 0;
+  private readonly clocks: ClockTree;
   /** Time of the next arrival (+∞ once a replayed trace is exhausted). */
   private nextArrival: number;
   private readonly perm: Int32Array;
@@ -78,7 +76,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
   ) {
     const { n } = config;
     const { store, rng, t, workload } = state;
-    this.heap = createIndexedHeap(n);
+    this.clocks = createClockTree(n);
     this.perm = identityPermutation(n);
     this.source = new JobSource(config);
     this.lpw = new LpwState(config.selection === SEL_LPW ? n : 0);
@@ -87,7 +85,6 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.cur = new Int32Array(n).fill(-1);
     this.segStart = new Float64Array(n);
     this.nextArrival = this.source.firstArrival(t, rng);
-    let size = 0;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
       let work = 0;
@@ -100,19 +97,20 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (k === 0) {
           this.cur[j] = slot;
           this.segStart[j] = t;
-          size = ihPush(this.heap, size, t + s, j);
+          this.clocks.keys[this.clocks.leaves + j] = t + s;
+          ctFix(this.clocks, j);
           if (this.lpw.curY.length > 0) {
             this.lpw.curY[j] = y;
             this.lpw.segStart[j] = t;
           }
         } else {
-          waitPush(this.queues, j, slot, this.arrivalKey(store.arrival[from], s, y), this.pool.seq);
+          this.queues.pushKey[0] = this.arrivalKey(store.arrival[from], s, y);
+          waitPush(this.queues, j, slot, this.pool.seq);
           if (this.lpw.waitPred.length > 0) this.lpw.waitPred[j] += lpwJobValue(y, 0, config.lpwMode);
         }
       }
       if (l > 0) workload.finish[j] = t + work;
     }
-    this.heapSize = size;
   }
 
   /** Key of a job that has received no service. */
@@ -188,8 +186,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
    * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
    * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
-   * nextInt32), the job pool's alloc and release, and Workload.accumulate; the budget is then spent, so the heap
-   * and queue steps stay calls (their key arguments are doubles: ihRaiseTop takes its key through the array).
+   * nextInt32), the job pool's alloc and release, and Workload.accumulate; the budget is then spent, so the clock
+   * tree and queue steps stay calls, which take their times and keys through typed arrays (a double argument to a
+   * call that is not inlined is boxed into a heap number).
    */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
@@ -209,15 +208,16 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const lpwOn = selection === SEL_LPW;
     const waitPred = lpw.waitPred;
     const finish = workload.finish;
-    const heap = this.heap;
-    const keys = heap.keys;
-    const ids = heap.ids;
+    const clocks = this.clocks;
+    const keys = clocks.keys;
+    const ids = clocks.ids;
+    const leaves = clocks.leaves;
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
+    const pushKey = queues.pushKey;
     const cur = this.cur;
     const segStart = this.segStart;
-    let heapSize = this.heapSize;
     let count = occupancy.count;
     let area = occupancy.area;
     let last = occupancy.last;
@@ -243,7 +243,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     let nextArrival = this.nextArrival;
 
     for (;;) {
-      const dep = heapSize > 0 ? keys[0] : Infinity;
+      const dep = keys[1]; // the next departure (+∞ if every server is idle)
       // Equal times: departures first (as every engine does).
       const time = nextArrival < dep ? nextArrival : dep;
       if (time > limit || time === Infinity) {
@@ -272,7 +272,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (inlineExp) {
           // The size, then the next arrival gap: two consecutive Exp(1) draws (the stream's order), taken at one
           // call site so that V8 inlines nextExp (with its two nextInt32) once, ~350 bytecode bytes of the
-          // ~920-byte inlining budget instead of ~700; the rest goes to the heap and queue operations.
+          // ~920-byte inlining budget instead of ~700; the rest goes to the clock tree and queue operations.
           for (let q = 0; q < 2; q++) {
             const e = rng.nextExp();
             if (q === 0) s = e * serviceMean;
@@ -294,7 +294,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (c < 0) {
           cur[j] = x;
           segStart[j] = t;
-          heapSize = ihPush(heap, heapSize, t + s, j);
+          keys[leaves + j] = t + s;
+          ctFix(clocks, j);
           if (lpwOn) this.lpwStart(j, y, 0, t);
         } else {
           // Key of the new job (no service yet): SRPT's is its size.
@@ -305,13 +306,16 @@ export class PriorityEngine implements Engine, PhaseLoop {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now.
             const rc = r < 0 ? 0 : r;
             pool.rem[c] = rc;
-            waitPush(queues, j, c, srpt ? rc : this.frozenKey(c, rc), pool.seq);
+            pushKey[0] = srpt ? rc : this.frozenKey(c, rc);
+            waitPush(queues, j, c, pool.seq);
             cur[j] = x;
             segStart[j] = t;
-            ihUpdate(heap, heapSize, j, t + s);
+            keys[leaves + j] = t + s;
+            ctFix(clocks, j);
             if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
           } else {
-            waitPush(queues, j, x, key, pool.seq);
+            pushKey[0] = key;
+            waitPush(queues, j, x, pool.seq);
             if (lpwOn) waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
         }
@@ -338,7 +342,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         }
       } else {
         // Departure of server id's job in service; the queue's first job (if any) starts or resumes.
-        const id = ids[0];
+        const id = ids[1];
         events++;
         if (--tick === 0) {
           tick = TICK_EVENTS;
@@ -361,12 +365,13 @@ export class PriorityEngine implements Engine, PhaseLoop {
           cur[id] = x;
           segStart[id] = t;
           const r = pool.rem[x];
-          keys[0] = t + r; // the root is this server's clock (r ≥ 0: the key rises)
-          ihRaiseTop(heap, heapSize);
+          keys[leaves + id] = t + r;
+          ctFixWinner(clocks, id);
           if (lpwOn) this.lpwResume(id, x, r, t);
         } else {
           cur[id] = -1;
-          heapSize = ihPopTop(heap, heapSize);
+          keys[leaves + id] = Infinity;
+          ctFixWinner(clocks, id);
         }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
@@ -389,7 +394,6 @@ export class PriorityEngine implements Engine, PhaseLoop {
       }
     }
 
-    this.heapSize = heapSize;
     this.nextArrival = nextArrival;
     this.events = events;
     this.arrivals = arrivals;

@@ -14,6 +14,11 @@ export class WaitQueues {
   /** Job slot and key of each heap entry. */
   slot: Int32Array;
   key: Float64Array;
+  /**
+   * Key of the next `waitPush`, written here by the caller: a double passed as an argument to a call that V8 does
+   * not inline is boxed into a heap number, one allocation per push.
+   */
+  readonly pushKey = new Float64Array(1);
 
   constructor(
     readonly n: number,
@@ -47,10 +52,11 @@ export class WaitQueues {
 }
 
 /**
- * Adds job `slot` with `key` to server j's queue.
+ * Adds job `slot` to server j's queue under the key in `q.pushKey[0]`.
  * @param seq arrival sequence numbers by job slot (the FIFO tie-break).
  */
-export function waitPush(q: WaitQueues, j: number, slot: number, key: number, seq: Float64Array): void {
+export function waitPush(q: WaitQueues, j: number, slot: number, seq: Float64Array): void {
+  const key = q.pushKey[0];
   const l = q.len[j];
   if (l === q.cap) q.grow();
   const base = j << q.shift;
