@@ -21,7 +21,7 @@ import {
   parseIntegerList,
   parseJobs,
   parseMaxLevel,
-  parseNonNegativeInteger,
+  parseSeed,
   parseNumberList,
   outOption,
   parsePositive,
@@ -178,7 +178,7 @@ export function compareCommand(): Command {
       parsePositive,
     )
     .option('--max-jobs <count>', 'job budget per replication for --resolve and --min-horizon (default 8 × --jobs)', parseJobs)
-    .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
+    .option('--seed <seed>', 'master seed; cell seeds derive from it', parseSeed, 1)
     .option(
       '--warmup-tolerance <ε>',
       'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)',

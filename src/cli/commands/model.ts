@@ -20,7 +20,17 @@ import {
 import type { PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action } from '../errors.ts';
-import { examples, parseIntegerList, parseNumber, parsePositive, parsePositiveInteger, refuseIdleOptions } from '../options.ts';
+import {
+  examples,
+  parseIntegerList,
+  parseNonNegative,
+  parseNumber,
+  parsePositive,
+  parsePositiveInteger,
+  parseReplications,
+  parseSeed,
+  refuseIdleOptions,
+} from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
 import { runPool } from '../pool.ts';
 import { createProgress } from '../progress.ts';
@@ -85,9 +95,9 @@ export function modelCommand(): Command {
       'also simulate the population process at each --n (Gillespie, seeded) and compare with the mean field and the refined estimate',
     )
     .option('--horizon <t>', 'measured time per replication for --compare', parsePositive, 1000)
-    .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNumber)
-    .option('--replications <r>', 'replications for --compare (≥ 2)', parsePositive, 10)
-    .option('--seed <s>', 'master seed for --compare', parseNumber, 1)
+    .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNonNegative)
+    .option('--replications <r>', 'replications for --compare (≥ 2)', parseReplications, 10)
+    .option('--seed <s>', 'master seed for --compare (integer ≥ 0)', parseSeed, 1)
     .option('--threads <k>', "worker threads for --compare, one n per task (default: the machine's cores)", parsePositiveInteger)
     .addOption(jsonOption())
     .addHelpText(

@@ -11,7 +11,7 @@ import { simulateReplay } from '../../sim/index.ts';
 import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { examples, addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger } from '../options.ts';
+import { examples, addModelOptions, parseBatches, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger, parseSeed } from '../options.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import { jsonOption, printJson } from '../output.ts';
 
@@ -84,8 +84,8 @@ export function replayCommand(): Command {
       parseNonNegativeInteger,
       0,
     )
-    .option('--batches <B>', 'batches for the batch-means CIs, ≥ 2 (default: 25, fewer for short traces)', parsePositiveInteger)
-    .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseNonNegativeInteger, 1);
+    .option('--batches <B>', 'batches for the batch-means CIs, ≥ 2 (default: 25, fewer for short traces)', parseBatches)
+    .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseSeed, 1);
   addRecordOptions(cmd)
     .addOption(jsonOption())
     .addHelpText(

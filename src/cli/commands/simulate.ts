@@ -21,7 +21,7 @@ import {
   parseJobs,
   parseMaxLevel,
   parseNonNegative,
-  parseNonNegativeInteger,
+  parseSeed,
   parseNumber,
   parsePositive,
   parsePositiveInteger,
@@ -67,7 +67,7 @@ export function simulateCommand(): Command {
     .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parseNumber)
     .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)
     .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parseReplications, 5)
-    .option('--seed <seed>', 'master seed (integer ≥ 0)', parseNonNegativeInteger, 1)
+    .option('--seed <seed>', 'master seed (integer ≥ 0)', parseSeed, 1)
     .option(
       '--warmup <time>',
       'warm-up in time units (0: none, measure from the empty start); default: from the mean-field transient (see --warmup-tolerance)',

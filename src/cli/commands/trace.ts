@@ -8,7 +8,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { learnPredictions, type LearnResult, type PredictionQuality } from '../../learn/index.ts';
 import { loadTrace, pairStatistics, SWIM_GAP_TOLERANCE, traceStatistics, type PairStatistics, type SwimJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { examples, parseIntegerList, parsePositiveInteger } from '../options.ts';
+import { examples, parseIntegerList, parsePositiveInteger, parseSeed32 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
@@ -62,7 +62,7 @@ export function traceCommand(): Command {
     .option('--skip-malformed', 'skip and count malformed records instead of stopping at the first one')
     .option('--learn', 'train size predictors and print their quality')
     .option('--train-fraction <f>', 'share of leading jobs used for training', parseFraction, 0.5)
-    .option('--seed <s>', 'seed of the training subsample and the forest', parsePositiveInteger, 1)
+    .option('--seed <s>', 'seed of the training subsample and the forest (integer < 2^31)', parseSeed32, 1)
     .option('--trees <k>', 'random forest: number of trees', parsePositiveInteger, 16)
     .option('--max-train-samples <k>', 'random forest: training subsample size', parsePositiveInteger, 800)
     .addOption(jsonOption())

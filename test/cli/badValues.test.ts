@@ -1,0 +1,46 @@
+/**
+ * Bad values found by the fresh-user passes: each gives one line on stderr, no stack trace, and the exit code of its
+ * kind (README: 1 for a bad flag value, 2 for a bad model).
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+async function expectOneLine(args: string[], status: number, pattern: RegExp): Promise<void> {
+  const r = await runCli(args);
+  const lines = r.stderr.trim().split('\n');
+  expect(lines, `stderr of supermarket ${args.join(' ')}:\n${r.stderr}`).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(r.status, `exit code of supermarket ${args.join(' ')}`).toBe(status);
+  expect(r.stdout).toBe('');
+}
+
+const SIM = ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10'];
+
+describe('seeds are read exactly as typed', () => {
+  const cases: [string, string[], RegExp][] = [
+    // Number('9007199254740993') is 9007199254740992: the seed must be refused, not used rounded (and named as typed)
+    ['above 2^53 − 1', [...SIM, '--seed', '9007199254740993'], /integer ≤ 2\^53 − 1 = 9007199254740991 .*got "9007199254740993"/],
+    ['a fraction that rounds to an integer', [...SIM, '--seed', '4503599627370496.5'], /integer ≥ 0, got "4503599627370496\.5"/],
+    ['negative', [...SIM, '--seed', '-1'], /integer ≥ 0, got "-1"/],
+    ['that is a fraction (model --compare)', ['model', 'models/jsq-d.json', '--compare', '--n', '10', '--seed', '1.5'], /integer ≥ 0, got "1\.5"/],
+    ['above 2^53 − 1 (compare)', ['compare', '--seed', '1e16'], /integer ≤ 2\^53 − 1/],
+    ['above 2^53 − 1 (replay)', ['replay', 'test/fixtures/none.swf', '--n', '2', '--seed', '9007199254740993'], /integer ≤ 2\^53 − 1/],
+    ['above 2^31 − 1 (trace: the forest seed)', ['trace', 'test/fixtures/none.swf', '--seed', '2147483648'], /integer ≤ 2147483647/],
+  ];
+  for (const [what, args, pattern] of cases) {
+    it(`supermarket ${args[0]} refuses a --seed ${what} with exit 1, as every bad flag value`, () => expectOneLine(args, 1, pattern));
+  }
+
+  it('supermarket simulate --seed 9007199254740991 (2^53 − 1) is accepted and used as typed', async () => {
+    const r = await runCli([...SIM, '--jobs', '200', '--replications', '2', '--threads', '1', '--seed', '9007199254740991', '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).seeds.master).toBe(9007199254740991);
+  });
+});
+
+describe('integer options name their own requirement', () => {
+  it('supermarket replay --batches 1 says a confidence interval needs two batches, exit 1', () =>
+    expectOneLine(['replay', 'test/fixtures/none.swf', '--n', '2', '--batches', '1'], 1, /--batches .*integer ≥ 2 \(a confidence interval needs two batches\)/));
+  it('supermarket model --compare --replications 2.5 is refused as a non-integer, exit 1', () =>
+    expectOneLine(['model', 'models/jsq-d.json', '--compare', '--n', '10', '--replications', '2.5'], 1, /integer ≥ 2 .*got "2\.5"/));
+});
