@@ -137,6 +137,24 @@ export function parseOutDir(value: string): string {
   return value;
 }
 
+/**
+ * The report folder of a command: `given` (the --out value, checked by `parseOutDir` when it was read) or the default
+ * `fallback` (e.g. reports/<name>), checked now by the same rules, so a user's own folder that happens to have the
+ * default's name is refused too, not overwritten.
+ * @throws {InvalidArgumentError} "cannot write the default report folder …: <why>; give --out <dir>" (exit 1, as --out).
+ */
+export function reportFolder(given: string | undefined, fallback: string): string {
+  if (given !== undefined) return given;
+  try {
+    return parseOutDir(fallback);
+  } catch (error) {
+    if (!(error instanceof InvalidArgumentError)) throw error;
+    throw new InvalidArgumentError(
+      `${error.message.replace(/^cannot write /, 'cannot write the default report folder ')}; give another folder with --out <dir>`,
+    );
+  }
+}
+
 /** An output file (e.g. `--per-job <file.csv>`): non-empty and writable as far as can be seen before computing (`unwritableReason`). */
 export function parseOutFile(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');

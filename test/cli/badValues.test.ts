@@ -44,3 +44,12 @@ describe('integer options name their own requirement', () => {
   it('supermarket model --compare --replications 2.5 is refused as a non-integer, exit 1', () =>
     expectOneLine(['model', 'models/jsq-d.json', '--compare', '--n', '10', '--replications', '2.5'], 1, /integer ≥ 2 .*got "2\.5"/));
 });
+
+describe('a bad flag value found in the action is a bad flag value, not an internal error', () => {
+  it('supermarket simulate --precision with --max-replications below --replications: one line, exit 1 (was 70)', () =>
+    expectOneLine(
+      [...SIM, '--precision', '0.01', '--max-replications', '3', '--replications', '5'],
+      1,
+      /--max-replications \(3\) must be ≥ the first 5 replications/,
+    ));
+});

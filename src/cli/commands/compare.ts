@@ -15,18 +15,7 @@ import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding
 import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import {
-  addModelOptions,
-  examples,
-  parseIntegerList,
-  parseJobs,
-  parseMaxLevel,
-  parseSeed,
-  parseNumberList,
-  outOption,
-  parsePositive,
-  parseReplications,
-} from '../options.ts';
+import { addModelOptions, examples, parseIntegerList, parseJobs, parseMaxLevel, parseSeed, parseNumberList, outOption, parsePositive, parseReplications, reportFolder } from '../options.ts';
 import { startRun } from '../versions.ts';
 import { timeline } from '../timeline.ts';
 import { printJson } from '../output.ts';
@@ -240,7 +229,7 @@ export function compareCommand(): Command {
       action(async (o: Opts, self: Command) => {
         timeline('phase', { name: 'action' });
         const runMeta = startRun();
-        const out = o.out ?? outDirFor(o, self);
+        const out = reportFolder(o.out, outDirFor(o, self));
         const tEnd = o.tEnd ?? 0; // resolved below when 0
         const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
         // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later

@@ -19,7 +19,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard, type ShardSummary } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption, parsePositiveInteger, parseReplications } from '../options.ts';
+import { examples, outOption, parsePositiveInteger, parseReplications, reportFolder } from '../options.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
 class ShardDone {
@@ -94,7 +94,7 @@ export function conjectureCommand(): Command {
       action(async (file: string, o: Opts, self: Command) => {
         const runMeta = startRun();
         const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
-        const out = o.out ?? path.join('reports', `conjecture-${conjecture.spec.name}`);
+        const out = reportFolder(o.out, path.join('reports', `conjecture-${conjecture.spec.name}`));
         const cells = path.join(out, 'cells');
         const solveStore = new CellStore<MeanFieldSolution>(cells, { fresh: o.fresh });
         const runStore = new CellStore<SimulationSummary>(cells, { fresh: o.fresh });

@@ -27,7 +27,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
 import { assignShards, shardDir, type ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption } from '../options.ts';
+import { examples, outOption, reportFolder } from '../options.ts';
 import { startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 
@@ -133,7 +133,7 @@ export function runCommand(): Command {
           if (error instanceof InvalidModelError) throw new InvalidModelError(`${file}: ${error.message}`);
           throw error;
         }
-        const out = o.out ?? path.join('reports', spec.name);
+        const out = reportFolder(o.out, path.join('reports', spec.name));
         const cost = (c: ExperimentCell) => (c.trace ? 1 : c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime));
         if (o.dryRun) return printPlan(spec.name, cells, cost, out, o);
         const shard = o.shard
