@@ -35,3 +35,24 @@ export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<v
     }
   };
 }
+
+/**
+ * Runs `work` with a Ctrl-C handler that says on stderr what was kept (`kept()`, read at the interrupt: where the
+ * finished cells are and how to resume, or that nothing was stored) and ends the process with 130, as a shell expects.
+ * Registered before `withPool`'s own handler, so it speaks first. Only for work that leaves this thread free (worker
+ * threads): a synchronous loop in this thread holds the signal until it ends.
+ * @param stop called before the message (e.g. to clear a progress line).
+ */
+export async function withInterruptMessage<T>(kept: () => string, work: () => Promise<T>, stop?: () => void): Promise<T> {
+  const onInterrupt = () => {
+    stop?.();
+    process.stderr.write(`\ninterrupted: ${kept()}\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await work();
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+}

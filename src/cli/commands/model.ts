@@ -19,7 +19,7 @@ import {
 } from '../../meanfield/population/index.ts';
 import type { PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
-import { action } from '../errors.ts';
+import { action, withInterruptMessage } from '../errors.ts';
 import {
   examples,
   parseIntegerList,
@@ -169,16 +169,21 @@ export function modelCommand(): Command {
           simulations = new Array(o.n!.length);
           const progress = createProgress('model --compare', !o.json);
           try {
-            await runPool(
-              o.n!.map((n, i) => ({
-                key: i,
-                kind: 'population' as const,
-                model,
-                options: { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed },
-                cost: o.replications * n * (warmup + o.horizon),
-              })),
-              (i, result) => (simulations[i] = result as PopulationSimulationResult),
-              { threads: o.threads, onProgress: (done, total, label) => progress.update(done, total, label) },
+            await withInterruptMessage(
+              () => 'nothing was stored (model --compare keeps its simulations in memory until all are done); rerun the command to start again',
+              () =>
+                runPool(
+                  o.n!.map((n, i) => ({
+                    key: i,
+                    kind: 'population' as const,
+                    model,
+                    options: { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed },
+                    cost: o.replications * n * (warmup + o.horizon),
+                  })),
+                  (i, result) => (simulations[i] = result as PopulationSimulationResult),
+                  { threads: o.threads, onProgress: (done, total, label) => progress.update(done, total, label) },
+                ),
+              () => progress.stop(),
             );
           } finally {
             progress.stop();

@@ -12,6 +12,7 @@ import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
+import { withInterruptMessage } from '../errors.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import {
   addModelOptions,
@@ -178,9 +179,15 @@ export function simulateCommand(): Command {
         const threads = o.threads ?? defaultThreads();
         let result: SimulationResult;
         try {
+          // on the pool this thread stays free to answer Ctrl-C with a message; a run in this thread sets no handler, since it
+          // would hold the signal until the run ends: Ctrl-C then ends the process at once
           result =
             threads > 1 && !batchMode
-              ? await simulateOnPool(model, options, { threads, onProgress })
+              ? await withInterruptMessage(
+                  () => 'nothing was stored (simulate keeps its replications in memory until the run ends); rerun the command to start again',
+                  () => simulateOnPool(model, options, { threads, onProgress }),
+                  () => progress.stop(),
+                )
               : simulate(model, { ...options, onProgress });
         } finally {
           progress.stop();
