@@ -3,6 +3,7 @@
  * kind (README: 1 for a bad flag value, 2 for a bad model).
  */
 import { describe, expect, it } from 'vitest';
+import { SAMPLE_COST, checkEventBudget } from '../../src/sim/budget.ts';
 import { runCli } from './runCli.ts';
 
 async function expectOneLine(args: string[], status: number, pattern: RegExp): Promise<void> {
@@ -51,5 +52,26 @@ describe('a bad flag value found in the action is a bad flag value, not an inter
       [...SIM, '--precision', '0.01', '--max-replications', '3', '--replications', '5'],
       1,
       /--max-replications \(3\) must be ≥ the first 5 replications/,
+    ));
+});
+
+describe('the event budget counts the d server samples of each arrival', () => {
+  // 1e9 jobs, no warm-up: 2e9 events, 1e9 arrivals
+  const run = { lambda: 1, n: 1, jobs: 1e9, replications: 1, warmupTime: 0 };
+  it('checkEventBudget: at d ≤ 2 the work is the events (2e9 fits a budget of 2e9), as before samples were counted', () => {
+    expect(checkEventBudget(run, 2e9)).toBe(2e9);
+    expect(checkEventBudget({ ...run, d: 2 }, 2e9)).toBe(2e9);
+    expect(checkEventBudget({ ...run, d: 1 }, 2e9)).toBe(2e9);
+  });
+  it('checkEventBudget: d = 12 adds (12 − 2) × 1e9 samples × SAMPLE_COST of work, refused against 2e9 + that − 1, accepted at equality', () => {
+    const work = 2e9 + SAMPLE_COST * 10 * 1e9;
+    expect(checkEventBudget({ ...run, d: 12 }, work)).toBe(2e9); // still returns events (the progress total)
+    expect(() => checkEventBudget({ ...run, d: 12 }, work - 1)).toThrow(/1\.2e\+10 server samples \(d = 12 per arrival/);
+  });
+  it('supermarket simulate --d 100000 --n 100000 is refused at once in one line naming d and the samples, exit 2 (was run for hours)', () =>
+    expectOneLine(
+      ['simulate', '--lambda', '0.9', '--d', '100000', '--n', '100000', '--no-progress'],
+      2,
+      /needs about .* events .* and 1\.1e\+12 server samples \(d = 100000 per arrival.*; lower d, the jobs/,
     ));
 });

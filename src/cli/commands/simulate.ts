@@ -154,11 +154,12 @@ export function simulateCommand(): Command {
           if (batchMode) throw new InvalidModelError('--per-job and --per-server record replication 1: use --method replications');
           o.engine = o.engine === 'auto' ? 'event' : o.engine; // so replication 1 and its records are the same run
         }
-        // before the progress bar
+        // before the progress bar; RANDOM samples one server whatever d says (resolveRunConfig)
+        const d = model.selection === 'random' ? 1 : model.d;
         checkEventBudget(
           batchMode
-            ? { lambda: model.lambda, n, jobs: o.jobs * units, replications: 1, warmupTime: warm }
-            : { lambda: model.lambda, n, jobs: o.jobs, replications: units, warmupTime: warm },
+            ? { lambda: model.lambda, n, jobs: o.jobs * units, replications: 1, warmupTime: warm, d }
+            : { lambda: model.lambda, n, jobs: o.jobs, replications: units, warmupTime: warm, d },
         );
         const progress = createProgress('simulate', o.progress && !o.json);
         const options: SimulateOptions = {
