@@ -32,6 +32,7 @@ import {
   refuseIdleOptions,
 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
+import { checkTransientTop, noFixedPoint } from '../overload.ts';
 import { runPool } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 
@@ -133,12 +134,12 @@ export function modelCommand(): Command {
           if (!transientOnly || !(error instanceof ConvergenceError)) throw error; // e.g. ρ = 1: no fixed point to converge to
         }
         const bound = solved && bindingTruncation(model, solved.x);
-        if (bound && !transientOnly) {
-          throw new InvalidModelError(
+        if (bound && !transientOnly)
+          throw noFixedPoint(
             `${bound.name} = ${bound.value.toPrecision(3)} at the fixed point: the truncation at the last level binds, so this is not the ` +
-              "model's fixed point (a load ρ ≥ 1 has none; at ρ < 1 raise K); a finite-horizon --transient alone is still meaningful",
+              "model's fixed point (a load ρ ≥ 1 has none; at ρ < 1 raise K)",
+            'all but --transient',
           );
-        }
         const fp = bound ? undefined : solved;
         const names = Object.keys(model.observables);
         if (o.compare && (o.n === undefined || o.n.length === 0))
@@ -153,14 +154,8 @@ export function modelCommand(): Command {
           const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);
           if (times[times.length - 1] < o.tEnd * (1 - 1e-9)) times.push(o.tEnd);
           transient = populationTransient(model, { times, tolerance: o.tolerance });
-          const j = transient.x.findIndex((x) => bindingTruncation(model, x) !== undefined);
-          if (j >= 0) {
-            const top = bindingTruncation(model, transient.x[j])!;
-            throw new InvalidModelError(
-              `${top.name} = ${top.value.toPrecision(3)} at t = ${transient.times[j]}: the transient reaches the truncation at the last level, ` +
-                `so from there it is not the model's; end it earlier (--t-end < ${transient.times[j]}) or raise K`,
-            );
-          }
+          const x = transient.x;
+          checkTransientTop(transient.times, (j) => bindingTruncation(model, x[j]), 'raise K');
         }
         let simulations: PopulationSimulationResult[] = [];
         if (o.compare) {
