@@ -19,7 +19,9 @@ export function reportFatal(error: unknown): never {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
     const e = error as NodeJS.ErrnoException;
-    return fail(`error: cannot ${e.syscall ?? 'access'} ${e.path ?? ''}: ${code} (${e.message.split(':')[0]})`, 1);
+    // e.message is "CODE: what happened, syscall 'path'": keep what happened; a read of a folder names no path
+    const what = /^[A-Z]+: ([^,]+)/.exec(e.message)?.[1] ?? code;
+    return fail(`error: cannot ${e.syscall ?? 'access'}${e.path ? ` ${e.path}` : ''}: ${code} (${what})`, 1);
   }
   const message = error instanceof Error ? error.message : String(error);
   return fail(`internal error: ${message.split('\n')[0]} (rerun with SUPERMARKET_DEBUG=1 for the stack trace)`, 70);

@@ -344,6 +344,24 @@ export function readSizesFile(file: string): number[] {
   return sizes;
 }
 
+/** An input file argument (a trace): a folder is refused as such (reading it gave "cannot read : EISDIR"). */
+export function parseInFile(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
+  if (existsSync(value) && statSync(value).isDirectory()) throw new InvalidArgumentError(`${value} is a folder, not a file`);
+  return value;
+}
+
+/**
+ * Refuses a loaded trace with no jobs left (an empty file, or all filtered or skipped).
+ * @throws {InvalidModelError} "<file>: no jobs left [after the status filter …] (k records skipped)".
+ */
+export function checkTraceHasJobs(file: string, trace: { jobs: { length: number }; skipped: { count: number } }, status?: readonly number[]): void {
+  if (trace.jobs.length === 0)
+    throw new InvalidModelError(
+      `${file}: no jobs left${status ? ` after the status filter ${status.join(',')}` : ''} (${trace.skipped.count} records skipped)`,
+    );
+}
+
 /**
  * The `--service` value as `parseModel` takes it: the short form unchanged, or for `empirical:FILE[@raw|@MEAN]` the
  * object `{ kind: 'empirical', values, source: FILE, mean }`, the file's sizes rescaled to mean 1 (or MEAN; `@raw`:

@@ -16,6 +16,13 @@ export const MAX_EVENTS = 2e10;
  */
 export const SAMPLE_COST = 0.1;
 
+/**
+ * Coarsest step of the simulation clock accepted, in time units (mean service times): the spacing of doubles near the
+ * clock's end, clock × 2^−52. A tiny λn makes the clock run so far that response times lose their digits (λ = 1e−20:
+ * NaN estimates).
+ */
+export const CLOCK_RESOLUTION = 1e-3;
+
 /** What an event estimate needs: λ per server, n servers, measured jobs, replications, warm-up (time units). */
 export interface RunSize {
   readonly lambda: number;
@@ -38,11 +45,11 @@ function extraSamples(run: RunSize): number {
 }
 
 /**
- * Refuses a run whose work, events plus `SAMPLE_COST` per server sample beyond two per arrival, exceeds `maxEvents`
+ * Refuses a run whose clock would end too coarse (`CLOCK_RESOLUTION`), or whose work, events plus `SAMPLE_COST` per server sample beyond two per arrival, exceeds `maxEvents`
  * (default MAX_EVENTS).
  * @returns the expected events of the run.
  * @throws {InvalidModelError} "this run needs about … events …", naming the warm-up, λn, jobs and replications, and
- *   with d > 2 the server samples.
+ *   with d > 2 the server samples; or "λn = … is so low that the clock reaches …" beyond `CLOCK_RESOLUTION`.
  */
 export function checkEventBudget(run: RunSize, maxEvents = MAX_EVENTS): number {
   const events = expectedEvents(run);
@@ -58,6 +65,14 @@ export function checkEventBudget(run: RunSize, maxEvents = MAX_EVENTS): number {
       `this run needs about ${events.toExponential(1)} events (warm-up ${run.warmupTime.toExponential(2)} time units × λn = ` +
         `${(run.lambda * run.n).toFixed(0)}, ${run.jobs} jobs × ${run.replications} replications)${selection}, more than ${maxEvents.toExponential(0)}; ` +
         `lower ${samples > 0 ? 'd, ' : ''}the jobs, the replications or n, or shorten the warm-up`,
+    );
+  }
+  const clock = run.jobs / (run.lambda * run.n) + run.warmupTime; // time units one replication's clock reaches
+  if (clock * Number.EPSILON > CLOCK_RESOLUTION) {
+    throw new InvalidModelError(
+      `λn = ${(run.lambda * run.n).toPrecision(3)} arrivals per time unit is so low that the clock reaches about ${clock.toExponential(1)} ` +
+        `time units, where doubles are ${(clock * Number.EPSILON).toPrecision(2)} time units apart (coarser than ${CLOCK_RESOLUTION}): response times ` +
+        'would lose their digits; raise λ or n, or lower the jobs',
     );
   }
   return events;

@@ -2,7 +2,10 @@
  * Bad values found by the fresh-user passes: each gives one line on stderr, no stack trace, and the exit code of its
  * kind (README: 1 for a bad flag value, 2 for a bad model).
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_COST, checkEventBudget } from '../../src/sim/budget.ts';
 import { runCli } from './runCli.ts';
 
@@ -74,4 +77,26 @@ describe('the event budget counts the d server samples of each arrival', () => {
       2,
       /needs about .* events .* and 1\.1e\+12 server samples \(d = 100000 per arrival.*; lower d, the jobs/,
     ));
+});
+
+describe('more bad inputs of the fresh-user pass', () => {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-bad-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const emptySwf = path.join(tmp, 'empty.swf');
+  writeFileSync(emptySwf, '');
+  const folderSwf = path.join(tmp, 'folder.swf');
+  mkdirSync(folderSwf);
+  const cases: [string, string[], number, RegExp][] = [
+    // was "--jobs-from 1 is after --jobs-to 0"
+    ['replay of an empty trace', ['replay', emptySwf, '--n', '2'], 2, /empty\.swf: no jobs left \(0 records skipped\)/],
+    // was "cannot read : EISDIR (EISDIR)"
+    ['replay of a folder', ['replay', folderSwf, '--n', '2'], 1, /folder\.swf is a folder, not a file/],
+    ['trace of a folder', ['trace', folderSwf], 1, /folder\.swf is a folder, not a file/],
+    ['replay of a missing file', ['replay', path.join(tmp, 'none.swf'), '--n', '2'], 1, /cannot open .*none\.swf: ENOENT \(no such file or directory\)/],
+    // was a simulation, then "tInterval sample 0 is not finite: NaN"
+    ['a λ so small the clock cannot resolve a service', ['simulate', '--lambda', '1e-20', '--d', '2', '--n', '10', '--jobs', '100'], 2, /λn = 1\.00e-19 .* so low that the clock reaches about 1\.0e\+21 time units/],
+  ];
+  for (const [what, args, status, pattern] of cases) {
+    it(`supermarket ${args[0]}: ${what} gives one line, exit ${status}`, () => expectOneLine(args, status, pattern));
+  }
 });

@@ -11,7 +11,7 @@ import { simulateReplay } from '../../sim/index.ts';
 import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { examples, addModelOptions, parseBatches, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger, parseSeed } from '../options.ts';
+import { examples, addModelOptions, parseBatches, parseInFile, checkTraceHasJobs, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger, parseSeed } from '../options.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import { jsonOption, printJson } from '../output.ts';
 
@@ -61,7 +61,7 @@ export function replayCommand(): Command {
       "--load (λ = ρ); --no-rescale keeps the trace's seconds (the load is then the trace's own on n servers). " +
       'Equal times: departures before arrivals. Confidence intervals by batch means (theory.md §8).',
   );
-  cmd.argument('<trace>', 'SWF (.swf, .swf.gz) or SWIM (.tsv) file');
+  cmd.argument('<trace>', 'SWF (.swf, .swf.gz) or SWIM (.tsv) file', parseInFile);
   cmd
     .requiredOption('--n <n>', 'number of servers', parsePositiveInteger)
     .option('--d <d>', 'servers sampled per job (default: 2, or 1 when n = 1)', parsePositiveInteger);
@@ -101,6 +101,7 @@ export function replayCommand(): Command {
       if (!o.rescale && cmd.getOptionValueSource('load') === 'cli')
         throw new InvalidModelError('--load rescales the trace; it cannot be combined with --no-rescale');
       const trace = loadTrace(file, { format: o.format, ...(o.status ? { status: o.status } : {}) });
+      checkTraceHasJobs(file, trace, o.status);
       const all = trace.jobs as readonly TraceJob[];
       const from = o.jobsFrom ?? 1;
       const to = o.jobsTo ?? all.length;
