@@ -17,7 +17,7 @@ import {
   secondOrderAt,
   type PopulationFixedPointResult,
 } from '../../meanfield/population/index.ts';
-import type { PopulationSimulationResult } from '../../sim/index.ts';
+import { MAX_EVENTS, type PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import {
@@ -162,6 +162,14 @@ export function modelCommand(): Command {
           const warmup = o.warmup ?? simulationWarmup(model, { fixedPoint: solved! }).time;
           // one task per n on the pool; each n's replications have their own seeded streams, so any --threads gives the same numbers
           simulations = new Array(o.n!.length);
+          // the Gillespie run makes up to about two events per server per time unit (jsq-d.json at λ = 0.9: 1.8, an arrival
+          // and a departure)
+          const work = o.n!.reduce((sum, n) => sum + 2 * o.replications * n * (warmup + o.horizon), 0);
+          if (work > MAX_EVENTS)
+            throw new InvalidModelError(
+              `--compare needs about ${work.toExponential(1)} events (replications × n × (warm-up ${warmup.toPrecision(3)} + horizon ${o.horizon}) ` +
+                `× 2 events per server per time unit, summed over --n), more than ${MAX_EVENTS.toExponential(0)}; lower the horizon, the replications or n`,
+            );
           const progress = createProgress('model --compare', !o.json);
           try {
             await withInterruptMessage(

@@ -66,7 +66,7 @@ export function odeCommand(): Command {
       'add the refined 1/n term: E[s(t)] ≈ s(t) + V(t)/n (linearised V, W system next to the ODE; exponential JSQ(d) only; needs --n)',
     )
     .option('--n <n>', 'servers for --refined (an integer ≥ 1)', parsePositiveInteger)
-    .option('--levels <k>', 'levels shown in text output', parsePositive, 5)
+    .option('--levels <k>', 'levels shown in text output', parsePositiveInteger, 5)
     .addOption(jsonOption().conflicts('csv'))
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
     // initial state and time to steady state (SQ(d) ODE; see initialTail and runUntilSteady below)
