@@ -96,6 +96,10 @@ describe('more bad inputs of the fresh-user pass', () => {
     // was a simulation, then "tInterval sample 0 is not finite: NaN"
     ['a λ so small the clock cannot resolve a service', ['simulate', '--lambda', '1e-20', '--d', '2', '--n', '10', '--jobs', '100'], 2, /λn = 1\.00e-19 .* so low that the clock reaches about 1\.0e\+21 time units/],
   ];
+  const handSwf = path.join(tmp, 'hand.swf');
+  writeFileSync(handSwf, `1 0 0 10${' -1'.repeat(14)}\n2 4 6 3${' -1'.repeat(14)}\n3 30 0 2${' -1'.repeat(14)}\n`);
+  // was "leaves -2 of 3 jobs to measure"
+  cases.push(['more warm-up jobs than jobs', ['replay', handSwf, '--n', '1', '--warmup-jobs', '5'], 2, /--warmup-jobs 5 leaves 0 of the 3 jobs replayed to measure/]);
   for (const [what, args, status, pattern] of cases) {
     it(`supermarket ${args[0]}: ${what} gives one line, exit ${status}`, () => expectOneLine(args, status, pattern));
   }

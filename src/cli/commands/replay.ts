@@ -165,7 +165,7 @@ export function replayCommand(): Command {
       const measured = jobs.length - o.warmupJobs;
       if (measured < 2)
         throw new InvalidModelError(
-          `--warmup-jobs ${o.warmupJobs} leaves ${measured} of ${jobs.length} jobs to measure; at least 2 are needed`,
+          `--warmup-jobs ${o.warmupJobs} leaves ${Math.max(0, measured)} of the ${jobs.length} jobs replayed to measure; at least 2 are needed`,
         );
       const batches = o.batches ?? Math.min(25, measured);
       if (batches < 2) throw new InvalidModelError(`--batches must be ≥ 2, got ${batches}`);
