@@ -50,7 +50,8 @@ export function odeCommand(): Command {
     'Integrates ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) with odex (Hairer–Wanner extrapolation), ' +
       'sampling the dense output at t = 0, dt, 2dt, …, t-end; the solver outcome is checked and a failure is an error. ' +
       'JSQ(d) FIFO with other size laws integrates the phase-type ODE (theory.md §3; exact for Erlang and hyperexponential, ' +
-      'a two-moment fit otherwise); LWL(d) integrates the workload PIDE (theory.md §4) and prints the busy fraction and mean workload.',
+      'a two-moment fit otherwise); LWL(d) integrates the workload PIDE (theory.md §4) and prints the busy fraction and mean workload. ' +
+      'At a load ρ ≥ 1 there is no fixed point, but the SQ(d) transient exists and is integrated over the horizon (as model --transient does).',
   );
   addModelOptions(cmd)
     .option(
