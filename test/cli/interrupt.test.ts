@@ -97,7 +97,7 @@ describe('commands that store nothing say so when interrupted', () => {
     ],
     [
       'model --compare',
-      ['model', 'models/jsq-d.json', '--compare', '--n', '1000', '--horizon', '1e7', '--threads', '1'],
+      ['model', 'models/jsq-d.json', '--compare', '--n', '1000', '--horizon', '1e5', '--replications', '2', '--threads', '1'],
       'interrupted: nothing was stored (model --compare keeps its simulations in memory until all are done); rerun the command to start again',
     ],
   ] as const) {
