@@ -58,7 +58,8 @@ function exactInteger(text: string): bigint | undefined {
 function parseIntegerIn(value: string, min: number, max = Number.MAX_SAFE_INTEGER, about = ''): number {
   const x = parseNumber(value);
   const exact = exactInteger(value);
-  if (exact === undefined || exact < BigInt(min)) throw new InvalidArgumentError(`expected an integer ≥ ${min}${about}, got ${JSON.stringify(value)}`);
+  if (exact === undefined || exact < BigInt(min))
+    throw new InvalidArgumentError(`expected an integer ≥ ${min}${about}, got ${JSON.stringify(value)}`);
   if (exact > BigInt(max))
     throw new InvalidArgumentError(
       `expected an integer ≤ ${max === Number.MAX_SAFE_INTEGER ? '2^53 − 1 = 9007199254740991 (larger integers are not exact in a double)' : max}, got ${JSON.stringify(value)}`,
@@ -355,7 +356,11 @@ export function parseInFile(value: string): string {
  * Refuses a loaded trace with no jobs left (an empty file, or all filtered or skipped).
  * @throws {InvalidModelError} "<file>: no jobs left [after the status filter …] (k records skipped)".
  */
-export function checkTraceHasJobs(file: string, trace: { jobs: { length: number }; skipped: { count: number } }, status?: readonly number[]): void {
+export function checkTraceHasJobs(
+  file: string,
+  trace: { jobs: { length: number }; skipped: { count: number } },
+  status?: readonly number[],
+): void {
   if (trace.jobs.length === 0)
     throw new InvalidModelError(
       `${file}: no jobs left${status ? ` after the status filter ${status.join(',')}` : ''} (${trace.skipped.count} records skipped)`,

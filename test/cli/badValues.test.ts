@@ -26,7 +26,11 @@ describe('seeds are read exactly as typed', () => {
     ['above 2^53 − 1', [...SIM, '--seed', '9007199254740993'], /integer ≤ 2\^53 − 1 = 9007199254740991 .*got "9007199254740993"/],
     ['a fraction that rounds to an integer', [...SIM, '--seed', '4503599627370496.5'], /integer ≥ 0, got "4503599627370496\.5"/],
     ['negative', [...SIM, '--seed', '-1'], /integer ≥ 0, got "-1"/],
-    ['that is a fraction (model --compare)', ['model', 'models/jsq-d.json', '--compare', '--n', '10', '--seed', '1.5'], /integer ≥ 0, got "1\.5"/],
+    [
+      'that is a fraction (model --compare)',
+      ['model', 'models/jsq-d.json', '--compare', '--n', '10', '--seed', '1.5'],
+      /integer ≥ 0, got "1\.5"/,
+    ],
     ['above 2^53 − 1 (compare)', ['compare', '--seed', '1e16'], /integer ≤ 2\^53 − 1/],
     ['above 2^53 − 1 (replay)', ['replay', 'test/fixtures/none.swf', '--n', '2', '--seed', '9007199254740993'], /integer ≤ 2\^53 − 1/],
     ['above 2^31 − 1 (trace: the forest seed)', ['trace', 'test/fixtures/none.swf', '--seed', '2147483648'], /integer ≤ 2147483647/],
@@ -44,7 +48,11 @@ describe('seeds are read exactly as typed', () => {
 
 describe('integer options name their own requirement', () => {
   it('supermarket replay --batches 1 says a confidence interval needs two batches, exit 1', () =>
-    expectOneLine(['replay', 'test/fixtures/none.swf', '--n', '2', '--batches', '1'], 1, /--batches .*integer ≥ 2 \(a confidence interval needs two batches\)/));
+    expectOneLine(
+      ['replay', 'test/fixtures/none.swf', '--n', '2', '--batches', '1'],
+      1,
+      /--batches .*integer ≥ 2 \(a confidence interval needs two batches\)/,
+    ));
   it('supermarket model --compare --replications 2.5 is refused as a non-integer, exit 1', () =>
     expectOneLine(['model', 'models/jsq-d.json', '--compare', '--n', '10', '--replications', '2.5'], 1, /integer ≥ 2 .*got "2\.5"/));
 });
@@ -92,14 +100,29 @@ describe('more bad inputs of the fresh-user pass', () => {
     // was "cannot read : EISDIR (EISDIR)"
     ['replay of a folder', ['replay', folderSwf, '--n', '2'], 1, /folder\.swf is a folder, not a file/],
     ['trace of a folder', ['trace', folderSwf], 1, /folder\.swf is a folder, not a file/],
-    ['replay of a missing file', ['replay', path.join(tmp, 'none.swf'), '--n', '2'], 1, /cannot open .*none\.swf: ENOENT \(no such file or directory\)/],
+    [
+      'replay of a missing file',
+      ['replay', path.join(tmp, 'none.swf'), '--n', '2'],
+      1,
+      /cannot open .*none\.swf: ENOENT \(no such file or directory\)/,
+    ],
     // was a simulation, then "tInterval sample 0 is not finite: NaN"
-    ['a λ so small the clock cannot resolve a service', ['simulate', '--lambda', '1e-20', '--d', '2', '--n', '10', '--jobs', '100'], 2, /λn = 1\.00e-19 .* so low that the clock reaches about 1\.0e\+21 time units/],
+    [
+      'a λ so small the clock cannot resolve a service',
+      ['simulate', '--lambda', '1e-20', '--d', '2', '--n', '10', '--jobs', '100'],
+      2,
+      /λn = 1\.00e-19 .* so low that the clock reaches about 1\.0e\+21 time units/,
+    ],
   ];
   const handSwf = path.join(tmp, 'hand.swf');
   writeFileSync(handSwf, `1 0 0 10${' -1'.repeat(14)}\n2 4 6 3${' -1'.repeat(14)}\n3 30 0 2${' -1'.repeat(14)}\n`);
   // was "leaves -2 of 3 jobs to measure"
-  cases.push(['more warm-up jobs than jobs', ['replay', handSwf, '--n', '1', '--warmup-jobs', '5'], 2, /--warmup-jobs 5 leaves 0 of the 3 jobs replayed to measure/]);
+  cases.push([
+    'more warm-up jobs than jobs',
+    ['replay', handSwf, '--n', '1', '--warmup-jobs', '5'],
+    2,
+    /--warmup-jobs 5 leaves 0 of the 3 jobs replayed to measure/,
+  ]);
   for (const [what, args, status, pattern] of cases) {
     it(`supermarket ${args[0]}: ${what} gives one line, exit ${status}`, () => expectOneLine(args, status, pattern));
   }

@@ -23,7 +23,7 @@ describe('a load ρ ≥ 1: the transient exists, the fixed point does not', () =
     for (let j = 1; j < a.length; j++) expect(a[j]).toBeGreaterThan(a[j - 1]);
   });
 
-  it('ode at ρ = 1.2 gives E[Q](t) with dE[Q]/dt = λ − s_1(t) (arrivals minus busy servers), to the grid\'s trapezoid error', async () => {
+  it("ode at ρ = 1.2 gives E[Q](t) with dE[Q]/dt = λ − s_1(t) (arrivals minus busy servers), to the grid's trapezoid error", async () => {
     const ode = await json(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '4', '--dt', '0.01', '--json']);
     const q = ode.meanQueueLength as number[];
     const s1 = (ode.tail as number[][]).map((row) => row[1]);
@@ -48,7 +48,10 @@ describe('a load ρ ≥ 1: the transient exists, the fixed point does not', () =
   }
 
   it('ode at ρ = 1.2 with a law or rule whose transient is sized from the fixed point (erlang:2, LWL) is refused in one line', async () => {
-    for (const extra of [['--service', 'erlang:2'], ['--selection', 'lwl']]) {
+    for (const extra of [
+      ['--service', 'erlang:2'],
+      ['--selection', 'lwl'],
+    ]) {
       const r = await runCli(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '2', '--dt', '1', ...extra]);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

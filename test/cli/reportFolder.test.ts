@@ -84,11 +84,14 @@ describe('a report folder that is not ours', () => {
     expect(existsSync(path.join(dir, 'figures', 'mine.svg'))).toBe(true);
   });
 
-  it('without --out, run refuses the default reports/<name> when it is a user\'s folder, in one line, exit 1, files kept', async () => {
+  it("without --out, run refuses the default reports/<name> when it is a user's folder, in one line, exit 1, files kept", async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-default-'));
     const name = `foreign-default-${process.pid}`;
     const experiment = path.join(tmp, 'exp.json');
-    writeFileSync(experiment, readFileSync(writeTinyExperiment(tmp, { jobs: 200, seed: 1 }), 'utf8').replace('"tiny"', JSON.stringify(name)));
+    writeFileSync(
+      experiment,
+      readFileSync(writeTinyExperiment(tmp, { jobs: 200, seed: 1 }), 'utf8').replace('"tiny"', JSON.stringify(name)),
+    );
     const dir = path.join('reports', name); // the default folder, relative to the working directory as the command sees it
     mkdirSync(dir, { recursive: true });
     try {
@@ -97,7 +100,9 @@ describe('a report folder that is not ours', () => {
       expect(r.status, r.stderr).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(
-        new RegExp(`cannot write the default report folder reports/${name}: it is a non-empty folder that is not a supermarket report.*--out`),
+        new RegExp(
+          `cannot write the default report folder reports/${name}: it is a non-empty folder that is not a supermarket report.*--out`,
+        ),
       );
       expect(readdirSync(dir)).toEqual(['keep.txt']);
     } finally {

@@ -15,7 +15,19 @@ import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding
 import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
-import { addModelOptions, examples, parseIntegerList, parseJobs, parseMaxLevel, parseSeed, parseNumberList, outOption, parsePositive, parseReplications, reportFolder } from '../options.ts';
+import {
+  addModelOptions,
+  examples,
+  parseIntegerList,
+  parseJobs,
+  parseMaxLevel,
+  parseSeed,
+  parseNumberList,
+  outOption,
+  parsePositive,
+  parseReplications,
+  reportFolder,
+} from '../options.ts';
 import { startRun } from '../versions.ts';
 import { timeline } from '../timeline.ts';
 import { printJson } from '../output.ts';

@@ -173,7 +173,8 @@ export function modelCommand(): Command {
           const progress = createProgress('model --compare', !o.json);
           try {
             await withInterruptMessage(
-              () => 'nothing was stored (model --compare keeps its simulations in memory until all are done); rerun the command to start again',
+              () =>
+                'nothing was stored (model --compare keeps its simulations in memory until all are done); rerun the command to start again',
               () =>
                 runPool(
                   o.n!.map((n, i) => ({

@@ -11,7 +11,18 @@ import { simulateReplay } from '../../sim/index.ts';
 import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { examples, addModelOptions, parseBatches, parseInFile, checkTraceHasJobs, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger, parseSeed } from '../options.ts';
+import {
+  examples,
+  addModelOptions,
+  parseBatches,
+  parseInFile,
+  checkTraceHasJobs,
+  parseIntegerList,
+  parseNonNegativeInteger,
+  parsePositive,
+  parsePositiveInteger,
+  parseSeed,
+} from '../options.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import { jsonOption, printJson } from '../output.ts';
 

@@ -185,7 +185,8 @@ export function simulateCommand(): Command {
           result =
             threads > 1 && !batchMode
               ? await withInterruptMessage(
-                  () => 'nothing was stored (simulate keeps its replications in memory until the run ends); rerun the command to start again',
+                  () =>
+                    'nothing was stored (simulate keeps its replications in memory until the run ends); rerun the command to start again',
                   () => simulateOnPool(model, options, { threads, onProgress }),
                   () => progress.stop(),
                 )
