@@ -32,6 +32,15 @@ describe('a load ρ ≥ 1: the transient exists, the fixed point does not', () =
     expect(Math.abs(q[q.length - 1] - integral)).toBeLessThan(1e-4);
   });
 
+  it('ode at ρ = 1.2 with E[S] = 2 (λ = 0.6, exp@2) is the λ = 1.2, E[S] = 1 transient on a clock twice as slow', async () => {
+    const slow = await json(['ode', '--lambda', '0.6', '--d', '2', '--service', 'exp@2', '--t-end', '8', '--dt', '2', '--json']);
+    const unit = await json(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '4', '--dt', '1', '--json']);
+    const a = slow.meanQueueLength as number[];
+    const b = unit.meanQueueLength as number[];
+    expect(a).toHaveLength(5);
+    for (let j = 0; j < a.length; j++) expect(Math.abs(a[j] - b[j])).toBeLessThan(1e-9);
+  });
+
   for (const [what, args] of [
     ['ode --until-steady', ['ode', '--lambda', '1.2', '--d', '2', '--dt', '1', '--until-steady']],
     ['ode --init fixed-point', ['ode', '--lambda', '1.2', '--d', '2', '--t-end', '2', '--dt', '1', '--init', 'fixed-point']],

@@ -130,8 +130,10 @@ export function odeCommand(): Command {
           return;
         }
         if (overloaded) {
-          // no fixed point to size the truncation by: K past the levels a Poisson(ρ·d·t-end) count of arrivals can climb
-          const K = Math.max(1, (from?.length ?? 1) - 1) + poissonReach(load(model) * model.d * times[times.length - 1]);
+          // no fixed point to size the truncation by: K past the levels a Poisson(ρ·d·t-end/E[S]) count of arrivals can climb
+          // (a server receives at most d·ρ arrivals per mean service time), as solveTransient's own bound
+          const horizon = times[times.length - 1] / model.service.mean;
+          const K = Math.max(1, (from?.length ?? 1) - 1) + poissonReach(load(model) * model.d * horizon);
           const tr = solveTransient(model, { times, from, tolerance: o.tolerance, truncationLevel: K });
           checkTransientTop(tr.times, (j) => ({ name: `s_${K}`, value: tr.tail[j][K] }), '');
           printTailTransient(model, tr, o);
