@@ -1,26 +1,30 @@
 /**
  * Turns any error into one readable line on stderr and a non-zero exit code: 2 for bad input or a model the
- * tool cannot solve (SupermarketError), 1 for a file-system error (cannot write the report), 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
+ * tool cannot solve (SupermarketError), 1 for a bad flag value found in a command's action (commander's
+ * InvalidArgumentError, the exit commander gives a bad value while parsing) and for a file-system error (cannot write
+ * the report), 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
  */
+import { InvalidArgumentError } from 'commander';
 import { SupermarketError } from '../errors.ts';
 
 export function reportFatal(error: unknown): never {
   const debug = process.env.SUPERMARKET_DEBUG === '1';
-  if (error instanceof SupermarketError) {
-    process.stderr.write(`supermarket: error: ${error.message}\n`);
-    if (debug) process.stderr.write(`${error.stack}\n`);
-    process.exit(2);
-  }
+  const fail = (line: string, exitCode: number): never => {
+    process.stderr.write(`supermarket: ${line}\n`);
+    if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    process.exit(exitCode);
+  };
+  if (error instanceof SupermarketError) return fail(`error: ${error.message}`, 2);
+  if (error instanceof InvalidArgumentError) return fail(`error: ${error.message}`, 1);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
     const e = error as NodeJS.ErrnoException;
-    process.stderr.write(`supermarket: error: cannot ${e.syscall ?? 'access'} ${e.path ?? ''}: ${code} (${e.message.split(':')[0]})\n`);
-    process.exit(1);
+    // e.message is "CODE: what happened, syscall 'path'": keep what happened; a read of a folder names no path
+    const what = /^[A-Z]+: ([^,]+)/.exec(e.message)?.[1] ?? code;
+    return fail(`error: cannot ${e.syscall ?? 'access'}${e.path ? ` ${e.path}` : ''}: ${code} (${what})`, 1);
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`supermarket: internal error: ${message.split('\n')[0]} (rerun with SUPERMARKET_DEBUG=1 for the stack trace)\n`);
-  if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
-  process.exit(70);
+  return fail(`internal error: ${message.split('\n')[0]} (rerun with SUPERMARKET_DEBUG=1 for the stack trace)`, 70);
 }
 
 /** Wraps a commander action so that thrown errors become one line and an exit code. */
@@ -32,4 +36,25 @@ export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<v
       reportFatal(error);
     }
   };
+}
+
+/**
+ * Runs `work` with a Ctrl-C handler that says on stderr what was kept (`kept()`, read at the interrupt: where the
+ * finished cells are and how to resume, or that nothing was stored) and ends the process with 130, as a shell expects.
+ * Registered before `withPool`'s own handler, so it speaks first. Only for work that leaves this thread free (worker
+ * threads): a synchronous loop in this thread holds the signal until it ends.
+ * @param stop called before the message (e.g. to clear a progress line).
+ */
+export async function withInterruptMessage<T>(kept: () => string, work: () => Promise<T>, stop?: () => void): Promise<T> {
+  const onInterrupt = () => {
+    stop?.();
+    process.stderr.write(`\ninterrupted: ${kept()}\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await work();
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
 }

@@ -29,19 +29,71 @@ function parseWhere(value: string, ok: (x: number) => boolean, expected: string,
   return x;
 }
 
+/**
+ * The integer a decimal text denotes, exactly, or undefined if it denotes no integer: "1e6" → 1000000n,
+ * "4503599627370496.5" → undefined (though Number() rounds it to an integer). Used so that an integer option is read as
+ * typed, not as the nearest double.
+ */
+function exactInteger(text: string): bigint | undefined {
+  const m = /^([+-]?)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [, sign, whole, fraction, exponent] = m;
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  let shift = Number(exponent ?? 0) - fraction.length;
+  if (digits === '') return 0n;
+  const zeros = /0*$/.exec(digits)![0].length;
+  digits = digits.slice(0, digits.length - zeros);
+  shift += zeros;
+  if (shift < 0) return undefined;
+  if (digits.length + shift > 400) return undefined; // beyond any finite double: parseNumber refused it already
+  const value = BigInt(digits) * 10n ** BigInt(shift);
+  return sign === '-' ? -value : value;
+}
+
+/**
+ * An integer in [min, max] read exactly as typed (`exactInteger`); max at most 2^53 − 1, the largest integer a double
+ * holds exactly (a larger one would be used rounded). InvalidArgumentError "expected an integer ≥ min, got …" or
+ * "expected an integer ≤ max …".
+ */
+function parseIntegerIn(value: string, min: number, max = Number.MAX_SAFE_INTEGER, about = ''): number {
+  const x = parseNumber(value);
+  const exact = exactInteger(value);
+  if (exact === undefined || exact < BigInt(min))
+    throw new InvalidArgumentError(`expected an integer ≥ ${min}${about}, got ${JSON.stringify(value)}`);
+  if (exact > BigInt(max))
+    throw new InvalidArgumentError(
+      `expected an integer ≤ ${max === Number.MAX_SAFE_INTEGER ? '2^53 − 1 = 9007199254740991 (larger integers are not exact in a double)' : max}, got ${JSON.stringify(value)}`,
+    );
+  return x;
+}
+
 /** Integer ≥ 1; accepts scientific notation such as 1e6. */
 export function parsePositiveInteger(value: string): number {
-  return parseWhere(value, (x) => Number.isInteger(x) && x >= 1, 'an integer ≥ 1');
+  return parseIntegerIn(value, 1);
+}
+
+/**
+ * A master seed: an integer in [0, 2^53 − 1] (`seedOption`'s safe integers), read exactly as typed, so
+ * 9007199254740993 is refused rather than used as 9007199254740992. (One argument: commander passes the previous value
+ * second.)
+ */
+export function parseSeed(value: string): number {
+  return parseIntegerIn(value, 0);
+}
+
+/** A seed of the learned predictors (`learnPredictions`): an integer in [0, 2^31 − 1], read exactly as typed. */
+export function parseSeed32(value: string): number {
+  return parseIntegerIn(value, 0, 2 ** 31 - 1);
 }
 
 /** Replications: integer ≥ 2 (a Student-t CI needs two). */
 export function parseReplications(value: string): number {
-  return parseWhere(value, (x) => Number.isInteger(x) && x >= 2, 'an integer ≥ 2 (a confidence interval needs two replications)');
+  return parseIntegerIn(value, 2, undefined, ' (a confidence interval needs two replications)');
 }
 
 /** Batches of a batch-means run: integer ≥ 2 (a Student-t CI over batch means needs two). */
 export function parseBatches(value: string): number {
-  return parseWhere(value, (x) => Number.isInteger(x) && x >= 2, 'an integer ≥ 2 (a confidence interval needs two batches)');
+  return parseIntegerIn(value, 2, undefined, ' (a confidence interval needs two batches)');
 }
 
 /** Measured jobs per replication: integer in [1, 1e12]. */
@@ -86,6 +138,24 @@ export function parseOutDir(value: string): string {
   return value;
 }
 
+/**
+ * The report folder of a command: `given` (the --out value, checked by `parseOutDir` when it was read) or the default
+ * `fallback` (e.g. reports/<name>), checked now by the same rules, so a user's own folder that happens to have the
+ * default's name is refused too, not overwritten.
+ * @throws {InvalidArgumentError} "cannot write the default report folder …: <why>; give --out <dir>" (exit 1, as --out).
+ */
+export function reportFolder(given: string | undefined, fallback: string): string {
+  if (given !== undefined) return given;
+  try {
+    return parseOutDir(fallback);
+  } catch (error) {
+    if (!(error instanceof InvalidArgumentError)) throw error;
+    throw new InvalidArgumentError(
+      `${error.message.replace(/^cannot write /, 'cannot write the default report folder ')}; give another folder with --out <dir>`,
+    );
+  }
+}
+
 /** An output file (e.g. `--per-job <file.csv>`): non-empty and writable as far as can be seen before computing (`unwritableReason`). */
 export function parseOutFile(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
@@ -100,7 +170,7 @@ export function outOption(whenOmitted: string): Option {
 }
 
 export function parseNonNegativeInteger(value: string): number {
-  return parseWhere(value, (x) => Number.isInteger(x) && x >= 0, 'an integer ≥ 0');
+  return parseIntegerIn(value, 0);
 }
 
 /** A number ≥ 0 (e.g. a warm-up time, where 0 means none). */
@@ -273,6 +343,28 @@ export function readSizesFile(file: string): number[] {
   });
   if (sizes.length === 0) throw new InvalidModelError(`service empirical:${file}: the file holds no sizes (one number per line)`);
   return sizes;
+}
+
+/** An input file argument (a trace): a folder is refused as such (reading it gave "cannot read : EISDIR"). */
+export function parseInFile(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
+  if (existsSync(value) && statSync(value).isDirectory()) throw new InvalidArgumentError(`${value} is a folder, not a file`);
+  return value;
+}
+
+/**
+ * Refuses a loaded trace with no jobs left (an empty file, or all filtered or skipped).
+ * @throws {InvalidModelError} "<file>: no jobs left [after the status filter …] (k records skipped)".
+ */
+export function checkTraceHasJobs(
+  file: string,
+  trace: { jobs: { length: number }; skipped: { count: number } },
+  status?: readonly number[],
+): void {
+  if (trace.jobs.length === 0)
+    throw new InvalidModelError(
+      `${file}: no jobs left${status ? ` after the status filter ${status.join(',')}` : ''} (${trace.skipped.count} records skipped)`,
+    );
 }
 
 /**

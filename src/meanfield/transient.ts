@@ -34,7 +34,7 @@ export interface TransientOptions {
 export type TransientResult = TruncatedTransient;
 
 /** Level L with P(Poisson(μ) ≥ L) ≤ e^{−32} ≈ 1e−14 (Chernoff bound exp(−x²/(2(μ + x/3))), x = L − μ). */
-function poissonReach(mu: number): number {
+export function poissonReach(mu: number): number {
   return Math.ceil(mu + 8 * Math.sqrt(mu) + 30);
 }
 

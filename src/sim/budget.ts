@@ -1,12 +1,27 @@
 /**
  * Event budgets of a finite-n run: how many events a simulation will process, and the largest run the simulator
  * accepts. Each measured job is an arrival and a departure; the warm-up adds λn arrivals (and as many departures)
- * per time unit. Source: theory.md §8 (estimands, warm-up, replications).
+ * per time unit. Each arrival also samples d servers, work that grows with d and dominates for large d. Source:
+ * theory.md §8 (estimands, warm-up, replications).
  */
 import { InvalidModelError } from '../errors.ts';
 
 /** Largest run (events, all replications) the simulator accepts: about an hour at a few million events per second. */
 export const MAX_EVENTS = 2e10;
+
+/**
+ * Work of sampling one server at an arrival, in events: ~12–15 ns a sample (race and event engines, d = 1000–10 000,
+ * n = 20 000) against the ~200 ns an event that `MAX_EVENTS` assumes. The first two samples are in that event cost
+ * already (it was measured at d = 2), so only samples beyond two count.
+ */
+export const SAMPLE_COST = 0.1;
+
+/**
+ * Coarsest step of the simulation clock accepted, in time units (mean service times): the spacing of doubles near the
+ * clock's end, clock × 2^−52. A tiny λn makes the clock run so far that response times lose their digits (λ = 1e−20:
+ * NaN estimates).
+ */
+export const CLOCK_RESOLUTION = 1e-3;
 
 /** What an event estimate needs: λ per server, n servers, measured jobs, replications, warm-up (time units). */
 export interface RunSize {
@@ -15,6 +30,8 @@ export interface RunSize {
   readonly jobs: number;
   readonly replications: number;
   readonly warmupTime: number;
+  /** Servers sampled per arrival (default 2: no work beyond the events'). */
+  readonly d?: number;
 }
 
 /** Expected events of a run: replications × (2·jobs + 2·λ·n·warmupTime) (arrivals and departures). */
@@ -22,18 +39,40 @@ export function expectedEvents(run: RunSize): number {
   return run.replications * (2 * run.jobs + 2 * run.lambda * run.n * run.warmupTime);
 }
 
+/** Server samples beyond two per arrival: (d − 2)⁺ × arrivals, the arrivals being half the events. */
+function extraSamples(run: RunSize): number {
+  return Math.max(0, (run.d ?? 2) - 2) * (expectedEvents(run) / 2);
+}
+
 /**
- * Refuses a run beyond `maxEvents` (default MAX_EVENTS).
+ * Refuses a run whose clock would end too coarse (`CLOCK_RESOLUTION`), or whose work, events plus `SAMPLE_COST` per server sample beyond two per arrival, exceeds `maxEvents`
+ * (default MAX_EVENTS).
  * @returns the expected events of the run.
- * @throws {InvalidModelError} "this run needs about … events …", naming the warm-up, λn, jobs and replications.
+ * @throws {InvalidModelError} "this run needs about … events …", naming the warm-up, λn, jobs and replications, and
+ *   with d > 2 the server samples; or "λn = … is so low that the clock reaches …" beyond `CLOCK_RESOLUTION`.
  */
 export function checkEventBudget(run: RunSize, maxEvents = MAX_EVENTS): number {
   const events = expectedEvents(run);
-  if (events > maxEvents) {
+  const samples = extraSamples(run);
+  const work = events + SAMPLE_COST * samples;
+  if (work > maxEvents) {
+    const selection =
+      samples > 0
+        ? ` and ${(((run.d ?? 2) * events) / 2).toExponential(1)} server samples (d = ${run.d} per arrival; at ~${SAMPLE_COST} of an ` +
+          `event's work each, ${work.toExponential(1)} event-equivalents in all)`
+        : '';
     throw new InvalidModelError(
       `this run needs about ${events.toExponential(1)} events (warm-up ${run.warmupTime.toExponential(2)} time units × λn = ` +
-        `${(run.lambda * run.n).toFixed(0)}, ${run.jobs} jobs × ${run.replications} replications), more than ${maxEvents.toExponential(0)}; ` +
-        'lower the jobs, the replications or n, or shorten the warm-up',
+        `${(run.lambda * run.n).toFixed(0)}, ${run.jobs} jobs × ${run.replications} replications)${selection}, more than ${maxEvents.toExponential(0)}; ` +
+        `lower ${samples > 0 ? 'd, ' : ''}the jobs, the replications or n, or shorten the warm-up`,
+    );
+  }
+  const clock = run.jobs / (run.lambda * run.n) + run.warmupTime; // time units one replication's clock reaches
+  if (clock * Number.EPSILON > CLOCK_RESOLUTION) {
+    throw new InvalidModelError(
+      `λn = ${(run.lambda * run.n).toPrecision(3)} arrivals per time unit is so low that the clock reaches about ${clock.toExponential(1)} ` +
+        `time units, where doubles are ${(clock * Number.EPSILON).toPrecision(2)} time units apart (coarser than ${CLOCK_RESOLUTION}): response times ` +
+        'would lose their digits; raise λ or n, or lower the jobs',
     );
   }
   return events;

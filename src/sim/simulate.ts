@@ -391,8 +391,8 @@ export function planSimulation(model: SupermarketModel, options: SimulateOptions
 function unitRun(plan: SimulationPlan, units: number) {
   const { config, jobs, warmupTime } = plan;
   return plan.batchMode
-    ? { lambda: config.lambda, n: config.n, jobs: jobs * units, replications: 1, warmupTime }
-    : { lambda: config.lambda, n: config.n, jobs, replications: units, warmupTime };
+    ? { lambda: config.lambda, n: config.n, jobs: jobs * units, replications: 1, warmupTime, d: config.d }
+    : { lambda: config.lambda, n: config.n, jobs, replications: units, warmupTime, d: config.d };
 }
 
 const hexSeed = (seed: bigint | number) => '0x' + seed.toString(16).padStart(16, '0');

@@ -1,13 +1,15 @@
 /**
- * Ctrl-C on `compare`: the process ends with 130 and says where the finished cells are kept and how to resume; a rerun
- * of the same command resumes from them (a real child process and a real SIGINT).
+ * Ctrl-C on `compare`, `run` and `conjecture`: the process ends with 130 and says where the finished cells are kept and
+ * how to resume; a rerun of the same command resumes from them. On `simulate` and `model --compare`, which store
+ * nothing, it says so. (A real child process and a real SIGINT.)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
+import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-interrupt-'));
@@ -17,39 +19,122 @@ const out = path.join(dir, 'report');
 const args = ['compare', '--lambda', '0.9', '--d', '2', '--n', '10,20,50,100', '--jobs', '40000', '--replications', '3'];
 const rest = ['--no-trajectory', '--exact-n', 'none', '--threads', '1', '--no-progress', '--out', out];
 
+/** The `.json` files under `folder` (a cell store), 0 if it does not exist yet. */
+function storedIn(folder: string): number {
+  try {
+    return readdirSync(folder, { recursive: true }).filter((f) => String(f).endsWith('.json')).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs the CLI in a child with a timeline (SUPERMARKET_TIMELINE) and sends SIGINT once `ready()` holds; resolves with the
+ * exit code and stderr. @param ready polled every 50 ms, given the timeline's text so far.
+ */
+async function interruptWhen(args: string[], ready: (timeline: string) => boolean): Promise<{ code: number | null; stderr: string }> {
+  const timelineFile = path.join(dir, `timeline-${args[0]}-${Date.now()}.jsonl`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, SUPERMARKET_TIMELINE: timelineFile },
+  });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const code = await new Promise<number | null>((resolve) => {
+    const poll = setInterval(() => {
+      if (ready(existsSync(timelineFile) ? readFileSync(timelineFile, 'utf8') : '')) {
+        clearInterval(poll);
+        child.kill('SIGINT');
+      }
+    }, 50);
+    child.on('exit', (c) => {
+      clearInterval(poll);
+      resolve(c);
+    });
+  });
+  return { code, stderr };
+}
+
 describe('compare interrupted by SIGINT', () => {
   it('exits 130, names where the finished cells are kept, and a rerun resumes them', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, ...rest], { cwd: root });
-    let stderr = '';
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     const cellsDir = path.join(out, 'cells');
     // interrupt once the first cell is stored (the cells are heaviest first, so more remain)
-    const stored = () => {
-      try {
-        return readdirSync(cellsDir, { recursive: true }).filter((f) => String(f).endsWith('.json')).length;
-      } catch {
-        return 0;
-      }
-    };
-    const code = await new Promise<number | null>((resolve) => {
-      const poll = setInterval(() => {
-        if (stored() > 0) {
-          clearInterval(poll);
-          child.kill('SIGINT');
-        }
-      }, 50);
-      child.on('exit', (c) => {
-        clearInterval(poll);
-        resolve(c);
-      });
-    });
-    expect(code).toBe(130);
-    expect(stderr).toContain(`interrupted: finished cells are kept in ${cellsDir}; rerun the same command to resume`);
-    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
-    const kept = stored();
+    const r = await interruptWhen([...args, ...rest], () => storedIn(cellsDir) > 0);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain(`interrupted: finished cells are kept in ${cellsDir}; rerun the same command to resume`);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const kept = storedIn(cellsDir);
     expect(kept).toBeGreaterThan(0);
-    const r = await runCli([...args, ...rest]);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`\\b${kept} cells resumed\\b`));
+    const again = await runCli([...args, ...rest]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`\\b${kept} cells resumed\\b`));
+  }, 120_000);
+});
+
+describe('run interrupted by SIGINT', () => {
+  it('exits 130, names how many cells are saved where, and a rerun resumes them', async () => {
+    const experiment = writeTinyExperiment(dir, { jobs: 100_000, seed: 1 });
+    const runOut = path.join(dir, 'run');
+    const cells = path.join(runOut, 'cells');
+    const runArgs = ['run', experiment, '--out', runOut, '--threads', '1', '--no-progress'];
+    const r = await interruptWhen(runArgs, () => storedIn(cells) > 0);
+    expect(r.code).toBe(130);
+    const kept = storedIn(cells);
+    expect(kept).toBeGreaterThan(0);
+    expect(r.stderr).toContain(`interrupted: ${kept} of 4 cells are saved in ${cells}; rerun the same command to resume`);
+    const again = await runCli(runArgs);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`4 cells \\(${kept} resumed\\)`));
+  }, 120_000);
+});
+
+describe('commands that store nothing say so when interrupted', () => {
+  for (const [what, args, message] of [
+    [
+      'simulate on the pool',
+      ['simulate', '--lambda', '0.9', '--d', '2', '--n', '1000', '--jobs', '1e8', '--threads', '2', '--no-progress'],
+      'interrupted: nothing was stored (simulate keeps its replications in memory until the run ends); rerun the command to start again',
+    ],
+    [
+      'model --compare',
+      ['model', 'models/jsq-d.json', '--compare', '--n', '1000', '--horizon', '1e5', '--replications', '2', '--threads', '1'],
+      'interrupted: nothing was stored (model --compare keeps its simulations in memory until all are done); rerun the command to start again',
+    ],
+  ] as const) {
+    it(`${what}: exits 130 and says that nothing was stored`, async () => {
+      const r = await interruptWhen([...args], (t) => t.includes('"task-start"'));
+      expect(r.code).toBe(130);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }, 60_000);
+  }
+});
+
+describe('conjecture interrupted by SIGINT', () => {
+  it('exits 130, names how many simulations are kept where, and a rerun resumes them', async () => {
+    const file = path.join(dir, 'claim.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'interrupt',
+        claim: 'T(jsq, sprpt) < T(lpw, sprpt)',
+        grid: { lambda: [0.5, 0.7, 0.9], d: [2], service: ['exp'], prediction: ['exp'] },
+        evaluation: { n: 50, jobs: 20000, replications: 2, seed: 3, prefer: 'mean-field', mixSources: false },
+      }),
+    );
+    const conjOut = path.join(dir, 'conjecture');
+    const cells = path.join(conjOut, 'cells');
+    const args = ['conjecture', file, '--out', conjOut, '--threads', '1', '--no-progress'];
+    const r = await interruptWhen(args, () => storedIn(cells) > 0);
+    expect(r.code).toBe(130);
+    const kept = storedIn(cells);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(6); // interrupted before the end: the rerun has some left to do
+    expect(r.stderr).toContain(
+      `interrupted: ${kept} of 6 simulations (and the slow mean-field solves) are saved in ${cells}; rerun the same command to resume`,
+    );
+    const again = await runCli(args);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`\\(6 simulations, ${kept} resumed\\)`));
   }, 120_000);
 });

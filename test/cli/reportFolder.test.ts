@@ -3,7 +3,7 @@
  * the user's text, so `--exact-n none` survives), merge's refusals are one line, and a command that writes a report
  * folder refuses a non-empty folder that is not one of ours instead of replacing the user's files.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +82,32 @@ describe('a report folder that is not ours', () => {
     expect(readdirSync(dir).sort()).toEqual(['figures', 'index.html', 'keep.txt']);
     expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toBe('<p>my page</p>');
     expect(existsSync(path.join(dir, 'figures', 'mine.svg'))).toBe(true);
+  });
+
+  it("without --out, run refuses the default reports/<name> when it is a user's folder, in one line, exit 1, files kept", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-default-'));
+    const name = `foreign-default-${process.pid}`;
+    const experiment = path.join(tmp, 'exp.json');
+    writeFileSync(
+      experiment,
+      readFileSync(writeTinyExperiment(tmp, { jobs: 200, seed: 1 }), 'utf8').replace('"tiny"', JSON.stringify(name)),
+    );
+    const dir = path.join('reports', name); // the default folder, relative to the working directory as the command sees it
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(path.join(dir, 'keep.txt'), 'keep');
+      const r = await runCli(['run', experiment, '--no-progress', '--threads', '1']);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `cannot write the default report folder reports/${name}: it is a non-empty folder that is not a supermarket report.*--out`,
+        ),
+      );
+      expect(readdirSync(dir)).toEqual(['keep.txt']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a report folder of ours is still rewritten (resumed from its cells), and an empty folder is accepted', async () => {

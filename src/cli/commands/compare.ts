@@ -21,11 +21,12 @@ import {
   parseIntegerList,
   parseJobs,
   parseMaxLevel,
-  parseNonNegativeInteger,
+  parseSeed,
   parseNumberList,
   outOption,
   parsePositive,
   parseReplications,
+  reportFolder,
 } from '../options.ts';
 import { startRun } from '../versions.ts';
 import { timeline } from '../timeline.ts';
@@ -178,7 +179,7 @@ export function compareCommand(): Command {
       parsePositive,
     )
     .option('--max-jobs <count>', 'job budget per replication for --resolve and --min-horizon (default 8 × --jobs)', parseJobs)
-    .option('--seed <seed>', 'master seed; cell seeds derive from it', parseNonNegativeInteger, 1)
+    .option('--seed <seed>', 'master seed; cell seeds derive from it', parseSeed, 1)
     .option(
       '--warmup-tolerance <ε>',
       'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)',
@@ -240,7 +241,7 @@ export function compareCommand(): Command {
       action(async (o: Opts, self: Command) => {
         timeline('phase', { name: 'action' });
         const runMeta = startRun();
-        const out = o.out ?? outDirFor(o, self);
+        const out = reportFolder(o.out, outDirFor(o, self));
         const tEnd = o.tEnd ?? 0; // resolved below when 0
         const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
         // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later

@@ -14,12 +14,12 @@ import { loadJsonFile } from '../../io/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { conjectureFigures, conjectureMarkdown, writeReportFolder } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
-import { action } from '../errors.ts';
+import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard, type ShardSummary } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption, parsePositiveInteger, parseReplications } from '../options.ts';
+import { examples, outOption, parsePositiveInteger, parseReplications, reportFolder } from '../options.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
 class ShardDone {
@@ -94,7 +94,7 @@ export function conjectureCommand(): Command {
       action(async (file: string, o: Opts, self: Command) => {
         const runMeta = startRun();
         const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
-        const out = o.out ?? path.join('reports', `conjecture-${conjecture.spec.name}`);
+        const out = reportFolder(o.out, path.join('reports', `conjecture-${conjecture.spec.name}`));
         const cells = path.join(out, 'cells');
         const solveStore = new CellStore<MeanFieldSolution>(cells, { fresh: o.fresh });
         const runStore = new CellStore<SimulationSummary>(cells, { fresh: o.fresh });
@@ -136,16 +136,25 @@ export function conjectureCommand(): Command {
           const total = todo.reduce((s, r) => s + cost(r), 0);
           const progress = createProgress(`conjecture ${conjecture.spec.name}: simulations`, o.progress);
           const byKey = new Map(todo.map((r) => [r.key, r]));
-          await runSimulations(
-            todo.map((r) => ({ key: r.key, model: r.model, cost: cost(r), options: r.options })),
-            (key, result) => {
-              const r = byKey.get(key)!;
-              const summary = summarise(result);
-              simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
-              found.set(key, summary);
-            },
-            o.threads,
-            (poolDone) => progress.update(poolDone, total, `${found.size}/${requests.length} simulations`),
+          // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
+          const kept = () =>
+            `${simStore.saved} of ${requests.length} simulations (and the slow mean-field solves) are saved in ${shard ? shard.cellsDir : cells}; ` +
+            'rerun the same command to resume';
+          await withInterruptMessage(
+            kept,
+            () =>
+              runSimulations(
+                todo.map((r) => ({ key: r.key, model: r.model, cost: cost(r), options: r.options })),
+                (key, result) => {
+                  const r = byKey.get(key)!;
+                  const summary = summarise(result);
+                  simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
+                  found.set(key, summary);
+                },
+                o.threads,
+                (poolDone) => progress.update(poolDone, total, `${found.size}/${requests.length} simulations`),
+              ),
+            () => progress.stop(),
           );
           progress.stop();
           if (shard) {

@@ -14,7 +14,7 @@ import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
-import { examples, outOption, parsePositiveInteger } from '../options.ts';
+import { examples, outOption, parsePositiveInteger, reportFolder } from '../options.ts';
 import { addSummaryOptions } from '../sharding.ts';
 
 interface Opts {
@@ -149,7 +149,7 @@ export function mergeCommand(): Command {
       action(async (dirs: string[], o: Opts) => {
         const plan = planMerge(dirs);
         if (plan.missing.size > 0) throw new SupermarketError(missingMessage(plan));
-        const out = path.resolve(o.out ?? plan.report);
+        const out = path.resolve(reportFolder(o.out, plan.report));
         copyCells(plan, out);
         // the command that wrote the shards, loaded by itself (importing the program here would tie merge and program in a circle)
         const command = await SHARDED_COMMANDS[plan.command as keyof typeof SHARDED_COMMANDS]?.();

@@ -17,11 +17,22 @@ import {
   secondOrderAt,
   type PopulationFixedPointResult,
 } from '../../meanfield/population/index.ts';
-import type { PopulationSimulationResult } from '../../sim/index.ts';
+import { MAX_EVENTS, type PopulationSimulationResult } from '../../sim/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
-import { action } from '../errors.ts';
-import { examples, parseIntegerList, parseNumber, parsePositive, parsePositiveInteger, refuseIdleOptions } from '../options.ts';
+import { action, withInterruptMessage } from '../errors.ts';
+import {
+  examples,
+  parseIntegerList,
+  parseNonNegative,
+  parseNumber,
+  parsePositive,
+  parsePositiveInteger,
+  parseReplications,
+  parseSeed,
+  refuseIdleOptions,
+} from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
+import { checkTransientTop, noFixedPoint } from '../overload.ts';
 import { runPool } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 
@@ -85,9 +96,9 @@ export function modelCommand(): Command {
       'also simulate the population process at each --n (Gillespie, seeded) and compare with the mean field and the refined estimate',
     )
     .option('--horizon <t>', 'measured time per replication for --compare', parsePositive, 1000)
-    .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNumber)
-    .option('--replications <r>', 'replications for --compare (≥ 2)', parsePositive, 10)
-    .option('--seed <s>', 'master seed for --compare', parseNumber, 1)
+    .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNonNegative)
+    .option('--replications <r>', 'replications for --compare (≥ 2)', parseReplications, 10)
+    .option('--seed <s>', 'master seed for --compare (integer ≥ 0)', parseSeed, 1)
     .option('--threads <k>', "worker threads for --compare, one n per task (default: the machine's cores)", parsePositiveInteger)
     .addOption(jsonOption())
     .addHelpText(
@@ -123,12 +134,12 @@ export function modelCommand(): Command {
           if (!transientOnly || !(error instanceof ConvergenceError)) throw error; // e.g. ρ = 1: no fixed point to converge to
         }
         const bound = solved && bindingTruncation(model, solved.x);
-        if (bound && !transientOnly) {
-          throw new InvalidModelError(
+        if (bound && !transientOnly)
+          throw noFixedPoint(
             `${bound.name} = ${bound.value.toPrecision(3)} at the fixed point: the truncation at the last level binds, so this is not the ` +
-              "model's fixed point (a load ρ ≥ 1 has none; at ρ < 1 raise K); a finite-horizon --transient alone is still meaningful",
+              "model's fixed point (a load ρ ≥ 1 has none; at ρ < 1 raise K)",
+            'all but --transient',
           );
-        }
         const fp = bound ? undefined : solved;
         const names = Object.keys(model.observables);
         if (o.compare && (o.n === undefined || o.n.length === 0))
@@ -143,32 +154,40 @@ export function modelCommand(): Command {
           const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);
           if (times[times.length - 1] < o.tEnd * (1 - 1e-9)) times.push(o.tEnd);
           transient = populationTransient(model, { times, tolerance: o.tolerance });
-          const j = transient.x.findIndex((x) => bindingTruncation(model, x) !== undefined);
-          if (j >= 0) {
-            const top = bindingTruncation(model, transient.x[j])!;
-            throw new InvalidModelError(
-              `${top.name} = ${top.value.toPrecision(3)} at t = ${transient.times[j]}: the transient reaches the truncation at the last level, ` +
-                `so from there it is not the model's; end it earlier (--t-end < ${transient.times[j]}) or raise K`,
-            );
-          }
+          const x = transient.x;
+          checkTransientTop(transient.times, (j) => bindingTruncation(model, x[j]), 'raise K');
         }
         let simulations: PopulationSimulationResult[] = [];
         if (o.compare) {
           const warmup = o.warmup ?? simulationWarmup(model, { fixedPoint: solved! }).time;
           // one task per n on the pool; each n's replications have their own seeded streams, so any --threads gives the same numbers
           simulations = new Array(o.n!.length);
+          // the Gillespie run makes up to about two events per server per time unit (jsq-d.json at λ = 0.9: 1.8, an arrival
+          // and a departure)
+          const work = o.n!.reduce((sum, n) => sum + 2 * o.replications * n * (warmup + o.horizon), 0);
+          if (work > MAX_EVENTS)
+            throw new InvalidModelError(
+              `--compare needs about ${work.toExponential(1)} events (replications × n × (warm-up ${warmup.toPrecision(3)} + horizon ${o.horizon}) ` +
+                `× 2 events per server per time unit, summed over --n), more than ${MAX_EVENTS.toExponential(0)}; lower the horizon, the replications or n`,
+            );
           const progress = createProgress('model --compare', !o.json);
           try {
-            await runPool(
-              o.n!.map((n, i) => ({
-                key: i,
-                kind: 'population' as const,
-                model,
-                options: { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed },
-                cost: o.replications * n * (warmup + o.horizon),
-              })),
-              (i, result) => (simulations[i] = result as PopulationSimulationResult),
-              { threads: o.threads, onProgress: (done, total, label) => progress.update(done, total, label) },
+            await withInterruptMessage(
+              () =>
+                'nothing was stored (model --compare keeps its simulations in memory until all are done); rerun the command to start again',
+              () =>
+                runPool(
+                  o.n!.map((n, i) => ({
+                    key: i,
+                    kind: 'population' as const,
+                    model,
+                    options: { n, horizon: o.horizon, warmup, replications: o.replications, seed: o.seed },
+                    cost: o.replications * n * (warmup + o.horizon),
+                  })),
+                  (i, result) => (simulations[i] = result as PopulationSimulationResult),
+                  { threads: o.threads, onProgress: (done, total, label) => progress.update(done, total, label) },
+                ),
+              () => progress.stop(),
             );
           } finally {
             progress.stop();

@@ -14,12 +14,14 @@ import {
   type RefinedTransientResult,
   type TransientResult,
 } from '../../meanfield/index.ts';
-import type { SupermarketModel } from '../../model/index.ts';
+import { load, type SupermarketModel } from '../../model/index.ts';
+import { poissonReach } from '../../meanfield/transient.ts';
+import { action } from '../errors.ts';
+import { checkTransientTop, noFixedPoint, transientModelFromFlags } from '../overload.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import {
   addModelOptions,
   examples,
-  modelAction,
   parseNumberList,
   parsePositive,
   parsePositiveInteger,
@@ -48,7 +50,8 @@ export function odeCommand(): Command {
     'Integrates ds_i/dt = λ(s_{i−1}^d − s_i^d) − (s_i − s_{i+1}) with odex (Hairer–Wanner extrapolation), ' +
       'sampling the dense output at t = 0, dt, 2dt, …, t-end; the solver outcome is checked and a failure is an error. ' +
       'JSQ(d) FIFO with other size laws integrates the phase-type ODE (theory.md §3; exact for Erlang and hyperexponential, ' +
-      'a two-moment fit otherwise); LWL(d) integrates the workload PIDE (theory.md §4) and prints the busy fraction and mean workload.',
+      'a two-moment fit otherwise); LWL(d) integrates the workload PIDE (theory.md §4) and prints the busy fraction and mean workload. ' +
+      'At a load ρ ≥ 1 there is no fixed point, but the SQ(d) transient exists and is integrated over the horizon (as model --transient does).',
   );
   addModelOptions(cmd)
     .option(
@@ -64,7 +67,7 @@ export function odeCommand(): Command {
       'add the refined 1/n term: E[s(t)] ≈ s(t) + V(t)/n (linearised V, W system next to the ODE; exponential JSQ(d) only; needs --n)',
     )
     .option('--n <n>', 'servers for --refined (an integer ≥ 1)', parsePositiveInteger)
-    .option('--levels <k>', 'levels shown in text output', parsePositive, 5)
+    .option('--levels <k>', 'levels shown in text output', parsePositiveInteger, 5)
     .addOption(jsonOption().conflicts('csv'))
     .option('--csv', 'print CSV (t, E[Q], s_0, s_1, …) on stdout')
     // initial state and time to steady state (SQ(d) ODE; see initialTail and runUntilSteady below)
@@ -84,8 +87,11 @@ export function odeCommand(): Command {
       ]),
     )
     .action(
-      modelAction((model, o: Opts, cmd) => {
+      action((o: Opts, cmd: Command) => {
+        // a load ρ ≥ 1 has no fixed point but a transient (overload.ts, the rule `model --transient` follows too)
+        const { model, overloaded } = transientModelFromFlags(o);
         refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
+        if (overloaded) refuseOverloaded(model, o);
         const init = initialTail(model, o);
         if (o.untilSteady) {
           runUntilSteady(model, init, o);
@@ -121,6 +127,16 @@ export function odeCommand(): Command {
             );
           if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers> (an integer ≥ 1)');
           printRefinedTransient(model, times, from, o);
+          return;
+        }
+        if (overloaded) {
+          // no fixed point to size the truncation by: K past the levels a Poisson(ρ·d·t-end/E[S]) count of arrivals can climb
+          // (a server receives at most d·ρ arrivals per mean service time), as solveTransient's own bound
+          const horizon = times[times.length - 1] / model.service.mean;
+          const K = Math.max(1, (from?.length ?? 1) - 1) + poissonReach(load(model) * model.d * horizon);
+          const tr = solveTransient(model, { times, from, tolerance: o.tolerance, truncationLevel: K });
+          checkTransientTop(tr.times, (j) => ({ name: `s_${K}`, value: tr.tail[j][K] }), '');
+          printTailTransient(model, tr, o);
           return;
         }
         const tr = classic
@@ -160,6 +176,21 @@ function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): v
     );
     process.stdout.write(`${'t'.padStart(10)} ${'P(U > 0)'.padStart(12)} ${'E[U]'.padStart(12)}\n${body.join('\n')}\n`);
   }
+}
+
+/**
+ * At a load ρ ≥ 1: refuses what needs the fixed point (--until-steady, --init fixed-point) and the transients whose
+ * truncation is sized from it (phase-type, LWL(d) workload, --refined); the SQ(d) ODE itself runs.
+ */
+function refuseOverloaded(model: SupermarketModel, o: Opts): void {
+  const rho = `load ρ = λ·E[S] = ${load(model)} ≥ 1`;
+  if (o.untilSteady) throw noFixedPoint(rho, '--until-steady');
+  if (o.init === 'fixed-point') throw noFixedPoint(rho, '--init fixed-point');
+  if (!isSqd(model) || o.refined || o.n !== undefined)
+    throw new InvalidModelError(
+      `${rho}: there is no fixed point, and at such a load ode integrates only the SQ(d) ODE (JSQ(d), FIFO, exponential sizes, ` +
+        'without --refined), whose truncation it sizes from the horizon',
+    );
 }
 
 /** Whether the model's transient is the SQ(d) ODE (JSQ(d), FIFO, exponential sizes), the one --init and --until-steady cover. */

@@ -11,7 +11,18 @@ import { simulateReplay } from '../../sim/index.ts';
 import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { examples, addModelOptions, parseIntegerList, parseNonNegativeInteger, parsePositive, parsePositiveInteger } from '../options.ts';
+import {
+  examples,
+  addModelOptions,
+  parseBatches,
+  parseInFile,
+  checkTraceHasJobs,
+  parseIntegerList,
+  parseNonNegativeInteger,
+  parsePositive,
+  parsePositiveInteger,
+  parseSeed,
+} from '../options.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import { jsonOption, printJson } from '../output.ts';
 
@@ -61,7 +72,7 @@ export function replayCommand(): Command {
       "--load (λ = ρ); --no-rescale keeps the trace's seconds (the load is then the trace's own on n servers). " +
       'Equal times: departures before arrivals. Confidence intervals by batch means (theory.md §8).',
   );
-  cmd.argument('<trace>', 'SWF (.swf, .swf.gz) or SWIM (.tsv) file');
+  cmd.argument('<trace>', 'SWF (.swf, .swf.gz) or SWIM (.tsv) file', parseInFile);
   cmd
     .requiredOption('--n <n>', 'number of servers', parsePositiveInteger)
     .option('--d <d>', 'servers sampled per job (default: 2, or 1 when n = 1)', parsePositiveInteger);
@@ -84,8 +95,8 @@ export function replayCommand(): Command {
       parseNonNegativeInteger,
       0,
     )
-    .option('--batches <B>', 'batches for the batch-means CIs, ≥ 2 (default: 25, fewer for short traces)', parsePositiveInteger)
-    .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseNonNegativeInteger, 1);
+    .option('--batches <B>', 'batches for the batch-means CIs, ≥ 2 (default: 25, fewer for short traces)', parseBatches)
+    .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseSeed, 1);
   addRecordOptions(cmd)
     .addOption(jsonOption())
     .addHelpText(
@@ -101,6 +112,7 @@ export function replayCommand(): Command {
       if (!o.rescale && cmd.getOptionValueSource('load') === 'cli')
         throw new InvalidModelError('--load rescales the trace; it cannot be combined with --no-rescale');
       const trace = loadTrace(file, { format: o.format, ...(o.status ? { status: o.status } : {}) });
+      checkTraceHasJobs(file, trace, o.status);
       const all = trace.jobs as readonly TraceJob[];
       const from = o.jobsFrom ?? 1;
       const to = o.jobsTo ?? all.length;
@@ -164,7 +176,7 @@ export function replayCommand(): Command {
       const measured = jobs.length - o.warmupJobs;
       if (measured < 2)
         throw new InvalidModelError(
-          `--warmup-jobs ${o.warmupJobs} leaves ${measured} of ${jobs.length} jobs to measure; at least 2 are needed`,
+          `--warmup-jobs ${o.warmupJobs} leaves ${Math.max(0, measured)} of the ${jobs.length} jobs replayed to measure; at least 2 are needed`,
         );
       const batches = o.batches ?? Math.min(25, measured);
       if (batches < 2) throw new InvalidModelError(`--batches must be ≥ 2, got ${batches}`);

@@ -22,12 +22,12 @@ import { storedSimulation } from '../../compare/comparison.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import { writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
-import { action } from '../errors.ts';
+import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
 import { assignShards, shardDir, type ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption } from '../options.ts';
+import { examples, outOption, reportFolder } from '../options.ts';
 import { startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 
@@ -133,7 +133,7 @@ export function runCommand(): Command {
           if (error instanceof InvalidModelError) throw new InvalidModelError(`${file}: ${error.message}`);
           throw error;
         }
-        const out = o.out ?? path.join('reports', spec.name);
+        const out = reportFolder(o.out, path.join('reports', spec.name));
         const cost = (c: ExperimentCell) => (c.trace ? 1 : c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime));
         if (o.dryRun) return printPlan(spec.name, cells, cost, out, o);
         const shard = o.shard
@@ -161,31 +161,29 @@ export function runCommand(): Command {
         if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
         const byKey = new Map(cells.map((c) => [c.key, c]));
         // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
-        const onInterrupt = () => {
-          progress.stop();
-          process.stderr.write(
-            `\ninterrupted: ${store.saved} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume\n`,
-          );
-          process.exit(130);
-        };
-        process.once('SIGINT', onInterrupt);
-        await runSimulations(
-          todo.map((c) => ({
-            key: c.key,
-            model: c.model,
-            cost: cost(c),
-            options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime },
-          })),
-          (key, result) => {
-            const cell = byKey.get(key)!;
-            const { model: _m, ...cellData } = cell;
-            const outcome: CellOutcome = { cell: cellData, result: summarise(result) };
-            store.put(cell.key, cellSettings(cell), outcome);
-            outcomes.set(key, outcome);
-            done += cost(cell);
-          },
-          o.threads,
-          (poolDone) => progress.update(poolDone, total, `${outcomes.size}/${cells.length} cells`),
+        const kept = () => `${store.saved} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume`;
+        await withInterruptMessage(
+          kept,
+          () =>
+            runSimulations(
+              todo.map((c) => ({
+                key: c.key,
+                model: c.model,
+                cost: cost(c),
+                options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime },
+              })),
+              (key, result) => {
+                const cell = byKey.get(key)!;
+                const { model: _m, ...cellData } = cell;
+                const outcome: CellOutcome = { cell: cellData, result: summarise(result) };
+                store.put(cell.key, cellSettings(cell), outcome);
+                outcomes.set(key, outcome);
+                done += cost(cell);
+              },
+              o.threads,
+              (poolDone) => progress.update(poolDone, total, `${outcomes.size}/${cells.length} cells`),
+            ),
+          () => progress.stop(),
         );
         // trace replays: one run each, in this thread (the trace and its learned predictions are loaded once)
         const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
@@ -203,7 +201,6 @@ export function runCommand(): Command {
         const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) =>
           traces.quality(c),
         );
-        process.removeListener('SIGINT', onInterrupt);
         progress.stop();
         if (shard) {
           shard.finish();

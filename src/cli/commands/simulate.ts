@@ -12,6 +12,7 @@ import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
+import { withInterruptMessage } from '../errors.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import {
   addModelOptions,
@@ -21,7 +22,7 @@ import {
   parseJobs,
   parseMaxLevel,
   parseNonNegative,
-  parseNonNegativeInteger,
+  parseSeed,
   parseNumber,
   parsePositive,
   parsePositiveInteger,
@@ -67,7 +68,7 @@ export function simulateCommand(): Command {
     .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parseNumber)
     .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)
     .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parseReplications, 5)
-    .option('--seed <seed>', 'master seed (integer ≥ 0)', parseNonNegativeInteger, 1)
+    .option('--seed <seed>', 'master seed (integer ≥ 0)', parseSeed, 1)
     .option(
       '--warmup <time>',
       'warm-up in time units (0: none, measure from the empty start); default: from the mean-field transient (see --warmup-tolerance)',
@@ -153,11 +154,12 @@ export function simulateCommand(): Command {
           if (batchMode) throw new InvalidModelError('--per-job and --per-server record replication 1: use --method replications');
           o.engine = o.engine === 'auto' ? 'event' : o.engine; // so replication 1 and its records are the same run
         }
-        // before the progress bar
+        // before the progress bar; RANDOM samples one server whatever d says (resolveRunConfig)
+        const d = model.selection === 'random' ? 1 : model.d;
         checkEventBudget(
           batchMode
-            ? { lambda: model.lambda, n, jobs: o.jobs * units, replications: 1, warmupTime: warm }
-            : { lambda: model.lambda, n, jobs: o.jobs, replications: units, warmupTime: warm },
+            ? { lambda: model.lambda, n, jobs: o.jobs * units, replications: 1, warmupTime: warm, d }
+            : { lambda: model.lambda, n, jobs: o.jobs, replications: units, warmupTime: warm, d },
         );
         const progress = createProgress('simulate', o.progress && !o.json);
         const options: SimulateOptions = {
@@ -178,9 +180,16 @@ export function simulateCommand(): Command {
         const threads = o.threads ?? defaultThreads();
         let result: SimulationResult;
         try {
+          // on the pool this thread stays free to answer Ctrl-C with a message; a run in this thread sets no handler, since it
+          // would hold the signal until the run ends: Ctrl-C then ends the process at once
           result =
             threads > 1 && !batchMode
-              ? await simulateOnPool(model, options, { threads, onProgress })
+              ? await withInterruptMessage(
+                  () =>
+                    'nothing was stored (simulate keeps its replications in memory until the run ends); rerun the command to start again',
+                  () => simulateOnPool(model, options, { threads, onProgress }),
+                  () => progress.stop(),
+                )
               : simulate(model, { ...options, onProgress });
         } finally {
           progress.stop();

@@ -14,7 +14,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { action } from '../errors.ts';
-import { outOption, parsePositiveInteger } from '../options.ts';
+import { outOption, parsePositiveInteger, reportFolder } from '../options.ts';
 import { missingMessage, planMerge } from './merge.ts';
 
 interface Opts {
@@ -190,7 +190,7 @@ Locally, the same split without Slurm: supermarket run FILE --shard i/N, then su
         const abs = path.resolve(file);
         if (!existsSync(abs)) throw new SupermarketError(`${file}: no such file`);
         const name = path.basename(abs, '.json').replace(/[^A-Za-z0-9._-]+/g, '_');
-        const out = path.resolve(o.out ?? path.join('reports', o.command === 'conjecture' ? `conjecture-${name}` : name));
+        const out = path.resolve(reportFolder(o.out, path.join('reports', o.command === 'conjecture' ? `conjecture-${name}` : name)));
         const dir = path.join(out, 'slurm');
         mkdirSync(path.join(dir, 'logs'), { recursive: true });
         const scripts = slurmScripts({

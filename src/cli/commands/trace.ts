@@ -8,7 +8,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { learnPredictions, type LearnResult, type PredictionQuality } from '../../learn/index.ts';
 import { loadTrace, pairStatistics, SWIM_GAP_TOLERANCE, traceStatistics, type PairStatistics, type SwimJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
-import { examples, parseIntegerList, parsePositiveInteger } from '../options.ts';
+import { examples, parseInFile, parseIntegerList, parsePositiveInteger, parseSeed32, checkTraceHasJobs } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
 
 interface Opts {
@@ -55,14 +55,14 @@ export function traceCommand(): Command {
         'MedAbsLnErr = median absolute log error, median |ln P − ln S|; P/S = median ratio; over/under = shares of P > S and\n' +
         'P < S (jobs with S, P > 0). SWIM: jobs whose gap column disagrees with the submit-time difference are counted as warnings.',
     )
-    .argument('<file>', 'trace file (.swf, .swf.gz or .tsv)')
+    .argument('<file>', 'trace file (.swf, .swf.gz or .tsv)', parseInFile)
     .addOption(new Option('--format <format>', 'reader (default: from the file name)').choices(['swf', 'swim']))
     .option('--status <codes>', 'SWF: keep only jobs with these status codes, e.g. 1 (completed)', parseIntegerList)
     .addOption(new Option('--size <def>', 'SWIM size: B = m + s + r, D = m + 5·s + r (schedsim)').choices(['B', 'D']))
     .option('--skip-malformed', 'skip and count malformed records instead of stopping at the first one')
     .option('--learn', 'train size predictors and print their quality')
     .option('--train-fraction <f>', 'share of leading jobs used for training', parseFraction, 0.5)
-    .option('--seed <s>', 'seed of the training subsample and the forest', parsePositiveInteger, 1)
+    .option('--seed <s>', 'seed of the training subsample and the forest (integer < 2^31)', parseSeed32, 1)
     .option('--trees <k>', 'random forest: number of trees', parsePositiveInteger, 16)
     .option('--max-train-samples <k>', 'random forest: training subsample size', parsePositiveInteger, 800)
     .addOption(jsonOption())
@@ -82,11 +82,7 @@ export function traceCommand(): Command {
           size: o.size,
           onMalformed: o.skipMalformed ? 'skip' : 'error',
         });
-        if (trace.jobs.length === 0) {
-          throw new InvalidModelError(
-            `${file}: no jobs left${o.status ? ` after the status filter ${o.status.join(',')}` : ''} (${trace.skipped.count} records skipped)`,
-          );
-        }
+        checkTraceHasJobs(file, trace, o.status);
         const stats = traceStatistics(trace.jobs);
         const feature =
           trace.format === 'swim'

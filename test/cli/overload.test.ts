@@ -1,0 +1,70 @@
+/**
+ * One rule for loads without a fixed point (src/cli/overload.ts, theory.md §2): `ode` and `model` both integrate the
+ * transient at ρ ≥ 1 over a finite horizon, and both refuse, in the same words, what needs the fixed point.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+const json = async (args: string[]) => {
+  const r = await runCli(args);
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+};
+
+describe('a load ρ ≥ 1: the transient exists, the fixed point does not', () => {
+  it('ode --lambda 1.2 --d 2 runs and gives the E[Q](t) of model jsq-d.json --set lambda=1.2 --transient (two solvers) to 1e-7', async () => {
+    const ode = await json(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '6', '--dt', '1', '--json']);
+    const model = await json(['model', 'models/jsq-d.json', '--set', 'lambda=1.2', '--transient', '--t-end', '6', '--dt', '1', '--json']);
+    const a = ode.meanQueueLength as number[];
+    const b = (model.transient as { observables: { meanQueueLength: number[] } }).observables.meanQueueLength;
+    expect(a).toHaveLength(7);
+    for (let j = 0; j < a.length; j++) expect(Math.abs(a[j] - b[j]), `t = ${j}`).toBeLessThan(1e-7);
+    // overloaded: E[Q] keeps growing (at λ = 1.2 arrivals exceed the service capacity 1 per server)
+    for (let j = 1; j < a.length; j++) expect(a[j]).toBeGreaterThan(a[j - 1]);
+  });
+
+  it("ode at ρ = 1.2 gives E[Q](t) with dE[Q]/dt = λ − s_1(t) (arrivals minus busy servers), to the grid's trapezoid error", async () => {
+    const ode = await json(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '4', '--dt', '0.01', '--json']);
+    const q = ode.meanQueueLength as number[];
+    const s1 = (ode.tail as number[][]).map((row) => row[1]);
+    let integral = 0;
+    for (let j = 1; j < q.length; j++) integral += 0.01 * (1.2 - (s1[j] + s1[j - 1]) / 2);
+    expect(Math.abs(q[q.length - 1] - integral)).toBeLessThan(1e-4);
+  });
+
+  it('ode at ρ = 1.2 with E[S] = 2 (λ = 0.6, exp@2) is the λ = 1.2, E[S] = 1 transient on a clock twice as slow', async () => {
+    const slow = await json(['ode', '--lambda', '0.6', '--d', '2', '--service', 'exp@2', '--t-end', '8', '--dt', '2', '--json']);
+    const unit = await json(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '4', '--dt', '1', '--json']);
+    const a = slow.meanQueueLength as number[];
+    const b = unit.meanQueueLength as number[];
+    expect(a).toHaveLength(5);
+    for (let j = 0; j < a.length; j++) expect(Math.abs(a[j] - b[j])).toBeLessThan(1e-9);
+  });
+
+  for (const [what, args] of [
+    ['ode --until-steady', ['ode', '--lambda', '1.2', '--d', '2', '--dt', '1', '--until-steady']],
+    ['ode --init fixed-point', ['ode', '--lambda', '1.2', '--d', '2', '--t-end', '2', '--dt', '1', '--init', 'fixed-point']],
+    ['model without --transient', ['model', 'models/jsq-d.json', '--set', 'lambda=1.2']],
+  ] as const) {
+    it(`${what} at ρ = 1.2 is refused in one line with the shared rule (exit 2)`, async () => {
+      const r = await runCli([...args]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(
+        /needs a fixed point, and a load ρ ≥ 1 has none \(a finite-horizon transient alone is still meaningful: model --transient, ode\)/,
+      );
+    });
+  }
+
+  it('ode at ρ = 1.2 with a law or rule whose transient is sized from the fixed point (erlang:2, LWL) is refused in one line', async () => {
+    for (const extra of [
+      ['--service', 'erlang:2'],
+      ['--selection', 'lwl'],
+    ]) {
+      const r = await runCli(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '2', '--dt', '1', ...extra]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/ρ = λ·E\[S\] = 1\.2 ≥ 1: there is no fixed point, and at such a load ode integrates only the SQ\(d\) ODE/);
+    }
+  });
+});
