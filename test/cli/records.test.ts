@@ -68,6 +68,20 @@ describe('supermarket simulate --per-job / --per-server', () => {
 });
 
 describe('small CLI faults', () => {
+  it('a mean outside its feasible interval (E[T] below E[S] by chance) is explained, and the interval still holds E[S] ≤ truth', async () => {
+    // λ = 0.001, 200 jobs per replication: the sample mean of T falls below E[S] = 1 for some seeds (seed 1: 0.987)
+    const args = '--lambda 0.001 --d 2 --n 10 --jobs 200 --seed 1 --no-progress';
+    const text = await runCli(`simulate ${args}`);
+    const out = JSON.parse((await runCli(`simulate ${args} --json`)).stdout);
+    const t = out.meanResponseTime;
+    expect(t.mean).toBeLessThan(1);
+    expect(t.ci95[0]).toBe(1); // cut at E[S]: the t interval mean − h lies below it
+    expect(t.ci95[1]).toBeCloseTo(t.mean + t.halfWidth, 12);
+    expect(text.stdout).toMatch(/note: E\[T\][^\n]*fell outside the possible values/);
+    const normal = await runCli('simulate --lambda 0.5 --d 2 --n 4 --jobs 500 --replications 2 --seed 1 --no-progress');
+    expect(normal.stdout).not.toMatch(/note:/);
+  });
+
   it('simulate --warmup 0 is accepted: measurement from the empty start', async () => {
     const r = await runCli('simulate --lambda 0.5 --d 2 --n 4 --jobs 500 --replications 2 --warmup 0 --json --no-progress');
     expect(r.stderr).toBe('');
