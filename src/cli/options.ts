@@ -72,6 +72,22 @@ export function parsePositiveInteger(value: string): number {
   return parseIntegerIn(value, 1);
 }
 
+/** The most worker threads one process starts (each holds a V8 heap of ~40 MB); beyond one machine, use shards. */
+export const MAX_THREADS = 256;
+
+/**
+ * `--threads k`: an integer in [1, MAX_THREADS]. A larger k would start one worker per task (a 1000-cell grid: 1000
+ * heaps) rather than share the cores, so it is refused in one line naming shards and Slurm for more machines.
+ */
+export function parseThreads(value: string): number {
+  const k = parseIntegerIn(value, 1);
+  if (k > MAX_THREADS)
+    throw new InvalidArgumentError(
+      `expected at most ${MAX_THREADS} worker threads, got ${JSON.stringify(value)} (a worker per core is the default; beyond one machine use --shard i/N or supermarket slurm)`,
+    );
+  return k;
+}
+
 /**
  * A master seed: an integer in [0, 2^53 − 1] (`seedOption`'s safe integers), read exactly as typed, so
  * 9007199254740993 is refused rather than used as 9007199254740992. (One argument: commander passes the previous value

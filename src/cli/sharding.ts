@@ -8,7 +8,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { settingsHash } from '../experiments/cellStore.ts';
 import { assignShards, parseShard, shardDir, writeShardManifest, type ShardSpec } from '../experiments/shard.ts';
 import { SupermarketError } from '../errors.ts';
-import { parsePositiveInteger } from './options.ts';
+import { parseThreads } from './options.ts';
 import { printJson } from './output.ts';
 
 /** Options a merge must not repeat when it reruns a shard's command over the whole grid. */
@@ -53,7 +53,7 @@ export function recordOptionText(cmd: Command): Command {
 /** Adds `--threads <k>` and `--shard <i/N>` to a grid command (and records its option text for `rerunArgv`). */
 export function addScaleOptions(cmd: Command): Command {
   return recordOptionText(cmd)
-    .option('--threads <k>', "worker threads (default: the machine's cores)", parsePositiveInteger)
+    .option('--threads <k>', "worker threads (default: the machine's cores)", parseThreads)
     .option(
       '--shard <i/N>',
       'compute only shard i of N of the grid into <out>/shards/<i>-of-<N>/ (no report); ' + 'join the shards with `supermarket merge`',

@@ -138,3 +138,16 @@ describe('runs that would not end are refused before they start', () => {
   it('supermarket ode --levels 1.5 is refused as a non-integer, exit 1 (was accepted)', () =>
     expectOneLine(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '2', '--dt', '1', '--levels', '1.5'], 1, /integer ≥ 1, got "1\.5"/));
 });
+
+describe('--threads', () => {
+  it.each([
+    ['simulate', [...SIM, '--threads', '1e9']],
+    ['compare', ['compare', '--threads', '300']],
+    ['model --compare', ['model', 'models/jsq-d.json', '--compare', '--threads', '1000']],
+  ])(
+    '%s: more than MAX_THREADS workers is refused in one line naming shards (a worker per task would start 10^9 heaps)',
+    async (_, args) => {
+      await expectOneLine(args, 1, /at most 256 worker threads, got "\d+(e9)?".*--shard/);
+    },
+  );
+});

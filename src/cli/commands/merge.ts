@@ -14,7 +14,7 @@ import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
-import { examples, outOption, parsePositiveInteger, reportFolder } from '../options.ts';
+import { examples, outOption, parseThreads, reportFolder } from '../options.ts';
 import { addSummaryOptions } from '../sharding.ts';
 
 interface Opts {
@@ -134,7 +134,7 @@ export function mergeCommand(): Command {
     )
     .argument('<dir...>', 'shard folders, or report folders holding shards/*')
     .addOption(outOption('the one the shards were started with'))
-    .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parsePositiveInteger);
+    .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parseThreads);
   return addSummaryOptions(cmd, "print the command's JSON summary on stdout")
     .addHelpText(
       'after',

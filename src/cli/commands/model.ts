@@ -26,7 +26,7 @@ import {
   parseNonNegative,
   parseNumber,
   parsePositive,
-  parsePositiveInteger,
+  parseThreads,
   parseReplications,
   parseSeed,
   refuseIdleOptions,
@@ -99,7 +99,7 @@ export function modelCommand(): Command {
     .option('--warmup <t>', 'warm-up time for --compare (default: 2 × the ODE time to within 1e-3 of the fixed point)', parseNonNegative)
     .option('--replications <r>', 'replications for --compare (≥ 2)', parseReplications, 10)
     .option('--seed <s>', 'master seed for --compare (integer ≥ 0)', parseSeed, 1)
-    .option('--threads <k>', "worker threads for --compare, one n per task (default: the machine's cores)", parsePositiveInteger)
+    .option('--threads <k>', "worker threads for --compare, one n per task (default: the machine's cores)", parseThreads)
     .addOption(jsonOption())
     .addHelpText(
       'after',

@@ -25,7 +25,7 @@ import {
   parseSeed,
   parseNumber,
   parsePositive,
-  parsePositiveInteger,
+  parseThreads,
   parseReplications,
   refuseIdleOptions,
   type ModelFlags,
@@ -125,7 +125,7 @@ export function simulateCommand(): Command {
       '--threads <k>',
       "worker threads for the replications (default: the machine's cores); the pool is used only with --method replications and " +
         'k > 1 (every run has ≥ 2 replications), one task per replication; the numbers are the same for every k',
-      parsePositiveInteger,
+      parseThreads,
     )
     .addOption(jsonOption())
     .option('--no-progress', 'no progress output on stderr');
