@@ -101,9 +101,14 @@ function giveSlot(slot: KernelSlot): void {
   if (freeSlots.length > MAX_FREE_SLOTS) freeSlots.shift();
 }
 
-/** Kernels on this thread's free list now (for tests and benchmarks). */
-export function freeKernelCount(): number {
-  return freeSlots.length;
+/** The memories of this thread's free kernels, smallest first (tests fill them with garbage to show no run reads it). */
+export function freeKernelMemories(): WebAssembly.Memory[] {
+  return freeSlots.map((slot) => slot.memory);
+}
+
+/** Empties this thread's free list, so the next engine gets a fresh kernel (tests compare fresh and reused runs). */
+export function dropFreeKernels(): void {
+  freeSlots.length = 0;
 }
 
 /** Bytes b rounded up to a multiple of 8. */
