@@ -97,6 +97,8 @@ export interface Engine {
    * @param onTick called every 2^20 events with the running event count.
    */
   run(stopTime: number, onTick?: (events: number) => void): void;
+  /** Ends the engine's life (the state stays readable; `run` no longer may): the race engine's kernel memory is reused. */
+  release?(): void;
 }
 
 /** Events between `onTick` calls. */

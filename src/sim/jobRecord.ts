@@ -15,7 +15,7 @@ import { Rng, streamSeed } from '../stats/rng.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
-import { createEngine } from './simulate.ts';
+import { withEngine } from './simulate.ts';
 import { Workload } from './workload.ts';
 
 /** Most measured jobs a recorded run keeps (≈ 50 bytes each). */
@@ -208,7 +208,7 @@ export function recordReplication(
   const base = initialState(config, engineKind, new Rng(seed), measurement);
   const recorder = new RecordingWorkload(config.n, config.workloadGrid, jobs);
   const state = { ...base, workload: recorder };
-  createEngine(engineKind, config, state).run(Infinity);
+  withEngine(engineKind, config, state, (engine) => engine.run(Infinity));
   const window = measurement.windowEnd - measurement.windowStart;
   const predictions = model.prediction.kind === 'exact' ? undefined : new Float64Array(jobs).fill(NaN);
   const out = collectRecords(recorder, Float64Array.from(measurement.responses), window, config.discipline === 0, undefined, predictions);

@@ -11,7 +11,8 @@
  * build:wasm`; issue 9): the same events, the same random stream draw for draw (src/stats/rng.ts's xoshiro128**
  * buffer, ziggurat, Lemire and pair rule; the ziggurat tables and the rare paths' Math.exp/Math.log come from JS),
  * the same float operations in the same order, so every seeded number is what the TypeScript loop gave.
- * One compiled module per thread (on first use, synchronous); one instance and memory per engine. The job store's
+ * One compiled module per thread (on first use, synchronous); one instance and memory per live engine, reused by the
+ * thread's next engine once `release` ends this one's life (`withEngine` in simulate.ts). The job store's
  * rings (len, head, arrival) and the engine's busy list, last departures, arrival shares and permutation live in
  * that memory (the objects hold views on it), so a `run` costs no copy of O(n) state: a trajectory calls `run` once
  * per sample time. Per call only the occupancy counts/areas (O(levels)), the Rng's 256-output buffer and the new
@@ -59,6 +60,57 @@ function raceModule(): WebAssembly.Module {
   return (compiled ??= new WebAssembly.Module(Buffer.from(RACE_WASM, 'base64')));
 }
 
+/** One kernel instance with its memory: what an engine holds while it runs. */
+interface KernelSlot {
+  memory: WebAssembly.Memory;
+  race: RaceExport;
+}
+
+/**
+ * Kernels returned by released engines, for the next engine of this thread (a module's state is per thread). A wasm
+ * memory never shrinks and each one is a large reservation that V8 counts as external memory (one per run made a
+ * pool worker run ~10 major GCs a minute; issue 9), so a worker keeps a few and reuses them.
+ */
+const freeSlots: KernelSlot[] = [];
+/** Most kernels kept free per thread, and the largest memory kept (bytes; a larger one is left to the GC). */
+const [MAX_FREE_SLOTS, MAX_KEPT_MEMORY] = [2, 256 * 2 ** 20];
+
+/**
+ * A kernel for a new engine: a free one (the largest, so the fewest `grow`s), else a new instance over a new memory.
+ * Nothing a run reads is left from an earlier run: `bind` writes every resident array, `loop` the parameter block,
+ * the occupancy arrays and the Rng buffer before each call; the ziggurat tables are written here (constants); the
+ * kernel only writes the response area and page 0 (the module's own) holds no state between calls.
+ */
+function takeSlot(): KernelSlot {
+  let slot = freeSlots.pop();
+  if (slot === undefined) {
+    const memory = new WebAssembly.Memory({ initial: 2 });
+    const instance = new WebAssembly.Instance(raceModule(), { env: { memory }, race: { hostExp: Math.exp, hostLog: Math.log } });
+    slot = { memory, race: instance.exports.race as RaceExport };
+  }
+  new Float64Array(slot.memory.buffer, ZX, 257).set(ZIG_X);
+  new Float64Array(slot.memory.buffer, ZF, 257).set(ZIG_F);
+  return slot;
+}
+
+/** Puts a released engine's kernel back on this thread's free list (largest last), unless the list is full or it is too big. */
+function giveSlot(slot: KernelSlot): void {
+  if (slot.memory.buffer.byteLength > MAX_KEPT_MEMORY) return;
+  freeSlots.push(slot);
+  freeSlots.sort((a, b) => a.memory.buffer.byteLength - b.memory.buffer.byteLength);
+  if (freeSlots.length > MAX_FREE_SLOTS) freeSlots.shift();
+}
+
+/** The memories of this thread's free kernels, smallest first (tests fill them with garbage to show no run reads it). */
+export function freeKernelMemories(): WebAssembly.Memory[] {
+  return freeSlots.map((slot) => slot.memory);
+}
+
+/** Empties this thread's free list, so the next engine gets a fresh kernel (tests compare fresh and reused runs). */
+export function dropFreeKernels(): void {
+  freeSlots.length = 0;
+}
+
 /** Bytes b rounded up to a multiple of 8. */
 const align8 = (b: number) => (b + 7) & ~7;
 
@@ -78,8 +130,13 @@ export class RaceEngine implements Engine, PhaseLoop {
   private arrivalShare: Float64Array;
   /** Events left until the next `onTick`. */
   tick = TICK_EVENTS;
-  private readonly memory = new WebAssembly.Memory({ initial: 2 });
-  private readonly race: RaceExport;
+  /** This engine's kernel and memory, until `release` gives them back (then the engine cannot run). */
+  private slot: KernelSlot | undefined = takeSlot();
+  /**
+   * The plain arrays each resident array was copied from by the last `bind`: `release` copies the final state back
+   * into them, so the state stays readable after the memory goes to another engine, and nothing is allocated.
+   */
+  private plain = new Map<string, Int32Array | Float64Array>();
   /** Byte addresses of the resident arrays, the occupancy arrays and the response buffer (set by `bind`). */
   private at = {
     len: 0,
@@ -110,14 +167,32 @@ export class RaceEngine implements Engine, PhaseLoop {
     const len = state.store.len;
     for (let j = 0; j < n; j++) if (len[j] > 0) this.busy[this.busyCount++] = j;
     state.occupancy.ensureLevels(state.store.cap + 2);
-    const instance = new WebAssembly.Instance(raceModule(), {
-      env: { memory: this.memory },
-      race: { hostExp: Math.exp, hostLog: Math.log },
-    });
-    this.race = instance.exports.race as RaceExport;
-    new Float64Array(this.memory.buffer, ZX, 257).set(ZIG_X);
-    new Float64Array(this.memory.buffer, ZF, 257).set(ZIG_F);
     this.bind(false);
+  }
+
+  /** The kernel, or a clear error once released. */
+  private kernel(): KernelSlot {
+    if (this.slot === undefined) throw new SolverError('race engine: run after release');
+    return this.slot;
+  }
+
+  /**
+   * Ends the engine's life: copies its final state (the job store's rings, busy list, last departures, …) back into
+   * plain arrays owned by the state and the engine, so both stay readable, and gives the kernel and its memory to this
+   * thread's next race engine. `run` after this throws. Idempotent. Callers: `withEngine` (simulate.ts) for every
+   * engine it builds.
+   */
+  release(): void {
+    const slot = this.slot;
+    if (slot === undefined) return;
+    for (const [owner, key] of this.residents()) {
+      const kept = this.plain.get(key)!;
+      kept.set(owner[key]);
+      owner[key] = kept;
+    }
+    this.plain.clear();
+    this.slot = undefined;
+    giveSlot(slot);
   }
 
   /**
@@ -153,8 +228,14 @@ export class RaceEngine implements Engine, PhaseLoop {
    */
   private bind(grow: boolean): void {
     const { store, occupancy, measurement } = this.state;
+    const memory = this.kernel().memory;
     const residents = this.residents();
-    for (const [owner, key] of residents) if (owner[key].buffer === this.memory.buffer) owner[key] = owner[key].slice();
+    for (const [owner, key] of residents) {
+      if (owner[key].buffer !== memory.buffer) continue;
+      const kept = this.plain.get(key)!;
+      kept.set(owner[key]);
+      owner[key] = kept;
+    }
     if (grow) {
       store.grow();
       occupancy.ensureLevels(store.cap + 2);
@@ -177,12 +258,13 @@ export class RaceEngine implements Engine, PhaseLoop {
           `more than WebAssembly's 4 GiB; use engine 'event'`,
       );
     }
-    if (end > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((end - this.memory.buffer.byteLength) / PAGE));
-    const buffer = this.memory.buffer;
+    if (end > memory.buffer.byteLength) memory.grow(Math.ceil((end - memory.buffer.byteLength) / PAGE));
+    const buffer = memory.buffer;
     for (const [owner, key] of residents) {
       const a = owner[key];
       const view = a instanceof Int32Array ? new Int32Array(buffer, at[key], a.length) : new Float64Array(buffer, at[key], a.length);
       view.set(a);
+      this.plain.set(key, a);
       owner[key] = view;
     }
   }
@@ -196,7 +278,8 @@ export class RaceEngine implements Engine, PhaseLoop {
     const mode = d === 2 && n <= PAIR_MAX_N ? SELECT_PAIR : withoutReplacement ? SELECT_FISHER_YATES : SELECT_IID;
     const { rng, store, occupancy, measurement: m } = this.state;
     const self = this as unknown as Record<(typeof ENGINE_TOTALS)[number] | 'busyCount', number>;
-    const p = new Float64Array(this.memory.buffer, P, 32); // the scalars stay in the block between calls (views re-made per call)
+    const { memory, race } = this.kernel();
+    const p = new Float64Array(memory.buffer, P, 32); // the scalars stay in the block between calls (views re-made per call)
     p[P_T] = this.state.t;
     p[P_LIMIT] = limit;
     p[P_ARRIVAL_RATE] = lambda * n;
@@ -214,7 +297,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     const respF64 = responses instanceof Float64Array;
     for (;;) {
       const at = this.at;
-      const buffer = this.memory.buffer;
+      const buffer = memory.buffer;
       const pv = new Float64Array(buffer, P, 32);
       const rngBuffer = new Int32Array(buffer, RNG, 256);
       rng.handOver(rngBuffer, pv, P_RNG_NEXT, P_S0);
@@ -228,7 +311,7 @@ export class RaceEngine implements Engine, PhaseLoop {
         a instanceof Int32Array ? new Int32Array(buffer, address, a.length) : new Float64Array(buffer, address, a.length);
       for (const [a, address] of copied) view(a, address).set(a);
       const sampledBefore = m.sampled;
-      const code = this.race(
+      const code = race(
         P,
         n,
         withoutReplacement ? n - 1 : n,

@@ -18,7 +18,7 @@ import { collectRecords, RecordingWorkload, type JobRecords, type ServerRecords 
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveRunConfig, seedOption } from './options.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
-import { createEngine, type Percentiles } from './simulate.ts';
+import { withEngine, type Percentiles } from './simulate.ts';
 
 /** A trace to replay: one entry per job, in arrival order. */
 export interface ReplayWorkload {
@@ -139,7 +139,6 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   const base = initialState(config, kind, new Rng(seed), measurement);
   const recorder = record ? new RecordingWorkload(config.n, config.workloadGrid, jobs) : undefined;
   const state = recorder ? { ...base, workload: recorder } : base;
-  const engine = createEngine(kind, config, state);
   const { occupancy, workload: work } = state;
   const grid = Array.from(config.workloadGrid);
   // Cumulative integrals at the slice ends τ_b = t0 + b·Δ, b = 1..B−1, then at the window end.
@@ -154,17 +153,20 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     for (let i = 1; i < occupancy.area.length; i++) q += occupancy.area[i];
     return q;
   };
-  for (let b = 1; b < batches; b++) {
-    const tau = t0 + b * slice;
-    engine.run(tau);
-    occupancy.end(tau);
-    work.end(tau);
-    cumQueue.push(queueArea());
-    cumLevels.push(levelAreas());
-    cumWork.push(work.area);
-    cumAbove.push(Array.from(work.areaAbove));
-  }
-  engine.run(Infinity);
+  const events = withEngine(kind, config, state, (engine) => {
+    for (let b = 1; b < batches; b++) {
+      const tau = t0 + b * slice;
+      engine.run(tau);
+      occupancy.end(tau);
+      work.end(tau);
+      cumQueue.push(queueArea());
+      cumLevels.push(levelAreas());
+      cumWork.push(work.area);
+      cumAbove.push(Array.from(work.areaAbove));
+    }
+    engine.run(Infinity);
+    return engine.events;
+  });
   if (measurement.completed !== jobs)
     throw new InvalidModelError(`replay ended with ${measurement.completed} of ${jobs} measured jobs completed`);
   cumQueue.push(queueArea());
@@ -264,8 +266,8 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     warmupJobs,
     batches,
     window: [measurement.windowStart, measurement.windowEnd],
-    events: engine.events,
-    eventsPerSecond: wallSeconds > 0 ? engine.events / wallSeconds : Infinity,
+    events,
+    eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
     wallSeconds,
     n: config.n,
     maxLevel,

@@ -192,7 +192,21 @@ export const MSER_MARGIN = 0.05;
 /** Largest acceptable lag-1 autocorrelation of batch means (theory.md §8). */
 export const MAX_BATCH_LAG1 = 0.2;
 
-/** Builds the engine of the given kind over a fresh state. */
+/**
+ * Builds the engine of the given kind over `state`, hands it to `use` and releases it when `use` returns or throws
+ * (`Engine.release`: the race engine's kernel memory goes back to this thread for the next run; the state stays
+ * readable). The engine must not be kept past `use`.
+ */
+export function withEngine<T>(kind: EngineKind, config: RunConfig, state: ReturnType<typeof initialState>, use: (engine: Engine) => T): T {
+  const engine = createEngine(kind, config, state);
+  try {
+    return use(engine);
+  } finally {
+    engine.release?.();
+  }
+}
+
+/** Builds the engine of the given kind over a fresh state (the caller releases it; see `withEngine`). */
 export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnType<typeof initialState>): Engine {
   if (kind === 'race') return new RaceEngine(config, state);
   if (kind === 'priority') return new PriorityEngine(config, state);
@@ -420,11 +434,12 @@ export function runReplications(
     const seed = streamSeed(plan.master, u);
     const measurement = new Measurement(warmupTime, jobs);
     const state = initialState(config, kind, new Rng(seed), measurement);
-    const engine = createEngine(kind, config, state);
     const before = done;
-    engine.run(Infinity, onProgress === undefined ? undefined : (d: number) => onProgress(before + d));
-    done += engine.events;
-    const outcome = readUnit(state, engine, config.lambda, maxLevel, sampleCap);
+    const outcome = withEngine(kind, config, state, (engine) => {
+      engine.run(Infinity, onProgress === undefined ? undefined : (d: number) => onProgress(before + d));
+      done += engine.events;
+      return readUnit(state, engine, config.lambda, maxLevel, sampleCap);
+    });
     const stride = measurement.stride;
     parts.push({ index: u, seed: hexSeed(seed), ...outcome, mser: mserCheck(outcome.batch5, stride, jobs, systemRate), stride });
   }
@@ -717,25 +732,29 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   const systemRate = config.lambda * config.n;
   let longState: ReturnType<typeof initialState> | undefined;
   let longEngine: Engine | undefined;
-  while (collector.wantsMore()) {
-    const u = collector.count;
-    let seedHex = '';
-    if (longState === undefined || longEngine === undefined) {
-      const seed = streamSeed(plan.master, 0);
-      seedHex = hexSeed(seed);
-      longState = initialState(config, kind, new Rng(seed), new Measurement(warmupTime, jobs));
-      longEngine = createEngine(kind, config, longState);
-    } else {
-      // the next batch opens now: a fresh measurement whose warm-up ends at the current time
-      (longState as { measurement: Measurement }).measurement = new Measurement(longState.t, jobs);
+  try {
+    while (collector.wantsMore()) {
+      const u = collector.count;
+      let seedHex = '';
+      if (longState === undefined || longEngine === undefined) {
+        const seed = streamSeed(plan.master, 0);
+        seedHex = hexSeed(seed);
+        longState = initialState(config, kind, new Rng(seed), new Measurement(warmupTime, jobs));
+        longEngine = createEngine(kind, config, longState);
+      } else {
+        // the next batch opens now: a fresh measurement whose warm-up ends at the current time
+        (longState as { measurement: Measurement }).measurement = new Measurement(longState.t, jobs);
+      }
+      const before = longEngine.events;
+      longEngine.run(Infinity, tick(collector.events));
+      const stride = longState.measurement.stride;
+      const outcome = readUnit(longState, longEngine, config.lambda, maxLevel, sampleCap);
+      outcome.summary.events = longEngine.events - before;
+      const mserOf = u === 0 ? mserCheck(outcome.batch5, stride, jobs, systemRate) : null;
+      collector.add({ index: u, seed: seedHex, ...outcome, mser: mserOf, stride });
     }
-    const before = longEngine.events;
-    longEngine.run(Infinity, tick(collector.events));
-    const stride = longState.measurement.stride;
-    const outcome = readUnit(longState, longEngine, config.lambda, maxLevel, sampleCap);
-    outcome.summary.events = longEngine.events - before;
-    const mserOf = u === 0 ? mserCheck(outcome.batch5, stride, jobs, systemRate) : null;
-    collector.add({ index: u, seed: seedHex, ...outcome, mser: mserOf, stride });
+  } finally {
+    longEngine?.release?.();
   }
   return collector.result();
 }

@@ -12,7 +12,7 @@ import { initialCounts, initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
-import { createEngine } from './simulate.ts';
+import { withEngine } from './simulate.ts';
 
 export interface TrajectoryOptions {
   /** Servers, integer in [1, 2^21], d ≤ n. */
@@ -73,16 +73,17 @@ export function simulateTrajectory(model: SupermarketModel, options: TrajectoryO
     const seed = streamSeed(master, r);
     seeds.push('0x' + seed.toString(16).padStart(16, '0'));
     const state = initialState(config, kind, new Rng(seed), new Measurement(Infinity, Infinity), counts);
-    const engine = createEngine(kind, config, state);
-    for (let j = 0; j < times.length; j++) {
-      engine.run(times[j]);
-      const snap = state.occupancy.snapshot(state.occupancy.count.length - 1);
-      let q = 0;
-      for (let i = 1; i < snap.length; i++) q += snap[i];
-      for (let i = 0; i <= maxLevel; i++) samples[j][i][r] = i < snap.length ? snap[i] : 0;
-      queue[j][r] = q;
-    }
-    events += engine.events;
+    events += withEngine(kind, config, state, (engine) => {
+      for (let j = 0; j < times.length; j++) {
+        engine.run(times[j]);
+        const snap = state.occupancy.snapshot(state.occupancy.count.length - 1);
+        let q = 0;
+        for (let i = 1; i < snap.length; i++) q += snap[i];
+        for (let i = 0; i <= maxLevel; i++) samples[j][i][r] = i < snap.length ? snap[i] : 0;
+        queue[j][r] = q;
+      }
+      return engine.events;
+    });
   }
   return {
     times: times.slice(),
