@@ -23,6 +23,10 @@ import { selectServer } from './selection/select.ts';
 /** Slots of `EventEngine.reg`. */
 const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN, R_WORK] = [0, 1, 2, 3, 4];
 
+/** Events per `advance` call (a power of two dividing TICK_EVENTS), and the code it returns when they are done. */
+const CHUNK_EVENTS = 1 << 12;
+const LOOP_CHUNK = -1;
+
 export class EventEngine implements Engine, PhaseLoop {
   readonly kind = 'event' as const;
   events = 0;
@@ -39,7 +43,9 @@ export class EventEngine implements Engine, PhaseLoop {
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
-  private tick = TICK_EVENTS;
+  /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
+  private chunkLeft = CHUNK_EVENTS;
+  private chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /**
    * Schedules the first arrival and one departure per busy server of the given state (which must store sizes);
@@ -88,8 +94,32 @@ export class EventEngine implements Engine, PhaseLoop {
    * then set to `limit`; the clocks are absolute, so nothing else changes), GOAL when the phase's goal was met
    * (the last measured arrival while MEASURING, the last measured departure while DRAINING), WARM_END when the
    * warm-up's stop arrival is next (replay; t is its time, it is not processed).
+   *
+   * The events run in chunks of CHUNK_EVENTS, one `advance` call each, so that V8 runs them in `advance`'s regular
+   * optimised code. A chunk's loop also gets on-stack-replacement (OSR) code, compiled while the first calls still
+   * run in the interpreter; OSR code types the values it takes over as unknown, so it checks and untags them at
+   * every use (~12 % slower here). The regular code is discarded once, when the second replication's objects give
+   * the state object's fields new maps; from then on V8 would enter the still valid OSR code at every call and never
+   * optimise `advance` again. One load per arrival through `this.state` gives the OSR code the same dependency, so
+   * both go together and V8 re-optimises `advance` with the settled maps. `onTick` is called here, every
+   * TICK_EVENTS events as before.
    */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
+    for (;;) {
+      const code = this.advance(limit);
+      if (this.chunkLeft === 0) {
+        this.chunkLeft = CHUNK_EVENTS;
+        if (--this.chunksToTick === 0) {
+          this.chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
+          if (onTick !== undefined) onTick(this.events);
+        }
+      }
+      if (code !== LOOP_CHUNK) return code;
+    }
+  }
+
+  /** The hot loop: at most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
+  private advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, serviceMean } = this.config;
     // The common case (Poisson arrivals, exponential sizes, exact predictions) inline; the rest via JobSource.
     const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;
@@ -143,10 +173,14 @@ export class EventEngine implements Engine, PhaseLoop {
     let completed = measurement.completed;
     let arrivals = this.arrivals;
     let events = this.events;
-    let tick = this.tick;
+    let chunkLeft = this.chunkLeft;
     let code = LOOP_LIMIT;
 
     for (;;) {
+      if (chunkLeft === 0) {
+        code = LOOP_CHUNK;
+        break;
+      }
       const nextArrival = reg[R_NEXT];
       const departure = heapSize > 0 ? keys[0] : Infinity;
       const isArrival = nextArrival < departure; // equal times: the departure first
@@ -162,10 +196,7 @@ export class EventEngine implements Engine, PhaseLoop {
       }
       reg[R_T] = t;
       events++;
-      if (--tick === 0) {
-        tick = TICK_EVENTS;
-        if (onTick !== undefined) onTick(events);
-      }
+      chunkLeft--;
       if (isArrival) {
         // Arrival: select, store the job with its size and prediction, schedule the next arrival (and a departure if idle).
         const seq = arrivals;
@@ -197,7 +228,9 @@ export class EventEngine implements Engine, PhaseLoop {
         }
         const f = finish[j];
         finish[j] = (f > t ? f : t) + s;
-        const l = len[j];
+        // Read through this.state rather than the local `len`: see `loop` (this load ties the OSR code to the state
+        // object's field types, so it is discarded together with the regular code when they change).
+        const l = this.state.store.len[j];
         if (l === cap) {
           store.grow();
           rArrival = store.arrival;
@@ -305,7 +338,7 @@ export class EventEngine implements Engine, PhaseLoop {
     this.heapSize = heapSize;
     this.events = events;
     this.arrivals = arrivals;
-    this.tick = tick;
+    this.chunkLeft = chunkLeft;
     state.t = reg[R_T];
     if (plainWork) workload.area = reg[R_WORK];
     measurement.save({
