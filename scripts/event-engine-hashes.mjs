@@ -57,6 +57,12 @@ record('batch-means', () => sim({ lambda: 0.9, d: 2 }, 100, { method: 'batch-mea
 record('precision', () => sim({ lambda: 0.9, d: 3 }, 100, { precision: { relative: 0.01 }, maxReplications: 6 }));
 record('workload grid', () => sim({ lambda: 0.9, d: 2, service: 'weibull:0.5' }, 100, { workloadGrid: [0, 0.5, 1, 2, 4] }));
 record('warmup 0 maxLevel 5', () => sim({ lambda: 0.9, d: 2 }, 100, { warmupTime: 0, maxLevel: 5 }));
+// Priority engine and race engine (they share the job store, the heap and the Rng), and a small-n heavy run where rings grow.
+for (const discipline of ['sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt'])
+  record(`priority ${discipline}`, () => sim({ lambda: 0.85, d: 2, discipline, prediction: 'exp', service: 'weibull:0.5' }, 30, { engine: 'priority' }));
+record('priority srpt n=2 heavy', () => sim({ lambda: 0.98, d: 1, discipline: 'srpt' }, 2, { engine: 'priority', jobs: 100000 }));
+record('race bench', () => sim({ lambda: 0.9, d: 2, sampling: 'without-replacement' }, 1000, { engine: 'race', jobs: 200000, warmupTime: 50 }));
+record('race n=2 heavy', () => sim({ lambda: 0.999, d: 1 }, 2, { engine: 'race', jobs: 200000, warmupTime: 0 }));
 // Trajectories (event engine), from empty and from a non-empty start.
 for (const d of [1, 2, 3])
   record(`trajectory d=${d}`, () =>
