@@ -15,9 +15,17 @@ import { fifoNext } from './discipline/fifo.ts';
 import { createHeap, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
 import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
+import { Workload, workloadArea } from './workload.ts';
 import { PAIR_MAX_N, identityPermutation, jsqPair } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
+
+/** Slots of `EventEngine.reg`. */
+const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN, R_WORK] = [0, 1, 2, 3, 4];
+
+/** Events per `advance` call (a power of two dividing TICK_EVENTS), and the code it returns when they are done. */
+const CHUNK_EVENTS = 1 << 12;
+const LOOP_CHUNK = -1;
 
 export class EventEngine implements Engine, PhaseLoop {
   readonly kind = 'event' as const;
@@ -25,12 +33,19 @@ export class EventEngine implements Engine, PhaseLoop {
   arrivals = 0;
   private readonly heap: HeapArrays;
   private heapSize = 0;
-  /** Time of the next arrival (+∞ when a replayed trace has no more jobs). */
-  private nextArrival: number;
+  /**
+   * The loop's running doubles, kept in memory rather than in locals: t, the next arrival time (+∞ when a replayed
+   * trace has no more jobs), Σ T, Σ T/S and the workload integral. A phase is one long loop, which V8 runs in on-stack-replacement code;
+   * there a double carried from one iteration to the next is a tagged value and each update allocates a HeapNumber
+   * (these four were ~55 bytes of garbage per event, GC ~7 % of a run). Float64Array slots are never boxed.
+   */
+  private readonly reg = new Float64Array(5);
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
-  private tick = TICK_EVENTS;
+  /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
+  private chunkLeft = CHUNK_EVENTS;
+  private chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /**
    * Schedules the first arrival and one departure per busy server of the given state (which must store sizes);
@@ -47,7 +62,7 @@ export class EventEngine implements Engine, PhaseLoop {
     this.source = new JobSource(config);
     this.lpw = new LpwState(config.selection === SEL_LPW ? n : 0);
     const { keys, ids } = this.heap;
-    this.nextArrival = this.source.firstArrival(t, rng);
+    this.reg[R_NEXT] = this.source.firstArrival(t, rng);
     let size = 0;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
@@ -79,8 +94,32 @@ export class EventEngine implements Engine, PhaseLoop {
    * then set to `limit`; the clocks are absolute, so nothing else changes), GOAL when the phase's goal was met
    * (the last measured arrival while MEASURING, the last measured departure while DRAINING), WARM_END when the
    * warm-up's stop arrival is next (replay; t is its time, it is not processed).
+   *
+   * The events run in chunks of CHUNK_EVENTS, one `advance` call each, so that V8 runs them in `advance`'s regular
+   * optimised code. A chunk's loop also gets on-stack-replacement (OSR) code, compiled while the first calls still
+   * run in the interpreter; OSR code types the values it takes over as unknown, so it checks and untags them at
+   * every use (~12 % slower here). The regular code is discarded once, when the second replication's objects give
+   * the state object's fields new maps; from then on V8 would enter the still valid OSR code at every call and never
+   * optimise `advance` again. One load per arrival through `this.state` gives the OSR code the same dependency, so
+   * both go together and V8 re-optimises `advance` with the settled maps. `onTick` is called here, every
+   * TICK_EVENTS events as before.
    */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
+    for (;;) {
+      const code = this.advance(limit);
+      if (this.chunkLeft === 0) {
+        this.chunkLeft = CHUNK_EVENTS;
+        if (--this.chunksToTick === 0) {
+          this.chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
+          if (onTick !== undefined) onTick(this.events);
+        }
+      }
+      if (code !== LOOP_CHUNK) return code;
+    }
+  }
+
+  /** The hot loop: at most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
+  private advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, serviceMean } = this.config;
     // The common case (Poisson arrivals, exponential sizes, exact predictions) inline; the rest via JobSource.
     const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;
@@ -107,9 +146,16 @@ export class EventEngine implements Engine, PhaseLoop {
     const lpwOn = selection === SEL_LPW;
     const waitPred = lpw.waitPred;
     const finish = workload.finish;
+    const wLast = workload.last;
+    const gridOn = workload.grid.length > 0;
+    const plainWork = workload.accumulate === Workload.prototype.accumulate;
     const { keys, ids } = this.heap;
     let heapSize = this.heapSize;
-    let nextArrival = this.nextArrival;
+    const reg = this.reg;
+    reg[R_T] = state.t;
+    reg[R_SUM_T] = measurement.sumResponse;
+    reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
+    reg[R_WORK] = workload.area;
     let count = occupancy.count;
     let area = occupancy.area;
     let last = occupancy.last;
@@ -123,38 +169,37 @@ export class EventEngine implements Engine, PhaseLoop {
     const stride = measurement.stride;
     let measuredArrivals = measurement.measuredArrivals;
     let measuredInSystem = measurement.measuredInSystem;
-    let sumResponse = measurement.sumResponse;
-    let sumSlowdown = measurement.sumSlowdown;
     let slowdownJobs = measurement.slowdownJobs;
     let completed = measurement.completed;
     let arrivals = this.arrivals;
-    let t = state.t;
     let events = this.events;
-    let tick = this.tick;
+    let chunkLeft = this.chunkLeft;
     let code = LOOP_LIMIT;
 
     for (;;) {
-      const departure = heapSize > 0 ? keys[0] : Infinity;
-      const isArrival = nextArrival < departure; // equal times: the departure first
-      const time = isArrival ? nextArrival : departure;
-      if (time > limit || time === Infinity) {
-        if (limit < Infinity) t = limit;
+      if (chunkLeft === 0) {
+        code = LOOP_CHUNK;
         break;
       }
+      const nextArrival = reg[R_NEXT];
+      const departure = heapSize > 0 ? keys[0] : Infinity;
+      const isArrival = nextArrival < departure; // equal times: the departure first
+      const t = isArrival ? nextArrival : departure;
+      if (t > limit || t === Infinity) {
+        if (limit < Infinity) reg[R_T] = limit;
+        break;
+      }
+      if (isArrival && arrivals === stopSeq) {
+        reg[R_T] = t;
+        code = LOOP_WARM_END;
+        break;
+      }
+      reg[R_T] = t;
+      events++;
+      chunkLeft--;
       if (isArrival) {
         // Arrival: select, store the job with its size and prediction, schedule the next arrival (and a departure if idle).
         const seq = arrivals;
-        if (seq === stopSeq) {
-          t = time;
-          code = LOOP_WARM_END;
-          break;
-        }
-        t = time;
-        events++;
-        if (--tick === 0) {
-          tick = TICK_EVENTS;
-          if (onTick !== undefined) onTick(events);
-        }
         const j = pair
           ? jsqPair(rng, len, n, pairM)
           : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
@@ -168,10 +213,24 @@ export class EventEngine implements Engine, PhaseLoop {
           s = source.size;
           y = source.pred;
         }
-        if (measuring) workload.accumulate(j, t);
+        if (measuring && !plainWork) workload.accumulate(j, t);
+        else if (measuring) {
+          // workload.accumulate(j, t) written out (V8's inlining budget is spent before this call; a call would also
+          // box t): the same terms added in the same order. Not for a subclass (per-job records override accumulate).
+          const from = wLast[j];
+          wLast[j] = t;
+          const u0 = finish[j] - from;
+          if (u0 > 0) {
+            const dt = t - from;
+            reg[R_WORK] += workloadArea(u0, dt);
+            if (gridOn) workload.accumulateAbove(u0, dt);
+          }
+        }
         const f = finish[j];
         finish[j] = (f > t ? f : t) + s;
-        const l = len[j];
+        // Read through this.state rather than the local `len`: see `loop` (this load ties the OSR code to the state
+        // object's field types, so it is discarded together with the regular code when they change).
+        const l = this.state.store.len[j];
         if (l === cap) {
           store.grow();
           rArrival = store.arrival;
@@ -189,8 +248,7 @@ export class EventEngine implements Engine, PhaseLoop {
         rSeq[slot] = seq;
         len[j] = l + 1;
         arrivals = seq + 1;
-        const next = inlineExp ? t + rng.nextExp() * invRate : source.nextArrival(seq, t, rng);
-        nextArrival = next;
+        reg[R_NEXT] = inlineExp ? t + rng.nextExp() * invRate : source.nextArrival(seq, t, rng);
         if (l === 0) {
           heapSize = heapPush(keys, ids, heapSize, t + s, j);
           if (lpwOn) {
@@ -223,12 +281,6 @@ export class EventEngine implements Engine, PhaseLoop {
       } else {
         // Departure of server id's job in service; start the next one if any.
         const id = ids[0];
-        t = time;
-        events++;
-        if (--tick === 0) {
-          tick = TICK_EVENTS;
-          if (onTick !== undefined) onTick(events);
-        }
         const l = len[id];
         if (measuring) {
           area[l] += count[l] * (t - last[l]);
@@ -265,14 +317,14 @@ export class EventEngine implements Engine, PhaseLoop {
         if (heapSize > 0) heapReplaceTop(keys, ids, heapSize, key, owner);
         if (k >= 0 && k < jobsTarget) {
           const r = t - a;
-          sumResponse += r;
+          reg[R_SUM_T] += r;
           // k is a float64 (the stored sequence number), so k % stride is a floating-point remainder (a call to
           // fmod in V8's optimised code): skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
           if (stride === 1) responses[k] = r;
           else if (k % stride === 0) responses[(k / stride) | 0] = r;
           completed++;
           if (s > 0) {
-            sumSlowdown += r / s;
+            reg[R_SUM_SLOWDOWN] += r / s;
             slowdownJobs++;
           }
           if (--measuredInSystem === 0 && draining) {
@@ -284,12 +336,19 @@ export class EventEngine implements Engine, PhaseLoop {
     }
 
     this.heapSize = heapSize;
-    this.nextArrival = nextArrival;
     this.events = events;
     this.arrivals = arrivals;
-    this.tick = tick;
-    state.t = t;
-    measurement.save({ measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed });
+    this.chunkLeft = chunkLeft;
+    state.t = reg[R_T];
+    if (plainWork) workload.area = reg[R_WORK];
+    measurement.save({
+      measuredArrivals,
+      measuredInSystem,
+      sumResponse: reg[R_SUM_T],
+      sumSlowdown: reg[R_SUM_SLOWDOWN],
+      slowdownJobs,
+      completed,
+    });
     return code;
   }
 }

@@ -48,15 +48,14 @@ export function heapReplaceTop(keys: Float64Array, ids: Int32Array, size: number
   for (;;) {
     let c = 2 * i + 1;
     if (c >= size) break;
-    let ck = keys[c];
     const c2 = c + 1;
     if (c2 < size) {
+      // The smaller child without a branch (a branch on it is mispredicted about half the time): +(a < b) is 0 or 1.
+      const k1 = keys[c];
       const k2 = keys[c2];
-      if (k2 < ck || (k2 === ck && ids[c2] < ids[c])) {
-        c = c2;
-        ck = k2;
-      }
+      c += +(k2 < k1) | (+(k2 === k1) & +(ids[c2] < ids[c]));
     }
+    const ck = keys[c];
     if (ck > key || (ck === key && ids[c] > id)) break;
     keys[i] = ck;
     ids[i] = ids[c];

@@ -40,12 +40,15 @@ export class Workload {
     const u0 = this.finish[j] - from;
     if (!(u0 > 0)) return;
     const dt = t - from;
-    this.area += u0 <= dt ? 0.5 * u0 * u0 : dt * (u0 - 0.5 * dt);
+    this.area += workloadArea(u0, dt);
     if (this.grid.length > 0) this.accumulateAbove(u0, dt);
   }
 
-  /** ∫1(U_j > w_k) dt over a piece of length dt on which U_j falls linearly from u0 > 0. */
-  private accumulateAbove(u0: number, dt: number): void {
+  /**
+   * ∫1(U_j > w_k) dt over a piece of length dt on which U_j falls linearly from u0 > 0. (Public for the FIFO event
+   * engine, which writes `accumulate` out in its loop: V8's inlining budget is spent before that call.)
+   */
+  accumulateAbove(u0: number, dt: number): void {
     const grid = this.grid;
     const above = this.areaAbove;
     for (let k = 0; k < grid.length; k++) {
@@ -66,4 +69,9 @@ export class Workload {
   end(t: number): void {
     for (let j = 0; j < this.n; j++) this.accumulate(j, t);
   }
+}
+
+/** ∫_0^dt (u0 − s)^+ ds: the work integral over a piece of length dt on which U falls from u0 > 0 at rate 1. */
+export function workloadArea(u0: number, dt: number): number {
+  return u0 <= dt ? 0.5 * u0 * u0 : dt * (u0 - 0.5 * dt);
 }
