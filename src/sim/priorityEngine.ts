@@ -47,17 +47,25 @@ export function isPreemptive(discipline: number): boolean {
   return discipline === D_PSJF || discipline === D_SRPT || discipline === D_PSPJF || discipline === D_SPRPT;
 }
 
+/** Slots of `PriorityEngine.reg`. */
+const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN] = [0, 1, 2, 3];
+
 export class PriorityEngine implements Engine, PhaseLoop {
   readonly kind = 'priority' as const;
   events = 0;
   arrivals = 0;
   /**
-   * Departure clocks only (ids 0..n−1, +∞ when idle). The arrival clock lives apart in `nextArrival`, compared with
+   * Departure clocks only (ids 0..n−1, +∞ when idle). The arrival clock lives apart in `reg[R_NEXT]`, compared with
    * the tree's winner; at equal times the departure goes first, as in every engine.
    */
   private readonly clocks: ClockTree;
-  /** Time of the next arrival (+∞ once a replayed trace is exhausted). */
-  private nextArrival: number;
+  /**
+   * The loop's running doubles, kept in memory rather than in locals: t, the next arrival time (+∞ once a replayed
+   * trace is exhausted), Σ T and Σ T/S. V8 runs a phase's long loop in on-stack-replacement code, where a double
+   * carried from one iteration to the next is a tagged value and each update allocates a HeapNumber (as found in the
+   * FIFO engine); Float64Array slots are never boxed.
+   */
+  private readonly reg = new Float64Array(4);
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
@@ -84,7 +92,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.queues = new WaitQueues(n);
     this.cur = new Int32Array(n).fill(-1);
     this.segStart = new Float64Array(n);
-    this.nextArrival = this.source.firstArrival(t, rng);
+    this.reg[R_NEXT] = this.source.firstArrival(t, rng);
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
       let work = 0;
@@ -231,26 +239,27 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const stride = measurement.stride;
     let measuredArrivals = measurement.measuredArrivals;
     let measuredInSystem = measurement.measuredInSystem;
-    let sumResponse = measurement.sumResponse;
-    let sumSlowdown = measurement.sumSlowdown;
     let slowdownJobs = measurement.slowdownJobs;
     let completed = measurement.completed;
     let arrivals = this.arrivals;
-    let t = state.t;
     let events = this.events;
     let tick = this.tick;
     let code = LOOP_LIMIT;
-    let nextArrival = this.nextArrival;
+    const reg = this.reg;
+    reg[R_T] = state.t;
+    reg[R_SUM_T] = measurement.sumResponse;
+    reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
 
     for (;;) {
+      const nextArrival = reg[R_NEXT];
       const dep = keys[1]; // the next departure (+∞ if every server is idle)
       // Equal times: departures first (as every engine does).
-      const time = nextArrival < dep ? nextArrival : dep;
-      if (time > limit || time === Infinity) {
-        if (limit < Infinity) t = limit;
+      const t = nextArrival < dep ? nextArrival : dep;
+      if (t > limit || t === Infinity) {
+        if (limit < Infinity) reg[R_T] = limit;
         break;
       }
-      t = time;
+      reg[R_T] = t;
       if (nextArrival < dep) {
         const seq = arrivals;
         if (seq === stopSeq) {
@@ -289,7 +298,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         finish[j] = (f > t ? f : t) + s;
         const x = pool.alloc(t, s, y, seq);
         arrivals = seq + 1;
-        nextArrival = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
+        reg[R_NEXT] = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
         const c = cur[j];
         if (c < 0) {
           cur[j] = x;
@@ -375,7 +384,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
-          sumResponse += resp;
+          reg[R_SUM_T] += resp;
           // k is a double (sequence numbers may pass 2^31), so k % stride is a floating-point remainder, a C call
           // in V8: skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
           if (stride === 1)
@@ -383,7 +392,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           else if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
           if (s > 0) {
-            sumSlowdown += resp / s;
+            reg[R_SUM_SLOWDOWN] += resp / s;
             slowdownJobs++;
           }
           if (--measuredInSystem === 0 && draining) {
@@ -394,12 +403,18 @@ export class PriorityEngine implements Engine, PhaseLoop {
       }
     }
 
-    this.nextArrival = nextArrival;
     this.events = events;
     this.arrivals = arrivals;
     this.tick = tick;
-    state.t = t;
-    measurement.save({ measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed });
+    state.t = reg[R_T];
+    measurement.save({
+      measuredArrivals,
+      measuredInSystem,
+      sumResponse: reg[R_SUM_T],
+      sumSlowdown: reg[R_SUM_SLOWDOWN],
+      slowdownJobs,
+      completed,
+    });
     return code;
   }
 }
