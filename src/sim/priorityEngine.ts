@@ -50,6 +50,10 @@ export function isPreemptive(discipline: number): boolean {
 /** Slots of `PriorityEngine.reg`. */
 const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN] = [0, 1, 2, 3];
 
+/** Events per `advance` call (a power of two dividing TICK_EVENTS), and the code it returns when they are done. */
+const CHUNK_EVENTS = 1 << 12;
+const LOOP_CHUNK = -1;
+
 export class PriorityEngine implements Engine, PhaseLoop {
   readonly kind = 'priority' as const;
   events = 0;
@@ -75,7 +79,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
   private readonly cur: Int32Array;
   /** Start of the current service segment at each server. */
   private readonly segStart: Float64Array;
-  private tick = TICK_EVENTS;
+  /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
+  private chunkLeft = CHUNK_EVENTS;
+  private chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /** Takes over the jobs of the initial state (their ring order = arrival order; the head is in service). */
   constructor(
@@ -189,6 +195,31 @@ export class PriorityEngine implements Engine, PhaseLoop {
   /**
    * The hot loop within one phase; same contract as `EventEngine.loop`.
    *
+   * The events run in chunks of CHUNK_EVENTS, one `advance` call each, so that V8 runs them in `advance`'s regular
+   * optimised code rather than the on-stack-replacement (OSR) code of one long loop, which takes the values it
+   * inherits as untyped and checks them at every use (the FIFO engine's finding, checked here with
+   * `--trace-osr`). One load per arrival through `this.state` ties `advance`'s OSR code (compiled while the first
+   * calls still run in the interpreter) to the state object's field types, so that it is discarded together with
+   * the regular code when a later replication's objects change those types, and V8 re-optimises `advance`.
+   * `onTick` is called here, every TICK_EVENTS events as before.
+   */
+  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
+    for (;;) {
+      const code = this.advance(limit);
+      if (this.chunkLeft === 0) {
+        this.chunkLeft = CHUNK_EVENTS;
+        if (--this.chunksToTick === 0) {
+          this.chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
+          if (onTick !== undefined) onTick(this.events);
+        }
+      }
+      if (code !== LOOP_CHUNK) return code;
+    }
+  }
+
+  /**
+   * At most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK.
+   *
    * Written for V8's inliner, which inlines at most ~920 bytes of callee bytecode into one function: the common
    * case (SRPT keys, JSQ(2) by one 32-bit draw, Poisson arrivals with exponential sizes and exact predictions)
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
@@ -198,7 +229,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
    * tree and queue steps stay calls, which take their times and keys through typed arrays (a double argument to a
    * call that is not inlined is boxed into a heap number).
    */
-  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
+  private advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
     const preemptive = isPreemptive(disc);
     const srpt = disc === D_SRPT;
@@ -243,7 +274,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     let completed = measurement.completed;
     let arrivals = this.arrivals;
     let events = this.events;
-    let tick = this.tick;
+    let chunkLeft = this.chunkLeft;
     let code = LOOP_LIMIT;
     const reg = this.reg;
     reg[R_T] = state.t;
@@ -251,6 +282,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
     reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
 
     for (;;) {
+      if (chunkLeft === 0) {
+        code = LOOP_CHUNK;
+        break;
+      }
       const nextArrival = reg[R_NEXT];
       const dep = keys[1]; // the next departure (+∞ if every server is idle)
       // Equal times: departures first (as every engine does).
@@ -267,10 +302,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           break;
         }
         events++;
-        if (--tick === 0) {
-          tick = TICK_EVENTS;
-          if (onTick !== undefined) onTick(events);
-        }
+        chunkLeft--;
         const j =
           pairM >= 0
             ? jsqPair(rng, len, n, pairM)
@@ -328,7 +360,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
             if (lpwOn) waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
         }
-        const level = len[j] + 1;
+        // Read through this.state rather than the local `len`: see `loop`.
+        const level = this.state.store.len[j] + 1;
         len[j] = level;
         if (level >= levels) {
           occupancy.ensureLevels(level + 1);
@@ -353,10 +386,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         // Departure of server id's job in service; the queue's first job (if any) starts or resumes.
         const id = ids[1];
         events++;
-        if (--tick === 0) {
-          tick = TICK_EVENTS;
-          if (onTick !== undefined) onTick(events);
-        }
+        chunkLeft--;
         const l = len[id];
         if (measuring) {
           area[l] += count[l] * (t - last[l]);
@@ -405,7 +435,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
 
     this.events = events;
     this.arrivals = arrivals;
-    this.tick = tick;
+    this.chunkLeft = chunkLeft;
     state.t = reg[R_T];
     measurement.save({
       measuredArrivals,
