@@ -195,7 +195,7 @@ export class Rng {
     const a = this.nextInt32();
     const i = a & 255;
     const x = ((a >>> 8) * 536870912 + (this.nextInt32() >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[i];
-    return x < ZIG_X[i + 1] ? x : this.expOutsideCore(i, x);
+    return x < ZIG_X[i + 1] ? x : +this.expOutsideCore(i, x); // + : the result stays an unboxed double in the caller
   }
 
   /** The rare ziggurat steps (~1% of calls): base-strip tail, wedge test, and retries. */
