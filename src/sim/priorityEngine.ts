@@ -47,17 +47,29 @@ export function isPreemptive(discipline: number): boolean {
   return discipline === D_PSJF || discipline === D_SRPT || discipline === D_PSPJF || discipline === D_SPRPT;
 }
 
+/** Slots of `PriorityEngine.reg`. */
+const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN] = [0, 1, 2, 3];
+
+/** Events per `advance` call (a power of two dividing TICK_EVENTS), and the code it returns when they are done. */
+const CHUNK_EVENTS = 1 << 12;
+const LOOP_CHUNK = -1;
+
 export class PriorityEngine implements Engine, PhaseLoop {
   readonly kind = 'priority' as const;
   events = 0;
   arrivals = 0;
   /**
-   * Departure clocks only (ids 0..n−1, +∞ when idle). The arrival clock lives apart in `nextArrival`, compared with
+   * Departure clocks only (ids 0..n−1, +∞ when idle). The arrival clock lives apart in `reg[R_NEXT]`, compared with
    * the tree's winner; at equal times the departure goes first, as in every engine.
    */
   private readonly clocks: ClockTree;
-  /** Time of the next arrival (+∞ once a replayed trace is exhausted). */
-  private nextArrival: number;
+  /**
+   * The loop's running doubles, kept in memory rather than in locals: t, the next arrival time (+∞ once a replayed
+   * trace is exhausted), Σ T and Σ T/S. V8 runs a phase's long loop in on-stack-replacement code, where a double
+   * carried from one iteration to the next is a tagged value and each update allocates a HeapNumber (as found in the
+   * FIFO engine); Float64Array slots are never boxed.
+   */
+  private readonly reg = new Float64Array(4);
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
@@ -67,7 +79,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
   private readonly cur: Int32Array;
   /** Start of the current service segment at each server. */
   private readonly segStart: Float64Array;
-  private tick = TICK_EVENTS;
+  /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
+  private chunkLeft = CHUNK_EVENTS;
+  private chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /** Takes over the jobs of the initial state (their ring order = arrival order; the head is in service). */
   constructor(
@@ -84,7 +98,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.queues = new WaitQueues(n);
     this.cur = new Int32Array(n).fill(-1);
     this.segStart = new Float64Array(n);
-    this.nextArrival = this.source.firstArrival(t, rng);
+    this.reg[R_NEXT] = this.source.firstArrival(t, rng);
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
       let work = 0;
@@ -181,6 +195,31 @@ export class PriorityEngine implements Engine, PhaseLoop {
   /**
    * The hot loop within one phase; same contract as `EventEngine.loop`.
    *
+   * The events run in chunks of CHUNK_EVENTS, one `advance` call each, so that V8 runs them in `advance`'s regular
+   * optimised code rather than the on-stack-replacement (OSR) code of one long loop, which takes the values it
+   * inherits as untyped and checks them at every use (the FIFO engine's finding, checked here with
+   * `--trace-osr`). One load per arrival through `this.state` ties `advance`'s OSR code (compiled while the first
+   * calls still run in the interpreter) to the state object's field types, so that it is discarded together with
+   * the regular code when a later replication's objects change those types, and V8 re-optimises `advance`.
+   * `onTick` is called here, every TICK_EVENTS events as before.
+   */
+  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
+    for (;;) {
+      const code = this.advance(limit);
+      if (this.chunkLeft === 0) {
+        this.chunkLeft = CHUNK_EVENTS;
+        if (--this.chunksToTick === 0) {
+          this.chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
+          if (onTick !== undefined) onTick(this.events);
+        }
+      }
+      if (code !== LOOP_CHUNK) return code;
+    }
+  }
+
+  /**
+   * At most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK.
+   *
    * Written for V8's inliner, which inlines at most ~920 bytes of callee bytecode into one function: the common
    * case (SRPT keys, JSQ(2) by one 32-bit draw, Poisson arrivals with exponential sizes and exact predictions)
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
@@ -190,7 +229,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
    * tree and queue steps stay calls, which take their times and keys through typed arrays (a double argument to a
    * call that is not inlined is boxed into a heap number).
    */
-  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
+  private advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
     const preemptive = isPreemptive(disc);
     const srpt = disc === D_SRPT;
@@ -231,26 +270,31 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const stride = measurement.stride;
     let measuredArrivals = measurement.measuredArrivals;
     let measuredInSystem = measurement.measuredInSystem;
-    let sumResponse = measurement.sumResponse;
-    let sumSlowdown = measurement.sumSlowdown;
     let slowdownJobs = measurement.slowdownJobs;
     let completed = measurement.completed;
     let arrivals = this.arrivals;
-    let t = state.t;
     let events = this.events;
-    let tick = this.tick;
+    let chunkLeft = this.chunkLeft;
     let code = LOOP_LIMIT;
-    let nextArrival = this.nextArrival;
+    const reg = this.reg;
+    reg[R_T] = state.t;
+    reg[R_SUM_T] = measurement.sumResponse;
+    reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
 
     for (;;) {
-      const dep = keys[1]; // the next departure (+∞ if every server is idle)
-      // Equal times: departures first (as every engine does).
-      const time = nextArrival < dep ? nextArrival : dep;
-      if (time > limit || time === Infinity) {
-        if (limit < Infinity) t = limit;
+      if (chunkLeft === 0) {
+        code = LOOP_CHUNK;
         break;
       }
-      t = time;
+      const nextArrival = reg[R_NEXT];
+      const dep = keys[1]; // the next departure (+∞ if every server is idle)
+      // Equal times: departures first (as every engine does).
+      const t = nextArrival < dep ? nextArrival : dep;
+      if (t > limit || t === Infinity) {
+        if (limit < Infinity) reg[R_T] = limit;
+        break;
+      }
+      reg[R_T] = t;
       if (nextArrival < dep) {
         const seq = arrivals;
         if (seq === stopSeq) {
@@ -258,10 +302,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           break;
         }
         events++;
-        if (--tick === 0) {
-          tick = TICK_EVENTS;
-          if (onTick !== undefined) onTick(events);
-        }
+        chunkLeft--;
         const j =
           pairM >= 0
             ? jsqPair(rng, len, n, pairM)
@@ -289,7 +330,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         finish[j] = (f > t ? f : t) + s;
         const x = pool.alloc(t, s, y, seq);
         arrivals = seq + 1;
-        nextArrival = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
+        reg[R_NEXT] = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
         const c = cur[j];
         if (c < 0) {
           cur[j] = x;
@@ -319,7 +360,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
             if (lpwOn) waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
         }
-        const level = len[j] + 1;
+        // Read through this.state rather than the local `len`: see `loop`.
+        const level = this.state.store.len[j] + 1;
         len[j] = level;
         if (level >= levels) {
           occupancy.ensureLevels(level + 1);
@@ -344,10 +386,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         // Departure of server id's job in service; the queue's first job (if any) starts or resumes.
         const id = ids[1];
         events++;
-        if (--tick === 0) {
-          tick = TICK_EVENTS;
-          if (onTick !== undefined) onTick(events);
-        }
+        chunkLeft--;
         const l = len[id];
         if (measuring) {
           area[l] += count[l] * (t - last[l]);
@@ -375,7 +414,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
-          sumResponse += resp;
+          reg[R_SUM_T] += resp;
           // k is a double (sequence numbers may pass 2^31), so k % stride is a floating-point remainder, a C call
           // in V8: skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
           if (stride === 1)
@@ -383,7 +422,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           else if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
           if (s > 0) {
-            sumSlowdown += resp / s;
+            reg[R_SUM_SLOWDOWN] += resp / s;
             slowdownJobs++;
           }
           if (--measuredInSystem === 0 && draining) {
@@ -394,12 +433,18 @@ export class PriorityEngine implements Engine, PhaseLoop {
       }
     }
 
-    this.nextArrival = nextArrival;
     this.events = events;
     this.arrivals = arrivals;
-    this.tick = tick;
-    state.t = t;
-    measurement.save({ measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed });
+    this.chunkLeft = chunkLeft;
+    state.t = reg[R_T];
+    measurement.save({
+      measuredArrivals,
+      measuredInSystem,
+      sumResponse: reg[R_SUM_T],
+      sumSlowdown: reg[R_SUM_SLOWDOWN],
+      slowdownJobs,
+      completed,
+    });
     return code;
   }
 }
