@@ -107,6 +107,44 @@ export const TICK_EVENTS = 1 << 20;
 /** Outcomes of one engine loop: time reached the limit; the phase goal was met; the warm-up's last job arrived. */
 export const [LOOP_LIMIT, LOOP_GOAL, LOOP_WARM_END] = [0, 1, 2];
 
+/** Events per `advance` call of a chunked engine loop (a power of two dividing TICK_EVENTS; see `runChunks`). */
+export const CHUNK_EVENTS = 1 << 12;
+/** What `advance` returns when its chunk of events is done (the phase is not). */
+export const LOOP_CHUNK = -1;
+
+/** An engine whose phase loop runs in chunks (`runChunks`): its event count, chunk counters and one chunk's loop. */
+export interface ChunkedLoop {
+  readonly events: number;
+  /** Events left in the current chunk (`advance` counts it down to 0) and chunks left until the next `onTick`. */
+  chunkLeft: number;
+  chunksToTick: number;
+  /** At most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
+  advance(limit: number): number;
+}
+
+/**
+ * The phase loop of the FIFO and priority engines: their events run in chunks of CHUNK_EVENTS, one `advance` call
+ * each, so that V8 runs them in `advance`'s regular optimised code. One long loop per phase runs as
+ * on-stack-replacement (OSR) code, where doubles carried between iterations are boxed (a HeapNumber per update:
+ * ~55 B of garbage per event) and values taken over are checked at every use (~12 % slower). `advance`'s own OSR
+ * code (compiled while the first calls still run in the interpreter) must depend on the state object's field types
+ * (one load through `this.state` per arrival), so that it is discarded with the regular code when a later run's
+ * objects settle the maps. `onTick` is called every TICK_EVENTS events. Returns `advance`'s LOOP_* code.
+ */
+export function runChunks(engine: ChunkedLoop, onTick: ((events: number) => void) | undefined, limit: number): number {
+  for (;;) {
+    const code = engine.advance(limit);
+    if (engine.chunkLeft === 0) {
+      engine.chunkLeft = CHUNK_EVENTS;
+      if (--engine.chunksToTick === 0) {
+        engine.chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
+        if (onTick !== undefined) onTick(engine.events);
+      }
+    }
+    if (code !== LOOP_CHUNK) return code;
+  }
+}
+
 /** What `runPhases` needs from an engine: its state, arrival count and phase loop. */
 export interface PhaseLoop {
   readonly state: RunState;

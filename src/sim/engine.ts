@@ -10,7 +10,20 @@
  * ../shared/bench/reference-sim.c (variant heap).
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
-import { LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, PRED_EXACT, SEL_JSQ, SEL_LPW, SIZE_EXP, TICK_EVENTS, runPhases } from './core.ts';
+import {
+  CHUNK_EVENTS,
+  LOOP_CHUNK,
+  LOOP_GOAL,
+  LOOP_LIMIT,
+  LOOP_WARM_END,
+  PRED_EXACT,
+  SEL_JSQ,
+  SEL_LPW,
+  SIZE_EXP,
+  TICK_EVENTS,
+  runChunks,
+  runPhases,
+} from './core.ts';
 import { fifoNext } from './discipline/fifo.ts';
 import { createHeap, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
 import { JobSource } from './jobSource.ts';
@@ -22,10 +35,6 @@ import { selectServer } from './selection/select.ts';
 
 /** Slots of `EventEngine.reg`. */
 const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN, R_WORK] = [0, 1, 2, 3, 4];
-
-/** Events per `advance` call (a power of two dividing TICK_EVENTS), and the code it returns when they are done. */
-const CHUNK_EVENTS = 1 << 12;
-const LOOP_CHUNK = -1;
 
 export class EventEngine implements Engine, PhaseLoop {
   readonly kind = 'event' as const;
@@ -44,8 +53,8 @@ export class EventEngine implements Engine, PhaseLoop {
   private readonly source: JobSource;
   private readonly lpw: LpwState;
   /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
-  private chunkLeft = CHUNK_EVENTS;
-  private chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
+  chunkLeft = CHUNK_EVENTS;
+  chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /**
    * Schedules the first arrival and one departure per busy server of the given state (which must store sizes);
@@ -95,31 +104,14 @@ export class EventEngine implements Engine, PhaseLoop {
    * (the last measured arrival while MEASURING, the last measured departure while DRAINING), WARM_END when the
    * warm-up's stop arrival is next (replay; t is its time, it is not processed).
    *
-   * The events run in chunks of CHUNK_EVENTS, one `advance` call each, so that V8 runs them in `advance`'s regular
-   * optimised code. A chunk's loop also gets on-stack-replacement (OSR) code, compiled while the first calls still
-   * run in the interpreter; OSR code types the values it takes over as unknown, so it checks and untags them at
-   * every use (~12 % slower here). The regular code is discarded once, when the second replication's objects give
-   * the state object's fields new maps; from then on V8 would enter the still valid OSR code at every call and never
-   * optimise `advance` again. One load per arrival through `this.state` gives the OSR code the same dependency, so
-   * both go together and V8 re-optimises `advance` with the settled maps. `onTick` is called here, every
-   * TICK_EVENTS events as before.
+   * The events run in chunks of CHUNK_EVENTS (`runChunks` in core.ts, which says why).
    */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
-    for (;;) {
-      const code = this.advance(limit);
-      if (this.chunkLeft === 0) {
-        this.chunkLeft = CHUNK_EVENTS;
-        if (--this.chunksToTick === 0) {
-          this.chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
-          if (onTick !== undefined) onTick(this.events);
-        }
-      }
-      if (code !== LOOP_CHUNK) return code;
-    }
+    return runChunks(this, onTick, limit);
   }
 
   /** The hot loop: at most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
-  private advance(limit: number): number {
+  advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, serviceMean } = this.config;
     // The common case (Poisson arrivals, exponential sizes, exact predictions) inline; the rest via JobSource.
     const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;

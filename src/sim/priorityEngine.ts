@@ -32,6 +32,9 @@ import {
   SEL_LPW,
   TICK_EVENTS,
   runPhases,
+  runChunks,
+  CHUNK_EVENTS,
+  LOOP_CHUNK,
 } from './core.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
 import { createClockTree, ctFix, ctFixWinner, type ClockTree } from './clockTree.ts';
@@ -49,10 +52,6 @@ export function isPreemptive(discipline: number): boolean {
 
 /** Slots of `PriorityEngine.reg`. */
 const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN] = [0, 1, 2, 3];
-
-/** Events per `advance` call (a power of two dividing TICK_EVENTS), and the code it returns when they are done. */
-const CHUNK_EVENTS = 1 << 12;
-const LOOP_CHUNK = -1;
 
 export class PriorityEngine implements Engine, PhaseLoop {
   readonly kind = 'priority' as const;
@@ -80,8 +79,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
   /** Start of the current service segment at each server. */
   private readonly segStart: Float64Array;
   /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
-  private chunkLeft = CHUNK_EVENTS;
-  private chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
+  chunkLeft = CHUNK_EVENTS;
+  chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /** Takes over the jobs of the initial state (their ring order = arrival order; the head is in service). */
   constructor(
@@ -195,26 +194,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
   /**
    * The hot loop within one phase; same contract as `EventEngine.loop`.
    *
-   * The events run in chunks of CHUNK_EVENTS, one `advance` call each, so that V8 runs them in `advance`'s regular
-   * optimised code rather than the on-stack-replacement (OSR) code of one long loop, which takes the values it
-   * inherits as untyped and checks them at every use (the FIFO engine's finding, checked here with
-   * `--trace-osr`). One load per arrival through `this.state` ties `advance`'s OSR code (compiled while the first
-   * calls still run in the interpreter) to the state object's field types, so that it is discarded together with
-   * the regular code when a later replication's objects change those types, and V8 re-optimises `advance`.
-   * `onTick` is called here, every TICK_EVENTS events as before.
+   * The events run in chunks of CHUNK_EVENTS (`runChunks` in core.ts, which says why).
    */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
-    for (;;) {
-      const code = this.advance(limit);
-      if (this.chunkLeft === 0) {
-        this.chunkLeft = CHUNK_EVENTS;
-        if (--this.chunksToTick === 0) {
-          this.chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
-          if (onTick !== undefined) onTick(this.events);
-        }
-      }
-      if (code !== LOOP_CHUNK) return code;
-    }
+    return runChunks(this, onTick, limit);
   }
 
   /**
@@ -229,7 +212,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
    * tree and queue steps stay calls, which take their times and keys through typed arrays (a double argument to a
    * call that is not inlined is boxed into a heap number).
    */
-  private advance(limit: number): number {
+  advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
     const preemptive = isPreemptive(disc);
     const srpt = disc === D_SRPT;
