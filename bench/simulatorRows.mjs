@@ -1,7 +1,7 @@
 // The TypeScript engines' rows of bench/simulator.ts, run in plain Node on the compiled build (dist/: what `npm start`
 // and bin/ run). Under tsx the same compiled code took 10–25 % more CPU time per run (same-round A/B, race engine), a cost
-// the shipped program does not have. One process runs every row, round after round, as the benchmark did in-process:
-// the parent sends a row, this process runs it and answers with its measurement.
+// the shipped program does not have. The benchmark starts one such process per engine and keeps it across rounds: the
+// parent sends a row, this process runs it and answers with its measurement.
 import { simulate } from '../dist/sim/index.js';
 
 process.on('message', ({ model, n, lambda, seed, engine, budget, label }) => {
