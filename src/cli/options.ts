@@ -128,15 +128,54 @@ export function parseMaxLevel(value: string): number {
  */
 const REPORT_MARKS = ['metadata.json', 'results.json', 'cells', 'shards', 'shard.json', 'slurm'];
 
+/** True when `file` is a JSON file written by this tool: it names supermarket-lab, a supermarket command or our shard format. */
+function writtenByUs(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    const text = readFileSync(file, 'utf8');
+    JSON.parse(text);
+    return /"supermarket-lab"|"command":\s*"supermarket |"format":\s*"supermarket-shard\//.test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** True when `dir/name` is one of our marks: a metadata/results/shard file we wrote, or a folder holding our files. */
+function isReportMark(dir: string, name: string): boolean {
+  const p = path.join(dir, name);
+  if (name === 'metadata.json' || name === 'results.json' || name === 'shard.json') return writtenByUs(p);
+  if (!statSync(p).isDirectory()) return false;
+  const inside = readdirSync(p);
+  if (name === 'cells') {
+    // cell files: <key>-<hash>.json holding {"key", "settings", "value"}; an empty store is ours too (a run stopped early)
+    if (inside.length === 0) return true;
+    return inside.every((f) => f.endsWith('.json') || f.endsWith('.tmp')) && inside.some((f) => isCellFile(path.join(p, f)));
+  }
+  if (name === 'shards') return inside.some((f) => writtenByUs(path.join(p, f, 'shard.json')));
+  if (name === 'slurm') return inside.some((f) => f.endsWith('.sbatch') && /supermarket/.test(readFileSync(path.join(p, f), 'utf8')));
+  return false;
+}
+
+function isCellFile(file: string): boolean {
+  try {
+    const x = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return typeof x === 'object' && x !== null && typeof x.key === 'string' && typeof x.settings === 'string' && 'value' in x;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Why `dir` must not be written as a report folder, if so: it exists, is not empty and holds none of `REPORT_MARKS`,
- * so it is not a report of ours, and writing the report would replace its index.html and delete its figures/.
+ * Why `dir` must not be written as a report folder, if so: it exists, is not empty and holds none of `REPORT_MARKS`
+ * as written by us (a metadata.json or results.json naming supermarket-lab, a cells/ folder of our cell files, shards or
+ * a Slurm array of ours), so it is not a report of ours, and writing the report would replace its index.html and delete
+ * its figures/. A user's folder that merely has a file called metadata.json or a cells/ subfolder is refused too.
  */
 export function foreignFolderReason(dir: string): string | undefined {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
   const names = readdirSync(dir);
-  if (names.length === 0 || names.some((n) => REPORT_MARKS.includes(n))) return undefined;
-  return `it is a non-empty folder that is not a supermarket report (no ${REPORT_MARKS.join(', ')}); writing the report would replace or delete its files: give a new or empty folder`;
+  if (names.length === 0 || names.some((n) => REPORT_MARKS.includes(n) && isReportMark(dir, n))) return undefined;
+  return `it is a non-empty folder that is not a supermarket report (none of ${REPORT_MARKS.join(', ')} written by supermarket); writing the report would replace or delete its files: give a new or empty folder`;
 }
 
 /**

@@ -121,3 +121,29 @@ describe('a report folder that is not ours', () => {
     expect(again.stdout).toMatch(/2 cells resumed/);
   }, 60_000);
 });
+
+describe('a report folder is recognised by what its files say, not by their names', () => {
+  it("a user's folder with its own metadata.json, or a cells/ folder of other files, is refused; our report folder is reused", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-marks-'));
+    const withMeta = path.join(tmp, 'withMeta');
+    mkdirSync(path.join(withMeta, 'figures'), { recursive: true });
+    writeFileSync(path.join(withMeta, 'metadata.json'), '{"author":"me"}');
+    writeFileSync(path.join(withMeta, 'figures', 'my.png'), 'mine');
+    const withCells = path.join(tmp, 'withCells');
+    mkdirSync(path.join(withCells, 'cells'), { recursive: true });
+    writeFileSync(path.join(withCells, 'notes.txt'), 'notes');
+    writeFileSync(path.join(withCells, 'cells', 'foo.json'), '{"mine":1}');
+    for (const dir of [withMeta, withCells]) {
+      const r = await runCli([...COMPARE, '--out', dir, '--threads', '1', '--no-progress']);
+      expect(r.status, dir).toBe(1);
+      expect(r.stderr).toMatch(/not a supermarket report/);
+    }
+    expect(readFileSync(path.join(withMeta, 'figures', 'my.png'), 'utf8')).toBe('mine');
+    expect(readdirSync(withCells).sort()).toEqual(['cells', 'notes.txt']);
+    // our own report folder: written once, then accepted again (resumed)
+    const ours = path.join(tmp, 'ours');
+    expect((await runCli([...COMPARE, '--out', ours, '--threads', '1', '--no-progress'])).status).toBe(0);
+    const again = await runCli([...COMPARE, '--out', ours, '--threads', '1', '--no-progress']);
+    expect(again.status, again.stderr).toBe(0);
+  });
+});
