@@ -355,14 +355,14 @@ export class WorkerPool {
 
 /**
  * Opens a pool of `threads` workers (default: the machine's cores), runs `fn` with it and closes the pool when `fn`
- * returns or throws, or on Ctrl-C: then it prints `interrupted` and what was kept (`kept`, e.g. where the finished
- * cells are and how to resume) on stderr and the process ends with 130, as a shell expects (unless a command's own
+ * returns or throws, or on Ctrl-C: then it prints `interrupted` and what was kept (`kept()`, asked at that moment, e.g.
+ * how many finished cells are where and how to resume) on stderr and the process ends with 130, as a shell expects (unless a command's own
  * SIGINT handler, registered before, ended it already).
  */
-export async function withPool<T>(threads: number | undefined, fn: (pool: WorkerPool) => Promise<T>, kept?: string): Promise<T> {
+export async function withPool<T>(threads: number | undefined, fn: (pool: WorkerPool) => Promise<T>, kept?: () => string): Promise<T> {
   const pool = new WorkerPool(threads);
   const onInterrupt = () => {
-    process.stderr.write(kept ? `\ninterrupted: ${kept}\n` : '\ninterrupted\n');
+    process.stderr.write(kept ? `\ninterrupted: ${kept()}\n` : '\ninterrupted\n');
     void pool.close().finally(() => process.exit(130));
   };
   process.once('SIGINT', onInterrupt);

@@ -4,6 +4,7 @@
  * JSQ(d) FIFO exponential (the default) is judged against the refined mean field (theory.md §6); every other model
  * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8); both by `runComparison`.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
@@ -274,7 +275,13 @@ export function compareCommand(): Command {
         // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
         const settings = cellSettings(config, refined ? undefined : fields);
         // one pool for the whole command: the solves, the simulations, the reruns and the report's figures
-        const kept = `finished cells are kept in ${path.join(out, 'cells')}; rerun the same command to resume`;
+        const kept = () => {
+          const dir = path.join(out, 'cells');
+          const stored = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).length : 0;
+          return stored === 0
+            ? 'no cell had finished, nothing was stored'
+            : `${stored} finished cells are kept in ${dir}; rerun the same command to resume`;
+        };
         const ran = await withPool(
           o.threads,
           async (pool) => {

@@ -161,7 +161,10 @@ export function runCommand(): Command {
         if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
         const byKey = new Map(cells.map((c) => [c.key, c]));
         // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
-        const kept = () => `${store.saved} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume`;
+        const kept = () =>
+          store.saved === 0
+            ? 'no cell had finished, nothing was stored'
+            : `${store.saved} of ${cells.length} cells are saved in ${dir}; rerun the same command to resume`;
         await withInterruptMessage(
           kept,
           () =>
