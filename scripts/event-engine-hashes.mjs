@@ -12,7 +12,11 @@ const { simulate, simulateTrajectory, simulateReplay } = await import(pathToFile
 const { parseModel } = await import(pathToFileURL(path.join(dist, 'model/model.js')).href);
 
 const drop = new Set(['wallSeconds', 'eventsPerSecond']);
-const hash = (x) => createHash('sha256').update(JSON.stringify(x, (k, v) => (drop.has(k) ? undefined : v))).digest('hex').slice(0, 16);
+const hash = (x) =>
+  createHash('sha256')
+    .update(JSON.stringify(x, (k, v) => (drop.has(k) ? undefined : v)))
+    .digest('hex')
+    .slice(0, 16);
 const lines = [];
 const record = (name, f) => {
   let out;
@@ -25,10 +29,20 @@ const record = (name, f) => {
   console.log(`${name} ${out}`);
 };
 
-const services = ['exp', 'hyperexp:4', 'weibull:0.5', 'det', 'erlang:3', 'lognormal:1', 'pareto:2.5', { kind: 'empirical', values: [0, 2, 0.5], source: 'test', mean: 2.5 / 3 }];
+const services = [
+  'exp',
+  'hyperexp:4',
+  'weibull:0.5',
+  'det',
+  'erlang:3',
+  'lognormal:1',
+  'pareto:2.5',
+  { kind: 'empirical', values: [0, 2, 0.5], source: 'test', mean: 2.5 / 3 },
+];
 const predictions = ['exact', 'exp', 'uniform:0.5', 'lognormal:1'];
 const samplings = ['with-replacement', 'without-replacement'];
-const sim = (spec, n, opts = {}) => simulate(parseModel(spec), { n, engine: 'event', seed: 7, replications: 2, warmupTime: 20, jobs: 20000, ...opts });
+const sim = (spec, n, opts = {}) =>
+  simulate(parseModel(spec), { n, engine: 'event', seed: 7, replications: 2, warmupTime: 20, jobs: 20000, ...opts });
 
 // Every selection rule, d = 1, 2, 3, both samplings, exponential sizes.
 for (const selection of ['random', 'jsq', 'lwl', 'lpw'])
@@ -59,9 +73,13 @@ record('workload grid', () => sim({ lambda: 0.9, d: 2, service: 'weibull:0.5' },
 record('warmup 0 maxLevel 5', () => sim({ lambda: 0.9, d: 2 }, 100, { warmupTime: 0, maxLevel: 5 }));
 // Priority engine and race engine (they share the job store, the heap and the Rng), and a small-n heavy run where rings grow.
 for (const discipline of ['sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt'])
-  record(`priority ${discipline}`, () => sim({ lambda: 0.85, d: 2, discipline, prediction: 'exp', service: 'weibull:0.5' }, 30, { engine: 'priority' }));
+  record(`priority ${discipline}`, () =>
+    sim({ lambda: 0.85, d: 2, discipline, prediction: 'exp', service: 'weibull:0.5' }, 30, { engine: 'priority' }),
+  );
 record('priority srpt n=2 heavy', () => sim({ lambda: 0.98, d: 1, discipline: 'srpt' }, 2, { engine: 'priority', jobs: 100000 }));
-record('race bench', () => sim({ lambda: 0.9, d: 2, sampling: 'without-replacement' }, 1000, { engine: 'race', jobs: 200000, warmupTime: 50 }));
+record('race bench', () =>
+  sim({ lambda: 0.9, d: 2, sampling: 'without-replacement' }, 1000, { engine: 'race', jobs: 200000, warmupTime: 50 }),
+);
 record('race n=2 heavy', () => sim({ lambda: 0.999, d: 1 }, 2, { engine: 'race', jobs: 200000, warmupTime: 0 }));
 // Trajectories (event engine), from empty and from a non-empty start.
 for (const d of [1, 2, 3])
@@ -69,7 +87,14 @@ for (const d of [1, 2, 3])
     simulateTrajectory(parseModel({ lambda: 0.9, d }), { n: 500, engine: 'event', times: [0, 1, 2, 5, 10, 20], replications: 3, seed: 4 }),
   );
 record('trajectory from', () =>
-  simulateTrajectory(parseModel({ lambda: 0.95, d: 2 }), { n: 300, engine: 'event', times: [0, 3, 10], from: [1, 0.9, 0.6, 0.3, 0.1], replications: 2, seed: 9 }),
+  simulateTrajectory(parseModel({ lambda: 0.95, d: 2 }), {
+    n: 300,
+    engine: 'event',
+    times: [0, 3, 10],
+    from: [1, 0.9, 0.6, 0.3, 0.1],
+    replications: 2,
+    seed: 9,
+  }),
 );
 // Traces: Poisson-like, with ties (integer times, zero sizes), with predictions, with records.
 const N = 30000;
@@ -89,12 +114,22 @@ for (let i = 0; i < N; i++) {
 }
 for (const selection of ['random', 'jsq', 'lwl', 'lpw']) {
   const d = selection === 'random' ? 1 : 2;
-  record(`replay sel=${selection}`, () => simulateReplay(parseModel({ lambda: 0.85, d, selection }), { arrivals, sizes }, { n: 20, seed: 3, batches: 10 }));
+  record(`replay sel=${selection}`, () =>
+    simulateReplay(parseModel({ lambda: 0.85, d, selection }), { arrivals, sizes }, { n: 20, seed: 3, batches: 10 }),
+  );
   record(`replay preds sel=${selection}`, () =>
-    simulateReplay(parseModel({ lambda: 0.85, d, selection }), { arrivals, sizes, predictions: preds }, { n: 20, seed: 3, batches: 10, record: true }),
+    simulateReplay(
+      parseModel({ lambda: 0.85, d, selection }),
+      { arrivals, sizes, predictions: preds },
+      { n: 20, seed: 3, batches: 10, record: true },
+    ),
   );
   record(`replay ties sel=${selection}`, () =>
-    simulateReplay(parseModel({ lambda: 0.85, d, selection, sampling: 'without-replacement' }), { arrivals: tieArrivals, sizes: tieSizes }, { n: 80, seed: 5, batches: 10 }),
+    simulateReplay(
+      parseModel({ lambda: 0.85, d, selection, sampling: 'without-replacement' }),
+      { arrivals: tieArrivals, sizes: tieSizes },
+      { n: 80, seed: 5, batches: 10 },
+    ),
   );
 }
 console.log('all ' + hash(lines));

@@ -56,7 +56,10 @@ for (const discipline of disciplines)
     const sampling = k++ % 2 ? 'with-replacement' : 'without-replacement';
     const preds = !predictive.has(discipline) ? ['exact'] : service.kind === 'empirical' ? [...predictions, tracePred] : predictions;
     for (const prediction of preds)
-      record(`disc=${discipline} law=${JSON.stringify(service)} pred=${JSON.stringify(prediction)} ${sampling}`, sim({ lambda: 0.85, d: 2, discipline, service, prediction, sampling }, { n: 20, jobs: 6000 }));
+      record(
+        `disc=${discipline} law=${JSON.stringify(service)} pred=${JSON.stringify(prediction)} ${sampling}`,
+        sim({ lambda: 0.85, d: 2, discipline, service, prediction, sampling }, { n: 20, jobs: 6000 }),
+      );
   }
 // 2. Conventions.
 for (const discipline of ['psjf', 'pspjf', 'sprpt', 'srpt'])
@@ -65,7 +68,10 @@ for (const discipline of ['psjf', 'pspjf', 'sprpt', 'srpt'])
       for (const prediction of ['exact', 'exponential', 'uniform:0.9'])
         record(
           `conv disc=${discipline} psjf=${psjfPreemption} sprpt=${sprptOverrun} pred=${prediction}`,
-          sim({ lambda: 0.9, d: 2, discipline, service: 'hyperexp:3', prediction, conventions: { psjfPreemption, sprptOverrun } }, { n: 15, jobs: 5000 }),
+          sim(
+            { lambda: 0.9, d: 2, discipline, service: 'hyperexp:3', prediction, conventions: { psjfPreemption, sprptOverrun } },
+            { n: 15, jobs: 5000 },
+          ),
         );
 // 3. Selection rules × d × sampling × lpwWork.
 for (const selection of selections)
@@ -76,23 +82,47 @@ for (const selection of selections)
           record(
             `sel=${selection} d=${d} ${sampling} disc=${discipline} lpw=${lpwWork}`,
             sim(
-              { lambda: 0.8, d, selection, sampling, discipline, service: 'weibull:0.5', prediction: 'lognormal:0.5', conventions: { lpwWork } },
+              {
+                lambda: 0.8,
+                d,
+                selection,
+                sampling,
+                discipline,
+                service: 'weibull:0.5',
+                prediction: 'lognormal:0.5',
+                conventions: { lpwWork },
+              },
               { n: 12, jobs: 4000 },
             ),
           );
 // 4. Long queues (n = 1, n = 2 at high load: queue and pool growth), batch means, bench-like larger n.
 for (const discipline of ['srpt', 'psjf', 'sprpt', 'fifo'])
-  record(`long n=1 disc=${discipline}`, sim({ lambda: 0.97, d: 1, discipline, service: 'hyperexp:6', prediction: 'exponential' }, { n: 1, jobs: 20000 }));
+  record(
+    `long n=1 disc=${discipline}`,
+    sim({ lambda: 0.97, d: 1, discipline, service: 'hyperexp:6', prediction: 'exponential' }, { n: 1, jobs: 20000 }),
+  );
 record('long n=2 srpt', sim({ lambda: 0.98, d: 2, discipline: 'srpt' }, { n: 2, jobs: 30000 }));
-record('batch-means srpt', sim({ lambda: 0.9, d: 2, discipline: 'srpt', service: 'weibull:0.5' }, { n: 30, jobs: 2000, method: 'batch-means', batches: 5 }));
-record('bench-like srpt n=1000', sim({ lambda: 0.9, d: 2, discipline: 'srpt', sampling: 'without-replacement' }, { n: 1000, jobs: 100000, warmupTime: 20 }));
-record('bench-like sprpt n=1000', sim({ lambda: 0.9, d: 2, discipline: 'sprpt', service: 'weibull:0.5', prediction: 'exponential' }, { n: 1000, jobs: 50000, warmupTime: 20 }));
+record(
+  'batch-means srpt',
+  sim({ lambda: 0.9, d: 2, discipline: 'srpt', service: 'weibull:0.5' }, { n: 30, jobs: 2000, method: 'batch-means', batches: 5 }),
+);
+record(
+  'bench-like srpt n=1000',
+  sim({ lambda: 0.9, d: 2, discipline: 'srpt', sampling: 'without-replacement' }, { n: 1000, jobs: 100000, warmupTime: 20 }),
+);
+record(
+  'bench-like sprpt n=1000',
+  sim(
+    { lambda: 0.9, d: 2, discipline: 'sprpt', service: 'weibull:0.5', prediction: 'exponential' },
+    { n: 1000, jobs: 50000, warmupTime: 20 },
+  ),
+);
 record('jsq d=5 n=5 srpt', sim({ lambda: 0.95, d: 5, discipline: 'srpt', sampling: 'without-replacement' }, { n: 5, jobs: 10000 }));
 
 // 5. Replayed traces with ties (equal arrival times, equal sizes, equal predictions, zero sizes), per-job records.
 function trace(N, seed) {
   let x = seed >>> 0;
-  const u = () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const u = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const arrivals = new Float64Array(N);
   const sizes = new Float64Array(N);
   const predictions = new Float64Array(N);
@@ -111,9 +141,15 @@ for (const discipline of disciplines)
       const model = parseModel({ lambda: 0.9, d: 2, discipline, selection, conventions, prediction: { kind: 'trace', values: [1] } });
       const w = trace(8000, 11 + discipline.length);
       const { predictions: _p, ...noPred } = w;
-      record(`replay disc=${discipline} sel=${selection} conv=${JSON.stringify(conventions)} trace-pred`, simulateReplay(model, w, { n: 4, seed: 3, batches: 5, record: true }));
+      record(
+        `replay disc=${discipline} sel=${selection} conv=${JSON.stringify(conventions)} trace-pred`,
+        simulateReplay(model, w, { n: 4, seed: 3, batches: 5, record: true }),
+      );
       const model2 = parseModel({ lambda: 0.9, d: 2, discipline, selection, conventions, prediction: 'uniform:0.5' });
-      record(`replay disc=${discipline} sel=${selection} conv=${JSON.stringify(conventions)} sampled-pred`, simulateReplay(model2, noPred, { n: 3, seed: 3, batches: 4, record: true }));
+      record(
+        `replay disc=${discipline} sel=${selection} conv=${JSON.stringify(conventions)} sampled-pred`,
+        simulateReplay(model2, noPred, { n: 3, seed: 3, batches: 4, record: true }),
+      );
     }
 
 // 6. Trajectories (event engine = priority engine for non-FIFO) from a non-empty start.
