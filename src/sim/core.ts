@@ -112,6 +112,12 @@ export const CHUNK_EVENTS = 1 << 12;
 /** What `advance` returns when its chunk of events is done (the phase is not). */
 export const LOOP_CHUNK = -1;
 
+/**
+ * Slots of a chunked engine's `reg` Float64Array, the loop's running doubles kept in memory rather than in locals (see
+ * `runChunks`): t, the next arrival time, Σ T and Σ T/S of measured jobs. An engine may add slots after these.
+ */
+export const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN] = [0, 1, 2, 3];
+
 /** An engine whose phase loop runs in chunks (`runChunks`): its event count, chunk counters and one chunk's loop. */
 export interface ChunkedLoop {
   readonly events: number;

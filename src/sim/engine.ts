@@ -22,6 +22,10 @@ import {
   SIZE_EXP,
   TICK_EVENTS,
   runChunks,
+  R_T,
+  R_NEXT,
+  R_SUM_T,
+  R_SUM_SLOWDOWN,
   runPhases,
 } from './core.ts';
 import { fifoNext } from './discipline/fifo.ts';
@@ -33,8 +37,8 @@ import { PAIR_MAX_N, identityPermutation, jsqPair } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 
-/** Slots of `EventEngine.reg`. */
-const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN, R_WORK] = [0, 1, 2, 3, 4];
+/** `EventEngine.reg`'s own slot after the shared ones (core.ts): the workload integral. */
+const R_WORK = 4;
 
 export class EventEngine implements Engine, PhaseLoop {
   readonly kind = 'event' as const;

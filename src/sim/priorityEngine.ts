@@ -33,6 +33,10 @@ import {
   TICK_EVENTS,
   runPhases,
   runChunks,
+  R_T,
+  R_NEXT,
+  R_SUM_T,
+  R_SUM_SLOWDOWN,
   CHUNK_EVENTS,
   LOOP_CHUNK,
 } from './core.ts';
@@ -49,9 +53,6 @@ import { selectServer } from './selection/select.ts';
 export function isPreemptive(discipline: number): boolean {
   return discipline === D_PSJF || discipline === D_SRPT || discipline === D_PSPJF || discipline === D_SPRPT;
 }
-
-/** Slots of `PriorityEngine.reg`. */
-const [R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN] = [0, 1, 2, 3];
 
 export class PriorityEngine implements Engine, PhaseLoop {
   readonly kind = 'priority' as const;
