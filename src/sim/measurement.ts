@@ -8,6 +8,7 @@
  * Per measured job the engines record its response time T in `responses[k]`, k = its arrival rank in the window
  * (event engines; the race engine uses completion order), and accumulate ΣT and ΣT/S.
  */
+import { takeFloat32 } from './buffers.ts';
 
 /** Most response times kept per run for percentiles; longer runs keep a systematic sample (every stride-th job). */
 export const PERCENTILE_SAMPLE_CAP = 8_000_000;
@@ -39,7 +40,8 @@ export class Measurement {
   /**
    * Response times of a systematic sample of the measured jobs, for percentiles: job k is kept at index k/stride
    * when k is a multiple of `stride`; float32, so at most PERCENTILE_SAMPLE_CAP values (32 MB) whatever `jobs` is.
-   * With `exactResponses` (per-job export): float64, every job (stride 1).
+   * With `exactResponses` (per-job export): float64, every job (stride 1). The float32 buffer is a recycled one
+   * (buffers.ts): `simulate`'s collector gives it back once the run's percentiles are read.
    */
   readonly responses: Float32Array | Float64Array;
   /** Keep every stride-th measured job for percentiles (1 up to PERCENTILE_SAMPLE_CAP jobs). */
@@ -62,7 +64,7 @@ export class Measurement {
   ) {
     const n = Number.isFinite(jobs) ? jobs : 0;
     this.stride = exactResponses ? 1 : Math.max(1, Math.ceil(n / PERCENTILE_SAMPLE_CAP));
-    this.responses = exactResponses ? new Float64Array(n) : new Float32Array(Math.ceil(n / this.stride));
+    this.responses = exactResponses ? new Float64Array(n) : takeFloat32(Math.ceil(n / this.stride));
   }
 
   /** Stores the running totals an engine's hot loop kept in locals (called when the loop returns). */

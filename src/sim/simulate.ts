@@ -15,10 +15,11 @@ import { estimandFiniteness, heavyTailed, type EstimandFiniteness } from '../mod
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
-import { pooledQuantiles, quantiles, radixHistogram } from '../stats/quantile.ts';
+import { pooledQuantiles, quantiles, radixHistogram, RADIX } from '../stats/quantile.ts';
 import { feasible, precisionReached, sectioningInterval, tInterval, type Estimate, type PrecisionTarget } from '../stats/tInterval.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
+import { recycle, takeFloat32, takeFloat64, takeInt32 } from './buffers.ts';
 import { checkEventBudget, expectedEvents } from './budget.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
@@ -259,7 +260,7 @@ interface UnitOutcome {
 function systematicSample(values: Float32Array | Float64Array, count: number, cap: number): Float32Array {
   if (count <= cap && values instanceof Float32Array) return values.subarray(0, count);
   const stride = Math.max(1, Math.ceil(count / cap));
-  const out = new Float32Array(Math.ceil(count / stride));
+  const out = takeFloat32(Math.ceil(count / stride));
   for (let i = 0, k = 0; i < count; i += stride, k++) out[k] = values[i];
   return out;
 }
@@ -273,12 +274,16 @@ function readUnit(
   sampleCap: number,
 ): UnitOutcome {
   const m = state.measurement;
-  const batch5 = batchMeansOf(m.responses, m.sampled, 5);
+  const batch5 = batchMeansOf(m.responses, m.sampled, 5, takeFloat64);
   const sample = systematicSample(m.responses, m.sampled, sampleCap);
   // A float32 sample that is the whole prefix responses[0..sampled): one counting pass serves its percentiles and the pooled ones.
   const histogram =
-    sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0 ? radixHistogram([sample]) : undefined;
+    sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0
+      ? radixHistogram([sample], takeInt32(RADIX))
+      : undefined;
   const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, lambda, histogram);
+  // the responses are read (summary, sample); a sample that is a copy leaves the buffer free now
+  if (sample.buffer !== m.responses.buffer) recycle(m.responses);
   return { summary, tail: state.occupancy.tail(maxLevel, summary.window), sample, batch5, histogram };
 }
 
@@ -440,6 +445,7 @@ export function runReplications(
       done += engine.events;
       return readUnit(state, engine, config.lambda, maxLevel, sampleCap);
     });
+    state.store.recycle(); // read (and, for the race engine, copied back on release): nothing reads it again
     const stride = measurement.stride;
     parts.push({ index: u, seed: hexSeed(seed), ...outcome, mser: mserCheck(outcome.batch5, stride, jobs, systemRate), stride });
   }
@@ -512,7 +518,11 @@ export class SimulationCollector {
     return u - this.units.length;
   }
 
-  /** Adds the next unit (index `count`); its batch-5 series is folded into the ensemble and dropped. */
+  /**
+   * Adds the next unit (index `count`); its batch-5 series is folded into the ensemble and dropped. Takes the part's
+   * arrays over: its batch-5 series and histogram are recycled here, its sample by `result` (sim/buffers.ts), so the
+   * caller reads none of them afterwards.
+   */
   add(part: ReplicationPart): void {
     const u = this.units.length;
     if (part.index !== u) throw new InvalidModelError(`unit ${part.index} added where unit ${u} was expected`);
@@ -527,11 +537,13 @@ export class SimulationCollector {
       const len = Math.min(ensemble.length, part.batch5.length);
       for (let i = 0; i < len; i++) ensemble[i] += part.batch5[i];
     }
+    recycle(part.batch5);
     this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample });
     const h = part.histogram;
     if (h === undefined) this.pooledHistogram = null;
     else if (this.pooledHistogram === undefined) this.pooledHistogram = h.slice();
     else if (this.pooledHistogram !== null) for (let i = 0; i < h.length; i++) this.pooledHistogram[i] += h[i];
+    recycle(h);
   }
 
   /** The result of the units added (`simulate`'s). */
@@ -572,7 +584,10 @@ export class SimulationCollector {
       [0.5, 0.95, 0.99],
       this.pooledHistogram ?? undefined,
     );
-    for (const x of units) x.sample = new Float32Array(0);
+    for (const x of units) {
+      recycle(x.sample);
+      x.sample = new Float32Array(0);
+    }
     const percentile = (centre: number, f: (x: ReplicationResult) => number) =>
       feasible(sectioningInterval(perReplication.map(f), centre), 0);
 

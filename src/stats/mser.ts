@@ -27,12 +27,18 @@ export interface MserResult {
 
 /**
  * Batch means of m consecutive values of values[0..count) (a last partial batch is dropped).
+ * @param make allocates the result of b entries (default: a new Float64Array; the simulator passes recycled ones).
  * @returns ⌊count/m⌋ means. @throws {InvalidModelError} if m is not an integer ≥ 1.
  */
-export function batchMeansOf(values: ArrayLike<number>, count: number, m: number): Float64Array {
+export function batchMeansOf(
+  values: ArrayLike<number>,
+  count: number,
+  m: number,
+  make: (b: number) => Float64Array = (b) => new Float64Array(b),
+): Float64Array {
   if (!(Number.isInteger(m) && m >= 1)) throw new InvalidModelError(`batch size must be an integer ≥ 1, got ${m}`);
   const b = Math.floor(Math.min(count, values.length) / m);
-  const out = new Float64Array(b);
+  const out = make(b);
   for (let i = 0; i < b; i++) {
     let s = 0;
     for (let j = 0; j < m; j++) s += values[i * m + j];

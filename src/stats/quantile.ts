@@ -95,7 +95,15 @@ export function quantiles(values: Float32Array | Float64Array, count: number, ps
 }
 
 /** Buckets per radix level (16 bits of the 32-bit key). */
-const RADIX = 1 << 16;
+export const RADIX = 1 << 16;
+
+/**
+ * Scratch of `pooledQuantiles` (marked buckets, bucket starts, fill cursors, low-16-bit counts), one set per thread,
+ * cleared on each use: four fresh 2^16-entry arrays per call (~0.8 MB, once per replication and once per run) were
+ * external memory for V8 to answer with major GCs in a simulation worker (see sim/buffers.ts). Nothing here is
+ * returned or kept between calls, and no call re-enters.
+ */
+const scratch = { wanted: new Uint8Array(RADIX), start: new Int32Array(RADIX), fill: new Int32Array(RADIX), low: new Int32Array(RADIX) };
 
 /**
  * Order-preserving key of a float32 given by its bits (as int32): flip all bits of negatives, only the sign bit of
@@ -143,7 +151,7 @@ export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly num
   // The bucket of each rank and its rank inside the bucket; mark those buckets.
   const bucketOf: number[] = [];
   const within: number[] = [];
-  const wanted = new Uint8Array(RADIX);
+  const wanted = scratch.wanted.fill(0);
   let below = 0;
   let b = 0;
   for (const r of ranks) {
@@ -153,7 +161,7 @@ export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly num
     wanted[b] = 1;
   }
   // Level 2: gather the keys of the marked buckets (few: at most two per p), grouped by bucket.
-  const start = new Int32Array(RADIX);
+  const start = scratch.start.fill(0);
   let gathered = 0;
   for (let c = 0; c < RADIX; c++) {
     if (wanted[c] === 0) continue;
@@ -161,11 +169,12 @@ export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly num
     gathered += high[c];
   }
   const keys = new Uint32Array(gathered);
-  const fill = start.slice();
+  const fill = scratch.fill;
+  fill.set(start);
   for (const view of views) gatherKeys(view, wanted, fill, keys);
   // In each marked bucket, count its low 16 bits and walk to the rank.
   const value = new Map<number, number>();
-  const low = new Int32Array(RADIX);
+  const low = scratch.low;
   let counted = -1;
   for (let i = 0; i < ranks.length; i++) {
     const c = bucketOf[i];

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
 import { simulate, simulateTrajectory, type SimulateOptions, type SimulationResult } from '../../src/sim/index.ts';
 import { RaceEngine } from '../../src/sim/race.ts';
+import { setBufferRecycling } from '../../src/sim/buffers.ts';
 import { JobStore } from '../../src/sim/jobStore.ts';
 import { Occupancy } from '../../src/sim/occupancy.ts';
 import { Measurement } from '../../src/sim/measurement.ts';
@@ -63,10 +64,13 @@ function engineHashes(run: () => void): string[] {
     if (!captured.includes(this)) captured.push(this);
     plainRun.call(this, stop, onTick);
   };
+  // the states are hashed after the run: keep their buffers from serving the next replication (sim/buffers.ts)
+  const recycling = setBufferRecycling(false);
   try {
     run();
   } finally {
     RaceEngine.prototype.run = plainRun;
+    setBufferRecycling(recycling);
   }
   return captured.map(stateHash);
 }

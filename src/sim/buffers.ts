@@ -1,0 +1,87 @@
+/**
+ * Recycled buffers of one thread for the per-replication arrays of a run (the response-time buffer, its batch-5
+ * series, the radix histogram of its sample): `simulate` runs hundreds of replications in a pool worker, and each used
+ * to allocate ~3 MB of fresh typed arrays. V8 counts typed-array memory as external and answers each ~20–60 MB of it
+ * with a full mark of the thread's heap: the `npm start` preset made its worker run ~85 major GCs, whose concurrent
+ * marking on V8's helper threads cost ~10 s of CPU of ~55 and took the second core from the other worker (issue 9).
+ *
+ * Ownership is explicit: `takeFloat32` / `takeFloat64` / `takeInt32` hand out a zero-filled array of exactly the
+ * length asked; its owner gives it back with `recycle` once nothing reads it (a view is given back by its buffer, so
+ * a prefix view recycles the whole array). Only buffers this thread handed out are kept, each once (a second
+ * `recycle` of one buffer, a foreign or a transferred/detached buffer is ignored), and at most
+ * `MAX_FREE_BYTES` of them, so the free list never holds a buffer that something else may still write. Where
+ * `recycle` is never called (a caller keeps its arrays), the arrays are collected as before.
+ */
+
+/** Most bytes kept free per thread (a few replications' buffers of the largest default runs). */
+const MAX_FREE_BYTES = 64 * 2 ** 20;
+
+/** Free buffers by byte length, and their total size. */
+const free = new Map<number, ArrayBuffer[]>();
+let freeBytes = 0;
+/** Buffers this thread handed out and not yet given back. */
+const issued = new WeakSet<ArrayBuffer>();
+/** Off: `recycle` keeps nothing (tests that read a run's arrays after it ended). */
+let recycling = true;
+
+function takeBuffer(bytes: number): ArrayBuffer {
+  const list = free.get(bytes);
+  const buffer = list?.pop();
+  if (buffer === undefined) {
+    const fresh = new ArrayBuffer(bytes);
+    issued.add(fresh);
+    return fresh;
+  }
+  freeBytes -= bytes;
+  issued.add(buffer);
+  new Uint8Array(buffer).fill(0);
+  return buffer;
+}
+
+/** A zero-filled Float32Array of `length` entries (a recycled buffer when one of that size is free). */
+export function takeFloat32(length: number): Float32Array {
+  return new Float32Array(takeBuffer(4 * length));
+}
+
+/** A zero-filled Float64Array of `length` entries. */
+export function takeFloat64(length: number): Float64Array {
+  return new Float64Array(takeBuffer(8 * length));
+}
+
+/** A zero-filled Int32Array of `length` entries. */
+export function takeInt32(length: number): Int32Array {
+  return new Int32Array(takeBuffer(4 * length));
+}
+
+/**
+ * Gives the buffer under `array` back for the next `take*` of its size. The caller must not read or write it (nor any
+ * other view on it) afterwards. Ignores undefined, buffers not handed out by this thread's `take*` (or given back
+ * already), empty and detached ones, and buffers beyond `MAX_FREE_BYTES` of free space.
+ */
+export function recycle(array: Float32Array | Float64Array | Int32Array | undefined): void {
+  if (array === undefined || !recycling) return;
+  const buffer = array.buffer as ArrayBuffer;
+  if (!issued.has(buffer)) return;
+  issued.delete(buffer);
+  const bytes = buffer.byteLength;
+  if (bytes === 0 || freeBytes + bytes > MAX_FREE_BYTES) return;
+  const list = free.get(bytes);
+  if (list) list.push(buffer);
+  else free.set(bytes, [buffer]);
+  freeBytes += bytes;
+}
+
+/** Bytes of free buffers kept now (tests). */
+export function freeBufferBytes(): number {
+  return freeBytes;
+}
+
+/**
+ * Turns recycling on or off for this thread (tests that inspect a run's state after `simulate` returned, when its
+ * buffers would already serve the next run); returns the previous setting.
+ */
+export function setBufferRecycling(on: boolean): boolean {
+  const was = recycling;
+  recycling = on;
+  return was;
+}
