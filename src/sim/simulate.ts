@@ -532,7 +532,7 @@ export class SimulationCollector {
     this.stride = part.stride;
     if (!batchMode || u === 0) {
       this.perUnitMser.push(part.mser);
-      if (this.ensemble === null) this.ensemble = new Float64Array(part.batch5.length);
+      if (this.ensemble === null) this.ensemble = takeFloat64(part.batch5.length);
       const ensemble = this.ensemble;
       const len = Math.min(ensemble.length, part.batch5.length);
       for (let i = 0; i < len; i++) ensemble[i] += part.batch5[i];
@@ -541,12 +541,12 @@ export class SimulationCollector {
     this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample });
     const h = part.histogram;
     if (h === undefined) this.pooledHistogram = null;
-    else if (this.pooledHistogram === undefined) this.pooledHistogram = h.slice();
+    else if (this.pooledHistogram === undefined) (this.pooledHistogram = takeInt32(h.length)).set(h);
     else if (this.pooledHistogram !== null) for (let i = 0; i < h.length; i++) this.pooledHistogram[i] += h[i];
     recycle(h);
   }
 
-  /** The result of the units added (`simulate`'s). */
+  /** The result of the units added (`simulate`'s); called once, at the end (it gives the units' arrays back). */
   result(): SimulationResult {
     const plan = this.plan;
     const { model, options, config, kind, jobs, method, batchMode, maxLevel, master, warmupTime, target } = plan;
@@ -588,6 +588,7 @@ export class SimulationCollector {
       recycle(x.sample);
       x.sample = new Float32Array(0);
     }
+    recycle(this.pooledHistogram ?? undefined);
     const percentile = (centre: number, f: (x: ReplicationResult) => number) =>
       feasible(sectioningInterval(perReplication.map(f), centre), 0);
 
@@ -598,6 +599,7 @@ export class SimulationCollector {
       const count = batchMode ? 1 : R;
       for (let i = 0; i < ensemble.length; i++) ensemble[i] /= count;
       ensembleCheck = mserCheck(ensemble, stride, jobs, systemRate);
+      recycle(ensemble);
     }
     if (ensembleCheck !== null) {
       const where = batchMode ? 'the first batch' : `the average of the ${R} replications`;
