@@ -111,7 +111,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (k === 0) {
           this.cur[j] = slot;
           this.segStart[j] = t;
-          this.clocks.keys[this.clocks.leaves + j] = t + s;
+          this.clocks.times[j] = t + s;
           ctFix(this.clocks, j);
           if (this.lpw.curY.length > 0) {
             this.lpw.curY[j] = y;
@@ -209,9 +209,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
    * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
    * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
-   * nextInt32), the job pool's alloc and release, and Workload.accumulate; the budget is then spent, so the clock
-   * tree and queue steps stay calls, which take their times and keys through typed arrays (a double argument to a
-   * call that is not inlined is boxed into a heap number).
+   * nextInt32), the job pool's alloc and release, Workload.accumulate and the departure's ctFixWinner (one call
+   * site); the budget is then spent, so ctFix and the queue steps stay calls, which take their times and keys
+   * through typed arrays (a double argument to a call that is not inlined is boxed into a heap number).
    */
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
@@ -232,9 +232,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const waitPred = lpw.waitPred;
     const finish = workload.finish;
     const clocks = this.clocks;
-    const keys = clocks.keys;
+    const times = clocks.times;
     const ids = clocks.ids;
-    const leaves = clocks.leaves;
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
@@ -271,7 +270,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         break;
       }
       const nextArrival = reg[R_NEXT];
-      const dep = keys[1]; // the next departure (+∞ if every server is idle)
+      const dep = times[ids[1]]; // the next departure (+∞ if every server is idle)
       // Equal times: departures first (as every engine does).
       const t = nextArrival < dep ? nextArrival : dep;
       if (t > limit || t === Infinity) {
@@ -319,7 +318,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         if (c < 0) {
           cur[j] = x;
           segStart[j] = t;
-          keys[leaves + j] = t + s;
+          times[j] = t + s;
           ctFix(clocks, j);
           if (lpwOn) this.lpwStart(j, y, 0, t);
         } else {
@@ -335,7 +334,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
             waitPush(queues, j, c, pool.seq);
             cur[j] = x;
             segStart[j] = t;
-            keys[leaves + j] = t + s;
+            times[j] = t + s;
             ctFix(clocks, j);
             if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
           } else {
@@ -388,14 +387,13 @@ export class PriorityEngine implements Engine, PhaseLoop {
           cur[id] = x;
           segStart[id] = t;
           const r = pool.rem[x];
-          keys[leaves + id] = t + r;
-          ctFixWinner(clocks, id);
+          times[id] = t + r;
           if (lpwOn) this.lpwResume(id, x, r, t);
         } else {
           cur[id] = -1;
-          keys[leaves + id] = Infinity;
-          ctFixWinner(clocks, id);
+          times[id] = Infinity;
         }
+        ctFixWinner(clocks, id); // one call site: V8 inlines it once
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
           reg[R_SUM_T] += resp;

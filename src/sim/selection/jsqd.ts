@@ -62,8 +62,9 @@ export function jsqPair(rng: Rng, len: Int32Array, n: number, m: number): number
   const y = (x - a * TWO_POW_32) * m;
   let b = (y * TWO_POW_MINUS_32) | 0;
   if (y - b * TWO_POW_32 < n * m) return jsqPairSlow(rng, len, n, m, y - b * TWO_POW_32, a, b);
-  if (m < n && b >= a) b++;
-  return len[b] < len[a] ? b : a;
+  // Both steps by arithmetic, not branches: b ≥ a and len[b] < len[a] are coin tosses for the branch predictor.
+  if (m < n) b += +(b >= a);
+  return a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a] (queue lengths ≥ 0: no overflow), else a
 }
 
 /** The rejection step of `jsqPair` (probability < n·m/2^32); kept apart so the fast path stays small. */
