@@ -400,7 +400,10 @@ export function readSizesFile(file: string): number[] {
   return sizes;
 }
 
-/** An input file argument (a trace): a folder is refused as such (reading it gave "cannot read : EISDIR"). */
+/**
+ * An input file argument (a trace, a model, experiment or conjecture file): a folder is refused as such (reading it gave
+ * "cannot read : EISDIR", or for a JSON file "cannot read model file DIR: EISDIR: illegal operation on a directory").
+ */
 export function parseInFile(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
   if (existsSync(value) && statSync(value).isDirectory()) throw new InvalidArgumentError(`${value} is a folder, not a file`);

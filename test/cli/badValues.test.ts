@@ -100,6 +100,10 @@ describe('more bad inputs of the fresh-user pass', () => {
     // was "cannot read : EISDIR (EISDIR)"
     ['replay of a folder', ['replay', folderSwf, '--n', '2'], 1, /folder\.swf is a folder, not a file/],
     ['trace of a folder', ['trace', folderSwf], 1, /folder\.swf is a folder, not a file/],
+    // was "cannot read model file DIR: EISDIR: illegal operation on a directory, read", exit 2
+    ['model of a folder', ['model', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
+    ['run of a folder', ['run', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
+    ['conjecture of a folder', ['conjecture', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
     [
       'replay of a missing file',
       ['replay', path.join(tmp, 'none.swf'), '--n', '2'],

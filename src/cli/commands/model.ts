@@ -22,6 +22,7 @@ import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import {
   examples,
+  parseInFile,
   parseIntegerList,
   parseNonNegative,
   parseNumber,
@@ -75,7 +76,7 @@ export function modelCommand(): Command {
         'Hessian, and prints the fixed point (Newton, residual checked), the observables there, with --refined the\n' +
         'Gast–Van Houdt 1/n correction (theory.md §6), and with --transient the ODE trajectory from the initial state.',
     )
-    .argument('<file>', 'model file (JSON), e.g. models/jsq-d.json')
+    .argument('<file>', 'model file (JSON), e.g. models/jsq-d.json', parseInFile)
     .option('--set <name=value>', 'override a parameter of the file (repeatable), e.g. --set lambda=0.95', collectSet, {})
     .option('--refined', 'add the refined mean-field 1/n correction (E[g(X_n)] ≈ g(π) + c/n)')
     .addOption(

@@ -27,7 +27,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
 import { assignShards, shardDir, type ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption, reportFolder } from '../options.ts';
+import { examples, outOption, parseInFile, reportFolder } from '../options.ts';
 import { startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 
@@ -104,7 +104,7 @@ export function runCommand(): Command {
         'per core. Each finished cell is stored at once in <out>/cells/; rerunning the same command resumes.\n' +
         'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.',
     )
-    .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
+    .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json', parseInFile)
     .addOption(outOption('reports/<experiment name>'))
     .option(
       '--dry-run',
