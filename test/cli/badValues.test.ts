@@ -57,6 +57,18 @@ describe('integer options name their own requirement', () => {
     expectOneLine(['model', 'models/jsq-d.json', '--compare', '--n', '10', '--replications', '2.5'], 1, /integer ≥ 2 .*got "2\.5"/));
 });
 
+describe('every integer option is read by one parser: a fraction is a bad flag value, exit 1', () => {
+  // --n 10.5 went through parseNumber to the model's own check (exit 2) while --jobs 2000.5 was refused by the parser (exit 1)
+  it.each([
+    ['simulate --n', [...SIM.slice(0, 5), '--n', '10.5'], /--n <n>.* integer ≥ 1, got "10\.5"/],
+    ['simulate --jobs', [...SIM, '--jobs', '2000.5'], /--jobs <count>.* integer ≥ 1, got "2000\.5"/],
+    ['simulate --d', ['simulate', '--lambda', '0.5', '--d', '1.5', '--n', '10'], /--d <d>.* integer ≥ 1, got "1\.5"/],
+    ['fixed-point --n', ['fixed-point', '--lambda', '0.5', '--d', '2', '--refined', '--n', '10.5'], /--n <n>.* integer ≥ 1, got "10\.5"/],
+    // a list read exactly too: 4503599627370496.5 is a double's 4503599627370496, an integer, as Number() reads it
+    ['model --n (a list)', ['model', 'models/jsq-d.json', '--n', '10,4503599627370496.5'], /integer, got "4503599627370496\.5" in "10,/],
+  ])('%s', (_, args, pattern) => expectOneLine(args, 1, pattern));
+});
+
 describe('a bad flag value found in the action is a bad flag value, not an internal error', () => {
   it('supermarket simulate --precision with --max-replications below --replications: one line, exit 1 (was 70)', () =>
     expectOneLine(

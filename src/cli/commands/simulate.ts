@@ -23,7 +23,7 @@ import {
   parseMaxLevel,
   parseNonNegative,
   parseSeed,
-  parseNumber,
+  parsePositiveInteger,
   parsePositive,
   parseThreads,
   parseReplications,
@@ -81,7 +81,7 @@ export function simulateCommand(): Command {
       'independent random stream derived from --seed; the same seed gives the same numbers.',
   );
   addModelOptions(cmd)
-    .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parseNumber)
+    .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parsePositiveInteger)
     .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)
     .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parseReplications, 5)
     .option('--seed <seed>', 'master seed (integer ≥ 0)', parseSeed, 1)
