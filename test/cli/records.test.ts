@@ -82,6 +82,20 @@ describe('small CLI faults', () => {
     expect(normal.stdout).not.toMatch(/note:/);
   });
 
+  it('model --transient keeps its columns apart: a name longer than the column (fractionAtThreshold) ran into the one before', async () => {
+    const r = await runCli('model models/threshold-probe.json --set K=12 --transient --t-end 1 --dt 1');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    const head = lines.findIndex((l) => /^\s+t\s/.test(l));
+    const names = lines[head].trim().split(/\s+/);
+    expect(names).toEqual(['t', 'meanQueueLength', 'meanResponseTime', 'fractionAtThreshold']);
+    // every row has one value per column, each right-aligned under its name
+    for (const row of lines.slice(head + 1, head + 3)) {
+      expect(row.trim().split(/\s+/)).toHaveLength(names.length);
+      expect(row.length).toBe(lines[head].length);
+    }
+  });
+
   it('simulate --warmup 0 is accepted: measurement from the empty start', async () => {
     const r = await runCli('simulate --lambda 0.5 --d 2 --n 4 --jobs 500 --replications 2 --warmup 0 --json --no-progress');
     expect(r.stderr).toBe('');
