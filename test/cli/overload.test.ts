@@ -2,6 +2,7 @@
  * One rule for loads without a fixed point (src/cli/overload.ts, theory.md §2): `ode` and `model` both integrate the
  * transient at ρ ≥ 1 over a finite horizon, and both refuse, in the same words, what needs the fixed point.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
 
@@ -66,5 +67,17 @@ describe('a load ρ ≥ 1: the transient exists, the fixed point does not', () =
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/ρ = λ·E\[S\] = 1\.2 ≥ 1: there is no fixed point, and at such a load ode integrates only the SQ\(d\) ODE/);
     }
+  });
+});
+
+describe('README says what ρ ≥ 1 does', () => {
+  it('the bad-input sentence does not list ρ ≥ 1 as refused outright: it names the transients that run (ode, model --transient)', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const sentence = /Bad input \(.*?\) gives one line[^.]*\.(.*?)\./.exec(readme);
+    expect(sentence, 'the bad-input sentence of README.md').not.toBeNull();
+    // was "Bad input (λ ≤ 0, ρ ≥ 1, d < 1, …) gives one line", while ode and model --transient run at ρ = 1.2
+    expect(sentence![0]).not.toMatch(/Bad input \(λ ≤ 0, ρ ≥ 1,/);
+    expect(sentence![0]).toMatch(/ρ ≥ 1 wherever a fixed point or a steady state is needed/);
+    expect(readme).toMatch(/A load ρ ≥ 1 has no fixed point but does have a transient, so `ode` .*`model FILE --transient` run it/);
   });
 });
