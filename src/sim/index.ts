@@ -5,6 +5,7 @@ export {
   runReplications,
   SimulationCollector,
   simulationJson,
+  meansOutsideInterval,
   POOLED_SAMPLE_CAP,
   MSER_MARGIN,
   MAX_BATCH_LAG1,
@@ -17,6 +18,7 @@ export {
   type MserCheck,
   type PrecisionOutcome,
   type InfiniteEstimate,
+  type MeanOutsideInterval,
 } from './simulate.ts';
 export { simulateReplay, type ReplayOptions, type ReplayResult, type ReplayWorkload } from './replay.ts';
 export { simulateTrajectory, type TrajectoryOptions, type TrajectoryResult } from './trajectory.ts';
