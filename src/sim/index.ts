@@ -23,7 +23,7 @@ export {
 export { simulateReplay, type ReplayOptions, type ReplayResult, type ReplayWorkload } from './replay.ts';
 export { simulateTrajectory, type TrajectoryOptions, type TrajectoryResult } from './trajectory.ts';
 export { raceIsExact, defaultWorkloadGrid } from './options.ts';
-export { MAX_EVENTS, expectedEvents, checkEventBudget, type RunSize } from './budget.ts';
+export { MAX_EVENTS, ODE_LEVEL_COST, expectedEvents, checkEventBudget, type RunSize } from './budget.ts';
 export {
   simulatePopulation,
   type PopulationSimulationOptions,
