@@ -52,14 +52,17 @@ function exactInteger(text: string): bigint | undefined {
 
 /**
  * An integer in [min, max] read exactly as typed (`exactInteger`); max at most 2^53 − 1, the largest integer a double
- * holds exactly (a larger one would be used rounded). InvalidArgumentError "expected an integer ≥ min, got …" or
- * "expected an integer ≤ max …".
+ * holds exactly (a larger one would be used rounded). InvalidArgumentError "expected an integer ≥ min, got …" (no bound
+ * named when min is the default, −(2^53 − 1)) or "expected an integer ≤ max …". The one parser of every integer option
+ * and list, so a fraction is refused in one line with exit 1 wherever it is typed.
  */
-function parseIntegerIn(value: string, min: number, max = Number.MAX_SAFE_INTEGER, about = ''): number {
+function parseIntegerIn(value: string, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER, about = ''): number {
   const x = parseNumber(value);
   const exact = exactInteger(value);
   if (exact === undefined || exact < BigInt(min))
-    throw new InvalidArgumentError(`expected an integer ≥ ${min}${about}, got ${JSON.stringify(value)}`);
+    throw new InvalidArgumentError(
+      `expected an integer${min === -Number.MAX_SAFE_INTEGER ? '' : ` ≥ ${min}`}${about}, got ${JSON.stringify(value)}`,
+    );
   if (exact > BigInt(max))
     throw new InvalidArgumentError(
       `expected an integer ≤ ${max === Number.MAX_SAFE_INTEGER ? '2^53 − 1 = 9007199254740991 (larger integers are not exact in a double)' : max}, got ${JSON.stringify(value)}`,
@@ -245,11 +248,21 @@ export function parseNumberList(value: string): number[] {
   return [...new Set(parts.map(parseNumber))];
 }
 
+/** Comma-separated list of integers, e.g. "10,100,1e3", each read by `parseIntegerIn` as the single integer options are. */
 export function parseIntegerList(value: string): number[] {
-  return [...new Set(parseNumberList(value))].map((x) => {
-    if (!Number.isInteger(x)) throw new InvalidArgumentError(`expected integers, got ${x} in ${JSON.stringify(value)}`);
-    return x;
-  });
+  parseNumberList(value); // the list's own form: no empty parts
+  return [
+    ...new Set(
+      value.split(',').map((part) => {
+        try {
+          return parseIntegerIn(part);
+        } catch (error) {
+          if (!(error instanceof InvalidArgumentError)) throw error;
+          throw new InvalidArgumentError(`${error.message} in ${JSON.stringify(value)}`);
+        }
+      }),
+    ),
+  ];
 }
 
 /**
@@ -263,7 +276,7 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
       'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1',
       parseNumber,
     );
-    cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parseNumber);
+    cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parsePositiveInteger);
   }
   cmd.addOption(
     new Option(
@@ -400,7 +413,10 @@ export function readSizesFile(file: string): number[] {
   return sizes;
 }
 
-/** An input file argument (a trace): a folder is refused as such (reading it gave "cannot read : EISDIR"). */
+/**
+ * An input file argument (a trace, a model, experiment or conjecture file): a folder is refused as such (reading it gave
+ * "cannot read : EISDIR", or for a JSON file "cannot read model file DIR: EISDIR: illegal operation on a directory").
+ */
 export function parseInFile(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
   if (existsSync(value) && statSync(value).isDirectory()) throw new InvalidArgumentError(`${value} is a folder, not a file`);

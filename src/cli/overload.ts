@@ -7,6 +7,8 @@
  */
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import { TRUNCATION_TOLERANCE } from '../meanfield/population/index.ts';
+import { poissonReach, sqdTransientEvaluations } from '../meanfield/transient.ts';
+import { MAX_EVENTS, ODE_LEVEL_COST } from '../sim/budget.ts';
 import { load, type SupermarketModel } from '../model/index.ts';
 import { modelFromFlags, type ModelFlags } from './options.ts';
 
@@ -60,4 +62,42 @@ export function transientModelFromFlags(o: ModelFlags): { model: SupermarketMode
     if (!(load(overloaded) >= 1)) throw error;
     return { model: overloaded, overloaded: true };
   }
+}
+
+/** Most numbers (output times × levels) an overloaded SQ(d) transient keeps: 2e7 doubles, ~160 MB, ~400 MB as JSON. */
+export const MAX_TRANSIENT_VALUES = 2e7;
+
+/**
+ * The truncation of the SQ(d) transient at ρ ≥ 1, where no fixed point sizes it, and its cost, refused before anything
+ * is integrated when over the simulations' budget. K is the start's top level plus the levels a Poisson(ρ·d·t-end/E[S])
+ * count of arrivals can climb (a server receives at most d·ρ arrivals per mean service time; solveTransient's own bound),
+ * so K and odex's steps both grow with the horizon and the work as its square.
+ * @param times the output times (model units). @param from the initial tail, if any.
+ * @returns K and the work in event-equivalents (`ODE_LEVEL_COST` per level of each of `sqdTransientEvaluations`).
+ * @throws {InvalidModelError} naming K, the work against MAX_EVENTS and --t-end; or the numbers kept (output times ×
+ *   (K + 1)) against MAX_TRANSIENT_VALUES and --dt.
+ */
+export function overloadedTransientLevels(
+  model: SupermarketModel,
+  times: readonly number[],
+  from: readonly number[] | undefined,
+): { K: number; work: number } {
+  const end = times[times.length - 1];
+  const horizon = end / model.service.mean;
+  const K = Math.max(1, (from?.length ?? 1) - 1) + poissonReach(load(model) * model.d * horizon);
+  const evaluations = sqdTransientEvaluations(load(model), model.d, horizon);
+  const work = ODE_LEVEL_COST * evaluations * K;
+  const values = times.length * (K + 1);
+  const head = `ode at load ρ = ${load(model)} to t = ${end} keeps K = ${K} levels (the reach of Poisson(ρ·d·t) arrivals)`;
+  if (work > MAX_EVENTS)
+    throw new InvalidModelError(
+      `${head} and needs about ${work.toExponential(1)} event-equivalents of work (~${evaluations.toExponential(1)} odex evaluations × K levels ` +
+        `× ${ODE_LEVEL_COST} of an event each), more than the ${MAX_EVENTS.toExponential(0)} a simulation may take; lower --t-end (the work grows as its square)`,
+    );
+  if (values > MAX_TRANSIENT_VALUES)
+    throw new InvalidModelError(
+      `${head} at ${times.length} output times, ${values.toExponential(1)} numbers, more than ${MAX_TRANSIENT_VALUES.toExponential(0)}; ` +
+        'use a coarser --dt or a lower --t-end',
+    );
+  return { K, work };
 }

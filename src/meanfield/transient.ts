@@ -28,10 +28,22 @@ export interface TransientOptions {
   tolerance?: number;
   /** odex step budget (default max(10⁴, 50 × horizon in service times)). */
   maxSteps?: number;
+  /** Sees the fraction of the horizon integrated after every accepted step (for progress output; a re-integration at a larger K starts again at 0). */
+  onProgress?: (fraction: number) => void;
 }
 
 /** The SQ(d) transient: `times` (copy), `tail` rows s_0..s_K, `meanQueueLength` per instant, odex diagnostics, provenance. */
 export type TransientResult = TruncatedTransient;
+
+/**
+ * Right-hand-side evaluations odex makes on the SQ(d) ODE over `horizon` service times, an upper estimate for a
+ * truncation sized from the horizon (ρ ≥ 1): about 32·ρ·d per service time. Measured at K = 600–2300: 29 (ρ = 1, d = 2),
+ * 51 (1.2, 2), 76 (1.2, 3), 124 (2, 2), 154 (1.5, 5), 253 (4, 2) per service time, linear in the horizon; odex is
+ * explicit, so its step is stability-bound. Each evaluation costs O(K).
+ */
+export function sqdTransientEvaluations(rho: number, d: number, horizon: number): number {
+  return 32 * rho * Math.max(1, d) * horizon;
+}
 
 /** Level L with P(Poisson(μ) ≥ L) ≤ e^{−32} ≈ 1e−14 (Chernoff bound exp(−x²/(2(μ + x/3))), x = L − μ). */
 export function poissonReach(mu: number): number {
@@ -97,7 +109,10 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
       y0,
       (t0, tEnd, observer) => integrateSqd(rho, d, y0, t0, tEnd, tolerance, maxSteps, observer),
       (at) => tail.push([1, ...Array.from({ length: K }, (_, i) => at(i))]),
-      (y) => (top = Math.max(top, y[K - 1])),
+      (y, tau) => {
+        top = Math.max(top, y[K - 1]);
+        options.onProgress?.(horizon > 0 ? (tau - tau0) / horizon : 1);
+      },
     );
     return { K, tail, stats, top };
   };

@@ -118,7 +118,8 @@ export function odexIntegration(f: (t: number, y: number[]) => number[], y0: num
  * Source: theory.md §2 ("odex pitfalls": sample through the dense output, not `grid()`, which drifts).
  * @param times strictly increasing instants, in the integration's own time units (checked by the caller).
  * @param y0 the state at times[0]. @param integrate runs odex (with the caller's f, tolerance and budget).
- * @param sample receives one accessor per instant after the first. @param onStep sees every accepted step's end state.
+ * @param sample receives one accessor per instant after the first. @param onStep sees every accepted step's end state
+ *   and time.
  * @returns odex counts and the final state.
  * @throws whatever `integrate` throws (a SolverError from `integrateOdex`).
  */
@@ -127,12 +128,12 @@ export function sampleTrajectory(
   y0: number[],
   integrate: Integration,
   sample: (at: (i: number) => number) => void,
-  onStep?: (y: number[]) => void,
+  onStep?: (y: number[], x: number) => void,
 ): OdexCounts & { y: number[] } {
   if (times.length === 1) return { nStep: 0, nAccept: 0, nReject: 0, nEval: 0, y: y0 };
   let next = 1;
   const stats = integrate(times[0], times[times.length - 1], (_xOld, x, y, dense) => {
-    onStep?.(y);
+    onStep?.(y, x);
     for (; next < times.length && times[next] <= x; next++) {
       const target = times[next];
       sample((i) => (target === x ? y[i] : dense(i, target)));

@@ -41,6 +41,8 @@ export interface StationaryOptions {
    * turns on aggregation–disaggregation over the levels. Every level must be non-empty.
    */
   levels?: Int32Array;
+  /** Sees the residual after every check (the start's included) and the sweeps so far: for progress output. */
+  onCheck?: (residual: number, iterations: number) => void;
 }
 
 export interface StationaryResult {
@@ -97,7 +99,7 @@ function normalise(pi: Float64Array): void {
 /**
  * Solves πQ = 0, Σπ = 1 for an irreducible generator by (symmetric) Gauss–Seidel / SOR.
  * @param Q generator by columns (`ColumnGenerator`); every state must have outRate > 0 (no absorbing state).
- * @param options `initial`, `tolerance`, `maxIterations`, `omega`, `checkEvery`, `symmetric`.
+ * @param options `initial`, `tolerance`, `maxIterations`, `omega`, `checkEvery`, `symmetric`, `levels`, `onCheck`.
  * @returns `pi` (length S), `residual` ‖πQ‖₁/max q_j (≤ tolerance), `iterations`.
  * @throws {InvalidModelError} on an absorbing state, a bad initial vector or bad options.
  * @throws {ConvergenceError} if the residual is still above tolerance after maxIterations sweeps.
@@ -135,6 +137,7 @@ export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOpt
   const aggregate = options.levels ? levelAggregator(Q, options.levels) : undefined;
   let residual = generatorResidual(Q, pi);
   let iterations = 0;
+  options.onCheck?.(residual, iterations);
   while (!(residual <= tolerance)) {
     if (iterations >= maxIterations) {
       throw new ConvergenceError(`Gauss–Seidel for πQ = 0 on ${S} states did not reach ‖πQ‖₁/max q ≤ ${tolerance}`, residual, iterations);
@@ -145,6 +148,7 @@ export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOpt
       normalise(pi);
     }
     residual = generatorResidual(Q, pi);
+    options.onCheck?.(residual, iterations);
   }
   return { pi, residual, iterations };
 }

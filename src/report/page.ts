@@ -211,7 +211,7 @@ async function writeFiguresInTurn(outDir: string, figures: readonly Figure[]): P
 /**
  * Renders the figures and writes the report folder: figures/, assets/ (the browser builds of vega, vega-lite and
  * vega-embed, so index.html is interactive offline), results.json, metadata.json, report.md, index.html, and any
- * `extraFiles`. Files in figures/ and assets/ that this run did not write (another run's figures) are removed, so a
+ * `extraFiles`; index.html last, after the figures. Files in figures/ and assets/ that this run did not write (another run's figures) are removed, so a
  * folder never mixes two runs; cells/ and other folders are kept (they hold resumable work).
  * @param outDir target folder (created if missing); files of the same name are replaced atomically.
  * @returns the paths written, relative to outDir.
@@ -243,9 +243,12 @@ export async function writeReportFolder(
   writeJsonAtomic(path.join(outDir, 'results.json'), page.results);
   writeJsonAtomic(path.join(outDir, 'metadata.json'), page.metadata);
   writeFileAtomic(path.join(outDir, 'report.md'), page.markdown);
-  writeFileAtomic(path.join(outDir, 'index.html'), htmlPage(page.markdown, page.title, page.figures));
-  written.push('results.json', 'metadata.json', 'report.md', 'index.html');
+  const html = htmlPage(page.markdown, page.title, page.figures);
   written.unshift(...(await figures));
+  // last, once its figures are on disk: a folder with an index.html holds a whole report (a run stopped while writing
+  // leaves none, and the next run says so)
+  writeFileAtomic(path.join(outDir, 'index.html'), html);
+  written.push('results.json', 'metadata.json', 'report.md', 'index.html');
   const keep = new Set(written);
   for (const folder of OWNED_FOLDERS) {
     const dir = path.join(outDir, folder);

@@ -17,6 +17,13 @@ export const MAX_EVENTS = 2e10;
 export const SAMPLE_COST = 0.1;
 
 /**
+ * Work of one level of one right-hand-side evaluation of the SQ(d) ODE (odex, `sqdTransientEvaluations`), in events:
+ * ~60–115 ns (d = 2–5, K = 600–4500) against the ~200 ns an event that `MAX_EVENTS` assumes. Lets `ode` at ρ ≥ 1, whose
+ * truncation grows with the horizon, be held to the same budget as a simulation.
+ */
+export const ODE_LEVEL_COST = 0.5;
+
+/**
  * Coarsest step of the simulation clock accepted, in time units (mean service times): the spacing of doubles near the
  * clock's end, clock × 2^−52. A tiny λn makes the clock run so far that response times lose their digits (λ = 1e−20:
  * NaN estimates).

@@ -5,6 +5,7 @@ export {
   runReplications,
   SimulationCollector,
   simulationJson,
+  meansOutsideInterval,
   POOLED_SAMPLE_CAP,
   MSER_MARGIN,
   MAX_BATCH_LAG1,
@@ -17,11 +18,12 @@ export {
   type MserCheck,
   type PrecisionOutcome,
   type InfiniteEstimate,
+  type MeanOutsideInterval,
 } from './simulate.ts';
 export { simulateReplay, type ReplayOptions, type ReplayResult, type ReplayWorkload } from './replay.ts';
 export { simulateTrajectory, type TrajectoryOptions, type TrajectoryResult } from './trajectory.ts';
 export { raceIsExact, defaultWorkloadGrid } from './options.ts';
-export { MAX_EVENTS, expectedEvents, checkEventBudget, type RunSize } from './budget.ts';
+export { MAX_EVENTS, ODE_LEVEL_COST, expectedEvents, checkEventBudget, type RunSize } from './budget.ts';
 export {
   simulatePopulation,
   type PopulationSimulationOptions,

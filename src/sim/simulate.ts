@@ -790,9 +790,50 @@ export interface InfiniteEstimate {
 }
 
 /**
+ * A finite mean that lies outside its printed interval: the interval is the t interval intersected with the parameter
+ * space (`feasible`), and the sample mean, an unbiased estimate, can fall beyond that space's bound by chance (E[T]
+ * below E[S] in a short run at a low load). Listed in `simulate --json` as `meansOutsideInterval` and noted in the text.
+ */
+export interface MeanOutsideInterval {
+  /** The estimate's key in the result (and in the JSON). */
+  estimate: 'meanResponseTime' | 'meanQueueLength' | 'littleResponseTime' | 'meanSlowdown';
+  /** Its name in the text output, e.g. "E[T]". */
+  name: string;
+  /** The bound its interval was cut at, e.g. "E[T] ≥ E[S]". */
+  bound: string;
+  /** True when the whole t interval lay beyond the bound, so the printed interval is one point. */
+  onePoint: boolean;
+}
+
+/** The estimates whose interval is cut at a bound the sample mean can pass: key, name, bound (see `column` above). */
+const BOUNDED_ESTIMATES: readonly [MeanOutsideInterval['estimate'], string, string][] = [
+  ['meanResponseTime', 'E[T]', 'E[T] ≥ E[S]'],
+  ['meanQueueLength', 'E[Q]', 'E[Q] ≥ ρ'],
+  ['littleResponseTime', 'E[Q]/λ', 'E[Q]/λ ≥ E[S]'],
+  ['meanSlowdown', 'E[T/S]', 'E[T/S] ≥ 1'],
+];
+
+/** The finite means of `result` outside their printed interval (means infinite in theory are left out: they print ∞). */
+export function meansOutsideInterval(result: SimulationResult): MeanOutsideInterval[] {
+  const f = result.finiteness;
+  const finite = {
+    meanResponseTime: f.meanResponseTime.finite,
+    meanQueueLength: f.meanQueueLength.finite,
+    littleResponseTime: f.meanQueueLength.finite,
+    meanSlowdown: f.meanSlowdown.finite,
+  };
+  return BOUNDED_ESTIMATES.flatMap(([estimate, name, bound]) => {
+    const e = result[estimate];
+    if (!finite[estimate] || !Number.isFinite(e.mean) || (e.mean >= e.ci95[0] && e.mean <= e.ci95[1])) return [];
+    return [{ estimate, name, bound, onePoint: e.ci95[0] === e.ci95[1] }];
+  });
+}
+
+/**
  * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
  * `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`; everything else
- * as in `SimulationResult` (E[Q]/λ follows E[Q]).
+ * as in `SimulationResult` (E[Q]/λ follows E[Q]); `meansOutsideInterval` lists the finite means outside their interval
+ * (`meansOutsideInterval`, empty when none).
  */
 export function simulationJson(result: SimulationResult): Record<string, unknown> {
   const out: Record<string, unknown> = { ...result };
@@ -819,5 +860,6 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
   replace('littleResponseTime', f.meanQueueLength);
   replace('meanWorkload', f.meanWorkload);
   replace('meanSlowdown', f.meanSlowdown);
+  out.meansOutsideInterval = meansOutsideInterval(result);
   return out;
 }

@@ -57,6 +57,18 @@ describe('integer options name their own requirement', () => {
     expectOneLine(['model', 'models/jsq-d.json', '--compare', '--n', '10', '--replications', '2.5'], 1, /integer ≥ 2 .*got "2\.5"/));
 });
 
+describe('every integer option is read by one parser: a fraction is a bad flag value, exit 1', () => {
+  // --n 10.5 went through parseNumber to the model's own check (exit 2) while --jobs 2000.5 was refused by the parser (exit 1)
+  it.each([
+    ['simulate --n', [...SIM.slice(0, 5), '--n', '10.5'], /--n <n>.* integer ≥ 1, got "10\.5"/],
+    ['simulate --jobs', [...SIM, '--jobs', '2000.5'], /--jobs <count>.* integer ≥ 1, got "2000\.5"/],
+    ['simulate --d', ['simulate', '--lambda', '0.5', '--d', '1.5', '--n', '10'], /--d <d>.* integer ≥ 1, got "1\.5"/],
+    ['fixed-point --n', ['fixed-point', '--lambda', '0.5', '--d', '2', '--refined', '--n', '10.5'], /--n <n>.* integer ≥ 1, got "10\.5"/],
+    // a list read exactly too: 4503599627370496.5 is a double's 4503599627370496, an integer, as Number() reads it
+    ['model --n (a list)', ['model', 'models/jsq-d.json', '--n', '10,4503599627370496.5'], /integer, got "4503599627370496\.5" in "10,/],
+  ])('%s', (_, args, pattern) => expectOneLine(args, 1, pattern));
+});
+
 describe('a bad flag value found in the action is a bad flag value, not an internal error', () => {
   it('supermarket simulate --precision with --max-replications below --replications: one line, exit 1 (was 70)', () =>
     expectOneLine(
@@ -100,6 +112,10 @@ describe('more bad inputs of the fresh-user pass', () => {
     // was "cannot read : EISDIR (EISDIR)"
     ['replay of a folder', ['replay', folderSwf, '--n', '2'], 1, /folder\.swf is a folder, not a file/],
     ['trace of a folder', ['trace', folderSwf], 1, /folder\.swf is a folder, not a file/],
+    // was "cannot read model file DIR: EISDIR: illegal operation on a directory, read", exit 2
+    ['model of a folder', ['model', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
+    ['run of a folder', ['run', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
+    ['conjecture of a folder', ['conjecture', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
     [
       'replay of a missing file',
       ['replay', path.join(tmp, 'none.swf'), '--n', '2'],

@@ -93,6 +93,23 @@ describe('run interrupted by SIGINT', () => {
   }, 120_000);
 });
 
+describe('run after an earlier run stopped before its report', () => {
+  it('says that the report was not written and that this run writes it from the stored cells, then writes index.html', async () => {
+    const experiment = writeTinyExperiment(dir, { jobs: 2000, seed: 3 }, 'tiny-report.json');
+    const runOut = path.join(dir, 'run-report');
+    const runArgs = ['run', experiment, '--out', runOut, '--threads', '1', '--no-progress'];
+    expect((await runCli(runArgs)).status).toBe(0);
+    // as a Ctrl-C while the report was written leaves it: the cells stored, no index.html
+    rmSync(path.join(runOut, 'index.html'));
+    const again = await runCli(runArgs);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain(
+      `note: an earlier run stopped before writing its report (no ${path.join(runOut, 'index.html')}); this run writes it, with the 4 stored cells`,
+    );
+    expect(existsSync(path.join(runOut, 'index.html'))).toBe(true);
+  });
+});
+
 describe('commands that store nothing say so when interrupted', () => {
   for (const [what, args, message] of [
     [

@@ -2,7 +2,12 @@
  * One rule for loads without a fixed point (src/cli/overload.ts, theory.md §2): `ode` and `model` both integrate the
  * transient at ρ ≥ 1 over a finite horizon, and both refuse, in the same words, what needs the fixed point.
  */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { overloadedTransientLevels } from '../../src/cli/overload.ts';
+import { parseModel } from '../../src/model/index.ts';
 import { runCli } from './runCli.ts';
 
 const json = async (args: string[]) => {
@@ -66,5 +71,59 @@ describe('a load ρ ≥ 1: the transient exists, the fixed point does not', () =
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/ρ = λ·E\[S\] = 1\.2 ≥ 1: there is no fixed point, and at such a load ode integrates only the SQ\(d\) ODE/);
     }
+  });
+});
+
+describe('README says what ρ ≥ 1 does', () => {
+  it('the bad-input sentence does not list ρ ≥ 1 as refused outright: it names the transients that run (ode, model --transient)', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const sentence = /Bad input \(.*?\) gives one line[^.]*\.(.*?)\./.exec(readme);
+    expect(sentence, 'the bad-input sentence of README.md').not.toBeNull();
+    // was "Bad input (λ ≤ 0, ρ ≥ 1, d < 1, …) gives one line", while ode and model --transient run at ρ = 1.2
+    expect(sentence![0]).not.toMatch(/Bad input \(λ ≤ 0, ρ ≥ 1,/);
+    expect(sentence![0]).toMatch(/ρ ≥ 1 wherever a fixed point or a steady state is needed/);
+    expect(readme).toMatch(/A load ρ ≥ 1 has no fixed point but does have a transient, so `ode` .*`model FILE --transient` run it/);
+  });
+});
+
+describe("ode at ρ ≥ 1 is held to the simulations' budget before it integrates (the truncation grows with the horizon)", () => {
+  // a real process with a time limit: without the guard these runs take hours, and a run in this process would block the test
+  const oneLine = (args: string[], pattern: RegExp) => {
+    const main = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(pattern);
+    expect(r.stdout).toBe('');
+  };
+  it('ode --lambda 1.2 --t-end 20000 is refused at once, naming K, the work against MAX_EVENTS and --t-end (ran for hours)', () =>
+    oneLine(
+      ['ode', '--lambda', '1.2', '--d', '2', '--t-end', '20000', '--dt', '1000'],
+      /K = 49784 levels .* about 3\.8e\+10 event-equivalents of work .* more than the 2e\+10 a simulation may take; lower --t-end/,
+    ));
+  it('ode --lambda 1.2 --t-end 5000 --dt 0.5 is refused for the 1.3e8 numbers it would keep (K + 1 per output time), naming --dt', () =>
+    oneLine(
+      ['ode', '--lambda', '1.2', '--d', '2', '--t-end', '5000', '--dt', '0.5'],
+      /K = 12908 levels .* 10001 output times, 1\.3e\+8 numbers, more than 2e\+7; use a coarser --dt/,
+    ));
+  it('overloadedTransientLevels: K and the work grow with the horizon (work ∝ t²); 5000 time units fit the budget, 20000 do not', () => {
+    const model = Object.freeze({ ...parseModel({ lambda: 0.5, d: 2 }), lambda: 1.2 }); // as transientModelFromFlags builds it
+    const at = (t: number, dt: number) =>
+      overloadedTransientLevels(
+        model,
+        Array.from({ length: t / dt + 1 }, (_, j) => j * dt),
+        undefined,
+      );
+    const a = at(5000, 100);
+    expect(a.K).toBe(12908); // 1 + poissonReach(1.2 · 2 · 5000)
+    expect(a.work).toBeGreaterThan(1e9); // minutes: shown with progress
+    expect(a.work).toBeLessThan(2e10);
+    expect(() => at(20000, 1000)).toThrow(/K = 49784 levels .* more than the 2e\+10/);
+    expect(() => at(5000, 0.5)).toThrow(/1\.3e\+8 numbers, more than 2e\+7; use a coarser --dt/);
+  });
+  it('a short overloaded transient shows no progress (below a few seconds of work)', async () => {
+    const r = await runCli(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '6', '--dt', '1']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });

@@ -82,6 +82,34 @@ describe('small CLI faults', () => {
     expect(normal.stdout).not.toMatch(/note:/);
   });
 
+  it('simulate --json flags a mean outside its interval (meansOutsideInterval), and the text note names only the bounds that matter', async () => {
+    // as above: E[T] below E[S] = 1 (seed 1), the other estimates inside their intervals (E[T/S] is infinite in theory here)
+    const args = '--lambda 0.001 --d 2 --n 10 --jobs 200 --seed 1 --threads 1 --no-progress';
+    const out = JSON.parse((await runCli(`simulate ${args} --json`)).stdout);
+    expect(out.meansOutsideInterval).toEqual([{ estimate: 'meanResponseTime', name: 'E[T]', bound: 'E[T] ≥ E[S]', onePoint: false }]);
+    const note = (await runCli(`simulate ${args}`)).stdout.split('\n').find((l) => l.includes('note:'));
+    expect(note).toMatch(/\(E\[T\] ≥ E\[S\]\) by chance/); // was "(E[T] ≥ E[S], E[Q] ≥ ρ, E[T/S] ≥ 1)" whatever fell outside
+    expect(note).not.toMatch(/E\[Q\] ≥ ρ|E\[T\/S\] ≥ 1/);
+    const normal = JSON.parse(
+      (await runCli('simulate --lambda 0.5 --d 2 --n 4 --jobs 500 --replications 2 --seed 1 --threads 1 --no-progress --json')).stdout,
+    );
+    expect(normal.meansOutsideInterval).toEqual([]);
+  });
+
+  it('model --transient keeps its columns apart: a name longer than the column (fractionAtThreshold) ran into the one before', async () => {
+    const r = await runCli('model models/threshold-probe.json --set K=12 --transient --t-end 1 --dt 1');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    const head = lines.findIndex((l) => /^\s+t\s/.test(l));
+    const names = lines[head].trim().split(/\s+/);
+    expect(names).toEqual(['t', 'meanQueueLength', 'meanResponseTime', 'fractionAtThreshold']);
+    // every row has one value per column, each right-aligned under its name
+    for (const row of lines.slice(head + 1, head + 3)) {
+      expect(row.trim().split(/\s+/)).toHaveLength(names.length);
+      expect(row.length).toBe(lines[head].length);
+    }
+  });
+
   it('simulate --warmup 0 is accepted: measurement from the empty start', async () => {
     const r = await runCli('simulate --lambda 0.5 --d 2 --n 4 --jobs 500 --replications 2 --warmup 0 --json --no-progress');
     expect(r.stderr).toBe('');

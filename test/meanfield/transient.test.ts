@@ -141,3 +141,14 @@ describe('warmupTime', () => {
     expect(() => warmupTime(sqd(0.9, 2), { safetyFactor: 0.5 })).toThrow(InvalidModelError);
   });
 });
+
+describe('solveTransient progress', () => {
+  it('onProgress sees the fraction of the horizon after every step, non-decreasing, ending at 1', () => {
+    const seen: number[] = [];
+    solveTransient(sqd(0.9, 2), { times: [0, 5, 10], onProgress: (f) => seen.push(f) });
+    expect(seen.length).toBeGreaterThan(3);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+    expect(seen[0]).toBeGreaterThan(0);
+    expect(seen[seen.length - 1]).toBeCloseTo(1, 12);
+  });
+});

@@ -19,7 +19,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard, type ShardSummary } from '../sharding.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption, parsePositiveInteger, parseReplications, reportFolder } from '../options.ts';
+import { examples, outOption, parseInFile, parsePositiveInteger, parseReplications, reportFolder } from '../options.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
 class ShardDone {
@@ -76,7 +76,7 @@ export function conjectureCommand(): Command {
         'Writes <out>/report.md, index.html, figures/ (verdict map, both sides vs λ: PNG, SVG, vega-lite, CSV, JSON),\n' +
         'results.json, metadata.json; finished simulations and solves are kept in <out>/cells/ (rerun to resume).',
     )
-    .argument('<file>', 'conjecture file (JSON), e.g. analysis/h3-jsq-beats-lpw.json')
+    .argument('<file>', 'conjecture file (JSON), e.g. analysis/h3-jsq-beats-lpw.json', parseInFile)
     .addOption(outOption('reports/conjecture-<name>'))
     .option('--n <n>', 'override evaluation.n (servers of the simulations)', parsePositiveInteger)
     .option('--jobs <k>', 'override evaluation.jobs (measured jobs per replication)', parsePositiveInteger)

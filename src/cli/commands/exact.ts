@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { solveExact } from '../../meanfield/exact/index.ts';
 import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
+import { createProgress } from '../progress.ts';
 
 interface Opts {
   lambda: number;
@@ -16,7 +17,11 @@ interface Opts {
   truncationBound: number;
   maxStates: number;
   json?: boolean;
+  progress: boolean;
 }
+
+/** Chains from this many states on show progress (below, a solve takes seconds at most). */
+const PROGRESS_STATES = 1e6;
 
 export function exactCommand(): Command {
   const cmd = new Command('exact')
@@ -29,6 +34,7 @@ export function exactCommand(): Command {
     .option('--truncation-bound <ε>', 'bound on the E[T] truncation error (model time units)', parsePositive, 1e-6)
     .option('--max-states <S>', 'refuse larger state spaces', parsePositiveInteger, 2e7)
     .addOption(jsonOption())
+    .option('--no-progress', 'no progress output on stderr (shown from 1e6 states on)')
     .addHelpText(
       'after',
       examples([
@@ -39,7 +45,22 @@ export function exactCommand(): Command {
   addModelOptions(cmd);
   cmd.action(
     modelAction((model, o: Opts) => {
-      const r = solveExact(model, { n: o.n, truncationBound: o.truncationBound, maxStates: o.maxStates });
+      // a chain of a million states or more takes tens of seconds to minutes (n = 8 at λ = 0.9: 1.8e7 states, ~7 min):
+      // progress with ETA on stderr, labelled with the level cap and the state count (known before each solve)
+      const progress = createProgress('exact', o.progress && !o.json);
+      let r: ReturnType<typeof solveExact>;
+      try {
+        r = solveExact(model, {
+          n: o.n,
+          truncationBound: o.truncationBound,
+          maxStates: o.maxStates,
+          onProgress: ({ K, states, fraction }) => {
+            if (states >= PROGRESS_STATES) progress.update(fraction, 1, `level cap K = ${K}, ${states.toExponential(2)} states`);
+          },
+        });
+      } finally {
+        progress.stop();
+      }
       if (o.json) {
         printJson(r);
         return;

@@ -12,7 +12,7 @@ import {
 import { InvalidModelError } from '../../errors.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { addModelOptions, examples, modelAction, parseNumber, parsePositive, type ModelFlags } from '../options.ts';
+import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger, type ModelFlags } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
@@ -43,7 +43,7 @@ export function fixedPointCommand(): Command {
     )
     .option('--tail-tolerance <ε>', 'truncation: K is the first level with s_K* < ε', parsePositive, 1e-15)
     .option('--refined', 'add the refined mean-field correction for n servers (needs --n)')
-    .option('--n <n>', 'number of servers for the refined correction', parseNumber)
+    .option('--n <n>', 'number of servers for the refined correction (integer ≥ 1)', parsePositiveInteger)
     .addOption(
       new Option('--order <k>', 'refined expansion order: 1 (ΣV/n) or 2 (adds ΣA/n², Gast–Bortolussi–Tribastone 2019)')
         .choices(['1', '2'])

@@ -22,6 +22,7 @@ import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import {
   examples,
+  parseInFile,
   parseIntegerList,
   parseNonNegative,
   parseNumber,
@@ -75,7 +76,7 @@ export function modelCommand(): Command {
         'Hessian, and prints the fixed point (Newton, residual checked), the observables there, with --refined the\n' +
         'Gast–Van Houdt 1/n correction (theory.md §6), and with --transient the ODE trajectory from the initial state.',
     )
-    .argument('<file>', 'model file (JSON), e.g. models/jsq-d.json')
+    .argument('<file>', 'model file (JSON), e.g. models/jsq-d.json', parseInFile)
     .option('--set <name=value>', 'override a parameter of the file (repeatable), e.g. --set lambda=0.95', collectSet, {})
     .option('--refined', 'add the refined mean-field 1/n correction (E[g(X_n)] ≈ g(π) + c/n)')
     .addOption(
@@ -325,12 +326,14 @@ export function modelCommand(): Command {
           const cols = names.length ? names : model.variables.slice(0, shown);
           const value = (nm: string, j: number) =>
             names.length ? transient!.observables[nm][j] : transient!.x[j][model.variables.indexOf(nm)];
+          // each column at least two characters wider than its name, so that long names (fractionAtThreshold) stay apart
+          const widths = cols.map((c) => Math.max(18, c.length + 2));
           lines.push(
             `Transient from the initial state (odex, tolerance ${o.tolerance}):`,
-            `  ${'t'.padStart(10)}${cols.map((c) => c.padStart(18)).join('')}`,
+            `  ${'t'.padStart(10)}${cols.map((c, k) => c.padStart(widths[k])).join('')}`,
           );
           transient.times.forEach((t, j) =>
-            lines.push(`  ${t.toFixed(3).padStart(10)}${cols.map((c) => fmt(value(c, j)).padStart(18)).join('')}`),
+            lines.push(`  ${t.toFixed(3).padStart(10)}${cols.map((c, k) => fmt(value(c, j)).padStart(widths[k])).join('')}`),
           );
         }
         process.stdout.write(`${lines.join('\n')}\n`);

@@ -15,9 +15,9 @@ import {
   type TransientResult,
 } from '../../meanfield/index.ts';
 import { load, type SupermarketModel } from '../../model/index.ts';
-import { poissonReach } from '../../meanfield/transient.ts';
+import { createProgress } from '../progress.ts';
 import { action } from '../errors.ts';
-import { checkTransientTop, noFixedPoint, transientModelFromFlags } from '../overload.ts';
+import { checkTransientTop, noFixedPoint, overloadedTransientLevels, transientModelFromFlags } from '../overload.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import {
   addModelOptions,
@@ -43,7 +43,11 @@ interface Opts extends ModelFlags {
   init?: string;
   untilSteady?: boolean;
   tol: number;
+  progress: boolean;
 }
+
+/** Work (event-equivalents, ODE_LEVEL_COST each level evaluation) from which a transient shows progress: ~5 s. */
+const PROGRESS_WORK = 2.5e7;
 
 export function odeCommand(): Command {
   const cmd = new Command('ode').description(
@@ -78,6 +82,7 @@ export function odeCommand(): Command {
     )
     .option('--until-steady', 'integrate until max_i |s_i(t) − s_i*| ≤ --tol (s* the closed-form fixed point) and report that time')
     .option('--tol <ε>', 'distance to the fixed point counted as steady, for --until-steady', parsePositive, 1e-6)
+    .option('--no-progress', 'no progress output on stderr (shown for long transients at ρ ≥ 1)')
     .addHelpText(
       'after',
       examples([
@@ -130,11 +135,22 @@ export function odeCommand(): Command {
           return;
         }
         if (overloaded) {
-          // no fixed point to size the truncation by: K past the levels a Poisson(ρ·d·t-end/E[S]) count of arrivals can climb
-          // (a server receives at most d·ρ arrivals per mean service time), as solveTransient's own bound
-          const horizon = times[times.length - 1] / model.service.mean;
-          const K = Math.max(1, (from?.length ?? 1) - 1) + poissonReach(load(model) * model.d * horizon);
-          const tr = solveTransient(model, { times, from, tolerance: o.tolerance, truncationLevel: K });
+          // no fixed point to size the truncation by: K from the horizon, held to the simulations' budget before anything is
+          // integrated (overload.ts), with progress when it takes more than a few seconds
+          const { K, work } = overloadedTransientLevels(model, times, from);
+          const progress = createProgress('ode', o.progress && !o.json && work > PROGRESS_WORK);
+          let tr: TransientResult;
+          try {
+            tr = solveTransient(model, {
+              times,
+              from,
+              tolerance: o.tolerance,
+              truncationLevel: K,
+              onProgress: (fraction) => progress.update(fraction, 1, `K = ${K} levels`),
+            });
+          } finally {
+            progress.stop();
+          }
           checkTransientTop(tr.times, (j) => ({ name: `s_${K}`, value: tr.tail[j][K] }), '');
           printTailTransient(model, tr, o);
           return;

@@ -3,6 +3,7 @@
  * once (atomically) under <out>/cells/, so an interrupted run resumes where it stopped; then writes the report.
  */
 import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { parseConjecture, type Conjecture } from '../../claims/index.ts';
@@ -27,7 +28,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
 import { assignShards, shardDir, type ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption, reportFolder } from '../options.ts';
+import { examples, outOption, parseInFile, reportFolder } from '../options.ts';
 import { startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 
@@ -104,7 +105,7 @@ export function runCommand(): Command {
         'per core. Each finished cell is stored at once in <out>/cells/; rerunning the same command resumes.\n' +
         'The report (<out>/index.html, report.md, figures with CSV/JSON) tabulates E[T] and slowdown per policy.',
     )
-    .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json')
+    .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json', parseInFile)
     .addOption(outOption('reports/<experiment name>'))
     .option(
       '--dry-run',
@@ -159,6 +160,13 @@ export function runCommand(): Command {
         let done = 0;
         const progress = createProgress(`run ${spec.name}`, o.progress);
         if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
+        const index = path.join(out, 'index.html');
+        // an earlier run stopped (Ctrl-C, a crash) after storing cells but before its report was written: say that this
+        // run writes it
+        if (!shard && resumed > 0 && !existsSync(index))
+          process.stderr.write(
+            `note: an earlier run stopped before writing its report (no ${index}); this run writes it, with the ${resumed} stored cells\n`,
+          );
         const byKey = new Map(cells.map((c) => [c.key, c]));
         // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
         const kept = () =>
@@ -188,46 +196,54 @@ export function runCommand(): Command {
             ),
           () => progress.stop(),
         );
-        // trace replays: one run each, in this thread (the trace and its learned predictions are loaded once)
-        const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
-        const skipped: { key: string; reason: string }[] = [];
-        for (const cell of traceTodo) {
-          progress.update(done, total, `${cell.service} ${cell.policy} λ = ${cell.lambda}`);
-          const r = traces.run(cell);
-          if ('skipReason' in r) {
-            skipped.push({ key: cell.key, reason: r.skipReason });
-            continue;
+        // from here to the report's last file a Ctrl-C keeps the cells but leaves the report unwritten or half-written (the
+        // figures render while index.html is written): the message says so and that a rerun writes it from the stored cells
+        const unfinished = () =>
+          `${store.saved} of ${cells.length} cells are saved in ${dir}, but ${shard ? "the shard's summary was not written" : `the report was not finished (${index} missing or incomplete)`}: ` +
+          `rerun the same command to write it from the stored cells${store.saved < cells.length ? ' (and compute the rest)' : ''}`;
+        const finish = async (): Promise<void> => {
+          // trace replays: one run each, in this thread (the trace and its learned predictions are loaded once)
+          const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
+          const skipped: { key: string; reason: string }[] = [];
+          for (const cell of traceTodo) {
+            progress.update(done, total, `${cell.service} ${cell.policy} λ = ${cell.lambda}`);
+            const r = traces.run(cell);
+            if ('skipReason' in r) {
+              skipped.push({ key: cell.key, reason: r.skipReason });
+              continue;
+            }
+            store.put(cell.key, cellSettings(cell), r);
+            outcomes.set(cell.key, r);
           }
-          store.put(cell.key, cellSettings(cell), r);
-          outcomes.set(cell.key, r);
-        }
-        const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) =>
-          traces.quality(c),
-        );
-        progress.stop();
-        if (shard) {
-          shard.finish();
-          if (skipped.length)
-            process.stderr.write(`${skipped.length} trace cells skipped: ${skipped.map((x) => `${x.key} (${x.reason})`).join('; ')}\n`);
-          printShardSummary(shard.summary(store.written, resumed), o.json);
-          return;
-        }
-        const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
-        const meta = {
-          ...runMeta(),
-          resumedCells: resumed,
-          skippedCells: skipped,
-          ...(predictorQuality.length ? { predictorQuality } : {}),
+          const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) =>
+            traces.quality(c),
+          );
+          progress.stop();
+          if (shard) {
+            shard.finish();
+            if (skipped.length)
+              process.stderr.write(`${skipped.length} trace cells skipped: ${skipped.map((x) => `${x.key} (${x.reason})`).join('; ')}\n`);
+            printShardSummary(shard.summary(store.written, resumed), o.json);
+            return;
+          }
+          const ordered = cells.filter((c) => outcomes.has(c.key)).map((c) => outcomes.get(c.key)!);
+          const meta = {
+            ...runMeta(),
+            resumedCells: resumed,
+            skippedCells: skipped,
+            ...(predictorQuality.length ? { predictorQuality } : {}),
+          };
+          const findings = judgeExperimentClaims(claims, ordered);
+          const files = await writeExperimentReport(out, spec, ordered, meta, findings);
+          if (o.json) {
+            printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
+            return;
+          }
+          process.stdout.write(
+            `Report written to ${path.join(out, 'index.html')}: ${cells.length} cells (${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n`,
+          );
         };
-        const findings = judgeExperimentClaims(claims, ordered);
-        const files = await writeExperimentReport(out, spec, ordered, meta, findings);
-        if (o.json) {
-          printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
-          return;
-        }
-        process.stdout.write(
-          `Report written to ${path.join(out, 'index.html')}: ${cells.length} cells (${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n`,
-        );
+        await withInterruptMessage(unfinished, finish, () => progress.stop());
       }),
     );
 }

@@ -5,7 +5,14 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { checkServers, slowdownFinite, type Finiteness } from '../../model/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
-import { checkEventBudget, simulate, simulationJson, type SimulateOptions, type SimulationResult } from '../../sim/index.ts';
+import {
+  checkEventBudget,
+  meansOutsideInterval,
+  simulate,
+  simulationJson,
+  type SimulateOptions,
+  type SimulationResult,
+} from '../../sim/index.ts';
 import type { Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
 import { defaultThreads, simulateOnPool } from '../pool.ts';
@@ -23,7 +30,7 @@ import {
   parseMaxLevel,
   parseNonNegative,
   parseSeed,
-  parseNumber,
+  parsePositiveInteger,
   parsePositive,
   parseThreads,
   parseReplications,
@@ -54,23 +61,22 @@ interface Opts extends ModelFlags {
 }
 
 const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
-/** An estimate, or ∞ with the reason when the mean is infinite in theory. */
 /**
- * A note for estimates whose mean lies outside their printed interval: the interval is the t interval intersected
- * with the parameter space (`feasible`: E[T] ≥ E[S], E[Q] ≥ ρ, E[T/S] ≥ 1), and the sample mean, an unbiased
- * estimate, can fall beyond that bound by chance. Without the note a reader takes it for a bug.
+ * A note for estimates whose mean lies outside their printed interval (`meansOutsideInterval`): the interval is the t
+ * interval intersected with the parameter space, and the sample mean, an unbiased estimate, can fall beyond that bound
+ * by chance. Names only the bounds of those estimates. Without the note a reader takes it for a bug.
  */
-function outsideNote(rows: [string, Estimate][]): string[] {
-  const out = rows.filter(([, e]) => Number.isFinite(e.mean) && (e.mean < e.ci95[0] || e.mean > e.ci95[1]));
+function outsideNote(result: SimulationResult): string[] {
+  const out = meansOutsideInterval(result);
   if (out.length === 0) return [];
-  const point = out.some(([, e]) => e.ci95[0] === e.ci95[1]);
   return [
-    `  note: ${out.map(([name]) => name).join(', ')}: the mean fell outside the possible values (E[T] ≥ E[S], E[Q] ≥ ρ, E[T/S] ≥ 1) by ` +
-      `chance; each interval is the t interval cut to those values, which hold the true value` +
-      (point ? '; a one-point interval means the whole t interval lay outside them: run more jobs' : ''),
+    `  note: ${out.map((x) => x.name).join(', ')}: the mean fell outside the possible values (${out.map((x) => x.bound).join(', ')}) by ` +
+      `chance; ${out.length > 1 ? 'each interval is' : 'the interval is'} the t interval cut to the possible values, which hold the true value` +
+      (out.some((x) => x.onePoint) ? '; a one-point interval means the whole t interval lay outside them: run more jobs' : ''),
   ];
 }
 
+/** An estimate, or ∞ with the reason when the mean is infinite in theory. */
 const showOr = (e: Estimate, f: Finiteness) =>
   f.finite ? show(e) : `∞  (${f.reason}; the run's average ${e.mean.toPrecision(4)} estimates nothing)`;
 
@@ -81,7 +87,7 @@ export function simulateCommand(): Command {
       'independent random stream derived from --seed; the same seed gives the same numbers.',
   );
   addModelOptions(cmd)
-    .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parseNumber)
+    .requiredOption('--n <n>', 'number of servers (integer ≥ d)', parsePositiveInteger)
     .option('--jobs <count>', 'measured arrivals per replication, after the warm-up (e.g. 1e6)', parseJobs, 1_000_000)
     .option('--replications <r>', 'independent replications (≥ 2, for the Student-t CI)', parseReplications, 5)
     .option('--seed <seed>', 'master seed (integer ≥ 0)', parseSeed, 1)
@@ -256,12 +262,7 @@ export function simulateCommand(): Command {
           ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
           `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
           ...result.warnings.map((w) => `  warning: ${w}`),
-          ...outsideNote([
-            ['E[T]', result.meanResponseTime],
-            ['E[Q]', result.meanQueueLength],
-            ['E[Q]/λ', result.littleResponseTime],
-            ['E[T/S]', result.meanSlowdown],
-          ]),
+          ...outsideNote(result),
         ];
         process.stdout.write(`${[...lines, ...records.text].join('\n')}\n`);
       }),

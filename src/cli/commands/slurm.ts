@@ -14,7 +14,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { action } from '../errors.ts';
-import { outOption, parsePositiveInteger, reportFolder } from '../options.ts';
+import { outOption, parseInFile, parsePositiveInteger, reportFolder } from '../options.ts';
 import { missingMessage, planMerge } from './merge.ts';
 
 interface Opts {
@@ -154,7 +154,7 @@ export function slurmCommand(): Command {
         'rerun this command with --submit and only the shards with missing cells are submitted again.\n' +
         "The scripts use this machine's node and this package by absolute path: run it on the cluster's login node.",
     )
-    .argument('<file>', 'experiment file (JSON), or a conjecture file with --command conjecture')
+    .argument('<file>', 'experiment file (JSON), or a conjecture file with --command conjecture', parseInFile)
     .requiredOption('--array <N>', 'number of array tasks (shards)', parsePositiveInteger)
     .option('--partition <p>', "Slurm partition (default: the cluster's default)")
     .option('--time <t>', 'time limit per task, e.g. 2:00:00', parseTime)

@@ -12,7 +12,7 @@ import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
 import { VERSION } from '../../version.ts';
-import { binomialTable, buildExactChain, vectorRank, type ExactChain } from './stateSpace.ts';
+import { binomialTable, buildExactChain, stateCount, vectorRank, type ExactChain } from './stateSpace.ts';
 
 export interface ExactOptions {
   /** Servers, integer ≥ 1; d ≤ n unless sampling with replacement. */
@@ -29,6 +29,12 @@ export interface ExactOptions {
   maxStates?: number;
   /** … or above this estimated memory in bytes (default 4 GiB). */
   maxBytes?: number;
+  /**
+   * Progress of each level cap's solve: called before its chain is built (fraction 0) and after every residual check,
+   * with the cap K, its states C(n + K, n) and the fraction of the way from the start's residual to the tolerance
+   * (log scale). A larger cap starts again at 0.
+   */
+  onProgress?: (progress: { K: number; states: number; fraction: number }) => void;
 }
 
 export interface ExactResult {
@@ -171,13 +177,23 @@ export function solveExact(model: SupermarketModel, options: ExactOptions): Exac
   let previous: { chain: ExactChain; pi: Float64Array } | undefined;
   let iterations = 0;
   for (;;) {
+    const states = stateCount(n, K);
+    options.onProgress?.({ K, states, fraction: 0 });
     const chain = buildExactChain(n, K, rho, g, limits);
+    let start: number | undefined;
     const solved = stationaryGaussSeidel(chain.generator, {
       initial: startVector(chain, rho, previous),
       tolerance,
       levels: chain.levels,
       omega: SOR_OMEGA,
       symmetric: false,
+      onCheck: options.onProgress
+        ? (residual) => {
+            start ??= residual;
+            const fraction = start > tolerance ? Math.log(start / residual) / Math.log(start / tolerance) : 1;
+            options.onProgress!({ K, states, fraction: Math.min(1, Math.max(0, fraction)) });
+          }
+        : undefined,
     });
     iterations += solved.iterations;
     const { pi } = solved;

@@ -94,3 +94,21 @@ describe('solveExact', () => {
     expect(seen.size).toBe(stateCount(n, K));
   });
 });
+
+describe('solveExact progress (exact --n 60 ran for minutes without a word)', () => {
+  it('onProgress names each level cap and its C(n + K, n) states before the chain is built, then climbs to 1 as the residual falls', () => {
+    const seen: { K: number; states: number; fraction: number }[] = [];
+    const r = solveExact(jsq(0.9, 2), { n: 3, onProgress: (p) => seen.push(p) });
+    const caps = r.truncation.history.map((h) => h.K);
+    // every cap solved is announced at fraction 0 with its state count, first, before any residual of it
+    for (const K of caps) {
+      const first = seen.find((p) => p.K === K)!;
+      expect(first).toEqual({ K, states: stateCount(3, K), fraction: 0 });
+    }
+    expect([...new Set(seen.map((p) => p.K))]).toEqual(caps);
+    for (const p of seen) expect(p.fraction).toBeGreaterThanOrEqual(0);
+    for (const p of seen) expect(p.fraction).toBeLessThanOrEqual(1);
+    const last = seen.filter((p) => p.K === r.truncation.K);
+    expect(last[last.length - 1].fraction).toBe(1);
+  });
+});
