@@ -5,13 +5,14 @@
  * results.json agree number for number (timing fields aside).
  * `--full`: the real default preset, exactly what `npm start` runs (about 2 + 1.3 minutes on a quiet 2-core machine).
  * Otherwise a reduced preset: every λ, d, n and trajectory of `npm start`, smaller budgets (`--jobs`, `--replications`).
- * Run: `npm run bench:threads [-- --full] [-- --jobs 40000 --replications 4 --threads 2]` (builds first).
+ * Run: `npm run bench:threads [-- --full] [-- --rounds 3] [-- --jobs 40000 --replications 4 --threads 2]` (builds
+ * first). With `--rounds R` the two runs alternate R times and the ratio is the median of the same-round ratios.
  * On a shared machine the wall times include waiting for a core: read the ratio with the load average it prints.
  * Each run records its timeline (`SUPERMARKET_TIMELINE`, src/cli/timeline.ts); a summary follows its times: phases,
  * pool batches (span, busy share, task CPU), workers started and their start-up CPU.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,12 +27,14 @@ function arg(name: string, fallback: number): number {
 const jobs = arg('jobs', 40_000);
 const replications = arg('replications', 4);
 const threads = arg('threads', 2);
+const rounds = Math.max(1, Math.floor(arg('rounds', 1)));
 const full = process.argv.includes('--full');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-bench-threads-'));
 
 function run(k: number): { seconds: number; cpuSeconds: number; dir: string; timeline: string } {
   const dir = path.join(tmp, `threads-${k}`);
   const timeline = path.join(tmp, `timeline-${k}.jsonl`);
+  rmSync(timeline, { force: true }); // the timeline appends: one file per run
   // the default preset is `compare` with no setting given (--out, --threads, --fresh, --no-progress change no number)
   const preset = full ? [] : ['--jobs', String(jobs), '--replications', String(replications), '--trajectory-replications', '2'];
   const cpu0 = childrenCpuSeconds();
@@ -120,18 +123,32 @@ function timelineSummary(file: string): string[] {
 }
 
 const load0 = os.loadavg()[0];
-const one = run(1);
-const many = run(threads);
-const same = numbers(one.dir) === numbers(many.dir);
 console.log(
   (full
     ? 'compare, full default preset (what `npm start` runs); '
     : `compare, reduced default preset (λ 0.7,0.9,0.95; d 2,3; n 10…10000; jobs ${jobs}, replications ${replications}); `) +
-    `${os.availableParallelism()} cores, load average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`,
+    `${os.availableParallelism()} cores, load average ${load0.toFixed(2)}, ${rounds} round(s)`,
 );
-console.log(`  --threads 1: ${one.seconds.toFixed(1)} s wall, ${one.cpuSeconds.toFixed(1)} s CPU`);
-for (const line of timelineSummary(one.timeline)) console.log(line);
-console.log(`  --threads ${threads}: ${many.seconds.toFixed(1)} s wall, ${many.cpuSeconds.toFixed(1)} s CPU`);
-for (const line of timelineSummary(many.timeline)) console.log(line);
-console.log(`  ratio ${(many.seconds / one.seconds).toFixed(3)} (target ≤ 0.6 on 2 cores); same report numbers: ${same ? 'yes' : 'NO'}`);
+// Rounds alternate the two runs, and the ratio reported is the median of the same-round ratios, so a drift in the
+// machine's speed (a shared or virtual machine varies by several per cent from minute to minute) hits both sides alike.
+const ratios: number[] = [];
+let same = true;
+for (let round = 1; round <= rounds; round++) {
+  const one = run(1);
+  const many = run(threads);
+  const agree = numbers(one.dir) === numbers(many.dir);
+  same &&= agree;
+  ratios.push(many.seconds / one.seconds);
+  console.log(`round ${round}:`);
+  console.log(`  --threads 1: ${one.seconds.toFixed(1)} s wall, ${one.cpuSeconds.toFixed(1)} s CPU`);
+  for (const line of timelineSummary(one.timeline)) console.log(line);
+  console.log(`  --threads ${threads}: ${many.seconds.toFixed(1)} s wall, ${many.cpuSeconds.toFixed(1)} s CPU`);
+  for (const line of timelineSummary(many.timeline)) console.log(line);
+  console.log(`  ratio ${ratios[ratios.length - 1].toFixed(3)}; same report numbers: ${agree ? 'yes' : 'NO'}`);
+}
+const sorted = ratios.slice().sort((a, b) => a - b);
+console.log(
+  `ratio ${sorted[sorted.length >> 1].toFixed(3)} (median of ${rounds}: ${ratios.map((r) => r.toFixed(3)).join(', ')}; ` +
+    `target ≤ 0.6 on 2 cores); load average now ${os.loadavg()[0].toFixed(2)}; same report numbers: ${same ? 'yes' : 'NO'}`,
+);
 if (!same) process.exitCode = 1;
