@@ -167,7 +167,13 @@ export function convergenceTooltip(
   ];
 }
 
-/** The layer of the exact points: filled black diamonds (vega-lite, same x and y as the convergence figure). */
+/** The legend label of the exact points in the convergence figure. */
+export const EXACT_LEGEND = 'exact E[T]_n (n-server chain)';
+
+/**
+ * The layer of the exact points: filled black diamonds (vega-lite, same x and y as the convergence figure), with a
+ * legend entry of their own (a constant fill, `EXACT_LEGEND`, drawn as a black diamond).
+ */
 export function exactPointLayer(x: unknown, yTitle: string): Record<string, unknown> {
   return {
     transform: [{ filter: "datum.series === 'exact'" }],
@@ -175,6 +181,12 @@ export function exactPointLayer(x: unknown, yTitle: string): Record<string, unkn
     encoding: {
       x,
       y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
+      fill: {
+        datum: EXACT_LEGEND,
+        type: 'nominal',
+        scale: { domain: [EXACT_LEGEND], range: ['black'] },
+        legend: { title: null, symbolType: 'diamond', labelLimit: 300 },
+      },
       tooltip: convergenceTooltip({ title: 'exact E[T]_n − E[T]_∞', format: '.5f' }, { title: 'truncation bound', format: '.1e' }),
     },
   };
