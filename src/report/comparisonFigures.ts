@@ -153,6 +153,8 @@ export function convergenceFigure(result: ComparisonResult): Figure {
       labelExpr: "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')",
     },
   };
+  const lineSeries = Object.keys(LINE_DASH).filter((s) => rows.some((r) => r.series === s));
+  const hasExact = rows.some((r) => r.series === 'exact');
   const yTitle = '|E[T]_n − E[T]_∞| (time units)';
   const facets = facetOrder(rows, 'facet', ['d']);
   const width = 300;
@@ -185,14 +187,10 @@ export function convergenceFigure(result: ComparisonResult): Figure {
               field: 'series',
               type: 'nominal',
               title: 'prediction',
-              scale: {
-                domain: LINE_SERIES,
-                range: [
-                  [4, 3],
-                  [1, 2],
-                  [4, 3],
-                ],
-              },
+              // a longer legend stroke, so that the dash-dot of the fit is told from the dashes
+              legend: { symbolSize: 600, labelLimit: 300 },
+              // only the series drawn: a model without V has no refined lines to list
+              scale: { domain: lineSeries, range: lineSeries.map((s) => LINE_DASH[s]) },
             },
             tooltip: [{ field: 'series' }, { field: 'label' }, { field: 'n', format: '.0f' }, { field: 'signedError', format: '.4f' }],
           },
@@ -216,13 +214,14 @@ export function convergenceFigure(result: ComparisonResult): Figure {
             ]),
           },
         }),
-        ...(rows.some((r) => r.series === 'exact') ? [exactPointLayer(x, yTitle)] : []),
+        ...(hasExact ? [exactPointLayer(x, yTitle)] : []),
       ],
     },
     title: titleBlock(
-      refined
+      (refined
         ? 'Convergence of E[T]: simulation − mean field (points ± 95% CI) vs refined prediction ΣV/(λn) (dashed)'
-        : 'Convergence of E[T]: |simulation − mean field| ± 95% CI (points), fitted |ĉ₁|/n (dashed)',
+        : 'Convergence of E[T]: |simulation − mean field| ± 95% CI (points), fitted |ĉ₁|/n (dash-dotted)') +
+        (hasExact ? ', exact n-server chain (black diamonds)' : ''),
       facets.length * (width + 60),
       refined ? slopes : [...slopes, `reference: ${solver}`],
     ),
@@ -236,7 +235,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
         'difference is not resolved (|err| ≤ 3 × CI half-width) and is left out of the slope fit.' +
         refinementCaption(result)
       : `Absolute difference between the simulated mean response time and the mean-field reference (${solver}), against n, log–log. ` +
-        "Bars: the 95% CI of the simulation combined with the reference's own CI (cavity results). Dashed: |ĉ₁|/n with ĉ₁ from the weighted fit " +
+        "Bars: the 95% CI of the simulation combined with the reference's own CI (cavity results). Dash-dotted: |ĉ₁|/n with ĉ₁ from the weighted fit " +
         'x̂_n = a + c₁/n (+ c₂/n²) over the sweep (no refined term V exists for this model). Crosses mark n where the difference is not ' +
         'resolved (|err| ≤ 3 × half-width) and is left out of the slope fit.' +
         refinementCaption(result),
@@ -245,8 +244,15 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   };
 }
 
-/** The dashed predictions of the convergence figure, in legend order (first order dashed, second order dotted). */
-const LINE_SERIES = ['refined ΣV/(λn)', 'refined 2nd order', 'fitted |ĉ₁|/n'];
+/**
+ * The predictions of the convergence figure and their dashes, in legend order: the refined first order dashed, its
+ * second order dotted, the fitted |ĉ₁|/n dash-dotted (a fit, not a prediction from V: it must not look like one).
+ */
+const LINE_DASH: Record<string, number[]> = {
+  'refined ΣV/(λn)': [4, 3],
+  'refined 2nd order': [1, 2],
+  'fitted |ĉ₁|/n': [8, 3, 2, 3],
+};
 
 /** LWL(d) workload ccdf P(U > w) (log y): mean field (line) and time-average simulation ± 95% CI for a few n. */
 export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
