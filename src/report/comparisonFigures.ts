@@ -15,6 +15,9 @@ import {
   panelledSpec,
   spread,
   logAxis,
+  logFloor,
+  OPEN_END,
+  paddedLogDomain,
   ticksAt,
   titleBlock,
   type Figure,
@@ -143,7 +146,8 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   const x = {
     field: 'n',
     type: 'quantitative',
-    scale: { type: 'log' },
+    // padded: the points at the smallest and largest n would sit on the plot's border, half cut off
+    scale: { type: 'log', domain: paddedLogDomain(allNs), nice: false },
     title: 'servers n',
     axis: {
       values: ticksAt(allNs),
@@ -156,6 +160,13 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   const lineSeries = Object.keys(LINE_DASH).filter((s) => rows.some((r) => r.series === s));
   const hasExact = rows.some((r) => r.series === 'exact');
   const yTitle = '|E[T]_n − E[T]_∞| (time units)';
+  // a CI reaching 0 has no lower end on a log axis: its bar is cut at the axis bottom and marked there
+  const floor = logFloor(rows.flatMap((r) => [r.error, r.lo]).filter((v): v is number => typeof v === 'number'));
+  const cut = rows.some((r) => r.series === 'simulation' && typeof r.lo === 'number' && r.lo < floor);
+  const cutNote = `${OPEN_END} at the axis bottom: 95% CI reaches 0 (bar cut there)`;
+  const cutCaption =
+    ` A bar ending in an open triangle ${OPEN_END} at the bottom of the axis is a 95% interval reaching 0 or below ` +
+    '(|err| ≤ half-width), which a log axis cannot draw: the bar is cut at the axis, its lower end is 0.';
   const facets = facetOrder(rows, 'facet', ['d']);
   const width = 300;
   const colour = { color: { field: 'label', type: 'nominal', title: 'arrival rate', legend: { labelLimit: 300 } } };
@@ -200,6 +211,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
           x,
           shared: colour,
           valueField: 'error',
+          axisFloor: floor,
           mark: { type: 'point', size: 40 },
           yTitle,
           encoding: {
@@ -223,7 +235,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
         : 'Convergence of E[T]: |simulation − mean field| ± 95% CI (points), fitted |ĉ₁|/n (dash-dotted)') +
         (hasExact ? ', exact n-server chain (black diamonds)' : ''),
       facets.length * (width + 60),
-      refined ? slopes : [...slopes, `reference: ${solver}`],
+      [...slopes, ...(refined ? [] : [`reference: ${solver}`]), ...(cut ? [cutNote] : [])],
     ),
   } as unknown as TopLevelSpec;
   return {
@@ -233,11 +245,13 @@ export function convergenceFigure(result: ComparisonResult): Figure {
       ? 'Absolute difference between the simulated mean response time and its mean-field limit, against n, log–log. ' +
         'Dashed lines: the refined mean-field prediction ΣV/(λn), slope −1. Points: simulation with 95% CI; crosses mark n where the ' +
         'difference is not resolved (|err| ≤ 3 × CI half-width) and is left out of the slope fit.' +
+        cutCaption +
         refinementCaption(result)
       : `Absolute difference between the simulated mean response time and the mean-field reference (${solver}), against n, log–log. ` +
         "Bars: the 95% CI of the simulation combined with the reference's own CI (cavity results). Dash-dotted: |ĉ₁|/n with ĉ₁ from the weighted fit " +
         'x̂_n = a + c₁/n (+ c₂/n²) over the sweep (no refined term V exists for this model). Crosses mark n where the difference is not ' +
         'resolved (|err| ≤ 3 × half-width) and is left out of the slope fit.' +
+        cutCaption +
         refinementCaption(result),
     rows,
     spec,

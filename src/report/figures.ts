@@ -47,6 +47,9 @@ const ZOOM = { name: 'zoom', select: 'interval', bind: 'scales' };
  * @param o.mark the estimate's mark (points, or a line with points); @param o.encoding its own encodings (tooltip,
  * shape); @param o.valueField the estimate's field (default 'value'); @param o.yTitle the y axis title;
  * @param o.loFloor vega expression of the lowest drawn bar end (default a tenth of the estimate).
+ * @param o.axisFloor the bottom of the y axis (a number, e.g. `logFloor` of the plotted values), instead of loFloor:
+ * a bar whose interval reaches below it (lo ≤ 0 included) is drawn down to the axis and ends there in an open
+ * triangle ▽ (`OPEN_END`), so a cut bar is never taken for a measured lower end.
  */
 export function ciLayers(o: {
   filter?: string;
@@ -57,22 +60,42 @@ export function ciLayers(o: {
   valueField?: string;
   yTitle: string;
   loFloor?: string;
+  axisFloor?: number;
 }): Spec[] {
   const v = o.valueField ?? 'value';
-  const y = { field: v, type: 'quantitative', scale: { type: 'log' }, title: o.yTitle };
-  const floor = o.loFloor ?? `datum['${v}'] / 10`;
+  const scale = { type: 'log', ...(o.axisFloor !== undefined ? { domainMin: o.axisFloor } : {}) };
+  const y = { field: v, type: 'quantitative', scale, title: o.yTitle };
+  const floor = o.axisFloor !== undefined ? `${o.axisFloor}` : (o.loFloor ?? `datum['${v}'] / 10`);
+  const bars = [...(o.filter ? [{ filter: o.filter }] : []), { filter: 'isValid(datum.lo) && isValid(datum.hi)' }];
   return [
     {
-      transform: [
-        ...(o.filter ? [{ filter: o.filter }] : []),
-        { filter: 'isValid(datum.lo) && isValid(datum.hi)' },
-        { calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' },
-      ],
+      transform: [...bars, { calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' }],
       mark: { type: 'errorbar', ticks: true },
       encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, y2: { field: 'hi' }, ...o.shared },
     },
+    ...(o.axisFloor !== undefined
+      ? [
+          {
+            transform: [...bars, { filter: `datum.lo < ${o.axisFloor}` }, { calculate: `${o.axisFloor}`, as: 'loDrawn' }],
+            mark: { type: 'point', shape: 'triangle-down', filled: false, size: 45, strokeWidth: 1.2 },
+            encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, ...o.shared },
+          },
+        ]
+      : []),
     { ...filtered(o.filter, o.mark, { x: o.x, y, ...o.shared, ...o.encoding }), params: [ZOOM] },
   ];
+}
+
+/** The sign at the lower end of a bar cut by the axis (`ciLayers` with axisFloor), as captions name it. */
+export const OPEN_END = '▽';
+
+/**
+ * The bottom of a log axis for `values`: the power of ten at or below the smallest positive one (1 when there is none),
+ * so every value is drawn and a bar cut at it (`ciLayers` axisFloor) ends on a labelled tick.
+ */
+export function logFloor(values: readonly number[]): number {
+  const positive = values.filter((x) => Number.isFinite(x) && x > 0);
+  return positive.length === 0 ? 1 : 10 ** Math.floor(Math.log10(Math.min(...positive)));
 }
 
 /**
@@ -102,6 +125,19 @@ export function logAxis(floor: number): Spec {
   const values: number[] = [];
   for (let k = 0; Number(`1e-${k}`) >= floor / 10; k++) values.push(Number(`1e-${k}`));
   return { values, labelExpr: "datum.value >= 1e-3 ? format(datum.value, '~g') : format(datum.value, '.0e')" };
+}
+
+/**
+ * A log scale's domain over the positive `values`, widened on each side by `fraction` of its span in decades (by a
+ * factor of at least 1.15), so that marks at the smallest and largest value sit inside the plot, not half cut by its
+ * border. Use with `nice: false`.
+ */
+export function paddedLogDomain(values: readonly number[], fraction = 0.05): [number, number] {
+  const positive = values.filter((x) => Number.isFinite(x) && x > 0);
+  const lo = Math.min(...positive);
+  const hi = Math.max(...positive);
+  const factor = Math.max(1.15, (hi / lo) ** fraction);
+  return [lo / factor, hi * factor];
 }
 
 /** Axis tick values at the numbers present in `values` (sorted, distinct), so no label at the ends is dropped. */

@@ -62,4 +62,48 @@ describe('convergenceFigure', () => {
     const fit = lineLayer(convergenceFigure(fitted)).encoding.strokeDash.scale as { range: number[][] };
     for (const dash of r.range) expect(fit.range[0]).not.toEqual(dash);
   });
+
+  it('cuts a CI reaching 0 at the axis bottom, marks it with an open triangle there and says so in the caption', () => {
+    // one cell with a half-width ten times its error: its interval reaches below 0
+    const cells = refined.cells.map((c, k) =>
+      k === refined.cells.length - 1
+        ? {
+            ...c,
+            simulation: {
+              ...c.simulation,
+              meanResponseTime: { ...c.simulation.meanResponseTime, halfWidth: 10 * Math.abs(c.errors.meanResponseTime) },
+            },
+          }
+        : c,
+    );
+    const f = convergenceFigure({ ...refined, cells });
+    const cutRows = f.rows.filter((r) => r.series === 'simulation' && (r.lo as number) <= 0);
+    expect(cutRows.length).toBeGreaterThan(0);
+    const bar = layers(f).find((l) => l.mark.type === 'errorbar')!;
+    const floor = bar.encoding.y.scale.domainMin as number;
+    // the axis bottom is a power of ten at or below every positive value drawn
+    expect(Math.log10(floor)).toBeCloseTo(Math.round(Math.log10(floor)), 12);
+    for (const r of f.rows) for (const v of [r.error, r.lo]) if (typeof v === 'number' && v > 0) expect(v).toBeGreaterThanOrEqual(floor);
+    // the bar is drawn down to the axis, not to an arbitrary |err|/10, and an open triangle marks the cut end
+    expect(bar.transform).toContainEqual({ calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' });
+    const mark = layers(f).find((l) => l.mark.shape === 'triangle-down')!;
+    expect(mark.mark).toMatchObject({ type: 'point', filled: false });
+    expect(mark.transform).toContainEqual({ filter: `datum.lo < ${floor}` });
+    expect(f.caption).toMatch(/open triangle ▽ at the bottom of the axis is a 95% interval reaching 0/);
+    expect((f.spec as unknown as { title: { subtitle: string[] } }).title.subtitle.join(' ')).toContain('95% CI reaches 0');
+  });
+
+  it('pads the log n axis so that the points at the smallest and largest n sit inside the plot', () => {
+    const scale = (f: ReturnType<typeof convergenceFigure>) =>
+      (layers(f)[0].encoding.x as { scale: { type: string; domain: [number, number]; nice: boolean } }).scale;
+    for (const [result, lo, hi] of [
+      [refined, 2, 50],
+      [fitted, 20, 100],
+    ] as const) {
+      const s = scale(convergenceFigure(result));
+      expect(s).toMatchObject({ type: 'log', nice: false });
+      expect(s.domain[0]).toBeLessThan(lo / 1.1);
+      expect(s.domain[1]).toBeGreaterThan(hi * 1.1);
+    }
+  });
 });
