@@ -22,6 +22,9 @@ function panelOf(o: CellOutcome): string {
   return `${o.cell.service}, d = ${o.cell.d}, n = ${o.cell.n}`;
 }
 
+/** The unit of each plotted measure, as the other figures write it: time in mean service times, slowdown a ratio. */
+const MEASURE_UNIT = { meanResponseTime: 'mean service times', meanSlowdown: 'ratio T/S, no unit' } as const;
+
 /** E[T] (or slowdown) against λ, one line per policy, facets by prediction (columns) and service/d/n (rows). */
 export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): Figure | null {
   const rows: Row[] = [];
@@ -71,7 +74,8 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
         x: enc.x,
         shared: { color: enc.color },
         mark: { type: 'line', point: true },
-        yTitle: `${title} (log)`,
+        // the measure on one line, its unit under it (a 200 px axis has no room for both on one)
+        yTitle: [title, `(${MEASURE_UNIT[measure]}, log)`],
         encoding: {
           tooltip: [
             { field: 'panel' },

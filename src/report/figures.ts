@@ -58,7 +58,8 @@ export function ciLayers(o: {
   mark: Spec;
   encoding?: Spec;
   valueField?: string;
-  yTitle: string;
+  /** One line, or several (an array). */
+  yTitle: string | readonly string[];
   loFloor?: string;
   axisFloor?: number;
 }): Spec[] {

@@ -121,7 +121,18 @@ describe('figure builders', () => {
     expect(facet.row.sort).toEqual(['exp, d = 2, n = 20', 'exp, d = 2, n = 100']);
     expect(fig.rows.map((r) => r.lo)).toEqual([-1, 1.5]); // the CSV holds the interval as estimated; the drawing clamps
     const { svg } = await renderVegaLite(fig.spec);
-    expect(svg).toContain('mean response time E[T] (log)');
+    expect(svg).toContain('mean response time E[T]');
+    // the y axis says its unit, as the comparison figures do
+    expect((fig.spec as unknown as { spec: { layer: { encoding: { y: { title: unknown } } }[] } }).spec.layer[1].encoding.y.title).toEqual([
+      'mean response time E[T]',
+      '(mean service times, log)',
+    ]);
+    expect(svg).toContain('(mean service times, log)');
+    const slowdown = measureFigure(
+      [{ ...outcome(20, 1.5), result: { meanSlowdown: outcome(20, 1.5).result.meanResponseTime } } as CellOutcome],
+      'meanSlowdown',
+    )!;
+    expect(JSON.stringify(slowdown.spec)).toContain('(ratio T/S, no unit, log)');
   });
 });
 
