@@ -27,10 +27,47 @@ export function dependencyVersions(): Record<string, string> {
   return out;
 }
 
+/** A report joined by `supermarket merge` from the shards of a run (`--shard i/N`). */
+export interface MergedFrom {
+  /** N: the run was split into shards 1/N … N/N, each `command` with `--shard i/N`. */
+  shards: number;
+  /** The merge command that joined them and wrote the report. */
+  merge: string;
+}
+
+/** One shell word: as it is when it needs no quoting, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** A command line of `supermarket` with `args`, quoted for a POSIX shell so that it can be pasted back. */
+export function commandLine(args: readonly string[]): string {
+  return ['supermarket', ...args].map(shellWord).join(' ');
+}
+
+/** Set by `asMergedRun` while merge reruns the shards' command: the run the report is then said to come from. */
+let mergedRun: { command: string; mergedFrom: MergedFrom } | undefined;
+
+/**
+ * Runs `f` (merge rerunning the command of the shards over the whole grid) so that the report it writes gives, as its
+ * command, the sharded run's `command` (not `supermarket merge DIR`, from which the report could not be reproduced)
+ * and says it was merged from the shards (`mergedFrom`).
+ */
+export async function asMergedRun<T>(command: string, mergedFrom: MergedFrom, f: () => Promise<T>): Promise<T> {
+  mergedRun = { command, mergedFrom };
+  try {
+    return await f();
+  } finally {
+    mergedRun = undefined;
+  }
+}
+
 /** What every report's metadata.json records of the run that wrote it. */
 export interface RunMeta {
-  /** The command line, e.g. `supermarket run experiments/smoke.json`. */
+  /** The command line, e.g. `supermarket run experiments/smoke.json` (of a merged report: the sharded run's, less `--shard`). */
   command: string;
+  /** Present when the report was merged from shards. */
+  mergedFrom?: MergedFrom;
   /** Start, ISO 8601. */
   startedAt: string;
   /** Wall time from the start to the `RunMeta` call, in seconds. */
@@ -42,8 +79,10 @@ export interface RunMeta {
 /** Starts the clock of a command's run; the returned function gives the run's `RunMeta` when the report is written. */
 export function startRun(): () => RunMeta {
   const started = Date.now();
+  const merged = mergedRun;
   return () => ({
-    command: ['supermarket', ...process.argv.slice(2)].join(' '),
+    command: merged?.command ?? commandLine(process.argv.slice(2)),
+    ...(merged ? { mergedFrom: merged.mergedFrom } : {}),
     startedAt: new Date(started).toISOString(),
     wallSeconds: (Date.now() - started) / 1000,
     versions: dependencyVersions(),

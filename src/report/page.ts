@@ -21,6 +21,8 @@ export interface RunMetadata {
   readonly wallSeconds: number;
   readonly versions: Record<string, string>;
   readonly machine: { readonly cpu: string; readonly cores: number; readonly platform?: string };
+  /** Set when the report was merged from N shards of `command` (`--shard i/N`) by `merge`. */
+  readonly mergedFrom?: { readonly shards: number; readonly merge: string };
 }
 
 /** Markdown number formats of the reports: fixed with k digits, or scientific; 'n/a' when not finite. */
@@ -39,12 +41,17 @@ export function markdownTable<T>(items: readonly T[], columns: readonly (readonl
 /** The closing "Reproduce" section: the command, versions and machine. */
 export function reproduceSection(meta: RunMetadata): string {
   const platform = meta.machine.platform ? `, ${meta.machine.platform}` : '';
+  const m = meta.mergedFrom;
+  const merged = m
+    ? `\nMerged from ${m.shards} shards: each ran this command with \`--shard i/${m.shards}\` (i = 1 … ${m.shards}), ` +
+      `then \`${m.merge}\` joined them; one run of the command without \`--shard\` gives the same report.\n`
+    : '';
   return `## Reproduce
 
 \`\`\`
 ${meta.command}
 \`\`\`
-
+${merged}
 Versions: ${Object.entries(meta.versions)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ')}. Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores${platform}.

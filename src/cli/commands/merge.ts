@@ -16,6 +16,7 @@ import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { examples, outOption, parseThreads, reportFolder } from '../options.ts';
 import { addSummaryOptions } from '../sharding.ts';
+import { asMergedRun, commandLine } from '../versions.ts';
 
 interface Opts {
   out?: string;
@@ -165,8 +166,11 @@ export function mergeCommand(): Command {
         // commander's own refusals (an option the shards' command no longer accepts) become one line, like merge's others
         let refusal = '';
         command.exitOverride().configureOutput({ outputError: (str) => (refusal = str.trim().replace(/^error: /, '')) });
+        // the report names the sharded run's command (with its --out), which reproduces it, and says it was merged
+        const original = commandLine([plan.command, ...plan.argv, '--out', plan.report]);
+        const mergedFrom = { shards: plan.count, merge: commandLine(['merge', ...dirs, ...(o.out ? ['--out', o.out] : [])]) };
         try {
-          await command.parseAsync(argv, { from: 'user' });
+          await asMergedRun(original, mergedFrom, () => command.parseAsync(argv, { from: 'user' }));
         } catch (e) {
           if (!(e instanceof CommanderError)) throw e;
           throw new SupermarketError(
