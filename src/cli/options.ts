@@ -391,6 +391,7 @@ export interface ModelFlags {
  */
 export function readSizesFile(file: string): number[] {
   let text: string;
+  inFile(`service empirical:${file}`, file);
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
@@ -421,6 +422,20 @@ export function parseInFile(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
   if (existsSync(value) && statSync(value).isDirectory()) throw new InvalidArgumentError(`${value} is a folder, not a file`);
   return value;
+}
+
+/**
+ * `parseInFile` for a file named inside an option's value (`--service empirical:FILE`, `--init FILE`), read after
+ * parsing: the same refusal of a folder, prefixed with the option. @throws {InvalidArgumentError} "<what>: <file> is a
+ * folder, not a file" (exit 1, as commander's own refusal of a folder operand).
+ */
+export function inFile(what: string, file: string): string {
+  try {
+    return parseInFile(file);
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw new InvalidArgumentError(`${what}: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

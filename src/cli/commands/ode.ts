@@ -20,6 +20,7 @@ import { action } from '../errors.ts';
 import { TRANSIENT_PROGRESS_WORK, checkTransientTop, noFixedPoint, sqdTransientLevels, transientModelFromFlags } from '../overload.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import {
+  inFile,
   addModelOptions,
   examples,
   parseNumberList,
@@ -216,6 +217,7 @@ function sqdFixedPointTail(model: SupermarketModel): number[] {
 /** Tail fractions read from --init FILE: a JSON array, ode --csv output (its last row's s_i columns) or plain numbers. */
 function readTailFile(file: string): number[] {
   let text: string;
+  inFile(`--init ${file}`, file);
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
