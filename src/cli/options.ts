@@ -240,6 +240,14 @@ export function parsePositive(value: string): number {
   return parseWhere(value, (x) => x > 0, 'a number > 0');
 }
 
+/**
+ * `--precision rel`: a relative half-width in (0, 1). At rel ≥ 1 the target is a CI as wide as the mean itself (2 is
+ * ± 200 %), met by the first replications whatever they show: a typo for a per cent (2 meant 2 %), not a precision.
+ */
+export function parseRelativePrecision(value: string): number {
+  return parseWhere(value, (x) => x > 0 && x < 1, 'a relative half-width in (0, 1), e.g. 0.01 for ± 1 %');
+}
+
 /** Comma-separated list of numbers, e.g. "0.7,0.9,0.95". */
 export function parseNumberList(value: string): number[] {
   const parts = value.split(',').map((s) => s.trim());

@@ -116,6 +116,14 @@ describe('more bad inputs of the fresh-user pass', () => {
     ['model of a folder', ['model', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
     ['run of a folder', ['run', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
     ['conjecture of a folder', ['conjecture', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
+    // was accepted: a ± 200 % target, met by the first replications
+    [
+      '--precision 2',
+      [...SIM, '--precision', '2'],
+      1,
+      /--precision <rel>' argument '2' is invalid\. expected a relative half-width in \(0, 1\)/,
+    ],
+    ['--precision 1', [...SIM, '--precision', '1'], 1, /expected a relative half-width in \(0, 1\)/],
     // were "cannot read the file (EISDIR)", exit 2
     [
       'a folder as --service empirical:FILE',
