@@ -240,6 +240,14 @@ export function parsePositive(value: string): number {
   return parseWhere(value, (x) => x > 0, 'a number > 0');
 }
 
+/**
+ * `--precision rel`: a relative half-width in (0, 1). At rel ≥ 1 the target is a CI as wide as the mean itself (2 is
+ * ± 200 %), met by the first replications whatever they show: a typo for a per cent (2 meant 2 %), not a precision.
+ */
+export function parseRelativePrecision(value: string): number {
+  return parseWhere(value, (x) => x > 0 && x < 1, 'a relative half-width in (0, 1), e.g. 0.01 for ± 1 %');
+}
+
 /** Comma-separated list of numbers, e.g. "0.7,0.9,0.95". */
 export function parseNumberList(value: string): number[] {
   const parts = value.split(',').map((s) => s.trim());
@@ -391,6 +399,7 @@ export interface ModelFlags {
  */
 export function readSizesFile(file: string): number[] {
   let text: string;
+  inFile(`service empirical:${file}`, file);
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
@@ -421,6 +430,20 @@ export function parseInFile(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
   if (existsSync(value) && statSync(value).isDirectory()) throw new InvalidArgumentError(`${value} is a folder, not a file`);
   return value;
+}
+
+/**
+ * `parseInFile` for a file named inside an option's value (`--service empirical:FILE`, `--init FILE`), read after
+ * parsing: the same refusal of a folder, prefixed with the option. @throws {InvalidArgumentError} "<what>: <file> is a
+ * folder, not a file" (exit 1, as commander's own refusal of a folder operand).
+ */
+export function inFile(what: string, file: string): string {
+  try {
+    return parseInFile(file);
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw new InvalidArgumentError(`${what}: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

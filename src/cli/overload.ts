@@ -6,9 +6,9 @@
  * top level fills (`checkTransientTop`).
  */
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
-import { TRUNCATION_TOLERANCE } from '../meanfield/population/index.ts';
-import { poissonReach, sqdTransientEvaluations } from '../meanfield/transient.ts';
-import { MAX_EVENTS, ODE_LEVEL_COST } from '../sim/budget.ts';
+import { poissonReach, sqdTransientEvaluations, sqdTransientTruncation } from '../meanfield/transient.ts';
+import { MAX_EVENTS, ODE_LEVEL_COST, POPULATION_VARIABLE_COST } from '../sim/budget.ts';
+import { TRUNCATION_TOLERANCE, populationTransient, type PopulationModel } from '../meanfield/population/index.ts';
 import { load, type SupermarketModel } from '../model/index.ts';
 import { modelFromFlags, type ModelFlags } from './options.ts';
 
@@ -68,36 +68,98 @@ export function transientModelFromFlags(o: ModelFlags): { model: SupermarketMode
 export const MAX_TRANSIENT_VALUES = 2e7;
 
 /**
- * The truncation of the SQ(d) transient at ρ ≥ 1, where no fixed point sizes it, and its cost, refused before anything
- * is integrated when over the simulations' budget. K is the start's top level plus the levels a Poisson(ρ·d·t-end/E[S])
- * count of arrivals can climb (a server receives at most d·ρ arrivals per mean service time; solveTransient's own bound),
- * so K and odex's steps both grow with the horizon and the work as its square.
- * @param times the output times (model units). @param from the initial tail, if any.
- * @returns K and the work in event-equivalents (`ODE_LEVEL_COST` per level of each of `sqdTransientEvaluations`).
- * @throws {InvalidModelError} naming K, the work against MAX_EVENTS and --t-end; or the numbers kept (output times ×
- *   (K + 1)) against MAX_TRANSIENT_VALUES and --dt.
+ * Refuses, before anything is integrated, a transient whose work is over the simulations' budget, in one line naming
+ * the work against MAX_EVENTS and --t-end. Shared by the SQ(d) ODE at any load and by population models.
+ * @param head what is integrated, e.g. "ode at load ρ = 0.9 to t = 1e9 keeps K = 9 levels (…)".
+ * @param evaluations odex right-hand-side evaluations (estimate). @param size levels or variables per evaluation.
+ * @param cost event-equivalents per level (or variable) of one evaluation. @param grows how the work grows with --t-end.
+ * @returns the work in event-equivalents.
+ * @throws {InvalidModelError} when the work exceeds MAX_EVENTS.
  */
-export function overloadedTransientLevels(
+export function checkTransientWork(
+  head: string,
+  evaluations: number,
+  size: { count: number; name: string },
+  cost: number,
+  grows: string,
+): number {
+  const work = cost * evaluations * size.count;
+  if (work > MAX_EVENTS)
+    throw new InvalidModelError(
+      `${head} and needs about ${work.toExponential(1)} event-equivalents of work (~${evaluations.toExponential(1)} odex evaluations × ${size.name} ` +
+        `× ${cost} of an event each), more than the ${MAX_EVENTS.toExponential(0)} a simulation may take; lower --t-end (the work grows ${grows})`,
+    );
+  return work;
+}
+
+/**
+ * The truncation of the SQ(d) transient and its cost, refused before anything is integrated when over the simulations'
+ * budget (`checkTransientWork`). At ρ ≥ 1, where no fixed point sizes it, K is the start's top level plus the levels a
+ * Poisson(ρ·d·t-end/E[S]) count of arrivals can climb (a server receives at most d·ρ arrivals per mean service time;
+ * solveTransient's own bound), so K and odex's steps both grow with the horizon and the work as its square. At ρ < 1 K
+ * is the one solveTransient starts with (`sqdTransientTruncation`, from the fixed point; a start above it may double K
+ * up to the Poisson bound, which the estimate counts) and the work grows linearly with the horizon.
+ * @param times the output times (model units). @param from the initial tail, if any.
+ * @returns K (undefined at ρ < 1: solveTransient chooses it) and the work in event-equivalents (`ODE_LEVEL_COST` per
+ *   level of each of `sqdTransientEvaluations`, an upper estimate at either load).
+ * @throws {InvalidModelError} naming K, the work against MAX_EVENTS and --t-end; or at ρ ≥ 1 the numbers kept (output
+ *   times × (K + 1)) against MAX_TRANSIENT_VALUES and --dt.
+ */
+export function sqdTransientLevels(
   model: SupermarketModel,
   times: readonly number[],
   from: readonly number[] | undefined,
-): { K: number; work: number } {
+): { K: number | undefined; levels: number; work: number } {
   const end = times[times.length - 1];
-  const horizon = end / model.service.mean;
-  const K = Math.max(1, (from?.length ?? 1) - 1) + poissonReach(load(model) * model.d * horizon);
-  const evaluations = sqdTransientEvaluations(load(model), model.d, horizon);
-  const work = ODE_LEVEL_COST * evaluations * K;
+  const rho = load(model);
+  const horizon = (end - times[0]) / model.service.mean;
+  const overloaded = rho >= 1;
+  const stable = overloaded ? undefined : sqdTransientTruncation(rho, model.d, from ?? [1], horizon);
+  const K = stable ? stable.cap : Math.max(1, (from?.length ?? 1) - 1) + poissonReach((rho * model.d * end) / model.service.mean);
+  const evaluations = sqdTransientEvaluations(rho, model.d, horizon);
+  const head = `ode at load ρ = ${rho} to t = ${end} keeps ${stable ? 'at most ' : ''}K = ${K} levels ${stable ? "(where the fixed point's tail falls below 1e-12, or the reach of Poisson(ρ·d·t) arrivals)" : '(the reach of Poisson(ρ·d·t) arrivals)'}`;
+  const work = checkTransientWork(
+    head,
+    evaluations,
+    { count: K, name: 'K levels' },
+    ODE_LEVEL_COST,
+    overloaded ? 'as its square' : 'linearly with it',
+  );
   const values = times.length * (K + 1);
-  const head = `ode at load ρ = ${load(model)} to t = ${end} keeps K = ${K} levels (the reach of Poisson(ρ·d·t) arrivals)`;
-  if (work > MAX_EVENTS)
-    throw new InvalidModelError(
-      `${head} and needs about ${work.toExponential(1)} event-equivalents of work (~${evaluations.toExponential(1)} odex evaluations × K levels ` +
-        `× ${ODE_LEVEL_COST} of an event each), more than the ${MAX_EVENTS.toExponential(0)} a simulation may take; lower --t-end (the work grows as its square)`,
-    );
-  if (values > MAX_TRANSIENT_VALUES)
+  if (overloaded && values > MAX_TRANSIENT_VALUES)
     throw new InvalidModelError(
       `${head} at ${times.length} output times, ${values.toExponential(1)} numbers, more than ${MAX_TRANSIENT_VALUES.toExponential(0)}; ` +
         'use a coarser --dt or a lower --t-end',
     );
-  return { K, work };
+  return { K: stable ? undefined : K, levels: K, work };
+}
+
+/** Work (event-equivalents) from which a transient (`ode`, `model --transient`) shows progress with ETA: ~5 s. */
+export const TRANSIENT_PROGRESS_WORK = 2.5e7;
+
+/** Horizon (model time units) of the pilot integration that measures a population model's odex evaluation rate. */
+const PILOT_HORIZON = 100;
+
+/**
+ * The work of a population model's transient (`model --transient`), refused before the whole horizon is integrated
+ * when over the simulations' budget (`checkTransientWork`). A model's stiffness is not known from its file, so odex's
+ * evaluations are measured on a pilot of the first PILOT_HORIZON time units (its early, accuracy-bound steps are the
+ * shortest: threshold-probe.json makes 36 evaluations per time unit there, 19 once near its fixed point) and scaled to
+ * the horizon; each evaluation costs POPULATION_VARIABLE_COST per variable. The work grows linearly with --t-end.
+ * @returns the work in event-equivalents.
+ * @throws {InvalidModelError} naming the work against MAX_EVENTS and --t-end.
+ */
+export function populationTransientWork(model: PopulationModel, times: readonly number[], tolerance: number): number {
+  const horizon = times[times.length - 1] - times[0];
+  if (!(horizon > PILOT_HORIZON)) return 0; // at most the pilot itself
+  const pilot = populationTransient(model, { times: [times[0], times[0] + PILOT_HORIZON], tolerance });
+  const evaluations = (pilot.diagnostics.nEval * horizon) / PILOT_HORIZON;
+  const head = `model --transient of ${model.name} to t = ${times[times.length - 1]} has ${model.variables.length} variables and makes ${(pilot.diagnostics.nEval / PILOT_HORIZON).toPrecision(3)} odex evaluations per time unit (its first ${PILOT_HORIZON})`;
+  return checkTransientWork(
+    head,
+    evaluations,
+    { count: model.variables.length, name: 'variables' },
+    POPULATION_VARIABLE_COST,
+    'linearly with it',
+  );
 }

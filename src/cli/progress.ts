@@ -28,6 +28,17 @@ export function formatDuration(seconds: number, step = 1): string {
   return `${total}s`;
 }
 
+/**
+ * The bar's line: while running, the percentage, ETA and elapsed time; at 100 % the elapsed time as "done in …" (an
+ * ETA there is nothing to wait for, and cli-progress printed "ETA --" when the last step jumped to the end).
+ */
+export function progressFormat(title: string): cliProgress.GenericFormatter {
+  const running = `${title} [{bar}] {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted} | {label}`;
+  const done = `${title} [{bar}] {percentage}% | done in {duration_formatted} | {label}`;
+  return (options, params, payload) =>
+    cliProgress.Format.Formatter({ ...options, format: params.progress >= 1 ? done : running }, params, payload);
+}
+
 export function createProgress(title: string, enabled: boolean): Progress {
   if (!enabled) return { update() {}, stop() {} };
   if (!process.stderr.isTTY) {
@@ -39,7 +50,11 @@ export function createProgress(title: string, enabled: boolean): Progress {
         while (frac >= nextDecile / 10 && nextDecile <= 10) {
           const elapsed = (Date.now() - start) / 1000;
           const eta = frac > 0 ? (elapsed * (1 - frac)) / frac : 0;
-          process.stderr.write(`${title}: ${nextDecile * 10}% (${formatDuration(elapsed)} elapsed, ETA ${formatDuration(eta)})\n`);
+          process.stderr.write(
+            nextDecile === 10
+              ? `${title}: 100% (done in ${formatDuration(elapsed)})\n`
+              : `${title}: ${nextDecile * 10}% (${formatDuration(elapsed)} elapsed, ETA ${formatDuration(eta)})\n`,
+          );
           nextDecile++;
         }
       },
@@ -48,7 +63,7 @@ export function createProgress(title: string, enabled: boolean): Progress {
   }
   const bar = new cliProgress.SingleBar(
     {
-      format: `${title} [{bar}] {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted} | {label}`,
+      format: progressFormat(title),
       stream: process.stderr,
       hideCursor: true,
       etaBuffer: 50,

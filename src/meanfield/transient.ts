@@ -45,6 +45,25 @@ export function sqdTransientEvaluations(rho: number, d: number, horizon: number)
   return 32 * rho * Math.max(1, d) * horizon;
 }
 
+/**
+ * The truncation level `solveTransient` starts with at ρ < 1 (its default): from below the fixed point K = min(K*, K' +
+ * R), the ODE staying below s*; from above it, max(K*, 2K' + 10), doubled up to `cap` = max(K*, K' + R) while the top
+ * level loses arrivals (`cap` = K when no doubling can happen). K* is where s*_K < 1e−12, K' the start's top level, R
+ * the reach of Poisson(ρ·d·horizon).
+ */
+export function sqdTransientTruncation(rho: number, d: number, from: readonly number[], horizon: number): { K: number; cap: number } {
+  const Kfrom = from.length - 1;
+  const Kstar = sqdTruncationLevel(rho, d, 1e-12, 1e7);
+  const reach = Kfrom + poissonReach(rho * d * horizon);
+  const star = sqdClosedFormTail(rho, d, Math.max(Kfrom, 1));
+  if (from.every((v, i) => v <= star[i] + 1e-15)) {
+    const K = Math.max(1, Kfrom, Math.min(Kstar, reach));
+    return { K, cap: K };
+  }
+  const cap = Math.max(Kstar, reach);
+  return { K: Math.min(cap, Math.max(Kstar, 2 * Kfrom + 10)), cap };
+}
+
 /** Level L with P(Poisson(μ) ≥ L) ≤ e^{−32} ≈ 1e−14 (Chernoff bound exp(−x²/(2(μ + x/3))), x = L − μ). */
 export function poissonReach(mu: number): number {
   return Math.ceil(mu + 8 * Math.sqrt(mu) + 30);
@@ -125,22 +144,14 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
     }
     result = run(K);
   } else {
-    const Kstar = sqdTruncationLevel(rho, d, 1e-12, 1e7);
-    const reach = Kfrom + poissonReach(rho * d * horizon);
-    const star = sqdClosedFormTail(rho, d, Math.max(Kfrom, 1));
-    const below = from.every((v, i) => v <= star[i] + 1e-15);
-    if (below) {
-      result = run(Math.max(1, Kfrom, Math.min(Kstar, reach)));
-    } else {
-      // Start above the fixed point: grow K until the arrivals lost at level K, at most ρ·H·max_t s_K(t)^d,
-      // are below 1e−12, or K reaches the Poisson bound (which needs no check).
-      const cap = Math.max(Kstar, reach);
-      let K = Math.min(cap, Math.max(Kstar, 2 * Kfrom + 10));
+    const { K: K0, cap } = sqdTransientTruncation(rho, d, from, horizon);
+    let K = K0;
+    result = run(K);
+    // Started above the fixed point (cap > K): grow K until the arrivals lost at level K, at most ρ·H·max_t s_K(t)^d,
+    // are below 1e−12, or K reaches the Poisson bound (which needs no check).
+    while (K < cap && rho * horizon * result.top ** d > 1e-12) {
+      K = Math.min(cap, 2 * K);
       result = run(K);
-      while (K < cap && rho * horizon * result.top ** d > 1e-12) {
-        K = Math.min(cap, 2 * K);
-        result = run(K);
-      }
     }
   }
   return truncatedTransient(model, times, result.tail, result.stats, {

@@ -24,6 +24,13 @@ export const SAMPLE_COST = 0.1;
 export const ODE_LEVEL_COST = 0.5;
 
 /**
+ * Work of one variable of one drift evaluation of a population model's ODE (`model --transient`, odex), in events:
+ * ~190 ns per variable (models/threshold-probe.json, 100 variables, three transitions each) against the ~200 ns of an
+ * event. Holds a population transient to the same budget as a simulation.
+ */
+export const POPULATION_VARIABLE_COST = 1;
+
+/**
  * Coarsest step of the simulation clock accepted, in time units (mean service times): the spacing of doubles near the
  * clock's end, clock × 2^−52. A tiny λn makes the clock run so far that response times lose their digits (λ = 1e−20:
  * NaN estimates).

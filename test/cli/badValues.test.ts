@@ -116,6 +116,27 @@ describe('more bad inputs of the fresh-user pass', () => {
     ['model of a folder', ['model', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
     ['run of a folder', ['run', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
     ['conjecture of a folder', ['conjecture', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
+    // was accepted: a ± 200 % target, met by the first replications
+    [
+      '--precision 2',
+      [...SIM, '--precision', '2'],
+      1,
+      /--precision <rel>' argument '2' is invalid\. expected a relative half-width in \(0, 1\)/,
+    ],
+    ['--precision 1', [...SIM, '--precision', '1'], 1, /expected a relative half-width in \(0, 1\)/],
+    // were "cannot read the file (EISDIR)", exit 2
+    [
+      'a folder as --service empirical:FILE',
+      ['simulate', '--service', `empirical:${tmp}`, '--lambda', '0.5', '--d', '2', '--n', '10'],
+      1,
+      /^supermarket: error: service empirical:.*sm-bad-\w+: .*sm-bad-\w+ is a folder, not a file$/,
+    ],
+    [
+      'a folder as ode --init FILE',
+      ['ode', '--lambda', '0.9', '--d', '2', '--init', tmp, '--t-end', '5', '--dt', '1'],
+      1,
+      /^supermarket: error: --init .*sm-bad-\w+ is a folder, not a file$/,
+    ],
     [
       'replay of a missing file',
       ['replay', path.join(tmp, 'none.swf'), '--n', '2'],

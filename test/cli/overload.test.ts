@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { overloadedTransientLevels } from '../../src/cli/overload.ts';
+import { sqdTransientLevels } from '../../src/cli/overload.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { runCli } from './runCli.ts';
 
@@ -106,10 +106,10 @@ describe("ode at ρ ≥ 1 is held to the simulations' budget before it integrate
       ['ode', '--lambda', '1.2', '--d', '2', '--t-end', '5000', '--dt', '0.5'],
       /K = 12908 levels .* 10001 output times, 1\.3e\+8 numbers, more than 2e\+7; use a coarser --dt/,
     ));
-  it('overloadedTransientLevels: K and the work grow with the horizon (work ∝ t²); 5000 time units fit the budget, 20000 do not', () => {
+  it('sqdTransientLevels: K and the work grow with the horizon (work ∝ t²); 5000 time units fit the budget, 20000 do not', () => {
     const model = Object.freeze({ ...parseModel({ lambda: 0.5, d: 2 }), lambda: 1.2 }); // as transientModelFromFlags builds it
     const at = (t: number, dt: number) =>
-      overloadedTransientLevels(
+      sqdTransientLevels(
         model,
         Array.from({ length: t / dt + 1 }, (_, j) => j * dt),
         undefined,
@@ -125,5 +125,35 @@ describe("ode at ρ ≥ 1 is held to the simulations' budget before it integrate
     const r = await runCli(['ode', '--lambda', '1.2', '--d', '2', '--t-end', '6', '--dt', '1']);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
+  });
+});
+
+describe("long transients at ρ < 1 are held to the simulations' budget too (run time grows linearly with --t-end)", () => {
+  const refused = (args: string[], pattern: RegExp) => {
+    const main = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(pattern);
+    expect(r.stdout).toBe('');
+  };
+  it('ode --lambda 0.9 --t-end 1e9 is refused at once, naming the work against MAX_EVENTS and --t-end (ran silently for hours)', () =>
+    refused(
+      ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '1e9', '--dt', '1e8'],
+      /K = 9 levels .* about 2\.6e\+11 event-equivalents of work .* more than the 2e\+10 a simulation may take; lower --t-end/,
+    ));
+  it('model threshold-probe.json --transient --t-end 1e9 is refused at once, naming the work and --t-end', () =>
+    refused(
+      ['model', 'models/threshold-probe.json', '--transient', '--t-end', '1e9', '--dt', '1e8'],
+      /model --transient of .* 100 variables .* event-equivalents of work .* more than the 2e\+10 a simulation may take; lower --t-end/,
+    ));
+  it('the README transients still run, without progress (a second or less)', async () => {
+    const ode = await runCli(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '50', '--dt', '5']);
+    expect(ode.status, ode.stderr).toBe(0);
+    expect(ode.stderr).toBe('');
+    const model = await runCli(['model', 'models/threshold-probe.json', '--transient', '--t-end', '100', '--dt', '5']);
+    expect(model.status, model.stderr).toBe(0);
+    expect(model.stderr).toBe('');
+    expect(model.stdout).toMatch(/Transient from the initial state/);
   });
 });

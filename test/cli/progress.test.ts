@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from '../../src/cli/progress.ts';
+import { formatDuration, progressFormat } from '../../src/cli/progress.ts';
 
 describe('formatDuration', () => {
   it('formatDuration(seconds, 5) carries a rounded-up minute: 179.9 s is "3m00s", never "2m60s"', () => {
@@ -27,5 +27,29 @@ describe('formatDuration', () => {
     expect(formatDuration(Number.NaN)).toBe('--');
     expect(formatDuration(Infinity)).toBe('--');
     expect(formatDuration(-1)).toBe('--');
+  });
+});
+
+describe('progressFormat', () => {
+  const options = {
+    barCompleteString: '█'.repeat(40),
+    barIncompleteString: '░'.repeat(40),
+    barsize: 10,
+    barGlue: '',
+    formatTime: (t: number, _o: unknown, step: number) => formatDuration(t, step),
+  } as never;
+  const line = (progress: number, eta: number) =>
+    progressFormat('compare')(
+      options,
+      { progress, eta, startTime: Date.now() - 65_000, stopTime: null, total: 1000, value: progress * 1000, maxWidth: 200 } as never,
+      { label: '4/4 cells' },
+    );
+  it('at 100 % says "done in" the elapsed time, not an ETA placeholder ("100% | ETA --")', () => {
+    const done = line(1, Number.NaN);
+    expect(done).toMatch(/100% \| done in 1m05s \| 4\/4 cells/);
+    expect(done).not.toMatch(/ETA/);
+  });
+  it('before 100 % shows the ETA and the elapsed time', () => {
+    expect(line(0.5, 65)).toMatch(/50% \| ETA 1m05s \| elapsed 1m05s \| 4\/4 cells/);
   });
 });

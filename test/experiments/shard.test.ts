@@ -70,6 +70,22 @@ describe('shards', () => {
     );
   }, 120_000);
 
+  it('run --shard 1/2 and 2/2 into one folder, then merge: no note of an earlier run that stopped before its report (nothing stopped)', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-shard-note-'));
+    const file = writeTinyExperiment(tmp, { jobs: 500, seed: 8 });
+    const out = path.join(tmp, 'out');
+    for (const i of [1, 2]) {
+      const r = await runCli(['run', file, '--shard', `${i}/2`, '--out', out, '--threads', '1', '--no-progress']);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/stopped/);
+    }
+    const merged = await runCli(['merge', out, '--no-progress']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stderr).not.toMatch(/stopped before writing its report/);
+    expect(merged.stdout).toMatch(/4 cells \(4 resumed\)/);
+    expect(existsSync(path.join(out, 'index.html'))).toBe(true);
+  }, 60_000);
+
   it('run --dry-run: the 8 shards of experiments/paper-synthetic.json partition its grid; a shard computes exactly the cells its dry run lists', async () => {
     const plan = async (file: string, args: string[]) => {
       const r = await runCli(['run', file, '--dry-run', '--json', ...args]);

@@ -33,7 +33,7 @@ import {
   refuseIdleOptions,
 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
-import { checkTransientTop, noFixedPoint } from '../overload.ts';
+import { TRANSIENT_PROGRESS_WORK, checkTransientTop, noFixedPoint, populationTransientWork } from '../overload.ts';
 import { runPool } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 
@@ -154,7 +154,18 @@ export function modelCommand(): Command {
           if (steps > 1e5) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e5 points)`);
           const times = Array.from({ length: steps + 1 }, (_, j) => j * o.dt);
           if (times[times.length - 1] < o.tEnd * (1 - 1e-9)) times.push(o.tEnd);
-          transient = populationTransient(model, { times, tolerance: o.tolerance });
+          // held to the simulations' budget before the horizon is integrated (overload.ts), with progress past a few seconds
+          const work = populationTransientWork(model, times, o.tolerance);
+          const progress = createProgress('model --transient', !o.json && work > TRANSIENT_PROGRESS_WORK);
+          try {
+            transient = populationTransient(model, {
+              times,
+              tolerance: o.tolerance,
+              onProgress: (fraction) => progress.update(fraction, 1, `${model.variables.length} variables`),
+            });
+          } finally {
+            progress.stop();
+          }
           const x = transient.x;
           checkTransientTop(transient.times, (j) => bindingTruncation(model, x[j]), 'raise K');
         }

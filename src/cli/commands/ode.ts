@@ -17,9 +17,10 @@ import {
 import { load, type SupermarketModel } from '../../model/index.ts';
 import { createProgress } from '../progress.ts';
 import { action } from '../errors.ts';
-import { checkTransientTop, noFixedPoint, overloadedTransientLevels, transientModelFromFlags } from '../overload.ts';
+import { TRANSIENT_PROGRESS_WORK, checkTransientTop, noFixedPoint, sqdTransientLevels, transientModelFromFlags } from '../overload.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import {
+  inFile,
   addModelOptions,
   examples,
   parseNumberList,
@@ -45,9 +46,6 @@ interface Opts extends ModelFlags {
   tol: number;
   progress: boolean;
 }
-
-/** Work (event-equivalents, ODE_LEVEL_COST each level evaluation) from which a transient shows progress: ~5 s. */
-const PROGRESS_WORK = 2.5e7;
 
 export function odeCommand(): Command {
   const cmd = new Command('ode').description(
@@ -82,7 +80,7 @@ export function odeCommand(): Command {
     )
     .option('--until-steady', 'integrate until max_i |s_i(t) − s_i*| ≤ --tol (s* the closed-form fixed point) and report that time')
     .option('--tol <ε>', 'distance to the fixed point counted as steady, for --until-steady', parsePositive, 1e-6)
-    .option('--no-progress', 'no progress output on stderr (shown for long transients at ρ ≥ 1)')
+    .option('--no-progress', 'no progress output on stderr (shown for long SQ(d) transients)')
     .addHelpText(
       'after',
       examples([
@@ -134,11 +132,11 @@ export function odeCommand(): Command {
           printRefinedTransient(model, times, from, o);
           return;
         }
-        if (overloaded) {
-          // no fixed point to size the truncation by: K from the horizon, held to the simulations' budget before anything is
-          // integrated (overload.ts), with progress when it takes more than a few seconds
-          const { K, work } = overloadedTransientLevels(model, times, from);
-          const progress = createProgress('ode', o.progress && !o.json && work > PROGRESS_WORK);
+        if (classic) {
+          // the SQ(d) ODE at any load, held to the simulations' budget before anything is integrated (overload.ts), with
+          // progress when it takes more than a few seconds; at ρ ≥ 1 no fixed point sizes the truncation: K from the horizon
+          const { K, levels, work } = sqdTransientLevels(model, times, from);
+          const progress = createProgress('ode', o.progress && !o.json && work > TRANSIENT_PROGRESS_WORK);
           let tr: TransientResult;
           try {
             tr = solveTransient(model, {
@@ -146,18 +144,16 @@ export function odeCommand(): Command {
               from,
               tolerance: o.tolerance,
               truncationLevel: K,
-              onProgress: (fraction) => progress.update(fraction, 1, `K = ${K} levels`),
+              onProgress: (fraction) => progress.update(fraction, 1, K !== undefined ? `K = ${K} levels` : `K ≤ ${levels} levels`),
             });
           } finally {
             progress.stop();
           }
-          checkTransientTop(tr.times, (j) => ({ name: `s_${K}`, value: tr.tail[j][K] }), '');
+          if (K !== undefined) checkTransientTop(tr.times, (j) => ({ name: `s_${K}`, value: tr.tail[j][K] }), '');
           printTailTransient(model, tr, o);
           return;
         }
-        const tr = classic
-          ? solveTransient(model, { times, from, tolerance: o.tolerance })
-          : phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
+        const tr = phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
         printTailTransient(model, tr, o);
       }),
     );
@@ -221,6 +217,7 @@ function sqdFixedPointTail(model: SupermarketModel): number[] {
 /** Tail fractions read from --init FILE: a JSON array, ode --csv output (its last row's s_i columns) or plain numbers. */
 function readTailFile(file: string): number[] {
   let text: string;
+  inFile(`--init ${file}`, file);
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {

@@ -21,7 +21,7 @@ import type { CellOutcome } from '../../experiments/index.ts';
 import { CellStore } from '../../experiments/cellStore.ts';
 import { storedSimulation } from '../../compare/comparison.ts';
 import { loadJsonFile } from '../../io/index.ts';
-import { writeExperimentReport } from '../../report/index.ts';
+import { previousReport, writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
@@ -161,9 +161,10 @@ export function runCommand(): Command {
         const progress = createProgress(`run ${spec.name}`, o.progress);
         if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
         const index = path.join(out, 'index.html');
-        // an earlier run stopped (Ctrl-C, a crash) after storing cells but before its report was written: say that this
-        // run writes it
-        if (!shard && resumed > 0 && !existsSync(index))
+        // an earlier run stopped (Ctrl-C, a crash) while writing its report: say that this run writes it. Told from the disk:
+        // a whole run's report leaves metadata.json before index.html (writeReportFolder writes index.html last), while a
+        // shard run or a merge's copied cells leave cells but no metadata.json here (a shard writes no report by design)
+        if (!shard && resumed > 0 && previousReport(out) !== null && !existsSync(index))
           process.stderr.write(
             `note: an earlier run stopped before writing its report (no ${index}); this run writes it, with the ${resumed} stored cells\n`,
           );

@@ -32,6 +32,7 @@ import {
   parseSeed,
   parsePositiveInteger,
   parsePositive,
+  parseRelativePrecision,
   parseThreads,
   parseReplications,
   refuseIdleOptions,
@@ -114,8 +115,8 @@ export function simulateCommand(): Command {
     .option('--batches <b>', 'batches of a batch-means run (≥ 2)', parseBatches, 30)
     .option(
       '--precision <rel>',
-      'run until the 95% CI of E[T] has relative half-width ≤ rel (e.g. 0.01), adding replications (or batches) one at a time',
-      parsePositive,
+      'run until the 95% CI of E[T] has relative half-width ≤ rel, in (0, 1) (e.g. 0.01), adding replications (or batches) one at a time',
+      parseRelativePrecision,
     )
     .option('--half-width <h>', 'run until the 95% CI of E[T] has half-width ≤ h (time units)', parsePositive)
     .option('--max-replications <r>', 'budget of a precision-driven run: most replications (or batches)', parseReplications, 200)

@@ -25,6 +25,8 @@ export interface PopulationTransientOptions {
   tolerance?: number;
   /** odex step budget (default max(10⁴, 50 × horizon)). */
   maxSteps?: number;
+  /** Sees the fraction of the horizon integrated after every accepted step (for progress output). */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface PopulationTransientResult {
@@ -102,6 +104,7 @@ export function populationTransient(model: PopulationModel, options: PopulationT
     from,
     (t0, tEnd, observer) => integratePopulation(drift, from, t0, tEnd, tolerance, maxSteps, observer),
     (at) => x.push(Array.from({ length: K }, (_, i) => at(i))),
+    options.onProgress && ((_y, t) => options.onProgress!(horizon > 0 ? (t - times[0]) / horizon : 1)),
   );
   // The variables are fractions of servers (models/README.md), never negative; odex round-off left −3.6e−26.
   const clamped = clampRowsToRange(x, 0, Infinity);
