@@ -7,7 +7,9 @@
  */
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import { poissonReach, sqdTransientEvaluations, sqdTransientTruncation } from '../meanfield/transient.ts';
-import { MAX_EVENTS, ODE_LEVEL_COST, POPULATION_VARIABLE_COST } from '../sim/budget.ts';
+import { LWL_CELL_COST, MAX_EVENTS, ODE_LEVEL_COST, PHASE_TYPE_VARIABLE_COST, POPULATION_VARIABLE_COST } from '../sim/budget.ts';
+import { lwlTransientGrid } from '../meanfield/lwl/transient.ts';
+import { phaseTypeJsqFixedPoint } from '../meanfield/phaseType/index.ts';
 import { TRUNCATION_TOLERANCE, populationTransient, type PopulationModel } from '../meanfield/population/index.ts';
 import { load, type SupermarketModel } from '../model/index.ts';
 import { modelFromFlags, type ModelFlags } from './options.ts';
@@ -132,6 +134,47 @@ export function sqdTransientLevels(
         'use a coarser --dt or a lower --t-end',
     );
   return { K: stable ? undefined : K, levels: K, work };
+}
+
+/**
+ * The work of a phase-type JSQ(d) transient (`ode` with a non-exponential law, theory.md §3), refused before anything
+ * is integrated when over the simulations' budget (`checkTransientWork`): `sqdTransientEvaluations` odex evaluations
+ * (the SQ(d) ODE's rate) of K·m variables (K the fixed point's truncation, as `phaseTypeJsqTransient` takes it; m
+ * phases) at PHASE_TYPE_VARIABLE_COST each. The work grows linearly with --t-end (`--t-end 1e9` would have run for days).
+ * @returns the work in event-equivalents. @throws {InvalidModelError} naming the work against MAX_EVENTS and --t-end.
+ */
+export function phaseTypeTransientWork(model: SupermarketModel, times: readonly number[]): number {
+  const end = times[times.length - 1];
+  const { truncationLevel: K, stateDimension } = phaseTypeJsqFixedPoint(model).diagnostics;
+  const rho = load(model);
+  return checkTransientWork(
+    `ode (phase-type ODE) at load ρ = ${rho} to t = ${end} integrates ${stateDimension} variables (K = ${K} levels × phases)`,
+    sqdTransientEvaluations(rho, model.d, (end - times[0]) / model.service.mean),
+    { count: stateDimension, name: 'variables' },
+    PHASE_TYPE_VARIABLE_COST,
+    'linearly with it',
+  );
+}
+
+/**
+ * The work of an LWL(d) workload transient (`ode --selection lwl`, the PIDE of theory.md §4), refused before anything
+ * is integrated when over the simulations' budget: one step per Δ of time over horizon/Δ workload cells
+ * (`lwlTransientGrid`) at LWL_CELL_COST each; it grows linearly with --t-end (~0.3–0.5 s a time unit at λ = 0.9, d = 2).
+ * @returns the work in event-equivalents. @throws {InvalidModelError} naming the work against MAX_EVENTS and --t-end.
+ */
+export function lwlTransientWork(model: SupermarketModel, times: readonly number[]): number {
+  const end = times[times.length - 1];
+  const { step, horizon } = lwlTransientGrid(model);
+  const steps = (end - times[0]) / step;
+  const cells = Math.max(2, Math.round(horizon / step));
+  const work = LWL_CELL_COST * steps * cells;
+  if (work > MAX_EVENTS)
+    throw new InvalidModelError(
+      `ode (LWL(d) workload PIDE) at load ρ = ${load(model)} to t = ${end} takes ${steps.toExponential(1)} steps of Δ = ${step} over ` +
+        `${cells} workload cells, about ${work.toExponential(1)} event-equivalents of work (× ${LWL_CELL_COST} of an event a cell), more than the ` +
+        `${MAX_EVENTS.toExponential(0)} a simulation may take; lower --t-end (the work grows linearly with it)`,
+    );
+  return work;
 }
 
 /** Work (event-equivalents) from which a transient (`ode`, `model --transient`) shows progress with ETA: ~5 s. */

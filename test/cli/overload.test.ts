@@ -147,6 +147,24 @@ describe("long transients at ρ < 1 are held to the simulations' budget too (run
       ['model', 'models/threshold-probe.json', '--transient', '--t-end', '1e9', '--dt', '1e8'],
       /model --transient of .* 100 variables .* event-equivalents of work .* more than the 2e\+10 a simulation may take; lower --t-end/,
     ));
+  it('ode --service erlang:2 and ode --selection lwl --t-end 1e9 are refused at once, naming the work and --t-end (ran for days)', async () => {
+    await refused(
+      ['ode', '--lambda', '0.9', '--d', '2', '--service', 'erlang:2', '--t-end', '1e9', '--dt', '1e8'],
+      /phase-type ODE.* 18 variables \(K = 9 levels × phases\) .* about 1\.2e\+12 event-equivalents .* more than the 2e\+10 a simulation may take; lower --t-end/,
+    );
+    await refused(
+      ['ode', '--lambda', '0.9', '--d', '2', '--selection', 'lwl', '--t-end', '1e9', '--dt', '1e8'],
+      /LWL\(d\) workload PIDE.* steps of Δ = 0\.01 over 30000 workload cells, about 2\.3e\+15 event-equivalents .* lower --t-end/,
+    );
+    // what fits the budget still runs: the phase-type ODE to t = 50 (a fraction of a second), the PIDE to t = 2
+    for (const extra of [
+      ['--service', 'erlang:2', '--t-end', '50', '--dt', '10'],
+      ['--selection', 'lwl', '--t-end', '2', '--dt', '1'],
+    ]) {
+      const r = await runCli(['ode', '--lambda', '0.9', '--d', '2', ...extra]);
+      expect(r.status, r.stderr).toBe(0);
+    }
+  });
   it('the README transients still run, without progress (a second or less)', async () => {
     const ode = await runCli(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '50', '--dt', '5']);
     expect(ode.status, ode.stderr).toBe(0);

@@ -17,7 +17,15 @@ import {
 import { load, type SupermarketModel } from '../../model/index.ts';
 import { createProgress } from '../progress.ts';
 import { action } from '../errors.ts';
-import { TRANSIENT_PROGRESS_WORK, checkTransientTop, noFixedPoint, sqdTransientLevels, transientModelFromFlags } from '../overload.ts';
+import {
+  TRANSIENT_PROGRESS_WORK,
+  checkTransientTop,
+  lwlTransientWork,
+  noFixedPoint,
+  phaseTypeTransientWork,
+  sqdTransientLevels,
+  transientModelFromFlags,
+} from '../overload.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import {
   inFile,
@@ -153,6 +161,7 @@ export function odeCommand(): Command {
           printTailTransient(model, tr, o);
           return;
         }
+        phaseTypeTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
         const tr = phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
         printTailTransient(model, tr, o);
       }),
@@ -164,6 +173,7 @@ export function odeCommand(): Command {
 function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): void {
   if (o.from || (o.init && o.init !== 'empty'))
     throw new InvalidModelError('--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system');
+  lwlTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
   const tr = lwlTransient(model, { times });
   if (o.json) {
     printJson({

@@ -10,5 +10,5 @@ export {
   lwlExponentialResponseCcdf,
   type LwlExponentialClosedForm,
 } from './closedForm.ts';
-export { lwlTransient, type LwlTransientOptions, type LwlTransientResult } from './transient.ts';
+export { lwlTransient, lwlTransientGrid, type LwlTransientOptions, type LwlTransientResult } from './transient.ts';
 export { isHeavyTailed, defaultHorizon, DEFAULT_STEP, DEFAULT_HORIZON, HEAVY_TAIL_HORIZON } from './parameters.ts';

@@ -65,6 +65,22 @@ const TOP_CUT = 1e-13; // cells beyond the last with S_j > TOP_CUT send no arriv
 const SIZE_TAIL_CUT = 1e-17; // the lattice size law is cut where its tail mass is below this
 
 /**
+ * The time step Δ (also the workload cell width) and the workload horizon of `lwlTransient` (defaults: Δ =
+ * min(0.01·E[S], 1/(λd)), horizon `defaultHorizon`): its work is one step per Δ of time over horizon/Δ cells.
+ * @throws {InvalidModelError} as `lwlTransient` for a bad step or horizon.
+ */
+export function lwlTransientGrid(
+  model: SupermarketModel,
+  options: Pick<LwlTransientOptions, 'step' | 'horizon'> = {},
+): { step: number; horizon: number } {
+  const { lambda, d, service } = lwlParameters(model, false);
+  const step = positiveOption('step', options.step ?? Math.min(0.01 * service.mean, 1 / (lambda * d)));
+  if (lambda * d * step > 1)
+    throw new InvalidModelError(`step must satisfy lambda·d·step ≤ 1, got ${lambda}·${d}·${step} = ${lambda * d * step}`);
+  return { step, horizon: positiveOption('horizon', options.horizon ?? defaultHorizon(service)) };
+}
+
+/**
  * LWL(d) mean-field transient from empty (any discipline: the workload is discipline-free).
  * @param model `selection` 'lwl', any discipline and service law, ρ < 1 (the transient itself would not need it).
  * @param options `times` (required), `step`, `horizon`, `quantileLevels`, `includeCcdf`.
@@ -76,10 +92,7 @@ const SIZE_TAIL_CUT = 1e-17; // the lattice size law is cut where its tail mass 
 export function lwlTransient(model: SupermarketModel, options: LwlTransientOptions): LwlTransientResult {
   const { lambda, d, service } = lwlParameters(model, false);
   const times = checkTimeGrid(options?.times);
-  const step = positiveOption('step', options.step ?? Math.min(0.01 * service.mean, 1 / (lambda * d)));
-  if (lambda * d * step > 1)
-    throw new InvalidModelError(`step must satisfy lambda·d·step ≤ 1, got ${lambda}·${d}·${step} = ${lambda * d * step}`);
-  const horizon = positiveOption('horizon', options.horizon ?? defaultHorizon(service));
+  const { step, horizon } = lwlTransientGrid(model, options);
   const levels = options.quantileLevels ?? [0.5, 0.9, 0.99];
   levels.forEach((p, q) => {
     if (!(p > 0 && p < 1)) throw new InvalidModelError(`quantileLevels[${q}] must be in (0, 1), got ${p}`);
