@@ -32,12 +32,22 @@ export function formatDuration(seconds: number, step = 1): string {
  * The bar's line: while running, the percentage, ETA and elapsed time; at 100 % the elapsed time as "done in …" (an
  * ETA there is nothing to wait for, and cli-progress printed "ETA --" when the last step jumped to the end).
  */
-export function progressFormat(title: string): cliProgress.GenericFormatter {
+export function progressFormat(title: string): BarFormatter {
   const running = `${title} [{bar}] {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted} | {label}`;
   const done = `${title} [{bar}] {percentage}% | done in {duration_formatted} | {label}`;
   return (options, params, payload) =>
-    cliProgress.Format.Formatter({ ...options, format: params.progress >= 1 ? done : running }, params, payload);
+    cliProgress.Format.Formatter(
+      { ...(options as cliProgress.Options), format: params.progress >= 1 ? done : running },
+      params as cliProgress.Params,
+      payload,
+    );
 }
+
+/**
+ * cli-progress's format function (its GenericFormatter), spelled out so that the package's types, a dev dependency,
+ * stay out of the published declarations.
+ */
+export type BarFormatter = (options: object, params: { progress: number }, payload: unknown) => string;
 
 export function createProgress(title: string, enabled: boolean): Progress {
   if (!enabled) return { update() {}, stop() {} };
