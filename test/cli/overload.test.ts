@@ -86,23 +86,27 @@ describe('README says what ρ ≥ 1 does', () => {
   });
 });
 
+/**
+ * Runs the CLI in a real process with a time limit (without the guards these runs take hours, and a run in this process
+ * would block the test) and expects one line on stderr matching `pattern`, exit 2 and nothing on stdout.
+ */
+const refused = (args: string[], pattern: RegExp) => {
+  const main = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 20_000 });
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(pattern);
+  expect(r.stdout).toBe('');
+};
+
 describe("ode at ρ ≥ 1 is held to the simulations' budget before it integrates (the truncation grows with the horizon)", () => {
-  // a real process with a time limit: without the guard these runs take hours, and a run in this process would block the test
-  const oneLine = (args: string[], pattern: RegExp) => {
-    const main = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 20_000 });
-    expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(pattern);
-    expect(r.stdout).toBe('');
-  };
   it('ode --lambda 1.2 --t-end 20000 is refused at once, naming K, the work against MAX_EVENTS and --t-end (ran for hours)', () =>
-    oneLine(
+    refused(
       ['ode', '--lambda', '1.2', '--d', '2', '--t-end', '20000', '--dt', '1000'],
       /K = 49784 levels .* about 3\.8e\+10 event-equivalents of work .* more than the 2e\+10 a simulation may take; lower --t-end/,
     ));
   it('ode --lambda 1.2 --t-end 5000 --dt 0.5 is refused for the 1.3e8 numbers it would keep (K + 1 per output time), naming --dt', () =>
-    oneLine(
+    refused(
       ['ode', '--lambda', '1.2', '--d', '2', '--t-end', '5000', '--dt', '0.5'],
       /K = 12908 levels .* 10001 output times, 1\.3e\+8 numbers, more than 2e\+7; use a coarser --dt/,
     ));
@@ -129,14 +133,6 @@ describe("ode at ρ ≥ 1 is held to the simulations' budget before it integrate
 });
 
 describe("long transients at ρ < 1 are held to the simulations' budget too (run time grows linearly with --t-end)", () => {
-  const refused = (args: string[], pattern: RegExp) => {
-    const main = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 20_000 });
-    expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(pattern);
-    expect(r.stdout).toBe('');
-  };
   it('ode --lambda 0.9 --t-end 1e9 is refused at once, naming the work against MAX_EVENTS and --t-end (ran silently for hours)', () =>
     refused(
       ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '1e9', '--dt', '1e8'],
