@@ -205,6 +205,8 @@ export function tableCommand(): Command {
         }
       };
       let unmet: CellPlan[] = [];
+      const simStarted = performance.now();
+      const cpuStart = process.cpuUsage(); // the whole process, worker threads included
       try {
         await stage(plans.map((plan) => ({ plan, count: o.runs })));
         if (o.precision !== undefined) {
@@ -229,7 +231,9 @@ export function tableCommand(): Command {
       } finally {
         progress.stop();
       }
-      const simSeconds = (performance.now() - started) / 1000;
+      const simSeconds = (performance.now() - simStarted) / 1000;
+      const cpu = process.cpuUsage(cpuStart);
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
       const cells: TableCell[] = [];
       for (const plan of plans) {
@@ -271,14 +275,23 @@ export function tableCommand(): Command {
         fits,
         theory: [...theories.values()].map(({ d, lambda, meanField, sumV, sumA }) => ({ d, lambda, meanField, sumV, sumA })),
         notes,
-        run: { threads, events: eventsDone, simulationSeconds: simSeconds, wallSeconds, eventsPerSecond: eventsDone / simSeconds },
+        run: {
+          threads,
+          events: eventsDone,
+          simulationSeconds: simSeconds,
+          cpuSeconds,
+          wallSeconds,
+          eventsPerSecond: eventsDone / simSeconds,
+          eventsPerCpuSecond: eventsDone / cpuSeconds,
+        },
       };
       const markdown =
         `# Finite-n table: JSQ(d), exponential sizes, FIFO, sampling ${o.sampling}\n\n` +
         finiteNTableMarkdown({ cells, fits }) +
         (notes.length > 0 ? `\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}\n` : '') +
         `\n${(eventsDone / 1e9).toFixed(2)}e9 events in ${simSeconds.toFixed(1)} s on ${threads} thread(s) ` +
-        `(${(eventsDone / simSeconds / 1e6).toFixed(1)} M events/s); wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`;
+        `(${(eventsDone / simSeconds / 1e6).toFixed(1)} M events/s; ${cpuSeconds.toFixed(1)} CPU s, ` +
+        `${(eventsDone / cpuSeconds / 1e6).toFixed(1)} M events per CPU s); wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`;
       const csv = stringify(finiteNTableCsvRows({ cells, fits }));
       if (o.csv !== undefined) writeFileAtomic(o.csv, csv);
       if (o.out !== undefined) {
