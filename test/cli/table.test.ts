@@ -70,3 +70,38 @@ describe('supermarket table', () => {
     expect(r.stdout).toContain('Cost:');
   });
 });
+
+describe('supermarket table --shard and merge', () => {
+  it('two shards merged give the cells of one run', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'table-shards-'));
+    const grid = [
+      'table',
+      '--d',
+      '2',
+      '--lambda',
+      '0.7,0.9',
+      '--n',
+      '4,8',
+      '--runs',
+      '3',
+      '--events-per-run',
+      '10000',
+      '--exact-max-n',
+      '0',
+    ];
+    const whole = await runCli([...grid, '--no-progress', '--threads', '1', '--json']);
+    expect(whole.status, whole.stderr).toBe(0);
+    for (const shard of ['1/2', '2/2']) {
+      const r = await runCli([...grid, '--no-progress', '--threads', '1', '--shard', shard, '--out', path.join(dir, 'r')]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^shard ${shard}: 2 of 4 cells`));
+    }
+    const merged = await runCli(['merge', path.join(dir, 'r'), '--json', '--no-progress']);
+    expect(merged.status, merged.stderr).toBe(0);
+    const a = JSON.parse(whole.stdout);
+    const b = JSON.parse(merged.stdout);
+    expect(b.cells).toEqual(a.cells);
+    expect(b.run.resumedCells).toBe(4);
+    expect(b.run.events).toBe(0);
+  });
+});

@@ -18,6 +18,8 @@ import {
   type TableTheory,
 } from '../../compare/finiteNTable.ts';
 import { SupermarketError } from '../../errors.ts';
+import { CellStore } from '../../experiments/cellStore.ts';
+import type { ShardSpec } from '../../experiments/shard.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { SAMPLINGS, type Sampling } from '../../model/index.ts';
@@ -35,9 +37,9 @@ import {
   parsePositiveInteger,
   parseRelativePrecision,
   parseSeed,
-  parseThreads,
 } from '../options.ts';
 import { printJson } from '../output.ts';
+import { addScaleOptions, printShardSummary, startShard } from '../sharding.ts';
 import { defaultThreads } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 import { chainTaskEvents, runChainTasks, type ChainTask } from '../tableRunner.ts';
@@ -58,6 +60,8 @@ interface Opts {
   csv?: string;
   out?: string;
   threads?: number;
+  shard?: ShardSpec;
+  fresh?: boolean;
   progress: boolean;
 }
 
@@ -82,9 +86,18 @@ interface CellPlan {
   readonly key: string;
   readonly spec: OccupancyChainSpec;
   readonly warmupEvents: number;
-  /** Per-run values so far (grows by stages in precision mode). */
+  /** Per-run values so far (grows by stages in precision mode), or read back from the cell store. */
   values: Float64Array;
+  resumed: boolean;
 }
+
+/** What the cell store keeps of a table cell: its per-run E[Q] values (the CIs and fits are recomputed from them). */
+interface StoredTableCell {
+  readonly values: number[];
+}
+
+/** Names the engine's event scheme in every stored cell's settings: a change of scheme must not reuse old cells. */
+const ENGINE = 'occupancy-chain/1 (one draw: event and first server)';
 
 export function tableCommand(): Command {
   const cmd = new Command('table')
@@ -121,8 +134,8 @@ export function tableCommand(): Command {
     .option('--exact-max-states <S>', 'skip exact chains larger than this', parsePositiveInteger, 3_000_000)
     .option('--json', 'print the table as JSON on stdout instead of text')
     .option('--csv <file>', 'also write one CSV row per cell to <file>', parseOutFile)
-    .option('--out <dir>', 'also write results.json, table.md and table.csv into <dir>', parseOutDir)
-    .option('--threads <k>', "worker threads (default: the machine's cores)", parseThreads)
+    .option('--out <dir>', 'also write results.json, table.md, table.csv and the cells (cells/, reused by a rerun) into <dir>', parseOutDir)
+    .option('--fresh', 'with --out: ignore cells stored there and recompute everything')
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText(
       'after',
@@ -131,12 +144,15 @@ export function tableCommand(): Command {
           'supermarket table --d 2 --lambda 0.9 --n 10,20,50 --runs 10',
           'supermarket table --d 2,3,4 --lambda 0.7,0.8,0.9,0.95 --n 10,20,30,50,100 --runs 16 --precision 0.002 --out reports/table',
           'supermarket table --d 2 --lambda 0.9 --n 2,3,4,5 --runs 20 --events-per-run 1e6   # exact chains beside the simulation',
+          'supermarket table --runs 16 --precision 0.002 --shard 1/2 --out reports/table   # and --shard 2/2, e.g. as Slurm array tasks',
+          'supermarket merge reports/table',
         ],
         'Cost: about (runs × (events-per-run + warm-up)) events per cell, tens of millions of events per second per thread.\n' +
           'The CI half-width of a cell hardly depends on n at a fixed number of events (fluctuations shrink as 1/n,\n' +
           'time per event as 1/n), so a grid costs about the same per cell at every n; λ = 0.95 cells cost the most.',
       ),
     );
+  addScaleOptions(cmd);
   cmd.action(
     action(async (o: Opts) => {
       for (const l of o.lambda)
@@ -147,6 +163,8 @@ export function tableCommand(): Command {
       if (o.precision === undefined && cmd.getOptionValueSource('maxRuns') === 'cli')
         throw new SupermarketError('--max-runs acts only with --precision: drop it or add --precision <rel>');
       if (o.precision !== undefined && o.maxRuns < o.runs) throw new SupermarketError(`--max-runs ${o.maxRuns} is below --runs ${o.runs}`);
+      if (o.shard !== undefined && o.out === undefined)
+        throw new SupermarketError('--shard needs --out <dir>: the shard stores its cells there for `supermarket merge <dir>`');
       const threads = o.threads ?? defaultThreads();
       const started = performance.now();
 
@@ -166,9 +184,49 @@ export function tableCommand(): Command {
               spec,
               warmupEvents: Math.ceil(warmup * spec.eventRate),
               values: new Float64Array(0),
+              resumed: false,
             });
           }
         }
+
+      // every setting a cell's runs depend on; a stored cell is reused only for the same ones (and version)
+      const settingsOf = (plan: CellPlan) => ({
+        key: plan.key,
+        seed: o.seed,
+        runs: o.runs,
+        eventsPerRun: o.eventsPerRun,
+        precision: o.precision ?? null,
+        maxRuns: o.precision === undefined ? null : o.maxRuns,
+        warmupEvents: plan.warmupEvents,
+        engine: ENGINE,
+      });
+      const session =
+        o.shard === undefined
+          ? undefined
+          : startShard(
+              o.shard,
+              cmd,
+              o.out!,
+              plans.map((p) => ({
+                key: p.key,
+                // heuristic cost: events asked × (1 − ρ)^−1.5 (the runs a precision needs grow about so with the load)
+                cost: (o.runs * (o.eventsPerRun + p.warmupEvents)) / (1 - p.spec.rho) ** 1.5,
+                settings: settingsOf(p),
+              })),
+            );
+      const store =
+        o.out === undefined
+          ? undefined
+          : new CellStore<StoredTableCell>(session?.cellsDir ?? path.join(o.out, 'cells'), { fresh: o.fresh });
+      const active = session === undefined ? plans : plans.filter((p) => session.mine.has(p.key));
+      for (const plan of active) {
+        const stored = store?.get(plan.key, settingsOf(plan));
+        if (stored !== undefined && Array.isArray(stored.values) && stored.values.length >= 2) {
+          plan.values = Float64Array.from(stored.values);
+          plan.resumed = true;
+        }
+      }
+      const todo = active.filter((p) => !p.resumed);
 
       const progress = createProgress('table', o.progress && !(o.json && !process.stderr.isTTY));
       let eventsDone = 0;
@@ -208,12 +266,12 @@ export function tableCommand(): Command {
       const simStarted = performance.now();
       const cpuStart = process.cpuUsage(); // the whole process, worker threads included
       try {
-        await stage(plans.map((plan) => ({ plan, count: o.runs })));
+        if (todo.length > 0) await stage(todo.map((plan) => ({ plan, count: o.runs })));
         if (o.precision !== undefined) {
           const target = o.precision;
           for (let s = 0; s < MAX_STAGES; s++) {
             const more: { plan: CellPlan; count: number }[] = [];
-            for (const plan of plans) {
+            for (const plan of todo) {
               const e = tInterval(plan.values);
               const ratio = e.halfWidth / (target * Math.abs(e.mean));
               if (ratio <= 1 || plan.values.length >= o.maxRuns) continue;
@@ -223,7 +281,7 @@ export function tableCommand(): Command {
             if (more.length === 0) break;
             await stage(more);
           }
-          unmet = plans.filter((p) => {
+          unmet = active.filter((p) => {
             const e = tInterval(p.values);
             return e.halfWidth > target * Math.abs(e.mean);
           });
@@ -231,10 +289,16 @@ export function tableCommand(): Command {
       } finally {
         progress.stop();
       }
+      for (const plan of todo) store?.put(plan.key, settingsOf(plan), { values: Array.from(plan.values) });
       const simSeconds = (performance.now() - simStarted) / 1000;
       const cpu = process.cpuUsage(cpuStart);
       const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
+      if (session !== undefined) {
+        session.finish();
+        printShardSummary(session.summary(todo.length, active.length - todo.length), o.json);
+        return;
+      }
       const cells: TableCell[] = [];
       for (const plan of plans) {
         const theory = theories.get(`${plan.model.d}|${plan.model.lambda}`)!;
@@ -278,6 +342,7 @@ export function tableCommand(): Command {
         run: {
           threads,
           events: eventsDone,
+          resumedCells: active.length - todo.length,
           simulationSeconds: simSeconds,
           cpuSeconds,
           wallSeconds,
