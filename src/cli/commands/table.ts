@@ -228,10 +228,13 @@ export function tableCommand(): Command {
       }
       const todo = active.filter((p) => !p.resumed);
 
-      const progress = createProgress('table', o.progress && !(o.json && !process.stderr.isTTY));
+      const showProgress = o.progress && !(o.json && !process.stderr.isTTY);
       let eventsDone = 0;
-      let planned = 0;
+      let stages = 0;
+      // one bar per stage: a precision stage's size is known only when the one before has ended
       const stage = async (added: readonly { plan: CellPlan; count: number }[]) => {
+        stages++;
+        const progress = createProgress(stages === 1 ? 'table' : `table, precision stage ${stages - 1}`, showProgress);
         const tasks: ChainTask[] = [];
         const owners: { plan: CellPlan; first: number }[] = [];
         for (const { plan, count } of added) {
@@ -246,13 +249,15 @@ export function tableCommand(): Command {
             owners.push({ plan, first });
           }
         }
-        const base = eventsDone;
-        planned += tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
-        const results = await runChainTasks(tasks, threads, (done) => {
-          eventsDone = base + done;
-          progress.update(eventsDone, planned, `${(eventsDone / 1e9).toFixed(2)}e9 of ${(planned / 1e9).toFixed(2)}e9 events`);
-        });
-        eventsDone = base + tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
+        const planned = tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
+        const label = `${added.length} cells, ${(planned / 1e9).toFixed(2)}e9 events`;
+        let results: Float64Array[];
+        try {
+          results = await runChainTasks(tasks, threads, (done) => progress.update(done, planned, label));
+        } finally {
+          progress.stop();
+        }
+        eventsDone += planned;
         for (const { plan, count } of added) {
           const grown = new Float64Array(plan.values.length + count);
           grown.set(plan.values);
@@ -265,30 +270,27 @@ export function tableCommand(): Command {
       let unmet: CellPlan[] = [];
       const simStarted = performance.now();
       const cpuStart = process.cpuUsage(); // the whole process, worker threads included
-      try {
-        if (todo.length > 0) await stage(todo.map((plan) => ({ plan, count: o.runs })));
-        if (o.precision !== undefined) {
-          const target = o.precision;
-          for (let s = 0; s < MAX_STAGES; s++) {
-            const more: { plan: CellPlan; count: number }[] = [];
-            for (const plan of todo) {
-              const e = tInterval(plan.values);
-              const ratio = e.halfWidth / (target * Math.abs(e.mean));
-              if (ratio <= 1 || plan.values.length >= o.maxRuns) continue;
-              const want = Math.min(o.maxRuns, Math.max(plan.values.length + 2, Math.ceil(plan.values.length * ratio * ratio * 1.15)));
-              more.push({ plan, count: want - plan.values.length });
-            }
-            if (more.length === 0) break;
-            await stage(more);
+      if (todo.length > 0) await stage(todo.map((plan) => ({ plan, count: o.runs })));
+      if (o.precision !== undefined) {
+        const target = o.precision;
+        for (let s = 0; s < MAX_STAGES; s++) {
+          const more: { plan: CellPlan; count: number }[] = [];
+          for (const plan of todo) {
+            const e = tInterval(plan.values);
+            const ratio = e.halfWidth / (target * Math.abs(e.mean));
+            if (ratio <= 1 || plan.values.length >= o.maxRuns) continue;
+            const want = Math.min(o.maxRuns, Math.max(plan.values.length + 2, Math.ceil(plan.values.length * ratio * ratio * 1.15)));
+            more.push({ plan, count: want - plan.values.length });
           }
-          unmet = active.filter((p) => {
-            const e = tInterval(p.values);
-            return e.halfWidth > target * Math.abs(e.mean);
-          });
+          if (more.length === 0) break;
+          await stage(more);
         }
-      } finally {
-        progress.stop();
+        unmet = active.filter((p) => {
+          const e = tInterval(p.values);
+          return e.halfWidth > target * Math.abs(e.mean);
+        });
       }
+      // stored only once complete: a cell cut short by an error would pass for finished at the next run
       for (const plan of todo) store?.put(plan.key, settingsOf(plan), { values: Array.from(plan.values) });
       const simSeconds = (performance.now() - simStarted) / 1000;
       const cpu = process.cpuUsage(cpuStart);
