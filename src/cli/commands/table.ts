@@ -148,8 +148,9 @@ export function tableCommand(): Command {
           'supermarket merge reports/table',
         ],
         'Cost: about (runs × (events-per-run + warm-up)) events per cell, tens of millions of events per second per thread.\n' +
-          'The CI half-width of a cell hardly depends on n at a fixed number of events (fluctuations shrink as 1/n,\n' +
-          'time per event as 1/n), so a grid costs about the same per cell at every n; λ = 0.95 cells cost the most.',
+          'At a fixed number of events the CI of a cell shrinks little with n (the fluctuations of E[Q] shrink as 1/n, the\n' +
+          'time an event covers too), and small n costs more (heavier queues, slower mixing); λ = 0.95 cells cost the most.\n' +
+          'With --precision, a first stage of --runs runs per cell estimates the spread, then runs are added where needed.',
       ),
     );
   addScaleOptions(cmd);
