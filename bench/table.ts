@@ -1,7 +1,10 @@
 /**
  * The finite-n table benchmark of issue 23 (not a test): the full grid d = 2,3,4 × λ = 0.7,0.8,0.9,0.95 ×
  * n = 10,20,30,50,100 to 95% half-widths ≤ 0.2 % of E[Q], on 2 threads, with the load average before and after and
- * the table's own wall, CPU and events line. Target: ≤ 10 minutes on 2 quiet cores.
+ * the table's own wall, CPU and events line. Target: ≤ 10 minutes on 2 quiet cores. The first stage has 20 runs per
+ * cell: the precision stop uses each cell's estimated spread, and with 10 runs (9 degrees of freedom) the cells that
+ * stop early are those whose spread came out low, so their CIs under-cover (the 10-run grid against rmf_tool's data
+ * gave Σz² = 74.5 on 50 cells).
  *
  *   npm run bench:table            # writes reports/table-bench/ (results.json, table.md, table.csv)
  */
@@ -15,7 +18,7 @@ const args = [
   path.join(root, 'bin', 'supermarket.js'),
   'table',
   ...['--d', '2,3,4', '--lambda', '0.7,0.8,0.9,0.95', '--n', '10,20,30,50,100'],
-  ...['--runs', '10', '--precision', '0.002', '--threads', '2', '--fresh', '--out', out],
+  ...['--runs', '20', '--precision', '0.002', '--threads', '2', '--fresh', '--out', out],
 ];
 const load = () =>
   loadavg()
