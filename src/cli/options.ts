@@ -7,7 +7,16 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError, SupermarketError } from '../errors.ts';
 import { unwritableReason } from '../io/index.ts';
-import { DISCIPLINES, SAMPLINGS, SELECTIONS, disciplineHelp, parseModel, selectionHelp, type SupermarketModel } from '../model/index.ts';
+import {
+  DISCIPLINES,
+  SAMPLINGS,
+  SELECTIONS,
+  disciplineHelp,
+  parseModel,
+  selectionHelp,
+  type ModelInput,
+  type SupermarketModel,
+} from '../model/index.ts';
 import { action } from './errors.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
@@ -499,9 +508,14 @@ export function refuseIdleOptions(cmd: Command, rules: readonly (readonly [flag:
   }
 }
 
-/** The model of the `addModelOptions` flags, validated once by `parseModel`. */
+/** The model of the `addModelOptions` flags, validated once by `parseModel` (ρ < 1 required). */
 export function modelFromFlags(o: ModelFlags): SupermarketModel {
-  return parseModel({
+  return parseModel(modelInputFromFlags(o));
+}
+
+/** The model input of the `addModelOptions` flags (for `parseModel` or, at any load, `validateModel`). */
+export function modelInputFromFlags(o: ModelFlags): ModelInput {
+  return {
     lambda: o.lambda,
     d: o.d,
     selection: o.selection,
@@ -509,5 +523,5 @@ export function modelFromFlags(o: ModelFlags): SupermarketModel {
     sampling: o.sampling,
     service: serviceFromFlag(o.service),
     prediction: o.prediction,
-  });
+  };
 }

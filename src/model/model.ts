@@ -133,27 +133,48 @@ export function load(model: SupermarketModel): number {
 }
 
 /**
- * Validates and completes a model description.
+ * Validates and completes a model description, without asking for a steady state: a valid model may have ρ ≥ 1
+ * (a transient over a finite horizon exists at any load). Where a steady state is needed, `requireStable` (or
+ * `parseModel`, which is both).
  * @param input plain object (from CLI flags or JSON); numeric strings are accepted.
  * @returns a frozen `SupermarketModel` with defaults filled in.
  * @throws {InvalidModelError} on NaN/non-numeric values, d not an integer ≥ 1, unknown names.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ = λ·E[S] ≥ 1.
+ * @throws {UnstableModelError} if λ ≤ 0 (no arrivals: not a model of this project).
  */
-export function parseModel(input: ModelInput): SupermarketModel {
+export function validateModel(input: ModelInput): SupermarketModel {
   const result = modelSchema.safeParse(input);
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
   const model = result.data as SupermarketModel;
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
-  const rho = load(model);
-  if (rho >= 1) {
-    throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; the queues grow without bound`);
-  }
   return Object.freeze({
     ...model,
     service: Object.freeze({ ...model.service }),
     prediction: Object.freeze({ ...model.prediction }),
     conventions: Object.freeze({ ...model.conventions }),
   });
+}
+
+/**
+ * Throws unless the model has a steady state, ρ = λ·E[S] < 1; returns it unchanged.
+ * @throws {UnstableModelError} if ρ ≥ 1.
+ */
+export function requireStable(model: SupermarketModel): SupermarketModel {
+  const rho = load(model);
+  if (!(rho < 1)) {
+    throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; the queues grow without bound`);
+  }
+  return model;
+}
+
+/**
+ * Validates and completes a model description that must have a steady state: `requireStable(validateModel(input))`.
+ * @param input plain object (from CLI flags or JSON); numeric strings are accepted.
+ * @returns a frozen `SupermarketModel` with defaults filled in.
+ * @throws {InvalidModelError} on NaN/non-numeric values, d not an integer ≥ 1, unknown names.
+ * @throws {UnstableModelError} if λ ≤ 0 or ρ = λ·E[S] ≥ 1.
+ */
+export function parseModel(input: ModelInput): SupermarketModel {
+  return requireStable(validateModel(input));
 }
 
 /**

@@ -7,7 +7,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
+import { EXACT_DEFAULTS, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
+import { isClassicModel } from '../../meanfield/capabilities.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
@@ -245,8 +246,9 @@ export function compareCommand(): Command {
         const out = reportFolder(o.out, outDirFor(o, self));
         const tEnd = o.tEnd ?? 0; // resolved below when 0
         const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
-        // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later
-        const refined = hasRefinedTerm(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
+        // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
+        // by (d, λ, n) alone); parseModel checks them all later
+        const refined = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
         const config: ComparisonConfig = {
           lambdas: o.lambda,
           ds: o.d,
