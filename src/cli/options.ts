@@ -12,6 +12,7 @@ import {
   SAMPLINGS,
   SELECTIONS,
   disciplineHelp,
+  idlePrediction,
   parseModel,
   selectionHelp,
   type ModelInput,
@@ -491,7 +492,23 @@ export function examples(lines: readonly string[], note?: string): string {
 export function modelAction<O extends ModelFlags>(
   run: (model: SupermarketModel, o: O, cmd: Command) => void | Promise<void>,
 ): (o: O, cmd: Command) => Promise<void> {
-  return action((o: O, cmd: Command) => run(modelFromFlags(o), o, cmd));
+  return action((o: O, cmd: Command) => {
+    const model = modelFromFlags(o);
+    refuseIdlePrediction(cmd, model);
+    return run(model, o, cmd);
+  });
+}
+
+/**
+ * Refuses `--prediction` given on the command line for a policy that reads no prediction (`idlePrediction`, from the
+ * policy tables), so the setting is not dropped silently.
+ * @throws {SupermarketError} one line: the flag, why it has no effect, what to do.
+ */
+export function refuseIdlePrediction(cmd: Command, policy: Pick<SupermarketModel, 'selection' | 'discipline'>): void {
+  const option = cmd.options.find((x) => x.long === '--prediction');
+  if (!option || cmd.getOptionValueSource(option.attributeName()) !== 'cli') return;
+  const idle = idlePrediction(policy.selection, policy.discipline);
+  if (idle) throw new SupermarketError(`--prediction has no effect here: ${idle}; drop it or choose such a policy`);
 }
 
 /**

@@ -35,6 +35,7 @@ import {
   parsePositive,
   parsePositiveInteger,
   refuseIdleOptions,
+  refuseIdlePrediction,
   type ModelFlags,
 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -102,6 +103,7 @@ export function odeCommand(): Command {
         // a load ρ ≥ 1 has no fixed point but a transient (overload.ts, the rule `model --transient` follows too)
         const { model, overloaded } = transientModelFromFlags(o);
         refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
+        refuseIdlePrediction(cmd, model);
         if (overloaded) refuseOverloaded(model, o);
         const init = initialTail(model, o);
         if (o.untilSteady) {
