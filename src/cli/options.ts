@@ -15,8 +15,8 @@ import {
   idlePrediction,
   parseModel,
   selectionHelp,
-  type ModelInput,
   type SupermarketModel,
+  type UntypedModelInput,
 } from '../model/index.ts';
 import { action } from './errors.ts';
 
@@ -531,7 +531,7 @@ export function modelFromFlags(o: ModelFlags): SupermarketModel {
 }
 
 /** The model input of the `addModelOptions` flags (for `parseModel` or, at any load, `validateModel`). */
-export function modelInputFromFlags(o: ModelFlags): ModelInput {
+export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
   return {
     lambda: o.lambda,
     d: o.d,

@@ -169,7 +169,7 @@ describe('runComparison (LWL(d): judged without V)', () => {
   });
 
   it('runComparison(LPW) says plainly that there is no mean-field reference, before simulating', () => {
-    const lpw = { ...config, model: { selection: 'lpw' } };
+    const lpw = { ...config, model: { selection: 'lpw' as const } };
     expect(() => runComparison(lpw)).toThrow(InvalidModelError);
     expect(() => runComparison(lpw)).toThrow(/no mean-field reference for LPW\(2\)/);
   });

@@ -246,7 +246,13 @@ export function compareCommand(): Command {
         const runMeta = startRun();
         const out = reportFolder(o.out, outDirFor(o, self));
         const tEnd = o.tEnd ?? 0; // resolved below when 0
-        const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
+        // the flags' names are checked by commander's choices and again by parseModel
+        const fields: ModelFields = {
+          selection: o.selection as Selection,
+          discipline: o.discipline as Discipline,
+          service: o.service,
+          prediction: o.prediction,
+        };
         refuseIdlePrediction(self, { selection: o.selection as Selection, discipline: o.discipline as Discipline });
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
         // by (d, λ, n) alone); parseModel checks them all later
