@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeJsonAtomic } from '../io/index.ts';
+import { parseJsonText, writeJsonAtomic } from '../io/index.ts';
 import { VERSION } from '../version.ts';
 
 /**
@@ -68,7 +68,7 @@ export class CellStore<V> {
     if (this.fresh) return undefined;
     let stored: StoredCell<V>;
     try {
-      stored = JSON.parse(readFileSync(this.fileOf(key), 'utf8')) as StoredCell<V>;
+      stored = parseJsonText(readFileSync(this.fileOf(key), 'utf8')) as StoredCell<V>;
     } catch {
       return undefined; // absent or damaged: recompute
     }

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidModelError } from '../errors.ts';
-import { writeJsonAtomic } from '../io/index.ts';
+import { parseJsonText, writeJsonAtomic } from '../io/index.ts';
 import { VERSION } from '../version.ts';
 import { cellFileName } from './cellStore.ts';
 
@@ -164,7 +164,7 @@ export function findShards(dirs: readonly string[]): FoundShard[] {
 export function storedCellText(cellsDir: string, key: string, settings: string): string | undefined {
   try {
     const text = readFileSync(path.join(cellsDir, cellFileName(key)), 'utf8');
-    const stored = JSON.parse(text) as { key?: string; settings?: string; value?: unknown };
+    const stored = parseJsonText(text) as { key?: string; settings?: string; value?: unknown };
     return stored?.key === key && stored.settings === settings && stored.value !== undefined ? text : undefined;
   } catch {
     return undefined;

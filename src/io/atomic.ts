@@ -6,6 +6,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { SupermarketError } from '../errors.ts';
+import { jsonText } from './json.ts';
 
 /** The entry at `p`, or undefined when nothing is there (or a part of the path is not a folder). */
 function statOf(p: string): Stats | undefined {
@@ -86,6 +87,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   }
 }
 
+/** Writes `value` as indented JSON (infinite estimates in the encoding of io/json.ts) atomically (`writeFileAtomic`). */
 export function writeJsonAtomic(file: string, value: unknown): void {
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileAtomic(file, `${jsonText(value, 2)}\n`);
 }

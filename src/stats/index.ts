@@ -2,7 +2,16 @@
  * The statistics room (ground floor): interval estimates (Student t), batch means, quantiles, the seeded random
  * streams and seed derivation. Imports nothing of ours but the typed errors.
  */
-export { tInterval, sectioningInterval, feasible, precisionReached, type Estimate, type PrecisionTarget } from './tInterval.ts';
+export {
+  tInterval,
+  sectioningInterval,
+  feasible,
+  infiniteEstimate,
+  isInfinite,
+  precisionReached,
+  type Estimate,
+  type PrecisionTarget,
+} from './tInterval.ts';
 export { mser, batchMeansOf, type MserResult } from './mser.ts';
 export { wilsonInterval, coverageBand } from './binomial.ts';
 export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './batchMeans.ts';

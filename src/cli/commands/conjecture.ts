@@ -208,6 +208,7 @@ export function conjectureCommand(): Command {
             points: result.points.map((p) => ({
               ...p.point,
               verdict: p.verdict,
+              ...(p.infinite ? { infinite: p.infinite } : {}),
               comparisons: p.comparisons,
               quantities: p.quantities.map((q) => ({
                 key: q.key,
@@ -221,7 +222,7 @@ export function conjectureCommand(): Command {
           return;
         }
         process.stdout.write(
-          `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided} of ${s.total} grid points ` +
+          `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided}${s.undefined ? `, undefined (infinite) ${s.undefined}` : ''} of ${s.total} grid points ` +
             `(${result.simulations.length} simulations, ${simStore.resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n`,
         );
       }),
