@@ -9,7 +9,7 @@ import { tQuantile as quantile } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
 import { simulate } from '../sim/index.ts';
-import { fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
+import { cellSeed, fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
@@ -134,6 +134,7 @@ export const VERDICT_RULE =
   'is correct for the quantities as estimated (finite-n simulations estimate the n-server system, not the limit). A point where a ' +
   'quantity is infinite in theory (model/moments.ts, e.g. E[T/S] under FIFO with E[1/S] = ∞) is undefined (infinite): it neither holds nor fails.';
 
+/** 32-bit FNV-1a of a request body: names cached simulations (not a seed; seeds come from `cellSeed`). */
 const fnv = (text: string): number => fnv1a(text);
 
 /**
@@ -230,7 +231,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         const key = JSON.stringify(it.model);
         if (!solved.has(key)) {
           try {
-            solved.set(key, solve(it.model, { seed: fnv(`${ev.seed}|mf|${key}`), cavityHorizon: ev.cavityHorizon }));
+            solved.set(key, solve(it.model, { seed: cellSeed(ev.seed, `mf|${key}`), cavityHorizon: ev.cavityHorizon }));
           } catch (error) {
             if (error instanceof InvalidModelError && /no mean-field solver/.test(error.message)) solved.set(key, error);
             else throw error;
@@ -262,7 +263,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
   for (const { point, items } of plans)
     for (const it of items) {
       if (it.decision.source !== 'simulation') continue;
-      const seed = fnv(`${ev.seed}|${point.lambda}|${point.d}|${point.service}`);
+      const seed = cellSeed(ev.seed, `${point.lambda}|${point.d}|${point.service}`);
       const warm =
         typeof ev.warmup === 'number'
           ? { time: ev.warmup, rule: 'given in the conjecture file' }

@@ -17,5 +17,5 @@ export { wilsonInterval, coverageBand } from './binomial.ts';
 export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './batchMeans.ts';
 export { pooledQuantiles, quantiles } from './quantile.ts';
 export { countAtMost, bracketIndex, interpolateAt, interpolateLinear } from './bisect.ts';
-export { Rng, streamSeed, fnv1a, seedFromKey, MAX_UNIFORM_BOUND } from './rng.ts';
+export { Rng, streamSeed, fnv1a, cellSeed, MAX_MASTER_SEED, MAX_UNIFORM_BOUND } from './rng.ts';
 export { weightedLeastSquares, standardErrorOfMean, type WeightedFit } from './leastSquares.ts';

@@ -43,7 +43,17 @@ describe('infinite means (issue 21 item 1)', () => {
   it('a claim over an infinite quantity is "undefined", never holds or fails: S(jsq, fifo) < 100 on a JSQ+FIFO cell', () => {
     const r = simulate(jsqFifo, { n: 10, jobs: 300, replications: 2, seed: 3, warmupTime: 5 });
     const outcome = {
-      cell: { selection: 'jsq', discipline: 'fifo', service: 'exp', prediction: 'none', lambda: 0.7, d: 2, n: 10, replications: 2, jobs: 300 },
+      cell: {
+        selection: 'jsq',
+        discipline: 'fifo',
+        service: 'exp',
+        prediction: 'none',
+        lambda: 0.7,
+        d: 2,
+        n: 10,
+        replications: 2,
+        jobs: 300,
+      },
       result: { meanResponseTime: r.meanResponseTime, meanQueueLength: r.meanQueueLength, meanSlowdown: r.meanSlowdown },
     } as unknown as CellOutcome;
     const claim = parseConjecture(
