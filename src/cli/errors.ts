@@ -6,6 +6,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { SupermarketError } from '../errors.ts';
+import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 
 export function reportFatal(error: unknown): never {
   const debug = process.env.SUPERMARKET_DEBUG === '1';
@@ -48,10 +49,13 @@ export function stdioFailure(stream: 'standard output' | 'standard error', error
 /** Wraps a commander action so that thrown errors become one line and an exit code. */
 export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
+    const locks = heldLocks();
     try {
       await fn(...args);
     } catch (error) {
       reportFatal(error);
+    } finally {
+      releaseLocksSince(locks); // the output folders the command locked (runs/lock.ts)
     }
   };
 }

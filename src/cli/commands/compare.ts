@@ -9,7 +9,8 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
-import type { ShardSpec } from '../../experiments/shard.ts';
+import { shardDir, type ShardSpec } from '../../experiments/shard.ts';
+import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
@@ -29,7 +30,7 @@ import {
   parseReplications,
   reportFolder,
 } from '../options.ts';
-import { startRun } from '../versions.ts';
+import { commandLine, startRun } from '../versions.ts';
 import { timeline } from '../timeline.ts';
 import { printJson } from '../output.ts';
 
@@ -243,6 +244,8 @@ export function compareCommand(): Command {
         timeline('phase', { name: 'action' });
         const runMeta = startRun();
         const out = reportFolder(o.out, outDirFor(o, self));
+        // one run per folder (runs/lock.ts; released when the action ends): a shard locks its own folder, as shards of one run write side by side
+        lockFolder(o.shard ? shardDir(path.resolve(out), o.shard) : out, commandLine(process.argv.slice(2)));
         const tEnd = o.tEnd ?? 0; // resolved below when 0
         const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
         // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later

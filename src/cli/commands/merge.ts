@@ -16,6 +16,7 @@ import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { examples, outOption, parseThreads, reportFolder } from '../options.ts';
 import { addSummaryOptions } from '../sharding.ts';
+import { lockFolder } from '../../runs/lock.ts';
 import { asMergedRun, commandLine } from '../versions.ts';
 
 interface Opts {
@@ -151,6 +152,8 @@ export function mergeCommand(): Command {
         const plan = planMerge(dirs);
         if (plan.missing.size > 0) throw new SupermarketError(missingMessage(plan));
         const out = path.resolve(reportFolder(o.out, plan.report));
+        // one run per folder (runs/lock.ts), held through the rerun of the shards' command (its lock of out nests)
+        lockFolder(out, commandLine(process.argv.slice(2)));
         copyCells(plan, out);
         // the command that wrote the shards, loaded by itself (importing the program here would tie merge and program in a circle)
         const command = await SHARDED_COMMANDS[plan.command as keyof typeof SHARDED_COMMANDS]?.();
