@@ -223,7 +223,7 @@ ${figures.map(figureSection).join('\n')}
 ${reproduceSection(meta)}`;
   return writeReportFolder(outDir, {
     figures,
-    results: { experiment: spec, cells: outcomes, findings },
+    results: { experiment: spec, code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}), cells: outcomes, findings },
     metadata: meta,
     markdown: md,
     title: `supermarket-lab experiment: ${spec.name}`,

@@ -15,7 +15,8 @@ import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { examples, outOption, parseThreads, reportFolder } from '../options.ts';
-import { addSummaryOptions } from '../sharding.ts';
+import { addMixedCodeOption, addSummaryOptions } from '../sharding.ts';
+import { checkSameCode } from '../../runs/codeIdentity.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { asMergedRun, commandLine } from '../versions.ts';
 
@@ -24,6 +25,7 @@ interface Opts {
   threads?: number;
   json?: boolean;
   progress: boolean;
+  allowMixedCode?: boolean;
 }
 
 /** What merging found: the cells present, those missing (by shard), and the shards seen. */
@@ -62,6 +64,7 @@ export function planMerge(dirs: readonly string[]): MergePlan {
       throw new SupermarketError(`refusing to merge shards of different runs: ${describe(first)} and ${describe(s)}`);
     }
   }
+  for (const s of shards) checkSameCode(s.manifest.code, `shard ${s.dir}`); // shards of other code: refused in one line
   if (first.manifest.version !== VERSION) {
     throw new SupermarketError(
       `refusing to merge: the shards were computed by supermarket-lab ${first.manifest.version}, this is ${VERSION} (rerun the shards with this version)`,
@@ -137,7 +140,7 @@ export function mergeCommand(): Command {
     .argument('<dir...>', 'shard folders, or report folders holding shards/*')
     .addOption(outOption('the one the shards were started with'))
     .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parseThreads);
-  return addSummaryOptions(cmd, "print the command's JSON summary on stdout")
+  return addMixedCodeOption(addSummaryOptions(cmd, "print the command's JSON summary on stdout"))
     .addHelpText(
       'after',
       examples([
@@ -163,6 +166,7 @@ export function mergeCommand(): Command {
           '--out',
           out,
           ...(o.threads ? ['--threads', String(o.threads)] : []),
+          ...(o.allowMixedCode ? ['--allow-mixed-code'] : []),
           ...(o.json ? ['--json'] : []),
           ...(o.progress ? [] : ['--no-progress']),
         ];
