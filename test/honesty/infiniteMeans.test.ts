@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseModel } from '../../src/model/index.ts';
+import { estimandFiniteness, parseModel } from '../../src/model/index.ts';
 import { mg1 } from '../../src/meanfield/mg1/index.ts';
 import { simulate } from '../../src/sim/index.ts';
 import { jsonText, parseJsonText } from '../../src/io/index.ts';
@@ -27,6 +27,17 @@ describe('infinite means (issue 21 item 1)', () => {
     // SRPT lets small jobs pass: finite
     const srpt = simulate(parseModel({ ...jsqFifo, discipline: 'srpt' }), { n: 10, jobs: 500, replications: 2, seed: 1, warmupTime: 5 });
     expect(Number.isFinite(srpt.meanSlowdown.mean)).toBe(true);
+  });
+
+  it('the paper-synthetic cells JSQ+FIFO, LWL+FIFO, LPW+SPRPT (exp predictions) have E[T/S] = ∞ by the one rule; JSQ+SRPT not', () => {
+    const at = (selection: string, discipline: string, service: string) =>
+      estimandFiniteness(parseModel({ lambda: 0.9, d: 2, selection, discipline, service, prediction: 'exp' })).meanSlowdown.finite;
+    for (const service of ['exp', 'weibull:0.5']) {
+      expect(at('jsq', 'fifo', service)).toBe(false);
+      expect(at('lwl', 'fifo', service)).toBe(false);
+      expect(at('lpw', 'sprpt', service)).toBe(false);
+      expect(at('jsq', 'srpt', service)).toBe(true);
+    }
   });
 
   it('jsonText / parseJsonText: one encoding of ∞ (mean null, infinite: true), read back as +∞', () => {
