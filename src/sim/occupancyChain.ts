@@ -25,7 +25,7 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import { checkServers, type SupermarketModel } from '../model/model.ts';
-import { MAX_UNIFORM_BOUND, Rng, seedFromKey, streamSeed } from '../stats/rng.ts';
+import { MAX_UNIFORM_BOUND, Rng, cellSeed, streamSeed } from '../stats/rng.ts';
 
 /** The chain's parameters, read from a supported model by `occupancyChainSpec`. */
 export interface OccupancyChainSpec {
@@ -74,11 +74,11 @@ export function occupancyChainSpec(model: SupermarketModel, n: number): Occupanc
 
 /**
  * The 64-bit RNG seed of run `run` of the cell named `key` under the master `seed`: the project's per-cell seed
- * (`seedFromKey`) and per-replication stream (`streamSeed`). The one place the table engine derives seeds, so a run's
+ * (`cellSeed`) and per-replication stream (`streamSeed`). The one place the table engine derives seeds, so a run's
  * stream depends on (seed, key, run) only: results do not depend on batching, chunking or threads.
  */
 export function chainRunSeed(seed: number, key: string, run: number): bigint {
-  return streamSeed(seedFromKey(seed, key), run);
+  return streamSeed(cellSeed(seed, key), run);
 }
 
 export interface ChainRunOptions {
