@@ -303,9 +303,95 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
   };
 }
 
+/** E[T] against λ: the policy, random routing (d = 1), the current λ marked, and the simulation at n with its CI. */
+function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): ExplorerFigure | undefined {
+  const w = view.sweep;
+  if (!w) return undefined;
+  const m = view.model;
+  const policy = m.selection === 'random' || m.d === 1 ? 'random (d = 1), M/G/1' : `${m.selection.toUpperCase()}(${m.d}), mean field`;
+  const random = 'random (d = 1), M/G/1';
+  const here = `λ = ${m.lambda}`;
+  const rows: ExplorerFigure['rows'] = [];
+  const top = 4 * Math.max(w.meanResponseTime[w.lambdas.indexOf(m.lambda)] ?? 1, 1) + 2;
+  w.lambdas.forEach((lambda, k) => {
+    if (w.meanResponseTime[k] <= top) rows.push({ series: policy, lambda, t: w.meanResponseTime[k] });
+    if (policy !== random && w.random[k] <= top) rows.push({ series: random, lambda, t: w.random[k] });
+  });
+  const names = policy === random ? [policy] : [policy, random];
+  const colours: string[] = policy === random ? [COLOURS.meanField] : [COLOURS.meanField, '#999999'];
+  const k = w.lambdas.indexOf(m.lambda);
+  if (k >= 0) {
+    names.push(here);
+    colours.push(COLOURS.refined);
+    rows.push({ series: here, lambda: m.lambda, t: w.meanResponseTime[k] });
+  }
+  const simName = sim ? `simulation, n = ${sim.n} (95 % CI)` : undefined;
+  if (sim && simName) {
+    const e = sim.meanResponseTime;
+    names.push(simName);
+    colours.push(COLOURS.simulation);
+    rows.push({ series: simName, lambda: m.lambda, t: e.mean, lo: e.ci95[0], hi: e.ci95[1] });
+  }
+  const x = { field: 'lambda', type: 'quantitative', title: 'λ (arrival rate per server)', scale: { domain: [0, 1 / m.service.mean] } };
+  const y = { field: 't', type: 'quantitative', title: 'E[T] (mean response time, mean service times)', scale: { domain: [0, top] } };
+  const tooltip = [
+    { field: 'series', title: 'curve' },
+    { field: 'lambda', title: 'λ', format: FORMAT },
+    { field: 't', title: 'E[T]', format: FORMAT },
+  ];
+  const only = (name: string) => [{ filter: { field: 'series', equal: name } }];
+  const layers: Record<string, unknown>[] = names
+    .filter((n) => n !== here && n !== simName)
+    .map((n) => ({
+      transform: only(n),
+      mark: { type: 'line', strokeWidth: 2, clip: true },
+      encoding: { x, y, color: series(names, colours), tooltip },
+    }));
+  if (k >= 0)
+    layers.push({
+      transform: only(here),
+      mark: { type: 'point', filled: true, size: 80 },
+      encoding: { x, y, color: series(names, colours), tooltip },
+    });
+  if (simName)
+    layers.push(
+      {
+        transform: only(simName),
+        mark: { type: 'rule', strokeWidth: 1.5, clip: true },
+        encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color: series(names, colours) },
+      },
+      {
+        transform: only(simName),
+        mark: { type: 'point', shape: 'diamond', filled: true, size: 60, clip: true },
+        encoding: {
+          x,
+          y,
+          color: series(names, colours),
+          tooltip: [
+            ...tooltip,
+            { field: 'lo', title: '95 % CI low', format: FORMAT },
+            { field: 'hi', title: '95 % CI high', format: FORMAT },
+          ],
+        },
+      },
+    );
+  return {
+    name: 'response-time-vs-load',
+    title: 'E[T] against λ',
+    rows,
+    spec: {
+      ...base('Mean response time E[T] against λ', `${m.discipline.toUpperCase()}, n → ∞; the closed forms of theory.md §2, §4, §7`),
+      data: { values: rows },
+      layer: layers,
+    },
+  };
+}
+
 /** The figures the view has, in page order. */
 export function explorerFigures(view: ExplorerView, sim?: SimulationResult): ExplorerFigure[] {
-  return [tailFigure(view, sim), ccdfFigure(view, sim), transientFigure(view)].filter((f): f is ExplorerFigure => f !== undefined);
+  return [tailFigure(view, sim), sweepFigure(view, sim), ccdfFigure(view, sim), transientFigure(view)].filter(
+    (f): f is ExplorerFigure => f !== undefined,
+  );
 }
 
 /** CSV of rows (header from the union of keys, in first-seen order; numbers at full precision). */

@@ -127,6 +127,28 @@ export interface CcdfView {
   readonly source: string;
 }
 
+/** E[T] against λ for the model's policy and for random routing (d = 1, M/G/1), where both are closed forms. */
+export interface SweepView {
+  readonly lambdas: number[];
+  readonly meanResponseTime: number[];
+  /** Random routing (each job to one server): the M/G/1 queue of the same discipline. */
+  readonly random: number[];
+}
+
+/** Whether `solveMeanField` answers this model by a closed form or formula (a sweep over λ costs milliseconds). */
+function closedForm(model: SupermarketModel): boolean {
+  if (model.selection === 'random' || model.d === 1) return model.discipline === 'fifo';
+  if (model.discipline !== 'fifo' || model.service.kind !== 'exponential') return false;
+  return model.selection === 'jsq' || (model.selection === 'lwl' && model.service.mean === 1);
+}
+
+/** λ values of the sweep: 0.05 … 0.975 per mean service time, and the model's own λ. */
+function sweepLambdas(model: SupermarketModel): number[] {
+  const top = 0.975 / model.service.mean;
+  const grid = Array.from({ length: 38 }, (_, k) => (top * (k + 1)) / 38);
+  return [...new Set([...grid, model.lambda])].sort((a, b) => a - b);
+}
+
 /** Everything the page shows for one model; a part the library refuses is absent and its reason is in `notes`. */
 export interface ExplorerView {
   readonly model: SupermarketModel;
@@ -135,6 +157,7 @@ export interface ExplorerView {
   readonly refined?: RefinedView;
   readonly transient?: TransientView;
   readonly ccdf?: CcdfView;
+  readonly sweep?: SweepView;
   /** One line per part that is missing, naming the part and the library's reason. */
   readonly notes: string[];
 }
@@ -279,9 +302,21 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
       notes.push(`ccdf: ${message(e)}`);
     }
   }
+  let sweep: SweepView | undefined;
+  if (closedForm(model)) {
+    try {
+      const lambdas = sweepLambdas(model);
+      const at = (lambda: number, random: boolean) =>
+        solveMeanField(parseModel({ ...model, lambda, ...(random ? { selection: 'random', d: 1 } : {}) } as ModelInput)).meanResponseTime;
+      sweep = { lambdas, meanResponseTime: lambdas.map((l) => at(l, false)), random: lambdas.map((l) => at(l, true)) };
+    } catch (e) {
+      notes.push(`E[T] against λ: ${message(e)}`);
+    }
+  }
   return {
     model,
     n: servers,
+    ...(sweep ? { sweep } : {}),
     ...(solution ? { solution } : {}),
     ...(refined ? { refined } : {}),
     ...(transient ? { transient } : {}),

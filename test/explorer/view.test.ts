@@ -47,6 +47,11 @@ describe('exploreView', () => {
     expect(view.ccdf!.of).toBe('response time');
     expect(view.ccdf!.ccdf[0]).toBe(1);
     expect(view.notes).toEqual([]);
+    // E[T] against λ: the same closed form at the model's λ, and M/M/1 (1/(1 − λ)) for random routing
+    const w = view.sweep!;
+    const k = w.lambdas.indexOf(0.9);
+    expect(w.meanResponseTime[k]).toBe(view.solution!.meanResponseTime);
+    w.lambdas.forEach((l, j) => expect(w.random[j]).toBeCloseTo(1 / (1 - l), 8));
   });
 
   it('LWL(2): another answer, the workload ccdf, and a note naming the refined term it has none of', () => {
@@ -55,7 +60,12 @@ describe('exploreView', () => {
     expect(view.ccdf!.of).toBe('workload');
     expect(view.transient!.of).toBe('workload');
     expect(view.refined).toBeUndefined();
+    expect(view.sweep!.meanResponseTime.every((t, j) => t < view.sweep!.random[j])).toBe(true);
     expect(view.notes).toEqual([expect.stringMatching(/^refined mean field: .*lwl/)]);
+  });
+
+  it('sweeps λ only where the solver is a closed form (not for a cavity estimate)', () => {
+    expect(exploreView({ lambda: 0.5, d: 2, discipline: 'srpt' }, 10).sweep).toBeUndefined();
   });
 
   it('refuses a bad model or n in one line', () => {
@@ -67,7 +77,7 @@ describe('exploreView', () => {
 describe('explorer figures and worker protocol', () => {
   it('plots the rows it downloads, with tooltips in the field words and 4 significant digits', () => {
     const figures = explorerFigures(exploreView({ lambda: 0.9, d: 2 }, 10));
-    expect(figures.map((f) => f.name)).toEqual(['tail-fractions', 'response-time-ccdf', 'transient']);
+    expect(figures.map((f) => f.name)).toEqual(['tail-fractions', 'response-time-vs-load', 'response-time-ccdf', 'transient']);
     for (const f of figures) {
       expect((f.spec.data as { values: unknown[] }).values).toBe(f.rows);
       const tips: { field: string; title: string; format?: string }[] = [];
