@@ -29,6 +29,7 @@ function onFirstUse<T>(specifier: string): () => T {
 /** mathjs (dense linear algebra, expression parsing and symbolic derivatives). */
 export const mathjs = onFirstUse<typeof MathJs>('mathjs');
 /**
+ * @internal (left out of the published declarations, which would otherwise name 'odex', a package without types)
  * odex (Hairer–Wanner ODEX). tsconfig "paths" maps 'odex' to types/odex.d.ts for the compiler, and tsx applies that
  * mapping at run time too (it would load the declaration file, whose Solver has no methods). So the types come from
  * 'odex' and the code from the package's compiled entry, loaded by file path (not subject to the mapping).
