@@ -21,7 +21,7 @@ export const EXPLORER_ENTRY = path.join(root, 'src', 'explorer', 'app.ts');
 export const EXPLORER_BUNDLE = path.join(root, 'dist', 'explorer', 'bundle.js');
 
 /** Resolves `x.ts` to its sibling `x.browser.ts` when there is one, and 'odex' to the package's compiled entry. */
-const browserTwins: Plugin = {
+export const browserTwins: Plugin = {
   name: 'browser-twins',
   setup(b) {
     // by file path: tsx applies the tsconfig "paths" mapping to require.resolve('odex') too

@@ -49,7 +49,7 @@ const base = (title: string, subtitle: string) => ({
 /** s_i against i: mean field, refined for n (1/n and 1/n²), simulation points with 95 % CIs. */
 function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): ExplorerFigure | undefined {
   const tail = view.solution?.tail;
-  if (!tail) return undefined;
+  if (!tail && !sim) return undefined; // LPW(d): no mean field, the simulation alone
   const floor = 1e-6;
   const rows: ExplorerFigure['rows'] = [];
   const names: string[] = [];
@@ -61,8 +61,7 @@ function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
       if (i >= 1 && v >= floor) rows.push({ series: name, i, s: v });
     });
   };
-  const mf = `mean field (n → ∞), ${view.solution!.kind}`;
-  add(mf, COLOURS.meanField, tail);
+  if (tail) add(`mean field (n → ∞), ${view.solution!.kind}`, COLOURS.meanField, tail);
   const r = view.refined;
   if (r) {
     add(`refined mean field, n = ${r.n} (1/n)`, COLOURS.refined, r.firstOrder.tail);
@@ -313,9 +312,10 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
   const here = `λ = ${m.lambda}`;
   const rows: ExplorerFigure['rows'] = [];
   const top = 4 * Math.max(w.meanResponseTime[w.lambdas.indexOf(m.lambda)] ?? 1, 1) + 2;
+  // every point is a row (the downloads keep them); the lines are clipped at the top of the axis
   w.lambdas.forEach((lambda, k) => {
-    if (w.meanResponseTime[k] <= top) rows.push({ series: policy, lambda, t: w.meanResponseTime[k] });
-    if (policy !== random && w.random[k] <= top) rows.push({ series: random, lambda, t: w.random[k] });
+    rows.push({ series: policy, lambda, t: w.meanResponseTime[k] });
+    if (policy !== random) rows.push({ series: random, lambda, t: w.random[k] });
   });
   const names = policy === random ? [policy] : [policy, random];
   const colours: string[] = policy === random ? [COLOURS.meanField] : [COLOURS.meanField, '#999999'];

@@ -122,7 +122,11 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
     expect(s.view!.solution!.meanResponseTime).toBe(lwl);
     expect(Math.abs(lwl - sqd)).toBeGreaterThan(0.1);
     expect(await shownResponseTime(page)).toBeCloseTo(lwl, 5);
-    expect(await page.$$eval('.figure', (els) => els.map((e) => e.getAttribute('data-figure')))).toEqual(['response-time-vs-load', 'workload-ccdf', 'transient']);
+    expect(await page.$$eval('.figure', (els) => els.map((e) => e.getAttribute('data-figure')))).toEqual([
+      'response-time-vs-load',
+      'workload-ccdf',
+      'transient',
+    ]);
 
     // back to JSQ(2); a small simulation at n = 10 overlays its points (tail fractions with CIs, percentiles)
     await setControl(page, 'selection', 'jsq');

@@ -30,3 +30,26 @@ describe('browser twins', () => {
     expect(VERSION).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
   });
 });
+
+describe('the library in a browser', () => {
+  it("bundles the package's public entry (src/index.ts) for the browser: no node: module reached once the twins stand in", async () => {
+    const { build } = await import('esbuild');
+    const { browserTwins } = await import('../../scripts/build-explorer.ts');
+    const result = await build({
+      entryPoints: ['src/index.ts'],
+      bundle: true,
+      write: false,
+      platform: 'browser', // a node: import is a build error here
+      format: 'esm',
+      define: { __SUPERMARKET_VERSION__: '"test"' },
+      plugins: [browserTwins],
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs).toContain('src/lazy.browser.ts');
+    expect(inputs).toContain('src/version.browser.ts');
+    expect(inputs).not.toContain('src/lazy.ts');
+    expect(inputs.filter((f) => /^src\/(report|cli|learn)\//.test(f))).toEqual([]);
+  }, 60_000);
+});
