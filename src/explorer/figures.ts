@@ -75,6 +75,13 @@ function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
       if (i >= 1 && e.mean >= floor) rows.push({ series: simName, i, s: e.mean, lo: Math.max(floor, e.ci95[0]), hi: e.ci95[1] });
     });
   }
+  // the refined band: between the 1/n and the 1/n + 1/n² estimates (how much the next order moves the answer)
+  const band: ExplorerFigure['rows'] = [];
+  if (r?.secondOrder)
+    r.firstOrder.tail.forEach((v, i) => {
+      const w = r.secondOrder!.tail[i] ?? 0;
+      if (i >= 1 && Math.max(v, w) >= floor) band.push({ i, low: Math.max(floor, Math.min(v, w)), high: Math.max(v, w) });
+    });
   const lines = names.filter((n) => n !== simName);
   const top = Math.max(...rows.map((row) => Number(row.i)));
   const tooltip = [
@@ -98,6 +105,15 @@ function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
       ...base('Tail fractions s_i', `λ = ${view.model.lambda}, d = ${view.model.d}; log scale`),
       data: { values: rows },
       layer: [
+        ...(band.length
+          ? [
+              {
+                data: { values: band },
+                mark: { type: 'area', color: COLOURS.refined, opacity: 0.15 },
+                encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' } },
+              },
+            ]
+          : []),
         {
           transform: [{ filter: { field: 'series', oneOf: lines } }],
           mark: { type: 'line', point: { size: 30 }, strokeWidth: 2 },
