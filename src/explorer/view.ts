@@ -11,16 +11,15 @@ import type { z } from 'zod';
 import { parseModel, type ModelInput, type SupermarketModel } from '../model/index.ts';
 import { modelSchema } from '../model/schema.ts';
 import { checkServers } from '../model/model.ts';
-import { solveMeanField, type MeanFieldSolution } from '../meanfield/solve.ts';
+import { solveMeanField, solveMeanFieldTransient, type MeanFieldSolution } from '../meanfield/solve.ts';
+import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { refine, refinedEstimate } from '../meanfield/refined.ts';
 import { refineSecondOrder } from '../meanfield/refinedSecondOrder.ts';
-import { solveTransient } from '../meanfield/transient.ts';
 import { relaxationTime } from '../meanfield/relaxation.ts';
 import { responseTimeCcdf } from '../meanfield/responseTime.ts';
 import { solveSqdFixedPoint } from '../meanfield/fixedPoint.ts';
 import { lwlTransient } from '../meanfield/lwl/transient.ts';
 import { lwlWorkloadCcdf } from '../meanfield/lwl/workload.ts';
-import { phaseTypeJsqTransient } from '../meanfield/phaseType/transient.ts';
 
 /** One control of the page: a choice among a table's rows, or a text field (numbers, short forms, JSON). */
 export type ControlField =
@@ -235,7 +234,9 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
   try {
     const limit = solution?.meanQueueLength;
     const withRelaxation = relaxation === undefined ? {} : { relaxationTime: relaxation };
-    if (model.selection === 'lwl' && model.d > 1) {
+    const capability = meanFieldCapabilities(model).transient;
+    if (!capability.available) notes.push(`transient: ${capability.reason}`);
+    else if (capability.id === 'lwl-pide') {
       // a coarser step than lwlTransient's default (0.01·E[S]): a curve on screen, re-solved on every change
       const step = Math.min(LWL_TRANSIENT_STEP * model.service.mean, 1 / (model.lambda * model.d));
       const r = lwlTransient(model, { times, includeCcdf: false, step });
@@ -244,32 +245,21 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
         times: r.times,
         values: r.meanWorkload,
         ...withRelaxation,
-        source: `${r.provenance.source}; step Δ = ${step.toPrecision(3)}`,
-      };
-    } else if (model.discipline === 'fifo' && model.service.kind === 'exponential') {
-      const r = solveTransient(model, { times });
-      transient = {
-        of: 'queue length',
-        times: r.times,
-        values: r.meanQueueLength,
-        ...(limit === undefined ? {} : { limit }),
-        ...withRelaxation,
-        source: r.provenance.source,
-      };
-    } else if (model.discipline === 'fifo' && model.selection !== 'lpw') {
-      const r = phaseTypeJsqTransient(model, { times });
-      transient = {
-        of: 'queue length',
-        times: r.times,
-        values: r.meanQueueLength,
-        ...(limit === undefined ? {} : { limit }),
-        ...withRelaxation,
-        source: r.provenance.source,
+        source: `${capability.name}, ${capability.source}; step Δ = ${step.toPrecision(3)}`,
       };
     } else {
-      notes.push(
-        `transient: no mean-field ODE for ${model.selection.toUpperCase()}(d) with ${model.discipline.toUpperCase()} (theory.md §10 covers FIFO and LWL)`,
-      );
+      // the SQ(d) or phase-type ODE: mean jobs per server
+      const solved = solveMeanFieldTransient(model, times);
+      if (solved.solver === 'lwl-pide') throw new Error('unreachable: the LWL(d) PIDE is handled above');
+      const r = solved.result;
+      transient = {
+        of: 'queue length',
+        times: r.times,
+        values: r.meanQueueLength,
+        ...(limit === undefined ? {} : { limit }),
+        ...withRelaxation,
+        source: `${capability.name}, ${capability.source}`,
+      };
     }
   } catch (e) {
     notes.push(`transient: ${message(e)}`);
