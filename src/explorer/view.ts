@@ -136,9 +136,10 @@ export interface SweepView {
 
 /** Whether `solveMeanField` answers this model by a closed form or formula (a sweep over λ costs milliseconds). */
 function closedForm(model: SupermarketModel): boolean {
-  if (model.selection === 'random' || model.d === 1) return model.discipline === 'fifo';
-  if (model.discipline !== 'fifo' || model.service.kind !== 'exponential') return false;
-  return model.selection === 'jsq' || (model.selection === 'lwl' && model.service.mean === 1);
+  const c = meanFieldCapabilities(model).fixedPoint;
+  if (!c.available) return false;
+  // M/G/1 FIFO is Pollaczek–Khinchine; the other disciplines' formulas integrate numerically (slower)
+  return c.id === 'sqd-closed-form' || c.id === 'lwl-closed-form' || (c.id === 'mg1' && model.discipline === 'fifo');
 }
 
 /** λ values of the sweep: 0.05 … 0.975 per mean service time, and the model's own λ. */
