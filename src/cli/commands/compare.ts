@@ -402,7 +402,8 @@ export function compareCommand(): Command {
                   `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
                   `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}`
               : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
-                  `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}), ` +
+                  `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
+                  `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
                   `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
                   `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
           );
