@@ -159,7 +159,7 @@ export function compareCommand(): Command {
         'Any other model (--selection, --discipline, --service, --prediction): against the solver that solveMeanField picks\n' +
         '(closed form, FPE, phase-type ODE, M/G/1, or a cavity estimate with its CI), judged without a refined term:\n' +
         'fit x̂_n = a + c₁/n (+ c₂/n²), check a against the limit, report c₁; LWL(d) adds the workload ccdf and the PIDE\n' +
-        'transient. LPW(d) has no mean-field solver, so compare refuses it. Writes <out>/index.html, report.md, figures\n' +
+        'transient. LPW(d) is set beside the LPW cavity estimate (theory.md §5, an ansatz). Writes <out>/index.html, report.md, figures\n' +
         '(PNG, SVG, vega-lite spec, CSV, JSON), results.json, metadata.json.\n' +
         'Finished cells are kept in <out>/cells/: rerun the same command to resume an interrupted sweep.',
     )
