@@ -22,7 +22,6 @@ console.log(
 );
 for (const [discipline, prediction, lambda] of cases) {
   const model = parseModel({ lambda, d: 2, selection: 'lpw', discipline, prediction });
-  const t0 = Date.now();
   let cav: { mean: number; halfWidth: number } | null = null;
   let note: string;
   try {
@@ -32,14 +31,11 @@ for (const [discipline, prediction, lambda] of cases) {
   } catch (e) {
     note = `refused: ${(e as Error).message}`;
   }
-  const tc = (Date.now() - t0) / 1000;
-  const t1 = Date.now();
   const s = simulate(model, { n: 1000, jobs, replications: 3, seed: 17, warmupTime: lambda > 0.92 ? 200 : 100 });
-  const ts = (Date.now() - t1) / 1000;
   const e = s.meanResponseTime;
   const gap = cav ? (cav.mean - e.mean) / Math.hypot(cav.halfWidth, e.halfWidth) : NaN;
   console.log(
-    `${discipline.padEnd(5)} pred ${prediction.padEnd(5)} λ = ${lambda}: cavity ${cav ? `${cav.mean.toFixed(4)} ± ${cav.halfWidth.toFixed(4)}` : '—'} (${tc.toFixed(0)} s; ${note})` +
-      `  |  n = 1000: ${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)} (${ts.toFixed(0)} s)  |  gap ${cav ? `${(cav.mean - e.mean).toFixed(4)} = ${gap.toFixed(1)} h` : '—'}`,
+    `${discipline.padEnd(5)} pred ${prediction.padEnd(5)} λ = ${lambda}: cavity ${cav ? `${cav.mean.toFixed(4)} ± ${cav.halfWidth.toFixed(4)}` : '—'} (${note})` +
+      `  |  n = 1000: ${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)}  |  gap ${cav ? `${(cav.mean - e.mean).toFixed(4)} = ${gap.toFixed(1)} h` : '—'}`,
   );
 }

@@ -19,8 +19,8 @@
  * fraction is ρ (both within noise + 0.5 %: a spurious point such as a never-idle queue fails them), and Little's law
  * holds for the runs. An ansatz (asymptotic independence is not proved for LPW):
  * method 'cavity', kind 'estimate'. Measured (scripts/lpw-cavity-check.ts, d = 2, exponential sizes): exact
- * predictions reproduce LWL(2) (2.040 ± 0.051 against 2.0503); with exponential predictions the estimate lies 1–4 %
- * below n = 1000 simulations at λ = 0.9 and 6–7 % below at λ = 0.95 (about 1–2 combined half-widths), the final runs'
+ * predictions reproduce LWL(2) (2.040 ± 0.051 against 2.0503); with exponential predictions the estimate lies 1–3 %
+ * below n = 1000 simulations at λ = 0.9 and 4–6 % below at λ = 0.95 (0.6–2.1 combined half-widths), the final runs'
  * busy fraction 0.4–0.8 % below ρ there: the mass direction may not be fully settled at high load.
  */
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
