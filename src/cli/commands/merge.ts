@@ -122,6 +122,7 @@ const SHARDED_COMMANDS = {
   compare: async () => (await import('./compare.ts')).compareCommand(),
   run: async () => (await import('./run.ts')).runCommand(),
   conjecture: async () => (await import('./conjecture.ts')).conjectureCommand(),
+  table: async () => (await import('./table.ts')).tableCommand(),
 } as const;
 
 export function mergeCommand(): Command {
