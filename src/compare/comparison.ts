@@ -19,7 +19,7 @@ import {
   type RefinedCorrection,
   type RefinedTransientResult,
 } from '../meanfield/index.ts';
-import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
+import { solveMeanField, type SolutionConvergence, type SolutionKind } from '../meanfield/solve.ts';
 import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import {
   defaultWorkloadGrid,
@@ -124,6 +124,8 @@ export interface MeanFieldReference {
   readonly source: string;
   /** Tail fractions s_0..s_K where the solver gives them (JSQ solvers). */
   readonly tail?: number[];
+  /** The solver's convergence status (converged, iterations, residual where it iterates). */
+  readonly convergence: SolutionConvergence;
 }
 
 export interface ModelSummary {
@@ -551,7 +553,7 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
 
 /**
  * A model's limit, refined and second-order terms (a note where the latter does not apply), warm-up and transient.
- * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver (LPW(d)). Solver
+ * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver. Solver
  *   failures pass through.
  */
 function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[]): PreparedModel {
@@ -572,6 +574,7 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
     kind: sol.kind,
     source: sol.source,
     ...(sol.tail ? { tail: sol.tail } : {}),
+    convergence: sol.convergence,
   };
   const correction = capabilities.refined.firstOrder.available ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
   const second = !correction

@@ -27,6 +27,12 @@ export function referenceText(m: ModelSummary): string {
   return r.numericalError > 0 ? `${fix(r.meanResponseTime)} ± ${sci(r.numericalError)} (numerical)` : `${fix(r.meanResponseTime)} (exact)`;
 }
 
+/** "yes (12 iterations)", "yes", "NO"; "–" for a stored result written before convergence was recorded. */
+export function convergenceText(c: ModelSummary['reference']['convergence'] | undefined): string {
+  if (c === undefined) return '–';
+  return `${c.converged ? 'yes' : '**NO**'}${c.iterations !== undefined ? ` (${c.iterations} iterations)` : ''}`;
+}
+
 const modelOf = (result: ComparisonResult, c: CellResult) => result.models.find((x) => x.d === c.d && x.lambda === c.lambda)!;
 const slopeText = (s: ModelSummary['slope']) => (s ? `${fix(s.slope, 2)} (${s.nUsed.join(', ')})` : 'not resolved');
 const withError = (x: number, se: number, k: number) => `${fix(x, k)} (± ${fix(se, k)})`;
@@ -104,6 +110,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
     ['solver', (m) => m.reference.solver],
     ['kind', (m) => m.reference.kind],
     ['E[T]∞ reference', referenceText],
+    ['converged', (m) => convergenceText(m.reference.convergence)],
     ['warm-up', (m) => fix(m.warmupTime, 1)],
     ['â ± h (fit)', (m) => (m.fit ? `${fix(m.fit.a)} ± ${fix(m.fit.aHalfWidth)}` : 'n/a')],
     ['â − E[T]∞', (m) => fix(m.limit.difference)],

@@ -87,11 +87,6 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
       ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--per-job', '/proc/x.csv'],
       /cannot write \/proc\/x\.csv: (cannot create a file in|no permission to write in) \/proc/,
     ],
-    [
-      'no mean-field solver (LPW)',
-      ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'lpw', '--discipline', 'sprpt'],
-      /no mean-field solver for LPW/,
-    ],
     ['an unknown service law', ['simulate', '--lambda', '0.9', '--d', '2', '--n', '10', '--service', 'gamma:2'], /unknown service/],
   ];
   for (const [what, args, pattern] of cases) {

@@ -160,7 +160,7 @@ export function compareCommand(): Command {
         'Any other model (--selection, --discipline, --service, --prediction): against the solver that solveMeanField picks\n' +
         '(closed form, FPE, phase-type ODE, M/G/1, or a cavity estimate with its CI), judged without a refined term:\n' +
         'fit x̂_n = a + c₁/n (+ c₂/n²), check a against the limit, report c₁; LWL(d) adds the workload ccdf and the PIDE\n' +
-        'transient. LPW(d) has no mean-field solver, so compare refuses it. Writes <out>/index.html, report.md, figures\n' +
+        'transient. LPW(d) is set beside the LPW cavity estimate (theory.md §5, an ansatz). Writes <out>/index.html, report.md, figures\n' +
         '(PNG, SVG, vega-lite spec, CSV, JSON), results.json, metadata.json.\n' +
         'Finished cells are kept in <out>/cells/: rerun the same command to resume an interrupted sweep.',
     )
@@ -405,7 +405,8 @@ export function compareCommand(): Command {
                   `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
                   `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}`
               : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
-                  `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}), ` +
+                  `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
+                  `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
                   `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
                   `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
           );

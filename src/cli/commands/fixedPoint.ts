@@ -33,7 +33,7 @@ export function fixedPointCommand(): Command {
       'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +
       'Other models get the strongest solver that exists, named in the output with its kind (exact, approximation,\n' +
       'cavity with CI): phase-type ODE for JSQ(d) FIFO, LWL(d) FPE, cavity methods for other disciplines, M/G/1\n' +
-      'formulas for d = 1. LPW(d) has no mean-field solver; the command says so.\n' +
+      'formulas for d = 1, the LPW cavity iteration on the law of predicted work for LPW(d) (an ansatz, theory.md §5).\n' +
       "Time is in mean service times; E[T] = E[Q]/λ by Little's law.",
   );
   addModelOptions(cmd)
@@ -151,6 +151,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       kind: s.kind,
       source: s.source,
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
+      convergence: s.convergence,
     });
     return;
   }
@@ -161,6 +162,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
+      `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
     ].join('\n') + '\n',
   );
 }
