@@ -267,9 +267,12 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
   }
 
   let ccdf: CcdfView | undefined;
-  if (solution?.ccdf) {
-    const c = solution.ccdf;
-    ccdf = { of: c.of, points: c.points, ccdf: c.ccdf, source: solution.source };
+  const law = solution?.ccdf;
+  if (law?.of === 'predicted work') {
+    // the LPW cavity's law is of predicted work, which the page's workload/response-time figure does not draw
+    notes.push('ccdf: the LPW cavity gives the law of predicted work only; no response-time or workload ccdf');
+  } else if (law && solution) {
+    ccdf = { of: law.of, points: law.points, ccdf: law.ccdf, source: solution.source };
   } else if (model.selection === 'lwl' && model.d > 1) {
     try {
       // the closed form of LWL(d) gives E[T] only: the workload law from the FPE (discipline-free)
