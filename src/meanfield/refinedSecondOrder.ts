@@ -345,3 +345,38 @@ export function secondOrderEstimate(
 ): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
   return refinedEstimate(correction, n);
 }
+
+/**
+ * The order-2 trusted range: |ΣA|/(n·|ΣV|) ≤ SECOND_ORDER_RANGE, i.e. the 1/n² term at most this fraction of the
+ * 1/n term. Chosen against the exact n-server chain (`solveExact`) over d ∈ {2, 3, 4}, λ ∈ {0.5 … 0.97}, n ∈ {2 … 6}
+ * (theory.md §6 "Limits", scripts/second-order-range.ts): inside it order 2 was closer to the exact E[T]_n than
+ * order 1 at every point of the grid; outside it order 2 overshot (d = 3, λ = 0.95, n = 3: ratio 1.67, order 2
+ * 10.97 against an exact 7.64, order 1 5.70).
+ */
+export const SECOND_ORDER_RANGE = 0.25;
+
+/** |ΣA|/(n·|ΣV|): the size of the 1/n² term against the 1/n term at n (∞ when ΣV = 0 and ΣA ≠ 0; 0 when both vanish). */
+export function secondOrderRatio(sumA: number, sumV: number, n: number): number {
+  if (sumA === 0) return 0;
+  return sumV === 0 ? Number.POSITIVE_INFINITY : Math.abs(sumA) / (n * Math.abs(sumV));
+}
+
+/**
+ * Whether the order-2 estimate is trusted at n (`SECOND_ORDER_RANGE`), and a one-line caveat when it is not.
+ * @param correction ΣA and ΣV of the model. @param n servers.
+ */
+export function secondOrderTrust(
+  correction: Pick<SecondOrderCorrection, 'sumA' | 'sumV'>,
+  n: number,
+): { readonly trusted: boolean; readonly ratio: number; readonly caveat: string | null } {
+  const ratio = secondOrderRatio(correction.sumA, correction.sumV, n);
+  const trusted = ratio <= SECOND_ORDER_RANGE;
+  return {
+    trusted,
+    ratio,
+    caveat: trusted
+      ? null
+      : `order 2 is outside its trusted range at n = ${n}: |ΣA|/(n|ΣV|) = ${ratio.toPrecision(3)} > ${SECOND_ORDER_RANGE} ` +
+        '(the 1/n² term is not small against the 1/n term; against the exact chain order 2 can be worse than order 1 there, theory.md §6)',
+  };
+}
