@@ -24,7 +24,7 @@ describe('simulate --threads', () => {
     expect(r.one.replications).toBe(3);
     expect(r.one.seeds.replications).toHaveLength(3);
     expect(r.same).toBe(true);
-  }, 120_000);
+  });
 
   it('a precision run stopping at 7 replications (2 threads ran the 8th): the same JSON', async () => {
     const r = await both(
@@ -34,5 +34,5 @@ describe('simulate --threads', () => {
     expect(r.one.replications).toBe(7);
     expect(r.two.perReplication).toHaveLength(7);
     expect(r.same).toBe(true);
-  }, 120_000);
+  });
 });
