@@ -8,6 +8,7 @@ export {
   meansOutsideInterval,
   POOLED_SAMPLE_CAP,
   MSER_MARGIN,
+  MIN_SEQUENTIAL_UNITS,
   MAX_BATCH_LAG1,
   type SimulateOptions,
   type SimulationPlan,
