@@ -9,6 +9,8 @@ export {
   POOLED_SAMPLE_CAP,
   MSER_MARGIN,
   MIN_SEQUENTIAL_UNITS,
+  MIN_TAIL_JOBS_PER_SECTION,
+  percentileSectionShortfall,
   MAX_BATCH_LAG1,
   type SimulateOptions,
   type SimulationPlan,

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
 import type { Estimate } from '../../src/stats/tInterval.ts';
-import { MIN_SEQUENTIAL_UNITS, MSER_MARGIN, simulate, simulationJson, type SimulateOptions } from '../../src/sim/simulate.ts';
+import {
+  MIN_SEQUENTIAL_UNITS,
+  MIN_TAIL_JOBS_PER_SECTION,
+  MSER_MARGIN,
+  percentileSectionShortfall,
+  simulate,
+  simulationJson,
+  type SimulateOptions,
+} from '../../src/sim/simulate.ts';
 import { coverageBand } from '../../src/stats/binomial.ts';
 
 const base: SupermarketModel = parseModel({ lambda: 0.9, d: 2 });
@@ -187,6 +195,22 @@ describe('simulate: output analysis (issue 8 §2)', () => {
     const tight = simulate(mm1(0.5), { ...opts, precision: { halfWidth: 1e-4 }, maxReplications: 12 });
     expect(tight.precision).toMatchObject({ stoppedBy: 'budget', units: 12 });
     expect(tight.warnings.join()).toMatch(/not reached/);
+  });
+
+  it('simulate warns when the sections of a percentile interval hold fewer than 100 jobs beyond it, naming the jobs that would do', () => {
+    expect(MIN_TAIL_JOBS_PER_SECTION).toBe(100);
+    expect(percentileSectionShortfall(2_000)).toEqual({ p: 0.99, jobs: 10_000 });
+    expect(percentileSectionShortfall(100)).toEqual({ p: 0.99, jobs: 10_000 }); // the tail-most short one is named: its budget covers all three
+    expect(percentileSectionShortfall(10_000)).toBeNull();
+    // M/M/1 λ = 0.8, 5 × 2000 jobs: the pooled p99's sectioning interval covered 85 % of 100 seeds (scripts/quantile-coverage.ts)
+    const small = simulate(mm1(0.8), { n: 1, jobs: 2_000, replications: 5, seed: 1, warmupTime: 100 });
+    expect(small.warnings.join('\n')).toMatch(
+      /percentile intervals: each replication .* holds 2000 jobs, 20 beyond p99, fewer than 100: .*use --jobs ≥ 10000/,
+    );
+    const batches = simulate(mm1(0.8), { n: 1, jobs: 2_000, method: 'batch-means', batches: 30, seed: 1, warmupTime: 100 });
+    expect(batches.warnings.join('\n')).toMatch(/percentile intervals: each batch .* use --jobs ≥ 10000/);
+    const enough = simulate(mm1(0.8), { n: 1, jobs: 10_000, replications: 2, seed: 1, warmupTime: 100 });
+    expect(enough.warnings.join('\n')).not.toMatch(/percentile intervals/);
   });
 
   it('simulate(precision) applies the stopping rule only from MIN_SEQUENTIAL_UNITS = 10 units on (no stop on a lucky early draw)', () => {
