@@ -191,7 +191,7 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
       solver: 'LWL(d) FPE (Picard/FFT)',
       kind: 'exact',
       source: 'theory.md §4 (Hellemans & Van Houdt 2018)',
-      numericalError: r.diagnostics.meanResponseTimeGridError,
+      numericalError: r.diagnostics.meanResponseTimeErrorBound,
       convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.lastChange },
     });
   }
