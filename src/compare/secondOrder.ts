@@ -11,6 +11,7 @@ import {
   refineSecondOrder,
   secondOrderEstimate,
   secondOrderRatio,
+  secondOrderTrust,
   SECOND_ORDER_RANGE,
   type FixedPointResult,
   type SecondOrderCorrection,
@@ -41,11 +42,13 @@ export function secondOrderTerm(
 export interface SecondOrderValue {
   readonly meanResponseTime: number;
   readonly meanQueueLength: number;
+  /** Whether n is inside the order-2 trusted range |ΣA|/(n|ΣV|) ≤ `SECOND_ORDER_RANGE` (theory.md §6); the report marks values outside. */
+  readonly trusted: boolean;
 }
 
 export function secondOrderValue(correction: SecondOrderCorrection, n: number): SecondOrderValue {
   const e = secondOrderEstimate(correction, n);
-  return { meanResponseTime: e.meanResponseTime, meanQueueLength: e.meanQueueLength };
+  return { meanResponseTime: e.meanResponseTime, meanQueueLength: e.meanQueueLength, trusted: secondOrderTrust(correction, n).trusted };
 }
 
 /** δ_n = 2·|ΣA|/(n²λ): twice the 1/n² term of E[T] (time units), theory.md §8. */

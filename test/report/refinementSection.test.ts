@@ -81,6 +81,17 @@ describe('exact points and the second order in the comparison report', () => {
     expect(rows[0]).not.toMatch(/\| 0\.0 \(/);
   });
 
+  it('a second-order value outside the trusted range is marked "(outside range)" in the cell and exact tables', () => {
+    expect(result.cells.every((c) => c.secondOrder!.trusted)).toBe(true); // d = 2, λ = 0.5: |ΣA|/(n|ΣV|) < 0.5 from n = 2
+    const marked = {
+      ...result,
+      cells: result.cells.map((c) => (c.n === 2 ? { ...c, secondOrder: { ...c.secondOrder!, trusted: false } } : c)),
+    };
+    const md = comparisonMarkdown(marked, [], meta);
+    expect(md).toContain(`${marked.cells.find((c) => c.n === 2)!.secondOrder!.meanResponseTime.toFixed(4)} (outside range)`);
+    expect(md).toMatch(/Order 2 is trusted only where \|ΣA\|\/\(n\|ΣV\|\) ≤ 0\.5/);
+  });
+
   it('refinementSection is empty for a comparison without exact points or a 1/n² term', () => {
     const plain = { ...result, models: result.models.map((m) => ({ ...m, exact: null, secondOrder: null })) };
     expect(refinementSection(plain)).toBe('');

@@ -7,6 +7,7 @@ import {
   refineSecondOrder,
   responseTimeCcdf,
   secondOrderEstimate,
+  secondOrderTrust,
   solveSqdFixedPoint,
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
@@ -76,7 +77,7 @@ export function fixedPointCommand(): Command {
               n: number;
               sumV: number;
               V: number[];
-              secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[] };
+              secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[]; trusted: boolean; caveat: string | null };
             }
           | undefined;
         if (o.refined || o.n !== undefined) {
@@ -86,7 +87,14 @@ export function fixedPointCommand(): Command {
           refined = { n, sumV: correction.sumV, V: correction.V, ...refinedEstimate(correction, n) };
           if (Number(o.order) === 2) {
             const second = refineSecondOrder(model, { fixedPoint: fp });
-            refined.secondOrder = { sumA: second.sumA, A: second.A, ...secondOrderEstimate(second, n) };
+            const trust = secondOrderTrust(second, n);
+            refined.secondOrder = {
+              sumA: second.sumA,
+              A: second.A,
+              ...secondOrderEstimate(second, n),
+              trusted: trust.trusted,
+              caveat: trust.caveat,
+            };
           }
         }
         if (o.json) {
@@ -123,10 +131,12 @@ export function fixedPointCommand(): Command {
             `  E[Q_n] ≈ ${refined.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${refined.meanResponseTime.toFixed(6)}`,
           );
           const so = refined.secondOrder;
-          if (so)
+          if (so) {
             lines.push(
               `  order 2 (+ ΣA/n², ΣA = ${so.sumA.toFixed(4)}): E[Q_n] ≈ ${so.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${so.meanResponseTime.toFixed(6)}`,
             );
+            if (so.caveat) lines.push(`  caveat: ${so.caveat}`);
+          }
         }
         process.stdout.write(`${lines.join('\n')}\n`);
       }),

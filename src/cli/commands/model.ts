@@ -18,6 +18,7 @@ import {
   type PopulationFixedPointResult,
 } from '../../meanfield/population/index.ts';
 import { MAX_EVENTS, type PopulationSimulationResult } from '../../sim/index.ts';
+import { secondOrderTrust } from '../../meanfield/refinedSecondOrder.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import {
@@ -148,6 +149,18 @@ export function modelCommand(): Command {
         const refined = wantRefined ? populationRefined(model, solved!) : undefined;
         const second = refined && order === 2 ? populationSecondOrder(model, refined) : undefined;
         const estimates = refined ? (o.n ?? []).map((n) => (second ? secondOrderAt(second, n) : refinedAt(refined, n))) : [];
+        // order 2 outside its trusted range (|c₂|/(n|c₁|) > SECOND_ORDER_RANGE, theory.md §6), per observable and n
+        const caveats = second
+          ? (o.n ?? []).flatMap((n) =>
+              Object.keys(second.observables).flatMap((nm) => {
+                // a 1/n² term at round-off (e.g. an observable the process conserves) is no expansion to trust or not
+                const g = second.observables[nm];
+                if (Math.abs(g.second) / (n * n) <= 1e-10 * Math.max(1, Math.abs(g.meanField))) return [];
+                const t = secondOrderTrust({ sumA: second.observables[nm].second, sumV: refined!.observables[nm].coefficient }, n);
+                return t.trusted ? [] : [`${nm}: ${t.caveat!.replace('|ΣA|/(n|ΣV|)', '|c₂|/(n|c₁|)')}`];
+              }),
+            )
+          : [];
         let transient: ReturnType<typeof populationTransient> | undefined;
         if (o.transient) {
           const steps = Math.round(o.tEnd / o.dt);
@@ -227,6 +240,7 @@ export function modelCommand(): Command {
                     lyapunovResidual: refined.lyapunovResidual,
                     diagnostics: refined.diagnostics,
                     estimates,
+                    ...(second ? { caveats } : {}),
                     ...(second
                       ? {
                           secondOrder: {
@@ -309,6 +323,7 @@ export function modelCommand(): Command {
               `  ${nm.padEnd(24)} ${fmt(o1.meanField).padStart(12)} ${fmt(o1.coefficient).padStart(12)}${second ? ` ${fmt(second.observables[nm].second).padStart(12)}` : ''}${estimates.map((e) => fmt(e.observables[nm]).padStart(14)).join('')}`,
             );
           }
+          for (const c of caveats) lines.push(`  caveat: ${c}`);
           lines.push(
             `  V: ${model.variables
               .slice(0, shown)
