@@ -349,7 +349,7 @@ export function secondOrderEstimate(
 /**
  * The order-2 trusted range: |ΣA|/(n·|ΣV|) ≤ SECOND_ORDER_RANGE, the 1/n² term at most half the 1/n term. Chosen
  * against the exact n-server chain (`solveExact`; scripts/second-order-range.ts) over d ∈ {2, 3}, λ ∈ {0.5 … 0.95},
- * n ∈ {2 … 10}: at every grid point with ratio ≤ 0.5, order 2 had at most 0.47× the error of order 1; between 0.5
+ * n = 2 … 5 (… 10 at λ ≤ 0.7, d = 2): at every grid point with ratio ≤ 0.5, order 2 had at most 0.47× the error of order 1; between 0.5
  * and 0.85 it still helped, less (0.51–0.69×); at 1.27 (d = 2, λ = 0.95, n = 2) and 1.67 (d = 3, λ = 0.95, n = 3:
  * order 2 10.97 against an exact 7.64, order 1 5.70) it was worse than order 1. theory.md §6 "Limits".
  */
