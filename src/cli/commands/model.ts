@@ -3,7 +3,7 @@
  * observables, refined 1/n correction and mean-field transient. Thin over src/meanfield/population.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ConvergenceError, InvalidModelError } from '../../errors.ts';
+import { ConvergenceError, InvalidModelError, SolverError } from '../../errors.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import {
   parsePopulationModel,
@@ -28,6 +28,7 @@ import {
   parseNonNegative,
   parseNumber,
   parsePositive,
+  parsePositiveInteger,
   parseThreads,
   parseReplications,
   parseSeed,
@@ -47,6 +48,7 @@ interface Opts {
   tEnd: number;
   dt: number;
   tolerance: number;
+  maxSteps?: number;
   json?: boolean;
   compare?: boolean;
   horizon: number;
@@ -92,7 +94,17 @@ export function modelCommand(): Command {
     .option('--transient', 'integrate the mean-field ODE from the initial state')
     .option('--t-end <t>', 'transient end time', parsePositive, 50)
     .option('--dt <dt>', 'transient output step', parsePositive, 1)
-    .option('--tolerance <ε>', 'odex tolerance of the transient', parsePositive, 1e-10)
+    .option(
+      '--tolerance <ε>',
+      "odex tolerance of the transient (given: also of the fixed point's ODE relaxation, default 1e-9)",
+      parsePositive,
+      1e-10,
+    )
+    .option(
+      '--max-steps <k>',
+      "odex step budget of the transient and of the fixed point's ODE relaxation (a stiff model may need more)",
+      parsePositiveInteger,
+    )
     .option(
       '--compare',
       'also simulate the population process at each --n (Gillespie, seeded) and compare with the mean field and the refined estimate',
@@ -131,9 +143,14 @@ export function modelCommand(): Command {
         const transientOnly = Boolean(o.transient) && !wantRefined && !o.compare;
         let solved: PopulationFixedPointResult | undefined;
         try {
-          solved = populationFixedPoint(model);
+          solved = populationFixedPoint(model, {
+            ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+            ...(cmd.getOptionValueSource('tolerance') === 'cli' ? { odeTolerance: o.tolerance } : {}),
+          });
         } catch (error) {
-          if (!transientOnly || !(error instanceof ConvergenceError)) throw error; // e.g. ρ = 1: no fixed point to converge to
+          // e.g. ρ = 1: no fixed point to converge to; a stiff model whose ODE relaxation runs out of steps: the requested
+          // transient does not need the fixed point, so it runs without it
+          if (!transientOnly || !(error instanceof ConvergenceError || error instanceof SolverError)) throw error;
         }
         const bound = solved && bindingTruncation(model, solved.x);
         if (bound && !transientOnly)
@@ -174,6 +191,7 @@ export function modelCommand(): Command {
             transient = populationTransient(model, {
               times,
               tolerance: o.tolerance,
+              ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
               onProgress: (fraction) => progress.update(fraction, 1, `${model.variables.length} variables`),
             });
           } finally {
