@@ -176,7 +176,7 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         meanResponseTime: r.meanResponseTime,
         meanQueueLength: model.lambda * r.meanResponseTime,
         ccdf: { of: 'workload', points: r.grid, ccdf: r.workloadCcdf },
-        numericalError: r.diagnostics.meanResponseTimeGridError,
+        numericalError: r.diagnostics.meanResponseTimeErrorBound,
         convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.lastChange },
       });
     }

@@ -7,7 +7,7 @@ import { runCli } from './runCli.ts';
 const MAIN = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', timeout: 300_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -158,10 +158,10 @@ describe('supermarket CLI under a pipe', () => {
       ['-c', `"${process.execPath}" --import tsx "${MAIN}" run experiments/paper-synthetic.json --dry-run | head -1`],
       {
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 300_000,
       },
     );
     expect(r.stdout).toMatch(/^run paper-synthetic --dry-run, 480 cells/);
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
-  }, 60_000);
+  });
 });

@@ -7,6 +7,7 @@ import {
   refineSecondOrder,
   responseTimeCcdf,
   secondOrderEstimate,
+  secondOrderTrust,
   solveSqdFixedPoint,
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
@@ -79,7 +80,7 @@ export function fixedPointCommand(): Command {
               n: number;
               sumV: number;
               V: number[];
-              secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[] };
+              secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[]; trusted: boolean; caveat: string | null };
             }
           | undefined;
         if (o.refined || o.n !== undefined) {
@@ -90,7 +91,14 @@ export function fixedPointCommand(): Command {
           if (Number(o.order) === 2) {
             if (!capabilities.refined.secondOrder.available) throw new InvalidModelError(capabilities.refined.secondOrder.reason);
             const second = refineSecondOrder(model, { fixedPoint: fp });
-            refined.secondOrder = { sumA: second.sumA, A: second.A, ...secondOrderEstimate(second, n) };
+            const trust = secondOrderTrust(second, n);
+            refined.secondOrder = {
+              sumA: second.sumA,
+              A: second.A,
+              ...secondOrderEstimate(second, n),
+              trusted: trust.trusted,
+              caveat: trust.caveat,
+            };
           }
         }
         if (o.json) {
@@ -127,10 +135,12 @@ export function fixedPointCommand(): Command {
             `  E[Q_n] ≈ ${refined.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${refined.meanResponseTime.toFixed(6)}`,
           );
           const so = refined.secondOrder;
-          if (so)
+          if (so) {
             lines.push(
               `  order 2 (+ ΣA/n², ΣA = ${so.sumA.toFixed(4)}): E[Q_n] ≈ ${so.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${so.meanResponseTime.toFixed(6)}`,
             );
+            if (so.caveat) lines.push(`  caveat: ${so.caveat}`);
+          }
         }
         process.stdout.write(`${lines.join('\n')}\n`);
       }),
