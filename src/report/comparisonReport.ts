@@ -7,6 +7,7 @@
 import {
   CONFIRM_FACTOR,
   MAX_RELATIVE_CORRECTION,
+  groupNotes,
   serviceLabel,
   type CellResult,
   type ComparisonResult,
@@ -304,7 +305,7 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
     ...(refined
       ? [`- Example: d = ${m0.d}, λ = ${m0.lambda}: E[T]∞ = ${fix(m0.reference.meanResponseTime)}, ΣV = ${fix(m0.refined!.sumV)}.`]
       : []),
-    ...result.notes.map((n) => `- ${n}`),
+    ...groupNotes(result.notes).map((n) => `- Note: ${n}.`),
   ];
   return `${heading}
 Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s (supermarket-lab ${result.provenance.version}).

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
+import { EXACT_DEFAULTS, groupNotes, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { parseModel, type Sampling } from '../../model/index.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
@@ -266,6 +266,8 @@ export function compareCommand(): Command {
             maxStates: o.exactMaxStates,
             jobs: o.exactJobs,
             replications: o.replications,
+            // the preset's 2..5 serve every d: n < d is no point to skip, it was never asked for
+            ...(o.exactN ? {} : { quietBelowD: true }),
           },
           ...(o.resolve ? { resolve: { fraction: o.resolve, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
           ...(o.minHorizon ? { horizon: { relaxations: o.minHorizon, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
@@ -397,7 +399,8 @@ export function compareCommand(): Command {
                   `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
           );
         }
-        for (const n of result.notes) lines.push(`  note: ${n}`);
+        // one line per kind of note, naming the option that changes it (results.json keeps every note)
+        for (const n of groupNotes(result.notes)) lines.push(`  note: ${n}`);
         if (replaced) lines.push(`  ${replaced}`);
         process.stdout.write(`${lines.join('\n')}\n`);
       }),
