@@ -14,6 +14,7 @@ import {
   type ModelSummary,
 } from '../compare/index.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
+import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
@@ -344,7 +345,8 @@ ${reproduceSection(meta)}`;
  * Renders every figure and writes the report folder of a comparison (report.md, index.html, figures, results.json,
  * metadata.json with the config).
  * @param outDir target folder (created if missing); existing files of the same name are replaced atomically.
- * @param options where the figures render (`WriteReportOptions.writeFigures`; default: this thread).
+ * @param options where the figures render (`WriteReportOptions.writeFigures`; default: this thread); `latex`: also
+ * figures/<name>.pdf, tables.tex (booktabs: cells, fits) and report.tex.
  * @returns the paths written, relative to outDir.
  */
 export async function writeComparisonReport(
@@ -362,6 +364,17 @@ export async function writeComparisonReport(
       metadata: { ...meta, config: result.config },
       markdown: comparisonMarkdown(result, figures, meta),
       title: result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
+      ...(options.latex
+        ? {
+            extraFiles: {
+              'tables.tex': comparisonLatexTables(result),
+              'report.tex': latexDocument(
+                result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
+                figures,
+              ),
+            },
+          }
+        : {}),
     },
     options,
   );

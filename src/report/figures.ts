@@ -15,6 +15,8 @@ export interface Figure {
   readonly caption: string;
   readonly rows: Row[];
   readonly spec: TopLevelSpec;
+  /** Also write figures/<name>.pdf (paper export, `WriteReportOptions.latex`). */
+  readonly pdf?: boolean;
 }
 
 export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';

@@ -47,6 +47,7 @@ export const DEFAULT_PRESET = {
 };
 
 interface Opts {
+  latex?: boolean;
   lambda: number[];
   d: number[];
   n: number[];
@@ -199,6 +200,7 @@ export function compareCommand(): Command {
     .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
     .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
+    .option('--latex', 'also write the paper export: figures/<name>.pdf (vector), tables.tex (booktabs: cells, fits) and report.tex')
     .option(
       '--exact-n <list>',
       'small n solved exactly (JSQ/random, FIFO, exponential) where the chain fits --exact-max-states; cells at those n are ' +
@@ -307,7 +309,10 @@ export function compareCommand(): Command {
             const meta = { ...runMeta(), resumedCells: ran.resumed };
             const previous = previousReport(out);
             timeline('phase', { name: 'report' });
-            const files = await writeComparisonReport(out, ran.result, meta, { writeFigures: figuresOnPool(pool) });
+            const files = await writeComparisonReport(out, ran.result, meta, {
+              writeFigures: figuresOnPool(pool),
+              latex: o.latex === true,
+            });
             timeline('phase', { name: 'end' });
             return { ...ran, meta, previous, files };
           },
