@@ -6,7 +6,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
-import { reproduceSection, writeReportFolder, type RunMetadata } from './page.ts';
+import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
+import { experimentLatexTable, latexDocument } from './latex.ts';
 
 const fmt = (e: Estimate | undefined, k = 3) => (e ? `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}` : '–');
 
@@ -140,6 +141,7 @@ export async function writeExperimentReport(
   outcomes: readonly CellOutcome[],
   meta: RunMetadata,
   findings: readonly FindingRow[] = [],
+  options: WriteReportOptions = {},
 ): Promise<string[]> {
   const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown')].filter(
     (f): f is Figure => f !== null,
@@ -197,11 +199,23 @@ ${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${ta
 
 ${figures.map(figureSection).join('\n')}
 ${reproduceSection(meta)}`;
-  return writeReportFolder(outDir, {
-    figures,
-    results: { experiment: spec, cells: outcomes, findings },
-    metadata: meta,
-    markdown: md,
-    title: `supermarket-lab experiment: ${spec.name}`,
-  });
+  return writeReportFolder(
+    outDir,
+    {
+      figures,
+      results: { experiment: spec, cells: outcomes, findings },
+      metadata: meta,
+      markdown: md,
+      title: `supermarket-lab experiment: ${spec.name}`,
+      ...(options.latex
+        ? {
+            extraFiles: {
+              'tables.tex': experimentLatexTable(spec.name, outcomes),
+              'report.tex': latexDocument(`supermarket-lab experiment: ${spec.name}`, figures),
+            },
+          }
+        : {}),
+    },
+    options,
+  );
 }

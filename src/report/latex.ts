@@ -4,6 +4,7 @@
  * `pdflatex report.tex` in the report folder checks the lot. Needs booktabs and graphicx only.
  */
 import type { ComparisonResult } from '../compare/index.ts';
+import type { CellOutcome } from '../experiments/outcome.ts';
 import type { Figure } from './figures.ts';
 
 /** Text safe in LaTeX: the ten special characters escaped, the Unicode of the report's words spelled in math. */
@@ -158,4 +159,26 @@ export function latexDocument(title: string, figures: readonly Pick<Figure, 'nam
     '\\end{document}',
     '',
   ].join('\n');
+}
+
+/** The cells of an experiment as one booktabs table: policy, service, prediction, d, λ, n, E[T] ± h (and E[T/S] ± h). */
+export function experimentLatexTable(name: string, outcomes: readonly CellOutcome[]): string {
+  const slowdown = outcomes.some((o) => o.result.meanSlowdown);
+  const pm = (e: { mean: number; halfWidth: number } | undefined) => (e ? `$${num(e.mean)} \\pm ${num(e.halfWidth)}$` : '--');
+  return `% supermarket-lab: cells of the experiment ${latexText(name)} (booktabs)\n${table({
+    spec: slowdown ? 'lllrrrrr' : 'lllrrrr',
+    header: ['policy', 'service', 'prediction', '$d$', '$\\lambda$', '$n$', '$E[T] \\pm h$', ...(slowdown ? ['$E[T/S] \\pm h$'] : [])],
+    rows: outcomes.map((o) => [
+      latexText(`${o.cell.selection.toUpperCase()}+${o.cell.discipline.toUpperCase()}`),
+      latexText(o.cell.service),
+      latexText(o.cell.prediction),
+      `${o.cell.d}`,
+      `${o.cell.lambda}`,
+      `${o.cell.n}`,
+      pm(o.result.meanResponseTime),
+      ...(slowdown ? [pm(o.result.meanSlowdown)] : []),
+    ]),
+    caption: `Experiment ${latexText(name)}: mean response time (and mean slowdown) per cell with the 95\\% CI half-width $h$.`,
+    label: 'tab:cells',
+  })}`;
 }

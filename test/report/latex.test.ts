@@ -10,7 +10,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
-import { comparisonLatexTables, latexText } from '../../src/report/latex.ts';
+import { comparisonLatexTables, experimentLatexTable, latexText } from '../../src/report/latex.ts';
+import type { CellOutcome } from '../../src/experiments/outcome.ts';
 import { reportComparison } from '../compare/config.ts';
 import { ensureDebianPackages, sh } from '../system.ts';
 import { testMeta } from './meta.ts';
@@ -42,6 +43,20 @@ describe('--latex export', () => {
     );
     expect(latexText('E[T]_n ± h, 50% & λ')).toBe('E[T]\\_n $\\pm$ h, 50\\% \\& $\\lambda$');
     expect(comparisonLatexTables(result)).toBe(tables);
+  });
+
+  it('experimentLatexTable (run --latex): one booktabs row per cell, policy and service escaped, slowdown when measured', () => {
+    const e = (mean: number) => ({ mean, halfWidth: 0.01, ci95: [mean - 0.01, mean + 0.01], replications: 2 });
+    const cell = (discipline: string, mean: number) =>
+      ({
+        cell: { selection: 'jsq', discipline, service: 'weibull:0.5', prediction: 'none', lambda: 0.9, d: 2, n: 100 },
+        result: { meanResponseTime: e(mean), meanSlowdown: e(2 * mean) },
+      }) as unknown as CellOutcome;
+    const t = experimentLatexTable('paper_synthetic', [cell('fifo', 3.25), cell('srpt', 1.5)]);
+    expect(t).toContain('JSQ+FIFO & weibull:0.5 & none & 2 & 0.9 & 100 & $3.2500 \\pm 0.0100$ & $6.5000 \\pm 0.0100$ \\\\');
+    expect(t).toContain('JSQ+SRPT');
+    expect(t).toContain('paper\\_synthetic');
+    for (const rule of ['\\toprule', '\\midrule', '\\bottomrule']) expect(t).toContain(rule);
   });
 
   it('the PDF renders (pdftoppm): a page of the figure size with ink on it', async (ctx) => {
