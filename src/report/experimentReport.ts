@@ -5,7 +5,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
 import type { Estimate } from '../stats/index.ts';
-import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
+import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, tip, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { experimentLatexTable, latexDocument } from './latex.ts';
 
@@ -78,14 +78,15 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
         // the measure on one line, its unit under it (a 200 px axis has no room for both on one)
         yTitle: [title, `(${MEASURE_UNIT[measure]}, log)`],
         encoding: {
+          // the field's words, 4 significant digits (no internal names such as panel or value)
           tooltip: [
-            { field: 'panel' },
-            { field: 'prediction' },
-            { field: 'policy' },
-            { field: 'lambda', title: 'λ' },
-            { field: 'value', format: '.4f' },
-            { field: 'lo', title: '95% CI low', format: '.4f' },
-            { field: 'hi', title: '95% CI high', format: '.4f' },
+            { field: 'panel', title: 'service, d, n' },
+            { field: 'prediction', title: 'prediction' },
+            { field: 'policy', title: 'policy' },
+            tip('lambda', 'λ'),
+            tip('value', title),
+            tip('lo', '95% CI low'),
+            tip('hi', '95% CI high'),
           ],
         },
       }),
