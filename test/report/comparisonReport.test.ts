@@ -36,6 +36,7 @@ describe('writeComparisonReport', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-report-'));
     const files = await writeComparisonReport(dir, result, meta);
     expectFigures(dir, files, ['tail-fractions', 'convergence', 'scaled-error', 'load', 'response-time', 'transient']);
+    expect(files.filter((f) => f.endsWith('.pdf') || f.endsWith('.tex'))).toEqual([]); // the paper export only with latex
     const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
     expect(html).toContain('<table>');
     expect(html).toContain('figures/convergence.svg');
