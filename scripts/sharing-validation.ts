@@ -4,14 +4,14 @@
  * Prabhakar 2012: insensitive), FIFO with hyperexponential sizes as the contrast; M/G/1-PS and M/G/1-FB (d = 1) against
  * their formulas. Run: `nice npx tsx scripts/sharing-validation.ts [jobs] [replications]`.
  */
-import { parseModel } from '../src/model/index.ts';
+import { parseModel, type ModelInput } from '../src/model/index.ts';
 import { D_PS } from '../src/sim/core.ts';
 import { planSimulation, runReplications, SimulationCollector, type SimulateOptions } from '../src/sim/simulate.ts';
 
 const jobs = Number(process.argv[2] ?? 1_000_000);
 const replications = Number(process.argv[3] ?? 10);
 
-function run(spec: Record<string, unknown>, discipline: number | undefined, options: SimulateOptions) {
+function run(spec: ModelInput, discipline: number | undefined, options: SimulateOptions) {
   const plan = planSimulation(parseModel(spec), options);
   if (discipline !== undefined) {
     plan.config = { ...plan.config, discipline };

@@ -6,14 +6,14 @@
  */
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { describe, expect, it } from 'vitest';
-import { parseModel } from '../../src/model/index.ts';
+import { parseModel, type ModelInput } from '../../src/model/index.ts';
 import { D_LAS, D_PS } from '../../src/sim/core.ts';
 import { planSimulation, runReplications, SimulationCollector, type SimulateOptions } from '../../src/sim/simulate.ts';
 import { AttainedGroups } from '../../src/jobs/attainedGroups.ts';
 import { JobPool } from '../../src/jobs/jobPool.ts';
 
 /** Runs the model under PS or LAS (the engine directly: the discipline code set on the run configuration). */
-function runSharing(spec: Record<string, unknown>, discipline: number, options: SimulateOptions) {
+function runSharing(spec: ModelInput, discipline: number, options: SimulateOptions) {
   const plan = planSimulation(parseModel(spec), options);
   plan.config = { ...plan.config, discipline };
   plan.kind = 'sharing';

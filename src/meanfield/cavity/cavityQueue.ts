@@ -9,6 +9,30 @@ import type { PredictionModel } from '../../model/prediction/index.ts';
 import type { ServiceDistribution } from '../../model/service/index.ts';
 import type { Rng } from '../../stats/rng.ts';
 import { CavityScheduler } from './scheduler.ts';
+import { SharingScheduler } from './sharingScheduler.ts';
+
+/**
+ * The cavity queue's server: a `CavityScheduler` (one job in service, priority order) or a `SharingScheduler` (PS,
+ * LAS). `complete()` processes the event `nextEventIn()` away and returns the completed job's id, or −1 for an event
+ * that completes no job (a LAS merge).
+ */
+export interface CavityServer {
+  readonly pool: { arrival: Float64Array; size: Float64Array };
+  readonly jobs: number;
+  readonly workload: number;
+  nextEventIn(): number;
+  advance(dt: number): void;
+  arrive(t: number, size: number, prediction: number): void;
+  complete(): number;
+}
+
+/** The server of a discipline: sharing ones (ps, las) share the server, the others serve one job at a time. */
+export function cavityServer(discipline: CavityDiscipline, conventions: Conventions): CavityServer {
+  return discipline === 'ps' || discipline === 'las' ? new SharingScheduler(discipline) : new CavityScheduler(discipline, conventions);
+}
+
+/** Disciplines the cavity queue runs. */
+export type CavityDiscipline = Discipline | 'ps' | 'las';
 
 /** Acceptance probability of a potential arrival, given the server's workload and number of jobs. */
 export interface AcceptanceRule {
@@ -16,7 +40,7 @@ export interface AcceptanceRule {
 }
 
 export interface CavityRunOptions {
-  discipline: Discipline;
+  discipline: CavityDiscipline;
   conventions: Conventions;
   service: ServiceDistribution;
   prediction: PredictionModel;
@@ -60,7 +84,7 @@ export interface CavityRunResult {
  */
 export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   const B = o.batches;
-  const queue = new CavityScheduler(o.discipline, o.conventions);
+  const queue = cavityServer(o.discipline, o.conventions);
   const rng = o.rng;
   const service = o.service;
   const prediction = o.prediction;
@@ -109,14 +133,14 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   };
 
   while (t < end) {
-    const cur = queue.current;
-    const completion = cur >= 0 ? t + queue.pool.rem[cur] : Infinity;
+    const completion = t + queue.nextEventIn();
     if (completion <= nextArrival) {
       if (completion > end) break;
       if (o.levels) addLevelTime(t, completion, queue.jobs);
       queue.advance(completion - t);
       t = completion;
       const id = queue.complete();
+      if (id < 0) continue; // a LAS merge: no job leaves
       events++;
       if (t >= start) {
         const b = Math.min(B - 1, Math.floor((t - start) / batchLength));
