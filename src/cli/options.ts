@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError, SupermarketError } from '../errors.ts';
 import { unwritableReason } from '../io/index.ts';
-import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel, type SupermarketModel } from '../model/index.ts';
+import { DISCIPLINES, SAMPLINGS, SELECTIONS, disciplineHelp, parseModel, selectionHelp, type SupermarketModel } from '../model/index.ts';
 import { action } from './errors.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
@@ -286,23 +286,8 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
     );
     cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parsePositiveInteger);
   }
-  cmd.addOption(
-    new Option(
-      '--selection <rule>',
-      'selection rule: jsq = JSQ(d) fewest jobs, lwl = LWL(d) least work left, ' +
-        'lpw = least predicted work left, random = one server at random',
-    )
-      .choices(SELECTIONS)
-      .default('jsq'),
-  );
-  cmd.addOption(
-    new Option(
-      '--discipline <name>',
-      'in-queue discipline: fifo; sjf, psjf, srpt use the true size; spjf, pspjf, sprpt ' + 'use the prediction',
-    )
-      .choices(DISCIPLINES)
-      .default('fifo'),
-  );
+  cmd.addOption(new Option('--selection <rule>', selectionHelp()).choices(SELECTIONS).default('jsq'));
+  cmd.addOption(new Option('--discipline <name>', disciplineHelp()).choices(DISCIPLINES).default('fifo'));
   cmd.addOption(
     new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'),
   );

@@ -15,6 +15,7 @@ import {
   type Selection,
 } from './schema.ts';
 
+export * from './policy/index.ts';
 export {
   SELECTIONS,
   DISCIPLINES,
@@ -33,11 +34,6 @@ export {
   type PredictionKind,
   type Conventions,
 } from './schema.ts';
-
-/** True when a policy looks at predictions: LPW selection or a predicted discipline (SPJF, PSPJF, SPRPT). */
-export function usesPrediction(selection: Selection, discipline: Discipline): boolean {
-  return selection === 'lpw' || discipline === 'spjf' || discipline === 'pspjf' || discipline === 'sprpt';
-}
 
 /**
  * Service-time distribution, rescaled to `mean` (time units, default 1) — theory.md §1 "Sizes".
