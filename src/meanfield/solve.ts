@@ -6,18 +6,20 @@
  * |---|---|---|
  * | d = 1 or random selection, any discipline | M/G/1 formulas (§7) | exact |
  * | JSQ(d), FIFO, exponential | SQ(d) closed form (§2) | exact |
+ * | JSQ(d), PS, any law | SQ(d) closed form: PS is insensitive (Bramson, Lu & Prabhakar 2012; §5) | exact |
  * | JSQ(d), FIFO, Erlang / hyperexponential | phase-type ODE fixed point (§3) | exact [D] |
  * | JSQ(d), FIFO, other laws | phase-type ODE on a two-moment PH fit (§3) | approximation |
- * | JSQ(d), other disciplines, or deterministic sizes | JSQ cavity iteration (§5) | estimate [A], with CI |
+ * | JSQ(d), other disciplines (LAS too), or deterministic sizes | JSQ cavity iteration (§5) | estimate [A], with CI |
  * | LWL(d), FIFO | closed form (exponential) or FPE by Picard/FFT (§4) | exact |
- * | LWL(d), other disciplines | LWL cavity queue on the FPE workload (§5) | estimate, with CI |
+ * | LWL(d), other disciplines (PS, LAS too) | LWL cavity queue on the FPE workload (§5) | estimate, with CI |
  * | LPW(d) | none: theory.md §5 lists it as an untested ansatz | throws |
  *
  * Never falls back silently: a model without a solver throws InvalidModelError saying so. This is the mean-field
  * room's one entry (exported from meanfield/index.ts); the solvers behind it stay exported for their own options and diagnostics.
  */
 import { InvalidModelError } from '../errors.ts';
-import type { SupermarketModel } from '../model/index.ts';
+import { DISCIPLINE_TABLE, type SupermarketModel } from '../model/index.ts';
+import { serviceDistribution } from '../model/service/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { jsqCavity } from './cavity/jsqCavity.ts';
@@ -103,6 +105,25 @@ function solution(parts: Parts): MeanFieldSolution {
 }
 
 /**
+ * JSQ(d) with processor sharing: insensitive to the size law beyond its mean (Bramson, Lu & Prabhakar, Queueing
+ * Systems 71(3), 2012), so its fixed point is the exponential SQ(d) one, s_k = ρ^((d^k − 1)/(d − 1)), for any law.
+ */
+function jsqProcessorSharing(model: SupermarketModel): MeanFieldSolution {
+  const mean = serviceDistribution(model.service).mean;
+  const fp = solveSqdFixedPoint({ ...model, discipline: 'fifo', service: { kind: 'exponential', mean }, prediction: { kind: 'exact' } });
+  return solution({
+    meanResponseTime: fp.meanResponseTime,
+    meanQueueLength: fp.meanQueueLength,
+    tail: fp.tail,
+    solver: 'SQ(d) closed form (PS is insensitive)',
+    kind: 'exact',
+    source: 'theory.md §5 "Sharing disciplines"; Bramson, Lu & Prabhakar, Queueing Systems 71(3), 2012 (JSQ(d) with PS is insensitive); §2',
+    numericalError: 0,
+    convergence: { converged: true, iterations: fp.diagnostics.iterations, residual: fp.diagnostics.residual },
+  });
+}
+
+/**
  * Solves the mean-field limit of `model` with the strongest available method (table above).
  * @param model from `parseModel` (trusted). @param options `seed`, `cavityHorizon` of the estimate kinds.
  * @returns one `MeanFieldSolution`: kind, E[T], E[Q], tail or ccdf where the solver gives them, error bars
@@ -131,6 +152,7 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
     );
   }
   if (model.selection === 'jsq') {
+    if (DISCIPLINE_TABLE[model.discipline].server === 'sharing') return jsqProcessorSharing(model);
     if (model.discipline === 'fifo' && model.service.kind === 'exponential') {
       const fp = solveSqdFixedPoint(model);
       return solution({

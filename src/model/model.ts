@@ -14,6 +14,7 @@ import {
   type Sampling,
   type Selection,
 } from './schema.ts';
+import { policyCombinationError } from './policy/combination.ts';
 
 export * from './policy/index.ts';
 export {
@@ -143,6 +144,8 @@ export function parseModel(input: ModelInput): SupermarketModel {
   const result = modelSchema.safeParse(input);
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
   const model = result.data as SupermarketModel;
+  const conflict = policyCombinationError(model.selection, model.discipline, model.prediction.kind);
+  if (conflict !== undefined) throw new InvalidModelError(conflict);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   const rho = load(model);
   if (rho >= 1) {

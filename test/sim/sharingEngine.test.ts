@@ -7,19 +7,20 @@
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { describe, expect, it } from 'vitest';
 import { parseModel, type ModelInput } from '../../src/model/index.ts';
-import { D_LAS, D_PS } from '../../src/sim/core.ts';
-import { planSimulation, runReplications, SimulationCollector, type SimulateOptions } from '../../src/sim/simulate.ts';
+import { simulate, simulateReplay, simulateTrajectory, type SimulateOptions } from '../../src/sim/index.ts';
+import { recordReplication } from '../../src/sim/jobRecord.ts';
 import { AttainedGroups } from '../../src/jobs/attainedGroups.ts';
+import { mg1 } from '../../src/meanfield/mg1/index.ts';
 import { JobPool } from '../../src/jobs/jobPool.ts';
 
-/** Runs the model under PS or LAS (the engine directly: the discipline code set on the run configuration). */
-function runSharing(spec: ModelInput, discipline: number, options: SimulateOptions) {
-  const plan = planSimulation(parseModel(spec), options);
-  plan.config = { ...plan.config, discipline };
-  plan.kind = 'sharing';
-  const collector = new SimulationCollector(plan);
-  while (collector.wantsMore()) collector.add(runReplications(plan, collector.count, 1)[0]);
-  return collector.result();
+const D_PS = 'ps';
+const D_LAS = 'las';
+
+/** Simulates the model under PS or LAS (`simulate`, which picks the sharing engine from the discipline's row). */
+function runSharing(spec: ModelInput, discipline: 'ps' | 'las', options: SimulateOptions) {
+  const r = simulate(parseModel({ ...spec, discipline }), options);
+  expect(r.engine).toBe('sharing');
+  return r;
 }
 
 const R = 8;
@@ -88,6 +89,13 @@ describe('sharing engine against exact values', () => {
     expectInside(r.meanResponseTime, 1 / 0.3);
   });
 
+  it('M/G/1-FB (LAS, d = 1) with hyperexponential (SCV 10) sizes matches the Kleinrock/Schrage formula at ρ = 0.7', () => {
+    const spec = { lambda: 0.7, d: 1, selection: 'random', service: 'hyperexp:10' } as const;
+    const exact = mg1(parseModel({ ...spec, discipline: 'las' })).meanResponseTime;
+    const r = runSharing(spec, D_LAS, { n: 1, jobs: 50_000, replications: R, seed: 13, warmupTime: 300 });
+    expectInside(r.meanResponseTime, exact);
+  });
+
   it('JSQ(2)+PS with hyperexponential sizes at n = 1000, λ = 0.9: the exponential SQ(2) value within CI + 1/n', () => {
     const lambda = 0.9;
     let meanQ = 0;
@@ -102,9 +110,63 @@ describe('sharing engine against exact values', () => {
     });
     const e = r.meanResponseTime;
     const w4 = tQuantile(1 - 0.005 / 2, 3) / tQuantile(0.975, 3);
-    console.log(`JSQ(2)+PS hyperexp: ${e.mean} ± ${e.halfWidth} vs ${exact}`);
     expect(Math.abs(e.mean - exact), `simulated ${e.mean} ± ${e.halfWidth}, SQ(2) ${exact}`).toBeLessThanOrEqual(
       w4 * e.halfWidth + 1 / 1000,
     );
+  });
+});
+
+describe('the sharing engine in every entry', () => {
+  it('replay: jobs arriving in pairs of sizes 1 and 2 share the server (PS, LAS: T = 2 and 3; FIFO: 1 and 3)', () => {
+    const pairs = 40;
+    const arrivals = new Float64Array(2 * pairs);
+    const sizes = new Float64Array(2 * pairs);
+    for (let k = 0; k < pairs; k++) {
+      arrivals[2 * k] = arrivals[2 * k + 1] = 10 * k;
+      sizes[2 * k] = 1;
+      sizes[2 * k + 1] = 2;
+    }
+    for (const [discipline, mean] of [
+      ['ps', 2.5],
+      ['las', 2.5],
+      ['fifo', 2],
+    ] as const) {
+      const model = parseModel({ lambda: 0.15, d: 1, selection: 'random', discipline });
+      const r = simulateReplay(model, { arrivals, sizes }, { n: 1, warmupJobs: 0, batches: 4 });
+      expect(r.engine).toBe(discipline === 'fifo' ? 'event' : 'sharing');
+      expect(r.meanResponseTime.mean).toBeCloseTo(mean, 12);
+    }
+  });
+
+  it("per-job records of a PS run are the jobs of simulate's replication (same stream, same mean)", () => {
+    const model = parseModel({ lambda: 0.8, d: 2, discipline: 'ps', service: 'weibull:0.5' });
+    const options = { n: 20, jobs: 3000, seed: 4, warmupTime: 50 };
+    const rec = recordReplication(model, options);
+    const sim = simulate(model, { ...options, replications: 2 });
+    expect(rec.engine).toBe('sharing');
+    expect(rec.meanResponseTime).toBe(sim.perReplication[0].meanResponseTime);
+    let sum = 0;
+    for (let k = 0; k < rec.jobs.response.length; k++) {
+      expect(rec.jobs.response[k]).toBeGreaterThanOrEqual(rec.jobs.size[k] * (1 - 1e-9));
+      sum += rec.jobs.response[k];
+    }
+    expect(sum / rec.jobs.response.length).toBeCloseTo(rec.meanResponseTime, 9);
+    for (const b of rec.servers.busyFraction) expect(b).toBeGreaterThan(0.5);
+  });
+
+  it("trajectories from a non-empty state: JSQ(2)+PS with exponential sizes has FIFO's count process", () => {
+    const from = [1, 0.9, 0.6, 0.3];
+    const options = { n: 500, times: [0, 2, 8], from, replications: 8, seed: 2, engine: 'event' as const };
+    const ps = simulateTrajectory(parseModel({ lambda: 0.9, d: 2, discipline: 'ps' }), options);
+    const fifo = simulateTrajectory(parseModel({ lambda: 0.9, d: 2 }), options);
+    expect(ps.engine).toBe('sharing');
+    expect(ps.tail[0][2].mean).toBeCloseTo(0.6, 12);
+    for (const j of [1, 2]) {
+      for (const i of [1, 2, 3]) {
+        const a = ps.tail[j][i];
+        const b = fifo.tail[j][i];
+        expect(Math.abs(a.mean - b.mean), `s_${i}(${options.times[j]})`).toBeLessThan(2 * (a.halfWidth + b.halfWidth) + 1e-3);
+      }
+    }
   });
 });

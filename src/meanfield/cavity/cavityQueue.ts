@@ -4,7 +4,7 @@
  * It streams per-batch sums of response time, slowdown and time spent at each queue length (no per-job records).
  * Source: theory.md §5; Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012 (the cavity process).
  */
-import type { Conventions, Discipline } from '../../model/model.ts';
+import { DISCIPLINE_TABLE, unknownPolicy, type Conventions, type Discipline } from '../../model/model.ts';
 import type { PredictionModel } from '../../model/prediction/index.ts';
 import type { ServiceDistribution } from '../../model/service/index.ts';
 import type { Rng } from '../../stats/rng.ts';
@@ -26,13 +26,20 @@ export interface CavityServer {
   complete(): number;
 }
 
-/** The server of a discipline: sharing ones (ps, las) share the server, the others serve one job at a time. */
-export function cavityServer(discipline: CavityDiscipline, conventions: Conventions): CavityServer {
-  return discipline === 'ps' || discipline === 'las' ? new SharingScheduler(discipline) : new CavityScheduler(discipline, conventions);
+/** The server of a discipline, by its server model (discipline table): PS and LAS share it, the others serve one job at a time. */
+export function cavityServer(discipline: Discipline, conventions: Conventions): CavityServer {
+  const server = DISCIPLINE_TABLE[discipline].server;
+  switch (server) {
+    case 'priority':
+      return new CavityScheduler(discipline, conventions);
+    case 'sharing':
+      return new SharingScheduler('ps');
+    case 'attained-service':
+      return new SharingScheduler('las');
+    default:
+      return unknownPolicy(server, 'server model');
+  }
 }
-
-/** Disciplines the cavity queue runs. */
-export type CavityDiscipline = Discipline | 'ps' | 'las';
 
 /** Acceptance probability of a potential arrival, given the server's workload and number of jobs. */
 export interface AcceptanceRule {
@@ -40,7 +47,7 @@ export interface AcceptanceRule {
 }
 
 export interface CavityRunOptions {
-  discipline: CavityDiscipline;
+  discipline: Discipline;
   conventions: Conventions;
   service: ServiceDistribution;
   prediction: PredictionModel;
