@@ -3,7 +3,15 @@
  * model, the engine choice, the run options. One precise InvalidModelError per problem.
  */
 import { InvalidModelError } from '../errors.ts';
-import { DISCIPLINE_TABLE, checkServers, unknownPolicy, type Discipline, type Selection, type SupermarketModel } from '../model/model.ts';
+import {
+  DISCIPLINE_TABLE,
+  SELECTION_TABLE,
+  checkServers,
+  unknownPolicy,
+  type Discipline,
+  type Selection,
+  type SupermarketModel,
+} from '../model/model.ts';
 import { predictionModel } from '../model/prediction/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
@@ -169,7 +177,7 @@ export function resolveRunConfig(
   });
   return {
     n: servers,
-    d: selection === SEL_RANDOM ? 1 : model.d,
+    d: SELECTION_TABLE[model.selection].samplesD ? model.d : 1,
     lambda,
     serviceMean: mean,
     withoutReplacement: model.sampling === 'without-replacement',

@@ -29,7 +29,7 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     [
       'PS with a prediction',
       ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--discipline', 'ps', '--prediction', 'exp'],
-      /discipline ps uses no predictions.*no effect/,
+      /--prediction has no effect here: neither selection jsq nor discipline ps reads a prediction/,
     ],
     [
       'LPW with LAS',

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { jsqCavity, lwlCavity } from '../../src/meanfield/cavity/index.ts';
 import { mg1 } from '../../src/meanfield/mg1/index.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
-import { parseModel } from '../../src/model/index.ts';
+import { idlePrediction, parseModel } from '../../src/model/index.ts';
 
 /** SQ(d) closed form E[T] = Σ_{k≥1} λ^((d^k − 1)/(d − 1) − 1) (theory.md §2), mean service 1. */
 function sqd(lambda: number, d: number): number {
@@ -59,14 +59,13 @@ describe('PS and LAS in the mean field', () => {
   });
 });
 
-describe('settings with no effect are refused (issue 18 item 5)', () => {
-  it('a prediction model with PS or LAS (and a selection that reads none) is one clear error', () => {
-    expect(() => parseModel({ lambda: 0.5, d: 2, discipline: 'ps', prediction: 'exp' })).toThrow(
-      /discipline ps uses no predictions .*prediction exponential would have no effect/,
-    );
-    expect(() => parseModel({ lambda: 0.5, d: 2, discipline: 'las', prediction: 'uniform:0.5' })).toThrow(/no effect/);
+describe('settings with no effect or no meaning are refused (issue 18 item 5)', () => {
+  it('a prediction with PS or LAS has no effect: idlePrediction says why (the CLI refuses --prediction with it)', () => {
+    expect(idlePrediction('jsq', 'ps')).toMatch(/neither selection jsq nor discipline ps reads a prediction/);
+    expect(idlePrediction('lwl', 'las')).toMatch(/nor discipline las/);
   });
-  it('LPW with a sharing discipline is refused', () => {
+  it('LPW with a sharing discipline is refused by the model itself', () => {
     expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'ps' })).toThrow(/lpw with discipline ps is not supported/);
+    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'las' })).toThrow(/one job in service/);
   });
 });

@@ -63,9 +63,9 @@ describe('simulate over the policy space', () => {
       for (const discipline of DISCIPLINES) {
         for (const prediction of predictions) {
           const spec = { lambda: 0.7, d: 2, selection, discipline, prediction, service: 'hyperexp:4' };
-          if (DISCIPLINE_TABLE[discipline].server !== 'priority' && (selection === 'lpw' || prediction !== 'exact')) {
-            // a sharing discipline reads no prediction, and LPW's predicted work assumes one job in service: refused
-            expect(() => parseModel(spec), `${selection} ${discipline} ${prediction}`).toThrow(/no effect|not supported/);
+          if (DISCIPLINE_TABLE[discipline].server !== 'priority' && selection === 'lpw') {
+            // LPW's predicted work assumes one job in service: refused with a sharing discipline
+            expect(() => parseModel(spec), `${selection} ${discipline} ${prediction}`).toThrow(/not supported/);
             continue;
           }
           const model = parseModel(spec);

@@ -1,30 +1,26 @@
 /**
- * Policy combinations the rows allow one by one but not together (issue 18 item 5: a setting with no effect is
- * refused, never dropped). Read by `parseModel`, so every entry (CLI, experiment files, library) refuses alike.
+ * Policy combinations the rows allow one by one but not together. Read by `validateModel`, so every entry (CLI,
+ * experiment files, library) refuses alike. (A prediction on a policy that reads none is `idlePrediction`'s rule.)
  */
 import { DISCIPLINE_TABLE, type Discipline } from './discipline.ts';
-import { unknownPolicy, type Selection } from './selection.ts';
-import { usesPrediction } from './index.ts';
+import { SELECTION_TABLE, unknownPolicy, type Selection } from './selection.ts';
 
 /**
- * Why a selection rule, discipline and prediction model cannot run together, in one line; undefined when they can.
- * - A sharing discipline (PS, LAS) reads no prediction: with a selection that reads none either, a prediction model
- *   other than exact would have no effect.
- * - LPW(d) with a sharing discipline: LPW's predicted remaining work (theory.md §1) is defined for one job in service.
+ * Why a selection rule and a discipline cannot run together, in one line; undefined when they can. A selection that
+ * reads predicted work (LPW) needs the predicted remaining work of the job in service (theory.md §1), which a sharing
+ * server (PS, LAS: several jobs in service) does not have.
  */
-export function policyCombinationError(selection: Selection, discipline: Discipline, predictionKind: string): string | undefined {
-  const row = DISCIPLINE_TABLE[discipline];
-  switch (row.server) {
+export function policyCombinationError(selection: Selection, discipline: Discipline): string | undefined {
+  const server = DISCIPLINE_TABLE[discipline].server;
+  switch (server) {
     case 'priority':
       return undefined;
     case 'sharing':
     case 'attained-service':
-      if (selection === 'lpw')
-        return `selection lpw with discipline ${discipline} is not supported: LPW's predicted remaining work assumes one job in service`;
-      if (predictionKind !== 'exact' && !usesPrediction(selection, discipline))
-        return `discipline ${discipline} uses no predictions (nor does selection ${selection}): prediction ${predictionKind} would have no effect; drop it`;
-      return undefined;
+      return SELECTION_TABLE[selection].stateRead === 'predicted work'
+        ? `selection ${selection} with discipline ${discipline} is not supported: ${selection.toUpperCase()}'s predicted remaining work assumes one job in service`
+        : undefined;
     default:
-      return unknownPolicy(row.server, 'server model');
+      return unknownPolicy(server, 'server model');
   }
 }

@@ -39,3 +39,15 @@ export function predictedDisciplines(): Discipline[] {
 export function predictedSelections(): Selection[] {
   return (Object.keys(SELECTION_TABLE) as Selection[]).filter((s) => SELECTION_TABLE[s].usesPrediction);
 }
+
+/**
+ * The one rule for a prediction setting on a policy that reads none (issue 18 item 5): undefined when the selection
+ * or the discipline reads predictions (their table rows), else the sentence saying why a prediction has no effect.
+ */
+export function idlePrediction(selection: Selection, discipline: Discipline): string | undefined {
+  if (usesPrediction(selection, discipline)) return undefined;
+  return (
+    `neither selection ${selection} nor discipline ${discipline} reads a prediction ` +
+    `(selection ${predictedSelections().join(', ')} and disciplines ${predictedDisciplines().join(', ')} do)`
+  );
+}
