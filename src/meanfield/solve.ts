@@ -129,22 +129,15 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         convergence: { converged: r.diagnostics.converged },
       });
     }
-    case 'sqd-closed-form': {
-      const fp = solveSqdFixedPoint(model);
-      return solution({
-        ...named,
-        meanResponseTime: fp.meanResponseTime,
-        meanQueueLength: fp.meanQueueLength,
-        tail: fp.tail,
-        numericalError: 0,
-        convergence: { converged: true, iterations: fp.diagnostics.iterations, residual: fp.diagnostics.residual },
-      });
-    }
+    case 'sqd-closed-form':
     case 'sqd-insensitive': {
-      // JSQ(d) with PS: the exponential SQ(d) fixed point of the same mean, for any law (capabilities.ts)
+      // JSQ(d) with PS ('sqd-insensitive'): the exponential SQ(d) fixed point of the same mean, any law (capabilities.ts)
       const mean = serviceDistribution(model.service).mean;
-      const exponential = { ...model, discipline: 'fifo', service: { kind: 'exponential', mean }, prediction: { kind: 'exact' } } as const;
-      const fp = solveSqdFixedPoint(exponential);
+      const sqd =
+        id === 'sqd-closed-form'
+          ? model
+          : ({ ...model, discipline: 'fifo', service: { kind: 'exponential', mean }, prediction: { kind: 'exact' } } as const);
+      const fp = solveSqdFixedPoint(sqd);
       return solution({
         ...named,
         meanResponseTime: fp.meanResponseTime,
