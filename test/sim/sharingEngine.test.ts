@@ -117,6 +117,14 @@ describe('sharing engine against exact values', () => {
 });
 
 describe('the sharing engine in every entry', () => {
+  it('engine "priority" on PS or LAS is refused in one line; "event" and "auto" pick the sharing engine', () => {
+    const model = parseModel({ lambda: 0.5, d: 2, discipline: 'las' });
+    expect(() => simulate(model, { n: 4, jobs: 10, warmupTime: 0, engine: 'priority' })).toThrow(
+      /engine "priority" does not run discipline las/,
+    );
+    expect(simulate(model, { n: 4, jobs: 10, warmupTime: 0, engine: 'event' }).engine).toBe('sharing');
+  });
+
   it('replay: jobs arriving in pairs of sizes 1 and 2 share the server (PS, LAS: T = 2 and 3; FIFO: 1 and 3)', () => {
     const pairs = 40;
     const arrivals = new Float64Array(2 * pairs);
