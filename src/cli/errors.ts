@@ -6,6 +6,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { SupermarketError } from '../errors.ts';
+import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 
 export function reportFatal(error: unknown): never {
   const debug = process.env.SUPERMARKET_DEBUG === '1';
@@ -17,6 +18,10 @@ export function reportFatal(error: unknown): never {
   if (error instanceof SupermarketError) return fail(`error: ${error.message}`, 2);
   if (error instanceof InvalidArgumentError) return fail(`error: ${error.message}`, 1);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // a command's package missing from an install with --omit=optional (the library needs none of them)
+  const missing = /Cannot find (?:package|module) '([^']+)'/.exec((error as Error | undefined)?.message ?? '')?.[1];
+  if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && missing)
+    return fail(`error: ${missing} is not installed: this command needs the optional dependencies (reinstall without --omit=optional)`, 1);
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
     const e = error as NodeJS.ErrnoException;
     // e.message is "CODE: what happened, syscall 'path'": keep what happened; a read of a folder names no path
@@ -27,13 +32,34 @@ export function reportFatal(error: unknown): never {
   return fail(`internal error: ${message.split('\n')[0]} (rerun with SUPERMARKET_DEBUG=1 for the stack trace)`, 70);
 }
 
+/**
+ * A write to stdout or stderr failed: EPIPE (the reader stopped early, `… | head`) ends the process quietly with 0, as
+ * Unix tools do; anything else (ENOSPC on `> /dev/full`, EIO) is one line on stderr (if stderr still takes it) and
+ * exit 1, never a stack trace.
+ */
+export function stdioFailure(stream: 'standard output' | 'standard error', error: NodeJS.ErrnoException): never {
+  if (error.code === 'EPIPE') process.exit(0);
+  const what = /^[A-Z]+: ([^,]+)/.exec(error.message)?.[1] ?? error.message;
+  if (stream === 'standard output') {
+    try {
+      process.stderr.write(`supermarket: error: cannot write ${stream}: ${what}${error.code ? ` (${error.code})` : ''}\n`);
+    } catch {
+      /* stderr is gone too: the exit code says it */
+    }
+  }
+  process.exit(1);
+}
+
 /** Wraps a commander action so that thrown errors become one line and an exit code. */
 export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
+    const locks = heldLocks();
     try {
       await fn(...args);
     } catch (error) {
       reportFatal(error);
+    } finally {
+      releaseLocksSince(locks); // the output folders the command locked (runs/lock.ts)
     }
   };
 }
