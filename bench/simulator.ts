@@ -14,6 +14,8 @@
  * Priority-engine rows (no C counterpart: the C reference stores no job sizes): SRPT with exponential sizes (the
  * C heap's model but for the discipline, so the ratio to C heap prices the priority machinery), and on JSQ(2) with
  * Weibull k = 1/2 sizes under SRPT and under SPRPT with exponential predictions.
+ * Sharing-engine rows (issue 18): PS and LAS on the FIFO row's model (exponential sizes), and PS with Weibull k = 1/2
+ * sizes; the PS row is set beside the FIFO event engine (target ≥ 0.6×), same-round ratio, wall and CPU time.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -52,7 +54,7 @@ if (!existsSync(path.join(here, '..', 'dist', 'sim', 'index.js'))) {
   console.error('bench/simulator.ts measures the compiled build: run `npm run build` first (`npm run bench` does)');
   process.exit(1);
 }
-type EngineKind = 'event' | 'race' | 'priority';
+type EngineKind = 'event' | 'race' | 'priority' | 'sharing';
 const rowsProcesses = new Map<EngineKind, ChildProcess>();
 
 function ours(engine: EngineKind, budget: number, m: SupermarketModel, label: string): Promise<Row> {
@@ -64,7 +66,8 @@ function ours(engine: EngineKind, budget: number, m: SupermarketModel, label: st
   const c = child;
   return new Promise((resolve) => {
     c.once('message', (row) => resolve(row as Row));
-    c.send({ model: m, n, lambda, seed, engine, budget, label });
+    // the sharing engine is the event engine of a sharing discipline: simulate picks it from the model
+    c.send({ model: m, n, lambda, seed, engine: engine === 'sharing' ? 'event' : engine, budget, label });
   });
 }
 
@@ -115,18 +118,26 @@ const weibull = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
 const srptExp: SupermarketModel = { ...model, discipline: 'srpt' };
 const srpt: SupermarketModel = { ...model, discipline: 'srpt', service: weibull };
 const sprpt: SupermarketModel = { ...model, discipline: 'sprpt', service: weibull, prediction: { kind: 'exponential' } };
+const psExp: SupermarketModel = { ...model, discipline: 'ps' };
+const lasExp: SupermarketModel = { ...model, discipline: 'las' };
+const psWeibull: SupermarketModel = { ...model, discipline: 'ps', service: weibull };
 const cases: [string, () => Row | Promise<Row>][] = [
   ['ts event', () => ours('event', events, model, 'ts event')],
   ['ts race', () => ours('race', events, model, 'ts race')],
   ['ts SRPT exp', () => ours('priority', events, srptExp, 'ts SRPT exp')],
   ['ts SRPT weibull:0.5', () => ours('priority', events, srpt, 'ts SRPT weibull:0.5')],
   ['ts SPRPT weibull:0.5 exp-pred', () => ours('priority', events, sprpt, 'ts SPRPT weibull:0.5 exp-pred')],
+  ['ts PS exp', () => ours('sharing', events, psExp, 'ts PS exp')],
+  ['ts LAS exp', () => ours('sharing', events, lasExp, 'ts LAS exp')],
+  ['ts PS weibull:0.5', () => ours('sharing', events, psWeibull, 'ts PS weibull:0.5')],
 ];
 if (script) cases.push(['C heap', () => reference('heap')], ['C race', () => reference('race')]);
 await ours('event', 1e6, model, ''); // JIT warm-up, untimed
 await ours('race', 1e6, model, '');
 await ours('priority', 1e6, srptExp, '');
 await ours('priority', 1e6, sprpt, '');
+await ours('sharing', 1e6, psExp, '');
+await ours('sharing', 1e6, lasExp, '');
 const samples: Record<string, Row[]> = Object.fromEntries(cases.map(([name]) => [name, []]));
 for (let round = 0; round < runs; round++) {
   // Interleaved, so machine load drifts hit every engine alike.
@@ -163,8 +174,16 @@ console.log(line(header));
 console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
 for (const row of table) console.log(line(row));
 console.log(
-  'Mean-field limit E[T] = 2.6141 (FIFO rows); finite n = 1000 adds about +0.004 (theory.md §6, §10). SRPT/SPRPT weibull rows: JSQ(2), Weibull k = 1/2 sizes.',
+  'Mean-field limit E[T] = 2.6141 (FIFO rows; PS rows too, any law: insensitive); finite n = 1000 adds about +0.004 (theory.md §6, §10). SRPT/SPRPT/PS weibull rows: JSQ(2), Weibull k = 1/2 sizes.',
 );
+{
+  // the sharing engine beside the FIFO event engine (issue 18: target ≥ 0.6), same-round ratios
+  const a = samples['ts PS exp'];
+  const b = samples['ts event'];
+  const wall = median(a.map((x, i) => x.eventsPerSecond / b[i].eventsPerSecond));
+  const cpu = median(a.map((x, i) => x.events / x.cpuSeconds / (b[i].events / b[i].cpuSeconds)));
+  console.log(`  ts PS exp / ts event: ${wall.toFixed(2)} (target ≥ 0.6; by CPU time ${cpu.toFixed(2)})`);
+}
 
 if (script) {
   /** Median over rounds of ours/C in the same round, by wall time and by CPU time. */

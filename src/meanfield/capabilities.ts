@@ -17,7 +17,15 @@ export type SolutionKind = 'exact' | 'approximation' | 'estimate';
 
 /** The fixed-point solvers behind `solveMeanField`. */
 export type FixedPointSolverId =
-  'mg1' | 'sqd-closed-form' | 'phase-type-ode' | 'jsq-cavity' | 'lwl-closed-form' | 'lwl-fpe' | 'lwl-cavity' | 'lpw-cavity';
+  | 'mg1'
+  | 'sqd-closed-form'
+  | 'sqd-insensitive'
+  | 'phase-type-ode'
+  | 'jsq-cavity'
+  | 'lwl-closed-form'
+  | 'lwl-fpe'
+  | 'lwl-cavity'
+  | 'lpw-cavity';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide';
@@ -60,6 +68,8 @@ const PH_KINDS = new Set(['exponential', 'erlang', 'hyperexponential']);
 const M_G_1_SOURCE = 'theory.md §7 (Kleinrock; Schrage & Miller; Mitzenmacher 2020 for predictions)';
 const SQD_SOURCE = 'theory.md §2 (Vvedenskaya et al. 1996; Mitzenmacher 2001)';
 const LWL_SOURCE = 'theory.md §4 (Hellemans & Van Houdt 2018)';
+const PS_INSENSITIVE_SOURCE =
+  'theory.md §5 "Sharing disciplines"; Bramson, Lu & Prabhakar, Queueing Systems 71(3), 2012 (JSQ(d) with PS is insensitive to the size law beyond its mean); §2';
 
 const no = (reason: string): Unavailable => ({ available: false, reason });
 
@@ -110,10 +120,13 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   }
   switch (row.server) {
     case 'priority':
+    case 'attained-service': // LAS: the JSQ and LWL cavity queues below, the server sharing among the least served
       break;
     case 'sharing':
-    case 'attained-service':
-      return no(`no mean-field solver yet for the ${row.server} server model (${model.discipline}) at d ≥ 2; use simulation`);
+      // JSQ(d) with PS is insensitive: the exponential SQ(d) fixed point for any law; LWL(d) through its cavity below
+      if (model.selection === 'jsq')
+        return solver('sqd-insensitive', 'SQ(d) closed form (PS is insensitive)', 'exact', PS_INSENSITIVE_SOURCE);
+      break;
     default:
       return unknownPolicy(row.server, 'server model');
   }

@@ -7,11 +7,12 @@
  * |---|---|---|
  * | d = 1 or random selection, any discipline | M/G/1 formulas (§7) | exact |
  * | JSQ(d), FIFO, exponential | SQ(d) closed form (§2) | exact |
+ * | JSQ(d), PS, any law | SQ(d) closed form: PS is insensitive (Bramson, Lu & Prabhakar 2012; §5) | exact |
  * | JSQ(d), FIFO, Erlang / hyperexponential | phase-type ODE fixed point (§3) | exact [D] |
  * | JSQ(d), FIFO, other laws | phase-type ODE on a two-moment PH fit (§3) | approximation |
- * | JSQ(d), other disciplines, or deterministic sizes | JSQ cavity iteration (§5) | estimate [A], with CI |
+ * | JSQ(d), other disciplines (LAS too), or deterministic sizes | JSQ cavity iteration (§5) | estimate [A], with CI |
  * | LWL(d), FIFO | closed form (exponential) or FPE by Picard/FFT (§4) | exact |
- * | LWL(d), other disciplines | LWL cavity queue on the FPE workload (§5) | estimate, with CI |
+ * | LWL(d), other disciplines (PS, LAS too) | LWL cavity queue on the FPE workload (§5) | estimate, with CI |
  * | LPW(d), priority disciplines | LPW cavity iteration on the law of predicted work (§5) | estimate [A], with CI |
  *
  * Never falls back silently: a model without a solver throws InvalidModelError saying so. This is the mean-field
@@ -19,6 +20,7 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import { requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { serviceDistribution } from '../model/service/index.ts';
 import { meanFieldCapabilities, type SolutionKind, type SolverCapability, type TransientSolverId } from './capabilities.ts';
 import { lwlTransient, type LwlTransientResult } from './lwl/transient.ts';
 import { phaseTypeJsqTransient, type PhaseTypeTransientResult } from './phaseType/transient.ts';
@@ -128,8 +130,15 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         convergence: { converged: r.diagnostics.converged },
       });
     }
-    case 'sqd-closed-form': {
-      const fp = solveSqdFixedPoint(model);
+    case 'sqd-closed-form':
+    case 'sqd-insensitive': {
+      // JSQ(d) with PS ('sqd-insensitive'): the exponential SQ(d) fixed point of the same mean, any law (capabilities.ts)
+      const mean = serviceDistribution(model.service).mean;
+      const sqd =
+        id === 'sqd-closed-form'
+          ? model
+          : ({ ...model, discipline: 'fifo', service: { kind: 'exponential', mean }, prediction: { kind: 'exact' } } as const);
+      const fp = solveSqdFixedPoint(sqd);
       return solution({
         ...named,
         meanResponseTime: fp.meanResponseTime,

@@ -14,6 +14,7 @@ import {
   type Sampling,
   type Selection,
 } from './schema.ts';
+import { policyCombinationError } from './policy/combination.ts';
 
 export * from './policy/index.ts';
 export {
@@ -170,6 +171,8 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   const result = modelSchema.safeParse(input);
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
   const model = result.data as SupermarketModel;
+  const conflict = policyCombinationError(model.selection, model.discipline);
+  if (conflict !== undefined) throw new InvalidModelError(conflict);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   return Object.freeze({
     ...model,

@@ -11,14 +11,19 @@ import type { Occupancy } from './occupancy.ts';
 import type { Rng } from '../stats/rng.ts';
 import type { Workload } from './workload.ts';
 
-/** Engine names: the FIFO event engine, the priority (size-/prediction-based) event engine, the exponential race. */
-export type EngineKind = 'event' | 'priority' | 'race';
+/**
+ * Engine names: the FIFO event engine, the priority (size-/prediction-based) event engine, the sharing event engine
+ * (PS, LAS: several jobs served at once), the exponential race.
+ */
+export type EngineKind = 'event' | 'priority' | 'sharing' | 'race';
 
 /** Selection rule codes (theory.md §1), chosen once per run. Each group of codes is one line: small integers, named in order. */
 export const [SEL_RANDOM, SEL_JSQ, SEL_LWL, SEL_LPW] = [0, 1, 2, 3];
 
 /** Discipline codes, in the order of `DISCIPLINES` (theory.md §1 table). */
 export const [D_FIFO, D_SJF, D_PSJF, D_SRPT, D_SPJF, D_PSPJF, D_SPRPT] = [0, 1, 2, 3, 4, 5, 6];
+/** Sharing discipline codes (sharingEngine.ts): processor sharing, least attained service. */
+export const [D_PS, D_LAS] = [7, 8];
 
 /** LPW work codes: 'clip' Σ(Y − a)^+, 'signed' Σ(Y − a), 'static' ΣY. */
 export const [LPW_CLIP, LPW_SIGNED, LPW_STATIC] = [0, 1, 2];

@@ -12,6 +12,7 @@
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
+import type { EngineKind } from './core.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
@@ -193,7 +194,7 @@ export interface RecordReplicationOptions {
 export function recordReplication(
   model: SupermarketModel,
   options: RecordReplicationOptions,
-): { jobs: JobRecords; servers: ServerRecords; meanResponseTime: number; engine: 'event' | 'priority' } {
+): { jobs: JobRecords; servers: ServerRecords; meanResponseTime: number; engine: Exclude<EngineKind, 'race'> } {
   const config = resolveRunConfig(model, options.n, {});
   const jobs = integerOption('jobs', options.jobs, 1, 1);
   if (jobs > MAX_RECORDED_JOBS)
@@ -202,7 +203,8 @@ export function recordReplication(
   if (!(Number.isFinite(warmupTime) && warmupTime >= 0))
     throw new InvalidModelError(`warmupTime must be a finite number ≥ 0, got ${String(warmupTime)}`);
   const kind = resolveEngine(model, options.engine === 'race' || options.engine === 'auto' ? 'event' : (options.engine ?? 'event'));
-  const engineKind = kind === 'priority' ? 'priority' : 'event';
+  // never the race here ('auto' and 'race' were mapped to the discipline's event engine above)
+  const engineKind = kind === 'race' ? 'event' : kind;
   const seed = streamSeed(seedOption(options.seed), integerOption('replication', options.replication, 0, 0));
   const measurement = new Measurement(warmupTime, jobs, -1, true);
   const base = initialState(config, engineKind, new Rng(seed), measurement);

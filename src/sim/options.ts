@@ -16,6 +16,8 @@ import { predictionModel } from '../model/prediction/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
   D_FIFO,
+  D_LAS,
+  D_PS,
   D_PSJF,
   D_PSPJF,
   D_SJF,
@@ -82,6 +84,10 @@ export function disciplineCode(discipline: Discipline): number {
       return D_PSPJF;
     case 'sprpt':
       return D_SPRPT;
+    case 'ps':
+      return D_PS;
+    case 'las':
+      return D_LAS;
     default:
       return unknownPolicy(discipline, 'discipline');
   }
@@ -100,7 +106,7 @@ function eventEngineFor(discipline: Discipline): EngineKind {
       return row.rank === 'arrival' && !row.preemptive ? 'event' : 'priority';
     case 'sharing':
     case 'attained-service':
-      throw new InvalidModelError(`no simulation engine serves the ${row.server} server model of discipline ${discipline} yet`);
+      return 'sharing';
     default:
       return unknownPolicy(row.server, 'server model');
   }
@@ -204,7 +210,11 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
   const eventKind = eventEngineFor(model.discipline);
   if (engine === undefined || engine === 'auto') return raceIsExact(model) ? 'race' : eventKind;
   if (engine === 'event') return eventKind;
-  if (engine === 'priority') return 'priority';
+  if (engine === 'priority') {
+    if (eventKind === 'sharing')
+      throw new InvalidModelError(`engine "priority" does not run discipline ${model.discipline}; use auto or event`);
+    return 'priority';
+  }
   if (engine === 'race') {
     if (!raceIsExact(model)) throw new InvalidModelError('engine "race" is exact only for exponential sizes with JSQ and FIFO');
     return 'race';

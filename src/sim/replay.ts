@@ -16,7 +16,7 @@ import { quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
 import { collectRecords, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
 import { Measurement } from './measurement.ts';
-import { integerOption, resolveRunConfig, seedOption } from './options.ts';
+import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
 import { withEngine, type Percentiles } from './simulate.ts';
 
@@ -130,7 +130,8 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   const t0 = arrivals[warmupJobs];
   const tEnd = arrivals[total - 1];
   if (!(tEnd > t0)) throw new InvalidModelError(`the measured arrivals span zero time (all at ${t0}); lower warmupJobs or check the trace`);
-  const kind: EngineKind = config.discipline === 0 ? 'event' : 'priority';
+  // the discipline's event engine (FIFO, priority or sharing): replay draws sizes from the trace, never the race
+  const kind: EngineKind = resolveEngine(model, 'event');
 
   const started = performance.now();
   const seed = streamSeed(master, 0);

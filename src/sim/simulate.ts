@@ -32,6 +32,7 @@ import { checkEventBudget, expectedEvents } from './budget.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
 import { RaceEngine } from './race.ts';
+import { SharingEngine, isSharing } from './sharingEngine.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
 
 /**
@@ -248,10 +249,41 @@ export function withEngine<T>(kind: EngineKind, config: RunConfig, state: Return
 
 /** Builds the engine of the given kind over a fresh state (the caller releases it; see `withEngine`). */
 export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnType<typeof initialState>): Engine {
-  if (kind === 'race') return new RaceEngine(config, state);
-  if (kind === 'priority') return new PriorityEngine(config, state);
-  if (config.discipline !== 0) throw new InvalidModelError('the FIFO event engine runs only discipline "fifo"; use engine "priority"');
-  return new EventEngine(config, state);
+  switch (kind) {
+    case 'race':
+      return new RaceEngine(config, state);
+    case 'priority':
+      if (isSharing(config.discipline))
+        throw new InvalidModelError('the priority engine runs no sharing discipline (ps, las); use engine "event"');
+      return new PriorityEngine(config, state);
+    case 'sharing':
+      return new SharingEngine(config, state);
+    case 'event':
+      if (config.discipline !== 0) throw new InvalidModelError('the FIFO event engine runs only discipline "fifo"; use engine "priority"');
+      return new EventEngine(config, state);
+    default: {
+      const never: never = kind;
+      throw new InvalidModelError(`unknown engine ${String(never)}`);
+    }
+  }
+}
+
+/** The engine's method in words (provenance). */
+export function engineMethod(kind: EngineKind): string {
+  switch (kind) {
+    case 'event':
+      return 'discrete-event, FIFO (binary heap of clocks)';
+    case 'priority':
+      return 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)';
+    case 'sharing':
+      return 'discrete-event, sharing servers (PS: virtual time and a heap per server; LAS: attained-service groups)';
+    case 'race':
+      return 'exponential race';
+    default: {
+      const never: never = kind;
+      return never;
+    }
+  }
 }
 
 /** Summary of one finished run's measurement (customer and time averages). */
@@ -767,12 +799,7 @@ export class SimulationCollector {
       provenance: {
         model,
         version: VERSION,
-        method:
-          (kind === 'event'
-            ? 'discrete-event, FIFO (binary heap of clocks)'
-            : kind === 'priority'
-              ? 'discrete-event, priority queues per server (indexed heap of clocks, preemptive-resume)'
-              : 'exponential race') + (batchMode ? `; one long run, ${R} batch means of ${jobs} jobs` : `; ${R} independent replications`),
+        method: engineMethod(kind) + (batchMode ? `; one long run, ${R} batch means of ${jobs} jobs` : `; ${R} independent replications`),
         rng: 'xoshiro128** seeded by splitmix64(master, replication)',
       },
       method,

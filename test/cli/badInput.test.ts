@@ -25,6 +25,17 @@ async function expectOneLineError(args: string[], pattern: RegExp) {
 describe('supermarket CLI rejects bad input with one line and a non-zero exit', () => {
   const cases: [string, string[], RegExp][] = [
     ['λ ≤ 0', ['fixed-point', '--lambda', '0', '--d', '2'], /lambda must be > 0/],
+    // PS and LAS read no prediction (issue 18 item 5): a prediction model would have no effect
+    [
+      'PS with a prediction',
+      ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--discipline', 'ps', '--prediction', 'exp'],
+      /--prediction has no effect here: neither selection jsq nor discipline ps reads a prediction/,
+    ],
+    [
+      'LPW with LAS',
+      ['fixed-point', '--lambda', '0.5', '--d', '2', '--selection', 'lpw', '--discipline', 'las'],
+      /lpw with discipline las is not supported/,
+    ],
     // an option that acts only with another one is refused, never dropped silently
     [
       '--batches without batch means',

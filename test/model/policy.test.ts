@@ -37,13 +37,13 @@ describe('the policy tables (model/policy)', () => {
     expect(SELECTIONS).toEqual(Object.keys(SELECTION_TABLE));
     expect(DISCIPLINES).toEqual(Object.keys(DISCIPLINE_TABLE));
     expect(SELECTIONS).toEqual(['random', 'jsq', 'lwl', 'lpw']);
-    expect(DISCIPLINES).toEqual(['fifo', 'sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt']);
+    expect(DISCIPLINES).toEqual(['fifo', 'sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt', 'ps', 'las']);
     const predicted = SELECTIONS.flatMap((s) => DISCIPLINES.filter((d) => usesPrediction(s, d)).map((d) => `${s}+${d}`));
     expect(predicted.filter((p) => p.startsWith('jsq'))).toEqual(['jsq+spjf', 'jsq+pspjf', 'jsq+sprpt']);
     expect(predicted.filter((p) => p.startsWith('lpw'))).toHaveLength(DISCIPLINES.length);
   });
 
-  it('the seed paper’s seven disciplines are priority servers with the rank keys of theory.md §1', () => {
+  it('the seed paper’s seven disciplines are priority servers with the rank keys of theory.md §1; PS and LAS share', () => {
     const ranks = Object.fromEntries(
       DISCIPLINES.map((d) => [d, [DISCIPLINE_TABLE[d].server, DISCIPLINE_TABLE[d].rank, DISCIPLINE_TABLE[d].preemptive]]),
     );
@@ -55,6 +55,8 @@ describe('the policy tables (model/policy)', () => {
       spjf: ['priority', 'predicted size', false],
       pspjf: ['priority', 'predicted size', true],
       sprpt: ['priority', 'predicted remaining', true],
+      ps: ['sharing', undefined, true],
+      las: ['attained-service', undefined, true],
     });
   });
 

@@ -1,7 +1,7 @@
 /**
  * The d = 1 oracles of issue 3: the simulator (one server, random selection) against the exact M/G/1 formulas of
- * theory.md §7 for all seven disciplines, exponential and Weibull k = ½ sizes, λ ∈ {0.5, 0.9}; predicted
- * disciplines see exponential predictions. 28 comparisons, so each uses a Bonferroni-adjusted Student-t interval
+ * theory.md §7 for every discipline of the table (PS and LAS too), exponential and Weibull k = ½ sizes, λ ∈ {0.5, 0.9};
+ * predicted disciplines see exponential predictions. 4 × (number of disciplines) comparisons, so each uses a Bonferroni-adjusted Student-t interval
  * (familywise level 5%) from 10 independent replications.
  */
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
@@ -10,7 +10,7 @@ import { mg1 } from '../../src/meanfield/mg1/index.ts';
 import { DISCIPLINES, parseModel } from '../../src/model/index.ts';
 import { simulate } from '../../src/sim/index.ts';
 
-const CASES = 28;
+const CASES = 4 * DISCIPLINES.length;
 const REPLICATIONS = 10;
 /** 10 M/M/1 relaxation times 10/(1 − √ρ)², × (1 + SCV)/2 for Weibull ½ (SCV 5): the warm-up these seeds were checked with. */
 const mm1Warmup = (rho: number, service: string) => (10 / (1 - Math.sqrt(rho)) ** 2) * (service === 'exp' ? 1 : 3);

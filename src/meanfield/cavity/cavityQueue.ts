@@ -4,18 +4,49 @@
  * It streams per-batch sums of response time, slowdown and time spent at each queue length (no per-job records).
  * Source: theory.md §5; Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012 (the cavity process).
  */
-import type { Conventions, Discipline } from '../../model/model.ts';
+import { DISCIPLINE_TABLE, unknownPolicy, type Conventions, type Discipline } from '../../model/model.ts';
 import type { PredictionModel } from '../../model/prediction/index.ts';
 import type { ServiceDistribution } from '../../model/service/index.ts';
 import type { Rng } from '../../stats/rng.ts';
 import { CavityScheduler } from './scheduler.ts';
+import { SharingScheduler } from './sharingScheduler.ts';
+
+/**
+ * The cavity queue's server: a `CavityScheduler` (one job in service, priority order) or a `SharingScheduler` (PS,
+ * LAS). `complete()` processes the event `nextEventIn()` away and returns the completed job's id, or −1 for an event
+ * that completes no job (a LAS merge).
+ */
+export interface CavityServer {
+  readonly pool: { arrival: Float64Array; size: Float64Array };
+  readonly jobs: number;
+  readonly workload: number;
+  nextEventIn(): number;
+  advance(dt: number): void;
+  arrive(t: number, size: number, prediction: number): void;
+  complete(): number;
+}
+
+/** The server of a discipline, by its server model (discipline table): PS and LAS share it, the others serve one job at a time. */
+export function cavityServer(discipline: Discipline, conventions: Conventions): CavityServer {
+  const server = DISCIPLINE_TABLE[discipline].server;
+  switch (server) {
+    case 'priority':
+      return new CavityScheduler(discipline, conventions);
+    case 'sharing':
+      return new SharingScheduler('ps');
+    case 'attained-service':
+      return new SharingScheduler('las');
+    default:
+      return unknownPolicy(server, 'server model');
+  }
+}
 
 /**
  * Acceptance probability of a potential arrival, given the server's workload and number of jobs (and the queue, for
  * rules that read another state such as the predicted work of LPW(d)).
  */
 export interface AcceptanceRule {
-  probability(workload: number, jobs: number, queue: CavityScheduler): number;
+  probability(workload: number, jobs: number, queue: CavityServer): number;
   /** Called after `probability` at each potential arrival of the measured window, with its batch (PASTA samples). */
   observe?(batch: number): void;
 }
@@ -65,7 +96,7 @@ export interface CavityRunResult {
  */
 export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   const B = o.batches;
-  const queue = new CavityScheduler(o.discipline, o.conventions);
+  const queue = cavityServer(o.discipline, o.conventions);
   const rng = o.rng;
   const service = o.service;
   const prediction = o.prediction;
@@ -114,14 +145,14 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   };
 
   while (t < end) {
-    const cur = queue.current;
-    const completion = cur >= 0 ? t + queue.pool.rem[cur] : Infinity;
+    const completion = t + queue.nextEventIn();
     if (completion <= nextArrival) {
       if (completion > end) break;
       if (o.levels) addLevelTime(t, completion, queue.jobs);
       queue.advance(completion - t);
       t = completion;
       const id = queue.complete();
+      if (id < 0) continue; // a LAS merge: no job leaves
       events++;
       if (t >= start) {
         const b = Math.min(B - 1, Math.floor((t - start) / batchLength));

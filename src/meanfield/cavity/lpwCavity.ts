@@ -33,7 +33,8 @@ import { VERSION } from '../../version.ts';
 import { checkRhoD } from '../support.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
 import type { CavityCheck } from './jsqCavity.ts';
-import type { CavityScheduler } from './scheduler.ts';
+import { CavityScheduler } from './scheduler.ts';
+import type { CavityServer } from './cavityQueue.ts';
 
 /** Iterations at iterationHorizon before a restart may stop: the mass direction is slow (module comment). */
 const MIN_AT_CAP = 4;
@@ -198,7 +199,9 @@ class LpwAcceptance implements AcceptanceRule {
     const pi0 = law.atom;
     this.atomAcceptance = pi0 > 1e-12 ? ((c0 + pi0) ** d - c0 ** d) / (d * pi0) : c0 ** (d - 1);
   }
-  probability(_workload: number, _jobs: number, queue: CavityScheduler): number {
+  probability(_workload: number, _jobs: number, queue: CavityServer): number {
+    // LPW with a sharing discipline is refused by validateModel (policy/combination.ts): the server serves one job
+    if (!(queue instanceof CavityScheduler)) throw new InvalidModelError('the LPW cavity needs a priority server (one job in service)');
     const p = queue.predictedWork(this.mode);
     this.last = p;
     this.lastIdle = queue.jobs === 0 ? 1 : 0;

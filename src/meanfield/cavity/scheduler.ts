@@ -131,6 +131,11 @@ export class CavityScheduler {
     return top;
   }
 
+  /** Time until the in-service job completes (+∞ when idle): the queue's next event (`CavityServer`). */
+  nextEventIn(): number {
+    return this.current < 0 ? Infinity : this.pool.rem[this.current];
+  }
+
   /** Lets time pass by dt ≤ the in-service job's remaining work (the caller's event logic guarantees it). */
   advance(dt: number): void {
     if (this.current < 0) return;

@@ -13,6 +13,7 @@ import { knownSizeMeans, knownSizeResponseTimeAt, SrptAging, type KnownSizeDisci
 import { noiseLaw, type NoiseLaw } from './noise.ts';
 import { predictedMeans, PredictedIntegrals, type PredictedDiscipline } from './predicted.ts';
 import { integrate } from '../../numerics/quadrature.ts';
+import { sharingMeans } from './sharing.ts';
 import { refineGrid, SizeLaw, sortedUnique } from './sizeLaw.ts';
 
 export interface Mg1Options {
@@ -57,7 +58,7 @@ export interface Mg1Result {
 }
 
 const SOURCE =
-  'theory.md §7; Kleinrock 1976; Schrage & Miller 1966; Harchol-Balter 2013; Mitzenmacher ITCS 2020 (arXiv:1902.00732); Scully et al. SOAP 2018';
+  'theory.md §7; Kleinrock 1976; Schrage & Miller 1966; Schrage 1967 (FB); Harchol-Balter 2013; Mitzenmacher ITCS 2020 (arXiv:1902.00732); Scully et al. SOAP 2018';
 const EQUATIONS: Record<Discipline, string> = {
   fifo: 'E[T(x)] = x + λE[S²]/(2(1−ρ))',
   sjf: 'E[T(x)] = x + λE[S²]/(2(1−ρ(x))(1−ρ(x⁻)))',
@@ -66,6 +67,8 @@ const EQUATIONS: Record<Discipline, string> = {
   spjf: 'E[T(x,y)] = x + λE[S²]/(2(1−ρ≤_y)(1−ρ_y))',
   pspjf: 'E[T(x,y)] = M_y/(2(1−ρ≤_y)(1−ρ_y)) + x/(1−ρ_y)',
   sprpt: 'E[T(x,y)] = (M_y + λE[((S−(Y−y))^+)²1(Y>y)])/(2(1−ρ≤_y)(1−ρ_y)) + ∫₀^x da/(1−ρ_{(y−a)^+})',
+  ps: 'E[T(x)] = x/(1−ρ)',
+  las: 'E[T(x)] = λm̃₂(x)/(2(1−ρ_x)²) + x/(1−ρ_x), ρ_x = λE[min(S,x)], m̃₂(x) = E[min(S,x)²]',
 };
 /** A result whose estimated relative error exceeds this is refused (ConvergenceError). */
 const MAX_ACCEPTED_RELATIVE_ERROR = 1e-6;
@@ -86,6 +89,9 @@ function disciplineMeans(law: SizeLaw, noise: NoiseLaw | undefined, d: Disciplin
     case 'sprpt':
       if (noise === undefined) throw new InvalidModelError(`internal error: no prediction law for ${d}`);
       return predictedMeans(law, noise, d, relTolerance);
+    case 'ps':
+    case 'las':
+      return sharingMeans(law, d, relTolerance);
     default:
       return unknownPolicy(d, 'discipline');
   }

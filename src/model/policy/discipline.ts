@@ -70,11 +70,26 @@ const rows = {
     usesPrediction: true,
     description: 'shortest predicted remaining processing time (Y − a)',
   },
+  ps: {
+    server: 'sharing',
+    preemptive: true,
+    rank: undefined,
+    usesPrediction: false,
+    description: 'processor sharing: every job present served at rate 1/k',
+  },
+  las: {
+    server: 'attained-service',
+    preemptive: true,
+    rank: undefined,
+    usesPrediction: false,
+    description: 'least attained service (FB): the least-served jobs share the server',
+  },
 } satisfies Record<string, DisciplineRow>;
 
 /**
  * In-queue discipline (theory.md §1 table): FIFO; SJF, PSJF, SRPT rank by the true size; SPJF, PSPJF, SPRPT rank by
- * the prediction Y while the server drains the true size. Smallest key first, equal keys FIFO.
+ * the prediction Y while the server drains the true size (smallest key first, equal keys FIFO); PS and LAS share the
+ * server (all jobs; the least-served jobs).
  */
 export type Discipline = keyof typeof rows;
 

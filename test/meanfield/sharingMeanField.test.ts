@@ -1,0 +1,71 @@
+/**
+ * PS and LAS in the mean-field room and the model: JSQ(d)+PS answered by the exponential SQ(d) fixed point as exact
+ * for any law (Bramson, Lu & Prabhakar 2012); the M/G/1 entry (`mg1`) for both disciplines; the JSQ cavity under LAS
+ * with exponential sizes (JSQ reads counts only and LAS reads no size, so the count process is SQ(d)'s: the closed
+ * form must come out); the LWL cavity with d = 1 under PS and LAS (an M/M/1 queue, mean 1/(1 − ρ) for both); the refusals of item 5.
+ */
+import { describe, expect, it } from 'vitest';
+import { jsqCavity, lwlCavity } from '../../src/meanfield/cavity/index.ts';
+import { mg1 } from '../../src/meanfield/mg1/index.ts';
+import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { idlePrediction, parseModel } from '../../src/model/index.ts';
+
+/** SQ(d) closed form E[T] = Σ_{k≥1} λ^((d^k − 1)/(d − 1) − 1) (theory.md §2), mean service 1. */
+function sqd(lambda: number, d: number): number {
+  let q = 0;
+  for (let k = 1; k < 60; k++) q += lambda ** ((d ** k - 1) / (d - 1));
+  return q / lambda;
+}
+
+describe('PS and LAS in the mean field', () => {
+  for (const service of ['weibull:0.5', 'hyperexp:10', 'det']) {
+    it(`JSQ(2)+PS with ${service} sizes: the exponential SQ(2) fixed point, kind exact`, () => {
+      const s = solveMeanField(parseModel({ lambda: 0.9, d: 2, discipline: 'ps', service }));
+      expect(s.kind).toBe('exact');
+      expect(s.meanResponseTime).toBeCloseTo(sqd(0.9, 2), 10);
+      expect(s.provenance.source).toMatch(/Bramson, Lu & Prabhakar/);
+    });
+  }
+
+  it('JSQ(3)+PS with mean-2 Weibull sizes scales with the mean (ρ = 0.8)', () => {
+    const s = solveMeanField(parseModel({ lambda: 0.4, d: 3, discipline: 'ps', service: { kind: 'weibull', shape: 0.5, mean: 2 } }));
+    expect(s.meanResponseTime).toBeCloseTo(2 * sqd(0.8, 3), 9);
+  });
+
+  it('mg1 answers PS and LAS (d = 1) through the formulas: PS = E[S]/(1 − ρ), LAS = PS for exponential sizes', () => {
+    for (const service of ['exp', 'hyperexp:10', 'weibull:0.5']) {
+      const ps = mg1(parseModel({ lambda: 0.8, d: 1, selection: 'random', discipline: 'ps', service }));
+      expect(Math.abs(ps.meanResponseTime - 5)).toBeLessThan(1e-9);
+      expect(ps.provenance.equation).toMatch(/x\/\(1−ρ\)/);
+    }
+    const las = mg1(parseModel({ lambda: 0.8, d: 1, selection: 'random', discipline: 'las' }));
+    expect(Math.abs(las.meanResponseTime - 5) / 5).toBeLessThan(1e-6);
+  });
+
+  it('the JSQ cavity under LAS with exponential sizes gives the SQ(2) value (kind estimate, CI)', () => {
+    const r = jsqCavity(parseModel({ lambda: 0.8, d: 2, discipline: 'las' }), { seed: 3, iterationHorizon: 2e4, initialHorizon: 1000 });
+    const e = r.meanResponseTime;
+    expect(Math.abs(e.mean - sqd(0.8, 2)), `${e.mean} ± ${e.halfWidth} vs ${sqd(0.8, 2)}`).toBeLessThan(2 * e.halfWidth);
+    expect(e.halfWidth).toBeLessThan(0.05);
+  });
+
+  it('the LWL cavity with d = 1 under PS and LAS is M/M/1-PS: 1/(1 − ρ)', () => {
+    for (const discipline of ['ps', 'las'] as const) {
+      const model = parseModel({ lambda: 0.7, d: 1, selection: 'lwl', discipline });
+      const r = lwlCavity(model, { seed: 5, horizon: 5e4 });
+      const e = r.meanResponseTime;
+      expect(Math.abs(e.mean - 1 / 0.3), `${discipline}: ${e.mean} ± ${e.halfWidth}`).toBeLessThan(2 * e.halfWidth);
+    }
+  });
+});
+
+describe('settings with no effect or no meaning are refused (issue 18 item 5)', () => {
+  it('a prediction with PS or LAS has no effect: idlePrediction says why (the CLI refuses --prediction with it)', () => {
+    expect(idlePrediction('jsq', 'ps')).toMatch(/neither selection jsq nor discipline ps reads a prediction/);
+    expect(idlePrediction('lwl', 'las')).toMatch(/nor discipline las/);
+  });
+  it('LPW with a sharing discipline is refused by the model itself', () => {
+    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'ps' })).toThrow(/lpw with discipline ps is not supported/);
+    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'las' })).toThrow(/one job in service/);
+  });
+});
