@@ -28,6 +28,7 @@ import { lwlFixedPoint } from './lwl/fixedPoint.ts';
 import { lwlWorkloadCcdf } from './lwl/workload.ts';
 import { mg1 } from './mg1/index.ts';
 import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
+import { hasMemory, solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 
 /**
  * What kind of answer a solution is: 'exact' (the n → ∞ limit up to `numericalError`), 'approximation' (a solver
@@ -80,6 +81,8 @@ export interface MeanFieldSolution {
   readonly solver: string;
   /** Equation and source (= provenance.source). */
   readonly source: string;
+  /** For a dispatcher with memory: π₀, the reduced rate λπ₀^{1/d} the answer was solved at, probes per arrival (theory.md §12). */
+  readonly reduction?: MemoryReduction;
 }
 
 export interface SolveOptions {
@@ -113,6 +116,24 @@ function solution(parts: Parts): MeanFieldSolution {
  */
 export function solveMeanField(model: SupermarketModel, options: SolveOptions = {}): MeanFieldSolution {
   const seed = options.seed ?? 1;
+  if (hasMemory(model)) {
+    const r = solveWithMemory(
+      model,
+      (reduced) => solveMeanField(reduced, options),
+      (meanResponseTime, tail) =>
+        solution({
+          meanResponseTime,
+          meanQueueLength: model.lambda * meanResponseTime,
+          tail,
+          solver: 'memory never empty (π₀ = 0): every job joins an idle server',
+          kind: 'exact',
+          source: 'theory.md §12 (Hellemans 2021, ch. 6): π₀ = 0, so T = S',
+          numericalError: 0,
+        }),
+    );
+    const { provenance: _provenance, ...parts } = r;
+    return solution(parts);
+  }
   if (model.selection === 'random' || model.d === 1) {
     const r = mg1({ ...model, d: 1, selection: 'random' });
     return solution({

@@ -14,6 +14,9 @@ import {
   type Sampling,
   type Selection,
 } from './schema.ts';
+import { checkMemory, type MemorySpec } from './memory.ts';
+
+export * from './memory.ts';
 
 export {
   SELECTIONS,
@@ -101,6 +104,8 @@ export interface SupermarketModel {
   /** What the dispatcher (LPW) and the predicted disciplines see; the server always drains the true size. */
   readonly prediction: PredictionSpec;
   readonly sampling: Sampling;
+  /** The dispatcher's memory of idle servers (model/memory.ts; theory.md §12); `{ kind: 'none' }` by default. */
+  readonly memory: MemorySpec;
   readonly conventions: Conventions;
 }
 
@@ -113,6 +118,7 @@ export interface ModelInput {
   service?: unknown;
   prediction?: unknown;
   sampling?: unknown;
+  memory?: unknown;
   conventions?: unknown;
 }
 
@@ -147,6 +153,7 @@ export function parseModel(input: ModelInput): SupermarketModel {
   const result = modelSchema.safeParse(input);
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
   const model = result.data as SupermarketModel;
+  checkMemory(model.selection, model.d, model.memory);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   const rho = load(model);
   if (rho >= 1) {
@@ -156,6 +163,7 @@ export function parseModel(input: ModelInput): SupermarketModel {
     ...model,
     service: Object.freeze({ ...model.service }),
     prediction: Object.freeze({ ...model.prediction }),
+    memory: Object.freeze({ ...model.memory }),
     conventions: Object.freeze({ ...model.conventions }),
   });
 }

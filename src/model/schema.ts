@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
+import { memorySchema } from './memory.ts';
 
 /**
  * Selection rule of the dispatcher (theory.md §1): `random` (= d = 1), `jsq` = JSQ(d) (fewest jobs),
@@ -313,6 +314,7 @@ export const modelSchema = z.object({
   service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
   prediction: predictionSchema.default({ kind: 'exact' }),
   sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
+  memory: memorySchema.default({ kind: 'none' }),
   conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
 });
 
