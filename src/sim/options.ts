@@ -2,6 +2,8 @@
  * Run configuration shared by `simulate`, `simulateTrajectory` and `simulateReplay`: the engine codes of a parsed
  * model, the engine choice, the run options. One precise InvalidModelError per problem.
  */
+import { effectiveMemory } from '../model/memory.ts';
+import { memoryCode } from './memory.ts';
 import { InvalidModelError } from '../errors.ts';
 import { DISCIPLINES, checkServers, type SupermarketModel } from '../model/model.ts';
 import { predictionModel } from '../model/prediction/index.ts';
@@ -112,12 +114,14 @@ export function resolveRunConfig(
     indexedSizes,
     trace,
     workloadGrid: Float64Array.from(gridInput as number[]),
+    ...memoryCode(effectiveMemory(model.selection, model.d, model.memory), servers),
   };
 }
 
 /** True if the race fast path is exact for the model: exponential sizes, JSQ (queue-length rule), FIFO. */
 export function raceIsExact(model: SupermarketModel): boolean {
-  return model.service.kind === 'exponential' && model.selection === 'jsq' && model.discipline === 'fifo';
+  // A dispatcher memory (theory.md §12) needs server ids per arrival; the race fast path keeps only counts per level.
+  return model.service.kind === 'exponential' && model.selection === 'jsq' && model.discipline === 'fifo' && model.memory.kind === 'none';
 }
 
 /**
