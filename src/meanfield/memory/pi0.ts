@@ -51,13 +51,18 @@ export function probingChainLaw(rho: number, d: number, capacity: number, probeW
   for (let m = d - 1; m >= -1; m--) above[m + 1] = above[m + 2] + b[m + 1];
   const tailAbove = (m: number) => (m < -1 ? 1 : m >= d ? 0 : above[m + 1]);
   const pi = new Float64Array(capacity + 1);
-  pi[0] = 1;
   const down = probeWhenHolding ? b[0] : 1;
+  if (down === 0 && capacity > 0) {
+    // ρ = 0: every probe finds d idle servers, so the memory fills and never drains
+    pi[capacity] = 1;
+    return pi;
+  }
+  pi[0] = 1;
   for (let k = 0; k < capacity; k++) {
     // from 0: next state ℓ − 1 > k ⟺ ℓ > k + 1; from j ≥ 1: j − 1 + ℓ > k ⟺ ℓ > k − j + 1 (IP: never upwards)
     let flow = pi[0] * tailAbove(k + 1);
     if (probeWhenHolding) for (let j = Math.max(1, k - d + 1); j <= k; j++) flow += pi[j] * tailAbove(k - j + 1);
-    pi[k + 1] = down > 0 ? flow / down : flow > 0 ? Infinity : 0;
+    pi[k + 1] = flow / down;
     if (pi[k + 1] > 1e250) {
       const s = pi[k + 1];
       for (let j = 0; j <= k + 1; j++) pi[j] /= s;
