@@ -164,6 +164,16 @@ export function checkMemory(selection: string, d: number, memory: MemorySpec): v
   }
 }
 
+/**
+ * The error of a solver that has no memory term, called on a model with memory: `solveMeanField` answers such
+ * models through the reduction theorem (meanfield/memory/reduction.ts); the solvers behind it must not drop the memory.
+ */
+export function memoryNotHere(model: { readonly memory: MemorySpec }): InvalidModelError {
+  return new InvalidModelError(
+    `this solver has no dispatcher memory term (memory ${formatMemory(model.memory)}); use solveMeanField, which applies the reduction theorem (theory.md §12)`,
+  );
+}
+
 function unreachable(value: never): never {
   throw new Error(`internal error: no branch for memory ${JSON.stringify(value)}`);
 }

@@ -1,4 +1,5 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
+import { describeMemory, hasMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
 import { checkServers } from '../../model/index.ts';
 import {
@@ -58,9 +59,9 @@ export function fixedPointCommand(): Command {
     )
     .action(
       modelAction((model, o: Opts) => {
-        if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential')) {
+        if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential' && !hasMemory(model))) {
           if (o.refined || o.n !== undefined)
-            throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service only (theory.md §6)');
+            throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)');
           printGeneralSolution(model, Boolean(o.json));
           return;
         }
@@ -147,6 +148,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       kind: s.kind,
       source: s.source,
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
+      ...(s.reduction ? { reduction: { ...s.reduction, memory: describeMemory(s.reduction.memory) } } : {}),
     });
     return;
   }
@@ -157,6 +159,11 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
+      ...(s.reduction
+        ? [
+            `  memory ${describeMemory(s.reduction.memory)}: π₀ = ${s.reduction.pi0.toPrecision(6)} (memory empty at an arrival), reduced rate λπ₀^(1/d) = ${s.reduction.reducedLambda.toPrecision(6)}, probes per arrival ${s.reduction.probesPerArrival.toPrecision(4)}`,
+          ]
+        : []),
     ].join('\n') + '\n',
   );
 }

@@ -1,4 +1,5 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
+import { solveMemoryTransient } from '../../meanfield/memory/index.ts';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
@@ -34,6 +35,7 @@ import {
   parseNumberList,
   parsePositive,
   parsePositiveInteger,
+  modelFromFlags,
   refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
@@ -99,6 +101,10 @@ export function odeCommand(): Command {
     )
     .action(
       action((o: Opts, cmd: Command) => {
+        if (o.memory !== undefined && o.memory !== 'none') {
+          runMemoryTransient(o, cmd);
+          return;
+        }
         // a load ρ ≥ 1 has no fixed point but a transient (overload.ts, the rule `model --transient` follows too)
         const { model, overloaded } = transientModelFromFlags(o);
         refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
@@ -167,6 +173,30 @@ export function odeCommand(): Command {
       }),
     );
   return cmd;
+}
+
+/**
+ * SQ(d) with a dispatcher memory: the cavity ODE of Hellemans (2021, ch. 6, Prop. trans; theory.md §12), from --from
+ * or empty, at ρ < 1 (π₀ needs the stationary busy fraction's range). --init, --until-steady and --refined act on the
+ * SQ(d) ODE without memory and are refused.
+ */
+function runMemoryTransient(o: Opts, cmd: Command): void {
+  const model = modelFromFlags(o);
+  for (const [flag, given] of [
+    ['--init', o.init !== undefined],
+    ['--until-steady', Boolean(o.untilSteady)],
+    ['--refined', Boolean(o.refined) || o.n !== undefined],
+  ] as const) {
+    if (given)
+      throw new InvalidModelError(`${flag} is not available with --memory: the memory transient is the cavity ODE from --from or empty`);
+  }
+  if (o.tEnd === undefined) cmd.error("error: required option '--t-end <t>' not specified");
+  const steps = Math.floor(o.tEnd / o.dt + 1e-9);
+  if (steps > 1e6) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e6 points)`);
+  const times = Array.from({ length: steps + 1 }, (_, j) => Number((j * o.dt).toPrecision(12)));
+  if (times[times.length - 1] < o.tEnd - 1e-9 * o.tEnd) times.push(o.tEnd);
+  const tr = solveMemoryTransient(model, { times, from: o.from ? [1, ...o.from] : undefined, tolerance: o.tolerance });
+  printTailTransient(model, tr, o);
 }
 
 /** LWL(d) transient from empty: busy fraction P(U > 0) and E[U] from the mass-conserving PIDE scheme (theory.md §4). */
