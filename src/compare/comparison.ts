@@ -6,6 +6,8 @@
  * Pure: progress and the cache of finished cells are hooks given by the caller, so an interrupted sweep can resume
  * from whatever the caller stored.
  */
+import { formatMemory } from '../model/memory.ts';
+import { hasMemory, hasMemoryTransient, solveMemoryTransient } from '../meanfield/memory/index.ts';
 import { parseModel, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
@@ -53,7 +55,7 @@ import { judgeC2, secondOrderAllowance, secondOrderTerm, secondOrderValue, type 
 import type { SecondOrderCorrection } from '../meanfield/index.ts';
 
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
-export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction'>;
+export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction' | 'memory'>;
 
 export interface ComparisonConfig {
   /** Arrival rates per server λ; each model must be stable (ρ < 1). */
@@ -469,7 +471,13 @@ export const cellSeed = seedFromKey;
 
 /** True when the refined 1/n term V exists (theory.md §6): JSQ(d), FIFO, exponential sizes of mean 1. */
 export function hasRefinedTerm(model: SupermarketModel): boolean {
-  return model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential' && model.service.mean === 1;
+  return (
+    model.selection === 'jsq' &&
+    model.discipline === 'fifo' &&
+    model.service.kind === 'exponential' &&
+    model.service.mean === 1 &&
+    model.memory.kind === 'none'
+  );
 }
 
 /**
@@ -478,7 +486,8 @@ export function hasRefinedTerm(model: SupermarketModel): boolean {
  */
 export function cellKey(model: SupermarketModel, n: number): string {
   const short = `d${model.d}-lambda${model.lambda}-n${n}`;
-  return hasRefinedTerm(model) ? short : `${model.selection}-${model.discipline}-${short}`;
+  const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
+  return hasRefinedTerm(model) ? short : `${model.selection}-${model.discipline}${memory}-${short}`;
 }
 
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
@@ -492,7 +501,8 @@ export function serviceLabel(s: SupermarketModel['service']): string {
 
 /** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
 export function modelLabel(m: SupermarketModel): string {
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}`;
+  const memory = m.memory.kind === 'none' ? '' : `, memory ${formatMemory(m.memory)}`;
+  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}`;
 }
 
 /** A model of the sweep with its limit, refined term (or null) and warm-up. */
@@ -614,6 +624,8 @@ function sweepWarmup(model: SupermarketModel, config: ComparisonConfig, refined:
 
 /** Which mean-field transient from empty exists for a model: the SQ(d) ODE with the refined term, the PIDE for LWL(d), else none. */
 function transientSolver(p: PreparedModel): TrajectoryComparison['solver'] | null {
+  // with a dispatcher memory: the cavity ODE of SQ(d) (theory.md §12), no PIDE with memory yet
+  if (hasMemory(p.model)) return hasMemoryTransient(p.model) ? 'ODE' : null;
   if (p.correction) return 'ODE';
   return p.model.selection === 'lwl' ? 'PIDE' : null;
 }
@@ -877,6 +889,13 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
 }
 
 function odeTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
+  if (hasMemory(model)) {
+    const tr = solveMemoryTransient(model, { times });
+    return {
+      values: { tail: tr.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
+      note: 'SQ(d) cavity ODE with memory from empty (theory.md §12; Hellemans 2021, Prop. trans), odex, tolerance 1e-10',
+    };
+  }
   const ode = solveTransient(model, { times });
   return {
     values: { tail: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },

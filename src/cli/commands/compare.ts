@@ -58,6 +58,7 @@ interface Opts {
   discipline: string;
   service: string;
   prediction: string;
+  memory?: string;
   warmupTolerance: number;
   maxLevel: number;
   out?: string;
@@ -127,6 +128,7 @@ function outDirFor(o: Opts, cmd: Command): string {
     o.discipline,
     o.service,
     ...(o.prediction === 'exact' ? [] : [o.prediction]),
+    ...(o.memory === undefined || o.memory === 'none' ? [] : [`memory-${o.memory.replace(':', '')}`]),
     `d${o.d.join('_')}`,
     `l${o.lambda.join('_')}`,
   ].join('-');
@@ -244,7 +246,13 @@ export function compareCommand(): Command {
         const runMeta = startRun();
         const out = reportFolder(o.out, outDirFor(o, self));
         const tEnd = o.tEnd ?? 0; // resolved below when 0
-        const fields: ModelFields = { selection: o.selection, discipline: o.discipline, service: o.service, prediction: o.prediction };
+        const fields: ModelFields = {
+          selection: o.selection,
+          discipline: o.discipline,
+          service: o.service,
+          prediction: o.prediction,
+          ...(o.memory !== undefined && o.memory !== 'none' ? { memory: o.memory } : {}),
+        };
         // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later
         const refined = hasRefinedTerm(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
         const config: ComparisonConfig = {

@@ -58,6 +58,11 @@ export function memorySqdDrift(rho: number, d: number, memory: EffectiveMemory, 
   return f;
 }
 
+/** Whether `solveMemoryTransient` covers the model: SQ(d) (jsq or jiq), FIFO, exponential sizes. */
+export function hasMemoryTransient(model: SupermarketModel): boolean {
+  return (model.selection === 'jsq' || isJiq(model.selection)) && model.discipline === 'fifo' && model.service.kind === 'exponential';
+}
+
 export interface MemoryTransientOptions {
   /** Output instants, strictly increasing, ≥ 0, model time units; times[0] is the start. */
   readonly times: number[];
@@ -78,7 +83,7 @@ export interface MemoryTransientOptions {
  * @throws {InvalidModelError} for other models or bad options; {SolverError} if odex fails.
  */
 export function solveMemoryTransient(model: SupermarketModel, options: MemoryTransientOptions): TruncatedTransient {
-  if ((model.selection !== 'jsq' && !isJiq(model.selection)) || model.discipline !== 'fifo' || model.service.kind !== 'exponential') {
+  if (!hasMemoryTransient(model)) {
     throw new InvalidModelError(
       `no transient solver for memory with ${model.selection}, ${model.discipline}, ${model.service.kind} sizes: the cavity ODE covers SQ(d) (jsq or jiq), FIFO, exponential sizes`,
     );
