@@ -165,12 +165,22 @@ export function checkMemory(selection: string, d: number, memory: MemorySpec): v
 }
 
 /**
+ * True when a model's dispatcher has a memory: a memory scheme other than none, or `jiq` selection (unbounded ISM).
+ * Tolerates models built without the field (older literals).
+ */
+export function modelHasMemory(model: { readonly selection: string; readonly memory?: MemorySpec }): boolean {
+  return isJiq(model.selection) || (model.memory !== undefined && model.memory.kind !== 'none');
+}
+
+/**
  * The error of a solver that has no memory term, called on a model with memory: `solveMeanField` answers such
  * models through the reduction theorem (meanfield/memory/reduction.ts); the solvers behind it must not drop the memory.
  */
-export function memoryNotHere(model: { readonly memory: MemorySpec }): InvalidModelError {
+export function memoryNotHere(model: { readonly selection: string; readonly memory?: MemorySpec }): InvalidModelError {
+  const what =
+    model.memory === undefined || model.memory.kind === 'none' ? `selection ${model.selection}` : `memory ${formatMemory(model.memory)}`;
   return new InvalidModelError(
-    `this solver has no dispatcher memory term (memory ${formatMemory(model.memory)}); use solveMeanField, which applies the reduction theorem (theory.md §12)`,
+    `this solver has no dispatcher memory term (${what}); use solveMeanField, which applies the reduction theorem (theory.md §12)`,
   );
 }
 

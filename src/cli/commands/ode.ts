@@ -1,5 +1,6 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
 import { solveMemoryTransient } from '../../meanfield/memory/index.ts';
+import { isJiq } from '../../model/memory.ts';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
@@ -101,7 +102,7 @@ export function odeCommand(): Command {
     )
     .action(
       action((o: Opts, cmd: Command) => {
-        if (o.memory !== undefined && o.memory !== 'none') {
+        if ((o.memory !== undefined && o.memory !== 'none') || isJiq(o.selection)) {
           runMemoryTransient(o, cmd);
           return;
         }

@@ -10,7 +10,7 @@
  * and a job's response time depends only on its busy period (theory.md §12). Other disciplines at d ≥ 2 are refused.
  */
 import { InvalidModelError } from '../../errors.ts';
-import { effectiveMemory, formatMemory, isJiq, NO_MEMORY, type EffectiveMemory } from '../../model/memory.ts';
+import { effectiveMemory, formatMemory, isJiq, modelHasMemory, NO_MEMORY, type EffectiveMemory } from '../../model/memory.ts';
 import { load, type SupermarketModel } from '../../model/model.ts';
 import { memoryEmptyProbability, probesPerArrival } from './pi0.ts';
 
@@ -32,7 +32,7 @@ export interface MemoryReduction {
 
 /** True when the model's dispatcher has a memory (including classic JIQ). */
 export function hasMemory(model: SupermarketModel): boolean {
-  return effectiveMemory(model.selection, model.d, model.memory).kind !== 'none';
+  return modelHasMemory(model);
 }
 
 /**
