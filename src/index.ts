@@ -11,6 +11,13 @@ export { SupermarketError, InvalidModelError, UnstableModelError, ConvergenceErr
 // model: validated, frozen model descriptions
 export {
   parseModel,
+  validateModel,
+  SELECTION_TABLE,
+  DISCIPLINE_TABLE,
+  type SelectionRow,
+  type DisciplineRow,
+  type ServerModel,
+  type RankKey,
   checkServers,
   load,
   meanServiceTime,
@@ -20,6 +27,9 @@ export {
   DEFAULT_CONVENTIONS,
   type SupermarketModel,
   type ModelInput,
+  type UntypedModelInput,
+  type ServiceSpecInput,
+  type PredictionSpecInput,
   type Selection,
   type Discipline,
   type Sampling,
@@ -31,6 +41,18 @@ export {
 // mean field: one entry for every model, plus the SQ(d) transient and the refined 1/n correction
 export { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from './meanfield/solve.ts';
 export {
+  solveMeanFieldTransient,
+  meanFieldCapabilities,
+  requireStable,
+  isClassicModel,
+  type MeanFieldCapabilities,
+  type MeanFieldTransient,
+  type MeanFieldTransientOptions,
+  type FixedPointSolverId,
+  type TransientSolverId,
+  type SolverCapability,
+  type TermCapability,
+  type Unavailable,
   solveTransient,
   refine,
   refinedEstimate,

@@ -13,6 +13,7 @@ import { fnv1a, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
+import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { evaluateClaim, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
 import type { Verdict } from './interval.ts';
 import type { Conjecture, ConjectureSpec } from './schema.ts';
@@ -197,9 +198,14 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       if (ev.prefer === 'mean-field' && q.measure === 'T') candidates.add(JSON.stringify(quantityModel(spec, point, q)));
   let solves = 0;
   for (const point of points) {
-    // LPW first: it fails fast, so with mixSources false no costly solve is wasted
-    const ordered = [...claim.quantities].sort((a, b) => Number(b.selection === 'lpw') - Number(a.selection === 'lpw'));
-    const items = ordered.map((q) => ({ q, model: quantityModel(spec, point, q), decision: undefined as Decision | undefined }));
+    // quantities without a mean-field solver first (the capability query says so at once), so with mixSources false
+    // no costly solve is wasted
+    const items = claim.quantities
+      .map((q) => {
+        const model = quantityModel(spec, point, q);
+        return { q, model, fixedPoint: meanFieldCapabilities(model).fixedPoint, decision: undefined as Decision | undefined };
+      })
+      .sort((a, b) => Number(a.fixedPoint.available) - Number(b.fixedPoint.available));
     let forced: string | undefined;
     for (const it of items) {
       if (forced) break;
@@ -212,12 +218,8 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       } else {
         const key = JSON.stringify(it.model);
         if (!solved.has(key)) {
-          try {
-            solved.set(key, solve(it.model, { seed: fnv(`${ev.seed}|mf|${key}`), cavityHorizon: ev.cavityHorizon }));
-          } catch (error) {
-            if (error instanceof InvalidModelError && /no mean-field solver/.test(error.message)) solved.set(key, error);
-            else throw error;
-          }
+          if (!it.fixedPoint.available) solved.set(key, new InvalidModelError(it.fixedPoint.reason));
+          else solved.set(key, solve(it.model, { seed: fnv(`${ev.seed}|mf|${key}`), cavityHorizon: ev.cavityHorizon }));
           hooks.onSolve?.(++solves, candidates.size, `${it.q.key} at ${point.key}`);
         }
         const s = solved.get(key)!;

@@ -7,7 +7,17 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError, SupermarketError } from '../errors.ts';
 import { unwritableReason } from '../io/index.ts';
-import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel, type SupermarketModel } from '../model/index.ts';
+import {
+  DISCIPLINES,
+  SAMPLINGS,
+  SELECTIONS,
+  disciplineHelp,
+  idlePrediction,
+  parseModel,
+  selectionHelp,
+  type SupermarketModel,
+  type UntypedModelInput,
+} from '../model/index.ts';
 import { action } from './errors.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
@@ -286,23 +296,8 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
     );
     cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parsePositiveInteger);
   }
-  cmd.addOption(
-    new Option(
-      '--selection <rule>',
-      'selection rule: jsq = JSQ(d) fewest jobs, lwl = LWL(d) least work left, ' +
-        'lpw = least predicted work left, random = one server at random',
-    )
-      .choices(SELECTIONS)
-      .default('jsq'),
-  );
-  cmd.addOption(
-    new Option(
-      '--discipline <name>',
-      'in-queue discipline: fifo; sjf, psjf, srpt use the true size; spjf, pspjf, sprpt ' + 'use the prediction',
-    )
-      .choices(DISCIPLINES)
-      .default('fifo'),
-  );
+  cmd.addOption(new Option('--selection <rule>', selectionHelp()).choices(SELECTIONS).default('jsq'));
+  cmd.addOption(new Option('--discipline <name>', disciplineHelp()).choices(DISCIPLINES).default('fifo'));
   cmd.addOption(
     new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'),
   );
@@ -504,7 +499,23 @@ export function examples(lines: readonly string[], note?: string): string {
 export function modelAction<O extends ModelFlags>(
   run: (model: SupermarketModel, o: O, cmd: Command) => void | Promise<void>,
 ): (o: O, cmd: Command) => Promise<void> {
-  return action((o: O, cmd: Command) => run(modelFromFlags(o), o, cmd));
+  return action((o: O, cmd: Command) => {
+    const model = modelFromFlags(o);
+    refuseIdlePrediction(cmd, model);
+    return run(model, o, cmd);
+  });
+}
+
+/**
+ * Refuses `--prediction` given on the command line for a policy that reads no prediction (`idlePrediction`, from the
+ * policy tables), so the setting is not dropped silently.
+ * @throws {SupermarketError} one line: the flag, why it has no effect, what to do.
+ */
+export function refuseIdlePrediction(cmd: Command, policy: Pick<SupermarketModel, 'selection' | 'discipline'>): void {
+  const option = cmd.options.find((x) => x.long === '--prediction');
+  if (!option || cmd.getOptionValueSource(option.attributeName()) !== 'cli') return;
+  const idle = idlePrediction(policy.selection, policy.discipline);
+  if (idle) throw new SupermarketError(`--prediction has no effect here: ${idle}; drop it or choose such a policy`);
 }
 
 /**
@@ -521,9 +532,14 @@ export function refuseIdleOptions(cmd: Command, rules: readonly (readonly [flag:
   }
 }
 
-/** The model of the `addModelOptions` flags, validated once by `parseModel`. */
+/** The model of the `addModelOptions` flags, validated once by `parseModel` (ρ < 1 required). */
 export function modelFromFlags(o: ModelFlags): SupermarketModel {
-  return parseModel({
+  return parseModel(modelInputFromFlags(o));
+}
+
+/** The model input of the `addModelOptions` flags (for `parseModel` or, at any load, `validateModel`). */
+export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
+  return {
     lambda: o.lambda,
     d: o.d,
     selection: o.selection,
@@ -532,5 +548,5 @@ export function modelFromFlags(o: ModelFlags): SupermarketModel {
     memory: o.memory,
     service: serviceFromFlag(o.service),
     prediction: o.prediction,
-  });
+  };
 }

@@ -5,14 +5,14 @@
  * both commands refuse what needs the fixed point (`noFixedPoint`) and permit a finite-horizon transient, cut where its
  * top level fills (`checkTransientTop`).
  */
-import { InvalidModelError, UnstableModelError } from '../errors.ts';
+import { InvalidModelError } from '../errors.ts';
 import { poissonReach, sqdTransientEvaluations, sqdTransientTruncation } from '../meanfield/transient.ts';
 import { LWL_CELL_COST, MAX_EVENTS, ODE_LEVEL_COST, PHASE_TYPE_VARIABLE_COST, POPULATION_VARIABLE_COST } from '../sim/budget.ts';
 import { lwlTransientGrid } from '../meanfield/lwl/transient.ts';
 import { phaseTypeJsqFixedPoint } from '../meanfield/phaseType/index.ts';
 import { TRUNCATION_TOLERANCE, populationTransient, type PopulationModel } from '../meanfield/population/index.ts';
-import { load, type SupermarketModel } from '../model/index.ts';
-import { modelFromFlags, type ModelFlags } from './options.ts';
+import { load, validateModel, type SupermarketModel } from '../model/index.ts';
+import { modelInputFromFlags, type ModelFlags } from './options.ts';
 
 /**
  * The refusal of an answer that needs the fixed point where there is none.
@@ -49,21 +49,14 @@ export function checkTransientTop(
 }
 
 /**
- * The model of the `addModelOptions` flags for a transient: as `modelFromFlags`, but a load ρ = λ·E[S] ≥ 1 (no fixed
- * point; the transient exists) is accepted. Every other check is `parseModel`'s: the flags are validated at a stable
- * stand-in λ, then λ is put back.
+ * The model of the `addModelOptions` flags for a transient: valid (`validateModel`), at any load — a load
+ * ρ = λ·E[S] ≥ 1 has no fixed point but a transient (what needs the fixed point calls `requireStable`).
  * @returns the model and whether it is overloaded (ρ ≥ 1).
- * @throws as `modelFromFlags`, except UnstableModelError for ρ ≥ 1.
+ * @throws as `validateModel`.
  */
 export function transientModelFromFlags(o: ModelFlags): { model: SupermarketModel; overloaded: boolean } {
-  try {
-    return { model: modelFromFlags(o), overloaded: false };
-  } catch (error) {
-    if (!(error instanceof UnstableModelError) || !(o.lambda > 0)) throw error;
-    const overloaded = Object.freeze({ ...modelFromFlags({ ...o, lambda: Number.MIN_VALUE }), lambda: o.lambda });
-    if (!(load(overloaded) >= 1)) throw error;
-    return { model: overloaded, overloaded: true };
-  }
+  const model = validateModel(modelInputFromFlags(o));
+  return { model, overloaded: !(load(model) < 1) };
 }
 
 /** Most numbers (output times × levels) an overloaded SQ(d) transient keeps: 2e7 doubles, ~160 MB, ~400 MB as JSON. */

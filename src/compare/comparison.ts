@@ -7,21 +7,20 @@
  * from whatever the caller stored.
  */
 import { formatMemory } from '../model/memory.ts';
-import { hasMemory, hasMemoryTransient, solveMemoryTransient } from '../meanfield/memory/index.ts';
-import { parseModel, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
+import { parseModel, unknownPolicy, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
   refine,
   refinedEstimate,
   solveSqdFixedPoint,
-  solveTransient,
   simulationWarmup,
   refinedTransient,
   refinedTransientAt,
   type RefinedCorrection,
   type RefinedTransientResult,
 } from '../meanfield/index.ts';
-import { solveMeanField, type SolutionKind } from '../meanfield/solve.ts';
+import { solveMeanField, solveMeanFieldTransient, type SolutionKind } from '../meanfield/solve.ts';
+import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import {
   defaultWorkloadGrid,
   simulate,
@@ -469,17 +468,6 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
 /** Deterministic 32-bit seed for a cell from the master seed and the cell's key (FNV-1a; see seedFromKey). */
 export const cellSeed = seedFromKey;
 
-/** True when the refined 1/n term V exists (theory.md §6): JSQ(d), FIFO, exponential sizes of mean 1. */
-export function hasRefinedTerm(model: SupermarketModel): boolean {
-  return (
-    model.selection === 'jsq' &&
-    model.discipline === 'fifo' &&
-    model.service.kind === 'exponential' &&
-    model.service.mean === 1 &&
-    model.memory.kind === 'none'
-  );
-}
-
 /**
  * Key of a cell: "d2-lambda0.9-n100" for the classic model (the key its seeds and stored cells have always had),
  * "lwl-fifo-d2-lambda0.9-n100" (selection and discipline first) for every other model.
@@ -487,7 +475,7 @@ export function hasRefinedTerm(model: SupermarketModel): boolean {
 export function cellKey(model: SupermarketModel, n: number): string {
   const short = `d${model.d}-lambda${model.lambda}-n${n}`;
   const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
-  return hasRefinedTerm(model) ? short : `${model.selection}-${model.discipline}${memory}-${short}`;
+  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}-${short}`;
 }
 
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
@@ -569,18 +557,14 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
  *   failures pass through.
  */
 function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[]): PreparedModel {
-  let sol;
-  try {
-    sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
-  } catch (e) {
-    if (e instanceof InvalidModelError) {
-      throw new InvalidModelError(
-        `no mean-field reference for ${modelLabel(model)} (${e.message}); ` +
-          'compare sets simulations beside an n → ∞ limit and cannot run without one',
-      );
-    }
-    throw e;
-  }
+  // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
+  const capabilities = meanFieldCapabilities(model);
+  if (!capabilities.fixedPoint.available)
+    throw new InvalidModelError(
+      `no mean-field reference for ${modelLabel(model)} (${capabilities.fixedPoint.reason}); ` +
+        'compare sets simulations beside an n → ∞ limit and cannot run without one',
+    );
+  const sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
   const reference: MeanFieldReference = {
     meanResponseTime: sol.meanResponseTime,
     meanQueueLength: sol.meanQueueLength ?? null,
@@ -591,17 +575,21 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
     source: sol.source,
     ...(sol.tail ? { tail: sol.tail } : {}),
   };
-  const correction = hasRefinedTerm(model) ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
-  const second = correction ? secondOrderTerm(model, correction.fixedPoint) : { correction: null, note: null };
+  const correction = capabilities.refined.firstOrder.available ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
+  const second = !correction
+    ? { correction: null, note: null }
+    : capabilities.refined.secondOrder.available
+      ? secondOrderTerm(model, correction.fixedPoint)
+      : { correction: null, note: `no 1/n² term for d = ${model.d}, λ = ${model.lambda}: ${capabilities.refined.secondOrder.reason}` };
   if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
   const warm = sweepWarmup(model, config, correction !== null);
   const p = { model, reference, correction, secondOrder: second.correction, warm, transient: null };
-  return { ...p, transient: modelTransient(p, config) };
+  return { ...p, transient: modelTransient(p, config, capabilities) };
 }
 
 /** The mean-field transient of a prepared model (`ModelTransient`), or null without `config.trajectory` or a solver. */
-function modelTransient(p: PreparedModel, config: ComparisonConfig): ModelTransient | null {
-  const solver = config.trajectory ? transientSolver(p) : null;
+function modelTransient(p: PreparedModel, config: ComparisonConfig, capabilities: MeanFieldCapabilities): ModelTransient | null {
+  const solver = config.trajectory ? transientSolver(capabilities) : null;
   if (!config.trajectory || !solver) return null;
   const { tEnd, dt } = trajectoryGrid(config.trajectory, p.warm.time);
   const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
@@ -622,12 +610,27 @@ function sweepWarmup(model: SupermarketModel, config: ComparisonConfig, refined:
   return { time: w.time, rule: w.rule, relaxationTime: refined ? (w.relaxationTime ?? null) : null };
 }
 
-/** Which mean-field transient from empty exists for a model: the SQ(d) ODE with the refined term, the PIDE for LWL(d), else none. */
-function transientSolver(p: PreparedModel): TrajectoryComparison['solver'] | null {
-  // with a dispatcher memory: the cavity ODE of SQ(d) (theory.md §12), no PIDE with memory yet
-  if (hasMemory(p.model)) return hasMemoryTransient(p.model) ? 'ODE' : null;
-  if (p.correction) return 'ODE';
-  return p.model.selection === 'lwl' ? 'PIDE' : null;
+/**
+ * The trajectory figure's mean-field transient, by the capability query: the SQ(d) ODE (with its refined path) or the
+ * LWL(d) workload PIDE; none for the phase-type ODE (the figure compares queue lengths of the SQ(d) ODE only).
+ */
+function transientSolver(capabilities: MeanFieldCapabilities): TrajectoryComparison['solver'] | null {
+  const transient = capabilities.transient;
+  if (!transient.available) return null;
+  const id = transient.id;
+  switch (id) {
+    case 'sqd-ode':
+      return capabilities.refined.firstOrder.available ? 'ODE' : null;
+    case 'lwl-pide':
+      return 'PIDE';
+    case 'phase-type-ode':
+      return null;
+    case 'memory-cavity-ode':
+      // with a dispatcher memory: the SQ(d) cavity ODE (theory.md §12), queue lengths as the SQ(d) ODE's
+      return 'ODE';
+    default:
+      return unknownPolicy(id, 'transient solver');
+  }
 }
 
 /**
@@ -889,14 +892,17 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
 }
 
 function odeTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
-  if (hasMemory(model)) {
-    const tr = solveMemoryTransient(model, { times });
+  const transient = solveMeanFieldTransient(model, times);
+  if (transient.solver === 'memory-cavity-ode') {
+    const tr = transient.result;
     return {
       values: { tail: tr.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
       note: 'SQ(d) cavity ODE with memory from empty (theory.md §12; Hellemans 2021, Prop. trans), odex, tolerance 1e-10',
     };
   }
-  const ode = solveTransient(model, { times });
+  if (transient.solver !== 'sqd-ode')
+    throw new InvalidModelError(`the trajectory figure compares queue lengths of an ODE, not ${transient.capability.name}`);
+  const ode = transient.result;
   return {
     values: { tail: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
     note: 'SQ(d) ODE from empty (theory.md §2), odex, tolerance 1e-10',

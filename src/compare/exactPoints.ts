@@ -8,6 +8,7 @@
 import { InvalidModelError, StateSpaceTooLargeError } from '../errors.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import { solveExact } from '../meanfield/exact/index.ts';
+import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import type { Estimate } from '../stats/index.ts';
 import { cellVerdict, type CellVerdict } from './verdict.ts';
 
@@ -56,7 +57,7 @@ export const EXACT_RULE = '|x̂_n − E[T]_n exact| ≤ h_n + ε_trunc (exact n-
 
 /** True when `solveExact` has the model: JSQ(d) or random selection, FIFO, exponential sizes. */
 export function hasExactSolver(model: SupermarketModel): boolean {
-  return (model.selection === 'jsq' || model.selection === 'random') && model.discipline === 'fifo' && model.service.kind === 'exponential';
+  return meanFieldCapabilities(model).exactChain.available;
 }
 
 /**

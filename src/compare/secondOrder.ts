@@ -12,7 +12,7 @@ import type { InverseNFit } from './fit.ts';
 
 /**
  * The second-order correction of a model, or null with the reason (sampling without replacement, an ill-conditioned
- * solve). @param model JSQ(d) FIFO exponential of mean 1 (the caller checks `hasRefinedTerm`).
+ * solve). @param model JSQ(d) FIFO exponential of mean 1 (the caller asks `meanFieldCapabilities`).
  * @param fixedPoint the model's fixed point, when already solved. Other errors pass through.
  */
 export function secondOrderTerm(

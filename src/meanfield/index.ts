@@ -54,7 +54,22 @@ export * from './phaseType/index.ts';
 export * from './cavity/index.ts';
 export * from './population/index.ts';
 export {
+  meanFieldCapabilities,
+  requireStable,
+  isSqdModel,
+  isClassicModel,
+  type MeanFieldCapabilities,
+  type FixedPointSolverId,
+  type TransientSolverId,
+  type SolverCapability,
+  type TermCapability,
+  type Unavailable,
+} from './capabilities.ts';
+export {
   solveMeanField,
+  solveMeanFieldTransient,
+  type MeanFieldTransient,
+  type MeanFieldTransientOptions,
   type MeanFieldSolution,
   type SolutionKind,
   type SolutionConvergence,

@@ -1,4 +1,5 @@
 /**
+ * Solves the n → ∞ limit of a model with the solver `meanFieldCapabilities` names (capabilities.ts), one dispatch.
  * Picks the right n → ∞ solver for a model and returns its mean response time with what kind of answer it is.
  * The choice, strongest first (theory.md §2–§7):
  *
@@ -17,7 +18,11 @@
  * room's one entry (exported from meanfield/index.ts); the solvers behind it stay exported for their own options and diagnostics.
  */
 import { InvalidModelError } from '../errors.ts';
-import type { SupermarketModel } from '../model/index.ts';
+import { requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { meanFieldCapabilities, type SolutionKind, type SolverCapability, type TransientSolverId } from './capabilities.ts';
+import { lwlTransient, type LwlTransientResult } from './lwl/transient.ts';
+import { phaseTypeJsqTransient, type PhaseTypeTransientResult } from './phaseType/transient.ts';
+import { solveTransient, type TransientResult } from './transient.ts';
 import type { Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { jsqCavity } from './cavity/jsqCavity.ts';
@@ -28,14 +33,9 @@ import { lwlFixedPoint } from './lwl/fixedPoint.ts';
 import { lwlWorkloadCcdf } from './lwl/workload.ts';
 import { mg1 } from './mg1/index.ts';
 import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
-import { hasMemory, solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
-
-/**
- * What kind of answer a solution is: 'exact' (the n → ∞ limit up to `numericalError`), 'approximation' (a solver
- * for a nearby model, e.g. a two-moment phase-type fit), 'estimate' (a simulation of the limit — the cavity
- * methods — with a confidence interval in `estimate`).
- */
-export type SolutionKind = 'exact' | 'approximation' | 'estimate';
+import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
+import { solveMemoryTransient } from './memory/transient.ts';
+import type { TruncatedTransient } from './support.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
 export interface SolutionConvergence {
@@ -85,14 +85,14 @@ export interface MeanFieldSolution {
   readonly reduction?: MemoryReduction;
 }
 
+export type { SolutionKind };
+
 export interface SolveOptions {
   /** Seed of cavity simulations (default 1). */
   readonly seed?: number;
   /** Horizon of the LWL cavity queue (time units, default 2e5). */
   readonly cavityHorizon?: number;
 }
-
-const PH_KINDS = new Set(['exponential', 'erlang', 'hyperexponential']);
 
 type Parts = Omit<MeanFieldSolution, 'provenance' | 'convergence'> & { readonly convergence?: SolutionConvergence };
 
@@ -115,116 +115,185 @@ function solution(parts: Parts): MeanFieldSolution {
  * @example solveMeanField(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime // 2.6141 (SQ(d) closed form, exact)
  */
 export function solveMeanField(model: SupermarketModel, options: SolveOptions = {}): MeanFieldSolution {
+  requireStable(model);
   const seed = options.seed ?? 1;
-  if (hasMemory(model)) {
-    const r = solveWithMemory(
-      model,
-      (reduced) => solveMeanField(reduced, options),
-      (meanResponseTime, tail) =>
-        solution({
-          meanResponseTime,
-          meanQueueLength: model.lambda * meanResponseTime,
-          tail,
-          solver: 'memory never empty (π₀ = 0): every job joins an idle server',
-          kind: 'exact',
-          source: 'theory.md §12 (Hellemans 2021, ch. 6): π₀ = 0, so T = S',
-          numericalError: 0,
-        }),
-    );
-    const { provenance: _provenance, ...parts } = r;
-    return solution(parts);
-  }
-  if (model.selection === 'random' || model.d === 1) {
-    const r = mg1({ ...model, d: 1, selection: 'random' });
-    return solution({
-      meanResponseTime: r.meanResponseTime,
-      meanQueueLength: r.meanQueueLength,
-      solver: `M/G/1 ${model.discipline.toUpperCase()} formula`,
-      kind: 'exact',
-      source: 'theory.md §7 (Kleinrock; Schrage & Miller; Mitzenmacher 2020 for predictions)',
-      numericalError: r.diagnostics.quadratureError,
-      convergence: { converged: r.diagnostics.converged },
-    });
-  }
-  if (model.selection === 'lpw') {
-    throw new InvalidModelError(
-      'no mean-field solver for LPW(d) selection: theory.md §5 lists its cavity method as an untested ansatz; use simulation',
-    );
-  }
-  if (model.selection === 'jsq') {
-    if (model.discipline === 'fifo' && model.service.kind === 'exponential') {
+  const cap = meanFieldCapabilities(model).fixedPoint;
+  if (!cap.available) throw new InvalidModelError(cap.reason);
+  const named = { solver: cap.name, kind: cap.kind, source: cap.source };
+  const id = cap.id;
+  switch (id) {
+    case 'memory-reduction': {
+      // the reduced model (no memory, rate λπ₀^{1/d}) goes back through this entry and its own capability
+      const r = solveWithMemory(
+        model,
+        (reduced) => solveMeanField(reduced, options),
+        (meanResponseTime, tail) =>
+          solution({
+            meanResponseTime,
+            meanQueueLength: model.lambda * meanResponseTime,
+            tail,
+            solver: 'memory never empty (π₀ = 0): every job joins an idle server',
+            kind: 'exact',
+            source: 'theory.md §12 (Hellemans 2021, ch. 6): π₀ = 0, so T = S',
+            numericalError: 0,
+          }),
+      );
+      const { provenance: _provenance, ...parts } = r;
+      return solution(parts);
+    }
+    case 'mg1': {
+      const r = mg1({ ...model, d: 1, selection: 'random' });
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        numericalError: r.diagnostics.quadratureError,
+        convergence: { converged: r.diagnostics.converged },
+      });
+    }
+    case 'sqd-closed-form': {
       const fp = solveSqdFixedPoint(model);
       return solution({
+        ...named,
         meanResponseTime: fp.meanResponseTime,
         meanQueueLength: fp.meanQueueLength,
         tail: fp.tail,
-        solver: 'SQ(d) closed form',
-        kind: 'exact',
-        source: 'theory.md §2 (Vvedenskaya et al. 1996; Mitzenmacher 2001)',
         numericalError: 0,
         convergence: { converged: true, iterations: fp.diagnostics.iterations, residual: fp.diagnostics.residual },
       });
     }
-    if (model.discipline === 'fifo' && model.service.kind !== 'deterministic' && model.service.kind !== 'empirical') {
+    case 'phase-type-ode': {
       const r = phaseTypeJsqFixedPoint(model);
-      const exact = PH_KINDS.has(model.service.kind);
       return solution({
+        ...named,
         meanResponseTime: r.meanResponseTime,
         meanQueueLength: r.meanQueueLength,
         tail: r.tail,
-        solver: exact ? 'phase-type SQ(d) ODE' : 'phase-type SQ(d) ODE on a two-moment PH fit',
-        kind: exact ? 'exact' : 'approximation',
-        source: 'theory.md §3' + (exact ? '' : ': only E[S] and the SCV match the true law'),
         convergence: { converged: true, iterations: r.diagnostics.newtonIterations, residual: r.diagnostics.residual },
       });
     }
-    const r = jsqCavity(model, { seed });
-    return solution({
-      meanResponseTime: r.meanResponseTime.mean,
-      estimate: r.meanResponseTime,
-      meanQueueLength: r.meanQueueLength,
-      tail: r.tail,
-      solver: 'JSQ cavity iteration',
-      kind: 'estimate',
-      source:
-        'theory.md §5 [A]: asymptotic independence assumed; s1 = rho held, CI from independent restarts, checked (Little, FIFO phase-type ODE)',
-      convergence: { converged: r.convergence.converged, iterations: r.convergence.iterations, residual: r.convergence.residual },
-    });
-  }
-  // LWL(d)
-  if (model.discipline === 'fifo') {
-    if (model.service.kind === 'exponential' && model.service.mean === 1 && model.d >= 2) {
+    case 'jsq-cavity': {
+      const r = jsqCavity(model, { seed });
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime.mean,
+        estimate: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        tail: r.tail,
+        convergence: { converged: r.convergence.converged, iterations: r.convergence.iterations, residual: r.convergence.residual },
+      });
+    }
+    case 'lwl-closed-form': {
       const c = lwlExponentialClosedForm(model.lambda, model.d);
       return solution({
+        ...named,
         meanResponseTime: c.meanResponseTime,
         meanQueueLength: model.lambda * c.meanResponseTime,
-        solver: 'LWL(d) closed form',
-        kind: 'exact',
-        source: 'theory.md §4 (Hellemans & Van Houdt 2018)',
         numericalError: 0,
       });
     }
-    const r = lwlFixedPoint(model);
-    return solution({
-      meanResponseTime: r.meanResponseTime,
-      meanQueueLength: model.lambda * r.meanResponseTime,
-      ccdf: { of: 'workload', points: r.grid, ccdf: r.workloadCcdf },
-      solver: 'LWL(d) FPE (Picard/FFT)',
-      kind: 'exact',
-      source: 'theory.md §4 (Hellemans & Van Houdt 2018)',
-      numericalError: r.diagnostics.meanResponseTimeGridError,
-      convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.lastChange },
-    });
+    case 'lwl-fpe': {
+      const r = lwlFixedPoint(model);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: model.lambda * r.meanResponseTime,
+        ccdf: { of: 'workload', points: r.grid, ccdf: r.workloadCcdf },
+        numericalError: r.diagnostics.meanResponseTimeGridError,
+        convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.lastChange },
+      });
+    }
+    case 'lwl-cavity': {
+      const w = lwlWorkloadCcdf(model);
+      const r = lwlCavity(model, { seed, horizon: options.cavityHorizon ?? 2e5, workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf } });
+      // one long run of the cavity queue on a converged F̄ (its input, not part of the answer): nothing iterates
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime.mean,
+        estimate: r.meanResponseTime,
+        meanQueueLength: model.lambda * r.meanResponseTime.mean,
+      });
+    }
+    default:
+      return unknownPolicy(id, 'fixed-point solver');
   }
-  const w = lwlWorkloadCcdf(model);
-  const r = lwlCavity(model, { seed, horizon: options.cavityHorizon ?? 2e5, workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf } });
-  // one long run of the cavity queue on a converged F̄ (its input, not part of the answer): nothing iterates
-  return solution({
-    meanResponseTime: r.meanResponseTime.mean,
-    estimate: r.meanResponseTime,
-    meanQueueLength: model.lambda * r.meanResponseTime.mean,
-    solver: 'LWL cavity queue',
-    kind: 'estimate',
-    source: 'theory.md §5 [D]: exact in the limit given asymptotic independence; CI by batch means',
-  });
+}
+
+/** Options of `solveMeanFieldTransient` (each solver reads the ones it has; see its own options). */
+export interface MeanFieldTransientOptions {
+  /** SQ(d) ODE: initial tail s_0..s_K' (default: the empty system; the other solvers start empty). */
+  readonly from?: number[];
+  /** SQ(d) and phase-type ODEs: truncation level K (default: the solver's own choice). */
+  readonly truncationLevel?: number;
+  /** odex relative and absolute tolerance (default 1e−10). */
+  readonly tolerance?: number;
+  /** SQ(d) ODE: fraction of the horizon integrated, after every accepted step. */
+  readonly onProgress?: (fraction: number) => void;
+}
+
+/** A transient of the mean field: tail fractions per instant (SQ(d), phase-type ODE) or the LWL(d) workload. */
+export type MeanFieldTransient =
+  | { readonly solver: 'sqd-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TransientResult }
+  | {
+      readonly solver: 'phase-type-ode';
+      readonly capability: SolverCapability<TransientSolverId>;
+      readonly result: PhaseTypeTransientResult;
+    }
+  | { readonly solver: 'lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult }
+  | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient };
+
+/**
+ * The one transient entry: the mean-field trajectory of `model` at `times`, by the transient solver
+ * `meanFieldCapabilities(model).transient` names (SQ(d) ODE, phase-type ODE, LWL(d) workload PIDE). Any load: a
+ * transient over a finite horizon exists at ρ ≥ 1 too (a model from `validateModel`).
+ * @param times output instants (strictly increasing, ≥ 0, model time units). @param options see the type.
+ * @returns the solver id, its capability (name, kind, source) and its result.
+ * @throws {InvalidModelError} if the model has no transient solver (the capability's reason), `from` given to a solver
+ *   that starts from an empty system, and whatever the solver throws (SolverError).
+ */
+export function solveMeanFieldTransient(
+  model: SupermarketModel,
+  times: number[],
+  options: MeanFieldTransientOptions = {},
+): MeanFieldTransient {
+  const capability = meanFieldCapabilities(model).transient;
+  if (!capability.available) throw new InvalidModelError(capability.reason);
+  const id = capability.id;
+  if (id !== 'sqd-ode' && id !== 'memory-cavity-ode' && options.from !== undefined)
+    throw new InvalidModelError(`${capability.name} starts from an empty system; an initial tail applies to the SQ(d) ODE`);
+  switch (id) {
+    case 'sqd-ode':
+      return {
+        solver: id,
+        capability,
+        result: solveTransient(model, {
+          times,
+          from: options.from,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
+        }),
+      };
+    case 'phase-type-ode':
+      return {
+        solver: id,
+        capability,
+        result: phaseTypeJsqTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+      };
+    case 'lwl-pide':
+      return { solver: id, capability, result: lwlTransient(model, { times }) };
+    case 'memory-cavity-ode':
+      return {
+        solver: id,
+        capability,
+        result: solveMemoryTransient(model, {
+          times,
+          from: options.from,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+        }),
+      };
+    default:
+      return unknownPolicy(id, 'transient solver');
+  }
 }

@@ -18,6 +18,7 @@ import { checkMemory, type MemorySpec } from './memory.ts';
 
 export * from './memory.ts';
 
+export * from './policy/index.ts';
 export {
   SELECTIONS,
   DISCIPLINES,
@@ -36,11 +37,6 @@ export {
   type PredictionKind,
   type Conventions,
 } from './schema.ts';
-
-/** True when a policy looks at predictions: LPW selection or a predicted discipline (SPJF, PSPJF, SPRPT). */
-export function usesPrediction(selection: Selection, discipline: Discipline): boolean {
-  return selection === 'lpw' || discipline === 'spjf' || discipline === 'pspjf' || discipline === 'sprpt';
-}
 
 /**
  * Service-time distribution, rescaled to `mean` (time units, default 1) — theory.md §1 "Sizes".
@@ -109,18 +105,44 @@ export interface SupermarketModel {
   readonly conventions: Conventions;
 }
 
-/** Input accepted by `parseModel`: every field but `lambda` and `d` has a default. */
+/**
+ * Input accepted by `parseModel`, typed for library users (completion offers the rows of the policy tables): every
+ * field but `lambda` and `d` has a default. Numbers may be numeric strings; `service` and `prediction` take the
+ * object form or the short form of the CLI ("weibull:0.5", "lognormal:1:mean"). Input from JSON or flags is
+ * `UntypedModelInput`: the same fields of unknown type, validated at run time all the same.
+ */
 export interface ModelInput {
-  lambda: unknown;
-  d: unknown;
-  selection?: unknown;
-  discipline?: unknown;
-  service?: unknown;
-  prediction?: unknown;
-  sampling?: unknown;
-  memory?: unknown;
-  conventions?: unknown;
+  lambda: number | string;
+  d: number | string;
+  selection?: Selection;
+  discipline?: Discipline;
+  service?: ServiceSpecInput | string;
+  prediction?: PredictionSpecInput | string;
+  sampling?: Sampling;
+  /** Dispatcher memory: the object form or the short form "none", "ip", "cp", "bcp:5", "ism:10" (model/memory.ts). */
+  memory?: MemorySpec | string;
+  conventions?: Partial<Conventions>;
 }
+
+/** A service spec as written: `mean` optional (default 1), an empirical law's `source` optional. */
+export type ServiceSpecInput =
+  | (ServiceSpec extends infer S
+      ? S extends { readonly kind: 'empirical' }
+        ? never
+        : S extends { readonly mean: number }
+          ? Omit<S, 'mean'> & { readonly mean?: number }
+          : never
+      : never)
+  | { readonly kind: 'empirical'; readonly values: readonly number[]; readonly source?: string; readonly mean?: number };
+
+/** A prediction spec as written: the lognormal law's `bias` (default 'median') and a trace's `source` optional. */
+export type PredictionSpecInput =
+  | Exclude<PredictionSpec, { readonly kind: 'lognormal' | 'trace' }>
+  | { readonly kind: 'lognormal'; readonly sigma: number; readonly bias?: 'median' | 'mean' }
+  | { readonly kind: 'trace'; readonly values: readonly number[]; readonly source?: string };
+
+/** `ModelInput`'s fields from JSON, flags or query strings: any value, checked by `parseModel` at run time. */
+export type UntypedModelInput = { readonly [K in keyof ModelInput]?: unknown };
 
 /**
  * Validates an integer ≥ 1 (d, n, replications); accepts numeric strings such as "1e6".
@@ -143,22 +165,20 @@ export function load(model: SupermarketModel): number {
 }
 
 /**
- * Validates and completes a model description.
+ * Validates and completes a model description, without asking for a steady state: a valid model may have ρ ≥ 1
+ * (a transient over a finite horizon exists at any load). Where a steady state is needed, `requireStable` (or
+ * `parseModel`, which is both).
  * @param input plain object (from CLI flags or JSON); numeric strings are accepted.
  * @returns a frozen `SupermarketModel` with defaults filled in.
  * @throws {InvalidModelError} on NaN/non-numeric values, d not an integer ≥ 1, unknown names.
- * @throws {UnstableModelError} if λ ≤ 0 or ρ = λ·E[S] ≥ 1.
+ * @throws {UnstableModelError} if λ ≤ 0 (no arrivals: not a model of this project).
  */
-export function parseModel(input: ModelInput): SupermarketModel {
+export function validateModel(input: ModelInput | UntypedModelInput): SupermarketModel {
   const result = modelSchema.safeParse(input);
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
   const model = result.data as SupermarketModel;
   checkMemory(model.selection, model.d, model.memory);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
-  const rho = load(model);
-  if (rho >= 1) {
-    throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; the queues grow without bound`);
-  }
   return Object.freeze({
     ...model,
     service: Object.freeze({ ...model.service }),
@@ -166,6 +186,29 @@ export function parseModel(input: ModelInput): SupermarketModel {
     memory: Object.freeze({ ...model.memory }),
     conventions: Object.freeze({ ...model.conventions }),
   });
+}
+
+/**
+ * Throws unless the model has a steady state, ρ = λ·E[S] < 1; returns it unchanged.
+ * @throws {UnstableModelError} if ρ ≥ 1.
+ */
+export function requireStable(model: SupermarketModel): SupermarketModel {
+  const rho = load(model);
+  if (!(rho < 1)) {
+    throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; the queues grow without bound`);
+  }
+  return model;
+}
+
+/**
+ * Validates and completes a model description that must have a steady state: `requireStable(validateModel(input))`.
+ * @param input plain object (from CLI flags or JSON); numeric strings are accepted.
+ * @returns a frozen `SupermarketModel` with defaults filled in.
+ * @throws {InvalidModelError} on NaN/non-numeric values, d not an integer ≥ 1, unknown names.
+ * @throws {UnstableModelError} if λ ≤ 0 or ρ = λ·E[S] ≥ 1.
+ */
+export function parseModel(input: ModelInput | UntypedModelInput): SupermarketModel {
+  return requireStable(validateModel(input));
 }
 
 /**

@@ -22,6 +22,7 @@
  */
 import type { ServiceSpec, PredictionSpec, SupermarketModel } from './model.ts';
 import { serviceDistribution } from './service/index.ts';
+import { DISCIPLINE_TABLE, unknownPolicy, type Discipline } from './policy/index.ts';
 
 /**
  * True iff E[1/S] < ∞: false for laws with a positive density at 0 (exponential, hyperexponential, Erlang k = 1,
@@ -85,8 +86,33 @@ export interface EstimandFiniteness {
 }
 
 const FINITE: Finiteness = { finite: true };
-const PREEMPTIVE_SIZE = new Set(['psjf', 'srpt']);
-const NON_PREEMPTIVE = new Set(['fifo', 'sjf', 'spjf']);
+
+/**
+ * How a discipline's row bears on the moments (theory.md §7): `waitsResidual`, a job may wait the residual of the
+ * job in service (non-preemptive priority servers: FIFO, SJF, SPJF); `preemptsBySize`, a large job never delays a
+ * smaller one (preemptive on the true size — PSJF, SRPT — or on an exact prediction — PSPJF, SPRPT); `smallJobsServed`,
+ * a job of size x → 0 waits o(1) (PSJF, SRPT, PSPJF; SPRPT with exact predictions), so E[T/S] needs no E[1/S] < ∞.
+ */
+function momentTraits(
+  discipline: Discipline,
+  exact: boolean,
+): { readonly waitsResidual: boolean; readonly preemptsBySize: boolean; readonly smallJobsServed: boolean } {
+  const row = DISCIPLINE_TABLE[discipline];
+  switch (row.server) {
+    case 'priority':
+      return {
+        waitsResidual: !row.preemptive,
+        preemptsBySize: row.preemptive && (!row.usesPrediction || exact),
+        smallJobsServed: row.preemptive && (row.rank !== 'predicted remaining' || exact),
+      };
+    case 'sharing':
+    case 'attained-service':
+      // every job present (or the least served) is in service at once: no residual wait, a small job is served at once
+      return { waitsResidual: false, preemptsBySize: true, smallJobsServed: true };
+    default:
+      return unknownPolicy(row.server, 'server model');
+  }
+}
 
 /**
  * Finiteness of E[T], E[Q], E[U], E[T/S] for the model, and warnings for the intervals (table in the file header).
@@ -101,9 +127,9 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   const m4 = serviceMomentFinite(spec, 4);
   const certain = model.d === 1 || model.sampling === 'with-replacement';
   const discipline = model.discipline;
-  const preemptiveBySize =
-    PREEMPTIVE_SIZE.has(discipline) || ((discipline === 'pspjf' || discipline === 'sprpt') && predictionIsExact(model.prediction));
-  const nonPreemptive = NON_PREEMPTIVE.has(discipline);
+  const traits = momentTraits(discipline, predictionIsExact(model.prediction));
+  const preemptiveBySize = traits.preemptsBySize;
+  const nonPreemptive = traits.waitsResidual;
   const warnings: string[] = [];
 
   const meanWorkload: Finiteness = m2
@@ -138,10 +164,7 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   }
 
   let meanSlowdown: Finiteness = FINITE;
-  if (
-    !inverseMomentFinite(spec) &&
-    !(PREEMPTIVE_SIZE.has(discipline) || discipline === 'pspjf' || (discipline === 'sprpt' && predictionIsExact(model.prediction)))
-  ) {
+  if (!inverseMomentFinite(spec) && !traits.smallJobsServed) {
     meanSlowdown = { finite: false, reason: `E[1/S] = ∞ (${law} has mass near 0) and small jobs wait under ${discipline.toUpperCase()}` };
   } else if (!meanResponseTime.finite) {
     meanSlowdown = { finite: false, reason: `E[T/S] ≥ E[W]·E[1/S] and E[W] = ∞: ${meanResponseTime.reason}` };

@@ -13,19 +13,8 @@ import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
 import { memorySchema } from './memory.ts';
 
-/**
- * Selection rule of the dispatcher (theory.md §1): `random` (= d = 1), `jsq` = JSQ(d) (fewest jobs),
- * `lwl` = LWL(d) = LL(d) (least true work left), `lpw` = LPW(d) (least predicted work left).
- */
-export const SELECTIONS = ['random', 'jsq', 'lwl', 'lpw'] as const;
-export type Selection = (typeof SELECTIONS)[number];
-
-/**
- * In-queue discipline (theory.md §1 table): FIFO; SJF, PSJF, SRPT rank by the true size; SPJF, PSPJF, SPRPT rank by
- * the prediction Y while the server drains the true size. Smallest key first, equal keys FIFO.
- */
-export const DISCIPLINES = ['fifo', 'sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt'] as const;
-export type Discipline = (typeof DISCIPLINES)[number];
+import { DISCIPLINES, SELECTIONS } from './policy/index.ts';
+export { SELECTIONS, DISCIPLINES, type Selection, type Discipline } from './policy/index.ts';
 
 /** How the d servers are sampled: with replacement (default; the population-process rates) or without. */
 export const SAMPLINGS = ['with-replacement', 'without-replacement'] as const;

@@ -5,11 +5,25 @@
 import { effectiveMemory } from '../model/memory.ts';
 import { memoryCode } from './memory.ts';
 import { InvalidModelError } from '../errors.ts';
-import { DISCIPLINES, checkServers, type SupermarketModel } from '../model/model.ts';
+import {
+  DISCIPLINE_TABLE,
+  SELECTION_TABLE,
+  checkServers,
+  unknownPolicy,
+  type Discipline,
+  type Selection,
+  type SupermarketModel,
+} from '../model/model.ts';
 import { predictionModel } from '../model/prediction/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
   D_FIFO,
+  D_PSJF,
+  D_PSPJF,
+  D_SJF,
+  D_SPJF,
+  D_SPRPT,
+  D_SRPT,
   LPW_CLIP,
   LPW_SIGNED,
   LPW_STATIC,
@@ -31,7 +45,71 @@ import {
 } from './core.ts';
 import { MAX_UNIFORM_BOUND } from '../stats/rng.ts';
 
-const SELECTION_CODES = { random: SEL_RANDOM, jsq: SEL_JSQ, lwl: SEL_LWL, lpw: SEL_LPW } as const;
+/**
+ * The engines' SEL_* code of a selection rule (selection table, model/policy). The engines branch on the code,
+ * read once per run; this switch is where a new rule must get one (a missing case does not compile).
+ */
+export function selectionCode(selection: Selection): number {
+  switch (selection) {
+    case 'random':
+      return SEL_RANDOM;
+    case 'jsq':
+      return SEL_JSQ;
+    case 'lwl':
+      return SEL_LWL;
+    case 'lpw':
+      return SEL_LPW;
+    case 'jiq':
+      // the dispatcher memory (sim/memory.ts, unbounded ISM) sends a job to a known idle server, else a random one
+      return SEL_RANDOM;
+    default:
+      return unknownPolicy(selection, 'selection rule');
+  }
+}
+
+/**
+ * The engines' D_* code of a discipline (discipline table, model/policy; the code is its index in DISCIPLINES).
+ * The priority engine's keys branch on the code; a new discipline gets its code, and its keys there, here.
+ */
+export function disciplineCode(discipline: Discipline): number {
+  switch (discipline) {
+    case 'fifo':
+      return D_FIFO;
+    case 'sjf':
+      return D_SJF;
+    case 'psjf':
+      return D_PSJF;
+    case 'srpt':
+      return D_SRPT;
+    case 'spjf':
+      return D_SPJF;
+    case 'pspjf':
+      return D_PSPJF;
+    case 'sprpt':
+      return D_SPRPT;
+    default:
+      return unknownPolicy(discipline, 'discipline');
+  }
+}
+
+/**
+ * The event engine serving a discipline, from its server model (discipline table): a priority server ranked by
+ * arrival without preemption (FIFO) runs on the FIFO event engine, every other priority server on the priority
+ * engine.
+ * @throws {InvalidModelError} for a server model no engine serves yet.
+ */
+function eventEngineFor(discipline: Discipline): EngineKind {
+  const row = DISCIPLINE_TABLE[discipline];
+  switch (row.server) {
+    case 'priority':
+      return row.rank === 'arrival' && !row.preemptive ? 'event' : 'priority';
+    case 'sharing':
+    case 'attained-service':
+      throw new InvalidModelError(`no simulation engine serves the ${row.server} server model of discipline ${discipline} yet`);
+    default:
+      return unknownPolicy(row.server, 'server model');
+  }
+}
 const LPW_CODES = { clip: LPW_CLIP, signed: LPW_SIGNED, static: LPW_STATIC } as const;
 
 /** Default grid for the workload ccdf of LWL/LPW runs: w = 0, 0.25, …, 10 (time units × E[S]). */
@@ -87,7 +165,7 @@ export function resolveRunConfig(
     predKind = model.prediction.kind === 'exact' ? PRED_EXACT : PRED_MODEL;
   }
 
-  const selection = SELECTION_CODES[model.selection];
+  const selection = selectionCode(model.selection);
   const gridInput = options.workloadGrid ?? (selection === SEL_LWL || selection === SEL_LPW ? defaultWorkloadGrid(mean) : []);
   if (!Array.isArray(gridInput)) throw new InvalidModelError('workloadGrid must be an array of increasing numbers ≥ 0');
   gridInput.forEach((w, k) => {
@@ -98,12 +176,12 @@ export function resolveRunConfig(
   });
   return {
     n: servers,
-    d: selection === SEL_RANDOM ? 1 : model.d,
+    d: SELECTION_TABLE[model.selection].samplesD ? model.d : 1,
     lambda,
     serviceMean: mean,
     withoutReplacement: model.sampling === 'without-replacement',
     selection,
-    discipline: DISCIPLINES.indexOf(model.discipline),
+    discipline: disciplineCode(model.discipline),
     lpwMode: LPW_CODES[conv.lpwWork],
     psjfRemaining: conv.psjfPreemption === 'remaining',
     sprptZero: conv.sprptOverrun === 'zero',
@@ -121,7 +199,12 @@ export function resolveRunConfig(
 /** True if the race fast path is exact for the model: exponential sizes, JSQ (queue-length rule), FIFO. */
 export function raceIsExact(model: SupermarketModel): boolean {
   // A dispatcher memory (theory.md §12) needs server ids per arrival; the race fast path keeps only counts per level.
-  return model.service.kind === 'exponential' && model.selection === 'jsq' && model.discipline === 'fifo' && model.memory.kind === 'none';
+  return (
+    model.service.kind === 'exponential' &&
+    model.selection === 'jsq' &&
+    eventEngineFor(model.discipline) === 'event' &&
+    model.memory.kind === 'none'
+  );
 }
 
 /**
@@ -130,7 +213,7 @@ export function raceIsExact(model: SupermarketModel): boolean {
  * @throws {InvalidModelError} for an unknown name or 'race' on a model where it is not exact.
  */
 export function resolveEngine(model: SupermarketModel, engine: unknown): EngineKind {
-  const eventKind: EngineKind = model.discipline === DISCIPLINES[D_FIFO] ? 'event' : 'priority';
+  const eventKind = eventEngineFor(model.discipline);
   if (engine === undefined || engine === 'auto') return raceIsExact(model) ? 'race' : eventKind;
   if (engine === 'event') return eventKind;
   if (engine === 'priority') return 'priority';

@@ -15,6 +15,7 @@
  * The discipline is a small integer read once per run; each branch in the loop tests a loop constant, so the
  * calls stay monomorphic. No allocation per event (the job pool and queues grow by doubling).
  */
+import { DISCIPLINES, DISCIPLINE_TABLE } from '../model/policy/index.ts';
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import {
   PRED_EXACT,
@@ -51,9 +52,9 @@ import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
 
-/** True for the preemptive disciplines. */
+/** True for the preemptive disciplines (D_* code; the discipline table's `preemptive`). */
 export function isPreemptive(discipline: number): boolean {
-  return discipline === D_PSJF || discipline === D_SRPT || discipline === D_PSPJF || discipline === D_SPRPT;
+  return DISCIPLINE_TABLE[DISCIPLINES[discipline]].preemptive;
 }
 
 export class PriorityEngine implements Engine, PhaseLoop {

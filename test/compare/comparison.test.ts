@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { lwlExponentialWorkloadCcdf } from '../../src/meanfield/index.ts';
-import { cellSeed, hasRefinedTerm, runComparison, type CellResult } from '../../src/compare/index.ts';
+import { isClassicModel } from '../../src/meanfield/index.ts';
+import { cellSeed, runComparison, type CellResult } from '../../src/compare/index.ts';
 import { testComparison } from './config.ts';
 
 describe('runComparison (classic model: the refined term exists)', () => {
@@ -168,15 +169,15 @@ describe('runComparison (LWL(d): judged without V)', () => {
   });
 
   it('runComparison(LPW) says plainly that there is no mean-field reference, before simulating', () => {
-    const lpw = { ...config, model: { selection: 'lpw' } };
+    const lpw = { ...config, model: { selection: 'lpw' as const } };
     expect(() => runComparison(lpw)).toThrow(InvalidModelError);
     expect(() => runComparison(lpw)).toThrow(/no mean-field reference for LPW\(2\)/);
   });
 
-  it('hasRefinedTerm(model) is true only for JSQ(d), FIFO, exponential sizes of mean 1 (theory.md §6)', () => {
-    expect(hasRefinedTerm(parseModel({ lambda: 0.9, d: 2 }))).toBe(true);
-    expect(hasRefinedTerm(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' }))).toBe(false);
-    expect(hasRefinedTerm(parseModel({ lambda: 0.9, d: 2, service: 'erlang:2' }))).toBe(false);
-    expect(hasRefinedTerm(parseModel({ lambda: 0.9, d: 2, discipline: 'srpt' }))).toBe(false);
+  it('isClassicModel(model) is true only for JSQ(d), FIFO, exponential sizes of mean 1 (theory.md §6)', () => {
+    expect(isClassicModel(parseModel({ lambda: 0.9, d: 2 }))).toBe(true);
+    expect(isClassicModel(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' }))).toBe(false);
+    expect(isClassicModel(parseModel({ lambda: 0.9, d: 2, service: 'erlang:2' }))).toBe(false);
+    expect(isClassicModel(parseModel({ lambda: 0.9, d: 2, discipline: 'srpt' }))).toBe(false);
   });
 });

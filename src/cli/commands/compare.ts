@@ -7,8 +7,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { EXACT_DEFAULTS, hasRefinedTerm, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
-import { parseModel, type Sampling } from '../../model/index.ts';
+import { EXACT_DEFAULTS, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
+import { isClassicModel } from '../../meanfield/capabilities.ts';
+import { parseModel, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
 import type { ShardSpec } from '../../experiments/shard.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
@@ -28,6 +29,7 @@ import {
   parsePositive,
   parseReplications,
   reportFolder,
+  refuseIdlePrediction,
 } from '../options.ts';
 import { startRun } from '../versions.ts';
 import { timeline } from '../timeline.ts';
@@ -246,15 +248,18 @@ export function compareCommand(): Command {
         const runMeta = startRun();
         const out = reportFolder(o.out, outDirFor(o, self));
         const tEnd = o.tEnd ?? 0; // resolved below when 0
+        // the flags' names are checked by commander's choices and again by parseModel
         const fields: ModelFields = {
-          selection: o.selection,
-          discipline: o.discipline,
+          selection: o.selection as Selection,
+          discipline: o.discipline as Discipline,
           service: o.service,
           prediction: o.prediction,
           ...(o.memory !== undefined && o.memory !== 'none' ? { memory: o.memory } : {}),
         };
-        // every (d, λ) of a sweep shares the fields, so the first decides whether the refined term exists; parseModel checks them all later
-        const refined = hasRefinedTerm(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
+        refuseIdlePrediction(self, { selection: o.selection as Selection, discipline: o.discipline as Discipline });
+        // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
+        // by (d, λ, n) alone); parseModel checks them all later
+        const refined = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
         const config: ComparisonConfig = {
           lambdas: o.lambda,
           ds: o.d,

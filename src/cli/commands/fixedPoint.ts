@@ -1,5 +1,5 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
-import { describeMemory, hasMemory } from '../../meanfield/memory/index.ts';
+import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
 import { checkServers } from '../../model/index.ts';
 import {
@@ -11,6 +11,7 @@ import {
   solveSqdFixedPoint,
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
+import { meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger, type ModelFlags } from '../options.ts';
@@ -59,7 +60,9 @@ export function fixedPointCommand(): Command {
     )
     .action(
       modelAction((model, o: Opts) => {
-        if (!(model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential' && !hasMemory(model))) {
+        // which solver and refined terms the model has: the capability query's answer (meanfield/capabilities.ts)
+        const capabilities = meanFieldCapabilities(model);
+        if (!capabilities.refined.firstOrder.available) {
           if (o.refined || o.n !== undefined)
             throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)');
           printGeneralSolution(model, Boolean(o.json));
@@ -86,6 +89,7 @@ export function fixedPointCommand(): Command {
           const correction = refine(model, { fixedPoint: fp });
           refined = { n, sumV: correction.sumV, V: correction.V, ...refinedEstimate(correction, n) };
           if (Number(o.order) === 2) {
+            if (!capabilities.refined.secondOrder.available) throw new InvalidModelError(capabilities.refined.secondOrder.reason);
             const second = refineSecondOrder(model, { fixedPoint: fp });
             refined.secondOrder = { sumA: second.sumA, A: second.A, ...secondOrderEstimate(second, n) };
           }

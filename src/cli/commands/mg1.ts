@@ -1,9 +1,9 @@
-/** `supermarket mg1`: exact M/G/1 (d = 1) means for one discipline, or for all seven with --all. */
+/** `supermarket mg1`: exact M/G/1 (d = 1) means for one discipline, or for every discipline of the table with --all. */
 import { Command, Option } from 'commander';
-import { DISCIPLINES, parseModel, type Discipline } from '../../model/index.ts';
+import { DISCIPLINES, DISCIPLINE_TABLE, disciplineHelp, parseModel, predictedDisciplines, type Discipline } from '../../model/index.ts';
 import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
-import { examples, parseNumber, parsePositive, serviceFromFlag } from '../options.ts';
+import { examples, parseNumber, parsePositive, refuseIdlePrediction, serviceFromFlag } from '../options.ts';
 import { printJson } from '../output.ts';
 
 interface Opts {
@@ -34,13 +34,13 @@ export function mg1Command(): Command {
       'service law: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO (optional @MEAN)',
       'exp',
     )
-    .addOption(new Option('--discipline <name>', 'in-queue discipline').choices(DISCIPLINES).default('fifo'))
+    .addOption(new Option('--discipline <name>', disciplineHelp()).choices(DISCIPLINES).default('fifo'))
     .option(
       '--prediction <model>',
-      'prediction model for spjf, pspjf, sprpt: exact, exp, uniform:ALPHA, lognormal:SIGMA[:median|mean]',
+      `prediction model for ${predictedDisciplines().join(', ')}: exact, exp, uniform:ALPHA, lognormal:SIGMA[:median|mean]`,
       'exact',
     )
-    .option('--all', 'a table over all seven disciplines (the predicted ones use --prediction)')
+    .option('--all', `a table over all ${DISCIPLINES.length} disciplines (the predicted ones use --prediction)`)
     .option('--rel-tolerance <ε>', 'relative tolerance of the outer quadratures', parsePositive, 1e-10)
     .option('--json', 'print one JSON object on stdout (meanSlowdown null when infinite)')
     .addHelpText(
@@ -51,8 +51,9 @@ export function mg1Command(): Command {
       ]),
     );
   cmd.action(
-    action((o: Opts) => {
+    action((o: Opts, self: Command) => {
       const disciplines: readonly Discipline[] = o.all ? DISCIPLINES : [o.discipline as Discipline];
+      if (!o.all) refuseIdlePrediction(self, { selection: 'random', discipline: o.discipline as Discipline });
       const results = disciplines.map((discipline) =>
         mg1(
           parseModel({
@@ -72,7 +73,7 @@ export function mg1Command(): Command {
       }
       const m = results[0].provenance.model;
       const head =
-        `M/G/1, λ = ${m.lambda}, service ${o.service}${disciplines.some((d) => d.startsWith('sp') || d === 'pspjf') ? `, prediction ${o.prediction}` : ''}` +
+        `M/G/1, λ = ${m.lambda}, service ${o.service}${disciplines.some((d) => DISCIPLINE_TABLE[d].usesPrediction) ? `, prediction ${o.prediction}` : ''}` +
         `: E[U] = ${results[0].meanWorkload.toFixed(6)}`;
       const lines = [head];
       if (o.all) {

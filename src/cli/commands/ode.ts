@@ -1,22 +1,21 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
-import { solveMemoryTransient } from '../../meanfield/memory/index.ts';
-import { isJiq } from '../../model/memory.ts';
+import { modelHasMemory } from '../../model/memory.ts';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
-  lwlTransient,
-  phaseTypeJsqTransient,
+  meanFieldCapabilities,
   refinedTransient,
   refinedTransientAt,
-  solveTransient,
+  solveMeanFieldTransient,
+  type MeanFieldTransientOptions,
   sqdClosedFormTail,
   sqdParameters,
   sqdTruncationLevel,
   type RefinedTransientResult,
   type TransientResult,
 } from '../../meanfield/index.ts';
-import { load, type SupermarketModel } from '../../model/index.ts';
+import { load, unknownPolicy, type SupermarketModel } from '../../model/index.ts';
 import { createProgress } from '../progress.ts';
 import { action } from '../errors.ts';
 import {
@@ -36,8 +35,8 @@ import {
   parseNumberList,
   parsePositive,
   parsePositiveInteger,
-  modelFromFlags,
   refuseIdleOptions,
+  refuseIdlePrediction,
   type ModelFlags,
 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -102,13 +101,11 @@ export function odeCommand(): Command {
     )
     .action(
       action((o: Opts, cmd: Command) => {
-        if ((o.memory !== undefined && o.memory !== 'none') || isJiq(o.selection)) {
-          runMemoryTransient(o, cmd);
-          return;
-        }
         // a load ρ ≥ 1 has no fixed point but a transient (overload.ts, the rule `model --transient` follows too)
         const { model, overloaded } = transientModelFromFlags(o);
+        if (modelHasMemory(model)) refuseMemoryFlags(o);
         refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
+        refuseIdlePrediction(cmd, model);
         if (overloaded) refuseOverloaded(model, o);
         const init = initialTail(model, o);
         if (o.untilSteady) {
@@ -121,25 +118,19 @@ export function odeCommand(): Command {
         const times = Array.from({ length: steps + 1 }, (_, j) => Number((j * o.dt).toPrecision(12)));
         if (times[times.length - 1] < o.tEnd - 1e-9 * o.tEnd) times.push(o.tEnd);
         const from = init;
-        if (model.selection === 'lwl') {
-          printLwlTransient(model, times, o);
-          return;
-        }
-        const classic = model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential';
-        const phaseType =
-          model.selection === 'jsq' && model.discipline === 'fifo' && !['deterministic', 'empirical'].includes(model.service.kind);
-        if (!classic && !phaseType) {
+        // the transient solver is the capability query's (meanfield/capabilities.ts); ode only checks its own flags
+        const transient = meanFieldCapabilities(model).transient;
+        if (!transient.available) throw new InvalidModelError(transient.reason);
+        const solver = transient.id;
+        if (solver !== 'sqd-ode' && from)
           throw new InvalidModelError(
-            `no transient mean field for ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
-              'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws) and LWL(d) (workload PIDE, any discipline)',
-          );
-        }
-        if (!classic && from)
-          throw new InvalidModelError(
-            '--from and --init (tail fractions) apply to exponential sizes; the phase-type transient starts from an empty system',
+            solver === 'lwl-pide'
+              ? '--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system'
+              : '--from and --init (tail fractions) apply to exponential sizes; the phase-type transient starts from an empty system',
           );
         if (o.refined || o.n !== undefined) {
-          if (!classic)
+          const refined = meanFieldCapabilities(model).refined.firstOrder;
+          if (solver === 'lwl-pide' || !refined.available)
             throw new InvalidModelError(
               '--refined covers JSQ(d) FIFO with exponential sizes (the SQ(d) ODE); use `supermarket model FILE --transient` for population models',
             );
@@ -147,42 +138,51 @@ export function odeCommand(): Command {
           printRefinedTransient(model, times, from, o);
           return;
         }
-        if (classic) {
-          // the SQ(d) ODE at any load, held to the simulations' budget before anything is integrated (overload.ts), with
-          // progress when it takes more than a few seconds; at ρ ≥ 1 no fixed point sizes the truncation: K from the horizon
-          const { K, levels, work } = sqdTransientLevels(model, times, from);
-          const progress = createProgress('ode', o.progress && !o.json && work > TRANSIENT_PROGRESS_WORK);
-          let tr: TransientResult;
-          try {
-            tr = solveTransient(model, {
-              times,
-              from,
-              tolerance: o.tolerance,
-              truncationLevel: K,
-              onProgress: (fraction) => progress.update(fraction, 1, K !== undefined ? `K = ${K} levels` : `K ≤ ${levels} levels`),
-            });
-          } finally {
-            progress.stop();
+        switch (solver) {
+          case 'lwl-pide':
+            printLwlTransient(model, times, o);
+            return;
+          case 'sqd-ode': {
+            // the SQ(d) ODE at any load, held to the simulations' budget before anything is integrated (overload.ts), with
+            // progress when it takes more than a few seconds; at ρ ≥ 1 no fixed point sizes the truncation: K from the horizon
+            const { K, levels, work } = sqdTransientLevels(model, times, from);
+            const progress = createProgress('ode', o.progress && !o.json && work > TRANSIENT_PROGRESS_WORK);
+            let tr: TransientResult;
+            try {
+              tr = tailTransient(model, times, {
+                from,
+                tolerance: o.tolerance,
+                truncationLevel: K,
+                onProgress: (fraction) => progress.update(fraction, 1, K !== undefined ? `K = ${K} levels` : `K ≤ ${levels} levels`),
+              });
+            } finally {
+              progress.stop();
+            }
+            if (K !== undefined) checkTransientTop(tr.times, (j) => ({ name: `s_${K}`, value: tr.tail[j][K] }), '');
+            printTailTransient(model, tr, o);
+            return;
           }
-          if (K !== undefined) checkTransientTop(tr.times, (j) => ({ name: `s_${K}`, value: tr.tail[j][K] }), '');
-          printTailTransient(model, tr, o);
-          return;
+          case 'phase-type-ode': {
+            phaseTypeTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
+            printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
+            return;
+          }
+          case 'memory-cavity-ode':
+            printTailTransient(model, tailTransient(model, times, { from, tolerance: o.tolerance }), o);
+            return;
+          default:
+            unknownPolicy(solver, 'transient solver');
         }
-        phaseTypeTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
-        const tr = phaseTypeJsqTransient(model, { times, tolerance: o.tolerance });
-        printTailTransient(model, tr, o);
       }),
     );
   return cmd;
 }
 
 /**
- * SQ(d) with a dispatcher memory: the cavity ODE of Hellemans (2021, ch. 6, Prop. trans; theory.md §12), from --from
- * or empty, at ρ < 1 (π₀ needs the stationary busy fraction's range). --init, --until-steady and --refined act on the
- * SQ(d) ODE without memory and are refused.
+ * With a dispatcher memory the transient is the SQ(d) cavity ODE of Hellemans (2021, ch. 6, Prop. trans; theory.md §12),
+ * from --from or empty: --init, --until-steady and --refined act on the SQ(d) ODE without memory and are refused.
  */
-function runMemoryTransient(o: Opts, cmd: Command): void {
-  const model = modelFromFlags(o);
+function refuseMemoryFlags(o: Opts): void {
   for (const [flag, given] of [
     ['--init', o.init !== undefined],
     ['--until-steady', Boolean(o.untilSteady)],
@@ -191,13 +191,6 @@ function runMemoryTransient(o: Opts, cmd: Command): void {
     if (given)
       throw new InvalidModelError(`${flag} is not available with --memory: the memory transient is the cavity ODE from --from or empty`);
   }
-  if (o.tEnd === undefined) cmd.error("error: required option '--t-end <t>' not specified");
-  const steps = Math.floor(o.tEnd / o.dt + 1e-9);
-  if (steps > 1e6) throw new InvalidModelError(`t-end/dt = ${steps} output points; use a coarser --dt (at most 1e6 points)`);
-  const times = Array.from({ length: steps + 1 }, (_, j) => Number((j * o.dt).toPrecision(12)));
-  if (times[times.length - 1] < o.tEnd - 1e-9 * o.tEnd) times.push(o.tEnd);
-  const tr = solveMemoryTransient(model, { times, from: o.from ? [1, ...o.from] : undefined, tolerance: o.tolerance });
-  printTailTransient(model, tr, o);
 }
 
 /** LWL(d) transient from empty: busy fraction P(U > 0) and E[U] from the mass-conserving PIDE scheme (theory.md §4). */
@@ -205,7 +198,9 @@ function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): v
   if (o.from || (o.init && o.init !== 'empty'))
     throw new InvalidModelError('--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system');
   lwlTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
-  const tr = lwlTransient(model, { times });
+  const r = solveMeanFieldTransient(model, times);
+  if (r.solver !== 'lwl-pide') throw new InvalidModelError(`internal error: expected the LWL(d) workload PIDE, got ${r.solver}`);
+  const tr = r.result;
   if (o.json) {
     printJson({
       model,
@@ -247,7 +242,17 @@ function refuseOverloaded(model: SupermarketModel, o: Opts): void {
 }
 
 /** Whether the model's transient is the SQ(d) ODE (JSQ(d), FIFO, exponential sizes), the one --init and --until-steady cover. */
-const isSqd = (model: SupermarketModel) => model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential';
+const isSqd = (model: SupermarketModel) => {
+  const transient = meanFieldCapabilities(model).transient;
+  return transient.available && transient.id === 'sqd-ode';
+};
+
+/** A transient in tail fractions (SQ(d) or phase-type ODE) by the one transient entry, solveMeanFieldTransient. */
+function tailTransient(model: SupermarketModel, times: number[], options: MeanFieldTransientOptions): TransientResult {
+  const r = solveMeanFieldTransient(model, times, options);
+  if (r.solver === 'lwl-pide') throw new InvalidModelError('internal error: the LWL(d) transient has no tail fractions');
+  return r.result;
+}
 
 /** The closed-form fixed point s_0..s_K* of the SQ(d) ODE (K*: first level below 1e−15; theory.md §2). */
 function sqdFixedPointTail(model: SupermarketModel): number[] {
@@ -343,7 +348,7 @@ function runUntilSteady(model: SupermarketModel, from: number[] | undefined, o: 
   while (Number.isNaN(reached) && t < cap) {
     const grid = Array.from({ length: chunk + 1 }, (_, j) => Number((t + j * o.dt).toPrecision(12))).filter((x, j) => j === 0 || x <= cap);
     if (grid.length < 2) break;
-    const tr = solveTransient(model, { times: grid, from: state, tolerance: o.tolerance });
+    const tr = tailTransient(model, grid, { from: state, tolerance: o.tolerance });
     for (let j = 1; j < grid.length; j++) {
       times.push(grid[j]);
       tails.push(tr.tail[j]);

@@ -4,7 +4,7 @@
  */
 import { formatMemory } from '../../model/memory.ts';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { checkServers, slowdownFinite, type Finiteness } from '../../model/index.ts';
+import { SELECTION_TABLE, checkServers, slowdownFinite, type Finiteness } from '../../model/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import {
   checkEventBudget,
@@ -179,7 +179,7 @@ export function simulateCommand(): Command {
           o.engine = o.engine === 'auto' ? 'event' : o.engine; // so replication 1 and its records are the same run
         }
         // before the progress bar; RANDOM samples one server whatever d says (resolveRunConfig)
-        const d = model.selection === 'random' ? 1 : model.d;
+        const d = SELECTION_TABLE[model.selection].samplesD ? model.d : 1;
         checkEventBudget(
           batchMode
             ? { lambda: model.lambda, n, jobs: o.jobs * units, replications: 1, warmupTime: warm, d }

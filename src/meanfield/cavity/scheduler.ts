@@ -9,21 +9,39 @@
  * `sprptOverrun: 'zero'`). Source: theory.md §1 (table, conventions).
  */
 import { JobPool } from '../../jobs/jobPool.ts';
-import type { Conventions, Discipline } from '../../model/model.ts';
+import { InvalidModelError } from '../../errors.ts';
+import { DISCIPLINE_TABLE, unknownPolicy, type Conventions, type Discipline } from '../../model/model.ts';
 
 /** What orders the queue: arrival time, size S, remaining size S − a, prediction Y, Y − a, or (Y − a)^+. */
 const KEY = { arrival: 0, size: 1, remaining: 2, prediction: 3, predictionLessAge: 4, predictionLessAgeClipped: 5 } as const;
 
-/** Each discipline's key under the conventions, and whether an arrival may preempt (theory.md §1 table). */
-const DISCIPLINES: Record<Discipline, { readonly preemptive: boolean; key(c: Conventions): number }> = {
-  fifo: { preemptive: false, key: () => KEY.arrival },
-  sjf: { preemptive: false, key: () => KEY.size },
-  psjf: { preemptive: true, key: (c) => (c.psjfPreemption === 'remaining' ? KEY.remaining : KEY.size) },
-  srpt: { preemptive: true, key: () => KEY.remaining },
-  spjf: { preemptive: false, key: () => KEY.prediction },
-  pspjf: { preemptive: true, key: (c) => (c.psjfPreemption === 'remaining' ? KEY.predictionLessAge : KEY.prediction) },
-  sprpt: { preemptive: true, key: (c) => (c.sprptOverrun === 'zero' ? KEY.predictionLessAgeClipped : KEY.predictionLessAge) },
-};
+/**
+ * A discipline's key kind under the conventions, from its row of the discipline table (model/policy): the rank key,
+ * with `psjfPreemption: 'remaining'` turning a preemptive size (prediction) rank into S − a (Y − a) and
+ * `sprptOverrun: 'zero'` clipping Y − a at 0 (theory.md §1 table, conventions).
+ * @throws {InvalidModelError} for a discipline that is not a priority server (this queue serves one job at a time).
+ */
+function keyKindOf(discipline: Discipline, c: Conventions): number {
+  const row = DISCIPLINE_TABLE[discipline];
+  if (row.server !== 'priority' || row.rank === undefined) {
+    throw new InvalidModelError(`the cavity queue serves priority disciplines only, not ${discipline} (${row.server} server)`);
+  }
+  const rank = row.rank;
+  switch (rank) {
+    case 'arrival':
+      return KEY.arrival;
+    case 'size':
+      return row.preemptive && c.psjfPreemption === 'remaining' ? KEY.remaining : KEY.size;
+    case 'remaining size':
+      return KEY.remaining;
+    case 'predicted size':
+      return row.preemptive && c.psjfPreemption === 'remaining' ? KEY.predictionLessAge : KEY.prediction;
+    case 'predicted remaining':
+      return c.sprptOverrun === 'zero' ? KEY.predictionLessAgeClipped : KEY.predictionLessAge;
+    default:
+      return unknownPolicy(rank, 'rank key');
+  }
+}
 
 export class CavityScheduler {
   /** The jobs present, by id (arrival, size, pred, rem = remaining work now, seq); read them through the pool. */
@@ -44,8 +62,8 @@ export class CavityScheduler {
   private readonly keyKind: number;
 
   constructor(discipline: Discipline, conventions: Conventions) {
-    this.preemptive = DISCIPLINES[discipline].preemptive;
-    this.keyKind = DISCIPLINES[discipline].key(conventions);
+    this.preemptive = DISCIPLINE_TABLE[discipline].preemptive;
+    this.keyKind = keyKindOf(discipline, conventions);
   }
 
   /** The current key of job `id` (for the in-service job it may have decreased with its age). */

@@ -7,7 +7,7 @@
  */
 import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
-import type { Discipline, SupermarketModel } from '../../model/model.ts';
+import { DISCIPLINE_TABLE, unknownPolicy, type Discipline, type SupermarketModel } from '../../model/model.ts';
 import { VERSION } from '../../version.ts';
 import { knownSizeMeans, knownSizeResponseTimeAt, SrptAging, type KnownSizeDiscipline, type Mg1Means } from './knownSize.ts';
 import { noiseLaw, type NoiseLaw } from './noise.ts';
@@ -66,7 +66,26 @@ const EQUATIONS: Record<Discipline, string> = {
 /** A result whose estimated relative error exceeds this is refused (ConvergenceError). */
 const MAX_ACCEPTED_RELATIVE_ERROR = 1e-6;
 
-const isPredicted = (d: Discipline): d is PredictedDiscipline => d === 'spjf' || d === 'pspjf' || d === 'sprpt';
+/** A discipline whose row says it reads predictions (SPJF, PSPJF, SPRPT): its formulas average over Y given S. */
+const isPredicted = (d: Discipline): d is PredictedDiscipline => DISCIPLINE_TABLE[d].usesPrediction;
+
+/** The M/G/1 means of a discipline: the known-size formulas or the predicted ones (one case per row of the discipline table). */
+function disciplineMeans(law: SizeLaw, noise: NoiseLaw | undefined, d: Discipline, relTolerance: number): Mg1Means {
+  switch (d) {
+    case 'fifo':
+    case 'sjf':
+    case 'psjf':
+    case 'srpt':
+      return knownSizeMeans(law, d, relTolerance);
+    case 'spjf':
+    case 'pspjf':
+    case 'sprpt':
+      if (noise === undefined) throw new InvalidModelError(`internal error: no prediction law for ${d}`);
+      return predictedMeans(law, noise, d, relTolerance);
+    default:
+      return unknownPolicy(d, 'discipline');
+  }
+}
 
 /**
  * The formulas' own checks of a parsed model (trusted: λ > 0, ρ < 1 validated once): d = 1 and the conventions
@@ -77,7 +96,9 @@ function prepare(model: SupermarketModel): { law: SizeLaw; noise?: NoiseLaw } {
     throw new InvalidModelError(`the M/G/1 formulas are for d = 1 (every selection rule is random then), got d = ${model.d}`);
   const law = new SizeLaw(model.service, model.lambda);
   const d = model.discipline;
-  if ((d === 'psjf' || d === 'pspjf') && model.conventions?.psjfPreemption === 'remaining') {
+  const row = DISCIPLINE_TABLE[d];
+  const psjfConvention = row.preemptive && (row.rank === 'size' || row.rank === 'predicted size');
+  if (psjfConvention && model.conventions?.psjfPreemption === 'remaining') {
     throw new InvalidModelError(`no M/G/1 formula here for ${d} with psjfPreemption 'remaining'; use the default 'original'`);
   }
   return { law, noise: isPredicted(d) ? noiseLaw(model.prediction) : undefined };
@@ -102,9 +123,7 @@ export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Resul
   if (!(relTolerance > 0 && relTolerance < 1)) throw new InvalidModelError(`relTolerance must be in (0, 1), got ${relTolerance}`);
   const { law, noise } = prepare(model);
   const d = model.discipline;
-  const means: Mg1Means = noise
-    ? predictedMeans(law, noise, d as PredictedDiscipline, relTolerance)
-    : knownSizeMeans(law, d as KnownSizeDiscipline, relTolerance);
+  const means = disciplineMeans(law, noise, d, relTolerance);
   const rho = model.lambda * law.mean;
   const relErr = means.responseTimeError / Math.abs(means.meanResponseTime);
   if (!(relErr <= MAX_ACCEPTED_RELATIVE_ERROR) || !Number.isFinite(means.meanResponseTime)) {

@@ -3,7 +3,7 @@
  * LPW(d) (theory.md §1). Source of each rule: jsqd.ts, leastWork.ts.
  */
 import type { Rng } from '../../stats/rng.ts';
-import { SEL_JSQ, SEL_LWL, SEL_RANDOM } from '../core.ts';
+import { SEL_JSQ, SEL_LPW, SEL_LWL, SEL_RANDOM } from '../core.ts';
 import { jsqWithoutReplacement, jsqWithReplacement } from './jsqd.ts';
 import { type LpwState, lpwSelect, lwlSelect } from './leastWork.ts';
 
@@ -29,5 +29,7 @@ export function selectServer(
   if (selection === SEL_JSQ) return without ? jsqWithoutReplacement(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
   if (selection === SEL_RANDOM) return rng.below(n);
   if (selection === SEL_LWL) return lwlSelect(rng, finish, t, n, d, without, perm);
-  return lpwSelect(rng, lpw, len, t, lpwMode, n, d, without, perm);
+  if (selection === SEL_LPW) return lpwSelect(rng, lpw, len, t, lpwMode, n, d, without, perm);
+  // unreachable: selectionCode (options.ts) gives every rule of the selection table a code handled above
+  throw new Error('internal error: unknown selection code');
 }

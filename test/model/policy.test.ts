@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  DISCIPLINES,
+  DISCIPLINE_TABLE,
+  SELECTIONS,
+  SELECTION_TABLE,
+  disciplineHelp,
+  idlePrediction,
+  selectionHelp,
+  usesPrediction,
+} from '../../src/model/index.ts';
+import { meanFieldCapabilities, solveMeanField } from '../../src/meanfield/index.ts';
+import { parseModel } from '../../src/model/index.ts';
+import { InvalidModelError } from '../../src/errors.ts';
+
+const doc = readFileSync(new URL('../../docs/extending.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The backticked field names of the bullet list under "Its fields:" in a section of extending.md. */
+function fieldsIn(section: string): string[] {
+  const body = doc.split(/^## /m).find((s) => s.startsWith(section));
+  if (!body) throw new Error(`no section ${section}`);
+  return [...body.matchAll(/^\s+- `(\w+)`:/gm)].map((m) => m[1]);
+}
+
+/** The `a | b | c` list after `label` in the README's "Choices" paragraph. */
+function readmeChoices(label: string): string[] {
+  const choices = readme.slice(readme.indexOf('Choices'));
+  const m = new RegExp(`${label} \`([^\`]+)\``).exec(choices.replace(/\n/g, ' '));
+  if (!m) throw new Error(`no ${label} list in README Choices`);
+  return m[1].split('|').map((s) => s.trim());
+}
+
+describe('the policy tables (model/policy)', () => {
+  it('SELECTIONS and DISCIPLINES are the tables’ rows in order; usesPrediction reads the rows', () => {
+    expect(SELECTIONS).toEqual(Object.keys(SELECTION_TABLE));
+    expect(DISCIPLINES).toEqual(Object.keys(DISCIPLINE_TABLE));
+    expect(SELECTIONS).toEqual(['random', 'jsq', 'lwl', 'lpw', 'jiq']);
+    expect(DISCIPLINES).toEqual(['fifo', 'sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt']);
+    const predicted = SELECTIONS.flatMap((s) => DISCIPLINES.filter((d) => usesPrediction(s, d)).map((d) => `${s}+${d}`));
+    expect(predicted.filter((p) => p.startsWith('jsq'))).toEqual(['jsq+spjf', 'jsq+pspjf', 'jsq+sprpt']);
+    expect(predicted.filter((p) => p.startsWith('lpw'))).toHaveLength(DISCIPLINES.length);
+  });
+
+  it('the seed paper’s seven disciplines are priority servers with the rank keys of theory.md §1', () => {
+    const ranks = Object.fromEntries(
+      DISCIPLINES.map((d) => [d, [DISCIPLINE_TABLE[d].server, DISCIPLINE_TABLE[d].rank, DISCIPLINE_TABLE[d].preemptive]]),
+    );
+    expect(ranks).toEqual({
+      fifo: ['priority', 'arrival', false],
+      sjf: ['priority', 'size', false],
+      psjf: ['priority', 'size', true],
+      srpt: ['priority', 'remaining size', true],
+      spjf: ['priority', 'predicted size', false],
+      pspjf: ['priority', 'predicted size', true],
+      sprpt: ['priority', 'predicted remaining', true],
+    });
+  });
+
+  it('idlePrediction refuses a prediction exactly where neither row reads one', () => {
+    expect(idlePrediction('jsq', 'fifo')).toMatch(/neither selection jsq nor discipline fifo reads a prediction/);
+    expect(idlePrediction('lpw', 'fifo')).toBeUndefined();
+    expect(idlePrediction('jsq', 'sprpt')).toBeUndefined();
+  });
+});
+
+describe('docs/extending.md, --help and the README agree with the tables', () => {
+  it('the fields the doc lists are the rows’ fields, and every value it names exists', () => {
+    expect(fieldsIn('A new selection rule').sort()).toEqual(Object.keys(SELECTION_TABLE.jsq).sort());
+    expect(fieldsIn('A new discipline').sort()).toEqual(Object.keys(DISCIPLINE_TABLE.fifo).sort());
+    for (const s of SELECTIONS) expect(doc).toContain(`\`${SELECTION_TABLE[s].stateRead}\``);
+    for (const d of DISCIPLINES) {
+      expect(doc).toContain(`\`${DISCIPLINE_TABLE[d].server}\``);
+      expect(doc).toContain(`\`${DISCIPLINE_TABLE[d].rank}\``);
+    }
+  });
+
+  it('every file the doc names exists', () => {
+    const files = new Set([...doc.matchAll(/`((?:src|test)\/[\w/.-]+\.ts)`/g)].map((m) => m[1]));
+    expect(files.size).toBeGreaterThan(10);
+    for (const f of files) expect(() => readFileSync(new URL(`../../${f}`, import.meta.url)), f).not.toThrow();
+  });
+
+  it('--help prose and the README’s "Choices" list every row and nothing else', () => {
+    for (const s of SELECTIONS) expect(selectionHelp()).toContain(`${s} = ${SELECTION_TABLE[s].description}`);
+    for (const d of DISCIPLINES) expect(disciplineHelp()).toContain(`${d} = ${DISCIPLINE_TABLE[d].description}`);
+    expect(readmeChoices('selection')).toEqual([...SELECTIONS]);
+    expect(readmeChoices('discipline')).toEqual([...DISCIPLINES]);
+  });
+});
+
+describe('meanFieldCapabilities', () => {
+  it('names the solver solveMeanField uses, or the reason it throws', () => {
+    const sqd = parseModel({ lambda: 0.9, d: 2 });
+    const caps = meanFieldCapabilities(sqd);
+    expect(caps.fixedPoint).toMatchObject({ available: true, id: 'sqd-closed-form', kind: 'exact' });
+    expect(caps.transient).toMatchObject({ available: true, id: 'sqd-ode' });
+    expect(caps.refined.firstOrder.available && caps.refined.secondOrder.available && caps.exactChain.available).toBe(true);
+    expect(solveMeanField(sqd).solver).toBe(caps.fixedPoint.available ? caps.fixedPoint.name : '');
+    const lpw = parseModel({ lambda: 0.9, d: 2, selection: 'lpw' });
+    const none = meanFieldCapabilities(lpw).fixedPoint;
+    expect(none.available).toBe(false);
+    expect(() => solveMeanField(lpw)).toThrow(InvalidModelError);
+    expect(() => solveMeanField(lpw)).toThrow(none.available ? '' : none.reason);
+    const lwlSrpt = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lwl', discipline: 'srpt' }));
+    expect(lwlSrpt.fixedPoint).toMatchObject({ id: 'lwl-cavity', kind: 'estimate' });
+    expect(lwlSrpt.transient).toMatchObject({ id: 'lwl-pide' });
+    expect(lwlSrpt.refined.firstOrder.available || lwlSrpt.exactChain.available).toBe(false);
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, service: 'weibull:0.5' })).fixedPoint).toMatchObject({
+      id: 'phase-type-ode',
+      kind: 'approximation',
+    });
+  });
+});
