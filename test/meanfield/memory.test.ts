@@ -135,6 +135,17 @@ describe('the reduction theorem (memory at λ ≡ no memory at λπ₀^{1/d})', 
     }
   });
 
+  it('classic JIQ (--selection jiq: unbounded ISM, d = 1) has π₀ = 0 and T = S; jiq with ism:A is M/G/1 at λπ₀', () => {
+    const jiq = solveMeanField(parseModel({ lambda: 0.95, d: 1, selection: 'jiq', service: 'hyperexp:4' }));
+    expect(jiq.meanResponseTime).toBe(1);
+    expect(jiq.reduction?.pi0).toBe(0);
+    const pi0 = ismPi0(0.9, 1, 3);
+    const finite = solveMeanField(parseModel({ lambda: 0.9, d: 1, selection: 'jiq', memory: 'ism:3' }));
+    expect(finite.meanResponseTime).toBeCloseTo(1 / (1 - 0.9 * pi0), 12); // M/M/1 at rate λπ₀
+    expect(() => parseModel({ lambda: 0.9, d: 2, selection: 'jiq' })).toThrow(/selection jiq samples no servers .* d must be 1/);
+    expect(() => parseModel({ lambda: 0.9, d: 1, selection: 'jiq', memory: 'ip' })).toThrow(/memory must be none \(unbounded\) or ism:A/);
+  });
+
   it('refuses disciplines other than FIFO at d ≥ 2 in one line', () => {
     expect(() => solveMeanField(parseModel({ lambda: 0.9, d: 2, memory: 'ism:5', discipline: 'srpt' }))).toThrow(
       /no mean-field solver for memory ism:5 with discipline srpt/,

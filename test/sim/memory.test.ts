@@ -51,6 +51,16 @@ describe('DispatcherMemory', () => {
   });
 });
 
+describe('classic JIQ in the finite system', () => {
+  it('--selection jiq at n = 1000, λ = 0.8: almost no waiting (E[T] → E[S] = 1), every held id idle', () => {
+    const model = parseModel({ lambda: 0.8, d: 1, selection: 'jiq' });
+    const r = simulate(model, { n: 1000, jobs: 20_000, replications: 3, seed: 3, warmupTime: 10 });
+    expect(r.meanResponseTime.mean).toBeLessThan(1 + r.meanResponseTime.halfWidth + 1e-3);
+    expect(r.memory!.emptyFraction.mean).toBeLessThan(1e-3);
+    expect(r.tail[2].mean).toBeLessThan(1e-3); // no server holds two jobs
+  });
+});
+
 describe('simulate with memory at n = 1000 against the reduction', () => {
   const n = 1000;
   const cases: [string, number, string, string][] = [
