@@ -15,9 +15,25 @@ import { effectiveMemory, isJiq, type EffectiveMemory } from '../../model/memory
 import type { SupermarketModel } from '../../model/model.ts';
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { integrateOdex, sampleTrajectory } from '../../numerics/odex.ts';
-import { sqdTransientTruncation } from '../transient.ts';
 import { truncatedTransient, type TruncatedTransient } from '../support.ts';
 import { memoryEmptyProbability } from './pi0.ts';
+
+/**
+ * The fixed point of the cavity ODE with memory, u_0..u_K (theory.md §12, the reduction's tail): u_k =
+ * (ρπ₀^{1/d})^{(d^k−1)/(d−1)}/π₀^{1/d} (d ≥ 2), (ρπ₀)^k/π₀ (d = 1), (1, ρ, 0) when π₀ = 0; K the first level below 1e−12.
+ */
+export function memoryFixedPointTail(memory: EffectiveMemory, rho: number, d: number): number[] {
+  const pi0 = memoryEmptyProbability(memory, rho, d);
+  if (pi0 === 0) return [1, rho, 0];
+  const s = pi0 ** (1 / d);
+  const tail = [1];
+  for (let k = 1; k <= 100_000; k++) {
+    const v = d === 1 ? (rho * pi0) ** k : (rho * s) ** ((d ** k - 1) / (d - 1));
+    tail.push(v / s);
+    if (v / s < 1e-12) break;
+  }
+  return tail;
+}
 
 /**
  * π₀ on the fast time scale given the servers' state: u1 the fraction busy, u2 the fraction with ≥ 2 jobs.
@@ -68,7 +84,7 @@ export interface MemoryTransientOptions {
   readonly times: number[];
   /** Initial tail u_0..u_K' (u_0 = 1); default the empty system. */
   readonly from?: number[];
-  /** K (integer ≥ max(1, K')); default as `solveTransient` chooses it for the model without memory (an upper bound: memory only thins the tail). */
+  /** K (integer ≥ max(1, K')); default max(K*, K') + 10, K* the first level where the fixed point's u_k < 1e−12 (`diagnostics.topLevelMass` reports what reached level K). */
   readonly truncationLevel?: number;
   /** odex tolerance (default 1e−10). */
   readonly tolerance?: number;
@@ -103,7 +119,7 @@ export function solveMemoryTransient(model: SupermarketModel, options: MemoryTra
   const horizon = taus[taus.length - 1] - taus[0];
   const maxSteps = options.maxSteps ?? Math.max(10_000, Math.ceil(50 * horizon));
   const Kfrom = from.length - 1;
-  const K = options.truncationLevel ?? sqdTransientTruncation(rho, d, from, horizon).cap;
+  const K = options.truncationLevel ?? Math.max(memoryFixedPointTail(memory, rho, d).length - 1, Kfrom) + 10;
   if (!Number.isInteger(K) || K < Math.max(1, Kfrom)) {
     throw new InvalidModelError(`truncationLevel must be an integer ≥ max(1, ${Kfrom}), got ${K}`);
   }
