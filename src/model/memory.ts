@@ -132,13 +132,12 @@ export function effectiveMemory(selection: string, d: number, memory: MemorySpec
 /**
  * Refuses memory settings with no meaning or no effect (one line each): memory with `random` (use `jiq`) or `lpw`
  * selection (the thesis covers SQ(d) and LL(d)); a probing scheme (IP, CP, BCP) with d = 1, where a probe never
- * finds a second idle server to remember; `jiq` with d ≠ 1 or a probing scheme.
+ * finds a second idle server to remember; `jiq` with a probing scheme (jiq samples no servers: d is taken as 1, as
+ * the selection table's samplesD says, like `random`).
  * @throws {InvalidModelError}
  */
 export function checkMemory(selection: string, d: number, memory: MemorySpec): void {
   if (selection === 'jiq') {
-    if (d !== 1)
-      throw new InvalidModelError(`selection jiq samples no servers (a random server when no idle one is known): d must be 1, got ${d}`);
     if (memory.kind !== 'none' && memory.kind !== 'ism') {
       throw new InvalidModelError(
         `selection jiq learns idle servers from their messages: memory must be none (unbounded) or ism:A, got ${formatMemory(memory)}`,

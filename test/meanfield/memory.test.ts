@@ -142,7 +142,10 @@ describe('the reduction theorem (memory at λ ≡ no memory at λπ₀^{1/d})', 
     const pi0 = ismPi0(0.9, 1, 3);
     const finite = solveMeanField(parseModel({ lambda: 0.9, d: 1, selection: 'jiq', memory: 'ism:3' }));
     expect(finite.meanResponseTime).toBeCloseTo(1 / (1 - 0.9 * pi0), 12); // M/M/1 at rate λπ₀
-    expect(() => parseModel({ lambda: 0.9, d: 2, selection: 'jiq' })).toThrow(/selection jiq samples no servers .* d must be 1/);
+    // jiq samples no servers (samplesD false): d is taken as 1, as for random selection
+    expect(solveMeanField(parseModel({ lambda: 0.9, d: 2, selection: 'jiq', memory: 'ism:3' })).meanResponseTime).toBe(
+      finite.meanResponseTime,
+    );
     expect(() => parseModel({ lambda: 0.9, d: 1, selection: 'jiq', memory: 'ip' })).toThrow(/memory must be none \(unbounded\) or ism:A/);
   });
 
