@@ -218,8 +218,8 @@ export function simulationWarmup(
 }
 
 /**
- * Warm-up of a model with dispatcher memory (theory.md §12): safetyFactor × the first whole time (service-time units)
- * at which the SQ(d) cavity ODE with the model's memory, at the same ρ and d, from empty is within `tolerance` (sup
+ * Warm-up of a model with dispatcher memory (theory.md §12): safetyFactor × the whole time (service-time units)
+ * from which on the SQ(d) cavity ODE with the model's memory, at the same ρ and d, from empty is within `tolerance` (sup
  * norm) of its fixed point, at least 10; undefined when not within tolerance by 1000 (then the SQ(d) rule applies).
  * Memory shortens the warm-up a lot: classic JIQ at ρ = 0.9 relaxes like a server, M/M/1 at 0.9 does not.
  */
@@ -232,8 +232,11 @@ function memoryWarmup(model: SupermarketModel, tolerance: number, safetyFactor: 
   for (const horizon of [100, 1000]) {
     const times = Array.from({ length: horizon + 1 }, (_, j) => j);
     const tr = solveMemoryTransient(blind, { times, tolerance: 1e-8 });
-    const j = tr.tail.findIndex((row) => row.every((v, k) => Math.abs(v - (star[k] ?? 0)) <= tolerance));
-    if (j >= 0) return Math.max(10, safetyFactor * times[j]);
+    // the last time outside the tolerance, not the first inside: with memory the path from empty can overshoot
+    // (π₀ stays low while many servers are idle, then the load lands on busy ones), and leave the band again
+    const outside = tr.tail.map((row) => !row.every((v, k) => Math.abs(v - (star[k] ?? 0)) <= tolerance));
+    const last = outside.lastIndexOf(true);
+    if (last < times.length - 1) return Math.max(10, safetyFactor * times[last + 1]);
   }
   return undefined;
 }
