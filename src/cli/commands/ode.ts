@@ -23,6 +23,7 @@ import {
   checkTransientTop,
   lwlTransientWork,
   noFixedPoint,
+  memoryTransientWork,
   phaseTypeTransientWork,
   sqdTransientLevels,
   transientModelFromFlags,
@@ -168,6 +169,7 @@ export function odeCommand(): Command {
             return;
           }
           case 'memory-cavity-ode':
+            memoryTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
             printTailTransient(model, tailTransient(model, times, { from, tolerance: o.tolerance }), o);
             return;
           default:
