@@ -4,8 +4,8 @@
  * figures, which carry no verdict) for seeds 1..5 and prints per seed: judged cells, first-run rejections after Holm,
  * confirmed disagreements, the busy-fraction check's SD of t (expected √(9/7) ≈ 1.13 with R = 10), and the c₁ checks.
  * About 2 minutes per seed on one core; run with `nice npx tsx scripts/default-report-seeds.ts [seeds]`.
- * Default seeds 1, 11, 21, 31, 41: `seedFromKey` (src/stats/rng.ts) gives every single-digit master the same cell
- * seeds (the master xored into the FNV basis cancels against its own first digit), so --seed 1..5 run one report.
+ * Default seeds 1, 11, 21, 31, 41 (chosen when an earlier seed derivation gave every single-digit master the same cell
+ * seeds; `cellSeed` in src/stats/rng.ts is one-to-one in the master, so any distinct seeds are distinct runs).
  */
 import { runComparison, type ComparisonConfig } from '../src/compare/index.ts';
 import { DEFAULT_PRESET } from '../src/cli/commands/compare.ts';

@@ -98,6 +98,7 @@ const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : x > 0 ? '∞' : x
 
 /** The numbers behind a point's verdict in one line: each comparison's sides at the estimates and as intervals. */
 export function pointEvidence(p: PointResult): string {
+  if (p.verdict === 'undefined') return `infinite in theory: ${(p.infinite ?? []).join('; ')}`;
   return p.comparisons
     .map(
       (c) =>

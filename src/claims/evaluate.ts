@@ -9,7 +9,7 @@ import { tQuantile as quantile } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
 import { simulate } from '../sim/index.ts';
-import { fnv1a, type Estimate } from '../stats/index.ts';
+import { cellSeed, fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
@@ -90,11 +90,20 @@ export interface QuantityValue {
   readonly simulation?: string;
 }
 
+/**
+ * The verdict at a grid point: the claim's three-valued verdict, or 'undefined' when a quantity it names is infinite
+ * in theory (model/moments.ts): a claim over ∞ neither holds nor fails. Printed "undefined (infinite)".
+ */
+export type PointVerdict = Verdict | 'undefined';
+
 export interface PointResult {
   readonly point: GridPoint;
   readonly quantities: readonly QuantityValue[];
+  /** The comparisons (none when the verdict is 'undefined'). */
   readonly comparisons: readonly ComparisonOutcome[];
-  readonly verdict: Verdict;
+  readonly verdict: PointVerdict;
+  /** The quantities infinite in theory, with why (verdict 'undefined'); absent when none. */
+  readonly infinite?: readonly string[];
   /** Two-sided confidence level of each estimated quantity's interval at this point (0.95, or 1 − 0.05/m). */
   readonly perQuantityConfidence: number;
 }
@@ -104,7 +113,14 @@ export interface ConjectureResult {
   readonly claim: string;
   readonly spec: ConjectureSpec;
   readonly points: readonly PointResult[];
-  readonly summary: { readonly holds: number; readonly fails: number; readonly undecided: number; readonly total: number };
+  readonly summary: {
+    readonly holds: number;
+    readonly fails: number;
+    readonly undecided: number;
+    /** Points where a quantity is infinite in theory (verdict 'undefined'). */
+    readonly undefined: number;
+    readonly total: number;
+  };
   readonly simulations: readonly SimulationRequest[];
   readonly provenance: { readonly version: string; readonly verdictRule: string };
 }
@@ -116,8 +132,10 @@ export const VERDICT_RULE =
   'comparison are evaluated by interval arithmetic (an enclosure of every value the side can take). A comparison holds if it is true for ' +
   "every pair of values in the two side intervals, fails if false for every pair, and is undecided otherwise; and/or/not follow Kleene's " +
   'three-valued logic. If all intervals of a grid point cover their true values (probability ≥ 95% with the widening), a decided verdict ' +
-  'is correct for the quantities as estimated (finite-n simulations estimate the n-server system, not the limit).';
+  'is correct for the quantities as estimated (finite-n simulations estimate the n-server system, not the limit). A point where a ' +
+  'quantity is infinite in theory (model/moments.ts, e.g. E[T/S] under FIFO with E[1/S] = ∞) is undefined (infinite): it neither holds nor fails.';
 
+/** 32-bit FNV-1a of a request body: names cached simulations (not a seed; seeds come from `cellSeed`). */
 const fnv = (text: string): number => fnv1a(text);
 
 /**
@@ -219,7 +237,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         const key = JSON.stringify(it.model);
         if (!solved.has(key)) {
           if (!it.fixedPoint.available) solved.set(key, new InvalidModelError(it.fixedPoint.reason));
-          else solved.set(key, solve(it.model, { seed: fnv(`${ev.seed}|mf|${key}`), cavityHorizon: ev.cavityHorizon }));
+          else solved.set(key, solve(it.model, { seed: cellSeed(ev.seed, `mf|${key}`), cavityHorizon: ev.cavityHorizon }));
           hooks.onSolve?.(++solves, candidates.size, `${it.q.key} at ${point.key}`);
         }
         const s = solved.get(key)!;
@@ -247,7 +265,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
   for (const { point, items } of plans)
     for (const it of items) {
       if (it.decision.source !== 'simulation') continue;
-      const seed = fnv(`${ev.seed}|${point.lambda}|${point.d}|${point.service}`);
+      const seed = cellSeed(ev.seed, `${point.lambda}|${point.d}|${point.service}`);
       const warm =
         typeof ev.warmup === 'number'
           ? { time: ev.warmup, rule: 'given in the conjecture file' }
@@ -311,13 +329,19 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
     });
     return judgePoint(claim, point, raw, { simultaneous: ev.simultaneous, n: ev.n });
   });
-  const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
+  const count = (v: PointVerdict) => results.filter((r) => r.verdict === v).length;
   return {
     name: spec.name,
     claim: claim.text,
     spec,
     points: results,
-    summary: { holds: count('holds'), fails: count('fails'), undecided: count('undecided'), total: results.length },
+    summary: {
+      holds: count('holds'),
+      fails: count('fails'),
+      undecided: count('undecided'),
+      undefined: count('undefined'),
+      total: results.length,
+    },
     simulations: list,
     provenance: { version: VERSION, verdictRule: VERDICT_RULE },
   };
@@ -344,12 +368,18 @@ export function judgePoint(
 ): PointResult {
   const m = raw.filter((x) => x.estimate).length;
   const confidence = options.simultaneous && m > 1 ? 1 - 0.05 / m : 0.95;
+  const infinite = raw.flatMap((x) =>
+    isInfinite(x.estimate) || x.value === Infinity ? [`${x.key} = ∞${x.estimate?.reason ? ` (${x.estimate.reason})` : ''}`] : [],
+  );
   const quantities: QuantityValue[] = raw.map((x) => {
     if (!x.estimate) return x as QuantityValue;
     const { estimate, interval: _none, ...rest } = x;
+    if (isInfinite(estimate))
+      return { ...rest, value: Infinity, interval: [Infinity, Infinity], ci95: [Infinity, Infinity], replications: estimate.replications };
     const h = estimate.halfWidth * (options.simultaneous ? bonferroniFactor(m, estimate.replications) : 1);
     return { ...rest, interval: [estimate.mean - h, estimate.mean + h], ci95: estimate.ci95, replications: estimate.replications };
   });
+  if (infinite.length > 0) return { point, quantities, comparisons: [], verdict: 'undefined', infinite, perQuantityConfidence: confidence };
   const intervals = new Map(quantities.map((x) => [x.key, { lo: x.interval[0], hi: x.interval[1] }]));
   const points = new Map(quantities.map((x) => [x.key, x.value]));
   const outcome = evaluateClaim(claim, { intervals, points, symbols: { lambda: point.lambda, d: point.d, n: options.n } });

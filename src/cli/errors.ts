@@ -6,6 +6,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { SupermarketError } from '../errors.ts';
+import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 
 export function reportFatal(error: unknown): never {
   const debug = process.env.SUPERMARKET_DEBUG === '1';
@@ -27,13 +28,34 @@ export function reportFatal(error: unknown): never {
   return fail(`internal error: ${message.split('\n')[0]} (rerun with SUPERMARKET_DEBUG=1 for the stack trace)`, 70);
 }
 
+/**
+ * A write to stdout or stderr failed: EPIPE (the reader stopped early, `… | head`) ends the process quietly with 0, as
+ * Unix tools do; anything else (ENOSPC on `> /dev/full`, EIO) is one line on stderr (if stderr still takes it) and
+ * exit 1, never a stack trace.
+ */
+export function stdioFailure(stream: 'standard output' | 'standard error', error: NodeJS.ErrnoException): never {
+  if (error.code === 'EPIPE') process.exit(0);
+  const what = /^[A-Z]+: ([^,]+)/.exec(error.message)?.[1] ?? error.message;
+  if (stream === 'standard output') {
+    try {
+      process.stderr.write(`supermarket: error: cannot write ${stream}: ${what}${error.code ? ` (${error.code})` : ''}\n`);
+    } catch {
+      /* stderr is gone too: the exit code says it */
+    }
+  }
+  process.exit(1);
+}
+
 /** Wraps a commander action so that thrown errors become one line and an exit code. */
 export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
+    const locks = heldLocks();
     try {
       await fn(...args);
     } catch (error) {
       reportFatal(error);
+    } finally {
+      releaseLocksSince(locks); // the output folders the command locked (runs/lock.ts)
     }
   };
 }

@@ -1,13 +1,10 @@
 /** Entry of the `supermarket` CLI: builds the program and runs it; any error becomes one line (errors.ts). */
-import { reportFatal } from './errors.ts';
+import { reportFatal, stdioFailure } from './errors.ts';
 import { buildProgram } from './program.ts';
 
-// A reader that stops early (`supermarket … | head`) closes the pipe: stop quietly, as Unix tools do, not with a trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
-  });
-}
+// A reader that stops early (`supermarket … | head`) closes the pipe: stop quietly, as Unix tools do, not with a trace;
+// any other failure of stdout or stderr (a full disk: `> /dev/full`) is one line and exit 1 (stdioFailure)
+process.stdout.on('error', (error: NodeJS.ErrnoException) => stdioFailure('standard output', error));
+process.stderr.on('error', (error: NodeJS.ErrnoException) => stdioFailure('standard error', error));
 
 buildProgram().parseAsync(process.argv).catch(reportFatal);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError, SupermarketError } from '../errors.ts';
 import { unwritableReason } from '../io/index.ts';
+import { LOCK_FILE } from '../runs/lock.ts';
 import {
   DISCIPLINES,
   SAMPLINGS,
@@ -186,7 +187,7 @@ function isCellFile(file: string): boolean {
  */
 export function foreignFolderReason(dir: string): string | undefined {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
-  const names = readdirSync(dir);
+  const names = readdirSync(dir).filter((n) => n !== LOCK_FILE); // a run's lock alone: its folder, refused by the lock
   if (names.length === 0 || names.some((n) => REPORT_MARKS.includes(n) && isReportMark(dir, n))) return undefined;
   return `it is a non-empty folder that is not a supermarket report (none of ${REPORT_MARKS.join(', ')} written by supermarket); writing the report would replace or delete its files: give a new or empty folder`;
 }

@@ -1,5 +1,6 @@
 /** What the commands print on stdout for `--json`: one JSON object on one line. */
 import { Option } from 'commander';
+import { jsonText } from '../io/index.ts';
 
 /** The `--json` flag of the commands that print one result (`printJson`); ode adds `.conflicts('csv')`. */
 export function jsonOption(): Option {
@@ -8,5 +9,5 @@ export function jsonOption(): Option {
 
 /** Writes `value` as one line of JSON on stdout (the `--json` output of every command). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
+  process.stdout.write(`${jsonText(value)}\n`);
 }

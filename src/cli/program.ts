@@ -94,6 +94,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/slurm.ts')).slurmCommand(),
   },
   {
+    name: 'table',
+    usage: '[options]',
+    summary:
+      'finite-n table of JSQ(d): E[Q], E[T] with CIs from many small-n chains, beside mean field, refined 1st/2nd order, exact, 1/n fits',
+    load: async () => (await import('./commands/table.ts')).tableCommand(),
+  },
+  {
     name: 'exact',
     usage: '[options]',
     summary: 'exact stationary law of the n-server chain (small n): E[T], E[Q], tail fractions s_i, with a stated truncation bound',

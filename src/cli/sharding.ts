@@ -8,11 +8,12 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { settingsHash } from '../experiments/cellStore.ts';
 import { assignShards, parseShard, shardDir, writeShardManifest, type ShardSpec } from '../experiments/shard.ts';
 import { SupermarketError } from '../errors.ts';
+import { allowMixedCode } from '../runs/codeIdentity.ts';
 import { parseThreads } from './options.ts';
 import { printJson } from './output.ts';
 
 /** Options a merge must not repeat when it reruns a shard's command over the whole grid. */
-const NOT_RERUN = new Set(['out', 'shard', 'threads', 'fresh', 'json', 'progress']);
+const NOT_RERUN = new Set(['out', 'shard', 'threads', 'fresh', 'json', 'progress', 'allowMixedCode']);
 
 /** Commander parser of `--shard i/N`. */
 export function parseShardOption(value: string): ShardSpec {
@@ -71,7 +72,17 @@ export function addSummaryOptions(cmd: Command, json = 'print a JSON summary on 
 
 /** --fresh, then `addSummaryOptions`: the options every command with a cell store (compare, run, conjecture) shares. */
 export function addStoreOptions(cmd: Command, fresh = 'ignore stored cells and recompute everything', json?: string): Command {
-  return addSummaryOptions(cmd.option('--fresh', fresh), json);
+  return addMixedCodeOption(addSummaryOptions(cmd.option('--fresh', fresh), json));
+}
+
+/**
+ * --allow-mixed-code: stored cells and shards computed by other code (runs/codeIdentity.ts) are used instead of refused;
+ * the report's metadata names the other codes. Set for the process before the command's action runs.
+ */
+export function addMixedCodeOption(cmd: Command): Command {
+  return cmd
+    .option('--allow-mixed-code', 'use stored cells and shards computed by other code (another commit or build); named in the report')
+    .hook('preAction', (_self, action) => allowMixedCode(Boolean(action.opts().allowMixedCode)));
 }
 
 /**

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { VERSION } from '../version.ts';
+import { codeIdentity, mixedCodeSeen } from '../runs/codeIdentity.ts';
 
 /**
  * Reads <dir>/node_modules/<name>/package.json for the nearest enclosing dir that has it, as Node resolves packages (some
@@ -73,6 +74,10 @@ export interface RunMeta {
   /** Wall time from the start to the `RunMeta` call, in seconds. */
   wallSeconds: number;
   versions: Record<string, string>;
+  /** The code that wrote the report (runs/codeIdentity.ts: git commit and dirty flag, else a hash of the built code). */
+  code: string;
+  /** Other codes whose stored cells or shards the report uses (only with --allow-mixed-code). */
+  mixedCode?: string[];
   machine: { cpu: string; cores: number; platform: string };
 }
 
@@ -86,6 +91,8 @@ export function startRun(): () => RunMeta {
     startedAt: new Date(started).toISOString(),
     wallSeconds: (Date.now() - started) / 1000,
     versions: dependencyVersions(),
+    code: codeIdentity(),
+    ...(mixedCodeSeen().length ? { mixedCode: mixedCodeSeen() } : {}),
     machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
   });
 }

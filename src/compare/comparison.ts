@@ -30,7 +30,7 @@ import {
   type TrajectoryOptions,
   type TrajectoryResult,
 } from '../sim/index.ts';
-import { seedFromKey, standardErrorOfMean, type Estimate } from '../stats/index.ts';
+import { cellSeed, standardErrorOfMean, type Estimate } from '../stats/index.ts';
 import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
 import {
   c1Check,
@@ -465,8 +465,8 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
   };
 }
 
-/** Deterministic 32-bit seed for a cell from the master seed and the cell's key (FNV-1a; see seedFromKey). */
-export const cellSeed = seedFromKey;
+/** The seed of a cell (stats/rng.ts `cellSeed`, the one seed derivation), re-exported where compare's users import it. */
+export { cellSeed };
 
 /**
  * Key of a cell: "d2-lambda0.9-n100" for the classic model (the key its seeds and stored cells have always had),

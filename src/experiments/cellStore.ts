@@ -1,15 +1,16 @@
 /**
  * The one resumable cell store of the project, shared by `compare`, `run` and `conjecture`: each finished cell (a
  * simulation, a solve, a comparison cell) is written at once, atomically, to `<dir>/<key>.json` together with the
- * hash of the settings its value depends on, so an interrupted run resumes where it stopped and a stored cell is
- * reused only for the same settings and the same version of supermarket-lab. A damaged file is recomputed, never
- * trusted.
+ * hash of the settings its value depends on and the code identity (runs/codeIdentity.ts), so an interrupted run
+ * resumes where it stopped and a stored cell is reused only for the same settings; a cell computed by other code is
+ * refused in one line (unless --allow-mixed-code). A damaged file is recomputed, never trusted.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeJsonAtomic } from '../io/index.ts';
+import { parseJsonText, writeJsonAtomic } from '../io/index.ts';
 import { VERSION } from '../version.ts';
+import { checkSameCode, codeIdentity } from '../runs/codeIdentity.ts';
 
 /**
  * Hash of the settings a stored value depends on, with the package version (16 hex digits of SHA-256 of the JSON
@@ -31,6 +32,8 @@ export function cellFileName(key: string): string {
 interface StoredCell<V> {
   readonly key: string;
   readonly settings: string;
+  /** The code that computed the value (runs/codeIdentity.ts); absent in cells written before code identities. */
+  readonly code?: string;
   readonly value: V;
 }
 
@@ -63,16 +66,18 @@ export class CellStore<V> {
   /**
    * The stored value of `key` if it was stored with the same settings (and version); undefined when absent, stale,
    * damaged, or the store is fresh.
+   * @throws {SupermarketError} when the cell was computed by other code (`checkSameCode`), unless mixed code is allowed.
    */
   get(key: string, settings: unknown): V | undefined {
     if (this.fresh) return undefined;
     let stored: StoredCell<V>;
     try {
-      stored = JSON.parse(readFileSync(this.fileOf(key), 'utf8')) as StoredCell<V>;
+      stored = parseJsonText(readFileSync(this.fileOf(key), 'utf8')) as StoredCell<V>;
     } catch {
       return undefined; // absent or damaged: recompute
     }
     if (stored?.key !== key || stored.settings !== settingsHash(settings) || stored.value === undefined) return undefined;
+    checkSameCode(stored.code, `the stored cell ${this.fileOf(key)}`); // resuming with other code: refused in one line
     this.resumed++;
     return stored.value;
   }
@@ -82,7 +87,7 @@ export class CellStore<V> {
    * @param extra more fields kept in the file for readers (e.g. the simulation request), not read back.
    */
   put(key: string, settings: unknown, value: V, extra: Record<string, unknown> = {}): void {
-    writeJsonAtomic(this.fileOf(key), { ...extra, key, settings: settingsHash(settings), value });
+    writeJsonAtomic(this.fileOf(key), { ...extra, key, settings: settingsHash(settings), code: codeIdentity(), value });
     this.written++;
   }
 

@@ -15,7 +15,8 @@ export interface Finding {
   readonly claim: string;
   /** The grid point: service, d, n, prediction (if the claim uses one), λ. */
   readonly where: string;
-  readonly verdict: 'holds' | 'fails' | 'undecided';
+  /** 'undefined' when a quantity the claim names is infinite in theory (printed "undefined (infinite)"). */
+  readonly verdict: 'holds' | 'fails' | 'undecided' | 'undefined';
   /** The numbers behind the verdict, in words. */
   readonly evidence: string;
 }

@@ -6,7 +6,7 @@ import { InvalidModelError } from '../errors.ts';
 import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
 export { simulationWarmup, MAX_AUTO_WARMUP } from '../meanfield/warmup.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
-import { seedFromKey } from '../stats/index.ts';
+import { cellSeed } from '../stats/index.ts';
 import type { ExperimentSpec } from './schema.ts';
 import type { CellCoordinates } from '../claims/index.ts';
 
@@ -35,9 +35,6 @@ export { usesPrediction } from '../model/index.ts';
 export function policyLabel(selection: Selection, discipline: Discipline, memory = 'none'): string {
   return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}`;
 }
-
-/** Seed of a cell from the master seed and its key, independent of run order (FNV-1a; see seedFromKey). */
-export const deriveSeed = seedFromKey;
 
 function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline; memory: string }[] {
   if (spec.policies) return spec.policies.map((p) => ({ ...p, memory: p.memory ?? 'none' }));
@@ -83,7 +80,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 n,
                 jobs: spec.jobs,
                 replications: spec.replications,
-                seed: deriveSeed(spec.seed, key),
+                seed: cellSeed(spec.seed, key),
               };
               let model: SupermarketModel;
               try {

@@ -13,8 +13,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidModelError } from '../errors.ts';
-import { writeJsonAtomic } from '../io/index.ts';
+import { parseJsonText, writeJsonAtomic } from '../io/index.ts';
 import { VERSION } from '../version.ts';
+import { codeIdentity } from '../runs/codeIdentity.ts';
 import { cellFileName } from './cellStore.ts';
 
 /** Shard `index` (1-based) of `count`, as written `--shard index/count`. */
@@ -82,6 +83,8 @@ export interface ShardManifest {
   /** Arguments to rerun the command over the whole grid (file operands absolute; no --out, --shard, --threads, --fresh). */
   readonly argv: readonly string[];
   readonly version: string;
+  /** The code that computed the shard (runs/codeIdentity.ts); absent in shards written before code identities. */
+  readonly code?: string;
   /** Hash of the whole grid (every key with its settings hash) and the version: equal for shards of one run. */
   readonly grid: string;
   readonly shard: ShardSpec;
@@ -109,8 +112,14 @@ export function gridHash(cells: Readonly<Record<string, string>>): string {
 }
 
 /** Writes the manifest of a shard folder (atomically). */
-export function writeShardManifest(dir: string, manifest: Omit<ShardManifest, 'format' | 'version' | 'grid'>): ShardManifest {
-  const full: ShardManifest = { format: 'supermarket-shard/1', version: VERSION, grid: gridHash(manifest.cells), ...manifest };
+export function writeShardManifest(dir: string, manifest: Omit<ShardManifest, 'format' | 'version' | 'code' | 'grid'>): ShardManifest {
+  const full: ShardManifest = {
+    format: 'supermarket-shard/1',
+    version: VERSION,
+    code: codeIdentity(),
+    grid: gridHash(manifest.cells),
+    ...manifest,
+  };
   writeJsonAtomic(path.join(dir, 'shard.json'), full);
   return full;
 }
@@ -164,7 +173,7 @@ export function findShards(dirs: readonly string[]): FoundShard[] {
 export function storedCellText(cellsDir: string, key: string, settings: string): string | undefined {
   try {
     const text = readFileSync(path.join(cellsDir, cellFileName(key)), 'utf8');
-    const stored = JSON.parse(text) as { key?: string; settings?: string; value?: unknown };
+    const stored = parseJsonText(text) as { key?: string; settings?: string; value?: unknown };
     return stored?.key === key && stored.settings === settings && stored.value !== undefined ? text : undefined;
   } catch {
     return undefined;

@@ -1,11 +1,29 @@
 /**
  * Atomic file output: write to a temporary file in the same folder, then rename over the target, so a crash or
- * Ctrl-C never leaves a half-written result (rename is atomic within a file system). The CLI checks output targets
- * before it computes anything (`unwritableReason`), and a write that fails anyway says why in one line.
+ * Ctrl-C never leaves a half-written result (rename is atomic within a file system). A rename replaces only a regular
+ * file or nothing: a device or a FIFO (/dev/null, /dev/stdout, a named pipe) is written into, a symbolic link is
+ * followed (its target is written atomically, the link stays), a socket or a link to nothing is refused. The CLI checks
+ * output targets before it computes anything (`unwritableReason`), and a write that fails anyway (a full disk) says why
+ * in one line.
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import { SupermarketError } from '../errors.ts';
+import { jsonText } from './json.ts';
 
 /** The entry at `p`, or undefined when nothing is there (or a part of the path is not a folder). */
 function statOf(p: string): Stats | undefined {
@@ -15,6 +33,50 @@ function statOf(p: string): Stats | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
+  }
+}
+
+/** The entry at `p` itself (a link is not followed), or undefined when nothing is there. */
+function lstatOf(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+/** How a file target is written: renamed over (absent or a regular file), written into (a device, a FIFO), or refused. */
+type Target = { how: 'rename' | 'into'; path: string } | { how: 'refuse'; why: string };
+
+/**
+ * Where and how `file` is written: a symbolic link is resolved to its target (written the same way as the target);
+ * a regular file or nothing is replaced by rename; a character or block device or a FIFO is written into; a folder,
+ * a socket or a link to nothing is refused, with the reason.
+ */
+function fileTarget(file: string): Target {
+  const link = lstatOf(file);
+  let target = file;
+  if (link?.isSymbolicLink()) {
+    try {
+      target = realpathSync(file);
+    } catch {
+      return { how: 'refuse', why: `${file} is a symbolic link to nothing (${readlinkSafe(file)}); remove it or give its target` };
+    }
+  }
+  const s = target === file ? link : statOf(target);
+  if (!s || s.isFile()) return { how: 'rename', path: target };
+  if (s.isDirectory()) return { how: 'refuse', why: `${file} is a folder, not a file` };
+  if (s.isCharacterDevice() || s.isBlockDevice() || s.isFIFO()) return { how: 'into', path: target };
+  return { how: 'refuse', why: `${file} is a socket or another special file, not a file to write` };
+}
+
+function readlinkSafe(file: string): string {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return '?';
   }
 }
 
@@ -43,7 +105,20 @@ function cannotCreateIn(folder: string): string | undefined {
  * created on write) and takes a new file (probed by creating and removing one). Relative paths are resolved against the working directory.
  */
 export function unwritableReason(target: string, kind: 'file' | 'folder'): string | undefined {
-  const abs = path.resolve(target);
+  let abs = path.resolve(target);
+  if (kind === 'file') {
+    const t = fileTarget(abs);
+    if (t.how === 'refuse') return t.why.replace(abs, target);
+    if (t.how === 'into') {
+      try {
+        accessSync(t.path, constants.W_OK);
+        return undefined;
+      } catch {
+        return `no permission to write ${target}`;
+      }
+    }
+    abs = t.path;
+  }
   const self = statOf(abs);
   if (self && kind === 'file' && self.isDirectory()) return `${target} is a folder, not a file`;
   if (self && kind === 'folder' && !self.isDirectory()) return `${target} is a file, not a folder`;
@@ -63,11 +138,31 @@ export function unwritableReason(target: string, kind: 'file' | 'folder'): strin
  * full, read-only file system, ...), with the system error as `cause`.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const fail = (why: string, cause?: unknown): never => {
+    throw new SupermarketError(`cannot write ${file}: ${why}`, { cause });
+  };
+  let target: Target;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    target = fileTarget(file);
+  } catch (error) {
+    return fail(systemReason(error), error);
+  }
+  if (target.how === 'refuse') return fail(target.why);
+  if (target.how === 'into') {
+    // a device or a FIFO: written into, never replaced (a rename would leave a regular file in its place)
+    try {
+      writeFileSync(target.path, data);
+      return;
+    } catch (error) {
+      return fail(systemReason(error), error);
+    }
+  }
+  const real = target.path;
+  const tmp = `${real}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    mkdirSync(path.dirname(real), { recursive: true });
     writeFileSync(tmp, data);
-    renameSync(tmp, file);
+    renameSync(tmp, real);
   } catch (error) {
     try {
       rmSync(tmp, { force: true });
@@ -80,12 +175,17 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     } catch {
       /* the system's reason below */
     }
-    // a system message reads "ENOSPC: no space left on device, write": keep the words
-    why ??= (error as Error).message.replace(/^[A-Z]+: /, '').split(',')[0];
+    why ??= systemReason(error);
     throw new SupermarketError(`cannot write ${file}: ${why}`, { cause: error });
   }
 }
 
+/** A system error in words: "ENOSPC: no space left on device, write" → "no space left on device". */
+function systemReason(error: unknown): string {
+  return (error as Error).message.replace(/^[A-Z]+: /, '').split(',')[0];
+}
+
+/** Writes `value` as indented JSON (infinite estimates in the encoding of io/json.ts) atomically (`writeFileAtomic`). */
 export function writeJsonAtomic(file: string, value: unknown): void {
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileAtomic(file, `${jsonText(value, 2)}\n`);
 }

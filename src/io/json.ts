@@ -25,9 +25,40 @@ export function loadJsonFile<T>(file: string, what: string, parse: (json: unknow
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonText(text);
   } catch (error) {
     throw new InvalidModelError(`${file}: not valid JSON (${(error as Error).message})`);
   }
   return parse(json, file);
+}
+
+/**
+ * JSON has no Infinity (JSON.stringify writes null and loses why). The project's one encoding of an estimate that is
+ * infinite in theory (an object with `infinite: true`, stats/tInterval.ts `infiniteEstimate`):
+ * `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`. `jsonText` writes
+ * it, `parseJsonText` reads it back as mean = ci95 = halfWidth = +∞. Every JSON file and `--json` output uses them.
+ */
+function encodeInfinite(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true && 'mean' in value) {
+    return { ...value, mean: null, ci95: null, halfWidth: null };
+  }
+  return value;
+}
+
+function decodeInfinite(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true) {
+    const v = value as { mean?: unknown };
+    if (v.mean === null) return { ...value, mean: Infinity, ci95: [Infinity, Infinity], halfWidth: Infinity };
+  }
+  return value;
+}
+
+/** JSON text of `value` with infinite estimates in the project's encoding (above). @param indent as JSON.stringify's. */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, encodeInfinite, indent);
+}
+
+/** Parses JSON text, reading infinite estimates (above) back as +∞. @throws {SyntaxError} as JSON.parse. */
+export function parseJsonText(text: string): unknown {
+  return JSON.parse(text, decodeInfinite);
 }

@@ -7,11 +7,14 @@ import type { ConjectureResult, PointResult } from '../claims/index.ts';
 import { VEGA_LITE_SCHEMA, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, type RunMetadata } from './page.ts';
 
-const VERDICT_COLOURS = { domain: ['holds', 'fails', 'undecided'], range: ['#2e7d32', '#c62828', '#9e9e9e'] };
+const VERDICT_COLOURS = {
+  domain: ['holds', 'fails', 'undecided', 'undefined'],
+  range: ['#2e7d32', '#c62828', '#9e9e9e', '#5d4037'],
+};
 
 const VERDICT_MAP_CAPTION =
   'One cell per grid point: x = λ, y = service law × d × prediction model; colour = verdict (green holds, red fails, ' +
-  'grey undecided at this precision). The label gives the two sides of the comparison at the point estimates (left vs right), or how many ' +
+  'grey undecided at this precision, brown undefined: a quantity is infinite in theory). The label gives the two sides of the comparison at the point estimates (left vs right), or how many ' +
   'comparisons hold for a compound claim.';
 const SIDES_CAPTION =
   'Each side of each comparison at the point estimates (line) and its interval enclosure (band) against λ, one panel per ' +
@@ -26,9 +29,11 @@ function verdictMap(result: ConjectureResult): Figure {
   const rows: Row[] = result.points.map((p) => {
     const c = p.comparisons;
     const label =
-      c.length === 1
-        ? `${f3(c[0].leftValue)} vs ${f3(c[0].rightValue)}`
-        : `${c.filter((x) => x.verdict === 'holds').length}/${c.length} hold`;
+      p.verdict === 'undefined'
+        ? '∞'
+        : c.length === 1
+          ? `${f3(c[0].leftValue)} vs ${f3(c[0].rightValue)}`
+          : `${c.filter((x) => x.verdict === 'holds').length}/${c.length} hold`;
     return {
       row: p.point.row,
       lambda: String(p.point.lambda),
@@ -57,7 +62,8 @@ function verdictMap(result: ConjectureResult): Figure {
       { mark: { type: 'text', fontSize: 9, color: 'white' }, encoding: { text: { field: 'label' } } },
     ],
     title: titleBlock(`${result.name}: ${result.claim}`, 78 * new Set(rows.map((r) => r.lambda)).size + 320, [
-      `holds ${result.summary.holds}, fails ${result.summary.fails}, undecided ${result.summary.undecided} of ${result.summary.total}`,
+      `holds ${result.summary.holds}, fails ${result.summary.fails}, undecided ${result.summary.undecided}` +
+        `${result.summary.undefined ? `, undefined (infinite) ${result.summary.undefined}` : ''} of ${result.summary.total}`,
     ]),
   } as unknown as TopLevelSpec;
   return { name: 'verdicts', title: 'Verdict map', caption: VERDICT_MAP_CAPTION, rows, spec };
@@ -175,7 +181,7 @@ export function conjectureMarkdown(result: ConjectureResult, figures: readonly F
     '|---|---|---|---|---|',
     ...result.points.map(
       (p) =>
-        `| ${p.point.row} | ${p.point.lambda} | **${p.verdict}** | ${p.comparisons
+        `| ${p.point.row} | ${p.point.lambda} | **${p.verdict === 'undefined' ? 'undefined (infinite)' : p.verdict}** | ${p.verdict === 'undefined' ? `infinite in theory: ${(p.infinite ?? []).join('; ')}` : ''}${p.comparisons
           .map(
             (c) =>
               `${f3(c.leftValue)} ${iv(c.left.lo, c.left.hi)} ${c.operator.replace('<', '&lt;').replace('>', '&gt;')} ${f3(c.rightValue)} ${iv(c.right.lo, c.right.hi)} → ${c.verdict}`,
@@ -197,7 +203,7 @@ Time is in mean service times (E[S] = 1).
 
 ## Summary
 
-Of ${result.summary.total} grid points the claim **holds at ${result.summary.holds}**, **fails at ${result.summary.fails}** and is **undecided at ${result.summary.undecided}** at this precision.
+Of ${result.summary.total} grid points the claim **holds at ${result.summary.holds}**, **fails at ${result.summary.fails}** and is **undecided at ${result.summary.undecided}** at this precision${result.summary.undefined ? `; at ${result.summary.undefined} it is **undefined (infinite)**: a quantity it names is infinite in theory (model/moments.ts), so it neither holds nor fails` : ''}.
 
 ## Verdict rule
 

@@ -4,17 +4,18 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
-import type { Estimate } from '../stats/index.ts';
+import { isInfinite, type Estimate } from '../stats/index.ts';
 import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata } from './page.ts';
 
-const fmt = (e: Estimate | undefined, k = 3) => (e ? `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}` : '–');
+/** A table entry: mean ± half-width, ∞ for a mean infinite in theory (model/moments.ts), – when not measured. */
+const fmt = (e: Estimate | undefined, k = 3) => (!e ? '–' : isInfinite(e) ? '∞' : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}`);
 
 /** One finding of the study, evaluated on the grid (see src/experiments/claims.ts). */
 export interface FindingRow {
   readonly claim: string;
   readonly where: string;
-  readonly verdict: 'holds' | 'fails' | 'undecided';
+  readonly verdict: 'holds' | 'fails' | 'undecided' | 'undefined';
   readonly evidence: string;
 }
 
@@ -28,9 +29,14 @@ const MEASURE_UNIT = { meanResponseTime: 'mean service times', meanSlowdown: 'ra
 /** E[T] (or slowdown) against λ, one line per policy, facets by prediction (columns) and service/d/n (rows). */
 export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): Figure | null {
   const rows: Row[] = [];
+  let infinite = 0;
   for (const o of outcomes) {
     const e = o.result[measure];
     if (!e) continue;
+    if (isInfinite(e)) {
+      infinite++; // ∞ in theory: no point to plot (the tables print ∞)
+      continue;
+    }
     rows.push({
       panel: panelOf(o),
       prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
@@ -97,10 +103,27 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
     title: `${title[0].toUpperCase()}${title.slice(1)} against λ`,
     caption:
       `Simulated ${title} per policy, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
-      `LPW selection and by the predicted disciplines (SPJF, PSPJF, SPRPT); the first column holds the policies that use no prediction.`,
+      `LPW selection and by the predicted disciplines (SPJF, PSPJF, SPRPT); the first column holds the policies that use no prediction.` +
+      (infinite > 0
+        ? ` ${infinite} cell${infinite === 1 ? ' is' : 's are'} not plotted: ${title} is infinite there in theory (∞ in the tables; model/moments.ts).`
+        : ''),
     rows,
     spec,
   };
+}
+
+/** Why some slowdown entries read ∞ (the reasons of model/moments.ts, once each), or '' when none does. */
+function infiniteNote(outcomes: readonly CellOutcome[]): string {
+  const reasons = [
+    ...new Set(
+      outcomes
+        .flatMap((o) => [o.result.meanResponseTime, o.result.meanSlowdown])
+        .flatMap((e) => (e && isInfinite(e) ? [e.reason ?? 'infinite in theory'] : [])),
+    ),
+  ];
+  return reasons.length === 0
+    ? ''
+    : `∞: the mean is infinite in theory, so no finite run estimates it (its sample average, which grows with the run, is kept as \`sampleMean\` in results.json): ${reasons.join('; ')}.\n`;
 }
 
 function tables(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): string {
@@ -169,7 +192,7 @@ export async function writeExperimentReport(
     .map((c) => {
       const of = findings.filter((f) => f.claim === c);
       const count = (v: string) => of.filter((f) => f.verdict === v).length;
-      return `| ${c} | ${count('holds')} | ${count('fails')} | ${count('undecided')} |`;
+      return `| ${c} | ${count('holds')} | ${count('fails')} | ${count('undecided')} | ${count('undefined')} |`;
     })
     .join('\n');
   const findingTable =
@@ -177,9 +200,10 @@ export async function writeExperimentReport(
       ? ''
       : `## Findings\n\nEach claim file (analysis/) is judged by the claims engine at every grid point where its cells exist: each quantity is ` +
         `its 95% CI, widened (Bonferroni) to joint 95% over the quantities of the point; **holds** when the claim is true for every value in ` +
-        `those intervals, **fails** when false for every value, **undecided** otherwise (analysis/README.md, verdict rule).\n\n` +
-        `| claim | holds | fails | undecided |\n|---|---|---|---|\n${summary}\n\n### Per grid point\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${findings
-          .map((f) => `| ${f.claim} | ${f.where} | **${f.verdict}** | ${f.evidence} |`)
+        `those intervals, **fails** when false for every value, **undecided** otherwise (analysis/README.md, verdict rule); ` +
+        `**undefined (infinite)** when a quantity it names is infinite in theory (model/moments.ts): a claim over ∞ neither holds nor fails.\n\n` +
+        `| claim | holds | fails | undecided | undefined (infinite) |\n|---|---|---|---|---|\n${summary}\n\n### Per grid point\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${findings
+          .map((f) => `| ${f.claim} | ${f.where} | **${f.verdict === 'undefined' ? 'undefined (infinite)' : f.verdict}** | ${f.evidence} |`)
           .join('\n')}\n\n`;
   const md = `# Experiment report: ${spec.name}
 
@@ -192,14 +216,14 @@ Time is in mean service times (E[S] = 1). Estimates carry 95% CIs.
 ${qualityTable}${findingTable}## Mean response time E[T]
 
 ${tables(outcomes, 'meanResponseTime')}
-${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${tables(outcomes, 'meanSlowdown')}\n` : ''}
+${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${tables(outcomes, 'meanSlowdown')}\n${infiniteNote(outcomes)}` : ''}
 ## Figures
 
 ${figures.map(figureSection).join('\n')}
 ${reproduceSection(meta)}`;
   return writeReportFolder(outDir, {
     figures,
-    results: { experiment: spec, cells: outcomes, findings },
+    results: { experiment: spec, code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}), cells: outcomes, findings },
     metadata: meta,
     markdown: md,
     title: `supermarket-lab experiment: ${spec.name}`,

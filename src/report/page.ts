@@ -23,6 +23,10 @@ export interface RunMetadata {
   readonly machine: { readonly cpu: string; readonly cores: number; readonly platform?: string };
   /** Set when the report was merged from N shards of `command` (`--shard i/N`) by `merge`. */
   readonly mergedFrom?: { readonly shards: number; readonly merge: string };
+  /** The code that wrote the report (git commit and dirty flag, else a hash of the built code; runs/codeIdentity.ts). */
+  readonly code?: string;
+  /** Other codes whose stored cells or shards the report uses (--allow-mixed-code). */
+  readonly mixedCode?: readonly string[];
 }
 
 /** Markdown number formats of the reports: fixed with k digits, or scientific; 'n/a' when not finite. */
@@ -54,7 +58,11 @@ ${meta.command}
 ${merged}
 Versions: ${Object.entries(meta.versions)
     .map(([k, v]) => `${k} ${v}`)
-    .join(', ')}. Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores${platform}.
+    .join(', ')}.${meta.code ? ` Code: ${meta.code}.` : ''}${
+    meta.mixedCode?.length
+      ? ` **Mixed code** (--allow-mixed-code): some stored cells or shards were computed by ${meta.mixedCode.join(', ')}.`
+      : ''
+  } Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores${platform}.
 `;
 }
 

@@ -6,6 +6,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderVegaLite } from './render.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
+import { jsonText } from '../io/json.ts';
 
 export interface FigureFiles {
   readonly name: string;
@@ -24,7 +25,7 @@ export async function writeFigureFiles(outDir: string, figure: FigureFiles): Pro
     [`figures/${figure.name}.svg`, svg],
     [`figures/${figure.name}.png`, png],
     [`figures/${figure.name}.vl.json`, `${JSON.stringify(figure.spec, null, 2)}\n`],
-    [`figures/${figure.name}.json`, `${JSON.stringify(figure.rows, null, 2)}\n`],
+    [`figures/${figure.name}.json`, `${jsonText(figure.rows, 2)}\n`],
     [`figures/${figure.name}.csv`, stringify(figure.rows as Record<string, unknown>[], { header: true, columns })],
   ];
   for (const [rel, data] of files) writeFileAtomic(path.join(outDir, rel), data);

@@ -11,12 +11,20 @@ import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
-import { estimandFiniteness, heavyTailed, type EstimandFiniteness } from '../model/moments.ts';
+import { estimandFiniteness, heavyTailed, type EstimandFiniteness, type Finiteness } from '../model/moments.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
 import { pooledQuantiles, quantiles, radixHistogram, RADIX } from '../stats/quantile.ts';
-import { feasible, precisionReached, sectioningInterval, tInterval, type Estimate, type PrecisionTarget } from '../stats/tInterval.ts';
+import {
+  feasible,
+  infiniteEstimate,
+  precisionReached,
+  sectioningInterval,
+  tInterval,
+  type Estimate,
+  type PrecisionTarget,
+} from '../stats/tInterval.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { recycle, takeFloat32, takeFloat64, takeInt32 } from './buffers.ts';
@@ -672,19 +680,34 @@ export class SimulationCollector {
       }
     }
 
+    // a mean infinite in theory is +∞ (its finite sample average kept as sampleMean): model/moments.ts is the rule
+    const honest = (e: Estimate, verdict: Finiteness): Estimate => (verdict.finite ? e : infiniteEstimate(e, verdict.reason));
     return {
-      meanResponseTime: meanT,
-      meanQueueLength: meanQ,
+      meanResponseTime: honest(meanT, finiteness.meanResponseTime),
+      meanQueueLength: honest(meanQ, finiteness.meanQueueLength),
       tail,
-      littleResponseTime: column((x) => x.meanQueueLength / config.lambda, meanS),
-      meanSlowdown: column((x) => x.meanSlowdown, 1),
+      littleResponseTime: honest(
+        column((x) => x.meanQueueLength / config.lambda, meanS),
+        finiteness.meanQueueLength,
+      ),
+      meanSlowdown: honest(
+        column((x) => x.meanSlowdown, 1),
+        finiteness.meanSlowdown,
+      ),
       zeroSizeJobs: perReplication.reduce((sum, x) => sum + x.zeroSizeJobs, 0),
       responseTimePercentiles: {
         p50: percentile(q50, (x) => x.responseTimePercentiles.p50),
         p95: percentile(q95, (x) => x.responseTimePercentiles.p95),
         p99: percentile(q99, (x) => x.responseTimePercentiles.p99),
       },
-      ...(kind === 'race' ? {} : { meanWorkload: column((x) => x.meanWorkload) }),
+      ...(kind === 'race'
+        ? {}
+        : {
+            meanWorkload: honest(
+              column((x) => x.meanWorkload),
+              finiteness.meanWorkload,
+            ),
+          }),
       ...(perReplication.every((x) => x.memory !== undefined)
         ? {
             memory: {
@@ -864,7 +887,7 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
       halfWidth: null,
       infinite: true,
       reason: verdict.reason,
-      sampleMean: e.mean,
+      sampleMean: e.sampleMean ?? e.mean,
       replications: e.replications,
     };
     out[key] = inf;

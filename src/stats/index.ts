@@ -2,11 +2,20 @@
  * The statistics room (ground floor): interval estimates (Student t), batch means, quantiles, the seeded random
  * streams and seed derivation. Imports nothing of ours but the typed errors.
  */
-export { tInterval, sectioningInterval, feasible, precisionReached, type Estimate, type PrecisionTarget } from './tInterval.ts';
+export {
+  tInterval,
+  sectioningInterval,
+  feasible,
+  infiniteEstimate,
+  isInfinite,
+  precisionReached,
+  type Estimate,
+  type PrecisionTarget,
+} from './tInterval.ts';
 export { mser, batchMeansOf, type MserResult } from './mser.ts';
 export { wilsonInterval, coverageBand } from './binomial.ts';
 export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './batchMeans.ts';
 export { pooledQuantiles, quantiles } from './quantile.ts';
 export { countAtMost, bracketIndex, interpolateAt, interpolateLinear } from './bisect.ts';
-export { Rng, streamSeed, fnv1a, seedFromKey, MAX_UNIFORM_BOUND } from './rng.ts';
+export { Rng, streamSeed, fnv1a, cellSeed, MAX_MASTER_SEED, MAX_UNIFORM_BOUND } from './rng.ts';
 export { weightedLeastSquares, standardErrorOfMean, type WeightedFit } from './leastSquares.ts';

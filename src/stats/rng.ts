@@ -60,14 +60,54 @@ export function fnv1a(text: string, basis = 0x811c9dc5): number {
   return h >>> 0;
 }
 
+const MASK53 = (1n << 53n) - 1n;
+const FNV64_BASIS = 0xcbf29ce484222325n;
+const FNV64_PRIME = 0x100000001b3n;
+/** Largest master seed `cellSeed` takes: 2^53 − 1, the largest integer a double holds exactly with all below it. */
+export const MAX_MASTER_SEED = Number.MAX_SAFE_INTEGER;
+
 /**
- * Deterministic 32-bit seed of a named cell of a sweep: FNV-1a of "master|key" with the standard basis, so each cell's
- * seed depends only on the master seed and the cell, not on the order cells are run in. (An earlier form also xor-ed
- * the master into the basis; for masters 0–9 that cancelled the first character's xor, so `--seed 1` … `--seed 9`
- * gave the same cells.)
+ * A bijection of [0, 2^53): splitmix64's finaliser shape (xor-shift, multiply by an odd constant, twice, xor-shift)
+ * modulo 2^53. Each step is invertible mod 2^53 (an xor-shift right by s ≥ 1; a product with an odd number), so
+ * distinct inputs give distinct outputs.
  */
-export function seedFromKey(master: number, key: string): number {
-  return fnv1a(`${master}|${key}`);
+function mix53(z: bigint): bigint {
+  z = ((z ^ (z >> 26n)) * 0xbf58476d1ce4e5b9n) & MASK53;
+  z = ((z ^ (z >> 24n)) * 0x94d049bb133111ebn) & MASK53;
+  return z ^ (z >> 27n);
+}
+
+/** 64-bit FNV-1a of the UTF-16 code units of `key`, folded to 53 bits (high 11 bits xor-ed into the low ones). */
+function keyHash53(key: string): bigint {
+  let h = FNV64_BASIS;
+  for (let i = 0; i < key.length; i++) h = ((h ^ BigInt(key.charCodeAt(i))) * FNV64_PRIME) & MASK64;
+  return (h ^ (h >> 53n)) & MASK53;
+}
+
+const keyHashes = new Map<string, bigint>();
+
+/**
+ * THE seed of a named cell of a sweep (compare, run, conjecture, claims, the pool): mix53(mix53(master) ⊕ h(key)),
+ * with h a 64-bit FNV-1a of the key folded to 53 bits and mix53 a bijection of [0, 2^53). For a fixed key the map
+ * master → seed is a bijection of [0, 2^53), so two distinct masters never give the same seed to the same cell (the
+ * 32-bit FNV-1a of "master|key" used before aliased whole runs: masters 40189 and 797186 gave every cell the same
+ * seed). The seed depends only on the master and the key, not on the order cells run in; distinct keys of one master
+ * collide with probability ~2^−53 per pair.
+ * @param master integer in [0, 2^53 − 1] (MAX_MASTER_SEED). @param key the cell's key.
+ * @returns an integer in [0, 2^53 − 1], a valid `seed` of simulate.
+ * @throws {InvalidModelError} one line, for a master that is not an integer in [0, 2^53 − 1].
+ */
+export function cellSeed(master: number, key: string): number {
+  if (!(Number.isSafeInteger(master) && master >= 0)) {
+    throw new InvalidModelError(`master seed must be an integer in [0, 2^53 − 1 = ${MAX_MASTER_SEED}], got ${master}`);
+  }
+  let h = keyHashes.get(key);
+  if (h === undefined) {
+    h = keyHash53(key);
+    if (keyHashes.size > 1 << 16) keyHashes.clear();
+    keyHashes.set(key, h);
+  }
+  return Number(mix53(mix53(BigInt(master)) ^ h));
 }
 
 export function streamSeed(master: number, index: number): bigint {

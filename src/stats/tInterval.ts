@@ -22,6 +22,39 @@ export interface Estimate {
   halfWidth: number;
   /** Number of replications R behind the estimate. */
   replications: number;
+  /**
+   * Present (true) when the quantity is infinite in theory (model/moments.ts, `estimandFiniteness`): then mean = +∞,
+   * ci95 = [+∞, +∞], halfWidth = +∞, and the run's finite average is kept in `sampleMean` for inspection only.
+   * JSON form (io/json.ts): `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`.
+   */
+  infinite?: true;
+  /** Why the quantity is infinite, in words (with `infinite`). */
+  reason?: string;
+  /** The run's finite average of a quantity infinite in theory: it grows with the run and estimates nothing. */
+  sampleMean?: number;
+}
+
+/**
+ * The estimate of a quantity that is infinite in theory: mean = ci95 = halfWidth = +∞, `infinite: true`, the reason,
+ * and the sample's finite average as `sampleMean`. Idempotent (an infinite estimate is returned as it is).
+ * @example infiniteEstimate({ mean: 8.3, ci95: [3.3, 13.2], halfWidth: 4.9, replications: 5 }, 'E[1/S] = ∞').mean // Infinity
+ */
+export function infiniteEstimate(e: Estimate, reason: string): Estimate {
+  if (e.infinite) return e;
+  return {
+    mean: Infinity,
+    ci95: [Infinity, Infinity],
+    halfWidth: Infinity,
+    replications: e.replications,
+    infinite: true,
+    reason,
+    sampleMean: e.mean,
+  };
+}
+
+/** True when `e` is the estimate of a quantity infinite in theory (`infiniteEstimate`), or its mean is +∞. */
+export function isInfinite(e: Estimate | undefined | null): boolean {
+  return e !== undefined && e !== null && (e.infinite === true || e.mean === Infinity);
 }
 
 /**

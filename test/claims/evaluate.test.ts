@@ -39,7 +39,7 @@ describe('evaluateConjecture', () => {
         throw new Error('no simulation expected');
       },
     });
-    expect(r.summary).toEqual({ holds: 2, fails: 0, undecided: 0, total: 2 });
+    expect(r.summary).toEqual({ holds: 2, fails: 0, undecided: 0, undefined: 0, total: 2 });
     expect(r.simulations).toHaveLength(0);
     for (const p of r.points) {
       const [lwl, jsq] = p.quantities;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng, seedFromKey, streamSeed } from '../../src/stats/rng.ts';
+import { Rng, cellSeed, streamSeed } from '../../src/stats/rng.ts';
 
 describe('Rng', () => {
   it('new Rng(seed) gives the same sequence for the same seed and a different one otherwise', () => {
@@ -71,17 +71,18 @@ describe('Rng', () => {
   });
 });
 
-describe('seedFromKey', () => {
-  it('seedFromKey(master, key) differs for every master 0..999 of one key (masters 1..9 once all gave one seed)', () => {
+describe('cellSeed', () => {
+  it('cellSeed(master, key) differs for every master 0..999 of one key (masters 1..9 once all gave one seed)', () => {
     for (const key of ['d2-lambda0.9-n100', 'lwl-fifo-exp-d2-lambda0.9-n20']) {
-      const seeds = new Set(Array.from({ length: 1000 }, (_, m) => seedFromKey(m, key)));
+      const seeds = new Set(Array.from({ length: 1000 }, (_, m) => cellSeed(m, key)));
       expect(seeds.size).toBe(1000);
     }
   });
 
-  it('seedFromKey(master, key) differs between the cells of one master and is deterministic', () => {
+  it('cellSeed(master, key) differs between the cells of one master, is deterministic and a safe integer', () => {
     const keys = ['d2-lambda0.7-n10', 'd2-lambda0.7-n20', 'd3-lambda0.7-n10', 'd2-lambda0.9-n10'];
-    expect(new Set(keys.map((k) => seedFromKey(1, k))).size).toBe(keys.length);
-    expect(seedFromKey(7, keys[0])).toBe(seedFromKey(7, keys[0]));
+    expect(new Set(keys.map((k) => cellSeed(1, k))).size).toBe(keys.length);
+    expect(cellSeed(7, keys[0])).toBe(cellSeed(7, keys[0]));
+    for (const m of [0, 1, 2 ** 32, Number.MAX_SAFE_INTEGER]) expect(Number.isSafeInteger(cellSeed(m, keys[0]))).toBe(true);
   });
 });

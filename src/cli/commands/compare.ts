@@ -10,7 +10,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
 import { parseModel, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
-import type { ShardSpec } from '../../experiments/shard.ts';
+import { shardDir, type ShardSpec } from '../../experiments/shard.ts';
+import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
@@ -31,7 +32,7 @@ import {
   reportFolder,
   refuseIdlePrediction,
 } from '../options.ts';
-import { startRun } from '../versions.ts';
+import { commandLine, startRun } from '../versions.ts';
 import { timeline } from '../timeline.ts';
 import { printJson } from '../output.ts';
 
@@ -247,6 +248,8 @@ export function compareCommand(): Command {
         timeline('phase', { name: 'action' });
         const runMeta = startRun();
         const out = reportFolder(o.out, outDirFor(o, self));
+        // one run per folder (runs/lock.ts; released when the action ends): a shard locks its own folder, as shards of one run write side by side
+        lockFolder(o.shard ? shardDir(path.resolve(out), o.shard) : out, commandLine(process.argv.slice(2)));
         const tEnd = o.tEnd ?? 0; // resolved below when 0
         // the flags' names are checked by commander's choices and again by parseModel
         const fields: ModelFields = {

@@ -17,7 +17,8 @@ import type { SimulationResult } from '../../sim/index.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard, type ShardSummary } from '../sharding.ts';
-import type { ShardSpec } from '../../experiments/shard.ts';
+import { shardDir, type ShardSpec } from '../../experiments/shard.ts';
+import { lockFolder } from '../../runs/lock.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption, parseInFile, parsePositiveInteger, parseReplications, reportFolder } from '../options.ts';
 
@@ -25,7 +26,7 @@ import { examples, outOption, parseInFile, parsePositiveInteger, parseReplicatio
 class ShardDone {
   constructor(readonly summary: ShardSummary) {}
 }
-import { startRun } from '../versions.ts';
+import { commandLine, startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 
 interface Opts {
@@ -95,6 +96,8 @@ export function conjectureCommand(): Command {
         const runMeta = startRun();
         const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
         const out = reportFolder(o.out, path.join('reports', `conjecture-${conjecture.spec.name}`));
+        // one run per folder (runs/lock.ts; released when the action ends): a shard locks its own folder, as shards of one run write side by side
+        lockFolder(o.shard ? shardDir(path.resolve(out), o.shard) : out, commandLine(process.argv.slice(2)));
         const cells = path.join(out, 'cells');
         const solveStore = new CellStore<MeanFieldSolution>(cells, { fresh: o.fresh });
         const runStore = new CellStore<SimulationSummary>(cells, { fresh: o.fresh });
@@ -208,6 +211,7 @@ export function conjectureCommand(): Command {
             points: result.points.map((p) => ({
               ...p.point,
               verdict: p.verdict,
+              ...(p.infinite ? { infinite: p.infinite } : {}),
               comparisons: p.comparisons,
               quantities: p.quantities.map((q) => ({
                 key: q.key,
@@ -221,7 +225,7 @@ export function conjectureCommand(): Command {
           return;
         }
         process.stdout.write(
-          `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided} of ${s.total} grid points ` +
+          `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided}${s.undefined ? `, undefined (infinite) ${s.undefined}` : ''} of ${s.total} grid points ` +
             `(${result.simulations.length} simulations, ${simStore.resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n`,
         );
       }),

@@ -15,7 +15,9 @@ import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
 import { action } from '../errors.ts';
 import { examples, outOption, parseThreads, reportFolder } from '../options.ts';
-import { addSummaryOptions } from '../sharding.ts';
+import { addMixedCodeOption, addSummaryOptions } from '../sharding.ts';
+import { checkSameCode } from '../../runs/codeIdentity.ts';
+import { lockFolder } from '../../runs/lock.ts';
 import { asMergedRun, commandLine } from '../versions.ts';
 
 interface Opts {
@@ -23,6 +25,7 @@ interface Opts {
   threads?: number;
   json?: boolean;
   progress: boolean;
+  allowMixedCode?: boolean;
 }
 
 /** What merging found: the cells present, those missing (by shard), and the shards seen. */
@@ -61,6 +64,7 @@ export function planMerge(dirs: readonly string[]): MergePlan {
       throw new SupermarketError(`refusing to merge shards of different runs: ${describe(first)} and ${describe(s)}`);
     }
   }
+  for (const s of shards) checkSameCode(s.manifest.code, `shard ${s.dir}`); // shards of other code: refused in one line
   if (first.manifest.version !== VERSION) {
     throw new SupermarketError(
       `refusing to merge: the shards were computed by supermarket-lab ${first.manifest.version}, this is ${VERSION} (rerun the shards with this version)`,
@@ -122,6 +126,7 @@ const SHARDED_COMMANDS = {
   compare: async () => (await import('./compare.ts')).compareCommand(),
   run: async () => (await import('./run.ts')).runCommand(),
   conjecture: async () => (await import('./conjecture.ts')).conjectureCommand(),
+  table: async () => (await import('./table.ts')).tableCommand(),
 } as const;
 
 export function mergeCommand(): Command {
@@ -136,7 +141,7 @@ export function mergeCommand(): Command {
     .argument('<dir...>', 'shard folders, or report folders holding shards/*')
     .addOption(outOption('the one the shards were started with'))
     .option('--threads <k>', 'worker threads for the report step (nothing is simulated when every cell is present)', parseThreads);
-  return addSummaryOptions(cmd, "print the command's JSON summary on stdout")
+  return addMixedCodeOption(addSummaryOptions(cmd, "print the command's JSON summary on stdout"))
     .addHelpText(
       'after',
       examples([
@@ -151,6 +156,8 @@ export function mergeCommand(): Command {
         const plan = planMerge(dirs);
         if (plan.missing.size > 0) throw new SupermarketError(missingMessage(plan));
         const out = path.resolve(reportFolder(o.out, plan.report));
+        // one run per folder (runs/lock.ts), held through the rerun of the shards' command (its lock of out nests)
+        lockFolder(out, commandLine(process.argv.slice(2)));
         copyCells(plan, out);
         // the command that wrote the shards, loaded by itself (importing the program here would tie merge and program in a circle)
         const command = await SHARDED_COMMANDS[plan.command as keyof typeof SHARDED_COMMANDS]?.();
@@ -160,6 +167,7 @@ export function mergeCommand(): Command {
           '--out',
           out,
           ...(o.threads ? ['--threads', String(o.threads)] : []),
+          ...(o.allowMixedCode ? ['--allow-mixed-code'] : []),
           ...(o.json ? ['--json'] : []),
           ...(o.progress ? [] : ['--no-progress']),
         ];

@@ -17,8 +17,15 @@ interface Opts {
 }
 
 /** JSON form of a result: E[T/S] = ∞ becomes null (JSON has no Infinity), next to `slowdownFinite`. */
-const plain = (r: Mg1Result) => ({ ...r, meanSlowdown: r.slowdownFinite ? r.meanSlowdown : null });
+const plain = (r: Mg1Result) => ({
+  ...r,
+  meanSlowdown: r.slowdownFinite ? r.meanSlowdown : null,
+  ...(r.responseTimeFinite ? {} : { meanResponseTime: null, meanWaitingTime: null, meanQueueLength: null }),
+  meanWorkload: Number.isFinite(r.meanWorkload) ? r.meanWorkload : null,
+});
 const slowdownText = (r: Mg1Result) => (r.slowdownFinite ? r.meanSlowdown.toFixed(6) : '∞');
+/** A mean as printed: 6 decimals, or ∞ (infinite in theory, model/moments.ts). */
+const meanText = (x: number) => (Number.isFinite(x) ? x.toFixed(6) : '∞');
 
 export function mg1Command(): Command {
   const cmd = new Command('mg1')
@@ -74,21 +81,23 @@ export function mg1Command(): Command {
       const m = results[0].provenance.model;
       const head =
         `M/G/1, λ = ${m.lambda}, service ${o.service}${disciplines.some((d) => DISCIPLINE_TABLE[d].usesPrediction) ? `, prediction ${o.prediction}` : ''}` +
-        `: E[U] = ${results[0].meanWorkload.toFixed(6)}`;
+        `: E[U] = ${meanText(results[0].meanWorkload)}`;
       const lines = [head];
       if (o.all) {
         lines.push('  discipline        E[T]   ±quadrature    E[T/S]');
         results.forEach((r, k) =>
           lines.push(
-            `  ${disciplines[k].padEnd(8)} ${r.meanResponseTime.toFixed(6).padStart(12)}   ${r.diagnostics.quadratureError.toExponential(1).padStart(9)}   ${slowdownText(r).padStart(10)}`,
+            `  ${disciplines[k].padEnd(8)} ${meanText(r.meanResponseTime).padStart(12)}   ${(r.responseTimeFinite ? r.diagnostics.quadratureError.toExponential(1) : '–').padStart(9)}   ${slowdownText(r).padStart(10)}`,
           ),
         );
       } else {
         const r = results[0];
         lines.push(
-          `  ${disciplines[0]}: E[T] = ${r.meanResponseTime.toFixed(6)} (± ${r.diagnostics.quadratureError.toExponential(1)})`,
-          `  E[T/S] = ${slowdownText(r)}${r.slowdownFinite ? ` (± ${r.diagnostics.slowdownQuadratureError.toExponential(1)})` : ' (E[1/S] = ∞ and small jobs still wait)'}`,
-          `  E[Q] = λE[T] = ${r.meanQueueLength.toFixed(6)}`,
+          r.responseTimeFinite
+            ? `  ${disciplines[0]}: E[T] = ${r.meanResponseTime.toFixed(6)} (± ${r.diagnostics.quadratureError.toExponential(1)})`
+            : `  ${disciplines[0]}: E[T] = ∞ (${r.infiniteReason})`,
+          `  E[T/S] = ${slowdownText(r)}${r.slowdownFinite ? ` (± ${r.diagnostics.slowdownQuadratureError.toExponential(1)})` : r.responseTimeFinite ? ' (E[1/S] = ∞ and small jobs still wait)' : ' (E[T] = ∞)'}`,
+          `  E[Q] = λE[T] = ${meanText(r.meanQueueLength)}`,
         );
       }
       process.stdout.write(`${lines.join('\n')}\n`);

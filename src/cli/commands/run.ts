@@ -29,8 +29,9 @@ import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from 
 import { assignShards, shardDir, type ShardSpec } from '../../experiments/shard.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption, parseInFile, reportFolder } from '../options.ts';
-import { startRun } from '../versions.ts';
+import { commandLine, startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
+import { lockFolder } from '../../runs/lock.ts';
 
 interface Opts {
   out?: string;
@@ -137,6 +138,8 @@ export function runCommand(): Command {
         const out = reportFolder(o.out, path.join('reports', spec.name));
         const cost = (c: ExperimentCell) => (c.trace ? 1 : c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime));
         if (o.dryRun) return printPlan(spec.name, cells, cost, out, o);
+        // one run per folder (runs/lock.ts; released when the action ends): a shard locks its own folder, as shards of one run write side by side
+        lockFolder(o.shard ? shardDir(path.resolve(out), o.shard) : out, commandLine(process.argv.slice(2)));
         const shard = o.shard
           ? startShard(
               o.shard,

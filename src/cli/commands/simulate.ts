@@ -80,7 +80,7 @@ function outsideNote(result: SimulationResult): string[] {
 
 /** An estimate, or ∞ with the reason when the mean is infinite in theory. */
 const showOr = (e: Estimate, f: Finiteness) =>
-  f.finite ? show(e) : `∞  (${f.reason}; the run's average ${e.mean.toPrecision(4)} estimates nothing)`;
+  f.finite ? show(e) : `∞  (${f.reason}; the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing)`;
 
 export function simulateCommand(): Command {
   const cmd = new Command('simulate').description(

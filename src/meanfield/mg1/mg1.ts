@@ -8,6 +8,7 @@
 import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { DISCIPLINE_TABLE, unknownPolicy, type Discipline, type SupermarketModel } from '../../model/model.ts';
+import { estimandFiniteness } from '../../model/moments.ts';
 import { VERSION } from '../../version.ts';
 import { knownSizeMeans, knownSizeResponseTimeAt, SrptAging, type KnownSizeDiscipline, type Mg1Means } from './knownSize.ts';
 import { noiseLaw, type NoiseLaw } from './noise.ts';
@@ -23,6 +24,10 @@ export interface Mg1Options {
 export interface Mg1Result {
   /** E[T], time units (mean service times when service.mean = 1). */
   meanResponseTime: number;
+  /** False when E[T] = ∞ in theory (model/moments.ts; then E[T], E[T] − E[S], E[T/S], E[Q] are Infinity, JSON null). */
+  responseTimeFinite: boolean;
+  /** Why E[T] is infinite, in words (with `responseTimeFinite` false). */
+  infiniteReason?: string;
   /** E[T] − E[S]: time not spent in service (waiting plus preempted time). */
   meanWaitingTime: number;
   /** E[T/S]; `Infinity` (JSON: null) when it diverges, i.e. `slowdownFinite` is false. */
@@ -104,6 +109,29 @@ function prepare(model: SupermarketModel): { law: SizeLaw; noise?: NoiseLaw } {
   return { law, noise: isPredicted(d) ? noiseLaw(model.prediction) : undefined };
 }
 
+/** The result when E[T] = ∞ in theory: every mean resting on it is +∞ (E[U] too when E[S²] = ∞), no quadrature. */
+function infiniteMeans(model: SupermarketModel, law: SizeLaw, reason: string, relTolerance: number): Mg1Result {
+  const rho = model.lambda * law.mean;
+  return {
+    meanResponseTime: Infinity,
+    responseTimeFinite: false,
+    infiniteReason: reason,
+    meanWaitingTime: Infinity,
+    meanSlowdown: Infinity,
+    slowdownFinite: false,
+    meanQueueLength: Infinity,
+    meanWorkload: (model.lambda * law.secondMoment) / (2 * (1 - rho)),
+    diagnostics: { quadratureError: 0, slowdownQuadratureError: 0, evaluations: 0, converged: true },
+    provenance: {
+      model,
+      equation: `E[T] = ∞: ${reason}`,
+      source: `${SOURCE}; model/moments.ts`,
+      version: VERSION,
+      options: { relTolerance },
+    },
+  };
+}
+
 /**
  * Exact M/G/1 means (d = 1) of the model's discipline; predicted disciplines use the model's prediction law.
  * Known sizes: E[T] = E[T(S)] over G; predictions: E[T] = ∫∫E[T(x,y)]dP(y|x)dG(x), reordered into double integrals
@@ -111,7 +139,8 @@ function prepare(model: SupermarketModel): { law: SizeLaw; noise?: NoiseLaw } {
  * @param model d = 1 (any selection rule), λ > 0 and ρ = λE[S] < 1; prediction exact, exponential, uniform or lognormal
  *   for SPJF/PSPJF/SPRPT (ignored by the others). The SPRPT overrun convention does not change the means (Y > 0 a.s.).
  * @param options `relTolerance` (default 1e-10) of the outer quadratures.
- * @returns plain data: E[T], E[T] − E[S], E[T/S] (Infinity when divergent), E[Q] = λE[T], E[U] = λE[S²]/(2(1−ρ)),
+ * @returns plain data: E[T] (Infinity, with `responseTimeFinite` false, when infinite in theory: FIFO, SJF, SPJF with
+ *   E[S²] = ∞), E[T] − E[S], E[T/S] (Infinity when divergent), E[Q] = λE[T], E[U] = λE[S²]/(2(1−ρ)),
  *   `diagnostics.quadratureError` (absolute error estimate of E[T]), provenance.
  * @throws {InvalidModelError} if d ≠ 1, trace predictions with a predicted discipline, or psjfPreemption 'remaining'.
  * @throws {ConvergenceError} if the estimated relative error of E[T] exceeds 1e-6.
@@ -123,6 +152,9 @@ export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Resul
   if (!(relTolerance > 0 && relTolerance < 1)) throw new InvalidModelError(`relTolerance must be in (0, 1), got ${relTolerance}`);
   const { law, noise } = prepare(model);
   const d = model.discipline;
+  // E[T] = ∞ in theory (model/moments.ts: a non-preemptive discipline with E[S²] = ∞, d = 1): no quadrature of a divergent integral
+  const responseTime = estimandFiniteness(model).meanResponseTime;
+  if (!responseTime.finite) return infiniteMeans(model, law, responseTime.reason, relTolerance);
   const means = disciplineMeans(law, noise, d, relTolerance);
   const rho = model.lambda * law.mean;
   const relErr = means.responseTimeError / Math.abs(means.meanResponseTime);
@@ -137,6 +169,7 @@ export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Resul
   }
   return {
     meanResponseTime: means.meanResponseTime,
+    responseTimeFinite: true,
     meanWaitingTime: means.meanResponseTime - law.mean,
     meanSlowdown: means.meanSlowdown,
     slowdownFinite: means.slowdownFinite,

@@ -1,0 +1,376 @@
+/**
+ * `supermarket table`: the finite-n table of exponential JSQ(d) — E[Q] and E[T] with 95% CIs from many independent
+ * small-n chains (src/sim/occupancyChain.ts), beside the mean field, the refined mean field of first and second order,
+ * the exact chain where n is small, and the 1/n and 1/n² fits per (d, λ) (src/compare/finiteNTable.ts).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { stringify } from 'csv-stringify/sync';
+import {
+  exactCell,
+  tableCell,
+  tableCellKey,
+  tableFit,
+  tableModel,
+  tableTheory,
+  type TableCell,
+  type TableTheory,
+} from '../../compare/finiteNTable.ts';
+import { SupermarketError } from '../../errors.ts';
+import { CellStore } from '../../experiments/cellStore.ts';
+import type { ShardSpec } from '../../experiments/shard.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
+import { simulationWarmup } from '../../meanfield/warmup.ts';
+import { SAMPLINGS, type Sampling } from '../../model/index.ts';
+import { finiteNTableCsvRows, finiteNTableMarkdown } from '../../report/finiteNTable.ts';
+import { occupancyChainSpec, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
+import { tInterval } from '../../stats/tInterval.ts';
+import { VERSION } from '../../version.ts';
+import { action } from '../errors.ts';
+import {
+  examples,
+  parseIntegerList,
+  parseNumberList,
+  parseOutDir,
+  parseOutFile,
+  parsePositiveInteger,
+  parseRelativePrecision,
+  parseSeed,
+} from '../options.ts';
+import { printJson } from '../output.ts';
+import { addScaleOptions, printShardSummary, startShard } from '../sharding.ts';
+import { defaultThreads } from '../pool.ts';
+import { createProgress } from '../progress.ts';
+import { chainTaskEvents, runChainTasks, type ChainTask } from '../tableRunner.ts';
+
+interface Opts {
+  d: number[];
+  lambda: number[];
+  n: number[];
+  sampling: Sampling;
+  runs: number;
+  eventsPerRun: number;
+  precision?: number;
+  maxRuns: number;
+  seed: number;
+  exactMaxN: number;
+  exactMaxStates: number;
+  json?: boolean;
+  csv?: string;
+  out?: string;
+  threads?: number;
+  shard?: ShardSpec;
+  fresh?: boolean;
+  progress: boolean;
+}
+
+/** Precision mode: at most this many stages of added runs per cell after the first. */
+const MAX_STAGES = 4;
+
+function parseEvents(value: string): number {
+  const x = parsePositiveInteger(value);
+  if (x < 1000) throw new InvalidArgumentError(`expected at least 1000 events per run, got ${JSON.stringify(value)}`);
+  return x;
+}
+
+function parseRuns(value: string): number {
+  const x = parsePositiveInteger(value);
+  if (x < 2) throw new InvalidArgumentError(`expected at least 2 runs (a t interval needs two), got ${JSON.stringify(value)}`);
+  return x;
+}
+
+interface CellPlan {
+  readonly model: ReturnType<typeof tableModel>;
+  readonly n: number;
+  readonly key: string;
+  readonly spec: OccupancyChainSpec;
+  readonly warmupEvents: number;
+  /** Per-run values so far (grows by stages in precision mode), or read back from the cell store. */
+  values: Float64Array;
+  resumed: boolean;
+}
+
+/** What the cell store keeps of a table cell: its per-run E[Q] values (the CIs and fits are recomputed from them). */
+interface StoredTableCell {
+  readonly values: number[];
+}
+
+/** Names the engine's event scheme in every stored cell's settings: a change of scheme must not reuse old cells. */
+const ENGINE = 'occupancy-chain/1 (one draw: event and first server)';
+
+export function tableCommand(): Command {
+  const cmd = new Command('table')
+    .description(
+      'The finite-n table of the supermarket model with exponential sizes, JSQ(d), FIFO: for every d, λ and n, E[Q] (jobs\n' +
+        'per server) and E[T] = E[Q]/λ (Little) with 95% t intervals over independent runs, beside the mean field, the\n' +
+        'refined mean field of first (Σπ + ΣV/n) and second order (+ ΣA/n²), and the exact chain for small n; per (d, λ),\n' +
+        'the fits E[Q_n] − Σπ = c₁/n and c₁/n + c₂/n² (to be read against ΣV and ΣA).\n\n' +
+        'Each run is one n-server chain, uniformised at rate n(λ + 1): an event is an arrival (prob. λ/(λ+1)) joining the\n' +
+        'shortest of d sampled servers, or a potential departure from a uniformly chosen server. Runs start empty, discard\n' +
+        "the project's warm-up (2 × the mean-field time to the fixed point, ≥ 3 relaxation times), then average the jobs\n" +
+        'over --events-per-run events. Every run has its own random stream from (--seed, cell, run), so results do not\n' +
+        'depend on --threads. The columns z = (value − simulated)/σ̂ say how many standard errors a theory is off.',
+    )
+    .option('--d <list>', 'choices d, comma-separated integers ≥ 1', parseIntegerList, [2, 3, 4])
+    .option(
+      '--lambda <list>',
+      'arrival rates per server (= loads ρ; mean size 1), comma-separated, each in (0, 1)',
+      parseNumberList,
+      [0.7, 0.8, 0.9, 0.95],
+    )
+    .option('--n <list>', 'numbers of servers, comma-separated integers ≥ max(d)', parseIntegerList, [10, 20, 30, 50, 100])
+    .addOption(new Option('--sampling <mode>', 'how the d servers are sampled').choices(SAMPLINGS).default('with-replacement'))
+    .option('--runs <R>', 'independent runs per cell (with --precision: the first stage), ≥ 2', parseRuns, 20)
+    .option('--events-per-run <E>', 'events averaged per run after the warm-up (≥ 1000)', parseEvents, 2_000_000)
+    .option(
+      '--precision <rel>',
+      'add runs (same length) to each cell until the 95% half-width of E[Q] is ≤ rel × E[Q], e.g. 0.002 for ± 0.2 %',
+      parseRelativePrecision,
+    )
+    .option('--max-runs <R>', 'with --precision: at most this many runs per cell', parsePositiveInteger, 5000)
+    .option('--seed <seed>', 'master seed; each run stream derives from it, the cell and the run index', parseSeed, 1)
+    .option('--exact-max-n <n>', 'solve the exact chain for n ≤ this (0: never)', (v) => (v === '0' ? 0 : parsePositiveInteger(v)), 5)
+    .option('--exact-max-states <S>', 'skip exact chains larger than this', parsePositiveInteger, 3_000_000)
+    .option('--json', 'print the table as JSON on stdout instead of text')
+    .option('--csv <file>', 'also write one CSV row per cell to <file>', parseOutFile)
+    .option('--out <dir>', 'also write results.json, table.md, table.csv and the cells (cells/, reused by a rerun) into <dir>', parseOutDir)
+    .option('--fresh', 'with --out: ignore cells stored there and recompute everything')
+    .option('--no-progress', 'no progress output on stderr')
+    .addHelpText(
+      'after',
+      examples(
+        [
+          'supermarket table --d 2 --lambda 0.9 --n 10,20,50 --runs 10',
+          'supermarket table --d 2,3,4 --lambda 0.7,0.8,0.9,0.95 --n 10,20,30,50,100 --runs 16 --precision 0.002 --out reports/table',
+          'supermarket table --d 2 --lambda 0.9 --n 2,3,4,5 --runs 20 --events-per-run 1e6   # exact chains beside the simulation',
+          'supermarket table --runs 16 --precision 0.002 --shard 1/2 --out reports/table   # and --shard 2/2, e.g. as Slurm array tasks',
+          'supermarket merge reports/table',
+        ],
+        'Cost: about (runs × (events-per-run + warm-up)) events per cell, tens of millions of events per second per thread.\n' +
+          'At a fixed number of events the CI of a cell shrinks little with n (the fluctuations of E[Q] shrink as 1/n, the\n' +
+          'time an event covers too), and small n costs more (heavier queues, slower mixing); λ = 0.95 cells cost the most.\n' +
+          'With --precision, a first stage of --runs runs per cell estimates the spread, then runs are added where needed.',
+      ),
+    );
+  addScaleOptions(cmd);
+  cmd.action(
+    action(async (o: Opts) => {
+      for (const l of o.lambda)
+        if (!(l > 0 && l < 1)) throw new SupermarketError(`--lambda ${l}: each load must lie in (0, 1) (mean size 1)`);
+      for (const d of o.d) if (!Number.isInteger(d) || d < 1) throw new SupermarketError(`--d ${d}: each d must be an integer ≥ 1`);
+      const maxD = Math.max(...o.d);
+      for (const n of o.n) if (n < maxD) throw new SupermarketError(`--n ${n}: each n must be ≥ the largest d (${maxD})`);
+      if (o.precision === undefined && cmd.getOptionValueSource('maxRuns') === 'cli')
+        throw new SupermarketError('--max-runs acts only with --precision: drop it or add --precision <rel>');
+      if (o.precision !== undefined && o.maxRuns < o.runs) throw new SupermarketError(`--max-runs ${o.maxRuns} is below --runs ${o.runs}`);
+      if (o.shard !== undefined && o.out === undefined)
+        throw new SupermarketError('--shard needs --out <dir>: the shard stores its cells there for `supermarket merge <dir>`');
+      const threads = o.threads ?? defaultThreads();
+      const started = performance.now();
+
+      const theories = new Map<string, TableTheory>();
+      const plans: CellPlan[] = [];
+      for (const d of o.d)
+        for (const lambda of o.lambda) {
+          const model = tableModel(d, lambda, o.sampling);
+          theories.set(`${d}|${lambda}`, tableTheory(model));
+          const warmup = simulationWarmup(model).time;
+          for (const n of [...o.n].sort((a, b) => a - b)) {
+            const spec = occupancyChainSpec(model, n);
+            plans.push({
+              model,
+              n,
+              key: tableCellKey(d, lambda, n, o.sampling),
+              spec,
+              warmupEvents: Math.ceil(warmup * spec.eventRate),
+              values: new Float64Array(0),
+              resumed: false,
+            });
+          }
+        }
+
+      // every setting a cell's runs depend on; a stored cell is reused only for the same ones (and version)
+      const settingsOf = (plan: CellPlan) => ({
+        key: plan.key,
+        seed: o.seed,
+        runs: o.runs,
+        eventsPerRun: o.eventsPerRun,
+        precision: o.precision ?? null,
+        maxRuns: o.precision === undefined ? null : o.maxRuns,
+        warmupEvents: plan.warmupEvents,
+        engine: ENGINE,
+      });
+      const session =
+        o.shard === undefined
+          ? undefined
+          : startShard(
+              o.shard,
+              cmd,
+              o.out!,
+              plans.map((p) => ({
+                key: p.key,
+                // heuristic cost: events asked × (1 − ρ)^−1.5 (the runs a precision needs grow about so with the load)
+                cost: (o.runs * (o.eventsPerRun + p.warmupEvents)) / (1 - p.spec.rho) ** 1.5,
+                settings: settingsOf(p),
+              })),
+            );
+      const store =
+        o.out === undefined
+          ? undefined
+          : new CellStore<StoredTableCell>(session?.cellsDir ?? path.join(o.out, 'cells'), { fresh: o.fresh });
+      const active = session === undefined ? plans : plans.filter((p) => session.mine.has(p.key));
+      for (const plan of active) {
+        const stored = store?.get(plan.key, settingsOf(plan));
+        if (stored !== undefined && Array.isArray(stored.values) && stored.values.length >= 2) {
+          plan.values = Float64Array.from(stored.values);
+          plan.resumed = true;
+        }
+      }
+      const todo = active.filter((p) => !p.resumed);
+
+      const showProgress = o.progress && !(o.json && !process.stderr.isTTY);
+      let eventsDone = 0;
+      let stages = 0;
+      // one bar per stage: a precision stage's size is known only when the one before has ended
+      const stage = async (added: readonly { plan: CellPlan; count: number }[]) => {
+        stages++;
+        const progress = createProgress(stages === 1 ? 'table' : `table, precision stage ${stages - 1}`, showProgress);
+        const tasks: ChainTask[] = [];
+        const owners: { plan: CellPlan; first: number }[] = [];
+        for (const { plan, count } of added) {
+          // chunks of runs: enough tasks to keep every thread busy; the split never changes a value
+          const chunk = Math.max(1, Math.ceil(count / Math.max(2, 2 * threads)));
+          for (let first = plan.values.length; first < plan.values.length + count; first += chunk) {
+            const c = Math.min(chunk, plan.values.length + count - first);
+            tasks.push({
+              spec: plan.spec,
+              options: { warmupEvents: plan.warmupEvents, events: o.eventsPerRun, seed: o.seed, key: plan.key, first, count: c },
+            });
+            owners.push({ plan, first });
+          }
+        }
+        const planned = tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
+        const label = `${added.length} cells, ${(planned / 1e9).toFixed(2)}e9 events`;
+        let results: Float64Array[];
+        try {
+          results = await runChainTasks(tasks, threads, (done) => progress.update(done, planned, label));
+        } finally {
+          progress.stop();
+        }
+        eventsDone += planned;
+        for (const { plan, count } of added) {
+          const grown = new Float64Array(plan.values.length + count);
+          grown.set(plan.values);
+          results.forEach((values, i) => {
+            if (owners[i].plan === plan) grown.set(values, owners[i].first);
+          });
+          plan.values = grown;
+        }
+      };
+      let unmet: CellPlan[] = [];
+      const simStarted = performance.now();
+      const cpuStart = process.cpuUsage(); // the whole process, worker threads included
+      if (todo.length > 0) await stage(todo.map((plan) => ({ plan, count: o.runs })));
+      if (o.precision !== undefined) {
+        const target = o.precision;
+        for (let s = 0; s < MAX_STAGES; s++) {
+          const more: { plan: CellPlan; count: number }[] = [];
+          for (const plan of todo) {
+            const e = tInterval(plan.values);
+            const ratio = e.halfWidth / (target * Math.abs(e.mean));
+            if (ratio <= 1 || plan.values.length >= o.maxRuns) continue;
+            const want = Math.min(o.maxRuns, Math.max(plan.values.length + 2, Math.ceil(plan.values.length * ratio * ratio * 1.15)));
+            more.push({ plan, count: want - plan.values.length });
+          }
+          if (more.length === 0) break;
+          await stage(more);
+        }
+        unmet = active.filter((p) => {
+          const e = tInterval(p.values);
+          return e.halfWidth > target * Math.abs(e.mean);
+        });
+      }
+      // stored only once complete: a cell cut short by an error would pass for finished at the next run
+      for (const plan of todo) store?.put(plan.key, settingsOf(plan), { values: Array.from(plan.values) });
+      const simSeconds = (performance.now() - simStarted) / 1000;
+      const cpu = process.cpuUsage(cpuStart);
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+
+      if (session !== undefined) {
+        session.finish();
+        printShardSummary(session.summary(todo.length, active.length - todo.length), o.json);
+        return;
+      }
+      const cells: TableCell[] = [];
+      for (const plan of plans) {
+        const theory = theories.get(`${plan.model.d}|${plan.model.lambda}`)!;
+        const exact = exactCell(plan.model, plan.n, o.exactMaxN, o.exactMaxStates);
+        cells.push(
+          tableCell(plan.model, plan.n, plan.values, theory, exact, { eventsPerRun: o.eventsPerRun, warmupEvents: plan.warmupEvents }),
+        );
+      }
+      const fits = [...theories.values()].map((t) =>
+        tableFit(
+          t,
+          cells.filter((c) => c.d === t.d && c.lambda === t.lambda),
+        ),
+      );
+      const wallSeconds = (performance.now() - started) / 1000;
+      const notes = [...new Set([...theories.values()].flatMap((t) => t.notes))];
+      if (unmet.length > 0)
+        notes.push(
+          `precision ${o.precision} not reached (--max-runs ${o.maxRuns} or ${MAX_STAGES} stages) at: ${unmet.map((p) => p.key).join(', ')}`,
+        );
+      const result = {
+        tool: 'supermarket-lab',
+        command: 'supermarket table',
+        version: VERSION,
+        settings: {
+          d: o.d,
+          lambda: o.lambda,
+          n: o.n,
+          sampling: o.sampling,
+          runs: o.runs,
+          eventsPerRun: o.eventsPerRun,
+          precision: o.precision ?? null,
+          maxRuns: o.precision === undefined ? null : o.maxRuns,
+          seed: o.seed,
+          exactMaxN: o.exactMaxN,
+        },
+        cells,
+        fits,
+        theory: [...theories.values()].map(({ d, lambda, meanField, sumV, sumA }) => ({ d, lambda, meanField, sumV, sumA })),
+        notes,
+        run: {
+          threads,
+          events: eventsDone,
+          resumedCells: active.length - todo.length,
+          simulationSeconds: simSeconds,
+          cpuSeconds,
+          wallSeconds,
+          eventsPerSecond: eventsDone / simSeconds,
+          eventsPerCpuSecond: eventsDone / cpuSeconds,
+        },
+      };
+      const markdown =
+        `# Finite-n table: JSQ(d), exponential sizes, FIFO, sampling ${o.sampling}\n\n` +
+        finiteNTableMarkdown({ cells, fits }) +
+        (notes.length > 0 ? `\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}\n` : '') +
+        `\n${(eventsDone / 1e9).toFixed(2)}e9 events in ${simSeconds.toFixed(1)} s on ${threads} thread(s) ` +
+        `(${(eventsDone / simSeconds / 1e6).toFixed(1)} M events/s; ${cpuSeconds.toFixed(1)} CPU s, ` +
+        `${(eventsDone / cpuSeconds / 1e6).toFixed(1)} M events per CPU s); wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`;
+      const csv = stringify(finiteNTableCsvRows({ cells, fits }));
+      if (o.csv !== undefined) writeFileAtomic(o.csv, csv);
+      if (o.out !== undefined) {
+        mkdirSync(o.out, { recursive: true });
+        writeJsonAtomic(path.join(o.out, 'results.json'), result);
+        writeFileAtomic(path.join(o.out, 'table.md'), markdown);
+        writeFileAtomic(path.join(o.out, 'table.csv'), csv);
+      }
+      if (o.json) printJson(result);
+      else process.stdout.write(markdown);
+    }),
+  );
+  return cmd;
+}

@@ -1,0 +1,170 @@
+/**
+ * The finite-n table (issue 23 item 4): per cell (d, λ, n), the simulated E[Q] and E[T] with 95% t intervals over
+ * independent runs of the occupancy-chain engine (src/sim/occupancyChain.ts), beside the mean field, the refined mean
+ * field of first and second order, and the exact chain where n is small; per (d, λ), the 1/n and 1/n² fits of the
+ * simulated E[Q] with the limit held at the mean field (theory.md §6, §8 "Sweep"), whose c₁ and c₂ are to be read
+ * against ΣV and ΣA.
+ * Source: theory.md §6 (refined mean field), §8 (replications, fits); Gast and Van Houdt, POMACS 1(2), 2017.
+ */
+import { StateSpaceTooLargeError, SupermarketError } from '../errors.ts';
+import { parseModel, type Sampling, type SupermarketModel } from '../model/model.ts';
+import { solveExact } from '../meanfield/exact/index.ts';
+import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
+import { refineSecondOrder, secondOrderEstimate, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
+import { tInterval, type Estimate } from '../stats/tInterval.ts';
+import { fitInverseN, type InverseNFit } from './fit.ts';
+
+/** One (d, λ) pair's model-level values, independent of n. */
+export interface TableTheory {
+  readonly d: number;
+  readonly lambda: number;
+  /** Mean-field E[Q] Σπ (jobs per server). */
+  readonly meanField: number;
+  /** 1/n coefficient ΣV of E[Q] (for the model's sampling). */
+  readonly sumV: number;
+  /** 1/n² coefficient ΣA of E[Q] (null for sampling without replacement: not implemented). */
+  readonly sumA: number | null;
+  readonly notes: readonly string[];
+  /** The corrections behind the refined columns (`refinedEstimate`, `secondOrderEstimate`). */
+  readonly first: RefinedCorrection;
+  readonly second: SecondOrderCorrection | null;
+}
+
+/** The exact chain's E[Q] at a cell, or why there is none. */
+export type ExactValue =
+  { readonly meanQueueLength: number; readonly states: number; readonly errorBound: number } | { readonly skipped: string };
+
+export interface TableCell {
+  readonly key: string;
+  readonly d: number;
+  readonly lambda: number;
+  readonly n: number;
+  /** Simulated E[Q] (jobs per server), t interval over runs. */
+  readonly meanQueueLength: Estimate;
+  /** Simulated E[T] = E[Q]/λ (model time units), the same interval divided by λ. */
+  readonly meanResponseTime: Estimate;
+  /** Events per run after the warm-up, and the warm-up events discarded per run. */
+  readonly eventsPerRun: number;
+  readonly warmupEvents: number;
+  readonly meanField: number;
+  readonly refinedFirst: number;
+  readonly refinedSecond: number | null;
+  readonly exact: ExactValue | null;
+}
+
+export interface TableFit {
+  readonly d: number;
+  readonly lambda: number;
+  /** E[Q_n] − Σπ = c₁/n, limit held at the mean field. */
+  readonly inverseN: InverseNFit | null;
+  /** E[Q_n] − Σπ = c₁/n + c₂/n². */
+  readonly inverseNSquare: InverseNFit | null;
+  readonly sumV: number;
+  readonly sumA: number | null;
+}
+
+/** The model of a table cell: JSQ(d) (random for d = 1 is JSQ(1)), FIFO, exponential sizes of mean 1. */
+export function tableModel(d: number, lambda: number, sampling: Sampling): SupermarketModel {
+  return parseModel({ lambda, d, sampling });
+}
+
+/** The cell key (also the seed key of its runs): `d=2|lambda=0.9|n=10|with-replacement`. */
+export function tableCellKey(d: number, lambda: number, n: number, sampling: Sampling): string {
+  return `d=${d}|lambda=${lambda}|n=${n}|${sampling}`;
+}
+
+/**
+ * Mean field, ΣV and ΣA of one (d, λ). A solver failure becomes a note and a null, never a stop.
+ */
+export function tableTheory(model: SupermarketModel): TableTheory {
+  const notes: string[] = [];
+  const first = refine(model);
+  let second: SecondOrderCorrection | null = null;
+  try {
+    second = refineSecondOrder(model, { fixedPoint: first.fixedPoint });
+  } catch (error) {
+    if (!(error instanceof SupermarketError)) throw error;
+    notes.push(`no second order: ${error.message}`);
+  }
+  return {
+    d: model.d,
+    lambda: model.lambda,
+    meanField: first.fixedPoint.meanQueueLength,
+    sumV: first.sumV,
+    sumA: second?.sumA ?? null,
+    notes,
+    first,
+    second,
+  };
+}
+
+/**
+ * The exact stationary E[Q] at n when n ≤ `maxN` and the truncated chain has at most `maxStates` states; else why not.
+ * @returns null when n > maxN (no exact value was asked for).
+ */
+export function exactCell(model: SupermarketModel, n: number, maxN: number, maxStates: number): ExactValue | null {
+  if (n > maxN) return null;
+  try {
+    const r = solveExact(model, { n, maxStates, truncationBound: 1e-7 });
+    return { meanQueueLength: r.meanQueueLength, states: r.states, errorBound: r.truncation.errorEstimate * model.lambda };
+  } catch (error) {
+    if (error instanceof StateSpaceTooLargeError) return { skipped: `chain too large (> ${maxStates} states)` };
+    throw error;
+  }
+}
+
+/**
+ * One cell of the table from its per-run values.
+ * @param runs per-run E[Q] (≥ 2). @param theory the (d, λ) values; @param exact from `exactCell`.
+ */
+export function tableCell(
+  model: SupermarketModel,
+  n: number,
+  runs: ArrayLike<number>,
+  theory: TableTheory,
+  exact: ExactValue | null,
+  budget: { eventsPerRun: number; warmupEvents: number },
+): TableCell {
+  const q = tInterval(runs);
+  const t: Estimate = {
+    mean: q.mean / model.lambda,
+    ci95: [q.ci95[0] / model.lambda, q.ci95[1] / model.lambda],
+    halfWidth: q.halfWidth / model.lambda,
+    replications: q.replications,
+  };
+  const first = refinedEstimate(theory.first, n).meanQueueLength;
+  const second = theory.second === null ? null : secondOrderEstimate(theory.second, n).meanQueueLength;
+  return {
+    key: tableCellKey(model.d, model.lambda, n, model.sampling),
+    d: model.d,
+    lambda: model.lambda,
+    n,
+    meanQueueLength: q,
+    meanResponseTime: t,
+    eventsPerRun: budget.eventsPerRun,
+    warmupEvents: budget.warmupEvents,
+    meanField: theory.meanField,
+    refinedFirst: first,
+    refinedSecond: second,
+    exact,
+  };
+}
+
+/** The held-limit 1/n and 1/n² fits of one (d, λ)'s cells (sorted by n), from `fitInverseN`. */
+export function tableFit(theory: TableTheory, cells: readonly TableCell[]): TableFit {
+  const points = cells.map((c) => ({
+    n: c.n,
+    value: c.meanQueueLength.mean,
+    halfWidth: c.meanQueueLength.halfWidth,
+    replications: c.meanQueueLength.replications,
+  }));
+  const distinct = new Set(points.map((p) => p.n)).size;
+  return {
+    d: theory.d,
+    lambda: theory.lambda,
+    inverseN: distinct >= 1 ? fitInverseN(points, { limit: theory.meanField, inverseSquare: false }) : null,
+    inverseNSquare: distinct >= 3 ? fitInverseN(points, { limit: theory.meanField, inverseSquare: true }) : null,
+    sumV: theory.sumV,
+    sumA: theory.sumA,
+  };
+}

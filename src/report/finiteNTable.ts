@@ -1,0 +1,118 @@
+/**
+ * Text (Markdown) and CSV forms of the finite-n table (src/compare/finiteNTable.ts): one block per (d, λ) with a row
+ * per n, then its 1/n and 1/n² fits held at the mean field, read against ΣV and ΣA (theory.md §6, §8).
+ */
+import type { TableCell, TableFit } from '../compare/finiteNTable.ts';
+
+/** The table as the `table` command assembles it. */
+export interface FiniteNTable {
+  readonly cells: readonly TableCell[];
+  readonly fits: readonly TableFit[];
+}
+
+const f = (x: number | null | undefined, digits = 5): string =>
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
+
+/** z of a value against the simulated interval: (value − x̂)/(h/1.96), or '—'. */
+function z(value: number | null, cell: TableCell): string {
+  if (value === null) return '—';
+  const se = cell.meanQueueLength.halfWidth / 1.96;
+  if (!(se > 0)) return '—';
+  const s = (value - cell.meanQueueLength.mean) / se;
+  return `${s >= 0 ? '+' : ''}${s.toFixed(1)}`;
+}
+
+function exactText(cell: TableCell): string {
+  if (cell.exact === null) return '—';
+  return 'skipped' in cell.exact ? 'too large' : f(cell.exact.meanQueueLength);
+}
+
+function fitText(fit: TableFit): string[] {
+  const out: string[] = [];
+  const one = fit.inverseN;
+  if (one)
+    out.push(
+      `- fit E[Q_n] − Σπ = c₁/n: c₁ = ${f(one.c1, 4)} ± ${f(1.96 * one.c1StandardError, 4)} (ΣV = ${f(fit.sumV, 4)}), ` +
+        `χ² = ${f(one.chiSquare, 1)} on ${one.degreesOfFreedom} dof`,
+    );
+  const two = fit.inverseNSquare;
+  if (two)
+    out.push(
+      `- fit E[Q_n] − Σπ = c₁/n + c₂/n²: c₁ = ${f(two.c1, 4)} ± ${f(1.96 * two.c1StandardError, 4)} (ΣV = ${f(fit.sumV, 4)}), ` +
+        `c₂ = ${f(two.c2, 3)} ± ${f(1.96 * two.c2StandardError, 3)} (ΣA = ${f(fit.sumA, 3)}), χ² = ${f(two.chiSquare, 1)} on ${two.degreesOfFreedom} dof`,
+    );
+  return out;
+}
+
+/**
+ * The table as Markdown: per (d, λ) a table of n, simulated E[Q] ± 95% half-width, relative half-width, E[T], runs,
+ * mean field, refined 1st and 2nd order (each with its z against the simulation: (value − x̂)/σ̂), exact; then the fits.
+ */
+export function finiteNTableMarkdown(table: FiniteNTable): string {
+  const lines: string[] = [];
+  const groups = new Map<string, TableCell[]>();
+  for (const c of table.cells) {
+    const k = `${c.d}|${c.lambda}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push(c);
+  }
+  for (const fit of table.fits) {
+    const cells = groups.get(`${fit.d}|${fit.lambda}`) ?? [];
+    if (cells.length === 0) continue;
+    lines.push(`### d = ${fit.d}, λ = ${fit.lambda}: mean field E[Q] = ${f(cells[0].meanField)}`, '');
+    lines.push('| n | E[Q] sim ± 95% | rel. | E[T] sim | runs × events | refined 1st (z) | refined 2nd (z) | exact (z) |');
+    lines.push('|---:|---|---:|---:|---:|---|---|---|');
+    for (const c of cells) {
+      const q = c.meanQueueLength;
+      const exact = c.exact !== null && !('skipped' in c.exact) ? c.exact.meanQueueLength : null;
+      lines.push(
+        `| ${c.n} | ${f(q.mean)} ± ${f(q.halfWidth)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ${f(c.meanResponseTime.mean)} | ` +
+          `${q.replications} × ${c.eventsPerRun.toExponential(1)} | ${f(c.refinedFirst)} (${z(c.refinedFirst, c)}) | ` +
+          `${f(c.refinedSecond)} (${z(c.refinedSecond, c)}) | ${exactText(c)}${exact === null ? '' : ` (${z(exact, c)})`} |`,
+      );
+    }
+    lines.push('', ...fitText(fit), '');
+  }
+  return lines.join('\n');
+}
+
+/** CSV header and rows, one per cell (numbers unrounded; empty where a column has no value). */
+export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] {
+  const header = [
+    'd',
+    'lambda',
+    'n',
+    'mean_queue_length',
+    'mean_queue_length_half_width',
+    'mean_response_time',
+    'mean_response_time_half_width',
+    'runs',
+    'events_per_run',
+    'warmup_events',
+    'mean_field',
+    'refined_first',
+    'refined_second',
+    'exact',
+  ];
+  const rows: (string | number)[][] = [header];
+  for (const c of table.cells) {
+    const exact = c.exact !== null && !('skipped' in c.exact) ? c.exact.meanQueueLength : '';
+    rows.push([
+      c.d,
+      c.lambda,
+      c.n,
+      c.meanQueueLength.mean,
+      c.meanQueueLength.halfWidth,
+      c.meanResponseTime.mean,
+      c.meanResponseTime.halfWidth,
+      c.meanQueueLength.replications,
+      c.eventsPerRun,
+      c.warmupEvents,
+      c.meanField,
+      c.refinedFirst,
+      c.refinedSecond ?? '',
+      exact,
+    ]);
+  }
+  return rows;
+}

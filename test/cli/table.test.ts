@@ -1,0 +1,107 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+const SMALL = ['table', '--d', '2', '--lambda', '0.7', '--n', '3,6,12', '--runs', '3', '--events-per-run', '20000', '--no-progress'];
+
+describe('supermarket table', () => {
+  it('prints the table: simulated E[Q] with CIs, mean field, refined values, the exact chain at n ≤ 5, the fits', async () => {
+    const r = await runCli([...SMALL, '--threads', '1']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('### d = 2, λ = 0.7: mean field E[Q] = 1.13012'); // Σπ of SQ(2) at ρ = 0.7
+    expect(r.stdout).toMatch(/\| 3 \| 1\.\d+ ± 0\.\d+ \|.*\| 1\.\d+ \(/); // n = 3 has an exact value
+    expect(r.stdout).toMatch(/\| 12 \| .*\| — \|/); // n = 12 has none
+    expect(r.stdout).toContain('fit E[Q_n] − Σπ = c₁/n: c₁ =');
+    expect(r.stdout).toContain('fit E[Q_n] − Σπ = c₁/n + c₂/n²');
+  });
+
+  it('--json on one thread and on two gives the same cells; --out and --csv write the files', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'table-'));
+    const one = await runCli([...SMALL, '--threads', '1', '--json', '--exact-max-n', '0']);
+    const two = await runCli([
+      ...SMALL,
+      '--threads',
+      '2',
+      '--json',
+      '--exact-max-n',
+      '0',
+      '--out',
+      path.join(dir, 'out'),
+      '--csv',
+      path.join(dir, 't.csv'),
+    ]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.status, two.stderr).toBe(0);
+    const a = JSON.parse(one.stdout);
+    const b = JSON.parse(two.stdout);
+    expect(b.cells).toEqual(a.cells);
+    expect(a.cells).toHaveLength(3);
+    expect(a.cells[0].meanResponseTime.mean).toBeCloseTo(a.cells[0].meanQueueLength.mean / 0.7, 12);
+    expect(JSON.parse(readFileSync(path.join(dir, 'out', 'results.json'), 'utf8')).cells).toEqual(a.cells);
+    expect(readFileSync(path.join(dir, 'out', 'table.md'), 'utf8')).toContain('### d = 2, λ = 0.7');
+    const csv = readFileSync(path.join(dir, 't.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toMatch(/^d,lambda,n,mean_queue_length,/);
+    expect(csv).toHaveLength(4);
+  });
+
+  it('refuses bad input with one line', async () => {
+    for (const [args, pattern] of [
+      [['table', '--lambda', '1.2'], /each load must lie in \(0, 1\)/],
+      [['table', '--d', '3', '--n', '2'], /each n must be ≥ the largest d/],
+      [['table', '--runs', '1'], /at least 2 runs/],
+      [['table', '--max-runs', '10'], /--max-runs acts only with --precision/],
+      [['table', '--precision', '2'], /relative half-width in \(0, 1\)/],
+    ] as const) {
+      const r = await runCli([...args]);
+      expect(r.status, args.join(' ')).not.toBe(0);
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('--help teaches: the chain, the columns and the cost', async () => {
+    const r = await runCli(['table', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('uniformised at rate n(λ + 1)');
+    expect(r.stdout).toContain('--precision <rel>');
+    expect(r.stdout).toContain('Cost:');
+  });
+});
+
+describe('supermarket table --shard and merge', () => {
+  it('two shards merged give the cells of one run', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'table-shards-'));
+    const grid = [
+      'table',
+      '--d',
+      '2',
+      '--lambda',
+      '0.7,0.9',
+      '--n',
+      '4,8',
+      '--runs',
+      '3',
+      '--events-per-run',
+      '10000',
+      '--exact-max-n',
+      '0',
+    ];
+    const whole = await runCli([...grid, '--no-progress', '--threads', '1', '--json']);
+    expect(whole.status, whole.stderr).toBe(0);
+    for (const shard of ['1/2', '2/2']) {
+      const r = await runCli([...grid, '--no-progress', '--threads', '1', '--shard', shard, '--out', path.join(dir, 'r')]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^shard ${shard}: 2 of 4 cells`));
+    }
+    const merged = await runCli(['merge', path.join(dir, 'r'), '--json', '--no-progress']);
+    expect(merged.status, merged.stderr).toBe(0);
+    const a = JSON.parse(whole.stdout);
+    const b = JSON.parse(merged.stdout);
+    expect(b.cells).toEqual(a.cells);
+    expect(b.run.resumedCells).toBe(4);
+    expect(b.run.events).toBe(0);
+  });
+});
