@@ -3,7 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
+    // wall-clock limits stay ≥ 10× a test's quiet time (issue 21 §12: with load 10–14 on 2 cores a 10 s hook and a 20 s
+    // process limit failed); correctness tests assert no timing (test/timeLimits.test.ts)
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     // Child processes (forks). Test files share their fork's module cache (isolate: false): the sources
     // (mathjs, vega, the solvers) load and compile once per fork instead of once per file, which halved the CPU time of
     // the light test files. No test keeps global state between files (no module mocks, fake timers, env or cwd changes;

@@ -7,4 +7,14 @@ if (!existsSync(main)) {
   process.stderr.write('supermarket: error: dist/ is missing; run `npm run build` (or `npm ci`) in the supermarket-lab folder first\n');
   process.exit(1);
 }
-await import(main.href);
+try {
+  await import(main.href);
+} catch (error) {
+  // an install with --omit=optional has the library (model, mean field, simulation) but not the command line's packages
+  const missing = /Cannot find (?:package|module) '([^']+)'/.exec(error?.message ?? '')?.[1];
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw error;
+  process.stderr.write(
+    `supermarket: error: ${missing} is not installed: the command line needs the optional dependencies (reinstall without --omit=optional)\n`,
+  );
+  process.exit(1);
+}

@@ -6,7 +6,7 @@
  * Sources: theory.md §2–§5 (solvers), §8 (simulation, CIs), §1 (H1–H8), §9 (open questions).
  */
 import { tQuantile as quantile } from '../lazy.ts';
-import { InvalidModelError } from '../errors.ts';
+import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
 import { simulate } from '../sim/index.ts';
 import { cellSeed, fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
@@ -196,12 +196,12 @@ interface Decision {
 /**
  * Evaluates the conjecture at every grid point (module comment; rule in VERDICT_RULE).
  * Source choice per quantity: with `prefer: 'mean-field'`, T(…) comes from solveMeanField unless it throws
- * "no mean-field solver" (LPW) or returns kind 'approximation' without `acceptApproximation`; S and P* are always
+ * "no mean-field solver", refuses with a ConvergenceError (a cavity estimate that did not converge) or returns kind 'approximation' without `acceptApproximation`; S and P* are always
  * simulated (no solver gives them); with `mixSources: false`, one simulated quantity makes the whole grid point
  * simulated at the same n. Simulation seeds derive from the master seed and (λ, d, service), so all policies of a
  * grid point share their seed (common random numbers) and a prediction-blind policy is simulated once.
  * @throws {InvalidModelError | UnstableModelError} for a grid point that is not a valid model; whatever a solver
- *   throws other than "no mean-field solver"; errors of the simulate hook.
+ *   throws other than InvalidModelError / ConvergenceError; errors of the simulate hook.
  */
 export async function evaluateConjecture(conjecture: Conjecture, hooks: ConjectureHooks = {}): Promise<ConjectureResult> {
   const { spec, claim } = conjecture;
@@ -237,7 +237,15 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         const key = JSON.stringify(it.model);
         if (!solved.has(key)) {
           if (!it.fixedPoint.available) solved.set(key, new InvalidModelError(it.fixedPoint.reason));
-          else solved.set(key, solve(it.model, { seed: cellSeed(ev.seed, `mf|${key}`), cavityHorizon: ev.cavityHorizon }));
+          else {
+            try {
+              solved.set(key, solve(it.model, { seed: cellSeed(ev.seed, `mf|${key}`), cavityHorizon: ev.cavityHorizon }));
+            } catch (e) {
+              // a solver's one-line refusal (an estimate that did not converge, e.g. the LPW cavity): simulate instead
+              if (e instanceof ConvergenceError || e instanceof InvalidModelError) solved.set(key, e);
+              else throw e;
+            }
+          }
           hooks.onSolve?.(++solves, candidates.size, `${it.q.key} at ${point.key}`);
         }
         const s = solved.get(key)!;

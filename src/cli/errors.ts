@@ -18,6 +18,10 @@ export function reportFatal(error: unknown): never {
   if (error instanceof SupermarketError) return fail(`error: ${error.message}`, 2);
   if (error instanceof InvalidArgumentError) return fail(`error: ${error.message}`, 1);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // a command's package missing from an install with --omit=optional (the library needs none of them)
+  const missing = /Cannot find (?:package|module) '([^']+)'/.exec((error as Error | undefined)?.message ?? '')?.[1];
+  if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && missing)
+    return fail(`error: ${missing} is not installed: this command needs the optional dependencies (reinstall without --omit=optional)`, 1);
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
     const e = error as NodeJS.ErrnoException;
     // e.message is "CODE: what happened, syscall 'path'": keep what happened; a read of a folder names no path

@@ -106,6 +106,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'exact stationary law of the n-server chain (small n): E[T], E[Q], tail fractions s_i, with a stated truncation bound',
     load: async () => (await import('./commands/exact.ts')).exactCommand(),
   },
+  {
+    name: 'explore',
+    usage: '[options]',
+    summary: 'write (and open, or --serve) the live explorer: the mean field re-solved on every change, simulations overlaid',
+    load: async () => (await import('./commands/explore.ts')).exploreCommand(),
+  },
 ];
 
 /** The command name in user arguments (`supermarket [-h] NAME ...` or `supermarket help NAME`), if any. */

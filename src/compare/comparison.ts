@@ -19,7 +19,7 @@ import {
   type RefinedCorrection,
   type RefinedTransientResult,
 } from '../meanfield/index.ts';
-import { solveMeanField, solveMeanFieldTransient, type SolutionKind } from '../meanfield/solve.ts';
+import { solveMeanField, solveMeanFieldTransient, type SolutionConvergence, type SolutionKind } from '../meanfield/solve.ts';
 import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import {
   defaultWorkloadGrid,
@@ -50,8 +50,17 @@ import {
 import { lwlTransientReference, lwlWorkloadReference, workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
 import { VERSION } from '../version.ts';
 import { exactPoints, exactVerdict, hasExactSolver, type ExactPoint, type ExactPointsConfig } from './exactPoints.ts';
-import { judgeC2, secondOrderAllowance, secondOrderTerm, secondOrderValue, type C2Check, type SecondOrderValue } from './secondOrder.ts';
+import {
+  judgeC2,
+  judgeC2Family,
+  secondOrderAllowance,
+  secondOrderTerm,
+  secondOrderValue,
+  type C2Check,
+  type SecondOrderValue,
+} from './secondOrder.ts';
 import type { SecondOrderCorrection } from '../meanfield/index.ts';
+import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
 export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction' | 'memory'>;
@@ -124,6 +133,8 @@ export interface MeanFieldReference {
   readonly source: string;
   /** Tail fractions s_0..s_K where the solver gives them (JSQ solvers). */
   readonly tail?: number[];
+  /** The solver's convergence status (converged, iterations, residual where it iterates). */
+  readonly convergence: SolutionConvergence;
 }
 
 export interface ModelSummary {
@@ -274,7 +285,15 @@ export interface ComparisonResult {
    * Built-in calibration check: the busy fraction ŝ₁ must equal ρ = λE[S] at every n. Per cell t = (ŝ₁ − ρ)/σ̂, and
    * their SD across cells, to compare with √(ν/(ν − 2)) of Student t with ν = R − 1 (well-calibrated intervals).
    */
-  readonly busyCheck: { readonly tStatistics: number[]; readonly sd: number; readonly expectedSd: number };
+  readonly busyCheck: {
+    readonly tStatistics: number[];
+    readonly sd: number;
+    readonly expectedSd: number;
+    /** Smallest Holm-adjusted p-value of the cells' two-sided t tests (Student t, ν = R − 1); NaN with no cell. */
+    readonly minAdjustedPValue: number;
+    /** 'disagrees' when some cell's ŝ₁ is rejected after Holm over the cells at α; 'not-judged' with no cell. */
+    readonly status: 'agrees' | 'disagrees' | 'not-judged';
+  };
   readonly provenance: { readonly version: string; readonly method: string };
 }
 
@@ -553,7 +572,7 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
 
 /**
  * A model's limit, refined and second-order terms (a note where the latter does not apply), warm-up and transient.
- * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver (LPW(d)). Solver
+ * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver. Solver
  *   failures pass through.
  */
 function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[]): PreparedModel {
@@ -574,6 +593,7 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
     kind: sol.kind,
     source: sol.source,
     ...(sol.tail ? { tail: sol.tail } : {}),
+    convergence: sol.convergence,
   };
   const correction = capabilities.refined.firstOrder.available ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
   const second = !correction
@@ -792,7 +812,14 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
       workload,
       workloadSlope: workload ? logLogSlope(points((c) => [c.errors.workloadSup ?? 0, c.errors.workloadHalfWidth ?? 0])) : null,
-      secondOrder: p.secondOrder ? judgeC2(p.secondOrder.sumA, model.lambda, throughReference) : null,
+      secondOrder: p.secondOrder
+        ? judgeC2(
+            { sumA: p.secondOrder.sumA, sumV: p.secondOrder.sumV, sumPi: p.secondOrder.fixedPoint.meanQueueLength },
+            model.lambda,
+            ref.value,
+            meanResponseTimes,
+          )
+        : null,
       exact,
     });
 
@@ -863,7 +890,12 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     return { ...c, verdict, confirmation: confirmation && rerun ? { ...rerun, verdict: confirmation } : null };
   });
   const c1Checks = judgeC1Family(models.map((m) => m.c1Check));
-  const judgedModels = models.map((m, i) => ({ ...m, c1Check: c1Checks[i] }));
+  const c2Checks = judgeC2Family(models.map((m) => m.secondOrder));
+  const judgedModels = models.map((m, i) => ({
+    ...m,
+    c1Check: c1Checks[i],
+    ...(m.secondOrder !== undefined ? { secondOrder: c2Checks[i] } : {}),
+  }));
   const judgedBy = prepared.every((p) => p.correction) ? 'refined-mean-field' : 'without-v';
   const family = {
     rule: FAMILY_RULE,
@@ -1031,14 +1063,16 @@ function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedMode
     const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
     return m.lambda * m.service.mean;
   };
-  const tStatistics = cells
-    .filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0)
-    .map((c) => (c.simulation.tail[1].mean - rho(c)) / standardErrorOfMean(c.simulation.tail[1]));
+  const used = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0);
+  const tStatistics = used.map((c) => (c.simulation.tail[1].mean - rho(c)) / standardErrorOfMean(c.simulation.tail[1]));
+  const adjusted = holmAdjust(tStatistics.map((t, i) => studentTwoSidedPValue(t, used[i].simulation.tail[1].replications - 1)));
+  const minAdjustedPValue = adjusted.length ? Math.min(...adjusted) : Number.NaN;
+  const status = adjusted.length === 0 ? 'not-judged' : minAdjustedPValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees';
   const mean = tStatistics.reduce((a, b) => a + b, 0) / Math.max(tStatistics.length, 1);
   const sd =
     tStatistics.length > 1 ? Math.sqrt(tStatistics.reduce((a, t) => a + (t - mean) ** 2, 0) / (tStatistics.length - 1)) : Number.NaN;
   const nu = Math.min(...cells.map((c) => c.simulation.replications)) - 1;
-  return { tStatistics, sd, expectedSd: nu > 2 ? Math.sqrt(nu / (nu - 2)) : Number.NaN };
+  return { tStatistics, sd, expectedSd: nu > 2 ? Math.sqrt(nu / (nu - 2)) : Number.NaN, minAdjustedPValue, status };
 }
 
 function supDistance(estimates: readonly Estimate[], reference: readonly number[]): number {

@@ -34,7 +34,7 @@ export function lwlWorkloadReference(model: SupermarketModel, grid: readonly num
     };
   }
   const r = lwlWorkloadCcdf(model);
-  const bound = Number.isFinite(r.diagnostics.gridError) ? (4 / 3) * r.diagnostics.gridError : 0;
+  const bound = Number.isFinite(r.diagnostics.gridErrorBound) ? r.diagnostics.gridErrorBound : 0;
   return {
     grid: grid.slice(),
     ccdf: grid.map((w) => interpolateLinear(r.grid, r.workloadCcdf, w)),

@@ -7,8 +7,19 @@
  */
 import { InvalidModelError, SolverError } from '../errors.ts';
 import type { SupermarketModel } from '../model/index.ts';
-import { refineSecondOrder, secondOrderEstimate, type FixedPointResult, type SecondOrderCorrection } from '../meanfield/index.ts';
-import type { InverseNFit } from './fit.ts';
+import {
+  refineSecondOrder,
+  secondOrderEstimate,
+  secondOrderRatio,
+  secondOrderTrust,
+  SECOND_ORDER_RANGE,
+  type FixedPointResult,
+  type SecondOrderCorrection,
+} from '../meanfield/index.ts';
+import { standardErrorOfMean } from '../stats/index.ts';
+import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
+import { tQuantile } from '../lazy.ts';
+import { MAX_RELATIVE_CORRECTION, SIGNIFICANCE_LEVEL } from './verdict.ts';
 
 /**
  * The second-order correction of a model, or null with the reason (sampling without replacement, an ill-conditioned
@@ -31,11 +42,13 @@ export function secondOrderTerm(
 export interface SecondOrderValue {
   readonly meanResponseTime: number;
   readonly meanQueueLength: number;
+  /** Whether n is inside the order-2 trusted range |ΣA|/(n|ΣV|) ≤ `SECOND_ORDER_RANGE` (theory.md §6); the report marks values outside. */
+  readonly trusted: boolean;
 }
 
 export function secondOrderValue(correction: SecondOrderCorrection, n: number): SecondOrderValue {
   const e = secondOrderEstimate(correction, n);
-  return { meanResponseTime: e.meanResponseTime, meanQueueLength: e.meanQueueLength };
+  return { meanResponseTime: e.meanResponseTime, meanQueueLength: e.meanQueueLength, trusted: secondOrderTrust(correction, n).trusted };
 }
 
 /** δ_n = 2·|ΣA|/(n²λ): twice the 1/n² term of E[T] (time units), theory.md §8. */
@@ -43,47 +56,148 @@ export function secondOrderAllowance(correction: SecondOrderCorrection, n: numbe
   return (2 * Math.abs(correction.sumA)) / (n * n * lambda);
 }
 
-export type C2Status = 'agrees' | 'disagrees' | 'not-judged';
+export type C2Status = 'agrees' | 'disagrees' | 'not-resolvable' | 'not-judged';
 
-/** The computed c₂ of E[T] beside the fitted ĉ₂. */
+/** One simulated point of the c₂ fit: x̂_n with its Student-t CI over R replications. */
+export interface C2Point {
+  readonly n: number;
+  /** x̂_n, time units. */
+  readonly value: number;
+  /** 95% Student-t half-width h_n over `replications` (σ_n = h_n/t_{0.975,R−1}). */
+  readonly halfWidth: number;
+  readonly replications: number;
+}
+
+/** The computed c₂ of E[T] beside the fitted ĉ₂ (c₁ held at ΣV/λ). */
 export interface C2Check {
   /** ΣA/λ: the 1/n² coefficient of E[T]_n (time units). */
   readonly c2: number;
   /** ΣA (jobs per server): the 1/n² coefficient of E[Q]_n. */
   readonly sumA: number;
-  /** ĉ₂ of the fit and its 95% half-width 1.96 × s.e. (NaN when not fitted). */
+  /** ĉ₂ of the one-parameter fit x̂_n − x_∞ − ΣV/(λn) = c₂/n² and its 95% half-width t_{0.975,ν}·s.e. (NaN when not fitted). */
   readonly fitted: number;
   readonly fittedHalfWidth: number;
+  readonly standardError: number;
+  /** Welch–Satterthwaite ν of ĉ₂ (each point's σ_n has R − 1 degrees of freedom); NaN when not fitted. */
+  readonly degreesOfFreedom: number;
+  /** (ĉ₂ − ΣA/λ)/s.e.; NaN when not judged or not resolvable. */
+  readonly tStatistic: number;
+  readonly pValue: number;
+  /** Holm over the report's judged c₂ checks (null before `judgeC2Family`, or when not judged). */
+  readonly adjustedPValue: number | null;
+  /** The n that entered the fit (inside both trusted ranges). */
+  readonly nUsed: number[];
+  /**
+   * 'agrees' / 'disagrees' after Holm over the models; 'not-resolvable' when the 95% half-width of ĉ₂ is not below
+   * |ΣA/λ| (the 1/n² term cannot be told from 0 at this budget: no verdict); 'not-judged' with no n in range.
+   */
   readonly status: C2Status;
   readonly rule: string;
 }
 
-export const C2_RULE = '|ΣA/λ − ĉ₂| ≤ 1.96 s.e.(ĉ₂), ĉ₂ from x̂_n − x_∞ = c₁/n + c₂/n² (weighted least squares, limit held)';
+export const C2_RULE =
+  'ĉ₂ from x̂_n − x_∞ − ΣV/(λn) = c₂/n² (c₁ held at ΣV/λ; weights 1/σ_n²) over the n with ΣV/(nΣπ) ≤ the 1/n range and ' +
+  `|ΣA|/(n|ΣV|) ≤ ${SECOND_ORDER_RANGE} (the order-2 range); judged only when t_{0.975,ν}·s.e.(ĉ₂) < |ΣA/λ| (else "not resolvable"); ` +
+  't = (ĉ₂ − ΣA/λ)/s.e. against Student t with Welch–Satterthwaite ν; Holm over the report’s models';
 
 /**
- * Judges the computed c₂ = ΣA/λ against the fitted ĉ₂: `agrees` when c₂ lies in ĉ₂'s 95% interval; `not-judged` when
- * the fit is missing, has no c₂/n² term or no finite standard error.
- * @param sumA ΣA of E[Q]_n. @param lambda λ per server. @param fit the sweep's fit with the limit held (`fitThroughReference`).
+ * Judges the computed c₂ = ΣA/λ against the sweep (theory.md §8 "The c₂ check"). c₁ is held at ΣV/λ (known to
+ * solver precision), so the one parameter c₂ is fitted from y_n = x̂_n − x_∞ − ΣV/(λn) by weighted least squares over
+ * the n inside both trusted ranges (ΣV/(nΣπ) ≤ `maxRelativeCorrection`, the 1/n expansion's; |ΣA|/(n|ΣV|) ≤
+ * `SECOND_ORDER_RANGE`, the 1/n² term's, where the unmodelled 1/n³ remainder stays small). ν is Welch–Satterthwaite
+ * over the points (each σ_n estimated from R_n − 1 degrees of freedom). Status: 'not-judged' with no n in range;
+ * 'not-resolvable' when t_{0.975,ν}·s.e.(ĉ₂) ≥ |ΣA/λ| (the 1/n² term is below the noise: no verdict); else the
+ * unadjusted test at `SIGNIFICANCE_LEVEL` (`judgeC2Family` applies Holm over the report's models).
+ * @param correction ΣA, ΣV and Σπ = E[Q_∞] of the model. @param lambda λ per server. @param limit x_∞ = E[T]_∞ (time units).
+ * @param points the sweep's simulated E[T]_n with CIs (R ≥ 2).
  */
-export function judgeC2(sumA: number, lambda: number, fit: InverseNFit | null): C2Check {
+export function judgeC2(
+  correction: { readonly sumA: number; readonly sumV: number; readonly sumPi: number },
+  lambda: number,
+  limit: number,
+  points: readonly C2Point[],
+  maxRelativeCorrection = MAX_RELATIVE_CORRECTION,
+): C2Check {
+  const { sumA, sumV, sumPi } = correction;
   const c2 = sumA / lambda;
-  if (!fit || !fit.inverseSquare || !Number.isFinite(fit.c2StandardError)) {
-    return {
-      c2,
-      sumA,
-      fitted: fit?.inverseSquare ? fit.c2 : Number.NaN,
-      fittedHalfWidth: Number.NaN,
-      status: 'not-judged',
-      rule: `${C2_RULE}; not judged: no c₂ fit (fewer than three n)`,
-    };
-  }
-  const fittedHalfWidth = 1.96 * fit.c2StandardError;
-  return {
+  const c1 = sumV / lambda;
+  const used = points.filter(
+    (p) =>
+      p.replications >= 2 &&
+      p.halfWidth > 0 &&
+      Math.abs(sumV) / (p.n * sumPi) <= maxRelativeCorrection &&
+      secondOrderRatio(sumA, sumV, p.n) <= SECOND_ORDER_RANGE,
+  );
+  const base = {
     c2,
     sumA,
-    fitted: fit.c2,
+    adjustedPValue: null,
+    nUsed: used.map((p) => p.n),
+  };
+  if (used.length === 0) {
+    return {
+      ...base,
+      fitted: Number.NaN,
+      fittedHalfWidth: Number.NaN,
+      standardError: Number.NaN,
+      degreesOfFreedom: Number.NaN,
+      tStatistic: Number.NaN,
+      pValue: Number.NaN,
+      status: 'not-judged',
+      rule: `${C2_RULE}; not judged: no simulated n inside both trusted ranges`,
+    };
+  }
+  // one-parameter WLS: ĉ₂ = Σ w x y / Σ w x², x = 1/n², w = 1/σ², Var = 1/Σ w x²
+  let sxx = 0;
+  let sxy = 0;
+  const parts: { v: number; nu: number }[] = [];
+  for (const p of used) {
+    const sigma = standardErrorOfMean(p);
+    const x = 1 / (p.n * p.n);
+    const w = 1 / (sigma * sigma);
+    sxx += w * x * x;
+    sxy += w * x * (p.value - limit - c1 / p.n);
+    parts.push({ v: w * x * x, nu: p.replications - 1 });
+  }
+  const fitted = sxy / sxx;
+  const standardError = 1 / Math.sqrt(sxx);
+  // contribution of point i to Var(ĉ₂) is w x²/S²: ν = (Σ v)² / Σ v²/ν_i (Welch–Satterthwaite)
+  const degreesOfFreedom = sxx ** 2 / parts.reduce((s, q) => s + (q.v * q.v) / q.nu, 0);
+  const fittedHalfWidth = tQuantile(0.975, degreesOfFreedom) * standardError;
+  if (!(fittedHalfWidth < Math.abs(c2))) {
+    return {
+      ...base,
+      fitted,
+      fittedHalfWidth,
+      standardError,
+      degreesOfFreedom,
+      tStatistic: Number.NaN,
+      pValue: Number.NaN,
+      status: 'not-resolvable',
+      rule: `${C2_RULE}; not resolvable: the 95% half-width of ĉ₂ is not below |ΣA/λ| at this budget`,
+    };
+  }
+  const tStatistic = (fitted - c2) / standardError;
+  const pValue = studentTwoSidedPValue(tStatistic, degreesOfFreedom);
+  return {
+    ...base,
+    fitted,
     fittedHalfWidth,
-    status: Math.abs(c2 - fit.c2) <= fittedHalfWidth ? 'agrees' : 'disagrees',
+    standardError,
+    degreesOfFreedom,
+    tStatistic,
+    pValue,
+    status: pValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees',
     rule: C2_RULE,
   };
+}
+
+/** Holm over the judged c₂ checks of a report (those 'agrees' or 'disagrees'): sets `adjustedPValue` and the status at `alpha`. */
+export function judgeC2Family<T extends C2Check | null | undefined>(checks: readonly T[], alpha = SIGNIFICANCE_LEVEL): T[] {
+  const judged = checks.map((c, i) => i).filter((i) => checks[i] && (checks[i]!.status === 'agrees' || checks[i]!.status === 'disagrees'));
+  const adjusted = holmAdjust(judged.map((i) => checks[i]!.pValue));
+  return checks.map((c, i) => {
+    const k = judged.indexOf(i);
+    return k < 0 || !c ? c : { ...c, adjustedPValue: adjusted[k], status: adjusted[k] < alpha ? 'disagrees' : 'agrees' };
+  });
 }

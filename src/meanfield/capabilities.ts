@@ -20,7 +20,15 @@ export type SolutionKind = 'exact' | 'approximation' | 'estimate';
 
 /** The fixed-point solvers behind `solveMeanField`. */
 export type FixedPointSolverId =
-  'mg1' | 'sqd-closed-form' | 'phase-type-ode' | 'jsq-cavity' | 'lwl-closed-form' | 'lwl-fpe' | 'lwl-cavity' | 'memory-reduction';
+  | 'mg1'
+  | 'sqd-closed-form'
+  | 'phase-type-ode'
+  | 'jsq-cavity'
+  | 'lwl-closed-form'
+  | 'lwl-fpe'
+  | 'lwl-cavity'
+  | 'lpw-cavity'
+  | 'memory-reduction';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode';
@@ -148,7 +156,13 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   const selection = model.selection;
   switch (selection) {
     case 'lpw':
-      return no('no mean-field solver for LPW(d) selection: theory.md §5 lists its cavity method as an untested ansatz; use simulation');
+      if (cavityRefusal) return no(cavityRefusal);
+      return solver(
+        'lpw-cavity',
+        'LPW cavity iteration',
+        'estimate',
+        'theory.md §5 [A]: asymptotic independence assumed; law of predicted work iterated to its fixed point, CI from independent restarts, checked (throughput, busy fraction, Little)',
+      );
     case 'jsq': {
       if (model.discipline === 'fifo' && model.service.kind === 'exponential')
         return solver('sqd-closed-form', 'SQ(d) closed form', 'exact', SQD_SOURCE);

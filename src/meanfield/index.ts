@@ -80,4 +80,12 @@ export {
 } from './solve.ts';
 export { mg1, type Mg1Result, type Mg1Options } from './mg1/index.ts';
 export * from './exact/index.ts';
-export { refineSecondOrder, secondOrderEstimate, symmetrise, type SecondOrderCorrection } from './refinedSecondOrder.ts';
+export {
+  refineSecondOrder,
+  secondOrderEstimate,
+  secondOrderRatio,
+  secondOrderTrust,
+  symmetrise,
+  SECOND_ORDER_RANGE,
+  type SecondOrderCorrection,
+} from './refinedSecondOrder.ts';

@@ -12,7 +12,7 @@
  * | JSQ(d), other disciplines, or deterministic sizes | JSQ cavity iteration (§5) | estimate [A], with CI |
  * | LWL(d), FIFO | closed form (exponential) or FPE by Picard/FFT (§4) | exact |
  * | LWL(d), other disciplines | LWL cavity queue on the FPE workload (§5) | estimate, with CI |
- * | LPW(d) | none: theory.md §5 lists it as an untested ansatz | throws |
+ * | LPW(d), priority disciplines | LPW cavity iteration on the law of predicted work (§5) | estimate [A], with CI |
  *
  * Never falls back silently: a model without a solver throws InvalidModelError saying so. This is the mean-field
  * room's one entry (exported from meanfield/index.ts); the solvers behind it stay exported for their own options and diagnostics.
@@ -27,6 +27,7 @@ import type { Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { jsqCavity } from './cavity/jsqCavity.ts';
 import { lwlCavity } from './cavity/lwlCavity.ts';
+import { lpwCavity } from './cavity/lpwCavity.ts';
 import { solveSqdFixedPoint } from './fixedPoint.ts';
 import { lwlExponentialClosedForm } from './lwl/closedForm.ts';
 import { lwlFixedPoint } from './lwl/fixedPoint.ts';
@@ -53,9 +54,9 @@ export interface SolutionProvenance {
   readonly version: string;
 }
 
-/** A ccdf on a grid: P(X > points[k]) = ccdf[k], X the workload U or the response time T (time units). */
+/** A ccdf on a grid: P(X > points[k]) = ccdf[k], X the workload U, the predicted work P (LPW) or the response time T (time units). */
 export interface SolutionCcdf {
-  readonly of: 'workload' | 'response time';
+  readonly of: 'workload' | 'response time' | 'predicted work';
   readonly points: number[];
   readonly ccdf: number[];
 }
@@ -110,7 +111,7 @@ function solution(parts: Parts): MeanFieldSolution {
  * @param model from `parseModel` (trusted). @param options `seed`, `cavityHorizon` of the estimate kinds.
  * @returns one `MeanFieldSolution`: kind, E[T], E[Q], tail or ccdf where the solver gives them, error bars
  *   (`numericalError`, or `estimate` with its CI), `convergence`, `provenance`.
- * @throws {InvalidModelError} for LPW(d) and for trace predictions in cavity methods (no solver), and whatever the chosen
+ * @throws {InvalidModelError} for trace predictions in cavity methods (no solver), and whatever the chosen
  *   solver throws (ConvergenceError, SolverError).
  * @example solveMeanField(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime // 2.6141 (SQ(d) closed form, exact)
  */
@@ -199,7 +200,7 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         meanResponseTime: r.meanResponseTime,
         meanQueueLength: model.lambda * r.meanResponseTime,
         ccdf: { of: 'workload', points: r.grid, ccdf: r.workloadCcdf },
-        numericalError: r.diagnostics.meanResponseTimeGridError,
+        numericalError: r.diagnostics.meanResponseTimeErrorBound,
         convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.lastChange },
       });
     }
@@ -212,6 +213,17 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         meanResponseTime: r.meanResponseTime.mean,
         estimate: r.meanResponseTime,
         meanQueueLength: model.lambda * r.meanResponseTime.mean,
+      });
+    }
+    case 'lpw-cavity': {
+      const r = lpwCavity(model, { seed });
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime.mean,
+        estimate: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        ccdf: { of: 'predicted work', points: r.predictedWork.points, ccdf: r.predictedWork.ccdf },
+        convergence: { converged: r.convergence.converged, iterations: r.convergence.iterations, residual: r.convergence.residual },
       });
     }
     default:

@@ -4,14 +4,8 @@
  * but Converged (or an EarlyReturn the observer asked for), since MaxStepsExceeded is otherwise silent.
  * Source: theory.md §2 ("odex pitfalls"); Hairer, Nørsett, Wanner, Solving ODEs I, §II.9.
  */
-import { createRequire } from 'node:module';
-import type * as Odex from 'odex';
 import { SolverError } from '../errors.ts';
-
-// tsconfig "paths" maps 'odex' to types/odex.d.ts for the compiler, and tsx applies that mapping at run time
-// too (it would load the declaration file, whose Solver has no methods). So the types come from 'odex' and the
-// code from the package's compiled entry, loaded by file path (not subject to the mapping).
-const { Outcome, Solver } = createRequire(import.meta.url)('odex/src/odex.js') as typeof Odex;
+import { odex } from '../lazy.ts';
 
 /** Called on every accepted step [xOld, x] with the state y at x and `dense(i, t)` valid for t in [xOld, x]; false stops. */
 export type StepObserver = (xOld: number, x: number, y: number[], dense: (i: number, t: number) => number) => boolean | void;
@@ -58,6 +52,7 @@ export function integrateOdex(
   options: OdexOptions,
   observer?: StepObserver,
 ): OdexStats {
+  const { Outcome, Solver } = odex();
   const solver = new Solver(y0.length);
   solver.denseOutput = true;
   if (options.denseComponents) solver.denseComponents = options.denseComponents;

@@ -27,6 +27,12 @@ export function referenceText(m: ModelSummary): string {
   return r.numericalError > 0 ? `${fix(r.meanResponseTime)} ± ${sci(r.numericalError)} (numerical)` : `${fix(r.meanResponseTime)} (exact)`;
 }
 
+/** "yes (12 iterations)", "yes", "NO"; "–" for a stored result written before convergence was recorded. */
+export function convergenceText(c: ModelSummary['reference']['convergence'] | undefined): string {
+  if (c === undefined) return '–';
+  return `${c.converged ? 'yes' : '**NO**'}${c.iterations !== undefined ? ` (${c.iterations} iterations)` : ''}`;
+}
+
 const modelOf = (result: ComparisonResult, c: CellResult) => result.models.find((x) => x.d === c.d && x.lambda === c.lambda)!;
 const slopeText = (s: ModelSummary['slope']) => (s ? `${fix(s.slope, 2)} (${s.nUsed.join(', ')})` : 'not resolved');
 const withError = (x: number, se: number, k: number) => `${fix(x, k)} (± ${fix(se, k)})`;
@@ -41,7 +47,9 @@ export function statusText(status: string): string {
       ? 'not resolvable within budget'
       : status;
 }
-const tText = (c: CellResult) => `${fix(c.verdict.tStatistic, 1)} (${fix(c.verdict.degreesOfFreedom, 0)})`;
+/** t (ν) of a judged cell; '—' for a cell with no test (out of range, not resolvable, not judged). */
+const tText = (c: CellResult) =>
+  Number.isNaN(c.verdict.pValue) ? '—' : `${fix(c.verdict.tStatistic, 1)} (${fix(c.verdict.degreesOfFreedom, 0)})`;
 const rerunText = (c: CellResult) => {
   const r = c.confirmation;
   if (!r) return '–';
@@ -104,6 +112,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
     ['solver', (m) => m.reference.solver],
     ['kind', (m) => m.reference.kind],
     ['E[T]∞ reference', referenceText],
+    ['converged', (m) => convergenceText(m.reference.convergence)],
     ['warm-up', (m) => fix(m.warmupTime, 1)],
     ['â ± h (fit)', (m) => (m.fit ? `${fix(m.fit.a)} ± ${fix(m.fit.aHalfWidth)}` : 'n/a')],
     ['â − E[T]∞', (m) => fix(m.limit.difference)],
@@ -192,6 +201,9 @@ function familyText(result: ComparisonResult): string {
     (Number.isFinite(b.expectedSd)
       ? `well-calibrated intervals give about ${fix(b.expectedSd, 2)} (Student t, ν = R − 1).`
       : 'Student t with ν = R − 1 ≤ 2 has no finite SD, so there is nothing to compare it with (needs ≥ 4 replications).') +
+    (b.status && b.status !== 'not-judged'
+      ? ` Each cell's t read against Student t (ν = R − 1), Holm over the cells: **${b.status}** (smallest p Holm ${pText(b.minAdjustedPValue)}).`
+      : '') +
     (short
       ? `\n\n**Short cells**: ${short} cell${short === 1 ? '' : 's'} measure${short === 1 ? 's' : ''} fewer than 20 relaxation times τ per ` +
         'replication (jobs/(λn) < 20τ, theory.md §8; column "horizon / τ"): their replications are independent and warmed up, so the CI ' +
@@ -204,7 +216,38 @@ function familyText(result: ComparisonResult): string {
   );
 }
 
+/**
+ * Every check of the report that disagrees, counted in one line: per-cell verdicts, the limit checks, the c₁ and c₂
+ * checks and the busy-fraction calibration check (issue 21: the summary must not say "0 disagree" above a table with
+ * a "disagrees" in it).
+ */
+export function disagreementLine(result: ComparisonResult): string {
+  const bad = (xs: readonly ({ status: string } | null | undefined)[]) => xs.filter((x) => x?.status === 'disagrees').length;
+  const parts: [string, number, number][] = [
+    ['cells', bad(result.cells.map((c) => c.verdict)), result.cells.filter((c) => !Number.isNaN(c.verdict.pValue)).length],
+  ];
+  if (result.judgedBy === 'refined-mean-field') {
+    const c1 = result.models.map((m) => m.c1Check);
+    parts.push(['c₁ checks', bad(c1), c1.filter((c) => c && c.status !== 'not-judged').length]);
+  } else {
+    const limits = result.models.map((m) => m.limit);
+    parts.push(['limit checks', bad(limits), limits.filter((c) => c.status !== 'not-judged').length]);
+  }
+  const c2 = result.models.map((m) => m.secondOrder);
+  if (c2.some((c) => c)) {
+    parts.push(['c₂ checks', bad(c2), c2.filter((c) => c && (c.status === 'agrees' || c.status === 'disagrees')).length]);
+  }
+  parts.push(['busy-fraction check', result.busyCheck.status === 'disagrees' ? 1 : 0, result.busyCheck.status === 'not-judged' ? 0 : 1]);
+  const total = parts.reduce((s, [, k]) => s + k, 0);
+  const judged = parts.reduce((s, [, , j]) => s + j, 0);
+  return `Checks that disagree: ${total} of ${judged} judged (` + parts.map(([name, k, j]) => `${name} ${k} of ${j}`).join(', ') + ').';
+}
+
 function summary(result: ComparisonResult): string {
+  return `**${disagreementLine(result)}**\n\n${summaryBody(result)}`;
+}
+
+function summaryBody(result: ComparisonResult): string {
   const count = (xs: readonly { status: string }[], s: string) => xs.filter((x) => x.status === s).length;
   const verdicts = result.cells.map((c) => c.verdict);
   if (result.judgedBy === 'refined-mean-field') {
@@ -214,7 +257,9 @@ function summary(result: ComparisonResult): string {
       `**${count(verdicts, 'disagrees')} disagree** (confirmed by a rerun) with the refined mean field; ` +
       `${count(verdicts, 'refined-out-of-range')} are outside the range where the 1/n expansion is trusted (ΣV/(nΣπ) > ${MAX_RELATIVE_CORRECTION * 100}%) ` +
       `and are not judged.${count(verdicts, 'agrees-not-confirmed') ? ` ${count(verdicts, 'agrees-not-confirmed')} of the agreeing cells were rejected by their first run, not by the rerun.` : ''} ` +
-      `The fitted 1/n coefficient ĉ₁ agrees with ΣV/λ for ${count(c1 as { status: string }[], 'agrees')} of ${c1.length} models.\n\n${familyText(result)}`
+      `The fitted 1/n coefficient ĉ₁ agrees with ΣV/λ for ${count(c1 as { status: string }[], 'agrees')} of ${c1.length} models.` +
+      c2Text(result) +
+      `\n\n${familyText(result)}`
     );
   }
   const limits = result.models.map((m) => m.limit);
@@ -227,6 +272,17 @@ function summary(result: ComparisonResult): string {
     `Per n: ${count(verdicts, 'agrees')} cells agree, ${count(verdicts, 'disagrees')} disagree, ${count(verdicts, 'not-judged')} not judged ` +
     '(no refined term V exists here, so each cell is allowed the fitted finite-n bias |ĉ₁|/n + |ĉ₂|/n²; see Method).\n\n' +
     `Measured 1/n coefficients (95%): ${c1.join('; ')}.\n\n${familyText(result)}`
+  );
+}
+
+/** The c₂ checks in one sentence ('' when no model has the 1/n² term). */
+function c2Text(result: ComparisonResult): string {
+  const c2 = result.models.map((m) => m.secondOrder).filter((c) => c);
+  if (c2.length === 0) return '';
+  const k = (s: string) => c2.filter((c) => c!.status === s).length;
+  return (
+    ` The computed 1/n² coefficient ΣA/λ (c₁ held at ΣV/λ) agrees with the sweep for ${k('agrees')} and disagrees for ${k('disagrees')} ` +
+    `of ${k('agrees') + k('disagrees')} judged models; ${k('not-resolvable')} not resolvable (the 1/n² term below the noise), ${k('not-judged')} not judged.`
   );
 }
 

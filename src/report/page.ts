@@ -84,8 +84,8 @@ function packageDir(pkg: string): string {
   return dir;
 }
 
-/** assets/ of a report: the three browser builds and their licences, as [relative path, bytes]. */
-function assetFiles(): [string, Uint8Array][] {
+/** assets/ of a report (and of the explorer page): the three browser builds and their licences, as [relative path, bytes]. */
+export function assetFiles(): [string, Uint8Array][] {
   return REPORT_ASSETS.flatMap(({ pkg, file }) => {
     const dir = packageDir(pkg);
     return [

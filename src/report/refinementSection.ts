@@ -6,6 +6,7 @@
 import type { CellResult, ComparisonResult, ModelSummary } from '../compare/index.ts';
 import type { Row } from './figures.ts';
 import { fix, markdownTable, sci } from './page.ts';
+import { SECOND_ORDER_RANGE } from '../meanfield/index.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
 
@@ -14,11 +15,16 @@ export function exactMark(c: CellResult): string {
   return c.exact ? ' (vs exact)' : '';
 }
 
+/** A second-order value, marked "(outside range)" where |ΣA|/(n|ΣV|) > SECOND_ORDER_RANGE (order 2 not trusted, theory.md §6). */
+export function secondOrderText(v: { readonly meanResponseTime: number; readonly trusted?: boolean }): string {
+  return v.trusted === false ? `${fix(v.meanResponseTime)} (outside range)` : fix(v.meanResponseTime);
+}
+
 /** Per-cell columns: the second-order refined E[T] (where any cell has it) and the exact E[T]_n (where any cell has one). */
 export function refinementCellColumns(result: ComparisonResult): Columns<CellResult> {
   const cols: Columns<CellResult> = [];
   if (result.cells.some((c) => c.secondOrder)) {
-    cols.push(['refined 2nd order', (c) => (c.secondOrder ? fix(c.secondOrder.meanResponseTime) : '–')]);
+    cols.push(['refined 2nd order', (c) => (c.secondOrder ? secondOrderText(c.secondOrder) : '–')]);
   }
   if (result.cells.some((c) => c.exact)) {
     cols.push(['exact (± bound)', (c) => (c.exact ? `${fix(c.exact.meanResponseTime, 5)} (± ${sci(c.exact.truncationBound)})` : '–')]);
@@ -76,7 +82,7 @@ export function refinementSection(result: ComparisonResult): string {
             'refined 1st / 2nd order',
             (r) =>
               r.cell?.refined
-                ? `${fix(r.cell.refined.meanResponseTime)} / ${r.cell.secondOrder ? fix(r.cell.secondOrder.meanResponseTime) : '–'}`
+                ? `${fix(r.cell.refined.meanResponseTime)} / ${r.cell.secondOrder ? secondOrderText(r.cell.secondOrder) : '–'}`
                 : '–',
           ],
           ['verdict', (r) => (r.cell ? `**${r.cell.verdict.status}**` : '–')],
@@ -87,7 +93,8 @@ export function refinementSection(result: ComparisonResult): string {
   if (second.length > 0) {
     parts.push(
       `\n### Second order (1/n²)\n\nE[T]_n ≈ E[T]∞ + ΣV/(λn) + ΣA/(λn²) (Gast, Bortolussi, Tribastone 2019); with it the per-cell allowance is ` +
-        `δ_n = 2|ΣA|/(n²λ) (theory.md §8). The computed c₂ = ΣA/λ is checked against ĉ₂ of the weighted fit ` +
+        `δ_n = 2|ΣA|/(n²λ) (theory.md §8). Order 2 is trusted only where |ΣA|/(n|ΣV|) ≤ ${SECOND_ORDER_RANGE} (theory.md §6: ` +
+        `against the exact chain it was worse than order 1 beyond about 1); values outside are marked "(outside range)". The computed c₂ = ΣA/λ is checked against ĉ₂ of the weighted fit ` +
         `E[T]_n − E[T]∞ = c₁/n + c₂/n² over the sweep's n: ${second[0].secondOrder!.rule}.\n\n` +
         markdownTable(second, [
           ['d', (m) => `${m.d}`],

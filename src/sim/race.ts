@@ -55,9 +55,9 @@ type RaceExport = (...args: number[]) => number;
 
 let compiled: WebAssembly.Module | undefined;
 
-/** The compiled kernel, once per thread (synchronous: 3 KB of wasm, a few ms). */
+/** The compiled kernel, once per thread (synchronous: 3 KB of wasm, a few ms). atob, not Node's Buffer: it runs in browsers too (the explorer). */
 function raceModule(): WebAssembly.Module {
-  return (compiled ??= new WebAssembly.Module(Buffer.from(RACE_WASM, 'base64')));
+  return (compiled ??= new WebAssembly.Module(Uint8Array.from(atob(RACE_WASM), (c) => c.charCodeAt(0))));
 }
 
 /** One kernel instance with its memory: what an engine holds while it runs. */

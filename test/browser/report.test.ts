@@ -65,7 +65,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
         const s = (window as unknown as { reportCharts?: { total: number; drawn: number; failed: string[] } }).reportCharts;
         return s !== undefined && s.total > 0 && s.drawn + s.failed.length === s.total;
       },
-      { timeout: 20_000 },
+      { timeout: 300_000 },
     );
     const status = await page.evaluate(
       () => (window as unknown as { reportCharts: { total: number; drawn: number; failed: string[] } }).reportCharts,
@@ -96,7 +96,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     const points = await page.$$('.figure[data-figure="tail-fractions"] .vega-chart svg .mark-symbol.role-mark path');
     expect(points.length).toBeGreaterThan(3);
     await points[points.length - 1].hover(); // scrolls it into view, then moves the mouse onto it
-    await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 5_000 });
+    await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 120_000 });
     const tip = await page.$eval('#vg-tooltip-element', (el) => el.textContent ?? '');
     expect(tip).toContain('series');
     expect(tip).toMatch(/simulation, n = (10|50)/);
@@ -107,7 +107,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     await page.mouse.wheel({ deltaY: -400 });
     await page.waitForFunction(
       (b) => document.querySelector('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label')?.textContent !== b,
-      { timeout: 5_000 },
+      { timeout: 120_000 },
       before,
     );
     await page.mouse.move(0, 0);

@@ -6,7 +6,8 @@ import {
   type SimulationRequest,
   type SimulationSummary,
 } from '../../src/claims/index.ts';
-import { InvalidModelError } from '../../src/errors.ts';
+import { ConvergenceError, InvalidModelError } from '../../src/errors.ts';
+import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { estimate } from '../stats/estimate.ts';
 
 /** theory.md §2: E[T] = Σ_{i≥1} λ^((d^i − d)/(d − 1)); §4, d = 2: E[T] = −ln(1 − λ²)/λ². */
@@ -62,7 +63,7 @@ describe('evaluateConjecture', () => {
     expect(r.points[1].comparisons[0].rightValue).toBeCloseTo(2 / Math.log(3), 12);
   });
 
-  it('evaluateConjecture(c) simulates LPW (no mean-field solver) and solves JSQ + FIFO, naming each source', async () => {
+  it('evaluateConjecture(c) simulates LPW when its solver refuses and solves JSQ + FIFO, naming each source', async () => {
     const c = parseConjecture({
       name: 'h3',
       claim: 'T(jsq, fifo) < T(lpw, sprpt)',
@@ -70,7 +71,13 @@ describe('evaluateConjecture', () => {
       evaluation: { n: 200, jobs: 1000 },
     });
     const seen: SimulationRequest[] = [];
-    const r = await evaluateConjecture(c, { simulate: fakeSimulate({ 'lpw-sprpt': [3, 0.1] }, seen) });
+    const r = await evaluateConjecture(c, {
+      simulate: fakeSimulate({ 'lpw-sprpt': [3, 0.1] }, seen),
+      solve: (m, o) => {
+        if (m.selection === 'lpw') throw new ConvergenceError('no mean-field solver for LPW: lpwCavity did not converge (stub)', NaN, 1);
+        return solveMeanField(m, o);
+      },
+    });
     expect(seen).toHaveLength(1);
     expect(seen[0].model).toMatchObject({ selection: 'lpw', discipline: 'sprpt', prediction: { kind: 'exponential' }, lambda: 0.9, d: 2 });
     expect(seen[0].options).toMatchObject({ n: 200, jobs: 1000, replications: 5 });
@@ -92,9 +99,9 @@ describe('evaluateConjecture', () => {
     const seen: SimulationRequest[] = [];
     const r = await evaluateConjecture(c, {
       simulate: fakeSimulate({ 'jsq-fifo': [2.6, 0.1], 'lpw-sprpt': [2.85, 0.1] }, seen),
-      solve: (m) => {
+      solve: (m, o) => {
         if (m.selection === 'lpw') throw new InvalidModelError('no mean-field solver for LPW(d) selection');
-        throw new Error('JSQ should not be solved: LPW is tried first and forces simulation');
+        return solveMeanField(m, o);
       },
     });
     expect(seen.map((s) => s.model.selection).sort()).toEqual(['jsq', 'lpw']);
@@ -134,12 +141,12 @@ describe('evaluateConjecture', () => {
     expect(r.points[0].verdict).toBe('fails'); // S = 3 ± 0.01 vs T = 1.4
   });
 
-  it('evaluateConjecture(c) runs the real simulator for LPW by default (tiny budget)', async () => {
+  it('evaluateConjecture(c) runs the real simulator for LPW with prefer: simulation (tiny budget)', async () => {
     const c = parseConjecture({
       name: 'tiny',
       claim: 'T(lpw, sprpt) > 1',
       grid: { lambda: [0.5], d: [2], prediction: ['exp'] },
-      evaluation: { n: 20, jobs: 2000, replications: 2, warmup: 20 },
+      evaluation: { n: 20, jobs: 2000, replications: 2, warmup: 20, prefer: 'simulation' },
     });
     const r = await evaluateConjecture(c);
     const q = r.points[0].quantities[0];

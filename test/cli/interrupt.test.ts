@@ -73,7 +73,7 @@ describe('compare interrupted by SIGINT', () => {
     const again = await runCli([...args, ...rest]);
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`\\b${kept} cells resumed\\b`));
-  }, 120_000);
+  });
 });
 
 describe('run interrupted by SIGINT', () => {
@@ -90,7 +90,7 @@ describe('run interrupted by SIGINT', () => {
     const again = await runCli(runArgs);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`4 cells \\(${kept} resumed\\)`));
-  }, 120_000);
+  });
 });
 
 describe('run after an earlier run stopped before its report', () => {
@@ -128,7 +128,7 @@ describe('commands that store nothing say so when interrupted', () => {
       expect(r.code).toBe(130);
       expect(r.stderr).toContain(message);
       expect(r.stderr).not.toMatch(/\n\s+at /);
-    }, 60_000);
+    });
   }
 });
 
@@ -158,5 +158,5 @@ describe('conjecture interrupted by SIGINT', () => {
     const again = await runCli(args);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`\\(6 simulations, ${kept} resumed\\)`));
-  }, 120_000);
+  });
 });

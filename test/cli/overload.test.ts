@@ -92,7 +92,7 @@ describe('README says what ρ ≥ 1 does', () => {
  */
 const refused = (args: string[], pattern: RegExp) => {
   const main = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { encoding: 'utf8', timeout: 300_000 });
   expect(r.status, r.stderr).toBe(2);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.stderr).toMatch(pattern);

@@ -88,7 +88,7 @@ describe('one WorkerPool for several batches', () => {
     expect(starts.length).toBe(2);
     expect(pool.size).toBe(0);
     await expect(pool.run([unit(0)], () => {})).rejects.toThrow(/closed/);
-  }, 120_000);
+  });
 
   it("renders a report's figures on the pool into the files this thread writes, byte for byte", async () => {
     const result = runComparison(
@@ -107,7 +107,7 @@ describe('one WorkerPool for several batches', () => {
     expect(files).toEqual(await writeComparisonReport(here, result, meta));
     expect(files.filter((f) => f.startsWith('figures/')).length).toBe(15);
     for (const f of files) expect(readFileSync(path.join(there, f)).equals(readFileSync(path.join(here, f))), f).toBe(true);
-  }, 120_000);
+  });
 });
 
 describe('the pool solves the models of a comparison', () => {
@@ -128,7 +128,7 @@ describe('the pool solves the models of a comparison', () => {
     expect(pooled.tasks.length).toBeGreaterThan(0);
     expect(pooled.tasks.some((t) => t.key.startsWith('exact-'))).toBe(true);
     expect(numbers(pooled)).toBe(numbers(serial));
-  }, 300_000);
+  });
 });
 
 describe('confirmatory reruns on the pool', () => {
@@ -166,5 +166,5 @@ describe('confirmatory reruns on the pool', () => {
     expect(numbers(two.ran.result)).toBe(numbers(one.ran.result));
     // the untouched cells are not rerun
     expect(one.ran.result.cells.filter((c) => c.confirmation !== null).map((c) => c.key)).toEqual([one.key]);
-  }, 300_000);
+  });
 });

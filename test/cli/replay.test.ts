@@ -80,4 +80,18 @@ describe('supermarket replay', () => {
       expect(r.stderr).toMatch(pattern);
     }
   });
+
+  it('a finite trace at offered load ≥ 1 runs, with a warning (it was refused): --no-rescale at load 10, --load 1.5', async () => {
+    const heavy = path.join(dir, 'heavy.swf');
+    writeFileSync(heavy, `; load 10 on one server\n1 0 0 10${rest}\n2 1 0 10${rest}\n3 2 0 10${rest}\n`);
+    const r = await runCli(['replay', heavy, '--n', '1', '--no-rescale', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^warning: offered load 10\.00 ≥ 1 on n = 1 servers: the queues grow over the trace/);
+    const out = JSON.parse(r.stdout);
+    expect(out.meanResponseTime.mean).toBeCloseTo((10 + 19 + 28) / 3, 9); // FIFO: 0→10, 10→20, 20→30
+    expect(out.warnings).toHaveLength(1);
+    const t = await runCli(['replay', heavy, '--n', '1', '--load', '1.5']);
+    expect(t.status, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/warning: offered load 1\.500 ≥ 1/);
+  });
 });

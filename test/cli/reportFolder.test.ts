@@ -49,7 +49,7 @@ describe('compare --shard with options that do not print back from their values'
       /^supermarket: error: merge: cannot rerun the shards' command \(supermarket compare .*--exact-n \): .*'--exact-n <list>'/,
     );
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-  }, 60_000);
+  });
 });
 
 describe('a report folder that is not ours', () => {
@@ -119,7 +119,7 @@ describe('a report folder that is not ours', () => {
     const again = await runCli(args);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/2 cells resumed/);
-  }, 60_000);
+  });
 });
 
 describe('a report folder is recognised by what its files say, not by their names', () => {

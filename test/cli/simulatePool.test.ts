@@ -24,15 +24,15 @@ describe('simulate --threads', () => {
     expect(r.one.replications).toBe(3);
     expect(r.one.seeds.replications).toHaveLength(3);
     expect(r.same).toBe(true);
-  }, 120_000);
+  });
 
-  it('a precision run stopping at 7 replications (2 threads ran the 8th): the same JSON', async () => {
+  it('a precision run stopping at 10 replications, the first the rule is checked at (2 threads ran the 11th): the same JSON', async () => {
     const r = await both(
-      'simulate --lambda 0.8 --d 2 --n 30 --jobs 3000 --replications 4 --seed 2 --warmup 10 --precision 0.1 --max-replications 30 --json',
+      'simulate --lambda 0.8 --d 2 --n 30 --jobs 3000 --replications 5 --seed 2 --warmup 10 --precision 0.1 --max-replications 30 --json',
     );
     expect(r.one.precision.stoppedBy).toBe('precision');
-    expect(r.one.replications).toBe(7);
-    expect(r.two.perReplication).toHaveLength(7);
+    expect(r.one.replications).toBe(10);
+    expect(r.two.perReplication).toHaveLength(10);
     expect(r.same).toBe(true);
-  }, 120_000);
+  });
 });

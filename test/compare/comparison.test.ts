@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { lwlExponentialWorkloadCcdf } from '../../src/meanfield/index.ts';
 import { isClassicModel } from '../../src/meanfield/index.ts';
@@ -166,12 +165,6 @@ describe('runComparison (LWL(d): judged without V)', () => {
     const last = tr.times.length - 1;
     const e = tr.simulated[0].tail[last][1];
     expect(Math.abs(e.mean - tr.meanField.tail[last][1])).toBeLessThan(e.halfWidth + 0.03);
-  });
-
-  it('runComparison(LPW) says plainly that there is no mean-field reference, before simulating', () => {
-    const lpw = { ...config, model: { selection: 'lpw' as const } };
-    expect(() => runComparison(lpw)).toThrow(InvalidModelError);
-    expect(() => runComparison(lpw)).toThrow(/no mean-field reference for LPW\(2\)/);
   });
 
   it('isClassicModel(model) is true only for JSQ(d), FIFO, exponential sizes of mean 1 (theory.md §6)', () => {

@@ -30,7 +30,7 @@ describe('a merged report', () => {
     const local = await runCli(['run', file, '--out', path.join(tmp, 'local'), '--threads', '1', '--no-progress']);
     expect(local.status, local.stderr).toBe(0);
     expect(JSON.parse(readFileSync(path.join(tmp, 'local', 'metadata.json'), 'utf8')).mergedFrom).toBeUndefined();
-  }, 60_000);
+  });
 
   it('reproduceSection says nothing of shards for a report that was not merged', () => {
     expect(reproduceSection(testMeta('supermarket run x.json'))).not.toMatch(/shard/);

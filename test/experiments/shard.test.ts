@@ -68,7 +68,7 @@ describe('shards', () => {
     expect(() => planMerge([dirs[1], path.join(tmp, 'o1')])).toThrow(
       /^refusing to merge shards of different runs: .*grid [0-9a-f]{16}.* and .*grid [0-9a-f]{16}/,
     );
-  }, 120_000);
+  });
 
   it('run --shard 1/2 and 2/2 into one folder, then merge: no note of an earlier run that stopped before its report (nothing stopped)', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-shard-note-'));
@@ -84,7 +84,7 @@ describe('shards', () => {
     expect(merged.stderr).not.toMatch(/stopped before writing its report/);
     expect(merged.stdout).toMatch(/4 cells \(4 resumed\)/);
     expect(existsSync(path.join(out, 'index.html'))).toBe(true);
-  }, 60_000);
+  });
 
   it('run --dry-run: the 8 shards of experiments/paper-synthetic.json partition its grid; a shard computes exactly the cells its dry run lists', async () => {
     const plan = async (file: string, args: string[]) => {
@@ -119,5 +119,5 @@ describe('shards', () => {
     expect([...manifest.mine].sort()).toEqual(before.cells.map((c) => c.key).sort());
     const after = await plan(file, ['--shard', '2/3', '--out', out]);
     expect(after.cells.map((c) => [c.key, c.stored])).toEqual(before.cells.map((c) => [c.key, true]));
-  }, 60_000);
+  });
 });

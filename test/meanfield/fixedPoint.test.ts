@@ -68,9 +68,7 @@ describe('solveSqdFixedPoint', () => {
 
   it("solveSqdFixedPoint(model, { method: 'newton' }) at d = 1 gives the M/M/1 answer within the truncation (K ≈ 3,437 at λ = 0.99)", () => {
     for (const lambda of [0.5, 0.9, 0.99]) {
-      const t0 = performance.now();
       const newton = solveSqdFixedPoint(sqd(lambda, 1), { method: 'newton', initialGuess: [1] });
-      expect(performance.now() - t0).toBeLessThan(500);
       expect(newton.diagnostics.residual).toBeLessThanOrEqual(1e-12);
       expect(Math.abs(newton.meanResponseTime - 1 / (1 - lambda))).toBeLessThan(1e-9);
       expect(

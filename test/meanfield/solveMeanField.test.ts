@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { parseModel } from '../../src/model/index.ts';
 
 describe('solveMeanField', () => {
@@ -34,9 +35,11 @@ describe('solveMeanField', () => {
     expect(s.estimate!.ci95[1]).toBeLessThan(-Math.log(1 - 0.49) / 0.49);
   });
 
-  it('solveMeanField(model) says plainly that LPW(d) has no mean-field solver', () => {
-    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, selection: 'lpw', discipline: 'sprpt', prediction: 'exp' }))).toThrow(
-      /no mean-field solver for LPW\(d\)/,
-    );
+  it('meanFieldCapabilities(model) gives LPW(d) the LPW cavity (estimate), and refuses it with trace predictions', () => {
+    const cap = meanFieldCapabilities(
+      parseModel({ lambda: 0.7, d: 2, selection: 'lpw', discipline: 'sprpt', prediction: 'exp' }),
+    ).fixedPoint;
+    expect(cap).toMatchObject({ available: true, id: 'lpw-cavity', kind: 'estimate' });
+    expect(cap.available && cap.source).toMatch(/theory\.md §5/);
   });
 });

@@ -98,11 +98,16 @@ describe('meanFieldCapabilities', () => {
     expect(caps.transient).toMatchObject({ available: true, id: 'sqd-ode' });
     expect(caps.refined.firstOrder.available && caps.refined.secondOrder.available && caps.exactChain.available).toBe(true);
     expect(solveMeanField(sqd).solver).toBe(caps.fixedPoint.available ? caps.fixedPoint.name : '');
-    const lpw = parseModel({ lambda: 0.9, d: 2, selection: 'lpw' });
-    const none = meanFieldCapabilities(lpw).fixedPoint;
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lpw' })).fixedPoint).toMatchObject({
+      id: 'lpw-cavity',
+      kind: 'estimate',
+    });
+    // d = 1 with psjfPreemption 'remaining': no solver, and solveMeanField throws the capability's reason
+    const d1 = parseModel({ lambda: 0.9, d: 1, selection: 'random', discipline: 'psjf', conventions: { psjfPreemption: 'remaining' } });
+    const none = meanFieldCapabilities(d1).fixedPoint;
     expect(none.available).toBe(false);
-    expect(() => solveMeanField(lpw)).toThrow(InvalidModelError);
-    expect(() => solveMeanField(lpw)).toThrow(none.available ? '' : none.reason);
+    expect(() => solveMeanField(d1)).toThrow(InvalidModelError);
+    expect(() => solveMeanField(d1)).toThrow(none.available ? '' : none.reason);
     const lwlSrpt = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lwl', discipline: 'srpt' }));
     expect(lwlSrpt.fixedPoint).toMatchObject({ id: 'lwl-cavity', kind: 'estimate' });
     expect(lwlSrpt.transient).toMatchObject({ id: 'lwl-pide' });

@@ -17,7 +17,10 @@ const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
   dependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
 };
+/** What an install brings: the core dependencies and, unless --omit=optional, the command line's and reports'. */
+const RUNTIME = { ...PACKAGE.dependencies, ...PACKAGE.optionalDependencies };
 const VERSION = PACKAGE.version;
 
 /** Newest modification time (ms) of the files under `dir`. */
@@ -30,7 +33,8 @@ function newest(dir: string): number {
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'supermarket-pack-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }), 120_000);
+// two installs (full and --omit=optional) to delete: minutes on a loaded machine
+afterAll(() => rmSync(tmp, { recursive: true, force: true }), 300_000);
 
 function sh(cmd: string, args: string[], cwd: string): string {
   return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -108,16 +112,14 @@ describe('npm pack, installed into an empty project', () => {
         .slice(0, spec.startsWith('@') ? 2 : 1)
         .join('/');
     const packages = [...new Set([...imported].filter((spec) => !builtinModules.includes(spec.replace(/^node:/, ''))).map(root))];
-    expect(packages.filter((name) => !(name in PACKAGE.dependencies))).toEqual([]);
+    expect(packages.filter((name) => !(name in RUNTIME))).toEqual([]);
     // ... and each brings its own types, or its @types package is a runtime dependency too
     const typed = (name: string) => {
       const dir = path.join(ROOT, 'node_modules', name);
       const pkg = readFileSync(path.join(dir, 'package.json'), 'utf8');
       return /"(types|typings)"\s*:/.test(pkg) || existsSync(path.join(dir, 'index.d.ts'));
     };
-    expect(
-      packages.filter((name) => !typed(name) && !(`@types/${name.replace(/^@/, '').replace('/', '__')}` in PACKAGE.dependencies)),
-    ).toEqual([]);
+    expect(packages.filter((name) => !typed(name) && !(`@types/${name.replace(/^@/, '').replace('/', '__')}` in RUNTIME))).toEqual([]);
 
     // an empty project installs the tarball (dependencies from the npm cache that npm ci filled)
     const project = path.join(tmp, 'consumer');
@@ -171,5 +173,31 @@ describe('npm pack, installed into an empty project', () => {
     expect(pooled).toHaveLength(1);
     expect(pooled[0][0]).toBe('a');
     expect(pooled[0][1]).toBeGreaterThan(1); // E[T] ≥ E[S] = 1
+
+    // the core install (--omit=optional): none of the command line's or reports' packages, and the library still
+    // solves and simulates; the bin says in one line what is missing
+    const core = path.join(tmp, 'core');
+    sh('mkdir', ['-p', core], tmp);
+    writeFileSync(path.join(core, 'package.json'), JSON.stringify({ name: 'core', private: true, type: 'module' }));
+    sh(
+      NPM,
+      ['install', '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', path.join(tmp, packed[0].filename)],
+      core,
+    );
+    for (const name of Object.keys(PACKAGE.optionalDependencies))
+      expect(existsSync(path.join(core, 'node_modules', name)), name).toBe(false);
+    writeFileSync(path.join(core, 'consumer.js'), readFileSync(path.join(project, 'consumer.js')));
+    const coreOut = JSON.parse(sh(process.execPath, ['consumer.js'], core)) as { meanResponseTime: number; simulated: number };
+    expect(coreOut.meanResponseTime.toFixed(4)).toBe('2.6141');
+    expect(coreOut.simulated).toBe(out.simulated); // same seed, same numbers
+    let refusal = '';
+    try {
+      sh(path.join(core, 'node_modules', '.bin', 'supermarket'), ['--version'], core);
+    } catch (error) {
+      refusal = String((error as { stderr?: string }).stderr);
+    }
+    expect(refusal.trim()).toBe(
+      'supermarket: error: commander is not installed: the command line needs the optional dependencies (reinstall without --omit=optional)',
+    );
   }, 600_000);
 });

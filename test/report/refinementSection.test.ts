@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
-import { writeComparisonReport } from '../../src/report/index.ts';
+import { comparisonMarkdown, disagreementLine, writeComparisonReport } from '../../src/report/index.ts';
 import { refinementSection } from '../../src/report/refinementSection.ts';
 import { reportComparison } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
@@ -39,6 +39,57 @@ describe('exact points and the second order in the comparison report', () => {
     const svg = readFileSync(path.join(dir, 'figures', 'convergence.svg'), 'utf8');
     const ticks = (svg.match(/<g class="mark-text role-axis-label"[^]*?<\/g>/g) ?? []).join('');
     for (const n of [2, 3, 10, 50]) expect(ticks).toMatch(new RegExp(`<text[^>]*>${n}</text>`));
+  });
+
+  it('the summary counts every check that disagrees (cells, c₁, c₂, busy fraction), and unjudged cells show t as —', () => {
+    const m0 = result.models[0];
+    // a report whose only disagreement is a c₂ check (today's summary said "0 disagree" above a bold "disagrees")
+    const c2Bad = {
+      ...result,
+      cells: result.cells.map((c, i, all) =>
+        i === all.length - 1
+          ? {
+              ...c,
+              verdict: { ...c.verdict, status: 'refined-out-of-range' as const, tStatistic: 0, pValue: Number.NaN, adjustedPValue: null },
+            }
+          : { ...c, verdict: { ...c.verdict, status: c.verdict.status === 'disagrees' ? ('agrees' as const) : c.verdict.status } },
+      ),
+      models: [
+        {
+          ...m0,
+          c1Check: m0.c1Check && { ...m0.c1Check, status: 'agrees' as const },
+          secondOrder: { ...m0.secondOrder!, status: 'disagrees' as const },
+        },
+      ],
+      busyCheck: { ...result.busyCheck, status: 'agrees' as const },
+    };
+    expect(disagreementLine(c2Bad)).toMatch(
+      /^Checks that disagree: 1 of \d+ judged \(cells 0 of \d+, c₁ checks 0 of \d, c₂ checks 1 of 1, busy-fraction check 0 of 1\)\.$/,
+    );
+    const busyBad = {
+      ...c2Bad,
+      models: [{ ...c2Bad.models[0], secondOrder: { ...m0.secondOrder!, status: 'not-resolvable' as const } }],
+      busyCheck: { ...result.busyCheck, status: 'disagrees' as const },
+    };
+    expect(disagreementLine(busyBad)).toMatch(/Checks that disagree: 1 of .*c₂ checks 0 of 0, busy-fraction check 1 of 1/);
+    const md = comparisonMarkdown(c2Bad, [], meta);
+    expect(md).toContain('**Checks that disagree: 1 of');
+    // a cell with no test (here the last, out of range) shows '—' for t, never 't = 0.0'
+    const rows = md.split('\n').filter((l) => l.includes('refined-out-of-range') || l.includes('out of range'));
+    expect(rows.length).toBe(1);
+    expect(rows[0]).toContain('| — |');
+    expect(rows[0]).not.toMatch(/\| 0\.0 \(/);
+  });
+
+  it('a second-order value outside the trusted range is marked "(outside range)" in the cell and exact tables', () => {
+    expect(result.cells.every((c) => c.secondOrder!.trusted)).toBe(true); // d = 2, λ = 0.5: |ΣA|/(n|ΣV|) < 0.5 from n = 2
+    const marked = {
+      ...result,
+      cells: result.cells.map((c) => (c.n === 2 ? { ...c, secondOrder: { ...c.secondOrder!, trusted: false } } : c)),
+    };
+    const md = comparisonMarkdown(marked, [], meta);
+    expect(md).toContain(`${marked.cells.find((c) => c.n === 2)!.secondOrder!.meanResponseTime.toFixed(4)} (outside range)`);
+    expect(md).toMatch(/Order 2 is trusted only where \|ΣA\|\/\(n\|ΣV\|\) ≤ 0\.5/);
   });
 
   it('refinementSection is empty for a comparison without exact points or a 1/n² term', () => {

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
 import type { Estimate } from '../../src/stats/tInterval.ts';
-import { MSER_MARGIN, simulate, simulationJson, type SimulateOptions } from '../../src/sim/simulate.ts';
+import {
+  MIN_SEQUENTIAL_UNITS,
+  MIN_TAIL_JOBS_PER_SECTION,
+  MSER_MARGIN,
+  percentileSectionShortfall,
+  simulate,
+  simulationJson,
+  type SimulateOptions,
+} from '../../src/sim/simulate.ts';
 import { coverageBand } from '../../src/stats/binomial.ts';
 
 const base: SupermarketModel = parseModel({ lambda: 0.9, d: 2 });
@@ -184,9 +192,46 @@ describe('simulate: output analysis (issue 8 §2)', () => {
     expect(r.replications).toBeGreaterThan(5);
     const fixed = simulate(mm1(0.5), { ...opts, replications: r.replications });
     expect(fixed.meanResponseTime.mean).toBe(r.meanResponseTime.mean);
-    const tight = simulate(mm1(0.5), { ...opts, precision: { halfWidth: 1e-4 }, maxReplications: 8 });
-    expect(tight.precision).toMatchObject({ stoppedBy: 'budget', units: 8 });
+    const tight = simulate(mm1(0.5), { ...opts, precision: { halfWidth: 1e-4 }, maxReplications: 12 });
+    expect(tight.precision).toMatchObject({ stoppedBy: 'budget', units: 12 });
     expect(tight.warnings.join()).toMatch(/not reached/);
+  });
+
+  it('simulate warns when the sections of a percentile interval hold fewer than 100 jobs beyond it, naming the jobs that would do', () => {
+    expect(MIN_TAIL_JOBS_PER_SECTION).toBe(100);
+    expect(percentileSectionShortfall(2_000)).toEqual({ p: 0.99, jobs: 10_000 });
+    expect(percentileSectionShortfall(100)).toEqual({ p: 0.99, jobs: 10_000 }); // the tail-most short one is named: its budget covers all three
+    expect(percentileSectionShortfall(10_000)).toBeNull();
+    // M/M/1 λ = 0.8, 5 × 2000 jobs: the pooled p99's sectioning interval covered 85 % of 100 seeds (scripts/quantile-coverage.ts)
+    const small = simulate(mm1(0.8), { n: 1, jobs: 2_000, replications: 5, seed: 1, warmupTime: 100 });
+    expect(small.warnings.join('\n')).toMatch(
+      /percentile intervals: each replication .* holds 2000 jobs, 20 beyond p99, fewer than 100: .*use --jobs ≥ 10000/,
+    );
+    const batches = simulate(mm1(0.8), { n: 1, jobs: 2_000, method: 'batch-means', batches: 30, seed: 1, warmupTime: 100 });
+    expect(batches.warnings.join('\n')).toMatch(/percentile intervals: each batch .* use --jobs ≥ 10000/);
+    const enough = simulate(mm1(0.8), { n: 1, jobs: 10_000, replications: 2, seed: 1, warmupTime: 100 });
+    expect(enough.warnings.join('\n')).not.toMatch(/percentile intervals/);
+  });
+
+  it('simulate(precision) applies the stopping rule only from MIN_SEQUENTIAL_UNITS = 10 units on (no stop on a lucky early draw)', () => {
+    // a target met by the first 2 replications: today's rule stopped there
+    const r = simulate(mm1(0.5), { n: 1, jobs: 2_000, replications: 2, seed: 4, warmupTime: 50, precision: { relative: 0.9 } });
+    expect(MIN_SEQUENTIAL_UNITS).toBe(10);
+    expect(r.precision).toMatchObject({ stoppedBy: 'precision', units: MIN_SEQUENTIAL_UNITS });
+    expect(r.replications).toBe(MIN_SEQUENTIAL_UNITS);
+    const batches = simulate(mm1(0.5), {
+      n: 1,
+      jobs: 500,
+      method: 'batch-means',
+      batches: 4,
+      seed: 4,
+      warmupTime: 50,
+      precision: { relative: 0.9 },
+    });
+    expect(batches.replications).toBe(MIN_SEQUENTIAL_UNITS);
+    expect(() =>
+      simulate(mm1(0.5), { n: 1, jobs: 500, replications: 2, seed: 4, warmupTime: 50, precision: { relative: 0.9 }, maxReplications: 9 }),
+    ).toThrow(/checked from 10 replications \(or batches\) on; maxReplications must be ≥ 10, got 9/);
   });
 
   it('simulate(method: batch-means) covers M/M/1 E[T] = 2 with lag-1 autocorrelation < 0.2 reported; the MSER-5 check flags a run from empty with no warm-up at λ = 0.95', () => {

@@ -51,7 +51,7 @@ function running(name: string): boolean {
 function clusterUp(): boolean {
   // sinfo retries for about 9 s when no controller answers: ask only when a slurmctld process exists
   if (!running('slurmctld')) return false;
-  const r = sh('sinfo', ['-h', '-o', '%t'], 10_000);
+  const r = sh('sinfo', ['-h', '-o', '%t'], 120_000);
   return r.status === 0 && /idle|mix|alloc/.test(r.stdout);
 }
 

@@ -15,7 +15,7 @@ import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
-import { previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
+import { disagreementLine, previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import {
@@ -162,7 +162,7 @@ export function compareCommand(): Command {
         'Any other model (--selection, --discipline, --service, --prediction): against the solver that solveMeanField picks\n' +
         '(closed form, FPE, phase-type ODE, M/G/1, or a cavity estimate with its CI), judged without a refined term:\n' +
         'fit x̂_n = a + c₁/n (+ c₂/n²), check a against the limit, report c₁; LWL(d) adds the workload ccdf and the PIDE\n' +
-        'transient. LPW(d) has no mean-field solver, so compare refuses it. Writes <out>/index.html, report.md, figures\n' +
+        'transient. LPW(d) is set beside the LPW cavity estimate (theory.md §5, an ansatz). Writes <out>/index.html, report.md, figures\n' +
         '(PNG, SVG, vega-lite spec, CSV, JSON), results.json, metadata.json.\n' +
         'Finished cells are kept in <out>/cells/: rerun the same command to resume an interrupted sweep.',
     )
@@ -396,6 +396,7 @@ export function compareCommand(): Command {
               `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
             : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
               `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged`,
+          `  ${disagreementLine(result)}`,
           `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (${busyExpected ?? `expected ${result.busyCheck.expectedSd.toFixed(2)}`})`}`,
         ];
         for (const m of result.models) {
@@ -406,9 +407,11 @@ export function compareCommand(): Command {
             m.refined
               ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
                   `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
-                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}`
+                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}` +
+                  `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${m.secondOrder.status}` : ''}`
               : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
-                  `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}), ` +
+                  `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
+                  `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
                   `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
                   `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
           );

@@ -8,6 +8,7 @@ import {
   refineSecondOrder,
   responseTimeCcdf,
   secondOrderEstimate,
+  secondOrderTrust,
   solveSqdFixedPoint,
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
@@ -34,7 +35,7 @@ export function fixedPointCommand(): Command {
       'With --refined, adds the Gast–Van Houdt 1/n term: E[Q_n] ≈ E[Q_∞] + ΣV/n (theory.md §6).\n' +
       'Other models get the strongest solver that exists, named in the output with its kind (exact, approximation,\n' +
       'cavity with CI): phase-type ODE for JSQ(d) FIFO, LWL(d) FPE, cavity methods for other disciplines, M/G/1\n' +
-      'formulas for d = 1. LPW(d) has no mean-field solver; the command says so.\n' +
+      'formulas for d = 1, the LPW cavity iteration on the law of predicted work for LPW(d) (an ansatz, theory.md §5).\n' +
       "Time is in mean service times; E[T] = E[Q]/λ by Little's law.",
   );
   addModelOptions(cmd)
@@ -80,7 +81,7 @@ export function fixedPointCommand(): Command {
               n: number;
               sumV: number;
               V: number[];
-              secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[] };
+              secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[]; trusted: boolean; caveat: string | null };
             }
           | undefined;
         if (o.refined || o.n !== undefined) {
@@ -91,7 +92,14 @@ export function fixedPointCommand(): Command {
           if (Number(o.order) === 2) {
             if (!capabilities.refined.secondOrder.available) throw new InvalidModelError(capabilities.refined.secondOrder.reason);
             const second = refineSecondOrder(model, { fixedPoint: fp });
-            refined.secondOrder = { sumA: second.sumA, A: second.A, ...secondOrderEstimate(second, n) };
+            const trust = secondOrderTrust(second, n);
+            refined.secondOrder = {
+              sumA: second.sumA,
+              A: second.A,
+              ...secondOrderEstimate(second, n),
+              trusted: trust.trusted,
+              caveat: trust.caveat,
+            };
           }
         }
         if (o.json) {
@@ -128,10 +136,12 @@ export function fixedPointCommand(): Command {
             `  E[Q_n] ≈ ${refined.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${refined.meanResponseTime.toFixed(6)}`,
           );
           const so = refined.secondOrder;
-          if (so)
+          if (so) {
             lines.push(
               `  order 2 (+ ΣA/n², ΣA = ${so.sumA.toFixed(4)}): E[Q_n] ≈ ${so.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${so.meanResponseTime.toFixed(6)}`,
             );
+            if (so.caveat) lines.push(`  caveat: ${so.caveat}`);
+          }
         }
         process.stdout.write(`${lines.join('\n')}\n`);
       }),
@@ -152,6 +162,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       kind: s.kind,
       source: s.source,
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
+      convergence: s.convergence,
       ...(s.reduction ? { reduction: { ...s.reduction, memory: describeMemory(s.reduction.memory) } } : {}),
     });
     return;
@@ -163,6 +174,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
+      `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
         ? [
             `  memory ${describeMemory(s.reduction.memory)}: π₀ = ${s.reduction.pi0.toPrecision(6)} (memory empty at an arrival), reduced rate λπ₀^(1/d) = ${s.reduction.reducedLambda.toPrecision(6)}, probes per arrival ${s.reduction.probesPerArrival.toPrecision(4)}`,

@@ -3,7 +3,7 @@
  * observables, refined 1/n correction and mean-field transient. Thin over src/meanfield/population.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ConvergenceError, InvalidModelError } from '../../errors.ts';
+import { ConvergenceError, InvalidModelError, SolverError } from '../../errors.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import {
   parsePopulationModel,
@@ -18,6 +18,7 @@ import {
   type PopulationFixedPointResult,
 } from '../../meanfield/population/index.ts';
 import { MAX_EVENTS, type PopulationSimulationResult } from '../../sim/index.ts';
+import { secondOrderTrust } from '../../meanfield/refinedSecondOrder.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import {
@@ -27,6 +28,7 @@ import {
   parseNonNegative,
   parseNumber,
   parsePositive,
+  parsePositiveInteger,
   parseThreads,
   parseReplications,
   parseSeed,
@@ -46,6 +48,7 @@ interface Opts {
   tEnd: number;
   dt: number;
   tolerance: number;
+  maxSteps?: number;
   json?: boolean;
   compare?: boolean;
   horizon: number;
@@ -91,7 +94,17 @@ export function modelCommand(): Command {
     .option('--transient', 'integrate the mean-field ODE from the initial state')
     .option('--t-end <t>', 'transient end time', parsePositive, 50)
     .option('--dt <dt>', 'transient output step', parsePositive, 1)
-    .option('--tolerance <ε>', 'odex tolerance of the transient', parsePositive, 1e-10)
+    .option(
+      '--tolerance <ε>',
+      "odex tolerance of the transient (given: also of the fixed point's ODE relaxation, default 1e-9)",
+      parsePositive,
+      1e-10,
+    )
+    .option(
+      '--max-steps <k>',
+      "odex step budget of the transient and of the fixed point's ODE relaxation (a stiff model may need more)",
+      parsePositiveInteger,
+    )
     .option(
       '--compare',
       'also simulate the population process at each --n (Gillespie, seeded) and compare with the mean field and the refined estimate',
@@ -130,9 +143,14 @@ export function modelCommand(): Command {
         const transientOnly = Boolean(o.transient) && !wantRefined && !o.compare;
         let solved: PopulationFixedPointResult | undefined;
         try {
-          solved = populationFixedPoint(model);
+          solved = populationFixedPoint(model, {
+            ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
+            ...(cmd.getOptionValueSource('tolerance') === 'cli' ? { odeTolerance: o.tolerance } : {}),
+          });
         } catch (error) {
-          if (!transientOnly || !(error instanceof ConvergenceError)) throw error; // e.g. ρ = 1: no fixed point to converge to
+          // e.g. ρ = 1: no fixed point to converge to; a stiff model whose ODE relaxation runs out of steps: the requested
+          // transient does not need the fixed point, so it runs without it
+          if (!transientOnly || !(error instanceof ConvergenceError || error instanceof SolverError)) throw error;
         }
         const bound = solved && bindingTruncation(model, solved.x);
         if (bound && !transientOnly)
@@ -148,6 +166,18 @@ export function modelCommand(): Command {
         const refined = wantRefined ? populationRefined(model, solved!) : undefined;
         const second = refined && order === 2 ? populationSecondOrder(model, refined) : undefined;
         const estimates = refined ? (o.n ?? []).map((n) => (second ? secondOrderAt(second, n) : refinedAt(refined, n))) : [];
+        // order 2 outside its trusted range (|c₂|/(n|c₁|) > SECOND_ORDER_RANGE, theory.md §6), per observable and n
+        const caveats = second
+          ? (o.n ?? []).flatMap((n) =>
+              Object.keys(second.observables).flatMap((nm) => {
+                // a 1/n² term at round-off (e.g. an observable the process conserves) is no expansion to trust or not
+                const g = second.observables[nm];
+                if (Math.abs(g.second) / (n * n) <= 1e-10 * Math.max(1, Math.abs(g.meanField))) return [];
+                const t = secondOrderTrust({ sumA: second.observables[nm].second, sumV: refined!.observables[nm].coefficient }, n);
+                return t.trusted ? [] : [`${nm}: ${t.caveat!.replace('|ΣA|/(n|ΣV|)', '|c₂|/(n|c₁|)')}`];
+              }),
+            )
+          : [];
         let transient: ReturnType<typeof populationTransient> | undefined;
         if (o.transient) {
           const steps = Math.round(o.tEnd / o.dt);
@@ -161,6 +191,7 @@ export function modelCommand(): Command {
             transient = populationTransient(model, {
               times,
               tolerance: o.tolerance,
+              ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
               onProgress: (fraction) => progress.update(fraction, 1, `${model.variables.length} variables`),
             });
           } finally {
@@ -227,6 +258,7 @@ export function modelCommand(): Command {
                     lyapunovResidual: refined.lyapunovResidual,
                     diagnostics: refined.diagnostics,
                     estimates,
+                    ...(second ? { caveats } : {}),
                     ...(second
                       ? {
                           secondOrder: {
@@ -309,6 +341,7 @@ export function modelCommand(): Command {
               `  ${nm.padEnd(24)} ${fmt(o1.meanField).padStart(12)} ${fmt(o1.coefficient).padStart(12)}${second ? ` ${fmt(second.observables[nm].second).padStart(12)}` : ''}${estimates.map((e) => fmt(e.observables[nm]).padStart(14)).join('')}`,
             );
           }
+          for (const c of caveats) lines.push(`  caveat: ${c}`);
           lines.push(
             `  V: ${model.variables
               .slice(0, shown)

@@ -131,6 +131,7 @@ export function replayCommand(): Command {
       let lambda: number;
       let service: { kind: 'exponential'; mean: number };
       let scale: Record<string, unknown>;
+      let overload: number | null = null; // the offered load when ≥ 1 (run anyway, with a warning)
       if (o.rescale) {
         const w = traceWorkload(jobs, {
           targetLoad: o.load,
@@ -159,14 +160,14 @@ export function replayCommand(): Command {
         lambda = (jobs.length - 1) / (span * o.n); // arrivals per server per second
         service = { kind: 'exponential', mean: meanSize };
         const originalLoad = lambda * meanSize;
-        if (!(originalLoad < 1))
-          throw new InvalidModelError(
-            `without rescaling the trace offers load ${originalLoad.toPrecision(4)} ≥ 1 on n = ${o.n} servers; use more servers or rescale with --load`,
-          );
+        if (!(originalLoad < 1)) overload = originalLoad;
         scale = { rescaled: false, timeUnit: 's', meanSize, originalLoad };
       }
-      const model = parseModel({
-        lambda,
+      // a finite trace has a well-defined answer at any load (its queues stay finite): run it, warn. The model's λ is not
+      // used by the replay (arrivals come from the trace); it is parsed at a stable stand-in and set back after.
+      if (o.rescale && o.load >= 1) overload = o.load;
+      const parsed = parseModel({
+        lambda: overload === null ? lambda : 0.5 / service.mean,
         d,
         selection: o.selection,
         discipline: o.discipline,
@@ -175,6 +176,14 @@ export function replayCommand(): Command {
         service,
         prediction: user ? 'exact' : o.prediction,
       });
+      const model = overload === null ? parsed : { ...parsed, lambda };
+      const warnings =
+        overload === null
+          ? []
+          : [
+              `offered load ${overload.toPrecision(4)} ≥ 1 on n = ${o.n} servers: the queues grow over the trace, so these are the ` +
+                `replayed window's numbers (they depend on its length), not a steady state`,
+            ];
       const measured = jobs.length - o.warmupJobs;
       if (measured < 2)
         throw new InvalidModelError(
@@ -193,8 +202,10 @@ export function replayCommand(): Command {
       const { records, ...result } = r;
       const about = { trace: trace.source, format: trace.format, jobsFrom: from, jobsTo: to, skipped: trace.skipped.count, ...scale };
       if (o.json) {
+        for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
         printJson({
           ...result,
+          warnings,
           replay: about,
           ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),
           ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs } } : {}),
@@ -218,6 +229,7 @@ export function replayCommand(): Command {
         ...(o.perServer && records ? [`Per server (E[Q_j] by Little: Σ T / window):`, perServerTable(records.servers)] : []),
         ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob}`] : []),
       ];
+      for (const w of warnings) lines.push(`  warning: ${w}`);
       process.stdout.write(`${lines.join('\n')}\n`);
     }),
   );

@@ -16,6 +16,8 @@ import { writeFileAtomic } from '../../io/index.ts';
 import { action } from '../errors.ts';
 import { outOption, parseInFile, parsePositiveInteger, reportFolder } from '../options.ts';
 import { missingMessage, planMerge } from './merge.ts';
+import { loadExperiment } from './run.ts';
+import { expandGrid } from '../../experiments/grid.ts';
 
 interface Opts {
   array: number;
@@ -133,6 +135,17 @@ function unfinishedShards(out: string, count: number): number[] {
   }
 }
 
+/**
+ * The cluster's MaxArraySize from `scontrol show config` (task ids must stay below it), or null when scontrol is
+ * missing or says nothing readable. `SUPERMARKET_SCONTROL` names another scontrol (tests).
+ */
+export function maxArraySize(): number | null {
+  const r = spawnSync(process.env.SUPERMARKET_SCONTROL ?? 'scontrol', ['show', 'config'], { encoding: 'utf8', timeout: 10_000 });
+  if (r.error || r.status !== 0) return null;
+  const m = /^\s*MaxArraySize\s*=\s*(\d+)/m.exec(r.stdout);
+  return m ? Number(m[1]) : null;
+}
+
 function sbatch(args: string[]): string {
   const r = spawnSync('sbatch', args, { encoding: 'utf8' });
   if (r.error)
@@ -191,6 +204,23 @@ Locally, the same split without Slurm: supermarket run FILE --shard i/N, then su
         if (!existsSync(abs)) throw new SupermarketError(`${file}: no such file`);
         const name = path.basename(abs, '.json').replace(/[^A-Za-z0-9._-]+/g, '_');
         const out = path.resolve(reportFolder(o.out, path.join('reports', o.command === 'conjecture' ? `conjecture-${name}` : name)));
+        // more tasks than cells leaves tasks with nothing to do: cap at the grid's cells (run files; a conjecture's
+        // simulations are known only once its solvers ran)
+        if (o.command === 'run') {
+          const cells = expandGrid(loadExperiment(abs)).length;
+          if (o.array > cells) {
+            process.stderr.write(
+              `warning: --array ${o.array} is more than the ${cells} cells of ${file}: ${cells} tasks written (one cell each)\n`,
+            );
+            o.array = cells;
+          }
+        }
+        const max = maxArraySize();
+        if (max !== null && o.array > max - 1) {
+          process.stderr.write(
+            `warning: --array ${o.array} exceeds this cluster's MaxArraySize = ${max} (task ids 1..${o.array} need ≤ ${max - 1}): sbatch will refuse it; use --array ≤ ${max - 1}\n`,
+          );
+        }
         const dir = path.join(out, 'slurm');
         mkdirSync(path.join(dir, 'logs'), { recursive: true });
         const scripts = slurmScripts({

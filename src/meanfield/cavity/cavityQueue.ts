@@ -10,9 +10,14 @@ import type { ServiceDistribution } from '../../model/service/index.ts';
 import type { Rng } from '../../stats/rng.ts';
 import { CavityScheduler } from './scheduler.ts';
 
-/** Acceptance probability of a potential arrival, given the server's workload and number of jobs. */
+/**
+ * Acceptance probability of a potential arrival, given the server's workload and number of jobs (and the queue, for
+ * rules that read another state such as the predicted work of LPW(d)).
+ */
 export interface AcceptanceRule {
-  probability(workload: number, jobs: number): number;
+  probability(workload: number, jobs: number, queue: CavityScheduler): number;
+  /** Called after `probability` at each potential arrival of the measured window, with its batch (PASTA samples). */
+  observe?(batch: number): void;
 }
 
 export interface CavityRunOptions {
@@ -139,7 +144,8 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
       queue.advance(nextArrival - t);
       t = nextArrival;
       events++;
-      const p = acceptance.probability(queue.jobs > 0 ? queue.workload : 0, queue.jobs);
+      const p = acceptance.probability(queue.jobs > 0 ? queue.workload : 0, queue.jobs, queue);
+      if (acceptance.observe !== undefined && t >= start) acceptance.observe(Math.min(B - 1, Math.floor((t - start) / batchLength)));
       if (p >= 1 || rng.nextDouble() < p) {
         const size = service.sample(rng);
         const y = prediction.sample(size, rng);

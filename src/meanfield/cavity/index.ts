@@ -3,6 +3,7 @@
  * fixed point for general sizes or disciplines. Simulation estimates with CIs, labelled method 'cavity'.
  */
 export { lwlCavity, type LwlCavityOptions, type LwlCavityResult } from './lwlCavity.ts';
+export { lpwCavity, type LpwCavityOptions, type LpwCavityResult } from './lpwCavity.ts';
 export { jsqCavity, type JsqCavityOptions, type JsqCavityResult } from './jsqCavity.ts';
 export { type WorkloadCcdfTable, idleAcceptance, ExponentialLwlAcceptance, TableLwlAcceptance } from './lwlAcceptance.ts';
 export { runCavityQueue, type AcceptanceRule, type CavityRunOptions, type CavityRunResult } from './cavityQueue.ts';

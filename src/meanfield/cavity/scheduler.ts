@@ -138,6 +138,27 @@ export class CavityScheduler {
     this.workload -= dt;
   }
 
+  /**
+   * Predicted work left, P = Σ over present jobs of v(Y, a) under the `lpwWork` convention (theory.md §1, §5; the
+   * simulator's lpwWork in sim/selection/leastWork.ts): 'clip' (Y − a)^+, 'signed' Y − a, 'static' Y; 0 when idle.
+   * O(jobs present).
+   */
+  predictedWork(mode: Conventions['lpwWork']): number {
+    if (this.current < 0) return 0;
+    const p = this.pool;
+    let sum = 0;
+    for (let i = -1; i < this.heapSize; i++) {
+      const id = i < 0 ? this.current : this.heap[i];
+      const y = p.pred[id];
+      if (mode === 'static') sum += y;
+      else {
+        const x = y - (p.size[id] - p.rem[id]);
+        sum += mode === 'clip' ? (x > 0 ? x : 0) : x;
+      }
+    }
+    return sum;
+  }
+
   /** Admits a job of size `size` > 0 and prediction `prediction` at time t. */
   arrive(t: number, size: number, prediction: number): void {
     const id = this.pool.alloc(t, size, prediction, this.nextSeq++);

@@ -24,7 +24,8 @@ export interface LwlResult extends LwlWorkloadResult {
  * @param options `LwlOptions`: step Δ (default 0.005·E[S]), horizon W (300·E[S]; 600·E[S] heavy tails), tolerance
  *   (1e−10), maxIterations (2000), method 'picard' | 'phase-type', andersonDepth (5), gridCheck (true), trimHorizon (true).
  * @returns the workload result (`grid`, `workloadCcdf`, `meanWorkload`) plus `meanWaitingTime`, `meanResponseTime`,
- *   `waitingTimeCcdf` and `responseTimeCcdf` (time units); `diagnostics.meanResponseTimeGridError` = |E[T]_Δ − E[T]_{Δ/2}|.
+ *   `waitingTimeCcdf` and `responseTimeCcdf` (time units); `diagnostics.meanResponseTimeGridError` = |E[T]_Δ − E[T]_{Δ/2}|,
+ *   `diagnostics.meanResponseTimeErrorBound` the bound on the returned E[T]'s grid error (`GRID_ERROR_BOUND_FACTOR` × it).
  * @throws {InvalidModelError} if selection is not 'lwl', or the discipline is not 'fifo' (response times under other
  *   disciplines need the cavity method, theory.md §5; the workload ccdf is available from `lwlWorkloadCcdf`), or an
  *   option is out of range. @throws {ConvergenceError} if Picard fails.

@@ -3,7 +3,14 @@
  * phase-type ODE), FIFO waiting and response times, exponential closed forms, and the transient from empty.
  */
 export { lwlFixedPoint, type LwlResult } from './fixedPoint.ts';
-export { lwlWorkloadCcdf, type LwlOptions, type LwlMethod, type LwlDiagnostics, type LwlWorkloadResult } from './workload.ts';
+export {
+  lwlWorkloadCcdf,
+  GRID_ERROR_BOUND_FACTOR,
+  type LwlOptions,
+  type LwlMethod,
+  type LwlDiagnostics,
+  type LwlWorkloadResult,
+} from './workload.ts';
 export {
   lwlExponentialClosedForm,
   lwlExponentialWorkloadCcdf,

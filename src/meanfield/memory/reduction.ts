@@ -74,7 +74,7 @@ export interface ReducibleSolution {
   readonly meanResponseTime: number;
   readonly meanQueueLength?: number;
   readonly tail?: number[];
-  readonly ccdf?: { readonly of: 'workload' | 'response time'; readonly points: number[]; readonly ccdf: number[] };
+  readonly ccdf?: { readonly of: string; readonly points: number[]; readonly ccdf: number[] };
   readonly solver: string;
   readonly source: string;
 }

@@ -25,6 +25,10 @@ export interface PopulationFixedPointOptions {
   maxIterations?: number;
   /** Longest ODE run (time units) before the second Newton attempt (default 1e4). */
   maxOdeTime?: number;
+  /** odex step budget of that ODE run (default max(10⁴, 50·maxOdeTime)); a stiff model may need more (CLI `--max-steps`). */
+  maxSteps?: number;
+  /** odex tolerance of that ODE run (default 1e−9; CLI `--tolerance`). */
+  odeTolerance?: number;
 }
 
 export interface PopulationFixedPointResult {
@@ -96,15 +100,21 @@ function newton(drift: PopulationDrift, start: ArrayLike<number>, tolerance: num
 }
 
 /** Integrates towards the attractor until ‖f‖∞ ≤ 1e−8 (or maxTime); returns the state and the time used. */
-function relax(drift: PopulationDrift, start: ArrayLike<number>, maxTime: number): { y: number[]; t: number } {
+function relax(
+  drift: PopulationDrift,
+  start: ArrayLike<number>,
+  maxTime: number,
+  tolerance: number,
+  maxSteps: number,
+): { y: number[]; t: number } {
   const buffer = new Float64Array(drift.dimension);
   const run = integratePopulation(
     drift,
     start,
     0,
     maxTime,
-    1e-9,
-    Math.max(10_000, Math.ceil(50 * maxTime)),
+    tolerance,
+    maxSteps,
     (_a, _b, y) => residualNorm(drift.drift(y, buffer)) > 1e-8,
   );
   return { y: run.y, t: run.t };
@@ -113,7 +123,8 @@ function relax(drift: PopulationDrift, start: ArrayLike<number>, maxTime: number
 /**
  * Fixed point of the mean-field ODE dx/dt = f(x) of a population model, with observables and rates there.
  * @param model from `parsePopulationModel`.
- * @param options `from`, `tolerance` (1e−12), `maxIterations` (100), `maxOdeTime` (1e4).
+ * @param options `from`, `tolerance` (1e−12), `maxIterations` (100), `maxOdeTime` (1e4), `maxSteps` and
+ *   `odeTolerance` of the ODE run (max(10⁴, 50·maxOdeTime), 1e−9).
  * @returns `x` (length K), `residual` = ‖f(x)‖∞ ≤ tolerance, `iterations`, `observables`, `rates`, `diagnostics`.
  * @throws {InvalidModelError} if a rate is negative at the fixed point (naming the transition), or `from` has the
  *   wrong length. @throws {ConvergenceError} if neither Newton attempt meets the tolerance.
@@ -141,7 +152,9 @@ export function populationFixedPoint(model: PopulationModel, options: Population
   }
   if (!solution) {
     method = 'ode+newton';
-    const relaxed = relax(drift, start, maxOdeTime);
+    const maxSteps = options.maxSteps ?? Math.max(10_000, Math.ceil(50 * maxOdeTime));
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidModelError(`maxSteps must be an integer ≥ 1, got ${maxSteps}`);
+    const relaxed = relax(drift, start, maxOdeTime, options.odeTolerance ?? 1e-9, maxSteps);
     odeTime = relaxed.t;
     try {
       solution = newton(drift, relaxed.y, tolerance, maxIterations);

@@ -28,3 +28,23 @@ describe('CavityScheduler job records (JobPool)', () => {
     expect(drain('srpt')).toEqual([...sizes].sort((a, b) => a - b));
   });
 });
+
+describe('CavityScheduler.predictedWork (the lpwWork conventions of sim/selection/leastWork.ts)', () => {
+  it('sums (Y − a)^+, Y − a or Y over the jobs present, 0 when idle', () => {
+    const q = new CavityScheduler('fifo', DEFAULT_CONVENTIONS);
+    expect(q.predictedWork('clip')).toBe(0);
+    q.arrive(0, 3, 1); // in service: S = 3, Y = 1
+    q.arrive(0, 2, 4); // waiting: S = 2, Y = 4, age 0
+    q.advance(2.5); // the first job has age 2.5: overrun by 1.5
+    expect(q.predictedWork('clip')).toBeCloseTo(0 + 4, 12);
+    expect(q.predictedWork('signed')).toBeCloseTo(1 - 2.5 + 4, 12);
+    expect(q.predictedWork('static')).toBeCloseTo(1 + 4, 12);
+    q.advance(0.5);
+    q.complete();
+    q.advance(1); // the second job, age 1
+    expect(q.predictedWork('clip')).toBeCloseTo(3, 12);
+    q.advance(1);
+    q.complete();
+    expect(q.predictedWork('signed')).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConvergenceError, InvalidModelError, UnstableModelError } from '../../../src/errors.ts';
 import {
+  GRID_ERROR_BOUND_FACTOR,
   lwlExponentialClosedForm,
   lwlExponentialResponseCcdf,
   lwlExponentialWorkloadCcdf,
@@ -171,5 +172,21 @@ describe('lwlFixedPoint / lwlWorkloadCcdf, bad models', () => {
     expect(() => lwl({ lambda: 1.1, d: 2 })).toThrow(UnstableModelError);
     expect(() => lwl({ lambda: 0.9, d: 0 })).toThrow(InvalidModelError);
     expect(() => lwlFixedPoint(model, { maxIterations: 2, step: 0.05, gridCheck: false })).toThrow(ConvergenceError);
+  });
+});
+
+describe('lwlFixedPoint: the stated grid error of E[T] is a bound (issue 21 §6)', () => {
+  it('Weibull ½, λ = 0.8, Δ = 0.4: the Δ-vs-Δ/2 difference understates the error by ≈ 4/3; meanResponseTimeErrorBound covers it', () => {
+    const model = lwl({ lambda: 0.8, d: 2, service: 'weibull:0.5' });
+    const coarse = lwlFixedPoint(model, { step: 0.4 });
+    const truth = lwlFixedPoint(model, { step: 0.4 / 16, gridCheck: false }).meanResponseTime; // its own error ≈ 1/256 of Δ's
+    const actual = Math.abs(coarse.meanResponseTime - truth);
+    const d = coarse.diagnostics;
+    // what was stated before: the bare difference, 1.3× too small (λ = 0.99: 1.16e-5 stated, 1.55e-5 actual)
+    expect(actual / d.meanResponseTimeGridError).toBeGreaterThan(1.2);
+    expect(actual / d.meanResponseTimeGridError).toBeLessThan(1.5);
+    expect(d.meanResponseTimeErrorBound).toBe(GRID_ERROR_BOUND_FACTOR * d.meanResponseTimeGridError);
+    expect(actual).toBeLessThanOrEqual(d.meanResponseTimeErrorBound);
+    expect(d.gridErrorBound).toBe(GRID_ERROR_BOUND_FACTOR * d.gridError);
   });
 });

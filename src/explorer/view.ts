@@ -1,0 +1,320 @@
+/**
+ * What the explorer shows for one model, computed by the library alone (no DOM, no I/O): the controls, from the model
+ * schema and the policy tables (a new row of SELECTIONS or DISCIPLINES, or a new top-level field of `modelSchema`,
+ * appears as a control without editing the page), and the view of one model — `solveMeanField`'s fixed point with
+ * its kind and provenance, the refined (1/n, and 1/n²) mean field for the chosen n where the refined term exists,
+ * the transient from empty, the response-time or workload ccdf where the solution has one. Every part that the
+ * library refuses for this model is a one-line note instead. The page runs `exploreView` in a Web Worker.
+ * Source: theory.md §2–§7 (solvers), §6 (refined), §10 (transients).
+ */
+import type { z } from 'zod';
+import { parseModel, type ModelInput, type SupermarketModel } from '../model/index.ts';
+import { modelSchema } from '../model/schema.ts';
+import { checkServers } from '../model/model.ts';
+import { solveMeanField, solveMeanFieldTransient, type MeanFieldSolution } from '../meanfield/solve.ts';
+import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
+import { refine, refinedEstimate } from '../meanfield/refined.ts';
+import { refineSecondOrder } from '../meanfield/refinedSecondOrder.ts';
+import { relaxationTime } from '../meanfield/relaxation.ts';
+import { responseTimeCcdf } from '../meanfield/responseTime.ts';
+import { solveSqdFixedPoint } from '../meanfield/fixedPoint.ts';
+import { lwlTransient } from '../meanfield/lwl/transient.ts';
+import { lwlWorkloadCcdf } from '../meanfield/lwl/workload.ts';
+
+/** One control of the page: a choice among a table's rows, or a text field (numbers, short forms, JSON). */
+export type ControlField =
+  | { readonly name: string; readonly kind: 'choice'; readonly options: readonly string[]; readonly default: string }
+  | { readonly name: string; readonly kind: 'text'; readonly default: string; readonly examples: readonly string[] };
+
+/** Examples offered beside the free-text fields (short forms of theory.md §1; any short form the schema takes works). */
+const EXAMPLES: Record<string, readonly string[]> = {
+  service: ['exp', 'det', 'erlang:2', 'hyperexp:4', 'weibull:0.5', 'lognormal:1', 'bpareto:1.5:100', 'pareto:2.5'],
+  prediction: ['exact', 'exp', 'uniform:0.5', 'lognormal:0.5', 'lognormal:0.5:mean'],
+};
+
+/** The short form each object default is written in (the page's text fields take the short forms). */
+const SHORT_DEFAULTS: Record<string, string> = { service: 'exp', prediction: 'exact' };
+
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  defaultValue?: unknown;
+  entries?: Record<string, string>;
+};
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The enum rows under defaults, pipes and preprocessing, or undefined when the field is not a choice. */
+function enumOptions(schema: z.ZodType): string[] | undefined {
+  const def = defOf(schema);
+  if (def.type === 'enum' && def.entries) return Object.values(def.entries);
+  if ((def.type === 'default' || def.type === 'optional' || def.type === 'prefault') && def.innerType) return enumOptions(def.innerType);
+  if (def.type === 'pipe' && def.out) return enumOptions(def.out);
+  return undefined;
+}
+
+function defaultOf(schema: z.ZodType): unknown {
+  const def = defOf(schema);
+  if (def.type === 'default' || def.type === 'prefault')
+    return typeof def.defaultValue === 'function' ? (def.defaultValue as () => unknown)() : def.defaultValue;
+  return undefined;
+}
+
+/** Fields the page lays out itself (λ and d as numbers with their own ranges) or that are no model field (n). */
+const NUMERIC_FIELDS = ['lambda', 'd'];
+
+/**
+ * The controls for the model's fields other than λ and d, in schema order: each enum (selection, discipline,
+ * sampling, …) a choice of its rows, anything else a text field with its default written as the schema reads it.
+ */
+export function modelControls(): ControlField[] {
+  return Object.entries(modelSchema.shape as Record<string, z.ZodType>)
+    .filter(([name]) => !NUMERIC_FIELDS.includes(name))
+    .map(([name, schema]): ControlField => {
+      const options = enumOptions(schema);
+      const fallback = defaultOf(schema);
+      if (options) return { name, kind: 'choice', options, default: typeof fallback === 'string' ? fallback : options[0] };
+      const text = SHORT_DEFAULTS[name] ?? (fallback === undefined || isEmpty(fallback) ? '' : JSON.stringify(fallback));
+      return { name, kind: 'text', default: text, examples: EXAMPLES[name] ?? [] };
+    });
+}
+
+const isEmpty = (x: unknown) => typeof x === 'object' && x !== null && Object.keys(x).length === 0;
+
+/**
+ * The model input of a page state: λ and d as given, each text field as a short form, or parsed as JSON when it
+ * starts with `{` or `[`; empty text fields left out (the schema's default).
+ */
+export function modelInput(state: Record<string, string>): Record<string, unknown> {
+  const input: Record<string, unknown> = { lambda: state.lambda, d: state.d };
+  for (const field of modelControls()) {
+    const value = (state[field.name] ?? field.default).trim();
+    if (value === '') continue;
+    input[field.name] = field.kind === 'text' && /^[[{]/.test(value) ? JSON.parse(value) : value;
+  }
+  return input;
+}
+
+/** The refined mean field at the chosen n: E[T] and tail to first order (1/n) and, where it exists, second (1/n²). */
+export interface RefinedView {
+  readonly n: number;
+  readonly firstOrder: { readonly meanResponseTime: number; readonly tail: number[] };
+  readonly secondOrder?: { readonly meanResponseTime: number; readonly tail: number[] };
+  /** ΣV: E[Q]_n ≈ E[Q]_∞ + ΣV/n (jobs per server). */
+  readonly sumV: number;
+  readonly source: string;
+}
+
+/** The transient from the empty system on a time grid: mean jobs per server (JSQ) or mean workload per server (LWL). */
+export interface TransientView {
+  readonly of: 'queue length' | 'workload';
+  readonly times: number[];
+  readonly values: number[];
+  /** The stationary value the curve tends to (E[Q] or E[U] of the fixed point), where known. */
+  readonly limit?: number;
+  /** The SQ(d) relaxation time the time axis was sized from (time units), where it exists. */
+  readonly relaxationTime?: number;
+  readonly source: string;
+}
+
+/** A ccdf P(X > x) on a grid, X the response time T or the workload U (time units). */
+export interface CcdfView {
+  readonly of: 'response time' | 'workload';
+  readonly points: number[];
+  readonly ccdf: number[];
+  readonly source: string;
+}
+
+/** E[T] against λ for the model's policy and for random routing (d = 1, M/G/1), where both are closed forms. */
+export interface SweepView {
+  readonly lambdas: number[];
+  readonly meanResponseTime: number[];
+  /** Random routing (each job to one server): the M/G/1 queue of the same discipline. */
+  readonly random: number[];
+}
+
+/** Whether `solveMeanField` answers this model by a closed form or formula (a sweep over λ costs milliseconds). */
+function closedForm(model: SupermarketModel): boolean {
+  const c = meanFieldCapabilities(model).fixedPoint;
+  if (!c.available) return false;
+  // M/G/1 FIFO is Pollaczek–Khinchine; the other disciplines' formulas integrate numerically (slower)
+  return c.id === 'sqd-closed-form' || c.id === 'lwl-closed-form' || (c.id === 'mg1' && model.discipline === 'fifo');
+}
+
+/** λ values of the sweep: 0.05 … 0.975 per mean service time, and the model's own λ. */
+function sweepLambdas(model: SupermarketModel): number[] {
+  const top = 0.975 / model.service.mean;
+  const grid = Array.from({ length: 38 }, (_, k) => (top * (k + 1)) / 38);
+  return [...new Set([...grid, model.lambda])].sort((a, b) => a - b);
+}
+
+/** Everything the page shows for one model; a part the library refuses is absent and its reason is in `notes`. */
+export interface ExplorerView {
+  readonly model: SupermarketModel;
+  readonly n: number;
+  readonly solution?: MeanFieldSolution;
+  readonly refined?: RefinedView;
+  readonly transient?: TransientView;
+  readonly ccdf?: CcdfView;
+  readonly sweep?: SweepView;
+  /** One line per part that is missing, naming the part and the library's reason. */
+  readonly notes: string[];
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Time and workload step of the LWL transient, in mean service times (lwlTransient's default is 0.01). */
+const LWL_TRANSIENT_STEP = 0.05;
+
+/** Output instants 0 … horizon, `points` of them, denser near 0 (where the rise from empty is). */
+function timeGrid(horizon: number, points = 121): number[] {
+  return Array.from({ length: points }, (_, k) => horizon * (k / (points - 1)) ** 1.5);
+}
+
+/**
+ * The transient's horizon: 6 relaxation times of SQ(d) at the same λ and d (the model's own where it is SQ(d)),
+ * at least 5 mean service times, at most 400.
+ */
+function transientHorizon(model: SupermarketModel): number | undefined {
+  try {
+    const sqd = parseModel({
+      lambda: model.lambda,
+      d: model.selection === 'random' ? 1 : model.d,
+      service: { kind: 'exponential', mean: model.service.mean },
+    });
+    return relaxationTime(sqd);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The view of one model at n servers (see the module comment).
+ * @param input a `ModelInput` (as `parseModel` takes). @param n servers, for the refined estimate (integer ≥ d).
+ * @throws {InvalidModelError | UnstableModelError} when the model or n is invalid (one line, for the page to show);
+ *   any other part that fails becomes a note.
+ */
+export function exploreView(input: unknown, n: unknown): ExplorerView {
+  const model = parseModel(input as unknown as ModelInput);
+  const servers = checkServers(model, n);
+  const notes: string[] = [];
+  let solution: MeanFieldSolution | undefined;
+  try {
+    solution = solveMeanField(model);
+  } catch (e) {
+    notes.push(`fixed point: ${message(e)}`);
+  }
+
+  let refined: RefinedView | undefined;
+  try {
+    const first = refine(model);
+    const firstAt = refinedEstimate(first, servers);
+    let secondOrder: RefinedView['secondOrder'];
+    try {
+      const second = refinedEstimate(refineSecondOrder(model, { fixedPoint: first.fixedPoint }), servers);
+      secondOrder = { meanResponseTime: second.meanResponseTime, tail: second.tail };
+    } catch (e) {
+      notes.push(`refined mean field, 1/n² term: ${message(e)}`);
+    }
+    refined = {
+      n: servers,
+      firstOrder: { meanResponseTime: firstAt.meanResponseTime, tail: firstAt.tail },
+      ...(secondOrder ? { secondOrder } : {}),
+      sumV: first.sumV,
+      source: `${first.provenance.equation}; ${first.provenance.source}`,
+    };
+  } catch (e) {
+    notes.push(`refined mean field: ${message(e)}`);
+  }
+
+  const relaxation = transientHorizon(model);
+  const horizon = Math.min(400, Math.max(5 * model.service.mean, 6 * (relaxation ?? 20)));
+  const times = timeGrid(horizon);
+  let transient: TransientView | undefined;
+  try {
+    const limit = solution?.meanQueueLength;
+    const withRelaxation = relaxation === undefined ? {} : { relaxationTime: relaxation };
+    const capability = meanFieldCapabilities(model).transient;
+    if (!capability.available) notes.push(`transient: ${capability.reason}`);
+    else if (capability.id === 'lwl-pide') {
+      // a coarser step than lwlTransient's default (0.01·E[S]): a curve on screen, re-solved on every change
+      const step = Math.min(LWL_TRANSIENT_STEP * model.service.mean, 1 / (model.lambda * model.d));
+      const r = lwlTransient(model, { times, includeCcdf: false, step });
+      transient = {
+        of: 'workload',
+        times: r.times,
+        values: r.meanWorkload,
+        ...withRelaxation,
+        source: `${capability.name}, ${capability.source}; step Δ = ${step.toPrecision(3)}`,
+      };
+    } else {
+      // the SQ(d) or phase-type ODE: mean jobs per server
+      const solved = solveMeanFieldTransient(model, times);
+      if (solved.solver === 'lwl-pide') throw new Error('unreachable: the LWL(d) PIDE is handled above');
+      const r = solved.result;
+      transient = {
+        of: 'queue length',
+        times: r.times,
+        values: r.meanQueueLength,
+        ...(limit === undefined ? {} : { limit }),
+        ...withRelaxation,
+        source: `${capability.name}, ${capability.source}`,
+      };
+    }
+  } catch (e) {
+    notes.push(`transient: ${message(e)}`);
+  }
+
+  let ccdf: CcdfView | undefined;
+  const law = solution?.ccdf;
+  if (law?.of === 'predicted work') {
+    // the LPW cavity's law is of predicted work, which the page's workload/response-time figure does not draw
+    notes.push('ccdf: the LPW cavity gives the law of predicted work only; no response-time or workload ccdf');
+  } else if (law && solution) {
+    ccdf = { of: law.of, points: law.points, ccdf: law.ccdf, source: solution.source };
+  } else if (model.selection === 'lwl' && model.d > 1) {
+    try {
+      // the closed form of LWL(d) gives E[T] only: the workload law from the FPE (discipline-free)
+      const w = lwlWorkloadCcdf(model);
+      ccdf = {
+        of: 'workload',
+        points: w.grid,
+        ccdf: w.workloadCcdf,
+        source: 'theory.md §4 (Hellemans & Van Houdt 2018): FPE by Picard/FFT',
+      };
+    } catch (e) {
+      notes.push(`ccdf: ${message(e)}`);
+    }
+  } else {
+    try {
+      const fp = solveSqdFixedPoint(model);
+      const top = 12 * (solution?.meanResponseTime ?? model.service.mean);
+      const points = Array.from({ length: 121 }, (_, k) => (top * k) / 120);
+      ccdf = { of: 'response time', points, ccdf: responseTimeCcdf(fp, model.d, points), source: 'theory.md §2 (SQ(d) response-time law)' };
+    } catch (e) {
+      notes.push(`ccdf: ${message(e)}`);
+    }
+  }
+  let sweep: SweepView | undefined;
+  if (closedForm(model)) {
+    try {
+      const lambdas = sweepLambdas(model);
+      const at = (lambda: number, random: boolean) =>
+        solveMeanField(parseModel({ ...model, lambda, ...(random ? { selection: 'random', d: 1 } : {}) } as ModelInput)).meanResponseTime;
+      sweep = { lambdas, meanResponseTime: lambdas.map((l) => at(l, false)), random: lambdas.map((l) => at(l, true)) };
+    } catch (e) {
+      notes.push(`E[T] against λ: ${message(e)}`);
+    }
+  }
+  return {
+    model,
+    n: servers,
+    ...(sweep ? { sweep } : {}),
+    ...(solution ? { solution } : {}),
+    ...(refined ? { refined } : {}),
+    ...(transient ? { transient } : {}),
+    ...(ccdf ? { ccdf } : {}),
+    notes,
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The explorer page in a real browser: Debian's Chromium (or $CHROMIUM_PATH) driven by puppeteer-core opens the page
+ * that `supermarket explore` writes (bundle built from the current source) from file://, with every request that is
+ * not file:, blob: or data: aborted. It sets λ = 0.9, d = 2 and reads the library's E[T] (solveMeanField in this
+ * process), changes the selection rule to LWL(d) and sees the answer change, restores a view from the address, runs a
+ * small simulation and sees its points overlaid, and checks that no console error or warning was printed and no
+ * request left the machine. A screenshot goes to test-output/explorer-browser.png. Skipped, saying why, when no
+ * Chromium is installed (as the report's browser test).
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { parseModel } from '../../src/model/index.ts';
+import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { explorerBundle, writeExplorerPage } from '../../src/explorer/writePage.ts';
+import { buildExplorer } from '../../scripts/build-explorer.ts';
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const chromium = CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p!));
+if (!chromium)
+  console.warn(`explorer browser test skipped: no Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}; set CHROMIUM_PATH)`);
+
+const OUT = path.resolve('test-output');
+
+interface Status {
+  status: string;
+  drawn: number;
+  error?: string;
+  view?: { solution?: { meanResponseTime: number; kind: string } };
+  simulation: { status: string; error?: string; result?: { meanResponseTime: { mean: number; ci95: [number, number] }; n: number } };
+}
+const status = (page: Page) => page.evaluate(() => (window as unknown as { explorer: Status }).explorer);
+
+/** Sets a control as a user does (value, then a change event) and waits for the next drawn view. */
+async function setControl(page: Page, name: string, value: string): Promise<void> {
+  const before = (await status(page)).drawn;
+  await page.$eval(
+    `#f-${name}`,
+    (el, v) => {
+      (el as HTMLInputElement).value = v;
+      el.dispatchEvent(new Event('change'));
+    },
+    value,
+  );
+  await page.waitForFunction(
+    (b) => {
+      const s = (window as unknown as { explorer: Status }).explorer;
+      return (s.drawn > b && s.status === 'ready') || s.status === 'error';
+    },
+    { timeout: 60_000 },
+    before,
+  );
+}
+
+/** E[T] as the summary table shows it (6 significant digits). */
+const shownResponseTime = (page: Page) => page.$eval('#mf-response-time td.num', (td) => Number.parseFloat(td.textContent ?? ''));
+
+describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)', () => {
+  let browser: Browser;
+  const dir = path.join(OUT, 'browser-explorer');
+
+  beforeAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const { outfile } = await buildExplorer(path.join(OUT, 'explorer-bundle.js'));
+    writeExplorerPage(dir, explorerBundle(outfile));
+    browser = await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('solves λ = 0.9, d = 2 as the library does, follows a policy change and the address, overlays a simulation; no error, no request', async () => {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 1000 });
+    const outside: string[] = [];
+    const errors: string[] = [];
+    const warnings: string[] = [];
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      if (/^(file|blob|data):/.test(req.url())) void req.continue();
+      else {
+        outside.push(req.url());
+        void req.abort();
+      }
+    });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+      else if (msg.type() === 'warn') warnings.push(msg.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('workercreated', (w) => w.on('console', (msg) => msg.type() === 'error' && errors.push(`worker: ${msg.text()}`)));
+    const url = pathToFileURL(path.join(dir, 'index.html')).href;
+    await page.goto(`${url}#lambda=0.5&d=3`, { waitUntil: 'load' });
+    await page.waitForFunction(() => (window as unknown as { explorer?: Status }).explorer?.status === 'ready', { timeout: 60_000 });
+    // the address set the state: λ = 0.5, d = 3
+    expect(await page.$eval('#f-lambda', (el) => (el as HTMLInputElement).value)).toBe('0.5');
+    expect(await shownResponseTime(page)).toBeCloseTo(solveMeanField(parseModel({ lambda: 0.5, d: 3 })).meanResponseTime, 4);
+
+    // λ = 0.9, d = 2: SQ(2) FIFO exponential, 2.6141
+    await setControl(page, 'lambda', '0.9');
+    await setControl(page, 'd', '2');
+    const sqd = solveMeanField(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime;
+    let s = await status(page);
+    expect(s.error).toBeUndefined();
+    expect(s.view!.solution!.meanResponseTime).toBe(sqd);
+    expect(await shownResponseTime(page)).toBeCloseTo(sqd, 5);
+    expect(sqd).toBeCloseTo(2.6141, 4);
+    expect(await page.$eval('#provenance', (p) => p.textContent)).toMatch(/exact.*SQ\(d\) closed form/);
+    expect(await page.evaluate(() => location.hash)).toMatch(/lambda=0\.9&d=2/);
+
+    // LWL(2): another answer, the library's
+    await setControl(page, 'selection', 'lwl');
+    const lwl = solveMeanField(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' })).meanResponseTime;
+    s = await status(page);
+    expect(s.view!.solution!.meanResponseTime).toBe(lwl);
+    expect(Math.abs(lwl - sqd)).toBeGreaterThan(0.1);
+    expect(await shownResponseTime(page)).toBeCloseTo(lwl, 5);
+    expect(await page.$$eval('.figure', (els) => els.map((e) => e.getAttribute('data-figure')))).toEqual([
+      'response-time-vs-load',
+      'workload-ccdf',
+      'transient',
+    ]);
+
+    // back to JSQ(2); a small simulation at n = 10 overlays its points (tail fractions with CIs, percentiles)
+    await setControl(page, 'selection', 'jsq');
+    for (const [name, value] of [
+      ['jobs', '3000'],
+      ['replications', '2'],
+    ])
+      await page.$eval(
+        `#f-${name}`,
+        (el, v) => {
+          (el as HTMLInputElement).value = v;
+          el.dispatchEvent(new Event('change'));
+        },
+        value,
+      );
+    const drawn = (await status(page)).drawn;
+    await page.click('#simulate');
+    await page.waitForFunction(
+      (b) => {
+        const e = (window as unknown as { explorer: Status }).explorer;
+        return e.simulation.status === 'error' || (e.simulation.status === 'done' && e.drawn > b && e.status === 'ready');
+      },
+      { timeout: 120_000 },
+      drawn,
+    );
+    s = await status(page);
+    expect(s.simulation.error).toBeUndefined();
+    const sim = s.simulation.result!;
+    expect(sim.n).toBe(10);
+    // n = 10 is well above the mean field: E[T]_10 lies between E[T]_∞ and 2·E[T]_∞
+    expect(sim.meanResponseTime.mean).toBeGreaterThan(sqd);
+    expect(sim.meanResponseTime.mean).toBeLessThan(2 * sqd);
+    expect(await page.$eval('#sim-response-time td.num', (td) => td.textContent)).toMatch(/±/);
+    const diamonds = await page.$$eval(
+      '.figure[data-figure="tail-fractions"] .vega-embed svg .mark-symbol.role-mark path',
+      (p) => p.length,
+    );
+    expect(diamonds).toBeGreaterThan(3);
+    const legend = await page.$eval('.figure[data-figure="tail-fractions"] .vega-embed svg', (svg) => svg.textContent ?? '');
+    expect(legend).toContain('simulation, n = 10 (95 % CI)');
+    expect(legend).toContain('refined mean field, n = 10 (1/n)');
+
+    await page.screenshot({ path: path.join(OUT, 'explorer-browser.png'), fullPage: true });
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+  }, 300_000);
+});

@@ -1,0 +1,23 @@
+/** Issue 21 §3: order 2 outside its trusted range says so in the CLI (`fixed-point`, `model --order 2`). */
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+describe('order 2 outside its trusted range', () => {
+  it('fixed-point --refined --order 2 at d = 3, λ = 0.95, n = 3 prints a caveat (JSON: trusted false); at n = 20 none', async () => {
+    const r = await runCli('fixed-point --lambda 0.95 --d 3 --refined --order 2 --n 3');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/E\[T_n\] ≈ 10\.97/);
+    expect(r.stdout).toMatch(/caveat: order 2 is outside its trusted range at n = 3: \|ΣA\|\/\(n\|ΣV\|\) = 1\.67 > 0\.5/);
+    const j = JSON.parse((await runCli('fixed-point --lambda 0.95 --d 3 --refined --order 2 --n 3 --json')).stdout);
+    expect(j.refined.secondOrder).toMatchObject({ trusted: false, caveat: expect.stringMatching(/outside its trusted range/) });
+    const ok = await runCli('fixed-point --lambda 0.95 --d 3 --refined --order 2 --n 20');
+    expect(ok.stdout).not.toMatch(/caveat/);
+  });
+
+  it('model FILE --order 2 names each observable outside the range at each n', async () => {
+    const r = await runCli('model models/jsq-d.json --set lambda=0.95 --set d=3 --set K=7 --refined --order 2 --n 3,40');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/caveat: \w+: order 2 is outside its trusted range at n = 3: \|c₂\|\/\(n\|c₁\|\)/);
+    expect(r.stdout).not.toMatch(/caveat: .* at n = 40:/);
+  });
+});

@@ -1,0 +1,41 @@
+/** Issue 21 §11: `slurm --array N` caps N at the grid's cells and warns above the cluster's MaxArraySize. */
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
+import { runCli } from './runCli.ts';
+
+describe('slurm --array', () => {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-slurm-array-'));
+  const file = writeTinyExperiment(tmp, { jobs: 500, seed: 1 }); // 2 λ × 2 n = 4 cells
+
+  it('--array 1500 on a 4-cell grid writes 4 tasks and says so', async () => {
+    const out = path.join(tmp, 'capped');
+    const r = await runCli(['slurm', file, '--array', '1500', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: --array 1500 is more than the 4 cells of .*: 4 tasks written/);
+    const sbatch = readFileSync(path.join(out, 'slurm', 'array.sbatch'), 'utf8');
+    expect(sbatch).toContain('#SBATCH --array=1-4');
+    expect(sbatch).not.toContain('1500');
+    expect(r.stdout).toMatch(/\(4 tasks\)/);
+  });
+
+  it('warns when the tasks exceed the MaxArraySize that scontrol reports', async () => {
+    const fake = path.join(tmp, 'scontrol');
+    writeFileSync(fake, '#!/bin/sh\necho "Configuration data as of now"\necho "MaxArraySize            = 3"\n');
+    chmodSync(fake, 0o755);
+    const before = process.env.SUPERMARKET_SCONTROL;
+    process.env.SUPERMARKET_SCONTROL = fake;
+    try {
+      const r = await runCli(['slurm', file, '--array', '4', '--out', path.join(tmp, 'big')]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/warning: --array 4 exceeds this cluster's MaxArraySize = 3 .*use --array ≤ 2/);
+      const ok = await runCli(['slurm', file, '--array', '2', '--out', path.join(tmp, 'small')]);
+      expect(ok.stderr).not.toMatch(/MaxArraySize/);
+    } finally {
+      if (before === undefined) delete process.env.SUPERMARKET_SCONTROL;
+      else process.env.SUPERMARKET_SCONTROL = before;
+    }
+  });
+});
