@@ -117,7 +117,7 @@ export function figuresOnPool(pool: WorkerPool): NonNullable<WriteReportOptions[
   return async (outDir, figures) => {
     const written: string[][] = new Array(figures.length);
     const tasks: FigureTask<number>[] = figures.map((f, i) => {
-      const figure = { name: f.name, spec: f.spec, rows: f.rows };
+      const figure = { name: f.name, spec: f.spec, rows: f.rows, ...(f.pdf ? { pdf: true } : {}) };
       return { key: i, kind: 'figure', outDir, figure, cost: JSON.stringify(figure.spec).length };
     });
     await pool.run(tasks, (i, paths) => (written[i] = paths as string[]));

@@ -29,6 +29,7 @@ import {
   type SimulationResult,
   type TrajectoryOptions,
   type TrajectoryResult,
+  type Percentiles,
 } from '../sim/index.ts';
 import { cellSeed, standardErrorOfMean, type Estimate } from '../stats/index.ts';
 import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SlopeFit, type SweepPoint } from './fit.ts';
@@ -49,6 +50,7 @@ import {
 } from './verdict.ts';
 import { lwlTransientReference, lwlWorkloadReference, workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
 import { VERSION } from '../version.ts';
+import { loadCurves, responseTimeCurve, type LoadCurve, type ResponseTimeCurve } from './meanFieldCurves.ts';
 import { exactPoints, exactVerdict, hasExactSolver, type ExactPoint, type ExactPointsConfig } from './exactPoints.ts';
 import {
   judgeC2,
@@ -170,6 +172,8 @@ export interface ModelSummary {
   readonly secondOrder?: C2Check | null;
   /** Exact small-n values (`config.exact`) and the n skipped (below d, or over the state budget); null without. */
   readonly exact?: { readonly points: ExactPoint[]; readonly skipped: { readonly n: number; readonly reason: string }[] } | null;
+  /** The mean-field response-time ccdf (SQ(d) FIFO exponential only; `responseTimeCurve`). */
+  readonly responseTime?: ResponseTimeCurve | null;
 }
 
 export interface CellSimulation {
@@ -178,6 +182,8 @@ export interface CellSimulation {
   readonly tail: Estimate[];
   readonly meanWorkload?: Estimate;
   readonly workloadCcdf?: { readonly grid: number[]; readonly ccdf: Estimate[] };
+  /** p50, p95, p99 of the response time, pooled over the measured jobs with sectioning CIs (absent in cells stored before). */
+  readonly responseTimePercentiles?: Percentiles<Estimate>;
   readonly events: number;
   readonly eventsPerSecond: number;
   readonly wallSeconds: number;
@@ -269,6 +275,8 @@ export interface ComparisonResult {
   readonly models: ModelSummary[];
   readonly cells: CellResult[];
   readonly trajectories: TrajectoryComparison[];
+  /** E[T] of the mean field against λ for several d (when every model is SQ(d) FIFO exponential; `loadCurves`). */
+  readonly loadCurves?: LoadCurve[];
   /** What was skipped and why (e.g. no transient solver for a model). */
   readonly notes: string[];
   /** The multiplicity control across the report's judged cells and its outcome (theory.md §8 "Judging agreement"). */
@@ -478,6 +486,7 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
     tail: sim.tail,
     ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
     ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
+    responseTimePercentiles: sim.responseTimePercentiles,
     jobs: sim.jobs,
     replications,
     engine: sim.engine,
@@ -821,6 +830,7 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
           )
         : null,
       exact,
+      responseTime: correction ? responseTimeCurve(correction.fixedPoint) : null,
     });
 
     if (!config.trajectory) continue;
@@ -910,6 +920,14 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
     models: judgedModels,
     cells: judgedCells,
     trajectories,
+    ...(judgedBy === 'refined-mean-field' && models.length > 0
+      ? {
+          loadCurves: loadCurves(
+            models[0].model,
+            [...new Set([...config.ds, 2, 3, 5])].filter((d) => d >= 2).sort((a, b) => a - b),
+          ),
+        }
+      : {}),
     notes,
     family,
     busyCheck: busyCheck(judgedCells, prepared),

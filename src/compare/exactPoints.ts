@@ -24,6 +24,11 @@ export interface ExactPointsConfig {
   readonly jobs: number;
   /** Replications of the added small-n cells (≥ 2). */
   readonly replications: number;
+  /**
+   * Drop an n below d (JSQ) without a note: for a preset's own n list, which serves every d (2..5 at d = 3 has no
+   * n = 2); an n the user asked for is skipped with a note. Default false.
+   */
+  readonly quietBelowD?: boolean;
 }
 
 /** Defaults: E[T] within 1e−4, at most 2·10⁵ states (a few seconds per point), small-n cells of 10 × 10⁵ jobs. */
@@ -69,14 +74,14 @@ export function hasExactSolver(model: SupermarketModel): boolean {
 export function exactPoints(
   model: SupermarketModel,
   ns: readonly number[],
-  options: Pick<ExactPointsConfig, 'truncationBound' | 'maxStates'>,
+  options: Pick<ExactPointsConfig, 'truncationBound' | 'maxStates' | 'quietBelowD'>,
 ): { points: ExactPoint[]; skipped: { n: number; reason: string }[] } {
   if (!hasExactSolver(model)) throw new InvalidModelError('exact points need JSQ(d) or random selection, FIFO, exponential sizes');
   const points: ExactPoint[] = [];
   const skipped: { n: number; reason: string }[] = [];
   for (const n of ns) {
     if (model.selection === 'jsq' && n < model.d) {
-      skipped.push({ n, reason: `n = ${n} < d = ${model.d}` });
+      if (!options.quietBelowD) skipped.push({ n, reason: `n = ${n} < d = ${model.d}` });
       continue;
     }
     try {

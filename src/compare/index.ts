@@ -4,3 +4,4 @@ export * from './verdict.ts';
 export * from './lwlReference.ts';
 export * from './exactPoints.ts';
 export * from './secondOrder.ts';
+export * from './notes.ts';

@@ -7,12 +7,14 @@
 import {
   CONFIRM_FACTOR,
   MAX_RELATIVE_CORRECTION,
+  groupNotes,
   serviceLabel,
   type CellResult,
   type ComparisonResult,
   type ModelSummary,
 } from '../compare/index.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
+import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
@@ -360,7 +362,7 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
     ...(refined
       ? [`- Example: d = ${m0.d}, λ = ${m0.lambda}: E[T]∞ = ${fix(m0.reference.meanResponseTime)}, ΣV = ${fix(m0.refined!.sumV)}.`]
       : []),
-    ...result.notes.map((n) => `- ${n}`),
+    ...groupNotes(result.notes).map((n) => `- Note: ${n}.`),
   ];
   return `${heading}
 Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s (supermarket-lab ${result.provenance.version}).
@@ -399,7 +401,8 @@ ${reproduceSection(meta)}`;
  * Renders every figure and writes the report folder of a comparison (report.md, index.html, figures, results.json,
  * metadata.json with the config).
  * @param outDir target folder (created if missing); existing files of the same name are replaced atomically.
- * @param options where the figures render (`WriteReportOptions.writeFigures`; default: this thread).
+ * @param options where the figures render (`WriteReportOptions.writeFigures`; default: this thread); `latex`: also
+ * figures/<name>.pdf, tables.tex (booktabs: cells, fits) and report.tex.
  * @returns the paths written, relative to outDir.
  */
 export async function writeComparisonReport(
@@ -417,6 +420,17 @@ export async function writeComparisonReport(
       metadata: { ...meta, config: result.config },
       markdown: comparisonMarkdown(result, figures, meta),
       title: result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
+      ...(options.latex
+        ? {
+            extraFiles: {
+              'tables.tex': comparisonLatexTables(result),
+              'report.tex': latexDocument(
+                result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',
+                figures,
+              ),
+            },
+          }
+        : {}),
     },
     options,
   );

@@ -5,8 +5,9 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
-import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
-import { reproduceSection, writeReportFolder, type RunMetadata } from './page.ts';
+import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, tip, titleBlock, type Figure, type Row } from './figures.ts';
+import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
+import { experimentLatexTable, latexDocument } from './latex.ts';
 
 /** A table entry: mean ± half-width, ∞ for a mean infinite in theory (model/moments.ts), – when not measured. */
 const fmt = (e: Estimate | undefined, k = 3) => (!e ? '–' : isInfinite(e) ? '∞' : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}`);
@@ -83,14 +84,15 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
         // the measure on one line, its unit under it (a 200 px axis has no room for both on one)
         yTitle: [title, `(${MEASURE_UNIT[measure]}, log)`],
         encoding: {
+          // the field's words, 4 significant digits (no internal names such as panel or value)
           tooltip: [
-            { field: 'panel' },
-            { field: 'prediction' },
-            { field: 'policy' },
-            { field: 'lambda', title: 'λ' },
-            { field: 'value', format: '.4f' },
-            { field: 'lo', title: '95% CI low', format: '.4f' },
-            { field: 'hi', title: '95% CI high', format: '.4f' },
+            { field: 'panel', title: 'service, d, n' },
+            { field: 'prediction', title: 'prediction' },
+            { field: 'policy', title: 'policy' },
+            tip('lambda', 'λ'),
+            tip('value', title),
+            tip('lo', '95% CI low'),
+            tip('hi', '95% CI high'),
           ],
         },
       }),
@@ -163,6 +165,7 @@ export async function writeExperimentReport(
   outcomes: readonly CellOutcome[],
   meta: RunMetadata,
   findings: readonly FindingRow[] = [],
+  options: WriteReportOptions = {},
 ): Promise<string[]> {
   const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown')].filter(
     (f): f is Figure => f !== null,
@@ -221,11 +224,23 @@ ${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${ta
 
 ${figures.map(figureSection).join('\n')}
 ${reproduceSection(meta)}`;
-  return writeReportFolder(outDir, {
-    figures,
-    results: { experiment: spec, code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}), cells: outcomes, findings },
-    metadata: meta,
-    markdown: md,
-    title: `supermarket-lab experiment: ${spec.name}`,
-  });
+  return writeReportFolder(
+    outDir,
+    {
+      figures,
+      results: { experiment: spec, code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}), cells: outcomes, findings },
+      metadata: meta,
+      markdown: md,
+      title: `supermarket-lab experiment: ${spec.name}`,
+      ...(options.latex
+        ? {
+            extraFiles: {
+              'tables.tex': experimentLatexTable(spec.name, outcomes),
+              'report.tex': latexDocument(`supermarket-lab experiment: ${spec.name}`, figures),
+            },
+          }
+        : {}),
+    },
+    options,
+  );
 }

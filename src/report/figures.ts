@@ -15,6 +15,8 @@ export interface Figure {
   readonly caption: string;
   readonly rows: Row[];
   readonly spec: TopLevelSpec;
+  /** Also write figures/<name>.pdf (paper export, `WriteReportOptions.latex`). */
+  readonly pdf?: boolean;
 }
 
 export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
@@ -72,19 +74,25 @@ export function ciLayers(o: {
     {
       transform: [...bars, { calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' }],
       mark: { type: 'errorbar', ticks: true },
-      encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, y2: { field: 'hi' }, ...o.shared },
+      // the estimate's tooltip on the bar too: vega-lite's default would list the internal loDrawn
+      encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, y2: { field: 'hi' }, ...o.shared, ...tooltipOf(o.encoding) },
     },
     ...(o.axisFloor !== undefined
       ? [
           {
             transform: [...bars, { filter: `datum.lo < ${o.axisFloor}` }, { calculate: `${o.axisFloor}`, as: 'loDrawn' }],
             mark: { type: 'point', shape: 'triangle-down', filled: false, size: 45, strokeWidth: 1.2 },
-            encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, ...o.shared },
+            encoding: { x: o.x, y: { ...y, field: 'loDrawn' }, ...o.shared, ...tooltipOf(o.encoding) },
           },
         ]
       : []),
     { ...filtered(o.filter, o.mark, { x: o.x, y, ...o.shared, ...o.encoding }), params: [ZOOM] },
   ];
+}
+
+/** The tooltip entry of an encoding (or none). */
+function tooltipOf(encoding: Spec | undefined): Spec {
+  return encoding?.tooltip ? { tooltip: encoding.tooltip } : {};
 }
 
 /** The sign at the lower end of a bar cut by the axis (`ciLayers` with axisFloor), as captions name it. */
@@ -144,6 +152,60 @@ export function paddedLogDomain(values: readonly number[], fraction = 0.05): [nu
 /** Axis tick values at the numbers present in `values` (sorted, distinct), so no label at the ends is dropped. */
 export function ticksAt(values: readonly number[]): number[] {
   return [...new Set(values)].sort((a, b) => a - b);
+}
+
+/** The label of an n tick: 2, 50, 500, 1k, 10k (compact thousands); `N_LABEL_EXPR` is the same in vega. */
+export function nLabel(n: number): string {
+  return n >= 1000 ? `${+(n / 1000).toPrecision(6)}k` : `${+n.toPrecision(6)}`;
+}
+export const N_LABEL_EXPR = "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')";
+
+/**
+ * Tick values for a log n axis of `widthPx` pixels over `domain` whose labels never touch: the sorted distinct
+ * `values`, left to right, each kept only when its label (`nLabel`, 10 px DejaVu Sans, ~6.4 px a character) clears
+ * the previous kept one by 4 px; the largest value is always kept (the one before it is dropped when they collide).
+ * At n = 2, 3, 4, 5, 10, … on 300 px this keeps 2, 3, 5, 10 (4 sat between 3 and 5: "2 3 45").
+ */
+export function nTicks(values: readonly number[], domain: readonly [number, number], widthPx: number): number[] {
+  const sorted = ticksAt(values).filter((v) => v >= domain[0] && v <= domain[1] && v > 0);
+  const span = Math.log(domain[1] / domain[0]);
+  const x = (v: number) => (widthPx * Math.log(v / domain[0])) / span;
+  const half = (v: number) => (nLabel(v).length * 6.4) / 2;
+  const clear = (a: number, b: number) => x(b) - x(a) >= half(a) + half(b) + 4;
+  const kept: number[] = [];
+  for (const v of sorted) if (kept.length === 0 || clear(kept[kept.length - 1], v)) kept.push(v);
+  const last = sorted[sorted.length - 1];
+  if (last !== undefined && kept[kept.length - 1] !== last) {
+    while (kept.length > 1 && !clear(kept[kept.length - 1], last)) kept.pop();
+    kept.push(last);
+  }
+  return kept;
+}
+
+/** The d3 format of every number a tooltip shows: 4 significant digits. */
+export const TIP_FORMAT = '.4~g';
+
+/**
+ * One tooltip entry: the row's `field` shown under `title`, the field's own words (never an internal name such as
+ * `signedError`), numbers to 4 significant digits unless `format` says otherwise (e.g. '' for a count).
+ */
+export function tip(field: string, title: string, numeric = true): Spec {
+  return { field, title, ...(numeric ? { format: TIP_FORMAT } : {}) };
+}
+
+/**
+ * A symmetric-log y scale and its ticks for signed values (errors that change sign): linear within ±`constant`,
+ * logarithmic beyond, ticks at 0 and ±10^k up to the largest |value|. `constant` is the power of ten at or below the
+ * smallest non-zero |value| (so small errors stay apart from 0).
+ */
+export function symlogScale(values: readonly number[]): { scale: Spec; ticks: number[] } {
+  const abs = values.filter((v) => Number.isFinite(v) && v !== 0).map(Math.abs);
+  const lo = abs.length ? Math.floor(Math.log10(Math.min(...abs))) : -3;
+  const hi = abs.length ? Math.ceil(Math.log10(Math.max(...abs))) : 0;
+  const powers: number[] = [];
+  for (let k = lo; k <= Math.max(lo, hi); k++) powers.push(Number(`1e${k}`));
+  const ticks = [...powers.map((p) => -p).reverse(), 0, ...powers];
+  return { scale: { type: 'symlog', constant: Number(`1e${lo}`) }, ticks };
 }
 
 /**

@@ -4,7 +4,7 @@
  * ĉ₂), a section listing the exact points, and the rows and layers the convergence figure draws for them.
  */
 import type { CellResult, ComparisonResult, ModelSummary } from '../compare/index.ts';
-import type { Row } from './figures.ts';
+import { tip, type Row } from './figures.ts';
 import { fix, markdownTable, sci } from './page.ts';
 import { SECOND_ORDER_RANGE } from '../meanfield/index.ts';
 
@@ -112,9 +112,9 @@ export function refinementSection(result: ComparisonResult): string {
 type RowBase = Row;
 
 /**
- * One row of the convergence figure: |error| and the signed error of `series` at n. `halfWidth` is the error bar's
- * half-width where there is one (the simulation's combined CI, an exact point's truncation bound); `band` adds the
- * bar's ends and whether the error is resolved (> 3 half-widths), which only the simulated rows draw.
+ * One row of the convergence figures: the signed error E[T]_n − E[T]∞ of `series` at n and, where there is one,
+ * its 95% interval [err − h, err + h] (`halfWidth` h: the simulation's combined CI, an exact point's truncation
+ * bound); `band` adds whether the error is resolved (|err| > 3h), which only the simulated rows draw.
  */
 export function convergenceRow(
   base: RowBase,
@@ -124,24 +124,22 @@ export function convergenceRow(
   halfWidth: number | null = null,
   band = false,
 ): Row {
-  const error = Math.abs(signedError);
-  const bar = band && halfWidth !== null;
+  const bar = halfWidth !== null;
   return {
     ...base,
     n,
     series,
-    error,
     signedError,
     halfWidth,
-    lo: bar ? error - halfWidth : null,
-    hi: bar ? error + halfWidth : null,
-    resolved: bar ? (error > 3 * halfWidth ? 'yes' : 'no') : null,
+    lo: bar ? signedError - halfWidth : null,
+    hi: bar ? signedError + halfWidth : null,
+    resolved: band && bar ? (Math.abs(signedError) > 3 * halfWidth ? 'yes' : 'no') : null,
   };
 }
 
 /**
- * Convergence-figure rows for the exact points (series 'exact', |E[T]_n exact − E[T]∞|, the truncation bound as the
- * half-width) and the second-order prediction |ΣV/(λn) + ΣA/(λn²)| (series 'refined 2nd order') at every n of m's cells.
+ * Convergence-figure rows for the exact points (series 'exact', exact E[T]_n − E[T]∞, the truncation bound as the
+ * half-width) and the second-order prediction ΣV/(λn) + ΣA/(λn²) (series 'refined 2nd order') at every n of m's cells.
  */
 export function refinementConvergenceRows(result: ComparisonResult, m: ModelSummary, base: RowBase): Row[] {
   const rows: Row[] = [];
@@ -156,20 +154,20 @@ export function refinementConvergenceRows(result: ComparisonResult, m: ModelSumm
 }
 
 /**
- * The tooltip of a convergence-figure point: panel, arrival rate, n, the signed error and its half-width, titled and
- * formatted for the series (simulation or exact), then any further fields.
+ * The tooltip of a convergence-figure point, in the field's words with 4 significant digits: d, λ, n, the plotted
+ * value (`value`: its field and title) and its half-width (`halfWidth`: title), then any further entries.
  */
 export function convergenceTooltip(
-  error: { title: string; format: string },
-  halfWidth: { title: string; format: string },
+  value: { field?: string; title: string },
+  halfWidth: { title: string },
   more: Record<string, unknown>[] = [],
 ): Record<string, unknown>[] {
   return [
-    { field: 'facet' },
-    { field: 'label' },
-    { field: 'n' },
-    { field: 'signedError', ...error },
-    { field: 'halfWidth', ...halfWidth },
+    tip('d', 'd'),
+    tip('lambda', 'λ'),
+    tip('n', 'n'),
+    tip(value.field ?? 'signedError', value.title),
+    tip('halfWidth', halfWidth.title),
     ...more,
   ];
 }
@@ -178,23 +176,28 @@ export function convergenceTooltip(
 export const EXACT_LEGEND = 'exact E[T]_n (n-server chain)';
 
 /**
- * The layer of the exact points: filled black diamonds (vega-lite, same x and y as the convergence figure), with a
- * legend entry of their own (a constant fill, `EXACT_LEGEND`, drawn as a black diamond).
+ * The layer of the exact points: filled black diamonds (vega-lite, x and y as the figure draws them, y on the row's
+ * `yField`), with a legend entry of their own (a constant fill, `EXACT_LEGEND`, drawn as a black diamond).
  */
-export function exactPointLayer(x: unknown, yTitle: string): Record<string, unknown> {
+export function exactPointLayer(
+  x: unknown,
+  y: Record<string, unknown>,
+  yField = 'signedError',
+  yTitle = 'exact E[T]_n − E[T]_∞',
+): Record<string, unknown> {
   return {
     transform: [{ filter: "datum.series === 'exact'" }],
     mark: { type: 'point', shape: 'diamond', filled: true, size: 70, color: 'black' },
     encoding: {
       x,
-      y: { field: 'error', type: 'quantitative', scale: { type: 'log' }, title: yTitle },
+      y,
       fill: {
         datum: EXACT_LEGEND,
         type: 'nominal',
         scale: { domain: [EXACT_LEGEND], range: ['black'] },
         legend: { title: null, symbolType: 'diamond', labelLimit: 300 },
       },
-      tooltip: convergenceTooltip({ title: 'exact E[T]_n − E[T]_∞', format: '.5f' }, { title: 'truncation bound', format: '.1e' }),
+      tooltip: convergenceTooltip({ field: yField, title: yTitle }, { title: 'truncation bound' }),
     },
   };
 }
@@ -204,9 +207,9 @@ export function refinementCaption(result: ComparisonResult): string {
   const exact = result.models.some((m) => (m.exact?.points.length ?? 0) > 0);
   const second = result.cells.some((c) => c.secondOrder);
   return (
-    (second ? ' Dotted: the second-order prediction |ΣV/(λn) + ΣA/(λn²)|.' : '') +
+    (second ? ' Dotted: the second-order prediction ΣV/(λn) + ΣA/(λn²).' : '') +
     (exact
-      ? ' Black diamonds: |exact E[T]_n − E[T]∞| from the n-server chain (truncation bound in the tooltip); the simulated points at ' +
+      ? ' Black diamonds: exact E[T]_n − E[T]∞ from the n-server chain (truncation bound in the tooltip); the simulated points at ' +
         'those n are judged against them.'
       : '')
   );

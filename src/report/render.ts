@@ -67,3 +67,42 @@ export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure
     .asPng();
   return { svg, png };
 }
+
+/**
+ * A vega SVG as a one-page vector PDF of the same size (1 SVG px = 1 pt), text in the DejaVu fonts of the PNG
+ * (embedded, subset), by pdfkit and svg-to-pdfkit; the creation date is fixed so the same SVG gives the same bytes.
+ * Loads both libraries on first use (only figure-writing commands need them).
+ * @param svg the SVG of `renderVegaLite`. @returns the PDF bytes.
+ */
+export async function svgToPdf(svg: string): Promise<Uint8Array> {
+  const [{ default: PDFDocument }, { default: SVGtoPDF }] = await Promise.all([import('pdfkit'), import('svg-to-pdfkit')]);
+  const size = /<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"/.exec(svg);
+  const [width, height] = size ? [Number(size[1]), Number(size[2])] : [600, 400];
+  const doc = new PDFDocument({
+    size: [width, height],
+    margin: 0,
+    compress: true,
+    info: { CreationDate: new Date(0), Producer: 'supermarket-lab' },
+  });
+  doc.registerFont(FONT, path.join(FONT_DIR, 'DejaVuSans.ttf'));
+  doc.registerFont(`${FONT}-Bold`, path.join(FONT_DIR, 'DejaVuSans-Bold.ttf'));
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    doc.on('end', () => resolve());
+    doc.on('error', reject);
+  });
+  // a dash with a zero length or gap (vega's solid [1, 0]) is refused by pdfkit: drawn solid, as the SVG means it
+  const solid = svg.replace(/\sstroke-dasharray="([^"]*)"/g, (all, v: string) =>
+    v.split(/[\s,]+/).some((x) => !(Number(x) > 0)) ? '' : all,
+  );
+  SVGtoPDF(doc, solid, 0, 0, {
+    width,
+    height,
+    fontCallback: (_family: string, bold: boolean) => (bold ? `${FONT}-Bold` : FONT),
+    warningCallback: () => undefined,
+  });
+  doc.end();
+  await done;
+  return new Uint8Array(Buffer.concat(chunks));
+}

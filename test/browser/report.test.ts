@@ -2,7 +2,9 @@
  * The report page in a real browser: Debian's Chromium (or $CHROMIUM_PATH) driven by puppeteer-core opens a small
  * comparison report's index.html from disk with every non-file request aborted, waits for the vega-embed charts, and
  * checks that no console error was printed, each chart drew marks, and a tooltip appears on hover. A screenshot goes
- * to test-output/report-browser.png. Skipped, saying why, when no Chromium is installed.
+ * to test-output/report-browser.png. When no Chromium is found, Debian's `chromium` is installed with apt-get (as
+ * root, unless SUPERMARKET_TEST_NO_INSTALL=1: ../system.ts); only where that cannot be done is the test skipped,
+ * saying why.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -13,10 +15,21 @@ import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { testMeta } from '../report/meta.ts';
+import { ensureDebianPackages } from '../system.ts';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-const chromium = CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p!));
-if (!chromium) console.warn(`browser test skipped: no Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}; set CHROMIUM_PATH)`);
+const findChromium = () => CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p!));
+/** The Chromium found, or Debian's installed now (when allowed); undefined after saying why it is missing. */
+function chromiumOrInstall(): string | undefined {
+  const found = findChromium();
+  if (found) return found;
+  const why = ensureDebianPackages(['chromium'], ['chromium']);
+  const installed = findChromium();
+  if (!installed)
+    console.warn(`browser test skipped: no Chromium found (tried ${CANDIDATES.filter(Boolean).join(', ')}; set CHROMIUM_PATH): ${why}`);
+  return installed;
+}
+const chromium = chromiumOrInstall();
 
 const OUT = path.resolve('test-output');
 const meta = testMeta('browser test');
@@ -35,7 +48,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
     });
-  });
+  }, 180_000); // a comparison and six rendered figures: tens of seconds on a loaded 2-core machine
   afterAll(async () => {
     await browser?.close();
   });
@@ -71,7 +84,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
       () => (window as unknown as { reportCharts: { total: number; drawn: number; failed: string[] } }).reportCharts,
     );
     expect(status.failed).toEqual([]);
-    expect(status.total).toBe(3); // tail fractions, convergence, transient
+    expect(status.total).toBe(6); // tail fractions, convergence, n·error, E[T] against λ, response-time ccdf, transient
 
     const charts = await page.$$eval('.figure', (els) =>
       els.map((el) => ({
@@ -82,7 +95,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
         staticShown: getComputedStyle(el.querySelector('img.static')!).display !== 'none',
       })),
     );
-    expect(charts.map((c) => c.name)).toEqual(['tail-fractions', 'convergence', 'transient']);
+    expect(charts.map((c) => c.name)).toEqual(['tail-fractions', 'convergence', 'scaled-error', 'load', 'response-time', 'transient']);
     for (const c of charts) {
       expect(c.interactive, c.name!).toBe(true);
       expect(c.staticShown, c.name!).toBe(false);
@@ -90,7 +103,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
       expect(c.axisTitles.length, c.name!).toBeGreaterThanOrEqual(2); // x and y titled
     }
     expect(charts[0].axisTitles).toContain('s_i (servers with ≥ i jobs)');
-    expect(charts[1].axisTitles).toContain('|E[T]_n − E[T]_∞| (time units)');
+    expect(charts[1].axisTitles.join(' ')).toContain('E[T]_n − E[T]_∞ (mean service times)');
 
     // hover the last simulation point of the tail figure (deepest level, clear of the lines): vega-embed's tooltip shows its fields
     const points = await page.$$('.figure[data-figure="tail-fractions"] .vega-chart svg .mark-symbol.role-mark path');
@@ -98,12 +111,31 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     await points[points.length - 1].hover(); // scrolls it into view, then moves the mouse onto it
     await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 120_000 });
     const tip = await page.$eval('#vg-tooltip-element', (el) => el.textContent ?? '');
-    expect(tip).toContain('series');
+    expect(tip).toContain('curve');
     expect(tip).toMatch(/simulation, n = (10|50)/);
+    expect(tip).not.toMatch(/panel|series|loDrawn/);
+    await page.mouse.move(0, 0);
+    await page.waitForSelector('#vg-tooltip-element:not(.visible)', { timeout: 5_000 });
+
+    // a convergence point's tooltip: the field's words, 4 significant digits, no internal names
+    const conv = await page.$$('.figure[data-figure="convergence"] .vega-chart svg .mark-symbol.role-mark path');
+    expect(conv.length).toBeGreaterThan(0);
+    await conv[0].hover();
+    await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 5_000 });
+    const convTip = await page.$eval('#vg-tooltip-element', (el) => el.textContent ?? '');
+    expect(convTip).toContain('E[T]_n − E[T]_∞');
+    expect(convTip).not.toMatch(/signedError|halfWidth|facet|loDrawn/);
+    const values = await page.$$eval('#vg-tooltip-element td.value', (tds) => tds.map((td) => td.textContent ?? ''));
+    expect(values.length).toBeGreaterThan(4);
+    for (const v of values.filter((x) => /^-?\d+\.\d+$/.test(x)))
+      expect(v.replace(/^-?0\.0*/, '').replace(/[-.]/g, '').length, `${v} in ${convTip}`).toBeLessThanOrEqual(4);
+    await page.mouse.move(0, 0);
+    await page.waitForSelector('#vg-tooltip-element:not(.visible)', { timeout: 5_000 });
 
     // the wheel zooms the panel under the mouse: its y axis labels change
     const yLabels = () => page.$eval('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label', (g) => g.textContent);
     const before = await yLabels();
+    await points[points.length - 1].hover(); // back over the tail panel
     await page.mouse.wheel({ deltaY: -400 });
     await page.waitForFunction(
       (b) => document.querySelector('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label')?.textContent !== b,
@@ -113,6 +145,11 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     await page.mouse.move(0, 0);
 
     await page.screenshot({ path: path.join(OUT, 'report-browser.png'), fullPage: true });
+    // each figure as the browser draws it, to look at (test-output/browser-<figure>.png)
+    for (const el of await page.$$('.figure')) {
+      const name = await el.evaluate((e) => e.getAttribute('data-figure'));
+      await el.screenshot({ path: path.join(OUT, `browser-${name}.png`) });
+    }
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);

@@ -35,7 +35,8 @@ describe('writeComparisonReport', () => {
     const result = runComparison(tiny);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-report-'));
     const files = await writeComparisonReport(dir, result, meta);
-    expectFigures(dir, files, ['tail-fractions', 'convergence', 'transient']);
+    expectFigures(dir, files, ['tail-fractions', 'convergence', 'scaled-error', 'load', 'response-time', 'transient']);
+    expect(files.filter((f) => f.endsWith('.pdf') || f.endsWith('.tex'))).toEqual([]); // the paper export only with latex
     const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
     expect(html).toContain('<table>');
     expect(html).toContain('figures/convergence.svg');
@@ -51,7 +52,10 @@ describe('writeComparisonReport', () => {
     // y axes titled after layering; a tick label at every n of the sweep (the largest included)
     const svg = (name: string) => readFileSync(path.join(dir, 'figures', `${name}.svg`), 'utf8');
     expect(svg('tail-fractions')).toContain('s_i (servers with ≥ i jobs)');
-    expect(svg('convergence')).toContain('|E[T]_n − E[T]_∞| (time units)');
+    expect(svg('convergence')).toContain('E[T]_n − E[T]_∞ (mean service times)');
+    expect(svg('scaled-error')).toContain('n · (E[T]_n − E[T]_∞) (mean service times)');
+    expect(svg('response-time')).toContain('P(T &gt; t)');
+    expect(svg('load')).toContain('arrival rate λ per server');
     const ticks = (svg('convergence').match(/<g class="mark-text role-axis-label"[^]*?<\/g>/g) ?? []).join('');
     for (const n of tiny.ns) expect(ticks).toMatch(new RegExp(`<text[^>]*>${n}</text>`));
     expect(ticks).not.toContain('opacity="0"');
@@ -75,7 +79,7 @@ describe('writeComparisonReport', () => {
     const result = runComparison({ ...tiny, model: { selection: 'lwl' } });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-general-report-'));
     const files = await writeComparisonReport(dir, result, meta);
-    expectFigures(dir, files, ['convergence', 'workload-ccdf', 'transient']);
+    expectFigures(dir, files, ['convergence', 'scaled-error', 'workload-ccdf', 'transient']);
     expect(files).not.toContain('figures/tail-fractions.svg'); // the LWL solver gives no occupancy tails
     const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
     expect(md).toContain('LWL(d) closed form');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
-import { convergenceFigure } from '../../src/report/comparisonFigures.ts';
+import { convergenceFigure, scaledErrorFigure } from '../../src/report/comparisonFigures.ts';
+import { nLabel, nTicks, paddedLogDomain } from '../../src/report/figures.ts';
 import { EXACT_LEGEND } from '../../src/report/refinementSection.ts';
 import { reportComparison } from '../compare/config.ts';
 
@@ -47,23 +48,25 @@ describe('convergenceFigure', () => {
     expect(layers(plain).some((l) => l.encoding.fill?.datum === EXACT_LEGEND)).toBe(false);
   });
 
-  it('lists in the line legend only the predictions drawn: refined first and second order, or the fitted |ĉ₁|/n alone', () => {
+  it('lists in the line legend only the curves drawn: refined first and second order, or the fit ĉ₁/n alone, titled "fit"', () => {
     const dash = (f: ReturnType<typeof convergenceFigure>) =>
       lineLayer(f).encoding.strokeDash.scale as { domain: string[]; range: number[][] };
     expect(dash(convergenceFigure(refined)).domain).toEqual(['refined ΣV/(λn)', 'refined 2nd order']);
     const f = convergenceFigure(fitted);
     expect(f.rows.some((r) => String(r.series).startsWith('refined'))).toBe(false);
-    expect(dash(f).domain).toEqual(['fitted |ĉ₁|/n']);
+    expect(dash(f).domain).toEqual([expect.stringMatching(/^fit ĉ₁\/n/)]);
+    expect(lineLayer(f).encoding.strokeDash.title).toBe('fit');
+    expect(lineLayer(convergenceFigure(refined)).encoding.strokeDash.title).toBe('prediction');
     for (const s of dash(f).domain) expect(f.rows.some((r) => r.series === s)).toBe(true);
   });
 
-  it('draws the fitted |ĉ₁|/n with a dash of its own, unlike the refined lines', () => {
+  it('draws the fit with a dash of its own, unlike the refined lines', () => {
     const r = lineLayer(convergenceFigure(refined)).encoding.strokeDash.scale as { range: number[][] };
     const fit = lineLayer(convergenceFigure(fitted)).encoding.strokeDash.scale as { range: number[][] };
     for (const dash of r.range) expect(fit.range[0]).not.toEqual(dash);
   });
 
-  it('cuts a CI reaching 0 at the axis bottom, marks it with an open triangle there and says so in the caption', () => {
+  it('draws the signed error on a symmetric-log axis: a CI crossing 0 is drawn whole, from err − h to err + h', () => {
     // one cell with a half-width ten times its error: its interval reaches below 0
     const cells = refined.cells.map((c, k) =>
       k === refined.cells.length - 1
@@ -77,25 +80,74 @@ describe('convergenceFigure', () => {
         : c,
     );
     const f = convergenceFigure({ ...refined, cells });
-    const cutRows = f.rows.filter((r) => r.series === 'simulation' && (r.lo as number) <= 0);
-    expect(cutRows.length).toBeGreaterThan(0);
+    const sim = f.rows.filter((r) => r.series === 'simulation');
+    for (const r of sim) {
+      expect(r.lo as number).toBeCloseTo((r.signedError as number) - (r.halfWidth as number), 12);
+      expect(r.hi as number).toBeCloseTo((r.signedError as number) + (r.halfWidth as number), 12);
+    }
+    expect(sim.some((r) => (r.lo as number) < 0 && (r.hi as number) > 0)).toBe(true);
     const bar = layers(f).find((l) => l.mark.type === 'errorbar')!;
-    const floor = bar.encoding.y.scale.domainMin as number;
-    // the axis bottom is a power of ten at or below every positive value drawn
-    expect(Math.log10(floor)).toBeCloseTo(Math.round(Math.log10(floor)), 12);
-    for (const r of f.rows) for (const v of [r.error, r.lo]) if (typeof v === 'number' && v > 0) expect(v).toBeGreaterThanOrEqual(floor);
-    // the bar is drawn down to the axis, not to an arbitrary |err|/10, and an open triangle marks the cut end
-    expect(bar.transform).toContainEqual({ calculate: `max(datum.lo, ${floor})`, as: 'loDrawn' });
-    const mark = layers(f).find((l) => l.mark.shape === 'triangle-down')!;
-    expect(mark.mark).toMatchObject({ type: 'point', filled: false });
-    expect(mark.transform).toContainEqual({ filter: `datum.lo < ${floor}` });
-    expect(f.caption).toMatch(/open triangle ▽ at the bottom of the axis is a 95% interval reaching 0/);
-    expect((f.spec as unknown as { title: { subtitle: string[] } }).title.subtitle.join(' ')).toContain('95% CI reaches 0');
+    expect(bar.encoding.y.field).toBe('lo');
+    expect(bar.encoding.y2.field).toBe('hi');
+    expect(bar.encoding.y.scale.type).toBe('symlog');
+    // ticks at 0 and ±10^k, symmetric
+    const ticks = bar.encoding.y.axis.values as number[];
+    expect(ticks).toContain(0);
+    for (const t of ticks) expect(ticks).toContain(-t);
+    // the signs survive: the refined prediction is positive, and the rows keep the signed value
+    expect(f.rows.filter((r) => r.series === 'refined ΣV/(λn)').every((r) => (r.signedError as number) > 0)).toBe(true);
+  });
+
+  it("tooltips name fields in the field's words with 4 significant digits, never an internal field name", () => {
+    for (const f of [convergenceFigure(refined), convergenceFigure(fitted)]) {
+      const tips = layers(f).flatMap((l) => (l.encoding.tooltip ?? []) as { field: string; title?: string; format?: string }[]);
+      expect(tips.length).toBeGreaterThan(0);
+      for (const t of tips) {
+        expect(t.title, t.field).toBeTruthy();
+        expect(t.title).not.toMatch(/signedError|halfWidth|loDrawn|facet|label/);
+        if (t.format) expect(t.format).toBe('.4~g');
+      }
+      // every layer with marks a pointer can reach has a tooltip (vega-lite's default one lists internal fields)
+      for (const l of layers(f)) if (l.mark.type !== 'rule') expect(l.encoding.tooltip, l.mark.type).toBeDefined();
+    }
+  });
+
+  it('scaledErrorFigure: n·(E[T]_n − E[T]_∞) with the level ΣV/λ flat in n and the second-order curve ΣV/λ + ΣA/(λn)', () => {
+    const f = scaledErrorFigure(refined);
+    const m = refined.models[0];
+    const level = f.rows.filter((r) => r.series === 'refined level ΣV/λ');
+    expect(level.length).toBeGreaterThan(2);
+    for (const r of level) expect(r.scaledError as number).toBeCloseTo(m.refined!.sumV / m.lambda, 10);
+    const second = f.rows.filter((r) => r.series === 'refined ΣV/λ + ΣA/(λn)');
+    for (const r of second)
+      expect(r.scaledError as number).toBeCloseTo(m.refined!.sumV / m.lambda + m.secondOrder!.c2 / (r.n as number), 10);
+    for (const r of f.rows.filter((x) => x.series === 'simulation'))
+      expect(r.scaledError as number).toBeCloseTo((r.n as number) * (r.signedError as number), 10);
+    const g = scaledErrorFigure(fitted);
+    expect(g.rows.some((r) => String(r.series).startsWith('fit ĉ₁'))).toBe(true);
+    expect(g.rows.some((r) => String(r.series).startsWith('refined'))).toBe(false);
+  });
+
+  it('nTicks keeps n labels apart: 2, 3, 4, 5, 10 … on a 300 px axis drops the colliding ones, keeps the ends', () => {
+    const ns = [2, 3, 4, 5, 10, 20, 50, 100, 200, 500, 1000, 10000];
+    const domain = paddedLogDomain(ns);
+    const ticks = nTicks(ns, domain, 300);
+    expect(ticks[0]).toBe(2);
+    expect(ticks[ticks.length - 1]).toBe(10000);
+    const x = (v: number) => (300 * Math.log(v / domain[0])) / Math.log(domain[1] / domain[0]);
+    for (let k = 1; k < ticks.length; k++) {
+      const half = (v: number) => (nLabel(v).length * 6.4) / 2;
+      expect(x(ticks[k]) - x(ticks[k - 1])).toBeGreaterThanOrEqual(half(ticks[k]) + half(ticks[k - 1]) + 4);
+    }
+    // squeezed to 120 px, fewer survive but the largest n always does
+    const few = nTicks(ns, domain, 120);
+    expect(few.length).toBeLessThan(ticks.length);
+    expect(few[few.length - 1]).toBe(10000);
   });
 
   it('pads the log n axis so that the points at the smallest and largest n sit inside the plot', () => {
     const scale = (f: ReturnType<typeof convergenceFigure>) =>
-      (layers(f)[0].encoding.x as { scale: { type: string; domain: [number, number]; nice: boolean } }).scale;
+      (layers(f)[1].encoding.x as { scale: { type: string; domain: [number, number]; nice: boolean } }).scale;
     for (const [result, lo, hi] of [
       [refined, 2, 50],
       [fitted, 20, 100],

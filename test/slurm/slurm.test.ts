@@ -1,58 +1,47 @@
 /**
- * A real Slurm cluster: the one-node cluster of ../shared/design/slurm-one-node.md (Debian's slurm-wlm and munge)
- * is started here (or found running), a tiny experiment runs as a 4-task job array with a merge job after it
- * (`supermarket slurm --submit --wait`), and the merged results.json must equal a local single-thread run cell for
- * cell. Needs root (CI runs as root on a fresh machine) and, where the packages are missing, apt-get; otherwise the
- * test skips and says why. The daemons this test started are stopped by their pid files.
+ * A real Slurm cluster: the one-node cluster of ../shared/design/slurm-one-node.md (Debian's slurm-wlm and munge) is
+ * started here from a private folder (its own slurm.conf given by SLURM_CONF, spool, state, log and pid files, its
+ * own ports, and its own munged with its own key and socket), a tiny experiment runs as a 4-task job array with a
+ * merge job after it (`supermarket slurm --submit --wait`), and the merged results.json must equal a local
+ * single-thread run cell for cell. Nothing under /etc/slurm or /etc/munge is written: the test checks their
+ * fingerprints before and after, and a Slurm or munged the machine already runs is left alone. Needs root (CI runs
+ * as root on a fresh machine) and, where the packages are missing, apt-get (./system.ts: SUPERMARKET_TEST_NO_INSTALL=1
+ * forbids installing); otherwise the test skips and says why. Only the daemons this test started are stopped, by
+ * their pid files in the private folder.
  */
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
+import { ensureDebianPackages, folderFingerprint, sh } from '../system.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin', 'supermarket.js');
+/** The system folders the test must leave as it found them. */
+const SYSTEM_DIRS = ['/etc/slurm', '/etc/slurm-llnl', '/etc/munge'];
 const started: string[] = []; // pid files of daemons this test started
 
-function sh(cmd: string, args: string[], timeout = 120_000): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { encoding: 'utf8', timeout });
+/** Two free TCP ports on this host (asked of the kernel, then released), for slurmctld and slurmd. */
+async function freePorts(): Promise<[number, number]> {
+  const one = () =>
+    new Promise<net.Server>((resolve, reject) => {
+      const s = net.createServer();
+      s.once('error', reject);
+      s.listen(0, () => resolve(s));
+    });
+  const servers = [await one(), await one()];
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port) as [number, number];
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
 }
 
-function have(program: string): boolean {
-  return sh('sh', ['-c', `command -v ${program}`]).status === 0;
-}
-
-/** Installs slurm-wlm and munge when missing; the reason to skip, or undefined. */
-function ensurePackages(): string | undefined {
-  if (have('slurmctld') && have('slurmd') && have('munged') && have('sbatch')) return undefined;
-  if (!have('apt-get')) return 'slurm-wlm and munge are not installed and there is no apt-get';
-  const update = sh('sh', ['-c', 'apt-get update -qq'], 300_000);
-  const install =
-    update.status === 0 ? sh('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge'], 600_000) : update;
-  if (install.status !== 0)
-    return `apt-get cannot install slurm-wlm and munge: ${(install.stderr || install.stdout || String(install.error)).trim().split('\n').pop()}`;
-  return undefined;
-}
-
-/** True when a process of this name runs (Linux: /proc/<pid>/comm). */
-function running(name: string): boolean {
-  return readdirSync('/proc').some((pid) => {
-    try {
-      return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
-    } catch {
-      return false; // ended meanwhile
-    }
-  });
-}
-
-/** True when a slurmctld runs and sinfo answers with an idle, mixed or allocated node. */
-function clusterUp(): boolean {
-  // sinfo retries for about 9 s when no controller answers: ask only when a slurmctld process exists
-  if (!running('slurmctld')) return false;
-  const r = sh('sinfo', ['-h', '-o', '%t'], 120_000);
-  return r.status === 0 && /idle|mix|alloc/.test(r.stdout);
+/** The test cluster: its private folder and the environment that points Slurm's commands at it. */
+interface Cluster {
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
 }
 
 function waitFor(test: () => boolean, seconds: number): boolean {
@@ -63,50 +52,96 @@ function waitFor(test: () => boolean, seconds: number): boolean {
   return test();
 }
 
-/** Starts munged, slurmctld and slurmd as the design doc does (unless running); the reason to skip, or undefined. */
-function startCluster(): string | undefined {
-  if (clusterUp()) return undefined;
+/** True when the cluster's controller answers with an idle, mixed or allocated node. */
+function clusterUp(c: Cluster): boolean {
+  const r = sh('sinfo', ['-h', '-o', '%t'], 120_000, c.env);
+  return r.status === 0 && /idle|mix|alloc/.test(r.stdout);
+}
+
+/** Starts a private munged, slurmctld and slurmd (design doc, private folder); the cluster, or the reason to skip. */
+async function startCluster(): Promise<Cluster | string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-slurm-cluster-'));
+  chmodSync(dir, 0o711); // munged wants its socket's folders searchable
+  for (const d of ['spool/d', 'spool/ctld', 'log', 'munge']) mkdirSync(path.join(dir, d), { recursive: true, mode: 0o711 });
+  const munge = path.join(dir, 'munge');
+  const socket = path.join(munge, 'munge.socket');
+  const key = sh('mungekey', ['--create', '--keyfile', path.join(munge, 'munge.key')]);
+  if (key.status !== 0) return `mungekey could not create a private key: ${key.stderr.trim()}`;
+  const m = sh('munged', [
+    '--force',
+    `--socket=${socket}`,
+    `--key-file=${path.join(munge, 'munge.key')}`,
+    `--pid-file=${path.join(munge, 'munged.pid')}`,
+    `--log-file=${path.join(munge, 'munged.log')}`,
+    `--seed-file=${path.join(munge, 'munged.seed')}`,
+  ]);
+  if (m.status !== 0) return `munged did not start: ${m.stderr.trim()}`;
+  started.push(path.join(munge, 'munged.pid'));
+  const [ctldPort, dPort] = await freePorts();
   const host = os.hostname().split('.')[0];
-  const conf = `ClusterName=local
+  const conf = path.join(dir, 'slurm.conf');
+  writeFileSync(
+    conf,
+    `ClusterName=smtest
 SlurmctldHost=${host}
+SlurmctldPort=${ctldPort}
+SlurmdPort=${dPort}
 AuthType=auth/munge
+AuthInfo=socket=${socket}
+CredType=cred/munge
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 ReturnToService=2
-SlurmctldPidFile=/run/slurmctld.pid
-SlurmdPidFile=/run/slurmd.pid
-SlurmdSpoolDir=/var/spool/slurmd
-StateSaveLocation=/var/spool/slurmctld
+SlurmctldPidFile=${dir}/slurmctld.pid
+SlurmdPidFile=${dir}/slurmd.pid
+SlurmdSpoolDir=${dir}/spool/d
+StateSaveLocation=${dir}/spool/ctld
+SlurmctldLogFile=${dir}/log/ctld.log
+SlurmdLogFile=${dir}/log/d.log
 SlurmUser=root
 SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 JobCompType=jobcomp/none
-MinJobAge=5
 AccountingStorageType=accounting_storage/none
 MpiDefault=none
+MinJobAge=5
 NodeName=${host} CPUs=${os.availableParallelism()} RealMemory=4000 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-`;
-  mkdirSync('/etc/slurm', { recursive: true });
-  writeFileSync('/etc/slurm/slurm.conf', conf);
-  for (const d of ['/var/spool/slurmd', '/var/spool/slurmctld', '/run/munge']) mkdirSync(d, { recursive: true });
-  if (!existsSync('/etc/munge/munge.key')) sh('sh', ['-c', 'mungekey --create 2>/dev/null || create-munge-key -f']);
-  if (sh('sh', ['-c', 'munge -n >/dev/null 2>&1']).status !== 0) {
-    const m = sh('munged', ['--force']);
-    if (m.status !== 0) return `munged did not start: ${m.stderr.trim()}`;
-    started.push('/run/munge/munged.pid');
+`,
+  );
+  const env = { ...process.env, SLURM_CONF: conf };
+  const c: Cluster = { dir, env };
+  for (const daemon of ['slurmctld', 'slurmd']) {
+    const r = sh(daemon, ['-f', conf], 120_000, env);
+    if (r.status !== 0) return `${daemon} did not start: ${r.stderr.trim()} (log: ${dir}/log)`;
+    started.push(path.join(dir, `${daemon}.pid`));
   }
-  for (const [daemon, pid] of [
-    ['slurmctld', '/run/slurmctld.pid'],
-    ['slurmd', '/run/slurmd.pid'],
-  ]) {
-    const r = sh(daemon, []);
-    if (r.status !== 0) return `${daemon} did not start: ${r.stderr.trim()}`;
-    started.push(pid);
+  if (!waitFor(() => clusterUp(c), 30))
+    return `the one-node cluster did not come up: ${sh('sinfo', [], 120_000, env).stdout.trim()} (log: ${dir}/log)`;
+  return c;
+}
+
+/** Stops the daemons this test started, by their pid files (slurmd first, munged last), and waits until they are gone. */
+function stopOwnDaemons(): void {
+  for (const file of [...started].reverse()) {
+    let pid: number;
+    try {
+      pid = Number(readFileSync(file, 'utf8').trim());
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      continue; // no pid file or already gone
+    }
+    waitFor(() => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 20);
   }
-  if (!waitFor(clusterUp, 30)) return `the one-node cluster did not come up: ${sh('sinfo', []).stdout.trim()}`;
-  return undefined;
+  started.length = 0;
 }
 
 function cellsOf(dir: string): unknown {
@@ -114,16 +149,7 @@ function cellsOf(dir: string): unknown {
   return JSON.parse(JSON.stringify(r.cells, (k, v) => (k === 'wallSeconds' || k === 'eventsPerSecond' ? undefined : v)));
 }
 
-afterAll(() => {
-  // only the daemons this test started, by their pid files (slurmd first, munged last)
-  for (const file of [...started].reverse()) {
-    try {
-      process.kill(Number(readFileSync(file, 'utf8').trim()), 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-  }
-});
+afterAll(stopOwnDaemons);
 
 describe('Slurm job array on a one-node cluster', () => {
   it('supermarket slurm FILE --array 4 --submit --wait: the merged results.json equals a local single-thread run', async (ctx) => {
@@ -133,14 +159,19 @@ describe('Slurm job array on a one-node cluster', () => {
     };
     if (process.platform !== 'linux') return skip('needs Linux');
     if (process.getuid?.() !== 0) return skip('needs root to start slurmctld, slurmd and munged (CI runs as root)');
-    const missing = ensurePackages();
+    const missing = ensureDebianPackages(['slurm-wlm', 'munge'], ['slurmctld', 'slurmd', 'munged', 'mungekey', 'sbatch']);
     if (missing) return skip(missing);
+    // after the install (the packages own /etc/slurm/plugstack.conf and /etc/munge/munge.key): the test adds nothing
+    const before = SYSTEM_DIRS.map(folderFingerprint);
     if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
       const b = sh('npm', ['run', 'build', '--prefix', ROOT], 300_000);
       expect(b.status, `npm run build: ${b.stderr}`).toBe(0);
     }
-    const down = startCluster();
-    if (down) return skip(down);
+    const cluster = await startCluster();
+    if (typeof cluster === 'string') {
+      stopOwnDaemons();
+      return skip(cluster);
+    }
 
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-slurm-'));
     const file = writeTinyExperiment(tmp, { jobs: 2000, seed: 3 });
@@ -160,6 +191,7 @@ describe('Slurm job array on a one-node cluster', () => {
       encoding: 'utf8',
       timeout: 300_000,
       cwd: tmp,
+      env: cluster.env,
     });
     const seconds = (Date.now() - t0) / 1000;
     const logs = ['1', '2', '3', '4']
@@ -180,11 +212,19 @@ describe('Slurm job array on a one-node cluster', () => {
       encoding: 'utf8',
       timeout: 120_000,
       cwd: tmp,
+      env: cluster.env,
     });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^every shard is complete; merge job submitted/);
     const mergeJob = /merge job (\d+);/.exec(again.stdout)?.[1];
     expect(mergeJob).toBeDefined();
-    sh('scancel', [mergeJob!]);
+    sh('scancel', [mergeJob!], 120_000, cluster.env);
+
+    // the cluster lived in its private folder: /etc/slurm (and /etc/munge) as found, and its daemons stop by pid file
+    const pids = ['slurmctld.pid', 'slurmd.pid', 'munge/munged.pid'].map((f) => Number(readFileSync(path.join(cluster.dir, f), 'utf8')));
+    stopOwnDaemons();
+    expect(SYSTEM_DIRS.map(folderFingerprint)).toEqual(before);
+    for (const pid of pids) expect(() => process.kill(pid, 0), `daemon ${pid} still runs`).toThrow();
+    rmSync(cluster.dir, { recursive: true, force: true });
   }, 900_000);
 });

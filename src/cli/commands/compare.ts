@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { EXACT_DEFAULTS, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
+import { EXACT_DEFAULTS, groupNotes, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
 import { parseModel, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
 import { shardDir, type ShardSpec } from '../../experiments/shard.ts';
@@ -50,6 +50,7 @@ export const DEFAULT_PRESET = {
 };
 
 interface Opts {
+  latex?: boolean;
   lambda: number[];
   d: number[];
   n: number[];
@@ -204,6 +205,7 @@ export function compareCommand(): Command {
     .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
     .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
+    .option('--latex', 'also write the paper export: figures/<name>.pdf (vector), tables.tex (booktabs: cells, fits) and report.tex')
     .option(
       '--exact-n <list>',
       'small n solved exactly (JSQ/random, FIFO, exponential) where the chain fits --exact-max-states; cells at those n are ' +
@@ -282,6 +284,8 @@ export function compareCommand(): Command {
             maxStates: o.exactMaxStates,
             jobs: o.exactJobs,
             replications: o.replications,
+            // the preset's 2..5 serve every d: n < d is no point to skip, it was never asked for
+            ...(o.exactN ? {} : { quietBelowD: true }),
           },
           ...(o.resolve ? { resolve: { fraction: o.resolve, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
           ...(o.minHorizon ? { horizon: { relaxations: o.minHorizon, maxJobs: o.maxJobs ?? 8 * o.jobs } } : {}),
@@ -321,7 +325,10 @@ export function compareCommand(): Command {
             const meta = { ...runMeta(), resumedCells: ran.resumed };
             const previous = previousReport(out);
             timeline('phase', { name: 'report' });
-            const files = await writeComparisonReport(out, ran.result, meta, { writeFigures: figuresOnPool(pool) });
+            const files = await writeComparisonReport(out, ran.result, meta, {
+              writeFigures: figuresOnPool(pool),
+              latex: o.latex === true,
+            });
             timeline('phase', { name: 'end' });
             return { ...ran, meta, previous, files };
           },
@@ -416,7 +423,8 @@ export function compareCommand(): Command {
                   `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
           );
         }
-        for (const n of result.notes) lines.push(`  note: ${n}`);
+        // one line per kind of note, naming the option that changes it (results.json keeps every note)
+        for (const n of groupNotes(result.notes)) lines.push(`  note: ${n}`);
         if (replaced) lines.push(`  ${replaced}`);
         process.stdout.write(`${lines.join('\n')}\n`);
       }),

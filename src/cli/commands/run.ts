@@ -41,6 +41,7 @@ interface Opts {
   fresh?: boolean;
   dryRun?: boolean;
   json?: boolean;
+  latex?: boolean;
   progress: boolean;
 }
 
@@ -108,6 +109,7 @@ export function runCommand(): Command {
     )
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json', parseInFile)
     .addOption(outOption('reports/<experiment name>'))
+    .option('--latex', 'also write the paper export: figures/<name>.pdf (vector), tables.tex (booktabs: the cells) and report.tex')
     .option(
       '--dry-run',
       "list the cells this command would compute (with --shard i/N only shard i's; stored cells marked) and stop: nothing is run or written",
@@ -238,7 +240,7 @@ export function runCommand(): Command {
             ...(predictorQuality.length ? { predictorQuality } : {}),
           };
           const findings = judgeExperimentClaims(claims, ordered);
-          const files = await writeExperimentReport(out, spec, ordered, meta, findings);
+          const files = await writeExperimentReport(out, spec, ordered, meta, findings, { latex: o.latex === true });
           if (o.json) {
             printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
             return;

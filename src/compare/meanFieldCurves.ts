@@ -1,0 +1,57 @@
+/**
+ * Mean-field curves a comparison report draws beside its cells, for SQ(d) FIFO with exponential sizes (the model with
+ * the refined term): the response-time ccdf P(T > t) at the fixed point, and E[T] against λ for several d with the
+ * heavy-traffic asymptote log(1/(1 − λ))/log d (Mitzenmacher 2001; theory.md §2). Plain data for `report`.
+ */
+import type { SupermarketModel } from '../model/index.ts';
+import { responseTimeCcdf, responseTimeQuantile, solveSqdFixedPoint, type FixedPointResult } from '../meanfield/index.ts';
+
+/** P(T > t) of the mean field on a grid of `times` (model time units) up to its 1 − 1e-4 quantile. */
+export interface ResponseTimeCurve {
+  readonly times: number[];
+  readonly ccdf: number[];
+  readonly source: string;
+}
+
+/**
+ * The mean-field response-time ccdf of SQ(d) FIFO exponential at its fixed point `fp` on `points` + 1 instants from 0
+ * to the 1 − 1e-4 quantile: P(T > t) = Σ_m e^{−t} t^m/m! · (s_m*)^d (`responseTimeCcdf`).
+ */
+export function responseTimeCurve(fp: FixedPointResult, points = 80): ResponseTimeCurve {
+  const d = fp.provenance.model.d;
+  const tMax = responseTimeQuantile(fp, d, 1 - 1e-4);
+  const times = Array.from({ length: points + 1 }, (_, j) => (j * tMax) / points);
+  return {
+    times,
+    ccdf: responseTimeCcdf(fp, d, times),
+    source: 'P(T > t) = Σ_m e^(−t) t^m/m! · (s_m*)^d (FIFO, exponential sizes; theory.md §2)',
+  };
+}
+
+/** E[T] of the mean field against λ for one d, with the heavy-traffic asymptote log(1/(1 − λ))/log d. */
+export interface LoadCurve {
+  readonly d: number;
+  readonly lambda: number[];
+  readonly meanResponseTime: number[];
+  /** log(1/(1 − λ))/log d (time units; NaN for d = 1). */
+  readonly heavyTraffic: number[];
+}
+
+/** The λ grid of the load curves: 0.05 … 0.95 by 0.05, then 1 − λ halving down to 1/1024 (heavy traffic in view). */
+export const LOAD_GRID: readonly number[] = [
+  ...Array.from({ length: 19 }, (_, j) => (j + 1) / 20),
+  ...Array.from({ length: 6 }, (_, j) => 1 - 0.05 / 2 ** (j + 1)),
+];
+
+/**
+ * E[T](λ) of SQ(d) FIFO exponential (fixed point in closed form) for each d of `ds` on `LOAD_GRID`, from `model`
+ * (its sampling and service kept, λ and d replaced).
+ */
+export function loadCurves(model: SupermarketModel, ds: readonly number[]): LoadCurve[] {
+  return ds.map((d) => ({
+    d,
+    lambda: [...LOAD_GRID],
+    meanResponseTime: LOAD_GRID.map((lambda) => solveSqdFixedPoint({ ...model, d, lambda } as SupermarketModel).meanResponseTime),
+    heavyTraffic: LOAD_GRID.map((lambda) => (d > 1 ? Math.log(1 / (1 - lambda)) / Math.log(d) : Number.NaN)),
+  }));
+}

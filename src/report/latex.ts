@@ -1,0 +1,184 @@
+/**
+ * Paper export of a comparison: booktabs tables of the cells and of the per-model fits (`tables.tex`, to \input),
+ * and a standalone `report.tex` that sets them with every figure's PDF (figures/<name>.pdf), so that
+ * `pdflatex report.tex` in the report folder checks the lot. Needs booktabs and graphicx only.
+ */
+import type { ComparisonResult } from '../compare/index.ts';
+import type { CellOutcome } from '../experiments/outcome.ts';
+import type { Figure } from './figures.ts';
+
+/** Text safe in LaTeX: the ten special characters escaped, the Unicode of the report's words spelled in math. */
+export function latexText(s: string): string {
+  const special: Record<string, string> = {
+    '\\': '\\textbackslash{}',
+    '&': '\\&',
+    '%': '\\%',
+    $: '\\$',
+    '#': '\\#',
+    _: '\\_',
+    '{': '\\{',
+    '}': '\\}',
+    '~': '\\textasciitilde{}',
+    '^': '\\textasciicircum{}',
+  };
+  const unicode: Record<string, string> = {
+    λ: '$\\lambda$',
+    ρ: '$\\rho$',
+    Σ: '$\\Sigma$',
+    '−': '$-$',
+    '±': '$\\pm$',
+    '≤': '$\\le$',
+    '≥': '$\\ge$',
+    '∞': '$\\infty$',
+    '→': '$\\to$',
+    '·': '$\\cdot$',
+    '×': '$\\times$',
+    ĉ: '$\\hat c$',
+    '₁': '$_1$',
+    '₂': '$_2$',
+    ν: '$\\nu$',
+    '–': '--',
+    '—': '---',
+  };
+  return [...s].map((c) => special[c] ?? unicode[c] ?? (c.charCodeAt(0) < 128 ? c : '?')).join('');
+}
+
+/** A number with `digits` decimals, '--' when it is not finite. */
+function num(x: number | null | undefined, digits = 4): string {
+  return typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '--';
+}
+
+/** A booktabs table: header, rows (cells already LaTeX), column spec, caption and label. */
+function table(o: { spec: string; header: string[]; rows: string[][]; caption: string; label: string }): string {
+  return [
+    '\\begin{table}[htbp]',
+    '\\centering\\small',
+    `\\caption{${o.caption}}`,
+    `\\label{${o.label}}`,
+    `\\begin{tabular}{${o.spec}}`,
+    '\\toprule',
+    `${o.header.join(' & ')} \\\\`,
+    '\\midrule',
+    ...o.rows.map((r) => `${r.join(' & ')} \\\\`),
+    '\\bottomrule',
+    '\\end{tabular}',
+    '\\end{table}',
+    '',
+  ].join('\n');
+}
+
+/** The cells table (d, λ, n, simulated E[T] ± h, mean field, refined, t, verdict) and the fits table, booktabs. */
+export function comparisonLatexTables(result: ComparisonResult): string {
+  const refined = result.judgedBy === 'refined-mean-field';
+  const cells = [...result.cells].sort((a, b) => a.d - b.d || a.lambda - b.lambda || a.n - b.n);
+  const models = result.models.find((m) => m) ? result.models : [];
+  const ref = (c: (typeof cells)[number]) => models.find((m) => m.d === c.d && m.lambda === c.lambda)?.reference.meanResponseTime;
+  const cellTable = table({
+    spec: refined ? 'rrrrrrrl' : 'rrrrrrl',
+    header: [
+      '$d$',
+      '$\\lambda$',
+      '$n$',
+      'simulated $E[T]_n \\pm h$',
+      '$E[T]_\\infty$',
+      ...(refined ? ['refined $\\pi + V/n$'] : []),
+      '$t$',
+      'verdict',
+    ],
+    rows: cells.map((c) => [
+      `${c.d}`,
+      `${c.lambda}`,
+      `${c.n}`,
+      `$${num(c.simulation.meanResponseTime.mean)} \\pm ${num(c.simulation.meanResponseTime.halfWidth)}$`,
+      num(ref(c)),
+      ...(refined ? [num(c.refined?.meanResponseTime)] : []),
+      c.verdict.status === 'not-judged' || !Number.isFinite(c.verdict.tStatistic) ? '--' : num(c.verdict.tStatistic, 2),
+      latexText(c.verdict.status),
+    ]),
+    caption: `Mean response time per cell: simulation (${result.config.replications} replications, 95\\% CI half-width $h$) against the mean field${refined ? ' and the refined mean field' : ''}; $t$ and the verdict as in the report.`,
+    label: 'tab:cells',
+  });
+  const fitTable = table({
+    spec: refined ? 'rrrrrrl' : 'rrrrrl',
+    header: refined
+      ? ['$d$', '$\\lambda$', '$E[T]_\\infty$', '$\\Sigma V/\\lambda$', '$\\hat c_1 \\pm 95\\%$', 'slope', '$c_1$ check']
+      : ['$d$', '$\\lambda$', '$E[T]_\\infty$', 'fitted limit $\\pm 95\\%$', '$\\hat c_1 \\pm 95\\%$', 'limit check'],
+    rows: result.models.map((m) => {
+      const f = m.fit;
+      const through = m.fitThroughReference;
+      return refined
+        ? [
+            `${m.d}`,
+            `${m.lambda}`,
+            num(m.reference.meanResponseTime),
+            num(m.refined ? m.refined.sumV / m.lambda : null, 3),
+            m.c1Check && m.c1Check.status !== 'not-judged'
+              ? `$${num(m.c1Check.c1, 2)} \\pm ${num(m.c1Check.halfWidth, 2)}$`
+              : through
+                ? num(through.c1, 2)
+                : '--',
+            m.slope ? num(m.slope.slope, 2) : '--',
+            latexText(m.c1Check?.status ?? 'not judged'),
+          ]
+        : [
+            `${m.d}`,
+            `${m.lambda}`,
+            num(m.reference.meanResponseTime),
+            f ? `$${num(f.a)} \\pm ${num(f.aHalfWidth)}$` : '--',
+            f ? `$${num(f.c1, 2)} \\pm ${num(1.96 * f.c1StandardError, 2)}$` : '--',
+            latexText(m.limit.status),
+          ];
+    }),
+    caption: refined
+      ? 'Per model: the mean-field limit, the refined $1/n$ coefficient $\\Sigma V/\\lambda$, the fitted $\\hat c_1$ over the trusted $n$ with its 95\\% interval, the log--log slope of the error, and the $c_1$ check.'
+      : 'Per model: the reference limit, the weighted fit $\\hat x_n = a + c_1/n\\,(+ c_2/n^2)$ with 95\\% intervals, and whether the fitted limit agrees with the reference.',
+    label: 'tab:fits',
+  });
+  return `% supermarket-lab ${result.provenance.version}: tables of the comparison report (booktabs)\n${cellTable}\n${fitTable}`;
+}
+
+/** A standalone document with the tables (\input{tables.tex}) and each figure's PDF. */
+export function latexDocument(title: string, figures: readonly Pick<Figure, 'name' | 'title'>[]): string {
+  return [
+    '\\documentclass[11pt]{article}',
+    '\\usepackage[margin=2cm,landscape]{geometry}',
+    '\\usepackage{booktabs}',
+    '\\usepackage{graphicx}',
+    `\\title{${latexText(title)}}`,
+    '\\date{}',
+    '\\begin{document}',
+    '\\maketitle',
+    '\\input{tables.tex}',
+    ...figures.flatMap((f) => [
+      '\\begin{figure}[htbp]',
+      '\\centering',
+      `\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{figures/${f.name}.pdf}`,
+      `\\caption{${latexText(f.title)}}`,
+      '\\end{figure}',
+    ]),
+    '\\end{document}',
+    '',
+  ].join('\n');
+}
+
+/** The cells of an experiment as one booktabs table: policy, service, prediction, d, λ, n, E[T] ± h (and E[T/S] ± h). */
+export function experimentLatexTable(name: string, outcomes: readonly CellOutcome[]): string {
+  const slowdown = outcomes.some((o) => o.result.meanSlowdown);
+  const pm = (e: { mean: number; halfWidth: number } | undefined) => (e ? `$${num(e.mean)} \\pm ${num(e.halfWidth)}$` : '--');
+  return `% supermarket-lab: cells of the experiment ${latexText(name)} (booktabs)\n${table({
+    spec: slowdown ? 'lllrrrrr' : 'lllrrrr',
+    header: ['policy', 'service', 'prediction', '$d$', '$\\lambda$', '$n$', '$E[T] \\pm h$', ...(slowdown ? ['$E[T/S] \\pm h$'] : [])],
+    rows: outcomes.map((o) => [
+      latexText(`${o.cell.selection.toUpperCase()}+${o.cell.discipline.toUpperCase()}`),
+      latexText(o.cell.service),
+      latexText(o.cell.prediction),
+      `${o.cell.d}`,
+      `${o.cell.lambda}`,
+      `${o.cell.n}`,
+      pm(o.result.meanResponseTime),
+      ...(slowdown ? [pm(o.result.meanSlowdown)] : []),
+    ]),
+    caption: `Experiment ${latexText(name)}: mean response time (and mean slowdown) per cell with the 95\\% CI half-width $h$.`,
+    label: 'tab:cells',
+  })}`;
+}

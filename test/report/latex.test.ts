@@ -1,0 +1,90 @@
+/**
+ * The paper export (`--latex`): every figure as a vector PDF, booktabs tables of the cells and fits, and a standalone
+ * report.tex. The PDF is rendered back with pdftoppm (Debian's poppler-utils) and report.tex compiled with pdflatex
+ * (texlive-latex-base, booktabs from texlive-latex-recommended), each installed when missing and allowed (../system.ts:
+ * root, apt-get, not SUPERMARKET_TEST_NO_INSTALL=1), else skipped with the reason.
+ */
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runComparison } from '../../src/compare/index.ts';
+import { writeComparisonReport } from '../../src/report/index.ts';
+import { comparisonLatexTables, experimentLatexTable, latexText } from '../../src/report/latex.ts';
+import type { CellOutcome } from '../../src/experiments/outcome.ts';
+import { reportComparison } from '../compare/config.ts';
+import { ensureDebianPackages, sh } from '../system.ts';
+import { testMeta } from './meta.ts';
+
+const result = runComparison(reportComparison({ lambdas: [0.5, 0.8], ns: [10, 50], jobs: 2_000, replications: 3, seed: 4 }));
+const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-latex-'));
+const written = writeComparisonReport(dir, result, testMeta('latex test'), { latex: true });
+
+describe('--latex export', () => {
+  it('writes a PDF beside every figure, tables.tex (booktabs) and report.tex; without latex, no PDF', async () => {
+    const files = await written;
+    const names = files.filter((f) => f.endsWith('.svg')).map((f) => path.basename(f, '.svg'));
+    expect(names.length).toBeGreaterThanOrEqual(4);
+    for (const n of names) {
+      const pdf = readFileSync(path.join(dir, 'figures', `${n}.pdf`));
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pdf.toString('latin1')).toContain('DejaVuSans'); // the fonts of the PNG, embedded: text stays text
+    }
+    const tables = readFileSync(path.join(dir, 'tables.tex'), 'utf8');
+    for (const rule of ['\\toprule', '\\midrule', '\\bottomrule']) expect(tables.split(rule).length - 1).toBe(2);
+    // one row per cell and per model, in the cells' numbers
+    expect(tables.match(/^\d+ & 0\.\d+ & \d+ & /gm)?.length).toBe(result.cells.length);
+    const c = result.cells[0];
+    expect(tables).toContain(
+      `$${c.simulation.meanResponseTime.mean.toFixed(4)} \\pm ${c.simulation.meanResponseTime.halfWidth.toFixed(4)}$`,
+    );
+    expect(readFileSync(path.join(dir, 'report.tex'), 'utf8')).toContain(
+      `\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{figures/${names[0]}.pdf}`,
+    );
+    expect(latexText('E[T]_n ± h, 50% & λ')).toBe('E[T]\\_n $\\pm$ h, 50\\% \\& $\\lambda$');
+    expect(comparisonLatexTables(result)).toBe(tables);
+  });
+
+  it('experimentLatexTable (run --latex): one booktabs row per cell, policy and service escaped, slowdown when measured', () => {
+    const e = (mean: number) => ({ mean, halfWidth: 0.01, ci95: [mean - 0.01, mean + 0.01], replications: 2 });
+    const cell = (discipline: string, mean: number) =>
+      ({
+        cell: { selection: 'jsq', discipline, service: 'weibull:0.5', prediction: 'none', lambda: 0.9, d: 2, n: 100 },
+        result: { meanResponseTime: e(mean), meanSlowdown: e(2 * mean) },
+      }) as unknown as CellOutcome;
+    const t = experimentLatexTable('paper_synthetic', [cell('fifo', 3.25), cell('srpt', 1.5)]);
+    expect(t).toContain('JSQ+FIFO & weibull:0.5 & none & 2 & 0.9 & 100 & $3.2500 \\pm 0.0100$ & $6.5000 \\pm 0.0100$ \\\\');
+    expect(t).toContain('JSQ+SRPT');
+    expect(t).toContain('paper\\_synthetic');
+    for (const rule of ['\\toprule', '\\midrule', '\\bottomrule']) expect(t).toContain(rule);
+  });
+
+  it('the PDF renders (pdftoppm): a page of the figure size with ink on it', async (ctx) => {
+    await written;
+    const missing = ensureDebianPackages(['poppler-utils'], ['pdftoppm']);
+    if (missing) return ctx.skip(`pdftoppm: ${missing}`);
+    const out = path.join(dir, 'convergence-page');
+    const r = sh('pdftoppm', ['-png', '-r', '72', '-singlefile', path.join(dir, 'figures', 'convergence.pdf'), out]);
+    expect(r.status, r.stderr).toBe(0);
+    const png = readFileSync(`${out}.png`);
+    // PNG header: width and height (big-endian at 16 and 20) match the SVG's, at 72 dpi 1 px = 1 pt
+    const svg = readFileSync(path.join(dir, 'figures', 'convergence.svg'), 'utf8');
+    const [, w, h] = /<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"/.exec(svg)!;
+    expect(Math.abs(png.readUInt32BE(16) - Number(w))).toBeLessThanOrEqual(1);
+    expect(Math.abs(png.readUInt32BE(20) - Number(h))).toBeLessThanOrEqual(1);
+    expect(statSync(`${out}.png`).size).toBeGreaterThan(5_000); // not a blank page
+    const info = sh('pdfinfo', [path.join(dir, 'figures', 'convergence.pdf')]);
+    expect(info.stdout).toMatch(/Pages:\s+1/);
+  }, 900_000);
+
+  it('report.tex compiles with pdflatex (booktabs, graphicx) into a PDF', async (ctx) => {
+    await written;
+    const missing = ensureDebianPackages(['texlive-latex-base', 'texlive-latex-recommended'], ['pdflatex', 'kpsewhich']);
+    if (missing) return ctx.skip(`pdflatex: ${missing}`);
+    if (sh('kpsewhich', ['booktabs.sty']).status !== 0) return ctx.skip('booktabs.sty is not installed (texlive-latex-recommended)');
+    const r = sh('sh', ['-c', `cd '${dir}' && pdflatex -interaction=nonstopmode -halt-on-error report.tex`], 300_000);
+    expect(r.status, r.stdout.split('\n').slice(-30).join('\n')).toBe(0);
+    expect(existsSync(path.join(dir, 'report.pdf'))).toBe(true);
+    expect(r.stdout).not.toMatch(/Undefined control sequence|LaTeX Error/);
+  }, 900_000);
+});
