@@ -61,6 +61,14 @@ export {
   type TransientResult,
   type RefinedCorrection,
 } from './meanfield/index.ts';
+// dispatcher memory (theory.md §12): π₀ per scheme, the reduction theorem, the cavity-ODE transient
+export {
+  memoryEmptyProbability,
+  memoryReduction,
+  probesPerArrival,
+  solveMemoryTransient,
+  type MemoryReduction,
+} from './meanfield/memory/index.ts';
 
 // simulation: finite-n engines, trace replay, transients
 export {

@@ -302,6 +302,12 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
   cmd.addOption(
     new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'),
   );
+  cmd.option(
+    '--memory <scheme>',
+    'dispatcher memory of idle servers (theory.md §12): none | ip (interrupted probing) | cp (continuous probing) | ' +
+      'bcp:A (bounded CP, A ids) | ism:A (idle servers message the dispatcher, A ids); a job goes to a remembered idle server, else by the selection rule',
+    'none',
+  );
   if (!laws) return cmd;
   cmd.option(
     '--service <law>',
@@ -384,6 +390,7 @@ export interface ModelFlags {
   selection: string;
   discipline: string;
   sampling: string;
+  memory?: string;
   service: string;
   prediction: string;
 }
@@ -539,6 +546,7 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
     selection: o.selection,
     discipline: o.discipline,
     sampling: o.sampling,
+    memory: o.memory,
     service: serviceFromFlag(o.service),
     prediction: o.prediction,
   };

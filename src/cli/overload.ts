@@ -5,6 +5,8 @@
  * both commands refuse what needs the fixed point (`noFixedPoint`) and permit a finite-horizon transient, cut where its
  * top level fills (`checkTransientTop`).
  */
+import { effectiveMemory, isJiq } from '../model/memory.ts';
+import { memoryFixedPointTail } from '../meanfield/memory/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import { poissonReach, sqdTransientEvaluations, sqdTransientTruncation } from '../meanfield/transient.ts';
 import { LWL_CELL_COST, MAX_EVENTS, ODE_LEVEL_COST, PHASE_TYPE_VARIABLE_COST, POPULATION_VARIABLE_COST } from '../sim/budget.ts';
@@ -145,6 +147,25 @@ export function phaseTypeTransientWork(model: SupermarketModel, times: readonly 
     sqdTransientEvaluations(rho, model.d, (end - times[0]) / model.service.mean),
     { count: stateDimension, name: 'variables' },
     PHASE_TYPE_VARIABLE_COST,
+    'linearly with it',
+  );
+}
+
+/**
+ * The work of the SQ(d) cavity ODE with memory (`ode --memory`, theory.md §12), refused before anything is integrated
+ * when over the simulations' budget: the SQ(d) ODE's evaluation estimate over K = the fixed point's levels + 10, at
+ * POPULATION_VARIABLE_COST per level (one more π₀ per evaluation, small).
+ */
+export function memoryTransientWork(model: SupermarketModel, times: readonly number[]): number {
+  const end = times[times.length - 1];
+  const rho = load(model);
+  const d = isJiq(model.selection) ? 1 : model.d;
+  const K = memoryFixedPointTail(effectiveMemory(model.selection, model.d, model.memory), rho, d).length + 9;
+  return checkTransientWork(
+    `ode (SQ(d) cavity ODE with memory) at load ρ = ${rho} to t = ${end} keeps K = ${K} levels`,
+    sqdTransientEvaluations(rho, d, (end - times[0]) / model.service.mean),
+    { count: K, name: 'levels' },
+    POPULATION_VARIABLE_COST,
     'linearly with it',
   );
 }

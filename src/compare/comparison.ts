@@ -6,20 +6,20 @@
  * Pure: progress and the cache of finished cells are hooks given by the caller, so an interrupted sweep can resume
  * from whatever the caller stored.
  */
+import { formatMemory } from '../model/memory.ts';
 import { parseModel, unknownPolicy, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
   refine,
   refinedEstimate,
   solveSqdFixedPoint,
-  solveTransient,
   simulationWarmup,
   refinedTransient,
   refinedTransientAt,
   type RefinedCorrection,
   type RefinedTransientResult,
 } from '../meanfield/index.ts';
-import { solveMeanField, type SolutionConvergence, type SolutionKind } from '../meanfield/solve.ts';
+import { solveMeanField, solveMeanFieldTransient, type SolutionConvergence, type SolutionKind } from '../meanfield/solve.ts';
 import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import {
   defaultWorkloadGrid,
@@ -65,7 +65,7 @@ import type { SecondOrderCorrection } from '../meanfield/index.ts';
 import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
-export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction'>;
+export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction' | 'memory'>;
 
 export interface ComparisonConfig {
   /** Arrival rates per server λ; each model must be stable (ρ < 1). */
@@ -502,7 +502,8 @@ export { cellSeed };
  */
 export function cellKey(model: SupermarketModel, n: number): string {
   const short = `d${model.d}-lambda${model.lambda}-n${n}`;
-  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}-${short}`;
+  const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
+  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}-${short}`;
 }
 
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
@@ -516,7 +517,8 @@ export function serviceLabel(s: SupermarketModel['service']): string {
 
 /** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
 export function modelLabel(m: SupermarketModel): string {
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}`;
+  const memory = m.memory.kind === 'none' ? '' : `, memory ${formatMemory(m.memory)}`;
+  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}`;
 }
 
 /** A model of the sweep with its limit, refined term (or null) and warm-up. */
@@ -652,6 +654,9 @@ function transientSolver(capabilities: MeanFieldCapabilities): TrajectoryCompari
       return 'PIDE';
     case 'phase-type-ode':
       return null;
+    case 'memory-cavity-ode':
+      // with a dispatcher memory: the SQ(d) cavity ODE (theory.md §12), queue lengths as the SQ(d) ODE's
+      return 'ODE';
     default:
       return unknownPolicy(id, 'transient solver');
   }
@@ -937,7 +942,17 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
 }
 
 function odeTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
-  const ode = solveTransient(model, { times });
+  const transient = solveMeanFieldTransient(model, times);
+  if (transient.solver === 'memory-cavity-ode') {
+    const tr = transient.result;
+    return {
+      values: { tail: tr.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
+      note: 'SQ(d) cavity ODE with memory from empty (theory.md §12; Hellemans 2021, Prop. trans), odex, tolerance 1e-10',
+    };
+  }
+  if (transient.solver !== 'sqd-ode')
+    throw new InvalidModelError(`the trajectory figure compares queue lengths of an ODE, not ${transient.capability.name}`);
+  const ode = transient.result;
   return {
     values: { tail: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
     note: 'SQ(d) ODE from empty (theory.md §2), odex, tolerance 1e-10',

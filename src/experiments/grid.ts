@@ -32,14 +32,16 @@ export interface ExperimentCell extends CellCoordinates {
 
 export { usesPrediction } from '../model/index.ts';
 
-export function policyLabel(selection: Selection, discipline: Discipline): string {
-  return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}`;
+export function policyLabel(selection: Selection, discipline: Discipline, memory = 'none'): string {
+  return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}`;
 }
 
-function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline }[] {
-  if (spec.policies) return spec.policies;
-  const out: { selection: Selection; discipline: Discipline }[] = [];
-  for (const selection of spec.selections ?? []) for (const discipline of spec.disciplines ?? []) out.push({ selection, discipline });
+function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline; memory: string }[] {
+  if (spec.policies) return spec.policies.map((p) => ({ ...p, memory: p.memory ?? 'none' }));
+  const out: { selection: Selection; discipline: Discipline; memory: string }[] = [];
+  for (const memory of spec.memory ?? ['none'])
+    for (const selection of spec.selections ?? [])
+      for (const discipline of spec.disciplines ?? []) out.push({ selection, discipline, memory });
   return out;
 }
 
@@ -60,17 +62,15 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
             .replace(/\.(swf|tsv)(\.gz)?$/, '')}`;
     for (const d of spec.d) {
       for (const n of spec.n) {
-        for (const { selection, discipline } of policies(spec)) {
+        for (const { selection, discipline, memory } of policies(spec)) {
           const predictions = usesPrediction(selection, discipline) ? spec.prediction : ['none'];
           for (const prediction of predictions) {
             for (const lambda of spec.lambda) {
-              const key = `${serviceLabel}|d${d}|n${n}|${selection}-${discipline}|${prediction}|lambda${lambda}`.replace(
-                /[^A-Za-z0-9.|:_-]/g,
-                '_',
-              );
+              const policyKey = `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}`;
+              const key = `${serviceLabel}|d${d}|n${n}|${policyKey}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
               const base = {
                 key,
-                policy: policyLabel(selection, discipline),
+                policy: policyLabel(selection, discipline, memory),
                 selection,
                 discipline,
                 service: serviceLabel,
@@ -90,6 +90,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                   selection,
                   discipline,
                   sampling: spec.sampling,
+                  memory,
                   conventions: spec.conventions,
                   ...(typeof service === 'string' ? { service, prediction: prediction === 'none' ? undefined : prediction } : {}),
                 });
@@ -97,7 +98,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 // name the entries of the file that make the model, as the schema errors name their JSON path
                 if (error instanceof InvalidModelError) {
                   throw new InvalidModelError(
-                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, prediction ${JSON.stringify(prediction)}: ${error.message}`,
+                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, prediction ${JSON.stringify(prediction)}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}: ${error.message}`,
                   );
                 }
                 throw error;

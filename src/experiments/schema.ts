@@ -11,6 +11,8 @@ const policy = z
   .object({
     selection: z.enum(SELECTIONS),
     discipline: z.enum(DISCIPLINES),
+    /** Dispatcher memory in short form (none | ip | cp | bcp:A | ism:A; theory.md §12), default none. */
+    memory: z.string().min(1).optional(),
   })
   .strict();
 
@@ -33,6 +35,8 @@ export const experimentSchema = z
     policies: z.array(policy).min(1).optional(),
     selections: z.array(z.enum(SELECTIONS)).min(1).optional(),
     disciplines: z.array(z.enum(DISCIPLINES)).min(1).optional(),
+    /** Dispatcher memories crossed with selections × disciplines (short forms, theory.md §12); default ["none"]. */
+    memory: z.array(z.string().min(1)).min(1).optional(),
     service: z.array(serviceEntry).min(1),
     prediction: z.array(predictionEntry).min(1).default(['exact']),
     sampling: z.enum(SAMPLINGS).default('with-replacement'),

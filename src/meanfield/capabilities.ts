@@ -5,6 +5,9 @@
  * and the report ask it instead of re-deriving. Source: theory.md §2–§7 (which solver is exact for which model).
  */
 import { DISCIPLINE_TABLE, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
+import { describeMemory } from './memory/reduction.ts';
+import { hasMemoryTransient } from './memory/transient.ts';
 
 export { requireStable } from '../model/index.ts';
 
@@ -25,10 +28,11 @@ export type FixedPointSolverId =
   | 'lwl-closed-form'
   | 'lwl-fpe'
   | 'lwl-cavity'
-  | 'lpw-cavity';
+  | 'lpw-cavity'
+  | 'memory-reduction';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
-export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide';
+export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode';
 
 /** A solver the model has: its id (for dispatch), name as shown in reports, kind of answer and source. */
 export interface SolverCapability<Id extends string> {
@@ -78,7 +82,7 @@ const no = (reason: string): Unavailable => ({ available: false, reason });
  * with its closed-form fixed point, refined terms and exact chain.
  */
 export function isSqdModel(model: SupermarketModel): boolean {
-  return model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential';
+  return model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential' && !modelHasMemory(model);
 }
 
 /**
@@ -99,8 +103,33 @@ function mg1Refusal(model: SupermarketModel): string | undefined {
   return undefined;
 }
 
+/**
+ * A model with dispatcher memory: the reduction theorem (theory.md §12) over the solver of the same model without
+ * memory (JIQ: random selection, d = 1), whose kind it keeps; FIFO at d ≥ 2 (the thesis's theorems), any discipline
+ * at d = 1.
+ */
+function memoryFixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable {
+  const memory = describeMemory(effectiveMemory(model.selection, model.d, model.memory));
+  const jiq = isJiq(model.selection);
+  const d = jiq ? 1 : model.d;
+  if (d >= 2 && model.discipline !== 'fifo')
+    return no(
+      `no mean-field solver for memory ${memory} with discipline ${model.discipline} at d = ${d}: the reduction theorem (Hellemans 2021, ch. 6) covers FIFO servers (any discipline at d = 1); use simulate`,
+    );
+  const base = fixedPointOf({ ...model, selection: jiq ? 'random' : model.selection, d, memory: NO_MEMORY });
+  if (!base.available) return base;
+  return {
+    available: true,
+    id: 'memory-reduction',
+    name: `${base.name} at the reduced rate (memory ${memory})`,
+    kind: base.kind,
+    source: `theory.md §12: reduction theorem (Hellemans 2021, ch. 6), rate λπ₀^{1/d}; base: ${base.source}`,
+  };
+}
+
 /** The fixed-point solver of a model (the table of solve.ts), or why none. */
 function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable {
+  if (modelHasMemory(model)) return memoryFixedPointOf(model);
   const solver = (id: FixedPointSolverId, name: string, kind: SolutionKind, source: string): SolverCapability<FixedPointSolverId> => ({
     available: true,
     id,
@@ -174,13 +203,31 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
         'theory.md §5 [D]: exact in the limit given asymptotic independence; CI by batch means',
       );
     }
+    case 'jiq':
+      return memoryFixedPointOf(model); // JIQ always has a memory (answered above)
     default:
       return unknownPolicy(selection, 'selection rule');
   }
 }
 
+/** The transient of a model with dispatcher memory: the SQ(d) cavity ODE (theory.md §12), or why none. */
+function memoryTransientOf(model: SupermarketModel): SolverCapability<TransientSolverId> | Unavailable {
+  return hasMemoryTransient(model)
+    ? {
+        available: true,
+        id: 'memory-cavity-ode',
+        name: 'SQ(d) cavity ODE with memory',
+        kind: 'exact',
+        source: 'theory.md §12 (Hellemans 2021, ch. 6, Prop. trans)',
+      }
+    : no(
+        `no transient solver for memory with ${model.selection}, ${model.discipline}, ${model.service.kind} sizes: the cavity ODE covers SQ(d) (jsq or jiq), FIFO, exponential sizes`,
+      );
+}
+
 /** The transient solver of a model, or why none (what `ode` integrates). */
 function transientOf(model: SupermarketModel): SolverCapability<TransientSolverId> | Unavailable {
+  if (modelHasMemory(model)) return memoryTransientOf(model);
   const selection = model.selection;
   const fifo = model.discipline === 'fifo';
   const noTransient = no(
@@ -208,6 +255,8 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
     case 'random':
     case 'lpw':
       return noTransient;
+    case 'jiq':
+      return memoryTransientOf(model); // JIQ always has a memory (answered above)
     default:
       return unknownPolicy(selection, 'selection rule');
   }
@@ -238,7 +287,10 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
           : { available: true, name: 'refined mean field, order 2 (1/n²)', source: 'theory.md §6 (Gast, Bortolussi & Tribastone 2019)' },
     },
     exactChain:
-      (model.selection === 'jsq' || model.selection === 'random') && model.discipline === 'fifo' && model.service.kind === 'exponential'
+      (model.selection === 'jsq' || model.selection === 'random') &&
+      model.discipline === 'fifo' &&
+      model.service.kind === 'exponential' &&
+      !modelHasMemory(model)
         ? { available: true, name: 'n-server occupancy chain', source: 'theory.md §1–§2: the n-server CTMC on sorted occupancy vectors' }
         : no(
             `the exact n-server chain covers JSQ(d) or random selection with FIFO and exponential sizes, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,

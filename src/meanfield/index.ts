@@ -53,6 +53,7 @@ export * from './lwl/index.ts';
 export * from './phaseType/index.ts';
 export * from './cavity/index.ts';
 export * from './population/index.ts';
+export * from './memory/index.ts';
 export {
   meanFieldCapabilities,
   requireStable,

@@ -36,6 +36,9 @@ import { lwlFixedPoint } from './lwl/fixedPoint.ts';
 import { lwlWorkloadCcdf } from './lwl/workload.ts';
 import { mg1 } from './mg1/index.ts';
 import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
+import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
+import { solveMemoryTransient } from './memory/transient.ts';
+import type { TruncatedTransient } from './support.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
 export interface SolutionConvergence {
@@ -81,6 +84,8 @@ export interface MeanFieldSolution {
   readonly solver: string;
   /** Equation and source (= provenance.source). */
   readonly source: string;
+  /** For a dispatcher with memory: π₀, the reduced rate λπ₀^{1/d} the answer was solved at, probes per arrival (theory.md §12). */
+  readonly reduction?: MemoryReduction;
 }
 
 export type { SolutionKind };
@@ -120,6 +125,25 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
   const named = { solver: cap.name, kind: cap.kind, source: cap.source };
   const id = cap.id;
   switch (id) {
+    case 'memory-reduction': {
+      // the reduced model (no memory, rate λπ₀^{1/d}) goes back through this entry and its own capability
+      const r = solveWithMemory(
+        model,
+        (reduced) => solveMeanField(reduced, options),
+        (meanResponseTime, tail) =>
+          solution({
+            meanResponseTime,
+            meanQueueLength: model.lambda * meanResponseTime,
+            tail,
+            solver: 'memory never empty (π₀ = 0): every job joins an idle server',
+            kind: 'exact',
+            source: 'theory.md §12 (Hellemans 2021, ch. 6): π₀ = 0, so T = S',
+            numericalError: 0,
+          }),
+      );
+      const { provenance: _provenance, ...parts } = r;
+      return solution(parts);
+    }
     case 'mg1': {
       const r = mg1({ ...model, d: 1, selection: 'random' });
       return solution({
@@ -236,7 +260,8 @@ export type MeanFieldTransient =
       readonly capability: SolverCapability<TransientSolverId>;
       readonly result: PhaseTypeTransientResult;
     }
-  | { readonly solver: 'lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult };
+  | { readonly solver: 'lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult }
+  | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient };
 
 /**
  * The one transient entry: the mean-field trajectory of `model` at `times`, by the transient solver
@@ -255,7 +280,7 @@ export function solveMeanFieldTransient(
   const capability = meanFieldCapabilities(model).transient;
   if (!capability.available) throw new InvalidModelError(capability.reason);
   const id = capability.id;
-  if (id !== 'sqd-ode' && options.from !== undefined)
+  if (id !== 'sqd-ode' && id !== 'memory-cavity-ode' && options.from !== undefined)
     throw new InvalidModelError(`${capability.name} starts from an empty system; an initial tail applies to the SQ(d) ODE`);
   switch (id) {
     case 'sqd-ode':
@@ -278,6 +303,17 @@ export function solveMeanFieldTransient(
       };
     case 'lwl-pide':
       return { solver: id, capability, result: lwlTransient(model, { times }) };
+    case 'memory-cavity-ode':
+      return {
+        solver: id,
+        capability,
+        result: solveMemoryTransient(model, {
+          times,
+          from: options.from,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+        }),
+      };
     default:
       return unknownPolicy(id, 'transient solver');
   }

@@ -7,6 +7,7 @@
  * E[T] = E[Q]/λ by Little's law). With the default E[S] = 1 the two units coincide.
  * Source: theory.md §1–§2.
  */
+import { memoryNotHere, modelHasMemory } from '../model/memory.ts';
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { clampRowsToRange } from '../numerics/clamp.ts';
@@ -45,6 +46,7 @@ export function checkRhoD(rho: number, d: number): void {
  * @throws {InvalidModelError} "no mean-field solver for ..." for any other selection, discipline or service.
  */
 export function sqdParameters(model: SupermarketModel): SqdParameters {
+  if (modelHasMemory(model)) throw memoryNotHere(model);
   if (model.selection !== 'jsq') {
     throw new InvalidModelError(`no mean-field solver for selection ${JSON.stringify(model.selection)}; supported: "jsq"`);
   }

@@ -15,6 +15,9 @@ import {
   type Selection,
 } from './schema.ts';
 import { policyCombinationError } from './policy/combination.ts';
+import { checkMemory, type MemorySpec } from './memory.ts';
+
+export * from './memory.ts';
 
 export * from './policy/index.ts';
 export {
@@ -98,6 +101,8 @@ export interface SupermarketModel {
   /** What the dispatcher (LPW) and the predicted disciplines see; the server always drains the true size. */
   readonly prediction: PredictionSpec;
   readonly sampling: Sampling;
+  /** The dispatcher's memory of idle servers (model/memory.ts; theory.md §12); `{ kind: 'none' }` by default. */
+  readonly memory: MemorySpec;
   readonly conventions: Conventions;
 }
 
@@ -115,6 +120,8 @@ export interface ModelInput {
   service?: ServiceSpecInput | string;
   prediction?: PredictionSpecInput | string;
   sampling?: Sampling;
+  /** Dispatcher memory: the object form or the short form "none", "ip", "cp", "bcp:5", "ism:10" (model/memory.ts). */
+  memory?: MemorySpec | string;
   conventions?: Partial<Conventions>;
 }
 
@@ -173,11 +180,13 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   const model = result.data as SupermarketModel;
   const conflict = policyCombinationError(model.selection, model.discipline);
   if (conflict !== undefined) throw new InvalidModelError(conflict);
+  checkMemory(model.selection, model.d, model.memory);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   return Object.freeze({
     ...model,
     service: Object.freeze({ ...model.service }),
     prediction: Object.freeze({ ...model.prediction }),
+    memory: Object.freeze({ ...model.memory }),
     conventions: Object.freeze({ ...model.conventions }),
   });
 }

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
+import { memorySchema } from './memory.ts';
 
 import { DISCIPLINES, SELECTIONS } from './policy/index.ts';
 export { SELECTIONS, DISCIPLINES, type Selection, type Discipline } from './policy/index.ts';
@@ -302,6 +303,7 @@ export const modelSchema = z.object({
   service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
   prediction: predictionSchema.default({ kind: 'exact' }),
   sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
+  memory: memorySchema.default({ kind: 'none' }),
   conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
 });
 

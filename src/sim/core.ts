@@ -10,6 +10,7 @@ import { DONE, DRAINING, MEASURING, WARMUP, type Measurement } from './measureme
 import type { Occupancy } from './occupancy.ts';
 import type { Rng } from '../stats/rng.ts';
 import type { Workload } from './workload.ts';
+import type { DispatcherMemory } from './memory.ts';
 
 /**
  * Engine names: the FIFO event engine, the priority (size-/prediction-based) event engine, the sharing event engine
@@ -75,6 +76,9 @@ export interface RunConfig {
   readonly trace?: ReplayTrace;
   /** Grid w_0 < w_1 < … for the time-average workload ccdf P(U > w) (may be empty). */
   readonly workloadGrid: Float64Array;
+  /** Dispatcher memory: MEM_* code (sim/memory.ts; MEM_NONE without) and the ids it holds at most (≤ n). */
+  readonly memoryKind: number;
+  readonly memoryCapacity: number;
 }
 
 /** The mutable state one engine advances. */
@@ -104,6 +108,8 @@ export interface Engine {
   run(stopTime: number, onTick?: (events: number) => void): void;
   /** Ends the engine's life (the state stays readable; `run` no longer may): the race engine's kernel memory is reused. */
   release?(): void;
+  /** The dispatcher's memory of idle servers, when the model has one (sim/memory.ts). */
+  readonly memory?: DispatcherMemory;
 }
 
 /** Events between `onTick` calls. */

@@ -19,6 +19,7 @@ import {
   PRED_EXACT,
   SEL_JSQ,
   SEL_LPW,
+  SEL_LWL,
   SIZE_EXP,
   TICK_EVENTS,
   runChunks,
@@ -36,6 +37,7 @@ import { Workload, workloadArea } from './workload.ts';
 import { PAIR_MAX_N, identityPermutation, jsqPair } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
+import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
 
 /** `EventEngine.reg`'s own slot after the shared ones (core.ts): the workload integral. */
 const R_WORK = 4;
@@ -56,6 +58,8 @@ export class EventEngine implements Engine, PhaseLoop {
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
+  /** The dispatcher's memory of idle servers (theory.md §12), when the model has one. */
+  readonly memory: DispatcherMemory | undefined;
   /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
   chunkLeft = CHUNK_EVENTS;
   chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
@@ -95,6 +99,11 @@ export class EventEngine implements Engine, PhaseLoop {
       }
     }
     this.heapSize = size;
+    this.memory =
+      config.memoryKind === MEM_NONE
+        ? undefined
+        : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
+    this.memory?.fillIdle(store.len, rng);
   }
 
   /** See `Engine.run` and `runPhases`. */
@@ -158,6 +167,12 @@ export class EventEngine implements Engine, PhaseLoop {
     let levels = count.length;
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
+    const memory = this.memory;
+    const ism = memory !== undefined && memory.kind === MEM_ISM;
+    if (memory !== undefined && measuring !== memory.counting) {
+      if (measuring) memory.startCounting();
+      else memory.counting = false;
+    }
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -196,9 +211,12 @@ export class EventEngine implements Engine, PhaseLoop {
       if (isArrival) {
         // Arrival: select, store the job with its size and prediction, schedule the next arrival (and a departure if idle).
         const seq = arrivals;
-        const j = pair
-          ? jsqPair(rng, len, n, pairM)
-          : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+        const j =
+          memory !== undefined
+            ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+            : pair
+              ? jsqPair(rng, len, n, pairM)
+              : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s: number;
         let y: number;
         if (inlineExp) {
@@ -309,6 +327,7 @@ export class EventEngine implements Engine, PhaseLoop {
           heapSize--;
           key = keys[heapSize];
           owner = ids[heapSize];
+          if (ism) memory.offer(id); // ISM: the server that became idle tells the dispatcher
         }
         if (heapSize > 0) heapReplaceTop(keys, ids, heapSize, key, owner);
         if (k >= 0 && k < jobsTarget) {

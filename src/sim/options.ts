@@ -2,6 +2,8 @@
  * Run configuration shared by `simulate`, `simulateTrajectory` and `simulateReplay`: the engine codes of a parsed
  * model, the engine choice, the run options. One precise InvalidModelError per problem.
  */
+import { effectiveMemory } from '../model/memory.ts';
+import { memoryCode } from './memory.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
   DISCIPLINE_TABLE,
@@ -59,6 +61,9 @@ export function selectionCode(selection: Selection): number {
       return SEL_LWL;
     case 'lpw':
       return SEL_LPW;
+    case 'jiq':
+      // the dispatcher memory (sim/memory.ts, unbounded ISM) sends a job to a known idle server, else a random one
+      return SEL_RANDOM;
     default:
       return unknownPolicy(selection, 'selection rule');
   }
@@ -193,12 +198,19 @@ export function resolveRunConfig(
     indexedSizes,
     trace,
     workloadGrid: Float64Array.from(gridInput as number[]),
+    ...memoryCode(effectiveMemory(model.selection, model.d, model.memory), servers),
   };
 }
 
 /** True if the race fast path is exact for the model: exponential sizes, JSQ (queue-length rule), FIFO. */
 export function raceIsExact(model: SupermarketModel): boolean {
-  return model.service.kind === 'exponential' && model.selection === 'jsq' && eventEngineFor(model.discipline) === 'event';
+  // A dispatcher memory (theory.md §12) needs server ids per arrival; the race fast path keeps only counts per level.
+  return (
+    model.service.kind === 'exponential' &&
+    model.selection === 'jsq' &&
+    eventEngineFor(model.discipline) === 'event' &&
+    model.memory.kind === 'none'
+  );
 }
 
 /**
@@ -208,6 +220,14 @@ export function raceIsExact(model: SupermarketModel): boolean {
  */
 export function resolveEngine(model: SupermarketModel, engine: unknown): EngineKind {
   const eventKind = eventEngineFor(model.discipline);
+  // the sharing engine has no dispatcher memory (sim/memory.ts serves the FIFO and priority engines): refuse, never
+  // run the base rule without its memory
+  if (eventKind === 'sharing' && effectiveMemory(model.selection, model.d, model.memory).kind !== 'none') {
+    const what = model.selection === 'jiq' ? 'selection jiq' : `memory ${model.memory.kind}`;
+    throw new InvalidModelError(
+      `no simulation engine serves ${what} with discipline ${model.discipline} yet: the sharing engine has no dispatcher memory`,
+    );
+  }
   if (engine === undefined || engine === 'auto') return raceIsExact(model) ? 'race' : eventKind;
   if (engine === 'event') return eventKind;
   if (engine === 'priority') {

@@ -31,6 +31,7 @@ import {
   LOOP_LIMIT,
   LOOP_WARM_END,
   SEL_LPW,
+  SEL_LWL,
   TICK_EVENTS,
   runPhases,
   runChunks,
@@ -49,6 +50,7 @@ import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { identityPermutation, jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
+import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
 
 /** True for the preemptive disciplines (D_* code; the discipline table's `preemptive`). */
 export function isPreemptive(discipline: number): boolean {
@@ -80,6 +82,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
   private readonly cur: Int32Array;
   /** Start of the current service segment at each server. */
   private readonly segStart: Float64Array;
+  /** The dispatcher's memory of idle servers (theory.md §12), when the model has one. */
+  readonly memory: DispatcherMemory | undefined;
   /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
   chunkLeft = CHUNK_EVENTS;
   chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
@@ -126,6 +130,11 @@ export class PriorityEngine implements Engine, PhaseLoop {
       }
       if (l > 0) workload.finish[j] = t + work;
     }
+    this.memory =
+      config.memoryKind === MEM_NONE
+        ? undefined
+        : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
+    this.memory?.fillIdle(store.len, rng);
   }
 
   /** Key of a job that has received no service. */
@@ -247,6 +256,12 @@ export class PriorityEngine implements Engine, PhaseLoop {
     let levels = count.length;
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
+    const memory = this.memory;
+    const ism = memory !== undefined && memory.kind === MEM_ISM;
+    if (memory !== undefined && measuring !== memory.counting) {
+      if (measuring) memory.startCounting();
+      else memory.counting = false;
+    }
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -288,9 +303,11 @@ export class PriorityEngine implements Engine, PhaseLoop {
         events++;
         chunkLeft--;
         const j =
-          pairM >= 0
-            ? jsqPair(rng, len, n, pairM)
-            : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          memory !== undefined
+            ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+            : pairM >= 0
+              ? jsqPair(rng, len, n, pairM)
+              : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;
@@ -393,6 +410,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
         } else {
           cur[id] = -1;
           times[id] = Infinity;
+          if (ism) memory.offer(id); // ISM: the server that became idle tells the dispatcher
         }
         ctFixWinner(clocks, id); // one call site: V8 inlines it once
         if (k >= 0 && k < jobsTarget) {

@@ -33,6 +33,7 @@ import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './op
 import { PriorityEngine } from './priorityEngine.ts';
 import { RaceEngine } from './race.ts';
 import { SharingEngine, isSharing } from './sharingEngine.ts';
+import { observeMemory, type MemoryObservation } from './memory.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
 
 /**
@@ -162,6 +163,8 @@ export interface ReplicationResult {
   meanWorkload: number;
   /** Time-average P(U > grid[k]) (empty without a grid). */
   workloadCcdf: number[];
+  /** With a dispatcher memory (theory.md §12): fraction of measured arrivals that found it empty (observed π₀), and probes per arrival. */
+  memory?: MemoryObservation;
 }
 
 /** Response-time percentiles, each over replications. */
@@ -195,6 +198,8 @@ export interface SimulationResult {
   meanWorkload?: Estimate;
   /** Time-average workload ccdf: ccdf[k] = P(U > grid[k]) (when a grid was given, or by default for LWL/LPW). */
   workloadCcdf?: { grid: number[]; ccdf: Estimate[] };
+  /** With a dispatcher memory (theory.md §12): the observed π₀ (arrivals finding it empty) and probes per arrival, over units. */
+  memory?: { emptyFraction: Estimate; probesPerArrival: Estimate };
   events: number;
   eventsPerSecond: number;
   wallSeconds: number;
@@ -309,6 +314,7 @@ export function summariseRun(state: ReturnType<typeof initialState>, engine: Eng
     meanWorkload: engine.kind === 'race' ? NaN : w.area / (w.n * window),
     workloadCcdf: engine.kind === 'race' ? [] : Array.from(w.areaAbove, (x) => x / (w.n * window)),
     littleResponseTime: state.occupancy.meanQueueLength(window) / lambda,
+    ...(engine.memory === undefined ? {} : { memory: observeMemory(engine.memory) }),
   };
 }
 
@@ -783,6 +789,14 @@ export class SimulationCollector {
               finiteness.meanWorkload,
             ),
           }),
+      ...(perReplication.every((x) => x.memory !== undefined)
+        ? {
+            memory: {
+              emptyFraction: column((x) => x.memory!.emptyFraction, 0, 1),
+              probesPerArrival: column((x) => x.memory!.probesPerArrival),
+            },
+          }
+        : {}),
       ...(kind === 'race' || grid.length === 0
         ? {}
         : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1)) } }),

@@ -3,7 +3,7 @@ import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { checkServers, load, parseModel, parseServiceShort } from '../../src/model/index.ts';
 
 describe('parseModel', () => {
-  it('parseModel({ lambda, d }) fills the defaults: JSQ(d), FIFO, exponential mean 1, exact predictions, with replacement', () => {
+  it('parseModel({ lambda, d }) fills the defaults: JSQ(d), FIFO, exponential mean 1, exact predictions, with replacement, no memory', () => {
     const m = parseModel({ lambda: 0.9, d: 2 });
     expect(m).toEqual({
       lambda: 0.9,
@@ -13,6 +13,7 @@ describe('parseModel', () => {
       service: { kind: 'exponential', mean: 1 },
       prediction: { kind: 'exact' },
       sampling: 'with-replacement',
+      memory: { kind: 'none' },
       conventions: { lpwWork: 'clip', sprptOverrun: 'negative', psjfPreemption: 'original' },
     });
     expect(Object.isFrozen(m)).toBe(true);

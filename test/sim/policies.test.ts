@@ -26,6 +26,7 @@ const lwl: SupermarketModel = {
   service: { kind: 'exponential', mean: 1 },
   sampling: 'with-replacement',
   prediction: { kind: 'exact' },
+  memory: { kind: 'none' },
   conventions: DEFAULT_CONVENTIONS,
 };
 

@@ -62,6 +62,7 @@ interface Opts {
   discipline: string;
   service: string;
   prediction: string;
+  memory?: string;
   warmupTolerance: number;
   maxLevel: number;
   out?: string;
@@ -131,6 +132,7 @@ function outDirFor(o: Opts, cmd: Command): string {
     o.discipline,
     o.service,
     ...(o.prediction === 'exact' ? [] : [o.prediction]),
+    ...(o.memory === undefined || o.memory === 'none' ? [] : [`memory-${o.memory.replace(':', '')}`]),
     `d${o.d.join('_')}`,
     `l${o.lambda.join('_')}`,
   ].join('-');
@@ -257,6 +259,7 @@ export function compareCommand(): Command {
           discipline: o.discipline as Discipline,
           service: o.service,
           prediction: o.prediction,
+          ...(o.memory !== undefined && o.memory !== 'none' ? { memory: o.memory } : {}),
         };
         refuseIdlePrediction(self, { selection: o.selection as Selection, discipline: o.discipline as Discipline });
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings

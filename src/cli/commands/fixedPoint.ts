@@ -1,4 +1,5 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
+import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
 import { checkServers } from '../../model/index.ts';
 import {
@@ -64,7 +65,7 @@ export function fixedPointCommand(): Command {
         const capabilities = meanFieldCapabilities(model);
         if (!capabilities.refined.firstOrder.available) {
           if (o.refined || o.n !== undefined)
-            throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service only (theory.md §6)');
+            throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)');
           printGeneralSolution(model, Boolean(o.json));
           return;
         }
@@ -162,6 +163,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       source: s.source,
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       convergence: s.convergence,
+      ...(s.reduction ? { reduction: { ...s.reduction, memory: describeMemory(s.reduction.memory) } } : {}),
     });
     return;
   }
@@ -173,6 +175,11 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
+      ...(s.reduction
+        ? [
+            `  memory ${describeMemory(s.reduction.memory)}: π₀ = ${s.reduction.pi0.toPrecision(6)} (memory empty at an arrival), reduced rate λπ₀^(1/d) = ${s.reduction.reducedLambda.toPrecision(6)}, probes per arrival ${s.reduction.probesPerArrival.toPrecision(4)}`,
+          ]
+        : []),
     ].join('\n') + '\n',
   );
 }

@@ -1,4 +1,5 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
+import { modelHasMemory } from '../../model/memory.ts';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
@@ -22,6 +23,7 @@ import {
   checkTransientTop,
   lwlTransientWork,
   noFixedPoint,
+  memoryTransientWork,
   phaseTypeTransientWork,
   sqdTransientLevels,
   transientModelFromFlags,
@@ -102,6 +104,7 @@ export function odeCommand(): Command {
       action((o: Opts, cmd: Command) => {
         // a load ρ ≥ 1 has no fixed point but a transient (overload.ts, the rule `model --transient` follows too)
         const { model, overloaded } = transientModelFromFlags(o);
+        if (modelHasMemory(model)) refuseMemoryFlags(o);
         refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
         refuseIdlePrediction(cmd, model);
         if (overloaded) refuseOverloaded(model, o);
@@ -165,12 +168,31 @@ export function odeCommand(): Command {
             printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
             return;
           }
+          case 'memory-cavity-ode':
+            memoryTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
+            printTailTransient(model, tailTransient(model, times, { from, tolerance: o.tolerance }), o);
+            return;
           default:
             unknownPolicy(solver, 'transient solver');
         }
       }),
     );
   return cmd;
+}
+
+/**
+ * With a dispatcher memory the transient is the SQ(d) cavity ODE of Hellemans (2021, ch. 6, Prop. trans; theory.md §12),
+ * from --from or empty: --init, --until-steady and --refined act on the SQ(d) ODE without memory and are refused.
+ */
+function refuseMemoryFlags(o: Opts): void {
+  for (const [flag, given] of [
+    ['--init', o.init !== undefined],
+    ['--until-steady', Boolean(o.untilSteady)],
+    ['--refined', Boolean(o.refined) || o.n !== undefined],
+  ] as const) {
+    if (given)
+      throw new InvalidModelError(`${flag} is not available with --memory: the memory transient is the cavity ODE from --from or empty`);
+  }
 }
 
 /** LWL(d) transient from empty: busy fraction P(U > 0) and E[U] from the mass-conserving PIDE scheme (theory.md §4). */

@@ -33,6 +33,7 @@ interface Opts {
   discipline: string;
   sampling: string;
   prediction: string;
+  memory?: string;
   format?: 'swf' | 'swim';
   status?: number[];
   load: number;
@@ -171,6 +172,7 @@ export function replayCommand(): Command {
         selection: o.selection,
         discipline: o.discipline,
         sampling: o.sampling,
+        memory: o.memory,
         service,
         prediction: user ? 'exact' : o.prediction,
       });

@@ -2,6 +2,7 @@
  * `supermarket simulate`: finite-n discrete-event simulation with replications (or one long run with batch means)
  * and Student-t 95% CIs, optionally run to a precision target; means infinite in theory print ∞ with the reason.
  */
+import { formatMemory } from '../../model/memory.ts';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SELECTION_TABLE, checkServers, slowdownFinite, type Finiteness } from '../../model/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
@@ -261,6 +262,12 @@ export function simulateCommand(): Command {
           `  T p99 (pooled)        ${q(pct.p99)}`,
           ...(result.meanWorkload ? [`  E[U] workload         ${showOr(result.meanWorkload, f.meanWorkload)}`] : []),
           ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
+          ...(result.memory
+            ? [
+                `  π₀ memory empty       ${show(result.memory.emptyFraction)}   (fraction of arrivals finding no remembered idle server; memory ${model.memory.kind === 'none' ? 'ism:unbounded' : formatMemory(model.memory)})`,
+                `  probes per arrival    ${show(result.memory.probesPerArrival)}`,
+              ]
+            : []),
           `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
           ...result.warnings.map((w) => `  warning: ${w}`),
           ...outsideNote(result),

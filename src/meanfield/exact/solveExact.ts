@@ -96,6 +96,11 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
 }
 
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
+  if (model.memory.kind !== 'none') {
+    throw new InvalidModelError(
+      `no exact solver for a dispatcher memory (${model.memory.kind}): the chain would need the memory's content; use simulate`,
+    );
+  }
   if (model.selection !== 'jsq' && model.selection !== 'random') {
     throw new InvalidModelError(`no exact solver for selection ${JSON.stringify(model.selection)}; supported: "jsq", "random"`);
   }

@@ -5,6 +5,7 @@
  * Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013; Mitzenmacher, ITCS 2020
  * (arXiv:1902.00732); Scully et al., SOAP, POMACS 2(1), 2018.
  */
+import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { DISCIPLINE_TABLE, unknownPolicy, type Discipline, type SupermarketModel } from '../../model/model.ts';
 import { estimandFiniteness } from '../../model/moments.ts';
@@ -152,6 +153,7 @@ function infiniteMeans(model: SupermarketModel, law: SizeLaw, reason: string, re
  * @example mg1(parseModel({ lambda: 0.9, d: 1, selection: 'random' })).meanResponseTime // 10 (M/M/1 FIFO)
  */
 export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Result {
+  if (modelHasMemory(model)) throw memoryNotHere(model);
   const relTolerance = options.relTolerance ?? 1e-10;
   if (!(relTolerance > 0 && relTolerance < 1)) throw new InvalidModelError(`relTolerance must be in (0, 1), got ${relTolerance}`);
   const { law, noise } = prepare(model);

@@ -4,6 +4,7 @@
  * matches only E[S] and the SCV — for d ≥ 2 the whole law matters, so such results are labelled 'two-moment PH fit'.
  * Source: theory.md §3.
  */
+import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { phaseTypeFit, serviceDistribution } from '../../model/service/index.ts';
@@ -40,6 +41,7 @@ export interface PhaseTypeParameters {
  *   with SCV 0 (deterministic) or non-finite SCV (no PH fit); on a PH whose α does not sum to 1.
  */
 export function phaseTypeParameters(model: SupermarketModel): PhaseTypeParameters {
+  if (modelHasMemory(model)) throw memoryNotHere(model);
   const random = model.selection === 'random';
   if (model.selection !== 'jsq' && !(random && model.d === 1)) {
     throw new InvalidModelError(

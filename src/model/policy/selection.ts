@@ -30,11 +30,19 @@ const rows = {
     usesPrediction: true,
     description: 'LPW(d): the least predicted work left of d sampled',
   },
+  jiq: {
+    stateRead: 'idleness',
+    samplesD: false,
+    usesPrediction: false,
+    description:
+      'JIQ: an idle server the dispatcher knows of (idle servers tell it; unbounded, or --memory ism:A), else a random one (d = 1)',
+  },
 } satisfies Record<string, SelectionRow>;
 
 /**
  * Selection rule of the dispatcher (theory.md §1): `random` (= d = 1), `jsq` = JSQ(d) (fewest jobs),
- * `lwl` = LWL(d) = LL(d) (least true work left), `lpw` = LPW(d) (least predicted work left).
+ * `lwl` = LWL(d) = LL(d) (least true work left), `lpw` = LPW(d) (least predicted work left), `jiq` = join-idle-queue
+ * (theory.md §12).
  */
 export type Selection = keyof typeof rows;
 
