@@ -145,7 +145,10 @@ describe('confirmatory reruns on the pool', () => {
     const key = 'd2-lambda0.9-n50';
     const first = store.get(key, settings)!;
     const e = first.simulation.meanResponseTime;
-    store.put(key, settings, { ...first, simulation: { ...first.simulation, meanResponseTime: { ...e, mean: e.mean + 1 + 20 * e.halfWidth } } });
+    store.put(key, settings, {
+      ...first,
+      simulation: { ...first.simulation, meanResponseTime: { ...e, mean: e.mean + 1 + 20 * e.halfWidth } },
+    });
     const ran = await runComparisonOnPool(config, o);
     return { ran, dir, key };
   }

@@ -21,7 +21,21 @@ describe('atomic writes keep what they write into (issue 21 item 10)', () => {
     writeFileSync(target, 'old');
     const link = path.join(tmp, 'link.csv');
     symlinkSync(target, link);
-    const r = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '4', '--jobs', '200', '--replications', '2', '--per-job', link]);
+    const r = await runCli([
+      'simulate',
+      '--lambda',
+      '0.5',
+      '--d',
+      '2',
+      '--n',
+      '4',
+      '--jobs',
+      '200',
+      '--replications',
+      '2',
+      '--per-job',
+      link,
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toMatch(/^arrival|,/);
