@@ -49,7 +49,7 @@ async function setControl(page: Page, name: string, value: string): Promise<void
       const s = (window as unknown as { explorer: Status }).explorer;
       return (s.drawn > b && s.status === 'ready') || s.status === 'error';
     },
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     before,
   );
 }
@@ -71,7 +71,7 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
     });
-  }, 120_000);
+  }, 600_000);
   afterAll(async () => {
     await browser?.close();
   });
@@ -98,7 +98,7 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
     page.on('workercreated', (w) => w.on('console', (msg) => msg.type() === 'error' && errors.push(`worker: ${msg.text()}`)));
     const url = pathToFileURL(path.join(dir, 'index.html')).href;
     await page.goto(`${url}#lambda=0.5&d=3`, { waitUntil: 'load' });
-    await page.waitForFunction(() => (window as unknown as { explorer?: Status }).explorer?.status === 'ready', { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { explorer?: Status }).explorer?.status === 'ready', { timeout: 120_000 });
     // the address set the state: λ = 0.5, d = 3
     expect(await page.$eval('#f-lambda', (el) => (el as HTMLInputElement).value)).toBe('0.5');
     expect(await shownResponseTime(page)).toBeCloseTo(solveMeanField(parseModel({ lambda: 0.5, d: 3 })).meanResponseTime, 4);
@@ -173,5 +173,5 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
-  }, 300_000);
+  }, 600_000);
 });

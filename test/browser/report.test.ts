@@ -48,7 +48,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
     });
-  }, 180_000); // a comparison and six rendered figures: tens of seconds on a loaded 2-core machine
+  }, 600_000); // a comparison and six rendered figures: tens of seconds on a loaded 2-core machine
   afterAll(async () => {
     await browser?.close();
   });
@@ -115,13 +115,13 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     expect(tip).toMatch(/simulation, n = (10|50)/);
     expect(tip).not.toMatch(/panel|series|loDrawn/);
     await page.mouse.move(0, 0);
-    await page.waitForSelector('#vg-tooltip-element:not(.visible)', { timeout: 5_000 });
+    await page.waitForSelector('#vg-tooltip-element:not(.visible)', { timeout: 120_000 });
 
     // a convergence point's tooltip: the field's words, 4 significant digits, no internal names
     const conv = await page.$$('.figure[data-figure="convergence"] .vega-chart svg .mark-symbol.role-mark path');
     expect(conv.length).toBeGreaterThan(0);
     await conv[0].hover();
-    await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 5_000 });
+    await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 120_000 });
     const convTip = await page.$eval('#vg-tooltip-element', (el) => el.textContent ?? '');
     expect(convTip).toContain('E[T]_n − E[T]_∞');
     expect(convTip).not.toMatch(/signedError|halfWidth|facet|loDrawn/);
@@ -130,7 +130,7 @@ describe.skipIf(!chromium)('report index.html in Chromium (offline)', () => {
     for (const v of values.filter((x) => /^-?\d+\.\d+$/.test(x)))
       expect(v.replace(/^-?0\.0*/, '').replace(/[-.]/g, '').length, `${v} in ${convTip}`).toBeLessThanOrEqual(4);
     await page.mouse.move(0, 0);
-    await page.waitForSelector('#vg-tooltip-element:not(.visible)', { timeout: 5_000 });
+    await page.waitForSelector('#vg-tooltip-element:not(.visible)', { timeout: 120_000 });
 
     // the wheel zooms the panel under the mouse: its y axis labels change
     const yLabels = () => page.$eval('.figure[data-figure="tail-fractions"] .vega-chart svg .role-axis-label', (g) => g.textContent);

@@ -17,7 +17,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('supermarket explore', () => {
   beforeAll(async () => {
     if (!existsSync(explorerBundlePath())) await buildExplorer(); // what npm run build does (npm ci has run it)
-  }, 120_000);
+  }, 600_000);
 
   it('writes the page and its assets, opening nothing with --no-open', async () => {
     const out = path.join(tmp, 'page');

@@ -141,7 +141,8 @@ describe('conjecture interrupted by SIGINT', () => {
         name: 'interrupt',
         claim: 'T(jsq, sprpt) < T(lpw, sprpt)',
         grid: { lambda: [0.5, 0.7, 0.9], d: [2], service: ['exp'], prediction: ['exp'] },
-        evaluation: { n: 50, jobs: 20000, replications: 2, seed: 3, prefer: 'mean-field', mixSources: false },
+        // prefer simulation: the LPW side now has a mean field (the LPW cavity), whose slow solves would fill the cells first
+        evaluation: { n: 50, jobs: 20000, replications: 2, seed: 3, prefer: 'simulation', mixSources: false },
       }),
     );
     const conjOut = path.join(dir, 'conjecture');

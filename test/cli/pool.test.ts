@@ -105,7 +105,7 @@ describe('one WorkerPool for several batches', () => {
       await pool.close();
     }
     expect(files).toEqual(await writeComparisonReport(here, result, meta));
-    expect(files.filter((f) => f.startsWith('figures/')).length).toBe(15);
+    expect(files.filter((f) => f.startsWith('figures/')).length).toBe(30); // six figures × (PNG, SVG, spec, CSV, JSON)
     for (const f of files) expect(readFileSync(path.join(there, f)).equals(readFileSync(path.join(here, f))), f).toBe(true);
   });
 });

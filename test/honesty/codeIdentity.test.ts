@@ -39,7 +39,7 @@ describe('code identity (issue 21 item 8)', () => {
     expect(mixed.status, mixed.stderr).toBe(0);
     expect(json(path.join(out, 'metadata.json')).mixedCode).toEqual([OTHER]);
     expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/Mixed code.*git:0123456789abcdef/);
-  }, 120_000);
+  }, 600_000);
 
   it('merge refuses shards of other code in one line; --allow-mixed-code merges and names it', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-code-merge-'));
@@ -59,5 +59,5 @@ describe('code identity (issue 21 item 8)', () => {
     const merged = await runCli(['merge', out, '--no-progress', '--allow-mixed-code']);
     expect(merged.status, merged.stderr).toBe(0);
     expect(json(path.join(out, 'metadata.json')).mixedCode).toContain(OTHER);
-  }, 120_000);
+  }, 600_000);
 });

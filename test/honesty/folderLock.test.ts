@@ -45,7 +45,7 @@ describe('one run per output folder (issue 21 item 9)', () => {
     const again = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress']);
     expect(again.status, again.stderr).toBe(0);
     expect(existsSync(path.join(out, LOCK_FILE))).toBe(false);
-  }, 120_000);
+  }, 600_000);
 
   it('lockFolder: exclusive across owners, names the holder (pid, host, command, start), released once', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-lock2-'));
@@ -70,5 +70,5 @@ describe('one run per output folder (issue 21 item 9)', () => {
     child.kill('SIGTERM');
     expect(await closed).toBe(143);
     expect(existsSync(lockFile)).toBe(false);
-  }, 180_000);
+  }, 600_000);
 });

@@ -132,14 +132,15 @@ function stopOwnDaemons(): void {
     } catch {
       continue; // no pid file or already gone
     }
-    waitFor(() => {
+    const gone = (): boolean => {
       try {
         process.kill(pid, 0);
         return false;
       } catch {
         return true;
       }
-    }, 20);
+    };
+    waitFor(gone, 120); // seconds
   }
   started.length = 0;
 }
