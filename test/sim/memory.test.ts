@@ -87,8 +87,8 @@ describe('simulate with memory at n = 1000 against the reduction', () => {
 describe('a dispatcher memory with a sharing server', () => {
   it('simulate refuses memory or JIQ with PS or LAS in one line (the sharing engine has no memory: it would run the base rule)', () => {
     const ip = parseModel({ lambda: 0.8, d: 2, discipline: 'ps', memory: 'ip' });
-    expect(() => simulate(ip, { n: 20, jobs: 2000 })).toThrow(/no simulation engine serves memory ip with discipline ps/);
+    expect(() => simulate(ip, { n: 20, jobs: 2000, warmupTime: 0 })).toThrow(/no simulation engine serves memory ip with discipline ps/);
     const jiq = parseModel({ lambda: 0.8, d: 1, selection: 'jiq', discipline: 'las' });
-    expect(() => simulate(jiq, { n: 20, jobs: 2000 })).toThrow(/selection jiq with discipline las/);
+    expect(() => simulate(jiq, { n: 20, jobs: 2000, warmupTime: 0 })).toThrow(/selection jiq with discipline las/);
   });
 });
