@@ -177,7 +177,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
         ? [
-            `  memory ${describeMemory(s.reduction.memory)}: π₀ = ${s.reduction.pi0.toPrecision(6)} (memory empty at an arrival), reduced rate λπ₀^(1/d) = ${s.reduction.reducedLambda.toPrecision(6)}, probes per arrival ${s.reduction.probesPerArrival.toPrecision(4)}`,
+            `  memory ${describeMemory(s.reduction.memory)}: π₀ = ${s.reduction.pi0.toPrecision(6)} (memory empty at an arrival), reduced rate ${model.selection === 'jiq' ? 'λπ₀ (jiq samples no servers: d = 1)' : `λπ₀^(1/${model.d})`} = ${s.reduction.reducedLambda.toPrecision(6)}, probes per arrival (ISM messages counted) ${s.reduction.probesPerArrival.toPrecision(4)}`,
           ]
         : []),
     ].join('\n') + '\n',

@@ -265,7 +265,7 @@ export function simulateCommand(): Command {
           ...(result.memory
             ? [
                 `  π₀ memory empty       ${show(result.memory.emptyFraction)}   (fraction of arrivals finding no remembered idle server; memory ${model.memory.kind === 'none' ? 'ism:unbounded' : formatMemory(model.memory)})`,
-                `  probes per arrival    ${show(result.memory.probesPerArrival)}`,
+                `  probes per arrival    ${show(result.memory.probesPerArrival)}   (probes only; fixed-point's count adds the ISM messages)`,
               ]
             : []),
           `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
