@@ -312,7 +312,7 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
   cmd.option(
     '--service <law>',
     'service-time law, mean 1 unless @MEAN is appended: exp | det | erlang:K | hyperexp:SCV | weibull:SHAPE | ' +
-      'lognormal:SIGMA | bpareto:ALPHA:RATIO | empirical:FILE (one size per line, rescaled to mean 1; empirical:FILE@raw keeps them) ' +
+      'lognormal:SIGMA | bpareto:ALPHA:RATIO | pareto:ALPHA | empirical:FILE (one size per line, rescaled to mean 1; empirical:FILE@raw keeps them) ' +
       '(e.g. weibull:0.5, hyperexp:4@2)',
     'exp',
   );

@@ -7,6 +7,7 @@
  * `--version` load no command at all.
  */
 import { Command, Help, InvalidArgumentError, type ParseOptions } from 'commander';
+import { DISCIPLINES } from '../model/policy/discipline.ts';
 import { VERSION } from '../version.ts';
 
 /** One command as the top-level help lists it; `load` imports its module and builds the commander command. */
@@ -48,7 +49,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'mg1',
     usage: '[options]',
-    summary: 'exact M/G/1 (d = 1) baselines: E[T], E[slowdown], E[U] for FIFO, SJF, PSJF, SRPT, SPJF, PSPJF, SPRPT',
+    summary: `exact M/G/1 (d = 1) baselines: E[T], E[slowdown], E[U] for ${DISCIPLINES.map((d) => d.toUpperCase()).join(', ')}`,
     load: async () => (await import('./commands/mg1.ts')).mg1Command(),
   },
   {

@@ -38,7 +38,7 @@ export function mg1Command(): Command {
     .requiredOption('--lambda <λ>', 'arrival rate (jobs per mean service time); load ρ = λ·E[S] must be < 1', parseNumber)
     .option(
       '--service <law>',
-      'service law: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO (optional @MEAN)',
+      'service law: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO, pareto:ALPHA (optional @MEAN)',
       'exp',
     )
     .addOption(new Option('--discipline <name>', disciplineHelp()).choices(DISCIPLINES).default('fifo'))
