@@ -6,7 +6,7 @@
  */
 import { Command, Option } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
-import { parseModel } from '../../model/index.ts';
+import { parseModel, policyName, usesPrediction } from '../../model/index.ts';
 import { simulateReplay } from '../../sim/index.ts';
 import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
@@ -215,7 +215,7 @@ export function replayCommand(): Command {
       const unit = o.rescale ? 'time units = mean sizes' : 'seconds';
       const lines = [
         `Replay: ${trace.source} (${trace.format.toUpperCase()}), jobs ${from}..${to} of ${all.length}${trace.skipped.count ? ` (${trace.skipped.count} records skipped)` : ''}; ` +
-          `${model.selection.toUpperCase()}(${d}) + ${model.discipline.toUpperCase()}, n = ${o.n}, prediction ${o.prediction}, seed ${o.seed}`,
+          `${policyName({ ...model, d })}, n = ${o.n}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}, seed ${o.seed}`,
         o.rescale
           ? `  rescaled: sizes ÷ ${(scale.meanSize as number).toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'} (mean 1), 1 s of the trace clock = ${(1 / (o.load * o.n * (scale.meanInterArrival as number))).toPrecision(6)} time units, load ρ = ${o.load} (the trace's own on ${o.n} servers: ${(scale.originalLoad as number).toPrecision(4)})`
           : `  not rescaled: time in the trace's seconds; offered load ${(scale.originalLoad as number).toPrecision(4)} on ${o.n} servers`,

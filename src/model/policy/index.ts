@@ -51,3 +51,20 @@ export function idlePrediction(selection: Selection, discipline: Discipline): st
     `(selection ${predictedSelections().join(', ')} and disciplines ${predictedDisciplines().join(', ')} do)`
   );
 }
+
+/**
+ * The policy as output headers name it: `JSQ(2) + FIFO`; a rule that samples no servers (random, jiq) without `(d)`,
+ * since d has no effect there; a dispatcher memory appended when the model has one (`, memory ip`, `ism:A` …).
+ * @example policyName({ selection: 'jsq', d: 2, discipline: 'fifo' }) // 'JSQ(2) + FIFO'
+ */
+export function policyName(model: {
+  readonly selection: Selection;
+  readonly d: number;
+  readonly discipline: Discipline;
+  readonly memory?: { readonly kind: string; readonly capacity?: number };
+}): string {
+  const sel = SELECTION_TABLE[model.selection].samplesD ? `${model.selection.toUpperCase()}(${model.d})` : model.selection.toUpperCase();
+  const m = model.memory;
+  const memory = m && m.kind !== 'none' ? `, memory ${m.kind}${m.capacity !== undefined ? `:${m.capacity}` : ''}` : '';
+  return `${sel} + ${model.discipline.toUpperCase()}${memory}`;
+}
