@@ -210,7 +210,10 @@ export interface SimulationResult {
   /** Master seed and the derived 64-bit stream seeds (hex strings), one per replication. */
   seeds: { master: number; replications: string[] };
   engine: EngineKind;
-  /** One entry per unit: replication, or batch of a batch-means run. */
+  /**
+   * One entry per unit: replication, or batch of a batch-means run. Each unit's own sample averages (finite by
+   * construction even where the mean is infinite in theory, like `sampleMean`): data, not estimates of the mean.
+   */
   perReplication: ReplicationResult[];
   provenance: { model: SupermarketModel; version: string; method: string; rng: string };
   /** How the intervals were made; `replications` = units behind them. */
