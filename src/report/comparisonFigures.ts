@@ -317,33 +317,6 @@ function lineDash(series: string): number[] {
  * (n times the convergence figure's interval), the refined level ΣV/λ (horizontal) and the second-order curve
  * ΣV/λ + ΣA/(λn) where they exist, else the fit ĉ₁ + ĉ₂/n; exact points where computed.
  */
-/**
- * The y range of the scaled-error figure: the curves, the exact points and the simulated points whose scaled interval
- * is informative (n × half-width at most twice the largest |value| of the curves and exact points), padded by a quarter
- * of the span. At large n the scaled interval n × h grows with n (h shrinks only as 1/√jobs), and one n = 10 000 bar
- * of ± 300 would flatten every level of order 1 to a line; bars and points beyond the range are clipped (their values
- * stay in the tooltip, CSV and JSON, and the caption says so). Undefined when there is nothing to scale by.
- */
-export function scaledErrorDomain(rows: readonly Row[]): [number, number] | undefined {
-  const value = (r: Row) => (typeof r.scaledError === 'number' && Number.isFinite(r.scaledError) ? r.scaledError : undefined);
-  const anchors = rows
-    .filter((r) => r.series !== 'simulation')
-    .map(value)
-    .filter((v): v is number => v !== undefined);
-  if (anchors.length === 0) return undefined;
-  const scale = Math.max(...anchors.map(Math.abs));
-  if (!(scale > 0)) return undefined;
-  const informative = rows
-    .filter((r) => r.series === 'simulation' && typeof r.scaledHalfWidth === 'number' && r.scaledHalfWidth <= 2 * scale)
-    .flatMap((r) => [r.scaledLo, r.scaledHi, r.scaledError])
-    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
-  const all = [0, ...anchors, ...informative];
-  const lo = Math.min(...all);
-  const hi = Math.max(...all);
-  const pad = 0.25 * (hi - lo || scale);
-  return [lo - pad, hi + pad];
-}
-
 export function scaledErrorFigure(result: ComparisonResult): Figure {
   const rows: Row[] = [];
   const ns = allNs(result);
@@ -380,8 +353,7 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
   const lineSeries = [...new Set(rows.map((r) => String(r.series)))].filter((s) => s !== 'simulation' && s !== 'exact');
   const hasExact = rows.some((r) => r.series === 'exact');
   const yTitle = 'n · (E[T]_n − E[T]_∞) (mean service times)';
-  const domain = scaledErrorDomain(rows);
-  const y = (field: string) => ({ field, type: 'quantitative', title: yTitle, scale: domain ? { domain } : { zero: false } });
+  const y = (field: string) => ({ field, type: 'quantitative', title: yTitle, scale: { zero: false } });
   const facets = facetOrder(rows, 'facet', ['d']);
   const colour = { color: { field: 'label', type: 'nominal', title: 'arrival rate', legend: { labelLimit: 300 } } };
   const simTip = convergenceTooltip(
@@ -422,13 +394,13 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
         ),
         {
           transform: [{ filter: "datum.series === 'simulation'" }],
-          mark: { type: 'errorbar', ticks: true, clip: true },
+          mark: { type: 'errorbar', ticks: true },
           encoding: { x, y: y('scaledLo'), y2: { field: 'scaledHi' }, ...colour, tooltip: simTip },
         },
         {
           ...filtered(
             "datum.series === 'simulation'",
-            { type: 'point', size: 40, filled: true, clip: true },
+            { type: 'point', size: 40, filled: true },
             { x, y: y('scaledError'), ...colour, tooltip: simTip },
           ),
           params: [{ name: 'zoom', select: 'interval', bind: 'scales' }],
@@ -451,8 +423,7 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
       'The convergence figure multiplied by n (log n, linear y): where E[T]_n − E[T]∞ ≈ c₁/n + c₂/n², the points settle on the level ' +
       'c₁ as n grows and approach it along c₁ + c₂/n. Dashed: the refined level c₁ = ΣV/λ (Gast & Van Houdt 2017); dotted: the ' +
       'second-order curve ΣV/λ + ΣA/(λn) (Gast, Bortolussi, Tribastone 2019) where A is computed; dash-dotted (models without V): ' +
-      'the weighted fit ĉ₁ + ĉ₂/n to the same points. Bars: n × the 95% CI of the convergence figure, so they widen with n at a fixed budget; ' +
-      'the y range fits the curves and the points whose bars are at most twice their size, and clips the rest (values in the tooltip, CSV and JSON).',
+      'the weighted fit ĉ₁ + ĉ₂/n to the same points. Bars: n × the 95% CI of the convergence figure, so they widen with n at a fixed budget.',
     rows,
     spec,
   };
