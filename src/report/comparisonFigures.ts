@@ -317,6 +317,33 @@ function lineDash(series: string): number[] {
  * (n times the convergence figure's interval), the refined level ΣV/λ (horizontal) and the second-order curve
  * ΣV/λ + ΣA/(λn) where they exist, else the fit ĉ₁ + ĉ₂/n; exact points where computed.
  */
+/**
+ * The y range of the scaled-error figure: the curves, the exact points and the simulated points whose scaled interval
+ * is informative (n × half-width at most twice the largest |value| of the curves and exact points), padded by a quarter
+ * of the span. At large n the scaled interval n × h grows with n (h shrinks only as 1/√jobs), and one n = 10 000 bar
+ * of ± 300 would flatten every level of order 1 to a line; bar ends beyond the range are clamped to it and points beyond it are not drawn (their values
+ * stay in the tooltip, CSV and JSON, and the caption says so). Undefined when there is nothing to scale by.
+ */
+export function scaledErrorDomain(rows: readonly Row[]): [number, number] | undefined {
+  const value = (r: Row) => (typeof r.scaledError === 'number' && Number.isFinite(r.scaledError) ? r.scaledError : undefined);
+  const anchors = rows
+    .filter((r) => r.series !== 'simulation')
+    .map(value)
+    .filter((v): v is number => v !== undefined);
+  if (anchors.length === 0) return undefined;
+  const scale = Math.max(...anchors.map(Math.abs));
+  if (!(scale > 0)) return undefined;
+  const informative = rows
+    .filter((r) => r.series === 'simulation' && typeof r.scaledHalfWidth === 'number' && r.scaledHalfWidth <= 2 * scale)
+    .flatMap((r) => [r.scaledLo, r.scaledHi, r.scaledError])
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const all = [0, ...anchors, ...informative];
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const pad = 0.25 * (hi - lo || scale);
+  return [lo - pad, hi + pad];
+}
+
 export function scaledErrorFigure(result: ComparisonResult): Figure {
   const rows: Row[] = [];
   const ns = allNs(result);
@@ -353,7 +380,16 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
   const lineSeries = [...new Set(rows.map((r) => String(r.series)))].filter((s) => s !== 'simulation' && s !== 'exact');
   const hasExact = rows.some((r) => r.series === 'exact');
   const yTitle = 'n · (E[T]_n − E[T]_∞) (mean service times)';
-  const y = (field: string) => ({ field, type: 'quantitative', title: yTitle, scale: { zero: false } });
+  const domain = scaledErrorDomain(rows);
+  // no clip paths (resvg aborts on them): bar ends are clamped to the range and points beyond it are not drawn
+  for (const r of rows) {
+    if (r.series !== 'simulation') continue;
+    const clamp = (v: unknown) => (typeof v === 'number' && domain ? Math.min(domain[1], Math.max(domain[0], v)) : (v as number | null));
+    r.scaledLoDrawn = clamp(r.scaledLo);
+    r.scaledHiDrawn = clamp(r.scaledHi);
+    r.inRange = typeof r.scaledError === 'number' && (!domain || (r.scaledError >= domain[0] && r.scaledError <= domain[1])) ? 1 : 0;
+  }
+  const y = (field: string) => ({ field, type: 'quantitative', title: yTitle, scale: domain ? { domain } : { zero: false } });
   const facets = facetOrder(rows, 'facet', ['d']);
   const colour = { color: { field: 'label', type: 'nominal', title: 'arrival rate', legend: { labelLimit: 300 } } };
   const simTip = convergenceTooltip(
@@ -395,11 +431,11 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
         {
           transform: [{ filter: "datum.series === 'simulation'" }],
           mark: { type: 'errorbar', ticks: true },
-          encoding: { x, y: y('scaledLo'), y2: { field: 'scaledHi' }, ...colour, tooltip: simTip },
+          encoding: { x, y: y('scaledLoDrawn'), y2: { field: 'scaledHiDrawn' }, ...colour, tooltip: simTip },
         },
         {
           ...filtered(
-            "datum.series === 'simulation'",
+            "datum.series === 'simulation' && datum.inRange === 1",
             { type: 'point', size: 40, filled: true },
             { x, y: y('scaledError'), ...colour, tooltip: simTip },
           ),
@@ -423,7 +459,8 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
       'The convergence figure multiplied by n (log n, linear y): where E[T]_n − E[T]∞ ≈ c₁/n + c₂/n², the points settle on the level ' +
       'c₁ as n grows and approach it along c₁ + c₂/n. Dashed: the refined level c₁ = ΣV/λ (Gast & Van Houdt 2017); dotted: the ' +
       'second-order curve ΣV/λ + ΣA/(λn) (Gast, Bortolussi, Tribastone 2019) where A is computed; dash-dotted (models without V): ' +
-      'the weighted fit ĉ₁ + ĉ₂/n to the same points. Bars: n × the 95% CI of the convergence figure, so they widen with n at a fixed budget.',
+      'the weighted fit ĉ₁ + ĉ₂/n to the same points. Bars: n × the 95% CI of the convergence figure, so they widen with n at a fixed budget; ' +
+      'the y range fits the curves and the points whose bars are at most twice their size; longer bars end at the border and points beyond it are not drawn (values in the CSV and JSON).',
     rows,
     spec,
   };

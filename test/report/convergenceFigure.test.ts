@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
-import { convergenceFigure, scaledErrorFigure } from '../../src/report/comparisonFigures.ts';
-import { nLabel, nTicks, paddedLogDomain } from '../../src/report/figures.ts';
+import { convergenceFigure, scaledErrorDomain, scaledErrorFigure } from '../../src/report/comparisonFigures.ts';
+import { nLabel, nTicks, paddedLogDomain, type Row } from '../../src/report/figures.ts';
 import { EXACT_LEGEND } from '../../src/report/refinementSection.ts';
 import { reportComparison } from '../compare/config.ts';
 
@@ -157,5 +157,22 @@ describe('convergenceFigure', () => {
       expect(s.domain[0]).toBeLessThan(lo / 1.1);
       expect(s.domain[1]).toBeGreaterThan(hi * 1.1);
     }
+  });
+});
+
+describe('scaledErrorDomain', () => {
+  it('scaledErrorDomain fits the curves and informative points, and leaves out a scaled bar far wider than the levels', () => {
+    const rows: Row[] = [
+      { series: 'refined level ΣV/λ', scaledError: 4.4 },
+      { series: 'refined level ΣV/λ', scaledError: 9.3 },
+      { series: 'simulation', scaledError: 5, scaledLo: 3, scaledHi: 7, scaledHalfWidth: 2 },
+      // n = 10 000: n × h = 300, the bar that flattened every level to a line
+      { series: 'simulation', scaledError: -98, scaledLo: -398, scaledHi: 202, scaledHalfWidth: 300 },
+    ];
+    const [lo, hi] = scaledErrorDomain(rows)!;
+    expect(lo).toBeLessThanOrEqual(0);
+    expect(hi).toBeGreaterThan(9.3);
+    expect(hi - lo).toBeLessThan(20);
+    expect(scaledErrorDomain([{ series: 'simulation', scaledError: 1, scaledHalfWidth: 1 }])).toBeUndefined();
   });
 });
