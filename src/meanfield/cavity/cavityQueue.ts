@@ -67,6 +67,13 @@ export interface CavityRunOptions {
   rng: Rng;
   /** Record time spent at each queue length per batch (JSQ cavity). */
   levels: boolean;
+  /**
+   * Continue from this server at time `startTime` instead of an empty server at time 0 (a warm start: the LPW
+   * cavity carries its queue from one iteration to the next, so no run pays an empty-start transient). Its jobs'
+   * arrival times must be on the same clock. Default: a new empty server, `startTime` 0.
+   */
+  queue?: CavityServer;
+  startTime?: number;
 }
 
 export interface CavityRunResult {
@@ -87,6 +94,9 @@ export interface CavityRunResult {
   acceptedJobs: number;
   /** Events processed (potential arrivals + completions). */
   events: number;
+  /** The server at the end of the run (`endTime` = startTime + warmup + horizon), for a warm start of the next run. */
+  queue: CavityServer;
+  endTime: number;
 }
 
 /**
@@ -96,14 +106,15 @@ export interface CavityRunResult {
  */
 export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   const B = o.batches;
-  const queue = cavityServer(o.discipline, o.conventions);
+  const queue = o.queue ?? cavityServer(o.discipline, o.conventions);
   const rng = o.rng;
   const service = o.service;
   const prediction = o.prediction;
   const acceptance = o.acceptance;
   const rate = o.potentialRate;
-  const start = o.warmup;
-  const end = o.warmup + o.horizon;
+  const t0 = o.startTime ?? 0;
+  const start = t0 + o.warmup;
+  const end = start + o.horizon;
   const batchLength = o.horizon / B;
   const responseSum = new Float64Array(B);
   const slowdownSum = new Float64Array(B);
@@ -114,8 +125,8 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   let levelCompletionsByBatch: Float64Array[] = o.levels ? Array.from({ length: B }, () => new Float64Array(64)) : [];
   let accepted = 0;
   let events = 0;
-  let t = 0;
-  let nextArrival = rng.nextExp() / rate;
+  let t = t0;
+  let nextArrival = t0 + rng.nextExp() / rate;
 
   /** Adds the time in [from, to) spent with `k` jobs to the batches it overlaps (measured window only). */
   const addLevelTime = (from: number, to: number, k: number) => {
@@ -147,7 +158,11 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   while (t < end) {
     const completion = t + queue.nextEventIn();
     if (completion <= nextArrival) {
-      if (completion > end) break;
+      if (completion > end) {
+        if (o.levels) addLevelTime(t, end, queue.jobs);
+        queue.advance(end - t);
+        break;
+      }
       if (o.levels) addLevelTime(t, completion, queue.jobs);
       queue.advance(completion - t);
       t = completion;
@@ -169,6 +184,7 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
     } else {
       if (nextArrival > end) {
         if (o.levels) addLevelTime(t, end, queue.jobs);
+        queue.advance(end - t);
         break;
       }
       if (o.levels) addLevelTime(t, nextArrival, queue.jobs);
@@ -186,5 +202,16 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
       nextArrival = t + rng.nextExp() / rate;
     }
   }
-  return { responseSum, slowdownSum, completed, levelTime, levelCompletions, levelCompletionsByBatch, acceptedJobs: accepted, events };
+  return {
+    responseSum,
+    slowdownSum,
+    completed,
+    levelTime,
+    levelCompletions,
+    levelCompletionsByBatch,
+    acceptedJobs: accepted,
+    events,
+    queue,
+    endTime: end,
+  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lpwCavity, lwlCavity } from '../../../src/meanfield/cavity/index.ts';
 import { lwlExponentialClosedForm } from '../../../src/meanfield/lwl/closedForm.ts';
+import { lwlFixedPoint } from '../../../src/meanfield/lwl/fixedPoint.ts';
 import { parseModel } from '../../../src/model/index.ts';
 import { InvalidModelError } from '../../../src/errors.ts';
 
@@ -28,6 +29,19 @@ describe('lpwCavity: with exact predictions LPW(d) is LWL(d) (P is the workload 
     expect(gap).toBeLessThanOrEqual(Math.hypot(r.meanResponseTime.halfWidth, lwl.meanResponseTime.halfWidth));
     // and SRPT beats FIFO under the same selection
     expect(r.meanResponseTime.ci95[1]).toBeLessThan(lwlExponentialClosedForm(0.8, 2).meanResponseTime);
+  });
+
+  it('lpwCavity(LPW + FIFO, exact predictions, Weibull ½ sizes) holds the LWL(2) FPE answer: a start that is not the answer', () => {
+    // the iteration starts from the exponential-size LWL tail, which is not the Weibull one: the law must travel
+    const m = parseModel({ lambda: 0.8, d: 2, selection: 'lpw', discipline: 'fifo', prediction: 'exact', service: 'weibull:0.5' });
+    const r = lpwCavity(m, { ...budget, restarts: 4 });
+    const truth = lwlFixedPoint(parseModel({ lambda: 0.8, d: 2, selection: 'lwl', discipline: 'fifo', service: 'weibull:0.5' }));
+    const t = truth.meanResponseTime;
+    expect(Math.abs(r.meanResponseTime.mean - t)).toBeLessThanOrEqual(
+      r.meanResponseTime.halfWidth + truth.diagnostics.meanResponseTimeErrorBound,
+    );
+    expect(r.meanResponseTime.halfWidth).toBeLessThan(0.06 * t);
+    expect(Math.abs(r.convergence.checks.busyFraction.busy - 0.8)).toBeLessThan(0.005);
   });
 
   it('lpwCavity refuses another selection and trace predictions in one line', () => {
