@@ -9,8 +9,9 @@
  * | JSQ(d), FIFO, exponential | SQ(d) closed form (§2) | exact |
  * | JSQ(d), PS, any law | SQ(d) closed form: PS is insensitive (Bramson, Lu & Prabhakar 2012; §5) | exact |
  * | JSQ(d), FIFO, Erlang / hyperexponential | phase-type ODE fixed point (§3) | exact [D] |
- * | JSQ(d), FIFO, other laws | phase-type ODE on a two-moment PH fit (§3) | approximation |
- * | JSQ(d), other disciplines (LAS too), or deterministic sizes | JSQ cavity iteration (§5) | estimate [A], with CI |
+ * | JSQ(d), FIFO, other laws (weibull, lognormal, pareto, deterministic, …) | JSQ cavity iteration (§5) | estimate [A], with CI |
+ * | — the same, on request (`phaseTypeFit: true`) | phase-type ODE on a two-moment PH fit (§3), measured error stated | approximation |
+ * | JSQ(d), other disciplines (LAS too) | JSQ cavity iteration (§5) | estimate [A], with CI |
  * | LWL(d), FIFO | closed form (exponential) or FPE by Picard/FFT (§4) | exact |
  * | LWL(d), other disciplines (PS, LAS too) | LWL cavity queue on the FPE workload (§5) | estimate, with CI |
  * | LPW(d), priority disciplines | LPW cavity iteration on the law of predicted work (§5) | estimate [A], with CI |
@@ -39,6 +40,7 @@ import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
 import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
 import type { TruncatedTransient } from './support.ts';
+import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
 export interface SolutionConvergence {
@@ -78,6 +80,11 @@ export interface MeanFieldSolution {
   readonly numericalError?: number;
   /** The 95% CI of E[T] for the estimate kind (absent otherwise). */
   readonly estimate?: Estimate;
+  /**
+   * For the approximation kind: the relative error of E[T] measured for this law family (low, high as fractions, where
+   * and against what) — the two-moment PH fit's size of error (meanfield/phaseType/fitError.ts).
+   */
+  readonly measuredError?: PhaseTypeFitError;
   readonly convergence: SolutionConvergence;
   readonly provenance: SolutionProvenance;
   /** Solver name as shown in reports, e.g. "SQ(d) closed form", "LWL FPE (Picard/FFT)", "JSQ cavity" (= provenance.solver). */
@@ -95,6 +102,12 @@ export interface SolveOptions {
   readonly seed?: number;
   /** Horizon of the LWL cavity queue (time units, default 2e5). */
   readonly cavityHorizon?: number;
+  /**
+   * JSQ(d) FIFO with a size law that is not phase-type: answer with the two-moment phase-type fit (kind
+   * 'approximation', its measured error in `measuredError`) instead of the default JSQ cavity. Refused (InvalidModelError,
+   * the capability's reason) for another model or a law family whose fit error was never measured.
+   */
+  readonly phaseTypeFit?: boolean;
 }
 
 type Parts = Omit<MeanFieldSolution, 'provenance' | 'convergence'> & { readonly convergence?: SolutionConvergence };
@@ -120,7 +133,23 @@ function solution(parts: Parts): MeanFieldSolution {
 export function solveMeanField(model: SupermarketModel, options: SolveOptions = {}): MeanFieldSolution {
   requireStable(model);
   const seed = options.seed ?? 1;
-  const cap = meanFieldCapabilities(model).fixedPoint;
+  const capabilities = meanFieldCapabilities(model);
+  if (options.phaseTypeFit) {
+    const fit = capabilities.phaseTypeFit;
+    if (!fit.available) throw new InvalidModelError(fit.reason);
+    const r = phaseTypeJsqFixedPoint(model);
+    return solution({
+      solver: fit.name,
+      kind: fit.kind,
+      source: fit.source,
+      meanResponseTime: r.meanResponseTime,
+      meanQueueLength: r.meanQueueLength,
+      tail: r.tail,
+      measuredError: fit.measuredError,
+      convergence: { converged: true, iterations: r.diagnostics.newtonIterations, residual: r.diagnostics.residual },
+    });
+  }
+  const cap = capabilities.fixedPoint;
   if (!cap.available) throw new InvalidModelError(cap.reason);
   const named = { solver: cap.name, kind: cap.kind, source: cap.source };
   const id = cap.id;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { parseModel } from '../../src/model/index.ts';
+import { jsqCavity } from '../../src/meanfield/cavity/index.ts';
+import { InvalidModelError } from '../../src/errors.ts';
 
 describe('solveMeanField', () => {
   it('solveMeanField(model) uses the SQ(d) and LWL(d) closed forms for exponential FIFO (theory.md §10)', () => {
@@ -19,11 +21,27 @@ describe('solveMeanField', () => {
     expect(s.meanResponseTime).toBeCloseTo(1 + (0.9 * 1.5) / (2 * 0.1), 8); // E[S²] = 1.5 for Erlang-2 of mean 1
   });
 
-  it('solveMeanField(model) labels the phase-type ODE exact for Erlang sizes and an approximation for Weibull', () => {
+  it('solveMeanField(model) labels the phase-type ODE exact for Erlang sizes; Weibull goes to the cavity unless the fit is asked', () => {
     expect(solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'erlang:2' })).kind).toBe('exact');
-    const w = solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'weibull:2' }));
+    const m = parseModel({ lambda: 0.7, d: 2, service: 'weibull:2' });
+    expect(meanFieldCapabilities(m).fixedPoint).toMatchObject({ id: 'jsq-cavity', kind: 'estimate' });
+    const w = solveMeanField(m, { phaseTypeFit: true });
     expect(w.kind).toBe('approximation');
     expect(w.solver).toMatch(/two-moment PH fit/);
+    // the stated error is a measured one: the range of E[T] it implies for the fit's answer meets the cavity's CI
+    const e = w.measuredError!;
+    const c = jsqCavity(m, { restarts: 2, iterationHorizon: 2e4, averagingIterations: 2 }).meanResponseTime;
+    expect(w.meanResponseTime / (1 + e.high)).toBeLessThanOrEqual(c.ci95[1]);
+    expect(w.meanResponseTime / (1 + e.low)).toBeGreaterThanOrEqual(c.ci95[0]);
+  });
+
+  it('solveMeanField refuses the PH fit where its error was never measured, and JSQ FIFO with E[S²] = ∞', () => {
+    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'bpareto:1.5:100' }), { phaseTypeFit: true })).not.toThrow();
+    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'pareto:3' }), { phaseTypeFit: true })).toThrow(
+      /never measured for that law family/,
+    );
+    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'erlang:2' }), { phaseTypeFit: true })).toThrow(InvalidModelError);
+    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'pareto:1.5' }))).toThrow(/E\[S²\] = ∞/);
   });
 
   it('solveMeanField(model) marks cavity results as estimates and gives their CI', () => {

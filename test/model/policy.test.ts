@@ -114,9 +114,13 @@ describe('meanFieldCapabilities', () => {
     expect(lwlSrpt.fixedPoint).toMatchObject({ id: 'lwl-cavity', kind: 'estimate' });
     expect(lwlSrpt.transient).toMatchObject({ id: 'lwl-pide' });
     expect(lwlSrpt.refined.firstOrder.available || lwlSrpt.exactChain.available).toBe(false);
-    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, service: 'weibull:0.5' })).fixedPoint).toMatchObject({
-      id: 'phase-type-ode',
-      kind: 'approximation',
-    });
+    // sizes that are not phase-type: the JSQ cavity (estimate, CI) by default, the two-moment fit only on request
+    const weibull = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, service: 'weibull:0.5' }));
+    expect(weibull.fixedPoint).toMatchObject({ id: 'jsq-cavity', kind: 'estimate' });
+    expect(weibull.phaseTypeFit).toMatchObject({ id: 'phase-type-ode', kind: 'approximation', measuredError: { low: -0.18 } });
+    expect(weibull.phaseTypeFit.available && weibull.phaseTypeFit.source).toMatch(/measured error .* weibull sizes: −18 % to \+0 %/);
+    expect(weibull.transient).toMatchObject({ id: 'phase-type-ode', kind: 'approximation' });
+    expect(weibull.transient.available && weibull.transient.source).toMatch(/measured error/);
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, service: 'erlang:2' })).phaseTypeFit.available).toBe(false);
   });
 });

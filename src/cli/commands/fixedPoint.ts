@@ -14,6 +14,7 @@ import {
 import { InvalidModelError } from '../../errors.ts';
 import { meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
+import { signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger, type ModelFlags } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -27,6 +28,7 @@ interface Opts extends ModelFlags {
   tailTolerance: number;
   ccdfTEnd: number;
   ccdfDt: number;
+  phFit?: boolean;
 }
 
 export function fixedPointCommand(): Command {
@@ -52,6 +54,10 @@ export function fixedPointCommand(): Command {
         .choices(['1', '2'])
         .default('1'),
     )
+    .option(
+      '--ph-fit',
+      'JSQ(d) FIFO with sizes that are not phase-type (weibull, lognormal): the two-moment phase-type fit (an approximation, its measured error stated) instead of the default JSQ cavity (an estimate with a CI)',
+    )
     .option('--ccdf-t-end <t>', 'response-time ccdf P(T > t) is given on 0..t-end', parsePositive, 10)
     .option('--ccdf-dt <dt>', 'step of the ccdf grid', parsePositive, 0.5)
     .addOption(jsonOption())
@@ -63,10 +69,11 @@ export function fixedPointCommand(): Command {
       modelAction((model, o: Opts) => {
         // which solver and refined terms the model has: the capability query's answer (meanfield/capabilities.ts)
         const capabilities = meanFieldCapabilities(model);
+        if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
         if (!capabilities.refined.firstOrder.available) {
           if (o.refined || o.n !== undefined)
             throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)');
-          printGeneralSolution(model, Boolean(o.json));
+          printGeneralSolution(model, Boolean(o.json), Boolean(o.phFit));
           return;
         }
         const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
@@ -149,8 +156,12 @@ export function fixedPointCommand(): Command {
   return cmd;
 }
 
-function printGeneralSolution(model: SupermarketModel, json: boolean): void {
-  const s = solveMeanField(model);
+function printGeneralSolution(model: SupermarketModel, json: boolean, phaseTypeFit: boolean): void {
+  const s = solveMeanField(model, { phaseTypeFit });
+  const e = s.measuredError;
+  const measured = e
+    ? `  measured error of this fit: ${signedPercent(e.low)} to ${signedPercent(e.high)} of E[T] (${e.grid}; against ${e.reference}), i.e. E[T] in [${(s.meanResponseTime / (1 + e.high)).toFixed(4)}, ${(s.meanResponseTime / (1 + e.low)).toFixed(4)}]`
+    : undefined;
   if (json) {
     printJson({
       model,
@@ -162,6 +173,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       kind: s.kind,
       source: s.source,
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
+      ...(e ? { measuredError: e } : {}),
       convergence: s.convergence,
       ...(s.reduction ? { reduction: { ...s.reduction, memory: describeMemory(s.reduction.memory) } } : {}),
     });
@@ -173,6 +185,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       `Mean field (n → ∞): ${policyName(model)}, service ${model.service.kind}, λ = ${model.lambda}`,
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
+      ...(measured ? [measured] : []),
       ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction

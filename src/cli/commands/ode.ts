@@ -165,6 +165,8 @@ export function odeCommand(): Command {
           }
           case 'phase-type-ode': {
             phaseTypeTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
+            // a two-moment fit answers a nearby model: its measured error is stated (capabilities.ts, phaseType/fitError.ts)
+            if (transient.kind === 'approximation') process.stderr.write(`note: ${transient.name} (approximation); ${transient.source}\n`);
             printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
             return;
           }
