@@ -24,8 +24,8 @@
  * An ansatz (asymptotic independence is not proved for LPW): method 'cavity', kind 'estimate'.
  * Measured (scripts/lpw-cavity-check.ts, d = 2): exact predictions reproduce LWL(2) within the CI at λ = 0.9, 0.95,
  * 0.99 under FIFO and SRPT (gaps 0.2–1.2 %); with noisy predictions under SPRPT the gap to n = 1000 simulation is
- * −0.1 to −0.7 % at λ = 0.9 and −0.4 to −2 % at 0.95 (inside the CIs; before the warm start and transport phase it
- * was −3.3 % and −5.6 % with the busy fraction 0.4–0.8 % below ρ), and −2 to −5 % at 0.99 (hence the allowance).
+ * −0.7 to +0.6 % at λ = 0.9 and −2 to +0.4 % at 0.95 (inside the CIs; before the warm start and transport phase it
+ * was −3.3 % and −5.6 % with the busy fraction 0.4–0.8 % below ρ), and −2 to −7 % at 0.99 (hence the allowance).
  */
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import type { Conventions, SupermarketModel } from '../../model/model.ts';
@@ -48,14 +48,14 @@ const GRID = 1000;
 const TREND_WINDOW = 10;
 
 /**
- * Relative allowance added to the restarts' half-width at high load: 0 up to ρ = 0.95, rising linearly to 0.05 at
+ * Relative allowance added to the restarts' half-width at high load: 0 up to ρ = 0.95, rising linearly to 0.08 at
  * ρ = 0.99 and on beyond (unmeasured above 0.99). Measured (scripts/lpw-cavity-check.ts, d = 2, SPRPT, n = 1000,
- * exp/uniform/lognormal predictions): gaps to simulation −0.1 to −0.7 % at λ = 0.9, −0.4 to −2 % at 0.95 (inside the
- * restarts' CI), −2 to −5.3 % at 0.99, where the law of predicted work travels 50–150 iterations from its start and
+ * exp/uniform/lognormal predictions, exponential and Weibull ½ sizes): gaps to simulation −0.7 to +0.6 % at λ = 0.9,
+ * −2 to +0.4 % at 0.95 (inside the restarts' CI), −2 to −7.2 % at 0.99 (inside the simulations' ±2–8 % CIs), where the law of predicted work travels 50–150 iterations from its start and
  * the restarts' spread (±0.5–1.3 %) did not cover the gap.
  */
 export function highLoadAllowance(rho: number): number {
-  return rho <= 0.95 ? 0 : (0.05 * (rho - 0.95)) / 0.04;
+  return rho <= 0.95 ? 0 : (0.08 * (rho - 0.95)) / 0.04;
 }
 
 /** Whether the least-squares slope of `ys` against their index is nonzero by more than one standard error. */
