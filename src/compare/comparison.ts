@@ -7,6 +7,7 @@
  * from whatever the caller stored.
  */
 import { formatMemory } from '../model/memory.ts';
+import { estimandFiniteness } from '../model/moments.ts';
 import { parseModel, unknownPolicy, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
@@ -39,6 +40,7 @@ import {
   judgeC1Family,
   judgeFamily,
   limitCheck,
+  infiniteReason,
   FAMILY_RULE,
   MAX_RELATIVE_CORRECTION,
   SIGNIFICANCE_LEVEL,
@@ -137,6 +139,12 @@ export interface MeanFieldReference {
   readonly tail?: number[];
   /** The solver's convergence status (converged, iterations, residual where it iterates). */
   readonly convergence: SolutionConvergence;
+  /**
+   * Why E[T] is infinite in theory (model/moments.ts `estimandFiniteness`), when it is: then meanResponseTime and
+   * meanQueueLength are +∞ (null in JSON, this reason beside them), no solver ran, and every check of the model is
+   * "undefined (infinite)".
+   */
+  readonly infinite?: string;
 }
 
 export interface ModelSummary {
@@ -585,6 +593,9 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
  *   failures pass through.
  */
 function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[]): PreparedModel {
+  // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
+  const infinite = estimandFiniteness(model).meanResponseTime;
+  if (!infinite.finite) return prepareInfinite(model, config, notes, infinite.reason);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
   if (!capabilities.fixedPoint.available)
@@ -593,6 +604,7 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
         'compare sets simulations beside an n → ∞ limit and cannot run without one',
     );
   const sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
+  if (!Number.isFinite(sol.meanResponseTime)) return prepareInfinite(model, config, notes, `the mean field's E[T] is ∞ (${sol.solver})`);
   const reference: MeanFieldReference = {
     meanResponseTime: sol.meanResponseTime,
     meanQueueLength: sol.meanQueueLength ?? null,
@@ -614,6 +626,29 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
   const warm = sweepWarmup(model, config, correction !== null);
   const p = { model, reference, correction, secondOrder: second.correction, warm, transient: null };
   return { ...p, transient: modelTransient(p, config, capabilities) };
+}
+
+/**
+ * A model whose E[T] is infinite in theory (`estimandFiniteness`, or a solver's E[T]∞ = ∞): reference +∞ with the
+ * reason, no refined terms, no transient, and a note saying its checks are "undefined (infinite)".
+ */
+function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, notes: string[], reason: string): PreparedModel {
+  notes.push(
+    `${modelLabel(model)}, λ = ${model.lambda}: E[T] is infinite in theory (${reason}); its cells, limit and fits are ` +
+      `"undefined (infinite)" (model/moments.ts): a mean of ∞ is neither agreed nor disagreed with`,
+  );
+  const reference: MeanFieldReference = {
+    meanResponseTime: Infinity,
+    meanQueueLength: Infinity,
+    halfWidth: 0,
+    numericalError: 0,
+    solver: 'none: E[T] = ∞ in theory',
+    kind: 'exact',
+    source: 'model/moments.ts (estimandFiniteness)',
+    convergence: { converged: true },
+    infinite: reason,
+  };
+  return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
 }
 
 /** The mean-field transient of a prepared model (`ModelTransient`), or null without `config.trajectory` or a solver. */
@@ -815,7 +850,11 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
       relaxationTime: warm.relaxationTime,
       fit,
       fitThroughReference: throughReference,
-      limit: limitCheck(fit, ref),
+      limit: limitCheck(
+        fit,
+        ref,
+        modelCells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null,
+      ),
       c1Check: correction ? trustedC1Check(p, modelCells, config) : null,
       slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),
       tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
@@ -965,7 +1004,12 @@ function pideTransient(model: SupermarketModel, times: number[]): { values: Traj
 }
 
 function referenceValue(r: MeanFieldReference): ReferenceValue {
-  return { value: r.meanResponseTime, halfWidth: r.halfWidth, numericalError: r.numericalError };
+  return {
+    value: r.meanResponseTime,
+    halfWidth: r.halfWidth,
+    numericalError: r.numericalError,
+    ...(r.infinite ? { infinite: r.infinite } : {}),
+  };
 }
 
 /**
@@ -1011,7 +1055,8 @@ function assembleCell(
     refined,
     ...(secondOrder ? { secondOrder: secondOrderValue(secondOrder, n) } : {}),
     errors: {
-      meanResponseTime: simulation.meanResponseTime.mean - reference.meanResponseTime,
+      // ∞ − x and ∞ − ∞ are no error (NaN: null in JSON); the verdict says why (model/moments.ts)
+      meanResponseTime: verdict.status === 'undefined' ? Number.NaN : simulation.meanResponseTime.mean - reference.meanResponseTime,
       meanResponseTimeVsRefined: refined ? simulation.meanResponseTime.mean - refined.meanResponseTime : null,
       tailSup: reference.tail ? supDistance(simulation.tail, reference.tail) : null,
       tailSupVsRefined: refined ? supDistance(simulation.tail, refined.tail) : null,
