@@ -13,7 +13,10 @@ import { DEFAULT_PRESET } from '../src/cli/commands/compare.ts';
 const seeds = process.argv[2] ? process.argv[2].split(',').map(Number) : [1, 11, 21, 31, 41];
 const p = DEFAULT_PRESET;
 const rows: string[] = [];
-console.log('seed | judged | first-run rejections | confirmed disagreements | busy-check SD of t (expected) | c₁ vs ΣV/λ agree | wall s');
+console.log(
+  'seed | judged | first-run rejections | confirmed disagreements | busy-check SD of t (expected) | c₁ vs ΣV/λ agree | ' +
+    'c₂: judged, disagree after Holm, not resolvable, not judged | wall s',
+);
 for (const seed of seeds) {
   const started = Date.now();
   const config: ComparisonConfig = {
@@ -31,9 +34,12 @@ for (const seed of seeds) {
   };
   const r = runComparison(config);
   const c1 = r.models.map((m) => m.c1Check).filter((c) => c && c.status !== 'not-judged');
+  const c2 = r.models.map((m) => m.secondOrder).filter((c) => c);
+  const k2 = (s: string) => c2.filter((c) => c!.status === s).length;
   const line =
     `${seed} | ${r.family.judged} | ${r.family.firstRunRejections} | ${r.family.confirmed} | ` +
     `${r.busyCheck.sd.toFixed(2)} (${r.busyCheck.expectedSd.toFixed(2)}) | ${c1.filter((c) => c!.status === 'agrees').length}/${c1.length} | ` +
+    `${k2('agrees') + k2('disagrees')}, ${k2('disagrees')}, ${k2('not-resolvable')}, ${k2('not-judged')} | ` +
     `${((Date.now() - started) / 1000).toFixed(0)}`;
   console.log(line);
   rows.push(line);

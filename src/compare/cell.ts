@@ -39,7 +39,12 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
 
 /** The limit as a verdict reads it: value, CI half-width (cavity estimates) and numerical error. */
 export function referenceValue(r: MeanFieldReference): ReferenceValue {
-  return { value: r.meanResponseTime, halfWidth: r.halfWidth, numericalError: r.numericalError };
+  return {
+    value: r.meanResponseTime,
+    halfWidth: r.halfWidth,
+    numericalError: r.numericalError,
+    ...(r.infinite ? { infinite: r.infinite } : {}),
+  };
 }
 
 /**
@@ -85,7 +90,8 @@ export function assembleCell(
     refined,
     ...(secondOrder ? { secondOrder: secondOrderValue(secondOrder, n) } : {}),
     errors: {
-      meanResponseTime: simulation.meanResponseTime.mean - reference.meanResponseTime,
+      // ∞ − x and ∞ − ∞ are no error (NaN: null in JSON); the verdict says why (model/moments.ts)
+      meanResponseTime: verdict.status === 'undefined' ? Number.NaN : simulation.meanResponseTime.mean - reference.meanResponseTime,
       meanResponseTimeVsRefined: refined ? simulation.meanResponseTime.mean - refined.meanResponseTime : null,
       tailSup: reference.tail ? supDistance(simulation.tail, reference.tail) : null,
       tailSupVsRefined: refined ? supDistance(simulation.tail, refined.tail) : null,

@@ -32,7 +32,8 @@ export interface SlopeFit {
  * @returns the fit, or `null` when fewer than two points are resolved.
  */
 export function logLogSlope(points: readonly SweepPoint[], resolution = 3): SlopeFit | null {
-  const used = points.filter((p) => Math.abs(p.error) > resolution * p.halfWidth && p.error !== 0);
+  // an error of an infinite mean (∞ − x, or NaN) is no error to fit (model/moments.ts)
+  const used = points.filter((p) => Number.isFinite(p.error) && Math.abs(p.error) > resolution * p.halfWidth && p.error !== 0);
   if (used.length < 2) return null;
   const xy = used.map((p) => [Math.log(p.n), Math.log(Math.abs(p.error))]);
   const { m, b } = linearRegression(xy);
@@ -96,7 +97,8 @@ export interface InverseNFit {
  * σ_n = h_n / t_{0.975,R−1} floored at 1e−12 (a zero-variance point cannot divide by 0):
  * x̂_n = a + c₁/n (+ c₂/n²) with a fitted, or x̂_n − x_∞ = c₁/n (+ c₂/n²) with the limit held (`options.limit`).
  * With the refined mean field, c₁ of the held-limit fit should be near ΣV/λ; without V it is the measured 1/n coefficient.
- * @returns the fit, or `null` with fewer distinct n than parameters (the normal equations are singular).
+ * @returns the fit, or `null` with fewer distinct n than parameters (the normal equations are singular), or when a
+ *   value or half-width is not finite (a mean infinite in theory, model/moments.ts: there is no curve through ∞).
  * @throws {InvalidModelError} when a point has fewer than 2 replications (no t law for its σ).
  */
 export function fitInverseN(points: readonly FitPoint[], options: InverseNFitOptions = {}): InverseNFit | null {
@@ -106,6 +108,7 @@ export function fitInverseN(points: readonly FitPoint[], options: InverseNFitOpt
   const withC2 = auto === 'auto' ? points.length >= base + 2 : auto;
   const k = base + (withC2 ? 1 : 0);
   if (new Set(points.map((p) => p.n)).size < k) return null;
+  if (points.some((p) => !Number.isFinite(p.value) || !Number.isFinite(p.halfWidth))) return null;
   const design = points.map((p) => [...(held === null ? [1] : []), 1 / p.n, ...(withC2 ? [1 / (p.n * p.n)] : [])]);
   const sigma = points.map((p) => {
     if (!(p.replications >= 2))

@@ -5,6 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
+import { estimandFiniteness } from '../model/moments.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient } from '../meanfield/index.ts';
@@ -245,6 +246,9 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
  *   failures pass through.
  */
 function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[]): PreparedModel {
+  // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
+  const infinite = estimandFiniteness(model).meanResponseTime;
+  if (!infinite.finite) return prepareInfinite(model, config, notes, infinite.reason);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
   if (!capabilities.fixedPoint.available)
@@ -253,6 +257,7 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
         'compare sets simulations beside an n → ∞ limit and cannot run without one',
     );
   const sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
+  if (!Number.isFinite(sol.meanResponseTime)) return prepareInfinite(model, config, notes, `the mean field's E[T] is ∞ (${sol.solver})`);
   const reference: MeanFieldReference = {
     meanResponseTime: sol.meanResponseTime,
     meanQueueLength: sol.meanQueueLength ?? null,
@@ -274,6 +279,29 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
   const warm = sweepWarmup(model, config, correction !== null);
   const p = { model, reference, correction, secondOrder: second.correction, warm, transient: null };
   return { ...p, transient: modelTransient(p, config, capabilities) };
+}
+
+/**
+ * A model whose E[T] is infinite in theory (`estimandFiniteness`, or a solver's E[T]∞ = ∞): reference +∞ with the
+ * reason, no refined terms, no transient, and a note saying its checks are "undefined (infinite)".
+ */
+function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, notes: string[], reason: string): PreparedModel {
+  notes.push(
+    `${modelLabel(model)}, λ = ${model.lambda}: E[T] is infinite in theory (${reason}); its cells, limit and fits are ` +
+      `"undefined (infinite)" (model/moments.ts): a mean of ∞ is neither agreed nor disagreed with`,
+  );
+  const reference: MeanFieldReference = {
+    meanResponseTime: Infinity,
+    meanQueueLength: Infinity,
+    halfWidth: 0,
+    numericalError: 0,
+    solver: 'none: E[T] = ∞ in theory',
+    kind: 'exact',
+    source: 'model/moments.ts (estimandFiniteness)',
+    convergence: { converged: true },
+    infinite: reason,
+  };
+  return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
 }
 
 /** The mean-field transient of a prepared model (`ModelTransient`), or null without `config.trajectory` or a solver. */

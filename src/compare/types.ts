@@ -93,6 +93,12 @@ export interface MeanFieldReference {
   readonly tail?: number[];
   /** The solver's convergence status (converged, iterations, residual where it iterates). */
   readonly convergence: SolutionConvergence;
+  /**
+   * Why E[T] is infinite in theory (model/moments.ts `estimandFiniteness`), when it is: then meanResponseTime and
+   * meanQueueLength are +∞ (null in JSON, this reason beside them), no solver ran, and every check of the model is
+   * "undefined (infinite)".
+   */
+  readonly infinite?: string;
 }
 
 export interface ModelSummary {

@@ -5,7 +5,7 @@
  * π + V/n and the allowance its unmodelled 1/n² term; without V it is the limit x_∞ and the allowance the fitted
  * finite-n bias |ĉ₁|/n + |ĉ₂|/n². Per model, the fitted limit â is checked against x_∞ (`limitCheck`).
  */
-import { standardErrorOfMean, type Estimate } from '../stats/index.ts';
+import { isInfinite, standardErrorOfMean, type Estimate } from '../stats/index.ts';
 import { tQuantile } from '../lazy.ts';
 import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import type { InverseNFit } from './fit.ts';
@@ -18,6 +18,21 @@ export interface ReferenceValue {
   readonly halfWidth: number;
   /** Numerical error bound of a deterministic solver (grid, quadrature, truncation); 0 when exact or unknown. */
   readonly numericalError: number;
+  /** Why x_∞ is +∞ (model/moments.ts `estimandFiniteness`), when it is: then nothing is judged against it. */
+  readonly infinite?: string;
+}
+
+/** How a status of every check reads when a mean it names is infinite in theory (claims print the same words). */
+export const UNDEFINED_INFINITE = 'undefined (infinite)';
+
+/**
+ * Why a mean cannot be judged, or null when it can: the simulated estimate is infinite in theory (`infiniteEstimate`,
+ * model/moments.ts `estimandFiniteness`) or the reference is +∞. The one finiteness gate of every compare verdict.
+ */
+export function infiniteReason(simulated: Estimate | null, reference: ReferenceValue | null): string | null {
+  if (simulated && isInfinite(simulated)) return simulated.reason ?? 'the simulated mean is infinite in theory';
+  if (reference && (reference.infinite !== undefined || reference.value === Infinity)) return reference.infinite ?? 'E[T]∞ = ∞';
+  return null;
 }
 
 /**
@@ -43,8 +58,10 @@ export type FiniteNTerm =
  * `judgeFamily` then sets the report's status: 'agrees' (not rejected after Holm), 'agrees-not-confirmed' (rejected
  * after Holm, but the confirmatory rerun does not reject), 'disagrees' (rejected, and the rerun rejects too).
  * 'not-resolvable': the CI cannot reach the stated fraction of the 1/n term within the job budget (no verdict).
+ * 'undefined': E[T] is infinite in theory (model/moments.ts), printed `UNDEFINED_INFINITE`: it neither agrees nor disagrees.
  */
-export type VerdictStatus = 'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-resolvable' | 'refined-out-of-range' | 'not-judged';
+export type VerdictStatus =
+  'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-resolvable' | 'refined-out-of-range' | 'not-judged' | 'undefined';
 
 /** Level α of every test of a report (two-sided), before and after the multiplicity control. */
 export const SIGNIFICANCE_LEVEL = 0.05;
@@ -111,6 +128,8 @@ export function cellVerdict(
   n: number,
   maxRelativeCorrection = MAX_RELATIVE_CORRECTION,
 ): CellVerdict {
+  const infinite = infiniteReason(simulated, limit);
+  if (infinite !== null) return undefinedVerdict(infinite, simulated.halfWidth);
   const expected = term.kind === 'refined' ? term.meanResponseTime : limit.value;
   const difference = simulated.mean - expected;
   const halfWidth = simulated.halfWidth;
@@ -158,6 +177,23 @@ export function cellVerdict(
   return { ...common, status: judge(allowance), allowance, ...test(allowance), relativeCorrection: null, rule: WITHOUT_V_RULE };
 }
 
+/** The verdict of a cell whose E[T] is infinite in theory: no difference, no test, status 'undefined'. */
+export function undefinedVerdict(reason: string, halfWidth = Infinity): CellVerdict {
+  return {
+    status: 'undefined',
+    difference: Number.NaN,
+    halfWidth,
+    combinedHalfWidth: Number.NaN,
+    allowance: Number.NaN,
+    tStatistic: Number.NaN,
+    degreesOfFreedom: Number.NaN,
+    pValue: Number.NaN,
+    adjustedPValue: null,
+    relativeCorrection: null,
+    rule: `${UNDEFINED_INFINITE}: ${reason}; a mean that is infinite in theory is neither agreed nor disagreed with (model/moments.ts)`,
+  };
+}
+
 /** True for a verdict that enters the family (a test was made). */
 export function isJudged(v: Pick<CellVerdict, 'status'>): boolean {
   return v.status === 'agrees' || v.status === 'disagrees';
@@ -202,7 +238,8 @@ export function judgeFamily(
   });
 }
 
-export type LimitStatus = 'agrees' | 'disagrees' | 'not-judged';
+/** 'undefined': the limit or the simulated means are infinite in theory (no fit of ∞, no verdict). */
+export type LimitStatus = 'agrees' | 'disagrees' | 'not-judged' | 'undefined';
 
 export interface LimitCheck {
   readonly status: LimitStatus;
@@ -223,9 +260,22 @@ export const LIMIT_RULE = '|â − x_∞| ≤ √(h_â² + h_ref²) + ε_num (â
  * Checks the fitted limit â against the reference (theory.md §8 "Without V": "check a against the reference with the
  * combined CI"). Independent errors: the statistical half-widths add in quadrature, the numerical bound linearly.
  * @param fit a fit with the limit fitted (`fitInverseN(points)`), or null.
- * @returns status 'not-judged' when `fit` is null (fewer n than fit parameters).
+ * @param infinite why the simulated means are infinite in theory, if they are (`infiniteReason`).
+ * @returns status 'not-judged' when `fit` is null (fewer n than fit parameters); 'undefined' when the reference or
+ *   (`infinite`) the simulated means are infinite in theory.
  */
-export function limitCheck(fit: InverseNFit | null, reference: ReferenceValue): LimitCheck {
+export function limitCheck(fit: InverseNFit | null, reference: ReferenceValue, infinite: string | null = null): LimitCheck {
+  const reason = infinite ?? infiniteReason(null, reference);
+  if (reason !== null) {
+    return {
+      status: 'undefined',
+      difference: Number.NaN,
+      fitHalfWidth: Number.NaN,
+      combinedHalfWidth: Number.NaN,
+      zScore: Number.NaN,
+      rule: `${LIMIT_RULE}; ${UNDEFINED_INFINITE}: ${reason}`,
+    };
+  }
   if (!fit || !fit.limitFitted) {
     return {
       status: 'not-judged',

@@ -875,12 +875,28 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
   };
 }
 
-/** Every figure the result has data for: tail fractions, convergence, workload ccdf, transient. */
+/**
+ * Every figure the result has data for: tail fractions, convergence, workload ccdf, transient. Models whose E[T] is
+ * infinite in theory (model/moments.ts; `MeanFieldReference.infinite`) draw no E[T] point: the E[T] figures leave them
+ * out and say so in their caption (no figure when no model is left).
+ */
 export function comparisonFigures(result: ComparisonResult): Figure[] {
   const figures: Figure[] = [];
   if (result.models.some((m) => m.reference.tail)) figures.push(tailFigure(result));
-  figures.push(convergenceFigure(result));
-  figures.push(scaledErrorFigure(result));
+  const infinite = result.models.filter((m) => m.reference.infinite !== undefined || m.reference.meanResponseTime === Infinity);
+  const finite: ComparisonResult = {
+    ...result,
+    models: result.models.filter((m) => !infinite.includes(m)),
+    cells: result.cells.filter((c) => c.verdict.status !== 'undefined' && !infinite.some((m) => m.d === c.d && m.lambda === c.lambda)),
+  };
+  const left =
+    infinite.length === 0
+      ? ''
+      : ` Not drawn: ${infinite.map((m) => `d = ${m.d}, λ = ${m.lambda}`).join('; ')}, where E[T] is infinite in theory ` +
+        `(${[...new Set(infinite.map((m) => m.reference.infinite ?? 'E[T]∞ = ∞'))].join('; ')}): "undefined (infinite)" in the tables.`;
+  if (finite.cells.length > 0) {
+    for (const f of [convergenceFigure(finite), scaledErrorFigure(finite)]) figures.push({ ...f, caption: f.caption + left });
+  }
   if (result.models.some((m) => m.workload)) figures.push(workloadFigure(result));
   const load = loadFigure(result);
   if (load) figures.push(load);

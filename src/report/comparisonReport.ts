@@ -14,6 +14,8 @@ import {
   type ModelSummary,
 } from '../compare/index.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
+import { UNDEFINED_INFINITE } from '../compare/verdict.ts';
+import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
@@ -24,6 +26,7 @@ type Columns<T> = (readonly [string, (x: T) => string])[];
 /** "1.3742 (exact)", "1.5767 ± 0.0075 (cavity 95% CI)", "3.3115 ± 4.3e-6 (numerical)". */
 export function referenceText(m: ModelSummary): string {
   const r = m.reference;
+  if (r.infinite !== undefined || r.meanResponseTime === Infinity) return '∞ (infinite in theory)';
   if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation') return `${fix(r.meanResponseTime)} (approximation, error not bounded)`;
   return r.numericalError > 0 ? `${fix(r.meanResponseTime)} ± ${sci(r.numericalError)} (numerical)` : `${fix(r.meanResponseTime)} (exact)`;
@@ -43,11 +46,16 @@ const pText = (p: number | null) =>
   p === null || Number.isNaN(p) ? '–' : p < 1e-6 ? '< 1e-6' : p >= 0.01 ? p.toFixed(3) : p.toExponential(1);
 /** The verdict as the reader sees it. */
 export function statusText(status: string): string {
+  if (status === 'undefined') return UNDEFINED_INFINITE;
   return status === 'agrees-not-confirmed'
     ? 'agrees (rejection not confirmed)'
     : status === 'not-resolvable'
       ? 'not resolvable within budget'
       : status;
+}
+/** "x ± h", or "∞ (sample mean x)" for a mean infinite in theory (model/moments.ts). */
+export function estimateText(e: Estimate): string {
+  return isInfinite(e) ? `∞ (sample mean ${fix(e.sampleMean ?? Number.NaN)})` : `${fix(e.mean)} ± ${fix(e.halfWidth)}`;
 }
 /** t (ν) of a judged cell; '—' for a cell with no test (out of range, not resolvable, not judged). */
 const tText = (c: CellResult) =>
@@ -118,7 +126,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
     ['warm-up', (m) => fix(m.warmupTime, 1)],
     ['â ± h (fit)', (m) => (m.fit ? `${fix(m.fit.a)} ± ${fix(m.fit.aHalfWidth)}` : 'n/a')],
     ['â − E[T]∞', (m) => fix(m.limit.difference)],
-    ['limit', (m) => `**${m.limit.status}**`],
+    ['limit', (m) => `**${statusText(m.limit.status)}**`],
     ['ĉ₁ (± s.e.)', (m) => (m.fit ? withError(m.fit.c1, m.fit.c1StandardError, 2) : 'n/a')],
     ['ĉ₂ (± s.e.)', (m) => (m.fit && m.fit.inverseSquare ? withError(m.fit.c2, m.fit.c2StandardError, 1) : '–')],
     ['χ²/dof', (m) => (m.fit && m.fit.degreesOfFreedom > 0 ? fix(m.fit.chiSquare / m.fit.degreesOfFreedom, 2) : '–')],
@@ -147,7 +155,7 @@ function cellColumns(result: ComparisonResult): Columns<CellResult> {
     ['d', (c) => `${c.d}`],
     ['λ', (c) => `${c.lambda}`],
     ['n', (c) => `${c.n}`],
-    ['simulated E[T] ± h', (c) => `${fix(c.simulation.meanResponseTime.mean)} ± ${fix(c.simulation.meanResponseTime.halfWidth)}`],
+    ['simulated E[T] ± h', (c) => estimateText(c.simulation.meanResponseTime)],
   ];
   const tail: Columns<CellResult> = [
     ['events', (c) => sci(c.simulation.events)],
@@ -225,15 +233,16 @@ function familyText(result: ComparisonResult): string {
  */
 export function disagreementLine(result: ComparisonResult): string {
   const bad = (xs: readonly ({ status: string } | null | undefined)[]) => xs.filter((x) => x?.status === 'disagrees').length;
+  const judged = (x: { status: string } | null | undefined) => !!x && x.status !== 'not-judged' && x.status !== 'undefined';
   const parts: [string, number, number][] = [
     ['cells', bad(result.cells.map((c) => c.verdict)), result.cells.filter((c) => !Number.isNaN(c.verdict.pValue)).length],
   ];
   if (result.judgedBy === 'refined-mean-field') {
     const c1 = result.models.map((m) => m.c1Check);
-    parts.push(['c₁ checks', bad(c1), c1.filter((c) => c && c.status !== 'not-judged').length]);
+    parts.push(['c₁ checks', bad(c1), c1.filter(judged).length]);
   } else {
     const limits = result.models.map((m) => m.limit);
-    parts.push(['limit checks', bad(limits), limits.filter((c) => c.status !== 'not-judged').length]);
+    parts.push(['limit checks', bad(limits), limits.filter(judged).length]);
   }
   const c2 = result.models.map((m) => m.secondOrder);
   if (c2.some((c) => c)) {
@@ -241,8 +250,19 @@ export function disagreementLine(result: ComparisonResult): string {
   }
   parts.push(['busy-fraction check', result.busyCheck.status === 'disagrees' ? 1 : 0, result.busyCheck.status === 'not-judged' ? 0 : 1]);
   const total = parts.reduce((s, [, k]) => s + k, 0);
-  const judged = parts.reduce((s, [, , j]) => s + j, 0);
-  return `Checks that disagree: ${total} of ${judged} judged (` + parts.map(([name, k, j]) => `${name} ${k} of ${j}`).join(', ') + ').';
+  const judgedCount = parts.reduce((s, [, , j]) => s + j, 0);
+  const undefinedCells = result.cells.filter((c) => c.verdict.status === 'undefined').length;
+  const undefinedModels = result.models.filter((m) => m.limit.status === 'undefined').length;
+  const infinite =
+    undefinedCells + undefinedModels > 0
+      ? `; ${UNDEFINED_INFINITE}, E[T] = ∞ in theory: ${undefinedCells} cell${undefinedCells === 1 ? '' : 's'}` +
+        (undefinedModels ? `, ${undefinedModels} limit check${undefinedModels === 1 ? '' : 's'}` : '')
+      : '';
+  return (
+    `Checks that disagree: ${total} of ${judgedCount} judged (` +
+    parts.map(([name, k, j]) => `${name} ${k} of ${j}`).join(', ') +
+    `)${infinite}.`
+  );
 }
 
 function summary(result: ComparisonResult): string {
@@ -266,12 +286,18 @@ function summaryBody(result: ComparisonResult): string {
   }
   const limits = result.models.map((m) => m.limit);
   const c1 = result.models.map(
-    (m) => `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`,
+    (m) =>
+      `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.limit.status === 'undefined' ? UNDEFINED_INFINITE : m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`,
   );
+  const infinite = (xs: readonly { status: string }[], what: readonly [string, string]) =>
+    count(xs, 'undefined')
+      ? `, ${count(xs, 'undefined')} ${count(xs, 'undefined') === 1 ? what[0] : what[1]} **${UNDEFINED_INFINITE}** (E[T] = ∞ in theory: neither agrees nor disagrees)`
+      : '';
   return (
     `Limits: of ${limits.length} model${limits.length === 1 ? '' : 's'}, **${count(limits, 'agrees')} agree** and **${count(limits, 'disagrees')} disagree** with the mean-field ` +
-    `reference (the fitted n → ∞ value â against E[T]∞ with the combined 95% CI)${count(limits, 'not-judged') ? `; ${count(limits, 'not-judged')} not judged (too few n)` : ''}.\n` +
-    `Per n: ${count(verdicts, 'agrees')} cells agree, ${count(verdicts, 'disagrees')} disagree, ${count(verdicts, 'not-judged')} not judged ` +
+    `reference (the fitted n → ∞ value â against E[T]∞ with the combined 95% CI)${count(limits, 'not-judged') ? `; ${count(limits, 'not-judged')} not judged (too few n)` : ''}` +
+    `${infinite(limits, ['is', 'are'])}.\n` +
+    `Per n: ${count(verdicts, 'agrees')} cells agree, ${count(verdicts, 'disagrees')} disagree, ${count(verdicts, 'not-judged')} not judged${infinite(verdicts, ['is', 'are'])} ` +
     '(no refined term V exists here, so each cell is allowed the fitted finite-n bias |ĉ₁|/n + |ĉ₂|/n²; see Method).\n\n' +
     `Measured 1/n coefficients (95%): ${c1.join('; ')}.\n\n${familyText(result)}`
   );
@@ -387,7 +413,7 @@ ${markdownTable(result.cells, cellColumns(result))}
 
 ## Figures
 
-${figures.map(figureSection).join('\n')}
+${figures.length ? figures.map(figureSection).join('\n') : 'No figure of E[T]: it is infinite in theory for every model here (model/moments.ts), so there is no point to draw.\n'}
 ## Files
 
 - \`results.json\`: the full comparison (every estimate with its CI, seeds, verdicts); \`metadata.json\`: command, versions, machine, wall time.

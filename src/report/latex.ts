@@ -48,6 +48,17 @@ function num(x: number | null | undefined, digits = 4): string {
   return typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '--';
 }
 
+/** "$x \\pm h$", "$\\infty$" for a mean infinite in theory (model/moments.ts), '--' when absent. */
+function estimate(e: { mean: number; halfWidth: number; infinite?: true } | undefined): string {
+  if (!e) return '--';
+  return e.infinite || e.mean === Infinity ? '$\\infty$' : `$${num(e.mean)} \\pm ${num(e.halfWidth)}$`;
+}
+
+/** A verdict as the report prints it ('undefined' → "undefined (infinite)"). */
+function verdictText(status: string): string {
+  return latexText(status === 'undefined' ? 'undefined (infinite)' : status);
+}
+
 /** A booktabs table: header, rows (cells already LaTeX), column spec, caption and label. */
 function table(o: { spec: string; header: string[]; rows: string[][]; caption: string; label: string }): string {
   return [
@@ -89,11 +100,11 @@ export function comparisonLatexTables(result: ComparisonResult): string {
       `${c.d}`,
       `${c.lambda}`,
       `${c.n}`,
-      `$${num(c.simulation.meanResponseTime.mean)} \\pm ${num(c.simulation.meanResponseTime.halfWidth)}$`,
-      num(ref(c)),
+      estimate(c.simulation.meanResponseTime),
+      ref(c) === Infinity ? '$\\infty$' : num(ref(c)),
       ...(refined ? [num(c.refined?.meanResponseTime)] : []),
       c.verdict.status === 'not-judged' || !Number.isFinite(c.verdict.tStatistic) ? '--' : num(c.verdict.tStatistic, 2),
-      latexText(c.verdict.status),
+      verdictText(c.verdict.status),
     ]),
     caption: `Mean response time per cell: simulation (${result.config.replications} replications, 95\\% CI half-width $h$) against the mean field${refined ? ' and the refined mean field' : ''}; $t$ and the verdict as in the report.`,
     label: 'tab:cells',
@@ -123,10 +134,10 @@ export function comparisonLatexTables(result: ComparisonResult): string {
         : [
             `${m.d}`,
             `${m.lambda}`,
-            num(m.reference.meanResponseTime),
+            m.reference.meanResponseTime === Infinity ? '$\\infty$' : num(m.reference.meanResponseTime),
             f ? `$${num(f.a)} \\pm ${num(f.aHalfWidth)}$` : '--',
             f ? `$${num(f.c1, 2)} \\pm ${num(1.96 * f.c1StandardError, 2)}$` : '--',
-            latexText(m.limit.status),
+            verdictText(m.limit.status),
           ];
     }),
     caption: refined
@@ -164,7 +175,7 @@ export function latexDocument(title: string, figures: readonly Pick<Figure, 'nam
 /** The cells of an experiment as one booktabs table: policy, service, prediction, d, λ, n, E[T] ± h (and E[T/S] ± h). */
 export function experimentLatexTable(name: string, outcomes: readonly CellOutcome[]): string {
   const slowdown = outcomes.some((o) => o.result.meanSlowdown);
-  const pm = (e: { mean: number; halfWidth: number } | undefined) => (e ? `$${num(e.mean)} \\pm ${num(e.halfWidth)}$` : '--');
+  const pm = estimate;
   return `% supermarket-lab: cells of the experiment ${latexText(name)} (booktabs)\n${table({
     spec: slowdown ? 'lllrrrrr' : 'lllrrrr',
     header: ['policy', 'service', 'prediction', '$d$', '$\\lambda$', '$n$', '$E[T] \\pm h$', ...(slowdown ? ['$E[T/S] \\pm h$'] : [])],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseModel } from '../../src/model/index.ts';
 import { refineSecondOrder, secondOrderEstimate } from '../../src/meanfield/index.ts';
 import { runComparison } from '../../src/compare/index.ts';
-import { C2_RULE, judgeC2, judgeC2Family, secondOrderAllowance, secondOrderTerm } from '../../src/compare/secondOrder.ts';
+import { C2_RANGE, C2_RULE, judgeC2, judgeC2Family, secondOrderAllowance, secondOrderTerm } from '../../src/compare/secondOrder.ts';
 import { REFINED_SECOND_ORDER_RULE, SIGNIFICANCE_LEVEL } from '../../src/compare/verdict.ts';
 import { SECOND_ORDER_RANGE } from '../../src/meanfield/index.ts';
 import { coverageBand, Rng } from '../../src/stats/index.ts';
@@ -40,13 +40,13 @@ describe('the 1/n² term in the comparison', () => {
     expect(t.note).toMatch(/with replacement only/);
   });
 
-  // a synthetic model: λ = 0.9, x_∞ = 2, c₁ = ΣV/λ = 3, c₂ = ΣA/λ = 4000, Σπ = 20; ΣV/(nΣπ) ≤ 5 % from n ≥ 3 and
-  // |ΣA|/(n|ΣV|) ≤ SECOND_ORDER_RANGE from n ≥ 1334/SECOND_ORDER_RANGE, so the points below sit in both ranges
+  // a synthetic model: λ = 0.9, x_∞ = 2, c₁ = ΣV/λ = 30, c₂ = ΣA/λ = 4000, Σπ = 20; |ΣA|/(n|ΣV|) ≤ C2_RANGE from
+  // n ≥ 134/C2_RANGE = 2667, so the points below sit in the c₂ range
   const lambda = 0.9;
-  const corr = { sumA: 4000 * lambda, sumV: 3 * lambda, sumPi: 20 };
+  const corr = { sumA: 4000 * lambda, sumV: 30 * lambda, sumPi: 20 };
   const ns = [20_000, 50_000, 100_000];
   const sweep = (h: number, wiggle = 0) =>
-    ns.map((n, i) => ({ n, value: 2 + 3 / n + 4000 / n ** 2 + (i % 2 ? wiggle : -wiggle), halfWidth: h, replications: 10 }));
+    ns.map((n, i) => ({ n, value: 2 + 30 / n + 4000 / n ** 2 + (i % 2 ? wiggle : -wiggle), halfWidth: h, replications: 10 }));
 
   it('judgeC2 holds c₁ = ΣV/λ, fits c₂ alone, and uses t quantiles (Welch ν) instead of 1.96', () => {
     const points = sweep(1e-7, 1e-8);
@@ -69,11 +69,12 @@ describe('the 1/n² term in the comparison', () => {
     expect(noisy.status).toBe('not-resolvable');
     expect(noisy.fittedHalfWidth).toBeGreaterThanOrEqual(4000);
     expect(Number.isNaN(noisy.pValue)).toBe(true);
-    // n = 100: |ΣA|/(n|ΣV|) = 13 ≫ SECOND_ORDER_RANGE (the 1/n³ remainder would bias ĉ₂): kept out of the fit
-    const small = judgeC2(corr, lambda, 2, [{ n: 100, value: 2.35, halfWidth: 1e-6, replications: 10 }]);
+    // n = 100: |ΣA|/(n|ΣV|) = 1.3 ≫ C2_RANGE (the 1/n³ remainder would bias ĉ₂): kept out of the fit
+    const small = judgeC2(corr, lambda, 2, [{ n: 100, value: 2.7, halfWidth: 1e-6, replications: 10 }]);
     expect(small.status).toBe('not-judged');
     expect(small.nUsed).toEqual([]);
-    expect(SECOND_ORDER_RANGE).toBeLessThan(13);
+    expect(C2_RANGE).toBeLessThan(1.3);
+    expect(C2_RANGE).toBeLessThanOrEqual(SECOND_ORDER_RANGE);
   });
 
   it('judgeC2Family applies Holm across models and leaves unjudged checks alone', () => {
@@ -98,7 +99,7 @@ describe('the 1/n² term in the comparison', () => {
     let judged = 0;
     for (let k = 0; k < trials; k++) {
       const points = ns.map((n, i) => {
-        const xs = Array.from({ length: 10 }, () => 2 + 3 / n + 4000 / n ** 2 + sds[i] * normal());
+        const xs = Array.from({ length: 10 }, () => 2 + 30 / n + 4000 / n ** 2 + sds[i] * normal());
         const m = xs.reduce((a, b) => a + b, 0) / 10;
         const s = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / 9);
         return { n, value: m, halfWidth: (tQuantile(0.975, 9) * s) / Math.sqrt(10), replications: 10 };

@@ -15,7 +15,7 @@ import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
-import { disagreementLine, previousReport, settingsFolderName, writeComparisonReport } from '../../report/index.ts';
+import { disagreementLine, previousReport, settingsFolderName, statusText, writeComparisonReport } from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import {
@@ -402,7 +402,8 @@ export function compareCommand(): Command {
             ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
               `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
             : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
-              `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged`,
+              `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged` +
+              `${count('undefined') ? `, ${count('undefined')} undefined (infinite: E[T] = ∞ in theory)` : ''}`,
           `  ${disagreementLine(result)}`,
           `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (${busyExpected ?? `expected ${result.busyCheck.expectedSd.toFixed(2)}`})`}`,
         ];
@@ -416,7 +417,9 @@ export function compareCommand(): Command {
                   `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
                   `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}` +
                   `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${m.secondOrder.status}` : ''}`
-              : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
+              : ref.infinite !== undefined
+                ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ∞ and E[T]_n = ∞ in theory (${ref.infinite}) → ${statusText(m.limit.status)}`
+                : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
                   `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
                   `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
                   `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +

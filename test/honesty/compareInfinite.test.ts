@@ -1,0 +1,124 @@
+/**
+ * Issue 21 item 1, compare's room: a model whose E[T] is infinite in theory (model/moments.ts `estimandFiniteness`:
+ * JSQ(d)/FIFO with Pareto α = 1.5, E[S²] = ∞) gets "undefined (infinite)" in its cells, limit check, fits, summary
+ * counts, tables, figures and results.json — never agrees or disagrees — and its mean field reads ∞; a finite model
+ * (SRPT, same sizes) beside it is still judged.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runComparison, type ComparisonConfig, type ComparisonResult } from '../../src/compare/index.ts';
+import { cellVerdict, judgeFamily, limitCheck, UNDEFINED_INFINITE } from '../../src/compare/verdict.ts';
+import { fitInverseN, logLogSlope } from '../../src/compare/fit.ts';
+import { comparisonFigures, disagreementLine, statusText } from '../../src/report/index.ts';
+import { comparisonLatexTables } from '../../src/report/latex.ts';
+import { infiniteEstimate, tInterval } from '../../src/stats/index.ts';
+import { parseJsonText } from '../../src/io/index.ts';
+import { runCli } from '../cli/runCli.ts';
+
+// random(1): M/G/1 per server, so the SRPT limit is the exact M/G/1-SRPT formula (fast, no cavity)
+const config = (discipline: 'fifo' | 'srpt', lambda = 0.5): ComparisonConfig => ({
+  lambdas: [lambda],
+  ds: [1],
+  ns: [10, 20, 40],
+  sampling: 'with-replacement',
+  model: { selection: 'random', discipline, service: 'pareto:1.5' },
+  jobs: 1500,
+  replications: 4,
+  seed: 7,
+  warmupTolerance: 1e-3,
+  warmupSafetyFactor: 2,
+  maxLevel: 10,
+  trajectory: null,
+});
+
+const finite = tInterval([2.0, 2.2, 2.1, 2.3]);
+const infinite = infiniteEstimate(finite, 'E[S²] = ∞: FIFO waits the residual of the job in service');
+
+describe('compare: infinite means are undefined, never judged (issue 21 item 1)', () => {
+  it('cellVerdict, limitCheck, fits and the family: ∞ in, "undefined" out (no t test, no p, no fit of ∞)', () => {
+    const reference = { value: 2, halfWidth: 0, numericalError: 0 };
+    const v = cellVerdict(infinite, reference, { kind: 'fitted', c1: 1, c2: 0 }, 10);
+    expect(v.status).toBe('undefined');
+    expect(Number.isNaN(v.pValue) && Number.isNaN(v.tStatistic) && Number.isNaN(v.difference)).toBe(true);
+    expect(v.rule).toMatch(/^undefined \(infinite\): E\[S²\] = ∞/);
+    // an infinite reference (E[T]∞ = ∞) with a finite sample mean: undefined too (the old code compared ∞ with 2.1)
+    const r = cellVerdict(finite, { ...reference, value: Infinity, infinite: 'E[T]∞ = ∞' }, { kind: 'fitted', c1: 1, c2: 0 }, 10);
+    expect(r.status).toBe('undefined');
+    // the family leaves it out and keeps its status
+    const fam = judgeFamily([v, cellVerdict(finite, reference, { kind: 'fitted', c1: 1, c2: 0 }, 10)], () => {
+      throw new Error('no rerun expected');
+    });
+    expect(fam[0].verdict.status).toBe('undefined');
+    expect(fam[0].verdict.adjustedPValue).toBeNull();
+    expect(fam[1].verdict.status).toBe('agrees');
+    // fits and slopes refuse ∞
+    const pts = [10, 20, 40].map((n) => ({ n, value: Infinity, halfWidth: Infinity, replications: 4 }));
+    expect(fitInverseN(pts)).toBeNull();
+    expect(logLogSlope(pts.map((p) => ({ n: p.n, error: Number.NaN, halfWidth: Infinity })))).toBeNull();
+    expect(limitCheck(null, { ...reference, value: Infinity, infinite: 'E[T]∞ = ∞' }).status).toBe('undefined');
+    expect(limitCheck(null, reference, 'E[T]_n = ∞').status).toBe('undefined');
+    expect(statusText('undefined')).toBe(UNDEFINED_INFINITE);
+  });
+
+  it('runComparison: FIFO pareto:1.5 is undefined everywhere with ∞ as its mean field; SRPT beside it is judged', () => {
+    const fifo = runComparison(config('fifo'));
+    const m = fifo.models[0];
+    expect(m.reference.meanResponseTime).toBe(Infinity);
+    expect(m.reference.infinite).toMatch(/E\[S²\] = ∞ \(pareto α = 1.5/);
+    expect(m.limit.status).toBe('undefined');
+    expect(m.fit).toBeNull();
+    expect(m.fitThroughReference).toBeNull();
+    expect(m.slope).toBeNull();
+    expect(fifo.cells.map((c) => c.verdict.status)).toEqual(['undefined', 'undefined', 'undefined']);
+    expect(fifo.cells.every((c) => c.simulation.meanResponseTime.infinite === true)).toBe(true);
+    expect(fifo.family.judged).toBe(0);
+    expect(fifo.notes.some((n) => /E\[T\] is infinite in theory .*"undefined \(infinite\)"/.test(n))).toBe(true);
+    const srpt = runComparison(config('srpt', 0.6)); // (d, λ) names a model in a report: another λ to sit beside FIFO
+    expect(Number.isFinite(srpt.models[0].reference.meanResponseTime)).toBe(true);
+    expect(srpt.models[0].limit.status).toMatch(/^(agrees|disagrees)$/);
+    expect(srpt.cells.every((c) => c.verdict.status !== 'undefined')).toBe(true);
+    // one report holding both: the summary counts judge SRPT only and name FIFO's cells undefined
+    const both: ComparisonResult = { ...srpt, models: [...srpt.models, m], cells: [...srpt.cells, ...fifo.cells] };
+    const line = disagreementLine(both);
+    expect(line).toMatch(/limit checks \d of 1,/);
+    expect(line).toMatch(/undefined \(infinite\), E\[T\] = ∞ in theory: 3 cells, 1 limit check\.$/);
+    // figures draw the finite model only and say why the other is missing; the CSV rows hold no NaN or Infinity
+    const figures = comparisonFigures(both).filter((f) => f.name === 'convergence' || f.name === 'scaled-error');
+    expect(figures).toHaveLength(2);
+    for (const f of figures) {
+      expect(f.caption).toMatch(/Not drawn: d = 1, λ = 0.5, where E\[T\] is infinite in theory/);
+      expect(f.rows.length).toBeGreaterThan(0);
+      expect(f.rows.every((row) => Object.values(row).every((x) => typeof x !== 'number' || !Number.isNaN(x)))).toBe(true);
+    }
+    expect(comparisonFigures(fifo).some((f) => f.name === 'convergence')).toBe(false);
+    const tex = comparisonLatexTables(fifo);
+    expect(tex).toContain('undefined (infinite)');
+    expect(tex).toContain('$\\infty$');
+  });
+
+  it('supermarket compare --service pareto:1.5 (FIFO, tiny budget): exit 0, "undefined (infinite)", a note, ∞ in report and JSON', async () => {
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-cmp-inf-')), 'r');
+    const r = await runCli(
+      `compare --service pareto:1.5 --discipline fifo --lambda 0.5 --d 2 --n 10,20,40 --jobs 1500 --replications 4 --no-trajectory --out ${out}`,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/3 undefined \(infinite: E\[T\] = ∞ in theory\)/);
+    expect(r.stdout).toMatch(/E\[T\]∞ = ∞ and E\[T\]_n = ∞ in theory \(E\[S²\] = ∞ .*\) → undefined \(infinite\)/);
+    expect(r.stdout).toMatch(/note: .*E\[T\] is infinite in theory/);
+    expect(r.stdout).not.toMatch(/Infinity|NaN/);
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| 2 \| 0\.5 \| 10 \| ∞ \(sample mean \d+\.\d+\) \| ∞ \(infinite in theory\) \|.*\*\*undefined \(infinite\)\*\*/);
+    const rows = md.split('\n').filter((l) => l.startsWith('| 2 | 0.5 |')); // the model row and the three cells
+    expect(rows).toHaveLength(4);
+    for (const row of rows) expect(row).not.toMatch(/\*\*(agrees|disagrees)/);
+    expect(md).toMatch(/## Figures\n\nNo figure of E\[T\]: it is infinite in theory/);
+    expect(existsSync(path.join(out, 'figures', 'convergence.csv'))).toBe(false);
+    const results = parseJsonText(readFileSync(path.join(out, 'results.json'), 'utf8')) as ComparisonResult;
+    expect(results.models[0].reference.meanResponseTime).toBeNull(); // JSON has no ∞: null with the reason beside it
+    expect(results.models[0].reference.infinite).toMatch(/E\[S²\] = ∞/);
+    expect(results.cells[0].simulation.meanResponseTime.mean).toBe(Infinity); // the one encoding, read back as +∞
+    expect(results.cells[0].verdict.status).toBe('undefined');
+  }, 600_000);
+});
