@@ -653,6 +653,7 @@ function transientSolver(capabilities: MeanFieldCapabilities): TrajectoryCompari
     case 'lwl-pide':
       return 'PIDE';
     case 'phase-type-ode':
+    case 'hetero-occupancy-ode': // server classes: no trajectory figure yet
       return null;
     case 'memory-cavity-ode':
       // with a dispatcher memory: the SQ(d) cavity ODE (theory.md §12), queue lengths as the SQ(d) ODE's

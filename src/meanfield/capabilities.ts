@@ -29,10 +29,11 @@ export type FixedPointSolverId =
   | 'lwl-fpe'
   | 'lwl-cavity'
   | 'lpw-cavity'
-  | 'memory-reduction';
+  | 'memory-reduction'
+  | 'hetero-occupancy';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
-export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode';
+export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode' | 'hetero-occupancy-ode';
 
 /** A solver the model has: its id (for dispatch), name as shown in reports, kind of answer and source. */
 export interface SolverCapability<Id extends string> {
@@ -82,7 +83,13 @@ const no = (reason: string): Unavailable => ({ available: false, reason });
  * with its closed-form fixed point, refined terms and exact chain.
  */
 export function isSqdModel(model: SupermarketModel): boolean {
-  return model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential' && !modelHasMemory(model);
+  return (
+    model.servers === undefined &&
+    model.selection === 'jsq' &&
+    model.discipline === 'fifo' &&
+    model.service.kind === 'exponential' &&
+    !modelHasMemory(model)
+  );
 }
 
 /**
@@ -127,8 +134,29 @@ function memoryFixedPointOf(model: SupermarketModel): SolverCapability<FixedPoin
   };
 }
 
+const HETERO_SOURCE = 'theory.md §13 (Mukhopadhyay & Mazumdar, IEEE TCNS 2015, arXiv 1311.5806; Gardner et al., Perf. Eval. 2021)';
+
+/** Why the per-class occupancy ODE cannot answer a heterogeneous model, or undefined if it can. */
+function heteroRefusal(model: SupermarketModel, what: string): string | undefined {
+  const rule = model.selection;
+  if (rule === 'lwl')
+    return `no ${what} for LWL(d) with server speeds yet: the workload FPE has one drain rate (a speed per class in the LWL FPE/cavity is not implemented); use simulate`;
+  if (rule !== 'jsq' && rule !== 'sed' && rule !== 'random')
+    return `no ${what} for selection ${rule} with server speeds: the per-class occupancy ODE covers jsq, sed and random`;
+  if (model.discipline !== 'fifo')
+    return `no ${what} for discipline ${model.discipline} with server speeds: the per-class occupancy ODE is derived for FIFO`;
+  if (model.service.kind !== 'exponential')
+    return `no ${what} for ${model.service.kind} sizes with server speeds: the per-class occupancy ODE needs exponential sizes`;
+  return undefined;
+}
+
 /** The fixed-point solver of a model (the table of solve.ts), or why none. */
 function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable {
+  if (model.servers !== undefined) {
+    const refusal = heteroRefusal(model, 'mean-field solver');
+    if (refusal !== undefined) return no(refusal);
+    return { available: true, id: 'hetero-occupancy', name: 'per-class occupancy ODE fixed point', kind: 'exact', source: HETERO_SOURCE };
+  }
   if (modelHasMemory(model)) return memoryFixedPointOf(model);
   const solver = (id: FixedPointSolverId, name: string, kind: SolutionKind, source: string): SolverCapability<FixedPointSolverId> => ({
     available: true,
@@ -205,6 +233,8 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
     }
     case 'jiq':
       return memoryFixedPointOf(model); // JIQ always has a memory (answered above)
+    case 'sed':
+      return no('selection sed needs server speeds (--speeds); with equal speeds it is jsq'); // servers answered above
     default:
       return unknownPolicy(selection, 'selection rule');
   }
@@ -227,6 +257,11 @@ function memoryTransientOf(model: SupermarketModel): SolverCapability<TransientS
 
 /** The transient solver of a model, or why none (what `ode` integrates). */
 function transientOf(model: SupermarketModel): SolverCapability<TransientSolverId> | Unavailable {
+  if (model.servers !== undefined) {
+    const refusal = heteroRefusal(model, 'transient mean field');
+    if (refusal !== undefined) return no(refusal);
+    return { available: true, id: 'hetero-occupancy-ode', name: 'per-class occupancy ODE', kind: 'exact', source: HETERO_SOURCE };
+  }
   if (modelHasMemory(model)) return memoryTransientOf(model);
   const selection = model.selection;
   const fifo = model.discipline === 'fifo';
@@ -257,6 +292,8 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
       return noTransient;
     case 'jiq':
       return memoryTransientOf(model); // JIQ always has a memory (answered above)
+    case 'sed':
+      return no('selection sed needs server speeds (--speeds); with equal speeds it is jsq'); // servers answered above
     default:
       return unknownPolicy(selection, 'selection rule');
   }
@@ -271,6 +308,17 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  if (model.servers !== undefined) {
+    const notYet = no(
+      'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
+    );
+    return {
+      fixedPoint: fixedPointOf(model),
+      transient: transientOf(model),
+      refined: { firstOrder: notYet, secondOrder: notYet },
+      exactChain: notYet,
+    };
+  }
   const sqd = isSqdModel(model);
   const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`;
   return {
