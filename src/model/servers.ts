@@ -147,7 +147,7 @@ export function requireStableClasses(servers: ServerClasses, work: number, d: nu
   const names = members.map((c) => describeClass(servers, c)).join(' and ');
   const share = d === 1 ? `${pA}` : `${pA}^${d}`;
   throw new UnstableModelError(
-    `unstable ${names}: ${rule} with ${servers.sampling} sampling sends it at least lambda·E[S]·${share} = ${work * Math.pow(pA, d)} ≥ its capacity Σ f·speed = ${capA}; its queues grow without bound`,
+    `unstable ${names}: ${rule} with ${servers.sampling} sampling sends ${members.length === 1 ? 'it' : 'them'} at least lambda·E[S]·${share} = ${work * Math.pow(pA, d)} ≥ ${members.length === 1 ? 'its' : 'their'} capacity Σ f·speed = ${capA}; the queues grow without bound`,
   );
 }
 
