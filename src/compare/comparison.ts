@@ -65,7 +65,7 @@ import type { SecondOrderCorrection } from '../meanfield/index.ts';
 import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
-export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction' | 'memory'>;
+export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction' | 'memory' | 'servers'>;
 
 export interface ComparisonConfig {
   /** Arrival rates per server λ; each model must be stable (ρ < 1). */
@@ -518,7 +518,9 @@ export function serviceLabel(s: SupermarketModel['service']): string {
 /** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
 export function modelLabel(m: SupermarketModel): string {
   const memory = m.memory.kind === 'none' ? '' : `, memory ${formatMemory(m.memory)}`;
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}`;
+  const s = m.servers;
+  const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
+  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}`;
 }
 
 /** A model of the sweep with its limit, refined term (or null) and warm-up. */
@@ -1082,7 +1084,9 @@ function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedMode
     const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
     return m.lambda * m.service.mean;
   };
-  const used = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0);
+  // with server speeds the pooled busy fraction is not ρ (work conservation holds per class: Σ f·speed·busy = λE[S])
+  const hetero = (c: CellResult) => prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model.servers !== undefined;
+  const used = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0 && !hetero(c));
   const tStatistics = used.map((c) => (c.simulation.tail[1].mean - rho(c)) / standardErrorOfMean(c.simulation.tail[1]));
   const adjusted = holmAdjust(tStatistics.map((t, i) => studentTwoSidedPValue(t, used[i].simulation.tail[1].replications - 1)));
   const minAdjustedPValue = adjusted.length ? Math.min(...adjusted) : Number.NaN;

@@ -30,7 +30,8 @@ export type FixedPointSolverId =
   | 'lwl-cavity'
   | 'lpw-cavity'
   | 'memory-reduction'
-  | 'hetero-occupancy';
+  | 'hetero-occupancy'
+  | 'hetero-lwl';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode' | 'hetero-occupancy-ode';
@@ -139,9 +140,9 @@ const HETERO_SOURCE = 'theory.md §13 (Mukhopadhyay & Mazumdar, IEEE TCNS 2015, 
 /** Why the per-class occupancy ODE cannot answer a heterogeneous model, or undefined if it can. */
 function heteroRefusal(model: SupermarketModel, what: string): string | undefined {
   const rule = model.selection;
-  if (rule === 'lwl')
-    return `no ${what} for LWL(d) with server speeds yet: the workload FPE has one drain rate (a speed per class in the LWL FPE/cavity is not implemented); use simulate`;
-  if (rule !== 'jsq' && rule !== 'sed' && rule !== 'random')
+  if (rule === 'lwl' && what === 'transient mean field')
+    return 'no transient mean field for LWL(d) with server speeds: the drain-time PIDE has one drain rate per class only at its fixed point (hetero-lwl); use simulate';
+  if (rule !== 'lwl' && rule !== 'jsq' && rule !== 'sed' && rule !== 'random')
     return `no ${what} for selection ${rule} with server speeds: the per-class occupancy ODE covers jsq, sed and random`;
   if (model.discipline !== 'fifo')
     return `no ${what} for discipline ${model.discipline} with server speeds: the per-class occupancy ODE is derived for FIFO`;
@@ -155,6 +156,14 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   if (model.servers !== undefined) {
     const refusal = heteroRefusal(model, 'mean-field solver');
     if (refusal !== undefined) return no(refusal);
+    if (model.selection === 'lwl')
+      return {
+        available: true,
+        id: 'hetero-lwl',
+        name: 'LWL(d) drain-time fixed point per class',
+        kind: 'exact',
+        source: 'theory.md §4, §13 (Hellemans & Van Houdt 2018, a drain rate per class)',
+      };
     return { available: true, id: 'hetero-occupancy', name: 'per-class occupancy ODE fixed point', kind: 'exact', source: HETERO_SOURCE };
   }
   if (modelHasMemory(model)) return memoryFixedPointOf(model);

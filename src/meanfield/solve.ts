@@ -40,6 +40,7 @@ import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
 import type { TruncatedTransient } from './support.ts';
 import { heteroFixedPoint, heteroTransient, type HeteroClassResult, type HeteroTransient } from './hetero/occupancy.ts';
+import { heteroLwlFixedPoint, type HeteroLwlClass } from './hetero/lwl.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
 export interface SolutionConvergence {
@@ -88,7 +89,7 @@ export interface MeanFieldSolution {
   /** For a dispatcher with memory: π₀, the reduced rate λπ₀^{1/d} the answer was solved at, probes per arrival (theory.md §12). */
   readonly reduction?: MemoryReduction;
   /** Heterogeneous servers (theory.md §13): per class, its tail, busy fraction, E[Q], E[T] and share of the jobs. */
-  readonly classes?: HeteroClassResult[];
+  readonly classes?: readonly (HeteroClassResult | HeteroLwlClass)[];
 }
 
 export type { SolutionKind };
@@ -236,6 +237,17 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         tail: r.tail,
         classes: r.classes,
         convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.residual },
+      });
+    }
+    case 'hetero-lwl': {
+      const r = heteroLwlFixedPoint(model);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: model.lambda * r.meanResponseTime,
+        classes: r.classes,
+        numericalError: r.numericalError,
+        convergence: { converged: true, iterations: r.iterations, residual: r.residual },
       });
     }
     case 'lpw-cavity': {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseModel, validateModel } from '../../src/model/model.ts';
 import { meanFieldCapabilities, solveMeanField, solveMeanFieldTransient } from '../../src/meanfield/index.ts';
+import { heteroLwlFixedPoint } from '../../src/meanfield/hetero/lwl.ts';
+import { lwlExponentialClosedForm } from '../../src/meanfield/lwl/closedForm.ts';
 import {
   heteroFixedPoint,
   heteroFixedPointOf,
@@ -72,6 +74,26 @@ describe('per-class occupancy ODE (theory.md §13)', () => {
       }
   });
 
+  it('LWL(d) with speeds: two classes of speed 1 are LL(d) (closed form); work is conserved with speeds 1, 2', () => {
+    const same = heteroLwlFixedPoint(
+      parseModel({ lambda: 0.7, d: 2, selection: 'lwl', servers: { speeds: [1, 1], fractions: [0.5, 0.5], sampling: 'speed' } }),
+    );
+    expect(Math.abs(same.meanResponseTime - lwlExponentialClosedForm(0.7, 2).meanResponseTime)).toBeLessThan(1e-6);
+    expect(same.numericalError).toBeLessThan(1e-6);
+    const m = parseModel({ lambda: 0.6, d: 2, selection: 'lwl', servers: { speeds: [1, 2], fractions: [0.5, 0.5] } });
+    const r = heteroLwlFixedPoint(m);
+    expect(Math.abs(r.classes.reduce((a, c) => a + c.fraction * c.speed * c.busyFraction, 0) - 0.6)).toBeLessThan(1e-6);
+    expect(Math.abs(r.classes.reduce((a, c) => a + c.jobShare, 0) - 1)).toBeLessThan(1e-6);
+    expect(solveMeanField(m).meanResponseTime).toBe(r.meanResponseTime);
+  });
+
+  it('two classes of speed 1 are the SQ(d) ODE (JSQ and SED alike)', () => {
+    for (const selection of ['jsq', 'sed'] as const) {
+      const m = parseModel({ lambda: 0.7, d: 3, selection, servers: { speeds: [1, 1], fractions: [0.25, 0.75] } });
+      expect(Math.abs(heteroFixedPoint(m).meanResponseTime - sqdMean(0.7, 3))).toBeLessThan(1e-10);
+    }
+  });
+
   it('the transient starts empty and settles on the fixed point', () => {
     const m = parseModel({ lambda: 0.6, d: 2, selection: 'sed', servers: { speeds: [1, 2], fractions: [0.5, 0.5] } });
     const tr = solveMeanFieldTransient(m, [0, 5, 60]);
@@ -91,8 +113,9 @@ describe('per-class occupancy ODE (theory.md §13)', () => {
     expect(jsq.fixedPoint.available && jsq.fixedPoint.id).toBe('hetero-occupancy');
     expect(jsq.transient.available && jsq.transient.id).toBe('hetero-occupancy-ode');
     expect(jsq.refined.firstOrder.available).toBe(false);
-    const lwl = caps({ selection: 'lwl' }).fixedPoint;
-    expect(!lwl.available && lwl.reason).toMatch(/LWL\(d\) with server speeds/);
+    const lwl = caps({ selection: 'lwl' });
+    expect(lwl.fixedPoint.available && lwl.fixedPoint.id).toBe('hetero-lwl');
+    expect(!lwl.transient.available && lwl.transient.reason).toMatch(/LWL\(d\) with server speeds/);
     const ps = caps({ discipline: 'ps' }).fixedPoint;
     expect(!ps.available && ps.reason).toMatch(/discipline ps/);
     const weibull = caps({ service: 'weibull:0.5' }).fixedPoint;
