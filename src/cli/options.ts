@@ -11,6 +11,7 @@ import { LOCK_FILE } from '../runs/lock.ts';
 import {
   DISCIPLINES,
   SAMPLINGS,
+  SERVER_SAMPLINGS,
   SELECTIONS,
   disciplineHelp,
   idlePrediction,
@@ -308,6 +309,17 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
       'bcp:A (bounded CP, A ids) | ism:A (idle servers message the dispatcher, A ids); a job goes to a remembered idle server, else by the selection rule',
     'none',
   );
+  cmd.option(
+    '--speeds <list>',
+    'heterogeneous servers (theory.md §13): class speeds, comma-separated (e.g. 1,2); a job of size S takes S/speed; ' +
+      'load ρ = λ·E[S]/Σ f·speed',
+  );
+  cmd.option('--fractions <list>', 'fraction of the servers in each speed class, comma-separated, summing to 1 (default: equal)');
+  cmd.addOption(
+    new Option('--server-sampling <how>', 'with --speeds: sample the d servers uniformly over servers or in proportion to speed').choices(
+      SERVER_SAMPLINGS,
+    ),
+  );
   if (!laws) return cmd;
   cmd.option(
     '--service <law>',
@@ -391,6 +403,9 @@ export interface ModelFlags {
   discipline: string;
   sampling: string;
   memory?: string;
+  speeds?: string;
+  fractions?: string;
+  serverSampling?: string;
   service: string;
   prediction: string;
 }
@@ -547,7 +562,27 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
     discipline: o.discipline,
     sampling: o.sampling,
     memory: o.memory,
+    ...serversFromFlags(o),
     service: serviceFromFlag(o.service),
     prediction: o.prediction,
+  };
+}
+
+/**
+ * The `servers` field of --speeds, --fractions and --server-sampling (absent without them).
+ * @throws {InvalidModelError} --fractions or --server-sampling without --speeds.
+ */
+export function serversFromFlags(o: Pick<ModelFlags, 'speeds' | 'fractions' | 'serverSampling'>): { servers?: unknown } {
+  if (o.speeds === undefined) {
+    if (o.fractions !== undefined) throw new InvalidModelError('--fractions acts only with --speeds: add --speeds');
+    if (o.serverSampling !== undefined) throw new InvalidModelError('--server-sampling acts only with --speeds: add --speeds');
+    return {};
+  }
+  return {
+    servers: {
+      speeds: o.speeds,
+      ...(o.fractions === undefined ? {} : { fractions: o.fractions }),
+      sampling: o.serverSampling ?? 'uniform',
+    },
   };
 }

@@ -200,7 +200,9 @@ export function serviceLabel(s: SupermarketModel['service']): string {
 /** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
 export function modelLabel(m: SupermarketModel): string {
   const memory = m.memory.kind === 'none' ? '' : `, memory ${formatMemory(m.memory)}`;
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}`;
+  const s = m.servers;
+  const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
+  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}`;
 }
 
 /**
@@ -341,6 +343,7 @@ function transientSolver(capabilities: MeanFieldCapabilities): TrajectoryCompari
     case 'lwl-pide':
       return 'PIDE';
     case 'phase-type-ode':
+    case 'hetero-occupancy-ode': // server classes: no trajectory figure yet
       return null;
     case 'memory-cavity-ode':
       // with a dispatcher memory: the SQ(d) cavity ODE (theory.md §12), queue lengths as the SQ(d) ODE's

@@ -294,7 +294,9 @@ function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedMode
     const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
     return m.lambda * m.service.mean;
   };
-  const used = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0);
+  // with server speeds the pooled busy fraction is not ρ (work conservation holds per class: Σ f·speed·busy = λE[S])
+  const hetero = (c: CellResult) => prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model.servers !== undefined;
+  const used = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0 && !hetero(c));
   const tStatistics = used.map((c) => (c.simulation.tail[1].mean - rho(c)) / standardErrorOfMean(c.simulation.tail[1]));
   const adjusted = holmAdjust(tStatistics.map((t, i) => studentTwoSidedPValue(t, used[i].simulation.tail[1].replications - 1)));
   const minAdjustedPValue = adjusted.length ? Math.min(...adjusted) : Number.NaN;

@@ -91,6 +91,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                   discipline,
                   sampling: spec.sampling,
                   memory,
+                  ...(spec.servers === undefined ? {} : { servers: spec.servers }),
                   conventions: spec.conventions,
                   ...(typeof service === 'string' ? { service, prediction: prediction === 'none' ? undefined : prediction } : {}),
                 });

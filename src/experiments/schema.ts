@@ -3,7 +3,7 @@
  * models, with budgets and a master seed. Validated with zod; every problem is reported with its JSON path.
  */
 import { z } from 'zod';
-import { DISCIPLINES, SAMPLINGS, SELECTIONS } from '../model/index.ts';
+import { DISCIPLINES, SAMPLINGS, SELECTIONS, SERVER_SAMPLINGS } from '../model/index.ts';
 import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 
 const positiveInt = z.number().int().positive();
@@ -40,6 +40,15 @@ export const experimentSchema = z
     service: z.array(serviceEntry).min(1),
     prediction: z.array(predictionEntry).min(1).default(['exact']),
     sampling: z.enum(SAMPLINGS).default('with-replacement'),
+    /** Heterogeneous servers for every cell (theory.md §13): class speeds, fractions (default equal), sampling. */
+    servers: z
+      .object({
+        speeds: z.array(z.number()).min(1),
+        fractions: z.array(z.number()).min(1).optional(),
+        sampling: z.enum(SERVER_SAMPLINGS).optional(),
+      })
+      .strict()
+      .optional(),
     conventions: conventionsInputSchema.optional(),
     jobs: positiveInt,
     replications: z.number().int().min(2),

@@ -30,6 +30,7 @@ export type ControlField =
 const EXAMPLES: Record<string, readonly string[]> = {
   service: ['exp', 'det', 'erlang:2', 'hyperexp:4', 'weibull:0.5', 'lognormal:1', 'bpareto:1.5:100', 'pareto:2.5'],
   prediction: ['exact', 'exp', 'uniform:0.5', 'lognormal:0.5', 'lognormal:0.5:mean'],
+  servers: ['{"speeds":[1,2],"fractions":[0.5,0.5]}', '{"speeds":[1,4],"fractions":[0.8,0.2],"sampling":"speed"}'],
 };
 
 /** The short form each object default is written in (the page's text fields take the short forms). */

@@ -30,10 +30,12 @@ export type FixedPointSolverId =
   | 'lwl-fpe'
   | 'lwl-cavity'
   | 'lpw-cavity'
-  | 'memory-reduction';
+  | 'memory-reduction'
+  | 'hetero-occupancy'
+  | 'hetero-lwl';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
-export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode';
+export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode' | 'hetero-occupancy-ode';
 
 /** A solver the model has: its id (for dispatch), name as shown in reports, kind of answer and source. */
 export interface SolverCapability<Id extends string> {
@@ -131,7 +133,13 @@ const no = (reason: string): Unavailable => ({ available: false, reason });
  * with its closed-form fixed point, refined terms and exact chain.
  */
 export function isSqdModel(model: SupermarketModel): boolean {
-  return model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential' && !modelHasMemory(model);
+  return (
+    model.servers === undefined &&
+    model.selection === 'jsq' &&
+    model.discipline === 'fifo' &&
+    model.service.kind === 'exponential' &&
+    !modelHasMemory(model)
+  );
 }
 
 /**
@@ -176,8 +184,37 @@ function memoryFixedPointOf(model: SupermarketModel): SolverCapability<FixedPoin
   };
 }
 
+const HETERO_SOURCE = 'theory.md §13 (Mukhopadhyay & Mazumdar, IEEE TCNS 2015, arXiv 1311.5806; Gardner et al., Perf. Eval. 2021)';
+
+/** Why the per-class occupancy ODE cannot answer a heterogeneous model, or undefined if it can. */
+function heteroRefusal(model: SupermarketModel, what: string): string | undefined {
+  const rule = model.selection;
+  if (rule === 'lwl' && what === 'transient mean field')
+    return 'no transient mean field for LWL(d) with server speeds: the drain-time PIDE has one drain rate per class only at its fixed point (hetero-lwl); use simulate';
+  if (rule !== 'lwl' && rule !== 'jsq' && rule !== 'sed' && rule !== 'random')
+    return `no ${what} for selection ${rule} with server speeds: the per-class occupancy ODE covers jsq, sed and random`;
+  if (model.discipline !== 'fifo')
+    return `no ${what} for discipline ${model.discipline} with server speeds: the per-class occupancy ODE is derived for FIFO`;
+  if (model.service.kind !== 'exponential')
+    return `no ${what} for ${model.service.kind} sizes with server speeds: the per-class occupancy ODE needs exponential sizes`;
+  return undefined;
+}
+
 /** The fixed-point solver of a model (the table of solve.ts), or why none. */
 function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable {
+  if (model.servers !== undefined) {
+    const refusal = heteroRefusal(model, 'mean-field solver');
+    if (refusal !== undefined) return no(refusal);
+    if (model.selection === 'lwl')
+      return {
+        available: true,
+        id: 'hetero-lwl',
+        name: 'LWL(d) drain-time fixed point per class',
+        kind: 'exact',
+        source: 'theory.md §4, §13 (Hellemans & Van Houdt 2018, a drain rate per class)',
+      };
+    return { available: true, id: 'hetero-occupancy', name: 'per-class occupancy ODE fixed point', kind: 'exact', source: HETERO_SOURCE };
+  }
   if (modelHasMemory(model)) return memoryFixedPointOf(model);
   const solver = (id: FixedPointSolverId, name: string, kind: SolutionKind, source: string): SolverCapability<FixedPointSolverId> => ({
     available: true,
@@ -259,6 +296,8 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
     }
     case 'jiq':
       return memoryFixedPointOf(model); // JIQ always has a memory (answered above)
+    case 'sed':
+      return no('selection sed needs server speeds (--speeds); with equal speeds it is jsq'); // servers answered above
     default:
       return unknownPolicy(selection, 'selection rule');
   }
@@ -281,6 +320,11 @@ function memoryTransientOf(model: SupermarketModel): SolverCapability<TransientS
 
 /** The transient solver of a model, or why none (what `ode` integrates). */
 function transientOf(model: SupermarketModel): SolverCapability<TransientSolverId> | Unavailable {
+  if (model.servers !== undefined) {
+    const refusal = heteroRefusal(model, 'transient mean field');
+    if (refusal !== undefined) return no(refusal);
+    return { available: true, id: 'hetero-occupancy-ode', name: 'per-class occupancy ODE', kind: 'exact', source: HETERO_SOURCE };
+  }
   if (modelHasMemory(model)) return memoryTransientOf(model);
   const selection = model.selection;
   const fifo = model.discipline === 'fifo';
@@ -310,6 +354,8 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
       return noTransient;
     case 'jiq':
       return memoryTransientOf(model); // JIQ always has a memory (answered above)
+    case 'sed':
+      return no('selection sed needs server speeds (--speeds); with equal speeds it is jsq'); // servers answered above
     default:
       return unknownPolicy(selection, 'selection rule');
   }
@@ -324,6 +370,17 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  if (model.servers !== undefined) {
+    const notYet = no(
+      'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
+    );
+    return {
+      fixedPoint: fixedPointOf(model),
+      transient: transientOf(model),
+      refined: { firstOrder: notYet, secondOrder: notYet },
+      exactChain: notYet,
+    };
+  }
   const sqd = isSqdModel(model);
   const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`;
   return {

@@ -41,6 +41,8 @@ import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
 import type { TruncatedTransient } from './support.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
+import { heteroFixedPoint, heteroTransient, type HeteroClassResult, type HeteroTransient } from './hetero/occupancy.ts';
+import { heteroLwlFixedPoint, type HeteroLwlClass } from './hetero/lwl.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
 export interface SolutionConvergence {
@@ -93,6 +95,8 @@ export interface MeanFieldSolution {
   readonly source: string;
   /** For a dispatcher with memory: π₀, the reduced rate λπ₀^{1/d} the answer was solved at, probes per arrival (theory.md §12). */
   readonly reduction?: MemoryReduction;
+  /** Heterogeneous servers (theory.md §13): per class, its tail, busy fraction, E[Q], E[T] and share of the jobs. */
+  readonly classes?: readonly (HeteroClassResult | HeteroLwlClass)[];
 }
 
 export type { SolutionKind };
@@ -253,6 +257,28 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         meanQueueLength: model.lambda * r.meanResponseTime.mean,
       });
     }
+    case 'hetero-occupancy': {
+      const r = heteroFixedPoint(model);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        tail: r.tail,
+        classes: r.classes,
+        convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.residual },
+      });
+    }
+    case 'hetero-lwl': {
+      const r = heteroLwlFixedPoint(model);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: model.lambda * r.meanResponseTime,
+        classes: r.classes,
+        numericalError: r.numericalError,
+        convergence: { converged: true, iterations: r.iterations, residual: r.residual },
+      });
+    }
     case 'lpw-cavity': {
       const r = lpwCavity(model, { seed });
       return solution({
@@ -290,7 +316,8 @@ export type MeanFieldTransient =
       readonly result: PhaseTypeTransientResult;
     }
   | { readonly solver: 'lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult }
-  | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient };
+  | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient }
+  | { readonly solver: 'hetero-occupancy-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: HeteroTransient };
 
 /**
  * The one transient entry: the mean-field trajectory of `model` at `times`, by the transient solver
@@ -332,6 +359,8 @@ export function solveMeanFieldTransient(
       };
     case 'lwl-pide':
       return { solver: id, capability, result: lwlTransient(model, { times }) };
+    case 'hetero-occupancy-ode':
+      return { solver: id, capability, result: heteroTransient(model, { times, tolerance: options.tolerance }) };
     case 'memory-cavity-ode':
       return {
         solver: id,

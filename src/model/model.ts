@@ -15,9 +15,12 @@ import {
   type Selection,
 } from './schema.ts';
 import { policyCombinationError } from './policy/combination.ts';
+import { SELECTION_TABLE } from './policy/selection.ts';
 import { checkMemory, type MemorySpec } from './memory.ts';
+import { capacity, checkServerClasses, requireStableClasses, type ServerClasses, type ServerSampling } from './servers.ts';
 
 export * from './memory.ts';
+export * from './servers.ts';
 
 export * from './policy/index.ts';
 export {
@@ -103,6 +106,11 @@ export interface SupermarketModel {
   readonly sampling: Sampling;
   /** The dispatcher's memory of idle servers (model/memory.ts; theory.md §12); `{ kind: 'none' }` by default. */
   readonly memory: MemorySpec;
+  /**
+   * Heterogeneous servers (model/servers.ts, theory.md §13): classes with speeds and fractions, and how arrivals
+   * sample them. Absent: one class of speed 1 (the homogeneous model; `--speeds 1` parses to this).
+   */
+  readonly servers?: ServerClasses;
   readonly conventions: Conventions;
 }
 
@@ -122,6 +130,8 @@ export interface ModelInput {
   sampling?: Sampling;
   /** Dispatcher memory: the object form or the short form "none", "ip", "cp", "bcp:5", "ism:10" (model/memory.ts). */
   memory?: MemorySpec | string;
+  /** Server classes: speeds (list or "1,2"), fractions (default equal), sampling 'uniform' (default) or 'speed'. */
+  servers?: { speeds: readonly number[] | string; fractions?: readonly number[] | string; sampling?: ServerSampling };
   conventions?: Partial<Conventions>;
 }
 
@@ -160,9 +170,10 @@ export function meanServiceTime(service: ServiceSpec): number {
   return service.mean;
 }
 
-/** Load per server ρ = λ·E[S]. */
+/** Load per server ρ = λ·E[S] / Σ f_c·speed_c (λ·E[S] for homogeneous servers). */
 export function load(model: SupermarketModel): number {
-  return model.lambda * meanServiceTime(model.service);
+  const work = model.lambda * meanServiceTime(model.service);
+  return model.servers === undefined ? work : work / capacity(model.servers);
 }
 
 /**
@@ -182,8 +193,25 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   if (conflict !== undefined) throw new InvalidModelError(conflict);
   checkMemory(model.selection, model.d, model.memory);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
+  const servers = model.servers;
+  if (servers !== undefined) checkServerClasses(servers);
+  // one class of speed 1 is the homogeneous model: the same object, so it runs the same code to the bit
+  const hetero = servers !== undefined && !(servers.speeds.length === 1 && servers.speeds[0] === 1);
+  if (!hetero && model.selection === 'sed')
+    throw new InvalidModelError('selection sed (least expected delay) needs server speeds (--speeds); with equal speeds it is jsq');
+  if (hetero) checkHeteroModel(model);
+  const { servers: _servers, ...rest } = model;
   return Object.freeze({
-    ...model,
+    ...rest,
+    ...(hetero
+      ? {
+          servers: Object.freeze({
+            ...servers,
+            speeds: Object.freeze([...servers.speeds]),
+            fractions: Object.freeze([...servers.fractions]),
+          }),
+        }
+      : {}),
     service: Object.freeze({ ...model.service }),
     prediction: Object.freeze({ ...model.prediction }),
     memory: Object.freeze({ ...model.memory }),
@@ -196,6 +224,16 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
  * @throws {UnstableModelError} if ρ ≥ 1.
  */
 export function requireStable(model: SupermarketModel): SupermarketModel {
+  if (model.servers !== undefined) {
+    const d = SELECTION_TABLE[model.selection].samplesD ? model.d : 1;
+    requireStableClasses(
+      model.servers,
+      model.lambda * meanServiceTime(model.service),
+      d,
+      d === 1 ? 'random selection' : `${model.selection.toUpperCase()}(${d})`,
+    );
+    return model;
+  }
   const rho = load(model);
   if (!(rho < 1)) {
     throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; the queues grow without bound`);
@@ -212,6 +250,21 @@ export function requireStable(model: SupermarketModel): SupermarketModel {
  */
 export function parseModel(input: ModelInput | UntypedModelInput): SupermarketModel {
   return requireStable(validateModel(input));
+}
+
+/**
+ * What server speeds combine with (theory.md §13): the selection rules that read counts, work or nothing (not LPW's
+ * predictions, whose work is not divided by a speed; not a dispatcher memory), and speed-weighted sampling only with
+ * replacement.
+ * @throws {InvalidModelError} one line naming the conflict.
+ */
+function checkHeteroModel(model: SupermarketModel): void {
+  if (model.selection === 'lpw' || model.selection === 'jiq')
+    throw new InvalidModelError(`server speeds are not implemented for selection ${model.selection}; use jsq, sed, lwl or random`);
+  if (model.memory.kind !== 'none')
+    throw new InvalidModelError(`server speeds are not implemented with a dispatcher memory (memory ${model.memory.kind})`);
+  if (model.servers?.sampling === 'speed' && model.sampling === 'without-replacement')
+    throw new InvalidModelError('speed-weighted server sampling is drawn with replacement; drop --sampling without-replacement');
 }
 
 /**

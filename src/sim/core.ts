@@ -11,6 +11,7 @@ import type { Occupancy } from './occupancy.ts';
 import type { Rng } from '../stats/rng.ts';
 import type { Workload } from './workload.ts';
 import type { DispatcherMemory } from './memory.ts';
+import type { ClassTally, ServerLayout } from './serverClasses.ts';
 
 /**
  * Engine names: the FIFO event engine, the priority (size-/prediction-based) event engine, the sharing event engine
@@ -19,7 +20,7 @@ import type { DispatcherMemory } from './memory.ts';
 export type EngineKind = 'event' | 'priority' | 'sharing' | 'race';
 
 /** Selection rule codes (theory.md §1), chosen once per run. Each group of codes is one line: small integers, named in order. */
-export const [SEL_RANDOM, SEL_JSQ, SEL_LWL, SEL_LPW] = [0, 1, 2, 3];
+export const [SEL_RANDOM, SEL_JSQ, SEL_LWL, SEL_LPW, SEL_SED] = [0, 1, 2, 3, 4];
 
 /** Discipline codes, in the order of `DISCIPLINES` (theory.md §1 table). */
 export const [D_FIFO, D_SJF, D_PSJF, D_SRPT, D_SPJF, D_PSPJF, D_SPRPT] = [0, 1, 2, 3, 4, 5, 6];
@@ -79,6 +80,8 @@ export interface RunConfig {
   /** Dispatcher memory: MEM_* code (sim/memory.ts; MEM_NONE without) and the ids it holds at most (≤ n). */
   readonly memoryKind: number;
   readonly memoryCapacity: number;
+  /** Heterogeneous servers (serverClasses.ts): the class layout and speeds; absent for the homogeneous model. */
+  readonly layout?: ServerLayout;
 }
 
 /** The mutable state one engine advances. */
@@ -110,6 +113,8 @@ export interface Engine {
   release?(): void;
   /** The dispatcher's memory of idle servers, when the model has one (sim/memory.ts). */
   readonly memory?: DispatcherMemory;
+  /** Heterogeneous servers: the per-class tallies of the current window (serverClasses.ts). */
+  readonly classes?: ClassTally;
 }
 
 /** Events between `onTick` calls. */

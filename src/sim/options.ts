@@ -37,6 +37,7 @@ import {
   SEL_LPW,
   SEL_LWL,
   SEL_RANDOM,
+  SEL_SED,
   SIZE_DIST,
   SIZE_EXP,
   SIZE_INDEXED,
@@ -46,6 +47,7 @@ import {
   type RunConfig,
 } from './core.ts';
 import { MAX_UNIFORM_BOUND } from '../stats/rng.ts';
+import { serverLayout } from './serverClasses.ts';
 
 /**
  * The engines' SEL_* code of a selection rule (selection table, model/policy). The engines branch on the code,
@@ -61,6 +63,8 @@ export function selectionCode(selection: Selection): number {
       return SEL_LWL;
     case 'lpw':
       return SEL_LPW;
+    case 'sed':
+      return SEL_SED;
     case 'jiq':
       // the dispatcher memory (sim/memory.ts, unbounded ISM) sends a job to a known idle server, else a random one
       return SEL_RANDOM;
@@ -199,6 +203,7 @@ export function resolveRunConfig(
     trace,
     workloadGrid: Float64Array.from(gridInput as number[]),
     ...memoryCode(effectiveMemory(model.selection, model.d, model.memory), servers),
+    ...(model.servers === undefined ? {} : { layout: serverLayout(model.servers, servers) }),
   };
 }
 
@@ -209,7 +214,8 @@ export function raceIsExact(model: SupermarketModel): boolean {
     model.service.kind === 'exponential' &&
     model.selection === 'jsq' &&
     eventEngineFor(model.discipline) === 'event' &&
-    model.memory.kind === 'none'
+    model.memory.kind === 'none' &&
+    model.servers === undefined // the race draws departures from busy servers at one rate
   );
 }
 
@@ -228,6 +234,10 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
       `no simulation engine serves ${what} with discipline ${model.discipline} yet: the sharing engine has no dispatcher memory`,
     );
   }
+  if (model.servers !== undefined && eventKind !== 'event')
+    throw new InvalidModelError(
+      `no simulation engine serves server speeds with discipline ${model.discipline} yet: the FIFO event engine has them (discipline fifo)`,
+    );
   if (engine === undefined || engine === 'auto') return raceIsExact(model) ? 'race' : eventKind;
   if (engine === 'event') return eventKind;
   if (engine === 'priority') {
@@ -236,7 +246,12 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
     return 'priority';
   }
   if (engine === 'race') {
-    if (!raceIsExact(model)) throw new InvalidModelError('engine "race" is exact only for exponential sizes with JSQ and FIFO');
+    if (!raceIsExact(model))
+      throw new InvalidModelError(
+        model.servers !== undefined
+          ? 'engine "race" has one service rate; server speeds run on the event engine (auto or event)'
+          : 'engine "race" is exact only for exponential sizes with JSQ and FIFO',
+      );
     return 'race';
   }
   throw new InvalidModelError(`unknown engine ${JSON.stringify(engine)}; expected auto, event, priority or race`);

@@ -11,6 +11,8 @@ import type { SupermarketModel } from '../model/model.ts';
 import { VERSION } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
+import { HeteroEventEngine } from './heteroEngine.ts';
+import type { ClassSummary } from './serverClasses.ts';
 import { estimandFiniteness, heavyTailed, type EstimandFiniteness, type Finiteness } from '../model/moments.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
@@ -165,6 +167,8 @@ export interface ReplicationResult {
   workloadCcdf: number[];
   /** With a dispatcher memory (theory.md §12): fraction of measured arrivals that found it empty (observed π₀), and probes per arrival. */
   memory?: MemoryObservation;
+  /** Heterogeneous servers (theory.md §13): per class, its busy fraction, E[T] of the jobs it served and their number. */
+  classes?: ClassSummary[];
 }
 
 /** Response-time percentiles, each over replications. */
@@ -200,6 +204,11 @@ export interface SimulationResult {
   workloadCcdf?: { grid: number[]; ccdf: Estimate[] };
   /** With a dispatcher memory (theory.md §12): the observed π₀ (arrivals finding it empty) and probes per arrival, over units. */
   memory?: { emptyFraction: Estimate; probesPerArrival: Estimate };
+  /**
+   * Heterogeneous servers (theory.md §13), per class in model order: speed, fraction, the time-average busy fraction
+   * and the mean response time of the jobs it served (each over units), and the measured jobs it served (all units).
+   */
+  classes?: ClassEstimate[];
   events: number;
   eventsPerSecond: number;
   wallSeconds: number;
@@ -268,7 +277,8 @@ export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnT
       return new SharingEngine(config, state);
     case 'event':
       if (config.discipline !== 0) throw new InvalidModelError('the FIFO event engine runs only discipline "fifo"; use engine "priority"');
-      return new EventEngine(config, state);
+      // heterogeneous servers: their own specialisation, so the homogeneous loop stays as it was
+      return config.layout === undefined ? new EventEngine(config, state) : new HeteroEventEngine(config, state);
     default: {
       const never: never = kind;
       throw new InvalidModelError(`unknown engine ${String(never)}`);
@@ -318,7 +328,17 @@ export function summariseRun(state: ReturnType<typeof initialState>, engine: Eng
     workloadCcdf: engine.kind === 'race' ? [] : Array.from(w.areaAbove, (x) => x / (w.n * window)),
     littleResponseTime: state.occupancy.meanQueueLength(window) / lambda,
     ...(engine.memory === undefined ? {} : { memory: observeMemory(engine.memory) }),
+    ...(engine.classes === undefined ? {} : { classes: engine.classes.summary(window) }),
   };
+}
+
+/** One server class's results over the units of a run (theory.md §13). */
+export interface ClassEstimate {
+  speed: number;
+  fraction: number;
+  busyFraction: Estimate;
+  meanResponseTime: Estimate;
+  jobs: number;
 }
 
 /** What one unit (replication or batch) leaves behind. */
@@ -704,8 +724,10 @@ export class SimulationCollector {
         );
       }
     }
-    const meanQ = column((x) => x.meanQueueLength, config.lambda * meanS);
-    const meanT = column((x) => x.meanResponseTime, meanS);
+    // the fastest server bounds T below by S/speed (speed 1 without classes)
+    const fastest = config.layout === undefined ? 1 : Math.max(...config.layout.spec.speeds);
+    const meanQ = column((x) => x.meanQueueLength, (config.lambda * meanS) / fastest);
+    const meanT = column((x) => x.meanResponseTime, meanS / fastest);
     let batchMeans: SimulationResult['batchMeans'];
     if (batchMode) {
       const lag1 = {
@@ -771,11 +793,11 @@ export class SimulationCollector {
       meanQueueLength: honest(meanQ, finiteness.meanQueueLength),
       tail,
       littleResponseTime: honest(
-        column((x) => x.meanQueueLength / config.lambda, meanS),
+        column((x) => x.meanQueueLength / config.lambda, meanS / fastest),
         finiteness.meanQueueLength,
       ),
       meanSlowdown: honest(
-        column((x) => x.meanSlowdown, 1),
+        column((x) => x.meanSlowdown, 1 / fastest),
         finiteness.meanSlowdown,
       ),
       zeroSizeJobs: perReplication.reduce((sum, x) => sum + x.zeroSizeJobs, 0),
@@ -798,6 +820,17 @@ export class SimulationCollector {
               emptyFraction: column((x) => x.memory!.emptyFraction, 0, 1),
               probesPerArrival: column((x) => x.memory!.probesPerArrival),
             },
+          }
+        : {}),
+      ...(perReplication.every((x) => x.classes !== undefined) && perReplication.length > 0
+        ? {
+            classes: perReplication[0].classes!.map((c, k) => ({
+              speed: c.speed,
+              fraction: c.fraction,
+              busyFraction: column((x) => x.classes![k].busyFraction, 0, 1),
+              meanResponseTime: column((x) => x.classes![k].meanResponseTime, meanS / c.speed),
+              jobs: perReplication.reduce((sum, x) => sum + x.classes![k].jobs, 0),
+            })),
           }
         : {}),
       ...(kind === 'race' || grid.length === 0

@@ -36,7 +36,7 @@ describe('the policy tables (model/policy)', () => {
   it('SELECTIONS and DISCIPLINES are the tables’ rows in order; usesPrediction reads the rows', () => {
     expect(SELECTIONS).toEqual(Object.keys(SELECTION_TABLE));
     expect(DISCIPLINES).toEqual(Object.keys(DISCIPLINE_TABLE));
-    expect(SELECTIONS).toEqual(['random', 'jsq', 'lwl', 'lpw', 'jiq']);
+    expect(SELECTIONS).toEqual(['random', 'jsq', 'sed', 'lwl', 'lpw', 'jiq']);
     expect(DISCIPLINES).toEqual(['fifo', 'sjf', 'psjf', 'srpt', 'spjf', 'pspjf', 'sprpt', 'ps', 'las']);
     const predicted = SELECTIONS.flatMap((s) => DISCIPLINES.filter((d) => usesPrediction(s, d)).map((d) => `${s}+${d}`));
     expect(predicted.filter((p) => p.startsWith('jsq'))).toEqual(['jsq+spjf', 'jsq+pspjf', 'jsq+sprpt']);

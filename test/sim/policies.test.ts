@@ -64,6 +64,11 @@ describe('simulate over the policy space', () => {
       for (const discipline of DISCIPLINES) {
         for (const prediction of predictions) {
           const spec = { lambda: 0.7, d: 2, selection, discipline, prediction, service: 'hyperexp:4' };
+          if (selection === 'sed') {
+            // SED reads speeds: without --speeds it is jsq, and refused (test/sim/hetero.test.ts runs it with speeds)
+            expect(() => parseModel(spec), `${selection} ${discipline} ${prediction}`).toThrow(/needs server speeds/);
+            continue;
+          }
           if (DISCIPLINE_TABLE[discipline].server !== 'priority' && selection === 'lpw') {
             // LPW's predicted work assumes one job in service: refused with a sharing discipline
             expect(() => parseModel(spec), `${selection} ${discipline} ${prediction}`).toThrow(/not supported/);

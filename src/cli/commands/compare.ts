@@ -31,6 +31,7 @@ import {
   parseReplications,
   reportFolder,
   refuseIdlePrediction,
+  serversFromFlags,
 } from '../options.ts';
 import { commandLine, startRun } from '../versions.ts';
 import { timeline } from '../timeline.ts';
@@ -63,6 +64,9 @@ interface Opts {
   service: string;
   prediction: string;
   memory?: string;
+  speeds?: string;
+  fractions?: string;
+  serverSampling?: string;
   warmupTolerance: number;
   maxLevel: number;
   out?: string;
@@ -260,6 +264,7 @@ export function compareCommand(): Command {
           service: o.service,
           prediction: o.prediction,
           ...(o.memory !== undefined && o.memory !== 'none' ? { memory: o.memory } : {}),
+          ...(serversFromFlags(o) as Pick<ModelFields, 'servers'>),
         };
         refuseIdlePrediction(self, { selection: o.selection as Selection, discipline: o.discipline as Discipline });
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings

@@ -176,6 +176,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean, phaseTypeF
       ...(e ? { measuredError: e } : {}),
       convergence: s.convergence,
       ...(s.reduction ? { reduction: { ...s.reduction, memory: describeMemory(s.reduction.memory) } } : {}),
+      ...(s.classes ? { classes: s.classes } : {}),
     });
     return;
   }
@@ -191,6 +192,18 @@ function printGeneralSolution(model: SupermarketModel, json: boolean, phaseTypeF
       ...(s.reduction
         ? [
             `  memory ${describeMemory(s.reduction.memory)}: π₀ = ${s.reduction.pi0.toPrecision(6)} (memory empty at an arrival), reduced rate ${model.selection === 'jiq' ? 'λπ₀ (jiq samples no servers: d = 1)' : `λπ₀^(1/${model.d})`} = ${s.reduction.reducedLambda.toPrecision(6)}, probes per arrival (ISM messages counted) ${s.reduction.probesPerArrival.toPrecision(4)}`,
+          ]
+        : []),
+      ...(s.classes
+        ? [
+            `  per class (speed, fraction)   busy fraction   E[T] of its jobs   share of jobs`,
+            ...s.classes.map(
+              (c, k) =>
+                `  class ${k + 1} (${c.speed}, ${c.fraction})`.padEnd(32) +
+                c.busyFraction.toFixed(6).padEnd(16) +
+                c.meanResponseTime.toFixed(6).padEnd(19) +
+                c.jobShare.toFixed(6),
+            ),
           ]
         : []),
     ].join('\n') + '\n',

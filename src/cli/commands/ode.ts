@@ -170,6 +170,10 @@ export function odeCommand(): Command {
             printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
             return;
           }
+          case 'hetero-occupancy-ode':
+            // server classes (theory.md §13): the mixture tail Σ f_c s_{c,k} per instant (the classes' own in the JSON)
+            printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
+            return;
           case 'memory-cavity-ode':
             memoryTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
             printTailTransient(model, tailTransient(model, times, { from, tolerance: o.tolerance }), o);

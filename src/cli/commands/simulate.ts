@@ -268,6 +268,19 @@ export function simulateCommand(): Command {
                 `  probes per arrival    ${show(result.memory.probesPerArrival)}   (probes only; fixed-point's count adds the ISM messages)`,
               ]
             : []),
+          ...(result.classes
+            ? [
+                `  per class (speed, fraction)   busy fraction            E[T] of its jobs          jobs served`,
+                ...result.classes.map(
+                  (c, k) =>
+                    `  class ${k + 1} (${c.speed}, ${c.fraction})`.padEnd(32) +
+                    `${show(c.busyFraction)}`.padEnd(25) +
+                    `${show(c.meanResponseTime)}`.padEnd(26) +
+                    `${c.jobs}`,
+                ),
+                `  Σ f·speed·busy = ${result.classes.reduce((a, c) => a + c.fraction * c.speed * c.busyFraction.mean, 0).toFixed(4)} (λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)})`,
+              ]
+            : []),
           `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
           ...result.warnings.map((w) => `  warning: ${w}`),
           ...outsideNote(result),

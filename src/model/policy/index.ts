@@ -54,7 +54,8 @@ export function idlePrediction(selection: Selection, discipline: Discipline): st
 
 /**
  * The policy as output headers name it: `JSQ(2) + FIFO`; a rule that samples no servers (random, jiq) without `(d)`,
- * since d has no effect there; a dispatcher memory appended when the model has one (`, memory ip`, `ism:A` …).
+ * since d has no effect there; a dispatcher memory appended when the model has one (`, memory ip`, `ism:A` …), and
+ * server classes (`, speeds 1,2 fractions 0.5,0.5 (uniform sampling)`).
  * @example policyName({ selection: 'jsq', d: 2, discipline: 'fifo' }) // 'JSQ(2) + FIFO'
  */
 export function policyName(model: {
@@ -62,9 +63,12 @@ export function policyName(model: {
   readonly d: number;
   readonly discipline: Discipline;
   readonly memory?: { readonly kind: string; readonly capacity?: number };
+  readonly servers?: { readonly speeds: readonly number[]; readonly fractions: readonly number[]; readonly sampling: string };
 }): string {
   const sel = SELECTION_TABLE[model.selection].samplesD ? `${model.selection.toUpperCase()}(${model.d})` : model.selection.toUpperCase();
   const m = model.memory;
   const memory = m && m.kind !== 'none' ? `, memory ${m.kind}${m.capacity !== undefined ? `:${m.capacity}` : ''}` : '';
-  return `${sel} + ${model.discipline.toUpperCase()}${memory}`;
+  const s = model.servers;
+  const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
+  return `${sel} + ${model.discipline.toUpperCase()}${memory}${servers}`;
 }

@@ -23,6 +23,12 @@ export interface SelectionRow {
 const rows = {
   random: { stateRead: 'none', samplesD: false, usesPrediction: false, description: 'a uniformly random server (d = 1)' },
   jsq: { stateRead: 'count', samplesD: true, usesPrediction: false, description: 'JSQ(d) = SQ(d): the fewest jobs of d sampled' },
+  sed: {
+    stateRead: 'count',
+    samplesD: true,
+    usesPrediction: false,
+    description: 'SED(d): the least expected delay (jobs + 1)/speed of d sampled (needs --speeds; equal speeds: jsq)',
+  },
   lwl: { stateRead: 'work', samplesD: true, usesPrediction: false, description: 'LWL(d) = LL(d): the least true work left of d sampled' },
   lpw: {
     stateRead: 'predicted work',
@@ -40,7 +46,7 @@ const rows = {
 } satisfies Record<string, SelectionRow>;
 
 /**
- * Selection rule of the dispatcher (theory.md §1): `random` (= d = 1), `jsq` = JSQ(d) (fewest jobs),
+ * Selection rule of the dispatcher (theory.md §1): `random` (= d = 1), `jsq` = JSQ(d) (fewest jobs), `sed` = SED(d) (least (jobs + 1)/speed, heterogeneous servers),
  * `lwl` = LWL(d) = LL(d) (least true work left), `lpw` = LPW(d) (least predicted work left), `jiq` = join-idle-queue
  * (theory.md §12).
  */
