@@ -379,6 +379,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
       transient: transientOf(model),
       refined: { firstOrder: notYet, secondOrder: notYet },
       exactChain: notYet,
+      phaseTypeFit: no('the two-moment phase-type fit is derived for identical servers, not with server speeds'),
     };
   }
   const sqd = isSqdModel(model);
