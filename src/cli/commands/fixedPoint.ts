@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, policyName } from '../../model/index.ts';
+import { checkServers, formatMemory, policyName } from '../../model/index.ts';
 import {
   refine,
   refinedEstimate,
@@ -163,7 +163,16 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       source: s.source,
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       convergence: s.convergence,
-      ...(s.reduction ? { reduction: { ...s.reduction, memory: describeMemory(s.reduction.memory) } } : {}),
+      // the memory as --memory takes it (jiq's unbounded memory is the selection's, --memory none), and its capacity in ids
+      ...(s.reduction
+        ? {
+            reduction: {
+              ...s.reduction,
+              memory: formatMemory(model.memory),
+              capacity: Number.isFinite(s.reduction.memory.capacity) ? s.reduction.memory.capacity : 'unbounded',
+            },
+          }
+        : {}),
     });
     return;
   }

@@ -6,7 +6,7 @@
  */
 import { Command, Option } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
-import { parseModel, policyName, usesPrediction } from '../../model/index.ts';
+import { parseModel, policyName, settingApplies, usesPrediction, type Discipline, type Selection } from '../../model/index.ts';
 import { simulateReplay } from '../../sim/index.ts';
 import type { BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
@@ -22,6 +22,7 @@ import {
   parsePositive,
   parsePositiveInteger,
   parseSeed,
+  refuseIdleSettings,
 } from '../options.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -109,7 +110,7 @@ export function replayCommand(): Command {
       ]),
     );
   cmd.action(
-    action((file: string, o: Opts) => {
+    action((file: string, o: Opts, cmd: Command) => {
       if (!o.rescale && cmd.getOptionValueSource('load') === 'cli')
         throw new InvalidModelError('--load rescales the trace; it cannot be combined with --no-rescale');
       const trace = loadTrace(file, { format: o.format, ...(o.status ? { status: o.status } : {}) });
@@ -126,7 +127,11 @@ export function replayCommand(): Command {
       if (jobs.length < 2) throw new InvalidModelError(`a replay needs at least 2 jobs, got ${jobs.length} (jobs ${from}..${to})`);
 
       const user = o.prediction === 'user';
-      const d = o.d ?? Math.min(2, o.n);
+      // a rule that samples no servers takes d = 1; a --d it cannot use is refused with the other idle settings
+      const d =
+        o.d ??
+        (settingApplies('d', { selection: o.selection as Selection, discipline: o.discipline as Discipline, d: 2 }) ? Math.min(2, o.n) : 1);
+      refuseIdleSettings(cmd, { selection: o.selection as Selection, discipline: o.discipline as Discipline, d });
       let workload: { arrivals: Float64Array; sizes: Float64Array; predictions?: Float64Array };
       let lambda: number;
       let service: { kind: 'exponential'; mean: number };
