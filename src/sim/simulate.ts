@@ -29,7 +29,7 @@ import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { recycle, takeFloat32, takeFloat64, takeInt32 } from './buffers.ts';
 import { checkEventBudget, expectedEvents } from './budget.ts';
-import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
+import { integerOption, resolveEngine, resolveRunConfig, seedOption, type EngineChoice } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
 import { RaceEngine } from './race.ts';
 import { SharingEngine, isSharing } from './sharingEngine.ts';
@@ -88,7 +88,7 @@ export interface SimulateOptions {
    * 'auto' (default): the race fast path when exact, else the event engine of the discipline ('event' for FIFO,
    * 'priority' otherwise); 'event' picks the discipline's event engine; 'priority' forces the priority engine.
    */
-  engine?: 'auto' | 'event' | 'priority' | 'race';
+  engine?: EngineChoice;
   /**
    * Workload levels w (increasing, ≥ 0) for the time-average ccdf P(U > w); event engines only. Default:
    * 0, 0.25, …, 10 (× E[S]) for LWL and LPW, none otherwise.

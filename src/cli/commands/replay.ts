@@ -8,7 +8,7 @@ import { Command, Option } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
 import { parseModel, policyName, settingApplies, usesPrediction, type Discipline, type Selection } from '../../model/index.ts';
 import { simulateReplay } from '../../sim/index.ts';
-import type { BatchEstimate } from '../../stats/index.ts';
+import { formatCount, type BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
 import {
@@ -230,7 +230,7 @@ export function replayCommand(): Command {
         `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,
         `  E[Q] per server       ${show(r.meanQueueLength)}`,
         `  T p50 / p95 / p99     ${r.responseTimePercentiles.p50.mean.toFixed(3)} / ${r.responseTimePercentiles.p95.mean.toFixed(3)} / ${r.responseTimePercentiles.p99.mean.toFixed(3)}`,
-        `  offered load in the window ${r.offeredLoad.toFixed(4)}; ${r.events} events in ${r.wallSeconds.toFixed(2)} s`,
+        `  offered load in the window ${r.offeredLoad.toFixed(4)}; ${formatCount(r.events)} events in ${r.wallSeconds.toFixed(2)} s`,
         ...(o.perServer && records ? [`Per server (E[Q_j] by Little: Σ T / window):`, perServerTable(records.servers)] : []),
         ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob}`] : []),
       ];
