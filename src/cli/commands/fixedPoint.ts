@@ -17,6 +17,7 @@ import { solveMeanField } from '../../meanfield/solve.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger, type ModelFlags } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
+import { VERSION, codeId } from '../../version.ts';
 
 interface Opts extends ModelFlags {
   refined?: boolean;
@@ -163,6 +164,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       source: s.source,
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       convergence: s.convergence,
+      provenance: { version: VERSION, code: codeId() },
       // the memory as --memory takes it (jiq's unbounded memory is the selection's, --memory none), and its capacity in ids
       ...(s.reduction
         ? {
