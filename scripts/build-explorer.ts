@@ -14,6 +14,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { codeIdentity } from '../src/runs/codeIdentity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -46,7 +47,7 @@ export async function buildExplorer(outfile = EXPLORER_BUNDLE): Promise<{ outfil
     minify: true,
     legalComments: 'none',
     charset: 'utf8',
-    define: { __SUPERMARKET_VERSION__: JSON.stringify(pkg.version) },
+    define: { __SUPERMARKET_VERSION__: JSON.stringify(pkg.version), __SUPERMARKET_CODE__: JSON.stringify(codeIdentity()) },
     plugins: [browserTwins],
     logLevel: 'warning',
   });

@@ -7,7 +7,7 @@
 import { usesPrediction, type Discipline, type Selection } from '../model/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { Measure } from './claim.ts';
-import { judgePoint, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
+import { judgePoint, quantityMemory, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
 import type { Conjecture } from './schema.ts';
 
 /** Where a cell stands: a policy (selection, discipline) at (service, d, n, prediction, λ). */
@@ -18,6 +18,11 @@ export interface CellCoordinates {
   readonly service: string;
   /** Prediction model as written, or 'none' for prediction-blind policies. */
   readonly prediction: string;
+  /**
+   * Dispatcher memory in short form (`formatMemory`: none, ip, cp, bcp:A, ism:A; theory.md §12); 'none' for no
+   * memory (and, for jiq, its unbounded ISM).
+   */
+  readonly memory: string;
   /** Arrival rate per server. */
   readonly lambda: number;
   readonly d: number;
@@ -41,8 +46,10 @@ function estimateOf(cell: MeasuredCell, measure: Measure): Estimate | undefined 
 
 /**
  * Judges a claim at every grid point of `cells` where all its quantities were measured. A grid point is (service,
- * d, n, λ) and, when the claim names a policy that uses predictions, a prediction model of the cells; policies that
- * ignore predictions are read from their 'none' cell at every prediction.
+ * d, n, λ); when the claim names a policy that uses predictions, a prediction model of the cells; when it names a
+ * quantity without its own memory whose rule can use one, a memory of the cells. Policies that ignore predictions
+ * are read from their 'none' cell at every prediction; a quantity reads the memory it names, else the point's where
+ * its rule can use it (`quantityMemory`), else its 'none' cell.
  * @param options.simultaneous Bonferroni widening over the quantities of a point (default: the claim file's
  *   `evaluation.simultaneous`).
  * @returns one PointResult per judged point, in the order of first appearance in `cells`; none if no point has
@@ -57,24 +64,31 @@ export function judgeClaimOnCells(
   const { claim, spec } = conjecture;
   const simultaneous = options.simultaneous ?? spec.evaluation.simultaneous;
   const predicted = claim.quantities.some((q) => usesPrediction(q.selection, q.discipline));
+  // the point's memory matters when a quantity without its own memory can use some memory of the cells
+  const memoryVaries = claim.quantities.some(
+    (q) => q.memory === undefined && cells.some((c) => c.memory !== 'none' && quantityMemory(q, c) === c.memory),
+  );
   const index = new Map<string, MeasuredCell>();
   const where = (c: { service: string; d: number; n: number; lambda: number }) => `${c.service}|d${c.d}|n${c.n}|lambda${c.lambda}`;
-  for (const c of cells) index.set(`${where(c)}|${c.selection}-${c.discipline}|${c.prediction}`, c);
+  const cellKey = (c: { service: string; d: number; n: number; lambda: number }, policy: string, prediction: string, memory: string) =>
+    `${where(c)}|${policy}|${prediction}|memory-${memory}`;
+  for (const c of cells) index.set(cellKey(c, `${c.selection}-${c.discipline}`, c.prediction, c.memory), c);
   const points = new Map<string, GridPoint & { readonly n: number }>();
   for (const c of cells) {
     if (predicted === (c.prediction === 'none')) continue;
     const prediction = predicted ? c.prediction : 'none';
-    const key = `${where(c)}|${prediction}`;
+    const memory = memoryVaries ? c.memory : 'none';
+    const key = `${where(c)}|${prediction}|memory-${memory}`;
     if (points.has(key)) continue;
-    const row = `${c.service}, d = ${c.d}, n = ${c.n}${predicted ? `, prediction ${prediction}` : ''}`;
-    points.set(key, { key, lambda: c.lambda, d: c.d, n: c.n, service: c.service, prediction, row });
+    const row = `${c.service}, d = ${c.d}, n = ${c.n}${predicted ? `, prediction ${prediction}` : ''}${memory !== 'none' ? `, memory ${memory}` : ''}`;
+    points.set(key, { key, lambda: c.lambda, d: c.d, n: c.n, service: c.service, prediction, memory, row });
   }
   const results: PointResult[] = [];
   for (const point of points.values()) {
     const raw: MeasuredQuantity[] = [];
     for (const q of claim.quantities) {
       const prediction = usesPrediction(q.selection, q.discipline) ? point.prediction : 'none';
-      const cell = index.get(`${where(point)}|${q.selection}-${q.discipline}|${prediction}`);
+      const cell = index.get(cellKey(point, `${q.selection}-${q.discipline}`, prediction, quantityMemory(q, point)));
       const estimate = cell && estimateOf(cell, q.measure);
       if (!cell || !estimate) break;
       raw.push({

@@ -6,16 +6,18 @@
  * - claim := comparison | claim `and` claim | claim `or` claim | `not` claim | ( claim ); comparisons use <, <=, >, >=
  *   and may be chained (`a < b <= c` means `a < b and b <= c`).
  * - expression := number | symbol | quantity | expression (+ − × ÷ ^) expression | −expression | function(expression…)
- * - quantity := MEASURE(selection, discipline): `T` mean response time E[T], `S` mean slowdown E[T/S], `P50`, `P95`,
- *   `P99` response-time percentiles; selection ∈ random, jsq, lwl, lpw; discipline ∈ fifo, sjf, psjf, srpt, spjf,
- *   pspjf, sprpt (theory.md §1). Time in mean service times.
+ * - quantity := MEASURE(selection, discipline[, memory]): `T` mean response time E[T], `S` mean slowdown E[T/S], `P50`,
+ *   `P95`, `P99` response-time percentiles; selection and discipline: the rows of the policy tables (model/policy);
+ *   memory: the dispatcher memory (none, ip, cp, bcp:A, ism:A; theory.md §12), e.g. `T(jsq, fifo, bcp:3)`. Without
+ *   a memory the quantity takes the grid point's (a conjecture's `grid.memory`, an experiment's cells) where its rule
+ *   can use one, else none. Time in mean service times.
  * - symbols: `lambda`, `d` (the grid point), `n` (servers of finite-n simulations), `pi`, `e`.
  * - functions: log (natural; log(x, b) for base b), log2, log10, sqrt, exp, abs, min, max.
  */
 import type { MathNode } from 'mathjs';
 import { mathjs } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
-import { DISCIPLINES, SELECTIONS, type Discipline, type Selection } from '../model/index.ts';
+import { DISCIPLINES, SELECTIONS, canonicalMemory, type Discipline, type Selection } from '../model/index.ts';
 import * as I from './interval.ts';
 import type { ComparisonOperator, Interval, Verdict } from './interval.ts';
 
@@ -35,12 +37,14 @@ const FUNCTIONS: Record<string, [number, number]> = {
 };
 const COMPARISONS: Record<string, ComparisonOperator> = { smaller: '<', smallerEq: '<=', larger: '>', largerEq: '>=' };
 
-/** One quantity named in a claim, e.g. T(jsq, sprpt). `key` is its canonical text "T(jsq, sprpt)". */
+/** One quantity named in a claim, e.g. T(jsq, sprpt). `key` is its canonical text "T(jsq, sprpt)" ("T(jsq, fifo, bcp:3)"). */
 export interface QuantityRef {
   readonly key: string;
   readonly measure: Measure;
   readonly selection: Selection;
   readonly discipline: Discipline;
+  /** The memory the claim names (canonical short form, `formatMemory`); undefined: the grid point's. */
+  readonly memory?: string;
 }
 
 export interface ParsedClaim {
@@ -193,10 +197,30 @@ export function parseClaim(text: string): ParsedClaim {
   return { text, node, quantities: [...quantities.values()] };
 }
 
+/** The text of a memory argument: a bare name (`ip`) or a range node (`bcp:3`, as mathjs reads it); else undefined. */
+function memoryText(node: MathNode): string | undefined {
+  if (node.type === 'SymbolNode') return (node as unknown as { name: string }).name;
+  if (node.type === 'RangeNode') {
+    const r = node as unknown as { start: MathNode; end: MathNode; step: MathNode | null };
+    if (r.step === null && r.start.type === 'SymbolNode' && r.end.type === 'ConstantNode')
+      return `${(r.start as unknown as { name: string }).name}:${String((r.end as unknown as { value: unknown }).value)}`;
+  }
+  if (node.type === 'ConstantNode' && typeof (node as unknown as { value: unknown }).value === 'string')
+    return (node as unknown as { value: string }).value;
+  return undefined;
+}
+
+/** The canonical key of a quantity node's arguments, as `quantityOf` names it ("T(jsq, fifo)", "T(jsq, fifo, bcp:3)"). */
+function quantityKey(measure: string, args: readonly MathNode[]): string {
+  const names = args.map((a, i) => (i < 2 ? (a as unknown as { name: string }).name : canonicalMemory(memoryText(a) ?? '')));
+  return `${measure}(${names.join(', ')})`;
+}
+
 function quantityOf(text: string, measure: Measure, args: MathNode[], pos: number | undefined): QuantityRef {
-  const usage = `${measure}(selection, discipline), e.g. ${measure}(jsq, fifo)`;
-  if (args.length !== 2) throw claimError(text, `${measure}() takes 2 arguments, ${usage}; got ${args.length}`, pos);
-  const names = args.map((a) => (a.type === 'SymbolNode' ? (a as unknown as { name: string }).name : undefined));
+  const usage = `${measure}(selection, discipline[, memory]), e.g. ${measure}(jsq, fifo) or ${measure}(jsq, fifo, bcp:3)`;
+  if (args.length !== 2 && args.length !== 3)
+    throw claimError(text, `${measure}() takes 2 or 3 arguments, ${usage}; got ${args.length}`, pos);
+  const names = args.slice(0, 2).map((a) => (a.type === 'SymbolNode' ? (a as unknown as { name: string }).name : undefined));
   if (names.some((x) => x === undefined)) throw claimError(text, `${measure}() arguments must be bare names, ${usage}`, pos);
   const [selection, discipline] = names as string[];
   if (!(SELECTIONS as readonly string[]).includes(selection)) {
@@ -213,11 +237,22 @@ function quantityOf(text: string, measure: Measure, args: MathNode[], pos: numbe
       positionOf(text, discipline),
     );
   }
+  let memory: string | undefined;
+  if (args.length === 3) {
+    const written = memoryText(args[2]);
+    if (written === undefined) throw claimError(text, `the memory of ${measure}() must be none, ip, cp, bcp:A or ism:A, ${usage}`, pos);
+    try {
+      memory = canonicalMemory(written);
+    } catch (error) {
+      throw claimError(text, (error as Error).message, positionOf(text, written.split(':')[0]));
+    }
+  }
   return {
-    key: `${measure}(${selection}, ${discipline})`,
+    key: quantityKey(measure, args),
     measure,
     selection: selection as Selection,
     discipline: discipline as Discipline,
+    ...(memory === undefined ? {} : { memory }),
   };
 }
 
@@ -244,7 +279,7 @@ function evalNumber(n: MathNode, v: ClaimValues, usePoints: boolean): Interval {
       const f = n as unknown as { fn: { name: string }; args: MathNode[] };
       const name = f.fn.name;
       if ((MEASURES as readonly string[]).includes(name)) {
-        const key = `${name}(${f.args.map((a) => (a as unknown as { name: string }).name).join(', ')})`;
+        const key = quantityKey(name, f.args);
         if (usePoints) {
           const p = v.points.get(key);
           if (p === undefined) throw new InvalidModelError(`no value for ${key}`);

@@ -7,7 +7,18 @@
  */
 import { tQuantile as quantile } from '../lazy.ts';
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
-import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
+import {
+  canonicalMemory,
+  idleGridSettings,
+  memoryApplies,
+  parseModel,
+  settingApplies,
+  usesPrediction,
+  type Discipline,
+  type PolicySetting,
+  type Selection,
+  type SupermarketModel,
+} from '../model/index.ts';
 import { simulate } from '../sim/index.ts';
 import { cellSeed, fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
@@ -19,13 +30,15 @@ import { evaluateClaim, type ComparisonOutcome, type Measure, type ParsedClaim, 
 import type { Verdict } from './interval.ts';
 import type { Conjecture, ConjectureSpec } from './schema.ts';
 
-/** One grid point: λ, d, a service law and a prediction model (short forms as written in the file). */
+/** One grid point: λ, d, a service law, a prediction model (short forms as written in the file) and a memory. */
 export interface GridPoint {
   readonly key: string;
   readonly lambda: number;
   readonly d: number;
   readonly service: string;
   readonly prediction: string;
+  /** Dispatcher memory (canonical short form, `formatMemory`); 'none' without one. */
+  readonly memory: string;
   /** Row label of the verdict map: "service, d = …, prediction …". */
   readonly row: string;
 }
@@ -138,37 +151,93 @@ export const VERDICT_RULE =
 const fnv = (text: string): number => fnv1a(text);
 
 /**
- * Expands the grid in the order service, d, prediction, λ (rows of the verdict map are service × d × prediction).
+ * Expands the grid in the order service, d, prediction, memory, λ (rows of the verdict map are service × d ×
+ * prediction × memory).
  * @returns one GridPoint per combination.
+ * @throws {InvalidModelError} for a grid setting that acts on no quantity of the claim (`idleGridSettings`: d ≠ 1
+ *   where no rule samples, a prediction where none is read, a memory no rule can use).
  */
-export function expandConjectureGrid(spec: ConjectureSpec): GridPoint[] {
+export function expandConjectureGrid(spec: ConjectureSpec, claim?: ParsedClaim): GridPoint[] {
+  const memories = spec.grid.memory.map(canonicalMemory);
+  if (claim) refuseIdleGrid(spec, claim, memories);
   const out: GridPoint[] = [];
   for (const service of spec.grid.service)
     for (const d of spec.grid.d)
-      for (const prediction of spec.grid.prediction) {
-        for (const lambda of spec.grid.lambda) {
-          const row = `${service}, d = ${d}${spec.grid.prediction.length > 1 || prediction !== 'exact' ? `, prediction ${prediction}` : ''}`;
-          out.push({ key: `${service}|d${d}|${prediction}|lambda${lambda}`, lambda, d, service, prediction, row });
+      for (const prediction of spec.grid.prediction)
+        for (const memory of memories) {
+          for (const lambda of spec.grid.lambda) {
+            const row =
+              `${service}, d = ${d}${spec.grid.prediction.length > 1 || prediction !== 'exact' ? `, prediction ${prediction}` : ''}` +
+              `${memories.length > 1 || memory !== 'none' ? `, memory ${memory}` : ''}`;
+            const key = `${service}|d${d}|${prediction}${memory === 'none' ? '' : `|memory-${memory}`}|lambda${lambda}`;
+            out.push({ key, lambda, d, service, prediction, memory, row });
+          }
         }
-      }
   return out;
 }
 
+/** The d a rule runs at on a grid point: the point's where it samples d servers, else 1 (`settingApplies`). */
+function quantityD(q: Pick<QuantityRef, 'selection' | 'discipline'>, d: number): number {
+  return settingApplies('d', { ...q, d }) ? d : 1;
+}
+
 /**
- * The model of one quantity at one grid point. Prediction-blind policies get the default (exact) prediction, so
- * the same policy at two prediction values is one model (one solve, one simulation).
+ * The memory of a quantity at a grid point: the one the claim names, else the point's where the rule can use it
+ * (`memoryApplies`), else none — as a prediction acts on the policies that read one.
+ */
+export function quantityMemory(
+  q: Pick<QuantityRef, 'selection' | 'discipline' | 'memory'>,
+  point: Pick<GridPoint, 'd' | 'memory'>,
+): string {
+  if (q.memory !== undefined) return q.memory;
+  return memoryApplies(q.selection, quantityD(q, point.d), point.memory) ? point.memory : 'none';
+}
+
+function refuseIdleGrid(spec: ConjectureSpec, claim: ParsedClaim, memories: readonly string[]): void {
+  const given: PolicySetting[] = [];
+  if (spec.grid.d.some((d) => d !== 1)) given.push('d');
+  if (spec.grid.prediction.some((p) => p !== 'exact')) given.push('prediction');
+  if (spec.sampling !== 'with-replacement') given.push('sampling');
+  const [idle] = idleGridSettings(claim.quantities, spec.grid.d, given);
+  if (idle) {
+    const where = idle.setting === 'sampling' ? '"sampling"' : `"grid.${idle.setting}"`;
+    throw new InvalidModelError(
+      `${where} = ${JSON.stringify(idle.setting === 'sampling' ? spec.sampling : spec.grid[idle.setting])} has no effect: ${idle.reason}; drop it or add a quantity that uses it`,
+    );
+  }
+  for (const memory of memories) {
+    if (memory === 'none') continue;
+    const acts = claim.quantities.some(
+      (q) => q.memory === undefined && spec.grid.d.some((d) => memoryApplies(q.selection, quantityD(q, d), memory)),
+    );
+    if (!acts)
+      throw new InvalidModelError(
+        `"grid.memory" entry ${JSON.stringify(memory)} has no effect: no quantity of the claim without its own memory has a rule that can use it (jsq or lwl with d ≥ 2; jiq with ism:A)`,
+      );
+  }
+}
+
+/**
+ * The model of one quantity at one grid point. Prediction-blind policies get the default (exact) prediction, rules
+ * that sample no servers d = 1, and rules that cannot use the point's memory none, so the same policy at two values
+ * of a coordinate it ignores is one model (one solve, one simulation).
  * @throws {InvalidModelError | UnstableModelError} from parseModel, naming the grid point.
  */
-export function quantityModel(spec: ConjectureSpec, point: GridPoint, q: Pick<QuantityRef, 'selection' | 'discipline'>): SupermarketModel {
+export function quantityModel(
+  spec: ConjectureSpec,
+  point: GridPoint,
+  q: Pick<QuantityRef, 'selection' | 'discipline' | 'memory'>,
+): SupermarketModel {
   try {
     return parseModel({
       lambda: point.lambda,
-      d: point.d,
+      d: quantityD(q, point.d),
       selection: q.selection,
       discipline: q.discipline,
       service: point.service,
       prediction: usesPrediction(q.selection, q.discipline) ? point.prediction : undefined,
       sampling: spec.sampling,
+      memory: quantityMemory(q, point),
       conventions: spec.conventions,
     });
   } catch (error) {
@@ -206,7 +275,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
   const { spec, claim } = conjecture;
   const ev = spec.evaluation;
   const solve = hooks.solve ?? solveMeanField;
-  const points = expandConjectureGrid(spec);
+  const points = expandConjectureGrid(spec, claim);
   const solved = new Map<string, MeanFieldSolution | Error>();
   const plans: { point: GridPoint; items: { q: QuantityRef; model: SupermarketModel; decision: Decision }[] }[] = [];
   const candidates = new Set<string>();

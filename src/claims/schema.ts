@@ -27,6 +27,11 @@ export const conjectureSchema = z
         service: z.array(z.string().min(1)).min(1).default(['exp']),
         /** Prediction models in short form (exact, exp, uniform:0.5, lognormal:1); default ["exact"]. */
         prediction: z.array(z.string().min(1)).min(1).default(['exact']),
+        /**
+         * Dispatcher memories in short form (none, ip, cp, bcp:A, ism:A; theory.md §12); default ["none"]. Each acts on
+         * the quantities without their own memory whose rule can use it (jsq, lwl at d ≥ 2; jiq with ism:A).
+         */
+        memory: z.array(z.string().min(1)).min(1).default(['none']),
       })
       .strict(),
     sampling: z.enum(SAMPLINGS).default('with-replacement'),

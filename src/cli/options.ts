@@ -13,10 +13,13 @@ import {
   SAMPLINGS,
   SERVER_SAMPLINGS,
   SELECTIONS,
+  dHelp,
   disciplineHelp,
-  idlePrediction,
+  idleSettings,
   parseModel,
   selectionHelp,
+  type Discipline,
+  type Selection,
   type SupermarketModel,
   type UntypedModelInput,
 } from '../model/index.ts';
@@ -296,7 +299,7 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
       'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1',
       parseNumber,
     );
-    cmd.requiredOption('--d <d>', 'number of servers sampled per arrival (choices), integer ≥ 1', parsePositiveInteger);
+    cmd.requiredOption('--d <d>', dHelp(), parsePositiveInteger);
   }
   cmd.addOption(new Option('--selection <rule>', selectionHelp()).choices(SELECTIONS).default('jsq'));
   cmd.addOption(new Option('--discipline <name>', disciplineHelp()).choices(DISCIPLINES).default('fifo'));
@@ -517,21 +520,35 @@ export function modelAction<O extends ModelFlags>(
 ): (o: O, cmd: Command) => Promise<void> {
   return action((o: O, cmd: Command) => {
     const model = modelFromFlags(o);
-    refuseIdlePrediction(cmd, model);
+    refuseIdleSettings(cmd, model);
     return run(model, o, cmd);
   });
 }
 
 /**
- * Refuses `--prediction` given on the command line for a policy that reads no prediction (`idlePrediction`, from the
- * policy tables), so the setting is not dropped silently.
+ * Refuses a policy setting given on the command line that has no effect under the policy (`idleSettings`, from the
+ * policy tables: `--d` other than 1 with a rule that samples no servers, `--prediction` with a policy that reads
+ * none, `--sampling` where fewer than two servers are sampled), so no setting is dropped silently. Each `d` of `ds`
+ * (a sweep's list) is checked.
  * @throws {SupermarketError} one line: the flag, why it has no effect, what to do.
  */
-export function refuseIdlePrediction(cmd: Command, policy: Pick<SupermarketModel, 'selection' | 'discipline'>): void {
-  const option = cmd.options.find((x) => x.long === '--prediction');
-  if (!option || cmd.getOptionValueSource(option.attributeName()) !== 'cli') return;
-  const idle = idlePrediction(policy.selection, policy.discipline);
-  if (idle) throw new SupermarketError(`--prediction has no effect here: ${idle}; drop it or choose such a policy`);
+export function refuseIdleSettings(
+  cmd: Command,
+  policy: { readonly selection: Selection; readonly discipline: Discipline; readonly d?: number },
+  ds: readonly number[] = policy.d === undefined ? [] : [policy.d],
+): void {
+  const given = (flag: string) => {
+    const option = cmd.options.find((x) => x.long === flag);
+    return option !== undefined && cmd.getOptionValueSource(option.attributeName()) === 'cli';
+  };
+  const settings = (['d', 'prediction', 'sampling'] as const).filter((s) => given(`--${s}`));
+  for (const d of ds.length === 0 ? [1] : ds) {
+    const [idle] = idleSettings({ selection: policy.selection, discipline: policy.discipline, d }, settings);
+    if (!idle) continue;
+    const value = idle.setting === 'd' ? d : cmd.getOptionValue(idle.setting);
+    const fix = idle.setting === 'd' ? 'give --d 1' : 'drop it';
+    throw new SupermarketError(`--${idle.setting} ${value} has no effect: ${idle.reason}; ${fix} or choose a policy that uses it`);
+  }
 }
 
 /**

@@ -29,6 +29,7 @@ export function measuredCell(o: CellOutcome): MeasuredCell {
     discipline: c.discipline,
     service: c.service,
     prediction: c.prediction,
+    memory: c.memory,
     lambda: c.lambda,
     d: c.d,
     n: c.n,

@@ -3,7 +3,17 @@
  * Prediction-blind policies (no LPW selection, no predicted discipline) run once, whatever the prediction list.
  */
 import { InvalidModelError } from '../errors.ts';
-import { parseModel, usesPrediction, type Discipline, type Selection, type SupermarketModel } from '../model/index.ts';
+import {
+  formatMemory,
+  idleGridSettings,
+  parseModel,
+  settingApplies,
+  usesPrediction,
+  type Discipline,
+  type PolicySetting,
+  type Selection,
+  type SupermarketModel,
+} from '../model/index.ts';
 export { simulationWarmup, MAX_AUTO_WARMUP } from '../meanfield/warmup.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
 import { cellSeed } from '../stats/index.ts';
@@ -52,6 +62,7 @@ function policies(spec: ExperimentSpec): { selection: Selection; discipline: Dis
  */
 export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
   const cells: ExperimentCell[] = [];
+  refuseIdleGridSettings(spec);
   for (const service of spec.service) {
     const serviceLabel =
       typeof service === 'string'
@@ -86,7 +97,8 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
               try {
                 model = parseModel({
                   lambda,
-                  d,
+                  // the d coordinate acts on the rules that sample d servers; the others (random, jiq) take d = 1
+                  d: settingApplies('d', { selection, discipline, d }) ? d : 1,
                   selection,
                   discipline,
                   sampling: spec.sampling,
@@ -110,6 +122,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 const warm = typeof spec.warmup === 'number' ? spec.warmup : 0;
                 cells.push({
                   ...base,
+                  memory: formatMemory(model.memory),
                   model,
                   trace: { path: service.trace, format: service.format, status: service.status },
                   warmupTime: warm,
@@ -121,7 +134,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 typeof spec.warmup === 'number'
                   ? { time: spec.warmup, rule: 'given in the experiment file' }
                   : simulationWarmup(model, { cap: spec.maxWarmup });
-              cells.push({ ...base, model, warmupTime: warm.time, warmupRule: warm.rule });
+              cells.push({ ...base, memory: formatMemory(model.memory), model, warmupTime: warm.time, warmupRule: warm.rule });
             }
           }
         }
@@ -129,4 +142,22 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
     }
   }
   return cells;
+}
+
+/**
+ * Refuses a grid setting of the file that acts on none of its policies (`idleGridSettings`, from the policy tables):
+ * d ≠ 1 where every policy samples no servers, a prediction other than exact where no policy reads one, sampling
+ * without replacement where no policy samples two servers.
+ * @throws {InvalidModelError} one line naming the entry.
+ */
+function refuseIdleGridSettings(spec: ExperimentSpec): void {
+  const given: PolicySetting[] = [];
+  if (spec.d.some((d) => d !== 1)) given.push('d');
+  if (spec.prediction.some((p) => p !== 'exact')) given.push('prediction');
+  if (spec.sampling !== 'with-replacement') given.push('sampling');
+  const [idle] = idleGridSettings(policies(spec), spec.d, given);
+  if (idle)
+    throw new InvalidModelError(
+      `entry "${idle.setting}" = ${JSON.stringify(spec[idle.setting])} has no effect: ${idle.reason}; drop it (or give ${idle.setting === 'd' ? '[1]' : 'the default'}) or add a policy that uses it`,
+    );
 }

@@ -15,6 +15,7 @@ import { VERSION } from '../version.ts';
 import { explorerFigures, toCsv, type ExplorerFigure } from './figures.ts';
 import { handleRequest, type Reply, type Request } from './protocol.ts';
 import { modelControls, modelInput, type ControlField, type ExplorerView } from './view.ts';
+import { formatCount, isInfinite } from '../stats/index.ts';
 
 declare const vegaEmbed: (el: HTMLElement, spec: unknown, options: unknown) => Promise<{ finalize(): void }>;
 
@@ -331,7 +332,10 @@ function page(): void {
       rows.push([
         'E[T]ₙ',
         `simulation, n = ${sim.n} (${sim.replications} × ${sim.jobs} jobs)`,
-        `${sig(e.mean, 5)} ± ${sig(e.halfWidth, 2)} (95 % CI)`,
+        // a mean infinite in theory (estimandFiniteness) has no interval: ∞, why, and the sample mean it is not
+        isInfinite(e)
+          ? `∞ (infinite in theory${e.reason ? `: ${e.reason}` : ''}; sample mean ${sig(e.sampleMean ?? NaN, 5)} estimates nothing)`
+          : `${sig(e.mean, 5)} ± ${sig(e.halfWidth, 2)} (95 % CI)`,
         'sim-response-time',
       ]);
       const p = sim.responseTimePercentiles;
@@ -459,7 +463,7 @@ function page(): void {
       const result = collector.result();
       status.simulation = { status: 'done', progress: 1, result };
       progress.value = 1;
-      simStatus.textContent = `done: ${units} replications, ${result.events.toExponential(2)} events in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+      simStatus.textContent = `done: ${units} replications, ${formatCount(result.events)} events in ${((performance.now() - started) / 1000).toFixed(1)} s`;
       simulateButton.disabled = false;
       cancelButton.disabled = true;
       render();

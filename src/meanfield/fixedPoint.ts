@@ -6,7 +6,7 @@
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { infNorm, newtonSolve } from '../numerics/newton.ts';
 import { clampToRange } from '../numerics/clamp.ts';
 import { DEFAULT_MAX_TRUNCATION_LEVEL, sqdClosedFormTail, sqdDrift, sqdJacobian, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
@@ -51,6 +51,8 @@ export interface FixedPointResult {
     equation: string;
     source: string;
     version: string;
+    /** The code identity (runs/codeIdentity.ts). */
+    code: string;
     options: { tailTolerance: number; method: FixedPointMethod; truncationLevel: number };
   };
 }
@@ -188,6 +190,7 @@ export function solveSqdFixedPoint(model: SupermarketModel, options: FixedPointO
       equation: method === 'closed-form' ? CLOSED_FORM_EQUATION : NEWTON_EQUATION,
       source: SOURCE,
       version: VERSION,
+      code: codeId(),
       options: { tailTolerance, method, truncationLevel: K },
     },
   };

@@ -137,30 +137,42 @@ export function effectiveMemory(selection: string, d: number, memory: MemorySpec
  * @throws {InvalidModelError}
  */
 export function checkMemory(selection: string, d: number, memory: MemorySpec): void {
+  const error = memoryError(selection, d, memory);
+  if (error !== undefined) throw new InvalidModelError(error);
+}
+
+/**
+ * Why a memory cannot act with a selection rule at d (the sentence `checkMemory` throws), or undefined when it can.
+ * Grid files apply a memory coordinate to the policies it can act on (as they apply a prediction), with this rule.
+ */
+export function memoryError(selection: string, d: number, memory: MemorySpec): string | undefined {
   if (selection === 'jiq') {
     if (memory.kind !== 'none' && memory.kind !== 'ism') {
-      throw new InvalidModelError(
-        `selection jiq learns idle servers from their messages: memory must be none (unbounded) or ism:A, got ${formatMemory(memory)}`,
-      );
+      return `selection jiq learns idle servers from their messages: memory must be none (unbounded) or ism:A, got ${formatMemory(memory)}`;
     }
-    return;
+    return undefined;
   }
-  if (memory.kind === 'none') return;
+  if (memory.kind === 'none') return undefined;
   if (selection === 'random') {
-    throw new InvalidModelError(
-      `memory ${formatMemory(memory)} with random selection: use --selection jiq (d = 1 with ISM) or jsq/lwl with d samples`,
-    );
+    return `memory ${formatMemory(memory)} with random selection: use --selection jiq (d = 1 with ISM) or jsq/lwl with d samples`;
   }
   if (selection !== 'jsq' && selection !== 'lwl') {
-    throw new InvalidModelError(
-      `memory ${formatMemory(memory)} works with jsq (SQ(d)) or lwl (LL(d)) selection (thesis ch. 6), got ${selection}`,
-    );
+    return `memory ${formatMemory(memory)} works with jsq (SQ(d)) or lwl (LL(d)) selection (thesis ch. 6), got ${selection}`;
   }
   if (d === 1 && memory.kind !== 'ism') {
-    throw new InvalidModelError(
-      `memory ${formatMemory(memory)} has no effect with d = 1: a probe never finds a second idle server to remember (use ism:A, or d ≥ 2)`,
-    );
+    return `memory ${formatMemory(memory)} has no effect with d = 1: a probe never finds a second idle server to remember (use ism:A, or d ≥ 2)`;
   }
+  return undefined;
+}
+
+/**
+ * The canonical short form of a memory as written (`"BCP:05"` → `"bcp:5"`).
+ * @throws {InvalidModelError} naming the expected forms.
+ */
+export function canonicalMemory(text: string): string {
+  const result = memorySchema.safeParse(text);
+  if (!result.success) throw new InvalidModelError(result.error.issues[0]?.message ?? `unknown memory ${JSON.stringify(text)}`);
+  return formatMemory(result.data as MemorySpec);
 }
 
 /**
@@ -190,4 +202,12 @@ function unreachable(value: never): never {
 /** True for the classic join-idle-queue selection rule (`jiq`): d = 1, idle servers learned from their messages. */
 export function isJiq(selection: string): boolean {
   return selection === 'jiq';
+}
+
+/**
+ * Whether a memory (short form) can act with a selection rule at d (`memoryError` is undefined); `none` always can.
+ * @throws {InvalidModelError} for a malformed memory.
+ */
+export function memoryApplies(selection: string, d: number, memory: string): boolean {
+  return memoryError(selection, d, memorySchema.parse(memory) as MemorySpec) === undefined;
 }

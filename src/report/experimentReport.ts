@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
-import { isInfinite, type Estimate } from '../stats/index.ts';
+import { formatCount, isInfinite, type Estimate } from '../stats/index.ts';
 import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, tip, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { experimentLatexTable, latexDocument } from './latex.ts';
@@ -212,7 +212,7 @@ export async function writeExperimentReport(
 
 ${spec.description ?? ''}
 
-Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s; ${outcomes.length} cells, ${events.toExponential(2)} simulated events.
+Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s; ${outcomes.length} cells, ${formatCount(events)} simulated events.
 ${budget}
 Time is in mean service times (E[S] = 1). Estimates carry 95% CIs.
 

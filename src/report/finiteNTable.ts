@@ -3,6 +3,7 @@
  * per n, then its 1/n and 1/n² fits held at the mean field, read against ΣV and ΣA (theory.md §6, §8).
  */
 import type { TableCell, TableFit } from '../compare/finiteNTable.ts';
+import { formatCount } from '../stats/index.ts';
 
 /** The table as the `table` command assembles it. */
 export interface FiniteNTable {
@@ -67,7 +68,7 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
       const exact = c.exact !== null && !('skipped' in c.exact) ? c.exact.meanQueueLength : null;
       lines.push(
         `| ${c.n} | ${f(q.mean)} ± ${f(q.halfWidth)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ${f(c.meanResponseTime.mean)} | ` +
-          `${q.replications} × ${c.eventsPerRun.toExponential(1)} | ${f(c.refinedFirst)} (${z(c.refinedFirst, c)}) | ` +
+          `${q.replications} × ${formatCount(c.eventsPerRun)} | ${f(c.refinedFirst)} (${z(c.refinedFirst, c)}) | ` +
           `${f(c.refinedSecond)} (${z(c.refinedSecond, c)}) | ${exactText(c)}${exact === null ? '' : ` (${z(exact, c)})`} |`,
       );
     }

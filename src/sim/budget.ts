@@ -5,6 +5,7 @@
  * theory.md §8 (estimands, warm-up, replications).
  */
 import { InvalidModelError } from '../errors.ts';
+import { formatCount } from '../stats/index.ts';
 
 /** Largest run (events, all replications) the simulator accepts: about an hour at a few million events per second. */
 export const MAX_EVENTS = 2e10;
@@ -89,7 +90,7 @@ export function checkEventBudget(run: RunSize, maxEvents = MAX_EVENTS): number {
           `event's work each, ${work.toExponential(1)} event-equivalents in all)`
         : '';
     throw new InvalidModelError(
-      `this run needs about ${events.toExponential(1)} events (warm-up ${run.warmupTime.toExponential(2)} time units × λn = ` +
+      `this run needs about ${formatCount(events)} events (warm-up ${run.warmupTime.toExponential(2)} time units × λn = ` +
         `${(run.lambda * run.n).toFixed(0)}, ${run.jobs} jobs × ${run.replications} replications)${selection}, more than ${maxEvents.toExponential(0)}; ` +
         `lower ${samples > 0 ? 'd, ' : ''}the jobs, the replications or n, or shorten the warm-up`,
     );

@@ -15,7 +15,7 @@ import { Rng, streamSeed } from '../stats/rng.ts';
 import type { EngineKind } from './core.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
-import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
+import { integerOption, resolveEngine, resolveRunConfig, seedOption, type EngineChoice } from './options.ts';
 import { withEngine } from './simulate.ts';
 import { Workload } from './workload.ts';
 
@@ -181,7 +181,7 @@ export interface RecordReplicationOptions {
   /** Warm-up time (time units, ≥ 0). */
   warmupTime: number;
   /** As in `simulate`; 'auto' and 'race' run the discipline's event engine (the race engine keeps no workload). */
-  engine?: 'auto' | 'event' | 'priority' | 'race';
+  engine?: EngineChoice;
 }
 
 /**

@@ -220,6 +220,21 @@ export function raceIsExact(model: SupermarketModel): boolean {
 }
 
 /**
+ * The engines a run may ask for: every engine a result can name (`EngineKind`), and 'auto'. One table for the
+ * `--engine` choices, its help and `resolveEngine`, so every name a header prints can be chosen.
+ */
+export const ENGINE_CHOICES = {
+  auto: 'race when exact, else the event engine of the discipline (event, priority or sharing)',
+  event: "the discipline's event engine: FIFO's event-driven engine, priority for the other priority servers, sharing for PS and LAS",
+  priority: 'engine for the priority disciplines (FIFO included)',
+  sharing: 'engine for the sharing servers (PS, LAS)',
+  race: 'exponential JSQ FIFO fast path (no memory)',
+} as const satisfies Record<EngineKind | 'auto', string>;
+
+/** A name `resolveEngine` takes. */
+export type EngineChoice = keyof typeof ENGINE_CHOICES;
+
+/**
  * Resolves `engine`: 'auto' → 'race' when exact, else 'event' for FIFO and 'priority' for the other disciplines.
  * 'event' on a non-FIFO model means its event engine, i.e. 'priority'.
  * @throws {InvalidModelError} for an unknown name or 'race' on a model where it is not exact.
@@ -245,6 +260,13 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
       throw new InvalidModelError(`engine "priority" does not run discipline ${model.discipline}; use auto or event`);
     return 'priority';
   }
+  if (engine === 'sharing') {
+    if (eventKind !== 'sharing')
+      throw new InvalidModelError(
+        `engine "sharing" runs the sharing servers (PS, LAS), not discipline ${model.discipline}; use auto or event`,
+      );
+    return 'sharing';
+  }
   if (engine === 'race') {
     if (!raceIsExact(model))
       throw new InvalidModelError(
@@ -254,7 +276,7 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
       );
     return 'race';
   }
-  throw new InvalidModelError(`unknown engine ${JSON.stringify(engine)}; expected auto, event, priority or race`);
+  throw new InvalidModelError(`unknown engine ${JSON.stringify(engine)}; expected ${Object.keys(ENGINE_CHOICES).join(', ')}`);
 }
 
 /** Validates an optional integer option ≥ min, returning `fallback` when undefined. */

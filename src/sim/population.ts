@@ -10,7 +10,7 @@
 import { InvalidModelError, SolverError } from '../errors.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { compileNode, referencedVariables, type Evaluator } from '../model/population/compile.ts';
 import { prepareExpression } from '../model/population/expression.ts';
 import { symbolTable, type PopulationModel } from '../model/population/parse.ts';
@@ -54,7 +54,14 @@ export interface PopulationSimulationResult {
   perReplication: PopulationReplication[];
   /** Master seed and the stream seeds (hex), one per replication. */
   seeds: { master: number; replications: string[] };
-  provenance: { model: string; parameters: Readonly<Record<string, number>>; method: string; source: string; version: string };
+  provenance: {
+    model: string;
+    parameters: Readonly<Record<string, number>>;
+    method: string;
+    source: string;
+    version: string;
+    code: string;
+  };
 }
 
 interface Compiled {
@@ -240,6 +247,7 @@ export function simulatePopulation(model: PopulationModel, options: PopulationSi
       method: 'Gillespie direct method on (1/n)Z^K, time averages over [warmup, warmup + horizon], independent replications',
       source: 'theory.md §6 (jumps l/n at rate n*beta_l(x)), §8 (replications, Student-t CI); Gillespie 1976',
       version: VERSION,
+      code: codeId(),
     },
   };
 }

@@ -8,7 +8,7 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { batchEstimate, type BatchEstimate } from '../stats/batchMeans.ts';
 import { feasible } from '../stats/tInterval.ts';
@@ -74,7 +74,7 @@ export interface ReplayResult {
   maxLevel: number;
   seed: { master: number; stream: string };
   engine: EngineKind;
-  provenance: { model: SupermarketModel; version: string; method: string };
+  provenance: { model: SupermarketModel; version: string; code: string; method: string };
   /** With `record`: the measured jobs (arrival order) and the per-server summary of the window. */
   records?: { jobs: JobRecords; servers: ServerRecords };
 }
@@ -277,7 +277,8 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     provenance: {
       model,
       version: VERSION,
-      method: `trace replay, ${kind === 'event' ? 'FIFO event engine' : 'priority event engine'}, batch means (${batches} batches)`,
+      code: codeId(),
+      method: `trace replay, ${kind === 'event' ? 'FIFO event' : kind} engine, batch means (${batches} batches)`,
     },
     ...(records ? { records } : {}),
   };

@@ -8,7 +8,7 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
 import { HeteroEventEngine } from './heteroEngine.ts';
@@ -31,7 +31,7 @@ import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { recycle, takeFloat32, takeFloat64, takeInt32 } from './buffers.ts';
 import { checkEventBudget, expectedEvents } from './budget.ts';
-import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
+import { integerOption, resolveEngine, resolveRunConfig, seedOption, type EngineChoice } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
 import { RaceEngine } from './race.ts';
 import { SharingEngine, isSharing } from './sharingEngine.ts';
@@ -90,7 +90,7 @@ export interface SimulateOptions {
    * 'auto' (default): the race fast path when exact, else the event engine of the discipline ('event' for FIFO,
    * 'priority' otherwise); 'event' picks the discipline's event engine; 'priority' forces the priority engine.
    */
-  engine?: 'auto' | 'event' | 'priority' | 'race';
+  engine?: EngineChoice;
   /**
    * Workload levels w (increasing, ≥ 0) for the time-average ccdf P(U > w); event engines only. Default:
    * 0, 0.25, …, 10 (× E[S]) for LWL and LPW, none otherwise.
@@ -224,7 +224,8 @@ export interface SimulationResult {
    * construction even where the mean is infinite in theory, like `sampleMean`): data, not estimates of the mean.
    */
   perReplication: ReplicationResult[];
-  provenance: { model: SupermarketModel; version: string; method: string; rng: string };
+  /** What produced the result: the model, the package version, the code identity (runs/codeIdentity.ts), the method and the random streams. */
+  provenance: { model: SupermarketModel; version: string; code: string; method: string; rng: string };
   /** How the intervals were made; `replications` = units behind them. */
   method: 'replications' | 'batch-means';
   replications: number;
@@ -849,6 +850,7 @@ export class SimulationCollector {
       provenance: {
         model,
         version: VERSION,
+        code: codeId(),
         method: engineMethod(kind) + (batchMode ? `; one long run, ${R} batch means of ${jobs} jobs` : `; ${R} independent replications`),
         rng: 'xoshiro128** seeded by splitmix64(master, replication)',
       },
@@ -1009,6 +1011,32 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
   replace('littleResponseTime', f.meanQueueLength);
   replace('meanWorkload', f.meanWorkload);
   replace('meanSlowdown', f.meanSlowdown);
+  // each unit's sample average of a quantity whose mean is infinite in theory estimates nothing: the same encoding,
+  // with the unit's sample average kept as `sampleMean` (replications 1)
+  const perUnit: ['meanResponseTime' | 'meanQueueLength' | 'meanWorkload' | 'meanSlowdown', EstimandFiniteness['meanSlowdown']][] = [
+    ['meanResponseTime', f.meanResponseTime],
+    ['meanQueueLength', f.meanQueueLength],
+    ['meanWorkload', f.meanWorkload],
+    ['meanSlowdown', f.meanSlowdown],
+  ];
+  if (perUnit.some(([, verdict]) => !verdict.finite))
+    out.perReplication = result.perReplication.map((unit) => {
+      const copy: Record<string, unknown> = { ...unit };
+      for (const [key, verdict] of perUnit)
+        if (!verdict.finite) {
+          const inf: InfiniteEstimate = {
+            mean: null,
+            ci95: null,
+            halfWidth: null,
+            infinite: true,
+            reason: verdict.reason,
+            sampleMean: unit[key],
+            replications: 1,
+          };
+          copy[key] = inf;
+        }
+      return copy;
+    });
   out.meansOutsideInterval = meansOutsideInterval(result);
   return out;
 }

@@ -5,7 +5,7 @@
 import { checkTimeGrid } from '../model/timeGrid.ts';
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { initialCounts, initialState } from './initialState.ts';
@@ -42,7 +42,7 @@ export interface TrajectoryResult {
   n: number;
   maxLevel: number;
   engine: EngineKind;
-  provenance: { model: SupermarketModel; version: string };
+  provenance: { model: SupermarketModel; version: string; code: string };
 }
 
 /**
@@ -95,6 +95,6 @@ export function simulateTrajectory(model: SupermarketModel, options: TrajectoryO
     n: config.n,
     maxLevel,
     engine: kind,
-    provenance: { model, version: VERSION },
+    provenance: { model, version: VERSION, code: codeId() },
   };
 }

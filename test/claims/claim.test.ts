@@ -30,7 +30,7 @@ describe('parseClaim', () => {
     expect(() => parseClaim('T(jsx, fifo) < 1')).toThrow(/unknown selection "jsx"/);
     expect(() => parseClaim('Q(jsq, fifo) < 1')).toThrow(/at char 1 .*unknown function "Q"/);
     expect(() => parseClaim('T(jsq, fifo) < rho')).toThrow(/at char 16 .*unknown symbol "rho"/);
-    expect(() => parseClaim('T(jsq) < 1')).toThrow(/T\(\) takes 2 arguments/);
+    expect(() => parseClaim('T(jsq) < 1')).toThrow(/T\(\) takes 2 or 3 arguments/);
   });
 
   it('parseClaim(text) rejects claims that are not comparisons, and equality', () => {

@@ -29,7 +29,34 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     [
       'PS with a prediction',
       ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--discipline', 'ps', '--prediction', 'exp'],
-      /--prediction has no effect here: neither selection jsq nor discipline ps reads a prediction/,
+      /--prediction exp has no effect: neither selection jsq nor discipline ps reads a prediction/,
+    ],
+    // every setting the policy tables say a policy cannot use is refused in one line (issue 18 item 5), in every command
+    [
+      'jiq with d = 2 (fixed-point)',
+      ['fixed-point', '--lambda', '0.5', '--d', '2', '--selection', 'jiq'],
+      /--d 2 has no effect: selection jiq samples no servers \(it takes d = 1\); give --d 1/,
+    ],
+    [
+      'random with d = 3 (simulate)',
+      ['simulate', '--lambda', '0.5', '--d', '3', '--n', '10', '--selection', 'random'],
+      /--d 3 has no effect: selection random samples no servers/,
+    ],
+    [
+      'jiq with d = 2 (ode)',
+      ['ode', '--lambda', '0.5', '--d', '2', '--selection', 'jiq', '--t-end', '1', '--dt', '1'],
+      /--d 2 has no effect/,
+    ],
+    ['jiq with a d list (compare)', ['compare', '--lambda', '0.5', '--d', '1,2', '--n', '10', '--selection', 'jiq'], /--d 2 has no effect/],
+    [
+      'sampling with d = 1',
+      ['simulate', '--lambda', '0.5', '--d', '1', '--n', '10', '--sampling', 'without-replacement'],
+      /--sampling without-replacement has no effect: with d = 1 one server is sampled/,
+    ],
+    [
+      'jiq with a prediction',
+      ['fixed-point', '--lambda', '0.5', '--d', '1', '--selection', 'jiq', '--prediction', 'exp'],
+      /--prediction exp has no effect/,
     ],
     [
       'LPW with LAS',

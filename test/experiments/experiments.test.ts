@@ -77,6 +77,7 @@ function outcome(policy: string, prediction: string, lambda: number, mean: numbe
       selection,
       discipline,
       prediction,
+      memory: 'none',
       lambda,
       service: 'exp',
       d: 2,

@@ -59,6 +59,7 @@ describe('infinite means (issue 21 item 1)', () => {
         discipline: 'fifo',
         service: 'exp',
         prediction: 'none',
+        memory: 'none',
         lambda: 0.7,
         d: 2,
         n: 10,

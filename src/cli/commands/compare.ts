@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, groupNotes, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
-import { parseModel, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
+import { parseModel, settingApplies, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
 import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
@@ -30,7 +30,7 @@ import {
   parsePositive,
   parseReplications,
   reportFolder,
-  refuseIdlePrediction,
+  refuseIdleSettings,
   serversFromFlags,
 } from '../options.ts';
 import { commandLine, startRun } from '../versions.ts';
@@ -252,6 +252,10 @@ export function compareCommand(): Command {
     .action(
       action(async (o: Opts, self: Command) => {
         timeline('phase', { name: 'action' });
+        const policy = { selection: o.selection as Selection, discipline: o.discipline as Discipline, d: 2 };
+        refuseIdleSettings(self, policy, o.d);
+        // a rule that samples no servers (random, jiq) runs at d = 1 whatever the preset's d list says
+        if (!settingApplies('d', policy)) o.d = [1];
         const runMeta = startRun();
         const out = reportFolder(o.out, outDirFor(o, self));
         // one run per folder (runs/lock.ts; released when the action ends): a shard locks its own folder, as shards of one run write side by side
@@ -266,7 +270,6 @@ export function compareCommand(): Command {
           ...(o.memory !== undefined && o.memory !== 'none' ? { memory: o.memory } : {}),
           ...(serversFromFlags(o) as Pick<ModelFields, 'servers'>),
         };
-        refuseIdlePrediction(self, { selection: o.selection as Selection, discipline: o.discipline as Discipline });
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
         // by (d, λ, n) alone); parseModel checks them all later
         const refined = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));

@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, policyName } from '../../model/index.ts';
+import { checkServers, formatMemory, policyName } from '../../model/index.ts';
 import {
   refine,
   refinedEstimate,
@@ -18,6 +18,7 @@ import { signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger, type ModelFlags } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
+import { VERSION, codeId } from '../../version.ts';
 
 interface Opts extends ModelFlags {
   refined?: boolean;
@@ -175,7 +176,17 @@ function printGeneralSolution(model: SupermarketModel, json: boolean, phaseTypeF
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       ...(e ? { measuredError: e } : {}),
       convergence: s.convergence,
-      ...(s.reduction ? { reduction: { ...s.reduction, memory: describeMemory(s.reduction.memory) } } : {}),
+      provenance: { version: VERSION, code: codeId() },
+      // the memory as --memory takes it (jiq's unbounded memory is the selection's, --memory none), and its capacity in ids
+      ...(s.reduction
+        ? {
+            reduction: {
+              ...s.reduction,
+              memory: formatMemory(model.memory),
+              capacity: Number.isFinite(s.reduction.memory.capacity) ? s.reduction.memory.capacity : 'unbounded',
+            },
+          }
+        : {}),
       ...(s.classes ? { classes: s.classes } : {}),
     });
     return;

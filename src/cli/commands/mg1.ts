@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { DISCIPLINES, DISCIPLINE_TABLE, disciplineHelp, parseModel, predictedDisciplines, type Discipline } from '../../model/index.ts';
 import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
-import { examples, parseNumber, parsePositive, refuseIdlePrediction, serviceFromFlag } from '../options.ts';
+import { examples, parseNumber, parsePositive, refuseIdleSettings, serviceFromFlag } from '../options.ts';
 import { printJson } from '../output.ts';
 
 interface Opts {
@@ -60,7 +60,7 @@ export function mg1Command(): Command {
   cmd.action(
     action((o: Opts, self: Command) => {
       const disciplines: readonly Discipline[] = o.all ? DISCIPLINES : [o.discipline as Discipline];
-      if (!o.all) refuseIdlePrediction(self, { selection: 'random', discipline: o.discipline as Discipline });
+      if (!o.all) refuseIdleSettings(self, { selection: 'random', discipline: o.discipline as Discipline, d: 1 });
       const results = disciplines.map((discipline) =>
         mg1(
           parseModel({

@@ -38,6 +38,7 @@ import { jsonOption, printJson } from '../output.ts';
 import { TRANSIENT_PROGRESS_WORK, checkTransientTop, noFixedPoint, populationTransientWork } from '../overload.ts';
 import { runPool } from '../pool.ts';
 import { createProgress } from '../progress.ts';
+import { formatCount } from '../../stats/index.ts';
 
 interface Opts {
   set: Record<string, number>;
@@ -210,7 +211,7 @@ export function modelCommand(): Command {
           const work = o.n!.reduce((sum, n) => sum + 2 * o.replications * n * (warmup + o.horizon), 0);
           if (work > MAX_EVENTS)
             throw new InvalidModelError(
-              `--compare needs about ${work.toExponential(1)} events (replications × n × (warm-up ${warmup.toPrecision(3)} + horizon ${o.horizon}) ` +
+              `--compare needs about ${formatCount(work)} events (replications × n × (warm-up ${warmup.toPrecision(3)} + horizon ${o.horizon}) ` +
                 `× 2 events per server per time unit, summed over --n), more than ${MAX_EVENTS.toExponential(0)}; lower the horizon, the replications or n`,
             );
           const progress = createProgress('model --compare', !o.json);

@@ -37,7 +37,7 @@ import {
   parsePositive,
   parsePositiveInteger,
   refuseIdleOptions,
-  refuseIdlePrediction,
+  refuseIdleSettings,
   type ModelFlags,
 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -106,7 +106,7 @@ export function odeCommand(): Command {
         const { model, overloaded } = transientModelFromFlags(o);
         if (modelHasMemory(model)) refuseMemoryFlags(o);
         refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
-        refuseIdlePrediction(cmd, model);
+        refuseIdleSettings(cmd, model);
         if (overloaded) refuseOverloaded(model, o);
         const init = initialTail(model, o);
         if (o.untilSteady) {

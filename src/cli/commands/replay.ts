@@ -6,9 +6,9 @@
  */
 import { Command, Option } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
-import { parseModel, policyName, usesPrediction } from '../../model/index.ts';
+import { parseModel, policyName, settingApplies, usesPrediction, type Discipline, type Selection } from '../../model/index.ts';
 import { simulateReplay } from '../../sim/index.ts';
-import type { BatchEstimate } from '../../stats/index.ts';
+import { formatCount, type BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
 import {
@@ -22,6 +22,7 @@ import {
   parsePositive,
   parsePositiveInteger,
   parseSeed,
+  refuseIdleSettings,
 } from '../options.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -109,7 +110,7 @@ export function replayCommand(): Command {
       ]),
     );
   cmd.action(
-    action((file: string, o: Opts) => {
+    action((file: string, o: Opts, cmd: Command) => {
       if (!o.rescale && cmd.getOptionValueSource('load') === 'cli')
         throw new InvalidModelError('--load rescales the trace; it cannot be combined with --no-rescale');
       const trace = loadTrace(file, { format: o.format, ...(o.status ? { status: o.status } : {}) });
@@ -126,7 +127,11 @@ export function replayCommand(): Command {
       if (jobs.length < 2) throw new InvalidModelError(`a replay needs at least 2 jobs, got ${jobs.length} (jobs ${from}..${to})`);
 
       const user = o.prediction === 'user';
-      const d = o.d ?? Math.min(2, o.n);
+      // a rule that samples no servers takes d = 1; a --d it cannot use is refused with the other idle settings
+      const d =
+        o.d ??
+        (settingApplies('d', { selection: o.selection as Selection, discipline: o.discipline as Discipline, d: 2 }) ? Math.min(2, o.n) : 1);
+      refuseIdleSettings(cmd, { selection: o.selection as Selection, discipline: o.discipline as Discipline, d });
       let workload: { arrivals: Float64Array; sizes: Float64Array; predictions?: Float64Array };
       let lambda: number;
       let service: { kind: 'exponential'; mean: number };
@@ -225,7 +230,7 @@ export function replayCommand(): Command {
         `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,
         `  E[Q] per server       ${show(r.meanQueueLength)}`,
         `  T p50 / p95 / p99     ${r.responseTimePercentiles.p50.mean.toFixed(3)} / ${r.responseTimePercentiles.p95.mean.toFixed(3)} / ${r.responseTimePercentiles.p99.mean.toFixed(3)}`,
-        `  offered load in the window ${r.offeredLoad.toFixed(4)}; ${r.events} events in ${r.wallSeconds.toFixed(2)} s`,
+        `  offered load in the window ${r.offeredLoad.toFixed(4)}; ${formatCount(r.events)} events in ${r.wallSeconds.toFixed(2)} s`,
         ...(o.perServer && records ? [`Per server (E[Q_j] by Little: Σ T / window):`, perServerTable(records.servers)] : []),
         ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob}`] : []),
       ];

@@ -32,6 +32,7 @@ import { examples, outOption, parseInFile, reportFolder } from '../options.ts';
 import { commandLine, startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 import { lockFolder } from '../../runs/lock.ts';
+import { formatCount } from '../../stats/index.ts';
 
 interface Opts {
   out?: string;
@@ -97,7 +98,7 @@ function printPlan(name: string, grid: ExperimentCell[], cost: (c: ExperimentCel
   if (o.json) return printJson(plan);
   const where = o.shard ? `shard ${o.shard.index}/${o.shard.count}: ${cells.length} of ${grid.length} cells` : `${grid.length} cells`;
   process.stdout.write(`run ${name} --dry-run, ${where} (nothing run or written)\n`);
-  for (const r of rows) process.stdout.write(`  ${r.key}  ~${r.cost.toExponential(1)} events${r.stored ? '  (stored)' : ''}\n`);
+  for (const r of rows) process.stdout.write(`  ${r.key}  ~${formatCount(r.cost)} events${r.stored ? '  (stored)' : ''}\n`);
 }
 
 export function runCommand(): Command {

@@ -7,14 +7,16 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { SELECTION_TABLE, checkServers, policyName, slowdownFinite, usesPrediction, type Finiteness } from '../../model/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import {
+  ENGINE_CHOICES,
   checkEventBudget,
   meansOutsideInterval,
   simulate,
   simulationJson,
+  type EngineChoice,
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
-import type { Estimate } from '../../stats/index.ts';
+import { formatCount, type Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
 import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
@@ -49,7 +51,7 @@ interface Opts extends ModelFlags {
   warmup?: number;
   warmupTolerance: number;
   maxLevel: number;
-  engine: 'auto' | 'event' | 'priority' | 'race';
+  engine: EngineChoice;
   json?: boolean;
   progress: boolean;
   method: 'replications' | 'batch-means';
@@ -124,9 +126,11 @@ export function simulateCommand(): Command {
     .addOption(
       new Option(
         '--engine <engine>',
-        'event: event-driven FIFO engine; priority: engine for the other disciplines (and FIFO); race: exponential JSQ FIFO fast path; auto: race when exact, else event/priority',
+        Object.entries(ENGINE_CHOICES)
+          .map(([name, what]) => `${name}: ${what}`)
+          .join('; '),
       )
-        .choices(['auto', 'event', 'priority', 'race'])
+        .choices(Object.keys(ENGINE_CHOICES))
         .default('auto'),
     )
     .option(
@@ -281,7 +285,7 @@ export function simulateCommand(): Command {
                 `  Σ f·speed·busy = ${result.classes.reduce((a, c) => a + c.fraction * c.speed * c.busyFraction.mean, 0).toFixed(4)} (λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)})`,
               ]
             : []),
-          `  ${result.events.toExponential(3)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
+          `  ${formatCount(result.events)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
           ...result.warnings.map((w) => `  warning: ${w}`),
           ...outsideNote(result),
         ];

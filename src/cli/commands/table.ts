@@ -43,6 +43,7 @@ import { addScaleOptions, printShardSummary, startShard } from '../sharding.ts';
 import { defaultThreads } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 import { chainTaskEvents, runChainTasks, type ChainTask } from '../tableRunner.ts';
+import { formatCount } from '../../stats/index.ts';
 
 interface Opts {
   d: number[];
@@ -251,7 +252,7 @@ export function tableCommand(): Command {
           }
         }
         const planned = tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
-        const label = `${added.length} cells, ${(planned / 1e9).toFixed(2)}e9 events`;
+        const label = `${added.length} cells, ${formatCount(planned)} events`;
         let results: Float64Array[];
         try {
           results = await runChainTasks(tasks, threads, (done) => progress.update(done, planned, label));
@@ -357,7 +358,7 @@ export function tableCommand(): Command {
         `# Finite-n table: JSQ(d), exponential sizes, FIFO, sampling ${o.sampling}\n\n` +
         finiteNTableMarkdown({ cells, fits }) +
         (notes.length > 0 ? `\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}\n` : '') +
-        `\n${(eventsDone / 1e9).toFixed(2)}e9 events in ${simSeconds.toFixed(1)} s on ${threads} thread(s) ` +
+        `\n${formatCount(eventsDone)} events in ${simSeconds.toFixed(1)} s on ${threads} thread(s) ` +
         `(${(eventsDone / simSeconds / 1e6).toFixed(1)} M events/s; ${cpuSeconds.toFixed(1)} CPU s, ` +
         `${(eventsDone / cpuSeconds / 1e6).toFixed(1)} M events per CPU s); wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`;
       const csv = stringify(finiteNTableCsvRows({ cells, fits }));

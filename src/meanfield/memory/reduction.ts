@@ -113,9 +113,12 @@ export function solveWithMemory<S extends ReducibleSolution>(
   };
 }
 
-/** `ip`, `cp`, `bcp:5`, `ism:10`, or `ism:unbounded` (classic JIQ). */
+/**
+ * The memory in the CLI's words: `ip`, `cp`, `bcp:5`, `ism:10` (the `--memory` values), or `jiq (unbounded)` for ISM
+ * with unbounded memory, which only `--selection jiq` selects (issue 18: one name per concept, no name the CLI refuses).
+ */
 export function describeMemory(memory: EffectiveMemory): string {
-  if (memory.kind === 'ism' && memory.capacity === Infinity) return 'ism:unbounded';
+  if (memory.kind === 'ism' && memory.capacity === Infinity) return 'jiq (unbounded)';
   if (memory.kind === 'bcp' || memory.kind === 'ism') return `${memory.kind}:${memory.capacity}`;
   return memory.kind;
 }

@@ -5,8 +5,11 @@
 import { DISCIPLINE_TABLE, type Discipline } from './discipline.ts';
 import { SELECTION_TABLE, type Selection } from './selection.ts';
 
+import { idleSettings } from './idle.ts';
+
 export * from './selection.ts';
 export * from './discipline.ts';
+export * from './idle.ts';
 
 /** True when a policy looks at predictions: a selection or discipline whose table row says it does (LPW; SPJF, PSPJF, SPRPT). */
 export function usesPrediction(selection: Selection, discipline: Discipline): boolean {
@@ -30,26 +33,13 @@ export function disciplineHelp(): string {
   return `in-queue discipline: ${describeRows(DISCIPLINE_TABLE)}`;
 }
 
-/** The disciplines whose row reads predictions (SPJF, PSPJF, SPRPT), in table order. */
-export function predictedDisciplines(): Discipline[] {
-  return (Object.keys(DISCIPLINE_TABLE) as Discipline[]).filter((d) => DISCIPLINE_TABLE[d].usesPrediction);
-}
-
-/** The selection rules whose row reads predictions (LPW), in table order. */
-export function predictedSelections(): Selection[] {
-  return (Object.keys(SELECTION_TABLE) as Selection[]).filter((s) => SELECTION_TABLE[s].usesPrediction);
-}
-
 /**
- * The one rule for a prediction setting on a policy that reads none (issue 18 item 5): undefined when the selection
- * or the discipline reads predictions (their table rows), else the sentence saying why a prediction has no effect.
+ * The rule for a prediction setting on a policy that reads none (issue 18 item 5; `idleSettings`, one rule for every
+ * idle setting): undefined when the selection or the discipline reads predictions (their table rows), else the
+ * sentence saying why a prediction has no effect.
  */
 export function idlePrediction(selection: Selection, discipline: Discipline): string | undefined {
-  if (usesPrediction(selection, discipline)) return undefined;
-  return (
-    `neither selection ${selection} nor discipline ${discipline} reads a prediction ` +
-    `(selection ${predictedSelections().join(', ')} and disciplines ${predictedDisciplines().join(', ')} do)`
-  );
+  return idleSettings({ selection, discipline, d: 1 }, ['prediction'])[0]?.reason;
 }
 
 /**

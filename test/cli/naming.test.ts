@@ -1,0 +1,69 @@
+/**
+ * One name per concept in every output (issue 18, fresh-user trial): a memory the JSON names is one `--memory` (or
+ * `--selection jiq`) takes; every engine a header prints is an `--engine` choice; a solver's source names the checks
+ * it makes on that model; event counts are formatted by one formatter.
+ */
+import { describe, expect, it } from 'vitest';
+import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
+import { DISCIPLINES, SELECTIONS, parseMemoryShort, parseModel, validateModel } from '../../src/model/index.ts';
+import { ENGINE_CHOICES, simulate } from '../../src/sim/index.ts';
+import { formatCount } from '../../src/stats/index.ts';
+import { runCli } from './runCli.ts';
+
+describe('names the user can type back', () => {
+  it('fixed-point --json names the memory as --memory takes it (jiq: none, capacity unbounded; bcp:2 as bcp:2)', async () => {
+    for (const [flags, memory, capacity] of [
+      ['--selection jiq --d 1', 'none', 'unbounded'],
+      ['--d 2 --memory bcp:2', 'bcp:2', 2],
+    ] as const) {
+      const r = await runCli(`fixed-point --lambda 0.8 ${flags} --json`);
+      expect(r.status, r.stderr).toBe(0);
+      const reduction = JSON.parse(r.stdout).reduction;
+      expect(reduction.memory).toBe(memory);
+      expect(reduction.capacity).toBe(capacity);
+      expect(() => parseMemoryShort(reduction.memory)).not.toThrow();
+    }
+  });
+
+  it('every engine a simulation result names is an --engine choice, and choosing it runs that engine', () => {
+    const options = { n: 6, jobs: 300, replications: 2, seed: 1, warmupTime: 1 };
+    for (const discipline of ['fifo', 'srpt', 'ps', 'las'] as const) {
+      const model = parseModel({ lambda: 0.5, d: 2, discipline, service: 'hyperexp:2' });
+      const named = simulate(model, options).engine;
+      expect(Object.keys(ENGINE_CHOICES), discipline).toContain(named);
+      expect(simulate(model, { ...options, engine: named }).engine).toBe(named);
+    }
+    expect(() => simulate(parseModel({ lambda: 0.5, d: 2 }), { ...options, engine: 'sharing' })).toThrow(
+      /engine "sharing" runs the sharing servers \(PS, LAS\), not discipline fifo/,
+    );
+  });
+
+  it('a cavity solver’s source names only the checks it makes on that model (no FIFO phase-type ODE for LAS, SRPT …)', () => {
+    let cavities = 0;
+    for (const selection of SELECTIONS)
+      for (const discipline of DISCIPLINES) {
+        let model;
+        try {
+          model = validateModel({ lambda: 0.7, d: selection === 'random' || selection === 'jiq' ? 1 : 2, selection, discipline });
+        } catch {
+          continue; // a combination the model room refuses
+        }
+        const fp = meanFieldCapabilities(model).fixedPoint;
+        if (!fp.available || !fp.id.endsWith('cavity')) continue;
+        cavities++;
+        if (discipline !== 'fifo') expect(fp.source, `${selection}+${discipline}`).not.toMatch(/FIFO phase-type ODE/);
+      }
+    expect(cavities).toBeGreaterThan(5);
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.7, d: 2, discipline: 'las' })).fixedPoint).toMatchObject({
+      source: expect.stringMatching(/LAS server .*checked \(work conservation, busy fraction, Little/),
+    });
+  });
+
+  it('formatCount: one formatter for event counts (no "0.04e9")', () => {
+    expect(formatCount(42)).toBe('42');
+    expect(formatCount(4e7)).toBe('4.00e7');
+    expect(formatCount(0.04e9)).toBe('4.00e7');
+    expect(formatCount(1.52e10)).toBe('1.52e10');
+    expect(formatCount(123456, 2)).toBe('1.2e5');
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Issue 21 leftovers: every per-replication value of `simulate --json` follows the finiteness rule (a unit's sample
+ * average of a quantity infinite in theory is encoded as infinite, its value kept as sampleMean), and library results
+ * carry the code identity that cells and shards record (runs/codeIdentity.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { parseJsonText, jsonText } from '../../src/io/index.ts';
+import { solveSqdFixedPoint } from '../../src/meanfield/index.ts';
+import { parseModel } from '../../src/model/index.ts';
+import { codeIdentity } from '../../src/runs/codeIdentity.ts';
+import { simulate, simulateTrajectory, simulationJson } from '../../src/sim/index.ts';
+import { runCli } from '../cli/runCli.ts';
+
+const options = { n: 10, jobs: 400, replications: 2, seed: 5, warmupTime: 5 };
+
+describe('per-replication values follow the finiteness rule', () => {
+  it('simulationJson: E[T/S] of JSQ+FIFO (E[1/S] = ∞) is infinite in every unit too; E[T] stays a number', () => {
+    const r = simulate(parseModel({ lambda: 0.7, d: 2 }), options);
+    const json = parseJsonText(jsonText(simulationJson(r))) as { perReplication: Record<string, unknown>[] };
+    expect(json.perReplication).toHaveLength(2);
+    json.perReplication.forEach((unit, i) => {
+      expect(unit.meanSlowdown).toMatchObject({ infinite: true, mean: Infinity, sampleMean: r.perReplication[i].meanSlowdown });
+      expect(unit.meanResponseTime).toBe(r.perReplication[i].meanResponseTime);
+    });
+  });
+
+  it('FIFO with pareto:1.5 sizes: E[T], E[Q] and E[U] are infinite per unit; SRPT keeps finite units', () => {
+    const fifo = simulationJson(simulate(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5' }), options));
+    for (const unit of fifo.perReplication as Record<string, { infinite?: boolean }>[]) {
+      expect(unit.meanResponseTime.infinite).toBe(true);
+      expect(unit.meanQueueLength.infinite).toBe(true);
+    }
+    const srpt = simulationJson(simulate(parseModel({ lambda: 0.5, d: 2, discipline: 'srpt', service: 'exp' }), options));
+    for (const unit of srpt.perReplication as Record<string, unknown>[]) expect(typeof unit.meanResponseTime).toBe('number');
+  });
+
+  it('simulate --json prints infinite per-replication slowdowns in the one encoding (mean null, infinite true)', async () => {
+    const r = await runCli('simulate --lambda 0.7 --d 2 --n 10 --jobs 400 --replications 2 --warmup 5 --json --no-progress --threads 1');
+    expect(r.status, r.stderr).toBe(0);
+    const unit = JSON.parse(r.stdout).perReplication[0];
+    expect(unit.meanSlowdown).toMatchObject({ mean: null, infinite: true });
+    expect(typeof unit.meanSlowdown.sampleMean).toBe('number');
+  });
+});
+
+describe('library results know their code', () => {
+  it('simulate, simulateTrajectory and the SQ(d) fixed point carry provenance.code = codeIdentity()', () => {
+    const model = parseModel({ lambda: 0.7, d: 2 });
+    const code = codeIdentity();
+    expect(code).toMatch(/^(git|dist|src):/);
+    expect(simulate(model, options).provenance.code).toBe(code);
+    expect(simulateTrajectory(model, { n: 10, times: [0, 1], replications: 2, seed: 1 }).provenance.code).toBe(code);
+    expect(solveSqdFixedPoint(model).provenance.code).toBe(code);
+  });
+
+  it('fixed-point --json and simulate --json name the code', async () => {
+    const fp = await runCli('fixed-point --lambda 0.7 --d 2 --discipline srpt --json');
+    expect(JSON.parse(fp.stdout).provenance.code).toBe(codeIdentity());
+    const sim = await runCli('simulate --lambda 0.7 --d 2 --n 10 --jobs 200 --replications 2 --warmup 1 --json --no-progress --threads 1');
+    expect(JSON.parse(sim.stdout).provenance.code).toBe(codeIdentity());
+  });
+});
