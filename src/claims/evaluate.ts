@@ -133,7 +133,8 @@ export interface ConjectureResult {
     readonly undefined: number;
     readonly total: number;
   };
-  readonly simulations: readonly SimulationRequest[];
+  /** The simulations run (their requests without the scheduling cost). */
+  readonly simulations: readonly Omit<SimulationRequest, 'cost'>[];
   readonly provenance: { readonly version: string; readonly verdictRule: string };
 }
 
@@ -419,7 +420,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       undefined: count('undefined'),
       total: results.length,
     },
-    simulations: list,
+    simulations: list.map(({ cost: _cost, ...request }) => request),
     provenance: { version: VERSION, verdictRule: VERDICT_RULE },
   };
 }

@@ -137,8 +137,10 @@ async function compareOnPool(
   // a stored cell holds { key, seed, simulation }, a stored trajectory its tail fractions and events
   const valueOf = (t: ComparisonTask, stored: unknown): TaskValue | undefined =>
     stored === undefined ? undefined : t.kind === 'trajectory' ? (stored as TaskValue) : (stored as { simulation: TaskValue }).simulation;
+  // what this run computed: with --fresh the store reads nothing back, and a batch must not redo them
+  const computed = new Map<string, TaskValue>();
   const missing = (tasks: readonly ComparisonTask[]) =>
-    tasks.filter((t) => !usableValue(t, valueOf(t, store!.get(t.key, taskSettings(t, o.settings)))));
+    tasks.filter((t) => !usableValue(t, computed.get(t.key) ?? valueOf(t, store!.get(t.key, taskSettings(t, o.settings)))));
   const keep = (key: string, result: PoolValue, task: PoolTask<string>) => {
     const t = task as ComparisonTask;
     const value =
@@ -150,6 +152,7 @@ async function compareOnPool(
             simulation: cellSimulation(result as SimulationResult, t.options.replications ?? config.replications),
           };
     store!.put(key, taskSettings(t, o.settings), value);
+    computed.set(key, valueOf(t, value)!);
   };
   timeline('phase', { name: store ? 'prepare + simulations' : 'prepare' });
   const plan = await planOnPool(config, o, pool, store ? { todo: missing, keep } : undefined);

@@ -21,6 +21,7 @@ import {
   simulate,
   SimulationCollector,
   type PopulationSimulationOptions,
+  type SimulationPlan,
   type PopulationSimulationResult,
   type ReplicationPart,
   type SimulateOptions,
@@ -132,6 +133,76 @@ function unlocks(task: PoolTask<unknown>): number {
   return task.kind === 'prepare' ? 1 : 0;
 }
 
+/**
+ * A simulation task run as its replications: one pool task per replication (`runReplications`, unit r on its own
+ * stream `streamSeed(seed, r)`), folded in replication order by a `SimulationCollector`, so the result is `simulate`'s
+ * (timing fields aside) whichever worker ran which replication, and a grid with fewer cells than cores still uses
+ * every core.
+ */
+class ReplicationSplit<K> {
+  private readonly parts: (ReplicationPart | undefined)[];
+  private readonly collector: SimulationCollector;
+  private ms = 0;
+
+  constructor(
+    readonly task: SimulationTask<K>,
+    readonly plan: SimulationPlan,
+  ) {
+    this.parts = new Array(plan.minUnits);
+    this.collector = new SimulationCollector(plan);
+  }
+
+  /** The pool tasks of the replications, each with its share of the task's cost. */
+  units(): ReplicationsTask<K>[] {
+    const { key, model, options, cost } = this.task;
+    const share = (cost ?? 1) / this.plan.minUnits;
+    return Array.from({ length: this.plan.minUnits }, (_, r) => ({
+      key,
+      kind: 'replications',
+      model,
+      options,
+      first: r,
+      count: 1,
+      cost: share,
+    }));
+  }
+
+  /**
+   * Takes replication `part.index`, which a worker ran in `ms` milliseconds; the whole result once every replication
+   * is in (then never again), else undefined. Its wall time is the workers' time on its replications (not the time
+   * it waited in the queue), so its events per second are the simulator's speed.
+   */
+  take(part: ReplicationPart, ms: number): SimulationResult | undefined {
+    this.parts[part.index] = part;
+    this.ms += ms;
+    const c = this.collector;
+    while (c.wantsMore() && this.parts[c.count] !== undefined) {
+      const next = this.parts[c.count]!;
+      this.parts[c.count] = undefined;
+      c.add(next);
+    }
+    if (c.wantsMore()) return undefined;
+    const result = c.result();
+    const wallSeconds = this.ms / 1000;
+    return { ...result, wallSeconds, eventsPerSecond: wallSeconds > 0 ? result.events / wallSeconds : result.eventsPerSecond };
+  }
+}
+
+/**
+ * The replication split of a `simulate` task (independent replications, no precision target), or null: other kinds,
+ * batch means and precision-driven runs run whole; so does a task whose options are refused (the worker reports it).
+ */
+function replicationSplit<K>(task: PoolTask<K>): ReplicationSplit<K> | null {
+  if (task.kind !== undefined && task.kind !== 'simulate') return null;
+  let plan: SimulationPlan;
+  try {
+    plan = planSimulation(task.model, task.options);
+  } catch {
+    return null;
+  }
+  return plan.batchMode || plan.target !== undefined ? null : new ReplicationSplit(task, plan);
+}
+
 /** The batch a pool is running: how its workers' messages and losses are handled. */
 interface Batch {
   message(worker: Worker, msg: WorkerMessage): void;
@@ -200,8 +271,10 @@ export class WorkerPool {
   /**
    * Runs every task on the pool's workers; `onResult` is called as each finishes (store it there, so nothing finished
    * is lost) and may add tasks to the batch with `more` (e.g. the simulations of a model as soon as it is solved).
-   * Waiting tasks start solves ('prepare', whose simulations follow) first, then largest cost first (ties: given
-   * order), which shortens the tail of the batch; the order never changes a result. After the first error no task starts; the running ones finish (and are handed to `onResult`),
+   * A `simulate` task of independent replications runs as one pool task per replication (`ReplicationSplit`), its
+   * result `simulate`'s whichever worker ran which, so a grid with fewer cells than workers (one heavy cell) uses every
+   * worker. Waiting tasks start solves ('prepare', whose simulations follow) first, then largest cost first (ties:
+   * given order), which shortens the tail of the batch; the order never changes a result. After the first error no task starts; the running ones finish (and are handed to `onResult`),
    * then the batch rejects; the pool stays usable (a lost worker is replaced by the next batch).
    * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
    */
@@ -218,13 +291,20 @@ export class WorkerPool {
     const waiting: number[] = []; // ids not started, largest cost first
     const idle = new Set<Worker>(); // workers that found no task waiting
     let total = 0;
+    const splitOf: (ReplicationSplit<K> | undefined)[] = []; // task id → the simulation its replication belongs to
+    const push = (t: PoolTask<K>, split?: ReplicationSplit<K>) => {
+      all.push(t);
+      splitOf.push(split);
+      const c = t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1;
+      cost.push(c);
+      total += c;
+      waiting.push(all.length - 1);
+    };
     const add = (added: readonly PoolTask<K>[]) => {
       for (const t of added) {
-        all.push(t);
-        const c = t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1;
-        cost.push(c);
-        total += c;
-        waiting.push(all.length - 1);
+        const split = replicationSplit(t);
+        if (split) for (const unit of split.units()) push(unit, split);
+        else push(t);
       }
       waiting.sort((a, b) => unlocks(all[b]) - unlocks(all[a]) || cost[b] - cost[a] || a - b);
     };
@@ -240,7 +320,7 @@ export class WorkerPool {
       for (const [id, f] of running) partial += f * cost[id];
       options.onProgress(finishedCost + partial, total, `${finished}/${all.length} done`);
     };
-    timeline('pool-start', { tasks: tasks.length, size: Math.min(this.threads, Math.max(this.workers.length, tasks.length)) });
+    timeline('pool-start', { tasks: all.length, size: Math.min(this.threads, Math.max(this.workers.length, all.length)) });
     try {
       await new Promise<void>((resolve, reject) => {
         const settle = () => {
@@ -286,7 +366,12 @@ export class WorkerPool {
             if (msg.error) failed ??= rebuildError(msg.error);
             else {
               try {
-                onResult(task.key, msg.result as PoolValue, task, more);
+                const split = splitOf[msg.id];
+                if (split === undefined) onResult(task.key, msg.result as PoolValue, task, more);
+                else {
+                  const whole = split.take((msg.result as ReplicationPart[])[0], msg.ms ?? 0);
+                  if (whole !== undefined) onResult(split.task.key, whole, split.task, more);
+                }
                 finished++;
                 finishedCost += cost[msg.id];
                 report();
@@ -308,7 +393,7 @@ export class WorkerPool {
         };
         for (const worker of this.workers) worker.ref();
         const alive = [...this.workers];
-        this.warm(tasks.length); // new workers take their first task as they start
+        this.warm(waiting.length); // new workers take their first task as they start (a simulation's replications count each)
         for (const worker of alive) dispatch(worker);
       });
     } finally {
@@ -359,7 +444,7 @@ export async function withPool<T>(threads: number | undefined, fn: (pool: Worker
 
 /**
  * Runs every task on a pool: `options.pool` when given (left open), else a pool of its own of `options.threads`
- * workers (at most the number of tasks), closed at the end. See `WorkerPool.run`.
+ * workers (at most the number of pool tasks, a simulation's replications counted each), closed at the end. See `WorkerPool.run`.
  * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
  */
 export async function runPool<K>(
@@ -369,7 +454,9 @@ export async function runPool<K>(
 ): Promise<void> {
   if (tasks.length === 0) return;
   if (options.pool) return options.pool.run(tasks, onResult, options);
-  const threads = Math.min(options.threads ?? defaultThreads(), tasks.length);
+  // a simulation of R independent replications is R tasks of the pool
+  const units = tasks.reduce((sum, t) => sum + (replicationSplit(t)?.plan.minUnits ?? 1), 0);
+  const threads = Math.min(options.threads ?? defaultThreads(), units);
   await withPool(threads, (pool) => pool.run(tasks, onResult, options));
 }
 

@@ -1,0 +1,108 @@
+/**
+ * Replication-level tasks on the worker pool (issue 23 item 2): a `simulate` task of R independent replications runs as
+ * R pool tasks folded in replication order, so one heavy cell uses every worker, and the numbers are `simulate`'s
+ * for any thread count and shard count: one task on 2 workers, a one-cell `compare` on 1 and 2 threads (and in this
+ * thread), and a `run` of a tiny grid on 1 and 2 threads and 1 and 2 shards give the same numbers, timing aside.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { runComparisonOnPool } from '../../src/cli/comparePool.ts';
+import { WorkerPool } from '../../src/cli/pool.ts';
+import { parseModel } from '../../src/model/index.ts';
+import { simulate } from '../../src/sim/index.ts';
+import { simulationTask } from '../../src/runs/task.ts';
+import { shardDir } from '../../src/runs/shard.ts';
+import { runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
+import { runCli } from './runCli.ts';
+import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
+
+/** As numbers, timings and code identity aside. */
+const SKIP = new Set(['seconds', 'wallSeconds', 'eventsPerSecond', 'generatedAt', 'startedAt', 'finishedAt', 'code', 'commandLine']);
+const numbers = (x: unknown) => JSON.stringify(x, (k, v) => (SKIP.has(k) ? undefined : v));
+
+describe('a simulation task runs as its replications on the pool', () => {
+  it("one task of 3 replications is 3 pool tasks on 2 workers and gives simulate's numbers", async () => {
+    const model = parseModel({ lambda: 0.8, d: 2 });
+    const task = simulationTask(5, 'one-cell', model, { n: 20, jobs: 800, replications: 3, warmupTime: 4 });
+    const pool = new WorkerPool(2);
+    const labels: string[] = [];
+    let got: unknown;
+    try {
+      await pool.run(
+        [task],
+        (key, value) => {
+          expect(key).toBe('one-cell');
+          got = value;
+        },
+        { onProgress: (_done, _total, label) => labels.push(label) },
+      );
+    } finally {
+      await pool.close();
+    }
+    expect(labels.at(-1)).toBe('3/3 done');
+    expect(numbers(got)).toBe(numbers(simulate(model, task.options)));
+  });
+});
+
+describe('compare and run give the same numbers for 1 and 2 threads', () => {
+  const config: ComparisonConfig = {
+    lambdas: [0.9],
+    ds: [2],
+    ns: [30],
+    sampling: 'with-replacement',
+    jobs: 1500,
+    replications: 3,
+    seed: 13,
+    warmupTolerance: 1e-3,
+    warmupSafetyFactor: 2,
+    maxLevel: 10,
+    trajectory: null,
+  };
+
+  it('a one-cell compare on 1 and 2 threads equals runComparison in this thread', async () => {
+    const results: unknown[] = [];
+    for (const threads of [1, 2]) {
+      const out = mkdtempSync(path.join(os.tmpdir(), 'sm-units-'));
+      const ran = await runComparisonOnPool(config, {
+        dir: path.join(out, 'cells'),
+        settings: { test: 'units' },
+        fresh: false,
+        threads,
+        cmd: new Command('compare'),
+        out,
+      });
+      if (!('result' in ran)) throw new Error('expected a result');
+      results.push(ran.result);
+    }
+    const here = runComparison(config);
+    expect(numbers(results[1])).toBe(numbers(results[0]));
+    expect(numbers(results[0])).toBe(numbers(here));
+  });
+
+  it('run of a tiny grid stores the same cells for --threads 1 and 2 (1 shard and 2 shards)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-units-run-'));
+    const file = writeTinyExperiment(dir, { jobs: 600, seed: 9 });
+    const stored = (out: string, shards: number) =>
+      Array.from({ length: shards }, (_, i) => path.join(shardDir(out, { index: i + 1, count: shards }), 'cells'))
+        .flatMap((cells) => readdirSync(cells).map((f) => JSON.parse(readFileSync(path.join(cells, f), 'utf8'))))
+        .sort((a, b) => (a.key < b.key ? -1 : 1))
+        .map((c) => ({ key: c.key, value: c.value }));
+    const runs: unknown[] = [];
+    for (const [threads, shards] of [
+      [1, 1],
+      [2, 2],
+    ]) {
+      const out = path.join(dir, `t${threads}-s${shards}`);
+      for (let i = 1; i <= shards; i++) {
+        const r = await runCli(['run', file, '--out', out, '--threads', String(threads), '--shard', `${i}/${shards}`, '--no-progress']);
+        expect(r.status).toBe(0);
+      }
+      runs.push(stored(out, shards));
+    }
+    expect((runs[0] as unknown[]).length).toBe(4);
+    expect(numbers(runs[1])).toBe(numbers(runs[0]));
+  });
+});
