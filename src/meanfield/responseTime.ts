@@ -152,7 +152,10 @@ export interface ResponseTimeOptions {
   readonly quantiles?: readonly number[];
   /** Seed of the cavity simulations (default 1). */
   readonly seed?: number;
-  /** Measured time of the LWL cavity queue (default 2·10⁵, as `solveMeanField`). */
+  /**
+   * Cavity run length: the measured time of the LWL cavity queue (default 2·10⁵, as `solveMeanField`) and the
+   * iteration horizon of the JSQ and LPW cavities (their defaults 10⁵ and 2·10⁴), model time units.
+   */
   readonly cavityHorizon?: number;
 }
 
@@ -444,7 +447,7 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
       const jsq = model.selection === 'jsq' ? model : ({ ...model, selection: 'random', d: 1 } as const);
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
-      jsqCavity(jsq, { seed, restarts }, sample);
+      jsqCavity(jsq, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
       return sampleLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'lwl-cavity': {
@@ -461,7 +464,7 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
     case 'lpw-cavity': {
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
-      lpwCavity(model, { seed, restarts }, sample);
+      lpwCavity(model, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
       return sampleLaw(named, sample.sortedUnits(), options.times, ps);
     }
     default:
