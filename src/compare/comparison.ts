@@ -50,7 +50,8 @@ import {
 } from './verdict.ts';
 import { lwlTransientReference, lwlWorkloadReference, workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
 import { VERSION } from '../version.ts';
-import { loadCurves, responseTimeCurve, type LoadCurve, type ResponseTimeCurve } from './meanFieldCurves.ts';
+import { loadCurves, type LoadCurve, type ResponseTimeCurve } from './meanFieldCurves.ts';
+import { judgeQuantileFamily, responseTimeParts, type QuantileCheck } from './quantileCells.ts';
 import { exactPoints, exactVerdict, hasExactSolver, type ExactPoint, type ExactPointsConfig } from './exactPoints.ts';
 import {
   judgeC2,
@@ -172,8 +173,10 @@ export interface ModelSummary {
   readonly secondOrder?: C2Check | null;
   /** Exact small-n values (`config.exact`) and the n skipped (below d, or over the state budget); null without. */
   readonly exact?: { readonly points: ExactPoint[]; readonly skipped: { readonly n: number; readonly reason: string }[] } | null;
-  /** The mean-field response-time ccdf (SQ(d) FIFO exponential only; `responseTimeCurve`). */
+  /** The mean-field response-time ccdf (every model with an exact or approximate law; quantileCells.ts). */
   readonly responseTime?: ResponseTimeCurve | null;
+  /** The simulated p50/p95/p99 of each cell judged against the mean field's quantiles (quantileCells.ts); null without a law. */
+  readonly quantiles?: QuantileCheck | null;
 }
 
 export interface CellSimulation {
@@ -830,7 +833,7 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
           )
         : null,
       exact,
-      responseTime: correction ? responseTimeCurve(correction.fixedPoint) : null,
+      ...responseTimeOf(model, modelCells, notes),
     });
 
     if (!config.trajectory) continue;
@@ -901,8 +904,10 @@ export function runComparison(config: ComparisonConfig, hooks: ComparisonHooks =
   });
   const c1Checks = judgeC1Family(models.map((m) => m.c1Check));
   const c2Checks = judgeC2Family(models.map((m) => m.secondOrder));
+  const quantileChecks = judgeQuantileFamily(models.map((m) => m.quantiles));
   const judgedModels = models.map((m, i) => ({
     ...m,
+    ...(m.quantiles !== undefined ? { quantiles: quantileChecks[i] } : {}),
     c1Check: c1Checks[i],
     ...(m.secondOrder !== undefined ? { secondOrder: c2Checks[i] } : {}),
   }));
@@ -962,6 +967,16 @@ function odeTransient(model: SupermarketModel, times: number[]): { values: Traje
 function pideTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
   const pide = lwlTransientReference(model, times);
   return { values: { tail: pide.busyFraction.map((b) => [1, b]), meanWorkload: pide.meanWorkload }, note: pide.note };
+}
+
+/** The response-time curve and quantile cells of one model (quantileCells.ts); a model without an exact law adds a note. */
+function responseTimeOf(model: SupermarketModel, cells: readonly CellResult[], notes: string[]) {
+  const r = responseTimeParts(
+    model,
+    cells.map((c) => ({ n: c.n, jobs: c.simulation.jobs, percentiles: c.simulation.responseTimePercentiles })),
+  );
+  if (r.note) notes.push(`${r.note} (${modelLabel(model)}, λ = ${model.lambda})`);
+  return { responseTime: r.responseTime, quantiles: r.quantiles };
 }
 
 function referenceValue(r: MeanFieldReference): ReferenceValue {

@@ -17,6 +17,7 @@ import { comparisonFigures } from './comparisonFigures.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
+import { quantileCounts, quantileSection } from './quantileSection.ts';
 import { refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
@@ -240,6 +241,8 @@ export function disagreementLine(result: ComparisonResult): string {
     parts.push(['c₂ checks', bad(c2), c2.filter((c) => c && (c.status === 'agrees' || c.status === 'disagrees')).length]);
   }
   parts.push(['busy-fraction check', result.busyCheck.status === 'disagrees' ? 1 : 0, result.busyCheck.status === 'not-judged' ? 0 : 1]);
+  const q = quantileCounts(result);
+  if (q.any) parts.push(['quantile cells', q.disagree, q.judged]);
   const total = parts.reduce((s, [, k]) => s + k, 0);
   const judged = parts.reduce((s, [, , j]) => s + j, 0);
   return `Checks that disagree: ${total} of ${judged} judged (` + parts.map(([name, k, j]) => `${name} ${k} of ${j}`).join(', ') + ').';
@@ -380,7 +383,7 @@ ${method(result)}
 ## Per model
 
 ${markdownTable(result.models, modelColumns(result))}
-${workloadTable(result)}${refinementSection(result)}
+${workloadTable(result)}${refinementSection(result)}${quantileSection(result)}
 ## Per cell
 
 ${markdownTable(result.cells, cellColumns(result))}
