@@ -13,7 +13,7 @@ import { holmAdjust } from '../stats/hypothesis.ts';
 import type { Estimate } from '../stats/index.ts';
 import { fitInverseN } from './fit.ts';
 import type { ResponseTimeCurve } from './meanFieldCurves.ts';
-import { cellVerdict, SIGNIFICANCE_LEVEL, type CellVerdict } from './verdict.ts';
+import { cellVerdict, limitCheck, SIGNIFICANCE_LEVEL, type CellVerdict, type LimitCheck } from './verdict.ts';
 
 /** The percentiles a simulation reports (sim/simulate.ts `responseTimePercentiles`). */
 export const JUDGED_PERCENTILES = [0.5, 0.95, 0.99] as const;
@@ -56,14 +56,26 @@ export interface QuantileCell {
   readonly warning?: string;
 }
 
+/** The fitted limit of one percentile over the sweep against the mean field's t_p (`limitCheck`: the test of the limit). */
+export interface QuantileLimit {
+  readonly p: number;
+  readonly meanField: number;
+  /** â of q̂_n = a + c₁/n (+ c₂/n²) over the judged cells, with its 95 % half-width (NaN when not fitted). */
+  readonly fitted: number;
+  readonly fittedHalfWidth: number;
+  readonly check: LimitCheck;
+}
+
 /** The quantile cells of one model. */
 export interface QuantileCheck {
   readonly solver: string;
   readonly cells: QuantileCell[];
+  readonly limits: QuantileLimit[];
 }
 
 export const QUANTILE_RULE =
-  `|q̂_n − q_∞| ≤ h_n + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ per p fitted over the sweep; pooled percentiles with sectioning CIs; ` +
+  `per cell |q̂_n − q_∞| ≤ h_n + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ per p fitted over the sweep (a consistency check); per p the fitted ` +
+  `limit â against q_∞ (the test of the limit); pooled percentiles with sectioning CIs; ` +
   `not judged when a section holds < ${MIN_TAIL_JOBS_PER_SECTION} jobs beyond p; Holm over the report's quantile cells, no confirmatory rerun`;
 
 /** A simulated cell as the quantile check reads it. */
@@ -82,16 +94,26 @@ const pick = (q: NonNullable<QuantileSimulation['percentiles']>, p: number): Est
  */
 export function quantileCells(law: ResponseTimeLaw, sims: readonly QuantileSimulation[]): QuantileCheck {
   const cells: QuantileCell[] = [];
+  const limits: QuantileLimit[] = [];
   const withQ = sims.filter((s) => s.percentiles);
   for (const p of JUDGED_PERCENTILES) {
     const q = law.quantiles.find((x) => x.p === p);
     if (!q) continue;
-    const points = withQ.map((s) => {
+    // cells with short sections feed neither the fit nor the verdicts (their intervals undercover)
+    const long = withQ.filter((s) => s.jobs * (1 - p) >= MIN_TAIL_JOBS_PER_SECTION);
+    const points = long.map((s) => {
       const e = pick(s.percentiles!, p);
       return { n: s.n, value: e.mean, halfWidth: e.halfWidth, replications: e.replications };
     });
     const fit = points.every((x) => x.replications >= 2) ? fitInverseN(points, { inverseSquare: 'auto' }) : null;
     const reference = { value: q.value, halfWidth: q.estimate?.halfWidth ?? 0, numericalError: law.numericalError ?? 0 };
+    limits.push({
+      p,
+      meanField: q.value,
+      fitted: fit?.a ?? Number.NaN,
+      fittedHalfWidth: fit?.aHalfWidth ?? Number.NaN,
+      check: limitCheck(fit, reference),
+    });
     for (const s of withQ) {
       const simulated = pick(s.percentiles!, p);
       const verdict = cellVerdict(simulated, reference, { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 }, s.n);
@@ -111,7 +133,7 @@ export function quantileCells(law: ResponseTimeLaw, sims: readonly QuantileSimul
       );
     }
   }
-  return { solver: law.solver, cells };
+  return { solver: law.solver, cells, limits };
 }
 
 /**

@@ -9,9 +9,10 @@ import { fix, markdownTable } from './page.ts';
 /** The judged and not-judged quantile cells of the report, and how many disagree. */
 export function quantileCounts(result: ComparisonResult): { disagree: number; judged: number; any: boolean } {
   const cells = result.models.flatMap((m) => m.quantiles?.cells ?? []);
+  const limits = result.models.flatMap((m) => m.quantiles?.limits ?? []).map((l) => l.check);
   return {
-    disagree: cells.filter((c) => c.verdict.status === 'disagrees').length,
-    judged: cells.filter((c) => !Number.isNaN(c.verdict.pValue)).length,
+    disagree: cells.filter((c) => c.verdict.status === 'disagrees').length + limits.filter((l) => l.status === 'disagrees').length,
+    judged: cells.filter((c) => !Number.isNaN(c.verdict.pValue)).length + limits.filter((l) => l.status !== 'not-judged').length,
     any: result.models.some((m) => m.quantiles),
   };
 }
@@ -35,9 +36,18 @@ export function quantileSection(result: ComparisonResult): string {
     ['p Holm', (r) => pHolm(r.c.verdict.adjustedPValue)],
     ['verdict', (r) => (r.c.warning ? 'not judged (short sections)' : `**${r.c.verdict.status}**`)],
   ]);
+  const limits = result.models.flatMap((m) => (m.quantiles?.limits ?? []).map((l) => ({ m, l })));
+  const limitTable = markdownTable(limits, [
+    ['d', (r) => `${r.m.d}`],
+    ['λ', (r) => `${r.m.lambda}`],
+    ['p', (r) => `${r.l.p}`],
+    ['mean field t_p', (r) => fix(r.l.meanField)],
+    ['fitted â ± h', (r) => (Number.isFinite(r.l.fitted) ? `${fix(r.l.fitted)} ± ${fix(r.l.fittedHalfWidth)}` : 'n/a')],
+    ['limit', (r) => `**${r.l.check.status}**`],
+  ]);
   const solvers = [...new Set(result.models.flatMap((m) => (m.quantiles ? [m.quantiles.solver] : [])))].join('; ');
   return (
-    `\n### Response-time quantiles\n\nMean field: ${solvers}. Rule: ${QUANTILE_RULE}.\n\n${table}\n` +
+    `\n### Response-time quantiles\n\nMean field: ${solvers}. Rule: ${QUANTILE_RULE}.\n\n${limitTable}\n\n${table}\n` +
     (warned.length > 0
       ? `\n**Not judged**: ${warned.length} quantile cell${warned.length === 1 ? '' : 's'}: ${warned[0].c.warning}.\n`
       : '')
