@@ -9,6 +9,7 @@ import { solveSqdFixedPoint } from '../../src/meanfield/fixedPoint.ts';
 import { responseTimeQuantile, solveResponseTime, type ResponseTimeLaw } from '../../src/meanfield/responseTime.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { parseModel, type SupermarketModel } from '../../src/model/index.ts';
+import * as library from '../../src/index.ts';
 
 /** ∫ P(T > t) dt of a law on its grid (trapezoid). */
 function integral(law: ResponseTimeLaw): number {
@@ -158,6 +159,10 @@ function fineTimes(end: number): number[] {
 }
 
 describe('solveResponseTime: refusals in one line', () => {
+  it('is the library’s entry too', () => {
+    expect(library.solveResponseTime).toBe(solveResponseTime);
+  });
+
   it('a probability outside (0, 1) and a negative time are refused', () => {
     const model = parseModel({ lambda: 0.9, d: 2 });
     for (const p of [0, 1, 1.5, -0.1, Number.NaN]) expect(() => solveResponseTime(model, { quantiles: [p] })).toThrow(InvalidModelError);
