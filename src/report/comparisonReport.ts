@@ -242,7 +242,7 @@ export function disagreementLine(result: ComparisonResult): string {
   }
   parts.push(['busy-fraction check', result.busyCheck.status === 'disagrees' ? 1 : 0, result.busyCheck.status === 'not-judged' ? 0 : 1]);
   const q = quantileCounts(result);
-  if (q.any) parts.push(['quantile cells', q.disagree, q.judged]);
+  if (q.any) parts.push(['quantile checks', q.disagree, q.judged]);
   const total = parts.reduce((s, [, k]) => s + k, 0);
   const judged = parts.reduce((s, [, , j]) => s + j, 0);
   return `Checks that disagree: ${total} of ${judged} judged (` + parts.map(([name, k, j]) => `${name} ${k} of ${j}`).join(', ') + ').';

@@ -6,7 +6,7 @@
 import { QUANTILE_RULE, type ComparisonResult, type QuantileCell, type ModelSummary } from '../compare/index.ts';
 import { fix, markdownTable } from './page.ts';
 
-/** The judged and not-judged quantile cells of the report, and how many disagree. */
+/** The judged quantile checks of the report (cells and fitted limits), and how many disagree. */
 export function quantileCounts(result: ComparisonResult): { disagree: number; judged: number; any: boolean } {
   const cells = result.models.flatMap((m) => m.quantiles?.cells ?? []);
   const limits = result.models.flatMap((m) => m.quantiles?.limits ?? []).map((l) => l.check);
