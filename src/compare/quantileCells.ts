@@ -15,6 +15,9 @@ import { fitInverseN } from './fit.ts';
 import type { ResponseTimeCurve } from './meanFieldCurves.ts';
 import { cellVerdict, limitCheck, SIGNIFICANCE_LEVEL, type CellVerdict, type LimitCheck } from './verdict.ts';
 
+/** Fewest sections (replications) behind a judged quantile: with 3, the sectioning half-width is too noisy (a p50 limit rejected on a sound run). */
+export const MIN_SECTIONS = 5;
+
 /** The percentiles a simulation reports (sim/simulate.ts `responseTimePercentiles`). */
 export const JUDGED_PERCENTILES = [0.5, 0.95, 0.99] as const;
 
@@ -100,7 +103,7 @@ export function quantileCells(law: ResponseTimeLaw, sims: readonly QuantileSimul
     const q = law.quantiles.find((x) => x.p === p);
     if (!q) continue;
     // cells with short sections feed neither the fit nor the verdicts (their intervals undercover)
-    const long = withQ.filter((s) => s.jobs * (1 - p) >= MIN_TAIL_JOBS_PER_SECTION);
+    const long = withQ.filter((s) => s.jobs * (1 - p) >= MIN_TAIL_JOBS_PER_SECTION && pick(s.percentiles!, p).replications >= MIN_SECTIONS);
     const points = long.map((s) => {
       const e = pick(s.percentiles!, p);
       return { n: s.n, value: e.mean, halfWidth: e.halfWidth, replications: e.replications };
@@ -119,17 +122,27 @@ export function quantileCells(law: ResponseTimeLaw, sims: readonly QuantileSimul
       const verdict = cellVerdict(simulated, reference, { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 }, s.n);
       const short = percentileSectionShortfall(s.jobs);
       const tooShort = s.jobs * (1 - p) < MIN_TAIL_JOBS_PER_SECTION;
+      const few = simulated.replications < MIN_SECTIONS;
       cells.push(
-        tooShort && short
+        few && !(tooShort && short)
           ? {
               n: s.n,
               p,
               simulated,
               meanField: q.value,
               verdict: { ...verdict, status: 'not-judged', pValue: Number.NaN },
-              warning: `${s.jobs} jobs per section leave ${Math.round(s.jobs * (1 - p))} beyond p${Math.round(100 * p)} (< ${MIN_TAIL_JOBS_PER_SECTION}): the sectioning interval undercovers; use --jobs ≥ ${Math.ceil(MIN_TAIL_JOBS_PER_SECTION / (1 - p) - 1e-9)}`,
+              warning: `${simulated.replications} sections (replications) < ${MIN_SECTIONS}: their spread is too noisy a half-width for a quantile verdict`,
             }
-          : { n: s.n, p, simulated, meanField: q.value, verdict },
+          : tooShort && short
+            ? {
+                n: s.n,
+                p,
+                simulated,
+                meanField: q.value,
+                verdict: { ...verdict, status: 'not-judged', pValue: Number.NaN },
+                warning: `${s.jobs} jobs per section leave ${Math.round(s.jobs * (1 - p))} beyond p${Math.round(100 * p)} (< ${MIN_TAIL_JOBS_PER_SECTION}): the sectioning interval undercovers; use --jobs ≥ ${Math.ceil(MIN_TAIL_JOBS_PER_SECTION / (1 - p) - 1e-9)}`,
+              }
+            : { n: s.n, p, simulated, meanField: q.value, verdict },
       );
     }
   }
