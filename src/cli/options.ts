@@ -271,6 +271,15 @@ export function parseNumberList(value: string): number[] {
   return [...new Set(parts.map(parseNumber))];
 }
 
+/** Comma-separated probabilities each in (0, 1), increasing order kept as typed, e.g. "0.5,0.95,0.99" (quantile levels). */
+export function parseProbabilityList(value: string): number[] {
+  const ps = parseNumberList(value);
+  const bad = ps.find((p) => !(p > 0 && p < 1));
+  if (bad !== undefined)
+    throw new InvalidArgumentError(`expected probabilities in (0, 1), e.g. 0.5,0.95,0.99, got ${bad} in ${JSON.stringify(value)}`);
+  return ps;
+}
+
 /** Comma-separated list of integers, e.g. "10,100,1e3", each read by `parseIntegerIn` as the single integer options are. */
 export function parseIntegerList(value: string): number[] {
   parseNumberList(value); // the list's own form: no empty parts

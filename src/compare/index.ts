@@ -5,3 +5,4 @@ export * from './lwlReference.ts';
 export * from './exactPoints.ts';
 export * from './secondOrder.ts';
 export * from './notes.ts';
+export * from './quantileCells.ts';

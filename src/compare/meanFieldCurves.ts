@@ -11,6 +11,11 @@ export interface ResponseTimeCurve {
   readonly times: number[];
   readonly ccdf: number[];
   readonly source: string;
+  /** Solver name and kind of the law (quantileCells.ts; absent in results stored before). */
+  readonly solver?: string;
+  readonly kind?: string;
+  /** t_p of the mean field at p = 0.5, 0.95, 0.99 (absent in results stored before). */
+  readonly quantiles?: { readonly p: number; readonly value: number }[];
 }
 
 /**

@@ -22,7 +22,9 @@ import {
   type C1Check,
 } from './verdict.ts';
 import { lwlWorkloadReference, type WorkloadReference } from './lwlReference.ts';
-import { loadCurves, responseTimeCurve } from './meanFieldCurves.ts';
+import { loadCurves } from './meanFieldCurves.ts';
+import { judgeQuantileFamily, responseTimeParts } from './quantileCells.ts';
+import type { SupermarketModel } from '../model/index.ts';
 import type { ExactPoint } from './exactPoints.ts';
 import { judgeC2, judgeC2Family } from './secondOrder.ts';
 import { assembleCell, referenceValue, withExact } from './cell.ts';
@@ -97,7 +99,10 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
     }
     cells.push(...modelCells);
     for (const cell of modelCells) pending.push({ p, workload, fit, cell, exact: exactAt.get(cell.n) });
-    models.push(modelSummary(p, modelCells, meanResponseTimes, fit, workload, config, exact));
+    models.push({
+      ...modelSummary(p, modelCells, meanResponseTimes, fit, workload, config, exact),
+      ...responseTimeOf(model, modelCells, notes),
+    });
     if (!config.trajectory) continue;
     if (!p.transient) {
       notes.push(
@@ -163,8 +168,17 @@ function modelSummary(
         )
       : null,
     exact,
-    responseTime: correction ? responseTimeCurve(correction.fixedPoint) : null,
   };
+}
+
+/** The response-time curve and quantile cells of one model (quantileCells.ts); a model without an exact law adds a note. */
+function responseTimeOf(model: SupermarketModel, cells: readonly CellResult[], notes: string[]) {
+  const r = responseTimeParts(
+    model,
+    cells.map((c) => ({ n: c.n, jobs: c.simulation.jobs, percentiles: c.simulation.responseTimePercentiles })),
+  );
+  if (r.note) notes.push(`${r.note} (${modelLabel(model)}, λ = ${model.lambda})`);
+  return { responseTime: r.responseTime, quantiles: r.quantiles };
 }
 
 /** The transient comparison of a model with a transient solver, from the values of its trajectory tasks. */
@@ -228,8 +242,10 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
   });
   const c1Checks = judgeC1Family(models.map((m) => m.c1Check));
   const c2Checks = judgeC2Family(models.map((m) => m.secondOrder));
+  const quantileChecks = judgeQuantileFamily(models.map((m) => m.quantiles));
   const judgedModels = models.map((m, i) => ({
     ...m,
+    ...(m.quantiles !== undefined ? { quantiles: quantileChecks[i] } : {}),
     c1Check: c1Checks[i],
     ...(m.secondOrder !== undefined ? { secondOrder: c2Checks[i] } : {}),
   }));

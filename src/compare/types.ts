@@ -17,6 +17,7 @@ import type { InverseNFit, SlopeFit } from './fit.ts';
 import type { C1Check, CellVerdict, LimitCheck } from './verdict.ts';
 import type { WorkloadReference } from './lwlReference.ts';
 import type { LoadCurve, ResponseTimeCurve } from './meanFieldCurves.ts';
+import type { QuantileCheck } from './quantileCells.ts';
 import type { ExactPoint, ExactPointsConfig } from './exactPoints.ts';
 import type { C2Check, SecondOrderValue } from './secondOrder.ts';
 
@@ -134,8 +135,10 @@ export interface ModelSummary {
   readonly secondOrder?: C2Check | null;
   /** Exact small-n values (`config.exact`) and the n skipped (below d, or over the state budget); null without. */
   readonly exact?: { readonly points: ExactPoint[]; readonly skipped: { readonly n: number; readonly reason: string }[] } | null;
-  /** The mean-field response-time ccdf (SQ(d) FIFO exponential only; `responseTimeCurve`). */
+  /** The mean-field response-time ccdf (every model with an exact or approximate law; quantileCells.ts). */
   readonly responseTime?: ResponseTimeCurve | null;
+  /** The simulated p50/p95/p99 of each cell judged against the mean field's quantiles (quantileCells.ts); null without a law. */
+  readonly quantiles?: QuantileCheck | null;
 }
 
 export interface CellSimulation {

@@ -9,6 +9,7 @@ import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memo
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
 import { describePhaseTypeFitError, phaseTypeFitError, type PhaseTypeFitError } from './phaseType/fitError.ts';
+import { serviceDistribution } from '../model/service/index.ts';
 
 export { requireStable } from '../model/index.ts';
 
@@ -33,6 +34,18 @@ export type FixedPointSolverId =
   | 'memory-reduction'
   | 'hetero-occupancy'
   | 'hetero-lwl';
+
+/** The response-time-law solvers behind `solveResponseTime` (responseTime.ts). */
+export type ResponseTimeSolverId =
+  | 'sqd-closed-form'
+  | 'mm1-closed-form'
+  | 'phase-type-ode'
+  | 'lwl-closed-form'
+  | 'lwl-fpe'
+  | 'mg1-fpe'
+  | 'jsq-cavity'
+  | 'lwl-cavity'
+  | 'lpw-cavity';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode' | 'hetero-occupancy-ode';
@@ -75,6 +88,8 @@ export interface MeanFieldCapabilities {
    * (meanfield/phaseType/fitError.ts), kind 'approximation', the measured error named in `source` and `measuredError`.
    */
   readonly phaseTypeFit: (SolverCapability<'phase-type-ode'> & { readonly measuredError: PhaseTypeFitError }) | Unavailable;
+  /** The n → ∞ response-time law P(T > t) and its quantiles: `solveResponseTime`. */
+  readonly responseTime: SolverCapability<ResponseTimeSolverId> | Unavailable;
 }
 
 const PH_KINDS = new Set(['exponential', 'erlang', 'hyperexponential']);
@@ -363,10 +378,90 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
   }
 }
 
+const CAVITY_LAW = ': the empirical law of the tagged jobs, pooled, 95 % sectioning intervals over the restarts or batches';
+
+/**
+ * The response-time law of a model, from its fixed-point solver (responseTime.ts): the same solver where it gives the
+ * law, the JSQ cavity where the solver gives the mean only (PS: the mean is insensitive, the law is not; M/G/1 other
+ * than FIFO), or why none.
+ */
+function responseTimeOf(
+  model: SupermarketModel,
+  fixedPoint: SolverCapability<FixedPointSolverId> | Unavailable,
+): SolverCapability<ResponseTimeSolverId> | Unavailable {
+  if (!fixedPoint.available) return fixedPoint;
+  const solver = (id: ResponseTimeSolverId, name: string, kind: SolutionKind, source: string): SolverCapability<ResponseTimeSolverId> => ({
+    available: true,
+    id,
+    name,
+    kind,
+    source,
+  });
+  const jsqCavity = (why: string) =>
+    solver('jsq-cavity', 'JSQ cavity iteration (response-time sample)', 'estimate', `theory.md §5 [A]${CAVITY_LAW}; ${why}`);
+  const id = fixedPoint.id;
+  switch (id) {
+    case 'sqd-closed-form':
+      return solver(
+        id,
+        'SQ(d) closed form: Poisson mixture over the queue joined',
+        'exact',
+        `${SQD_SOURCE}: P(T > t) = Σ_m e^(−μt)(μt)^m/m! · s_m^d`,
+      );
+    case 'phase-type-ode':
+      return solver(
+        id,
+        `${fixedPoint.name}: phase-type law of T by uniformisation`,
+        fixedPoint.kind,
+        `${fixedPoint.source}; T is PH given the level and phase joined`,
+      );
+    case 'lwl-closed-form':
+      return solver(id, 'LWL(d) closed form', 'exact', `${LWL_SOURCE}: P(T > t) = (ρ^d + (1 − ρ^d)e^((d−1)t))^(1/(1−d))`);
+    case 'lwl-fpe':
+      return solver(id, 'LWL(d) FPE (Picard/FFT): F̄_R = Ḡ + g ∗ F̄^d', 'exact', `${LWL_SOURCE}: P(W > w) = F̄(w)^d, T = W + S`);
+    case 'jsq-cavity':
+    case 'lpw-cavity':
+    case 'lwl-cavity':
+      return solver(id, `${fixedPoint.name} (response-time sample)`, 'estimate', `${fixedPoint.source}${CAVITY_LAW}`);
+    case 'sqd-insensitive':
+      return jsqCavity(
+        'JSQ(d) with PS: the mean is insensitive to the size law (Bramson, Lu & Prabhakar 2012), the response-time law is not',
+      );
+    case 'mg1': {
+      if (model.discipline !== 'fifo') return jsqCavity(`M/G/1 ${model.discipline.toUpperCase()} (d = 1): the formulas give means only`);
+      if (model.service.kind === 'exponential') return solver('mm1-closed-form', 'M/M/1 FIFO: T ~ Exp(μ − λ)', 'exact', M_G_1_SOURCE);
+      if (PH_KINDS.has(model.service.kind))
+        return solver(
+          'phase-type-ode',
+          'M/PH/1 FIFO: phase-type law of T by uniformisation',
+          'exact',
+          'theory.md §3 at d = 1 (the phase-type ODE is the M/PH/1 queue)',
+        );
+      const scv = serviceDistribution(model.service).scv;
+      if (!Number.isFinite(scv))
+        return no(
+          `no response-time law for M/G/1 FIFO with ${model.service.kind} sizes of infinite variance: E[T] = ∞ and the workload FPE's grid does not reach the tail`,
+        );
+      return solver(
+        'mg1-fpe',
+        'M/G/1 FIFO: the LWL(1) workload FPE (Takács), F̄_R = Ḡ + g ∗ F̄',
+        'exact',
+        `${LWL_SOURCE} at d = 1; theory.md §7`,
+      );
+    }
+    case 'memory-reduction':
+      return no(
+        'no response-time law with dispatcher memory: the reduction theorem (theory.md §12) gives the queue-length law at the reduced rate, not the law of the response time; use simulate',
+      );
+    default:
+      return unknownPolicy(id, 'fixed-point solver');
+  }
+}
+
 /**
  * What the mean-field room can answer for `model`: the fixed-point solver (by the table of solve.ts, strongest
  * first), the transient solver, the refined terms of order 1 and 2 and the exact n-server chain, each with its name
- * and source, or `{ available: false, reason }`. The load is not checked: a transient exists at ρ ≥ 1, the fixed
+ * and source, and the response-time law (`solveResponseTime`), or `{ available: false, reason }`. The load is not checked: a transient exists at ρ ≥ 1, the fixed
  * point does not (the solvers call `requireStable`).
  * @param model a validated model (`parseModel` or `validateModel`).
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
@@ -386,8 +481,10 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
   }
   const sqd = isSqdModel(model);
   const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`;
+  const fixedPoint = fixedPointOf(model);
   return {
-    fixedPoint: fixedPointOf(model),
+    fixedPoint,
+    responseTime: responseTimeOf(model, fixedPoint),
     transient: transientOf(model),
     refined: {
       firstOrder: sqd

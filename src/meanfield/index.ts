@@ -13,7 +13,16 @@ export {
   type FixedPointOptions,
   type FixedPointMethod,
 } from './fixedPoint.ts';
-export { responseTimeCcdf, responseTimeQuantile } from './responseTime.ts';
+export {
+  responseTimeCcdf,
+  responseTimeQuantile,
+  solveResponseTime,
+  checkQuantileProbabilities,
+  DEFAULT_QUANTILES,
+  type ResponseTimeLaw,
+  type ResponseTimeQuantile,
+  type ResponseTimeOptions,
+} from './responseTime.ts';
 export {
   solveTransient,
   refinedTransient,
@@ -62,6 +71,7 @@ export {
   type MeanFieldCapabilities,
   type FixedPointSolverId,
   type TransientSolverId,
+  type ResponseTimeSolverId,
   type SolverCapability,
   type TermCapability,
   type Unavailable,

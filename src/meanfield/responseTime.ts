@@ -1,11 +1,35 @@
 /**
- * Response-time law of SQ(d) FIFO with exponential sizes in the mean-field limit. A job that joins a server
- * holding m jobs waits for m + 1 exponential services (Erlang(m + 1)), and it joins a server with at least m jobs
- * with probability s_m^d, so P(T > t) = Σ_{m≥0} e^{−μt} (μt)^m/m! · (s_m*)^d, μ = 1/E[S].
- * Source: theory.md §2; Mitzenmacher, IEEE TPDS 12(10), 2001.
+ * Response-time laws P(T > t) and quantiles of the mean field (n → ∞), from every fixed-point solver that has one
+ * (theory.md §2–§5, §7). `solveResponseTime(model)` is the entry; `meanFieldCapabilities(model).responseTime` says which
+ * solver answers (or why none). Per solver:
+ * - SQ(d) FIFO exponential: a job that joins a server holding m jobs waits for m + 1 exponential services
+ *   (Erlang(m + 1)), and it joins a server with at least m jobs with probability s_m^d, so
+ *   P(T > t) = Σ_{m≥0} e^{−μt} (μt)^m/m! · (s_m*)^d, μ = 1/E[S] (Mitzenmacher, IEEE TPDS 12(10), 2001).
+ * - phase-type JSQ(d) FIFO ODE (§3): the arrival joins level k w.p. s_k^d − s_{k+1}^d with the job in service in phase
+ *   j w.p. x_{k,j}/x_k; T is then phase-type (the residual from phase j, k − 1 fresh sizes, its own), evaluated by
+ *   uniformisation: P(T > t) = Σ_n Pois(n; Λt)·r_n, r_n the mass not absorbed after n uniformised steps.
+ * - LWL(d) FIFO (§4): P(W > w) = F̄(w)^d, T = W + S: the closed form for exponential sizes of mean 1, else the FPE's
+ *   Stieltjes form on its grid (lwl/responseTime.ts).
+ * - M/G/1 FIFO (d = 1, §7): exp(−(μ − λ)t) for exponential sizes; the phase-type form for PH sizes; the LWL(1) FPE
+ *   (the M/G/1 workload, Takács) for other laws with finite SCV.
+ * - cavity solvers (§5; JSQ(d) other disciplines or laws, PS, LWL(d) non-FIFO, LPW(d), M/G/1 non-FIFO): the empirical
+ *   law of the tagged jobs, pooled, with sectioning 95 % intervals over the independent units (restarts or batches).
  */
 import { InvalidModelError } from '../errors.ts';
-import type { FixedPointResult } from './fixedPoint.ts';
+import { unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
+import { serviceDistribution } from '../model/service/index.ts';
+import { countAtMost, interpolateLinear } from '../stats/bisect.ts';
+import { feasible, sectioningInterval, type Estimate } from '../stats/tInterval.ts';
+import { meanFieldCapabilities, type SolutionKind } from './capabilities.ts';
+import { jsqCavity } from './cavity/jsqCavity.ts';
+import { lpwCavity } from './cavity/lpwCavity.ts';
+import { lwlCavity } from './cavity/lwlCavity.ts';
+import { ResponseTimeSample } from './cavity/responseSample.ts';
+import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
+import { lwlExponentialClosedForm, lwlExponentialResponseCcdf } from './lwl/closedForm.ts';
+import { lwlFixedPoint } from './lwl/fixedPoint.ts';
+import { lwlWorkloadCcdf } from './lwl/workload.ts';
+import { phaseTypeJsqFixedPoint, type PhaseTypeFixedPointResult } from './phaseType/fixedPoint.ts';
 
 function checkD(fp: FixedPointResult, d: number): void {
   if (d !== fp.provenance.model.d) {
@@ -88,4 +112,362 @@ export function responseTimeQuantile(fp: FixedPointResult, d: number, p: number)
     else hi = mid;
   }
   return hi * meanService;
+}
+
+/** One quantile of a response-time law: t_p, the smallest t with P(T > t) ≤ 1 − p (time units). */
+export interface ResponseTimeQuantile {
+  readonly p: number;
+  readonly value: number;
+  /** Estimate kind: the pooled type-7 quantile with its sectioning 95 % interval over the units. */
+  readonly estimate?: Estimate;
+}
+
+/** The response-time law of the mean field, as `solveResponseTime` returns it. */
+export interface ResponseTimeLaw {
+  /** 'exact' (closed form or numerical to `numericalError`), 'approximation' (PH fit), 'estimate' (cavity: CIs). */
+  readonly kind: SolutionKind;
+  /** Solver name as in reports, e.g. "SQ(d) closed form", and its equation and source. */
+  readonly solver: string;
+  readonly source: string;
+  /** Instants t (time units, increasing) and P(T > t) at each. */
+  readonly times: number[];
+  readonly ccdf: number[];
+  /** Estimate kind: the 95 % sectioning interval of each ccdf value, within [0, 1]. */
+  readonly ccdfCi95?: [number, number][];
+  readonly quantiles: ResponseTimeQuantile[];
+  /** ∫_0^∞ P(T > t) dt of this law (its E[T], time units); the cavity's pooled job mean, with `meanEstimate`. */
+  readonly meanResponseTime: number;
+  readonly meanEstimate?: Estimate;
+  /** Bound on the error of the ccdf values (grid solvers; absent where exact to round-off or an estimate). */
+  readonly numericalError?: number;
+  /** Estimate kind: tagged jobs behind the law, and the units (restarts or batches) of its intervals. */
+  readonly jobs?: number;
+  readonly units?: number;
+}
+
+export interface ResponseTimeOptions {
+  /** Instants of the ccdf (time units, finite, ≥ 0); default 101 points from 0 to the 1 − 10⁻⁴ quantile. */
+  readonly times?: readonly number[];
+  /** Probabilities of the quantiles, each in (0, 1) (default 0.5, 0.95, 0.99). */
+  readonly quantiles?: readonly number[];
+  /** Seed of the cavity simulations (default 1). */
+  readonly seed?: number;
+  /**
+   * Cavity run length: the measured time of the LWL cavity queue (default 2·10⁵, as `solveMeanField`) and the
+   * iteration horizon of the JSQ and LPW cavities (their defaults 10⁵ and 2·10⁴), model time units.
+   */
+  readonly cavityHorizon?: number;
+}
+
+export const DEFAULT_QUANTILES: readonly number[] = [0.5, 0.95, 0.99];
+
+/**
+ * Checks quantile probabilities: each finite and in (0, 1).
+ * @throws {InvalidModelError} naming the first bad one.
+ */
+export function checkQuantileProbabilities(ps: readonly number[]): number[] {
+  for (const p of ps) if (!(p > 0 && p < 1)) throw new InvalidModelError(`a quantile probability must lie in (0, 1), got ${p}`);
+  return [...ps];
+}
+
+/** A continuous, non-increasing ccdf with its mean (what the numerical solvers give). */
+interface CcdfFunction {
+  at(t: number): number;
+  readonly mean: number;
+  /** A time scale to start the quantile bracket from. */
+  readonly scale: number;
+  readonly numericalError?: number;
+}
+
+/** Smallest t with f(t) ≤ 1 − p, by doubling and bisection to relative 1e−13. */
+function quantileOf(f: CcdfFunction, p: number): number {
+  const target = 1 - p;
+  let lo = 0;
+  let hi = Math.max(f.scale, 1e-12);
+  for (let i = 0; f.at(hi) > target; i++) {
+    if (i > 200) throw new InvalidModelError(`no response-time quantile at p = ${p}: the ccdf stays above ${target}`);
+    lo = hi;
+    hi *= 2;
+  }
+  for (let it = 0; it < 300 && hi - lo > 1e-13 * hi; it++) {
+    const mid = 0.5 * (lo + hi);
+    if (f.at(mid) > target) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** SQ(d) FIFO exponential: the Poisson mixture above, on a fixed point. */
+function sqdLaw(fp: FixedPointResult): CcdfFunction {
+  const d = fp.provenance.model.d;
+  const meanService = fp.provenance.model.service.mean;
+  const { logFactorial, logWeight } = logTables(fp, d);
+  return { at: (t) => ccdfAt(t / meanService, logFactorial, logWeight), mean: fp.meanResponseTime, scale: fp.meanResponseTime };
+}
+
+/** Most uniformised steps of the phase-type law before it gives up (r_n still above 1e−16). */
+const MAX_UNIFORMISATION_STEPS = 2_000_000;
+
+/**
+ * Phase-type JSQ(d) FIFO: the tagged job's remaining services (ℓ = 1..K + 1, its own included) and the phase of the
+ * one in service, uniformised at Λ = max_j |A_jj|; r_n = mass not absorbed after n steps, until r_n < 1e−16.
+ */
+function phaseTypeLaw(r: PhaseTypeFixedPointResult, d: number): CcdfFunction {
+  const { alpha, A } = r.phaseType;
+  const m = alpha.length;
+  const K = r.levels.length;
+  const L = K + 1;
+  const s = r.tail;
+  let Lambda = 0;
+  for (let j = 0; j < m; j++) Lambda = Math.max(Lambda, -A[j][j]);
+  const exit = A.map((row) => Math.max(0, -row.reduce((a, b) => a + b, 0)) / Lambda);
+  const P = A.map((row, i) => row.map((a, j) => (i === j ? 1 : 0) + a / Lambda));
+  let v = new Float64Array(L * m);
+  const joins = (k: number) => (s[k] ?? 0) ** d - (s[k + 1] ?? 0) ** d;
+  for (let j = 0; j < m; j++) v[j] = joins(0) * alpha[j];
+  for (let k = 1; k <= K; k++) {
+    const x = r.levels[k - 1];
+    const xk = x.reduce((a, b) => a + b, 0);
+    if (!(xk > 0)) continue;
+    const w = k === K ? s[K] ** d : joins(k);
+    for (let j = 0; j < m; j++) v[k * m + j] = (w * x[j]) / xk;
+  }
+  const rs: number[] = [];
+  let next = new Float64Array(L * m);
+  let top = L - 1; // highest ℓ − 1 with mass
+  for (let n = 0; ; n++) {
+    let mass = 0;
+    for (let i = 0; i < v.length; i++) mass += v[i];
+    rs.push(mass);
+    if (mass < 1e-16) break;
+    if (n >= MAX_UNIFORMISATION_STEPS)
+      throw new InvalidModelError(`phase-type response-time law: ${n} uniformised steps leave mass ${mass.toExponential(2)}`);
+    next.fill(0);
+    for (let l = 0; l <= top; l++) {
+      let done = 0;
+      for (let j = 0; j < m; j++) {
+        const vj = v[l * m + j];
+        if (vj === 0) continue;
+        for (let jj = 0; jj < m; jj++) next[l * m + jj] += vj * P[j][jj];
+        done += vj * exit[j];
+      }
+      if (l > 0 && done > 0) for (let jj = 0; jj < m; jj++) next[(l - 1) * m + jj] += done * alpha[jj];
+    }
+    while (top > 0 && next.subarray(top * m, (top + 1) * m).every((x) => x === 0)) top--; // mass only moves down
+    [v, next] = [next, v];
+  }
+  const logFactorial = new Float64Array(rs.length);
+  for (let n = 1; n < rs.length; n++) logFactorial[n] = logFactorial[n - 1] + Math.log(n);
+  const mean = rs.reduce((a, b) => a + b, 0) / Lambda;
+  return {
+    at: (t) => {
+      if (t <= 0) return 1;
+      const u = Lambda * t;
+      const logU = Math.log(u);
+      let sum = 0;
+      for (let n = 0; n < rs.length; n++) {
+        const logTerm = -u + n * logU - logFactorial[n];
+        if (logTerm > -745) sum += Math.exp(logTerm) * rs[n];
+      }
+      return Math.min(1, Math.max(0, sum));
+    },
+    mean,
+    scale: mean,
+  };
+}
+
+/** A ccdf tabulated on a grid (linear between points, 0 past the end), with its trapezoid mean. */
+function gridLaw(times: number[], ccdf: number[], numericalError: number | undefined): CcdfFunction {
+  let mean = 0;
+  for (let j = 1; j < times.length; j++) mean += 0.5 * (ccdf[j] + ccdf[j - 1]) * (times[j] - times[j - 1]);
+  const last = times[times.length - 1];
+  return {
+    at: (t) => (t <= 0 ? 1 : t > last ? 0 : interpolateLinear(times, ccdf, t)),
+    mean,
+    scale: mean,
+    numericalError,
+  };
+}
+
+/** Type-7 quantile of a sorted sample. */
+function sortedQuantile(xs: Float64Array, p: number): number {
+  const h = (xs.length - 1) * p;
+  const k = Math.floor(h);
+  return k + 1 < xs.length ? xs[k] + (h - k) * (xs[k + 1] - xs[k]) : xs[k];
+}
+
+/** Merges sorted arrays into one sorted array. */
+function mergeSorted(parts: Float64Array[]): Float64Array {
+  const total = parts.reduce((a, p) => a + p.length, 0);
+  const out = new Float64Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out.sort();
+}
+
+/** The empirical law of the cavity's tagged jobs: pooled values, sectioning intervals over the units. */
+function sampleLaw(
+  named: { kind: SolutionKind; solver: string; source: string },
+  units: Float64Array[],
+  times: readonly number[] | undefined,
+  ps: number[],
+): ResponseTimeLaw {
+  const used = units.filter((u) => u.length > 0);
+  if (used.length < 2) throw new InvalidModelError(`${named.solver}: fewer than 2 units with completed jobs; no response-time law`);
+  const pooled = mergeSorted(used);
+  const N = pooled.length;
+  const above = (xs: Float64Array, t: number) => (xs.length - countAtMost(xs, t)) / xs.length;
+  const grid = times ? [...times] : defaultTimes(sortedQuantile(pooled, 1 - 1e-4));
+  const ccdf: number[] = [];
+  const ccdfCi95: [number, number][] = [];
+  for (const t of grid) {
+    const e = feasible(
+      sectioningInterval(
+        used.map((u) => above(u, t)),
+        above(pooled, t),
+      ),
+      0,
+      1,
+    );
+    ccdf.push(e.mean);
+    ccdfCi95.push(e.ci95);
+  }
+  const quantiles = ps.map((p) => {
+    const estimate = feasible(
+      sectioningInterval(
+        used.map((u) => sortedQuantile(u, p)),
+        sortedQuantile(pooled, p),
+      ),
+    );
+    return { p, value: estimate.mean, estimate };
+  });
+  const meanOf = (xs: Float64Array) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const meanEstimate = feasible(
+    sectioningInterval(
+      used.map((u) => meanOf(u)),
+      meanOf(pooled),
+    ),
+  );
+  return {
+    ...named,
+    times: grid,
+    ccdf,
+    ccdfCi95,
+    quantiles,
+    meanResponseTime: meanEstimate.mean,
+    meanEstimate,
+    jobs: N,
+    units: used.length,
+  };
+}
+
+/** 101 instants from 0 to tMax. */
+function defaultTimes(tMax: number): number[] {
+  return Array.from({ length: 101 }, (_, j) => (j * tMax) / 100);
+}
+
+function checkTimes(times: readonly number[]): void {
+  times.forEach((t, j) => {
+    if (!(Number.isFinite(t) && t >= 0)) throw new InvalidModelError(`times[${j}] must be a finite number ≥ 0, got ${t}`);
+  });
+}
+
+/** A numerical law on the requested or default grid with its quantiles. */
+function functionLaw(
+  named: { kind: SolutionKind; solver: string; source: string },
+  f: CcdfFunction,
+  times: readonly number[] | undefined,
+  ps: number[],
+): ResponseTimeLaw {
+  const grid = times ? [...times] : defaultTimes(quantileOf(f, 1 - 1e-4));
+  return {
+    ...named,
+    times: grid,
+    ccdf: grid.map((t) => f.at(t)),
+    quantiles: ps.map((p) => ({ p, value: quantileOf(f, p) })),
+    meanResponseTime: f.mean,
+    ...(f.numericalError !== undefined ? { numericalError: f.numericalError } : {}),
+  };
+}
+
+/**
+ * The mean-field response-time law of `model`: P(T > t) on a grid and quantiles, by the solver
+ * `meanFieldCapabilities(model).responseTime` names (module comment). Exact kinds are exact to round-off (closed forms,
+ * uniformisation to 1e−16) or to `numericalError` (FPE grid); estimates carry 95 % sectioning intervals.
+ * @param model a parsed model with ρ < 1. @param options `times`, `quantiles` (default 0.5, 0.95, 0.99), `seed`,
+ *   `cavityHorizon`.
+ * @returns a `ResponseTimeLaw` (times in model time units).
+ * @throws {InvalidModelError} if the model has no response-time solver (the capability's reason), a probability is
+ *   outside (0, 1) or a time is negative or not finite; @throws {UnstableModelError} if ρ ≥ 1; whatever the solver
+ *   throws (ConvergenceError for a cavity that does not converge).
+ * @example solveResponseTime(parseModel({ lambda: 0.5, d: 1 })).quantiles[0].value // 2 ln 2 ≈ 1.3863 (M/M/1)
+ */
+export function solveResponseTime(model: SupermarketModel, options: ResponseTimeOptions = {}): ResponseTimeLaw {
+  requireStable(model);
+  const ps = checkQuantileProbabilities(options.quantiles ?? DEFAULT_QUANTILES);
+  if (options.times) checkTimes(options.times);
+  const cap = meanFieldCapabilities(model).responseTime;
+  if (!cap.available) throw new InvalidModelError(cap.reason);
+  const named = { kind: cap.kind, solver: cap.name, source: cap.source };
+  const seed = options.seed ?? 1;
+  const id = cap.id;
+  switch (id) {
+    case 'sqd-closed-form':
+      return functionLaw(named, sqdLaw(solveSqdFixedPoint(model)), options.times, ps);
+    case 'mm1-closed-form': {
+      const mu = 1 / serviceDistribution(model.service).mean;
+      const rate = mu - model.lambda;
+      return functionLaw(named, { at: (t) => (t <= 0 ? 1 : Math.exp(-rate * t)), mean: 1 / rate, scale: 1 / rate }, options.times, ps);
+    }
+    case 'phase-type-ode': {
+      const d1 = model.selection === 'jsq' ? model : ({ ...model, selection: 'random', d: 1 } as const);
+      return functionLaw(named, phaseTypeLaw(phaseTypeJsqFixedPoint(d1), d1.d), options.times, ps);
+    }
+    case 'lwl-closed-form': {
+      const c = lwlExponentialClosedForm(model.lambda, model.d);
+      const f = {
+        at: (t: number) => (t <= 0 ? 1 : lwlExponentialResponseCcdf(model.lambda, model.d, t)),
+        mean: c.meanResponseTime,
+        scale: 1,
+      };
+      return functionLaw(named, f, options.times, ps);
+    }
+    case 'lwl-fpe':
+    case 'mg1-fpe': {
+      const lwl = id === 'lwl-fpe' ? model : ({ ...model, selection: 'lwl', d: 1 } as const);
+      const r = lwlFixedPoint(lwl);
+      const f = gridLaw(r.responseTimeCcdf.times, r.responseTimeCcdf.ccdf, r.diagnostics.gridErrorBound);
+      return { ...functionLaw(named, f, options.times, ps), meanResponseTime: r.meanResponseTime };
+    }
+    case 'jsq-cavity': {
+      // JSQ(d) + PS (the mean is insensitive, the law is not) and M/G/1 at d = 1 go through the same cavity
+      const jsq = model.selection === 'jsq' ? model : ({ ...model, selection: 'random', d: 1 } as const);
+      const restarts = 4;
+      const sample = new ResponseTimeSample(restarts);
+      jsqCavity(jsq, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
+      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+    }
+    case 'lwl-cavity': {
+      const batches = 25;
+      const w = lwlWorkloadCcdf(model);
+      const sample = new ResponseTimeSample(batches);
+      lwlCavity(
+        model,
+        { seed, batches, horizon: options.cavityHorizon ?? 2e5, workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf } },
+        sample,
+      );
+      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+    }
+    case 'lpw-cavity': {
+      const restarts = 4;
+      const sample = new ResponseTimeSample(restarts);
+      lpwCavity(model, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
+      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+    }
+    default:
+      return unknownPolicy(id, 'response-time solver');
+  }
 }

@@ -779,7 +779,7 @@ export function loadFigure(result: ComparisonResult): Figure | null {
 }
 
 /**
- * Response-time ccdf P(T > t) (log y) per (d, λ): the mean field (SQ(d) FIFO exponential, `ModelSummary.responseTime`)
+ * Response-time ccdf P(T > t) (log y) per (d, λ): the mean field (every exact or approximate law, `ModelSummary.responseTime`)
  * and the simulation's pooled percentiles p50, p95, p99 as points (t = q_p, P = 1 − p) with their 95% CI along t.
  */
 export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figure | null {
@@ -863,13 +863,15 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
     name: 'response-time',
     title: 'Response-time distribution P(T > t)',
     caption:
-      'Probability that a job spends more than t in the system, log y. Black: the mean field of JSQ(d) FIFO with exponential sizes, ' +
-      'P(T > t) = Σ_m e^(−t) t^m/m! · (s_m*)^d (a job joining a server with m jobs waits for m + 1 services). ' +
+      'Probability that a job spends more than t in the system, log y. Black: the mean field, ' +
+      `${[...new Set(withCurve.map((m) => m.responseTime!.solver ?? m.responseTime!.source))].join('; ')} ` +
+      '(SQ(d): P(T > t) = Σ_m e^(−μt)(μt)^m/m! · (s_m*)^d, a job joining a server with m jobs waits for m + 1 services; LWL(d) FIFO: F̄_R = Ḡ + g ∗ F̄^d). ' +
       (hasSim
         ? `Circles: the simulated pooled percentiles p50, p95 and p99 (at P = 0.5, 0.05, 0.01) for n ∈ {${shownN.join(', ')}}, bars their 95% ` +
           'sectioning CI along t. '
         : '') +
-      'Only this model has a mean-field response-time law here; other models draw no such figure.',
+      'The report\'s "Response-time quantiles" table judges these percentiles against the mean field\'s t_p. Models whose mean-field law is a ' +
+      'cavity simulation draw no curve.',
     rows,
     spec,
   };

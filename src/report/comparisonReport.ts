@@ -19,6 +19,7 @@ import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
+import { quantileCounts, quantileSection } from './quantileSection.ts';
 import { refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
@@ -249,6 +250,8 @@ export function disagreementLine(result: ComparisonResult): string {
     parts.push(['c₂ checks', bad(c2), c2.filter((c) => c && (c.status === 'agrees' || c.status === 'disagrees')).length]);
   }
   parts.push(['busy-fraction check', result.busyCheck.status === 'disagrees' ? 1 : 0, result.busyCheck.status === 'not-judged' ? 0 : 1]);
+  const q = quantileCounts(result);
+  if (q.any) parts.push(['quantile checks', q.disagree, q.judged]);
   const total = parts.reduce((s, [, k]) => s + k, 0);
   const judgedCount = parts.reduce((s, [, , j]) => s + j, 0);
   const undefinedCells = result.cells.filter((c) => c.verdict.status === 'undefined').length;
@@ -406,7 +409,7 @@ ${method(result)}
 ## Per model
 
 ${markdownTable(result.models, modelColumns(result))}
-${workloadTable(result)}${refinementSection(result)}
+${workloadTable(result)}${refinementSection(result)}${quantileSection(result)}
 ## Per cell
 
 ${markdownTable(result.cells, cellColumns(result))}

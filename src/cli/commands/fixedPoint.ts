@@ -15,8 +15,17 @@ import { InvalidModelError } from '../../errors.ts';
 import { meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import { signedPercent } from '../../meanfield/phaseType/fitError.ts';
+import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { addModelOptions, examples, modelAction, parsePositive, parsePositiveInteger, type ModelFlags } from '../options.ts';
+import {
+  addModelOptions,
+  examples,
+  modelAction,
+  parsePositive,
+  parsePositiveInteger,
+  parseProbabilityList,
+  type ModelFlags,
+} from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
 import { VERSION, codeId } from '../../version.ts';
 
@@ -30,6 +39,8 @@ interface Opts extends ModelFlags {
   ccdfTEnd: number;
   ccdfDt: number;
   phFit?: boolean;
+  quantiles?: number[];
+  ccdf?: boolean;
 }
 
 export function fixedPointCommand(): Command {
@@ -61,10 +72,23 @@ export function fixedPointCommand(): Command {
     )
     .option('--ccdf-t-end <t>', 'response-time ccdf P(T > t) is given on 0..t-end', parsePositive, 10)
     .option('--ccdf-dt <dt>', 'step of the ccdf grid', parsePositive, 0.5)
+    .option(
+      '--quantiles <p,…>',
+      'response-time quantiles t_p of the mean field, each p in (0, 1), e.g. 0.5,0.95,0.99 (every solver with a response-time law; cavity solvers give CIs)',
+      parseProbabilityList,
+    )
+    .option(
+      '--ccdf',
+      'also give the response-time ccdf P(T > t) on 0..--ccdf-t-end by --ccdf-dt for models other than SQ(d) (which always give it)',
+    )
     .addOption(jsonOption())
     .addHelpText(
       'after',
-      examples(['supermarket fixed-point --lambda 0.9 --d 2', 'supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json']),
+      examples([
+        'supermarket fixed-point --lambda 0.9 --d 2',
+        'supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100 --json',
+        'supermarket fixed-point --lambda 0.9 --d 2 --service erlang:2 --quantiles 0.5,0.95,0.99',
+      ]),
     )
     .action(
       modelAction((model, o: Opts) => {
@@ -74,13 +98,14 @@ export function fixedPointCommand(): Command {
         if (!capabilities.refined.firstOrder.available) {
           if (o.refined || o.n !== undefined)
             throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)');
-          printGeneralSolution(model, Boolean(o.json), Boolean(o.phFit));
+          printGeneralSolution(model, Boolean(o.json), Boolean(o.phFit), responseTimeRequest(model, o));
           return;
         }
         const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
         const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
         const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
         const ccdf = responseTimeCcdf(fp, model.d, times);
+        const law = o.quantiles ? solveResponseTime(model, { quantiles: o.quantiles, times: [] }) : undefined;
         let refined:
           | {
               meanResponseTime: number;
@@ -118,6 +143,7 @@ export function fixedPointCommand(): Command {
             tail: fp.tail,
             truncationLevel: fp.truncationLevel,
             responseTimeCcdf: { times, ccdf },
+            ...(law ? { responseTime: { solver: law.solver, kind: law.kind, source: law.source, quantiles: quantilesJson(law) } } : {}),
             ...(refined ? { refined } : {}),
             diagnostics: fp.diagnostics,
             provenance: fp.provenance,
@@ -137,6 +163,7 @@ export function fixedPointCommand(): Command {
             .slice(0, 8)
             .map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`)
             .join('  ')}`,
+          ...(law ? [quantileLine(law)] : []),
         ];
         if (refined) {
           lines.push(
@@ -157,7 +184,41 @@ export function fixedPointCommand(): Command {
   return cmd;
 }
 
-function printGeneralSolution(model: SupermarketModel, json: boolean, phaseTypeFit: boolean): void {
+/** The response-time law the flags ask for (quantiles and/or the ccdf grid), or undefined. @throws the capability's reason. */
+function responseTimeRequest(model: SupermarketModel, o: Opts): ResponseTimeLaw | undefined {
+  if (!o.quantiles && !o.ccdf) return undefined;
+  const cap = meanFieldCapabilities(model).responseTime;
+  if (!cap.available) throw new InvalidModelError(cap.reason);
+  const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
+  const times = o.ccdf ? Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt) : [];
+  return solveResponseTime(model, { quantiles: o.quantiles ?? [], times });
+}
+
+/** JSON of a law's quantiles: p, t_p and, for estimates, the 95 % CI. */
+function quantilesJson(law: ResponseTimeLaw) {
+  return law.quantiles.map((q) => ({
+    p: q.p,
+    value: q.value,
+    ...(q.estimate ? { ci95: q.estimate.ci95, halfWidth: q.estimate.halfWidth } : {}),
+  }));
+}
+
+/** "  response time (solver, kind): p50 = 2.2019  p95 = …" with CIs for estimates. */
+function quantileLine(law: ResponseTimeLaw): string {
+  const cells = law.quantiles.map((q) => {
+    const name = `p${+(100 * q.p).toPrecision(6)}`;
+    const ci = q.estimate ? ` [${q.estimate.ci95[0].toFixed(4)}, ${q.estimate.ci95[1].toFixed(4)}]` : '';
+    return `${name} = ${q.value.toFixed(6)}${ci}`;
+  });
+  return `  response time (${law.solver}, ${law.kind}): ${cells.join('  ')}`;
+}
+
+function printGeneralSolution(
+  model: SupermarketModel,
+  json: boolean,
+  phaseTypeFit: boolean,
+  law: ResponseTimeLaw | undefined,
+): void {
   const s = solveMeanField(model, { phaseTypeFit });
   const e = s.measuredError;
   const measured = e
@@ -188,6 +249,20 @@ function printGeneralSolution(model: SupermarketModel, json: boolean, phaseTypeF
           }
         : {}),
       ...(s.classes ? { classes: s.classes } : {}),
+      ...(law
+        ? {
+            responseTime: {
+              solver: law.solver,
+              kind: law.kind,
+              source: law.source,
+              quantiles: quantilesJson(law),
+              ...(law.times.length > 0
+                ? { ccdf: { times: law.times, ccdf: law.ccdf, ...(law.ccdfCi95 ? { ci95: law.ccdfCi95 } : {}) } }
+                : {}),
+              ...(law.jobs !== undefined ? { jobs: law.jobs, units: law.units } : {}),
+            },
+          }
+        : {}),
     });
     return;
   }
@@ -215,6 +290,15 @@ function printGeneralSolution(model: SupermarketModel, json: boolean, phaseTypeF
                 c.meanResponseTime.toFixed(6).padEnd(19) +
                 c.jobShare.toFixed(6),
             ),
+          ]
+        : []),
+      ...(law && law.quantiles.length > 0 ? [quantileLine(law)] : []),
+      ...(law && law.times.length > 0
+        ? [
+            `  P(T > t): ${law.times
+              .slice(0, 12)
+              .map((t, j) => `t=${+t.toPrecision(6)}: ${law.ccdf[j].toPrecision(3)}`)
+              .join('  ')}${law.times.length > 12 ? '  …' : ''}`,
           ]
         : []),
     ].join('\n') + '\n',

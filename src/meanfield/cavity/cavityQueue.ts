@@ -74,6 +74,8 @@ export interface CavityRunOptions {
    */
   queue?: CavityServer;
   startTime?: number;
+  /** Called with the response time T and batch of each job completed in the measured window (response-time laws). */
+  onResponse?: (T: number, batch: number) => void;
 }
 
 export interface CavityRunResult {
@@ -176,6 +178,7 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
         responseSum[b] += T;
         slowdownSum[b] += S > 0 ? T / S : 1;
         completed[b]++;
+        if (o.onResponse !== undefined) o.onResponse(T, b);
         if (o.levels && queue.jobs + 1 < levelCompletions.length) {
           levelCompletions[queue.jobs + 1]++;
           levelCompletionsByBatch[b][queue.jobs + 1]++;

@@ -9,3 +9,4 @@ export { type WorkloadCcdfTable, idleAcceptance, ExponentialLwlAcceptance, Table
 export { runCavityQueue, type AcceptanceRule, type CavityRunOptions, type CavityRunResult } from './cavityQueue.ts';
 export { CavityScheduler } from './scheduler.ts';
 export { batchRatioEstimate, lag1Autocorrelation } from './cavityEstimate.ts';
+export { ResponseTimeSample } from './responseSample.ts';

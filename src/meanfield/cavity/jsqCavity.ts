@@ -42,6 +42,7 @@ import { checkRhoD } from '../support.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
 import { binnedCompletionRates, shootLevelBalance } from './levelBalance.ts';
 import { checkRunOptions } from './options.ts';
+import type { ResponseTimeSample } from './responseSample.ts';
 
 /** Completions per bin of levels for the level-balance rates (relative SE ≤ 1/√200 ≈ 7 % per bin). */
 const BALANCE_MIN_COUNT = 200;
@@ -283,6 +284,8 @@ const PHASE_TYPE = new Set(['exponential', 'erlang', 'hyperexponential']);
  * Same seed and options → same numbers.
  * @param model `selection` 'jsq' (or 'random' with d = 1), any discipline, service law and prediction law but 'trace'.
  * @param options see JsqCavityOptions.
+ * @param responses when given (one unit per restart), receives the response time of every job of each restart's
+ *   averaging runs (the response-time law of meanfield/responseTime.ts).
  * @returns `tail`, `meanResponseTime`, `meanSlowdown` (Estimates, time units), `meanQueueLength`,
  *   `levelCompletionRates`, `convergence` (converged, iterations, residual, restarts, checks), `provenance`.
  * @throws {InvalidModelError} on another selection, 'trace' predictions or bad options.
@@ -290,7 +293,7 @@ const PHASE_TYPE = new Set(['exponential', 'erlang', 'hyperexponential']);
  * @throws {ConvergenceError} (one line) if a restart does not reach the fixed point within maxIterations or a check fails.
  * @example jsqCavity(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime.mean // ≈ 2.6141 (closed form, theory.md §10)
  */
-export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {}): JsqCavityResult {
+export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {}, responses?: ResponseTimeSample): JsqCavityResult {
   if (model.selection !== 'jsq' && !(model.selection === 'random' && model.d === 1)) {
     throw new InvalidModelError(`jsqCavity needs selection "jsq", got ${JSON.stringify(model.selection)} (use lwlCavity for "lwl")`);
   }
@@ -329,13 +332,14 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   const horizons: number[] = [];
   let acceptedJobs = 0;
   /** One cavity run of measured time `horizon` (warm-up horizon/10) with acceptance a_k(s)/d. */
-  const run = (s: Float64Array, horizon: number, stream: number) => {
+  const run = (s: Float64Array, horizon: number, stream: number, onResponse?: (T: number) => void) => {
     const out = runCavityQueue({
       ...common,
       acceptance: new LevelAcceptance(s, d),
       warmup: horizon / 10,
       horizon,
       rng: new Rng(streamSeed(seed, stream)),
+      onResponse,
     });
     horizons.push(horizon);
     acceptedJobs += out.acceptedJobs;
@@ -433,7 +437,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       slowdownSum = 0,
       completed = 0;
     for (let a = 0; a < averagingIterations && converged; a++) {
-      const c = run(s, iterationHorizon, ++stream);
+      const c = run(s, iterationHorizon, ++stream, responses && ((T) => responses.push(r, T)));
       times = addInto(times, c.levelTime);
       completions = addInto(completions, c.completions);
       runBusy.push(1 - c.levelTime[0] / c.levelTime.reduce((x, y) => x + y, 0));

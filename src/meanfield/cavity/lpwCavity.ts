@@ -36,6 +36,7 @@ import { Rng, streamSeed } from '../../stats/rng.ts';
 import { VERSION } from '../../version.ts';
 import { checkRhoD } from '../support.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
+import type { ResponseTimeSample } from './responseSample.ts';
 import type { CavityCheck } from './jsqCavity.ts';
 import { CavityScheduler } from './scheduler.ts';
 import type { CavityServer } from './cavityQueue.ts';
@@ -343,13 +344,15 @@ function checkOption(name: string, v: number, ok: boolean, range: string): numbe
  * 'trace', by the cavity fixed point on the law of predicted work (module comment; theory.md §5 [A]).
  * Cost: restarts·(Σ_m T_m + averagingIterations·iterationHorizon) simulated time units. Same seed, same numbers.
  * @param model `selection` 'lpw'. @param options see LpwCavityOptions.
+ * @param responses when given (one unit per restart), receives the response time of every job of each restart's
+ *   averaging runs (the response-time law of meanfield/responseTime.ts).
  * @returns `meanResponseTime`, `meanSlowdown` (Estimates, time units), `meanQueueLength`, `predictedWork` (the law
  *   at the fixed point), `convergence` (converged, iterations, residual, restart values, checks), `provenance`.
  * @throws {InvalidModelError} on another selection, 'trace' predictions, a non-priority discipline or bad options.
  * @throws {UnstableModelError} if ρ ∉ (0, 1).
  * @throws {ConvergenceError} (one line) if a restart does not converge within maxIterations or a check fails.
  */
-export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {}): LpwCavityResult {
+export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {}, responses?: ResponseTimeSample): LpwCavityResult {
   if (model.selection !== 'lpw') throw new InvalidModelError(`lpwCavity needs selection "lpw", got ${JSON.stringify(model.selection)}`);
   if (model.prediction.kind === 'trace') {
     throw new InvalidModelError('lpwCavity needs a prediction law given the size; "trace" predictions are per-job columns');
@@ -398,7 +401,7 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
   // biased every sampled law light — the busy fraction came out below ρ)
   let queue: CavityServer | undefined;
   let clock = 0;
-  const run = (law: PredictedWorkLaw, horizon: number, stream: number) => {
+  const run = (law: PredictedWorkLaw, horizon: number, stream: number, onResponse?: (T: number) => void) => {
     const acceptance = new LpwAcceptance(law, d, mode);
     const out = runCavityQueue({
       discipline: model.discipline,
@@ -414,6 +417,7 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
       levels: true,
       queue,
       startTime: clock,
+      onResponse,
     });
     queue = out.queue;
     clock = out.endTime;
@@ -489,7 +493,7 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
     }
     const final: Final = { responseSum: 0, slowdownSum: 0, completed: [], busy: [], jobs: 0, horizon: 0 };
     for (let a = 0; a < averagingIterations; a++) {
-      const { out } = run(law, iterationHorizon, 1e4 * r + maxIterations + 1 + a);
+      const { out } = run(law, iterationHorizon, 1e4 * r + maxIterations + 1 + a, responses && ((T) => responses.push(r, T)));
       iterationsTotal++;
       const sub = (iterationHorizon / batches) as number;
       for (let b = 0; b < batches; b++) {

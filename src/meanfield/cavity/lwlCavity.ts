@@ -16,6 +16,7 @@ import { batchRatioEstimate } from './cavityEstimate.ts';
 import { runCavityQueue } from './cavityQueue.ts';
 import { ExponentialLwlAcceptance, TableLwlAcceptance, type WorkloadCcdfTable } from './lwlAcceptance.ts';
 import { checkRunOptions } from './options.ts';
+import type { ResponseTimeSample } from './responseSample.ts';
 
 export interface LwlCavityOptions {
   /** Measured time, model time units (default 10⁶, as theory.md §5 asks at high load). */
@@ -61,6 +62,7 @@ export interface LwlCavityResult {
  * Same seed and options → the same numbers.
  * @param model `selection` 'lwl', any discipline, any service law, any prediction model but 'trace'.
  * @param options `horizon` (10⁶), `warmup` (horizon/50), `batches` (25), `seed` (1), `workloadCcdf`.
+ * @param responses when given (one unit per batch), receives the response time of every measured job, by batch.
  * @returns `meanResponseTime`, `meanSlowdown` (Estimates, model time units), `method: 'cavity'`, `diagnostics`,
  *   `provenance`.
  * @throws {InvalidModelError} if the selection is not 'lwl', predictions are 'trace', options are out of range, the
@@ -68,7 +70,7 @@ export interface LwlCavityResult {
  * @throws {UnstableModelError} if ρ ∉ (0, 1). @throws {ConvergenceError} if a batch completes no job.
  * @example lwlCavity(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' })).meanResponseTime.mean // ≈ 2.0503
  */
-export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {}): LwlCavityResult {
+export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {}, responses?: ResponseTimeSample): LwlCavityResult {
   if (model.selection !== 'lwl') {
     throw new InvalidModelError(`lwlCavity needs selection "lwl", got ${JSON.stringify(model.selection)} (use jsqCavity for "jsq")`);
   }
@@ -105,6 +107,7 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
     batches: run.batches,
     rng: new Rng(streamSeed(run.seed, 0)),
     levels: false,
+    onResponse: responses && ((T, batch) => responses.push(batch, T)),
   });
   const T = batchRatioEstimate(out.responseSum, out.completed);
   const slowdown = batchRatioEstimate(out.slowdownSum, out.completed);

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+// issue 20 §3: `fixed-point --quantiles` gives the mean field's response-time quantiles, text and JSON
+describe('supermarket fixed-point --quantiles', () => {
+  it('SQ(d): p50/p95/p99 of the Poisson mixture, in text and JSON', async () => {
+    const t = await runCli('fixed-point --lambda 0.5 --d 1 --quantiles 0.5,0.95,0.99');
+    expect(t.status).toBe(0);
+    expect(t.stdout).toMatch(/response time \(.*exact\): p50 = 1\.386294 {2}p95 = 5\.991465 {2}p99 = 9\.210340/);
+    const j = JSON.parse((await runCli('fixed-point --lambda 0.9 --d 2 --quantiles 0.99 --json')).stdout);
+    expect(j.responseTime.kind).toBe('exact');
+    expect(j.responseTime.quantiles).toHaveLength(1);
+    expect(j.responseTime.quantiles[0].p).toBe(0.99);
+    expect(j.responseTime.quantiles[0].value).toBeCloseTo(8.79097, 4);
+  });
+
+  it('other solvers: the phase-type law with --ccdf in JSON; M/M/1 mean 2 in text', async () => {
+    const j = JSON.parse(
+      (await runCli('fixed-point --lambda 0.9 --d 2 --service erlang:2 --quantiles 0.5,0.95 --ccdf --ccdf-t-end 2 --ccdf-dt 1 --json'))
+        .stdout,
+    );
+    expect(j.responseTime.solver).toMatch(/phase-type/);
+    expect(j.responseTime.quantiles.map((q: { p: number }) => q.p)).toEqual([0.5, 0.95]);
+    expect(j.responseTime.ccdf.times).toEqual([0, 1, 2]);
+    expect(j.responseTime.ccdf.ccdf[0]).toBe(1);
+    const t = await runCli(['fixed-point', '--lambda', '0.25', '--d', '1', '--service', 'exp@2', '--quantiles', '0.5']);
+    expect(t.status).toBe(0);
+    expect(t.stdout).toMatch(new RegExp(`p50 = ${((2 * Math.log(2)) / 0.5).toFixed(6)}`));
+  });
+
+  it('a probability outside (0, 1), or a model without a law, is refused in one line with a non-zero status', async () => {
+    for (const bad of ['0.5,1.2', '0', '1', 'abc', '0.5,,0.9']) {
+      const r = await runCli(['fixed-point', '--lambda', '0.9', '--d', '2', '--quantiles', bad]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+    const m = await runCli('fixed-point --lambda 0.9 --d 2 --memory ip --quantiles 0.5');
+    expect(m.status).not.toBe(0);
+    expect(m.stderr.trim().split('\n')).toHaveLength(1);
+    expect(m.stderr).toMatch(/no response-time law with dispatcher memory/);
+  });
+});

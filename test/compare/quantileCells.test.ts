@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { judgeQuantileFamily, quantileCells, type QuantileSimulation } from '../../src/compare/quantileCells.ts';
+import { solveResponseTime } from '../../src/meanfield/responseTime.ts';
+import { parseModel } from '../../src/model/index.ts';
+import type { Estimate } from '../../src/stats/index.ts';
+
+// M/M/1 at λ = 0.5: t_p = −2 ln(1 − p)
+const law = solveResponseTime(parseModel({ lambda: 0.5, d: 1 }));
+const truth = (p: number) => -2 * Math.log(1 - p);
+const est = (mean: number, halfWidth: number): Estimate => ({
+  mean,
+  ci95: [mean - halfWidth, mean + halfWidth],
+  halfWidth,
+  replications: 5,
+});
+
+/** Cells at n = 10, 100, 1000 whose percentiles are t_p + c/n + shift, half-width h, `jobs` per section. */
+function sims(shift: number, jobs: number, c = 3, h = 0.02): QuantileSimulation[] {
+  return [10, 100, 1000].map((n) => {
+    const at = (p: number) => est(truth(p) + c / n + shift, h);
+    return { n, jobs, percentiles: { p50: at(0.5), p95: at(0.95), p99: at(0.99) } };
+  });
+}
+
+describe('quantile cells of a comparison', () => {
+  it('percentiles approaching t_p as c/n agree, cell by cell and in the fitted limit', () => {
+    const [check] = judgeQuantileFamily([quantileCells(law, sims(0, 20_000))]);
+    expect(check!.cells).toHaveLength(9);
+    for (const c of check!.cells) expect(c.verdict.status).toBe('agrees');
+    for (const l of check!.limits) {
+      expect(l.check.status).toBe('agrees');
+      expect(Math.abs(l.fitted - truth(l.p))).toBeLessThan(0.05);
+    }
+  });
+
+  it('a constant shift of 0.5 makes the fitted limits disagree', () => {
+    const [check] = judgeQuantileFamily([quantileCells(law, sims(0.5, 20_000))]);
+    for (const l of check!.limits) expect(l.check.status).toBe('disagrees');
+  });
+
+  it('sections with fewer than 100 jobs beyond p are not judged, with the budget that would do (issue 21 §4)', () => {
+    const check = quantileCells(law, sims(0, 5000));
+    const p99 = check.cells.filter((c) => c.p === 0.99);
+    const p95 = check.cells.filter((c) => c.p === 0.95);
+    for (const c of p99) {
+      expect(c.verdict.status).toBe('not-judged');
+      expect(c.warning).toMatch(/50 beyond p99 .*--jobs ≥ 10000/);
+    }
+    for (const c of p95) expect(c.warning).toBeUndefined();
+    expect(check.limits.find((l) => l.p === 0.99)!.check.status).toBe('not-judged');
+  });
+});
