@@ -453,6 +453,11 @@ function responseTimeOf(
       return no(
         'no response-time law with dispatcher memory: the reduction theorem (theory.md §12) gives the queue-length law at the reduced rate, not the law of the response time; use simulate',
       );
+    case 'hetero-occupancy':
+    case 'hetero-lwl':
+      return no(
+        'no response-time law with server speeds yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
+      );
     default:
       return unknownPolicy(id, 'fixed-point solver');
   }
@@ -477,6 +482,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
       refined: { firstOrder: notYet, secondOrder: notYet },
       exactChain: notYet,
       phaseTypeFit: no('the two-moment phase-type fit is derived for identical servers, not with server speeds'),
+      responseTime: no('no response-time law with server speeds yet (theory.md §13); use simulate'),
     };
   }
   const sqd = isSqdModel(model);
