@@ -127,6 +127,26 @@ function memoryFixedPointOf(model: SupermarketModel): SolverCapability<FixedPoin
   };
 }
 
+/**
+ * JSQ(d) with exponential sizes and a size-blind work-conserving sharing server (PS, LAS), without memory: its
+ * queue-length process is FIFO's (every busy server completes a job at rate 1/E[S] whatever it serves, by
+ * memorylessness), so the SQ(d) ODE is its transient. Returns that FIFO model, or undefined for any other model.
+ * Source: theory.md §5 "Sharing disciplines" (exponential sizes).
+ */
+export function fifoQueueLengthTwin(model: SupermarketModel): SupermarketModel | undefined {
+  if (model.selection !== 'jsq' || model.service.kind !== 'exponential' || modelHasMemory(model)) return undefined;
+  const row = DISCIPLINE_TABLE[model.discipline];
+  switch (row.server) {
+    case 'priority':
+      return undefined;
+    case 'sharing':
+    case 'attained-service':
+      return row.usesPrediction ? undefined : { ...model, discipline: 'fifo' };
+    default:
+      return unknownPolicy(row.server, 'server model');
+  }
+}
+
 /** The fixed-point solver of a model (the table of solve.ts), or why none. */
 function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable {
   if (modelHasMemory(model)) return memoryFixedPointOf(model);
@@ -232,7 +252,9 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
   const fifo = model.discipline === 'fifo';
   const noTransient = no(
     `no transient mean field for ${selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
-      'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws) and LWL(d) (workload PIDE, any discipline)',
+      'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws), JSQ(d) with PS or LAS and exponential sizes (the SQ(d) ODE: ' +
+      "the same queue-length process; with other laws a sharing server's queue lengths depend on the sizes and no ODE is derived) " +
+      'and LWL(d) (workload PIDE, any discipline)',
   );
   switch (selection) {
     case 'lwl':
@@ -241,6 +263,14 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
     case 'jsq':
       if (fifo && model.service.kind === 'exponential')
         return { available: true, id: 'sqd-ode', name: 'SQ(d) ODE', kind: 'exact', source: SQD_SOURCE };
+      if (fifoQueueLengthTwin(model))
+        return {
+          available: true,
+          id: 'sqd-ode',
+          name: `SQ(d) ODE (${model.discipline.toUpperCase()} with exponential sizes has FIFO's queue-length process)`,
+          kind: 'exact',
+          source: `${SQD_SOURCE}; theory.md §5 "Sharing disciplines": exponential sizes make a size-blind work-conserving server's queue-length process FIFO's`,
+        };
       if (fifo && model.service.kind !== 'deterministic' && model.service.kind !== 'empirical') {
         const exact = PH_KINDS.has(model.service.kind);
         return {

@@ -21,7 +21,13 @@
 import { InvalidModelError } from '../errors.ts';
 import { requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
-import { meanFieldCapabilities, type SolutionKind, type SolverCapability, type TransientSolverId } from './capabilities.ts';
+import {
+  fifoQueueLengthTwin,
+  meanFieldCapabilities,
+  type SolutionKind,
+  type SolverCapability,
+  type TransientSolverId,
+} from './capabilities.ts';
 import { lwlTransient, type LwlTransientResult } from './lwl/transient.ts';
 import { phaseTypeJsqTransient, type PhaseTypeTransientResult } from './phaseType/transient.ts';
 import { solveTransient, type TransientResult } from './transient.ts';
@@ -283,18 +289,19 @@ export function solveMeanFieldTransient(
   if (id !== 'sqd-ode' && id !== 'memory-cavity-ode' && options.from !== undefined)
     throw new InvalidModelError(`${capability.name} starts from an empty system; an initial tail applies to the SQ(d) ODE`);
   switch (id) {
-    case 'sqd-ode':
-      return {
-        solver: id,
-        capability,
-        result: solveTransient(model, {
-          times,
-          from: options.from,
-          tolerance: options.tolerance,
-          truncationLevel: options.truncationLevel,
-          onProgress: options.onProgress,
-        }),
-      };
+    case 'sqd-ode': {
+      // PS/LAS with exponential sizes: FIFO's queue-length process (capabilities.ts); the provenance names the model
+      const twin = fifoQueueLengthTwin(model);
+      const result = solveTransient(twin ?? model, {
+        times,
+        from: options.from,
+        tolerance: options.tolerance,
+        truncationLevel: options.truncationLevel,
+        onProgress: options.onProgress,
+      });
+      if (twin) result.provenance = { ...result.provenance, model, source: capability.source };
+      return { solver: id, capability, result };
+    }
     case 'phase-type-ode':
       return {
         solver: id,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
+  fifoQueueLengthTwin,
   meanFieldCapabilities,
   refinedTransient,
   refinedTransientAt,
@@ -258,7 +259,8 @@ function tailTransient(model: SupermarketModel, times: number[], options: MeanFi
 
 /** The closed-form fixed point s_0..s_K* of the SQ(d) ODE (K*: first level below 1e−15; theory.md §2). */
 function sqdFixedPointTail(model: SupermarketModel): number[] {
-  const { rho, d } = sqdParameters(model);
+  // PS/LAS with exponential sizes: FIFO's queue-length process (meanFieldCapabilities names the SQ(d) ODE)
+  const { rho, d } = sqdParameters(fifoQueueLengthTwin(model) ?? model);
   return sqdClosedFormTail(rho, d, sqdTruncationLevel(rho, d, 1e-15));
 }
 
