@@ -8,6 +8,7 @@ import { DISCIPLINE_TABLE, unknownPolicy, type SupermarketModel } from '../model
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
+import { memoryPhaseTypeIsExact, memoryPhaseTypeRefusal } from './memory/sizedTransient.ts';
 
 export { requireStable } from '../model/index.ts';
 
@@ -32,7 +33,8 @@ export type FixedPointSolverId =
   | 'memory-reduction';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
-export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode';
+export type TransientSolverId =
+  'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode' | 'memory-phase-type-ode' | 'memory-lwl-pide';
 
 /** A solver the model has: its id (for dispatch), name as shown in reports, kind of answer and source. */
 export interface SolverCapability<Id extends string> {
@@ -230,19 +232,38 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   }
 }
 
-/** The transient of a model with dispatcher memory: the SQ(d) cavity ODE (theory.md §12), or why none. */
+/**
+ * The transient of a model with dispatcher memory (theory.md §12 "Transient"): the SQ(d) cavity ODE (exponential,
+ * FIFO), the phase-type ODE with the memory's routing (SQ(d), FIFO, phase-type law or two-moment fit), the LL(d)
+ * workload PIDE with the memory's routing (any law and discipline), or why none.
+ */
 function memoryTransientOf(model: SupermarketModel): SolverCapability<TransientSolverId> | Unavailable {
-  return hasMemoryTransient(model)
-    ? {
-        available: true,
-        id: 'memory-cavity-ode',
-        name: 'SQ(d) cavity ODE with memory',
-        kind: 'exact',
-        source: 'theory.md §12 (Hellemans 2021, ch. 6, Prop. trans)',
-      }
-    : no(
-        `no transient solver for memory with ${model.selection}, ${model.discipline}, ${model.service.kind} sizes: the cavity ODE covers SQ(d) (jsq or jiq), FIFO, exponential sizes`,
-      );
+  const source = 'theory.md §12 (Hellemans 2021, ch. 6, Prop. trans; π₀(t) quasi-stationary)';
+  if (hasMemoryTransient(model))
+    return { available: true, id: 'memory-cavity-ode', name: 'SQ(d) cavity ODE with memory', kind: 'exact', source };
+  if (model.selection === 'lwl')
+    return {
+      available: true,
+      id: 'memory-lwl-pide',
+      name: 'LL(d) workload PIDE with memory',
+      kind: 'exact',
+      source: `${source}; ${LWL_SOURCE} "Transient PIDE"`,
+    };
+  const refusal = memoryPhaseTypeRefusal(model);
+  if (refusal === undefined) {
+    const exact = memoryPhaseTypeIsExact(model);
+    return {
+      available: true,
+      id: 'memory-phase-type-ode',
+      name: exact ? 'phase-type SQ(d) ODE with memory' : 'phase-type SQ(d) ODE with memory on a two-moment PH fit',
+      kind: exact ? 'exact' : 'approximation',
+      source: `${source}; theory.md §3${exact ? '' : ': only E[S] and the SCV match the true law'}`,
+    };
+  }
+  return no(
+    `no transient solver for memory with ${model.selection}, ${model.discipline}, ${model.service.kind} sizes: ${refusal} ` +
+      '(the memory transients cover SQ(d) FIFO with exponential or phase-type sizes, and LL(d) with any law)',
+  );
 }
 
 /** The transient solver of a model, or why none (what `ode` integrates). */

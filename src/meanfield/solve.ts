@@ -44,6 +44,7 @@ import { mg1 } from './mg1/index.ts';
 import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
 import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
+import { memoryLwlTransient, memoryPhaseTypeTransient } from './memory/sizedTransient.ts';
 import type { TruncatedTransient } from './support.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
@@ -267,7 +268,13 @@ export type MeanFieldTransient =
       readonly result: PhaseTypeTransientResult;
     }
   | { readonly solver: 'lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult }
-  | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient };
+  | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient }
+  | {
+      readonly solver: 'memory-phase-type-ode';
+      readonly capability: SolverCapability<TransientSolverId>;
+      readonly result: PhaseTypeTransientResult;
+    }
+  | { readonly solver: 'memory-lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult };
 
 /**
  * The one transient entry: the mean-field trajectory of `model` at `times`, by the transient solver
@@ -321,6 +328,14 @@ export function solveMeanFieldTransient(
           truncationLevel: options.truncationLevel,
         }),
       };
+    case 'memory-phase-type-ode':
+      return {
+        solver: id,
+        capability,
+        result: memoryPhaseTypeTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+      };
+    case 'memory-lwl-pide':
+      return { solver: id, capability, result: memoryLwlTransient(model, { times }) };
     default:
       return unknownPolicy(id, 'transient solver');
   }
