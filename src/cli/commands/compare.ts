@@ -10,7 +10,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, groupNotes, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
 import { parseModel, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
-import { shardDir, type ShardSpec } from '../../experiments/shard.ts';
+import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
