@@ -14,10 +14,12 @@ import {
   memoryReduction,
   probesPerArrival,
   probingChainLaw,
+  memoryLwlTransient,
   memoryPhaseTypeTransient,
   solveMemoryTransient,
 } from '../../src/meanfield/memory/index.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
+import { lwlTransient } from '../../src/meanfield/lwl/transient.ts';
 import { phaseTypeJsqTransient } from '../../src/meanfield/phaseType/transient.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
 import { parseModel } from '../../src/model/model.ts';
@@ -226,6 +228,26 @@ describe('the phase-type ODE with memory (SQ(d), FIFO)', () => {
       const capability = meanFieldCapabilities(parseModel(input)).transient;
       expect(capability.available).toBe(false);
       if (!capability.available) expect(capability.reason).toMatch(/^no transient solver for memory .*: the phase-type memory ODE/);
+    }
+  });
+});
+
+describe('the LL(d) workload PIDE with memory', () => {
+  it('reaches the reduction fixed point: busy fraction ρ, E[U] of the reduced rate over π₀^{1/d} (within the O(Δ) scheme error)', () => {
+    for (const [memory, service, d] of [
+      ['ip', 'exp', 3],
+      ['ism:5', 'hyperexp:2', 2],
+    ] as const) {
+      const model = parseModel({ lambda: 0.8, d, memory, service, selection: 'lwl' });
+      const capability = meanFieldCapabilities(model).transient;
+      expect(capability.available && capability.id).toBe('memory-lwl-pide');
+      const options = { times: [0, 60], includeCcdf: false, step: 0.05, horizon: 60 };
+      const tr = memoryLwlTransient(model, options);
+      const { reducedLambda, scale } = memoryReduction(model);
+      const reduced = lwlTransient(parseModel({ lambda: reducedLambda, d, service, selection: 'lwl' }), options);
+      expect(tr.busyFraction[1]).toBeCloseTo(0.8, 6);
+      expect(Math.abs(tr.meanWorkload[1] - reduced.meanWorkload[1] / scale), memory).toBeLessThan(0.01);
+      expect(tr.provenance.model.memory.kind).toBe(memory.replace(/:.*/, ''));
     }
   });
 });
