@@ -3,7 +3,15 @@
  * simulator's workload levels, and the busy fraction P(U(t) > 0) and E[U(t)] from empty by the transient PIDE.
  */
 import type { SupermarketModel } from '../model/index.ts';
-import { defaultHorizon, isHeavyTailed, lwlExponentialWorkloadCcdf, lwlTransient, lwlWorkloadCcdf } from '../meanfield/index.ts';
+import {
+  defaultHorizon,
+  isHeavyTailed,
+  lwlExponentialWorkloadCcdf,
+  lwlTransient,
+  lwlWorkloadCcdf,
+  memoryLwlTransient,
+} from '../meanfield/index.ts';
+import { modelHasMemory } from '../model/memory.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { interpolateLinear } from '../stats/bisect.ts';
 
@@ -64,7 +72,9 @@ export function lwlTransientReference(model: SupermarketModel, times: number[]):
   const step = Math.min(0.05 * mean, 1 / (model.lambda * model.d));
   const service = serviceDistribution(model.service);
   const horizon = Math.min(defaultHorizon(service), (isHeavyTailed(service) ? 300 : 150) * mean);
-  const r = lwlTransient(model, { times, step, horizon, includeCcdf: false });
+  const options = { times, step, horizon, includeCcdf: false };
+  // with a dispatcher memory: the same PIDE with the memory's routing (theory.md §12)
+  const r = modelHasMemory(model) ? memoryLwlTransient(model, options) : lwlTransient(model, options);
   return {
     times: r.times.slice(),
     busyFraction: r.busyFraction.slice(),

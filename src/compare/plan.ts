@@ -346,8 +346,11 @@ function transientSolver(capabilities: MeanFieldCapabilities): TrajectoryCompari
     case 'hetero-occupancy-ode': // server classes: no trajectory figure yet
       return null;
     case 'memory-cavity-ode':
-      // with a dispatcher memory: the SQ(d) cavity ODE (theory.md §12), queue lengths as the SQ(d) ODE's
+    case 'memory-phase-type-ode':
+      // with a dispatcher memory: the SQ(d) cavity ODE or phase-type ODE (theory.md §12), queue lengths as the SQ(d) ODE's
       return 'ODE';
+    case 'memory-lwl-pide':
+      return 'PIDE';
     default:
       return unknownPolicy(id, 'transient solver');
   }
@@ -366,11 +369,11 @@ export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, w
 /** The SQ(d) ODE (or, with a memory, the cavity ODE) from empty at `times`, levels s_0..s_L (`TRAJECTORY_LEVELS`). */
 function odeTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
   const transient = solveMeanFieldTransient(model, times);
-  if (transient.solver === 'memory-cavity-ode') {
+  if (transient.solver === 'memory-cavity-ode' || transient.solver === 'memory-phase-type-ode') {
     const tr = transient.result;
     return {
       values: { tail: tr.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
-      note: 'SQ(d) cavity ODE with memory from empty (theory.md §12; Hellemans 2021, Prop. trans), odex, tolerance 1e-10',
+      note: `${transient.capability.name} from empty (theory.md §12; Hellemans 2021, Prop. trans), odex, tolerance 1e-10`,
     };
   }
   if (transient.solver !== 'sqd-ode')

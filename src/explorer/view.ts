@@ -19,6 +19,7 @@ import { relaxationTime } from '../meanfield/relaxation.ts';
 import { responseTimeCcdf } from '../meanfield/responseTime.ts';
 import { solveSqdFixedPoint } from '../meanfield/fixedPoint.ts';
 import { lwlTransient } from '../meanfield/lwl/transient.ts';
+import { memoryLwlTransient } from '../meanfield/memory/sizedTransient.ts';
 import { lwlWorkloadCcdf } from '../meanfield/lwl/workload.ts';
 
 /** One control of the page: a choice among a table's rows, or a text field (numbers, short forms, JSON). */
@@ -238,10 +239,13 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
     const withRelaxation = relaxation === undefined ? {} : { relaxationTime: relaxation };
     const capability = meanFieldCapabilities(model).transient;
     if (!capability.available) notes.push(`transient: ${capability.reason}`);
-    else if (capability.id === 'lwl-pide') {
+    else if (capability.id === 'lwl-pide' || capability.id === 'memory-lwl-pide') {
       // a coarser step than lwlTransient's default (0.01·E[S]): a curve on screen, re-solved on every change
       const step = Math.min(LWL_TRANSIENT_STEP * model.service.mean, 1 / (model.lambda * model.d));
-      const r = lwlTransient(model, { times, includeCcdf: false, step });
+      const r =
+        capability.id === 'lwl-pide'
+          ? lwlTransient(model, { times, includeCcdf: false, step })
+          : memoryLwlTransient(model, { times, includeCcdf: false, step });
       transient = {
         of: 'workload',
         times: r.times,
@@ -252,7 +256,8 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
     } else {
       // the SQ(d) or phase-type ODE: mean jobs per server
       const solved = solveMeanFieldTransient(model, times);
-      if (solved.solver === 'lwl-pide') throw new Error('unreachable: the LWL(d) PIDE is handled above');
+      if (solved.solver === 'lwl-pide' || solved.solver === 'memory-lwl-pide')
+        throw new Error('unreachable: the LWL(d) PIDE is handled above');
       const r = solved.result;
       transient = {
         of: 'queue length',

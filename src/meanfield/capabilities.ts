@@ -10,6 +10,7 @@ import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
 import { describePhaseTypeFitError, phaseTypeFitError, type PhaseTypeFitError } from './phaseType/fitError.ts';
 import { serviceDistribution } from '../model/service/index.ts';
+import { memoryPhaseTypeIsExact, memoryPhaseTypeRefusal } from './memory/sizedTransient.ts';
 
 export { requireStable } from '../model/index.ts';
 
@@ -48,7 +49,14 @@ export type ResponseTimeSolverId =
   | 'lpw-cavity';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
-export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode' | 'hetero-occupancy-ode';
+export type TransientSolverId =
+  | 'sqd-ode'
+  | 'phase-type-ode'
+  | 'lwl-pide'
+  | 'memory-cavity-ode'
+  | 'memory-phase-type-ode'
+  | 'memory-lwl-pide'
+  | 'hetero-occupancy-ode';
 
 /** A solver the model has: its id (for dispatch), name as shown in reports, kind of answer and source. */
 export interface SolverCapability<Id extends string> {
@@ -215,6 +223,26 @@ function heteroRefusal(model: SupermarketModel, what: string): string | undefine
   return undefined;
 }
 
+/**
+ * JSQ(d) with exponential sizes and a size-blind work-conserving sharing server (PS, LAS), without memory: its
+ * queue-length process is FIFO's (every busy server completes a job at rate 1/E[S] whatever it serves, by
+ * memorylessness), so the SQ(d) ODE is its transient. Returns that FIFO model, or undefined for any other model.
+ * Source: theory.md §5 "Sharing disciplines" (exponential sizes).
+ */
+export function fifoQueueLengthTwin(model: SupermarketModel): SupermarketModel | undefined {
+  if (model.selection !== 'jsq' || model.service.kind !== 'exponential' || modelHasMemory(model)) return undefined;
+  const row = DISCIPLINE_TABLE[model.discipline];
+  switch (row.server) {
+    case 'priority':
+      return undefined;
+    case 'sharing':
+    case 'attained-service':
+      return row.usesPrediction ? undefined : { ...model, discipline: 'fifo' };
+    default:
+      return unknownPolicy(row.server, 'server model');
+  }
+}
+
 /** The fixed-point solver of a model (the table of solve.ts), or why none. */
 function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable {
   if (model.servers !== undefined) {
@@ -320,19 +348,42 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   }
 }
 
-/** The transient of a model with dispatcher memory: the SQ(d) cavity ODE (theory.md §12), or why none. */
+/**
+ * The transient of a model with dispatcher memory (theory.md §12 "Transient"): the SQ(d) cavity ODE (exponential,
+ * FIFO), the phase-type ODE with the memory's routing (SQ(d), FIFO, phase-type law or two-moment fit), the LL(d)
+ * workload PIDE with the memory's routing (any law and discipline), or why none.
+ */
 function memoryTransientOf(model: SupermarketModel): SolverCapability<TransientSolverId> | Unavailable {
-  return hasMemoryTransient(model)
-    ? {
-        available: true,
-        id: 'memory-cavity-ode',
-        name: 'SQ(d) cavity ODE with memory',
-        kind: 'exact',
-        source: 'theory.md §12 (Hellemans 2021, ch. 6, Prop. trans)',
-      }
-    : no(
-        `no transient solver for memory with ${model.selection}, ${model.discipline}, ${model.service.kind} sizes: the cavity ODE covers SQ(d) (jsq or jiq), FIFO, exponential sizes`,
+  const source = 'theory.md §12 (Hellemans 2021, ch. 6, Prop. trans; π₀(t) quasi-stationary)';
+  if (hasMemoryTransient(model))
+    return { available: true, id: 'memory-cavity-ode', name: 'SQ(d) cavity ODE with memory', kind: 'exact', source };
+  if (model.selection === 'lwl')
+    return {
+      available: true,
+      id: 'memory-lwl-pide',
+      name: 'LL(d) workload PIDE with memory',
+      kind: 'exact',
+      source: `${source}; ${LWL_SOURCE} "Transient PIDE"`,
+    };
+  const refusal = memoryPhaseTypeRefusal(model);
+  if (refusal === undefined) {
+    // a two-moment PH fit is given only where its error was measured (phaseTypeFitOf); with memory it never was
+    if (!memoryPhaseTypeIsExact(model))
+      return no(
+        `no transient solver for memory with ${model.service.kind} sizes: the phase-type ODE would run on a two-moment PH fit whose error with memory was never measured; use simulate`,
       );
+    return {
+      available: true,
+      id: 'memory-phase-type-ode',
+      name: 'phase-type SQ(d) ODE with memory',
+      kind: 'exact',
+      source: `${source}; theory.md §3`,
+    };
+  }
+  return no(
+    `no transient solver for memory with ${model.selection}, ${model.discipline}, ${model.service.kind} sizes: ${refusal} ` +
+      '(the memory transients cover SQ(d) FIFO with exponential or phase-type sizes, and LL(d) with any law)',
+  );
 }
 
 /** The transient solver of a model, or why none (what `ode` integrates). */
@@ -347,7 +398,9 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
   const fifo = model.discipline === 'fifo';
   const noTransient = no(
     `no transient mean field for ${selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
-      'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws) and LWL(d) (workload PIDE, any discipline)',
+      'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws), JSQ(d) with PS or LAS and exponential sizes (the SQ(d) ODE: ' +
+      "the same queue-length process; with other laws a sharing server's queue lengths depend on the sizes and no ODE is derived) " +
+      'and LWL(d) (workload PIDE, any discipline)',
   );
   switch (selection) {
     case 'lwl':
@@ -356,6 +409,14 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
     case 'jsq':
       if (fifo && model.service.kind === 'exponential')
         return { available: true, id: 'sqd-ode', name: 'SQ(d) ODE', kind: 'exact', source: SQD_SOURCE };
+      if (fifoQueueLengthTwin(model))
+        return {
+          available: true,
+          id: 'sqd-ode',
+          name: `SQ(d) ODE (${model.discipline.toUpperCase()} with exponential sizes has FIFO's queue-length process)`,
+          kind: 'exact',
+          source: `${SQD_SOURCE}; theory.md §5 "Sharing disciplines": exponential sizes make a size-blind work-conserving server's queue-length process FIFO's`,
+        };
       if (fifo && PH_KINDS.has(model.service.kind))
         return { available: true, id: 'phase-type-ode', name: 'phase-type SQ(d) ODE', kind: 'exact', source: 'theory.md §3' };
       if (fifo && !NO_FIT_KINDS.has(model.service.kind)) {

@@ -65,6 +65,7 @@ export * from './population/index.ts';
 export * from './memory/index.ts';
 export {
   meanFieldCapabilities,
+  fifoQueueLengthTwin,
   requireStable,
   isSqdModel,
   isClassicModel,

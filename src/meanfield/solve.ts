@@ -22,7 +22,13 @@
 import { InvalidModelError } from '../errors.ts';
 import { requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
-import { meanFieldCapabilities, type SolutionKind, type SolverCapability, type TransientSolverId } from './capabilities.ts';
+import {
+  fifoQueueLengthTwin,
+  meanFieldCapabilities,
+  type SolutionKind,
+  type SolverCapability,
+  type TransientSolverId,
+} from './capabilities.ts';
 import { lwlTransient, type LwlTransientResult } from './lwl/transient.ts';
 import { phaseTypeJsqTransient, type PhaseTypeTransientResult } from './phaseType/transient.ts';
 import { solveTransient, type TransientResult } from './transient.ts';
@@ -39,6 +45,7 @@ import { mg1 } from './mg1/index.ts';
 import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
 import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
+import { memoryLwlTransient, memoryPhaseTypeTransient } from './memory/sizedTransient.ts';
 import type { TruncatedTransient } from './support.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 import { heteroFixedPoint, heteroTransient, type HeteroClassResult, type HeteroTransient } from './hetero/occupancy.ts';
@@ -318,6 +325,12 @@ export type MeanFieldTransient =
   | { readonly solver: 'lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult }
   | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient }
   | { readonly solver: 'hetero-occupancy-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: HeteroTransient };
+  | {
+      readonly solver: 'memory-phase-type-ode';
+      readonly capability: SolverCapability<TransientSolverId>;
+      readonly result: PhaseTypeTransientResult;
+    }
+  | { readonly solver: 'memory-lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult };
 
 /**
  * The one transient entry: the mean-field trajectory of `model` at `times`, by the transient solver
@@ -339,18 +352,19 @@ export function solveMeanFieldTransient(
   if (id !== 'sqd-ode' && id !== 'memory-cavity-ode' && options.from !== undefined)
     throw new InvalidModelError(`${capability.name} starts from an empty system; an initial tail applies to the SQ(d) ODE`);
   switch (id) {
-    case 'sqd-ode':
-      return {
-        solver: id,
-        capability,
-        result: solveTransient(model, {
-          times,
-          from: options.from,
-          tolerance: options.tolerance,
-          truncationLevel: options.truncationLevel,
-          onProgress: options.onProgress,
-        }),
-      };
+    case 'sqd-ode': {
+      // PS/LAS with exponential sizes: FIFO's queue-length process (capabilities.ts); the provenance names the model
+      const twin = fifoQueueLengthTwin(model);
+      const result = solveTransient(twin ?? model, {
+        times,
+        from: options.from,
+        tolerance: options.tolerance,
+        truncationLevel: options.truncationLevel,
+        onProgress: options.onProgress,
+      });
+      if (twin) result.provenance = { ...result.provenance, model, source: capability.source };
+      return { solver: id, capability, result };
+    }
     case 'phase-type-ode':
       return {
         solver: id,
@@ -372,6 +386,14 @@ export function solveMeanFieldTransient(
           truncationLevel: options.truncationLevel,
         }),
       };
+    case 'memory-phase-type-ode':
+      return {
+        solver: id,
+        capability,
+        result: memoryPhaseTypeTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+      };
+    case 'memory-lwl-pide':
+      return { solver: id, capability, result: memoryLwlTransient(model, { times }) };
     default:
       return unknownPolicy(id, 'transient solver');
   }

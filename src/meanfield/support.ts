@@ -14,6 +14,17 @@ import { clampRowsToRange } from '../numerics/clamp.ts';
 import { odexCounts, type OdexCounts } from '../numerics/odex.ts';
 import { VERSION } from '../version.ts';
 
+/**
+ * How arrivals are routed when a dispatcher memory sends some of them to remembered idle servers (theory.md §12):
+ * the fraction π₀ that finds the memory empty is dispatched by the base rule (SQ(d), LL(d)), the rest joins an idle
+ * server. `pi0(busy, emptying)` is the quasi-stationary π₀ given the fraction of busy servers and the ratio of the
+ * rate at which servers become idle to the arrival rate λ (both per server). The transients of the phase-type ODE and
+ * the LWL(d) PIDE take it (memory/transient.ts `memoryRouting` builds it); without it every arrival follows the base rule (π₀ = 1).
+ */
+export interface ArrivalRouting {
+  pi0(busy: number, emptying: number): number;
+}
+
 /** The numbers a mean-field solver needs from a supported model. */
 export interface SqdParameters {
   /** Load ρ = λ·E[S] in (0, 1): the arrival rate in service-time units. */

@@ -194,7 +194,7 @@ export function simulationWarmup(
       const time = Math.min(cap, memory * mean * factor);
       return {
         time,
-        rule: `auto: memory cavity ODE warm-up ${(memory * mean).toFixed(1)} × min(10, max(1, (1+SCV)/2)) = ${factor.toFixed(2)}${time === cap ? `, capped at ${cap}` : ''}`,
+        rule: `auto: memory cavity ODE warm-up ${(memory * mean).toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
       };
     }
   }
@@ -212,7 +212,7 @@ export function simulationWarmup(
   const time = Math.min(cap, base * factor);
   return {
     time,
-    rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × min(10, max(1, (1+SCV)/2)) = ${factor.toFixed(2)}${time === cap ? `, capped at ${cap}` : ''}`,
+    rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
     relaxationTime: sqd.relaxationTime * mean,
   };
 }

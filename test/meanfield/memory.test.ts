@@ -14,9 +14,14 @@ import {
   memoryReduction,
   probesPerArrival,
   probingChainLaw,
+  memoryLwlTransient,
+  memoryPhaseTypeTransient,
   solveMemoryTransient,
 } from '../../src/meanfield/memory/index.ts';
-import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
+import { lwlTransient } from '../../src/meanfield/lwl/transient.ts';
+import { phaseTypeJsqTransient } from '../../src/meanfield/phaseType/transient.ts';
+import { solveMeanField, solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
 import { parseModel } from '../../src/model/model.ts';
 
 describe('π₀ per memory scheme', () => {
@@ -174,6 +179,76 @@ describe('the cavity ODE with memory (Prop. trans)', () => {
     expect(() => solveMemoryTransient(parseModel({ lambda: 0.8, d: 2, memory: 'ip', selection: 'lwl' }), { times: [0, 1] })).toThrow(
       InvalidModelError,
     );
+  });
+});
+
+describe('the phase-type ODE with memory (SQ(d), FIFO)', () => {
+  it('reaches the reduction fixed point λE[T] from empty (IP, CP, ISM; hyperexponential and Erlang sizes)', () => {
+    for (const [memory, service] of [
+      ['ip', 'hyperexp:3'],
+      ['cp', 'erlang:2'],
+      ['ism:5', 'hyperexp:3'],
+    ]) {
+      const model = parseModel({ lambda: 0.85, d: 3, memory, service });
+      const capability = meanFieldCapabilities(model).transient;
+      expect(capability.available && capability.id, `${memory} ${service}`).toBe('memory-phase-type-ode');
+      const r = solveMeanFieldTransient(model, [0, 50, 400]);
+      if (r.solver !== 'memory-phase-type-ode') throw new Error(`expected the phase-type memory ODE, got ${r.solver}`);
+      const limit = model.lambda * solveMeanField(model).meanResponseTime;
+      expect(Math.abs(r.result.meanQueueLength[2] - limit), `${memory} ${service}`).toBeLessThan(1e-7);
+      expect(r.result.meanQueueLength[1]).toBeLessThan(limit); // from empty it rises towards it
+      expect(r.result.provenance.model.memory.kind).toBe(memory.replace(/:.*/, ''));
+    }
+  });
+
+  it('with exponential sizes equals the cavity ODE of Prop. trans', () => {
+    const model = parseModel({ lambda: 0.85, d: 3, memory: 'bcp:3' });
+    const times = [0, 5, 20, 100];
+    const ph = memoryPhaseTypeTransient(model, { times });
+    const ode = solveMemoryTransient(model, { times });
+    for (let j = 0; j < times.length; j++) expect(ph.meanQueueLength[j]).toBeCloseTo(ode.meanQueueLength[j], 8);
+  });
+
+  it('a routing with π₀ ≡ 1 is the phase-type ODE without memory, number for number', () => {
+    const model = parseModel({ lambda: 0.85, d: 3, service: 'hyperexp:3' });
+    const times = [0, 3, 30];
+    const plain = phaseTypeJsqTransient(model, { times });
+    const routed = phaseTypeJsqTransient(model, { times, routing: { pi0: () => 1 } });
+    expect(routed.tail).toEqual(plain.tail);
+    // and meanFieldCapabilities keeps the model without memory on today's solver
+    const capability = meanFieldCapabilities(model).transient;
+    expect(capability.available && capability.id).toBe('phase-type-ode');
+  });
+
+  it('refuses deterministic sizes and non-FIFO SQ(d) through the capability, with the reason', () => {
+    for (const input of [
+      { lambda: 0.8, d: 2, memory: 'ip', service: 'det' },
+      { lambda: 0.8, d: 2, memory: 'ip', discipline: 'ps', service: 'hyperexp:2' },
+    ]) {
+      const capability = meanFieldCapabilities(parseModel(input)).transient;
+      expect(capability.available).toBe(false);
+      if (!capability.available) expect(capability.reason).toMatch(/^no transient solver for memory .*: the phase-type memory ODE/);
+    }
+  });
+});
+
+describe('the LL(d) workload PIDE with memory', () => {
+  it('reaches the reduction fixed point: busy fraction ρ, E[U] of the reduced rate over π₀^{1/d} (within the O(Δ) scheme error)', () => {
+    for (const [memory, service, d] of [
+      ['ip', 'exp', 3],
+      ['ism:5', 'hyperexp:2', 2],
+    ] as const) {
+      const model = parseModel({ lambda: 0.8, d, memory, service, selection: 'lwl' });
+      const capability = meanFieldCapabilities(model).transient;
+      expect(capability.available && capability.id).toBe('memory-lwl-pide');
+      const options = { times: [0, 60], includeCcdf: false, step: 0.05, horizon: 60 };
+      const tr = memoryLwlTransient(model, options);
+      const { reducedLambda, scale } = memoryReduction(model);
+      const reduced = lwlTransient(parseModel({ lambda: reducedLambda, d, service, selection: 'lwl' }), options);
+      expect(tr.busyFraction[1]).toBeCloseTo(0.8, 6);
+      expect(Math.abs(tr.meanWorkload[1] - reduced.meanWorkload[1] / scale), memory).toBeLessThan(0.01);
+      expect(tr.provenance.model.memory.kind).toBe(memory.replace(/:.*/, ''));
+    }
   });
 });
 

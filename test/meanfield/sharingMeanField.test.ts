@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { jsqCavity, lwlCavity } from '../../src/meanfield/cavity/index.ts';
 import { mg1 } from '../../src/meanfield/mg1/index.ts';
-import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
+import { solveMeanField, solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
 import { idlePrediction, parseModel } from '../../src/model/index.ts';
 
 /** SQ(d) closed form E[T] = Σ_{k≥1} λ^((d^k − 1)/(d − 1) − 1) (theory.md §2), mean service 1. */
@@ -67,5 +68,35 @@ describe('settings with no effect or no meaning are refused (issue 18 item 5)', 
   it('LPW with a sharing discipline is refused by the model itself', () => {
     expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'ps' })).toThrow(/lpw with discipline ps is not supported/);
     expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'las' })).toThrow(/one job in service/);
+  });
+});
+
+describe('JSQ(d) with a sharing server: the transient', () => {
+  it("PS and LAS with exponential sizes: the SQ(d) ODE, equal to FIFO's trajectory (same queue-length process)", () => {
+    const times = [0, 1, 5, 20, 80];
+    const fifoRun = solveMeanFieldTransient(parseModel({ lambda: 0.45, d: 2, service: { kind: 'exponential', mean: 2 } }), times);
+    if (fifoRun.solver !== 'sqd-ode') throw new Error('expected the SQ(d) ODE');
+    const fifo = fifoRun.result;
+    for (const discipline of ['ps', 'las']) {
+      const model = parseModel({ lambda: 0.45, d: 2, discipline, service: { kind: 'exponential', mean: 2 } });
+      const capability = meanFieldCapabilities(model).transient;
+      expect(capability.available && capability.id).toBe('sqd-ode');
+      const r = solveMeanFieldTransient(model, times);
+      if (r.solver !== 'sqd-ode') throw new Error(`expected the SQ(d) ODE, got ${r.solver}`);
+      expect(r.result.tail).toEqual(fifo.tail);
+      expect(r.result.provenance.model.discipline).toBe(discipline);
+    }
+    // and it rises from empty towards the fixed point E[Q] = λE[T]
+    const q = fifo.meanQueueLength;
+    expect(q[0]).toBe(0);
+    expect(q[4]).toBeGreaterThan(q[2]);
+  });
+
+  it('PS with another law is refused through the capability, with the reason', () => {
+    const model = parseModel({ lambda: 0.9, d: 2, discipline: 'ps', service: 'hyperexp:4' });
+    const capability = meanFieldCapabilities(model).transient;
+    expect(capability.available).toBe(false);
+    if (!capability.available) expect(capability.reason).toMatch(/queue lengths depend on the sizes/);
+    expect(() => solveMeanFieldTransient(model, [0, 1])).toThrow(/queue lengths depend on the sizes/);
   });
 });

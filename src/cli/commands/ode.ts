@@ -1,9 +1,10 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
-import { modelHasMemory } from '../../model/memory.ts';
+import { isJiq, modelHasMemory, NO_MEMORY } from '../../model/memory.ts';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
+  fifoQueueLengthTwin,
   meanFieldCapabilities,
   refinedTransient,
   refinedTransientAt,
@@ -178,6 +179,18 @@ export function odeCommand(): Command {
             memoryTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
             printTailTransient(model, tailTransient(model, times, { from, tolerance: o.tolerance }), o);
             return;
+          case 'memory-phase-type-ode':
+            // the phase-type ODE with the memory's routing: the work of the same ODE without memory (an upper bound on K)
+            if (from)
+              throw new InvalidModelError(
+                '--from applies to exponential sizes; the phase-type memory transient starts from an empty system',
+              );
+            phaseTypeTransientWork(memoryFreeTwin(model), times);
+            printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
+            return;
+          case 'memory-lwl-pide':
+            printLwlTransient(model, times, o);
+            return;
           default:
             unknownPolicy(solver, 'transient solver');
         }
@@ -201,13 +214,18 @@ function refuseMemoryFlags(o: Opts): void {
   }
 }
 
+/** The model without its dispatcher memory (the same grid and truncation bound the memory transients' work). */
+const memoryFreeTwin = (model: SupermarketModel): SupermarketModel =>
+  isJiq(model.selection) ? { ...model, selection: 'random', d: 1, memory: NO_MEMORY } : { ...model, memory: NO_MEMORY };
+
 /** LWL(d) transient from empty: busy fraction P(U > 0) and E[U] from the mass-conserving PIDE scheme (theory.md §4). */
 function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): void {
   if (o.from || (o.init && o.init !== 'empty'))
     throw new InvalidModelError('--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system');
-  lwlTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
+  lwlTransientWork(memoryFreeTwin(model), times); // refused here when over the simulations' budget (overload.ts)
   const r = solveMeanFieldTransient(model, times);
-  if (r.solver !== 'lwl-pide') throw new InvalidModelError(`internal error: expected the LWL(d) workload PIDE, got ${r.solver}`);
+  if (r.solver !== 'lwl-pide' && r.solver !== 'memory-lwl-pide')
+    throw new InvalidModelError(`internal error: expected the LWL(d) workload PIDE, got ${r.solver}`);
   const tr = r.result;
   if (o.json) {
     printJson({
@@ -258,13 +276,15 @@ const isSqd = (model: SupermarketModel) => {
 /** A transient in tail fractions (SQ(d) or phase-type ODE) by the one transient entry, solveMeanFieldTransient. */
 function tailTransient(model: SupermarketModel, times: number[], options: MeanFieldTransientOptions): TransientResult {
   const r = solveMeanFieldTransient(model, times, options);
-  if (r.solver === 'lwl-pide') throw new InvalidModelError('internal error: the LWL(d) transient has no tail fractions');
+  if (r.solver === 'lwl-pide' || r.solver === 'memory-lwl-pide')
+    throw new InvalidModelError('internal error: the LWL(d) transient has no tail fractions');
   return r.result;
 }
 
 /** The closed-form fixed point s_0..s_K* of the SQ(d) ODE (K*: first level below 1e−15; theory.md §2). */
 function sqdFixedPointTail(model: SupermarketModel): number[] {
-  const { rho, d } = sqdParameters(model);
+  // PS/LAS with exponential sizes: FIFO's queue-length process (meanFieldCapabilities names the SQ(d) ODE)
+  const { rho, d } = sqdParameters(fifoQueueLengthTwin(model) ?? model);
   return sqdClosedFormTail(rho, d, sqdTruncationLevel(rho, d, 1e-15));
 }
 

@@ -17,6 +17,7 @@ import { clampToRange } from '../../numerics/clamp.ts';
 import { ccdfCellAverages, latticeSizeLaw } from './kernel.ts';
 import { defaultHorizon, lwlParameters, positiveOption } from './parameters.ts';
 import { LWL_SOURCE } from './workload.ts';
+import type { ArrivalRouting } from '../support.ts';
 
 export interface LwlTransientOptions {
   /** Output instants, strictly increasing, finite, ≥ 0 (time units); the system is empty at t = 0. */
@@ -29,6 +30,11 @@ export interface LwlTransientOptions {
   quantileLevels?: number[];
   /** Return the whole ccdf at each time (default true). */
   includeCcdf?: boolean;
+  /**
+   * A dispatcher memory's arrival routing (support.ts; `memoryLwlTransient` sets it on the model without memory):
+   * each step a fraction π₀ of the arrivals follows LL(d), the rest joins idle servers (cell 0). Default: all LL(d).
+   */
+  routing?: ArrivalRouting;
 }
 
 export interface LwlTransientResult {
@@ -57,7 +63,7 @@ export interface LwlTransientResult {
     equation: string;
     source: string;
     version: string;
-    options: Required<Omit<LwlTransientOptions, 'times'>>;
+    options: Required<Omit<LwlTransientOptions, 'times' | 'routing'>>;
   };
 }
 
@@ -132,8 +138,10 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     return { ccdf, busy: ccdf[0], mean: mean * step, quant };
   };
 
+  const routing = options.routing;
   const advance = () => {
     // Serve Δ of work: every cell moves down one; cell 1 becomes idle. Then the arrivals of the step.
+    const emptied = m[1];
     m[0] += m[1];
     m.copyWithin(1, 2);
     m[M] = 0;
@@ -141,10 +149,18 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     S[M + 1] = 0;
     for (let j = M; j >= 0; j--) S[j] = S[j + 1] + m[j];
     while (top < M && S[top + 1] > TOP_CUT) top++;
-    const rate = lambda * step;
+    let rate = lambda * step;
+    let toIdle = 0;
+    if (routing !== undefined) {
+      // memory (theory.md §12): π₀ from the busy fraction and the servers emptied this step per arrival
+      const pi0 = routing.pi0(S[1], emptied / rate);
+      toIdle = rate * (1 - pi0);
+      rate *= pi0;
+    }
     let sent = 0;
     for (let j = 0; j <= top; j++) {
-      const v = rate * (S[j] ** d - S[j + 1] ** d);
+      let v = rate * (S[j] ** d - S[j + 1] ** d);
+      if (j === 0 && toIdle !== 0) v = Math.min(m[0], v + toIdle); // an idle cell cannot send more than it holds
       a[j] = v;
       m[j] -= v;
       sent += v;

@@ -5,3 +5,4 @@
 export * from './pi0.ts';
 export * from './reduction.ts';
 export * from './transient.ts';
+export * from './sizedTransient.ts';

@@ -15,7 +15,7 @@ import { effectiveMemory, isJiq, type EffectiveMemory } from '../../model/memory
 import type { SupermarketModel } from '../../model/model.ts';
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { integrateOdex, sampleTrajectory } from '../../numerics/odex.ts';
-import { truncatedTransient, type TruncatedTransient } from '../support.ts';
+import { truncatedTransient, type ArrivalRouting, type TruncatedTransient } from '../support.ts';
 import { memoryEmptyProbability } from './pi0.ts';
 
 /**
@@ -40,8 +40,18 @@ export function memoryFixedPointTail(memory: EffectiveMemory, rho: number, d: nu
  * @param rho load ρ (the dispatcher's arrival rate per server in service-time units).
  */
 export function quasiStationaryPi0(memory: EffectiveMemory, rho: number, d: number, u1: number, u2: number): number {
+  return quasiStationaryPi0FromFlows(memory, d, u1, Math.max(0, u1 - u2) / rho);
+}
+
+/**
+ * π₀ on the fast time scale from flows: `busy` the fraction of busy servers, `emptying` the rate at which servers
+ * become idle divided by the arrival rate (per server; exponential sizes in service-time units: (u_1 − u_2)/ρ). Probing
+ * schemes (IP, CP, BCP): the formulas of pi0.ts at the busy fraction; ISM: the birth–death chain of the held ids,
+ * r = emptying, π₀ = (1 − r)/(1 − r^{A+1}) (1/(A + 1) at r = 1; max(0, 1 − r) unbounded).
+ */
+export function quasiStationaryPi0FromFlows(memory: EffectiveMemory, d: number, busy: number, emptying: number): number {
   if (memory.kind === 'ism') {
-    const r = Math.max(0, u1 - u2) / rho;
+    const r = Math.max(0, emptying);
     if (memory.capacity === Infinity) return Math.max(0, 1 - r);
     if (Math.abs(r - 1) < 1e-9) return 1 / (memory.capacity + 1);
     // (1 − r)/(1 − r^{A+1}), written to avoid overflow for r > 1
@@ -51,8 +61,12 @@ export function quasiStationaryPi0(memory: EffectiveMemory, rho: number, d: numb
     }
     return (1 - r) / (1 - r ** (memory.capacity + 1));
   }
-  const busy = Math.min(Math.max(u1, 0), 1 - 1e-12);
-  return memoryEmptyProbability(memory, busy, d);
+  return memoryEmptyProbability(memory, Math.min(Math.max(busy, 0), 1 - 1e-12), d);
+}
+
+/** The arrival routing (support.ts) of a memory: its quasi-stationary π₀ from the busy fraction and the emptying flow. */
+export function memoryRouting(memory: EffectiveMemory, d: number): ArrivalRouting {
+  return { pi0: (busy, emptying) => quasiStationaryPi0FromFlows(memory, d, busy, emptying) };
 }
 
 /**

@@ -11,6 +11,7 @@
  * The polynomial form of a_k is exact when s_k = s_{k+1} (then d·s_k^{d−1}), with no cancellation.
  */
 import type { PhaseTypeParameters } from './phaseTypeModel.ts';
+import type { ArrivalRouting } from '../support.ts';
 import { BandedMatrix } from '../../numerics/bandedMatrix.ts';
 
 /** φ(u, v) = (u^d − v^d)/(u − v) = Σ_{i<d} u^i v^{d−1−i}, and its partial derivatives. */
@@ -51,14 +52,32 @@ export function tailOf(m: number, x: ArrayLike<number>, out?: Float64Array): Flo
  * The truncated drift dx/dt (theory.md §3), per model time unit.
  * @param p PH parameters. @param x state, length K·m (layout above). @param out optional length-K·m buffer.
  * @param scratch optional length-(K + 2) buffer for the tail.
+ * @param routing a dispatcher memory (theory.md §12): arrivals at rate λπ₀ follow JSQ(d) (λ → λπ₀ above) and
+ *   λ(1 − π₀) join idle servers (+λ(1 − π₀)α_j at level 1), π₀ = routing.pi0(s_1, Σ_i x_{1,i}μ_i/λ).
  * @returns dx/dt, same layout as x.
  */
-export function phaseTypeDrift(p: PhaseTypeParameters, x: ArrayLike<number>, out?: Float64Array, scratch?: Float64Array): Float64Array {
-  const { m, d, lambda, alpha, A, mu } = p;
+export function phaseTypeDrift(
+  p: PhaseTypeParameters,
+  x: ArrayLike<number>,
+  out?: Float64Array,
+  scratch?: Float64Array,
+  routing?: ArrivalRouting,
+): Float64Array {
+  const { m, d, alpha, A, mu } = p;
   const K = x.length / m;
   const f = out ?? new Float64Array(K * m);
   const s = tailOf(m, x, scratch);
   const x0 = 1 - s[1];
+  // With a dispatcher memory (theory.md §12) a fraction π₀ follows JSQ(d), the rest joins an idle server
+  let lambda = p.lambda;
+  let toIdle = 0;
+  if (routing !== undefined) {
+    let emptying = 0;
+    for (let i = 0; i < m; i++) emptying += x[i] * mu[i];
+    const pi0 = routing.pi0(s[1], emptying / p.lambda);
+    lambda = p.lambda * pi0;
+    toIdle = p.lambda * (1 - pi0);
+  }
   let aPrev = arrivalFactor(d, 1, s[1]); // a_0
   for (let k = 1; k <= K; k++) {
     const base = (k - 1) * m;
@@ -69,6 +88,7 @@ export function phaseTypeDrift(p: PhaseTypeParameters, x: ArrayLike<number>, out
       let v = -lambda * ak * x[base + j] + alpha[j] * exitAbove;
       for (let i = 0; i < m; i++) v += x[base + i] * A[i * m + j];
       v += k >= 2 ? lambda * aPrev * x[base - m + j] : lambda * aPrev * x0 * alpha[j];
+      if (k === 1 && toIdle !== 0) v += toIdle * alpha[j];
       f[base + j] = v;
     }
     aPrev = ak;

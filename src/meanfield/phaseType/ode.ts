@@ -6,6 +6,7 @@
 import { integrateOdex, type OdexStats, type StepObserver } from '../../numerics/odex.ts';
 import { phaseTypeDrift } from './drift.ts';
 import type { PhaseTypeParameters } from './phaseTypeModel.ts';
+import type { ArrivalRouting } from '../support.ts';
 
 /** Sees each accepted step [xOld, x] with the state y at x and `dense(i, t)` for t in [xOld, x]; false stops. */
 export type PhaseTypeStepObserver = StepObserver;
@@ -17,6 +18,7 @@ export type PhaseTypeOdeStats = OdexStats;
  * Integrates dx/dt = phaseTypeDrift(p, x) from t0 to tEnd (model time units) with dense output.
  * @param y0 initial state, length K·m. @param tolerance odex relative and absolute tolerance.
  * @param maxSteps odex step budget. @param observer called per accepted step; return false to stop early.
+ * @param routing a dispatcher memory's arrival routing (`phaseTypeDrift`); none by default.
  * @throws {SolverError} if odex throws or ends with an outcome other than Converged (or an observer's EarlyReturn).
  */
 export function integratePhaseType(
@@ -27,10 +29,11 @@ export function integratePhaseType(
   tolerance: number,
   maxSteps: number,
   observer: PhaseTypeStepObserver,
+  routing?: ArrivalRouting,
 ): PhaseTypeOdeStats {
   const N = y0.length;
   const buffer = new Float64Array(N);
   const scratch = new Float64Array(N / p.m + 2);
-  const f = (_t: number, y: number[]): number[] => Array.from(phaseTypeDrift(p, y, buffer, scratch));
+  const f = (_t: number, y: number[]): number[] => Array.from(phaseTypeDrift(p, y, buffer, scratch, routing));
   return integrateOdex(f, y0, t0, tEnd, { tolerance, maxSteps, label: `the phase-type JSQ(d) ODE (${N} states)` }, observer);
 }

@@ -6,7 +6,7 @@ import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { sampleTrajectory } from '../../numerics/odex.ts';
-import { truncatedTransient, type TruncatedTransient } from '../support.ts';
+import { truncatedTransient, type ArrivalRouting, type TruncatedTransient } from '../support.ts';
 import { tailOf } from './drift.ts';
 import { phaseTypeJsqFixedPoint } from './fixedPoint.ts';
 import { integratePhaseType } from './ode.ts';
@@ -23,6 +23,11 @@ export interface PhaseTypeTransientOptions {
   tolerance?: number;
   /** odex step budget (default max(10⁴, 100 × horizon)). */
   maxSteps?: number;
+  /**
+   * A dispatcher memory's arrival routing (support.ts; `memoryPhaseTypeTransient` sets it on the model without
+   * memory). Default: every arrival follows JSQ(d).
+   */
+  routing?: ArrivalRouting;
 }
 
 /** The phase-type transient (tail rows s_0..s_K per instant, E[Q], odex diagnostics) with the PH law it integrated. */
@@ -80,7 +85,7 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
   const stats = sampleTrajectory(
     times,
     y0,
-    (t0, tEnd, observer) => integratePhaseType(p, y0, t0, tEnd, tolerance, maxSteps, observer),
+    (t0, tEnd, observer) => integratePhaseType(p, y0, t0, tEnd, tolerance, maxSteps, observer, options.routing),
     (at) => {
       // Occupancies are fractions ≥ 0: odex's dense output dips below 0 by round-off where they are tiny (≈ −1e−50).
       // Clamp them before the tails s_k = Σ_{k' ≥ k} Σ_j x_{k',j} are summed, so every s_k ≥ s_{k+1} ≥ 0 as computed; a
