@@ -324,7 +324,7 @@ export type MeanFieldTransient =
     }
   | { readonly solver: 'lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult }
   | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient }
-  | { readonly solver: 'hetero-occupancy-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: HeteroTransient };
+  | { readonly solver: 'hetero-occupancy-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: HeteroTransient }
   | {
       readonly solver: 'memory-phase-type-ode';
       readonly capability: SolverCapability<TransientSolverId>;
