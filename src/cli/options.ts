@@ -321,6 +321,12 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
     'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' + 'lognormal:SIGMA[:median|mean]',
     'exact',
   );
+  cmd.option(
+    '--arrivals <process>',
+    'arrival process of the dispatcher, mean rate λn (theory.md §13): exp (Poisson) | det | erlang:K | hyperexp:SCV (renewal, ' +
+      'mean gap 1/(λn)) | mmpp:R1,R2,Q12,Q21 (two-state MMPP: relative rates R1, R2 normalised to mean λ, phase switching rates Q12, Q21 per time unit)',
+    'exp',
+  );
   return cmd;
 }
 
@@ -393,6 +399,7 @@ export interface ModelFlags {
   memory?: string;
   service: string;
   prediction: string;
+  arrivals?: string;
 }
 
 /**
@@ -549,5 +556,6 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
     memory: o.memory,
     service: serviceFromFlag(o.service),
     prediction: o.prediction,
+    arrivals: o.arrivals,
   };
 }

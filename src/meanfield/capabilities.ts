@@ -8,6 +8,7 @@ import { DISCIPLINE_TABLE, unknownPolicy, type SupermarketModel } from '../model
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
+import { formatArrivals, hasPoissonArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
 
 export { requireStable } from '../model/index.ts';
 
@@ -66,7 +67,16 @@ export interface MeanFieldCapabilities {
   readonly refined: { readonly firstOrder: TermCapability | Unavailable; readonly secondOrder: TermCapability | Unavailable };
   /** The exact stationary law of the n-server chain (`solveExact`). */
   readonly exactChain: TermCapability | Unavailable;
+  /**
+   * What the arrival process does to these answers, when it is not Poisson (theory.md §13): a renewal stream has the
+   * Poisson fluid limit (the fixed point and transient are Poisson's; the finite-n gap is what `compare` measures); an
+   * MMPP has no fixed point. Absent for Poisson arrivals.
+   */
+  readonly arrivalsNote?: string;
 }
+
+const ARRIVALS_SOURCE =
+  'theory.md §13: a renewal stream of rate λn from one dispatcher has the Poisson fluid limit (only its rate survives the law of large numbers)';
 
 const PH_KINDS = new Set(['exponential', 'erlang', 'hyperexponential']);
 const M_G_1_SOURCE = 'theory.md §7 (Kleinrock; Schrage & Miller; Mitzenmacher 2020 for predictions)';
@@ -271,6 +281,7 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  if (!hasPoissonArrivals(model)) return nonPoissonCapabilities(model);
   const sqd = isSqdModel(model);
   const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`;
   return {
@@ -295,5 +306,45 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
         : no(
             `the exact n-server chain covers JSQ(d) or random selection with FIFO and exponential sizes, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
           ),
+  };
+}
+
+/**
+ * The capabilities of a model with non-Poisson arrivals (theory.md §13). A renewal stream: the fixed point and the
+ * transient of the same model with Poisson arrivals (same solver ids, names saying so), no refined term and no exact
+ * chain (both are derived for the Poisson chain). An MMPP (phases switching on the O(1) time scale): nothing.
+ */
+function nonPoissonCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  const arrivals = formatArrivals(model.arrivals);
+  const noChain = no(
+    `the refined terms and the exact n-server chain are derived for Poisson arrivals, not arrivals ${arrivals} (theory.md §13)`,
+  );
+  if (model.arrivals.kind === 'mmpp' || modelHasMemory(model)) {
+    const reason = modelHasMemory(model)
+      ? `no mean-field solver for arrivals ${arrivals} with a dispatcher memory: the memory moves on the arrivals' own time scale, where the reduction theorem assumes Poisson arrivals (theory.md §12, §13); use simulate`
+      : `no mean-field solver for arrivals ${arrivals}: the phase switches at O(1) rates, so the n → ∞ limit is an ODE driven by the phase process, not a fixed point (theory.md §13); use simulate`;
+    return {
+      fixedPoint: no(reason),
+      transient: no(reason),
+      refined: { firstOrder: noChain, secondOrder: noChain },
+      exactChain: noChain,
+      arrivalsNote: reason,
+    };
+  }
+  const poisson = meanFieldCapabilities({ ...model, arrivals: POISSON_ARRIVALS });
+  const limit = <C extends { available: boolean }>(c: C): C =>
+    c.available
+      ? ({
+          ...c,
+          name: `${(c as unknown as { name: string }).name} (Poisson limit of arrivals ${arrivals})`,
+          source: `${ARRIVALS_SOURCE}; ${(c as unknown as { source: string }).source}`,
+        } as C)
+      : c;
+  return {
+    fixedPoint: limit(poisson.fixedPoint),
+    transient: limit(poisson.transient),
+    refined: { firstOrder: noChain, secondOrder: noChain },
+    exactChain: noChain,
+    arrivalsNote: `arrivals ${arrivals}: a renewal stream of rate λn from one dispatcher has the Poisson fluid limit, so the n → ∞ answers are the Poisson model's; the finite-n gap differs (compare measures it; theory.md §13)`,
   };
 }

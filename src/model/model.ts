@@ -16,8 +16,10 @@ import {
 } from './schema.ts';
 import { policyCombinationError } from './policy/combination.ts';
 import { checkMemory, type MemorySpec } from './memory.ts';
+import type { ArrivalSpec } from './arrivals.ts';
 
 export * from './memory.ts';
+export * from './arrivals.ts';
 
 export * from './policy/index.ts';
 export {
@@ -103,6 +105,8 @@ export interface SupermarketModel {
   readonly sampling: Sampling;
   /** The dispatcher's memory of idle servers (model/memory.ts; theory.md §12); `{ kind: 'none' }` by default. */
   readonly memory: MemorySpec;
+  /** The dispatcher's arrival process at total rate λn (model/arrivals.ts; theory.md §13); Poisson by default. */
+  readonly arrivals: ArrivalSpec;
   readonly conventions: Conventions;
 }
 
@@ -122,6 +126,8 @@ export interface ModelInput {
   sampling?: Sampling;
   /** Dispatcher memory: the object form or the short form "none", "ip", "cp", "bcp:5", "ism:10" (model/memory.ts). */
   memory?: MemorySpec | string;
+  /** Arrival process: the object form or the short form "exp", "det", "erlang:2", "hyperexp:4", "mmpp:1,3,0.1,0.2" (model/arrivals.ts). */
+  arrivals?: ArrivalSpec | string;
   conventions?: Partial<Conventions>;
 }
 
@@ -187,6 +193,7 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
     service: Object.freeze({ ...model.service }),
     prediction: Object.freeze({ ...model.prediction }),
     memory: Object.freeze({ ...model.memory }),
+    arrivals: Object.freeze({ ...model.arrivals }),
     conventions: Object.freeze({ ...model.conventions }),
   });
 }

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
 import { memorySchema } from './memory.ts';
+import { arrivalsSchema } from './arrivals.ts';
 
 import { DISCIPLINES, SELECTIONS } from './policy/index.ts';
 export { SELECTIONS, DISCIPLINES, type Selection, type Discipline } from './policy/index.ts';
@@ -304,6 +305,7 @@ export const modelSchema = z.object({
   prediction: predictionSchema.default({ kind: 'exact' }),
   sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
   memory: memorySchema.default({ kind: 'none' }),
+  arrivals: arrivalsSchema.default({ kind: 'exponential' }),
   conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
 });
 

@@ -21,6 +21,7 @@ import {
   SEL_LPW,
   SEL_LWL,
   SIZE_EXP,
+  ARR_POISSON,
   TICK_EVENTS,
   runChunks,
   R_T,
@@ -127,7 +128,7 @@ export class EventEngine implements Engine, PhaseLoop {
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, serviceMean } = this.config;
     // The common case (Poisson arrivals, exponential sizes, exact predictions) inline; the rest via JobSource.
-    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;
+    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
     const invRate = 1 / (this.config.lambda * n);
     // JSQ(2) (n ≤ PAIR_MAX_N): the pair rule called directly, as `selectServer` would (same draws). The general
     // entry is larger than V8's inlining budget leaves room for, so the common rule skips it.

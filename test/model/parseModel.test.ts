@@ -14,6 +14,7 @@ describe('parseModel', () => {
       prediction: { kind: 'exact' },
       sampling: 'with-replacement',
       memory: { kind: 'none' },
+      arrivals: { kind: 'exponential' },
       conventions: { lpwWork: 'clip', sprptOverrun: 'negative', psjfPreemption: 'original' },
     });
     expect(Object.isFrozen(m)).toBe(true);

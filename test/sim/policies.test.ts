@@ -27,6 +27,7 @@ const lwl: SupermarketModel = {
   sampling: 'with-replacement',
   prediction: { kind: 'exact' },
   memory: { kind: 'none' },
+  arrivals: { kind: 'exponential' },
   conventions: DEFAULT_CONVENTIONS,
 };
 

@@ -65,8 +65,12 @@ export function fixedPointCommand(): Command {
         const capabilities = meanFieldCapabilities(model);
         if (!capabilities.refined.firstOrder.available) {
           if (o.refined || o.n !== undefined)
-            throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)');
-          printGeneralSolution(model, Boolean(o.json));
+            throw new InvalidModelError(
+              capabilities.arrivalsNote !== undefined
+                ? `--refined: ${capabilities.refined.firstOrder.reason}`
+                : '--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)',
+            );
+          printGeneralSolution(model, Boolean(o.json), capabilities.arrivalsNote);
           return;
         }
         const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
@@ -149,7 +153,7 @@ export function fixedPointCommand(): Command {
   return cmd;
 }
 
-function printGeneralSolution(model: SupermarketModel, json: boolean): void {
+function printGeneralSolution(model: SupermarketModel, json: boolean, arrivalsNote: string | undefined): void {
   const s = solveMeanField(model);
   if (json) {
     printJson({
@@ -164,6 +168,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       convergence: s.convergence,
       ...(s.reduction ? { reduction: { ...s.reduction, memory: describeMemory(s.reduction.memory) } } : {}),
+      ...(arrivalsNote !== undefined ? { arrivalsNote } : {}),
     });
     return;
   }
@@ -180,6 +185,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean): void {
             `  memory ${describeMemory(s.reduction.memory)}: π₀ = ${s.reduction.pi0.toPrecision(6)} (memory empty at an arrival), reduced rate ${model.selection === 'jiq' ? 'λπ₀ (jiq samples no servers: d = 1)' : `λπ₀^(1/${model.d})`} = ${s.reduction.reducedLambda.toPrecision(6)}, probes per arrival (ISM messages counted) ${s.reduction.probesPerArrival.toPrecision(4)}`,
           ]
         : []),
+      ...(arrivalsNote !== undefined ? [`  note: ${arrivalsNote}`] : []),
     ].join('\n') + '\n',
   );
 }
