@@ -7,6 +7,7 @@
  * from whatever the caller stored.
  */
 import { formatMemory } from '../model/memory.ts';
+import { formatArrivals } from '../model/arrivals.ts';
 import { parseModel, unknownPolicy, type ModelInput, type Sampling, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
@@ -65,7 +66,7 @@ import type { SecondOrderCorrection } from '../meanfield/index.ts';
 import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
-export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction' | 'memory'>;
+export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction' | 'memory' | 'arrivals'>;
 
 export interface ComparisonConfig {
   /** Arrival rates per server λ; each model must be stable (ρ < 1). */
@@ -503,7 +504,8 @@ export { cellSeed };
 export function cellKey(model: SupermarketModel, n: number): string {
   const short = `d${model.d}-lambda${model.lambda}-n${n}`;
   const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
-  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}-${short}`;
+  const arrivals = model.arrivals.kind === 'exponential' ? '' : `-arrivals-${formatArrivals(model.arrivals).replace(/[:,]/g, '_')}`;
+  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}-${short}`;
 }
 
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
@@ -518,7 +520,8 @@ export function serviceLabel(s: SupermarketModel['service']): string {
 /** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
 export function modelLabel(m: SupermarketModel): string {
   const memory = m.memory.kind === 'none' ? '' : `, memory ${formatMemory(m.memory)}`;
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}`;
+  const arrivals = m.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(m.arrivals)}`;
+  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${arrivals}`;
 }
 
 /** A model of the sweep with its limit, refined term (or null) and warm-up. */

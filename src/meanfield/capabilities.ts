@@ -88,11 +88,17 @@ const PS_INSENSITIVE_SOURCE =
 const no = (reason: string): Unavailable => ({ available: false, reason });
 
 /**
- * The SQ(d) model: JSQ(d) with FIFO and exponential sizes (any mean), whose mean field is the ODE of theory.md §2
+ * The SQ(d) model: JSQ(d) with FIFO, exponential sizes (any mean) and Poisson arrivals, whose mean field is the ODE of theory.md §2
  * with its closed-form fixed point, refined terms and exact chain.
  */
 export function isSqdModel(model: SupermarketModel): boolean {
-  return model.selection === 'jsq' && model.discipline === 'fifo' && model.service.kind === 'exponential' && !modelHasMemory(model);
+  return (
+    model.selection === 'jsq' &&
+    model.discipline === 'fifo' &&
+    model.service.kind === 'exponential' &&
+    !modelHasMemory(model) &&
+    hasPoissonArrivals(model)
+  );
 }
 
 /**

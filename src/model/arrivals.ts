@@ -197,3 +197,27 @@ export function arrivalScv(arrivals: RenewalArrivalSpec): number {
 function unreachable(value: never): never {
   throw new Error(`internal error: no branch for arrivals ${JSON.stringify(value)}`);
 }
+
+/**
+ * The error of a solver built on the Poisson fluid limit, called on an MMPP model (theory.md §13: the phase moves
+ * on the O(1) time scale, so the limit is not the Poisson one); renewal streams pass (their limit is Poisson's).
+ * @throws {InvalidModelError} for an MMPP.
+ */
+export function requirePoissonLimit(model: { readonly arrivals?: ArrivalSpec }): void {
+  if (model.arrivals?.kind === 'mmpp')
+    throw new InvalidModelError(
+      `no mean-field solver for arrivals ${formatArrivals(model.arrivals)}: the phase switches at O(1) rates, so the n → ∞ limit is not the Poisson one (theory.md §13); use simulate`,
+    );
+}
+
+/**
+ * The error of a finite-n chain derived for Poisson arrivals (exact solver, occupancy-chain engine), called on a model
+ * with another arrival process.
+ * @throws {InvalidModelError} naming the arrivals and the engine.
+ */
+export function requirePoissonArrivals(model: { readonly arrivals?: ArrivalSpec }, what: string): void {
+  if (model.arrivals !== undefined && model.arrivals.kind !== 'exponential')
+    throw new InvalidModelError(
+      `${what} is the Markov chain of Poisson arrivals, not arrivals ${formatArrivals(model.arrivals)} (theory.md §13); use simulate`,
+    );
+}

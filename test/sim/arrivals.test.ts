@@ -13,6 +13,11 @@ import { formatArrivals, parseModel, validateModel, type ArrivalSpec } from '../
 import { simulate } from '../../src/sim/index.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { solveExact } from '../../src/meanfield/exact/index.ts';
+import { occupancyChainSpec } from '../../src/sim/occupancyChain.ts';
+import { cellKey, modelLabel } from '../../src/compare/comparison.ts';
+import { expandGrid } from '../../src/experiments/grid.ts';
+import { parseExperiment } from '../../src/experiments/schema.ts';
 
 const REPLICATIONS = 8;
 const CASES = 6;
@@ -163,5 +168,44 @@ describe('arrivals in the model and the mean field', () => {
     const model = parseModel({ lambda: 0.5, d: 2, arrivals: 'det' });
     expect(() => simulate(model, { n: 10, jobs: 1000, replications: 2, warmupTime: 10, engine: 'race' })).toThrow(/Poisson arrivals/);
     expect(simulate(model, { n: 10, jobs: 1000, replications: 2, warmupTime: 10 }).provenance.method).toMatch(/discrete-event, FIFO/);
+  });
+});
+
+describe('arrivals through the finite-n chains, compare and experiment files', () => {
+  it('the exact chain and the occupancy-chain engine refuse non-Poisson arrivals in one line', () => {
+    const model = parseModel({ lambda: 0.5, d: 2, arrivals: 'det' });
+    expect(() => solveExact(model, { n: 3 })).toThrow('the exact solver is the Markov chain of Poisson arrivals, not arrivals det');
+    expect(() => occupancyChainSpec(model, 3)).toThrow('the occupancy-chain engine is the Markov chain of Poisson arrivals');
+  });
+
+  it('compare keys and labels a renewal model apart from the Poisson one', () => {
+    const poisson = parseModel({ lambda: 0.9, d: 2 });
+    const det = parseModel({ lambda: 0.9, d: 2, arrivals: 'det' });
+    expect(cellKey(poisson, 100)).toBe('d2-lambda0.9-n100');
+    expect(cellKey(det, 100)).toBe('jsq-fifo-arrivals-det-d2-lambda0.9-n100');
+    expect(modelLabel(det)).toMatch(/, arrivals det$/);
+  });
+
+  it('experiment files cross an arrivals axis with the cells; Poisson cells keep their keys', () => {
+    const base = {
+      name: 'a',
+      lambda: [0.5],
+      d: [2],
+      n: [10],
+      selections: ['jsq'],
+      disciplines: ['fifo'],
+      service: ['exp'],
+      jobs: 100,
+      replications: 2,
+    };
+    const plain = expandGrid(parseExperiment(base));
+    const cells = expandGrid(parseExperiment({ ...base, arrivals: ['exp', 'erlang:2', 'mmpp:1,3,0.1,0.2'] }));
+    expect(cells.map((c) => c.model.arrivals.kind)).toEqual(['exponential', 'erlang', 'mmpp']);
+    expect(cells[0].key).toBe(plain[0].key);
+    expect(new Set(cells.map((c) => c.key)).size).toBe(3);
+    expect(cells[1].policy).toBe('JSQ+FIFO (arrivals erlang:2)');
+    expect(() => expandGrid(parseExperiment({ ...base, arrivals: ['erlang:0'] }))).toThrow(
+      /arrivals "erlang:0": arrivals erlang k must be an integer ≥ 1/,
+    );
   });
 });

@@ -63,6 +63,7 @@ interface Opts {
   service: string;
   prediction: string;
   memory?: string;
+  arrivals?: string;
   warmupTolerance: number;
   maxLevel: number;
   out?: string;
@@ -133,6 +134,7 @@ function outDirFor(o: Opts, cmd: Command): string {
     o.service,
     ...(o.prediction === 'exact' ? [] : [o.prediction]),
     ...(o.memory === undefined || o.memory === 'none' ? [] : [`memory-${o.memory.replace(':', '')}`]),
+    ...(o.arrivals === undefined || o.arrivals === 'exp' ? [] : [`arrivals-${o.arrivals.replace(/[:,]/g, '_')}`]),
     `d${o.d.join('_')}`,
     `l${o.lambda.join('_')}`,
   ].join('-');
@@ -260,6 +262,7 @@ export function compareCommand(): Command {
           service: o.service,
           prediction: o.prediction,
           ...(o.memory !== undefined && o.memory !== 'none' ? { memory: o.memory } : {}),
+          ...(o.arrivals !== undefined && o.arrivals !== 'exp' ? { arrivals: o.arrivals } : {}),
         };
         refuseIdlePrediction(self, { selection: o.selection as Selection, discipline: o.discipline as Discipline });
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings

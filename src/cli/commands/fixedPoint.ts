@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, policyName } from '../../model/index.ts';
+import { checkServers, formatArrivals, policyName } from '../../model/index.ts';
 import {
   refine,
   refinedEstimate,
@@ -175,7 +175,7 @@ function printGeneralSolution(model: SupermarketModel, json: boolean, arrivalsNo
   const ci = s.estimate ? `  95% CI [${s.estimate.ci95[0].toFixed(4)}, ${s.estimate.ci95[1].toFixed(4)}]` : '';
   process.stdout.write(
     [
-      `Mean field (n → ∞): ${policyName(model)}, service ${model.service.kind}, λ = ${model.lambda}`,
+      `Mean field (n → ∞): ${policyName(model)}, service ${model.service.kind}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}`,
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
