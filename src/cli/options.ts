@@ -9,6 +9,8 @@ import { InvalidModelError, SupermarketError } from '../errors.ts';
 import { unwritableReason } from '../io/index.ts';
 import { LOCK_FILE } from '../runs/lock.ts';
 import {
+  BATCH_DISPATCHES,
+  BATCH_DISPATCH_TABLE,
   DISCIPLINES,
   SAMPLINGS,
   SELECTIONS,
@@ -321,6 +323,17 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
     'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' + 'lognormal:SIGMA[:median|mean]',
     'exact',
   );
+  cmd.option('--batch <K>', 'jobs per arrival epoch K ≥ 1 (theory.md §14): epochs at rate λn/K, λ stays the job rate', '1');
+  cmd.addOption(
+    new Option(
+      '--batch-dispatch <how>',
+      `how a batch of K > 1 is placed: ${Object.entries(BATCH_DISPATCH_TABLE)
+        .map(([k, r]) => `${k} = ${r.description}`)
+        .join('; ')}`,
+    )
+      .choices(BATCH_DISPATCHES)
+      .default('spread'),
+  );
   cmd.option(
     '--arrivals <process>',
     'arrival process of the dispatcher, mean rate λn (theory.md §13): exp (Poisson) | det | erlang:K | hyperexp:SCV (renewal, ' +
@@ -400,6 +413,8 @@ export interface ModelFlags {
   service: string;
   prediction: string;
   arrivals?: string;
+  batch?: string;
+  batchDispatch?: string;
 }
 
 /**
@@ -557,5 +572,7 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
     service: serviceFromFlag(o.service),
     prediction: o.prediction,
     arrivals: o.arrivals,
+    batch: o.batch,
+    batchDispatch: o.batchDispatch,
   };
 }

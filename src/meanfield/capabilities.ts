@@ -30,7 +30,10 @@ export type FixedPointSolverId =
   | 'lwl-fpe'
   | 'lwl-cavity'
   | 'lpw-cavity'
-  | 'memory-reduction';
+  | 'memory-reduction'
+  | 'batch-sqdk'
+  | 'batch-lldk'
+  | 'batch-bsq';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId = 'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode';
@@ -97,7 +100,8 @@ export function isSqdModel(model: SupermarketModel): boolean {
     model.discipline === 'fifo' &&
     model.service.kind === 'exponential' &&
     !modelHasMemory(model) &&
-    hasPoissonArrivals(model)
+    hasPoissonArrivals(model) &&
+    (model.batch ?? 1) === 1
   );
 }
 
@@ -287,6 +291,7 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  if ((model.batch ?? 1) > 1) return batchCapabilities(model);
   if (!hasPoissonArrivals(model)) return nonPoissonCapabilities(model);
   const sqd = isSqdModel(model);
   const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`;
@@ -353,4 +358,46 @@ function nonPoissonCapabilities(model: SupermarketModel): MeanFieldCapabilities 
     exactChain: noChain,
     arrivalsNote: `arrivals ${arrivals}: a renewal stream of rate λn from one dispatcher has the Poisson fluid limit, so the n → ∞ answers are the Poisson model's; the finite-n gap differs (compare measures it; theory.md §13)`,
   };
+}
+
+const BATCH_SOURCE =
+  'theory.md §14 (Ying, Srikant & Kang, INFOCOM 2015; Hellemans, PhD thesis 2021, §8): batch sampling, flow balance across levels';
+
+/**
+ * The capabilities of a model with batches of K > 1 jobs (theory.md §14): the SQ(d,K), LL(d,K) and BSQ fixed points
+ * for Poisson batches, exponential sizes and FIFO servers; no transient, refined term or exact chain yet.
+ */
+function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  const K = model.batch;
+  const what = `${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes, batches of ${K} (${model.batchDispatch})`;
+  const none = no(`no transient, refined term or exact chain for batches yet (theory.md §14): ${what}`);
+  const fixed = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
+    if (!hasPoissonArrivals(model))
+      return no(
+        `no mean-field solver for batches with arrivals ${formatArrivals(model.arrivals)}: the batch equations assume Poisson batches (theory.md §14)`,
+      );
+    if (model.discipline !== 'fifo' || model.service.kind !== 'exponential')
+      return no(
+        `no mean-field solver for ${what}: the batch equations cover FIFO servers with exponential sizes (theory.md §14); use simulate`,
+      );
+    const solver = (id: FixedPointSolverId, name: string): SolverCapability<FixedPointSolverId> => ({
+      available: true,
+      id,
+      name,
+      kind: 'exact',
+      source: BATCH_SOURCE,
+    });
+    switch (model.batchDispatch) {
+      case 'spread':
+        if (model.selection === 'jsq') return solver('batch-sqdk', `SQ(d,K) batch-sampling recursion (K = ${K})`);
+        if (model.selection === 'lwl') return solver('batch-lldk', `LL(d,K) batch-sampling workload equation (K = ${K})`);
+        return no(`no mean-field solver for ${what}`);
+      case 'whole':
+        if (model.selection === 'jsq') return solver('batch-bsq', `BSQ recursion (the batch of ${K} to the shortest of d)`);
+        return no(`no mean-field solver for ${what}: the whole-batch equations are derived for jsq (BSQ) only`);
+      default:
+        return unknownPolicy(model.batchDispatch, 'batch dispatch');
+    }
+  })();
+  return { fixedPoint: fixed, transient: none, refined: { firstOrder: none, secondOrder: none }, exactChain: none };
 }

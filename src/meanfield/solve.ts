@@ -38,6 +38,7 @@ import { mg1 } from './mg1/index.ts';
 import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
 import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
+import { bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from './batch.ts';
 import type { TruncatedTransient } from './support.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
@@ -125,6 +126,25 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
   const named = { solver: cap.name, kind: cap.kind, source: cap.source };
   const id = cap.id;
   switch (id) {
+    case 'batch-sqdk':
+    case 'batch-lldk':
+    case 'batch-bsq': {
+      const mean = model.service.mean;
+      const rho = model.lambda * mean;
+      const r =
+        id === 'batch-sqdk'
+          ? sqdkFixedPoint(rho, model.d, model.batch, mean)
+          : id === 'batch-lldk'
+            ? lldkFixedPoint(rho, model.d, model.batch, mean)
+            : bsqFixedPoint(rho, model.d, model.batch, mean);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        ...(r.tail ? { tail: r.tail } : {}),
+        numericalError: r.numericalError,
+      });
+    }
     case 'memory-reduction': {
       // the reduced model (no memory, rate λπ₀^{1/d}) goes back through this entry and its own capability
       const r = solveWithMemory(

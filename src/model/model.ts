@@ -15,6 +15,7 @@ import {
   type Selection,
 } from './schema.ts';
 import { policyCombinationError } from './policy/combination.ts';
+import { checkBatch, type BatchDispatch } from './policy/batch.ts';
 import { checkMemory, type MemorySpec } from './memory.ts';
 import type { ArrivalSpec } from './arrivals.ts';
 
@@ -107,6 +108,10 @@ export interface SupermarketModel {
   readonly memory: MemorySpec;
   /** The dispatcher's arrival process at total rate λn (model/arrivals.ts; theory.md §13); Poisson by default. */
   readonly arrivals: ArrivalSpec;
+  /** Jobs per arrival epoch K ≥ 1 (theory.md §14): epochs come at rate λn/K, so λ stays the job rate per server. */
+  readonly batch: number;
+  /** How a batch of K > 1 is placed on the d sampled servers (model/policy/batch.ts). */
+  readonly batchDispatch: BatchDispatch;
   readonly conventions: Conventions;
 }
 
@@ -128,6 +133,9 @@ export interface ModelInput {
   memory?: MemorySpec | string;
   /** Arrival process: the object form or the short form "exp", "det", "erlang:2", "hyperexp:4", "mmpp:1,3,0.1,0.2" (model/arrivals.ts). */
   arrivals?: ArrivalSpec | string;
+  /** Batch size K ≥ 1 (default 1) and how a batch is placed: 'spread' (K best of d) or 'whole' (BSQ). */
+  batch?: number | string;
+  batchDispatch?: BatchDispatch;
   conventions?: Partial<Conventions>;
 }
 
@@ -187,6 +195,7 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   const conflict = policyCombinationError(model.selection, model.discipline);
   if (conflict !== undefined) throw new InvalidModelError(conflict);
   checkMemory(model.selection, model.d, model.memory);
+  checkBatch(model.selection, model.d, model.batch, model.batchDispatch, model.memory.kind);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   return Object.freeze({
     ...model,

@@ -59,6 +59,7 @@ export function occupancyChainSpec(model: SupermarketModel, n: number): Occupanc
       `the occupancy-chain engine needs exponential sizes (a Markov queue-length state), got service ${JSON.stringify(model.service.kind)}`,
     );
   requirePoissonArrivals(model, 'the occupancy-chain engine');
+  if ((model.batch ?? 1) > 1) throw new InvalidModelError('the occupancy-chain engine serves single arrivals, not batches');
   const servers = checkServers(model, n);
   if (servers > MAX_UNIFORM_BOUND) throw new InvalidModelError(`n must be ≤ ${MAX_UNIFORM_BOUND} for the occupancy-chain engine, got ${n}`);
   const mean = model.service.mean;

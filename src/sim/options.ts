@@ -181,6 +181,10 @@ export function resolveRunConfig(
   const { lambda } = model;
   const trace = options.trace;
   const servers = checkServers(model, n);
+  if (model.batch > 1)
+    throw new InvalidModelError(
+      `no simulation engine serves batches (batch size ${model.batch}) yet: the mean field answers SQ(d,K), LL(d,K) and BSQ (fixed-point)`,
+    );
   if (servers > MAX_UNIFORM_BOUND) throw new InvalidModelError(`n = ${servers} exceeds the simulator's limit 2^21 = ${MAX_UNIFORM_BOUND}`);
 
   let sizeKind: number;

@@ -15,6 +15,8 @@ describe('parseModel', () => {
       sampling: 'with-replacement',
       memory: { kind: 'none' },
       arrivals: { kind: 'exponential' },
+      batch: 1,
+      batchDispatch: 'spread',
       conventions: { lpwWork: 'clip', sprptOverrun: 'negative', psjfPreemption: 'original' },
     });
     expect(Object.isFrozen(m)).toBe(true);

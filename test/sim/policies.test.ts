@@ -28,6 +28,8 @@ const lwl: SupermarketModel = {
   prediction: { kind: 'exact' },
   memory: { kind: 'none' },
   arrivals: { kind: 'exponential' },
+  batch: 1,
+  batchDispatch: 'spread',
   conventions: DEFAULT_CONVENTIONS,
 };
 

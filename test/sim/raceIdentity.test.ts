@@ -76,14 +76,16 @@ function engineHashes(run: () => void): string[] {
 }
 
 /**
- * JSON of a result as pinned: the model's `memory` and `arrivals` fields (theory.md §12, §13, added after the pins) are
- * left out at their defaults `{ kind: 'none' }` and `{ kind: 'exponential' }`, the only values these cases have, so the
+ * JSON of a result as pinned: the model's `memory`, `arrivals`, `batch` and `batchDispatch` fields (theory.md §12–§14,
+ * added after the pins) are left out at their defaults, the only values these cases have, so the
  * pinned hashes still hold (the state hashes pin the engine).
  */
 const pinnedJson = (x: unknown) =>
   JSON.stringify(x, (key, value: unknown) =>
     (key === 'memory' && (value as { kind?: unknown } | null)?.kind === 'none') ||
-    (key === 'arrivals' && (value as { kind?: unknown } | null)?.kind === 'exponential')
+    (key === 'arrivals' && (value as { kind?: unknown } | null)?.kind === 'exponential') ||
+    (key === 'batch' && value === 1) ||
+    (key === 'batchDispatch' && value === 'spread')
       ? undefined
       : value,
   );

@@ -98,6 +98,7 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
 
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
   requirePoissonArrivals(model, 'the exact solver');
+  if ((model.batch ?? 1) > 1) throw new InvalidModelError('the exact solver covers single arrivals, not batches');
   if (model.memory.kind !== 'none') {
     throw new InvalidModelError(
       `no exact solver for a dispatcher memory (${model.memory.kind}): the chain would need the memory's content; use simulate`,

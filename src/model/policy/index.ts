@@ -7,6 +7,7 @@ import { SELECTION_TABLE, type Selection } from './selection.ts';
 
 export * from './selection.ts';
 export * from './discipline.ts';
+export * from './batch.ts';
 
 /** True when a policy looks at predictions: a selection or discipline whose table row says it does (LPW; SPJF, PSPJF, SPRPT). */
 export function usesPrediction(selection: Selection, discipline: Discipline): boolean {
