@@ -11,6 +11,7 @@ import { parseModel, usesPrediction, type Discipline, type Selection, type Super
 import { simulate } from '../sim/index.ts';
 import { cellSeed, fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
+import { taskCost, type SimulationTask } from '../runs/task.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
@@ -29,11 +30,9 @@ export interface GridPoint {
   readonly row: string;
 }
 
-/** One finite-n simulation the evaluation needs (deduplicated over grid points and quantities). */
-export interface SimulationRequest {
-  /** Stable identifier of (model, options); the CLI uses it to name cached results. */
-  readonly key: string;
-  readonly model: SupermarketModel;
+/** One finite-n simulation the evaluation needs (deduplicated over grid points and quantities): a `SimulationTask` whose seed is its grid point's. */
+export interface SimulationRequest extends SimulationTask {
+  /** `simulate`'s options of the request: the budget, the grid point's seed (common random numbers) and the warm-up. */
   readonly options: {
     readonly n: number;
     readonly jobs: number;
@@ -281,7 +280,8 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       const options = { n: ev.n, jobs: ev.jobs, replications: ev.replications, seed, warmupTime: warm.time };
       const body = JSON.stringify({ model: it.model, options });
       const key = `${it.q.selection}-${it.q.discipline}-${fnv(body).toString(16).padStart(8, '0')}${fnv(`x${body}`).toString(16).padStart(8, '0')}`;
-      if (!requests.has(key)) requests.set(key, { key, model: it.model, options, warmupRule: warm.rule });
+      if (!requests.has(key))
+        requests.set(key, { key, model: it.model, options, cost: taskCost(it.model.lambda, options), warmupRule: warm.rule });
       requestOf.set(`${point.key}|${it.q.key}`, key);
     }
   const list = [...requests.values()];

@@ -12,15 +12,17 @@ import type { Command } from 'commander';
 import {
   cellSimulation,
   planFromPrepared,
-  runComparison,
+  runComparisonWith,
   sweepModels,
   type ComparisonConfig,
   type ComparisonResult,
   type ComparisonTask,
   type PreparedComparisonModel,
+  type TaskValue,
 } from '../compare/index.ts';
-import { CellStore } from '../experiments/cellStore.ts';
-import type { ShardSpec } from '../experiments/shard.ts';
+import { usableValue } from '../compare/plan.ts';
+import { CellStore } from '../runs/cellStore.ts';
+import type { ShardSpec } from '../runs/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
 import type { WriteReportOptions } from '../report/index.ts';
 import { withPool, type FigureTask, type PoolTask, type PoolValue, type PrepareTask, type WorkerPool } from './pool.ts';
@@ -44,7 +46,7 @@ export interface ComparePoolOptions {
 
 /** Settings a stored task is checked by: the sweep's; a trajectory adds its own options (times, n, seed, …). */
 function taskSettings(task: ComparisonTask, settings: unknown): unknown {
-  return task.kind === 'simulate' ? settings : { settings, trajectory: task.options };
+  return task.kind === 'trajectory' ? { settings, trajectory: task.options } : settings;
 }
 
 /**
@@ -132,7 +134,11 @@ async function compareOnPool(
 ): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
   // without a shard the simulations follow each model's solve in one batch; a shard needs the whole plan first
   let store = o.shard ? undefined : new CellStore<unknown>(o.dir, { fresh: o.fresh });
-  const missing = (tasks: readonly ComparisonTask[]) => tasks.filter((t) => store!.get(t.key, taskSettings(t, o.settings)) === undefined);
+  // a stored cell holds { key, seed, simulation }, a stored trajectory its tail fractions and events
+  const valueOf = (t: ComparisonTask, stored: unknown): TaskValue | undefined =>
+    stored === undefined ? undefined : t.kind === 'trajectory' ? (stored as TaskValue) : (stored as { simulation: TaskValue }).simulation;
+  const missing = (tasks: readonly ComparisonTask[]) =>
+    tasks.filter((t) => !usableValue(t, valueOf(t, store!.get(t.key, taskSettings(t, o.settings)))));
   const keep = (key: string, result: PoolValue, task: PoolTask<string>) => {
     const t = task as ComparisonTask;
     const value =
@@ -163,27 +169,19 @@ async function compareOnPool(
     return { shardSummary: shard.summary(store.written, resumed) };
   }
   const resumed = store!.resumed;
-  // every value from the store (as a resumed run reads it), never from this run's memory; a confirmatory rerun
-  // ("<cell key>/confirm") is a simulate task with the sweep's settings
+  // every value from the store (as a resumed run reads it), never from this run's memory: the sized runs of --resolve
+  // and the confirmatory reruns ("<cell key>/confirm") are tasks of later batches, stored with the sweep's settings
   const reader = new CellStore<never>(o.dir);
-  const byKey = new Map(plan.tasks.map((t) => [t.key, t]));
-  const read = (key: string) => {
-    const t = byKey.get(key);
-    return reader.get(key, t ? taskSettings(t, o.settings) : o.settings);
+  let batch = 0;
+  const execute = async (tasks: readonly ComparisonTask[]): Promise<TaskValue[]> => {
+    timeline('phase', { name: batch++ === 0 ? 'assemble' : 'reruns' });
+    const todo = missing(tasks);
+    if (todo.length > 0)
+      await pool.run(todo, keep, {
+        preloadWhenIdle: 'renderer',
+        onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `sized runs and confirmatory reruns: ${label}`)),
+      });
+    return tasks.map((t) => valueOf(t, reader.get(t.key, taskSettings(t, o.settings)))!);
   };
-  const assemble = (deferRerun?: (task: ComparisonTask) => void) =>
-    runComparison(config, { plan, cache: { get: read, put: () => {} }, trajectories: { get: read }, deferRerun });
-  const reruns: ComparisonTask[] = [];
-  timeline('phase', { name: 'assemble' });
-  let result = assemble((task) => reruns.push(task));
-  if (reruns.length > 0) {
-    timeline('phase', { name: 'reruns' });
-    await pool.run(reruns, keep, {
-      preloadWhenIdle: 'renderer',
-      onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, `confirmatory reruns: ${label}`)),
-    });
-    timeline('phase', { name: 'assemble again' });
-    result = assemble();
-  }
-  return { result, resumed };
+  return { result: await runComparisonWith(plan, execute), resumed };
 }

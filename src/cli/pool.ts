@@ -25,29 +25,12 @@ import {
   type ReplicationPart,
   type SimulateOptions,
   type SimulationResult,
-  type TrajectoryOptions,
   type TrajectoryResult,
 } from '../sim/index.ts';
+import type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
 import { timeline } from './timeline.ts';
 
-/** A simulation (`simulate`) for the pool. */
-export interface SimulationTask<K> {
-  readonly key: K;
-  readonly kind?: 'simulate';
-  readonly model: SupermarketModel;
-  readonly options: Omit<SimulateOptions, 'onProgress'>;
-  /** Estimated cost (e.g. expected events) for progress and scheduling (largest first); default 1. */
-  readonly cost?: number;
-}
-
-/** A transient simulation (`simulateTrajectory`) for the pool. */
-export interface TrajectoryTask<K> {
-  readonly key: K;
-  readonly kind: 'trajectory';
-  readonly model: SupermarketModel;
-  readonly options: TrajectoryOptions;
-  readonly cost?: number;
-}
+export type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
 
 /** Model `index` of a comparison sweep to solve (`prepareComparisonModel`: limit, refined terms, exact points, transients). */
 export interface PrepareTask<K> {

@@ -1,12 +1,12 @@
 /**
  * `--threads` and `--shard i/N` for the grid commands (compare, run, conjecture): the shared options, and a shard
  * session that picks the shard's cells from the whole grid, writes them into `<out>/shards/<i>-of-<N>/cells/` and
- * keeps the shard's manifest (src/experiments/shard.ts) so `supermarket merge` can check and join the shards.
+ * keeps the shard's manifest (src/runs/shard.ts) so `supermarket merge` can check and join the shards.
  */
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { settingsHash } from '../experiments/cellStore.ts';
-import { assignShards, parseShard, shardDir, writeShardManifest, type ShardSpec } from '../experiments/shard.ts';
+import { settingsHash } from '../runs/cellStore.ts';
+import { assignShards, parseShard, shardDir, writeShardManifest, type ShardSpec } from '../runs/shard.ts';
 import { SupermarketError } from '../errors.ts';
 import { allowMixedCode } from '../runs/codeIdentity.ts';
 import { parseThreads } from './options.ts';

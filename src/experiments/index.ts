@@ -2,5 +2,4 @@ export * from './schema.ts';
 export * from './grid.ts';
 export * from './outcome.ts';
 export * from './claims.ts';
-export * from './cellStore.ts';
 export * from './traceCells.ts';

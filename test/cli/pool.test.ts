@@ -27,7 +27,7 @@ import {
   type ComparisonConfig,
   type PreparedComparisonModel,
 } from '../../src/compare/index.ts';
-import { CellStore } from '../../src/experiments/cellStore.ts';
+import { CellStore } from '../../src/runs/cellStore.ts';
 
 const base: ComparisonConfig = {
   lambdas: [0.7, 0.9],

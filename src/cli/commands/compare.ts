@@ -9,8 +9,8 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, groupNotes, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
-import { parseModel, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
-import { shardDir, type ShardSpec } from '../../experiments/shard.ts';
+import { parseModel, type BatchDispatch, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
+import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
@@ -64,6 +64,8 @@ interface Opts {
   prediction: string;
   memory?: string;
   arrivals?: string;
+  batch?: string;
+  batchDispatch?: string;
   warmupTolerance: number;
   maxLevel: number;
   out?: string;
@@ -263,6 +265,8 @@ export function compareCommand(): Command {
           prediction: o.prediction,
           ...(o.memory !== undefined && o.memory !== 'none' ? { memory: o.memory } : {}),
           ...(o.arrivals !== undefined && o.arrivals !== 'exp' ? { arrivals: o.arrivals } : {}),
+          ...(o.batch !== undefined && o.batch !== '1' ? { batch: o.batch } : {}),
+          ...(o.batchDispatch !== undefined && o.batchDispatch !== 'spread' ? { batchDispatch: o.batchDispatch as BatchDispatch } : {}),
         };
         refuseIdlePrediction(self, { selection: o.selection as Selection, discipline: o.discipline as Discipline });
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings

@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import { conjectureRows, evaluateConjecture, parseConjecture, type SimulationRequest, type SimulationSummary } from '../../claims/index.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../meanfield/solve.ts';
-import { CellStore, settingsHash } from '../../experiments/cellStore.ts';
+import { CellStore, settingsHash } from '../../runs/cellStore.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { conjectureFigures, conjectureMarkdown, writeReportFolder } from '../../report/index.ts';
@@ -17,7 +17,7 @@ import type { SimulationResult } from '../../sim/index.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard, type ShardSummary } from '../sharding.ts';
-import { shardDir, type ShardSpec } from '../../experiments/shard.ts';
+import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption, parseInFile, parsePositiveInteger, parseReplications, reportFolder } from '../options.ts';
@@ -117,14 +117,12 @@ export function conjectureCommand(): Command {
           solveProgress.stop();
           const found = new Map<string, SimulationSummary>();
           const keyOf = (r: SimulationRequest) => `sim-${r.key}`;
-          const cost = (r: SimulationRequest) =>
-            r.options.replications * (2 * r.options.jobs + 2 * r.model.lambda * r.options.n * r.options.warmupTime);
           const shard = o.shard
             ? startShard(
                 o.shard,
                 self,
                 out,
-                requests.map((r) => ({ key: keyOf(r), cost: cost(r), settings: { model: r.model, options: r.options } })),
+                requests.map((r) => ({ key: keyOf(r), cost: r.cost, settings: { model: r.model, options: r.options } })),
               )
             : undefined;
           const simStore = shard ? new CellStore<SimulationSummary>(shard.cellsDir, { fresh: o.fresh }) : runStore;
@@ -136,7 +134,7 @@ export function conjectureCommand(): Command {
           const resumed = simStore.resumed;
           const todo = requests.filter((r) => !found.has(r.key));
           if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${requests.length} simulations resumed from ${cells}\n`);
-          const total = todo.reduce((s, r) => s + cost(r), 0);
+          const total = todo.reduce((s, r) => s + r.cost, 0);
           const progress = createProgress(`conjecture ${conjecture.spec.name}: simulations`, o.progress);
           const byKey = new Map(todo.map((r) => [r.key, r]));
           // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
@@ -147,7 +145,7 @@ export function conjectureCommand(): Command {
             kept,
             () =>
               runSimulations(
-                todo.map((r) => ({ key: r.key, model: r.model, cost: cost(r), options: r.options })),
+                todo,
                 (key, result) => {
                   const r = byKey.get(key)!;
                   const summary = summarise(result);

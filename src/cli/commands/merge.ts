@@ -8,8 +8,8 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { cellFileName } from '../../experiments/cellStore.ts';
-import { findShards, storedCellText, type FoundShard } from '../../experiments/shard.ts';
+import { cellFileName } from '../../runs/cellStore.ts';
+import { findShards, storedCellText, type FoundShard } from '../../runs/shard.ts';
 import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';

@@ -18,15 +18,15 @@ import {
   type ExperimentSpec,
 } from '../../experiments/index.ts';
 import type { CellOutcome } from '../../experiments/index.ts';
-import { CellStore } from '../../experiments/cellStore.ts';
-import { storedSimulation } from '../../compare/comparison.ts';
+import { CellStore } from '../../runs/cellStore.ts';
+import { simulationTask, storedSimulation, taskCost } from '../../runs/task.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import { previousReport, writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
-import { assignShards, shardDir, type ShardSpec } from '../../experiments/shard.ts';
+import { assignShards, shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption, parseInFile, reportFolder } from '../options.ts';
 import { commandLine, startRun } from '../versions.ts';
@@ -138,7 +138,7 @@ export function runCommand(): Command {
           throw error;
         }
         const out = reportFolder(o.out, path.join('reports', spec.name));
-        const cost = (c: ExperimentCell) => (c.trace ? 1 : c.replications * (2 * c.jobs + 2 * c.lambda * c.n * c.warmupTime));
+        const cost = (c: ExperimentCell) => (c.trace ? 1 : taskCost(c.lambda, c));
         if (o.dryRun) return printPlan(spec.name, cells, cost, out, o);
         // one run per folder (runs/lock.ts; released when the action ends): a shard locks its own folder, as shards of one run write side by side
         lockFolder(o.shard ? shardDir(path.resolve(out), o.shard) : out, commandLine(process.argv.slice(2)));
@@ -183,12 +183,10 @@ export function runCommand(): Command {
           kept,
           () =>
             runSimulations(
-              todo.map((c) => ({
-                key: c.key,
-                model: c.model,
-                cost: cost(c),
-                options: { n: c.n, jobs: c.jobs, replications: c.replications, seed: c.seed, warmupTime: c.warmupTime },
-              })),
+              // seed cellSeed(spec.seed, key), as the cell records it (experiments/grid.ts)
+              todo.map((c) =>
+                simulationTask(spec.seed, c.key, c.model, { n: c.n, jobs: c.jobs, replications: c.replications, warmupTime: c.warmupTime }),
+              ),
               (key, result) => {
                 const cell = byKey.get(key)!;
                 const { model: _m, ...cellData } = cell;

@@ -18,8 +18,8 @@ import {
   type TableTheory,
 } from '../../compare/finiteNTable.ts';
 import { SupermarketError } from '../../errors.ts';
-import { CellStore } from '../../experiments/cellStore.ts';
-import type { ShardSpec } from '../../experiments/shard.ts';
+import { CellStore } from '../../runs/cellStore.ts';
+import type { ShardSpec } from '../../runs/shard.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { SAMPLINGS, type Sampling } from '../../model/index.ts';

@@ -51,7 +51,7 @@ parentPort!.on('message', async (task: Task) => {
   try {
     if (task.kind === 'preload') {
       if (task.modules === 'renderer') await (await import('../../report/render.ts')).loadRenderer();
-      else await import('../../compare/comparison.ts');
+      else await import('../../compare/plan.ts');
       parentPort!.postMessage({ id: task.id, result: null, ms: ms(), cpu: cpu() });
       return;
     }
@@ -61,7 +61,7 @@ parentPort!.on('message', async (task: Task) => {
       return;
     }
     if (task.kind === 'prepare') {
-      const { prepareComparisonModel } = await import('../../compare/comparison.ts');
+      const { prepareComparisonModel } = await import('../../compare/plan.ts');
       parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index), ms: ms(), cpu: cpu() });
       return;
     }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { InvalidModelError } from '../errors.ts';
 import { parseJsonText, writeJsonAtomic } from '../io/index.ts';
 import { VERSION } from '../version.ts';
-import { codeIdentity } from '../runs/codeIdentity.ts';
+import { codeIdentity } from './codeIdentity.ts';
 import { cellFileName } from './cellStore.ts';
 
 /** Shard `index` (1-based) of `count`, as written `--shard index/count`. */

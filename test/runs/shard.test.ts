@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assignShards, parseShard } from '../../src/experiments/shard.ts';
+import { assignShards, parseShard } from '../../src/runs/shard.ts';
 import { missingMessage, planMerge } from '../../src/cli/commands/merge.ts';
 import { runCli } from '../cli/runCli.ts';
-import { writeTinyExperiment } from './tinyExperiment.ts';
+import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
 
 /** results.json cells without the timing fields (wall time, events per second differ between runs). */
 function cellsOf(dir: string): unknown {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseJsonText, writeJsonAtomic } from '../io/index.ts';
 import { VERSION } from '../version.ts';
-import { checkSameCode, codeIdentity } from '../runs/codeIdentity.ts';
+import { checkSameCode, codeIdentity } from './codeIdentity.ts';
 
 /**
  * Hash of the settings a stored value depends on, with the package version (16 hex digits of SHA-256 of the JSON

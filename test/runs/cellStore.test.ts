@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CellStore, cellFileName, settingsHash } from '../../src/experiments/cellStore.ts';
+import { CellStore, cellFileName, settingsHash } from '../../src/runs/cellStore.ts';
 import { parseExperiment } from '../../src/experiments/index.ts';
 import { loadJsonFile } from '../../src/io/index.ts';
 

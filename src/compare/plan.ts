@@ -1,0 +1,375 @@
+/**
+ * The plan of a comparison: the models of the sweep, each solved once (limit, refined and second-order terms, warm-up,
+ * exact small-n points, mean-field transients), and every simulation the sweep runs as a `SimulationTask` (key, model,
+ * options, seed `cellSeed(master, key)`, cost `taskCost`): the first runs (`planFromPrepared`), the sized runs of
+ * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
+ */
+import { formatMemory } from '../model/memory.ts';
+import { formatArrivals } from '../model/arrivals.ts';
+import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { InvalidModelError } from '../errors.ts';
+import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient } from '../meanfield/index.ts';
+import { solveMeanField, solveMeanFieldTransient } from '../meanfield/solve.ts';
+import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
+import { defaultWorkloadGrid } from '../sim/index.ts';
+import { simulationTask, trajectoryTask, type SimulationTask } from '../runs/task.ts';
+import { lwlTransientReference } from './lwlReference.ts';
+import { exactPoints, hasExactSolver, type ExactPoint } from './exactPoints.ts';
+import { secondOrderTerm } from './secondOrder.ts';
+import {
+  CONFIRM_FACTOR,
+  TRAJECTORY_LEVELS,
+  type CellSimulation,
+  type ComparisonConfig,
+  type ComparisonPlan,
+  type ComparisonTask,
+  type MeanFieldReference,
+  type ModelSummary,
+  type ModelTransient,
+  type PreparedComparisonModel,
+  type PreparedModel,
+  type TaskValue,
+  type TrajectoryComparison,
+} from './types.ts';
+
+/**
+ * Every simulation `runComparison(config)` runs first, with its seed (derived from the task key), options and
+ * estimated events, so a caller can run them elsewhere (worker threads, other machines) and hand the values back by
+ * key (`runComparisonWith`). Solves the mean field of every model. @throws see `runComparison`.
+ */
+export function planComparison(config: ComparisonConfig): ComparisonPlan {
+  return planFromPrepared(
+    config,
+    sweepModels(config).map((_, i) => prepareComparisonModel(config, i)),
+  );
+}
+
+/**
+ * Solves model `index` of the sweep (in `sweepModels` order): its mean-field limit, refined and second-order terms,
+ * warm-up, exact small-n points and mean-field transients. Independent of the other models, so the models of a sweep
+ * can be solved in parallel; `planFromPrepared` joins them. @throws see `runComparison`.
+ */
+export function prepareComparisonModel(config: ComparisonConfig, index: number): PreparedComparisonModel {
+  const model = sweepModels(config)[index];
+  if (!model) throw new InvalidModelError(`no model ${index} in the sweep`);
+  const secondOrder: string[] = [];
+  const exactNotes: string[] = [];
+  const prepared = prepareModel(model, config, secondOrder);
+  return { prepared, exact: modelExactPoints(model, config, exactNotes), notes: { secondOrder, exact: exactNotes } };
+}
+
+/**
+ * The plan of a sweep from its solved models (every model of `sweepModels`, in order): per model the small-n cells of
+ * exact points outside the sweep (key "exact-" + `cellKey`, their own budget, kept out of the fits), then one cell per
+ * n (`baseJobs`); then the transients from empty (key "trajectory-" + `cellKey`).
+ */
+export function planFromPrepared(config: ComparisonConfig, models: readonly PreparedComparisonModel[]): ComparisonPlan {
+  const prepared = models.map((m) => m.prepared);
+  const exactByModel = models.map((m) => m.exact);
+  const notes = [...models.flatMap((m) => m.notes.secondOrder), ...models.flatMap((m) => m.notes.exact)];
+  const tasks: ComparisonTask[] = [];
+  for (const [index, p] of prepared.entries()) {
+    const e = config.exact;
+    for (const x of exactCellsToSimulate(exactByModel[index], config)) {
+      tasks.push(cellTask(config, p, `exact-${cellKey(p.model, x.n)}`, x.n, e!.jobs, e!.replications));
+    }
+    for (const n of config.ns) tasks.push(cellTask(config, p, cellKey(p.model, n), n, baseJobs(p, n, config), config.replications));
+  }
+  for (const p of prepared) {
+    if (!config.trajectory || !p.transient) continue;
+    const { times, solver, tEnd } = p.transient;
+    for (const n of config.trajectory.ns) {
+      const options = { n, times, replications: config.trajectory.replications, maxLevel: solver === 'ODE' ? config.maxLevel : 1 };
+      tasks.push(trajectoryTask(config.seed, `trajectory-${cellKey(p.model, n)}`, p.model, options, tEnd));
+    }
+  }
+  return { config, tasks, prepared, exact: exactByModel, notes };
+}
+
+/** The simulation of one cell of a model: `jobs` per replication, `replications`, the model's warm-up, seed from `key`. */
+export function cellTask(
+  config: ComparisonConfig,
+  p: PreparedModel,
+  key: string,
+  n: number,
+  jobs: number,
+  replications: number,
+): SimulationTask {
+  const grid = workloadGrid(config, p.model);
+  return simulationTask(config.seed, key, p.model, {
+    n,
+    jobs,
+    replications,
+    warmupTime: p.warm.time,
+    maxLevel: config.maxLevel,
+    ...(grid ? { workloadGrid: grid } : {}),
+  });
+}
+
+/** The workload levels of the LWL(d) ccdf comparison (`config.workloadGrid` or the default), undefined for other rules. */
+export function workloadGrid(config: ComparisonConfig, model: SupermarketModel): number[] | undefined {
+  return model.selection === 'lwl' ? [...(config.workloadGrid ?? defaultWorkloadGrid(model.service.mean))] : undefined;
+}
+
+/**
+ * Whether a stored value can stand for a task's run: a trajectory always (its store is keyed by its options); a cell
+ * when it has the task's replications and at least its jobs (a cell sized by `config.resolve` stands for its pilot).
+ */
+export function usableValue(task: ComparisonTask, value: TaskValue | undefined): boolean {
+  if (value === undefined) return false;
+  if (task.kind === 'trajectory') return true;
+  const s = value as CellSimulation;
+  return s.replications === task.options.replications && s.jobs >= (task.options.jobs ?? 0);
+}
+
+/**
+ * The sized runs of `config.resolve` (models with the refined term), a plan from the first runs: a sweep cell whose
+ * pilot (`baseJobs`) misses the target half-width fraction × ΣV/(λn) is rerun with the jobs its variance asks for
+ * (`jobsFor`), same key and seed, when that is within `resolve.maxJobs`. A cell already sized is left as it is.
+ */
+export function sizingTasks(plan: ComparisonPlan, values: ReadonlyMap<string, TaskValue>): SimulationTask[] {
+  const { config } = plan;
+  if (!config.resolve) return [];
+  const tasks: SimulationTask[] = [];
+  for (const p of plan.prepared) {
+    for (const n of config.ns) {
+      const target = resolveTarget(p, n, config);
+      const key = cellKey(p.model, n);
+      const pilot = values.get(key) as CellSimulation;
+      const jobs = baseJobs(p, n, config);
+      if (target === null || pilot.jobs !== jobs) continue;
+      const needed = jobsFor(pilot, target);
+      if (needed > jobs && needed <= config.resolve.maxJobs) tasks.push(cellTask(config, p, key, n, needed, config.replications));
+    }
+  }
+  return tasks;
+}
+
+/**
+ * The confirmatory rerun of a cell rejected after Holm: key "<cell key>/confirm" (a fresh seed), the cell's jobs and
+ * `confirmFactor` × the replications.
+ */
+export function confirmationTask(config: ComparisonConfig, p: PreparedModel, cell: { key: string; n: number; simulation: CellSimulation }) {
+  const replications = (config.confirmFactor ?? CONFIRM_FACTOR) * config.replications;
+  return cellTask(config, p, `${cell.key}/confirm`, cell.n, cell.simulation.jobs, replications);
+}
+
+/** The target half-width fraction × ΣV/(λn) of a cell under `config.resolve` (models with the refined term), else null. */
+export function resolveTarget(p: PreparedModel, n: number, config: ComparisonConfig): number | null {
+  if (!config.resolve || !p.correction) return null;
+  return (config.resolve.fraction * Math.abs(p.correction.sumV)) / (p.model.lambda * n);
+}
+
+/** Jobs per replication that bring the half-width to `target`, from the run's own variance (h ∝ 1/√jobs), 20% margin. */
+export function jobsFor(simulation: CellSimulation, target: number): number {
+  const h = simulation.meanResponseTime.halfWidth;
+  return h <= target ? simulation.jobs : Math.ceil(simulation.jobs * (h / target) ** 2 * 1.2);
+}
+
+/** Jobs per replication of a cell's first run: `config.jobs`, raised to the horizon rule when `config.horizon` is set. */
+export function baseJobs(p: PreparedModel, n: number, config: ComparisonConfig): number {
+  const tau = p.warm.relaxationTime;
+  if (!config.horizon || !tau) return config.jobs;
+  return Math.min(config.horizon.maxJobs, Math.max(config.jobs, Math.ceil(config.horizon.relaxations * tau * p.model.lambda * n)));
+}
+
+/** The exact points whose n is not in the sweep: they get their own small-budget simulation. */
+export function exactCellsToSimulate(exact: ModelSummary['exact'], config: ComparisonConfig): ExactPoint[] {
+  return (exact?.points ?? []).filter((x) => !config.ns.includes(x.n));
+}
+
+/**
+ * Key of a cell: "d2-lambda0.9-n100" for the classic model (the key its seeds and stored cells have always had),
+ * "lwl-fifo-d2-lambda0.9-n100" (selection and discipline first) for every other model.
+ */
+export function cellKey(model: SupermarketModel, n: number): string {
+  const short = `d${model.d}-lambda${model.lambda}-n${n}`;
+  const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
+  const arrivals = model.arrivals.kind === 'exponential' ? '' : `-arrivals-${formatArrivals(model.arrivals).replace(/[:,]/g, '_')}`;
+  const batch = model.batch > 1 ? `-batch${model.batch}${model.batchDispatch === 'whole' ? 'whole' : ''}` : '';
+  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}-${short}`;
+}
+
+/** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
+export function serviceLabel(s: SupermarketModel['service']): string {
+  const { kind, mean, ...rest } = s as Record<string, unknown> & { kind: string; mean: number };
+  const params = Object.entries(rest)
+    .filter(([k]) => k !== 'values' && k !== 'source')
+    .map(([k, v]) => `${k} ${String(v)}`);
+  return `${kind} (${[...params, `mean ${mean}`].join(', ')})`;
+}
+
+/** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
+export function modelLabel(m: SupermarketModel): string {
+  const memory = m.memory.kind === 'none' ? '' : `, memory ${formatMemory(m.memory)}`;
+  const arrivals = m.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(m.arrivals)}`;
+  const batch = m.batch > 1 ? `, batches of ${m.batch} (${m.batchDispatch})` : '';
+  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${arrivals}${batch}`;
+}
+
+/**
+ * Builds and checks the models of a sweep, d outer, λ inner (the order of `ComparisonResult.models`); `prepareModel`
+ * solves each. @throws {InvalidModelError} bad grids, budgets or d > n. @throws {UnstableModelError} for ρ ≥ 1.
+ */
+export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
+  if (config.lambdas.length === 0 || config.ds.length === 0 || config.ns.length === 0) {
+    throw new InvalidModelError('compare needs at least one lambda, one d and one n');
+  }
+  for (const n of config.ns) if (!Number.isInteger(n) || n < 1) throw new InvalidModelError(`n must be an integer ≥ 1, got ${n}`);
+  if (!Number.isInteger(config.jobs) || config.jobs < 1) throw new InvalidModelError(`jobs must be an integer ≥ 1, got ${config.jobs}`);
+  if (!Number.isInteger(config.replications) || config.replications < 2) {
+    throw new InvalidModelError(`replications must be an integer ≥ 2 (a CI needs two), got ${config.replications}`);
+  }
+  const factor = config.confirmFactor ?? CONFIRM_FACTOR;
+  if (!Number.isInteger(factor) || factor < 1) throw new InvalidModelError(`confirmFactor must be an integer ≥ 1, got ${factor}`);
+  if (config.resolve) {
+    const { fraction, maxJobs } = config.resolve;
+    if (!(fraction > 0)) throw new InvalidModelError(`resolve fraction must be > 0, got ${fraction}`);
+    if (!(maxJobs >= config.jobs)) throw new InvalidModelError(`max jobs ${maxJobs} must be ≥ jobs ${config.jobs}`);
+  }
+  if (config.horizon) {
+    const { relaxations, maxJobs } = config.horizon;
+    if (!(relaxations > 0)) throw new InvalidModelError(`horizon must be > 0 relaxation times, got ${relaxations}`);
+    if (!(maxJobs >= config.jobs)) throw new InvalidModelError(`max jobs ${maxJobs} must be ≥ jobs ${config.jobs}`);
+  }
+  const nMin = Math.min(...config.ns, ...(config.trajectory?.ns ?? []));
+  const models: SupermarketModel[] = [];
+  for (const d of config.ds) {
+    for (const lambda of config.lambdas) {
+      const model = parseModel({ ...config.model, lambda, d, sampling: config.sampling });
+      if (model.d > nMin) throw new InvalidModelError(`d = ${d} exceeds n = ${nMin}: cannot sample more servers than exist`);
+      models.push(model);
+    }
+  }
+  return models;
+}
+
+/**
+ * A model's limit, refined and second-order terms (a note where the latter does not apply), warm-up and transient.
+ * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver. Solver
+ *   failures pass through.
+ */
+function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[]): PreparedModel {
+  // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
+  const capabilities = meanFieldCapabilities(model);
+  if (!capabilities.fixedPoint.available)
+    throw new InvalidModelError(
+      `no mean-field reference for ${modelLabel(model)} (${capabilities.fixedPoint.reason}); ` +
+        'compare sets simulations beside an n → ∞ limit and cannot run without one',
+    );
+  const sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
+  const reference: MeanFieldReference = {
+    meanResponseTime: sol.meanResponseTime,
+    meanQueueLength: sol.meanQueueLength ?? null,
+    halfWidth: sol.estimate?.halfWidth ?? 0,
+    numericalError: sol.numericalError ?? 0,
+    solver: sol.solver,
+    kind: sol.kind,
+    source: sol.source,
+    ...(sol.tail ? { tail: sol.tail } : {}),
+    convergence: sol.convergence,
+  };
+  const correction = capabilities.refined.firstOrder.available ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
+  const second = !correction
+    ? { correction: null, note: null }
+    : capabilities.refined.secondOrder.available
+      ? secondOrderTerm(model, correction.fixedPoint)
+      : { correction: null, note: `no 1/n² term for d = ${model.d}, λ = ${model.lambda}: ${capabilities.refined.secondOrder.reason}` };
+  if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
+  const warm = sweepWarmup(model, config, correction !== null);
+  const p = { model, reference, correction, secondOrder: second.correction, warm, transient: null };
+  return { ...p, transient: modelTransient(p, config, capabilities) };
+}
+
+/** The mean-field transient of a prepared model (`ModelTransient`), or null without `config.trajectory` or a solver. */
+function modelTransient(p: PreparedModel, config: ComparisonConfig, capabilities: MeanFieldCapabilities): ModelTransient | null {
+  const solver = config.trajectory ? transientSolver(capabilities) : null;
+  if (!config.trajectory || !solver) return null;
+  const { tEnd, dt } = trajectoryGrid(config.trajectory, p.warm.time);
+  const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
+  const meanField = solver === 'ODE' ? odeTransient(p.model, times) : pideTransient(p.model, times);
+  const refinedPath = solver === 'ODE' && p.correction ? refinedTransient(p.model, { times }) : null;
+  return { solver, tEnd, times, meanField, refinedPath };
+}
+
+/**
+ * Warm-up of a sweep's simulations by the one rule (`simulationWarmup`, theory.md §8). With the refined term (the
+ * classic model) it is safetyFactor × the time for the SQ(d) ODE from empty to come within the tolerance of the fixed
+ * point, at least 3τ, uncapped; otherwise the rule's default cap applies and its factor 2 is built in.
+ */
+function sweepWarmup(model: SupermarketModel, config: ComparisonConfig, refined: boolean): PreparedModel['warm'] {
+  const w = refined
+    ? simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity })
+    : simulationWarmup(model, { tolerance: config.warmupTolerance });
+  return { time: w.time, rule: w.rule, relaxationTime: refined ? (w.relaxationTime ?? null) : null };
+}
+
+/**
+ * The trajectory figure's mean-field transient, by the capability query: the SQ(d) ODE (with its refined path) or the
+ * LWL(d) workload PIDE; none for the phase-type ODE (the figure compares queue lengths of the SQ(d) ODE only).
+ */
+function transientSolver(capabilities: MeanFieldCapabilities): TrajectoryComparison['solver'] | null {
+  const transient = capabilities.transient;
+  if (!transient.available) return null;
+  const id = transient.id;
+  switch (id) {
+    case 'sqd-ode':
+      return capabilities.refined.firstOrder.available ? 'ODE' : null;
+    case 'lwl-pide':
+      return 'PIDE';
+    case 'phase-type-ode':
+      return null;
+    case 'memory-cavity-ode':
+      // with a dispatcher memory: the SQ(d) cavity ODE (theory.md §12), queue lengths as the SQ(d) ODE's
+      return 'ODE';
+    default:
+      return unknownPolicy(id, 'transient solver');
+  }
+}
+
+/**
+ * Horizon and step of the transient comparison: as configured, or (tEnd ≤ 0) 1.2 × the model's warm-up capped
+ * at 400 time units, with dt = tEnd/100 when dt ≤ 0.
+ */
+export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, warmup: number): { tEnd: number; dt: number } {
+  const tEnd = t.tEnd > 0 ? t.tEnd : Math.min(400, Math.max(10, 1.2 * warmup));
+  const dt = t.dt > 0 ? t.dt : tEnd / 100;
+  return { tEnd, dt };
+}
+
+/** The SQ(d) ODE (or, with a memory, the cavity ODE) from empty at `times`, levels s_0..s_L (`TRAJECTORY_LEVELS`). */
+function odeTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
+  const transient = solveMeanFieldTransient(model, times);
+  if (transient.solver === 'memory-cavity-ode') {
+    const tr = transient.result;
+    return {
+      values: { tail: tr.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
+      note: 'SQ(d) cavity ODE with memory from empty (theory.md §12; Hellemans 2021, Prop. trans), odex, tolerance 1e-10',
+    };
+  }
+  if (transient.solver !== 'sqd-ode')
+    throw new InvalidModelError(`the trajectory figure compares queue lengths of an ODE, not ${transient.capability.name}`);
+  const ode = transient.result;
+  return {
+    values: { tail: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
+    note: 'SQ(d) ODE from empty (theory.md §2), odex, tolerance 1e-10',
+  };
+}
+
+/** The LWL(d) PIDE from empty at `times`: s_0 = 1, s_1 = the busy fraction, and E[U(t)]. */
+function pideTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
+  const pide = lwlTransientReference(model, times);
+  return { values: { tail: pide.busyFraction.map((b) => [1, b]), meanWorkload: pide.meanWorkload }, note: pide.note };
+}
+
+/** Exact points of a model per `config.exact` (null without it; a note where the model has no exact solver or an n was skipped). */
+function modelExactPoints(model: SupermarketModel, config: ComparisonConfig, notes: string[]): ModelSummary['exact'] {
+  if (!config.exact || config.exact.ns.length === 0) return null;
+  if (!hasExactSolver(model)) {
+    notes.push(`No exact points for ${modelLabel(model)}: the exact solver has JSQ(d) and random selection, FIFO, exponential sizes.`);
+    return null;
+  }
+  const exact = exactPoints(model, config.exact.ns, config.exact);
+  for (const s of exact.skipped) notes.push(`No exact point at d = ${model.d}, λ = ${model.lambda}, n = ${s.n}: ${s.reason}.`);
+  return exact;
+}
