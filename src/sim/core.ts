@@ -88,6 +88,9 @@ export interface RunConfig {
   readonly mmppRates?: Float64Array;
   readonly mmppSwitching?: Float64Array;
   readonly mmppFirstPhase?: number;
+  /** Jobs per arrival epoch K (1: single arrivals) and whether a batch joins one server (BSQ) (theory.md §14). */
+  readonly batchSize: number;
+  readonly batchWhole: boolean;
   /** Grid w_0 < w_1 < … for the time-average workload ccdf P(U > w) (may be empty). */
   readonly workloadGrid: Float64Array;
   /** Dispatcher memory: MEM_* code (sim/memory.ts; MEM_NONE without) and the ids it holds at most (≤ n). */

@@ -47,6 +47,9 @@ export class JobSource {
   private readonly mmppFirstPhase: number;
   /** The MMPP's current phase (0 or 1). */
   private phase = 0;
+  /** Jobs per epoch K and jobs of the current batch still to come. */
+  private readonly batchSize: number;
+  private batchLeft = 0;
 
   constructor(config: RunConfig) {
     this.sizeKind = config.sizeKind;
@@ -57,6 +60,7 @@ export class JobSource {
     this.indexed = config.indexedSizes ?? new Float64Array(0);
     const trace = config.trace;
     this.arrivalKind = config.arrivalKind;
+    this.batchSize = config.batchSize;
     this.arrivalLaw = config.arrivalLaw;
     this.mmppRates = config.mmppRates ?? new Float64Array(2);
     this.mmppSwitching = config.mmppSwitching ?? new Float64Array(2);
@@ -64,7 +68,7 @@ export class JobSource {
     this.arrivals = trace?.arrivals ?? new Float64Array(0);
     this.sizes = trace?.sizes ?? new Float64Array(0);
     this.predictions = trace?.predictions ?? new Float64Array(0);
-    this.invRate = 1 / (config.lambda * config.n);
+    this.invRate = config.batchSize / (config.lambda * config.n); // batch epochs at rate λn/K
   }
 
   /** Draws S and Y of the job with sequence number `seq` into `size`, `pred`. */
@@ -109,6 +113,12 @@ export class JobSource {
    * arrival, or the trace's next time (+∞ at its end).
    */
   nextArrival(seq: number, t: number, rng: Rng): number {
+    // a batch's later jobs arrive with its first (the epochs come at rate λn/K: arrivalCode)
+    if (this.batchLeft > 0) {
+      this.batchLeft--;
+      return t;
+    }
+    this.batchLeft = this.batchSize - 1;
     switch (this.arrivalKind) {
       case ARR_POISSON:
         return t + rng.nextExp() * this.invRate;
@@ -138,6 +148,7 @@ export class JobSource {
 
   /** Time of the first arrival after time t (sequence number 0); the MMPP's phase starts in its stationary law. */
   firstArrival(t: number, rng: Rng): number {
+    this.batchLeft = this.batchSize - 1;
     switch (this.arrivalKind) {
       case ARR_POISSON:
         return t + rng.nextExp() * this.invRate;

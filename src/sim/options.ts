@@ -181,16 +181,13 @@ export function resolveRunConfig(
   const { lambda } = model;
   const trace = options.trace;
   const servers = checkServers(model, n);
-  if (model.batch > 1)
-    throw new InvalidModelError(
-      `no simulation engine serves batches (batch size ${model.batch}) yet: the mean field answers SQ(d,K), LL(d,K) and BSQ (fixed-point)`,
-    );
   if (servers > MAX_UNIFORM_BOUND) throw new InvalidModelError(`n = ${servers} exceeds the simulator's limit 2^21 = ${MAX_UNIFORM_BOUND}`);
 
   let sizeKind: number;
   let predKind: number;
   let indexedSizes: Float64Array | undefined;
   if (trace !== undefined) {
+    if (model.batch > 1) throw new InvalidModelError('replay takes its arrival times from the trace: a batch size would have no effect');
     if (model.arrivals.kind !== 'exponential')
       throw new InvalidModelError(
         `replay takes its arrival times from the trace: arrivals ${formatArrivals(model.arrivals)} would have no effect (leave arrivals at exp)`,
@@ -241,7 +238,9 @@ export function resolveRunConfig(
     prediction,
     indexedSizes,
     trace,
-    ...(trace !== undefined ? { arrivalKind: ARR_TRACE } : arrivalCode(model.arrivals, lambda, servers)),
+    ...(trace !== undefined ? { arrivalKind: ARR_TRACE } : arrivalCode(model.arrivals, lambda / model.batch, servers)),
+    batchSize: model.batch,
+    batchWhole: model.batchDispatch === 'whole',
     workloadGrid: Float64Array.from(gridInput as number[]),
     ...memoryCode(effectiveMemory(model.selection, model.d, model.memory), servers),
   };
@@ -255,6 +254,7 @@ export function raceIsExact(model: SupermarketModel): boolean {
     model.selection === 'jsq' &&
     eventEngineFor(model.discipline) === 'event' &&
     model.memory.kind === 'none' &&
+    model.batch === 1 &&
     model.arrivals.kind === 'exponential' // the race draws the next event from the total rate: a Poisson clock
   );
 }
@@ -274,6 +274,12 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
       `no simulation engine serves ${what} with discipline ${model.discipline} yet: the sharing engine has no dispatcher memory`,
     );
   }
+  if (model.batch > 1 && eventKind !== 'event')
+    throw new InvalidModelError(
+      `no simulation engine serves batches with discipline ${model.discipline} yet: the FIFO event engine simulates batches (theory.md §14)`,
+    );
+  if (model.batch > 1 && engine === 'priority')
+    throw new InvalidModelError('engine "priority" does not simulate batches; use auto or event');
   if (engine === undefined || engine === 'auto') return raceIsExact(model) ? 'race' : eventKind;
   if (engine === 'event') return eventKind;
   if (engine === 'priority') {

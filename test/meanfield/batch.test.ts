@@ -9,6 +9,7 @@ import { integrate } from '../../src/numerics/quadrature.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { parseModel, validateModel } from '../../src/model/index.ts';
+import { simulate } from '../../src/sim/index.ts';
 
 describe('batch sampling mean field', () => {
   it('K = 1 reduces SQ(d,1) and BSQ(d,1) to SQ(d), LL(d,1) to LL(d) (equal numbers)', () => {
@@ -111,5 +112,19 @@ describe('batch sampling mean field', () => {
     ] as const) {
       expect(() => validateModel({ lambda: 0.5, d: 2, ...input })).toThrow(message);
     }
+  });
+});
+
+describe('batch simulation (FIFO event engine)', () => {
+  it('BSQ with d = 1 at n = 1 is M^X/M/1: E[T] within its CI; other engines refuse batches', () => {
+    const model = parseModel({ lambda: 0.6, d: 1, batch: 3, batchDispatch: 'whole' });
+    const r = simulate(model, { n: 1, jobs: 60_000, replications: 6, seed: 2, warmupTime: 100 });
+    const exact = bsqFixedPoint(0.6, 1, 3).meanResponseTime; // 5
+    expect(Math.abs(r.meanResponseTime.mean - exact), `${r.meanResponseTime.mean} ± ${r.meanResponseTime.halfWidth}`).toBeLessThanOrEqual(
+      1.3 * r.meanResponseTime.halfWidth,
+    );
+    expect(() => simulate(parseModel({ lambda: 0.6, d: 3, batch: 2, discipline: 'srpt' }), { n: 10, warmupTime: 1 })).toThrow(
+      /no simulation engine serves batches with discipline srpt/,
+    );
   });
 });
