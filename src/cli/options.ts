@@ -9,6 +9,8 @@ import { InvalidModelError, SupermarketError } from '../errors.ts';
 import { unwritableReason } from '../io/index.ts';
 import { LOCK_FILE } from '../runs/lock.ts';
 import {
+  BATCH_DISPATCHES,
+  BATCH_DISPATCH_TABLE,
   DISCIPLINES,
   SAMPLINGS,
   SERVER_SAMPLINGS,
@@ -345,6 +347,23 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
     'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' + 'lognormal:SIGMA[:median|mean]',
     'exact',
   );
+  cmd.option('--batch <K>', 'jobs per arrival epoch K ≥ 1 (theory.md §15): epochs at rate λn/K, λ stays the job rate', '1');
+  cmd.addOption(
+    new Option(
+      '--batch-dispatch <how>',
+      `how a batch of K > 1 is placed: ${Object.entries(BATCH_DISPATCH_TABLE)
+        .map(([k, r]) => `${k} = ${r.description}`)
+        .join('; ')}`,
+    )
+      .choices(BATCH_DISPATCHES)
+      .default('spread'),
+  );
+  cmd.option(
+    '--arrivals <process>',
+    'arrival process of the dispatcher, mean rate λn (theory.md §14): exp (Poisson) | det | erlang:K | hyperexp:SCV (renewal, ' +
+      'mean gap 1/(λn)) | mmpp:R1,R2,Q12,Q21 (two-state MMPP: relative rates R1, R2 normalised to mean λ, phase switching rates Q12, Q21 per time unit)',
+    'exp',
+  );
   return cmd;
 }
 
@@ -420,6 +439,9 @@ export interface ModelFlags {
   serverSampling?: string;
   service: string;
   prediction: string;
+  arrivals?: string;
+  batch?: string;
+  batchDispatch?: string;
 }
 
 /**
@@ -591,6 +613,9 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
     ...serversFromFlags(o),
     service: serviceFromFlag(o.service),
     prediction: o.prediction,
+    arrivals: o.arrivals,
+    batch: o.batch,
+    batchDispatch: o.batchDispatch,
   };
 }
 

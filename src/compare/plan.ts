@@ -6,6 +6,7 @@
  */
 import { formatMemory } from '../model/memory.ts';
 import { estimandFiniteness } from '../model/moments.ts';
+import { formatArrivals } from '../model/arrivals.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient } from '../meanfield/index.ts';
@@ -185,7 +186,9 @@ export function exactCellsToSimulate(exact: ModelSummary['exact'], config: Compa
 export function cellKey(model: SupermarketModel, n: number): string {
   const short = `d${model.d}-lambda${model.lambda}-n${n}`;
   const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
-  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}-${short}`;
+  const arrivals = model.arrivals.kind === 'exponential' ? '' : `-arrivals-${formatArrivals(model.arrivals).replace(/[:,]/g, '_')}`;
+  const batch = model.batch > 1 ? `-batch${model.batch}${model.batchDispatch === 'whole' ? 'whole' : ''}` : '';
+  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}-${short}`;
 }
 
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
@@ -202,7 +205,9 @@ export function modelLabel(m: SupermarketModel): string {
   const memory = m.memory.kind === 'none' ? '' : `, memory ${formatMemory(m.memory)}`;
   const s = m.servers;
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}`;
+  const arrivals = m.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(m.arrivals)}`;
+  const batch = m.batch > 1 ? `, batches of ${m.batch} (${m.batchDispatch})` : '';
+  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}${arrivals}${batch}`;
 }
 
 /**

@@ -22,7 +22,10 @@ import type { ExactPoint, ExactPointsConfig } from './exactPoints.ts';
 import type { C2Check, SecondOrderValue } from './secondOrder.ts';
 
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
-export type ModelFields = Pick<ModelInput, 'selection' | 'discipline' | 'service' | 'prediction' | 'memory' | 'servers'>;
+export type ModelFields = Pick<
+  ModelInput,
+  'selection' | 'discipline' | 'service' | 'prediction' | 'memory' | 'servers' | 'arrivals' | 'batch' | 'batchDispatch'
+>;
 
 export interface ComparisonConfig {
   /** Arrival rates per server λ; each model must be stable (ρ < 1). */

@@ -42,8 +42,9 @@ export interface ExperimentCell extends CellCoordinates {
 
 export { usesPrediction } from '../model/index.ts';
 
-export function policyLabel(selection: Selection, discipline: Discipline, memory = 'none'): string {
-  return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}`;
+/** E.g. "JSQ+SRPT", "JSQ+FIFO+IP" (a memory), "JSQ+FIFO (arrivals det)" (non-Poisson arrivals, theory.md §14). */
+export function policyLabel(selection: Selection, discipline: Discipline, memory = 'none', arrivals = 'exp'): string {
+  return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}${arrivals === 'exp' ? '' : ` (arrivals ${arrivals})`}`;
 }
 
 function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline; memory: string }[] {
@@ -56,7 +57,7 @@ function policies(spec: ExperimentSpec): { selection: Selection; discipline: Dis
 }
 
 /**
- * Expands the grid in a fixed order: service, d, n, policy, prediction, λ.
+ * Expands the grid in a fixed order: service, d, n, policy, prediction, λ, arrivals.
  * @throws {InvalidModelError | UnstableModelError} for any combination that does not make a valid model
  *   (e.g. d > n, a malformed service), naming the cell.
  */
@@ -76,12 +77,13 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
         for (const { selection, discipline, memory } of policies(spec)) {
           const predictions = usesPrediction(selection, discipline) ? spec.prediction : ['none'];
           for (const prediction of predictions) {
-            for (const lambda of spec.lambda) {
-              const policyKey = `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}`;
+            for (const [lambda, arrivals] of spec.lambda.flatMap((l) => (spec.arrivals ?? ['exp']).map((a) => [l, a] as const))) {
+              // non-Poisson arrivals extend the key (Poisson cells keep theirs)
+              const policyKey = `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}${arrivals === 'exp' ? '' : `-arrivals-${arrivals}`}`;
               const key = `${serviceLabel}|d${d}|n${n}|${policyKey}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
               const base = {
                 key,
-                policy: policyLabel(selection, discipline, memory),
+                policy: policyLabel(selection, discipline, memory, arrivals),
                 selection,
                 discipline,
                 service: serviceLabel,
@@ -104,6 +106,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                   sampling: spec.sampling,
                   memory,
                   ...(spec.servers === undefined ? {} : { servers: spec.servers }),
+                  arrivals,
                   conventions: spec.conventions,
                   ...(typeof service === 'string' ? { service, prediction: prediction === 'none' ? undefined : prediction } : {}),
                 });
@@ -111,7 +114,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 // name the entries of the file that make the model, as the schema errors name their JSON path
                 if (error instanceof InvalidModelError) {
                   throw new InvalidModelError(
-                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, prediction ${JSON.stringify(prediction)}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}: ${error.message}`,
+                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, prediction ${JSON.stringify(prediction)}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}${arrivals === 'exp' ? '' : `, arrivals ${JSON.stringify(arrivals)}`}: ${error.message}`,
                   );
                 }
                 throw error;
@@ -119,6 +122,10 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
               if (d > n)
                 throw new InvalidModelError(`d = ${d} exceeds n = ${n} (entries "d" and "n"): cannot sample more servers than exist`);
               if (typeof service !== 'string') {
+                if (arrivals !== 'exp')
+                  throw new InvalidModelError(
+                    `service[${spec.service.indexOf(service)}] is a trace: its arrival times are the trace's, so arrivals ${JSON.stringify(arrivals)} would have no effect (leave "arrivals" at ["exp"])`,
+                  );
                 const warm = typeof spec.warmup === 'number' ? spec.warmup : 0;
                 cells.push({
                   ...base,

@@ -37,6 +37,8 @@ export const experimentSchema = z
     disciplines: z.array(z.enum(DISCIPLINES)).min(1).optional(),
     /** Dispatcher memories crossed with selections × disciplines (short forms, theory.md §12); default ["none"]. */
     memory: z.array(z.string().min(1)).min(1).optional(),
+    /** Arrival processes crossed with every cell (short forms exp, det, erlang:K, hyperexp:SCV, mmpp:…; theory.md §14); default ["exp"]. */
+    arrivals: z.array(z.string().min(1)).min(1).optional(),
     service: z.array(serviceEntry).min(1),
     prediction: z.array(predictionEntry).min(1).default(['exact']),
     sampling: z.enum(SAMPLINGS).default('with-replacement'),

@@ -11,6 +11,7 @@ import { hasMemoryTransient } from './memory/transient.ts';
 import { describePhaseTypeFitError, phaseTypeFitError, type PhaseTypeFitError } from './phaseType/fitError.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { memoryPhaseTypeIsExact, memoryPhaseTypeRefusal } from './memory/sizedTransient.ts';
+import { formatArrivals, hasPoissonArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
 
 export { requireStable } from '../model/index.ts';
 
@@ -34,7 +35,10 @@ export type FixedPointSolverId =
   | 'lpw-cavity'
   | 'memory-reduction'
   | 'hetero-occupancy'
-  | 'hetero-lwl';
+  | 'hetero-lwl'
+  | 'batch-sqdk'
+  | 'batch-lldk'
+  | 'batch-bsq';
 
 /** The response-time-law solvers behind `solveResponseTime` (responseTime.ts). */
 export type ResponseTimeSolverId =
@@ -98,7 +102,16 @@ export interface MeanFieldCapabilities {
   readonly phaseTypeFit: (SolverCapability<'phase-type-ode'> & { readonly measuredError: PhaseTypeFitError }) | Unavailable;
   /** The n → ∞ response-time law P(T > t) and its quantiles: `solveResponseTime`. */
   readonly responseTime: SolverCapability<ResponseTimeSolverId> | Unavailable;
+  /**
+   * What the arrival process does to these answers, when it is not Poisson (theory.md §14): a renewal stream has the
+   * Poisson fluid limit (the fixed point and transient are Poisson's; the finite-n gap is what `compare` measures); an
+   * MMPP has no fixed point. Absent for Poisson arrivals.
+   */
+  readonly arrivalsNote?: string;
 }
+
+const ARRIVALS_SOURCE =
+  'theory.md §14: a renewal stream of rate λn from one dispatcher has the Poisson fluid limit (only its rate survives the law of large numbers)';
 
 const PH_KINDS = new Set(['exponential', 'erlang', 'hyperexponential']);
 /** Laws the two-moment fit does not take (the cavity answers them): a point mass, and a table of sizes. */
@@ -152,7 +165,7 @@ const PS_INSENSITIVE_SOURCE =
 const no = (reason: string): Unavailable => ({ available: false, reason });
 
 /**
- * The SQ(d) model: JSQ(d) with FIFO and exponential sizes (any mean), whose mean field is the ODE of theory.md §2
+ * The SQ(d) model: JSQ(d) with FIFO, exponential sizes (any mean) and Poisson arrivals, whose mean field is the ODE of theory.md §2
  * with its closed-form fixed point, refined terms and exact chain.
  */
 export function isSqdModel(model: SupermarketModel): boolean {
@@ -161,7 +174,9 @@ export function isSqdModel(model: SupermarketModel): boolean {
     model.selection === 'jsq' &&
     model.discipline === 'fifo' &&
     model.service.kind === 'exponential' &&
-    !modelHasMemory(model)
+    !modelHasMemory(model) &&
+    hasPoissonArrivals(model) &&
+    (model.batch ?? 1) === 1
   );
 }
 
@@ -546,6 +561,8 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
       responseTime: no('no response-time law with server speeds yet (theory.md §13); use simulate'),
     };
   }
+  if ((model.batch ?? 1) > 1) return batchCapabilities(model);
+  if (!hasPoissonArrivals(model)) return nonPoissonCapabilities(model);
   const sqd = isSqdModel(model);
   const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`;
   const fixedPoint = fixedPointOf(model);
@@ -574,4 +591,86 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
           ),
     phaseTypeFit: phaseTypeFitOf(model),
   };
+}
+
+/**
+ * The capabilities of a model with non-Poisson arrivals (theory.md §14). A renewal stream: the fixed point and the
+ * transient of the same model with Poisson arrivals (same solver ids, names saying so), no refined term and no exact
+ * chain (both are derived for the Poisson chain). An MMPP (phases switching on the O(1) time scale): nothing.
+ */
+function nonPoissonCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  const arrivals = formatArrivals(model.arrivals);
+  const noChain = no(
+    `the refined terms and the exact n-server chain are derived for Poisson arrivals, not arrivals ${arrivals} (theory.md §14)`,
+  );
+  if (model.arrivals.kind === 'mmpp' || modelHasMemory(model)) {
+    const reason = modelHasMemory(model)
+      ? `no mean-field solver for arrivals ${arrivals} with a dispatcher memory: the memory moves on the arrivals' own time scale, where the reduction theorem assumes Poisson arrivals (theory.md §12, §14); use simulate`
+      : `no mean-field solver for arrivals ${arrivals}: the phase switches at O(1) rates, so the n → ∞ limit is an ODE driven by the phase process, not a fixed point (theory.md §14); use simulate`;
+    return {
+      fixedPoint: no(reason),
+      transient: no(reason),
+      refined: { firstOrder: noChain, secondOrder: noChain },
+      exactChain: noChain,
+      arrivalsNote: reason,
+    };
+  }
+  const poisson = meanFieldCapabilities({ ...model, arrivals: POISSON_ARRIVALS });
+  const limit = <C extends { available: boolean }>(c: C): C =>
+    c.available
+      ? ({
+          ...c,
+          name: `${(c as unknown as { name: string }).name} (Poisson limit of arrivals ${arrivals})`,
+          source: `${ARRIVALS_SOURCE}; ${(c as unknown as { source: string }).source}`,
+        } as C)
+      : c;
+  return {
+    fixedPoint: limit(poisson.fixedPoint),
+    transient: limit(poisson.transient),
+    refined: { firstOrder: noChain, secondOrder: noChain },
+    exactChain: noChain,
+    arrivalsNote: `arrivals ${arrivals}: a renewal stream of rate λn from one dispatcher has the Poisson fluid limit, so the n → ∞ answers are the Poisson model's; the finite-n gap differs (compare measures it; theory.md §14)`,
+  };
+}
+
+const BATCH_SOURCE =
+  'theory.md §15 (Ying, Srikant & Kang, INFOCOM 2015; Hellemans, PhD thesis 2021, §8): batch sampling, flow balance across levels';
+
+/**
+ * The capabilities of a model with batches of K > 1 jobs (theory.md §15): the SQ(d,K), LL(d,K) and BSQ fixed points
+ * for Poisson batches, exponential sizes and FIFO servers; no transient, refined term or exact chain yet.
+ */
+function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  const K = model.batch;
+  const what = `${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes, batches of ${K} (${model.batchDispatch})`;
+  const none = no(`no transient, refined term or exact chain for batches yet (theory.md §15): ${what}`);
+  const fixed = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
+    if (!hasPoissonArrivals(model))
+      return no(
+        `no mean-field solver for batches with arrivals ${formatArrivals(model.arrivals)}: the batch equations assume Poisson batches (theory.md §15)`,
+      );
+    if (model.discipline !== 'fifo' || model.service.kind !== 'exponential')
+      return no(
+        `no mean-field solver for ${what}: the batch equations cover FIFO servers with exponential sizes (theory.md §15); use simulate`,
+      );
+    const solver = (id: FixedPointSolverId, name: string): SolverCapability<FixedPointSolverId> => ({
+      available: true,
+      id,
+      name,
+      kind: 'exact',
+      source: BATCH_SOURCE,
+    });
+    switch (model.batchDispatch) {
+      case 'spread':
+        if (model.selection === 'jsq') return solver('batch-sqdk', `SQ(d,K) batch-sampling recursion (K = ${K})`);
+        if (model.selection === 'lwl') return solver('batch-lldk', `LL(d,K) batch-sampling workload equation (K = ${K})`);
+        return no(`no mean-field solver for ${what}`);
+      case 'whole':
+        if (model.selection === 'jsq') return solver('batch-bsq', `BSQ recursion (the batch of ${K} to the shortest of d)`);
+        return no(`no mean-field solver for ${what}: the whole-batch equations are derived for jsq (BSQ) only`);
+      default:
+        return unknownPolicy(model.batchDispatch, 'batch dispatch');
+    }
+  })();
+  return { fixedPoint: fixed, transient: none, refined: { firstOrder: none, secondOrder: none }, exactChain: none };
 }

@@ -46,6 +46,7 @@ import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
 import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
 import { memoryLwlTransient, memoryPhaseTypeTransient } from './memory/sizedTransient.ts';
+import { bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from './batch.ts';
 import type { TruncatedTransient } from './support.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 import { heteroFixedPoint, heteroTransient, type HeteroClassResult, type HeteroTransient } from './hetero/occupancy.ts';
@@ -165,6 +166,25 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
   const named = { solver: cap.name, kind: cap.kind, source: cap.source };
   const id = cap.id;
   switch (id) {
+    case 'batch-sqdk':
+    case 'batch-lldk':
+    case 'batch-bsq': {
+      const mean = model.service.mean;
+      const rho = model.lambda * mean;
+      const r =
+        id === 'batch-sqdk'
+          ? sqdkFixedPoint(rho, model.d, model.batch, mean)
+          : id === 'batch-lldk'
+            ? lldkFixedPoint(rho, model.d, model.batch, mean)
+            : bsqFixedPoint(rho, model.d, model.batch, mean);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        ...(r.tail ? { tail: r.tail } : {}),
+        numericalError: r.numericalError,
+      });
+    }
     case 'memory-reduction': {
       // the reduced model (no memory, rate λπ₀^{1/d}) goes back through this entry and its own capability
       const r = solveWithMemory(

@@ -8,6 +8,7 @@
  * Source: theory.md §1–§2.
  */
 import { memoryNotHere, modelHasMemory } from '../model/memory.ts';
+import { requirePoissonLimit } from '../model/arrivals.ts';
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { clampRowsToRange } from '../numerics/clamp.ts';
@@ -58,6 +59,7 @@ export function checkRhoD(rho: number, d: number): void {
  */
 export function sqdParameters(model: SupermarketModel): SqdParameters {
   if (modelHasMemory(model)) throw memoryNotHere(model);
+  requirePoissonLimit(model);
   if (model.selection !== 'jsq') {
     throw new InvalidModelError(`no mean-field solver for selection ${JSON.stringify(model.selection)}; supported: "jsq"`);
   }

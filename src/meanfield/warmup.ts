@@ -9,6 +9,7 @@
 import { ConvergenceError, InvalidModelError, SolverError } from '../errors.ts';
 import { parseModel, type SupermarketModel } from '../model/model.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
+import { arrivalScv, isRenewalArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { populationFixedPoint, type PopulationFixedPointResult } from './population/fixedPoint.ts';
 import { populationTransient } from './population/transient.ts';
@@ -207,12 +208,17 @@ export function simulationWarmup(
     sqdWarmups.set(key, sqd);
   }
   const base = sqd.warmupTime * mean;
-  // heavy tails need longer warm-ups, but an SCV of 10⁶ (bounded Pareto) must not ask for 10⁶ × the exponential one
-  const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (1 + serviceDistribution(model.service).scv) / 2));
-  const time = Math.min(cap, base * factor);
+  // heavy tails need longer warm-ups, but an SCV of 10⁶ (bounded Pareto) must not ask for 10⁶ × the exponential one;
+  // variable arrivals count like variable sizes ((c_a² + c_s²)/2, the heavy-traffic variability; c_a² = 1 for Poisson)
+  const arrivals = model.arrivals ?? POISSON_ARRIVALS;
+  const ca2 = isRenewalArrivals(arrivals) ? arrivalScv(arrivals) : 1;
+  const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (ca2 + serviceDistribution(model.service).scv) / 2));
+  // an MMPP's phases switch on the O(1) time scale: ten mean phase cycles more (theory.md §14)
+  const cycles = arrivals.kind === 'mmpp' ? 10 * (1 / arrivals.switching[0] + 1 / arrivals.switching[1]) : 0;
+  const time = Math.min(cap, base * factor + cycles);
   return {
     time,
-    rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
+    rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (${ca2 === 1 ? '1' : 'c_a²'}+SCV)/2)))${cycles > 0 ? ` + 10 MMPP phase cycles ${cycles.toFixed(1)}` : ''} = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
     relaxationTime: sqd.relaxationTime * mean,
   };
 }

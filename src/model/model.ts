@@ -16,11 +16,14 @@ import {
 } from './schema.ts';
 import { policyCombinationError } from './policy/combination.ts';
 import { SELECTION_TABLE } from './policy/selection.ts';
+import { checkBatch, type BatchDispatch } from './policy/batch.ts';
 import { checkMemory, type MemorySpec } from './memory.ts';
+import type { ArrivalSpec } from './arrivals.ts';
 import { capacity, checkServerClasses, requireStableClasses, type ServerClasses, type ServerSampling } from './servers.ts';
 
 export * from './memory.ts';
 export * from './servers.ts';
+export * from './arrivals.ts';
 
 export * from './policy/index.ts';
 export {
@@ -111,6 +114,12 @@ export interface SupermarketModel {
    * sample them. Absent: one class of speed 1 (the homogeneous model; `--speeds 1` parses to this).
    */
   readonly servers?: ServerClasses;
+  /** The dispatcher's arrival process at total rate λn (model/arrivals.ts; theory.md §14); Poisson by default. */
+  readonly arrivals: ArrivalSpec;
+  /** Jobs per arrival epoch K ≥ 1 (theory.md §15): epochs come at rate λn/K, so λ stays the job rate per server. */
+  readonly batch: number;
+  /** How a batch of K > 1 is placed on the d sampled servers (model/policy/batch.ts). */
+  readonly batchDispatch: BatchDispatch;
   readonly conventions: Conventions;
 }
 
@@ -132,6 +141,11 @@ export interface ModelInput {
   memory?: MemorySpec | string;
   /** Server classes: speeds (list or "1,2"), fractions (default equal), sampling 'uniform' (default) or 'speed'. */
   servers?: { speeds: readonly number[] | string; fractions?: readonly number[] | string; sampling?: ServerSampling };
+  /** Arrival process: the object form or the short form "exp", "det", "erlang:2", "hyperexp:4", "mmpp:1,3,0.1,0.2" (model/arrivals.ts). */
+  arrivals?: ArrivalSpec | string;
+  /** Batch size K ≥ 1 (default 1) and how a batch is placed: 'spread' (K best of d) or 'whole' (BSQ). */
+  batch?: number | string;
+  batchDispatch?: BatchDispatch;
   conventions?: Partial<Conventions>;
 }
 
@@ -192,6 +206,7 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   const conflict = policyCombinationError(model.selection, model.discipline);
   if (conflict !== undefined) throw new InvalidModelError(conflict);
   checkMemory(model.selection, model.d, model.memory);
+  checkBatch(model.selection, model.d, model.batch, model.batchDispatch, model.memory.kind);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   const servers = model.servers;
   if (servers !== undefined) checkServerClasses(servers);
@@ -200,6 +215,10 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   if (!hetero && model.selection === 'sed')
     throw new InvalidModelError('selection sed (least expected delay) needs server speeds (--speeds); with equal speeds it is jsq');
   if (hetero) checkHeteroModel(model);
+  if (hetero && (model.arrivals.kind !== 'exponential' || model.batch > 1))
+    throw new InvalidModelError(
+      'server speeds are implemented for Poisson arrivals of single jobs only: drop --arrivals/--batch or --speeds (theory.md §13–§15)',
+    );
   const { servers: _servers, ...rest } = model;
   return Object.freeze({
     ...rest,
@@ -215,6 +234,7 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
     service: Object.freeze({ ...model.service }),
     prediction: Object.freeze({ ...model.prediction }),
     memory: Object.freeze({ ...model.memory }),
+    arrivals: Object.freeze({ ...model.arrivals }),
     conventions: Object.freeze({ ...model.conventions }),
   });
 }

@@ -13,8 +13,9 @@ import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
 import { memorySchema } from './memory.ts';
 import { serversSchema } from './servers.ts';
+import { arrivalsSchema } from './arrivals.ts';
 
-import { DISCIPLINES, SELECTIONS } from './policy/index.ts';
+import { BATCH_DISPATCHES, DISCIPLINES, SELECTIONS } from './policy/index.ts';
 export { SELECTIONS, DISCIPLINES, type Selection, type Discipline } from './policy/index.ts';
 
 /** How the d servers are sampled: with replacement (default; the population-process rates) or without. */
@@ -306,6 +307,9 @@ export const modelSchema = z.object({
   sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
   memory: memorySchema.default({ kind: 'none' }),
   servers: serversSchema.optional(),
+  arrivals: arrivalsSchema.default({ kind: 'exponential' }),
+  batch: positiveIntegerSchema('batch size K').default(1),
+  batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
   conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
 });
 

@@ -36,6 +36,12 @@ export const [SIZE_EXP, SIZE_DIST, SIZE_INDEXED, SIZE_TRACE] = [0, 1, 2, 3];
 /** Prediction source codes: exact (Y = S), a `PredictionModel`, the trace column at the sampled index, a replayed column. */
 export const [PRED_EXACT, PRED_MODEL, PRED_INDEXED, PRED_TRACE] = [0, 1, 2, 3];
 
+/**
+ * Arrival source codes: the inline Poisson clock, a renewal law (`arrivalLaw`, mean 1/(λn)), a two-state MMPP
+ * (`mmppRates`, `mmppSwitching`), the times of a replayed trace.
+ */
+export const [ARR_POISSON, ARR_RENEWAL, ARR_MMPP, ARR_TRACE] = [0, 1, 2, 3];
+
 /** A replayed workload (absolute arrival times, true sizes, optional predictions), one entry per job. */
 export interface ReplayTrace {
   readonly arrivals: Float64Array;
@@ -75,6 +81,17 @@ export interface RunConfig {
   readonly indexedSizes?: Float64Array;
   /** Replayed workload (SIZE_TRACE); arrivals then come from it instead of the Poisson clock. */
   readonly trace?: ReplayTrace;
+  /** ARR_* code of the arrival process (model/arrivals.ts); ARR_TRACE with `trace`. */
+  readonly arrivalKind: number;
+  /** ARR_RENEWAL: the inter-arrival law of the dispatcher's stream, mean 1/(λn). */
+  readonly arrivalLaw?: ServiceDistribution;
+  /** ARR_MMPP: the system arrival rate in phase 1 and 2 (λn·rᵢ/r̄), the switching rates q₁₂, q₂₁ and P(phase 1) at the start. */
+  readonly mmppRates?: Float64Array;
+  readonly mmppSwitching?: Float64Array;
+  readonly mmppFirstPhase?: number;
+  /** Jobs per arrival epoch K (1: single arrivals) and whether a batch joins one server (BSQ) (theory.md §15). */
+  readonly batchSize: number;
+  readonly batchWhole: boolean;
   /** Grid w_0 < w_1 < … for the time-average workload ccdf P(U > w) (may be empty). */
   readonly workloadGrid: Float64Array;
   /** Dispatcher memory: MEM_* code (sim/memory.ts; MEM_NONE without) and the ids it holds at most (≤ n). */

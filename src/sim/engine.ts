@@ -21,6 +21,7 @@ import {
   SEL_LPW,
   SEL_LWL,
   SIZE_EXP,
+  ARR_POISSON,
   TICK_EVENTS,
   runChunks,
   R_T,
@@ -38,6 +39,7 @@ import { PAIR_MAX_N, identityPermutation, jsqPair } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
+import { BatchDispatcher } from './batch.ts';
 
 /** `EventEngine.reg`'s own slot after the shared ones (core.ts): the workload integral. */
 const R_WORK = 4;
@@ -60,6 +62,8 @@ export class EventEngine implements Engine, PhaseLoop {
   private readonly lpw: LpwState;
   /** The dispatcher's memory of idle servers (theory.md §12), when the model has one. */
   readonly memory: DispatcherMemory | undefined;
+  /** Batch dispatch (theory.md §15), when batches have K > 1 jobs. */
+  private readonly batch: BatchDispatcher | undefined;
   /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
   chunkLeft = CHUNK_EVENTS;
   chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
@@ -104,6 +108,8 @@ export class EventEngine implements Engine, PhaseLoop {
         ? undefined
         : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
     this.memory?.fillIdle(store.len, rng);
+    this.batch =
+      config.batchSize > 1 ? new BatchDispatcher(config.batchSize, config.d, config.batchWhole, config.selection === SEL_LWL) : undefined;
   }
 
   /** See `Engine.run` and `runPhases`. */
@@ -127,7 +133,11 @@ export class EventEngine implements Engine, PhaseLoop {
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, serviceMean } = this.config;
     // The common case (Poisson arrivals, exponential sizes, exact predictions) inline; the rest via JobSource.
-    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;
+    const inlineExp =
+      this.config.sizeKind === SIZE_EXP &&
+      this.config.predKind === PRED_EXACT &&
+      this.config.arrivalKind === ARR_POISSON &&
+      this.config.batchSize === 1;
     const invRate = 1 / (this.config.lambda * n);
     // JSQ(2) (n ≤ PAIR_MAX_N): the pair rule called directly, as `selectServer` would (same draws). The general
     // entry is larger than V8's inlining budget leaves room for, so the common rule skips it.
@@ -169,6 +179,7 @@ export class EventEngine implements Engine, PhaseLoop {
     const draining = measurement.phase === DRAINING;
     const memory = this.memory;
     const ism = memory !== undefined && memory.kind === MEM_ISM;
+    const batch = this.batch;
     if (memory !== undefined && measuring !== memory.counting) {
       if (measuring) memory.startCounting();
       else memory.counting = false;
@@ -212,11 +223,13 @@ export class EventEngine implements Engine, PhaseLoop {
         // Arrival: select, store the job with its size and prediction, schedule the next arrival (and a departure if idle).
         const seq = arrivals;
         const j =
-          memory !== undefined
-            ? memory.select(rng, len, finish, t, withoutReplacement, perm)
-            : pair
-              ? jsqPair(rng, len, n, pairM)
-              : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          batch !== undefined
+            ? batch.select(rng, len, finish, t, n)
+            : memory !== undefined
+              ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+              : pair
+                ? jsqPair(rng, len, n, pairM)
+                : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s: number;
         let y: number;
         if (inlineExp) {

@@ -1,16 +1,29 @@
 /**
  * Where each arriving job comes from: its true size S and prediction Y (theory.md §1: Y drawn once per job at
  * arrival; the server drains S, only the dispatcher and the scheduler see Y) and the time of the next arrival
- * (Poisson at rate λn, or the next time of a replayed trace). Chosen once per run by small integer codes, so the
+ * (Poisson at rate λn, a renewal law or a two-state MMPP of mean rate λn (model/arrivals.ts), or the next time of a
+ * replayed trace). Chosen once per run by small integer codes, so the
  * engines' call `draw` is monomorphic; the exponential case is inline.
  *
  * Random draws per arrival, in this order, whatever the discipline: the size (if sampled), the prediction (if
- * sampled), the next inter-arrival time. So two runs that differ only in the discipline consume the same stream
+ * sampled), the next inter-arrival time (an MMPP draws one exponential and one uniform per competing event: arrival
+ * or phase switch; its first phase is one uniform at the first arrival). So two runs that differ only in the discipline consume the same stream
  * at every arrival (common random numbers; theory.md §8).
  */
 import type { PredictionModel } from '../model/prediction/index.ts';
 import type { ServiceDistribution } from '../model/service/index.ts';
-import { PRED_EXACT, PRED_INDEXED, PRED_MODEL, SIZE_DIST, SIZE_EXP, SIZE_INDEXED, type RunConfig } from './core.ts';
+import {
+  ARR_MMPP,
+  ARR_POISSON,
+  ARR_RENEWAL,
+  PRED_EXACT,
+  PRED_INDEXED,
+  PRED_MODEL,
+  SIZE_DIST,
+  SIZE_EXP,
+  SIZE_INDEXED,
+  type RunConfig,
+} from './core.ts';
 import type { Rng } from '../stats/rng.ts';
 
 export class JobSource {
@@ -26,8 +39,17 @@ export class JobSource {
   private readonly arrivals: Float64Array;
   private readonly sizes: Float64Array;
   private readonly predictions: Float64Array;
-  private readonly poisson: boolean;
+  private readonly arrivalKind: number;
   private readonly invRate: number;
+  private readonly arrivalLaw: ServiceDistribution | undefined;
+  private readonly mmppRates: Float64Array;
+  private readonly mmppSwitching: Float64Array;
+  private readonly mmppFirstPhase: number;
+  /** The MMPP's current phase (0 or 1). */
+  private phase = 0;
+  /** Jobs per epoch K and jobs of the current batch still to come. */
+  private readonly batchSize: number;
+  private batchLeft = 0;
 
   constructor(config: RunConfig) {
     this.sizeKind = config.sizeKind;
@@ -37,11 +59,16 @@ export class JobSource {
     this.prediction = config.prediction;
     this.indexed = config.indexedSizes ?? new Float64Array(0);
     const trace = config.trace;
-    this.poisson = trace === undefined;
+    this.arrivalKind = config.arrivalKind;
+    this.batchSize = config.batchSize;
+    this.arrivalLaw = config.arrivalLaw;
+    this.mmppRates = config.mmppRates ?? new Float64Array(2);
+    this.mmppSwitching = config.mmppSwitching ?? new Float64Array(2);
+    this.mmppFirstPhase = config.mmppFirstPhase ?? 1;
     this.arrivals = trace?.arrivals ?? new Float64Array(0);
     this.sizes = trace?.sizes ?? new Float64Array(0);
     this.predictions = trace?.predictions ?? new Float64Array(0);
-    this.invRate = 1 / (config.lambda * config.n);
+    this.invRate = config.batchSize / (config.lambda * config.n); // batch epochs at rate λn/K
   }
 
   /** Draws S and Y of the job with sequence number `seq` into `size`, `pred`. */
@@ -81,16 +108,57 @@ export class JobSource {
     this.pred = y;
   }
 
-  /** Time of arrival number seq + 1 given arrival `seq` at time t: t + Exp(λn), or the trace's next time (+∞ at its end). */
+  /**
+   * Time of arrival number seq + 1 given arrival `seq` at time t: t + Exp(λn), t + a renewal gap, the MMPP's next
+   * arrival, or the trace's next time (+∞ at its end).
+   */
   nextArrival(seq: number, t: number, rng: Rng): number {
-    if (this.poisson) return t + rng.nextExp() * this.invRate;
-    const k = seq + 1;
-    return k < this.arrivals.length ? this.arrivals[k] : Infinity;
+    // a batch's later jobs arrive with its first (the epochs come at rate λn/K: arrivalCode)
+    if (this.batchLeft > 0) {
+      this.batchLeft--;
+      return t;
+    }
+    this.batchLeft = this.batchSize - 1;
+    switch (this.arrivalKind) {
+      case ARR_POISSON:
+        return t + rng.nextExp() * this.invRate;
+      case ARR_RENEWAL:
+        return t + this.arrivalLaw!.sample(rng);
+      case ARR_MMPP:
+        return this.nextMmpp(t, rng);
+      default: {
+        const k = seq + 1;
+        return k < this.arrivals.length ? this.arrivals[k] : Infinity;
+      }
+    }
   }
 
-  /** Time of the first arrival after time t (sequence number 0). */
+  /** The MMPP's next arrival after t: competing exponential clocks (arrival in the phase, switch out of it). */
+  private nextMmpp(t: number, rng: Rng): number {
+    const rates = this.mmppRates;
+    const switching = this.mmppSwitching;
+    for (;;) {
+      const a = rates[this.phase];
+      const total = a + switching[this.phase];
+      t += rng.nextExp() / total;
+      if (rng.nextDouble() * total < a) return t;
+      this.phase ^= 1;
+    }
+  }
+
+  /** Time of the first arrival after time t (sequence number 0); the MMPP's phase starts in its stationary law. */
   firstArrival(t: number, rng: Rng): number {
-    if (this.poisson) return t + rng.nextExp() * this.invRate;
-    return this.arrivals.length > 0 ? this.arrivals[0] : Infinity;
+    this.batchLeft = this.batchSize - 1;
+    switch (this.arrivalKind) {
+      case ARR_POISSON:
+        return t + rng.nextExp() * this.invRate;
+      case ARR_RENEWAL:
+        return t + this.arrivalLaw!.sample(rng);
+      case ARR_MMPP:
+        this.phase = rng.nextDouble() < this.mmppFirstPhase ? 0 : 1;
+        return this.nextMmpp(t, rng);
+      default:
+        return this.arrivals.length > 0 ? this.arrivals[0] : Infinity;
+    }
   }
 }

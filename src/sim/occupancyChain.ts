@@ -24,7 +24,7 @@
  * (≥ 2^32·ρ/(1 + ρ)): ≤ 6·10^−8 at n = 100, ρ ≥ 0.7 — orders of magnitude below any CI a table reaches.
  */
 import { InvalidModelError } from '../errors.ts';
-import { checkServers, type SupermarketModel } from '../model/model.ts';
+import { checkServers, requirePoissonArrivals, type SupermarketModel } from '../model/model.ts';
 import { MAX_UNIFORM_BOUND, Rng, cellSeed, streamSeed } from '../stats/rng.ts';
 
 /** The chain's parameters, read from a supported model by `occupancyChainSpec`. */
@@ -58,6 +58,8 @@ export function occupancyChainSpec(model: SupermarketModel, n: number): Occupanc
     throw new InvalidModelError(
       `the occupancy-chain engine needs exponential sizes (a Markov queue-length state), got service ${JSON.stringify(model.service.kind)}`,
     );
+  requirePoissonArrivals(model, 'the occupancy-chain engine');
+  if ((model.batch ?? 1) > 1) throw new InvalidModelError('the occupancy-chain engine serves single arrivals, not batches');
   const servers = checkServers(model, n);
   if (servers > MAX_UNIFORM_BOUND) throw new InvalidModelError(`n must be ≤ ${MAX_UNIFORM_BOUND} for the occupancy-chain engine, got ${n}`);
   const mean = model.service.mean;

@@ -3,6 +3,7 @@
  * model, the engine choice, the run options. One precise InvalidModelError per problem.
  */
 import { effectiveMemory } from '../model/memory.ts';
+import { formatArrivals, mmppPhaseRates, type ArrivalSpec } from '../model/arrivals.ts';
 import { memoryCode } from './memory.ts';
 import { InvalidModelError } from '../errors.ts';
 import {
@@ -17,6 +18,10 @@ import {
 import { predictionModel } from '../model/prediction/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
+  ARR_MMPP,
+  ARR_POISSON,
+  ARR_RENEWAL,
+  ARR_TRACE,
   D_FIFO,
   D_LAS,
   D_PS,
@@ -120,6 +125,37 @@ function eventEngineFor(discipline: Discipline): EngineKind {
       return unknownPolicy(row.server, 'server model');
   }
 }
+/**
+ * The engines' ARR_* code of an arrival process and what its source needs: the renewal law rescaled to mean 1/(λn),
+ * or the MMPP's system rates (λn·rᵢ/r̄), switching rates and P(phase 1) (model/arrivals.ts).
+ */
+export function arrivalCode(
+  arrivals: ArrivalSpec,
+  lambda: number,
+  n: number,
+): Pick<RunConfig, 'arrivalKind' | 'arrivalLaw' | 'mmppRates' | 'mmppSwitching' | 'mmppFirstPhase'> {
+  const mean = 1 / (lambda * n);
+  switch (arrivals.kind) {
+    case 'exponential':
+      return { arrivalKind: ARR_POISSON };
+    case 'deterministic':
+    case 'erlang':
+    case 'hyperexponential':
+      return { arrivalKind: ARR_RENEWAL, arrivalLaw: serviceDistribution({ ...arrivals, mean }) };
+    case 'mmpp': {
+      const { rates, stationary } = mmppPhaseRates(arrivals, lambda);
+      return {
+        arrivalKind: ARR_MMPP,
+        mmppRates: Float64Array.from(rates, (r) => r * n),
+        mmppSwitching: Float64Array.from(arrivals.switching),
+        mmppFirstPhase: stationary[0],
+      };
+    }
+    default:
+      return unknownPolicy(arrivals, 'arrival process');
+  }
+}
+
 const LPW_CODES = { clip: LPW_CLIP, signed: LPW_SIGNED, static: LPW_STATIC } as const;
 
 /** Default grid for the workload ccdf of LWL/LPW runs: w = 0, 0.25, …, 10 (time units × E[S]). */
@@ -155,6 +191,11 @@ export function resolveRunConfig(
   let predKind: number;
   let indexedSizes: Float64Array | undefined;
   if (trace !== undefined) {
+    if (model.batch > 1) throw new InvalidModelError('replay takes its arrival times from the trace: a batch size would have no effect');
+    if (model.arrivals.kind !== 'exponential')
+      throw new InvalidModelError(
+        `replay takes its arrival times from the trace: arrivals ${formatArrivals(model.arrivals)} would have no effect (leave arrivals at exp)`,
+      );
     sizeKind = SIZE_TRACE;
     predKind = trace.predictions !== undefined ? PRED_TRACE : model.prediction.kind === 'exact' ? PRED_EXACT : PRED_MODEL;
     if (trace.predictions === undefined && model.prediction.kind === 'trace') {
@@ -201,13 +242,16 @@ export function resolveRunConfig(
     prediction,
     indexedSizes,
     trace,
+    ...(trace !== undefined ? { arrivalKind: ARR_TRACE } : arrivalCode(model.arrivals, lambda / model.batch, servers)),
+    batchSize: model.batch,
+    batchWhole: model.batchDispatch === 'whole',
     workloadGrid: Float64Array.from(gridInput as number[]),
     ...memoryCode(effectiveMemory(model.selection, model.d, model.memory), servers),
     ...(model.servers === undefined ? {} : { layout: serverLayout(model.servers, servers) }),
   };
 }
 
-/** True if the race fast path is exact for the model: exponential sizes, JSQ (queue-length rule), FIFO. */
+/** True if the race fast path is exact for the model: Poisson arrivals, exponential sizes, JSQ (queue-length rule), FIFO. */
 export function raceIsExact(model: SupermarketModel): boolean {
   // A dispatcher memory (theory.md §12) needs server ids per arrival; the race fast path keeps only counts per level.
   return (
@@ -215,7 +259,9 @@ export function raceIsExact(model: SupermarketModel): boolean {
     model.selection === 'jsq' &&
     eventEngineFor(model.discipline) === 'event' &&
     model.memory.kind === 'none' &&
-    model.servers === undefined // the race draws departures from busy servers at one rate
+    model.servers === undefined && // the race draws departures from busy servers at one rate
+    model.batch === 1 &&
+    model.arrivals.kind === 'exponential' // the race draws the next event from the total rate: a Poisson clock
   );
 }
 
@@ -253,6 +299,12 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
     throw new InvalidModelError(
       `no simulation engine serves server speeds with discipline ${model.discipline} yet: the FIFO event engine has them (discipline fifo)`,
     );
+  if (model.batch > 1 && eventKind !== 'event')
+    throw new InvalidModelError(
+      `no simulation engine serves batches with discipline ${model.discipline} yet: the FIFO event engine simulates batches (theory.md §15)`,
+    );
+  if (model.batch > 1 && engine === 'priority')
+    throw new InvalidModelError('engine "priority" does not simulate batches; use auto or event');
   if (engine === undefined || engine === 'auto') return raceIsExact(model) ? 'race' : eventKind;
   if (engine === 'event') return eventKind;
   if (engine === 'priority') {
@@ -272,7 +324,7 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
       throw new InvalidModelError(
         model.servers !== undefined
           ? 'engine "race" has one service rate; server speeds run on the event engine (auto or event)'
-          : 'engine "race" is exact only for exponential sizes with JSQ and FIFO',
+          : 'engine "race" is exact only for Poisson arrivals and exponential sizes with JSQ and FIFO',
       );
     return 'race';
   }

@@ -21,6 +21,7 @@ import {
   PRED_EXACT,
   SEL_JSQ,
   SIZE_EXP,
+  ARR_POISSON,
   D_FIFO,
   D_PSJF,
   D_PSPJF,
@@ -228,7 +229,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const preemptive = isPreemptive(disc);
     const srpt = disc === D_SRPT;
     // Sizes and arrival gaps drawn inline (same draws, same order as JobSource: size, then the next gap).
-    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;
+    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
     const invRate = 1 / (this.config.lambda * n);
     // JSQ(2) calls jsqPair directly (what selectServer would do, without its dispatch): m = n or n − 1.
     const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N ? (withoutReplacement ? n - 1 : n) : -1;

@@ -33,6 +33,7 @@ import {
   SEL_JSQ,
   SEL_LPW,
   SIZE_EXP,
+  ARR_POISSON,
   TICK_EVENTS,
   runChunks,
   runPhases,
@@ -143,7 +144,7 @@ export class SharingEngine implements Engine, PhaseLoop {
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline, serviceMean } = this.config;
     const ps = discipline === D_PS;
-    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.trace === undefined;
+    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
     const invRate = 1 / (this.config.lambda * n);
     const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N ? (withoutReplacement ? n - 1 : n) : -1;
     const state = this.state;

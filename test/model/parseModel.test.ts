@@ -14,6 +14,9 @@ describe('parseModel', () => {
       prediction: { kind: 'exact' },
       sampling: 'with-replacement',
       memory: { kind: 'none' },
+      arrivals: { kind: 'exponential' },
+      batch: 1,
+      batchDispatch: 'spread',
       conventions: { lpwWork: 'clip', sprptOverrun: 'negative', psjfPreemption: 'original' },
     });
     expect(Object.isFrozen(m)).toBe(true);

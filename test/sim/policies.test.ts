@@ -27,6 +27,9 @@ const lwl: SupermarketModel = {
   sampling: 'with-replacement',
   prediction: { kind: 'exact' },
   memory: { kind: 'none' },
+  arrivals: { kind: 'exponential' },
+  batch: 1,
+  batchDispatch: 'spread',
   conventions: DEFAULT_CONVENTIONS,
 };
 

@@ -76,12 +76,18 @@ function engineHashes(run: () => void): string[] {
 }
 
 /**
- * JSON of a result as pinned: the model's `memory` field (theory.md §12, added after the pins) is left out when it is
- * `{ kind: 'none' }`, the only value these cases have, so the pinned hashes still hold (the state hashes pin the engine).
+ * JSON of a result as pinned: the model's `memory`, `arrivals`, `batch` and `batchDispatch` fields (theory.md §12–§15,
+ * added after the pins) are left out at their defaults, the only values these cases have, so the
+ * pinned hashes still hold (the state hashes pin the engine).
  */
 const pinnedJson = (x: unknown) =>
   JSON.stringify(x, (key, value: unknown) =>
-    key === 'memory' && (value as { kind?: unknown } | null)?.kind === 'none' ? undefined : value,
+    (key === 'memory' && (value as { kind?: unknown } | null)?.kind === 'none') ||
+    (key === 'arrivals' && (value as { kind?: unknown } | null)?.kind === 'exponential') ||
+    (key === 'batch' && value === 1) ||
+    (key === 'batchDispatch' && value === 'spread')
+      ? undefined
+      : value,
   );
 
 const resultHash = (r: SimulationResult) =>

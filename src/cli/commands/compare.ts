@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { EXACT_DEFAULTS, groupNotes, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
-import { parseModel, settingApplies, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
+import { parseModel, settingApplies, type BatchDispatch, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
 import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
@@ -67,6 +67,9 @@ interface Opts {
   speeds?: string;
   fractions?: string;
   serverSampling?: string;
+  arrivals?: string;
+  batch?: string;
+  batchDispatch?: string;
   warmupTolerance: number;
   maxLevel: number;
   out?: string;
@@ -137,6 +140,7 @@ function outDirFor(o: Opts, cmd: Command): string {
     o.service,
     ...(o.prediction === 'exact' ? [] : [o.prediction]),
     ...(o.memory === undefined || o.memory === 'none' ? [] : [`memory-${o.memory.replace(':', '')}`]),
+    ...(o.arrivals === undefined || o.arrivals === 'exp' ? [] : [`arrivals-${o.arrivals.replace(/[:,]/g, '_')}`]),
     `d${o.d.join('_')}`,
     `l${o.lambda.join('_')}`,
   ].join('-');
@@ -269,6 +273,9 @@ export function compareCommand(): Command {
           prediction: o.prediction,
           ...(o.memory !== undefined && o.memory !== 'none' ? { memory: o.memory } : {}),
           ...(serversFromFlags(o) as Pick<ModelFields, 'servers'>),
+          ...(o.arrivals !== undefined && o.arrivals !== 'exp' ? { arrivals: o.arrivals } : {}),
+          ...(o.batch !== undefined && o.batch !== '1' ? { batch: o.batch } : {}),
+          ...(o.batchDispatch !== undefined && o.batchDispatch !== 'spread' ? { batchDispatch: o.batchDispatch as BatchDispatch } : {}),
         };
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
         // by (d, λ, n) alone); parseModel checks them all later

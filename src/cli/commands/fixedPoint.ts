@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, formatMemory, policyName } from '../../model/index.ts';
+import { checkServers, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
 import {
   refine,
   refinedEstimate,
@@ -97,8 +97,12 @@ export function fixedPointCommand(): Command {
         if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
         if (!capabilities.refined.firstOrder.available) {
           if (o.refined || o.n !== undefined)
-            throw new InvalidModelError('--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)');
-          printGeneralSolution(model, Boolean(o.json), Boolean(o.phFit), responseTimeRequest(model, o));
+            throw new InvalidModelError(
+              capabilities.arrivalsNote !== undefined
+                ? `--refined: ${capabilities.refined.firstOrder.reason}`
+                : '--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)',
+            );
+          printGeneralSolution(model, Boolean(o.json), Boolean(o.phFit), responseTimeRequest(model, o), capabilities.arrivalsNote);
           return;
         }
         const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
@@ -218,6 +222,7 @@ function printGeneralSolution(
   json: boolean,
   phaseTypeFit: boolean,
   law: ResponseTimeLaw | undefined,
+  arrivalsNote: string | undefined,
 ): void {
   const s = solveMeanField(model, { phaseTypeFit });
   const e = s.measuredError;
@@ -263,13 +268,14 @@ function printGeneralSolution(
             },
           }
         : {}),
+      ...(arrivalsNote !== undefined ? { arrivalsNote } : {}),
     });
     return;
   }
   const ci = s.estimate ? `  95% CI [${s.estimate.ci95[0].toFixed(4)}, ${s.estimate.ci95[1].toFixed(4)}]` : '';
   process.stdout.write(
     [
-      `Mean field (n → ∞): ${policyName(model)}, service ${model.service.kind}, λ = ${model.lambda}`,
+      `Mean field (n → ∞): ${policyName(model)}, service ${model.service.kind}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}`,
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(measured ? [measured] : []),
@@ -301,6 +307,7 @@ function printGeneralSolution(
               .join('  ')}${law.times.length > 12 ? '  …' : ''}`,
           ]
         : []),
+      ...(arrivalsNote !== undefined ? [`  note: ${arrivalsNote}`] : []),
     ].join('\n') + '\n',
   );
 }

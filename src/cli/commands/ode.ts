@@ -1,5 +1,6 @@
 /** `supermarket ode`: the SQ(d) mean-field transient s_i(t) on a time grid (odex), as text, JSON or CSV. */
 import { isJiq, modelHasMemory, NO_MEMORY } from '../../model/memory.ts';
+import { formatArrivals } from '../../model/arrivals.ts';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
@@ -134,7 +135,9 @@ export function odeCommand(): Command {
           const refined = meanFieldCapabilities(model).refined.firstOrder;
           if (solver === 'lwl-pide' || !refined.available)
             throw new InvalidModelError(
-              '--refined covers JSQ(d) FIFO with exponential sizes (the SQ(d) ODE); use `supermarket model FILE --transient` for population models',
+              model.arrivals.kind !== 'exponential'
+                ? `--refined: the refined terms are derived for Poisson arrivals, not arrivals ${formatArrivals(model.arrivals)} (theory.md §14)`
+                : '--refined covers JSQ(d) FIFO with exponential sizes (the SQ(d) ODE); use `supermarket model FILE --transient` for population models',
             );
           if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers> (an integer ≥ 1)');
           printRefinedTransient(model, times, from, o);

@@ -9,6 +9,7 @@
  * CTMC itself, so the only approximations are the truncation (bounded and reported) and the solver residual.
  */
 import { InvalidModelError } from '../../errors.ts';
+import { requirePoissonArrivals } from '../../model/arrivals.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
 import { VERSION } from '../../version.ts';
@@ -96,6 +97,8 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
 }
 
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
+  requirePoissonArrivals(model, 'the exact solver');
+  if ((model.batch ?? 1) > 1) throw new InvalidModelError('the exact solver covers single arrivals, not batches');
   if (model.memory.kind !== 'none') {
     throw new InvalidModelError(
       `no exact solver for a dispatcher memory (${model.memory.kind}): the chain would need the memory's content; use simulate`,

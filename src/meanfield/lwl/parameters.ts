@@ -4,6 +4,7 @@
  * service.mean = 1). Source: theory.md §4 ("Numerics" item 1: Δ = 0.005, W = 300, 600 for heavy tails).
  */
 import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
+import { requirePoissonLimit } from '../../model/arrivals.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { serviceDistribution, type ServiceDistribution } from '../../model/service/index.ts';
@@ -34,6 +35,7 @@ export const HEAVY_TAIL_HORIZON = 600;
  */
 export function lwlParameters(model: SupermarketModel, requireFifo: boolean): LwlParameters {
   if (modelHasMemory(model)) throw memoryNotHere(model);
+  requirePoissonLimit(model);
   if (model.selection !== 'lwl') {
     throw new InvalidModelError(
       `the LWL(d) workload solver needs selection "lwl", got ${JSON.stringify(model.selection)}; ` +

@@ -5,6 +5,7 @@
  * Source: theory.md §3.
  */
 import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
+import { requirePoissonLimit } from '../../model/arrivals.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { phaseTypeFit, serviceDistribution } from '../../model/service/index.ts';
@@ -42,6 +43,7 @@ export interface PhaseTypeParameters {
  */
 export function phaseTypeParameters(model: SupermarketModel): PhaseTypeParameters {
   if (modelHasMemory(model)) throw memoryNotHere(model);
+  requirePoissonLimit(model);
   const random = model.selection === 'random';
   if (model.selection !== 'jsq' && !(random && model.d === 1)) {
     throw new InvalidModelError(

@@ -10,6 +10,7 @@ import { idleSettings } from './idle.ts';
 export * from './selection.ts';
 export * from './discipline.ts';
 export * from './idle.ts';
+export * from './batch.ts';
 
 /** True when a policy looks at predictions: a selection or discipline whose table row says it does (LPW; SPJF, PSPJF, SPRPT). */
 export function usesPrediction(selection: Selection, discipline: Discipline): boolean {

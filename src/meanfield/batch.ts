@@ -1,0 +1,107 @@
+/**
+ * Batch arrivals in the mean-field limit (theory.md §15): Poisson batches of K jobs at rate λn/K, exponential sizes,
+ * FIFO servers. Time in mean service times (E[S] = m rescales: the equations are solved at ρ = λm and times × m).
+ * - SQ(d,K) (`jsq`, dispatch `spread`): the K jobs go to the K shortest of d sampled queues, one each. The tail
+ *   fractions satisfy u₀ = 1, u_{k+1} = T_ρ(u_k) with T_ρ(u) = (ρ/K)·Σ_{j<K} (K − j)·C(d, j)·u^{d−j}(1 − u)^j
+ *   (Ying, Srikant & Kang, INFOCOM 2015; Hellemans' thesis §8): flow balance across level k, since a server at
+ *   level ≥ k gets a job when fewer than K of the d sampled are below k. E[T] = Σ_{k≥1} u_k/ρ (Little).
+ * - LL(d,K) (`lwl`, `spread`): the workload ccdf F̄ solves F̄′ = T_ρ(F̄) − F̄, F̄(0) = ρ; a job waits the i-th
+ *   smallest of d workloads for a uniform i ≤ K, so P(W > w) = T_ρ(F̄(w))/ρ. F̄ decreases from ρ to 0, so with
+ *   u = F̄(w): E[W] = (1/ρ)∫₀^ρ T(u)/(u − T(u)) du, E[U] = ∫₀^ρ u/(u − T(u)) du = ρ(E[W] + 1) (a check).
+ * - BSQ (`jsq`, dispatch `whole`): the batch joins the shortest of d queues; across the cut between levels k − 1
+ *   and k, u_k − u_{k+1} = (ρ/K)(u_{k−K}^d − u_k^d) (u_i = 1 for i ≤ 0), which sums over levels ≥ k to the forward
+ *   recursion u_k = (ρ/K)·Σ_{i=k−K}^{k−1} u_i^d. E[T] = Σ_{k≥1} u_k/ρ.
+ * K = 1 gives SQ(d) (u_{k+1} = ρu_k^d) and LL(d) (F̄′ = ρF̄^d − F̄) back.
+ */
+import { InvalidModelError } from '../errors.ts';
+import { integrate } from '../numerics/quadrature.ts';
+
+/** C(d, j) as a double. */
+function binomial(d: number, j: number): number {
+  let c = 1;
+  for (let i = 1; i <= j; i++) c = (c * (d - j + i)) / i;
+  return c;
+}
+
+/**
+ * The batch-sampling map T_ρ(u) = (ρ/K)·Σ_{j<K} (K − j)·C(d, j)·u^{d−j}(1 − u)^j: the rate (per server, per ρ/K
+ * batch) at which jobs join servers whose level (or workload) is at least the one with tail fraction u.
+ */
+export function batchSamplingMap(rho: number, d: number, K: number): (u: number) => number {
+  const coef = Array.from({ length: K }, (_, j) => ((K - j) * binomial(d, j) * rho) / K);
+  return (u) => {
+    let s = 0;
+    const v = 1 - u;
+    for (let j = 0; j < K; j++) s += coef[j] * u ** (d - j) * v ** j;
+    return s;
+  };
+}
+
+/** A batch fixed point: E[T] (time units), E[Q] per server and, for queue-length rules, the tails u₀, u₁, …. */
+export interface BatchFixedPoint {
+  readonly meanResponseTime: number;
+  readonly meanQueueLength: number;
+  readonly tail?: number[];
+  /** E[W] (time units) for LL(d,K); the quadrature error bound of E[T] where one applies. */
+  readonly meanWait?: number;
+  readonly numericalError: number;
+}
+
+function check(rho: number, d: number, K: number, needsDAtLeastK: boolean): void {
+  if (!(rho > 0 && rho < 1)) throw new InvalidModelError(`load rho = ${rho} must lie in (0, 1)`);
+  if (!Number.isInteger(K) || K < 1) throw new InvalidModelError(`batch size K must be an integer ≥ 1, got ${K}`);
+  if (needsDAtLeastK && d < K) throw new InvalidModelError(`batch sampling needs d ≥ K, got d = ${d}, K = ${K}`);
+}
+
+/** Sums tails produced by `next` from u₀ = 1 until below 1e−16; E[T] = Σ_{k≥1} u_k/ρ · m. */
+function tailSum(rho: number, mean: number, next: (u: number[]) => number): BatchFixedPoint {
+  const tail = [1];
+  let q = 0;
+  for (let k = 1; k < 1_000_000; k++) {
+    const u = next(tail);
+    tail.push(u);
+    q += u;
+    if (u < 1e-16) break;
+  }
+  return { meanResponseTime: (q / rho) * mean, meanQueueLength: q, tail, numericalError: 1e-15 * tail.length * mean };
+}
+
+/**
+ * SQ(d,K) fixed point (module docstring). @param rho load λ·E[S] in (0, 1). @param d ≥ K. @param K batch size.
+ * @param mean E[S] (default 1). @throws {InvalidModelError} out of range.
+ */
+export function sqdkFixedPoint(rho: number, d: number, K: number, mean = 1): BatchFixedPoint {
+  check(rho, d, K, true);
+  const T = batchSamplingMap(rho, d, K);
+  return tailSum(rho, mean, (tail) => T(tail[tail.length - 1]));
+}
+
+/** BSQ fixed point (module docstring): the whole batch to the shortest of d. @throws {InvalidModelError} out of range. */
+export function bsqFixedPoint(rho: number, d: number, K: number, mean = 1): BatchFixedPoint {
+  check(rho, d, K, false);
+  return tailSum(rho, mean, (tail) => {
+    const k = tail.length;
+    let s = 0;
+    for (let i = k - K; i < k; i++) s += i <= 0 ? 1 : tail[i] ** d;
+    return (rho / K) * s;
+  });
+}
+
+/**
+ * LL(d,K) fixed point (module docstring): E[W] = (1/ρ)∫₀^ρ T(u)/(u − T(u)) du by adaptive Gauss–Kronrod, E[T] = E[W] + 1
+ * (× m). @throws {InvalidModelError} out of range.
+ */
+export function lldkFixedPoint(rho: number, d: number, K: number, mean = 1): BatchFixedPoint {
+  check(rho, d, K, true);
+  const T = batchSamplingMap(rho, d, K);
+  // u − T(u) > 0 on (0, ρ]; near ρ → 1 the integrand grows like 1/(1 − ρ): breakpoints toward the top
+  const breaks = [0.5, 0.9, 0.99, 0.999, 0.9999].map((f) => f * rho);
+  const w = integrate((u) => T(u) / (u - T(u)), 0, rho, { breakpoints: breaks, relTolerance: 1e-11, absTolerance: 1e-13 });
+  const wait = w.value / rho;
+  return {
+    meanResponseTime: (wait + 1) * mean,
+    meanQueueLength: rho * (wait + 1),
+    meanWait: wait * mean,
+    numericalError: (w.error / rho) * mean,
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Batch sampling in the mean-field limit (theory.md §15; meanfield/batch.ts): K = 1 gives SQ(d) and LL(d) back,
+ * the heavy-traffic limits of Hellemans' thesis §8 are approached, LL(d,K)'s two expressions of E[U] agree, and the
+ * model refuses batch settings with no meaning in one line.
+ */
+import { describe, expect, it } from 'vitest';
+import { batchSamplingMap, bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from '../../src/meanfield/batch.ts';
+import { integrate } from '../../src/numerics/quadrature.ts';
+import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
+import { parseModel, validateModel } from '../../src/model/index.ts';
+import { simulate } from '../../src/sim/index.ts';
+
+describe('batch sampling mean field', () => {
+  it('K = 1 reduces SQ(d,1) and BSQ(d,1) to SQ(d), LL(d,1) to LL(d) (equal numbers)', () => {
+    for (const [lambda, d] of [
+      [0.5, 2],
+      [0.9, 2],
+      [0.95, 3],
+    ]) {
+      const sqd = solveMeanField(parseModel({ lambda, d })).meanResponseTime;
+      const lld = solveMeanField(parseModel({ lambda, d, selection: 'lwl' })).meanResponseTime;
+      expect(sqdkFixedPoint(lambda, d, 1).meanResponseTime).toBeCloseTo(sqd, 12);
+      expect(bsqFixedPoint(lambda, d, 1).meanResponseTime).toBeCloseTo(sqd, 12);
+      expect(lldkFixedPoint(lambda, d, 1).meanResponseTime).toBeCloseTo(lld, 10);
+    }
+    expect(batchSamplingMap(0.7, 3, 1)(0.4)).toBeCloseTo(0.7 * 0.4 ** 3, 15);
+  });
+
+  it('u₁ = ρ (busy fraction) and LL(d,K): ∫F̄ = ρ(E[W] + 1), by integrating F̄′ = T(F̄) − F̄ directly', () => {
+    expect(sqdkFixedPoint(0.8, 4, 3).tail![1]).toBeCloseTo(0.8, 14);
+    expect(bsqFixedPoint(0.8, 2, 3).tail![1]).toBeCloseTo(0.8, 14);
+    const [rho, d, K] = [0.85, 5, 2];
+    const T = batchSamplingMap(rho, d, K);
+    // RK4 on F̄′ = T(F̄) − F̄ from ρ, ∫F̄ dw by the trapezoid rule
+    const h = 1e-3;
+    let f = rho;
+    let area = 0;
+    for (let w = 0; w < 200 && f > 1e-14; w += h) {
+      const g = (x: number) => T(x) - x;
+      const k1 = g(f);
+      const k2 = g(f + (h / 2) * k1);
+      const k3 = g(f + (h / 2) * k2);
+      const k4 = g(f + h * k3);
+      const next = f + (h / 6) * (k1 + 2 * k2 + 2 * k3 + k4);
+      area += (h / 2) * (f + next);
+      f = next;
+    }
+    const r = lldkFixedPoint(rho, d, K);
+    expect(area).toBeCloseTo(rho * (r.meanWait! + 1), 6);
+    const eu = integrate((u) => u / (u - T(u)), 0, rho).value;
+    expect(eu).toBeCloseTo(area, 6);
+  });
+
+  it('heavy traffic: −E[W]/log(1 − λ) → K/(d − K) for LL(d,K) and E[T]/−log(1 − λ) → 1/log(d/K) for SQ(d,K)', () => {
+    const cases: [number, number][] = [
+      [4, 2],
+      [3, 2],
+      [6, 3],
+    ];
+    for (const [d, K] of cases) {
+      const ll = K / (d - K);
+      const sq = 1 / Math.log(d / K);
+      let llErr = Infinity;
+      let sqErr = Infinity;
+      for (const e of [3, 6, 9, 12]) {
+        const lambda = 1 - 10 ** -e;
+        const L = -Math.log(1 - lambda);
+        const llNow = Math.abs(lldkFixedPoint(lambda, d, K).meanWait! / L - ll) / ll;
+        const sqNow = Math.abs(sqdkFixedPoint(lambda, d, K).meanResponseTime / L - sq) / sq;
+        expect(llNow, `LL(${d},${K}) at 1 − 1e−${e}`).toBeLessThan(llErr); // approached monotonically
+        expect(sqNow, `SQ(${d},${K}) at 1 − 1e−${e}`).toBeLessThan(sqErr);
+        llErr = llNow;
+        sqErr = sqNow;
+      }
+      // at λ = 1 − 10⁻¹² within 12 % (the approach is logarithmic: the O(1) term over log(10¹²) ≈ 27.6)
+      expect(llErr, `LL(${d},${K})`).toBeLessThan(0.12);
+      expect(sqErr, `SQ(${d},${K})`).toBeLessThan(0.12);
+    }
+  });
+
+  it('BSQ with d = 1 is M^X/M/1 with batches of K: E[Q] = ρ(K + 1)/(2(1 − ρ)); batching costs', () => {
+    for (const [rho, K] of [
+      [0.9, 2],
+      [0.6, 3],
+    ]) {
+      expect(bsqFixedPoint(rho, 1, K).meanQueueLength).toBeCloseTo((rho * (K + 1)) / (2 * (1 - rho)), 10);
+    }
+    expect(sqdkFixedPoint(0.9, 3, 2).meanResponseTime).toBeGreaterThan(sqdkFixedPoint(0.9, 3, 1).meanResponseTime);
+    expect(bsqFixedPoint(0.9, 3, 2).meanResponseTime).toBeGreaterThan(sqdkFixedPoint(0.9, 3, 1).meanResponseTime);
+  });
+
+  it('capabilities and one-line refusals', () => {
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2 })).fixedPoint).toMatchObject({
+      id: 'batch-sqdk',
+      kind: 'exact',
+    });
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl' })).fixedPoint).toMatchObject({
+      id: 'batch-lldk',
+    });
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, batch: 4, batchDispatch: 'whole' })).fixedPoint).toMatchObject({
+      id: 'batch-bsq',
+    });
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2, discipline: 'srpt' })).fixedPoint.available).toBe(false);
+    expect(solveMeanField(parseModel({ lambda: 0.9, d: 3, batch: 2 })).meanResponseTime).toBe(sqdkFixedPoint(0.9, 3, 2).meanResponseTime);
+    for (const [input, message] of [
+      [{ batch: 0 }, 'batch size K must be an integer ≥ 1, got 0'],
+      [{ batch: 3 }, 'needs d ≥ K'],
+      [{ batchDispatch: 'whole' }, 'batch dispatch whole has no effect with batch size 1'],
+      [{ batch: 2, selection: 'random' }, 'batch size 2 works with selection jsq (SQ(d,K), BSQ) or lwl (LL(d,K)), got random'],
+      [{ batch: 2, memory: 'ip' }, 'with a dispatcher memory'],
+    ] as const) {
+      expect(() => validateModel({ lambda: 0.5, d: 2, ...input })).toThrow(message);
+    }
+  });
+});
+
+describe('batch simulation (FIFO event engine)', () => {
+  it('BSQ with d = 1 at n = 1 is M^X/M/1: E[T] within its CI; other engines refuse batches', () => {
+    const model = parseModel({ lambda: 0.6, d: 1, batch: 3, batchDispatch: 'whole' });
+    const r = simulate(model, { n: 1, jobs: 60_000, replications: 6, seed: 2, warmupTime: 100 });
+    const exact = bsqFixedPoint(0.6, 1, 3).meanResponseTime; // 5
+    expect(Math.abs(r.meanResponseTime.mean - exact), `${r.meanResponseTime.mean} ± ${r.meanResponseTime.halfWidth}`).toBeLessThanOrEqual(
+      1.3 * r.meanResponseTime.halfWidth,
+    );
+    expect(() => simulate(parseModel({ lambda: 0.6, d: 3, batch: 2, discipline: 'srpt' }), { n: 10, warmupTime: 1 })).toThrow(
+      /no simulation engine serves batches with discipline srpt/,
+    );
+  });
+});
