@@ -534,6 +534,10 @@ function responseTimeOf(
       return no(
         'no response-time law with server speeds yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
       );
+    case 'batch-sqdk':
+    case 'batch-lldk':
+    case 'batch-bsq':
+      return no('no response-time law for batches yet: the batch recursions give the occupancy and E[T] (theory.md §15); use simulate');
     default:
       return unknownPolicy(id, 'fixed-point solver');
   }
@@ -612,6 +616,8 @@ function nonPoissonCapabilities(model: SupermarketModel): MeanFieldCapabilities 
       transient: no(reason),
       refined: { firstOrder: noChain, secondOrder: noChain },
       exactChain: noChain,
+      phaseTypeFit: no(reason),
+      responseTime: no(reason),
       arrivalsNote: reason,
     };
   }
@@ -629,6 +635,8 @@ function nonPoissonCapabilities(model: SupermarketModel): MeanFieldCapabilities 
     transient: limit(poisson.transient),
     refined: { firstOrder: noChain, secondOrder: noChain },
     exactChain: noChain,
+    phaseTypeFit: limit(poisson.phaseTypeFit),
+    responseTime: limit(poisson.responseTime),
     arrivalsNote: `arrivals ${arrivals}: a renewal stream of rate λn from one dispatcher has the Poisson fluid limit, so the n → ∞ answers are the Poisson model's; the finite-n gap differs (compare measures it; theory.md §14)`,
   };
 }
@@ -672,5 +680,12 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
         return unknownPolicy(model.batchDispatch, 'batch dispatch');
     }
   })();
-  return { fixedPoint: fixed, transient: none, refined: { firstOrder: none, secondOrder: none }, exactChain: none };
+  return {
+    fixedPoint: fixed,
+    transient: none,
+    refined: { firstOrder: none, secondOrder: none },
+    exactChain: none,
+    phaseTypeFit: no(`no two-moment phase-type fit for batches (theory.md §15): ${what}`),
+    responseTime: no(`no response-time law for batches yet (theory.md §15): ${what}; use simulate`),
+  };
 }
