@@ -253,6 +253,7 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
         'compare sets simulations beside an n → ∞ limit and cannot run without one',
     );
   const sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
+  if (sol.note) notes.push(`${modelLabel(model)}: ${sol.note}`);
   const reference: MeanFieldReference = {
     meanResponseTime: sol.meanResponseTime,
     meanQueueLength: sol.meanQueueLength ?? null,

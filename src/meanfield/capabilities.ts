@@ -73,6 +73,13 @@ export interface MeanFieldCapabilities {
    * (meanfield/phaseType/fitError.ts), kind 'approximation', the measured error named in `source` and `measuredError`.
    */
   readonly phaseTypeFit: (SolverCapability<'phase-type-ode'> & { readonly measuredError: PhaseTypeFitError }) | Unavailable;
+  /**
+   * What `solveMeanField` answers when the fixed-point solver refuses (ConvergenceError): for the JSQ cavity on JSQ(d)
+   * FIFO with a non-phase-type law (Weibull ½ at λ = 0.95, log-normal σ = 1.5 at λ ≥ 0.9 do not settle), the
+   * two-moment PH fit with its measured error (`phaseTypeFit`), the solution's `note` naming why the cavity was not
+   * used; unavailable otherwise (the refusal passes through).
+   */
+  readonly fallback: (SolverCapability<'phase-type-ode'> & { readonly measuredError: PhaseTypeFitError }) | Unavailable;
 }
 
 const PH_KINDS = new Set(['exponential', 'erlang', 'hyperexponential']);
@@ -326,8 +333,9 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
   const sqd = isSqdModel(model);
   const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`;
+  const fixedPoint = fixedPointOf(model);
   return {
-    fixedPoint: fixedPointOf(model),
+    fixedPoint,
     transient: transientOf(model),
     refined: {
       firstOrder: sqd
@@ -349,5 +357,9 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
             `the exact n-server chain covers JSQ(d) or random selection with FIFO and exponential sizes, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
           ),
     phaseTypeFit: phaseTypeFitOf(model),
+    fallback:
+      fixedPoint.available && fixedPoint.id === 'jsq-cavity' && isJsqFifoNonPh(model)
+        ? phaseTypeFitOf(model)
+        : no("no fallback: a refusal of this model's fixed-point solver is final"),
   };
 }
