@@ -75,7 +75,7 @@ export interface MeanFieldCapabilities {
   readonly phaseTypeFit: (SolverCapability<'phase-type-ode'> & { readonly measuredError: PhaseTypeFitError }) | Unavailable;
   /**
    * What `solveMeanField` answers when the fixed-point solver refuses (ConvergenceError): for the JSQ cavity on JSQ(d)
-   * FIFO with a non-phase-type law (Weibull ½ at λ = 0.95, log-normal σ = 1.5 at λ ≥ 0.9 do not settle), the
+   * FIFO with a non-phase-type law (log-normal σ = 1.5 at λ = 0.9, seed 1: busy fraction 0.13 % under ρ), the
    * two-moment PH fit with its measured error (`phaseTypeFit`), the solution's `note` naming why the cavity was not
    * used; unavailable otherwise (the refusal passes through).
    */
