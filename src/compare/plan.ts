@@ -265,6 +265,7 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
     );
   const sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
   if (!Number.isFinite(sol.meanResponseTime)) return prepareInfinite(model, config, notes, `the mean field's E[T] is ∞ (${sol.solver})`);
+  if (sol.note) notes.push(`${modelLabel(model)}: ${sol.note}`);
   const reference: MeanFieldReference = {
     meanResponseTime: sol.meanResponseTime,
     meanQueueLength: sol.meanQueueLength ?? null,

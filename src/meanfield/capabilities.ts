@@ -108,6 +108,13 @@ export interface MeanFieldCapabilities {
    * MMPP has no fixed point. Absent for Poisson arrivals.
    */
   readonly arrivalsNote?: string;
+  /**
+   * What `solveMeanField` answers when the fixed-point solver refuses (ConvergenceError): for the JSQ cavity on JSQ(d)
+   * FIFO with a non-phase-type law (log-normal σ = 1.5 at λ = 0.9, seed 1: busy fraction 0.13 % under ρ), the
+   * two-moment PH fit with its measured error (`phaseTypeFit`), the solution's `note` naming why the cavity was not
+   * used; unavailable otherwise (the refusal passes through).
+   */
+  readonly fallback: (SolverCapability<'phase-type-ode'> & { readonly measuredError: PhaseTypeFitError }) | Unavailable;
 }
 
 const ARRIVALS_SOURCE =
@@ -563,6 +570,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
       exactChain: notYet,
       phaseTypeFit: no('the two-moment phase-type fit is derived for identical servers, not with server speeds'),
       responseTime: no('no response-time law with server speeds yet (theory.md §13); use simulate'),
+      fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
     };
   }
   if ((model.batch ?? 1) > 1) return batchCapabilities(model);
@@ -594,6 +602,10 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
             `the exact n-server chain covers JSQ(d) or random selection with FIFO and exponential sizes, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
           ),
     phaseTypeFit: phaseTypeFitOf(model),
+    fallback:
+      fixedPoint.available && fixedPoint.id === 'jsq-cavity' && isJsqFifoNonPh(model)
+        ? phaseTypeFitOf(model)
+        : no("no fallback: a refusal of this model's fixed-point solver is final"),
   };
 }
 
@@ -618,6 +630,7 @@ function nonPoissonCapabilities(model: SupermarketModel): MeanFieldCapabilities 
       exactChain: noChain,
       phaseTypeFit: no(reason),
       responseTime: no(reason),
+      fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
       arrivalsNote: reason,
     };
   }
@@ -637,6 +650,7 @@ function nonPoissonCapabilities(model: SupermarketModel): MeanFieldCapabilities 
     exactChain: noChain,
     phaseTypeFit: limit(poisson.phaseTypeFit),
     responseTime: limit(poisson.responseTime),
+    fallback: limit(poisson.fallback),
     arrivalsNote: `arrivals ${arrivals}: a renewal stream of rate λn from one dispatcher has the Poisson fluid limit, so the n → ∞ answers are the Poisson model's; the finite-n gap differs (compare measures it; theory.md §14)`,
   };
 }
@@ -687,5 +701,6 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
     exactChain: none,
     phaseTypeFit: no(`no two-moment phase-type fit for batches (theory.md §15): ${what}`),
     responseTime: no(`no response-time law for batches yet (theory.md §15): ${what}; use simulate`),
+    fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
   };
 }

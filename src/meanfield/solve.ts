@@ -11,15 +11,16 @@
  * | JSQ(d), FIFO, Erlang / hyperexponential | phase-type ODE fixed point (§3) | exact [D] |
  * | JSQ(d), FIFO, other laws (weibull, lognormal, pareto, deterministic, …) | JSQ cavity iteration (§5) | estimate [A], with CI |
  * | — the same, on request (`phaseTypeFit: true`) | phase-type ODE on a two-moment PH fit (§3), measured error stated | approximation |
+ * | — the same, where the cavity refuses (ConvergenceError) | the PH fit, measured error and a `note` naming why (capabilities `fallback`) | approximation |
  * | JSQ(d), other disciplines (LAS too) | JSQ cavity iteration (§5) | estimate [A], with CI |
  * | LWL(d), FIFO | closed form (exponential) or FPE by Picard/FFT (§4) | exact |
  * | LWL(d), other disciplines (PS, LAS too) | LWL cavity queue on the FPE workload (§5) | estimate, with CI |
  * | LPW(d), priority disciplines | LPW cavity iteration on the law of predicted work (§5) | estimate [A], with CI |
  *
- * Never falls back silently: a model without a solver throws InvalidModelError saying so. This is the mean-field
+ * Never falls back silently (the one fallback above is named in `note`): a model without a solver throws InvalidModelError saying so. This is the mean-field
  * room's one entry (exported from meanfield/index.ts); the solvers behind it stay exported for their own options and diagnostics.
  */
-import { InvalidModelError } from '../errors.ts';
+import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import { requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
@@ -95,6 +96,8 @@ export interface MeanFieldSolution {
    * and against what) — the two-moment PH fit's size of error (meanfield/phaseType/fitError.ts).
    */
   readonly measuredError?: PhaseTypeFitError;
+  /** Why the strongest solver was not used, where the answer is a fallback (`meanFieldCapabilities(model).fallback`). */
+  readonly note?: string;
   readonly convergence: SolutionConvergence;
   readonly provenance: SolutionProvenance;
   /** Solver name as shown in reports, e.g. "SQ(d) closed form", "LWL FPE (Picard/FFT)", "JSQ cavity" (= provenance.solver). */
@@ -243,7 +246,25 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
       });
     }
     case 'jsq-cavity': {
-      const r = jsqCavity(model, { seed });
+      let r: ReturnType<typeof jsqCavity>;
+      try {
+        r = jsqCavity(model, { seed });
+      } catch (error) {
+        const fallback = capabilities.fallback;
+        if (!(error instanceof ConvergenceError) || !fallback.available) throw error;
+        const fit = phaseTypeJsqFixedPoint(model);
+        return solution({
+          solver: fallback.name,
+          kind: fallback.kind,
+          source: fallback.source,
+          meanResponseTime: fit.meanResponseTime,
+          meanQueueLength: fit.meanQueueLength,
+          tail: fit.tail,
+          measuredError: fallback.measuredError,
+          note: `the JSQ cavity was not used (${error.message}); the two-moment PH fit answers, with its measured error`,
+          convergence: { converged: true, iterations: fit.diagnostics.newtonIterations, residual: fit.diagnostics.residual },
+        });
+      }
       return solution({
         ...named,
         meanResponseTime: r.meanResponseTime.mean,

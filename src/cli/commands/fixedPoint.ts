@@ -241,6 +241,7 @@ function printGeneralSolution(
       source: s.source,
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       ...(e ? { measuredError: e } : {}),
+      ...(s.note ? { note: s.note } : {}),
       convergence: s.convergence,
       provenance: { version: VERSION, code: codeId() },
       // the memory as --memory takes it (jiq's unbounded memory is the selection's, --memory none), and its capacity in ids
@@ -279,6 +280,7 @@ function printGeneralSolution(
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(measured ? [measured] : []),
+      ...(s.note ? [`  note: ${s.note}`] : []),
       ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
