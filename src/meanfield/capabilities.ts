@@ -54,13 +54,7 @@ export type ResponseTimeSolverId =
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId =
-  | 'sqd-ode'
-  | 'phase-type-ode'
-  | 'lwl-pide'
-  | 'memory-cavity-ode'
-  | 'memory-phase-type-ode'
-  | 'memory-lwl-pide'
-  | 'hetero-occupancy-ode';
+  'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode' | 'memory-phase-type-ode' | 'memory-lwl-pide' | 'hetero-occupancy-ode';
 
 /** A solver the model has: its id (for dispatch), name as shown in reports, kind of answer and source. */
 export interface SolverCapability<Id extends string> {

@@ -76,44 +76,23 @@ export function lockFolder(dir: string, command: string): FolderLock {
   const held = heldHere.get(file);
   if (held) return { file, release: () => {} };
   const me: LockOwner = { pid: process.pid, host: os.hostname(), command, startedAt: new Date().toISOString() };
-  for (let attempt = 0; ; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(file, 'wx');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = readOwner(file);
-      if (attempt === 0 && staleReason(file, owner) !== undefined) {
-        rmSync(file, { force: true }); // its run is gone: take the folder over
-        continue;
-      }
-      const who = owner
-        ? `pid ${owner.pid} on ${owner.host}, since ${owner.startedAt}: ${owner.command}`
-        : 'its lock file is being written';
-      throw new SupermarketError(
-        `${dir} is in use by another run (${who}); wait for it to finish or give another --out (if that run is gone, remove ${file})`,
-      );
-    }
-    try {
-      writeSync(fd, `${JSON.stringify(me)}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    break;
-  }
-  let holding = true;
-  const release = () => {
-    if (!holding) return;
-    holding = false;
-    heldHere.delete(file);
+  let holding = false;
+  const unlisten = () => {
     process.removeListener('exit', release);
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
+  };
+  const release = () => {
+    unlisten();
+    if (!holding) return;
+    holding = false;
+    heldHere.delete(file);
     const owner = readOwner(file);
     if (owner?.pid === me.pid && owner.startedAt === me.startedAt) rmSync(file, { force: true });
   };
   // a signal releases the lock; when no other handler ends the process (a Ctrl-C handler prints what was kept and
-  // exits), this one ends it with the shell's code for the signal
+  // exits), this one ends it with the shell's code for the signal. The handlers are in place before the lock file
+  // exists, so a signal that comes as soon as the file appears still releases it.
   const onSignal = (signal: NodeJS.Signals) => {
     release();
     if (process.listenerCount(signal) === 0) process.exit(signal === 'SIGINT' ? 130 : 143);
@@ -121,6 +100,37 @@ export function lockFolder(dir: string, command: string): FolderLock {
   process.on('exit', release);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let fd: number;
+      try {
+        fd = openSync(file, 'wx');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const owner = readOwner(file);
+        if (attempt === 0 && staleReason(file, owner) !== undefined) {
+          rmSync(file, { force: true }); // its run is gone: take the folder over
+          continue;
+        }
+        const who = owner
+          ? `pid ${owner.pid} on ${owner.host}, since ${owner.startedAt}: ${owner.command}`
+          : 'its lock file is being written';
+        throw new SupermarketError(
+          `${dir} is in use by another run (${who}); wait for it to finish or give another --out (if that run is gone, remove ${file})`,
+        );
+      }
+      try {
+        writeSync(fd, `${JSON.stringify(me)}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      break;
+    }
+  } catch (error) {
+    unlisten();
+    throw error;
+  }
+  holding = true;
   heldHere.set(file, release);
   return { file, release };
 }

@@ -96,7 +96,7 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     [
       'unknown selection',
       ['fixed-point', '--lambda', '0.9', '--d', '2', '--selection', 'best'],
-      /Allowed choices are random, jsq, lwl, lpw/,
+      /Allowed choices are random, jsq, sed, lwl, lpw, jiq/,
     ],
     [
       'd > n in compare',

@@ -170,7 +170,7 @@ describe('runs that would not end are refused before they start', () => {
     expectOneLine(
       ['model', 'models/jsq-d.json', '--compare', '--n', '10', '--horizon', '1e300'],
       2,
-      /--compare needs about 2\.0e\+302 events .* more than 2e\+10; lower the horizon/,
+      /--compare needs about 2\.00e302 events .* more than 2e\+10; lower the horizon/,
     ));
   it('supermarket ode --levels 1.5 is refused as a non-integer, exit 1 (was accepted)', () =>
     expectOneLine(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '2', '--dt', '1', '--levels', '1.5'], 1, /integer ≥ 1, got "1\.5"/));

@@ -42,7 +42,11 @@ describe('supermarket --memory', () => {
     ],
     ['exact --lambda 0.5 --d 2 --n 3 --memory ip', /no exact solver for a dispatcher memory/],
     ['ode --lambda 0.9 --d 2 --memory ip --t-end 5 --dt 1 --until-steady', /--until-steady is not available with --memory/],
-    ['ode --lambda 0.9 --d 2 --memory ip --selection lwl --t-end 5 --dt 1', /no transient solver for memory with lwl/],
+    // LL(d) with memory has a transient now (memory-lwl-pide); a point-mass size law has none
+    [
+      'ode --lambda 0.9 --d 2 --memory ip --service deterministic --t-end 5 --dt 1',
+      /no transient solver for memory with jsq, fifo, deterministic sizes/,
+    ],
   ];
   for (const [args, pattern] of bad) it(args, () => expectOneLineError(args, pattern));
 });

@@ -38,7 +38,7 @@ describe('parseModel', () => {
   });
 
   it('parseModel(input) rejects unknown selection, discipline, sampling and service names, listing the choices', () => {
-    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'best' })).toThrow(/expected one of: random, jsq, lwl, lpw/);
+    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'best' })).toThrow(/expected one of: random, jsq, sed, lwl, lpw, jiq/);
     expect(() => parseModel({ lambda: 0.5, d: 2, discipline: 'lifo' })).toThrow(/unknown discipline/);
     expect(() => parseModel({ lambda: 0.5, d: 2, sampling: 'sometimes' })).toThrow(/unknown sampling/);
     expect(() => parseModel({ lambda: 0.5, d: 2, service: 'gamma:2' })).toThrow(/unknown service/);

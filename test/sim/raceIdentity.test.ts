@@ -77,15 +77,16 @@ function engineHashes(run: () => void): string[] {
 
 /**
  * JSON of a result as pinned: the model's `memory`, `arrivals`, `batch` and `batchDispatch` fields (theory.md §12–§15,
- * added after the pins) are left out at their defaults, the only values these cases have, so the
- * pinned hashes still hold (the state hashes pin the engine).
+ * added after the pins) are left out at their defaults, the only values these cases have, and the provenance's code
+ * identity (it names the commit) is left out, so the pinned hashes still hold (the state hashes pin the engine).
  */
 const pinnedJson = (x: unknown) =>
   JSON.stringify(x, (key, value: unknown) =>
     (key === 'memory' && (value as { kind?: unknown } | null)?.kind === 'none') ||
     (key === 'arrivals' && (value as { kind?: unknown } | null)?.kind === 'exponential') ||
     (key === 'batch' && value === 1) ||
-    (key === 'batchDispatch' && value === 'spread')
+    (key === 'batchDispatch' && value === 'spread') ||
+    key === 'code' // provenance.code names the commit (issue 21 item 8): not part of the engine's result
       ? undefined
       : value,
   );
