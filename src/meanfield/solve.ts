@@ -24,6 +24,7 @@ import { requireStable, unknownPolicy, type SupermarketModel } from '../model/in
 import { serviceDistribution } from '../model/service/index.ts';
 import {
   fifoQueueLengthTwin,
+  memoryFifoTwin,
   meanFieldCapabilities,
   type SolutionKind,
   type SolverCapability,
@@ -187,8 +188,10 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
     }
     case 'memory-reduction': {
       // the reduced model (no memory, rate λπ₀^{1/d}) goes back through this entry and its own capability
+      // JSQ(d) with PS (any law) or LAS (exponential sizes): answered through FIFO (capabilities.ts `memoryFifoTwin`)
+      const twin = memoryFifoTwin(model);
       const r = solveWithMemory(
-        model,
+        twin ?? model,
         (reduced) => solveMeanField(reduced, options),
         (meanResponseTime, tail) =>
           solution({
@@ -202,7 +205,8 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
           }),
       );
       const { provenance: _provenance, ...parts } = r;
-      return solution(parts);
+      // through FIFO: the capability's kind (approximation for PS with non-exponential sizes) and its source
+      return solution(twin === undefined || r.reduction.pi0 === 0 ? parts : { ...parts, kind: cap.kind, source: cap.source });
     }
     case 'mg1': {
       const r = mg1({ ...model, d: 1, selection: 'random' });
