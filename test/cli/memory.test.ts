@@ -42,7 +42,12 @@ describe('supermarket --memory', () => {
     ],
     ['exact --lambda 0.5 --d 2 --n 3 --memory ip', /no exact solver for a dispatcher memory/],
     ['ode --lambda 0.9 --d 2 --memory ip --t-end 5 --dt 1 --until-steady', /--until-steady is not available with --memory/],
-    ['ode --lambda 0.9 --d 2 --memory ip --selection lwl --t-end 5 --dt 1', /no transient solver for memory with lwl/],
+    [
+      'compare --preset thesis-memory:5 --lambda 0.8 --memory cp',
+      /--preset thesis-memory:5 sets --lambda, --memory; drop them or the preset/,
+    ],
+    // LL(d) with memory has its workload PIDE since the s2-mem merge; a sharing server with memory has no transient yet
+    ['ode --lambda 0.9 --d 2 --memory ip --discipline ps --t-end 5 --dt 1', /no transient solver for memory with jsq, ps/],
   ];
   for (const [args, pattern] of bad) it(args, () => expectOneLineError(args, pattern));
 });
