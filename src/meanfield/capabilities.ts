@@ -408,6 +408,17 @@ function memoryTransientOf(model: SupermarketModel): SolverCapability<TransientS
   const source = 'theory.md §12 (Hellemans 2021, ch. 6, Prop. trans; π₀(t) quasi-stationary)';
   if (hasMemoryTransient(model))
     return { available: true, id: 'memory-cavity-ode', name: 'SQ(d) cavity ODE with memory', kind: 'exact', source };
+  // PS/LAS with exponential sizes: FIFO's queue-length process, memory included (`memoryFifoTwin`); other laws: the
+  // insensitivity is of the stationary law only, so no transient
+  const twin = model.service.kind === 'exponential' ? memoryFifoTwin(model) : undefined;
+  if (twin !== undefined && hasMemoryTransient(twin))
+    return {
+      available: true,
+      id: 'memory-cavity-ode',
+      name: `SQ(d) cavity ODE with memory, ${model.discipline.toUpperCase()} as FIFO (same queue lengths)`,
+      kind: 'exact',
+      source: `${source}; ${SIZE_BLIND_SOURCE}`,
+    };
   if (model.selection === 'lwl')
     return {
       available: true,

@@ -403,7 +403,8 @@ export function solveMeanFieldTransient(
       return {
         solver: id,
         capability,
-        result: solveMemoryTransient(model, {
+        // PS/LAS with exponential sizes run as their FIFO twin (capabilities.ts `memoryFifoTwin`)
+        result: solveMemoryTransient(memoryFifoTwin(model) ?? model, {
           times,
           from: options.from,
           tolerance: options.tolerance,

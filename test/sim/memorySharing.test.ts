@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
-import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { solveMeanField, solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { simulate } from '../../src/sim/simulate.ts';
 
@@ -63,5 +63,22 @@ describe('the mean field of memory with a sharing server', () => {
     expect(!lwl.available && lwl.reason).toMatch(/LWL\(d\) probes work/);
     const sjf = cap({ discipline: 'sjf' });
     expect(!sjf.available && sjf.reason).toMatch(/covers FIFO servers/);
+  });
+
+  it('the transient: PS and LAS with exponential sizes run the FIFO memory ODE (same queue lengths); other laws refused', () => {
+    const times = [0, 2, 10];
+    const fifo = solveMeanFieldTransient(parseModel({ lambda: 0.85, d: 2, memory: 'ism:2' }), times);
+    for (const discipline of ['ps', 'las']) {
+      const model = parseModel({ lambda: 0.85, d: 2, memory: 'ism:2', discipline });
+      const tr = solveMeanFieldTransient(model, times);
+      expect(tr.solver).toBe('memory-cavity-ode');
+      if (tr.solver !== 'memory-cavity-ode' || fifo.solver !== 'memory-cavity-ode') continue;
+      expect(tr.result.tail).toEqual(fifo.result.tail);
+      expect(tr.result.tail[2][1]).toBeGreaterThan(0);
+    }
+    const ps = meanFieldCapabilities(
+      parseModel({ lambda: 0.85, d: 2, memory: 'ism:2', discipline: 'ps', service: 'hyperexp:2' }),
+    ).transient;
+    expect(ps.available).toBe(false);
   });
 });
