@@ -5,7 +5,14 @@
  * scripts/memory-table.ts --setup K.
  */
 import { describe, expect, it } from 'vitest';
-import { THESIS_MEMORY_NS, THESIS_MEMORY_PRESETS, THESIS_MEMORY_SETUPS, thesisMemoryPreset } from '../../src/compare/index.ts';
+import {
+  lwlWorkloadReference,
+  THESIS_MEMORY_NS,
+  THESIS_MEMORY_PRESETS,
+  THESIS_MEMORY_SETUPS,
+  thesisMemoryPreset,
+} from '../../src/compare/index.ts';
+import { memoryReduction } from '../../src/meanfield/index.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { parseModel } from '../../src/model/model.ts';
 
@@ -29,5 +36,24 @@ describe('thesis-memory presets', () => {
       const mf = solveMeanField(parseModel({ ...p.model, lambda: p.lambdas[0], d: p.ds[0] }));
       expect(Math.abs(mf.meanResponseTime - THESIS_MEMORY_SETUPS[k - 1].cavity), `setup ${k}`).toBeLessThanOrEqual(5e-5 + 1e-9);
     }
+  });
+});
+
+describe('the LWL(d) workload reference of a memory model', () => {
+  it('is the thesis closed form F̄(w) = (ρπ₀ + (ρ^{1−d} − ρπ₀)e^{(d−1)w})^{1/(1−d)} (exponential sizes), not the memoryless ccdf', () => {
+    const model = parseModel({ lambda: 0.8, d: 3, selection: 'lwl', memory: 'cp' });
+    const { pi0 } = memoryReduction(model);
+    const grid = [0, 0.5, 1, 2, 4];
+    const ref = lwlWorkloadReference(model, grid);
+    const [rho, d] = [0.8, 3];
+    grid.forEach((w, k) =>
+      expect(ref.ccdf[k]).toBeCloseTo((rho * pi0 + (rho ** (1 - d) - rho * pi0) * Math.exp((d - 1) * w)) ** (1 / (1 - d)), 10),
+    );
+    // a phase-type law goes through the FPE at the reduced rate (before: refused by the memoryless solver)
+    const hyper = lwlWorkloadReference(
+      parseModel({ lambda: 0.85, d: 2, selection: 'lwl', memory: 'ism:10', service: 'hyperexp:3' }),
+      [0, 1],
+    );
+    expect(hyper.ccdf[0]).toBeCloseTo(0.85, 3);
   });
 });
