@@ -6,3 +6,4 @@ export * from './exactPoints.ts';
 export * from './secondOrder.ts';
 export * from './notes.ts';
 export * from './quantileCells.ts';
+export * from './memoryTable.ts';

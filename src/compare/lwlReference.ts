@@ -5,12 +5,16 @@
 import type { SupermarketModel } from '../model/index.ts';
 import {
   defaultHorizon,
+  describeMemory,
   isHeavyTailed,
   lwlExponentialWorkloadCcdf,
   lwlTransient,
   lwlWorkloadCcdf,
   memoryLwlTransient,
+  memoryReduction,
+  reducedModel,
 } from '../meanfield/index.ts';
+import { InvalidModelError } from '../errors.ts';
 import { modelHasMemory } from '../model/memory.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { interpolateLinear } from '../stats/bisect.ts';
@@ -33,6 +37,21 @@ export interface WorkloadReference {
  * @throws whatever the solvers throw (InvalidModelError, UnstableModelError, ConvergenceError).
  */
 export function lwlWorkloadReference(model: SupermarketModel, grid: readonly number[]): WorkloadReference {
+  if (modelHasMemory(model)) {
+    // with a dispatcher memory: F̄(w) = H̄(w)/π₀^{1/d}, H̄ the ccdf without memory at the reduced rate (theory.md §12)
+    const reduction = memoryReduction(model);
+    if (reduction.pi0 === 0)
+      throw new InvalidModelError(
+        `no LWL(d) workload reference for memory ${describeMemory(reduction.memory)} at π₀ = 0 (every job joins an idle server); use simulate`,
+      );
+    const base = lwlWorkloadReference(reducedModel(model, reduction), grid);
+    return {
+      ...base,
+      ccdf: base.ccdf.map((v) => v / reduction.scale),
+      solver: `${base.solver} at the reduced rate (memory ${describeMemory(reduction.memory)})`,
+      numericalError: base.numericalError / reduction.scale,
+    };
+  }
   if (model.service.kind === 'exponential' && model.service.mean === 1) {
     return {
       grid: grid.slice(),

@@ -208,20 +208,30 @@ function memoryFixedPointOf(model: SupermarketModel): SolverCapability<FixedPoin
   const memory = describeMemory(effectiveMemory(model.selection, model.d, model.memory));
   const jiq = isJiq(model.selection);
   const d = jiq ? 1 : model.d;
-  if (d >= 2 && model.discipline !== 'fifo')
+  const twin = memoryFifoTwin(model);
+  if (d >= 2 && model.discipline !== 'fifo' && twin === undefined)
     return no(
-      `no mean-field solver for memory ${memory} with discipline ${model.discipline} at d = ${d}: the reduction theorem (Hellemans 2021, ch. 6) covers FIFO servers (any discipline at d = 1); use simulate`,
+      DISCIPLINE_TABLE[model.discipline].server === 'priority'
+        ? `no mean-field solver for memory ${memory} with discipline ${model.discipline} at d = ${d}: the reduction theorem (Hellemans 2021, ch. 6) covers FIFO servers (any discipline at d = 1); use simulate`
+        : `no mean-field solver for memory ${memory} with ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} and ${model.service.kind} sizes at d = ${d}: the reduction through FIFO covers JSQ(d) with PS (any law) or LAS (exponential sizes); LWL(d) probes work, and its simulation departs from FIFO's value; use simulate`,
     );
-  const base = fixedPointOf({ ...model, selection: jiq ? 'random' : model.selection, d, memory: NO_MEMORY });
+  const base = fixedPointOf({ ...(twin ?? model), selection: jiq ? 'random' : model.selection, d, memory: NO_MEMORY });
   if (!base.available) return base;
+  const insensitive = twin !== undefined && model.service.kind !== 'exponential';
   return {
     available: true,
     id: 'memory-reduction',
-    name: `${base.name} at the reduced rate (memory ${memory})`,
-    kind: base.kind,
-    source: `theory.md §12: reduction theorem (Hellemans 2021, ch. 6), rate λπ₀^{1/d}; base: ${base.source}`,
+    name: `${base.name} at the reduced rate (memory ${memory})${twin === undefined ? '' : insensitive ? `, PS as FIFO with exponential sizes (insensitivity, checked by simulation)` : `, ${model.discipline.toUpperCase()} as FIFO (same queue lengths)`}`,
+    kind: insensitive ? 'approximation' : base.kind,
+    source: `theory.md §12: reduction theorem (Hellemans 2021, ch. 6), rate λπ₀^{1/d}; base: ${base.source}${twin === undefined ? '' : `; ${insensitive ? PS_MEMORY_SOURCE : SIZE_BLIND_SOURCE}`}`,
   };
 }
+
+const SIZE_BLIND_SOURCE =
+  'theory.md §5 "Sharing disciplines": with exponential sizes a size-blind work-conserving server has FIFO\'s queue-length process, memory included (it reads queue lengths only); E[T] = E[Q]/λ';
+
+const PS_MEMORY_SOURCE =
+  'JSQ(d) with PS and memory answered as with exponential sizes of the same mean (PS insensitivity, Bramson, Lu & Prabhakar 2012, extended to memory without proof; agreement with simulation at n = 1000–2000 within CI + 1/n, scripts/memory-sharing-check.ts)';
 
 const HETERO_SOURCE = 'theory.md §13 (Mukhopadhyay & Mazumdar, IEEE TCNS 2015, arXiv 1311.5806; Gardner et al., Perf. Eval. 2021)';
 
@@ -246,7 +256,39 @@ function heteroRefusal(model: SupermarketModel, what: string): string | undefine
  * Source: theory.md §5 "Sharing disciplines" (exponential sizes).
  */
 export function fifoQueueLengthTwin(model: SupermarketModel): SupermarketModel | undefined {
-  if (model.selection !== 'jsq' || model.service.kind !== 'exponential' || modelHasMemory(model)) return undefined;
+  return modelHasMemory(model) ? undefined : sizeBlindFifoTwin(model);
+}
+
+/**
+ * A JSQ(d) model (d ≥ 2) with dispatcher memory and a size-blind work-conserving sharing server (PS, LAS), answered
+ * through FIFO: returns the FIFO model with the same memory, rate and mean size whose reduced-rate value (theory.md
+ * §12) is this model's E[T], or undefined for any other model.
+ * - exponential sizes (PS, LAS): the memory reads queue lengths only (SQ(d) probes, which servers are idle), so the
+ *   whole system's queue-length process is the FIFO one's; E[T] = E[Q]/λ (Little). Exact as the base.
+ * - PS with any other size law: the FIFO model with exponential sizes of the same mean, by PS insensitivity (Bramson,
+ *   Lu & Prabhakar 2012 without memory; with memory a server's arrivals during a busy period are state-dependent
+ *   Poisson, the memory acting only on idle servers). Not proved here: an approximation, checked by simulation
+ *   (hyperexp:10, weibull:0.5, lognormal:1.5 with cp, ip, bcp, ism at n = 1000–2000: scripts/memory-sharing-check.ts).
+ * LWL(d) with PS or LAS is refused by the caller (the memory probes work; simulation departs from FIFO's value), and
+ * LAS with non-exponential sizes (LAS is not insensitive).
+ */
+export function memoryFifoTwin(model: SupermarketModel): SupermarketModel | undefined {
+  if (!modelHasMemory(model) || isJiq(model.selection) || model.d < 2 || model.selection !== 'jsq') return undefined;
+  const twin = sizeBlindFifoTwin(model);
+  if (twin !== undefined) return twin;
+  const row = DISCIPLINE_TABLE[model.discipline];
+  if (row.server !== 'sharing' || row.usesPrediction) return undefined;
+  return {
+    ...model,
+    discipline: 'fifo',
+    service: { kind: 'exponential', mean: serviceDistribution(model.service).mean },
+    prediction: { kind: 'exact' },
+  };
+}
+
+/** The FIFO model with a size-blind sharing server's queue-length process (JSQ, exponential sizes), memory kept. */
+function sizeBlindFifoTwin(model: SupermarketModel): SupermarketModel | undefined {
+  if (model.selection !== 'jsq' || model.service.kind !== 'exponential') return undefined;
   const row = DISCIPLINE_TABLE[model.discipline];
   switch (row.server) {
     case 'priority':
@@ -373,6 +415,17 @@ function memoryTransientOf(model: SupermarketModel): SolverCapability<TransientS
   const source = 'theory.md §12 (Hellemans 2021, ch. 6, Prop. trans; π₀(t) quasi-stationary)';
   if (hasMemoryTransient(model))
     return { available: true, id: 'memory-cavity-ode', name: 'SQ(d) cavity ODE with memory', kind: 'exact', source };
+  // PS/LAS with exponential sizes: FIFO's queue-length process, memory included (`memoryFifoTwin`); other laws: the
+  // insensitivity is of the stationary law only, so no transient
+  const twin = model.service.kind === 'exponential' ? memoryFifoTwin(model) : undefined;
+  if (twin !== undefined && hasMemoryTransient(twin))
+    return {
+      available: true,
+      id: 'memory-cavity-ode',
+      name: `SQ(d) cavity ODE with memory, ${model.discipline.toUpperCase()} as FIFO (same queue lengths)`,
+      kind: 'exact',
+      source: `${source}; ${SIZE_BLIND_SOURCE}`,
+    };
   if (model.selection === 'lwl')
     return {
       available: true,

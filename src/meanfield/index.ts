@@ -66,6 +66,7 @@ export * from './memory/index.ts';
 export {
   meanFieldCapabilities,
   fifoQueueLengthTwin,
+  memoryFifoTwin,
   requireStable,
   isSqdModel,
   isClassicModel,

@@ -25,6 +25,7 @@ import { requireStable, unknownPolicy, type SupermarketModel } from '../model/in
 import { serviceDistribution } from '../model/service/index.ts';
 import {
   fifoQueueLengthTwin,
+  memoryFifoTwin,
   meanFieldCapabilities,
   type SolutionKind,
   type SolverCapability,
@@ -190,8 +191,10 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
     }
     case 'memory-reduction': {
       // the reduced model (no memory, rate λπ₀^{1/d}) goes back through this entry and its own capability
+      // JSQ(d) with PS (any law) or LAS (exponential sizes): answered through FIFO (capabilities.ts `memoryFifoTwin`)
+      const twin = memoryFifoTwin(model);
       const r = solveWithMemory(
-        model,
+        twin ?? model,
         (reduced) => solveMeanField(reduced, options),
         (meanResponseTime, tail) =>
           solution({
@@ -205,7 +208,8 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
           }),
       );
       const { provenance: _provenance, ...parts } = r;
-      return solution(parts);
+      // through FIFO: the capability's kind (approximation for PS with non-exponential sizes) and its source
+      return solution(twin === undefined || r.reduction.pi0 === 0 ? parts : { ...parts, kind: cap.kind, source: cap.source });
     }
     case 'mg1': {
       const r = mg1({ ...model, d: 1, selection: 'random' });
@@ -420,7 +424,8 @@ export function solveMeanFieldTransient(
       return {
         solver: id,
         capability,
-        result: solveMemoryTransient(model, {
+        // PS/LAS with exponential sizes run as their FIFO twin (capabilities.ts `memoryFifoTwin`)
+        result: solveMemoryTransient(memoryFifoTwin(model) ?? model, {
           times,
           from: options.from,
           tolerance: options.tolerance,

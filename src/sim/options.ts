@@ -287,14 +287,6 @@ export type EngineChoice = keyof typeof ENGINE_CHOICES;
  */
 export function resolveEngine(model: SupermarketModel, engine: unknown): EngineKind {
   const eventKind = eventEngineFor(model.discipline);
-  // the sharing engine has no dispatcher memory (sim/memory.ts serves the FIFO and priority engines): refuse, never
-  // run the base rule without its memory
-  if (eventKind === 'sharing' && effectiveMemory(model.selection, model.d, model.memory).kind !== 'none') {
-    const what = model.selection === 'jiq' ? 'selection jiq' : `memory ${model.memory.kind}`;
-    throw new InvalidModelError(
-      `no simulation engine serves ${what} with discipline ${model.discipline} yet: the sharing engine has no dispatcher memory`,
-    );
-  }
   if (model.servers !== undefined && eventKind !== 'event')
     throw new InvalidModelError(
       `no simulation engine serves server speeds with discipline ${model.discipline} yet: the FIFO event engine has them (discipline fifo)`,

@@ -1,6 +1,7 @@
 /**
  * The sharing event engine: processor sharing (PS) and least attained service (LAS/FB), the two disciplines whose
- * server serves several jobs at once (theory.md §1), with any selection rule but LPW, any size law, Poisson or
+ * server serves several jobs at once (theory.md §1), with any selection rule but LPW (and a dispatcher memory of idle
+ * servers, sim/memory.ts, as the FIFO and priority engines: IP, CP, BCP, ISM, JIQ), any size law, Poisson or
  * replayed arrivals. One core with the FIFO and priority engines (core.ts: phases, chunks, measurement); only "who is
  * served, at what rate" differs. O(log k) per event, k jobs at the server:
  *   - PS: per server a virtual time V with dV/dt = 1/k while k ≥ 1 jobs are present (each job's attained service
@@ -32,6 +33,7 @@ import {
   R_T,
   SEL_JSQ,
   SEL_LPW,
+  SEL_LWL,
   SIZE_EXP,
   ARR_POISSON,
   TICK_EVENTS,
@@ -48,6 +50,7 @@ import { identityPermutation, jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
 import { LpwState } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { InvalidModelError } from '../errors.ts';
+import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
 
 /** True for the disciplines the sharing engine runs (PS, LAS). */
 export function isSharing(discipline: number): boolean {
@@ -73,6 +76,8 @@ export class SharingEngine implements Engine, PhaseLoop {
   private readonly vTime: Float64Array;
   /** LAS: the attained-service groups of every server (writes the clock tree's times). */
   private readonly groups: AttainedGroups;
+  /** The dispatcher's memory of idle servers (theory.md §12; sim/memory.ts, as the FIFO and priority engines), when the model has one. */
+  readonly memory: DispatcherMemory | undefined;
   chunkLeft = CHUNK_EVENTS;
   chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
@@ -122,6 +127,11 @@ export class SharingEngine implements Engine, PhaseLoop {
       }
       ctFix(this.clocks, j);
     }
+    this.memory =
+      config.memoryKind === MEM_NONE
+        ? undefined
+        : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
+    this.memory?.fillIdle(store.len, rng);
   }
 
   /** See `Engine.run` and `runPhases`. */
@@ -169,6 +179,12 @@ export class SharingEngine implements Engine, PhaseLoop {
     let levels = count.length;
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
+    const memory = this.memory;
+    const ism = memory !== undefined && memory.kind === MEM_ISM;
+    if (memory !== undefined && measuring !== memory.counting) {
+      if (measuring) memory.startCounting();
+      else memory.counting = false;
+    }
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -210,9 +226,11 @@ export class SharingEngine implements Engine, PhaseLoop {
         }
         events++;
         const j =
-          pairM >= 0
-            ? jsqPair(rng, len, n, pairM)
-            : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          memory !== undefined
+            ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+            : pairM >= 0
+              ? jsqPair(rng, len, n, pairM)
+              : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;
@@ -297,6 +315,7 @@ export class SharingEngine implements Engine, PhaseLoop {
         }
         count[l]--;
         len[id] = l - 1;
+        if (ism && l === 1) memory.offer(id); // ISM: the server that became idle tells the dispatcher
         const a = pool.arrival[c];
         const s = pool.size[c];
         const k = pool.seq[c] - firstSeq;

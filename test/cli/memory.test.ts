@@ -47,6 +47,15 @@ describe('supermarket --memory', () => {
       'ode --lambda 0.9 --d 2 --memory ip --service deterministic --t-end 5 --dt 1',
       /no transient solver for memory with jsq, fifo, deterministic sizes/,
     ],
+    [
+      'compare --preset thesis-memory:5 --lambda 0.8 --memory cp',
+      /--preset thesis-memory:5 sets --lambda, --memory; drop them or the preset/,
+    ],
+    // LL(d) with memory has its workload PIDE since the s2-mem merge; PS with memory has one for exponential sizes only
+    [
+      'ode --lambda 0.9 --d 2 --memory ip --discipline ps --service hyperexp:2 --t-end 5 --dt 1',
+      /no transient solver for memory with jsq, ps, hyperexponential/,
+    ],
   ];
   for (const [args, pattern] of bad) it(args, () => expectOneLineError(args, pattern));
 });

@@ -1,7 +1,7 @@
 /**
  * The dispatcher memory in the finite system (sim/memory.ts; theory.md §12): the memory's own rules on a hand-made
  * state, and a short run per scheme at n = 1000 against the mean-field reduction (E[T] within the CI plus 1/n, the
- * observed π₀ within its CI plus 1/n). Longer runs at n = 1000 and 10 000: scripts/memory-check.ts.
+ * observed π₀ within its CI plus 1/n). Longer runs at n = 1000 and 10 000: scripts/memory-check.ts; with PS and LAS: memorySharing.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
@@ -82,13 +82,4 @@ describe('simulate with memory at n = 1000 against the reduction', () => {
       expect(r.engine).not.toBe('race');
     });
   }
-});
-
-describe('a dispatcher memory with a sharing server', () => {
-  it('simulate refuses memory or JIQ with PS or LAS in one line (the sharing engine has no memory: it would run the base rule)', () => {
-    const ip = parseModel({ lambda: 0.8, d: 2, discipline: 'ps', memory: 'ip' });
-    expect(() => simulate(ip, { n: 20, jobs: 2000, warmupTime: 0 })).toThrow(/no simulation engine serves memory ip with discipline ps/);
-    const jiq = parseModel({ lambda: 0.8, d: 1, selection: 'jiq', discipline: 'las' });
-    expect(() => simulate(jiq, { n: 20, jobs: 2000, warmupTime: 0 })).toThrow(/selection jiq with discipline las/);
-  });
 });

@@ -79,11 +79,6 @@ describe('simulate over the policy space', () => {
           }
           const model = parseModel(spec);
           const options = { n: 6, jobs: 3_000, replications: 2, seed: 43, warmupTime: 10, workloadGrid: [0, 1] };
-          if (DISCIPLINE_TABLE[discipline].server !== 'priority' && selection === 'jiq') {
-            // JIQ's memory runs in the FIFO and priority engines only: refused with a sharing discipline, never run as random
-            expect(() => simulate(model, options), `${selection} ${discipline} ${prediction}`).toThrow(/no simulation engine serves/);
-            continue;
-          }
           const r = simulate(model, options);
           const label = `${selection} ${discipline} ${prediction}`;
           expect(

@@ -6,8 +6,15 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
-import { EXACT_DEFAULTS, groupNotes, type ComparisonConfig, type ModelFields } from '../../compare/index.ts';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import {
+  EXACT_DEFAULTS,
+  groupNotes,
+  THESIS_MEMORY_PRESETS,
+  thesisMemoryPreset,
+  type ComparisonConfig,
+  type ModelFields,
+} from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
 import { parseModel, settingApplies, type BatchDispatch, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
 import { shardDir, type ShardSpec } from '../../runs/shard.ts';
@@ -51,6 +58,7 @@ export const DEFAULT_PRESET = {
 };
 
 interface Opts {
+  preset?: string;
   latex?: boolean;
   lambda: number[];
   d: number[];
@@ -147,6 +155,32 @@ function outDirFor(o: Opts, cmd: Command): string {
   return path.join('reports', settingsFolderName(label, Object.fromEntries(keys.map((k) => [k, cmd.getOptionValue(k)]))));
 }
 
+/** The options a `--preset` sets (the model and its grid); --n may narrow its n list, the budget options stay free. */
+const PRESET_OPTIONS = ['lambda', 'd', 'selection', 'discipline', 'service', 'prediction', 'memory'] as const;
+
+/**
+ * Applies `--preset thesis-memory:K` (compare/memoryTable.ts: setup K of Hellemans' Table fin_acc) to the options:
+ * λ, d, the model fields and, unless --n is given, the thesis's n list.
+ * @throws {InvalidArgumentError} when an option the preset sets was given too (one line, never a silent override).
+ */
+function applyPreset(o: Opts, cmd: Command): void {
+  if (o.preset === undefined) return;
+  const given = PRESET_OPTIONS.filter((k) => cmd.getOptionValueSource(k) === 'cli');
+  if (given.length > 0)
+    throw new InvalidArgumentError(
+      `--preset ${o.preset} sets ${given.map((k) => `--${k}`).join(', ')}; drop ${given.length > 1 ? 'them' : 'it'} or the preset`,
+    );
+  const preset = thesisMemoryPreset(THESIS_MEMORY_PRESETS.indexOf(o.preset) + 1);
+  o.lambda = [...preset.lambdas];
+  o.d = [...preset.ds];
+  if (cmd.getOptionValueSource('n') !== 'cli') o.n = [...preset.ns];
+  o.selection = preset.model.selection as string;
+  o.discipline = preset.model.discipline as string;
+  o.service = preset.model.service as string;
+  o.prediction = preset.model.prediction as string;
+  o.memory = preset.model.memory as string;
+}
+
 /** "none" or a comma-separated list of n ≥ 1 for --exact-n. */
 function parseExactNs(value: string): number[] {
   if (value.trim() === 'none') return [];
@@ -177,7 +211,14 @@ export function compareCommand(): Command {
     )
     .option('--lambda <list>', 'arrival rates per server, comma-separated', parseNumberList, p.lambdas)
     .option('--d <list>', 'choices d, comma-separated', parseNumberList, p.ds)
-    .option('--n <list>', 'numbers of servers, comma-separated', parseIntegerList, p.ns);
+    .option('--n <list>', 'numbers of servers, comma-separated', parseIntegerList, p.ns)
+    .addOption(
+      new Option(
+        '--preset <name>',
+        "a setup of Hellemans' thesis table (ch. 6, Table fin_acc: dispatcher memory, n = 10 … 3000): sets λ, d, the model " +
+          'and the n list (--n may narrow it); compare/memoryTable.ts holds the thesis values',
+      ).choices(THESIS_MEMORY_PRESETS),
+    );
   addModelOptions(cmd, false)
     .option('--jobs <count>', 'measured arrivals per replication (the same budget for every n)', parseJobs, p.jobs)
     .option('--replications <r>', 'independent replications per cell (≥ 2)', parseReplications, p.replications)
@@ -251,11 +292,13 @@ export function compareCommand(): Command {
         'supermarket compare --lambda 0.99 --d 2 --jobs 2e6 --replications 10 --out reports/heavy',
         'supermarket compare --selection lwl --lambda 0.9 --d 2 --n 20,50,100,200,500,1000 --out reports/lwl',
         'supermarket compare --selection lwl --service weibull:0.5 --lambda 0.9 --d 2 --n 50,200,1000 --out reports/lwl-weibull',
+        'supermarket compare --preset thesis-memory:5 --jobs 200000 --replications 5 --out reports/thesis-memory-5',
       ]),
     )
     .action(
       action(async (o: Opts, self: Command) => {
         timeline('phase', { name: 'action' });
+        applyPreset(o, self);
         const policy = { selection: o.selection as Selection, discipline: o.discipline as Discipline, d: 2 };
         refuseIdleSettings(self, policy, o.d);
         // a rule that samples no servers (random, jiq) runs at d = 1 whatever the preset's d list says
