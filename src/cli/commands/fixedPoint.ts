@@ -24,6 +24,7 @@ import {
   parsePositive,
   parsePositiveInteger,
   parseProbabilityList,
+  refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -91,7 +92,7 @@ export function fixedPointCommand(): Command {
       ]),
     )
     .action(
-      modelAction((model, o: Opts) => {
+      modelAction((model, o: Opts, cmd: Command) => {
         // which solver and refined terms the model has: the capability query's answer (meanfield/capabilities.ts)
         const capabilities = meanFieldCapabilities(model);
         if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
@@ -102,6 +103,11 @@ export function fixedPointCommand(): Command {
                 ? `--refined: ${capabilities.refined.firstOrder.reason}`
                 : '--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)',
             );
+          // only SQ(d) always prints the ccdf; elsewhere its grid acts with --ccdf alone (no setting dropped silently)
+          refuseIdleOptions(cmd, [
+            ['--ccdf-t-end', Boolean(o.ccdf), '--ccdf'],
+            ['--ccdf-dt', Boolean(o.ccdf), '--ccdf'],
+          ]);
           printGeneralSolution(model, Boolean(o.json), Boolean(o.phFit), responseTimeRequest(model, o), capabilities.arrivalsNote);
           return;
         }
