@@ -114,7 +114,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 // name the entries of the file that make the model, as the schema errors name their JSON path
                 if (error instanceof InvalidModelError) {
                   throw new InvalidModelError(
-                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, prediction ${JSON.stringify(prediction)}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}${arrivals === 'exp' ? '' : `, arrivals ${JSON.stringify(arrivals)}`}: ${error.message}`,
+                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, policy ${selection}/${discipline}${prediction === 'none' ? '' : `, prediction ${JSON.stringify(prediction)}`}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}${arrivals === 'exp' ? '' : `, arrivals ${JSON.stringify(arrivals)}`}${spec.servers === undefined ? '' : `, servers ${JSON.stringify(spec.servers)}`}: ${error.message}`,
                   );
                 }
                 throw error;

@@ -11,6 +11,7 @@ import { parseModel, type SupermarketModel } from '../model/model.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
 import { arrivalScv, isRenewalArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
 import { serviceDistribution } from '../model/service/index.ts';
+import { capacity } from '../model/servers.ts';
 import { populationFixedPoint, type PopulationFixedPointResult } from './population/fixedPoint.ts';
 import { populationTransient } from './population/transient.ts';
 import { integrateSqd } from './ode.ts';
@@ -199,7 +200,12 @@ export function simulationWarmup(
       };
     }
   }
-  const blind = parseModel({ lambda: model.lambda * mean, d: model.selection === 'random' ? 1 : model.d });
+  // server classes (theory.md §13): the load is λE[S]/Σ f·speed, which may pass 1 in λE[S] alone (speeds 1,2 at λ = 1.2
+  // is ρ = 0.8); the SQ(d) rule runs at that load, its time stretched to the slowest class's (1/min speed)
+  const servers = model.servers;
+  const slowest = servers === undefined ? 1 : 1 / Math.min(...servers.speeds);
+  const blindLoad = servers === undefined ? model.lambda * mean : (model.lambda * mean) / capacity(servers);
+  const blind = parseModel({ lambda: blindLoad, d: model.selection === 'random' ? 1 : model.d });
   const key = `${blind.lambda}|${blind.d}|${tolerance}|${safetyFactor}`;
   let sqd = sqdWarmups.get(key);
   if (!sqd) {
@@ -207,7 +213,7 @@ export function simulationWarmup(
     sqd = warmupTime(blind, { tolerance, safetyFactor });
     sqdWarmups.set(key, sqd);
   }
-  const base = sqd.warmupTime * mean;
+  const base = sqd.warmupTime * mean * slowest;
   // heavy tails need longer warm-ups, but an SCV of 10⁶ (bounded Pareto) must not ask for 10⁶ × the exponential one;
   // variable arrivals count like variable sizes ((c_a² + c_s²)/2, the heavy-traffic variability; c_a² = 1 for Poisson)
   const arrivals = model.arrivals ?? POISSON_ARRIVALS;
@@ -219,7 +225,7 @@ export function simulationWarmup(
   return {
     time,
     rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (${ca2 === 1 ? '1' : 'c_a²'}+SCV)/2)))${cycles > 0 ? ` + 10 MMPP phase cycles ${cycles.toFixed(1)}` : ''} = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
-    relaxationTime: sqd.relaxationTime * mean,
+    relaxationTime: sqd.relaxationTime * mean * slowest,
   };
 }
 

@@ -40,4 +40,17 @@ describe('supermarket fixed-point --quantiles', () => {
     expect(m.stderr.trim().split('\n')).toHaveLength(1);
     expect(m.stderr).toMatch(/no response-time law with dispatcher memory/);
   });
+  it('--ccdf-t-end / --ccdf-dt without --ccdf are refused where the ccdf is not printed by default; SQ(d) keeps them', async () => {
+    for (const flag of ['--ccdf-t-end', '--ccdf-dt']) {
+      const r = await runCli(['fixed-point', '--lambda', '0.8', '--d', '2', '--service', 'erlang:2', flag, '2']);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`${flag} acts only with --ccdf`);
+    }
+    const ok = await runCli('fixed-point --lambda 0.8 --d 2 --service erlang:2 --ccdf --ccdf-t-end 2 --ccdf-dt 1 --json');
+    expect(JSON.parse(ok.stdout).responseTime.ccdf.times).toEqual([0, 1, 2]);
+    const sqd = await runCli('fixed-point --lambda 0.8 --d 2 --ccdf-t-end 2 --ccdf-dt 1');
+    expect(sqd.status).toBe(0);
+    expect(sqd.stdout).toMatch(/P\(T > t\): t=0: 1\.00 {2}t=1: .* {2}t=2: [0-9.]+\n/);
+  });
 });

@@ -68,4 +68,25 @@ describe('supermarket ode --init / --until-steady', () => {
       ]);
     }
   });
+  it('ode with --speeds names the per-class occupancy transient when refusing --init or --from (not "phase-type")', async () => {
+    for (const flags of [
+      ['--init', 'fixed-point'],
+      ['--from', '0.5,0.1'],
+    ]) {
+      const r = await runCli(['ode', '--speeds', '1,2', '--d', '2', '--lambda', '0.6', '--t-end', '2', '--dt', '1', ...flags]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/per-class occupancy/);
+      expect(r.stderr).not.toMatch(/phase-type/);
+    }
+  });
+
+  it('ode --arrivals det names the Poisson fluid limit on stderr (as fixed-point does), JSON on stdout unchanged', async () => {
+    const det = await runCli(['ode', ...sqd, '--t-end', '2', '--dt', '1', '--arrivals', 'det', '--json']);
+    const poisson = await runCli(['ode', ...sqd, '--t-end', '2', '--dt', '1', '--json']);
+    expect(det.status).toBe(0);
+    expect(det.stderr).toMatch(/^note: arrivals det: .*Poisson fluid limit/);
+    expect(poisson.stderr).toBe('');
+    expect(JSON.parse(det.stdout).tail).toEqual(JSON.parse(poisson.stdout).tail);
+  });
 });

@@ -61,6 +61,18 @@ describe('expandGrid', () => {
     );
     expect(() => expandGrid(parseExperiment({ ...base, service: ['gamma:2'] }))).toThrow(/unknown service/);
   });
+
+  it('expandGrid names "servers" (not only service[i]) when the server classes are wrong, and no prediction "none"', () => {
+    const bad = { ...base, servers: { speeds: [1, 2], fractions: [0.5, 0.6] } };
+    let message = '';
+    try {
+      expandGrid(parseExperiment(bad));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/servers \{"speeds":\[1,2\],"fractions":\[0\.5,0\.6\]\}: fractions must sum to 1/);
+    expect(message).not.toMatch(/prediction "none"/);
+  });
 });
 
 import { parseConjecture } from '../../src/claims/index.ts';

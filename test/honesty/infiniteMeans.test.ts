@@ -90,6 +90,22 @@ describe('infinite means (issue 21 item 1)', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ meanResponseTime: null, responseTimeFinite: false });
   });
 
+  it('fixed-point for M/G/1 FIFO with pareto α = 1.5 prints E[T] = ∞ (reason), JSON null + responseTimeFinite: false, as mg1', async () => {
+    const args = ['fixed-point', '--d', '1', '--selection', 'random', '--lambda', '0.7', '--service', 'pareto:1.5'];
+    const text = await runCli(args);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/E\[T\] = ∞ \(E\[S²\] = ∞ \(pareto α = 1\.5 ≤ 2\)/);
+    expect(text.stdout).not.toMatch(/Infinity|NaN/);
+    const json = await runCli([...args, '--json']);
+    const out = JSON.parse(json.stdout);
+    expect(out.meanResponseTime).toBeNull();
+    expect(out.responseTimeFinite).toBe(false);
+    expect(out.infiniteReason).toMatch(/E\[S²\] = ∞/);
+    // a finite mean carries no such field
+    const finite = JSON.parse((await runCli(['fixed-point', '--d', '1', '--selection', 'random', '--lambda', '0.7', '--json'])).stdout);
+    expect(finite.responseTimeFinite).toBeUndefined();
+  });
+
   it('run (tables, figure rows, results.json, findings) and merge show ∞ for JSQ+FIFO slowdown, never a finite number', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-inf-'));
     writeFileSync(

@@ -7,6 +7,7 @@ import {
   SELECTION_TABLE,
   disciplineHelp,
   idlePrediction,
+  policyName,
   selectionHelp,
   usesPrediction,
 } from '../../src/model/index.ts';
@@ -58,6 +59,13 @@ describe('the policy tables (model/policy)', () => {
       ps: ['sharing', undefined, true],
       las: ['attained-service', undefined, true],
     });
+  });
+
+  it('policyName names a batch of K > 1 and its dispatch (headers of fixed-point and simulate), not K = 1', () => {
+    const jsq = parseModel({ lambda: 0.6, d: 2 });
+    expect(policyName(jsq)).toBe('JSQ(2) + FIFO');
+    expect(policyName(parseModel({ lambda: 0.6, d: 2, batch: 2 }))).toBe('JSQ(2) + FIFO, batch 2 (spread)');
+    expect(policyName(parseModel({ lambda: 0.6, d: 2, batch: 2, batchDispatch: 'whole' }))).toBe('JSQ(2) + FIFO, batch 2 (whole)');
   });
 
   it('idlePrediction refuses a prediction exactly where neither row reads one', () => {

@@ -3,6 +3,7 @@ import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { planSimulation, runReplications, simulate } from '../../src/sim/simulate.ts';
 import { serverLayout } from '../../src/sim/serverClasses.ts';
+import { simulationWarmup } from '../../src/meanfield/warmup.ts';
 
 const speeds12 = { speeds: [1, 2], fractions: [0.5, 0.5] };
 
@@ -61,5 +62,16 @@ describe('heterogeneous servers in the FIFO event engine (theory.md §13)', () =
     expect(() => simulate(m, { n: 40, jobs: 100, warmupTime: 1, engine: 'race' })).toThrow(/server speeds run on the event engine/);
     const sjf = parseModel({ lambda: 0.6, d: 2, discipline: 'sjf', servers: speeds12 });
     expect(() => simulate(sjf, { n: 40, jobs: 100, warmupTime: 1 })).toThrow(InvalidModelError);
+  });
+  it('the automatic warm-up reads the classes’ load λE[S]/Σ f·speed: speeds 1,2 at λ = 1.2 (ρ = 0.8) is SQ(d) at 0.8', () => {
+    // simulate --speeds 1,2 --lambda 1.2 was refused as "unstable load: rho = lambda·E[S] = 1.2" though ρ = 0.8
+    const hetero = parseModel({ lambda: 1.2, d: 2, servers: speeds12 });
+    const twin = simulationWarmup(parseModel({ lambda: 0.8, d: 2 }));
+    const w = simulationWarmup(hetero);
+    expect(w.time).toBeCloseTo(twin.time, 5); // slowest speed 1: no stretch
+    const slow = simulationWarmup(parseModel({ lambda: 0.6, d: 2, servers: { speeds: [0.5, 1], fractions: [0.5, 0.5] } }));
+    expect(slow.time).toBeCloseTo(2 * twin.time, 5); // ρ = 0.6/0.75 = 0.8, time in the slow class's units (×2)
+    const r = simulate(hetero, { n: 20, jobs: 500, replications: 2, warmupTime: w.time });
+    expect(r.meanResponseTime.mean).toBeGreaterThan(0);
   });
 });

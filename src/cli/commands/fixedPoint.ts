@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
+import { checkServers, estimandFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
 import {
   refine,
   refinedEstimate,
@@ -24,6 +24,7 @@ import {
   parsePositive,
   parsePositiveInteger,
   parseProbabilityList,
+  refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
@@ -91,7 +92,7 @@ export function fixedPointCommand(): Command {
       ]),
     )
     .action(
-      modelAction((model, o: Opts) => {
+      modelAction((model, o: Opts, cmd: Command) => {
         // which solver and refined terms the model has: the capability query's answer (meanfield/capabilities.ts)
         const capabilities = meanFieldCapabilities(model);
         if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
@@ -102,6 +103,11 @@ export function fixedPointCommand(): Command {
                 ? `--refined: ${capabilities.refined.firstOrder.reason}`
                 : '--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)',
             );
+          // only SQ(d) always prints the ccdf; elsewhere its grid acts with --ccdf alone (no setting dropped silently)
+          refuseIdleOptions(cmd, [
+            ['--ccdf-t-end', Boolean(o.ccdf), '--ccdf'],
+            ['--ccdf-dt', Boolean(o.ccdf), '--ccdf'],
+          ]);
           printGeneralSolution(model, Boolean(o.json), Boolean(o.phFit), responseTimeRequest(model, o), capabilities.arrivalsNote);
           return;
         }
@@ -217,6 +223,12 @@ function quantileLine(law: ResponseTimeLaw): string {
   return `  response time (${law.solver}, ${law.kind}): ${cells.join('  ')}`;
 }
 
+/** Why E[T] is infinite for the model (model/moments.ts), or a generic sentence when the table does not say. */
+function infiniteMeanReason(model: SupermarketModel): string {
+  const f = estimandFiniteness(model).meanResponseTime;
+  return f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
+}
+
 function printGeneralSolution(
   model: SupermarketModel,
   json: boolean,
@@ -225,6 +237,9 @@ function printGeneralSolution(
   arrivalsNote: string | undefined,
 ): void {
   const s = solveMeanField(model, { phaseTypeFit });
+  // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON null
+  // with responseTimeFinite: false and the reason, as mg1 gives it (model/moments.ts, README "A mean that is infinite")
+  const infiniteReason = Number.isFinite(s.meanResponseTime) ? undefined : infiniteMeanReason(model);
   const e = s.measuredError;
   const measured = e
     ? `  measured error of this fit: ${signedPercent(e.low)} to ${signedPercent(e.high)} of E[T] (${e.grid}; against ${e.reference}), i.e. E[T] in [${(s.meanResponseTime / (1 + e.high)).toFixed(4)}, ${(s.meanResponseTime / (1 + e.low)).toFixed(4)}]`
@@ -233,6 +248,7 @@ function printGeneralSolution(
     printJson({
       model,
       meanResponseTime: s.meanResponseTime,
+      ...(infiniteReason !== undefined ? { responseTimeFinite: false, infiniteReason } : {}),
       ...(s.estimate ? { estimate: s.estimate } : {}),
       ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}),
       ...(s.tail ? { tail: s.tail } : {}),
@@ -278,10 +294,14 @@ function printGeneralSolution(
     [
       `Mean field (n → ∞): ${policyName(model)}, service ${model.service.kind}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}`,
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
-      `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
+      infiniteReason !== undefined
+        ? `  E[T] = ∞ (${infiniteReason})`
+        : `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(measured ? [measured] : []),
       ...(s.note ? [`  note: ${s.note}`] : []),
-      ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${s.meanQueueLength.toFixed(6)} jobs per server`] : []),
+      ...(s.meanQueueLength !== undefined
+        ? [`  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} jobs per server`]
+        : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
         ? [

@@ -110,6 +110,9 @@ export function odeCommand(): Command {
         refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
         refuseIdleSettings(cmd, model);
         if (overloaded) refuseOverloaded(model, o);
+        // renewal arrivals: the n → ∞ transient is the Poisson model's; said on stderr, as fixed-point says it (theory.md §14)
+        const arrivalsNote = model.arrivals.kind === 'exponential' ? undefined : meanFieldCapabilities(model).arrivalsNote;
+        if (arrivalsNote !== undefined && meanFieldCapabilities(model).transient.available) process.stderr.write(`note: ${arrivalsNote}\n`);
         const init = initialTail(model, o);
         if (o.untilSteady) {
           runUntilSteady(model, init, o);
@@ -129,7 +132,9 @@ export function odeCommand(): Command {
           throw new InvalidModelError(
             solver === 'lwl-pide'
               ? '--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system'
-              : '--from and --init (tail fractions) apply to exponential sizes; the phase-type transient starts from an empty system',
+              : solver === 'hetero-occupancy-ode'
+                ? '--from and --init set one tail for all servers; the per-class occupancy transient (--speeds) starts from an empty system'
+                : '--from and --init (tail fractions) apply to exponential sizes; the phase-type transient starts from an empty system',
           );
         if (o.refined || o.n !== undefined) {
           const refined = meanFieldCapabilities(model).refined.firstOrder;
@@ -344,7 +349,7 @@ function initialTail(model: SupermarketModel, o: Opts): number[] | undefined {
   if (o.init === undefined || o.init === 'empty') return undefined;
   if (!isSqd(model) && model.selection !== 'lwl') {
     throw new InvalidModelError(
-      '--init applies to the SQ(d) ODE (JSQ(d), FIFO, exponential sizes); the phase-type transient starts from an empty system',
+      `--init applies to the SQ(d) ODE (JSQ(d), FIFO, exponential sizes); the ${model.servers ? 'per-class occupancy (--speeds)' : 'phase-type'} transient starts from an empty system`,
     );
   }
   if (o.init === 'fixed-point') {

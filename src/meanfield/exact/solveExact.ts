@@ -99,6 +99,9 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
   requirePoissonArrivals(model, 'the exact solver');
   if ((model.batch ?? 1) > 1) throw new InvalidModelError('the exact solver covers single arrivals, not batches');
+  // the chain on sorted occupancy vectors needs exchangeable servers: speeds would be silently dropped (theory.md §13)
+  if (model.servers !== undefined)
+    throw new InvalidModelError('no exact solver with server speeds: the chain is derived for identical servers; use simulate');
   if (model.memory.kind !== 'none') {
     throw new InvalidModelError(
       `no exact solver for a dispatcher memory (${model.memory.kind}): the chain would need the memory's content; use simulate`,

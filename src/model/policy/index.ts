@@ -46,7 +46,7 @@ export function idlePrediction(selection: Selection, discipline: Discipline): st
 /**
  * The policy as output headers name it: `JSQ(2) + FIFO`; a rule that samples no servers (random, jiq) without `(d)`,
  * since d has no effect there; a dispatcher memory appended when the model has one (`, memory ip`, `ism:A` …), and
- * server classes (`, speeds 1,2 fractions 0.5,0.5 (uniform sampling)`).
+ * server classes (`, speeds 1,2 fractions 0.5,0.5 (uniform sampling)`) and batches of K > 1 (`, batch 2 (whole)`).
  * @example policyName({ selection: 'jsq', d: 2, discipline: 'fifo' }) // 'JSQ(2) + FIFO'
  */
 export function policyName(model: {
@@ -55,11 +55,14 @@ export function policyName(model: {
   readonly discipline: Discipline;
   readonly memory?: { readonly kind: string; readonly capacity?: number };
   readonly servers?: { readonly speeds: readonly number[]; readonly fractions: readonly number[]; readonly sampling: string };
+  readonly batch?: number;
+  readonly batchDispatch?: string;
 }): string {
   const sel = SELECTION_TABLE[model.selection].samplesD ? `${model.selection.toUpperCase()}(${model.d})` : model.selection.toUpperCase();
   const m = model.memory;
   const memory = m && m.kind !== 'none' ? `, memory ${m.kind}${m.capacity !== undefined ? `:${m.capacity}` : ''}` : '';
   const s = model.servers;
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
-  return `${sel} + ${model.discipline.toUpperCase()}${memory}${servers}`;
+  const batch = model.batch !== undefined && model.batch > 1 ? `, batch ${model.batch} (${model.batchDispatch ?? 'spread'})` : '';
+  return `${sel} + ${model.discipline.toUpperCase()}${memory}${servers}${batch}`;
 }

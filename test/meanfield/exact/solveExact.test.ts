@@ -76,6 +76,11 @@ describe('solveExact', () => {
     expect(() => solveExact(jsq(0.9, 2), { n: 12 })).toThrow(/state space too large: .* states \(n = 12/);
   });
 
+  it('solveExact with server speeds refuses (exact --speeds printed the identical-server chain as if speeds were kept)', () => {
+    const hetero = parseModel({ lambda: 0.6, d: 2, servers: { speeds: [1, 2], fractions: [0.5, 0.5] } });
+    expect(() => solveExact(hetero, { n: 4 })).toThrow(/no exact solver with server speeds/);
+  });
+
   it('buildExactChain(n, K) lists states by total jobs, with colex ranks 0..C(n + K, n) − 1', () => {
     const n = 3;
     const K = 5;
