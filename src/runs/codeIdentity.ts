@@ -5,62 +5,11 @@
  * shards of another code are refused on resume and merge (`checkSameCode`) unless `--allow-mixed-code` is given; then
  * the report's metadata names the other codes (`mixedCodeSeen`).
  */
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SupermarketError } from '../errors.ts';
+import { codeIdentity } from '../version.ts';
 
-/** Where this module lives: <package>/src/runs or <package>/dist/runs. */
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** The code folder this process runs from (src/ or dist/) and the package root above it. */
-const CODE_DIR = path.dirname(HERE);
-const PACKAGE_DIR = path.dirname(CODE_DIR);
-
-let cached: string | undefined;
-
-function git(args: string[]): string {
-  return execFileSync('git', ['-C', PACKAGE_DIR, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 });
-}
-
-/** SHA-256 (16 hex digits) of every file under `dir` (relative path and bytes, in sorted order). */
-function treeHash(dir: string): string {
-  const h = createHash('sha256');
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else if (s.isFile()) h.update(path.relative(dir, p)).update('\0').update(readFileSync(p)).update('\0');
-    }
-  };
-  walk(dir);
-  return h.digest('hex').slice(0, 16);
-}
-
-/**
- * The code identity of this process (computed once): `git:<40 hex>` in a clean checkout, `git:<40 hex>+dirty:<12 hex>`
- * with uncommitted changes to tracked files (hash of `git diff HEAD`), else `dist:<16 hex>` / `src:<16 hex>`, the hash of
- * the code folder the process runs from. Overridable by SUPERMARKET_CODE_ID (tests, packaging).
- */
-export function codeIdentity(): string {
-  if (cached !== undefined) return cached;
-  const forced = process.env.SUPERMARKET_CODE_ID;
-  if (forced) return (cached = forced);
-  if (existsSync(path.join(PACKAGE_DIR, '.git'))) {
-    try {
-      const commit = git(['rev-parse', 'HEAD']).trim();
-      const diff = git(['diff', 'HEAD', '--no-ext-diff', '--', '.']);
-      cached = `git:${commit}${diff === '' ? '' : `+dirty:${createHash('sha256').update(diff).digest('hex').slice(0, 12)}`}`;
-      return cached;
-    } catch {
-      /* no git on this machine: hash the code */
-    }
-  }
-  cached = `${path.basename(CODE_DIR)}:${treeHash(CODE_DIR)}`;
-  return cached;
-}
+// the identity itself is computed on the ground floor (version.ts), where library results read it too
+export { codeIdentity };
 
 let allowMixed = false;
 const mixed = new Set<string>();
