@@ -201,7 +201,7 @@ function responseTimeRequest(model: SupermarketModel, o: Opts): ResponseTimeLaw 
   if (!cap.available) throw new InvalidModelError(cap.reason);
   const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
   const times = o.ccdf ? Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt) : [];
-  return solveResponseTime(model, { quantiles: o.quantiles ?? [], times });
+  return solveResponseTime(model, { quantiles: o.quantiles ?? [], times, ...(o.phFit ? { phaseTypeFit: true } : {}) });
 }
 
 /** JSON of a law's quantiles: p, t_p and, for estimates, the 95 % CI. */
@@ -210,6 +210,7 @@ function quantilesJson(law: ResponseTimeLaw) {
     p: q.p,
     value: q.value,
     ...(q.estimate ? { ci95: q.estimate.ci95, halfWidth: q.estimate.halfWidth } : {}),
+    ...(q.measuredError ? { measuredError: q.measuredError } : {}),
   }));
 }
 
@@ -218,9 +219,14 @@ function quantileLine(law: ResponseTimeLaw): string {
   const cells = law.quantiles.map((q) => {
     const name = `p${+(100 * q.p).toPrecision(6)}`;
     const ci = q.estimate ? ` [${q.estimate.ci95[0].toFixed(4)}, ${q.estimate.ci95[1].toFixed(4)}]` : '';
-    return `${name} = ${q.value.toFixed(6)}${ci}`;
+    const e = q.measuredError;
+    const error = e
+      ? ` (error ${signedPercent(e.low, 1)} to ${signedPercent(e.high, 1)}; reference ${e.referenceEstimate.mean.toFixed(4)} [${e.referenceEstimate.ci95[0].toFixed(4)}, ${e.referenceEstimate.ci95[1].toFixed(4)}])`
+      : '';
+    return `${name} = ${q.value.toFixed(6)}${ci}${error}`;
   });
-  return `  response time (${law.solver}, ${law.kind}): ${cells.join('  ')}`;
+  const reference = law.quantiles.find((q) => q.measuredError)?.measuredError?.reference;
+  return `  response time (${law.solver}, ${law.kind}): ${cells.join('  ')}${reference ? `\n    quantile errors measured in this run against ${reference}` : ''}`;
 }
 
 /** Why E[T] is infinite for the model (model/moments.ts), or a generic sentence when the table does not say. */
@@ -282,6 +288,8 @@ function printGeneralSolution(
                 ? { ccdf: { times: law.times, ccdf: law.ccdf, ...(law.ccdfCi95 ? { ci95: law.ccdfCi95 } : {}) } }
                 : {}),
               ...(law.jobs !== undefined ? { jobs: law.jobs, units: law.units } : {}),
+              ...(law.measuredError ? { measuredError: law.measuredError } : {}),
+              ...(law.ccdfMeasuredError !== undefined ? { ccdfMeasuredError: law.ccdfMeasuredError } : {}),
             },
           }
         : {}),
@@ -327,6 +335,9 @@ function printGeneralSolution(
               .slice(0, 12)
               .map((t, j) => `t=${+t.toPrecision(6)}: ${law.ccdf[j].toPrecision(3)}`)
               .join('  ')}${law.times.length > 12 ? '  …' : ''}`,
+            ...(law.ccdfMeasuredError !== undefined
+              ? [`    ccdf error: at most ${law.ccdfMeasuredError.toPrecision(2)} outside the reference's 95 % band (measured in this run)`]
+              : []),
           ]
         : []),
       ...(arrivalsNote !== undefined ? [`  note: ${arrivalsNote}`] : []),

@@ -37,9 +37,9 @@ export function phaseTypeFitError(model: SupermarketModel): PhaseTypeFitError | 
   return PH_FIT_MEASURED_ERROR[model.service.kind];
 }
 
-/** A signed percentage: −0.14 → "−14 %", 0.09 → "+9 %". */
-export function signedPercent(x: number): string {
-  return `${x < 0 ? '−' : '+'}${Math.abs(100 * x).toFixed(0)} %`;
+/** A signed percentage: −0.14 → "−14 %", 0.09 → "+9 %" (`digits` decimals, default 0). */
+export function signedPercent(x: number, digits = 0): string {
+  return `${x < 0 ? '−' : '+'}${Math.abs(100 * x).toFixed(digits)} %`;
 }
 
 /** One line: "measured error of the two-moment PH fit for weibull sizes: −14 % to −5 % (…)". */
