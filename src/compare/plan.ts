@@ -276,6 +276,7 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
     source: sol.source,
     ...(sol.tail ? { tail: sol.tail } : {}),
     convergence: sol.convergence,
+    ...(sol.measuredError ? { measuredError: sol.measuredError } : {}),
   };
   const correction = capabilities.refined.firstOrder.available ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
   const second = !correction

@@ -14,7 +14,7 @@ import {
 import { InvalidModelError } from '../../errors.ts';
 import { meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
-import { signedPercent } from '../../meanfield/phaseType/fitError.ts';
+import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import {
@@ -248,7 +248,7 @@ function printGeneralSolution(
   const infiniteReason = Number.isFinite(s.meanResponseTime) ? undefined : infiniteMeanReason(model);
   const e = s.measuredError;
   const measured = e
-    ? `  measured error of this fit: ${signedPercent(e.low)} to ${signedPercent(e.high)} of E[T] (${e.grid}; against ${e.reference}), i.e. E[T] in [${(s.meanResponseTime / (1 + e.high)).toFixed(4)}, ${(s.meanResponseTime / (1 + e.low)).toFixed(4)}]`
+    ? `  ${describeFitErrorOf(s.meanResponseTime, e).replace('measured error', 'measured error of this fit:')}`
     : undefined;
   if (json) {
     printJson({
