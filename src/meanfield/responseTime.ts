@@ -335,8 +335,13 @@ function mergeSorted(parts: Float64Array[]): Float64Array {
   return out.sort();
 }
 
-/** The empirical law of the cavity's tagged jobs: pooled values, sectioning intervals over the units. */
-function sampleLaw(
+/**
+ * The empirical law of a cavity's tagged jobs: the pooled sample's ccdf on `times` (default 101 points to its
+ * 1 − 10⁻⁴ quantile) and type-7 quantiles at `ps`, each with its sectioning 95 % interval over the units.
+ * @param units one sorted sample per independent unit (restart or batch), response times in time units.
+ * @throws {InvalidModelError} when fewer than 2 units hold jobs.
+ */
+export function sampleResponseTimeLaw(
   named: { kind: SolutionKind; solver: string; source: string },
   units: Float64Array[],
   times: readonly number[] | undefined,
@@ -476,7 +481,7 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
       jsqCavity(jsq, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
-      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+      return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'lwl-cavity': {
       const batches = 25;
@@ -487,13 +492,13 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
         { seed, batches, horizon: options.cavityHorizon ?? 2e5, workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf } },
         sample,
       );
-      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+      return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'lpw-cavity': {
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
       lpwCavity(model, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
-      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+      return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     default:
       return unknownPolicy(id, 'response-time solver');
