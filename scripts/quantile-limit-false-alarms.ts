@@ -4,7 +4,7 @@
  * JSQ(2) FIFO exponential, whose limit law is a closed form (the Poisson mixture), so every "disagrees" is a false
  * alarm. Per seed: simulations at each n (the pooled percentiles with their sectioning CIs, as compare's cells store
  * them), the limit check per λ and p ∈ {0.5, 0.95, 0.99}, judged whatever QUANTILE_LIMIT_JUDGED says. Printed: the
- * checks, the rejections, and the 99 % binomial band around α = 0.05 (stats/binomial.ts coverageBand); also the old
+ * checks, the rejections, and the 95 % binomial band around α = 0.05 (as scripts/c2-false-alarms.ts) (stats/binomial.ts coverageBand); also the old
  * rule (1/n + 1/n², normal 1.96) on the same runs and n.
  * Run: `nice npx tsx scripts/quantile-limit-false-alarms.ts [seeds=20] [jobs=100000] [replications=10] [ns=100,200,500,1000]`.
  */
@@ -62,11 +62,11 @@ for (let k = 0; k < seeds; k++) {
   }
   console.log(`seed ${seed}: ${line.join(' | ')}`);
 }
-const [lo, hi] = coverageBand(SIGNIFICANCE_LEVEL, checks, 0.99);
+const [lo, hi] = coverageBand(SIGNIFICANCE_LEVEL, checks, 0.95);
 const mean = zs.reduce((a, b) => a + b, 0) / zs.length;
 const sd = Math.sqrt(zs.reduce((a, b) => a + (b - mean) ** 2, 0) / (zs.length - 1));
 console.log(
-  `\nnew rule: ${alarms} of ${checks} checks disagree (rate ${(alarms / checks).toFixed(3)}; 99 % band around α = ${SIGNIFICANCE_LEVEL}: ` +
+  `\nnew rule: ${alarms} of ${checks} checks disagree (rate ${(alarms / checks).toFixed(3)}; 95 % band around α = ${SIGNIFICANCE_LEVEL}: ` +
     `[${lo.toFixed(3)}, ${hi.toFixed(3)}] → ${alarms / checks <= hi ? 'inside or below' : 'ABOVE'}); ` +
     `Δ/(half-width/1.96): mean ${mean.toFixed(2)}, SD ${sd.toFixed(2)}`,
 );
