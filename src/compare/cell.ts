@@ -31,6 +31,7 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
     ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
     ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
     responseTimePercentiles: sim.responseTimePercentiles,
+    ...(sim.responseTimeCcdf ? { responseTimeCcdf: sim.responseTimeCcdf } : {}),
     jobs: sim.jobs,
     replications,
     engine: sim.engine,

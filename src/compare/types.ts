@@ -155,6 +155,8 @@ export interface CellSimulation {
   readonly workloadCcdf?: { readonly grid: number[]; readonly ccdf: Estimate[] };
   /** p50, p95, p99 of the response time, pooled over the measured jobs with sectioning CIs (absent in cells stored before). */
   readonly responseTimePercentiles?: Percentiles<Estimate>;
+  /** The pooled empirical ccdf as quantiles t[k] at probabilities p[k] (sim/simulate.ts; absent in cells stored before). */
+  readonly responseTimeCcdf?: { readonly p: readonly number[]; readonly t: readonly number[] };
   readonly events: number;
   readonly eventsPerSecond: number;
   readonly wallSeconds: number;

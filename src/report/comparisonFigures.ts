@@ -793,6 +793,24 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
       rows.push({ panel, d: m.d, lambda: m.lambda, series: 'mean field', n: null, t, value: m.responseTime!.ccdf[k], lo: null, hi: null }),
     );
     for (const c of result.cells) {
+      const ccdf = c.simulation.responseTimeCcdf;
+      if (c.d !== m.d || c.lambda !== m.lambda || !ccdf) continue;
+      // the finite-n empirical ccdf at every n of the sweep: P(T > t_p) = 1 − p at the pooled quantiles
+      ccdf.t.forEach((t, k) =>
+        rows.push({
+          panel,
+          d: c.d,
+          lambda: c.lambda,
+          series: `empirical ccdf, n = ${c.n}`,
+          n: c.n,
+          t,
+          value: 1 - ccdf.p[k],
+          lo: null,
+          hi: null,
+        }),
+      );
+    }
+    for (const c of result.cells) {
       const q = c.simulation.responseTimePercentiles;
       if (c.d !== m.d || c.lambda !== m.lambda || !shownN.includes(c.n) || !q) continue;
       for (const [p, e] of [
@@ -813,7 +831,8 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
         });
     }
   }
-  const hasSim = rows.some((r) => r.n !== null);
+  const hasSim = rows.some((r) => r.n !== null && !String(r.series).startsWith('empirical'));
+  const hasCcdf = rows.some((r) => String(r.series).startsWith('empirical'));
   const x = { field: 't', type: 'quantitative', title: 'response time t (mean service times)' };
   const yTitle = 'P(T > t)';
   const y = { field: 'value', type: 'quantitative', scale: { type: 'log', domainMin: floor / 2 }, title: yTitle, axis: logAxis(floor) };
@@ -825,11 +844,24 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
     order: panelOrder(rows),
     transform: [{ filter: `datum.value >= ${floor}` }],
     layer: [
-      filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 }, { x, y, tooltip: base }),
+      ...(hasCcdf
+        ? [
+            filtered(
+              "indexof(datum.series, 'empirical') === 0",
+              { type: 'line', strokeWidth: 1, opacity: 0.8 },
+              { x, y, ...colour, detail: { field: 'series' }, tooltip: base },
+            ),
+          ]
+        : []),
+      filtered(
+        "datum.series === 'mean field'",
+        { type: 'line', color: 'black', strokeWidth: 2, strokeDash: [6, 3] },
+        { x, y, tooltip: base },
+      ),
       ...(hasSim
         ? [
             {
-              transform: [{ filter: "datum.series !== 'mean field'" }],
+              transform: [{ filter: "indexof(datum.series, 'simulation') === 0" }],
               mark: { type: 'errorbar', ticks: true },
               encoding: {
                 y,
@@ -841,7 +873,7 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
             },
             {
               ...filtered(
-                "datum.series !== 'mean field'",
+                "indexof(datum.series, 'simulation') === 0",
                 { type: 'point', filled: false, size: 35 },
                 {
                   x,
@@ -855,17 +887,22 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
           ]
         : []),
     ],
-    title: hasSim
-      ? 'Response-time ccdf: mean field (black) vs simulated percentiles p50, p95, p99 ± 95% CI (circles)'
-      : 'Response-time ccdf of the mean field',
+    title: hasCcdf
+      ? 'Response-time ccdf: mean field (black, dashed) vs finite-n empirical ccdf (coloured lines); p50, p95, p99 ± 95% CI (circles)'
+      : hasSim
+        ? 'Response-time ccdf: mean field (black) vs simulated percentiles p50, p95, p99 ± 95% CI (circles)'
+        : 'Response-time ccdf of the mean field',
   });
   return {
     name: 'response-time',
     title: 'Response-time distribution P(T > t)',
     caption:
-      'Probability that a job spends more than t in the system, log y. Black: the mean field, ' +
+      'Probability that a job spends more than t in the system, log y. Black dashed: the mean field, ' +
       `${[...new Set(withCurve.map((m) => m.responseTime!.solver ?? m.responseTime!.source))].join('; ')} ` +
       '(SQ(d): P(T > t) = Σ_m e^(−μt)(μt)^m/m! · (s_m*)^d, a job joining a server with m jobs waits for m + 1 services; LWL(d) FIFO: F̄_R = Ḡ + g ∗ F̄^d). ' +
+      (hasCcdf
+        ? `Coloured lines: the finite-n empirical ccdf of every n of the sweep (pooled jobs; P(T > t_p) = 1 − p at the pooled quantiles t_p, p = 0.02 … 0.98, 0.99, 0.995, 0.999; no intervals). `
+        : '') +
       (hasSim
         ? `Circles: the simulated pooled percentiles p50, p95 and p99 (at P = 0.5, 0.05, 0.01) for n ∈ {${shownN.join(', ')}}, bars their 95% ` +
           'sectioning CI along t. '

@@ -171,6 +171,17 @@ export interface ReplicationResult {
   classes?: ClassSummary[];
 }
 
+/**
+ * The probabilities at which a run reports its pooled response-time quantiles as an empirical ccdf
+ * (`SimulationResult.responseTimeCcdf`): 0.02 … 0.98 by 0.02, then 0.99, 0.995, 0.999.
+ */
+export const CCDF_PROBABILITIES: readonly number[] = [
+  ...Array.from({ length: 49 }, (_, k) => +(0.02 * (k + 1)).toFixed(2)),
+  0.99,
+  0.995,
+  0.999,
+];
+
 /** Response-time percentiles, each over replications. */
 export interface Percentiles<T> {
   p50: T;
@@ -198,6 +209,11 @@ export interface SimulationResult {
    * quantiles carries, which sectioning's spread still measures correctly.
    */
   responseTimePercentiles: Percentiles<Estimate>;
+  /**
+   * The empirical response-time ccdf of the pooled jobs, as quantiles: P(T > t[k]) = 1 − p[k] at the type-7 pooled
+   * quantile t[k] of each p of `CCDF_PROBABILITIES` (point values, no intervals; the judged p50/p95/p99 have theirs).
+   */
+  responseTimeCcdf: { p: number[]; t: number[] };
   /** Time-average workload per server E[U] (absent for the race engine). */
   meanWorkload?: Estimate;
   /** Time-average workload ccdf: ccdf[k] = P(U > grid[k]) (when a grid was given, or by default for LWL/LPW). */
@@ -689,9 +705,9 @@ export class SimulationCollector {
     const grid = Array.from(config.workloadGrid);
 
     // pooled percentiles with sectioning intervals (the units' samples read in place, not copied into one array)
-    const [q50, q95, q99] = pooledQuantiles(
+    const [q50, q95, q99, ...ccdfTimes] = pooledQuantiles(
       units.map((x) => x.sample),
-      [0.5, 0.95, 0.99],
+      [0.5, 0.95, 0.99, ...CCDF_PROBABILITIES],
       this.pooledHistogram ?? undefined,
     );
     for (const x of units) {
@@ -807,6 +823,7 @@ export class SimulationCollector {
         p95: percentile(q95, (x) => x.responseTimePercentiles.p95),
         p99: percentile(q99, (x) => x.responseTimePercentiles.p99),
       },
+      responseTimeCcdf: { p: [...CCDF_PROBABILITIES], t: ccdfTimes },
       ...(kind === 'race'
         ? {}
         : {

@@ -58,6 +58,23 @@ describe('writeComparisonReport', () => {
     expect(svg('convergence')).toContain('E[T]_n − E[T]_∞ (mean service times)');
     expect(svg('scaled-error')).toContain('n · (E[T]_n − E[T]_∞) (mean service times)');
     expect(svg('response-time')).toContain('P(T &gt; t)');
+    // the finite-n empirical ccdf of every n (P = 1 − p at the pooled quantiles), beside the judged percentiles
+    const rt = JSON.parse(readFileSync(path.join(dir, 'figures', 'response-time.json'), 'utf8')) as {
+      series: string;
+      t: number;
+      value: number;
+    }[];
+    for (const n of tiny.ns) {
+      const curve = rt.filter((r) => r.series === `empirical ccdf, n = ${n}`);
+      expect(curve).toHaveLength(52);
+      for (let k = 1; k < curve.length; k++) {
+        expect(curve[k].t).toBeGreaterThanOrEqual(curve[k - 1].t);
+        expect(curve[k].value).toBeLessThan(curve[k - 1].value);
+      }
+      const cell = result.cells.find((c) => c.n === n)!;
+      expect(curve[24].value).toBeCloseTo(0.5, 12); // p = 0.5: the pooled median, the judged p50
+      expect(curve[24].t).toBe(cell.simulation.responseTimePercentiles!.p50.mean);
+    }
     expect(svg('load')).toContain('arrival rate λ per server');
     const ticks = (svg('convergence').match(/<g class="mark-text role-axis-label"[^]*?<\/g>/g) ?? []).join('');
     for (const n of tiny.ns) expect(ticks).toMatch(new RegExp(`<text[^>]*>${n}</text>`));
