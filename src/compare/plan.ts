@@ -5,7 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness } from '../model/moments.ts';
+import { estimandFiniteness, meanFieldFiniteness } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
@@ -256,6 +256,9 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
   // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
   const infinite = estimandFiniteness(model).meanResponseTime;
   if (!infinite.finite) return prepareInfinite(model, config, notes, infinite.reason);
+  // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
+  const limit = meanFieldFiniteness(model);
+  if (!limit.finite) return prepareInfinite(model, config, notes, `in the limit: ${limit.reason}`);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
   if (!capabilities.fixedPoint.available)
@@ -305,7 +308,7 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
     numericalError: 0,
     solver: 'none: E[T] = ∞ in theory',
     kind: 'exact',
-    source: 'model/moments.ts (estimandFiniteness)',
+    source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
     convergence: { converged: true },
     infinite: reason,
   };

@@ -211,6 +211,9 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
       // through FIFO: the capability's kind (approximation for PS with non-exponential sizes) and its source
       return solution(twin === undefined || r.reduction.pi0 === 0 ? parts : { ...parts, kind: cap.kind, source: cap.source });
     }
+    case 'infinite-mean':
+      // theory.md §8: E[T] = ∞ in the limit (the capability's source gives the reason); E[Q] = λE[T] = ∞ too
+      return solution({ ...named, meanResponseTime: Infinity, meanQueueLength: Infinity, numericalError: 0 });
     case 'mg1': {
       const r = mg1({ ...model, d: 1, selection: 'random' });
       return solution({

@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, estimandFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
+import { checkServers, meanFieldFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
 import {
   refine,
   refinedEstimate,
@@ -223,9 +223,9 @@ function quantileLine(law: ResponseTimeLaw): string {
   return `  response time (${law.solver}, ${law.kind}): ${cells.join('  ')}`;
 }
 
-/** Why E[T] is infinite for the model (model/moments.ts), or a generic sentence when the table does not say. */
+/** Why E[T] is infinite in the limit (model/moments.ts `meanFieldFiniteness`), or a generic sentence when the rule does not say. */
 function infiniteMeanReason(model: SupermarketModel): string {
-  const f = estimandFiniteness(model).meanResponseTime;
+  const f = meanFieldFiniteness(model);
   return f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
 }
 

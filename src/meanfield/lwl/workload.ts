@@ -64,6 +64,11 @@ export interface LwlDiagnostics {
    * Δ-vs-Δ/2 difference for a second-order scheme, 2× for first order); for 'phase-type' the Picard difference itself.
    */
   meanResponseTimeErrorBound: number;
+  /**
+   * What the grid leaves out of E[W] = ∫ F̄^d: ∫_W^∞ F̄(w)^d dw beyond the horizon W (`tailBeyondHorizon`), time units,
+   * included in `meanResponseTimeErrorBound` (a power tail, e.g. Pareto sizes, is far from negligible at W = 600·E[S]).
+   */
+  meanResponseTimeTailError: number;
   /** The same bound on max_j |F̄_Δ(w_j) − F̄(w_j)| (from `gridError`). */
   gridErrorBound: number;
   /** Δ (time units). */
@@ -167,6 +172,21 @@ function resolveOptions(params: LwlParameters, options: LwlOptions) {
   };
 }
 
+/**
+ * ∫_W^∞ F̄(w)^d dw beyond the last grid point W = cells·step, from the power law C·w^{−β} through F̄(W/2) and F̄(W):
+ * W·F̄(W)^d/(dβ − 1), and +∞ when dβ ≤ 1 (the integral diverges for such a tail; model/moments.ts
+ * `meanFieldFiniteness` refuses those laws before the solver runs). A tail lighter than every power (exponential,
+ * Weibull, log-normal) is over-estimated by its power-law tangent, so this errs on the side of a larger error bar.
+ * @param ccdf F̄ on the grid (length cells + 1). @returns time units, ≥ 0.
+ */
+export function tailBeyondHorizon(ccdf: ArrayLike<number>, cells: number, step: number, d: number): number {
+  const end = ccdf[cells];
+  if (!(end > 0)) return 0;
+  const mid = ccdf[Math.floor(cells / 2)];
+  const beta = mid > end ? Math.log(mid / end) / Math.log(cells / Math.floor(cells / 2)) : 0;
+  return d * beta > 1 ? (cells * step * end ** d) / (d * beta - 1) : Infinity;
+}
+
 /** Internal solver shared by lwlWorkloadCcdf and lwlFixedPoint. */
 export function solveWorkload(model: SupermarketModel, params: LwlParameters, options: LwlOptions): WorkloadSolution {
   const o = resolveOptions(params, options);
@@ -231,6 +251,7 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
   }
   // the returned values are the coarse grid's: their error is not the Δ-vs-Δ/2 difference but 1/(1 − 2^−p) of it
   const factor = o.method === 'picard' ? GRID_ERROR_BOUND_FACTOR : 1;
+  const tailError = tailBeyondHorizon(ccdf, cells, o.step, d);
   const result: LwlWorkloadResult = {
     grid: Array.from({ length: cells + 1 }, (_, j) => j * o.step),
     workloadCcdf: Array.from(ccdf),
@@ -241,7 +262,8 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
       lastChange,
       gridError,
       meanResponseTimeGridError,
-      meanResponseTimeErrorBound: factor * meanResponseTimeGridError,
+      meanResponseTimeErrorBound: factor * meanResponseTimeGridError + tailError,
+      meanResponseTimeTailError: tailError,
       gridErrorBound: factor * gridError,
       step: o.step,
       horizon: cells * o.step,
