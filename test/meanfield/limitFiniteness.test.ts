@@ -67,11 +67,17 @@ describe('LWL FPE: the error bar includes the tail beyond the horizon', () => {
     const step = 0.5;
     const cells = 2000;
     const ccdf = Array.from({ length: cells + 1 }, (_, j) => 1 / (1 + j * step));
-    const tail = tailBeyondHorizon(ccdf, cells, step, 2);
+    const tail = tailBeyondHorizon(ccdf, cells, step, 2, 1);
     expect(tail).toBeGreaterThan(0.9 / (1 + cells * step));
     expect(tail).toBeLessThan(1.1 / (1 + cells * step));
-    expect(tailBeyondHorizon(ccdf, cells, step, 1)).toBe(Infinity);
+    expect(tailBeyondHorizon(ccdf, cells, step, 1, 1)).toBe(Infinity);
     expect(tailBeyondHorizon([1, 0.5, 0], 2, 1, 2)).toBe(0);
+    // without a known index: the tangent through W/2 and W when steep, one horizon of decay when flat
+    const steep = Array.from({ length: cells + 1 }, (_, j) => (1 + j * step) ** -3);
+    const t3 = tailBeyondHorizon(steep, cells, step, 2);
+    expect(t3).toBeGreaterThan((0.9 * cells * step * steep[cells] ** 2) / 5);
+    expect(t3).toBeLessThan((1.1 * cells * step * steep[cells] ** 2) / 5);
+    expect(tailBeyondHorizon([1, 1e-7, 1e-7], 2, 1, 2)).toBeCloseTo(2e-14, 20);
   });
 
   it('pareto:1.5 at d = 3: the stated error covers what a horizon 4× longer adds', () => {

@@ -173,18 +173,23 @@ function resolveOptions(params: LwlParameters, options: LwlOptions) {
 }
 
 /**
- * ∫_W^∞ F̄(w)^d dw beyond the last grid point W = cells·step, from the power law C·w^{−β} through F̄(W/2) and F̄(W):
- * W·F̄(W)^d/(dβ − 1), and +∞ when dβ ≤ 1 (the integral diverges for such a tail; model/moments.ts
- * `meanFieldFiniteness` refuses those laws before the solver runs). A tail lighter than every power (exponential,
- * Weibull, log-normal) is over-estimated by its power-law tangent, so this errs on the side of a larger error bar.
- * @param ccdf F̄ on the grid (length cells + 1). @returns time units, ≥ 0.
+ * ∫_W^∞ F̄(w)^d dw beyond the last grid point W = cells·step, from a power law F̄(w) ≈ F̄(W)(w/W)^{−β}:
+ * W·F̄(W)^d/(dβ − 1). β is the tail index when theory gives it (`tailIndex`: α − 1 for Pareto(α) sizes, theory.md §8
+ * "Heavy tails, in the limit"), else the slope of log F̄ between W/2 and W; +∞ when a known dβ ≤ 1 (the integral
+ * diverges; `meanFieldFiniteness` refuses those laws before the solver runs). A slope that is flat (a coarse grid's
+ * round-off plateau) or too shallow for a law without a known index counts one horizon of decay, W·F̄(W)^d. A tail
+ * lighter than every power (exponential, Weibull, log-normal) is over-estimated by its power-law tangent, so this
+ * errs on the side of a larger error bar.
+ * @param ccdf F̄ on the grid (length cells + 1). @param tailIndex β where known. @returns time units, ≥ 0.
  */
-export function tailBeyondHorizon(ccdf: ArrayLike<number>, cells: number, step: number, d: number): number {
+export function tailBeyondHorizon(ccdf: ArrayLike<number>, cells: number, step: number, d: number, tailIndex?: number): number {
   const end = ccdf[cells];
   if (!(end > 0)) return 0;
+  const horizon = cells * step;
+  if (tailIndex !== undefined) return d * tailIndex > 1 ? (horizon * end ** d) / (d * tailIndex - 1) : Infinity;
   const mid = ccdf[Math.floor(cells / 2)];
   const beta = mid > end ? Math.log(mid / end) / Math.log(cells / Math.floor(cells / 2)) : 0;
-  return d * beta > 1 ? (cells * step * end ** d) / (d * beta - 1) : Infinity;
+  return d * beta > 2 ? (horizon * end ** d) / (d * beta - 1) : horizon * end ** d;
 }
 
 /** Internal solver shared by lwlWorkloadCcdf and lwlFixedPoint. */
@@ -251,7 +256,7 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
   }
   // the returned values are the coarse grid's: their error is not the Δ-vs-Δ/2 difference but 1/(1 − 2^−p) of it
   const factor = o.method === 'picard' ? GRID_ERROR_BOUND_FACTOR : 1;
-  const tailError = tailBeyondHorizon(ccdf, cells, o.step, d);
+  const tailError = tailBeyondHorizon(ccdf, cells, o.step, d, service.spec.kind === 'pareto' ? service.spec.alpha - 1 : undefined);
   const result: LwlWorkloadResult = {
     grid: Array.from({ length: cells + 1 }, (_, j) => j * o.step),
     workloadCcdf: Array.from(ccdf),
