@@ -358,7 +358,7 @@ export interface MeanFieldTransientOptions {
   readonly truncationLevel?: number;
   /** odex relative and absolute tolerance (default 1e−10). */
   readonly tolerance?: number;
-  /** SQ(d) ODE: fraction of the horizon integrated, after every accepted step. */
+  /** Every transient solver: the fraction of the horizon integrated, after every accepted step (ODEs) or every 256 steps (LWL PIDE). */
   readonly onProgress?: (fraction: number) => void;
 }
 
@@ -417,12 +417,21 @@ export function solveMeanFieldTransient(
       return {
         solver: id,
         capability,
-        result: phaseTypeJsqTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+        result: phaseTypeJsqTransient(model, {
+          times,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
+        }),
       };
     case 'lwl-pide':
-      return { solver: id, capability, result: lwlTransient(model, { times }) };
+      return { solver: id, capability, result: lwlTransient(model, { times, onProgress: options.onProgress }) };
     case 'hetero-occupancy-ode':
-      return { solver: id, capability, result: heteroTransient(model, { times, tolerance: options.tolerance }) };
+      return {
+        solver: id,
+        capability,
+        result: heteroTransient(model, { times, tolerance: options.tolerance, onProgress: options.onProgress }),
+      };
     case 'memory-cavity-ode':
       return {
         solver: id,
@@ -433,16 +442,22 @@ export function solveMeanFieldTransient(
           from: options.from,
           tolerance: options.tolerance,
           truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
         }),
       };
     case 'memory-phase-type-ode':
       return {
         solver: id,
         capability,
-        result: memoryPhaseTypeTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+        result: memoryPhaseTypeTransient(model, {
+          times,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
+        }),
       };
     case 'memory-lwl-pide':
-      return { solver: id, capability, result: memoryLwlTransient(model, { times }) };
+      return { solver: id, capability, result: memoryLwlTransient(model, { times, onProgress: options.onProgress }) };
     default:
       return unknownPolicy(id, 'transient solver');
   }
