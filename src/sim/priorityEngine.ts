@@ -43,7 +43,7 @@ import {
   CHUNK_EVENTS,
   LOOP_CHUNK,
 } from './core.ts';
-import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
+import { WaitQueues, waitPush } from './discipline/waitQueues.ts';
 import { createClockTree, ctFix, ctFixWinner, type ClockTree } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { JobSource } from './jobSource.ts';
@@ -248,7 +248,11 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
-    const pushKey = queues.pushKey;
+    // The wait queues' arrays (reloaded after a growth), for the push and pop written out in the loop.
+    let qKey = queues.key;
+    let qSlot = queues.slot;
+    let qShift = queues.shift;
+    let qCap = queues.cap;
     const cur = this.cur;
     const segStart = this.segStart;
     let count = occupancy.count;
@@ -345,22 +349,47 @@ export class PriorityEngine implements Engine, PhaseLoop {
           const key = srpt ? s : this.arrivalKey(t, s, y);
           // Preemptive disciplines: c's remaining work now, and its current key.
           const r = preemptive ? pool.rem[c] - (t - segStart[j]) : 0;
+          // The job that waits (x, or c when x preempts it) and its key.
+          let w = x;
+          let wKey = key;
           if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now.
             const rc = r < 0 ? 0 : r;
             pool.rem[c] = rc;
-            pushKey[0] = srpt ? rc : this.frozenKey(c, rc);
-            waitPush(queues, j, c, pool.seq);
+            w = c;
+            wKey = srpt ? rc : this.frozenKey(c, rc);
             cur[j] = x;
             segStart[j] = t;
             times[j] = t + s;
             ctFix(clocks, j);
             if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
-          } else {
-            pushKey[0] = key;
-            waitPush(queues, j, x, pool.seq);
-            if (lpwOn) waitPred[j] += lpwJobValue(y, 0, lpwMode);
+          } else if (lpwOn) {
+            waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
+          // waitPush(queues, j, w, pool.seq) with key wKey, written out (see the note on waitPop below).
+          const ql = qlen[j];
+          if (ql === qCap) {
+            queues.grow();
+            qKey = queues.key;
+            qSlot = queues.slot;
+            qShift = queues.shift;
+            qCap = queues.cap;
+          }
+          const base = j << qShift;
+          const seqOf = pool.seq;
+          const wSeq = seqOf[w];
+          let i = ql;
+          while (i > 0) {
+            const p = (i - 1) >> 1;
+            const pk = qKey[base + p];
+            if (pk < wKey || (pk === wKey && seqOf[qSlot[base + p]] < wSeq)) break;
+            qKey[base + i] = pk;
+            qSlot[base + i] = qSlot[base + p];
+            i = p;
+          }
+          qKey[base + i] = wKey;
+          qSlot[base + i] = w;
+          qlen[j] = ql + 1;
         }
         // Read through this.state rather than the local `len`: see `loop`.
         const level = this.state.store.len[j] + 1;
@@ -401,8 +430,43 @@ export class PriorityEngine implements Engine, PhaseLoop {
         const s = pool.size[c];
         const k = pool.seq[c] - firstSeq;
         pool.release(c);
-        if (qlen[id] > 0) {
-          const x = waitPop(queues, id, pool.seq);
+        const ql = qlen[id];
+        if (ql > 0) {
+          // waitPop(queues, id, pool.seq) written out: as calls, the push and pop cost ~6 % of an SRPT run and made
+          // V8 reload every field the loop reads through an object after them (V8's inlining budget is spent first).
+          const base = id << qShift;
+          const x = qSlot[base];
+          const size = ql - 1;
+          qlen[id] = size;
+          if (size > 0) {
+            const seqOf = pool.seq;
+            const key = qKey[base + size];
+            const slot = qSlot[base + size];
+            const sq = seqOf[slot];
+            let i = 0;
+            for (;;) {
+              let ch = 2 * i + 1;
+              if (ch >= size) break;
+              let ck = qKey[base + ch];
+              let cs = qSlot[base + ch];
+              const c2 = ch + 1;
+              if (c2 < size) {
+                const k2 = qKey[base + c2];
+                const s2 = qSlot[base + c2];
+                if (k2 < ck || (k2 === ck && seqOf[s2] < seqOf[cs])) {
+                  ch = c2;
+                  ck = k2;
+                  cs = s2;
+                }
+              }
+              if (key < ck || (key === ck && sq < seqOf[cs])) break;
+              qKey[base + i] = ck;
+              qSlot[base + i] = cs;
+              i = ch;
+            }
+            qKey[base + i] = key;
+            qSlot[base + i] = slot;
+          }
           cur[id] = x;
           segStart[id] = t;
           const r = pool.rem[x];
