@@ -52,6 +52,10 @@ import { identityPermutation, jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
+import { Workload, workloadArea } from './workload.ts';
+
+/** `PriorityEngine.reg`'s own slot after the shared ones (core.ts): the workload integral. */
+const R_WORK = 4;
 
 /** True for the preemptive disciplines (D_* code; the discipline table's `preemptive`). */
 export function isPreemptive(discipline: number): boolean {
@@ -69,11 +73,11 @@ export class PriorityEngine implements Engine, PhaseLoop {
   private readonly clocks: ClockTree;
   /**
    * The loop's running doubles, kept in memory rather than in locals: t, the next arrival time (+∞ once a replayed
-   * trace is exhausted), Σ T and Σ T/S. V8 runs a phase's long loop in on-stack-replacement code, where a double
+   * trace is exhausted), Σ T, Σ T/S and the workload integral. V8 runs a phase's long loop in on-stack-replacement code, where a double
    * carried from one iteration to the next is a tagged value and each update allocates a HeapNumber (as found in the
    * FIFO engine); Float64Array slots are never boxed.
    */
-  private readonly reg = new Float64Array(4);
+  private readonly reg = new Float64Array(5);
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
@@ -220,9 +224,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
    * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
    * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
-   * nextInt32), the job pool's alloc and release, Workload.accumulate and the departure's ctFixWinner (one call
-   * site); the budget is then spent, so ctFix and the queue steps stay calls, which take their times and keys
-   * through typed arrays (a double argument to a call that is not inlined is boxed into a heap number).
+   * nextInt32), the job pool's alloc and release and the departure's ctFixWinner (one call site); the budget is then
+   * spent, so the wait-queue push and pop and Workload.accumulate are written out in the loop, and ctFix stays a call,
+   * which takes its time through a typed array (a double argument to a call that is not inlined is boxed into a heap
+   * number).
    */
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
@@ -284,6 +289,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
     reg[R_T] = state.t;
     reg[R_SUM_T] = measurement.sumResponse;
     reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
+    reg[R_WORK] = workload.area;
+    const wLast = workload.last;
+    const gridOn = workload.grid.length > 0;
+    const plainWork = workload.accumulate === Workload.prototype.accumulate;
 
     for (;;) {
       if (chunkLeft === 0) {
@@ -331,7 +340,19 @@ export class PriorityEngine implements Engine, PhaseLoop {
           s = source.size;
           y = source.pred;
         }
-        if (measuring) workload.accumulate(j, t);
+        if (measuring && !plainWork) workload.accumulate(j, t);
+        else if (measuring) {
+          // workload.accumulate(j, t) written out, as in the FIFO engine (V8 inlined it in some compilations and not
+          // in others; as a call it boxed t): the same terms added in the same order.
+          const from = wLast[j];
+          wLast[j] = t;
+          const u0 = finish[j] - from;
+          if (u0 > 0) {
+            const dt = t - from;
+            reg[R_WORK] += workloadArea(u0, dt);
+            if (gridOn) workload.accumulateAbove(u0, dt);
+          }
+        }
         const f = finish[j];
         finish[j] = (f > t ? f : t) + s;
         const x = pool.alloc(t, s, y, seq);
@@ -503,6 +524,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.arrivals = arrivals;
     this.chunkLeft = chunkLeft;
     state.t = reg[R_T];
+    if (plainWork) workload.area = reg[R_WORK];
     measurement.save({
       measuredArrivals,
       measuredInSystem,
