@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { runComparisonOnPool } from '../../src/cli/comparePool.ts';
 import { WorkerPool } from '../../src/cli/pool.ts';
 import { parseModel } from '../../src/model/index.ts';
-import { simulate } from '../../src/sim/index.ts';
-import { simulationTask } from '../../src/runs/task.ts';
+import { collectTrajectory, planTrajectory, runTrajectoryReplications, simulate, simulateTrajectory } from '../../src/sim/index.ts';
+import { simulationTask, trajectoryTask } from '../../src/runs/task.ts';
 import { shardDir } from '../../src/runs/shard.ts';
 import { runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
 import { runCli } from './runCli.ts';
@@ -59,10 +59,11 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
     warmupTolerance: 1e-3,
     warmupSafetyFactor: 2,
     maxLevel: 10,
-    trajectory: null,
+    // a transient from empty too: its replications are pool tasks of their own (TrajectorySplit)
+    trajectory: { ns: [30], tEnd: 6, dt: 1.5, replications: 3 },
   };
 
-  it('a one-cell compare on 1 and 2 threads equals runComparison in this thread', async () => {
+  it('a one-cell compare with a trajectory on 1 and 2 threads equals runComparison in this thread', async () => {
     const results: unknown[] = [];
     for (const threads of [1, 2]) {
       const out = mkdtempSync(path.join(os.tmpdir(), 'sm-units-'));
@@ -78,8 +79,29 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
       results.push(ran.result);
     }
     const here = runComparison(config);
+    expect(here.trajectories.length).toBe(1);
     expect(numbers(results[1])).toBe(numbers(results[0]));
     expect(numbers(results[0])).toBe(numbers(here));
+  });
+
+  it('compare with a trajectory: 2 shards merged equal one run on 2 threads', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-units-shards-'));
+    const args = ['compare', '--lambda', '0.9', '--d', '2', '--n', '12', '--jobs', '1000', '--replications', '2', '--exact-n', 'none'];
+    const more = ['--trajectory-n', '12', '--t-end', '4', '--dt', '1', '--trajectory-replications', '3', '--no-progress'];
+    const sharded = path.join(dir, 'sharded');
+    for (const i of [1, 2]) {
+      const r = await runCli([...args, ...more, '--out', sharded, '--threads', '1', '--shard', `${i}/2`]);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    expect((await runCli(['merge', sharded, '--no-progress'])).status).toBe(0);
+    const local = path.join(dir, 'local');
+    expect((await runCli([...args, ...more, '--out', local, '--threads', '2'])).status).toBe(0);
+    const results = (out: string) => {
+      const r = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
+      return numbers({ cells: r.cells, models: r.models, trajectories: r.trajectories });
+    };
+    expect(JSON.parse(results(local)).trajectories).toHaveLength(1);
+    expect(results(sharded)).toBe(results(local));
   });
 
   it('run of a tiny grid stores the same cells for --threads 1 and 2 (1 shard and 2 shards)', async () => {
@@ -104,5 +126,45 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
     }
     expect((runs[0] as unknown[]).length).toBe(4);
     expect(numbers(runs[1])).toBe(numbers(runs[0]));
+  });
+});
+
+describe('a transient simulation runs as its replications on the pool', () => {
+  it("one trajectory task of 3 replications is 3 pool tasks on 2 workers and gives simulateTrajectory's numbers", async () => {
+    const model = parseModel({ lambda: 0.9, d: 2 });
+    const task = trajectoryTask(7, 'one-trajectory', model, { n: 40, times: [0, 1, 2.5, 4], replications: 3, maxLevel: 6 }, 4);
+    const pool = new WorkerPool(2);
+    const labels: string[] = [];
+    let got: unknown;
+    try {
+      await pool.run(
+        [task],
+        (key, value) => {
+          expect(key).toBe('one-trajectory');
+          got = value;
+        },
+        { onProgress: (_done, _total, label) => labels.push(label) },
+      );
+    } finally {
+      await pool.close();
+    }
+    expect(labels.at(-1)).toBe('3/3 done');
+    const whole = simulateTrajectory(model, task.options);
+    expect(numbers(got)).toBe(numbers(whole));
+    // the replications are independent streams: some level moves between them (the test can fail)
+    expect(new Set(whole.seeds.replications).size).toBe(3);
+    expect(whole.tail[3][1].halfWidth).toBeGreaterThan(0);
+  });
+
+  it('collectTrajectory joins parts in any order and refuses a missing or repeated replication', () => {
+    const model = parseModel({ lambda: 0.8, d: 2 });
+    const plan = planTrajectory(model, { n: 20, times: [0, 2, 3], replications: 3, seed: 4 });
+    const parts = [...runTrajectoryReplications(plan, 2, 1), ...runTrajectoryReplications(plan, 0, 2)];
+    expect(numbers(collectTrajectory(plan, parts))).toBe(
+      numbers(simulateTrajectory(model, { n: 20, times: [0, 2, 3], replications: 3, seed: 4 })),
+    );
+    expect(() => collectTrajectory(plan, parts.slice(1))).toThrow(/replication 2 is missing/);
+    expect(() => collectTrajectory(plan, [...parts, parts[0]])).toThrow(/repeated/);
+    expect(() => runTrajectoryReplications(plan, 2, 2)).toThrow(/not within/);
   });
 });
