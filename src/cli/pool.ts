@@ -149,6 +149,8 @@ function rebuildError(e: { name: string; message: string }): Error {
 interface WorkerMessage {
   id: number;
   progress?: number;
+  /** Part of a task's result sent ahead of it (a 'prepare': its model's first simulations). */
+  partial?: unknown;
   /** Milliseconds the worker spent on the task (wall; CPU with the timeline on). */
   ms?: number;
   cpu?: number;
@@ -352,7 +354,13 @@ export class WorkerPool {
   async run<K>(
     tasks: readonly PoolTask<K>[],
     onResult: (key: K, result: PoolValue, task: PoolTask<K>, more: (tasks: readonly PoolTask<K>[]) => void) => void,
-    options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle'> = {},
+    options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle'> & {
+      /**
+       * Called with what a running task sends ahead of its result (a 'prepare': its model's first simulations, as
+       * `prepareComparisonModel`'s `onFirstTasks`); may add tasks to the batch with `more`. Ignored when not given.
+       */
+      readonly onPartial?: (key: K, partial: unknown, more: (tasks: readonly PoolTask<K>[]) => void) => void;
+    } = {},
   ): Promise<void> {
     if (this.closed) throw new SupermarketError('the worker pool is closed');
     if (this.batch) throw new SupermarketError('the worker pool is running another batch');
@@ -425,6 +433,14 @@ export class WorkerPool {
           dispatch,
           message: (worker, msg) => {
             if (current.get(worker) !== msg.id) return; // not this batch's task
+            if (msg.partial !== undefined) {
+              try {
+                options.onPartial?.(all[msg.id].key, msg.partial, more);
+              } catch (error) {
+                failed ??= error as Error;
+              }
+              return;
+            }
             if (msg.progress !== undefined) {
               running.set(msg.id, msg.progress);
               report();

@@ -84,24 +84,30 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
     expect(numbers(results[0])).toBe(numbers(here));
   });
 
-  it('compare with a trajectory: 2 shards merged equal one run on 2 threads', async () => {
+  it('compare with a trajectory stores the same cells on 2 threads as in 2 shards on 1 thread', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-units-shards-'));
-    const args = ['compare', '--lambda', '0.9', '--d', '2', '--n', '12', '--jobs', '1000', '--replications', '2', '--exact-n', 'none'];
-    const more = ['--trajectory-n', '12', '--t-end', '4', '--dt', '1', '--trajectory-replications', '3', '--no-progress'];
-    const sharded = path.join(dir, 'sharded');
-    for (const i of [1, 2]) {
-      const r = await runCli([...args, ...more, '--out', sharded, '--threads', '1', '--shard', `${i}/2`]);
-      expect(r.status, r.stderr).toBe(0);
-    }
-    expect((await runCli(['merge', sharded, '--no-progress'])).status).toBe(0);
-    const local = path.join(dir, 'local');
-    expect((await runCli([...args, ...more, '--out', local, '--threads', '2'])).status).toBe(0);
-    const results = (out: string) => {
-      const r = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
-      return numbers({ cells: r.cells, models: r.models, trajectories: r.trajectories });
-    };
-    expect(JSON.parse(results(local)).trajectories).toHaveLength(1);
-    expect(results(sharded)).toBe(results(local));
+    const small = { ...config, ns: [12], jobs: 800, replications: 2, trajectory: { ns: [12], tEnd: 4, dt: 1, replications: 3 } };
+    const stored = (cells: string[]) =>
+      cells
+        .flatMap((d) => readdirSync(d).map((f) => JSON.parse(readFileSync(path.join(d, f), 'utf8'))))
+        .sort((a, b) => (a.key < b.key ? -1 : 1))
+        .map((c) => ({ key: c.key, value: c.value }));
+    const run = (out: string, threads: number, shard?: { index: number; count: number }) =>
+      runComparisonOnPool(small, {
+        dir: path.join(out, 'cells'),
+        settings: { test: 'shards' },
+        fresh: false,
+        threads,
+        cmd: new Command('compare'),
+        out,
+        ...(shard ? { shard } : {}),
+      });
+    await run(path.join(dir, 'local'), 2);
+    for (const index of [1, 2]) await run(path.join(dir, 'sharded'), 1, { index, count: 2 });
+    const local = stored([path.join(dir, 'local', 'cells')]);
+    const sharded = stored([1, 2].map((index) => path.join(shardDir(path.join(dir, 'sharded'), { index, count: 2 }), 'cells')));
+    expect(local.map((c) => c.key)).toEqual(['d2-lambda0.9-n12', 'trajectory-d2-lambda0.9-n12']);
+    expect(numbers(sharded)).toBe(numbers(local));
   });
 
   it('run of a tiny grid stores the same cells for --threads 1 and 2 (1 shard and 2 shards)', async () => {

@@ -6,7 +6,8 @@
  * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (the solvers and
  * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
  * them ahead, e.g. while the worker would idle); answers { id, result } or
- * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s).
+ * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s);
+ * a 'prepare' sends { id, partial } with the model's first simulations before its costlier solves.
  */
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
@@ -66,7 +67,9 @@ parentPort!.on('message', async (task: Task) => {
     }
     if (task.kind === 'prepare') {
       const { prepareComparisonModel } = await import('../../compare/plan.ts');
-      parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index), ms: ms(), cpu: cpu() });
+      // the model's first simulations go to the pool as soon as its warm-up is known, while the rest is solved here
+      const first = (tasks: unknown[]) => parentPort!.postMessage({ id: task.id, partial: tasks });
+      parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index, first), ms: ms(), cpu: cpu() });
       return;
     }
     let last = 0;
