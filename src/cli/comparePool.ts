@@ -10,6 +10,7 @@
  */
 import type { Command } from 'commander';
 import {
+  cellKey,
   cellSimulation,
   planFromPrepared,
   runComparisonWith,
@@ -81,6 +82,8 @@ async function planOnPool(
     cost: PREPARE_COST * (1 + exactNs) * (1 + m.lambda),
   }));
   const prepared: PreparedComparisonModel[] = new Array(models.length);
+  // for the timeline's reader: which cells (keys containing the prefix) each model's solve releases
+  models.forEach((m, index) => timeline('model', { index, prefix: cellKey(m, 1).replace(/n1$/, 'n') }));
   // the tasks sent to the pool so far, by key: a model's first simulations come ahead of its solve (`onFirstTasks`)
   const queued = new Map<string, string>();
   const join = (planned: readonly ComparisonTask[], more: (tasks: readonly PoolTask<number | string>[]) => void) => {

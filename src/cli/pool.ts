@@ -434,6 +434,7 @@ export class WorkerPool {
           message: (worker, msg) => {
             if (current.get(worker) !== msg.id) return; // not this batch's task
             if (msg.partial !== undefined) {
+              timeline('task-partial', { worker: this.workers.indexOf(worker), key: all[msg.id].key, ms: msg.ms, cpu: msg.cpu });
               try {
                 options.onPartial?.(all[msg.id].key, msg.partial, more);
               } catch (error) {

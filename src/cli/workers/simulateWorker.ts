@@ -68,7 +68,7 @@ parentPort!.on('message', async (task: Task) => {
     if (task.kind === 'prepare') {
       const { prepareComparisonModel } = await import('../../compare/plan.ts');
       // the model's first simulations go to the pool as soon as its warm-up is known, while the rest is solved here
-      const first = (tasks: unknown[]) => parentPort!.postMessage({ id: task.id, partial: tasks });
+      const first = (tasks: unknown[]) => parentPort!.postMessage({ id: task.id, partial: tasks, ms: ms(), cpu: cpu() });
       parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index, first), ms: ms(), cpu: cpu() });
       return;
     }
