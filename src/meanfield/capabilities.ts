@@ -606,6 +606,7 @@ function responseTimeOf(
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  if (model.redundancy !== undefined) return redundancyCapabilities(model);
   if (model.servers !== undefined) {
     const notYet = no(
       'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
@@ -748,6 +749,24 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
     exactChain: none,
     phaseTypeFit: no(`no two-moment phase-type fit for batches (theory.md §15): ${what}`),
     responseTime: no(`no response-time law for batches yet (theory.md §15): ${what}; use simulate`),
+    fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
+  };
+}
+
+/**
+ * The capabilities of a redundancy-d model, cancel-on-complete (theory.md §16; cancel-on-start resolved to LWL(d) by
+ * the model): none yet.
+ */
+function redundancyCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  const what = `redundancy-d cancel-on-complete with ${model.redundancy?.replicas ?? 'independent'} replicas`;
+  const none = no(`no mean-field solver for ${what} yet; use simulate`);
+  return {
+    fixedPoint: none,
+    responseTime: none,
+    transient: none,
+    refined: { firstOrder: none, secondOrder: none },
+    exactChain: none,
+    phaseTypeFit: none,
     fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
   };
 }

@@ -186,6 +186,7 @@ export function resolveRunConfig(
   const trace = options.trace;
   const servers = checkServers(model, n);
   if (servers > MAX_UNIFORM_BOUND) throw new InvalidModelError(`n = ${servers} exceeds the simulator's limit 2^21 = ${MAX_UNIFORM_BOUND}`);
+  if (model.redundancy !== undefined) throw new InvalidModelError('no simulation engine serves redundancy-d cancel-on-complete yet');
 
   let sizeKind: number;
   let predKind: number;
@@ -261,6 +262,7 @@ export function raceIsExact(model: SupermarketModel): boolean {
     model.memory.kind === 'none' &&
     model.servers === undefined && // the race draws departures from busy servers at one rate
     model.batch === 1 &&
+    model.redundancy === undefined && // replicas need server ids and their removal
     model.arrivals.kind === 'exponential' // the race draws the next event from the total rate: a Poisson clock
   );
 }
