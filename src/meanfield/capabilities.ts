@@ -38,7 +38,9 @@ export type FixedPointSolverId =
   | 'hetero-lwl'
   | 'batch-sqdk'
   | 'batch-lldk'
-  | 'batch-bsq';
+  | 'batch-bsq'
+  | 'redundancy-independent'
+  | 'redundancy-identical';
 
 /** The response-time-law solvers behind `solveResponseTime` (responseTime.ts). */
 export type ResponseTimeSolverId =
@@ -592,6 +594,9 @@ function responseTimeOf(
     case 'batch-lldk':
     case 'batch-bsq':
       return no('no response-time law for batches yet: the batch recursions give the occupancy and E[T] (theory.md §15); use simulate');
+    case 'redundancy-independent':
+    case 'redundancy-identical':
+      return no('no response-time law for redundancy-d in the solver table yet (theory.md §16 states P(T > t)); use simulate');
     default:
       return unknownPolicy(id, 'fixed-point solver');
   }
@@ -755,13 +760,47 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
 
 /**
  * The capabilities of a redundancy-d model, cancel-on-complete (theory.md §16; cancel-on-start resolved to LWL(d) by
- * the model): none yet.
+ * the model): the fixed point for Poisson arrivals and exponential sizes, independent replicas (Gardner et al.'s
+ * closed form) or identical ones (the shooting on F̄(0), with λ_max); no transient, refined term or exact chain.
  */
 function redundancyCapabilities(model: SupermarketModel): MeanFieldCapabilities {
-  const what = `redundancy-d cancel-on-complete with ${model.redundancy?.replicas ?? 'independent'} replicas`;
-  const none = no(`no mean-field solver for ${what} yet; use simulate`);
+  const replicas = model.redundancy?.replicas ?? 'independent';
+  const what = `redundancy-d cancel-on-complete with ${replicas} replicas`;
+  const none = no(`no transient, refined term, response-time law or exact chain for ${what} yet (theory.md §16)`);
+  const fixedPoint = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
+    if (!hasPoissonArrivals(model))
+      return no(
+        `no mean-field solver for ${what} with arrivals ${formatArrivals(model.arrivals)}: the equations assume Poisson arrivals; use simulate`,
+      );
+    if (model.service.kind !== 'exponential')
+      return no(
+        `no mean-field solver for ${what} and ${model.service.kind} sizes: the equations are solved for exponential sizes (theory.md §16); use simulate`,
+      );
+    switch (replicas) {
+      case 'independent':
+        return {
+          available: true,
+          id: 'redundancy-independent',
+          name: `Redundancy-d closed form, independent replicas (d = ${model.d})`,
+          kind: 'exact',
+          source:
+            'theory.md §16 (Gardner, Harchol-Balter, Scheller-Wolf, Velednitsky & Zbarsky, Oper. Res. 2017): P(T > t) = (λ + (1 − λ)e^{(d−1)t})^{−d/(d−1)}',
+        };
+      case 'identical':
+        return {
+          available: true,
+          id: 'redundancy-identical',
+          name: `Redundancy-d cavity equation, identical replicas (d = ${model.d}; shooting on F̄(0), RK4)`,
+          kind: 'exact',
+          source:
+            "theory.md §16 (Hellemans' thesis 2021, ch. 3: the DIDE for identical replicas, ODE form for exponential sizes; λ_max by the F̄(0) → 1 search)",
+        };
+      default:
+        return unknownPolicy(replicas, 'replica law');
+    }
+  })();
   return {
-    fixedPoint: none,
+    fixedPoint,
     responseTime: none,
     transient: none,
     refined: { firstOrder: none, secondOrder: none },
