@@ -31,6 +31,7 @@ import {
   type UntypedModelInput,
 } from '../model/index.ts';
 import { action } from './errors.ts';
+import { requireRedundancyStable } from '../meanfield/redundancy.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -569,6 +570,7 @@ export function modelAction<O extends ModelFlags>(
   return action((o: O, cmd: Command) => {
     const model = modelFromFlags(o);
     refuseIdleSettings(cmd, model);
+    requireRedundancyStable(model);
     return run(model, o, cmd);
   });
 }

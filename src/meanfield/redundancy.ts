@@ -146,6 +146,27 @@ function busyFraction(lambda: number, d: number, h: number): { x: number; integr
   return { x: hi, integral };
 }
 
+/** The one-line refusal of a load at or above λ_max (λ and λ_max in the model's units). */
+function aboveLambdaMax(lambda: number, d: number, lambdaMax: number): string {
+  return `redundancy-d with identical replicas (d = ${d}, exponential sizes) is stable only for λ < λ_max = ${lambdaMax.toFixed(6)}, got λ = ${lambda} (theory.md §16)`;
+}
+
+/**
+ * Refuses a redundancy-d model with identical exponential replicas at λ ≥ λ_max(d)/E[S] (every entry that runs a
+ * model: simulate as well as the mean field); other models pass (their region is λE[S] < 1 or unknown).
+ * @throws {UnstableModelError} one line naming λ_max.
+ */
+export function requireRedundancyStable(model: {
+  readonly lambda: number;
+  readonly d: number;
+  readonly service: { readonly kind: string; readonly mean: number };
+  readonly redundancy?: { readonly replicas: string };
+}): void {
+  if (model.redundancy?.replicas !== 'identical' || model.service.kind !== 'exponential' || model.d === 1) return;
+  const max = identicalRedundancyLambdaMax(model.d) / model.service.mean;
+  if (!(model.lambda < max)) throw new UnstableModelError(aboveLambdaMax(model.lambda, model.d, max));
+}
+
 const lambdaMaxCache = new Map<number, number>();
 /** The λ_max search shoots from F̄(0) = 1 − LAMBDA_MAX_GAP. */
 const LAMBDA_MAX_GAP = 1e-6;
@@ -178,10 +199,7 @@ export function identicalRedundancyLambdaMax(d: number, gap = LAMBDA_MAX_GAP): n
  */
 export function identicalRedundancy(lambda: number, d: number): RedundancyFixedPoint {
   const lambdaMax = identicalRedundancyLambdaMax(d);
-  if (!(lambda > 0 && lambda < lambdaMax))
-    throw new UnstableModelError(
-      `redundancy-d with identical replicas (d = ${d}, exponential sizes) is stable only for λ < λ_max = ${lambdaMax.toFixed(6)}, got λ = ${lambda} (theory.md §16)`,
-    );
+  if (!(lambda > 0 && lambda < lambdaMax)) throw new UnstableModelError(aboveLambdaMax(lambda, d, lambdaMax));
   if (d === 1) return { ...independentRedundancy(lambda, 1), lambdaMax };
   const fine = busyFraction(lambda, d, 1 / 64);
   const coarse = busyFraction(lambda, d, 1 / 32);

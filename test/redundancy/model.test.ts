@@ -81,5 +81,10 @@ describe('redundancy in the model', () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/--selection jsq has no effect with --redundancy cancel-on-start/);
+    // a load above λ_max of identical replicas: simulate refuses it in one line too (exit 2), naming λ_max
+    const over = await runCli('simulate --lambda 0.85 --d 2 --n 50 --redundancy cancel-on-complete --replicas identical');
+    expect(over.status).not.toBe(0);
+    expect(over.stderr.trim().split('\n')).toHaveLength(1);
+    expect(over.stderr).toMatch(/stable only for λ < λ_max = 0\.8166/);
   });
 });
