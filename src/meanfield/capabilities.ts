@@ -179,7 +179,8 @@ export function isSqdModel(model: SupermarketModel): boolean {
     model.service.kind === 'exponential' &&
     !modelHasMemory(model) &&
     hasPoissonArrivals(model) &&
-    (model.batch ?? 1) === 1
+    (model.batch ?? 1) === 1 &&
+    model.redundancy === undefined // replicas on d servers are not SQ(d)
   );
 }
 
