@@ -209,7 +209,8 @@ export function cellKey(model: SupermarketModel, n: number): string {
   const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
   const arrivals = model.arrivals.kind === 'exponential' ? '' : `-arrivals-${formatArrivals(model.arrivals).replace(/[:,]/g, '_')}`;
   const batch = model.batch > 1 ? `-batch${model.batch}${model.batchDispatch === 'whole' ? 'whole' : ''}` : '';
-  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}-${short}`;
+  const red = model.redundancy === undefined ? '' : `-red-${model.redundancy.replicas}`;
+  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}${red}-${short}`;
 }
 
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
@@ -228,7 +229,9 @@ export function modelLabel(m: SupermarketModel): string {
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
   const arrivals = m.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(m.arrivals)}`;
   const batch = m.batch > 1 ? `, batches of ${m.batch} (${m.batchDispatch})` : '';
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}${arrivals}${batch}`;
+  const sel = m.redundancy === undefined ? `${m.selection.toUpperCase()}(${m.d})` : `RED(${m.d})`;
+  const red = m.redundancy === undefined ? '' : `, ${m.redundancy.kind} (${m.redundancy.replicas} replicas)`;
+  return `${sel} ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}${arrivals}${batch}${red}`;
 }
 
 /**

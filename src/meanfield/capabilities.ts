@@ -39,7 +39,9 @@ export type FixedPointSolverId =
   | 'hetero-lwl'
   | 'batch-sqdk'
   | 'batch-lldk'
-  | 'batch-bsq';
+  | 'batch-bsq'
+  | 'redundancy-independent'
+  | 'redundancy-identical';
 
 /** The response-time-law solvers behind `solveResponseTime` (responseTime.ts). */
 export type ResponseTimeSolverId =
@@ -180,7 +182,8 @@ export function isSqdModel(model: SupermarketModel): boolean {
     model.service.kind === 'exponential' &&
     !modelHasMemory(model) &&
     hasPoissonArrivals(model) &&
-    (model.batch ?? 1) === 1
+    (model.batch ?? 1) === 1 &&
+    model.redundancy === undefined // replicas on d servers are not SQ(d)
   );
 }
 
@@ -599,6 +602,9 @@ function responseTimeOf(
     case 'batch-lldk':
     case 'batch-bsq':
       return no('no response-time law for batches yet: the batch recursions give the occupancy and E[T] (theory.md §15); use simulate');
+    case 'redundancy-independent':
+    case 'redundancy-identical':
+      return no('no response-time law for redundancy-d in the solver table yet (theory.md §16 states P(T > t)); use simulate');
     default:
       return unknownPolicy(id, 'fixed-point solver');
   }
@@ -613,6 +619,7 @@ function responseTimeOf(
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  if (model.redundancy !== undefined) return redundancyCapabilities(model);
   if (model.servers !== undefined) {
     const notYet = no(
       'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
@@ -755,6 +762,58 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
     exactChain: none,
     phaseTypeFit: no(`no two-moment phase-type fit for batches (theory.md §15): ${what}`),
     responseTime: no(`no response-time law for batches yet (theory.md §15): ${what}; use simulate`),
+    fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
+  };
+}
+
+/**
+ * The capabilities of a redundancy-d model, cancel-on-complete (theory.md §16; cancel-on-start resolved to LWL(d) by
+ * the model): the fixed point for Poisson arrivals and exponential sizes, independent replicas (Gardner et al.'s
+ * closed form) or identical ones (the shooting on F̄(0), with λ_max); no transient, refined term or exact chain.
+ */
+function redundancyCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  const replicas = model.redundancy?.replicas ?? 'independent';
+  const what = `redundancy-d cancel-on-complete with ${replicas} replicas`;
+  const none = no(`no transient, refined term, response-time law or exact chain for ${what} yet (theory.md §16)`);
+  const fixedPoint = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
+    if (!hasPoissonArrivals(model))
+      return no(
+        `no mean-field solver for ${what} with arrivals ${formatArrivals(model.arrivals)}: the equations assume Poisson arrivals; use simulate`,
+      );
+    if (model.service.kind !== 'exponential')
+      return no(
+        `no mean-field solver for ${what} and ${model.service.kind} sizes: the equations are solved for exponential sizes (theory.md §16); use simulate`,
+      );
+    switch (replicas) {
+      case 'independent':
+        return {
+          available: true,
+          id: 'redundancy-independent',
+          name: `Redundancy-d closed form, independent replicas (d = ${model.d})`,
+          kind: 'exact',
+          source:
+            'theory.md §16 (Gardner, Harchol-Balter, Scheller-Wolf, Velednitsky & Zbarsky, Oper. Res. 2017): P(T > t) = (λ + (1 − λ)e^{(d−1)t})^{−d/(d−1)}',
+        };
+      case 'identical':
+        return {
+          available: true,
+          id: 'redundancy-identical',
+          name: `Redundancy-d cavity equation, identical replicas (d = ${model.d}; shooting on F̄(0), RK4)`,
+          kind: 'exact',
+          source:
+            "theory.md §16 (Hellemans' thesis 2021, ch. 3: the DIDE for identical replicas, ODE form for exponential sizes; λ_max by the F̄(0) → 1 search)",
+        };
+      default:
+        return unknownPolicy(replicas, 'replica law');
+    }
+  })();
+  return {
+    fixedPoint,
+    responseTime: none,
+    transient: none,
+    refined: { firstOrder: none, secondOrder: none },
+    exactChain: none,
+    phaseTypeFit: none,
     fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
   };
 }

@@ -49,6 +49,7 @@ import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
 import { memoryLwlTransient, memoryPhaseTypeTransient } from './memory/sizedTransient.ts';
 import { bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from './batch.ts';
+import { identicalRedundancy, independentRedundancy } from './redundancy.ts';
 import type { TruncatedTransient } from './support.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 import { heteroFixedPoint, heteroTransient, type HeteroClassResult, type HeteroTransient } from './hetero/occupancy.ts';
@@ -109,6 +110,11 @@ export interface MeanFieldSolution {
   readonly reduction?: MemoryReduction;
   /** Heterogeneous servers (theory.md §13): per class, its tail, busy fraction, E[Q], E[T] and share of the jobs. */
   readonly classes?: readonly (HeteroClassResult | HeteroLwlClass)[];
+  /**
+   * Redundancy-d (theory.md §16): the busy fraction F̄(0), the work per job E[W] = F̄(0)/λ (time units) and the largest
+   * stable λ. meanQueueLength then counts replicas per server (λ·d·E[T]).
+   */
+  readonly redundancy?: { readonly busyFraction: number; readonly workPerJob: number; readonly lambdaMax: number };
 }
 
 export type { SolutionKind };
@@ -170,6 +176,19 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
   const named = { solver: cap.name, kind: cap.kind, source: cap.source };
   const id = cap.id;
   switch (id) {
+    case 'redundancy-independent':
+    case 'redundancy-identical': {
+      const mean = model.service.mean;
+      const rho = model.lambda * mean;
+      const r = id === 'redundancy-independent' ? independentRedundancy(rho, model.d) : identicalRedundancy(rho, model.d);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime * mean,
+        meanQueueLength: r.meanQueueLength,
+        numericalError: r.numericalError * mean,
+        redundancy: { busyFraction: r.busyFraction, workPerJob: r.workPerJob * mean, lambdaMax: r.lambdaMax / mean },
+      });
+    }
     case 'batch-sqdk':
     case 'batch-lldk':
     case 'batch-bsq': {

@@ -271,6 +271,7 @@ function printGeneralSolution(
           }
         : {}),
       ...(s.classes ? { classes: s.classes } : {}),
+      ...(s.redundancy ? { redundancy: s.redundancy } : {}),
       ...(law
         ? {
             responseTime: {
@@ -300,7 +301,14 @@ function printGeneralSolution(
       ...(measured ? [measured] : []),
       ...(s.note ? [`  note: ${s.note}`] : []),
       ...(s.meanQueueLength !== undefined
-        ? [`  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} jobs per server`]
+        ? [
+            `  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${s.redundancy ? 'replicas per server (λ·d·E[T])' : 'jobs per server'}`,
+          ]
+        : []),
+      ...(s.redundancy
+        ? [
+            `  busy fraction F̄(0) = ${s.redundancy.busyFraction.toFixed(6)}, work per job E[W] = ${s.redundancy.workPerJob.toFixed(6)} (E[S] = ${model.service.mean}), stable for λ < λ_max = ${s.redundancy.lambdaMax.toFixed(6)}`,
+          ]
         : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction

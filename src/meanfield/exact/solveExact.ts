@@ -99,6 +99,8 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
   requirePoissonArrivals(model, 'the exact solver');
   if ((model.batch ?? 1) > 1) throw new InvalidModelError('the exact solver covers single arrivals, not batches');
+  if (model.redundancy !== undefined)
+    throw new InvalidModelError('the exact solver covers one copy per job, not redundancy-d (cancel-on-complete); use simulate');
   // the chain on sorted occupancy vectors needs exchangeable servers: speeds would be silently dropped (theory.md §13)
   if (model.servers !== undefined)
     throw new InvalidModelError('no exact solver with server speeds: the chain is derived for identical servers; use simulate');
