@@ -308,6 +308,7 @@ function prepareModel(
     source: sol.source,
     ...(sol.tail ? { tail: sol.tail } : {}),
     convergence: sol.convergence,
+    ...(sol.measuredError ? { measuredError: sol.measuredError } : {}),
   };
   // the warm-up and the transient's grid first (`refine` returns a correction or throws): the simulations can start
   const refined = capabilities.refined.firstOrder.available;
