@@ -35,7 +35,7 @@ import { lwlTransient, type LwlTransientResult } from './lwl/transient.ts';
 import { phaseTypeJsqTransient, type PhaseTypeTransientResult } from './phaseType/transient.ts';
 import { solveTransient, type TransientResult } from './transient.ts';
 import type { Estimate } from '../stats/index.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { jsqCavity } from './cavity/jsqCavity.ts';
 import { lwlCavity } from './cavity/lwlCavity.ts';
 import { lpwCavity } from './cavity/lpwCavity.ts';
@@ -69,6 +69,8 @@ export interface SolutionProvenance {
   readonly solver: string;
   readonly source: string;
   readonly version: string;
+  /** The code identity (version.ts `codeIdentity`; runs/codeIdentity.ts refuses mixed code). */
+  readonly code: string;
 }
 
 /** A ccdf on a grid: P(X > points[k]) = ccdf[k], X the workload U, the predicted work P (LPW) or the response time T (time units). */
@@ -139,7 +141,7 @@ function solution(parts: Parts): MeanFieldSolution {
   return {
     ...parts,
     convergence: parts.convergence ?? { converged: true },
-    provenance: { solver: parts.solver, source: parts.source, version: VERSION },
+    provenance: { solver: parts.solver, source: parts.source, version: VERSION, code: codeId() },
   };
 }
 

@@ -11,7 +11,7 @@
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { KernelConvolver, nextPowerOfTwo } from '../../numerics/convolution.ts';
 import { clampToRange } from '../../numerics/clamp.ts';
 import { ccdfCellAverages, latticeSizeLaw } from './kernel.ts';
@@ -65,6 +65,8 @@ export interface LwlTransientResult {
     equation: string;
     source: string;
     version: string;
+    /** The code identity (version.ts `codeIdentity`). */
+    code: string;
     options: Required<Omit<LwlTransientOptions, 'times' | 'routing' | 'onProgress'>>;
   };
 }
@@ -238,6 +240,7 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
       equation: 'cells m_j: send lambda·step·(S_j^d − S_{j+1}^d) from cell j to j + k w.p. p_k, then shift down one cell',
       source: `${LWL_SOURCE}; scheme: theory.md §4 "Transient PIDE"`,
       version: VERSION,
+      code: codeId(),
       options: { step, horizon: M * step, quantileLevels: [...levels], includeCcdf },
     },
   };

@@ -9,7 +9,7 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { ccdfCellAverages } from './kernel.ts';
 import { type LwlParameters, DEFAULT_STEP, defaultHorizon, lwlParameters, positiveOption } from './parameters.ts';
 import { phaseTypeSolve } from './phaseType.ts';
@@ -94,6 +94,8 @@ export interface LwlWorkloadResult {
     equation: string;
     source: string;
     version: string;
+    /** The code identity (version.ts `codeIdentity`). */
+    code: string;
     options: Required<Omit<LwlOptions, 'method'>> & { method: LwlMethod };
   };
 }
@@ -281,6 +283,7 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
       equation: o.method === 'picard' ? FPE : PH_ODE,
       source: LWL_SOURCE,
       version: VERSION,
+      code: codeId(),
       options: o,
     },
   };
