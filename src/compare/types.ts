@@ -25,7 +25,17 @@ import type { C2Check, SecondOrderValue } from './secondOrder.ts';
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
 export type ModelFields = Pick<
   ModelInput,
-  'selection' | 'discipline' | 'service' | 'prediction' | 'memory' | 'servers' | 'arrivals' | 'batch' | 'batchDispatch'
+  | 'selection'
+  | 'discipline'
+  | 'service'
+  | 'prediction'
+  | 'memory'
+  | 'servers'
+  | 'arrivals'
+  | 'batch'
+  | 'batchDispatch'
+  | 'redundancy'
+  | 'replicas'
 >;
 
 export interface ComparisonConfig {

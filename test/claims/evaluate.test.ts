@@ -152,7 +152,7 @@ describe('evaluateConjecture', () => {
         kind: 'exact',
         source: 'test',
         convergence: { converged: true },
-        provenance: { solver: 'stub', source: 'test', version: '0' },
+        provenance: { solver: 'stub', source: 'test', version: '0', code: 'test' },
       }),
     });
     expect(seen).toHaveLength(1);

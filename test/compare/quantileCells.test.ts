@@ -51,13 +51,13 @@ describe('quantile cells of a comparison', () => {
     }
   });
 
-  it('sections with fewer than 100 jobs beyond p are not judged, with the budget that would do (issue 21 §4)', () => {
+  it('sections with fewer than 200 jobs beyond p are not judged, with the budget that would do (issue 21 §4)', () => {
     const check = quantileCells(law, sims(0, 5000));
     const p99 = check.cells.filter((c) => c.p === 0.99);
     const p95 = check.cells.filter((c) => c.p === 0.95);
     for (const c of p99) {
       expect(c.verdict.status).toBe('not-judged');
-      expect(c.warning).toMatch(/50 beyond p99 .*--jobs ≥ 10000/);
+      expect(c.warning).toMatch(/50 beyond p99 \(< 200\).*--jobs ≥ 20000/);
     }
     for (const c of p95) expect(c.warning).toBeUndefined();
     expect(check.limits.find((l) => l.p === 0.99)!.check.status).toBe('not-judged');

@@ -17,7 +17,16 @@ import {
   type ModelFields,
 } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
-import { parseModel, settingApplies, type BatchDispatch, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
+import {
+  parseModel,
+  settingApplies,
+  type BatchDispatch,
+  type Discipline,
+  type Redundancy,
+  type ReplicaLaw,
+  type Sampling,
+  type Selection,
+} from '../../model/index.ts';
 import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
@@ -79,6 +88,8 @@ interface Opts {
   arrivals?: string;
   batch?: string;
   batchDispatch?: string;
+  redundancy?: string;
+  replicas?: string;
   warmupTolerance: number;
   maxLevel: number;
   out?: string;
@@ -320,6 +331,8 @@ export function compareCommand(): Command {
           ...(o.arrivals !== undefined && o.arrivals !== 'exp' ? { arrivals: o.arrivals } : {}),
           ...(o.batch !== undefined && o.batch !== '1' ? { batch: o.batch } : {}),
           ...(o.batchDispatch !== undefined && o.batchDispatch !== 'spread' ? { batchDispatch: o.batchDispatch as BatchDispatch } : {}),
+          ...(o.redundancy !== undefined && o.redundancy !== 'none' ? { redundancy: o.redundancy as Redundancy } : {}),
+          ...(o.replicas !== undefined ? { replicas: o.replicas as ReplicaLaw } : {}),
         };
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
         // by (d, λ, n) alone); parseModel checks them all later

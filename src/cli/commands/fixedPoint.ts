@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, estimandFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
+import { checkServers, meanFieldFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
 import {
   refine,
   refinedEstimate,
@@ -229,9 +229,9 @@ function quantileLine(law: ResponseTimeLaw): string {
   return `  response time (${law.solver}, ${law.kind}): ${cells.join('  ')}${reference ? `\n    quantile errors measured in this run against ${reference}` : ''}`;
 }
 
-/** Why E[T] is infinite for the model (model/moments.ts), or a generic sentence when the table does not say. */
+/** Why E[T] is infinite in the limit (model/moments.ts `meanFieldFiniteness`), or a generic sentence when the rule does not say. */
 function infiniteMeanReason(model: SupermarketModel): string {
-  const f = estimandFiniteness(model).meanResponseTime;
+  const f = meanFieldFiniteness(model);
   return f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
 }
 
@@ -277,6 +277,7 @@ function printGeneralSolution(
           }
         : {}),
       ...(s.classes ? { classes: s.classes } : {}),
+      ...(s.redundancy ? { redundancy: s.redundancy } : {}),
       ...(law
         ? {
             responseTime: {
@@ -308,7 +309,14 @@ function printGeneralSolution(
       ...(measured ? [measured] : []),
       ...(s.note ? [`  note: ${s.note}`] : []),
       ...(s.meanQueueLength !== undefined
-        ? [`  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} jobs per server`]
+        ? [
+            `  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${s.redundancy ? 'replicas per server (λ·d·E[T])' : 'jobs per server'}`,
+          ]
+        : []),
+      ...(s.redundancy
+        ? [
+            `  busy fraction F̄(0) = ${s.redundancy.busyFraction.toFixed(6)}, work per job E[W] = ${s.redundancy.workPerJob.toFixed(6)} (E[S] = ${model.service.mean}), stable for λ < λ_max = ${s.redundancy.lambdaMax.toFixed(6)}`,
+          ]
         : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
