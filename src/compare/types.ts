@@ -10,6 +10,7 @@ import type {
   SolutionConvergence,
   SolutionKind,
 } from '../meanfield/index.ts';
+import type { PhaseTypeFitError } from '../meanfield/phaseType/fitError.ts';
 import type { Percentiles } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { SimulationTask, StoredTrajectory, TrajectoryTask } from '../runs/task.ts';
@@ -107,6 +108,8 @@ export interface MeanFieldReference {
   readonly tail?: number[];
   /** The solver's convergence status (converged, iterations, residual where it iterates). */
   readonly convergence: SolutionConvergence;
+  /** Approximation kind (the two-moment PH fit): the measured error of its E[T] for the law family (fitError.ts). */
+  readonly measuredError?: PhaseTypeFitError;
   /**
    * Why E[T] is infinite in theory (model/moments.ts `estimandFiniteness`), when it is: then meanResponseTime and
    * meanQueueLength are +∞ (null in JSON, this reason beside them), no solver ran, and every check of the model is

@@ -4,7 +4,7 @@
  * sentence saying why not. `solveMeanField` and `solveMeanFieldTransient` dispatch from it; the CLI, compare, claims
  * and the report ask it instead of re-deriving. Source: theory.md §2–§7 (which solver is exact for which model).
  */
-import { DISCIPLINE_TABLE, serviceMomentFinite, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { DISCIPLINE_TABLE, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
@@ -24,6 +24,7 @@ export type SolutionKind = 'exact' | 'approximation' | 'estimate';
 
 /** The fixed-point solvers behind `solveMeanField`. */
 export type FixedPointSolverId =
+  | 'infinite-mean'
   | 'mg1'
   | 'sqd-closed-form'
   | 'sqd-insensitive'
@@ -131,11 +132,13 @@ function isJsqFifoNonPh(model: SupermarketModel): boolean {
   );
 }
 
-/** Why JSQ(d) FIFO has no finite fixed point with this law (E[S²] = ∞), or undefined. */
-function infiniteFifoReason(model: SupermarketModel): string | undefined {
-  if (serviceMomentFinite(model.service, 2)) return undefined;
-  return `no finite mean field for JSQ(d) FIFO with ${model.service.kind} sizes: E[S²] = ∞, so in the limit a job that finds its ${model.d} sampled servers busy (probability > 0) waits a residual size of infinite mean: E[T] = ∞`;
+/** Why E[T] = ∞ in the limit for the model (model/moments.ts `meanFieldFiniteness`), or undefined. */
+function infiniteLimitReason(model: SupermarketModel): string | undefined {
+  const f = meanFieldFiniteness(model);
+  return f.finite ? undefined : f.reason;
 }
+
+const INFINITE_SOURCE = 'theory.md §8 "Heavy tails, in the limit" (model/moments.ts meanFieldFiniteness)';
 
 /** The explicit two-moment PH fit of a JSQ(d) FIFO model with a non-phase-type law, or why not. */
 function phaseTypeFitOf(model: SupermarketModel): MeanFieldCapabilities['phaseTypeFit'] {
@@ -143,8 +146,8 @@ function phaseTypeFitOf(model: SupermarketModel): MeanFieldCapabilities['phaseTy
     return no(
       `the two-moment PH fit is an option for JSQ(d) FIFO without memory with sizes that are not phase-type (weibull, lognormal, …), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
     );
-  const infinite = infiniteFifoReason(model);
-  if (infinite) return no(infinite);
+  const infinite = infiniteLimitReason(model);
+  if (infinite) return no(`no finite mean field to fit: ${infinite}`);
   const measuredError = phaseTypeFitError(model);
   if (!measuredError)
     return no(
@@ -337,6 +340,10 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
     if (refusal) return no(refusal);
     return solver('mg1', `M/G/1 ${model.discipline.toUpperCase()} formula`, 'exact', M_G_1_SOURCE);
   }
+  // a heavy tail that makes the limit's E[T] infinite (E[S²] = ∞ for JSQ FIFO, E[S^{1+1/d}] = ∞ for LWL FIFO): the
+  // answer is ∞ with its reason, exact, never a finite number from a truncated grid or a cavity run
+  const infinite = infiniteLimitReason(model);
+  if (infinite !== undefined) return solver('infinite-mean', 'finiteness rule: E[T] = ∞ in the limit', 'exact', INFINITE_SOURCE);
   switch (row.server) {
     case 'priority':
     case 'attained-service': // LAS: the JSQ and LWL cavity queues below, the server sharing among the least served
@@ -368,8 +375,6 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
       if (isJsqFifoNonPh(model)) {
         // not phase-type: the cavity (an estimate with a CI) by default; the two-moment PH fit only on request, with
         // its measured error (issue 20 item 4: it was −13 % to +8 % against simulation with no size stated)
-        const infinite = infiniteFifoReason(model);
-        if (infinite) return no(infinite);
         return solver(
           'jsq-cavity',
           'JSQ cavity iteration',
@@ -582,6 +587,8 @@ function responseTimeOf(
         `${LWL_SOURCE} at d = 1; theory.md §7`,
       );
     }
+    case 'infinite-mean':
+      return no(`no response-time law computed where E[T] = ∞ in the limit (${fixedPoint.source}); use simulate for its quantiles`);
     case 'memory-reduction':
       return no(
         'no response-time law with dispatcher memory: the reduction theorem (theory.md §12) gives the queue-length law at the reduced rate, not the law of the response time; use simulate',

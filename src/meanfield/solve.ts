@@ -35,7 +35,7 @@ import { lwlTransient, type LwlTransientResult } from './lwl/transient.ts';
 import { phaseTypeJsqTransient, type PhaseTypeTransientResult } from './phaseType/transient.ts';
 import { solveTransient, type TransientResult } from './transient.ts';
 import type { Estimate } from '../stats/index.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { jsqCavity } from './cavity/jsqCavity.ts';
 import { lwlCavity } from './cavity/lwlCavity.ts';
 import { lpwCavity } from './cavity/lpwCavity.ts';
@@ -69,6 +69,8 @@ export interface SolutionProvenance {
   readonly solver: string;
   readonly source: string;
   readonly version: string;
+  /** The code identity (version.ts `codeIdentity`; runs/codeIdentity.ts refuses mixed code). */
+  readonly code: string;
 }
 
 /** A ccdf on a grid: P(X > points[k]) = ccdf[k], X the workload U, the predicted work P (LPW) or the response time T (time units). */
@@ -139,7 +141,7 @@ function solution(parts: Parts): MeanFieldSolution {
   return {
     ...parts,
     convergence: parts.convergence ?? { converged: true },
-    provenance: { solver: parts.solver, source: parts.source, version: VERSION },
+    provenance: { solver: parts.solver, source: parts.source, version: VERSION, code: codeId() },
   };
 }
 
@@ -230,6 +232,9 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
       // through FIFO: the capability's kind (approximation for PS with non-exponential sizes) and its source
       return solution(twin === undefined || r.reduction.pi0 === 0 ? parts : { ...parts, kind: cap.kind, source: cap.source });
     }
+    case 'infinite-mean':
+      // theory.md §8: E[T] = ∞ in the limit (the capability's source gives the reason); E[Q] = λE[T] = ∞ too
+      return solution({ ...named, meanResponseTime: Infinity, meanQueueLength: Infinity, numericalError: 0 });
     case 'mg1': {
       const r = mg1({ ...model, d: 1, selection: 'random' });
       return solution({
@@ -374,7 +379,7 @@ export interface MeanFieldTransientOptions {
   readonly truncationLevel?: number;
   /** odex relative and absolute tolerance (default 1e−10). */
   readonly tolerance?: number;
-  /** SQ(d) ODE: fraction of the horizon integrated, after every accepted step. */
+  /** Every transient solver: the fraction of the horizon integrated, after every accepted step (ODEs) or every 256 steps (LWL PIDE). */
   readonly onProgress?: (fraction: number) => void;
 }
 
@@ -433,12 +438,21 @@ export function solveMeanFieldTransient(
       return {
         solver: id,
         capability,
-        result: phaseTypeJsqTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+        result: phaseTypeJsqTransient(model, {
+          times,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
+        }),
       };
     case 'lwl-pide':
-      return { solver: id, capability, result: lwlTransient(model, { times }) };
+      return { solver: id, capability, result: lwlTransient(model, { times, onProgress: options.onProgress }) };
     case 'hetero-occupancy-ode':
-      return { solver: id, capability, result: heteroTransient(model, { times, tolerance: options.tolerance }) };
+      return {
+        solver: id,
+        capability,
+        result: heteroTransient(model, { times, tolerance: options.tolerance, onProgress: options.onProgress }),
+      };
     case 'memory-cavity-ode':
       return {
         solver: id,
@@ -449,16 +463,22 @@ export function solveMeanFieldTransient(
           from: options.from,
           tolerance: options.tolerance,
           truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
         }),
       };
     case 'memory-phase-type-ode':
       return {
         solver: id,
         capability,
-        result: memoryPhaseTypeTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+        result: memoryPhaseTypeTransient(model, {
+          times,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
+        }),
       };
     case 'memory-lwl-pide':
-      return { solver: id, capability, result: memoryLwlTransient(model, { times }) };
+      return { solver: id, capability, result: memoryLwlTransient(model, { times, onProgress: options.onProgress }) };
     default:
       return unknownPolicy(id, 'transient solver');
   }

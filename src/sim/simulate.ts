@@ -52,11 +52,13 @@ export const MIN_SEQUENTIAL_UNITS = 10;
 /**
  * Fewest jobs beyond a percentile in each section (replication or batch) of its sectioning interval. With fewer, the
  * sections' quantiles are few-order-statistic estimates, skewed and biased, and the t interval over them undercovers:
- * M/M/1 λ = 0.8, p99 (T ~ Exp(0.2), truth ln(100)/0.2), 100 seeds each (scripts/quantile-coverage.ts): 85 % at
- * 5 × 2000 jobs (20 beyond p99 per section), 79 % at 30 batches × 2000; 94 % at 5 × 10 000 (100 beyond), 94–95 %
- * above. theory.md §8 "Quantiles".
+ * M/M/1 λ = 0.8, p99 (T ~ Exp(0.2), truth ln(100)/0.2), scripts/quantile-coverage.ts: 81.5 % at 5 × 2000 jobs (20
+ * beyond p99 per section, 400 seeds), 74.5 % at 30 batches × 2000 (200 seeds), 89.5 % at 5 × 10 000 (100 beyond, 400
+ * seeds: the 100 used before was too few); 94.3 % at 5 × 20 000 (200 beyond, 1000 seeds), 94.5 % at 30 batches ×
+ * 20 000 (200 seeds), 95.0 % at 5 × 50 000.
+ * theory.md §8 "Quantiles".
  */
-export const MIN_TAIL_JOBS_PER_SECTION = 100;
+export const MIN_TAIL_JOBS_PER_SECTION = 200;
 
 /**
  * The reported percentile (p50, p95, p99) whose sections are shortest against `MIN_TAIL_JOBS_PER_SECTION`, and the
@@ -784,7 +786,7 @@ export class SimulationCollector {
       warnings.push(
         `percentile intervals: each ${batchMode ? 'batch' : 'replication'} (a section of the p99 interval) holds ${jobs} jobs, ` +
           `${Math.round(jobs * (1 - short.p))} beyond p${Math.round(100 * short.p)}, fewer than ${MIN_TAIL_JOBS_PER_SECTION}: the sectioning interval covers ` +
-          `well below 95 % there (M/M/1 λ = 0.8: 85 % at 5 × 2000 jobs, 79 % at 30 batches × 2000; 94 % at 5 × 10 000); ` +
+          `well below 95 % there (M/M/1 λ = 0.8: 82 % at 5 × 2000 jobs, 75 % at 30 batches × 2000, 90 % at 5 × 10 000; 94 % at 5 × 20 000); ` +
           `use --jobs ≥ ${short.jobs} for the p${Math.round(100 * short.p)} interval (scripts/quantile-coverage.ts)`,
       );
     }
