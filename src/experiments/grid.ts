@@ -88,7 +88,10 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
               const key = `${serviceLabel}|d${d}|n${n}|${policyKey}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
               const base = {
                 key,
-                policy: `${policyLabel(selection, discipline, memory, arrivals)}${redundancy === '' ? '' : ` (redundancy ${spec.redundancy}${spec.replicas === undefined ? '' : `, ${spec.replicas} replicas`})`}`,
+                policy:
+                  spec.redundancy === 'cancel-on-complete'
+                    ? `RED+${discipline.toUpperCase()} (cancel-on-complete, ${spec.replicas ?? 'independent'} replicas)`
+                    : `${policyLabel(selection, discipline, memory, arrivals)}${redundancy === '' ? '' : ` (redundancy ${spec.redundancy})`}`,
                 selection,
                 discipline,
                 service: serviceLabel,

@@ -60,6 +60,12 @@ describe('redundancy-d engine (cancel-on-complete)', () => {
     near(r.littleResponseTime, r.meanResponseTime.mean);
   });
 
+  it('independent exponential replicas: the work per job is E[S] at any n (a memoryless race), so s₁ = λ', () => {
+    const r = run({ lambda: 0.6, d: 3 }, 30);
+    near(r.redundancy!.workPerJob, 1);
+    near(r.redundancy!.busyFraction, 0.6);
+  });
+
   it('refuses what it cannot do in one line', () => {
     const m = parseModel({ lambda: 0.5, d: 2, redundancy: 'cancel-on-complete' });
     expect(() => simulate(m, { n: 10, jobs: 100, replications: 2, warmupTime: 1, engine: 'priority' })).toThrow(

@@ -67,6 +67,7 @@ describe('redundancy in the model', () => {
     };
     const cells = expandGrid(parseExperiment({ ...base, redundancy: 'cancel-on-complete', replicas: 'identical' }));
     expect(cells[0].model.redundancy).toEqual({ kind: 'cancel-on-complete', replicas: 'identical' });
+    expect(cells[0].policy).toBe('RED+FIFO (cancel-on-complete, identical replicas)');
     const plain = expandGrid(parseExperiment(base));
     expect(cells[0].key).not.toBe(plain[0].key);
     const start = expandGrid(parseExperiment({ ...base, selections: ['lwl'], redundancy: 'cancel-on-start' }));
