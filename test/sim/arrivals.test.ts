@@ -139,11 +139,11 @@ describe('arrivals in the model and the mean field', () => {
     }
     expect(validateModel({ lambda: 0.5, d: 2 }).arrivals).toEqual({ kind: 'exponential' });
     for (const [bad, message] of [
-      ['erlang:0', 'arrivals erlang k must be an integer ≥ 1, got 0'],
-      ['hyperexp:0.5', 'arrivals hyperexponential scv must be > 1 (use erlang or exp for scv ≤ 1), got 0.5'],
+      ['erlang:0', 'arrivals erlang k must be an integer in [1, 1000] (a larger k is det to within SCV 1/k: use det), got 0'],
+      ['hyperexp:0.5', 'arrivals hyperexponential scv must be in (1, 1e6] (use erlang or exp for scv ≤ 1), got 0.5'],
       ['mmpp:1,2', 'expected mmpp:R1,R2,Q12,Q21'],
       ['mmpp:0,0,1,1', 'mmpp rates must not both be 0'],
-      ['mmpp:1,2,0,1', 'mmpp switching rate must be > 0, got 0'],
+      ['mmpp:1,2,0,1', 'mmpp switching rate must be in (0, 1000] per time unit'],
       ['weekly', 'unknown arrivals "weekly"'],
     ]) {
       expect(() => validateModel({ lambda: 0.5, d: 2, arrivals: bad })).toThrow(message);
@@ -205,7 +205,7 @@ describe('arrivals through the finite-n chains, compare and experiment files', (
     expect(new Set(cells.map((c) => c.key)).size).toBe(3);
     expect(cells[1].policy).toBe('JSQ+FIFO (arrivals erlang:2)');
     expect(() => expandGrid(parseExperiment({ ...base, arrivals: ['erlang:0'] }))).toThrow(
-      /arrivals "erlang:0": arrivals erlang k must be an integer ≥ 1/,
+      /arrivals "erlang:0": arrivals erlang k must be an integer in \[1, 1000\]/,
     );
   });
 });
