@@ -176,6 +176,16 @@ export function formatArrivals(arrivals: ArrivalSpec): string {
   }
 }
 
+/**
+ * The canonical short form of an arrival process as written (`"Erlang:02"` → `"erlang:2"`, `"poisson"` → `"exp"`).
+ * @throws {InvalidModelError} naming the expected forms or the parameter out of range.
+ */
+export function canonicalArrivals(text: string): string {
+  const result = arrivalsSchema.safeParse(text);
+  if (!result.success) throw new InvalidModelError(result.error.issues[0]?.message ?? `unknown arrivals ${JSON.stringify(text)}`);
+  return formatArrivals(result.data as ArrivalSpec);
+}
+
 /** True for Poisson arrivals; tolerates model literals built without the field (older code). */
 export function hasPoissonArrivals(model: { readonly arrivals?: ArrivalSpec }): boolean {
   return model.arrivals === undefined || model.arrivals.kind === 'exponential';

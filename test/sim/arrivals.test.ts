@@ -205,7 +205,7 @@ describe('arrivals through the finite-n chains, compare and experiment files', (
     expect(new Set(cells.map((c) => c.key)).size).toBe(3);
     expect(cells[1].policy).toBe('JSQ+FIFO (arrivals erlang:2)');
     expect(() => expandGrid(parseExperiment({ ...base, arrivals: ['erlang:0'] }))).toThrow(
-      /arrivals "erlang:0": arrivals erlang k must be an integer in \[1, 1000\]/,
+      /arrivals\[0\] = "erlang:0": arrivals erlang k must be an integer in \[1, 1000\]/,
     );
   });
 });
