@@ -15,7 +15,7 @@ import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { solveExact } from '../../src/meanfield/exact/index.ts';
 import { occupancyChainSpec } from '../../src/sim/occupancyChain.ts';
-import { cellKey, modelLabel } from '../../src/compare/comparison.ts';
+import { cellKey, modelLabel, withoutVReason } from '../../src/compare/comparison.ts';
 import { expandGrid } from '../../src/experiments/grid.ts';
 import { parseExperiment } from '../../src/experiments/schema.ts';
 
@@ -184,6 +184,13 @@ describe('arrivals through the finite-n chains, compare and experiment files', (
     expect(cellKey(poisson, 100)).toBe('d2-lambda0.9-n100');
     expect(cellKey(det, 100)).toBe('jsq-fifo-arrivals-det-d2-lambda0.9-n100');
     expect(modelLabel(det)).toMatch(/, arrivals det$/);
+  });
+
+  it("compare's method says what a renewal model is judged by: the Poisson limit and the slope, not a known c₁", () => {
+    expect(withoutVReason(undefined)).toMatch(/known only for JSQ\(d\), FIFO, exponential sizes/);
+    const text = withoutVReason(parseModel({ lambda: 0.9, d: 2, arrivals: 'erlang:2' }).arrivals);
+    expect(text).toMatch(/derived for Poisson arrivals.*arrivals erlang:2 the n → ∞ limit is still the Poisson one/);
+    expect(text).toMatch(/1\/n coefficient .* is not known.*slope of log\|gap\| against log n.*no claim on the value of c₁/);
   });
 
   it('experiment files cross an arrivals axis with the cells; Poisson cells keep their keys', () => {
