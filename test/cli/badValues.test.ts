@@ -192,6 +192,8 @@ describe('--threads', () => {
 describe('batches and arrival parameters out of range: one line, exit 2 (issue 19)', () => {
   it.each([
     ['--batch 0', ['--batch', '0'], /batch size K must be an integer ≥ 1, got 0/],
+    // a size law is refused by name (was "must be a finite number")
+    ['--batch geom:2', ['--batch', 'geom:2'], /batch size laws \("geom:2"\) are not supported: .* K must be fixed/],
     ['--batch 3 with d = 2 (spread needs d ≥ K)', ['--batch', '3'], /needs d ≥ K \(or use batch dispatch whole\)/],
     ['--batch-dispatch whole without a batch', ['--batch-dispatch', 'whole'], /has no effect with batch size 1/],
     ['--arrivals erlang:0', ['--arrivals', 'erlang:0'], /arrivals erlang k must be an integer in \[1, 1000\].*got 0/],
