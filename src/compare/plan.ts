@@ -366,6 +366,7 @@ function transientSolver(capabilities: MeanFieldCapabilities): TrajectoryCompari
       return 'PIDE';
     case 'phase-type-ode':
     case 'hetero-occupancy-ode': // server classes: no trajectory figure yet
+    case 'batch-ode': // batches: no trajectory task yet
       return null;
     case 'memory-cavity-ode':
     case 'memory-phase-type-ode':
