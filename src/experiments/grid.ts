@@ -79,6 +79,10 @@ function policies(spec: ExperimentSpec): { selection: Selection; discipline: Dis
 export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
   const cells: ExperimentCell[] = [];
   refuseIdleGridSettings(spec);
+  if (spec.batchDispatch !== undefined && (spec.batch ?? [1]).every((k) => k === 1))
+    throw new InvalidModelError(
+      `entry "batchDispatch" = ${JSON.stringify(spec.batchDispatch)} has no effect: every batch size of "batch" is 1; drop it or add a batch size K ≥ 2`,
+    );
   // canonical short forms ("Erlang:02" → "erlang:2", "poisson" → "exp"), so keys and labels do not depend on the spelling
   const arrivalsList = (spec.arrivals ?? ['exp']).map((a, i) => {
     try {

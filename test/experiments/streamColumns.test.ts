@@ -56,6 +56,9 @@ describe('experiment cells carry their arrival stream', () => {
     const whole = expandGrid(parseExperiment({ ...base, batch: [3], batchDispatch: 'whole' }));
     expect(whole[0].model.batchDispatch).toBe('whole');
     expect(whole[0].key).toMatch(/-batch-3-whole\|/);
+    expect(() => expandGrid(parseExperiment({ ...base, batchDispatch: 'whole' }))).toThrow(
+      /entry "batchDispatch" = "whole" has no effect: every batch size of "batch" is 1/,
+    );
     // a batch of 3 spread over d = 2 sampled servers: refused naming the cell
     expect(() => expandGrid(parseExperiment({ ...base, batch: [3] }))).toThrow(/policy jsq\/fifo, batch 3: .*needs d ≥ K/);
   });
