@@ -92,6 +92,11 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
       throw error;
     }
   });
+  // redundancy extends the key (cells without it keep theirs)
+  const redundancy =
+    spec.redundancy === undefined || spec.redundancy === 'none'
+      ? ''
+      : `-red-${spec.redundancy}${spec.replicas === undefined ? '' : `-${spec.replicas}`}`;
   for (const service of spec.service) {
     const serviceLabel =
       typeof service === 'string'
@@ -111,11 +116,11 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
               // non-Poisson arrivals and batches extend the key (Poisson cells of single jobs keep theirs)
               const policyKey =
                 `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}${arrivals === 'exp' ? '' : `-arrivals-${arrivals}`}` +
-                `${batch === 1 ? '' : `-batch-${batch}${batchDispatch === 'whole' ? '-whole' : ''}`}`;
+                `${batch === 1 ? '' : `-batch-${batch}${batchDispatch === 'whole' ? '-whole' : ''}`}${redundancy}`;
               const key = `${serviceLabel}|d${d}|n${n}|${policyKey}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
               const base = {
                 key,
-                policy: policyLabel(selection, discipline, memory, arrivals, batch, batchDispatch),
+                policy: `${policyLabel(selection, discipline, memory, arrivals, batch, batchDispatch)}${redundancy === '' ? '' : ` (redundancy ${spec.redundancy}${spec.replicas === undefined ? '' : `, ${spec.replicas} replicas`})`}`,
                 selection,
                 discipline,
                 service: serviceLabel,
@@ -138,6 +143,8 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                   sampling: spec.sampling,
                   memory,
                   ...(spec.servers === undefined ? {} : { servers: spec.servers }),
+                  ...(spec.redundancy === undefined ? {} : { redundancy: spec.redundancy }),
+                  ...(spec.replicas === undefined ? {} : { replicas: spec.replicas }),
                   arrivals,
                   batch,
                   ...(batch === 1 ? {} : { batchDispatch }),
