@@ -4,7 +4,7 @@
  * conjecture evaluation (judgePoint, VERDICT_RULE). The claim file's grid and budget are not used: the claim is
  * judged at every grid point of the cells (service, d, n, prediction, λ) where every quantity it names was measured.
  */
-import { usesPrediction, type Discipline, type Selection } from '../model/index.ts';
+import { batchLabel, usesPrediction, type BatchDispatch, type Discipline, type Selection } from '../model/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { Measure } from './claim.ts';
 import { judgePoint, quantityMemory, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
@@ -23,6 +23,12 @@ export interface CellCoordinates {
    * memory (and, for jiq, its unbounded ISM).
    */
   readonly memory: string;
+  /** Arrival process in canonical short form (`formatArrivals`: exp, det, erlang:K, hyperexp:SCV, mmpp:…; theory.md §14). */
+  readonly arrivals: string;
+  /** Batch size K (1: single jobs; theory.md §15). */
+  readonly batch: number;
+  /** How a batch of K > 1 is placed: spread (the K best of d) or whole (one server); spread when K = 1. */
+  readonly batchDispatch: BatchDispatch;
   /** Arrival rate per server. */
   readonly lambda: number;
   readonly d: number;
@@ -46,7 +52,7 @@ function estimateOf(cell: MeasuredCell, measure: Measure): Estimate | undefined 
 
 /**
  * Judges a claim at every grid point of `cells` where all its quantities were measured. A grid point is (service,
- * d, n, λ); when the claim names a policy that uses predictions, a prediction model of the cells; when it names a
+ * d, n, λ, arrivals, batch); when the claim names a policy that uses predictions, a prediction model of the cells; when it names a
  * quantity without its own memory whose rule can use one, a memory of the cells. Policies that ignore predictions
  * are read from their 'none' cell at every prediction; a quantity reads the memory it names, else the point's where
  * its rule can use it (`quantityMemory`), else its 'none' cell.
@@ -69,19 +75,24 @@ export function judgeClaimOnCells(
     (q) => q.memory === undefined && cells.some((c) => c.memory !== 'none' && quantityMemory(q, c) === c.memory),
   );
   const index = new Map<string, MeasuredCell>();
-  const where = (c: { service: string; d: number; n: number; lambda: number }) => `${c.service}|d${c.d}|n${c.n}|lambda${c.lambda}`;
-  const cellKey = (c: { service: string; d: number; n: number; lambda: number }, policy: string, prediction: string, memory: string) =>
-    `${where(c)}|${policy}|${prediction}|memory-${memory}`;
+  // the arrival stream is a coordinate of the point: every quantity of a claim is read at the point's arrivals and batch
+  type Where = Pick<CellCoordinates, 'service' | 'd' | 'n' | 'lambda' | 'arrivals' | 'batch' | 'batchDispatch'>;
+  const where = (c: Where) => `${c.service}|d${c.d}|n${c.n}|lambda${c.lambda}|arrivals-${c.arrivals}|batch-${c.batch}-${c.batchDispatch}`;
+  const cellKey = (c: Where, policy: string, prediction: string, memory: string) => `${where(c)}|${policy}|${prediction}|memory-${memory}`;
   for (const c of cells) index.set(cellKey(c, `${c.selection}-${c.discipline}`, c.prediction, c.memory), c);
-  const points = new Map<string, GridPoint & { readonly n: number }>();
+  const points = new Map<string, GridPoint & Where>();
   for (const c of cells) {
     if (predicted === (c.prediction === 'none')) continue;
     const prediction = predicted ? c.prediction : 'none';
     const memory = memoryVaries ? c.memory : 'none';
     const key = `${where(c)}|${prediction}|memory-${memory}`;
     if (points.has(key)) continue;
-    const row = `${c.service}, d = ${c.d}, n = ${c.n}${predicted ? `, prediction ${prediction}` : ''}${memory !== 'none' ? `, memory ${memory}` : ''}`;
-    points.set(key, { key, lambda: c.lambda, d: c.d, n: c.n, service: c.service, prediction, memory, row });
+    const batch = batchLabel(c.batch, c.batchDispatch);
+    const row =
+      `${c.service}, d = ${c.d}, n = ${c.n}${predicted ? `, prediction ${prediction}` : ''}${memory !== 'none' ? `, memory ${memory}` : ''}` +
+      `${c.arrivals !== 'exp' ? `, arrivals ${c.arrivals}` : ''}${batch === '' ? '' : `, ${batch}`}`;
+    const stream = { arrivals: c.arrivals, batch: c.batch, batchDispatch: c.batchDispatch };
+    points.set(key, { key, lambda: c.lambda, d: c.d, n: c.n, service: c.service, prediction, memory, ...stream, row });
   }
   const results: PointResult[] = [];
   for (const point of points.values()) {

@@ -8,12 +8,15 @@
 import { tQuantile as quantile } from '../lazy.ts';
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import {
+  batchLabel,
+  canonicalArrivals,
   canonicalMemory,
   idleGridSettings,
   memoryApplies,
   parseModel,
   settingApplies,
   usesPrediction,
+  type BatchDispatch,
   type Discipline,
   type PolicySetting,
   type Selection,
@@ -40,6 +43,12 @@ export interface GridPoint {
   readonly prediction: string;
   /** Dispatcher memory (canonical short form, `formatMemory`); 'none' without one. */
   readonly memory: string;
+  /** Arrival process (canonical short form, `formatArrivals`; theory.md §14); 'exp' for Poisson. */
+  readonly arrivals: string;
+  /** Batch size K (theory.md §15); 1 for single jobs. */
+  readonly batch: number;
+  /** How a batch of K > 1 is placed (spread or whole); spread when K = 1. */
+  readonly batchDispatch: BatchDispatch;
   /** Row label of the verdict map: "service, d = …, prediction …". */
   readonly row: string;
 }
@@ -158,28 +167,40 @@ export const VERDICT_RULE =
 const fnv = (text: string): number => fnv1a(text);
 
 /**
- * Expands the grid in the order service, d, prediction, memory, λ (rows of the verdict map are service × d ×
- * prediction × memory).
+ * Expands the grid in the order service, d, prediction, memory, arrivals, batch, λ (rows of the verdict map are
+ * service × d × prediction × memory × arrivals × batch).
  * @returns one GridPoint per combination.
  * @throws {InvalidModelError} for a grid setting that acts on no quantity of the claim (`idleGridSettings`: d ≠ 1
  *   where no rule samples, a prediction where none is read, a memory no rule can use).
  */
 export function expandConjectureGrid(spec: ConjectureSpec, claim?: ParsedClaim): GridPoint[] {
   const memories = spec.grid.memory.map(canonicalMemory);
+  const arrivalsList = spec.grid.arrivals.map(canonicalArrivals);
+  const { batchDispatch } = spec.grid;
   if (claim) refuseIdleGrid(spec, claim, memories);
+  if (batchDispatch !== 'spread' && spec.grid.batch.every((k) => k === 1))
+    throw new InvalidModelError(`"grid.batchDispatch" = "${batchDispatch}" has no effect: every batch size of "grid.batch" is 1; drop it`);
   const out: GridPoint[] = [];
   for (const service of spec.grid.service)
     for (const d of spec.grid.d)
       for (const prediction of spec.grid.prediction)
-        for (const memory of memories) {
-          for (const lambda of spec.grid.lambda) {
-            const row =
-              `${service}, d = ${d}${spec.grid.prediction.length > 1 || prediction !== 'exact' ? `, prediction ${prediction}` : ''}` +
-              `${memories.length > 1 || memory !== 'none' ? `, memory ${memory}` : ''}`;
-            const key = `${service}|d${d}|${prediction}${memory === 'none' ? '' : `|memory-${memory}`}|lambda${lambda}`;
-            out.push({ key, lambda, d, service, prediction, memory, row });
-          }
-        }
+        for (const memory of memories)
+          for (const arrivals of arrivalsList)
+            for (const batch of spec.grid.batch) {
+              const dispatch = batch === 1 ? 'spread' : batchDispatch;
+              for (const lambda of spec.grid.lambda) {
+                const row =
+                  `${service}, d = ${d}${spec.grid.prediction.length > 1 || prediction !== 'exact' ? `, prediction ${prediction}` : ''}` +
+                  `${memories.length > 1 || memory !== 'none' ? `, memory ${memory}` : ''}` +
+                  `${arrivalsList.length > 1 || arrivals !== 'exp' ? `, arrivals ${arrivals}` : ''}` +
+                  `${spec.grid.batch.length > 1 || batch !== 1 ? `, ${batchLabel(batch, dispatch) || 'batch 1'}` : ''}`;
+                // Poisson single-job points keep their keys (stored simulations and reports of older versions)
+                const key =
+                  `${service}|d${d}|${prediction}${memory === 'none' ? '' : `|memory-${memory}`}` +
+                  `${arrivals === 'exp' ? '' : `|arrivals-${arrivals}`}${batch === 1 ? '' : `|batch-${batch}-${dispatch}`}|lambda${lambda}`;
+                out.push({ key, lambda, d, service, prediction, memory, arrivals, batch, batchDispatch: dispatch, row });
+              }
+            }
   return out;
 }
 
@@ -245,6 +266,9 @@ export function quantityModel(
       prediction: usesPrediction(q.selection, q.discipline) ? point.prediction : undefined,
       sampling: spec.sampling,
       memory: quantityMemory(q, point),
+      arrivals: point.arrivals,
+      batch: point.batch,
+      ...(point.batch === 1 ? {} : { batchDispatch: point.batchDispatch }),
       conventions: spec.conventions,
     });
   } catch (error) {

@@ -20,6 +20,10 @@ export function conjectureRows(result: ConjectureResult): Row[] {
       d: p.point.d,
       service: p.point.service,
       prediction: p.point.prediction,
+      memory: p.point.memory,
+      arrivals: p.point.arrivals,
+      batch: p.point.batch,
+      batchDispatch: p.point.batchDispatch,
       verdict: p.verdict,
     };
     p.comparisons.forEach((c, i) => {

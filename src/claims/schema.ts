@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
-import { SAMPLINGS } from '../model/index.ts';
+import { BATCH_DISPATCHES, SAMPLINGS } from '../model/index.ts';
 import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 import { parseClaim, type ParsedClaim } from './claim.ts';
 
@@ -32,6 +32,15 @@ export const conjectureSchema = z
          * the quantities without their own memory whose rule can use it (jsq, lwl at d ≥ 2; jiq with ism:A).
          */
         memory: z.array(z.string().min(1)).min(1).default(['none']),
+        /**
+         * Arrival processes in short form (exp, det, erlang:K, hyperexp:SCV, mmpp:R1,R2,Q12,Q21; theory.md §14); default
+         * ["exp"]. Every quantity of a point is read at the point's arrivals.
+         */
+        arrivals: z.array(z.string().min(1)).min(1).default(['exp']),
+        /** Batch sizes K (theory.md §15; K > 1 needs jsq or lwl quantities); default [1]. */
+        batch: z.array(positiveInt).min(1).default([1]),
+        /** How a batch of K > 1 is placed: spread (the K best of d; SQ(d,K), LL(d,K)) or whole (BSQ); default spread. */
+        batchDispatch: z.enum(BATCH_DISPATCHES).default('spread'),
       })
       .strict(),
     sampling: z.enum(SAMPLINGS).default('with-replacement'),

@@ -27,6 +27,7 @@ export {
   serviceLabel,
   sweepModels,
   trajectoryGrid,
+  withoutVReason,
 } from './plan.ts';
 export { storedSimulation } from '../runs/task.ts';
 /** The seed of a cell (stats/rng.ts `cellSeed`, the one seed derivation), re-exported where compare's users import it. */

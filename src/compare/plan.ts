@@ -213,6 +213,22 @@ export function cellKey(model: SupermarketModel, n: number): string {
   return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}${red}-${short}`;
 }
 
+/**
+ * Why a comparison has no refined term, and what it judges instead (theory.md §6, §8, §14): for a renewal stream
+ * other than Poisson the limit is the Poisson one but no 1/n coefficient is known, so the report tests the limit and
+ * the slope, not a value of c₁. @param arrivals the model's arrival process (absent: Poisson).
+ */
+export function withoutVReason(arrivals: SupermarketModel['arrivals'] | undefined): string {
+  if (arrivals === undefined || arrivals.kind === 'exponential')
+    return 'the 1/n term V is known only for JSQ(d), FIFO, exponential sizes (theory.md §6); this model is judged "Without V" (theory.md §8).';
+  return (
+    `the 1/n term V is derived for Poisson arrivals (theory.md §6). With arrivals ${formatArrivals(arrivals)} the n → ∞ limit is still the Poisson ` +
+    `one (theory.md §14), but the 1/n coefficient of the gap E[T]_n − E[T]∞ is not known: this report tests the limit (the fitted â against ` +
+    `the Poisson E[T]∞), checks each cell for consistency with a c₁/n approach with ĉ₁ fitted from the same sweep, and shows the slope of ` +
+    `log|gap| against log n (about −1 if the gap is O(1/n)); it makes no claim on the value of c₁, which is measured, not predicted.`
+  );
+}
+
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
 export function serviceLabel(s: SupermarketModel['service']): string {
   const { kind, mean, ...rest } = s as Record<string, unknown> & { kind: string; mean: number };
@@ -400,6 +416,7 @@ function transientSolver(capabilities: MeanFieldCapabilities): TrajectoryCompari
       return 'PIDE';
     case 'phase-type-ode':
     case 'hetero-occupancy-ode': // server classes: no trajectory figure yet
+    case 'batch-ode': // batches: no trajectory task yet
       return null;
     case 'memory-cavity-ode':
     case 'memory-phase-type-ode':

@@ -4,7 +4,7 @@
  * it names exist, with the conjecture rule (VERDICT_RULE: Bonferroni-widened CIs, interval arithmetic).
  */
 import { judgeClaimOnCells, pointEvidence, type Conjecture, type MeasuredCell } from '../claims/index.ts';
-import type { CellOutcome } from './outcome.ts';
+import { cellStream, type CellOutcome } from './outcome.ts';
 
 /** The claim files judged when an experiment file names none: the seed study's H1–H3 (theory.md §1), in analysis/. */
 export const STUDY_CLAIM_FILES = ['h1-known-sizes.json', 'h2-weak-predictions.json', 'h3-jsq-beats-lpw.json'] as const;
@@ -13,7 +13,7 @@ export const STUDY_CLAIM_FILES = ['h1-known-sizes.json', 'h2-weak-predictions.js
 export interface Finding {
   /** `<claim file name>: <claim>`, e.g. "h3-jsq-beats-lpw: T(jsq, sprpt) < T(lpw, sprpt)". */
   readonly claim: string;
-  /** The grid point: service, d, n, prediction (if the claim uses one), λ. */
+  /** The grid point: service, d, n, prediction (if the claim uses one), memory, arrivals and batch (if not the default), λ. */
   readonly where: string;
   /** 'undefined' when a quantity the claim names is infinite in theory (printed "undefined (infinite)"). */
   readonly verdict: 'holds' | 'fails' | 'undecided' | 'undefined';
@@ -30,6 +30,7 @@ export function measuredCell(o: CellOutcome): MeasuredCell {
     service: c.service,
     prediction: c.prediction,
     memory: c.memory,
+    ...cellStream(c),
     lambda: c.lambda,
     d: c.d,
     n: c.n,

@@ -4,11 +4,15 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import {
+  batchLabel,
+  canonicalArrivals,
+  formatArrivals,
   formatMemory,
   idleGridSettings,
   parseModel,
   settingApplies,
   usesPrediction,
+  type BatchDispatch,
   type Discipline,
   type PolicySetting,
   type Selection,
@@ -42,9 +46,20 @@ export interface ExperimentCell extends CellCoordinates {
 
 export { usesPrediction } from '../model/index.ts';
 
-/** E.g. "JSQ+SRPT", "JSQ+FIFO+IP" (a memory), "JSQ+FIFO (arrivals det)" (non-Poisson arrivals, theory.md §14). */
-export function policyLabel(selection: Selection, discipline: Discipline, memory = 'none', arrivals = 'exp'): string {
-  return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}${arrivals === 'exp' ? '' : ` (arrivals ${arrivals})`}`;
+/**
+ * E.g. "JSQ+SRPT", "JSQ+FIFO+IP" (a memory), "JSQ+FIFO (arrivals det)" (non-Poisson arrivals, theory.md §14),
+ * "JSQ+FIFO (batch 2 (spread))" (batches, §15).
+ */
+export function policyLabel(
+  selection: Selection,
+  discipline: Discipline,
+  memory = 'none',
+  arrivals = 'exp',
+  batch = 1,
+  batchDispatch: BatchDispatch = 'spread',
+): string {
+  const stream = [arrivals === 'exp' ? '' : `arrivals ${arrivals}`, batchLabel(batch, batchDispatch)].filter((x) => x !== '').join(', ');
+  return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}${stream === '' ? '' : ` (${stream})`}`;
 }
 
 function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline; memory: string }[] {
@@ -57,13 +72,26 @@ function policies(spec: ExperimentSpec): { selection: Selection; discipline: Dis
 }
 
 /**
- * Expands the grid in a fixed order: service, d, n, policy, prediction, λ, arrivals.
+ * Expands the grid in a fixed order: service, d, n, policy, prediction, λ, arrivals, batch.
  * @throws {InvalidModelError | UnstableModelError} for any combination that does not make a valid model
  *   (e.g. d > n, a malformed service), naming the cell.
  */
 export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
   const cells: ExperimentCell[] = [];
   refuseIdleGridSettings(spec);
+  if (spec.batchDispatch !== undefined && (spec.batch ?? [1]).every((k) => k === 1))
+    throw new InvalidModelError(
+      `entry "batchDispatch" = ${JSON.stringify(spec.batchDispatch)} has no effect: every batch size of "batch" is 1; drop it or add a batch size K ≥ 2`,
+    );
+  // canonical short forms ("Erlang:02" → "erlang:2", "poisson" → "exp"), so keys and labels do not depend on the spelling
+  const arrivalsList = (spec.arrivals ?? ['exp']).map((a, i) => {
+    try {
+      return canonicalArrivals(a);
+    } catch (error) {
+      if (error instanceof InvalidModelError) throw new InvalidModelError(`arrivals[${i}] = ${JSON.stringify(a)}: ${error.message}`);
+      throw error;
+    }
+  });
   // redundancy extends the key (cells without it keep theirs)
   const redundancy =
     spec.redundancy === undefined || spec.redundancy === 'none'
@@ -82,16 +110,20 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
         for (const { selection, discipline, memory } of policies(spec)) {
           const predictions = usesPrediction(selection, discipline) ? spec.prediction : ['none'];
           for (const prediction of predictions) {
-            for (const [lambda, arrivals] of spec.lambda.flatMap((l) => (spec.arrivals ?? ['exp']).map((a) => [l, a] as const))) {
-              // non-Poisson arrivals extend the key (Poisson cells keep theirs)
-              const policyKey = `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}${arrivals === 'exp' ? '' : `-arrivals-${arrivals}`}${redundancy}`;
+            const streams = spec.lambda.flatMap((l) => arrivalsList.flatMap((a) => (spec.batch ?? [1]).map((b) => [l, a, b] as const)));
+            const batchDispatch = spec.batchDispatch ?? 'spread';
+            for (const [lambda, arrivals, batch] of streams) {
+              // non-Poisson arrivals and batches extend the key (Poisson cells of single jobs keep theirs)
+              const policyKey =
+                `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}${arrivals === 'exp' ? '' : `-arrivals-${arrivals}`}` +
+                `${batch === 1 ? '' : `-batch-${batch}${batchDispatch === 'whole' ? '-whole' : ''}`}${redundancy}`;
               const key = `${serviceLabel}|d${d}|n${n}|${policyKey}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
               const base = {
                 key,
                 policy:
                   spec.redundancy === 'cancel-on-complete'
                     ? `RED+${discipline.toUpperCase()} (cancel-on-complete, ${spec.replicas ?? 'independent'} replicas)`
-                    : `${policyLabel(selection, discipline, memory, arrivals)}${redundancy === '' ? '' : ` (redundancy ${spec.redundancy})`}`,
+                    : `${policyLabel(selection, discipline, memory, arrivals, batch, batchDispatch)}${redundancy === '' ? '' : ` (redundancy ${spec.redundancy})`}`,
                 selection,
                 discipline,
                 service: serviceLabel,
@@ -117,6 +149,8 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                   ...(spec.redundancy === undefined ? {} : { redundancy: spec.redundancy }),
                   ...(spec.replicas === undefined ? {} : { replicas: spec.replicas }),
                   arrivals,
+                  batch,
+                  ...(batch === 1 ? {} : { batchDispatch }),
                   conventions: spec.conventions,
                   ...(typeof service === 'string' ? { service, prediction: prediction === 'none' ? undefined : prediction } : {}),
                 });
@@ -124,7 +158,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 // name the entries of the file that make the model, as the schema errors name their JSON path
                 if (error instanceof InvalidModelError) {
                   throw new InvalidModelError(
-                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, policy ${selection}/${discipline}${prediction === 'none' ? '' : `, prediction ${JSON.stringify(prediction)}`}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}${arrivals === 'exp' ? '' : `, arrivals ${JSON.stringify(arrivals)}`}${spec.servers === undefined ? '' : `, servers ${JSON.stringify(spec.servers)}`}: ${error.message}`,
+                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, policy ${selection}/${discipline}${prediction === 'none' ? '' : `, prediction ${JSON.stringify(prediction)}`}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}${arrivals === 'exp' ? '' : `, arrivals ${JSON.stringify(arrivals)}`}${batch === 1 ? '' : `, batch ${batch}`}${spec.servers === undefined ? '' : `, servers ${JSON.stringify(spec.servers)}`}: ${error.message}`,
                   );
                 }
                 throw error;
@@ -132,13 +166,14 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
               if (d > n)
                 throw new InvalidModelError(`d = ${d} exceeds n = ${n} (entries "d" and "n"): cannot sample more servers than exist`);
               if (typeof service !== 'string') {
-                if (arrivals !== 'exp')
+                if (arrivals !== 'exp' || batch !== 1)
                   throw new InvalidModelError(
-                    `service[${spec.service.indexOf(service)}] is a trace: its arrival times are the trace's, so arrivals ${JSON.stringify(arrivals)} would have no effect (leave "arrivals" at ["exp"])`,
+                    `service[${spec.service.indexOf(service)}] is a trace: its arrival times are the trace's, so ${arrivals !== 'exp' ? `arrivals ${JSON.stringify(arrivals)}` : `batch ${batch}`} would have no effect (leave "${arrivals !== 'exp' ? 'arrivals" at ["exp"]' : 'batch" at [1]'})`,
                   );
                 const warm = typeof spec.warmup === 'number' ? spec.warmup : 0;
                 cells.push({
                   ...base,
+                  ...stream(model),
                   memory: formatMemory(model.memory),
                   model,
                   trace: { path: service.trace, format: service.format, status: service.status },
@@ -151,7 +186,14 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 typeof spec.warmup === 'number'
                   ? { time: spec.warmup, rule: 'given in the experiment file' }
                   : simulationWarmup(model, { cap: spec.maxWarmup });
-              cells.push({ ...base, memory: formatMemory(model.memory), model, warmupTime: warm.time, warmupRule: warm.rule });
+              cells.push({
+                ...base,
+                ...stream(model),
+                memory: formatMemory(model.memory),
+                model,
+                warmupTime: warm.time,
+                warmupRule: warm.rule,
+              });
             }
           }
         }
@@ -159,6 +201,11 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
     }
   }
   return cells;
+}
+
+/** The stream coordinates of a validated model (canonical arrivals, batch and its dispatch). */
+function stream(model: SupermarketModel): Pick<CellCoordinates, 'arrivals' | 'batch' | 'batchDispatch'> {
+  return { arrivals: formatArrivals(model.arrivals), batch: model.batch, batchDispatch: model.batchDispatch };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** What a finished experiment cell stores: the cell (without its model object) and the simulation summary. */
 import type { Estimate } from '../stats/index.ts';
 import type { ExperimentCell } from './grid.ts';
+import type { CellCoordinates } from '../claims/index.ts';
 
 export interface CellOutcome {
   readonly cell: Omit<ExperimentCell, 'model'>;
@@ -17,4 +18,14 @@ export interface CellOutcome {
     readonly warmupTime: number;
     readonly seeds: unknown;
   };
+}
+
+/**
+ * The arrival stream of a stored cell: its arrival process, batch size and batch dispatch; a cell stored before these
+ * coordinates were written (older versions simulated only Poisson single jobs) reads exp, 1, spread.
+ */
+export function cellStream(
+  cell: Partial<Pick<CellCoordinates, 'arrivals' | 'batch' | 'batchDispatch'>>,
+): Pick<CellCoordinates, 'arrivals' | 'batch' | 'batchDispatch'> {
+  return { arrivals: cell.arrivals ?? 'exp', batch: cell.batch ?? 1, batchDispatch: cell.batchDispatch ?? 'spread' };
 }

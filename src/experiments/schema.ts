@@ -3,7 +3,7 @@
  * models, with budgets and a master seed. Validated with zod; every problem is reported with its JSON path.
  */
 import { z } from 'zod';
-import { DISCIPLINES, REDUNDANCIES, REPLICA_LAWS, SAMPLINGS, SELECTIONS, SERVER_SAMPLINGS } from '../model/index.ts';
+import { BATCH_DISPATCHES, DISCIPLINES, REDUNDANCIES, REPLICA_LAWS, SAMPLINGS, SELECTIONS, SERVER_SAMPLINGS } from '../model/index.ts';
 import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 
 const positiveInt = z.number().int().positive();
@@ -39,6 +39,12 @@ export const experimentSchema = z
     memory: z.array(z.string().min(1)).min(1).optional(),
     /** Arrival processes crossed with every cell (short forms exp, det, erlang:K, hyperexp:SCV, mmpp:…; theory.md §14); default ["exp"]. */
     arrivals: z.array(z.string().min(1)).min(1).optional(),
+    /**
+     * Batch sizes K crossed with every cell (theory.md §15: Poisson batches of K at rate λn/K; K > 1 needs jsq or lwl),
+     * default [1]; `batchDispatch` places a batch (spread: the K best of d; whole: one server), default spread.
+     */
+    batch: z.array(positiveInt).min(1).optional(),
+    batchDispatch: z.enum(BATCH_DISPATCHES).optional(),
     service: z.array(serviceEntry).min(1),
     prediction: z.array(predictionEntry).min(1).default(['exact']),
     sampling: z.enum(SAMPLINGS).default('with-replacement'),

@@ -15,6 +15,10 @@
  */
 import { InvalidModelError } from '../errors.ts';
 import { integrate } from '../numerics/quadrature.ts';
+import { odexIntegration, sampleTrajectory } from '../numerics/odex.ts';
+import { checkTimeGrid } from '../model/timeGrid.ts';
+import type { SupermarketModel } from '../model/model.ts';
+import { truncatedTransient, type TruncatedTransient } from './support.ts';
 
 /** C(d, j) as a double. */
 function binomial(d: number, j: number): number {
@@ -104,4 +108,77 @@ export function lldkFixedPoint(rho: number, d: number, K: number, mean = 1): Bat
     meanWait: wait * mean,
     numericalError: (w.error / rho) * mean,
   };
+}
+
+/**
+ * The batch transients from an empty system (theory.md §15), the tail ODE behind each fixed point, in model time units
+ * (job rate λ per server, service rate μ = 1/E[S]), with u₀ = 1 and u_i = 1 for i ≤ 0:
+ * - SQ(d,K): du_k/dt = λ[T₁(u_{k−1}) − T₁(u_k)] − μ(u_k − u_{k+1}), T₁ the batch-sampling map at ρ = 1 (jobs
+ *   joining servers at level exactly k − 1);
+ * - BSQ: du_k/dt = (λ/K)·Σ_{i=k−K}^{k−1}(u_i^d − u_{i+1}^d) − μ(u_k − u_{k+1}) (a batch lifts the shortest of d from
+ *   level i to i + K).
+ * Summed over the levels ≥ k, a rest point is the fixed point's recursion (u_{k+1} = T_ρ(u_k), resp. the BSQ sum).
+ * Truncated at level L sized from the horizon H: a server gains at most λd jobs per time unit (d/K batches per
+ * batch epoch, K jobs at most each), so L is that Poisson count's 1e−14 reach plus K (capped at 2048).
+ * @param dispatch 'spread' (SQ(d,K), needs d ≥ K) or 'whole' (BSQ). @param times increasing instants ≥ 0.
+ * @returns the tails u_0..u_L per instant with odex diagnostics (a TruncatedTransient).
+ * @throws {InvalidModelError} for a bad time grid or d < K with spread.
+ */
+export function batchTransient(model: SupermarketModel, options: { times: number[]; tolerance?: number }): TruncatedTransient {
+  const { d, batch: K, lambda } = model;
+  const spread = model.batchDispatch === 'spread';
+  if (spread && d < K) throw new InvalidModelError(`batch sampling needs d ≥ K, got d = ${d}, K = ${K}`);
+  const mu = 1 / model.service.mean;
+  const times = checkTimeGrid(options.times);
+  const tolerance = options.tolerance ?? 1e-10;
+  const horizon = times[times.length - 1] - times[0];
+  const reach = lambda * d * horizon;
+  const L = Math.max(8, Math.min(2048, Math.ceil(reach + 8 * Math.sqrt(reach) + 30 + K)));
+  const T1 = batchSamplingMap(1, d, K);
+  // y[k − 1] = u_k, k = 1..L; u_{L+1} = 0
+  const u = (y: readonly number[], i: number) => (i <= 0 ? 1 : i > L ? 0 : y[i - 1]);
+  const drift = (_t: number, y: number[]): number[] => {
+    const out = new Array<number>(L);
+    if (spread) {
+      let prev = T1(1);
+      for (let k = 1; k <= L; k++) {
+        const cur = T1(u(y, k));
+        out[k - 1] = lambda * (prev - cur) - mu * (u(y, k) - u(y, k + 1));
+        prev = cur;
+      }
+    } else {
+      for (let k = 1; k <= L; k++) {
+        // Σ_{i=k−K}^{k−1} (u_i^d − u_{i+1}^d) telescopes to u_{k−K}^d − u_k^d
+        out[k - 1] = (lambda / K) * (u(y, k - K) ** d - u(y, k) ** d) - mu * (u(y, k) - u(y, k + 1));
+      }
+    }
+    return out;
+  };
+  const maxSteps = Math.max(10_000, Math.ceil(50 * horizon * Math.max(1, lambda * d)));
+  const tail: number[][] = [];
+  let topLevelMass = 0;
+  const take = (at: (i: number) => number) => {
+    const row = [1];
+    for (let k = 1; k <= L; k++) row.push(at(k - 1));
+    topLevelMass = Math.max(topLevelMass, row[L]);
+    tail.push(row);
+  };
+  const y0 = new Array<number>(L).fill(0);
+  take((i) => y0[i]);
+  const stats = sampleTrajectory(
+    times,
+    y0,
+    odexIntegration(drift, y0, { tolerance, maxSteps, label: `the ${spread ? 'SQ(d,K)' : 'BSQ'} batch ODE` }),
+    take,
+  );
+  return truncatedTransient(model, times, tail, stats, {
+    truncationLevel: L,
+    topLevelMass,
+    tolerance,
+    maxSteps,
+    equation: spread
+      ? 'du_k/dt = λ[T₁(u_{k−1}) − T₁(u_k)] − μ(u_k − u_{k+1}) (theory.md §15)'
+      : 'du_k/dt = (λ/K)(u_{k−K}^d − u_k^d) − μ(u_k − u_{k+1}) (theory.md §15)',
+    source: 'theory.md §15 (Ying, Srikant & Kang, INFOCOM 2015; Hellemans, PhD thesis 2021, §8): batch sampling, flow across levels',
+  });
 }

@@ -57,7 +57,14 @@ export type ResponseTimeSolverId =
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId =
-  'sqd-ode' | 'phase-type-ode' | 'lwl-pide' | 'memory-cavity-ode' | 'memory-phase-type-ode' | 'memory-lwl-pide' | 'hetero-occupancy-ode';
+  | 'sqd-ode'
+  | 'phase-type-ode'
+  | 'lwl-pide'
+  | 'memory-cavity-ode'
+  | 'memory-phase-type-ode'
+  | 'memory-lwl-pide'
+  | 'hetero-occupancy-ode'
+  | 'batch-ode';
 
 /** A solver the model has: its id (for dispatch), name as shown in reports, kind of answer and source. */
 export interface SolverCapability<Id extends string> {
@@ -721,12 +728,13 @@ const BATCH_SOURCE =
 
 /**
  * The capabilities of a model with batches of K > 1 jobs (theory.md §15): the SQ(d,K), LL(d,K) and BSQ fixed points
- * for Poisson batches, exponential sizes and FIFO servers; no transient, refined term or exact chain yet.
+ * for Poisson batches, exponential sizes and FIFO servers, the tail ODE of SQ(d,K) and BSQ (`batchTransient`); no
+ * LL(d,K) transient, refined term or exact chain yet.
  */
 function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
   const K = model.batch;
   const what = `${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes, batches of ${K} (${model.batchDispatch})`;
-  const none = no(`no transient, refined term or exact chain for batches yet (theory.md §15): ${what}`);
+  const none = no(`no refined term or exact chain for batches yet (theory.md §15): ${what}`);
   const fixed = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
     if (!hasPoissonArrivals(model))
       return no(
@@ -755,9 +763,24 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
         return unknownPolicy(model.batchDispatch, 'batch dispatch');
     }
   })();
+  // the tail ODE of SQ(d,K) and BSQ (queue lengths); LL(d,K) would need a workload PIDE with batch sampling
+  const transient: SolverCapability<TransientSolverId> | Unavailable =
+    fixed.available && fixed.id !== 'batch-lldk'
+      ? {
+          available: true,
+          id: 'batch-ode',
+          name: `${fixed.id === 'batch-sqdk' ? 'SQ(d,K)' : 'BSQ'} batch tail ODE (K = ${K})`,
+          kind: 'exact',
+          source: BATCH_SOURCE,
+        }
+      : no(
+          fixed.available
+            ? `no transient for LL(d,K) yet (the workload PIDE with batch sampling is not built; theory.md §15): ${what}`
+            : fixed.reason,
+        );
   return {
     fixedPoint: fixed,
-    transient: none,
+    transient,
     refined: { firstOrder: none, secondOrder: none },
     exactChain: none,
     phaseTypeFit: no(`no two-moment phase-type fit for batches (theory.md §15): ${what}`),

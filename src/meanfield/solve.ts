@@ -48,7 +48,7 @@ import { phaseTypeJsqFixedPoint } from './phaseType/fixedPoint.ts';
 import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
 import { memoryLwlTransient, memoryPhaseTypeTransient } from './memory/sizedTransient.ts';
-import { bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from './batch.ts';
+import { batchTransient, bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from './batch.ts';
 import { identicalRedundancy, independentRedundancy } from './redundancy.ts';
 import type { TruncatedTransient } from './support.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
@@ -394,6 +394,7 @@ export type MeanFieldTransient =
   | { readonly solver: 'lwl-pide'; readonly capability: SolverCapability<TransientSolverId>; readonly result: LwlTransientResult }
   | { readonly solver: 'memory-cavity-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient }
   | { readonly solver: 'hetero-occupancy-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: HeteroTransient }
+  | { readonly solver: 'batch-ode'; readonly capability: SolverCapability<TransientSolverId>; readonly result: TruncatedTransient }
   | {
       readonly solver: 'memory-phase-type-ode';
       readonly capability: SolverCapability<TransientSolverId>;
@@ -479,6 +480,8 @@ export function solveMeanFieldTransient(
       };
     case 'memory-lwl-pide':
       return { solver: id, capability, result: memoryLwlTransient(model, { times, onProgress: options.onProgress }) };
+    case 'batch-ode':
+      return { solver: id, capability, result: batchTransient(model, { times, tolerance: options.tolerance }) };
     default:
       return unknownPolicy(id, 'transient solver');
   }

@@ -96,8 +96,20 @@ export function parseArrivalsShort(text: string): Record<string, unknown> {
   }
 }
 
+/**
+ * Upper bounds of the arrival parameters: beyond them the law is its limit within the simulation's resolution and the
+ * run only slows down (an Erlang sample costs k draws; an MMPP draws one event per phase switch) or the balanced H₂
+ * loses its slow branch to rounding (p₂ ≈ 1/(2·scv) underflows against 1 near scv ≈ 1e16, which would silently
+ * double the arrival rate).
+ */
+export const ARRIVAL_LIMITS = { erlangK: 1000, hyperexpScv: 1e6, mmppSwitching: 1e3 } as const;
+
 const rate = num('mmpp relative rate', (x) => x >= 0, '≥ 0');
-const switching = num('mmpp switching rate', (x) => x > 0, '> 0');
+const switching = num(
+  'mmpp switching rate',
+  (x) => x > 0 && x <= ARRIVAL_LIMITS.mmppSwitching,
+  `in (0, ${ARRIVAL_LIMITS.mmppSwitching}] per time unit (faster switching averages to Poisson at the mean rate: use exp)`,
+);
 
 /** The arrival process as written in files and flags: an object `{ kind, … }` or a short form (`parseArrivalsShort`). */
 export const arrivalsSchema = z.preprocess(
@@ -107,11 +119,24 @@ export const arrivalsSchema = z.preprocess(
     [
       z.object({ kind: z.literal('exponential') }).strict(),
       z.object({ kind: z.literal('deterministic') }).strict(),
-      z.object({ kind: z.literal('erlang'), k: num('arrivals erlang k', (x) => Number.isInteger(x) && x >= 1, 'an integer ≥ 1') }).strict(),
+      z
+        .object({
+          kind: z.literal('erlang'),
+          k: num(
+            'arrivals erlang k',
+            (x) => Number.isInteger(x) && x >= 1 && x <= ARRIVAL_LIMITS.erlangK,
+            `an integer in [1, ${ARRIVAL_LIMITS.erlangK}] (a larger k is det to within SCV 1/k: use det)`,
+          ),
+        })
+        .strict(),
       z
         .object({
           kind: z.literal('hyperexponential'),
-          scv: num('arrivals hyperexponential scv', (x) => x > 1, '> 1 (use erlang or exp for scv ≤ 1)'),
+          scv: num(
+            'arrivals hyperexponential scv',
+            (x) => x > 1 && x <= ARRIVAL_LIMITS.hyperexpScv,
+            `in (1, 1e6] (use erlang or exp for scv ≤ 1)`,
+          ),
         })
         .strict(),
       z
@@ -149,6 +174,16 @@ export function formatArrivals(arrivals: ArrivalSpec): string {
     default:
       return unreachable(arrivals);
   }
+}
+
+/**
+ * The canonical short form of an arrival process as written (`"Erlang:02"` → `"erlang:2"`, `"poisson"` → `"exp"`).
+ * @throws {InvalidModelError} naming the expected forms or the parameter out of range.
+ */
+export function canonicalArrivals(text: string): string {
+  const result = arrivalsSchema.safeParse(text);
+  if (!result.success) throw new InvalidModelError(result.error.issues[0]?.message ?? `unknown arrivals ${JSON.stringify(text)}`);
+  return formatArrivals(result.data as ArrivalSpec);
 }
 
 /** True for Poisson arrivals; tolerates model literals built without the field (older code). */

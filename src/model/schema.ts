@@ -308,7 +308,16 @@ export const modelSchema = z.object({
   memory: memorySchema.default({ kind: 'none' }),
   servers: serversSchema.optional(),
   arrivals: arrivalsSchema.default({ kind: 'exponential' }),
-  batch: positiveIntegerSchema('batch size K').default(1),
+  batch: z
+    .preprocess((v) => {
+      // a size law (geom:MEAN, …) is refused by name, not as "a finite number": the batch mean field is for a fixed K
+      if (typeof v === 'string' && /^[a-z]/i.test(v.trim()))
+        throw new InvalidModelError(
+          `batch size laws (${JSON.stringify(v)}) are not supported: SQ(d,K) and LL(d,K) send a batch to K distinct servers of d, so K must be fixed (theory.md §15); give an integer K ≥ 1`,
+        );
+      return v;
+    }, positiveIntegerSchema('batch size K'))
+    .default(1),
   batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
   // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })
   redundancy: z

@@ -9,6 +9,7 @@ import {
   MAX_RELATIVE_CORRECTION,
   groupNotes,
   serviceLabel,
+  withoutVReason,
   type CellResult,
   type ComparisonResult,
   type ModelSummary,
@@ -356,8 +357,7 @@ ${SLOPE_METHOD} (> 3 × CI half-width);
   );
   return `- **Mean-field reference** (picked by \`solveMeanField\`, theory.md §2–§7):
 ${solvers.map((l) => `  ${l}`).join('\n')}
-- **No refined term**: the 1/n term V is known only for JSQ(d), FIFO, exponential sizes (theory.md §6); this model is judged
-  "Without V" (theory.md §8).
+- **No refined term**: ${withoutVReason(m0.model.arrivals)}
 ${SIMULATION_METHOD}, the model as given; E[T] is the mean over jobs arriving after the warm-up, each followed
   to its departure; CIs are Student-t 95% over replications.${m0.workload ? ' The workload ccdf is a time average over the same window.' : ''}
 - **Limit fit**: weighted least squares x̂_n = a + c₁/n${result.models.some((m) => m.fit?.inverseSquare) ? ' + c₂/n²' : ''} (weights 1/σ_n², σ_n = h_n/t);

@@ -3,7 +3,10 @@
  * plots of E[T] and slowdown against λ per policy (log y), and, when given, the findings table of the study's claims.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CellOutcome, ExperimentSpec } from '../experiments/index.ts';
+import type { ExperimentSpec } from '../experiments/schema.ts';
+import { cellStream, type CellOutcome } from '../experiments/outcome.ts';
+import { policyLabel } from '../experiments/grid.ts';
+import { batchLabel } from '../model/index.ts';
 import { formatCount, isInfinite, type Estimate } from '../stats/index.ts';
 import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, tip, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
@@ -50,6 +53,8 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
       service: o.cell.service,
       d: o.cell.d,
       n: o.cell.n,
+      memory: o.cell.memory,
+      ...cellStream(o.cell),
       seed: o.cell.seed,
     });
   }
@@ -128,25 +133,49 @@ function infiniteNote(outcomes: readonly CellOutcome[]): string {
     : `∞: the mean is infinite in theory, so no finite run estimates it (its sample average, which grows with the run, is kept as \`sampleMean\` in results.json): ${reasons.join('; ')}.\n`;
 }
 
-function tables(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): string {
+/**
+ * The table columns before the λ columns: the policy [prediction], then the arrivals and the batch when some cell of
+ * the report is not Poisson or not single jobs (the policy cell then names neither; theory.md §14–§15).
+ */
+function rowColumns(outcomes: readonly CellOutcome[]): { header: string[]; of: (o: CellOutcome) => string[] } {
+  const streams = outcomes.map((o) => cellStream(o.cell));
+  const arrivals = streams.some((s) => s.arrivals !== 'exp');
+  const batch = streams.some((s) => s.batch !== 1);
+  const prediction = (o: CellOutcome) => (o.cell.prediction === 'none' ? '' : ` [${o.cell.prediction}]`);
+  if (!arrivals && !batch) return { header: ['policy [prediction]'], of: (o) => [`${o.cell.policy}${prediction(o)}`] };
+  return {
+    header: ['policy [prediction]', ...(arrivals ? ['arrivals'] : []), ...(batch ? ['batch'] : [])],
+    of: (o) => {
+      const s = cellStream(o.cell);
+      return [
+        `${policyLabel(o.cell.selection, o.cell.discipline, o.cell.memory)}${prediction(o)}`,
+        ...(arrivals ? [s.arrivals] : []),
+        ...(batch ? [batchLabel(s.batch, s.batchDispatch) || '1'] : []),
+      ];
+    },
+  };
+}
+
+/**
+ * The Markdown tables of one measure: a table per panel (service, d, n), a row per policy [prediction] (and arrivals,
+ * batch when they vary from the default), a column per λ; entries mean ± half-width, ∞, or – when not measured.
+ */
+export function experimentTables(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): string {
   const lambdas = [...new Set(outcomes.map((o) => o.cell.lambda))].sort((a, b) => a - b);
   const panels = [...new Set(outcomes.map(panelOf))];
+  const columns = rowColumns(outcomes);
+  const rowKey = (o: CellOutcome) => columns.of(o).join(' | ');
   const out: string[] = [];
   for (const panel of panels) {
     const inPanel = outcomes.filter((o) => panelOf(o) === panel);
-    const rowsKeys = [...new Set(inPanel.map((o) => `${o.cell.policy}${o.cell.prediction === 'none' ? '' : ` [${o.cell.prediction}]`}`))];
+    const rowsKeys = [...new Set(inPanel.map(rowKey))];
     out.push(
       `#### ${panel}\n`,
-      `| policy [prediction] | ${lambdas.map((l) => `λ = ${l}`).join(' | ')} |`,
-      `|---|${lambdas.map(() => '---').join('|')}|`,
+      `| ${columns.header.join(' | ')} | ${lambdas.map((l) => `λ = ${l}`).join(' | ')} |`,
+      `|${columns.header.map(() => '---').join('|')}|${lambdas.map(() => '---').join('|')}|`,
     );
     for (const rk of rowsKeys) {
-      const cells = lambdas.map((l) => {
-        const o = inPanel.find(
-          (x) => x.cell.lambda === l && `${x.cell.policy}${x.cell.prediction === 'none' ? '' : ` [${x.cell.prediction}]`}` === rk,
-        );
-        return fmt(o?.result[measure]);
-      });
+      const cells = lambdas.map((l) => fmt(inPanel.find((x) => x.cell.lambda === l && rowKey(x) === rk)?.result[measure]));
       out.push(`| ${rk} | ${cells.join(' | ')} |`);
     }
     out.push('');
@@ -218,8 +247,8 @@ Time is in mean service times (E[S] = 1). Estimates carry 95% CIs.
 
 ${qualityTable}${findingTable}## Mean response time E[T]
 
-${tables(outcomes, 'meanResponseTime')}
-${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${tables(outcomes, 'meanSlowdown')}\n${infiniteNote(outcomes)}` : ''}
+${experimentTables(outcomes, 'meanResponseTime')}
+${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown')}\n${infiniteNote(outcomes)}` : ''}
 ## Figures
 
 ${figures.map(figureSection).join('\n')}

@@ -180,7 +180,8 @@ export function experimentLatexTable(name: string, outcomes: readonly CellOutcom
     spec: slowdown ? 'lllrrrrr' : 'lllrrrr',
     header: ['policy', 'service', 'prediction', '$d$', '$\\lambda$', '$n$', '$E[T] \\pm h$', ...(slowdown ? ['$E[T/S] \\pm h$'] : [])],
     rows: outcomes.map((o) => [
-      latexText(`${o.cell.selection.toUpperCase()}+${o.cell.discipline.toUpperCase()}`),
+      // the label names the memory, arrivals and batch when not the default (experiments/grid.ts policyLabel)
+      latexText(o.cell.policy),
       latexText(o.cell.service),
       latexText(o.cell.prediction),
       `${o.cell.d}`,

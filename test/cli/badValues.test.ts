@@ -188,3 +188,25 @@ describe('--threads', () => {
     },
   );
 });
+
+describe('batches and arrival parameters out of range: one line, exit 2 (issue 19)', () => {
+  it.each([
+    ['--batch 0', ['--batch', '0'], /batch size K must be an integer ≥ 1, got 0/],
+    // a size law is refused by name (was "must be a finite number")
+    ['--batch geom:2', ['--batch', 'geom:2'], /batch size laws \("geom:2"\) are not supported: .* K must be fixed/],
+    ['--batch 3 with d = 2 (spread needs d ≥ K)', ['--batch', '3'], /needs d ≥ K \(or use batch dispatch whole\)/],
+    ['--batch-dispatch whole without a batch', ['--batch-dispatch', 'whole'], /has no effect with batch size 1/],
+    ['--arrivals erlang:0', ['--arrivals', 'erlang:0'], /arrivals erlang k must be an integer in \[1, 1000\].*got 0/],
+    // was a run of 1e8 draws per arrival (a hang)
+    ['--arrivals erlang:100000000', ['--arrivals', 'erlang:100000000'], /integer in \[1, 1000\].*use det.*got 100000000/],
+    ['--arrivals hyperexp:1', ['--arrivals', 'hyperexp:1'], /scv must be in \(1, 1e6\].*got 1$/],
+    // was silently Poisson at twice the rate (p₂ rounded to 0)
+    ['--arrivals hyperexp:1e300', ['--arrivals', 'hyperexp:1e300'], /scv must be in \(1, 1e6\]/],
+    ['--arrivals hyperexp:inf', ['--arrivals', 'hyperexp:inf'], /scv must be a finite number, got "inf"/],
+    ['--arrivals mmpp:1,2,0,1', ['--arrivals', 'mmpp:1,2,0,1'], /switching rate must be in \(0, 1000\] per time unit.*got 0/],
+    ['--arrivals mmpp:1,2,1e9,1', ['--arrivals', 'mmpp:1,2,1e9,1'], /switching rate must be in \(0, 1000\].*use exp/],
+    ['--arrivals mmpp:-1,2,1,1', ['--arrivals', 'mmpp:-1,2,1,1'], /relative rate must be ≥ 0, got -1/],
+    ['--arrivals mmpp:0,0,1,1', ['--arrivals', 'mmpp:0,0,1,1'], /mmpp rates must not both be 0/],
+    ['--arrivals weekly', ['--arrivals', 'weekly'], /unknown arrivals "weekly"; expected exp, det, erlang:K/],
+  ])('simulate %s', (_, extra, pattern) => expectOneLine([...SIM, ...extra], 2, pattern));
+});

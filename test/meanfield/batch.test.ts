@@ -4,7 +4,9 @@
  * model refuses batch settings with no meaning in one line.
  */
 import { describe, expect, it } from 'vitest';
-import { batchSamplingMap, bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from '../../src/meanfield/batch.ts';
+import { batchSamplingMap, batchTransient, bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from '../../src/meanfield/batch.ts';
+import { solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
+import { solveTransient } from '../../src/meanfield/transient.ts';
 import { integrate } from '../../src/numerics/quadrature.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
@@ -112,6 +114,39 @@ describe('batch sampling mean field', () => {
     ] as const) {
       expect(() => validateModel({ lambda: 0.5, d: 2, ...input })).toThrow(message);
     }
+  });
+});
+
+describe('batch transients (the tail ODE of SQ(d,K) and BSQ)', () => {
+  it("K = 1 spread is the SQ(d) ODE: the same tails at t = 1, 5, 20 (to the integrators' tolerance)", () => {
+    const times = [0, 1, 5, 20];
+    const batch = batchTransient(parseModel({ lambda: 0.9, d: 2 }), { times, tolerance: 1e-11 });
+    const sqd = solveTransient(parseModel({ lambda: 0.9, d: 2 }), { times, tolerance: 1e-11 });
+    for (let j = 1; j < times.length; j++) for (let k = 1; k <= 6; k++) expect(batch.tail[j][k]).toBeCloseTo(sqd.tail[j][k], 8);
+  });
+
+  it('from empty, SQ(3,2) and BSQ(2, K = 3) reach their fixed points; E[Q] grows monotonically (no overshoot from empty)', () => {
+    for (const [model, fixed] of [
+      [parseModel({ lambda: 0.8, d: 3, batch: 2 }), sqdkFixedPoint(0.8, 3, 2)],
+      [parseModel({ lambda: 0.8, d: 2, batch: 3, batchDispatch: 'whole' }), bsqFixedPoint(0.8, 2, 3)],
+    ] as const) {
+      const times = [0, 2, 10, 60, 200];
+      const r = solveMeanFieldTransient(model, times);
+      expect(r.solver).toBe('batch-ode');
+      const tail = r.result as { tail: number[][]; meanQueueLength: number[] };
+      expect(tail.tail[0].slice(1).every((u) => u === 0)).toBe(true);
+      expect(tail.tail[4][1]).toBeCloseTo(0.8, 6); // busy fraction u₁ = ρ
+      for (let k = 1; k < 8; k++) expect(tail.tail[4][k]).toBeCloseTo(fixed.tail![k], 6);
+      expect(tail.meanQueueLength[4]).toBeCloseTo(fixed.meanQueueLength, 5);
+      for (let j = 1; j < times.length; j++) expect(tail.meanQueueLength[j]).toBeGreaterThan(tail.meanQueueLength[j - 1]);
+    }
+  });
+
+  it('capabilities: SQ(d,K) and BSQ have the tail ODE; LL(d,K) is refused in one line', () => {
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2 })).transient).toMatchObject({ id: 'batch-ode' });
+    const lwl = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl' })).transient;
+    expect(lwl.available).toBe(false);
+    expect(lwl.available ? '' : lwl.reason).toMatch(/no transient for LL\(d,K\) yet/);
   });
 });
 

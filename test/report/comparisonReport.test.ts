@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
-import { writeComparisonReport } from '../../src/report/index.ts';
+import { comparisonMarkdown, writeComparisonReport } from '../../src/report/index.ts';
 import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
 import { referenceText } from '../../src/report/comparisonReport.ts';
@@ -108,6 +108,21 @@ describe('writeComparisonReport', () => {
     expect(md).toContain('| d | λ | n |');
     expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).not.toMatch(/src="https?:/);
     expect(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')).judgedBy).toBe('without-v');
+  });
+});
+
+describe('a renewal-arrival comparison (theory.md §14)', () => {
+  it('is judged against the Poisson limit, and its method says the 1/n coefficient is fitted, not known', () => {
+    const result = runComparison(
+      reportComparison({ lambdas: [0.7], ns: [10, 40], jobs: 5_000, replications: 3, seed: 2, model: { arrivals: 'det' } }),
+    );
+    const poisson = runComparison(reportComparison({ lambdas: [0.7], ns: [10], jobs: 1_000, replications: 2, seed: 2 }));
+    expect(result.judgedBy).toBe('without-v');
+    expect(result.models[0].reference.meanResponseTime).toBe(poisson.models[0].reference.meanResponseTime);
+    expect(result.models[0].reference.solver).toMatch(/Poisson limit of arrivals det/);
+    const md = comparisonMarkdown(result, [], meta);
+    expect(md).toMatch(/\*\*No refined term\*\*: the 1\/n term V is derived for Poisson arrivals/);
+    expect(md).toMatch(/it makes no claim on the value of c₁, which is measured, not predicted/);
   });
 });
 

@@ -12,6 +12,8 @@ import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { comparisonLatexTables, experimentLatexTable, latexText } from '../../src/report/latex.ts';
 import type { CellOutcome } from '../../src/experiments/outcome.ts';
+import { policyLabel } from '../../src/experiments/grid.ts';
+import type { Discipline } from '../../src/model/index.ts';
 import { reportComparison } from '../compare/config.ts';
 import { ensureDebianPackages, sh } from '../system.ts';
 import { testMeta } from './meta.ts';
@@ -49,12 +51,21 @@ describe('--latex export', () => {
     const e = (mean: number) => ({ mean, halfWidth: 0.01, ci95: [mean - 0.01, mean + 0.01], replications: 2 });
     const cell = (discipline: string, mean: number) =>
       ({
-        cell: { selection: 'jsq', discipline, service: 'weibull:0.5', prediction: 'none', lambda: 0.9, d: 2, n: 100 },
+        cell: {
+          selection: 'jsq',
+          discipline,
+          policy: policyLabel('jsq', discipline as Discipline, 'none', discipline === 'srpt' ? 'det' : 'exp'),
+          service: 'weibull:0.5',
+          prediction: 'none',
+          lambda: 0.9,
+          d: 2,
+          n: 100,
+        },
         result: { meanResponseTime: e(mean), meanSlowdown: e(2 * mean) },
       }) as unknown as CellOutcome;
     const t = experimentLatexTable('paper_synthetic', [cell('fifo', 3.25), cell('srpt', 1.5)]);
     expect(t).toContain('JSQ+FIFO & weibull:0.5 & none & 2 & 0.9 & 100 & $3.2500 \\pm 0.0100$ & $6.5000 \\pm 0.0100$ \\\\');
-    expect(t).toContain('JSQ+SRPT');
+    expect(t).toContain('JSQ+SRPT (arrivals det)'); // the policy label names the arrivals (and memory, batch)
     expect(t).toContain('paper\\_synthetic');
     for (const rule of ['\\toprule', '\\midrule', '\\bottomrule']) expect(t).toContain(rule);
   });

@@ -15,7 +15,7 @@ import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { solveExact } from '../../src/meanfield/exact/index.ts';
 import { occupancyChainSpec } from '../../src/sim/occupancyChain.ts';
-import { cellKey, modelLabel } from '../../src/compare/comparison.ts';
+import { cellKey, modelLabel, withoutVReason } from '../../src/compare/comparison.ts';
 import { expandGrid } from '../../src/experiments/grid.ts';
 import { parseExperiment } from '../../src/experiments/schema.ts';
 
@@ -139,11 +139,11 @@ describe('arrivals in the model and the mean field', () => {
     }
     expect(validateModel({ lambda: 0.5, d: 2 }).arrivals).toEqual({ kind: 'exponential' });
     for (const [bad, message] of [
-      ['erlang:0', 'arrivals erlang k must be an integer ≥ 1, got 0'],
-      ['hyperexp:0.5', 'arrivals hyperexponential scv must be > 1 (use erlang or exp for scv ≤ 1), got 0.5'],
+      ['erlang:0', 'arrivals erlang k must be an integer in [1, 1000] (a larger k is det to within SCV 1/k: use det), got 0'],
+      ['hyperexp:0.5', 'arrivals hyperexponential scv must be in (1, 1e6] (use erlang or exp for scv ≤ 1), got 0.5'],
       ['mmpp:1,2', 'expected mmpp:R1,R2,Q12,Q21'],
       ['mmpp:0,0,1,1', 'mmpp rates must not both be 0'],
-      ['mmpp:1,2,0,1', 'mmpp switching rate must be > 0, got 0'],
+      ['mmpp:1,2,0,1', 'mmpp switching rate must be in (0, 1000] per time unit'],
       ['weekly', 'unknown arrivals "weekly"'],
     ]) {
       expect(() => validateModel({ lambda: 0.5, d: 2, arrivals: bad })).toThrow(message);
@@ -186,6 +186,13 @@ describe('arrivals through the finite-n chains, compare and experiment files', (
     expect(modelLabel(det)).toMatch(/, arrivals det$/);
   });
 
+  it("compare's method says what a renewal model is judged by: the Poisson limit and the slope, not a known c₁", () => {
+    expect(withoutVReason(undefined)).toMatch(/known only for JSQ\(d\), FIFO, exponential sizes/);
+    const text = withoutVReason(parseModel({ lambda: 0.9, d: 2, arrivals: 'erlang:2' }).arrivals);
+    expect(text).toMatch(/derived for Poisson arrivals.*arrivals erlang:2 the n → ∞ limit is still the Poisson one/);
+    expect(text).toMatch(/1\/n coefficient .* is not known.*slope of log\|gap\| against log n.*no claim on the value of c₁/);
+  });
+
   it('experiment files cross an arrivals axis with the cells; Poisson cells keep their keys', () => {
     const base = {
       name: 'a',
@@ -205,7 +212,7 @@ describe('arrivals through the finite-n chains, compare and experiment files', (
     expect(new Set(cells.map((c) => c.key)).size).toBe(3);
     expect(cells[1].policy).toBe('JSQ+FIFO (arrivals erlang:2)');
     expect(() => expandGrid(parseExperiment({ ...base, arrivals: ['erlang:0'] }))).toThrow(
-      /arrivals "erlang:0": arrivals erlang k must be an integer ≥ 1/,
+      /arrivals\[0\] = "erlang:0": arrivals erlang k must be an integer in \[1, 1000\]/,
     );
   });
 });

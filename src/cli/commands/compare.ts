@@ -18,6 +18,7 @@ import {
 } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
 import {
+  formatArrivals,
   parseModel,
   settingApplies,
   type BatchDispatch,
@@ -26,6 +27,7 @@ import {
   type ReplicaLaw,
   type Sampling,
   type Selection,
+  type SupermarketModel,
 } from '../../model/index.ts';
 import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
@@ -116,6 +118,14 @@ interface Opts {
  * The settings a cell's result depends on (besides its own d, λ, n), so stale cells are not reused. The model fields
  * enter only when given (the general path).
  */
+/** For renewal arrivals: the summary line says the limit is Poisson's and c₁ is fitted, not known (theory.md §14). */
+function arrivalsWithoutV(result: { readonly models: readonly { readonly model: SupermarketModel }[] }): string {
+  const a = result.models[0]?.model.arrivals;
+  return a === undefined || a.kind === 'exponential'
+    ? ''
+    : `; arrivals ${formatArrivals(a)}: limit against the Poisson one, the 1/n coefficient fitted, not predicted`;
+}
+
 function cellSettings(c: ComparisonConfig, model?: ModelFields) {
   return {
     sampling: c.sampling,
@@ -473,7 +483,7 @@ export function compareCommand(): Command {
           refined
             ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
               `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
-            : `  no refined term for this model: judged without V (theory.md §8); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
+            : `  no refined term for this model: judged without V (theory.md §8${arrivalsWithoutV(result)}); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
               `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged` +
               `${count('undefined') ? `, ${count('undefined')} undefined (infinite: E[T] = ∞ in theory)` : ''}`,
           `  ${disagreementLine(result)}`,

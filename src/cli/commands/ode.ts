@@ -183,6 +183,11 @@ export function odeCommand(): Command {
             );
             return;
           }
+          case 'batch-ode':
+            // batches of K (theory.md §15): the SQ(d,K) or BSQ tail ODE from an empty system
+            if (from) throw new InvalidModelError('--from applies to the SQ(d) ODE; the batch transient starts from an empty system');
+            printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
+            return;
           case 'hetero-occupancy-ode':
             // server classes (theory.md §13): the mixture tail Σ f_c s_{c,k} per instant (the classes' own in the JSON)
             printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);

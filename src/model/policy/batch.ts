@@ -55,3 +55,11 @@ export function checkBatch(selection: Selection, d: number, batch: number, dispa
       return unknownPolicy(dispatch, 'batch dispatch');
   }
 }
+
+/**
+ * The batch of a cell in words, as `policyName` writes it: '' for single jobs (K = 1), else `batch K (spread)` or
+ * `batch K (whole)`.
+ */
+export function batchLabel(batch: number, dispatch: BatchDispatch): string {
+  return batch === 1 ? '' : `batch ${batch} (${dispatch})`;
+}
