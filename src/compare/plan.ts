@@ -5,7 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness } from '../model/moments.ts';
+import { estimandFiniteness, meanFieldFiniteness } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
@@ -209,7 +209,8 @@ export function cellKey(model: SupermarketModel, n: number): string {
   const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
   const arrivals = model.arrivals.kind === 'exponential' ? '' : `-arrivals-${formatArrivals(model.arrivals).replace(/[:,]/g, '_')}`;
   const batch = model.batch > 1 ? `-batch${model.batch}${model.batchDispatch === 'whole' ? 'whole' : ''}` : '';
-  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}-${short}`;
+  const red = model.redundancy === undefined ? '' : `-red-${model.redundancy.replicas}`;
+  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}${red}-${short}`;
 }
 
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
@@ -228,7 +229,9 @@ export function modelLabel(m: SupermarketModel): string {
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
   const arrivals = m.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(m.arrivals)}`;
   const batch = m.batch > 1 ? `, batches of ${m.batch} (${m.batchDispatch})` : '';
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}${arrivals}${batch}`;
+  const sel = m.redundancy === undefined ? `${m.selection.toUpperCase()}(${m.d})` : `RED(${m.d})`;
+  const red = m.redundancy === undefined ? '' : `, ${m.redundancy.kind} (${m.redundancy.replicas} replicas)`;
+  return `${sel} ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}${arrivals}${batch}${red}`;
 }
 
 /**
@@ -282,6 +285,9 @@ function prepareModel(
   // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
   const infinite = estimandFiniteness(model).meanResponseTime;
   if (!infinite.finite) return prepareInfinite(model, config, notes, infinite.reason);
+  // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
+  const limit = meanFieldFiniteness(model);
+  if (!limit.finite) return prepareInfinite(model, config, notes, `in the limit: ${limit.reason}`);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
   if (!capabilities.fixedPoint.available)
@@ -302,6 +308,7 @@ function prepareModel(
     source: sol.source,
     ...(sol.tail ? { tail: sol.tail } : {}),
     convergence: sol.convergence,
+    ...(sol.measuredError ? { measuredError: sol.measuredError } : {}),
   };
   // the warm-up and the transient's grid first (`refine` returns a correction or throws): the simulations can start
   const refined = capabilities.refined.firstOrder.available;
@@ -335,7 +342,7 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
     numericalError: 0,
     solver: 'none: E[T] = ∞ in theory',
     kind: 'exact',
-    source: 'model/moments.ts (estimandFiniteness)',
+    source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
     convergence: { converged: true },
     infinite: reason,
   };

@@ -10,7 +10,7 @@
 import { mathjs } from '../lazy.ts';
 import { InvalidModelError, SolverError } from '../errors.ts';
 import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { clampToRange } from '../numerics/clamp.ts';
 import { solveLyapunovTridiagonal } from '../numerics/lyapunov.ts';
@@ -34,7 +34,7 @@ export interface RefinedCorrection {
     /** K used for A, Q, W, V. */
     truncationLevel: number;
   };
-  provenance: { equation: string; source: string; version: string };
+  provenance: { equation: string; source: string; version: string; code: string };
 }
 
 /** Relative Lyapunov residual above which `computeW` throws. */
@@ -246,7 +246,7 @@ export function refine(
 ): RefinedCorrection {
   const { rho, d } = sqdParameters(model);
   const { fixedPoint, K } = refinementBase(model, options);
-  const provenance = FIRST_ORDER_PROVENANCE;
+  const provenance = { ...FIRST_ORDER_PROVENANCE, code: codeId() };
   if (d === 1) {
     return {
       fixedPoint,
