@@ -8,10 +8,11 @@
  * threads; the pool runs a cell's replications on every worker).
  * Otherwise a reduced preset: every λ, d, n and trajectory of `npm start`, smaller budgets (`--jobs`, `--replications`).
  * Run: `npm run bench:threads [-- --full | --cell] [-- --rounds 3] [-- --jobs 40000 --replications 4 --threads 2]` (builds
- * first). With `--rounds R` the two runs alternate R times and the ratio is the median of the same-round ratios.
+ * first); `npx tsx bench/threads.ts --timeline FILE` summarises a timeline recorded before. With `--rounds R` the two runs alternate R times and the ratio is the median of the same-round ratios.
  * On a shared machine the wall times include waiting for a core: read the ratio with the load average it prints.
  * Each run records its timeline (`SUPERMARKET_TIMELINE`, src/cli/timeline.ts); a summary follows its times: phases,
- * pool batches (span, busy share, task CPU), workers started and their start-up CPU.
+ * pool batches (span, busy share, task CPU), workers started and their start-up CPU, and the run's schedule replayed
+ * from CPU times on 2 dedicated cores (`replay`): on a loaded machine the wall times mean little, this estimate more.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -81,6 +82,60 @@ interface TimelineEvent {
   size?: number;
   ms?: number;
   cpu?: number;
+  worker?: number;
+  key?: string | number;
+  kind?: string;
+  index?: number;
+  prefix?: string;
+}
+
+/**
+ * The run's wall time on `cores` dedicated cores with `workers` workers, replayed from its timeline's CPU times (s):
+ * the main thread's CPU between batches is serial; each pool batch is list-scheduled in its dispatch order, a task
+ * lasting its CPU time, a model's cells released at its solve's partial (its first tasks) or end; the main thread's
+ * CPU during a batch adds main/cores when the workers fill the cores. Ignores messaging, memory contention and
+ * module loading on first use, so it is a lower bound of a quiet run, for comparing schedules under load.
+ */
+function replay(events: TimelineEvent[], workers: number, cores = 2): number {
+  const models = events.filter((e) => e.ev === 'model');
+  const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu);
+  const main = events.filter((e) => e.ev !== 'worker-ready' && e.ev !== 'preload');
+  const firstStart = main.find((e) => e.ev === 'worker-start')?.threadCpu ?? 0;
+  let clock = 0;
+  let lastCpu = main[0].threadCpu;
+  let free: number[] | null = null;
+  for (let i = 0; i < main.length; i++) {
+    const e = main[i];
+    if (e.ev !== 'pool-start') continue;
+    clock += e.threadCpu - lastCpu;
+    free ??= Array.from({ length: workers }, (_, k) => clock - (e.threadCpu - firstStart) + (ready[k] ?? ready[0] ?? 0));
+    const tasks: { key: string; kind: string; cpu: number; partial?: number }[] = [];
+    const on = new Map<number, (typeof tasks)[number]>();
+    let j = i + 1;
+    for (; j < main.length && main[j].ev !== 'pool-end'; j++) {
+      const x = main[j];
+      if (x.ev === 'task-start') on.set(x.worker!, tasks[tasks.push({ key: String(x.key), kind: x.kind ?? '', cpu: 0 }) - 1]);
+      if (x.ev === 'task-partial' && on.get(x.worker!)) on.get(x.worker!)!.partial = x.cpu;
+      if (x.ev === 'task-end' && on.get(x.worker!)) on.get(x.worker!)!.cpu = x.cpu ?? 0;
+    }
+    const start = clock;
+    const at: number[] = free.map((f) => Math.max(f, start));
+    const release = new Map<number, number>();
+    for (const t of tasks) {
+      const k = at.indexOf(Math.min(...at));
+      const model = t.kind === 'prepare' ? undefined : models.find((m) => t.key.includes(m.prefix!));
+      const begin = Math.max(at[k], model && release.has(model.index!) ? release.get(model.index!)! : start);
+      if (t.kind === 'prepare') release.set(Number(t.key), begin + (t.partial ?? t.cpu));
+      at[k] = begin + t.cpu;
+    }
+    const mainCpu = (main[j]?.threadCpu ?? e.threadCpu) - e.threadCpu;
+    clock = Math.max(start, ...at) + (workers >= cores ? mainCpu / cores : 0);
+    free = at.map(() => clock);
+    lastCpu = main[j]?.threadCpu ?? e.threadCpu;
+    i = j;
+  }
+  const end = main.filter((e) => e.ev === 'phase').at(-1);
+  return (clock + Math.max(0, (end?.threadCpu ?? lastCpu) - lastCpu)) / 1000;
 }
 
 /**
@@ -124,11 +179,22 @@ function timelineSummary(file: string): string[] {
     }
   }
   const started = events.filter((e) => e.ev === 'worker-start').length;
+  lines.push(
+    `    replayed from CPU times on 2 dedicated cores: ${replay(events, 1).toFixed(2)} s with 1 worker, ` +
+      `${replay(events, 2).toFixed(2)} s with 2 (ratio ${(replay(events, 2) / replay(events, 1)).toFixed(3)})`,
+  );
   const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu / 1000);
   lines.push(`    workers started: ${started}; CPU each before its first task: ${ready.map((c) => c.toFixed(2)).join(', ')} s`);
   return lines;
 }
 
+// `--timeline FILE`: the summary of a run recorded before (SUPERMARKET_TIMELINE=FILE), nothing run
+const recorded = process.argv.indexOf('--timeline');
+if (recorded >= 0) {
+  for (const line of timelineSummary(process.argv[recorded + 1])) console.log(line);
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(0);
+}
 const load0 = os.loadavg()[0];
 console.log(
   (cell

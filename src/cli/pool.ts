@@ -411,7 +411,10 @@ export class WorkerPool {
         const dispatch = (worker: Worker) => {
           if (failed || waiting.length === 0) {
             idle.add(worker);
-            if (!failed && options.preloadWhenIdle) this.preload(worker, options.preloadWhenIdle);
+            // not while a running task may still add tasks (a model's solve sends its simulations ahead): a worker
+            // loading modules then would take them late; it preloads when it idles again at the batch's tail
+            const mayAdd = [...current.values()].some((id) => unlocks(all[id]) > 0);
+            if (!failed && options.preloadWhenIdle && !mayAdd) this.preload(worker, options.preloadWhenIdle);
             settle();
             return;
           }
