@@ -310,9 +310,15 @@ function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedMode
     const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
     return m.lambda * m.service.mean;
   };
-  // with server speeds the pooled busy fraction is not ρ (work conservation holds per class: Σ f·speed·busy = λE[S])
-  const hetero = (c: CellResult) => prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model.servers !== undefined;
-  const used = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0 && !hetero(c));
+  // with server speeds the pooled busy fraction is not ρ (work conservation holds per class: Σ f·speed·busy = λE[S]);
+  // under redundancy-d it is λE[W], which is λE[S] at every n only for independent exponential replicas (a memoryless
+  // race: the replicas' service per job is E[S]; theory.md §16)
+  const notRho = (c: CellResult) => {
+    const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
+    const r = m.redundancy;
+    return m.servers !== undefined || (r !== undefined && !(r.replicas === 'independent' && m.service.kind === 'exponential'));
+  };
+  const used = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0 && !notRho(c));
   const tStatistics = used.map((c) => (c.simulation.tail[1].mean - rho(c)) / standardErrorOfMean(c.simulation.tail[1]));
   const adjusted = holmAdjust(tStatistics.map((t, i) => studentTwoSidedPValue(t, used[i].simulation.tail[1].replications - 1)));
   const minAdjustedPValue = adjusted.length ? Math.min(...adjusted) : Number.NaN;
