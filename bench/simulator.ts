@@ -12,7 +12,10 @@
  * Rows run interleaved, round after round, each of ours next to the C row it is compared with; each row shows the
  * median of the rounds, and each ratio is the median over rounds of the same-round ratio (so load drifts on a shared
  * machine hit both sides alike). The "cpu" ratios use CPU time (ours: process.cpuUsage; C: the shell's `times`)
- * instead of wall time, which is steadier when other processes share the cores.
+ * instead of wall time, which is steadier when other processes share the cores; but under heavy load (load average
+ * 19–26 on 2 cores) the C rows' CPU time was 2–5× what the same command used run alone at the same load (C race, 10^7
+ * events: 1.6–1.9 s against 0.33 s; cause not found), so the CPU ratios then favour us. Targets are read from wall
+ * time on a quiet machine.
  *
  * What is compared (printed with the ratios): the C reference times its event loop only, and that loop stores one
  * number per job (its arrival time) and integrates one number (jobs in system). Our "simulate" ratio times the whole
@@ -227,6 +230,10 @@ const show = (r: ReturnType<typeof ratio>) =>
 
 if (script) {
   console.log('Per-core ratios (issue 23), median over rounds of the same-round ratio, by wall time (and CPU time):');
+  if (os.loadavg()[0] > os.cpus().length)
+    console.log(
+      `  load average ${os.loadavg()[0].toFixed(1)} > ${os.cpus().length} cores: every ratio is indicative only, and the CPU ratios favour us (see the header of bench/simulator.ts)`,
+    );
   console.log(
     '  "simulate" = our whole simulate call (loop + percentiles, MSER-5, batch means) vs C\'s timed loop; "loop alone" = our' +
       " engines' run vs C's timed loop (like for like in what is timed; per event our loop still draws and stores each" +
