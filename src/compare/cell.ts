@@ -31,6 +31,8 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
     ...(sim.meanWorkload ? { meanWorkload: sim.meanWorkload } : {}),
     ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
     responseTimePercentiles: sim.responseTimePercentiles,
+    ...(sim.classes ? { classes: sim.classes } : {}),
+    ...(sim.workRate ? { workRate: sim.workRate } : {}),
     jobs: sim.jobs,
     replications,
     engine: sim.engine,

@@ -10,7 +10,7 @@ import type {
   SolutionConvergence,
   SolutionKind,
 } from '../meanfield/index.ts';
-import type { Percentiles } from '../sim/index.ts';
+import type { ClassEstimate, Percentiles } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { SimulationTask, StoredTrajectory, TrajectoryTask } from '../runs/task.ts';
 import type { InverseNFit, SlopeFit } from './fit.ts';
@@ -152,6 +152,9 @@ export interface CellSimulation {
   readonly workloadCcdf?: { readonly grid: number[]; readonly ccdf: Estimate[] };
   /** p50, p95, p99 of the response time, pooled over the measured jobs with sectioning CIs (absent in cells stored before). */
   readonly responseTimePercentiles?: Percentiles<Estimate>;
+  /** Heterogeneous servers (theory.md §13): per class busy fraction, E[T] and jobs served, and Σ f·speed·busy. */
+  readonly classes?: ClassEstimate[];
+  readonly workRate?: Estimate;
   readonly events: number;
   readonly eventsPerSecond: number;
   readonly wallSeconds: number;
@@ -258,7 +261,8 @@ export interface ComparisonResult {
     readonly confirmed: number;
   };
   /**
-   * Built-in calibration check: the busy fraction ŝ₁ must equal ρ = λE[S] at every n. Per cell t = (ŝ₁ − ρ)/σ̂, and
+   * Built-in calibration check: the busy fraction ŝ₁ must equal ρ = λE[S] at every n (with server speeds: the work rate
+   * Σ f·speed·busy must equal λE[S], `CellSimulation.workRate`). Per cell t = (ŝ₁ − ρ)/σ̂, and
    * their SD across cells, to compare with √(ν/(ν − 2)) of Student t with ν = R − 1 (well-calibrated intervals).
    */
   readonly busyCheck: {

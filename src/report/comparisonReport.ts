@@ -14,6 +14,7 @@ import {
   type ModelSummary,
 } from '../compare/index.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
+import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { UNDEFINED_INFINITE } from '../compare/verdict.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
@@ -207,7 +208,9 @@ function familyText(result: ComparisonResult): string {
     `rejection ≤ ${f.alpha}. ${f.firstRunRejections} first run${f.firstRunRejections === 1 ? ' was' : 's were'} rejected and rerun with fresh seeds ` +
     `and ${result.config.confirmFactor ?? CONFIRM_FACTOR}× the replications; ${f.confirmed} rerun${f.confirmed === 1 ? '' : 's'} confirmed the rejection ` +
     `(only those cells say "disagrees"; the others say "agrees (rejection not confirmed)").\n\n` +
-    `**Calibration check** (busy fraction ŝ₁ = ρ at every n): the t statistics (ŝ₁ − ρ)/σ̂ over ${b.tStatistics.length} cells have SD ` +
+    (result.models.some((m) => m.model.servers !== undefined)
+      ? `**Calibration check** (work conservation Σ f·speed·busy = λE[S] at every n, server speeds: theory.md §13): the t statistics over ${b.tStatistics.length} cells have SD `
+      : `**Calibration check** (busy fraction ŝ₁ = ρ at every n): the t statistics (ŝ₁ − ρ)/σ̂ over ${b.tStatistics.length} cells have SD `) +
     `${fix(b.sd, 2)}; ` +
     (Number.isFinite(b.expectedSd)
       ? `well-calibrated intervals give about ${fix(b.expectedSd, 2)} (Student t, ν = R − 1).`
@@ -317,6 +320,20 @@ function c2Text(result: ComparisonResult): string {
   );
 }
 
+/**
+ * Why the report's models have no refined term, in the capability query's words (one sentence per distinct reason;
+ * e.g. server speeds, a non-FIFO discipline), without its trailing period.
+ */
+function noRefinedReason(result: ComparisonResult): string {
+  const reasons = new Set(
+    result.models.map((m) => {
+      const first = meanFieldCapabilities(m.model).refined.firstOrder;
+      return first.available ? 'the 1/n term V is not used for this sweep' : first.reason.replace(/\.$/, '');
+    }),
+  );
+  return [...reasons].join('; ');
+}
+
 const SLOPE_METHOD = '- **Slope**: least squares of log|E[T]_n − E[T]∞| on log n over the n where the difference is resolved';
 const SIMULATION_METHOD = '- **Simulation** (theory.md §8): event-driven';
 
@@ -350,8 +367,7 @@ ${SLOPE_METHOD} (> 3 × CI half-width);
   );
   return `- **Mean-field reference** (picked by \`solveMeanField\`, theory.md §2–§7):
 ${solvers.map((l) => `  ${l}`).join('\n')}
-- **No refined term**: the 1/n term V is known only for JSQ(d), FIFO, exponential sizes (theory.md §6); this model is judged
-  "Without V" (theory.md §8).
+- **No refined term**: ${noRefinedReason(result)}; judged "Without V" (theory.md §8).
 ${SIMULATION_METHOD}, the model as given; E[T] is the mean over jobs arriving after the warm-up, each followed
   to its departure; CIs are Student-t 95% over replications.${m0.workload ? ' The workload ccdf is a time average over the same window.' : ''}
 - **Limit fit**: weighted least squares x̂_n = a + c₁/n${result.models.some((m) => m.fit?.inverseSquare) ? ' + c₂/n²' : ''} (weights 1/σ_n², σ_n = h_n/t);

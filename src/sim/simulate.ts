@@ -209,6 +209,11 @@ export interface SimulationResult {
    * and the mean response time of the jobs it served (each over units), and the measured jobs it served (all units).
    */
   classes?: ClassEstimate[];
+  /**
+   * Heterogeneous servers: the work served per server per time unit, Σ_c f_c·speed_c·busy_c, over units (each unit's
+   * own sum); in steady state it equals λ·E[S] (work conservation, theory.md §13).
+   */
+  workRate?: Estimate;
   events: number;
   eventsPerSecond: number;
   wallSeconds: number;
@@ -832,6 +837,7 @@ export class SimulationCollector {
               meanResponseTime: column((x) => x.classes![k].meanResponseTime, meanS / c.speed),
               jobs: perReplication.reduce((sum, x) => sum + x.classes![k].jobs, 0),
             })),
+            workRate: column((x) => x.classes!.reduce((a, c) => a + c.fraction * c.speed * c.busyFraction, 0)),
           }
         : {}),
       ...(kind === 'race' || grid.length === 0
