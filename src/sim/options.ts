@@ -287,10 +287,6 @@ export type EngineChoice = keyof typeof ENGINE_CHOICES;
  */
 export function resolveEngine(model: SupermarketModel, engine: unknown): EngineKind {
   const eventKind = eventEngineFor(model.discipline);
-  if (model.servers !== undefined && eventKind !== 'event')
-    throw new InvalidModelError(
-      `no simulation engine serves server speeds with discipline ${model.discipline} yet: the FIFO event engine has them (discipline fifo)`,
-    );
   if (model.batch > 1 && eventKind !== 'event')
     throw new InvalidModelError(
       `no simulation engine serves batches with discipline ${model.discipline} yet: the FIFO event engine simulates batches (theory.md §15)`,
