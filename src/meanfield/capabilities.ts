@@ -610,10 +610,16 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
     const notYet = no(
       'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
     );
+    // the 1/n term exists (heteroRefined, meanfield/hetero/refined.ts) but `refine` and compare's refined judging are SQ(d)'s
+    const firstOrder = heteroRefusal(model, 'refined mean field')
+      ? notYet
+      : no(
+          'with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model); compare does not judge by it yet',
+        );
     return {
       fixedPoint: fixedPointOf(model),
       transient: transientOf(model),
-      refined: { firstOrder: notYet, secondOrder: notYet },
+      refined: { firstOrder, secondOrder: notYet },
       exactChain: notYet,
       phaseTypeFit: no('the two-moment phase-type fit is derived for identical servers, not with server speeds'),
       responseTime: no('no response-time law with server speeds yet (theory.md §13); use simulate'),

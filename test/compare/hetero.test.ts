@@ -37,7 +37,7 @@ describe('compare with server speeds', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-hetero-report-'));
     await writeComparisonReport(dir, result, testMeta());
     const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
-    expect(md).toContain('with server speeds they are not implemented');
+    expect(md).toContain('with server speeds the 1/n term is heteroRefined');
     expect(md).not.toContain('known only for JSQ(d), FIFO, exponential');
     expect(md).toContain('work conservation Σ f·speed·busy = λE[S]');
   });
