@@ -275,6 +275,9 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
     kind: sol.kind,
     source: sol.source,
     ...(sol.tail ? { tail: sol.tail } : {}),
+    ...(sol.classes
+      ? { classes: sol.classes.map((c) => ({ speed: c.speed, busyFraction: c.busyFraction, meanResponseTime: c.meanResponseTime })) }
+      : {}),
     convergence: sol.convergence,
   };
   const correction = capabilities.refined.firstOrder.available ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;

@@ -95,6 +95,8 @@ export interface MeanFieldReference {
   readonly source: string;
   /** Tail fractions s_0..s_K where the solver gives them (JSQ solvers). */
   readonly tail?: number[];
+  /** Heterogeneous servers (theory.md §13): each class's limit busy fraction and E[T] of the jobs it serves. */
+  readonly classes?: readonly { readonly speed: number; readonly busyFraction: number; readonly meanResponseTime: number }[];
   /** The solver's convergence status (converged, iterations, residual where it iterates). */
   readonly convergence: SolutionConvergence;
   /**

@@ -321,6 +321,34 @@ function c2Text(result: ComparisonResult): string {
 }
 
 /**
+ * Heterogeneous servers (theory.md §13): per cell and server class, the simulated busy fraction and E[T] of the jobs
+ * the class served (95% CIs) beside the per-class limit, the jobs it served, and the cell's work rate Σ f·speed·busy
+ * (= λE[S]). '' when no cell has classes.
+ */
+function classSection(result: ComparisonResult): string {
+  const cells = result.cells.filter((c) => c.simulation.classes);
+  if (cells.length === 0) return '';
+  const rows: string[] = [];
+  for (const c of cells) {
+    const limit = result.models.find((m) => m.d === c.d && m.lambda === c.lambda)?.reference.classes;
+    c.simulation.classes!.forEach((k, i) =>
+      rows.push(
+        `| ${c.d} | ${c.lambda} | ${c.n} | ${i + 1} (${k.speed}, ${k.fraction}) | ${estimateText(k.busyFraction)} | ${limit ? fix(limit[i].busyFraction) : '–'} | ` +
+          `${estimateText(k.meanResponseTime)} | ${limit ? fix(limit[i].meanResponseTime) : '–'} | ${k.jobs} | ${i === 0 && c.simulation.workRate ? estimateText(c.simulation.workRate) : ''} |`,
+      ),
+    );
+  }
+  return (
+    '\n## Per server class\n\nEach class’s simulated busy fraction and the mean response time of the jobs it served (95% CIs), beside the ' +
+    'per-class mean-field limit (theory.md §13); jobs served over all replications; Σ f·speed·busy is the work served per server, λE[S] in steady state.\n\n' +
+    '| d | λ | n | class (speed, fraction) | busy fraction | limit | E[T] of its jobs | limit | jobs served | Σ f·speed·busy |\n' +
+    '|---|---|---|---|---|---|---|---|---|---|\n' +
+    rows.join('\n') +
+    '\n'
+  );
+}
+
+/**
  * Why the report's models have no refined term, in the capability query's words (one sentence per distinct reason;
  * e.g. server speeds, a non-FIFO discipline), without its trailing period.
  */
@@ -429,7 +457,7 @@ ${workloadTable(result)}${refinementSection(result)}${quantileSection(result)}
 ## Per cell
 
 ${markdownTable(result.cells, cellColumns(result))}
-
+${classSection(result)}
 ## Figures
 
 ${figures.length ? figures.map(figureSection).join('\n') : 'No figure of E[T]: it is infinite in theory for every model here (model/moments.ts), so there is no point to draw.\n'}

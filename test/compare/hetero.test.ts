@@ -40,5 +40,11 @@ describe('compare with server speeds', () => {
     expect(md).toContain('with server speeds the 1/n term is heteroRefined');
     expect(md).not.toContain('known only for JSQ(d), FIFO, exponential');
     expect(md).toContain('work conservation Σ f·speed·busy = λE[S]');
+    // the per-class table: simulated busy fraction and E[T] per class beside the limit's (class 2 of speed 2)
+    const limit = m.reference.classes!;
+    expect(limit.map((c) => c.speed)).toEqual([1, 2]);
+    expect(md).toContain('## Per server class');
+    expect(md).toContain(`| 2 | 0.9 | 40 | 2 (2, 0.5) | `);
+    expect(md).toContain(`| ${limit[1].busyFraction.toFixed(4)} |`);
   });
 });
