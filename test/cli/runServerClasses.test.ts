@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
+import { heteroRefined } from '../../src/meanfield/hetero/refined.ts';
+import { parseModel } from '../../src/model/model.ts';
 
 describe('run with server speeds', () => {
   it('stores per-class results and writes the per-class table and CSV (λ = 1.2 > 1 allowed: ρ = 0.8)', async () => {
@@ -50,5 +52,17 @@ describe('run with server speeds', () => {
       .split('\n');
     expect(csv[0]).toMatch(/serverClass,speed,fraction,busyFraction,busyFractionHalfWidth,jobsServed,workRate/);
     expect(csv).toHaveLength(1 + 4 * 2);
+  });
+
+  it('fixed-point --refined --n with speeds gives E[T]∞ + c₁/n of heteroRefined; --order 2 is refused in one line', async () => {
+    const r = await runCli('fixed-point --speeds 1,2 --d 2 --lambda 0.9 --selection sed --refined --n 20 --json');
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const h = heteroRefined(parseModel({ lambda: 0.9, d: 2, selection: 'sed', servers: { speeds: [1, 2] } }));
+    expect(out.refined.coefficient).toBe(h.meanResponseTimeCoefficient);
+    expect(out.refined.meanResponseTime).toBeCloseTo(h.meanResponseTime + h.meanResponseTimeCoefficient / 20, 12);
+    const two = await runCli('fixed-point --speeds 1,2 --d 2 --lambda 0.9 --refined --n 20 --order 2');
+    expect(two.status).not.toBe(0);
+    expect(two.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
