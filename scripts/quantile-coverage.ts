@@ -13,7 +13,7 @@ import { coverageBand } from '../src/stats/index.ts';
 
 const seeds = Number(process.argv[2] ?? 100);
 const lambda = Number(process.argv[3] ?? 0.8);
-const budgets = (process.argv[4] ?? '5x2000,b30x2000,5x10000,10x10000,5x50000,20x20000').split(',');
+const budgets = (process.argv[4] ?? '5x2000,b30x2000,5x10000,5x20000,b30x20000,5x50000').split(',');
 const model = parseModel({ lambda, d: 1 });
 const truth = Math.log(100) / (1 - lambda);
 const warmupTime = simulationWarmup(model).time;

@@ -25,6 +25,7 @@ import { VERSION } from '../version.ts';
 import { taskCost, type SimulationTask } from '../runs/task.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
+import { fitErrorRange, type PhaseTypeFitError } from '../meanfield/phaseType/fitError.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { evaluateClaim, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
 import type { Verdict } from './interval.ts';
@@ -89,13 +90,18 @@ export interface QuantityValue {
   readonly method: string;
   /** Point value (time units for T and P*, dimensionless for S). */
   readonly value: number;
-  /** Interval used for the verdict: the (possibly Bonferroni-widened) CI, or value ± numerical error. */
+  /**
+   * Interval used for the verdict: the (possibly Bonferroni-widened) CI, value ± numerical error, or for an
+   * approximation with a measured error (the PH fit) [value/(1 + high), value/(1 + low)].
+   */
   readonly interval: [number, number];
   /** The estimate's own 95% CI (simulation, or a mean-field solution of kind 'estimate'). */
   readonly ci95?: [number, number];
   /** Replications (or batches) behind the CI. */
   readonly replications?: number;
   readonly numericalError?: number;
+  /** The measured error of an approximation (the two-moment PH fit) behind `interval`. */
+  readonly measuredError?: PhaseTypeFitError;
   /** Why a quantity was simulated rather than solved (absent for mean-field values). */
   readonly reason?: string;
   /** Identifier of the simulation request behind a simulated value. */
@@ -376,6 +382,9 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
           value: s.meanResponseTime,
         };
         if (s.estimate) return { ...base, estimate: s.estimate };
+        // an approximation with a measured error (the two-moment PH fit, fitError.ts): the range that error allows
+        if (s.measuredError)
+          return { ...base, measuredError: s.measuredError, interval: fitErrorRange(s.meanResponseTime, s.measuredError) };
         const eps = s.numericalError ?? 0;
         return {
           ...base,

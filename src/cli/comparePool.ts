@@ -10,6 +10,7 @@
  */
 import type { Command } from 'commander';
 import {
+  cellKey,
   cellSimulation,
   planFromPrepared,
   runComparisonWith,
@@ -27,6 +28,7 @@ import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
 import type { WriteReportOptions } from '../report/index.ts';
 import { withPool, type FigureTask, type PoolTask, type PoolValue, type PrepareTask, type WorkerPool } from './pool.ts';
 import { timeline } from './timeline.ts';
+import { SupermarketError } from '../errors.ts';
 import { startShard, type ShardSummary } from './sharding.ts';
 
 export interface ComparePoolOptions {
@@ -80,17 +82,34 @@ async function planOnPool(
     cost: PREPARE_COST * (1 + exactNs) * (1 + m.lambda),
   }));
   const prepared: PreparedComparisonModel[] = new Array(models.length);
+  // for the timeline's reader: which cells (keys containing the prefix) each model's solve releases
+  models.forEach((m, index) => timeline('model', { index, prefix: cellKey(m, 1).replace(/n1$/, 'n') }));
+  // the tasks sent to the pool so far, by key: a model's first simulations come ahead of its solve (`onFirstTasks`)
+  const queued = new Map<string, string>();
+  const join = (planned: readonly ComparisonTask[], more: (tasks: readonly PoolTask<number | string>[]) => void) => {
+    const todo = follow!.todo(planned.filter((t) => !queued.has(t.key)));
+    for (const t of todo) queued.set(t.key, JSON.stringify(t));
+    more(todo);
+  };
   await pool.run<number | string>(
     tasks,
     (key, value, task, more) => {
       if (task.kind !== 'prepare') return follow!.keep(key as string, value, task as PoolTask<string>);
       const model = value as PreparedComparisonModel;
       prepared[key as number] = model;
-      // the model's own plan lists exactly its tasks of the sweep's plan (keys, seeds and options from the model alone)
-      if (follow) more(follow.todo(planFromPrepared(config, [model]).tasks));
+      if (!follow) return;
+      // the model's own plan lists exactly its tasks of the sweep's plan (keys, seeds and options from the model alone);
+      // those sent ahead must be these very tasks, or what was stored under their keys would not be the plan's
+      const planned = planFromPrepared(config, [model]).tasks;
+      for (const t of planned) {
+        const ahead = queued.get(t.key);
+        if (ahead !== undefined && ahead !== JSON.stringify(t))
+          throw new SupermarketError(`internal: the task ${t.key} sent ahead of its model's solve is not the plan's`);
+      }
+      join(planned, more);
     },
     {
-      ...(follow ? { preloadWhenIdle: 'renderer' as const } : {}),
+      ...(follow ? { preloadWhenIdle: 'renderer' as const, onPartial: (_key, first, more) => join(first as ComparisonTask[], more) } : {}),
       onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, follow ? label : `solving the models: ${label}`)),
     },
   );

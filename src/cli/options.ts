@@ -11,6 +11,11 @@ import { LOCK_FILE } from '../runs/lock.ts';
 import {
   BATCH_DISPATCHES,
   BATCH_DISPATCH_TABLE,
+  REDUNDANCIES,
+  REDUNDANCY_TABLE,
+  describeRows,
+  REPLICA_LAWS,
+  REPLICA_TABLE,
   DISCIPLINES,
   SAMPLINGS,
   SERVER_SAMPLINGS,
@@ -26,6 +31,7 @@ import {
   type UntypedModelInput,
 } from '../model/index.ts';
 import { action } from './errors.ts';
+import { requireRedundancyStable } from '../meanfield/redundancy.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -358,6 +364,16 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
       .choices(BATCH_DISPATCHES)
       .default('spread'),
   );
+  cmd.addOption(
+    new Option('--redundancy <mode>', `redundancy-d (theory.md §16), replacing --selection: ${describeRows(REDUNDANCY_TABLE)}`)
+      .choices(REDUNDANCIES)
+      .default('none'),
+  );
+  cmd.addOption(
+    new Option('--replicas <law>', `with --redundancy cancel-on-complete, the replicas' sizes: ${describeRows(REPLICA_TABLE)}`).choices(
+      REPLICA_LAWS,
+    ),
+  );
   cmd.option(
     '--arrivals <process>',
     'arrival process of the dispatcher, mean rate λn (theory.md §14): exp (Poisson) | det | erlang:K | hyperexp:SCV (renewal, ' +
@@ -442,6 +458,8 @@ export interface ModelFlags {
   arrivals?: string;
   batch?: string;
   batchDispatch?: string;
+  redundancy?: string;
+  replicas?: string;
 }
 
 /**
@@ -552,6 +570,7 @@ export function modelAction<O extends ModelFlags>(
   return action((o: O, cmd: Command) => {
     const model = modelFromFlags(o);
     refuseIdleSettings(cmd, model);
+    requireRedundancyStable(model);
     return run(model, o, cmd);
   });
 }
@@ -573,6 +592,11 @@ export function refuseIdleSettings(
     return option !== undefined && cmd.getOptionValueSource(option.attributeName()) === 'cli';
   };
   const settings = (['d', 'prediction', 'sampling'] as const).filter((s) => given(`--${s}`));
+  const redundancy: unknown = cmd.getOptionValue('redundancy');
+  if (given('--selection') && redundancy !== undefined && redundancy !== 'none')
+    throw new SupermarketError(
+      `--selection ${String(cmd.getOptionValue('selection'))} has no effect with --redundancy ${String(redundancy)}: each job has a replica on each of the d sampled servers; drop --selection`,
+    );
   for (const d of ds.length === 0 ? [1] : ds) {
     const [idle] = idleSettings({ selection: policy.selection, discipline: policy.discipline, d }, settings);
     if (!idle) continue;
@@ -616,6 +640,8 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
     arrivals: o.arrivals,
     batch: o.batch,
     batchDispatch: o.batchDispatch,
+    ...(o.redundancy === undefined || o.redundancy === 'none' ? {} : { redundancy: o.redundancy }),
+    ...(o.replicas === undefined ? {} : { replicas: o.replicas }),
   };
 }
 

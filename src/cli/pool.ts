@@ -17,7 +17,9 @@ import type { PopulationModel } from '../model/population/parse.ts';
 import type { FigureFiles } from '../report/writeFigure.ts';
 import {
   expectedEvents,
+  collectTrajectory,
   planSimulation,
+  planTrajectory,
   simulate,
   SimulationCollector,
   type PopulationSimulationOptions,
@@ -26,6 +28,8 @@ import {
   type ReplicationPart,
   type SimulateOptions,
   type SimulationResult,
+  type TrajectoryPart,
+  type TrajectoryPlan,
   type TrajectoryResult,
 } from '../sim/index.ts';
 import type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
@@ -62,6 +66,17 @@ export interface ReplicationsTask<K> {
   readonly cost?: number;
 }
 
+/** Replications first, …, first + count − 1 of one transient simulation (`runTrajectoryReplications`), for the pool. */
+export interface TrajectoryReplicationsTask<K> {
+  readonly key: K;
+  readonly kind: 'trajectory-replications';
+  readonly model: SupermarketModel;
+  readonly options: TrajectoryTask<K>['options'];
+  readonly first: number;
+  readonly count: number;
+  readonly cost?: number;
+}
+
 /** A report figure to render and write (`writeFigureFiles(outDir, figure)`), for the pool. */
 export interface FigureTask<K> {
   readonly key: K;
@@ -71,13 +86,26 @@ export interface FigureTask<K> {
   readonly cost?: number;
 }
 
-export type PoolTask<K> = SimulationTask<K> | TrajectoryTask<K> | PrepareTask<K> | PopulationTask<K> | ReplicationsTask<K> | FigureTask<K>;
+export type PoolTask<K> =
+  | SimulationTask<K>
+  | TrajectoryTask<K>
+  | PrepareTask<K>
+  | PopulationTask<K>
+  | ReplicationsTask<K>
+  | TrajectoryReplicationsTask<K>
+  | FigureTask<K>;
 /**
  * What a task gives back: `simulate`'s, `simulateTrajectory`'s, `prepareComparisonModel`'s, `simulatePopulation`'s
- * result, `runReplications`'s parts, or the paths `writeFigureFiles` wrote.
+ * result, `runReplications`'s or `runTrajectoryReplications`'s parts, or the paths `writeFigureFiles` wrote.
  */
 export type PoolValue =
-  SimulationResult | TrajectoryResult | PreparedComparisonModel | PopulationSimulationResult | ReplicationPart[] | string[];
+  | SimulationResult
+  | TrajectoryResult
+  | PreparedComparisonModel
+  | PopulationSimulationResult
+  | ReplicationPart[]
+  | TrajectoryPart[]
+  | string[];
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores, at most the number of tasks); ignored with `pool`. */
@@ -121,6 +149,8 @@ function rebuildError(e: { name: string; message: string }): Error {
 interface WorkerMessage {
   id: number;
   progress?: number;
+  /** Part of a task's result sent ahead of it (a 'prepare': its model's first simulations). */
+  partial?: unknown;
   /** Milliseconds the worker spent on the task (wall; CPU with the timeline on). */
   ms?: number;
   cpu?: number;
@@ -134,12 +164,35 @@ function unlocks(task: PoolTask<unknown>): number {
 }
 
 /**
- * A simulation task run as its replications: one pool task per replication (`runReplications`, unit r on its own
- * stream `streamSeed(seed, r)`), folded in replication order by a `SimulationCollector`, so the result is `simulate`'s
- * (timing fields aside) whichever worker ran which replication, and a grid with fewer cells than cores still uses
- * every core.
+ * A task run as its independent replications, one pool task each, folded in replication order once all are in, so
+ * its result is the whole task's (timing fields aside) whichever worker ran which replication, and a grid with fewer
+ * tasks than cores (one heavy cell, one long trajectory) still uses every core.
  */
-class ReplicationSplit<K> {
+interface Split<K> {
+  readonly task: PoolTask<K>;
+  /** Replications, one pool task each. */
+  readonly count: number;
+  /** The pool tasks of the replications, each with its share of the task's cost. */
+  units(): PoolTask<K>[];
+  /**
+   * Takes a replication's part, which a worker ran in `ms` milliseconds; the whole result once every replication is
+   * in (then never again), else undefined.
+   */
+  take(part: unknown, ms: number): PoolValue | undefined;
+}
+
+/** One pool task per replication of `task`, `kind`, each with the task's cost shared equally. */
+function unitTasks<K>(task: PoolTask<K>, kind: 'replications' | 'trajectory-replications', count: number): PoolTask<K>[] {
+  const { key, model, options, cost } = task as SimulationTask<K> | TrajectoryTask<K>;
+  const share = (cost ?? 1) / count;
+  return Array.from({ length: count }, (_, r) => ({ key, kind, model, options, first: r, count: 1, cost: share }) as PoolTask<K>);
+}
+
+/**
+ * A simulation task run as its replications (`runReplications`, unit r on its own stream `streamSeed(seed, r)`),
+ * folded in replication order by a `SimulationCollector`: `simulate`'s result.
+ */
+class ReplicationSplit<K> implements Split<K> {
   private readonly parts: (ReplicationPart | undefined)[];
   private readonly collector: SimulationCollector;
   private ms = 0;
@@ -152,27 +205,20 @@ class ReplicationSplit<K> {
     this.collector = new SimulationCollector(plan);
   }
 
-  /** The pool tasks of the replications, each with its share of the task's cost. */
-  units(): ReplicationsTask<K>[] {
-    const { key, model, options, cost } = this.task;
-    const share = (cost ?? 1) / this.plan.minUnits;
-    return Array.from({ length: this.plan.minUnits }, (_, r) => ({
-      key,
-      kind: 'replications',
-      model,
-      options,
-      first: r,
-      count: 1,
-      cost: share,
-    }));
+  get count(): number {
+    return this.plan.minUnits;
+  }
+
+  units(): PoolTask<K>[] {
+    return unitTasks(this.task, 'replications', this.count);
   }
 
   /**
-   * Takes replication `part.index`, which a worker ran in `ms` milliseconds; the whole result once every replication
-   * is in (then never again), else undefined. Its wall time is the workers' time on its replications (not the time
-   * it waited in the queue), so its events per second are the simulator's speed.
+   * Its wall time is the workers' time on its replications (not the time it waited in the queue), so its events per
+   * second are the simulator's speed.
    */
-  take(part: ReplicationPart, ms: number): SimulationResult | undefined {
+  take(value: unknown, ms: number): SimulationResult | undefined {
+    const part = (value as ReplicationPart[])[0];
     this.parts[part.index] = part;
     this.ms += ms;
     const c = this.collector;
@@ -189,18 +235,45 @@ class ReplicationSplit<K> {
 }
 
 /**
- * The replication split of a `simulate` task (independent replications, no precision target), or null: other kinds,
- * batch means and precision-driven runs run whole; so does a task whose options are refused (the worker reports it).
+ * A transient simulation run as its replications (`runTrajectoryReplications`, replication r on its own stream),
+ * joined by `collectTrajectory` in replication order: `simulateTrajectory`'s result.
  */
-function replicationSplit<K>(task: PoolTask<K>): ReplicationSplit<K> | null {
-  if (task.kind !== undefined && task.kind !== 'simulate') return null;
-  let plan: SimulationPlan;
+class TrajectorySplit<K> implements Split<K> {
+  private readonly parts: TrajectoryPart[] = [];
+
+  constructor(
+    readonly task: TrajectoryTask<K>,
+    readonly plan: TrajectoryPlan,
+  ) {}
+
+  get count(): number {
+    return this.plan.replications;
+  }
+
+  units(): PoolTask<K>[] {
+    return unitTasks(this.task, 'trajectory-replications', this.count);
+  }
+
+  take(value: unknown): TrajectoryResult | undefined {
+    this.parts.push((value as TrajectoryPart[])[0]);
+    return this.parts.length < this.count ? undefined : collectTrajectory(this.plan, this.parts);
+  }
+}
+
+/**
+ * The replication split of a task: a `simulate` task of independent replications (no batch means, no precision
+ * target) or a transient simulation; null for other kinds and for a task whose options are refused (it runs whole
+ * and the worker reports the error).
+ */
+function splitTask<K>(task: PoolTask<K>): Split<K> | null {
   try {
-    plan = planSimulation(task.model, task.options);
+    if (task.kind === 'trajectory') return new TrajectorySplit(task, planTrajectory(task.model, task.options));
+    if (task.kind !== undefined && task.kind !== 'simulate') return null;
+    const plan = planSimulation(task.model, task.options);
+    return plan.batchMode || plan.target !== undefined ? null : new ReplicationSplit(task, plan);
   } catch {
     return null;
   }
-  return plan.batchMode || plan.target !== undefined ? null : new ReplicationSplit(task, plan);
 }
 
 /** The batch a pool is running: how its workers' messages and losses are handled. */
@@ -271,9 +344,9 @@ export class WorkerPool {
   /**
    * Runs every task on the pool's workers; `onResult` is called as each finishes (store it there, so nothing finished
    * is lost) and may add tasks to the batch with `more` (e.g. the simulations of a model as soon as it is solved).
-   * A `simulate` task of independent replications runs as one pool task per replication (`ReplicationSplit`), its
-   * result `simulate`'s whichever worker ran which, so a grid with fewer cells than workers (one heavy cell) uses every
-   * worker. Waiting tasks start solves ('prepare', whose simulations follow) first, then largest cost first (ties:
+   * A `simulate` task of independent replications and a transient simulation run as one pool task per replication
+   * (`ReplicationSplit`, `TrajectorySplit`), the result the whole task's whichever worker ran which, so a grid with
+   * fewer cells than workers (one heavy cell, one long trajectory) uses every worker. Waiting tasks start solves ('prepare', whose simulations follow) first, then largest cost first (ties:
    * given order), which shortens the tail of the batch; the order never changes a result. After the first error no task starts; the running ones finish (and are handed to `onResult`),
    * then the batch rejects; the pool stays usable (a lost worker is replaced by the next batch).
    * @throws the first task error (typed as in the library), or an error thrown by `onResult`.
@@ -281,7 +354,13 @@ export class WorkerPool {
   async run<K>(
     tasks: readonly PoolTask<K>[],
     onResult: (key: K, result: PoolValue, task: PoolTask<K>, more: (tasks: readonly PoolTask<K>[]) => void) => void,
-    options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle'> = {},
+    options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle'> & {
+      /**
+       * Called with what a running task sends ahead of its result (a 'prepare': its model's first simulations, as
+       * `prepareComparisonModel`'s `onFirstTasks`); may add tasks to the batch with `more`. Ignored when not given.
+       */
+      readonly onPartial?: (key: K, partial: unknown, more: (tasks: readonly PoolTask<K>[]) => void) => void;
+    } = {},
   ): Promise<void> {
     if (this.closed) throw new SupermarketError('the worker pool is closed');
     if (this.batch) throw new SupermarketError('the worker pool is running another batch');
@@ -291,8 +370,8 @@ export class WorkerPool {
     const waiting: number[] = []; // ids not started, largest cost first
     const idle = new Set<Worker>(); // workers that found no task waiting
     let total = 0;
-    const splitOf: (ReplicationSplit<K> | undefined)[] = []; // task id → the simulation its replication belongs to
-    const push = (t: PoolTask<K>, split?: ReplicationSplit<K>) => {
+    const splitOf: (Split<K> | undefined)[] = []; // task id → the task its replication belongs to
+    const push = (t: PoolTask<K>, split?: Split<K>) => {
       all.push(t);
       splitOf.push(split);
       const c = t.cost !== undefined && Number.isFinite(t.cost) && t.cost > 0 ? t.cost : 1;
@@ -302,7 +381,7 @@ export class WorkerPool {
     };
     const add = (added: readonly PoolTask<K>[]) => {
       for (const t of added) {
-        const split = replicationSplit(t);
+        const split = splitTask(t);
         if (split) for (const unit of split.units()) push(unit, split);
         else push(t);
       }
@@ -354,6 +433,15 @@ export class WorkerPool {
           dispatch,
           message: (worker, msg) => {
             if (current.get(worker) !== msg.id) return; // not this batch's task
+            if (msg.partial !== undefined) {
+              timeline('task-partial', { worker: this.workers.indexOf(worker), key: all[msg.id].key, ms: msg.ms, cpu: msg.cpu });
+              try {
+                options.onPartial?.(all[msg.id].key, msg.partial, more);
+              } catch (error) {
+                failed ??= error as Error;
+              }
+              return;
+            }
             if (msg.progress !== undefined) {
               running.set(msg.id, msg.progress);
               report();
@@ -369,7 +457,7 @@ export class WorkerPool {
                 const split = splitOf[msg.id];
                 if (split === undefined) onResult(task.key, msg.result as PoolValue, task, more);
                 else {
-                  const whole = split.take((msg.result as ReplicationPart[])[0], msg.ms ?? 0);
+                  const whole = split.take(msg.result, msg.ms ?? 0);
                   if (whole !== undefined) onResult(split.task.key, whole, split.task, more);
                 }
                 finished++;
@@ -455,7 +543,7 @@ export async function runPool<K>(
   if (tasks.length === 0) return;
   if (options.pool) return options.pool.run(tasks, onResult, options);
   // a simulation of R independent replications is R tasks of the pool
-  const units = tasks.reduce((sum, t) => sum + (replicationSplit(t)?.plan.minUnits ?? 1), 0);
+  const units = tasks.reduce((sum, t) => sum + (splitTask(t)?.count ?? 1), 0);
   const threads = Math.min(options.threads ?? defaultThreads(), units);
   await withPool(threads, (pool) => pool.run(tasks, onResult, options));
 }

@@ -5,7 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness } from '../model/moments.ts';
+import { estimandFiniteness, meanFieldFiniteness } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
@@ -49,14 +49,42 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
  * Solves model `index` of the sweep (in `sweepModels` order): its mean-field limit, refined and second-order terms,
  * warm-up, exact small-n points and mean-field transients. Independent of the other models, so the models of a sweep
  * can be solved in parallel; `planFromPrepared` joins them. @throws see `runComparison`.
+ * @param onFirstTasks called, once the limit and the warm-up are known and before the costlier solves (refined and
+ *   second-order terms, transients, exact chains), with the model's sweep cells and trajectories: exactly its tasks
+ *   of `planFromPrepared` but the exact-point cells, so a caller can start simulating while the rest is solved.
  */
-export function prepareComparisonModel(config: ComparisonConfig, index: number): PreparedComparisonModel {
+export function prepareComparisonModel(
+  config: ComparisonConfig,
+  index: number,
+  onFirstTasks?: (tasks: ComparisonTask[]) => void,
+): PreparedComparisonModel {
   const model = sweepModels(config)[index];
   if (!model) throw new InvalidModelError(`no model ${index} in the sweep`);
   const secondOrder: string[] = [];
   const exactNotes: string[] = [];
-  const prepared = prepareModel(model, config, secondOrder);
+  const early = onFirstTasks && ((s: ModelSchedule) => onFirstTasks([...sweepCellTasks(config, s), ...trajectoryTasks(config, s)]));
+  const prepared = prepareModel(model, config, secondOrder, early);
   return { prepared, exact: modelExactPoints(model, config, exactNotes), notes: { secondOrder, exact: exactNotes } };
+}
+
+/** What a model's simulations depend on: the model, its warm-up and the grid of its transient (no solve). */
+type ModelSchedule = Pick<PreparedModel, 'model' | 'warm'> & {
+  readonly transient: Pick<ModelTransient, 'solver' | 'tEnd' | 'times'> | null;
+};
+
+/** A model's cells of the sweep, one per n (`baseJobs`, `config.replications`). */
+function sweepCellTasks(config: ComparisonConfig, p: ModelSchedule): SimulationTask[] {
+  return config.ns.map((n) => cellTask(config, p, cellKey(p.model, n), n, baseJobs(p, n, config), config.replications));
+}
+
+/** A model's transients from empty (key "trajectory-" + `cellKey`), one per n of `config.trajectory`. */
+function trajectoryTasks(config: ComparisonConfig, p: ModelSchedule): ComparisonTask[] {
+  if (!config.trajectory || !p.transient) return [];
+  const { times, solver, tEnd } = p.transient;
+  return config.trajectory.ns.map((n) => {
+    const options = { n, times, replications: config.trajectory!.replications, maxLevel: solver === 'ODE' ? config.maxLevel : 1 };
+    return trajectoryTask(config.seed, `trajectory-${cellKey(p.model, n)}`, p.model, options, tEnd);
+  });
 }
 
 /**
@@ -74,23 +102,16 @@ export function planFromPrepared(config: ComparisonConfig, models: readonly Prep
     for (const x of exactCellsToSimulate(exactByModel[index], config)) {
       tasks.push(cellTask(config, p, `exact-${cellKey(p.model, x.n)}`, x.n, e!.jobs, e!.replications));
     }
-    for (const n of config.ns) tasks.push(cellTask(config, p, cellKey(p.model, n), n, baseJobs(p, n, config), config.replications));
+    tasks.push(...sweepCellTasks(config, p));
   }
-  for (const p of prepared) {
-    if (!config.trajectory || !p.transient) continue;
-    const { times, solver, tEnd } = p.transient;
-    for (const n of config.trajectory.ns) {
-      const options = { n, times, replications: config.trajectory.replications, maxLevel: solver === 'ODE' ? config.maxLevel : 1 };
-      tasks.push(trajectoryTask(config.seed, `trajectory-${cellKey(p.model, n)}`, p.model, options, tEnd));
-    }
-  }
+  for (const p of prepared) tasks.push(...trajectoryTasks(config, p));
   return { config, tasks, prepared, exact: exactByModel, notes };
 }
 
 /** The simulation of one cell of a model: `jobs` per replication, `replications`, the model's warm-up, seed from `key`. */
 export function cellTask(
   config: ComparisonConfig,
-  p: PreparedModel,
+  p: Pick<PreparedModel, 'model' | 'warm'>,
   key: string,
   n: number,
   jobs: number,
@@ -168,7 +189,7 @@ export function jobsFor(simulation: CellSimulation, target: number): number {
 }
 
 /** Jobs per replication of a cell's first run: `config.jobs`, raised to the horizon rule when `config.horizon` is set. */
-export function baseJobs(p: PreparedModel, n: number, config: ComparisonConfig): number {
+export function baseJobs(p: Pick<PreparedModel, 'model' | 'warm'>, n: number, config: ComparisonConfig): number {
   const tau = p.warm.relaxationTime;
   if (!config.horizon || !tau) return config.jobs;
   return Math.min(config.horizon.maxJobs, Math.max(config.jobs, Math.ceil(config.horizon.relaxations * tau * p.model.lambda * n)));
@@ -188,7 +209,8 @@ export function cellKey(model: SupermarketModel, n: number): string {
   const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
   const arrivals = model.arrivals.kind === 'exponential' ? '' : `-arrivals-${formatArrivals(model.arrivals).replace(/[:,]/g, '_')}`;
   const batch = model.batch > 1 ? `-batch${model.batch}${model.batchDispatch === 'whole' ? 'whole' : ''}` : '';
-  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}-${short}`;
+  const red = model.redundancy === undefined ? '' : `-red-${model.redundancy.replicas}`;
+  return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}${red}-${short}`;
 }
 
 /** Short human label of a service law, e.g. "weibull (shape 0.5, mean 1)". */
@@ -207,7 +229,9 @@ export function modelLabel(m: SupermarketModel): string {
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
   const arrivals = m.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(m.arrivals)}`;
   const batch = m.batch > 1 ? `, batches of ${m.batch} (${m.batchDispatch})` : '';
-  return `${m.selection.toUpperCase()}(${m.d}) ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}${arrivals}${batch}`;
+  const sel = m.redundancy === undefined ? `${m.selection.toUpperCase()}(${m.d})` : `RED(${m.d})`;
+  const red = m.redundancy === undefined ? '' : `, ${m.redundancy.kind} (${m.redundancy.replicas} replicas)`;
+  return `${sel} ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}${arrivals}${batch}${red}`;
 }
 
 /**
@@ -252,10 +276,18 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
  * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver. Solver
  *   failures pass through.
  */
-function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[]): PreparedModel {
+function prepareModel(
+  model: SupermarketModel,
+  config: ComparisonConfig,
+  notes: string[],
+  early?: (schedule: ModelSchedule) => void,
+): PreparedModel {
   // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
   const infinite = estimandFiniteness(model).meanResponseTime;
   if (!infinite.finite) return prepareInfinite(model, config, notes, infinite.reason);
+  // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
+  const limit = meanFieldFiniteness(model);
+  if (!limit.finite) return prepareInfinite(model, config, notes, `in the limit: ${limit.reason}`);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
   if (!capabilities.fixedPoint.available)
@@ -279,17 +311,22 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
       ? { classes: sol.classes.map((c) => ({ speed: c.speed, busyFraction: c.busyFraction, meanResponseTime: c.meanResponseTime })) }
       : {}),
     convergence: sol.convergence,
+    ...(sol.measuredError ? { measuredError: sol.measuredError } : {}),
   };
-  const correction = capabilities.refined.firstOrder.available ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
+  // the warm-up and the transient's grid first (`refine` returns a correction or throws): the simulations can start
+  const refined = capabilities.refined.firstOrder.available;
+  const warm = sweepWarmup(model, config, refined);
+  const transientGrid = transientSchedule(warm.time, config, capabilities);
+  early?.({ model, warm, transient: transientGrid });
+  const correction = refined ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
   const second = !correction
     ? { correction: null, note: null }
     : capabilities.refined.secondOrder.available
       ? secondOrderTerm(model, correction.fixedPoint)
       : { correction: null, note: `no 1/n² term for d = ${model.d}, λ = ${model.lambda}: ${capabilities.refined.secondOrder.reason}` };
   if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
-  const warm = sweepWarmup(model, config, correction !== null);
   const p = { model, reference, correction, secondOrder: second.correction, warm, transient: null };
-  return { ...p, transient: modelTransient(p, config, capabilities) };
+  return { ...p, transient: modelTransient(p, transientGrid) };
 }
 
 /**
@@ -308,19 +345,32 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
     numericalError: 0,
     solver: 'none: E[T] = ∞ in theory',
     kind: 'exact',
-    source: 'model/moments.ts (estimandFiniteness)',
+    source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
     convergence: { converged: true },
     infinite: reason,
   };
   return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
 }
 
-/** The mean-field transient of a prepared model (`ModelTransient`), or null without `config.trajectory` or a solver. */
-function modelTransient(p: PreparedModel, config: ComparisonConfig, capabilities: MeanFieldCapabilities): ModelTransient | null {
+/**
+ * Solver, horizon and times of a model's transient comparison (`trajectoryGrid` from its warm-up), or null without
+ * `config.trajectory` or a transient solver.
+ */
+function transientSchedule(
+  warmup: number,
+  config: ComparisonConfig,
+  capabilities: MeanFieldCapabilities,
+): Pick<ModelTransient, 'solver' | 'tEnd' | 'times'> | null {
   const solver = config.trajectory ? transientSolver(capabilities) : null;
   if (!config.trajectory || !solver) return null;
-  const { tEnd, dt } = trajectoryGrid(config.trajectory, p.warm.time);
-  const times = Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt);
+  const { tEnd, dt } = trajectoryGrid(config.trajectory, warmup);
+  return { solver, tEnd, times: Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt) };
+}
+
+/** The mean-field transient of a prepared model (`ModelTransient`) on its grid (`transientSchedule`), or null. */
+function modelTransient(p: PreparedModel, grid: Pick<ModelTransient, 'solver' | 'tEnd' | 'times'> | null): ModelTransient | null {
+  if (!grid) return null;
+  const { solver, tEnd, times } = grid;
   const meanField = solver === 'ODE' ? odeTransient(p.model, times) : pideTransient(p.model, times);
   const refinedPath = solver === 'ODE' && p.correction ? refinedTransient(p.model, { times }) : null;
   return { solver, tEnd, times, meanField, refinedPath };

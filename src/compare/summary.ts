@@ -312,9 +312,22 @@ function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[], con
 function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedModel[]): ComparisonResult['busyCheck'] {
   const modelOf = (c: CellResult) => prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
   const rho = (c: CellResult) => modelOf(c).lambda * modelOf(c).service.mean;
+  // under redundancy-d the busy fraction is λE[W], which is λE[S] at every n only for independent exponential replicas
+  // (a memoryless race: the replicas' service per job is E[S]; theory.md §16): other redundancy models are not judged
+  const notJudged = (c: CellResult) => {
+    const m = modelOf(c);
+    const r = m.redundancy;
+    return r !== undefined && !(r.replicas === 'independent' && m.service.kind === 'exponential');
+  };
   // the estimate the check reads: Σ f·speed·busy with speeds (absent in a cell stored before it existed), else ŝ₁
   const observed = (c: CellResult): Estimate | undefined =>
-    modelOf(c).servers !== undefined ? c.simulation.workRate : c.simulation.tail.length > 1 ? c.simulation.tail[1] : undefined;
+    notJudged(c)
+      ? undefined
+      : modelOf(c).servers !== undefined
+        ? c.simulation.workRate
+        : c.simulation.tail.length > 1
+          ? c.simulation.tail[1]
+          : undefined;
   const used = cells.filter((c) => {
     const e = observed(c);
     return e !== undefined && standardErrorOfMean(e) > 0;

@@ -10,6 +10,7 @@ import type {
   SolutionConvergence,
   SolutionKind,
 } from '../meanfield/index.ts';
+import type { PhaseTypeFitError } from '../meanfield/phaseType/fitError.ts';
 import type { ClassEstimate, Percentiles } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { SimulationTask, StoredTrajectory, TrajectoryTask } from '../runs/task.ts';
@@ -24,7 +25,17 @@ import type { C2Check, SecondOrderValue } from './secondOrder.ts';
 /** The model fields besides λ, d and sampling, as `parseModel` takes them (short service strings such as "weibull:0.5" included). */
 export type ModelFields = Pick<
   ModelInput,
-  'selection' | 'discipline' | 'service' | 'prediction' | 'memory' | 'servers' | 'arrivals' | 'batch' | 'batchDispatch'
+  | 'selection'
+  | 'discipline'
+  | 'service'
+  | 'prediction'
+  | 'memory'
+  | 'servers'
+  | 'arrivals'
+  | 'batch'
+  | 'batchDispatch'
+  | 'redundancy'
+  | 'replicas'
 >;
 
 export interface ComparisonConfig {
@@ -99,6 +110,8 @@ export interface MeanFieldReference {
   readonly classes?: readonly { readonly speed: number; readonly busyFraction: number; readonly meanResponseTime: number }[];
   /** The solver's convergence status (converged, iterations, residual where it iterates). */
   readonly convergence: SolutionConvergence;
+  /** Approximation kind (the two-moment PH fit): the measured error of its E[T] for the law family (fitError.ts). */
+  readonly measuredError?: PhaseTypeFitError;
   /**
    * Why E[T] is infinite in theory (model/moments.ts `estimandFiniteness`), when it is: then meanResponseTime and
    * meanQueueLength are +∞ (null in JSON, this reason beside them), no solver ran, and every check of the model is

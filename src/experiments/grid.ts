@@ -64,6 +64,11 @@ function policies(spec: ExperimentSpec): { selection: Selection; discipline: Dis
 export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
   const cells: ExperimentCell[] = [];
   refuseIdleGridSettings(spec);
+  // redundancy extends the key (cells without it keep theirs)
+  const redundancy =
+    spec.redundancy === undefined || spec.redundancy === 'none'
+      ? ''
+      : `-red-${spec.redundancy}${spec.replicas === undefined ? '' : `-${spec.replicas}`}`;
   for (const service of spec.service) {
     const serviceLabel =
       typeof service === 'string'
@@ -79,11 +84,11 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
           for (const prediction of predictions) {
             for (const [lambda, arrivals] of spec.lambda.flatMap((l) => (spec.arrivals ?? ['exp']).map((a) => [l, a] as const))) {
               // non-Poisson arrivals extend the key (Poisson cells keep theirs)
-              const policyKey = `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}${arrivals === 'exp' ? '' : `-arrivals-${arrivals}`}`;
+              const policyKey = `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}${arrivals === 'exp' ? '' : `-arrivals-${arrivals}`}${redundancy}`;
               const key = `${serviceLabel}|d${d}|n${n}|${policyKey}|${prediction}|lambda${lambda}`.replace(/[^A-Za-z0-9.|:_-]/g, '_');
               const base = {
                 key,
-                policy: policyLabel(selection, discipline, memory, arrivals),
+                policy: `${policyLabel(selection, discipline, memory, arrivals)}${redundancy === '' ? '' : ` (redundancy ${spec.redundancy}${spec.replicas === undefined ? '' : `, ${spec.replicas} replicas`})`}`,
                 selection,
                 discipline,
                 service: serviceLabel,
@@ -106,6 +111,8 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                   sampling: spec.sampling,
                   memory,
                   ...(spec.servers === undefined ? {} : { servers: spec.servers }),
+                  ...(spec.redundancy === undefined ? {} : { redundancy: spec.redundancy }),
+                  ...(spec.replicas === undefined ? {} : { replicas: spec.replicas }),
                   arrivals,
                   conventions: spec.conventions,
                   ...(typeof service === 'string' ? { service, prediction: prediction === 'none' ? undefined : prediction } : {}),

@@ -3,7 +3,7 @@
  * models, with budgets and a master seed. Validated with zod; every problem is reported with its JSON path.
  */
 import { z } from 'zod';
-import { DISCIPLINES, SAMPLINGS, SELECTIONS, SERVER_SAMPLINGS } from '../model/index.ts';
+import { DISCIPLINES, REDUNDANCIES, REPLICA_LAWS, SAMPLINGS, SELECTIONS, SERVER_SAMPLINGS } from '../model/index.ts';
 import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 
 const positiveInt = z.number().int().positive();
@@ -52,6 +52,13 @@ export const experimentSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * Redundancy-d for every cell (theory.md §16): none (default), cancel-on-start (FIFO: LWL(d)), cancel-on-complete
+     * with `replicas` independent (default) or identical. The policies' selection is then left at jsq (lwl for
+     * cancel-on-start).
+     */
+    redundancy: z.enum(REDUNDANCIES).optional(),
+    replicas: z.enum(REPLICA_LAWS).optional(),
     conventions: conventionsInputSchema.optional(),
     jobs: positiveInt,
     replications: z.number().int().min(2),

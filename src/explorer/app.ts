@@ -12,6 +12,7 @@ import { simulationWarmup } from '../meanfield/warmup.ts';
 import { planSimulation, SimulationCollector, type ReplicationPart, type SimulationResult } from '../sim/simulate.ts';
 import type { SimulateOptions } from '../sim/simulate.ts';
 import { VERSION } from '../version.ts';
+import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { explorerFigures, toCsv, type ExplorerFigure } from './figures.ts';
 import { handleRequest, type Reply, type Request } from './protocol.ts';
 import { modelControls, modelInput, type ControlField, type ExplorerView } from './view.ts';
@@ -311,9 +312,11 @@ function page(): void {
     if (s) {
       const ci = s.estimate
         ? ` (95 % CI ${sig(s.estimate.ci95[0])} – ${sig(s.estimate.ci95[1])})`
-        : s.numericalError
-          ? ` (± ${sig(s.numericalError, 2)} numerical)`
-          : '';
+        : s.measuredError
+          ? ` (approximation: ${describeFitErrorOf(s.meanResponseTime, s.measuredError)})`
+          : s.numericalError
+            ? ` (± ${sig(s.numericalError, 2)} numerical)`
+            : '';
       rows.push(['E[T]', 'mean response time, n → ∞', sig(s.meanResponseTime, 6) + ci, 'mf-response-time']);
       if (s.meanQueueLength !== undefined) rows.push(['E[Q]', 'mean jobs per server, n → ∞', sig(s.meanQueueLength, 6)]);
     }

@@ -4,7 +4,7 @@
  * sentence saying why not. `solveMeanField` and `solveMeanFieldTransient` dispatch from it; the CLI, compare, claims
  * and the report ask it instead of re-deriving. Source: theory.md §2–§7 (which solver is exact for which model).
  */
-import { DISCIPLINE_TABLE, serviceMomentFinite, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { DISCIPLINE_TABLE, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
@@ -24,6 +24,7 @@ export type SolutionKind = 'exact' | 'approximation' | 'estimate';
 
 /** The fixed-point solvers behind `solveMeanField`. */
 export type FixedPointSolverId =
+  | 'infinite-mean'
   | 'mg1'
   | 'sqd-closed-form'
   | 'sqd-insensitive'
@@ -38,7 +39,9 @@ export type FixedPointSolverId =
   | 'hetero-lwl'
   | 'batch-sqdk'
   | 'batch-lldk'
-  | 'batch-bsq';
+  | 'batch-bsq'
+  | 'redundancy-independent'
+  | 'redundancy-identical';
 
 /** The response-time-law solvers behind `solveResponseTime` (responseTime.ts). */
 export type ResponseTimeSolverId =
@@ -129,11 +132,13 @@ function isJsqFifoNonPh(model: SupermarketModel): boolean {
   );
 }
 
-/** Why JSQ(d) FIFO has no finite fixed point with this law (E[S²] = ∞), or undefined. */
-function infiniteFifoReason(model: SupermarketModel): string | undefined {
-  if (serviceMomentFinite(model.service, 2)) return undefined;
-  return `no finite mean field for JSQ(d) FIFO with ${model.service.kind} sizes: E[S²] = ∞, so in the limit a job that finds its ${model.d} sampled servers busy (probability > 0) waits a residual size of infinite mean: E[T] = ∞`;
+/** Why E[T] = ∞ in the limit for the model (model/moments.ts `meanFieldFiniteness`), or undefined. */
+function infiniteLimitReason(model: SupermarketModel): string | undefined {
+  const f = meanFieldFiniteness(model);
+  return f.finite ? undefined : f.reason;
 }
+
+const INFINITE_SOURCE = 'theory.md §8 "Heavy tails, in the limit" (model/moments.ts meanFieldFiniteness)';
 
 /** The explicit two-moment PH fit of a JSQ(d) FIFO model with a non-phase-type law, or why not. */
 function phaseTypeFitOf(model: SupermarketModel): MeanFieldCapabilities['phaseTypeFit'] {
@@ -141,8 +146,8 @@ function phaseTypeFitOf(model: SupermarketModel): MeanFieldCapabilities['phaseTy
     return no(
       `the two-moment PH fit is an option for JSQ(d) FIFO without memory with sizes that are not phase-type (weibull, lognormal, …), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
     );
-  const infinite = infiniteFifoReason(model);
-  if (infinite) return no(infinite);
+  const infinite = infiniteLimitReason(model);
+  if (infinite) return no(`no finite mean field to fit: ${infinite}`);
   const measuredError = phaseTypeFitError(model);
   if (!measuredError)
     return no(
@@ -177,7 +182,8 @@ export function isSqdModel(model: SupermarketModel): boolean {
     model.service.kind === 'exponential' &&
     !modelHasMemory(model) &&
     hasPoissonArrivals(model) &&
-    (model.batch ?? 1) === 1
+    (model.batch ?? 1) === 1 &&
+    model.redundancy === undefined // replicas on d servers are not SQ(d)
   );
 }
 
@@ -337,6 +343,10 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
     if (refusal) return no(refusal);
     return solver('mg1', `M/G/1 ${model.discipline.toUpperCase()} formula`, 'exact', M_G_1_SOURCE);
   }
+  // a heavy tail that makes the limit's E[T] infinite (E[S²] = ∞ for JSQ FIFO, E[S^{1+1/d}] = ∞ for LWL FIFO): the
+  // answer is ∞ with its reason, exact, never a finite number from a truncated grid or a cavity run
+  const infinite = infiniteLimitReason(model);
+  if (infinite !== undefined) return solver('infinite-mean', 'finiteness rule: E[T] = ∞ in the limit', 'exact', INFINITE_SOURCE);
   switch (row.server) {
     case 'priority':
     case 'attained-service': // LAS: the JSQ and LWL cavity queues below, the server sharing among the least served
@@ -368,8 +378,6 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
       if (isJsqFifoNonPh(model)) {
         // not phase-type: the cavity (an estimate with a CI) by default; the two-moment PH fit only on request, with
         // its measured error (issue 20 item 4: it was −13 % to +8 % against simulation with no size stated)
-        const infinite = infiniteFifoReason(model);
-        if (infinite) return no(infinite);
         return solver(
           'jsq-cavity',
           'JSQ cavity iteration',
@@ -582,6 +590,8 @@ function responseTimeOf(
         `${LWL_SOURCE} at d = 1; theory.md §7`,
       );
     }
+    case 'infinite-mean':
+      return no(`no response-time law computed where E[T] = ∞ in the limit (${fixedPoint.source}); use simulate for its quantiles`);
     case 'memory-reduction':
       return no(
         'no response-time law with dispatcher memory: the reduction theorem (theory.md §12) gives the queue-length law at the reduced rate, not the law of the response time; use simulate',
@@ -595,6 +605,9 @@ function responseTimeOf(
     case 'batch-lldk':
     case 'batch-bsq':
       return no('no response-time law for batches yet: the batch recursions give the occupancy and E[T] (theory.md §15); use simulate');
+    case 'redundancy-independent':
+    case 'redundancy-identical':
+      return no('no response-time law for redundancy-d in the solver table yet (theory.md §16 states P(T > t)); use simulate');
     default:
       return unknownPolicy(id, 'fixed-point solver');
   }
@@ -609,6 +622,7 @@ function responseTimeOf(
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  if (model.redundancy !== undefined) return redundancyCapabilities(model);
   if (model.servers !== undefined) {
     const notYet = no(
       'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
@@ -757,6 +771,58 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
     exactChain: none,
     phaseTypeFit: no(`no two-moment phase-type fit for batches (theory.md §15): ${what}`),
     responseTime: no(`no response-time law for batches yet (theory.md §15): ${what}; use simulate`),
+    fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
+  };
+}
+
+/**
+ * The capabilities of a redundancy-d model, cancel-on-complete (theory.md §16; cancel-on-start resolved to LWL(d) by
+ * the model): the fixed point for Poisson arrivals and exponential sizes, independent replicas (Gardner et al.'s
+ * closed form) or identical ones (the shooting on F̄(0), with λ_max); no transient, refined term or exact chain.
+ */
+function redundancyCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  const replicas = model.redundancy?.replicas ?? 'independent';
+  const what = `redundancy-d cancel-on-complete with ${replicas} replicas`;
+  const none = no(`no transient, refined term, response-time law or exact chain for ${what} yet (theory.md §16)`);
+  const fixedPoint = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
+    if (!hasPoissonArrivals(model))
+      return no(
+        `no mean-field solver for ${what} with arrivals ${formatArrivals(model.arrivals)}: the equations assume Poisson arrivals; use simulate`,
+      );
+    if (model.service.kind !== 'exponential')
+      return no(
+        `no mean-field solver for ${what} and ${model.service.kind} sizes: the equations are solved for exponential sizes (theory.md §16); use simulate`,
+      );
+    switch (replicas) {
+      case 'independent':
+        return {
+          available: true,
+          id: 'redundancy-independent',
+          name: `Redundancy-d closed form, independent replicas (d = ${model.d})`,
+          kind: 'exact',
+          source:
+            'theory.md §16 (Gardner, Harchol-Balter, Scheller-Wolf, Velednitsky & Zbarsky, Oper. Res. 2017): P(T > t) = (λ + (1 − λ)e^{(d−1)t})^{−d/(d−1)}',
+        };
+      case 'identical':
+        return {
+          available: true,
+          id: 'redundancy-identical',
+          name: `Redundancy-d cavity equation, identical replicas (d = ${model.d}; shooting on F̄(0), RK4)`,
+          kind: 'exact',
+          source:
+            "theory.md §16 (Hellemans' thesis 2021, ch. 3: the DIDE for identical replicas, ODE form for exponential sizes; λ_max by the F̄(0) → 1 search)",
+        };
+      default:
+        return unknownPolicy(replicas, 'replica law');
+    }
+  })();
+  return {
+    fixedPoint,
+    responseTime: none,
+    transient: none,
+    refined: { firstOrder: none, secondOrder: none },
+    exactChain: none,
+    phaseTypeFit: none,
     fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
   };
 }

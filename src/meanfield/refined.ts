@@ -10,10 +10,11 @@
 import { mathjs } from '../lazy.ts';
 import { InvalidModelError, SolverError } from '../errors.ts';
 import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { clampToRange } from '../numerics/clamp.ts';
 import { solveLyapunovTridiagonal } from '../numerics/lyapunov.ts';
+import { solveDense } from '../numerics/dense.ts';
 import { sqdJacobian } from './sqd.ts';
 import type { Tridiagonal } from '../numerics/tridiagonal.ts';
 import { sqdParameters } from './support.ts';
@@ -33,7 +34,7 @@ export interface RefinedCorrection {
     /** K used for A, Q, W, V. */
     truncationLevel: number;
   };
-  provenance: { equation: string; source: string; version: string };
+  provenance: { equation: string; source: string; version: string; code: string };
 }
 
 /** Relative Lyapunov residual above which `computeW` throws. */
@@ -58,9 +59,23 @@ export function computeQ(rho: number, d: number, s: ArrayLike<number>): number[]
   return Q;
 }
 
+/**
+ * AW + WAᵀ + Q (W symmetric: WAᵀ = (AW)ᵀ), in plain loops (the sums in mathjs `multiply`'s order, k = 0 … K − 1), so
+ * the SQ(d) refinement needs no mathjs (~1–2 s of CPU to load in each worker that solves a model).
+ */
 function lyapunovResidualMatrix(A: number[][], W: number[][], Q: number[][]): number[][] {
-  const AW = mathjs().multiply(A, W) as number[][];
-  return mathjs().add(mathjs().add(AW, mathjs().transpose(AW)), Q) as number[][];
+  const K = A.length;
+  const AW: number[][] = [];
+  for (let i = 0; i < K; i++) {
+    const row = new Array<number>(K);
+    for (let j = 0; j < K; j++) {
+      let sum = A[i][0] * W[0][j];
+      for (let k = 1; k < K; k++) sum += A[i][k] * W[k][j];
+      row[j] = sum;
+    }
+    AW.push(row);
+  }
+  return AW.map((row, i) => row.map((v, j) => v + AW[j][i] + Q[i][j]));
 }
 
 function maxAbs(M: number[][]): number {
@@ -173,18 +188,13 @@ export function computeF1(rho: number, d: number, s: ArrayLike<number>): number[
 
 /**
  * V = −A⁻¹(b + f⁽¹⁾): the 1/n coefficient of E[s^(n)] (theory.md §6); pass f1 only for sampling without
- * replacement (V_without = V_with − A⁻¹f⁽¹⁾). Solved by mathjs `lusolve`.
+ * replacement (V_without = V_with − A⁻¹f⁽¹⁾). Solved by LU with partial pivoting (numerics/dense.ts `solveDense`).
  * @param A K×K. @param b length K. @param f1 optional, length K. @returns V for levels 1..K, length K.
  * @throws {SolverError} if A is singular.
  */
 export function computeV(A: number[][], b: number[], f1?: number[]): number[] {
   const rhs = b.map((v, i) => -(v + (f1 ? f1[i] : 0)));
-  try {
-    const x = mathjs().lusolve(A, rhs) as unknown as number[][];
-    return x.map((row) => (Array.isArray(row) ? row[0] : (row as unknown as number)));
-  } catch (error) {
-    throw new SolverError(`V = −A⁻¹b: the Jacobian A is singular (${(error as Error).message})`, { cause: error });
-  }
+  return solveDense(A, rhs, 'V = −A⁻¹b: the Jacobian A');
 }
 
 /**
@@ -236,7 +246,7 @@ export function refine(
 ): RefinedCorrection {
   const { rho, d } = sqdParameters(model);
   const { fixedPoint, K } = refinementBase(model, options);
-  const provenance = FIRST_ORDER_PROVENANCE;
+  const provenance = { ...FIRST_ORDER_PROVENANCE, code: codeId() };
   if (d === 1) {
     return {
       fixedPoint,

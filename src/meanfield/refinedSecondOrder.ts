@@ -15,7 +15,7 @@
  */
 import { InvalidModelError, SolverError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { solveKroneckerSum, tridiagonalEigenbasis, type TridiagonalEigenbasis } from '../numerics/kroneckerSum.ts';
 import type { FixedPointResult } from './fixedPoint.ts';
 import { computeQ, computeV, computeW, refinedEstimate, refinementBase, sqdHessianTerm } from './refined.ts';
@@ -37,7 +37,7 @@ export interface SecondOrderCorrection {
     /** Relative residuals of the D, C and B equations (max |lhs − rhs| / max |rhs|). */
     residuals: { D: number; C: number; B: number };
   };
-  provenance: { equation: string; source: string; version: string };
+  provenance: { equation: string; source: string; version: string; code: string };
 }
 
 const SECOND_ORDER_PROVENANCE = {
@@ -297,7 +297,7 @@ export function refineSecondOrder(
     );
   }
   const { fixedPoint, K } = refinementBase(model, options);
-  const provenance = SECOND_ORDER_PROVENANCE;
+  const provenance = { ...SECOND_ORDER_PROVENANCE, code: codeId() };
   if (d === 1) {
     const zeros = new Array<number>(K + 1).fill(0);
     return {

@@ -14,8 +14,11 @@
  *   (the M/G/1 workload, Takács) for other laws with finite SCV.
  * - cavity solvers (§5; JSQ(d) other disciplines or laws, PS, LWL(d) non-FIFO, LPW(d), M/G/1 non-FIFO): the empirical
  *   law of the tagged jobs, pooled, with sectioning 95 % intervals over the independent units (restarts or batches).
+ * - on request (`phaseTypeFit`, `fixed-point --ph-fit`), JSQ(d) FIFO with a non-phase-type law: the phase-type law of
+ *   the two-moment fit (the same law whose E[T] `solveMeanField(model, { phaseTypeFit: true })` gives), each quantile
+ *   and the ccdf with their error measured in the same call against the JSQ cavity's 95 % intervals.
  */
-import { InvalidModelError } from '../errors.ts';
+import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import { unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { countAtMost, interpolateLinear } from '../stats/bisect.ts';
@@ -30,6 +33,7 @@ import { lwlExponentialClosedForm, lwlExponentialResponseCcdf } from './lwl/clos
 import { lwlFixedPoint } from './lwl/fixedPoint.ts';
 import { lwlWorkloadCcdf } from './lwl/workload.ts';
 import { phaseTypeJsqFixedPoint, type PhaseTypeFixedPointResult } from './phaseType/fixedPoint.ts';
+import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 
 function checkD(fp: FixedPointResult, d: number): void {
   if (d !== fp.provenance.model.d) {
@@ -120,6 +124,16 @@ export interface ResponseTimeQuantile {
   readonly value: number;
   /** Estimate kind: the pooled type-7 quantile with its sectioning 95 % interval over the units. */
   readonly estimate?: Estimate;
+  /**
+   * Approximation kind (the PH fit): its relative error (value − r)/r at the ends r of the reference's 95 % interval
+   * (low at the upper end, high at the lower end), the reference solver and its estimate of t_p.
+   */
+  readonly measuredError?: {
+    readonly low: number;
+    readonly high: number;
+    readonly reference: string;
+    readonly referenceEstimate: Estimate;
+  };
 }
 
 /** The response-time law of the mean field, as `solveResponseTime` returns it. */
@@ -143,6 +157,13 @@ export interface ResponseTimeLaw {
   /** Estimate kind: tagged jobs behind the law, and the units (restarts or batches) of its intervals. */
   readonly jobs?: number;
   readonly units?: number;
+  /** Approximation kind (the PH fit): the measured error of its E[T] for the law family (phaseType/fitError.ts). */
+  readonly measuredError?: PhaseTypeFitError;
+  /**
+   * Approximation kind (the PH fit), when the ccdf is asked for: the largest distance of its ccdf from the reference's
+   * 95 % band on the same grid (0 when inside everywhere), a probability.
+   */
+  readonly ccdfMeasuredError?: number;
 }
 
 export interface ResponseTimeOptions {
@@ -157,6 +178,12 @@ export interface ResponseTimeOptions {
    * iteration horizon of the JSQ and LPW cavities (their defaults 10⁵ and 2·10⁴), model time units.
    */
   readonly cavityHorizon?: number;
+  /**
+   * JSQ(d) FIFO with a non-phase-type law: the law of the two-moment phase-type fit (kind 'approximation') instead of
+   * the JSQ cavity's, its quantiles and ccdf with the error measured against the cavity (which therefore still runs).
+   * Refused (InvalidModelError) where `meanFieldCapabilities(model).phaseTypeFit` is unavailable or the cavity refuses.
+   */
+  readonly phaseTypeFit?: boolean;
 }
 
 export const DEFAULT_QUANTILES: readonly number[] = [0.5, 0.95, 0.99];
@@ -308,8 +335,13 @@ function mergeSorted(parts: Float64Array[]): Float64Array {
   return out.sort();
 }
 
-/** The empirical law of the cavity's tagged jobs: pooled values, sectioning intervals over the units. */
-function sampleLaw(
+/**
+ * The empirical law of a cavity's tagged jobs: the pooled sample's ccdf on `times` (default 101 points to its
+ * 1 − 10⁻⁴ quantile) and type-7 quantiles at `ps`, each with its sectioning 95 % interval over the units.
+ * @param units one sorted sample per independent unit (restart or batch), response times in time units.
+ * @throws {InvalidModelError} when fewer than 2 units hold jobs.
+ */
+export function sampleResponseTimeLaw(
   named: { kind: SolutionKind; solver: string; source: string },
   units: Float64Array[],
   times: readonly number[] | undefined,
@@ -409,6 +441,7 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
   requireStable(model);
   const ps = checkQuantileProbabilities(options.quantiles ?? DEFAULT_QUANTILES);
   if (options.times) checkTimes(options.times);
+  if (options.phaseTypeFit) return phaseTypeFitLaw(model, options, ps);
   const cap = meanFieldCapabilities(model).responseTime;
   if (!cap.available) throw new InvalidModelError(cap.reason);
   const named = { kind: cap.kind, solver: cap.name, source: cap.source };
@@ -448,7 +481,7 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
       jsqCavity(jsq, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
-      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+      return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'lwl-cavity': {
       const batches = 25;
@@ -459,15 +492,55 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
         { seed, batches, horizon: options.cavityHorizon ?? 2e5, workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf } },
         sample,
       );
-      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+      return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'lpw-cavity': {
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
       lpwCavity(model, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
-      return sampleLaw(named, sample.sortedUnits(), options.times, ps);
+      return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     default:
       return unknownPolicy(id, 'response-time solver');
   }
+}
+
+/**
+ * The two-moment PH fit's response-time law (`phaseTypeFit`): the phase-type law of T on the fitted model, each
+ * quantile's relative error at the ends of the JSQ cavity's 95 % interval, and the ccdf's largest distance from the
+ * cavity's band. The fit alone has no error bound (fitError.ts), so the cavity answers the same question in this call.
+ * @throws {InvalidModelError} where the fit is unavailable, or when the cavity refuses (no error could be measured).
+ */
+function phaseTypeFitLaw(model: SupermarketModel, options: ResponseTimeOptions, ps: number[]): ResponseTimeLaw {
+  const fit = meanFieldCapabilities(model).phaseTypeFit;
+  if (!fit.available) throw new InvalidModelError(fit.reason);
+  const named = { kind: fit.kind, solver: `${fit.name}: phase-type law of T by uniformisation`, source: fit.source };
+  const law = functionLaw(named, phaseTypeLaw(phaseTypeJsqFixedPoint(model), model.d), options.times, ps);
+  let reference: ResponseTimeLaw;
+  try {
+    reference = solveResponseTime(model, { ...options, phaseTypeFit: false, quantiles: ps, times: law.times });
+  } catch (error) {
+    if (!(error instanceof ConvergenceError)) throw error;
+    throw new InvalidModelError(
+      `the PH fit's response-time law has no measured error here: its reference, the JSQ cavity, refused (${error.message})`,
+    );
+  }
+  const quantiles = law.quantiles.map((q, i) => {
+    const r = reference.quantiles[i].estimate;
+    if (!r) throw new InvalidModelError(`the PH fit's reference ${reference.solver} gave no interval for p = ${q.p}`);
+    const [lo, hi] = r.ci95;
+    return {
+      ...q,
+      measuredError: { low: (q.value - hi) / hi, high: (q.value - lo) / lo, reference: reference.solver, referenceEstimate: r },
+    };
+  });
+  const band = reference.ccdfCi95;
+  const ccdfMeasuredError =
+    law.times.length > 0 && band ? Math.max(0, ...law.ccdf.map((c, j) => Math.max(band[j][0] - c, c - band[j][1]))) : undefined;
+  return {
+    ...law,
+    quantiles,
+    ...(fit.measuredError ? { measuredError: fit.measuredError } : {}),
+    ...(ccdfMeasuredError !== undefined ? { ccdfMeasuredError } : {}),
+  };
 }

@@ -35,7 +35,7 @@ import { lwlTransient, type LwlTransientResult } from './lwl/transient.ts';
 import { phaseTypeJsqTransient, type PhaseTypeTransientResult } from './phaseType/transient.ts';
 import { solveTransient, type TransientResult } from './transient.ts';
 import type { Estimate } from '../stats/index.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { jsqCavity } from './cavity/jsqCavity.ts';
 import { lwlCavity } from './cavity/lwlCavity.ts';
 import { lpwCavity } from './cavity/lpwCavity.ts';
@@ -49,6 +49,7 @@ import { solveWithMemory, type MemoryReduction } from './memory/reduction.ts';
 import { solveMemoryTransient } from './memory/transient.ts';
 import { memoryLwlTransient, memoryPhaseTypeTransient } from './memory/sizedTransient.ts';
 import { bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from './batch.ts';
+import { identicalRedundancy, independentRedundancy } from './redundancy.ts';
 import type { TruncatedTransient } from './support.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 import { heteroFixedPoint, heteroTransient, type HeteroClassResult, type HeteroTransient } from './hetero/occupancy.ts';
@@ -68,6 +69,8 @@ export interface SolutionProvenance {
   readonly solver: string;
   readonly source: string;
   readonly version: string;
+  /** The code identity (version.ts `codeIdentity`; runs/codeIdentity.ts refuses mixed code). */
+  readonly code: string;
 }
 
 /** A ccdf on a grid: P(X > points[k]) = ccdf[k], X the workload U, the predicted work P (LPW) or the response time T (time units). */
@@ -109,6 +112,11 @@ export interface MeanFieldSolution {
   readonly reduction?: MemoryReduction;
   /** Heterogeneous servers (theory.md §13): per class, its tail, busy fraction, E[Q], E[T] and share of the jobs. */
   readonly classes?: readonly (HeteroClassResult | HeteroLwlClass)[];
+  /**
+   * Redundancy-d (theory.md §16): the busy fraction F̄(0), the work per job E[W] = F̄(0)/λ (time units) and the largest
+   * stable λ. meanQueueLength then counts replicas per server (λ·d·E[T]).
+   */
+  readonly redundancy?: { readonly busyFraction: number; readonly workPerJob: number; readonly lambdaMax: number };
 }
 
 export type { SolutionKind };
@@ -133,7 +141,7 @@ function solution(parts: Parts): MeanFieldSolution {
   return {
     ...parts,
     convergence: parts.convergence ?? { converged: true },
-    provenance: { solver: parts.solver, source: parts.source, version: VERSION },
+    provenance: { solver: parts.solver, source: parts.source, version: VERSION, code: codeId() },
   };
 }
 
@@ -170,6 +178,19 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
   const named = { solver: cap.name, kind: cap.kind, source: cap.source };
   const id = cap.id;
   switch (id) {
+    case 'redundancy-independent':
+    case 'redundancy-identical': {
+      const mean = model.service.mean;
+      const rho = model.lambda * mean;
+      const r = id === 'redundancy-independent' ? independentRedundancy(rho, model.d) : identicalRedundancy(rho, model.d);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime * mean,
+        meanQueueLength: r.meanQueueLength,
+        numericalError: r.numericalError * mean,
+        redundancy: { busyFraction: r.busyFraction, workPerJob: r.workPerJob * mean, lambdaMax: r.lambdaMax / mean },
+      });
+    }
     case 'batch-sqdk':
     case 'batch-lldk':
     case 'batch-bsq': {
@@ -211,6 +232,9 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
       // through FIFO: the capability's kind (approximation for PS with non-exponential sizes) and its source
       return solution(twin === undefined || r.reduction.pi0 === 0 ? parts : { ...parts, kind: cap.kind, source: cap.source });
     }
+    case 'infinite-mean':
+      // theory.md §8: E[T] = ∞ in the limit (the capability's source gives the reason); E[Q] = λE[T] = ∞ too
+      return solution({ ...named, meanResponseTime: Infinity, meanQueueLength: Infinity, numericalError: 0 });
     case 'mg1': {
       const r = mg1({ ...model, d: 1, selection: 'random' });
       return solution({
@@ -355,7 +379,7 @@ export interface MeanFieldTransientOptions {
   readonly truncationLevel?: number;
   /** odex relative and absolute tolerance (default 1e−10). */
   readonly tolerance?: number;
-  /** SQ(d) ODE: fraction of the horizon integrated, after every accepted step. */
+  /** Every transient solver: the fraction of the horizon integrated, after every accepted step (ODEs) or every 256 steps (LWL PIDE). */
   readonly onProgress?: (fraction: number) => void;
 }
 
@@ -414,12 +438,21 @@ export function solveMeanFieldTransient(
       return {
         solver: id,
         capability,
-        result: phaseTypeJsqTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+        result: phaseTypeJsqTransient(model, {
+          times,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
+        }),
       };
     case 'lwl-pide':
-      return { solver: id, capability, result: lwlTransient(model, { times }) };
+      return { solver: id, capability, result: lwlTransient(model, { times, onProgress: options.onProgress }) };
     case 'hetero-occupancy-ode':
-      return { solver: id, capability, result: heteroTransient(model, { times, tolerance: options.tolerance }) };
+      return {
+        solver: id,
+        capability,
+        result: heteroTransient(model, { times, tolerance: options.tolerance, onProgress: options.onProgress }),
+      };
     case 'memory-cavity-ode':
       return {
         solver: id,
@@ -430,16 +463,22 @@ export function solveMeanFieldTransient(
           from: options.from,
           tolerance: options.tolerance,
           truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
         }),
       };
     case 'memory-phase-type-ode':
       return {
         solver: id,
         capability,
-        result: memoryPhaseTypeTransient(model, { times, tolerance: options.tolerance, truncationLevel: options.truncationLevel }),
+        result: memoryPhaseTypeTransient(model, {
+          times,
+          tolerance: options.tolerance,
+          truncationLevel: options.truncationLevel,
+          onProgress: options.onProgress,
+        }),
       };
     case 'memory-lwl-pide':
-      return { solver: id, capability, result: memoryLwlTransient(model, { times }) };
+      return { solver: id, capability, result: memoryLwlTransient(model, { times, onProgress: options.onProgress }) };
     default:
       return unknownPolicy(id, 'transient solver');
   }

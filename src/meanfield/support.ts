@@ -13,7 +13,7 @@ import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { clampRowsToRange } from '../numerics/clamp.ts';
 import { odexCounts, type OdexCounts } from '../numerics/odex.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 
 /**
  * How arrivals are routed when a dispatcher memory sends some of them to remembered idle servers (theory.md §12):
@@ -102,6 +102,8 @@ export interface TruncatedTransientProvenance {
   equation: string;
   source: string;
   version: string;
+  /** The code identity (version.ts `codeIdentity`). */
+  code: string;
   options: { tolerance: number; maxSteps: number; truncationLevel: number };
 }
 
@@ -141,6 +143,7 @@ export function truncatedTransient(
       equation: o.equation,
       source: o.source,
       version: VERSION,
+      code: codeId(),
       options: { tolerance: o.tolerance, maxSteps: o.maxSteps, truncationLevel: o.truncationLevel },
     },
   };

@@ -6,7 +6,7 @@
 import { checkTimeGrid } from '../model/timeGrid.ts';
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
-import { VERSION } from '../version.ts';
+import { VERSION, codeId } from '../version.ts';
 import { clampToRange } from '../numerics/clamp.ts';
 import { odexCounts, odexIntegration, sampleTrajectory } from '../numerics/odex.ts';
 import { integrateSqd } from './ode.ts';
@@ -172,7 +172,7 @@ export interface RefinedTransientResult {
   /** sumV[j] = Σ_i V[j][i]: the 1/n coefficient of E[Q_n(times[j])] (jobs per server). */
   sumV: number[];
   diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; truncationLevel: number };
-  provenance: { equation: string; source: string; version: string };
+  provenance: { equation: string; source: string; version: string; code: string };
 }
 
 /**
@@ -243,6 +243,7 @@ export function refinedTransient(model: SupermarketModel, options: TransientOpti
       equation: "E[s^(n)(t)] = s(t) + V(t)/n; dV/dt = F'V + F'':W/2 (+ f1 without replacement), dW/dt = F'W + WF'^T + Q, V(0) = W(0) = 0",
       source: 'theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool',
       version: VERSION,
+      code: codeId(),
     },
   };
 }

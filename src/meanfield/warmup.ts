@@ -6,6 +6,7 @@
  * twice their own ODE's time to the fixed point.
  * Source: theory.md §8 ("Warm-up") and §2 ("Relaxation").
  */
+import { identicalRedundancy, identicalRedundancyLambdaMax } from './redundancy.ts';
 import { ConvergenceError, InvalidModelError, SolverError } from '../errors.ts';
 import { parseModel, type SupermarketModel } from '../model/model.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
@@ -204,7 +205,13 @@ export function simulationWarmup(
   // is ρ = 0.8); the SQ(d) rule runs at that load, its time stretched to the slowest class's (1/min speed)
   const servers = model.servers;
   const slowest = servers === undefined ? 1 : 1 / Math.min(...servers.speeds);
-  const blindLoad = servers === undefined ? model.lambda * mean : (model.lambda * mean) / capacity(servers);
+  // identical replicas (theory.md §16) keep servers busier than λE[S]: the rule runs at the busy fraction F̄(0)
+  const blindLoad =
+    servers !== undefined
+      ? (model.lambda * mean) / capacity(servers)
+      : model.redundancy?.replicas === 'identical'
+        ? redundancyBusyLoad(model.lambda * mean, model.d)
+        : model.lambda * mean;
   const blind = parseModel({ lambda: blindLoad, d: model.selection === 'random' ? 1 : model.d });
   const key = `${blind.lambda}|${blind.d}|${tolerance}|${safetyFactor}`;
   let sqd = sqdWarmups.get(key);
@@ -266,4 +273,10 @@ function populationWarmup(model: PopulationModel, options: PopulationWarmupOptio
     );
   const time = Math.max(10, 2 * times[j]);
   return { time, rule: `population ODE: max(10, 2 × ${times[j]} (time to within ${tolerance} of the fixed point))` };
+}
+
+/** The busy fraction of identical exponential replicas at load ρ (theory.md §16), capped at 0.999; ρ where unstable. */
+function redundancyBusyLoad(rho: number, d: number): number {
+  if (!(rho < identicalRedundancyLambdaMax(d))) return rho;
+  return Math.min(0.999, identicalRedundancy(rho, d).busyFraction);
 }

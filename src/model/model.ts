@@ -17,6 +17,7 @@ import {
 import { policyCombinationError } from './policy/combination.ts';
 import { SELECTION_TABLE } from './policy/selection.ts';
 import { checkBatch, type BatchDispatch } from './policy/batch.ts';
+import { resolveRedundancy, type Redundancy, type RedundancySpec, type ReplicaLaw } from './policy/redundancy.ts';
 import { checkMemory, type MemorySpec } from './memory.ts';
 import type { ArrivalSpec } from './arrivals.ts';
 import { capacity, checkServerClasses, requireStableClasses, type ServerClasses, type ServerSampling } from './servers.ts';
@@ -120,6 +121,11 @@ export interface SupermarketModel {
   readonly batch: number;
   /** How a batch of K > 1 is placed on the d sampled servers (model/policy/batch.ts). */
   readonly batchDispatch: BatchDispatch;
+  /**
+   * Redundancy-d, cancel-on-complete (model/policy/redundancy.ts, theory.md §16): a replica on each of the d sampled
+   * servers, the first completion ends the job. Absent: no redundancy (cancel-on-start resolves to selection lwl).
+   */
+  readonly redundancy?: RedundancySpec;
   readonly conventions: Conventions;
 }
 
@@ -146,6 +152,12 @@ export interface ModelInput {
   /** Batch size K ≥ 1 (default 1) and how a batch is placed: 'spread' (K best of d) or 'whole' (BSQ). */
   batch?: number | string;
   batchDispatch?: BatchDispatch;
+  /**
+   * Redundancy-d: 'none' (default), 'cancel-on-start' (FIFO: resolved to selection lwl) or 'cancel-on-complete', with
+   * `replicas` 'independent' (default) or 'identical' for cancel-on-complete (model/policy/redundancy.ts).
+   */
+  redundancy?: Redundancy | RedundancySpec;
+  replicas?: ReplicaLaw;
   conventions?: Partial<Conventions>;
 }
 
@@ -202,16 +214,37 @@ export function load(model: SupermarketModel): number {
 export function validateModel(input: ModelInput | UntypedModelInput): SupermarketModel {
   const result = modelSchema.safeParse(input);
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
-  const model = result.data as SupermarketModel;
+  const { redundancy: given, replicas: law, ...parsed } = result.data;
+  // the object form is a normalised model read back (JSON): the same as its mode and replicas written out
+  if (typeof given === 'object' && law !== undefined)
+    throw new InvalidModelError('give replicas once: inside redundancy {"kind","replicas"} or as the field replicas');
+  const redundancy = typeof given === 'object' ? given.kind : given;
+  const replicas = typeof given === 'object' ? given.replicas : law;
+  // redundancy is resolved here, once: cancel-on-start becomes selection lwl (the same model to the bit)
+  // one class of speed 1 is the homogeneous model: the same object, so it runs the same code to the bit
+  const servers = parsed.servers;
+  const hetero = servers !== undefined && !(servers.speeds.length === 1 && servers.speeds[0] === 1);
+  const red = resolveRedundancy({
+    redundancy,
+    replicas,
+    selection: parsed.selection,
+    discipline: parsed.discipline,
+    d: parsed.d,
+    memoryKind: parsed.memory.kind,
+    batch: parsed.batch,
+    hetero,
+  });
+  const model = {
+    ...parsed,
+    ...(red.selection === undefined ? {} : { selection: red.selection }),
+    ...(red.spec === undefined ? {} : { redundancy: red.spec }),
+  } as SupermarketModel;
   const conflict = policyCombinationError(model.selection, model.discipline);
   if (conflict !== undefined) throw new InvalidModelError(conflict);
   checkMemory(model.selection, model.d, model.memory);
   checkBatch(model.selection, model.d, model.batch, model.batchDispatch, model.memory.kind);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
-  const servers = model.servers;
   if (servers !== undefined) checkServerClasses(servers);
-  // one class of speed 1 is the homogeneous model: the same object, so it runs the same code to the bit
-  const hetero = servers !== undefined && !(servers.speeds.length === 1 && servers.speeds[0] === 1);
   if (!hetero && model.selection === 'sed')
     throw new InvalidModelError('selection sed (least expected delay) needs server speeds (--speeds); with equal speeds it is jsq');
   if (hetero) checkHeteroModel(model);
@@ -235,6 +268,7 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
     prediction: Object.freeze({ ...model.prediction }),
     memory: Object.freeze({ ...model.memory }),
     arrivals: Object.freeze({ ...model.arrivals }),
+    ...(model.redundancy === undefined ? {} : { redundancy: Object.freeze({ ...model.redundancy }) }),
     conventions: Object.freeze({ ...model.conventions }),
   });
 }

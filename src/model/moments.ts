@@ -22,7 +22,8 @@
  */
 import type { ServiceSpec, PredictionSpec, SupermarketModel } from './model.ts';
 import { serviceDistribution } from './service/index.ts';
-import { DISCIPLINE_TABLE, unknownPolicy, type Discipline } from './policy/index.ts';
+import { modelHasMemory } from './memory.ts';
+import { DISCIPLINE_TABLE, SELECTION_TABLE, unknownPolicy, type Discipline } from './policy/index.ts';
 
 /**
  * True iff E[1/S] < ∞: false for laws with a positive density at 0 (exponential, hyperexponential, Erlang k = 1,
@@ -170,6 +171,57 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
     meanSlowdown = { finite: false, reason: `E[T/S] ≥ E[W]·E[1/S] and E[W] = ∞: ${meanResponseTime.reason}` };
   }
   return { meanResponseTime, meanQueueLength: meanResponseTime, meanWorkload, meanSlowdown, warnings };
+}
+
+/**
+ * Finiteness of E[T] in the mean-field limit n → ∞ (theory.md §8 "Heavy tails, in the limit"), decided from the
+ * families. Without memory, batches or server classes (those models pass through this rule after their reduction, or
+ * are not settled):
+ * - d = 1 or `random`: each server is an M/G/1 queue; the rule of `estimandFiniteness` (certain for d = 1).
+ * - a rule reading the job count (JSQ(d), SED) with a discipline that waits the residual of the job in service (FIFO,
+ *   SJF, SPJF): E[T] = ∞ iff E[S²] = ∞ — a job finds its d sampled servers busy with probability s₁^d > 0 and joins one
+ *   chosen by count, not by work, so it waits that server's residual, of mean E[S²]/(2E[S]) (PASTA, asymptotic
+ *   independence).
+ * - LWL(d) with FIFO: E[T] = ∞ iff E[S^{1+1/d}] = ∞ (pareto: α ≤ 1 + 1/d). Level crossing of the workload ccdf F̄
+ *   (theory.md §4): f(w) ≥ λ·P(min of d ≤ w₀)·P(S > w) for large w, and f(w) ≤ λ·P(S > w − w₀) + the rare arrivals at
+ *   loaded servers, so F̄(w) ≍ w^{−(α−1)} and E[W] = ∫ F̄^d dw < ∞ iff d(α − 1) > 1 (the FPE's E[T] grows like ln W at
+ *   d = 2, α = 1.5, and like W^{0.1} at d = 3, α = 1.3, as its horizon W grows: test/meanfield/limitFiniteness.test.ts).
+ * - every other case: finite (preemptive and sharing disciplines need E[S] < ∞ only; LPW and LWL with other
+ *   disciplines are not settled and are answered by their estimators).
+ * @example meanFieldFiniteness(parseModel({ lambda: 0.9, d: 2, selection: 'lwl', service: 'pareto:1.5' })).finite // false
+ */
+export function meanFieldFiniteness(model: SupermarketModel): Finiteness {
+  if (model.d === 1 || model.selection === 'random') return estimandFiniteness({ ...model, d: 1 }).meanResponseTime;
+  if (modelHasMemory(model) || model.batch !== 1 || model.servers !== undefined) return FINITE;
+  const spec = model.service;
+  const law = spec.kind === 'pareto' ? `pareto α = ${spec.alpha}` : spec.kind;
+  const traits = momentTraits(model.discipline, predictionIsExact(model.prediction));
+  const row = SELECTION_TABLE[model.selection];
+  switch (row.stateRead) {
+    case 'count':
+      if (traits.waitsResidual && !serviceMomentFinite(spec, 2))
+        return {
+          finite: false,
+          reason: `E[S²] = ∞ (${law} ≤ 2): a job that finds its ${model.d} sampled servers busy (probability > 0 in the limit) joins one chosen by count and waits the residual of the job in service, of infinite mean`,
+        };
+      return FINITE;
+    case 'work': {
+      const order = 1 + 1 / model.d;
+      if (model.discipline === 'fifo' && !serviceMomentFinite(spec, order))
+        return {
+          finite: false,
+          reason: `E[S^{1+1/d}] = ∞ (${law} ≤ 1 + 1/${model.d}): the workload ccdf decays like P(S > w) integrated, w^{−(α−1)}, so the least of ${model.d} workloads has E[W] = ∫ F̄^d dw = ∞`,
+        };
+      return FINITE;
+    }
+    case 'none':
+    case 'predicted work':
+    case 'idleness':
+    case 'memory':
+      return FINITE;
+    default:
+      return unknownPolicy(row.stateRead, 'selection state');
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ import { memorySchema } from './memory.ts';
 import { serversSchema } from './servers.ts';
 import { arrivalsSchema } from './arrivals.ts';
 
-import { BATCH_DISPATCHES, DISCIPLINES, SELECTIONS } from './policy/index.ts';
+import { BATCH_DISPATCHES, DISCIPLINES, REDUNDANCIES, REPLICA_LAWS, SELECTIONS } from './policy/index.ts';
 export { SELECTIONS, DISCIPLINES, type Selection, type Discipline } from './policy/index.ts';
 
 /** How the d servers are sampled: with replacement (default; the population-process rates) or without. */
@@ -310,6 +310,20 @@ export const modelSchema = z.object({
   arrivals: arrivalsSchema.default({ kind: 'exponential' }),
   batch: positiveIntegerSchema('batch size K').default(1),
   batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
+  // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })
+  redundancy: z
+    .union(
+      [
+        oneOf('redundancy', REDUNDANCIES),
+        z.object({ kind: z.literal('cancel-on-complete'), replicas: oneOf('replicas', REPLICA_LAWS) }).strict(),
+      ],
+      {
+        error: (iss) =>
+          `unknown redundancy ${show(iss.input)}; expected one of: ${REDUNDANCIES.join(', ')} (or {"kind":"cancel-on-complete","replicas":"independent"})`,
+      },
+    )
+    .default('none'),
+  replicas: oneOf('replicas', REPLICA_LAWS).optional(),
   conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
 });
 

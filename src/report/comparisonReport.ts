@@ -13,6 +13,7 @@ import {
   type ComparisonResult,
   type ModelSummary,
 } from '../compare/index.ts';
+import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { UNDEFINED_INFINITE } from '../compare/verdict.ts';
@@ -30,7 +31,10 @@ export function referenceText(m: ModelSummary): string {
   const r = m.reference;
   if (r.infinite !== undefined || r.meanResponseTime === Infinity) return '∞ (infinite in theory)';
   if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
-  if (r.kind === 'approximation') return `${fix(r.meanResponseTime)} (approximation, error not bounded)`;
+  if (r.kind === 'approximation')
+    return r.measuredError
+      ? `${fix(r.meanResponseTime)} (approximation, ${describeFitErrorOf(r.meanResponseTime, r.measuredError)})`
+      : `${fix(r.meanResponseTime)} (approximation, error not bounded)`;
   return r.numericalError > 0 ? `${fix(r.meanResponseTime)} ± ${sci(r.numericalError)} (numerical)` : `${fix(r.meanResponseTime)} (exact)`;
 }
 
@@ -387,7 +391,9 @@ ${SLOPE_METHOD} (> 3 × CI half-width);
         m.reference.kind === 'estimate'
           ? "the estimate's 95% CI (a cavity solver: independent restarts)"
           : m.reference.kind === 'approximation'
-            ? "none stated: an approximation (a disagreement may be the approximation's)"
+            ? m.reference.measuredError
+              ? `the fit's measured error for the law family, ${describeFitErrorOf(m.reference.meanResponseTime, m.reference.measuredError)} (e.g. d = ${m.d}, λ = ${m.lambda}; a disagreement may be the approximation's)`
+              : "none stated: an approximation (a disagreement may be the approximation's)"
             : m.reference.numericalError > 0
               ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})`
               : 'none needed (closed form)'

@@ -94,8 +94,8 @@ export function refinementSection(result: ComparisonResult): string {
     parts.push(
       `\n### Second order (1/n²)\n\nE[T]_n ≈ E[T]∞ + ΣV/(λn) + ΣA/(λn²) (Gast, Bortolussi, Tribastone 2019); with it the per-cell allowance is ` +
         `δ_n = 2|ΣA|/(n²λ) (theory.md §8). Order 2 is trusted only where |ΣA|/(n|ΣV|) ≤ ${SECOND_ORDER_RANGE} (theory.md §6: ` +
-        `against the exact chain it was worse than order 1 beyond about 1); values outside are marked "(outside range)". The computed c₂ = ΣA/λ is checked against ĉ₂ of the weighted fit ` +
-        `E[T]_n − E[T]∞ = c₁/n + c₂/n² over the sweep's n: ${second[0].secondOrder!.rule}.\n\n` +
+        `against the exact chain it was worse than order 1 beyond about 1); values outside are marked "(outside range)". The computed c₂ = ΣA/λ is checked against ĉ₂ of the fit ` +
+        `E[T]_n − E[T]∞ − ΣV/(λn) = c₂/n² (c₁ held): ${second[0].secondOrder!.rule}.\n\n` +
         markdownTable(second, [
           ['d', (m) => `${m.d}`],
           ['λ', (m) => `${m.lambda}`],

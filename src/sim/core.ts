@@ -12,12 +12,14 @@ import type { Rng } from '../stats/rng.ts';
 import type { Workload } from './workload.ts';
 import type { DispatcherMemory } from './memory.ts';
 import type { ClassTally, ServerLayout } from './serverClasses.ts';
+import type { ReplicaWork } from './redundancyEngine.ts';
 
 /**
  * Engine names: the FIFO event engine, the priority (size-/prediction-based) event engine, the sharing event engine
- * (PS, LAS: several jobs served at once), the exponential race.
+ * (PS, LAS: several jobs served at once), the exponential race, the redundancy-d engine (replicas on d servers,
+ * cancel-on-complete).
  */
-export type EngineKind = 'event' | 'priority' | 'sharing' | 'race';
+export type EngineKind = 'event' | 'priority' | 'sharing' | 'race' | 'redundancy';
 
 /** Selection rule codes (theory.md §1), chosen once per run. Each group of codes is one line: small integers, named in order. */
 export const [SEL_RANDOM, SEL_JSQ, SEL_LWL, SEL_LPW, SEL_SED] = [0, 1, 2, 3, 4];
@@ -92,6 +94,8 @@ export interface RunConfig {
   /** Jobs per arrival epoch K (1: single arrivals) and whether a batch joins one server (BSQ) (theory.md §15). */
   readonly batchSize: number;
   readonly batchWhole: boolean;
+  /** Redundancy-d cancel-on-complete: whether a job's replicas share one size (else iid; redundancyEngine.ts). */
+  readonly identicalReplicas: boolean;
   /** Grid w_0 < w_1 < … for the time-average workload ccdf P(U > w) (may be empty). */
   readonly workloadGrid: Float64Array;
   /** Dispatcher memory: MEM_* code (sim/memory.ts; MEM_NONE without) and the ids it holds at most (≤ n). */
@@ -132,6 +136,8 @@ export interface Engine {
   readonly memory?: DispatcherMemory;
   /** Heterogeneous servers: the per-class tallies of the current window (serverClasses.ts). */
   readonly classes?: ClassTally;
+  /** Redundancy-d: the service the measured jobs' replicas received (redundancyEngine.ts). */
+  readonly replicaWork?: ReplicaWork;
 }
 
 /** Events between `onTick` calls. */

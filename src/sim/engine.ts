@@ -277,7 +277,22 @@ export class EventEngine implements Engine, PhaseLoop {
         arrivals = seq + 1;
         reg[R_NEXT] = inlineExp ? t + rng.nextExp() * invRate : source.nextArrival(seq, t, rng);
         if (l === 0) {
-          heapSize = heapPush(keys, ids, heapSize, t + s, j);
+          // heapPush(keys, ids, heapSize, t + s, j) written out: V8 does not inline it here (its budget is spent on
+          // nextExp, jsqPair and the departure's sift), and as a call it boxed its double argument, a heap number per
+          // push. The same sift-up, same comparisons.
+          const key = t + s;
+          let i = heapSize;
+          while (i > 0) {
+            const p = (i - 1) >> 1;
+            const pk = keys[p];
+            if (pk < key || (pk === key && ids[p] < j)) break; // equal times: lower id first
+            keys[i] = pk;
+            ids[i] = ids[p];
+            i = p;
+          }
+          keys[i] = key;
+          ids[i] = j;
+          heapSize++;
           if (lpwOn) {
             lpw.curY[j] = y;
             lpw.segStart[j] = t;
@@ -348,7 +363,8 @@ export class EventEngine implements Engine, PhaseLoop {
           reg[R_SUM_T] += r;
           // k is a float64 (the stored sequence number), so k % stride is a floating-point remainder (a call to
           // fmod in V8's optimised code): skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
-          if (stride === 1) responses[k] = r;
+          if (stride === 1)
+            responses[k | 0] = r; // stride 1: k < responses.length, an int32 (an integer index, no float64 key check)
           else if (k % stride === 0) responses[(k / stride) | 0] = r;
           completed++;
           if (s > 0) {

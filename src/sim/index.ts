@@ -25,7 +25,16 @@ export {
   type MeanOutsideInterval,
 } from './simulate.ts';
 export { simulateReplay, type ReplayOptions, type ReplayResult, type ReplayWorkload } from './replay.ts';
-export { simulateTrajectory, type TrajectoryOptions, type TrajectoryResult } from './trajectory.ts';
+export {
+  collectTrajectory,
+  planTrajectory,
+  runTrajectoryReplications,
+  simulateTrajectory,
+  type TrajectoryOptions,
+  type TrajectoryPart,
+  type TrajectoryPlan,
+  type TrajectoryResult,
+} from './trajectory.ts';
 export { raceIsExact, defaultWorkloadGrid, ENGINE_CHOICES, type EngineChoice } from './options.ts';
 export { MAX_EVENTS, ODE_LEVEL_COST, expectedEvents, checkEventBudget, type RunSize } from './budget.ts';
 export {

@@ -195,6 +195,8 @@ export function recordReplication(
   model: SupermarketModel,
   options: RecordReplicationOptions,
 ): { jobs: JobRecords; servers: ServerRecords; meanResponseTime: number; engine: Exclude<EngineKind, 'race'> } {
+  if (model.redundancy !== undefined)
+    throw new InvalidModelError('per-job and per-server records are not kept under redundancy-d (a job has d replicas); drop them');
   const config = resolveRunConfig(model, options.n, {});
   const jobs = integerOption('jobs', options.jobs, 1, 1);
   if (jobs > MAX_RECORDED_JOBS)

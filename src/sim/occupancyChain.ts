@@ -60,6 +60,7 @@ export function occupancyChainSpec(model: SupermarketModel, n: number): Occupanc
     );
   requirePoissonArrivals(model, 'the occupancy-chain engine');
   if ((model.batch ?? 1) > 1) throw new InvalidModelError('the occupancy-chain engine serves single arrivals, not batches');
+  if (model.redundancy !== undefined) throw new InvalidModelError('the occupancy-chain engine serves one copy per job, not redundancy-d');
   const servers = checkServers(model, n);
   if (servers > MAX_UNIFORM_BOUND) throw new InvalidModelError(`n must be ≤ ${MAX_UNIFORM_BOUND} for the occupancy-chain engine, got ${n}`);
   const mean = model.service.mean;

@@ -186,6 +186,10 @@ export function resolveRunConfig(
   const trace = options.trace;
   const servers = checkServers(model, n);
   if (servers > MAX_UNIFORM_BOUND) throw new InvalidModelError(`n = ${servers} exceeds the simulator's limit 2^21 = ${MAX_UNIFORM_BOUND}`);
+  if (model.redundancy !== undefined && trace !== undefined)
+    throw new InvalidModelError('replay of a trace with redundancy-d is not supported: a trace gives one size per job, not per replica');
+  if (model.redundancy !== undefined && options.workloadGrid !== undefined)
+    throw new InvalidModelError('a workload grid has no meaning under redundancy-d (work is removed with cancelled replicas); drop it');
 
   let sizeKind: number;
   let predKind: number;
@@ -245,6 +249,7 @@ export function resolveRunConfig(
     ...(trace !== undefined ? { arrivalKind: ARR_TRACE } : arrivalCode(model.arrivals, lambda / model.batch, servers)),
     batchSize: model.batch,
     batchWhole: model.batchDispatch === 'whole',
+    identicalReplicas: model.redundancy?.replicas === 'identical',
     workloadGrid: Float64Array.from(gridInput as number[]),
     ...memoryCode(effectiveMemory(model.selection, model.d, model.memory), servers),
     ...(model.servers === undefined ? {} : { layout: serverLayout(model.servers, servers) }),
@@ -261,6 +266,7 @@ export function raceIsExact(model: SupermarketModel): boolean {
     model.memory.kind === 'none' &&
     model.servers === undefined && // the race draws departures from busy servers at one rate
     model.batch === 1 &&
+    model.redundancy === undefined && // replicas need server ids and their removal
     model.arrivals.kind === 'exponential' // the race draws the next event from the total rate: a Poisson clock
   );
 }
@@ -275,6 +281,7 @@ export const ENGINE_CHOICES = {
   priority: 'engine for the priority disciplines (FIFO included)',
   sharing: 'engine for the sharing servers (PS, LAS)',
   race: 'exponential JSQ FIFO fast path (no memory)',
+  redundancy: 'redundancy-d cancel-on-complete: a replica on each of d servers, the others removed at the first completion',
 } as const satisfies Record<EngineKind | 'auto', string>;
 
 /** A name `resolveEngine` takes. */
@@ -286,6 +293,12 @@ export type EngineChoice = keyof typeof ENGINE_CHOICES;
  * @throws {InvalidModelError} for an unknown name or 'race' on a model where it is not exact.
  */
 export function resolveEngine(model: SupermarketModel, engine: unknown): EngineKind {
+  if (model.redundancy !== undefined) {
+    if (engine === undefined || engine === 'auto' || engine === 'event' || engine === 'redundancy') return 'redundancy';
+    throw new InvalidModelError(`engine ${JSON.stringify(engine)} does not simulate redundancy-d; use auto or redundancy`);
+  }
+  if (engine === 'redundancy')
+    throw new InvalidModelError('engine "redundancy" runs redundancy-d models only (--redundancy cancel-on-complete); use auto');
   const eventKind = eventEngineFor(model.discipline);
   if (model.batch > 1 && eventKind !== 'event')
     throw new InvalidModelError(

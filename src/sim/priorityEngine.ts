@@ -49,7 +49,7 @@ import {
   CHUNK_EVENTS,
   LOOP_CHUNK,
 } from './core.ts';
-import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
+import { WaitQueues, waitPush } from './discipline/waitQueues.ts';
 import { createClockTree, ctFix, ctFixWinner, type ClockTree } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { JobSource } from './jobSource.ts';
@@ -60,6 +60,10 @@ import { selectServer } from './selection/select.ts';
 import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
 import { heteroSelect } from './selection/hetero.ts';
 import { ClassTally } from './serverClasses.ts';
+import { Workload, workloadArea } from './workload.ts';
+
+/** `PriorityEngine.reg`'s own slot after the shared ones (core.ts): the workload integral. */
+const R_WORK = 4;
 
 /** True for the preemptive disciplines (D_* code; the discipline table's `preemptive`). */
 export function isPreemptive(discipline: number): boolean {
@@ -77,11 +81,11 @@ export class PriorityEngine implements Engine, PhaseLoop {
   private readonly clocks: ClockTree;
   /**
    * The loop's running doubles, kept in memory rather than in locals: t, the next arrival time (+∞ once a replayed
-   * trace is exhausted), Σ T and Σ T/S. V8 runs a phase's long loop in on-stack-replacement code, where a double
+   * trace is exhausted), Σ T, Σ T/S and the workload integral. V8 runs a phase's long loop in on-stack-replacement code, where a double
    * carried from one iteration to the next is a tagged value and each update allocates a HeapNumber (as found in the
    * FIFO engine); Float64Array slots are never boxed.
    */
-  private readonly reg = new Float64Array(4);
+  private readonly reg = new Float64Array(5);
   private readonly perm: Int32Array;
   private readonly source: JobSource;
   private readonly lpw: LpwState;
@@ -234,9 +238,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
    * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
    * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
-   * nextInt32), the job pool's alloc and release, Workload.accumulate and the departure's ctFixWinner (one call
-   * site); the budget is then spent, so ctFix and the queue steps stay calls, which take their times and keys
-   * through typed arrays (a double argument to a call that is not inlined is boxed into a heap number).
+   * nextInt32), the job pool's alloc and release and the departure's ctFixWinner (one call site); the budget is then
+   * spent, so the wait-queue push and pop and Workload.accumulate are written out in the loop, and ctFix stays a call,
+   * which takes its time through a typed array (a double argument to a call that is not inlined is boxed into a heap
+   * number).
    */
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
@@ -266,7 +271,11 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
-    const pushKey = queues.pushKey;
+    // The wait queues' arrays (reloaded after a growth), for the push and pop written out in the loop.
+    let qKey = queues.key;
+    let qSlot = queues.slot;
+    let qShift = queues.shift;
+    let qCap = queues.cap;
     const cur = this.cur;
     const segStart = this.segStart;
     let count = occupancy.count;
@@ -300,6 +309,10 @@ export class PriorityEngine implements Engine, PhaseLoop {
     reg[R_T] = state.t;
     reg[R_SUM_T] = measurement.sumResponse;
     reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
+    reg[R_WORK] = workload.area;
+    const wLast = workload.last;
+    const gridOn = workload.grid.length > 0;
+    const plainWork = workload.accumulate === Workload.prototype.accumulate;
 
     for (;;) {
       if (chunkLeft === 0) {
@@ -354,7 +367,19 @@ export class PriorityEngine implements Engine, PhaseLoop {
           s *= inv[j];
           y *= inv[j];
         }
-        if (measuring) workload.accumulate(j, t);
+        if (measuring && !plainWork) workload.accumulate(j, t);
+        else if (measuring) {
+          // workload.accumulate(j, t) written out, as in the FIFO engine (V8 inlined it in some compilations and not
+          // in others; as a call it boxed t): the same terms added in the same order.
+          const from = wLast[j];
+          wLast[j] = t;
+          const u0 = finish[j] - from;
+          if (u0 > 0) {
+            const dt = t - from;
+            reg[R_WORK] += workloadArea(u0, dt);
+            if (gridOn) workload.accumulateAbove(u0, dt);
+          }
+        }
         const f = finish[j];
         finish[j] = (f > t ? f : t) + s;
         const x = pool.alloc(t, s, y, seq);
@@ -373,22 +398,47 @@ export class PriorityEngine implements Engine, PhaseLoop {
           const key = srpt ? s : this.arrivalKey(t, s, y);
           // Preemptive disciplines: c's remaining work now, and its current key.
           const r = preemptive ? pool.rem[c] - (t - segStart[j]) : 0;
+          // The job that waits (x, or c when x preempts it) and its key.
+          let w = x;
+          let wKey = key;
           if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now.
             const rc = r < 0 ? 0 : r;
             pool.rem[c] = rc;
-            pushKey[0] = srpt ? rc : this.frozenKey(c, rc);
-            waitPush(queues, j, c, pool.seq);
+            w = c;
+            wKey = srpt ? rc : this.frozenKey(c, rc);
             cur[j] = x;
             segStart[j] = t;
             times[j] = t + s;
             ctFix(clocks, j);
             if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
-          } else {
-            pushKey[0] = key;
-            waitPush(queues, j, x, pool.seq);
-            if (lpwOn) waitPred[j] += lpwJobValue(y, 0, lpwMode);
+          } else if (lpwOn) {
+            waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
+          // waitPush(queues, j, w, pool.seq) with key wKey, written out (see the note on waitPop below).
+          const ql = qlen[j];
+          if (ql === qCap) {
+            queues.grow();
+            qKey = queues.key;
+            qSlot = queues.slot;
+            qShift = queues.shift;
+            qCap = queues.cap;
+          }
+          const base = j << qShift;
+          const seqOf = pool.seq;
+          const wSeq = seqOf[w];
+          let i = ql;
+          while (i > 0) {
+            const p = (i - 1) >> 1;
+            const pk = qKey[base + p];
+            if (pk < wKey || (pk === wKey && seqOf[qSlot[base + p]] < wSeq)) break;
+            qKey[base + i] = pk;
+            qSlot[base + i] = qSlot[base + p];
+            i = p;
+          }
+          qKey[base + i] = wKey;
+          qSlot[base + i] = w;
+          qlen[j] = ql + 1;
         }
         // Read through this.state rather than the local `len`: see `loop`.
         const level = this.state.store.len[j] + 1;
@@ -430,8 +480,43 @@ export class PriorityEngine implements Engine, PhaseLoop {
         const s = pool.size[c];
         const k = pool.seq[c] - firstSeq;
         pool.release(c);
-        if (qlen[id] > 0) {
-          const x = waitPop(queues, id, pool.seq);
+        const ql = qlen[id];
+        if (ql > 0) {
+          // waitPop(queues, id, pool.seq) written out: as calls, the push and pop cost ~6 % of an SRPT run and made
+          // V8 reload every field the loop reads through an object after them (V8's inlining budget is spent first).
+          const base = id << qShift;
+          const x = qSlot[base];
+          const size = ql - 1;
+          qlen[id] = size;
+          if (size > 0) {
+            const seqOf = pool.seq;
+            const key = qKey[base + size];
+            const slot = qSlot[base + size];
+            const sq = seqOf[slot];
+            let i = 0;
+            for (;;) {
+              let ch = 2 * i + 1;
+              if (ch >= size) break;
+              let ck = qKey[base + ch];
+              let cs = qSlot[base + ch];
+              const c2 = ch + 1;
+              if (c2 < size) {
+                const k2 = qKey[base + c2];
+                const s2 = qSlot[base + c2];
+                if (k2 < ck || (k2 === ck && seqOf[s2] < seqOf[cs])) {
+                  ch = c2;
+                  ck = k2;
+                  cs = s2;
+                }
+              }
+              if (key < ck || (key === ck && sq < seqOf[cs])) break;
+              qKey[base + i] = ck;
+              qSlot[base + i] = cs;
+              i = ch;
+            }
+            qKey[base + i] = key;
+            qSlot[base + i] = slot;
+          }
           cur[id] = x;
           segStart[id] = t;
           const r = pool.rem[x];
@@ -475,6 +560,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.arrivals = arrivals;
     this.chunkLeft = chunkLeft;
     state.t = reg[R_T];
+    if (plainWork) workload.area = reg[R_WORK];
     measurement.save({
       measuredArrivals,
       measuredInSystem,

@@ -33,6 +33,7 @@ import { recycle, takeFloat32, takeFloat64, takeInt32 } from './buffers.ts';
 import { checkEventBudget, expectedEvents } from './budget.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption, type EngineChoice } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
+import { RedundancyEngine } from './redundancyEngine.ts';
 import { RaceEngine } from './race.ts';
 import { SharingEngine, isSharing } from './sharingEngine.ts';
 import { observeMemory, type MemoryObservation } from './memory.ts';
@@ -51,11 +52,13 @@ export const MIN_SEQUENTIAL_UNITS = 10;
 /**
  * Fewest jobs beyond a percentile in each section (replication or batch) of its sectioning interval. With fewer, the
  * sections' quantiles are few-order-statistic estimates, skewed and biased, and the t interval over them undercovers:
- * M/M/1 λ = 0.8, p99 (T ~ Exp(0.2), truth ln(100)/0.2), 100 seeds each (scripts/quantile-coverage.ts): 85 % at
- * 5 × 2000 jobs (20 beyond p99 per section), 79 % at 30 batches × 2000; 94 % at 5 × 10 000 (100 beyond), 94–95 %
- * above. theory.md §8 "Quantiles".
+ * M/M/1 λ = 0.8, p99 (T ~ Exp(0.2), truth ln(100)/0.2), scripts/quantile-coverage.ts: 81.5 % at 5 × 2000 jobs (20
+ * beyond p99 per section, 400 seeds), 74.5 % at 30 batches × 2000 (200 seeds), 89.5 % at 5 × 10 000 (100 beyond, 400
+ * seeds: the 100 used before was too few); 94.3 % at 5 × 20 000 (200 beyond, 1000 seeds), 94.5 % at 30 batches ×
+ * 20 000 (200 seeds), 95.0 % at 5 × 50 000.
+ * theory.md §8 "Quantiles".
  */
-export const MIN_TAIL_JOBS_PER_SECTION = 100;
+export const MIN_TAIL_JOBS_PER_SECTION = 200;
 
 /**
  * The reported percentile (p50, p95, p99) whose sections are shortest against `MIN_TAIL_JOBS_PER_SECTION`, and the
@@ -169,6 +172,8 @@ export interface ReplicationResult {
   memory?: MemoryObservation;
   /** Heterogeneous servers (theory.md §13): per class, its busy fraction, E[T] of the jobs it served and their number. */
   classes?: ClassSummary[];
+  /** Redundancy-d (theory.md §16): mean service the measured jobs' replicas received, cancelled ones' part included. */
+  workPerJob?: number;
 }
 
 /** Response-time percentiles, each over replications. */
@@ -214,6 +219,11 @@ export interface SimulationResult {
    * own sum); in steady state it equals λ·E[S] (work conservation, theory.md §13).
    */
   workRate?: Estimate;
+  /**
+   * Redundancy-d (theory.md §16): the work per job E[W] (service its replicas received) and the busy fraction s₁;
+   * replicas make s₁ = λ·E[W] exceed λE[S] (identical replicas) or differ from it (independent ones).
+   */
+  redundancy?: { workPerJob: Estimate; busyFraction: Estimate };
   events: number;
   eventsPerSecond: number;
   wallSeconds: number;
@@ -281,6 +291,8 @@ export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnT
       return new PriorityEngine(config, state);
     case 'sharing':
       return new SharingEngine(config, state);
+    case 'redundancy':
+      return new RedundancyEngine(config, state, config.identicalReplicas);
     case 'event':
       if (config.discipline !== 0) throw new InvalidModelError('the FIFO event engine runs only discipline "fifo"; use engine "priority"');
       // heterogeneous servers: their own specialisation, so the homogeneous loop stays as it was
@@ -303,6 +315,8 @@ export function engineMethod(kind: EngineKind): string {
       return 'discrete-event, sharing servers (PS: virtual time and a heap per server; LAS: attained-service groups)';
     case 'race':
       return 'exponential race';
+    case 'redundancy':
+      return 'discrete-event, redundancy-d cancel-on-complete (FIFO rings, replicas removed at the first completion)';
     default: {
       const never: never = kind;
       return never;
@@ -330,11 +344,14 @@ export function summariseRun(state: ReturnType<typeof initialState>, engine: Eng
     meanSlowdown: m.sumSlowdown / m.slowdownJobs,
     zeroSizeJobs: m.completed - m.slowdownJobs,
     responseTimePercentiles: { p50, p95, p99 },
-    meanWorkload: engine.kind === 'race' ? NaN : w.area / (w.n * window),
-    workloadCcdf: engine.kind === 'race' ? [] : Array.from(w.areaAbove, (x) => x / (w.n * window)),
-    littleResponseTime: state.occupancy.meanQueueLength(window) / lambda,
+    // the race draws no sizes; under redundancy the work a server holds is not its drain time (replicas are removed)
+    meanWorkload: engine.kind === 'race' || engine.kind === 'redundancy' ? NaN : w.area / (w.n * window),
+    workloadCcdf: engine.kind === 'race' || engine.kind === 'redundancy' ? [] : Array.from(w.areaAbove, (x) => x / (w.n * window)),
+    // Little per server: jobs λ (replicas λd under redundancy: every replica of a job leaves at its response time)
+    littleResponseTime: state.occupancy.meanQueueLength(window) / (lambda * (engine.replicaWork?.replicas ?? 1)),
     ...(engine.memory === undefined ? {} : { memory: observeMemory(engine.memory) }),
     ...(engine.classes === undefined ? {} : { classes: engine.classes.summary(window) }),
+    ...(engine.replicaWork === undefined ? {} : { workPerJob: engine.replicaWork.sumWork / engine.replicaWork.jobs }),
   };
 }
 
@@ -730,10 +747,12 @@ export class SimulationCollector {
         );
       }
     }
-    // the fastest server bounds T below by S/speed (speed 1 without classes)
+    // the fastest server bounds T below by S/speed (speed 1 without classes); independent replicas by nothing (the
+    // least of d sizes), identical ones by S
     const fastest = config.layout === undefined ? 1 : Math.max(...config.layout.spec.speeds);
-    const meanQ = column((x) => x.meanQueueLength, (config.lambda * meanS) / fastest);
-    const meanT = column((x) => x.meanResponseTime, meanS / fastest);
+    const bound = model.redundancy?.replicas === 'independent' ? 0 : 1;
+    const meanQ = column((x) => x.meanQueueLength, (bound * config.lambda * meanS) / fastest);
+    const meanT = column((x) => x.meanResponseTime, (bound * meanS) / fastest);
     let batchMeans: SimulationResult['batchMeans'];
     if (batchMode) {
       const lag1 = {
@@ -772,7 +791,7 @@ export class SimulationCollector {
       warnings.push(
         `percentile intervals: each ${batchMode ? 'batch' : 'replication'} (a section of the p99 interval) holds ${jobs} jobs, ` +
           `${Math.round(jobs * (1 - short.p))} beyond p${Math.round(100 * short.p)}, fewer than ${MIN_TAIL_JOBS_PER_SECTION}: the sectioning interval covers ` +
-          `well below 95 % there (M/M/1 λ = 0.8: 85 % at 5 × 2000 jobs, 79 % at 30 batches × 2000; 94 % at 5 × 10 000); ` +
+          `well below 95 % there (M/M/1 λ = 0.8: 82 % at 5 × 2000 jobs, 75 % at 30 batches × 2000, 90 % at 5 × 10 000; 94 % at 5 × 20 000); ` +
           `use --jobs ≥ ${short.jobs} for the p${Math.round(100 * short.p)} interval (scripts/quantile-coverage.ts)`,
       );
     }
@@ -799,7 +818,7 @@ export class SimulationCollector {
       meanQueueLength: honest(meanQ, finiteness.meanQueueLength),
       tail,
       littleResponseTime: honest(
-        column((x) => x.meanQueueLength / config.lambda, meanS / fastest),
+        column((x) => x.meanQueueLength / (config.lambda * (model.redundancy === undefined ? 1 : config.d)), (bound * meanS) / fastest),
         finiteness.meanQueueLength,
       ),
       meanSlowdown: honest(
@@ -812,7 +831,10 @@ export class SimulationCollector {
         p95: percentile(q95, (x) => x.responseTimePercentiles.p95),
         p99: percentile(q99, (x) => x.responseTimePercentiles.p99),
       },
-      ...(kind === 'race'
+      ...(perReplication.length > 0 && perReplication.every((x) => x.workPerJob !== undefined)
+        ? { redundancy: { workPerJob: column((x) => x.workPerJob!), busyFraction: tail[1] } }
+        : {}),
+      ...(kind === 'race' || kind === 'redundancy'
         ? {}
         : {
             meanWorkload: honest(
@@ -840,7 +862,7 @@ export class SimulationCollector {
             workRate: column((x) => x.classes!.reduce((a, c) => a + c.fraction * c.speed * c.busyFraction, 0)),
           }
         : {}),
-      ...(kind === 'race' || grid.length === 0
+      ...(kind === 'race' || kind === 'redundancy' || grid.length === 0
         ? {}
         : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1)) } }),
       events,

@@ -89,6 +89,25 @@ describe('evaluateConjecture', () => {
     expect(r.points[0].verdict).toBe('holds'); // 2.6141 < [2.9, 3.1]
   });
 
+  it('evaluateConjecture(c) with acceptApproximation takes the PH fit with its measured error as the interval (issue 20)', async () => {
+    const c = parseConjecture({
+      name: 'fit',
+      claim: 'T(jsq, fifo) < 100',
+      grid: { lambda: [0.9], d: [2], service: ['weibull:0.5'] },
+      evaluation: { acceptApproximation: true },
+    });
+    // the solver that answers with the fit (as solveMeanField does when the JSQ cavity refuses)
+    const r = await evaluateConjecture(c, { solve: (m, o) => solveMeanField(m, { ...o, phaseTypeFit: true }) });
+    const [q] = r.points[0].quantities;
+    expect(q).toMatchObject({ source: 'mean-field', kind: 'approximation' });
+    const e = q.measuredError!;
+    expect(e.low).toBeLessThan(0); // Weibull: the fit's E[T] is below the truth
+    expect(q.interval[0]).toBeCloseTo(q.value / (1 + e.high), 12);
+    expect(q.interval[1]).toBeCloseTo(q.value / (1 + e.low), 12);
+    expect(q.interval[1] - q.interval[0]).toBeGreaterThan(0.1 * q.value); // never a bare point value
+    expect(r.points[0].verdict).toBe('holds');
+  });
+
   it('evaluateConjecture(c) with mixSources false simulates every quantity of a point, widening the CIs (Bonferroni, m = 2)', async () => {
     const c = parseConjecture({
       name: 'h3',
@@ -133,7 +152,7 @@ describe('evaluateConjecture', () => {
         kind: 'exact',
         source: 'test',
         convergence: { converged: true },
-        provenance: { solver: 'stub', source: 'test', version: '0' },
+        provenance: { solver: 'stub', source: 'test', version: '0', code: 'test' },
       }),
     });
     expect(seen).toHaveLength(1);

@@ -28,6 +28,17 @@ describe('supermarket fixed-point --quantiles', () => {
     expect(t.stdout).toMatch(new RegExp(`p50 = ${((2 * Math.log(2)) / 0.5).toFixed(6)}`));
   });
 
+  it('--ph-fit --quantiles: the quantiles of the fitted law (not the cavity’s), each with its error measured in the run', async () => {
+    const t = await runCli('fixed-point --lambda 0.5 --d 2 --service weibull:2 --ph-fit --quantiles 0.5,0.99');
+    expect(t.status).toBe(0);
+    expect(t.stdout).toMatch(/E\[T\] = 1\.170687/); // the fit's mean
+    expect(t.stdout).toMatch(
+      /response time \(.*PH fit.*approximation\): p50 = [0-9.]+ \(error [−+][0-9.]+ % to [−+][0-9.]+ %; reference [0-9.]+ \[/,
+    );
+    expect(t.stdout).toMatch(/p99 = [0-9.]+ \(error [−+][0-9.]+ % to [−+][0-9.]+ %; reference/);
+    expect(t.stdout).toMatch(/quantile errors measured in this run against JSQ cavity/);
+  });
+
   it('a probability outside (0, 1), or a model without a law, is refused in one line with a non-zero status', async () => {
     for (const bad of ['0.5,1.2', '0', '1', 'abc', '0.5,,0.9']) {
       const r = await runCli(['fixed-point', '--lambda', '0.9', '--d', '2', '--quantiles', bad]);

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { runComparisonOnPool } from '../../src/cli/comparePool.ts';
 import { WorkerPool } from '../../src/cli/pool.ts';
 import { parseModel } from '../../src/model/index.ts';
-import { simulate } from '../../src/sim/index.ts';
-import { simulationTask } from '../../src/runs/task.ts';
+import { collectTrajectory, planTrajectory, runTrajectoryReplications, simulate, simulateTrajectory } from '../../src/sim/index.ts';
+import { simulationTask, trajectoryTask } from '../../src/runs/task.ts';
 import { shardDir } from '../../src/runs/shard.ts';
 import { runComparison, type ComparisonConfig } from '../../src/compare/index.ts';
 import { runCli } from './runCli.ts';
@@ -59,10 +59,11 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
     warmupTolerance: 1e-3,
     warmupSafetyFactor: 2,
     maxLevel: 10,
-    trajectory: null,
+    // a transient from empty too: its replications are pool tasks of their own (TrajectorySplit)
+    trajectory: { ns: [30], tEnd: 6, dt: 1.5, replications: 3 },
   };
 
-  it('a one-cell compare on 1 and 2 threads equals runComparison in this thread', async () => {
+  it('a one-cell compare with a trajectory on 1 and 2 threads equals runComparison in this thread', async () => {
     const results: unknown[] = [];
     for (const threads of [1, 2]) {
       const out = mkdtempSync(path.join(os.tmpdir(), 'sm-units-'));
@@ -78,8 +79,35 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
       results.push(ran.result);
     }
     const here = runComparison(config);
+    expect(here.trajectories.length).toBe(1);
     expect(numbers(results[1])).toBe(numbers(results[0]));
     expect(numbers(results[0])).toBe(numbers(here));
+  });
+
+  it('compare with a trajectory stores the same cells on 2 threads as in 2 shards on 1 thread', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-units-shards-'));
+    const small = { ...config, ns: [12], jobs: 800, replications: 2, trajectory: { ns: [12], tEnd: 4, dt: 1, replications: 3 } };
+    const stored = (cells: string[]) =>
+      cells
+        .flatMap((d) => readdirSync(d).map((f) => JSON.parse(readFileSync(path.join(d, f), 'utf8'))))
+        .sort((a, b) => (a.key < b.key ? -1 : 1))
+        .map((c) => ({ key: c.key, value: c.value }));
+    const run = (out: string, threads: number, shard?: { index: number; count: number }) =>
+      runComparisonOnPool(small, {
+        dir: path.join(out, 'cells'),
+        settings: { test: 'shards' },
+        fresh: false,
+        threads,
+        cmd: new Command('compare'),
+        out,
+        ...(shard ? { shard } : {}),
+      });
+    await run(path.join(dir, 'local'), 2);
+    for (const index of [1, 2]) await run(path.join(dir, 'sharded'), 1, { index, count: 2 });
+    const local = stored([path.join(dir, 'local', 'cells')]);
+    const sharded = stored([1, 2].map((index) => path.join(shardDir(path.join(dir, 'sharded'), { index, count: 2 }), 'cells')));
+    expect(local.map((c) => c.key)).toEqual(['d2-lambda0.9-n12', 'trajectory-d2-lambda0.9-n12']);
+    expect(numbers(sharded)).toBe(numbers(local));
   });
 
   it('run of a tiny grid stores the same cells for --threads 1 and 2 (1 shard and 2 shards)', async () => {
@@ -104,5 +132,45 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
     }
     expect((runs[0] as unknown[]).length).toBe(4);
     expect(numbers(runs[1])).toBe(numbers(runs[0]));
+  });
+});
+
+describe('a transient simulation runs as its replications on the pool', () => {
+  it("one trajectory task of 3 replications is 3 pool tasks on 2 workers and gives simulateTrajectory's numbers", async () => {
+    const model = parseModel({ lambda: 0.9, d: 2 });
+    const task = trajectoryTask(7, 'one-trajectory', model, { n: 40, times: [0, 1, 2.5, 4], replications: 3, maxLevel: 6 }, 4);
+    const pool = new WorkerPool(2);
+    const labels: string[] = [];
+    let got: unknown;
+    try {
+      await pool.run(
+        [task],
+        (key, value) => {
+          expect(key).toBe('one-trajectory');
+          got = value;
+        },
+        { onProgress: (_done, _total, label) => labels.push(label) },
+      );
+    } finally {
+      await pool.close();
+    }
+    expect(labels.at(-1)).toBe('3/3 done');
+    const whole = simulateTrajectory(model, task.options);
+    expect(numbers(got)).toBe(numbers(whole));
+    // the replications are independent streams: some level moves between them (the test can fail)
+    expect(new Set(whole.seeds.replications).size).toBe(3);
+    expect(whole.tail[3][1].halfWidth).toBeGreaterThan(0);
+  });
+
+  it('collectTrajectory joins parts in any order and refuses a missing or repeated replication', () => {
+    const model = parseModel({ lambda: 0.8, d: 2 });
+    const plan = planTrajectory(model, { n: 20, times: [0, 2, 3], replications: 3, seed: 4 });
+    const parts = [...runTrajectoryReplications(plan, 2, 1), ...runTrajectoryReplications(plan, 0, 2)];
+    expect(numbers(collectTrajectory(plan, parts))).toBe(
+      numbers(simulateTrajectory(model, { n: 20, times: [0, 2, 3], replications: 3, seed: 4 })),
+    );
+    expect(() => collectTrajectory(plan, parts.slice(1))).toThrow(/replication 2 is missing/);
+    expect(() => collectTrajectory(plan, [...parts, parts[0]])).toThrow(/repeated/);
+    expect(() => runTrajectoryReplications(plan, 2, 2)).toThrow(/not within/);
   });
 });

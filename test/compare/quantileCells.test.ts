@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   judgeQuantileFamily,
+  QUANTILE_FIT_MIN_N,
   QUANTILE_LIMIT_NOT_CALIBRATED,
   quantileCells,
+  quantileLimitCheck,
   type QuantileSimulation,
 } from '../../src/compare/quantileCells.ts';
 import { solveResponseTime } from '../../src/meanfield/responseTime.ts';
@@ -49,15 +51,50 @@ describe('quantile cells of a comparison', () => {
     }
   });
 
-  it('sections with fewer than 100 jobs beyond p are not judged, with the budget that would do (issue 21 §4)', () => {
+  it('sections with fewer than 200 jobs beyond p are not judged, with the budget that would do (issue 21 §4)', () => {
     const check = quantileCells(law, sims(0, 5000));
     const p99 = check.cells.filter((c) => c.p === 0.99);
     const p95 = check.cells.filter((c) => c.p === 0.95);
     for (const c of p99) {
       expect(c.verdict.status).toBe('not-judged');
-      expect(c.warning).toMatch(/50 beyond p99 .*--jobs ≥ 10000/);
+      expect(c.warning).toMatch(/50 beyond p99 \(< 200\).*--jobs ≥ 20000/);
     }
     for (const c of p95) expect(c.warning).toBeUndefined();
     expect(check.limits.find((l) => l.p === 0.99)!.check.status).toBe('not-judged');
+  });
+
+  it('quantileLimitCheck fits a + c₁/n over the n ≥ QUANTILE_FIT_MIN_N only, with a Student-t half-width (ν = min R − 1)', () => {
+    const reference = { value: truth(0.95), halfWidth: 0, numericalError: 0 };
+    // n = 10 carries a large unmodelled term (+0.4): left out, it cannot bias â
+    const points = [10, 100, 200, 1000].map((n) => ({
+      n,
+      value: truth(0.95) + 3 / n + (n === 10 ? 0.4 : 0),
+      halfWidth: 0.02,
+      replications: 5,
+    }));
+    const { fit, check } = quantileLimitCheck(points, reference, true);
+    expect(QUANTILE_FIT_MIN_N).toBe(100);
+    expect(fit!.nUsed).toEqual([100, 200, 1000]);
+    expect(fit!.inverseSquare).toBe(false);
+    expect(Math.abs(fit!.a - truth(0.95))).toBeLessThan(1e-9);
+    // t_{0.975,4} = 2.7764 (tables) × s.e.(â)
+    expect(check.fitHalfWidth / fit!.aStandardError).toBeCloseTo(2.7764, 3);
+    expect(check.status).toBe('agrees');
+    const shifted = quantileLimitCheck(
+      points.map((x) => ({ ...x, value: x.value + 0.2 })),
+      reference,
+      true,
+    );
+    expect(shifted.check.status).toBe('disagrees');
+    // judged only when QUANTILE_LIMIT_JUDGED (default): otherwise shown with what it would say
+    const shown = quantileLimitCheck(
+      points.map((x) => ({ ...x, value: x.value + 0.2 })),
+      reference,
+      false,
+    );
+    expect(shown.check.status).toBe('not-judged');
+    expect(shown.check.rule).toMatch(/would be: disagrees/);
+    // fewer than 2 n ≥ 100: not judged
+    expect(quantileLimitCheck(points.slice(0, 2), reference, true).check.status).toBe('not-judged');
   });
 });

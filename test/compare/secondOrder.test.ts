@@ -114,6 +114,52 @@ describe('the 1/n² term in the comparison', () => {
     expect(rejected / judged).toBeLessThanOrEqual(high);
   });
 
+  it('judgeC2 stays at 5 % where the points carry similar noise; weights 1/σ̂_n² from the same 10 replications do not (issue 21 §2)', () => {
+    // the settings of scripts/c2-false-alarms.ts at λ = 0.5 (n = 6…12 in range, σ_n of its runs): c₁ = ΣV/λ, c₂ = ΣA/λ
+    const real = { sumA: 0.0767, sumV: 0.2914, sumPi: 0.6328 };
+    const lam = 0.5;
+    const [x0, c1, c2] = [1.2657, real.sumV / lam, real.sumA / lam];
+    const sweepNs = [6, 8, 10, 12];
+    const sds = [4.0e-3, 4.1e-3, 4.0e-3, 3.5e-3];
+    const rng = new Rng(20261202n);
+    const normal = () => Math.sqrt(-2 * Math.log(rng.nextOpen())) * Math.cos(2 * Math.PI * rng.nextDouble());
+    const trials = 4000;
+    const t9 = tQuantile(0.975, 9);
+    let judged = 0;
+    let rejected = 0;
+    let oldRejected = 0;
+    for (let k = 0; k < trials; k++) {
+      const points = sweepNs.map((n, i) => {
+        const xs = Array.from({ length: 10 }, () => x0 + c1 / n + c2 / n ** 2 + sds[i] * normal());
+        const m = xs.reduce((a, b) => a + b, 0) / 10;
+        const s = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / 9);
+        return { n, value: m, halfWidth: (t9 * s) / Math.sqrt(10), replications: 10, s: s / Math.sqrt(10) };
+      });
+      const c = judgeC2(real, lam, x0, points);
+      if (c.status !== 'agrees' && c.status !== 'disagrees') continue;
+      judged++;
+      if (c.pValue < SIGNIFICANCE_LEVEL) rejected++;
+      // the rule before: weights 1/σ̂_n², s.e. 1/√Σŵx², Welch ν — its s.e. understates the spread of ĉ₂
+      let sxx = 0;
+      let sxy = 0;
+      let den = 0;
+      for (const p of points) {
+        const w = 1 / p.s ** 2;
+        const x = 1 / p.n ** 2;
+        sxx += w * x * x;
+        sxy += w * x * (p.value - x0 - c1 / p.n);
+        den += (w * x * x) ** 2 / 9;
+      }
+      const t = (sxy / sxx - c2) * Math.sqrt(sxx);
+      if (Math.abs(t) > tQuantile(0.975, sxx ** 2 / den)) oldRejected++;
+    }
+    expect(judged).toBeGreaterThan(trials * 0.95);
+    const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, judged, 0.99);
+    expect(rejected / judged).toBeGreaterThanOrEqual(low);
+    expect(rejected / judged).toBeLessThanOrEqual(high);
+    expect(oldRejected / judged).toBeGreaterThan(high); // ≈ 0.08
+  });
+
   it('secondOrderAllowance is twice the 1/n² term of E[T]', () => {
     const correction = refineSecondOrder(parseModel({ lambda: 0.9, d: 2 }));
     expect(secondOrderAllowance(correction, 10, 0.9)).toBeCloseTo((2 * correction.sumA) / (100 * 0.9), 12);

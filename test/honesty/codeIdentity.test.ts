@@ -41,6 +41,23 @@ describe('code identity (issue 21 item 8)', () => {
     expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/Mixed code.*git:0123456789abcdef/);
   }, 600_000);
 
+  it('compare resumes only cells of its own code: a stored cell of other code is refused in one line', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-code-compare-'));
+    const out = path.join(tmp, 'out');
+    const args = ['compare', '--lambda', '0.5', '--d', '2', '--n', '10', '--jobs', '1000', '--replications', '3'];
+    const rest = ['--no-trajectory', '--out', out, '--threads', '1', '--no-progress'];
+    const first = await runCli([...args, ...rest]);
+    expect(first.status, first.stderr).toBe(0);
+    const cells = readdirSync(path.join(out, 'cells')).map((f) => path.join(out, 'cells', f));
+    expect(cells.length).toBeGreaterThan(0);
+    for (const c of cells) expect(json(c).code).toBe(codeIdentity());
+    writeFileSync(cells[0], JSON.stringify({ ...json(cells[0]), code: OTHER }));
+    const refused = await runCli([...args, ...rest]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/stored cell .* computed by other code \(git:0123456789abcdef.*--allow-mixed-code/);
+  }, 600_000);
+
   it('merge refuses shards of other code in one line; --allow-mixed-code merges and names it', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-code-merge-'));
     const file = writeTinyExperiment(tmp, { jobs: 200, seed: 6 });

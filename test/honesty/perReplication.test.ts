@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseJsonText, jsonText } from '../../src/io/index.ts';
-import { solveSqdFixedPoint } from '../../src/meanfield/index.ts';
+import {
+  mg1,
+  refine,
+  refineSecondOrder,
+  solveExact,
+  solveMeanField,
+  solveMeanFieldTransient,
+  solveSqdFixedPoint,
+} from '../../src/meanfield/index.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { codeIdentity } from '../../src/runs/codeIdentity.ts';
 import { simulate, simulateTrajectory, simulationJson } from '../../src/sim/index.ts';
@@ -51,6 +59,25 @@ describe('library results know their code', () => {
     expect(simulate(model, options).provenance.code).toBe(code);
     expect(simulateTrajectory(model, { n: 10, times: [0, 1], replications: 2, seed: 1 }).provenance.code).toBe(code);
     expect(solveSqdFixedPoint(model).provenance.code).toBe(code);
+  });
+
+  it('every mean-field result carries provenance.code: solveMeanField (each solver kind), transients, refined terms, exact chains, M/G/1', () => {
+    const code = codeIdentity();
+    const models = [
+      parseModel({ lambda: 0.7, d: 2 }), // SQ(d) closed form
+      parseModel({ lambda: 0.7, d: 2, discipline: 'srpt' }), // priority fixed point
+      parseModel({ lambda: 0.7, d: 2, selection: 'lwl' }), // LWL closed form
+      parseModel({ lambda: 0.7, d: 1, selection: 'random', service: 'weibull:0.5' }), // M/G/1
+      parseModel({ lambda: 0.7, d: 2, memory: 'bcp:3' }), // through the memory reduction
+      parseModel({ lambda: 0.7, d: 2, batch: 2 }), // SQ(d,K)
+    ];
+    for (const m of models) expect(solveMeanField(m).provenance.code, m.selection).toBe(code);
+    const sqd = models[0];
+    expect(solveMeanFieldTransient(sqd, [0, 1]).result.provenance.code).toBe(code);
+    expect(refine(sqd).provenance.code).toBe(code);
+    expect(refineSecondOrder(sqd).provenance.code).toBe(code);
+    expect(solveExact(sqd, { n: 3 }).provenance.code).toBe(code);
+    expect(mg1(models[3]).provenance.code).toBe(code);
   });
 
   it('fixed-point --json and simulate --json name the code', async () => {

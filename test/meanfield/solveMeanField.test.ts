@@ -35,13 +35,15 @@ describe('solveMeanField', () => {
     expect(w.meanResponseTime / (1 + e.low)).toBeGreaterThanOrEqual(c.ci95[0]);
   });
 
-  it('solveMeanField refuses the PH fit where its error was never measured, and JSQ FIFO with E[S²] = ∞', () => {
+  it('solveMeanField refuses the PH fit where its error was never measured, and answers ∞ for JSQ FIFO with E[S²] = ∞', () => {
     expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'bpareto:1.5:100' }), { phaseTypeFit: true })).not.toThrow();
     expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'pareto:3' }), { phaseTypeFit: true })).toThrow(
       /never measured for that law family/,
     );
     expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'erlang:2' }), { phaseTypeFit: true })).toThrow(InvalidModelError);
-    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'pareto:1.5' }))).toThrow(/E\[S²\] = ∞/);
+    // E[T]∞ = ∞ (theory.md §8 "Heavy tails, in the limit"): ∞ as the answer, the PH fit refused with the reason
+    expect(solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'pareto:1.5' })).meanResponseTime).toBe(Infinity);
+    expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'pareto:1.5' }), { phaseTypeFit: true })).toThrow(/E\[S²\] = ∞/);
   });
 
   it('solveMeanField(model) marks cavity results as estimates and gives their CI', () => {

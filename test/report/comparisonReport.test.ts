@@ -6,6 +6,9 @@ import { runComparison } from '../../src/compare/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
+import { referenceText } from '../../src/report/comparisonReport.ts';
+import { PH_FIT_MEASURED_ERROR } from '../../src/meanfield/phaseType/fitError.ts';
+import type { ModelSummary } from '../../src/compare/types.ts';
 
 const meta = testMeta();
 const tiny = reportComparison({ lambdas: [0.5], ns: [10, 50], jobs: 5_000, replications: 3, seed: 2, trajectory: SHORT_TRAJECTORY });
@@ -88,5 +91,25 @@ describe('writeComparisonReport', () => {
     expect(md).toContain('| d | λ | n |');
     expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).not.toMatch(/src="https?:/);
     expect(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')).judgedBy).toBe('without-v');
+  });
+});
+
+describe('referenceText', () => {
+  const reference = {
+    meanResponseTime: 4.6168,
+    meanQueueLength: null,
+    halfWidth: 0,
+    numericalError: 0,
+    solver: 'phase-type SQ(d) ODE on a two-moment PH fit',
+    kind: 'approximation',
+    source: 'theory.md §3',
+    convergence: { converged: true },
+  };
+  it('an approximation with a measured error (the PH fit) states it and the E[T]∞ range it allows; without one, "not bounded"', () => {
+    const fit = { reference: { ...reference, measuredError: PH_FIT_MEASURED_ERROR.weibull } } as unknown as ModelSummary;
+    expect(referenceText(fit)).toMatch(
+      /^4\.6168 \(approximation, measured error −18 % to \+0 % of E\[T\] .*E\[T\] in \[4\.6168, 5\.6302\]\)$/,
+    );
+    expect(referenceText({ reference } as unknown as ModelSummary)).toBe('4.6168 (approximation, error not bounded)');
   });
 });

@@ -197,19 +197,21 @@ describe('simulate: output analysis (issue 8 §2)', () => {
     expect(tight.warnings.join()).toMatch(/not reached/);
   });
 
-  it('simulate warns when the sections of a percentile interval hold fewer than 100 jobs beyond it, naming the jobs that would do', () => {
-    expect(MIN_TAIL_JOBS_PER_SECTION).toBe(100);
-    expect(percentileSectionShortfall(2_000)).toEqual({ p: 0.99, jobs: 10_000 });
-    expect(percentileSectionShortfall(100)).toEqual({ p: 0.99, jobs: 10_000 }); // the tail-most short one is named: its budget covers all three
-    expect(percentileSectionShortfall(10_000)).toBeNull();
-    // M/M/1 λ = 0.8, 5 × 2000 jobs: the pooled p99's sectioning interval covered 85 % of 100 seeds (scripts/quantile-coverage.ts)
+  it('simulate warns when the sections of a percentile interval hold fewer than 200 jobs beyond it, naming the jobs that would do', () => {
+    expect(MIN_TAIL_JOBS_PER_SECTION).toBe(200);
+    expect(percentileSectionShortfall(2_000)).toEqual({ p: 0.99, jobs: 20_000 });
+    expect(percentileSectionShortfall(100)).toEqual({ p: 0.99, jobs: 20_000 }); // the tail-most short one is named: its budget covers all three
+    // 100 beyond p99 was too few: 89.5 % over 400 seeds at 5 × 10 000 (M/M/1 λ = 0.8); 94.3 % over 1000 at 5 × 20 000
+    expect(percentileSectionShortfall(10_000)).toEqual({ p: 0.99, jobs: 20_000 });
+    expect(percentileSectionShortfall(20_000)).toBeNull();
+    // M/M/1 λ = 0.8, 5 × 2000 jobs: the pooled p99's sectioning interval covered 81.5 % of 400 seeds (scripts/quantile-coverage.ts)
     const small = simulate(mm1(0.8), { n: 1, jobs: 2_000, replications: 5, seed: 1, warmupTime: 100 });
     expect(small.warnings.join('\n')).toMatch(
-      /percentile intervals: each replication .* holds 2000 jobs, 20 beyond p99, fewer than 100: .*use --jobs ≥ 10000/,
+      /percentile intervals: each replication .* holds 2000 jobs, 20 beyond p99, fewer than 200: .*use --jobs ≥ 20000/,
     );
     const batches = simulate(mm1(0.8), { n: 1, jobs: 2_000, method: 'batch-means', batches: 30, seed: 1, warmupTime: 100 });
-    expect(batches.warnings.join('\n')).toMatch(/percentile intervals: each batch .* use --jobs ≥ 10000/);
-    const enough = simulate(mm1(0.8), { n: 1, jobs: 10_000, replications: 2, seed: 1, warmupTime: 100 });
+    expect(batches.warnings.join('\n')).toMatch(/percentile intervals: each batch .* use --jobs ≥ 20000/);
+    const enough = simulate(mm1(0.8), { n: 1, jobs: 20_000, replications: 2, seed: 1, warmupTime: 100 });
     expect(enough.warnings.join('\n')).not.toMatch(/percentile intervals/);
   });
 

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { describeFitErrorOf } from '../../meanfield/phaseType/fitError.ts';
 import {
   EXACT_DEFAULTS,
   groupNotes,
@@ -16,7 +17,16 @@ import {
   type ModelFields,
 } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
-import { parseModel, settingApplies, type BatchDispatch, type Discipline, type Sampling, type Selection } from '../../model/index.ts';
+import {
+  parseModel,
+  settingApplies,
+  type BatchDispatch,
+  type Discipline,
+  type Redundancy,
+  type ReplicaLaw,
+  type Sampling,
+  type Selection,
+} from '../../model/index.ts';
 import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
@@ -78,6 +88,8 @@ interface Opts {
   arrivals?: string;
   batch?: string;
   batchDispatch?: string;
+  redundancy?: string;
+  replicas?: string;
   warmupTolerance: number;
   maxLevel: number;
   out?: string;
@@ -319,6 +331,8 @@ export function compareCommand(): Command {
           ...(o.arrivals !== undefined && o.arrivals !== 'exp' ? { arrivals: o.arrivals } : {}),
           ...(o.batch !== undefined && o.batch !== '1' ? { batch: o.batch } : {}),
           ...(o.batchDispatch !== undefined && o.batchDispatch !== 'spread' ? { batchDispatch: o.batchDispatch as BatchDispatch } : {}),
+          ...(o.redundancy !== undefined && o.redundancy !== 'none' ? { redundancy: o.redundancy as Redundancy } : {}),
+          ...(o.replicas !== undefined ? { replicas: o.replicas as ReplicaLaw } : {}),
         };
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
         // by (d, λ, n) alone); parseModel checks them all later
@@ -479,6 +493,7 @@ export function compareCommand(): Command {
                 ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ∞ and E[T]_n = ∞ in theory (${ref.infinite}) → ${statusText(m.limit.status)}`
                 : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
                   `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
+                  `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +
                   `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
                   `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
                   `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,

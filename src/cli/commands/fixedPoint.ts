@@ -1,7 +1,7 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, estimandFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
+import { checkServers, meanFieldFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
 import { heteroRefined } from '../../meanfield/hetero/refined.ts';
 import {
   refine,
@@ -15,7 +15,7 @@ import {
 import { InvalidModelError } from '../../errors.ts';
 import { meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
-import { signedPercent } from '../../meanfield/phaseType/fitError.ts';
+import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import {
@@ -220,7 +220,7 @@ function responseTimeRequest(model: SupermarketModel, o: Opts): ResponseTimeLaw 
   if (!cap.available) throw new InvalidModelError(cap.reason);
   const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
   const times = o.ccdf ? Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt) : [];
-  return solveResponseTime(model, { quantiles: o.quantiles ?? [], times });
+  return solveResponseTime(model, { quantiles: o.quantiles ?? [], times, ...(o.phFit ? { phaseTypeFit: true } : {}) });
 }
 
 /** JSON of a law's quantiles: p, t_p and, for estimates, the 95 % CI. */
@@ -229,6 +229,7 @@ function quantilesJson(law: ResponseTimeLaw) {
     p: q.p,
     value: q.value,
     ...(q.estimate ? { ci95: q.estimate.ci95, halfWidth: q.estimate.halfWidth } : {}),
+    ...(q.measuredError ? { measuredError: q.measuredError } : {}),
   }));
 }
 
@@ -237,14 +238,19 @@ function quantileLine(law: ResponseTimeLaw): string {
   const cells = law.quantiles.map((q) => {
     const name = `p${+(100 * q.p).toPrecision(6)}`;
     const ci = q.estimate ? ` [${q.estimate.ci95[0].toFixed(4)}, ${q.estimate.ci95[1].toFixed(4)}]` : '';
-    return `${name} = ${q.value.toFixed(6)}${ci}`;
+    const e = q.measuredError;
+    const error = e
+      ? ` (error ${signedPercent(e.low, 1)} to ${signedPercent(e.high, 1)}; reference ${e.referenceEstimate.mean.toFixed(4)} [${e.referenceEstimate.ci95[0].toFixed(4)}, ${e.referenceEstimate.ci95[1].toFixed(4)}])`
+      : '';
+    return `${name} = ${q.value.toFixed(6)}${ci}${error}`;
   });
-  return `  response time (${law.solver}, ${law.kind}): ${cells.join('  ')}`;
+  const reference = law.quantiles.find((q) => q.measuredError)?.measuredError?.reference;
+  return `  response time (${law.solver}, ${law.kind}): ${cells.join('  ')}${reference ? `\n    quantile errors measured in this run against ${reference}` : ''}`;
 }
 
-/** Why E[T] is infinite for the model (model/moments.ts), or a generic sentence when the table does not say. */
+/** Why E[T] is infinite in the limit (model/moments.ts `meanFieldFiniteness`), or a generic sentence when the rule does not say. */
 function infiniteMeanReason(model: SupermarketModel): string {
-  const f = estimandFiniteness(model).meanResponseTime;
+  const f = meanFieldFiniteness(model);
   return f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
 }
 
@@ -262,7 +268,7 @@ function printGeneralSolution(
   const infiniteReason = Number.isFinite(s.meanResponseTime) ? undefined : infiniteMeanReason(model);
   const e = s.measuredError;
   const measured = e
-    ? `  measured error of this fit: ${signedPercent(e.low)} to ${signedPercent(e.high)} of E[T] (${e.grid}; against ${e.reference}), i.e. E[T] in [${(s.meanResponseTime / (1 + e.high)).toFixed(4)}, ${(s.meanResponseTime / (1 + e.low)).toFixed(4)}]`
+    ? `  ${describeFitErrorOf(s.meanResponseTime, e).replace('measured error', 'measured error of this fit:')}`
     : undefined;
   if (json) {
     printJson({
@@ -292,6 +298,7 @@ function printGeneralSolution(
         : {}),
       ...(s.classes ? { classes: s.classes } : {}),
       ...(refined ? { refined } : {}),
+      ...(s.redundancy ? { redundancy: s.redundancy } : {}),
       ...(law
         ? {
             responseTime: {
@@ -303,6 +310,8 @@ function printGeneralSolution(
                 ? { ccdf: { times: law.times, ccdf: law.ccdf, ...(law.ccdfCi95 ? { ci95: law.ccdfCi95 } : {}) } }
                 : {}),
               ...(law.jobs !== undefined ? { jobs: law.jobs, units: law.units } : {}),
+              ...(law.measuredError ? { measuredError: law.measuredError } : {}),
+              ...(law.ccdfMeasuredError !== undefined ? { ccdfMeasuredError: law.ccdfMeasuredError } : {}),
             },
           }
         : {}),
@@ -321,7 +330,14 @@ function printGeneralSolution(
       ...(measured ? [measured] : []),
       ...(s.note ? [`  note: ${s.note}`] : []),
       ...(s.meanQueueLength !== undefined
-        ? [`  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} jobs per server`]
+        ? [
+            `  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${s.redundancy ? 'replicas per server (λ·d·E[T])' : 'jobs per server'}`,
+          ]
+        : []),
+      ...(s.redundancy
+        ? [
+            `  busy fraction F̄(0) = ${s.redundancy.busyFraction.toFixed(6)}, work per job E[W] = ${s.redundancy.workPerJob.toFixed(6)} (E[S] = ${model.service.mean}), stable for λ < λ_max = ${s.redundancy.lambdaMax.toFixed(6)}`,
+          ]
         : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
@@ -353,6 +369,9 @@ function printGeneralSolution(
               .slice(0, 12)
               .map((t, j) => `t=${+t.toPrecision(6)}: ${law.ccdf[j].toPrecision(3)}`)
               .join('  ')}${law.times.length > 12 ? '  …' : ''}`,
+            ...(law.ccdfMeasuredError !== undefined
+              ? [`    ccdf error: at most ${law.ccdfMeasuredError.toPrecision(2)} outside the reference's 95 % band (measured in this run)`]
+              : []),
           ]
         : []),
       ...(arrivalsNote !== undefined ? [`  note: ${arrivalsNote}`] : []),

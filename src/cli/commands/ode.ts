@@ -93,7 +93,7 @@ export function odeCommand(): Command {
     )
     .option('--until-steady', 'integrate until max_i |s_i(t) − s_i*| ≤ --tol (s* the closed-form fixed point) and report that time')
     .option('--tol <ε>', 'distance to the fixed point counted as steady, for --until-steady', parsePositive, 1e-6)
-    .option('--no-progress', 'no progress output on stderr (shown for long SQ(d) transients)')
+    .option('--no-progress', 'no progress output on stderr (shown for transients that take more than a few seconds)')
     .addHelpText(
       'after',
       examples([
@@ -173,28 +173,42 @@ export function odeCommand(): Command {
             return;
           }
           case 'phase-type-ode': {
-            phaseTypeTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
+            const work = phaseTypeTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
             // a two-moment fit answers a nearby model: its measured error is stated (capabilities.ts, phaseType/fitError.ts)
             if (transient.kind === 'approximation') process.stderr.write(`note: ${transient.name} (approximation); ${transient.source}\n`);
-            printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
+            printTailTransient(
+              model,
+              withProgress(o, work, (onProgress) => tailTransient(model, times, { tolerance: o.tolerance, onProgress })),
+              o,
+            );
             return;
           }
           case 'hetero-occupancy-ode':
             // server classes (theory.md §13): the mixture tail Σ f_c s_{c,k} per instant (the classes' own in the JSON)
             printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
             return;
-          case 'memory-cavity-ode':
-            memoryTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
-            printTailTransient(model, tailTransient(model, times, { from, tolerance: o.tolerance }), o);
+          case 'memory-cavity-ode': {
+            const work = memoryTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
+            printTailTransient(
+              model,
+              withProgress(o, work, (onProgress) => tailTransient(model, times, { from, tolerance: o.tolerance, onProgress })),
+              o,
+            );
             return;
+          }
           case 'memory-phase-type-ode':
             // the phase-type ODE with the memory's routing: the work of the same ODE without memory (an upper bound on K)
             if (from)
               throw new InvalidModelError(
                 '--from applies to exponential sizes; the phase-type memory transient starts from an empty system',
               );
-            phaseTypeTransientWork(memoryFreeTwin(model), times);
-            printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
+            printTailTransient(
+              model,
+              withProgress(o, phaseTypeTransientWork(memoryFreeTwin(model), times), (onProgress) =>
+                tailTransient(model, times, { tolerance: o.tolerance, onProgress }),
+              ),
+              o,
+            );
             return;
           case 'memory-lwl-pide':
             printLwlTransient(model, times, o);
@@ -205,6 +219,19 @@ export function odeCommand(): Command {
       }),
     );
   return cmd;
+}
+
+/**
+ * Runs a transient with a progress bar (ETA) on stderr when its work is over TRANSIENT_PROGRESS_WORK event-equivalents
+ * (a few seconds) and neither --json nor --no-progress is given; the bar stops however the run ends.
+ */
+function withProgress<T>(o: Opts, work: number, run: (onProgress: (fraction: number) => void) => T): T {
+  const progress = createProgress('ode', o.progress && !o.json && work > TRANSIENT_PROGRESS_WORK);
+  try {
+    return run((fraction) => progress.update(fraction, 1, ''));
+  } finally {
+    progress.stop();
+  }
 }
 
 /**
@@ -230,8 +257,8 @@ const memoryFreeTwin = (model: SupermarketModel): SupermarketModel =>
 function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): void {
   if (o.from || (o.init && o.init !== 'empty'))
     throw new InvalidModelError('--from and --init set queue-length fractions; the LWL(d) transient starts from an empty system');
-  lwlTransientWork(memoryFreeTwin(model), times); // refused here when over the simulations' budget (overload.ts)
-  const r = solveMeanFieldTransient(model, times);
+  const work = lwlTransientWork(memoryFreeTwin(model), times); // refused here when over the simulations' budget (overload.ts)
+  const r = withProgress(o, work, (onProgress) => solveMeanFieldTransient(model, times, { onProgress }));
   if (r.solver !== 'lwl-pide' && r.solver !== 'memory-lwl-pide')
     throw new InvalidModelError(`internal error: expected the LWL(d) workload PIDE, got ${r.solver}`);
   const tr = r.result;

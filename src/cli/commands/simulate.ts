@@ -259,7 +259,9 @@ export function simulateCommand(): Command {
           `                          mean     95% CI`,
           `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime)}`,
           `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength)}`,
-          `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength)}`,
+          model.redundancy === undefined
+            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength)}`
+            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
           `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown)}` +
             (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
           `  T p50 (pooled)        ${q(pct.p50)}`,
@@ -284,6 +286,12 @@ export function simulateCommand(): Command {
                     `${c.jobs}`,
                 ),
                 `  Σ f·speed·busy        ${result.workRate ? show(result.workRate) : '–'}   (work served per server; λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)} in steady state)`,
+              ]
+            : []),
+          ...(result.redundancy
+            ? [
+                `  work per job E[W]     ${show(result.redundancy.workPerJob)}   (service its replicas received; E[S] = ${model.service.mean})`,
+                `  busy fraction s_1 = ${result.redundancy.busyFraction.mean.toFixed(4)}, λ·E[W] = ${(model.lambda * result.redundancy.workPerJob.mean).toFixed(4)} (λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)}: replicas change the work)`,
               ]
             : []),
           `  ${formatCount(result.events)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,

@@ -1,10 +1,13 @@
 /**
  * Worker thread of the pool (src/cli/pool.ts): receives { id, kind, model, options } messages and runs `simulate`
- * (kind 'simulate'), `runReplications` (kind 'replications', with first and count), `simulateTrajectory` (kind 'trajectory') or `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
+ * (kind 'simulate'), `runReplications` (kind 'replications', with first and count), `simulateTrajectory` (kind
+ * 'trajectory'), `runTrajectoryReplications` (kind 'trajectory-replications', with first and count) or
+ * `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
  * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (the solvers and
  * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
  * them ahead, e.g. while the worker would idle); answers { id, result } or
- * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s).
+ * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s);
+ * a 'prepare' sends { id, partial } with the model's first simulations before its costlier solves.
  */
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
@@ -15,7 +18,9 @@ import type { PopulationModel } from '../../model/population/parse.ts';
 import {
   expectedEvents,
   planSimulation,
+  planTrajectory,
   runReplications,
+  runTrajectoryReplications,
   simulate,
   simulatePopulation,
   simulateTrajectory,
@@ -27,7 +32,7 @@ import { threadCpuMs, timeline, timelineOn } from '../timeline.ts';
 
 interface Task {
   id: number;
-  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications' | 'figure' | 'preload';
+  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications' | 'trajectory-replications' | 'figure' | 'preload';
   model: SupermarketModel | PopulationModel;
   options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions | PopulationSimulationOptions;
   config: ComparisonConfig;
@@ -62,7 +67,9 @@ parentPort!.on('message', async (task: Task) => {
     }
     if (task.kind === 'prepare') {
       const { prepareComparisonModel } = await import('../../compare/plan.ts');
-      parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index), ms: ms(), cpu: cpu() });
+      // the model's first simulations go to the pool as soon as its warm-up is known, while the rest is solved here
+      const first = (tasks: unknown[]) => parentPort!.postMessage({ id: task.id, partial: tasks, ms: ms(), cpu: cpu() });
+      parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index, first), ms: ms(), cpu: cpu() });
       return;
     }
     let last = 0;
@@ -72,6 +79,15 @@ parentPort!.on('message', async (task: Task) => {
       last = now;
       parentPort!.postMessage({ id: task.id, progress: Math.min(1, done / Math.max(total, 1)) });
     };
+    if (task.kind === 'trajectory-replications') {
+      const plan = planTrajectory(task.model as SupermarketModel, task.options as TrajectoryOptions);
+      const parts = runTrajectoryReplications(plan, task.first, task.count);
+      parentPort!.postMessage(
+        { id: task.id, result: parts, ms: ms(), cpu: cpu() },
+        parts.flatMap((p) => [p.samples.buffer as ArrayBuffer, p.queue.buffer as ArrayBuffer]),
+      );
+      return;
+    }
     if (task.kind === 'replications') {
       const plan = planSimulation(task.model as SupermarketModel, task.options as SimulateOptions);
       const parts = runReplications(plan, task.first, task.count, (done) =>

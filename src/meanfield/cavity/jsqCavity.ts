@@ -34,7 +34,7 @@ import { serviceDistribution } from '../../model/service/index.ts';
 import { AndersonMixer } from '../../numerics/anderson.ts';
 import { feasible, tInterval, type Estimate } from '../../stats/tInterval.ts';
 import { Rng, streamSeed } from '../../stats/rng.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { arrivalFactor } from '../phaseType/drift.ts';
 import { phaseTypeJsqFixedPoint } from '../phaseType/fixedPoint.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from '../sqd.ts';
@@ -134,6 +134,8 @@ export interface JsqCavityResult {
     equation: string;
     source: string;
     version: string;
+    /** The code identity (version.ts `codeIdentity`). */
+    code: string;
     seed: number;
     options: Required<Omit<JsqCavityOptions, 'seed'>>;
   };
@@ -565,6 +567,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       source:
         'theory.md §5 [A] (JSQ(d) cavity), §3 (a_k); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012; Walker & Ni 2011 (Anderson)',
       version: VERSION,
+      code: codeId(),
       seed,
       options: {
         restarts,

@@ -33,7 +33,7 @@ import { predictionModel } from '../../model/prediction/index.ts';
 import { serviceDistribution } from '../../model/service/index.ts';
 import { feasible, tInterval, type Estimate } from '../../stats/tInterval.ts';
 import { Rng, streamSeed } from '../../stats/rng.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { checkRhoD } from '../support.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
 import type { ResponseTimeSample } from './responseSample.ts';
@@ -137,6 +137,8 @@ export interface LpwCavityResult {
     equation: string;
     source: string;
     version: string;
+    /** The code identity (version.ts `codeIdentity`). */
+    code: string;
     seed: number;
     options: Required<Omit<LpwCavityOptions, 'seed'>>;
   };
@@ -581,6 +583,7 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
         'cavity queue, potential rate lambda*d thinned by Pbar(p)^(d-1) at predicted work p != 0 and ((C0+pi0)^d - C0^d)/(d*pi0) on the atom P = 0; law of P <- (1-theta)law + theta*sampled (PASTA)',
       source: 'theory.md §5 [A] (LPW(d) cavity); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012',
       version: VERSION,
+      code: codeId(),
       seed,
       options: { restarts, maxIterations, initialHorizon, iterationHorizon, averagingIterations, theta, batches, noiseFactor },
     },

@@ -10,7 +10,7 @@ import { predictionModel } from '../../model/prediction/index.ts';
 import { serviceDistribution } from '../../model/service/index.ts';
 import type { Estimate } from '../../stats/tInterval.ts';
 import { Rng, streamSeed } from '../../stats/rng.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { checkRhoD } from '../support.ts';
 import { batchRatioEstimate } from './cavityEstimate.ts';
 import { runCavityQueue } from './cavityQueue.ts';
@@ -50,7 +50,7 @@ export interface LwlCavityResult {
     /** Where F̄ came from. */
     workloadCcdf: 'exponential closed form' | 'table';
   };
-  provenance: { model: SupermarketModel; equation: string; source: string; version: string; seed: number; stream: string };
+  provenance: { model: SupermarketModel; equation: string; source: string; version: string; code: string; seed: number; stream: string };
 }
 
 /**
@@ -132,6 +132,7 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
         'one queue, Poisson rate lambda*d thinned by Fbar(w)^(d-1) (w > 0) or (1 - rho^d)/(d(1 - rho)) (idle); discipline simulated',
       source: 'theory.md §5 [D] (cavity queue), §4 (Fbar; Hellemans and Van Houdt, POMACS 2(2), 2018); Bramson, Lu, Prabhakar 2012',
       version: VERSION,
+      code: codeId(),
       seed: run.seed,
       stream: 'streamSeed(seed, 0)',
     },

@@ -12,7 +12,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { requirePoissonArrivals } from '../../model/arrivals.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { binomialTable, buildExactChain, stateCount, vectorRank, type ExactChain } from './stateSpace.ts';
 
 export interface ExactOptions {
@@ -70,7 +70,7 @@ export interface ExactResult {
     history: { K: number; states: number; boundaryMass: number; errorEstimate: number }[];
   };
   diagnostics: { residual: number; iterations: number; seconds: number };
-  provenance: { model: SupermarketModel; method: string; source: string; version: string };
+  provenance: { model: SupermarketModel; method: string; source: string; version: string; code: string };
 }
 
 /** SOR factor: ~4× fewer sweeps than Gauss–Seidel on these chains (measured at n = 2–4, ρ = 0.9). */
@@ -99,6 +99,8 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
   requirePoissonArrivals(model, 'the exact solver');
   if ((model.batch ?? 1) > 1) throw new InvalidModelError('the exact solver covers single arrivals, not batches');
+  if (model.redundancy !== undefined)
+    throw new InvalidModelError('the exact solver covers one copy per job, not redundancy-d (cancel-on-complete); use simulate');
   // the chain on sorted occupancy vectors needs exchangeable servers: speeds would be silently dropped (theory.md §13)
   if (model.servers !== undefined)
     throw new InvalidModelError('no exact solver with server speeds: the chain is derived for identical servers; use simulate');
@@ -289,6 +291,7 @@ function summarise(
       method: 'n-server CTMC on sorted occupancy vectors, level cap K, SOR with aggregation over total jobs',
       source: 'theory.md §1–§2; Stewart 1994 §3.2',
       version: VERSION,
+      code: codeId(),
     },
   };
 }

@@ -302,7 +302,10 @@ export interface HeteroTransient extends TruncatedTransient {
  * state). K is sized from the horizon: a server receives at most λ·max_c(p_c/f_c)·d jobs per time unit, so K is that
  * Poisson law's 1e−14 reach (capped at 2048).
  */
-export function heteroTransient(model: SupermarketModel, options: { times: number[]; tolerance?: number }): HeteroTransient {
+export function heteroTransient(
+  model: SupermarketModel,
+  options: { times: number[]; tolerance?: number; onProgress?: (fraction: number) => void },
+): HeteroTransient {
   const p = heteroProblem(model);
   const times = checkTimeGrid(options.times);
   const tolerance = options.tolerance ?? 1e-10;
@@ -336,6 +339,7 @@ export function heteroTransient(model: SupermarketModel, options: { times: numbe
     y0,
     odexIntegration((_t, y) => Array.from(f(y)), y0, { tolerance, maxSteps, label: 'the per-class occupancy ODE' }),
     take,
+    (_y, x) => options.onProgress?.(horizon > 0 ? (x - times[0]) / horizon : 1),
   );
   const base = truncatedTransient(model, times, tail, stats, {
     truncationLevel: K,

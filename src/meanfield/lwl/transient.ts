@@ -11,7 +11,7 @@
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { KernelConvolver, nextPowerOfTwo } from '../../numerics/convolution.ts';
 import { clampToRange } from '../../numerics/clamp.ts';
 import { ccdfCellAverages, latticeSizeLaw } from './kernel.ts';
@@ -35,6 +35,8 @@ export interface LwlTransientOptions {
    * each step a fraction π₀ of the arrivals follows LL(d), the rest joins idle servers (cell 0). Default: all LL(d).
    */
   routing?: ArrivalRouting;
+  /** Sees the fraction of the horizon integrated after every accepted step (progress output; pure: no output here). */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface LwlTransientResult {
@@ -63,7 +65,9 @@ export interface LwlTransientResult {
     equation: string;
     source: string;
     version: string;
-    options: Required<Omit<LwlTransientOptions, 'times' | 'routing'>>;
+    /** The code identity (version.ts `codeIdentity`). */
+    code: string;
+    options: Required<Omit<LwlTransientOptions, 'times' | 'routing' | 'onProgress'>>;
   };
 }
 
@@ -187,6 +191,8 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     quantileValues: number[][] = [],
     ccdfs: number[][] = [];
   let n = 0; // steps done
+  const onProgress = options.onProgress;
+  const totalSteps = Math.max(1, times[times.length - 1] / step);
   let current = summarise();
   for (const t of times) {
     const target = t / step;
@@ -195,6 +201,7 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
       advance();
       n++;
       moved = true;
+      if (onProgress !== undefined && (n & 255) === 0) onProgress(n / totalSteps);
     }
     if (moved) current = summarise();
     const frac = target - n;
@@ -219,6 +226,7 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     quantileValues.push(out.quant);
     if (includeCcdf) ccdfs.push(Array.from(out.ccdf));
   }
+  onProgress?.(1);
   return {
     times: [...times],
     grid: includeCcdf ? Array.from({ length: M + 1 }, (_, j) => j * step) : [],
@@ -232,6 +240,7 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
       equation: 'cells m_j: send lambda·step·(S_j^d − S_{j+1}^d) from cell j to j + k w.p. p_k, then shift down one cell',
       source: `${LWL_SOURCE}; scheme: theory.md §4 "Transient PIDE"`,
       version: VERSION,
+      code: codeId(),
       options: { step, horizon: M * step, quantileLevels: [...levels], includeCcdf },
     },
   };

@@ -9,7 +9,7 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { ccdfCellAverages } from './kernel.ts';
 import { type LwlParameters, DEFAULT_STEP, defaultHorizon, lwlParameters, positiveOption } from './parameters.ts';
 import { phaseTypeSolve } from './phaseType.ts';
@@ -64,6 +64,11 @@ export interface LwlDiagnostics {
    * Δ-vs-Δ/2 difference for a second-order scheme, 2× for first order); for 'phase-type' the Picard difference itself.
    */
   meanResponseTimeErrorBound: number;
+  /**
+   * What the grid leaves out of E[W] = ∫ F̄^d: ∫_W^∞ F̄(w)^d dw beyond the horizon W (`tailBeyondHorizon`), time units,
+   * included in `meanResponseTimeErrorBound` (a power tail, e.g. Pareto sizes, is far from negligible at W = 600·E[S]).
+   */
+  meanResponseTimeTailError: number;
   /** The same bound on max_j |F̄_Δ(w_j) − F̄(w_j)| (from `gridError`). */
   gridErrorBound: number;
   /** Δ (time units). */
@@ -89,6 +94,8 @@ export interface LwlWorkloadResult {
     equation: string;
     source: string;
     version: string;
+    /** The code identity (version.ts `codeIdentity`). */
+    code: string;
     options: Required<Omit<LwlOptions, 'method'>> & { method: LwlMethod };
   };
 }
@@ -167,6 +174,26 @@ function resolveOptions(params: LwlParameters, options: LwlOptions) {
   };
 }
 
+/**
+ * ∫_W^∞ F̄(w)^d dw beyond the last grid point W = cells·step, from a power law F̄(w) ≈ F̄(W)(w/W)^{−β}:
+ * W·F̄(W)^d/(dβ − 1). β is the tail index when theory gives it (`tailIndex`: α − 1 for Pareto(α) sizes, theory.md §8
+ * "Heavy tails, in the limit"), else the slope of log F̄ between W/2 and W; +∞ when a known dβ ≤ 1 (the integral
+ * diverges; `meanFieldFiniteness` refuses those laws before the solver runs). A slope that is flat (a coarse grid's
+ * round-off plateau) or too shallow for a law without a known index counts one horizon of decay, W·F̄(W)^d. A tail
+ * lighter than every power (exponential, Weibull, log-normal) is over-estimated by its power-law tangent, so this
+ * errs on the side of a larger error bar.
+ * @param ccdf F̄ on the grid (length cells + 1). @param tailIndex β where known. @returns time units, ≥ 0.
+ */
+export function tailBeyondHorizon(ccdf: ArrayLike<number>, cells: number, step: number, d: number, tailIndex?: number): number {
+  const end = ccdf[cells];
+  if (!(end > 0)) return 0;
+  const horizon = cells * step;
+  if (tailIndex !== undefined) return d * tailIndex > 1 ? (horizon * end ** d) / (d * tailIndex - 1) : Infinity;
+  const mid = ccdf[Math.floor(cells / 2)];
+  const beta = mid > end ? Math.log(mid / end) / Math.log(cells / Math.floor(cells / 2)) : 0;
+  return d * beta > 2 ? (horizon * end ** d) / (d * beta - 1) : horizon * end ** d;
+}
+
 /** Internal solver shared by lwlWorkloadCcdf and lwlFixedPoint. */
 export function solveWorkload(model: SupermarketModel, params: LwlParameters, options: LwlOptions): WorkloadSolution {
   const o = resolveOptions(params, options);
@@ -231,6 +258,7 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
   }
   // the returned values are the coarse grid's: their error is not the Δ-vs-Δ/2 difference but 1/(1 − 2^−p) of it
   const factor = o.method === 'picard' ? GRID_ERROR_BOUND_FACTOR : 1;
+  const tailError = tailBeyondHorizon(ccdf, cells, o.step, d, service.spec.kind === 'pareto' ? service.spec.alpha - 1 : undefined);
   const result: LwlWorkloadResult = {
     grid: Array.from({ length: cells + 1 }, (_, j) => j * o.step),
     workloadCcdf: Array.from(ccdf),
@@ -241,7 +269,8 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
       lastChange,
       gridError,
       meanResponseTimeGridError,
-      meanResponseTimeErrorBound: factor * meanResponseTimeGridError,
+      meanResponseTimeErrorBound: factor * meanResponseTimeGridError + tailError,
+      meanResponseTimeTailError: tailError,
       gridErrorBound: factor * gridError,
       step: o.step,
       horizon: cells * o.step,
@@ -254,6 +283,7 @@ export function solveWorkload(model: SupermarketModel, params: LwlParameters, op
       equation: o.method === 'picard' ? FPE : PH_ODE,
       source: LWL_SOURCE,
       version: VERSION,
+      code: codeId(),
       options: o,
     },
   };

@@ -104,6 +104,8 @@ export interface MemoryTransientOptions {
   readonly tolerance?: number;
   /** odex step budget (default max(10⁴, 50 × horizon in service times)). */
   readonly maxSteps?: number;
+  /** Sees the fraction of the horizon integrated after every accepted step (progress output; pure: no output here). */
+  readonly onProgress?: (fraction: number) => void;
 }
 
 /**
@@ -148,8 +150,9 @@ export function solveMemoryTransient(model: SupermarketModel, options: MemoryTra
     y0,
     (t0, tEnd, observer) => integrateOdex(f, y0, t0, tEnd, { tolerance, maxSteps, label: `SQ(d) with memory (K = ${K})` }, observer),
     (at) => tail.push([1, ...Array.from({ length: K }, (_, i) => at(i))]),
-    (y) => {
+    (y, x) => {
       top = Math.max(top, y[K - 1]);
+      options.onProgress?.(horizon > 0 ? (x - taus[0]) / horizon : 1);
     },
   );
   return truncatedTransient(model, times, tail, stats, {

@@ -10,7 +10,7 @@ import { requirePoissonLimit } from '../../model/arrivals.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { DISCIPLINE_TABLE, unknownPolicy, type Discipline, type SupermarketModel } from '../../model/model.ts';
 import { estimandFiniteness } from '../../model/moments.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { knownSizeMeans, knownSizeResponseTimeAt, SrptAging, type KnownSizeDiscipline, type Mg1Means } from './knownSize.ts';
 import { noiseLaw, type NoiseLaw } from './noise.ts';
 import { predictedMeans, PredictedIntegrals, type PredictedDiscipline } from './predicted.ts';
@@ -55,6 +55,8 @@ export interface Mg1Result {
     equation: string;
     source: string;
     version: string;
+    /** The code identity (version.ts `codeIdentity`). */
+    code: string;
     options: { relTolerance: number };
   };
 }
@@ -134,6 +136,7 @@ function infiniteMeans(model: SupermarketModel, law: SizeLaw, reason: string, re
       equation: `E[T] = ∞: ${reason}`,
       source: `${SOURCE}; model/moments.ts`,
       version: VERSION,
+      code: codeId(),
       options: { relTolerance },
     },
   };
@@ -194,6 +197,7 @@ export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Resul
       equation: `${EQUATIONS[d]}; E[T] = ∫E[T(x${isPredicted(d) ? ',y' : ''})]dP; E[U] = λE[S²]/(2(1−ρ))`,
       source: SOURCE,
       version: VERSION,
+      code: codeId(),
       options: { relTolerance },
     },
   };

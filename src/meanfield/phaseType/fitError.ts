@@ -37,12 +37,26 @@ export function phaseTypeFitError(model: SupermarketModel): PhaseTypeFitError | 
   return PH_FIT_MEASURED_ERROR[model.service.kind];
 }
 
-/** A signed percentage: −0.14 → "−14 %", 0.09 → "+9 %". */
-export function signedPercent(x: number): string {
-  return `${x < 0 ? '−' : '+'}${Math.abs(100 * x).toFixed(0)} %`;
+/** A signed percentage: −0.14 → "−14 %", 0.09 → "+9 %" (`digits` decimals, default 0). */
+export function signedPercent(x: number, digits = 0): string {
+  return `${x < 0 ? '−' : '+'}${Math.abs(100 * x).toFixed(digits)} %`;
 }
 
 /** One line: "measured error of the two-moment PH fit for weibull sizes: −14 % to −5 % (…)". */
 export function describePhaseTypeFitError(kind: ServiceKind, e: PhaseTypeFitError): string {
   return `measured error of the two-moment PH fit for ${kind} sizes: ${signedPercent(e.low)} to ${signedPercent(e.high)} of E[T] (${e.grid}; against ${e.reference}); larger outside that grid`;
+}
+
+/**
+ * Where the true E[T] lies given the fit's `value` and its measured error (fit − true)/true ∈ [low, high]:
+ * [value/(1 + high), value/(1 + low)] (time units).
+ */
+export function fitErrorRange(value: number, e: PhaseTypeFitError): [number, number] {
+  return [value / (1 + e.high), value / (1 + e.low)];
+}
+
+/** "measured error −18 % to +0 % of E[T] (grid; against …), i.e. E[T] in [4.6168, 5.6303]" for a fit's E[T] `value`. */
+export function describeFitErrorOf(value: number, e: PhaseTypeFitError): string {
+  const [lo, hi] = fitErrorRange(value, e);
+  return `measured error ${signedPercent(e.low)} to ${signedPercent(e.high)} of E[T] (${e.grid}; against ${e.reference}), i.e. E[T] in [${lo.toFixed(4)}, ${hi.toFixed(4)}]`;
 }

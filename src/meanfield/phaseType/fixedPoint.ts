@@ -5,7 +5,7 @@
  */
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { clampRowsToRange, clampToRange } from '../../numerics/clamp.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from '../sqd.ts';
 import { cumulativeFromLevels, levelsFromCumulative, phaseTypeDrift, phaseTypeJacobianCumulative, tailOf } from './drift.ts';
@@ -66,6 +66,8 @@ export interface PhaseTypeFixedPointResult {
     source: string;
     note: string;
     version: string;
+    /** The code identity (version.ts `codeIdentity`). */
+    code: string;
     options: { tailTolerance: number; residualTolerance: number; maxTruncationLevel: number };
   };
 }
@@ -270,6 +272,7 @@ function result(
           ? 'exact phase-type form of the service law'
           : 'two-moment PH fit (Tijms): only E[S] and the SCV of the service law match; for d ≥ 2 the whole law matters, so this approximates the mean field',
       version: VERSION,
+      code: codeId(),
       options: { tailTolerance: o.tailTolerance, residualTolerance: o.residualTolerance, maxTruncationLevel: o.maxTruncationLevel },
     },
   };

@@ -28,6 +28,8 @@ export interface PhaseTypeTransientOptions {
    * memory). Default: every arrival follows JSQ(d).
    */
   routing?: ArrivalRouting;
+  /** Sees the fraction of the horizon integrated after every accepted step (progress output; pure: no output here). */
+  onProgress?: (fraction: number) => void;
 }
 
 /** The phase-type transient (tail rows s_0..s_K per instant, E[Q], odex diagnostics) with the PH law it integrated. */
@@ -97,7 +99,8 @@ export function phaseTypeJsqTransient(model: SupermarketModel, options: PhaseTyp
       }
       tails.push(Array.from(tailOf(p.m, scratch).subarray(0, K + 1)));
     },
-    (y) => {
+    (y, x) => {
+      options.onProgress?.(horizon > 0 ? (x - times[0]) / horizon : 1);
       let lastLevel = 0;
       for (let j = 0; j < p.m; j++) lastLevel += y[(K - 1) * p.m + j];
       top = Math.max(top, lastLevel);

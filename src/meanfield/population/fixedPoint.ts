@@ -7,7 +7,7 @@
  * Source: theory.md §2 ("Fixed points"), §6; Dennis and Schnabel 1983, §6.3.
  */
 import { ConvergenceError, InvalidModelError, SolverError } from '../../errors.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { infNorm, newtonSolve } from '../../numerics/newton.ts';
 import { clampToRange } from '../../numerics/clamp.ts';
 import type { Tridiagonal } from '../../numerics/tridiagonal.ts';
@@ -44,7 +44,14 @@ export interface PopulationFixedPointResult {
   /** β_ℓ(π), index ℓ = transition (all ≥ −1e−12·max β). */
   rates: number[];
   diagnostics: { method: 'newton' | 'ode+newton' | 'full+newton'; odeTime: number; minRate: { value: number; transition: string } };
-  provenance: { model: string; parameters: Readonly<Record<string, number>>; equation: string; source: string; version: string };
+  provenance: {
+    model: string;
+    parameters: Readonly<Record<string, number>>;
+    equation: string;
+    source: string;
+    version: string;
+    code: string;
+  };
 }
 
 /** ‖v‖∞, with NaN (a rate undefined at the state) counted as +∞ so that any finite residual beats it. */
@@ -194,6 +201,7 @@ export function populationFixedPoint(model: PopulationModel, options: Population
       equation: 'f(pi) = sum_l l beta_l(pi) = 0 (Newton, residual checked)',
       source: 'theory.md §2, §6; Dennis and Schnabel 1983',
       version: VERSION,
+      code: codeId(),
     },
   };
 }

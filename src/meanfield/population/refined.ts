@@ -6,7 +6,7 @@
  * Source: theory.md §6; Gast and Van Houdt, A Refined Mean Field Approximation, POMACS 1(2), 2017; rmf_tool.
  */
 import { InvalidModelError, SolverError } from '../../errors.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { computeW, lyapunovResidual, LYAPUNOV_RESIDUAL_TOLERANCE } from '../refined.ts';
 import { solveDense } from '../../numerics/dense.ts';
 import { populationDrift, requireSmoothModel } from './drift.ts';
@@ -28,7 +28,14 @@ export interface PopulationRefinedResult {
   lyapunovResidual: number;
   variables: readonly string[];
   diagnostics: { lyapunovSolver: 'banded' | 'sign-function'; firstDerivatives: number; secondDerivatives: number };
-  provenance: { model: string; parameters: Readonly<Record<string, number>>; equation: string; source: string; version: string };
+  provenance: {
+    model: string;
+    parameters: Readonly<Record<string, number>>;
+    equation: string;
+    source: string;
+    version: string;
+    code: string;
+  };
 }
 
 function isTridiagonal(A: number[][]): boolean {
@@ -92,6 +99,7 @@ export function populationRefined(model: PopulationModel, fixedPoint?: Populatio
         'E[X^(n)] = pi + V/n; A = Df(pi), Q = sum_l l l^T beta_l(pi), AW + WA^T + Q = 0, b_i = 1/2 sum_jk d2f_i/dx_j dx_k W_jk, V = -A^{-1} b',
       source: 'theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; rmf_tool',
       version: VERSION,
+      code: codeId(),
     },
   };
 }

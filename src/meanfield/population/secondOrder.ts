@@ -16,7 +16,7 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import { mathjs } from '../../lazy.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { solveDense } from '../../numerics/dense.ts';
 import { solveKroneckerSumSchur } from '../../numerics/kroneckerSum.ts';
 import { symmetrise } from '../refinedSecondOrder.ts';
@@ -40,7 +40,14 @@ export interface PopulationSecondOrderResult {
     /** Non-zero rate derivatives of orders 1..4 at π. */
     rateDerivatives: number[];
   };
-  provenance: { model: string; parameters: Readonly<Record<string, number>>; equation: string; source: string; version: string };
+  provenance: {
+    model: string;
+    parameters: Readonly<Record<string, number>>;
+    equation: string;
+    source: string;
+    version: string;
+    code: string;
+  };
 }
 
 type Entry = { transition: number; index: ArrayLike<number>; value: number };
@@ -205,6 +212,7 @@ export function populationSecondOrder(model: PopulationModel, refined?: Populati
       equation: 'E[X^(n)] = pi + V/n + A/n^2; D, C, B, A of Gast-Bortolussi-Tribastone 2019 (steady state), generic population model',
       source: 'theory.md §6; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool refinedRefined_fixedPoint.py',
       version: VERSION,
+      code: codeId(),
     },
   };
 }

@@ -8,7 +8,7 @@ import { integrateOdex, odexCounts, odexIntegration, sampleTrajectory } from '..
 import { infNorm } from '../../numerics/newton.ts';
 import { clampRowsToRange } from '../../numerics/clamp.ts';
 import { InvalidModelError, SolverError } from '../../errors.ts';
-import { VERSION } from '../../version.ts';
+import { VERSION, codeId } from '../../version.ts';
 import { populationDrift, requireSmoothModel, type PopulationDrift } from './drift.ts';
 import { evaluateObservables, refineObservables } from './observables.ts';
 import type { PopulationModel } from '../../model/population/parse.ts';
@@ -39,7 +39,14 @@ export interface PopulationTransientResult {
   variables: readonly string[];
   /** `clamped`: largest move of the projection of the states onto x ≥ 0 (integrator round-off; numerics/clamp.ts). */
   diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number; finalDriftNorm: number; clamped: number };
-  provenance: { model: string; equation: string; source: string; version: string; options: { tolerance: number; maxSteps: number } };
+  provenance: {
+    model: string;
+    equation: string;
+    source: string;
+    version: string;
+    code: string;
+    options: { tolerance: number; maxSteps: number };
+  };
 }
 
 /**
@@ -124,6 +131,7 @@ export function populationTransient(model: PopulationModel, options: PopulationT
       equation: 'dx/dt = f(x) = sum_l l beta_l(x)',
       source: 'theory.md §6; Kurtz 1970; odex (Hairer–Wanner ODEX)',
       version: VERSION,
+      code: codeId(),
       options: { tolerance, maxSteps },
     },
   };
@@ -137,7 +145,7 @@ export interface PopulationRefinedTransientResult {
   /** Observable name → its 1/n coefficient at each instant: ∇g(x)·V + ½ g''(x):W. */
   observables: Record<string, number[]>;
   diagnostics: { nStep: number; nAccept: number; nReject: number; nEval: number };
-  provenance: { model: string; equation: string; source: string; version: string };
+  provenance: { model: string; equation: string; source: string; version: string; code: string };
 }
 
 /**
@@ -211,6 +219,7 @@ export function populationRefinedTransient(model: PopulationModel, options: Popu
       equation: "E[X^(n)(t)] = x(t) + V(t)/n; dV/dt = F'V + F'':W/2, dW/dt = F'W + WF'^T + Q, V(0) = W(0) = 0",
       source: 'theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool',
       version: VERSION,
+      code: codeId(),
     },
   };
 }

@@ -6,11 +6,13 @@ import { DISCIPLINE_TABLE, type Discipline } from './discipline.ts';
 import { SELECTION_TABLE, type Selection } from './selection.ts';
 
 import { idleSettings } from './idle.ts';
+import { redundancyName, type RedundancySpec } from './redundancy.ts';
 
 export * from './selection.ts';
 export * from './discipline.ts';
 export * from './idle.ts';
 export * from './batch.ts';
+export * from './redundancy.ts';
 
 /** True when a policy looks at predictions: a selection or discipline whose table row says it does (LPW; SPJF, PSPJF, SPRPT). */
 export function usesPrediction(selection: Selection, discipline: Discipline): boolean {
@@ -18,7 +20,7 @@ export function usesPrediction(selection: Selection, discipline: Discipline): bo
 }
 
 /** `name = description; …` of every row of a table, for `--help` prose and the README's "Choices". */
-function describeRows(table: Readonly<Record<string, { readonly description: string }>>): string {
+export function describeRows(table: Readonly<Record<string, { readonly description: string }>>): string {
   return Object.entries(table)
     .map(([name, row]) => `${name} = ${row.description}`)
     .join('; ');
@@ -46,7 +48,8 @@ export function idlePrediction(selection: Selection, discipline: Discipline): st
 /**
  * The policy as output headers name it: `JSQ(2) + FIFO`; a rule that samples no servers (random, jiq) without `(d)`,
  * since d has no effect there; a dispatcher memory appended when the model has one (`, memory ip`, `ism:A` …), and
- * server classes (`, speeds 1,2 fractions 0.5,0.5 (uniform sampling)`) and batches of K > 1 (`, batch 2 (whole)`).
+ * server classes (`, speeds 1,2 fractions 0.5,0.5 (uniform sampling)`) and batches of K > 1 (`, batch 2 (whole)`); redundancy-d
+ * as `RED(d)` with its mode and replicas (`RED(2) + FIFO, cancel-on-complete (independent replicas)`).
  * @example policyName({ selection: 'jsq', d: 2, discipline: 'fifo' }) // 'JSQ(2) + FIFO'
  */
 export function policyName(model: {
@@ -57,12 +60,18 @@ export function policyName(model: {
   readonly servers?: { readonly speeds: readonly number[]; readonly fractions: readonly number[]; readonly sampling: string };
   readonly batch?: number;
   readonly batchDispatch?: string;
+  readonly redundancy?: RedundancySpec;
 }): string {
-  const sel = SELECTION_TABLE[model.selection].samplesD ? `${model.selection.toUpperCase()}(${model.d})` : model.selection.toUpperCase();
+  const sel =
+    model.redundancy !== undefined
+      ? `RED(${model.d})`
+      : SELECTION_TABLE[model.selection].samplesD
+        ? `${model.selection.toUpperCase()}(${model.d})`
+        : model.selection.toUpperCase();
   const m = model.memory;
   const memory = m && m.kind !== 'none' ? `, memory ${m.kind}${m.capacity !== undefined ? `:${m.capacity}` : ''}` : '';
   const s = model.servers;
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
   const batch = model.batch !== undefined && model.batch > 1 ? `, batch ${model.batch} (${model.batchDispatch ?? 'spread'})` : '';
-  return `${sel} + ${model.discipline.toUpperCase()}${memory}${servers}${batch}`;
+  return `${sel} + ${model.discipline.toUpperCase()}${memory}${servers}${batch}${redundancyName(model.redundancy)}`;
 }
