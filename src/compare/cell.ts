@@ -32,6 +32,8 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
     ...(sim.workloadCcdf ? { workloadCcdf: sim.workloadCcdf } : {}),
     responseTimePercentiles: sim.responseTimePercentiles,
     ...(sim.responseTimeCcdf ? { responseTimeCcdf: sim.responseTimeCcdf } : {}),
+    ...(sim.classes ? { classes: sim.classes } : {}),
+    ...(sim.workRate ? { workRate: sim.workRate } : {}),
     jobs: sim.jobs,
     replications,
     engine: sim.engine,

@@ -323,6 +323,9 @@ function prepareModel(
     kind: sol.kind,
     source: sol.source,
     ...(sol.tail ? { tail: sol.tail } : {}),
+    ...(sol.classes
+      ? { classes: sol.classes.map((c) => ({ speed: c.speed, busyFraction: c.busyFraction, meanResponseTime: c.meanResponseTime })) }
+      : {}),
     convergence: sol.convergence,
     ...(sol.measuredError ? { measuredError: sol.measuredError } : {}),
   };

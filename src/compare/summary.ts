@@ -304,23 +304,36 @@ function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[], con
   return c1Check(fit, sumV / p.model.lambda, config.replications);
 }
 
-/** The busy-fraction check ŝ₁ = ρ over all cells (see `ComparisonResult.busyCheck`). */
+/**
+ * The busy-fraction check over all cells (see `ComparisonResult.busyCheck`): ŝ₁ = ρ = λE[S] for identical servers;
+ * with server speeds the pooled busy fraction is not ρ, and the check is work conservation, Σ f·speed·busy = λE[S]
+ * (the cell's `workRate`, theory.md §13).
+ */
 function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedModel[]): ComparisonResult['busyCheck'] {
-  const rho = (c: CellResult) => {
-    const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
-    return m.lambda * m.service.mean;
-  };
-  // with server speeds the pooled busy fraction is not ρ (work conservation holds per class: Σ f·speed·busy = λE[S]);
-  // under redundancy-d it is λE[W], which is λE[S] at every n only for independent exponential replicas (a memoryless
-  // race: the replicas' service per job is E[S]; theory.md §16)
-  const notRho = (c: CellResult) => {
-    const m = prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
+  const modelOf = (c: CellResult) => prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
+  const rho = (c: CellResult) => modelOf(c).lambda * modelOf(c).service.mean;
+  // under redundancy-d the busy fraction is λE[W], which is λE[S] at every n only for independent exponential replicas
+  // (a memoryless race: the replicas' service per job is E[S]; theory.md §16): other redundancy models are not judged
+  const notJudged = (c: CellResult) => {
+    const m = modelOf(c);
     const r = m.redundancy;
-    return m.servers !== undefined || (r !== undefined && !(r.replicas === 'independent' && m.service.kind === 'exponential'));
+    return r !== undefined && !(r.replicas === 'independent' && m.service.kind === 'exponential');
   };
-  const used = cells.filter((c) => c.simulation.tail.length > 1 && standardErrorOfMean(c.simulation.tail[1]) > 0 && !notRho(c));
-  const tStatistics = used.map((c) => (c.simulation.tail[1].mean - rho(c)) / standardErrorOfMean(c.simulation.tail[1]));
-  const adjusted = holmAdjust(tStatistics.map((t, i) => studentTwoSidedPValue(t, used[i].simulation.tail[1].replications - 1)));
+  // the estimate the check reads: Σ f·speed·busy with speeds (absent in a cell stored before it existed), else ŝ₁
+  const observed = (c: CellResult): Estimate | undefined =>
+    notJudged(c)
+      ? undefined
+      : modelOf(c).servers !== undefined
+        ? c.simulation.workRate
+        : c.simulation.tail.length > 1
+          ? c.simulation.tail[1]
+          : undefined;
+  const used = cells.filter((c) => {
+    const e = observed(c);
+    return e !== undefined && standardErrorOfMean(e) > 0;
+  });
+  const tStatistics = used.map((c) => (observed(c)!.mean - rho(c)) / standardErrorOfMean(observed(c)!));
+  const adjusted = holmAdjust(tStatistics.map((t, i) => studentTwoSidedPValue(t, observed(used[i])!.replications - 1)));
   const minAdjustedPValue = adjusted.length ? Math.min(...adjusted) : Number.NaN;
   const status = adjusted.length === 0 ? 'not-judged' : minAdjustedPValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees';
   const mean = tStatistics.reduce((a, b) => a + b, 0) / Math.max(tStatistics.length, 1);

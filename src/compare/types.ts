@@ -11,7 +11,7 @@ import type {
   SolutionKind,
 } from '../meanfield/index.ts';
 import type { PhaseTypeFitError } from '../meanfield/phaseType/fitError.ts';
-import type { Percentiles } from '../sim/index.ts';
+import type { ClassEstimate, Percentiles } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { SimulationTask, StoredTrajectory, TrajectoryTask } from '../runs/task.ts';
 import type { InverseNFit, SlopeFit } from './fit.ts';
@@ -106,6 +106,8 @@ export interface MeanFieldReference {
   readonly source: string;
   /** Tail fractions s_0..s_K where the solver gives them (JSQ solvers). */
   readonly tail?: number[];
+  /** Heterogeneous servers (theory.md §13): each class's limit busy fraction and E[T] of the jobs it serves. */
+  readonly classes?: readonly { readonly speed: number; readonly busyFraction: number; readonly meanResponseTime: number }[];
   /** The solver's convergence status (converged, iterations, residual where it iterates). */
   readonly convergence: SolutionConvergence;
   /** Approximation kind (the two-moment PH fit): the measured error of its E[T] for the law family (fitError.ts). */
@@ -167,6 +169,9 @@ export interface CellSimulation {
   readonly responseTimePercentiles?: Percentiles<Estimate>;
   /** The pooled empirical ccdf as quantiles t[k] at probabilities p[k] (sim/simulate.ts; absent in cells stored before). */
   readonly responseTimeCcdf?: { readonly p: readonly number[]; readonly t: readonly number[] };
+  /** Heterogeneous servers (theory.md §13): per class busy fraction, E[T] and jobs served, and Σ f·speed·busy. */
+  readonly classes?: ClassEstimate[];
+  readonly workRate?: Estimate;
   readonly events: number;
   readonly eventsPerSecond: number;
   readonly wallSeconds: number;
@@ -273,7 +278,8 @@ export interface ComparisonResult {
     readonly confirmed: number;
   };
   /**
-   * Built-in calibration check: the busy fraction ŝ₁ must equal ρ = λE[S] at every n. Per cell t = (ŝ₁ − ρ)/σ̂, and
+   * Built-in calibration check: the busy fraction ŝ₁ must equal ρ = λE[S] at every n (with server speeds: the work rate
+   * Σ f·speed·busy must equal λE[S], `CellSimulation.workRate`). Per cell t = (ŝ₁ − ρ)/σ̂, and
    * their SD across cells, to compare with √(ν/(ν − 2)) of Student t with ν = R − 1 (well-calibrated intervals).
    */
   readonly busyCheck: {

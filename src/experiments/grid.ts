@@ -2,7 +2,7 @@
  * Expands an experiment spec into cells: one finite-n simulation each (λ, d, n, policy, service, prediction).
  * Prediction-blind policies (no LPW selection, no predicted discipline) run once, whatever the prediction list.
  */
-import { InvalidModelError } from '../errors.ts';
+import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import {
   batchLabel,
   canonicalArrivals,
@@ -161,6 +161,11 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                     `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, policy ${selection}/${discipline}${prediction === 'none' ? '' : `, prediction ${JSON.stringify(prediction)}`}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}${arrivals === 'exp' ? '' : `, arrivals ${JSON.stringify(arrivals)}`}${batch === 1 ? '' : `, batch ${batch}`}${spec.servers === undefined ? '' : `, servers ${JSON.stringify(spec.servers)}`}: ${error.message}`,
                   );
                 }
+                // an overloaded class (speeds): the cell's λ named beside the class
+                if (error instanceof UnstableModelError)
+                  throw new UnstableModelError(
+                    `lambda ${lambda}${spec.servers === undefined ? '' : `, servers ${JSON.stringify(spec.servers)}`}: ${error.message}`,
+                  );
                 throw error;
               }
               if (d > n)

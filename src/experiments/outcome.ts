@@ -1,5 +1,6 @@
 /** What a finished experiment cell stores: the cell (without its model object) and the simulation summary. */
 import type { Estimate } from '../stats/index.ts';
+import type { ClassEstimate } from '../sim/index.ts';
 import type { ExperimentCell } from './grid.ts';
 import type { CellCoordinates } from '../claims/index.ts';
 
@@ -12,6 +13,9 @@ export interface CellOutcome {
     readonly meanSlowdown?: Estimate;
     /** Response-time percentiles, when the simulator reports them. */
     readonly responseTimePercentiles?: Record<string, Estimate>;
+    /** Heterogeneous servers (theory.md §13): per class busy fraction, E[T] and jobs served; Σ f·speed·busy. */
+    readonly classes?: ClassEstimate[];
+    readonly workRate?: Estimate;
     readonly events: number;
     readonly eventsPerSecond: number;
     readonly wallSeconds: number;

@@ -28,7 +28,8 @@ export const experimentSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore (it names the report folder)'),
     description: z.string().optional(),
-    lambda: z.array(z.number().positive().lt(1)).min(1),
+    /** λ per server; < 1 without server classes, and with them ρ = λE[S]/Σ f·speed < 1 per class (checked per cell). */
+    lambda: z.array(z.number().positive()).min(1),
     d: z.array(positiveInt).min(1),
     n: z.array(positiveInt).min(1),
     /** Either an explicit list of policies or the cross product of selections × disciplines. */
@@ -81,7 +82,24 @@ export const experimentSchema = z
   .strict()
   .refine((e) => e.policies !== undefined || (e.selections !== undefined && e.disciplines !== undefined), {
     message: 'give either "policies" or both "selections" and "disciplines"',
-  });
+  })
+  .superRefine(
+    (e, ctx) => {
+      // identical servers of speed 1: ρ = λE[S] with E[S] = 1 by default, so λ < 1 is checked here with its JSON path;
+      // with server classes the capacity Σ f·speed sets the bound, checked per cell by parseModel (naming the class)
+      if (e.servers !== undefined || !Array.isArray(e.lambda)) return;
+      e.lambda.forEach((l, i) => {
+        if (typeof l === 'number' && !(l < 1))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['lambda', i],
+            message: `Too big: expected number to be <1 (λ per server of speed 1), got ${l}`,
+          });
+      });
+    },
+    // also when other entries failed, so every problem is listed in one pass
+    { when: () => true },
+  );
 
 export type ExperimentSpec = z.infer<typeof experimentSchema>;
 

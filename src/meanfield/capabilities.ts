@@ -255,8 +255,11 @@ function heteroRefusal(model: SupermarketModel, what: string): string | undefine
     return 'no transient mean field for LWL(d) with server speeds: the drain-time PIDE has one drain rate per class only at its fixed point (hetero-lwl); use simulate';
   if (rule !== 'lwl' && rule !== 'jsq' && rule !== 'sed' && rule !== 'random')
     return `no ${what} for selection ${rule} with server speeds: the per-class occupancy ODE covers jsq, sed and random`;
-  if (model.discipline !== 'fifo')
-    return `no ${what} for discipline ${model.discipline} with server speeds: the per-class occupancy ODE is derived for FIFO`;
+  // PS and LAS with exponential sizes under a count-based rule: each busy class-c server completes a job at rate μ_c
+  // whatever it serves (memorylessness), so the occupancy process is FIFO's (as fifoQueueLengthTwin, theory.md §5)
+  const sizeBlindSharing = (model.discipline === 'ps' || model.discipline === 'las') && rule !== 'lwl';
+  if (model.discipline !== 'fifo' && !sizeBlindSharing)
+    return `no ${what} for discipline ${model.discipline} with server speeds: the per-class occupancy ODE is derived for FIFO (and PS, LAS under jsq, sed, random with exponential sizes)`;
   if (model.service.kind !== 'exponential')
     return `no ${what} for ${model.service.kind} sizes with server speeds: the per-class occupancy ODE needs exponential sizes`;
   return undefined;
@@ -631,10 +634,16 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
     const notYet = no(
       'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
     );
+    // the 1/n term exists (heteroRefined, meanfield/hetero/refined.ts) but `refine` and compare's refined judging are SQ(d)'s
+    const firstOrder = heteroRefusal(model, 'refined mean field')
+      ? notYet
+      : no(
+          'with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model); compare does not judge by it yet',
+        );
     return {
       fixedPoint: fixedPointOf(model),
       transient: transientOf(model),
-      refined: { firstOrder: notYet, secondOrder: notYet },
+      refined: { firstOrder, secondOrder: notYet },
       exactChain: notYet,
       phaseTypeFit: no('the two-moment phase-type fit is derived for identical servers, not with server speeds'),
       responseTime: no('no response-time law with server speeds yet (theory.md §13); use simulate'),

@@ -16,6 +16,7 @@ import {
 } from '../compare/index.ts';
 import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
+import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { UNDEFINED_INFINITE } from '../compare/verdict.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
@@ -212,7 +213,9 @@ function familyText(result: ComparisonResult): string {
     `rejection ≤ ${f.alpha}. ${f.firstRunRejections} first run${f.firstRunRejections === 1 ? ' was' : 's were'} rejected and rerun with fresh seeds ` +
     `and ${result.config.confirmFactor ?? CONFIRM_FACTOR}× the replications; ${f.confirmed} rerun${f.confirmed === 1 ? '' : 's'} confirmed the rejection ` +
     `(only those cells say "disagrees"; the others say "agrees (rejection not confirmed)").\n\n` +
-    `**Calibration check** (busy fraction ŝ₁ = ρ at every n): the t statistics (ŝ₁ − ρ)/σ̂ over ${b.tStatistics.length} cells have SD ` +
+    (result.models.some((m) => m.model.servers !== undefined)
+      ? `**Calibration check** (work conservation Σ f·speed·busy = λE[S] at every n, server speeds: theory.md §13): the t statistics over ${b.tStatistics.length} cells have SD `
+      : `**Calibration check** (busy fraction ŝ₁ = ρ at every n): the t statistics (ŝ₁ − ρ)/σ̂ over ${b.tStatistics.length} cells have SD `) +
     `${fix(b.sd, 2)}; ` +
     (Number.isFinite(b.expectedSd)
       ? `well-calibrated intervals give about ${fix(b.expectedSd, 2)} (Student t, ν = R − 1).`
@@ -322,6 +325,48 @@ function c2Text(result: ComparisonResult): string {
   );
 }
 
+/**
+ * Heterogeneous servers (theory.md §13): per cell and server class, the simulated busy fraction and E[T] of the jobs
+ * the class served (95% CIs) beside the per-class limit, the jobs it served, and the cell's work rate Σ f·speed·busy
+ * (= λE[S]). '' when no cell has classes.
+ */
+function classSection(result: ComparisonResult): string {
+  const cells = result.cells.filter((c) => c.simulation.classes);
+  if (cells.length === 0) return '';
+  const rows: string[] = [];
+  for (const c of cells) {
+    const limit = result.models.find((m) => m.d === c.d && m.lambda === c.lambda)?.reference.classes;
+    c.simulation.classes!.forEach((k, i) =>
+      rows.push(
+        `| ${c.d} | ${c.lambda} | ${c.n} | ${i + 1} (${k.speed}, ${k.fraction}) | ${estimateText(k.busyFraction)} | ${limit ? fix(limit[i].busyFraction) : '–'} | ` +
+          `${estimateText(k.meanResponseTime)} | ${limit ? fix(limit[i].meanResponseTime) : '–'} | ${k.jobs} | ${i === 0 && c.simulation.workRate ? estimateText(c.simulation.workRate) : ''} |`,
+      ),
+    );
+  }
+  return (
+    '\n## Per server class\n\nEach class’s simulated busy fraction and the mean response time of the jobs it served (95% CIs), beside the ' +
+    'per-class mean-field limit (theory.md §13); jobs served over all replications; Σ f·speed·busy is the work served per server, λE[S] in steady state.\n\n' +
+    '| d | λ | n | class (speed, fraction) | busy fraction | limit | E[T] of its jobs | limit | jobs served | Σ f·speed·busy |\n' +
+    '|---|---|---|---|---|---|---|---|---|---|\n' +
+    rows.join('\n') +
+    '\n'
+  );
+}
+
+/**
+ * Why the report's models have no refined term, in the capability query's words (one sentence per distinct reason;
+ * e.g. server speeds, a non-FIFO discipline), without its trailing period.
+ */
+function noRefinedReason(result: ComparisonResult): string {
+  const reasons = new Set(
+    result.models.map((m) => {
+      const first = meanFieldCapabilities(m.model).refined.firstOrder;
+      return first.available ? 'the 1/n term V is not used for this sweep' : first.reason.replace(/\.$/, '');
+    }),
+  );
+  return [...reasons].join('; ');
+}
+
 const SLOPE_METHOD = '- **Slope**: least squares of log|E[T]_n − E[T]∞| on log n over the n where the difference is resolved';
 const SIMULATION_METHOD = '- **Simulation** (theory.md §8): event-driven';
 
@@ -357,7 +402,7 @@ ${SLOPE_METHOD} (> 3 × CI half-width);
   );
   return `- **Mean-field reference** (picked by \`solveMeanField\`, theory.md §2–§7):
 ${solvers.map((l) => `  ${l}`).join('\n')}
-- **No refined term**: ${withoutVReason(m0.model.arrivals)}
+- **No refined term**: ${m0.model.arrivals === undefined || m0.model.arrivals.kind === 'exponential' ? `${noRefinedReason(result)}; judged "Without V" (theory.md §8).` : withoutVReason(m0.model.arrivals)}
 ${SIMULATION_METHOD}, the model as given; E[T] is the mean over jobs arriving after the warm-up, each followed
   to its departure; CIs are Student-t 95% over replications.${m0.workload ? ' The workload ccdf is a time average over the same window.' : ''}
 - **Limit fit**: weighted least squares x̂_n = a + c₁/n${result.models.some((m) => m.fit?.inverseSquare) ? ' + c₂/n²' : ''} (weights 1/σ_n², σ_n = h_n/t);
@@ -419,7 +464,7 @@ ${workloadTable(result)}${refinementSection(result)}${quantileSection(result)}
 ## Per cell
 
 ${markdownTable(result.cells, cellColumns(result))}
-
+${classSection(result)}
 ## Figures
 
 ${figures.length ? figures.map(figureSection).join('\n') : 'No figure of E[T]: it is infinite in theory for every model here (model/moments.ts), so there is no point to draw.\n'}

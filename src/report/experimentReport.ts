@@ -30,38 +30,86 @@ function panelOf(o: CellOutcome): string {
 /** The unit of each plotted measure, as the other figures write it: time in mean service times, slowdown a ratio. */
 const MEASURE_UNIT = { meanResponseTime: 'mean service times', meanSlowdown: 'ratio T/S, no unit' } as const;
 
+/** One plotted estimate of a cell: the line's label (policy, or policy and server class) and the estimate. */
+type Series = { readonly label: string; readonly estimate: Estimate | undefined; readonly extra?: Row };
+
 /** E[T] (or slowdown) against λ, one line per policy, facets by prediction (columns) and service/d/n (rows). */
 export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): Figure | null {
+  return lambdaFigure(outcomes, (o) => [{ label: o.cell.policy, estimate: o.result[measure] }], measure);
+}
+
+/**
+ * Heterogeneous servers (theory.md §13): the mean response time of the jobs each server class served against λ, one
+ * line per policy and class; its CSV holds every class's busy fraction, E[T] and jobs served. Null without classes.
+ */
+export function classFigure(outcomes: readonly CellOutcome[]): Figure | null {
+  if (!outcomes.some((o) => o.result.classes)) return null;
+  return lambdaFigure(
+    outcomes,
+    (o) =>
+      (o.result.classes ?? []).map((c, k) => ({
+        label: `${o.cell.policy}, class ${k + 1} (speed ${c.speed})`,
+        estimate: c.meanResponseTime,
+        extra: {
+          serverClass: k + 1,
+          speed: c.speed,
+          fraction: c.fraction,
+          busyFraction: c.busyFraction.mean,
+          busyFractionHalfWidth: c.busyFraction.halfWidth,
+          jobsServed: c.jobs,
+          workRate: o.result.workRate?.mean ?? null,
+        },
+      })),
+    'classResponseTime',
+  );
+}
+
+function lambdaFigure(
+  outcomes: readonly CellOutcome[],
+  series: (o: CellOutcome) => Series[],
+  measure: 'meanResponseTime' | 'meanSlowdown' | 'classResponseTime',
+): Figure | null {
   const rows: Row[] = [];
   let infinite = 0;
-  for (const o of outcomes) {
-    const e = o.result[measure];
-    if (!e) continue;
-    if (isInfinite(e)) {
-      infinite++; // ∞ in theory: no point to plot (the tables print ∞)
-      continue;
+  for (const o of outcomes)
+    for (const { label, estimate: e, extra } of series(o)) {
+      if (!e) continue;
+      if (isInfinite(e)) {
+        infinite++; // ∞ in theory: no point to plot (the tables print ∞)
+        continue;
+      }
+      rows.push({
+        panel: panelOf(o),
+        prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
+        predictionOrder: o.cell.prediction === 'none' ? 0 : 1,
+        policy: label,
+        lambda: o.cell.lambda,
+        value: e.mean,
+        lo: e.ci95[0],
+        hi: e.ci95[1],
+        service: o.cell.service,
+        d: o.cell.d,
+        n: o.cell.n,
+        memory: o.cell.memory,
+        ...cellStream(o.cell),
+        seed: o.cell.seed,
+        ...extra,
+      });
     }
-    rows.push({
-      panel: panelOf(o),
-      prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
-      predictionOrder: o.cell.prediction === 'none' ? 0 : 1,
-      policy: o.cell.policy,
-      lambda: o.cell.lambda,
-      value: e.mean,
-      lo: e.ci95[0],
-      hi: e.ci95[1],
-      service: o.cell.service,
-      d: o.cell.d,
-      n: o.cell.n,
-      memory: o.cell.memory,
-      ...cellStream(o.cell),
-      seed: o.cell.seed,
-    });
-  }
   if (rows.length === 0) return null;
-  const title = measure === 'meanResponseTime' ? 'mean response time E[T]' : 'mean slowdown E[T/S]';
+  const title =
+    measure === 'meanResponseTime'
+      ? 'mean response time E[T]'
+      : measure === 'classResponseTime'
+        ? 'E[T] of the jobs a server class served'
+        : 'mean slowdown E[T/S]';
   const enc = {
-    x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
+    x: {
+      field: 'lambda',
+      type: 'quantitative',
+      title: outcomes.some((o) => o.result.classes) ? 'arrival rate λ per server (load ρ = λ/Σ f·speed)' : 'arrival rate λ (= load ρ)',
+      scale: { zero: false },
+    },
     color: { field: 'policy', type: 'nominal', title: 'policy', scale: { scheme: 'tableau20' }, legend: { labelLimit: 300, columns: 1 } },
   };
   const columns = facetOrder(rows, 'prediction', ['predictionOrder', 'prediction']);
@@ -87,7 +135,7 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
         shared: { color: enc.color },
         mark: { type: 'line', point: true },
         // the measure on one line, its unit under it (a 200 px axis has no room for both on one)
-        yTitle: [title, `(${MEASURE_UNIT[measure]}, log)`],
+        yTitle: [title, `(${MEASURE_UNIT[measure === 'classResponseTime' ? 'meanResponseTime' : measure]}, log)`],
         encoding: {
           // the field's words, 4 significant digits (no internal names such as panel or value)
           tooltip: [
@@ -106,10 +154,10 @@ export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanRe
     title: titleBlock(`${title} against λ per policy (95% CIs)`, columns.length * (width + 60)),
   } as unknown as TopLevelSpec;
   return {
-    name: measure === 'meanResponseTime' ? 'response-time' : 'slowdown',
+    name: measure === 'meanResponseTime' ? 'response-time' : measure === 'classResponseTime' ? 'server-classes' : 'slowdown',
     title: `${title[0].toUpperCase()}${title.slice(1)} against λ`,
     caption:
-      `Simulated ${title} per policy, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
+      `Simulated ${title} per policy${measure === 'classResponseTime' ? ' and server class (theory.md §13; the CSV adds each class’s busy fraction, jobs served and Σ f·speed·busy)' : ''}, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
       `LPW selection and by the predicted disciplines (SPJF, PSPJF, SPRPT); the first column holds the policies that use no prediction.` +
       (infinite > 0
         ? ` ${infinite} cell${infinite === 1 ? ' is' : 's are'} not plotted: ${title} is infinite there in theory (∞ in the tables; model/moments.ts).`
@@ -184,6 +232,36 @@ export function experimentTables(outcomes: readonly CellOutcome[], measure: 'mea
 }
 
 /**
+ * Heterogeneous servers (theory.md §13): per panel, for each policy and λ, each class's busy fraction, the E[T] of the
+ * jobs it served and their number, and the work rate Σ f·speed·busy (= λE[S] in steady state). '' without classes.
+ */
+function classTables(outcomes: readonly CellOutcome[]): string {
+  const withClasses = outcomes.filter((o) => o.result.classes);
+  if (withClasses.length === 0) return '';
+  const out: string[] = [
+    '## Per server class\n',
+    'Each class’s time-average busy fraction, the mean response time of the jobs it served and how many it served (all replications), ' +
+      'and the work served per server Σ f·speed·busy, which equals λE[S] in steady state (theory.md §13).\n',
+  ];
+  for (const panel of [...new Set(withClasses.map(panelOf))]) {
+    out.push(
+      `#### ${panel}\n`,
+      '| policy [prediction] | λ | class (speed, fraction) | busy fraction | E[T] of its jobs | jobs served | Σ f·speed·busy |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const o of withClasses.filter((x) => panelOf(x) === panel))
+      o.result.classes!.forEach((c, k) =>
+        out.push(
+          `| ${o.cell.policy}${o.cell.prediction === 'none' ? '' : ` [${o.cell.prediction}]`} | ${o.cell.lambda} | ${k + 1} (${c.speed}, ${c.fraction}) | ` +
+            `${fmt(c.busyFraction)} | ${fmt(c.meanResponseTime)} | ${formatCount(c.jobs)} | ${k === 0 ? fmt(o.result.workRate) : ''} |`,
+        ),
+      );
+    out.push('');
+  }
+  return out.join('\n') + '\n';
+}
+
+/**
  * Writes the experiment report to `outDir`: report.md, index.html, figures (PNG, SVG, vega-lite spec, CSV, JSON),
  * results.json (every cell with seeds) and metadata.json.
  * @returns paths written, relative to outDir.
@@ -196,7 +274,7 @@ export async function writeExperimentReport(
   findings: readonly FindingRow[] = [],
   options: WriteReportOptions = {},
 ): Promise<string[]> {
-  const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown')].filter(
+  const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown'), classFigure(outcomes)].filter(
     (f): f is Figure => f !== null,
   );
   const events = outcomes.reduce((s, o) => s + o.result.events, 0);
@@ -248,7 +326,7 @@ Time is in mean service times (E[S] = 1). Estimates carry 95% CIs.
 ${qualityTable}${findingTable}## Mean response time E[T]
 
 ${experimentTables(outcomes, 'meanResponseTime')}
-${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown')}\n${infiniteNote(outcomes)}` : ''}
+${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown')}\n${infiniteNote(outcomes)}` : ''}${classTables(outcomes)}
 ## Figures
 
 ${figures.map(figureSection).join('\n')}

@@ -18,6 +18,7 @@ export {
   type SimulationResult,
   type ReplicationResult,
   type Percentiles,
+  type ClassEstimate,
   type MserCheck,
   type PrecisionOutcome,
   type InfiniteEstimate,

@@ -300,10 +300,6 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
   if (engine === 'redundancy')
     throw new InvalidModelError('engine "redundancy" runs redundancy-d models only (--redundancy cancel-on-complete); use auto');
   const eventKind = eventEngineFor(model.discipline);
-  if (model.servers !== undefined && eventKind !== 'event')
-    throw new InvalidModelError(
-      `no simulation engine serves server speeds with discipline ${model.discipline} yet: the FIFO event engine has them (discipline fifo)`,
-    );
   if (model.batch > 1 && eventKind !== 'event')
     throw new InvalidModelError(
       `no simulation engine serves batches with discipline ${model.discipline} yet: the FIFO event engine simulates batches (theory.md §15)`,

@@ -14,6 +14,12 @@
  *
  * The discipline is a small integer read once per run; each branch in the loop tests a loop constant, so the
  * calls stay monomorphic. No allocation per event (the job pool and queues grow by doubling).
+ *
+ * Server speeds (theory.md §13, `config.layout`): a job of size S (prediction Y) joining a server of speed v is stored
+ * as S/v (Y/v), its service time there, at dispatch; every key of one server is then scaled by the same 1/v, so the
+ * order of service is the discipline's, and the clocks, attained service and workload (time to drain) are in time
+ * units. The slowdown divides by the original S. Selection over classes (`heteroSelect`) and per-class tallies.
+ * Without a layout nothing changes (results bit for bit as before).
  */
 import { DISCIPLINES, DISCIPLINE_TABLE } from '../model/policy/index.ts';
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
@@ -52,6 +58,8 @@ import { identityPermutation, jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
 import { LpwState, lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
+import { heteroSelect } from './selection/hetero.ts';
+import { ClassTally } from './serverClasses.ts';
 import { Workload, workloadArea } from './workload.ts';
 
 /** `PriorityEngine.reg`'s own slot after the shared ones (core.ts): the workload integral. */
@@ -89,6 +97,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
   private readonly segStart: Float64Array;
   /** The dispatcher's memory of idle servers (theory.md §12), when the model has one. */
   readonly memory: DispatcherMemory | undefined;
+  /** Heterogeneous servers: the per-class tallies of the current window (serverClasses.ts). */
+  readonly classes: ClassTally | undefined;
   /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
   chunkLeft = CHUNK_EVENTS;
   chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
@@ -109,13 +119,15 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.cur = new Int32Array(n).fill(-1);
     this.segStart = new Float64Array(n);
     this.reg[R_NEXT] = this.source.firstArrival(t, rng);
+    const inv = config.layout?.invSpeed;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
       let work = 0;
       for (let k = 0; k < l; k++) {
         const from = (j << store.shift) + ((store.head[j] + k) & store.mask);
-        const s = store.size[from];
-        const y = store.pred[from];
+        // with speeds, service time at this server (class doc)
+        const s = inv === undefined ? store.size[from] : store.size[from] * inv[j];
+        const y = inv === undefined ? store.pred[from] : store.pred[from] * inv[j];
         const slot = this.pool.alloc(store.arrival[from], s, y, -1);
         work += s;
         if (k === 0) {
@@ -140,6 +152,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
         ? undefined
         : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
     this.memory?.fillIdle(store.len, rng);
+    this.classes = config.layout === undefined ? undefined : new ClassTally(config.layout);
+    this.classes?.recount(store.len);
   }
 
   /** Key of a job that has received no service. */
@@ -237,9 +251,13 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
     const invRate = 1 / (this.config.lambda * n);
     // JSQ(2) calls jsqPair directly (what selectServer would do, without its dispatch): m = n or n − 1.
-    const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N ? (withoutReplacement ? n - 1 : n) : -1;
+    const layout = this.config.layout;
+    const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N && layout === undefined ? (withoutReplacement ? n - 1 : n) : -1;
     const state = this.state;
     const { rng, store, occupancy, measurement, workload } = state;
+    // server speeds (class doc): undefined for identical servers
+    const inv = layout?.invSpeed;
+    const tally = this.classes;
     const len = store.len;
     const perm = this.perm;
     const source = this.source;
@@ -272,6 +290,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
       if (measuring) memory.startCounting();
       else memory.counting = false;
     }
+    // the per-class window opens with the measurement's (a new measurement object: the next batch)
+    if (tally !== undefined && measuring && tally.owner !== measurement) tally.begin(measurement, measurement.windowStart);
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -321,7 +341,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
             ? memory.select(rng, len, finish, t, withoutReplacement, perm)
             : pairM >= 0
               ? jsqPair(rng, len, n, pairM)
-              : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+              : layout !== undefined
+                ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
+                : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;
@@ -339,6 +361,11 @@ export class PriorityEngine implements Engine, PhaseLoop {
           source.draw(seq, rng);
           s = source.size;
           y = source.pred;
+        }
+        if (inv !== undefined) {
+          // server speeds: the service time at server j (class doc)
+          s *= inv[j];
+          y *= inv[j];
         }
         if (measuring && !plainWork) workload.accumulate(j, t);
         else if (measuring) {
@@ -365,6 +392,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           times[j] = t + s;
           ctFix(clocks, j);
           if (lpwOn) this.lpwStart(j, y, 0, t);
+          if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
         } else {
           // Key of the new job (no service yet): SRPT's is its size.
           const key = srpt ? s : this.arrivalKey(t, s, y);
@@ -428,6 +456,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           count[level]++;
           measuredInSystem++;
           if (++measuredArrivals === jobsTarget) {
+            if (tally !== undefined) tally.close(t);
             code = LOOP_GOAL;
             break;
           }
@@ -497,6 +526,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
           cur[id] = -1;
           times[id] = Infinity;
           if (ism) memory.offer(id); // ISM: the server that became idle tells the dispatcher
+          if (tally !== undefined) tally.change(layout!.classOf[id], t, -1);
         }
         ctFixWinner(clocks, id); // one call site: V8 inlines it once
         if (k >= 0 && k < jobsTarget) {
@@ -508,8 +538,14 @@ export class PriorityEngine implements Engine, PhaseLoop {
             responses[k | 0] = resp; // stride 1: k < responses.length, an int32
           else if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
+          if (tally !== undefined) {
+            const cl = layout!.classOf[id];
+            tally.jobs[cl]++;
+            tally.sumResponse[cl] += resp;
+          }
           if (s > 0) {
-            reg[R_SUM_SLOWDOWN] += resp / s;
+            // T/S with the original size (s is S/v with speeds)
+            reg[R_SUM_SLOWDOWN] += inv === undefined ? resp / s : resp / (s / inv[id]);
             slowdownJobs++;
           }
           if (--measuredInSystem === 0 && draining) {

@@ -16,6 +16,10 @@
  * work-conserving discipline drains U at rate 1) are measured exactly as in the other engines.
  * Source: Kleinrock, Queueing Systems II (1976), §4.4 (PS), §4.7 (FB); Schrage 1967; Ciw's PSNode for the idea of
  * a server-model seam; ../shared/design/variants.md.
+ * Server speeds (theory.md §13, `config.layout`): a job of size S joining a server of speed v is stored as S/v, its
+ * service time there alone, at dispatch (the server serves its jobs at total rate v: PS shares it, LAS gives it to the
+ * least-served group, both orders unchanged by the common 1/v); the slowdown divides by the original S. Selection over
+ * classes (`heteroSelect`) and per-class tallies. Without a layout nothing changes (results bit for bit as before).
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import {
@@ -51,6 +55,8 @@ import { LpwState } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { InvalidModelError } from '../errors.ts';
 import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
+import { heteroSelect } from './selection/hetero.ts';
+import { ClassTally } from './serverClasses.ts';
 
 /** True for the disciplines the sharing engine runs (PS, LAS). */
 export function isSharing(discipline: number): boolean {
@@ -78,6 +84,8 @@ export class SharingEngine implements Engine, PhaseLoop {
   private readonly groups: AttainedGroups;
   /** The dispatcher's memory of idle servers (theory.md §12; sim/memory.ts, as the FIFO and priority engines), when the model has one. */
   readonly memory: DispatcherMemory | undefined;
+  /** Heterogeneous servers: the per-class tallies of the current window (serverClasses.ts). */
+  readonly classes: ClassTally | undefined;
   chunkLeft = CHUNK_EVENTS;
   chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
@@ -104,13 +112,15 @@ export class SharingEngine implements Engine, PhaseLoop {
     this.vTime = new Float64Array(n);
     this.groups = new AttainedGroups(discipline === D_LAS ? n : 1, this.pool, this.clocks.times);
     this.reg[R_NEXT] = this.source.firstArrival(t, rng);
+    const inv = config.layout?.invSpeed;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
       let work = 0;
       for (let k = 0; k < l; k++) {
         const from = (j << store.shift) + ((store.head[j] + k) & store.mask);
-        const s = store.size[from];
-        const x = this.pool.alloc(store.arrival[from], s, store.pred[from], -1);
+        // with speeds, service time at this server (class doc)
+        const s = inv === undefined ? store.size[from] : store.size[from] * inv[j];
+        const x = this.pool.alloc(store.arrival[from], s, inv === undefined ? store.pred[from] : store.pred[from] * inv[j], -1);
         work += s;
         if (discipline === D_PS) {
           this.queues.pushKey[0] = s;
@@ -132,6 +142,8 @@ export class SharingEngine implements Engine, PhaseLoop {
         ? undefined
         : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
     this.memory?.fillIdle(store.len, rng);
+    this.classes = config.layout === undefined ? undefined : new ClassTally(config.layout);
+    this.classes?.recount(store.len);
   }
 
   /** See `Engine.run` and `runPhases`. */
@@ -156,9 +168,13 @@ export class SharingEngine implements Engine, PhaseLoop {
     const ps = discipline === D_PS;
     const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
     const invRate = 1 / (this.config.lambda * n);
-    const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N ? (withoutReplacement ? n - 1 : n) : -1;
+    const layout = this.config.layout;
+    const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N && layout === undefined ? (withoutReplacement ? n - 1 : n) : -1;
     const state = this.state;
     const { rng, store, occupancy, measurement, workload } = state;
+    // server speeds (class doc): undefined for identical servers
+    const inv = layout?.invSpeed;
+    const tally = this.classes;
     const len = store.len;
     const perm = this.perm;
     const source = this.source;
@@ -185,6 +201,8 @@ export class SharingEngine implements Engine, PhaseLoop {
       if (measuring) memory.startCounting();
       else memory.counting = false;
     }
+    // the per-class window opens with the measurement's (a new measurement object: the next batch)
+    if (tally !== undefined && measuring && tally.owner !== measurement) tally.begin(measurement, measurement.windowStart);
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -230,7 +248,9 @@ export class SharingEngine implements Engine, PhaseLoop {
             ? memory.select(rng, len, finish, t, withoutReplacement, perm)
             : pairM >= 0
               ? jsqPair(rng, len, n, pairM)
-              : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+              : layout !== undefined
+                ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
+                : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;
@@ -246,6 +266,11 @@ export class SharingEngine implements Engine, PhaseLoop {
           s = source.size;
           y = source.pred;
         }
+        if (inv !== undefined) {
+          // server speeds: the service time at server j alone (class doc)
+          s *= inv[j];
+          y *= inv[j];
+        }
         if (measuring) workload.accumulate(j, t);
         const f = finish[j];
         finish[j] = (f > t ? f : t) + s;
@@ -255,6 +280,7 @@ export class SharingEngine implements Engine, PhaseLoop {
         const l = this.state.store.len[j];
         const level = l + 1;
         len[j] = level;
+        if (tally !== undefined && l === 0) tally.change(layout!.classOf[j], t, 1);
         if (ps) {
           // V advances by (t − t_last)/k over the time since the server's last event (k = l jobs then).
           const v = l === 0 ? 0 : vClock[j] + (t - vTime[j]) / l;
@@ -280,6 +306,7 @@ export class SharingEngine implements Engine, PhaseLoop {
           count[level]++;
           measuredInSystem++;
           if (++measuredArrivals === jobsTarget) {
+            if (tally !== undefined) tally.close(t);
             code = LOOP_GOAL;
             break;
           }
@@ -316,6 +343,7 @@ export class SharingEngine implements Engine, PhaseLoop {
         count[l]--;
         len[id] = l - 1;
         if (ism && l === 1) memory.offer(id); // ISM: the server that became idle tells the dispatcher
+        if (tally !== undefined && l === 1) tally.change(layout!.classOf[id], t, -1);
         const a = pool.arrival[c];
         const s = pool.size[c];
         const k = pool.seq[c] - firstSeq;
@@ -326,8 +354,14 @@ export class SharingEngine implements Engine, PhaseLoop {
           if (stride === 1) responses[k | 0] = resp;
           else if (k % stride === 0) responses[(k / stride) | 0] = resp;
           completed++;
+          if (tally !== undefined) {
+            const cl = layout!.classOf[id];
+            tally.jobs[cl]++;
+            tally.sumResponse[cl] += resp;
+          }
           if (s > 0) {
-            reg[R_SUM_SLOWDOWN] += resp / s;
+            // T/S with the original size (s is S/v with speeds)
+            reg[R_SUM_SLOWDOWN] += inv === undefined ? resp / s : resp / (s / inv[id]);
             slowdownJobs++;
           }
           if (--measuredInSystem === 0 && draining) {

@@ -231,6 +231,11 @@ export interface SimulationResult {
    */
   classes?: ClassEstimate[];
   /**
+   * Heterogeneous servers: the work served per server per time unit, Σ_c f_c·speed_c·busy_c, over units (each unit's
+   * own sum); in steady state it equals λ·E[S] (work conservation, theory.md §13).
+   */
+  workRate?: Estimate;
+  /**
    * Redundancy-d (theory.md §16): the work per job E[W] (service its replicas received) and the busy fraction s₁;
    * replicas make s₁ = λ·E[W] exceed λE[S] (identical replicas) or differ from it (independent ones).
    */
@@ -871,6 +876,7 @@ export class SimulationCollector {
               meanResponseTime: column((x) => x.classes![k].meanResponseTime, meanS / c.speed),
               jobs: perReplication.reduce((sum, x) => sum + x.classes![k].jobs, 0),
             })),
+            workRate: column((x) => x.classes!.reduce((a, c) => a + c.fraction * c.speed * c.busyFraction, 0)),
           }
         : {}),
       ...(kind === 'race' || kind === 'redundancy' || grid.length === 0

@@ -24,9 +24,10 @@ describe('parseExperiment', () => {
   });
 
   it('parseExperiment(json) lists every problem with its JSON path', () => {
-    expect(() => parseExperiment({ ...base, lambda: [0.5, 1.5], d: ['two'], extra: 1 }, 'x.json')).toThrow(
-      /x\.json: .*lambda\[1\]: Too big.*d\[0\]: Invalid input: expected number.*Unrecognized key: "extra"/,
-    );
+    // every problem in one message (λ < 1 is checked after the entries' types, so it comes last)
+    const all = () => parseExperiment({ ...base, lambda: [0.5, 1.5], d: ['two'], extra: 1 }, 'x.json');
+    expect(all).toThrow(/x\.json: .*d\[0\]: Invalid input: expected number.*Unrecognized key: "extra"/);
+    expect(all).toThrow(/lambda\[1\]: Too big/);
     expect(() => parseExperiment({ ...base, selections: undefined })).toThrow(/give either "policies" or both/);
     expect(() => parseExperiment({ ...base, disciplines: ['lifo'] })).toThrow(/disciplines\[0\]/);
   });
@@ -145,5 +146,24 @@ describe('judgeExperimentClaims', () => {
     );
     expect(f.map((x) => x.verdict)).toEqual(['undecided']);
     expect(judgeExperimentClaims([claims[2]], [outcome('JSQ+SPRPT', 'exp', 0.9, 2.0, 0.05)])).toEqual([]); // a missing cell: no verdict
+  });
+});
+
+describe('experiment files with server speeds', () => {
+  const hetero = { ...base, selections: ['jsq'], disciplines: ['fifo'], service: ['exp'], prediction: ['exact'] };
+  it('accept λ ≥ 1 when the capacity Σ f·speed carries it (ρ = λE[S]/Σ f·speed = 1.2/1.5 = 0.8)', () => {
+    const cells = expandGrid(parseExperiment({ ...hetero, lambda: [1.2], servers: { speeds: [1, 2] } }));
+    expect(cells).toHaveLength(1);
+    expect(cells[0].model!.servers!.speeds).toEqual([1, 2]);
+  });
+  it('refuse λ whose load overloads a class, naming λ and the class; without speeds λ ≥ 1 is refused by path', () => {
+    expect(() => expandGrid(parseExperiment({ ...hetero, lambda: [1.6], servers: { speeds: [1, 2] } }))).toThrow(
+      /lambda 1\.6, servers .*unstable load: rho = lambda·E\[S\]\/Σ f·speed = 1\.6\/1\.5/,
+    );
+    // random selection with uniform sampling sends class 1 (speed 1) λ = 1.2 > 1 although ρ = 0.8
+    expect(() =>
+      expandGrid(parseExperiment({ ...hetero, selections: ['random'], d: [1], lambda: [1.2], servers: { speeds: [1, 2] } })),
+    ).toThrow(/unstable class 1 \(speed 1, fraction 0\.5\)/);
+    expect(() => parseExperiment({ ...hetero, lambda: [1.2] })).toThrow(/lambda\[0\]: Too big/);
   });
 });

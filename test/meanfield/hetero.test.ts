@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseModel, validateModel } from '../../src/model/model.ts';
 import { meanFieldCapabilities, solveMeanField, solveMeanFieldTransient } from '../../src/meanfield/index.ts';
 import { heteroLwlFixedPoint } from '../../src/meanfield/hetero/lwl.ts';
+import { simulate } from '../../src/sim/simulate.ts';
 import { lwlExponentialClosedForm } from '../../src/meanfield/lwl/closedForm.ts';
 import {
   heteroFixedPoint,
@@ -116,9 +117,29 @@ describe('per-class occupancy ODE (theory.md §13)', () => {
     const lwl = caps({ selection: 'lwl' });
     expect(lwl.fixedPoint.available && lwl.fixedPoint.id).toBe('hetero-lwl');
     expect(!lwl.transient.available && lwl.transient.reason).toMatch(/LWL\(d\) with server speeds/);
-    const ps = caps({ discipline: 'ps' }).fixedPoint;
-    expect(!ps.available && ps.reason).toMatch(/discipline ps/);
+    const srpt = caps({ discipline: 'srpt' }).fixedPoint;
+    expect(!srpt.available && srpt.reason).toMatch(/discipline srpt/);
+    const psLwl = caps({ discipline: 'ps', selection: 'lwl' }).fixedPoint;
+    expect(!psLwl.available && psLwl.reason).toMatch(/discipline ps/);
     const weibull = caps({ service: 'weibull:0.5' }).fixedPoint;
     expect(!weibull.available && weibull.reason).toMatch(/weibull sizes/);
+  });
+});
+
+describe('per-class occupancy ODE for PS and LAS with exponential sizes (count-based rules)', () => {
+  it('is FIFO’s fixed point, and the sharing engine agrees within CI + 1/n at n = 100; LWL with PS is refused', () => {
+    const servers = { speeds: [1, 2], fractions: [0.5, 0.5] };
+    const fifo = solveMeanField(parseModel({ lambda: 0.9, d: 2, selection: 'sed', servers }));
+    for (const discipline of ['ps', 'las'] as const) {
+      const model = parseModel({ lambda: 0.9, d: 2, selection: 'sed', discipline, servers });
+      const limit = solveMeanField(model);
+      expect(limit.meanResponseTime).toBe(fifo.meanResponseTime);
+      const sim = simulate(model, { n: 100, jobs: 20_000, replications: 4, warmupTime: 30, seed: 13 });
+      expect(sim.engine).toBe('sharing');
+      expect(Math.abs(sim.meanResponseTime.mean - limit.meanResponseTime)).toBeLessThan(sim.meanResponseTime.halfWidth + 1 / 100);
+    }
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lwl', discipline: 'ps', servers })).fixedPoint.available).toBe(
+      false,
+    );
   });
 });

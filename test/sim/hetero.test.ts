@@ -60,8 +60,8 @@ describe('heterogeneous servers in the FIFO event engine (theory.md §13)', () =
       /class 1 \(speed 1, fraction 0\.5\) would hold n·fraction = 20\.5/,
     );
     expect(() => simulate(m, { n: 40, jobs: 100, warmupTime: 1, engine: 'race' })).toThrow(/server speeds run on the event engine/);
-    const sjf = parseModel({ lambda: 0.6, d: 2, discipline: 'sjf', servers: speeds12 });
-    expect(() => simulate(sjf, { n: 40, jobs: 100, warmupTime: 1 })).toThrow(InvalidModelError);
+    const lpw = { lambda: 0.6, d: 2, selection: 'lpw', servers: speeds12 } as const;
+    expect(() => parseModel(lpw)).toThrow(InvalidModelError);
   });
   it('the automatic warm-up reads the classes’ load λE[S]/Σ f·speed: speeds 1,2 at λ = 1.2 (ρ = 0.8) is SQ(d) at 0.8', () => {
     // simulate --speeds 1,2 --lambda 1.2 was refused as "unstable load: rho = lambda·E[S] = 1.2" though ρ = 0.8
@@ -73,5 +73,66 @@ describe('heterogeneous servers in the FIFO event engine (theory.md §13)', () =
     expect(slow.time).toBeCloseTo(2 * twin.time, 5); // ρ = 0.6/0.75 = 0.8, time in the slow class's units (×2)
     const r = simulate(hetero, { n: 20, jobs: 500, replications: 2, warmupTime: w.time });
     expect(r.meanResponseTime.mean).toBeGreaterThan(0);
+  });
+});
+
+describe('server speeds in the priority and sharing engines (a job stored as S/speed at dispatch)', () => {
+  it('FIFO through the priority engine gives the speed FIFO engine’s numbers bit for bit (JSQ, SED, LWL)', () => {
+    for (const selection of ['jsq', 'sed', 'lwl'] as const) {
+      const m = parseModel({ lambda: 0.9, d: 2, selection, servers: speeds12 });
+      const options = { n: 20, jobs: 4000, replications: 2, seed: 3, warmupTime: 20 };
+      const a = simulate(m, { ...options, engine: 'event' });
+      const b = simulate(m, { ...options, engine: 'priority' });
+      expect(b.engine).toBe('priority');
+      expect(b.meanResponseTime).toEqual(a.meanResponseTime);
+      expect(b.tail).toEqual(a.tail);
+      expect(b.meanWorkload).toEqual(a.meanWorkload);
+      expect(b.classes).toEqual(a.classes);
+    }
+  });
+
+  it('one class of speed 1 forced through the priority and sharing engines changes nothing but adds its class', () => {
+    for (const discipline of ['srpt', 'ps'] as const) {
+      const model = parseModel({ lambda: 0.8, d: 3, discipline, service: 'hyperexp:4' });
+      const plan = planSimulation(model, { n: 40, jobs: 3000, warmupTime: 20, replications: 2 });
+      const forced = {
+        ...plan,
+        config: { ...plan.config, layout: serverLayout({ speeds: [1], fractions: [1], sampling: 'uniform' }, 40) },
+      };
+      const [a] = runReplications(plan, 0, 1);
+      const [b] = runReplications(forced, 0, 1);
+      const { classes, ...rest } = b.summary;
+      expect(rest).toEqual(a.summary);
+      expect(classes![0].jobs).toBe(3000);
+      expect(classes![0].busyFraction).toBeCloseTo(a.tail[1], 12);
+    }
+  });
+
+  it('d = 1 random with PS or LAS: per class an M/M/1 of rate speed (E[T] = 1/(speed − λ)); slowdown by the original size', () => {
+    const servers = { speeds: [0.8, 2], fractions: [0.5, 0.5] };
+    for (const discipline of ['ps', 'las'] as const) {
+      const m = parseModel({ lambda: 0.5, d: 1, selection: 'random', discipline, servers });
+      const r = simulate(m, { n: 20, jobs: 15_000, warmupTime: 50, replications: 6, seed: 5 });
+      expect(r.engine).toBe('sharing');
+      r.classes!.forEach((c) => {
+        expect(Math.abs(c.meanResponseTime.mean - 1 / (c.speed - 0.5))).toBeLessThan(3 * c.meanResponseTime.halfWidth);
+        expect(Math.abs(c.busyFraction.mean - 0.5 / c.speed)).toBeLessThan(3 * c.busyFraction.halfWidth);
+      });
+    }
+    // size 1 for every job: T/S = T, so the slowdown is E[T] (it would be speed × T if divided by the service time)
+    for (const discipline of ['ps', 'srpt'] as const) {
+      const m = parseModel({ lambda: 0.5, d: 1, selection: 'random', discipline, service: 'det', servers });
+      const r = simulate(m, { n: 20, jobs: 5000, warmupTime: 20, replications: 2, seed: 5 });
+      expect(r.meanSlowdown.mean).toBeCloseTo(r.meanResponseTime.mean, 9);
+    }
+  });
+
+  it('work is conserved with SRPT, SPRPT and PS under SED(2): Σ f·speed·busy = λE[S] within its CI', () => {
+    for (const discipline of ['srpt', 'sprpt', 'ps'] as const) {
+      const m = parseModel({ lambda: 1.2, d: 2, selection: 'sed', discipline, prediction: 'exp', servers: speeds12 });
+      const r = simulate(m, { n: 20, jobs: 5_000, warmupTime: 30, replications: 4, seed: 9 });
+      expect(Math.abs(r.workRate!.mean - 1.2)).toBeLessThan(3 * r.workRate!.halfWidth + 1e-9);
+      expect(r.classes!.reduce((a, c) => a + c.jobs, 0)).toBe(4 * 5_000);
+    }
   });
 });

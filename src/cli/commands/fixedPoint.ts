@@ -2,6 +2,7 @@
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
 import { checkServers, meanFieldFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
+import { heteroRefined } from '../../meanfield/hetero/refined.ts';
 import {
   refine,
   refinedEstimate,
@@ -97,6 +98,24 @@ export function fixedPointCommand(): Command {
         const capabilities = meanFieldCapabilities(model);
         if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
         if (!capabilities.refined.firstOrder.available) {
+          // server speeds: the per-class ODE's own 1/n term (heteroRefined, theory.md §13), where the ODE answers the model
+          const heteroRefinable =
+            model.servers !== undefined && capabilities.fixedPoint.available && capabilities.fixedPoint.id === 'hetero-occupancy';
+          if ((o.refined || o.n !== undefined) && heteroRefinable) {
+            if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers>');
+            if (Number(o.order) === 2) throw new InvalidModelError('--order 2: no 1/n² term with server speeds; use --order 1');
+            const n = checkServers(model, o.n);
+            const r = heteroRefined(model);
+            const refined = {
+              n,
+              coefficient: r.meanResponseTimeCoefficient,
+              meanResponseTime: r.meanResponseTime + r.meanResponseTimeCoefficient / n,
+              meanQueueLength: r.meanQueueLength + r.meanQueueLengthCoefficient / n,
+              truncationLevel: r.truncationLevel,
+            };
+            printGeneralSolution(model, Boolean(o.json), false, responseTimeRequest(model, o), capabilities.arrivalsNote, refined);
+            return;
+          }
           if (o.refined || o.n !== undefined)
             throw new InvalidModelError(
               capabilities.arrivalsNote !== undefined
@@ -241,6 +260,7 @@ function printGeneralSolution(
   phaseTypeFit: boolean,
   law: ResponseTimeLaw | undefined,
   arrivalsNote: string | undefined,
+  refined?: { n: number; coefficient: number; meanResponseTime: number; meanQueueLength: number; truncationLevel: number },
 ): void {
   const s = solveMeanField(model, { phaseTypeFit });
   // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON null
@@ -277,6 +297,7 @@ function printGeneralSolution(
           }
         : {}),
       ...(s.classes ? { classes: s.classes } : {}),
+      ...(refined ? { refined } : {}),
       ...(s.redundancy ? { redundancy: s.redundancy } : {}),
       ...(law
         ? {
@@ -334,6 +355,11 @@ function printGeneralSolution(
                 c.meanResponseTime.toFixed(6).padEnd(19) +
                 c.jobShare.toFixed(6),
             ),
+          ]
+        : []),
+      ...(refined
+        ? [
+            `  refined (n = ${refined.n}): E[T]_n ≈ E[T]∞ + c₁/n = ${refined.meanResponseTime.toFixed(6)}, c₁ = ${refined.coefficient.toFixed(6)} (per-class ODE as a population model, K = ${refined.truncationLevel}; theory.md §13)`,
           ]
         : []),
       ...(law && law.quantiles.length > 0 ? [quantileLine(law)] : []),

@@ -74,6 +74,8 @@ function summarise(result: SimulationResult): CellOutcome['result'] {
     ...storedSimulation(r),
     ...(r.meanSlowdown ? { meanSlowdown: r.meanSlowdown } : {}),
     ...(r.responseTimePercentiles ? { responseTimePercentiles: r.responseTimePercentiles } : {}),
+    ...(r.classes ? { classes: r.classes } : {}),
+    ...(r.workRate ? { workRate: r.workRate } : {}),
   };
 }
 

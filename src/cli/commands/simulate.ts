@@ -285,7 +285,7 @@ export function simulateCommand(): Command {
                     `${show(c.meanResponseTime)}`.padEnd(26) +
                     `${c.jobs}`,
                 ),
-                `  Σ f·speed·busy = ${result.classes.reduce((a, c) => a + c.fraction * c.speed * c.busyFraction.mean, 0).toFixed(4)} (λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)})`,
+                `  Σ f·speed·busy        ${result.workRate ? show(result.workRate) : '–'}   (work served per server; λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)} in steady state)`,
               ]
             : []),
           ...(result.redundancy

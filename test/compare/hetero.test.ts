@@ -1,0 +1,50 @@
+/**
+ * compare on heterogeneous servers (theory.md §13): the reference is the per-class occupancy fixed point, the
+ * calibration check is work conservation Σ f·speed·busy = λE[S] (not ŝ₁ = ρ, which does not hold with speeds),
+ * and the report says why there is no refined term in the capability query's words.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runComparison } from '../../src/compare/index.ts';
+import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { parseModel } from '../../src/model/model.ts';
+import { writeComparisonReport } from '../../src/report/index.ts';
+import { testMeta } from '../report/meta.ts';
+import { reportComparison } from './config.ts';
+
+describe('compare with server speeds', () => {
+  const servers = { speeds: [1, 2], fractions: [0.5, 0.5] };
+  const result = runComparison(
+    reportComparison({ lambdas: [0.9], ns: [10, 20, 40], jobs: 3_000, replications: 4, seed: 7, model: { servers } }),
+  );
+
+  it('judges the cells against the per-class fixed point and checks Σ f·speed·busy = λE[S] per cell', async () => {
+    const m = result.models[0];
+    expect(m.reference.meanResponseTime).toBe(solveMeanField(parseModel({ lambda: 0.9, d: 2, servers })).meanResponseTime);
+    // every cell carries its classes and work rate; the check reads all three cells (it said "got 0" before)
+    for (const c of result.cells) {
+      expect(c.simulation.classes).toHaveLength(2);
+      const w = c.simulation.workRate!;
+      const sum = c.simulation.classes!.reduce((a, k) => a + k.fraction * k.speed * k.busyFraction.mean, 0);
+      expect(w.mean).toBeCloseTo(sum, 12);
+      expect(Math.abs(w.mean - 0.9)).toBeLessThan(4 * w.halfWidth + 1e-3);
+    }
+    expect(result.busyCheck.tStatistics).toHaveLength(3);
+    expect(result.busyCheck.status).not.toBe('not-judged');
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-hetero-report-'));
+    await writeComparisonReport(dir, result, testMeta());
+    const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
+    expect(md).toContain('with server speeds the 1/n term is heteroRefined');
+    expect(md).not.toContain('known only for JSQ(d), FIFO, exponential');
+    expect(md).toContain('work conservation Σ f·speed·busy = λE[S]');
+    // the per-class table: simulated busy fraction and E[T] per class beside the limit's (class 2 of speed 2)
+    const limit = m.reference.classes!;
+    expect(limit.map((c) => c.speed)).toEqual([1, 2]);
+    expect(md).toContain('## Per server class');
+    expect(md).toContain(`| 2 | 0.9 | 40 | 2 (2, 0.5) | `);
+    expect(md).toContain(`| ${limit[1].busyFraction.toFixed(4)} |`);
+  });
+});
