@@ -8,6 +8,7 @@ import { DISCIPLINE_TABLE, meanFieldFiniteness, unknownPolicy, type SupermarketM
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
+import { secondOrderUnverified } from './refinedSecondOrder.ts';
 import { describePhaseTypeFitError, phaseTypeFitError, type PhaseTypeFitError } from './phaseType/fitError.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { memoryPhaseTypeIsExact, memoryPhaseTypeRefusal } from './memory/sizedTransient.ts';
@@ -667,7 +668,9 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
         ? no(notSqd)
         : model.sampling !== 'with-replacement'
           ? no('the 1/n² term is implemented for sampling with replacement only (without replacement the drift itself depends on n)')
-          : { available: true, name: 'refined mean field, order 2 (1/n²)', source: 'theory.md §6 (Gast, Bortolussi & Tribastone 2019)' },
+          : secondOrderUnverified(model.d) !== undefined
+            ? no(secondOrderUnverified(model.d)!)
+            : { available: true, name: 'refined mean field, order 2 (1/n²)', source: 'theory.md §6 (Gast, Bortolussi & Tribastone 2019)' },
     },
     exactChain:
       (model.selection === 'jsq' || model.selection === 'random') &&

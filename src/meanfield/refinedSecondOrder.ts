@@ -276,13 +276,31 @@ export function computeA(Fp: number[][], der: SqdDerivatives, B: Float64Array, C
   return computeV(Fp, rhs);
 }
 
+/** Largest d whose 1/n² term is checked against truth (theory.md §6 "Limits"). */
+export const SECOND_ORDER_MAX_D = 3;
+
+/**
+ * Why the 1/n² term is refused at this d, or undefined. d ≤ 3 is checked: d = 2 against the exact chains (Richardson
+ * to 0.5 %) and d = 3, λ = 0.95, n = 20 against a long simulation (1 %). At d = 4 it disagrees with long simulations
+ * and the exact chains (theory.md §6 "Limits"). The third and fourth drift derivatives, zero at d = 2, enter from
+ * d = 3; the expansion was never shown right with both, so it is not printed there.
+ */
+export function secondOrderUnverified(d: number): string | undefined {
+  if (d <= SECOND_ORDER_MAX_D) return undefined;
+  return (
+    `the 1/n² term is refused at d = ${d} > ${SECOND_ORDER_MAX_D}: at d = 4, λ = 0.9 it gives ΣA = −1.20 while long simulations at n = 10–100 ` +
+    `fit c₂ = 8.2 ± 1.0 (their c₁ = ΣV within 0.2 %) and the exact chains give n²(E[Q]_n − first order) = 5.3, 6.6 at n = 2, 3 ` +
+    `(theory.md §6 "Limits"); the 1/n term is unaffected`
+  );
+}
+
 /**
  * 1/n and 1/n² coefficients of E[s^(n)] and E[Q_n] for SQ(d), exponential sizes, FIFO, sampling with replacement.
  * @param model JSQ(d) model with `sampling` 'with-replacement'. @param options `fixedPoint` (same model),
  *   `truncationLevel` K (default: the fixed point's; the cost is O(K⁵), K ≈ 9 at d = 2, ρ = 0.9).
  * @returns `V`, `A` (length K + 1, index 0 = 0), `sumV`, `sumA`, `diagnostics` { truncationLevel, residuals }.
- * @throws {InvalidModelError} unsupported model, sampling without replacement (its drift depends on n; not done), a
- *   fixed point of another model, or a bad K.
+ * @throws {InvalidModelError} unsupported model, sampling without replacement (its drift depends on n; not done), d > 3
+ *   (`secondOrderUnverified`), a fixed point of another model, or a bad K.
  * @throws {SolverError} if a Lyapunov or Kronecker-sum residual is too large.
  * @example refineSecondOrder(parseModel({ lambda: 0.95, d: 3 })).sumA // c₂ of E[Q_n]
  */
@@ -296,6 +314,8 @@ export function refineSecondOrder(
       'the 1/n² term is implemented for sampling with replacement only (without replacement the drift itself depends on n)',
     );
   }
+  const unverified = secondOrderUnverified(d);
+  if (unverified !== undefined) throw new InvalidModelError(unverified);
   const { fixedPoint, K } = refinementBase(model, options);
   const provenance = { ...SECOND_ORDER_PROVENANCE, code: codeId() };
   if (d === 1) {

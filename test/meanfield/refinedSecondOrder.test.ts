@@ -1,3 +1,4 @@
+import { meanFieldCapabilities } from '../../src/meanfield/index.ts';
 import { describe, expect, it } from 'vitest';
 import { parseModel } from '../../src/model/index.ts';
 import {
@@ -40,6 +41,15 @@ describe('refineSecondOrder', () => {
   it('secondOrderEstimate at d = 3, λ = 0.95, n = 20 is within 1 % of a long simulation (3.1012 ± 0.0059, issue 10)', () => {
     const r = refineSecondOrder(parseModel({ lambda: 0.95, d: 3 }));
     expect(Math.abs(secondOrderEstimate(r, 20).meanResponseTime / 3.1012 - 1)).toBeLessThan(0.01);
+  });
+
+  it('the 1/n² term is refused at d ≥ 4, where long simulations and the exact chains contradict it (theory.md §6)', () => {
+    const model = parseModel({ lambda: 0.9, d: 4 });
+    expect(() => refineSecondOrder(model)).toThrow(/refused at d = 4 > 3: at d = 4, λ = 0\.9 it gives ΣA = −1\.20/);
+    const cap = meanFieldCapabilities(model).refined;
+    expect(cap.firstOrder.available).toBe(true);
+    expect(cap.secondOrder.available).toBe(false);
+    expect(() => refineSecondOrder(parseModel({ lambda: 0.9, d: 3 }))).not.toThrow();
   });
 
   it('refineSecondOrder refuses sampling without replacement', () => {
