@@ -140,7 +140,11 @@ function page(): void {
   const controlRow = (f: ControlField) => {
     let input: HTMLInputElement | HTMLSelectElement;
     if (f.kind === 'choice') {
-      input = el('select', { id: `f-${f.name}`, name: f.name }, ...f.options.map((o) => el('option', { value: o }, o)));
+      input = el(
+        'select',
+        { id: `f-${f.name}`, name: f.name },
+        ...f.options.map((o) => el('option', { value: o }, o === '' ? '(unset)' : o)),
+      );
     } else {
       const list = `list-${f.name}`;
       input = el('input', { type: 'text', id: `f-${f.name}`, name: f.name, list, spellcheck: 'false' });

@@ -76,8 +76,14 @@ export function modelControls(): ControlField[] {
     .map(([name, schema]): ControlField => {
       const options = enumOptions(schema);
       const fallback = defaultOf(schema);
+      // an optional choice without a default (replicas) starts unset: '' is left out of the model input (the schema's absence)
+      if (options && fallback === undefined && defOf(schema).type === 'optional')
+        return { name, kind: 'choice', options: ['', ...options], default: '' };
       if (options) return { name, kind: 'choice', options, default: typeof fallback === 'string' ? fallback : options[0] };
-      const text = SHORT_DEFAULTS[name] ?? (fallback === undefined || isEmpty(fallback) ? '' : JSON.stringify(fallback));
+      // a string default is its own short form ('none'); JSON.stringify would quote it, and the quotes reach the schema
+      const text =
+        SHORT_DEFAULTS[name] ??
+        (fallback === undefined || isEmpty(fallback) ? '' : typeof fallback === 'string' ? fallback : JSON.stringify(fallback));
       return { name, kind: 'text', default: text, examples: EXAMPLES[name] ?? [] };
     });
 }

@@ -44,8 +44,11 @@ interface StoredCell<V> {
  *   const v = store.get(key, settings) ?? compute();   // then store.put(key, settings, v)
  */
 export class CellStore<V> {
-  /** Cells read back from disk by `get` in this run. */
-  resumed = 0;
+  /** Distinct cells read back from disk by `get` in this run (a key asked for twice — a model's early tasks, then its plan — counts once). */
+  get resumed(): number {
+    return this.resumedKeys.size;
+  }
+  private readonly resumedKeys = new Set<string>();
   /** Cells written by `put` in this run. */
   written = 0;
   private readonly fresh: boolean;
@@ -78,7 +81,7 @@ export class CellStore<V> {
     }
     if (stored?.key !== key || stored.settings !== settingsHash(settings) || stored.value === undefined) return undefined;
     checkSameCode(stored.code, `the stored cell ${this.fileOf(key)}`); // resuming with other code: refused in one line
-    this.resumed++;
+    this.resumedKeys.add(key);
     return stored.value;
   }
 

@@ -27,6 +27,8 @@ describe('modelControls', () => {
     expect(input).toMatchObject({ lambda: '0.8', d: '3', service: 'weibull:0.5', conventions: { lpwWork: 'static' }, selection: 'jsq' });
     expect(input.prediction).toBeUndefined(); // left to the schema's default
     expect(parseModel(input as never).service).toMatchObject({ kind: 'weibull', shape: 0.5 });
+    // every field at its default parses: a union field's string default (redundancy 'none') is not JSON-quoted
+    expect(() => parseModel(modelInput({ lambda: '0.8', d: '2' }) as never)).not.toThrow();
   });
 });
 

@@ -77,8 +77,10 @@ function engineHashes(run: () => void): string[] {
 
 /**
  * JSON of a result as pinned: the model's `memory`, `arrivals`, `batch` and `batchDispatch` fields (theory.md §12–§15,
- * added after the pins) are left out at their defaults, the only values these cases have, and the provenance's code
- * identity (it names the commit) is left out, so the pinned hashes still hold (the state hashes pin the engine).
+ * added after the pins) are left out at their defaults, the only values these cases have, the provenance's code
+ * identity (it names the commit), the pooled response-time ccdf and the percentile-interval warning (its threshold rose
+ * from 100 to 200 jobs beyond p) are left out, so the pinned
+ * hashes still hold (the state hashes pin the engine).
  */
 const pinnedJson = (x: unknown) =>
   JSON.stringify(x, (key, value: unknown) =>
@@ -86,9 +88,13 @@ const pinnedJson = (x: unknown) =>
     (key === 'arrivals' && (value as { kind?: unknown } | null)?.kind === 'exponential') ||
     (key === 'batch' && value === 1) ||
     (key === 'batchDispatch' && value === 'spread') ||
-    key === 'code' // provenance.code names the commit (issue 21 item 8): not part of the engine's result
+    key === 'code' || // provenance.code names the commit (issue 21 item 8): not part of the engine's result
+    key === 'responseTimeCcdf' // the pooled ccdf (issue 20 item 3) was added after the pins: quantiles of the same sample
       ? undefined
-      : value,
+      : key === 'warnings' && Array.isArray(value)
+        ? // the percentile-interval warning's threshold rose from 100 to 200 jobs beyond p (issue 21 item 4) after the pins
+          value.filter((w) => !String(w).startsWith('percentile intervals:'))
+        : value,
   );
 
 const resultHash = (r: SimulationResult) =>
