@@ -12,7 +12,6 @@ import type { Rng } from '../stats/rng.ts';
 import type { Workload } from './workload.ts';
 import type { DispatcherMemory } from './memory.ts';
 import type { ClassTally, ServerLayout } from './serverClasses.ts';
-import type { ReplicaWork } from './redundancyEngine.ts';
 
 /**
  * Engine names: the FIFO event engine, the priority (size-/prediction-based) event engine, the sharing event engine
@@ -43,6 +42,15 @@ export const [PRED_EXACT, PRED_MODEL, PRED_INDEXED, PRED_TRACE] = [0, 1, 2, 3];
  * (`mmppRates`, `mmppSwitching`), the times of a replayed trace.
  */
 export const [ARR_POISSON, ARR_RENEWAL, ARR_MMPP, ARR_TRACE] = [0, 1, 2, 3];
+
+/** The work the measured jobs' replicas received, for the work per job (theory.md §16). */
+export interface ReplicaWork {
+  /** Σ over measured jobs of the service their replicas received (time units), and the number of those jobs. */
+  readonly sumWork: number;
+  readonly jobs: number;
+  /** Replicas per job d (Little per server: replicas arrive at rate λd). */
+  readonly replicas: number;
+}
 
 /** A replayed workload (absolute arrival times, true sizes, optional predictions), one entry per job. */
 export interface ReplayTrace {

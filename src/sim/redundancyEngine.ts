@@ -16,7 +16,7 @@
  * Source: Gardner et al., "Redundancy-d: the power of d choices for redundancy", Oper. Res. 65(4), 2017.
  */
 import { InvalidModelError } from '../errors.ts';
-import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
+import type { Engine, PhaseLoop, ReplicaWork, RunConfig, RunState } from './core.ts';
 import {
   CHUNK_EVENTS,
   LOOP_CHUNK,
@@ -39,15 +39,6 @@ import { fisherYatesStep, identityPermutation } from './selection/jsqd.ts';
 
 /** `reg`'s own slot after the shared ones (core.ts): Σ work of the measured jobs. */
 const R_WORK = 4;
-
-/** The work the measured jobs' replicas received, for the work per job (theory.md §16). */
-export interface ReplicaWork {
-  /** Σ over measured jobs of the service their replicas received (time units), and the number of those jobs. */
-  readonly sumWork: number;
-  readonly jobs: number;
-  /** Replicas per job d (Little per server: replicas arrive at rate λd). */
-  readonly replicas: number;
-}
 
 export class RedundancyEngine implements Engine, PhaseLoop {
   readonly kind = 'redundancy' as const;
