@@ -12,6 +12,7 @@ import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { parseModel, validateModel } from '../../src/model/index.ts';
 import { simulate } from '../../src/sim/index.ts';
+import { simulationWarmup } from '../../src/meanfield/warmup.ts';
 
 describe('batch sampling mean field', () => {
   it('K = 1 reduces SQ(d,1) and BSQ(d,1) to SQ(d), LL(d,1) to LL(d) (equal numbers)', () => {
@@ -160,6 +161,19 @@ describe('batch simulation (FIFO event engine)', () => {
     );
     expect(() => simulate(parseModel({ lambda: 0.6, d: 3, batch: 2, discipline: 'srpt' }), { n: 10, warmupTime: 1 })).toThrow(
       /no simulation engine serves batches with discipline srpt/,
+    );
+  });
+});
+
+describe('simulationWarmup with batches (fresh-user trial: simulate --batch 2 --d 2 at λ = 0.9 sat 7 % low)', () => {
+  it('spread over K = d: each server is an M/M/1 queue, so the warm-up is at least the M/M/1 one; K > 1 lengthens SQ(d)', () => {
+    const mm1 = simulationWarmup(parseModel({ lambda: 0.9, d: 1 })).time;
+    const spread = simulationWarmup(parseModel({ lambda: 0.9, d: 2, batch: 2, batchDispatch: 'spread' })).time;
+    const sqd = simulationWarmup(parseModel({ lambda: 0.9, d: 2 })).time;
+    expect(spread).toBeGreaterThanOrEqual(mm1);
+    expect(spread).toBeGreaterThan(5 * sqd);
+    expect(simulationWarmup(parseModel({ lambda: 0.9, d: 4, batch: 2, batchDispatch: 'whole' })).time).toBeGreaterThan(
+      simulationWarmup(parseModel({ lambda: 0.9, d: 4 })).time,
     );
   });
 });
