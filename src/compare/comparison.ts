@@ -20,10 +20,12 @@ export * from './types.ts';
 export { cellSimulation } from './cell.ts';
 export {
   cellKey,
+  modelExtrasLabel,
   modelLabel,
   planComparison,
   planFromPrepared,
   prepareComparisonModel,
+  selectionLabel,
   serviceLabel,
   sweepModels,
   trajectoryGrid,

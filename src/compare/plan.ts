@@ -238,16 +238,28 @@ export function serviceLabel(s: SupermarketModel['service']): string {
   return `${kind} (${[...params, `mean ${mean}`].join(', ')})`;
 }
 
-/** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
-export function modelLabel(m: SupermarketModel): string {
+/**
+ * The settings beyond selection, discipline, service and prediction, each as ", name value" (empty when all are at their
+ * defaults), e.g. ", speeds 1,2 fractions 0.5,0.5 (uniform sampling), batches of 2 (whole)".
+ */
+export function modelExtrasLabel(m: SupermarketModel): string {
   const memory = m.memory.kind === 'none' ? '' : `, memory ${formatMemory(m.memory)}`;
   const s = m.servers;
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
   const arrivals = m.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(m.arrivals)}`;
   const batch = m.batch > 1 ? `, batches of ${m.batch} (${m.batchDispatch})` : '';
-  const sel = m.redundancy === undefined ? `${m.selection.toUpperCase()}(${m.d})` : `RED(${m.d})`;
   const red = m.redundancy === undefined ? '' : `, ${m.redundancy.kind} (${m.redundancy.replicas} replicas)`;
-  return `${sel} ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${memory}${servers}${arrivals}${batch}${red}`;
+  return `${memory}${servers}${arrivals}${batch}${red}`;
+}
+
+/** The policy's name with d given as `d`, e.g. "LWL(2)", or "RED(2)" for redundancy-d (which replaces the selection). */
+export function selectionLabel(m: SupermarketModel, d: number | 'd' = m.d): string {
+  return m.redundancy === undefined ? `${m.selection.toUpperCase()}(${d})` : `RED(${d})`;
+}
+
+/** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */
+export function modelLabel(m: SupermarketModel): string {
+  return `${selectionLabel(m)} ${m.discipline.toUpperCase()}, ${serviceLabel(m.service)}, prediction ${m.prediction.kind}${modelExtrasLabel(m)}`;
 }
 
 /**

@@ -124,7 +124,10 @@ export function lldkFixedPoint(rho: number, d: number, K: number, mean = 1): Bat
  * @returns the tails u_0..u_L per instant with odex diagnostics (a TruncatedTransient).
  * @throws {InvalidModelError} for a bad time grid or d < K with spread.
  */
-export function batchTransient(model: SupermarketModel, options: { times: number[]; tolerance?: number }): TruncatedTransient {
+export function batchTransient(
+  model: SupermarketModel,
+  options: { times: number[]; tolerance?: number; onProgress?: (fraction: number) => void },
+): TruncatedTransient {
   const { d, batch: K, lambda } = model;
   const spread = model.batchDispatch === 'spread';
   if (spread && d < K) throw new InvalidModelError(`batch sampling needs d ≥ K, got d = ${d}, K = ${K}`);
@@ -170,6 +173,7 @@ export function batchTransient(model: SupermarketModel, options: { times: number
     y0,
     odexIntegration(drift, y0, { tolerance, maxSteps, label: `the ${spread ? 'SQ(d,K)' : 'BSQ'} batch ODE` }),
     take,
+    (_y, x) => options.onProgress?.(horizon > 0 ? (x - times[0]) / horizon : 1),
   );
   return truncatedTransient(model, times, tail, stats, {
     truncationLevel: L,

@@ -702,7 +702,7 @@ function nonPoissonCapabilities(model: SupermarketModel): MeanFieldCapabilities 
   if (model.arrivals.kind === 'mmpp' || modelHasMemory(model)) {
     const reason = modelHasMemory(model)
       ? `no mean-field solver for arrivals ${arrivals} with a dispatcher memory: the memory moves on the arrivals' own time scale, where the reduction theorem assumes Poisson arrivals (theory.md §12, §14); use simulate`
-      : `no mean-field solver for arrivals ${arrivals}: the phase switches at O(1) rates, so the n → ∞ limit is an ODE driven by the phase process, not a fixed point (theory.md §14); use simulate`;
+      : `no mean-field solver for arrivals ${arrivals}: the phase switches at O(1) rates, so the n → ∞ limit is an ODE driven by the phase process (no fixed point), and that driven ODE is not solved here (theory.md §14); use simulate`;
     return {
       fixedPoint: no(reason),
       transient: no(reason),

@@ -481,7 +481,11 @@ export function solveMeanFieldTransient(
     case 'memory-lwl-pide':
       return { solver: id, capability, result: memoryLwlTransient(model, { times, onProgress: options.onProgress }) };
     case 'batch-ode':
-      return { solver: id, capability, result: batchTransient(model, { times, tolerance: options.tolerance }) };
+      return {
+        solver: id,
+        capability,
+        result: batchTransient(model, { times, tolerance: options.tolerance, onProgress: options.onProgress }),
+      };
     default:
       return unknownPolicy(id, 'transient solver');
   }

@@ -8,6 +8,8 @@ import {
   CONFIRM_FACTOR,
   MAX_RELATIVE_CORRECTION,
   groupNotes,
+  modelExtrasLabel,
+  selectionLabel,
   serviceLabel,
   withoutVReason,
   type CellResult,
@@ -420,11 +422,14 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
   const m0 = result.models[0];
   const refined = result.judgedBy === 'refined-mean-field';
   const model = m0.model;
-  const name = `${model.selection.toUpperCase()}(d) ${model.discipline.toUpperCase()}`;
+  const name = `${selectionLabel(model, 'd')} ${model.discipline.toUpperCase()}`;
+  // every setting of the model is named (speeds, arrivals, batches, redundancy, memory): the title must not say JSQ(d) FIFO
+  // of a model that is not
+  const extras = modelExtrasLabel(model);
   const heading = refined
-    ? `# Validation report: SQ(d) mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean 1 (time in mean service times), sampling ${c.sampling}.`
-    : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.selection.toUpperCase()}(d) selection, ${model.discipline.toUpperCase()} discipline, ` +
-      `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}, sampling ${c.sampling} (time in mean service times when the service mean is 1).`;
+    ? `# Validation report: ${extras === '' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean 1 (time in mean service times)${extras}, sampling ${c.sampling}.`
+    : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${selectionLabel(model, 'd')} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
+      `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${c.sampling} (time in mean service times when the service mean is 1).`;
   const bullets = [
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
     `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each after its own warm-up (${m0.warmupRule}).`,

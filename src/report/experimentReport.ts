@@ -282,6 +282,20 @@ export async function writeExperimentReport(
   const budget = replay
     ? 'Trace replay: one run per cell over the second (test) half of each trace, CIs by 25 batch means over the replayed jobs (lag-1 autocorrelations in results.json).'
     : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : "automatic (see each cell's warmupRule in results.json)"}.`;
+  // the settings the file applies to every cell (or crosses with it) beyond the policy tables: without them a reader of
+  // the report cannot tell a heterogeneous or redundant system from the classic one
+  const settings = [
+    spec.servers
+      ? `server speeds ${spec.servers.speeds.join(',')}${spec.servers.fractions ? ` fractions ${spec.servers.fractions.join(',')}` : ' (equal fractions)'}${spec.servers.sampling ? ` (${spec.servers.sampling} sampling)` : ''}`
+      : '',
+    spec.redundancy !== undefined && spec.redundancy !== 'none'
+      ? `redundancy ${spec.redundancy}${spec.replicas ? ` (${spec.replicas} replicas)` : ''}`
+      : '',
+    spec.arrivals ? `arrivals ${spec.arrivals.join(' | ')}` : '',
+    spec.batch ? `batch sizes ${spec.batch.join(', ')}${spec.batchDispatch ? ` (${spec.batchDispatch})` : ''}` : '',
+    spec.memory ? `memory ${spec.memory.join(' | ')}` : '',
+  ].filter((x) => x !== '');
+  const setup = settings.length === 0 ? '' : `\nModel settings: ${settings.join('; ')}.`;
   const quality = (meta as RunMetadata & { predictorQuality?: Record<string, unknown>[] }).predictorQuality;
   const q = (x: unknown) => {
     const v = x as { logCorrelation?: number; pearsonLog?: number; spearman?: number; over?: number; medianAbsLogError?: number } | null;
@@ -320,7 +334,7 @@ export async function writeExperimentReport(
 ${spec.description ?? ''}
 
 Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s; ${outcomes.length} cells, ${formatCount(events)} simulated events.
-${budget}
+${budget}${setup}
 Time is in mean service times (E[S] = 1). Estimates carry 95% CIs.
 
 ${qualityTable}${findingTable}## Mean response time E[T]

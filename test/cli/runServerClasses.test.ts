@@ -46,6 +46,8 @@ describe('run with server speeds', () => {
     }
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md).toContain('## Per server class');
+    // the report's header names the server classes, not only the per-class section further down
+    expect(md.split('## ')[0]).toContain('Model settings: server speeds 1,2 fractions 0.5,0.5.');
     expect(md).toMatch(/\| SED\+SRPT \| 1\.2 \| 2 \(2, 0\.5\) \| 0\.\d+ ± /);
     const csv = readFileSync(path.join(out, 'figures', 'server-classes.csv'), 'utf8')
       .trim()

@@ -177,3 +177,16 @@ describe('simulationWarmup with batches (fresh-user trial: simulate --batch 2 --
     );
   });
 });
+
+describe('batch transient progress', () => {
+  it('solveMeanFieldTransient passes onProgress to the batch ODE: fractions non-decreasing in [0, 1], ending at 1', () => {
+    const seen: number[] = [];
+    const model = parseModel({ lambda: 0.8, d: 2, batch: 2, batchDispatch: 'whole' });
+    const r = solveMeanFieldTransient(model, [0, 5, 10], { onProgress: (f) => seen.push(f) });
+    expect(r.solver).toBe('batch-ode');
+    expect(seen.length).toBeGreaterThan(1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+    expect(seen[0]).toBeGreaterThanOrEqual(0);
+    expect(seen[seen.length - 1]).toBeCloseTo(1, 12);
+  });
+});

@@ -145,3 +145,38 @@ describe('referenceText', () => {
     expect(referenceText({ reference } as unknown as ModelSummary)).toBe('4.6168 (approximation, error not bounded)');
   });
 });
+
+describe('the report title names the model compared', () => {
+  it('a redundancy-d sweep is titled RED(d), not JSQ(d), and names its replicas', () => {
+    const result = runComparison(
+      reportComparison({
+        lambdas: [0.5],
+        ns: [10, 20],
+        jobs: 1_000,
+        replications: 2,
+        seed: 2,
+        model: { redundancy: 'cancel-on-complete', replicas: 'identical' },
+      }),
+    );
+    const md = comparisonMarkdown(result, [], meta);
+    const head = md.split('\n').slice(0, 3).join('\n');
+    expect(head).toMatch(/^# Convergence report: RED\(d\) FIFO mean field/);
+    expect(head).toMatch(/cancel-on-complete \(identical replicas\)/);
+    expect(head).not.toMatch(/JSQ/);
+  });
+
+  it('a sweep with server speeds names them in the title line', () => {
+    const result = runComparison(
+      reportComparison({
+        lambdas: [0.6],
+        ns: [10, 20],
+        jobs: 1_000,
+        replications: 2,
+        seed: 2,
+        model: { servers: { speeds: [1, 2], fractions: [0.5, 0.5] } },
+      }),
+    );
+    const head = comparisonMarkdown(result, [], meta).split('\n').slice(0, 3).join('\n');
+    expect(head).toMatch(/speeds 1,2 fractions 0\.5,0\.5/);
+  });
+});

@@ -120,6 +120,10 @@ describe('MMPP arrivals', () => {
     const cap = meanFieldCapabilities(model).fixedPoint;
     expect(cap.available).toBe(false);
     expect(() => solveMeanField(model)).toThrow(/mmpp:1,4,0.05,0.1: the phase switches at O\(1\) rates/);
+    // the same reason refuses ode, so it must not read "not a fixed point" as if the ODE were what is missing
+    const transient = meanFieldCapabilities(model).transient;
+    expect(transient.available).toBe(false);
+    expect(transient.available ? '' : transient.reason).toMatch(/driven ODE is not solved here/);
   });
 });
 

@@ -186,11 +186,20 @@ export function odeCommand(): Command {
           case 'batch-ode':
             // batches of K (theory.md §15): the SQ(d,K) or BSQ tail ODE from an empty system
             if (from) throw new InvalidModelError('--from applies to the SQ(d) ODE; the batch transient starts from an empty system');
-            printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
+            // no work estimate sizes these ODEs beforehand: progress once the run has taken a few seconds
+            printTailTransient(
+              model,
+              withLateProgress(o, (onProgress) => tailTransient(model, times, { tolerance: o.tolerance, onProgress })),
+              o,
+            );
             return;
           case 'hetero-occupancy-ode':
             // server classes (theory.md §13): the mixture tail Σ f_c s_{c,k} per instant (the classes' own in the JSON)
-            printTailTransient(model, tailTransient(model, times, { tolerance: o.tolerance }), o);
+            printTailTransient(
+              model,
+              withLateProgress(o, (onProgress) => tailTransient(model, times, { tolerance: o.tolerance, onProgress })),
+              o,
+            );
             return;
           case 'memory-cavity-ode': {
             const work = memoryTransientWork(model, times); // refused here when over the simulations' budget (overload.ts)
@@ -236,6 +245,26 @@ function withProgress<T>(o: Opts, work: number, run: (onProgress: (fraction: num
     return run((fraction) => progress.update(fraction, 1, ''));
   } finally {
     progress.stop();
+  }
+}
+
+/** Wall time after which a transient without a work estimate starts showing progress (ms). */
+export const LATE_PROGRESS_MS = 3000;
+
+/**
+ * Runs a transient whose work is not known beforehand (batch and per-class ODEs) and shows the progress bar once it
+ * has run for LATE_PROGRESS_MS, unless --json or --no-progress; the bar stops however the run ends.
+ */
+function withLateProgress<T>(o: Opts, run: (onProgress: (fraction: number) => void) => T): T {
+  const start = Date.now();
+  let progress: ReturnType<typeof createProgress> | undefined;
+  try {
+    return run((fraction) => {
+      if (progress === undefined && Date.now() - start >= LATE_PROGRESS_MS) progress = createProgress('ode', o.progress && !o.json);
+      progress?.update(fraction, 1, '');
+    });
+  } finally {
+    progress?.stop();
   }
 }
 
