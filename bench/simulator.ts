@@ -73,7 +73,7 @@ if (!existsSync(path.join(here, '..', 'dist', 'sim', 'index.js'))) {
   console.error('bench/simulator.ts measures the compiled build: run `npm run build` first (`npm run bench` does)');
   process.exit(1);
 }
-type EngineKind = 'event' | 'race' | 'priority' | 'sharing';
+type EngineKind = 'event' | 'race' | 'priority' | 'sharing' | 'hetero';
 const rowsProcesses = new Map<EngineKind, ChildProcess>();
 
 function ours(engine: EngineKind, budget: number, m: SupermarketModel, label: string): Promise<Row> {
@@ -86,7 +86,7 @@ function ours(engine: EngineKind, budget: number, m: SupermarketModel, label: st
   return new Promise((resolve) => {
     c.once('message', (row) => resolve(row as Row));
     // the sharing engine is the event engine of a sharing discipline: simulate picks it from the model
-    c.send({ model: m, n, lambda, seed, engine: engine === 'sharing' ? 'event' : engine, budget, label });
+    c.send({ model: m, n, lambda, seed, engine: engine === 'sharing' || engine === 'hetero' ? 'event' : engine, budget, label });
   });
 }
 
@@ -142,6 +142,14 @@ const sprpt: SupermarketModel = { ...model, discipline: 'sprpt', service: weibul
 const psExp: SupermarketModel = { ...model, discipline: 'ps' };
 const lasExp: SupermarketModel = { ...model, discipline: 'las' };
 const psWeibull: SupermarketModel = { ...model, discipline: 'ps', service: weibull };
+// heterogeneous servers (issue 19): speeds 1 and 2 in equal halves, λ = 1.35 per server so that ρ = λ/Σ f·speed = 0.9
+// as in the other rows; JSQ(2) FIFO by job count through the speed-aware FIFO engine (sim/heteroEngine.ts)
+const heteroFifo: SupermarketModel = parseModel({
+  lambda: 1.35,
+  d,
+  sampling: 'without-replacement',
+  servers: { speeds: '1,2', fractions: '0.5,0.5' },
+});
 // Each of ours next to the C row it is compared with, so that the pair sees the same load (C race runs ~0.4 s: a
 // pair far apart in the round gave same-round ratios far from the ratio of the row medians).
 type Case = [string, () => Row | Promise<Row>];
@@ -157,6 +165,7 @@ const cases: Case[] = [
   ['ts SPRPT weibull:0.5 exp-pred', () => ours('priority', events, sprpt, 'ts SPRPT weibull:0.5 exp-pred')],
   ['ts LAS exp', () => ours('sharing', events, lasExp, 'ts LAS exp')],
   ['ts PS weibull:0.5', () => ours('sharing', events, psWeibull, 'ts PS weibull:0.5')],
+  ['ts hetero FIFO speeds 1,2', () => ours('hetero', events, heteroFifo, 'ts hetero FIFO speeds 1,2')],
 ];
 await ours('event', 1e6, model, ''); // JIT warm-up, untimed
 await ours('race', 1e6, model, '');
@@ -164,6 +173,7 @@ await ours('priority', 1e6, srptExp, '');
 await ours('priority', 1e6, sprpt, '');
 await ours('sharing', 1e6, psExp, '');
 await ours('sharing', 1e6, lasExp, '');
+await ours('hetero', 1e6, heteroFifo, '');
 const samples: Record<string, Row[]> = Object.fromEntries(cases.map(([name]) => [name, []]));
 for (let round = 0; round < runs; round++) {
   // Interleaved, so machine load drifts hit every engine alike.
@@ -226,6 +236,11 @@ const show = (r: ReturnType<typeof ratio>) =>
   // the sharing engine beside the FIFO event engine (issue 18: target ≥ 0.6), same-round ratios
   const r = ratio('ts PS exp', 'ts event');
   console.log(`  ts PS exp / ts event (target ≥ 0.6): ${show(r)}`);
+}
+{
+  // heterogeneous FIFO beside the homogeneous FIFO event engine (issue 19: its events/s shown beside it), same-round ratio
+  const r = ratio('ts hetero FIFO speeds 1,2', 'ts event');
+  console.log(`  ts hetero FIFO speeds 1,2 (ρ = 0.9) / ts event: ${show(r)}`);
 }
 
 if (script) {

@@ -339,7 +339,7 @@ function printGeneralSolution(
             `  busy fraction F̄(0) = ${s.redundancy.busyFraction.toFixed(6)}, work per job E[W] = ${s.redundancy.workPerJob.toFixed(6)} (E[S] = ${model.service.mean}), stable for λ < λ_max = ${s.redundancy.lambdaMax.toFixed(6)}`,
           ]
         : []),
-      `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iterations` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
+      `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iteration${s.convergence.iterations === 1 ? '' : 's'}` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
         ? [
             `  memory ${describeMemory(s.reduction.memory)}: π₀ = ${s.reduction.pi0.toPrecision(6)} (memory empty at an arrival), reduced rate ${model.selection === 'jiq' ? 'λπ₀ (jiq samples no servers: d = 1)' : `λπ₀^(1/${model.d})`} = ${s.reduction.reducedLambda.toPrecision(6)}, probes per arrival (ISM messages counted) ${s.reduction.probesPerArrival.toPrecision(4)}`,
