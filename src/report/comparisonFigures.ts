@@ -28,6 +28,9 @@ import {
 
 const fmtLambda = (x: number) => `λ = ${x}`;
 const panelOf = (x: { d: number; lambda: number }) => `d = ${x.d}, ${fmtLambda(x.lambda)}`;
+
+/** The colours of n in every figure: 20 distinct ones (category10 gave n = 2 and n = 1000 the same blue once a sweep had more than 10 n). */
+const N_COLOURS = { scheme: 'tableau20' } as const;
 /** Panels in numeric order of d, then λ. */
 const panelOrder = (rows: readonly Row[]) => facetOrder(rows, 'panel', ['d', 'lambda']);
 
@@ -63,7 +66,7 @@ export function tailFigure(result: ComparisonResult, floor = 1e-6): Figure {
   const tips = {
     tooltip: [tip('d', 'd'), tip('lambda', 'λ'), { field: 'series', title: 'curve' }, tip('i', 'level i'), tip('value', 's_i')],
   };
-  const colour = { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } };
+  const colour = { field: 'n', type: 'ordinal', title: 'n', scale: N_COLOURS };
   const layer = [
     filtered("datum.series === 'mean field'", { type: 'line', color: 'black', strokeWidth: 1.5 }, { x, y, ...tips }),
     ...(refined
@@ -503,7 +506,7 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
       ...ciLayers({
         filter: "datum.series !== 'mean field'",
         x,
-        shared: { color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } } },
+        shared: { color: { field: 'n', type: 'ordinal', title: 'n', scale: N_COLOURS } },
         mark: { type: 'point', filled: false, size: 26 },
         yTitle,
         loFloor: `${floor / 2}`,
@@ -836,7 +839,7 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
   const x = { field: 't', type: 'quantitative', title: 'response time t (mean service times)' };
   const yTitle = 'P(T > t)';
   const y = { field: 'value', type: 'quantitative', scale: { type: 'log', domainMin: floor / 2 }, title: yTitle, axis: logAxis(floor) };
-  const colour = { color: { field: 'n', type: 'ordinal', title: 'n', scale: { scheme: 'category10' } } };
+  const colour = { color: { field: 'n', type: 'ordinal', title: 'n', scale: N_COLOURS } };
   const base = [tip('d', 'd'), tip('lambda', 'λ'), { field: 'series', title: 'curve' }, tip('t', 't'), tip('value', 'P(T > t)')];
   const spec = panelledSpec(rows, {
     columns: result.config.lambdas.length,
