@@ -6,66 +6,36 @@
  * U_j/speed_j. No dispatcher memory and no LPW (model.ts refuses them with speeds).
  * Hot loop: locals, typed arrays, no allocation per event. Source: theory.md §1, §8, §13.
  */
-import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
-import {
-  CHUNK_EVENTS,
-  LOOP_CHUNK,
-  LOOP_GOAL,
-  LOOP_LIMIT,
-  LOOP_WARM_END,
-  PRED_EXACT,
-  SIZE_EXP,
-  TICK_EVENTS,
-  runChunks,
-  R_T,
-  R_NEXT,
-  R_SUM_T,
-  R_SUM_SLOWDOWN,
-  runPhases,
-} from './core.ts';
+import type { RunConfig, RunState } from './core.ts';
+import { EngineFrame } from './frame.ts';
+import { LOOP_CHUNK, LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, PRED_EXACT, SIZE_EXP, R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN } from './core.ts';
 import { fifoNext } from './discipline/fifo.ts';
 import { createHeap, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
-import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { workloadArea } from './workload.ts';
-import { identityPermutation } from './selection/jsqd.ts';
 import { heteroSelect } from './selection/hetero.ts';
 import { ClassTally, type ServerLayout } from './serverClasses.ts';
 
 /** `reg`'s own slot after the shared ones (core.ts): the workload integral. */
 const R_WORK = 4;
 
-export class HeteroEventEngine implements Engine, PhaseLoop {
+export class HeteroEventEngine extends EngineFrame {
   readonly kind = 'event' as const;
-  events = 0;
-  arrivals = 0;
   private readonly heap: HeapArrays;
   private heapSize = 0;
-  /** t, next arrival, Σ T, Σ T/S, workload integral (see engine.ts: doubles kept unboxed). */
-  private readonly reg = new Float64Array(5);
-  private readonly perm: Int32Array;
-  private readonly source: JobSource;
   private readonly layout: ServerLayout;
-  readonly classes: ClassTally;
-  chunkLeft = CHUNK_EVENTS;
-  chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
+  declare readonly classes: ClassTally;
 
   /** Schedules the first arrival and one departure per busy server of the given state (at its server's speed). */
-  constructor(
-    readonly config: RunConfig,
-    readonly state: RunState,
-  ) {
-    const { n } = config;
+  constructor(config: RunConfig, state: RunState) {
     const layout = config.layout;
     if (layout === undefined) throw new Error('internal error: HeteroEventEngine needs a server layout');
+    super(config, state, 5); // reg: the shared slots and the workload integral (R_WORK)
+    const { n } = config;
     this.layout = layout;
-    const { store, rng, t, workload } = state;
+    const { store, t, workload } = state;
     this.heap = createHeap(n);
-    this.perm = identityPermutation(n);
-    this.source = new JobSource(config);
-    this.classes = new ClassTally(layout);
     const { keys, ids } = this.heap;
-    this.reg[R_NEXT] = this.source.firstArrival(t, rng);
     const inv = layout.invSpeed;
     let size = 0;
     for (let j = 0; j < n; j++) {
@@ -78,17 +48,6 @@ export class HeteroEventEngine implements Engine, PhaseLoop {
       workload.finish[j] = t + work * inv[j];
     }
     this.heapSize = size;
-    this.classes.recount(store.len);
-  }
-
-  /** See `Engine.run` and `runPhases`. */
-  run(stopTime: number, onTick?: (events: number) => void): void {
-    runPhases(this, stopTime, onTick);
-  }
-
-  /** The phase loop in chunks (`runChunks`); returns a LOOP_* code. */
-  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
-    return runChunks(this, onTick, limit);
   }
 
   /** At most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK (engine.ts's loop, with speeds). */
@@ -119,9 +78,7 @@ export class HeteroEventEngine implements Engine, PhaseLoop {
     const { keys, ids } = this.heap;
     let heapSize = this.heapSize;
     const reg = this.reg;
-    reg[R_T] = state.t;
-    reg[R_SUM_T] = measurement.sumResponse;
-    reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
+    this.openChunk();
     reg[R_WORK] = workload.area;
     let count = occupancy.count;
     let area = occupancy.area;
@@ -129,8 +86,6 @@ export class HeteroEventEngine implements Engine, PhaseLoop {
     let levels = count.length;
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
-    // the per-class window opens with the measurement's (a new measurement object: the next batch)
-    if (measuring && tally.owner !== measurement) tally.begin(measurement, measurement.windowStart);
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -288,19 +243,8 @@ export class HeteroEventEngine implements Engine, PhaseLoop {
     }
 
     this.heapSize = heapSize;
-    this.events = events;
-    this.arrivals = arrivals;
-    this.chunkLeft = chunkLeft;
-    state.t = reg[R_T];
     workload.area = reg[R_WORK];
-    measurement.save({
-      measuredArrivals,
-      measuredInSystem,
-      sumResponse: reg[R_SUM_T],
-      sumSlowdown: reg[R_SUM_SLOWDOWN],
-      slowdownJobs,
-      completed,
-    });
+    this.closeChunk(events, arrivals, chunkLeft, measuredArrivals, measuredInSystem, slowdownJobs, completed);
     return code;
   }
 }
