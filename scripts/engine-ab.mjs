@@ -1,8 +1,9 @@
 // Interleaved A/B of simulation engines: several rows (a compiled build, an engine choice and a model), one child process
 // per row kept across rounds (as bench/simulator.ts does, so one engine's type feedback does not slow another's), the
 // rows run in turn each round, the order rotated between rounds; prints each row's median events/s over the whole
-// `simulate` call and over the engine loops alone (`run`), the median same-round ratio of each row to the first, and
-// the load average before and after. Indicative only on a shared machine.
+// `simulate` call and over the engine loops alone (`run`), by wall and by CPU time, the median same-round speed ratio
+// of each row to the first row of the same model preset (its A; > 1: faster), and the load average before and after.
+// Indicative only on a shared machine (CPU time is the steadier figure there).
 //
 //   node scripts/engine-ab.mjs [--rounds R] [--events E] ROW...      ROW = label=DIST:ENGINE:MODEL
 //   MODEL is one of the presets below; DIST a compiled build (e.g. dist, or a build of main in /tmp/base/dist).
@@ -35,7 +36,11 @@ if (process.argv[2] === '--child') {
   const dist = path.resolve(process.argv[3]);
   const { simulate } = await import(pathToFileURL(path.join(dist, 'sim/index.js')).href);
   const { parseModel } = await import(pathToFileURL(path.join(dist, 'model/model.js')).href);
-  const loops = { seconds: 0 };
+  const loops = { seconds: 0, cpu: 0 };
+  const cpuNow = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
   const files = ['engine', 'priorityEngine', 'sharingEngine', 'heteroEngine', 'race', 'redundancyEngine'];
   for (const f of files) {
     let mod;
@@ -51,10 +56,12 @@ if (process.argv[2] === '--child') {
       E.prototype.__wrapped = true;
       E.prototype.run = function (stopTime, onTick) {
         const t0 = performance.now();
+        const c0 = cpuNow();
         try {
           return own.call(this, stopTime, onTick);
         } finally {
           loops.seconds += (performance.now() - t0) / 1000;
+          loops.cpu += cpuNow() - c0;
         }
       };
     }
@@ -68,10 +75,12 @@ if (process.argv[2] === '--child') {
       E.prototype.__wrapped = true;
       E.prototype.run = function (stopTime, onTick) {
         const t0 = performance.now();
+        const c0 = cpuNow();
         try {
           return own.call(this, stopTime, onTick);
         } finally {
           loops.seconds += (performance.now() - t0) / 1000;
+          loops.cpu += cpuNow() - c0;
         }
       };
     }
@@ -80,11 +89,27 @@ if (process.argv[2] === '--child') {
   }
   process.on('message', ({ model, engine, events }) => {
     loops.seconds = 0;
+    loops.cpu = 0;
+    const c0 = cpuNow();
     const m = parseModel(model);
     const rate = m.lambda * n;
     const per = events / 2;
-    const r = simulate(m, { n, engine, seed: 11, replications: 2, warmupTime: (0.1 * per) / (2 * rate), jobs: Math.round((0.9 * per) / 2) });
-    process.send({ events: r.events, seconds: r.wallSeconds, loopSeconds: loops.seconds, mean: r.meanResponseTime.mean });
+    const r = simulate(m, {
+      n,
+      engine,
+      seed: 11,
+      replications: 2,
+      warmupTime: (0.1 * per) / (2 * rate),
+      jobs: Math.round((0.9 * per) / 2),
+    });
+    process.send({
+      events: r.events,
+      seconds: r.wallSeconds,
+      loopSeconds: loops.seconds,
+      cpu: cpuNow() - c0,
+      loopCpu: loops.cpu,
+      mean: r.meanResponseTime.mean,
+    });
   });
 } else {
   const args = process.argv.slice(2);
@@ -122,13 +147,22 @@ if (process.argv[2] === '--child') {
   console.log(`${rounds} rounds, ${events} events per run, n = ${n}; load average before ${load0.map((x) => x.toFixed(2)).join(' ')}`);
   for (let i = 0; i < rows.length; i++) {
     const rs = results[i];
-    const whole = median(rs.map((x) => x.events / x.seconds / 1e6));
-    const loop = median(rs.map((x) => x.events / x.loopSeconds / 1e6));
-    const ratioWhole = median(rs.map((x, r) => results[0][r].seconds / results[0][r].events / (x.seconds / x.events)));
-    const ratioLoop = median(rs.map((x, r) => results[0][r].loopSeconds / results[0][r].events / (x.loopSeconds / x.events)));
+    const rate = (key) => median(rs.map((x) => x.events / x[key] / 1e6));
+    // same-round speed ratio to the first row of the same model preset (the A of this B)
+    const a = results[rows.findIndex((row) => row.model === rows[i].model)];
+    const ratio = (key) => median(rs.map((x, r) => a[r][key] / a[r].events / (x[key] / x.events)));
+    const f = (x) => x.toFixed(2);
+    const g = (x) => x.toFixed(3);
     console.log(
-      `${rows[i].label.padEnd(12)} ${rows[i].engine.padEnd(9)} ${rows[i].model.padEnd(12)} whole ${whole.toFixed(2)} M ev/s, loop ${loop.toFixed(2)} M ev/s; vs first: whole ${ratioWhole.toFixed(3)}, loop ${ratioLoop.toFixed(3)}; E[T] ${rs[0].mean.toFixed(5)}`,
+      `${rows[i].label.padEnd(12)} ${rows[i].engine.padEnd(9)} ${rows[i].model.padEnd(12)} M events/s: whole ${f(rate('seconds'))} ` +
+        `(CPU ${f(rate('cpu'))}), loop ${f(rate('loopSeconds'))} (CPU ${f(rate('loopCpu'))}); vs A: whole ${g(ratio('seconds'))} ` +
+        `(CPU ${g(ratio('cpu'))}), loop ${g(ratio('loopSeconds'))} (CPU ${g(ratio('loopCpu'))}); E[T] ${rs[0].mean.toFixed(5)}`,
     );
   }
-  console.log(`load average after ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 }

@@ -3,6 +3,7 @@
 // priority and sharing engines, batch arrivals, dispatcher memories, renewal and MMPP arrivals, redundancy-d. One
 // SHA-256 prefix per configuration of the result JSON (timings and the code identity removed) and one over all.
 // Run it on two builds and diff: `npm run build` (or tsc into a folder), then `node scripts/frame-hashes.mjs [DIST]`.
+// NO_ENGINE=1 leaves out the engine's name and method (FIFO with speeds moved from its own engine to the priority engine).
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,9 +12,11 @@ const dist = path.resolve(process.argv[2] ?? 'dist');
 const { simulate, simulateTrajectory } = await import(pathToFileURL(path.join(dist, 'sim', 'index.js')).href);
 const { parseModel } = await import(pathToFileURL(path.join(dist, 'model', 'model.js')).href);
 
+// NO_ENGINE=1 also drops the engine's name and method, to compare results across a change of the engine that runs them
+const noEngine = process.env.NO_ENGINE === '1';
 const strip = (k, v) => {
   if (typeof k === 'string' && /wall|perSecond|seconds|version/i.test(k)) return undefined;
-  if (k === 'code') return undefined;
+  if (k === 'code' || (noEngine && (k === 'engine' || k === 'method'))) return undefined;
   if (ArrayBuffer.isView(v)) return Array.from(v);
   return v;
 };
