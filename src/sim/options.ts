@@ -303,12 +303,6 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
   if (engine === 'redundancy')
     throw new InvalidModelError('engine "redundancy" runs redundancy-d models only (--redundancy cancel-on-complete); use auto');
   const eventKind = eventEngineFor(model.discipline, model.servers !== undefined);
-  if (model.batch > 1 && eventKind !== 'event')
-    throw new InvalidModelError(
-      `no simulation engine serves batches with discipline ${model.discipline} yet: the FIFO event engine simulates batches (theory.md §15)`,
-    );
-  if (model.batch > 1 && engine === 'priority')
-    throw new InvalidModelError('engine "priority" does not simulate batches; use auto or event');
   if (engine === undefined || engine === 'auto') return raceIsExact(model) ? 'race' : eventKind;
   if (engine === 'event') return eventKind;
   if (engine === 'priority') {

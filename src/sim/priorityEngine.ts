@@ -196,7 +196,11 @@ export class PriorityEngine extends EngineFrame {
     const preemptive = isPreemptive(disc);
     const srpt = disc === D_SRPT;
     // Sizes and arrival gaps drawn inline (same draws, same order as JobSource: size, then the next gap).
-    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
+    const inlineExp =
+      this.config.sizeKind === SIZE_EXP &&
+      this.config.predKind === PRED_EXACT &&
+      this.config.arrivalKind === ARR_POISSON &&
+      this.config.batchSize === 1; // a batch's later jobs arrive with its first (JobSource.nextArrival)
     const invRate = 1 / (this.config.lambda * n);
     // JSQ(2) calls jsqPair directly (what selectServer would do, without its dispatch): m = n or n − 1.
     const layout = this.config.layout;
@@ -233,6 +237,7 @@ export class PriorityEngine extends EngineFrame {
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
     const memory = this.memory;
+    const batch = this.batch;
     const ism = memory !== undefined && memory.kind === MEM_ISM;
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
@@ -277,13 +282,15 @@ export class PriorityEngine extends EngineFrame {
         events++;
         chunkLeft--;
         const j =
-          memory !== undefined
-            ? memory.select(rng, len, finish, t, withoutReplacement, perm)
-            : pairM >= 0
-              ? jsqPair(rng, len, n, pairM)
-              : layout !== undefined
-                ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
-                : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          batch !== undefined
+            ? batch.select(rng, len, finish, t, n) // batches of K (theory.md §15): the batch's ranking, taken at its first job
+            : memory !== undefined
+              ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+              : pairM >= 0
+                ? jsqPair(rng, len, n, pairM)
+                : layout !== undefined
+                  ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
+                  : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;

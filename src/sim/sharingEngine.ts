@@ -123,7 +123,11 @@ export class SharingEngine extends EngineFrame {
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline, serviceMean } = this.config;
     const ps = discipline === D_PS;
-    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
+    const inlineExp =
+      this.config.sizeKind === SIZE_EXP &&
+      this.config.predKind === PRED_EXACT &&
+      this.config.arrivalKind === ARR_POISSON &&
+      this.config.batchSize === 1; // a batch's later jobs arrive with its first (JobSource.nextArrival)
     const invRate = 1 / (this.config.lambda * n);
     const layout = this.config.layout;
     const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N && layout === undefined ? (withoutReplacement ? n - 1 : n) : -1;
@@ -153,6 +157,7 @@ export class SharingEngine extends EngineFrame {
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
     const memory = this.memory;
+    const batch = this.batch;
     const ism = memory !== undefined && memory.kind === MEM_ISM;
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
@@ -193,13 +198,15 @@ export class SharingEngine extends EngineFrame {
         }
         events++;
         const j =
-          memory !== undefined
-            ? memory.select(rng, len, finish, t, withoutReplacement, perm)
-            : pairM >= 0
-              ? jsqPair(rng, len, n, pairM)
-              : layout !== undefined
-                ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
-                : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          batch !== undefined
+            ? batch.select(rng, len, finish, t, n) // batches of K (theory.md §15): the batch's ranking, taken at its first job
+            : memory !== undefined
+              ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+              : pairM >= 0
+                ? jsqPair(rng, len, n, pairM)
+                : layout !== undefined
+                  ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
+                  : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;
