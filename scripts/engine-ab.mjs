@@ -41,36 +41,17 @@ if (process.argv[2] === '--child') {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
   };
-  const files = ['engine', 'priorityEngine', 'sharingEngine', 'heteroEngine', 'race', 'redundancyEngine'];
+  // every class of the build's engine modules (and the frame they inherit `run` from) that defines its own `run`
+  const files = ['frame', 'engine', 'priorityEngine', 'sharingEngine', 'heteroEngine', 'race', 'redundancyEngine'];
   for (const f of files) {
     let mod;
     try {
       mod = await import(pathToFileURL(path.join(dist, 'sim', f + '.js')).href);
     } catch {
-      continue;
+      continue; // not in this build
     }
     for (const E of Object.values(mod)) {
-      if (typeof E !== 'function' || typeof E.prototype?.run !== 'function' || Object.hasOwn(E.prototype, '__wrapped')) continue;
-      const own = Object.hasOwn(E.prototype, 'run') ? E.prototype.run : undefined;
-      if (own === undefined) continue; // inherited: the base class's run is wrapped where it is defined
-      E.prototype.__wrapped = true;
-      E.prototype.run = function (stopTime, onTick) {
-        const t0 = performance.now();
-        const c0 = cpuNow();
-        try {
-          return own.call(this, stopTime, onTick);
-        } finally {
-          loops.seconds += (performance.now() - t0) / 1000;
-          loops.cpu += cpuNow() - c0;
-        }
-      };
-    }
-  }
-  // a base class the engines inherit `run` from (the shared frame), when the build has one
-  try {
-    const frame = await import(pathToFileURL(path.join(dist, 'sim', 'frame.js')).href);
-    const E = frame.EngineFrame;
-    if (E && !Object.hasOwn(E.prototype, '__wrapped')) {
+      if (typeof E !== 'function' || !Object.hasOwn(E.prototype ?? {}, 'run') || Object.hasOwn(E.prototype, '__wrapped')) continue;
       const own = E.prototype.run;
       E.prototype.__wrapped = true;
       E.prototype.run = function (stopTime, onTick) {
@@ -84,8 +65,6 @@ if (process.argv[2] === '--child') {
         }
       };
     }
-  } catch {
-    /* no frame in this build */
   }
   process.on('message', ({ model, engine, events }) => {
     loops.seconds = 0;
