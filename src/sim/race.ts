@@ -27,7 +27,7 @@
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
 import { CHUNK_EVENTS, LOOP_CHUNK, LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
 import { DRAINING, MEASURING } from './measurement.ts';
-import { PAIR_MAX_N, identityPermutation, jsqFisherYates, jsqPair, jsqWithReplacement } from './selection/jsqd.ts';
+import { PAIR_MAX_N, identityPermutation, jsqFisherYates, jsqPairSlow, jsqWithReplacement } from './selection/jsqd.ts';
 import { RACE_WASM } from './wasm/raceKernel.ts';
 import { ZIG_F, ZIG_R, ZIG_X } from '../stats/rng.ts';
 import { SolverError } from '../errors.ts';
@@ -122,6 +122,11 @@ export function dropFreeKernels(): void {
 export type RaceLoop = 'wasm' | 'typescript';
 let raceLoopKind: RaceLoop = 'wasm';
 
+/** The loop that race engines built now (in this thread) run. */
+export function currentRaceLoop(): RaceLoop {
+  return raceLoopKind;
+}
+
 /** Sets the loop that race engines built from now on (in this thread) run; returns the previous setting. */
 export function setRaceLoop(kind: RaceLoop): RaceLoop {
   const before = raceLoopKind;
@@ -130,7 +135,10 @@ export function setRaceLoop(kind: RaceLoop): RaceLoop {
 }
 
 const TWO_POW_32 = 4294967296;
+const TWO_POW_MINUS_32 = 1 / TWO_POW_32;
 const TWO_POW_MINUS_53 = 1 / 9007199254740992;
+/** Outputs of the Rng's buffer (stats/rng.ts), and the most one event's fast path reads of it. */
+const [RNG_OUTPUTS, EVENT_DRAWS] = [256, 5];
 
 /** Bytes b rounded up to a multiple of 8. */
 const align8 = (b: number) => (b + 7) & ~7;
@@ -450,13 +458,38 @@ export class RaceEngine implements Engine, PhaseLoop {
     const chunk = ((this.tick - 1) & (CHUNK_EVENTS - 1)) + 1;
     let chunkLeft = chunk;
     let code = LOOP_LIMIT;
+    // The stream read in place, as the kernel does (rng.ts's `buffer`): each event starts with ≥ EVENT_DRAWS unread
+    // outputs at the local position nx (its fast path reads at most that many); the rare steps run through the Rng's
+    // methods, with rng.next = nx before and nx = rng.next after. Same outputs in the same order as `nextExp`,
+    // `nextInt32`, `below` and `jsqPair` would read.
+    const rb = rng.buffer;
+    let nx = rng.next;
 
     for (;;) {
       if (chunkLeft === 0) {
         code = LOOP_CHUNK;
         break;
       }
-      const time = t + rng.nextExp() / (arrivalRate + mu * busyCount);
+      if (nx > RNG_OUTPUTS - EVENT_DRAWS) {
+        rng.next = nx;
+        rng.topUp();
+        nx = 0;
+      }
+      // Rng.nextExp's ziggurat step: layer and 24 bits of u from one output, 29 more bits from the next.
+      const za = rb[nx];
+      const zi = za & 255;
+      let e = ((za >>> 8) * 536870912 + (rb[nx + 1] >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[zi];
+      nx += 2;
+      if (e >= ZIG_X[zi + 1]) {
+        rng.next = nx;
+        e = rng.expOutsideCore(zi, e);
+        nx = rng.next;
+        if (nx > RNG_OUTPUTS - EVENT_DRAWS + 2) {
+          rng.topUp();
+          nx = 0;
+        }
+      }
+      const time = t + e / (arrivalRate + mu * busyCount);
       if (time > limit) {
         t = limit;
         break;
@@ -465,15 +498,31 @@ export class RaceEngine implements Engine, PhaseLoop {
       chunkLeft--;
       // Arrival with probability p = λn/rate: a 53-bit uniform U against p, its low 21 bits drawn only when the high
       // 32 bits x leave the outcome open (x = ⌊p·2^32⌋, probability 2^−32). Same law as U < p.
-      const x = rng.nextInt32() >>> 0;
+      const x = rb[nx++] >>> 0;
       const pa = arrivalShare[busyCount];
       const threshold = pa * TWO_POW_32;
-      if (x + 1 <= threshold || (x < threshold && (x * 2097152 + (rng.nextInt32() >>> 11)) * TWO_POW_MINUS_53 < pa)) {
-        const j = pair
-          ? jsqPair(rng, len, n, pairM)
-          : withoutReplacement
-            ? jsqFisherYates(rng, len, n, d, perm)
-            : jsqWithReplacement(rng, len, n, d);
+      if (x + 1 <= threshold || (x < threshold && (x * 2097152 + (rb[nx++] >>> 11)) * TWO_POW_MINUS_53 < pa)) {
+        let j: number;
+        if (pair) {
+          // jsqPair written out over the buffer (same arithmetic): a on [0, n), b on [0, m) from one output.
+          const px = (rb[nx++] >>> 0) * n;
+          const a = (px * TWO_POW_MINUS_32) | 0;
+          const py = (px - a * TWO_POW_32) * pairM;
+          let b = (py * TWO_POW_MINUS_32) | 0;
+          const low = py - b * TWO_POW_32;
+          if (low < n * pairM) {
+            rng.next = nx;
+            j = jsqPairSlow(rng, len, n, pairM, low, a, b);
+            nx = rng.next;
+          } else {
+            if (pairM < n) b += +(b >= a);
+            j = a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a], else a
+          }
+        } else {
+          rng.next = nx;
+          j = withoutReplacement ? jsqFisherYates(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
+          nx = rng.next;
+        }
         const l = len[j];
         if (l === cap) {
           store.grow();
@@ -504,7 +553,14 @@ export class RaceEngine implements Engine, PhaseLoop {
           count[level]++;
         }
       } else {
-        const k = rng.below(busyCount); // every busy server has the same rate μ
+        // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ.
+        const bm = (rb[nx++] >>> 0) * busyCount;
+        let k = (bm * TWO_POW_MINUS_32) | 0;
+        if (bm - k * TWO_POW_32 < busyCount) {
+          rng.next = nx;
+          k = rng.belowRejection(busyCount, bm, k);
+          nx = rng.next;
+        }
         const j = busy[k];
         const l = len[j];
         if (measuring) {
@@ -539,6 +595,7 @@ export class RaceEngine implements Engine, PhaseLoop {
       }
     }
 
+    rng.next = nx;
     const done = chunk - chunkLeft;
     this.events += done;
     this.tick -= done;
