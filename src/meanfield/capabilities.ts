@@ -678,11 +678,11 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
     const notYet = no(
       'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
     );
-    // the 1/n term exists (heteroRefined, meanfield/hetero/refined.ts) but `refine` and compare's refined judging are SQ(d)'s
+    // the 1/n term exists (heteroRefined, meanfield/hetero/refined.ts); compare judges by it (compare/plan.ts heteroFirstOrder)
     const firstOrder = heteroRefusal(model, 'refined mean field')
       ? notYet
       : no(
-          'with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model); compare does not judge by it yet',
+          "with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model): compare judges the cells by it and `fixed-point --refined --n` prints it; `refine` and the refined transient are SQ(d)'s",
         );
     return {
       fixedPoint: fixedPointOf(model),
