@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { batchSamplingMap, batchTransient, bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from '../../src/meanfield/batch.ts';
 import { solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
 import { solveTransient } from '../../src/meanfield/transient.ts';
+import { lwlTransient } from '../../src/meanfield/lwl/transient.ts';
 import { integrate } from '../../src/numerics/quadrature.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
@@ -143,11 +144,62 @@ describe('batch transients (the tail ODE of SQ(d,K) and BSQ)', () => {
     }
   });
 
-  it('capabilities: SQ(d,K) and BSQ have the tail ODE; LL(d,K) is refused in one line', () => {
+  it('capabilities: SQ(d,K) and BSQ have the tail ODE; LL(d,K) the workload PIDE with batch sampling', () => {
     expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2 })).transient).toMatchObject({ id: 'batch-ode' });
     const lwl = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl' })).transient;
-    expect(lwl.available).toBe(false);
-    expect(lwl.available ? '' : lwl.reason).toMatch(/no transient for LL\(d,K\) yet/);
+    expect(lwl).toMatchObject({ available: true, id: 'lwl-pide', name: 'LL(d,K) batch workload PIDE (K = 2)' });
+    const r = solveMeanFieldTransient(parseModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl' }), [0, 0.5]);
+    expect(r.solver === 'lwl-pide' && r.result.provenance.equation).toMatch(/T₁\(S_j\) − T₁\(S_\{j\+1\}\).*K = 2/);
+    // whole batches with lwl have no fixed point, hence no transient: the fixed point's reason, one line
+    const whole = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl', batchDispatch: 'whole' })).transient;
+    expect(whole.available ? '' : whole.reason).toMatch(/^no mean-field solver for LWL\(d\).*whole-batch equations are derived for jsq/);
+    expect(() =>
+      lwlTransient(validateModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl', batchDispatch: 'whole' }), { times: [0, 1] }),
+    ).toThrow(/not whole batches/);
+  });
+});
+
+describe('LL(d,K) transient: the LWL(d) workload PIDE with the batch-sampling map (theory.md §15)', () => {
+  it('K = 1: the map is u^d bit for bit, so the batch scheme is the LL(d) scheme', () => {
+    for (const d of [1, 2, 3, 5]) {
+      const T1 = batchSamplingMap(1, d, 1);
+      for (const u of [0, 1e-9, 0.123, 0.5, 0.77, 0.999999, 1]) expect(T1(u)).toBe(u ** d);
+    }
+  });
+
+  it('K = d: every sampled server gets a job, so each is M/M/1: LL(2,2) and LL(3,3) equal LL(1) (an independent path)', () => {
+    const options = { times: [0, 2, 5, 20], step: 0.04, horizon: 30 };
+    const mm1 = lwlTransient(parseModel({ lambda: 0.7, d: 1, selection: 'lwl' }), options);
+    for (const K of [2, 3]) {
+      const r = lwlTransient(parseModel({ lambda: 0.7, d: K, selection: 'lwl', batch: K }), options);
+      for (let j = 0; j < options.times.length; j++) {
+        expect(r.meanWorkload[j]).toBeCloseTo(mm1.meanWorkload[j], 12);
+        expect(r.busyFraction[j]).toBeCloseTo(mm1.busyFraction[j], 12);
+        for (let k = 0; k < r.workloadCcdf[j].length; k += 50) expect(r.workloadCcdf[j][k]).toBeCloseTo(mm1.workloadCcdf[j][k], 12);
+      }
+    }
+  });
+
+  it('t → ∞ reaches lldkFixedPoint: E[U] and E[W] = ∫T₁(F̄) at first order in Δ (Richardson within 3e−4)', () => {
+    const [lambda, d, K] = [0.7, 3, 2];
+    const fixed = lldkFixedPoint(lambda, d, K);
+    const T1 = batchSamplingMap(1, d, K);
+    const model = parseModel({ lambda, d, selection: 'lwl', batch: K });
+    const errors = [0.04, 0.02].map((step) => {
+      const pide = lwlTransient(model, { times: [0, 60, 70], step, horizon: 30 });
+      expect(pide.busyFraction[2]).toBeCloseTo(lambda, 8); // the scheme keeps the load: busy fraction ρ
+      expect(Math.abs(pide.meanWorkload[2] - pide.meanWorkload[1])).toBeLessThan(1e-6); // relaxed
+      const ccdf = pide.workloadCcdf[2]; // F̄(jΔ) ≈ S_{j+1}: right sums
+      const wait = ccdf.reduce((s, f) => s + T1(f) * step, 0);
+      return { u: pide.meanWorkload[2] - fixed.meanQueueLength, w: wait - fixed.meanWait! };
+    });
+    const [coarse, fine] = errors;
+    for (const key of ['u', 'w'] as const) {
+      expect(Math.abs(fine[key])).toBeLessThan(5e-3);
+      expect(coarse[key] / fine[key]).toBeGreaterThan(1.7); // first order: halving Δ halves the error
+      expect(coarse[key] / fine[key]).toBeLessThan(2.6);
+      expect(Math.abs(2 * fine[key] - coarse[key])).toBeLessThan(3e-4);
+    }
   });
 });
 
