@@ -4,7 +4,7 @@
  * sentence saying why not. `solveMeanField` and `solveMeanFieldTransient` dispatch from it; the CLI, compare, claims
  * and the report ask it instead of re-deriving. Source: theory.md §2–§7 (which solver is exact for which model).
  */
-import { DISCIPLINE_TABLE, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { DISCIPLINE_TABLE, formatBatch, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
@@ -744,7 +744,7 @@ const BATCH_SOURCE =
  * LL(d,K) workload PIDE (`lwlTransient` with the batch-sampling map); no refined term or exact chain yet.
  */
 function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
-  const K = model.batch;
+  const K = model.batchLaw === undefined ? String(model.batch) : `X ~ ${formatBatch(model.batchLaw)}`;
   const what = `${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes, batches of ${K} (${model.batchDispatch})`;
   const none = no(`no refined term or exact chain for batches yet (theory.md §15): ${what}`);
   const fixed = ((): SolverCapability<FixedPointSolverId> | Unavailable => {

@@ -109,7 +109,9 @@ export class EventEngine implements Engine, PhaseLoop {
         : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
     this.memory?.fillIdle(store.len, rng);
     this.batch =
-      config.batchSize > 1 ? new BatchDispatcher(config.batchSize, config.d, config.batchWhole, config.selection === SEL_LWL) : undefined;
+      config.batchSize > 1
+        ? new BatchDispatcher(config.batchSize, config.d, config.batchWhole, config.selection === SEL_LWL, config.batchLaw && this.source)
+        : undefined;
   }
 
   /** See `Engine.run` and `runPhases`. */

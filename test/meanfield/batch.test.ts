@@ -242,3 +242,77 @@ describe('batch transient progress', () => {
     expect(seen[seen.length - 1]).toBeCloseTo(1, 12);
   });
 });
+
+describe('batch size laws (BSQ, whole dispatch; model/batchLaw.ts)', () => {
+  // M^X/M/1 (Gross & Harris, Fundamentals of Queueing Theory, §3.2 bulk input; from the PGF of the queue length):
+  // E[Q] = ρ(E[X²] + E[X])/(2E[X](1 − ρ)); geometric X of mean m has E[X²] = 2m² − m, so E[Q] = ρm/(1 − ρ)
+  const mx = (rho: number, ex: number, ex2: number) => (rho * (ex2 + ex)) / (2 * ex * (1 - rho));
+
+  it('d = 1 is M^X/M/1: geometric batches give E[Q] = ρm/(1 − ρ), a pmf the general form, to 1e−9', () => {
+    for (const [rho, m] of [
+      [0.3, 1.5],
+      [0.7, 2.5],
+      [0.9, 4],
+      [0.95, 10],
+    ]) {
+      const r = bsqFixedPoint(rho, 1, { kind: 'geometric', mean: m });
+      expect(Math.abs(r.meanQueueLength / ((rho * m) / (1 - rho)) - 1)).toBeLessThan(1e-9);
+      expect(Math.abs(r.meanResponseTime / (m / (1 - rho)) - 1)).toBeLessThan(1e-9); // Little: E[T] = E[Q]/λ
+    }
+    const p = [0.2, 0, 0.5, 0.3];
+    const ex = p.reduce((s, x, k) => s + (k + 1) * x, 0);
+    const ex2 = p.reduce((s, x, k) => s + (k + 1) ** 2 * x, 0);
+    for (const rho of [0.5, 0.9]) {
+      const r = solveMeanField(parseModel({ lambda: rho, d: 1, batch: `pmf:${p.join(',')}`, batchDispatch: 'whole' }));
+      expect(Math.abs(r.meanQueueLength! / mx(rho, ex, ex2) - 1)).toBeLessThan(1e-9);
+    }
+  });
+
+  it('a point mass is the fixed K: the model normalises pmf:0,0,1 to batch 3, and the law path gives the same bits', () => {
+    expect(parseModel({ lambda: 0.8, d: 2, batch: 'pmf:0,0,1,0', batchDispatch: 'whole' })).toEqual(
+      parseModel({ lambda: 0.8, d: 2, batch: 3, batchDispatch: 'whole' }),
+    );
+    const pointMass = { kind: 'pmf', p: [0, 0, 1] } as const;
+    for (const [rho, d] of [
+      [0.8, 2],
+      [0.95, 3],
+      [0.5, 1],
+    ])
+      expect(bsqFixedPoint(rho, d, pointMass)).toEqual(bsqFixedPoint(rho, d, 3));
+    // the transient's law path (the model's normalisation bypassed) against the fixed-K path, bit for bit
+    const fixed = parseModel({ lambda: 0.8, d: 2, batch: 3, batchDispatch: 'whole' });
+    const times = [0, 1, 5];
+    expect(batchTransient({ ...fixed, batchLaw: pointMass }, { times }).tail).toEqual(batchTransient(fixed, { times }).tail);
+  });
+
+  it('the BSQ transient with geometric batches reaches its fixed point from empty (busy fraction ρ)', () => {
+    const model = parseModel({ lambda: 0.7, d: 2, batch: 'geom:2.5', batchDispatch: 'whole' });
+    const fixed = bsqFixedPoint(0.7, 2, { kind: 'geometric', mean: 2.5 });
+    const r = solveMeanFieldTransient(model, [0, 10, 150]);
+    expect(r.solver).toBe('batch-ode');
+    const tr = r.result as { tail: number[][]; meanQueueLength: number[] };
+    expect(tr.tail[2][1]).toBeCloseTo(0.7, 6);
+    for (let k = 1; k < 10; k++) expect(tr.tail[2][k]).toBeCloseTo(fixed.tail![k], 6);
+    expect(tr.meanQueueLength[2]).toBeCloseTo(fixed.meanQueueLength, 4);
+  });
+
+  it('the event engine draws batch sizes: n = 1, d = 1 with geom:2.5 batches within CI of M^X/M/1', () => {
+    const model = parseModel({ lambda: 0.6, d: 1, batch: 'geom:2.5', batchDispatch: 'whole' });
+    const r = simulate(model, { n: 1, jobs: 60_000, replications: 6, seed: 4, warmupTime: 100 });
+    const exact = 2.5 / (1 - 0.6); // E[T] = m/(1 − ρ)
+    expect(Math.abs(r.meanResponseTime.mean - exact), `${r.meanResponseTime.mean} ± ${r.meanResponseTime.halfWidth}`).toBeLessThanOrEqual(
+      1.3 * r.meanResponseTime.halfWidth,
+    );
+  });
+
+  it('refusals in one line: a law with spread (SQ(d,K) needs a fixed K), a bad law, batch and batchLaw that disagree', () => {
+    expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'geom:2' })).toThrow(/^batch size law geom:2 needs batch dispatch whole/);
+    expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'pmf:0.5,0.6', batchDispatch: 'whole' })).toThrow(/must sum to 1/);
+    expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'geom:0.5', batchDispatch: 'whole' })).toThrow(/mean must be in \(1, 1000\]/);
+    expect(() => parseModel({ lambda: 0.8, d: 3, batch: 3, batchLaw: { kind: 'geometric', mean: 2 }, batchDispatch: 'whole' })).toThrow(
+      /batch 3 is not the mean of batchLaw geom:2/,
+    );
+    const m = parseModel({ lambda: 0.8, d: 3, batch: 'geom:2', batchDispatch: 'whole' });
+    expect(parseModel(JSON.parse(JSON.stringify(m)))).toEqual(m); // a model read back from JSON
+  });
+});
