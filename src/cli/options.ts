@@ -597,6 +597,17 @@ export function refuseIdleSettings(
     throw new SupermarketError(
       `--selection ${String(cmd.getOptionValue('selection'))} has no effect with --redundancy ${String(redundancy)}: each job has a replica on each of the d sampled servers; drop --selection`,
     );
+  // RED(1): one replica per job is no redundancy (the job joins one random server, as LWL(1) and JSQ(1) do)
+  if (redundancy !== undefined && redundancy !== 'none' && ds.includes(1))
+    throw new SupermarketError(
+      `--redundancy ${String(redundancy)} has no effect with --d 1: one replica per job is no redundancy (the job joins one random server); give --d ≥ 2 or drop --redundancy`,
+    );
+  // the model defaults the dispatch rule to spread, so only the flag tells that it was set for single jobs
+  const batch: unknown = cmd.getOptionValue('batch');
+  if (given('--batch-dispatch') && (batch === undefined || Number(batch) === 1))
+    throw new SupermarketError(
+      `--batch-dispatch ${String(cmd.getOptionValue('batchDispatch'))} has no effect with batch size 1 (jobs arrive one at a time): drop it or set --batch K ≥ 2`,
+    );
   for (const d of ds.length === 0 ? [1] : ds) {
     const [idle] = idleSettings({ selection: policy.selection, discipline: policy.discipline, d }, settings);
     if (!idle) continue;
@@ -608,14 +619,18 @@ export function refuseIdleSettings(
 
 /**
  * Refuses options given on the command line that act only together with another one, so no setting a user gave is
- * dropped silently. Each rule: [the option's long flag, whether its companion is present, the companion in words].
+ * dropped silently. Each rule: [the option's long flag, whether its companion is present, the companion in words,
+ * optionally what to do instead of the default "drop it or add <companion>"].
  * @throws {SupermarketError} one line naming the option and its companion (exit 2 in the CLI).
  */
-export function refuseIdleOptions(cmd: Command, rules: readonly (readonly [flag: string, active: boolean, needs: string])[]): void {
-  for (const [flag, active, needs] of rules) {
+export function refuseIdleOptions(
+  cmd: Command,
+  rules: readonly (readonly [flag: string, active: boolean, needs: string, fix?: string])[],
+): void {
+  for (const [flag, active, needs, fix] of rules) {
     const option = cmd.options.find((x) => x.long === flag);
     if (!active && option && cmd.getOptionValueSource(option.attributeName()) === 'cli') {
-      throw new SupermarketError(`${flag} acts only with ${needs}: drop it or add ${needs}`);
+      throw new SupermarketError(`${flag} acts only with ${needs}: ${fix ?? `drop it or add ${needs}`}`);
     }
   }
 }

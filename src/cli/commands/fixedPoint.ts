@@ -62,7 +62,7 @@ export function fixedPointCommand(): Command {
     )
     .option('--tail-tolerance <ε>', 'truncation: K is the first level with s_K* < ε', parsePositive, 1e-15)
     .option('--refined', 'add the refined mean-field correction for n servers (needs --n)')
-    .option('--n <n>', 'number of servers for the refined correction (integer ≥ 1)', parsePositiveInteger)
+    .option('--n <n>', 'number of servers for the refined correction (integer ≥ 1; implies --refined)', parsePositiveInteger)
     .addOption(
       new Option('--order <k>', 'refined expansion order: 1 (ΣV/n) or 2 (adds ΣA/n², Gast–Bortolussi–Tribastone 2019)')
         .choices(['1', '2'])
@@ -96,8 +96,16 @@ export function fixedPointCommand(): Command {
       modelAction((model, o: Opts, cmd: Command) => {
         // which solver and refined terms the model has: the capability query's answer (meanfield/capabilities.ts)
         const capabilities = meanFieldCapabilities(model);
+        // --n alone asks for the refined term (as --refined --n does); --order only picks its order
+        refuseIdleOptions(cmd, [['--order', Boolean(o.refined) || o.n !== undefined, '--refined --n <servers>']]);
         if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
         if (!capabilities.refined.firstOrder.available) {
+          // the closed form's --method and its truncation --tail-tolerance belong to the SQ(d) fixed point
+          const solver = `the solver here is ${capabilities.fixedPoint.available ? capabilities.fixedPoint.id : 'not the SQ(d) one'}; drop it`;
+          refuseIdleOptions(cmd, [
+            ['--method', false, 'the SQ(d) fixed point (JSQ(d), FIFO, exponential sizes)', solver],
+            ['--tail-tolerance', false, 'the SQ(d) fixed point (JSQ(d), FIFO, exponential sizes)', solver],
+          ]);
           // server speeds: the per-class ODE's own 1/n term (heteroRefined, theory.md §13), where the ODE answers the model
           const heteroRefinable =
             model.servers !== undefined && capabilities.fixedPoint.available && capabilities.fixedPoint.id === 'hetero-occupancy';
