@@ -237,11 +237,18 @@ export function reportFolder(given: string | undefined, fallback: string): strin
   }
 }
 
-/** An output file (e.g. `--per-job <file.csv>`): non-empty and writable as far as can be seen before computing (`unwritableReason`). */
+/**
+ * An output file (e.g. `--per-job <file.csv>`, `table --csv <file>`): non-empty, writable as far as can be seen before
+ * computing (`unwritableReason`), and in a folder that exists: a file option never creates folders (a typo in the path
+ * would otherwise leave new folders behind, `/nonexistent` when run as root); report folders (`--out <dir>`) are created.
+ */
 export function parseOutFile(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
   const why = unwritableReason(value, 'file');
   if (why !== undefined) throw new InvalidArgumentError(`cannot write ${value}: ${why}`);
+  const folder = path.dirname(value);
+  if (!existsSync(path.resolve(folder)))
+    throw new InvalidArgumentError(`cannot write ${value}: the folder ${folder} does not exist (create it first)`);
   return value;
 }
 
