@@ -81,7 +81,7 @@ export function fixedPointCommand(): Command {
     )
     .option(
       '--ccdf',
-      'also give the response-time ccdf P(T > t) on 0..--ccdf-t-end by --ccdf-dt for models other than SQ(d) (which always give it)',
+      'give the response-time ccdf P(T > t) on the whole grid 0..--ccdf-t-end by --ccdf-dt (SQ(d) prints a summary at integer t without it)',
     )
     .addOption(jsonOption())
     .addHelpText(
@@ -195,11 +195,16 @@ export function fixedPointCommand(): Command {
             .slice(0, 8)
             .map((s, i) => `s_${i}=${s.toPrecision(4)}`)
             .join('  ')}${fp.tail.length > 8 ? '  …' : ''}`,
-          `  P(T > t): ${times
-            .filter((_, j) => j % Math.max(1, Math.round(1 / o.ccdfDt)) === 0)
-            .slice(0, 8)
-            .map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`)
-            .join('  ')}`,
+          // the summary at integer t, or with --ccdf the whole grid the flags asked for
+          ...(o.ccdf
+            ? ccdfGridLines(times, ccdf)
+            : [
+                `  P(T > t): ${times
+                  .filter((_, j) => j % Math.max(1, Math.round(1 / o.ccdfDt)) === 0)
+                  .slice(0, 8)
+                  .map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`)
+                  .join('  ')}`,
+              ]),
           ...(law ? [quantileLine(law)] : []),
         ];
         if (refined) {
@@ -229,6 +234,14 @@ function responseTimeRequest(model: SupermarketModel, o: Opts): ResponseTimeLaw 
   const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
   const times = o.ccdf ? Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt) : [];
   return solveResponseTime(model, { quantiles: o.quantiles ?? [], times, ...(o.phFit ? { phaseTypeFit: true } : {}) });
+}
+
+/** The whole ccdf grid of --ccdf in text: a heading, then 8 points a line ("t=0.5: 0.934"). */
+function ccdfGridLines(times: readonly number[], ccdf: readonly number[]): string[] {
+  const cells = times.map((t, j) => `t=${+t.toPrecision(6)}: ${ccdf[j].toPrecision(3)}`);
+  const lines = [`  P(T > t) on ${times.length} points, t = ${+times[0].toPrecision(6)} … ${+times[times.length - 1].toPrecision(6)}:`];
+  for (let k = 0; k < cells.length; k += 8) lines.push(`    ${cells.slice(k, k + 8).join('  ')}`);
+  return lines;
 }
 
 /** JSON of a law's quantiles: p, t_p and, for estimates, the 95 % CI. */
@@ -373,10 +386,7 @@ function printGeneralSolution(
       ...(law && law.quantiles.length > 0 ? [quantileLine(law)] : []),
       ...(law && law.times.length > 0
         ? [
-            `  P(T > t): ${law.times
-              .slice(0, 12)
-              .map((t, j) => `t=${+t.toPrecision(6)}: ${law.ccdf[j].toPrecision(3)}`)
-              .join('  ')}${law.times.length > 12 ? '  …' : ''}`,
+            ...ccdfGridLines(law.times, law.ccdf),
             ...(law.ccdfMeasuredError !== undefined
               ? [`    ccdf error: at most ${law.ccdfMeasuredError.toPrecision(2)} outside the reference's 95 % band (measured in this run)`]
               : []),
