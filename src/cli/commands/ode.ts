@@ -107,7 +107,10 @@ export function odeCommand(): Command {
         // a load ρ ≥ 1 has no fixed point but a transient (overload.ts, the rule `model --transient` follows too)
         const { model, overloaded } = transientModelFromFlags(o);
         if (modelHasMemory(model)) refuseMemoryFlags(o);
-        refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
+        refuseIdleOptions(cmd, [
+          ['--tol', Boolean(o.untilSteady), '--until-steady'],
+          ['--levels', !o.json && !o.csv, 'text output', 'JSON and CSV give every level; drop it or drop --json/--csv'],
+        ]);
         refuseIdleSettings(cmd, model);
         if (overloaded) refuseOverloaded(model, o);
         // renewal arrivals: the n → ∞ transient is the Poisson model's; said on stderr, as fixed-point says it (theory.md §14)
