@@ -67,7 +67,10 @@ export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
     this.memory =
       config.memoryKind === MEM_NONE ? undefined : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, byWork);
     this.memory?.fillIdle(store.len, rng);
-    this.batch = config.batchSize > 1 ? new BatchDispatcher(config.batchSize, config.d, config.batchWhole, byWork) : undefined;
+    this.batch =
+      config.batchSize > 1
+        ? new BatchDispatcher(config.batchSize, config.d, config.batchWhole, byWork, config.batchLaw && this.source)
+        : undefined;
     this.classes = config.layout === undefined ? undefined : new ClassTally(config.layout);
     this.classes?.recount(store.len);
   }

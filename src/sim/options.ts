@@ -249,6 +249,7 @@ export function resolveRunConfig(
     trace,
     ...(trace !== undefined ? { arrivalKind: ARR_TRACE } : arrivalCode(model.arrivals, lambda / model.batch, servers)),
     batchSize: model.batch,
+    ...(model.batchLaw === undefined ? {} : { batchLaw: model.batchLaw }),
     batchWhole: model.batchDispatch === 'whole',
     identicalReplicas: model.redundancy?.replicas === 'identical',
     workloadGrid: Float64Array.from(gridInput as number[]),
