@@ -268,6 +268,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const clocks = this.clocks;
     const times = clocks.times;
     const ids = clocks.ids;
+    const leaves = clocks.leaves;
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
@@ -386,14 +387,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
         arrivals = seq + 1;
         reg[R_NEXT] = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
         const c = cur[j];
-        if (c < 0) {
-          cur[j] = x;
-          segStart[j] = t;
-          times[j] = t + s;
-          ctFix(clocks, j);
-          if (lpwOn) this.lpwStart(j, y, 0, t);
-          if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
-        } else {
+        // Whether x enters service now: at an idle server, or preempting c.
+        let serve = c < 0;
+        if (!serve) {
           // Key of the new job (no service yet): SRPT's is its size.
           const key = srpt ? s : this.arrivalKey(t, s, y);
           // Preemptive disciplines: c's remaining work now, and its current key.
@@ -402,15 +398,12 @@ export class PriorityEngine implements Engine, PhaseLoop {
           let w = x;
           let wKey = key;
           if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
-            // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now.
+            // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now (below).
             const rc = r < 0 ? 0 : r;
             pool.rem[c] = rc;
             w = c;
             wKey = srpt ? rc : this.frozenKey(c, rc);
-            cur[j] = x;
-            segStart[j] = t;
-            times[j] = t + s;
-            ctFix(clocks, j);
+            serve = true;
             if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
           } else if (lpwOn) {
             waitPred[j] += lpwJobValue(y, 0, lpwMode);
@@ -439,6 +432,32 @@ export class PriorityEngine implements Engine, PhaseLoop {
           qKey[base + i] = wKey;
           qSlot[base + i] = w;
           qlen[j] = ql + 1;
+        }
+        if (serve) {
+          cur[j] = x;
+          segStart[j] = t;
+          const due = t + s;
+          times[j] = due;
+          // ctFix(clocks, j) written out, one site for both cases: as a call (V8's inlining budget is spent by then)
+          // it made V8 reload every array the loop reads through an object after it. The same walk.
+          let node = leaves + j;
+          let k = due;
+          let win = j;
+          while (node > 1) {
+            const sw = ids[node ^ 1];
+            const sk = times[sw];
+            if (sk < k || (sk === k && sw < win)) {
+              k = sk;
+              win = sw;
+            }
+            node >>= 1;
+            if (ids[node] === win && win !== j) break;
+            ids[node] = win;
+          }
+          if (c < 0) {
+            if (lpwOn) this.lpwStart(j, y, 0, t);
+            if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
+          }
         }
         // Read through this.state rather than the local `len`: see `loop`.
         const level = this.state.store.len[j] + 1;
