@@ -523,10 +523,7 @@ export class RaceEngine implements Engine, PhaseLoop {
           j = withoutReplacement ? jsqFisherYates(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
           nx = rng.next;
         }
-        // Read through this.state rather than the local `len`, as the event engines do (`runChunks` in core.ts): this
-        // load ties the on-stack-replacement code of `advance` to the state object's field types, so that it is
-        // discarded together with the regular code when they change, and the regular code runs the chunks.
-        const l = this.state.store.len[j];
+        const l = len[j];
         if (l === cap) {
           store.grow();
           occupancy.ensureLevels(store.cap + 2);
