@@ -151,7 +151,7 @@ const psExp: SupermarketModel = { ...model, discipline: 'ps' };
 const lasExp: SupermarketModel = { ...model, discipline: 'las' };
 const psWeibull: SupermarketModel = { ...model, discipline: 'ps', service: weibull };
 // heterogeneous servers (issue 19): speeds 1 and 2 in equal halves, λ = 1.35 per server so that ρ = λ/Σ f·speed = 0.9
-// as in the other rows; JSQ(2) FIFO by job count through the speed-aware FIFO engine (sim/heteroEngine.ts)
+// as in the other rows; JSQ(2) FIFO by job count, which runs on the priority engine (a job stored as S/speed)
 const heteroFifo: SupermarketModel = parseModel({
   lambda: 1.35,
   d,

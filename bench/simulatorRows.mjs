@@ -13,10 +13,9 @@ import { EventEngine } from '../dist/sim/engine.js';
 import { PriorityEngine } from '../dist/sim/priorityEngine.js';
 import { SharingEngine } from '../dist/sim/sharingEngine.js';
 import { RaceEngine, setRaceLoop } from '../dist/sim/race.js';
-import { HeteroEventEngine } from '../dist/sim/heteroEngine.js';
 
 const loops = { seconds: 0, cpuSeconds: 0 };
-for (const Engine of [EventEngine, PriorityEngine, SharingEngine, RaceEngine, HeteroEventEngine]) {
+for (const Engine of [EventEngine, PriorityEngine, SharingEngine, RaceEngine]) {
   const run = Engine.prototype.run;
   Engine.prototype.run = function (stopTime, onTick) {
     const wall = performance.now();
