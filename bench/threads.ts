@@ -100,7 +100,8 @@ function replay(events: TimelineEvent[], workers: number, cores = 2): number {
   const models = events.filter((e) => e.ev === 'model');
   const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu);
   const main = events.filter((e) => e.ev !== 'worker-ready' && e.ev !== 'preload');
-  const firstStart = main.find((e) => e.ev === 'worker-start')?.threadCpu ?? 0;
+  // workers started ahead (main.ts, `worker-prestart`) start loading then, not when the pool adopts them
+  const firstStart = main.find((e) => e.ev === 'worker-prestart' || e.ev === 'worker-start')?.threadCpu ?? 0;
   let clock = 0;
   let lastCpu = main[0].threadCpu;
   let free: number[] | null = null;
@@ -179,12 +180,18 @@ function timelineSummary(file: string): string[] {
     }
   }
   const started = events.filter((e) => e.ev === 'worker-start').length;
+  const prestarted = events.filter((e) => e.ev === 'worker-prestart').length;
+  const preloads = events.filter((e) => e.ev === 'preload-end').map((e) => (e.cpu ?? 0) / 1000);
   lines.push(
     `    replayed from CPU times on 2 dedicated cores: ${replay(events, 1).toFixed(2)} s with 1 worker, ` +
       `${replay(events, 2).toFixed(2)} s with 2 (ratio ${(replay(events, 2) / replay(events, 1)).toFixed(3)})`,
   );
   const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu / 1000);
-  lines.push(`    workers started: ${started}; CPU each before its first task: ${ready.map((c) => c.toFixed(2)).join(', ')} s`);
+  lines.push(
+    `    workers started: ${started}${prestarted ? ` (${prestarted} ahead of the command's modules)` : ''}; ` +
+      `CPU each before its first task: ${ready.map((c) => c.toFixed(2)).join(', ')} s` +
+      (preloads.length ? `; preloads (renderer or solvers): ${preloads.map((c) => c.toFixed(2)).join(', ')} s CPU` : ''),
+  );
   return lines;
 }
 

@@ -316,7 +316,11 @@ export class WorkerPool {
     else worker.unref();
     this.workers.push(worker);
     worker.once('online', () => timeline('worker-online', { worker: label }));
-    worker.on('message', (msg: WorkerMessage) => this.batch?.message(worker, msg));
+    worker.on('message', (msg: WorkerMessage) => {
+      // a preload's answer (id −1) belongs to no batch; the timeline keeps what it cost
+      if (msg.id === -1) timeline('preload-end', { worker: this.workers.indexOf(worker), ms: msg.ms, cpu: msg.cpu });
+      else this.batch?.message(worker, msg);
+    });
     const lose = (error: Error) => {
       const i = this.workers.indexOf(worker);
       if (i < 0) return;

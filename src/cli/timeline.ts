@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
  * Timeline of a run for profiling the pool (`SUPERMARKET_TIMELINE=FILE`): one JSON line per event appended to FILE,
  * `{ t, threadCpu, ev, ... }` with t in ms since the epoch (the same clock in every thread) and the calling thread's
  * CPU ms so far. Events: phases of a command
- * (`phase`, `name`), pool starts and ends, worker starts (`worker-start`) and readiness (`worker-ready`), task starts
+ * (`phase`, `name`), pool starts and ends, worker starts (`worker-start`; `worker-prestart` for one started ahead of its pool) and readiness (`worker-ready`), preloads done (`preload-end`, with ms and CPU), task starts
  * and ends (`task-start`/`task-end` with the worker, key and kind; `task-end` adds the worker's busy ms). Off (no cost
  * but one check) when the variable is unset.
  */

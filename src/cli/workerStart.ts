@@ -7,6 +7,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { timeline } from './timeline.ts';
 
 /**
  * The worker's entry. Compiled (dist/, the `supermarket` bin): the plain JavaScript worker. From the TypeScript sources
@@ -35,6 +36,7 @@ const prestarted: { worker: Worker; error?: Error }[] = [];
  */
 export function prestartWorkers(count: number): void {
   for (let k = 0; k < count; k++) {
+    timeline('worker-prestart', { worker: k });
     const entry = { worker: startWorker() } as (typeof prestarted)[number];
     entry.worker.unref();
     entry.worker.once('error', (error) => (entry.error = error));
