@@ -176,6 +176,16 @@ function integer(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
+/** What a cavity answer with speeds was computed from. */
+export interface HeteroCavityProvenance {
+  readonly model: SupermarketModel;
+  readonly equation: string;
+  readonly source: string;
+  readonly version: string;
+  readonly code: string;
+  readonly seed: number;
+}
+
 export interface HeteroCavityOptions {
   /** Master seed (default 1); restart r, run m, class c uses streamSeed(seed, 10⁴·r + 100·m + c). */
   seed?: number;
@@ -227,15 +237,7 @@ export interface HeteroCavityResult {
       readonly occupancyOde?: HeteroCavityCheck & { readonly ode: number };
     };
   };
-  readonly provenance: {
-    readonly model: SupermarketModel;
-    readonly equation: string;
-    readonly source: string;
-    readonly version: string;
-    readonly code: string;
-    readonly seed: number;
-    readonly options: Required<Omit<HeteroCavityOptions, 'seed'>>;
-  };
+  readonly provenance: HeteroCavityProvenance & { readonly options: Required<Omit<HeteroCavityOptions, 'seed'>> };
 }
 
 /**
@@ -538,14 +540,7 @@ export interface HeteroLwlCavityResult {
     readonly busyFraction: HeteroCavityCheck;
   };
   readonly diagnostics: { readonly horizon: number; readonly batches: number; readonly lag1: number[]; readonly completedJobs: number[] };
-  readonly provenance: {
-    readonly model: SupermarketModel;
-    readonly equation: string;
-    readonly source: string;
-    readonly version: string;
-    readonly code: string;
-    readonly seed: number;
-  };
+  readonly provenance: HeteroCavityProvenance;
 }
 
 /**
