@@ -4,7 +4,7 @@
  * sentence saying why not. `solveMeanField` and `solveMeanFieldTransient` dispatch from it; the CLI, compare, claims
  * and the report ask it instead of re-deriving. Source: theory.md §2–§7 (which solver is exact for which model).
  */
-import { DISCIPLINE_TABLE, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { DISCIPLINE_TABLE, formatBatch, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
@@ -792,11 +792,11 @@ const BATCH_SOURCE =
 
 /**
  * The capabilities of a model with batches of K > 1 jobs (theory.md §15): the SQ(d,K), LL(d,K) and BSQ fixed points
- * for Poisson batches, exponential sizes and FIFO servers, the tail ODE of SQ(d,K) and BSQ (`batchTransient`); no
- * LL(d,K) transient, refined term or exact chain yet.
+ * for Poisson batches, exponential sizes and FIFO servers, the tail ODE of SQ(d,K) and BSQ (`batchTransient`) and the
+ * LL(d,K) workload PIDE (`lwlTransient` with the batch-sampling map); no refined term or exact chain yet.
  */
 function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
-  const K = model.batch;
+  const K = model.batchLaw === undefined ? String(model.batch) : `X ~ ${formatBatch(model.batchLaw)}`;
   const what = `${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes, batches of ${K} (${model.batchDispatch})`;
   const none = no(`no refined term or exact chain for batches yet (theory.md §15): ${what}`);
   const fixed = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
@@ -827,21 +827,32 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
         return unknownPolicy(model.batchDispatch, 'batch dispatch');
     }
   })();
-  // the tail ODE of SQ(d,K) and BSQ (queue lengths); LL(d,K) would need a workload PIDE with batch sampling
-  const transient: SolverCapability<TransientSolverId> | Unavailable =
-    fixed.available && fixed.id !== 'batch-lldk'
-      ? {
+  // the tail ODE of SQ(d,K) and BSQ (queue lengths); LL(d,K): the LWL(d) workload PIDE with the batch-sampling map
+  const transient = ((): SolverCapability<TransientSolverId> | Unavailable => {
+    if (!fixed.available) return fixed;
+    const id = fixed.id;
+    switch (id) {
+      case 'batch-sqdk':
+      case 'batch-bsq':
+        return {
           available: true,
           id: 'batch-ode',
-          name: `${fixed.id === 'batch-sqdk' ? 'SQ(d,K)' : 'BSQ'} batch tail ODE (K = ${K})`,
+          name: `${id === 'batch-sqdk' ? 'SQ(d,K)' : 'BSQ'} batch tail ODE (K = ${K})`,
           kind: 'exact',
           source: BATCH_SOURCE,
-        }
-      : no(
-          fixed.available
-            ? `no transient for LL(d,K) yet (the workload PIDE with batch sampling is not built; theory.md §15): ${what}`
-            : fixed.reason,
-        );
+        };
+      case 'batch-lldk':
+        return {
+          available: true,
+          id: 'lwl-pide',
+          name: `LL(d,K) batch workload PIDE (K = ${K})`,
+          kind: 'exact',
+          source: `${BATCH_SOURCE}; the LWL(d) scheme of theory.md §4 with the batch-sampling map`,
+        };
+      default:
+        return no(`no transient for ${what}`);
+    }
+  })();
   return {
     fixedPoint: fixed,
     transient,

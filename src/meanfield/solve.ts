@@ -202,7 +202,7 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
           ? sqdkFixedPoint(rho, model.d, model.batch, mean)
           : id === 'batch-lldk'
             ? lldkFixedPoint(rho, model.d, model.batch, mean)
-            : bsqFixedPoint(rho, model.d, model.batch, mean);
+            : bsqFixedPoint(rho, model.d, model.batchLaw ?? model.batch, mean);
       return solution({
         ...named,
         meanResponseTime: r.meanResponseTime,

@@ -119,7 +119,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
         'c₁ t (ν), p Holm',
         (m) =>
           m.c1Check && m.c1Check.status !== 'not-judged'
-            ? `${fix(m.c1Check.tStatistic, 1)} (${m.c1Check.degreesOfFreedom}), ${pText(m.c1Check.adjustedPValue)}`
+            ? `${fix(m.c1Check.tStatistic, 1)} (${fix(m.c1Check.degreesOfFreedom, 1)}), ${pText(m.c1Check.adjustedPValue)}`
             : '–',
       ],
       ['c₁ vs ΣV/λ', (m) => (m.c1Check ? `**${m.c1Check.status}**` : '–')],
