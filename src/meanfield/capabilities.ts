@@ -57,7 +57,9 @@ export type ResponseTimeSolverId =
   | 'mg1-fpe'
   | 'jsq-cavity'
   | 'lwl-cavity'
-  | 'lpw-cavity';
+  | 'lpw-cavity'
+  | 'hetero-cavity'
+  | 'hetero-lwl-cavity';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId =
@@ -647,10 +649,16 @@ function responseTimeOf(
       );
     case 'hetero-occupancy':
     case 'hetero-lwl':
+      return no(
+        'no response-time law with server speeds for this model yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
+      );
     case 'hetero-cavity':
     case 'hetero-lwl-cavity':
-      return no(
-        'no response-time law with server speeds yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
+      return solver(
+        id,
+        fixedPoint.name,
+        'estimate',
+        `${fixedPoint.source}; the law pools the classes' cavity response times, each class thinned to its share of the jobs (sectioning CI)`,
       );
     case 'batch-sqdk':
     case 'batch-lldk':
@@ -684,13 +692,14 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
       : no(
           "with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model): compare judges the cells by it and `fixed-point --refined --n` prints it; `refine` and the refined transient are SQ(d)'s",
         );
+    const fixedPoint = fixedPointOf(model);
     return {
-      fixedPoint: fixedPointOf(model),
+      fixedPoint,
       transient: transientOf(model),
       refined: { firstOrder, secondOrder: notYet },
       exactChain: notYet,
       phaseTypeFit: no('the two-moment phase-type fit is derived for identical servers, not with server speeds'),
-      responseTime: no('no response-time law with server speeds yet (theory.md §13); use simulate'),
+      responseTime: responseTimeOf(model, fixedPoint),
       fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
     };
   }

@@ -28,6 +28,7 @@ import { jsqCavity } from './cavity/jsqCavity.ts';
 import { lpwCavity } from './cavity/lpwCavity.ts';
 import { lwlCavity } from './cavity/lwlCavity.ts';
 import { ResponseTimeSample } from './cavity/responseSample.ts';
+import { heteroCavity, heteroLwlCavity } from './hetero/cavity.ts';
 import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { lwlExponentialClosedForm, lwlExponentialResponseCcdf } from './lwl/closedForm.ts';
 import { lwlFixedPoint } from './lwl/fixedPoint.ts';
@@ -498,6 +499,18 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
       lpwCavity(model, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
+      return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
+    }
+    case 'hetero-cavity': {
+      const restarts = 4;
+      const sample = new ResponseTimeSample(restarts);
+      heteroCavity(model, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
+      return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
+    }
+    case 'hetero-lwl-cavity': {
+      const batches = 25;
+      const sample = new ResponseTimeSample(batches);
+      heteroLwlCavity(model, { seed, batches, horizon: options.cavityHorizon ?? 2e5 }, sample);
       return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     default:

@@ -11,6 +11,8 @@ import { heteroFixedPoint } from '../../src/meanfield/hetero/occupancy.ts';
 import { meanFieldCapabilities, solveMeanField } from '../../src/meanfield/index.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { mm1SizeBased } from './helpers.ts';
+import { ResponseTimeSample } from '../../src/meanfield/cavity/responseSample.ts';
+import { sampleResponseTimeLaw } from '../../src/meanfield/responseTime.ts';
 
 const two = { speeds: [1, 2], fractions: [0.5, 0.5] };
 /** Short runs: a test-sized cavity (the CI widens accordingly). */
@@ -83,5 +85,33 @@ describe('LWL cavity with a speed per class', () => {
     expect(srpt.available && [srpt.id, srpt.kind]).toEqual(['hetero-lwl-cavity', 'estimate']);
     const weibull = caps({ discipline: 'srpt', service: 'weibull:2' });
     expect(!weibull.available && weibull.reason).toMatch(/LWL\(d\) with weibull sizes and server speeds/);
+  });
+});
+
+describe('response-time law with speeds through the cavity', () => {
+  it('random, d = 1, FIFO, λ = 0.3, fractions ¼, ¾: the pooled law is the share-weighted mixture of M/M/1 laws (exact)', () => {
+    // class c is M/M/1 with arrival rate λ and service rate v_c: P(T > t) = Σ_c f_c e^{−(v_c − λ)t} (jobs split f_c)
+    const m = parseModel({ lambda: 0.3, d: 1, selection: 'random', servers: { speeds: [1, 2], fractions: [0.25, 0.75] } });
+    const sample = new ResponseTimeSample(3);
+    heteroCavity(m, quick, sample);
+    const times = [0.5, 1, 2, 4];
+    const law = sampleResponseTimeLaw({ kind: 'estimate', solver: 'test', source: 'test' }, sample.sortedUnits(), times, [0.5]);
+    times.forEach((t, i) => {
+      const exact = 0.25 * Math.exp(-0.7 * t) + 0.75 * Math.exp(-1.7 * t);
+      const [lo, hi] = law.ccdfCi95![i];
+      expect(exact, `t = ${t}`).toBeGreaterThanOrEqual(lo - 0.005);
+      expect(exact, `t = ${t}`).toBeLessThanOrEqual(hi + 0.005);
+    });
+    // without the thinning the classes would count equally: at t = 2 that mixture is 0.140, the share-weighted one 0.087
+    expect(law.ccdf[2]).toBeLessThan(0.11);
+  });
+
+  it('the capabilities offer the law for the cavity models and keep refusing it for the exact per-class solvers', () => {
+    const srpt = meanFieldCapabilities(model({ discipline: 'srpt' })).responseTime;
+    expect(srpt.available && [srpt.id, srpt.kind]).toEqual(['hetero-cavity', 'estimate']);
+    const lwl = meanFieldCapabilities(model({ selection: 'lwl', discipline: 'srpt' })).responseTime;
+    expect(lwl.available && lwl.id).toBe('hetero-lwl-cavity');
+    const fifo = meanFieldCapabilities(model({})).responseTime;
+    expect(!fifo.available && fifo.reason).toMatch(/no response-time law with server speeds for this model yet/);
   });
 });

@@ -37,6 +37,7 @@ import { batchRatioEstimate } from '../cavity/cavityEstimate.ts';
 import { runCavityQueue, type AcceptanceRule, type CavityRunResult } from '../cavity/cavityQueue.ts';
 import { binnedCompletionRates } from '../cavity/levelBalance.ts';
 import { checkRunOptions } from '../cavity/options.ts';
+import { ResponseTimeSample } from '../cavity/responseSample.ts';
 import { heteroLwlFixedPoint, type HeteroLwlClass } from './lwl.ts';
 import {
   heteroArrivalRates,
@@ -127,6 +128,25 @@ function runClass(
   };
 }
 
+/**
+ * Pools the classes' response times into `responses` unit by unit so each class weighs its share of the jobs: unit u
+ * keeps a class-c time with probability q_c = (share_c/n_{c,u}) / max_c'(share_c'/n_{c',u}) (n_{c,u} its count), an
+ * unbiased thinning of the over-represented classes (equal horizons give counts ∝ a class's jobs per server, not f_c
+ * times that).
+ */
+function poolByShare(perClass: ResponseTimeSample[], shares: readonly number[], rng: Rng, responses: ResponseTimeSample): void {
+  const sorted = perClass.map((s) => s.sortedUnits());
+  for (let u = 0; u < sorted[0].length; u++) {
+    const weight = sorted.map((units, c) => (units[u].length > 0 ? shares[c] / units[u].length : 0));
+    const top = Math.max(...weight);
+    if (!(top > 0)) continue;
+    sorted.forEach((units, c) => {
+      const q = weight[c] / top;
+      for (const T of units[u]) if (q >= 1 || rng.nextDouble() < q) responses.push(u, T);
+    });
+  }
+}
+
 /** Σ over the batches of the per-level times. */
 function pooledLevelTime(rows: Float64Array[]): Float64Array {
   const out = new Float64Array(Math.max(0, ...rows.map((r) => r.length)));
@@ -154,6 +174,16 @@ function integer(name: string, v: number, min: number, max: number): number {
   if (!Number.isInteger(v) || v < min || v > max)
     throw new InvalidModelError(`heteroCavity ${name} must be an integer in [${min}, ${max}], got ${v}`);
   return v;
+}
+
+/** What a cavity answer with speeds was computed from. */
+export interface HeteroCavityProvenance {
+  readonly model: SupermarketModel;
+  readonly equation: string;
+  readonly source: string;
+  readonly version: string;
+  readonly code: string;
+  readonly seed: number;
 }
 
 export interface HeteroCavityOptions {
@@ -207,15 +237,7 @@ export interface HeteroCavityResult {
       readonly occupancyOde?: HeteroCavityCheck & { readonly ode: number };
     };
   };
-  readonly provenance: {
-    readonly model: SupermarketModel;
-    readonly equation: string;
-    readonly source: string;
-    readonly version: string;
-    readonly code: string;
-    readonly seed: number;
-    readonly options: Required<Omit<HeteroCavityOptions, 'seed'>>;
-  };
+  readonly provenance: HeteroCavityProvenance & { readonly options: Required<Omit<HeteroCavityOptions, 'seed'>> };
 }
 
 /**
@@ -228,11 +250,17 @@ export interface HeteroCavityResult {
  * E[T] of the runs, and for FIFO, PS and LAS with exponential sizes the per-class occupancy ODE itself.
  * Same seed and options → same numbers. Cost: restarts·C·(Σ_m T_m + averaging·iterationHorizon) simulated time units.
  * @param model server classes, selection jsq, sed or random (d = 1), any discipline, service and prediction law but 'trace'.
+ * @param responses when given (one unit per restart), receives the response times (time units) of the averaging runs'
+ *   jobs, the classes pooled by their share of the jobs (`poolByShare`): the response-time law of responseTime.ts.
  * @throws {InvalidModelError} without classes, for another selection, 'trace' predictions or bad options.
  * @throws {UnstableModelError} for an overloaded class. @throws {ConvergenceError} (one line) if a restart does not
  *   settle within maxIterations or a check fails.
  */
-export function heteroCavity(model: SupermarketModel, options: HeteroCavityOptions = {}): HeteroCavityResult {
+export function heteroCavity(
+  model: SupermarketModel,
+  options: HeteroCavityOptions = {},
+  responses?: ResponseTimeSample,
+): HeteroCavityResult {
   if (model.servers === undefined) throw new InvalidModelError('heteroCavity needs server classes (--speeds)');
   if (model.selection === 'lwl') throw new InvalidModelError('heteroCavity covers jsq, sed and random; LWL(d) is heteroLwlCavity');
   if (model.prediction.kind === 'trace')
@@ -335,6 +363,7 @@ export function heteroCavity(model: SupermarketModel, options: HeteroCavityOptio
     const jobT = new Array<number>(C).fill(0);
     const jobS = new Array<number>(C).fill(0);
     const jobs = new Array<number>(C).fill(0);
+    const classResponses = responses && speeds.map(() => new ResponseTimeSample(1));
     for (let a = 0; a < averagingIterations; a++) {
       current.specs.forEach((spec, c) => {
         const out = runClass(
@@ -346,6 +375,7 @@ export function heteroCavity(model: SupermarketModel, options: HeteroCavityOptio
           iterationHorizon / 10,
           batches,
           new Rng(streamSeed(seed, 10_000 * r + 100 * (maxIterations + 1 + a) + c)),
+          classResponses && ((t) => classResponses[c].push(0, t)),
         );
         const lt = pooledLevelTime(out.levelTime);
         times[c] = addInto(times[c], lt);
@@ -361,6 +391,16 @@ export function heteroCavity(model: SupermarketModel, options: HeteroCavityOptio
     mu = times.map((t, c) => rates(t, completions[c]) ?? mu[c]);
     current = solve(mu, current.fp);
     const fp = current.fp;
+    if (responses && classResponses) {
+      const one = new ResponseTimeSample(1);
+      poolByShare(
+        classResponses,
+        fp.classes.map((cl) => cl.jobShare),
+        new Rng(streamSeed(seed, 10_000 * r + 9_999)),
+        one,
+      );
+      for (const T of one.sortedUnits()[0]) responses.push(r, T);
+    }
     perRestart.push({
       fp,
       iterations: iterations + averagingIterations,
@@ -500,23 +540,22 @@ export interface HeteroLwlCavityResult {
     readonly busyFraction: HeteroCavityCheck;
   };
   readonly diagnostics: { readonly horizon: number; readonly batches: number; readonly lag1: number[]; readonly completedJobs: number[] };
-  readonly provenance: {
-    readonly model: SupermarketModel;
-    readonly equation: string;
-    readonly source: string;
-    readonly version: string;
-    readonly code: string;
-    readonly seed: number;
-  };
+  readonly provenance: HeteroCavityProvenance;
 }
 
 /**
  * LWL(d) with server speeds under any discipline, exponential sizes (module comment): one cavity run per class on
  * the drain-time law G of heteroLwlFixedPoint. Same seed and options → same numbers.
+ * @param responses when given (one unit per batch), receives the measured jobs' response times, the classes pooled by
+ *   their share of the jobs (`poolByShare`).
  * @throws {InvalidModelError} without classes, for another selection, non-exponential sizes, 'trace' predictions or bad options.
  * @throws {UnstableModelError} for an overloaded class. @throws {ConvergenceError} if a batch is empty or a check fails.
  */
-export function heteroLwlCavity(model: SupermarketModel, options: HeteroLwlCavityOptions = {}): HeteroLwlCavityResult {
+export function heteroLwlCavity(
+  model: SupermarketModel,
+  options: HeteroLwlCavityOptions = {},
+  responses?: ResponseTimeSample,
+): HeteroLwlCavityResult {
   if (model.servers === undefined || model.selection !== 'lwl')
     throw new InvalidModelError('heteroLwlCavity needs LWL(d) with server classes');
   if (model.service.kind !== 'exponential')
@@ -540,6 +579,7 @@ export function heteroLwlCavity(model: SupermarketModel, options: HeteroLwlCavit
   const lag1: number[] = [];
   const completedJobs: number[] = [];
   const busy: number[] = [];
+  const classResponses = responses && speeds.map(() => new ResponseTimeSample(run.batches));
   speeds.forEach((speed, c) => {
     const out = runClass(
       model,
@@ -554,6 +594,7 @@ export function heteroLwlCavity(model: SupermarketModel, options: HeteroLwlCavit
       run.warmup,
       run.batches,
       new Rng(streamSeed(run.seed, c)),
+      classResponses && ((T, b) => classResponses[c].push(b, T)),
     );
     const T = batchRatioEstimate(out.responseSum, out.completed);
     estimates.push(T.estimate);
@@ -564,6 +605,7 @@ export function heteroLwlCavity(model: SupermarketModel, options: HeteroLwlCavit
     busy.push(1 - lt[0] / sum(lt));
   });
   const shares = fp.classes.map((c) => c.jobShare);
+  if (responses && classResponses) poolByShare(classResponses, shares, new Rng(streamSeed(run.seed, 9_999)), responses);
   const pool = (es: Estimate[], lower: number): Estimate => {
     const mean = es.reduce((a, e, c) => a + shares[c] * e.mean, 0);
     const halfWidth = Math.sqrt(es.reduce((a, e, c) => a + (shares[c] * e.halfWidth) ** 2, 0));
