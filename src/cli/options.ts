@@ -360,7 +360,12 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
     'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' + 'lognormal:SIGMA[:median|mean]',
     'exact',
   );
-  cmd.option('--batch <K>', 'jobs per arrival epoch K ≥ 1 (theory.md §15): epochs at rate λn/K, λ stays the job rate', '1');
+  cmd.option(
+    '--batch <K|law>',
+    'jobs per arrival epoch: K ≥ 1, or a size law X (with --batch-dispatch whole) geom:MEAN | pmf:P1,P2,… (P(X = k)) ' +
+      '(theory.md §15): epochs at rate λn/E[X], λ stays the job rate',
+    '1',
+  );
   cmd.addOption(
     new Option(
       '--batch-dispatch <how>',

@@ -255,6 +255,7 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
     ...(m.secondOrder !== undefined ? { secondOrder: c2Checks[i] } : {}),
   }));
   const judgedBy = prepared.every((p) => p.correction) ? 'refined-mean-field' : 'without-v';
+  const speeds = prepared.find((p) => p.correction?.origin === 'server speeds');
   const family = {
     rule: FAMILY_RULE,
     alpha: SIGNIFICANCE_LEVEL,
@@ -268,7 +269,8 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
     models: judgedModels,
     cells: judgedCells,
     trajectories: [...assembly.trajectories],
-    ...(judgedBy === 'refined-mean-field' && models.length > 0
+    // SQ(d)'s load curves (closed form): not the per-class mean field of a model with server speeds
+    ...(judgedBy === 'refined-mean-field' && models.length > 0 && speeds === undefined
       ? {
           loadCurves: loadCurves(
             models[0].model,
@@ -283,7 +285,9 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
       version: VERSION,
       method:
         judgedBy === 'refined-mean-field'
-          ? 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)'
+          ? speeds
+            ? 'per-class occupancy ODE with server speeds (theory.md §13), its refined 1/n term through the population model (heteroRefined, §6, §13), simulation (§8)'
+            : 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)'
           : 'mean field by solveMeanField (theory.md §2–§7), simulation (§8), verdict "Without V" (§8)',
     },
   };
