@@ -6,9 +6,11 @@
  * same replications, s.e. from (XᵀŴX)⁻¹, t with R − 1 dof), each with its rate and the 95 % binomial band around
  * α = 0.05. The settings are the shapes of compare's sweeps: the default report's trusted n at d = 2, λ = 0.9
  * (ΣV/(nΣπ) ≤ 5 %: n = 50 … 10 000, c₂ fitted), a short sweep (2 n, c₁ alone), and fewer replications.
- * Run: `nice npx tsx scripts/c1-false-alarms.ts [trials=20000] [seed=1]` (seconds).
+ * The limit check (`limitCheck` with the points: â by fixed coefficients, t with Welch ν) is counted the same way, against
+ * the weighted fit's â ± 1.96 s.e. it replaced (a short compare of identical-replica redundancy said "disagrees" so).
+ * Run: `nice npx tsx scripts/c1-false-alarms.ts [trials=20000] [seed=1]` (a minute).
  */
-import { c1Check, fitInverseN, SIGNIFICANCE_LEVEL, type FitPoint } from '../src/compare/index.ts';
+import { c1Check, fitInverseN, limitCheck, SIGNIFICANCE_LEVEL, type FitPoint } from '../src/compare/index.ts';
 import { coverageBand, Rng } from '../src/stats/index.ts';
 import { studentTwoSidedPValue } from '../src/stats/hypothesis.ts';
 import { tQuantile } from '../src/lazy.ts';
@@ -62,6 +64,36 @@ for (const s of SETTINGS) {
     judged++;
     if (check.pValue < SIGNIFICANCE_LEVEL) now++;
     if (oldRejects(points, s.replications)) before++;
+  }
+  const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, judged, 0.95);
+  const show = (r: number) =>
+    `${r}/${judged} = ${(r / judged).toFixed(4)} ${r / judged >= low && r / judged <= high ? 'in band' : 'OUT of band'}`;
+  console.log(`  ${s.name.padEnd(34)} now ${show(now)};  before ${show(before)}  (band [${low.toFixed(4)}, ${high.toFixed(4)}])`);
+}
+
+console.log('limit check false alarms (â against the true x∞, no reference error), same sweeps');
+for (const s of [
+  ...SETTINGS,
+  { name: 'n = 10, 20, 50, 100, R = 5', ns: [10, 20, 50, 100], sds: [0.05, 0.05, 0.05, 0.05], replications: 5 },
+]) {
+  const t = tQuantile(0.975, s.replications - 1);
+  let now = 0;
+  let before = 0;
+  let judged = 0;
+  for (let k = 0; k < trials; k++) {
+    const points = s.ns.map((n, i) => {
+      const xs = Array.from({ length: s.replications }, () => x0 + c1 / n + c2 / n ** 2 + s.sds[i] * normal());
+      const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+      return { n, value: m, halfWidth: (t * sd) / Math.sqrt(xs.length), replications: s.replications };
+    });
+    const fit = fitInverseN(points, { inverseSquare: 'auto' });
+    const reference = { value: x0, halfWidth: 0, numericalError: 0 };
+    const check = limitCheck(fit, reference, null, points);
+    if (check.status !== 'agrees' && check.status !== 'disagrees') continue;
+    judged++;
+    if (check.status === 'disagrees') now++;
+    if (limitCheck(fit, reference).status === 'disagrees') before++;
   }
   const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, judged, 0.95);
   const show = (r: number) =>

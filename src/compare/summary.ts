@@ -153,7 +153,12 @@ function modelSummary(
     relaxationTime: warm.relaxationTime,
     fit,
     fitThroughReference: throughReference,
-    limit: limitCheck(fit, ref, modelCells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null),
+    limit: limitCheck(
+      fit,
+      ref,
+      modelCells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null,
+      meanResponseTimes,
+    ),
     c1Check: correction ? trustedC1Check(p, modelCells) : null,
     slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),
     tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,

@@ -254,17 +254,58 @@ export interface LimitCheck {
   readonly rule: string;
 }
 
-export const LIMIT_RULE = '|â − x_∞| ≤ √(h_â² + h_ref²) + ε_num (â from x̂_n = a + c₁/n (+ c₂/n²), weighted least squares)';
+export const LIMIT_RULE =
+  '|â − x_∞| ≤ √(h_â² + h_ref²) + ε_num (â from x̂_n = a + c₁/n (+ c₂/n²), least squares with fixed coefficients, ' +
+  'h_â = t_{0.975,ν}·s.e., s.e.² = Σ a_n² σ_n², ν Welch–Satterthwaite)';
+
+/**
+ * The intercept of x̂_n = a + c₁/n (+ c₂/n² when `inverseSquare`) by least squares with fixed coefficients (unweighted):
+ * â = Σ a_n x̂_n, a_n the a row of (XᵀX)⁻¹Xᵀ, s.e.² = Σ a_n² σ_n², ν Welch–Satterthwaite (each σ_n² from R_n − 1
+ * degrees of freedom). Weights 1/σ̂_n² from the same replications would understate the s.e. (as for c₁ and c₂).
+ * @returns null when the design is singular or a point has no CI.
+ */
+export function fixedIntercept(
+  points: readonly FitPoint[],
+  inverseSquare: boolean,
+): { a: number; standardError: number; degreesOfFreedom: number; halfWidth: number } | null {
+  if (points.some((p) => !(p.replications >= 2) || !Number.isFinite(p.value) || !Number.isFinite(p.halfWidth))) return null;
+  const design = points.map((p) => [1, 1 / p.n, ...(inverseSquare ? [1 / (p.n * p.n)] : [])]);
+  const fit = weightedLeastSquares(
+    design,
+    points.map((p) => p.value),
+    new Array<number>(points.length).fill(1),
+  );
+  if (!fit) return null;
+  let variance = 0;
+  let welch = 0;
+  points.forEach((p, j) => {
+    const a = fit.covariance[0].reduce((s, v, b) => s + v * design[j][b], 0);
+    const sigma = standardErrorOfMean(p);
+    variance += a * a * sigma * sigma;
+    welch += (a * a * sigma * sigma) ** 2 / (p.replications - 1);
+  });
+  if (!(variance > 0)) return null;
+  const degreesOfFreedom = (variance * variance) / welch;
+  const standardError = Math.sqrt(variance);
+  return { a: fit.coefficients[0], standardError, degreesOfFreedom, halfWidth: tQuantile(0.975, degreesOfFreedom) * standardError };
+}
 
 /**
  * Checks the fitted limit â against the reference (theory.md §8 "Without V": "check a against the reference with the
  * combined CI"). Independent errors: the statistical half-widths add in quadrature, the numerical bound linearly.
- * @param fit a fit with the limit fitted (`fitInverseN(points)`), or null.
+ * @param fit a fit with the limit fitted (`fitInverseN(points)`), or null; it fixes the form (c₂ or not).
+ * @param points the fit's points: â is then the fixed-coefficient intercept (`fixedIntercept`, LIMIT_RULE), as the
+ *   c₁ and c₂ checks fit; without them the weighted fit's â and its 1.96 half-width (the quantile check's base).
  * @param infinite why the simulated means are infinite in theory, if they are (`infiniteReason`).
  * @returns status 'not-judged' when `fit` is null (fewer n than fit parameters); 'undefined' when the reference or
  *   (`infinite`) the simulated means are infinite in theory.
  */
-export function limitCheck(fit: InverseNFit | null, reference: ReferenceValue, infinite: string | null = null): LimitCheck {
+export function limitCheck(
+  fit: InverseNFit | null,
+  reference: ReferenceValue,
+  infinite: string | null = null,
+  points?: readonly FitPoint[],
+): LimitCheck {
   const reason = infinite ?? infiniteReason(null, reference);
   if (reason !== null) {
     return {
@@ -286,14 +327,18 @@ export function limitCheck(fit: InverseNFit | null, reference: ReferenceValue, i
       rule: `${LIMIT_RULE}; not judged: fewer n than fit parameters`,
     };
   }
-  const difference = fit.a - reference.value;
-  const statistical = Math.hypot(fit.aHalfWidth, reference.halfWidth);
+  // with the points: the fixed-coefficient intercept and its t half-width (LIMIT_RULE); without: the weighted fit's
+  const fixed = points ? fixedIntercept(points, fit.inverseSquare) : null;
+  const a = fixed?.a ?? fit.a;
+  const fitHalfWidth = fixed?.halfWidth ?? fit.aHalfWidth;
+  const difference = a - reference.value;
+  const statistical = Math.hypot(fitHalfWidth, reference.halfWidth);
   const combinedHalfWidth = statistical + reference.numericalError;
   const zScore = statistical > 0 ? difference / (statistical / 1.96) : Number.POSITIVE_INFINITY;
   return {
     status: Math.abs(difference) <= combinedHalfWidth ? 'agrees' : 'disagrees',
     difference,
-    fitHalfWidth: fit.aHalfWidth,
+    fitHalfWidth,
     combinedHalfWidth,
     zScore,
     rule: LIMIT_RULE,

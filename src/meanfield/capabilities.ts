@@ -630,10 +630,9 @@ function responseTimeOf(
           'theory.md §3 at d = 1 (the phase-type ODE is the M/PH/1 queue)',
         );
       const scv = serviceDistribution(model.service).scv;
+      // infinite variance: E[T] = ∞ but the law and its quantiles exist; the workload FPE's grid does not reach the tail
       if (!Number.isFinite(scv))
-        return no(
-          `no response-time law for M/G/1 FIFO with ${model.service.kind} sizes of infinite variance: E[T] = ∞ and the workload FPE's grid does not reach the tail`,
-        );
+        return jsqCavity(`M/G/1 FIFO with ${model.service.kind} sizes of infinite variance: E[T] = ∞, its quantiles are finite`);
       return solver(
         'mg1-fpe',
         'M/G/1 FIFO: the LWL(1) workload FPE (Takács), F̄_R = Ḡ + g ∗ F̄',
@@ -642,7 +641,16 @@ function responseTimeOf(
       );
     }
     case 'infinite-mean':
-      return no(`no response-time law computed where E[T] = ∞ in the limit (${fixedPoint.source}); use simulate for its quantiles`);
+      // the mean is infinite, the law and its quantiles are not: LWL(d) FIFO has its FPE (the law on its grid), the JSQ
+      // rules the cavity's response-time sample; solveResponseTime marks the law's mean ∞
+      if (model.selection === 'lwl' && model.discipline === 'fifo')
+        return solver(
+          'lwl-fpe',
+          'LWL(d) FPE (Picard/FFT): F̄_R = Ḡ + g ∗ F̄^d',
+          'exact',
+          `${LWL_SOURCE}: P(W > w) = F̄(w)^d, T = W + S; E[T] = ∞ (${INFINITE_SOURCE}), its quantiles are finite`,
+        );
+      return jsqCavity(`E[T] = ∞ in the limit (${INFINITE_SOURCE}), its quantiles are finite`);
     case 'memory-reduction':
       return no(
         'no response-time law with dispatcher memory: the reduction theorem (theory.md §12) gives the queue-length law at the reduced rate, not the law of the response time; use simulate',

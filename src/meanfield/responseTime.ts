@@ -19,7 +19,7 @@
  *   and the ccdf with their error measured in the same call against the JSQ cavity's 95 % intervals.
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
-import { unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
+import { meanFieldFiniteness, unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { countAtMost, interpolateLinear } from '../stats/bisect.ts';
 import { feasible, sectioningInterval, type Estimate } from '../stats/tInterval.ts';
@@ -439,6 +439,15 @@ function functionLaw(
  * @example solveResponseTime(parseModel({ lambda: 0.5, d: 1 })).quantiles[0].value // 2 ln 2 ≈ 1.3863 (M/M/1)
  */
 export function solveResponseTime(model: SupermarketModel, options: ResponseTimeOptions = {}): ResponseTimeLaw {
+  const law = responseTimeLaw(model, options);
+  // a heavy tail that makes the limit's E[T] infinite: the quantiles stand, the mean is ∞ (never the grid's or the
+  // sample's finite average, which estimates nothing)
+  if (meanFieldFiniteness(model).finite) return law;
+  const { meanEstimate: _dropped, ...rest } = law;
+  return { ...rest, meanResponseTime: Number.POSITIVE_INFINITY };
+}
+
+function responseTimeLaw(model: SupermarketModel, options: ResponseTimeOptions): ResponseTimeLaw {
   requireStable(model);
   const ps = checkQuantileProbabilities(options.quantiles ?? DEFAULT_QUANTILES);
   if (options.times) checkTimes(options.times);

@@ -133,7 +133,14 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
     ['E[T]∞ reference', referenceText],
     ['converged', (m) => convergenceText(m.reference.convergence)],
     ['warm-up', (m) => fix(m.warmupTime, 1)],
-    ['â ± h (fit)', (m) => (m.fit ? `${fix(m.fit.a)} ± ${fix(m.fit.aHalfWidth)}` : 'n/a')],
+    // the limit check's â and t half-width (fixed coefficients, LIMIT_RULE), not the weighted fit's
+    [
+      'â ± h (fit)',
+      (m) =>
+        m.fit && Number.isFinite(m.limit.difference)
+          ? `${fix(m.reference.meanResponseTime + m.limit.difference)} ± ${fix(m.limit.fitHalfWidth)}`
+          : 'n/a',
+    ],
     ['â − E[T]∞', (m) => fix(m.limit.difference)],
     ['limit', (m) => `**${statusText(m.limit.status)}**`],
     ['ĉ₁ (± s.e.)', (m) => (m.fit ? withError(m.fit.c1, m.fit.c1StandardError, 2) : 'n/a')],

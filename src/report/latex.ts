@@ -135,14 +135,16 @@ export function comparisonLatexTables(result: ComparisonResult): string {
             `${m.d}`,
             `${m.lambda}`,
             m.reference.meanResponseTime === Infinity ? '$\\infty$' : num(m.reference.meanResponseTime),
-            f ? `$${num(f.a)} \\pm ${num(f.aHalfWidth)}$` : '--',
+            f && Number.isFinite(m.limit.difference)
+              ? `$${num(m.reference.meanResponseTime + m.limit.difference)} \\pm ${num(m.limit.fitHalfWidth)}$`
+              : '--',
             f ? `$${num(f.c1, 2)} \\pm ${num(1.96 * f.c1StandardError, 2)}$` : '--',
             verdictText(m.limit.status),
           ];
     }),
     caption: refined
       ? 'Per model: the mean-field limit, the refined $1/n$ coefficient $\\Sigma V/\\lambda$, the fitted $\\hat c_1$ over the trusted $n$ with its 95\\% interval, the log--log slope of the error, and the $c_1$ check.'
-      : 'Per model: the reference limit, the weighted fit $\\hat x_n = a + c_1/n\\,(+ c_2/n^2)$ with 95\\% intervals, and whether the fitted limit agrees with the reference.',
+      : 'Per model: the reference limit, the fit $\\hat x_n = a + c_1/n\\,(+ c_2/n^2)$ with 95\\% intervals (the limit by least squares with fixed coefficients), and whether the fitted limit agrees with the reference.',
     label: 'tab:fits',
   });
   return `% supermarket-lab ${result.provenance.version}: tables of the comparison report (booktabs)\n${cellTable}\n${fitTable}`;

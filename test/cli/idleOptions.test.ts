@@ -83,6 +83,11 @@ const cases: [string, string, RegExp][] = [
     'compare --lambda 0.5 --d 2 --n 10 --exact-jobs 1000',
     /--exact-jobs acts only with exact points \(--exact-n\)/,
   ],
+  [
+    'run --dry-run --threads',
+    'run experiments/smoke.json --dry-run --threads 2',
+    /--threads acts only with a run that computes: a dry run computes nothing/,
+  ],
   ['ode --levels with --json', 'ode --lambda 0.5 --d 2 --t-end 1 --dt 1 --json --levels 3', /--levels acts only with text output/],
 ];
 

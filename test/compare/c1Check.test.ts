@@ -4,7 +4,7 @@
  * (issue 21 left it: 5.6–5.8 %); this test fails on that rule (scripts/c1-false-alarms.ts measures more settings).
  */
 import { describe, expect, it } from 'vitest';
-import { c1Check, C1_RULE, fitInverseN, SIGNIFICANCE_LEVEL, type FitPoint } from '../../src/compare/index.ts';
+import { c1Check, C1_RULE, fitInverseN, limitCheck, SIGNIFICANCE_LEVEL, type FitPoint } from '../../src/compare/index.ts';
 import { coverageBand, Rng } from '../../src/stats/index.ts';
 import { studentTwoSidedPValue } from '../../src/stats/hypothesis.ts';
 import { tQuantile } from '../../src/lazy.ts';
@@ -13,12 +13,12 @@ import { tQuantile } from '../../src/lazy.ts';
 const NS = [50, 100, 200, 500, 1000, 10_000];
 const [x0, c1, c2] = [2.614, 4.43, 10];
 
-function sweeps(seed: bigint, count: number, sd: (n: number) => number, replications = 10): FitPoint[][] {
+function sweeps(seed: bigint, count: number, sd: (n: number) => number, replications = 10, ns = NS): FitPoint[][] {
   const rng = new Rng(seed);
   const normal = () => Math.sqrt(-2 * Math.log(rng.nextOpen())) * Math.cos(2 * Math.PI * rng.nextDouble());
   const t = tQuantile(0.975, replications - 1);
   return Array.from({ length: count }, () =>
-    NS.map((n) => {
+    ns.map((n) => {
       const xs = Array.from({ length: replications }, () => x0 + c1 / n + c2 / n ** 2 + sd(n) * normal());
       const m = xs.reduce((a, b) => a + b, 0) / replications;
       const s = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (replications - 1));
@@ -64,5 +64,26 @@ describe('c1Check', () => {
     expect(rejected / all.length).toBeGreaterThanOrEqual(low);
     expect(rejected / all.length).toBeLessThanOrEqual(high);
     expect(oldRejected / all.length).toBeGreaterThan(high); // ≈ 0.064
+  });
+});
+
+describe('limitCheck with the points (the fitted limit against E[T]∞)', () => {
+  // item 7 of the honesty task: a short compare of identical-replica redundancy (n = 10, 20, 50, 100; R = 5) said
+  // "disagrees" on its limit: the weighted fit's â ± 1.96 s.e. with weights 1/σ̂_n² from 5 replications
+  it('rejects 5 % of true limits at n = 10, 20, 50, 100 with R = 5; the weighted fit with 1.96 rejected far more', () => {
+    const ns = [10, 20, 50, 100];
+    const all = sweeps(20261203n, 10_000, () => 0.05, 5, ns);
+    const reference = { value: x0, halfWidth: 0, numericalError: 0 };
+    let rejected = 0;
+    let oldRejected = 0;
+    for (const points of all) {
+      const fit = fitInverseN(points, { inverseSquare: 'auto' })!;
+      if (limitCheck(fit, reference, null, points).status === 'disagrees') rejected++;
+      if (limitCheck(fit, reference).status === 'disagrees') oldRejected++;
+    }
+    const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, all.length, 0.99);
+    expect(rejected / all.length).toBeGreaterThanOrEqual(low);
+    expect(rejected / all.length).toBeLessThanOrEqual(high);
+    expect(oldRejected / all.length).toBeGreaterThan(2 * high);
   });
 });

@@ -517,7 +517,7 @@ export function compareCommand(): Command {
                   `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
                   `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +
                   `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
-                  `fitted limit ${f ? `${f.a.toFixed(4)} ± ${f.aHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
+                  `fitted limit ${f && Number.isFinite(m.limit.difference) ? `${(ref.meanResponseTime + m.limit.difference).toFixed(4)} ± ${m.limit.fitHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
                   `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
           );
         }

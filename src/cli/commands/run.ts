@@ -28,7 +28,7 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
 import { assignShards, shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption, parseInFile, reportFolder } from '../options.ts';
+import { examples, outOption, parseInFile, refuseIdleOptions, reportFolder } from '../options.ts';
 import { commandLine, startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 import { lockFolder } from '../../runs/lock.ts';
@@ -142,6 +142,11 @@ export function runCommand(): Command {
         }
         const out = reportFolder(o.out, path.join('reports', spec.name));
         const cost = (c: ExperimentCell) => (c.trace ? 1 : taskCost(c.lambda, c));
+        // a dry run lists the cells and computes nothing: the options of a computing run have no effect there
+        refuseIdleOptions(
+          self,
+          ['--threads', '--latex'].map((flag) => [flag, !o.dryRun, 'a run that computes', 'a dry run computes nothing; drop it'] as const),
+        );
         if (o.dryRun) return printPlan(spec.name, cells, cost, out, o);
         // one run per folder (runs/lock.ts; released when the action ends): a shard locks its own folder, as shards of one run write side by side
         lockFolder(o.shard ? shardDir(path.resolve(out), o.shard) : out, commandLine(process.argv.slice(2)));

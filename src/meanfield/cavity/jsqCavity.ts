@@ -327,7 +327,12 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   const initialHorizon = positive('initialHorizon', options.initialHorizon ?? 2000);
   const growth = options.growth ?? 2;
   if (!(growth >= 1 && Number.isFinite(growth))) throw new InvalidModelError(`jsqCavity growth must be a finite number ≥ 1, got ${growth}`);
-  const iterationHorizon = positive('iterationHorizon', options.iterationHorizon ?? (variable ? 5e4 * (1 + service.scv) : 1e5));
+  // infinite variance (E[T] = ∞ in the limit, only the law is asked for): the job rule has no finite value; the horizon
+  // of SCV 9, where the body of the law the quantiles read has settled
+  const iterationHorizon = positive(
+    'iterationHorizon',
+    options.iterationHorizon ?? (variable ? 5e4 * (1 + Math.min(service.scv, 9)) : 1e5),
+  );
   const theta = positive('theta', options.theta ?? 0.5, 1);
   const noiseFactor = positive('noiseFactor', options.noiseFactor ?? 3);
   const levelBalance = options.levelBalance ?? true;
