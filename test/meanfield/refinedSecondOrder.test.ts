@@ -46,7 +46,7 @@ describe('refineSecondOrder', () => {
   it('the 1/n² term is refused at d ≥ 4, where its range is not known (theory.md §6)', () => {
     const model = parseModel({ lambda: 0.9, d: 4 });
     expect(() => refineSecondOrder(model)).toThrow(
-      /refused at d = 4 > 3: its coefficient is right, but from d = 4 it hinges on queue levels/,
+      /refused at d = 4 > 3: its equations check out on buffered JSQ\(d\), but from d = 4 ΣA hinges on queue levels/,
     );
     const cap = meanFieldCapabilities(model).refined;
     expect(cap.firstOrder.available).toBe(true);
