@@ -282,7 +282,7 @@ export const SECOND_ORDER_MAX_D = 3;
 /**
  * Why the 1/n² term is refused at this d, or undefined. The equations check out in several dimensions: JSQ(d) with a
  * buffer of 2 or 3 jobs, whose exact chains reach n = 120–320, extrapolates to the equations' c₂ within 0.03 % (d = 4,
- * K = 2), 0.6 % (d = 5, K = 2) and 0.5–2 % (d = 4, λ = 0.8, K = 3, the unbuffered c₂ to 0.6 %)
+ * K = 2), 0.6 % (d = 5, K = 2) and 1 % (d = 4, λ = 0.8, K = 3, n ≤ 160; the unbuffered c₂ is 0.6 % away)
  * (scripts/second-order-buffer-check.ts). But from d = 4 it hinges on levels the mean field leaves almost empty:
  * at d = 4, λ = 0.9, capping queues at 3 jobs (π₄ = 1.3·10⁻⁴) moves ΣA from −1.20 to −119, while a finite system fills
  * those levels far above π (exact chain, n = 5: s₄ = 0.28); long simulations at n = 10–100 fit c₂ = 8.2 ± 1.0. At
