@@ -99,7 +99,7 @@ export function lwlTransientReference(model: SupermarketModel, times: number[]):
     busyFraction: r.busyFraction.slice(),
     meanWorkload: r.meanWorkload.slice(),
     note:
-      `PIDE from empty (theory.md §4), Δ = ${step.toPrecision(3)}, horizon ${horizon.toPrecision(3)}, ` +
+      `${model.batch > 1 ? `LL(d,K) batch-sampling PIDE, K = ${model.batch} (theory.md §15),` : 'PIDE'} from empty (theory.md §4), Δ = ${step.toPrecision(3)}, horizon ${horizon.toPrecision(3)}, ` +
       `mass at horizon ${r.diagnostics.massAtHorizon.toExponential(1)}`,
   };
 }

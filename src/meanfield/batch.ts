@@ -19,6 +19,7 @@ import { odexIntegration, sampleTrajectory } from '../numerics/odex.ts';
 import { checkTimeGrid } from '../model/timeGrid.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { truncatedTransient, type TruncatedTransient } from './support.ts';
+import { batchDispersion, batchSizeTable, formatBatch, type BatchSizeLaw } from '../model/batchLaw.ts';
 
 /** C(d, j) as a double. */
 function binomial(d: number, j: number): number {
@@ -80,15 +81,35 @@ export function sqdkFixedPoint(rho: number, d: number, K: number, mean = 1): Bat
   return tailSum(rho, mean, (tail) => T(tail[tail.length - 1]));
 }
 
-/** BSQ fixed point (module docstring): the whole batch to the shortest of d. @throws {InvalidModelError} out of range. */
-export function bsqFixedPoint(rho: number, d: number, K: number, mean = 1): BatchFixedPoint {
-  check(rho, d, K, false);
+/**
+ * BSQ fixed point (module docstring): the whole batch to the shortest of d, a fixed K or a size law X (theory.md §15):
+ * u_k = (ρ/E[X])·Σ_{i<k} u_i^d·P(X ≥ k − i) with u_i = 1 for i ≤ 0, i.e. (ρ/E[X])·[Σ_{l≥k} P(X ≥ l) + Σ_{i=1}^{k−1}
+ * u_i^d·P(X ≥ k − i)]; a fixed K is the point mass, the same arithmetic as (ρ/K)·Σ_{i=k−K}^{k−1} u_i^d to the bit.
+ * @param batch K (integer ≥ 1) or a `BatchSizeLaw`. @throws {InvalidModelError} out of range.
+ */
+export function bsqFixedPoint(rho: number, d: number, batch: number | BatchSizeLaw, mean = 1): BatchFixedPoint {
+  check(rho, d, typeof batch === 'number' ? batch : 1, false);
+  const { mean: m, maxSize: L, ccdf } = batchSizeTable(batch);
+  // beyond[k] = Σ_{l≥k} P(X ≥ l) (the terms i ≤ 0): exact integers for a fixed K, m·q^{k−1} for a geometric law
+  const beyond = beyondSums(batch, ccdf, L);
   return tailSum(rho, mean, (tail) => {
     const k = tail.length;
-    let s = 0;
-    for (let i = k - K; i < k; i++) s += i <= 0 ? 1 : tail[i] ** d;
-    return (rho / K) * s;
+    let s = k <= L ? beyond[k] : 0;
+    for (let i = Math.max(1, k - L); i < k; i++) s += tail[i] ** d * ccdf[k - i];
+    return (rho / m) * s;
   });
+}
+
+/** Σ_{l≥k} P(X ≥ l) for k = 1 … L (index 0 unused): suffix sums, or m·q^{k−1} for a geometric law. */
+function beyondSums(batch: number | BatchSizeLaw, ccdf: Float64Array, L: number): Float64Array {
+  const beyond = new Float64Array(L + 1);
+  if (typeof batch !== 'number' && batch.kind === 'geometric') {
+    for (let k = 1; k <= L; k++) beyond[k] = batch.mean * ccdf[k];
+    return beyond;
+  }
+  let s = 0;
+  for (let k = L; k >= 1; k--) beyond[k] = s += ccdf[k];
+  return beyond;
 }
 
 /**
@@ -130,14 +151,27 @@ export function batchTransient(
 ): TruncatedTransient {
   const { d, batch: K, lambda } = model;
   const spread = model.batchDispatch === 'spread';
+  const law = model.batchLaw;
+  if (spread && law !== undefined)
+    throw new InvalidModelError(`batch size law ${formatBatch(law)} needs batch dispatch whole (SQ(d,K) needs a fixed K)`);
   if (spread && d < K) throw new InvalidModelError(`batch sampling needs d ≥ K, got d = ${d}, K = ${K}`);
   const mu = 1 / model.service.mean;
   const times = checkTimeGrid(options.times);
   const tolerance = options.tolerance ?? 1e-10;
   const horizon = times[times.length - 1] - times[0];
   const reach = lambda * d * horizon;
-  const L = Math.max(8, Math.min(2048, Math.ceil(reach + 8 * Math.sqrt(reach) + 30 + K)));
+  // the batch sizes (whole): a fixed K is the point mass; a law's largest batch that matters is its 1e−14 quantile
+  const sizes = batchSizeTable(law ?? K);
+  let top = sizes.maxSize;
+  while (law !== undefined && top > 1 && sizes.ccdf[top] < 1e-14) top--;
+  // the job count a server gains has variance reach·E[X²]/E[X] for a law; a fixed K (or a law with one atom, the
+  // same model) keeps the sizing it always had, +K on top
+  const dispersion = law === undefined || sizes.atoms.length === 1 ? 1 : batchDispersion(law);
+  const L = Math.max(8, Math.min(2048, Math.ceil(reach + 8 * Math.sqrt(reach * dispersion) + 30 + top)));
   const T1 = batchSamplingMap(1, d, K);
+  const m = sizes.mean;
+  const { pmf, ccdf, atoms, maxSize } = sizes;
+  const q = law?.kind === 'geometric' ? 1 - 1 / law.mean : 0;
   // y[k − 1] = u_k, k = 1..L; u_{L+1} = 0
   const u = (y: readonly number[], i: number) => (i <= 0 ? 1 : i > L ? 0 : y[i - 1]);
   const drift = (_t: number, y: number[]): number[] => {
@@ -149,10 +183,26 @@ export function batchTransient(
         out[k - 1] = lambda * (prev - cur) - mu * (u(y, k) - u(y, k + 1));
         prev = cur;
       }
+    } else if (q > 0) {
+      // geometric X: Σ_{i=1}^{k−1} u_i^d·P(X = k − i) = (1 − q)·C_k with C_{k+1} = q·C_k + u_k^d, C_1 = 0; P(X ≥ k) = q^{k−1}
+      let c = 0;
+      let qk = 1;
+      for (let k = 1; k <= L; k++) {
+        const uk = u(y, k) ** d;
+        out[k - 1] = (lambda / m) * (qk + (1 - q) * c - uk) - mu * (u(y, k) - u(y, k + 1));
+        c = q * c + uk;
+        qk *= q;
+      }
     } else {
       for (let k = 1; k <= L; k++) {
-        // Σ_{i=k−K}^{k−1} (u_i^d − u_{i+1}^d) telescopes to u_{k−K}^d − u_k^d
-        out[k - 1] = (lambda / K) * (u(y, k - K) ** d - u(y, k) ** d) - mu * (u(y, k) - u(y, k + 1));
+        // Σ_{i=0}^{k−1} (u_i^d − u_{i+1}^d)·P(X ≥ k − i) = P(X ≥ k) + Σ_{i=1}^{k−1} u_i^d·P(X = k − i) − u_k^d
+        // (a fixed K: u_{k−K}^d − u_k^d, the same arithmetic)
+        let s = k <= maxSize ? ccdf[k] : 0;
+        for (let a = 0; a < atoms.length; a++) {
+          const i = k - atoms[a];
+          if (i >= 1) s += u(y, i) ** d * pmf[atoms[a]];
+        }
+        out[k - 1] = (lambda / m) * (s - u(y, k) ** d) - mu * (u(y, k) - u(y, k + 1));
       }
     }
     return out;
@@ -182,7 +232,9 @@ export function batchTransient(
     maxSteps,
     equation: spread
       ? 'du_k/dt = λ[T₁(u_{k−1}) − T₁(u_k)] − μ(u_k − u_{k+1}) (theory.md §15)'
-      : 'du_k/dt = (λ/K)(u_{k−K}^d − u_k^d) − μ(u_k − u_{k+1}) (theory.md §15)',
+      : law === undefined
+        ? 'du_k/dt = (λ/K)(u_{k−K}^d − u_k^d) − μ(u_k − u_{k+1}) (theory.md §15)'
+        : `du_k/dt = (λ/E[X])(P(X ≥ k) + Σ_{i=1}^{k−1} u_i^d P(X = k − i) − u_k^d) − μ(u_k − u_{k+1}), X ~ ${formatBatch(law)} (theory.md §15)`,
     source: 'theory.md §15 (Ying, Srikant & Kang, INFOCOM 2015; Hellemans, PhD thesis 2021, §8): batch sampling, flow across levels',
   });
 }

@@ -11,6 +11,7 @@ import { ConvergenceError, InvalidModelError, SolverError } from '../errors.ts';
 import { parseModel, type SupermarketModel } from '../model/model.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
 import { arrivalScv, isRenewalArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
+import { batchDispersion } from '../model/batchLaw.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { capacity } from '../model/servers.ts';
 import { populationFixedPoint, type PopulationFixedPointResult } from './population/fixedPoint.ts';
@@ -230,7 +231,9 @@ export function simulationWarmup(
   // heavy tails need longer warm-ups, but an SCV of 10⁶ (bounded Pareto) must not ask for 10⁶ × the exponential one;
   // variable arrivals count like variable sizes ((c_a² + c_s²)/2, the heavy-traffic variability; c_a² = 1 for Poisson)
   const arrivals = model.arrivals ?? POISSON_ARRIVALS;
-  const ca2 = (isRenewalArrivals(arrivals) ? arrivalScv(arrivals) : 1) * batch;
+  // a batch size law: the epochs' job count has index of dispersion E[X²]/E[X] (K for a fixed K)
+  const ca2 =
+    (isRenewalArrivals(arrivals) ? arrivalScv(arrivals) : 1) * (model.batchLaw === undefined ? batch : batchDispersion(model.batchLaw));
   const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (ca2 + serviceDistribution(model.service).scv) / 2));
   // an MMPP's phases switch on the O(1) time scale: ten mean phase cycles more (theory.md §14)
   const cycles = arrivals.kind === 'mmpp' ? 10 * (1 / arrivals.switching[0] + 1 / arrivals.switching[1]) : 0;

@@ -20,11 +20,13 @@ import { checkBatch, type BatchDispatch } from './policy/batch.ts';
 import { resolveRedundancy, type Redundancy, type RedundancySpec, type ReplicaLaw } from './policy/redundancy.ts';
 import { checkMemory, type MemorySpec } from './memory.ts';
 import type { ArrivalSpec } from './arrivals.ts';
+import { batchLawSchema, batchMean, formatBatch, type BatchSizeLaw } from './batchLaw.ts';
 import { capacity, checkServerClasses, requireStableClasses, type ServerClasses, type ServerSampling } from './servers.ts';
 
 export * from './memory.ts';
 export * from './servers.ts';
 export * from './arrivals.ts';
+export * from './batchLaw.ts';
 
 export * from './policy/index.ts';
 export {
@@ -117,8 +119,13 @@ export interface SupermarketModel {
   readonly servers?: ServerClasses;
   /** The dispatcher's arrival process at total rate λn (model/arrivals.ts; theory.md §14); Poisson by default. */
   readonly arrivals: ArrivalSpec;
-  /** Jobs per arrival epoch K ≥ 1 (theory.md §15): epochs come at rate λn/K, so λ stays the job rate per server. */
+  /**
+   * Jobs per arrival epoch K ≥ 1 (theory.md §15), or their mean E[X] when `batchLaw` is set: epochs come at rate
+   * λn/K (λn/E[X]), so λ stays the job rate per server.
+   */
   readonly batch: number;
+  /** A random batch size (model/batchLaw.ts; `whole` dispatch only); absent: every batch has exactly `batch` jobs. */
+  readonly batchLaw?: BatchSizeLaw;
   /** How a batch of K > 1 is placed on the d sampled servers (model/policy/batch.ts). */
   readonly batchDispatch: BatchDispatch;
   /**
@@ -149,8 +156,13 @@ export interface ModelInput {
   servers?: { speeds: readonly number[] | string; fractions?: readonly number[] | string; sampling?: ServerSampling };
   /** Arrival process: the object form or the short form "exp", "det", "erlang:2", "hyperexp:4", "mmpp:1,3,0.1,0.2" (model/arrivals.ts). */
   arrivals?: ArrivalSpec | string;
-  /** Batch size K ≥ 1 (default 1) and how a batch is placed: 'spread' (K best of d) or 'whole' (BSQ). */
-  batch?: number | string;
+  /**
+   * Batch size K ≥ 1 (default 1), or a size law ("geom:2.5", "pmf:0.5,0,0.5" or the object form, model/batchLaw.ts),
+   * and how a batch is placed: 'spread' (K best of d) or 'whole' (BSQ).
+   */
+  batch?: number | string | BatchSizeLaw;
+  /** The law of a normalised model read back (JSON), its `batch` then the law's mean; give the law once. */
+  batchLaw?: BatchSizeLaw;
   batchDispatch?: BatchDispatch;
   /**
    * Redundancy-d: 'none' (default), 'cancel-on-start' (FIFO: resolved to selection lwl) or 'cancel-on-complete', with
@@ -212,9 +224,12 @@ export function load(model: SupermarketModel): number {
  * @throws {UnstableModelError} if λ ≤ 0 (no arrivals: not a model of this project).
  */
 export function validateModel(input: ModelInput | UntypedModelInput): SupermarketModel {
-  const result = modelSchema.safeParse(input);
+  const result = modelSchema.safeParse(readBackBatchLaw(input));
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
-  const { redundancy: given, replicas: law, ...parsed } = result.data;
+  const { redundancy: given, replicas: law, batch: batchGiven, ...rest0 } = result.data;
+  // a batch size law: `batch` becomes its mean E[X], the law `batchLaw` (model/batchLaw.ts)
+  const parsed =
+    typeof batchGiven === 'number' ? { ...rest0, batch: batchGiven } : { ...rest0, batch: batchMean(batchGiven), batchLaw: batchGiven };
   // the object form is a normalised model read back (JSON): the same as its mode and replicas written out
   if (typeof given === 'object' && law !== undefined)
     throw new InvalidModelError('give replicas once: inside redundancy {"kind","replicas"} or as the field replicas');
@@ -242,7 +257,7 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   const conflict = policyCombinationError(model.selection, model.discipline);
   if (conflict !== undefined) throw new InvalidModelError(conflict);
   checkMemory(model.selection, model.d, model.memory);
-  checkBatch(model.selection, model.d, model.batch, model.batchDispatch, model.memory.kind);
+  checkBatch(model.selection, model.d, model.batch, model.batchDispatch, model.memory.kind, model.batchLaw);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   if (servers !== undefined) checkServerClasses(servers);
   if (!hetero && model.selection === 'sed')
@@ -268,9 +283,26 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
     prediction: Object.freeze({ ...model.prediction }),
     memory: Object.freeze({ ...model.memory }),
     arrivals: Object.freeze({ ...model.arrivals }),
+    ...(model.batchLaw === undefined ? {} : { batchLaw: model.batchLaw }),
     ...(model.redundancy === undefined ? {} : { redundancy: Object.freeze({ ...model.redundancy }) }),
     conventions: Object.freeze({ ...model.conventions }),
   });
+}
+
+/**
+ * A normalised model read back from JSON carries `batch` = E[X] and the law in `batchLaw`: the law is the batch field
+ * (its mean must match a `batch` given beside it). Other input unchanged.
+ * @throws {InvalidModelError} when both are given and disagree.
+ */
+function readBackBatchLaw(input: ModelInput | UntypedModelInput): unknown {
+  if (input === null || typeof input !== 'object' || (input as { batchLaw?: unknown }).batchLaw === undefined) return input;
+  const { batchLaw, batch, ...rest } = input as { batchLaw: BatchSizeLaw; batch?: unknown };
+  const law = batchLawSchema.safeParse(batchLaw); // a bad law is the batch field's error, in the schema
+  if (batch !== undefined && law.success && Number(batch) !== batchMean(law.data))
+    throw new InvalidModelError(
+      `batch ${String(batch)} is not the mean of batchLaw ${formatBatch(batchLaw)}: give the batch size law once`,
+    );
+  return { ...rest, batch: batchLaw };
 }
 
 /**

@@ -14,6 +14,7 @@ import { InvalidModelError } from '../errors.ts';
 import { memorySchema } from './memory.ts';
 import { serversSchema } from './servers.ts';
 import { arrivalsSchema } from './arrivals.ts';
+import { batchLawSchema, normaliseBatchLaw, parseBatchShort, type BatchSizeLaw } from './batchLaw.ts';
 
 import { BATCH_DISPATCHES, DISCIPLINES, REDUNDANCIES, REPLICA_LAWS, SELECTIONS } from './policy/index.ts';
 export { SELECTIONS, DISCIPLINES, type Selection, type Discipline } from './policy/index.ts';
@@ -308,15 +309,23 @@ export const modelSchema = z.object({
   memory: memorySchema.default({ kind: 'none' }),
   servers: serversSchema.optional(),
   arrivals: arrivalsSchema.default({ kind: 'exponential' }),
+  // a fixed K (integer) or a size law: the short form geom:MEAN | pmf:P1,P2,… or its object form (model/batchLaw.ts);
+  // a law is checked here, in one line, and a pmf with one atom becomes that K
   batch: z
     .preprocess((v) => {
-      // a size law (geom:MEAN, …) is refused by name, not as "a finite number": the batch mean field is for a fixed K
-      if (typeof v === 'string' && /^[a-z]/i.test(v.trim()))
-        throw new InvalidModelError(
-          `batch size laws (${JSON.stringify(v)}) are not supported: SQ(d,K) and LL(d,K) send a batch to K distinct servers of d, so K must be fixed (theory.md §15); give an integer K ≥ 1`,
-        );
-      return v;
-    }, positiveIntegerSchema('batch size K'))
+      const law = typeof v === 'string' && /^[a-z]/i.test(v.trim()) ? parseBatchShort(v) : v;
+      if (typeof law !== 'object' || law === null) return law;
+      const parsed = batchLawSchema.safeParse(law);
+      if (!parsed.success) throw new InvalidModelError(formatIssues(parsed.error, { label: 'batch' }));
+      return normaliseBatchLaw(parsed.data);
+    }, z.unknown())
+    .transform((v, ctx): number | BatchSizeLaw => {
+      if (typeof v === 'object' && v !== null) return v as BatchSizeLaw;
+      const k = positiveIntegerSchema('batch size K').safeParse(v);
+      if (k.success) return k.data;
+      ctx.addIssue({ code: 'custom', message: k.error.issues[0]?.message ?? `batch size K must be an integer ≥ 1, got ${show(v)}` });
+      return z.NEVER;
+    })
     .default(1),
   batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
   // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })

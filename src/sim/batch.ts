@@ -3,7 +3,7 @@
  * the batch's later jobs the same arrival time); at the batch's first job d distinct servers are sampled and ranked
  * by queue length (SQ(d,K), BSQ) or work left (LL(d,K)), ties in uniformly random order; job i of the batch goes to
  * the i-th best (`spread`) or every job to the best (`whole`). The ranking is taken once, before any job of the batch
- * joins. No allocation per event.
+ * joins. No allocation per event. With a batch size law (`whole` only) the job source says where a batch starts.
  */
 import type { Rng } from '../stats/rng.ts';
 
@@ -17,6 +17,8 @@ export class BatchDispatcher {
     private readonly d: number,
     private readonly whole: boolean,
     private readonly byWork: boolean,
+    /** With a batch size law: the job source, whose `batchStart` marks a batch's first job (else every `size` jobs). */
+    private readonly starts?: { readonly batchStart: boolean },
   ) {
     this.picks = new Int32Array(d);
     this.keys = new Float64Array(d);
@@ -25,7 +27,8 @@ export class BatchDispatcher {
   /** The server of the next job of the current batch (a new batch samples and ranks d distinct servers). */
   select(rng: Rng, len: Int32Array, finish: Float64Array, t: number, n: number): number {
     const { picks, keys, d } = this;
-    if (this.pos === 0) {
+    const starts = this.starts;
+    if (starts === undefined ? this.pos === 0 : starts.batchStart) {
       for (let i = 0; i < d; i++) {
         let j: number;
         let dup: boolean;

@@ -3,6 +3,7 @@
  * measurement window, random stream) and the interface the drivers (`simulate`, `simulateTrajectory`,
  * `simulateReplay`) use, plus the phase machine (warm-up → measuring → draining → done) all engines run.
  */
+import type { BatchSizeLaw } from '../model/batchLaw.ts';
 import type { PredictionModel } from '../model/prediction/index.ts';
 import type { ServiceDistribution } from '../model/service/index.ts';
 import type { JobStore } from './jobStore.ts';
@@ -101,6 +102,8 @@ export interface RunConfig {
   readonly mmppFirstPhase?: number;
   /** Jobs per arrival epoch K (1: single arrivals) and whether a batch joins one server (BSQ) (theory.md §15). */
   readonly batchSize: number;
+  /** A random batch size (model/batchLaw.ts; `batchWhole` only): `batchSize` is then its mean E[X]. */
+  readonly batchLaw?: BatchSizeLaw;
   readonly batchWhole: boolean;
   /** Redundancy-d cancel-on-complete: whether a job's replicas share one size (else iid; redundancyEngine.ts). */
   readonly identicalReplicas: boolean;

@@ -25,6 +25,7 @@ import {
   type RunConfig,
 } from './core.ts';
 import type { Rng } from '../stats/rng.ts';
+import { batchSampler } from '../model/batchLaw.ts';
 
 export class JobSource {
   /** Size and prediction of the job drawn last. */
@@ -50,6 +51,10 @@ export class JobSource {
   /** Jobs per epoch K and jobs of the current batch still to come. */
   private readonly batchSize: number;
   private batchLeft = 0;
+  /** A batch size law's sampler (model/batchLaw.ts), or null for a fixed K. */
+  private readonly batchSizes: ((rng: Rng) => number) | null;
+  /** Whether the arrival scheduled last is the first job of its batch (sim/batch.ts reads it with a size law). */
+  batchStart = true;
 
   constructor(config: RunConfig) {
     this.sizeKind = config.sizeKind;
@@ -61,6 +66,7 @@ export class JobSource {
     const trace = config.trace;
     this.arrivalKind = config.arrivalKind;
     this.batchSize = config.batchSize;
+    this.batchSizes = config.batchLaw === undefined ? null : batchSampler(config.batchLaw);
     this.arrivalLaw = config.arrivalLaw;
     this.mmppRates = config.mmppRates ?? new Float64Array(2);
     this.mmppSwitching = config.mmppSwitching ?? new Float64Array(2);
@@ -116,8 +122,11 @@ export class JobSource {
     // a batch's later jobs arrive with its first (the epochs come at rate λn/K: arrivalCode)
     if (this.batchLeft > 0) {
       this.batchLeft--;
+      this.batchStart = false;
       return t;
     }
+    this.batchStart = true;
+    if (this.batchSizes !== null) return this.nextBatch(t, rng);
     this.batchLeft = this.batchSize - 1;
     switch (this.arrivalKind) {
       case ARR_POISSON:
@@ -131,6 +140,29 @@ export class JobSource {
         return k < this.arrivals.length ? this.arrivals[k] : Infinity;
       }
     }
+  }
+
+  /**
+   * A batch size law's next epoch after t (every arrival process): the gap first, then the size X (one uniform), so
+   * the batch's X − 1 later jobs arrive with it. Kept off the fixed-K path, whose stream is unchanged.
+   */
+  private nextBatch(t: number, rng: Rng): number {
+    let next: number;
+    switch (this.arrivalKind) {
+      case ARR_POISSON:
+        next = t + rng.nextExp() * this.invRate;
+        break;
+      case ARR_RENEWAL:
+        next = t + this.arrivalLaw!.sample(rng);
+        break;
+      case ARR_MMPP:
+        next = this.nextMmpp(t, rng);
+        break;
+      default:
+        throw new Error('a batch size law with a replayed trace (refused by the options)');
+    }
+    this.batchLeft = this.batchSizes!(rng) - 1;
+    return next;
   }
 
   /** The MMPP's next arrival after t: competing exponential clocks (arrival in the phase, switch out of it). */
@@ -148,6 +180,11 @@ export class JobSource {
 
   /** Time of the first arrival after time t (sequence number 0); the MMPP's phase starts in its stationary law. */
   firstArrival(t: number, rng: Rng): number {
+    this.batchStart = true;
+    if (this.batchSizes !== null) {
+      if (this.arrivalKind === ARR_MMPP) this.phase = rng.nextDouble() < this.mmppFirstPhase ? 0 : 1;
+      return this.nextBatch(t, rng);
+    }
     this.batchLeft = this.batchSize - 1;
     switch (this.arrivalKind) {
       case ARR_POISSON:

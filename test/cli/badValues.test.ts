@@ -193,7 +193,14 @@ describe('batches and arrival parameters out of range: one line, exit 2 (issue 1
   it.each([
     ['--batch 0', ['--batch', '0'], /batch size K must be an integer ≥ 1, got 0/],
     // a size law is refused by name (was "must be a finite number")
-    ['--batch geom:2', ['--batch', 'geom:2'], /batch size laws \("geom:2"\) are not supported: .* K must be fixed/],
+    ['--batch geom:2 (spread)', ['--batch', 'geom:2'], /batch size law geom:2 needs batch dispatch whole: .* K must be fixed/],
+    ['--batch geom:1', ['--batch', 'geom:1', '--batch-dispatch', 'whole'], /batch geom mean must be in \(1, 1000\]/],
+    [
+      '--batch pmf:0.5,0.4',
+      ['--batch', 'pmf:0.5,0.4', '--batch-dispatch', 'whole'],
+      /batch pmf entries must sum to 1 \(within 1e-9\), got 0.9/,
+    ],
+    ['--batch poisson:2', ['--batch', 'poisson:2'], /unknown batch size "poisson:2"; expected an integer K ≥ 1, geom:MEAN/],
     ['--batch 3 with d = 2 (spread needs d ≥ K)', ['--batch', '3'], /needs d ≥ K \(or use batch dispatch whole\)/],
     ['--batch-dispatch whole without a batch', ['--batch-dispatch', 'whole'], /has no effect with batch size 1/],
     ['--arrivals erlang:0', ['--arrivals', 'erlang:0'], /arrivals erlang k must be an integer in \[1, 1000\].*got 0/],

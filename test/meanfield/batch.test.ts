@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { batchSamplingMap, batchTransient, bsqFixedPoint, lldkFixedPoint, sqdkFixedPoint } from '../../src/meanfield/batch.ts';
 import { solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
 import { solveTransient } from '../../src/meanfield/transient.ts';
+import { lwlTransient } from '../../src/meanfield/lwl/transient.ts';
 import { integrate } from '../../src/numerics/quadrature.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
@@ -143,24 +144,72 @@ describe('batch transients (the tail ODE of SQ(d,K) and BSQ)', () => {
     }
   });
 
-  it('capabilities: SQ(d,K) and BSQ have the tail ODE; LL(d,K) is refused in one line', () => {
+  it('capabilities: SQ(d,K) and BSQ have the tail ODE; LL(d,K) the workload PIDE with batch sampling', () => {
     expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2 })).transient).toMatchObject({ id: 'batch-ode' });
     const lwl = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl' })).transient;
-    expect(lwl.available).toBe(false);
-    expect(lwl.available ? '' : lwl.reason).toMatch(/no transient for LL\(d,K\) yet/);
+    expect(lwl).toMatchObject({ available: true, id: 'lwl-pide', name: 'LL(d,K) batch workload PIDE (K = 2)' });
+    const r = solveMeanFieldTransient(parseModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl' }), [0, 0.5]);
+    expect(r.solver === 'lwl-pide' && r.result.provenance.equation).toMatch(/T₁\(S_j\) − T₁\(S_\{j\+1\}\).*K = 2/);
+    // whole batches with lwl have no fixed point, hence no transient: the fixed point's reason, one line
+    const whole = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl', batchDispatch: 'whole' })).transient;
+    expect(whole.available ? '' : whole.reason).toMatch(/^no mean-field solver for LWL\(d\).*whole-batch equations are derived for jsq/);
+    expect(() =>
+      lwlTransient(validateModel({ lambda: 0.9, d: 3, batch: 2, selection: 'lwl', batchDispatch: 'whole' }), { times: [0, 1] }),
+    ).toThrow(/not whole batches/);
   });
 });
 
-describe('batch simulation (FIFO event engine)', () => {
-  it('BSQ with d = 1 at n = 1 is M^X/M/1: E[T] within its CI; other engines refuse batches', () => {
+describe('LL(d,K) transient: the LWL(d) workload PIDE with the batch-sampling map (theory.md §15)', () => {
+  it('K = 1: the map is u^d bit for bit, so the batch scheme is the LL(d) scheme', () => {
+    for (const d of [1, 2, 3, 5]) {
+      const T1 = batchSamplingMap(1, d, 1);
+      for (const u of [0, 1e-9, 0.123, 0.5, 0.77, 0.999999, 1]) expect(T1(u)).toBe(u ** d);
+    }
+  });
+
+  it('K = d: every sampled server gets a job, so each is M/M/1: LL(2,2) and LL(3,3) equal LL(1) (an independent path)', () => {
+    const options = { times: [0, 2, 5, 20], step: 0.04, horizon: 30 };
+    const mm1 = lwlTransient(parseModel({ lambda: 0.7, d: 1, selection: 'lwl' }), options);
+    for (const K of [2, 3]) {
+      const r = lwlTransient(parseModel({ lambda: 0.7, d: K, selection: 'lwl', batch: K }), options);
+      for (let j = 0; j < options.times.length; j++) {
+        expect(r.meanWorkload[j]).toBeCloseTo(mm1.meanWorkload[j], 12);
+        expect(r.busyFraction[j]).toBeCloseTo(mm1.busyFraction[j], 12);
+        for (let k = 0; k < r.workloadCcdf[j].length; k += 50) expect(r.workloadCcdf[j][k]).toBeCloseTo(mm1.workloadCcdf[j][k], 12);
+      }
+    }
+  });
+
+  it('t → ∞ reaches lldkFixedPoint: E[U] and E[W] = ∫T₁(F̄) at first order in Δ (Richardson within 3e−4)', () => {
+    const [lambda, d, K] = [0.7, 3, 2];
+    const fixed = lldkFixedPoint(lambda, d, K);
+    const T1 = batchSamplingMap(1, d, K);
+    const model = parseModel({ lambda, d, selection: 'lwl', batch: K });
+    const errors = [0.04, 0.02].map((step) => {
+      const pide = lwlTransient(model, { times: [0, 60, 70], step, horizon: 30 });
+      expect(pide.busyFraction[2]).toBeCloseTo(lambda, 8); // the scheme keeps the load: busy fraction ρ
+      expect(Math.abs(pide.meanWorkload[2] - pide.meanWorkload[1])).toBeLessThan(1e-6); // relaxed
+      const ccdf = pide.workloadCcdf[2]; // F̄(jΔ) ≈ S_{j+1}: right sums
+      const wait = ccdf.reduce((s, f) => s + T1(f) * step, 0);
+      return { u: pide.meanWorkload[2] - fixed.meanQueueLength, w: wait - fixed.meanWait! };
+    });
+    const [coarse, fine] = errors;
+    for (const key of ['u', 'w'] as const) {
+      expect(Math.abs(fine[key])).toBeLessThan(5e-3);
+      expect(coarse[key] / fine[key]).toBeGreaterThan(1.7); // first order: halving Δ halves the error
+      expect(coarse[key] / fine[key]).toBeLessThan(2.6);
+      expect(Math.abs(2 * fine[key] - coarse[key])).toBeLessThan(3e-4);
+    }
+  });
+});
+
+describe('batch simulation (FIFO event engine; every engine: test/sim/batchEngines.test.ts)', () => {
+  it('BSQ with d = 1 at n = 1 is M^X/M/1: E[T] within its CI', () => {
     const model = parseModel({ lambda: 0.6, d: 1, batch: 3, batchDispatch: 'whole' });
     const r = simulate(model, { n: 1, jobs: 60_000, replications: 6, seed: 2, warmupTime: 100 });
     const exact = bsqFixedPoint(0.6, 1, 3).meanResponseTime; // 5
     expect(Math.abs(r.meanResponseTime.mean - exact), `${r.meanResponseTime.mean} ± ${r.meanResponseTime.halfWidth}`).toBeLessThanOrEqual(
       1.3 * r.meanResponseTime.halfWidth,
-    );
-    expect(() => simulate(parseModel({ lambda: 0.6, d: 3, batch: 2, discipline: 'srpt' }), { n: 10, warmupTime: 1 })).toThrow(
-      /no simulation engine serves batches with discipline srpt/,
     );
   });
 });
@@ -188,5 +237,79 @@ describe('batch transient progress', () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
     expect(seen[0]).toBeGreaterThanOrEqual(0);
     expect(seen[seen.length - 1]).toBeCloseTo(1, 12);
+  });
+});
+
+describe('batch size laws (BSQ, whole dispatch; model/batchLaw.ts)', () => {
+  // M^X/M/1 (Gross & Harris, Fundamentals of Queueing Theory, §3.2 bulk input; from the PGF of the queue length):
+  // E[Q] = ρ(E[X²] + E[X])/(2E[X](1 − ρ)); geometric X of mean m has E[X²] = 2m² − m, so E[Q] = ρm/(1 − ρ)
+  const mx = (rho: number, ex: number, ex2: number) => (rho * (ex2 + ex)) / (2 * ex * (1 - rho));
+
+  it('d = 1 is M^X/M/1: geometric batches give E[Q] = ρm/(1 − ρ), a pmf the general form, to 1e−9', () => {
+    for (const [rho, m] of [
+      [0.3, 1.5],
+      [0.7, 2.5],
+      [0.9, 4],
+      [0.95, 10],
+    ]) {
+      const r = bsqFixedPoint(rho, 1, { kind: 'geometric', mean: m });
+      expect(Math.abs(r.meanQueueLength / ((rho * m) / (1 - rho)) - 1)).toBeLessThan(1e-9);
+      expect(Math.abs(r.meanResponseTime / (m / (1 - rho)) - 1)).toBeLessThan(1e-9); // Little: E[T] = E[Q]/λ
+    }
+    const p = [0.2, 0, 0.5, 0.3];
+    const ex = p.reduce((s, x, k) => s + (k + 1) * x, 0);
+    const ex2 = p.reduce((s, x, k) => s + (k + 1) ** 2 * x, 0);
+    for (const rho of [0.5, 0.9]) {
+      const r = solveMeanField(parseModel({ lambda: rho, d: 1, batch: `pmf:${p.join(',')}`, batchDispatch: 'whole' }));
+      expect(Math.abs(r.meanQueueLength! / mx(rho, ex, ex2) - 1)).toBeLessThan(1e-9);
+    }
+  });
+
+  it('a point mass is the fixed K: the model normalises pmf:0,0,1 to batch 3, and the law path gives the same bits', () => {
+    expect(parseModel({ lambda: 0.8, d: 2, batch: 'pmf:0,0,1,0', batchDispatch: 'whole' })).toEqual(
+      parseModel({ lambda: 0.8, d: 2, batch: 3, batchDispatch: 'whole' }),
+    );
+    const pointMass = { kind: 'pmf', p: [0, 0, 1] } as const;
+    for (const [rho, d] of [
+      [0.8, 2],
+      [0.95, 3],
+      [0.5, 1],
+    ])
+      expect(bsqFixedPoint(rho, d, pointMass)).toEqual(bsqFixedPoint(rho, d, 3));
+    // the transient's law path (the model's normalisation bypassed) against the fixed-K path, bit for bit
+    const fixed = parseModel({ lambda: 0.8, d: 2, batch: 3, batchDispatch: 'whole' });
+    const times = [0, 1, 5];
+    expect(batchTransient({ ...fixed, batchLaw: pointMass }, { times }).tail).toEqual(batchTransient(fixed, { times }).tail);
+  });
+
+  it('the BSQ transient with geometric batches reaches its fixed point from empty (busy fraction ρ)', () => {
+    const model = parseModel({ lambda: 0.7, d: 2, batch: 'geom:2.5', batchDispatch: 'whole' });
+    const fixed = bsqFixedPoint(0.7, 2, { kind: 'geometric', mean: 2.5 });
+    const r = solveMeanFieldTransient(model, [0, 10, 150]);
+    expect(r.solver).toBe('batch-ode');
+    const tr = r.result as { tail: number[][]; meanQueueLength: number[] };
+    expect(tr.tail[2][1]).toBeCloseTo(0.7, 6);
+    for (let k = 1; k < 10; k++) expect(tr.tail[2][k]).toBeCloseTo(fixed.tail![k], 6);
+    expect(tr.meanQueueLength[2]).toBeCloseTo(fixed.meanQueueLength, 4);
+  });
+
+  it('the event engine draws batch sizes: n = 1, d = 1 with geom:2.5 batches within CI of M^X/M/1', () => {
+    const model = parseModel({ lambda: 0.6, d: 1, batch: 'geom:2.5', batchDispatch: 'whole' });
+    const r = simulate(model, { n: 1, jobs: 60_000, replications: 6, seed: 4, warmupTime: 100 });
+    const exact = 2.5 / (1 - 0.6); // E[T] = m/(1 − ρ)
+    expect(Math.abs(r.meanResponseTime.mean - exact), `${r.meanResponseTime.mean} ± ${r.meanResponseTime.halfWidth}`).toBeLessThanOrEqual(
+      1.3 * r.meanResponseTime.halfWidth,
+    );
+  });
+
+  it('refusals in one line: a law with spread (SQ(d,K) needs a fixed K), a bad law, batch and batchLaw that disagree', () => {
+    expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'geom:2' })).toThrow(/^batch size law geom:2 needs batch dispatch whole/);
+    expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'pmf:0.5,0.6', batchDispatch: 'whole' })).toThrow(/must sum to 1/);
+    expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'geom:0.5', batchDispatch: 'whole' })).toThrow(/mean must be in \(1, 1000\]/);
+    expect(() => parseModel({ lambda: 0.8, d: 3, batch: 3, batchLaw: { kind: 'geometric', mean: 2 }, batchDispatch: 'whole' })).toThrow(
+      /batch 3 is not the mean of batchLaw geom:2/,
+    );
+    const m = parseModel({ lambda: 0.8, d: 3, batch: 'geom:2', batchDispatch: 'whole' });
+    expect(parseModel(JSON.parse(JSON.stringify(m)))).toEqual(m); // a model read back from JSON
   });
 });

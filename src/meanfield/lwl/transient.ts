@@ -7,6 +7,9 @@
  * no cell sends more than it holds. The stationary point keeps the load exactly (Σk·p_k·Δ = E[S]). We observe the
  * state after the arrivals of a step and before its service (a server in cell j has work in ((j−1)Δ, jΔ]), so
  * F̄(t, jΔ) ≈ S_{j+1}, and at stationarity the busy fraction S_1 equals ρ exactly.
+ * Batches of K > 1 spread over the K least loaded of d (LL(d,K), theory.md §15): cell j sends Δλ(T₁(S_j) − T₁(S_{j+1}))
+ * instead, T₁ the batch-sampling map at ρ = 1 (`batchSamplingMap`; T₁(u) = u^d at K = 1, bit for bit). Since
+ * T₁′ ≤ d/K, the same λdΔ ≤ 1 keeps every cell's sending within its mass.
  */
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { InvalidModelError } from '../../errors.ts';
@@ -18,6 +21,7 @@ import { ccdfCellAverages, latticeSizeLaw } from './kernel.ts';
 import { defaultHorizon, lwlParameters, positiveOption } from './parameters.ts';
 import { LWL_SOURCE } from './workload.ts';
 import type { ArrivalRouting } from '../support.ts';
+import { batchSamplingMap } from '../batch.ts';
 
 export interface LwlTransientOptions {
   /** Output instants, strictly increasing, finite, ≥ 0 (time units); the system is empty at t = 0. */
@@ -91,7 +95,22 @@ export function lwlTransientGrid(
 }
 
 /**
- * LWL(d) mean-field transient from empty (any discipline: the workload is discipline-free).
+ * The map u ↦ rate (per job arrival) at which jobs join servers whose workload tail fraction is u: u^d for LL(d),
+ * T₁(u) of theory.md §15 for batches of K spread over the K least loaded of d (LL(d,K)); null for u^d (the fast path).
+ * @throws {InvalidModelError} for whole batches (BSQ has no workload equation) or d < K.
+ */
+function samplingMap(model: SupermarketModel): ((u: number) => number) | null {
+  const K = model.batch ?? 1;
+  if (K === 1) return null;
+  if (model.batchDispatch === 'whole')
+    throw new InvalidModelError('the LWL(d) workload PIDE covers batches spread over the K least loaded (LL(d,K)), not whole batches');
+  if (model.d < K) throw new InvalidModelError(`batch sampling needs d ≥ K, got d = ${model.d}, K = ${K}`);
+  return batchSamplingMap(1, model.d, K);
+}
+
+/**
+ * LWL(d) mean-field transient from empty (any discipline: the workload is discipline-free); with batches of K > 1
+ * (`batchDispatch` 'spread') the LL(d,K) transient, theory.md §15.
  * @param model `selection` 'lwl', any discipline and service law, ρ < 1 (the transient itself would not need it).
  * @param options `times` (required), `step`, `horizon`, `quantileLevels`, `includeCcdf`.
  * @returns per time: `workloadCcdf` (grid w_j = jΔ, F̄(t, w_j) = S_{j+1}), `busyFraction`, `meanWorkload`, `quantiles`;
@@ -108,6 +127,9 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     if (!(p > 0 && p < 1)) throw new InvalidModelError(`quantileLevels[${q}] must be in (0, 1), got ${p}`);
   });
   const includeCcdf = options.includeCcdf ?? true;
+  const sampling = samplingMap(model);
+  if (sampling !== null && options.routing !== undefined)
+    throw new InvalidModelError('a dispatcher memory with batches has no workload equation');
   const M = Math.max(2, Math.round(horizon / step));
   if (M > 5e6) throw new InvalidModelError(`horizon/step must be ≤ 5e6 cells, got ${M}`);
 
@@ -162,8 +184,15 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
       rate *= pi0;
     }
     let sent = 0;
+    let above = sampling === null ? 0 : sampling(S[0]); // T₁(S_j), carried to the next cell
     for (let j = 0; j <= top; j++) {
-      let v = rate * (S[j] ** d - S[j + 1] ** d);
+      let v: number;
+      if (sampling === null) v = rate * (S[j] ** d - S[j + 1] ** d);
+      else {
+        const next = sampling(S[j + 1]);
+        v = rate * (above - next);
+        above = next;
+      }
       if (j === 0 && toIdle !== 0) v = Math.min(m[0], v + toIdle); // an idle cell cannot send more than it holds
       a[j] = v;
       m[j] -= v;
@@ -237,8 +266,14 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
     diagnostics: { step, horizon: M * step, steps: n, massAtHorizon, maxMassError },
     provenance: {
       model,
-      equation: 'cells m_j: send lambda·step·(S_j^d − S_{j+1}^d) from cell j to j + k w.p. p_k, then shift down one cell',
-      source: `${LWL_SOURCE}; scheme: theory.md §4 "Transient PIDE"`,
+      equation:
+        sampling === null
+          ? 'cells m_j: send lambda·step·(S_j^d − S_{j+1}^d) from cell j to j + k w.p. p_k, then shift down one cell'
+          : `cells m_j: send lambda·step·(T₁(S_j) − T₁(S_{j+1})) from cell j to j + k w.p. p_k (T₁ the batch-sampling map, K = ${model.batch}), then shift down one cell`,
+      source:
+        sampling === null
+          ? `${LWL_SOURCE}; scheme: theory.md §4 "Transient PIDE"`
+          : `theory.md §15 (LL(d,K): Ying, Srikant & Kang, INFOCOM 2015; Hellemans, PhD thesis 2021, §8); scheme: theory.md §4 "Transient PIDE"`,
       version: VERSION,
       code: codeId(),
       options: { step, horizon: M * step, quantileLevels: [...levels], includeCcdf },

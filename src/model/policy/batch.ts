@@ -7,6 +7,7 @@
  */
 import { InvalidModelError } from '../../errors.ts';
 import { SELECTION_TABLE, unknownPolicy, type Selection } from './selection.ts';
+import { formatBatch, type BatchSizeLaw } from '../batchLaw.ts';
 
 /** One row: what the batch does, and whether the d sampled servers must be at least K. */
 export interface BatchDispatchRow {
@@ -25,11 +26,18 @@ export const BATCH_DISPATCHES = Object.keys(BATCH_DISPATCH_TABLE) as [BatchDispa
 /**
  * Refuses batch settings with no meaning (one line): a batch with a rule that does not compare d sampled servers by
  * queue length or work (random, lpw, jiq), `spread` with d < K, a dispatch rule set for K = 1 (no effect), a batch with
- * a dispatcher memory.
+ * a dispatcher memory, a size law with `spread`.
  * @throws {InvalidModelError}
  */
-export function checkBatch(selection: Selection, d: number, batch: number, dispatch: BatchDispatch, memory: string): void {
-  if (batch === 1) {
+export function checkBatch(
+  selection: Selection,
+  d: number,
+  batch: number,
+  dispatch: BatchDispatch,
+  memory: string,
+  law?: BatchSizeLaw,
+): void {
+  if (batch === 1 && law === undefined) {
     if (dispatch !== 'spread')
       throw new InvalidModelError(
         `batch dispatch ${dispatch} has no effect with batch size 1 (jobs arrive one at a time); set batch K ≥ 2`,
@@ -37,13 +45,18 @@ export function checkBatch(selection: Selection, d: number, batch: number, dispa
     return;
   }
   const row = SELECTION_TABLE[selection];
+  const size = law === undefined ? String(batch) : formatBatch(law);
   if (!(selection === 'jsq' || selection === 'lwl'))
     throw new InvalidModelError(
-      `batch size ${batch} works with selection jsq (SQ(d,K), BSQ) or lwl (LL(d,K)), got ${selection}${row.samplesD ? '' : ' (it samples no servers)'}`,
+      `batch size ${size} works with selection jsq (SQ(d,K), BSQ) or lwl (LL(d,K)), got ${selection}${row.samplesD ? '' : ' (it samples no servers)'}`,
     );
-  if (memory !== 'none') throw new InvalidModelError(`batch size ${batch} with a dispatcher memory (${memory}) is not supported`);
+  if (memory !== 'none') throw new InvalidModelError(`batch size ${size} with a dispatcher memory (${memory}) is not supported`);
   switch (dispatch) {
     case 'spread':
+      if (law !== undefined)
+        throw new InvalidModelError(
+          `batch size law ${formatBatch(law)} needs batch dispatch whole: spread sends a batch to K distinct servers of the d sampled, so K must be fixed (theory.md §15)`,
+        );
       if (BATCH_DISPATCH_TABLE[dispatch].needsDAtLeastK && d < batch)
         throw new InvalidModelError(
           `batch dispatch spread sends the K = ${batch} jobs to ${batch} distinct servers of the d = ${d} sampled: needs d ≥ K (or use batch dispatch whole)`,
@@ -58,8 +71,9 @@ export function checkBatch(selection: Selection, d: number, batch: number, dispa
 
 /**
  * The batch of a cell in words, as `policyName` writes it: '' for single jobs (K = 1), else `batch K (spread)` or
- * `batch K (whole)`.
+ * `batch K (whole)`, with a size law `batch geom:2.5 (whole)`.
  */
-export function batchLabel(batch: number, dispatch: BatchDispatch): string {
+export function batchLabel(batch: number, dispatch: BatchDispatch, law?: BatchSizeLaw): string {
+  if (law !== undefined) return `batch ${formatBatch(law)} (${dispatch})`;
   return batch === 1 ? '' : `batch ${batch} (${dispatch})`;
 }

@@ -2,6 +2,7 @@
  * The policy wing: one table per policy axis (selection rules, disciplines). A policy is a row; see
  * docs/extending.md for what a new row needs.
  */
+import { formatBatch, type BatchSizeLaw } from '../batchLaw.ts';
 import { DISCIPLINE_TABLE, type Discipline } from './discipline.ts';
 import { SELECTION_TABLE, type Selection } from './selection.ts';
 
@@ -59,6 +60,7 @@ export function policyName(model: {
   readonly memory?: { readonly kind: string; readonly capacity?: number };
   readonly servers?: { readonly speeds: readonly number[]; readonly fractions: readonly number[]; readonly sampling: string };
   readonly batch?: number;
+  readonly batchLaw?: BatchSizeLaw;
   readonly batchDispatch?: string;
   readonly redundancy?: RedundancySpec;
 }): string {
@@ -72,6 +74,8 @@ export function policyName(model: {
   const memory = m && m.kind !== 'none' ? `, memory ${m.kind}${m.capacity !== undefined ? `:${m.capacity}` : ''}` : '';
   const s = model.servers;
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
-  const batch = model.batch !== undefined && model.batch > 1 ? `, batch ${model.batch} (${model.batchDispatch ?? 'spread'})` : '';
+  const size =
+    model.batchLaw !== undefined ? formatBatch(model.batchLaw) : model.batch !== undefined && model.batch > 1 ? model.batch : undefined;
+  const batch = size !== undefined ? `, batch ${size} (${model.batchDispatch ?? 'spread'})` : '';
   return `${sel} + ${model.discipline.toUpperCase()}${memory}${servers}${batch}${redundancyName(model.redundancy)}`;
 }
