@@ -276,25 +276,28 @@ export function computeA(Fp: number[][], der: SqdDerivatives, B: Float64Array, C
   return computeV(Fp, rhs);
 }
 
-/** Largest d at which the 1/n² term of the unbuffered model describes n one can simulate (theory.md §6 "Limits"). */
+/** Largest d at which the 1/n² term of the unbuffered model is shown to help at n one can simulate (theory.md §6). */
 export const SECOND_ORDER_MAX_D = 3;
 
 /**
- * Why the 1/n² term is refused at this d, or undefined. The coefficient itself is right at every d: JSQ(d) with a
+ * Why the 1/n² term is refused at this d, or undefined. The equations check out in several dimensions: JSQ(d) with a
  * buffer of 2 or 3 jobs, whose exact chains reach n = 120–320, extrapolates to the equations' c₂ within 0.03 % (d = 4,
- * K = 2), 0.6 % (d = 5, K = 2) and 0.5–2 % (d = 4, λ = 0.8, K = 3, the unbuffered c₂ to 0.6 %)
+ * K = 2), 0.6 % (d = 5, K = 2) and 1 % (d = 4, λ = 0.8, K = 3, n ≤ 160; the unbuffered c₂ is 0.6 % away)
  * (scripts/second-order-buffer-check.ts). But from d = 4 it hinges on levels the mean field leaves almost empty:
  * at d = 4, λ = 0.9, capping queues at 3 jobs (π₄ = 1.3·10⁻⁴) moves ΣA from −1.20 to −119, while a finite system fills
- * those levels far above π (exact chain, n = 5: s₄ = 0.28). So ΣA/n² describes no n one can simulate there: long
- * simulations at n = 10–100 fit c₂ = 8.2 ± 1.0. d ≤ 3 is checked at finite n (d = 2 by the exact chains, d = 3,
- * λ = 0.95, n = 20 by a long simulation, 1 %).
+ * those levels far above π (exact chain, n = 5: s₄ = 0.28); long simulations at n = 10–100 fit c₂ = 8.2 ± 1.0. At
+ * d = 4, λ = 0.8 the exact chains do head for ΣA (n²(E[Q]_n − first order) = 3.3, 4.1, 4.4 at n = 20, 40, 60 against
+ * 5.62) and order 2 helps from n ≈ 20; at λ = 0.9 they run past ΣA by n = 60 and are not settled, and no rule yet
+ * tells the two cases apart. d ≤ 3 is checked at finite n (d = 2 by the exact chains, d = 3, λ = 0.95, n = 20 by a
+ * long simulation, 1 %).
  */
 export function secondOrderUnverified(d: number): string | undefined {
   if (d <= SECOND_ORDER_MAX_D) return undefined;
   return (
-    `the 1/n² term is refused at d = ${d} > ${SECOND_ORDER_MAX_D}: its coefficient is right but only for n far beyond simulation ` +
-    `(at d = 4, λ = 0.9 ΣA = −1.20 hinges on queue level 4, where π₄ = 1.3·10⁻⁴: capping queues at 3 jobs gives −119), while long ` +
-    `simulations at n = 10–100 fit c₂ = 8.2 ± 1.0 (theory.md §6 "Limits"); the 1/n term is unaffected`
+    `the 1/n² term is refused at d = ${d} > ${SECOND_ORDER_MAX_D}: its equations check out on buffered JSQ(d), but from d = 4 ` +
+    `ΣA hinges on queue levels the mean field leaves almost empty, so at which n it starts to help is not known (at d = 4, λ = 0.9 ` +
+    `ΣA = −1.20 with A₄ = +12.4 where π₄ = 1.3·10⁻⁴; capping queues at 3 jobs gives −119; long simulations at n = 10–100 ` +
+    `fit c₂ = 8.2 ± 1.0; theory.md §6 "Limits"); the 1/n term is unaffected`
   );
 }
 
@@ -304,7 +307,7 @@ export function secondOrderUnverified(d: number): string | undefined {
  *   `truncationLevel` K (default: the fixed point's; the cost is O(K⁵), K ≈ 9 at d = 2, ρ = 0.9).
  * @returns `V`, `A` (length K + 1, index 0 = 0), `sumV`, `sumA`, `diagnostics` { truncationLevel, residuals }.
  * @throws {InvalidModelError} unsupported model, sampling without replacement (its drift depends on n; not done), d > 3
- *   (`secondOrderUnverified`: right coefficient, useless at simulable n), a fixed point of another model, or a bad K.
+ *   (`secondOrderUnverified`: right coefficient, unknown range), a fixed point of another model, or a bad K.
  * @throws {SolverError} if a Lyapunov or Kronecker-sum residual is too large.
  * @example refineSecondOrder(parseModel({ lambda: 0.95, d: 3 })).sumA // c₂ of E[Q_n]
  */

@@ -43,9 +43,11 @@ describe('refineSecondOrder', () => {
     expect(Math.abs(secondOrderEstimate(r, 20).meanResponseTime / 3.1012 - 1)).toBeLessThan(0.01);
   });
 
-  it('the 1/n² term is refused at d ≥ 4, where it describes no n one can simulate (theory.md §6)', () => {
+  it('the 1/n² term is refused at d ≥ 4, where its range is not known (theory.md §6)', () => {
     const model = parseModel({ lambda: 0.9, d: 4 });
-    expect(() => refineSecondOrder(model)).toThrow(/refused at d = 4 > 3: its coefficient is right but only for n far beyond simulation/);
+    expect(() => refineSecondOrder(model)).toThrow(
+      /refused at d = 4 > 3: its equations check out on buffered JSQ\(d\), but from d = 4 ΣA hinges on queue levels/,
+    );
     const cap = meanFieldCapabilities(model).refined;
     expect(cap.firstOrder.available).toBe(true);
     expect(cap.secondOrder.available).toBe(false);
