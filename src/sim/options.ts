@@ -301,6 +301,11 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
   if (engine === 'redundancy')
     throw new InvalidModelError('engine "redundancy" runs redundancy-d models only (--redundancy cancel-on-complete); use auto');
   const eventKind = eventEngineFor(model.discipline);
+  // a batch size law: the FIFO event engine's job source draws the sizes and marks the batch starts (sim/batch.ts)
+  if (model.batchLaw !== undefined && (eventKind !== 'event' || engine === 'priority'))
+    throw new InvalidModelError(
+      `a batch size law is simulated by the FIFO event engine only (discipline fifo, engine auto or event), not discipline ${model.discipline}${engine === 'priority' ? ' on engine priority' : ''}`,
+    );
   if (model.batch > 1 && eventKind !== 'event')
     throw new InvalidModelError(
       `no simulation engine serves batches with discipline ${model.discipline} yet: the FIFO event engine simulates batches (theory.md §15)`,

@@ -314,5 +314,9 @@ describe('batch size laws (BSQ, whole dispatch; model/batchLaw.ts)', () => {
     );
     const m = parseModel({ lambda: 0.8, d: 3, batch: 'geom:2', batchDispatch: 'whole' });
     expect(parseModel(JSON.parse(JSON.stringify(m)))).toEqual(m); // a model read back from JSON
+    // only the FIFO event engine's job source draws sizes and marks batch starts
+    expect(() => simulate({ ...m, discipline: 'srpt' }, { n: 10, warmupTime: 1 })).toThrow(
+      /batch size law is simulated by the FIFO event engine only/,
+    );
   });
 });
