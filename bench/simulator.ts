@@ -25,8 +25,9 @@
  * length level (the tail fractions s_i), the workload integral, ΣT/S, and each measured job's response time stored
  * for the percentiles.
  *
- * The race row is the WebAssembly kernel (assembly/race.ts), the race engine `simulate` runs: not plain TypeScript,
- * and said so in the output (issue 23 asks for plain TypeScript; there is no TypeScript race loop since issue 9).
+ * Two race rows: the WebAssembly kernel (assembly/race.ts) and the same loop in plain TypeScript (`RaceEngine.advance`,
+ * chosen by `setRaceLoop`; same results bit for bit), each beside C race; the output says which one `simulate` runs
+ * by default and whether the other was faster in this run.
  * Priority-engine rows (no C counterpart: the C reference stores no job sizes): SRPT with exponential sizes (the
  * C heap's model but for the discipline, so the ratio to C heap prices the priority machinery), and on JSQ(2) with
  * Weibull k = 1/2 sizes under SRPT and under SPRPT with exponential predictions.
@@ -39,6 +40,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseModel, type SupermarketModel } from '../src/model/model.ts';
+import { currentRaceLoop } from '../src/sim/race.ts';
+
+/** The race loop `simulate` runs unless told otherwise. */
+const DEFAULT_RACE_LOOP = currentRaceLoop();
 
 const events = Number(process.argv[2] ?? 1e7);
 const n = 1000;
@@ -73,7 +78,7 @@ if (!existsSync(path.join(here, '..', 'dist', 'sim', 'index.js'))) {
   console.error('bench/simulator.ts measures the compiled build: run `npm run build` first (`npm run bench` does)');
   process.exit(1);
 }
-type EngineKind = 'event' | 'race' | 'priority' | 'sharing' | 'hetero';
+type EngineKind = 'event' | 'race' | 'race-ts' | 'priority' | 'sharing' | 'hetero';
 const rowsProcesses = new Map<EngineKind, ChildProcess>();
 
 function ours(engine: EngineKind, budget: number, m: SupermarketModel, label: string): Promise<Row> {
@@ -85,8 +90,11 @@ function ours(engine: EngineKind, budget: number, m: SupermarketModel, label: st
   const c = child;
   return new Promise((resolve) => {
     c.once('message', (row) => resolve(row as Row));
-    // the sharing engine is the event engine of a sharing discipline: simulate picks it from the model
-    c.send({ model: m, n, lambda, seed, engine: engine === 'sharing' || engine === 'hetero' ? 'event' : engine, budget, label });
+    // the sharing engine is the event engine of a sharing discipline: simulate picks it from the model; the race rows
+    // run the race engine with its WebAssembly kernel ('race') or its TypeScript loop ('race-ts'), in two processes
+    const kind = engine === 'sharing' || engine === 'hetero' ? 'event' : engine === 'race-ts' ? 'race' : engine;
+    const raceLoop = engine === 'race' ? 'wasm' : engine === 'race-ts' ? 'typescript' : undefined;
+    c.send({ model: m, n, lambda, seed, engine: kind, budget, label, raceLoop });
   });
 }
 
@@ -143,7 +151,7 @@ const psExp: SupermarketModel = { ...model, discipline: 'ps' };
 const lasExp: SupermarketModel = { ...model, discipline: 'las' };
 const psWeibull: SupermarketModel = { ...model, discipline: 'ps', service: weibull };
 // heterogeneous servers (issue 19): speeds 1 and 2 in equal halves, λ = 1.35 per server so that ρ = λ/Σ f·speed = 0.9
-// as in the other rows; JSQ(2) FIFO by job count through the speed-aware FIFO engine (sim/heteroEngine.ts)
+// as in the other rows; JSQ(2) FIFO by job count, which runs on the priority engine (a job stored as S/speed)
 const heteroFifo: SupermarketModel = parseModel({
   lambda: 1.35,
   d,
@@ -161,6 +169,7 @@ const cases: Case[] = [
   ['ts PS exp', () => ours('sharing', events, psExp, 'ts PS exp')],
   ['ts race (wasm)', () => ours('race', events, model, 'ts race (wasm)')],
   ...cRow('race'),
+  ['ts race (TypeScript)', () => ours('race-ts', events, model, 'ts race (TypeScript)')],
   ['ts SRPT weibull:0.5', () => ours('priority', events, srpt, 'ts SRPT weibull:0.5')],
   ['ts SPRPT weibull:0.5 exp-pred', () => ours('priority', events, sprpt, 'ts SPRPT weibull:0.5 exp-pred')],
   ['ts LAS exp', () => ours('sharing', events, lasExp, 'ts LAS exp')],
@@ -169,6 +178,7 @@ const cases: Case[] = [
 ];
 await ours('event', 1e6, model, ''); // JIT warm-up, untimed
 await ours('race', 1e6, model, '');
+await ours('race-ts', 1e6, model, '');
 await ours('priority', 1e6, srptExp, '');
 await ours('priority', 1e6, sprpt, '');
 await ours('sharing', 1e6, psExp, '');
@@ -216,7 +226,7 @@ console.log(
 );
 console.log(
   '"events/s": ours over the whole simulate call, C over its loop; "loop events/s": ours over the engines\' loops alone. ' +
-    '"ts race (wasm)" is the WebAssembly race kernel, not plain TypeScript.',
+    '"ts race (wasm)" is the WebAssembly race kernel; "ts race (TypeScript)" the same loop in plain TypeScript (same results bit for bit).',
 );
 /** Median over rounds of a/b in the same round: events per wall second and per CPU second, whole call or loop alone. */
 const ratio = (ts: string, c: string) => {
@@ -257,10 +267,21 @@ if (script) {
   );
   for (const [ts, c, target] of [
     ['ts event', 'C heap', '≥ 1.0'],
-    ['ts race (wasm)', 'C race', '≥ 1.0, plain TypeScript: this row is WebAssembly'],
+    ['ts race (TypeScript)', 'C race', '≥ 1.0, plain TypeScript'],
+    ['ts race (wasm)', 'C race', 'the WebAssembly kernel, for comparison'],
     ['ts SRPT exp', 'C heap', '≥ 0.8'],
     ['ts PS exp', 'C heap', 'measured'],
   ] as const) {
     console.log(`  ${ts} / ${c} (target ${target}): ${show(ratio(ts, c))}`);
   }
+}
+{
+  // which race loop `simulate` runs by default (src/sim/race.ts, `setRaceLoop`), and whether the other is faster here
+  const r = ratio('ts race (TypeScript)', 'ts race (wasm)');
+  console.log(
+    `  race loops: TypeScript / wasm ${show(r)}; simulate's default is the ${DEFAULT_RACE_LOOP === 'wasm' ? 'WebAssembly kernel' : 'TypeScript loop'}` +
+      ((DEFAULT_RACE_LOOP === 'wasm') === r.loopWall > 1
+        ? ' (the other loop was faster in this run)'
+        : ' (the faster of the two in this run)'),
+  );
 }

@@ -12,11 +12,10 @@ import { simulate } from '../dist/sim/index.js';
 import { EventEngine } from '../dist/sim/engine.js';
 import { PriorityEngine } from '../dist/sim/priorityEngine.js';
 import { SharingEngine } from '../dist/sim/sharingEngine.js';
-import { RaceEngine } from '../dist/sim/race.js';
-import { HeteroEventEngine } from '../dist/sim/heteroEngine.js';
+import { RaceEngine, setRaceLoop } from '../dist/sim/race.js';
 
 const loops = { seconds: 0, cpuSeconds: 0 };
-for (const Engine of [EventEngine, PriorityEngine, SharingEngine, RaceEngine, HeteroEventEngine]) {
+for (const Engine of [EventEngine, PriorityEngine, SharingEngine, RaceEngine]) {
   const run = Engine.prototype.run;
   Engine.prototype.run = function (stopTime, onTick) {
     const wall = performance.now();
@@ -31,7 +30,9 @@ for (const Engine of [EventEngine, PriorityEngine, SharingEngine, RaceEngine, He
   };
 }
 
-process.on('message', ({ model, n, lambda, seed, engine, budget, label }) => {
+process.on('message', ({ model, n, lambda, seed, engine, budget, label, raceLoop }) => {
+  // the race engine's loop: the WebAssembly kernel or the TypeScript loop (src/sim/race.ts, `setRaceLoop`)
+  if (raceLoop !== undefined) setRaceLoop(raceLoop);
   const perReplication = budget / 2;
   loops.seconds = 0;
   loops.cpuSeconds = 0;

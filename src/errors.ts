@@ -13,6 +13,9 @@ export class SupermarketError extends Error {
 /** A model description or option is malformed: wrong type, NaN, out of range, unknown name. */
 export class InvalidModelError extends SupermarketError {}
 
+/** The exact solver's level cap cannot reach the truncation bound (load too close to 1 for the n asked): a skip in sweeps. */
+export class LevelCapError extends InvalidModelError {}
+
 /** The load ρ = λ·E[S] is ≥ 1 (or λ ≤ 0), so no stationary regime exists. */
 export class UnstableModelError extends SupermarketError {}
 

@@ -23,6 +23,8 @@ import {
 } from '../compare/index.ts';
 import { usableValue } from '../compare/plan.ts';
 import { CellStore } from '../runs/cellStore.ts';
+import { codeIdentity } from '../runs/codeIdentity.ts';
+import { tQuantile } from '../lazy.ts';
 import type { ShardSpec } from '../runs/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
 import type { WriteReportOptions } from '../report/index.ts';
@@ -58,6 +60,16 @@ function taskSettings(task: ComparisonTask, settings: unknown): unknown {
 const PREPARE_COST = 5e6;
 
 /**
+ * Does in this thread, while the workers simulate, the one-time work that folding their results in will need: the
+ * code identity (two git calls) and the Student-t quantile (@stdlib: ~0.2 s of module loading). Left to the first
+ * trajectory or cell, it ran while a worker waited for its next task (and, at the end, before the report).
+ */
+function warmAssembly(): void {
+  codeIdentity();
+  tQuantile(0.975, 9);
+}
+
+/**
  * Solves every model of the sweep on the pool and joins them into the plan (`planFromPrepared`). With `follow`, each
  * model's simulations (the tasks of its own plan that `follow.todo` keeps) join the same batch as soon as the model is
  * solved, so no worker waits for the slowest solve; `follow.keep` stores each. @returns the plan of the whole sweep.
@@ -86,10 +98,14 @@ async function planOnPool(
   models.forEach((m, index) => timeline('model', { index, prefix: cellKey(m, 1).replace(/n1$/, 'n') }));
   // the tasks sent to the pool so far, by key: a model's first simulations come ahead of its solve (`onFirstTasks`)
   const queued = new Map<string, string>();
+  let warmed = false;
   const join = (planned: readonly ComparisonTask[], more: (tasks: readonly PoolTask<number | string>[]) => void) => {
     const todo = follow!.todo(planned.filter((t) => !queued.has(t.key)));
     for (const t of todo) queued.set(t.key, JSON.stringify(t));
     more(todo);
+    // the workers have simulations now: this thread is free until the first comes back
+    if (todo.length > 0 && !warmed) setImmediate(warmAssembly);
+    warmed ||= todo.length > 0;
   };
   await pool.run<number | string>(
     tasks,

@@ -237,11 +237,18 @@ export function reportFolder(given: string | undefined, fallback: string): strin
   }
 }
 
-/** An output file (e.g. `--per-job <file.csv>`): non-empty and writable as far as can be seen before computing (`unwritableReason`). */
+/**
+ * An output file (e.g. `--per-job <file.csv>`, `table --csv <file>`): non-empty, writable as far as can be seen before
+ * computing (`unwritableReason`), and in a folder that exists: a file option never creates folders (a typo in the path
+ * would otherwise leave new folders behind, `/nonexistent` when run as root); report folders (`--out <dir>`) are created.
+ */
 export function parseOutFile(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a file path, got an empty string');
   const why = unwritableReason(value, 'file');
   if (why !== undefined) throw new InvalidArgumentError(`cannot write ${value}: ${why}`);
+  const folder = path.dirname(value);
+  if (!existsSync(path.resolve(folder)))
+    throw new InvalidArgumentError(`cannot write ${value}: the folder ${folder} does not exist (create it first)`);
   return value;
 }
 
@@ -602,6 +609,17 @@ export function refuseIdleSettings(
     throw new SupermarketError(
       `--selection ${String(cmd.getOptionValue('selection'))} has no effect with --redundancy ${String(redundancy)}: each job has a replica on each of the d sampled servers; drop --selection`,
     );
+  // RED(1): one replica per job is no redundancy (the job joins one random server, as LWL(1) and JSQ(1) do)
+  if (redundancy !== undefined && redundancy !== 'none' && ds.includes(1))
+    throw new SupermarketError(
+      `--redundancy ${String(redundancy)} has no effect with --d 1: one replica per job is no redundancy (the job joins one random server); give --d ≥ 2 or drop --redundancy`,
+    );
+  // the model defaults the dispatch rule to spread, so only the flag tells that it was set for single jobs
+  const batch: unknown = cmd.getOptionValue('batch');
+  if (given('--batch-dispatch') && (batch === undefined || Number(batch) === 1))
+    throw new SupermarketError(
+      `--batch-dispatch ${String(cmd.getOptionValue('batchDispatch'))} has no effect with batch size 1 (jobs arrive one at a time): drop it or set --batch K ≥ 2`,
+    );
   for (const d of ds.length === 0 ? [1] : ds) {
     const [idle] = idleSettings({ selection: policy.selection, discipline: policy.discipline, d }, settings);
     if (!idle) continue;
@@ -613,14 +631,18 @@ export function refuseIdleSettings(
 
 /**
  * Refuses options given on the command line that act only together with another one, so no setting a user gave is
- * dropped silently. Each rule: [the option's long flag, whether its companion is present, the companion in words].
+ * dropped silently. Each rule: [the option's long flag, whether its companion is present, the companion in words,
+ * optionally what to do instead of the default "drop it or add <companion>"].
  * @throws {SupermarketError} one line naming the option and its companion (exit 2 in the CLI).
  */
-export function refuseIdleOptions(cmd: Command, rules: readonly (readonly [flag: string, active: boolean, needs: string])[]): void {
-  for (const [flag, active, needs] of rules) {
+export function refuseIdleOptions(
+  cmd: Command,
+  rules: readonly (readonly [flag: string, active: boolean, needs: string, fix?: string])[],
+): void {
+  for (const [flag, active, needs, fix] of rules) {
     const option = cmd.options.find((x) => x.long === flag);
     if (!active && option && cmd.getOptionValueSource(option.attributeName()) === 'cli') {
-      throw new SupermarketError(`${flag} acts only with ${needs}: drop it or add ${needs}`);
+      throw new SupermarketError(`${flag} acts only with ${needs}: ${fix ?? `drop it or add ${needs}`}`);
     }
   }
 }

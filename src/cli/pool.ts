@@ -9,7 +9,7 @@
  * estimated cost. The first error stops the batch. The library stays pure: only the CLI starts threads.
  */
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { InvalidModelError, SolverError, SupermarketError, UnstableModelError } from '../errors.ts';
 import type { ComparisonConfig, PreparedComparisonModel } from '../compare/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
@@ -34,6 +34,7 @@ import {
 } from '../sim/index.ts';
 import type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
 import { timeline } from './timeline.ts';
+import { startWorker, takePrestarted } from './workerStart.ts';
 
 export type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
 
@@ -124,18 +125,6 @@ export interface PoolOptions {
 /** Default thread count: the machine's cores. */
 export function defaultThreads(): number {
   return os.availableParallelism();
-}
-
-/**
- * The worker's entry. Compiled (dist/, the `supermarket` bin): the plain JavaScript worker. From the TypeScript sources
- * (vitest, tsx): bootstrap.mjs registers tsx's loader in the thread, then imports the .ts worker.
- */
-function workerEntry(): { file: URL; workerData?: { module: string } } {
-  if (import.meta.url.endsWith('.js')) return { file: new URL('./workers/simulateWorker.js', import.meta.url) };
-  return {
-    file: new URL('./workers/bootstrap.mjs', import.meta.url),
-    workerData: { module: new URL('./workers/simulateWorker.ts', import.meta.url).href },
-  };
 }
 
 function rebuildError(e: { name: string; message: string }): Error {
@@ -319,11 +308,12 @@ export class WorkerPool {
   }
 
   private spawn(): Worker {
-    const entry = workerEntry();
     const label = this.started++;
     timeline('worker-start', { worker: label });
-    const worker = new Worker(entry.file, { workerData: entry.workerData });
-    if (!this.batch) worker.unref();
+    // a worker the command started ahead (workerStart.ts) has loaded its modules, or is loading them, already
+    const worker = takePrestarted() ?? startWorker();
+    if (this.batch) worker.ref();
+    else worker.unref();
     this.workers.push(worker);
     worker.once('online', () => timeline('worker-online', { worker: label }));
     worker.on('message', (msg: WorkerMessage) => this.batch?.message(worker, msg));
@@ -454,6 +444,11 @@ export class WorkerPool {
             current.delete(worker);
             const task = all[msg.id];
             timeline('task-end', { worker: this.workers.indexOf(worker), key: task.key, ms: msg.ms, cpu: msg.cpu });
+            // with a task waiting, the worker takes it before this thread folds the result in (joining replications,
+            // pooling their quantiles, storing the cell), so it does not wait for that; else after (the result may
+            // add tasks, e.g. a model's simulations, which an idle worker would otherwise preload past)
+            const next = !msg.error && !failed && waiting.length > 0;
+            if (next) dispatch(worker);
             if (msg.error) failed ??= rebuildError(msg.error);
             else {
               try {
@@ -470,7 +465,7 @@ export class WorkerPool {
                 failed ??= error as Error;
               }
             }
-            dispatch(worker);
+            if (!next) dispatch(worker);
           },
           lost: (worker, error) => {
             // the task this worker ran is lost with it; the running others finish (and are stored), then the batch rejects

@@ -5,7 +5,7 @@
  * CTMC on occupancy counts). At n = 2–5 the refined expansion is out of range, so the exact value is the one
  * reference that judges the simulator there.
  */
-import { InvalidModelError, StateSpaceTooLargeError } from '../errors.ts';
+import { InvalidModelError, LevelCapError, StateSpaceTooLargeError } from '../errors.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import { solveExact } from '../meanfield/exact/index.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
@@ -97,7 +97,7 @@ export function exactPoints(
         seconds: r.diagnostics.seconds,
       });
     } catch (e) {
-      if (!(e instanceof StateSpaceTooLargeError)) throw e;
+      if (!(e instanceof StateSpaceTooLargeError || e instanceof LevelCapError)) throw e;
       skipped.push({ n, reason: e.message });
     }
   }

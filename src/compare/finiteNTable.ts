@@ -6,7 +6,7 @@
  * against ΣV and ΣA.
  * Source: theory.md §6 (refined mean field), §8 (replications, fits); Gast and Van Houdt, POMACS 1(2), 2017.
  */
-import { StateSpaceTooLargeError, SupermarketError } from '../errors.ts';
+import { LevelCapError, StateSpaceTooLargeError, SupermarketError } from '../errors.ts';
 import { parseModel, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { solveExact } from '../meanfield/exact/index.ts';
 import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
@@ -109,6 +109,7 @@ export function exactCell(model: SupermarketModel, n: number, maxN: number, maxS
     return { meanQueueLength: r.meanQueueLength, states: r.states, errorBound: r.truncation.errorEstimate * model.lambda };
   } catch (error) {
     if (error instanceof StateSpaceTooLargeError) return { skipped: `chain too large (> ${maxStates} states)` };
+    if (error instanceof LevelCapError) return { skipped: 'load too close to 1 for the level cap of the exact chain' };
     throw error;
   }
 }

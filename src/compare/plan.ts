@@ -18,10 +18,13 @@ import { simulationTask, trajectoryTask, type SimulationTask } from '../runs/tas
 import { lwlTransientReference } from './lwlReference.ts';
 import { exactPoints, hasExactSolver, type ExactPoint } from './exactPoints.ts';
 import { secondOrderTerm } from './secondOrder.ts';
+import { heteroRefined } from '../meanfield/hetero/refined.ts';
+import { heteroFixedPoint } from '../meanfield/hetero/occupancy.ts';
 import {
   CONFIRM_FACTOR,
   TRAJECTORY_LEVELS,
   type CellSimulation,
+  type FirstOrderTerm,
   type ComparisonConfig,
   type ComparisonPlan,
   type ComparisonTask,
@@ -350,15 +353,37 @@ function prepareModel(
   const warm = sweepWarmup(model, config, refined);
   const transientGrid = transientSchedule(warm.time, config, capabilities);
   early?.({ model, warm, transient: transientGrid });
-  const correction = refined ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
-  const second = !correction
+  const sqd = refined ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
+  const correction: FirstOrderTerm | null = sqd ? { ...sqd, origin: 'sqd' } : heteroFirstOrder(model, capabilities);
+  const second = !sqd
     ? { correction: null, note: null }
     : capabilities.refined.secondOrder.available
-      ? secondOrderTerm(model, correction.fixedPoint)
+      ? secondOrderTerm(model, sqd.fixedPoint)
       : { correction: null, note: `no 1/n² term for d = ${model.d}, λ = ${model.lambda}: ${capabilities.refined.secondOrder.reason}` };
   if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
   const p = { model, reference, correction, secondOrder: second.correction, warm, transient: null };
   return { ...p, transient: modelTransient(p, transientGrid) };
+}
+
+/**
+ * With server speeds, the per-class occupancy ODE's 1/n term through the population model (heteroRefined, theory.md
+ * §13) where the ODE is the model's solver (FIFO, or PS/LAS with exponential sizes; JSQ, SED, random), else null: the
+ * mixture tail's V_k = Σ_c V(y_{c,k}) (y_{c,k} = f_c s_{c,k}, the population variables, class-major), ΣV that of E[Q].
+ */
+function heteroFirstOrder(model: SupermarketModel, capabilities: MeanFieldCapabilities): FirstOrderTerm | null {
+  if (model.servers === undefined || !capabilities.fixedPoint.available || capabilities.fixedPoint.id !== 'hetero-occupancy') return null;
+  const r = heteroRefined(model);
+  const fp = heteroFixedPoint(model);
+  const K = r.truncationLevel;
+  const V = Array.from({ length: K + 1 }, (_, k) =>
+    k === 0 ? 0 : model.servers!.speeds.reduce((a, _s, c) => a + r.population.V[c * K + k - 1], 0),
+  );
+  return {
+    V,
+    sumV: r.meanQueueLengthCoefficient,
+    fixedPoint: { tail: fp.tail, meanQueueLength: fp.meanQueueLength, provenance: { model } },
+    origin: 'server speeds',
+  };
 }
 
 /**
@@ -404,7 +429,8 @@ function modelTransient(p: PreparedModel, grid: Pick<ModelTransient, 'solver' | 
   if (!grid) return null;
   const { solver, tEnd, times } = grid;
   const meanField = solver === 'ODE' ? odeTransient(p.model, times) : pideTransient(p.model, times);
-  const refinedPath = solver === 'ODE' && p.correction ? refinedTransient(p.model, { times }) : null;
+  // the refined transient is SQ(d)'s; with server speeds only the fixed point's 1/n term exists
+  const refinedPath = solver === 'ODE' && p.correction?.origin === 'sqd' ? refinedTransient(p.model, { times }) : null;
   return { solver, tEnd, times, meanField, refinedPath };
 }
 

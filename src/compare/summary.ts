@@ -154,7 +154,7 @@ function modelSummary(
     fit,
     fitThroughReference: throughReference,
     limit: limitCheck(fit, ref, modelCells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null),
-    c1Check: correction ? trustedC1Check(p, modelCells, config) : null,
+    c1Check: correction ? trustedC1Check(p, modelCells) : null,
     slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),
     tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
     workload,
@@ -250,6 +250,7 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
     ...(m.secondOrder !== undefined ? { secondOrder: c2Checks[i] } : {}),
   }));
   const judgedBy = prepared.every((p) => p.correction) ? 'refined-mean-field' : 'without-v';
+  const speeds = prepared.find((p) => p.correction?.origin === 'server speeds');
   const family = {
     rule: FAMILY_RULE,
     alpha: SIGNIFICANCE_LEVEL,
@@ -263,7 +264,8 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
     models: judgedModels,
     cells: judgedCells,
     trajectories: [...assembly.trajectories],
-    ...(judgedBy === 'refined-mean-field' && models.length > 0
+    // SQ(d)'s load curves (closed form): not the per-class mean field of a model with server speeds
+    ...(judgedBy === 'refined-mean-field' && models.length > 0 && speeds === undefined
       ? {
           loadCurves: loadCurves(
             models[0].model,
@@ -278,7 +280,9 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
       version: VERSION,
       method:
         judgedBy === 'refined-mean-field'
-          ? 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)'
+          ? speeds
+            ? 'per-class occupancy ODE with server speeds (theory.md §13), its refined 1/n term through the population model (heteroRefined, §6, §13), simulation (§8)'
+            : 'SQ(d) mean field (theory.md §2), refined 1/n term (§6), simulation (§8)'
           : 'mean field by solveMeanField (theory.md §2–§7), simulation (§8), verdict "Without V" (§8)',
     },
   };
@@ -288,7 +292,7 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
  * ĉ₁ against ΣV/λ (theory.md §8 "Sweep") from the cells inside the trusted range (ΣV/(nΣπ) ≤ `MAX_RELATIVE_CORRECTION`,
  * the range of the cell verdicts), the reference held as the limit; c₂/n² fitted when ≥ 3 n remain.
  */
-function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[], config: ComparisonConfig): C1Check {
+function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[]): C1Check {
   const sumV = p.correction!.sumV;
   const sumPi = p.correction!.fixedPoint.meanQueueLength;
   const points: FitPoint[] = modelCells
@@ -299,9 +303,7 @@ function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[], con
       halfWidth: c.simulation.meanResponseTime.halfWidth,
       replications: c.simulation.replications,
     }));
-  const fit =
-    new Set(points.map((q) => q.n)).size >= 2 ? fitInverseN(points, { limit: p.reference.meanResponseTime, inverseSquare: 'auto' }) : null;
-  return c1Check(fit, sumV / p.model.lambda, config.replications);
+  return c1Check(points, p.reference.meanResponseTime, sumV / p.model.lambda);
 }
 
 /**

@@ -341,11 +341,26 @@ export interface PreparedComparisonModel {
   readonly notes: { readonly secondOrder: readonly string[]; readonly exact: readonly string[] };
 }
 
+/**
+ * The 1/n term of E[Q] and of the tail a comparison judges by (theory.md §6, §8): SQ(d)'s RefinedCorrection, or with
+ * server speeds the per-class ODE's term through the population model (heteroRefined, theory.md §13): `V[k]` the 1/n
+ * coefficient of the mixture tail Σ_c f_c s_{c,k}, `sumV` that of E[Q] per server, `fixedPoint` the per-class fixed
+ * point's mixture tail and E[Q].
+ */
+export type FirstOrderTerm = Pick<RefinedCorrection, 'V' | 'sumV'> & {
+  readonly fixedPoint: Pick<RefinedCorrection['fixedPoint'], 'tail' | 'meanQueueLength'> & {
+    readonly provenance: { readonly model: SupermarketModel };
+  };
+  /** Which expansion: SQ(d)'s (theory.md §6) or the per-class population model's (§13). */
+  readonly origin: 'sqd' | 'server speeds';
+};
+
 /** A model of the sweep with its limit, refined term (or null) and warm-up. */
 export interface PreparedModel {
   readonly model: SupermarketModel;
   readonly reference: MeanFieldReference;
-  readonly correction: RefinedCorrection | null;
+  /** The 1/n term the cells are judged by: SQ(d)'s `refine`, or with server speeds heteroRefined's (`FirstOrderTerm`). */
+  readonly correction: FirstOrderTerm | null;
   /** The 1/n² term (`refineSecondOrder`), null where it does not exist or was refused. */
   readonly secondOrder: SecondOrderCorrection | null;
   readonly warm: { readonly time: number; readonly rule: string; readonly relaxationTime: number | null };

@@ -11,6 +11,7 @@ import { hasMemoryTransient } from './memory/transient.ts';
 import { secondOrderUnverified } from './refinedSecondOrder.ts';
 import { describePhaseTypeFitError, phaseTypeFitError, type PhaseTypeFitError } from './phaseType/fitError.ts';
 import { serviceDistribution } from '../model/service/index.ts';
+import { HETERO_CAVITY_SOURCE } from './hetero/cavity.ts';
 import { memoryPhaseTypeIsExact, memoryPhaseTypeRefusal } from './memory/sizedTransient.ts';
 import { formatArrivals, hasPoissonArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
 
@@ -38,6 +39,8 @@ export type FixedPointSolverId =
   | 'memory-reduction'
   | 'hetero-occupancy'
   | 'hetero-lwl'
+  | 'hetero-cavity'
+  | 'hetero-lwl-cavity'
   | 'batch-sqdk'
   | 'batch-lldk'
   | 'batch-bsq'
@@ -267,6 +270,44 @@ function heteroRefusal(model: SupermarketModel, what: string): string | undefine
 }
 
 /**
+ * The cavity with a speed per class (hetero/cavity.ts) for a heterogeneous model the exact solvers refuse: JSQ, SED
+ * and random under any discipline and size law, LWL under any discipline with exponential sizes; undefined where it
+ * cannot answer either (the exact solvers' refusal then stands), or a refusal of its own for trace predictions and
+ * limits with E[T] = ∞.
+ */
+function heteroCavityOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable | undefined {
+  const rule = model.selection;
+  if (rule !== 'lwl' && rule !== 'jsq' && rule !== 'sed' && rule !== 'random') return undefined;
+  if (rule === 'lwl' && model.service.kind !== 'exponential')
+    return no(
+      `no mean-field solver for LWL(d) with ${model.service.kind} sizes and server speeds: the drain-time law per class is solved for exponential sizes; use simulate`,
+    );
+  if (model.prediction.kind === 'trace')
+    return no(
+      'no mean-field solver with trace predictions and server speeds: the cavity needs a prediction law given the size; use simulate',
+    );
+  const infinite = infiniteLimitReason(model);
+  if (infinite !== undefined)
+    return no(`no mean-field solver with server speeds where E[T] = ∞ for identical servers (${infinite}); use simulate`);
+  const sampling = `sampling ${model.servers?.sampling ?? 'uniform'} (Gardner et al. 2021)`;
+  if (rule === 'lwl')
+    return {
+      available: true,
+      id: 'hetero-lwl-cavity',
+      name: 'LWL cavity per class (speeds)',
+      kind: 'estimate',
+      source: `${HETERO_CAVITY_SOURCE}: asymptotic independence assumed; the drain-time law G of hetero-lwl (discipline-free, exact) thins a class-c queue of speed v_c; ${sampling}; CI from batch means, checked (work rate, busy fraction per class)`,
+    };
+  return {
+    available: true,
+    id: 'hetero-cavity',
+    name: `${rule.toUpperCase()} cavity per class (speeds)`,
+    kind: 'estimate',
+    source: `${HETERO_CAVITY_SOURCE}: asymptotic independence assumed; per-class level balance with completion rates measured on class-c cavity queues of speed v_c; ${sampling}; CI from independent restarts, checked (work rate Σ f·v·busy = λE[S], job-averaged E[T]${model.service.kind === 'exponential' && (model.discipline === 'fifo' || model.discipline === 'ps' || model.discipline === 'las') ? ', per-class occupancy ODE' : ''})`,
+  };
+}
+
+/**
  * JSQ(d) with exponential sizes and a size-blind work-conserving sharing server (PS, LAS), without memory: its
  * queue-length process is FIFO's (every busy server completes a job at rate 1/E[S] whatever it serves, by
  * memorylessness), so the SQ(d) ODE is its transient. Returns that FIFO model, or undefined for any other model.
@@ -322,7 +363,7 @@ function sizeBlindFifoTwin(model: SupermarketModel): SupermarketModel | undefine
 function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable {
   if (model.servers !== undefined) {
     const refusal = heteroRefusal(model, 'mean-field solver');
-    if (refusal !== undefined) return no(refusal);
+    if (refusal !== undefined) return heteroCavityOf(model) ?? no(refusal);
     if (model.selection === 'lwl')
       return {
         available: true,
@@ -606,6 +647,8 @@ function responseTimeOf(
       );
     case 'hetero-occupancy':
     case 'hetero-lwl':
+    case 'hetero-cavity':
+    case 'hetero-lwl-cavity':
       return no(
         'no response-time law with server speeds yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
       );
@@ -635,11 +678,11 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
     const notYet = no(
       'the refined mean field and the exact chain are derived for identical servers; with server speeds they are not implemented',
     );
-    // the 1/n term exists (heteroRefined, meanfield/hetero/refined.ts) but `refine` and compare's refined judging are SQ(d)'s
+    // the 1/n term exists (heteroRefined, meanfield/hetero/refined.ts); compare judges by it (compare/plan.ts heteroFirstOrder)
     const firstOrder = heteroRefusal(model, 'refined mean field')
       ? notYet
       : no(
-          'with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model); compare does not judge by it yet',
+          "with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model): compare judges the cells by it and `fixed-point --refined --n` prints it; `refine` and the refined transient are SQ(d)'s",
         );
     return {
       fixedPoint: fixedPointOf(model),

@@ -288,7 +288,11 @@ export function refine(
  * @example refinedEstimate(refine(parseModel({ lambda: 0.9, d: 2 })), 10).meanQueueLength // ≈ 2.7513
  */
 export function refinedEstimate(
-  correction: Pick<RefinedCorrection, 'fixedPoint' | 'V' | 'sumV'> & { A?: number[]; sumA?: number },
+  correction: Pick<RefinedCorrection, 'V' | 'sumV'> & {
+    fixedPoint: Pick<FixedPointResult, 'tail' | 'meanQueueLength'> & { provenance: { model: SupermarketModel } };
+    A?: number[];
+    sumA?: number;
+  },
   n: number,
 ): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
   const { fixedPoint, V, sumV, A, sumA } = correction;

@@ -276,21 +276,25 @@ export function computeA(Fp: number[][], der: SqdDerivatives, B: Float64Array, C
   return computeV(Fp, rhs);
 }
 
-/** Largest d whose 1/n² term is checked against truth (theory.md §6 "Limits"). */
+/** Largest d at which the 1/n² term of the unbuffered model describes n one can simulate (theory.md §6 "Limits"). */
 export const SECOND_ORDER_MAX_D = 3;
 
 /**
- * Why the 1/n² term is refused at this d, or undefined. d ≤ 3 is checked: d = 2 against the exact chains (Richardson
- * to 0.5 %) and d = 3, λ = 0.95, n = 20 against a long simulation (1 %). At d = 4 it disagrees with long simulations
- * and the exact chains (theory.md §6 "Limits"). The third and fourth drift derivatives, zero at d = 2, enter from
- * d = 3; the expansion was never shown right with both, so it is not printed there.
+ * Why the 1/n² term is refused at this d, or undefined. The coefficient itself is right at every d: JSQ(d) with a
+ * buffer of 2 or 3 jobs, whose exact chains reach n = 120–320, extrapolates to the equations' c₂ within 0.03 % (d = 4,
+ * K = 2), 0.6 % (d = 5, K = 2) and 0.5–2 % (d = 4, λ = 0.8, K = 3, the unbuffered c₂ to 0.6 %)
+ * (scripts/second-order-buffer-check.ts). But from d = 4 it hinges on levels the mean field leaves almost empty:
+ * at d = 4, λ = 0.9, capping queues at 3 jobs (π₄ = 1.3·10⁻⁴) moves ΣA from −1.20 to −119, while a finite system fills
+ * those levels far above π (exact chain, n = 5: s₄ = 0.28). So ΣA/n² describes no n one can simulate there: long
+ * simulations at n = 10–100 fit c₂ = 8.2 ± 1.0. d ≤ 3 is checked at finite n (d = 2 by the exact chains, d = 3,
+ * λ = 0.95, n = 20 by a long simulation, 1 %).
  */
 export function secondOrderUnverified(d: number): string | undefined {
   if (d <= SECOND_ORDER_MAX_D) return undefined;
   return (
-    `the 1/n² term is refused at d = ${d} > ${SECOND_ORDER_MAX_D}: at d = 4, λ = 0.9 it gives ΣA = −1.20 while long simulations at n = 10–100 ` +
-    `fit c₂ = 8.2 ± 1.0 (their c₁ = ΣV within 0.2 %) and the exact chains give n²(E[Q]_n − first order) = 5.3, 6.6 at n = 2, 3 ` +
-    `(theory.md §6 "Limits"); the 1/n term is unaffected`
+    `the 1/n² term is refused at d = ${d} > ${SECOND_ORDER_MAX_D}: its coefficient is right but only for n far beyond simulation ` +
+    `(at d = 4, λ = 0.9 ΣA = −1.20 hinges on queue level 4, where π₄ = 1.3·10⁻⁴: capping queues at 3 jobs gives −119), while long ` +
+    `simulations at n = 10–100 fit c₂ = 8.2 ± 1.0 (theory.md §6 "Limits"); the 1/n term is unaffected`
   );
 }
 
@@ -300,7 +304,7 @@ export function secondOrderUnverified(d: number): string | undefined {
  *   `truncationLevel` K (default: the fixed point's; the cost is O(K⁵), K ≈ 9 at d = 2, ρ = 0.9).
  * @returns `V`, `A` (length K + 1, index 0 = 0), `sumV`, `sumA`, `diagnostics` { truncationLevel, residuals }.
  * @throws {InvalidModelError} unsupported model, sampling without replacement (its drift depends on n; not done), d > 3
- *   (`secondOrderUnverified`), a fixed point of another model, or a bad K.
+ *   (`secondOrderUnverified`: right coefficient, useless at simulable n), a fixed point of another model, or a bad K.
  * @throws {SolverError} if a Lyapunov or Kronecker-sum residual is too large.
  * @example refineSecondOrder(parseModel({ lambda: 0.95, d: 3 })).sumA // c₂ of E[Q_n]
  */

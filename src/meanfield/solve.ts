@@ -54,6 +54,7 @@ import type { TruncatedTransient } from './support.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 import { heteroFixedPoint, heteroTransient, type HeteroClassResult, type HeteroTransient } from './hetero/occupancy.ts';
 import { heteroLwlFixedPoint, type HeteroLwlClass } from './hetero/lwl.ts';
+import { heteroCavity, heteroLwlCavity } from './hetero/cavity.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
 export interface SolutionConvergence {
@@ -353,6 +354,29 @@ export function solveMeanField(model: SupermarketModel, options: SolveOptions = 
         classes: r.classes,
         numericalError: r.numericalError,
         convergence: { converged: true, iterations: r.iterations, residual: r.residual },
+      });
+    }
+    case 'hetero-cavity': {
+      const r = heteroCavity(model, { seed });
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime.mean,
+        estimate: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        tail: r.tail,
+        classes: r.classes,
+        convergence: { converged: r.convergence.converged, iterations: r.convergence.iterations, residual: r.convergence.residual },
+      });
+    }
+    case 'hetero-lwl-cavity': {
+      // one run per class on the converged drain-time law (its input, not part of the answer): nothing iterates
+      const r = heteroLwlCavity(model, { seed, horizon: options.cavityHorizon ?? 2e5 });
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime.mean,
+        estimate: r.meanResponseTime,
+        meanQueueLength: model.lambda * r.meanResponseTime.mean,
+        classes: r.classes,
       });
     }
     case 'lpw-cavity': {

@@ -119,7 +119,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
         'c₁ t (ν), p Holm',
         (m) =>
           m.c1Check && m.c1Check.status !== 'not-judged'
-            ? `${fix(m.c1Check.tStatistic, 1)} (${m.c1Check.degreesOfFreedom}), ${pText(m.c1Check.adjustedPValue)}`
+            ? `${fix(m.c1Check.tStatistic, 1)} (${fix(m.c1Check.degreesOfFreedom, 1)}), ${pText(m.c1Check.adjustedPValue)}`
             : '–',
       ],
       ['c₁ vs ΣV/λ', (m) => (m.c1Check ? `**${m.c1Check.status}**` : '–')],
@@ -375,9 +375,15 @@ const SIMULATION_METHOD = '- **Simulation** (theory.md §8): event-driven';
 function method(result: ComparisonResult): string {
   const m0 = result.models[0];
   if (result.judgedBy === 'refined-mean-field') {
-    return `- **Mean field** (theory.md §2): s_i* = λ^((d^i−1)/(d−1)), E[T]∞ = Σ_{i≥1} s_i*/λ (Vvedenskaya, Dobrushin, Karpelevich 1996; Mitzenmacher 2001).
+    const head =
+      m0?.model.servers !== undefined
+        ? `- **Mean field with server speeds** (theory.md §13): the per-class occupancy ODE's fixed point s_{c,k}, E[T]∞ = Σ_c f_c Σ_k s_{c,k}/λ (Mukhopadhyay & Mazumdar 2015).
+- **Refined mean field** (theory.md §6, §13; Gast & Van Houdt 2017): the per-class ODE as a population model (heteroRefined), E[Q_n] ≈ Σπ + ΣV/n
+  with V = −A⁻¹b from its Jacobian A, Hessian and the Lyapunov solution W of AW + WAᵀ + Q = 0; E[T_n] = E[Q_n]/λ.`
+        : `- **Mean field** (theory.md §2): s_i* = λ^((d^i−1)/(d−1)), E[T]∞ = Σ_{i≥1} s_i*/λ (Vvedenskaya, Dobrushin, Karpelevich 1996; Mitzenmacher 2001).
 - **Refined mean field** (theory.md §6; Gast & Van Houdt 2017): E[Q_n] ≈ Σπ + ΣV/n with V = −A⁻¹b from the Jacobian A, the Hessian
-  and the Lyapunov solution W of AW + WAᵀ + Q = 0; E[T_n] = E[Q_n]/λ.
+  and the Lyapunov solution W of AW + WAᵀ + Q = 0; E[T_n] = E[Q_n]/λ.`;
+    return `${head}
 ${SIMULATION_METHOD}, ties among the sampled minimisers broken uniformly at random; E[T] is the mean over
   jobs arriving after the warm-up; CIs are Student-t 95% over replications.
 - **Verdict**: ${result.cells[0]?.verdict.rule ?? ''}. The t column is (|sim − refined| − δ_n)/σ_n (0 inside δ_n), read against

@@ -9,9 +9,8 @@
  * Hot loop: locals only, typed arrays, no allocation or closure per event. Source: theory.md §1, §8;
  * ../shared/bench/reference-sim.c (variant heap).
  */
-import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
+import type { RunConfig, RunState } from './core.ts';
 import {
-  CHUNK_EVENTS,
   LOOP_CHUNK,
   LOOP_GOAL,
   LOOP_LIMIT,
@@ -19,71 +18,42 @@ import {
   PRED_EXACT,
   SEL_JSQ,
   SEL_LPW,
-  SEL_LWL,
   SIZE_EXP,
   ARR_POISSON,
-  TICK_EVENTS,
-  runChunks,
   R_T,
   R_NEXT,
   R_SUM_T,
   R_SUM_SLOWDOWN,
-  runPhases,
 } from './core.ts';
 import { fifoNext } from './discipline/fifo.ts';
+import { EngineFrame } from './frame.ts';
 import { createHeap, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
-import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { Workload, workloadArea } from './workload.ts';
-import { PAIR_MAX_N, identityPermutation, jsqPair } from './selection/jsqd.ts';
-import { LpwState, lpwJobValue } from './selection/leastWork.ts';
+import { PAIR_MAX_N, jsqPair } from './selection/jsqd.ts';
+import { lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
-import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
-import { BatchDispatcher } from './batch.ts';
+import { MEM_ISM } from './memory.ts';
 
 /** `EventEngine.reg`'s own slot after the shared ones (core.ts): the workload integral. */
 const R_WORK = 4;
 
-export class EventEngine implements Engine, PhaseLoop {
+/** The FIFO event engine (module doc); setup, phases and the chunk's bookkeeping are the frame's (frame.ts). */
+export class EventEngine extends EngineFrame {
   readonly kind = 'event' as const;
-  events = 0;
-  arrivals = 0;
   private readonly heap: HeapArrays;
   private heapSize = 0;
-  /**
-   * The loop's running doubles, kept in memory rather than in locals: t, the next arrival time (+∞ when a replayed
-   * trace has no more jobs), Σ T, Σ T/S and the workload integral. A phase is one long loop, which V8 runs in on-stack-replacement code;
-   * there a double carried from one iteration to the next is a tagged value and each update allocates a HeapNumber
-   * (these four were ~55 bytes of garbage per event, GC ~7 % of a run). Float64Array slots are never boxed.
-   */
-  private readonly reg = new Float64Array(5);
-  private readonly perm: Int32Array;
-  private readonly source: JobSource;
-  private readonly lpw: LpwState;
-  /** The dispatcher's memory of idle servers (theory.md §12), when the model has one. */
-  readonly memory: DispatcherMemory | undefined;
-  /** Batch dispatch (theory.md §15), when batches have K > 1 jobs. */
-  private readonly batch: BatchDispatcher | undefined;
-  /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
-  chunkLeft = CHUNK_EVENTS;
-  chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /**
    * Schedules the first arrival and one departure per busy server of the given state (which must store sizes);
    * sets the workload and LPW state of the initial jobs.
    */
-  constructor(
-    readonly config: RunConfig,
-    readonly state: RunState,
-  ) {
+  constructor(config: RunConfig, state: RunState) {
+    super(config, state, 5);
     const { n, lpwMode } = config;
-    const { store, rng, t, workload } = state;
+    const { store, t, workload } = state;
     this.heap = createHeap(n);
-    this.perm = identityPermutation(n);
-    this.source = new JobSource(config);
-    this.lpw = new LpwState(config.selection === SEL_LPW ? n : 0);
     const { keys, ids } = this.heap;
-    this.reg[R_NEXT] = this.source.firstArrival(t, rng);
     let size = 0;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
@@ -103,32 +73,6 @@ export class EventEngine implements Engine, PhaseLoop {
       }
     }
     this.heapSize = size;
-    this.memory =
-      config.memoryKind === MEM_NONE
-        ? undefined
-        : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
-    this.memory?.fillIdle(store.len, rng);
-    this.batch =
-      config.batchSize > 1
-        ? new BatchDispatcher(config.batchSize, config.d, config.batchWhole, config.selection === SEL_LWL, config.batchLaw && this.source)
-        : undefined;
-  }
-
-  /** See `Engine.run` and `runPhases`. */
-  run(stopTime: number, onTick?: (events: number) => void): void {
-    runPhases(this, stopTime, onTick);
-  }
-
-  /**
-   * The hot loop, within one phase; returns a LOOP_* code: LIMIT when the next clock is later than `limit` (t is
-   * then set to `limit`; the clocks are absolute, so nothing else changes), GOAL when the phase's goal was met
-   * (the last measured arrival while MEASURING, the last measured departure while DRAINING), WARM_END when the
-   * warm-up's stop arrival is next (replay; t is its time, it is not processed).
-   *
-   * The events run in chunks of CHUNK_EVENTS (`runChunks` in core.ts, which says why).
-   */
-  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
-    return runChunks(this, onTick, limit);
   }
 
   /** The hot loop: at most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
@@ -169,9 +113,7 @@ export class EventEngine implements Engine, PhaseLoop {
     const { keys, ids } = this.heap;
     let heapSize = this.heapSize;
     const reg = this.reg;
-    reg[R_T] = state.t;
-    reg[R_SUM_T] = measurement.sumResponse;
-    reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
+    this.openChunk();
     reg[R_WORK] = workload.area;
     let count = occupancy.count;
     let area = occupancy.area;
@@ -182,10 +124,6 @@ export class EventEngine implements Engine, PhaseLoop {
     const memory = this.memory;
     const ism = memory !== undefined && memory.kind === MEM_ISM;
     const batch = this.batch;
-    if (memory !== undefined && measuring !== memory.counting) {
-      if (measuring) memory.startCounting();
-      else memory.counting = false;
-    }
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -382,19 +320,8 @@ export class EventEngine implements Engine, PhaseLoop {
     }
 
     this.heapSize = heapSize;
-    this.events = events;
-    this.arrivals = arrivals;
-    this.chunkLeft = chunkLeft;
-    state.t = reg[R_T];
     if (plainWork) workload.area = reg[R_WORK];
-    measurement.save({
-      measuredArrivals,
-      measuredInSystem,
-      sumResponse: reg[R_SUM_T],
-      sumSlowdown: reg[R_SUM_SLOWDOWN],
-      slowdownJobs,
-      completed,
-    });
+    this.closeChunk(events, arrivals, chunkLeft, measuredArrivals, measuredInSystem, slowdownJobs, completed);
     return code;
   }
 }

@@ -109,15 +109,16 @@ export function disciplineCode(discipline: Discipline): number {
 
 /**
  * The event engine serving a discipline, from its server model (discipline table): a priority server ranked by
- * arrival without preemption (FIFO) runs on the FIFO event engine, every other priority server on the priority
- * engine.
+ * arrival without preemption (FIFO) runs on the FIFO event engine over identical servers, every other priority server
+ * (and FIFO with server speeds: a job stored as S/speed, theory.md §13) on the priority engine.
+ * @param speeds whether the servers have speeds (the model's `servers`).
  * @throws {InvalidModelError} for a server model no engine serves yet.
  */
-function eventEngineFor(discipline: Discipline): EngineKind {
+function eventEngineFor(discipline: Discipline, speeds: boolean): EngineKind {
   const row = DISCIPLINE_TABLE[discipline];
   switch (row.server) {
     case 'priority':
-      return row.rank === 'arrival' && !row.preemptive ? 'event' : 'priority';
+      return row.rank === 'arrival' && !row.preemptive && !speeds ? 'event' : 'priority';
     case 'sharing':
     case 'attained-service':
       return 'sharing';
@@ -263,7 +264,7 @@ export function raceIsExact(model: SupermarketModel): boolean {
   return (
     model.service.kind === 'exponential' &&
     model.selection === 'jsq' &&
-    eventEngineFor(model.discipline) === 'event' &&
+    eventEngineFor(model.discipline, model.servers !== undefined) === 'event' &&
     model.memory.kind === 'none' &&
     model.servers === undefined && // the race draws departures from busy servers at one rate
     model.batch === 1 &&
@@ -278,7 +279,8 @@ export function raceIsExact(model: SupermarketModel): boolean {
  */
 export const ENGINE_CHOICES = {
   auto: 'race when exact, else the event engine of the discipline (event, priority or sharing)',
-  event: "the discipline's event engine: FIFO's event-driven engine, priority for the other priority servers, sharing for PS and LAS",
+  event:
+    "the discipline's event engine: FIFO's event-driven engine (identical servers), priority for the other priority servers and FIFO with speeds, sharing for PS and LAS",
   priority: 'engine for the priority disciplines (FIFO included)',
   sharing: 'engine for the sharing servers (PS, LAS)',
   race: 'exponential JSQ FIFO fast path (no memory)',
@@ -289,8 +291,9 @@ export const ENGINE_CHOICES = {
 export type EngineChoice = keyof typeof ENGINE_CHOICES;
 
 /**
- * Resolves `engine`: 'auto' → 'race' when exact, else 'event' for FIFO and 'priority' for the other disciplines.
- * 'event' on a non-FIFO model means its event engine, i.e. 'priority'.
+ * Resolves `engine`: 'auto' → 'race' when exact, else the discipline's event engine: 'event' for FIFO over identical
+ * servers, 'priority' for the other priority disciplines and for FIFO with server speeds, 'sharing' for PS and LAS.
+ * 'event' on any model means that event engine.
  * @throws {InvalidModelError} for an unknown name or 'race' on a model where it is not exact.
  */
 export function resolveEngine(model: SupermarketModel, engine: unknown): EngineKind {
@@ -300,18 +303,7 @@ export function resolveEngine(model: SupermarketModel, engine: unknown): EngineK
   }
   if (engine === 'redundancy')
     throw new InvalidModelError('engine "redundancy" runs redundancy-d models only (--redundancy cancel-on-complete); use auto');
-  const eventKind = eventEngineFor(model.discipline);
-  // a batch size law: the FIFO event engine's job source draws the sizes and marks the batch starts (sim/batch.ts)
-  if (model.batchLaw !== undefined && (eventKind !== 'event' || engine === 'priority'))
-    throw new InvalidModelError(
-      `a batch size law is simulated by the FIFO event engine only (discipline fifo, engine auto or event), not discipline ${model.discipline}${engine === 'priority' ? ' on engine priority' : ''}`,
-    );
-  if (model.batch > 1 && eventKind !== 'event')
-    throw new InvalidModelError(
-      `no simulation engine serves batches with discipline ${model.discipline} yet: the FIFO event engine simulates batches (theory.md §15)`,
-    );
-  if (model.batch > 1 && engine === 'priority')
-    throw new InvalidModelError('engine "priority" does not simulate batches; use auto or event');
+  const eventKind = eventEngineFor(model.discipline, model.servers !== undefined);
   if (engine === undefined || engine === 'auto') return raceIsExact(model) ? 'race' : eventKind;
   if (engine === 'event') return eventKind;
   if (engine === 'priority') {

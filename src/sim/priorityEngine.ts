@@ -22,7 +22,8 @@
  * Without a layout nothing changes (results bit for bit as before).
  */
 import { DISCIPLINES, DISCIPLINE_TABLE } from '../model/policy/index.ts';
-import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
+import type { RunConfig, RunState } from './core.ts';
+import { EngineFrame } from './frame.ts';
 import {
   PRED_EXACT,
   SEL_JSQ,
@@ -38,28 +39,21 @@ import {
   LOOP_LIMIT,
   LOOP_WARM_END,
   SEL_LPW,
-  SEL_LWL,
-  TICK_EVENTS,
-  runPhases,
-  runChunks,
   R_T,
   R_NEXT,
   R_SUM_T,
   R_SUM_SLOWDOWN,
-  CHUNK_EVENTS,
   LOOP_CHUNK,
 } from './core.ts';
 import { WaitQueues, waitPush } from './discipline/waitQueues.ts';
 import { createClockTree, ctFix, ctFixWinner, type ClockTree } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
-import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { identityPermutation, jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
-import { LpwState, lpwJobValue } from './selection/leastWork.ts';
+import { jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
+import { lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
-import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
+import { MEM_ISM } from './memory.ts';
 import { heteroSelect } from './selection/hetero.ts';
-import { ClassTally } from './serverClasses.ts';
 import { Workload, workloadArea } from './workload.ts';
 
 /** `PriorityEngine.reg`'s own slot after the shared ones (core.ts): the workload integral. */
@@ -70,55 +64,30 @@ export function isPreemptive(discipline: number): boolean {
   return DISCIPLINE_TABLE[DISCIPLINES[discipline]].preemptive;
 }
 
-export class PriorityEngine implements Engine, PhaseLoop {
+export class PriorityEngine extends EngineFrame {
   readonly kind = 'priority' as const;
-  events = 0;
-  arrivals = 0;
   /**
    * Departure clocks only (ids 0..n−1, +∞ when idle). The arrival clock lives apart in `reg[R_NEXT]`, compared with
    * the tree's winner; at equal times the departure goes first, as in every engine.
    */
   private readonly clocks: ClockTree;
-  /**
-   * The loop's running doubles, kept in memory rather than in locals: t, the next arrival time (+∞ once a replayed
-   * trace is exhausted), Σ T, Σ T/S and the workload integral. V8 runs a phase's long loop in on-stack-replacement code, where a double
-   * carried from one iteration to the next is a tagged value and each update allocates a HeapNumber (as found in the
-   * FIFO engine); Float64Array slots are never boxed.
-   */
-  private readonly reg = new Float64Array(5);
-  private readonly perm: Int32Array;
-  private readonly source: JobSource;
-  private readonly lpw: LpwState;
   private readonly pool: JobPool;
   private readonly queues: WaitQueues;
   /** Job slot in service at each server, −1 if idle. */
   private readonly cur: Int32Array;
   /** Start of the current service segment at each server. */
   private readonly segStart: Float64Array;
-  /** The dispatcher's memory of idle servers (theory.md §12), when the model has one. */
-  readonly memory: DispatcherMemory | undefined;
-  /** Heterogeneous servers: the per-class tallies of the current window (serverClasses.ts). */
-  readonly classes: ClassTally | undefined;
-  /** Events left in the current chunk (see `loop`), and chunks left until the next `onTick`. */
-  chunkLeft = CHUNK_EVENTS;
-  chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /** Takes over the jobs of the initial state (their ring order = arrival order; the head is in service). */
-  constructor(
-    readonly config: RunConfig,
-    readonly state: RunState,
-  ) {
+  constructor(config: RunConfig, state: RunState) {
+    super(config, state, 5); // reg: the shared slots and the workload integral (R_WORK)
     const { n } = config;
-    const { store, rng, t, workload } = state;
+    const { store, t, workload } = state;
     this.clocks = createClockTree(n);
-    this.perm = identityPermutation(n);
-    this.source = new JobSource(config);
-    this.lpw = new LpwState(config.selection === SEL_LPW ? n : 0);
     this.pool = new JobPool(4 * n + 64);
     this.queues = new WaitQueues(n);
     this.cur = new Int32Array(n).fill(-1);
     this.segStart = new Float64Array(n);
-    this.reg[R_NEXT] = this.source.firstArrival(t, rng);
     const inv = config.layout?.invSpeed;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
@@ -147,13 +116,6 @@ export class PriorityEngine implements Engine, PhaseLoop {
       }
       if (l > 0) workload.finish[j] = t + work;
     }
-    this.memory =
-      config.memoryKind === MEM_NONE
-        ? undefined
-        : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
-    this.memory?.fillIdle(store.len, rng);
-    this.classes = config.layout === undefined ? undefined : new ClassTally(config.layout);
-    this.classes?.recount(store.len);
   }
 
   /** Key of a job that has received no service. */
@@ -216,20 +178,6 @@ export class PriorityEngine implements Engine, PhaseLoop {
     this.lpwStart(j, y, a0, t);
   }
 
-  /** See `Engine.run` and `runPhases`. */
-  run(stopTime: number, onTick?: (events: number) => void): void {
-    runPhases(this, stopTime, onTick);
-  }
-
-  /**
-   * The hot loop within one phase; same contract as `EventEngine.loop`.
-   *
-   * The events run in chunks of CHUNK_EVENTS (`runChunks` in core.ts, which says why).
-   */
-  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
-    return runChunks(this, onTick, limit);
-  }
-
   /**
    * At most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK.
    *
@@ -248,7 +196,11 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const preemptive = isPreemptive(disc);
     const srpt = disc === D_SRPT;
     // Sizes and arrival gaps drawn inline (same draws, same order as JobSource: size, then the next gap).
-    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
+    const inlineExp =
+      this.config.sizeKind === SIZE_EXP &&
+      this.config.predKind === PRED_EXACT &&
+      this.config.arrivalKind === ARR_POISSON &&
+      this.config.batchSize === 1; // a batch's later jobs arrive with its first (JobSource.nextArrival)
     const invRate = 1 / (this.config.lambda * n);
     // JSQ(2) calls jsqPair directly (what selectServer would do, without its dispatch): m = n or n − 1.
     const layout = this.config.layout;
@@ -268,6 +220,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const clocks = this.clocks;
     const times = clocks.times;
     const ids = clocks.ids;
+    const leaves = clocks.leaves;
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
@@ -285,13 +238,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
     const memory = this.memory;
+    const batch = this.batch;
     const ism = memory !== undefined && memory.kind === MEM_ISM;
-    if (memory !== undefined && measuring !== memory.counting) {
-      if (measuring) memory.startCounting();
-      else memory.counting = false;
-    }
-    // the per-class window opens with the measurement's (a new measurement object: the next batch)
-    if (tally !== undefined && measuring && tally.owner !== measurement) tally.begin(measurement, measurement.windowStart);
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -306,9 +254,7 @@ export class PriorityEngine implements Engine, PhaseLoop {
     let chunkLeft = this.chunkLeft;
     let code = LOOP_LIMIT;
     const reg = this.reg;
-    reg[R_T] = state.t;
-    reg[R_SUM_T] = measurement.sumResponse;
-    reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
+    this.openChunk();
     reg[R_WORK] = workload.area;
     const wLast = workload.last;
     const gridOn = workload.grid.length > 0;
@@ -337,13 +283,15 @@ export class PriorityEngine implements Engine, PhaseLoop {
         events++;
         chunkLeft--;
         const j =
-          memory !== undefined
-            ? memory.select(rng, len, finish, t, withoutReplacement, perm)
-            : pairM >= 0
-              ? jsqPair(rng, len, n, pairM)
-              : layout !== undefined
-                ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
-                : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          batch !== undefined
+            ? batch.select(rng, len, finish, t, n) // batches of K (theory.md §15): the batch's ranking, taken at its first job
+            : memory !== undefined
+              ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+              : pairM >= 0
+                ? jsqPair(rng, len, n, pairM)
+                : layout !== undefined
+                  ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
+                  : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;
@@ -386,14 +334,9 @@ export class PriorityEngine implements Engine, PhaseLoop {
         arrivals = seq + 1;
         reg[R_NEXT] = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
         const c = cur[j];
-        if (c < 0) {
-          cur[j] = x;
-          segStart[j] = t;
-          times[j] = t + s;
-          ctFix(clocks, j);
-          if (lpwOn) this.lpwStart(j, y, 0, t);
-          if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
-        } else {
+        // Whether x enters service now: at an idle server, or preempting c.
+        let serve = c < 0;
+        if (!serve) {
           // Key of the new job (no service yet): SRPT's is its size.
           const key = srpt ? s : this.arrivalKey(t, s, y);
           // Preemptive disciplines: c's remaining work now, and its current key.
@@ -402,15 +345,12 @@ export class PriorityEngine implements Engine, PhaseLoop {
           let w = x;
           let wKey = key;
           if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
-            // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now.
+            // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now (below).
             const rc = r < 0 ? 0 : r;
             pool.rem[c] = rc;
             w = c;
             wKey = srpt ? rc : this.frozenKey(c, rc);
-            cur[j] = x;
-            segStart[j] = t;
-            times[j] = t + s;
-            ctFix(clocks, j);
+            serve = true;
             if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
           } else if (lpwOn) {
             waitPred[j] += lpwJobValue(y, 0, lpwMode);
@@ -439,6 +379,32 @@ export class PriorityEngine implements Engine, PhaseLoop {
           qKey[base + i] = wKey;
           qSlot[base + i] = w;
           qlen[j] = ql + 1;
+        }
+        if (serve) {
+          cur[j] = x;
+          segStart[j] = t;
+          const due = t + s;
+          times[j] = due;
+          // ctFix(clocks, j) written out, one site for both cases: as a call (V8's inlining budget is spent by then)
+          // it made V8 reload every array the loop reads through an object after it. The same walk.
+          let node = leaves + j;
+          let k = due;
+          let win = j;
+          while (node > 1) {
+            const sw = ids[node ^ 1];
+            const sk = times[sw];
+            if (sk < k || (sk === k && sw < win)) {
+              k = sk;
+              win = sw;
+            }
+            node >>= 1;
+            if (ids[node] === win && win !== j) break;
+            ids[node] = win;
+          }
+          if (c < 0) {
+            if (lpwOn) this.lpwStart(j, y, 0, t);
+            if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
+          }
         }
         // Read through this.state rather than the local `len`: see `loop`.
         const level = this.state.store.len[j] + 1;
@@ -556,19 +522,8 @@ export class PriorityEngine implements Engine, PhaseLoop {
       }
     }
 
-    this.events = events;
-    this.arrivals = arrivals;
-    this.chunkLeft = chunkLeft;
-    state.t = reg[R_T];
     if (plainWork) workload.area = reg[R_WORK];
-    measurement.save({
-      measuredArrivals,
-      measuredInSystem,
-      sumResponse: reg[R_SUM_T],
-      sumSlowdown: reg[R_SUM_SLOWDOWN],
-      slowdownJobs,
-      completed,
-    });
+    this.closeChunk(events, arrivals, chunkLeft, measuredArrivals, measuredInSystem, slowdownJobs, completed);
     return code;
   }
 }

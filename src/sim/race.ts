@@ -19,12 +19,15 @@
  * response times are copied. A full ring returns LOOP_GROW: the arrays are copied out, `JobStore.grow` runs, and they
  * go back into a re-laid-out memory (views re-made). Every 2^20 events the kernel returns so JS calls `onTick`
  * (with the same counts as before, after that event instead of before it) and V8 switches to the kernel's optimised code.
+ * The same loop also exists in plain TypeScript (`RaceEngine.advance`, issue 23), run instead of the kernel after
+ * `setRaceLoop('typescript')`: same events, same draws, same float operations, same results bit for bit
+ * (test/sim/raceIdentity.test.ts holds both to the same pins). npm run bench times both beside the C race.
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
-import { TICK_EVENTS, runPhases } from './core.ts';
+import { CHUNK_EVENTS, LOOP_CHUNK, LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
 import { DRAINING, MEASURING } from './measurement.ts';
-import { PAIR_MAX_N, identityPermutation } from './selection/jsqd.ts';
+import { PAIR_MAX_N, identityPermutation, jsqFisherYates, jsqPairSlow, jsqWithReplacement } from './selection/jsqd.ts';
 import { RACE_WASM } from './wasm/raceKernel.ts';
 import { ZIG_F, ZIG_R, ZIG_X } from '../stats/rng.ts';
 import { SolverError } from '../errors.ts';
@@ -111,6 +114,32 @@ export function dropFreeKernels(): void {
   freeSlots.length = 0;
 }
 
+/**
+ * Which loop a new race engine runs: the WebAssembly kernel (assembly/race.ts) or the same loop in TypeScript
+ * (`RaceEngine.advance`): the same events, the same random stream draw for draw, the same float operations in the same
+ * order, so every seeded number is the same bit for bit (test/sim/raceIdentity.test.ts pins both).
+ */
+export type RaceLoop = 'wasm' | 'typescript';
+let raceLoopKind: RaceLoop = 'wasm';
+
+/** The loop that race engines built now (in this thread) run. */
+export function currentRaceLoop(): RaceLoop {
+  return raceLoopKind;
+}
+
+/** Sets the loop that race engines built from now on (in this thread) run; returns the previous setting. */
+export function setRaceLoop(kind: RaceLoop): RaceLoop {
+  const before = raceLoopKind;
+  raceLoopKind = kind;
+  return before;
+}
+
+const TWO_POW_32 = 4294967296;
+const TWO_POW_MINUS_32 = 1 / TWO_POW_32;
+const TWO_POW_MINUS_53 = 1 / 9007199254740992;
+/** Outputs of the Rng's buffer (stats/rng.ts), and the most one event's fast path reads of it. */
+const [RNG_OUTPUTS, EVENT_DRAWS] = [256, 5];
+
 /** Bytes b rounded up to a multiple of 8. */
 const align8 = (b: number) => (b + 7) & ~7;
 
@@ -130,8 +159,12 @@ export class RaceEngine implements Engine, PhaseLoop {
   private arrivalShare: Float64Array;
   /** Events left until the next `onTick`. */
   tick = TICK_EVENTS;
-  /** This engine's kernel and memory, until `release` gives them back (then the engine cannot run). */
-  private slot: KernelSlot | undefined = takeSlot();
+  /** The loop this engine runs (`setRaceLoop` when it was built). */
+  readonly raceLoop: RaceLoop = raceLoopKind;
+  /** Set by `release`: the engine cannot run any more. */
+  private released = false;
+  /** This engine's kernel and memory (the WebAssembly loop), until `release` gives them back. */
+  private slot: KernelSlot | undefined = this.raceLoop === 'wasm' ? takeSlot() : undefined;
   /**
    * The plain arrays each resident array was copied from by the last `bind`: `release` copies the final state back
    * into them, so the state stays readable after the memory goes to another engine, and nothing is allocated.
@@ -167,12 +200,12 @@ export class RaceEngine implements Engine, PhaseLoop {
     const len = state.store.len;
     for (let j = 0; j < n; j++) if (len[j] > 0) this.busy[this.busyCount++] = j;
     state.occupancy.ensureLevels(state.store.cap + 2);
-    this.bind(false);
+    if (this.slot !== undefined) this.bind(false);
   }
 
   /** The kernel, or a clear error once released. */
   private kernel(): KernelSlot {
-    if (this.slot === undefined) throw new SolverError('race engine: run after release');
+    if (this.released || this.slot === undefined) throw new SolverError('race engine: run after release');
     return this.slot;
   }
 
@@ -183,6 +216,7 @@ export class RaceEngine implements Engine, PhaseLoop {
    * engine it builds.
    */
   release(): void {
+    this.released = true;
     const slot = this.slot;
     if (slot === undefined) return;
     for (const [owner, key] of this.residents()) {
@@ -274,6 +308,17 @@ export class RaceEngine implements Engine, PhaseLoop {
    * (LOOP_GOAL: the last measured arrival while MEASURING, the last measured departure while DRAINING); returns that code.
    */
   loop(limit: number, onTick: ((events: number) => void) | undefined): number {
+    if (this.raceLoop === 'typescript') {
+      if (this.released) throw new SolverError('race engine: run after release');
+      for (;;) {
+        const code = this.advance(limit);
+        if (this.tick === 0) {
+          this.tick = TICK_EVENTS;
+          onTick?.(this.events);
+        }
+        if (code !== LOOP_CHUNK) return code;
+      }
+    }
     const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
     const mode = d === 2 && n <= PAIR_MAX_N ? SELECT_PAIR : withoutReplacement ? SELECT_FISHER_YATES : SELECT_IID;
     const { rng, store, occupancy, measurement: m } = this.state;
@@ -363,5 +408,201 @@ export class RaceEngine implements Engine, PhaseLoop {
       if (code === LOOP_GROW) this.bind(true);
       else if (code !== LOOP_TICK) return code;
     }
+  }
+
+  /**
+   * The TypeScript race loop: assembly/race.ts's `race` event for event (the same draws in the same order, the same
+   * float operations), over the engine's plain typed arrays. At most the events up to the next multiple of
+   * CHUNK_EVENTS of `tick` (so that V8 runs the loop in `advance`'s regular optimised code, not in on-stack-replacement
+   * code: see `runChunks` in core.ts); `tick` reaches 0 after the event that makes a tick due, as the kernel's
+   * LOOP_TICK, and `loop` then calls `onTick`. Returns LOOP_LIMIT, LOOP_GOAL or LOOP_CHUNK.
+   */
+  advance(limit: number): number {
+    const { n, d, withoutReplacement } = this.config;
+    const arrivalRate = this.config.lambda * n;
+    const mu = 1 / this.config.serviceMean;
+    const pair = d === 2 && n <= PAIR_MAX_N;
+    const pairM = withoutReplacement ? n - 1 : n;
+    const state = this.state;
+    const { rng, store, occupancy, measurement: m } = state;
+    const len = store.len;
+    const head = store.head;
+    let arrival = store.arrival;
+    let cap = store.cap;
+    let shift = store.shift;
+    let mask = store.mask;
+    const perm = this.perm;
+    const arrivalShare = this.arrivalShare;
+    const busy = this.busy;
+    const lastDeparture = this.lastDeparture;
+    let busyCount = this.busyCount;
+    let count = occupancy.count;
+    let area = occupancy.area;
+    let last = occupancy.last;
+    const measuring = m.phase === MEASURING;
+    const draining = m.phase === DRAINING;
+    const warm = m.warmupTime;
+    const lastMeasured = m.lastMeasured;
+    const jobsTarget = m.jobs;
+    const responses = m.responses;
+    const stride = m.stride;
+    let measuredArrivals = m.measuredArrivals;
+    let measuredInSystem = m.measuredInSystem;
+    let sumResponse = m.sumResponse;
+    let completed = m.completed;
+    let sumSlowdown = m.sumSlowdown;
+    let slowdownJobs = m.slowdownJobs;
+    let arrivals = this.arrivals;
+    let t = state.t;
+    // events until `tick` reaches a multiple of CHUNK_EVENTS (TICK_EVENTS is one): 1..CHUNK_EVENTS
+    const chunk = ((this.tick - 1) & (CHUNK_EVENTS - 1)) + 1;
+    let chunkLeft = chunk;
+    let code = LOOP_LIMIT;
+    // The stream read in place, as the kernel does (rng.ts's `buffer`): each event starts with ≥ EVENT_DRAWS unread
+    // outputs at the local position nx (its fast path reads at most that many); the rare steps run through the Rng's
+    // methods, with rng.next = nx before and nx = rng.next after. Same outputs in the same order as `nextExp`,
+    // `nextInt32`, `below` and `jsqPair` would read.
+    const rb = rng.buffer;
+    let nx = rng.next;
+
+    for (;;) {
+      if (chunkLeft === 0) {
+        code = LOOP_CHUNK;
+        break;
+      }
+      if (nx > RNG_OUTPUTS - EVENT_DRAWS) {
+        rng.next = nx;
+        rng.topUp();
+        nx = 0;
+      }
+      // Rng.nextExp's ziggurat step: layer and 24 bits of u from one output, 29 more bits from the next.
+      const za = rb[nx];
+      const zi = za & 255;
+      let e = ((za >>> 8) * 536870912 + (rb[nx + 1] >>> 3)) * TWO_POW_MINUS_53 * ZIG_X[zi];
+      nx += 2;
+      if (e >= ZIG_X[zi + 1]) {
+        rng.next = nx;
+        e = rng.expOutsideCore(zi, e);
+        nx = rng.next;
+        if (nx > RNG_OUTPUTS - EVENT_DRAWS + 2) {
+          rng.topUp();
+          nx = 0;
+        }
+      }
+      const time = t + e / (arrivalRate + mu * busyCount);
+      if (time > limit) {
+        t = limit;
+        break;
+      }
+      t = time;
+      chunkLeft--;
+      // Arrival with probability p = λn/rate: a 53-bit uniform U against p, its low 21 bits drawn only when the high
+      // 32 bits x leave the outcome open (x = ⌊p·2^32⌋, probability 2^−32). Same law as U < p.
+      const x = rb[nx++] >>> 0;
+      const pa = arrivalShare[busyCount];
+      const threshold = pa * TWO_POW_32;
+      if (x + 1 <= threshold || (x < threshold && (x * 2097152 + (rb[nx++] >>> 11)) * TWO_POW_MINUS_53 < pa)) {
+        let j: number;
+        if (pair) {
+          // jsqPair written out over the buffer (same arithmetic): a on [0, n), b on [0, m) from one output.
+          const px = (rb[nx++] >>> 0) * n;
+          const a = (px * TWO_POW_MINUS_32) | 0;
+          const py = (px - a * TWO_POW_32) * pairM;
+          let b = (py * TWO_POW_MINUS_32) | 0;
+          const low = py - b * TWO_POW_32;
+          if (low < n * pairM) {
+            rng.next = nx;
+            j = jsqPairSlow(rng, len, n, pairM, low, a, b);
+            nx = rng.next;
+          } else {
+            if (pairM < n) b += +(b >= a);
+            j = a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a], else a
+          }
+        } else {
+          rng.next = nx;
+          j = withoutReplacement ? jsqFisherYates(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
+          nx = rng.next;
+        }
+        const l = len[j];
+        if (l === cap) {
+          store.grow();
+          occupancy.ensureLevels(store.cap + 2);
+          arrival = store.arrival;
+          cap = store.cap;
+          shift = store.shift;
+          mask = store.mask;
+          count = occupancy.count;
+          area = occupancy.area;
+          last = occupancy.last;
+        }
+        arrival[(j << shift) + ((head[j] + l) & mask)] = t; // FIFO: append at the tail
+        len[j] = l + 1;
+        arrivals++;
+        if (l === 0) busy[busyCount++] = j;
+        const level = l + 1;
+        if (measuring) {
+          area[level] += count[level] * (t - last[level]);
+          last[level] = t;
+          count[level]++;
+          measuredInSystem++;
+          if (++measuredArrivals === jobsTarget) {
+            code = LOOP_GOAL;
+            break;
+          }
+        } else {
+          count[level]++;
+        }
+      } else {
+        // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ.
+        const bm = (rb[nx++] >>> 0) * busyCount;
+        let k = (bm * TWO_POW_MINUS_32) | 0;
+        if (bm - k * TWO_POW_32 < busyCount) {
+          rng.next = nx;
+          k = rng.belowRejection(busyCount, bm, k);
+          nx = rng.next;
+        }
+        const j = busy[k];
+        const l = len[j];
+        if (measuring) {
+          area[l] += count[l] * (t - last[l]);
+          last[l] = t;
+        }
+        count[l]--;
+        const h = head[j]; // FIFO: the oldest job leaves
+        const a = arrival[(j << shift) + h];
+        head[j] = (h + 1) & mask;
+        len[j] = l - 1;
+        if (l === 1) busy[k] = busy[--busyCount]; // server j is idle: swap-remove it
+        const ld = lastDeparture[j];
+        const start = a > ld ? a : ld;
+        lastDeparture[j] = t;
+        if (a > warm && a <= lastMeasured) {
+          const r = t - a;
+          sumResponse += r;
+          if (stride === 1) responses[completed] = r;
+          else if (completed % stride === 0) responses[(completed / stride) | 0] = r;
+          completed++;
+          const s = t - start;
+          if (s > 0) {
+            sumSlowdown += r / s;
+            slowdownJobs++;
+          }
+          if (--measuredInSystem === 0 && draining) {
+            code = LOOP_GOAL;
+            break;
+          }
+        }
+      }
+    }
+
+    rng.next = nx;
+    const done = chunk - chunkLeft;
+    this.events += done;
+    this.tick -= done;
+    this.arrivals = arrivals;
+    this.busyCount = busyCount;
+    state.t = t;
+    m.save({ measuredArrivals, measuredInSystem, sumResponse, sumSlowdown, slowdownJobs, completed });
+    return code;
   }
 }

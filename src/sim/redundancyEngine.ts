@@ -16,41 +16,20 @@
  * Source: Gardner et al., "Redundancy-d: the power of d choices for redundancy", Oper. Res. 65(4), 2017.
  */
 import { InvalidModelError } from '../errors.ts';
-import type { Engine, PhaseLoop, ReplicaWork, RunConfig, RunState } from './core.ts';
-import {
-  CHUNK_EVENTS,
-  LOOP_CHUNK,
-  LOOP_GOAL,
-  LOOP_LIMIT,
-  LOOP_WARM_END,
-  TICK_EVENTS,
-  runChunks,
-  R_T,
-  R_NEXT,
-  R_SUM_T,
-  R_SUM_SLOWDOWN,
-  runPhases,
-} from './core.ts';
+import type { ReplicaWork, RunConfig, RunState } from './core.ts';
+import { EngineFrame } from './frame.ts';
+import { LOOP_CHUNK, LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN } from './core.ts';
 import { createClockTree, ctFix, type ClockTree } from './clockTree.ts';
-import { JobSource } from './jobSource.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { fisherYatesStep, identityPermutation } from './selection/jsqd.ts';
+import { fisherYatesStep } from './selection/jsqd.ts';
 
 /** `reg`'s own slot after the shared ones (core.ts): Σ work of the measured jobs. */
 const R_WORK = 4;
 
-export class RedundancyEngine implements Engine, PhaseLoop {
+export class RedundancyEngine extends EngineFrame {
   readonly kind = 'redundancy' as const;
-  events = 0;
-  arrivals = 0;
-  chunkLeft = CHUNK_EVENTS;
-  chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
-  /** t, next arrival, Σ T, Σ T/S, Σ work of measured jobs (doubles kept unboxed; see engine.ts). */
-  private readonly reg = new Float64Array(5);
   private readonly clocks: ClockTree;
-  private readonly perm: Int32Array;
-  private readonly source: JobSource;
   /** Jobs in the system: arrival time, the first replica's size (slowdown), sequence number (−1 once done). */
   private readonly pool = new JobPool(64);
   /** The d servers of the job in pool slot p: jobServers[p·d + i]. */
@@ -65,38 +44,22 @@ export class RedundancyEngine implements Engine, PhaseLoop {
   /**
    * @throws {InvalidModelError} if the state holds jobs: a redundancy run starts empty (an occupancy tail has no replicas).
    */
-  constructor(
-    readonly config: RunConfig,
-    readonly state: RunState,
-    identical: boolean,
-  ) {
-    const { n, d } = config;
-    for (let j = 0; j < n; j++)
+  constructor(config: RunConfig, state: RunState, identical: boolean) {
+    for (let j = 0; j < config.n; j++)
       if (state.store.len[j] !== 0)
         throw new InvalidModelError('a redundancy-d run starts empty: an initial occupancy has no replicas to place; drop it');
+    super(config, state, 5); // reg: the shared slots and Σ work of measured jobs (R_WORK)
+    const { n, d } = config;
     this.identical = identical;
     this.clocks = createClockTree(n);
-    this.perm = identityPermutation(n);
-    this.source = new JobSource(config);
     this.jobServers = new Int32Array(this.pool.cap * d);
     this.live = new Int32Array(n);
     this.startAt = new Float64Array(n);
-    this.reg[R_NEXT] = this.source.firstArrival(state.t, state.rng);
   }
 
   /** The measured jobs' replica work so far (reset with each new measurement window). */
   get replicaWork(): ReplicaWork {
     return { sumWork: this.reg[R_WORK], jobs: this.workJobs, replicas: this.config.d };
-  }
-
-  /** See `Engine.run` and `runPhases`. */
-  run(stopTime: number, onTick?: (events: number) => void): void {
-    runPhases(this, stopTime, onTick);
-  }
-
-  /** The phase loop in chunks (`runChunks`); returns a LOOP_* code. */
-  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
-    return runChunks(this, onTick, limit);
   }
 
   /** At most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
@@ -124,9 +87,7 @@ export class RedundancyEngine implements Engine, PhaseLoop {
     const times = clocks.times;
     const winners = clocks.ids;
     const reg = this.reg;
-    reg[R_T] = state.t;
-    reg[R_SUM_T] = measurement.sumResponse;
-    reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
+    this.openChunk();
     let count = occupancy.count;
     let area = occupancy.area;
     let last = occupancy.last;
@@ -304,19 +265,8 @@ export class RedundancyEngine implements Engine, PhaseLoop {
       }
     }
 
-    this.events = events;
-    this.arrivals = arrivals;
-    this.chunkLeft = chunkLeft;
     this.workJobs = workJobs;
-    state.t = reg[R_T];
-    measurement.save({
-      measuredArrivals,
-      measuredInSystem,
-      sumResponse: reg[R_SUM_T],
-      sumSlowdown: reg[R_SUM_SLOWDOWN],
-      slowdownJobs,
-      completed,
-    });
+    this.closeChunk(events, arrivals, chunkLeft, measuredArrivals, measuredInSystem, slowdownJobs, completed);
     return code;
   }
 }

@@ -21,9 +21,9 @@
  * least-served group, both orders unchanged by the common 1/v); the slowdown divides by the original S. Selection over
  * classes (`heteroSelect`) and per-class tallies. Without a layout nothing changes (results bit for bit as before).
  */
-import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
+import type { RunConfig, RunState } from './core.ts';
+import { EngineFrame } from './frame.ts';
 import {
-  CHUNK_EVENTS,
   D_LAS,
   D_PS,
   LOOP_CHUNK,
@@ -37,43 +37,29 @@ import {
   R_T,
   SEL_JSQ,
   SEL_LPW,
-  SEL_LWL,
   SIZE_EXP,
   ARR_POISSON,
-  TICK_EVENTS,
-  runChunks,
-  runPhases,
 } from './core.ts';
 import { createClockTree, ctFix, ctFixWinner, type ClockTree } from './clockTree.ts';
 import { WaitQueues, waitPop, waitPush } from './discipline/waitQueues.ts';
 import { AttainedGroups } from '../jobs/attainedGroups.ts';
 import { JobPool } from '../jobs/jobPool.ts';
-import { JobSource } from './jobSource.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { identityPermutation, jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
-import { LpwState } from './selection/leastWork.ts';
+import { jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
 import { selectServer } from './selection/select.ts';
 import { InvalidModelError } from '../errors.ts';
-import { DispatcherMemory, MEM_ISM, MEM_NONE } from './memory.ts';
+import { MEM_ISM } from './memory.ts';
 import { heteroSelect } from './selection/hetero.ts';
-import { ClassTally } from './serverClasses.ts';
 
 /** True for the disciplines the sharing engine runs (PS, LAS). */
 export function isSharing(discipline: number): boolean {
   return discipline === D_PS || discipline === D_LAS;
 }
 
-export class SharingEngine implements Engine, PhaseLoop {
+export class SharingEngine extends EngineFrame {
   readonly kind = 'sharing' as const;
-  events = 0;
-  arrivals = 0;
   /** Next internal event of each server (PS: its next departure; LAS: a departure or a merge), +∞ when idle. */
   private readonly clocks: ClockTree;
-  /** The loop's running doubles (t, next arrival, Σ T, Σ T/S), kept in memory rather than locals (see engine.ts). */
-  private readonly reg = new Float64Array(4);
-  private readonly perm: Int32Array;
-  private readonly source: JobSource;
-  private readonly lpw: LpwState;
   private readonly pool: JobPool;
   /** PS: per server a heap of job slots on the virtual departure time V₀ + x. */
   private readonly queues: WaitQueues;
@@ -82,36 +68,24 @@ export class SharingEngine implements Engine, PhaseLoop {
   private readonly vTime: Float64Array;
   /** LAS: the attained-service groups of every server (writes the clock tree's times). */
   private readonly groups: AttainedGroups;
-  /** The dispatcher's memory of idle servers (theory.md §12; sim/memory.ts, as the FIFO and priority engines), when the model has one. */
-  readonly memory: DispatcherMemory | undefined;
-  /** Heterogeneous servers: the per-class tallies of the current window (serverClasses.ts). */
-  readonly classes: ClassTally | undefined;
-  chunkLeft = CHUNK_EVENTS;
-  chunksToTick = TICK_EVENTS / CHUNK_EVENTS;
 
   /**
    * Takes over the jobs of the initial state (none served yet: PS keys V₀ + S with V₀ = 0; LAS one group at a = 0).
    * @throws {InvalidModelError} for a discipline other than PS or LAS, or LPW selection (its predicted-remaining-work
    *   bookkeeping assumes one job in service).
    */
-  constructor(
-    readonly config: RunConfig,
-    readonly state: RunState,
-  ) {
-    const { n, discipline } = config;
-    if (!isSharing(discipline)) throw new InvalidModelError('the sharing engine runs disciplines "ps" and "las" only');
+  constructor(config: RunConfig, state: RunState) {
+    if (!isSharing(config.discipline)) throw new InvalidModelError('the sharing engine runs disciplines "ps" and "las" only');
     if (config.selection === SEL_LPW) throw new InvalidModelError('LPW selection is not available with a sharing discipline (ps, las)');
-    const { store, rng, t, workload } = state;
+    super(config, state, 4); // reg: the shared slots only (the workload is integrated by Workload.accumulate)
+    const { n, discipline } = config;
+    const { store, t, workload } = state;
     this.clocks = createClockTree(n);
-    this.perm = identityPermutation(n);
-    this.source = new JobSource(config);
-    this.lpw = new LpwState(0);
     this.pool = new JobPool(4 * n + 64);
     this.queues = new WaitQueues(discipline === D_PS ? n : 1);
     this.vClock = new Float64Array(n);
     this.vTime = new Float64Array(n);
     this.groups = new AttainedGroups(discipline === D_LAS ? n : 1, this.pool, this.clocks.times);
-    this.reg[R_NEXT] = this.source.firstArrival(t, rng);
     const inv = config.layout?.invSpeed;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
@@ -137,23 +111,6 @@ export class SharingEngine implements Engine, PhaseLoop {
       }
       ctFix(this.clocks, j);
     }
-    this.memory =
-      config.memoryKind === MEM_NONE
-        ? undefined
-        : new DispatcherMemory(config.memoryKind, config.memoryCapacity, n, config.d, config.selection === SEL_LWL);
-    this.memory?.fillIdle(store.len, rng);
-    this.classes = config.layout === undefined ? undefined : new ClassTally(config.layout);
-    this.classes?.recount(store.len);
-  }
-
-  /** See `Engine.run` and `runPhases`. */
-  run(stopTime: number, onTick?: (events: number) => void): void {
-    runPhases(this, stopTime, onTick);
-  }
-
-  /** The hot loop within one phase; same contract as `EventEngine.loop` (chunks: `runChunks` in core.ts). */
-  loop(limit: number, onTick: ((events: number) => void) | undefined): number {
-    return runChunks(this, onTick, limit);
   }
 
   /** LAS arrival: job x joins server j at time t (rare-path call: the PS case is inline). */
@@ -166,7 +123,11 @@ export class SharingEngine implements Engine, PhaseLoop {
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline, serviceMean } = this.config;
     const ps = discipline === D_PS;
-    const inlineExp = this.config.sizeKind === SIZE_EXP && this.config.predKind === PRED_EXACT && this.config.arrivalKind === ARR_POISSON;
+    const inlineExp =
+      this.config.sizeKind === SIZE_EXP &&
+      this.config.predKind === PRED_EXACT &&
+      this.config.arrivalKind === ARR_POISSON &&
+      this.config.batchSize === 1; // a batch's later jobs arrive with its first (JobSource.nextArrival)
     const invRate = 1 / (this.config.lambda * n);
     const layout = this.config.layout;
     const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N && layout === undefined ? (withoutReplacement ? n - 1 : n) : -1;
@@ -196,13 +157,8 @@ export class SharingEngine implements Engine, PhaseLoop {
     const measuring = measurement.phase === MEASURING;
     const draining = measurement.phase === DRAINING;
     const memory = this.memory;
+    const batch = this.batch;
     const ism = memory !== undefined && memory.kind === MEM_ISM;
-    if (memory !== undefined && measuring !== memory.counting) {
-      if (measuring) memory.startCounting();
-      else memory.counting = false;
-    }
-    // the per-class window opens with the measurement's (a new measurement object: the next batch)
-    if (tally !== undefined && measuring && tally.owner !== measurement) tally.begin(measurement, measurement.windowStart);
     const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
     const jobsTarget = measurement.jobs;
     const firstSeq = measurement.firstSeq;
@@ -217,9 +173,7 @@ export class SharingEngine implements Engine, PhaseLoop {
     let chunkLeft = this.chunkLeft;
     let code = LOOP_LIMIT;
     const reg = this.reg;
-    reg[R_T] = state.t;
-    reg[R_SUM_T] = measurement.sumResponse;
-    reg[R_SUM_SLOWDOWN] = measurement.sumSlowdown;
+    this.openChunk();
 
     for (;;) {
       if (chunkLeft === 0) {
@@ -244,13 +198,15 @@ export class SharingEngine implements Engine, PhaseLoop {
         }
         events++;
         const j =
-          memory !== undefined
-            ? memory.select(rng, len, finish, t, withoutReplacement, perm)
-            : pairM >= 0
-              ? jsqPair(rng, len, n, pairM)
-              : layout !== undefined
-                ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
-                : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          batch !== undefined
+            ? batch.select(rng, len, finish, t, n) // batches of K (theory.md §15): the batch's ranking, taken at its first job
+            : memory !== undefined
+              ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+              : pairM >= 0
+                ? jsqPair(rng, len, n, pairM)
+                : layout !== undefined
+                  ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
+                  : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
         let s = 0;
         let y: number;
         let gap = 0;
@@ -372,18 +328,7 @@ export class SharingEngine implements Engine, PhaseLoop {
       }
     }
 
-    this.events = events;
-    this.arrivals = arrivals;
-    this.chunkLeft = chunkLeft;
-    state.t = reg[R_T];
-    measurement.save({
-      measuredArrivals,
-      measuredInSystem,
-      sumResponse: reg[R_SUM_T],
-      sumSlowdown: reg[R_SUM_SLOWDOWN],
-      slowdownJobs,
-      completed,
-    });
+    this.closeChunk(events, arrivals, chunkLeft, measuredArrivals, measuredInSystem, slowdownJobs, completed);
     return code;
   }
 }

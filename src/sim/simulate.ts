@@ -11,7 +11,6 @@ import type { SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
-import { HeteroEventEngine } from './heteroEngine.ts';
 import type { ClassSummary } from './serverClasses.ts';
 import { estimandFiniteness, heavyTailed, type EstimandFiniteness, type Finiteness } from '../model/moments.ts';
 import { serviceDistribution } from '../model/service/index.ts';
@@ -311,8 +310,10 @@ export function createEngine(kind: EngineKind, config: RunConfig, state: ReturnT
       return new RedundancyEngine(config, state, config.identicalReplicas);
     case 'event':
       if (config.discipline !== 0) throw new InvalidModelError('the FIFO event engine runs only discipline "fifo"; use engine "priority"');
-      // heterogeneous servers: their own specialisation, so the homogeneous loop stays as it was
-      return config.layout === undefined ? new EventEngine(config, state) : new HeteroEventEngine(config, state);
+      // server speeds: FIFO runs on the priority engine (a job stored as S/speed; resolveEngine picks it)
+      if (config.layout !== undefined)
+        throw new InvalidModelError('the FIFO event engine runs identical servers; server speeds run on the priority engine');
+      return new EventEngine(config, state);
     default: {
       const never: never = kind;
       throw new InvalidModelError(`unknown engine ${String(never)}`);

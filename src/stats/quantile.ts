@@ -98,12 +98,19 @@ export function quantiles(values: Float32Array | Float64Array, count: number, ps
 export const RADIX = 1 << 16;
 
 /**
- * Scratch of `pooledQuantiles` (marked buckets, bucket starts, fill cursors, low-16-bit counts), one set per thread,
- * cleared on each use: four fresh 2^16-entry arrays per call (~0.8 MB, once per replication and once per run) were
+ * Scratch of `pooledQuantiles` (marked buckets, bucket starts, fill cursors, low-16-bit counts and their top-8-bit
+ * sums), one set per thread, cleared on each use: four fresh 2^16-entry arrays per call (~0.8 MB, once per replication and once per run) were
  * external memory for V8 to answer with major GCs in a simulation worker (see sim/buffers.ts). Nothing here is
  * returned or kept between calls, and no call re-enters.
  */
-const scratch = { wanted: new Uint8Array(RADIX), start: new Int32Array(RADIX), fill: new Int32Array(RADIX), low: new Int32Array(RADIX) };
+const scratch = {
+  wanted: new Uint8Array(RADIX),
+  start: new Int32Array(RADIX),
+  fill: new Int32Array(RADIX),
+  /** All zeros between calls (each call zeroes the entries it counted). */
+  low: new Int32Array(RADIX),
+  coarse: new Int32Array(256),
+};
 
 /**
  * Order-preserving key of a float32 given by its bits (as int32): flip all bits of negatives, only the sign bit of
@@ -172,22 +179,36 @@ export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly num
   const fill = scratch.fill;
   fill.set(start);
   for (const view of views) gatherKeys(view, wanted, fill, keys);
-  // In each marked bucket, count its low 16 bits and walk to the rank.
+  // In each marked bucket, count its low 16 bits (and their top 8, `coarse`) and walk to the rank: through the 256
+  // coarse counts, then the 256 fine ones of that coarse bin. `low` is all zeros between buckets: a bucket's entries
+  // are zeroed after use (its size in steps, not 2^16; the ranks of e.g. a 55-point ccdf mark ~100 buckets).
   const value = new Map<number, number>();
   const low = scratch.low;
+  const coarse = scratch.coarse;
   let counted = -1;
+  const clear = (c: number) => {
+    for (let k = start[c], end = start[c] + high[c]; k < end; k++) low[keys[k] & 0xffff] = 0;
+  };
   for (let i = 0; i < ranks.length; i++) {
     const c = bucketOf[i];
     if (c !== counted) {
-      low.fill(0);
-      for (let k = start[c], end = start[c] + high[c]; k < end; k++) low[keys[k] & 0xffff]++;
+      if (counted >= 0) clear(counted);
+      coarse.fill(0);
+      for (let k = start[c], end = start[c] + high[c]; k < end; k++) {
+        const l = keys[k] & 0xffff;
+        low[l]++;
+        coarse[l >>> 8]++;
+      }
       counted = c;
     }
     let seen = 0;
-    let l = 0;
+    let bin = 0;
+    while (seen + coarse[bin] <= within[i]) seen += coarse[bin++];
+    let l = bin << 8;
     while (seen + low[l] <= within[i]) seen += low[l++];
     value.set(ranks[i], keyFloat(((c << 16) | l) >>> 0));
   }
+  if (counted >= 0) clear(counted);
   return interpolate(count, ps, (k) => value.get(k) as number);
 }
 

@@ -134,9 +134,13 @@ export class Rng {
   private s1: number;
   private s2: number;
   private s3: number;
-  /** Outputs buffer[next..RNG_BUFFER) are the stream's next ones. */
-  private readonly buffer = new Int32Array(RNG_BUFFER);
-  private next = RNG_BUFFER;
+  /**
+   * Outputs buffer[next..RNG_BUFFER) are the stream's next ones. Read in place by the TypeScript race loop
+   * (sim/race.ts), which keeps the position in a local, writes it back before calling a method of this class and
+   * reads it again after (as the WebAssembly kernel does with its copy): not for other callers.
+   */
+  readonly buffer = new Int32Array(RNG_BUFFER);
+  next = RNG_BUFFER;
 
   /**
    * @param seed 64-bit seed (e.g. from `streamSeed`); the 128-bit state is filled by two splitmix64 steps,
@@ -163,12 +167,28 @@ export class Rng {
 
   /** Computes the next RNG_BUFFER outputs of xoshiro128** into the buffer (×5 and ×9 as (x·c) | 0: exact, |x·c| < 2^53). */
   private refill(): void {
+    this.fill(0);
+  }
+
+  /**
+   * Moves the unread outputs buffer[next..) to the front and computes the stream's next ones after them, so that all
+   * RNG_BUFFER outputs are unread (next = 0): the same stream, computed earlier (the race loop reads ≤ 5 per event in
+   * place, assembly/race.ts's `topUp`).
+   */
+  topUp(): void {
+    const left = RNG_BUFFER - this.next;
+    this.buffer.copyWithin(0, this.next);
+    this.fill(left);
+  }
+
+  /** Computes the stream's next outputs into buffer[from..RNG_BUFFER); next = 0. */
+  private fill(from: number): void {
     const buffer = this.buffer;
     let s0 = this.s0;
     let s1 = this.s1;
     let s2 = this.s2;
     let s3 = this.s3;
-    for (let k = 0; k < RNG_BUFFER; k++) {
+    for (let k = from; k < RNG_BUFFER; k++) {
       const m = (s1 * 5) | 0;
       buffer[k] = (((m << 7) | (m >>> 25)) * 9) | 0;
       const t = s1 << 9;
@@ -238,8 +258,8 @@ export class Rng {
     return x < ZIG_X[i + 1] ? x : +this.expOutsideCore(i, x); // + : the result stays an unboxed double in the caller
   }
 
-  /** The rare ziggurat steps (~1% of calls): base-strip tail, wedge test, and retries. */
-  private expOutsideCore(i: number, x: number): number {
+  /** The rare ziggurat steps (~1% of calls): base-strip tail, wedge test, and retries (called by `nextExp`, and by the race loop, which inlines the fast step). */
+  expOutsideCore(i: number, x: number): number {
     for (;;) {
       if (i === 0) return ZIG_R + this.nextExpByLog();
       if (ZIG_F[i + 1] + (ZIG_F[i] - ZIG_F[i + 1]) * this.nextDouble() < Math.exp(-x)) return x;
@@ -266,8 +286,11 @@ export class Rng {
     return m - r * TWO_POW_32 >= n ? r : this.belowRejection(n, m, r);
   }
 
-  /** Lemire's rejection step (probability < n/2^32 per call): accept if the low part ≥ 2^32 mod n, else redraw. */
-  private belowRejection(n: number, m: number, r: number): number {
+  /**
+   * Lemire's rejection step (probability < n/2^32 per call): accept if the low part ≥ 2^32 mod n, else redraw. For
+   * `below` and loops that inline its fast step: m = x·n of the first draw x, r = ⌊m/2^32⌋.
+   */
+  belowRejection(n: number, m: number, r: number): number {
     const threshold = (TWO_POW_32 - n) % n;
     for (;;) {
       if (m - r * TWO_POW_32 >= threshold) return r;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -262,6 +262,17 @@ describe('output targets are checked before anything is computed', () => {
       ['replay', 'no-such-trace.swf', '--n', '1', '--per-job', folder],
       `cannot write ${folder}: ${folder} is a folder, not a file`,
     ],
+    // a file option never creates folders (closing3.md: `--per-job /nonexistent/x.csv` made /nonexistent when run as root)
+    [
+      'simulate --per-job MISSING/x.csv',
+      [...simulate, '--per-job', path.join(dir, 'no-such-folder', 'x.csv')],
+      `cannot write ${path.join(dir, 'no-such-folder', 'x.csv')}: the folder ${path.join(dir, 'no-such-folder')} does not exist (create it first)`,
+    ],
+    [
+      'table --csv MISSING/t.csv',
+      ['table', '--lambda', '2', '--d', '2', '--n', '5', '--csv', path.join(dir, 'no-such-folder', 't.csv')],
+      `cannot write ${path.join(dir, 'no-such-folder', 't.csv')}: the folder ${path.join(dir, 'no-such-folder')} does not exist (create it first)`,
+    ],
     ['run --out FILE', ['run', 'experiments/smoke.json', '--out', file], `cannot write ${file}: ${file} is a file, not a folder`],
     [
       'compare --out FILE/report',
@@ -279,6 +290,7 @@ describe('output targets are checked before anything is computed', () => {
       expect(lines[0].endsWith(message), lines[0]).toBe(true);
       expect(readdirSync(folder)).toEqual([]);
       expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      expect(existsSync(path.join(dir, 'no-such-folder'))).toBe(false);
     });
   }
 });

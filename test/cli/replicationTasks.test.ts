@@ -23,27 +23,40 @@ import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
 const SKIP = new Set(['seconds', 'wallSeconds', 'eventsPerSecond', 'generatedAt', 'startedAt', 'finishedAt', 'code', 'commandLine']);
 const numbers = (x: unknown) => JSON.stringify(x, (k, v) => (SKIP.has(k) ? undefined : v));
 
+/** Runs one task on a pool of 2 workers: its value and the last progress label. */
+async function onTwoWorkers(task: Parameters<WorkerPool['run']>[0][number]): Promise<{ value: unknown; lastLabel: string | undefined }> {
+  const pool = new WorkerPool(2);
+  const labels: string[] = [];
+  let value: unknown;
+  try {
+    await pool.run(
+      [task],
+      (key, v) => {
+        expect(key).toBe(task.key);
+        value = v;
+      },
+      { onProgress: (_done, _total, label) => labels.push(label) },
+    );
+  } finally {
+    await pool.close();
+  }
+  return { value, lastLabel: labels.at(-1) };
+}
+
+/** The cells stored under the given cells folders, sorted by key, as { key, value }. */
+const storedCells = (cells: string[]) =>
+  cells
+    .flatMap((d) => readdirSync(d).map((f) => JSON.parse(readFileSync(path.join(d, f), 'utf8'))))
+    .sort((a, b) => (a.key < b.key ? -1 : 1))
+    .map((c) => ({ key: c.key, value: c.value }));
+
 describe('a simulation task runs as its replications on the pool', () => {
   it("one task of 3 replications is 3 pool tasks on 2 workers and gives simulate's numbers", async () => {
     const model = parseModel({ lambda: 0.8, d: 2 });
     const task = simulationTask(5, 'one-cell', model, { n: 20, jobs: 800, replications: 3, warmupTime: 4 });
-    const pool = new WorkerPool(2);
-    const labels: string[] = [];
-    let got: unknown;
-    try {
-      await pool.run(
-        [task],
-        (key, value) => {
-          expect(key).toBe('one-cell');
-          got = value;
-        },
-        { onProgress: (_done, _total, label) => labels.push(label) },
-      );
-    } finally {
-      await pool.close();
-    }
-    expect(labels.at(-1)).toBe('3/3 done');
-    expect(numbers(got)).toBe(numbers(simulate(model, task.options)));
+    const { value, lastLabel } = await onTwoWorkers(task);
+    expect(lastLabel).toBe('3/3 done');
+    expect(numbers(value)).toBe(numbers(simulate(model, task.options)));
   });
 });
 
@@ -87,11 +100,6 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
   it('compare with a trajectory stores the same cells on 2 threads as in 2 shards on 1 thread', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-units-shards-'));
     const small = { ...config, ns: [12], jobs: 800, replications: 2, trajectory: { ns: [12], tEnd: 4, dt: 1, replications: 3 } };
-    const stored = (cells: string[]) =>
-      cells
-        .flatMap((d) => readdirSync(d).map((f) => JSON.parse(readFileSync(path.join(d, f), 'utf8'))))
-        .sort((a, b) => (a.key < b.key ? -1 : 1))
-        .map((c) => ({ key: c.key, value: c.value }));
     const run = (out: string, threads: number, shard?: { index: number; count: number }) =>
       runComparisonOnPool(small, {
         dir: path.join(out, 'cells'),
@@ -104,8 +112,8 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
       });
     await run(path.join(dir, 'local'), 2);
     for (const index of [1, 2]) await run(path.join(dir, 'sharded'), 1, { index, count: 2 });
-    const local = stored([path.join(dir, 'local', 'cells')]);
-    const sharded = stored([1, 2].map((index) => path.join(shardDir(path.join(dir, 'sharded'), { index, count: 2 }), 'cells')));
+    const local = storedCells([path.join(dir, 'local', 'cells')]);
+    const sharded = storedCells([1, 2].map((index) => path.join(shardDir(path.join(dir, 'sharded'), { index, count: 2 }), 'cells')));
     expect(local.map((c) => c.key)).toEqual(['d2-lambda0.9-n12', 'trajectory-d2-lambda0.9-n12']);
     expect(numbers(sharded)).toBe(numbers(local));
   });
@@ -114,10 +122,7 @@ describe('compare and run give the same numbers for 1 and 2 threads', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-units-run-'));
     const file = writeTinyExperiment(dir, { jobs: 600, seed: 9 });
     const stored = (out: string, shards: number) =>
-      Array.from({ length: shards }, (_, i) => path.join(shardDir(out, { index: i + 1, count: shards }), 'cells'))
-        .flatMap((cells) => readdirSync(cells).map((f) => JSON.parse(readFileSync(path.join(cells, f), 'utf8'))))
-        .sort((a, b) => (a.key < b.key ? -1 : 1))
-        .map((c) => ({ key: c.key, value: c.value }));
+      storedCells(Array.from({ length: shards }, (_, i) => path.join(shardDir(out, { index: i + 1, count: shards }), 'cells')));
     const runs: unknown[] = [];
     for (const [threads, shards] of [
       [1, 1],
@@ -139,24 +144,10 @@ describe('a transient simulation runs as its replications on the pool', () => {
   it("one trajectory task of 3 replications is 3 pool tasks on 2 workers and gives simulateTrajectory's numbers", async () => {
     const model = parseModel({ lambda: 0.9, d: 2 });
     const task = trajectoryTask(7, 'one-trajectory', model, { n: 40, times: [0, 1, 2.5, 4], replications: 3, maxLevel: 6 }, 4);
-    const pool = new WorkerPool(2);
-    const labels: string[] = [];
-    let got: unknown;
-    try {
-      await pool.run(
-        [task],
-        (key, value) => {
-          expect(key).toBe('one-trajectory');
-          got = value;
-        },
-        { onProgress: (_done, _total, label) => labels.push(label) },
-      );
-    } finally {
-      await pool.close();
-    }
-    expect(labels.at(-1)).toBe('3/3 done');
+    const { value, lastLabel } = await onTwoWorkers(task);
+    expect(lastLabel).toBe('3/3 done');
     const whole = simulateTrajectory(model, task.options);
-    expect(numbers(got)).toBe(numbers(whole));
+    expect(numbers(value)).toBe(numbers(whole));
     // the replications are independent streams: some level moves between them (the test can fail)
     expect(new Set(whole.seeds.replications).size).toBe(3);
     expect(whole.tail[3][1].halfWidth).toBeGreaterThan(0);

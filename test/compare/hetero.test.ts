@@ -1,7 +1,7 @@
 /**
  * compare on heterogeneous servers (theory.md §13): the reference is the per-class occupancy fixed point, the
  * calibration check is work conservation Σ f·speed·busy = λE[S] (not ŝ₁ = ρ, which does not hold with speeds),
- * and the report says why there is no refined term in the capability query's words.
+ * and each cell is judged by the speeds' refined 1/n term (heteroRefined), as SQ(d)'s cells by ΣV.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { heteroRefined } from '../../src/meanfield/hetero/refined.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { testMeta } from '../report/meta.ts';
@@ -19,6 +20,23 @@ describe('compare with server speeds', () => {
   const result = runComparison(
     reportComparison({ lambdas: [0.9], ns: [10, 20, 40], jobs: 3_000, replications: 4, seed: 7, model: { servers } }),
   );
+
+  it('judges each cell by the refined mean field of the speeds (heteroRefined: E[T]∞ + c₁/n), and ĉ₁ against ΣV/λ', () => {
+    const model = parseModel({ lambda: 0.9, d: 2, servers });
+    const r = heteroRefined(model);
+    expect(result.judgedBy).toBe('refined-mean-field');
+    for (const c of result.cells) {
+      // the refined value at n is the heteroRefined expansion, E[Q]/λ with E[Q] = Σπ + ΣV/n
+      expect(c.refined!.meanResponseTime).toBeCloseTo(r.meanResponseTime + r.meanResponseTimeCoefficient / c.n, 8);
+      expect(c.verdict.rule).toContain('|sim − refined| ≤ h_n + δ_n');
+      expect(['agrees', 'agrees-not-confirmed', 'refined-out-of-range']).toContain(c.verdict.status);
+    }
+    const m = result.models[0];
+    expect(m.refined!.sumV).toBeCloseTo(r.meanQueueLengthCoefficient, 10);
+    expect(m.c1Check!.expected).toBeCloseTo(r.meanResponseTimeCoefficient, 8);
+    expect(m.c1Check!.status).not.toBe('disagrees');
+    expect(result.provenance.method).toContain('per-class occupancy ODE with server speeds');
+  });
 
   it('judges the cells against the per-class fixed point and checks Σ f·speed·busy = λE[S] per cell', async () => {
     const m = result.models[0];
@@ -37,7 +55,8 @@ describe('compare with server speeds', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-hetero-report-'));
     await writeComparisonReport(dir, result, testMeta());
     const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
-    expect(md).toContain('with server speeds the 1/n term is heteroRefined');
+    expect(md).toContain('**Mean field with server speeds**');
+    expect(md).toContain('the per-class ODE as a population model (heteroRefined)');
     expect(md).not.toContain('known only for JSQ(d), FIFO, exponential');
     expect(md).toContain('work conservation Σ f·speed·busy = λE[S]');
     // the per-class table: simulated busy fraction and E[T] per class beside the limit's (class 2 of speed 2)

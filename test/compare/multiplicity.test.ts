@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { holmAdjust, studentTwoSidedPValue } from '../../src/stats/hypothesis.ts';
-import { c1Check, cellVerdict, fitInverseN, judgeC1Family, judgeFamily, type CellVerdict, type FitPoint } from '../../src/compare/index.ts';
+import { c1Check, cellVerdict, judgeC1Family, judgeFamily, type CellVerdict, type FitPoint } from '../../src/compare/index.ts';
 import { estimate } from '../stats/estimate.ts';
 
 describe('studentTwoSidedPValue', () => {
@@ -79,21 +79,20 @@ const first1 = (v: CellVerdict) => v.pValue;
 
 describe('c1Check', () => {
   const point = (n: number, value: number, se: number): FitPoint => ({ n, value, halfWidth: t9 * se, replications: 10 });
-  it('c1Check(fit, ΣV/λ, R) reads (ĉ₁ − ΣV/λ)/s.e. against t with R − 1 dof; judgeC1Family applies Holm over models', () => {
+  it('c1Check(points, E[T]∞, ΣV/λ) reads (ĉ₁ − ΣV/λ)/s.e. against t with Welch ν; judgeC1Family applies Holm over models', () => {
     // exact data c1 = 4.43 over n = 100, 200, 1000 (held limit 0): ĉ₁ = 4.43 exactly
     const pts = [100, 200, 1000].map((n) => point(n, 4.43 / n, 0.002));
-    const fit = fitInverseN(pts, { limit: 0, inverseSquare: false })!;
-    const ok = c1Check(fit, 4.43, 10);
+    const ok = c1Check(pts, 0, 4.43);
     expect(ok.c1).toBeCloseTo(4.43, 10);
     expect(ok.pValue).toBeCloseTo(1, 10);
-    expect(ok.halfWidth).toBeCloseTo(t9 * fit.c1StandardError, 12);
-    const off = c1Check(fit, 4.43 - 5 * fit.c1StandardError, 10);
+    expect(ok.halfWidth).toBeCloseTo(tQuantile(0.975, ok.degreesOfFreedom) * ok.standardError, 12);
+    const off = c1Check(pts, 0, 4.43 - 5 * ok.standardError);
     expect(off.tStatistic).toBeCloseTo(5, 9);
     expect(off.status).toBe('disagrees');
     const [a, b, c] = judgeC1Family([ok, off, null]);
-    expect(a!.adjustedPValue).toBe(1);
+    expect(a!.adjustedPValue).toBeCloseTo(1, 12);
     expect(b!.adjustedPValue).toBeCloseTo(2 * off.pValue, 12);
     expect(c).toBeNull();
-    expect(c1Check(null, 4.43, 10).status).toBe('not-judged');
+    expect(c1Check([point(100, 0.0443, 0.002)], 0, 4.43).status).toBe('not-judged');
   });
 });

@@ -203,16 +203,13 @@ describe('LL(d,K) transient: the LWL(d) workload PIDE with the batch-sampling ma
   });
 });
 
-describe('batch simulation (FIFO event engine)', () => {
-  it('BSQ with d = 1 at n = 1 is M^X/M/1: E[T] within its CI; other engines refuse batches', () => {
+describe('batch simulation (FIFO event engine; every engine: test/sim/batchEngines.test.ts)', () => {
+  it('BSQ with d = 1 at n = 1 is M^X/M/1: E[T] within its CI', () => {
     const model = parseModel({ lambda: 0.6, d: 1, batch: 3, batchDispatch: 'whole' });
     const r = simulate(model, { n: 1, jobs: 60_000, replications: 6, seed: 2, warmupTime: 100 });
     const exact = bsqFixedPoint(0.6, 1, 3).meanResponseTime; // 5
     expect(Math.abs(r.meanResponseTime.mean - exact), `${r.meanResponseTime.mean} ± ${r.meanResponseTime.halfWidth}`).toBeLessThanOrEqual(
       1.3 * r.meanResponseTime.halfWidth,
-    );
-    expect(() => simulate(parseModel({ lambda: 0.6, d: 3, batch: 2, discipline: 'srpt' }), { n: 10, warmupTime: 1 })).toThrow(
-      /no simulation engine serves batches with discipline srpt/,
     );
   });
 });
@@ -305,6 +302,21 @@ describe('batch size laws (BSQ, whole dispatch; model/batchLaw.ts)', () => {
     );
   });
 
+  it('every event engine draws the sizes (the frame hands the job source to the dispatcher): M^X/M/1 under PS and SRPT', () => {
+    // n = 1, d = 1, geometric X of mean 2.5, ρ = 0.6, exponential sizes: N jumps +X and drains at rate 1 under any order
+    // that reads no sizes (PS: E[T] = m/(1 − ρ) = 6.25), and any work-conserving order has E[U] = ρm/(1 − ρ) = 3.75 (SRPT)
+    const base = { lambda: 0.6, d: 1, batch: 'geom:2.5', batchDispatch: 'whole' } as const;
+    const ps = simulate(parseModel({ ...base, discipline: 'ps' }), { n: 1, jobs: 60_000, replications: 6, seed: 5, warmupTime: 100 });
+    expect(ps.engine).toBe('sharing');
+    expect(Math.abs(ps.meanResponseTime.mean - 6.25), `${ps.meanResponseTime.mean} ± ${ps.meanResponseTime.halfWidth}`).toBeLessThanOrEqual(
+      1.3 * ps.meanResponseTime.halfWidth,
+    );
+    const srpt = simulate(parseModel({ ...base, discipline: 'srpt' }), { n: 1, jobs: 60_000, replications: 6, seed: 5, warmupTime: 100 });
+    expect(srpt.engine).toBe('priority');
+    const u = srpt.meanWorkload!;
+    expect(Math.abs(u.mean - 3.75), `${u.mean} ± ${u.halfWidth}`).toBeLessThanOrEqual(1.3 * u.halfWidth);
+  });
+
   it('refusals in one line: a law with spread (SQ(d,K) needs a fixed K), a bad law, batch and batchLaw that disagree', () => {
     expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'geom:2' })).toThrow(/^batch size law geom:2 needs batch dispatch whole/);
     expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'pmf:0.5,0.6', batchDispatch: 'whole' })).toThrow(/must sum to 1/);
@@ -314,9 +326,5 @@ describe('batch size laws (BSQ, whole dispatch; model/batchLaw.ts)', () => {
     );
     const m = parseModel({ lambda: 0.8, d: 3, batch: 'geom:2', batchDispatch: 'whole' });
     expect(parseModel(JSON.parse(JSON.stringify(m)))).toEqual(m); // a model read back from JSON
-    // only the FIFO event engine's job source draws sizes and marks batch starts
-    expect(() => simulate({ ...m, discipline: 'srpt' }, { n: 10, warmupTime: 1 })).toThrow(
-      /batch size law is simulated by the FIFO event engine only/,
-    );
   });
 });

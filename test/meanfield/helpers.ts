@@ -21,3 +21,27 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) m = Math.max(m, Math.abs((a[i] ?? 0) - (b[i] ?? 0)));
   return m;
 }
+
+/**
+ * Independent oracle: M/M/1 (mean-1 exponential sizes) E[T] under SJF, PSJF, SRPT from theory.md §7
+ * (Schrage–Miller; Harchol-Balter 2013), by the trapezoid rule on [0, 40] with step 1e−3.
+ */
+export function mm1SizeBased(lambda: number, discipline: 'sjf' | 'psjf' | 'srpt'): number {
+  const h = 1e-3;
+  const n = 40_000;
+  const rho = (x: number) => lambda * (1 - Math.exp(-x) * (1 + x));
+  const m2 = (x: number) => lambda * (2 - Math.exp(-x) * (x * x + 2 * x + 2));
+  let inner = 0; // ∫_0^x dt/(1 − ρ(t))
+  let total = 0;
+  for (let i = 0; i <= n; i++) {
+    const x = i * h;
+    if (i > 0) inner += (h / 2) * (1 / (1 - rho(x - h)) + 1 / (1 - rho(x)));
+    const r = rho(x);
+    let T: number;
+    if (discipline === 'sjf') T = x + (lambda * 2) / (2 * (1 - r) ** 2);
+    else if (discipline === 'psjf') T = m2(x) / (2 * (1 - r) ** 2) + x / (1 - r);
+    else T = (m2(x) + lambda * x * x * Math.exp(-x)) / (2 * (1 - r) ** 2) + inner;
+    total += (i === 0 || i === n ? h / 2 : h) * T * Math.exp(-x);
+  }
+  return total;
+}

@@ -117,17 +117,20 @@ describe('per-class occupancy ODE (theory.md §13)', () => {
     const lwl = caps({ selection: 'lwl' });
     expect(lwl.fixedPoint.available && lwl.fixedPoint.id).toBe('hetero-lwl');
     expect(!lwl.transient.available && lwl.transient.reason).toMatch(/LWL\(d\) with server speeds/);
+    // the exact solvers' refusals, answered by the cavity with a speed per class (heteroCavity.test.ts)
     const srpt = caps({ discipline: 'srpt' }).fixedPoint;
-    expect(!srpt.available && srpt.reason).toMatch(/discipline srpt/);
+    expect(srpt.available && [srpt.id, srpt.kind]).toEqual(['hetero-cavity', 'estimate']);
     const psLwl = caps({ discipline: 'ps', selection: 'lwl' }).fixedPoint;
-    expect(!psLwl.available && psLwl.reason).toMatch(/discipline ps/);
+    expect(psLwl.available && psLwl.id).toBe('hetero-lwl-cavity');
     const weibull = caps({ service: 'weibull:0.5' }).fixedPoint;
-    expect(!weibull.available && weibull.reason).toMatch(/weibull sizes/);
+    expect(weibull.available && weibull.id).toBe('hetero-cavity');
+    const transient = caps({ discipline: 'srpt' }).transient;
+    expect(!transient.available && transient.reason).toMatch(/discipline srpt/);
   });
 });
 
 describe('per-class occupancy ODE for PS and LAS with exponential sizes (count-based rules)', () => {
-  it('is FIFO’s fixed point, and the sharing engine agrees within CI + 1/n at n = 100; LWL with PS is refused', () => {
+  it('is FIFO’s fixed point, and the sharing engine agrees within CI + 1/n at n = 100; LWL with PS goes to the cavity', () => {
     const servers = { speeds: [1, 2], fractions: [0.5, 0.5] };
     const fifo = solveMeanField(parseModel({ lambda: 0.9, d: 2, selection: 'sed', servers }));
     for (const discipline of ['ps', 'las'] as const) {
@@ -138,8 +141,7 @@ describe('per-class occupancy ODE for PS and LAS with exponential sizes (count-b
       expect(sim.engine).toBe('sharing');
       expect(Math.abs(sim.meanResponseTime.mean - limit.meanResponseTime)).toBeLessThan(sim.meanResponseTime.halfWidth + 1 / 100);
     }
-    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lwl', discipline: 'ps', servers })).fixedPoint.available).toBe(
-      false,
-    );
+    const lwlPs = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lwl', discipline: 'ps', servers })).fixedPoint;
+    expect(lwlPs.available && lwlPs.id).toBe('hetero-lwl-cavity'); // not the occupancy ODE: the cavity
   });
 });

@@ -6,13 +6,15 @@
  * Rng's next 600 outputs). Cases cover every selection rule: the JSQ(2) pair rule (with its rejection redrawing ~42 % of
  * pairs at n = 50 000), d i.i.d. draws, d distinct by Fisher–Yates (n = 70 000 > 2^16, JSQ(3)), random (d = 1), and rings
  * of capacity 4 grown mid-run with float64 and strided float32 responses.
+ * Both race loops are held to the pins: the WebAssembly kernel (the default) and the TypeScript loop
+ * (`RaceEngine.advance`, issue 23), each case run once per loop (`setRaceLoop`).
  * RECORD=1 prints the table instead of checking it.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
 import { simulate, simulateTrajectory, type SimulateOptions, type SimulationResult } from '../../src/sim/index.ts';
-import { RaceEngine } from '../../src/sim/race.ts';
+import { RaceEngine, setRaceLoop, type RaceLoop } from '../../src/sim/race.ts';
 import { setBufferRecycling } from '../../src/sim/buffers.ts';
 import { JobStore } from '../../src/sim/jobStore.ts';
 import { Occupancy } from '../../src/sim/occupancy.ts';
@@ -222,7 +224,32 @@ if (process.env.RECORD) {
     console.log(JSON.stringify(table, null, 2));
   });
 } else {
-  describe('race loop: same results and final state as the TypeScript loop it replaced', () => {
-    for (const [label, run] of cases) it(label, () => expect(run()).toEqual(PINNED[label]));
-  });
+  const withLoop = <T>(kind: RaceLoop, run: () => T): T => {
+    const before = setRaceLoop(kind);
+    try {
+      return run();
+    } finally {
+      setRaceLoop(before);
+    }
+  };
+  for (const kind of ['wasm', 'typescript'] as const)
+    describe(`race loop (${kind}): same results and final state as the TypeScript loop the kernel replaced`, () => {
+      for (const [label, run] of cases)
+        it(label, () => {
+          const captured: RaceEngine[] = [];
+          const plainRun = RaceEngine.prototype.run;
+          RaceEngine.prototype.run = function (this: RaceEngine, stop: number, onTick?: (events: number) => void) {
+            if (!captured.includes(this)) captured.push(this);
+            plainRun.call(this, stop, onTick);
+          };
+          try {
+            expect(withLoop(kind, run)).toEqual(PINNED[label]);
+          } finally {
+            RaceEngine.prototype.run = plainRun;
+          }
+          // the case ran the loop asked for
+          expect(captured.length).toBeGreaterThan(0);
+          expect(captured.every((e) => e.raceLoop === kind)).toBe(true);
+        });
+    });
 }

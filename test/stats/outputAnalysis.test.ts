@@ -19,6 +19,15 @@ describe('output analysis', () => {
     expect(Array.from(batchMeansOf([1, 2, 3, 4, 5, 6, 7], 7, 3))).toEqual([2, 5]);
   });
 
+  it('mser refuses a value that is not finite, naming the first in its walk (from the end), and nothing else', () => {
+    expect(() => mser([1, NaN, 2, 3, 4])).toThrow('MSER batch mean 1 is not finite: NaN');
+    expect(() => mser([1, Infinity, 2, NaN, 4])).toThrow('MSER batch mean 3 is not finite: NaN');
+    // the last value is the centre: minus itself it is NaN
+    expect(() => mser([1, 2, 3, -Infinity])).toThrow('MSER batch mean 3 is not finite: -Infinity');
+    // finite values whose squares overflow: no error (the sums are infinite, the truncation is still chosen)
+    expect(mser([1e200, -1e200, 1e200, 0]).batches).toBe(4);
+  });
+
   it('wilsonInterval and coverageBand: (190, 200) at 95 % ≈ [0.9104, 0.9726]; band around 0.95 for 200 seeds at 99 % ≈ [0.894, 0.977]', () => {
     const [a, b] = wilsonInterval(190, 200, 0.95);
     expect(a).toBeCloseTo(0.91042, 4);

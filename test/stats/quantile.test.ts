@@ -52,6 +52,27 @@ describe('quantiles', () => {
     expect(() => pooledQuantiles([new Float32Array(0)], [0.5])).toThrow(/count/);
   });
 
+  it('pooledQuantiles with many probabilities (a ccdf grid) equals the sorted reference, call after call', () => {
+    // ~110 ranks in as many buckets, ranks sharing a bucket and a coarse bin, heavy ties; repeated calls check that
+    // the per-thread counts left behind by one call do not reach the next
+    const rng = new Rng(13n);
+    const ps = [0, ...Array.from({ length: 49 }, (_, k) => 0.02 * (k + 1)), 0.99, 0.995, 0.999, 1];
+    const cases: number[][] = [
+      Array.from({ length: 20_000 }, () => Math.fround(rng.nextExpByLog() * 2)),
+      Array.from({ length: 9001 }, () => Math.floor(rng.nextDouble() * 5) / 4), // heavy ties
+      Array.from({ length: 7000 }, () => Math.fround(2 + rng.nextDouble() / 1024)), // one high-16-bit bucket
+      Array.from({ length: 12_000 }, () => Math.fround(rng.nextExpByLog() ** 4 * 1e-3)), // many binades
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const xs of cases) {
+        const half = xs.length >> 1;
+        const parts = [Float32Array.from(xs.slice(0, half)), Float32Array.from(xs.slice(half))];
+        const sorted = xs.slice().sort((a, b) => a - b); // sortedQuantile's sort, once for all ps
+        expect(pooledQuantiles(parts, ps)).toEqual(ps.map((p) => sortedQuantile(sorted, p)));
+      }
+    }
+  });
+
   it('quantiles(bad input) throws', () => {
     expect(() => quantiles(new Float64Array(3), 0, [0.5])).toThrow(/count/);
     expect(() => quantiles(new Float64Array(3), 3, [1.5])).toThrow(/probability/);

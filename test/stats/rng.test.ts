@@ -13,6 +13,20 @@ describe('Rng', () => {
     expect(xa).not.toEqual(xc);
   });
 
+  it('rng.topUp() at any read position leaves the stream output for output as it was (the race loop reads in place)', () => {
+    const plain = new Rng(streamSeed(3, 0));
+    const expected = Array.from({ length: 3000 }, () => plain.nextInt32());
+    const topped = new Rng(streamSeed(3, 0));
+    const got: number[] = [];
+    // read 0..255 outputs between top-ups, crossing the buffer's end at every offset
+    for (let k = 0; got.length < 3000; k = (k * 37 + 11) % 256) {
+      topped.topUp();
+      expect(topped.next).toBe(0);
+      for (let i = 0; i < k && got.length < 3000; i++) got.push(topped.nextInt32());
+    }
+    expect(got).toEqual(expected);
+  });
+
   it('streamSeed(master, r) differs across masters and replications', () => {
     const seeds = new Set<bigint>();
     for (let m = 0; m < 20; m++) for (let r = 0; r < 20; r++) seeds.add(streamSeed(m, r));

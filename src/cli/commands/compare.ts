@@ -49,6 +49,7 @@ import {
   parsePositive,
   parseReplications,
   reportFolder,
+  refuseIdleOptions,
   refuseIdleSettings,
   serversFromFlags,
 } from '../options.ts';
@@ -323,6 +324,17 @@ export function compareCommand(): Command {
         applyPreset(o, self);
         const policy = { selection: o.selection as Selection, discipline: o.discipline as Discipline, d: 2 };
         refuseIdleSettings(self, policy, o.d);
+        // options that act only with another (no setting dropped silently)
+        const exactGiven = exactNs(o).length > 0;
+        refuseIdleOptions(self, [
+          ['--max-jobs', o.resolve !== undefined || o.minHorizon !== undefined, '--resolve or --min-horizon'],
+          ...(['--trajectory-n', '--t-end', '--dt', '--trajectory-replications'] as const).map(
+            (flag) => [flag, o.trajectory, 'the transient comparison', 'drop it or drop --no-trajectory'] as const,
+          ),
+          ...(['--exact-bound', '--exact-max-states', '--exact-jobs'] as const).map(
+            (flag) => [flag, exactGiven, 'exact points (--exact-n)', 'drop it or give --exact-n'] as const,
+          ),
+        ]);
         // a rule that samples no servers (random, jiq) runs at d = 1 whatever the preset's d list says
         if (!settingApplies('d', policy)) o.d = [1];
         const runMeta = startRun();

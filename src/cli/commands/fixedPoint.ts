@@ -62,7 +62,7 @@ export function fixedPointCommand(): Command {
     )
     .option('--tail-tolerance <ε>', 'truncation: K is the first level with s_K* < ε', parsePositive, 1e-15)
     .option('--refined', 'add the refined mean-field correction for n servers (needs --n)')
-    .option('--n <n>', 'number of servers for the refined correction (integer ≥ 1)', parsePositiveInteger)
+    .option('--n <n>', 'number of servers for the refined correction (integer ≥ 1; implies --refined)', parsePositiveInteger)
     .addOption(
       new Option('--order <k>', 'refined expansion order: 1 (ΣV/n) or 2 (adds ΣA/n², Gast–Bortolussi–Tribastone 2019)')
         .choices(['1', '2'])
@@ -81,7 +81,7 @@ export function fixedPointCommand(): Command {
     )
     .option(
       '--ccdf',
-      'also give the response-time ccdf P(T > t) on 0..--ccdf-t-end by --ccdf-dt for models other than SQ(d) (which always give it)',
+      'give the response-time ccdf P(T > t) on the whole grid 0..--ccdf-t-end by --ccdf-dt (SQ(d) prints a summary at integer t without it)',
     )
     .addOption(jsonOption())
     .addHelpText(
@@ -96,8 +96,16 @@ export function fixedPointCommand(): Command {
       modelAction((model, o: Opts, cmd: Command) => {
         // which solver and refined terms the model has: the capability query's answer (meanfield/capabilities.ts)
         const capabilities = meanFieldCapabilities(model);
+        // --n alone asks for the refined term (as --refined --n does); --order only picks its order
+        refuseIdleOptions(cmd, [['--order', Boolean(o.refined) || o.n !== undefined, '--refined --n <servers>']]);
         if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
         if (!capabilities.refined.firstOrder.available) {
+          // the closed form's --method and its truncation --tail-tolerance belong to the SQ(d) fixed point
+          const solver = `the solver here is ${capabilities.fixedPoint.available ? capabilities.fixedPoint.id : 'not the SQ(d) one'}; drop it`;
+          refuseIdleOptions(cmd, [
+            ['--method', false, 'the SQ(d) fixed point (JSQ(d), FIFO, exponential sizes)', solver],
+            ['--tail-tolerance', false, 'the SQ(d) fixed point (JSQ(d), FIFO, exponential sizes)', solver],
+          ]);
           // server speeds: the per-class ODE's own 1/n term (heteroRefined, theory.md §13), where the ODE answers the model
           const heteroRefinable =
             model.servers !== undefined && capabilities.fixedPoint.available && capabilities.fixedPoint.id === 'hetero-occupancy';
@@ -187,11 +195,16 @@ export function fixedPointCommand(): Command {
             .slice(0, 8)
             .map((s, i) => `s_${i}=${s.toPrecision(4)}`)
             .join('  ')}${fp.tail.length > 8 ? '  …' : ''}`,
-          `  P(T > t): ${times
-            .filter((_, j) => j % Math.max(1, Math.round(1 / o.ccdfDt)) === 0)
-            .slice(0, 8)
-            .map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`)
-            .join('  ')}`,
+          // the summary at integer t, or with --ccdf the whole grid the flags asked for
+          ...(o.ccdf
+            ? ccdfGridLines(times, ccdf)
+            : [
+                `  P(T > t): ${times
+                  .filter((_, j) => j % Math.max(1, Math.round(1 / o.ccdfDt)) === 0)
+                  .slice(0, 8)
+                  .map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`)
+                  .join('  ')}`,
+              ]),
           ...(law ? [quantileLine(law)] : []),
         ];
         if (refined) {
@@ -221,6 +234,14 @@ function responseTimeRequest(model: SupermarketModel, o: Opts): ResponseTimeLaw 
   const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
   const times = o.ccdf ? Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt) : [];
   return solveResponseTime(model, { quantiles: o.quantiles ?? [], times, ...(o.phFit ? { phaseTypeFit: true } : {}) });
+}
+
+/** The whole ccdf grid of --ccdf in text: a heading, then 8 points a line ("t=0.5: 0.934"). */
+function ccdfGridLines(times: readonly number[], ccdf: readonly number[]): string[] {
+  const cells = times.map((t, j) => `t=${+t.toPrecision(6)}: ${ccdf[j].toPrecision(3)}`);
+  const lines = [`  P(T > t) on ${times.length} points, t = ${+times[0].toPrecision(6)} … ${+times[times.length - 1].toPrecision(6)}:`];
+  for (let k = 0; k < cells.length; k += 8) lines.push(`    ${cells.slice(k, k + 8).join('  ')}`);
+  return lines;
 }
 
 /** JSON of a law's quantiles: p, t_p and, for estimates, the 95 % CI. */
@@ -365,10 +386,7 @@ function printGeneralSolution(
       ...(law && law.quantiles.length > 0 ? [quantileLine(law)] : []),
       ...(law && law.times.length > 0
         ? [
-            `  P(T > t): ${law.times
-              .slice(0, 12)
-              .map((t, j) => `t=${+t.toPrecision(6)}: ${law.ccdf[j].toPrecision(3)}`)
-              .join('  ')}${law.times.length > 12 ? '  …' : ''}`,
+            ...ccdfGridLines(law.times, law.ccdf),
             ...(law.ccdfMeasuredError !== undefined
               ? [`    ccdf error: at most ${law.ccdfMeasuredError.toPrecision(2)} outside the reference's 95 % band (measured in this run)`]
               : []),

@@ -107,7 +107,10 @@ export function odeCommand(): Command {
         // a load ρ ≥ 1 has no fixed point but a transient (overload.ts, the rule `model --transient` follows too)
         const { model, overloaded } = transientModelFromFlags(o);
         if (modelHasMemory(model)) refuseMemoryFlags(o);
-        refuseIdleOptions(cmd, [['--tol', Boolean(o.untilSteady), '--until-steady']]);
+        refuseIdleOptions(cmd, [
+          ['--tol', Boolean(o.untilSteady), '--until-steady'],
+          ['--levels', !o.json && !o.csv, 'text output', 'JSON and CSV give every level; drop it or drop --json/--csv'],
+        ]);
         refuseIdleSettings(cmd, model);
         if (overloaded) refuseOverloaded(model, o);
         // renewal arrivals: the n → ∞ transient is the Poisson model's; said on stderr, as fixed-point says it (theory.md §14)
@@ -156,18 +159,13 @@ export function odeCommand(): Command {
             // the SQ(d) ODE at any load, held to the simulations' budget before anything is integrated (overload.ts), with
             // progress when it takes more than a few seconds; at ρ ≥ 1 no fixed point sizes the truncation: K from the horizon
             const { K, levels, work } = sqdTransientLevels(model, times, from);
-            const progress = createProgress('ode', o.progress && !o.json && work > TRANSIENT_PROGRESS_WORK);
-            let tr: TransientResult;
-            try {
-              tr = tailTransient(model, times, {
-                from,
-                tolerance: o.tolerance,
-                truncationLevel: K,
-                onProgress: (fraction) => progress.update(fraction, 1, K !== undefined ? `K = ${K} levels` : `K ≤ ${levels} levels`),
-              });
-            } finally {
-              progress.stop();
-            }
+            const label = K !== undefined ? `K = ${K} levels` : `K ≤ ${levels} levels`;
+            const tr = withProgress(
+              o,
+              work,
+              (onProgress) => tailTransient(model, times, { from, tolerance: o.tolerance, truncationLevel: K, onProgress }),
+              label,
+            );
             if (K !== undefined) checkTransientTop(tr.times, (j) => ({ name: `s_${K}`, value: tr.tail[j][K] }), '');
             printTailTransient(model, tr, o);
             return;
@@ -237,12 +235,13 @@ export function odeCommand(): Command {
 
 /**
  * Runs a transient with a progress bar (ETA) on stderr when its work is over TRANSIENT_PROGRESS_WORK event-equivalents
- * (a few seconds) and neither --json nor --no-progress is given; the bar stops however the run ends.
+ * (a few seconds) and neither --json nor --no-progress is given; the bar stops however the run ends. `label` is shown
+ * beside the bar (e.g. the SQ(d) truncation level).
  */
-function withProgress<T>(o: Opts, work: number, run: (onProgress: (fraction: number) => void) => T): T {
+function withProgress<T>(o: Opts, work: number, run: (onProgress: (fraction: number) => void) => T, label = ''): T {
   const progress = createProgress('ode', o.progress && !o.json && work > TRANSIENT_PROGRESS_WORK);
   try {
-    return run((fraction) => progress.update(fraction, 1, ''));
+    return run((fraction) => progress.update(fraction, 1, label));
   } finally {
     progress.stop();
   }

@@ -155,6 +155,16 @@ export function simulateCommand(): Command {
         refuseIdleOptions(cmd, [
           ['--batches', o.method === 'batch-means', '--method batch-means'],
           ['--max-replications', o.precision !== undefined || o.halfWidth !== undefined, '--precision or --half-width'],
+          // batch means are one long run: no replications to count or to spread over threads
+          [
+            '--replications',
+            o.method === 'replications',
+            '--method replications',
+            'a batch-means run is one long run cut into --batches; drop it or set --batches',
+          ],
+          ['--threads', o.method === 'replications', '--method replications', 'a batch-means run is one long run on one thread; drop it'],
+          // the tolerance sizes the default warm-up only
+          ['--warmup-tolerance', o.warmup === undefined, 'the default warm-up (no --warmup)', 'drop it or drop --warmup'],
         ]);
         const n = checkServers(model, o.n);
         const proposal =

@@ -8,7 +8,7 @@
  * Source: theory.md §1–§2 (the model), §6 (what the refined mean field approximates); the chain is the n-server
  * CTMC itself, so the only approximations are the truncation (bounded and reported) and the solver residual.
  */
-import { InvalidModelError } from '../../errors.ts';
+import { InvalidModelError, LevelCapError } from '../../errors.ts';
 import { requirePoissonArrivals } from '../../model/arrivals.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
@@ -140,6 +140,29 @@ function initialLevel(model: SupermarketModel, n: number, rho: number, bound: nu
   return Math.min(MAX_LEVEL, Math.max(2, Math.ceil(Math.log((bound * (1 - rho) ** 2) / n) / perLevel) + 1));
 }
 
+/**
+ * A lower estimate of the E[T] truncation error at level cap K, known before any chain is built: the jobs above level
+ * K per server, (1/n) Σ_{k>K} P(max level ≥ k), divided by λ (Little). No dispatch of n exponential servers holds fewer
+ * jobs than the M/M/n central queue (coupling), and max level ≥ k once N ≥ n(k − 1) + 1, so
+ * P(max ≥ k) ≥ P_{M/M/n}(N ≥ n(k − 1) + 1) = C(n, nρ)·ρ^{n(k−2)+1} (Erlang C, k ≥ 2), summed geometrically:
+ * C·ρ^{n(K−1)+1} / (n(1 − ρ^n)λ). With one sampled server (`oneServer`: random, d = 1) the error of each capped
+ * M/M/1 queue is known exactly and is the larger.
+ */
+export function truncationErrorAtLeast(n: number, rho: number, lambda: number, K: number, oneServer = false): number {
+  const a = n * rho;
+  let erlangB = 1;
+  for (let k = 1; k <= n; k++) erlangB = (a * erlangB) / (k + a * erlangB);
+  const erlangC = erlangB / (1 - rho * (1 - erlangB));
+  const central = (erlangC * rho ** (n * (K - 1) + 1)) / (n * (1 - rho ** n) * lambda);
+  if (!oneServer) return central;
+  // one sampled server (random, d = 1): each server is an M/M/1 queue, capped at K an M/M/1/K one, whose E[T] is
+  // known: T_∞ − T_K with T_K = E[N_K]/(λ(1 − p_K)), E[N_K] = ρ/(1 − ρ) − (K + 1)ρ^{K+1}/(1 − ρ^{K+1})
+  const top = rho ** (K + 1);
+  const meanK = rho / (1 - rho) - ((K + 1) * top) / (1 - top);
+  const lossK = (rho ** K * (1 - rho)) / (1 - top);
+  return Math.max(central, rho / (1 - rho) / lambda - meanK / (lambda * (1 - lossK)));
+}
+
 /** Mean-field-like product-form start: π(v) ∝ multinomial · Π_j ρ^{v_j} over the warm start (or nothing). */
 function startVector(chain: ExactChain, rho: number, previous?: { chain: ExactChain; pi: Float64Array }): Float64Array {
   const { n, vectors } = chain;
@@ -172,6 +195,8 @@ function startVector(chain: ExactChain, rho: number, previous?: { chain: ExactCh
  *   `diagnostics` { residual, iterations, seconds }.
  * @throws {InvalidModelError} unsupported model, bad n or options. @throws {UnstableModelError} never (parseModel
  *   checks ρ < 1). @throws {StateSpaceTooLargeError} if the needed state space exceeds the limits (names its size).
+ * @throws {LevelCapError} when the level cap 255 cannot reach the bound: decided before any chain is built where the
+ *   M/M/n tail beyond the cap already exceeds it (`truncationErrorAtLeast`), else when a solve at the cap misses it.
  * @throws {ConvergenceError} if Gauss–Seidel does not reach the tolerance.
  * @example solveExact(parseModel({ lambda: 0.5, d: 2, sampling: 'without-replacement' }), { n: 2 }).meanResponseTime // ≈ 1.42632
  */
@@ -185,6 +210,15 @@ export function solveExact(model: SupermarketModel, options: ExactOptions): Exac
   let K = options.truncationLevel ?? initialLevel(model, n, rho, bound);
   if (!Number.isInteger(K) || K < 1 || K > MAX_LEVEL)
     throw new InvalidModelError(`truncationLevel must be an integer in 1..${MAX_LEVEL}, got ${K}`);
+  if (!options.fixedLevel) {
+    // decided before any chain is built: a chain at the cap takes minutes (n = 3, λ = 0.99: 2.8e6 states, ~2 min)
+    const least = truncationErrorAtLeast(n, rho, model.lambda, MAX_LEVEL, model.selection === 'random' || model.d === 1);
+    if (least > bound)
+      throw new LevelCapError(
+        `level cap ${MAX_LEVEL} cannot reach the E[T] truncation bound ${bound}: even the M/M/${n} tail beyond it is ${least.toExponential(2)} ` +
+          `(load too close to 1 for the exact solver at n = ${n}); use simulate, or a looser --truncation-bound`,
+      );
+  }
   const g = joinAtLeastTable(model, n);
   const history: ExactResult['truncation']['history'] = [];
   let previous: { chain: ExactChain; pi: Float64Array } | undefined;
@@ -225,7 +259,7 @@ export function solveExact(model: SupermarketModel, options: ExactOptions): Exac
       return summarise(model, chain, solved, { bound, errorEstimate, boundaryMass: atK, decay }, history, iterations, started);
     }
     if (K >= MAX_LEVEL) {
-      throw new InvalidModelError(
+      throw new LevelCapError(
         `level cap ${MAX_LEVEL} reached with E[T] truncation error ${errorEstimate.toExponential(2)} > ${bound}: load too close to 1 for the exact solver`,
       );
     }

@@ -34,6 +34,12 @@ export interface HeteroLwlFixedPoint {
   readonly numericalError: number;
   readonly iterations: number;
   readonly residual: number;
+  /**
+   * G(w) = Σ_c p_c P(U_c > w), the probability that one sampled server needs more than w time units to drain, on the
+   * uniform grid 0, step, 2·step, … of the finer solve (discipline-free: the drain-time law is the workload's). The
+   * LWL cavity with speeds (hetero/cavity.ts) thins its arrivals by it.
+   */
+  readonly drainTimeCcdf: { readonly step: number; readonly ccdf: Float64Array };
 }
 
 interface Problem {
@@ -51,6 +57,7 @@ interface GridAnswer {
   readonly share: number[];
   readonly iterations: number;
   readonly residual: number;
+  readonly G: Float64Array;
 }
 
 /** The fixed point on the grid 0, h, …, N·h. */
@@ -131,6 +138,7 @@ function solveOnGrid(p: Problem, h: number, N: number): GridAnswer {
     share: rates.map((r, c) => (p.fractions[c] * r) / lambda),
     iterations,
     residual,
+    G,
   };
 }
 
@@ -172,5 +180,6 @@ export function heteroLwlFixedPoint(model: SupermarketModel, options: { step?: n
     numericalError: Math.abs(fine.meanResponseTime - coarse.meanResponseTime) / 3,
     iterations: fine.iterations,
     residual: fine.residual,
+    drainTimeCcdf: { step: h / 2, ccdf: fine.G },
   };
 }

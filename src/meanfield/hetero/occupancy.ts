@@ -17,10 +17,11 @@
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { requireStable, type SupermarketModel } from '../../model/model.ts';
 import { classSamplingProbabilities } from '../../model/servers.ts';
+import { serviceDistribution } from '../../model/service/index.ts';
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { dampedNewton, infNorm } from '../../numerics/newton.ts';
 import { integrateOdex, odexIntegration, sampleTrajectory } from '../../numerics/odex.ts';
-import { mathjs } from '../../lazy.ts';
+import { solveDense } from '../../numerics/dense.ts';
 import { VERSION } from '../../version.ts';
 import { truncatedTransient, type TruncatedTransient } from '../support.ts';
 
@@ -36,6 +37,13 @@ export interface HeteroOccupancyProblem {
   readonly fractions: readonly number[];
   readonly sampling: readonly number[];
   readonly rates: readonly number[];
+  /**
+   * Completion rate of a class-c server while k jobs are present, levelRates[c][k] (k ≥ 1, index 0 unused; past the
+   * end the last entry repeats), replacing μ_c in the departure term: the level-crossing balance of any discipline and
+   * size law (the cavity of hetero/cavity.ts measures it). Absent: μ_c at every level (FIFO, exponential sizes). SED
+   * still ranks by (k + 1)/μ_c.
+   */
+  readonly levelRates?: readonly ArrayLike<number>[];
 }
 
 /** The problem of a parsed heterogeneous model (exponential sizes, FIFO; random selection ⇒ d = 1). */
@@ -45,7 +53,7 @@ export function heteroProblem(model: SupermarketModel): HeteroOccupancyProblem {
   const rule: HeteroRule = model.selection === 'jsq' ? 'jsq' : model.selection === 'sed' ? 'sed' : 'random';
   if (model.selection !== rule)
     throw new InvalidModelError(`the per-class occupancy ODE covers jsq, sed and random, not ${model.selection}`);
-  const mean = model.service.mean;
+  const mean = serviceDistribution(model.service).mean;
   return {
     lambda: model.lambda,
     d: rule === 'random' ? 1 : model.d,
@@ -82,16 +90,18 @@ function typeOrder(p: HeteroOccupancyProblem, K: number): TypeOrder {
 }
 
 /**
- * The drift of the truncated per-class ODE (arrivals above level K lost).
- * @param x s_{c,k} at x[c·K + k − 1], k = 1..K. @returns dx/dt (same layout).
+ * The arrival rates of the truncated per-class ODE: rates[c·(K + 1) + k] = a_{c,k}, the rate at which a class-c server
+ * with k jobs receives jobs (k = 0..K; the ODE loses arrivals at level K). Returns a function of the state that
+ * overwrites and returns one buffer.
+ * @param x s_{c,k} at x[c·K + k − 1], k = 1..K.
  */
-export function heteroDrift(p: HeteroOccupancyProblem, K: number, order: TypeOrder = typeOrder(p, K)) {
+export function heteroArrivalRates(p: HeteroOccupancyProblem, K: number, order: TypeOrder = typeOrder(p, K)) {
   const C = p.fractions.length;
   const T = C * (K + 1);
   const q = new Float64Array(T);
   const groups = order.groupEnd.length;
   const R = new Float64Array(groups);
-  const out = new Float64Array(C * K);
+  const rates = new Float64Array(T);
   const d = p.d;
   return (x: ArrayLike<number>): Float64Array => {
     const s = (c: number, k: number) => (k === 0 ? 1 : k > K ? 0 : x[c * K + k - 1]);
@@ -115,11 +125,35 @@ export function heteroDrift(p: HeteroOccupancyProblem, K: number, order: TypeOrd
     }
     for (let c = 0; c < C; c++) {
       const share = (p.lambda * p.sampling[c]) / p.fractions[c];
-      const mu = p.rates[c];
+      for (let k = 0; k <= K; k++) rates[c * (K + 1) + k] = share * R[order.groupOf[c * (K + 1) + k]];
+    }
+    return rates;
+  };
+}
+
+/** μ_{c,k}: the level rate where `levelRates` is given, else μ_c. */
+function levelRate(p: HeteroOccupancyProblem, c: number, k: number): number {
+  const table = p.levelRates?.[c];
+  if (table === undefined) return p.rates[c];
+  return table[Math.min(k, table.length - 1)];
+}
+
+/**
+ * The drift of the truncated per-class ODE (arrivals above level K lost).
+ * @param x s_{c,k} at x[c·K + k − 1], k = 1..K. @returns dx/dt (same layout).
+ */
+export function heteroDrift(p: HeteroOccupancyProblem, K: number, order: TypeOrder = typeOrder(p, K)) {
+  const C = p.fractions.length;
+  const arrivals = heteroArrivalRates(p, K, order);
+  const mu = Array.from({ length: C }, (_, c) => Float64Array.from({ length: K + 2 }, (_, k) => (k === 0 ? NaN : levelRate(p, c, k))));
+  const out = new Float64Array(C * K);
+  return (x: ArrayLike<number>): Float64Array => {
+    const s = (c: number, k: number) => (k === 0 ? 1 : k > K ? 0 : x[c * K + k - 1]);
+    const a = arrivals(x);
+    for (let c = 0; c < C; c++) {
       for (let k = 1; k <= K; k++) {
-        const lower = c * (K + 1) + k - 1;
-        const up = share * R[order.groupOf[lower]] * (s(c, k - 1) - s(c, k));
-        out[c * K + k - 1] = up - mu * (s(c, k) - s(c, k + 1));
+        const up = a[c * (K + 1) + k - 1] * (s(c, k - 1) - s(c, k));
+        out[c * K + k - 1] = up - mu[c][k] * (s(c, k) - s(c, k + 1));
       }
     }
     return out;
@@ -156,9 +190,18 @@ export interface HeteroFixedPoint {
 const MAX_K = 4096;
 
 /** Solves the problem's fixed point at truncation K from x0 (the ODE to ‖drift‖ < 1e−9, then Newton). */
-function solveAt(p: HeteroOccupancyProblem, K: number, x0: number[]): { x: Float64Array; residual: number; iterations: number } {
+function solveAt(
+  p: HeteroOccupancyProblem,
+  K: number,
+  x0: number[],
+  warm = false,
+): { x: Float64Array; residual: number; iterations: number } {
   const f = heteroDrift(p, K);
-  const dim = x0.length;
+  if (warm) {
+    // a start near the fixed point (the previous step of the cavity iteration): Newton alone, the ODE if it fails
+    const r = newton(f, x0);
+    if (r.residual <= 1e-12 && r.x.every((v) => v >= -1e-12)) return r;
+  }
   let y = x0;
   let horizon = 20 / Math.min(...p.rates);
   let t = 0;
@@ -174,6 +217,12 @@ function solveAt(p: HeteroOccupancyProblem, K: number, x0: number[]): { x: Float
     if (infNorm(f(y)) < 1e-7) break;
     horizon *= 2;
   }
+  return newton(f, y);
+}
+
+/** Damped Newton (finite-difference Jacobian) on the drift f from x0 to ‖f‖∞ ≤ 1e−12. */
+function newton(f: (x: ArrayLike<number>) => Float64Array, x0: number[]): { x: Float64Array; residual: number; iterations: number } {
+  const dim = x0.length;
   const h = 1e-7;
   const r = dampedNewton(
     {
@@ -189,11 +238,10 @@ function solveAt(p: HeteroOccupancyProblem, K: number, x0: number[]): { x: Float
           for (let i = 0; i < dim; i++) J[i][j] = (fp[i] - base[i]) / h;
           xp[j] = old;
         }
-        const sol = mathjs().lusolve(J, Array.from(rhs)) as unknown as number[][];
-        return sol.map((row) => (Array.isArray(row) ? row[0] : (row as unknown as number)));
+        return solveDense(J, rhs, 'the per-class occupancy Newton step');
       },
     },
-    y,
+    x0,
     1e-12,
     30,
   );
@@ -204,12 +252,15 @@ function solveAt(p: HeteroOccupancyProblem, K: number, x0: number[]): { x: Float
  * The fixed point of the per-class occupancy ODE (module comment).
  * @throws {ConvergenceError} if K would pass MAX_K or the drift does not reach 1e−10.
  */
-export function heteroFixedPointOf(p: HeteroOccupancyProblem): HeteroFixedPoint {
+export function heteroFixedPointOf(p: HeteroOccupancyProblem, start?: HeteroFixedPoint): HeteroFixedPoint {
   const C = p.fractions.length;
-  let K = 16;
+  let K = start?.truncationLevel ?? 16;
   let x: number[] = new Array<number>(C * K).fill(0);
+  if (start !== undefined) for (let c = 0; c < C; c++) for (let k = 1; k <= K; k++) x[c * K + k - 1] = start.classes[c].tail[k];
+  let warm = start !== undefined;
   for (;;) {
-    const r = solveAt(p, K, x);
+    const r = solveAt(p, K, x, warm);
+    warm = false;
     let top = 0;
     for (let c = 0; c < C; c++) top = Math.max(top, r.x[c * K + K - 1]);
     if (top < 1e-14 || K >= MAX_K) {
@@ -245,7 +296,9 @@ function assemble(
     const t = [1];
     for (let k = 1; k <= K; k++) t.push(Math.min(1, Math.max(0, x[c * K + k - 1])));
     const q = t.slice(1).reduce((a, b) => a + b, 0);
-    const rate = p.rates[c] * t[1]; // jobs per class-c server per time unit
+    let rate = 0; // jobs per class-c server per time unit: Σ_k μ_{c,k}(s_{c,k} − s_{c,k+1}) (μ_c s_{c,1} for constant rates)
+    if (p.levelRates === undefined) rate = p.rates[c] * t[1];
+    else for (let k = 1; k <= K; k++) rate += levelRate(p, c, k) * (t[k] - (k < K ? t[k + 1] : 0));
     const f = p.fractions[c];
     for (let k = 0; k <= K; k++) tail[k] += f * t[k];
     meanQ += f * q;

@@ -67,8 +67,11 @@ export function jsqPair(rng: Rng, len: Int32Array, n: number, m: number): number
   return a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a] (queue lengths ≥ 0: no overflow), else a
 }
 
-/** The rejection step of `jsqPair` (probability < n·m/2^32); kept apart so the fast path stays small. */
-function jsqPairSlow(rng: Rng, len: Int32Array, n: number, m: number, low: number, a: number, b: number): number {
+/**
+ * The rejection step of `jsqPair` (probability < n·m/2^32); kept apart so the fast path stays small (and called by the
+ * race loop, which inlines that fast path): low = the low part of y, a and b the pair's first indices.
+ */
+export function jsqPairSlow(rng: Rng, len: Int32Array, n: number, m: number, low: number, a: number, b: number): number {
   const threshold = (TWO_POW_32 - n * m) % (n * m);
   while (low < threshold) {
     const x = (rng.nextInt32() >>> 0) * n;

@@ -4,7 +4,7 @@ import { jsqCavity, lwlCavity } from '../../../src/meanfield/cavity/index.ts';
 import { phaseTypeJsqFixedPoint } from '../../../src/meanfield/phaseType/index.ts';
 import { parseModel } from '../../../src/model/index.ts';
 import type { Estimate } from '../../../src/stats/tInterval.ts';
-import { seriesMeanResponseTime } from '../helpers.ts';
+import { mm1SizeBased, seriesMeanResponseTime } from '../helpers.ts';
 
 const lwl = (lambda: number, d: number, extra: Record<string, unknown> = {}) => parseModel({ lambda, d, selection: 'lwl', ...extra });
 const within = (e: Estimate, truth: number) => expect(Math.abs(e.mean - truth)).toBeLessThanOrEqual(e.halfWidth);
@@ -14,30 +14,6 @@ const lwlSeries = (lambda: number, d: number) => {
   for (let n = 0; n < 2000; n++) s += lambda ** (d * n) / (1 + n * (d - 1));
   return s;
 };
-
-/**
- * Independent oracle: M/M/1 (mean-1 exponential sizes) E[T] under SJF, PSJF, SRPT from theory.md §7
- * (Schrage–Miller; Harchol-Balter 2013), by the trapezoid rule on [0, 40] with step 1e−3.
- */
-function mm1SizeBased(lambda: number, discipline: 'sjf' | 'psjf' | 'srpt'): number {
-  const h = 1e-3;
-  const n = 40_000;
-  const rho = (x: number) => lambda * (1 - Math.exp(-x) * (1 + x));
-  const m2 = (x: number) => lambda * (2 - Math.exp(-x) * (x * x + 2 * x + 2));
-  let inner = 0; // ∫_0^x dt/(1 − ρ(t))
-  let total = 0;
-  for (let i = 0; i <= n; i++) {
-    const x = i * h;
-    if (i > 0) inner += (h / 2) * (1 / (1 - rho(x - h)) + 1 / (1 - rho(x)));
-    const r = rho(x);
-    let T: number;
-    if (discipline === 'sjf') T = x + (lambda * 2) / (2 * (1 - r) ** 2);
-    else if (discipline === 'psjf') T = m2(x) / (2 * (1 - r) ** 2) + x / (1 - r);
-    else T = (m2(x) + lambda * x * x * Math.exp(-x)) / (2 * (1 - r) ** 2) + inner;
-    total += (i === 0 || i === n ? h / 2 : h) * T * Math.exp(-x);
-  }
-  return total;
-}
 
 describe('lwlCavity', () => {
   it('lwlCavity(model) under FIFO reproduces the LWL(d) closed form within its CI (d = 2: λ = 0.9 → 2.0503, λ = 0.5 → 1.1507)', () => {

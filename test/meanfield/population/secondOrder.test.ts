@@ -136,4 +136,26 @@ describe('populationSecondOrder', () => {
     const aitken = x2 - (x2 - x1) ** 2 / (x2 - 2 * x1 + x0);
     expect(Math.abs(aitken / c2 - 1)).toBeLessThan(0.005);
   });
+  it('JSQ(4) with buffer 2 (K = 2, λ = 0.9): c₂ of the exact n-server chain (Richardson over n = 40, 80, 160) within 0.1 %, so F′′′ and F′′′′ enter right in several dimensions', () => {
+    // models/jsq-d.json at K = 2 is the finite-n chain solveExact solves at level cap 2 (arrivals at level 2 lost).
+    // Two coupled variables with quartic rates: the multi-dimensional third and fourth derivatives that are zero at
+    // d = 2. g(n) = n²(E[Q]_n − g(π) − c₁/n) = c₂ + c₃/n + c₄/n² + …: c₂ from the three n (c₃ ≈ −175, c₄ ≈ 1800).
+    const lambda = 0.9;
+    const d = 4;
+    const pop = populationSecondOrder(parsePopulationModel(modelJson('jsq-d.json'), { lambda, d, K: 2 }));
+    const q = pop.observables.meanQueueLength;
+    const ns = [40, 80, 160];
+    const g = ns.map((n) => {
+      const exact = solveExact(parseModel({ lambda, d }), { n, truncationLevel: 2, fixedLevel: true, tolerance: 1e-14 });
+      return n * n * (exact.meanQueueLength - q.meanField - q.first / n);
+    });
+    const [c2] = solveDense(
+      ns.map((n) => [1, 1 / n, 1 / n ** 2]),
+      g,
+      'Richardson',
+    );
+    expect(Math.abs(c2 / q.second - 1)).toBeLessThan(1e-3);
+    // and the first-order error alone is far from c₂/n² at these n, so the check has teeth
+    expect(Math.abs(g[0] / q.second - 1)).toBeGreaterThan(0.1);
+  });
 });

@@ -1,0 +1,106 @@
+/**
+ * Settings with no effect are refused in one line with a non-zero exit (the guide's rule "a setting that has no
+ * effect is refused or named"; closing3.md's README-only user and the sweep of fixed-point, simulate, compare, ode).
+ * Each case fails before any work starts, so the file is quick.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+const cases: [string, string, RegExp][] = [
+  [
+    'fixed-point --order without --refined',
+    'fixed-point --lambda 0.9 --d 2 --order 2',
+    /^supermarket: error: --order acts only with --refined --n/,
+  ],
+  [
+    'fixed-point --method on a model without the SQ(d) fixed point',
+    'fixed-point --lambda 0.9 --d 2 --selection lwl --method newton',
+    /--method acts only with the SQ\(d\) fixed point .*the solver here is lwl/,
+  ],
+  [
+    'fixed-point --tail-tolerance on LWL',
+    'fixed-point --lambda 0.9 --d 2 --selection lwl --tail-tolerance 1e-9',
+    /--tail-tolerance acts only with the SQ\(d\)/,
+  ],
+  [
+    'simulate --replications with batch means',
+    'simulate --lambda 0.5 --d 2 --n 10 --method batch-means --replications 5',
+    /--replications acts only with --method replications: a batch-means run is one long run/,
+  ],
+  [
+    'simulate --threads with batch means',
+    'simulate --lambda 0.5 --d 2 --n 10 --method batch-means --threads 2',
+    /--threads acts only with --method replications/,
+  ],
+  [
+    'simulate --warmup-tolerance with --warmup',
+    'simulate --lambda 0.5 --d 2 --n 10 --warmup 5 --warmup-tolerance 1e-4',
+    /--warmup-tolerance acts only with the default warm-up \(no --warmup\)/,
+  ],
+  [
+    '--batch-dispatch with batch 1 (simulate)',
+    'simulate --lambda 0.5 --d 2 --n 10 --batch-dispatch spread',
+    /--batch-dispatch spread has no effect with batch size 1/,
+  ],
+  [
+    '--batch-dispatch with --batch 1 (fixed-point)',
+    'fixed-point --lambda 0.5 --d 2 --batch 1 --batch-dispatch whole',
+    /batch.dispatch whole has no effect with batch size 1/,
+  ],
+  [
+    '--batch-dispatch with batch 1 (compare)',
+    'compare --lambda 0.5 --d 2 --n 10 --batch-dispatch spread',
+    /--batch-dispatch spread has no effect/,
+  ],
+  [
+    'RED(1), cancel-on-complete',
+    'simulate --lambda 0.5 --d 1 --n 10 --redundancy cancel-on-complete',
+    /--redundancy cancel-on-complete has no effect with --d 1: one replica per job is no redundancy/,
+  ],
+  [
+    'RED(1), cancel-on-start (fixed-point)',
+    'fixed-point --lambda 0.5 --d 1 --redundancy cancel-on-start',
+    /--redundancy cancel-on-start has no effect with --d 1/,
+  ],
+  ['RED(1) in a compare d list', 'compare --lambda 0.5 --d 1,2 --n 10 --redundancy cancel-on-complete', /has no effect with --d 1/],
+  [
+    'compare --max-jobs without --resolve',
+    'compare --lambda 0.5 --d 2 --n 10 --max-jobs 1000',
+    /--max-jobs acts only with --resolve or --min-horizon/,
+  ],
+  [
+    'compare --t-end with --no-trajectory',
+    'compare --lambda 0.5 --d 2 --n 10 --no-trajectory --t-end 5',
+    /--t-end acts only with the transient comparison/,
+  ],
+  [
+    'compare --trajectory-replications with --no-trajectory',
+    'compare --lambda 0.5 --d 2 --n 10 --no-trajectory --trajectory-replications 3',
+    /--trajectory-replications acts only with the transient comparison/,
+  ],
+  [
+    'compare --exact-jobs without exact points',
+    'compare --lambda 0.5 --d 2 --n 10 --exact-jobs 1000',
+    /--exact-jobs acts only with exact points \(--exact-n\)/,
+  ],
+  ['ode --levels with --json', 'ode --lambda 0.5 --d 2 --t-end 1 --dt 1 --json --levels 3', /--levels acts only with text output/],
+];
+
+describe('settings with no effect are refused in one line', () => {
+  it.each(cases)('%s', async (_what, args, pattern) => {
+    const r = await runCli(args);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(pattern);
+  });
+
+  it('--n alone asks for the refined term (it is not idle), and --redundancy with d = 2 is accepted', async () => {
+    const r = await runCli('fixed-point --lambda 0.9 --d 2 --n 100');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Refined mean field \(Gast–Van Houdt\), n = 100/);
+    const red = await runCli('fixed-point --lambda 0.5 --d 2 --redundancy cancel-on-complete');
+    expect(red.status, red.stderr).toBe(0);
+  });
+});

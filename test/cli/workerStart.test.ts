@@ -1,0 +1,51 @@
+/**
+ * Workers started ahead of their pool (src/cli/workerStart.ts): how many `compare`'s command line asks for, and a pool
+ * adopts a worker started ahead instead of starting one, with `simulate`'s numbers from it.
+ */
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { WorkerPool } from '../../src/cli/pool.ts';
+import { prestartWorkers, takePrestarted, workersFor } from '../../src/cli/workerStart.ts';
+import { parseModel } from '../../src/model/index.ts';
+import { simulate, type SimulationResult } from '../../src/sim/index.ts';
+
+const TIMINGS = new Set(['seconds', 'wallSeconds', 'eventsPerSecond']);
+const numbers = (x: unknown) => JSON.stringify(x, (k, v) => (TIMINGS.has(k) ? undefined : v));
+
+describe('workersFor', () => {
+  const cores = os.availableParallelism();
+  it('is --threads (at most the cores), the cores by default, and 0 for help or a --threads it does not read', () => {
+    expect(workersFor(['--lambda', '0.9'])).toBe(cores);
+    expect(workersFor(['--threads', '1'])).toBe(1);
+    expect(workersFor(['--threads=1', '--n', '10'])).toBe(1);
+    expect(workersFor(['--threads', String(cores + 5)])).toBe(cores);
+    expect(workersFor(['--threads', '0'])).toBe(0);
+    expect(workersFor(['--threads', 'two'])).toBe(0);
+    expect(workersFor(['--threads', '1e0'])).toBe(0);
+    expect(workersFor(['--threads'])).toBe(0);
+    expect(workersFor(['--threads', '1', '--help'])).toBe(0);
+    expect(workersFor(['-h'])).toBe(0);
+  });
+});
+
+describe('prestartWorkers', () => {
+  it('gives its worker to the next pool, which runs on it as on a worker of its own', { timeout: 600_000 }, async () => {
+    prestartWorkers(1);
+    const pool = new WorkerPool(1);
+    try {
+      const model = parseModel({ lambda: 0.7, d: 2 });
+      const options = { n: 20, jobs: 500, replications: 2, seed: 3, warmupTime: 5 };
+      let result: SimulationResult | undefined;
+      await pool.run(
+        [{ key: 0, kind: 'simulate' as const, model, options, cost: 1 }],
+        (_key, value) => (result = value as SimulationResult),
+      );
+      expect(pool.size).toBe(1);
+      // adopted: none is left to take
+      expect(takePrestarted()).toBeUndefined();
+      expect(numbers(result)).toBe(numbers(simulate(model, options)));
+    } finally {
+      await pool.close();
+    }
+  });
+});

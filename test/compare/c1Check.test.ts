@@ -1,0 +1,68 @@
+/**
+ * The c₁ check (`c1Check`, theory.md §8 "Sweep") is calibrated: on synthetic sweeps where c₁ = ΣV/λ holds, it rejects
+ * α = 5 % of them. The rule before weighted each n by 1/σ̂_n² from the same replications, so its s.e. was too small
+ * (issue 21 left it: 5.6–5.8 %); this test fails on that rule (scripts/c1-false-alarms.ts measures more settings).
+ */
+import { describe, expect, it } from 'vitest';
+import { c1Check, C1_RULE, fitInverseN, SIGNIFICANCE_LEVEL, type FitPoint } from '../../src/compare/index.ts';
+import { coverageBand, Rng } from '../../src/stats/index.ts';
+import { studentTwoSidedPValue } from '../../src/stats/hypothesis.ts';
+import { tQuantile } from '../../src/lazy.ts';
+
+// the default report's trusted n at d = 2, λ = 0.9 (ΣV/(nΣπ) ≤ 5 %), R = 10; x∞ = E[T]∞, c₁ = ΣV/λ, a c₂ term
+const NS = [50, 100, 200, 500, 1000, 10_000];
+const [x0, c1, c2] = [2.614, 4.43, 10];
+
+function sweeps(seed: bigint, count: number, sd: (n: number) => number, replications = 10): FitPoint[][] {
+  const rng = new Rng(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(rng.nextOpen())) * Math.cos(2 * Math.PI * rng.nextDouble());
+  const t = tQuantile(0.975, replications - 1);
+  return Array.from({ length: count }, () =>
+    NS.map((n) => {
+      const xs = Array.from({ length: replications }, () => x0 + c1 / n + c2 / n ** 2 + sd(n) * normal());
+      const m = xs.reduce((a, b) => a + b, 0) / replications;
+      const s = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (replications - 1));
+      return { n, value: m, halfWidth: (t * s) / Math.sqrt(replications), replications };
+    }),
+  );
+}
+
+describe('c1Check', () => {
+  it('fits c₁ (and c₂) with fixed coefficients: an exact sweep gives ĉ₁ = c₁; s.e.² = Σ a_n² σ_n², Welch ν, t half-width', () => {
+    const exact = NS.map((n) => ({ n, value: x0 + c1 / n + c2 / n ** 2, halfWidth: 0.01, replications: 10 }));
+    const r = c1Check(exact, x0, c1);
+    expect(r).toMatchObject({ status: 'agrees', rule: C1_RULE, nUsed: NS });
+    expect(r.c1).toBeCloseTo(c1, 9);
+    expect(r.reducedChiSquare).toBeCloseTo(0, 9);
+    // equal σ_n with ν_n = 9 each: Welch ν between 9 and 6 × 9
+    expect(r.degreesOfFreedom).toBeGreaterThanOrEqual(9);
+    expect(r.degreesOfFreedom).toBeLessThanOrEqual(54);
+    expect(r.halfWidth).toBeCloseTo(tQuantile(0.975, r.degreesOfFreedom) * r.standardError, 12);
+    // the c₁ row of (XᵀX)⁻¹Xᵀ applied to y_n = 1/n gives 1, to y_n = 1/n² gives 0: ĉ₁ is linear in the data
+    const unit = c1Check(
+      NS.map((n) => ({ n, value: x0 + 1 / n, halfWidth: 0.01, replications: 10 })),
+      x0,
+      0,
+    );
+    expect(unit.c1).toBeCloseTo(1, 9);
+    expect(c1Check(exact, x0, c1 + 6 * r.standardError).status).toBe('disagrees');
+    expect(c1Check(exact.slice(0, 1), x0, c1).status).toBe('not-judged');
+  });
+
+  it('rejects 5 % of true nulls; weights 1/σ̂_n² from the same 10 replications rejected more (outside the band)', () => {
+    const all = sweeps(20261202n, 20_000, (n) => 0.05 / Math.sqrt(n));
+    let rejected = 0;
+    let oldRejected = 0;
+    for (const points of all) {
+      const check = c1Check(points, x0, c1);
+      if (check.pValue < SIGNIFICANCE_LEVEL) rejected++;
+      // the rule before: weighted fit, s.e. from (XᵀŴX)⁻¹, t with R − 1 = 9 dof
+      const fit = fitInverseN(points, { limit: x0, inverseSquare: 'auto' })!;
+      if (studentTwoSidedPValue((fit.c1 - c1) / fit.c1StandardError, 9) < SIGNIFICANCE_LEVEL) oldRejected++;
+    }
+    const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, all.length, 0.99);
+    expect(rejected / all.length).toBeGreaterThanOrEqual(low);
+    expect(rejected / all.length).toBeLessThanOrEqual(high);
+    expect(oldRejected / all.length).toBeGreaterThan(high); // ≈ 0.064
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The cavity with a speed per class (meanfield/hetero/cavity.ts): against the identical-server cavity (one class),
+ * the per-class occupancy ODE (FIFO, exponential: exact), M/M/1 SRPT per class (random, d = 1: exact), the LWL
+ * drain-time fixed point (FIFO), work conservation Σ f·v·busy = λE[S], and its place in the capabilities.
+ */
+import { describe, expect, it } from 'vitest';
+import { jsqCavity, lwlCavity } from '../../src/meanfield/cavity/index.ts';
+import { heteroCavity, heteroLwlCavity } from '../../src/meanfield/hetero/cavity.ts';
+import { heteroLwlFixedPoint } from '../../src/meanfield/hetero/lwl.ts';
+import { heteroFixedPoint } from '../../src/meanfield/hetero/occupancy.ts';
+import { meanFieldCapabilities, solveMeanField } from '../../src/meanfield/index.ts';
+import { parseModel } from '../../src/model/model.ts';
+import { mm1SizeBased } from './helpers.ts';
+
+const two = { speeds: [1, 2], fractions: [0.5, 0.5] };
+/** Short runs: a test-sized cavity (the CI widens accordingly). */
+const quick = { restarts: 3, initialHorizon: 1500, iterationHorizon: 6000, averagingIterations: 2, settleTolerance: 0.04 };
+const model = (extra: Record<string, unknown>) => parseModel({ lambda: 0.7, d: 2, servers: two, ...extra } as never);
+
+describe('cavity with a speed per class (JSQ, SED, random)', () => {
+  it('one class is the identical-server cavity (SRPT, speed 2 = sizes of mean ½)', () => {
+    const r = heteroCavity(parseModel({ lambda: 0.8, d: 2, discipline: 'srpt', servers: { speeds: [2], fractions: [1] } }), quick);
+    const same = jsqCavity(parseModel({ lambda: 0.8, d: 2, discipline: 'srpt', service: { kind: 'exponential', mean: 0.5 } }), {
+      restarts: 2,
+      iterationHorizon: 5000,
+      initialHorizon: 1000,
+    }).meanResponseTime;
+    expect(same.mean).toBeCloseTo(0.5625, 1); // SRPT at ρ = 0.4, half the size: about 0.56
+    expect(Math.abs(r.meanResponseTime.mean - same.mean)).toBeLessThanOrEqual(r.meanResponseTime.halfWidth + same.halfWidth);
+  });
+
+  it('FIFO, exponential sizes: the per-class occupancy ODE (exact) within the CI, uniform and speed-weighted sampling', () => {
+    for (const sampling of ['uniform', 'speed'] as const) {
+      const m = model({ selection: 'sed', servers: { ...two, sampling } });
+      const r = heteroCavity(m, quick);
+      const ode = heteroFixedPoint(m);
+      expect(Math.abs(r.meanResponseTime.mean - ode.meanResponseTime)).toBeLessThanOrEqual(r.meanResponseTime.halfWidth + 1e-3);
+      r.classes.forEach((c, k) => expect(Math.abs(c.busyFraction - ode.classes[k].busyFraction)).toBeLessThan(0.01));
+      expect(r.convergence.checks.occupancyOde?.passed).toBe(true);
+    }
+  });
+
+  it('random, d = 1, SRPT: each class is an M/M/1 SRPT queue at speed v_c (exact), and Σ f·v·busy = λE[S]', () => {
+    // λ = 0.35 keeps the truncation (and the Newton steps of each solve) small: s_{1,32} = 0.35³² < 10⁻¹⁴
+    const r = heteroCavity(model({ lambda: 0.35, selection: 'random', d: 1, discipline: 'srpt' }), quick);
+    // class c: arrivals λ per server, sizes Exp(1)/v_c; E[T_c] = T_{M/M/1 SRPT}(λ/v_c)/v_c, jobs split f_c
+    const exact = 0.5 * mm1SizeBased(0.35, 'srpt') + (0.5 * mm1SizeBased(0.175, 'srpt')) / 2;
+    expect(Math.abs(r.meanResponseTime.mean - exact)).toBeLessThanOrEqual(r.meanResponseTime.halfWidth + 2e-3 * exact);
+    const work = r.classes.reduce((a, c) => a + c.fraction * c.speed * c.busyFraction, 0);
+    expect(Math.abs(work - 0.35)).toBeLessThan(0.01);
+    expect(r.convergence.checks.workRate.passed).toBe(true);
+  });
+
+  it('JSQ with SRPT and weibull sizes is answered through solveMeanField (kind estimate) and beats FIFO', () => {
+    const srpt = solveMeanField(model({ discipline: 'srpt' }), { seed: 3 });
+    expect(srpt.kind).toBe('estimate');
+    expect(srpt.solver).toBe('JSQ cavity per class (speeds)');
+    expect(srpt.classes).toHaveLength(2);
+    expect(srpt.meanResponseTime).toBeLessThan(heteroFixedPoint(model({})).meanResponseTime - 0.05);
+    const caps = meanFieldCapabilities(model({ service: 'weibull:2' })).fixedPoint;
+    expect(caps.available && caps.id).toBe('hetero-cavity');
+  });
+});
+
+describe('LWL cavity with a speed per class', () => {
+  it('FIFO: the drain-time fixed point within the CI; one class is lwlCavity', () => {
+    const m = model({ selection: 'lwl' });
+    const r = heteroLwlCavity(m, { horizon: 4e4 });
+    const fp = heteroLwlFixedPoint(m);
+    expect(Math.abs(r.meanResponseTime.mean - fp.meanResponseTime)).toBeLessThanOrEqual(r.meanResponseTime.halfWidth);
+    expect(Math.abs(r.checks.workRate.workRate - 0.7)).toBeLessThan(0.01);
+    // one class of speed 2 is the identical LWL cavity with sizes of mean ½ (G from the grid, the closed form there)
+    const one = parseModel({ lambda: 0.8, d: 2, selection: 'lwl', discipline: 'srpt', servers: { speeds: [2], fractions: [1] } });
+    const a = heteroLwlCavity(one, { horizon: 4e4 }).meanResponseTime;
+    const same = parseModel({ lambda: 0.8, d: 2, selection: 'lwl', discipline: 'srpt', service: { kind: 'exponential', mean: 0.5 } });
+    const b = lwlCavity(same, { horizon: 4e4, seed: 2 }).meanResponseTime;
+    expect(Math.abs(a.mean - b.mean)).toBeLessThanOrEqual(a.halfWidth + b.halfWidth);
+  });
+
+  it('SRPT with speeds is an estimate; weibull sizes are refused in one line', () => {
+    const caps = (extra: Record<string, unknown>) => meanFieldCapabilities(model({ selection: 'lwl', ...extra })).fixedPoint;
+    const srpt = caps({ discipline: 'srpt' });
+    expect(srpt.available && [srpt.id, srpt.kind]).toEqual(['hetero-lwl-cavity', 'estimate']);
+    const weibull = caps({ discipline: 'srpt', service: 'weibull:2' });
+    expect(!weibull.available && weibull.reason).toMatch(/LWL\(d\) with weibull sizes and server speeds/);
+  });
+});
