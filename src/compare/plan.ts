@@ -7,6 +7,7 @@
 import { formatMemory } from '../model/memory.ts';
 import { estimandFiniteness, meanFieldFiniteness } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
+import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient } from '../meanfield/index.ts';
@@ -211,7 +212,9 @@ export function cellKey(model: SupermarketModel, n: number): string {
   const short = `d${model.d}-lambda${model.lambda}-n${n}`;
   const memory = model.memory.kind === 'none' ? '' : `-memory-${formatMemory(model.memory).replace(':', '')}`;
   const arrivals = model.arrivals.kind === 'exponential' ? '' : `-arrivals-${formatArrivals(model.arrivals).replace(/[:,]/g, '_')}`;
-  const batch = model.batch > 1 ? `-batch${model.batch}${model.batchDispatch === 'whole' ? 'whole' : ''}` : '';
+  // a size law names itself (a pmf of mean 2 is not the fixed K = 2: distinct cells)
+  const size = model.batchLaw === undefined ? String(model.batch) : formatBatch(model.batchLaw).replace(/[:,]/g, '_');
+  const batch = model.batch > 1 ? `-batch${size}${model.batchDispatch === 'whole' ? 'whole' : ''}` : '';
   const red = model.redundancy === undefined ? '' : `-red-${model.redundancy.replicas}`;
   return isClassicModel(model) ? short : `${model.selection}-${model.discipline}${memory}${arrivals}${batch}${red}-${short}`;
 }
@@ -250,7 +253,8 @@ export function modelExtrasLabel(m: SupermarketModel): string {
   const s = m.servers;
   const servers = s ? `, speeds ${s.speeds.join(',')} fractions ${s.fractions.join(',')} (${s.sampling} sampling)` : '';
   const arrivals = m.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(m.arrivals)}`;
-  const batch = m.batch > 1 ? `, batches of ${m.batch} (${m.batchDispatch})` : '';
+  const batch =
+    m.batch > 1 ? `, batches of ${m.batchLaw === undefined ? m.batch : `X ~ ${formatBatch(m.batchLaw)}`} (${m.batchDispatch})` : '';
   const red = m.redundancy === undefined ? '' : `, ${m.redundancy.kind} (${m.redundancy.replicas} replicas)`;
   return `${memory}${servers}${arrivals}${batch}${red}`;
 }

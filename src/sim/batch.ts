@@ -6,6 +6,7 @@
  * joins. No allocation per event. With a batch size law (`whole` only) the job source says where a batch starts.
  */
 import type { Rng } from '../stats/rng.ts';
+import { InvalidModelError } from '../errors.ts';
 
 export class BatchDispatcher {
   private readonly picks: Int32Array;
@@ -20,6 +21,9 @@ export class BatchDispatcher {
     /** With a batch size law: the job source, whose `batchStart` marks a batch's first job (else every `size` jobs). */
     private readonly starts?: { readonly batchStart: boolean },
   ) {
+    // a size law's `size` is its mean: without the source's marks the batches would never start anew
+    if (starts === undefined && !Number.isInteger(size))
+      throw new InvalidModelError(`a batch size law (mean ${size}) needs the job source's batch starts in this engine`);
     this.picks = new Int32Array(d);
     this.keys = new Float64Array(d);
   }

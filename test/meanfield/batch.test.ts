@@ -302,6 +302,21 @@ describe('batch size laws (BSQ, whole dispatch; model/batchLaw.ts)', () => {
     );
   });
 
+  it('every event engine draws the sizes (the frame hands the job source to the dispatcher): M^X/M/1 under PS and SRPT', () => {
+    // n = 1, d = 1, geometric X of mean 2.5, ρ = 0.6, exponential sizes: N jumps +X and drains at rate 1 under any order
+    // that reads no sizes (PS: E[T] = m/(1 − ρ) = 6.25), and any work-conserving order has E[U] = ρm/(1 − ρ) = 3.75 (SRPT)
+    const base = { lambda: 0.6, d: 1, batch: 'geom:2.5', batchDispatch: 'whole' } as const;
+    const ps = simulate(parseModel({ ...base, discipline: 'ps' }), { n: 1, jobs: 60_000, replications: 6, seed: 5, warmupTime: 100 });
+    expect(ps.engine).toBe('sharing');
+    expect(Math.abs(ps.meanResponseTime.mean - 6.25), `${ps.meanResponseTime.mean} ± ${ps.meanResponseTime.halfWidth}`).toBeLessThanOrEqual(
+      1.3 * ps.meanResponseTime.halfWidth,
+    );
+    const srpt = simulate(parseModel({ ...base, discipline: 'srpt' }), { n: 1, jobs: 60_000, replications: 6, seed: 5, warmupTime: 100 });
+    expect(srpt.engine).toBe('priority');
+    const u = srpt.meanWorkload!;
+    expect(Math.abs(u.mean - 3.75), `${u.mean} ± ${u.halfWidth}`).toBeLessThanOrEqual(1.3 * u.halfWidth);
+  });
+
   it('refusals in one line: a law with spread (SQ(d,K) needs a fixed K), a bad law, batch and batchLaw that disagree', () => {
     expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'geom:2' })).toThrow(/^batch size law geom:2 needs batch dispatch whole/);
     expect(() => parseModel({ lambda: 0.8, d: 3, batch: 'pmf:0.5,0.6', batchDispatch: 'whole' })).toThrow(/must sum to 1/);
