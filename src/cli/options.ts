@@ -620,6 +620,11 @@ export function refuseIdleSettings(
     throw new SupermarketError(
       `--batch-dispatch ${String(cmd.getOptionValue('batchDispatch'))} has no effect with batch size 1 (jobs arrive one at a time): drop it or set --batch K ≥ 2`,
     );
+  // a batch samples d distinct servers (SQ(d,K), LL(d,K), BSQ; sim/batch.ts), whatever the sampling says
+  if (given('--sampling') && cmd.getOptionValue('sampling') === 'with-replacement' && batch !== undefined && String(batch) !== '1')
+    throw new SupermarketError(
+      `--sampling with-replacement has no effect with --batch ${String(batch)}: a batch samples d distinct servers (SQ(d,K), BSQ; theory.md §15); drop --sampling`,
+    );
   for (const d of ds.length === 0 ? [1] : ds) {
     const [idle] = idleSettings({ selection: policy.selection, discipline: policy.discipline, d }, settings);
     if (!idle) continue;

@@ -53,6 +53,11 @@ const cases: [string, string, RegExp][] = [
     /--batch-dispatch spread has no effect/,
   ],
   [
+    '--sampling with-replacement with a batch (a batch samples d distinct servers)',
+    'simulate --lambda 0.5 --d 3 --n 10 --batch 2 --sampling with-replacement',
+    /--sampling with-replacement has no effect with --batch 2: a batch samples d distinct servers/,
+  ],
+  [
     'RED(1), cancel-on-complete',
     'simulate --lambda 0.5 --d 1 --n 10 --redundancy cancel-on-complete',
     /--redundancy cancel-on-complete has no effect with --d 1: one replica per job is no redundancy/,
