@@ -579,6 +579,9 @@ export function transientRange(times: readonly number[], levels: readonly (reado
 export function transientFigure(result: ComparisonResult): Figure {
   const solver = result.trajectories[0]?.solver ?? 'ODE';
   const text = TRANSIENT_TEXT[solver];
+  // with batches of K > 1 the PIDE is LL(d,K)'s (theory.md §15: batch sampling in place of u ↦ u^d)
+  const batch = result.config.model?.batch;
+  const renamePide = (words: string) => (batch === undefined || batch === 1 ? words : words.replaceAll('LWL(d)', 'LL(d,K)'));
   const limitSource = `${solver} (n = ∞)`;
   const rows: Row[] = [];
   const ranges: string[] = [];
@@ -667,14 +670,14 @@ export function transientFigure(result: ComparisonResult): Figure {
         { x, y, detail: { field: 'level' }, tooltip },
       ),
     ],
-    title: text.heading.text,
+    title: renamePide(text.heading.text),
     subtitle: [...text.heading.subtitle],
   });
   return {
     name: 'transient',
     title: text.title,
     caption:
-      text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; ')) +
+      renamePide(text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; '))) +
       ` Drawn to 3 relaxation times τ of the mean field or past its settling within 1%, whichever is later (${ranges.join('; ')}); ` +
       'the CSV holds the drawn range, results.json the whole trajectory.',
     rows,

@@ -4,6 +4,7 @@ import { lwlExponentialWorkloadCcdf } from '../../src/meanfield/index.ts';
 import { isClassicModel } from '../../src/meanfield/index.ts';
 import { cellSeed, runComparison, type CellResult } from '../../src/compare/index.ts';
 import { testComparison } from './config.ts';
+import { transientFigure } from '../../src/report/comparisonFigures.ts';
 
 describe('runComparison (classic model: the refined term exists)', () => {
   const trajectory = { ns: [100], tEnd: 10, dt: 1, replications: 10 };
@@ -165,6 +166,18 @@ describe('runComparison (LWL(d): judged without V)', () => {
     const last = tr.times.length - 1;
     const e = tr.simulated[0].tail[last][1];
     expect(Math.abs(e.mean - tr.meanField.tail[last][1])).toBeLessThan(e.halfWidth + 0.03);
+  });
+
+  it("transientFigure names the PIDE it draws: LWL(d)'s, and LL(d,K)'s for batches (the figure's words, not the data)", () => {
+    const words = (r: typeof result) => {
+      const f = transientFigure(r);
+      return `${JSON.stringify(f.spec.title)} ${f.caption}`;
+    };
+    expect(words(result)).toMatch(/LWL\(d\) busy fraction from empty/);
+    const batched = { ...result, config: { ...result.config, model: { ...result.config.model, batch: 2 } } };
+    expect(words(batched)).toMatch(/LL\(d,K\) busy fraction from empty/);
+    expect(words(batched)).toMatch(/the LL\(d,K\) mean-field PIDE/);
+    expect(words(batched)).not.toMatch(/LWL\(d\)/);
   });
 
   it('isClassicModel(model) is true only for JSQ(d), FIFO, exponential sizes of mean 1 (theory.md §6)', () => {
