@@ -364,6 +364,15 @@ function sizeBlindFifoTwin(model: SupermarketModel): SupermarketModel | undefine
 /** The fixed-point solver of a model (the table of solve.ts), or why none. */
 function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolverId> | Unavailable {
   if (model.servers !== undefined) {
+    // a heavy tail that makes E[T] infinite for identical servers does so with speeds too (model/moments.ts): ∞, exact
+    if (infiniteLimitReason(model) !== undefined)
+      return {
+        available: true,
+        id: 'infinite-mean',
+        name: 'finiteness rule: E[T] = ∞ in the limit',
+        kind: 'exact',
+        source: INFINITE_SOURCE,
+      };
     const refusal = heteroRefusal(model, 'mean-field solver');
     if (refusal !== undefined) return heteroCavityOf(model) ?? no(refusal);
     if (model.selection === 'lwl')
@@ -642,7 +651,12 @@ function responseTimeOf(
     }
     case 'infinite-mean':
       // the mean is infinite, the law and its quantiles are not: LWL(d) FIFO has its FPE (the law on its grid), the JSQ
-      // rules the cavity's response-time sample; solveResponseTime marks the law's mean ∞
+      // rules the cavity's response-time sample; solveResponseTime marks the law's mean ∞. Those solvers are for identical
+      // servers: with speeds no solver gives the law here (the per-class cavity needs a finite mean to settle)
+      if (model.servers !== undefined)
+        return no(
+          `no response-time law with server speeds where E[T] = ∞ (${INFINITE_SOURCE}): the per-class cavity's level balance needs a finite mean; use simulate`,
+        );
       if (model.selection === 'lwl' && model.discipline === 'fifo')
         return solver(
           'lwl-fpe',

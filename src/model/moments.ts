@@ -192,7 +192,9 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
  */
 export function meanFieldFiniteness(model: SupermarketModel): Finiteness {
   if (model.d === 1 || model.selection === 'random') return estimandFiniteness({ ...model, d: 1 }).meanResponseTime;
-  if (modelHasMemory(model) || model.batch !== 1 || model.servers !== undefined) return FINITE;
+  // server speeds change no moment: a class-v server turns S into S/v, so E[(S/v)^k] = ∞ iff E[S^k] = ∞, and a job
+  // finds its d sampled servers busy with positive probability in every class mix (theory.md §8, §13)
+  if (modelHasMemory(model) || model.batch !== 1) return FINITE;
   const spec = model.service;
   const law = spec.kind === 'pareto' ? `pareto α = ${spec.alpha}` : spec.kind;
   const traits = momentTraits(model.discipline, predictionIsExact(model.prediction));

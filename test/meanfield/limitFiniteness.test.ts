@@ -36,6 +36,28 @@ describe('meanFieldFiniteness: E[T] in the limit (theory.md §8)', () => {
     expect(meanFieldFiniteness(model('random', 1, 'pareto:1.8')).finite).toBe(false);
   });
 
+  it('server speeds change no moment: the same rule, answered ∞ at once (it hung in the per-class cavity), no law', () => {
+    // fixed-point --speeds 1,2 --d 2 --lambda 0.6 --service pareto:1.5 ran 4 CPU-minutes with no output (trial, 2026-12-02)
+    const speeds = (selection: 'jsq' | 'sed' | 'lwl' | 'random', d: number, service: string, discipline = 'fifo') =>
+      parseModel({ lambda: 0.6, d, selection, service, discipline, servers: { speeds: [1, 2] } });
+    for (const m of [
+      speeds('jsq', 2, 'pareto:1.5'),
+      speeds('sed', 2, 'pareto:1.5'),
+      speeds('lwl', 2, 'pareto:1.2'),
+      speeds('random', 1, 'pareto:1.5'),
+    ]) {
+      expect(meanFieldFiniteness(m).finite).toBe(false);
+      const caps = meanFieldCapabilities(m);
+      expect(caps.fixedPoint.available && caps.fixedPoint.id).toBe('infinite-mean');
+      expect(solveMeanField(m).meanResponseTime).toBe(Infinity);
+      // the identical-server cavity or FPE would answer another model's law: refused with its reason
+      expect(caps.responseTime.available).toBe(false);
+    }
+    expect(meanFieldFiniteness(speeds('jsq', 2, 'pareto:2.5')).finite).toBe(true);
+    expect(meanFieldFiniteness(speeds('lwl', 2, 'pareto:1.6')).finite).toBe(true);
+    expect(meanFieldFiniteness(speeds('jsq', 2, 'pareto:1.5', 'srpt')).finite).toBe(true);
+  });
+
   it('the rule is what the FPE shows: E[T] grows without bound with the horizon at d(α − 1) = 1, settles at 1.5', () => {
     // coarse grids (Δ = 0.05) keep this fast; the growth per ×4 of W is about (2λx_m^{1.5})²·ln 4 ≈ 0.17 at d = 2
     const at = (d: number, alpha: number, horizon: number) =>
