@@ -25,8 +25,8 @@ export interface CellCoordinates {
   readonly memory: string;
   /** Arrival process in canonical short form (`formatArrivals`: exp, det, erlang:K, hyperexp:SCV, mmpp:…; theory.md §14). */
   readonly arrivals: string;
-  /** Batch size K (1: single jobs; theory.md §15). */
-  readonly batch: number;
+  /** Batch size K (1: single jobs; theory.md §15), or a size law's canonical short form (`canonicalBatch`, e.g. geom:2). */
+  readonly batch: number | string;
   /** How a batch of K > 1 is placed: spread (the K best of d) or whole (one server); spread when K = 1. */
   readonly batchDispatch: BatchDispatch;
   /** Arrival rate per server. */

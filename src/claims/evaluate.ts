@@ -45,8 +45,8 @@ export interface GridPoint {
   readonly memory: string;
   /** Arrival process (canonical short form, `formatArrivals`; theory.md §14); 'exp' for Poisson. */
   readonly arrivals: string;
-  /** Batch size K (theory.md §15); 1 for single jobs. */
-  readonly batch: number;
+  /** Batch size K (theory.md §15), 1 for single jobs, or a size law's canonical short form (`canonicalBatch`, e.g. geom:2). */
+  readonly batch: number | string;
   /** How a batch of K > 1 is placed (spread or whole); spread when K = 1. */
   readonly batchDispatch: BatchDispatch;
   /** Row label of the verdict map: "service, d = …, prediction …". */
@@ -180,6 +180,12 @@ export function expandConjectureGrid(spec: ConjectureSpec, claim?: ParsedClaim):
   if (claim) refuseIdleGrid(spec, claim, memories);
   if (batchDispatch !== 'spread' && spec.grid.batch.every((k) => k === 1))
     throw new InvalidModelError(`"grid.batchDispatch" = "${batchDispatch}" has no effect: every batch size of "grid.batch" is 1; drop it`);
+  // batch entries are canonical (schema: K or a law's short form); two spellings of one size would share a point key
+  const twice = spec.grid.batch.find((b, i) => spec.grid.batch.indexOf(b) !== i);
+  if (twice !== undefined)
+    throw new InvalidModelError(
+      `"grid.batch" lists the batch size ${JSON.stringify(twice)} twice (after canonical forms: pmf:0,1 is 2); give each once`,
+    );
   const out: GridPoint[] = [];
   for (const service of spec.grid.service)
     for (const d of spec.grid.d)

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
-import { BATCH_DISPATCHES, SAMPLINGS } from '../model/index.ts';
+import { BATCH_DISPATCHES, batchEntrySchema, SAMPLINGS } from '../model/index.ts';
 import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 import { parseClaim, type ParsedClaim } from './claim.ts';
 
@@ -37,8 +37,11 @@ export const conjectureSchema = z
          * ["exp"]. Every quantity of a point is read at the point's arrivals.
          */
         arrivals: z.array(z.string().min(1)).min(1).default(['exp']),
-        /** Batch sizes K (theory.md §15; K > 1 needs jsq or lwl quantities); default [1]. */
-        batch: z.array(positiveInt).min(1).default([1]),
+        /**
+         * Batch sizes (theory.md §15; K > 1 needs jsq or lwl quantities): an integer K or a size law geom:MEAN |
+         * pmf:P1,P2,… (whole dispatch only; canonical short form); default [1].
+         */
+        batch: z.array(batchEntrySchema).min(1).default([1]),
         /** How a batch of K > 1 is placed: spread (the K best of d; SQ(d,K), LL(d,K)) or whole (BSQ); default spread. */
         batchDispatch: z.enum(BATCH_DISPATCHES).default('spread'),
       })

@@ -4,6 +4,7 @@
  */
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import {
+  batchCoordinate,
   batchLabel,
   canonicalArrivals,
   formatArrivals,
@@ -48,14 +49,14 @@ export { usesPrediction } from '../model/index.ts';
 
 /**
  * E.g. "JSQ+SRPT", "JSQ+FIFO+IP" (a memory), "JSQ+FIFO (arrivals det)" (non-Poisson arrivals, theory.md §14),
- * "JSQ+FIFO (batch 2 (spread))" (batches, §15).
+ * "JSQ+FIFO (batch 2 (spread))", "JSQ+FIFO (batch geom:2 (whole))" (batches and size laws, §15).
  */
 export function policyLabel(
   selection: Selection,
   discipline: Discipline,
   memory = 'none',
   arrivals = 'exp',
-  batch = 1,
+  batch: number | string = 1,
   batchDispatch: BatchDispatch = 'spread',
 ): string {
   const stream = [arrivals === 'exp' ? '' : `arrivals ${arrivals}`, batchLabel(batch, batchDispatch)].filter((x) => x !== '').join(', ');
@@ -82,6 +83,13 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
   if (spec.batchDispatch !== undefined && (spec.batch ?? [1]).every((k) => k === 1))
     throw new InvalidModelError(
       `entry "batchDispatch" = ${JSON.stringify(spec.batchDispatch)} has no effect: every batch size of "batch" is 1; drop it or add a batch size K ≥ 2`,
+    );
+  // batch entries are canonical (schema: K or a law's short form); two spellings of one law would share a key
+  const batchList = spec.batch ?? [1];
+  const twice = batchList.find((b, i) => batchList.indexOf(b) !== i);
+  if (twice !== undefined)
+    throw new InvalidModelError(
+      `entry "batch" lists the batch size ${JSON.stringify(twice)} twice (after canonical forms: pmf:0,1 is 2); give each once`,
     );
   // canonical short forms ("Erlang:02" → "erlang:2", "poisson" → "exp"), so keys and labels do not depend on the spelling
   const arrivalsList = (spec.arrivals ?? ['exp']).map((a, i) => {
@@ -110,10 +118,11 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
         for (const { selection, discipline, memory } of policies(spec)) {
           const predictions = usesPrediction(selection, discipline) ? spec.prediction : ['none'];
           for (const prediction of predictions) {
-            const streams = spec.lambda.flatMap((l) => arrivalsList.flatMap((a) => (spec.batch ?? [1]).map((b) => [l, a, b] as const)));
+            const streams = spec.lambda.flatMap((l) => arrivalsList.flatMap((a) => batchList.map((b) => [l, a, b] as const)));
             const batchDispatch = spec.batchDispatch ?? 'spread';
             for (const [lambda, arrivals, batch] of streams) {
-              // non-Poisson arrivals and batches extend the key (Poisson cells of single jobs keep theirs)
+              // non-Poisson arrivals and batches extend the key (Poisson cells of single jobs keep theirs); a size law
+              // writes its canonical short form (batch-geom:2-whole), never a K's key; cellFileName slugs the ':'
               const policyKey =
                 `${selection}-${discipline}${memory === 'none' ? '' : `-${memory}`}${arrivals === 'exp' ? '' : `-arrivals-${arrivals}`}` +
                 `${batch === 1 ? '' : `-batch-${batch}${batchDispatch === 'whole' ? '-whole' : ''}`}${redundancy}`;
@@ -158,7 +167,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 // name the entries of the file that make the model, as the schema errors name their JSON path
                 if (error instanceof InvalidModelError) {
                   throw new InvalidModelError(
-                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, policy ${selection}/${discipline}${prediction === 'none' ? '' : `, prediction ${JSON.stringify(prediction)}`}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}${arrivals === 'exp' ? '' : `, arrivals ${JSON.stringify(arrivals)}`}${batch === 1 ? '' : `, batch ${batch}`}${spec.servers === undefined ? '' : `, servers ${JSON.stringify(spec.servers)}`}: ${error.message}`,
+                    `service[${spec.service.indexOf(service)}] = ${JSON.stringify(service)}, policy ${selection}/${discipline}${prediction === 'none' ? '' : `, prediction ${JSON.stringify(prediction)}`}${memory === 'none' ? '' : `, memory ${JSON.stringify(memory)}`}${arrivals === 'exp' ? '' : `, arrivals ${JSON.stringify(arrivals)}`}${batch === 1 ? '' : `, batch ${JSON.stringify(batch)}`}${spec.servers === undefined ? '' : `, servers ${JSON.stringify(spec.servers)}`}: ${error.message}`,
                   );
                 }
                 // an overloaded class (speeds): the cell's λ named beside the class
@@ -173,7 +182,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
               if (typeof service !== 'string') {
                 if (arrivals !== 'exp' || batch !== 1)
                   throw new InvalidModelError(
-                    `service[${spec.service.indexOf(service)}] is a trace: its arrival times are the trace's, so ${arrivals !== 'exp' ? `arrivals ${JSON.stringify(arrivals)}` : `batch ${batch}`} would have no effect (leave "${arrivals !== 'exp' ? 'arrivals" at ["exp"]' : 'batch" at [1]'})`,
+                    `service[${spec.service.indexOf(service)}] is a trace: its arrival times are the trace's, so ${arrivals !== 'exp' ? `arrivals ${JSON.stringify(arrivals)}` : `batch ${JSON.stringify(batch)}`} would have no effect (leave "${arrivals !== 'exp' ? 'arrivals" at ["exp"]' : 'batch" at [1]'})`,
                   );
                 const warm = typeof spec.warmup === 'number' ? spec.warmup : 0;
                 cells.push({
@@ -210,7 +219,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
 
 /** The stream coordinates of a validated model (canonical arrivals, batch and its dispatch). */
 function stream(model: SupermarketModel): Pick<CellCoordinates, 'arrivals' | 'batch' | 'batchDispatch'> {
-  return { arrivals: formatArrivals(model.arrivals), batch: model.batch, batchDispatch: model.batchDispatch };
+  return { arrivals: formatArrivals(model.arrivals), batch: batchCoordinate(model), batchDispatch: model.batchDispatch };
 }
 
 /**

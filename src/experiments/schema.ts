@@ -3,7 +3,16 @@
  * models, with budgets and a master seed. Validated with zod; every problem is reported with its JSON path.
  */
 import { z } from 'zod';
-import { BATCH_DISPATCHES, DISCIPLINES, REDUNDANCIES, REPLICA_LAWS, SAMPLINGS, SELECTIONS, SERVER_SAMPLINGS } from '../model/index.ts';
+import {
+  BATCH_DISPATCHES,
+  batchEntrySchema,
+  DISCIPLINES,
+  REDUNDANCIES,
+  REPLICA_LAWS,
+  SAMPLINGS,
+  SELECTIONS,
+  SERVER_SAMPLINGS,
+} from '../model/index.ts';
 import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
 
 const positiveInt = z.number().int().positive();
@@ -41,10 +50,10 @@ export const experimentSchema = z
     /** Arrival processes crossed with every cell (short forms exp, det, erlang:K, hyperexp:SCV, mmpp:…; theory.md §14); default ["exp"]. */
     arrivals: z.array(z.string().min(1)).min(1).optional(),
     /**
-     * Batch sizes K crossed with every cell (theory.md §15: Poisson batches of K at rate λn/K; K > 1 needs jsq or lwl),
-     * default [1]; `batchDispatch` places a batch (spread: the K best of d; whole: one server), default spread.
+     * Batch sizes crossed with every cell (theory.md §15: Poisson batches of K at rate λn/K; K > 1 needs jsq or lwl):
+     * an integer K or a size law geom:MEAN | pmf:P1,P2,… (whole dispatch only; canonical short form), default [1]; `batchDispatch` places a batch (spread: the K best of d; whole: one server), default spread.
      */
-    batch: z.array(positiveInt).min(1).optional(),
+    batch: z.array(batchEntrySchema).min(1).optional(),
     batchDispatch: z.enum(BATCH_DISPATCHES).optional(),
     service: z.array(serviceEntry).min(1),
     prediction: z.array(predictionEntry).min(1).default(['exact']),

@@ -4,6 +4,7 @@
  * (E[S] = 1 unless `service.mean` says otherwise), so the load is ρ = λ·E[S].
  * Source: theory.md §1.
  */
+import { z } from 'zod';
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import {
   formatIssues,
@@ -20,7 +21,7 @@ import { checkBatch, type BatchDispatch } from './policy/batch.ts';
 import { resolveRedundancy, type Redundancy, type RedundancySpec, type ReplicaLaw } from './policy/redundancy.ts';
 import { checkMemory, type MemorySpec } from './memory.ts';
 import type { ArrivalSpec } from './arrivals.ts';
-import { batchLawSchema, batchMean, formatBatch, type BatchSizeLaw } from './batchLaw.ts';
+import { batchLawSchema, batchMean, formatBatch, normaliseBatchLaw, parseBatchShort, type BatchSizeLaw } from './batchLaw.ts';
 import { capacity, checkServerClasses, requireStableClasses, type ServerClasses, type ServerSampling } from './servers.ts';
 
 export * from './memory.ts';
@@ -287,6 +288,43 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
     ...(model.redundancy === undefined ? {} : { redundancy: Object.freeze({ ...model.redundancy }) }),
     conventions: Object.freeze({ ...model.conventions }),
   });
+}
+
+/**
+ * The canonical form of a batch entry of a grid (experiment or claim file): a fixed K stays the number K; a size law
+ * becomes its short form (`formatBatch` of the normalised law: "Geom:2.0" → "geom:2", "pmf:0,1" → 2, a one-atom pmf
+ * being that K). Grid keys, labels and coordinates use this form, so a law never shares a key with a fixed K.
+ * @throws {InvalidModelError} one line naming the expected forms or the parameter out of range.
+ */
+export function canonicalBatch(entry: number | string): number | string {
+  if (typeof entry === 'string' && /^[a-z]/i.test(entry.trim())) {
+    const law = batchLawSchema.safeParse(parseBatchShort(entry));
+    if (!law.success) throw new InvalidModelError(formatIssues(law.error));
+    const normal = normaliseBatchLaw(law.data);
+    return typeof normal === 'number' ? normal : formatBatch(normal);
+  }
+  const k = positiveIntegerSchema('batch size K').safeParse(entry);
+  if (!k.success) throw new InvalidModelError(formatIssues(k.error));
+  return k.data;
+}
+
+/**
+ * One entry of a grid's `batch` list (experiment and claim files): an integer K or a size law's short form, parsed
+ * to its canonical form (`canonicalBatch`); a bad entry is one issue at its JSON path.
+ */
+export const batchEntrySchema = z.union([z.number(), z.string().min(1)]).transform((entry, ctx): number | string => {
+  try {
+    return canonicalBatch(entry);
+  } catch (error) {
+    if (!(error instanceof InvalidModelError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
+  }
+});
+
+/** The batch coordinate of a validated model: K, or the short form of its size law (`canonicalBatch`). */
+export function batchCoordinate(model: Pick<SupermarketModel, 'batch' | 'batchLaw'>): number | string {
+  return model.batchLaw === undefined ? model.batch : formatBatch(model.batchLaw);
 }
 
 /**

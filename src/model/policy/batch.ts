@@ -73,7 +73,8 @@ export function checkBatch(
  * The batch of a cell in words, as `policyName` writes it: '' for single jobs (K = 1), else `batch K (spread)` or
  * `batch K (whole)`, with a size law `batch geom:2.5 (whole)`.
  */
-export function batchLabel(batch: number, dispatch: BatchDispatch, law?: BatchSizeLaw): string {
+export function batchLabel(batch: number | string, dispatch: BatchDispatch, law?: BatchSizeLaw): string {
   if (law !== undefined) return `batch ${formatBatch(law)} (${dispatch})`;
+  if (typeof batch === 'string') return `batch ${batch} (${dispatch})`; // a law's short form (grid coordinates)
   return batch === 1 ? '' : `batch ${batch} (${dispatch})`;
 }
