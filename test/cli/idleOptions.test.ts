@@ -113,4 +113,13 @@ describe('settings with no effect are refused in one line', () => {
     const red = await runCli('fixed-point --lambda 0.5 --d 2 --redundancy cancel-on-complete');
     expect(red.status, red.stderr).toBe(0);
   });
+
+  it('a batch run says it sampled d distinct servers, not the with-replacement default it ignores', async () => {
+    const r = await runCli('simulate --lambda 0.5 --d 3 --n 12 --batch 2 --jobs 300 --replications 2 --no-progress');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/n = 12, without-replacement \(a batch samples d distinct servers\)/);
+    expect(r.stdout).not.toMatch(/with-replacement(?! \()/);
+    const single = await runCli('simulate --lambda 0.5 --d 3 --n 12 --jobs 300 --replications 2 --no-progress');
+    expect(single.stdout).toMatch(/n = 12, with-replacement/);
+  });
 });

@@ -248,7 +248,7 @@ export function simulateCommand(): Command {
             : `  warm-up check: MSER-5 on ${batchMode ? 'the first batch' : `the average of the ${result.replications} replications`} truncates ` +
               `${result.warmupCheck.ensemble.truncatedJobs} jobs (${(100 * result.warmupCheck.ensemble.fraction).toFixed(1)} %) after the warm-up`;
         const lines = [
-          `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.sampling}`,
+          `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
             ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units; seed ${o.seed}; engine ${result.engine}; ` +
               `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`
