@@ -46,6 +46,16 @@ function oldRejects(points: FitPoint[], replications: number): boolean {
   return studentTwoSidedPValue((fit.c1 - c1) / fit.c1StandardError, replications - 1) < SIGNIFICANCE_LEVEL;
 }
 
+/** One synthetic sweep under H0: per n, the mean of R normal replications and its Student-t half-width (t given). */
+function sweepPoints(s: Setting, t: number) {
+  return s.ns.map((n, i) => {
+    const xs = Array.from({ length: s.replications }, () => x0 + c1 / n + c2 / n ** 2 + s.sds[i] * normal());
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+    return { n, value: m, halfWidth: (t * sd) / Math.sqrt(xs.length), replications: s.replications };
+  });
+}
+
 console.log(`c₁ check false alarms on synthetic sweeps (H0 true), ${trials} sweeps per setting, α = ${SIGNIFICANCE_LEVEL}`);
 for (const s of SETTINGS) {
   const t = tQuantile(0.975, s.replications - 1);
@@ -53,12 +63,7 @@ for (const s of SETTINGS) {
   let before = 0;
   let judged = 0;
   for (let k = 0; k < trials; k++) {
-    const points = s.ns.map((n, i) => {
-      const xs = Array.from({ length: s.replications }, () => x0 + c1 / n + c2 / n ** 2 + s.sds[i] * normal());
-      const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-      const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
-      return { n, value: m, halfWidth: (t * sd) / Math.sqrt(xs.length), replications: s.replications };
-    });
+    const points = sweepPoints(s, t);
     const check = c1Check(points, x0, c1);
     if (check.status === 'not-judged') continue;
     judged++;
@@ -81,12 +86,7 @@ for (const s of [
   let before = 0;
   let judged = 0;
   for (let k = 0; k < trials; k++) {
-    const points = s.ns.map((n, i) => {
-      const xs = Array.from({ length: s.replications }, () => x0 + c1 / n + c2 / n ** 2 + s.sds[i] * normal());
-      const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-      const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
-      return { n, value: m, halfWidth: (t * sd) / Math.sqrt(xs.length), replications: s.replications };
-    });
+    const points = sweepPoints(s, t);
     const fit = fitInverseN(points, { inverseSquare: 'auto' });
     const reference = { value: x0, halfWidth: 0, numericalError: 0 };
     const check = limitCheck(fit, reference, null, points);
