@@ -34,7 +34,7 @@ import {
 } from '../sim/index.ts';
 import type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
 import { timeline } from './timeline.ts';
-import { startWorker, takePrestarted } from './workerStart.ts';
+import { preloadedAhead, startWorker, takePrestarted, type Preload } from './workerStart.ts';
 
 export type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
 
@@ -119,7 +119,7 @@ export interface PoolOptions {
    * Modules a worker loads once it has no task left in the batch (the tail, while the others finish), ahead of the
    * next batch: the solvers of 'prepare' tasks or the figure renderer. The batch does not wait for it.
    */
-  readonly preloadWhenIdle?: 'solvers' | 'renderer';
+  readonly preloadWhenIdle?: Preload;
 }
 
 /** Default thread count: the machine's cores. */
@@ -138,6 +138,8 @@ function rebuildError(e: { name: string; message: string }): Error {
 interface WorkerMessage {
   id: number;
   progress?: number;
+  /** What a preload (id −1) loaded. */
+  modules?: Preload;
   /** Part of a task's result sent ahead of it (a 'prepare': its model's first simulations). */
   partial?: unknown;
   /** Milliseconds the worker spent on the task (wall; CPU with the timeline on). */
@@ -145,6 +147,11 @@ interface WorkerMessage {
   cpu?: number;
   result?: unknown;
   error?: { name: string; message: string };
+}
+
+/** The modules a task loads on first use (`WorkerPool.preload`), if any: the renderer for a figure, the solvers for a solve. */
+function modulesOf(task: PoolTask<unknown>): Preload | undefined {
+  return task.kind === 'figure' ? 'renderer' : task.kind === 'prepare' ? 'solvers' : undefined;
 }
 
 /** 1 for a task whose result typically adds tasks to its batch (a model's solve: its simulations follow), else 0. */
@@ -286,7 +293,9 @@ export class WorkerPool {
   private batch: Batch | undefined;
   private closed = false;
   private started = 0;
+  /** Per worker, the modules it was asked to load ahead (`preload`) and those it has loaded (its answers). */
   private readonly preloaded = new WeakMap<Worker, Set<string>>();
+  private readonly loaded = new WeakMap<Worker, Set<Preload>>();
 
   /** @param threads worker threads (default: the machine's cores); at least 1. */
   constructor(threads?: number) {
@@ -312,14 +321,20 @@ export class WorkerPool {
     timeline('worker-start', { worker: label });
     // a worker the command started ahead (workerStart.ts) has loaded its modules, or is loading them, already
     const worker = takePrestarted() ?? startWorker();
+    // what it was asked to load when started ahead is not asked again (`preload`)
+    const ahead = preloadedAhead(worker);
+    this.preloaded.set(worker, new Set(ahead.asked));
+    this.loaded.set(worker, new Set(ahead.loaded));
     if (this.batch) worker.ref();
     else worker.unref();
     this.workers.push(worker);
     worker.once('online', () => timeline('worker-online', { worker: label }));
     worker.on('message', (msg: WorkerMessage) => {
       // a preload's answer (id −1) belongs to no batch; the timeline keeps what it cost
-      if (msg.id === -1) timeline('preload-end', { worker: this.workers.indexOf(worker), ms: msg.ms, cpu: msg.cpu });
-      else this.batch?.message(worker, msg);
+      if (msg.id === -1) {
+        timeline('preload-end', { worker: this.workers.indexOf(worker), modules: msg.modules, ms: msg.ms, cpu: msg.cpu });
+        if (msg.modules) this.loaded.get(worker)?.add(msg.modules);
+      } else this.batch?.message(worker, msg);
     });
     const lose = (error: Error) => {
       const i = this.workers.indexOf(worker);
@@ -482,7 +497,12 @@ export class WorkerPool {
           },
         };
         for (const worker of this.workers) worker.ref();
-        const alive = [...this.workers];
+        // a worker that has loaded the modules the first tasks need (the renderer for figures, the solvers for solves)
+        // takes the first, largest task: another would load them first
+        const need = waiting.length > 0 ? modulesOf(all[waiting[0]]) : undefined;
+        const ready = (w: Worker) =>
+          need === undefined ? 0 : this.loaded.get(w)?.has(need) ? 0 : this.preloaded.get(w)?.has(need) ? 1 : 2;
+        const alive = [...this.workers].sort((a, b) => ready(a) - ready(b));
         this.warm(waiting.length); // new workers take their first task as they start (a simulation's replications count each)
         for (const worker of alive) dispatch(worker);
       });

@@ -27,19 +27,52 @@ export function startWorker(): Worker {
   return new Worker(entry.file, { workerData: entry.workerData });
 }
 
-/** Workers started ahead of their pool, in start order, each with the error it met before adoption (if any). */
-const prestarted: { worker: Worker; error?: Error }[] = [];
+/** Modules a worker can load ahead of the tasks that need them: the solvers of 'prepare' tasks, the figure renderer. */
+export type Preload = 'solvers' | 'renderer';
+
+/**
+ * Workers started ahead of their pool, in start order, each with the error it met before adoption (if any) and its
+ * listener of preload answers until then.
+ */
+const prestarted: {
+  worker: Worker;
+  error?: Error;
+  listener: (msg: { id: number; modules?: Preload; ms?: number; cpu?: number }) => void;
+}[] = [];
+
+/** What each worker was asked to load ahead (`prestartWorkers`) and what it has loaded before its pool adopted it. */
+const preloads = new WeakMap<Worker, { asked: readonly Preload[]; loaded: Set<Preload> }>();
 
 /**
  * Starts `count` workers now for a pool the command will open (unreferenced: if the command stops first, e.g. on a
  * refused option, they do not keep the process alive). Their errors before adoption are kept, not thrown.
+ * `ahead(k)` names the modules worker k (0 is the first to get a task) loads once started, while this thread loads
+ * the command's: the window costs no task (`compare` gives no task before it has parsed its options and loaded its
+ * modules, ~0.3 s), and the modules leave the critical path (a model's solve needs the solvers at once, the report's
+ * figures need the renderer when the last simulation ends).
  */
-export function prestartWorkers(count: number): void {
+export function prestartWorkers(count: number, ahead: (k: number) => readonly Preload[] = () => []): void {
   for (let k = 0; k < count; k++) {
     timeline('worker-prestart', { worker: k });
-    const entry = { worker: startWorker() } as (typeof prestarted)[number];
-    entry.worker.unref();
-    entry.worker.once('error', (error) => (entry.error = error));
+    const worker = startWorker();
+    // a preload's answer (id −1) before the pool adopts the worker: the timeline keeps what it cost
+    const entry: (typeof prestarted)[number] = {
+      worker,
+      listener: (msg) => {
+        if (msg.id !== -1) return;
+        timeline('preload-end', { worker: k, modules: msg.modules, ms: msg.ms, cpu: msg.cpu });
+        if (msg.modules) preloads.get(worker)?.loaded.add(msg.modules);
+      },
+    };
+    worker.unref();
+    worker.once('error', (error) => (entry.error = error));
+    worker.on('message', entry.listener);
+    const modules = ahead(k);
+    for (const m of modules) {
+      timeline('preload', { worker: k, modules: m });
+      worker.postMessage({ id: -1, kind: 'preload', modules: m });
+    }
+    preloads.set(worker, { asked: modules, loaded: new Set() });
     prestarted.push(entry);
   }
 }
@@ -47,10 +80,31 @@ export function prestartWorkers(count: number): void {
 /** A worker started ahead (oldest first) that met no error, or undefined; a failed one is ended and skipped. */
 export function takePrestarted(): Worker | undefined {
   for (let next = prestarted.shift(); next; next = prestarted.shift()) {
+    next.worker.off('message', next.listener);
     if (next.error === undefined) return next.worker;
     void next.worker.terminate();
   }
   return undefined;
+}
+
+/**
+ * The modules `worker` was asked to load when started ahead (`prestartWorkers`) and those it had loaded when taken
+ * (`takePrestarted`; the pool hears of the rest); none for any other worker.
+ */
+export function preloadedAhead(worker: Worker): { asked: readonly Preload[]; loaded: readonly Preload[] } {
+  const p = preloads.get(worker);
+  return { asked: p?.asked ?? [], loaded: [...(p?.loaded ?? [])] };
+}
+
+/**
+ * What `compare`'s workers started ahead load while the command loads its own modules (`prestartWorkers`' `ahead`):
+ * the first worker, which takes the first model's solve, the solvers; with two or more, the last the figure renderer,
+ * unless the run writes no report (`--shard`). The other workers load the solvers with their first solve and the
+ * renderer when they idle at the end of the simulations (pool.ts, `preloadWhenIdle`).
+ */
+export function compareAhead(argv: readonly string[], count: number): (k: number) => readonly Preload[] {
+  const report = !argv.some((a) => a === '--shard' || a.startsWith('--shard='));
+  return (k) => [...(k === 0 ? (['solvers'] as const) : []), ...(report && count > 1 && k === count - 1 ? (['renderer'] as const) : [])];
 }
 
 /**

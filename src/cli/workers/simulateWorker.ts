@@ -47,17 +47,37 @@ interface Task {
 
 timeline('worker-ready');
 
+/**
+ * CPU ms of the tasks this worker has finished (with the timeline on): a preload's modules load between the tasks
+ * that arrive meanwhile (a module loads in steps, a simulation runs at once), so its own CPU is its span's less theirs.
+ */
+let tasksCpu = 0;
+
 parentPort!.on('message', async (task: Task) => {
   const t0 = performance.now();
   const cpu0 = timelineOn() ? threadCpuMs() : 0;
   // wall and (with the timeline on) CPU ms of this task, for the pool's timeline
   const ms = () => performance.now() - t0;
-  const cpu = () => (timelineOn() ? threadCpuMs() - cpu0 : undefined);
+  // `end`: the task's last report (its CPU joins `tasksCpu`), not a partial one sent ahead
+  const cpu = (end = true) => {
+    if (!timelineOn()) return undefined;
+    const spent = threadCpuMs() - cpu0;
+    if (end && task.kind !== 'preload') tasksCpu += spent;
+    return spent;
+  };
   try {
     if (task.kind === 'preload') {
+      const before = tasksCpu;
       if (task.modules === 'renderer') await (await import('../../report/render.ts')).loadRenderer();
       else await import('../../compare/plan.ts');
-      parentPort!.postMessage({ id: task.id, result: null, ms: ms(), cpu: cpu() });
+      const spent = cpu();
+      parentPort!.postMessage({
+        id: task.id,
+        result: null,
+        modules: task.modules,
+        ms: ms(),
+        cpu: spent === undefined ? undefined : spent - (tasksCpu - before),
+      });
       return;
     }
     if (task.kind === 'figure') {
@@ -68,7 +88,7 @@ parentPort!.on('message', async (task: Task) => {
     if (task.kind === 'prepare') {
       const { prepareComparisonModel } = await import('../../compare/plan.ts');
       // the model's first simulations go to the pool as soon as its warm-up is known, while the rest is solved here
-      const first = (tasks: unknown[]) => parentPort!.postMessage({ id: task.id, partial: tasks, ms: ms(), cpu: cpu() });
+      const first = (tasks: unknown[]) => parentPort!.postMessage({ id: task.id, partial: tasks, ms: ms(), cpu: cpu(false) });
       parentPort!.postMessage({ id: task.id, result: prepareComparisonModel(task.config, task.index, first), ms: ms(), cpu: cpu() });
       return;
     }
