@@ -3,14 +3,9 @@ import { reportFatal, stdioFailure } from './errors.ts';
 import { buildProgram } from './program.ts';
 import { compareAhead, prestartWorkers, workersFor } from './workerStart.ts';
 
-// `compare` opens a worker pool: its workers start now and load the simulator, the first one the solvers and the last
-// the figure renderer, while this thread loads the command's modules (solvers, report), instead of after them
-// (workerStart.ts)
-if (process.argv[2] === 'compare') {
-  const argv = process.argv.slice(3);
-  const count = workersFor(argv);
-  prestartWorkers(count, compareAhead(argv, count));
-}
+// `compare` opens a worker pool: its workers start now and load the simulator (the first one also the solvers) while
+// this thread loads the command's modules (solvers, report), instead of after them (workerStart.ts)
+if (process.argv[2] === 'compare') prestartWorkers(workersFor(process.argv.slice(3)), compareAhead);
 
 // A reader that stops early (`supermarket … | head`) closes the pipe: stop quietly, as Unix tools do, not with a trace;
 // any other failure of stdout or stderr (a full disk: `> /dev/full`) is one line and exit 1 (stdioFailure)

@@ -97,14 +97,15 @@ export function preloadedAhead(worker: Worker): { asked: readonly Preload[]; loa
 }
 
 /**
- * What `compare`'s workers started ahead load while the command loads its own modules (`prestartWorkers`' `ahead`):
- * the first worker, which takes the first model's solve, the solvers; with two or more, the last the figure renderer,
- * unless the run writes no report (`--shard`). The other workers load the solvers with their first solve and the
- * renderer when they idle at the end of the simulations (pool.ts, `preloadWhenIdle`).
+ * What `compare`'s worker k, started ahead, loads while the command loads its own modules (`prestartWorkers`'
+ * `ahead`): the first worker, which takes the first model's solve, the solvers (~50 ms of CPU, which the start-up
+ * window has spare on 2 cores; the solve then starts at once). Not the figure renderer: ~0.13 s of CPU plus its
+ * compilation, for which the window has no room on 2 cores (the main thread's ~0.2 s and two workers' start-up fill
+ * it), so it would only move CPU from the end of the run to its critical start; a worker loads it when it idles at
+ * the end of the simulations (pool.ts, `preloadWhenIdle`).
  */
-export function compareAhead(argv: readonly string[], count: number): (k: number) => readonly Preload[] {
-  const report = !argv.some((a) => a === '--shard' || a.startsWith('--shard='));
-  return (k) => [...(k === 0 ? (['solvers'] as const) : []), ...(report && count > 1 && k === count - 1 ? (['renderer'] as const) : [])];
+export function compareAhead(k: number): readonly Preload[] {
+  return k === 0 ? ['solvers'] : [];
 }
 
 /**
