@@ -147,17 +147,27 @@ export async function runComparisonOnPool(
 }
 
 /**
+ * Spec characters of figures below which a worker without the renderer leaves them to one that has it
+ * (`PoolOptions.minCostToLoad`). Measured on this machine's figures: rendering takes ~40 ms a figure plus ~0.26 ms per
+ * 1000 spec characters once the renderer is warm (the six figures of one cell, 0.24 M characters: ~0.3 s; of the
+ * reduced default preset, 3.1 M: ~1.0 s); loading the renderer and warming its code costs a worker ~0.3 s of CPU.
+ */
+const FIGURES_WORTH_A_RENDERER = 1_000_000;
+
+/**
  * `WriteReportOptions.writeFigures` on the pool: each figure rendered and written by a worker (largest spec first;
- * the worker may have loaded the renderer while it waited for the last simulations), paths in figure order.
+ * the worker may have loaded the renderer while it waited for the last simulations; a few small figures stay on the
+ * workers that have it, `FIGURES_WORTH_A_RENDERER`), paths in figure order.
  */
 export function figuresOnPool(pool: WorkerPool): NonNullable<WriteReportOptions['writeFigures']> {
   return async (outDir, figures) => {
     const written: string[][] = new Array(figures.length);
     const tasks: FigureTask<number>[] = figures.map((f, i) => {
       const figure = { name: f.name, spec: f.spec, rows: f.rows, ...(f.pdf ? { pdf: true } : {}) };
-      return { key: i, kind: 'figure', outDir, figure, cost: JSON.stringify(figure.spec).length };
+      // a PDF takes about half the time of the SVG and PNG together (WriteReportOptions.latex)
+      return { key: i, kind: 'figure', outDir, figure, cost: JSON.stringify(figure.spec).length * (f.pdf ? 1.5 : 1) };
     });
-    await pool.run(tasks, (i, paths) => (written[i] = paths as string[]));
+    await pool.run(tasks, (i, paths) => (written[i] = paths as string[]), { minCostToLoad: FIGURES_WORTH_A_RENDERER });
     return written.flat();
   };
 }

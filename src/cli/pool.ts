@@ -120,6 +120,14 @@ export interface PoolOptions {
    * next batch: the solvers of 'prepare' tasks or the figure renderer. The batch does not wait for it.
    */
   readonly preloadWhenIdle?: Preload;
+  /**
+   * For tasks that need modules a worker loads once (figures: the renderer): while the cost waiting (in the tasks'
+   * own units) is below this, a worker that does not hold them (loaded, loading or asked to) takes none of those
+   * tasks when another worker does: loading them, with the compilation of their code, costs more CPU (~0.3 s for the
+   * renderer) than its share of the work would save, and on a machine whose cores are all busy that CPU is the
+   * others' time. Default: no such limit.
+   */
+  readonly minCostToLoad?: number;
 }
 
 /** Default thread count: the machine's cores. */
@@ -363,7 +371,7 @@ export class WorkerPool {
   async run<K>(
     tasks: readonly PoolTask<K>[],
     onResult: (key: K, result: PoolValue, task: PoolTask<K>, more: (tasks: readonly PoolTask<K>[]) => void) => void,
-    options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle'> & {
+    options: Pick<PoolOptions, 'onProgress' | 'preloadWhenIdle' | 'minCostToLoad'> & {
       /**
        * Called with what a running task sends ahead of its result (a 'prepare': its model's first simulations, as
        * `prepareComparisonModel`'s `onFirstTasks`); may add tasks to the batch with `more`. Ignored when not given.
@@ -423,7 +431,16 @@ export class WorkerPool {
             // not while a running task may still add tasks (a model's solve sends its simulations ahead): a worker
             // loading modules then would take them late; it preloads when it idles again at the batch's tail
             const mayAdd = [...current.values()].some((id) => unlocks(all[id]) > 0);
-            if (!failed && options.preloadWhenIdle && !mayAdd) this.preload(worker, options.preloadWhenIdle);
+            // nor, as the batch ends (nothing running), when another worker has them: whether this one should load
+            // them too is the next batch's to decide (`minCostToLoad`), and loading now would take a core then
+            const held = running.size === 0 && options.preloadWhenIdle !== undefined && this.heldByAnother(worker, options.preloadWhenIdle);
+            if (!failed && options.preloadWhenIdle && !mayAdd && !held) this.preload(worker, options.preloadWhenIdle);
+            settle();
+            return;
+          }
+          const need = modulesOf(all[waiting[0]]);
+          if (need !== undefined && !this.preloaded.get(worker)?.has(need) && this.leaveToHolders(worker, need, waiting, cost, options)) {
+            idle.add(worker);
             settle();
             return;
           }
@@ -432,6 +449,8 @@ export class WorkerPool {
           const t = all[id];
           running.set(id, 0);
           current.set(worker, id);
+          // the task loads its modules (if not loaded yet): the worker holds them from now on
+          if (need !== undefined) this.preloaded.get(worker)?.add(need);
           timeline('task-start', { worker: this.workers.indexOf(worker), key: t.key, kind: t.kind ?? 'simulate' });
           worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
         };
@@ -462,6 +481,8 @@ export class WorkerPool {
             running.delete(msg.id);
             current.delete(worker);
             const task = all[msg.id];
+            const loads = modulesOf(task);
+            if (loads !== undefined && !msg.error) this.loaded.get(worker)?.add(loads);
             timeline('task-end', { worker: this.workers.indexOf(worker), key: task.key, ms: msg.ms, cpu: msg.cpu });
             // with a task waiting, the worker takes it before this thread folds the result in (joining replications,
             // pooling their quantiles, storing the cell), so it does not wait for that; else after (the result may
@@ -511,6 +532,26 @@ export class WorkerPool {
       for (const worker of this.workers) worker.unref();
       timeline('pool-end', { tasks: all.length });
     }
+  }
+
+  /**
+   * Whether `worker`, which does not hold `modules`, leaves the waiting tasks that need them to the workers that do
+   * (`minCostToLoad`): when another worker holds them and the cost waiting is below the limit.
+   */
+  private leaveToHolders(
+    worker: Worker,
+    modules: Preload,
+    waiting: readonly number[],
+    cost: readonly number[],
+    options: Pick<PoolOptions, 'minCostToLoad'>,
+  ): boolean {
+    if (options.minCostToLoad === undefined || !this.heldByAnother(worker, modules)) return false;
+    return waiting.reduce((sum, id) => sum + cost[id], 0) < options.minCostToLoad;
+  }
+
+  /** Whether a worker other than `worker` holds `modules` (loaded, loading or asked to). */
+  private heldByAnother(worker: Worker, modules: Preload): boolean {
+    return this.workers.some((w) => w !== worker && this.preloaded.get(w)?.has(modules));
   }
 
   /** Has `worker` load `modules` (once per worker); its answer (id −1) belongs to no batch. */

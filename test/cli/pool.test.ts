@@ -110,6 +110,93 @@ describe('one WorkerPool for several batches', () => {
   });
 });
 
+describe('figures stay on the workers that hold the renderer while they are few (minCostToLoad)', () => {
+  // a tiny vega-lite figure: a few points, a line
+  const figure = (i: number) => ({
+    key: i,
+    kind: 'figure' as const,
+    outDir: mkdtempSync(path.join(os.tmpdir(), 'sm-fig-')),
+    figure: {
+      name: `f${i}`,
+      spec: {
+        data: { values: [0, 1, 2].map((x) => ({ x, y: x * i })) },
+        mark: 'line',
+        encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' } },
+      } as never,
+      rows: [],
+    },
+    cost: 10,
+  });
+  /** The workers (pool indices) that started the tasks of each batch, from the timeline. */
+  const workersByBatch = (file: string) => {
+    const batches: number[][] = [];
+    for (const e of readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))) {
+      if (e.ev === 'pool-start') batches.push([]);
+      if (e.ev === 'task-start') batches[batches.length - 1].push(e.worker);
+    }
+    return batches;
+  };
+
+  it('a worker without the renderer takes none below the limit, and its share above it', { timeout: 600_000 }, async () => {
+    const timeline = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-pool-')), 'timeline.jsonl');
+    process.env.SUPERMARKET_TIMELINE = timeline;
+    const pool = new WorkerPool(2);
+    try {
+      // one figure: one worker starts and loads the renderer
+      await pool.run([figure(1)], () => {});
+      expect(pool.size).toBe(1);
+      // four small figures (cost 40 < 1000): the second worker starts, finds the first holds the renderer, leaves them
+      await pool.run([2, 3, 4, 5].map(figure), () => {}, { minCostToLoad: 1000 });
+      expect(pool.size).toBe(2);
+      // the same above the limit (30 still waiting when the second worker asks, ≥ 25): both take figures
+      await pool.run([6, 7, 8, 9].map(figure), () => {}, { minCostToLoad: 25 });
+    } finally {
+      delete process.env.SUPERMARKET_TIMELINE;
+      await pool.close();
+    }
+    const [first, few, many] = workersByBatch(timeline);
+    expect(first).toEqual([0]);
+    expect(few).toEqual([0, 0, 0, 0]);
+    expect(new Set(many)).toEqual(new Set([0, 1]));
+  });
+});
+
+describe('preloadWhenIdle', () => {
+  it('has the worker that idles first load the renderer, not the last one as the batch ends', { timeout: 600_000 }, async () => {
+    const timeline = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-pool-')), 'timeline.jsonl');
+    process.env.SUPERMARKET_TIMELINE = timeline;
+    const model = parseModel({ lambda: 0.7, d: 2 });
+    // one replication each (a 'replications' task is not split further)
+    const sim = (key: number, jobs: number): ReplicationsTask<number> => ({
+      key,
+      kind: 'replications',
+      model,
+      options: { n: 20, jobs, replications: 2, seed: key, warmupTime: 5 },
+      first: 0,
+      count: 1,
+      cost: jobs,
+    });
+    const pool = new WorkerPool(2);
+    try {
+      // a short and a long simulation: the short one's worker idles while the other runs
+      await pool.run([sim(1, 300_000), sim(2, 500)], () => {}, { preloadWhenIdle: 'renderer' });
+    } finally {
+      delete process.env.SUPERMARKET_TIMELINE;
+      await pool.close();
+    }
+    const preloads = readFileSync(timeline, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.ev === 'preload');
+    // worker 1 took the short one (largest cost first: worker 0 the long one)
+    expect(preloads.map((e) => e.worker)).toEqual([1]);
+  });
+});
+
 describe('the pool solves the models of a comparison', () => {
   it('prepare tasks on 2 threads give the plan of planComparison, number for number (exact points and transients included)', async () => {
     const config: ComparisonConfig = {
