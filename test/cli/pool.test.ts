@@ -17,6 +17,7 @@ import { parseModel } from '../../src/model/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { planSimulation, simulate, SimulationCollector, type ReplicationPart } from '../../src/sim/index.ts';
 import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
+import { recordTimeline, type TimelineEvent } from './timeline.ts';
 import { testMeta } from '../report/meta.ts';
 import {
   cellSeed,
@@ -60,31 +61,27 @@ describe('one WorkerPool for several batches', () => {
   });
 
   it("starts its workers once; tasks added by `more` join the batch and give simulate's numbers; an error leaves it usable; closed, it refuses", async () => {
-    const timeline = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-pool-')), 'timeline.jsonl');
-    process.env.SUPERMARKET_TIMELINE = timeline;
     const pool = new WorkerPool(2);
-    try {
-      const parts: ReplicationPart[] = [];
-      await pool.run([unit(0)], (k, value, _task, more) => {
-        parts[k] = (value as ReplicationPart[])[0];
-        if (k === 0) more([unit(1), unit(2)]);
-      });
-      const collector = new SimulationCollector(planSimulation(model, options));
-      for (const part of parts) collector.add(part);
-      expect(numbers(collector.result())).toBe(numbers(simulate(model, options)));
-      await expect(pool.run([unit(0, { ...options, n: 0 })], () => {})).rejects.toBeInstanceOf(InvalidModelError);
-      const again: number[] = [];
-      await pool.run([unit(0), unit(1)], (k) => again.push(k));
-      expect(again.sort()).toEqual([0, 1]);
-      expect(pool.size).toBe(2);
-    } finally {
-      delete process.env.SUPERMARKET_TIMELINE;
-      await pool.close();
-    }
-    const starts = readFileSync(timeline, 'utf8')
-      .trim()
-      .split('\n')
-      .filter((l) => JSON.parse(l).ev === 'worker-start');
+    const events = await recordTimeline(async () => {
+      try {
+        const parts: ReplicationPart[] = [];
+        await pool.run([unit(0)], (k, value, _task, more) => {
+          parts[k] = (value as ReplicationPart[])[0];
+          if (k === 0) more([unit(1), unit(2)]);
+        });
+        const collector = new SimulationCollector(planSimulation(model, options));
+        for (const part of parts) collector.add(part);
+        expect(numbers(collector.result())).toBe(numbers(simulate(model, options)));
+        await expect(pool.run([unit(0, { ...options, n: 0 })], () => {})).rejects.toBeInstanceOf(InvalidModelError);
+        const again: number[] = [];
+        await pool.run([unit(0), unit(1)], (k) => again.push(k));
+        expect(again.sort()).toEqual([0, 1]);
+        expect(pool.size).toBe(2);
+      } finally {
+        await pool.close();
+      }
+    });
+    const starts = events.filter((e) => e.ev === 'worker-start');
     expect(starts.length).toBe(2);
     expect(pool.size).toBe(0);
     await expect(pool.run([unit(0)], () => {})).rejects.toThrow(/closed/);
@@ -128,36 +125,32 @@ describe('figures stay on the workers that hold the renderer while they are few 
     cost: 10,
   });
   /** The workers (pool indices) that started the tasks of each batch, from the timeline. */
-  const workersByBatch = (file: string) => {
+  const workersByBatch = (events: readonly TimelineEvent[]) => {
     const batches: number[][] = [];
-    for (const e of readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))) {
+    for (const e of events) {
       if (e.ev === 'pool-start') batches.push([]);
-      if (e.ev === 'task-start') batches[batches.length - 1].push(e.worker);
+      if (e.ev === 'task-start') batches[batches.length - 1].push(e.worker as number);
     }
     return batches;
   };
 
   it('a worker without the renderer takes none below the limit, and its share above it', { timeout: 600_000 }, async () => {
-    const timeline = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-pool-')), 'timeline.jsonl');
-    process.env.SUPERMARKET_TIMELINE = timeline;
     const pool = new WorkerPool(2);
-    try {
-      // one figure: one worker starts and loads the renderer
-      await pool.run([figure(1)], () => {});
-      expect(pool.size).toBe(1);
-      // four small figures (cost 40 < 1000): the second worker starts, finds the first holds the renderer, leaves them
-      await pool.run([2, 3, 4, 5].map(figure), () => {}, { minCostToLoad: 1000 });
-      expect(pool.size).toBe(2);
-      // the same above the limit (30 still waiting when the second worker asks, ≥ 25): both take figures
-      await pool.run([6, 7, 8, 9].map(figure), () => {}, { minCostToLoad: 25 });
-    } finally {
-      delete process.env.SUPERMARKET_TIMELINE;
-      await pool.close();
-    }
-    const [first, few, many] = workersByBatch(timeline);
+    const events = await recordTimeline(async () => {
+      try {
+        // one figure: one worker starts and loads the renderer
+        await pool.run([figure(1)], () => {});
+        expect(pool.size).toBe(1);
+        // four small figures (cost 40 < 1000): the second worker starts, finds the first holds the renderer, leaves them
+        await pool.run([2, 3, 4, 5].map(figure), () => {}, { minCostToLoad: 1000 });
+        expect(pool.size).toBe(2);
+        // the same above the limit (30 still waiting when the second worker asks, ≥ 25): both take figures
+        await pool.run([6, 7, 8, 9].map(figure), () => {}, { minCostToLoad: 25 });
+      } finally {
+        await pool.close();
+      }
+    });
+    const [first, few, many] = workersByBatch(events);
     expect(first).toEqual([0]);
     expect(few).toEqual([0, 0, 0, 0]);
     expect(new Set(many)).toEqual(new Set([0, 1]));
@@ -166,8 +159,6 @@ describe('figures stay on the workers that hold the renderer while they are few 
 
 describe('preloadWhenIdle', () => {
   it('has the worker that idles first load the renderer, not the last one as the batch ends', { timeout: 600_000 }, async () => {
-    const timeline = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-pool-')), 'timeline.jsonl');
-    process.env.SUPERMARKET_TIMELINE = timeline;
     const model = parseModel({ lambda: 0.7, d: 2 });
     // one replication each (a 'replications' task is not split further)
     const sim = (key: number, jobs: number): ReplicationsTask<number> => ({
@@ -180,20 +171,18 @@ describe('preloadWhenIdle', () => {
       cost: jobs,
     });
     const pool = new WorkerPool(2);
-    try {
-      // a short and a long simulation: the short one's worker idles while the other runs
-      await pool.run([sim(1, 300_000), sim(2, 500)], () => {}, { preloadWhenIdle: 'renderer' });
-    } finally {
-      delete process.env.SUPERMARKET_TIMELINE;
-      await pool.close();
-    }
-    const preloads = readFileSync(timeline, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
-      .filter((e) => e.ev === 'preload');
-    // worker 1 took the short one (largest cost first: worker 0 the long one)
-    expect(preloads.map((e) => e.worker)).toEqual([1]);
+    const events = await recordTimeline(async () => {
+      try {
+        // two simulations: the worker that finishes first idles while the other runs
+        await pool.run([sim(1, 300_000), sim(2, 500)], () => {}, { preloadWhenIdle: 'renderer' });
+      } finally {
+        await pool.close();
+      }
+    });
+    const preloads = events.filter((e) => e.ev === 'preload');
+    // the worker that finished first (which depends on start-up as much as on the two lengths), and it alone
+    const firstEnd = events.find((e) => e.ev === 'task-end')!;
+    expect(preloads.map((e) => e.worker)).toEqual([firstEnd.worker]);
   });
 });
 

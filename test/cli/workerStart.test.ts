@@ -2,14 +2,14 @@
  * Workers started ahead of their pool (src/cli/workerStart.ts): how many `compare`'s command line asks for, and a pool
  * adopts a worker started ahead instead of starting one, with `simulate`'s numbers from it.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkerPool } from '../../src/cli/pool.ts';
 import { compareAhead, preloadedAhead, prestartWorkers, takePrestarted, workersFor } from '../../src/cli/workerStart.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { simulate, type SimulationResult } from '../../src/sim/index.ts';
+import { recordTimeline } from './timeline.ts';
 
 const TIMINGS = new Set(['seconds', 'wallSeconds', 'eventsPerSecond']);
 const numbers = (x: unknown) => JSON.stringify(x, (k, v) => (TIMINGS.has(k) ? undefined : v));
@@ -63,27 +63,22 @@ describe('a worker started ahead with a preload', () => {
     'loads the modules and says so on the timeline, once, whether its answer comes before or after the adoption',
     { timeout: 600_000 },
     async () => {
-      const timeline = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-ahead-')), 'timeline.jsonl');
-      process.env.SUPERMARKET_TIMELINE = timeline;
-      prestartWorkers(1, () => ['solvers']);
       const pool = new WorkerPool(1);
-      try {
-        pool.warm();
-        expect(takePrestarted()).toBeUndefined();
-        const model = parseModel({ lambda: 0.7, d: 2 });
-        const options = { n: 20, jobs: 500, replications: 2, seed: 3, warmupTime: 5 };
-        await pool.run([{ key: 0, kind: 'simulate' as const, model, options, cost: 1 }], () => {});
-        // its answer comes before or after the adoption; either way once
-        for (let i = 0; i < 100 && !readFileSync(timeline, 'utf8').includes('preload-end'); i++)
-          await new Promise((r) => setTimeout(r, 50));
-      } finally {
-        delete process.env.SUPERMARKET_TIMELINE;
-        await pool.close();
-      }
-      const events = readFileSync(timeline, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
+      const events = await recordTimeline(async () => {
+        prestartWorkers(1, () => ['solvers']);
+        try {
+          pool.warm();
+          expect(takePrestarted()).toBeUndefined();
+          const model = parseModel({ lambda: 0.7, d: 2 });
+          const options = { n: 20, jobs: 500, replications: 2, seed: 3, warmupTime: 5 };
+          await pool.run([{ key: 0, kind: 'simulate' as const, model, options, cost: 1 }], () => {});
+          // its answer comes before or after the adoption; either way once
+          const written = () => readFileSync(process.env.SUPERMARKET_TIMELINE!, 'utf8');
+          for (let i = 0; i < 100 && !written().includes('preload-end'); i++) await new Promise((r) => setTimeout(r, 50));
+        } finally {
+          await pool.close();
+        }
+      });
       expect(events.filter((e) => e.ev === 'preload').map((e) => e.modules)).toEqual(['solvers']);
       const ends = events.filter((e) => e.ev === 'preload-end');
       expect(ends.map((e) => e.modules)).toEqual(['solvers']);
