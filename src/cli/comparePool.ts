@@ -147,12 +147,13 @@ export async function runComparisonOnPool(
 }
 
 /**
- * Spec characters of figures below which a worker without the renderer leaves them to one that has it
- * (`PoolOptions.minCostToLoad`). Measured on this machine's figures: rendering takes ~40 ms a figure plus ~0.26 ms per
- * 1000 spec characters once the renderer is warm (the six figures of one cell, 0.24 M characters: ~0.3 s; of the
- * reduced default preset, 3.1 M: ~1.0 s); loading the renderer and warming its code costs a worker ~0.3 s of CPU.
+ * Spec characters (compact JSON) of the figures still waiting below which a worker without the renderer leaves them
+ * to one that has it (`PoolOptions.minCostToLoad`). Measured on this machine: once the renderer is warm a figure takes
+ * ~40 ms plus ~0.44 ms per 1000 characters (the six figures of one cell, 0.14 M characters: ~0.3 s; of the reduced
+ * default preset, 1.84 M: ~1.0 s, 0.88 M of it after its largest); loading the renderer and warming its code costs
+ * a worker ~0.35 s of CPU, worth it for ~0.4 M characters (~0.25 s of rendering) or more.
  */
-const FIGURES_WORTH_A_RENDERER = 1_000_000;
+const FIGURES_WORTH_A_RENDERER = 400_000;
 
 /**
  * `WriteReportOptions.writeFigures` on the pool: each figure rendered and written by a worker (largest spec first;
