@@ -13,6 +13,10 @@
  * Each run records its timeline (`SUPERMARKET_TIMELINE`, src/cli/timeline.ts); a summary follows its times: phases,
  * pool batches (span, busy share, task CPU), workers started and their start-up CPU, and the run's schedule replayed
  * from CPU times on 2 dedicated cores (`replay`): on a loaded machine the wall times mean little, this estimate more.
+ * It also polls the CPU of every thread of the run (/proc/<pid>/task): the main thread, each worker and the rest (V8's
+ * compiler and GC helpers, libuv), whose sum over 2 is a floor no schedule beats; the estimated ratio takes the larger
+ * of the replay and that floor (the replay alone counts task CPU only: 0.56 for the heavy cell where quiet runs
+ * measured 0.71–0.76, since its 2-thread run keeps both cores 93 % busy).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
