@@ -440,9 +440,9 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
   // of a model that is not
   const extras = modelExtrasLabel(model);
   const heading = refined
-    ? `# Validation report: ${extras === '' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean 1 (time in mean service times)${extras}, sampling ${c.sampling}.`
+    ? `# Validation report: ${extras === '' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean 1 (time in mean service times)${extras}, sampling ${model.sampling}.`
     : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${selectionLabel(model, 'd')} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
-      `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${c.sampling} (time in mean service times when the service mean is 1).`;
+      `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in mean service times when the service mean is 1).`;
   const bullets = [
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
     `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each after its own warm-up (${m0.warmupRule}).`,

@@ -363,7 +363,8 @@ export function compareCommand(): Command {
           lambdas: o.lambda,
           ds: o.d,
           ns: o.n,
-          sampling: o.sampling,
+          // a batch draws d distinct servers (theory.md §15; the model says so too): the config records what ran
+          sampling: o.batch !== undefined && o.batch !== '1' ? 'without-replacement' : o.sampling,
           jobs: o.jobs,
           replications: o.replications,
           seed: o.seed,
