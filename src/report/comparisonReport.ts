@@ -19,6 +19,7 @@ import {
 import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
+import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
 import { UNDEFINED_INFINITE } from '../compare/verdict.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
@@ -32,7 +33,9 @@ type Columns<T> = (readonly [string, (x: T) => string])[];
 /** "1.3742 (exact)", "1.5767 ± 0.0075 (cavity 95% CI)", "3.3115 ± 4.3e-6 (numerical)". */
 export function referenceText(m: ModelSummary): string {
   const r = m.reference;
-  if (r.infinite !== undefined || r.meanResponseTime === Infinity) return '∞ (infinite in theory)';
+  if (r.infinite !== undefined || r.meanResponseTime === Infinity)
+    // E[T]_n = ∞ with replacement may sit beside a finite limit (model/moments.ts): the column then says which is ∞
+    return infiniteOnlyAtFiniteN(m.model) ? 'finite (E[T]_n = ∞ at every n: not compared)' : '∞ (infinite in theory)';
   if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation')
     return r.measuredError
