@@ -119,7 +119,7 @@ export interface SupermarketModel {
   readonly memory: MemorySpec;
   /**
    * Heterogeneous servers (model/servers.ts, theory.md §13): classes with speeds and fractions, and how arrivals
-   * sample them. Absent: one class of speed 1 (the homogeneous model; `--speeds 1` parses to this).
+   * sample them. Absent: one class of speed 1 (the homogeneous model; `speeds: [1]` parses to this, the CLI refuses `--speeds 1`).
    */
   readonly servers?: ServerClasses;
   /** The dispatcher's arrival process at total rate λn (model/arrivals.ts; theory.md §14); Poisson by default. */

@@ -62,6 +62,16 @@ const cases: [string, string, RegExp][] = [
     /--sampling with-replacement has no effect with --batch 2: a batch samples d distinct servers/,
   ],
   [
+    '--speeds 1: one class of speed 1 is the homogeneous model',
+    'fixed-point --lambda 0.6 --d 2 --speeds 1 --fractions 1',
+    /--speeds 1 has no effect: one class of speed 1 is the homogeneous model \(identical servers\); drop --speeds and --fractions/,
+  ],
+  [
+    '--server-sampling speed with equal speeds (speed-weighted draws are uniform)',
+    'simulate --lambda 0.6 --d 2 --n 10 --speeds 2,2 --server-sampling speed',
+    /server sampling speed has no effect when every class has speed 2/,
+  ],
+  [
     'RED(1), cancel-on-complete',
     'simulate --lambda 0.5 --d 1 --n 10 --redundancy cancel-on-complete',
     /--redundancy cancel-on-complete has no effect with --d 1: one replica per job is no redundancy/,
