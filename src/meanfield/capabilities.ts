@@ -305,7 +305,7 @@ function heteroCavityOf(model: SupermarketModel): SolverCapability<FixedPointSol
     id: 'hetero-cavity',
     name: `${rule.toUpperCase()} cavity per class (speeds)`,
     kind: 'estimate',
-    source: `${HETERO_CAVITY_SOURCE}: asymptotic independence assumed; per-class level balance with completion rates measured on class-c cavity queues of speed v_c; ${sampling}; CI from independent restarts, checked (work rate Σ f·v·busy = λE[S], job-averaged E[T]${model.service.kind === 'exponential' && (model.discipline === 'fifo' || model.discipline === 'ps' || model.discipline === 'las') ? ', per-class occupancy ODE' : ''})`,
+    source: `${HETERO_CAVITY_SOURCE}: asymptotic independence assumed; per-class level balance with completion rates measured on class-c cavity queues of speed v_c; ${sampling}; CI from independent restarts, at least half the last 3 steps' E[T] range, checked (work rate Σ f·v·busy = λE[S], job-averaged E[T]${model.service.kind === 'exponential' && (model.discipline === 'fifo' || model.discipline === 'ps' || model.discipline === 'las') ? ', per-class occupancy ODE' : ''})`,
   };
 }
 
