@@ -136,4 +136,15 @@ describe('compare: infinite means are undefined, never judged (issue 21 item 1)'
     expect(md).toContain('finite (E[T]_n = ∞ at every n: not compared)');
     expect(md).not.toContain('∞ (infinite in theory)');
   }, 600_000);
+
+  it('fixed-point LWL(3) pareto:1.5: the finite limit, with a note that E[T]_n = ∞ at every n by the one-server path', async () => {
+    const r = await runCli('fixed-point --selection lwl --service pareto:1.5 --lambda 0.5 --d 3');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/E\[T\] = 1\.05\d+/);
+    expect(r.stdout).toMatch(
+      /note: E\[T\]_n = ∞ at every finite n \(.*all 3 draws hit one server.*\): E\[T\]_n does not converge to this limit/,
+    );
+    const distinct = await runCli('fixed-point --selection lwl --service pareto:1.5 --lambda 0.5 --d 3 --sampling without-replacement');
+    expect(distinct.stdout).not.toMatch(/E\[T\]_n = ∞/);
+  }, 600_000);
 });
