@@ -7,6 +7,9 @@
  * checks, the rejections, and the 95 % binomial band around α = 0.05 (as scripts/c2-false-alarms.ts) (stats/binomial.ts coverageBand); also the old
  * rule (1/n + 1/n², normal 1.96) on the same runs and n.
  * Run: `nice npx tsx scripts/quantile-limit-false-alarms.ts [seeds=20] [jobs=100000] [replications=10] [ns=100,200,500,1000]`.
+ * `--synthetic [trials=20000]`: instead, synthetic sweeps with a known limit (as scripts/c1-false-alarms.ts): each point
+ * the mean of R normal replications around q∞ + c₁/n with its Student-t half-width, the rule now (fixed coefficients,
+ * Welch ν) against the weighted fit with ν = min_n (R_n − 1) it replaced, each rate beside the 95 % band around α (seconds).
  */
 import { fitInverseN } from '../src/compare/fit.ts';
 import { JUDGED_PERCENTILES, QUANTILE_FIT_MIN_N, quantileLimitCheck } from '../src/compare/quantileCells.ts';
@@ -17,6 +20,59 @@ import { parseModel } from '../src/model/index.ts';
 import { simulate } from '../src/sim/simulate.ts';
 import { coverageBand } from '../src/stats/index.ts';
 import { loadavg } from 'node:os';
+import { Rng } from '../src/stats/index.ts';
+import { tQuantile } from '../src/lazy.ts';
+
+if (process.argv[2] === '--synthetic') {
+  synthetic(Number(process.argv[3] ?? 20_000));
+  process.exit(0);
+}
+
+/** The rule before: weighted a + c₁/n (weights 1/σ̂_n²), half-width t_{0.975, min_n (R_n − 1)}·s.e. from (XᵀŴX)⁻¹. */
+function weightedRejects(points: { n: number; value: number; halfWidth: number; replications: number }[], limit: number): boolean {
+  const fit = fitInverseN(points, { inverseSquare: false });
+  if (!fit) return false;
+  const nu = Math.min(...points.map((p) => p.replications - 1));
+  return Math.abs(fit.a - limit) > tQuantile(0.975, nu) * fit.aStandardError;
+}
+
+function synthetic(trials: number): void {
+  const rng = new Rng(1n);
+  const normal = () => Math.sqrt(-2 * Math.log(rng.nextOpen())) * Math.cos(2 * Math.PI * rng.nextDouble());
+  // p95 of SQ(2) at λ = 0.9 is about 4.6 with c₁ of a few units; σ_n of one section's percentile, equal or ∝ n^−1/2
+  const [q0, c1] = [4.6, 3];
+  const equal = [100, 200, 500, 1000];
+  const wide = [100, 200, 500, 1000, 10_000];
+  const settings = [
+    { name: 'n 100…1000, R = 10, equal σ_n', ns: equal, sds: equal.map(() => 0.02), replications: 10 },
+    { name: 'n 100…1000, R = 5, equal σ_n', ns: equal, sds: equal.map(() => 0.02), replications: 5 },
+    { name: 'n 100…10 000, R = 10, σ_n ∝ n^−1/2', ns: wide, sds: wide.map((n) => 0.3 / Math.sqrt(n)), replications: 10 },
+    { name: 'n 100, 1000, R = 10', ns: [100, 1000], sds: [0.02, 0.02], replications: 10 },
+  ];
+  console.log(`quantile limit false alarms on synthetic sweeps (H0 true), ${trials} sweeps per setting, α = ${SIGNIFICANCE_LEVEL}`);
+  for (const s of settings) {
+    const t = tQuantile(0.975, s.replications - 1);
+    let now = 0;
+    let before = 0;
+    let judged = 0;
+    for (let k = 0; k < trials; k++) {
+      const points = s.ns.map((n, i) => {
+        const xs = Array.from({ length: s.replications }, () => q0 + c1 / n + s.sds[i] * normal());
+        const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+        const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+        return { n, value: m, halfWidth: (t * sd) / Math.sqrt(xs.length), replications: s.replications };
+      });
+      const { check } = quantileLimitCheck(points, { value: q0, halfWidth: 0, numericalError: 0 }, true);
+      if (check.status !== 'agrees' && check.status !== 'disagrees') continue;
+      judged++;
+      if (check.status === 'disagrees') now++;
+      if (weightedRejects(points, q0)) before++;
+    }
+    const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, judged, 0.95);
+    const show = (r: number) => `${(r / judged).toFixed(4)} ${r / judged > high ? 'ABOVE' : r / judged < low ? 'below' : 'in band'}`;
+    console.log(`  ${s.name.padEnd(36)} now ${show(now)};  before ${show(before)}  (band [${low.toFixed(4)}, ${high.toFixed(4)}])`);
+  }
+}
 
 const seeds = Number(process.argv[2] ?? 20);
 const jobs = Number(process.argv[3] ?? 100_000);

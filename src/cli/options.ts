@@ -679,7 +679,7 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
 
 /**
  * The `servers` field of --speeds, --fractions and --server-sampling (absent without them).
- * @throws {InvalidModelError} --fractions or --server-sampling without --speeds.
+ * @throws {InvalidModelError} --fractions or --server-sampling without --speeds; --speeds 1 (the homogeneous model).
  */
 export function serversFromFlags(o: Pick<ModelFlags, 'speeds' | 'fractions' | 'serverSampling'>): { servers?: unknown } {
   if (o.speeds === undefined) {
@@ -687,6 +687,11 @@ export function serversFromFlags(o: Pick<ModelFlags, 'speeds' | 'fractions' | 's
     if (o.serverSampling !== undefined) throw new InvalidModelError('--server-sampling acts only with --speeds: add --speeds');
     return {};
   }
+  // one class of speed 1 is the homogeneous model (model.ts): the flag would change nothing, so it is refused, not dropped
+  if (String(o.speeds).split(',').length === 1 && Number(String(o.speeds).trim()) === 1)
+    throw new InvalidModelError(
+      `--speeds ${String(o.speeds)} has no effect: one class of speed 1 is the homogeneous model (identical servers); drop --speeds${o.fractions === undefined ? '' : ' and --fractions'}`,
+    );
   return {
     servers: {
       speeds: o.speeds,

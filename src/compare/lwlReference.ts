@@ -30,6 +30,15 @@ export interface WorkloadReference {
 }
 
 /**
+ * True when `lwlWorkloadReference` is the model's limit: single jobs on one class of servers. Batches (LL(d,K),
+ * theory.md §15) and server speeds (per-class drain times, §13) have other workload laws, which the single-job
+ * closed form or FPE would stand in for silently (a sup|F̂ − F̄| that does not shrink with n, from the wrong F̄).
+ */
+export function hasWorkloadReference(model: SupermarketModel): boolean {
+  return model.batch === 1 && model.batchLaw === undefined && model.servers === undefined && model.redundancy === undefined;
+}
+
+/**
  * Mean-field workload ccdf of an LWL(d) model at the levels `grid`: the closed form for exponential sizes of mean 1
  * (theory.md §4 "Exponential sizes"), else `lwlWorkloadCcdf` (FPE by Picard/FFT, any discipline: F̄ is discipline-free)
  * interpolated linearly from its grid (step 0.005·E[S], so interpolation adds < 1e−5 for these smooth ccdfs).

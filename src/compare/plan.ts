@@ -5,7 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness, meanFieldFiniteness } from '../model/moments.ts';
+import { estimandFiniteness, infiniteOnlyAtFiniteN, meanFieldFiniteness } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
@@ -318,10 +318,20 @@ function prepareModel(
   early?: (schedule: ModelSchedule) => void,
 ): PreparedModel {
   // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
+  // (with replacement the ∞ may come from a path of probability n^{1−d}, all d draws on one server, while the mean-field
+  // limit is finite: said so, not E[T]∞ = ∞; nothing is judged either way, a sweep of ∞ cannot converge to it)
   const infinite = estimandFiniteness(model).meanResponseTime;
-  if (!infinite.finite) return prepareInfinite(model, config, notes, infinite.reason);
-  // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
+  if (!infinite.finite)
+    return prepareInfinite(
+      model,
+      config,
+      notes,
+      infiniteOnlyAtFiniteN(model)
+        ? `${infinite.reason}; the mean-field E[T]∞ itself is finite (fixed-point gives it), E[T]_n = ∞ does not converge to it`
+        : infinite.reason,
+    );
   const limit = meanFieldFiniteness(model);
+  // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
   if (!limit.finite) return prepareInfinite(model, config, notes, `in the limit: ${limit.reason}`);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
@@ -400,7 +410,7 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
     meanQueueLength: Infinity,
     halfWidth: 0,
     numericalError: 0,
-    solver: 'none: E[T] = ∞ in theory',
+    solver: infiniteOnlyAtFiniteN(model) ? 'none: E[T]_n = ∞ at every n (the finite limit is not compared)' : 'none: E[T] = ∞ in theory',
     kind: 'exact',
     source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
     convergence: { converged: true },

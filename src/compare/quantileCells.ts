@@ -11,7 +11,6 @@ import type { SupermarketModel } from '../model/index.ts';
 import { MIN_TAIL_JOBS_PER_SECTION, percentileSectionShortfall } from '../sim/simulate.ts';
 import { holmAdjust } from '../stats/hypothesis.ts';
 import type { Estimate } from '../stats/index.ts';
-import { tQuantile } from '../lazy.ts';
 import { fitInverseN, type InverseNFit } from './fit.ts';
 import type { ResponseTimeCurve } from './meanFieldCurves.ts';
 import { cellVerdict, limitCheck, SIGNIFICANCE_LEVEL, type CellVerdict, type LimitCheck, type ReferenceValue } from './verdict.ts';
@@ -90,7 +89,9 @@ export const QUANTILE_FIT_MIN_N = 100;
  * scripts/quantile-limit-false-alarms.ts (JSQ(2) FIFO exponential, closed-form quantiles, λ 0.9 and 0.95, n 100–1000,
  * 10⁵ jobs × 10 replications, 20 seeds): 13 of 120 checks disagreed (10.8 %, above the 95 % binomial band
  * [2.3 %, 10.5 %] around α = 0.05; the alarms cluster by run, and Δ/(h/1.96) has SD 1.21 where ≈ 1 is expected, so the
- * s.e. of â is about 20 % short). It stays "shown, not judged" until a rule passes.
+ * s.e. of â is about 20 % short). With the fixed-coefficient, Welch-ν rule, which is in band on synthetic sweeps
+ * (`--synthetic`), the same 20 seeds still give 13 of 120 (SD 1.19): the excess is in the simulated percentiles'
+ * sectioning intervals, not in the fit. It stays "shown, not judged" until a rule passes.
  */
 export const QUANTILE_LIMIT_JUDGED = false;
 
@@ -98,8 +99,8 @@ export const QUANTILE_LIMIT_NOT_CALIBRATED =
   'shown, not judged: the fitted limit of a percentile is not calibrated (scripts/quantile-limit-false-alarms.ts)';
 
 export const QUANTILE_LIMIT_RULE =
-  `â of q̂_n = a + c₁/n over the n ≥ ${QUANTILE_FIT_MIN_N} (weights 1/σ_n², σ_n from the replications), ` +
-  '|â − q_∞| ≤ t_{0.975,ν}·s.e.(â) ⊕ h_ref + ε_num with ν = min_n (R_n − 1)';
+  `â of q̂_n = a + c₁/n over the n ≥ ${QUANTILE_FIT_MIN_N}, least squares with fixed coefficients, ` +
+  '|â − q_∞| ≤ √(h_â² + h_ref²) + ε_num with h_â = t_{0.975,ν}·s.e.(â), s.e.² = Σ a_n² σ_n², ν Welch–Satterthwaite';
 
 export const QUANTILE_RULE =
   `per cell |q̂_n − q_∞| ≤ h_n + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ per p fitted over the sweep (a consistency check); per p the fitted ` +
@@ -115,10 +116,14 @@ export interface QuantilePoint {
 }
 
 /**
- * The fitted limit of one percentile against the mean field's t_p (`QUANTILE_LIMIT_RULE`): weighted a + c₁/n over the
- * points with n ≥ `QUANTILE_FIT_MIN_N`, the half-width of â from Student t with ν = min_n (R_n − 1) (the weights are
- * estimated from R_n − 1 degrees of freedom each; the smallest bounds them). 'not-judged' with fewer than 2 such n.
- * Judged or "shown, not judged" as `QUANTILE_LIMIT_JUDGED` says (`judged` overrides it, for the calibration script).
+ * The fitted limit of one percentile against the mean field's t_p (`QUANTILE_LIMIT_RULE`): a + c₁/n over the points
+ * with n ≥ `QUANTILE_FIT_MIN_N` by least squares with fixed coefficients, its half-width from Student t with the
+ * Welch–Satterthwaite ν (`limitCheck` with the points, as the limit of E[T] and the c₁ check). The weighted fit with
+ * ν = min_n (R_n − 1) it replaced was miscalibrated: on synthetic sweeps with a known limit (n = 100, 200, 500, 1000,
+ * 20 000 sweeps) it said "disagrees" 5.9 % of the time at R = 10 and 7.0 % at R = 5, above the 95 % band
+ * [4.7 %, 5.3 %] around α = 0.05; this rule 5.2 % and 4.6 % (scripts/quantile-limit-false-alarms.ts --synthetic).
+ * 'not-judged' with fewer than 2 such n. Judged or "shown, not judged" as `QUANTILE_LIMIT_JUDGED` says (`judged`
+ * overrides it, for the calibration script).
  */
 export function quantileLimitCheck(
   points: readonly QuantilePoint[],
@@ -126,23 +131,18 @@ export function quantileLimitCheck(
   judged: boolean = QUANTILE_LIMIT_JUDGED,
 ): { fit: InverseNFit | null; check: LimitCheck } {
   const used = points.filter((x) => x.n >= QUANTILE_FIT_MIN_N && x.replications >= 2);
-  const fit = new Set(used.map((x) => x.n)).size >= 2 ? fitInverseN(used, { inverseSquare: false }) : null;
-  const base = limitCheck(fit, reference);
-  if (!fit || (base.status !== 'agrees' && base.status !== 'disagrees')) return { fit, check: { ...base, rule: QUANTILE_LIMIT_RULE } };
-  const nu = Math.min(...used.map((x) => x.replications - 1));
-  const fitHalfWidth = tQuantile(0.975, nu) * fit.aStandardError;
-  const statistical = Math.hypot(fitHalfWidth, reference.halfWidth);
-  const combinedHalfWidth = statistical + reference.numericalError;
-  const status = Math.abs(base.difference) <= combinedHalfWidth ? 'agrees' : 'disagrees';
+  const weighted = new Set(used.map((x) => x.n)).size >= 2 ? fitInverseN(used, { inverseSquare: false }) : null;
+  const base = limitCheck(weighted, reference, null, used);
+  if (!weighted || (base.status !== 'agrees' && base.status !== 'disagrees'))
+    return { fit: weighted, check: { ...base, rule: QUANTILE_LIMIT_RULE } };
+  // â and its half-width are the fixed-coefficient ones the check used (the weighted fit only fixes the form)
+  const fit: InverseNFit = { ...weighted, a: reference.value + base.difference, aHalfWidth: base.fitHalfWidth };
   const check: LimitCheck = {
     ...base,
-    fitHalfWidth,
-    combinedHalfWidth,
-    zScore: statistical > 0 ? base.difference / (statistical / 1.96) : Number.POSITIVE_INFINITY,
-    status: judged ? status : 'not-judged',
-    rule: judged ? QUANTILE_LIMIT_RULE : `${QUANTILE_LIMIT_RULE}; ${QUANTILE_LIMIT_NOT_CALIBRATED} (would be: ${status})`,
+    status: judged ? base.status : 'not-judged',
+    rule: judged ? QUANTILE_LIMIT_RULE : `${QUANTILE_LIMIT_RULE}; ${QUANTILE_LIMIT_NOT_CALIBRATED} (would be: ${base.status})`,
   };
-  return { fit: { ...fit, aHalfWidth: fitHalfWidth }, check };
+  return { fit, check };
 }
 
 /** A simulated cell as the quantile check reads it. */

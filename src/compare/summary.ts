@@ -21,7 +21,7 @@ import {
   SIGNIFICANCE_LEVEL,
   type C1Check,
 } from './verdict.ts';
-import { lwlWorkloadReference, type WorkloadReference } from './lwlReference.ts';
+import { hasWorkloadReference, lwlWorkloadReference, type WorkloadReference } from './lwlReference.ts';
 import { loadCurves } from './meanFieldCurves.ts';
 import { judgeQuantileFamily, responseTimeParts } from './quantileCells.ts';
 import type { SupermarketModel } from '../model/index.ts';
@@ -75,7 +75,7 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
   for (const [index, p] of plan.prepared.entries()) {
     const { model } = p;
     const grid = workloadGrid(config, model);
-    const workload = grid ? lwlWorkloadReference(model, grid) : null;
+    const workload = grid && hasWorkloadReference(model) ? lwlWorkloadReference(model, grid) : null;
     const sims = config.ns.map((n) => ({ n, simulation: simulation(cellKey(model, n)) }));
     const meanResponseTimes: FitPoint[] = sims.map(({ n, simulation: { meanResponseTime: e } }) => ({
       n,

@@ -17,7 +17,7 @@ import { solveLyapunovTridiagonal } from '../numerics/lyapunov.ts';
 import { solveDense } from '../numerics/dense.ts';
 import { sqdJacobian } from './sqd.ts';
 import type { Tridiagonal } from '../numerics/tridiagonal.ts';
-import { sqdParameters } from './support.ts';
+import { requirePoissonRefined, sqdParameters } from './support.ts';
 
 export interface RefinedCorrection {
   /** The mean-field fixed point π (its model carries λ, d, sampling). */
@@ -245,6 +245,7 @@ export function refine(
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): RefinedCorrection {
   const { rho, d } = sqdParameters(model);
+  requirePoissonRefined(model, 'the refined 1/n term');
   const { fixedPoint, K } = refinementBase(model, options);
   const provenance = { ...FIRST_ORDER_PROVENANCE, code: codeId() };
   if (d === 1) {

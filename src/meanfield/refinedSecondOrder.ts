@@ -20,7 +20,7 @@ import { solveKroneckerSum, tridiagonalEigenbasis, type TridiagonalEigenbasis } 
 import type { FixedPointResult } from './fixedPoint.ts';
 import { computeQ, computeV, computeW, refinedEstimate, refinementBase, sqdHessianTerm } from './refined.ts';
 import { sqdJacobian, sqdJacobianBands } from './sqd.ts';
-import { sqdParameters } from './support.ts';
+import { requirePoissonRefined, sqdParameters } from './support.ts';
 
 export interface SecondOrderCorrection {
   fixedPoint: FixedPointResult;
@@ -316,6 +316,7 @@ export function refineSecondOrder(
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): SecondOrderCorrection {
   const { rho, d } = sqdParameters(model);
+  requirePoissonRefined(model, 'the 1/n² term');
   if (model.sampling !== 'with-replacement') {
     throw new InvalidModelError(
       'the 1/n² term is implemented for sampling with replacement only (without replacement the drift itself depends on n)',

@@ -8,7 +8,8 @@
  * Source: theory.md §1–§2.
  */
 import { memoryNotHere, modelHasMemory } from '../model/memory.ts';
-import { requirePoissonLimit } from '../model/arrivals.ts';
+import { formatArrivals, requirePoissonLimit } from '../model/arrivals.ts';
+import { formatBatch } from '../model/batchLaw.ts';
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { clampRowsToRange } from '../numerics/clamp.ts';
@@ -51,15 +52,58 @@ export function checkRhoD(rho: number, d: number): void {
 }
 
 /**
+ * Refuses a model with a setting the base SQ(d) and LWL(d) equations have no term for: server classes (theory.md §13),
+ * batches (§15; `batches: true` where the solver has the batch term, the LWL(d) PIDE's LL(d,K)), redundancy (§16).
+ * Without it a direct call (solveSqdFixedPoint, solveTransient, refine, lwlFixedPoint, lwlWorkloadCcdf, …) returned
+ * the answer of the model without that setting; `solveMeanField` routes such models to their own solvers.
+ * @param solver the solver's name, for the message.
+ * @throws {InvalidModelError} one line naming the setting and `solveMeanField`.
+ */
+export function requireBaseModel(
+  model: Pick<SupermarketModel, 'servers' | 'redundancy' | 'batch' | 'batchLaw'>,
+  solver: string,
+  options: { readonly batches?: boolean } = {},
+): void {
+  const batched = (model.batch ?? 1) !== 1 || model.batchLaw !== undefined;
+  const setting =
+    model.servers !== undefined
+      ? `server speeds ${model.servers.speeds.join(',')}`
+      : model.redundancy !== undefined
+        ? `redundancy ${model.redundancy.kind}`
+        : batched && !options.batches
+          ? `batches (${model.batchLaw === undefined ? `K = ${model.batch}` : formatBatch(model.batchLaw)})`
+          : undefined;
+  if (setting !== undefined)
+    throw new InvalidModelError(
+      `${solver} has no term for ${setting}: it would answer for the model without it; use solveMeanField, which routes the model to its solver (theory.md §13–§16)`,
+    );
+}
+
+/**
+ * Refuses the refined (1/n, 1/n²) terms for arrivals other than Poisson: a renewal stream from one dispatcher has the
+ * Poisson fluid limit (so the fixed point and the ODE hold), but the 1/n coefficient is derived for Poisson arrivals
+ * (theory.md §6, §14) and is not known for it.
+ * @param what the term, for the message. @throws {InvalidModelError} one line naming the arrivals.
+ */
+export function requirePoissonRefined(model: Pick<SupermarketModel, 'arrivals'>, what: string): void {
+  if (model.arrivals !== undefined && model.arrivals.kind !== 'exponential')
+    throw new InvalidModelError(
+      `${what} is derived for Poisson arrivals (theory.md §6): arrivals ${formatArrivals(model.arrivals)} have the Poisson limit but an unknown 1/n coefficient (theory.md §14)`,
+    );
+}
+
+/**
  * The SQ(d) exponential FIFO mean field's own check, and ρ, d and E[S] of a parsed model (trusted: parseModel
  * validated λ, d and ρ < 1 once).
  * @param model from `parseModel`; `selection` 'jsq', `discipline` 'fifo', `service.kind` 'exponential'.
  * @returns `{ rho, d, meanService }` with ρ = λ·E[S].
- * @throws {InvalidModelError} "no mean-field solver for ..." for any other selection, discipline or service.
+ * @throws {InvalidModelError} "no mean-field solver for ..." for any other selection, discipline or service, and for
+ *   server classes, batches or redundancy (`requireBaseModel`).
  */
 export function sqdParameters(model: SupermarketModel): SqdParameters {
   if (modelHasMemory(model)) throw memoryNotHere(model);
   requirePoissonLimit(model);
+  requireBaseModel(model, 'the SQ(d) mean field');
   if (model.selection !== 'jsq') {
     throw new InvalidModelError(`no mean-field solver for selection ${JSON.stringify(model.selection)}; supported: "jsq"`);
   }

@@ -12,7 +12,7 @@ import { odexCounts, odexIntegration, sampleTrajectory } from '../numerics/odex.
 import { integrateSqd } from './ode.ts';
 import { computeF1, sqdHessianTerm } from './refined.ts';
 import { sqdClosedFormTail, sqdDrift, sqdJacobianBands, sqdTruncationLevel } from './sqd.ts';
-import { sqdParameters, truncatedTransient, type TruncatedTransient } from './support.ts';
+import { requirePoissonRefined, sqdParameters, truncatedTransient, type TruncatedTransient } from './support.ts';
 
 export { relaxationTime } from './relaxation.ts';
 export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
@@ -190,6 +190,7 @@ export interface RefinedTransientResult {
  * @example refinedTransient(m, { times: [0, 300] }).sumV[1] // ≈ refine(m).sumV (3.9864 at d = 2, λ = 0.9)
  */
 export function refinedTransient(model: SupermarketModel, options: TransientOptions): RefinedTransientResult {
+  requirePoissonRefined(model, 'the refined transient V(t)/n');
   const meanField = solveTransient(model, options);
   const { rho, d, meanService } = sqdParameters(model);
   const K = meanField.diagnostics.truncationLevel;

@@ -110,12 +110,16 @@ export interface SupermarketModel {
   readonly service: ServiceSpec;
   /** What the dispatcher (LPW) and the predicted disciplines see; the server always drains the true size. */
   readonly prediction: PredictionSpec;
+  /**
+   * How the d servers are drawn. A batch (K > 1 or a size law) always draws d distinct servers (SQ(d,K), LL(d,K), BSQ;
+   * sim/batch.ts), so a batch model says 'without-replacement' whatever the input said: the record names what runs.
+   */
   readonly sampling: Sampling;
   /** The dispatcher's memory of idle servers (model/memory.ts; theory.md §12); `{ kind: 'none' }` by default. */
   readonly memory: MemorySpec;
   /**
    * Heterogeneous servers (model/servers.ts, theory.md §13): classes with speeds and fractions, and how arrivals
-   * sample them. Absent: one class of speed 1 (the homogeneous model; `--speeds 1` parses to this).
+   * sample them. Absent: one class of speed 1 (the homogeneous model; `speeds: [1]` parses to this, the CLI refuses `--speeds 1`).
    */
   readonly servers?: ServerClasses;
   /** The dispatcher's arrival process at total rate λn (model/arrivals.ts; theory.md §14); Poisson by default. */
@@ -229,8 +233,11 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
   const { redundancy: given, replicas: law, batch: batchGiven, ...rest0 } = result.data;
   // a batch size law: `batch` becomes its mean E[X], the law `batchLaw` (model/batchLaw.ts)
-  const parsed =
+  const batched =
     typeof batchGiven === 'number' ? { ...rest0, batch: batchGiven } : { ...rest0, batch: batchMean(batchGiven), batchLaw: batchGiven };
+  // a batch draws d distinct servers in every engine and equation (theory.md §15): the model says so (the default
+  // with-replacement, or a stored record of it, would name a sampling that never ran; cell keys do not hold sampling)
+  const parsed = batched.batch > 1 || typeof batchGiven !== 'number' ? { ...batched, sampling: 'without-replacement' as const } : batched;
   // the object form is a normalised model read back (JSON): the same as its mode and replicas written out
   if (typeof given === 'object' && law !== undefined)
     throw new InvalidModelError('give replicas once: inside redundancy {"kind","replicas"} or as the field replicas');

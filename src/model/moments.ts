@@ -89,6 +89,20 @@ export interface EstimandFiniteness {
 const FINITE: Finiteness = { finite: true };
 
 /**
+ * The reason of an infinite finite-n mean for d ≥ 2 drawn with replacement, naming its path: all d draws land on one
+ * server (probability n^{1−d} > 0 per arrival), so the job joins that server whatever the rule (JSQ, LWL, a replica on
+ * each draw) and waits what it waits there; the path vanishes as n → ∞ (the mean-field E[T]∞ may be finite: LWL(d)
+ * needs only E[S^{1+1/d}] < ∞, `meanFieldFiniteness`) and without replacement (d distinct servers: not settled).
+ */
+function pinnedReason(d: number, law: string, discipline: string): string {
+  return (
+    `E[S²] = ∞ (${law} ≤ 2): with replacement all ${d} draws hit one server with probability n^{1−d} > 0, and the job ` +
+    `waits there the residual of the job in service (${discipline}); the path vanishes as n → ∞, and --sampling without-replacement ` +
+    `draws ${d} distinct servers`
+  );
+}
+
+/**
  * How a discipline's row bears on the moments (theory.md §7): `waitsResidual`, a job may wait the residual of the
  * job in service (non-preemptive priority servers: FIFO, SJF, SPJF); `preemptsBySize`, a large job never delays a
  * smaller one (preemptive on the true size — PSJF, SRPT — or on an exact prediction — PSPJF, SPRPT); `smallJobsServed`,
@@ -139,7 +153,8 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   let meanResponseTime: Finiteness = FINITE;
   if (!m2 && nonPreemptive) {
     const reason = `E[S²] = ∞ (${law} ≤ 2): ${discipline.toUpperCase()} waits the residual of the job in service`;
-    if (certain) meanResponseTime = { finite: false, reason };
+    if (certain)
+      meanResponseTime = { finite: false, reason: model.d === 1 ? reason : pinnedReason(model.d, law, discipline.toUpperCase()) };
     else warnings.push(`E[T] may be infinite: ${reason} (not settled for d ≥ 2 without replacement); its interval may mean nothing`);
   } else if (!m2 && !preemptiveBySize) {
     warnings.push(
@@ -224,6 +239,15 @@ export function meanFieldFiniteness(model: SupermarketModel): Finiteness {
     default:
       return unknownPolicy(row.stateRead, 'selection state');
   }
+}
+
+/**
+ * True when E[T]_n = ∞ at every n (`estimandFiniteness`, e.g. with replacement: all d draws on one server) while the
+ * mean-field E[T]∞ is finite (`meanFieldFiniteness`, e.g. LWL(3) with pareto:1.5): E[T]_n does not converge to E[T]∞,
+ * and outputs must not print the limit as ∞.
+ */
+export function infiniteOnlyAtFiniteN(model: SupermarketModel): boolean {
+  return !estimandFiniteness(model).meanResponseTime.finite && meanFieldFiniteness(model).finite;
 }
 
 /**

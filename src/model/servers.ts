@@ -67,7 +67,7 @@ export function describeClass(servers: ServerClasses, c: number): string {
 
 /**
  * Checks the classes: C ≥ 1 (≤ MAX_SERVER_CLASSES), speeds finite > 0, fractions finite in (0, 1], the same length,
- * Σ f = 1 within FRACTION_SUM_TOLERANCE.
+ * Σ f = 1 within FRACTION_SUM_TOLERANCE, and speed-weighted sampling only with distinct speeds (else it is uniform).
  * @throws {InvalidModelError} one line naming the problem.
  */
 export function checkServerClasses(servers: ServerClasses): void {
@@ -86,6 +86,11 @@ export function checkServerClasses(servers: ServerClasses): void {
   const sum = fractions.reduce((a, b) => a + b, 0);
   if (Math.abs(sum - 1) > FRACTION_SUM_TOLERANCE)
     throw new InvalidModelError(`fractions must sum to 1, got ${fractions.join(' + ')} = ${sum}`);
+  // p_c = f_c μ_c / Σ f μ is f_c when every μ_c is the same: a setting with no effect is refused, not dropped
+  if (servers.sampling === 'speed' && speeds.every((s) => s === speeds[0]))
+    throw new InvalidModelError(
+      `server sampling speed has no effect when every class has speed ${speeds[0]} (speed-weighted draws are then uniform): drop it or give distinct speeds`,
+    );
 }
 
 /** Capacity per server Σ f_c μ_c (jobs of mean size 1 per time unit). */

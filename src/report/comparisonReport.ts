@@ -19,6 +19,7 @@ import {
 import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
+import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
 import { UNDEFINED_INFINITE } from '../compare/verdict.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
@@ -32,7 +33,9 @@ type Columns<T> = (readonly [string, (x: T) => string])[];
 /** "1.3742 (exact)", "1.5767 ± 0.0075 (cavity 95% CI)", "3.3115 ± 4.3e-6 (numerical)". */
 export function referenceText(m: ModelSummary): string {
   const r = m.reference;
-  if (r.infinite !== undefined || r.meanResponseTime === Infinity) return '∞ (infinite in theory)';
+  if (r.infinite !== undefined || r.meanResponseTime === Infinity)
+    // E[T]_n = ∞ with replacement may sit beside a finite limit (model/moments.ts): the column then says which is ∞
+    return infiniteOnlyAtFiniteN(m.model) ? 'finite (E[T]_n = ∞ at every n: not compared)' : '∞ (infinite in theory)';
   if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation')
     return r.measuredError
@@ -440,9 +443,9 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
   // of a model that is not
   const extras = modelExtrasLabel(model);
   const heading = refined
-    ? `# Validation report: ${extras === '' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean 1 (time in mean service times)${extras}, sampling ${c.sampling}.`
+    ? `# Validation report: ${extras === '' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean 1 (time in mean service times)${extras}, sampling ${model.sampling}.`
     : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${selectionLabel(model, 'd')} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
-      `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${c.sampling} (time in mean service times when the service mean is 1).`;
+      `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in mean service times when the service mean is 1).`;
   const bullets = [
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
     `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each after its own warm-up (${m0.warmupRule}).`,

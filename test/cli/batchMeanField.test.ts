@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
 import { solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
 import { parseModel } from '../../src/model/index.ts';
+import { solveMeanField } from '../../src/meanfield/index.ts';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 describe('ode with batches', () => {
   it('ode --selection lwl --batch 2 --d 3: the LL(d,K) workload PIDE (was refused: no LL(d,K) transient)', async () => {
@@ -26,4 +30,21 @@ describe('ode with batches', () => {
     expect(out.meanWorkload).toEqual(direct.result.meanWorkload);
     expect(out.busyFraction[2]).toBeGreaterThan(0.4);
   });
+
+  it('compare --batch 2 --discipline ps runs against the FIFO twin (JSQ reads counts); LL(d,K) + PS is refused saying why', async () => {
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-batch-ps-')), 'r');
+    const r = await runCli(
+      `compare --batch 2 --d 3 --lambda 0.8 --n 10,50 --discipline ps --jobs 2000 --replications 3 --no-trajectory --no-progress --out ${out}`,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /E\[T\]∞ = 2\.2346 \(SQ\(d,K\) batch-sampling recursion \(K = 2\), through FIFO \(PS with exponential sizes: FIFO's queue-length process\)/,
+    );
+    const fifo = solveMeanField(parseModel({ lambda: 0.8, d: 3, batch: 2 })).meanResponseTime;
+    expect(solveMeanField(parseModel({ lambda: 0.8, d: 3, batch: 2, discipline: 'las' })).meanResponseTime).toBe(fifo);
+    const lwl = await runCli('fixed-point --batch 2 --d 3 --lambda 0.8 --selection lwl --discipline ps');
+    expect(lwl.status).toBe(2);
+    expect(lwl.stderr.trim().split('\n')).toHaveLength(1);
+    expect(lwl.stderr).toMatch(/LL\(d,K\) reads the work left, whose draining order PS and LAS change, so the job counts are not FIFO's/);
+  }, 600_000);
 });

@@ -4,6 +4,10 @@
  * Each case fails before any work starts, so the file is quick.
  */
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseModel } from '../../src/model/index.ts';
 import { runCli } from './runCli.ts';
 
 const cases: [string, string, RegExp][] = [
@@ -56,6 +60,16 @@ const cases: [string, string, RegExp][] = [
     '--sampling with-replacement with a batch (a batch samples d distinct servers)',
     'simulate --lambda 0.5 --d 3 --n 10 --batch 2 --sampling with-replacement',
     /--sampling with-replacement has no effect with --batch 2: a batch samples d distinct servers/,
+  ],
+  [
+    '--speeds 1: one class of speed 1 is the homogeneous model',
+    'fixed-point --lambda 0.6 --d 2 --speeds 1 --fractions 1',
+    /--speeds 1 has no effect: one class of speed 1 is the homogeneous model \(identical servers\); drop --speeds and --fractions/,
+  ],
+  [
+    '--server-sampling speed with equal speeds (speed-weighted draws are uniform)',
+    'simulate --lambda 0.6 --d 2 --n 10 --speeds 2,2 --server-sampling speed',
+    /server sampling speed has no effect when every class has speed 2/,
   ],
   [
     'RED(1), cancel-on-complete',
@@ -122,4 +136,23 @@ describe('settings with no effect are refused in one line', () => {
     const single = await runCli('simulate --lambda 0.5 --d 3 --n 12 --jobs 300 --replications 2 --no-progress');
     expect(single.stdout).toMatch(/n = 12, with-replacement/);
   });
+
+  it('a batch model records without-replacement (what ran) in simulate --json and compare results.json and report', async () => {
+    expect(parseModel({ lambda: 0.5, d: 3, batch: 2 }).sampling).toBe('without-replacement');
+    expect(parseModel({ lambda: 0.5, d: 3, batch: 'geom:2', batchDispatch: 'whole' }).sampling).toBe('without-replacement');
+    expect(parseModel({ lambda: 0.5, d: 3 }).sampling).toBe('with-replacement');
+    const sim = await runCli('simulate --lambda 0.5 --d 3 --n 12 --batch 2 --jobs 300 --replications 2 --json --no-progress');
+    expect(sim.status, sim.stderr).toBe(0);
+    expect([...sim.stdout.matchAll(/"sampling":\s*"([a-z-]+)"/g)].map((m) => m[1])).toEqual(['without-replacement']);
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-batch-rec-')), 'r');
+    const cmp = await runCli(
+      `compare --lambda 0.5 --d 3 --n 10 --batch 2 --jobs 300 --replications 2 --no-trajectory --no-progress --out ${out}`,
+    );
+    expect(cmp.status, cmp.stderr).toBe(0);
+    const results = readFileSync(path.join(out, 'results.json'), 'utf8');
+    const samplings = [...results.matchAll(/"sampling":\s*"([a-z-]+)"/g)].map((m) => m[1]);
+    expect(samplings.length).toBeGreaterThan(0);
+    expect(new Set(samplings)).toEqual(new Set(['without-replacement']));
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/sampling without-replacement \(a batch draws d distinct servers\)/);
+  }, 600_000);
 });

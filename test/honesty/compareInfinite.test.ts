@@ -121,4 +121,30 @@ describe('compare: infinite means are undefined, never judged (issue 21 item 1)'
     expect(results.cells[0].simulation.meanResponseTime.mean).toBe(Infinity); // the one encoding, read back as +∞
     expect(results.cells[0].verdict.status).toBe('undefined');
   }, 600_000);
+
+  it('compare LWL(3) pareto:1.5 with replacement: E[T]_n = ∞ by the all-draws-on-one-server path, the limit not printed as ∞', async () => {
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-cmp-pin-')), 'r');
+    const r = await runCli(
+      `compare --selection lwl --service pareto:1.5 --lambda 0.5 --d 3 --n 10,20 --jobs 1000 --replications 2 --no-trajectory --out ${out}`,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/E\[T\]∞ = ∞/);
+    expect(r.stdout).toMatch(
+      /d = 3, λ = 0\.5: E\[T\]_n = ∞ at every n in theory \(.*all 3 draws hit one server.*--sampling without-replacement.*E\[T\]∞ itself is finite/,
+    );
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    expect(md).toContain('finite (E[T]_n = ∞ at every n: not compared)');
+    expect(md).not.toContain('∞ (infinite in theory)');
+  }, 600_000);
+
+  it('fixed-point LWL(3) pareto:1.5: the finite limit, with a note that E[T]_n = ∞ at every n by the one-server path', async () => {
+    const r = await runCli('fixed-point --selection lwl --service pareto:1.5 --lambda 0.5 --d 3');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/E\[T\] = 1\.05\d+/);
+    expect(r.stdout).toMatch(
+      /note: E\[T\]_n = ∞ at every finite n \(.*all 3 draws hit one server.*\): E\[T\]_n does not converge to this limit/,
+    );
+    const distinct = await runCli('fixed-point --selection lwl --service pareto:1.5 --lambda 0.5 --d 3 --sampling without-replacement');
+    expect(distinct.stdout).not.toMatch(/E\[T\]_n = ∞/);
+  }, 600_000);
 });

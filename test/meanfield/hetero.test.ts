@@ -77,7 +77,7 @@ describe('per-class occupancy ODE (theory.md §13)', () => {
 
   it('LWL(d) with speeds: two classes of speed 1 are LL(d) (closed form); work is conserved with speeds 1, 2', () => {
     const same = heteroLwlFixedPoint(
-      parseModel({ lambda: 0.7, d: 2, selection: 'lwl', servers: { speeds: [1, 1], fractions: [0.5, 0.5], sampling: 'speed' } }),
+      parseModel({ lambda: 0.7, d: 2, selection: 'lwl', servers: { speeds: [1, 1], fractions: [0.5, 0.5] } }),
     );
     expect(Math.abs(same.meanResponseTime - lwlExponentialClosedForm(0.7, 2).meanResponseTime)).toBeLessThan(1e-6);
     expect(same.numericalError).toBeLessThan(1e-6);

@@ -42,6 +42,17 @@ describe('cavity with a speed per class (JSQ, SED, random)', () => {
     }
   });
 
+  it('"converged" claims no more than the steps showed: the CI covers half the last 3 steps\' E[T] range', () => {
+    // speeds 1,2, SED + SRPT, λ = 0.9, the defaults: the restarts' t interval was ±0.0005 beside a 1.05 % range
+    const r = heteroCavity(model({ lambda: 0.9, selection: 'sed', discipline: 'srpt' }));
+    const e = r.meanResponseTime;
+    expect(r.convergence.residual).toBeGreaterThan(0);
+    expect(r.convergence.residual).toBeLessThanOrEqual(r.provenance.options.settleTolerance);
+    expect(e.halfWidth).toBeGreaterThanOrEqual(0.5 * r.convergence.residual * e.mean * (1 - 1e-12));
+    expect(e.ci95[0]).toBeLessThanOrEqual(e.mean - e.halfWidth + 1e-12);
+    expect(e.ci95[1]).toBeGreaterThanOrEqual(e.mean + e.halfWidth - 1e-12);
+  });
+
   it('random, d = 1, SRPT: each class is an M/M/1 SRPT queue at speed v_c (exact), and Σ f·v·busy = λE[S]', () => {
     // λ = 0.35 keeps the truncation (and the Newton steps of each solve) small: s_{1,32} = 0.35³² < 10⁻¹⁴
     const r = heteroCavity(model({ lambda: 0.35, selection: 'random', d: 1, discipline: 'srpt' }), quick);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimandFiniteness, heavyTailed, serviceMomentFinite, slowdownFinite } from '../../src/model/moments.ts';
+import { estimandFiniteness, heavyTailed, infiniteOnlyAtFiniteN, serviceMomentFinite, slowdownFinite } from '../../src/model/moments.ts';
 import { parseModel } from '../../src/model/model.ts';
 
 const model = (service: string, extra: Record<string, unknown> = {}) => parseModel({ lambda: 0.5, d: 1, service, ...extra });
@@ -44,5 +44,26 @@ describe('estimandFiniteness (theory.md §8 heavy tails)', () => {
       heavyTailed(model('hyperexp:8').service),
       heavyTailed(model('weibull:0.5').service),
     ]).toEqual([false, true, true]);
+  });
+
+  it('d ≥ 2 with replacement: the ∞ names its path (all d draws on one server) and the way out; batches and d = 1 do not', () => {
+    const lwl = parseModel({ lambda: 0.5, d: 3, selection: 'lwl', service: 'pareto:1.5' });
+    const f = estimandFiniteness(lwl).meanResponseTime;
+    expect(f.finite).toBe(false);
+    if (f.finite) return;
+    expect(f.reason).toMatch(/with replacement all 3 draws hit one server with probability n\^\{1−d\} > 0/);
+    expect(f.reason).toMatch(/--sampling without-replacement draws 3 distinct servers/);
+    // LWL(3) needs only E[S^{4/3}] < ∞ in the limit: ∞ at every n beside a finite E[T]∞ (compare must not print E[T]∞ = ∞)
+    expect(infiniteOnlyAtFiniteN(lwl)).toBe(true);
+    expect(infiniteOnlyAtFiniteN(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5' }))).toBe(false); // JSQ: ∞ in the limit too
+    // redundancy: the replicas of a job all on one server (with replacement) occupy it for a whole size
+    const red = estimandFiniteness(parseModel({ lambda: 0.3, d: 2, redundancy: 'cancel-on-complete', service: 'pareto:1.5' }));
+    expect(red.meanResponseTime).toMatchObject({ finite: false, reason: expect.stringMatching(/all 2 draws hit one server/) });
+    const one = estimandFiniteness(model('pareto:1.5')).meanResponseTime;
+    expect(one).toMatchObject({ finite: false, reason: expect.not.stringMatching(/draws/) });
+    // a batch draws d distinct servers (the model says without-replacement): not settled, a warning, not ∞
+    const batch = estimandFiniteness(parseModel({ lambda: 0.5, d: 3, batch: 2, service: 'pareto:1.5' }));
+    expect(batch.meanResponseTime.finite).toBe(true);
+    expect(batch.warnings.join()).toMatch(/may be infinite/);
   });
 });

@@ -42,6 +42,11 @@ describe('server classes in the model (theory.md §13)', () => {
     expect(message(() => parseModel({ lambda: 0.6, d: 2, selection: 'sed' }))).toMatch(/^selection sed .* needs server speeds/);
     expect(message(() => hetero({ speeds: [1, 2] }, { selection: 'lpw' }))).toMatch(/not implemented for selection lpw/);
     expect(message(() => hetero({ speeds: [1, 2], sampling: 'speed' }, { sampling: 'without-replacement' }))).toMatch(/with replacement/);
+    // speed-weighted draws over equal speeds are uniform draws: refused, also for one class of speed 1 (dropped otherwise)
+    for (const speeds of [[1, 1], [3, 3, 3], [1]])
+      expect(message(() => hetero({ speeds, sampling: 'speed' }))).toMatch(
+        /^server sampling speed has no effect when every class has speed/,
+      );
   });
 
   it('refuses a class the rule overloads, naming it, though the total load is < 1', () => {

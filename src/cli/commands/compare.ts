@@ -19,6 +19,7 @@ import {
 import { isClassicModel } from '../../meanfield/capabilities.ts';
 import {
   formatArrivals,
+  infiniteOnlyAtFiniteN,
   parseModel,
   settingApplies,
   type BatchDispatch,
@@ -363,7 +364,8 @@ export function compareCommand(): Command {
           lambdas: o.lambda,
           ds: o.d,
           ns: o.n,
-          sampling: o.sampling,
+          // a batch draws d distinct servers (theory.md §15; the model says so too): the config records what ran
+          sampling: o.batch !== undefined && o.batch !== '1' ? 'without-replacement' : o.sampling,
           jobs: o.jobs,
           replications: o.replications,
           seed: o.seed,
@@ -512,7 +514,7 @@ export function compareCommand(): Command {
                   `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}` +
                   `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${m.secondOrder.status}` : ''}`
               : ref.infinite !== undefined
-                ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ∞ and E[T]_n = ∞ in theory (${ref.infinite}) → ${statusText(m.limit.status)}`
+                ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteOnlyAtFiniteN(m.model) ? 'E[T]_n = ∞ at every n in theory' : 'E[T]∞ = ∞ and E[T]_n = ∞ in theory'} (${ref.infinite}) → ${statusText(m.limit.status)}`
                 : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
                   `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
                   `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +

@@ -1,7 +1,15 @@
 /** `supermarket fixed-point`: the mean-field fixed point, E[Q], E[T], the response-time ccdf, and the refined 1/n term. */
 import { describeMemory } from '../../meanfield/memory/index.ts';
 import { Command, Option } from 'commander';
-import { checkServers, meanFieldFiniteness, formatArrivals, formatMemory, policyName } from '../../model/index.ts';
+import {
+  checkServers,
+  estimandFiniteness,
+  infiniteOnlyAtFiniteN,
+  meanFieldFiniteness,
+  formatArrivals,
+  formatMemory,
+  policyName,
+} from '../../model/index.ts';
 import { heteroRefined } from '../../meanfield/hetero/refined.ts';
 import {
   refine,
@@ -287,6 +295,9 @@ function printGeneralSolution(
   // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON null
   // with responseTimeFinite: false and the reason, as mg1 gives it (model/moments.ts, README "A mean that is infinite")
   const infiniteReason = Number.isFinite(s.meanResponseTime) ? undefined : infiniteMeanReason(model);
+  // a finite limit beside E[T]_n = ∞ at every n (with replacement, all d draws on one server: model/moments.ts)
+  const atN = estimandFiniteness(model).meanResponseTime;
+  const finiteN = infiniteReason === undefined && !atN.finite && infiniteOnlyAtFiniteN(model) ? atN.reason : undefined;
   const e = s.measuredError;
   const measured = e
     ? `  ${describeFitErrorOf(s.meanResponseTime, e).replace('measured error', 'measured error of this fit:')}`
@@ -305,6 +316,7 @@ function printGeneralSolution(
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       ...(e ? { measuredError: e } : {}),
       ...(s.note ? { note: s.note } : {}),
+      ...(finiteN !== undefined ? { finiteNInfinite: finiteN } : {}),
       convergence: s.convergence,
       provenance: { version: VERSION, code: codeId() },
       // the memory as --memory takes it (jiq's unbounded memory is the selection's, --memory none), and its capacity in ids
@@ -350,6 +362,8 @@ function printGeneralSolution(
         : `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(measured ? [measured] : []),
       ...(s.note ? [`  note: ${s.note}`] : []),
+      // the limit is finite while every finite n is not (with replacement): said beside it, as simulate says the ∞
+      ...(finiteN !== undefined ? [`  note: E[T]_n = ∞ at every finite n (${finiteN}): E[T]_n does not converge to this limit`] : []),
       ...(s.meanQueueLength !== undefined
         ? [
             `  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${s.redundancy ? 'replicas per server (λ·d·E[T])' : 'jobs per server'}`,

@@ -38,7 +38,9 @@ import { VERSION, codeId } from '../../version.ts';
 import { arrivalFactor } from '../phaseType/drift.ts';
 import { phaseTypeJsqFixedPoint } from '../phaseType/fixedPoint.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from '../sqd.ts';
-import { checkRhoD } from '../support.ts';
+import { checkRhoD, requireBaseModel } from '../support.ts';
+import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
+import { requirePoissonLimit } from '../../model/arrivals.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
 import { binnedCompletionRates, shootLevelBalance } from './levelBalance.ts';
 import { checkRunOptions } from './options.ts';
@@ -306,6 +308,9 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
   if (model.selection !== 'jsq' && !(model.selection === 'random' && model.d === 1)) {
     throw new InvalidModelError(`jsqCavity needs selection "jsq", got ${JSON.stringify(model.selection)} (use lwlCavity for "lwl")`);
   }
+  if (modelHasMemory(model)) throw memoryNotHere(model);
+  requirePoissonLimit(model);
+  requireBaseModel(model, 'jsqCavity');
   if (model.prediction.kind === 'trace') {
     throw new InvalidModelError('jsqCavity needs a prediction law given the size; "trace" predictions are per-job columns');
   }

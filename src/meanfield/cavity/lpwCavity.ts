@@ -34,7 +34,9 @@ import { serviceDistribution } from '../../model/service/index.ts';
 import { feasible, tInterval, type Estimate } from '../../stats/tInterval.ts';
 import { Rng, streamSeed } from '../../stats/rng.ts';
 import { VERSION, codeId } from '../../version.ts';
-import { checkRhoD } from '../support.ts';
+import { checkRhoD, requireBaseModel } from '../support.ts';
+import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
+import { requirePoissonLimit } from '../../model/arrivals.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
 import type { ResponseTimeSample } from './responseSample.ts';
 import type { CavityCheck } from './jsqCavity.ts';
@@ -356,6 +358,9 @@ function checkOption(name: string, v: number, ok: boolean, range: string): numbe
  */
 export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {}, responses?: ResponseTimeSample): LpwCavityResult {
   if (model.selection !== 'lpw') throw new InvalidModelError(`lpwCavity needs selection "lpw", got ${JSON.stringify(model.selection)}`);
+  if (modelHasMemory(model)) throw memoryNotHere(model);
+  requirePoissonLimit(model);
+  requireBaseModel(model, 'lpwCavity');
   if (model.prediction.kind === 'trace') {
     throw new InvalidModelError('lpwCavity needs a prediction law given the size; "trace" predictions are per-job columns');
   }

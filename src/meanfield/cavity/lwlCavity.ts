@@ -11,7 +11,9 @@ import { serviceDistribution } from '../../model/service/index.ts';
 import type { Estimate } from '../../stats/tInterval.ts';
 import { Rng, streamSeed } from '../../stats/rng.ts';
 import { VERSION, codeId } from '../../version.ts';
-import { checkRhoD } from '../support.ts';
+import { checkRhoD, requireBaseModel } from '../support.ts';
+import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
+import { requirePoissonLimit } from '../../model/arrivals.ts';
 import { batchRatioEstimate } from './cavityEstimate.ts';
 import { runCavityQueue } from './cavityQueue.ts';
 import { ExponentialLwlAcceptance, TableLwlAcceptance, type WorkloadCcdfTable } from './lwlAcceptance.ts';
@@ -74,6 +76,9 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
   if (model.selection !== 'lwl') {
     throw new InvalidModelError(`lwlCavity needs selection "lwl", got ${JSON.stringify(model.selection)} (use jsqCavity for "jsq")`);
   }
+  if (modelHasMemory(model)) throw memoryNotHere(model);
+  requirePoissonLimit(model);
+  requireBaseModel(model, 'lwlCavity');
   if (model.prediction.kind === 'trace') {
     throw new InvalidModelError('lwlCavity needs a prediction law given the size; "trace" predictions are per-job columns');
   }

@@ -6,6 +6,7 @@
 import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
 import { requirePoissonLimit } from '../../model/arrivals.ts';
 import { InvalidModelError } from '../../errors.ts';
+import { requireBaseModel } from '../support.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { serviceDistribution, type ServiceDistribution } from '../../model/service/index.ts';
 
@@ -30,12 +31,15 @@ export const HEAVY_TAIL_HORIZON = 600;
 /**
  * The LWL(d) solvers' own check of a parsed model (trusted: λ, d, ρ < 1 were validated once), and its service law.
  * @param model from `parseModel`; `selection` must be 'lwl'; with `requireFifo`, `discipline` must be 'fifo'.
+ * @param options `batches`: the caller has the batch term (the PIDE's LL(d,K)); otherwise a batch model is refused.
  * @throws {InvalidModelError} for another selection, or a non-FIFO discipline when `requireFifo` (response times
- *   under other disciplines need the cavity method, theory.md §5).
+ *   under other disciplines need the cavity method, theory.md §5), or server classes, redundancy or (without
+ *   `batches`) batches: the fixed point and workload ccdf of LL(d,K) are `lldkFixedPoint`'s (`requireBaseModel`).
  */
-export function lwlParameters(model: SupermarketModel, requireFifo: boolean): LwlParameters {
+export function lwlParameters(model: SupermarketModel, requireFifo: boolean, options: { readonly batches?: boolean } = {}): LwlParameters {
   if (modelHasMemory(model)) throw memoryNotHere(model);
   requirePoissonLimit(model);
+  requireBaseModel(model, 'the LWL(d) workload equation', options);
   if (model.selection !== 'lwl') {
     throw new InvalidModelError(
       `the LWL(d) workload solver needs selection "lwl", got ${JSON.stringify(model.selection)}; ` +

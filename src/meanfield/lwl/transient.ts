@@ -87,7 +87,7 @@ export function lwlTransientGrid(
   model: SupermarketModel,
   options: Pick<LwlTransientOptions, 'step' | 'horizon'> = {},
 ): { step: number; horizon: number } {
-  const { lambda, d, service } = lwlParameters(model, false);
+  const { lambda, d, service } = lwlParameters(model, false, { batches: true });
   const step = positiveOption('step', options.step ?? Math.min(0.01 * service.mean, 1 / (lambda * d)));
   if (lambda * d * step > 1)
     throw new InvalidModelError(`step must satisfy lambda·d·step ≤ 1, got ${lambda}·${d}·${step} = ${lambda * d * step}`);
@@ -119,7 +119,7 @@ function samplingMap(model: SupermarketModel): ((u: number) => number) | null {
  *   step breaks λdΔ ≤ 1, or an option is out of range.
  */
 export function lwlTransient(model: SupermarketModel, options: LwlTransientOptions): LwlTransientResult {
-  const { lambda, d, service } = lwlParameters(model, false);
+  const { lambda, d, service } = lwlParameters(model, false, { batches: true });
   const times = checkTimeGrid(options?.times);
   const { step, horizon } = lwlTransientGrid(model, options);
   const levels = options.quantileLevels ?? [0.5, 0.9, 0.99];

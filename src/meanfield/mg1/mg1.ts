@@ -7,6 +7,7 @@
  */
 import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
 import { requirePoissonLimit } from '../../model/arrivals.ts';
+import { requireBaseModel } from '../support.ts';
 import { ConvergenceError, InvalidModelError } from '../../errors.ts';
 import { DISCIPLINE_TABLE, unknownPolicy, type Discipline, type SupermarketModel } from '../../model/model.ts';
 import { estimandFiniteness } from '../../model/moments.ts';
@@ -159,6 +160,7 @@ function infiniteMeans(model: SupermarketModel, law: SizeLaw, reason: string, re
 export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Result {
   if (modelHasMemory(model)) throw memoryNotHere(model);
   requirePoissonLimit(model);
+  requireBaseModel(model, 'the M/G/1 formulas');
   const relTolerance = options.relTolerance ?? 1e-10;
   if (!(relTolerance > 0 && relTolerance < 1)) throw new InvalidModelError(`relTolerance must be in (0, 1), got ${relTolerance}`);
   const { law, noise } = prepare(model);

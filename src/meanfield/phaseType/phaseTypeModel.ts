@@ -6,6 +6,7 @@
  */
 import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
 import { requirePoissonLimit } from '../../model/arrivals.ts';
+import { requireBaseModel } from '../support.ts';
 import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { phaseTypeFit, serviceDistribution } from '../../model/service/index.ts';
@@ -44,6 +45,7 @@ export interface PhaseTypeParameters {
 export function phaseTypeParameters(model: SupermarketModel): PhaseTypeParameters {
   if (modelHasMemory(model)) throw memoryNotHere(model);
   requirePoissonLimit(model);
+  requireBaseModel(model, 'the phase-type SQ(d) mean field');
   const random = model.selection === 'random';
   if (model.selection !== 'jsq' && !(random && model.d === 1)) {
     throw new InvalidModelError(
