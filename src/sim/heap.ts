@@ -2,7 +2,7 @@
  * Binary min-heap of event clocks in two parallel typed arrays (`keys`: event times, `ids`: clock owner).
  * Plain functions over the arrays rather than a class, so the engine keeps the arrays in locals; no allocation after
  * construction. The engine owns the size counter. The FIFO engine writes `heapReplaceTop` out in its loop (V8 does not
- * inline it at its size, and a call boxes its double argument); the two must stay the same sift (test/sim/clockTree.test.ts
+ * inline it at its size, and a call boxes its double argument); the two must stay the same sift (test/sim/heap.test.ts
  * checks this one's order, the hash scripts the engine's results).
  * Source: the classic array heap (Williams 1964), as in ../shared/bench/reference-sim.c; `replaceTop` merges a
  * pop and a push into one sift-down, and takes its levels two at a time (its note says why: the same heap results).
