@@ -186,10 +186,13 @@ export class PriorityEngine extends EngineFrame {
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
    * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
    * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
-   * nextInt32), the job pool's alloc and release and the clock tree's `rivalOf` (one call site: the one walk of the
-   * tree, at the top of the loop, for the clock the last event set); the budget is then spent, so the wait-queue push
-   * and pop, Workload.accumulate and the tree walk are written out in the loop. (With a second walk, for arrivals,
-   * jsqPair was no longer inlined.)
+   * nextInt32), the job pool's alloc and release and the clock tree's `rivalOf` (one call site: the departure's walk
+   * of the tree); the budget is then spent, so the wait-queue push and pop, Workload.accumulate and the departure's
+   * walk are written out in the loop, and an arrival's walk (ct4Fix) is a call, which takes its time through `times`
+   * (a double argument to a call that is not inlined is boxed into a heap number). With the arrival's walk written out
+   * too, jsqPair was no longer inlined; with one walk for both at the top of the loop, its branches (whether a clock
+   * moved, where an arrival's walk stops) were mispredicted more often (cachegrind's branch simulation: 76 M against
+   * 64 M mispredictions for the bench row at 3·10⁶ events).
    */
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
@@ -260,30 +263,7 @@ export class PriorityEngine extends EngineFrame {
     const gridOn = workload.grid.length > 0;
     const plainWork = workload.accumulate === Workload.prototype.accumulate;
 
-    // The server whose clock the last event set, its path in the tree not yet restored (−1: none). One walk for every
-    // event, at the top of the loop: one copy of it in the loop's code (V8's inlining budget is spent before a second).
-    let moved = -1;
     for (;;) {
-      if (moved >= 0) {
-        // ct4Fix(clocks, moved) written out (as a call, V8 reloaded every array the loop reads through an object).
-        // After a departure `moved` held every node of its path (it was the winner), and then the early stop never
-        // fires: there ids[node] === win means win === moved.
-        let node = first + moved;
-        let k = times[moved];
-        let win = moved;
-        while (node > 1) {
-          const sw = rivalOf(times, ids, node);
-          const sk = times[sw];
-          // (sk, sw) < (k, win) without a branch (a coin toss for the predictor); `<=` for the tie (never NaN)
-          const rivalWins = +(sk < k) | (+(sk <= k) & +(sw < win));
-          win ^= (win ^ sw) & -rivalWins;
-          k = times[win];
-          node = ((node - 2) >> 2) + 1;
-          if (ids[node] === win && win !== moved) break; // another clock already won here: nothing above changes
-          ids[node] = win;
-        }
-        moved = -1;
-      }
       if (chunkLeft === 0) {
         code = LOOP_CHUNK;
         break;
@@ -408,7 +388,7 @@ export class PriorityEngine extends EngineFrame {
           segStart[j] = t;
           const due = t + s;
           times[j] = due;
-          moved = j; // its path is restored at the top of the loop
+          ct4Fix(clocks, j); // a call: V8's inlining budget is spent (the time goes through `times`, not boxed)
           if (c < 0) {
             if (lpwOn) this.lpwStart(j, y, 0, t);
             if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
@@ -502,7 +482,22 @@ export class PriorityEngine extends EngineFrame {
           if (ism) memory.offer(id); // ISM: the server that became idle tells the dispatcher
           if (tally !== undefined) tally.change(layout!.classOf[id], t, -1);
         }
-        moved = id; // its path is restored at the top of the loop
+        {
+          // ct4Fix(clocks, id) written out (one site, as a call V8 reloaded every array the loop reads after it): id
+          // held every node of its path, so every one is replayed
+          let node = first + id;
+          let k = times[id];
+          let win = id;
+          while (node > 1) {
+            const sw = rivalOf(times, ids, node);
+            const sk = times[sw];
+            const rivalWins = +(sk < k) | (+(sk <= k) & +(sw < win));
+            win ^= (win ^ sw) & -rivalWins;
+            k = times[win];
+            node = ((node - 2) >> 2) + 1;
+            ids[node] = win;
+          }
+        }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
           reg[R_SUM_T] += resp;
@@ -531,7 +526,6 @@ export class PriorityEngine extends EngineFrame {
     }
 
     if (plainWork) workload.area = reg[R_WORK];
-    if (moved >= 0) ct4Fix(clocks, moved);
     this.closeChunk(events, arrivals, chunkLeft, measuredArrivals, measuredInSystem, slowdownJobs, completed);
     return code;
   }
