@@ -83,3 +83,75 @@ export function ctFixWinner(tree: ClockTree, id: number): void {
     ids[i] = w;
   }
 }
+
+/**
+ * A 4-ary tournament tree of the same clocks (the priority engine's): node 1 is the root, the children of node i are
+ * 4i − 2 … 4i + 1, the parent of node x is ⌊(x − 2)/4⌋ + 1, and clock id sits at leaf `first + id`. Half the levels of
+ * the binary tree (5 rather than 10 for 1000 servers). A walk's chain from one level to the next is still one
+ * comparison of the carried winner with one rival and one load of the new winner's time: the rival is the least of the
+ * node's three other children, found from times that do not depend on the walk (the processor works them out ahead).
+ * The same (time, id) order, so the same winner sequence as the binary tree.
+ */
+export interface ClockTree4 {
+  /** Node of clock 0; clock id sits at node first + id. Leaves: a power of four ≥ n. */
+  readonly first: number;
+  /** Time of each clock (+∞: idle server, or an id ≥ n filling the last leaves). */
+  readonly times: Float64Array;
+  /** Clock id of each node's winner (of clock id itself at its leaf); node 0 unused. */
+  readonly ids: Int32Array;
+}
+
+/** A 4-ary tree of n ≥ 1 clocks, all at +∞ (every server idle). */
+export function createClockTree4(n: number): ClockTree4 {
+  let leaves = 1;
+  while (leaves < n) leaves *= 4;
+  const first = (leaves + 2) / 3; // after the (leaves − 1)/3 inner nodes 1 …
+  const times = new Float64Array(leaves).fill(Infinity);
+  const ids = new Int32Array(first + leaves);
+  for (let j = 0; j < leaves; j++) ids[first + j] = j;
+  for (let i = first - 1; i >= 1; i--) ids[i] = ids[4 * i - 2]; // all +∞: the lowest id (the first child) wins
+  return { first, times, ids };
+}
+
+/**
+ * The least (time, id) of the three children of x's parent other than x (`ct4Fix`): loads that do
+ * not depend on the walk's winner, compared without a branch.
+ */
+export function rivalOf(times: Float64Array, ids: Int32Array, x: number): number {
+  const g = ((x - 2) & ~3) + 2;
+  const p = x - g;
+  const a = ids[g + ((p + 1) & 3)];
+  const b = ids[g + ((p + 2) & 3)];
+  const c = ids[g + ((p + 3) & 3)];
+  const ta = times[a];
+  const tb = times[b];
+  const ab = a ^ ((a ^ b) & -(+(tb < ta) | (+(tb <= ta) & +(b < a))));
+  const tab = times[ab];
+  const tc = times[c];
+  return ab ^ ((ab ^ c) & -(+(tc < tab) | (+(tc <= tab) & +(c < ab))));
+}
+
+/**
+ * `ctFix` on a 4-ary tree: restores the winners on clock id's path after the caller wrote its time into `times[id]`,
+ * whether the clock was the winner (every node on its path is then replayed: the early stop cannot fire, as there
+ * ids[i] === w means w === id) or not. The rival comparison without a branch (a coin toss for the predictor); the
+ * engines write this walk out in their loops.
+ */
+export function ct4Fix(tree: ClockTree4, id: number): void {
+  const { times, ids } = tree;
+  let i = tree.first + id;
+  let k = times[id];
+  let w = id;
+  while (i > 1) {
+    const sw = rivalOf(times, ids, i);
+    const sk = times[sw];
+    // (sk, sw) < (k, w); `<=` for the tie (the same for times, never NaN)
+    const rivalWins = +(sk < k) | (+(sk <= k) & +(sw < w));
+    w ^= (w ^ sw) & -rivalWins;
+    k = times[w];
+    i = ((i - 2) >> 2) + 1;
+    // Another clock that already won this node: its time is unchanged, so is this node and every node above.
+    if (ids[i] === w && w !== id) return;
+    ids[i] = w;
+  }
+}

@@ -27,7 +27,7 @@ import {
 } from './core.ts';
 import { fifoNext } from './discipline/fifo.ts';
 import { EngineFrame } from './frame.ts';
-import { createHeap, heapPush, heapReplaceTop, type HeapArrays } from './heap.ts';
+import { createHeap, heapPush, type HeapArrays } from './heap.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { Workload, workloadArea } from './workload.ts';
 import { PAIR_MAX_N, jsqPair } from './selection/jsqd.ts';
@@ -278,7 +278,7 @@ export class EventEngine extends EngineFrame {
         ringHead[id] = h2;
         len[id] = l - 1;
         // The root's next clock: the server's next departure, or (server idle) the heap's last clock, moved up
-        // as heapPopTop would; one call site of the sift, so V8 inlines it once here rather than two functions.
+        // as heapPopTop would; one copy of the sift in the loop.
         let key: number;
         let owner: number;
         if (l > 1) {
@@ -297,7 +297,54 @@ export class EventEngine extends EngineFrame {
           owner = ids[heapSize];
           if (ism) memory.offer(id); // ISM: the server that became idle tells the dispatcher
         }
-        if (heapSize > 0) heapReplaceTop(keys, ids, heapSize, key, owner);
+        // heapReplaceTop(keys, ids, heapSize, key, owner) written out (heap.ts says how it takes two levels at a time):
+        // at its size V8 no longer inlines it, and as a call it boxed its double argument, a heap number per departure.
+        // The same sift, the same heap.
+        let i = 0;
+        for (;;) {
+          let c = 2 * i + 1;
+          if (c >= heapSize) break;
+          const c2 = c + 1;
+          const g = 2 * c + 1;
+          if (g + 3 < heapSize) {
+            const k1 = keys[c];
+            const k2 = keys[c2];
+            const g0 = keys[g];
+            const g1 = keys[g + 1];
+            const g2 = keys[g + 2];
+            const g3 = keys[g + 3];
+            const b = k2 === k1 ? +(ids[c2] < ids[c]) : +(k2 < k1);
+            const ba = g1 === g0 ? +(ids[g + 1] < ids[g]) : +(g1 < g0);
+            const bb = g3 === g2 ? +(ids[g + 3] < ids[g + 2]) : +(g3 < g2);
+            const m = c + b;
+            const gm = g + 2 * b + (ba ^ ((ba ^ bb) & -b));
+            const mk = keys[m];
+            if (mk > key || (mk === key && ids[m] > owner)) break;
+            keys[i] = mk;
+            ids[i] = ids[m];
+            i = m;
+            const gk = keys[gm];
+            if (gk > key || (gk === key && ids[gm] > owner)) break;
+            keys[i] = gk;
+            ids[i] = ids[gm];
+            i = gm;
+            continue;
+          }
+          if (c2 < heapSize) {
+            const k1 = keys[c];
+            const k2 = keys[c2];
+            c += k2 === k1 ? +(ids[c2] < ids[c]) : +(k2 < k1);
+          }
+          const ck = keys[c];
+          if (ck > key || (ck === key && ids[c] > owner)) break;
+          keys[i] = ck;
+          ids[i] = ids[c];
+          i = c;
+        }
+        if (heapSize > 0) {
+          keys[i] = key;
+          ids[i] = owner;
+        }
         if (k >= 0 && k < jobsTarget) {
           const r = t - a;
           reg[R_SUM_T] += r;

@@ -83,3 +83,27 @@ export class Measurement {
     return Math.ceil(this.completed / this.stride);
   }
 }
+
+/**
+ * What `batchMeansOf(values, count, m)` and `radixHistogram([values.subarray(0, count)], high)` (stats/) give, the same
+ * numbers, for a run's float32 response times: the means of ⌊count/m⌋ consecutive batches of m (summed in order from
+ * the first, a last partial batch dropped) into `means`, and the count of each high 16 bits of the values'
+ * order-preserving keys added to `high` (2^16 entries). Over one element type and without the generic calls:
+ * 4.6 ms against 6.5 ms for 2.25 million values (best of 15, load ~9 on 2 cores), once per replication.
+ * @param values response times (no NaN). @param count entries used, ≤ values.length. @param m batch size, integer ≥ 1.
+ * @param means receives ⌊count/m⌋ means (its length at least that). @param high counts to add to.
+ */
+export function batchMeansAndHistogram(values: Float32Array, count: number, m: number, means: Float64Array, high: Int32Array): void {
+  const bits = new Int32Array(values.buffer, values.byteOffset, count);
+  const b = Math.floor(count / m);
+  // the batch sums in order from 0, as batchMeansOf adds them; each key's high half counted (quantile.ts's floatKey)
+  for (let k = 0; k < b; k++) {
+    let s = 0;
+    for (let i = k * m, end = i + m; i < end; i++) s += values[i];
+    means[k] = s / m;
+  }
+  for (let i = 0; i < count; i++) {
+    const x = bits[i];
+    high[(x ^ ((x >> 31) | 0x80000000)) >>> 16]++;
+  }
+}

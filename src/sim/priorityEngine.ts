@@ -4,8 +4,8 @@
  * service (`cur`, its service segment start) and a priority queue of waiting jobs keyed by (key, arrival number)
  * (discipline/waitQueues.ts). Preemptive-resume: preemption is tested only at an arrival, which preempts iff its
  * key is strictly below the in-service job's current key; the preempted job's remaining work is frozen and it
- * re-enters the queue under its frozen key; the server's departure clock is reset in the tournament tree of
- * departure clocks (clockTree.ts; the arrival clock is a separate number compared with the tree's winner).
+ * re-enters the queue under its frozen key; the server's departure clock is reset in the 4-ary tournament tree of
+ * departure clocks (clockTree.ts, `ClockTree4`; the arrival clock is a separate number compared with the tree's winner).
  *
  * Keys (theory.md §1 table; a = attained service): FIFO arrival time; SJF, PSJF original S; SRPT S − a; SPJF,
  * PSPJF Y; SPRPT Y − a (clipped at 0 under conventions.sprptOverrun = 'zero'). Under conventions.psjfPreemption =
@@ -46,7 +46,7 @@ import {
   LOOP_CHUNK,
 } from './core.ts';
 import { WaitQueues, waitPush } from './discipline/waitQueues.ts';
-import { createClockTree, ctFix, ctFixWinner, type ClockTree } from './clockTree.ts';
+import { createClockTree4, ct4Fix, rivalOf, type ClockTree4 } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
@@ -70,7 +70,7 @@ export class PriorityEngine extends EngineFrame {
    * Departure clocks only (ids 0..n−1, +∞ when idle). The arrival clock lives apart in `reg[R_NEXT]`, compared with
    * the tree's winner; at equal times the departure goes first, as in every engine.
    */
-  private readonly clocks: ClockTree;
+  private readonly clocks: ClockTree4;
   private readonly pool: JobPool;
   private readonly queues: WaitQueues;
   /** Job slot in service at each server, −1 if idle. */
@@ -83,7 +83,7 @@ export class PriorityEngine extends EngineFrame {
     super(config, state, 5); // reg: the shared slots and the workload integral (R_WORK)
     const { n } = config;
     const { store, t, workload } = state;
-    this.clocks = createClockTree(n);
+    this.clocks = createClockTree4(n);
     this.pool = new JobPool(4 * n + 64);
     this.queues = new WaitQueues(n);
     this.cur = new Int32Array(n).fill(-1);
@@ -103,7 +103,7 @@ export class PriorityEngine extends EngineFrame {
           this.cur[j] = slot;
           this.segStart[j] = t;
           this.clocks.times[j] = t + s;
-          ctFix(this.clocks, j);
+          ct4Fix(this.clocks, j);
           if (this.lpw.curY.length > 0) {
             this.lpw.curY[j] = y;
             this.lpw.segStart[j] = t;
@@ -186,10 +186,13 @@ export class PriorityEngine extends EngineFrame {
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
    * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
    * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
-   * nextInt32), the job pool's alloc and release and the departure's ctFixWinner (one call site); the budget is then
-   * spent, so the wait-queue push and pop and Workload.accumulate are written out in the loop, and ctFix stays a call,
-   * which takes its time through a typed array (a double argument to a call that is not inlined is boxed into a heap
-   * number).
+   * nextInt32), the job pool's alloc and release and the clock tree's `rivalOf` (one call site: the departure's walk
+   * of the tree); the budget is then spent, so the wait-queue push and pop, Workload.accumulate and the departure's
+   * walk are written out in the loop, and an arrival's walk (ct4Fix) is a call, which takes its time through `times`
+   * (a double argument to a call that is not inlined is boxed into a heap number). With the arrival's walk written out
+   * too, jsqPair was no longer inlined; with one walk for both at the top of the loop, its branches (whether a clock
+   * moved, where an arrival's walk stops) were mispredicted more often (cachegrind's branch simulation: 76 M against
+   * 64 M mispredictions for the bench row at 3·10⁶ events).
    */
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
@@ -220,7 +223,7 @@ export class PriorityEngine extends EngineFrame {
     const clocks = this.clocks;
     const times = clocks.times;
     const ids = clocks.ids;
-    const leaves = clocks.leaves;
+    const first = clocks.first;
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
@@ -385,22 +388,7 @@ export class PriorityEngine extends EngineFrame {
           segStart[j] = t;
           const due = t + s;
           times[j] = due;
-          // ctFix(clocks, j) written out, one site for both cases: as a call (V8's inlining budget is spent by then)
-          // it made V8 reload every array the loop reads through an object after it. The same walk.
-          let node = leaves + j;
-          let k = due;
-          let win = j;
-          while (node > 1) {
-            const sw = ids[node ^ 1];
-            const sk = times[sw];
-            if (sk < k || (sk === k && sw < win)) {
-              k = sk;
-              win = sw;
-            }
-            node >>= 1;
-            if (ids[node] === win && win !== j) break;
-            ids[node] = win;
-          }
+          ct4Fix(clocks, j); // a call: V8's inlining budget is spent (the time goes through `times`, not boxed)
           if (c < 0) {
             if (lpwOn) this.lpwStart(j, y, 0, t);
             if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
@@ -494,7 +482,22 @@ export class PriorityEngine extends EngineFrame {
           if (ism) memory.offer(id); // ISM: the server that became idle tells the dispatcher
           if (tally !== undefined) tally.change(layout!.classOf[id], t, -1);
         }
-        ctFixWinner(clocks, id); // one call site: V8 inlines it once
+        {
+          // ct4Fix(clocks, id) written out (one site, as a call V8 reloaded every array the loop reads after it): id
+          // held every node of its path, so every one is replayed
+          let node = first + id;
+          let k = times[id];
+          let win = id;
+          while (node > 1) {
+            const sw = rivalOf(times, ids, node);
+            const sk = times[sw];
+            const rivalWins = +(sk < k) | (+(sk <= k) & +(sw < win));
+            win ^= (win ^ sw) & -rivalWins;
+            k = times[win];
+            node = ((node - 2) >> 2) + 1;
+            ids[node] = win;
+          }
+        }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
           reg[R_SUM_T] += resp;

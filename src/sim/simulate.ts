@@ -16,7 +16,7 @@ import { estimandFiniteness, heavyTailed, type EstimandFiniteness, type Finitene
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
-import { pooledQuantiles, quantiles, radixHistogram, RADIX } from '../stats/quantile.ts';
+import { pooledQuantiles, quantiles, RADIX } from '../stats/quantile.ts';
 import {
   feasible,
   infiniteEstimate,
@@ -27,7 +27,7 @@ import {
   type PrecisionTarget,
 } from '../stats/tInterval.ts';
 import { initialState } from './initialState.ts';
-import { Measurement } from './measurement.ts';
+import { Measurement, batchMeansAndHistogram } from './measurement.ts';
 import { recycle, takeFloat32, takeFloat64, takeInt32 } from './buffers.ts';
 import { checkEventBudget, expectedEvents } from './budget.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption, type EngineChoice } from './options.ts';
@@ -414,13 +414,19 @@ function readUnit(
   sampleCap: number,
 ): UnitOutcome {
   const m = state.measurement;
-  const batch5 = batchMeansOf(m.responses, m.sampled, 5, takeFloat64);
   const sample = systematicSample(m.responses, m.sampled, sampleCap);
-  // A float32 sample that is the whole prefix responses[0..sampled): one counting pass serves its percentiles and the pooled ones.
-  const histogram =
-    sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0
-      ? radixHistogram([sample], takeInt32(RADIX))
-      : undefined;
+  // A float32 sample that is the whole prefix responses[0..sampled): one counting pass serves its percentiles and the
+  // pooled ones; it is read together with the batch-5 means (`batchMeansAndHistogram`: the same numbers).
+  const whole = sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0;
+  let batch5: Float64Array;
+  let histogram: Int32Array | undefined;
+  if (whole) {
+    batch5 = takeFloat64(Math.floor(m.sampled / 5));
+    histogram = takeInt32(RADIX);
+    batchMeansAndHistogram(sample, m.sampled, 5, batch5, histogram);
+  } else {
+    batch5 = batchMeansOf(m.responses, m.sampled, 5, takeFloat64);
+  }
   const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, lambda, histogram);
   // the responses are read (summary, sample); a sample that is a copy leaves the buffer free now
   if (sample.buffer !== m.responses.buffer) recycle(m.responses);
