@@ -5,7 +5,8 @@
 // n = 1000, seed 1, warm-up and jobs as bench/simulatorRows.mjs sets them for that event budget), each replication's
 // `run` alone (no planning, no summaries), and prints the events and events per CPU second. Instructions per event
 // in the steady state: the cachegrind count with repeats 2 minus that with repeats 1, over the events of one repeat
-// (`--no-concurrent-recompilation`, so that every TurboFan compile lands in the first repeat):
+// (`--no-concurrent-recompilation`, so that every TurboFan compile lands in the first repeat; for wasm add `--no-liftoff`,
+// else the kernel's tier-up may land in either repeat):
 //   valgrind --tool=cachegrind --cache-sim=no --smc-check=all-non-file --cachegrind-out-file=/dev/null \
 //     node --no-concurrent-recompilation bench/wasm-race-loop.mjs typescript 2e6 2
 import { planSimulation, createEngine } from '../dist/sim/simulate.js';
