@@ -156,11 +156,13 @@ export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOpt
 /**
  * Builds the aggregation–disaggregation step over birth–death levels: from π, the level flows up_L = Σ π_s q_st
  * (s in L, t in L + 1) and down_L (s in L + 1, t in L) give the aggregated law P(L) ∝ Π_{k<L} up_k/down_k, and π is
- * rescaled level by level to it (conditional laws kept).
+ * rescaled level by level to it (conditional laws kept). The step's loops are top-level functions, not the body of
+ * the closure: V8 (Node 20) compiled that body on stack replacement inside the first call's long state loop, before
+ * its level loops had ever run, and on every later call entered that code again and left it (deoptimised) there.
  * @throws {InvalidModelError} if a transition skips a level or a level is empty.
  */
 function levelAggregator(Q: ColumnGenerator, levels: Int32Array): (pi: Float64Array) => void {
-  const { inStart, inFrom, inRate, outRate } = Q;
+  const { inStart, inFrom, outRate } = Q;
   const S = outRate.length;
   if (levels.length !== S) throw new InvalidModelError(`levels has length ${levels.length}, expected ${S}`);
   let L = 0;
@@ -174,40 +176,100 @@ function levelAggregator(Q: ColumnGenerator, levels: Int32Array): (pi: Float64Ar
     }
   }
   const mass = new Float64Array(L);
-  const up = new Float64Array(L);
-  const down = new Float64Array(L);
+  const flow = new Float64Array(2 * L);
   const target = new Float64Array(L);
   for (let j = 0; j < S; j++) mass[levels[j]] = 1;
   for (let l = 0; l < L; l++) if (mass[l] === 0) throw new InvalidModelError(`level ${l} has no state`);
+  const crossing = levelTransitions(Q, levels);
   return (pi) => {
-    mass.fill(0);
-    up.fill(0);
-    down.fill(0);
-    for (let j = 0; j < S; j++) {
-      const lj = levels[j];
-      mass[lj] += pi[j];
-      for (let k = inStart[j]; k < inStart[j + 1]; k++) {
-        const li = levels[inFrom[k]];
-        if (li < lj) up[li] += pi[inFrom[k]] * inRate[k];
-        else if (li > lj) down[lj] += pi[inFrom[k]] * inRate[k];
-      }
-    }
-    // birth–death: P(l + 1)/P(l) = (up_l/mass_l)/(down_l/mass_{l+1}); work in logs against under/overflow
-    let logP = 0;
-    let maxLog = 0;
-    target[0] = 0;
-    for (let l = 0; l + 1 < L; l++) {
-      if (!(up[l] > 0 && down[l] > 0 && mass[l] > 0 && mass[l + 1] > 0)) return; // no information yet: skip the step
-      logP += Math.log(up[l] / mass[l]) - Math.log(down[l] / mass[l + 1]);
-      target[l + 1] = logP;
-      if (logP > maxLog) maxLog = logP;
-    }
-    let total = 0;
-    for (let l = 0; l < L; l++) {
-      target[l] = Math.exp(target[l] - maxLog);
-      total += target[l];
-    }
-    for (let l = 0; l < L; l++) target[l] = target[l] / total / mass[l];
-    for (let j = 0; j < S; j++) pi[j] *= target[levels[j]];
+    levelFlows(Q, crossing, levels, pi, mass, flow);
+    if (levelLaw(mass, flow, target)) rescaleLevels(pi, levels, target);
   };
+}
+
+/**
+ * The transitions that change level, in the generator's column order: `k[t]` is the entry of the generator
+ * (`inFrom[k]` → its column's state) and `flow[t]` the level flow it feeds, 2l for up_l (from level l to l + 1), 2l + 1
+ * for down_l (from l + 1 to l). Same-level ones carry no level flow and are left out. Built once per chain (8 bytes
+ * per transition), so that each aggregation step is one pass without a test per transition: that data-dependent
+ * branch (up, down or neither), mispredicted about every other transition, took most of the step's time.
+ */
+interface LevelTransitions {
+  readonly k: Int32Array;
+  readonly flow: Int32Array;
+}
+
+function levelTransitions(Q: ColumnGenerator, levels: Int32Array): LevelTransitions {
+  const { inStart, inFrom } = Q;
+  const S = levels.length;
+  let count = 0;
+  for (let j = 0; j < S; j++) for (let k = inStart[j]; k < inStart[j + 1]; k++) if (levels[inFrom[k]] !== levels[j]) count++;
+  const t: LevelTransitions = { k: new Int32Array(count), flow: new Int32Array(count) };
+  let at = 0;
+  for (let j = 0; j < S; j++) {
+    const lj = levels[j];
+    for (let k = inStart[j]; k < inStart[j + 1]; k++) {
+      const li = levels[inFrom[k]];
+      if (li === lj) continue;
+      t.k[at] = k;
+      t.flow[at++] = li < lj ? 2 * li : 2 * lj + 1;
+    }
+  }
+  return t;
+}
+
+/**
+ * mass_l = Σ_{s in l} π_s and the level flows of π, flow[2l] = up_l (l → l + 1) and flow[2l + 1] = down_l
+ * (l + 1 → l), into arrays zeroed here. Each flow adds its terms in the generator's column order, as one loop over all
+ * transitions testing each would: the same sums, bit for bit.
+ */
+function levelFlows(
+  Q: ColumnGenerator,
+  crossing: LevelTransitions,
+  levels: Int32Array,
+  pi: Float64Array,
+  mass: Float64Array,
+  flow: Float64Array,
+): void {
+  const { inFrom, inRate } = Q;
+  const { k: ks, flow: into } = crossing;
+  mass.fill(0);
+  flow.fill(0);
+  for (let j = 0; j < pi.length; j++) mass[levels[j]] += pi[j];
+  for (let t = 0; t < ks.length; t++) {
+    const k = ks[t];
+    flow[into[t]] += pi[inFrom[k]] * inRate[k];
+  }
+}
+
+/**
+ * The birth–death law of the levels, P(l + 1)/P(l) = (up_l/mass_l)/(down_l/mass_{l+1}), divided by the current
+ * mass: target[l] = P(l)/mass_l. @returns false (target unusable) when a flow or a mass is still 0.
+ */
+function levelLaw(mass: Float64Array, flow: Float64Array, target: Float64Array): boolean {
+  const L = mass.length;
+  // work in logs against under/overflow
+  let logP = 0;
+  let maxLog = 0;
+  target[0] = 0;
+  for (let l = 0; l + 1 < L; l++) {
+    const up = flow[2 * l];
+    const down = flow[2 * l + 1];
+    if (!(up > 0 && down > 0 && mass[l] > 0 && mass[l + 1] > 0)) return false; // no information yet: skip the step
+    logP += Math.log(up / mass[l]) - Math.log(down / mass[l + 1]);
+    target[l + 1] = logP;
+    if (logP > maxLog) maxLog = logP;
+  }
+  let total = 0;
+  for (let l = 0; l < L; l++) {
+    target[l] = Math.exp(target[l] - maxLog);
+    total += target[l];
+  }
+  for (let l = 0; l < L; l++) target[l] = target[l] / total / mass[l];
+  return true;
+}
+
+/** π_s ← π_s · target[level of s]. */
+function rescaleLevels(pi: Float64Array, levels: Int32Array, target: Float64Array): void {
+  for (let j = 0; j < pi.length; j++) pi[j] *= target[levels[j]];
 }
