@@ -157,8 +157,7 @@ export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOpt
  * Builds the aggregation–disaggregation step over birth–death levels: from π, the level flows up_L = Σ π_s q_st
  * (s in L, t in L + 1) and down_L (s in L + 1, t in L) give the aggregated law P(L) ∝ Π_{k<L} up_k/down_k, and π is
  * rescaled level by level to it (conditional laws kept). The step's loops are top-level functions, not the body of
- * the closure: V8 (Node 20) compiled that body on stack replacement inside the first call's long state loop, before
- * its level loops had ever run, and on every later call entered that code again and left it (deoptimised) there.
+ * the closure (see `levelFlows`).
  * @throws {InvalidModelError} if a transition skips a level or a level is empty.
  */
 function levelAggregator(Q: ColumnGenerator, levels: Int32Array): (pi: Float64Array) => void {
@@ -221,7 +220,9 @@ function levelTransitions(Q: ColumnGenerator, levels: Int32Array): LevelTransiti
 /**
  * mass_l = Σ_{s in l} π_s and the level flows of π, flow[2l] = up_l (l → l + 1) and flow[2l + 1] = down_l
  * (l + 1 → l), into arrays zeroed here. Each flow adds its terms in the generator's column order, as one loop over all
- * transitions testing each would: the same sums, bit for bit.
+ * transitions testing each would: the same sums, bit for bit. One function per long loop: in a function with two, V8
+ * compiled the first on stack replacement before the second had run, and that code left (deoptimised) at the second
+ * on every later call.
  */
 function levelFlows(
   Q: ColumnGenerator,
@@ -231,11 +232,24 @@ function levelFlows(
   mass: Float64Array,
   flow: Float64Array,
 ): void {
-  const { inFrom, inRate } = Q;
-  const { k: ks, flow: into } = crossing;
+  levelMass(levels, pi, mass);
+  crossingFlows(Q.inFrom, Q.inRate, crossing.k, crossing.flow, pi, flow);
+}
+
+function levelMass(levels: Int32Array, pi: Float64Array, mass: Float64Array): void {
   mass.fill(0);
-  flow.fill(0);
   for (let j = 0; j < pi.length; j++) mass[levels[j]] += pi[j];
+}
+
+function crossingFlows(
+  inFrom: Int32Array | Uint32Array,
+  inRate: Float64Array,
+  ks: Int32Array,
+  into: Int32Array,
+  pi: Float64Array,
+  flow: Float64Array,
+): void {
+  flow.fill(0);
   for (let t = 0; t < ks.length; t++) {
     const k = ks[t];
     flow[into[t]] += pi[inFrom[k]] * inRate[k];
