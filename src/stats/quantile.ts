@@ -104,6 +104,7 @@ export const RADIX = 1 << 16;
  * returned or kept between calls, and no call re-enters.
  */
 const scratch = {
+  /** All zeros between calls (each call marks its buckets, then unmarks them). */
   wanted: new Uint8Array(RADIX),
   start: new Int32Array(RADIX),
   fill: new Int32Array(RADIX),
@@ -157,14 +158,17 @@ export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly num
   // The bucket of each rank and its rank inside the bucket; mark those buckets.
   const bucketOf = new Int32Array(ranks.length);
   const within = new Float64Array(ranks.length);
-  const wanted = scratch.wanted.fill(0);
-  locateRanks(ranks, high, bucketOf, within, wanted);
-  // Level 2: gather the keys of the marked buckets (few: at most two per p), grouped by bucket.
-  const start = scratch.start.fill(0);
-  const keys = new Uint32Array(bucketStarts(wanted, high, start));
-  const fill = scratch.fill;
-  fill.set(start);
-  for (const part of parts) gatherKeys(new Int32Array(part.buffer, part.byteOffset, part.length), wanted, fill, keys);
+  const { wanted, start, fill } = scratch;
+  locateRanks(ranks, high, bucketOf, within);
+  // Level 2: gather the keys of the marked buckets (few: at most two per p), grouped by bucket. Only the marked
+  // entries of `wanted`, `start` and `fill` are set and read; `wanted` is all zeros again on return.
+  let keys: Uint32Array;
+  try {
+    keys = new Uint32Array(bucketStarts(bucketOf, high, wanted, start, fill));
+    for (const part of parts) gatherKeys(new Int32Array(part.buffer, part.byteOffset, part.length), wanted, fill, keys);
+  } finally {
+    for (let i = 0; i < bucketOf.length; i++) wanted[bucketOf[i]] = 0;
+  }
   // In each marked bucket, count its low 16 bits (and their top 8, `coarse`) and walk to the rank: through the 256
   // coarse counts, then the 256 fine ones of that coarse bin. `low` is all zeros between buckets: a bucket's entries
   // are zeroed after use (its size in steps, not 2^16; the ranks of e.g. a 55-point ccdf mark ~100 buckets).
@@ -190,11 +194,8 @@ export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly num
  * calls only to deoptimise at them (19 compiles of the function in one default report).
  */
 
-/**
- * For each rank (increasing) the high-16-bit bucket holding it, its rank inside the bucket, and the bucket marked in
- * `wanted`.
- */
-function locateRanks(ranks: readonly number[], high: Int32Array, bucketOf: Int32Array, within: Float64Array, wanted: Uint8Array): void {
+/** For each rank (increasing) the high-16-bit bucket holding it (non-decreasing) and its rank inside the bucket. */
+function locateRanks(ranks: readonly number[], high: Int32Array, bucketOf: Int32Array, within: Float64Array): void {
   let below = 0;
   let b = 0;
   for (let i = 0; i < ranks.length; i++) {
@@ -202,16 +203,21 @@ function locateRanks(ranks: readonly number[], high: Int32Array, bucketOf: Int32
     while (below + high[b] <= r) below += high[b++];
     bucketOf[i] = b;
     within[i] = r - below;
-    wanted[b] = 1;
   }
 }
 
-/** start[c] for each wanted bucket c: where its keys go when the wanted buckets' keys are laid out in bucket order. @returns their total. */
-function bucketStarts(wanted: Uint8Array, high: Int32Array, start: Int32Array): number {
+/**
+ * Marks the buckets of the ranks (`bucketOf`, non-decreasing) in `wanted` and sets start[c] and fill[c] of each to
+ * where its keys go when the marked buckets' keys are laid out in bucket order. @returns their total.
+ */
+function bucketStarts(bucketOf: Int32Array, high: Int32Array, wanted: Uint8Array, start: Int32Array, fill: Int32Array): number {
   let gathered = 0;
-  for (let c = 0; c < RADIX; c++) {
-    if (wanted[c] === 0) continue;
+  for (let i = 0; i < bucketOf.length; i++) {
+    const c = bucketOf[i];
+    if (wanted[c] !== 0) continue;
+    wanted[c] = 1;
     start[c] = gathered;
+    fill[c] = gathered;
     gathered += high[c];
   }
   return gathered;
