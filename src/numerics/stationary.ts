@@ -156,8 +156,7 @@ export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOpt
 /**
  * Builds the aggregation–disaggregation step over birth–death levels: from π, the level flows up_L = Σ π_s q_st
  * (s in L, t in L + 1) and down_L (s in L + 1, t in L) give the aggregated law P(L) ∝ Π_{k<L} up_k/down_k, and π is
- * rescaled level by level to it (conditional laws kept). The step's loops are top-level functions, not the body of
- * the closure (see `levelFlows`).
+ * rescaled level by level to it (conditional laws kept).
  * @throws {InvalidModelError} if a transition skips a level or a level is empty.
  */
 function levelAggregator(Q: ColumnGenerator, levels: Int32Array): (pi: Float64Array) => void {
@@ -175,85 +174,58 @@ function levelAggregator(Q: ColumnGenerator, levels: Int32Array): (pi: Float64Ar
     }
   }
   const mass = new Float64Array(L);
-  const flow = new Float64Array(2 * L);
+  const flow = new Float64Array(3 * L);
   const target = new Float64Array(L);
   for (let j = 0; j < S; j++) mass[levels[j]] = 1;
   for (let l = 0; l < L; l++) if (mass[l] === 0) throw new InvalidModelError(`level ${l} has no state`);
-  const crossing = levelTransitions(Q, levels);
+  const slot = flowSlots(Q, levels, L);
   return (pi) => {
-    levelFlows(Q, crossing, levels, pi, mass, flow);
+    levelMass(levels, pi, mass);
+    levelFlows(Q, slot, pi, flow);
     if (levelLaw(mass, flow, target)) rescaleLevels(pi, levels, target);
   };
 }
 
 /**
- * The transitions that change level, in the generator's column order: `k[t]` is the entry of the generator
- * (`inFrom[k]` → its column's state) and `flow[t]` the level flow it feeds, 2l for up_l (from level l to l + 1), 2l + 1
- * for down_l (from l + 1 to l). Same-level ones carry no level flow and are left out. Built once per chain (8 bytes
- * per transition), so that each aggregation step is one pass without a test per transition: that data-dependent
- * branch (up, down or neither), mispredicted about every other transition, took most of the step's time.
+ * The flow each entry k of the generator (column j, from state inFrom[k]) feeds, as a slot of `levelFlows`' array:
+ * 2·l_j + l_i + 1 with l_j, l_i the levels of j and of inFrom[k], i.e. 3·l_j (from level l_j − 1: the flow up_{l_j−1}),
+ * 3·l_j + 1 (same level: no level flow, a slot never read) or 3·l_j + 2 (from l_j + 1: down_{l_j}). Built once per
+ * chain, 2 bytes per entry (4 past 21845 levels), so that each aggregation step is one pass without a test per
+ * entry: that data-dependent branch (up, down or neither), mispredicted about every other entry, took most of the
+ * step's time.
  */
-interface LevelTransitions {
-  readonly k: Int32Array;
-  readonly flow: Int32Array;
-}
-
-function levelTransitions(Q: ColumnGenerator, levels: Int32Array): LevelTransitions {
+function flowSlots(Q: ColumnGenerator, levels: Int32Array, L: number): Uint16Array | Int32Array {
   const { inStart, inFrom } = Q;
   const S = levels.length;
-  let count = 0;
-  for (let j = 0; j < S; j++) for (let k = inStart[j]; k < inStart[j + 1]; k++) if (levels[inFrom[k]] !== levels[j]) count++;
-  const t: LevelTransitions = { k: new Int32Array(count), flow: new Int32Array(count) };
-  let at = 0;
+  const slot = 3 * L <= 0x10000 ? new Uint16Array(inStart[S]) : new Int32Array(inStart[S]);
   for (let j = 0; j < S; j++) {
-    const lj = levels[j];
-    for (let k = inStart[j]; k < inStart[j + 1]; k++) {
-      const li = levels[inFrom[k]];
-      if (li === lj) continue;
-      t.k[at] = k;
-      t.flow[at++] = li < lj ? 2 * li : 2 * lj + 1;
-    }
+    const base = 2 * levels[j] + 1;
+    for (let k = inStart[j]; k < inStart[j + 1]; k++) slot[k] = base + levels[inFrom[k]];
   }
-  return t;
+  return slot;
 }
 
-/**
- * mass_l = Σ_{s in l} π_s and the level flows of π, flow[2l] = up_l (l → l + 1) and flow[2l + 1] = down_l
- * (l + 1 → l), into arrays zeroed here. Each flow adds its terms in the generator's column order, as one loop over all
- * transitions testing each would: the same sums, bit for bit. One function per long loop: in a function with two, V8
- * compiled the first on stack replacement before the second had run, and that code left (deoptimised) at the second
- * on every later call.
+/*
+ * The aggregation step's loops are functions of their own, one long loop each: in a function with two, V8 (Node 20)
+ * compiled the first on stack replacement during the first call, before the second had run, and on every later call
+ * entered that code again only to deoptimise at the second (the closure's body did so at each of ~10³ calls).
  */
-function levelFlows(
-  Q: ColumnGenerator,
-  crossing: LevelTransitions,
-  levels: Int32Array,
-  pi: Float64Array,
-  mass: Float64Array,
-  flow: Float64Array,
-): void {
-  levelMass(levels, pi, mass);
-  crossingFlows(Q.inFrom, Q.inRate, crossing.k, crossing.flow, pi, flow);
-}
 
+/** mass_l = Σ_{s in l} π_s, into `mass` (zeroed here). */
 function levelMass(levels: Int32Array, pi: Float64Array, mass: Float64Array): void {
   mass.fill(0);
   for (let j = 0; j < pi.length; j++) mass[levels[j]] += pi[j];
 }
 
-function crossingFlows(
-  inFrom: Int32Array | Uint32Array,
-  inRate: Float64Array,
-  ks: Int32Array,
-  into: Int32Array,
-  pi: Float64Array,
-  flow: Float64Array,
-): void {
+/**
+ * The level flows of π into `flow` (zeroed here; slots as `flowSlots`): flow[3(l + 1)] = up_l (l → l + 1),
+ * flow[3l + 2] = down_l (l + 1 → l). Each flow adds its terms in the generator's entry order, as a loop testing each
+ * entry would: the same sums, bit for bit.
+ */
+function levelFlows(Q: ColumnGenerator, slot: Uint16Array | Int32Array, pi: Float64Array, flow: Float64Array): void {
+  const { inFrom, inRate } = Q;
   flow.fill(0);
-  for (let t = 0; t < ks.length; t++) {
-    const k = ks[t];
-    flow[into[t]] += pi[inFrom[k]] * inRate[k];
-  }
+  for (let k = 0; k < slot.length; k++) flow[slot[k]] += pi[inFrom[k]] * inRate[k];
 }
 
 /**
@@ -267,8 +239,8 @@ function levelLaw(mass: Float64Array, flow: Float64Array, target: Float64Array):
   let maxLog = 0;
   target[0] = 0;
   for (let l = 0; l + 1 < L; l++) {
-    const up = flow[2 * l];
-    const down = flow[2 * l + 1];
+    const up = flow[3 * (l + 1)];
+    const down = flow[3 * l + 2];
     if (!(up > 0 && down > 0 && mass[l] > 0 && mass[l + 1] > 0)) return false; // no information yet: skip the step
     logP += Math.log(up / mass[l]) - Math.log(down / mass[l + 1]);
     target[l + 1] = logP;
