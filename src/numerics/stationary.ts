@@ -160,7 +160,7 @@ export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOpt
  * @throws {InvalidModelError} if a transition skips a level or a level is empty.
  */
 function levelAggregator(Q: ColumnGenerator, levels: Int32Array): (pi: Float64Array) => void {
-  const { inStart, inFrom, inRate, outRate } = Q;
+  const { inStart, inFrom, outRate } = Q;
   const S = outRate.length;
   if (levels.length !== S) throw new InvalidModelError(`levels has length ${levels.length}, expected ${S}`);
   let L = 0;
@@ -174,40 +174,88 @@ function levelAggregator(Q: ColumnGenerator, levels: Int32Array): (pi: Float64Ar
     }
   }
   const mass = new Float64Array(L);
-  const up = new Float64Array(L);
-  const down = new Float64Array(L);
+  const flow = new Float64Array(3 * L);
   const target = new Float64Array(L);
   for (let j = 0; j < S; j++) mass[levels[j]] = 1;
   for (let l = 0; l < L; l++) if (mass[l] === 0) throw new InvalidModelError(`level ${l} has no state`);
+  const slot = flowSlots(Q, levels, L);
   return (pi) => {
-    mass.fill(0);
-    up.fill(0);
-    down.fill(0);
-    for (let j = 0; j < S; j++) {
-      const lj = levels[j];
-      mass[lj] += pi[j];
-      for (let k = inStart[j]; k < inStart[j + 1]; k++) {
-        const li = levels[inFrom[k]];
-        if (li < lj) up[li] += pi[inFrom[k]] * inRate[k];
-        else if (li > lj) down[lj] += pi[inFrom[k]] * inRate[k];
-      }
-    }
-    // birth–death: P(l + 1)/P(l) = (up_l/mass_l)/(down_l/mass_{l+1}); work in logs against under/overflow
-    let logP = 0;
-    let maxLog = 0;
-    target[0] = 0;
-    for (let l = 0; l + 1 < L; l++) {
-      if (!(up[l] > 0 && down[l] > 0 && mass[l] > 0 && mass[l + 1] > 0)) return; // no information yet: skip the step
-      logP += Math.log(up[l] / mass[l]) - Math.log(down[l] / mass[l + 1]);
-      target[l + 1] = logP;
-      if (logP > maxLog) maxLog = logP;
-    }
-    let total = 0;
-    for (let l = 0; l < L; l++) {
-      target[l] = Math.exp(target[l] - maxLog);
-      total += target[l];
-    }
-    for (let l = 0; l < L; l++) target[l] = target[l] / total / mass[l];
-    for (let j = 0; j < S; j++) pi[j] *= target[levels[j]];
+    levelMass(levels, pi, mass);
+    levelFlows(Q, slot, pi, flow);
+    if (levelLaw(mass, flow, target)) rescaleLevels(pi, levels, target);
   };
+}
+
+/**
+ * The flow each entry k of the generator (column j, from state inFrom[k]) feeds, as a slot of `levelFlows`' array:
+ * 2·l_j + l_i + 1 with l_j, l_i the levels of j and of inFrom[k], i.e. 3·l_j (from level l_j − 1: the flow up_{l_j−1}),
+ * 3·l_j + 1 (same level: no level flow, a slot never read) or 3·l_j + 2 (from l_j + 1: down_{l_j}). Built once per
+ * chain, 2 bytes per entry (4 past 21845 levels), so that each aggregation step is one pass without a test per
+ * entry: that data-dependent branch (up, down or neither), mispredicted about every other entry, took most of the
+ * step's time.
+ */
+function flowSlots(Q: ColumnGenerator, levels: Int32Array, L: number): Uint16Array | Int32Array {
+  const { inStart, inFrom } = Q;
+  const S = levels.length;
+  const slot = 3 * L <= 0x10000 ? new Uint16Array(inStart[S]) : new Int32Array(inStart[S]);
+  for (let j = 0; j < S; j++) {
+    const base = 2 * levels[j] + 1;
+    for (let k = inStart[j]; k < inStart[j + 1]; k++) slot[k] = base + levels[inFrom[k]];
+  }
+  return slot;
+}
+
+/*
+ * The aggregation step's loops are functions of their own, one long loop each: in a function with two, V8 (Node 20)
+ * compiled the first on stack replacement during the first call, before the second had run, and on every later call
+ * entered that code again only to deoptimise at the second (the closure's body did so at each of ~10³ calls).
+ */
+
+/** mass_l = Σ_{s in l} π_s, into `mass` (zeroed here). */
+function levelMass(levels: Int32Array, pi: Float64Array, mass: Float64Array): void {
+  mass.fill(0);
+  for (let j = 0; j < pi.length; j++) mass[levels[j]] += pi[j];
+}
+
+/**
+ * The level flows of π into `flow` (zeroed here; slots as `flowSlots`): flow[3(l + 1)] = up_l (l → l + 1),
+ * flow[3l + 2] = down_l (l + 1 → l). Each flow adds its terms in the generator's entry order, as a loop testing each
+ * entry would: the same sums, bit for bit.
+ */
+function levelFlows(Q: ColumnGenerator, slot: Uint16Array | Int32Array, pi: Float64Array, flow: Float64Array): void {
+  const { inFrom, inRate } = Q;
+  flow.fill(0);
+  for (let k = 0; k < slot.length; k++) flow[slot[k]] += pi[inFrom[k]] * inRate[k];
+}
+
+/**
+ * The birth–death law of the levels, P(l + 1)/P(l) = (up_l/mass_l)/(down_l/mass_{l+1}), divided by the current
+ * mass: target[l] = P(l)/mass_l. @returns false (target unusable) when a flow or a mass is still 0.
+ */
+function levelLaw(mass: Float64Array, flow: Float64Array, target: Float64Array): boolean {
+  const L = mass.length;
+  // work in logs against under/overflow
+  let logP = 0;
+  let maxLog = 0;
+  target[0] = 0;
+  for (let l = 0; l + 1 < L; l++) {
+    const up = flow[3 * (l + 1)];
+    const down = flow[3 * l + 2];
+    if (!(up > 0 && down > 0 && mass[l] > 0 && mass[l + 1] > 0)) return false; // no information yet: skip the step
+    logP += Math.log(up / mass[l]) - Math.log(down / mass[l + 1]);
+    target[l + 1] = logP;
+    if (logP > maxLog) maxLog = logP;
+  }
+  let total = 0;
+  for (let l = 0; l < L; l++) {
+    target[l] = Math.exp(target[l] - maxLog);
+    total += target[l];
+  }
+  for (let l = 0; l < L; l++) target[l] = target[l] / total / mass[l];
+  return true;
+}
+
+/** π_s ← π_s · target[level of s]. */
+function rescaleLevels(pi: Float64Array, levels: Int32Array, target: Float64Array): void {
+  for (let j = 0; j < pi.length; j++) pi[j] *= target[levels[j]];
 }

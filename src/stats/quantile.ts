@@ -104,6 +104,7 @@ export const RADIX = 1 << 16;
  * returned or kept between calls, and no call re-enters.
  */
 const scratch = {
+  /** All zeros between calls (each call marks its buckets, then unmarks them). */
   wanted: new Uint8Array(RADIX),
   start: new Int32Array(RADIX),
   fill: new Int32Array(RADIX),
@@ -154,62 +155,97 @@ export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly num
   let count = 0;
   for (const part of parts) count += part.length;
   const ranks = ranksNeeded(count, count, ps);
-  const views = parts.map((part) => new Int32Array(part.buffer, part.byteOffset, part.length));
   // The bucket of each rank and its rank inside the bucket; mark those buckets.
-  const bucketOf: number[] = [];
-  const within: number[] = [];
-  const wanted = scratch.wanted.fill(0);
-  let below = 0;
-  let b = 0;
-  for (const r of ranks) {
-    while (below + high[b] <= r) below += high[b++];
-    bucketOf.push(b);
-    within.push(r - below);
-    wanted[b] = 1;
+  const bucketOf = new Int32Array(ranks.length);
+  const within = new Float64Array(ranks.length);
+  const { wanted, start, fill } = scratch;
+  locateRanks(ranks, high, bucketOf, within);
+  // Level 2: gather the keys of the marked buckets (few: at most two per p), grouped by bucket. Only the marked
+  // entries of `wanted`, `start` and `fill` are set and read; `wanted` is all zeros again on return.
+  let keys: Uint32Array;
+  try {
+    keys = new Uint32Array(bucketStarts(bucketOf, high, wanted, start, fill));
+    for (const part of parts) gatherKeys(new Int32Array(part.buffer, part.byteOffset, part.length), wanted, fill, keys);
+  } finally {
+    for (let i = 0; i < bucketOf.length; i++) wanted[bucketOf[i]] = 0;
   }
-  // Level 2: gather the keys of the marked buckets (few: at most two per p), grouped by bucket.
-  const start = scratch.start.fill(0);
-  let gathered = 0;
-  for (let c = 0; c < RADIX; c++) {
-    if (wanted[c] === 0) continue;
-    start[c] = gathered;
-    gathered += high[c];
-  }
-  const keys = new Uint32Array(gathered);
-  const fill = scratch.fill;
-  fill.set(start);
-  for (const view of views) gatherKeys(view, wanted, fill, keys);
   // In each marked bucket, count its low 16 bits (and their top 8, `coarse`) and walk to the rank: through the 256
   // coarse counts, then the 256 fine ones of that coarse bin. `low` is all zeros between buckets: a bucket's entries
   // are zeroed after use (its size in steps, not 2^16; the ranks of e.g. a 55-point ccdf mark ~100 buckets).
   const value = new Map<number, number>();
-  const low = scratch.low;
-  const coarse = scratch.coarse;
+  const { low, coarse } = scratch;
   let counted = -1;
-  const clear = (c: number) => {
-    for (let k = start[c], end = start[c] + high[c]; k < end; k++) low[keys[k] & 0xffff] = 0;
-  };
   for (let i = 0; i < ranks.length; i++) {
     const c = bucketOf[i];
     if (c !== counted) {
-      if (counted >= 0) clear(counted);
-      coarse.fill(0);
-      for (let k = start[c], end = start[c] + high[c]; k < end; k++) {
-        const l = keys[k] & 0xffff;
-        low[l]++;
-        coarse[l >>> 8]++;
-      }
+      if (counted >= 0) clearLow(keys, start[counted], start[counted] + high[counted], low);
+      countLow(keys, start[c], start[c] + high[c], low, coarse);
       counted = c;
     }
-    let seen = 0;
-    let bin = 0;
-    while (seen + coarse[bin] <= within[i]) seen += coarse[bin++];
-    let l = bin << 8;
-    while (seen + low[l] <= within[i]) seen += low[l++];
-    value.set(ranks[i], keyFloat(((c << 16) | l) >>> 0));
+    value.set(ranks[i], keyFloat(((c << 16) | lowRank(low, coarse, within[i])) >>> 0));
   }
-  if (counted >= 0) clear(counted);
+  if (counted >= 0) clearLow(keys, start[counted], start[counted] + high[counted], low);
   return interpolate(count, ps, (k) => value.get(k) as number);
+}
+
+/*
+ * `pooledQuantiles`' loops are functions of their own: with them in its body, V8 (Node 20) compiled the body on stack
+ * replacement in a long loop of the first call, before the later ones had run, and kept entering that code on later
+ * calls only to deoptimise at them (19 compiles of the function in one default report).
+ */
+
+/** For each rank (increasing) the high-16-bit bucket holding it (non-decreasing) and its rank inside the bucket. */
+function locateRanks(ranks: readonly number[], high: Int32Array, bucketOf: Int32Array, within: Float64Array): void {
+  let below = 0;
+  let b = 0;
+  for (let i = 0; i < ranks.length; i++) {
+    const r = ranks[i];
+    while (below + high[b] <= r) below += high[b++];
+    bucketOf[i] = b;
+    within[i] = r - below;
+  }
+}
+
+/**
+ * Marks the buckets of the ranks (`bucketOf`, non-decreasing) in `wanted` and sets start[c] and fill[c] of each to
+ * where its keys go when the marked buckets' keys are laid out in bucket order. @returns their total.
+ */
+function bucketStarts(bucketOf: Int32Array, high: Int32Array, wanted: Uint8Array, start: Int32Array, fill: Int32Array): number {
+  let gathered = 0;
+  for (let i = 0; i < bucketOf.length; i++) {
+    const c = bucketOf[i];
+    if (wanted[c] !== 0) continue;
+    wanted[c] = 1;
+    start[c] = gathered;
+    fill[c] = gathered;
+    gathered += high[c];
+  }
+  return gathered;
+}
+
+/** Counts the low 16 bits of keys[from..to) into `low` (all zeros before) and their top 8 bits into `coarse` (zeroed here). */
+function countLow(keys: Uint32Array, from: number, to: number, low: Int32Array, coarse: Int32Array): void {
+  coarse.fill(0);
+  for (let k = from; k < to; k++) {
+    const l = keys[k] & 0xffff;
+    low[l]++;
+    coarse[l >>> 8]++;
+  }
+}
+
+/** Zeroes the entries of `low` that keys[from..to) counted. */
+function clearLow(keys: Uint32Array, from: number, to: number, low: Int32Array): void {
+  for (let k = from; k < to; k++) low[keys[k] & 0xffff] = 0;
+}
+
+/** The low 16 bits of the key of rank `within` in a counted bucket: through the coarse counts, then the fine ones. */
+function lowRank(low: Int32Array, coarse: Int32Array, within: number): number {
+  let seen = 0;
+  let bin = 0;
+  while (seen + coarse[bin] <= within) seen += coarse[bin++];
+  let l = bin << 8;
+  while (seen + low[l] <= within) seen += low[l++];
+  return l;
 }
 
 /** Adds to high[h] the number of floats (given by their bits) whose key has high 16 bits h. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConvergenceError, InvalidModelError } from '../../src/errors.ts';
 import { generatorResidual, stationaryGaussSeidel, type ColumnGenerator } from '../../src/numerics/stationary.ts';
@@ -57,5 +58,39 @@ describe('stationaryGaussSeidel', () => {
     expect(() => stationaryGaussSeidel(absorbing)).toThrow(InvalidModelError);
     const skipping = Int32Array.from({ length: K + 1 }, (_, k) => 2 * k);
     expect(() => stationaryGaussSeidel(Q, { levels: skipping })).toThrow(/skips levels/);
+  });
+
+  it('stationaryGaussSeidel(Q, { levels }) on a two-queue chain with same-level moves: π bit for bit as pinned', () => {
+    // queues (a, b) ≤ 6, level a + b; in each column up, down and same-level (a jockey a → b) in-transitions are
+    // interleaved. The pin is the π of the aggregation step written as one loop over all transitions (before it was
+    // split by direction, cb29abc): the split must add each flow's terms in the same order.
+    const M = 6;
+    const S = (M + 1) ** 2;
+    const index = (a: number, b: number) => a * (M + 1) + b;
+    const columns: [number, number][][] = Array.from({ length: S }, () => []);
+    const outRate = new Float64Array(S);
+    const move = (from: number, to: number, rate: number) => {
+      columns[to].push([from, rate]);
+      outRate[from] += rate;
+    };
+    for (let a = 0; a <= M; a++) {
+      for (let b = 0; b <= M; b++) {
+        const s = index(a, b);
+        if (a < M) move(s, index(a + 1, b), 0.7);
+        if (b < M) move(s, index(a, b + 1), 0.45);
+        if (a > 0) move(s, index(a - 1, b), 1);
+        if (b > 0) move(s, index(a, b - 1), 0.8);
+        if (a > b + 1) move(s, index(a - 1, b + 1), 0.3);
+      }
+    }
+    const flat = columns.flat();
+    const inStart = new Int32Array(S + 1);
+    columns.forEach((c, j) => (inStart[j + 1] = inStart[j] + c.length));
+    const chain = { inStart, inFrom: Int32Array.from(flat, (e) => e[0]), inRate: Float64Array.from(flat, (e) => e[1]), outRate };
+    const levels = Int32Array.from({ length: S }, (_, s) => Math.floor(s / (M + 1)) + (s % (M + 1)));
+    const r = stationaryGaussSeidel(chain, { levels, omega: 1.2, symmetric: false, tolerance: 1e-14 });
+    expect(r.residual).toBeLessThanOrEqual(1e-14);
+    expect(r.iterations).toBe(80);
+    expect(createHash('sha256').update(new Uint8Array(r.pi.buffer)).digest('hex').slice(0, 16)).toBe('1cae5feb76979baa');
   });
 });
