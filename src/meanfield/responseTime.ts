@@ -22,7 +22,7 @@ import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import { meanFieldFiniteness, unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { countAtMost, interpolateLinear } from '../stats/bisect.ts';
-import { feasible, sectioningInterval, type Estimate } from '../stats/tInterval.ts';
+import { cdfSectioningInterval, feasible, sectioningInterval, type Estimate } from '../stats/tInterval.ts';
 import { meanFieldCapabilities, type SolutionKind } from './capabilities.ts';
 import { jsqCavity } from './cavity/jsqCavity.ts';
 import { lpwCavity } from './cavity/lpwCavity.ts';
@@ -368,13 +368,12 @@ export function sampleResponseTimeLaw(
     ccdf.push(e.mean);
     ccdfCi95.push(e.ci95);
   }
+  // each quantile's interval inverts the units' cdf interval at the pooled quantile (cdfSectioningInterval, Woodruff
+  // 1952): the units' own quantiles understate the spread of clustered tails
   const quantiles = ps.map((p) => {
-    const estimate = feasible(
-      sectioningInterval(
-        used.map((u) => sortedQuantile(u, p)),
-        sortedQuantile(pooled, p),
-      ),
-    );
+    const centre = sortedQuantile(pooled, p);
+    const fractions = used.map((u) => countAtMost(u, centre) / u.length);
+    const estimate = feasible(cdfSectioningInterval(fractions, centre, p, (levels) => levels.map((q) => sortedQuantile(pooled, q))));
     return { p, value: estimate.mean, estimate };
   });
   const meanOf = (xs: Float64Array) => xs.reduce((a, b) => a + b, 0) / xs.length;

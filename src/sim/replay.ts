@@ -10,8 +10,8 @@ import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
-import { batchEstimate, type BatchEstimate } from '../stats/batchMeans.ts';
-import { feasible } from '../stats/tInterval.ts';
+import { batchEstimate, lag1Autocorrelation, type BatchEstimate } from '../stats/batchMeans.ts';
+import { cdfSectioningInterval, feasible } from '../stats/tInterval.ts';
 import { quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
 import { collectRecords, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
@@ -225,16 +225,19 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     batchS.push(countS > 0 ? sumS / countS : 0);
   }
   const ps = [0.5, 0.95, 0.99];
-  const batchQ = bounds.slice(0, batches).map((lo, b) => quantiles(responses.subarray(lo, bounds[b + 1]), bounds[b + 1] - lo, ps));
-  const pooledQ = quantiles(responses, jobs, ps);
-  const percentile = (i: number) =>
-    feasible(
-      batchEstimate(
-        batchQ.map((q) => q[i]),
-        pooledQ[i],
-      ),
-      0,
-    );
+  // pooled percentiles (on a copy: quantiles reorders) with the batches' cdf interval inverted through the pooled
+  // quantile function (stats/tInterval.ts cdfSectioningInterval, Woodruff 1952); lag1 of the batches' fractions
+  const pooled = responses.slice(0, jobs);
+  const pooledQ = quantiles(pooled, jobs, ps);
+  const percentile = (i: number): BatchEstimate => {
+    const fractions = bounds.slice(0, batches).map((lo, b) => {
+      let below = 0;
+      for (let k = lo; k < bounds[b + 1]; k++) if (responses[k] <= pooledQ[i]) below++;
+      return below / (bounds[b + 1] - lo);
+    });
+    const e = cdfSectioningInterval(fractions, pooledQ[i], ps[i], (levels) => quantiles(pooled, jobs, levels));
+    return feasible({ ...e, lag1: lag1Autocorrelation(fractions) }, 0);
+  };
   const wallSeconds = (performance.now() - started) / 1000;
   return {
     meanResponseTime: feasible(batchEstimate(batchT, measurement.sumResponse / measurement.completed), 0),

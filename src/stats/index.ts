@@ -5,6 +5,7 @@
 export {
   tInterval,
   sectioningInterval,
+  cdfSectioningInterval,
   feasible,
   infiniteEstimate,
   isInfinite,

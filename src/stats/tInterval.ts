@@ -102,6 +102,32 @@ export function sectioningInterval(sections: ArrayLike<number>, centre: number, 
 }
 
 /**
+ * Sectioning interval of a p-quantile by inverting the cdf's (Woodruff 1952, JASA 47:635; Sitter & Wu 2001 for
+ * the tails): the R sections' fractions F̂_i(ξ̂) of values ≤ the pooled quantile ξ̂ are means, so their Student t
+ * interval p ± h_F (t_{(1+c)/2, R−1}·s_F/√R) is calibrated as the mean's is, and [Q̂(p − h_F), Q̂(p + h_F)] through
+ * the pooled quantile function Q̂ is the interval of ξ_p (Chu & Nakayama 2012 for the simulation setting). The
+ * sections' own quantiles (`sectioningInterval`) are a concave function of their tail counts, which clustered
+ * tails spread widely: their spread understates the pooled quantile's (M/M/1 λ = 0.9, 5 × 20 000 jobs, p99: 86 %
+ * coverage against 91–92 % here, scripts/percentile-ci-coverage.ts). halfWidth is (upper − lower)/2.
+ * @param fractions R ≥ 2 values in [0, 1]: section i's fraction of values ≤ `centre`. @param centre the pooled
+ * quantile ξ̂ at `p`. @param p level in [0, 1]. @param quantileAt pooled quantiles at the given levels (same rule
+ * as `centre`). @throws {InvalidModelError} as `tInterval`.
+ * @example cdfSectioningInterval([0.5, 0.5], 2, 0.5, (ps) => ps.map((q) => 4 * q)) // ci95 [2, 2], halfWidth 0
+ */
+export function cdfSectioningInterval(
+  fractions: ArrayLike<number>,
+  centre: number,
+  p: number,
+  quantileAt: (ps: readonly number[]) => readonly number[],
+  confidence = 0.95,
+): Estimate {
+  const t = tInterval(fractions, confidence);
+  const [lower, upper] = quantileAt([Math.max(0, p - t.halfWidth), Math.min(1, p + t.halfWidth)]);
+  const ci95: [number, number] = [Math.min(lower, centre), Math.max(upper, centre)];
+  return { mean: centre, ci95, halfWidth: (ci95[1] - ci95[0]) / 2, replications: t.replications };
+}
+
+/**
  * The estimate with its interval intersected with the parameter space [lower, upper] (see `Estimate`); mean and
  * halfWidth unchanged. @param lower smallest possible true value (default 0). @param upper largest (default +∞).
  * @example feasible({ mean: 0.1, ci95: [-0.2, 0.4], halfWidth: 0.3, replications: 5 }).ci95 // [0, 0.4]

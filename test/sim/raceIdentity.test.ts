@@ -22,6 +22,7 @@ import { Measurement } from '../../src/sim/measurement.ts';
 import { Workload } from '../../src/sim/workload.ts';
 import { resolveRunConfig } from '../../src/sim/options.ts';
 import { Rng, streamSeed } from '../../src/stats/rng.ts';
+import { withPinnedPercentiles } from './pinnedPercentiles.ts';
 
 /** sha256 (first 16 hex digits) of every number and typed array of an engine's final state, in a fixed order. */
 function stateHash(e: RaceEngine): string {
@@ -101,7 +102,7 @@ const pinnedJson = (x: unknown) =>
 
 const resultHash = (r: SimulationResult) =>
   createHash('sha256')
-    .update(pinnedJson({ ...r, wallSeconds: 0, eventsPerSecond: 0 }))
+    .update(pinnedJson({ ...withPinnedPercentiles(r), wallSeconds: 0, eventsPerSecond: 0 }))
     .digest('hex')
     .slice(0, 16);
 
