@@ -3,7 +3,10 @@
  * taken first). A job's arrival time, true size S, remaining true work and arrival sequence number are one record of
  * `rec`, four doubles at rec[(slot << J_SHIFT) + J_*] (32 bytes: the fields an event reads come in one or two cache
  * lines instead of four); the prediction Y, read only by the predicted disciplines and LPW, is kept apart in `pred`.
- * Capacity doubles on demand (amortised; never inside a steady state). Shared by the simulator's priority and sharing
+ * The hot loops (here, the priority engine's, waitQueues.ts) write the layout as literals, slot << 2 and + 0..3 for
+ * J_ARRIVAL, J_SIZE, J_REM, J_SEQ: an imported (or exported) constant is a module variable, loaded at run time and
+ * larger bytecode, which cost the priority engine's loop V8's inlining of `alloc` (node --trace-turbo-inlining) and
+ * ~5 % more instructions (cachegrind). Capacity doubles on demand (amortised; never inside a steady state). Shared by the simulator's priority and sharing
  * engines (src/sim/priorityEngine.ts, sharingEngine.ts), the redundancy engine and the cavity queue
  * (src/meanfield/cavity/scheduler.ts); imports nothing. The methods stay small and monomorphic: the engines call them
  * once per job.
@@ -35,7 +38,7 @@ export class JobPool {
 
   constructor(initialCapacity: number) {
     this.cap = Math.max(16, initialCapacity);
-    this.rec = new Float64Array(this.cap << J_SHIFT);
+    this.rec = new Float64Array(this.cap << 2);
     this.pred = new Float64Array(this.cap);
     this.free = new Int32Array(this.cap);
     for (let i = 0; i < this.cap; i++) this.free[i] = this.cap - 1 - i;
@@ -51,11 +54,11 @@ export class JobPool {
     if (this.freeCount === 0) this.grow();
     const s = this.free[--this.freeCount];
     const rec = this.rec;
-    const b = s << J_SHIFT;
-    rec[b + J_ARRIVAL] = arrival;
-    rec[b + J_SIZE] = size;
-    rec[b + J_REM] = size;
-    rec[b + J_SEQ] = seq;
+    const b = s << 2; // J_SHIFT
+    rec[b] = arrival;
+    rec[b + 1] = size;
+    rec[b + 2] = size; // rem
+    rec[b + 3] = seq;
     this.pred[s] = pred;
     return s;
   }
@@ -67,33 +70,33 @@ export class JobPool {
 
   /** Arrival time of the job in `slot`. */
   arrival(slot: number): number {
-    return this.rec[(slot << J_SHIFT) + J_ARRIVAL];
+    return this.rec[slot << 2]; // J_ARRIVAL
   }
 
   /** True size S of the job in `slot`. */
   size(slot: number): number {
-    return this.rec[(slot << J_SHIFT) + J_SIZE];
+    return this.rec[(slot << 2) + 1]; // J_SIZE
   }
 
   /** Remaining true work of the job in `slot` (see J_REM). */
   rem(slot: number): number {
-    return this.rec[(slot << J_SHIFT) + J_REM];
+    return this.rec[(slot << 2) + 2]; // J_REM
   }
 
   /** Sets the remaining true work of the job in `slot`. */
   setRem(slot: number, r: number): void {
-    this.rec[(slot << J_SHIFT) + J_REM] = r;
+    this.rec[(slot << 2) + 2] = r; // J_REM
   }
 
   /** Arrival sequence number of the job in `slot`. */
   seq(slot: number): number {
-    return this.rec[(slot << J_SHIFT) + J_SEQ];
+    return this.rec[(slot << 2) + 3]; // J_SEQ
   }
 
   private grow(): void {
     const old = this.cap;
     const cap = old * 2;
-    const rec = new Float64Array(cap << J_SHIFT);
+    const rec = new Float64Array(cap << 2);
     rec.set(this.rec);
     this.rec = rec;
     const pred = new Float64Array(cap);

@@ -47,7 +47,7 @@ import {
 } from './core.ts';
 import { WaitQueues, waitPush } from './discipline/waitQueues.ts';
 import { createClockTree4, ct4Fix, rivalOf, type ClockTree4 } from './clockTree.ts';
-import { J_ARRIVAL, J_REM, J_SEQ, J_SHIFT, J_SIZE, JobPool } from '../jobs/jobPool.ts';
+import { JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
 import { lpwJobValue } from './selection/leastWork.ts';
@@ -334,7 +334,8 @@ export class PriorityEngine extends EngineFrame {
         const f = finish[j];
         finish[j] = (f > t ? f : t) + s;
         const x = pool.alloc(t, s, y, seq);
-        const rec = pool.rec; // after the alloc (a growth replaces it)
+        // after the alloc (a growth replaces it); slot x's record is rec[x·4 ..]: arrival, S, rem, seq (jobPool.ts)
+        const rec = pool.rec;
         arrivals = seq + 1;
         reg[R_NEXT] = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
         const c = cur[j];
@@ -344,14 +345,14 @@ export class PriorityEngine extends EngineFrame {
           // Key of the new job (no service yet): SRPT's is its size.
           const key = srpt ? s : this.arrivalKey(t, s, y);
           // Preemptive disciplines: c's remaining work now, and its current key.
-          const r = preemptive ? rec[(c << J_SHIFT) + J_REM] - (t - segStart[j]) : 0;
+          const r = preemptive ? rec[(c << 2) + 2] - (t - segStart[j]) : 0;
           // The job that waits (x, or c when x preempts it) and its key.
           let w = x;
           let wKey = key;
           if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now (below).
             const rc = r < 0 ? 0 : r;
-            rec[(c << J_SHIFT) + J_REM] = rc;
+            rec[(c << 2) + 2] = rc;
             w = c;
             wKey = srpt ? rc : this.frozenKey(c, rc);
             serve = true;
@@ -369,12 +370,12 @@ export class PriorityEngine extends EngineFrame {
             qCap = queues.cap;
           }
           const base = j << qShift;
-          const wSeq = rec[(w << J_SHIFT) + J_SEQ];
+          const wSeq = rec[(w << 2) + 3];
           let i = ql;
           while (i > 0) {
             const p = (i - 1) >> 1;
             const pk = qKey[base + p];
-            if (pk < wKey || (pk === wKey && rec[(qSlot[base + p] << J_SHIFT) + J_SEQ] < wSeq)) break;
+            if (pk < wKey || (pk === wKey && rec[(qSlot[base + p] << 2) + 3] < wSeq)) break;
             qKey[base + i] = pk;
             qSlot[base + i] = qSlot[base + p];
             i = p;
@@ -431,10 +432,10 @@ export class PriorityEngine extends EngineFrame {
         len[id] = l - 1;
         const c = cur[id];
         const rec = pool.rec;
-        const cb = c << J_SHIFT;
-        const a = rec[cb + J_ARRIVAL];
-        const s = rec[cb + J_SIZE];
-        const k = rec[cb + J_SEQ] - firstSeq;
+        const cb = c << 2;
+        const a = rec[cb];
+        const s = rec[cb + 1];
+        const k = rec[cb + 3] - firstSeq;
         pool.release(c);
         const ql = qlen[id];
         if (ql > 0) {
@@ -447,7 +448,7 @@ export class PriorityEngine extends EngineFrame {
           if (size > 0) {
             const key = qKey[base + size];
             const slot = qSlot[base + size];
-            const sq = rec[(slot << J_SHIFT) + J_SEQ];
+            const sq = rec[(slot << 2) + 3];
             let i = 0;
             for (;;) {
               let ch = 2 * i + 1;
@@ -458,13 +459,13 @@ export class PriorityEngine extends EngineFrame {
               if (c2 < size) {
                 const k2 = qKey[base + c2];
                 const s2 = qSlot[base + c2];
-                if (k2 < ck || (k2 === ck && rec[(s2 << J_SHIFT) + J_SEQ] < rec[(cs << J_SHIFT) + J_SEQ])) {
+                if (k2 < ck || (k2 === ck && rec[(s2 << 2) + 3] < rec[(cs << 2) + 3])) {
                   ch = c2;
                   ck = k2;
                   cs = s2;
                 }
               }
-              if (key < ck || (key === ck && sq < rec[(cs << J_SHIFT) + J_SEQ])) break;
+              if (key < ck || (key === ck && sq < rec[(cs << 2) + 3])) break;
               qKey[base + i] = ck;
               qSlot[base + i] = cs;
               i = ch;
@@ -474,7 +475,7 @@ export class PriorityEngine extends EngineFrame {
           }
           cur[id] = x;
           segStart[id] = t;
-          const r = rec[(x << J_SHIFT) + J_REM];
+          const r = rec[(x << 2) + 2];
           times[id] = t + r;
           if (lpwOn) this.lpwResume(id, x, r, t);
         } else {

@@ -5,7 +5,6 @@
  * owns entries [j·cap, (j+1)·cap)), doubled for every server when one fills, so the hot loop never allocates.
  * Keys are frozen while a job waits (its age only changes in service), so a heap entry never needs re-keying.
  */
-import { J_SEQ, J_SHIFT } from '../../jobs/jobPool.ts';
 
 export class WaitQueues {
   /** Waiting jobs per server (the job in service is not counted). */
@@ -54,7 +53,8 @@ export class WaitQueues {
 
 /**
  * Adds job `slot` to server j's queue under the key in `q.pushKey[0]`.
- * @param rec the job pool's records (JobPool.rec): their arrival sequence numbers are the FIFO tie-break.
+ * @param rec the job pool's records (JobPool.rec): their arrival sequence numbers, rec[slot·4 + 3], are the FIFO
+ *   tie-break.
  */
 export function waitPush(q: WaitQueues, j: number, slot: number, rec: Float64Array): void {
   const key = q.pushKey[0];
@@ -63,12 +63,12 @@ export function waitPush(q: WaitQueues, j: number, slot: number, rec: Float64Arr
   const base = j << q.shift;
   const keys = q.key;
   const slots = q.slot;
-  const sq = rec[(slot << J_SHIFT) + J_SEQ];
+  const sq = rec[(slot << 2) + 3];
   let i = l;
   while (i > 0) {
     const p = (i - 1) >> 1;
     const pk = keys[base + p];
-    if (pk < key || (pk === key && rec[(slots[base + p] << J_SHIFT) + J_SEQ] < sq)) break;
+    if (pk < key || (pk === key && rec[(slots[base + p] << 2) + 3] < sq)) break;
     keys[base + i] = pk;
     slots[base + i] = slots[base + p];
     i = p;
@@ -89,7 +89,7 @@ export function waitPop(q: WaitQueues, j: number, rec: Float64Array): number {
   if (size === 0) return top;
   const key = keys[base + size];
   const slot = slots[base + size];
-  const sq = rec[(slot << J_SHIFT) + J_SEQ];
+  const sq = rec[(slot << 2) + 3];
   let i = 0;
   for (;;) {
     let c = 2 * i + 1;
@@ -100,13 +100,13 @@ export function waitPop(q: WaitQueues, j: number, rec: Float64Array): number {
     if (c2 < size) {
       const k2 = keys[base + c2];
       const s2 = slots[base + c2];
-      if (k2 < ck || (k2 === ck && rec[(s2 << J_SHIFT) + J_SEQ] < rec[(cs << J_SHIFT) + J_SEQ])) {
+      if (k2 < ck || (k2 === ck && rec[(s2 << 2) + 3] < rec[(cs << 2) + 3])) {
         c = c2;
         ck = k2;
         cs = s2;
       }
     }
-    if (key < ck || (key === ck && sq < rec[(cs << J_SHIFT) + J_SEQ])) break;
+    if (key < ck || (key === ck && sq < rec[(cs << 2) + 3])) break;
     keys[base + i] = ck;
     slots[base + i] = cs;
     i = c;
