@@ -370,12 +370,11 @@ export class PriorityEngine extends EngineFrame {
             qCap = queues.cap;
           }
           const base = j << qShift;
-          const wSeq = rec[(w << 2) + 3];
           let i = ql;
           while (i > 0) {
             const p = (i - 1) >> 1;
             const pk = qKey[base + p];
-            if (pk < wKey || (pk === wKey && rec[(qSlot[base + p] << 2) + 3] < wSeq)) break;
+            if (pk < wKey || (pk === wKey && rec[(qSlot[base + p] << 2) + 3] < rec[(w << 2) + 3])) break;
             qKey[base + i] = pk;
             qSlot[base + i] = qSlot[base + p];
             i = p;
@@ -448,7 +447,6 @@ export class PriorityEngine extends EngineFrame {
           if (size > 0) {
             const key = qKey[base + size];
             const slot = qSlot[base + size];
-            const sq = rec[(slot << 2) + 3];
             let i = 0;
             for (;;) {
               let ch = 2 * i + 1;
@@ -465,7 +463,7 @@ export class PriorityEngine extends EngineFrame {
                   cs = s2;
                 }
               }
-              if (key < ck || (key === ck && sq < rec[(cs << 2) + 3])) break;
+              if (key < ck || (key === ck && rec[(slot << 2) + 3] < rec[(cs << 2) + 3])) break;
               qKey[base + i] = ck;
               qSlot[base + i] = cs;
               i = ch;
