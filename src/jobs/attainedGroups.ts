@@ -66,10 +66,10 @@ export class AttainedGroups {
 
   /** (S, seq) order of two job slots: true when a completes before b. */
   private less(a: number, b: number): boolean {
-    const size = this.pool.size;
-    const sa = size[a];
-    const sb = size[b];
-    return sa < sb || (sa === sb && this.pool.seq[a] < this.pool.seq[b]);
+    const pool = this.pool;
+    const sa = pool.size(a);
+    const sb = pool.size(b);
+    return sa < sb || (sa === sb && pool.seq(a) < pool.seq(b));
   }
 
   /** Melds two pairing heaps (roots a, b with no siblings; −1 = empty); returns the new root. */
@@ -174,7 +174,7 @@ export class AttainedGroups {
     }
     const m = this.gCount[g];
     const level = this.gLevel[g];
-    const done = t + (this.pool.size[this.gRoot[g]] - level) * m;
+    const done = t + (this.pool.size(this.gRoot[g]) - level) * m;
     const below = this.gNext[g];
     const merge = below >= 0 ? t + (this.gLevel[below] - level) * m : Infinity;
     if (merge <= done) {
@@ -226,7 +226,7 @@ export class AttainedGroups {
     } else {
       const r = this.gRoot[g];
       out = r;
-      this.gLevel[g] = this.pool.size[r];
+      this.gLevel[g] = this.pool.size(r);
       this.gRoot[g] = this.deleteMin(r);
       if (--this.gCount[g] === 0) {
         this.top[j] = this.gNext[g];

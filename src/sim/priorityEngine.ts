@@ -110,7 +110,7 @@ export class PriorityEngine extends EngineFrame {
           }
         } else {
           this.queues.pushKey[0] = this.arrivalKey(store.arrival[from], s, y);
-          waitPush(this.queues, j, slot, this.pool.seq);
+          waitPush(this.queues, j, slot, this.pool.rec);
           if (this.lpw.waitPred.length > 0) this.lpw.waitPred[j] += lpwJobValue(y, 0, config.lpwMode);
         }
       }
@@ -135,10 +135,10 @@ export class PriorityEngine extends EngineFrame {
     const { discipline: disc, psjfRemaining, sprptZero } = this.config;
     const pool = this.pool;
     if (disc === D_SRPT) return r;
-    if (disc === D_PSJF) return psjfRemaining ? r : pool.size[c];
-    if (disc === D_PSPJF) return psjfRemaining ? pool.pred[c] - pool.size[c] + r : pool.pred[c];
+    if (disc === D_PSJF) return psjfRemaining ? r : pool.size(c);
+    if (disc === D_PSPJF) return psjfRemaining ? pool.pred[c] - pool.size(c) + r : pool.pred[c];
     // Y − a = (Y − S) + (S − a): with exact predictions Y − S = 0 and the key equals SRPT's bit for bit.
-    const k = pool.pred[c] - pool.size[c] + r;
+    const k = pool.pred[c] - pool.size(c) + r;
     return sprptZero && k < 0 ? 0 : k;
   }
 
@@ -147,9 +147,9 @@ export class PriorityEngine extends EngineFrame {
     const { discipline: disc, sprptZero } = this.config;
     const pool = this.pool;
     if (disc === D_SRPT) return r;
-    if (disc === D_PSJF) return pool.size[c];
+    if (disc === D_PSJF) return pool.size(c);
     if (disc === D_PSPJF) return pool.pred[c];
-    const k = pool.pred[c] - pool.size[c] + r;
+    const k = pool.pred[c] - pool.size(c) + r;
     return sprptZero && k < 0 ? 0 : k;
   }
 
@@ -164,7 +164,7 @@ export class PriorityEngine extends EngineFrame {
   /** LPW bookkeeping: job c (remaining r) is preempted at server j by a new job of prediction y at time t. */
   private lpwPreempt(j: number, c: number, r: number, y: number, t: number): void {
     const pool = this.pool;
-    this.lpw.waitPred[j] += lpwJobValue(pool.pred[c], pool.size[c] - r, this.config.lpwMode);
+    this.lpw.waitPred[j] += lpwJobValue(pool.pred[c], pool.size(c) - r, this.config.lpwMode);
     this.lpwStart(j, y, 0, t);
   }
 
@@ -173,7 +173,7 @@ export class PriorityEngine extends EngineFrame {
     const pool = this.pool;
     const lpw = this.lpw;
     const y = pool.pred[x];
-    const a0 = pool.size[x] - r;
+    const a0 = pool.size(x) - r;
     lpw.waitPred[j] = this.queues.len[j] === 0 ? 0 : lpw.waitPred[j] - lpwJobValue(y, a0, this.config.lpwMode);
     this.lpwStart(j, y, a0, t);
   }
@@ -334,6 +334,8 @@ export class PriorityEngine extends EngineFrame {
         const f = finish[j];
         finish[j] = (f > t ? f : t) + s;
         const x = pool.alloc(t, s, y, seq);
+        // after the alloc (a growth replaces it); slot x's record is rec[x·4 ..]: arrival, S, rem, seq (jobPool.ts)
+        const rec = pool.rec;
         arrivals = seq + 1;
         reg[R_NEXT] = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
         const c = cur[j];
@@ -343,14 +345,14 @@ export class PriorityEngine extends EngineFrame {
           // Key of the new job (no service yet): SRPT's is its size.
           const key = srpt ? s : this.arrivalKey(t, s, y);
           // Preemptive disciplines: c's remaining work now, and its current key.
-          const r = preemptive ? pool.rem[c] - (t - segStart[j]) : 0;
+          const r = preemptive ? rec[(c << 2) + 2] - (t - segStart[j]) : 0;
           // The job that waits (x, or c when x preempts it) and its key.
           let w = x;
           let wKey = key;
           if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now (below).
             const rc = r < 0 ? 0 : r;
-            pool.rem[c] = rc;
+            rec[(c << 2) + 2] = rc;
             w = c;
             wKey = srpt ? rc : this.frozenKey(c, rc);
             serve = true;
@@ -358,7 +360,7 @@ export class PriorityEngine extends EngineFrame {
           } else if (lpwOn) {
             waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
-          // waitPush(queues, j, w, pool.seq) with key wKey, written out (see the note on waitPop below).
+          // waitPush(queues, j, w, pool.rec) with key wKey, written out (see the note on waitPop below).
           const ql = qlen[j];
           if (ql === qCap) {
             queues.grow();
@@ -368,13 +370,11 @@ export class PriorityEngine extends EngineFrame {
             qCap = queues.cap;
           }
           const base = j << qShift;
-          const seqOf = pool.seq;
-          const wSeq = seqOf[w];
           let i = ql;
           while (i > 0) {
             const p = (i - 1) >> 1;
             const pk = qKey[base + p];
-            if (pk < wKey || (pk === wKey && seqOf[qSlot[base + p]] < wSeq)) break;
+            if (pk < wKey || (pk === wKey && rec[(qSlot[base + p] << 2) + 3] < rec[(w << 2) + 3])) break;
             qKey[base + i] = pk;
             qSlot[base + i] = qSlot[base + p];
             i = p;
@@ -430,23 +430,23 @@ export class PriorityEngine extends EngineFrame {
         count[l]--;
         len[id] = l - 1;
         const c = cur[id];
-        const a = pool.arrival[c];
-        const s = pool.size[c];
-        const k = pool.seq[c] - firstSeq;
+        const rec = pool.rec;
+        const cb = c << 2;
+        const a = rec[cb];
+        const s = rec[cb + 1];
+        const k = rec[cb + 3] - firstSeq;
         pool.release(c);
         const ql = qlen[id];
         if (ql > 0) {
-          // waitPop(queues, id, pool.seq) written out: as calls, the push and pop cost ~6 % of an SRPT run and made
+          // waitPop(queues, id, pool.rec) written out: as calls, the push and pop cost ~6 % of an SRPT run and made
           // V8 reload every field the loop reads through an object after them (V8's inlining budget is spent first).
           const base = id << qShift;
           const x = qSlot[base];
           const size = ql - 1;
           qlen[id] = size;
           if (size > 0) {
-            const seqOf = pool.seq;
             const key = qKey[base + size];
             const slot = qSlot[base + size];
-            const sq = seqOf[slot];
             let i = 0;
             for (;;) {
               let ch = 2 * i + 1;
@@ -457,13 +457,13 @@ export class PriorityEngine extends EngineFrame {
               if (c2 < size) {
                 const k2 = qKey[base + c2];
                 const s2 = qSlot[base + c2];
-                if (k2 < ck || (k2 === ck && seqOf[s2] < seqOf[cs])) {
+                if (k2 < ck || (k2 === ck && rec[(s2 << 2) + 3] < rec[(cs << 2) + 3])) {
                   ch = c2;
                   ck = k2;
                   cs = s2;
                 }
               }
-              if (key < ck || (key === ck && sq < seqOf[cs])) break;
+              if (key < ck || (key === ck && rec[(slot << 2) + 3] < rec[(cs << 2) + 3])) break;
               qKey[base + i] = ck;
               qSlot[base + i] = cs;
               i = ch;
@@ -473,7 +473,7 @@ export class PriorityEngine extends EngineFrame {
           }
           cur[id] = x;
           segStart[id] = t;
-          const r = pool.rem[x];
+          const r = rec[(x << 2) + 2];
           times[id] = t + r;
           if (lpwOn) this.lpwResume(id, x, r, t);
         } else {

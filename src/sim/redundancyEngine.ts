@@ -20,7 +20,7 @@ import type { ReplicaWork, RunConfig, RunState } from './core.ts';
 import { EngineFrame } from './frame.ts';
 import { LOOP_CHUNK, LOOP_GOAL, LOOP_LIMIT, LOOP_WARM_END, R_T, R_NEXT, R_SUM_T, R_SUM_SLOWDOWN } from './core.ts';
 import { createClockTree, ctFix, type ClockTree } from './clockTree.ts';
-import { JobPool } from '../jobs/jobPool.ts';
+import { J_SEQ, J_SHIFT, JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { fisherYatesStep } from './selection/jsqd.ts';
 
@@ -207,7 +207,7 @@ export class RedundancyEngine extends EngineFrame {
         const p = rJob[head] | 0;
         const seq = rSeq[head];
         const a = rArrival[head];
-        pool.seq[p] = -1; // done: its replicas still queued are skipped when they reach a head
+        pool.rec[(p << J_SHIFT) + J_SEQ] = -1; // done: its replicas still queued are skipped when they reach a head
         let work = 0;
         for (let i = 0; i < d; i++) {
           const k = jobServers[p * d + i];
@@ -228,7 +228,7 @@ export class RedundancyEngine extends EngineFrame {
           let l = len[k] - 1;
           while (l > 0) {
             const next = (k << shift) + h;
-            if (pool.seq[rJob[next] | 0] === rSeq[next]) break;
+            if (pool.seq(rJob[next] | 0) === rSeq[next]) break;
             h = (h + 1) & mask;
             l--;
           }
@@ -242,7 +242,7 @@ export class RedundancyEngine extends EngineFrame {
           }
           ctFix(clocks, k);
         }
-        const size = pool.size[p];
+        const size = pool.size(p);
         pool.release(p);
         const m = seq - firstSeq;
         if (m >= 0 && m < jobsTarget) {

@@ -98,7 +98,7 @@ export class SharingEngine extends EngineFrame {
         work += s;
         if (discipline === D_PS) {
           this.queues.pushKey[0] = s;
-          waitPush(this.queues, j, x, this.pool.seq);
+          waitPush(this.queues, j, x, this.pool.rec);
         } else {
           this.groups.add(j, x, t);
         }
@@ -243,7 +243,7 @@ export class SharingEngine extends EngineFrame {
           vClock[j] = v;
           vTime[j] = t;
           pushKey[0] = v + s;
-          waitPush(queues, j, x, pool.seq);
+          waitPush(queues, j, x, pool.rec);
           times[j] = t + (queues.key[j << queues.shift] - v) * level;
           ctFix(clocks, j);
         } else {
@@ -276,7 +276,7 @@ export class SharingEngine extends EngineFrame {
           // The heap's least V₀ + x is reached now: V snaps to it (no drift), the job leaves.
           const base = id << queues.shift;
           const v = queues.key[base];
-          c = waitPop(queues, id, pool.seq);
+          c = waitPop(queues, id, pool.rec);
           const rest = len[id] - 1;
           if (rest > 0) {
             vClock[id] = v;
@@ -300,9 +300,9 @@ export class SharingEngine extends EngineFrame {
         len[id] = l - 1;
         if (ism && l === 1) memory.offer(id); // ISM: the server that became idle tells the dispatcher
         if (tally !== undefined && l === 1) tally.change(layout!.classOf[id], t, -1);
-        const a = pool.arrival[c];
-        const s = pool.size[c];
-        const k = pool.seq[c] - firstSeq;
+        const a = pool.arrival(c);
+        const s = pool.size(c);
+        const k = pool.seq(c) - firstSeq;
         pool.release(c);
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;

@@ -74,7 +74,7 @@ it('AttainedGroups = brute-force LAS', () => {
         const tt = clock[0];
         const r = g.fire(0, tt);
         if (r >= 0) {
-          dep[pool.seq[r]] = tt;
+          dep[pool.seq(r)] = tt;
           pool.release(r);
           jobs--;
         }

@@ -17,7 +17,7 @@ import { SharingScheduler } from './sharingScheduler.ts';
  * that completes no job (a LAS merge).
  */
 export interface CavityServer {
-  readonly pool: { arrival: Float64Array; size: Float64Array };
+  readonly pool: { arrival(slot: number): number; size(slot: number): number };
   readonly jobs: number;
   readonly workload: number;
   nextEventIn(): number;
@@ -173,8 +173,8 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
       events++;
       if (t >= start) {
         const b = Math.min(B - 1, Math.floor((t - start) / batchLength));
-        const T = t - queue.pool.arrival[id];
-        const S = queue.pool.size[id];
+        const T = t - queue.pool.arrival(id);
+        const S = queue.pool.size(id);
         responseSum[b] += T;
         slowdownSum[b] += S > 0 ? T / S : 1;
         completed[b]++;

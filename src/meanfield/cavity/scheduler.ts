@@ -71,17 +71,17 @@ export class CavityScheduler {
     const p = this.pool;
     switch (this.keyKind) {
       case KEY.arrival:
-        return p.arrival[id];
+        return p.arrival(id);
       case KEY.size:
-        return p.size[id];
+        return p.size(id);
       case KEY.remaining:
-        return p.rem[id];
+        return p.rem(id);
       case KEY.prediction:
         return p.pred[id];
       case KEY.predictionLessAge:
-        return p.pred[id] - (p.size[id] - p.rem[id]);
+        return p.pred[id] - (p.size(id) - p.rem(id));
       default:
-        return Math.max(0, p.pred[id] - (p.size[id] - p.rem[id]));
+        return Math.max(0, p.pred[id] - (p.size(id) - p.rem(id)));
     }
   }
 
@@ -98,7 +98,7 @@ export class CavityScheduler {
   private less(a: number, b: number): boolean {
     const ka = this.key[a];
     const kb = this.key[b];
-    return ka < kb || (ka === kb && this.pool.seq[a] < this.pool.seq[b]);
+    return ka < kb || (ka === kb && this.pool.seq(a) < this.pool.seq(b));
   }
 
   private push(id: number): void {
@@ -133,13 +133,13 @@ export class CavityScheduler {
 
   /** Time until the in-service job completes (+∞ when idle): the queue's next event (`CavityServer`). */
   nextEventIn(): number {
-    return this.current < 0 ? Infinity : this.pool.rem[this.current];
+    return this.current < 0 ? Infinity : this.pool.rem(this.current);
   }
 
   /** Lets time pass by dt ≤ the in-service job's remaining work (the caller's event logic guarantees it). */
   advance(dt: number): void {
     if (this.current < 0) return;
-    this.pool.rem[this.current] -= dt;
+    this.pool.setRem(this.current, this.pool.rem(this.current) - dt);
     this.workload -= dt;
   }
 
@@ -157,7 +157,7 @@ export class CavityScheduler {
       const y = p.pred[id];
       if (mode === 'static') sum += y;
       else {
-        const x = y - (p.size[id] - p.rem[id]);
+        const x = y - (p.size(id) - p.rem(id));
         sum += mode === 'clip' ? (x > 0 ? x : 0) : x;
       }
     }

@@ -36,7 +36,7 @@ export class SharingScheduler {
   private less(a: number, b: number): boolean {
     const ka = this.key[a];
     const kb = this.key[b];
-    return ka < kb || (ka === kb && this.pool.seq[a] < this.pool.seq[b]);
+    return ka < kb || (ka === kb && this.pool.seq(a) < this.pool.seq(b));
   }
 
   /** Time until the next completion (PS) or completion/merge (LAS); +∞ when empty. */

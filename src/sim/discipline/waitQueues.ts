@@ -53,21 +53,22 @@ export class WaitQueues {
 
 /**
  * Adds job `slot` to server j's queue under the key in `q.pushKey[0]`.
- * @param seq arrival sequence numbers by job slot (the FIFO tie-break).
+ * @param rec the job pool's records (JobPool.rec): their arrival sequence numbers, rec[slot·4 + 3], are the FIFO
+ *   tie-break.
  */
-export function waitPush(q: WaitQueues, j: number, slot: number, seq: Float64Array): void {
+export function waitPush(q: WaitQueues, j: number, slot: number, rec: Float64Array): void {
   const key = q.pushKey[0];
   const l = q.len[j];
   if (l === q.cap) q.grow();
   const base = j << q.shift;
   const keys = q.key;
   const slots = q.slot;
-  const sq = seq[slot];
+  const sq = rec[(slot << 2) + 3];
   let i = l;
   while (i > 0) {
     const p = (i - 1) >> 1;
     const pk = keys[base + p];
-    if (pk < key || (pk === key && seq[slots[base + p]] < sq)) break;
+    if (pk < key || (pk === key && rec[(slots[base + p] << 2) + 3] < sq)) break;
     keys[base + i] = pk;
     slots[base + i] = slots[base + p];
     i = p;
@@ -78,7 +79,7 @@ export function waitPush(q: WaitQueues, j: number, slot: number, seq: Float64Arr
 }
 
 /** Removes and returns server j's first job (least key, then least sequence number). Requires len[j] ≥ 1. */
-export function waitPop(q: WaitQueues, j: number, seq: Float64Array): number {
+export function waitPop(q: WaitQueues, j: number, rec: Float64Array): number {
   const base = j << q.shift;
   const keys = q.key;
   const slots = q.slot;
@@ -88,7 +89,7 @@ export function waitPop(q: WaitQueues, j: number, seq: Float64Array): number {
   if (size === 0) return top;
   const key = keys[base + size];
   const slot = slots[base + size];
-  const sq = seq[slot];
+  const sq = rec[(slot << 2) + 3];
   let i = 0;
   for (;;) {
     let c = 2 * i + 1;
@@ -99,13 +100,13 @@ export function waitPop(q: WaitQueues, j: number, seq: Float64Array): number {
     if (c2 < size) {
       const k2 = keys[base + c2];
       const s2 = slots[base + c2];
-      if (k2 < ck || (k2 === ck && seq[s2] < seq[cs])) {
+      if (k2 < ck || (k2 === ck && rec[(s2 << 2) + 3] < rec[(cs << 2) + 3])) {
         c = c2;
         ck = k2;
         cs = s2;
       }
     }
-    if (key < ck || (key === ck && sq < seq[cs])) break;
+    if (key < ck || (key === ck && sq < rec[(cs << 2) + 3])) break;
     keys[base + i] = ck;
     slots[base + i] = cs;
     i = c;

@@ -11,8 +11,8 @@ function drain(discipline: 'fifo' | 'sjf' | 'srpt'): number[] {
   for (const s of sizes) q.arrive(0, s, s);
   const order: number[] = [];
   while (q.jobs > 0) {
-    q.advance(q.pool.rem[q.current]);
-    order.push(q.pool.size[q.complete()]);
+    q.advance(q.pool.rem(q.current));
+    order.push(q.pool.size(q.complete()));
   }
   return order;
 }

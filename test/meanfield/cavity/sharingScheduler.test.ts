@@ -23,7 +23,7 @@ function drain(discipline: 'ps' | 'las', sizes: number[]): [number, number][] {
     q.advance(dt);
     t += dt;
     const id = q.complete();
-    if (id >= 0) out.push([q.pool.size[id], t]);
+    if (id >= 0) out.push([q.pool.size(id), t]);
   }
   return out;
 }
