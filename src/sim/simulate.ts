@@ -16,12 +16,13 @@ import { estimandFiniteness, heavyTailed, type EstimandFiniteness, type Finitene
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
-import { pooledQuantiles, quantiles, RADIX } from '../stats/quantile.ts';
+import { fractionsAtMost, pooledQuantiles, quantiles, RADIX } from '../stats/quantile.ts';
 import {
   feasible,
   infiniteEstimate,
   precisionReached,
   cdfSectioningInterval,
+  cdfSectioningLevels,
   tInterval,
   type Estimate,
   type PrecisionTarget,
@@ -743,21 +744,22 @@ export class SimulationCollector {
       this.pooledHistogram ?? undefined,
     );
     // each interval inverts the cdf's: the units' fractions ≤ the pooled percentile, mapped back through the pooled
-    // quantile function (stats/tInterval.ts cdfSectioningInterval, Woodruff 1952)
+    // quantile function (stats/tInterval.ts cdfSectioningInterval, Woodruff 1952). The fractions at the three
+    // percentiles in one pass over each unit's sample, the six levels of the three intervals in one pooled selection
+    // (one gathering pass over the pooled samples, not three): the same numbers as one interval at a time.
     const parts = units.map((x) => x.sample);
     const histogram = this.pooledHistogram ?? undefined;
-    const percentile = (centre: number, p: number) => {
-      const fractions = parts.map((sample) => {
-        let below = 0;
-        for (let i = 0; i < sample.length; i++) if (sample[i] <= centre) below++;
-        return below / sample.length;
-      });
-      return feasible(
-        cdfSectioningInterval(fractions, centre, p, (ps) => pooledQuantiles(parts, ps, histogram)),
+    const centres = [q50, q95, q99];
+    const levelsOf = [0.5, 0.95, 0.99];
+    const fractions = fractionsAtMost(parts, centres);
+    const levels = centres.map((_, j) => cdfSectioningLevels(fractions[j], levelsOf[j]));
+    const ends = pooledQuantiles(parts, levels.flat(), histogram);
+    const percentile = (j: number) =>
+      feasible(
+        cdfSectioningInterval(fractions[j], centres[j], levelsOf[j], () => [ends[2 * j], ends[2 * j + 1]]),
         0,
       );
-    };
-    const responseTimePercentiles = { p50: percentile(q50, 0.5), p95: percentile(q95, 0.95), p99: percentile(q99, 0.99) };
+    const responseTimePercentiles = { p50: percentile(0), p95: percentile(1), p99: percentile(2) };
     for (const x of units) {
       recycle(x.sample);
       x.sample = new Float32Array(0);

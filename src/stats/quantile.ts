@@ -188,6 +188,73 @@ export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly num
   return interpolate(count, ps, (k) => value.get(k) as number);
 }
 
+/**
+ * For each threshold t[j] and each part, the fraction of the part's values ≤ t[j] (`x <= t`, the float32 compared as
+ * the double it is): what the cdf-inversion sectioning interval needs at each pooled quantile (stats/tInterval.ts
+ * `cdfSectioningInterval`). One pass over each part for all the thresholds, not one per threshold.
+ * @param parts float32 samples, each non-empty (every entry counted). @param thresholds values to count at (no NaN).
+ * @returns fractions[j][i] of part i at thresholds[j], each in [0, 1].
+ * @example fractionsAtMost([Float32Array.of(1, 2), Float32Array.of(3, 4)], [2.5]) // [[1, 0]]
+ */
+export function fractionsAtMost(parts: readonly Float32Array[], thresholds: readonly number[]): number[][] {
+  const t = Float64Array.from(thresholds);
+  const below = new Float64Array(t.length);
+  const out: number[][] = thresholds.map(() => []);
+  for (const part of parts) {
+    countAtMost(part, t, below);
+    for (let j = 0; j < t.length; j++) out[j].push(below[j] / part.length);
+  }
+  return out;
+}
+
+/**
+ * below[j] = number of values of `part` ≤ t[j]. `x <= t` on random data is a branch the processor mispredicts about
+ * half the time at a median; on the floats' bits it is arithmetic: for x ≥ +0 (int32 bits ≥ 0, NaN above +∞) and
+ * t ≥ 0, x ≤ t ⇔ bits(x) ≤ bits(T), T the largest float32 ≤ t, so the sign of bits(T) − bits(x) counts the values
+ * above t. A part with a value of sign bit set (negative, −0) is counted again by the comparisons themselves.
+ */
+function countAtMost(part: Float32Array, t: Float64Array, below: Float64Array): void {
+  const bits = new Int32Array(part.buffer, part.byteOffset, part.length);
+  if (t.length === 3 && t.every((x) => !Number.isNaN(x))) {
+    // the simulator's p50, p95, p99: three counters in registers
+    const a = thresholdBits(t[0]);
+    const b = thresholdBits(t[1]);
+    const c = thresholdBits(t[2]);
+    let na = 0;
+    let nb = 0;
+    let nc = 0;
+    let signs = 0;
+    for (let i = 0; i < bits.length; i++) {
+      const x = bits[i];
+      signs |= x;
+      na += (a - x) >>> 31;
+      nb += (b - x) >>> 31;
+      nc += (c - x) >>> 31;
+    }
+    if (signs >= 0) {
+      below[0] = bits.length - na;
+      below[1] = bits.length - nb;
+      below[2] = bits.length - nc;
+      return;
+    }
+  }
+  below.fill(0);
+  for (let i = 0; i < part.length; i++) {
+    const x = part[i];
+    for (let j = 0; j < t.length; j++) if (x <= t[j]) below[j]++;
+  }
+}
+
+/** The int32 bits of the largest float32 ≤ t, for t not NaN; −1 (below every x ≥ +0) when t < 0. */
+function thresholdBits(t: number): number {
+  if (t < 0) return -1;
+  const f = new Float32Array(1);
+  const b = new Int32Array(f.buffer);
+  f[0] = t + 0; // −0 as +0: x ≤ −0 ⇔ x ≤ +0
+  if (f[0] > t) b[0]--; // rounded up: the float32 just below (f[0] > t ≥ 0, so b[0] ≥ 1)
+  return b[0];
+}
+
 /*
  * `pooledQuantiles`' loops are functions of their own: with them in its body, V8 (Node 20) compiled the body on stack
  * replacement in a long loop of the first call, before the later ones had run, and kept entering that code on later

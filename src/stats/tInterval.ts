@@ -102,6 +102,18 @@ export function sectioningInterval(sections: ArrayLike<number>, centre: number, 
 }
 
 /**
+ * The two levels [max(0, p − h_F), min(1, p + h_F)] at which `cdfSectioningInterval` reads the pooled quantile
+ * function (h_F the half-width of the fractions' Student t interval): a caller with several quantiles can read all
+ * their levels in one call of its quantile function and hand each interval its pair.
+ * @param fractions R ≥ 2 values in [0, 1]. @param p level in [0, 1]. @throws {InvalidModelError} as `tInterval`.
+ * @example cdfSectioningLevels([0.5, 0.5], 0.5) // [0.5, 0.5]
+ */
+export function cdfSectioningLevels(fractions: ArrayLike<number>, p: number, confidence = 0.95): [number, number] {
+  const t = tInterval(fractions, confidence);
+  return [Math.max(0, p - t.halfWidth), Math.min(1, p + t.halfWidth)];
+}
+
+/**
  * Sectioning interval of a p-quantile by inverting the cdf's (Woodruff 1952, JASA 47:635; Sitter & Wu 2001 for
  * the tails): the R sections' fractions F̂_i(ξ̂) of values ≤ the pooled quantile ξ̂ are means, so their Student t
  * interval p ± h_F (t_{(1+c)/2, R−1}·s_F/√R) is calibrated as the mean's is, and [Q̂(p − h_F), Q̂(p + h_F)] through
@@ -122,7 +134,7 @@ export function cdfSectioningInterval(
   confidence = 0.95,
 ): Estimate {
   const t = tInterval(fractions, confidence);
-  const [lower, upper] = quantileAt([Math.max(0, p - t.halfWidth), Math.min(1, p + t.halfWidth)]);
+  const [lower, upper] = quantileAt(cdfSectioningLevels(fractions, p, confidence));
   const ci95: [number, number] = [Math.min(lower, centre), Math.max(upper, centre)];
   return { mean: centre, ci95, halfWidth: (ci95[1] - ci95[0]) / 2, replications: t.replications };
 }

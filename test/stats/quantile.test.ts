@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchEstimate, lag1Autocorrelation } from '../../src/stats/batchMeans.ts';
-import { pooledQuantiles, quantiles } from '../../src/stats/quantile.ts';
+import { fractionsAtMost, pooledQuantiles, quantiles } from '../../src/stats/quantile.ts';
 import { Rng } from '../../src/stats/rng.ts';
 
 /** Type-7 quantile of a sorted copy (the d3 / R definition), the independent reference. */
@@ -84,5 +84,37 @@ describe('quantiles', () => {
     expect(e.halfWidth).toBeCloseTo((3.182446 * Math.sqrt(5 / 3)) / 2, 5);
     expect(e.ci95[0]).toBeCloseTo(2.4 - e.halfWidth, 12);
     expect(lag1Autocorrelation([1, -1, 1, -1, 1, -1])).toBeCloseTo(-5 / 6, 12);
+  });
+});
+
+describe('fractionsAtMost', () => {
+  /** The plain comparison, one threshold at a time (what simulate computed before). */
+  const plain = (part: Float32Array, t: number) => part.filter((x) => x <= t).length / part.length;
+
+  it('equals x <= t per part, for thresholds on, between and beside the floats, and with −0 and negatives', () => {
+    const rng = new Rng(11n);
+    const positive = Float32Array.from({ length: 5000 }, () => -Math.log(rng.nextDouble()) * 3);
+    const ties = Float32Array.from({ length: 999 }, (_, i) => Math.floor(i / 7) / 8);
+    const zeros = Float32Array.of(0, 0, 0.5, 1, Infinity);
+    const signed = Float32Array.of(-0, 0, -1.5, 2, -0, 3);
+    const x = positive[17];
+    const just = (f: number, dir: number) => {
+      const b = new Float32Array([f]);
+      const i = new Int32Array(b.buffer);
+      i[0] += dir;
+      return b[0];
+    };
+    // a float32 itself, a double just above and below it, the float32 neighbours, 0, −0, negatives, +∞, extremes
+    const thresholds = [x, x + 1e-12, x - 1e-12, just(x, 1), just(x, -1), 0, -0, -1, Infinity, 1.0625, 1e-45, 3.4e38];
+    for (const parts of [[positive, ties, zeros], [signed], [zeros, signed]]) {
+      // three at a time (the simulator's p50, p95, p99) and other counts
+      for (let k = 0; k < thresholds.length; k += 3) {
+        for (const ts of [thresholds.slice(k, k + 3), thresholds.slice(k, k + 2), thresholds.slice(k, k + 4)]) {
+          const got = fractionsAtMost(parts, ts);
+          expect(got).toEqual(ts.map((t) => parts.map((part) => plain(part, t))));
+        }
+      }
+    }
+    expect(fractionsAtMost([Float32Array.of(1, 2), Float32Array.of(3, 4)], [2.5])).toEqual([[1, 0]]);
   });
 });
