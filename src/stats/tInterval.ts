@@ -84,8 +84,25 @@ export function tInterval(samples: ArrayLike<number>, confidence = 0.95): Estima
     ss += dev * dev;
   }
   const sd = Math.sqrt(ss / (r - 1));
-  const halfWidth = quantile((1 + confidence) / 2, r - 1) * (sd / Math.sqrt(r));
+  const halfWidth = studentQuantile((1 + confidence) / 2, r - 1) * (sd / Math.sqrt(r));
   return { mean, ci95: [mean - halfWidth, mean + halfWidth], halfWidth, replications: r };
+}
+
+/** The last Student-t quantile computed, by level and degrees of freedom (`studentQuantile`). */
+const lastQuantile = { p: NaN, df: NaN, value: NaN };
+
+/**
+ * t_{p, df}, the Student-t quantile of @stdlib (`tQuantile`), remembering the last one: a run's summary asks for the
+ * same t_{0.975, R−1} in every interval (about 50: tail fractions, means, percentiles), and one costs 37 µs at
+ * df = 4, 65 µs at df = 29 (0.4 µs at df = 1; load 5, 2 cores). The same number as calling it: a pure function.
+ */
+function studentQuantile(p: number, df: number): number {
+  if (p !== lastQuantile.p || df !== lastQuantile.df) {
+    lastQuantile.value = quantile(p, df);
+    lastQuantile.p = p;
+    lastQuantile.df = df;
+  }
+  return lastQuantile.value;
 }
 
 /**

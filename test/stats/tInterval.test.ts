@@ -37,4 +37,16 @@ describe('tInterval', () => {
     tInterval(xs);
     expect(xs).toEqual([3, 1, 2]);
   });
+
+  it('gives each (confidence, R) its own t quantile when they alternate (the remembered one is not reused)', () => {
+    // R: qt(0.975, 1) = 12.7062, qt(0.975, 4) = 2.776445, qt(0.95, 4) = 2.131847; s = 1 for [0, 1]·√2 and [1..5]/√2.5
+    const two = [0, Math.SQRT2];
+    const five = [1, 2, 3, 4, 5].map((x) => x / Math.sqrt(2.5));
+    for (let round = 0; round < 2; round++) {
+      expect(tInterval(two).halfWidth).toBeCloseTo(12.706205 / Math.SQRT2, 5);
+      expect(tInterval(five).halfWidth).toBeCloseTo(2.776445 / Math.sqrt(5), 5);
+      expect(tInterval(five, 0.9).halfWidth).toBeCloseTo(2.131847 / Math.sqrt(5), 5);
+      expect(tInterval(two).halfWidth).toBeCloseTo(12.706205 / Math.SQRT2, 5);
+    }
+  });
 });
