@@ -320,7 +320,7 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
   if (single) {
     cmd.requiredOption(
       '--lambda <λ>',
-      'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1',
+      'arrival rate per server λ (jobs per server per time unit); the load ρ = λ·E[S] (λ·E[S]/Σ f·speed with --speeds) must be < 1 for a fixed point or a stationary run (ode integrates any λ)',
       parseNumber,
     );
     cmd.requiredOption('--d <d>', dHelp(), parsePositiveInteger);
@@ -328,7 +328,12 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
   cmd.addOption(new Option('--selection <rule>', selectionHelp()).choices(SELECTIONS).default('jsq'));
   cmd.addOption(new Option('--discipline <name>', disciplineHelp()).choices(DISCIPLINES).default('fifo'));
   cmd.addOption(
-    new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'),
+    new Option(
+      '--sampling <how>',
+      'sample the d servers with or without replacement (a batch, --batch K > 1, always draws d distinct servers)',
+    )
+      .choices(SAMPLINGS)
+      .default('with-replacement'),
   );
   cmd.option(
     '--memory <scheme>',
