@@ -692,10 +692,12 @@ export function serversFromFlags(o: Pick<ModelFlags, 'speeds' | 'fractions' | 's
     if (o.serverSampling !== undefined) throw new InvalidModelError('--server-sampling acts only with --speeds: add --speeds');
     return {};
   }
-  // one class of speed 1 is the homogeneous model (model.ts): the flag would change nothing, so it is refused, not dropped
-  if (String(o.speeds).split(',').length === 1 && Number(String(o.speeds).trim()) === 1)
+  // classes all of speed 1 are the homogeneous model (model.ts): the flag would change nothing, so it is refused, not
+  // dropped (1,1 as well as 1: a fresh-user trial found 1,1 accepted beside 1 refused)
+  const speeds = String(o.speeds).split(',');
+  if (speeds.every((v) => Number(v.trim()) === 1))
     throw new InvalidModelError(
-      `--speeds ${String(o.speeds)} has no effect: one class of speed 1 is the homogeneous model (identical servers); drop --speeds${o.fractions === undefined ? '' : ' and --fractions'}`,
+      `--speeds ${String(o.speeds)} has no effect: ${speeds.length === 1 ? 'one class' : 'every class'} of speed 1 is the homogeneous model (identical servers); drop --speeds${o.fractions === undefined ? '' : ' and --fractions'}`,
     );
   return {
     servers: {
