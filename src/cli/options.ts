@@ -320,7 +320,7 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
   if (single) {
     cmd.requiredOption(
       '--lambda <λ>',
-      'arrival rate per server (jobs per server per mean service time); load ρ = λ·E[S] must be < 1',
+      'arrival rate per server λ (jobs per server per time unit); the load ρ = λ·E[S] (λ·E[S]/Σ f·speed with --speeds) must be < 1 for a fixed point or a stationary run (ode integrates any λ)',
       parseNumber,
     );
     cmd.requiredOption('--d <d>', dHelp(), parsePositiveInteger);
@@ -328,7 +328,12 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
   cmd.addOption(new Option('--selection <rule>', selectionHelp()).choices(SELECTIONS).default('jsq'));
   cmd.addOption(new Option('--discipline <name>', disciplineHelp()).choices(DISCIPLINES).default('fifo'));
   cmd.addOption(
-    new Option('--sampling <how>', 'sample the d servers with or without replacement').choices(SAMPLINGS).default('with-replacement'),
+    new Option(
+      '--sampling <how>',
+      'sample the d servers with or without replacement (a batch, --batch K > 1, always draws d distinct servers)',
+    )
+      .choices(SAMPLINGS)
+      .default('with-replacement'),
   );
   cmd.option(
     '--memory <scheme>',
@@ -687,10 +692,12 @@ export function serversFromFlags(o: Pick<ModelFlags, 'speeds' | 'fractions' | 's
     if (o.serverSampling !== undefined) throw new InvalidModelError('--server-sampling acts only with --speeds: add --speeds');
     return {};
   }
-  // one class of speed 1 is the homogeneous model (model.ts): the flag would change nothing, so it is refused, not dropped
-  if (String(o.speeds).split(',').length === 1 && Number(String(o.speeds).trim()) === 1)
+  // classes all of speed 1 are the homogeneous model (model.ts): the flag would change nothing, so it is refused, not
+  // dropped (1,1 as well as 1: a fresh-user trial found 1,1 accepted beside 1 refused)
+  const speeds = String(o.speeds).split(',');
+  if (speeds.every((v) => Number(v.trim()) === 1))
     throw new InvalidModelError(
-      `--speeds ${String(o.speeds)} has no effect: one class of speed 1 is the homogeneous model (identical servers); drop --speeds${o.fractions === undefined ? '' : ' and --fractions'}`,
+      `--speeds ${String(o.speeds)} has no effect: ${speeds.length === 1 ? 'one class' : 'every class'} of speed 1 is the homogeneous model (identical servers); drop --speeds${o.fractions === undefined ? '' : ' and --fractions'}`,
     );
   return {
     servers: {

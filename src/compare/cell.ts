@@ -13,6 +13,8 @@ import { workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
 import { exactVerdict, type ExactPoint } from './exactPoints.ts';
 import { secondOrderAllowance, secondOrderValue } from './secondOrder.ts';
 import { baseJobs, cellKey, jobsFor, resolveTarget } from './plan.ts';
+import { estimandFiniteness } from '../model/moments.ts';
+import type { SupermarketModel } from '../model/index.ts';
 import {
   HORIZON_RELAXATIONS,
   type CellResolution,
@@ -80,7 +82,7 @@ export function assembleCell(
       : { kind: 'fitted', c1: fit?.c1 ?? null, c2: fit?.c2 ?? 0 };
   const target = resolveTarget(p, n, config);
   const resolution = target === null ? null : cellResolution(simulation, target, baseJobs(p, n, config), config);
-  const verdict = cellVerdict(simulation.meanResponseTime, referenceValue(reference), term, n);
+  const verdict = unsettledVerdict(cellVerdict(simulation.meanResponseTime, referenceValue(reference), term, n), model);
   const time = simulation.jobs / (model.lambda * n);
   const tau = p.warm.relaxationTime;
   return {
@@ -133,4 +135,26 @@ function supDistance(estimates: readonly Estimate[], reference: readonly number[
 /** A cell with its exact value: the verdict is then the one against the exact value (`exactVerdict`). */
 export function withExact(cell: CellResult, exact: ExactPoint | undefined): CellResult {
   return exact ? { ...cell, exact, verdict: exactVerdict(cell.simulation.meanResponseTime, exact) } : cell;
+}
+
+/**
+ * A verdict (cell or limit) of a model whose finite-n E[T] may be infinite without a rule that settles it
+ * (model/moments.ts `meanResponseTimeUnsettled`: d ≥ 2 without replacement with E[S²] = ∞ and a discipline that waits a
+ * residual, or inexact predictions): 'not-judged', with the reason in its rule. A sample mean that may grow without
+ * bound with the budget is no evidence either way (LWL(3) over 3 servers is M/G/3 at load 2.7 > 2, E[W] = ∞ when
+ * E[S²] = ∞, Scheller-Wolf & Sigman 1997, and a 3000-job run read "agrees" at 11.2 ± 22.9 against 1.52).
+ * Verdicts already 'undefined' (infinite in theory) or not judged stay as they are.
+ */
+export function unsettledVerdict<V extends { readonly status: string; readonly rule: string; readonly pValue?: number }>(
+  verdict: V,
+  model: SupermarketModel,
+): V {
+  const unsettled = estimandFiniteness(model).meanResponseTimeUnsettled;
+  if (unsettled === undefined || verdict.status === 'undefined' || verdict.status === 'not-judged') return verdict;
+  return {
+    ...verdict,
+    status: 'not-judged',
+    ...('pValue' in verdict ? { pValue: Number.NaN } : {}),
+    rule: `not judged: ${unsettled}; a sample mean that may be infinite in theory is no evidence either way (model/moments.ts)`,
+  };
 }

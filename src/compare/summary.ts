@@ -27,7 +27,7 @@ import { judgeQuantileFamily, responseTimeParts } from './quantileCells.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import type { ExactPoint } from './exactPoints.ts';
 import { judgeC2, judgeC2Family } from './secondOrder.ts';
-import { assembleCell, referenceValue, withExact } from './cell.ts';
+import { assembleCell, referenceValue, unsettledVerdict, withExact } from './cell.ts';
 import { cellKey, exactCellsToSimulate, modelLabel, workloadGrid } from './plan.ts';
 import {
   TRAJECTORY_LEVELS,
@@ -153,11 +153,14 @@ function modelSummary(
     relaxationTime: warm.relaxationTime,
     fit,
     fitThroughReference: throughReference,
-    limit: limitCheck(
-      fit,
-      ref,
-      modelCells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null,
-      meanResponseTimes,
+    limit: unsettledVerdict(
+      limitCheck(
+        fit,
+        ref,
+        modelCells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null,
+        meanResponseTimes,
+      ),
+      model,
     ),
     c1Check: correction ? trustedC1Check(p, modelCells) : null,
     slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),

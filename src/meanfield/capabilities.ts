@@ -728,7 +728,8 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
   if ((model.batch ?? 1) > 1) return batchCapabilities(model);
   if (!hasPoissonArrivals(model)) return nonPoissonCapabilities(model);
   const sqd = isSqdModel(model);
-  const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`;
+  const withMemory = modelHasMemory(model) ? `, memory ${describeMemory(effectiveMemory(model.selection, model.d, model.memory))}` : '';
+  const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes without memory (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes${withMemory}`;
   const fixedPoint = fixedPointOf(model);
   return {
     fixedPoint,

@@ -84,6 +84,11 @@ export interface EstimandFiniteness {
   readonly meanSlowdown: Finiteness;
   /** Intervals resting on an infinite higher moment, and infinite moments whose consequence is not settled. */
   readonly warnings: readonly string[];
+  /**
+   * Why E[T] may be infinite at finite n although no rule settles it (d ≥ 2 without replacement, or inexact predictions
+   * with E[S²] = ∞), when so: its sample mean may then grow without bound with the budget, so no verdict rests on it.
+   */
+  readonly meanResponseTimeUnsettled?: string;
 }
 
 const FINITE: Finiteness = { finite: true };
@@ -146,6 +151,7 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   const preemptiveBySize = traits.preemptsBySize;
   const nonPreemptive = traits.waitsResidual;
   const warnings: string[] = [];
+  let meanResponseTimeUnsettled: string | undefined;
 
   const meanWorkload: Finiteness = m2
     ? FINITE
@@ -155,11 +161,13 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
     const reason = `E[S²] = ∞ (${law} ≤ 2): ${discipline.toUpperCase()} waits the residual of the job in service`;
     if (certain)
       meanResponseTime = { finite: false, reason: model.d === 1 ? reason : pinnedReason(model.d, law, discipline.toUpperCase()) };
-    else warnings.push(`E[T] may be infinite: ${reason} (not settled for d ≥ 2 without replacement); its interval may mean nothing`);
+    else {
+      meanResponseTimeUnsettled = `E[T] may be infinite: ${reason} (not settled for d ≥ 2 without replacement)`;
+      warnings.push(`${meanResponseTimeUnsettled}; its interval may mean nothing`);
+    }
   } else if (!m2 && !preemptiveBySize) {
-    warnings.push(
-      `E[T] may be infinite: E[S²] = ∞ (${law}) and ${discipline.toUpperCase()} with inexact predictions can run a large job early`,
-    );
+    meanResponseTimeUnsettled = `E[T] may be infinite: E[S²] = ∞ (${law}) and ${discipline.toUpperCase()} with inexact predictions can run a large job early`;
+    warnings.push(meanResponseTimeUnsettled);
   }
   if (meanResponseTime.finite) {
     if (!m2) warnings.push(`the interval of E[T] rests on Var[T] = ∞ (T ≥ S and E[S²] = ∞, ${law}): it is not a 95 % interval`);
@@ -185,7 +193,14 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   } else if (!meanResponseTime.finite) {
     meanSlowdown = { finite: false, reason: `E[T/S] ≥ E[W]·E[1/S] and E[W] = ∞: ${meanResponseTime.reason}` };
   }
-  return { meanResponseTime, meanQueueLength: meanResponseTime, meanWorkload, meanSlowdown, warnings };
+  return {
+    meanResponseTime,
+    meanQueueLength: meanResponseTime,
+    meanWorkload,
+    meanSlowdown,
+    warnings,
+    ...(meanResponseTimeUnsettled === undefined ? {} : { meanResponseTimeUnsettled }),
+  };
 }
 
 /**

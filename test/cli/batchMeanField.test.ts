@@ -47,4 +47,16 @@ describe('ode with batches', () => {
     expect(lwl.stderr.trim().split('\n')).toHaveLength(1);
     expect(lwl.stderr).toMatch(/LL\(d,K\) reads the work left, whose draining order PS and LAS change, so the job counts are not FIFO's/);
   }, 600_000);
+
+  it('fixed-point --refined names what the model lacks (batches, memory), not a list the model satisfies', async () => {
+    // a fresh-user trial: SQ(3,2) is JSQ(d), FIFO, exponential, no memory, yet the refusal read "available for JSQ(d),
+    // FIFO, exponential service without memory only"
+    const batch = await runCli('fixed-point --batch 2 --d 3 --lambda 0.9 --refined --n 20');
+    expect(batch.status).toBe(2);
+    expect(batch.stderr.trim().split('\n')).toHaveLength(1);
+    expect(batch.stderr).toMatch(/--refined: no refined term or exact chain for batches yet/);
+    const memory = await runCli('fixed-point --d 3 --lambda 0.9 --memory ip --refined --n 20');
+    expect(memory.status).toBe(2);
+    expect(memory.stderr).toMatch(/--refined: the refined mean field is derived for .* without memory .*, memory ip$/m);
+  }, 600_000);
 });

@@ -67,6 +67,11 @@ const cases: [string, string, RegExp][] = [
     /--speeds 1 has no effect: one class of speed 1 is the homogeneous model \(identical servers\); drop --speeds and --fractions/,
   ],
   [
+    '--speeds 1,1: every class of speed 1 is the homogeneous model too',
+    'simulate --lambda 0.6 --d 2 --n 10 --speeds 1,1 --selection sed',
+    /--speeds 1,1 has no effect: every class of speed 1 is the homogeneous model \(identical servers\); drop --speeds$/m,
+  ],
+  [
     '--server-sampling speed with equal speeds (speed-weighted draws are uniform)',
     'simulate --lambda 0.6 --d 2 --n 10 --speeds 2,2 --server-sampling speed',
     /server sampling speed has no effect when every class has speed 2/,

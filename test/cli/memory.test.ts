@@ -38,7 +38,7 @@ describe('supermarket --memory', () => {
     ['fixed-point --lambda 0.9 --d 2 --memory ism:4 --discipline srpt', /no mean-field solver for memory ism:4 with discipline srpt/],
     [
       'fixed-point --lambda 0.9 --d 2 --memory ip --refined --n 10',
-      /--refined is available for JSQ\(d\), FIFO, exponential service without memory only/,
+      /--refined: the refined mean field is derived for JSQ\(d\), FIFO, exponential sizes without memory .*, memory ip/,
     ],
     ['exact --lambda 0.5 --d 2 --n 3 --memory ip', /no exact solver for a dispatcher memory/],
     ['ode --lambda 0.9 --d 2 --memory ip --t-end 5 --dt 1 --until-steady', /--until-steady is not available with --memory/],

@@ -98,6 +98,25 @@ describe('compare: infinite means are undefined, never judged (issue 21 item 1)'
     expect(tex).toContain('$\\infty$');
   });
 
+  it('runComparison LWL(3) pareto:1.5 without replacement: E[T]_n may be ∞ (not settled), so no cell or limit is judged', () => {
+    // a fresh-user trial: n = 3, 10 read "agrees" at 11.18 ± 22.86 and 14.16 ± 24.57 against the limit 1.5209 (λ 0.9);
+    // LWL(3) over n = 3 servers is M/G/3 at load 2.7 > 2, whose E[W] = ∞ when E[S²] = ∞ (Scheller-Wolf & Sigman 1997)
+    const r = runComparison({
+      ...config('fifo'),
+      ds: [3],
+      ns: [3, 10, 20],
+      sampling: 'without-replacement',
+      model: { selection: 'lwl', discipline: 'fifo', service: 'pareto:1.5' },
+    });
+    const m = r.models[0];
+    expect(Number.isFinite(m.reference.meanResponseTime)).toBe(true); // the limit is finite: E[S^{1+1/3}] < ∞
+    expect(r.cells.map((c) => c.verdict.status)).toEqual(['not-judged', 'not-judged', 'not-judged']);
+    expect(r.cells.every((c) => /not judged: E\[T\] may be infinite: E\[S²\] = ∞/.test(c.verdict.rule))).toBe(true);
+    expect(m.limit.status).toBe('not-judged');
+    expect(m.limit.rule).toMatch(/not settled for d ≥ 2 without replacement/);
+    expect(r.family.judged).toBe(0);
+  });
+
   it('supermarket compare --service pareto:1.5 (FIFO, tiny budget): exit 0, "undefined (infinite)", a note, ∞ in report and JSON', async () => {
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-cmp-inf-')), 'r');
     const r = await runCli(

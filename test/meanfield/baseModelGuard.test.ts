@@ -19,6 +19,7 @@ import {
   solveSqdFixedPoint,
   solveTransient,
 } from '../../src/meanfield/index.ts';
+import { memoryReduction, solveMemoryTransient } from '../../src/meanfield/memory/index.ts';
 import { hasWorkloadReference } from '../../src/compare/lwlReference.ts';
 
 const oneLine = (f: () => unknown): string => {
@@ -53,6 +54,10 @@ const entries: [string, Record<string, unknown>, (m: SupermarketModel) => unknow
   ['phaseTypeJsqFixedPoint', { service: 'erlang:2' }, (m) => phaseTypeJsqFixedPoint(m)],
   ['jsqCavity', { discipline: 'srpt' }, (m) => jsqCavity(m, { seed: 1 })],
   ['lwlCavity', { selection: 'lwl', discipline: 'srpt' }, (m) => lwlCavity(m, { seed: 1 })],
+  // the memory room's public entries (a fresh-user trial: solveMemoryTransient answered SQ(3) for SQ(3,2), the
+  // identical-server λ for speeds 1,2 and SQ(2)'s tail for redundancy; memoryReduction the identical-server probes)
+  ['solveMemoryTransient', {}, (m) => solveMemoryTransient(m, { times: [0, 1] })],
+  ['memoryReduction', {}, (m) => memoryReduction(m)],
 ];
 
 describe('direct solver entries refuse settings they have no term for', () => {
@@ -74,6 +79,14 @@ describe('direct solver entries refuse settings they have no term for', () => {
     expect(oneLine(() => refine(erlang))).toMatch(/refined 1\/n term is derived for Poisson arrivals .* arrivals erlang:2/);
     expect(oneLine(() => refineSecondOrder(erlang))).toMatch(/1\/n² term is derived for Poisson arrivals/);
     expect(oneLine(() => refinedTransient(erlang, { times: [0, 1] }))).toMatch(/refined transient V\(t\)\/n is derived for Poisson/);
+    // the memory cavity ODE with MMPP arrivals gave the Poisson answer; solveMeanFieldTransient refuses the same model
+    const mmpp = parseModel({
+      lambda: 0.5,
+      d: 2,
+      memory: { kind: 'ism', capacity: 3 },
+      arrivals: 'mmpp:1,3,0.1,0.2',
+    } as never);
+    expect(oneLine(() => solveMemoryTransient(mmpp, { times: [0, 1] }))).toMatch(/memory cavity ODE assumes Poisson arrivals/);
   });
 
   it('the entries with the term keep it: lwlTransient runs LL(3,2); solveMeanField answers LL(3,2); compare has no LWL(d) workload ccdf for it', () => {

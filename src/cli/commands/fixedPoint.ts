@@ -134,7 +134,8 @@ export function fixedPointCommand(): Command {
           }
           if (o.refined || o.n !== undefined)
             throw new InvalidModelError(
-              capabilities.arrivalsNote !== undefined
+              // the capability query's own reason (batches, redundancy, arrivals …) names what this model lacks
+              !capabilities.refined.firstOrder.available
                 ? `--refined: ${capabilities.refined.firstOrder.reason}`
                 : '--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)',
             );

@@ -489,7 +489,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     });
     if (!converged) {
       throw new ConvergenceError(
-        `jsqCavity: restart ${r + 1} of ${restarts} did not reach the cavity fixed point within ${maxIterations} iterations (raise maxIterations or iterationHorizon)`,
+        `jsqCavity: restart ${r + 1} of ${restarts} did not reach the cavity fixed point within ${maxIterations} iterations: no estimate; simulate the model instead (library callers can raise jsqCavity's options maxIterations, iterationHorizon)`,
         residual,
         iterations,
       );

@@ -13,7 +13,7 @@ import { requirePoissonArrivals } from '../../model/arrivals.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
 import { VERSION, codeId } from '../../version.ts';
-import { binomialTable, buildExactChain, stateCount, vectorRank, type ExactChain } from './stateSpace.ts';
+import { binomialTable, buildExactChain, requireStateSpace, stateCount, vectorRank, type ExactChain } from './stateSpace.ts';
 
 export interface ExactOptions {
   /** Servers, integer ≥ 1; d ≤ n unless sampling with replacement. */
@@ -141,6 +141,26 @@ function initialLevel(model: SupermarketModel, n: number, rho: number, bound: nu
 }
 
 /**
+ * The least level cap K at which the mean-field JSQ(d) tail beyond it, Σ_{k>K} s_k / λ with s_k = ρ^{(d^k − 1)/(d − 1)}
+ * (Vvedenskaya et al. 1996; Mitzenmacher 2001), is within `bound` (E[T], time units). A finite system's tail decays
+ * geometrically, the limit's doubly exponentially, so the chain at finite n needs at least about this many levels: an
+ * estimate, used only to refuse up front a state space that the solve would reach anyway. Capped at MAX_LEVEL.
+ */
+export function meanFieldLevelNeeded(rho: number, lambda: number, d: number, bound: number): number {
+  const tailAt = (k: number) => Math.exp(((d ** k - 1) / (d - 1)) * Math.log(rho));
+  for (let K = 1; K < MAX_LEVEL; K++) {
+    let beyond = 0;
+    for (let k = K + 1; k <= MAX_LEVEL; k++) {
+      const s = tailAt(k);
+      beyond += s;
+      if (s < 1e-300 || s < beyond * 1e-17) break;
+    }
+    if (beyond / lambda <= bound) return K;
+  }
+  return MAX_LEVEL;
+}
+
+/**
  * A lower estimate of the E[T] truncation error at level cap K, known before any chain is built: the jobs above level
  * K per server, (1/n) Σ_{k>K} P(max level ≥ k), divided by λ (Little). No dispatch of n exponential servers holds fewer
  * jobs than the M/M/n central queue (coupling), and max level ≥ k once N ≥ n(k − 1) + 1, so
@@ -217,6 +237,19 @@ export function solveExact(model: SupermarketModel, options: ExactOptions): Exac
       throw new LevelCapError(
         `level cap ${MAX_LEVEL} cannot reach the E[T] truncation bound ${bound}: even the M/M/${n} tail beyond it is ${least.toExponential(2)} ` +
           `(load too close to 1 for the exact solver at n = ${n}); use simulate, or a looser --truncation-bound`,
+      );
+  }
+  if (!options.fixedLevel && options.truncationLevel === undefined && model.selection === 'jsq' && model.d >= 2) {
+    // decided before any chain is built: the levels the mean-field tail needs (`meanFieldLevelNeeded`) are a lower
+    // estimate of what the chain at this n needs, so a state space too large there is too large for the solve (n = 200,
+    // λ 0.9: chains at K = 2, 3 took ~40 s before K = 4 was refused; n = 100 ran over 2 minutes)
+    const needed = meanFieldLevelNeeded(rho, model.lambda, model.d, bound);
+    if (needed > K)
+      requireStateSpace(
+        n,
+        needed,
+        limits,
+        ` (levels the mean-field tail needs for the E[T] truncation bound ${bound}, fewer than this n needs; use simulate)`,
       );
   }
   const g = joinAtLeastTable(model, n);

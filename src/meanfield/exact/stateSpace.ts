@@ -35,6 +35,30 @@ export function stateSpaceBytes(n: number, K: number): { states: number; nonZero
   return { states, nonZeros, bytes: states * (n + 32) + nonZeros * 12 };
 }
 
+/**
+ * The size of the chain with levels 0..K (`stateSpaceBytes`), or a refusal when it exceeds the limits.
+ * @param why what asks for level K, when it is not a chain about to be built (put after the size in the message).
+ * @throws {StateSpaceTooLargeError} if C(n + K, n) > maxStates or the estimated memory > maxBytes.
+ */
+export function requireStateSpace(
+  n: number,
+  K: number,
+  limits: { maxStates: number; maxBytes: number },
+  why = '',
+): { states: number; nonZeros: number; bytes: number } {
+  const size = stateSpaceBytes(n, K);
+  if (size.states > limits.maxStates || size.bytes > limits.maxBytes) {
+    throw new StateSpaceTooLargeError(
+      `state space too large: ${size.states.toExponential(3)} states (n = ${n}, levels 0..${K}), about ` +
+        `${(size.bytes / 2 ** 30).toFixed(2)} GiB; limits ${limits.maxStates.toExponential(1)} states, ` +
+        `${(limits.maxBytes / 2 ** 30).toFixed(2)} GiB${why}`,
+      size.states,
+      size.bytes,
+    );
+  }
+  return size;
+}
+
 /** The enumerated chain: states, generator by columns, and what the observables need. */
 export interface ExactChain {
   n: number;
@@ -68,16 +92,7 @@ export function buildExactChain(
   joinAtLeast: Float64Array,
   limits: { maxStates: number; maxBytes: number },
 ): ExactChain {
-  const size = stateSpaceBytes(n, K);
-  if (size.states > limits.maxStates || size.bytes > limits.maxBytes) {
-    throw new StateSpaceTooLargeError(
-      `state space too large: ${size.states.toExponential(3)} states (n = ${n}, levels 0..${K}), about ` +
-        `${(size.bytes / 2 ** 30).toFixed(2)} GiB; limits ${limits.maxStates.toExponential(1)} states, ` +
-        `${(limits.maxBytes / 2 ** 30).toFixed(2)} GiB`,
-      size.states,
-      size.bytes,
-    );
-  }
+  const size = requireStateSpace(n, K, limits);
   const S = size.states;
   const C = binomialTable(n + K, n);
   const vectors = new Uint8Array(S * n);

@@ -354,7 +354,7 @@ export function heteroCavity(
     }
     if (!settled)
       throw new ConvergenceError(
-        `heteroCavity: restart ${r + 1} of ${restarts} did not settle within ${maxIterations} steps (E[T] moved ${(100 * residual).toFixed(1)} % over its last 3 steps); raise maxIterations or iterationHorizon`,
+        `heteroCavity: restart ${r + 1} of ${restarts} did not settle within ${maxIterations} steps (E[T] moved ${(100 * residual).toFixed(1)} % over its last 3 steps): no estimate; simulate the model instead (library callers can raise heteroCavity's options maxIterations, iterationHorizon)`,
         residual,
         iterations,
       );

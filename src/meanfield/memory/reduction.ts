@@ -13,6 +13,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { effectiveMemory, formatMemory, isJiq, modelHasMemory, NO_MEMORY, type EffectiveMemory } from '../../model/memory.ts';
 import { load, type SupermarketModel } from '../../model/model.ts';
 import { memoryEmptyProbability, probesPerArrival } from './pi0.ts';
+import { requireBaseModel } from '../support.ts';
 
 /** What the memory does to a model in the limit. */
 export interface MemoryReduction {
@@ -37,9 +38,12 @@ export function hasMemory(model: SupermarketModel): boolean {
 
 /**
  * π₀, the reduced rate and the probe count of a model with memory.
- * @throws {InvalidModelError} on ρ outside [0, 1).
+ * @throws {InvalidModelError} on ρ outside [0, 1), and for server speeds, batches or redundancy (no term for them).
  */
 export function memoryReduction(model: SupermarketModel): MemoryReduction {
+  // π₀ and the probe count are derived for identical servers, single jobs, no replicas (a library caller could pass
+  // another model and read the identical-server numbers as its own)
+  requireBaseModel(model, 'the memory reduction theorem');
   const memory = effectiveMemory(model.selection, model.d, model.memory);
   const rho = load(model);
   const d = isJiq(model.selection) ? 1 : model.d;

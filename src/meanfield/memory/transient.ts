@@ -15,7 +15,7 @@ import { effectiveMemory, isJiq, type EffectiveMemory } from '../../model/memory
 import type { SupermarketModel } from '../../model/model.ts';
 import { checkTimeGrid } from '../../model/timeGrid.ts';
 import { integrateOdex, sampleTrajectory } from '../../numerics/odex.ts';
-import { truncatedTransient, type ArrivalRouting, type TruncatedTransient } from '../support.ts';
+import { requireBaseModel, truncatedTransient, type ArrivalRouting, type TruncatedTransient } from '../support.ts';
 import { memoryEmptyProbability } from './pi0.ts';
 
 /**
@@ -120,6 +120,9 @@ export function solveMemoryTransient(model: SupermarketModel, options: MemoryTra
       `no transient solver for memory with ${model.selection}, ${model.discipline}, ${model.service.kind} sizes: the cavity ODE covers SQ(d) (jsq or jiq), FIFO, exponential sizes`,
     );
   }
+  requireBaseModel(model, 'the memory cavity ODE');
+  if (model.arrivals !== undefined && model.arrivals.kind !== 'exponential')
+    throw new InvalidModelError(`the memory cavity ODE assumes Poisson arrivals (theory.md §12, §14), got ${model.arrivals.kind}`);
   const memory = effectiveMemory(model.selection, model.d, model.memory);
   const d = isJiq(model.selection) ? 1 : model.d;
   const meanService = model.service.mean;

@@ -4,6 +4,7 @@ import { parseModel } from '../../../src/model/index.ts';
 import { buildExactChain, solveExact, stateCount } from '../../../src/meanfield/exact/index.ts';
 import { binomialTable, vectorRank } from '../../../src/meanfield/exact/stateSpace.ts';
 import { simulate } from '../../../src/sim/index.ts';
+import { meanFieldLevelNeeded } from '../../../src/meanfield/exact/solveExact.ts';
 
 const jsq = (lambda: number, d: number, sampling: 'with-replacement' | 'without-replacement' = 'with-replacement') =>
   parseModel({ lambda, d, sampling });
@@ -74,6 +75,17 @@ describe('solveExact', () => {
   it('solveExact(model, { n: 12 }) at λ = 0.9 refuses with StateSpaceTooLargeError naming the size', () => {
     expect(() => solveExact(jsq(0.9, 2), { n: 12 })).toThrow(StateSpaceTooLargeError);
     expect(() => solveExact(jsq(0.9, 2), { n: 12 })).toThrow(/state space too large: .* states \(n = 12/);
+  });
+
+  it('solveExact(model, { n: 200 }) at λ = 0.9 refuses before building any chain (it built K = 2, 3 for ~40 s first)', () => {
+    const caps: number[] = [];
+    expect(() => solveExact(jsq(0.9, 2), { n: 200, onProgress: (p) => caps.push(p.K) })).toThrow(
+      /state space too large: .* states \(n = 200, levels 0\.\.7\).*levels the mean-field tail needs/,
+    );
+    expect(caps).toEqual([]);
+    // the estimate: s_k = ρ^(2^k − 1), Σ_{k>7} s_k / λ ≈ 0.9^255 / 0.9 < 1e-6 ≤ Σ_{k>6} s_k / λ ≈ 0.9^127 / 0.9
+    expect(meanFieldLevelNeeded(0.9, 0.9, 2, 1e-6)).toBe(7);
+    expect(meanFieldLevelNeeded(0.5, 0.5, 3, 1e-6)).toBe(3); // 0.5^13 = 1.2e-4 > 5e-7 ≥ 0.5^40
   });
 
   it('solveExact with server speeds refuses (exact --speeds printed the identical-server chain as if speeds were kept)', () => {
