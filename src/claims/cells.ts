@@ -7,7 +7,7 @@
 import { batchLabel, usesPrediction, type BatchDispatch, type Discipline, type Selection } from '../model/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { Measure } from './claim.ts';
-import { judgePoint, quantityMemory, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
+import { judgePoint, quantityMemory, unsettledMeasure, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
 import type { Conjecture } from './schema.ts';
 
 /** Where a cell stands: a policy (selection, discipline) at (service, d, n, prediction, λ). */
@@ -42,6 +42,8 @@ export interface MeasuredCell extends CellCoordinates {
   readonly responseTimePercentiles?: Readonly<Record<string, Estimate>>;
   /** How the cell was measured, e.g. "simulation n = 1000 (4 × 5e5 jobs)" or "trace replay". */
   readonly method: string;
+  /** Why its E[T] may be infinite without a settling rule (model/moments.ts `meanResponseTimeUnsettled`), when so. */
+  readonly meanResponseTimeUnsettled?: string;
 }
 
 function estimateOf(cell: MeasuredCell, measure: Measure): Estimate | undefined {
@@ -112,6 +114,7 @@ export function judgeClaimOnCells(
         method: cell.method,
         value: estimate.mean,
         estimate,
+        ...unsettledMeasure(q.measure, cell.meanResponseTimeUnsettled),
       });
     }
     if (raw.length === claim.quantities.length) results.push(judgePoint(claim, point, raw, { simultaneous, n: point.n }));
@@ -124,10 +127,14 @@ const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : x > 0 ? '∞' : x
 /** The numbers behind a point's verdict in one line: each comparison's sides at the estimates and as intervals. */
 export function pointEvidence(p: PointResult): string {
   if (p.verdict === 'undefined') return `infinite in theory: ${(p.infinite ?? []).join('; ')}`;
-  return p.comparisons
-    .map(
-      (c) =>
-        `${c.text}: ${f3(c.leftValue)} [${f3(c.left.lo)}, ${f3(c.left.hi)}] vs ${f3(c.rightValue)} [${f3(c.right.lo)}, ${f3(c.right.hi)}]`,
-    )
-    .join('; ');
+  const unsettled = p.unsettled ? `not judged, ${p.unsettled.join('; ')}; ` : '';
+  return (
+    unsettled +
+    p.comparisons
+      .map(
+        (c) =>
+          `${c.text}: ${f3(c.leftValue)} [${f3(c.left.lo)}, ${f3(c.left.hi)}] vs ${f3(c.rightValue)} [${f3(c.right.lo)}, ${f3(c.right.hi)}]`,
+      )
+      .join('; ')
+  );
 }

@@ -23,6 +23,7 @@ import {
   type SupermarketModel,
 } from '../model/index.ts';
 import { simulate } from '../sim/index.ts';
+import { estimandFiniteness } from '../model/moments.ts';
 import { cellSeed, fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { taskCost, type SimulationTask } from '../runs/task.ts';
@@ -131,6 +132,8 @@ export interface PointResult {
   readonly verdict: PointVerdict;
   /** The quantities infinite in theory, with why (verdict 'undefined'); absent when none. */
   readonly infinite?: readonly string[];
+  /** The simulated means that may be infinite without a settling rule, with why (verdict 'undecided'); absent when none. */
+  readonly unsettled?: readonly string[];
   /** Two-sided confidence level of each estimated quantity's interval at this point (0.95, or 1 − 0.05/m). */
   readonly perQuantityConfidence: number;
 }
@@ -398,7 +401,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
   const method = `simulation n = ${ev.n} (${ev.replications} × ${ev.jobs.toExponential(0).replace('e+', 'e')} jobs)`;
 
   const results: PointResult[] = plans.map(({ point, items }) => {
-    const raw = items.map(({ q, decision }) => {
+    const raw = items.map(({ q, model, decision }) => {
       if (decision.source === 'mean-field') {
         const s = decision.solution!;
         const base = {
@@ -442,6 +445,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         estimate: e,
         reason: decision.reason,
         simulation: sim,
+        ...unsettledMeasure(q.measure, estimandFiniteness(model).meanResponseTimeUnsettled),
       };
     });
     return judgePoint(claim, point, raw, { simultaneous: ev.simultaneous, n: ev.n });
@@ -468,8 +472,20 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
  * A quantity's value before the verdict: either an estimate with a 95% CI (simulation, cavity, trace replay) or a
  * deterministic interval (value ± numerical error).
  */
-export type MeasuredQuantity = Omit<QuantityValue, 'interval' | 'ci95' | 'replications'> &
-  ({ readonly estimate: Estimate; readonly interval?: undefined } | { readonly estimate?: undefined; readonly interval: [number, number] });
+export type MeasuredQuantity = Omit<QuantityValue, 'interval' | 'ci95' | 'replications'> & {
+  /**
+   * Why this simulated mean may be infinite without a rule that settles it (model/moments.ts
+   * `meanResponseTimeUnsettled`; measures T and S), when so: the point is then 'undecided', whatever the intervals say.
+   */
+  readonly unsettled?: string;
+} & (
+    { readonly estimate: Estimate; readonly interval?: undefined } | { readonly estimate?: undefined; readonly interval: [number, number] }
+  );
+
+/** The unsettled-mean reason of a simulated measure (T or S; percentiles exist whatever the mean), if any. */
+export function unsettledMeasure(measure: Measure, reason: string | undefined): { readonly unsettled?: string } {
+  return reason !== undefined && (measure === 'T' || measure === 'S') ? { unsettled: reason } : {};
+}
 
 /**
  * The verdict of a claim at one grid point (rule: VERDICT_RULE): with `simultaneous`, the CIs of the m estimated
@@ -500,6 +516,10 @@ export function judgePoint(
   const intervals = new Map(quantities.map((x) => [x.key, { lo: x.interval[0], hi: x.interval[1] }]));
   const points = new Map(quantities.map((x) => [x.key, x.value]));
   const outcome = evaluateClaim(claim, { intervals, points, symbols: { lambda: point.lambda, d: point.d, n: options.n } });
+  // a mean that may be infinite in theory (not settled) is no evidence either way: the comparisons are shown, not judged
+  const unsettled = raw.flatMap((x) => (x.unsettled === undefined ? [] : [`${x.key}: ${x.unsettled}`]));
+  if (unsettled.length > 0)
+    return { point, quantities, comparisons: outcome.comparisons, verdict: 'undecided', unsettled, perQuantityConfidence: confidence };
   return { point, quantities, comparisons: outcome.comparisons, verdict: outcome.verdict, perQuantityConfidence: confidence };
 }
 

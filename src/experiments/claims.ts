@@ -5,6 +5,8 @@
  */
 import { judgeClaimOnCells, pointEvidence, type Conjecture, type MeasuredCell } from '../claims/index.ts';
 import { cellStream, type CellOutcome } from './outcome.ts';
+import { estimandFiniteness } from '../model/moments.ts';
+import type { SupermarketModel } from '../model/index.ts';
 
 /** The claim files judged when an experiment file names none: the seed study's H1–H3 (theory.md §1), in analysis/. */
 export const STUDY_CLAIM_FILES = ['h1-known-sizes.json', 'h2-weak-predictions.json', 'h3-jsq-beats-lpw.json'] as const;
@@ -22,8 +24,10 @@ export interface Finding {
 }
 
 /** An experiment cell as the claims engine reads it. */
-export function measuredCell(o: CellOutcome): MeasuredCell {
+export function measuredCell(o: CellOutcome, model?: SupermarketModel): MeasuredCell {
   const c = o.cell;
+  // a mean that may be infinite without a settling rule (model/moments.ts): its claims are not judged
+  const unsettled = model === undefined ? undefined : estimandFiniteness(model).meanResponseTimeUnsettled;
   return {
     selection: c.selection,
     discipline: c.discipline,
@@ -35,6 +39,7 @@ export function measuredCell(o: CellOutcome): MeasuredCell {
     d: c.d,
     n: c.n,
     meanResponseTime: o.result.meanResponseTime,
+    ...(unsettled === undefined ? {} : { meanResponseTimeUnsettled: unsettled }),
     meanSlowdown: o.result.meanSlowdown,
     responseTimePercentiles: o.result.responseTimePercentiles,
     method: c.trace
@@ -45,10 +50,15 @@ export function measuredCell(o: CellOutcome): MeasuredCell {
 
 /**
  * Judges each claim on the outcomes.
+ * @param models the cells' models by cell key: a cell whose E[T] may be infinite without a settling rule is not judged.
  * @returns findings in claim order, then grid order; a claim whose cells the experiment lacks gives none.
  */
-export function judgeExperimentClaims(claims: readonly Conjecture[], outcomes: readonly CellOutcome[]): Finding[] {
-  const cells = outcomes.map(measuredCell);
+export function judgeExperimentClaims(
+  claims: readonly Conjecture[],
+  outcomes: readonly CellOutcome[],
+  models: ReadonlyMap<string, SupermarketModel> = new Map(),
+): Finding[] {
+  const cells = outcomes.map((o) => measuredCell(o, models.get(o.cell.key)));
   return claims.flatMap((c) =>
     judgeClaimOnCells(c, cells).map((p) => ({
       claim: `${c.spec.name}: ${c.claim.text}`,

@@ -181,7 +181,7 @@ export function conjectureMarkdown(result: ConjectureResult, figures: readonly F
     '|---|---|---|---|---|',
     ...result.points.map(
       (p) =>
-        `| ${p.point.row} | ${p.point.lambda} | **${p.verdict === 'undefined' ? 'undefined (infinite)' : p.verdict}** | ${p.verdict === 'undefined' ? `infinite in theory: ${(p.infinite ?? []).join('; ')}` : ''}${p.comparisons
+        `| ${p.point.row} | ${p.point.lambda} | **${p.verdict === 'undefined' ? 'undefined (infinite)' : p.verdict}** | ${p.verdict === 'undefined' ? `infinite in theory: ${(p.infinite ?? []).join('; ')}` : p.unsettled ? `not judged, ${p.unsettled.join('; ')}<br>` : ''}${p.comparisons
           .map(
             (c) =>
               `${f3(c.leftValue)} ${iv(c.left.lo, c.left.hi)} ${c.operator.replace('<', '&lt;').replace('>', '&gt;')} ${f3(c.rightValue)} ${iv(c.right.lo, c.right.hi)} → ${c.verdict}`,

@@ -3,11 +3,14 @@ import {
   bonferroniFactor,
   evaluateConjecture,
   parseConjecture,
+  pointEvidence,
   type SimulationRequest,
   type SimulationSummary,
 } from '../../src/claims/index.ts';
 import { ConvergenceError, InvalidModelError } from '../../src/errors.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { measuredCell } from '../../src/experiments/claims.ts';
+import { parseModel } from '../../src/model/index.ts';
 import { estimate } from '../stats/estimate.ts';
 
 /** theory.md §2: E[T] = Σ_{i≥1} λ^((d^i − d)/(d − 1)); §4, d = 2: E[T] = −ln(1 − λ²)/λ². */
@@ -134,6 +137,28 @@ describe('evaluateConjecture', () => {
     expect(r.points[0].perQuantityConfidence).toBeCloseTo(0.975, 12);
     // [2.474, 2.726] vs [2.724, 2.976]: the widened intervals overlap, the raw 95% CIs would not
     expect(r.points[0].verdict).toBe('undecided');
+  });
+
+  it('evaluateConjecture(c): a simulated mean that may be infinite (d ≥ 2 without replacement, E[S²] = ∞) leaves the point undecided', async () => {
+    // the compare room's rule (compare/cell.ts unsettledVerdict) in the claims room: intervals that would say "holds"
+    // rest on sample means that may grow without bound, so the point is undecided and says why
+    const c = parseConjecture({
+      name: 'u',
+      claim: 'T(lwl, fifo) < T(jsq, fifo)',
+      grid: { lambda: [0.9], d: [3], service: ['pareto:1.5'] },
+      sampling: 'without-replacement',
+      evaluation: { prefer: 'simulation' },
+    });
+    const r = await evaluateConjecture(c, { simulate: fakeSimulate({ 'lwl-fifo': [1, 0.01], 'jsq-fifo': [3, 0.01] }, []) });
+    expect(r.points[0].comparisons[0].verdict).toBe('holds');
+    expect(r.points[0].verdict).toBe('undecided');
+    expect(r.points[0].unsettled?.join(' ')).toMatch(/E\[T\] may be infinite: E\[S²\] = ∞ .*not settled for d ≥ 2 without replacement/);
+    expect(pointEvidence(r.points[0])).toMatch(/^not judged, /);
+    // run's path: the experiment cell carries its model's reason into the claims engine
+    const outcome = { cell: { key: 'k', n: 10, jobs: 100, replications: 2 }, result: { meanResponseTime: estimate(1, 0.01) } } as never;
+    const model = parseModel({ lambda: 0.9, d: 3, selection: 'lwl', service: 'pareto:1.5', sampling: 'without-replacement' });
+    expect(measuredCell(outcome, model).meanResponseTimeUnsettled).toMatch(/not settled for d ≥ 2 without replacement/);
+    expect(measuredCell(outcome).meanResponseTimeUnsettled).toBeUndefined();
   });
 
   it('evaluateConjecture(c) simulates slowdown S (no solver gives it) and shares one simulation between T and S', async () => {

@@ -98,7 +98,10 @@ describe('claims read each arrival stream at its own grid point', () => {
     const results = outcomes({ selections: ['jsq', 'random'], arrivals: ['exp', 'det'] }, (k) =>
       k.startsWith('exp|d2|n10|jsq') ? (k.includes('det') ? 1.1 : 1.2) : k.includes('det') ? 1.05 : 2,
     );
-    const points = judgeClaimOnCells(claim, results.map(measuredCell));
+    const points = judgeClaimOnCells(
+      claim,
+      results.map((o) => measuredCell(o)),
+    );
     expect(points.map((p) => [p.point.row, p.verdict])).toEqual([
       ['exp, d = 2, n = 10', 'holds'],
       ['exp, d = 2, n = 10, arrivals det', 'fails'],

@@ -245,7 +245,7 @@ export function runCommand(): Command {
             skippedCells: skipped,
             ...(predictorQuality.length ? { predictorQuality } : {}),
           };
-          const findings = judgeExperimentClaims(claims, ordered);
+          const findings = judgeExperimentClaims(claims, ordered, new Map(cells.map((c) => [c.key, c.model])));
           const files = await writeExperimentReport(out, spec, ordered, meta, findings, { latex: o.latex === true });
           if (o.json) {
             printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
