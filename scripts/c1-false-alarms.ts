@@ -56,19 +56,21 @@ function sweepPoints(s: Setting, t: number) {
   });
 }
 
-console.log(`c₁ check false alarms on synthetic sweeps (H0 true), ${trials} sweeps per setting, α = ${SIGNIFICANCE_LEVEL}`);
-for (const s of SETTINGS) {
+/**
+ * One setting's false alarms of a check, now and under the rule it replaced: `decide` answers null for a sweep the check
+ * does not judge, else whether each rule rejects. Prints the two rates beside the 95 % band around α.
+ */
+function tally(s: Setting, decide: (points: ReturnType<typeof sweepPoints>) => { now: boolean; before: boolean } | null): void {
   const t = tQuantile(0.975, s.replications - 1);
   let now = 0;
   let before = 0;
   let judged = 0;
   for (let k = 0; k < trials; k++) {
-    const points = sweepPoints(s, t);
-    const check = c1Check(points, x0, c1);
-    if (check.status === 'not-judged') continue;
+    const rejects = decide(sweepPoints(s, t));
+    if (rejects === null) continue;
     judged++;
-    if (check.pValue < SIGNIFICANCE_LEVEL) now++;
-    if (oldRejects(points, s.replications)) before++;
+    if (rejects.now) now++;
+    if (rejects.before) before++;
   }
   const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, judged, 0.95);
   const show = (r: number) =>
@@ -76,27 +78,22 @@ for (const s of SETTINGS) {
   console.log(`  ${s.name.padEnd(34)} now ${show(now)};  before ${show(before)}  (band [${low.toFixed(4)}, ${high.toFixed(4)}])`);
 }
 
+console.log(`c₁ check false alarms on synthetic sweeps (H0 true), ${trials} sweeps per setting, α = ${SIGNIFICANCE_LEVEL}`);
+for (const s of SETTINGS)
+  tally(s, (points) => {
+    const check = c1Check(points, x0, c1);
+    return check.status === 'not-judged' ? null : { now: check.pValue < SIGNIFICANCE_LEVEL, before: oldRejects(points, s.replications) };
+  });
+
 console.log('limit check false alarms (â against the true x∞, no reference error), same sweeps');
 for (const s of [
   ...SETTINGS,
   { name: 'n = 10, 20, 50, 100, R = 5', ns: [10, 20, 50, 100], sds: [0.05, 0.05, 0.05, 0.05], replications: 5 },
-]) {
-  const t = tQuantile(0.975, s.replications - 1);
-  let now = 0;
-  let before = 0;
-  let judged = 0;
-  for (let k = 0; k < trials; k++) {
-    const points = sweepPoints(s, t);
+])
+  tally(s, (points) => {
     const fit = fitInverseN(points, { inverseSquare: 'auto' });
     const reference = { value: x0, halfWidth: 0, numericalError: 0 };
     const check = limitCheck(fit, reference, null, points);
-    if (check.status !== 'agrees' && check.status !== 'disagrees') continue;
-    judged++;
-    if (check.status === 'disagrees') now++;
-    if (limitCheck(fit, reference).status === 'disagrees') before++;
-  }
-  const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, judged, 0.95);
-  const show = (r: number) =>
-    `${r}/${judged} = ${(r / judged).toFixed(4)} ${r / judged >= low && r / judged <= high ? 'in band' : 'OUT of band'}`;
-  console.log(`  ${s.name.padEnd(34)} now ${show(now)};  before ${show(before)}  (band [${low.toFixed(4)}, ${high.toFixed(4)}])`);
-}
+    if (check.status !== 'agrees' && check.status !== 'disagrees') return null;
+    return { now: check.status === 'disagrees', before: limitCheck(fit, reference).status === 'disagrees' };
+  });
