@@ -482,6 +482,21 @@ export type MeasuredQuantity = Omit<QuantityValue, 'interval' | 'ci95' | 'replic
     { readonly estimate: Estimate; readonly interval?: undefined } | { readonly estimate?: undefined; readonly interval: [number, number] }
   );
 
+/**
+ * The interval mean ± h of an estimate (h its half-width, widened for simultaneous coverage), kept inside the parameter
+ * space as the estimate's own ci95 is (stats `feasible`: E[T] ≥ E[S], T/S ≥ 1): a mean's ci95 is symmetric unless an
+ * end was clipped to a bound, and a clipped end stays the bound (a conjecture printed T = 2.852 [−0.841, 6.545] at
+ * E[S] = 1). Percentiles (asymmetric ci95 by construction) keep mean ± h, floored at 0.
+ */
+function feasibleInterval(measure: Measure, estimate: Estimate, h: number): [number, number] {
+  const { mean, halfWidth, ci95 } = estimate;
+  if (measure !== 'T' && measure !== 'S') return [Math.max(0, mean - h), mean + h];
+  const slack = 1e-9 * Math.max(1, Math.abs(mean));
+  const lower = ci95[0] > mean - halfWidth + slack ? ci95[0] : -Infinity;
+  const upper = ci95[1] < mean + halfWidth - slack ? ci95[1] : Infinity;
+  return [Math.max(mean - h, lower), Math.min(mean + h, upper)];
+}
+
 /** The unsettled-mean reason of a simulated measure (T or S; percentiles exist whatever the mean), if any. */
 export function unsettledMeasure(measure: Measure, reason: string | undefined): { readonly unsettled?: string } {
   return reason !== undefined && (measure === 'T' || measure === 'S') ? { unsettled: reason } : {};
@@ -510,7 +525,7 @@ export function judgePoint(
     if (isInfinite(estimate))
       return { ...rest, value: Infinity, interval: [Infinity, Infinity], ci95: [Infinity, Infinity], replications: estimate.replications };
     const h = estimate.halfWidth * (options.simultaneous ? bonferroniFactor(m, estimate.replications) : 1);
-    return { ...rest, interval: [estimate.mean - h, estimate.mean + h], ci95: estimate.ci95, replications: estimate.replications };
+    return { ...rest, interval: feasibleInterval(x.measure, estimate, h), ci95: estimate.ci95, replications: estimate.replications };
   });
   if (infinite.length > 0) return { point, quantities, comparisons: [], verdict: 'undefined', infinite, perQuantityConfidence: confidence };
   const intervals = new Map(quantities.map((x) => [x.key, { lo: x.interval[0], hi: x.interval[1] }]));

@@ -161,6 +161,24 @@ describe('evaluateConjecture', () => {
     expect(measuredCell(outcome).meanResponseTimeUnsettled).toBeUndefined();
   });
 
+  it('evaluateConjecture(c) keeps a widened interval inside the parameter space (E[T] ≥ E[S] = 1), as its ci95 is', async () => {
+    // a trial: T(jsq, sprpt) = 2.852 [−0.841, 6.545] with mixSources false; the estimate's own ci95 was clipped at E[S]
+    const c = parseConjecture({
+      name: 'f',
+      claim: 'T(jsq, fifo) > 0.5',
+      grid: { lambda: [0.9], d: [2] },
+      evaluation: { prefer: 'simulation' },
+    });
+    const clipped = { mean: 2.852, halfWidth: 3.0, ci95: [1, 5.852] as [number, number], replications: 2 };
+    const r = await evaluateConjecture(c, {
+      simulate: async (rs) => rs.map(() => ({ meanResponseTime: clipped }) as unknown as SimulationSummary),
+    });
+    const [t] = r.points[0].quantities;
+    expect(t.interval[0]).toBe(1);
+    expect(t.interval[1]).toBeCloseTo(5.852, 12);
+    expect(r.points[0].verdict).toBe('holds'); // [−0.148, 5.852] would leave it undecided
+  });
+
   it('evaluateConjecture(c) simulates slowdown S (no solver gives it) and shares one simulation between T and S', async () => {
     const c = parseConjecture({
       name: 's',
