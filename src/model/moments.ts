@@ -99,11 +99,14 @@ const FINITE: Finiteness = { finite: true };
  * each draw) and waits what it waits there; the path vanishes as n → ∞ (the mean-field E[T]∞ may be finite: LWL(d)
  * needs only E[S^{1+1/d}] < ∞, `meanFieldFiniteness`) and without replacement (d distinct servers: not settled).
  */
-function pinnedReason(d: number, law: string, discipline: string): string {
+function pinnedReason(d: number, law: string, discipline: string, limitFinite: boolean): string {
   return (
     `E[S²] = ∞ (${law} ≤ 2): with replacement all ${d} draws hit one server with probability n^{1−d} > 0, and the job ` +
-    `waits there the residual of the job in service (${discipline}); the path vanishes as n → ∞, and --sampling without-replacement ` +
-    `draws ${d} distinct servers`
+    `waits there the residual of the job in service (${discipline}); ` +
+    // the way out is named only where there is one: a limit that is infinite too stays so with distinct servers
+    (limitFinite
+      ? `the path vanishes as n → ∞, and --sampling without-replacement draws ${d} distinct servers`
+      : `the mean-field limit is infinite too, so drawing distinct servers (--sampling without-replacement) is no way out`)
   );
 }
 
@@ -160,7 +163,10 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   if (!m2 && nonPreemptive) {
     const reason = `E[S²] = ∞ (${law} ≤ 2): ${discipline.toUpperCase()} waits the residual of the job in service`;
     if (certain)
-      meanResponseTime = { finite: false, reason: model.d === 1 ? reason : pinnedReason(model.d, law, discipline.toUpperCase()) };
+      meanResponseTime = {
+        finite: false,
+        reason: model.d === 1 ? reason : pinnedReason(model.d, law, discipline.toUpperCase(), meanFieldFiniteness(model).finite),
+      };
     else {
       meanResponseTimeUnsettled = `E[T] may be infinite: ${reason} (not settled for d ≥ 2 without replacement)`;
       warnings.push(`${meanResponseTimeUnsettled}; its interval may mean nothing`);

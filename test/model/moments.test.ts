@@ -56,6 +56,9 @@ describe('estimandFiniteness (theory.md §8 heavy tails)', () => {
     // LWL(3) needs only E[S^{4/3}] < ∞ in the limit: ∞ at every n beside a finite E[T]∞ (compare must not print E[T]∞ = ∞)
     expect(infiniteOnlyAtFiniteN(lwl)).toBe(true);
     expect(infiniteOnlyAtFiniteN(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5' }))).toBe(false); // JSQ: ∞ in the limit too
+    // and there the reason offers no way out (a trial read the hint as "without replacement makes it finite")
+    const jsq = estimandFiniteness(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5' })).meanResponseTime;
+    expect(jsq.finite ? '' : jsq.reason).toMatch(/the mean-field limit is infinite too, so drawing distinct servers .* is no way out/);
     // redundancy: the replicas of a job all on one server (with replacement) occupy it for a whole size
     const red = estimandFiniteness(parseModel({ lambda: 0.3, d: 2, redundancy: 'cancel-on-complete', service: 'pareto:1.5' }));
     expect(red.meanResponseTime).toMatchObject({ finite: false, reason: expect.stringMatching(/all 2 draws hit one server/) });
