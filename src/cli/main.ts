@@ -3,8 +3,10 @@ import { reportFatal, stdioFailure } from './errors.ts';
 import { buildProgram } from './program.ts';
 import { compareAhead, prestartWorkers, workersFor } from './workerStart.ts';
 
-// `compare` opens a worker pool: its workers start now and load the simulator (the first one also the solvers) while
-// this thread loads the command's modules (solvers, report), instead of after them (workerStart.ts)
+// `compare` opens a worker pool: its first worker starts now and loads the simulator and the solvers while this thread
+// loads the command's modules (solvers, report), instead of after them, and takes the first model's solve at once. The
+// others start when the pool opens (compare.ts warms it), after this thread's modules: started now too, they made three
+// threads loading modules on two cores, on this thread's critical path (workersFor, workerStart.ts)
 if (process.argv[2] === 'compare') prestartWorkers(workersFor(process.argv.slice(3)), compareAhead);
 
 // A reader that stops early (`supermarket … | head`) closes the pipe: stop quietly, as Unix tools do, not with a trace;

@@ -1,8 +1,8 @@
 /**
  * Starting the pool's worker threads (pool.ts), and starting them early: a command that will open a pool
- * (`compare`) asks for its workers before it loads its own modules (`prestartWorkers`), so each worker loads the
- * simulator while this thread loads the command's solvers and report code, instead of after. The pool then adopts
- * them (`takePrestarted`) in place of starting new ones. Light on purpose (node:worker_threads only): it runs before
+ * (`compare`) asks for its first worker before it loads its own modules (`prestartWorkers`; the others start when its
+ * pool opens, main.ts), so that worker loads the simulator while this thread loads the command's solvers and report
+ * code, instead of after. The pool then adopts it (`takePrestarted`) in place of starting a new one. Light on purpose (node:worker_threads only): it runs before
  * the command's imports.
  */
 import os from 'node:os';
@@ -109,10 +109,10 @@ export function compareAhead(k: number): readonly Preload[] {
 }
 
 /**
- * How many workers to start ahead for the command line `argv` (its arguments after the command): as many as its pool
- * will start first, `--threads N` (or `--threads=N`) or by default the machine's cores, but at most the cores (a pool
- * of more starts the rest itself); 0 when it shows help (`-h`, `--help`) or `--threads` is not plain digits (the
- * command refuses it, or reads a form such as 1e0 that is left to it).
+ * How many workers to start ahead for the command line `argv` (its arguments after the command): the first of its
+ * pool only, the one that takes the first model's solve (the others start when the pool opens, after this thread's
+ * modules: main.ts says why); 0 when it shows help (`-h`, `--help`) or `--threads` (or `--threads=N`) is 0 or not plain
+ * digits (the command refuses it, or reads a form such as 1e0 that is left to it).
  */
 export function workersFor(argv: readonly string[]): number {
   if (argv.includes('--help') || argv.includes('-h')) return 0;
@@ -121,5 +121,5 @@ export function workersFor(argv: readonly string[]): number {
     const value = a === '--threads' ? (argv[i + 1] ?? '') : a.startsWith('--threads=') ? a.slice('--threads='.length) : undefined;
     if (value !== undefined) threads = /^\d+$/.test(value) ? Number(value) : 0;
   });
-  return Math.min(threads, os.availableParallelism());
+  return Math.min(threads, 1);
 }
