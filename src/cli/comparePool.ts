@@ -158,7 +158,8 @@ const FIGURES_WORTH_A_RENDERER = 400_000;
 /**
  * `WriteReportOptions.writeFigures` on the pool: each figure rendered and written by a worker (largest spec first;
  * the worker may have loaded the renderer while it waited for the last simulations; a few small figures stay on the
- * workers that have it, `FIGURES_WORTH_A_RENDERER`), paths in figure order.
+ * workers that have it, `FIGURES_WORTH_A_RENDERER`) but its PNG, which a task of its own rasterises from the SVG on
+ * any worker (a worker without the renderer meanwhile), paths in figure order.
  */
 export function figuresOnPool(pool: WorkerPool): NonNullable<WriteReportOptions['writeFigures']> {
   return async (outDir, figures) => {
@@ -166,9 +167,21 @@ export function figuresOnPool(pool: WorkerPool): NonNullable<WriteReportOptions[
     const tasks: FigureTask<number>[] = figures.map((f, i) => {
       const figure = { name: f.name, spec: f.spec, rows: f.rows, ...(f.pdf ? { pdf: true } : {}) };
       // a PDF takes about half the time of the SVG and PNG together (WriteReportOptions.latex)
-      return { key: i, kind: 'figure', outDir, figure, cost: JSON.stringify(figure.spec).length * (f.pdf ? 1.5 : 1) };
+      return { key: i, kind: 'figure', outDir, figure, vectorsOnly: true, cost: JSON.stringify(figure.spec).length * (f.pdf ? 1.5 : 1) };
     });
-    await pool.run(tasks, (i, paths) => (written[i] = paths as string[]), { minCostToLoad: FIGURES_WORTH_A_RENDERER });
+    // each figure's PNG is a task of its own, from its SVG (resvg, about half of a figure's CPU, needs no vega): a
+    // worker without the renderer takes it while the one that has it renders the next figure. Its cost (1) puts it
+    // after every figure still waiting, so the renderer's holder renders figures first and the others rasterise.
+    await pool.run<number>(
+      tasks,
+      (i, value, task, more) => {
+        if (task.kind !== 'figure') return;
+        const { svg, paths } = value as { svg: string; paths: string[] };
+        written[i] = paths;
+        more([{ key: i, kind: 'raster', outDir, name: task.figure.name, svg, cost: 1 }]);
+      },
+      { minCostToLoad: FIGURES_WORTH_A_RENDERER },
+    );
     return written.flat();
   };
 }

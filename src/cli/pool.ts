@@ -78,12 +78,26 @@ export interface TrajectoryReplicationsTask<K> {
   readonly cost?: number;
 }
 
-/** A report figure to render and write (`writeFigureFiles(outDir, figure)`), for the pool. */
+/**
+ * A report figure to render and write (`writeFigureFiles(outDir, figure)`), for the pool; with `vectorsOnly`, all but
+ * its PNG (`writeFigureVectors`: the result is the SVG and the paths), left to a `RasterTask`.
+ */
 export interface FigureTask<K> {
   readonly key: K;
   readonly kind: 'figure';
   readonly outDir: string;
   readonly figure: FigureFiles;
+  readonly vectorsOnly?: boolean;
+  readonly cost?: number;
+}
+
+/** A figure's PNG from its SVG (`writeFigurePng(outDir, name, svg)`), for the pool: resvg only, no vega to load. */
+export interface RasterTask<K> {
+  readonly key: K;
+  readonly kind: 'raster';
+  readonly outDir: string;
+  readonly name: string;
+  readonly svg: string;
   readonly cost?: number;
 }
 
@@ -94,10 +108,12 @@ export type PoolTask<K> =
   | PopulationTask<K>
   | ReplicationsTask<K>
   | TrajectoryReplicationsTask<K>
-  | FigureTask<K>;
+  | FigureTask<K>
+  | RasterTask<K>;
 /**
  * What a task gives back: `simulate`'s, `simulateTrajectory`'s, `prepareComparisonModel`'s, `simulatePopulation`'s
- * result, `runReplications`'s or `runTrajectoryReplications`'s parts, or the paths `writeFigureFiles` wrote.
+ * result, `runReplications`'s or `runTrajectoryReplications`'s parts, the paths `writeFigureFiles` wrote, or
+ * `writeFigureVectors`' SVG and paths (a raster task gives an empty list).
  */
 export type PoolValue =
   | SimulationResult
@@ -106,7 +122,8 @@ export type PoolValue =
   | PopulationSimulationResult
   | ReplicationPart[]
   | TrajectoryPart[]
-  | string[];
+  | string[]
+  | { svg: string; paths: string[] };
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores, at most the number of tasks); ignored with `pool`. */
@@ -438,15 +455,25 @@ export class WorkerPool {
             settle();
             return;
           }
-          const need = modulesOf(all[waiting[0]]);
-          if (need !== undefined && !this.preloaded.get(worker)?.has(need) && this.leaveToHolders(worker, need, waiting, cost, options)) {
+          // the first waiting task this worker may take: not one whose modules it would load only to take work from
+          // the workers that hold them (`minCostToLoad`), e.g. a figure, while a figure's PNG (no vega) is waiting
+          const pick = waiting.findIndex((w) => {
+            const needs = modulesOf(all[w]);
+            return (
+              needs === undefined ||
+              this.preloaded.get(worker)?.has(needs) ||
+              !this.leaveToHolders(worker, needs, waiting, cost, all, options)
+            );
+          });
+          if (pick < 0) {
             idle.add(worker);
             settle();
             return;
           }
           idle.delete(worker);
-          const id = waiting.shift()!;
+          const id = waiting.splice(pick, 1)[0];
           const t = all[id];
+          const need = modulesOf(t);
           running.set(id, 0);
           current.set(worker, id);
           // the task loads its modules (if not loaded yet): the worker holds them from now on
@@ -536,17 +563,18 @@ export class WorkerPool {
 
   /**
    * Whether `worker`, which does not hold `modules`, leaves the waiting tasks that need them to the workers that do
-   * (`minCostToLoad`): when another worker holds them and the cost waiting is below the limit.
+   * (`minCostToLoad`): when another worker holds them and the cost of the waiting tasks that need them is below the limit.
    */
-  private leaveToHolders(
+  private leaveToHolders<K>(
     worker: Worker,
     modules: Preload,
     waiting: readonly number[],
     cost: readonly number[],
+    all: readonly PoolTask<K>[],
     options: Pick<PoolOptions, 'minCostToLoad'>,
   ): boolean {
     if (options.minCostToLoad === undefined || !this.heldByAnother(worker, modules)) return false;
-    return waiting.reduce((sum, id) => sum + cost[id], 0) < options.minCostToLoad;
+    return waiting.reduce((sum, id) => sum + (modulesOf(all[id]) === modules ? cost[id] : 0), 0) < options.minCostToLoad;
   }
 
   /** Whether a worker other than `worker` holds `modules` (loaded, loading or asked to). */

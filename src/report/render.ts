@@ -48,9 +48,18 @@ export function loadRenderer(): Promise<[typeof import('vega'), typeof import('v
   return Promise.all([import('vega'), import('vega-lite'), import('@resvg/resvg-js')]);
 }
 
-/** Compiles and renders a vega-lite spec (data inline). PNG at 2× scale. The same spec gives the same bytes. */
+/** Compiles and renders a vega-lite spec (data inline): `renderSvg`, then `rasterise`. The same spec gives the same bytes. */
 export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure> {
-  const [vega, { compile }, { Resvg }] = await loadRenderer();
+  const svg = await renderSvg(spec);
+  return { svg, png: await rasterise(svg) };
+}
+
+/**
+ * The SVG of a vega-lite spec (data inline), text measured with the DejaVu fonts (vega and vega-lite, headless).
+ * Loads them on first use.
+ */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   measureTextWithFont(vega);
   // clip-path and gradient ids count from 1 in every figure, so its SVG does not depend on what was rendered before
   // (in this thread or a worker's)
@@ -60,7 +69,16 @@ export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
-  const png = new Resvg(svg, {
+  return svg;
+}
+
+/**
+ * A figure's SVG (`renderSvg`) as PNG bytes at 2× scale, white background, text in the DejaVu faces (resvg; loads
+ * only it on first use, no vega: a thread that did not render the SVG rasterises it at little cost).
+ */
+export async function rasterise(svg: string): Promise<Uint8Array> {
+  const { Resvg } = await import('@resvg/resvg-js');
+  return new Resvg(svg, {
     // the two faces vega measured the text with (measureTextWithFont), not the 22 files of the folder: resvg reads and
     // indexes every font it is given, for each figure (~0.2 of its CPU time); the PNG is the same byte for byte
     font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: FONT },
@@ -69,7 +87,6 @@ export async function renderVegaLite(spec: TopLevelSpec): Promise<RenderedFigure
   })
     .render()
     .asPng();
-  return { svg, png };
 }
 
 /**

@@ -15,6 +15,7 @@ import { runPool, WorkerPool, type ReplicationsTask } from '../../src/cli/pool.t
 import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
+import { writeFigureFiles } from '../../src/report/writeFigure.ts';
 import { planSimulation, simulate, SimulationCollector, type ReplicationPart } from '../../src/sim/index.ts';
 import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { recordTimeline, type TimelineEvent } from './timeline.ts';
@@ -155,6 +156,37 @@ describe('figures stay on the workers that hold the renderer while they are few 
     expect(few).toEqual([0, 0, 0, 0]);
     expect(new Set(many)).toEqual(new Set([0, 1]));
   });
+
+  it(
+    'figuresOnPool: the worker without the renderer writes the PNGs of the figures left to the holder, the same bytes',
+    { timeout: 600_000 },
+    async () => {
+      const pool = new WorkerPool(2);
+      const figures = [1, 2, 3].map((i) => ({ ...figure(i).figure, title: `f${i}`, caption: '' }));
+      const there = mkdtempSync(path.join(os.tmpdir(), 'sm-fig-'));
+      let paths: string[] = [];
+      const events = await recordTimeline(async () => {
+        try {
+          await pool.run([figure(0)], () => {}); // worker 0 loads the renderer
+          pool.warm(); // worker 1 does not
+          paths = await figuresOnPool(pool)(there, figures);
+        } finally {
+          await pool.close();
+        }
+      });
+      const starts = events.filter((e) => e.ev === 'task-start').slice(1);
+      // every figure on the holder (three small ones, far below the limit); the PNG of the first figure done at least
+      // goes to the other worker, added while the holder renders the second
+      expect(starts.filter((e) => e.kind === 'figure').map((e) => e.worker)).toEqual([0, 0, 0]);
+      expect(starts.filter((e) => e.kind === 'raster').length).toBe(3);
+      expect(starts.some((e) => e.kind === 'raster' && e.worker === 1)).toBe(true);
+      const here = mkdtempSync(path.join(os.tmpdir(), 'sm-fig-'));
+      const expected: string[] = [];
+      for (const f of figures) expected.push(...(await writeFigureFiles(here, f)));
+      expect(paths).toEqual(expected);
+      for (const f of paths) expect(readFileSync(path.join(there, f)).equals(readFileSync(path.join(here, f))), f).toBe(true);
+    },
+  );
 });
 
 describe('preloadWhenIdle', () => {

@@ -3,7 +3,8 @@
  * (kind 'simulate'), `runReplications` (kind 'replications', with first and count), `simulateTrajectory` (kind
  * 'trajectory'), `runTrajectoryReplications` (kind 'trajectory-replications', with first and count) or
  * `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
- * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (the solvers and
+ * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (`writeFigureVectors`
+ * with vectorsOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
  * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
  * them ahead, e.g. while the worker would idle); answers { id, result } or
  * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s);
@@ -32,7 +33,8 @@ import { threadCpuMs, timeline, timelineOn } from '../timeline.ts';
 
 interface Task {
   id: number;
-  kind?: 'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications' | 'trajectory-replications' | 'figure' | 'preload';
+  kind?:
+    'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications' | 'trajectory-replications' | 'figure' | 'raster' | 'preload';
   model: SupermarketModel | PopulationModel;
   options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions | PopulationSimulationOptions;
   config: ComparisonConfig;
@@ -41,6 +43,10 @@ interface Task {
   count: number;
   outDir: string;
   figure: FigureFiles;
+  /** A figure: all but its PNG (`writeFigureVectors`), which a 'raster' task writes from the SVG (`writeFigurePng`). */
+  vectorsOnly?: boolean;
+  name: string;
+  svg: string;
   /** What a 'preload' loads ahead of its tasks: the solvers of 'prepare' or the figure renderer. */
   modules: 'solvers' | 'renderer';
 }
@@ -81,8 +87,17 @@ parentPort!.on('message', async (task: Task) => {
       return;
     }
     if (task.kind === 'figure') {
-      const { writeFigureFiles } = await import('../../report/writeFigure.ts');
-      parentPort!.postMessage({ id: task.id, result: await writeFigureFiles(task.outDir, task.figure), ms: ms(), cpu: cpu() });
+      const { writeFigureFiles, writeFigureVectors } = await import('../../report/writeFigure.ts');
+      const result = task.vectorsOnly
+        ? await writeFigureVectors(task.outDir, task.figure)
+        : await writeFigureFiles(task.outDir, task.figure);
+      parentPort!.postMessage({ id: task.id, result, ms: ms(), cpu: cpu() });
+      return;
+    }
+    if (task.kind === 'raster') {
+      const { writeFigurePng } = await import('../../report/writeFigure.ts');
+      await writeFigurePng(task.outDir, task.name, task.svg);
+      parentPort!.postMessage({ id: task.id, result: [], ms: ms(), cpu: cpu() });
       return;
     }
     if (task.kind === 'prepare') {
