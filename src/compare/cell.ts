@@ -39,6 +39,7 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
     jobs: sim.jobs,
     replications,
     engine: sim.engine,
+    ...(sim.start.name === 'empty' ? {} : { start: sim.start.name }),
   };
 }
 

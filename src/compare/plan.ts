@@ -122,14 +122,42 @@ export function cellTask(
   replications: number,
 ): SimulationTask {
   const grid = workloadGrid(config, p.model);
+  const warm = cellWarmup(config, p, n);
   return simulationTask(config.seed, key, p.model, {
     n,
     jobs,
     replications,
-    warmupTime: p.warm.time,
+    warmupTime: warm.time,
+    ...(warm.from ? { start: { name: 'fixed-point', from: warm.from } } : {}),
     maxLevel: config.maxLevel,
     ...(grid ? { workloadGrid: grid } : {}),
   });
+}
+
+/**
+ * The warm-up of a cell at n: the model's (`sweepWarmup`, empty start), or with `config.start` 'fixed-point' the one
+ * rule's for that start at n (its start tail in `from`), with the same tolerance, factor and cap as the model's.
+ * @throws {InvalidModelError} for the fixed-point start of a model other than SQ(d) (`simulationWarmup`).
+ */
+export function cellWarmup(
+  config: ComparisonConfig,
+  p: Pick<PreparedModel, 'model' | 'warm'>,
+  n: number,
+): { time: number; from?: number[] } {
+  const start = config.start ?? 'empty';
+  switch (start) {
+    case 'empty':
+      return { time: p.warm.time };
+    case 'fixed-point': {
+      const refined = p.warm.relaxationTime !== null;
+      const w = refined
+        ? simulationWarmup(p.model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity, start, n })
+        : simulationWarmup(p.model, { tolerance: config.warmupTolerance, start, n });
+      return { time: w.time, from: w.from };
+    }
+    default:
+      return unknownPolicy(start, 'start');
+  }
 }
 
 /** The workload levels of the LWL(d) ccdf comparison (`config.workloadGrid` or the default), undefined for other rules. */

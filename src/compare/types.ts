@@ -11,6 +11,7 @@ import type {
   SolutionKind,
 } from '../meanfield/index.ts';
 import type { PhaseTypeFitError } from '../meanfield/phaseType/fitError.ts';
+import type { SimulationStart } from '../meanfield/index.ts';
 import type { ClassEstimate, Percentiles } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { SimulationTask, StoredTrajectory, TrajectoryTask } from '../runs/task.ts';
@@ -57,6 +58,12 @@ export interface ComparisonConfig {
   readonly warmupTolerance: number;
   /** Warm-up = safetyFactor × time to reach warmupTolerance (models with the refined term; see `sweepWarmup`). */
   readonly warmupSafetyFactor: number;
+  /**
+   * Start of the sweep's and exact points' replications (default 'empty'): 'fixed-point' starts each at the mean-field
+   * fixed point with the one rule's warm-up for that start and n (`simulationWarmup`, SQ(d) models only; theory.md §8
+   * "Start"). The transient figure starts empty whatever this says.
+   */
+  readonly start?: SimulationStart;
   /** Highest level i of s_i recorded by the simulator. */
   readonly maxLevel: number;
   /** Transient comparison from empty: simulated s_i(t) for these n against the mean-field transient, or null to skip;
@@ -176,6 +183,8 @@ export interface CellSimulation {
   readonly eventsPerSecond: number;
   readonly wallSeconds: number;
   readonly warmupTime: number;
+  /** The start of every replication when not empty ('fixed-point', `config.start`); absent: empty. */
+  readonly start?: string;
   readonly jobs: number;
   readonly replications: number;
   readonly engine: string;

@@ -36,6 +36,8 @@ export {
   warmupTime,
   MAX_AUTO_WARMUP,
   MAX_SCV_FACTOR,
+  SIMULATION_STARTS,
+  type SimulationStart,
   type SimulationWarmup,
   type SimulationWarmupOptions,
   type PopulationWarmupOptions,

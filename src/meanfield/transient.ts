@@ -15,7 +15,6 @@ import { sqdClosedFormTail, sqdDrift, sqdJacobianBands, sqdTruncationLevel } fro
 import { requirePoissonRefined, sqdParameters, truncatedTransient, type TruncatedTransient } from './support.ts';
 
 export { relaxationTime } from './relaxation.ts';
-export { warmupTime, type WarmupOptions, type WarmupResult } from './warmup.ts';
 
 export interface TransientOptions {
   /** Output instants, strictly increasing, finite, ≥ 0, model time units; times[0] is the start. */

@@ -3,8 +3,10 @@
  * Its building block is `warmupTime`, the SQ(d) rule: twice the time the mean-field trajectory from empty needs to
  * come within a tolerance of its fixed point, and at least a few relaxation times. Other supermarket models take the
  * SQ(d) warm-up at the same ρ and d, scaled for variable sizes; population models (a different model type) take
- * twice their own ODE's time to the fixed point.
- * Source: theory.md §8 ("Warm-up") and §2 ("Relaxation").
+ * twice their own ODE's time to the fixed point. The same rule from the other start, the mean-field fixed point
+ * (`start: 'fixed-point'`, SQ(d) models only): twice the time the refined transient s* + V(t)/n needs to come within
+ * the tolerance of s* + V/n, at least a few relaxation times.
+ * Source: theory.md §8 ("Warm-up", "Start") and §2 ("Relaxation"), §6 (refined transient).
  */
 import { identicalRedundancy, identicalRedundancyLambdaMax } from './redundancy.ts';
 import { ConvergenceError, InvalidModelError, SolverError } from '../errors.ts';
@@ -20,6 +22,9 @@ import { integrateSqd } from './ode.ts';
 import { relaxationTime } from './relaxation.ts';
 import { sqdClosedFormTail, sqdTruncationLevel } from './sqd.ts';
 import { sqdParameters } from './support.ts';
+import { refinedTransient } from './transient.ts';
+import { refine } from './refined.ts';
+import { isSqdModel } from './capabilities.ts';
 import { effectiveMemory, isJiq, modelHasMemory } from '../model/memory.ts';
 import { memoryFixedPointTail, solveMemoryTransient } from './memory/transient.ts';
 
@@ -134,6 +139,12 @@ export const MAX_AUTO_WARMUP = 5000;
 /** Cap on the heavy-tail factor (1 + SCV)/2 of `simulationWarmup`. */
 export const MAX_SCV_FACTOR = 10;
 
+/** Where every replication starts: empty, or at the mean-field fixed point (theory.md §8 "Start"). */
+export type SimulationStart = 'empty' | 'fixed-point';
+
+/** The choices of `SimulationStart`, for option parsers and messages. */
+export const SIMULATION_STARTS: readonly SimulationStart[] = ['empty', 'fixed-point'];
+
 /** A warm-up and the rule that gave it (recorded in results). */
 export interface SimulationWarmup {
   /** Time discarded before measuring, model time units. */
@@ -142,6 +153,11 @@ export interface SimulationWarmup {
   readonly rule: string;
   /** τ of the SQ(d) model at the same ρ and d (supermarket models), model time units. */
   readonly relaxationTime?: number;
+  /**
+   * The start the warm-up is for, with its tail s_0..s_K (`from` of `simulate`: round(n·s_i) servers hold ≥ i jobs);
+   * absent for the empty start.
+   */
+  readonly from?: number[];
 }
 
 export interface SimulationWarmupOptions {
@@ -151,6 +167,10 @@ export interface SimulationWarmupOptions {
   readonly safetyFactor?: number;
   /** Upper bound on the result, time units (default MAX_AUTO_WARMUP; Infinity for none). */
   readonly cap?: number;
+  /** Start of the replications (default 'empty'); 'fixed-point' needs an SQ(d) model and `n`. */
+  readonly start?: SimulationStart;
+  /** Servers of the run (the fixed-point start's warm-up depends on n through V(t)/n). */
+  readonly n?: number;
 }
 
 export interface PopulationWarmupOptions {
@@ -188,8 +208,16 @@ export function simulationWarmup(
   options: SimulationWarmupOptions | PopulationWarmupOptions = {},
 ): SimulationWarmup {
   if ('transitions' in model) return populationWarmup(model, options as PopulationWarmupOptions);
-  const { tolerance = 1e-3, safetyFactor, cap = MAX_AUTO_WARMUP } = options as SimulationWarmupOptions;
+  const { tolerance = 1e-3, safetyFactor, cap = MAX_AUTO_WARMUP, start = 'empty', n } = options as SimulationWarmupOptions;
   if (!(cap > 0)) throw new InvalidModelError(`the warm-up cap must be > 0, got ${cap}`);
+  switch (start) {
+    case 'empty':
+      break;
+    case 'fixed-point':
+      return fixedPointWarmup(model, n, tolerance, safetyFactor ?? 2, cap);
+    default:
+      return unknownStart(start);
+  }
   const mean = model.service.mean;
   if (modelHasMemory(model)) {
     const memory = memoryWarmup(model, tolerance, safetyFactor ?? 2);
@@ -243,6 +271,91 @@ export function simulationWarmup(
     rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (${ca2 === 1 ? '1' : 'c_a²'}+SCV)/2)))${cycles > 0 ? ` + 10 MMPP phase cycles ${cycles.toFixed(1)}` : ''} = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
     relaxationTime: sqd.relaxationTime * mean * slowest,
   };
+}
+
+function unknownStart(start: never): never {
+  throw new InvalidModelError(`unknown start ${JSON.stringify(start)}; expected ${SIMULATION_STARTS.join(' or ')}`);
+}
+
+/**
+ * Per (ρ, d, sampling, tolerance) of an SQ(d) model with mean 1: the time grid (τ/20 apart, to 40τ) and, at each grid
+ * time t, sup_{t' ≥ t} max_i |V_i(t') − V_i| of the refined transient from the fixed point — what `fixedPointWarmup`
+ * reads for any n. A pure function of its key, so the cache changes no number.
+ */
+const refinedDecays = new Map<string, { times: number[]; decay: number[]; tau: number; tail: number[] }>();
+
+/** Relaxation times τ the refined transient of `fixedPointWarmup` is followed for. */
+const REFINED_HORIZON_TAUS = 40;
+
+/**
+ * Warm-up of a run of `n` servers started at the mean-field fixed point (theory.md §8 "Start"), SQ(d) models only:
+ * the start is round(n·s_i*) servers with ≥ i jobs, whose expected tail follows s* + V(t)/n + O(1/n²) (refined
+ * transient, V(0) = 0), so the rule of the empty start, read on that path, is safetyFactor × the first t after which
+ * max_i |V_i(t) − V_i|/n ≤ tolerance, at least 3τ (the empty rule's floor), in the model's time units, capped at `cap`.
+ * At d = 1 the drift is linear, V(t) = V = 0 and the floor applies. The sizes of the initial jobs are drawn from the
+ * service law: for exponential sizes (the only law here) the residual size of a job in service is that law again.
+ */
+function fixedPointWarmup(
+  model: SupermarketModel,
+  n: number | undefined,
+  tolerance: number,
+  safetyFactor: number,
+  cap: number,
+): SimulationWarmup {
+  if (!isSqdModel(model))
+    throw new InvalidModelError(
+      'the fixed-point start needs the SQ(d) model (JSQ(d), FIFO, exponential sizes, Poisson arrivals, one server class, ' +
+        'no memory, batches or redundancy): there the fixed point is the tail of a Markov state and the residual sizes are exponential; start empty',
+    );
+  if (n === undefined || !Number.isInteger(n) || n < 1)
+    throw new InvalidModelError(`the fixed-point start's warm-up needs n, an integer ≥ 1, got ${n}`);
+  if (!(tolerance > 0 && tolerance < 1)) throw new InvalidModelError(`tolerance must lie in (0, 1), got ${tolerance}`);
+  if (!(safetyFactor >= 1 && Number.isFinite(safetyFactor))) {
+    throw new InvalidModelError(`safetyFactor must be a finite number ≥ 1, got ${safetyFactor}`);
+  }
+  const mean = model.service.mean;
+  const blind = parseModel({ lambda: model.lambda * mean, d: model.d, sampling: model.sampling });
+  const key = `${blind.lambda}|${blind.d}|${blind.sampling}`;
+  let path = refinedDecays.get(key);
+  if (path === undefined) {
+    if (refinedDecays.size >= 4096) refinedDecays.clear();
+    path = refinedDecay(blind);
+    refinedDecays.set(key, path);
+  }
+  const j = path.decay.findIndex((v) => v <= n * tolerance);
+  if (j < 0)
+    throw new ConvergenceError(
+      `the refined transient from the fixed point is not within ${tolerance} of its limit by ${REFINED_HORIZON_TAUS}τ at n = ${n}; start empty`,
+      path.decay[path.decay.length - 1] / n,
+      0,
+    );
+  const reach = path.times[j];
+  const floor = 3 * path.tau;
+  const base = Math.max(safetyFactor * reach, floor) * mean;
+  const time = Math.min(cap, base);
+  return {
+    time,
+    rule:
+      `auto, from the fixed point: max(${safetyFactor} × ${(reach * mean).toFixed(1)} (refined transient V(t)/n within ${tolerance} of V/n at n = ${n}), ` +
+      `3τ = ${(floor * mean).toFixed(1)}) = ${time.toFixed(1)}${time === cap && base > cap ? `, capped at ${cap}` : ''}`,
+    relaxationTime: path.tau * mean,
+    from: path.tail,
+  };
+}
+
+/** The cached path of `fixedPointWarmup` for an SQ(d) model of mean 1 (see `refinedDecays`). */
+function refinedDecay(blind: SupermarketModel): { times: number[]; decay: number[]; tau: number; tail: number[] } {
+  const tau = relaxationTime(blind);
+  const K = sqdTruncationLevel(blind.lambda, blind.d, 1e-12);
+  const tail = sqdClosedFormTail(blind.lambda, blind.d, K);
+  const steps = 20 * REFINED_HORIZON_TAUS;
+  const times = Array.from({ length: steps + 1 }, (_, j) => (j * REFINED_HORIZON_TAUS * tau) / steps);
+  if (blind.d === 1) return { times, decay: times.map(() => 0), tau, tail }; // linear drift: E[s(t)] = s* exactly
+  const path = refinedTransient(blind, { times, from: tail });
+  const V = refine(blind, { truncationLevel: path.diagnostics.truncationLevel }).V;
+  const decay = path.V.map((row) => row.reduce((m, v, i) => Math.max(m, Math.abs(v - (V[i] ?? 0))), 0));
+  for (let j = decay.length - 2; j >= 0; j--) decay[j] = Math.max(decay[j], decay[j + 1]);
+  return { times, decay, tau, tail };
 }
 
 /**

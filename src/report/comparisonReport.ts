@@ -448,7 +448,11 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
       `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in mean service times when the service mean is 1).`;
   const bullets = [
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
-    `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each after its own warm-up (${m0.warmupRule}).`,
+    c.start === 'fixed-point'
+      ? `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each started at the mean-field fixed point ` +
+        `(round(n·s_i*) servers hold ≥ i jobs) after its own warm-up: max(2 × time for the refined transient V(t)/n to come within ` +
+        `${c.warmupTolerance} of V/n, 3τ), per n (each cell's warmupTime in results.json; theory.md §8 "Start").`
+      : `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each after its own warm-up (${m0.warmupRule}).`,
     `- Master seed ${c.seed}; each cell's seed is derived from it and the cell key (see results.json).`,
     ...(c.horizon
       ? [

@@ -16,6 +16,7 @@ export {
   type SimulationPlan,
   type ReplicationPart,
   type SimulationResult,
+  type SimulationStartState,
   type ReplicationResult,
   type Percentiles,
   type ClassEstimate,

@@ -27,7 +27,7 @@ import {
   type Estimate,
   type PrecisionTarget,
 } from '../stats/tInterval.ts';
-import { initialState } from './initialState.ts';
+import { initialCounts, initialState } from './initialState.ts';
 import { Measurement, batchMeansAndHistogram } from './measurement.ts';
 import { recycle, takeFloat32, takeFloat64, takeInt32 } from './buffers.ts';
 import { checkEventBudget, expectedEvents } from './budget.ts';
@@ -86,6 +86,13 @@ export interface SimulateOptions {
    * warm-up rule is the caller's (`simulationWarmup` in meanfield/warmup.ts); the simulator does not guess one.
    */
   warmupTime: number;
+  /**
+   * Start of every replication (and of a batch-means run): absent, empty; else `from`, a tail s_0..s_K (s_0 = 1,
+   * non-increasing, in [0, 1]): round(n·s_i) servers hold ≥ i jobs, never measured, sizes drawn from the service law
+   * on the unit's own stream (`initialState`). `name` says what the tail is ('fixed-point': `simulationWarmup` with
+   * that start gives both); recorded in the result.
+   */
+  start?: SimulationStartState;
   /** Largest run accepted, in expected events over all replications (default MAX_EVENTS = 2e10). */
   maxEvents?: number;
   /** Highest level i whose tail fraction s_i is reported (default 30). */
@@ -123,6 +130,12 @@ export interface SimulateOptions {
   maxReplications?: number;
   /** Relaxation time τ of the model (time units), for the heavy-tail rule of ≥ 100τ per replication; optional. */
   relaxationTime?: number;
+}
+
+/** A start state of `SimulateOptions.start`: its name and tail s_0..s_K. */
+export interface SimulationStartState {
+  readonly name: string;
+  readonly from: readonly number[];
 }
 
 /** MSER-5 truncation of one unit's response times (in arrival order; completion order for the race engine). */
@@ -247,6 +260,8 @@ export interface SimulationResult {
   eventsPerSecond: number;
   wallSeconds: number;
   warmupTime: number;
+  /** Where every unit started: `{ name: 'empty' }`, or the name and tail of `SimulateOptions.start`. */
+  start: { readonly name: string; readonly from?: readonly number[] };
   jobs: number;
   n: number;
   maxLevel: number;
@@ -465,6 +480,8 @@ export interface SimulationPlan {
   maxLevel: number;
   master: number;
   warmupTime: number;
+  /** Jobs per level the units start with (`initialCounts` of `options.start`; empty: none). */
+  counts: number[];
   /** Expected events of the first minUnits units (`checkEventBudget`). */
   totalEstimate: number;
   eventCap: number;
@@ -551,6 +568,7 @@ export function planSimulation(model: SupermarketModel, options: SimulateOptions
     maxLevel,
     master,
     warmupTime,
+    counts: startCounts(options.start, config.n, kind, model),
     totalEstimate: 0,
     eventCap: options.maxEvents ?? Infinity,
     sampleCap: Math.max(1, Math.floor(POOLED_SAMPLE_CAP / maxUnits)),
@@ -559,6 +577,22 @@ export function planSimulation(model: SupermarketModel, options: SimulateOptions
   // Batch means: one warm-up, then batches; the budget of the first minUnits units must fit.
   plan.totalEstimate = checkEventBudget(unitRun(plan, minUnits), options.maxEvents);
   return plan;
+}
+
+/**
+ * Server counts of a start (`initialCounts`), checked; none for the empty start. The start's jobs are queued FIFO
+ * (`initialState`), so only the FIFO event engine and the race engine take one, and no dispatcher memory (it would
+ * start out of step with the servers).
+ */
+function startCounts(start: SimulateOptions['start'], n: number, kind: EngineKind, model: SupermarketModel): number[] {
+  if (start === undefined) return [];
+  if (start === null || typeof start !== 'object' || typeof start.name !== 'string' || start.name === 'empty' || start.name === '')
+    throw new InvalidModelError('start must be { name, from } with a name other than "empty" (leave it out for the empty start)');
+  if ((kind !== 'event' && kind !== 'race') || model.memory.kind !== 'none')
+    throw new InvalidModelError(
+      `a start other than empty needs the FIFO event engine or the race engine and no dispatcher memory, got engine ${kind}${model.memory.kind === 'none' ? '' : ' with memory'}`,
+    );
+  return initialCounts([...start.from], n);
 }
 
 /** The run of the first `units` units, for the event budget. */
@@ -593,7 +627,7 @@ export function runReplications(
   for (let u = first; u < first + count; u++) {
     const seed = streamSeed(plan.master, u);
     const measurement = new Measurement(warmupTime, jobs);
-    const state = initialState(config, kind, new Rng(seed), measurement);
+    const state = initialState(config, kind, new Rng(seed), measurement, plan.counts);
     const before = done;
     const outcome = withEngine(kind, config, state, (engine) => {
       engine.run(Infinity, onProgress === undefined ? undefined : (d: number) => onProgress(before + d));
@@ -908,6 +942,7 @@ export class SimulationCollector {
       eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
       wallSeconds,
       warmupTime,
+      start: plan.options.start === undefined ? { name: 'empty' } : { name: plan.options.start.name, from: [...plan.options.start.from] },
       jobs,
       n: config.n,
       maxLevel,
@@ -974,7 +1009,7 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
       if (longState === undefined || longEngine === undefined) {
         const seed = streamSeed(plan.master, 0);
         seedHex = hexSeed(seed);
-        longState = initialState(config, kind, new Rng(seed), new Measurement(warmupTime, jobs));
+        longState = initialState(config, kind, new Rng(seed), new Measurement(warmupTime, jobs), plan.counts);
         longEngine = createEngine(kind, config, longState);
       } else {
         // the next batch opens now: a fresh measurement whose warm-up ends at the current time

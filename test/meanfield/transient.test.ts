@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, SolverError } from '../../src/errors.ts';
 import { solveSqdFixedPoint } from '../../src/meanfield/fixedPoint.ts';
-import { relaxationTime, solveTransient, warmupTime } from '../../src/meanfield/transient.ts';
+import { relaxationTime, solveTransient } from '../../src/meanfield/transient.ts';
+import { warmupTime } from '../../src/meanfield/warmup.ts';
 import { maxAbsDiff, sqd } from './helpers.ts';
 
 describe('solveTransient', () => {

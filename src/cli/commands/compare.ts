@@ -17,6 +17,7 @@ import {
   type ModelFields,
 } from '../../compare/index.ts';
 import { isClassicModel } from '../../meanfield/capabilities.ts';
+import { SIMULATION_STARTS, type SimulationStart } from '../../meanfield/warmup.ts';
 import {
   formatArrivals,
   infiniteOnlyAtFiniteN,
@@ -95,6 +96,7 @@ interface Opts {
   redundancy?: string;
   replicas?: string;
   warmupTolerance: number;
+  start?: SimulationStart;
   maxLevel: number;
   out?: string;
   trajectory: boolean;
@@ -136,6 +138,8 @@ function cellSettings(c: ComparisonConfig, model?: ModelFields) {
     seed: c.seed,
     warmupTolerance: c.warmupTolerance,
     warmupSafetyFactor: c.warmupSafetyFactor,
+    // the empty start leaves the hash as it was, so cells stored before --start stay valid
+    ...(c.start === undefined || c.start === 'empty' ? {} : { start: c.start }),
     maxLevel: c.maxLevel,
     ...(model ? { model } : {}),
     ...(c.resolve ? { resolve: c.resolve } : {}),
@@ -266,6 +270,14 @@ export function compareCommand(): Command {
       parsePositive,
       1e-3,
     )
+    .addOption(
+      // no commander default: an absent --start keeps the folder names of earlier runs (outDirFor hashes the given values)
+      new Option(
+        '--start <start>',
+        'where every replication of the sweep and the exact points starts: empty (default), or fixed-point (round(n·s_i*) servers ' +
+          'hold ≥ i jobs; SQ(d) models only; warm-up = the one rule read from that start at each n, much shorter at large n: theory.md §8 "Start")',
+      ).choices([...SIMULATION_STARTS]),
+    )
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
     .addOption(outOption(`${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>`))
     .option('--no-trajectory', 'skip the transient comparison from empty')
@@ -371,6 +383,7 @@ export function compareCommand(): Command {
           seed: o.seed,
           warmupTolerance: o.warmupTolerance,
           warmupSafetyFactor: 2,
+          start: o.start ?? 'empty',
           maxLevel: o.maxLevel,
           trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
           ...(refined ? {} : { model: fields }),

@@ -6,7 +6,7 @@ import { formatMemory } from '../../model/memory.ts';
 import { formatArrivals } from '../../model/arrivals.ts';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SELECTION_TABLE, checkServers, policyName, slowdownFinite, usesPrediction, type Finiteness } from '../../model/index.ts';
-import { simulationWarmup } from '../../meanfield/warmup.ts';
+import { SIMULATION_STARTS, simulationWarmup, type SimulationStart } from '../../meanfield/warmup.ts';
 import {
   ENGINE_CHOICES,
   checkEventBudget,
@@ -51,6 +51,7 @@ interface Opts extends ModelFlags {
   seed: number;
   warmup?: number;
   warmupTolerance: number;
+  start: SimulationStart;
   maxLevel: number;
   engine: EngineChoice;
   json?: boolean;
@@ -106,6 +107,15 @@ export function simulateCommand(): Command {
       'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes',
       parsePositive,
       1e-3,
+    )
+    .addOption(
+      new Option(
+        '--start <start>',
+        'where every replication starts: empty, or fixed-point (round(n·s_i*) servers hold ≥ i jobs, SQ(d) models only; ' +
+          'the default warm-up is then the one rule read from that start at this n, shorter at large n: theory.md §8 "Start")',
+      )
+        .choices([...SIMULATION_STARTS])
+        .default('empty'),
     )
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
     .addOption(
@@ -167,9 +177,13 @@ export function simulateCommand(): Command {
           ['--warmup-tolerance', o.warmup === undefined, 'the default warm-up (no --warmup)', 'drop it or drop --warmup'],
         ]);
         const n = checkServers(model, o.n);
+        // the fixed-point start needs the rule's start tail even with --warmup given
         const proposal =
-          o.warmup === undefined ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY }) : undefined;
+          o.warmup === undefined || o.start !== 'empty'
+            ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY, start: o.start, n })
+            : undefined;
         const warm = o.warmup ?? proposal!.time;
+        const start = proposal?.from === undefined ? undefined : { name: o.start, from: proposal.from };
         const batchMode = o.method === 'batch-means';
         const precision =
           o.precision === undefined && o.halfWidth === undefined
@@ -184,6 +198,8 @@ export function simulateCommand(): Command {
             `--max-replications (${o.maxReplications}) must be ≥ the first ${units} ${batchMode ? 'batches' : 'replications'}`,
           );
         if (o.perJob || o.perServer) {
+          if (start !== undefined)
+            throw new InvalidModelError('--per-job and --per-server record a replication from empty: drop --start or them');
           if (o.jobs > MAX_RECORDED_JOBS)
             throw new InvalidModelError(`--per-job and --per-server keep at most ${MAX_RECORDED_JOBS} jobs, got --jobs ${o.jobs}`);
           if (o.engine === 'race')
@@ -207,6 +223,7 @@ export function simulateCommand(): Command {
           replications: o.replications,
           seed: o.seed,
           warmupTime: warm,
+          ...(start ? { start } : {}),
           maxLevel: o.maxLevel,
           engine: o.engine,
           method: o.method,
@@ -250,9 +267,9 @@ export function simulateCommand(): Command {
         const lines = [
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
-            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units; seed ${o.seed}; engine ${result.engine}; ` +
+            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ''}; seed ${o.seed}; engine ${result.engine}; ` +
               `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`
-            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units; seed ${o.seed}; engine ${result.engine}`,
+            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ''}; seed ${o.seed}; engine ${result.engine}`,
           ...(result.precision
             ? [
                 `  precision: stopped by ${result.precision.stoppedBy} after ${result.precision.units} ${batchMode ? 'batches' : 'replications'}; ` +

@@ -1,0 +1,68 @@
+/**
+ * Calibration of the fixed-point start (theory.md §8 "Start"), side by side with the empty start: coverage of the 95 %
+ * intervals of E[T] against the exact n-server chain (src/meanfield/exact) for JSQ(2), n = 3, 4, 5, λ = 0.7, 0.9, over
+ * ≥ 200 master seeds per cell, each start with the one rule's warm-up for it (`simulationWarmup`, start and n), against
+ * the Wilson 99 % band around 0.95 (`coverageBand`). Also the mean of the estimates minus the truth (bias) with its
+ * standard error, and the events spent.
+ * `--refined`: instead, a short-window cell where the start matters — n = 1000, λ = 0.95, d = 2, 50 000 jobs per
+ * replication, so the window jobs/(λn) is 52.6 time units (≈ 2τ, as in the default report's n = 10 000 cell, whose
+ * start bias (1/jobs)∫(ΣV(t) − ΣV)dt is 10× smaller) — against the refined mean field to second order
+ * (E[T]∞ + ΣV/(λn) + ΣA/(λn²), off by O(1/n³)): 1 − coverage is the false-alarm rate of the cell check before Holm.
+ * Not a unit test (minutes): `nice npx tsx scripts/warm-start-coverage.ts [seeds] [jobs per replication] [--refined]`.
+ */
+import { simulationWarmup, type SimulationStart } from '../src/meanfield/warmup.ts';
+import { solveExact } from '../src/meanfield/exact/solveExact.ts';
+import { refine } from '../src/meanfield/refined.ts';
+import { refineSecondOrder } from '../src/meanfield/refinedSecondOrder.ts';
+import { solveSqdFixedPoint } from '../src/meanfield/fixedPoint.ts';
+import { parseModel } from '../src/model/index.ts';
+import { simulate } from '../src/sim/index.ts';
+import { coverageBand } from '../src/stats/index.ts';
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const refinedCells = process.argv.includes('--refined');
+const seeds = Number(args[0] ?? 200);
+const jobsArg = args[1] === undefined ? undefined : Number(args[1]);
+const [lo, hi] = coverageBand(0.95, seeds);
+console.log(
+  `${seeds} seeds per cell, 10 replications; 99 % band for 95 % coverage: [${(100 * lo).toFixed(1)}, ${(100 * hi).toFixed(1)}] %`,
+);
+const cells = refinedCells
+  ? [1000].map((n) => ({ lambda: 0.95, n, jobs: jobsArg ?? Math.round(52.63 * 0.95 * n) }))
+  : [0.7, 0.9].flatMap((lambda) => [3, 4, 5].map((n) => ({ lambda, n, jobs: jobsArg ?? 20_000 })));
+for (const { lambda, n, jobs } of cells) {
+  {
+    const model = parseModel({ lambda, d: 2 });
+    const truth = refinedCells
+      ? solveSqdFixedPoint(model).meanResponseTime + (refine(model).sumV / n + refineSecondOrder(model).sumA / n ** 2) / lambda
+      : solveExact(model, { n, truncationBound: 1e-5 }).meanResponseTime;
+    const row: string[] = [];
+    for (const start of ['empty', 'fixed-point'] as SimulationStart[]) {
+      const w = simulationWarmup(model, { start, n, cap: Infinity });
+      let covered = 0;
+      let events = 0;
+      const errors: number[] = [];
+      for (let seed = 1; seed <= seeds; seed++) {
+        const r = simulate(model, {
+          n,
+          jobs,
+          replications: 10,
+          seed,
+          warmupTime: w.time,
+          ...(w.from ? { start: { name: start, from: w.from } } : {}),
+        });
+        const e = r.meanResponseTime;
+        if (e.ci95[0] <= truth && truth <= e.ci95[1]) covered++;
+        errors.push(e.mean - truth);
+        events += r.events;
+      }
+      const mean = errors.reduce((a, b) => a + b, 0) / seeds;
+      const se = Math.sqrt(errors.reduce((a, b) => a + (b - mean) ** 2, 0) / (seeds - 1) / seeds);
+      const c = covered / seeds;
+      row.push(
+        `${start} (W ${w.time.toFixed(1)}): ${(100 * c).toFixed(1)} %${c < lo || c > hi ? ' OUT OF BAND' : ''}, bias ${mean.toExponential(2)} ± ${(2 * se).toExponential(1)}, ${(events / seeds / 1e6).toFixed(2)} M events`,
+      );
+    }
+    console.log(`λ ${lambda} n ${n} jobs ${jobs} E[T] ${truth.toFixed(5)} | ${row.join(' | ')}`);
+  }
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidModelError } from '../../src/errors.ts';
+import { parseModel } from '../../src/model/model.ts';
+import { simulationWarmup, warmupTime } from '../../src/meanfield/warmup.ts';
+import { refinedTransient } from '../../src/meanfield/transient.ts';
+import { refine } from '../../src/meanfield/refined.ts';
+import { sqdClosedFormTail } from '../../src/meanfield/sqd.ts';
+
+describe('simulationWarmup(model, { start })', () => {
+  const model = parseModel({ lambda: 0.95, d: 2 });
+
+  it("start 'empty' is the rule without a start, bit for bit (d = 2, 3; λ = 0.7, 0.95)", () => {
+    for (const [lambda, d] of [
+      [0.7, 2],
+      [0.95, 3],
+    ]) {
+      const m = parseModel({ lambda, d });
+      expect(simulationWarmup(m, { start: 'empty', n: 100 })).toEqual(simulationWarmup(m));
+      expect(simulationWarmup(m).from).toBeUndefined();
+    }
+  });
+
+  it("start 'fixed-point' starts at the closed-form tail and needs ≥ 3τ, falling with n to 3τ (λ = 0.95, d = 2)", () => {
+    const tau = warmupTime(model).relaxationTime;
+    const times = [3, 10, 100, 1000, 10_000].map((n) => simulationWarmup(model, { start: 'fixed-point', n, cap: Infinity }));
+    for (const w of times) expect(w.time).toBeGreaterThanOrEqual(3 * tau - 1e-9);
+    for (let k = 1; k < times.length; k++) expect(times[k].time).toBeLessThanOrEqual(times[k - 1].time);
+    expect(times[4].time).toBeCloseTo(3 * tau, 9);
+    // far shorter than the empty start's 2 × 157 at large n, longer at n = 3 (the 1/n part relaxes too)
+    expect(times[4].time).toBeLessThan(0.3 * simulationWarmup(model, { cap: Infinity }).time);
+    const w = times[0].from!;
+    const star = sqdClosedFormTail(0.95, 2, w.length - 1);
+    expect(w).toEqual(star);
+  });
+
+  it('at half its warm-up the refined transient from the fixed point is within the tolerance of s* + V/n, and not long before', () => {
+    const n = 100;
+    const w = simulationWarmup(model, { start: 'fixed-point', n, cap: Infinity, tolerance: 1e-3 });
+    const reach = w.time / 2;
+    const star = sqdClosedFormTail(0.95, 2, 12);
+    const path = refinedTransient(model, { times: [0, 0.8 * reach, reach, 2 * reach], from: star });
+    const V = refine(model, { truncationLevel: path.diagnostics.truncationLevel }).V;
+    const distance = (j: number) => Math.max(...path.V[j].map((v, i) => Math.abs(v - V[i]) / n));
+    expect(distance(0)).toBeGreaterThan(1e-3); // V(0) = 0: the start is s*, not s* + V/n
+    expect(distance(1)).toBeGreaterThan(1e-3);
+    expect(distance(2)).toBeLessThanOrEqual(1e-3);
+    expect(distance(3)).toBeLessThanOrEqual(1e-3);
+  });
+
+  it('start fixed-point at d = 1: the drift is linear, E[s(t)] = s* from the start, so the floor 3τ', () => {
+    const m = parseModel({ lambda: 0.9, d: 1 });
+    expect(simulationWarmup(m, { start: 'fixed-point', n: 5, cap: Infinity }).time).toBeCloseTo(3 * warmupTime(m).relaxationTime, 9);
+  });
+
+  it('start fixed-point is refused for models whose fixed point is no start state, and without n', () => {
+    for (const fields of [{ selection: 'lwl' }, { service: 'erlang:2' }, { discipline: 'srpt' }, { memory: 'ism:2' }] as const) {
+      const m = parseModel({ lambda: 0.9, d: 2, ...fields });
+      expect(() => simulationWarmup(m, { start: 'fixed-point', n: 100 })).toThrow(InvalidModelError);
+    }
+    expect(() => simulationWarmup(model, { start: 'fixed-point' })).toThrow(/needs n/);
+    expect(() => simulationWarmup(model, { start: 'hot' as 'empty' })).toThrow(/unknown start/);
+  });
+});
