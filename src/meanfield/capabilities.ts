@@ -4,7 +4,7 @@
  * sentence saying why not. `solveMeanField` and `solveMeanFieldTransient` dispatch from it; the CLI, compare, claims
  * and the report ask it instead of re-deriving. Source: theory.md §2–§7 (which solver is exact for which model).
  */
-import { DISCIPLINE_TABLE, formatBatch, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { DISCIPLINE_TABLE, formatBatch, lpwAsLwl, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
@@ -409,7 +409,17 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   if (infinite !== undefined) return solver('infinite-mean', 'finiteness rule: E[T] = ∞ in the limit', 'exact', INFINITE_SOURCE);
   switch (row.server) {
     case 'priority':
-    case 'attained-service': // LAS: the JSQ and LWL cavity queues below, the server sharing among the least served
+      break;
+    case 'attained-service':
+      // LAS with exponential sizes under JSQ(d): size-blind and work-conserving, so FIFO's queue-length process and
+      // E[T] = E[Q]/λ, exact; other laws (LAS is not insensitive) and LWL: the cavity queues below
+      if (model.selection === 'jsq' && sizeBlindFifoTwin(model) !== undefined)
+        return solver(
+          'sqd-insensitive',
+          "SQ(d) closed form (LAS with exponential sizes has FIFO's queue lengths)",
+          'exact',
+          SIZE_BLIND_SOURCE,
+        );
       break;
     case 'sharing':
       // JSQ(d) with PS is insensitive: the exponential SQ(d) fixed point for any law; LWL(d) through its cavity below
@@ -626,7 +636,9 @@ function responseTimeOf(
       return solver(id, `${fixedPoint.name} (response-time sample)`, 'estimate', `${fixedPoint.source}${CAVITY_LAW}`);
     case 'sqd-insensitive':
       return jsqCavity(
-        'JSQ(d) with PS: the mean is insensitive to the size law (Bramson, Lu & Prabhakar 2012), the response-time law is not',
+        model.discipline === 'ps'
+          ? 'JSQ(d) with PS: the mean is insensitive to the size law (Bramson, Lu & Prabhakar 2012), the response-time law is not'
+          : `JSQ(d) with ${model.discipline.toUpperCase()} and exponential sizes: the queue lengths are FIFO's, the response-time law is not`,
       );
     case 'mg1': {
       if (model.discipline !== 'fifo') return jsqCavity(`M/G/1 ${model.discipline.toUpperCase()} (d = 1): the formulas give means only`);
@@ -695,6 +707,26 @@ function responseTimeOf(
 }
 
 /**
+ * The capabilities of LPW(d) with exact predictions: its LWL model's (model/model.ts `lpwAsLwl`, the same dispatch),
+ * each available solver named as such; the solvers run on the LWL model (solveMeanField and the other entries).
+ */
+function asLpw(lwl: MeanFieldCapabilities): MeanFieldCapabilities {
+  const why = 'LPW with exact predictions reads the true work left: LWL(d)';
+  const tag = <C extends { readonly available: boolean }>(c: C): C =>
+    c.available ? { ...c, name: `${(c as C & { name: string }).name} (${why})` } : c;
+  return {
+    ...lwl,
+    fixedPoint: tag(lwl.fixedPoint),
+    transient: tag(lwl.transient),
+    refined: { firstOrder: tag(lwl.refined.firstOrder), secondOrder: tag(lwl.refined.secondOrder) },
+    exactChain: tag(lwl.exactChain),
+    phaseTypeFit: tag(lwl.phaseTypeFit),
+    responseTime: tag(lwl.responseTime),
+    fallback: tag(lwl.fallback),
+  };
+}
+
+/**
  * What the mean-field room can answer for `model`: the fixed-point solver (by the table of solve.ts, strongest
  * first), the transient solver, the refined terms of order 1 and 2 and the exact n-server chain, each with its name
  * and source, and the response-time law (`solveResponseTime`), or `{ available: false, reason }`. The load is not checked: a transient exists at ρ ≥ 1, the fixed
@@ -703,6 +735,8 @@ function responseTimeOf(
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  const lwl = lpwAsLwl(model);
+  if (lwl !== undefined) return asLpw(meanFieldCapabilities(lwl));
   if (model.redundancy !== undefined) return redundancyCapabilities(model);
   if (model.servers !== undefined) {
     const notYet = no(

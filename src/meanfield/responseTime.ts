@@ -19,7 +19,7 @@
  *   and the ccdf with their error measured in the same call against the JSQ cavity's 95 % intervals.
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
-import { meanFieldFiniteness, unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
+import { lpwAsLwl, meanFieldFiniteness, unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { countAtMost, interpolateLinear } from '../stats/bisect.ts';
 import { cdfSectioningInterval, feasible, sectioningInterval, type Estimate } from '../stats/tInterval.ts';
@@ -446,12 +446,13 @@ export function solveResponseTime(model: SupermarketModel, options: ResponseTime
   return { ...rest, meanResponseTime: Number.POSITIVE_INFINITY };
 }
 
-function responseTimeLaw(model: SupermarketModel, options: ResponseTimeOptions): ResponseTimeLaw {
-  requireStable(model);
+function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions): ResponseTimeLaw {
+  requireStable(given);
+  const model = lpwAsLwl(given) ?? given; // LPW with exact predictions: LWL's law (lpwAsLwl)
   const ps = checkQuantileProbabilities(options.quantiles ?? DEFAULT_QUANTILES);
   if (options.times) checkTimes(options.times);
   if (options.phaseTypeFit) return phaseTypeFitLaw(model, options, ps);
-  const cap = meanFieldCapabilities(model).responseTime;
+  const cap = meanFieldCapabilities(given).responseTime;
   if (!cap.available) throw new InvalidModelError(cap.reason);
   const named = { kind: cap.kind, solver: cap.name, source: cap.source };
   const seed = options.seed ?? 1;

@@ -21,7 +21,7 @@
  * room's one entry (exported from meanfield/index.ts); the solvers behind it stay exported for their own options and diagnostics.
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
-import { requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { lpwAsLwl, requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
   fifoQueueLengthTwin,
@@ -155,10 +155,12 @@ function solution(parts: Parts): MeanFieldSolution {
  *   solver throws (ConvergenceError, SolverError).
  * @example solveMeanField(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime // 2.6141 (SQ(d) closed form, exact)
  */
-export function solveMeanField(model: SupermarketModel, options: SolveOptions = {}): MeanFieldSolution {
-  requireStable(model);
+export function solveMeanField(given: SupermarketModel, options: SolveOptions = {}): MeanFieldSolution {
+  requireStable(given);
   const seed = options.seed ?? 1;
-  const capabilities = meanFieldCapabilities(model);
+  const capabilities = meanFieldCapabilities(given);
+  // LPW with exact predictions is solved as the LWL model it equals (lpwAsLwl; the capabilities name it)
+  const model = lpwAsLwl(given) ?? given;
   if (options.phaseTypeFit) {
     const fit = capabilities.phaseTypeFit;
     if (!fit.available) throw new InvalidModelError(fit.reason);
@@ -436,11 +438,12 @@ export type MeanFieldTransient =
  *   that starts from an empty system, and whatever the solver throws (SolverError).
  */
 export function solveMeanFieldTransient(
-  model: SupermarketModel,
+  given: SupermarketModel,
   times: number[],
   options: MeanFieldTransientOptions = {},
 ): MeanFieldTransient {
-  const capability = meanFieldCapabilities(model).transient;
+  const capability = meanFieldCapabilities(given).transient;
+  const model = lpwAsLwl(given) ?? given; // LPW with exact predictions: LWL's transient (lpwAsLwl)
   if (!capability.available) throw new InvalidModelError(capability.reason);
   const id = capability.id;
   if (id !== 'sqd-ode' && id !== 'memory-cavity-ode' && options.from !== undefined)

@@ -399,6 +399,18 @@ function checkHeteroModel(model: SupermarketModel): void {
 }
 
 /**
+ * LPW(d) whose predicted work is the true work left, as the LWL(d) model it equals: exact predictions (Y = S) and
+ * the work rule 'clip' Σ(Y_j − a_j)^+ or 'signed' Σ(Y_j − a_j) read the same number as LWL's Σ(S_j − a_j), so the two
+ * dispatch every job alike (the simulator's runs are the same to the bit) and share one mean field (theory.md §4
+ * answers it exactly: closed form, FPE, ∞ where E[S^{1+1/d}] = ∞). 'static' ΣY_j counts the served part too: not LWL.
+ * @returns the LWL model (selection 'lwl', prediction exact), or undefined for any other model.
+ */
+export function lpwAsLwl(model: SupermarketModel): SupermarketModel | undefined {
+  if (model.selection !== 'lpw' || model.prediction.kind !== 'exact' || model.conventions.lpwWork === 'static') return undefined;
+  return Object.freeze({ ...model, selection: 'lwl' as const });
+}
+
+/**
  * Checks the finite-system size against the model: n integer ≥ 1 and d ≤ n (d ≤ n is required for sampling
  * without replacement and, by this project's convention, for sampling with replacement too).
  * @throws {InvalidModelError}

@@ -20,7 +20,7 @@
  * fewer moments), and such cases are warnings, not verdicts; so are predicted preemptive disciplines with inexact
  * predictions.
  */
-import type { ServiceSpec, PredictionSpec, SupermarketModel } from './model.ts';
+import { lpwAsLwl, type ServiceSpec, type PredictionSpec, type SupermarketModel } from './model.ts';
 import { serviceDistribution } from './service/index.ts';
 import { modelHasMemory } from './memory.ts';
 import { DISCIPLINE_TABLE, SELECTION_TABLE, unknownPolicy, type Discipline } from './policy/index.ts';
@@ -227,6 +227,8 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
  * @example meanFieldFiniteness(parseModel({ lambda: 0.9, d: 2, selection: 'lwl', service: 'pareto:1.5' })).finite // false
  */
 export function meanFieldFiniteness(model: SupermarketModel): Finiteness {
+  const lwl = lpwAsLwl(model); // LPW with exact predictions dispatches as LWL: its limit is LWL's
+  if (lwl !== undefined) return meanFieldFiniteness(lwl);
   if (model.d === 1 || model.selection === 'random') return estimandFiniteness({ ...model, d: 1 }).meanResponseTime;
   // server speeds change no moment: a class-v server turns S into S/v, so E[(S/v)^k] = ∞ iff E[S^k] = ∞, and a job
   // finds its d sampled servers busy with positive probability in every class mix (theory.md §8, §13)

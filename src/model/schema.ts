@@ -298,52 +298,63 @@ export const predictionSchema = z.preprocess(
  * The model (theory.md §1): `lambda` and `d` required, every other field defaulted. Output is plain data; the
  * stability check (λ > 0, ρ < 1) is `parseModel`'s, since it raises UnstableModelError rather than InvalidModelError.
  */
-export const modelSchema = z.object({
-  lambda: finiteNumber('lambda'),
-  d: positiveIntegerSchema('d'),
-  selection: oneOf('selection', SELECTIONS).default('jsq'),
-  discipline: oneOf('discipline', DISCIPLINES).default('fifo'),
-  service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
-  prediction: predictionSchema.default({ kind: 'exact' }),
-  sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
-  memory: memorySchema.default({ kind: 'none' }),
-  servers: serversSchema.optional(),
-  arrivals: arrivalsSchema.default({ kind: 'exponential' }),
-  // a fixed K (integer) or a size law: the short form geom:MEAN | pmf:P1,P2,… or its object form (model/batchLaw.ts);
-  // a law is checked here, in one line, and a pmf with one atom becomes that K
-  batch: z
-    .preprocess((v) => {
-      const law = typeof v === 'string' && /^[a-z]/i.test(v.trim()) ? parseBatchShort(v) : v;
-      if (typeof law !== 'object' || law === null) return law;
-      const parsed = batchLawSchema.safeParse(law);
-      if (!parsed.success) throw new InvalidModelError(formatIssues(parsed.error, { label: 'batch' }));
-      return normaliseBatchLaw(parsed.data);
-    }, z.unknown())
-    .transform((v, ctx): number | BatchSizeLaw => {
-      if (typeof v === 'object' && v !== null) return v as BatchSizeLaw;
-      const k = positiveIntegerSchema('batch size K').safeParse(v);
-      if (k.success) return k.data;
-      ctx.addIssue({ code: 'custom', message: k.error.issues[0]?.message ?? `batch size K must be an integer ≥ 1, got ${show(v)}` });
-      return z.NEVER;
-    })
-    .default(1),
-  batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
-  // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })
-  redundancy: z
-    .union(
-      [
-        oneOf('redundancy', REDUNDANCIES),
-        z.object({ kind: z.literal('cancel-on-complete'), replicas: oneOf('replicas', REPLICA_LAWS) }).strict(),
-      ],
-      {
-        error: (iss) =>
-          `unknown redundancy ${show(iss.input)}; expected one of: ${REDUNDANCIES.join(', ')} (or {"kind":"cancel-on-complete","replicas":"independent"})`,
-      },
-    )
-    .default('none'),
-  replicas: oneOf('replicas', REPLICA_LAWS).optional(),
-  conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
-});
+export const modelSchema = z
+  .object(
+    {
+      lambda: finiteNumber('lambda'),
+      d: positiveIntegerSchema('d'),
+      selection: oneOf('selection', SELECTIONS).default('jsq'),
+      discipline: oneOf('discipline', DISCIPLINES).default('fifo'),
+      service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
+      prediction: predictionSchema.default({ kind: 'exact' }),
+      sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
+      memory: memorySchema.default({ kind: 'none' }),
+      servers: serversSchema.optional(),
+      arrivals: arrivalsSchema.default({ kind: 'exponential' }),
+      // a fixed K (integer) or a size law: the short form geom:MEAN | pmf:P1,P2,… or its object form (model/batchLaw.ts);
+      // a law is checked here, in one line, and a pmf with one atom becomes that K
+      batch: z
+        .preprocess((v) => {
+          const law = typeof v === 'string' && /^[a-z]/i.test(v.trim()) ? parseBatchShort(v) : v;
+          if (typeof law !== 'object' || law === null) return law;
+          const parsed = batchLawSchema.safeParse(law);
+          if (!parsed.success) throw new InvalidModelError(formatIssues(parsed.error, { label: 'batch' }));
+          return normaliseBatchLaw(parsed.data);
+        }, z.unknown())
+        .transform((v, ctx): number | BatchSizeLaw => {
+          if (typeof v === 'object' && v !== null) return v as BatchSizeLaw;
+          const k = positiveIntegerSchema('batch size K').safeParse(v);
+          if (k.success) return k.data;
+          ctx.addIssue({ code: 'custom', message: k.error.issues[0]?.message ?? `batch size K must be an integer ≥ 1, got ${show(v)}` });
+          return z.NEVER;
+        })
+        .default(1),
+      batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
+      // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })
+      redundancy: z
+        .union(
+          [
+            oneOf('redundancy', REDUNDANCIES),
+            z.object({ kind: z.literal('cancel-on-complete'), replicas: oneOf('replicas', REPLICA_LAWS) }).strict(),
+          ],
+          {
+            error: (iss) =>
+              `unknown redundancy ${show(iss.input)}; expected one of: ${REDUNDANCIES.join(', ')} (or {"kind":"cancel-on-complete","replicas":"independent"})`,
+          },
+        )
+        .default('none'),
+      replicas: oneOf('replicas', REPLICA_LAWS).optional(),
+      conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `unknown model field ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected lambda, d, selection, discipline, service, prediction, sampling, memory, servers, arrivals, batch, batchDispatch, redundancy, replicas or conventions`
+          : undefined,
+    },
+  )
+  // a misspelt field would otherwise be dropped and its default run instead (`disipline: 'srpt'` ran FIFO)
+  .strict();
 
 /** `a.b[2].c` for an issue path; '(top level)' when empty. */
 export function issuePath(path: readonly PropertyKey[]): string {

@@ -3,6 +3,7 @@ import { solveMeanField } from '../../src/meanfield/solve.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { jsqCavity } from '../../src/meanfield/cavity/index.ts';
+import { describeFitErrorOf, fitErrorRange } from '../../src/meanfield/phaseType/fitError.ts';
 import { InvalidModelError } from '../../src/errors.ts';
 
 describe('solveMeanField', () => {
@@ -44,6 +45,24 @@ describe('solveMeanField', () => {
     // E[T]∞ = ∞ (theory.md §8 "Heavy tails, in the limit"): ∞ as the answer, the PH fit refused with the reason
     expect(solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'pareto:1.5' })).meanResponseTime).toBe(Infinity);
     expect(() => solveMeanField(parseModel({ lambda: 0.7, d: 2, service: 'pareto:1.5' }), { phaseTypeFit: true })).toThrow(/E\[S²\] = ∞/);
+  });
+
+  it('the PH fit states no bound outside the grid its error was measured on (λ 0.99 was given [10.48, 12.78])', () => {
+    const inside = solveMeanField(parseModel({ lambda: 0.9, d: 2, service: 'weibull:0.5' }), { phaseTypeFit: true });
+    expect(inside.measuredError!.outside).toBeUndefined();
+    expect(fitErrorRange(inside.meanResponseTime, inside.measuredError!)[1]).toBeLessThan(Infinity);
+    expect(describeFitErrorOf(inside.meanResponseTime, inside.measuredError!)).toMatch(/i\.e\. E\[T\] in \[/);
+    for (const [input, why] of [
+      [{ lambda: 0.99, d: 2, service: 'weibull:0.5' }, /load ρ = 0\.99 is outside 0\.7–0\.95/],
+      [{ lambda: 0.9, d: 4, service: 'weibull:0.5' }, /d = 4 is not among 2, 3/],
+      [{ lambda: 0.9, d: 2, service: 'weibull:0.2' }, /shape 0\.2 is outside 0\.5–2/],
+      [{ lambda: 0.9, d: 2, service: 'bpareto:1.5:1000' }, /ratio 1000 is outside 100/],
+    ] as const) {
+      const s = solveMeanField(parseModel(input), { phaseTypeFit: true });
+      expect(s.measuredError!.outside).toMatch(why);
+      expect(fitErrorRange(s.meanResponseTime, s.measuredError!)).toEqual([0, Infinity]);
+      expect(describeFitErrorOf(s.meanResponseTime, s.measuredError!)).toMatch(/outside that grid .*: no bound$/);
+    }
   });
 
   it('solveMeanField(model) marks cavity results as estimates and gives their CI', () => {

@@ -108,9 +108,14 @@ describe('meanFieldCapabilities', () => {
     expect(caps.transient).toMatchObject({ available: true, id: 'sqd-ode' });
     expect(caps.refined.firstOrder.available && caps.refined.secondOrder.available && caps.exactChain.available).toBe(true);
     expect(solveMeanField(sqd).solver).toBe(caps.fixedPoint.available ? caps.fixedPoint.name : '');
-    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lpw' })).fixedPoint).toMatchObject({
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lpw', prediction: 'uniform:0.5' })).fixedPoint).toMatchObject({
       id: 'lpw-cavity',
       kind: 'estimate',
+    });
+    // LPW with exact predictions reads the true work left: LWL(d)'s exact solvers answer it (lpwAsLwl)
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lpw' })).fixedPoint).toMatchObject({
+      id: 'lwl-closed-form',
+      kind: 'exact',
     });
     // d = 1 with psjfPreemption 'remaining': no solver, and solveMeanField throws the capability's reason
     const d1 = parseModel({ lambda: 0.9, d: 1, selection: 'random', discipline: 'psjf', conventions: { psjfPreemption: 'remaining' } });

@@ -18,6 +18,38 @@ export interface PhaseTypeFitError {
   readonly grid: string;
   /** What it was measured against. */
   readonly reference: string;
+  /**
+   * Set when the model lies outside `grid` (its load, d or size parameter beyond the measured ones): why. The measured
+   * range then bounds nothing (the error grows with load and variability), so no interval is given (`fitErrorRange`).
+   */
+  readonly outside?: string;
+}
+
+/** Where a family's error was measured: loads, d, and the size parameter's range (`parameter` of the service spec). */
+interface MeasuredGrid {
+  readonly lambda: readonly [number, number];
+  readonly d: readonly number[];
+  readonly parameters: { readonly [name: string]: readonly [number, number] };
+}
+
+const MEASURED_GRID: Partial<Record<ServiceKind, MeasuredGrid>> = {
+  weibull: { lambda: [0.7, 0.95], d: [2, 3], parameters: { shape: [0.5, 2] } },
+  lognormal: { lambda: [0.7, 0.95], d: [2, 3], parameters: { sigma: [0.5, 1.5] } },
+  'bounded-pareto': { lambda: [0.7, 0.95], d: [2, 3], parameters: { alpha: [1.5, 1.5], ratio: [100, 100] } },
+};
+
+/** Why `model` lies outside the grid its family's error was measured on, or undefined when inside. */
+function outsideGrid(model: SupermarketModel): string | undefined {
+  const grid = MEASURED_GRID[model.service.kind];
+  if (grid === undefined) return `${model.service.kind} was never measured`;
+  const rho = model.lambda * model.service.mean; // the grid's λ is the load of unit-mean sizes
+  if (rho < grid.lambda[0] || rho > grid.lambda[1]) return `load ρ = ${rho} is outside ${grid.lambda[0]}–${grid.lambda[1]}`;
+  if (!grid.d.includes(model.d)) return `d = ${model.d} is not among ${grid.d.join(', ')}`;
+  for (const [name, [lo, hi]] of Object.entries(grid.parameters)) {
+    const value = (model.service as unknown as Record<string, number>)[name];
+    if (!(value >= lo && value <= hi)) return `${name} ${value} is outside ${lo === hi ? lo : `${lo}–${hi}`}`;
+  }
+  return undefined;
 }
 
 const REFERENCE = 'the JSQ cavity (scripts/ph-fit-error.ts) and n = 1000, 10 000 simulations (issue 20)';
@@ -34,7 +66,10 @@ export const PH_FIT_MEASURED_ERROR: Partial<Record<ServiceKind, PhaseTypeFitErro
 
 /** The measured error of the fit for `model`'s size law, or undefined (never measured: the fit is refused). */
 export function phaseTypeFitError(model: SupermarketModel): PhaseTypeFitError | undefined {
-  return PH_FIT_MEASURED_ERROR[model.service.kind];
+  const e = PH_FIT_MEASURED_ERROR[model.service.kind];
+  if (e === undefined) return undefined;
+  const outside = outsideGrid(model);
+  return outside === undefined ? e : { ...e, outside };
 }
 
 /** A signed percentage: −0.14 → "−14 %", 0.09 → "+9 %" (`digits` decimals, default 0). */
@@ -49,14 +84,21 @@ export function describePhaseTypeFitError(kind: ServiceKind, e: PhaseTypeFitErro
 
 /**
  * Where the true E[T] lies given the fit's `value` and its measured error (fit − true)/true ∈ [low, high]:
- * [value/(1 + high), value/(1 + low)] (time units).
+ * [value/(1 + high), value/(1 + low)] (time units); [0, ∞) when the model is outside the measured grid (`outside`):
+ * the error there was never measured, so nothing narrower is supported.
  */
 export function fitErrorRange(value: number, e: PhaseTypeFitError): [number, number] {
+  if (e.outside !== undefined) return [0, Number.POSITIVE_INFINITY];
   return [value / (1 + e.high), value / (1 + e.low)];
 }
 
-/** "measured error −18 % to +0 % of E[T] (grid; against …), i.e. E[T] in [4.6168, 5.6303]" for a fit's E[T] `value`. */
+/**
+ * "measured error −18 % to +0 % of E[T] (grid; against …), i.e. E[T] in [4.6168, 5.6303]" for a fit's E[T] `value`;
+ * outside the grid: "… (grid; against …); this model is outside that grid (load ρ = 0.99 …): no bound".
+ */
 export function describeFitErrorOf(value: number, e: PhaseTypeFitError): string {
+  const measured = `measured error ${signedPercent(e.low)} to ${signedPercent(e.high)} of E[T] (${e.grid}; against ${e.reference})`;
+  if (e.outside !== undefined) return `${measured}; this model is outside that grid (${e.outside}): no bound`;
   const [lo, hi] = fitErrorRange(value, e);
-  return `measured error ${signedPercent(e.low)} to ${signedPercent(e.high)} of E[T] (${e.grid}; against ${e.reference}), i.e. E[T] in [${lo.toFixed(4)}, ${hi.toFixed(4)}]`;
+  return `${measured}, i.e. E[T] in [${lo.toFixed(4)}, ${hi.toFixed(4)}]`;
 }
