@@ -20,7 +20,8 @@ export const J_ARRIVAL = 0;
 export const J_SIZE = 1;
 /**
  * Offset of the remaining true work S − a (S at `alloc`), as the pool's user keeps it: the priority engine at the end
- * of the job's last service segment, the cavity queue at the current time.
+ * of the job's last service segment (not under SRPT, whose queue key holds that number), the cavity queue at the
+ * current time.
  */
 export const J_REM = 2;
 /** Offset of the arrival sequence number (the FIFO tie-break; −1 for jobs of an initial state) in a record. */
