@@ -87,7 +87,9 @@ export class PriorityEngine extends EngineFrame {
     const { n } = config;
     const { store, t, workload } = state;
     this.clocks = createClockTree4(n);
-    this.pool = new JobPool(4 * n + 64);
+    // predictions are read only by the keys of PSPJF and SPRPT (serviceKey, frozenKey) and by LPW's bookkeeping
+    const disc = config.discipline;
+    this.pool = new JobPool(4 * n + 64, disc === D_PSPJF || disc === D_SPRPT || config.selection === SEL_LPW);
     this.queues = new WaitQueues(n);
     this.cur = new Int32Array(n).fill(-1);
     this.seg = new Float64Array(2 * n);
