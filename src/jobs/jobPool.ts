@@ -20,7 +20,8 @@ export const J_ARRIVAL = 0;
 export const J_SIZE = 1;
 /**
  * Offset of the remaining true work S − a (S at `alloc`), as the pool's user keeps it: the priority engine at the end
- * of the job's last service segment, the cavity queue at the current time.
+ * of the job's last service segment (not under SRPT, whose queue key holds that number), the cavity queue at the
+ * current time.
  */
 export const J_REM = 2;
 /** Offset of the arrival sequence number (the FIFO tie-break; −1 for jobs of an initial state) in a record. */
@@ -29,14 +30,21 @@ export const J_SEQ = 3;
 export class JobPool {
   /** Records by slot: rec[(slot << J_SHIFT) + J_ARRIVAL | J_SIZE | J_REM | J_SEQ]. */
   rec: Float64Array;
-  /** Prediction Y by slot. */
+  /** Prediction Y by slot (not written when the pool was made without `predictions`). */
   pred: Float64Array;
   /** Free slots in free[0..freeCount). */
   free: Int32Array;
   freeCount: number;
   cap: number;
 
-  constructor(initialCapacity: number) {
+  /**
+   * @param predictions whether `alloc` stores each job's prediction in `pred` (a user that never reads it saves a
+   *   store to another cache line per job).
+   */
+  constructor(
+    initialCapacity: number,
+    readonly predictions = true,
+  ) {
     this.cap = Math.max(16, initialCapacity);
     this.rec = new Float64Array(this.cap << 2);
     this.pred = new Float64Array(this.cap);
@@ -59,7 +67,7 @@ export class JobPool {
     rec[b + 1] = size;
     rec[b + 2] = size; // rem
     rec[b + 3] = seq;
-    this.pred[s] = pred;
+    if (this.predictions) this.pred[s] = pred;
     return s;
   }
 

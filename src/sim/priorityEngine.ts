@@ -1,10 +1,10 @@
 /**
  * The priority event engine: SJF, PSJF, SRPT and the predicted SPJF, PSPJF, SPRPT (and FIFO, as a cross-check of
  * the FIFO engine) with any selection rule, size law and prediction model (theory.md §1). Per server: the job in
- * service (`cur`, its service segment start) and a priority queue of waiting jobs keyed by (key, arrival number)
- * (discipline/waitQueues.ts). Preemptive-resume: preemption is tested only at an arrival, which preempts iff its
- * key is strictly below the in-service job's current key; the preempted job's remaining work is frozen and it
- * re-enters the queue under its frozen key; the server's departure clock is reset in the 4-ary tournament tree of
+ * service (`cur`, its service segment start) and its waiting jobs in a sorted array, decreasing in (key, arrival
+ * number), so the next job to serve is the last entry (discipline/waitQueues.ts, `sortedPush`). Preemptive-resume:
+ * preemption is tested only at an arrival, which preempts iff its key is strictly below the in-service job's current
+ * key; the preempted job's remaining work is frozen and it re-enters the queue under its frozen key; the server's departure clock is reset in the 4-ary tournament tree of
  * departure clocks (clockTree.ts, `ClockTree4`; the arrival clock is a separate number compared with the tree's winner).
  *
  * Keys (theory.md §1 table; a = attained service): FIFO arrival time; SJF, PSJF original S; SRPT S − a; SPJF,
@@ -45,7 +45,7 @@ import {
   R_SUM_SLOWDOWN,
   LOOP_CHUNK,
 } from './core.ts';
-import { WaitQueues, waitPush } from './discipline/waitQueues.ts';
+import { WaitQueues, sortedPush } from './discipline/waitQueues.ts';
 import { createClockTree4, ct4Fix, rivalOf, type ClockTree4 } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
@@ -75,8 +75,11 @@ export class PriorityEngine extends EngineFrame {
   private readonly queues: WaitQueues;
   /** Job slot in service at each server, −1 if idle. */
   private readonly cur: Int32Array;
-  /** Start of the current service segment at each server. */
-  private readonly segStart: Float64Array;
+  /**
+   * The current service segment of each server j: seg[2j] its start, seg[2j + 1] the remaining work of the job in
+   * service then (one cache line for an arrival's preemption test, without reading the job's record).
+   */
+  private readonly seg: Float64Array;
 
   /** Takes over the jobs of the initial state (their ring order = arrival order; the head is in service). */
   constructor(config: RunConfig, state: RunState) {
@@ -84,10 +87,12 @@ export class PriorityEngine extends EngineFrame {
     const { n } = config;
     const { store, t, workload } = state;
     this.clocks = createClockTree4(n);
-    this.pool = new JobPool(4 * n + 64);
+    // predictions are read only by the keys of PSPJF and SPRPT (serviceKey, frozenKey) and by LPW's bookkeeping
+    const disc = config.discipline;
+    this.pool = new JobPool(4 * n + 64, disc === D_PSPJF || disc === D_SPRPT || config.selection === SEL_LPW);
     this.queues = new WaitQueues(n);
     this.cur = new Int32Array(n).fill(-1);
-    this.segStart = new Float64Array(n);
+    this.seg = new Float64Array(2 * n);
     const inv = config.layout?.invSpeed;
     for (let j = 0; j < n; j++) {
       const l = store.len[j];
@@ -101,7 +106,8 @@ export class PriorityEngine extends EngineFrame {
         work += s;
         if (k === 0) {
           this.cur[j] = slot;
-          this.segStart[j] = t;
+          this.seg[2 * j] = t;
+          this.seg[2 * j + 1] = s;
           this.clocks.times[j] = t + s;
           ct4Fix(this.clocks, j);
           if (this.lpw.curY.length > 0) {
@@ -110,7 +116,7 @@ export class PriorityEngine extends EngineFrame {
           }
         } else {
           this.queues.pushKey[0] = this.arrivalKey(store.arrival[from], s, y);
-          waitPush(this.queues, j, slot, this.pool.rec);
+          sortedPush(this.queues, j, slot, this.pool.rec);
           if (this.lpw.waitPred.length > 0) this.lpw.waitPred[j] += lpwJobValue(y, 0, config.lpwMode);
         }
       }
@@ -233,7 +239,7 @@ export class PriorityEngine extends EngineFrame {
     let qShift = queues.shift;
     let qCap = queues.cap;
     const cur = this.cur;
-    const segStart = this.segStart;
+    const seg = this.seg;
     let count = occupancy.count;
     let area = occupancy.area;
     let last = occupancy.last;
@@ -345,14 +351,15 @@ export class PriorityEngine extends EngineFrame {
           // Key of the new job (no service yet): SRPT's is its size.
           const key = srpt ? s : this.arrivalKey(t, s, y);
           // Preemptive disciplines: c's remaining work now, and its current key.
-          const r = preemptive ? rec[(c << 2) + 2] - (t - segStart[j]) : 0;
+          const r = preemptive ? seg[2 * j + 1] - (t - seg[2 * j]) : 0;
           // The job that waits (x, or c when x preempts it) and its key.
           let w = x;
           let wKey = key;
           if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now (below).
             const rc = r < 0 ? 0 : r;
-            rec[(c << 2) + 2] = rc;
+            // SRPT reads a waiting job's remaining work from its queue key (the pop below), others from its record
+            if (!srpt) rec[(c << 2) + 2] = rc;
             w = c;
             wKey = srpt ? rc : this.frozenKey(c, rc);
             serve = true;
@@ -360,7 +367,7 @@ export class PriorityEngine extends EngineFrame {
           } else if (lpwOn) {
             waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
-          // waitPush(queues, j, w, pool.rec) with key wKey, written out (see the note on waitPop below).
+          // sortedPush(queues, j, w, pool.rec) with key wKey, written out (see the note on the pop below).
           const ql = qlen[j];
           if (ql === qCap) {
             queues.grow();
@@ -369,23 +376,25 @@ export class PriorityEngine extends EngineFrame {
             qShift = queues.shift;
             qCap = queues.cap;
           }
+          // the entries to be served before w (less (key, seq)) move up one place; under SRPT a preempted job, whose
+          // remaining work is at most every waiting job's key, goes last with no move
           const base = j << qShift;
-          let i = ql;
-          while (i > 0) {
-            const p = (i - 1) >> 1;
-            const pk = qKey[base + p];
-            if (pk < wKey || (pk === wKey && rec[(qSlot[base + p] << 2) + 3] < rec[(w << 2) + 3])) break;
-            qKey[base + i] = pk;
-            qSlot[base + i] = qSlot[base + p];
-            i = p;
+          let i = base + ql;
+          while (i > base) {
+            const pk = qKey[i - 1];
+            if (pk > wKey || (pk === wKey && rec[(qSlot[i - 1] << 2) + 3] > rec[(w << 2) + 3])) break;
+            qKey[i] = pk;
+            qSlot[i] = qSlot[i - 1];
+            i--;
           }
-          qKey[base + i] = wKey;
-          qSlot[base + i] = w;
+          qKey[i] = wKey;
+          qSlot[i] = w;
           qlen[j] = ql + 1;
         }
         if (serve) {
           cur[j] = x;
-          segStart[j] = t;
+          seg[2 * j] = t;
+          seg[2 * j + 1] = s;
           const due = t + s;
           times[j] = due;
           ct4Fix(clocks, j); // a call: V8's inlining budget is spent (the time goes through `times`, not boxed)
@@ -438,42 +447,20 @@ export class PriorityEngine extends EngineFrame {
         pool.release(c);
         const ql = qlen[id];
         if (ql > 0) {
-          // waitPop(queues, id, pool.rec) written out: as calls, the push and pop cost ~6 % of an SRPT run and made
-          // V8 reload every field the loop reads through an object after them (V8's inlining budget is spent first).
-          const base = id << qShift;
-          const x = qSlot[base];
+          // The pop of the sorted queue: its last entry. Sorted arrays rather than binary heaps (as calls, the heaps'
+          // push and pop cost ~6 % of an SRPT run): the queues are short (JSQ(2) at λ = 0.9: rarely more than four
+          // waiting jobs), the pop is one load instead of a sift with two comparisons per level, and a preempted
+          // job's push is one comparison (cachegrind, bench row at 3·10⁶ events: 9 % fewer instructions per event).
           const size = ql - 1;
+          const qi = (id << qShift) + size;
+          const x = qSlot[qi];
           qlen[id] = size;
-          if (size > 0) {
-            const key = qKey[base + size];
-            const slot = qSlot[base + size];
-            let i = 0;
-            for (;;) {
-              let ch = 2 * i + 1;
-              if (ch >= size) break;
-              let ck = qKey[base + ch];
-              let cs = qSlot[base + ch];
-              const c2 = ch + 1;
-              if (c2 < size) {
-                const k2 = qKey[base + c2];
-                const s2 = qSlot[base + c2];
-                if (k2 < ck || (k2 === ck && rec[(s2 << 2) + 3] < rec[(cs << 2) + 3])) {
-                  ch = c2;
-                  ck = k2;
-                  cs = s2;
-                }
-              }
-              if (key < ck || (key === ck && rec[(slot << 2) + 3] < rec[(cs << 2) + 3])) break;
-              qKey[base + i] = ck;
-              qSlot[base + i] = cs;
-              i = ch;
-            }
-            qKey[base + i] = key;
-            qSlot[base + i] = slot;
-          }
           cur[id] = x;
-          segStart[id] = t;
-          const r = rec[(x << 2) + 2];
+          // x's remaining work; under SRPT its queue key is that number (its size, or the remaining work it was
+          // preempted with), read from the queue's line rather than x's record
+          const r = srpt ? qKey[qi] : rec[(x << 2) + 2];
+          seg[2 * id] = t;
+          seg[2 * id + 1] = r;
           times[id] = t + r;
           if (lpwOn) this.lpwResume(id, x, r, t);
         } else {

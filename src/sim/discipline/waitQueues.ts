@@ -1,9 +1,11 @@
 /**
  * Per-server priority queues of waiting jobs for the size- and prediction-based disciplines (theory.md §1:
- * smallest key first, equal keys FIFO). One binary min-heap per server over job slots, ordered by
- * (key, arrival sequence number); all heaps share one power-of-two capacity in two flat typed arrays (server j
- * owns entries [j·cap, (j+1)·cap)), doubled for every server when one fills, so the hot loop never allocates.
- * Keys are frozen while a job waits (its age only changes in service), so a heap entry never needs re-keying.
+ * smallest key first, equal keys FIFO), ordered by (key, arrival sequence number). All queues share one power-of-two
+ * capacity in two flat typed arrays (server j owns entries [j·cap, (j+1)·cap)), doubled for every server when one
+ * fills, so the hot loop never allocates. Two orders of the entries, one per user, never mixed on one queue: a
+ * binary min-heap (`waitPush`, `waitPop`: the sharing engine, whose queues grow long) or a sorted array, decreasing,
+ * the first job last (`sortedPush`: the priority engine, whose queues are short). Keys are frozen while a job waits
+ * (its age only changes in service), so an entry never needs re-keying.
  */
 
 export class WaitQueues {
@@ -114,4 +116,31 @@ export function waitPop(q: WaitQueues, j: number, rec: Float64Array): number {
   keys[base + i] = key;
   slots[base + i] = slot;
   return top;
+}
+
+/**
+ * Adds job `slot` to server j's queue under the key in `q.pushKey[0]`, for a queue kept as a sorted array rather than
+ * a heap: entries [j·cap, j·cap + len) in decreasing (key, arrival sequence number) order, so the first job is the
+ * last entry (the priority engine pops it in its loop). Not to be mixed with `waitPush`/`waitPop` on one queue.
+ * @param rec the job pool's records (JobPool.rec), for the FIFO tie-break at equal keys.
+ */
+export function sortedPush(q: WaitQueues, j: number, slot: number, rec: Float64Array): void {
+  const key = q.pushKey[0];
+  const l = q.len[j];
+  if (l === q.cap) q.grow();
+  const base = j << q.shift;
+  const keys = q.key;
+  const slots = q.slot;
+  const sq = rec[(slot << 2) + 3];
+  let i = base + l;
+  while (i > base) {
+    const pk = keys[i - 1];
+    if (pk > key || (pk === key && rec[(slots[i - 1] << 2) + 3] > sq)) break;
+    keys[i] = pk;
+    slots[i] = slots[i - 1];
+    i--;
+  }
+  keys[i] = key;
+  slots[i] = slot;
+  q.len[j] = l + 1;
 }
