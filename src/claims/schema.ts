@@ -96,11 +96,17 @@ export interface Conjecture {
 /**
  * Validates a parsed conjecture file and parses its claim.
  * @param json the parsed JSON value. @param label file name used in messages.
- * @throws {InvalidModelError} listing every schema problem as `label: path: message` (at most 10), or the claim's
- *   parse error (`label: claim "…" at char k (…): message`).
+ * @throws {InvalidModelError} listing every schema problem as `label: path: message` (at most 10), a grid d above
+ *   evaluation.n, or the claim's parse error (`label: claim "…" at char k (…): message`).
  */
 export function parseConjecture(json: unknown, label = 'conjecture'): Conjecture {
   const spec = parseWithSchema(conjectureSchema, json, label);
+  // the rule of every command (model.ts checkServers): the simulations' n holds the largest d of the grid
+  const d = Math.max(...spec.grid.d);
+  if (d > spec.evaluation.n)
+    throw new InvalidModelError(
+      `${label}: d = ${d} exceeds n = ${spec.evaluation.n} (entries "grid.d" and "evaluation.n"): cannot sample more servers than exist`,
+    );
   try {
     return { spec, claim: parseClaim(spec.claim) };
   } catch (error) {

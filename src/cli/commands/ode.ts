@@ -17,7 +17,7 @@ import {
   type RefinedTransientResult,
   type TransientResult,
 } from '../../meanfield/index.ts';
-import { load, unknownPolicy, type SupermarketModel } from '../../model/index.ts';
+import { checkServers, load, unknownPolicy, type SupermarketModel } from '../../model/index.ts';
 import { createProgress } from '../progress.ts';
 import { action } from '../errors.ts';
 import {
@@ -148,6 +148,7 @@ export function odeCommand(): Command {
                 : '--refined covers JSQ(d) FIFO with exponential sizes (the SQ(d) ODE); use `supermarket model FILE --transient` for population models',
             );
           if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers> (an integer ≥ 1)');
+          checkServers(model, o.n); // d ≤ n, the rule of fixed-point --refined, simulate and exact
           printRefinedTransient(model, times, from, o);
           return;
         }
