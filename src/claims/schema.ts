@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
 import { BATCH_DISPATCHES, batchEntrySchema, SAMPLINGS } from '../model/index.ts';
-import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
+import { conventionsInputSchema, parseWithSchema, refuseRepeatedEntries } from '../model/schema.ts';
 import { parseClaim, type ParsedClaim } from './claim.ts';
 
 const positiveInt = z.number().int().positive();
@@ -45,7 +45,9 @@ export const conjectureSchema = z
         /** How a batch of K > 1 is placed: spread (the K best of d; SQ(d,K), LL(d,K)) or whole (BSQ); default spread. */
         batchDispatch: z.enum(BATCH_DISPATCHES).default('spread'),
       })
-      .strict(),
+      .strict()
+      // a repeated value would judge the same points twice (batch sizes: evaluate.ts, after canonical forms)
+      .superRefine((g, ctx) => refuseRepeatedEntries(g, ['lambda', 'd', 'service', 'prediction', 'memory', 'arrivals'], ctx)),
     sampling: z.enum(SAMPLINGS).default('with-replacement'),
     conventions: conventionsInputSchema.optional(),
     evaluation: z

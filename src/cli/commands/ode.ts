@@ -35,7 +35,7 @@ import {
   inFile,
   addModelOptions,
   examples,
-  parseNumberList,
+  parseNumberSequence,
   parsePositive,
   parsePositiveInteger,
   refuseIdleOptions,
@@ -75,7 +75,11 @@ export function odeCommand(): Command {
       parsePositive,
     )
     .requiredOption('--dt <dt>', 'output step', parsePositive)
-    .option('--from <s1,s2,...>', 'initial tail fractions s_1, s_2, … (non-increasing in [0, 1]); default: empty system', parseNumberList)
+    .option(
+      '--from <s1,s2,...>',
+      'initial tail fractions s_1, s_2, … (non-increasing in [0, 1]); default: empty system',
+      parseNumberSequence,
+    )
     .option('--tolerance <ε>', 'odex relative and absolute tolerance', parsePositive, 1e-10)
     .option(
       '--refined',
