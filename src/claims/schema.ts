@@ -48,7 +48,8 @@ export const conjectureSchema = z
       .strict()
       // a repeated value would judge the same points twice (batch sizes: evaluate.ts, after canonical forms)
       .superRefine((g, ctx) => refuseRepeatedEntries(g, ['lambda', 'd', 'service', 'prediction', 'memory', 'arrivals'], ctx)),
-    sampling: z.enum(SAMPLINGS).default('with-replacement'),
+    /** with-replacement (default) or without; a batch cell always draws d distinct servers, and a with-replacement given with a batch is refused. */
+    sampling: z.enum(SAMPLINGS).optional(),
     conventions: conventionsInputSchema.optional(),
     evaluation: z
       .object({

@@ -678,6 +678,15 @@ export function modelFromFlags(o: ModelFlags): SupermarketModel {
   return parseModel(modelInputFromFlags(o));
 }
 
+/**
+ * The `sampling` field of a model input from the flags: --sampling, but not its default beside a batch (--batch other
+ * than 1), whose model draws d distinct servers: parseModel refuses a with-replacement given with a batch, and
+ * `refuseIdleSettings` has already refused one typed on the command line.
+ */
+export function samplingInput(o: { readonly sampling: string; readonly batch?: string }): { sampling?: string } {
+  return o.batch !== undefined && o.batch !== '1' && o.sampling === 'with-replacement' ? {} : { sampling: o.sampling };
+}
+
 /** The model input of the `addModelOptions` flags (for `parseModel` or, at any load, `validateModel`). */
 export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
   return {
@@ -685,7 +694,7 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
     d: o.d,
     selection: o.selection,
     discipline: o.discipline,
-    sampling: o.sampling,
+    ...samplingInput(o),
     memory: o.memory,
     ...serversFromFlags(o),
     service: serviceFromFlag(o.service),

@@ -59,7 +59,8 @@ export const experimentSchema = z
     batchDispatch: z.enum(BATCH_DISPATCHES).optional(),
     service: z.array(serviceEntry).min(1),
     prediction: z.array(predictionEntry).min(1).default(['exact']),
-    sampling: z.enum(SAMPLINGS).default('with-replacement'),
+    /** with-replacement (default) or without; a batch cell always draws d distinct servers, and a with-replacement given with a batch is refused. */
+    sampling: z.enum(SAMPLINGS).optional(),
     /** Heterogeneous servers for every cell (theory.md §13): class speeds, fractions (default equal), sampling. */
     servers: z
       .object({

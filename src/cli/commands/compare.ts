@@ -46,6 +46,7 @@ import {
   parseMaxLevel,
   parseSeed,
   parseNumberList,
+  samplingInput,
   outOption,
   parsePositive,
   parseReplications,
@@ -368,7 +369,7 @@ export function compareCommand(): Command {
         };
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
         // by (d, λ, n) alone); parseModel checks them all later
-        const refined = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
+        const refined = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], ...samplingInput(o) }));
         const config: ComparisonConfig = {
           lambdas: o.lambda,
           ds: o.d,
