@@ -36,7 +36,7 @@ import {
   refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
-import { jsonOption, printJson } from '../output.ts';
+import { intervalText, jsonOption, printJson } from '../output.ts';
 import { VERSION, codeId } from '../../version.ts';
 
 interface Opts extends ModelFlags {
@@ -283,7 +283,7 @@ function quantilesJson(law: ResponseTimeLaw) {
 function quantileLine(law: ResponseTimeLaw): string {
   const cells = law.quantiles.map((q) => {
     const name = `p${+(100 * q.p).toPrecision(6)}`;
-    const ci = q.estimate ? ` [${q.estimate.ci95[0].toFixed(4)}, ${q.estimate.ci95[1].toFixed(4)}]` : '';
+    const ci = q.estimate ? ` ${intervalText(q.estimate.ci95, 4)}` : '';
     const e = q.measuredError;
     const error = e
       ? ` (error ${signedPercent(e.low, 1)} to ${signedPercent(e.high, 1)}; reference ${e.referenceEstimate.mean.toFixed(4)} [${e.referenceEstimate.ci95[0].toFixed(4)}, ${e.referenceEstimate.ci95[1].toFixed(4)}])`

@@ -42,7 +42,7 @@ import {
   refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
-import { jsonOption, printJson } from '../output.ts';
+import { intervalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
@@ -241,7 +241,7 @@ export function simulateCommand(): Command {
         }
         const f = result.finiteness;
         const pct = result.responseTimePercentiles;
-        const q = (e: Estimate) => `${e.mean.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]`;
+        const q = (e: Estimate) => `${e.mean.toFixed(3)} ${intervalText(e.ci95, 3)}`;
         const mserLine =
           result.warmupCheck.ensemble === null
             ? '  warm-up check: too few jobs for MSER-5'
