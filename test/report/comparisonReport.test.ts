@@ -194,6 +194,8 @@ describe('the Method says which check reads which degrees of freedom', () => {
       /\*\*Degrees of freedom, check by check\*\*: the per-n t and the calibration check read Student t with ν = R − 1/,
     );
     expect(classic).toMatch(/the c₁ check reads Welch–Satterthwaite's ν/);
+    expect(classic).not.toMatch(/Welch ν/); // the multiplicity rule said "Student t, Welch ν" right after "ν = R − 1"
+    expect(classic).toMatch(/Student t: ν = R − 1 against an exact reference, Welch–Satterthwaite's ν against one with its own error/);
     const renewal = comparisonMarkdown(
       runComparison(reportComparison({ lambdas: [0.7], ns: [10, 20], jobs: 1_000, replications: 2, seed: 2, model: { arrivals: 'det' } })),
       [],
