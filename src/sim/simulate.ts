@@ -127,12 +127,14 @@ export interface SimulateOptions {
 
 /** MSER-5 truncation of one unit's response times (in arrival order; completion order for the race engine). */
 export interface MserCheck {
-  /** Measured jobs MSER-5 would discard after the warm-up (d*·5, in jobs). */
+  /** Measured jobs MSER-5 would discard after the warm-up (d*·5, in jobs; d* over the whole series). */
   truncatedJobs: number;
-  /** truncatedJobs/jobs. */
+  /** truncatedJobs/jobs: > 0.5 means the run is too short to confirm the warm-up (not a share to discard). */
   fraction: number;
   /** truncatedJobs/(λn): the same in time units after the warm-up. */
   truncatedTime: number;
+  /** The truncation over the first half only (`mser` firstHalfBatches, in jobs): the share MSER-5 can support. */
+  firstHalfJobs: number;
 }
 
 /** Outcome of a precision-driven run. */
@@ -442,7 +444,7 @@ function mserCheck(batch5: ArrayLike<number>, stride: number, jobs: number, syst
   if (batch5.length < 3) return null;
   const r = mser(batch5, 5);
   const truncatedJobs = r.truncation * stride;
-  return { truncatedJobs, fraction: r.fraction, truncatedTime: truncatedJobs / systemRate };
+  return { truncatedJobs, fraction: r.fraction, truncatedTime: truncatedJobs / systemRate, firstHalfJobs: r.firstHalfBatches * 5 * stride };
 }
 
 /**

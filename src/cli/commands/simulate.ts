@@ -14,6 +14,7 @@ import {
   simulate,
   simulationJson,
   type EngineChoice,
+  type MserCheck,
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
@@ -84,6 +85,24 @@ function outsideNote(result: SimulationResult): string[] {
 /** An estimate, or ∞ with the reason when the mean is infinite in theory. */
 const showOr = (e: Estimate, f: Finiteness) =>
   f.finite ? show(e) : `∞  (${f.reason}; the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing)`;
+
+/**
+ * The warm-up line: MSER-5's truncation as a share of the measured jobs. A minimum in the second half is no truncation
+ * point (the run is too short to confirm the warm-up, stats/mser.ts): the line then gives the first-half truncation and
+ * the replications' own, never the end-of-series d* (it printed "truncates 19990 jobs (100.0 %)").
+ */
+function mserText(check: SimulationResult['warmupCheck'], where: string, jobs: number): string {
+  const e = check.ensemble;
+  if (e === null) return '  warm-up check: too few jobs for MSER-5';
+  const share = (k: number) => `${k} jobs (${((100 * k) / jobs).toFixed(1)} %)`;
+  if (e.fraction <= 0.5) return `  warm-up check: MSER-5 on ${where} truncates ${share(e.truncatedJobs)} after the warm-up`;
+  const own = check.perUnit.filter((u): u is MserCheck => u !== null).map((u) => u.firstHalfJobs);
+  const range = own.length > 1 ? `; per replication ${Math.min(...own)}–${Math.max(...own)} jobs` : '';
+  return (
+    `  warm-up check: MSER-5 on ${where} truncates ${share(e.firstHalfJobs)} in the first half${range}; ` +
+    'its minimum lies in the second half: too short to confirm'
+  );
+}
 
 export function simulateCommand(): Command {
   const cmd = new Command('simulate').description(
@@ -242,11 +261,11 @@ export function simulateCommand(): Command {
         const f = result.finiteness;
         const pct = result.responseTimePercentiles;
         const q = (e: Estimate) => `${e.mean.toFixed(3)} ${intervalText(e.ci95, 3)}`;
-        const mserLine =
-          result.warmupCheck.ensemble === null
-            ? '  warm-up check: too few jobs for MSER-5'
-            : `  warm-up check: MSER-5 on ${batchMode ? 'the first batch' : `the average of the ${result.replications} replications`} truncates ` +
-              `${result.warmupCheck.ensemble.truncatedJobs} jobs (${(100 * result.warmupCheck.ensemble.fraction).toFixed(1)} %) after the warm-up`;
+        const mserLine = mserText(
+          result.warmupCheck,
+          batchMode ? 'the first batch' : `the average of the ${result.replications} replications`,
+          o.jobs,
+        );
         const lines = [
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
