@@ -1106,6 +1106,17 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
         }
       return copy;
     });
+  // a mean that may be infinite with no rule to settle it (model/moments.ts meanResponseTimeUnsettled): the run's
+  // average is kept, marked `unsettled` with the reason, as compare and claims leave it unjudged (compare/cell.ts)
+  const unsettled = f.meanResponseTimeUnsettled;
+  if (unsettled !== undefined)
+    for (const key of UNSETTLED_WITH_T) {
+      const e = out[key] as Record<string, unknown> | undefined;
+      if (e !== undefined && e.infinite !== true) out[key] = { ...e, unsettled };
+    }
   out.meansOutsideInterval = meansOutsideInterval(result);
   return out;
 }
+
+/** The means that rest on E[T] (E[Q] = λE[T], Little's E[Q]/λ, E[T/S] with T ≥ S): unsettled when E[T] is. */
+const UNSETTLED_WITH_T = ['meanResponseTime', 'meanQueueLength', 'littleResponseTime', 'meanSlowdown'] as const;

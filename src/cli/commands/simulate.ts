@@ -83,8 +83,16 @@ function outsideNote(result: SimulationResult): string[] {
 }
 
 /** An estimate, or ∞ with the reason when the mean is infinite in theory. */
-const showOr = (e: Estimate, f: Finiteness) =>
-  f.finite ? show(e) : `∞  (${f.reason}; the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing)`;
+/**
+ * A mean in text: its estimate, ∞ with the reason, or (E[T] unsettled: model/moments.ts meanResponseTimeUnsettled) the
+ * run's average and interval marked as no settled estimate, as compare and claims leave it unjudged.
+ */
+const showOr = (e: Estimate, f: Finiteness, unsettled?: string) =>
+  !f.finite
+    ? `∞  (${f.reason}; the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing)`
+    : unsettled === undefined
+      ? show(e)
+      : `${show(e)}  not settled: the run's average, not an estimate (E[T] may be ∞, see the warning)`;
 
 /**
  * The warm-up line: MSER-5's truncation as a share of the measured jobs. A minimum in the second half is no truncation
@@ -286,12 +294,12 @@ export function simulateCommand(): Command {
             : []),
           mserLine,
           `                          mean     95% CI`,
-          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime)}`,
-          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength)}`,
+          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime, f.meanResponseTimeUnsettled)}`,
+          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength, f.meanResponseTimeUnsettled)}`,
           model.redundancy === undefined
-            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength)}`
-            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
-          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown)}` +
+            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength, f.meanResponseTimeUnsettled)}`
+            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength, f.meanResponseTimeUnsettled)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
+          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown, f.meanResponseTimeUnsettled)}` +
             (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
           `  T p50 (pooled)        ${q(pct.p50)}`,
           `  T p95 (pooled)        ${q(pct.p95)}`,
