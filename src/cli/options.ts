@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { InvalidModelError, SupermarketError } from '../errors.ts';
+import { InvalidModelError, PathError, SupermarketError } from '../errors.ts';
 import { unwritableReason } from '../io/index.ts';
 import { LOCK_FILE } from '../runs/lock.ts';
 import {
@@ -507,7 +507,7 @@ export function readSizesFile(file: string): number[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InvalidModelError(
+    throw new PathError(
       `service empirical:${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`,
     );
   }

@@ -3,7 +3,7 @@
  * so every such file fails the same way, in one line naming the file (and, through the schema, the JSON path).
  */
 import { readFileSync } from 'node:fs';
-import { InvalidModelError } from '../errors.ts';
+import { InvalidModelError, PathError } from '../errors.ts';
 
 /**
  * Reads and parses a JSON file, then validates it.
@@ -11,8 +11,8 @@ import { InvalidModelError } from '../errors.ts';
  * @param parse validator of the parsed value, given the file name as label (e.g. `parseExperiment`); its
  *   InvalidModelError should name the JSON path (`parseWithSchema` in src/model/schema.ts does).
  * @returns what `parse` returns.
- * @throws {InvalidModelError} `<what> file not found: <file>`, `cannot read <what> file <file>: …`,
- *   `<file>: not valid JSON (…)`, or whatever `parse` throws.
+ * @throws {PathError} `<what> file not found: <file>`, `cannot read <what> file <file>: …`.
+ * @throws {InvalidModelError} `<file>: not valid JSON (…)`, or whatever `parse` throws.
  */
 export function loadJsonFile<T>(file: string, what: string, parse: (json: unknown, label: string) => T): T {
   let text: string;
@@ -20,8 +20,8 @@ export function loadJsonFile<T>(file: string, what: string, parse: (json: unknow
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT') throw new InvalidModelError(`${what} file not found: ${file}`);
-    throw new InvalidModelError(`cannot read ${what} file ${file}: ${e.message}`);
+    if (e.code === 'ENOENT') throw new PathError(`${what} file not found: ${file}`);
+    throw new PathError(`cannot read ${what} file ${file}: ${e.message}`);
   }
   let json: unknown;
   try {

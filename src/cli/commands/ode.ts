@@ -30,7 +30,7 @@ import {
   sqdTransientLevels,
   transientModelFromFlags,
 } from '../overload.ts';
-import { ConvergenceError, InvalidModelError } from '../../errors.ts';
+import { ConvergenceError, InvalidModelError, PathError } from '../../errors.ts';
 import {
   inFile,
   addModelOptions,
@@ -369,7 +369,7 @@ function readTailFile(file: string): number[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InvalidModelError(`--init ${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`);
+    throw new PathError(`--init ${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`);
   }
   let values: unknown[];
   const trimmed = text.trim();
