@@ -10,6 +10,13 @@ export class SupermarketError extends Error {
   }
 }
 
+/**
+ * A file or folder the user named cannot be used as asked: missing, a folder where a file is wanted, unreadable. The CLI
+ * exits 1 for it, as for every path it refuses (a folder given as a file operand, an output target it cannot write):
+ * one code for path errors, 2 for a file whose content is wrong.
+ */
+export class PathError extends SupermarketError {}
+
 /** A model description or option is malformed: wrong type, NaN, out of range, unknown name. */
 export class InvalidModelError extends SupermarketError {}
 

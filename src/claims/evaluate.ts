@@ -234,7 +234,7 @@ function refuseIdleGrid(spec: ConjectureSpec, claim: ParsedClaim, memories: read
   const given: PolicySetting[] = [];
   if (spec.grid.d.some((d) => d !== 1)) given.push('d');
   if (spec.grid.prediction.some((p) => p !== 'exact')) given.push('prediction');
-  if (spec.sampling !== 'with-replacement') given.push('sampling');
+  if (spec.sampling === 'without-replacement') given.push('sampling');
   const [idle] = idleGridSettings(claim.quantities, spec.grid.d, given);
   if (idle) {
     const where = idle.setting === 'sampling' ? '"sampling"' : `"grid.${idle.setting}"`;
@@ -273,7 +273,7 @@ export function quantityModel(
       discipline: q.discipline,
       service: point.service,
       prediction: usesPrediction(q.selection, q.discipline) ? point.prediction : undefined,
-      sampling: spec.sampling,
+      ...(spec.sampling === undefined ? {} : { sampling: spec.sampling }), // a batch's own default: parseModel
       memory: quantityMemory(q, point),
       arrivals: point.arrivals,
       batch: point.batch,

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { InvalidModelError } from '../errors.ts';
 import { BATCH_DISPATCHES, batchEntrySchema, SAMPLINGS } from '../model/index.ts';
-import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
+import { conventionsInputSchema, parseWithSchema, refuseRepeatedEntries } from '../model/schema.ts';
 import { parseClaim, type ParsedClaim } from './claim.ts';
 
 const positiveInt = z.number().int().positive();
@@ -45,8 +45,11 @@ export const conjectureSchema = z
         /** How a batch of K > 1 is placed: spread (the K best of d; SQ(d,K), LL(d,K)) or whole (BSQ); default spread. */
         batchDispatch: z.enum(BATCH_DISPATCHES).default('spread'),
       })
-      .strict(),
-    sampling: z.enum(SAMPLINGS).default('with-replacement'),
+      .strict()
+      // a repeated value would judge the same points twice (batch sizes: evaluate.ts, after canonical forms)
+      .superRefine((g, ctx) => refuseRepeatedEntries(g, ['lambda', 'd', 'service', 'prediction', 'memory', 'arrivals'], ctx)),
+    /** with-replacement (default) or without; a batch cell always draws d distinct servers, and a with-replacement given with a batch is refused. */
+    sampling: z.enum(SAMPLINGS).optional(),
     conventions: conventionsInputSchema.optional(),
     evaluation: z
       .object({
@@ -96,11 +99,17 @@ export interface Conjecture {
 /**
  * Validates a parsed conjecture file and parses its claim.
  * @param json the parsed JSON value. @param label file name used in messages.
- * @throws {InvalidModelError} listing every schema problem as `label: path: message` (at most 10), or the claim's
- *   parse error (`label: claim "…" at char k (…): message`).
+ * @throws {InvalidModelError} listing every schema problem as `label: path: message` (at most 10), a grid d above
+ *   evaluation.n, or the claim's parse error (`label: claim "…" at char k (…): message`).
  */
 export function parseConjecture(json: unknown, label = 'conjecture'): Conjecture {
   const spec = parseWithSchema(conjectureSchema, json, label);
+  // the rule of every command (model.ts checkServers): the simulations' n holds the largest d of the grid
+  const d = Math.max(...spec.grid.d);
+  if (d > spec.evaluation.n)
+    throw new InvalidModelError(
+      `${label}: d = ${d} exceeds n = ${spec.evaluation.n} (entries "grid.d" and "evaluation.n"): cannot sample more servers than exist`,
+    );
   try {
     return { spec, claim: parseClaim(spec.claim) };
   } catch (error) {

@@ -1,11 +1,12 @@
 /**
  * Turns any error into one readable line on stderr and a non-zero exit code: 2 for bad input or a model the
  * tool cannot solve (SupermarketError), 1 for a bad flag value found in a command's action (commander's
- * InvalidArgumentError, the exit commander gives a bad value while parsing) and for a file-system error (cannot write
- * the report), 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
+ * InvalidArgumentError, the exit commander gives a bad value while parsing) and for every path error: a file-system
+ * error (cannot write the report) or an input path that is missing, a folder or unreadable (PathError), as a folder
+ * operand refused while parsing is; 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
  */
 import { InvalidArgumentError } from 'commander';
-import { SupermarketError } from '../errors.ts';
+import { PathError, SupermarketError } from '../errors.ts';
 import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 
 export function reportFatal(error: unknown): never {
@@ -15,6 +16,7 @@ export function reportFatal(error: unknown): never {
     if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(exitCode);
   };
+  if (error instanceof PathError) return fail(`error: ${error.message}`, 1);
   if (error instanceof SupermarketError) return fail(`error: ${error.message}`, 2);
   if (error instanceof InvalidArgumentError) return fail(`error: ${error.message}`, 1);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { InvalidModelError, SupermarketError } from '../errors.ts';
+import { InvalidModelError, PathError, SupermarketError } from '../errors.ts';
 import { unwritableReason } from '../io/index.ts';
 import { LOCK_FILE } from '../runs/lock.ts';
 import {
@@ -278,12 +278,28 @@ export function parseRelativePrecision(value: string): number {
   return parseWhere(value, (x) => x > 0 && x < 1, 'a relative half-width in (0, 1), e.g. 0.01 for ± 1 %');
 }
 
-/** Comma-separated list of numbers, e.g. "0.7,0.9,0.95". */
-export function parseNumberList(value: string): number[] {
+/**
+ * Comma-separated numbers in the order typed, repeats kept: a vector such as ode's --from s_1,s_2,… (0.5,0.5,0.2 is
+ * three tail fractions). Lists of values to sweep take `parseNumberList`, which refuses a repeat.
+ */
+export function parseNumberSequence(value: string): number[] {
   const parts = value.split(',').map((s) => s.trim());
   if (parts.some((p) => p === ''))
     throw new InvalidArgumentError(`expected a comma-separated list of numbers, got ${JSON.stringify(value)}`);
-  return [...new Set(parts.map(parseNumber))];
+  return parts.map(parseNumber);
+}
+
+/** The list itself, or a refusal naming the first value given twice (a sweep would run, print and plot it twice). */
+function distinctValues(values: number[], value: string): number[] {
+  const repeated = values.find((x, i) => values.indexOf(x) !== i);
+  if (repeated !== undefined)
+    throw new InvalidArgumentError(`${repeated} is given twice in ${JSON.stringify(value)}: give each value once`);
+  return values;
+}
+
+/** Comma-separated list of distinct numbers, e.g. "0.7,0.9,0.95" (the values of a sweep: a repeat is refused). */
+export function parseNumberList(value: string): number[] {
+  return distinctValues(parseNumberSequence(value), value);
 }
 
 /** Comma-separated probabilities each in (0, 1), increasing order kept as typed, e.g. "0.5,0.95,0.99" (quantile levels). */
@@ -295,21 +311,21 @@ export function parseProbabilityList(value: string): number[] {
   return ps;
 }
 
-/** Comma-separated list of integers, e.g. "10,100,1e3", each read by `parseIntegerIn` as the single integer options are. */
+/**
+ * Comma-separated list of distinct integers, e.g. "10,100,1e3", each read by `parseIntegerIn` as the single integer
+ * options are; a repeat (10,1e1) is refused.
+ */
 export function parseIntegerList(value: string): number[] {
-  parseNumberList(value); // the list's own form: no empty parts
-  return [
-    ...new Set(
-      value.split(',').map((part) => {
-        try {
-          return parseIntegerIn(part);
-        } catch (error) {
-          if (!(error instanceof InvalidArgumentError)) throw error;
-          throw new InvalidArgumentError(`${error.message} in ${JSON.stringify(value)}`);
-        }
-      }),
-    ),
-  ];
+  parseNumberSequence(value); // the list's own form: no empty parts
+  const values = value.split(',').map((part) => {
+    try {
+      return parseIntegerIn(part);
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError)) throw error;
+      throw new InvalidArgumentError(`${error.message} in ${JSON.stringify(value)}`);
+    }
+  });
+  return distinctValues(values, value);
 }
 
 /**
@@ -491,7 +507,7 @@ export function readSizesFile(file: string): number[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InvalidModelError(
+    throw new PathError(
       `service empirical:${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`,
     );
   }
@@ -662,6 +678,15 @@ export function modelFromFlags(o: ModelFlags): SupermarketModel {
   return parseModel(modelInputFromFlags(o));
 }
 
+/**
+ * The `sampling` field of a model input from the flags: --sampling, but not its default beside a batch (--batch other
+ * than 1), whose model draws d distinct servers: parseModel refuses a with-replacement given with a batch, and
+ * `refuseIdleSettings` has already refused one typed on the command line.
+ */
+export function samplingInput(o: { readonly sampling: string; readonly batch?: string }): { sampling?: string } {
+  return o.batch !== undefined && o.batch !== '1' && o.sampling === 'with-replacement' ? {} : { sampling: o.sampling };
+}
+
 /** The model input of the `addModelOptions` flags (for `parseModel` or, at any load, `validateModel`). */
 export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
   return {
@@ -669,7 +694,7 @@ export function modelInputFromFlags(o: ModelFlags): UntypedModelInput {
     d: o.d,
     selection: o.selection,
     discipline: o.discipline,
-    sampling: o.sampling,
+    ...samplingInput(o),
     memory: o.memory,
     ...serversFromFlags(o),
     service: serviceFromFlag(o.service),

@@ -108,7 +108,7 @@ export const WITHOUT_V_RULE =
   '|x̂_n − x_∞| ≤ √(h_n² + h_ref²) + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ₁ (ĉ₂ when fitted) from the sweep (no V: theory.md §8)';
 /** How the report's cells are judged together (report, results.json and theory.md §8 say the same). */
 export const FAMILY_RULE =
-  `p-value of the t statistic (Student t, Welch ν); Holm's step-down adjustment over all judged cells of the report ` +
+  `p-value of the t statistic (Student t: ν = R − 1 against an exact reference, Welch–Satterthwaite's ν against one with its own error); Holm's step-down adjustment over all judged cells of the report ` +
   `(family-wise error ≤ ${SIGNIFICANCE_LEVEL}); a rejected cell is rerun with fresh seeds and 4× the replications, the reruns Holm-adjusted ` +
   `among themselves: "disagrees" only when the rerun rejects too, else "agrees (rejection not confirmed)"`;
 

@@ -152,7 +152,7 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                   d: settingApplies('d', { selection, discipline, d }) ? d : 1,
                   selection,
                   discipline,
-                  sampling: spec.sampling,
+                  ...(spec.sampling === undefined ? {} : { sampling: spec.sampling }), // a batch's own default: parseModel
                   memory,
                   ...(spec.servers === undefined ? {} : { servers: spec.servers }),
                   ...(spec.redundancy === undefined ? {} : { redundancy: spec.redundancy }),
@@ -232,7 +232,7 @@ function refuseIdleGridSettings(spec: ExperimentSpec): void {
   const given: PolicySetting[] = [];
   if (spec.d.some((d) => d !== 1)) given.push('d');
   if (spec.prediction.some((p) => p !== 'exact')) given.push('prediction');
-  if (spec.sampling !== 'with-replacement') given.push('sampling');
+  if (spec.sampling === 'without-replacement') given.push('sampling');
   const [idle] = idleGridSettings(policies(spec), spec.d, given);
   if (idle)
     throw new InvalidModelError(

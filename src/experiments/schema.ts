@@ -13,9 +13,11 @@ import {
   SELECTIONS,
   SERVER_SAMPLINGS,
 } from '../model/index.ts';
-import { conventionsInputSchema, parseWithSchema } from '../model/schema.ts';
+import { conventionsInputSchema, parseWithSchema, refuseRepeatedEntries } from '../model/schema.ts';
 
 const positiveInt = z.number().int().positive();
+/** The lists whose values must differ: a repeat would run the same cells twice (speeds are a vector; batch: grid.ts, canonical forms). */
+const GRID_LISTS = ['lambda', 'd', 'n', 'policies', 'selections', 'disciplines', 'memory', 'arrivals', 'service', 'prediction', 'claims'];
 const policy = z
   .object({
     selection: z.enum(SELECTIONS),
@@ -57,7 +59,8 @@ export const experimentSchema = z
     batchDispatch: z.enum(BATCH_DISPATCHES).optional(),
     service: z.array(serviceEntry).min(1),
     prediction: z.array(predictionEntry).min(1).default(['exact']),
-    sampling: z.enum(SAMPLINGS).default('with-replacement'),
+    /** with-replacement (default) or without; a batch cell always draws d distinct servers, and a with-replacement given with a batch is refused. */
+    sampling: z.enum(SAMPLINGS).optional(),
     /** Heterogeneous servers for every cell (theory.md §13): class speeds, fractions (default equal), sampling. */
     servers: z
       .object({
@@ -94,6 +97,7 @@ export const experimentSchema = z
   })
   .superRefine(
     (e, ctx) => {
+      refuseRepeatedEntries(e, GRID_LISTS, ctx);
       // identical servers of speed 1: ρ = λE[S] with E[S] = 1 by default, so λ < 1 is checked here with its JSON path;
       // with server classes the capacity Σ f·speed sets the bound, checked per cell by parseModel (naming the class)
       if (e.servers !== undefined || !Array.isArray(e.lambda)) return;

@@ -119,7 +119,7 @@ export interface SupermarketModel {
   readonly memory: MemorySpec;
   /**
    * Heterogeneous servers (model/servers.ts, theory.md §13): classes with speeds and fractions, and how arrivals
-   * sample them. Absent: one class of speed 1 (the homogeneous model; `speeds: [1]` parses to this, the CLI refuses `--speeds 1`).
+   * sample them. Absent: one class of speed 1 (the homogeneous model; speeds all 1 are refused, as the CLI's `--speeds 1`).
    */
   readonly servers?: ServerClasses;
   /** The dispatcher's arrival process at total rate λn (model/arrivals.ts; theory.md §14); Poisson by default. */
@@ -225,7 +225,8 @@ export function load(model: SupermarketModel): number {
  * `parseModel`, which is both).
  * @param input plain object (from CLI flags or JSON); numeric strings are accepted.
  * @returns a frozen `SupermarketModel` with defaults filled in.
- * @throws {InvalidModelError} on NaN/non-numeric values, d not an integer ≥ 1, unknown names.
+ * @throws {InvalidModelError} on NaN/non-numeric values, d not an integer ≥ 1, unknown names, a setting with no effect
+ *   (sampling with-replacement beside a batch, server speeds all 1).
  * @throws {UnstableModelError} if λ ≤ 0 (no arrivals: not a model of this project).
  */
 export function validateModel(input: ModelInput | UntypedModelInput): SupermarketModel {
@@ -236,17 +237,23 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   const batched =
     typeof batchGiven === 'number' ? { ...rest0, batch: batchGiven } : { ...rest0, batch: batchMean(batchGiven), batchLaw: batchGiven };
   // a batch draws d distinct servers in every engine and equation (theory.md §15): the model says so (the default
-  // with-replacement, or a stored record of it, would name a sampling that never ran; cell keys do not hold sampling)
-  const parsed = batched.batch > 1 || typeof batchGiven !== 'number' ? { ...batched, sampling: 'without-replacement' as const } : batched;
+  // with-replacement would name a sampling that never ran; cell keys do not hold sampling), and a with-replacement
+  // given with a batch is refused, as the CLI's --sampling is: a setting with no effect is never rewritten silently
+  const batch = batched.batch > 1 || typeof batchGiven !== 'number';
+  if (batch && (input as { sampling?: unknown }).sampling === 'with-replacement')
+    throw new InvalidModelError(
+      `sampling with-replacement has no effect with batch ${typeof batchGiven === 'number' ? batchGiven : formatBatch(batchGiven)}: a batch samples d distinct servers (SQ(d,K), BSQ; theory.md §15); drop sampling`,
+    );
+  const parsed = batch ? { ...batched, sampling: 'without-replacement' as const } : batched;
   // the object form is a normalised model read back (JSON): the same as its mode and replicas written out
   if (typeof given === 'object' && law !== undefined)
     throw new InvalidModelError('give replicas once: inside redundancy {"kind","replicas"} or as the field replicas');
   const redundancy = typeof given === 'object' ? given.kind : given;
   const replicas = typeof given === 'object' ? given.replicas : law;
   // redundancy is resolved here, once: cancel-on-start becomes selection lwl (the same model to the bit)
-  // one class of speed 1 is the homogeneous model: the same object, so it runs the same code to the bit
+  // classes that all have speed 1 are the homogeneous model: refused as the CLI's --speeds 1 is, not dropped silently
   const servers = parsed.servers;
-  const hetero = servers !== undefined && !(servers.speeds.length === 1 && servers.speeds[0] === 1);
+  const hetero = servers !== undefined;
   const red = resolveRedundancy({
     redundancy,
     replicas,
@@ -268,6 +275,10 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   checkBatch(model.selection, model.d, model.batch, model.batchDispatch, model.memory.kind, model.batchLaw);
   if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
   if (servers !== undefined) checkServerClasses(servers);
+  if (servers !== undefined && servers.speeds.every((v) => v === 1))
+    throw new InvalidModelError(
+      `servers with speeds ${servers.speeds.join(',')} have no effect: ${servers.speeds.length === 1 ? 'one class' : 'every class'} of speed 1 is the homogeneous model (identical servers); drop servers`,
+    );
   if (!hetero && model.selection === 'sed')
     throw new InvalidModelError('selection sed (least expected delay) needs server speeds (--speeds); with equal speeds it is jsq');
   if (hetero) checkHeteroModel(model);

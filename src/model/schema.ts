@@ -386,6 +386,31 @@ export function formatIssues(error: z.ZodError, options: { label?: string; shown
 }
 
 /**
+ * Adds an issue for every value a list of a grid repeats (`"lambda": [0.9, 0.9]`), which would run, count and plot the
+ * same cells twice; values compare by their JSON text. For a zod `superRefine` over the object holding the lists.
+ * @param lists the object. @param keys the lists to check. @param at the object's path in the file.
+ */
+export function refuseRepeatedEntries(
+  lists: unknown,
+  keys: readonly string[],
+  ctx: z.RefinementCtx,
+  at: readonly PropertyKey[] = [],
+): void {
+  if (lists === null || typeof lists !== 'object') return;
+  for (const key of keys) {
+    const list = (lists as Record<string, unknown>)[key];
+    if (!Array.isArray(list)) continue;
+    const seen = new Map<string, number>();
+    list.forEach((value, i) => {
+      const text = JSON.stringify(value);
+      const first = seen.get(text);
+      if (first === undefined) seen.set(text, i);
+      else ctx.addIssue({ code: 'custom', path: [...at, key, i], message: `${text} repeats entry ${first}: give each value once` });
+    });
+  }
+}
+
+/**
  * Validates `json` against `schema`.
  * @param label file name (or what the JSON is) put in front of the message.
  * @throws {InvalidModelError} `label: path: message`, then how many more problems and the next two (`formatIssues`).

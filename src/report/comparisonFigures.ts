@@ -833,7 +833,8 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
           t: e.mean,
           value: 1 - p,
           lo: e.ci95[0],
-          hi: e.ci95[1],
+          // an interval open above (p + h ≥ 1: stats/tInterval.ts cdfSectioningInterval) has no end to draw
+          hi: Number.isFinite(e.ci95[1]) ? e.ci95[1] : null,
         });
     }
   }

@@ -402,7 +402,10 @@ ${SIMULATION_METHOD}, ties among the sampled minimisers broken uniformly at rand
   simulator or the theory, so the chance of even one false claim is the error to bound, and Holm does so under any dependence.
 - **c₁ check**: ${result.models.find((m) => m.c1Check)?.c1Check?.rule ?? ''}.
 ${SLOPE_METHOD} (> 3 × CI half-width);
-  c₁ is the weighted fit of E[T]_n − E[T]∞ = c₁/n + c₂/n² (weights 1/σ_n², σ_n = h_n/t_{0.975,R−1}), to be compared with ΣV/λ.`;
+  c₁ is the weighted fit of E[T]_n − E[T]∞ = c₁/n + c₂/n² (weights 1/σ_n², σ_n = h_n/t_{0.975,R−1}), to be compared with ΣV/λ.
+- **Degrees of freedom, check by check**: the per-n t and the calibration check read Student t with ν = R − 1 (the cell's
+  replications; the refined value carries no sampling error); the c₁ check reads Welch–Satterthwaite's ν (each σ_n² from
+  its own R_n − 1).`;
   }
   const solvers = [...new Map(result.models.map((m) => [m.reference.solver, m])).values()].map(
     (m) =>
@@ -427,9 +430,12 @@ ${SIMULATION_METHOD}, the model as given; E[T] is the mean over jobs arriving af
   **limit verdict**: ${m0.limit.rule}.
 - **Per-n verdict**: ${result.cells[0]?.verdict.rule ?? ''}. The allowance is fitted from the same sweep, so this checks
   consistency with a c₁/n approach; the limit verdict is the test of the mean field. t = (|x̂_n − x_∞| − allowance − ε_num)/σ
-  (0 inside), σ² = σ_n² + σ_ref², read against Student t with Welch's ν. **Multiplicity**: ${result.family.rule}.
+  (0 inside), σ² = σ_n² + σ_ref², read against Student t (ν below). **Multiplicity**: ${result.family.rule}.
 ${SLOPE_METHOD} (> 3 × combined half-width);
-  "c₁ through reference" fits E[T]_n − E[T]∞ = c₁/n + c₂/n² with the reference taken as the limit.`;
+  "c₁ through reference" fits E[T]_n − E[T]∞ = c₁/n + c₂/n² with the reference taken as the limit.
+- **Degrees of freedom, check by check**: the per-n t reads ν = R − 1 against an exact reference (σ_ref = 0) and
+  Welch–Satterthwaite's ν = σ⁴/(σ_n⁴/(R − 1)) against one with its own error (an estimate's CI; its ν taken as ∞);
+  the calibration check reads ν = R − 1; the limit verdict's h_â reads Welch–Satterthwaite's ν (each σ_n² from its R_n − 1).`;
 }
 
 /** The report body (Markdown) of a comparison. */

@@ -281,7 +281,7 @@ export async function writeExperimentReport(
   const replay = outcomes.some((o) => o.cell.trace);
   const budget = replay
     ? 'Trace replay: one run per cell over the second (test) half of each trace, CIs by 25 batch means over the replayed jobs (lag-1 autocorrelations in results.json).'
-    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling}${(spec.batch ?? [1]).some((b) => b !== 1) ? ' (batch cells draw d distinct servers)' : ''}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : "automatic (see each cell's warmupRule in results.json)"}.`;
+    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling ?? 'with-replacement'}${(spec.batch ?? [1]).some((b) => b !== 1) ? ' (batch cells draw d distinct servers)' : ''}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : "automatic (see each cell's warmupRule in results.json)"}.`;
   // the settings the file applies to every cell (or crosses with it) beyond the policy tables: without them a reader of
   // the report cannot tell a heterogeneous or redundant system from the classic one
   const settings = [

@@ -10,9 +10,9 @@
  * own keys, which is what merge checks.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { InvalidModelError } from '../errors.ts';
+import { InvalidModelError, PathError } from '../errors.ts';
 import { parseJsonText, writeJsonAtomic } from '../io/index.ts';
 import { VERSION } from '../version.ts';
 import { codeIdentity } from './codeIdentity.ts';
@@ -150,6 +150,9 @@ export function findShards(dirs: readonly string[]): FoundShard[] {
     found.push({ dir, manifest: m });
   };
   for (const dir of dirs) {
+    // a path error (exit 1 in the CLI, errors.ts PathError), not a folder without shards
+    if (!existsSync(dir)) throw new PathError(`${dir}: no such folder`);
+    if (!statSync(dir).isDirectory()) throw new PathError(`${dir} is a file, not a folder`);
     if (existsSync(path.join(dir, 'shard.json'))) {
       read(dir);
       continue;

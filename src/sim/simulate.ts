@@ -140,12 +140,14 @@ export interface SimulationStartState {
 
 /** MSER-5 truncation of one unit's response times (in arrival order; completion order for the race engine). */
 export interface MserCheck {
-  /** Measured jobs MSER-5 would discard after the warm-up (d*·5, in jobs). */
+  /** Measured jobs MSER-5 would discard after the warm-up (d*·5, in jobs; d* over the whole series). */
   truncatedJobs: number;
-  /** truncatedJobs/jobs. */
+  /** truncatedJobs/jobs: > 0.5 means the run is too short to confirm the warm-up (not a share to discard). */
   fraction: number;
   /** truncatedJobs/(λn): the same in time units after the warm-up. */
   truncatedTime: number;
+  /** The truncation over the first half only (`mser` firstHalfBatches, in jobs): the share MSER-5 can support. */
+  firstHalfJobs: number;
 }
 
 /** Outcome of a precision-driven run. */
@@ -457,7 +459,7 @@ function mserCheck(batch5: ArrayLike<number>, stride: number, jobs: number, syst
   if (batch5.length < 3) return null;
   const r = mser(batch5, 5);
   const truncatedJobs = r.truncation * stride;
-  return { truncatedJobs, fraction: r.fraction, truncatedTime: truncatedJobs / systemRate };
+  return { truncatedJobs, fraction: r.fraction, truncatedTime: truncatedJobs / systemRate, firstHalfJobs: r.firstHalfBatches * 5 * stride };
 }
 
 /**
@@ -1139,6 +1141,17 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
         }
       return copy;
     });
+  // a mean that may be infinite with no rule to settle it (model/moments.ts meanResponseTimeUnsettled): the run's
+  // average is kept, marked `unsettled` with the reason, as compare and claims leave it unjudged (compare/cell.ts)
+  const unsettled = f.meanResponseTimeUnsettled;
+  if (unsettled !== undefined)
+    for (const key of UNSETTLED_WITH_T) {
+      const e = out[key] as Record<string, unknown> | undefined;
+      if (e !== undefined && e.infinite !== true) out[key] = { ...e, unsettled };
+    }
   out.meansOutsideInterval = meansOutsideInterval(result);
   return out;
 }
+
+/** The means that rest on E[T] (E[Q] = λE[T], Little's E[Q]/λ, E[T/S] with T ≥ S): unsettled when E[T] is. */
+const UNSETTLED_WITH_T = ['meanResponseTime', 'meanQueueLength', 'littleResponseTime', 'meanSlowdown'] as const;

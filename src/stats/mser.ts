@@ -23,6 +23,12 @@ export interface MserResult {
   readonly batches: number;
   /** MSER(d*). */
   readonly statistic: number;
+  /**
+   * The minimiser over the first half only, d ≤ ⌊b/2⌋ (White's reading): the truncation MSER can support. Where d* lies
+   * in the second half it is mostly the tail's artefact (with k = 2 batches left MSER(d) is (Z_{b−1} − Z_b)²/8, one
+   * noisy difference that undercuts the whole series' σ²/b about one time in six), and this is the share to report.
+   */
+  readonly firstHalfBatches: number;
 }
 
 /**
@@ -62,6 +68,8 @@ export function mser(z: ArrayLike<number>, batchSize = 5): MserResult {
   let s2 = 0;
   let best = Infinity;
   let bestD = 0;
+  let bestHalf = Infinity;
+  let bestHalfD = 0;
   // Walk d from b − 2 down to 0, adding Z_{d+1} to the suffix sums (centred on the last value to limit cancellation).
   for (let i = b - 1; i >= 0; i--) {
     const x = z[i] - centre;
@@ -74,6 +82,10 @@ export function mser(z: ArrayLike<number>, batchSize = 5): MserResult {
       best = stat;
       bestD = i;
     }
+    if (i <= b / 2 && stat <= bestHalf) {
+      bestHalf = stat;
+      bestHalfD = i;
+    }
   }
   // A value that is not finite makes s2 infinite or NaN: find the first one in walk order (the check sits here rather
   // than in the loop, where it cost about a third of the loop's time; the same error for the same series).
@@ -82,5 +94,12 @@ export function mser(z: ArrayLike<number>, batchSize = 5): MserResult {
       if (!Number.isFinite(z[i] - centre)) throw new InvalidModelError(`MSER batch mean ${i} is not finite: ${z[i]}`);
     }
   }
-  return { truncationBatches: bestD, truncation: bestD * batchSize, fraction: bestD / b, batches: b, statistic: best };
+  return {
+    truncationBatches: bestD,
+    truncation: bestD * batchSize,
+    fraction: bestD / b,
+    batches: b,
+    statistic: best,
+    firstHalfBatches: bestHalfD,
+  };
 }

@@ -138,9 +138,12 @@ export function cdfSectioningLevels(fractions: ArrayLike<number>, p: number, con
  * sections' own quantiles (`sectioningInterval`) are a concave function of their tail counts, which clustered
  * tails spread widely: their spread understates the pooled quantile's (M/M/1 λ = 0.9, 5 × 20 000 jobs, p99: 86 %
  * coverage against 91–92 % here, scripts/percentile-ci-coverage.ts). halfWidth is (upper − lower)/2.
+ * Where p + h_F ≥ 1 the cdf's interval reaches 1 and the sample says nothing against any larger ξ_p: the upper end
+ * is the support's upper bound (+∞ by default), not Q̂(1), the sample maximum; where p − h_F ≤ 0 the lower end is the
+ * support's lower bound (−∞ by default; 0 for response times, which callers apply with `feasible`), not the minimum.
  * @param fractions R ≥ 2 values in [0, 1]: section i's fraction of values ≤ `centre`. @param centre the pooled
  * quantile ξ̂ at `p`. @param p level in [0, 1]. @param quantileAt pooled quantiles at the given levels (same rule
- * as `centre`). @throws {InvalidModelError} as `tInterval`.
+ * as `centre`). @param support the law's support [lower, upper]. @throws {InvalidModelError} as `tInterval`.
  * @example cdfSectioningInterval([0.5, 0.5], 2, 0.5, (ps) => ps.map((q) => 4 * q)) // ci95 [2, 2], halfWidth 0
  */
 export function cdfSectioningInterval(
@@ -149,9 +152,13 @@ export function cdfSectioningInterval(
   p: number,
   quantileAt: (ps: readonly number[]) => readonly number[],
   confidence = 0.95,
+  support: readonly [number, number] = [-Infinity, Infinity],
 ): Estimate {
   const t = tInterval(fractions, confidence);
-  const [lower, upper] = quantileAt(cdfSectioningLevels(fractions, p, confidence));
+  const levels = cdfSectioningLevels(fractions, p, confidence);
+  const [below, above] = quantileAt(levels);
+  const lower = levels[0] <= 0 ? support[0] : below;
+  const upper = levels[1] >= 1 ? support[1] : above;
   const ci95: [number, number] = [Math.min(lower, centre), Math.max(upper, centre)];
   return { mean: centre, ci95, halfWidth: (ci95[1] - ci95[0]) / 2, replications: t.replications };
 }

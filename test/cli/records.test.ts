@@ -229,13 +229,14 @@ describe('--service empirical:FILE', () => {
     writeFileSync(bad, '1\n2\nabc\n');
     const neg = path.join(dir, 'neg.txt');
     writeFileSync(neg, '1\n-2\n');
-    for (const [service, pattern] of [
-      [`empirical:${path.join(dir, 'missing.txt')}`, /empirical:.*missing\.txt: cannot read the file \(no such file\)/],
-      [`empirical:${bad}`, /bad\.txt: line 3 is not a number: "abc"/],
-      [`empirical:${neg}`, /neg\.txt: line 2: sizes must be ≥ 0, got -2/],
+    // a missing file is a path error (exit 1, test/cli/pathErrors.test.ts), a bad line bad input (exit 2)
+    for (const [service, pattern, status] of [
+      [`empirical:${path.join(dir, 'missing.txt')}`, /empirical:.*missing\.txt: cannot read the file \(no such file\)/, 1],
+      [`empirical:${bad}`, /bad\.txt: line 3 is not a number: "abc"/, 2],
+      [`empirical:${neg}`, /neg\.txt: line 2: sizes must be ≥ 0, got -2/, 2],
     ] as const) {
       const r = await runCli(['fixed-point', '--lambda', '0.9', '--d', '2', '--service', service]);
-      expect(r.status).toBe(2);
+      expect(r.status).toBe(status);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(pattern);
     }

@@ -18,7 +18,7 @@ const base = {
 describe('parseExperiment', () => {
   it('parseExperiment(json) fills defaults (sampling, seed, warm-up) and keeps the grid', () => {
     const spec = parseExperiment({ ...base, seed: undefined });
-    expect(spec.sampling).toBe('with-replacement');
+    expect(spec.sampling).toBeUndefined(); // each cell's model: with-replacement, a batch cell without (parseModel)
     expect(spec.seed).toBe(1);
     expect(spec.warmup).toBe('auto');
   });

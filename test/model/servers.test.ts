@@ -14,11 +14,12 @@ describe('server classes in the model (theory.md §13)', () => {
     expect(hetero({ speeds: [1, 3] }).servers?.fractions).toEqual([0.5, 0.5]); // equal fractions by default
   });
 
-  it('one class of speed 1 is the homogeneous model itself (the same object, so the same code and numbers)', () => {
-    const plain = parseModel({ lambda: 0.6, d: 2 });
-    const one = parseModel({ lambda: 0.6, d: 2, servers: { speeds: [1], fractions: [1] } });
-    expect(one).toEqual(plain);
-    expect('servers' in one).toBe(false);
+  it('classes all of speed 1 are refused as the CLI’s --speeds 1 and --speeds 1,1 are (speeds: [1] was dropped silently)', () => {
+    for (const speeds of [[1], [1, 1]])
+      expect(() => parseModel({ lambda: 0.6, d: 2, servers: { speeds } })).toThrow(
+        new RegExp(`^servers with speeds ${speeds.join(',')} have no effect: .* of speed 1 is the homogeneous model`),
+      );
+    expect(parseModel({ lambda: 0.6, d: 2, servers: { speeds: [2, 2] } }).servers?.speeds).toEqual([2, 2]);
   });
 
   it('refuses bad classes in one line', () => {

@@ -180,3 +180,29 @@ describe('the report title names the model compared', () => {
     expect(head).toMatch(/speeds 1,2 fractions 0\.5,0\.5/);
   });
 });
+
+describe('the Method says which check reads which degrees of freedom', () => {
+  // it named "ν = R − 1" and "Welch's ν" without saying which check used which (the per-n verdict uses R − 1 against an
+  // exact reference and Welch only where the reference has its own error: compare/verdict.ts)
+  it('refined (classic) and Without-V (renewal arrivals) reports each list the per-n, calibration and fit checks', () => {
+    const classic = comparisonMarkdown(
+      runComparison(reportComparison({ lambdas: [0.7], ns: [10, 20], jobs: 1_000, replications: 2, seed: 2 })),
+      [],
+      meta,
+    );
+    expect(classic).toMatch(
+      /\*\*Degrees of freedom, check by check\*\*: the per-n t and the calibration check read Student t with ν = R − 1/,
+    );
+    expect(classic).toMatch(/the c₁ check reads Welch–Satterthwaite's ν/);
+    expect(classic).not.toMatch(/Welch ν/); // the multiplicity rule said "Student t, Welch ν" right after "ν = R − 1"
+    expect(classic).toMatch(/Student t: ν = R − 1 against an exact reference, Welch–Satterthwaite's ν against one with its own error/);
+    const renewal = comparisonMarkdown(
+      runComparison(reportComparison({ lambdas: [0.7], ns: [10, 20], jobs: 1_000, replications: 2, seed: 2, model: { arrivals: 'det' } })),
+      [],
+      meta,
+    );
+    expect(renewal).not.toMatch(/Welch's ν/);
+    expect(renewal).toMatch(/the per-n t reads ν = R − 1 against an exact reference \(σ_ref = 0\) and\s+Welch–Satterthwaite's ν/);
+    expect(renewal).toMatch(/the calibration check reads ν = R − 1; the limit verdict's h_â reads Welch–Satterthwaite's ν/);
+  });
+});

@@ -2,16 +2,42 @@ import { describe, expect, it } from 'vitest';
 import { coverageBand } from '../../src/stats/binomial.ts';
 import { quantiles } from '../../src/stats/quantile.ts';
 import { Rng } from '../../src/stats/rng.ts';
-import { cdfSectioningInterval, sectioningInterval } from '../../src/stats/tInterval.ts';
+import { jsonText, parseJsonText } from '../../src/io/json.ts';
+import { cdfSectioningInterval, feasible, sectioningInterval } from '../../src/stats/tInterval.ts';
 
 describe('cdfSectioningInterval', () => {
   it('inverts the sections’ cdf interval through the pooled quantile function', () => {
-    // fractions 0.4, 0.6 → p ± t_{0.975,1}·0.1414/√2 = 0.5 ± 1.2706; clipped to [0, 1], Q̂(q) = 4q
-    const e = cdfSectioningInterval([0.4, 0.6], 2, 0.5, (ps) => ps.map((q) => 4 * q));
-    expect(e.ci95).toEqual([0, 4]);
-    expect(e.halfWidth).toBe(2);
+    // fractions 0.45, 0.55 → p ± t_{0.975,4}·s/√R inside (0, 1): both ends read through Q̂(q) = 4q
+    const e = cdfSectioningInterval([0.45, 0.55, 0.5, 0.5, 0.5], 2, 0.5, (ps) => ps.map((q) => 4 * q));
+    const h = (2.7764451051977987 * Math.sqrt(0.005 / 4)) / Math.sqrt(5);
+    expect(e.ci95[0]).toBeCloseTo(4 * (0.5 - h), 12);
+    expect(e.ci95[1]).toBeCloseTo(4 * (0.5 + h), 12);
     expect(e.mean).toBe(2);
-    expect(e.replications).toBe(2);
+    expect(e.replications).toBe(5);
+  });
+
+  it('a cdf interval reaching level 1 (0) leaves the upper (lower) end at the support’s bound, not Q̂(1) = the sample maximum', () => {
+    // fractions 0.4, 0.6 → p ± t_{0.975,1}·0.1414/√2 = 0.5 ± 1.2706 covers [0, 1]: the sample bounds nothing
+    const quantileAt = (ps: readonly number[]) => ps.map((q) => 4 * q); // Q̂(0) = 0, Q̂(1) = 4: the old ends
+    const open = cdfSectioningInterval([0.4, 0.6], 2, 0.5, quantileAt);
+    expect(open.ci95).toEqual([-Infinity, Infinity]);
+    expect(open.halfWidth).toBe(Infinity);
+    // response times: support [0, ∞), the lower end the bound 0 (callers: feasible(…, 0))
+    expect(cdfSectioningInterval([0.4, 0.6], 2, 0.5, quantileAt, 0.95, [0, Infinity]).ci95).toEqual([0, Infinity]);
+    expect(feasible(open, 0).ci95).toEqual([0, Infinity]);
+    // p99 of sections 0.98, 1: p + h ≥ 1 only above
+    const p99 = cdfSectioningInterval([0.985, 0.995, 0.99], 9, 0.99, (ps) => ps.map((q) => 10 * q));
+    expect(p99.ci95[0]).toBeGreaterThan(9 - 1);
+    expect(p99.ci95[1]).toBe(Infinity);
+  });
+
+  it('an open interval survives the JSON encoding (null end, ci95Infinite) and reads back as ∞', () => {
+    const e = { mean: 5, ci95: [0, Infinity] as [number, number], halfWidth: Infinity, replications: 2 };
+    const text = jsonText({ p99: e });
+    expect(JSON.parse(text)).toEqual({ p99: { mean: 5, ci95: [0, null], halfWidth: null, replications: 2, ci95Infinite: true } });
+    expect(parseJsonText(text)).toEqual({ p99: e });
+    expect(parseJsonText(jsonText({ p99: e }, 2))).toEqual({ p99: e });
+    expect(jsonText({ a: [1, null] })).toBe('{"a":[1,null]}'); // plain nulls stay as they are
   });
 
   it('covers the M/M/1 p99 of clustered sections where the sections’ own quantiles undercover', () => {

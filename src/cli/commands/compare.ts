@@ -47,6 +47,7 @@ import {
   parseMaxLevel,
   parseSeed,
   parseNumberList,
+  samplingInput,
   outOption,
   parsePositive,
   parseReplications,
@@ -189,7 +190,8 @@ const PRESET_OPTIONS = ['lambda', 'd', 'selection', 'discipline', 'service', 'pr
 /**
  * Applies `--preset thesis-memory:K` (compare/memoryTable.ts: setup K of Hellemans' Table fin_acc) to the options:
  * λ, d, the model fields and, unless --n is given, the thesis's n list.
- * @throws {InvalidArgumentError} when an option the preset sets was given too (one line, never a silent override).
+ * @throws {InvalidArgumentError} when an option the preset sets was given too (one line, never a silent override), or
+ *   when --n names an n outside the thesis's columns (the preset narrows, it does not extend).
  */
 function applyPreset(o: Opts, cmd: Command): void {
   if (o.preset === undefined) return;
@@ -202,6 +204,14 @@ function applyPreset(o: Opts, cmd: Command): void {
   o.lambda = [...preset.lambdas];
   o.d = [...preset.ds];
   if (cmd.getOptionValueSource('n') !== 'cli') o.n = [...preset.ns];
+  else {
+    // the preset is a row of the thesis's table: --n picks among its columns, an n outside them has no thesis value
+    const outside = o.n.filter((n) => !preset.ns.includes(n));
+    if (outside.length > 0)
+      throw new InvalidArgumentError(
+        `--n ${outside.join(',')}: --preset ${o.preset} covers the thesis's n = ${preset.ns.join(', ')} only; pick among them, or drop --preset and give the model options`,
+      );
+  }
   o.selection = preset.model.selection as string;
   o.discipline = preset.model.discipline as string;
   o.service = preset.model.service as string;
@@ -371,7 +381,7 @@ export function compareCommand(): Command {
         };
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
         // by (d, λ, n) alone); parseModel checks them all later
-        const refined = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], sampling: o.sampling }));
+        const refined = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], ...samplingInput(o) }));
         const config: ComparisonConfig = {
           lambdas: o.lambda,
           ds: o.d,

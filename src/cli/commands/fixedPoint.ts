@@ -36,7 +36,7 @@ import {
   refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
-import { jsonOption, printJson } from '../output.ts';
+import { intervalText, jsonOption, printJson } from '../output.ts';
 import { VERSION, codeId } from '../../version.ts';
 
 interface Opts extends ModelFlags {
@@ -60,7 +60,8 @@ export function fixedPointCommand(): Command {
       'Other models get the strongest solver that exists, named in the output with its kind (exact, approximation,\n' +
       'cavity with CI): phase-type ODE for JSQ(d) FIFO, LWL(d) FPE, cavity methods for other disciplines, M/G/1\n' +
       'formulas for d = 1, the LPW cavity iteration on the law of predicted work for LPW(d) (an ansatz, theory.md §5).\n' +
-      "Time is in mean service times; E[T] = E[Q]/λ by Little's law.",
+      "Time is in the service law's units: mean service times unless --service sets a mean (exp@2: time units with\n" +
+      "E[S] = 2, so E[T] = 2 is one mean service time); E[T] = E[Q]/λ by Little's law.",
   );
   addModelOptions(cmd)
     .addOption(
@@ -129,7 +130,15 @@ export function fixedPointCommand(): Command {
               meanQueueLength: r.meanQueueLength + r.meanQueueLengthCoefficient / n,
               truncationLevel: r.truncationLevel,
             };
-            printGeneralSolution(model, Boolean(o.json), false, responseTimeRequest(model, o), capabilities.arrivalsNote, refined);
+            printGeneralSolution(
+              model,
+              o.service,
+              Boolean(o.json),
+              false,
+              responseTimeRequest(model, o),
+              capabilities.arrivalsNote,
+              refined,
+            );
             return;
           }
           if (o.refined || o.n !== undefined)
@@ -144,7 +153,14 @@ export function fixedPointCommand(): Command {
             ['--ccdf-t-end', Boolean(o.ccdf), '--ccdf'],
             ['--ccdf-dt', Boolean(o.ccdf), '--ccdf'],
           ]);
-          printGeneralSolution(model, Boolean(o.json), Boolean(o.phFit), responseTimeRequest(model, o), capabilities.arrivalsNote);
+          printGeneralSolution(
+            model,
+            o.service,
+            Boolean(o.json),
+            Boolean(o.phFit),
+            responseTimeRequest(model, o),
+            capabilities.arrivalsNote,
+          );
           return;
         }
         const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
@@ -197,9 +213,9 @@ export function fixedPointCommand(): Command {
           return;
         }
         const lines = [
-          `SQ(d) mean-field fixed point: d = ${model.d}, λ = ${model.lambda}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
+          `SQ(d) mean-field fixed point: d = ${model.d}, λ = ${model.lambda}${o.service === 'exp' ? '' : `, service ${o.service}`}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
           `  E[Q] = ${fp.meanQueueLength.toFixed(6)} jobs per server`,
-          `  E[T] = ${fp.meanResponseTime.toFixed(6)} mean service times`,
+          `  E[T] = ${fp.meanResponseTime.toFixed(6)} ${timeUnit(model)}`,
           `  s_i:  ${fp.tail
             .slice(0, 8)
             .map((s, i) => `s_${i}=${s.toPrecision(4)}`)
@@ -267,7 +283,7 @@ function quantilesJson(law: ResponseTimeLaw) {
 function quantileLine(law: ResponseTimeLaw): string {
   const cells = law.quantiles.map((q) => {
     const name = `p${+(100 * q.p).toPrecision(6)}`;
-    const ci = q.estimate ? ` [${q.estimate.ci95[0].toFixed(4)}, ${q.estimate.ci95[1].toFixed(4)}]` : '';
+    const ci = q.estimate ? ` ${intervalText(q.estimate.ci95, 4)}` : '';
     const e = q.measuredError;
     const error = e
       ? ` (error ${signedPercent(e.low, 1)} to ${signedPercent(e.high, 1)}; reference ${e.referenceEstimate.mean.toFixed(4)} [${e.referenceEstimate.ci95[0].toFixed(4)}, ${e.referenceEstimate.ci95[1].toFixed(4)}])`
@@ -284,8 +300,15 @@ function infiniteMeanReason(model: SupermarketModel): string {
   return f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
 }
 
+/** The unit of a time the model gives: mean service times when E[S] = 1, else time units with E[S] named. */
+function timeUnit(model: SupermarketModel): string {
+  return model.service.mean === 1 ? 'mean service times' : `time units (E[S] = ${model.service.mean})`;
+}
+
+/** @param service the --service text, printed as given (as simulate does): the law in full, e.g. pareto:2.5, exp@2. */
 function printGeneralSolution(
   model: SupermarketModel,
+  service: string,
   json: boolean,
   phaseTypeFit: boolean,
   law: ResponseTimeLaw | undefined,
@@ -356,11 +379,11 @@ function printGeneralSolution(
   const ci = s.estimate ? `  95% CI [${s.estimate.ci95[0].toFixed(4)}, ${s.estimate.ci95[1].toFixed(4)}]` : '';
   process.stdout.write(
     [
-      `Mean field (n → ∞): ${policyName(model)}, service ${model.service.kind}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}`,
+      `Mean field (n → ∞): ${policyName(model)}, service ${service}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}`,
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       infiniteReason !== undefined
         ? `  E[T] = ∞ (${infiniteReason})`
-        : `  E[T] = ${s.meanResponseTime.toFixed(6)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
+        : `  E[T] = ${s.meanResponseTime.toFixed(6)} ${timeUnit(model)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(measured ? [measured] : []),
       ...(s.note ? [`  note: ${s.note}`] : []),
       // the limit is finite while every finite n is not (with replacement): said beside it, as simulate says the ∞

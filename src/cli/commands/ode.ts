@@ -17,7 +17,7 @@ import {
   type RefinedTransientResult,
   type TransientResult,
 } from '../../meanfield/index.ts';
-import { load, unknownPolicy, type SupermarketModel } from '../../model/index.ts';
+import { checkServers, load, unknownPolicy, type SupermarketModel } from '../../model/index.ts';
 import { createProgress } from '../progress.ts';
 import { action } from '../errors.ts';
 import {
@@ -30,12 +30,12 @@ import {
   sqdTransientLevels,
   transientModelFromFlags,
 } from '../overload.ts';
-import { ConvergenceError, InvalidModelError } from '../../errors.ts';
+import { ConvergenceError, InvalidModelError, PathError } from '../../errors.ts';
 import {
   inFile,
   addModelOptions,
   examples,
-  parseNumberList,
+  parseNumberSequence,
   parsePositive,
   parsePositiveInteger,
   refuseIdleOptions,
@@ -75,7 +75,11 @@ export function odeCommand(): Command {
       parsePositive,
     )
     .requiredOption('--dt <dt>', 'output step', parsePositive)
-    .option('--from <s1,s2,...>', 'initial tail fractions s_1, s_2, … (non-increasing in [0, 1]); default: empty system', parseNumberList)
+    .option(
+      '--from <s1,s2,...>',
+      'initial tail fractions s_1, s_2, … (non-increasing in [0, 1]); default: empty system',
+      parseNumberSequence,
+    )
     .option('--tolerance <ε>', 'odex relative and absolute tolerance', parsePositive, 1e-10)
     .option(
       '--refined',
@@ -148,6 +152,7 @@ export function odeCommand(): Command {
                 : '--refined covers JSQ(d) FIFO with exponential sizes (the SQ(d) ODE); use `supermarket model FILE --transient` for population models',
             );
           if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers> (an integer ≥ 1)');
+          checkServers(model, o.n); // d ≤ n, the rule of fixed-point --refined, simulate and exact
           printRefinedTransient(model, times, from, o);
           return;
         }
@@ -364,7 +369,7 @@ function readTailFile(file: string): number[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InvalidModelError(`--init ${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`);
+    throw new PathError(`--init ${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`);
   }
   let values: unknown[];
   const trimmed = text.trim();

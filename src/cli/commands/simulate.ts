@@ -14,6 +14,7 @@ import {
   simulate,
   simulationJson,
   type EngineChoice,
+  type MserCheck,
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
@@ -42,7 +43,7 @@ import {
   refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
-import { jsonOption, printJson } from '../output.ts';
+import { intervalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
@@ -83,8 +84,34 @@ function outsideNote(result: SimulationResult): string[] {
 }
 
 /** An estimate, or ∞ with the reason when the mean is infinite in theory. */
-const showOr = (e: Estimate, f: Finiteness) =>
-  f.finite ? show(e) : `∞  (${f.reason}; the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing)`;
+/**
+ * A mean in text: its estimate, ∞ with the reason, or (E[T] unsettled: model/moments.ts meanResponseTimeUnsettled) the
+ * run's average and interval marked as no settled estimate, as compare and claims leave it unjudged.
+ */
+const showOr = (e: Estimate, f: Finiteness, unsettled?: string) =>
+  !f.finite
+    ? `∞  (${f.reason}; the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing)`
+    : unsettled === undefined
+      ? show(e)
+      : `${show(e)}  not settled: the run's average, not an estimate (E[T] may be ∞, see the warning)`;
+
+/**
+ * The warm-up line: MSER-5's truncation as a share of the measured jobs. A minimum in the second half is no truncation
+ * point (the run is too short to confirm the warm-up, stats/mser.ts): the line then gives the first-half truncation and
+ * the replications' own, never the end-of-series d* (it printed "truncates 19990 jobs (100.0 %)").
+ */
+function mserText(check: SimulationResult['warmupCheck'], where: string, jobs: number): string {
+  const e = check.ensemble;
+  if (e === null) return '  warm-up check: too few jobs for MSER-5';
+  const share = (k: number) => `${k} jobs (${((100 * k) / jobs).toFixed(1)} %)`;
+  if (e.fraction <= 0.5) return `  warm-up check: MSER-5 on ${where} truncates ${share(e.truncatedJobs)} after the warm-up`;
+  const own = check.perUnit.filter((u): u is MserCheck => u !== null).map((u) => u.firstHalfJobs);
+  const range = own.length > 1 ? `; per replication ${Math.min(...own)}–${Math.max(...own)} jobs` : '';
+  return (
+    `  warm-up check: MSER-5 on ${where} truncates ${share(e.firstHalfJobs)} in the first half${range}; ` +
+    'its minimum lies in the second half: too short to confirm'
+  );
+}
 
 export function simulateCommand(): Command {
   const cmd = new Command('simulate').description(
@@ -258,12 +285,12 @@ export function simulateCommand(): Command {
         }
         const f = result.finiteness;
         const pct = result.responseTimePercentiles;
-        const q = (e: Estimate) => `${e.mean.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}]`;
-        const mserLine =
-          result.warmupCheck.ensemble === null
-            ? '  warm-up check: too few jobs for MSER-5'
-            : `  warm-up check: MSER-5 on ${batchMode ? 'the first batch' : `the average of the ${result.replications} replications`} truncates ` +
-              `${result.warmupCheck.ensemble.truncatedJobs} jobs (${(100 * result.warmupCheck.ensemble.fraction).toFixed(1)} %) after the warm-up`;
+        const q = (e: Estimate) => `${e.mean.toFixed(3)} ${intervalText(e.ci95, 3)}`;
+        const mserLine = mserText(
+          result.warmupCheck,
+          batchMode ? 'the first batch' : `the average of the ${result.replications} replications`,
+          o.jobs,
+        );
         const lines = [
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
@@ -284,12 +311,12 @@ export function simulateCommand(): Command {
             : []),
           mserLine,
           `                          mean     95% CI`,
-          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime)}`,
-          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength)}`,
+          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime, f.meanResponseTimeUnsettled)}`,
+          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength, f.meanResponseTimeUnsettled)}`,
           model.redundancy === undefined
-            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength)}`
-            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
-          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown)}` +
+            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength, f.meanResponseTimeUnsettled)}`
+            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength, f.meanResponseTimeUnsettled)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
+          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown, f.meanResponseTimeUnsettled)}` +
             (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
           `  T p50 (pooled)        ${q(pct.p50)}`,
           `  T p95 (pooled)        ${q(pct.p95)}`,

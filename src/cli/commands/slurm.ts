@@ -11,7 +11,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { SupermarketError } from '../../errors.ts';
+import { PathError, SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { action } from '../errors.ts';
 import { outOption, parseInFile, parsePositiveInteger, reportFolder } from '../options.ts';
@@ -201,7 +201,7 @@ Locally, the same split without Slurm: supermarket run FILE --shard i/N, then su
       action(async (file: string, o: Opts) => {
         if (o.wait && !o.submit) throw new SupermarketError('--wait needs --submit');
         const abs = path.resolve(file);
-        if (!existsSync(abs)) throw new SupermarketError(`${file}: no such file`);
+        if (!existsSync(abs)) throw new PathError(`${file}: no such file`);
         const name = path.basename(abs, '.json').replace(/[^A-Za-z0-9._-]+/g, '_');
         const out = path.resolve(reportFolder(o.out, path.join('reports', o.command === 'conjecture' ? `conjecture-${name}` : name)));
         // more tasks than cells leaves tasks with nothing to do: cap at the grid's cells (run files; a conjecture's

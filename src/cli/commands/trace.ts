@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { InvalidModelError } from '../../errors.ts';
+import { PathError } from '../../errors.ts';
 import { learnPredictions, type LearnResult, type PredictionQuality } from '../../learn/index.ts';
 import { loadTrace, pairStatistics, SWIM_GAP_TOLERANCE, traceStatistics, type PairStatistics, type SwimJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
@@ -75,7 +75,7 @@ export function traceCommand(): Command {
     )
     .action(
       action((file: string, o: Opts) => {
-        if (!existsSync(file)) throw new InvalidModelError(`trace file not found: ${file}`);
+        if (!existsSync(file)) throw new PathError(`trace file not found: ${file}`);
         const trace = loadTrace(file, {
           format: o.format,
           status: o.status,

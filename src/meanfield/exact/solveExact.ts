@@ -10,13 +10,13 @@
  */
 import { InvalidModelError, LevelCapError } from '../../errors.ts';
 import { requirePoissonArrivals } from '../../model/arrivals.ts';
-import type { SupermarketModel } from '../../model/model.ts';
+import { checkServers, type SupermarketModel } from '../../model/model.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
 import { VERSION, codeId } from '../../version.ts';
 import { binomialTable, buildExactChain, requireStateSpace, stateCount, vectorRank, type ExactChain } from './stateSpace.ts';
 
 export interface ExactOptions {
-  /** Servers, integer ≥ 1; d ≤ n unless sampling with replacement. */
+  /** Servers, integer ≥ 1, d ≤ n (either sampling: `checkServers`). */
   n: number;
   /** Bound on the estimated truncation error of E[T], model time units (default 1e−6). */
   truncationBound?: number;
@@ -118,11 +118,8 @@ function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: numb
   if (model.service.kind !== 'exponential') {
     throw new InvalidModelError(`no exact solver for service kind ${JSON.stringify(model.service.kind)}; supported: "exponential"`);
   }
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new InvalidModelError(`n must be an integer ≥ 1, got ${String(n)}`);
-  if (model.selection === 'jsq' && model.sampling === 'without-replacement' && model.d > n) {
-    throw new InvalidModelError(`d = ${model.d} exceeds n = ${n}: cannot sample more servers than exist without replacement`);
-  }
-  return { n, rho: model.lambda * model.service.mean };
+  // one rule with simulate, compare and the refined terms: n integer ≥ 1 and d ≤ n whatever the sampling
+  return { n: checkServers(model, n), rho: model.lambda * model.service.mean };
 }
 
 function positive(name: string, value: number): number {
@@ -206,7 +203,7 @@ function startVector(chain: ExactChain, rho: number, previous?: { chain: ExactCh
 /**
  * Exact stationary E[T], E[Q], tail fractions and level probabilities of the n-server model.
  * @param model `selection` 'jsq' (JSQ(d)) or 'random', `discipline` 'fifo', exponential service, `sampling` either
- *   (with replacement allows d > n); λ per server, ρ = λ·E[S] < 1.
+ *   (d ≤ n for either, as `checkServers` requires); λ per server, ρ = λ·E[S] < 1.
  * @param options `n`; `truncationBound` (default 1e−6) on the estimated truncation error of E[T];
  *   `truncationLevel`, `fixedLevel`, `tolerance`, `maxStates`, `maxBytes`. The bound is on E[T]; E[Q] and the
  *   s_i carry errors of the same order (times λ).

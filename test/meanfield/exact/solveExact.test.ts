@@ -24,10 +24,16 @@ describe('solveExact', () => {
     expect(r.diagnostics.residual).toBeLessThanOrEqual(1e-12);
   });
 
-  it.each([1, 2, 3])('solveExact(JSQ(%i), { n: 1 }) is M/M/1: E[T] = 1/(1 − λ) within the stated bound', (d) => {
-    const r = solveExact(jsq(0.8, d), { n: 1 });
+  it('solveExact(JSQ(1), { n: 1 }) is M/M/1: E[T] = 1/(1 − λ) within the stated bound', () => {
+    const r = solveExact(jsq(0.8, 1), { n: 1 });
     expect(Math.abs(r.meanResponseTime - 1 / (1 - 0.8))).toBeLessThanOrEqual(r.truncation.bound);
     expect(Math.abs(r.tail[3] - 0.8 ** 3)).toBeLessThan(1e-6);
+  });
+
+  it.each(['with-replacement', 'without-replacement'] as const)('solveExact refuses d > n %s, as simulate and compare do', (sampling) => {
+    // one rule for every command (model.ts checkServers): `exact --n 3 --d 4` was solved with replacement
+    expect(() => solveExact(jsq(0.8, 4, sampling), { n: 3 })).toThrow(/d = 4 exceeds n = 3/);
+    expect(() => solveExact(jsq(0.8, 2, sampling), { n: 1 })).toThrow(/d = 2 exceeds n = 1/);
   });
 
   it('solveExact(random, { n: 3 }) is three independent M/M/1 queues: E[T] = 1/(1 − λ), s_i = λ^i', () => {
