@@ -92,13 +92,14 @@ const isEmpty = (x: unknown) => typeof x === 'object' && x !== null && Object.ke
 
 /**
  * The model input of a page state: λ and d as given, each text field as a short form, or parsed as JSON when it
- * starts with `{` or `[`; empty text fields left out (the schema's default).
+ * starts with `{` or `[`; empty fields and fields at their default left out (the schema fills the default, and a
+ * default given explicitly can conflict: parseModel refuses sampling with-replacement beside a batch).
  */
 export function modelInput(state: Record<string, string>): Record<string, unknown> {
   const input: Record<string, unknown> = { lambda: state.lambda, d: state.d };
   for (const field of modelControls()) {
     const value = (state[field.name] ?? field.default).trim();
-    if (value === '') continue;
+    if (value === '' || value === field.default) continue;
     input[field.name] = field.kind === 'text' && /^[[{]/.test(value) ? JSON.parse(value) : value;
   }
   return input;

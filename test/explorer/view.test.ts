@@ -24,8 +24,12 @@ describe('modelControls', () => {
 
   it('turns a page state into a model input: short forms as text, JSON objects parsed, empty fields left to the defaults', () => {
     const input = modelInput({ lambda: '0.8', d: '3', service: 'weibull:0.5', conventions: '{"lpwWork":"static"}', prediction: '' });
-    expect(input).toMatchObject({ lambda: '0.8', d: '3', service: 'weibull:0.5', conventions: { lpwWork: 'static' }, selection: 'jsq' });
+    expect(input).toMatchObject({ lambda: '0.8', d: '3', service: 'weibull:0.5', conventions: { lpwWork: 'static' } });
     expect(input.prediction).toBeUndefined(); // left to the schema's default
+    expect(input.selection).toBeUndefined(); // at its default: left out too
+    // a batch with every other control at its default: the default sampling is not sent (parseModel refuses
+    // with-replacement beside a batch), so the page's batch control works
+    expect(parseModel(modelInput({ lambda: '0.5', d: '3', batch: '2' }) as never).sampling).toBe('without-replacement');
     expect(parseModel(input as never).service).toMatchObject({ kind: 'weibull', shape: 0.5 });
     // every field at its default parses: a union field's string default (redundancy 'none') is not JSON-quoted
     expect(() => parseModel(modelInput({ lambda: '0.8', d: '2' }) as never)).not.toThrow();
