@@ -144,14 +144,15 @@ export function withExact(cell: CellResult, exact: ExactPoint | undefined): Cell
  * residual, or inexact predictions): 'not-judged', with the reason in its rule. A sample mean that may grow without
  * bound with the budget is no evidence either way (LWL(3) over 3 servers is M/G/3 at load 2.7 > 2, E[W] = ∞ when
  * E[S²] = ∞, Scheller-Wolf & Sigman 1997, and a 3000-job run read "agrees" at 11.2 ± 22.9 against 1.52).
- * Verdicts already 'undefined' (infinite in theory) or not judged stay as they are.
+ * Verdicts already 'undefined' (infinite in theory) stay as they are; one not judged for another reason (no predicted
+ * term, too few n) takes this reason, the more basic one.
  */
 export function unsettledVerdict<V extends { readonly status: string; readonly rule: string; readonly pValue?: number }>(
   verdict: V,
   model: SupermarketModel,
 ): V {
   const unsettled = estimandFiniteness(model).meanResponseTimeUnsettled;
-  if (unsettled === undefined || verdict.status === 'undefined' || verdict.status === 'not-judged') return verdict;
+  if (unsettled === undefined || verdict.status === 'undefined') return verdict;
   return {
     ...verdict,
     status: 'not-judged',

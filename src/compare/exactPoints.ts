@@ -114,7 +114,7 @@ export function exactVerdict(simulated: Estimate, exact: ExactPoint): ExactVerdi
   const v = cellVerdict(
     simulated,
     { value: exact.meanResponseTime, halfWidth: 0, numericalError: exact.truncationBound },
-    { kind: 'fitted', c1: 0, c2: 0 },
+    { kind: 'exact' },
     exact.n,
   );
   return { ...v, rule: EXACT_RULE, judgedAgainst: 'exact' };

@@ -258,7 +258,7 @@ export function withoutVReason(arrivals: SupermarketModel['arrivals'] | undefine
   return (
     `the 1/n term V is derived for Poisson arrivals (theory.md §6). With arrivals ${formatArrivals(arrivals)} the n → ∞ limit is still the Poisson ` +
     `one (theory.md §14), but the 1/n coefficient of the gap E[T]_n − E[T]∞ is not known: this report tests the limit (the fitted â against ` +
-    `the Poisson E[T]∞), checks each cell for consistency with a c₁/n approach with ĉ₁ fitted from the same sweep, and shows the slope of ` +
+    `the Poisson E[T]∞), shows each cell beside the allowance |ĉ₁|/n with ĉ₁ fitted from the same sweep (not judged), and shows the slope of ` +
     `log|gap| against log n (about −1 if the gap is O(1/n)); it makes no claim on the value of c₁, which is measured, not predicted.`
   );
 }

@@ -1,10 +1,11 @@
 /**
  * Response-time quantile cells of a comparison (issue 20 §3): the simulated pooled percentiles p50, p95, p99 of each
- * cell (sectioning intervals, sim/simulate.ts) against the mean field's quantiles (meanfield/responseTime.ts), judged
- * by the rule of the cells without V (verdict.ts `cellVerdict`: the allowance |ĉ₁|/n + |ĉ₂|/n² fitted per p over the
- * sweep), Holm over the quantile cells of the report. A cell whose sections hold fewer than
- * `MIN_TAIL_JOBS_PER_SECTION` jobs beyond p is not judged: its sectioning interval undercovers (issue 21 §4, theory.md §8
- * "Quantiles"). Also the mean-field ccdf curve the report's response-time figure draws.
+ * cell (sectioning intervals, sim/simulate.ts) against the mean field's quantiles (meanfield/responseTime.ts) by the
+ * rule of the cells without V (verdict.ts `cellVerdict`): no predicted finite-n term exists, so a cell is not judged;
+ * its difference is shown beside the allowance |ĉ₁|/n + |ĉ₂|/n² fitted per p from the same cells. A cell whose
+ * sections hold fewer than `MIN_TAIL_JOBS_PER_SECTION` jobs beyond p also carries a warning: its sectioning interval
+ * undercovers (issue 21 §4, theory.md §8 "Quantiles"). Also the mean-field ccdf curve the report's response-time
+ * figure draws.
  */
 import { meanFieldCapabilities, solveResponseTime, type ResponseTimeLaw } from '../meanfield/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
@@ -45,7 +46,7 @@ export function meanFieldResponseTime(model: SupermarketModel): { law: ResponseT
   };
 }
 
-/** One judged quantile of one cell. */
+/** One quantile of one cell, shown beside the mean field's. */
 export interface QuantileCell {
   readonly n: number;
   readonly p: number;
@@ -53,7 +54,7 @@ export interface QuantileCell {
   readonly simulated: Estimate;
   /** t_p of the mean field. */
   readonly meanField: number;
-  /** `cellVerdict` against t_p with the fitted allowance, status set after Holm ('not-judged' with `warning` when the sections are short). */
+  /** `cellVerdict` against t_p with the fitted allowance: 'not-judged' (no predicted term; `warning` too when the sections are short). */
   readonly verdict: CellVerdict;
   /** Why the cell is not judged: its sections hold too few jobs beyond p (issue 21 §4). */
   readonly warning?: string;
@@ -103,9 +104,10 @@ export const QUANTILE_LIMIT_RULE =
   '|â − q_∞| ≤ √(h_â² + h_ref²) + ε_num with h_â = t_{0.975,ν}·s.e.(â), s.e.² = Σ a_n² σ_n², ν Welch–Satterthwaite';
 
 export const QUANTILE_RULE =
-  `per cell |q̂_n − q_∞| ≤ h_n + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ per p fitted over the sweep (a consistency check); per p the fitted ` +
+  `per cell not judged (no predicted finite-n term): |q̂_n − q_∞| shown beside h_n + ε_num and |ĉ₁|/n + |ĉ₂|/n², ĉ per p ` +
+  `fitted from these same cells (information, not a test); per p the fitted ` +
   `limit: ${QUANTILE_LIMIT_RULE}${QUANTILE_LIMIT_JUDGED ? '' : ` (${QUANTILE_LIMIT_NOT_CALIBRATED})`}; pooled percentiles with sectioning CIs; ` +
-  `not judged when a section holds < ${MIN_TAIL_JOBS_PER_SECTION} jobs beyond p; Holm over the report's quantile cells, no confirmatory rerun`;
+  `a cell whose sections hold < ${MIN_TAIL_JOBS_PER_SECTION} jobs beyond p is flagged (its interval undercovers)`;
 
 /** A percentile's simulated value at one n of the sweep, with its sectioning half-width and replications. */
 export interface QuantilePoint {
@@ -155,8 +157,8 @@ export interface QuantileSimulation {
 const pick = (q: NonNullable<QuantileSimulation['percentiles']>, p: number): Estimate => (p === 0.5 ? q.p50 : p === 0.95 ? q.p95 : q.p99);
 
 /**
- * The quantile cells of one model, single-run verdicts (statuses 'agrees'/'disagrees' unadjusted until
- * `judgeQuantileFamily`). Cells without stored percentiles are left out.
+ * The quantile cells of one model with `cellVerdict`'s verdicts ('not-judged': no predicted finite-n term; any judged
+ * status stays unadjusted until `judgeQuantileFamily`). Cells without stored percentiles are left out.
  * @param law the mean field's law (its quantiles at `JUDGED_PERCENTILES`). @param sims the sweep's cells.
  */
 export function quantileCells(law: ResponseTimeLaw, sims: readonly QuantileSimulation[]): QuantileCheck {

@@ -2,8 +2,9 @@
  * Judging agreement between finite-n simulations and the mean field (theory.md §8 "Judging agreement" and
  * "Without V"). Per cell, one rule: the simulated x̂_n against the expected finite-n value, allowing the CIs and a
  * stated O(·) allowance. With the refined 1/n term V (JSQ(d), FIFO, exponential: theory.md §6) the expected value is
- * π + V/n and the allowance its unmodelled 1/n² term; without V it is the limit x_∞ and the allowance the fitted
- * finite-n bias |ĉ₁|/n + |ĉ₂|/n². Per model, the fitted limit â is checked against x_∞ (`limitCheck`).
+ * π + V/n and the allowance its unmodelled 1/n² term. Without V there is no predicted finite-n value: a cell is not
+ * judged (its difference from x_∞ is shown beside the fitted finite-n bias |ĉ₁|/n + |ĉ₂|/n², ĉ from the same cells),
+ * and the test of the mean field is the fitted limit â against x_∞ (`limitCheck`), one per model.
  */
 import { isInfinite, standardErrorOfMean, weightedLeastSquares, type Estimate } from '../stats/index.ts';
 import { tQuantile } from '../lazy.ts';
@@ -36,8 +37,9 @@ export function infiniteReason(simulated: Estimate | null, reference: ReferenceV
 }
 
 /**
- * What a cell's expected value adds to the limit at finite n: the refined mean field where V exists, else the 1/n
- * coefficients fitted over the sweep (c1 null when the sweep has fewer n than fit parameters).
+ * What a cell's expected value adds to the limit at finite n: the refined mean field where V exists, nothing when the
+ * reference is the exact finite-n value, else the 1/n coefficients fitted over the sweep (c1 null when the sweep has
+ * fewer n than fit parameters).
  */
 export type FiniteNTerm =
   | {
@@ -51,6 +53,9 @@ export type FiniteNTerm =
       /** δ_n = 2 × the 1/n² term of E[T] when it was computed (theory.md §8; `secondOrderAllowance`), else absent. */
       readonly secondOrderAllowance?: number;
     }
+  /** The reference is itself the exact finite-n value (exactPoints.ts): a prediction with no allowance, judged. */
+  | { readonly kind: 'exact' }
+  /** No predicted term: ĉ₁, ĉ₂ fitted from the same cells (c1 null without a fit); shown, not judged (`WITHOUT_V_RULE`). */
   | { readonly kind: 'fitted'; readonly c1: number | null; readonly c2: number };
 
 /**
@@ -104,8 +109,16 @@ export interface CellVerdict {
 
 export const REFINED_RULE = '|sim − refined| ≤ h_n + δ_n, δ_n = |ΣV/n|·|ΣV|/(nΣπ)/λ';
 export const REFINED_SECOND_ORDER_RULE = '|sim − refined| ≤ h_n + δ_n, δ_n = 2|ΣA|/(n²λ) (twice the computed 1/n² term)';
+/**
+ * The per-n rule without a predicted finite-n term: no verdict. The only allowance there is |ĉ₁|/n + |ĉ₂|/n² with ĉ
+ * fitted from these same cells, so with k values of n and p fitted coefficients the k cells carry k − p residual
+ * degrees of freedom and (with k = 2) can hardly fail: a test of nothing. The limit check (`limitCheck`) is the test.
+ */
 export const WITHOUT_V_RULE =
-  '|x̂_n − x_∞| ≤ √(h_n² + h_ref²) + ε_num + |ĉ₁|/n + |ĉ₂|/n², ĉ₁ (ĉ₂ when fitted) from the sweep (no V: theory.md §8)';
+  'not judged: no predicted finite-n term (no V, theory.md §8); |x̂_n − x_∞| is shown beside √(h_n² + h_ref²) + ε_num and ' +
+  'the allowance |ĉ₁|/n + |ĉ₂|/n², ĉ₁ (ĉ₂ when fitted) fitted from these same cells: information, not a test (the fitted ' +
+  'limit against x_∞ is the test)';
+export const EXACT_VALUE_RULE = '|x̂_n − E[T]_n| ≤ h_n + ε_num against the exact finite-n value (no allowance)';
 /** How the report's cells are judged together (report, results.json and theory.md §8 say the same). */
 export const FAMILY_RULE =
   `p-value of the t statistic (Student t: ν = R − 1 against an exact reference, Welch–Satterthwaite's ν against one with its own error); Holm's step-down adjustment over all judged cells of the report ` +
@@ -116,8 +129,10 @@ export const FAMILY_RULE =
  * Verdict for one (λ, d, n) cell, one run: `agrees` when |x̂_n − expected| ≤ √(h_n² + h_ref²) + ε_num + allowance
  * (equivalently p ≥ α for an exact reference), else `disagrees` (unadjusted: `judgeFamily` sets the report's status).
  * With V: `refined-out-of-range` when ΣV/(nΣπ) exceeds `maxRelativeCorrection` (default `MAX_RELATIVE_CORRECTION`),
- * where the expansion is not trusted. Without V: `not-judged` when `term.c1` is null; the allowance comes from the
- * same sweep, so this checks consistency with a c₁/n approach (the limit is judged by `limitCheck`).
+ * where the expansion is not trusted. Against an exact finite-n value (`term.kind` 'exact', `limit` = E[T]_n): no
+ * allowance, judged. Without V (`term.kind` 'fitted'): always `not-judged` (`WITHOUT_V_RULE`), the
+ * difference, combined half-width, fitted allowance and t shown as information (NaN allowance without a ĉ₁); the
+ * limit is judged by `limitCheck`.
  * @param simulated simulated mean response time with its Student-t CI (R ≥ 2). @param limit x_∞ with its error bars.
  * @param term the finite-n term (see `FiniteNTerm`). @param n servers.
  */
@@ -162,6 +177,9 @@ export function cellVerdict(
       rule: `${term.secondOrderAllowance === undefined ? REFINED_RULE : REFINED_SECOND_ORDER_RULE}; skipped when ΣV/(nΣπ) > ${maxRelativeCorrection}`,
     };
   }
+  if (term.kind === 'exact') {
+    return { ...common, status: judge(0), allowance: 0, ...test(0), relativeCorrection: null, rule: EXACT_VALUE_RULE };
+  }
   if (term.c1 === null || !Number.isFinite(term.c1)) {
     return {
       ...common,
@@ -173,8 +191,17 @@ export function cellVerdict(
       rule: 'no per-n verdict without V and without a c₁ fit (fewer n than fit parameters)',
     };
   }
+  // the allowance is fitted from the cells it would judge: shown, never a verdict (WITHOUT_V_RULE)
   const allowance = Math.abs(term.c1) / n + Math.abs(term.c2) / (n * n);
-  return { ...common, status: judge(allowance), allowance, ...test(allowance), relativeCorrection: null, rule: WITHOUT_V_RULE };
+  return {
+    ...common,
+    status: 'not-judged',
+    allowance,
+    tStatistic: test(allowance).tStatistic,
+    pValue: Number.NaN,
+    relativeCorrection: null,
+    rule: WITHOUT_V_RULE,
+  };
 }
 
 /** The verdict of a cell whose E[T] is infinite in theory: no difference, no test, status 'undefined'. */

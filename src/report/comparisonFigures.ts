@@ -914,7 +914,7 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
         ? `Circles: the simulated pooled percentiles p50, p95 and p99 (at P = 0.5, 0.05, 0.01) for n ∈ {${shownN.join(', ')}}, bars their 95% ` +
           'sectioning CI along t. '
         : '') +
-      'The report\'s "Response-time quantiles" table judges these percentiles against the mean field\'s t_p. Models whose mean-field law is a ' +
+      'The report\'s "Response-time quantiles" table sets these percentiles beside the mean field\'s t_p (shown, not judged: no finite-n term is predicted). Models whose mean-field law is a ' +
       'cavity simulation draw no curve.',
     rows,
     spec,

@@ -20,7 +20,7 @@ import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
-import { UNDEFINED_INFINITE } from '../compare/verdict.ts';
+import { UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
@@ -207,7 +207,7 @@ function cellColumns(result: ComparisonResult): Columns<CellResult> {
     ...refinementCellColumns(result),
     ['sim − reference', (c) => fix(c.verdict.difference)],
     ['CI ⊕ ref', (c) => fix(c.verdict.combinedHalfWidth)],
-    ['allowance \\|ĉ₁\\|/n + \\|ĉ₂\\|/n²', (c) => fix(c.verdict.allowance)],
+    ['fitted allowance \\|ĉ₁\\|/n + \\|ĉ₂\\|/n² (information)', (c) => fix(c.verdict.allowance)],
     ...judgeColumns,
     ...extra,
     ...tail,
@@ -321,7 +321,8 @@ function summaryBody(result: ComparisonResult): string {
     `reference (the fitted n → ∞ value â against E[T]∞ with the combined 95% CI)${count(limits, 'not-judged') ? `; ${count(limits, 'not-judged')} not judged (too few n)` : ''}` +
     `${infinite(limits, ['is', 'are'])}.\n` +
     `Per n: ${count(verdicts, 'agrees')} cells agree, ${count(verdicts, 'disagrees')} disagree, ${count(verdicts, 'not-judged')} not judged${infinite(verdicts, ['is', 'are'])} ` +
-    '(no refined term V exists here, so each cell is allowed the fitted finite-n bias |ĉ₁|/n + |ĉ₂|/n²; see Method).\n\n' +
+    '(no refined term V exists here, so no finite-n value is predicted: a cell is judged only against an exact finite-n value; ' +
+    'the others show their difference beside the finite-n bias |ĉ₁|/n + |ĉ₂|/n² fitted from these same cells, as information; see Method).\n\n' +
     `Measured 1/n coefficients (95%): ${c1.join('; ')}.\n\n${familyText(result)}`
   );
 }
@@ -428,12 +429,12 @@ ${SIMULATION_METHOD}, the model as given; E[T] is the mean over jobs arriving af
   to its departure; CIs are Student-t 95% over replications.${m0.workload ? ' The workload ccdf is a time average over the same window.' : ''}
 - **Limit fit**: weighted least squares x̂_n = a + c₁/n${result.models.some((m) => m.fit?.inverseSquare) ? ' + c₂/n²' : ''} (weights 1/σ_n², σ_n = h_n/t);
   **limit verdict**: ${m0.limit.rule}.
-- **Per-n verdict**: ${result.cells[0]?.verdict.rule ?? ''}. The allowance is fitted from the same sweep, so this checks
-  consistency with a c₁/n approach; the limit verdict is the test of the mean field. t = (|x̂_n − x_∞| − allowance − ε_num)/σ
-  (0 inside), σ² = σ_n² + σ_ref², read against Student t (ν below). **Multiplicity**: ${result.family.rule}.
+- **Per-n cells**: ${WITHOUT_V_RULE}. With k values of n and p fitted coefficients the k cells would carry only k − p
+  residual degrees of freedom (none to speak of with 2 n), so they are not counted as checks; the limit verdict is the
+  test of the mean field. A cell with an exact finite-n value is judged against it. **Multiplicity**: ${result.family.rule}.
 ${SLOPE_METHOD} (> 3 × combined half-width);
   "c₁ through reference" fits E[T]_n − E[T]∞ = c₁/n + c₂/n² with the reference taken as the limit.
-- **Degrees of freedom, check by check**: the per-n t reads ν = R − 1 against an exact reference (σ_ref = 0) and
+- **Degrees of freedom, check by check**: a judged per-n t reads ν = R − 1 against an exact reference (σ_ref = 0) and
   Welch–Satterthwaite's ν = σ⁴/(σ_n⁴/(R − 1)) against one with its own error (an estimate's CI; its ν taken as ∞);
   the calibration check reads ν = R − 1; the limit verdict's h_â reads Welch–Satterthwaite's ν (each σ_n² from its R_n − 1).`;
 }

@@ -1,7 +1,8 @@
 /**
  * The response-time quantile cells of a comparison report (issue 20 §3): per model and cell, the simulated pooled
- * percentile with its sectioning CI against the mean field's t_p, the fitted allowance, Holm's p and the verdict, or
- * the short-section warning of a cell not judged (issue 21 §4). Data: compare/quantileCells.ts.
+ * percentile with its sectioning CI against the mean field's t_p, the fitted allowance, Holm's p and the verdict
+ * ("shown, not judged" without a predicted finite-n term), or the short-section warning (issue 21 §4).
+ * Data: compare/quantileCells.ts.
  */
 import { QUANTILE_RULE, type ComparisonResult, type QuantileCell, type ModelSummary } from '../compare/index.ts';
 import { fix, markdownTable } from './page.ts';
@@ -34,7 +35,15 @@ export function quantileSection(result: ComparisonResult): string {
     ['difference', (r) => fix(r.c.simulated.mean - r.c.meanField)],
     ['allowance', (r) => (Number.isFinite(r.c.verdict.allowance) ? fix(r.c.verdict.allowance) : 'n/a')],
     ['p Holm', (r) => pHolm(r.c.verdict.adjustedPValue)],
-    ['verdict', (r) => (r.c.warning ? 'not judged (short sections)' : `**${r.c.verdict.status}**`)],
+    [
+      'verdict',
+      (r) =>
+        r.c.warning
+          ? 'not judged (short sections)'
+          : r.c.verdict.status === 'not-judged'
+            ? 'shown, not judged (no predicted term)'
+            : `**${r.c.verdict.status}**`,
+    ],
   ]);
   const limits = result.models.flatMap((m) => (m.quantiles?.limits ?? []).map((l) => ({ m, l })));
   const limitTable = markdownTable(limits, [

@@ -70,15 +70,20 @@ describe('limitCheck / cellVerdict without V', () => {
     expect(limitCheck(null, ref).status).toBe('not-judged');
   });
 
-  it('cellVerdict(sim, ref, fitted c1, n) allows |ĉ₁|/n on top of the CIs, and judges nothing without ĉ₁', () => {
+  it('cellVerdict(sim, ref, fitted c1, n) shows |ĉ₁|/n beside the difference but judges no cell (no predicted term)', () => {
     const sim = estimate(1.6, t9 * 0.01, R);
     const ref = { value: 1.5, halfWidth: 0, numericalError: 0 };
     const v = cellVerdict(sim, ref, { kind: 'fitted', c1: 8, c2: 0 }, 100);
     expect(v.allowance).toBe(0.08);
-    expect(v.status).toBe('agrees'); // 0.1 ≤ t·0.01 + 0.08
-    expect(cellVerdict(sim, ref, { kind: 'fitted', c1: 2, c2: 0 }, 100).status).toBe('disagrees'); // 0.1 > 0.0226 + 0.02
-    expect(v.tStatistic).toBeCloseTo((0.1 - 0.08) / 0.01, 10);
+    expect(v.status).toBe('not-judged'); // was 'agrees': 0.1 ≤ t·0.01 + 0.08, an allowance fitted from the same cells
+    expect(cellVerdict(sim, ref, { kind: 'fitted', c1: 2, c2: 0 }, 100).status).toBe('not-judged'); // was 'disagrees'
+    expect(Number.isNaN(v.pValue)).toBe(true);
+    expect(v.tStatistic).toBeCloseTo((0.1 - 0.08) / 0.01, 10); // shown as information
     expect(v.relativeCorrection).toBeNull();
+    expect(v.rule).toMatch(/^not judged: no predicted finite-n term/);
+    // the same numbers against an exact finite-n value are a prediction: judged with no allowance
+    expect(cellVerdict(sim, ref, { kind: 'exact' }, 100).status).toBe('disagrees');
+    expect(cellVerdict(sim, { ...ref, value: 1.6 }, { kind: 'exact' }, 100).status).toBe('agrees');
     const none = cellVerdict(sim, ref, { kind: 'fitted', c1: null, c2: 0 }, 100);
     expect(none.status).toBe('not-judged');
     expect(none.rule).toMatch(/no per-n verdict without V/);

@@ -520,8 +520,9 @@ export function compareCommand(): Command {
           refined
             ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
               `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
-            : `  no refined term for this model: judged without V (theory.md §8${arrivalsWithoutV(result)}); ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ` +
-              `${count('agrees-not-confirmed')} rejected by the first run only, ${count('not-judged')} not judged` +
+            : `  no refined term for this model (theory.md §8${arrivalsWithoutV(result)}): a cell is judged only against an exact finite-n value; ` +
+              `${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
+              `${count('not-judged')} shown, not judged (their allowance is fitted from the same cells; the limit check judges)` +
               `${count('undefined') ? `, ${count('undefined')} undefined (infinite: E[T] = ∞ in theory)` : ''}`,
           `  ${disagreementLine(result)}`,
           `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (${busyExpected ?? `expected ${result.busyCheck.expectedSd.toFixed(2)}`})`}`,
