@@ -10,7 +10,7 @@ import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
-import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient } from '../meanfield/index.ts';
+import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient, type TransientResult } from '../meanfield/index.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../meanfield/solve.ts';
 import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { defaultWorkloadGrid } from '../sim/index.ts';
@@ -466,9 +466,12 @@ function transientSchedule(
 function modelTransient(p: PreparedModel, grid: Pick<ModelTransient, 'solver' | 'tEnd' | 'times'> | null): ModelTransient | null {
   if (!grid) return null;
   const { solver, tEnd, times } = grid;
-  const meanField = solver === 'ODE' ? odeTransient(p.model, times) : pideTransient(p.model, times);
-  // the refined transient is SQ(d)'s; with server speeds only the fixed point's 1/n term exists
-  const refinedPath = solver === 'ODE' && p.correction?.origin === 'sqd' ? refinedTransient(p.model, { times }) : null;
+  const ode = solver === 'ODE' ? odeTransient(p.model, times) : null;
+  const meanField = ode ? { values: ode.values, note: ode.note } : pideTransient(p.model, times);
+  // the refined transient is SQ(d)'s; with server speeds only the fixed point's 1/n term exists. Its mean-field part is
+  // the SQ(d) ODE the figure has just solved: passed on, not integrated again (issue 23: each odex run in a worker
+  // also recompiles odex's per-run closures)
+  const refinedPath = ode && p.correction?.origin === 'sqd' ? refinedTransient(p.model, { times }, ode.solved) : null;
   return { solver, tEnd, times, meanField, refinedPath };
 }
 
@@ -522,8 +525,14 @@ export function trajectoryGrid(t: NonNullable<ComparisonConfig['trajectory']>, w
   return { tEnd, dt };
 }
 
-/** The SQ(d) ODE (or, with a memory, the cavity ODE) from empty at `times`, levels s_0..s_L (`TRAJECTORY_LEVELS`). */
-function odeTransient(model: SupermarketModel, times: number[]): { values: TrajectoryComparison['meanField']; note: string } {
+/**
+ * The SQ(d) ODE (or, with a memory, the cavity ODE) from empty at `times`, levels s_0..s_L (`TRAJECTORY_LEVELS`), and
+ * for the SQ(d) ODE its whole solve (`solved`, for the refined transient's mean-field part).
+ */
+function odeTransient(
+  model: SupermarketModel,
+  times: number[],
+): { values: TrajectoryComparison['meanField']; note: string; solved?: TransientResult } {
   const transient = solveMeanFieldTransient(model, times);
   if (transient.solver === 'memory-cavity-ode' || transient.solver === 'memory-phase-type-ode') {
     const tr = transient.result;
@@ -538,6 +547,7 @@ function odeTransient(model: SupermarketModel, times: number[]): { values: Traje
   return {
     values: { tail: ode.tail.map((row) => row.slice(0, TRAJECTORY_LEVELS + 1)) },
     note: 'SQ(d) ODE from empty (theory.md §2), odex, tolerance 1e-10',
+    solved: ode,
   };
 }
 

@@ -184,13 +184,17 @@ export interface RefinedTransientResult {
  * Source: theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017 (transient, Theorem 3.1); Gast, Bortolussi,
  * Tribastone, Perf. Eval. 2019 (the V, W ODEs; rmf_tool refinedRefined_transientRegime.py, drift_r).
  * @param model as `solveTransient`. @param options as `solveTransient`.
+ * @param solved `solveTransient(model, options)` when the caller has solved it already (a comparison's figure does):
+ *   used as `meanField` instead of integrating the same ODE a second time (same numbers, one odex run fewer).
  * @returns `meanField`, `V` (per instant, length K + 1), `sumV`, odex `diagnostics`.
- * @throws as `solveTransient`.
+ * @throws as `solveTransient`; {InvalidModelError} if `solved` was sampled at other instants than `options.times`.
  * @example refinedTransient(m, { times: [0, 300] }).sumV[1] // ≈ refine(m).sumV (3.9864 at d = 2, λ = 0.9)
  */
-export function refinedTransient(model: SupermarketModel, options: TransientOptions): RefinedTransientResult {
+export function refinedTransient(model: SupermarketModel, options: TransientOptions, solved?: TransientResult): RefinedTransientResult {
   requirePoissonRefined(model, 'the refined transient V(t)/n');
-  const meanField = solveTransient(model, options);
+  if (solved && !(solved.times.length === options.times.length && solved.times.every((t, j) => t === options.times[j])))
+    throw new InvalidModelError('the refined transient: the given mean-field transient was sampled at other instants');
+  const meanField = solved ?? solveTransient(model, options);
   const { rho, d, meanService } = sqdParameters(model);
   const K = meanField.diagnostics.truncationLevel;
   const { tolerance, maxSteps } = meanField.provenance.options;

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseModel } from '../../src/model/index.ts';
-import { refine, refinedTransient, refinedTransientAt } from '../../src/meanfield/index.ts';
+import { refine, refinedTransient, refinedTransientAt, solveTransient } from '../../src/meanfield/index.ts';
+import { prepareComparisonModel } from '../../src/compare/index.ts';
+import { odex } from '../../src/lazy.ts';
+import { testComparison } from '../compare/config.ts';
 import { parsePopulationModel, populationRefined, populationRefinedTransient } from '../../src/meanfield/population/index.ts';
 import { simulateTrajectory } from '../../src/sim/index.ts';
 import { modelJson } from './population/helpers.ts';
@@ -18,6 +21,33 @@ describe('refinedTransient (SQ(d))', () => {
       for (let i = 1; i < stationary.V.length; i++) expect(r.V[2][i]).toBeCloseTo(stationary.V[i], 6);
     },
   );
+
+  it('takes a mean-field transient solved already (same instants) as its own: the same numbers, no second solve', () => {
+    const model = parseModel({ lambda: 0.9, d: 2 });
+    const options = { times: [0, 2, 5, 10, 20] };
+    const solved = solveTransient(model, options);
+    const r = refinedTransient(model, options, solved);
+    expect(r.meanField).toBe(solved);
+    expect(r).toEqual({ ...refinedTransient(model, options), provenance: r.provenance });
+    expect(() => refinedTransient(model, { times: [0, 2, 5, 10] }, solved)).toThrow(/other instants/);
+  });
+
+  it("a comparison's plan integrates no ODE twice: the figure's SQ(d) transient is the refined transient's (issue 23)", () => {
+    // each odex run in a worker also recompiles odex's per-run closures; the plan's refined transient solved the
+    // figure's mean-field ODE, same instants and tolerance, a second time
+    const solve = vi.spyOn(odex().Solver.prototype, 'solve');
+    try {
+      const trajectory = { ns: [50], tEnd: 5, dt: 1, replications: 2 };
+      const config = testComparison({ lambdas: [0.9], ns: [50], jobs: 1000, replications: 2, seed: 1, trajectory });
+      const prepared = prepareComparisonModel(config, 0).prepared;
+      expect(prepared.transient?.refinedPath).not.toBeNull();
+      const runs = solve.mock.calls.map(([, t0, y0, tEnd]) => `${(y0 as number[]).length} on [${t0}, ${tEnd}]`);
+      expect(runs.length).toBeGreaterThanOrEqual(3); // warm-up, the figure's transient, the refined (s, V, W) system
+      expect(new Set(runs).size).toBe(runs.length);
+    } finally {
+      solve.mockRestore();
+    }
+  });
 
   it('refinedTransientAt(n = 100) lies in the 95 % band of 300 simulated trajectories from empty (λ = 0.9, d = 2)', () => {
     // Longer runs: scripts/refined-transient-check.ts (20,000 replications).
