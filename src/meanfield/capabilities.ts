@@ -59,7 +59,8 @@ export type ResponseTimeSolverId =
   | 'lwl-cavity'
   | 'lpw-cavity'
   | 'hetero-cavity'
-  | 'hetero-lwl-cavity';
+  | 'hetero-lwl-cavity'
+  | 'memory-reduction';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId =
@@ -245,6 +246,9 @@ function memoryFixedPointOf(model: SupermarketModel): SolverCapability<FixedPoin
     source: `theory.md §12: reduction theorem (Hellemans 2021, ch. 6), rate λπ₀^{1/d}; base: ${base.source}${twin === undefined ? '' : `; ${insensitive ? PS_MEMORY_SOURCE : SIZE_BLIND_SOURCE}`}`,
   };
 }
+
+const MEMORY_LAW_SOURCE =
+  'theory.md §12: reduction theorem (Hellemans 2021, ch. 6, Theorems response_SQd, response_SQd_PHD, response_SQd_gen, response_LLd; FIFO, and any work-conserving discipline at d = 1): the response-time law of the same model without memory at rate λπ₀^{1/d}; π₀ = 0 gives T = S';
 
 const SIZE_BLIND_SOURCE =
   'theory.md §5 "Sharing disciplines": with exponential sizes a size-blind work-conserving server has FIFO\'s queue-length process, memory included (it reads queue lengths only); E[T] = E[Q]/λ';
@@ -677,10 +681,26 @@ function responseTimeOf(
           `${LWL_SOURCE}: P(W > w) = F̄(w)^d, T = W + S; E[T] = ∞ (${INFINITE_SOURCE}), its quantiles are finite`,
         );
       return jsqCavity(`E[T] = ∞ in the limit (${INFINITE_SOURCE}), its quantiles are finite`);
-    case 'memory-reduction':
-      return no(
-        'no response-time law with dispatcher memory: the reduction theorem (theory.md §12) gives the queue-length law at the reduced rate, not the law of the response time; use simulate',
+    case 'memory-reduction': {
+      // the reduction theorem gives the response-time law (theory.md §12) where it is proved: FIFO at d ≥ 2, any
+      // work-conserving discipline at d = 1; JSQ(d) with PS or LAS goes through FIFO's queue lengths, not its law
+      const memory = describeMemory(effectiveMemory(model.selection, model.d, model.memory));
+      const jiq = isJiq(model.selection);
+      const d = jiq ? 1 : model.d;
+      if (d >= 2 && model.discipline !== 'fifo')
+        return no(
+          `no response-time law for memory ${memory} with ${model.discipline.toUpperCase()} at d = ${d}: the reduction theorem (theory.md §12) is proved for FIFO servers (any discipline at d = 1); ${model.discipline.toUpperCase()}'s E[T] comes through FIFO's queue lengths, its law does not; use simulate`,
+        );
+      const reduced: SupermarketModel = { ...model, selection: jiq ? 'random' : model.selection, d, memory: NO_MEMORY };
+      const base = responseTimeOf(reduced, fixedPointOf(reduced));
+      if (!base.available) return base;
+      return solver(
+        'memory-reduction',
+        `${base.name} at the reduced rate λπ₀^{1/d} (memory ${memory})`,
+        base.kind,
+        `${MEMORY_LAW_SOURCE}; base: ${base.source}`,
       );
+    }
     case 'hetero-occupancy':
     case 'hetero-lwl':
       return no(

@@ -17,6 +17,8 @@
  * - on request (`phaseTypeFit`, `fixed-point --ph-fit`), JSQ(d) FIFO with a non-phase-type law: the phase-type law of
  *   the two-moment fit (the same law whose E[T] `solveMeanField(model, { phaseTypeFit: true })` gives), each quantile
  *   and the ccdf with their error measured in the same call against the JSQ cavity's 95 % intervals.
+ * - dispatcher memory (§12): the law of the model without memory at the reduced rate λπ₀^{1/d} (reduction theorem;
+ *   FIFO at d ≥ 2, any work-conserving discipline at d = 1); T = S where π₀ = 0.
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import { lpwAsLwl, meanFieldFiniteness, unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
@@ -33,6 +35,7 @@ import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { lwlExponentialClosedForm, lwlExponentialResponseCcdf } from './lwl/closedForm.ts';
 import { lwlFixedPoint } from './lwl/fixedPoint.ts';
 import { lwlWorkloadCcdf } from './lwl/workload.ts';
+import { describeMemory, memoryReduction, reducedModel } from './memory/reduction.ts';
 import { phaseTypeJsqFixedPoint, type PhaseTypeFixedPointResult } from './phaseType/fixedPoint.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 
@@ -522,9 +525,44 @@ function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions):
       heteroLwlCavity(model, { seed, batches, horizon: options.cavityHorizon ?? 2e5 }, sample);
       return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
+    case 'memory-reduction':
+      return memoryLaw(model, named, options, ps);
     default:
       return unknownPolicy(id, 'response-time solver');
   }
+}
+
+/**
+ * A model with dispatcher memory (theory.md §12, reduction theorem): the law of the same model without memory at rate
+ * λπ₀^{1/d} (reduction.ts `reducedModel`), its solver named with the reduction; π₀ = 0 (classic JIQ, CP with
+ * d ≥ 1/(1 − ρ)): every job joins an idle server, so T = S, the size law itself (exact).
+ */
+function memoryLaw(
+  model: SupermarketModel,
+  named: { kind: SolutionKind; solver: string; source: string },
+  options: ResponseTimeOptions,
+  ps: number[],
+): ResponseTimeLaw {
+  const reduction = memoryReduction(model);
+  const memory = describeMemory(reduction.memory);
+  if (reduction.pi0 === 0) {
+    reducedModel(model, reduction); // the same refusals as π₀ > 0
+    const size = serviceDistribution(model.service);
+    const idle = {
+      kind: 'exact' as const,
+      solver: `memory ${memory} never empty (π₀ = 0): every job joins an idle server, T = S`,
+      source: 'theory.md §12 (Hellemans 2021, ch. 6): π₀ = 0, so T = S, the size law',
+    };
+    const law = functionLaw(idle, { at: (t) => (t <= 0 ? 1 : size.ccdf(t)), mean: size.mean, scale: size.mean }, options.times, ps);
+    return { ...law, quantiles: ps.map((p) => ({ p, value: size.quantile(p) })) };
+  }
+  const base = solveResponseTime(reducedModel(model, reduction), options);
+  return {
+    ...base,
+    kind: named.kind,
+    solver: `${base.solver} at the reduced rate λπ₀^{1/d} = ${reduction.reducedLambda.toPrecision(6)} (memory ${memory}, π₀ = ${reduction.pi0.toPrecision(6)})`,
+    source: named.source,
+  };
 }
 
 /**

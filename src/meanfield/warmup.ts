@@ -27,6 +27,7 @@ import { refine } from './refined.ts';
 import { isSqdModel } from './capabilities.ts';
 import { effectiveMemory, isJiq, modelHasMemory } from '../model/memory.ts';
 import { memoryFixedPointTail, solveMemoryTransient } from './memory/transient.ts';
+import { batchTransient, bsqFixedPoint, sqdkFixedPoint } from './batch.ts';
 
 export interface WarmupOptions {
   /** Sup-norm distance max_i |s_i(t) − s_i*| counted as "at the fixed point" (default 1e−3). */
@@ -191,7 +192,9 @@ export interface PopulationWarmupOptions {
  * `tolerance` of its fixed point, ≥ 3τ) of the exponential JSQ(d) model at the same ρ and d (d = 1 for random
  * selection) — for exponential JSQ(d) FIFO the model itself, for the others the nearest model with an ODE — in
  * the model's time units, × min(MAX_SCV_FACTOR, max(1, (1 + SCV)/2)) for variable sizes (theory.md §8 heavy
- * tails), capped at `cap`.
+ * tails), capped at `cap`. Models with a mean-field ODE of their own read it the same way (2 × the time from which on
+ * it stays within `tolerance` of its fixed point, ≥ 10, × the size factor): dispatcher memory (the memory cavity ODE,
+ * theory.md §12) and batches SQ(d,K)/BSQ (the batch tail ODE, §15; d = K at high load falls back to SQ(⌊d/K⌋)).
  *
  * Population models (the Gillespie simulator): 2 × the first time t ∈ {0, ½, 1, …, tMax} at which the model's own
  * mean-field ODE from the start state is within `tolerance` (sup norm) of the fixed point, and at least 10 time
@@ -219,16 +222,18 @@ export function simulationWarmup(
       return unknownStart(start);
   }
   const mean = model.service.mean;
-  if (modelHasMemory(model)) {
-    const memory = memoryWarmup(model, tolerance, safetyFactor ?? 2);
-    if (memory !== undefined) {
-      const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (1 + serviceDistribution(model.service).scv) / 2));
-      const time = Math.min(cap, memory * mean * factor);
-      return {
-        time,
-        rule: `auto: memory cavity ODE warm-up ${(memory * mean).toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
-      };
-    }
+  // models with a mean-field ODE of their own from empty, read by the same rule (memory: theory.md §12; batches: §15)
+  const sf = safetyFactor ?? 2;
+  const memory = modelHasMemory(model) ? memoryWarmup(model, tolerance, sf) : undefined;
+  const own = memory ?? batchWarmup(model, tolerance, sf);
+  if (own !== undefined) {
+    const what = memory !== undefined ? 'memory cavity ODE' : `${model.batchDispatch === 'spread' ? 'SQ(d,K)' : 'BSQ'} batch tail ODE`;
+    const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (1 + serviceDistribution(model.service).scv) / 2));
+    const time = Math.min(cap, own * mean * factor);
+    return {
+      time,
+      rule: `auto: ${what} warm-up ${(own * mean).toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
+    };
   }
   // server classes (theory.md §13): the load is λE[S]/Σ f·speed, which may pass 1 in λE[S] alone (speeds 1,2 at λ = 1.2
   // is ρ = 0.8); the SQ(d) rule runs at that load, its time stretched to the slowest class's (1/min speed)
@@ -381,6 +386,45 @@ function memoryWarmup(model: SupermarketModel, tolerance: number, safetyFactor: 
   }
   return undefined;
 }
+
+/**
+ * Warm-up of a batch model with a tail ODE (theory.md §15: SQ(d,K), batches spread over the K shortest of d, and BSQ,
+ * the whole batch to the shortest; jsq, Poisson batch epochs, identical servers, no memory or replicas):
+ * safetyFactor × the whole time (service-time units) from which on that ODE with exponential sizes at the same ρ, d and
+ * batch law, from empty, is within `tolerance` (sup norm) of its fixed point, at least 10; undefined for other models,
+ * or when not within tolerance by 250 (d = K at high load: then the SQ(d) rule, with the burst as c_a² = K, applies).
+ */
+function batchWarmup(model: SupermarketModel, tolerance: number, safetyFactor: number): number | undefined {
+  if (model.batch === 1 && model.batchLaw === undefined) return undefined;
+  if (model.selection !== 'jsq' || model.servers !== undefined || model.redundancy !== undefined || modelHasMemory(model)) return undefined;
+  if ((model.arrivals ?? POISSON_ARRIVALS).kind !== 'exponential') return undefined;
+  const spread = model.batchDispatch === 'spread';
+  if (spread && (model.batchLaw !== undefined || model.d < model.batch)) return undefined;
+  const rho = model.lambda * model.service.mean;
+  const key = `${rho}|${model.d}|${model.batch}|${model.batchDispatch}|${JSON.stringify(model.batchLaw ?? null)}|${tolerance}|${safetyFactor}`;
+  if (batchWarmups.has(key)) return batchWarmups.get(key);
+  if (batchWarmups.size >= 4096) batchWarmups.clear();
+  const blind: SupermarketModel = { ...model, lambda: rho, service: { kind: 'exponential', mean: 1 }, discipline: 'fifo' };
+  const star = (spread ? sqdkFixedPoint(rho, model.d, model.batch) : bsqFixedPoint(rho, model.d, model.batchLaw ?? model.batch)).tail;
+  if (star === undefined) return undefined;
+  // the ODE's truncation grows with the horizon (a server gains at most λd jobs per time unit): 250 keeps it to ~0.3 s
+  for (const horizon of [100, 250]) {
+    const times = Array.from({ length: horizon + 1 }, (_, j) => j);
+    const tr = batchTransient(blind, { times, tolerance: 1e-8 });
+    const outside = tr.tail.map((row) => !row.every((v, k) => Math.abs(v - (star[k] ?? 0)) <= tolerance));
+    const last = outside.lastIndexOf(true);
+    if (last < times.length - 1) {
+      const time = Math.max(10, safetyFactor * times[last + 1]);
+      batchWarmups.set(key, time);
+      return time;
+    }
+  }
+  batchWarmups.set(key, undefined);
+  return undefined;
+}
+
+/** Batch warm-ups already integrated (`batchWarmup`, ~1 s each): a pure function of the key, so no number changes. */
+const batchWarmups = new Map<string, number | undefined>();
 
 function populationWarmup(model: PopulationModel, options: PopulationWarmupOptions): SimulationWarmup {
   const tolerance = options.tolerance ?? 1e-3;

@@ -46,10 +46,20 @@ describe('supermarket fixed-point --quantiles', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stdout).toBe('');
     }
-    const m = await runCli('fixed-point --lambda 0.9 --d 2 --memory ip --quantiles 0.5');
+    const m = await runCli('fixed-point --lambda 0.9 --d 2 --memory ism:3 --discipline ps --quantiles 0.5');
     expect(m.status).not.toBe(0);
     expect(m.stderr.trim().split('\n')).toHaveLength(1);
-    expect(m.stderr).toMatch(/no response-time law with dispatcher memory/);
+    expect(m.stderr).toMatch(/no response-time law for memory ism:3 with PS at d = 2/);
+  });
+  it('memory: the quantiles of the reduced model (theory.md §12), classic JIQ T = S', async () => {
+    const m = await runCli('fixed-point --lambda 0.9 --d 2 --memory ism:5 --quantiles 0.5,0.95,0.99');
+    expect(m.status).toBe(0);
+    expect(m.stdout).toMatch(/p50 = 0\.89334/);
+    expect(m.stdout).toMatch(/p99 = 5\.5449/);
+    expect(m.stdout).toMatch(/reduced rate/);
+    const jiq = await runCli('fixed-point --lambda 0.9 --d 1 --selection jiq --quantiles 0.5 --json');
+    expect(jiq.status).toBe(0);
+    expect(JSON.stringify(JSON.parse(jiq.stdout))).toMatch(/0\.69314718/);
   });
   it('--ccdf-t-end / --ccdf-dt without --ccdf are refused where the ccdf is not printed by default; SQ(d) keeps them', async () => {
     for (const flag of ['--ccdf-t-end', '--ccdf-dt']) {

@@ -207,7 +207,7 @@ export function simulateCommand(): Command {
         // the fixed-point start needs the rule's start tail even with --warmup given
         const proposal =
           o.warmup === undefined || o.start !== 'empty'
-            ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY, start: o.start, n })
+            ? simulationWarmup(model, { tolerance: o.warmupTolerance, start: o.start, n })
             : undefined;
         const warm = o.warmup ?? proposal!.time;
         const start = proposal?.from === undefined ? undefined : { name: o.start, from: proposal.from };
