@@ -12,7 +12,7 @@ import { VERSION, codeId } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
 import type { ClassSummary } from './serverClasses.ts';
-import { estimandFiniteness, heavyTailed, type EstimandFiniteness, type Finiteness } from '../model/moments.ts';
+import { estimandFiniteness, heavyTailed, precisionRefusal, type EstimandFiniteness, type Finiteness } from '../model/moments.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
@@ -540,6 +540,8 @@ export function planSimulation(model: SupermarketModel, options: SimulateOptions
     ) {
       throw new InvalidModelError('precision needs a relative and/or halfWidth target, each a finite number > 0');
     }
+    const refusal = precisionRefusal(model);
+    if (refusal !== null) throw new InvalidModelError(refusal);
   }
   const maxUnits = target === undefined ? minUnits : integerOption('maxReplications', options.maxReplications, 200, minUnits);
   if (target !== undefined && maxUnits < MIN_SEQUENTIAL_UNITS) {
@@ -982,7 +984,7 @@ export class SimulationCollector {
  *   the CLI runs the same units on worker threads (src/cli/pool.ts, `simulateOnPool`) for the same numbers.
  * @throws {InvalidModelError} for an unsupported model, n < 1 or > 2^21, d > n, jobs < 1, replications < 2,
  *   batches < 2, maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine
- *   or method, a bad precision target, a first R units beyond maxEvents expected events (`checkEventBudget`).
+ *   or method, a bad precision target or one on an E[T] that is infinite or unsettled (`precisionRefusal`), a first R units beyond maxEvents expected events (`checkEventBudget`).
  * @example simulate(parseModel({ lambda: 0.9, d: 2 }), { n: 1000, jobs: 1e6, warmupTime: 80 }).meanResponseTime.mean // ≈ 2.62
  */
 export function simulate(model: SupermarketModel, options: SimulateOptions): SimulationResult {
