@@ -1085,13 +1085,29 @@ export function meansOutsideInterval(result: SimulationResult): MeanOutsideInter
 }
 
 /**
+ * Percentile estimates as the JSON outputs print them (`simulationJson`, `replay --json`): each without `halfWidth`,
+ * so one interval per estimate. A percentile's `ci95` inverts the cdf (`cdfSectioningInterval`) and is not symmetric
+ * about the percentile: its `halfWidth` (half the interval's length) would make mean ± halfWidth a second interval
+ * that nothing computed. Other fields (e.g. replay's `lag1`) are kept.
+ * @example percentilesJson(result.responseTimePercentiles).p95 // { mean: 7.93, ci95: [7.54, 8.38], replications: 5 }
+ */
+export function percentilesJson<E extends Estimate>(p: Percentiles<E>): Percentiles<Omit<E, 'halfWidth'>> {
+  const oneInterval = (e: E): Omit<E, 'halfWidth'> => {
+    const copy: Partial<E> = { ...e };
+    delete copy.halfWidth;
+    return copy as Omit<E, 'halfWidth'>;
+  };
+  return { p50: oneInterval(p.p50), p95: oneInterval(p.p95), p99: oneInterval(p.p99) };
+}
+
+/**
  * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
  * `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`; everything else
- * as in `SimulationResult` (E[Q]/λ follows E[Q]); `meansOutsideInterval` lists the finite means outside their interval
+ * as in `SimulationResult` (E[Q]/λ follows E[Q]) but the percentiles' `halfWidth` (`percentilesJson`); `meansOutsideInterval` lists the finite means outside their interval
  * (`meansOutsideInterval`, empty when none).
  */
 export function simulationJson(result: SimulationResult): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...result };
+  const out: Record<string, unknown> = { ...result, responseTimePercentiles: percentilesJson(result.responseTimePercentiles) };
   const f = result.finiteness;
   const replace = (
     key: 'meanResponseTime' | 'meanQueueLength' | 'littleResponseTime' | 'meanWorkload' | 'meanSlowdown',

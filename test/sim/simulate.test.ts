@@ -212,6 +212,21 @@ describe('simulate: output analysis (issue 8 §2)', () => {
     expect(precisionRefusal(mm1(0.5))).toBeNull();
   });
 
+  it('simulationJson gives a percentile one interval: ci95 (the cdf inversion, not symmetric), no halfWidth (trial F9)', () => {
+    const r = simulate(mm1(0.5), { n: 1, jobs: 4_000, replications: 5, seed: 3, warmupTime: 50 });
+    const json = JSON.parse(JSON.stringify(simulationJson(r))) as { responseTimePercentiles: Record<string, Record<string, unknown>> };
+    for (const key of ['p50', 'p95', 'p99'] as const) {
+      const e = r.responseTimePercentiles[key];
+      expect(json.responseTimePercentiles[key]).toEqual({ mean: e.mean, ci95: e.ci95, replications: e.replications });
+      expect(json.responseTimePercentiles[key]).not.toHaveProperty('halfWidth');
+    }
+    // the interval is asymmetric about the pooled percentile: mean ± (length/2) would have been a third interval
+    const p99 = r.responseTimePercentiles.p99;
+    expect(p99.ci95[1] - p99.mean).not.toBeCloseTo(p99.mean - p99.ci95[0], 6);
+    // the means keep their symmetric t half-width
+    expect(json).toMatchObject({ meanResponseTime: { halfWidth: r.meanResponseTime.halfWidth } });
+  });
+
   it('simulate warns when the sections of a percentile interval hold fewer than 200 jobs beyond it, naming the jobs that would do', () => {
     expect(MIN_TAIL_JOBS_PER_SECTION).toBe(200);
     expect(percentileSectionShortfall(2_000)).toEqual({ p: 0.99, jobs: 20_000 });
