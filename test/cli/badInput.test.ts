@@ -135,6 +135,13 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
       ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '3', '--dt', '1', '--tol', '1e-6'],
       /--tol acts only with --until-steady/,
     ],
+    // trial M5: an output step past the horizon printed t = 0 and t = 10 only, silently
+    ['ode --dt > --t-end', ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '10', '--dt', '20'], /--dt 20 exceeds --t-end 10/],
+    [
+      'ode --until-steady --dt > --t-end',
+      ['ode', '--lambda', '0.9', '--d', '2', '--until-steady', '--t-end', '10', '--dt', '20'],
+      /--dt 20 exceeds --t-end 10/,
+    ],
     ['ode --refined --n 2.5', ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '3', '--refined', '--n', '2.5'], /--n.*integer ≥ 1.*2\.5/],
     ['negative λ', ['simulate', '--lambda', '-0.5', '--d', '2', '--n', '10'], /lambda must be > 0/],
     ['ρ ≥ 1', ['fixed-point', '--lambda', '1', '--d', '2'], /unstable load/],
