@@ -12,7 +12,14 @@ import { VERSION, codeId } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
 import type { ClassSummary } from './serverClasses.ts';
-import { estimandFiniteness, heavyTailed, precisionRefusal, type EstimandFiniteness, type Finiteness } from '../model/moments.ts';
+import {
+  estimandFiniteness,
+  heavyTailed,
+  precisionRefusal,
+  responseTimeLowerBound,
+  type EstimandFiniteness,
+  type Finiteness,
+} from '../model/moments.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
@@ -825,12 +832,11 @@ export class SimulationCollector {
         );
       }
     }
-    // the fastest server bounds T below by S/speed (speed 1 without classes); independent replicas by nothing (the
-    // least of d sizes), identical ones by S
-    const fastest = config.layout === undefined ? 1 : Math.max(...config.layout.spec.speeds);
-    const bound = model.redundancy?.replicas === 'independent' ? 0 : 1;
-    const meanQ = column((x) => x.meanQueueLength, (bound * config.lambda * meanS) / fastest);
-    const meanT = column((x) => x.meanResponseTime, (bound * meanS) / fastest);
+    // T ≥ S/μ_max (independent replicas: ≥ 0), E[Q] ≥ λ times that: the one bound (model/moments.ts)
+    const lowerT = responseTimeLowerBound(model);
+    const fastest = config.layout === undefined ? 1 : Math.max(...config.layout.spec.speeds); // T/S ≥ 1/μ_max
+    const meanQ = column((x) => x.meanQueueLength, config.lambda * lowerT);
+    const meanT = column((x) => x.meanResponseTime, lowerT);
     let batchMeans: SimulationResult['batchMeans'];
     if (batchMode) {
       const lag1 = {
@@ -896,7 +902,7 @@ export class SimulationCollector {
       meanQueueLength: honest(meanQ, finiteness.meanQueueLength),
       tail,
       littleResponseTime: honest(
-        column((x) => x.meanQueueLength / (config.lambda * (model.redundancy === undefined ? 1 : config.d)), (bound * meanS) / fastest),
+        column((x) => x.meanQueueLength / (config.lambda * (model.redundancy === undefined ? 1 : config.d)), lowerT),
         finiteness.meanQueueLength,
       ),
       meanSlowdown: honest(
