@@ -5,7 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness, infiniteOnlyAtFiniteN, meanFieldFiniteness } from '../model/moments.ts';
+import { estimandFiniteness, infiniteOnlyAtFiniteN, meanFieldFiniteness, precisionRefusal } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
@@ -299,7 +299,8 @@ export function modelLabel(m: SupermarketModel): string {
 
 /**
  * Builds and checks the models of a sweep, d outer, λ inner (the order of `ComparisonResult.models`); `prepareModel`
- * solves each. @throws {InvalidModelError} bad grids, budgets or d > n. @throws {UnstableModelError} for ρ ≥ 1.
+ * solves each. @throws {InvalidModelError} bad grids, budgets, d > n, or `resolve` on an E[T] infinite or unsettled
+ *   (`precisionRefusal`). @throws {UnstableModelError} for ρ ≥ 1.
  */
 export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
   if (config.lambdas.length === 0 || config.ds.length === 0 || config.ns.length === 0) {
@@ -328,6 +329,9 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
     for (const lambda of config.lambdas) {
       const model = parseModel({ ...config.model, lambda, d, sampling: config.sampling });
       if (model.d > nMin) throw new InvalidModelError(`d = ${d} exceeds n = ${nMin}: cannot sample more servers than exist`);
+      // resolve sizes a cell to a precision of E[T]: none exists for an E[T] infinite or unsettled (the one rule of simulate's)
+      const refusal = config.resolve ? precisionRefusal(model) : null;
+      if (refusal !== null) throw new InvalidModelError(`resolve (d = ${d}, λ = ${lambda}): ${refusal}`);
       models.push(model);
     }
   }

@@ -10,6 +10,8 @@ import { isInfinite, standardErrorOfMean, weightedLeastSquares, type Estimate } 
 import { tQuantile } from '../lazy.ts';
 import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import type { FitPoint, InverseNFit } from './fit.ts';
+import { responseTimeLowerBound } from '../model/moments.ts';
+import type { SupermarketModel } from '../model/model.ts';
 
 /** The n → ∞ reference value with its error bars. */
 export interface ReferenceValue {
@@ -481,4 +483,24 @@ export function judgeC1Family<T extends C1Check | null>(checks: readonly T[], al
     const k = judged.indexOf(i);
     return k < 0 || !c ? c : { ...c, adjustedPValue: adjusted[k], status: adjusted[k] < alpha ? 'disagrees' : 'agrees' };
   });
+}
+
+/**
+ * The fitted limit â = E[T]∞ + (â − E[T]∞) of a model and its 95 % interval â ± h intersected with the parameter space
+ * E[T] ≥ `responseTimeLowerBound` (model/moments.ts): at a low load â ± h can reach below E[S], where no E[T] lies.
+ * Coverage is unchanged (the truth lies in the space). null when the fit gave no limit. For the console, the report
+ * and the LaTeX table alike.
+ * @example fittedLimitInterval({ model, reference: { meanResponseTime: 1.03 }, limit: { difference: 0.0043, fitHalfWidth: 0.0433 } })
+ *   // { value: 1.0343, ci95: [1, 1.0776] } (exponential sizes: E[S] = 1)
+ */
+export function fittedLimitInterval(m: {
+  readonly model: SupermarketModel;
+  readonly reference: { readonly meanResponseTime: number };
+  readonly limit: { readonly difference: number; readonly fitHalfWidth: number };
+}): { value: number; ci95: [number, number] } | null {
+  const value = m.reference.meanResponseTime + m.limit.difference;
+  if (!Number.isFinite(value)) return null;
+  const lower = responseTimeLowerBound(m.model);
+  const h = m.limit.fitHalfWidth;
+  return { value, ci95: [Math.max(value - h, lower), Math.max(value + h, lower)] };
 }

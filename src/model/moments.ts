@@ -210,6 +210,36 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
 }
 
 /**
+ * Smallest possible E[T] (time units), the lower end of every interval of E[T]: E[S]/μ_max, as a job is served at
+ * most at the fastest speed (1 without server classes); 0 with independent replicas (the least of d sizes is bounded
+ * by nothing above 0), E[S] with identical ones. E[Q] ≥ λ times it (Little).
+ * @example responseTimeLowerBound(parseModel({ lambda: 0.5, d: 2 })) // 1
+ */
+export function responseTimeLowerBound(model: SupermarketModel): number {
+  if (model.redundancy?.replicas === 'independent') return 0;
+  const fastest = model.servers === undefined ? 1 : Math.max(...model.servers.speeds);
+  return serviceDistribution(model.service).mean / fastest;
+}
+
+/**
+ * Why no precision target (a stopping rule on the interval of E[T]) can be met for the model, or null when one can:
+ * E[T] = ∞ in theory (`estimandFiniteness`: no interval of a finite width covers it, and the run's
+ * mean grows with the budget), or E[T] possibly infinite with no rule settling it (`meanResponseTimeUnsettled`: the
+ * width a run reaches says nothing about E[T]). One line, for `planSimulation` and the commands that size runs by a
+ * precision (simulate --precision/--half-width, compare --resolve).
+ * @example precisionRefusal(parseModel({ lambda: 0.5, d: 1, service: 'pareto:1.5' }))
+ *   // 'no precision target for E[T]: it is infinite in theory (E[S²] = ∞ …); simulate a fixed budget instead'
+ */
+export function precisionRefusal(model: SupermarketModel): string | null {
+  const finiteness = estimandFiniteness(model);
+  if (!finiteness.meanResponseTime.finite)
+    return `no precision target for E[T]: it is infinite in theory (${finiteness.meanResponseTime.reason}), so no interval can reach a width; simulate a fixed budget instead`;
+  if (finiteness.meanResponseTimeUnsettled !== undefined)
+    return `no precision target for E[T]: ${finiteness.meanResponseTimeUnsettled}, so the width a run reaches would mean nothing; simulate a fixed budget instead`;
+  return null;
+}
+
+/**
  * Finiteness of E[T] in the mean-field limit n → ∞ (theory.md §8 "Heavy tails, in the limit"), decided from the
  * families. Without memory, batches or server classes (those models pass through this rule after their reduction, or
  * are not settled):

@@ -20,7 +20,7 @@ import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
-import { UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
+import { fittedLimitInterval, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
@@ -138,11 +138,12 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
     ['warm-up', (m) => fix(m.warmupTime, 1)],
     // the limit check's â and t half-width (fixed coefficients, LIMIT_RULE), not the weighted fit's
     [
-      'â ± h (fit)',
-      (m) =>
-        m.fit && Number.isFinite(m.limit.difference)
-          ? `${fix(m.reference.meanResponseTime + m.limit.difference)} ± ${fix(m.limit.fitHalfWidth)}`
-          : 'n/a',
+      'â [95 % CI] (fit)',
+      (m) => {
+        // â ± h within E[T] ≥ E[S]/μ_max: at a low load it can reach below E[S], where no E[T] lies
+        const l = m.fit ? fittedLimitInterval(m) : null;
+        return l ? `${fix(l.value)} [${fix(l.ci95[0])}, ${fix(l.ci95[1])}]` : 'n/a';
+      },
     ],
     ['â − E[T]∞', (m) => fix(m.limit.difference)],
     ['limit', (m) => `**${statusText(m.limit.status)}**`],

@@ -4,6 +4,7 @@
  * `pdflatex report.tex` in the report folder checks the lot. Needs booktabs and graphicx only.
  */
 import type { ComparisonResult } from '../compare/index.ts';
+import { fittedLimitInterval } from '../compare/verdict.ts';
 import type { CellOutcome } from '../experiments/outcome.ts';
 import type { Figure } from './figures.ts';
 
@@ -113,7 +114,7 @@ export function comparisonLatexTables(result: ComparisonResult): string {
     spec: refined ? 'rrrrrrl' : 'rrrrrl',
     header: refined
       ? ['$d$', '$\\lambda$', '$E[T]_\\infty$', '$\\Sigma V/\\lambda$', '$\\hat c_1 \\pm 95\\%$', 'slope', '$c_1$ check']
-      : ['$d$', '$\\lambda$', '$E[T]_\\infty$', 'fitted limit $\\pm 95\\%$', '$\\hat c_1 \\pm 95\\%$', 'limit check'],
+      : ['$d$', '$\\lambda$', '$E[T]_\\infty$', 'fitted limit [95\\%]', '$\\hat c_1 \\pm 95\\%$', 'limit check'],
     rows: result.models.map((m) => {
       const f = m.fit;
       const through = m.fitThroughReference;
@@ -135,8 +136,8 @@ export function comparisonLatexTables(result: ComparisonResult): string {
             `${m.d}`,
             `${m.lambda}`,
             m.reference.meanResponseTime === Infinity ? '$\\infty$' : num(m.reference.meanResponseTime),
-            f && Number.isFinite(m.limit.difference)
-              ? `$${num(m.reference.meanResponseTime + m.limit.difference)} \\pm ${num(m.limit.fitHalfWidth)}$`
+            f && fittedLimitInterval(m)
+              ? `$${num(fittedLimitInterval(m)!.value)}\\ [${num(fittedLimitInterval(m)!.ci95[0])}, ${num(fittedLimitInterval(m)!.ci95[1])}]$`
               : '--',
             f ? `$${num(f.c1, 2)} \\pm ${num(1.96 * f.c1StandardError, 2)}$` : '--',
             verdictText(m.limit.status),

@@ -30,7 +30,8 @@ export function quantileSection(result: ComparisonResult): string {
     ['λ', (r) => `${r.m.lambda}`],
     ['n', (r) => `${r.c.n}`],
     ['p', (r) => `${r.c.p}`],
-    ['simulated ± h', (r) => `${fix(r.c.simulated.mean)} ± ${fix(r.c.simulated.halfWidth)}`],
+    // the sectioning interval inverts the cdf (not symmetric): printed as it is, not as mean ± half its length
+    ['simulated [95 % CI]', (r) => `${fix(r.c.simulated.mean)} [${fix(r.c.simulated.ci95[0])}, ${fix(r.c.simulated.ci95[1])}]`],
     ['mean field t_p', (r) => fix(r.c.meanField)],
     ['difference', (r) => fix(r.c.simulated.mean - r.c.meanField)],
     ['allowance', (r) => (Number.isFinite(r.c.verdict.allowance) ? fix(r.c.verdict.allowance) : 'n/a')],

@@ -5,6 +5,7 @@ export {
   runReplications,
   SimulationCollector,
   simulationJson,
+  percentilesJson,
   meansOutsideInterval,
   POOLED_SAMPLE_CAP,
   MSER_MARGIN,

@@ -53,7 +53,7 @@ export interface ReplayResult {
   meanSlowdown: BatchEstimate;
   /** Measured jobs of size 0 (traces have them), left out of `meanSlowdown` (T/S undefined). */
   zeroSizeJobs: number;
-  /** Pooled empirical quantiles (type 7); half-width from the batches' own quantiles. */
+  /** Pooled empirical quantiles (type 7); interval inverting the batches' cdfs (`cdfSectioningInterval`: not symmetric). */
   responseTimePercentiles: Percentiles<BatchEstimate>;
   /** Time averages over the window (pooled; CI and lag-1 from B equal time slices). */
   meanQueueLength: BatchEstimate;

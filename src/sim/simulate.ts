@@ -12,7 +12,14 @@ import { VERSION, codeId } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
 import type { ClassSummary } from './serverClasses.ts';
-import { estimandFiniteness, heavyTailed, type EstimandFiniteness, type Finiteness } from '../model/moments.ts';
+import {
+  estimandFiniteness,
+  heavyTailed,
+  precisionRefusal,
+  responseTimeLowerBound,
+  type EstimandFiniteness,
+  type Finiteness,
+} from '../model/moments.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
@@ -542,6 +549,8 @@ export function planSimulation(model: SupermarketModel, options: SimulateOptions
     ) {
       throw new InvalidModelError('precision needs a relative and/or halfWidth target, each a finite number > 0');
     }
+    const refusal = precisionRefusal(model);
+    if (refusal !== null) throw new InvalidModelError(refusal);
   }
   const maxUnits = target === undefined ? minUnits : integerOption('maxReplications', options.maxReplications, 200, minUnits);
   if (target !== undefined && maxUnits < MIN_SEQUENTIAL_UNITS) {
@@ -825,12 +834,11 @@ export class SimulationCollector {
         );
       }
     }
-    // the fastest server bounds T below by S/speed (speed 1 without classes); independent replicas by nothing (the
-    // least of d sizes), identical ones by S
-    const fastest = config.layout === undefined ? 1 : Math.max(...config.layout.spec.speeds);
-    const bound = model.redundancy?.replicas === 'independent' ? 0 : 1;
-    const meanQ = column((x) => x.meanQueueLength, (bound * config.lambda * meanS) / fastest);
-    const meanT = column((x) => x.meanResponseTime, (bound * meanS) / fastest);
+    // T ≥ S/μ_max (independent replicas: ≥ 0), E[Q] ≥ λ times that: the one bound (model/moments.ts)
+    const lowerT = responseTimeLowerBound(model);
+    const fastest = config.layout === undefined ? 1 : Math.max(...config.layout.spec.speeds); // T/S ≥ 1/μ_max
+    const meanQ = column((x) => x.meanQueueLength, config.lambda * lowerT);
+    const meanT = column((x) => x.meanResponseTime, lowerT);
     let batchMeans: SimulationResult['batchMeans'];
     if (batchMode) {
       const lag1 = {
@@ -896,7 +904,7 @@ export class SimulationCollector {
       meanQueueLength: honest(meanQ, finiteness.meanQueueLength),
       tail,
       littleResponseTime: honest(
-        column((x) => x.meanQueueLength / (config.lambda * (model.redundancy === undefined ? 1 : config.d)), (bound * meanS) / fastest),
+        column((x) => x.meanQueueLength / (config.lambda * (model.redundancy === undefined ? 1 : config.d)), lowerT),
         finiteness.meanQueueLength,
       ),
       meanSlowdown: honest(
@@ -984,7 +992,7 @@ export class SimulationCollector {
  *   the CLI runs the same units on worker threads (src/cli/pool.ts, `simulateOnPool`) for the same numbers.
  * @throws {InvalidModelError} for an unsupported model, n < 1 or > 2^21, d > n, jobs < 1, replications < 2,
  *   batches < 2, maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine
- *   or method, a bad precision target, a first R units beyond maxEvents expected events (`checkEventBudget`).
+ *   or method, a bad precision target or one on an E[T] that is infinite or unsettled (`precisionRefusal`), a first R units beyond maxEvents expected events (`checkEventBudget`).
  * @example simulate(parseModel({ lambda: 0.9, d: 2 }), { n: 1000, jobs: 1e6, warmupTime: 80 }).meanResponseTime.mean // ≈ 2.62
  */
 export function simulate(model: SupermarketModel, options: SimulateOptions): SimulationResult {
@@ -1085,13 +1093,29 @@ export function meansOutsideInterval(result: SimulationResult): MeanOutsideInter
 }
 
 /**
+ * Percentile estimates as the JSON outputs print them (`simulationJson`, `replay --json`): each without `halfWidth`,
+ * so one interval per estimate. A percentile's `ci95` inverts the cdf (`cdfSectioningInterval`) and is not symmetric
+ * about the percentile: its `halfWidth` (half the interval's length) would make mean ± halfWidth a second interval
+ * that nothing computed. Other fields (e.g. replay's `lag1`) are kept.
+ * @example percentilesJson(result.responseTimePercentiles).p95 // { mean: 7.93, ci95: [7.54, 8.38], replications: 5 }
+ */
+export function percentilesJson<E extends Estimate>(p: Percentiles<E>): Percentiles<Omit<E, 'halfWidth'>> {
+  const oneInterval = (e: E): Omit<E, 'halfWidth'> => {
+    const copy: Partial<E> = { ...e };
+    delete copy.halfWidth;
+    return copy as Omit<E, 'halfWidth'>;
+  };
+  return { p50: oneInterval(p.p50), p95: oneInterval(p.p95), p99: oneInterval(p.p99) };
+}
+
+/**
  * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
  * `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`; everything else
- * as in `SimulationResult` (E[Q]/λ follows E[Q]); `meansOutsideInterval` lists the finite means outside their interval
+ * as in `SimulationResult` (E[Q]/λ follows E[Q]) but the percentiles' `halfWidth` (`percentilesJson`); `meansOutsideInterval` lists the finite means outside their interval
  * (`meansOutsideInterval`, empty when none).
  */
 export function simulationJson(result: SimulationResult): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...result };
+  const out: Record<string, unknown> = { ...result, responseTimePercentiles: percentilesJson(result.responseTimePercentiles) };
   const f = result.finiteness;
   const replace = (
     key: 'meanResponseTime' | 'meanQueueLength' | 'littleResponseTime' | 'meanWorkload' | 'meanSlowdown',

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { InvalidModelError } from '../errors.ts';
+import { InvalidModelError, SupermarketError } from '../errors.ts';
 import type { OnMalformed, SwimSize } from './job.ts';
 import { parseSwf, type SwfTrace } from './swf.ts';
 import { parseSwim, type SwimTrace } from './swim.ts';
@@ -31,16 +31,28 @@ export function formatFromName(path: string): TraceFormat | undefined {
   return undefined;
 }
 
-/** Reads the file as UTF-8 text, gunzipping it when its name ends in `.gz`. */
+/**
+ * Reads the file as UTF-8 text, gunzipping it when its name ends in `.gz`.
+ * @throws {SupermarketError} "cannot gunzip PATH: …" when zlib refuses the bytes (a download cut short: "unexpected end
+ *   of file"; not gzip at all: "incorrect header check"). Node's fs errors pass through.
+ */
 export function readTraceText(path: string): string {
   const bytes = readFileSync(path);
-  return (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+  if (!path.endsWith('.gz')) return bytes.toString('utf8');
+  try {
+    return gunzipSync(bytes).toString('utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string' || !code.startsWith('Z_')) throw error;
+    throw new SupermarketError(`cannot gunzip ${path}: ${(error as Error).message} (a truncated download, or not gzip)`, { cause: error });
+  }
 }
 
 /**
  * Reads and parses a trace file. `source` in the result (and in error messages) is the file's base name.
  * @throws {InvalidModelError} if the format is neither given nor implied by the name, or SWF/SWIM-only options
- *   are given for the other format.  @throws {TraceFormatError} from the parser.  Node's fs/zlib errors pass through.
+ *   are given for the other format.  @throws {TraceFormatError} from the parser.  @throws {SupermarketError} for a
+ *   `.gz` that does not gunzip (`readTraceText`).  Node's fs errors pass through.
  */
 export function loadTrace(path: string, options: LoadTraceOptions = {}): Trace {
   const format = options.format ?? formatFromName(path);

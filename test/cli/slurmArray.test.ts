@@ -21,6 +21,23 @@ describe('slurm --array', () => {
     expect(r.stdout).toMatch(/\(4 tasks\)/);
   });
 
+  // trial M6: sbatch splits a directive at whitespace outside double quotes, so an unquoted path with a space broke --output
+  it('quotes #SBATCH paths with a space (double quotes, as sbatch reads them) and the printed submit line (shell quotes)', async () => {
+    const out = path.join(tmp, 'sl urm');
+    const r = await runCli(['slurm', file, '--array', '2', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    for (const name of ['array.sbatch', 'merge.sbatch']) {
+      const directives = readFileSync(path.join(out, 'slurm', name), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('#SBATCH'));
+      const output = directives.find((line) => line.startsWith('#SBATCH --output='));
+      expect(output).toBe(`#SBATCH --output="${path.join(out, 'slurm', 'logs', name === 'array.sbatch' ? 'shard-%a.out' : 'merge.out')}"`);
+      // no directive holds whitespace outside double quotes
+      for (const line of directives) expect(line.slice('#SBATCH '.length).replace(/"[^"]*"/g, '')).not.toMatch(/\s/);
+    }
+    expect(r.stdout).toContain(`submit with: bash '${path.join(out, 'slurm', 'submit.sh')}'`);
+  });
+
   it('warns when the tasks exceed the MaxArraySize that scontrol reports', async () => {
     const fake = path.join(tmp, 'scontrol');
     writeFileSync(fake, '#!/bin/sh\necho "Configuration data as of now"\necho "MaxArraySize            = 3"\n');

@@ -103,5 +103,11 @@ describe('supermarket table --shard and merge', () => {
     expect(b.cells).toEqual(a.cells);
     expect(b.run.resumedCells).toBe(4);
     expect(b.run.events).toBe(0);
+    // trial M4: the merged table rests on the shards' events; its footer said "0 events in 0.1 s (0.0 M events/s)"
+    expect(b.run.storedEvents).toBe(a.run.events);
+    const text = await runCli(['merge', path.join(dir, 'r'), '--no-progress']);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/no events simulated in this run: all 4 cells read from stored runs \([\d.e]+ events behind them\)/);
+    expect(text.stdout).not.toMatch(/^0 events in/m);
   });
 });

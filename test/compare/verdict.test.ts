@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
-import { cellVerdict, fitInverseN, limitCheck, type FiniteNTerm, type FitPoint } from '../../src/compare/index.ts';
+import { cellVerdict, fitInverseN, fittedLimitInterval, limitCheck, type FiniteNTerm, type FitPoint } from '../../src/compare/index.ts';
+import { parseModel } from '../../src/model/model.ts';
+import { responseTimeLowerBound } from '../../src/model/moments.ts';
 import { estimate } from '../stats/estimate.ts';
 
 /** Classic model, λ = 0.9, d = 2: E[T]∞ = 2.6141, Σπ = 2.3527, ΣV = 3.9864; the refined E[T] at n is passed in. */
@@ -87,5 +89,29 @@ describe('limitCheck / cellVerdict without V', () => {
     const none = cellVerdict(sim, ref, { kind: 'fitted', c1: null, c2: 0 }, 100);
     expect(none.status).toBe('not-judged');
     expect(none.rule).toMatch(/no per-n verdict without V/);
+  });
+});
+
+describe('fittedLimitInterval: the fitted limit within the parameter space E[T] ≥ E[S]/μ_max', () => {
+  // trial M13: LWL(2) λ = 0.2 printed "fitted limit 1.0343 ± 0.0433", an interval reaching to 0.991 < E[S] = 1
+  it('clips the lower end at E[S] (exp: 1; exp@2: 2), leaves an interval inside the space as â ± h', () => {
+    const model = parseModel({ lambda: 0.2, d: 2, selection: 'lwl' });
+    const l = fittedLimitInterval({ model, reference: { meanResponseTime: 1.03 }, limit: { difference: 0.0043, fitHalfWidth: 0.0433 } })!;
+    expect(l.value).toBeCloseTo(1.0343, 12);
+    expect(l.ci95[0]).toBe(1);
+    expect(l.ci95[1]).toBeCloseTo(1.0776, 12);
+    const slow = parseModel({ lambda: 0.2, d: 2, service: 'exp@2' });
+    expect(
+      fittedLimitInterval({ model: slow, reference: { meanResponseTime: 2.05 }, limit: { difference: 0, fitHalfWidth: 0.1 } })!.ci95,
+    ).toEqual([2, 2.15]);
+    const inside = fittedLimitInterval({ model, reference: { meanResponseTime: 2.6 }, limit: { difference: 0.01, fitHalfWidth: 0.05 } })!;
+    expect(inside.ci95[0]).toBeCloseTo(2.56, 12);
+    expect(fittedLimitInterval({ model, reference: { meanResponseTime: 2 }, limit: { difference: NaN, fitHalfWidth: NaN } })).toBeNull();
+  });
+
+  it('responseTimeLowerBound: E[S]/μ_max, 0 with independent replicas', () => {
+    expect(responseTimeLowerBound(parseModel({ lambda: 0.5, d: 2 }))).toBe(1);
+    expect(responseTimeLowerBound(parseModel({ lambda: 0.5, d: 2, servers: { speeds: [1, 2] } }))).toBe(0.5);
+    expect(responseTimeLowerBound(parseModel({ lambda: 0.3, d: 2, redundancy: 'cancel-on-complete', replicas: 'independent' }))).toBe(0);
   });
 });

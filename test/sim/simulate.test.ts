@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
 import { parseModel, type SupermarketModel } from '../../src/model/model.ts';
+import { precisionRefusal } from '../../src/model/moments.ts';
 import type { Estimate } from '../../src/stats/tInterval.ts';
 import {
   MIN_SEQUENTIAL_UNITS,
@@ -195,6 +196,35 @@ describe('simulate: output analysis (issue 8 §2)', () => {
     const tight = simulate(mm1(0.5), { ...opts, precision: { halfWidth: 1e-4 }, maxReplications: 12 });
     expect(tight.precision).toMatchObject({ stoppedBy: 'budget', units: 12 });
     expect(tight.warnings.join()).toMatch(/not reached/);
+  });
+
+  it('simulate(precision) is refused when E[T] is infinite in theory or unsettled (precisionRefusal), before any run', () => {
+    const opts = { n: 10, jobs: 1_000, replications: 5, seed: 1, warmupTime: 10, precision: { relative: 0.05 } };
+    const pareto = (d: number, sampling?: 'without-replacement') =>
+      parseModel({ lambda: 0.5, d, service: 'pareto:1.5', ...(sampling ? { sampling } : {}) });
+    expect(() => simulate(pareto(1), opts)).toThrow(InvalidModelError);
+    expect(() => simulate(pareto(2), opts)).toThrow(/no precision target for E\[T\]: it is infinite in theory/);
+    expect(() => simulate(pareto(2, 'without-replacement'), { ...opts, precision: { halfWidth: 0.1 } })).toThrow(
+      /no precision target for E\[T\]: E\[T\] may be infinite/,
+    );
+    // a finite E[T] under the same heavy tail (SRPT preempts by size) keeps its stopping rule
+    expect(precisionRefusal(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5', discipline: 'srpt' }))).toBeNull();
+    expect(precisionRefusal(mm1(0.5))).toBeNull();
+  });
+
+  it('simulationJson gives a percentile one interval: ci95 (the cdf inversion, not symmetric), no halfWidth (trial F9)', () => {
+    const r = simulate(mm1(0.5), { n: 1, jobs: 4_000, replications: 5, seed: 3, warmupTime: 50 });
+    const json = JSON.parse(JSON.stringify(simulationJson(r))) as { responseTimePercentiles: Record<string, Record<string, unknown>> };
+    for (const key of ['p50', 'p95', 'p99'] as const) {
+      const e = r.responseTimePercentiles[key];
+      expect(json.responseTimePercentiles[key]).toEqual({ mean: e.mean, ci95: e.ci95, replications: e.replications });
+      expect(json.responseTimePercentiles[key]).not.toHaveProperty('halfWidth');
+    }
+    // the interval is asymmetric about the pooled percentile: mean ± (length/2) would have been a third interval
+    const p99 = r.responseTimePercentiles.p99;
+    expect(p99.ci95[1] - p99.mean).not.toBeCloseTo(p99.mean - p99.ci95[0], 6);
+    // the means keep their symmetric t half-width
+    expect(json).toMatchObject({ meanResponseTime: { halfWidth: r.meanResponseTime.halfWidth } });
   });
 
   it('simulate warns when the sections of a percentile interval hold fewer than 200 jobs beyond it, naming the jobs that would do', () => {

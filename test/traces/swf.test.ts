@@ -9,7 +9,11 @@ import {
   type TraceStatistics,
 } from '../../src/traces/index.ts';
 import { buildFeatures } from '../../src/learn/index.ts';
-import { readTraceText } from '../../src/traces/load.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { loadTrace, readTraceText } from '../../src/traces/load.ts';
 import { SupermarketError } from '../../src/errors.ts';
 import { HAVE_TRACES, HPC2N, KTH, MISSING_REASON } from './paths.ts';
 
@@ -189,5 +193,26 @@ describe.skipIf(!HAVE_TRACES)(`time-of-day features of KTH-SP2${HAVE_TRACES ? ''
     expect(relative.timeOfDay).toMatch(/^log-relative/);
     expect(relative.rows[i][relative.names.indexOf('hour of day (log-relative)')]).toBe(22);
     expect(relative.rows[i][relative.names.indexOf('day of week (log-relative)')]).toBe(6);
+  });
+});
+
+describe('loadTrace on a broken .gz', () => {
+  // trial M3: a truncated download surfaced as "internal error: unexpected end of file" (zlib's), naming no file
+  it('a truncated or non-gzip .gz is one SupermarketError naming the file, not zlib internals', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'trace-gz-'));
+    try {
+      const whole = gzipSync(Buffer.from('1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n'.repeat(50)));
+      const truncated = path.join(dir, 'cut.swf.gz');
+      writeFileSync(truncated, whole.subarray(0, whole.length - 12));
+      expect(() => loadTrace(truncated)).toThrow(SupermarketError);
+      expect(() => loadTrace(truncated)).toThrow(
+        /^cannot gunzip .*cut\.swf\.gz: unexpected end of file \(a truncated download, or not gzip\)$/,
+      );
+      const plain = path.join(dir, 'plain.swf.gz');
+      writeFileSync(plain, 'not gzip at all\n');
+      expect(() => readTraceText(plain)).toThrow(/cannot gunzip .*plain\.swf\.gz: incorrect header check/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -10,6 +10,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { describeFitErrorOf } from '../../meanfield/phaseType/fitError.ts';
 import {
   EXACT_DEFAULTS,
+  fittedLimitInterval,
   groupNotes,
   THESIS_MEMORY_PRESETS,
   thesisMemoryPreset,
@@ -543,8 +544,9 @@ export function compareCommand(): Command {
                   `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
                   `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +
                   `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
-                  `fitted limit ${f && Number.isFinite(m.limit.difference) ? `${(ref.meanResponseTime + m.limit.difference).toFixed(4)} ± ${m.limit.fitHalfWidth.toFixed(4)}` : 'n/a'} → ${m.limit.status}, ` +
-                  `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)}` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
+                  `fitted limit ${f && fittedLimitInterval(m) ? limitText(fittedLimitInterval(m)!) : 'n/a'} → ${m.limit.status}, ` +
+                  // the report's tables give ĉ₁ ± s.e.; this line the 95 % half-width: said so
+                  `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
           );
         }
         // one line per kind of note, naming the option that changes it (results.json keeps every note)
@@ -554,4 +556,9 @@ export function compareCommand(): Command {
       }),
     );
   return cmd;
+}
+
+/** A fitted limit as the console prints it: â [lo, hi] (95 %), the interval within E[T] ≥ E[S]/μ_max (`fittedLimitInterval`). */
+function limitText(l: { value: number; ci95: [number, number] }): string {
+  return `${l.value.toFixed(4)} [${l.ci95[0].toFixed(4)}, ${l.ci95[1].toFixed(4)}] (95 %)`;
 }

@@ -120,6 +120,9 @@ export function odeCommand(): Command {
         // renewal arrivals: the n → ∞ transient is the Poisson model's; said on stderr, as fixed-point says it (theory.md §14)
         const arrivalsNote = model.arrivals.kind === 'exponential' ? undefined : meanFieldCapabilities(model).arrivalsNote;
         if (arrivalsNote !== undefined && meanFieldCapabilities(model).transient.available) process.stderr.write(`note: ${arrivalsNote}\n`);
+        // an output step past the horizon prints t = 0 and t-end alone, whatever --dt asked (and caps --until-steady at once)
+        if (o.tEnd !== undefined && o.dt > o.tEnd)
+          throw new InvalidModelError(`--dt ${o.dt} exceeds --t-end ${o.tEnd}: the output step must be ≤ the horizon`);
         const init = initialTail(model, o);
         if (o.untilSteady) {
           runUntilSteady(model, init, o);

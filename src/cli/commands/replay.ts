@@ -7,7 +7,7 @@
 import { Command, Option } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
 import { parseModel, policyName, settingApplies, usesPrediction, type Discipline, type Selection } from '../../model/index.ts';
-import { simulateReplay } from '../../sim/index.ts';
+import { percentilesJson, simulateReplay } from '../../sim/index.ts';
 import { formatCount, type BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
@@ -210,6 +210,7 @@ export function replayCommand(): Command {
         for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
         printJson({
           ...result,
+          responseTimePercentiles: percentilesJson(result.responseTimePercentiles),
           warnings,
           replay: about,
           ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),

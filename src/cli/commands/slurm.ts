@@ -41,6 +41,15 @@ function q(word: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * An `#SBATCH` directive's value as sbatch reads it: sbatch splits a directive line at whitespace outside double
+ * quotes and takes a backslash as an escape (src/sbatch/opt.c `_get_argument`), so a path with a space is quoted:
+ * `--output="/a b/logs/%a.out"`. Values without whitespace, quotes or backslashes stay as they are.
+ */
+function sbatchValue(value: string): string {
+  return /[\s"\\]/.test(value) ? `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"` : value;
+}
+
 /** Slurm time limit: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS. */
 function parseTime(value: string): string {
   if (!/^(\d+-)?\d+(:\d+){0,2}$/.test(value))
@@ -80,9 +89,9 @@ export function slurmScripts(o: {
 }): { array: string; merge: string } {
   const logs = path.join(o.out, 'slurm', 'logs');
   const common = [
-    ...(o.partition ? [`#SBATCH --partition=${o.partition}`] : []),
-    ...(o.account ? [`#SBATCH --account=${o.account}`] : []),
-    `#SBATCH --chdir=${o.cwd}`,
+    ...(o.partition ? [`#SBATCH --partition=${sbatchValue(o.partition)}`] : []),
+    ...(o.account ? [`#SBATCH --account=${sbatchValue(o.account)}`] : []),
+    `#SBATCH --chdir=${sbatchValue(o.cwd)}`,
   ];
   const setup = o.setup ? [o.setup] : [];
   const array = [
@@ -90,12 +99,12 @@ export function slurmScripts(o: {
     `# supermarket-lab: shards of ${o.file} as a Slurm job array (written by \`supermarket slurm\`).`,
     `# Task i computes shard i of ${o.count} into ${path.join(o.out, 'shards', `<i>-of-${o.count}`)}/ and stores every finished cell at once;`,
     '# a rerun of a task resumes its stored cells. Submit with submit.sh (or `supermarket slurm ... --submit`).',
-    `#SBATCH --job-name=sm-${o.name}`,
+    `#SBATCH --job-name=${sbatchValue(`sm-${o.name}`)}`,
     `#SBATCH --array=1-${o.count}`,
     `#SBATCH --cpus-per-task=${o.cpusPerTask}`,
     ...(o.time ? [`#SBATCH --time=${o.time}`] : []),
     ...(o.mem ? [`#SBATCH --mem=${o.mem}`] : []),
-    `#SBATCH --output=${path.join(logs, 'shard-%a.out')}`,
+    `#SBATCH --output=${sbatchValue(path.join(logs, 'shard-%a.out'))}`,
     ...common,
     'set -euo pipefail',
     ...setup,
@@ -107,11 +116,11 @@ export function slurmScripts(o: {
   const merge = [
     '#!/bin/bash',
     `# supermarket-lab: joins the ${o.count} shards of ${o.file} and writes the report to ${o.out}/ (after the array: afterok).`,
-    `#SBATCH --job-name=sm-${o.name}-merge`,
+    `#SBATCH --job-name=${sbatchValue(`sm-${o.name}-merge`)}`,
     '#SBATCH --cpus-per-task=1',
     '#SBATCH --kill-on-invalid-dep=yes',
     ...(o.time ? [`#SBATCH --time=${o.time}`] : []),
-    `#SBATCH --output=${path.join(logs, 'merge.out')}`,
+    `#SBATCH --output=${sbatchValue(path.join(logs, 'merge.out'))}`,
     ...common,
     'set -euo pipefail',
     ...setup,
@@ -249,7 +258,7 @@ Locally, the same split without Slurm: supermarket run FILE --shard i/N, then su
           [
             '#!/bin/bash',
             'set -euo pipefail',
-            `# submits the array, then the merge job after it; (re)submit only some shards with: ARRAY=3,5 bash ${submitFile}`,
+            `# submits the array, then the merge job after it; (re)submit only some shards with: ARRAY=3,5 bash ${q(submitFile)}`,
             `ARRAY_JOB=$(sbatch --parsable --array="\${ARRAY:-1-${o.array}}" ${q(arrayFile)})`,
             'ARRAY_JOB=${ARRAY_JOB%%;*}',
             `MERGE_JOB=$(sbatch --parsable --dependency=afterok:$ARRAY_JOB ${q(mergeFile)})`,
@@ -264,7 +273,7 @@ Locally, the same split without Slurm: supermarket run FILE --shard i/N, then su
           );
         }
         if (!o.submit) {
-          process.stdout.write(`Wrote ${arrayFile} (${o.array} tasks) and ${mergeFile}; submit with: bash ${submitFile}\n`);
+          process.stdout.write(`Wrote ${arrayFile} (${o.array} tasks) and ${mergeFile}; submit with: bash ${q(submitFile)}\n`);
           return;
         }
         const todo = unfinishedShards(out, o.array);

@@ -318,6 +318,10 @@ export function tableCommand(): Command {
         ),
       );
       const wallSeconds = (performance.now() - started) / 1000;
+      // cells read back from a store (a resumed run, or `merge` of shards) were simulated earlier: their events are
+      // counted apart, so a merge does not print "0 events" under a table that rests on millions
+      const resumed = active.filter((p) => p.resumed);
+      const storedEvents = resumed.reduce((sum, p) => sum + p.values.length * (p.warmupEvents + o.eventsPerRun), 0);
       const notes = [...new Set([...theories.values()].flatMap((t) => t.notes))];
       if (unmet.length > 0)
         notes.push(
@@ -347,6 +351,7 @@ export function tableCommand(): Command {
           threads,
           events: eventsDone,
           resumedCells: active.length - todo.length,
+          storedEvents,
           simulationSeconds: simSeconds,
           cpuSeconds,
           wallSeconds,
@@ -358,9 +363,15 @@ export function tableCommand(): Command {
         `# Finite-n table: JSQ(d), exponential sizes, FIFO, sampling ${o.sampling}\n\n` +
         finiteNTableMarkdown({ cells, fits }) +
         (notes.length > 0 ? `\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}\n` : '') +
-        `\n${formatCount(eventsDone)} events in ${simSeconds.toFixed(1)} s on ${threads} thread(s) ` +
-        `(${(eventsDone / simSeconds / 1e6).toFixed(1)} M events/s; ${cpuSeconds.toFixed(1)} CPU s, ` +
-        `${(eventsDone / cpuSeconds / 1e6).toFixed(1)} M events per CPU s); wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`;
+        '\n' +
+        (todo.length === 0
+          ? `no events simulated in this run: all ${resumed.length} cells read from stored runs (${formatCount(storedEvents)} events ` +
+            `behind them); wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`
+          : `${formatCount(eventsDone)} events in ${simSeconds.toFixed(1)} s on ${threads} thread(s) ` +
+            `(${(eventsDone / simSeconds / 1e6).toFixed(1)} M events/s; ${cpuSeconds.toFixed(1)} CPU s, ` +
+            `${(eventsDone / cpuSeconds / 1e6).toFixed(1)} M events per CPU s)` +
+            (resumed.length > 0 ? `; ${resumed.length} more cells read from stored runs (${formatCount(storedEvents)} events)` : '') +
+            `; wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`);
       const csv = stringify(finiteNTableCsvRows({ cells, fits }));
       if (o.csv !== undefined) writeFileAtomic(o.csv, csv);
       if (o.out !== undefined) {
