@@ -231,7 +231,11 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
       ] as const;
       for (const [key, p] of levels) {
         const e = sim.responseTimePercentiles[key];
-        rows.push({ series: simName, x: e.mean, p, lo: e.ci95[0], hi: e.ci95[1], quantity: key });
+        // an interval open at +∞ (too few tail jobs: stats cdfSectioning) is drawn to the right end of the curves and
+        // named ∞ in the tooltip (vega would draw nothing for an infinite end, and log an error)
+        const open = !Number.isFinite(e.ci95[1]);
+        const hi = open ? Math.max(top, e.mean) : e.ci95[1];
+        rows.push({ series: simName, x: e.mean, p, lo: e.ci95[0], hi, hiText: open ? '∞' : hi.toPrecision(4), quantity: key });
       }
     } else if (sim.workloadCcdf) {
       const g = sim.workloadCcdf;
@@ -279,7 +283,7 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
             { field: 'quantity', title: 'percentile' },
             { field: 'x', title: 't', format: FORMAT },
             { field: 'lo', title: '95 % CI low', format: FORMAT },
-            { field: 'hi', title: '95 % CI high', format: FORMAT },
+            { field: 'hiText', title: '95 % CI high' },
           ],
         },
       },

@@ -62,7 +62,9 @@ describe('cells without a predicted term are shown, not judged', () => {
     expect(m.limit.status).toMatch(/^(agrees|disagrees)$/);
 
     const line = disagreementLine(result);
-    expect(line).toMatch(/^Checks that disagree: \d of 2 judged \(cells 0 of 0, limit checks \d of 1, busy-fraction check \d of 1\)\.$/);
+    expect(line).toMatch(
+      /^Checks that disagree: \d of 2 judged \(cells 0 of 0, limit checks \d of 1, busy-fraction check \d of 1, quantile checks 0 of 0\)\.$/,
+    );
 
     const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-without-v-'));
     await writeComparisonReport(dir, result, testMeta());

@@ -42,7 +42,9 @@ describe('refinedTransient (SQ(d))', () => {
       const prepared = prepareComparisonModel(config, 0).prepared;
       expect(prepared.transient?.refinedPath).not.toBeNull();
       const runs = solve.mock.calls.map(([, t0, y0, tEnd]) => `${(y0 as number[]).length} on [${t0}, ${tEnd}]`);
-      expect(runs.length).toBeGreaterThanOrEqual(3); // warm-up, the figure's transient, the refined (s, V, W) system
+      // the figure's transient and the refined (s, V, W) system (the warm-up's ODE too, unless an earlier test of this
+      // file solved it for the same model: the warm-up rule caches it)
+      expect(runs.length).toBeGreaterThanOrEqual(2);
       expect(new Set(runs).size).toBe(runs.length);
     } finally {
       solve.mockRestore();

@@ -203,10 +203,11 @@ describe('solveResponseTime: refusals in one line', () => {
     expect(() => solveResponseTime(model, { times: [-1] })).toThrow(/times\[0\]/);
   });
 
-  it('a model with memory has no response-time law, and says why; every model with a fixed point has a law or a reason', () => {
+  it('a model with memory has the reduced model’s law, PS with memory has none and says why; every model with a fixed point has a law or a reason', () => {
     const memory = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, memory: 'ip' })).responseTime;
-    expect(memory.available).toBe(false);
-    if (!memory.available) expect(memory.reason).toMatch(/reduction theorem/);
+    expect(memory).toMatchObject({ available: true, id: 'memory-reduction' });
+    const ps = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, memory: 'ip', discipline: 'ps' })).responseTime;
+    expect(ps.available).toBe(false);
     for (const input of [
       { lambda: 0.9, d: 2, discipline: 'ps', service: 'weibull:0.5' },
       { lambda: 0.9, d: 1, service: 'pareto:1.5' },

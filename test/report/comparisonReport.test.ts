@@ -202,7 +202,7 @@ describe('the Method says which check reads which degrees of freedom', () => {
       meta,
     );
     expect(renewal).not.toMatch(/Welch's ν/);
-    expect(renewal).toMatch(/the per-n t reads ν = R − 1 against an exact reference \(σ_ref = 0\) and\s+Welch–Satterthwaite's ν/);
+    expect(renewal).toMatch(/a judged per-n t reads ν = R − 1 against an exact reference \(σ_ref = 0\) and\s+Welch–Satterthwaite's ν/);
     expect(renewal).toMatch(/the calibration check reads ν = R − 1; the limit verdict's h_â reads Welch–Satterthwaite's ν/);
   });
 });
