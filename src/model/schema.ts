@@ -182,7 +182,8 @@ export function parseServiceShort(text: string): Record<string, unknown> {
 
 /** The object form of a law given by numbers: `{ kind, …its parameters, mean }`. */
 const lawSchema = <K extends ParametricKind>(kind: K) =>
-  z.object({ kind: z.literal(kind), ...(SERVICE_PARAMETERS[kind] as (typeof SERVICE_PARAMETERS)[K]), mean: serviceMean });
+  // strict: a misspelt parameter ({ kind: 'exponential', maen: 2 }) would otherwise be dropped and its default run
+  z.object({ kind: z.literal(kind), ...(SERVICE_PARAMETERS[kind] as (typeof SERVICE_PARAMETERS)[K]), mean: serviceMean }).strict();
 
 /**
  * A service law (theory.md §1 "Sizes"): an object `{ kind, …, mean }` or a short form (`parseServiceShort`).
@@ -219,6 +220,7 @@ export const serviceSchema = z.preprocess(
           source: z.string().default('values'),
           mean: serviceMean,
         })
+        .strict()
         .transform(({ kind, values, source, mean }) => {
           const raw = values.reduce((a, b) => a + b, 0) / values.length;
           return { kind, values: values.map((x) => (x * mean) / raw), source, mean };
@@ -262,28 +264,34 @@ export const predictionSchema = z.preprocess(
   z.discriminatedUnion(
     'kind',
     [
-      z.object({ kind: z.literal('exact') }),
-      z.object({ kind: z.literal('exponential') }),
-      z.object({
-        kind: z.literal('uniform'),
-        alpha: finiteNumber('uniform prediction alpha').refine((x) => x >= 0 && x <= 1, {
-          error: (iss) => `uniform prediction alpha must be in [0, 1], got ${show(iss.input)}`,
-        }),
-      }),
-      z.object({
-        kind: z.literal('lognormal'),
-        sigma: finiteNumber('lognormal prediction sigma').refine((x) => x >= 0, {
-          error: (iss) => `lognormal prediction sigma must be ≥ 0, got ${show(iss.input)}`,
-        }),
-        bias: oneOf('lognormal prediction bias', ['median', 'mean']).default('median'),
-      }),
-      z.object({
-        kind: z.literal('trace'),
-        values: z
-          .array(finiteNumber('trace prediction'), { error: () => 'trace prediction needs a non-empty "values" array' })
-          .min(1, { error: () => 'trace prediction needs a non-empty "values" array' }),
-        source: z.string().default('values'),
-      }),
+      z.object({ kind: z.literal('exact') }).strict(),
+      z.object({ kind: z.literal('exponential') }).strict(),
+      z
+        .object({
+          kind: z.literal('uniform'),
+          alpha: finiteNumber('uniform prediction alpha').refine((x) => x >= 0 && x <= 1, {
+            error: (iss) => `uniform prediction alpha must be in [0, 1], got ${show(iss.input)}`,
+          }),
+        })
+        .strict(),
+      z
+        .object({
+          kind: z.literal('lognormal'),
+          sigma: finiteNumber('lognormal prediction sigma').refine((x) => x >= 0, {
+            error: (iss) => `lognormal prediction sigma must be ≥ 0, got ${show(iss.input)}`,
+          }),
+          bias: oneOf('lognormal prediction bias', ['median', 'mean']).default('median'),
+        })
+        .strict(),
+      z
+        .object({
+          kind: z.literal('trace'),
+          values: z
+            .array(finiteNumber('trace prediction'), { error: () => 'trace prediction needs a non-empty "values" array' })
+            .min(1, { error: () => 'trace prediction needs a non-empty "values" array' }),
+          source: z.string().default('values'),
+        })
+        .strict(),
     ],
     {
       error: (iss) =>

@@ -124,3 +124,14 @@ describe('parseModel refuses a field it does not know', () => {
     }
   });
 });
+
+describe('parseModel refuses a nested field it does not know', () => {
+  it('in a service law or a prediction (a misspelt mean ran mean 1: half or twice the load)', () => {
+    expect(() => parseModel({ lambda: 0.45, d: 2, service: { kind: 'exponential', maen: 2 } } as unknown as ModelInput)).toThrow(
+      /service: Unrecognized key: "maen"/,
+    );
+    expect(() =>
+      parseModel({ lambda: 0.5, d: 2, selection: 'lpw', prediction: { kind: 'uniform', alpha: 0.5, junk: 1 } } as unknown as ModelInput),
+    ).toThrow(/prediction: Unrecognized key: "junk"/);
+  });
+});
