@@ -5,28 +5,23 @@
  * the generated file stays out of git like the rest of dist/.
  *
  * Browser twins: a source file `x.ts` with a sibling `x.browser.ts` is replaced by the twin (lazy.ts and version.ts,
- * the two modules that reach Node's `require`); 'odex' resolves to the package's compiled entry (tsconfig "paths"
- * maps it to declarations for the compiler). platform 'browser' makes any other `node:` import a build error, so a
- * leak into the pure rooms fails `npm run build`.
+ * the two modules that reach Node's `require`). platform 'browser' makes any other `node:` import a build error, so
+ * a leak into the pure rooms fails `npm run build`.
  */
 import { build, type Plugin } from 'esbuild';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codeIdentity } from '../src/runs/codeIdentity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 export const EXPLORER_ENTRY = path.join(root, 'src', 'explorer', 'app.ts');
 export const EXPLORER_BUNDLE = path.join(root, 'dist', 'explorer', 'bundle.js');
 
-/** Resolves `x.ts` to its sibling `x.browser.ts` when there is one, and 'odex' to the package's compiled entry. */
+/** Resolves `x.ts` to its sibling `x.browser.ts` when there is one. */
 export const browserTwins: Plugin = {
   name: 'browser-twins',
   setup(b) {
-    // by file path: tsx applies the tsconfig "paths" mapping to require.resolve('odex') too
-    b.onResolve({ filter: /^odex$/ }, () => ({ path: require.resolve('odex/src/odex.js') }));
     b.onResolve({ filter: /^\.\.?\/.*\.ts$/ }, (args) => {
       const twin = path.resolve(args.resolveDir, args.path.replace(/\.ts$/, '.browser.ts'));
       return existsSync(twin) ? { path: twin } : undefined;

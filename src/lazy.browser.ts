@@ -15,11 +15,8 @@ import gammaincFunction from '@stdlib/math-base-special-gammainc';
 import gammalnFunction from '@stdlib/math-base-special-gammaln';
 import tQuantileFunction from '@stdlib/stats-base-dists-t-quantile';
 import tCdfFunction from '@stdlib/stats-base-dists-t-cdf';
-// types from types/odex.d.ts (tsconfig "paths"); the bundler resolves 'odex' to the package's compiled entry
-import * as odexModule from 'odex';
 
 export const mathjs = (): typeof mathjsModule => mathjsModule;
-export const odex = (): typeof odexModule => odexModule;
 /** The learn room (prediction models from traces) is not in the browser bundle: its ML packages stay out. */
 const notInBrowser = (name: string) => (): never => {
   throw new Error(`${name} is not part of the browser bundle (learn room); use the CLI`);

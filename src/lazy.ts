@@ -17,7 +17,6 @@ import type Gammainc from '@stdlib/math-base-special-gammainc';
 import type Gammaln from '@stdlib/math-base-special-gammaln';
 import type TQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type TCdf from '@stdlib/stats-base-dists-t-cdf';
-import type * as Odex from 'odex';
 
 const require = createRequire(import.meta.url);
 
@@ -28,13 +27,6 @@ function onFirstUse<T>(specifier: string): () => T {
 
 /** mathjs (dense linear algebra, expression parsing and symbolic derivatives). */
 export const mathjs = onFirstUse<typeof MathJs>('mathjs');
-/**
- * @internal (left out of the published declarations, which would otherwise name 'odex', a package without types)
- * odex (Hairer–Wanner ODEX). tsconfig "paths" maps 'odex' to types/odex.d.ts for the compiler, and tsx applies that
- * mapping at run time too (it would load the declaration file, whose Solver has no methods). So the types come from
- * 'odex' and the code from the package's compiled entry, loaded by file path (not subject to the mapping).
- */
-export const odex = onFirstUse<typeof Odex>('odex/src/odex.js');
 /** ml-random-forest. */
 export const mlRandomForest = onFirstUse<typeof RandomForest>('ml-random-forest');
 /** ml-regression-multivariate-linear (its default export, the regression class). */

@@ -1,11 +1,12 @@
 /**
- * The one odex (Hairer–Wanner ODEX, explicit extrapolation) driver of the mean-field room: dense output, an
- * observer on every accepted step, and every failure turned into a SolverError — odex's own throw, and any outcome
- * but Converged (or an EarlyReturn the observer asked for), since MaxStepsExceeded is otherwise silent.
+ * The one odex (Hairer–Wanner ODEX, explicit extrapolation; numerics/odexCore.ts, a port of the odex package) driver
+ * of the mean-field room: dense output, an observer on every accepted step, and every failure turned into a
+ * SolverError — the integrator's own throw, and any outcome but Converged (or an EarlyReturn the observer asked for),
+ * since MaxStepsExceeded is otherwise silent.
  * Source: theory.md §2 ("odex pitfalls"); Hairer, Nørsett, Wanner, Solving ODEs I, §II.9.
  */
 import { SolverError } from '../errors.ts';
-import { odex } from '../lazy.ts';
+import { Odex, OdexOutcome, type OdexObserver } from './odexCore.ts';
 
 /** Called on every accepted step [xOld, x] with the state y at x and `dense(i, t)` valid for t in [xOld, x]; false stops. */
 export type StepObserver = (xOld: number, x: number, y: number[], dense: (i: number, t: number) => number) => boolean | void;
@@ -52,17 +53,10 @@ export function integrateOdex(
   options: OdexOptions,
   observer?: StepObserver,
 ): OdexStats {
-  const { Outcome, Solver } = odex();
-  const solver = new Solver(y0.length);
-  solver.denseOutput = true;
-  if (options.denseComponents) solver.denseComponents = options.denseComponents;
-  solver.relativeTolerance = options.tolerance;
-  solver.absoluteTolerance = options.tolerance;
-  solver.maxSteps = options.maxSteps;
   let stoppedEarly = false;
   let last = y0;
   let tLast = t0;
-  const solOut = (_nr: number, xOld: number, x: number, y: number[], dense?: (c: number, x: number) => number) => {
+  const observe: OdexObserver = (xOld, x, y, dense) => {
     last = y;
     tLast = x;
     if (dense === undefined || observer === undefined) return true; // the initial call at t0 carries no interpolant
@@ -74,13 +68,13 @@ export function integrateOdex(
   };
   let result;
   try {
-    result = solver.solve(f, t0, y0, tEnd, solOut);
+    result = Odex.solve(f, t0, y0, tEnd, options, observe);
   } catch (error) {
     if (error instanceof SolverError) throw error;
     throw new SolverError(`odex failed integrating ${options.label}: ${(error as Error).message}`, { cause: error });
   }
-  if (!(result.outcome === Outcome.Converged || (result.outcome === Outcome.EarlyReturn && stoppedEarly))) {
-    const name = Outcome[result.outcome] ?? String(result.outcome);
+  if (!(result.outcome === OdexOutcome.Converged || (result.outcome === OdexOutcome.EarlyReturn && stoppedEarly))) {
+    const name = result.outcome === OdexOutcome.MaxStepsExceeded ? 'MaxStepsExceeded' : 'EarlyReturn';
     throw new SolverError(
       `odex stopped with outcome ${name} after ${result.nStep} steps (maxSteps = ${options.maxSteps}) integrating ${options.label} on [${t0}, ${tEnd}]; ` +
         (options.hint ?? `raise maxSteps or loosen the tolerance ${options.tolerance}`),

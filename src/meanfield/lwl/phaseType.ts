@@ -8,9 +8,6 @@
 import { integrateOdex } from '../../numerics/odex.ts';
 import type { PhaseType } from '../../model/service/index.ts';
 
-// tsx applies tsconfig "paths" ('odex' → types/odex.d.ts) at run time, so load the package's code by file path
-// (as src/meanfield/ode.ts does); the types still come from 'odex'.
-
 export interface PhaseTypeSolution {
   /** F̄ at w_j = jΔ, j = 0..M (length M + 1), clamped to [0, ρ]. */
   ccdf: Float64Array;
