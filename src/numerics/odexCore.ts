@@ -74,9 +74,13 @@ const HOPE_FOR_CONVERGENCE = 3;
 const ACCEPT = 4;
 const REJECT = 5;
 
-/** A 1-based array of length n (entry 0 unused), entries unset as odex's `Solver.dim`. */
+/**
+ * A 1-based array of length n (entry 0 unused), odex's `Solver.dim`, of doubles from the start: NaN where odex leaves
+ * an entry unset (undefined, which arithmetic reads as NaN too), so V8 never changes the array's elements kind (a
+ * change deoptimised the step functions).
+ */
 function dim(n: number): number[] {
-  return new Array<number>(n + 1);
+  return new Array<number>(n + 1).fill(NaN);
 }
 
 /** A 1-based r × c table (odex's `Solver.dim2`). */
@@ -84,6 +88,11 @@ function dim2(r: number, c: number): number[][] {
   const a = new Array<number[]>(r + 1);
   for (let i = 1; i <= r; ++i) a[i] = dim(c);
   return a;
+}
+
+/** A 1-based array of small integers (indices, step counts), entries unset as `Solver.dim`'s. */
+function dimIndex(n: number): number[] {
+  return new Array<number>(n + 1);
 }
 
 /**
@@ -117,8 +126,11 @@ export class Odex {
   private readonly dy: number[];
   private readonly icom: number[];
   private readonly nrd: number;
-  private readonly hMax: number;
-  private readonly tol: number;
+  // the scalars that hold times, steps and errors start as doubles (NaN), so a first integer value (t0 = 0) does
+  // not give the object a map that a later double deprecates (a deoptimisation of the step functions)
+  private readonly hMax: number = NaN;
+  private readonly tol: number = NaN;
+  private readonly xEnd: number = NaN;
   private readonly dens: number[];
   private readonly fSafe: number[][];
   private readonly ySafe: number[][];
@@ -136,17 +148,17 @@ export class Odex {
   private nStep = 0;
   private nAccept = 0;
   private nReject = 0;
-  private xOldd = 0;
-  private hhh = 0;
-  private x: number;
-  private xOld: number;
-  private h: number;
+  private xOldd = NaN;
+  private hhh = NaN;
+  private x = NaN;
+  private xOld = NaN;
+  private h = NaN;
   private k: number;
   private kc = 0;
   private iPt = 0;
-  private err = 0;
+  private err = NaN;
   private errOld = 1e10;
-  private hoptde: number;
+  private hoptde = NaN;
   private reject = false;
   private last = false;
   private atov = false;
@@ -155,12 +167,14 @@ export class Odex {
     private readonly f: (t: number, y: number[]) => number[],
     x: number,
     y0: readonly number[],
-    private readonly xEnd: number,
+    xEnd: number,
     options: OdexCoreOptions,
     private readonly observer: OdexObserver,
   ) {
     const n = (this.n = y0.length);
-    this.y = [0, ...y0];
+    this.y = dim(n);
+    this.y[0] = 0;
+    for (let i = 1; i <= n; ++i) this.y[i] = y0[i - 1];
     this.dz = dim(n);
     this.yh1 = dim(n);
     this.yh2 = dim(n);
@@ -173,6 +187,8 @@ export class Odex {
       }
     } else for (let i = 1; i <= n; ++i) this.icom.push(i);
     const nrdens = this.icom.length - 1;
+    this.xEnd = xEnd;
+    this.err = 0;
     this.hMax = Math.abs(xEnd - x);
     this.tol = options.tolerance;
     this.maxSteps = options.maxSteps;
@@ -182,7 +198,7 @@ export class Odex {
     this.ySafe = dim2(KM, this.nrd);
     this.hh = dim(KM);
     this.t = dim2(KM, n);
-    this.nj = dim(KM);
+    this.nj = dimIndex(KM);
     this.nj[0] = 0;
     for (let i = 1; i <= KM; ++i) this.nj[i] = 4 * i - 2;
     this.a = dim(KM);
@@ -194,7 +210,7 @@ export class Odex {
     this.k = Math.max(2, Math.min(KM - 1, Math.floor(-(Math.log(this.tol + 1e-40) / Math.LN10) * 0.6 + 1.5)));
     const h = Math.max(Math.abs(INITIAL_STEP), 1e-4);
     this.h = this.posneg * Math.min(h, this.hMax, Math.abs(xEnd - x) / 2);
-    this.iPoint = dim(KM + 1);
+    this.iPoint = dimIndex(KM + 1);
     this.errfac = dim(2 * KM);
     this.x = x;
     this.xOld = x;
@@ -558,7 +574,7 @@ export class Odex {
 
 /** The coefficients of the interpolation formula, in place in `y` (odex's interp). */
 function interpolationCoefficients(n: number, y: number[], imit: number): void {
-  const a = new Array<number>(31); // zero-based: 0..30
+  const a = new Array<number>(31).fill(NaN); // zero-based: 0..30
   // Hermite interpolation first
   for (let i = 1; i <= n; ++i) {
     const y0 = y[i];
