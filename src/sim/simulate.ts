@@ -797,11 +797,12 @@ export class SimulationCollector {
     const centres = [q50, q95, q99];
     const levelsOf = [0.5, 0.95, 0.99];
     const fractions = fractionsAtMost(parts, centres);
-    const levels = centres.map((_, j) => cdfSectioningLevels(fractions[j], levelsOf[j]));
+    const sectionJobs = parts.map((x) => x.length);
+    const levels = centres.map((_, j) => cdfSectioningLevels(fractions[j], sectionJobs, levelsOf[j]));
     const ends = pooledQuantiles(parts, levels.flat(), histogram);
     const percentile = (j: number) =>
       feasible(
-        cdfSectioningInterval(fractions[j], centres[j], levelsOf[j], () => [ends[2 * j], ends[2 * j + 1]]),
+        cdfSectioningInterval(fractions[j], sectionJobs, centres[j], levelsOf[j], () => [ends[2 * j], ends[2 * j + 1]]),
         0,
       );
     const responseTimePercentiles = { p50: percentile(0), p95: percentile(1), p99: percentile(2) };
