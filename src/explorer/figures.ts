@@ -4,6 +4,7 @@
  * the response-time or workload ccdf (simulation percentiles or workload ccdf overlaid). Axis titles and tooltips
  * in the field's words, numbers in tooltips to 4 significant digits. Pure: no DOM.
  */
+import { estimateFields, type Row } from '../report/figures.ts';
 import type { SimulationResult } from '../sim/simulate.ts';
 import type { ExplorerView } from './view.ts';
 
@@ -11,7 +12,8 @@ import type { ExplorerView } from './view.ts';
 export interface ExplorerFigure {
   readonly name: string;
   readonly title: string;
-  readonly rows: Record<string, number | string>[];
+  /** The plotted rows; ∞ as in the reports' figure data (report/figures.ts `estimateFields`: null with a flag). */
+  readonly rows: Row[];
   readonly spec: Record<string, unknown>;
 }
 
@@ -231,11 +233,19 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
       ] as const;
       for (const [key, p] of levels) {
         const e = sim.responseTimePercentiles[key];
-        // an interval open at +∞ (too few tail jobs: stats cdfSectioning) is drawn to the right end of the curves and
-        // named ∞ in the tooltip (vega would draw nothing for an infinite end, and log an error)
+        // an interval open at +∞ (too few tail jobs: stats cdfSectioning) is hi null with ci95Infinite in the data, drawn
+        // to the right end of the curves (hiDrawn) and named ∞ in the tooltip (vega would draw nothing for an
+        // infinite end, and log an error)
         const open = !Number.isFinite(e.ci95[1]);
-        const hi = open ? Math.max(top, e.mean) : e.ci95[1];
-        rows.push({ series: simName, x: e.mean, p, lo: e.ci95[0], hi, hiText: open ? '∞' : hi.toPrecision(4), quantity: key });
+        const hiDrawn = open ? Math.max(top, e.mean) : e.ci95[1];
+        rows.push({
+          series: simName,
+          ...estimateFields(e.mean, e.ci95, 'x'),
+          p,
+          hiDrawn,
+          hiText: open ? '∞' : hiDrawn.toPrecision(4),
+          quantity: key,
+        });
       }
     } else if (sim.workloadCcdf) {
       const g = sim.workloadCcdf;
@@ -269,7 +279,7 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
       {
         transform: [simFilter],
         mark: { type: 'rule', strokeWidth: 1.5, clip: true },
-        encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hi' }, y, color: series(names, colours) },
+        encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hiDrawn' }, y, color: series(names, colours) },
       },
       {
         transform: [simFilter],
@@ -350,7 +360,7 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
     const e = sim.meanResponseTime;
     names.push(simName);
     colours.push(COLOURS.simulation);
-    rows.push({ series: simName, lambda: m.lambda, t: e.mean, lo: e.ci95[0], hi: e.ci95[1] });
+    rows.push({ series: simName, lambda: m.lambda, ...estimateFields(e.mean, e.ci95, 't') });
   }
   const x = { field: 'lambda', type: 'quantitative', title: 'λ (arrival rate per server)', scale: { domain: [0, 1 / m.service.mean] } };
   const y = { field: 't', type: 'quantitative', title: 'E[T] (mean response time, mean service times)', scale: { domain: [0, top] } };
@@ -414,10 +424,10 @@ export function explorerFigures(view: ExplorerView, sim?: SimulationResult): Exp
   );
 }
 
-/** CSV of rows (header from the union of keys, in first-seen order; numbers at full precision). */
-export function toCsv(rows: readonly Record<string, number | string>[]): string {
+/** CSV of rows (header from the union of keys, in first-seen order; numbers at full precision; null as an empty cell). */
+export function toCsv(rows: readonly Row[]): string {
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cell = (v: number | string | undefined) =>
-    v === undefined ? '' : typeof v === 'number' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  const cell = (v: Row[string] | undefined) =>
+    v === undefined || v === null ? '' : typeof v !== 'string' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
   return [keys.join(','), ...rows.map((r) => keys.map((k) => cell(r[k])).join(','))].join('\n') + '\n';
 }

@@ -10,8 +10,10 @@ import { convergenceRow, convergenceTooltip, exactPointLayer, refinementCaption,
 import {
   VEGA_LITE_SCHEMA,
   ciLayers,
+  estimateFields,
   facetOrder,
   filtered,
+  OPEN_END_RIGHT,
   panelledSpec,
   spread,
   logAxis,
@@ -21,6 +23,7 @@ import {
   symlogScale,
   ticksAt,
   tip,
+  TIP_FORMAT,
   titleBlock,
   type Figure,
   type Row,
@@ -795,6 +798,7 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
   const rows: Row[] = [];
   for (const m of withCurve) {
     const panel = panelOf(m);
+    const first = rows.length;
     m.responseTime!.times.forEach((t, k) =>
       rows.push({ panel, d: m.d, lambda: m.lambda, series: 'mean field', n: null, t, value: m.responseTime!.ccdf[k], lo: null, hi: null }),
     );
@@ -830,13 +834,15 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
           lambda: c.lambda,
           series: `simulation, n = ${c.n}`,
           n: c.n,
-          t: e.mean,
           value: 1 - p,
-          lo: e.ci95[0],
-          // an interval open above (p + h ≥ 1: stats/tInterval.ts cdfSectioningInterval) has no end to draw
-          hi: Number.isFinite(e.ci95[1]) ? e.ci95[1] : null,
+          // an interval open above (p + h ≥ 1: stats/tInterval.ts cdfSectioningInterval): hi null, ci95Infinite
+          ...estimateFields(e.mean, e.ci95, 't'),
         });
     }
+    // an open end is drawn to the panel's right edge (the largest t plotted) and marked there ▷ (OPEN_END_RIGHT)
+    const plotted = rows.slice(first).filter((r) => (r.value as number) >= floor);
+    const right = Math.max(...plotted.map((r) => r.t as number));
+    for (const r of plotted) if (r.ci95Infinite === true) r.hiDrawn = Math.max(right, r.t as number);
   }
   const hasSim = rows.some((r) => r.n !== null && !String(r.series).startsWith('empirical'));
   const hasCcdf = rows.some((r) => String(r.series).startsWith('empirical'));
@@ -845,6 +851,12 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
   const y = { field: 'value', type: 'quantitative', scale: { type: 'log', domainMin: floor / 2 }, title: yTitle, axis: logAxis(floor) };
   const colour = { color: { field: 'n', type: 'ordinal', title: 'n', scale: N_COLOURS } };
   const base = [tip('d', 'd'), tip('lambda', 'λ'), { field: 'series', title: 'curve' }, tip('t', 't'), tip('value', 'P(T > t)')];
+  // the drawn upper end (hiDrawn where the interval is open) and the upper end in words (∞ where it is open)
+  const HI_TEXT = [
+    { calculate: 'datum.ci95Infinite === true ? datum.hiDrawn : datum.hi', as: 'hiEnd' },
+    { calculate: `datum.ci95Infinite === true ? '∞' : format(datum.hi, '${TIP_FORMAT}')`, as: 'hiText' },
+  ];
+  const simTooltip = [...base, tip('lo', '95% CI low of t'), { field: 'hiText', title: '95% CI high of t' }];
   const spec = panelledSpec(rows, {
     columns: result.config.lambdas.length,
     size: { width: 230, height: 200 },
@@ -868,26 +880,26 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
       ...(hasSim
         ? [
             {
-              transform: [{ filter: "indexof(datum.series, 'simulation') === 0" }],
+              transform: [{ filter: "indexof(datum.series, 'simulation') === 0" }, ...HI_TEXT],
               mark: { type: 'errorbar', ticks: true },
               encoding: {
                 y,
                 x: { ...x, field: 'lo' },
-                x2: { field: 'hi' },
+                x2: { field: 'hiEnd' },
                 ...colour,
-                tooltip: [...base, tip('lo', '95% CI low of t'), tip('hi', '95% CI high of t')],
+                tooltip: simTooltip,
               },
+            },
+            {
+              transform: [{ filter: "indexof(datum.series, 'simulation') === 0 && datum.ci95Infinite === true" }, ...HI_TEXT],
+              mark: { type: 'point', shape: 'triangle-right', filled: false, size: 45, strokeWidth: 1.2 },
+              encoding: { y, x: { ...x, field: 'hiEnd' }, ...colour, tooltip: simTooltip },
             },
             {
               ...filtered(
                 "indexof(datum.series, 'simulation') === 0",
                 { type: 'point', filled: false, size: 35 },
-                {
-                  x,
-                  y,
-                  ...colour,
-                  tooltip: [...base, tip('lo', '95% CI low of t'), tip('hi', '95% CI high of t')],
-                },
+                { x, y, ...colour, tooltip: simTooltip },
               ),
               params: [{ name: 'zoom', select: 'interval', bind: 'scales' }],
             },
@@ -912,7 +924,7 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
         : '') +
       (hasSim
         ? `Circles: the simulated pooled percentiles p50, p95 and p99 (at P = 0.5, 0.05, 0.01) for n ∈ {${shownN.join(', ')}}, bars their 95% ` +
-          'sectioning CI along t. '
+          `sectioning CI along t; a CI open above (too few jobs beyond the percentile: the sample bounds nothing there) runs to the panel's right edge and ends in an open triangle ${OPEN_END_RIGHT} (in the data: hi null, ci95Infinite true). `
         : '') +
       'The report\'s "Response-time quantiles" table sets these percentiles beside the mean field\'s t_p (shown, not judged: no finite-n term is predicted). Models whose mean-field law is a ' +
       'cavity simulation draw no curve.',
