@@ -23,7 +23,7 @@ import {
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
-import { fractionsAtMost, pooledQuantiles, quantiles, RADIX } from '../stats/quantile.ts';
+import { fractionsAtMost, percentileName, pooledQuantiles, quantiles, RADIX } from '../stats/quantile.ts';
 import {
   feasible,
   infiniteEstimate,
@@ -877,9 +877,9 @@ export class SimulationCollector {
     if (short !== null) {
       warnings.push(
         `percentile intervals: each ${batchMode ? 'batch' : 'replication'} (a section of the p99 interval) holds ${jobs} jobs, ` +
-          `${Math.round(jobs * (1 - short.p))} beyond p${Math.round(100 * short.p)}, fewer than ${MIN_TAIL_JOBS_PER_SECTION}: the sectioning interval covers ` +
+          `${Math.round(jobs * (1 - short.p))} beyond ${percentileName(short.p)}, fewer than ${MIN_TAIL_JOBS_PER_SECTION}: the sectioning interval covers ` +
           `well below 95 % there (M/M/1 λ = 0.8: 82 % at 5 × 2000 jobs, 75 % at 30 batches × 2000, 90 % at 5 × 10 000; 94 % at 5 × 20 000); ` +
-          `use --jobs ≥ ${short.jobs} for the p${Math.round(100 * short.p)} interval (scripts/quantile-coverage.ts)`,
+          `use --jobs ≥ ${short.jobs} for the ${percentileName(short.p)} interval (scripts/quantile-coverage.ts)`,
       );
     }
     let precision: PrecisionOutcome | undefined;

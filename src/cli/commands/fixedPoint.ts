@@ -26,6 +26,7 @@ import { solveMeanField } from '../../meanfield/solve.ts';
 import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
+import { percentileName } from '../../stats/index.ts';
 import {
   addModelOptions,
   examples,
@@ -282,7 +283,7 @@ function quantilesJson(law: ResponseTimeLaw) {
 /** "  response time (solver, kind): p50 = 2.2019  p95 = …" with CIs for estimates. */
 function quantileLine(law: ResponseTimeLaw): string {
   const cells = law.quantiles.map((q) => {
-    const name = `p${+(100 * q.p).toPrecision(6)}`;
+    const name = percentileName(q.p);
     const ci = q.estimate ? ` ${intervalText(q.estimate.ci95, 4)}` : '';
     const e = q.measuredError;
     const error = e
