@@ -5,6 +5,7 @@
  * in the field's words, numbers in tooltips to 4 significant digits. Pure: no DOM.
  */
 import { estimateFields, type Row } from '../report/figures.ts';
+import { timeUnit } from '../model/service/index.ts';
 import type { SimulationResult } from '../sim/simulate.ts';
 import type { ExplorerView } from './view.ts';
 
@@ -167,11 +168,11 @@ function transientFigure(view: ExplorerView): ExplorerFigure | undefined {
   const names = [name];
   const colours: string[] = [COLOURS.meanField];
   const layers: Record<string, unknown>[] = [];
-  const x = { field: 't', type: 'quantitative', title: 't (mean service times)' };
+  const x = { field: 't', type: 'quantitative', title: `t (${timeUnit(view.model.service)})` };
   const y = {
     field: 'value',
     type: 'quantitative',
-    title: queue ? 'E[Q](t) (jobs per server)' : 'E[U](t) (workload per server, mean service times)',
+    title: queue ? 'E[Q](t) (jobs per server)' : `E[U](t) (workload per server, ${timeUnit(view.model.service)})`,
   };
   const tooltip = [
     { field: 'series', title: 'curve' },
@@ -259,7 +260,11 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
     names.push(simName);
     colours.push(COLOURS.simulation);
   }
-  const x = { field: 'x', type: 'quantitative', title: response ? 't (mean service times)' : 'u (workload, mean service times)' };
+  const x = {
+    field: 'x',
+    type: 'quantitative',
+    title: response ? `t (${timeUnit(view.model.service)})` : `u (workload, ${timeUnit(view.model.service)})`,
+  };
   const y = { field: 'p', type: 'quantitative', title: `P(${sym} > ${response ? 't' : 'u'})`, scale: { type: 'log' } };
   const tooltip = [
     { field: 'series', title: 'curve' },
@@ -363,7 +368,12 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
     rows.push({ series: simName, lambda: m.lambda, ...estimateFields(e.mean, e.ci95, 't') });
   }
   const x = { field: 'lambda', type: 'quantitative', title: 'λ (arrival rate per server)', scale: { domain: [0, 1 / m.service.mean] } };
-  const y = { field: 't', type: 'quantitative', title: 'E[T] (mean response time, mean service times)', scale: { domain: [0, top] } };
+  const y = {
+    field: 't',
+    type: 'quantitative',
+    title: `E[T] (mean response time, ${timeUnit(view.model.service)})`,
+    scale: { domain: [0, top] },
+  };
   const tooltip = [
     { field: 'series', title: 'curve' },
     { field: 'lambda', title: 'λ', format: FORMAT },
@@ -419,9 +429,11 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
 
 /** The figures the view has, in page order. */
 export function explorerFigures(view: ExplorerView, sim?: SimulationResult): ExplorerFigure[] {
-  return [tailFigure(view, sim), sweepFigure(view, sim), ccdfFigure(view, sim), transientFigure(view)].filter(
-    (f): f is ExplorerFigure => f !== undefined,
-  );
+  // the figures of times name their unit in the downloaded data too (the spec's rows are the same objects)
+  const unit = timeUnit(view.model.service);
+  const ofTimes = [sweepFigure(view, sim), ccdfFigure(view, sim), transientFigure(view)];
+  for (const f of ofTimes) for (const r of f?.rows ?? []) r.timeUnit = unit;
+  return [tailFigure(view, sim), ...ofTimes].filter((f): f is ExplorerFigure => f !== undefined);
 }
 
 /** CSV of rows (header from the union of keys, in first-seen order; numbers at full precision; null as an empty cell). */
