@@ -33,30 +33,34 @@ export function responseTimeCurve(fp: FixedPointResult, points = 80): ResponseTi
   };
 }
 
-/** E[T] of the mean field against λ for one d, with the heavy-traffic asymptote log(1/(1 − λ))/log d. */
+/** E[T] of the mean field against λ for one d, with the heavy-traffic asymptote E[S]·log(1/(1 − ρ))/log d. */
 export interface LoadCurve {
   readonly d: number;
+  /** λ per server, ρ/E[S] for ρ on `LOAD_GRID`. */
   readonly lambda: number[];
+  /** E[T] in model time units. */
   readonly meanResponseTime: number[];
-  /** log(1/(1 − λ))/log d (time units; NaN for d = 1). */
+  /** E[S]·log(1/(1 − ρ))/log d (model time units; NaN for d = 1). */
   readonly heavyTraffic: number[];
 }
 
-/** The λ grid of the load curves: 0.05 … 0.95 by 0.05, then 1 − λ halving down to 1/1024 (heavy traffic in view). */
+/** The load grid of the load curves: ρ = 0.05 … 0.95 by 0.05, then 1 − ρ halving down to 1/1024 (heavy traffic in view). */
 export const LOAD_GRID: readonly number[] = [
   ...Array.from({ length: 19 }, (_, j) => (j + 1) / 20),
   ...Array.from({ length: 6 }, (_, j) => 1 - 0.05 / 2 ** (j + 1)),
 ];
 
 /**
- * E[T](λ) of SQ(d) FIFO exponential (fixed point in closed form) for each d of `ds` on `LOAD_GRID`, from `model`
- * (its sampling and service kept, λ and d replaced).
+ * E[T](λ) of SQ(d) FIFO exponential (fixed point in closed form) for each d of `ds` at λ = ρ/E[S] for ρ on
+ * `LOAD_GRID`, from `model` (its sampling and service kept, λ and d replaced): with E[S] ≠ 1 (`--service exp@2`) the
+ * grid stays inside the stable loads and the times are in the model's time units.
  */
 export function loadCurves(model: SupermarketModel, ds: readonly number[]): LoadCurve[] {
+  const meanS = model.service.mean;
   return ds.map((d) => ({
     d,
-    lambda: [...LOAD_GRID],
-    meanResponseTime: LOAD_GRID.map((lambda) => solveSqdFixedPoint({ ...model, d, lambda } as SupermarketModel).meanResponseTime),
-    heavyTraffic: LOAD_GRID.map((lambda) => (d > 1 ? Math.log(1 / (1 - lambda)) / Math.log(d) : Number.NaN)),
+    lambda: LOAD_GRID.map((rho) => rho / meanS),
+    meanResponseTime: LOAD_GRID.map((rho) => solveSqdFixedPoint({ ...model, d, lambda: rho / meanS } as SupermarketModel).meanResponseTime),
+    heavyTraffic: LOAD_GRID.map((rho) => (d > 1 ? (meanS * Math.log(1 / (1 - rho))) / Math.log(d) : Number.NaN)),
   }));
 }

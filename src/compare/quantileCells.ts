@@ -11,7 +11,7 @@ import { meanFieldCapabilities, solveResponseTime, type ResponseTimeLaw } from '
 import type { SupermarketModel } from '../model/index.ts';
 import { MIN_TAIL_JOBS_PER_SECTION, percentileSectionShortfall } from '../sim/simulate.ts';
 import { holmAdjust } from '../stats/hypothesis.ts';
-import type { Estimate } from '../stats/index.ts';
+import { percentileName, type Estimate } from '../stats/index.ts';
 import { fitInverseN, type InverseNFit } from './fit.ts';
 import type { ResponseTimeCurve } from './meanFieldCurves.ts';
 import { cellVerdict, limitCheck, SIGNIFICANCE_LEVEL, type CellVerdict, type LimitCheck, type ReferenceValue } from './verdict.ts';
@@ -208,7 +208,7 @@ export function quantileCells(law: ResponseTimeLaw, sims: readonly QuantileSimul
                 simulated,
                 meanField: q.value,
                 verdict: { ...verdict, status: 'not-judged', pValue: Number.NaN },
-                warning: `${s.jobs} jobs per section leave ${Math.round(s.jobs * (1 - p))} beyond p${Math.round(100 * p)} (< ${MIN_TAIL_JOBS_PER_SECTION}): the sectioning interval undercovers; use --jobs ≥ ${Math.ceil(MIN_TAIL_JOBS_PER_SECTION / (1 - p) - 1e-9)}`,
+                warning: `${s.jobs} jobs per section leave ${Math.round(s.jobs * (1 - p))} beyond ${percentileName(p)} (< ${MIN_TAIL_JOBS_PER_SECTION}): the sectioning interval undercovers; use --jobs ≥ ${Math.ceil(MIN_TAIL_JOBS_PER_SECTION / (1 - p) - 1e-9)}`,
               }
             : { n: s.n, p, simulated, meanField: q.value, verdict },
       );

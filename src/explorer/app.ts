@@ -8,6 +8,7 @@
  * No network: nothing here fetches; downloads are blob: links.
  */
 import { parseModel, type ModelInput, type SupermarketModel } from '../model/index.ts';
+import { timeUnit } from '../model/service/index.ts';
 import { simulationWarmup } from '../meanfield/warmup.ts';
 import { planSimulation, SimulationCollector, type ReplicationPart, type SimulationResult } from '../sim/simulate.ts';
 import type { SimulateOptions } from '../sim/simulate.ts';
@@ -354,7 +355,7 @@ function page(): void {
       el(
         'thead',
         {},
-        el('tr', {}, el('th', {}, 'quantity'), el('th', {}, ''), el('th', { class: 'num' }, 'value (time in mean service times)')),
+        el('tr', {}, el('th', {}, 'quantity'), el('th', {}, ''), el('th', { class: 'num' }, `value (time in ${timeUnit(m.service)})`)),
       ),
       el(
         'tbody',

@@ -4,6 +4,8 @@
  * the response-time or workload ccdf (simulation percentiles or workload ccdf overlaid). Axis titles and tooltips
  * in the field's words, numbers in tooltips to 4 significant digits. Pure: no DOM.
  */
+import { estimateFields, type Row } from '../report/figures.ts';
+import { timeUnit } from '../model/service/index.ts';
 import type { SimulationResult } from '../sim/simulate.ts';
 import type { ExplorerView } from './view.ts';
 
@@ -11,7 +13,8 @@ import type { ExplorerView } from './view.ts';
 export interface ExplorerFigure {
   readonly name: string;
   readonly title: string;
-  readonly rows: Record<string, number | string>[];
+  /** The plotted rows; ∞ as in the reports' figure data (report/figures.ts `estimateFields`: null with a flag). */
+  readonly rows: Row[];
   readonly spec: Record<string, unknown>;
 }
 
@@ -165,11 +168,11 @@ function transientFigure(view: ExplorerView): ExplorerFigure | undefined {
   const names = [name];
   const colours: string[] = [COLOURS.meanField];
   const layers: Record<string, unknown>[] = [];
-  const x = { field: 't', type: 'quantitative', title: 't (mean service times)' };
+  const x = { field: 't', type: 'quantitative', title: `t (${timeUnit(view.model.service)})` };
   const y = {
     field: 'value',
     type: 'quantitative',
-    title: queue ? 'E[Q](t) (jobs per server)' : 'E[U](t) (workload per server, mean service times)',
+    title: queue ? 'E[Q](t) (jobs per server)' : `E[U](t) (workload per server, ${timeUnit(view.model.service)})`,
   };
   const tooltip = [
     { field: 'series', title: 'curve' },
@@ -231,11 +234,19 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
       ] as const;
       for (const [key, p] of levels) {
         const e = sim.responseTimePercentiles[key];
-        // an interval open at +∞ (too few tail jobs: stats cdfSectioning) is drawn to the right end of the curves and
-        // named ∞ in the tooltip (vega would draw nothing for an infinite end, and log an error)
+        // an interval open at +∞ (too few tail jobs: stats cdfSectioning) is hi null with ci95Infinite in the data, drawn
+        // to the right end of the curves (hiDrawn) and named ∞ in the tooltip (vega would draw nothing for an
+        // infinite end, and log an error)
         const open = !Number.isFinite(e.ci95[1]);
-        const hi = open ? Math.max(top, e.mean) : e.ci95[1];
-        rows.push({ series: simName, x: e.mean, p, lo: e.ci95[0], hi, hiText: open ? '∞' : hi.toPrecision(4), quantity: key });
+        const hiDrawn = open ? Math.max(top, e.mean) : e.ci95[1];
+        rows.push({
+          series: simName,
+          ...estimateFields(e.mean, e.ci95, 'x'),
+          p,
+          hiDrawn,
+          hiText: open ? '∞' : hiDrawn.toPrecision(4),
+          quantity: key,
+        });
       }
     } else if (sim.workloadCcdf) {
       const g = sim.workloadCcdf;
@@ -249,7 +260,11 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
     names.push(simName);
     colours.push(COLOURS.simulation);
   }
-  const x = { field: 'x', type: 'quantitative', title: response ? 't (mean service times)' : 'u (workload, mean service times)' };
+  const x = {
+    field: 'x',
+    type: 'quantitative',
+    title: response ? `t (${timeUnit(view.model.service)})` : `u (workload, ${timeUnit(view.model.service)})`,
+  };
   const y = { field: 'p', type: 'quantitative', title: `P(${sym} > ${response ? 't' : 'u'})`, scale: { type: 'log' } };
   const tooltip = [
     { field: 'series', title: 'curve' },
@@ -269,7 +284,7 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
       {
         transform: [simFilter],
         mark: { type: 'rule', strokeWidth: 1.5, clip: true },
-        encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hi' }, y, color: series(names, colours) },
+        encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hiDrawn' }, y, color: series(names, colours) },
       },
       {
         transform: [simFilter],
@@ -350,10 +365,15 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
     const e = sim.meanResponseTime;
     names.push(simName);
     colours.push(COLOURS.simulation);
-    rows.push({ series: simName, lambda: m.lambda, t: e.mean, lo: e.ci95[0], hi: e.ci95[1] });
+    rows.push({ series: simName, lambda: m.lambda, ...estimateFields(e.mean, e.ci95, 't') });
   }
   const x = { field: 'lambda', type: 'quantitative', title: 'λ (arrival rate per server)', scale: { domain: [0, 1 / m.service.mean] } };
-  const y = { field: 't', type: 'quantitative', title: 'E[T] (mean response time, mean service times)', scale: { domain: [0, top] } };
+  const y = {
+    field: 't',
+    type: 'quantitative',
+    title: `E[T] (mean response time, ${timeUnit(view.model.service)})`,
+    scale: { domain: [0, top] },
+  };
   const tooltip = [
     { field: 'series', title: 'curve' },
     { field: 'lambda', title: 'λ', format: FORMAT },
@@ -409,15 +429,17 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
 
 /** The figures the view has, in page order. */
 export function explorerFigures(view: ExplorerView, sim?: SimulationResult): ExplorerFigure[] {
-  return [tailFigure(view, sim), sweepFigure(view, sim), ccdfFigure(view, sim), transientFigure(view)].filter(
-    (f): f is ExplorerFigure => f !== undefined,
-  );
+  // the figures of times name their unit in the downloaded data too (the spec's rows are the same objects)
+  const unit = timeUnit(view.model.service);
+  const ofTimes = [sweepFigure(view, sim), ccdfFigure(view, sim), transientFigure(view)];
+  for (const f of ofTimes) for (const r of f?.rows ?? []) r.timeUnit = unit;
+  return [tailFigure(view, sim), ...ofTimes].filter((f): f is ExplorerFigure => f !== undefined);
 }
 
-/** CSV of rows (header from the union of keys, in first-seen order; numbers at full precision). */
-export function toCsv(rows: readonly Record<string, number | string>[]): string {
+/** CSV of rows (header from the union of keys, in first-seen order; numbers at full precision; null as an empty cell). */
+export function toCsv(rows: readonly Row[]): string {
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cell = (v: number | string | undefined) =>
-    v === undefined ? '' : typeof v === 'number' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  const cell = (v: Row[string] | undefined) =>
+    v === undefined || v === null ? '' : typeof v !== 'string' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
   return [keys.join(','), ...rows.map((r) => keys.map((k) => cell(r[k])).join(','))].join('\n') + '\n';
 }

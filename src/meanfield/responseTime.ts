@@ -376,7 +376,15 @@ export function sampleResponseTimeLaw(
   const quantiles = ps.map((p) => {
     const centre = sortedQuantile(pooled, p);
     const fractions = used.map((u) => countAtMost(u, centre) / u.length);
-    const estimate = feasible(cdfSectioningInterval(fractions, centre, p, (levels) => levels.map((q) => sortedQuantile(pooled, q))));
+    const estimate = feasible(
+      cdfSectioningInterval(
+        fractions,
+        used.map((u) => u.length),
+        centre,
+        p,
+        (levels) => levels.map((q) => sortedQuantile(pooled, q)),
+      ),
+    );
     return { p, value: estimate.mean, estimate };
   });
   const meanOf = (xs: Float64Array) => xs.reduce((a, b) => a + b, 0) / xs.length;

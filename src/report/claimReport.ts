@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ConjectureResult, PointResult } from '../claims/index.ts';
-import { VEGA_LITE_SCHEMA, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
+import { VEGA_LITE_SCHEMA, estimateFields, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, type RunMetadata } from './page.ts';
 
 const VERDICT_COLOURS = {
@@ -20,7 +20,6 @@ const SIDES_CAPTION =
   'Each side of each comparison at the point estimates (line) and its interval enclosure (band) against λ, one panel per ' +
   'service law × d × prediction model. Where the bands do not overlap the comparison is decided.';
 
-const num = (x: number) => (Number.isFinite(x) ? x : null);
 const f3 = (x: number) =>
   Number.isFinite(x) ? (Math.abs(x) >= 1000 ? x.toExponential(2) : x.toFixed(3)) : x > 0 ? '∞' : x < 0 ? '−∞' : 'n/a';
 const iv = (lo: number, hi: number) => `[${f3(lo)}, ${f3(hi)}]`;
@@ -85,9 +84,8 @@ function sidesFigure(result: ConjectureResult): Figure {
           rowOrder: order.get(p.point.row)!,
           lambda: p.point.lambda,
           side,
-          value: num(value),
-          lo: Number.isFinite(lo) ? lo : null,
-          hi: Number.isFinite(hi) ? hi : null,
+          // ∞ as null with its flag (estimateFields: the project's JSON convention), not a bare null
+          ...estimateFields(value, [lo, hi]),
           verdict: c.verdict,
         });
       }

@@ -5,13 +5,16 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
+import { timeUnit } from '../model/service/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { convergenceRow, convergenceTooltip, exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
 import {
   VEGA_LITE_SCHEMA,
   ciLayers,
+  estimateFields,
   facetOrder,
   filtered,
+  OPEN_END_RIGHT,
   panelledSpec,
   spread,
   logAxis,
@@ -21,12 +24,23 @@ import {
   symlogScale,
   ticksAt,
   tip,
+  TIP_FORMAT,
   titleBlock,
   type Figure,
   type Row,
 } from './figures.ts';
 
 const fmtLambda = (x: number) => `λ = ${x}`;
+
+/** The unit of the comparison's times (model/service `timeUnit`: mean service times when E[S] = 1), one per result. */
+const unitOf = (result: ComparisonResult) => timeUnit(result.models[0]?.model.service ?? { mean: 1 });
+
+/** Names the unit in the data beside a figure of times too (`timeUnit` on every row; the spec's rows are the same objects). */
+function withTimeUnit(figure: Figure, result: ComparisonResult): Figure {
+  const unit = unitOf(result);
+  for (const r of figure.rows) r.timeUnit = unit;
+  return figure;
+}
 const panelOf = (x: { d: number; lambda: number }) => `d = ${x.d}, ${fmtLambda(x.lambda)}`;
 
 /** The colours of n in every figure: 20 distinct ones (category10 gave n = 2 and n = 1000 the same blue once a sweep had more than 10 n). */
@@ -187,7 +201,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
   const x = nAxis(ns, width);
   const lineSeries = [...new Set(rows.map((r) => String(r.series)))].filter((s) => s !== 'simulation' && s !== 'exact');
   const hasExact = rows.some((r) => r.series === 'exact');
-  const yTitle = ['E[T]_n − E[T]_∞ (mean service times)', 'symmetric log: linear near 0'];
+  const yTitle = [`E[T]_n − E[T]_∞ (${unitOf(result)})`, 'symmetric log: linear near 0'];
   const sym = symlogScale(rows.flatMap((r) => [r.signedError, r.lo, r.hi]).filter((v): v is number => typeof v === 'number'));
   const y = (field: string) => ({
     field,
@@ -382,7 +396,7 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
   const x = nAxis(ns, width);
   const lineSeries = [...new Set(rows.map((r) => String(r.series)))].filter((s) => s !== 'simulation' && s !== 'exact');
   const hasExact = rows.some((r) => r.series === 'exact');
-  const yTitle = 'n · (E[T]_n − E[T]_∞) (mean service times)';
+  const yTitle = `n · (E[T]_n − E[T]_∞) (${unitOf(result)})`;
   const domain = scaledErrorDomain(rows);
   // no clip paths (resvg aborts on them): bar ends are clamped to the range and points beyond it are not drawn
   for (const r of rows) {
@@ -489,7 +503,7 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
     }
   }
   const solvers = [...new Set(result.models.filter((m) => m.workload).map((m) => m.workload!.solver))].join('; ');
-  const x = { field: 'w', type: 'quantitative', title: 'workload w (mean service times)' };
+  const x = { field: 'w', type: 'quantitative', title: `workload w (${unitOf(result)})` };
   const yTitle = 'P(U > w) (servers with work > w)';
   const tooltip = [tip('d', 'd'), tip('lambda', 'λ'), { field: 'series', title: 'curve' }, tip('w', 'w'), tip('value', 'P(U > w)')];
   const spec = panelledSpec(rows, {
@@ -614,7 +628,7 @@ export function transientFigure(result: ComparisonResult): Figure {
   const colours = simulatedNs.map((_, k) => palette[k % palette.length]);
   const range = hasRefined ? [...colours, ...colours] : colours;
   // parity label overlap: a panel's last tick label must not run into the one before it ("350400")
-  const x = { field: 't', type: 'quantitative', title: 'time t (mean service times)', axis: { labelOverlap: true, labelSeparation: 6 } };
+  const x = { field: 't', type: 'quantitative', title: `time t (${unitOf(result)})`, axis: { labelOverlap: true, labelSeparation: 6 } };
   const y = { field: 'value', type: 'quantitative', title: text.yTitle };
   // dotted refined curves in the legend too: one strokeDash scale over the same sources merges with the colour legend
   const dash = {
@@ -693,16 +707,19 @@ export function loadFigure(result: ComparisonResult): Figure | null {
   const curves = result.loadCurves;
   if (!curves || curves.length === 0) return null;
   const rows: Row[] = [];
+  const meanS = result.models[0]?.model.service.mean ?? 1;
+  // in the model's time units: E[S]·log(1/(1 − ρ))/log d, ρ = λE[S] (the unit-mean form when E[S] = 1)
+  const asymptote = meanS === 1 ? 'log(1/(1−λ))/log d' : `${meanS}·log(1/(1−${meanS}λ))/log d`;
   for (const c of curves) {
     const label = `d = ${c.d}`;
     c.lambda.forEach((lambda, k) => {
       rows.push({ d: c.d, label, lambda, series: 'mean field', value: c.meanResponseTime[k], lo: null, hi: null, n: null });
-      if (lambda >= 0.5 && c.heavyTraffic[k] > 0)
+      if (lambda * meanS >= 0.5 && c.heavyTraffic[k] > 0)
         rows.push({
           d: c.d,
           label,
           lambda,
-          series: 'heavy traffic log(1/(1−λ))/log d',
+          series: `heavy traffic ${asymptote}`,
           value: c.heavyTraffic[k],
           lo: null,
           hi: null,
@@ -726,8 +743,13 @@ export function loadFigure(result: ComparisonResult): Figure | null {
   }
   const ds = curves.map((c) => `d = ${c.d}`);
   const colour = { color: { field: 'label', type: 'nominal', title: 'servers sampled', scale: { domain: ds } } };
-  const x = { field: 'lambda', type: 'quantitative', title: 'arrival rate λ per server (= load ρ)', scale: { domain: [0, 1] } };
-  const yTitle = 'mean response time E[T] (mean service times, log)';
+  const x = {
+    field: 'lambda',
+    type: 'quantitative',
+    title: meanS === 1 ? 'arrival rate λ per server (= load ρ)' : `arrival rate λ per server (load ρ = λ·E[S], E[S] = ${meanS})`,
+    scale: { domain: [0, 1 / meanS] },
+  };
+  const yTitle = `mean response time E[T] (${unitOf(result)}, log)`;
   const y = (field: string) => ({ field, type: 'quantitative', scale: { type: 'log' }, title: yTitle });
   const tooltip = [{ field: 'series', title: 'curve' }, tip('d', 'd'), tip('lambda', 'λ'), tip('value', 'E[T]')];
   const spec = {
@@ -768,7 +790,7 @@ export function loadFigure(result: ComparisonResult): Figure | null {
       },
     ],
     title: titleBlock(
-      `E[T] against λ: mean field (solid) and heavy-traffic asymptote log(1/(1−λ))/log d (dashed) for d ∈ {${curves.map((c) => c.d).join(', ')}}; simulation at n = ${nMax} ± 95% CI (circles)`,
+      `E[T] against λ: mean field (solid) and heavy-traffic asymptote ${asymptote} (dashed) for d ∈ {${curves.map((c) => c.d).join(', ')}}; simulation at n = ${nMax} ± 95% CI (circles)`,
       480,
     ),
   } as unknown as TopLevelSpec;
@@ -777,8 +799,8 @@ export function loadFigure(result: ComparisonResult): Figure | null {
     title: 'Mean response time against the load',
     caption:
       'Mean-field E[T] of JSQ(d) FIFO with exponential sizes against λ (fixed point s_i* = λ^((d^i−1)/(d−1)), E[T] = Σ_{i≥1} s_i*/λ), ' +
-      'log y, for several d, with the heavy-traffic asymptote E[T] ~ log(1/(1−λ))/log d (Mitzenmacher 2001), dashed, drawn from ' +
-      `λ = 0.5; the ratio of the two tends to 1 as λ → 1. Circles: the simulated E[T] ± 95% CI at the sweep's largest n (${nMax}).`,
+      `log y, for several d, with the heavy-traffic asymptote E[T] ~ ${asymptote} (Mitzenmacher 2001), dashed, drawn from ` +
+      `load ρ = λE[S] = 0.5; the ratio of the two tends to 1 as ρ → 1. Times in ${unitOf(result)}. Circles: the simulated E[T] ± 95% CI at the sweep's largest n (${nMax}).`,
     rows,
     spec,
   };
@@ -795,6 +817,7 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
   const rows: Row[] = [];
   for (const m of withCurve) {
     const panel = panelOf(m);
+    const first = rows.length;
     m.responseTime!.times.forEach((t, k) =>
       rows.push({ panel, d: m.d, lambda: m.lambda, series: 'mean field', n: null, t, value: m.responseTime!.ccdf[k], lo: null, hi: null }),
     );
@@ -830,21 +853,29 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
           lambda: c.lambda,
           series: `simulation, n = ${c.n}`,
           n: c.n,
-          t: e.mean,
           value: 1 - p,
-          lo: e.ci95[0],
-          // an interval open above (p + h ≥ 1: stats/tInterval.ts cdfSectioningInterval) has no end to draw
-          hi: Number.isFinite(e.ci95[1]) ? e.ci95[1] : null,
+          // an interval open above (p + h ≥ 1: stats/tInterval.ts cdfSectioningInterval): hi null, ci95Infinite
+          ...estimateFields(e.mean, e.ci95, 't'),
         });
     }
+    // an open end is drawn to the panel's right edge (the largest t plotted) and marked there ▷ (OPEN_END_RIGHT)
+    const plotted = rows.slice(first).filter((r) => (r.value as number) >= floor);
+    const right = Math.max(...plotted.map((r) => r.t as number));
+    for (const r of plotted) if (r.ci95Infinite === true) r.hiDrawn = Math.max(right, r.t as number);
   }
   const hasSim = rows.some((r) => r.n !== null && !String(r.series).startsWith('empirical'));
   const hasCcdf = rows.some((r) => String(r.series).startsWith('empirical'));
-  const x = { field: 't', type: 'quantitative', title: 'response time t (mean service times)' };
+  const x = { field: 't', type: 'quantitative', title: `response time t (${unitOf(result)})` };
   const yTitle = 'P(T > t)';
   const y = { field: 'value', type: 'quantitative', scale: { type: 'log', domainMin: floor / 2 }, title: yTitle, axis: logAxis(floor) };
   const colour = { color: { field: 'n', type: 'ordinal', title: 'n', scale: N_COLOURS } };
   const base = [tip('d', 'd'), tip('lambda', 'λ'), { field: 'series', title: 'curve' }, tip('t', 't'), tip('value', 'P(T > t)')];
+  // the drawn upper end (hiDrawn where the interval is open) and the upper end in words (∞ where it is open)
+  const HI_TEXT = [
+    { calculate: 'datum.ci95Infinite === true ? datum.hiDrawn : datum.hi', as: 'hiEnd' },
+    { calculate: `datum.ci95Infinite === true ? '∞' : format(datum.hi, '${TIP_FORMAT}')`, as: 'hiText' },
+  ];
+  const simTooltip = [...base, tip('lo', '95% CI low of t'), { field: 'hiText', title: '95% CI high of t' }];
   const spec = panelledSpec(rows, {
     columns: result.config.lambdas.length,
     size: { width: 230, height: 200 },
@@ -868,26 +899,26 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
       ...(hasSim
         ? [
             {
-              transform: [{ filter: "indexof(datum.series, 'simulation') === 0" }],
+              transform: [{ filter: "indexof(datum.series, 'simulation') === 0" }, ...HI_TEXT],
               mark: { type: 'errorbar', ticks: true },
               encoding: {
                 y,
                 x: { ...x, field: 'lo' },
-                x2: { field: 'hi' },
+                x2: { field: 'hiEnd' },
                 ...colour,
-                tooltip: [...base, tip('lo', '95% CI low of t'), tip('hi', '95% CI high of t')],
+                tooltip: simTooltip,
               },
+            },
+            {
+              transform: [{ filter: "indexof(datum.series, 'simulation') === 0 && datum.ci95Infinite === true" }, ...HI_TEXT],
+              mark: { type: 'point', shape: 'triangle-right', filled: false, size: 45, strokeWidth: 1.2 },
+              encoding: { y, x: { ...x, field: 'hiEnd' }, ...colour, tooltip: simTooltip },
             },
             {
               ...filtered(
                 "indexof(datum.series, 'simulation') === 0",
                 { type: 'point', filled: false, size: 35 },
-                {
-                  x,
-                  y,
-                  ...colour,
-                  tooltip: [...base, tip('lo', '95% CI low of t'), tip('hi', '95% CI high of t')],
-                },
+                { x, y, ...colour, tooltip: simTooltip },
               ),
               params: [{ name: 'zoom', select: 'interval', bind: 'scales' }],
             },
@@ -912,7 +943,7 @@ export function responseTimeFigure(result: ComparisonResult, floor = 1e-3): Figu
         : '') +
       (hasSim
         ? `Circles: the simulated pooled percentiles p50, p95 and p99 (at P = 0.5, 0.05, 0.01) for n ∈ {${shownN.join(', ')}}, bars their 95% ` +
-          'sectioning CI along t. '
+          `sectioning CI along t; a CI open above (too few jobs beyond the percentile: the sample bounds nothing there) runs to the panel's right edge and ends in an open triangle ${OPEN_END_RIGHT} (in the data: hi null, ci95Infinite true). `
         : '') +
       'The report\'s "Response-time quantiles" table sets these percentiles beside the mean field\'s t_p (shown, not judged: no finite-n term is predicted). Models whose mean-field law is a ' +
       'cavity simulation draw no curve.',
@@ -941,13 +972,14 @@ export function comparisonFigures(result: ComparisonResult): Figure[] {
       : ` Not drawn: ${infinite.map((m) => `d = ${m.d}, λ = ${m.lambda}`).join('; ')}, where E[T] is infinite in theory ` +
         `(${[...new Set(infinite.map((m) => m.reference.infinite ?? 'E[T]∞ = ∞'))].join('; ')}): "undefined (infinite)" in the tables.`;
   if (finite.cells.length > 0) {
-    for (const f of [convergenceFigure(finite), scaledErrorFigure(finite)]) figures.push({ ...f, caption: f.caption + left });
+    for (const f of [convergenceFigure(finite), scaledErrorFigure(finite)])
+      figures.push(withTimeUnit({ ...f, caption: f.caption + left }, result));
   }
-  if (result.models.some((m) => m.workload)) figures.push(workloadFigure(result));
+  if (result.models.some((m) => m.workload)) figures.push(withTimeUnit(workloadFigure(result), result));
   const load = loadFigure(result);
-  if (load) figures.push(load);
+  if (load) figures.push(withTimeUnit(load, result));
   const responseTime = responseTimeFigure(result);
-  if (responseTime) figures.push(responseTime);
-  if (result.trajectories.length > 0) figures.push(transientFigure(result));
+  if (responseTime) figures.push(withTimeUnit(responseTime, result));
+  if (result.trajectories.length > 0) figures.push(withTimeUnit(transientFigure(result), result));
   return figures;
 }

@@ -20,6 +20,7 @@ import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
+import { timeUnit } from '../model/service/index.ts';
 import { fittedLimitInterval, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
@@ -451,9 +452,9 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
   // of a model that is not
   const extras = modelExtrasLabel(model);
   const heading = refined
-    ? `# Validation report: ${extras === '' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean 1 (time in mean service times)${extras}, sampling ${model.sampling}.`
+    ? `# Validation report: ${extras === '' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean ${model.service.mean} (time in ${timeUnit(model.service)})${extras}, sampling ${model.sampling}.`
     : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${selectionLabel(model, 'd')} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
-      `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in mean service times when the service mean is 1).`;
+      `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in ${timeUnit(model.service)}).`;
   const bullets = [
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
     c.start === 'fixed-point'

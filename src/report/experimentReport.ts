@@ -7,6 +7,8 @@ import type { ExperimentSpec } from '../experiments/schema.ts';
 import { cellStream, type CellOutcome } from '../experiments/outcome.ts';
 import { policyLabel } from '../experiments/grid.ts';
 import { batchLabel } from '../model/index.ts';
+import { serviceSchema } from '../model/schema.ts';
+import { timeUnit } from '../model/service/index.ts';
 import { formatCount, isInfinite, type Estimate } from '../stats/index.ts';
 import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, tip, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
@@ -27,8 +29,20 @@ function panelOf(o: CellOutcome): string {
   return `${o.cell.service}, d = ${o.cell.d}, n = ${o.cell.n}`;
 }
 
-/** The unit of each plotted measure, as the other figures write it: time in mean service times, slowdown a ratio. */
-const MEASURE_UNIT = { meanResponseTime: 'mean service times', meanSlowdown: 'ratio T/S, no unit' } as const;
+/**
+ * The unit of the cells' times (model/service `timeUnit`): a short form names its mean (`exp@2`: time units with
+ * E[S] = 2), a trace's sizes are rescaled to mean 1; cells of several means share no unit and the text says so.
+ */
+export function outcomesTimeUnit(outcomes: readonly CellOutcome[]): string {
+  const means = new Set(
+    outcomes.map((o) => (o.cell.service.startsWith('trace:') ? 1 : (serviceSchema.parse(o.cell.service) as { mean: number }).mean)),
+  );
+  return means.size <= 1 ? timeUnit({ mean: [...means][0] ?? 1 }) : "time units (E[S] as each panel's service law sets it)";
+}
+
+/** The unit of each plotted measure, as the other figures write it: times in `outcomesTimeUnit`, slowdown a ratio. */
+const measureUnit = (outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown' | 'classResponseTime') =>
+  measure === 'meanSlowdown' ? 'ratio T/S, no unit' : outcomesTimeUnit(outcomes);
 
 /** One plotted estimate of a cell: the line's label (policy, or policy and server class) and the estimate. */
 type Series = { readonly label: string; readonly estimate: Estimate | undefined; readonly extra?: Row };
@@ -70,6 +84,7 @@ function lambdaFigure(
   measure: 'meanResponseTime' | 'meanSlowdown' | 'classResponseTime',
 ): Figure | null {
   const rows: Row[] = [];
+  const unit = outcomesTimeUnit(outcomes);
   let infinite = 0;
   for (const o of outcomes)
     for (const { label, estimate: e, extra } of series(o)) {
@@ -93,6 +108,8 @@ function lambdaFigure(
         memory: o.cell.memory,
         ...cellStream(o.cell),
         seed: o.cell.seed,
+        // the unit beside the numbers, as on the axis
+        ...(measure === 'meanSlowdown' ? {} : { timeUnit: unit }),
         ...extra,
       });
     }
@@ -135,7 +152,7 @@ function lambdaFigure(
         shared: { color: enc.color },
         mark: { type: 'line', point: true },
         // the measure on one line, its unit under it (a 200 px axis has no room for both on one)
-        yTitle: [title, `(${MEASURE_UNIT[measure === 'classResponseTime' ? 'meanResponseTime' : measure]}, log)`],
+        yTitle: [title, `(${measureUnit(outcomes, measure)}, log)`],
         encoding: {
           // the field's words, 4 significant digits (no internal names such as panel or value)
           tooltip: [
@@ -335,7 +352,7 @@ ${spec.description ?? ''}
 
 Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s; ${outcomes.length} cells, ${formatCount(events)} simulated events.
 ${budget}${setup}
-Time is in mean service times (E[S] = 1). Estimates carry 95% CIs.
+Time is in ${outcomesTimeUnit(outcomes)}. Estimates carry 95% CIs.
 
 ${qualityTable}${findingTable}## Mean response time E[T]
 

@@ -5,7 +5,29 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 
-export type Row = Record<string, number | string | null>;
+export type Row = Record<string, number | string | boolean | null>;
+
+/**
+ * The fields { value, lo, hi } of an estimate with its 95 % interval in a figure's rows, so in the JSON and CSV beside
+ * the figure, written in the project's one JSON convention for ∞ (io/json.ts: null with a flag, never a bare null):
+ * finite numbers as they are; an interval open at an end (a percentile's cdf interval reaching level 1) with that
+ * end null and `ci95Infinite: true` (null lo = −∞, null hi = +∞); a quantity infinite in theory (value +∞) with value,
+ * lo and hi null and `infinite: true`. A bare null still means "no such value" (NaN; a curve row's lo and hi). For
+ * quantities ≥ 0 (times, slowdowns, fractions): a value of −∞ is not expected and reads as no value.
+ * @param valueField the name of the estimate's field (default 'value').
+ * @example estimateFields(5, [2, Infinity]) // { value: 5, lo: 2, hi: null, ci95Infinite: true }
+ */
+export function estimateFields(value: number, ci95: readonly [number, number], valueField = 'value'): Row {
+  if (value === Infinity) return { [valueField]: null, lo: null, hi: null, infinite: true };
+  const [lo, hi] = ci95;
+  const open = (x: number) => x === Infinity || x === -Infinity;
+  return {
+    [valueField]: Number.isFinite(value) ? value : null,
+    lo: Number.isFinite(lo) ? lo : null,
+    hi: Number.isFinite(hi) ? hi : null,
+    ...(open(lo) || open(hi) ? { ci95Infinite: true } : {}),
+  };
+}
 
 export interface Figure {
   /** File stem, e.g. "tail-fractions". */
@@ -97,6 +119,9 @@ function tooltipOf(encoding: Spec | undefined): Spec {
 
 /** The sign at the lower end of a bar cut by the axis (`ciLayers` with axisFloor), as captions name it. */
 export const OPEN_END = '▽';
+
+/** The sign at the upper end of an interval open at +∞, drawn to the right edge of its panel (x axis), as captions name it. */
+export const OPEN_END_RIGHT = '▷';
 
 /**
  * The bottom of a log axis for `values`: the power of ten at or below the smallest positive one (1 when there is none),

@@ -29,9 +29,13 @@ export interface RunMetadata {
   readonly mixedCode?: readonly string[];
 }
 
-/** Markdown number formats of the reports: fixed with k digits, or scientific; 'n/a' when not finite. */
-export const fix = (x: number, k = 4) => (Number.isFinite(x) ? x.toFixed(k) : 'n/a');
-export const sci = (x: number) => (Number.isFinite(x) ? x.toExponential(2) : 'n/a');
+/**
+ * Markdown number formats of the reports: fixed with k digits, or scientific; ±∞ as ∞ and −∞ (the one text of an
+ * infinite value or interval end, as the commands print it: cli/output.ts `intervalText`), 'n/a' for NaN.
+ */
+export const fix = (x: number, k = 4) => (Number.isFinite(x) ? x.toFixed(k) : notFinite(x));
+export const sci = (x: number) => (Number.isFinite(x) ? x.toExponential(2) : notFinite(x));
+const notFinite = (x: number) => (x === Infinity ? '∞' : x === -Infinity ? '−∞' : 'n/a');
 
 /** A Markdown table: one column per (header, cell) pair, one line per item. */
 export function markdownTable<T>(items: readonly T[], columns: readonly (readonly [string, (item: T) => string])[]): string {

@@ -42,7 +42,11 @@ export async function writeFigureVectors(outDir: string, figure: FigureFiles): P
     ...(pdf ? ([[`figures/${figure.name}.pdf`, pdf]] as [string, Uint8Array][]) : []),
     [`figures/${figure.name}.vl.json`, `${JSON.stringify(figure.spec, null, 2)}\n`],
     [`figures/${figure.name}.json`, `${jsonText(figure.rows, 2)}\n`],
-    [`figures/${figure.name}.csv`, stringify(figure.rows as Record<string, unknown>[], { header: true, columns })],
+    // a flag as true, as in the JSON (csv-stringify's default would write 1); null as an empty cell
+    [
+      `figures/${figure.name}.csv`,
+      stringify(figure.rows as Record<string, unknown>[], { header: true, columns, cast: { boolean: String } }),
+    ],
   ];
   for (const [rel, data] of files) writeFileAtomic(path.join(outDir, rel), data);
   const paths = files.map(([rel]) => rel);

@@ -235,7 +235,8 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
       for (let k = lo; k < bounds[b + 1]; k++) if (responses[k] <= pooledQ[i]) below++;
       return below / (bounds[b + 1] - lo);
     });
-    const e = cdfSectioningInterval(fractions, pooledQ[i], ps[i], (levels) => quantiles(pooled, jobs, levels));
+    const sizes = bounds.slice(0, batches).map((lo, b) => bounds[b + 1] - lo);
+    const e = cdfSectioningInterval(fractions, sizes, pooledQ[i], ps[i], (levels) => quantiles(pooled, jobs, levels));
     return feasible({ ...e, lag1: lag1Autocorrelation(fractions) }, 0);
   };
   const wallSeconds = (performance.now() - started) / 1000;

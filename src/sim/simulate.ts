@@ -23,7 +23,7 @@ import {
 import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, mser } from '../stats/mser.ts';
-import { fractionsAtMost, pooledQuantiles, quantiles, RADIX } from '../stats/quantile.ts';
+import { fractionsAtMost, percentileName, pooledQuantiles, quantiles, RADIX } from '../stats/quantile.ts';
 import {
   feasible,
   infiniteEstimate,
@@ -797,11 +797,12 @@ export class SimulationCollector {
     const centres = [q50, q95, q99];
     const levelsOf = [0.5, 0.95, 0.99];
     const fractions = fractionsAtMost(parts, centres);
-    const levels = centres.map((_, j) => cdfSectioningLevels(fractions[j], levelsOf[j]));
+    const sectionJobs = parts.map((x) => x.length);
+    const levels = centres.map((_, j) => cdfSectioningLevels(fractions[j], sectionJobs, levelsOf[j]));
     const ends = pooledQuantiles(parts, levels.flat(), histogram);
     const percentile = (j: number) =>
       feasible(
-        cdfSectioningInterval(fractions[j], centres[j], levelsOf[j], () => [ends[2 * j], ends[2 * j + 1]]),
+        cdfSectioningInterval(fractions[j], sectionJobs, centres[j], levelsOf[j], () => [ends[2 * j], ends[2 * j + 1]]),
         0,
       );
     const responseTimePercentiles = { p50: percentile(0), p95: percentile(1), p99: percentile(2) };
@@ -876,9 +877,9 @@ export class SimulationCollector {
     if (short !== null) {
       warnings.push(
         `percentile intervals: each ${batchMode ? 'batch' : 'replication'} (a section of the p99 interval) holds ${jobs} jobs, ` +
-          `${Math.round(jobs * (1 - short.p))} beyond p${Math.round(100 * short.p)}, fewer than ${MIN_TAIL_JOBS_PER_SECTION}: the sectioning interval covers ` +
+          `${Math.round(jobs * (1 - short.p))} beyond ${percentileName(short.p)}, fewer than ${MIN_TAIL_JOBS_PER_SECTION}: the sectioning interval covers ` +
           `well below 95 % there (M/M/1 λ = 0.8: 82 % at 5 × 2000 jobs, 75 % at 30 batches × 2000, 90 % at 5 × 10 000; 94 % at 5 × 20 000); ` +
-          `use --jobs ≥ ${short.jobs} for the p${Math.round(100 * short.p)} interval (scripts/quantile-coverage.ts)`,
+          `use --jobs ≥ ${short.jobs} for the ${percentileName(short.p)} interval (scripts/quantile-coverage.ts)`,
       );
     }
     let precision: PrecisionOutcome | undefined;

@@ -16,7 +16,7 @@ export {
 export { mser, batchMeansOf, type MserResult } from './mser.ts';
 export { wilsonInterval, coverageBand } from './binomial.ts';
 export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './batchMeans.ts';
-export { pooledQuantiles, quantiles } from './quantile.ts';
+export { percentileName, pooledQuantiles, quantiles } from './quantile.ts';
 export { countAtMost, bracketIndex, interpolateAt, interpolateLinear } from './bisect.ts';
 export { Rng, streamSeed, fnv1a, cellSeed, MAX_MASTER_SEED, MAX_UNIFORM_BOUND } from './rng.ts';
 export { formatCount } from './count.ts';

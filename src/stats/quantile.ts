@@ -15,6 +15,25 @@
  */
 import { InvalidModelError } from '../errors.ts';
 
+/**
+ * The name of the p-quantile as a percentile, "p" and 100·p written exactly: the shortest decimal of p that reads back
+ * as p (`String(p)`) with its point moved two places, so distinct levels get distinct names (0.999999999 →
+ * "p99.9999999", never "p100" as 6 significant digits gave; 0.5 → "p50", 0.001 → "p0.1", 1e-7 → "p0.00001").
+ * @param p level in (0, 1). @returns the name. @throws {InvalidModelError} when p ∉ (0, 1).
+ * @example percentileName(0.999) // "p99.9"
+ */
+export function percentileName(p: number): string {
+  if (!(p > 0 && p < 1)) throw new InvalidModelError(`a percentile needs a level in (0, 1), got ${p}`);
+  const [mantissa, exponent = '0'] = String(p).split('e');
+  const [whole, fraction = ''] = mantissa.split('.');
+  // 100·p = D × 10^k with D the integer of the mantissa's digits
+  const digits = (whole + fraction).replace(/^0+/, '');
+  const k = Number(exponent) + 2 - fraction.length;
+  if (k >= 0) return `p${digits}${'0'.repeat(k)}`;
+  const point = digits.length + k;
+  return point > 0 ? `p${digits.slice(0, point)}.${digits.slice(point)}` : `p0.${'0'.repeat(-point)}${digits}`;
+}
+
 /** Rearranges a[lo..hi] so that a[k] is its (k − lo)-th smallest, smaller ones left, larger right. */
 function select(a: Float64Array, lo: number, hi: number, k: number): void {
   while (hi > lo) {

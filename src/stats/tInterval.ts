@@ -120,14 +120,42 @@ export function sectioningInterval(sections: ArrayLike<number>, centre: number, 
 
 /**
  * The two levels [max(0, p − h_F), min(1, p + h_F)] at which `cdfSectioningInterval` reads the pooled quantile
- * function (h_F the half-width of the fractions' Student t interval): a caller with several quantiles can read all
- * their levels in one call of its quantile function and hand each interval its pair.
- * @param fractions R ≥ 2 values in [0, 1]. @param p level in [0, 1]. @throws {InvalidModelError} as `tInterval`.
- * @example cdfSectioningLevels([0.5, 0.5], 0.5) // [0.5, 0.5]
+ * function: h_F = t_{(1+c)/2, R−1} · max(s_F, σ_F)/√R, the Student t half-width of the R sections' fractions with
+ * their standard deviation s_F floored at the binomial one of independent jobs, σ_F² = p(1 − p) · (1/R)Σ 1/m_i
+ * (section i holding m_i jobs). The floor: a fraction of m jobs moves in steps of 1/m, and sections that tie (2
+ * batches of 80 jobs, 79 of each ≤ the pooled p99) give s_F = 0, an interval of width 0; positively correlated
+ * response times (associated: each is a monotone function of the same independent sizes and gaps, Esary, Proschan
+ * & Walkup 1967) only widen the fractions' spread beyond σ_F, so the floor is never narrower than the truth allows.
+ * A caller with several quantiles can read all their levels in one call of its quantile function and hand each
+ * interval its pair.
+ * @param fractions R ≥ 2 values in [0, 1]. @param jobs jobs m_i ≥ 1 of each section (one number: every section).
+ * @param p level in [0, 1]. @throws {InvalidModelError} as `tInterval`, or when `jobs` is not ≥ 1 per section.
+ * @example cdfSectioningLevels([0.5, 0.5], 1e12, 0.5) // ≈ [0.5, 0.5] (ties of huge sections: floor ≈ 0)
  */
-export function cdfSectioningLevels(fractions: ArrayLike<number>, p: number, confidence = 0.95): [number, number] {
+export function cdfSectioningLevels(
+  fractions: ArrayLike<number>,
+  jobs: ArrayLike<number> | number,
+  p: number,
+  confidence = 0.95,
+): [number, number] {
+  const h = fractionHalfWidth(fractions, jobs, p, confidence);
+  return [Math.max(0, p - h), Math.min(1, p + h)];
+}
+
+/** h_F of `cdfSectioningLevels`: the fractions' t half-width with s_F floored at the binomial σ_F. */
+function fractionHalfWidth(fractions: ArrayLike<number>, jobs: ArrayLike<number> | number, p: number, confidence: number): number {
   const t = tInterval(fractions, confidence);
-  return [Math.max(0, p - t.halfWidth), Math.min(1, p + t.halfWidth)];
+  const R = t.replications;
+  if (typeof jobs !== 'number' && jobs.length !== R)
+    throw new InvalidModelError(`cdfSectioningLevels: ${R} fractions but ${jobs.length} section sizes`);
+  let inverse = 0;
+  for (let i = 0; i < R; i++) {
+    const m = typeof jobs === 'number' ? jobs : jobs[i];
+    if (!(m >= 1)) throw new InvalidModelError(`cdfSectioningLevels: section ${i} holds ${m} jobs; every section needs ≥ 1`);
+    inverse += 1 / m;
+  }
+  const floor = studentQuantile((1 + confidence) / 2, R - 1) * Math.sqrt((p * (1 - p) * inverse) / R / R);
+  return Math.max(t.halfWidth, floor);
 }
 
 /**
@@ -141,26 +169,30 @@ export function cdfSectioningLevels(fractions: ArrayLike<number>, p: number, con
  * Where p + h_F ≥ 1 the cdf's interval reaches 1 and the sample says nothing against any larger ξ_p: the upper end
  * is the support's upper bound (+∞ by default), not Q̂(1), the sample maximum; where p − h_F ≤ 0 the lower end is the
  * support's lower bound (−∞ by default; 0 for response times, which callers apply with `feasible`), not the minimum.
- * @param fractions R ≥ 2 values in [0, 1]: section i's fraction of values ≤ `centre`. @param centre the pooled
- * quantile ξ̂ at `p`. @param p level in [0, 1]. @param quantileAt pooled quantiles at the given levels (same rule
- * as `centre`). @param support the law's support [lower, upper]. @throws {InvalidModelError} as `tInterval`.
- * @example cdfSectioningInterval([0.5, 0.5], 2, 0.5, (ps) => ps.map((q) => 4 * q)) // ci95 [2, 2], halfWidth 0
+ * h_F is never below the binomial half-width of independent jobs (`cdfSectioningLevels`), so tied sections do not
+ * give an interval of width 0.
+ * @param fractions R ≥ 2 values in [0, 1]: section i's fraction of values ≤ `centre`. @param jobs jobs in each
+ * section (one number: every section), for the floor. @param centre the pooled quantile ξ̂ at `p`. @param p level in
+ * [0, 1]. @param quantileAt pooled quantiles at the given levels (same rule as `centre`). @param support the law's
+ * support [lower, upper]. @throws {InvalidModelError} as `cdfSectioningLevels`.
+ * @example cdfSectioningInterval([0.5, 0.5], 100, 2, 0.5, (ps) => ps.map((q) => 4 * q)) // ci95 ≈ [0, 4]: 2 × 100 jobs, t_{0.975,1} = 12.7
  */
 export function cdfSectioningInterval(
   fractions: ArrayLike<number>,
+  jobs: ArrayLike<number> | number,
   centre: number,
   p: number,
   quantileAt: (ps: readonly number[]) => readonly number[],
   confidence = 0.95,
   support: readonly [number, number] = [-Infinity, Infinity],
 ): Estimate {
-  const t = tInterval(fractions, confidence);
-  const levels = cdfSectioningLevels(fractions, p, confidence);
+  const R = fractions.length;
+  const levels = cdfSectioningLevels(fractions, jobs, p, confidence);
   const [below, above] = quantileAt(levels);
   const lower = levels[0] <= 0 ? support[0] : below;
   const upper = levels[1] >= 1 ? support[1] : above;
   const ci95: [number, number] = [Math.min(lower, centre), Math.max(upper, centre)];
-  return { mean: centre, ci95, halfWidth: (ci95[1] - ci95[0]) / 2, replications: t.replications };
+  return { mean: centre, ci95, halfWidth: (ci95[1] - ci95[0]) / 2, replications: R };
 }
 
 /**

@@ -14,6 +14,15 @@ describe('supermarket fixed-point --quantiles', () => {
     expect(j.responseTime.quantiles[0].value).toBeCloseTo(8.79097, 4);
   });
 
+  it('labels each level exactly: 0.999999999 is p99.9999999, not p100, and levels 1e-10 apart get distinct names', async () => {
+    // M/M/1 (d = 1, λ = 0.5): t_p = −ln(1 − p)/(1 − λ); the old 6-digit label wrote p100 for both high levels
+    const t = await runCli('fixed-point --lambda 0.5 --d 1 --quantiles 0.001,0.999999999,0.9999999999');
+    expect(t.status).toBe(0);
+    const line = t.stdout.split('\n').find((l) => l.includes('response time'))!;
+    expect(line).toMatch(/p0\.1 = 0\.002001 {2}p99\.9999999 = 41\.4465\d\d {2}p99\.99999999 = 46\.0517\d\d/);
+    expect(line).not.toContain('p100');
+  });
+
   it('other solvers: the phase-type law with --ccdf in JSON; M/M/1 mean 2 in text', async () => {
     const j = JSON.parse(
       (await runCli('fixed-point --lambda 0.9 --d 2 --service erlang:2 --quantiles 0.5,0.95 --ccdf --ccdf-t-end 2 --ccdf-dt 1 --json'))

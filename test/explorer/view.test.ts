@@ -81,6 +81,24 @@ describe('exploreView', () => {
 });
 
 describe('explorer figures and worker protocol', () => {
+  it('names the unit of times on the axes and in the downloaded rows: time units (E[S] = 2) with exp@2', () => {
+    for (const [service, unit] of [
+      [{ kind: 'exponential', mean: 2 }, 'time units (E[S] = 2)'],
+      [{ kind: 'exponential', mean: 1 }, 'mean service times'],
+    ] as const) {
+      const figures = explorerFigures(exploreView({ lambda: 0.45, d: 2, service }, 10));
+      for (const f of figures.filter((x) => x.name !== 'tail-fractions')) {
+        expect(JSON.stringify(f.spec), f.name).toContain(unit);
+        expect(
+          f.rows.every((r) => r.timeUnit === unit),
+          f.name,
+        ).toBe(true);
+      }
+      if (unit !== 'mean service times')
+        for (const f of figures) expect(JSON.stringify(f.spec), f.name).not.toContain('mean service times');
+    }
+  });
+
   it('plots the rows it downloads, with tooltips in the field words and 4 significant digits', () => {
     const figures = explorerFigures(exploreView({ lambda: 0.9, d: 2 }, 10));
     expect(figures.map((f) => f.name)).toEqual(['tail-fractions', 'response-time-vs-load', 'response-time-ccdf', 'transient']);

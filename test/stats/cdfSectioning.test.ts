@@ -8,7 +8,7 @@ import { cdfSectioningInterval, feasible, sectioningInterval } from '../../src/s
 describe('cdfSectioningInterval', () => {
   it('inverts the sections’ cdf interval through the pooled quantile function', () => {
     // fractions 0.45, 0.55 → p ± t_{0.975,4}·s/√R inside (0, 1): both ends read through Q̂(q) = 4q
-    const e = cdfSectioningInterval([0.45, 0.55, 0.5, 0.5, 0.5], 2, 0.5, (ps) => ps.map((q) => 4 * q));
+    const e = cdfSectioningInterval([0.45, 0.55, 0.5, 0.5, 0.5], 1000, 2, 0.5, (ps) => ps.map((q) => 4 * q));
     const h = (2.7764451051977987 * Math.sqrt(0.005 / 4)) / Math.sqrt(5);
     expect(e.ci95[0]).toBeCloseTo(4 * (0.5 - h), 12);
     expect(e.ci95[1]).toBeCloseTo(4 * (0.5 + h), 12);
@@ -19,16 +19,42 @@ describe('cdfSectioningInterval', () => {
   it('a cdf interval reaching level 1 (0) leaves the upper (lower) end at the support’s bound, not Q̂(1) = the sample maximum', () => {
     // fractions 0.4, 0.6 → p ± t_{0.975,1}·0.1414/√2 = 0.5 ± 1.2706 covers [0, 1]: the sample bounds nothing
     const quantileAt = (ps: readonly number[]) => ps.map((q) => 4 * q); // Q̂(0) = 0, Q̂(1) = 4: the old ends
-    const open = cdfSectioningInterval([0.4, 0.6], 2, 0.5, quantileAt);
+    const open = cdfSectioningInterval([0.4, 0.6], 1000, 2, 0.5, quantileAt);
     expect(open.ci95).toEqual([-Infinity, Infinity]);
     expect(open.halfWidth).toBe(Infinity);
     // response times: support [0, ∞), the lower end the bound 0 (callers: feasible(…, 0))
-    expect(cdfSectioningInterval([0.4, 0.6], 2, 0.5, quantileAt, 0.95, [0, Infinity]).ci95).toEqual([0, Infinity]);
+    expect(cdfSectioningInterval([0.4, 0.6], 1000, 2, 0.5, quantileAt, 0.95, [0, Infinity]).ci95).toEqual([0, Infinity]);
     expect(feasible(open, 0).ci95).toEqual([0, Infinity]);
     // p99 of sections 0.98, 1: p + h ≥ 1 only above
-    const p99 = cdfSectioningInterval([0.985, 0.995, 0.99], 9, 0.99, (ps) => ps.map((q) => 10 * q));
+    const p99 = cdfSectioningInterval([0.985, 0.995, 0.99], 1000, 9, 0.99, (ps) => ps.map((q) => 10 * q));
     expect(p99.ci95[0]).toBeGreaterThan(9 - 1);
     expect(p99.ci95[1]).toBe(Infinity);
+  });
+
+  it('tied sections get the binomial floor, not an interval of width 0', () => {
+    // 2 batches of 80 jobs, 79 of each ≤ the pooled p99: s_F = 0, so the t interval over the fractions has h = 0;
+    // the floor is t_{0.975,1}·√(p(1 − p)/(R·m)) = 12.706·√(0.0099/160) ≈ 0.0999
+    const quantileAt = (ps: readonly number[]) => ps.map((q) => 10 * q);
+    const tied = cdfSectioningInterval([79 / 80, 79 / 80], 80, 9.9, 0.99, quantileAt);
+    expect(tied.ci95[0]).toBeCloseTo(10 * (0.99 - 12.706204736174694 * Math.sqrt(0.0099 / 160)), 10);
+    expect(tied.ci95[1]).toBe(Infinity);
+    // at the median of 2 × 40 jobs the floor reaches both ends: the sample bounds nothing
+    expect(cdfSectioningInterval([0.5, 0.5], [40, 40], 2, 0.5, quantileAt).ci95).toEqual([-Infinity, Infinity]);
+    // unequal sections: σ_F² = p(1 − p)·(1/R)Σ 1/m_i; 5 tied sections of 10⁴ and 10⁶ jobs
+    const m = [1e4, 1e4, 1e4, 1e6, 1e6];
+    const h = (2.7764451051977987 * Math.sqrt(0.25 * (3 / 1e4 + 2 / 1e6))) / 5;
+    const unequal = cdfSectioningInterval([0.5, 0.5, 0.5, 0.5, 0.5], m, 5, 0.5, quantileAt);
+    expect(unequal.ci95[0]).toBeCloseTo(10 * (0.5 - h), 10);
+    expect(unequal.ci95[1]).toBeCloseTo(10 * (0.5 + h), 10);
+    // spread sections keep their own t half-width when it is the larger
+    const wide = cdfSectioningInterval([0.45, 0.55, 0.5, 0.5, 0.5], 1e4, 5, 0.5, quantileAt);
+    expect(wide.ci95[1]).toBeCloseTo(10 * (0.5 + (2.7764451051977987 * Math.sqrt(0.005 / 4)) / Math.sqrt(5)), 10);
+  });
+
+  it('refuses sections without jobs or a size list of the wrong length', () => {
+    const quantileAt = (ps: readonly number[]) => ps.map((q) => 10 * q);
+    expect(() => cdfSectioningInterval([0.5, 0.5], 0, 5, 0.5, quantileAt)).toThrow(/needs ≥ 1/);
+    expect(() => cdfSectioningInterval([0.5, 0.5], [10], 5, 0.5, quantileAt)).toThrow(/2 fractions but 1 section sizes/);
   });
 
   it('an open interval survives the JSON encoding (null end, ci95Infinite) and reads back as ∞', () => {
@@ -70,7 +96,7 @@ describe('cdfSectioningInterval', () => {
         centre,
       );
       const fractions = sections.map((xs) => xs.reduce((n, x) => n + (x <= centre ? 1 : 0), 0) / m);
-      const after = cdfSectioningInterval(fractions, centre, p, (ps) => quantiles(all, all.length, ps));
+      const after = cdfSectioningInterval(fractions, m, centre, p, (ps) => quantiles(all, all.length, ps));
       if (before.ci95[0] <= truth && truth <= before.ci95[1]) old++;
       if (after.ci95[0] <= truth && truth <= after.ci95[1]) now++;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchEstimate, lag1Autocorrelation } from '../../src/stats/batchMeans.ts';
-import { fractionsAtMost, pooledQuantiles, quantiles } from '../../src/stats/quantile.ts';
+import { fractionsAtMost, percentileName, pooledQuantiles, quantiles } from '../../src/stats/quantile.ts';
 import { Rng } from '../../src/stats/rng.ts';
 
 /** Type-7 quantile of a sorted copy (the d3 / R definition), the independent reference. */
@@ -10,6 +10,26 @@ function sortedQuantile(xs: number[], p: number): number {
   const k = Math.floor(h);
   return k + 1 < s.length ? s[k] + (h - k) * (s[k + 1] - s[k]) : s[k];
 }
+
+describe('percentileName', () => {
+  it('writes 100·p exactly from the shortest decimal of p: distinct levels, distinct names', () => {
+    expect([0.5, 0.95, 0.99, 0.05, 0.001].map(percentileName)).toEqual(['p50', 'p95', 'p99', 'p5', 'p0.1']);
+    expect(percentileName(0.999999999)).toBe('p99.9999999'); // was p100 (6 significant digits)
+    expect(percentileName(1e-7)).toBe('p0.00001');
+    expect(percentileName(1.5e-7)).toBe('p0.000015');
+    expect(percentileName(0.9999999999999999)).toBe('p99.99999999999999');
+    // every level the name shows reads back as that level: 100·p from the name, divided by 100, is p
+    const rng = new Rng(3n);
+    for (let k = 0; k < 1000; k++) {
+      const p = k % 2 === 0 ? rng.nextOpen() : 1 - rng.nextOpen() * 10 ** -(k % 12);
+      if (!(p > 0 && p < 1)) continue;
+      const percent = percentileName(p).slice(1);
+      expect(Number(`${percent}e-2`), `${p} → ${percent}`).toBe(p);
+    }
+    expect(() => percentileName(1)).toThrow(/level in \(0, 1\)/);
+    expect(() => percentileName(0)).toThrow(/level in \(0, 1\)/);
+  });
+});
 
 describe('quantiles', () => {
   it('quantiles(values, count, ps) equals the sorted type-7 quantile on random data with ties, and ignores entries past count', () => {

@@ -26,6 +26,8 @@ import { solveMeanField } from '../../meanfield/solve.ts';
 import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
+import { timeUnit } from '../../model/service/index.ts';
+import { percentileName } from '../../stats/index.ts';
 import {
   addModelOptions,
   examples,
@@ -215,7 +217,7 @@ export function fixedPointCommand(): Command {
         const lines = [
           `SQ(d) mean-field fixed point: d = ${model.d}, λ = ${model.lambda}${o.service === 'exp' ? '' : `, service ${o.service}`}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
           `  E[Q] = ${fp.meanQueueLength.toFixed(6)} jobs per server`,
-          `  E[T] = ${fp.meanResponseTime.toFixed(6)} ${timeUnit(model)}`,
+          `  E[T] = ${fp.meanResponseTime.toFixed(6)} ${timeUnit(model.service)}`,
           `  s_i:  ${fp.tail
             .slice(0, 8)
             .map((s, i) => `s_${i}=${s.toPrecision(4)}`)
@@ -282,7 +284,7 @@ function quantilesJson(law: ResponseTimeLaw) {
 /** "  response time (solver, kind): p50 = 2.2019  p95 = …" with CIs for estimates. */
 function quantileLine(law: ResponseTimeLaw): string {
   const cells = law.quantiles.map((q) => {
-    const name = `p${+(100 * q.p).toPrecision(6)}`;
+    const name = percentileName(q.p);
     const ci = q.estimate ? ` ${intervalText(q.estimate.ci95, 4)}` : '';
     const e = q.measuredError;
     const error = e
@@ -298,11 +300,6 @@ function quantileLine(law: ResponseTimeLaw): string {
 function infiniteMeanReason(model: SupermarketModel): string {
   const f = meanFieldFiniteness(model);
   return f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
-}
-
-/** The unit of a time the model gives: mean service times when E[S] = 1, else time units with E[S] named. */
-function timeUnit(model: SupermarketModel): string {
-  return model.service.mean === 1 ? 'mean service times' : `time units (E[S] = ${model.service.mean})`;
 }
 
 /** @param service the --service text, printed as given (as simulate does): the law in full, e.g. pareto:2.5, exp@2. */
@@ -383,7 +380,7 @@ function printGeneralSolution(
       `  solver: ${s.solver} (${s.kind}); ${s.source}`,
       infiniteReason !== undefined
         ? `  E[T] = ∞ (${infiniteReason})`
-        : `  E[T] = ${s.meanResponseTime.toFixed(6)} ${timeUnit(model)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
+        : `  E[T] = ${s.meanResponseTime.toFixed(6)} ${timeUnit(model.service)}${ci}${s.numericalError ? `  (numerical error ≈ ${s.numericalError.toExponential(1)})` : ''}`,
       ...(measured ? [measured] : []),
       ...(s.note ? [`  note: ${s.note}`] : []),
       // the limit is finite while every finite n is not (with replacement): said beside it, as simulate says the ∞

@@ -25,7 +25,7 @@ import {
   refuseIdleSettings,
 } from '../options.ts';
 import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
-import { jsonOption, printJson } from '../output.ts';
+import { intervalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   n: number;
@@ -49,7 +49,7 @@ interface Opts {
   json?: boolean;
 }
 
-const show = (e: BatchEstimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
+const show = (e: BatchEstimate, k = 4) => `${e.mean.toFixed(k)}  ${intervalText(e.ci95, k)}`;
 
 /** The jobs in submit order (stable), as the trace gives them: arrival = submit time (s), size = run time (s). */
 function rawWorkload(jobs: readonly TraceJob[], user: boolean) {

@@ -67,7 +67,7 @@ interface Opts extends ModelFlags {
   threads?: number;
 }
 
-const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  [${e.ci95[0].toFixed(k)}, ${e.ci95[1].toFixed(k)}]`;
+const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  ${intervalText(e.ci95, k)}`;
 /**
  * A note for estimates whose mean lies outside their printed interval (`meansOutsideInterval`): the interval is the t
  * interval intersected with the parameter space, and the sample mean, an unbiased estimate, can fall beyond that bound

@@ -44,6 +44,16 @@ export function serviceDistribution(spec: ServiceSpec): ServiceDistribution {
   return byKind('service', SERVICE_LAWS, spec);
 }
 
+/**
+ * The unit of the model's times (E[T], response-time quantiles, workloads, the clock of a transient), as every output
+ * names it: "mean service times" when E[S] = 1, else "time units (E[S] = m)" (e.g. `--service exp@2`: E[T] = 2 is
+ * one mean service time). Axis titles of the figures and the data beside them use it.
+ * @param spec the service spec (its `mean`, time units). @example timeUnit({ kind: 'exponential', mean: 2 }) // "time units (E[S] = 2)"
+ */
+export function timeUnit(spec: Pick<ServiceSpec, 'mean'>): string {
+  return spec.mean === 1 ? 'mean service times' : `time units (E[S] = ${spec.mean})`;
+}
+
 /** The law of each service kind, in the order of SERVICE_KINDS (the error message lists them so). */
 const SERVICE_LAWS: KindTable<ServiceSpec, ServiceDistribution> = {
   exponential: ExponentialDistribution,
