@@ -225,8 +225,11 @@ export function load(model: SupermarketModel): number {
  * `parseModel`, which is both).
  * @param input plain object (from CLI flags or JSON); numeric strings are accepted.
  * @returns a frozen `SupermarketModel` with defaults filled in.
+ * Resolved here, once: redundancy cancel-on-start to selection lwl, and LPW with exact predictions on a sharing server
+ * (PS, LAS) to the LWL model it equals (`lpwAsLwl`).
  * @throws {InvalidModelError} on NaN/non-numeric values, d not an integer ≥ 1, unknown names, a setting with no effect
- *   (sampling with-replacement beside a batch, server speeds all 1).
+ *   (sampling with-replacement beside a batch, server speeds all 1), a policy combination that does not run
+ *   (`policyCombinationError`).
  * @throws {UnstableModelError} if λ ≤ 0 (no arrivals: not a model of this project).
  */
 export function validateModel(input: ModelInput | UntypedModelInput): SupermarketModel {
@@ -264,11 +267,16 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
     batch: parsed.batch,
     hetero,
   });
-  const model = {
+  const resolved = {
     ...parsed,
     ...(red.selection === undefined ? {} : { selection: red.selection }),
     ...(red.spec === undefined ? {} : { redundancy: red.spec }),
   } as SupermarketModel;
+  // LPW with exact predictions reads the true work left (`lpwAsLwl`): on a sharing server (PS, LAS), where LPW's own
+  // rule is not defined (several jobs in service) and no engine runs it, the model is the LWL one it equals, resolved
+  // here once as cancel-on-start is; with other predictions the combination stays refused below
+  const sharingLpw = policyCombinationError(resolved.selection, resolved.discipline) !== undefined ? lpwAsLwl(resolved) : undefined;
+  const model = sharingLpw ?? resolved;
   const conflict = policyCombinationError(model.selection, model.discipline);
   if (conflict !== undefined) throw new InvalidModelError(conflict);
   checkMemory(model.selection, model.d, model.memory);

@@ -65,9 +65,19 @@ describe('settings with no effect or no meaning are refused (issue 18 item 5)', 
     expect(idlePrediction('jsq', 'ps')).toMatch(/neither selection jsq nor discipline ps reads a prediction/);
     expect(idlePrediction('lwl', 'las')).toMatch(/nor discipline las/);
   });
-  it('LPW with a sharing discipline is refused by the model itself', () => {
-    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'ps' })).toThrow(/lpw with discipline ps is not supported/);
-    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'las' })).toThrow(/one job in service/);
+  it('LPW with a sharing discipline is refused by the model itself, unless its predictions are exact', () => {
+    const lpw = { lambda: 0.5, d: 2, selection: 'lpw' } as const;
+    expect(() => parseModel({ ...lpw, discipline: 'ps', prediction: 'exp' })).toThrow(/lpw with discipline ps is not supported/);
+    expect(() => parseModel({ ...lpw, discipline: 'las', prediction: 'uniform:0.5' })).toThrow(/one job in service/);
+    // 'static' ΣY counts the served part too: not LWL, so still refused
+    expect(() => parseModel({ ...lpw, discipline: 'las', conventions: { lpwWork: 'static' } })).toThrow(/one job in service/);
+  });
+  it('LPW with exact predictions and PS or LAS is the LWL model it equals (lpwAsLwl), as LWL + LAS runs (it was refused)', () => {
+    for (const discipline of ['ps', 'las'] as const) {
+      const m = parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline });
+      expect(m).toEqual(parseModel({ lambda: 0.5, d: 2, selection: 'lwl', discipline }));
+      expect(meanFieldCapabilities(m).fixedPoint).toMatchObject({ available: true, id: 'lwl-cavity' });
+    }
   });
 });
 
