@@ -3,7 +3,7 @@
  * the refined term): the response-time ccdf P(T > t) at the fixed point, and E[T] against λ for several d with the
  * heavy-traffic asymptote log(1/(1 − λ))/log d (Mitzenmacher 2001; theory.md §2). Plain data for `report`.
  */
-import type { SupermarketModel } from '../model/index.ts';
+import { fifoQueueLengthTwin, type SupermarketModel } from '../model/index.ts';
 import { responseTimeCcdf, responseTimeQuantile, solveSqdFixedPoint, type FixedPointResult } from '../meanfield/index.ts';
 
 /** P(T > t) of the mean field on a grid of `times` (model time units) up to its 1 − 1e-4 quantile. */
@@ -50,9 +50,11 @@ export const LOAD_GRID: readonly number[] = [
 
 /**
  * E[T](λ) of SQ(d) FIFO exponential (fixed point in closed form) for each d of `ds` on `LOAD_GRID`, from `model`
- * (its sampling and service kept, λ and d replaced).
+ * (its sampling and service kept, λ and d replaced; PS or LAS with exponential sizes through FIFO's queue lengths,
+ * `fifoQueueLengthTwin`, whose E[T] they share).
  */
-export function loadCurves(model: SupermarketModel, ds: readonly number[]): LoadCurve[] {
+export function loadCurves(given: SupermarketModel, ds: readonly number[]): LoadCurve[] {
+  const model = fifoQueueLengthTwin(given) ?? given;
   return ds.map((d) => ({
     d,
     lambda: [...LOAD_GRID],
