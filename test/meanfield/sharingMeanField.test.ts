@@ -4,6 +4,7 @@
  * with exponential sizes (JSQ reads counts only and LAS reads no size, so the count process is SQ(d)'s: the closed
  * form must come out); the LWL cavity with d = 1 under PS and LAS (an M/M/1 queue, mean 1/(1 − ρ) for both); the refusals of item 5.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { jsqCavity, lwlCavity } from '../../src/meanfield/cavity/index.ts';
 import { mg1 } from '../../src/meanfield/mg1/index.ts';
@@ -189,5 +190,22 @@ describe("PS and LAS with exponential sizes: FIFO's queue lengths at every n (re
     expect(prepared.correction?.sumV).toBe(refine(fifo).sumV);
     expect(prepared.secondOrder?.sumA).toBe(refineSecondOrder(fifo).sumA);
     expect(exact?.points.map((p) => p.n)).toEqual([2, 3]);
+  });
+});
+
+describe('the response-time law of PS and LAS at d ≥ 2: README and the capability query agree', () => {
+  it('without memory the cavity estimates it (JSQ, LWL); with a memory E[T] only, as the README says (it said E[T] only)', () => {
+    for (const discipline of ['ps', 'las'] as const) {
+      for (const selection of ['jsq', 'lwl'] as const) {
+        const law = meanFieldCapabilities(parseModel({ lambda: 0.8, d: 2, selection, discipline })).responseTime;
+        expect(law, `${selection} ${discipline}`).toMatchObject({ available: true, kind: 'estimate', id: `${selection}-cavity` });
+      }
+      const withMemory = meanFieldCapabilities(parseModel({ lambda: 0.8, d: 2, discipline, memory: 'cp' }));
+      expect(withMemory.fixedPoint.available).toBe(true);
+      expect(withMemory.responseTime).toMatchObject({ available: false });
+    }
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('with a memory, PS and LAS at d ≥ 2 have E[T] only');
+    expect(readme).toContain("without one, their law is the JSQ or LWL cavity's estimate with CIs");
   });
 });
