@@ -425,7 +425,7 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
         'lpw-cavity',
         'LPW cavity iteration',
         'estimate',
-        'theory.md §5 [A]: asymptotic independence assumed; law of predicted work iterated to its fixed point, CI from independent restarts, checked (throughput, busy fraction, Little)',
+        'theory.md §5 [A]: asymptotic independence assumed; law of predicted work iterated to its fixed point, CI from independent restarts, checked (throughput, busy fraction, Little); E[Q] = λE[T]',
       );
     case 'jsq': {
       if (model.discipline === 'fifo' && model.service.kind === 'exponential')
