@@ -789,7 +789,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
   if (!hasPoissonArrivals(model)) return nonPoissonCapabilities(model);
   const fixedPoint = fixedPointOf(model);
   // PS or LAS with exponential sizes under JSQ(d) or random: FIFO's queue-length process, so FIFO's refined terms and
-  // exact chain, for E[Q], the tails and E[T] = E[Q]/λ (the response-time law is not FIFO's: `responseTime` above)
+  // exact chain, for E[Q], the tails and E[T] = E[Q]/λ (the law of T is not FIFO's: the model's own responseTime)
   const twin = fifoQueueLengthTwin(model);
   if (twin !== undefined)
     return { ...throughFifo(meanFieldCapabilities(twin), model), fixedPoint, responseTime: responseTimeOf(model, fixedPoint) };
