@@ -60,7 +60,7 @@ export type ExactVerdict = CellVerdict & { readonly judgedAgainst: 'exact' };
 
 export const EXACT_RULE = '|x̂_n − E[T]_n exact| ≤ h_n + ε_trunc (exact n-server chain, its truncation bound added; no allowance)';
 
-/** True when `solveExact` has the model: JSQ(d) or random selection, FIFO, exponential sizes. */
+/** True when `solveExact` has the model: JSQ(d) or random selection, FIFO (PS, LAS through FIFO's chain), exponential sizes. */
 export function hasExactSolver(model: SupermarketModel): boolean {
   return meanFieldCapabilities(model).exactChain.available;
 }
@@ -76,7 +76,8 @@ export function exactPoints(
   ns: readonly number[],
   options: Pick<ExactPointsConfig, 'truncationBound' | 'maxStates' | 'quietBelowD'>,
 ): { points: ExactPoint[]; skipped: { n: number; reason: string }[] } {
-  if (!hasExactSolver(model)) throw new InvalidModelError('exact points need JSQ(d) or random selection, FIFO, exponential sizes');
+  const chain = meanFieldCapabilities(model).exactChain;
+  if (!chain.available) throw new InvalidModelError(`exact points: ${chain.reason}`);
   const points: ExactPoint[] = [];
   const skipped: { n: number; reason: string }[] = [];
   for (const n of ns) {

@@ -3,7 +3,7 @@
  * the refined term): the response-time ccdf P(T > t) at the fixed point, and E[T] against λ for several d with the
  * heavy-traffic asymptote log(1/(1 − λ))/log d (Mitzenmacher 2001; theory.md §2). Plain data for `report`.
  */
-import type { SupermarketModel } from '../model/index.ts';
+import { fifoQueueLengthTwin, type SupermarketModel } from '../model/index.ts';
 import { responseTimeCcdf, responseTimeQuantile, solveSqdFixedPoint, type FixedPointResult } from '../meanfield/index.ts';
 
 /** P(T > t) of the mean field on a grid of `times` (model time units) up to its 1 − 1e-4 quantile. */
@@ -52,10 +52,12 @@ export const LOAD_GRID: readonly number[] = [
 
 /**
  * E[T](λ) of SQ(d) FIFO exponential (fixed point in closed form) for each d of `ds` at λ = ρ/E[S] for ρ on
- * `LOAD_GRID`, from `model` (its sampling and service kept, λ and d replaced): with E[S] ≠ 1 (`--service exp@2`) the
- * grid stays inside the stable loads and the times are in the model's time units.
+ * `LOAD_GRID`, from `model` (its sampling and service kept, λ and d replaced; PS or LAS with exponential sizes through
+ * FIFO's queue lengths, `fifoQueueLengthTwin`, whose E[T] they share): with E[S] ≠ 1 (`--service exp@2`) the grid
+ * stays inside the stable loads and the times are in the model's time units.
  */
-export function loadCurves(model: SupermarketModel, ds: readonly number[]): LoadCurve[] {
+export function loadCurves(given: SupermarketModel, ds: readonly number[]): LoadCurve[] {
+  const model = fifoQueueLengthTwin(given) ?? given;
   const meanS = model.service.mean;
   return ds.map((d) => ({
     d,

@@ -10,7 +10,7 @@ import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
-import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient, type TransientResult } from '../meanfield/index.ts';
+import { refine, simulationWarmup, refinedTransient, type TransientResult } from '../meanfield/index.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../meanfield/solve.ts';
 import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { defaultWorkloadGrid } from '../sim/index.ts';
@@ -395,7 +395,8 @@ function prepareModel(
   const warm = sweepWarmup(model, config, refined);
   const transientGrid = transientSchedule(warm.time, config, capabilities);
   early?.({ model, warm, transient: transientGrid });
-  const sqd = refined ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;
+  // SQ(d), or PS/LAS with exponential sizes through FIFO's queue lengths (`refine` runs on the FIFO twin)
+  const sqd = refined ? refine(model) : null;
   const correction: FirstOrderTerm | null = sqd ? { ...sqd, origin: 'sqd' } : heteroFirstOrder(model, capabilities);
   const second = !sqd
     ? { correction: null, note: null }

@@ -22,7 +22,7 @@ import { SIGNIFICANCE_LEVEL } from './verdict.ts';
 
 /**
  * The second-order correction of a model, or null with the reason (sampling without replacement, an ill-conditioned
- * solve). @param model JSQ(d) FIFO exponential of mean 1 (the caller asks `meanFieldCapabilities`).
+ * solve). @param model JSQ(d) FIFO exponential of mean 1, or PS/LAS through FIFO (the caller asks `meanFieldCapabilities`).
  * @param fixedPoint the model's fixed point, when already solved. Other errors pass through.
  */
 export function secondOrderTerm(

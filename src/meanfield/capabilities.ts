@@ -4,7 +4,16 @@
  * sentence saying why not. `solveMeanField` and `solveMeanFieldTransient` dispatch from it; the CLI, compare, claims
  * and the report ask it instead of re-deriving. Source: theory.md §2–§7 (which solver is exact for which model).
  */
-import { DISCIPLINE_TABLE, formatBatch, lpwAsLwl, meanFieldFiniteness, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import {
+  DISCIPLINE_TABLE,
+  fifoQueueLengthTwin,
+  formatBatch,
+  lpwAsLwl,
+  meanFieldFiniteness,
+  sizeBlindFifoTwin,
+  unknownPolicy,
+  type SupermarketModel,
+} from '../model/index.ts';
 import { effectiveMemory, isJiq, modelHasMemory, NO_MEMORY } from '../model/memory.ts';
 import { describeMemory } from './memory/reduction.ts';
 import { hasMemoryTransient } from './memory/transient.ts';
@@ -15,7 +24,7 @@ import { HETERO_CAVITY_SOURCE } from './hetero/cavity.ts';
 import { memoryPhaseTypeIsExact, memoryPhaseTypeRefusal } from './memory/sizedTransient.ts';
 import { formatArrivals, hasPoissonArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
 
-export { requireStable } from '../model/index.ts';
+export { requireStable, fifoQueueLengthTwin } from '../model/index.ts';
 
 /**
  * What kind of answer a solution is: 'exact' (the n → ∞ limit up to `numericalError`), 'approximation' (a solver
@@ -314,16 +323,6 @@ function heteroCavityOf(model: SupermarketModel): SolverCapability<FixedPointSol
 }
 
 /**
- * JSQ(d) with exponential sizes and a size-blind work-conserving sharing server (PS, LAS), without memory: its
- * queue-length process is FIFO's (every busy server completes a job at rate 1/E[S] whatever it serves, by
- * memorylessness), so the SQ(d) ODE is its transient. Returns that FIFO model, or undefined for any other model.
- * Source: theory.md §5 "Sharing disciplines" (exponential sizes).
- */
-export function fifoQueueLengthTwin(model: SupermarketModel): SupermarketModel | undefined {
-  return modelHasMemory(model) ? undefined : sizeBlindFifoTwin(model);
-}
-
-/**
  * A JSQ(d) model (d ≥ 2) with dispatcher memory and a size-blind work-conserving sharing server (PS, LAS), answered
  * through FIFO: returns the FIFO model with the same memory, rate and mean size whose reduced-rate value (theory.md
  * §12) is this model's E[T], or undefined for any other model.
@@ -348,21 +347,6 @@ export function memoryFifoTwin(model: SupermarketModel): SupermarketModel | unde
     service: { kind: 'exponential', mean: serviceDistribution(model.service).mean },
     prediction: { kind: 'exact' },
   };
-}
-
-/** The FIFO model with a size-blind sharing server's queue-length process (JSQ, exponential sizes), memory kept. */
-function sizeBlindFifoTwin(model: SupermarketModel): SupermarketModel | undefined {
-  if (model.selection !== 'jsq' || model.service.kind !== 'exponential') return undefined;
-  const row = DISCIPLINE_TABLE[model.discipline];
-  switch (row.server) {
-    case 'priority':
-      return undefined;
-    case 'sharing':
-    case 'attained-service':
-      return row.usesPrediction ? undefined : { ...model, discipline: 'fifo' };
-    default:
-      return unknownPolicy(row.server, 'server model');
-  }
 }
 
 /** The fixed-point solver of a model (the table of solve.ts), or why none. */
@@ -441,7 +425,7 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
         'lpw-cavity',
         'LPW cavity iteration',
         'estimate',
-        'theory.md §5 [A]: asymptotic independence assumed; law of predicted work iterated to its fixed point, CI from independent restarts, checked (throughput, busy fraction, Little)',
+        'theory.md §5 [A]: asymptotic independence assumed; law of predicted work iterated to its fixed point, CI from independent restarts, checked (throughput, busy fraction, Little); E[Q] = λE[T]',
       );
     case 'jsq': {
       if (model.discipline === 'fifo' && model.service.kind === 'exponential')
@@ -747,6 +731,28 @@ function asLpw(lwl: MeanFieldCapabilities): MeanFieldCapabilities {
 }
 
 /**
+ * The refined terms and exact chain of a PS or LAS model with exponential sizes (JSQ(d), random): those of its FIFO
+ * twin (`fifoQueueLengthTwin`, the same queue-length process), each available one named as such; `refine`,
+ * `refineSecondOrder`, `refinedTransient` and `solveExact` run on the twin. They give E[Q], the tails and E[T] (Little),
+ * not the law of T. The caller keeps the model's own fixed point and response-time law.
+ */
+function throughFifo(
+  fifo: MeanFieldCapabilities,
+  model: SupermarketModel,
+): Pick<MeanFieldCapabilities, 'transient' | 'refined' | 'exactChain' | 'phaseTypeFit' | 'fallback'> {
+  const why = `${model.discipline.toUpperCase()} with exponential sizes has FIFO's queue lengths: E[Q], E[T] only`;
+  const tag = <C extends TermCapability | Unavailable>(c: C): C =>
+    c.available ? { ...c, name: `${c.name} (${why})`, source: `${c.source}; ${SIZE_BLIND_SOURCE}` } : c;
+  return {
+    transient: transientOf(model),
+    refined: { firstOrder: tag(fifo.refined.firstOrder), secondOrder: tag(fifo.refined.secondOrder) },
+    exactChain: tag(fifo.exactChain),
+    phaseTypeFit: phaseTypeFitOf(model),
+    fallback: no("no fallback: a refusal of this model's fixed-point solver is final"),
+  };
+}
+
+/**
  * What the mean-field room can answer for `model`: the fixed-point solver (by the table of solve.ts, strongest
  * first), the transient solver, the refined terms of order 1 and 2 and the exact n-server chain, each with its name
  * and source, and the response-time law (`solveResponseTime`), or `{ available: false, reason }`. The load is not checked: a transient exists at ρ ≥ 1, the fixed
@@ -781,10 +787,15 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
   }
   if ((model.batch ?? 1) > 1) return batchCapabilities(model);
   if (!hasPoissonArrivals(model)) return nonPoissonCapabilities(model);
+  const fixedPoint = fixedPointOf(model);
+  // PS or LAS with exponential sizes under JSQ(d) or random: FIFO's queue-length process, so FIFO's refined terms and
+  // exact chain, for E[Q], the tails and E[T] = E[Q]/λ (the law of T is not FIFO's: the model's own responseTime)
+  const twin = fifoQueueLengthTwin(model);
+  if (twin !== undefined)
+    return { ...throughFifo(meanFieldCapabilities(twin), model), fixedPoint, responseTime: responseTimeOf(model, fixedPoint) };
   const sqd = isSqdModel(model);
   const withMemory = modelHasMemory(model) ? `, memory ${describeMemory(effectiveMemory(model.selection, model.d, model.memory))}` : '';
-  const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes without memory (theory.md §6), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes${withMemory}`;
-  const fixedPoint = fixedPointOf(model);
+  const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes without memory (theory.md §6), and PS or LAS through FIFO's queue lengths, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes${withMemory}`;
   return {
     fixedPoint,
     responseTime: responseTimeOf(model, fixedPoint),
@@ -808,7 +819,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
       !modelHasMemory(model)
         ? { available: true, name: 'n-server occupancy chain', source: 'theory.md §1–§2: the n-server CTMC on sorted occupancy vectors' }
         : no(
-            `the exact n-server chain covers JSQ(d) or random selection with FIFO and exponential sizes, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
+            `the exact n-server chain covers JSQ(d) or random selection with FIFO (PS and LAS through FIFO's queue lengths) and exponential sizes, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
           ),
     phaseTypeFit: phaseTypeFitOf(model),
     fallback:

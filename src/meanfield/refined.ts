@@ -9,7 +9,7 @@
  */
 import { mathjs } from '../lazy.ts';
 import { InvalidModelError, SolverError } from '../errors.ts';
-import { checkServers, type Sampling, type SupermarketModel } from '../model/model.ts';
+import { checkServers, fifoQueueLengthTwin, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { clampToRange } from '../numerics/clamp.ts';
@@ -232,7 +232,9 @@ const FIRST_ORDER_PROVENANCE = {
  * V converges fast in K), truncated or zero-padded to `truncationLevel` if given. d = 1: V = 0 exactly (linear
  * drift), no matrices are built. Service mean ≠ 1: V depends on ρ only.
  * Source: theory.md §6; Gast and Van Houdt, POMACS 1(2), 2017 (V = −A⁻¹b); rmf_tool.
- * @param model supported SQ(d) model; `sampling` picks V_with or V_without.
+ * @param given supported SQ(d) model, or PS or LAS with exponential sizes under JSQ(d) (run on its FIFO twin,
+ *   `fifoQueueLengthTwin`: the same queue-length process, so V, ΣV and E[T_n] by Little are its own; the returned
+ *   fixed point is the twin's); `sampling` picks V_with or V_without.
  * @param options `fixedPoint` (must be for the same model), `truncationLevel` K (integer ≥ 1).
  * @returns `V` (length K + 1, V[0] = 0), `sumV` (1/n coefficient of E[Q], jobs per server), `fixedPoint`,
  *   `sampling`, `diagnostics` { lyapunovResidual, truncationLevel }.
@@ -241,9 +243,10 @@ const FIRST_ORDER_PROVENANCE = {
  * @example refine(parseModel({ lambda: 0.9, d: 2 })).sumV // ≈ 3.9864
  */
 export function refine(
-  model: SupermarketModel,
+  given: SupermarketModel,
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): RefinedCorrection {
+  const model = fifoQueueLengthTwin(given) ?? given; // PS/LAS with exponential sizes: FIFO's queue lengths
   const { rho, d } = sqdParameters(model);
   requirePoissonRefined(model, 'the refined 1/n term');
   const { fixedPoint, K } = refinementBase(model, options);

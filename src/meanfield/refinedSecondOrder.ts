@@ -14,7 +14,7 @@
  * Source: theory.md §6; Gast, Bortolussi, Tribastone, Perf. Eval. 2019; rmf_tool.
  */
 import { InvalidModelError, SolverError } from '../errors.ts';
-import type { SupermarketModel } from '../model/model.ts';
+import { fifoQueueLengthTwin, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import { solveKroneckerSum, tridiagonalEigenbasis, type TridiagonalEigenbasis } from '../numerics/kroneckerSum.ts';
 import type { FixedPointResult } from './fixedPoint.ts';
@@ -303,7 +303,8 @@ export function secondOrderUnverified(d: number): string | undefined {
 
 /**
  * 1/n and 1/n² coefficients of E[s^(n)] and E[Q_n] for SQ(d), exponential sizes, FIFO, sampling with replacement.
- * @param model JSQ(d) model with `sampling` 'with-replacement'. @param options `fixedPoint` (same model),
+ * @param given JSQ(d) model with `sampling` 'with-replacement', FIFO, or PS or LAS with exponential sizes (run on its
+ *   FIFO twin, `fifoQueueLengthTwin`, as `refine`). @param options `fixedPoint` (same model),
  *   `truncationLevel` K (default: the fixed point's; the cost is O(K⁵), K ≈ 9 at d = 2, ρ = 0.9).
  * @returns `V`, `A` (length K + 1, index 0 = 0), `sumV`, `sumA`, `diagnostics` { truncationLevel, residuals }.
  * @throws {InvalidModelError} unsupported model, sampling without replacement (its drift depends on n; not done), d > 3
@@ -312,9 +313,10 @@ export function secondOrderUnverified(d: number): string | undefined {
  * @example refineSecondOrder(parseModel({ lambda: 0.95, d: 3 })).sumA // c₂ of E[Q_n]
  */
 export function refineSecondOrder(
-  model: SupermarketModel,
+  given: SupermarketModel,
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): SecondOrderCorrection {
+  const model = fifoQueueLengthTwin(given) ?? given; // PS/LAS with exponential sizes: FIFO's queue lengths
   const { rho, d } = sqdParameters(model);
   requirePoissonRefined(model, 'the 1/n² term');
   if (model.sampling !== 'with-replacement') {

@@ -5,7 +5,7 @@
  */
 import { checkTimeGrid } from '../model/timeGrid.ts';
 import { InvalidModelError } from '../errors.ts';
-import type { SupermarketModel } from '../model/model.ts';
+import { fifoQueueLengthTwin, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import { clampToRange } from '../numerics/clamp.ts';
 import { odexCounts, odexIntegration, sampleTrajectory } from '../numerics/odex.ts';
@@ -190,7 +190,8 @@ export interface RefinedTransientResult {
  * @throws as `solveTransient`; {InvalidModelError} if `solved` was sampled at other instants than `options.times`.
  * @example refinedTransient(m, { times: [0, 300] }).sumV[1] // ≈ refine(m).sumV (3.9864 at d = 2, λ = 0.9)
  */
-export function refinedTransient(model: SupermarketModel, options: TransientOptions, solved?: TransientResult): RefinedTransientResult {
+export function refinedTransient(given: SupermarketModel, options: TransientOptions, solved?: TransientResult): RefinedTransientResult {
+  const model = fifoQueueLengthTwin(given) ?? given; // PS/LAS with exponential sizes: FIFO's queue lengths (as `refine`)
   requirePoissonRefined(model, 'the refined transient V(t)/n');
   if (solved && !(solved.times.length === options.times.length && solved.times.every((t, j) => t === options.times[j])))
     throw new InvalidModelError('the refined transient: the given mean-field transient was sampled at other instants');

@@ -34,9 +34,22 @@ const FORMS = 'none, ip, cp, bcp:A or ism:A (A an integer ≥ 1)';
 const capacitySchema = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
   z
-    .number({ error: (iss) => `memory size A must be an integer ≥ 1, got ${JSON.stringify(iss.input)}` })
+    .number({
+      error: (iss) =>
+        iss.input === undefined
+          ? 'memory capacity is missing: the memory size A, an integer ≥ 1'
+          : `memory size A must be an integer ≥ 1, got ${JSON.stringify(iss.input)}`,
+    })
     .refine((x) => Number.isInteger(x) && x >= 1, { error: (iss) => `memory size A must be an integer ≥ 1, got ${String(iss.input)}` }),
 );
+
+/** The message of a memory object with a field its kind does not have (`{ kind: 'bcp', A: 3 }`), naming the field. */
+const unknownField =
+  (kind: MemoryScheme) =>
+  (iss: { code?: string; keys?: readonly string[] }): string | undefined =>
+    iss.code === 'unrecognized_keys'
+      ? `unknown memory field ${(iss.keys ?? []).map((k) => JSON.stringify(k)).join(', ')}; memory ${kind} has ${kind === 'bcp' || kind === 'ism' ? 'the fields kind and capacity' : 'the field kind only'}`
+      : undefined;
 
 /**
  * Expands the short form `none | ip | cp | bcp:A | ism:A` into the object form (A still a string).
@@ -68,17 +81,25 @@ export const memorySchema = z.preprocess(
   z.discriminatedUnion(
     'kind',
     [
-      z.object({ kind: z.literal('none') }).strict(),
-      z.object({ kind: z.literal('ip') }).strict(),
-      z.object({ kind: z.literal('cp') }).strict(),
-      z.object({ kind: z.literal('bcp'), capacity: capacitySchema }).strict(),
-      z.object({ kind: z.literal('ism'), capacity: capacitySchema }).strict(),
+      z.object({ kind: z.literal('none') }, { error: unknownField('none') }).strict(),
+      z.object({ kind: z.literal('ip') }, { error: unknownField('ip') }).strict(),
+      z.object({ kind: z.literal('cp') }, { error: unknownField('cp') }).strict(),
+      z.object({ kind: z.literal('bcp'), capacity: capacitySchema }, { error: unknownField('bcp') }).strict(),
+      z.object({ kind: z.literal('ism'), capacity: capacitySchema }, { error: unknownField('ism') }).strict(),
     ],
     {
-      error: (iss) =>
-        typeof iss.input !== 'object' || iss.input === null
-          ? `memory must be ${FORMS}, or an object such as {"kind":"bcp","capacity":5}`
-          : `unknown memory kind ${JSON.stringify((iss.input as { kind?: unknown }).kind)}; expected one of: ${MEMORY_SCHEMES.join(', ')}`,
+      error: (iss) => {
+        if (typeof iss.input !== 'object' || iss.input === null)
+          return `memory must be ${FORMS}, or an object such as {"kind":"bcp","capacity":5}`;
+        const kind = (iss.input as { kind?: unknown }).kind;
+        if (kind === undefined)
+          return `memory needs a kind (${MEMORY_SCHEMES.join(', ')}); got the field${Object.keys(iss.input).length === 1 ? '' : 's'} ${Object.keys(
+            iss.input,
+          )
+            .map((k) => JSON.stringify(k))
+            .join(', ')}`;
+        return `unknown memory kind ${JSON.stringify(kind)}; expected one of: ${MEMORY_SCHEMES.join(', ')}`;
+      },
     },
   ),
 );

@@ -16,10 +16,11 @@ import {
   type Selection,
 } from './schema.ts';
 import { policyCombinationError } from './policy/combination.ts';
-import { SELECTION_TABLE } from './policy/selection.ts';
+import { SELECTION_TABLE, unknownPolicy } from './policy/selection.ts';
+import { DISCIPLINE_TABLE } from './policy/discipline.ts';
 import { checkBatch, type BatchDispatch } from './policy/batch.ts';
 import { resolveRedundancy, type Redundancy, type RedundancySpec, type ReplicaLaw } from './policy/redundancy.ts';
-import { checkMemory, type MemorySpec } from './memory.ts';
+import { checkMemory, modelHasMemory, type MemorySpec } from './memory.ts';
 import type { ArrivalSpec } from './arrivals.ts';
 import { batchLawSchema, batchMean, formatBatch, normaliseBatchLaw, parseBatchShort, type BatchSizeLaw } from './batchLaw.ts';
 import { capacity, checkServerClasses, requireStableClasses, type ServerClasses, type ServerSampling } from './servers.ts';
@@ -225,8 +226,11 @@ export function load(model: SupermarketModel): number {
  * `parseModel`, which is both).
  * @param input plain object (from CLI flags or JSON); numeric strings are accepted.
  * @returns a frozen `SupermarketModel` with defaults filled in.
+ * Resolved here, once: redundancy cancel-on-start to selection lwl, and LPW with exact predictions on a sharing server
+ * (PS, LAS) to the LWL model it equals (`lpwAsLwl`).
  * @throws {InvalidModelError} on NaN/non-numeric values, d not an integer ≥ 1, unknown names, a setting with no effect
- *   (sampling with-replacement beside a batch, server speeds all 1).
+ *   (sampling with-replacement beside a batch, server speeds all 1), a policy combination that does not run
+ *   (`policyCombinationError`).
  * @throws {UnstableModelError} if λ ≤ 0 (no arrivals: not a model of this project).
  */
 export function validateModel(input: ModelInput | UntypedModelInput): SupermarketModel {
@@ -264,11 +268,16 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
     batch: parsed.batch,
     hetero,
   });
-  const model = {
+  const resolved = {
     ...parsed,
     ...(red.selection === undefined ? {} : { selection: red.selection }),
     ...(red.spec === undefined ? {} : { redundancy: red.spec }),
   } as SupermarketModel;
+  // LPW with exact predictions reads the true work left (`lpwAsLwl`): on a sharing server (PS, LAS), where LPW's own
+  // rule is not defined (several jobs in service) and no engine runs it, the model is the LWL one it equals, resolved
+  // here once as cancel-on-start is; with other predictions the combination stays refused below
+  const sharingLpw = policyCombinationError(resolved.selection, resolved.discipline) !== undefined ? lpwAsLwl(resolved) : undefined;
+  const model = sharingLpw ?? resolved;
   const conflict = policyCombinationError(model.selection, model.discipline);
   if (conflict !== undefined) throw new InvalidModelError(conflict);
   checkMemory(model.selection, model.d, model.memory);
@@ -419,6 +428,37 @@ function checkHeteroModel(model: SupermarketModel): void {
 export function lpwAsLwl(model: SupermarketModel): SupermarketModel | undefined {
   if (model.selection !== 'lpw' || model.prediction.kind !== 'exact' || model.conventions.lpwWork === 'static') return undefined;
   return Object.freeze({ ...model, selection: 'lwl' as const });
+}
+
+/**
+ * The FIFO model with the same queue-length process, for a size-blind work-conserving sharing server (PS, LAS: no
+ * prediction read) with exponential sizes under a rule that reads job counts or nothing (JSQ(d), random): every busy
+ * server completes a job at rate 1/E[S] whatever it serves (memorylessness), so the occupancy process, E[Q] and
+ * E[T] = E[Q]/λ (Little) are FIFO's, at every n and in the limit (memory kept: it reads queue lengths only). The
+ * response-time *law* is not FIFO's. Source: theory.md §5 "Sharing disciplines".
+ * @returns that FIFO model (discipline 'fifo'), or undefined for any other model (FIFO itself included).
+ */
+export function sizeBlindFifoTwin(model: SupermarketModel): SupermarketModel | undefined {
+  if ((model.selection !== 'jsq' && model.selection !== 'random') || model.service.kind !== 'exponential') return undefined;
+  const row = DISCIPLINE_TABLE[model.discipline];
+  switch (row.server) {
+    case 'priority':
+      return undefined;
+    case 'sharing':
+    case 'attained-service':
+      return row.usesPrediction ? undefined : Object.freeze({ ...model, discipline: 'fifo' as const });
+    default:
+      return unknownPolicy(row.server, 'server model');
+  }
+}
+
+/**
+ * `sizeBlindFifoTwin` without a dispatcher memory: the FIFO model whose SQ(d) ODE, refined terms (V/n, 1/n²) and
+ * exact n-server chain are this model's queue-length answers (the mean field's capabilities name them; `refine`,
+ * `refineSecondOrder`, `refinedTransient` and `solveExact` run on it). Undefined for any other model.
+ */
+export function fifoQueueLengthTwin(model: SupermarketModel): SupermarketModel | undefined {
+  return modelHasMemory(model) ? undefined : sizeBlindFifoTwin(model);
 }
 
 /**

@@ -378,13 +378,16 @@ export function issuePath(path: readonly PropertyKey[]): string {
  * the next `shown` of them: `f.json: name: use letters (and 3 more: grid.d[0]: …; grid.n: …; …)`. One issue gives
  * one plain message. An issue whose message is one of ours (lower case, naming its field) stands as is; zod's own
  * messages get their path in front. With `alwaysPath`, every issue is prefixed with its path (file formats, where
- * the path is what the user edits). Duplicate messages count once.
+ * the path is what the user edits). Duplicate messages count once. Without `alwaysPath`, unknown keys come first (a
+ * misspelt field is the cause of the missing one beside it).
  */
 export function formatIssues(error: z.ZodError, options: { label?: string; shown?: number; alwaysPath?: boolean } = {}): string {
+  // an unknown key first: a misspelt field ({ kind: 'bcp', A: 3 }) is the cause of the "missing" issue beside it (a
+  // file format's list, `alwaysPath`, keeps the file's order)
+  const unknownKey = (i: z.core.$ZodIssue) => !options.alwaysPath && i.code === 'unrecognized_keys';
+  const issues = [...error.issues.filter(unknownKey), ...error.issues.filter((i) => !unknownKey(i))];
   const lines = [
-    ...new Set(
-      error.issues.map((i) => (options.alwaysPath || /^[A-Z]/.test(i.message) ? `${issuePath(i.path)}: ${i.message}` : i.message)),
-    ),
+    ...new Set(issues.map((i) => (options.alwaysPath || /^[A-Z]/.test(i.message) ? `${issuePath(i.path)}: ${i.message}` : i.message))),
   ];
   const shown = options.shown ?? 2;
   const more = lines.length - 1;

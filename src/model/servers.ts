@@ -37,7 +37,10 @@ const numberList = (field: string) =>
             .map((x) => (x !== '' && Number.isFinite(Number(x)) ? Number(x) : x))
         : v,
     z.array(z.number({ error: (iss) => `${field} must be numbers, got ${JSON.stringify(iss.input)}` }), {
-      error: (iss) => `${field} must be a list of numbers, got ${JSON.stringify(iss.input)}`,
+      error: (iss) =>
+        iss.input === undefined
+          ? `servers needs ${field}, a list such as [1, 2]`
+          : `${field} must be a list of numbers, got ${JSON.stringify(iss.input)}`,
     }),
   );
 
@@ -51,7 +54,12 @@ export const serversSchema = z
         .enum(SERVER_SAMPLINGS, { error: (iss) => `unknown server sampling ${JSON.stringify(iss.input)}; expected one of: uniform, speed` })
         .default('uniform'),
     },
-    { error: 'servers must be an object { speeds, fractions?, sampling? }' },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `unknown servers field ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected speeds, fractions or sampling`
+          : 'servers must be an object { speeds, fractions?, sampling? }',
+    },
   )
   .strict()
   .transform((s): ServerClasses => ({

@@ -452,7 +452,7 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
   // of a model that is not
   const extras = modelExtrasLabel(model);
   const heading = refined
-    ? `# Validation report: ${extras === '' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, FIFO, exponential service of mean ${model.service.mean} (time in ${timeUnit(model.service)})${extras}, sampling ${model.sampling}.`
+    ? `# Validation report: ${extras === '' && model.discipline === 'fifo' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, ${model.discipline === 'fifo' ? 'FIFO' : `${model.discipline.toUpperCase()} (with exponential sizes FIFO's queue lengths: the SQ(d) mean field and its refined terms give E[Q] and E[T], not the law of T)`}, exponential service of mean ${model.service.mean} (time in ${timeUnit(model.service)})${extras}, sampling ${model.sampling}.`
     : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${selectionLabel(model, 'd')} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
       `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in ${timeUnit(model.service)}).`;
   const bullets = [

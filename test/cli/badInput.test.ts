@@ -59,8 +59,8 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
       /--prediction exp has no effect/,
     ],
     [
-      'LPW with LAS',
-      ['fixed-point', '--lambda', '0.5', '--d', '2', '--selection', 'lpw', '--discipline', 'las'],
+      'LPW with LAS (predictions other than exact: with exact ones it is LWL)',
+      ['fixed-point', '--lambda', '0.5', '--d', '2', '--selection', 'lpw', '--discipline', 'las', '--prediction', 'exp'],
       /lpw with discipline las is not supported/,
     ],
     // an option that acts only with another one is refused, never dropped silently

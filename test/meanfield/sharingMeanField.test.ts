@@ -4,12 +4,20 @@
  * with exponential sizes (JSQ reads counts only and LAS reads no size, so the count process is SQ(d)'s: the closed
  * form must come out); the LWL cavity with d = 1 under PS and LAS (an M/M/1 queue, mean 1/(1 − ρ) for both); the refusals of item 5.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { jsqCavity, lwlCavity } from '../../src/meanfield/cavity/index.ts';
 import { mg1 } from '../../src/meanfield/mg1/index.ts';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../../src/meanfield/solve.ts';
+import { refine, refinedEstimate } from '../../src/meanfield/refined.ts';
+import { refineSecondOrder } from '../../src/meanfield/refinedSecondOrder.ts';
+import { refinedTransient } from '../../src/meanfield/transient.ts';
+import { solveExact } from '../../src/meanfield/exact/solveExact.ts';
+import { prepareComparisonModel } from '../../src/compare/plan.ts';
+import { simulate } from '../../src/sim/simulate.ts';
 import { idlePrediction, parseModel } from '../../src/model/index.ts';
+import { testComparison } from '../compare/config.ts';
 
 /** SQ(d) closed form E[T] = Σ_{k≥1} λ^((d^k − 1)/(d − 1) − 1) (theory.md §2), mean service 1. */
 function sqd(lambda: number, d: number): number {
@@ -65,9 +73,19 @@ describe('settings with no effect or no meaning are refused (issue 18 item 5)', 
     expect(idlePrediction('jsq', 'ps')).toMatch(/neither selection jsq nor discipline ps reads a prediction/);
     expect(idlePrediction('lwl', 'las')).toMatch(/nor discipline las/);
   });
-  it('LPW with a sharing discipline is refused by the model itself', () => {
-    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'ps' })).toThrow(/lpw with discipline ps is not supported/);
-    expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'las' })).toThrow(/one job in service/);
+  it('LPW with a sharing discipline is refused by the model itself, unless its predictions are exact', () => {
+    const lpw = { lambda: 0.5, d: 2, selection: 'lpw' } as const;
+    expect(() => parseModel({ ...lpw, discipline: 'ps', prediction: 'exp' })).toThrow(/lpw with discipline ps is not supported/);
+    expect(() => parseModel({ ...lpw, discipline: 'las', prediction: 'uniform:0.5' })).toThrow(/one job in service/);
+    // 'static' ΣY counts the served part too: not LWL, so still refused
+    expect(() => parseModel({ ...lpw, discipline: 'las', conventions: { lpwWork: 'static' } })).toThrow(/one job in service/);
+  });
+  it('LPW with exact predictions and PS or LAS is the LWL model it equals (lpwAsLwl), as LWL + LAS runs (it was refused)', () => {
+    for (const discipline of ['ps', 'las'] as const) {
+      const m = parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline });
+      expect(m).toEqual(parseModel({ lambda: 0.5, d: 2, selection: 'lwl', discipline }));
+      expect(meanFieldCapabilities(m).fixedPoint).toMatchObject({ available: true, id: 'lwl-cavity' });
+    }
   });
 });
 
@@ -98,5 +116,96 @@ describe('JSQ(d) with a sharing server: the transient', () => {
     expect(capability.available).toBe(false);
     if (!capability.available) expect(capability.reason).toMatch(/queue lengths depend on the sizes/);
     expect(() => solveMeanFieldTransient(model, [0, 1])).toThrow(/queue lengths depend on the sizes/);
+  });
+});
+
+describe("PS and LAS with exponential sizes: FIFO's queue lengths at every n (refined terms, exact chain)", () => {
+  const fifo = parseModel({ lambda: 0.7, d: 2 });
+  it('the capability query gives them the refined terms and the exact chain (E[Q], E[T] only); the law stays the cavity', () => {
+    for (const discipline of ['ps', 'las'] as const) {
+      const c = meanFieldCapabilities(parseModel({ lambda: 0.7, d: 2, discipline }));
+      for (const term of [c.refined.firstOrder, c.refined.secondOrder, c.exactChain]) {
+        expect(term.available, JSON.stringify(term)).toBe(true);
+        if (term.available)
+          expect(term.name).toMatch(
+            new RegExp(`${discipline.toUpperCase()} with exponential sizes has FIFO's queue lengths: E\\[Q\\], E\\[T\\] only`),
+          );
+      }
+      expect(c.responseTime).toMatchObject({ available: true, id: 'jsq-cavity', kind: 'estimate' });
+      // random selection: the chain too (no refined term, as FIFO's)
+      const random = meanFieldCapabilities(parseModel({ lambda: 0.7, d: 1, selection: 'random', discipline }));
+      expect(random.exactChain.available).toBe(true);
+      expect(random.refined.firstOrder.available).toBe(false);
+    }
+    // other laws (PS is insensitive in the limit, not at finite n), priority disciplines and memory: refused as before
+    for (const input of [
+      { discipline: 'ps', service: 'weibull:0.5' },
+      { discipline: 'las', service: 'hyperexp:4' },
+      { discipline: 'srpt' },
+      { discipline: 'ps', memory: 'cp' },
+    ]) {
+      const c = meanFieldCapabilities(parseModel({ lambda: 0.7, d: 2, ...input }));
+      expect(c.refined.firstOrder.available || c.exactChain.available, JSON.stringify(input)).toBe(false);
+    }
+  });
+  it("refine, refineSecondOrder, refinedTransient and solveExact answer PS and LAS with FIFO's numbers (they refused)", () => {
+    const V = refine(fifo);
+    const A = refineSecondOrder(fifo);
+    const chain = solveExact(fifo, { n: 3 });
+    for (const discipline of ['ps', 'las'] as const) {
+      const m = parseModel({ lambda: 0.7, d: 2, discipline });
+      expect(refine(m).sumV).toBe(V.sumV);
+      expect(refinedEstimate(refine(m), 20).meanResponseTime).toBe(refinedEstimate(V, 20).meanResponseTime);
+      expect(refineSecondOrder(m).sumA).toBe(A.sumA);
+      expect(refinedTransient(m, { times: [0, 5] }).sumV[1]).toBeGreaterThan(0);
+      const r = solveExact(m, { n: 3 });
+      expect(r.meanResponseTime).toBe(chain.meanResponseTime);
+      expect(r.provenance.model.discipline).toBe(discipline); // the result names the model asked for
+      expect(r.provenance.source).toMatch(/FIFO's occupancy chain/);
+    }
+    expect(() => solveExact(parseModel({ lambda: 0.7, d: 2, discipline: 'srpt' }), { n: 3 })).toThrow(
+      /no exact solver for discipline "srpt"/,
+    );
+  });
+  it('truth: the sharing engine at n = 3 (PS, LAS) agrees with the exact chain E[T]_3 within its CI', () => {
+    const exact = solveExact(fifo, { n: 3 }).meanResponseTime;
+    for (const discipline of ['ps', 'las'] as const) {
+      const e = simulate(parseModel({ lambda: 0.7, d: 2, discipline }), {
+        n: 3,
+        jobs: 60_000,
+        replications: 10,
+        seed: 11,
+        warmupTime: 100,
+      }).meanResponseTime;
+      expect(Math.abs(e.mean - exact), `${discipline}: ${e.mean} ± ${e.halfWidth} vs exact ${exact}`).toBeLessThan(e.halfWidth);
+      expect(e.halfWidth).toBeLessThan(0.03);
+    }
+  });
+  it('compare judges PS and LAS cells by the refined term and the exact points (it judged them without V)', () => {
+    const config = testComparison({ lambdas: [0.7], ns: [10, 20], jobs: 1000, replications: 2, seed: 1, model: { discipline: 'las' } });
+    const { prepared, exact } = prepareComparisonModel(
+      { ...config, exact: { ns: [2, 3], truncationBound: 1e-6, maxStates: 1e5, jobs: 1000, replications: 2 } },
+      0,
+    );
+    expect(prepared.correction?.sumV).toBe(refine(fifo).sumV);
+    expect(prepared.secondOrder?.sumA).toBe(refineSecondOrder(fifo).sumA);
+    expect(exact?.points.map((p) => p.n)).toEqual([2, 3]);
+  });
+});
+
+describe('the response-time law of PS and LAS at d ≥ 2: README and the capability query agree', () => {
+  it('without memory the cavity estimates it (JSQ, LWL); with a memory E[T] only, as the README says (it said E[T] only)', () => {
+    for (const discipline of ['ps', 'las'] as const) {
+      for (const selection of ['jsq', 'lwl'] as const) {
+        const law = meanFieldCapabilities(parseModel({ lambda: 0.8, d: 2, selection, discipline })).responseTime;
+        expect(law, `${selection} ${discipline}`).toMatchObject({ available: true, kind: 'estimate', id: `${selection}-cavity` });
+      }
+      const withMemory = meanFieldCapabilities(parseModel({ lambda: 0.8, d: 2, discipline, memory: 'cp' }));
+      expect(withMemory.fixedPoint.available).toBe(true);
+      expect(withMemory.responseTime).toMatchObject({ available: false });
+    }
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('with a memory, PS and LAS at d ≥ 2 have E[T] only');
+    expect(readme).toContain("without one, their law is the JSQ or LWL cavity's estimate with CIs");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError, UnstableModelError } from '../../src/errors.ts';
-import { checkServers, load, parseModel, parseServiceShort } from '../../src/model/index.ts';
+import { checkServers, load, parseModel, parseServiceShort, type ModelInput } from '../../src/model/index.ts';
 
 describe('parseModel', () => {
   it('parseModel({ lambda, d }) fills the defaults: JSQ(d), FIFO, exponential mean 1, exact predictions, with replacement, no memory', () => {
@@ -69,6 +69,38 @@ describe('parseModel', () => {
     const m = parseModel({ lambda: 0.5, d: 2, service: { kind: 'empirical', values: [1, 3], source: 'test' } });
     expect(m.service).toEqual({ kind: 'empirical', values: [0.5, 1.5], source: 'test', mean: 1 });
     expect(() => parseModel({ lambda: 0.5, d: 2, service: { kind: 'empirical', values: [1, -1] } })).toThrow(/≥ 0/);
+  });
+});
+
+describe('parseModel names the bad key of a servers or memory object', () => {
+  const message = (input: Record<string, unknown>): string => {
+    try {
+      parseModel({ lambda: 0.5, d: 2, ...input } as ModelInput);
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidModelError);
+      return (error as Error).message;
+    }
+    throw new Error(`accepted ${JSON.stringify(input)}`);
+  };
+  it('servers: an unknown field is named first, in one line (it said only "servers must be an object")', () => {
+    expect(message({ servers: { speeds: [1, 2], fraction: [0.5, 0.5] } })).toBe(
+      'unknown servers field "fraction"; expected speeds, fractions or sampling',
+    );
+    expect(message({ servers: { speedz: [1, 2] } })).toMatch(
+      /^unknown servers field "speedz"; expected speeds, fractions or sampling \(and 1 more: servers needs speeds/,
+    );
+    expect(message({ servers: 5 })).toBe('servers must be an object { speeds, fractions?, sampling? }');
+  });
+  it('memory: an unknown field or a missing kind is named first (it said "memory size A … got undefined", "kind undefined")', () => {
+    expect(message({ memory: { kind: 'bcp', A: 3 } })).toMatch(/^unknown memory field "A"; memory bcp has the fields kind and capacity/);
+    expect(message({ memory: { kind: 'none', size: 2 } })).toBe('unknown memory field "size"; memory none has the field kind only');
+    expect(message({ memory: { knd: 'ism' } })).toBe('memory needs a kind (none, ip, cp, bcp, ism); got the field "knd"');
+    expect(message({ memory: { kind: 'ism' } })).toBe('memory capacity is missing: the memory size A, an integer ≥ 1');
+    for (const m of [message({ memory: { kind: 'bcp', A: 3 } }), message({ servers: { speedz: [1] } })]) expect(m).not.toMatch(/\n/);
+  });
+  it('service and arrivals laws: the unknown key comes before the missing parameter it causes', () => {
+    expect(message({ service: { kind: 'weibull', shap: 2 } })).toMatch(/^service: Unrecognized key: "shap"/);
+    expect(message({ arrivals: { kind: 'erlang', K: 2 } })).toMatch(/^arrivals: Unrecognized key: "K"/);
   });
 });
 

@@ -518,7 +518,8 @@ export function compareCommand(): Command {
         const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
         const lines = [
           `Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
-          refined
+          // judged by the refined term: the classic model, PS/LAS through FIFO, server speeds (not only cells keyed as classic)
+          result.judgedBy === 'refined-mean-field'
             ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
               `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
             : `  no refined term for this model (theory.md §8${arrivalsWithoutV(result)}): a cell is judged only against an exact finite-n value; ` +

@@ -67,7 +67,7 @@ export function exactCommand(): Command {
       }
       const t = r.truncation;
       const lines = [
-        `exact, n = ${r.n}, ${model.selection === 'jsq' ? `JSQ(${model.d}), ${model.sampling}` : 'random'}, λ = ${model.lambda}`,
+        `exact, n = ${r.n}, ${model.selection === 'jsq' ? `JSQ(${model.d}), ${model.sampling}` : 'random'}${model.discipline === 'fifo' ? '' : ` + ${model.discipline.toUpperCase()} (FIFO's occupancy chain: the same queue lengths with exponential sizes; E[Q], E[T] by Little)`}, λ = ${model.lambda}`,
         `  E[T] = ${r.meanResponseTime.toFixed(6)}  (truncation error ≤ ${t.errorEstimate.toExponential(1)}, bound ${t.bound})`,
         `  E[Q] = ${r.meanQueueLength.toFixed(6)} jobs per server`,
         `  s_i: ${r.tail

@@ -21,7 +21,7 @@ import {
   solveSqdFixedPoint,
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
-import { meanFieldCapabilities } from '../../meanfield/capabilities.ts';
+import { isSqdModel, meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { solveMeanField } from '../../meanfield/solve.ts';
 import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
@@ -110,7 +110,7 @@ export function fixedPointCommand(): Command {
         // --n alone asks for the refined term (as --refined --n does); --order only picks its order
         refuseIdleOptions(cmd, [['--order', Boolean(o.refined) || o.n !== undefined, '--refined --n <servers>']]);
         if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
-        if (!capabilities.refined.firstOrder.available) {
+        if (!isSqdModel(model)) {
           // the closed form's --method and its truncation --tail-tolerance belong to the SQ(d) fixed point
           const solver = `the solver here is ${capabilities.fixedPoint.available ? capabilities.fixedPoint.id : 'not the SQ(d) one'}; drop it`;
           refuseIdleOptions(cmd, [
@@ -120,18 +120,16 @@ export function fixedPointCommand(): Command {
           // server speeds: the per-class ODE's own 1/n term (heteroRefined, theory.md §13), where the ODE answers the model
           const heteroRefinable =
             model.servers !== undefined && capabilities.fixedPoint.available && capabilities.fixedPoint.id === 'hetero-occupancy';
-          if ((o.refined || o.n !== undefined) && heteroRefinable) {
+          // PS/LAS with exponential sizes: FIFO's refined terms (the capability names them; `refine` runs on the twin)
+          const throughFifo = capabilities.refined.firstOrder.available;
+          if ((o.refined || o.n !== undefined) && (heteroRefinable || throughFifo)) {
             if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers>');
-            if (Number(o.order) === 2) throw new InvalidModelError('--order 2: no 1/n² term with server speeds; use --order 1');
+            if (Number(o.order) === 2 && !throughFifo)
+              throw new InvalidModelError('--order 2: no 1/n² term with server speeds; use --order 1');
+            if (Number(o.order) === 2 && !capabilities.refined.secondOrder.available)
+              throw new InvalidModelError(`--order 2: ${capabilities.refined.secondOrder.reason}`);
             const n = checkServers(model, o.n);
-            const r = heteroRefined(model);
-            const refined = {
-              n,
-              coefficient: r.meanResponseTimeCoefficient,
-              meanResponseTime: r.meanResponseTime + r.meanResponseTimeCoefficient / n,
-              meanQueueLength: r.meanQueueLength + r.meanQueueLengthCoefficient / n,
-              truncationLevel: r.truncationLevel,
-            };
+            const refined = throughFifo ? fifoRefined(model, n, Number(o.order) === 2) : heteroRefinedAt(model, n);
             printGeneralSolution(
               model,
               o.service,
@@ -302,6 +300,56 @@ function infiniteMeanReason(model: SupermarketModel): string {
   return f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
 }
 
+/** What `--refined --n` prints beside a general solution: E[T]_n ≈ E[T]∞ + c₁/n (+ c₂/n²) and where c₁ comes from. */
+interface RefinedAtN {
+  n: number;
+  coefficient: number;
+  meanResponseTime: number;
+  meanQueueLength: number;
+  truncationLevel: number;
+  /** The term's origin, printed after the numbers. */
+  source: string;
+  secondOrder?: { coefficient: number; meanResponseTime: number; meanQueueLength: number; trusted: boolean; caveat: string | null };
+}
+
+/** With server speeds: the per-class ODE's 1/n term (heteroRefined, theory.md §13). */
+function heteroRefinedAt(model: SupermarketModel, n: number): RefinedAtN {
+  const r = heteroRefined(model);
+  return {
+    n,
+    coefficient: r.meanResponseTimeCoefficient,
+    meanResponseTime: r.meanResponseTime + r.meanResponseTimeCoefficient / n,
+    meanQueueLength: r.meanQueueLength + r.meanQueueLengthCoefficient / n,
+    truncationLevel: r.truncationLevel,
+    source: 'per-class ODE as a population model; theory.md §13',
+  };
+}
+
+/**
+ * PS or LAS with exponential sizes: the refined terms of FIFO's queue lengths (`refine`, `refineSecondOrder` run on
+ * the FIFO twin), E[T]_n by Little: c₁ = ΣV/λ, c₂ = ΣA/λ (theory.md §5, §6).
+ */
+function fifoRefined(model: SupermarketModel, n: number, second: boolean): RefinedAtN {
+  const first = refine(model);
+  const at = refinedEstimate(first, n);
+  const base = {
+    n,
+    coefficient: first.sumV / model.lambda,
+    meanResponseTime: at.meanResponseTime,
+    meanQueueLength: at.meanQueueLength,
+    truncationLevel: first.diagnostics.truncationLevel,
+    source: `ΣV = ${first.sumV.toFixed(4)} of FIFO's queue lengths, which ${model.discipline.toUpperCase()} with exponential sizes shares; theory.md §5, §6`,
+  };
+  if (!second) return base;
+  const so = refineSecondOrder(model, { fixedPoint: first.fixedPoint });
+  const trust = secondOrderTrust(so, n);
+  const { meanResponseTime, meanQueueLength } = secondOrderEstimate(so, n);
+  return {
+    ...base,
+    secondOrder: { coefficient: so.sumA / model.lambda, meanResponseTime, meanQueueLength, trusted: trust.trusted, caveat: trust.caveat },
+  };
+}
+
 /** @param service the --service text, printed as given (as simulate does): the law in full, e.g. pareto:2.5, exp@2. */
 function printGeneralSolution(
   model: SupermarketModel,
@@ -310,7 +358,7 @@ function printGeneralSolution(
   phaseTypeFit: boolean,
   law: ResponseTimeLaw | undefined,
   arrivalsNote: string | undefined,
-  refined?: { n: number; coefficient: number; meanResponseTime: number; meanQueueLength: number; truncationLevel: number },
+  refined?: RefinedAtN,
 ): void {
   const s = solveMeanField(model, { phaseTypeFit });
   // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON null
@@ -415,7 +463,13 @@ function printGeneralSolution(
         : []),
       ...(refined
         ? [
-            `  refined (n = ${refined.n}): E[T]_n ≈ E[T]∞ + c₁/n = ${refined.meanResponseTime.toFixed(6)}, c₁ = ${refined.coefficient.toFixed(6)} (per-class ODE as a population model, K = ${refined.truncationLevel}; theory.md §13)`,
+            `  refined (n = ${refined.n}): E[T]_n ≈ E[T]∞ + c₁/n = ${refined.meanResponseTime.toFixed(6)}, c₁ = ${refined.coefficient.toFixed(6)} (K = ${refined.truncationLevel}; ${refined.source})`,
+            ...(refined.secondOrder
+              ? [
+                  `  order 2: E[T]_n ≈ E[T]∞ + c₁/n + c₂/n² = ${refined.secondOrder.meanResponseTime.toFixed(6)}, c₂ = ${refined.secondOrder.coefficient.toFixed(6)}`,
+                  ...(refined.secondOrder.caveat ? [`  caveat: ${refined.secondOrder.caveat}`] : []),
+                ]
+              : []),
           ]
         : []),
       ...(law && law.quantiles.length > 0 ? [quantileLine(law)] : []),

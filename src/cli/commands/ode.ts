@@ -152,7 +152,7 @@ export function odeCommand(): Command {
             throw new InvalidModelError(
               model.arrivals.kind !== 'exponential'
                 ? `--refined: the refined terms are derived for Poisson arrivals, not arrivals ${formatArrivals(model.arrivals)} (theory.md §14)`
-                : '--refined covers JSQ(d) FIFO with exponential sizes (the SQ(d) ODE); use `supermarket model FILE --transient` for population models',
+                : `--refined: ${refined.available ? 'the LWL(d) workload PIDE has no refined term' : refined.reason}; use \`supermarket model FILE --transient\` for population models`,
             );
           if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers> (an integer ≥ 1)');
           checkServers(model, o.n); // d ≤ n, the rule of fixed-point --refined, simulate and exact

@@ -10,7 +10,7 @@
  */
 import { InvalidModelError, LevelCapError } from '../../errors.ts';
 import { requirePoissonArrivals } from '../../model/arrivals.ts';
-import { checkServers, type SupermarketModel } from '../../model/model.ts';
+import { checkServers, fifoQueueLengthTwin, type SupermarketModel } from '../../model/model.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
 import { VERSION, codeId } from '../../version.ts';
 import { binomialTable, buildExactChain, requireStateSpace, stateCount, vectorRank, type ExactChain } from './stateSpace.ts';
@@ -113,7 +113,9 @@ function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: numb
     throw new InvalidModelError(`no exact solver for selection ${JSON.stringify(model.selection)}; supported: "jsq", "random"`);
   }
   if (model.discipline !== 'fifo') {
-    throw new InvalidModelError(`no exact solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo"`);
+    throw new InvalidModelError(
+      `no exact solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo" (and "ps", "las" with exponential sizes under jsq or random: FIFO's occupancy chain)`,
+    );
   }
   if (model.service.kind !== 'exponential') {
     throw new InvalidModelError(`no exact solver for service kind ${JSON.stringify(model.service.kind)}; supported: "exponential"`);
@@ -202,8 +204,10 @@ function startVector(chain: ExactChain, rho: number, previous?: { chain: ExactCh
 
 /**
  * Exact stationary E[T], E[Q], tail fractions and level probabilities of the n-server model.
- * @param model `selection` 'jsq' (JSQ(d)) or 'random', `discipline` 'fifo', exponential service, `sampling` either
- *   (d ≤ n for either, as `checkServers` requires); λ per server, ρ = λ·E[S] < 1.
+ * @param given `selection` 'jsq' (JSQ(d)) or 'random', `discipline` 'fifo' (or 'ps', 'las': the same occupancy chain,
+ *   `fifoQueueLengthTwin`; E[Q], the tails and E[T] = E[Q]/λ are theirs, `meanResponseTimeArrivals` is FIFO's per-arrival
+ *   sum, equal by Little), exponential service, `sampling` either (d ≤ n for either, as `checkServers` requires); λ per
+ *   server, ρ = λ·E[S] < 1.
  * @param options `n`; `truncationBound` (default 1e−6) on the estimated truncation error of E[T];
  *   `truncationLevel`, `fixedLevel`, `tolerance`, `maxStates`, `maxBytes`. The bound is on E[T]; E[Q] and the
  *   s_i carry errors of the same order (times λ).
@@ -217,8 +221,10 @@ function startVector(chain: ExactChain, rho: number, previous?: { chain: ExactCh
  * @throws {ConvergenceError} if Gauss–Seidel does not reach the tolerance.
  * @example solveExact(parseModel({ lambda: 0.5, d: 2, sampling: 'without-replacement' }), { n: 2 }).meanResponseTime // ≈ 1.42632
  */
-export function solveExact(model: SupermarketModel, options: ExactOptions): ExactResult {
+export function solveExact(given: SupermarketModel, options: ExactOptions): ExactResult {
   const started = performance.now();
+  // PS/LAS with exponential sizes: FIFO's occupancy chain (the same queue-length process; E[T] by Little)
+  const model = fifoQueueLengthTwin(given) ?? given;
   const { n, rho } = checkModel(model, options?.n);
   if (!(rho > 0 && rho < 1)) throw new InvalidModelError(`load rho = ${rho} must lie in (0, 1)`);
   const bound = positive('truncationBound', options.truncationBound ?? DEFAULTS.truncationBound);
@@ -286,7 +292,10 @@ export function solveExact(model: SupermarketModel, options: ExactOptions): Exac
     const errorEstimate = atK === 0 ? 0 : (((atK * decay) / (1 - decay)) * (K + 1 / (1 - decay))) / model.lambda;
     history.push({ K, states: pi.length, boundaryMass: atK, errorEstimate });
     if (errorEstimate <= bound || options.fixedLevel) {
-      return summarise(model, chain, solved, { bound, errorEstimate, boundaryMass: atK, decay }, history, iterations, started);
+      const r = summarise(model, chain, solved, { bound, errorEstimate, boundaryMass: atK, decay }, history, iterations, started);
+      if (model === given) return r;
+      const source = `${r.provenance.source}; ${given.discipline.toUpperCase()} with exponential sizes: FIFO's occupancy chain (theory.md §5 "Sharing disciplines")`;
+      return { ...r, provenance: { ...r.provenance, model: given, source } };
     }
     if (K >= MAX_LEVEL) {
       throw new LevelCapError(

@@ -8,7 +8,8 @@ import { SELECTION_TABLE, unknownPolicy, type Selection } from './selection.ts';
 /**
  * Why a selection rule and a discipline cannot run together, in one line; undefined when they can. A selection that
  * reads predicted work (LPW) needs the predicted remaining work of the job in service (theory.md §1), which a sharing
- * server (PS, LAS: several jobs in service) does not have.
+ * server (PS, LAS: several jobs in service) does not have. (`validateModel` first resolves LPW with exact predictions,
+ * which reads the true work left, to LWL: model.ts `lpwAsLwl`.)
  */
 export function policyCombinationError(selection: Selection, discipline: Discipline): string | undefined {
   const server = DISCIPLINE_TABLE[discipline].server;

@@ -49,3 +49,15 @@ describe('lpwCavity: with exact predictions LPW(d) is LWL(d) (P is the workload 
     expect(() => lpwCavity(lpw('fifo'), { restarts: 1 })).toThrow(/restarts must be an integer in \[2, 100\]/);
   });
 });
+
+describe("lpwCavity: Little's law of the limit, E[Q] = λE[T]", () => {
+  it("E[Q] is λE[T] to rounding (it was the cavity queue's time average at its own throughput: 1.836702 vs λE[T] 1.840811)", () => {
+    const model = parseModel({ lambda: 0.8, d: 2, selection: 'lpw', discipline: 'fifo', prediction: 'uniform:0.5' });
+    const r = lpwCavity(model, budget);
+    expect(Math.abs(r.meanQueueLength - 0.8 * r.meanResponseTime.mean)).toBeLessThan(1e-12);
+    // the cavity queue's own time average obeys Little at its own throughput (the check), not at λ
+    const { throughput } = r.convergence.checks.throughput;
+    expect(Math.abs(r.convergence.cavityQueueLength / throughput - r.meanResponseTime.mean) / r.meanResponseTime.mean).toBeLessThan(0.01);
+    expect(r.convergence.cavityQueueLength).not.toBe(r.meanQueueLength);
+  });
+});
