@@ -505,11 +505,17 @@ export function compareCommand(): Command {
                 : null,
             })),
             family: result.family,
-            busyCheck: busyTooFew
-              ? { sd: null, expectedSd: null, cells: busyCells, reason: busyTooFew }
-              : busyExpected
-                ? { sd: result.busyCheck.sd, expectedSd: null, cells: busyCells, reason: busyExpected }
-                : { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: busyCells },
+            busyCheck: {
+              ...(busyTooFew
+                ? { sd: null, expectedSd: null, cells: busyCells, reason: busyTooFew }
+                : busyExpected
+                  ? { sd: result.busyCheck.sd, expectedSd: null, cells: busyCells, reason: busyExpected }
+                  : { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: busyCells }),
+              // the verdict (Holm over the cells, a rejected cell confirmed by its rerun: compare/summary.ts)
+              status: result.busyCheck.status,
+              firstRunRejections: result.busyCheck.firstRunRejections ?? 0,
+              confirmed: result.busyCheck.confirmed ?? 0,
+            },
             notes: result.notes,
             wallSeconds: meta.wallSeconds,
           });
