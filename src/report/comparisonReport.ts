@@ -146,7 +146,17 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
       },
     ],
     ['â − E[T]∞', (m) => fix(m.limit.difference)],
+    ['limit p Holm', (m) => pText(m.limit.adjustedPValue)],
     ['limit', (m) => `**${statusText(m.limit.status)}**`],
+    [
+      'limit rerun',
+      (m) => {
+        const r = m.limitConfirmation;
+        return r
+          ? `â − E[T]∞ = ${fix(r.check.difference)} ± ${fix(r.check.combinedHalfWidth)}, t = ${fix(r.check.tStatistic, 1)}, p Holm ${pText(r.check.adjustedPValue)}`
+          : '–';
+      },
+    ],
     ['ĉ₁ (± s.e.)', (m) => (m.fit ? withError(m.fit.c1, m.fit.c1StandardError, 2) : 'n/a')],
     ['ĉ₂ (± s.e.)', (m) => (m.fit && m.fit.inverseSquare ? withError(m.fit.c2, m.fit.c2StandardError, 1) : '–')],
     ['χ²/dof', (m) => (m.fit && m.fit.degreesOfFreedom > 0 ? fix(m.fit.chiSquare / m.fit.degreesOfFreedom, 2) : '–')],

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellSeed, runComparison, type CellSimulation } from '../../src/compare/index.ts';
+import { comparisonMarkdown, disagreementLine } from '../../src/report/index.ts';
+import { testMeta } from '../report/meta.ts';
 import { testComparison } from './config.ts';
 
 // `compare --discipline las --lambda 0.9 --n 10,100` said "disagrees" on its limit and busy-fraction checks from one run
@@ -41,6 +43,10 @@ describe('runComparison: the limit and busy-fraction checks are confirmed by a r
       { n: 10, seed: cellSeed(7, `${small.key}/confirm`) },
       { n: 100, seed: cellSeed(7, `${large.key}/confirm`) },
     ]);
+    expect(disagreementLine(r)).toMatch(/limit checks 0 of 1/);
+    const md = comparisonMarkdown(r, [], testMeta());
+    expect(md).toContain('**agrees (rejection not confirmed)**');
+    expect(md).toMatch(/limit rerun[^\n]*\n[^]*â − E\[T\]∞ = -?\d\.\d+ ± \d\.\d+, t = -?\d+\.\d, p Holm/);
     expect(stored.map((s) => [s.key, s.simulation.replications])).toEqual([
       [small.key, 5],
       [`${small.key}/confirm`, 20],
