@@ -13,7 +13,7 @@
 import { simulate, simulateTrajectory } from '../sim/index.ts';
 import { cellSimulation } from './cell.ts';
 import { confirmationTask, planComparison, sizingTasks, usableValue } from './plan.ts';
-import { assembleSweep, judgeSweep, rejectedCells } from './summary.ts';
+import { assembleSweep, confirmationCells, judgeSweep } from './summary.ts';
 import type { ComparisonConfig, ComparisonHooks, ComparisonPlan, ComparisonResult, ComparisonTask, Execute, TaskValue } from './types.ts';
 
 export * from './types.ts';
@@ -37,7 +37,8 @@ export { cellSeed } from '../stats/index.ts';
 
 /**
  * The comparison as steps over a plan: yields each batch of tasks to run (the first runs; the sized runs of
- * `config.resolve`; the confirmatory reruns of the cells rejected after Holm), receives their values in task order,
+ * `config.resolve`; the confirmatory reruns of the cells, limit checks and busy-fraction tests rejected after Holm:
+ * `confirmationCells`), receives their values in task order,
  * and returns the result. Which tasks a batch holds depends only on the values of the batches before.
  */
 export function* comparisonSteps(plan: ComparisonPlan): Generator<readonly ComparisonTask[], ComparisonResult, readonly TaskValue[]> {
@@ -50,7 +51,7 @@ export function* comparisonSteps(plan: ComparisonPlan): Generator<readonly Compa
   yield* run(plan.tasks);
   yield* run(sizingTasks(plan, values));
   const assembly = assembleSweep(plan, values);
-  yield* run(rejectedCells(assembly).map((i) => confirmationTask(plan.config, assembly.pending[i].p, assembly.cells[i])));
+  yield* run(confirmationCells(plan, assembly).map((i) => confirmationTask(plan.config, assembly.pending[i].p, assembly.cells[i])));
   return judgeSweep(plan, assembly, values);
 }
 

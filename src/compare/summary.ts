@@ -6,12 +6,13 @@
  */
 import { refinedTransientAt } from '../meanfield/index.ts';
 import { cellSeed, standardErrorOfMean, type Estimate } from '../stats/index.ts';
-import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
+import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import type { StoredTrajectory } from '../runs/task.ts';
 import { VERSION } from '../version.ts';
 import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SweepPoint } from './fit.ts';
 import {
   c1Check,
+  confirmFamily,
   judgeC1Family,
   judgeFamily,
   limitCheck,
@@ -20,6 +21,8 @@ import {
   MAX_RELATIVE_CORRECTION,
   SIGNIFICANCE_LEVEL,
   type C1Check,
+  type LimitCheck,
+  type SingleRunTest,
 } from './verdict.ts';
 import { hasWorkloadReference, lwlWorkloadReference, type WorkloadReference } from './lwlReference.ts';
 import { loadCurves } from './meanFieldCurves.ts';
@@ -56,6 +59,8 @@ export interface SweepAssembly {
   readonly cells: readonly CellResult[];
   readonly pending: readonly PendingCell[];
   readonly models: readonly ModelSummary[];
+  /** Per model, the indices into `cells` of its sweep cells (`config.ns` order): the points of its fits. */
+  readonly modelCells: readonly (readonly number[])[];
   readonly trajectories: readonly TrajectoryComparison[];
   readonly notes: readonly string[];
 }
@@ -71,18 +76,14 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
   const models: ModelSummary[] = [];
   const cells: CellResult[] = [];
   const trajectories: TrajectoryComparison[] = [];
+  const modelCellIndices: number[][] = [];
   const simulation = (key: string) => values.get(key) as CellSimulation;
   for (const [index, p] of plan.prepared.entries()) {
     const { model } = p;
     const grid = workloadGrid(config, model);
     const workload = grid && hasWorkloadReference(model) ? lwlWorkloadReference(model, grid) : null;
     const sims = config.ns.map((n) => ({ n, simulation: simulation(cellKey(model, n)) }));
-    const meanResponseTimes: FitPoint[] = sims.map(({ n, simulation: { meanResponseTime: e } }) => ({
-      n,
-      value: e.mean,
-      halfWidth: e.halfWidth,
-      replications: e.replications,
-    }));
+    const meanResponseTimes = fitPoints(sims);
     const fit = fitInverseN(meanResponseTimes, { inverseSquare: config.inverseSquare ?? 'auto' });
     const exact = plan.exact[index];
     const exactAt = new Map(exact?.points.map((x) => [x.n, x]));
@@ -97,6 +98,7 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
       cells.push(cell);
       pending.push({ p, workload, fit, cell, exact: x });
     }
+    modelCellIndices.push(modelCells.map((_, j) => cells.length + j));
     cells.push(...modelCells);
     for (const cell of modelCells) pending.push({ p, workload, fit, cell, exact: exactAt.get(cell.n) });
     models.push({
@@ -113,7 +115,7 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
     }
     trajectories.push(trajectoryComparison(p, config, values));
   }
-  return { cells, pending, models, trajectories, notes };
+  return { cells, pending, models, modelCells: modelCellIndices, trajectories, notes };
 }
 
 /** One model's summary (`ModelSummary`) from its sweep cells, before the family judgements of c₁ and c₂. */
@@ -153,15 +155,7 @@ function modelSummary(
     relaxationTime: warm.relaxationTime,
     fit,
     fitThroughReference: throughReference,
-    limit: unsettledVerdict(
-      limitCheck(
-        fit,
-        ref,
-        modelCells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null,
-        meanResponseTimes,
-      ),
-      model,
-    ),
+    limit: modelLimitCheck(p, modelCells, fit),
     c1Check: correction ? trustedC1Check(p, modelCells) : null,
     slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),
     tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
@@ -177,6 +171,29 @@ function modelSummary(
       : null,
     exact,
   };
+}
+
+/** E[T]_n of cells as the points of the fits. */
+function fitPoints(cells: readonly { n: number; simulation: CellSimulation }[]): FitPoint[] {
+  return cells.map(({ n, simulation: { meanResponseTime: e } }) => ({
+    n,
+    value: e.mean,
+    halfWidth: e.halfWidth,
+    replications: e.replications,
+  }));
+}
+
+/**
+ * The limit check of a model (`limitCheck`, LIMIT_RULE) from its sweep's E[T]_n points and their fit: the first run's,
+ * or a confirmatory rerun's (the rerun's points and a fit of the same form).
+ */
+function modelLimitCheck(
+  p: PreparedModel,
+  cells: readonly { n: number; simulation: CellSimulation }[],
+  fit: InverseNFit | null,
+): LimitCheck {
+  const infinite = cells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null;
+  return unsettledVerdict(limitCheck(fit, referenceValue(p.reference), infinite, fitPoints(cells)), p.model);
 }
 
 /** The response-time curve and quantile cells of one model (quantileCells.ts); a model without an exact law adds a note. */
@@ -210,17 +227,27 @@ function trajectoryComparison(p: PreparedModel, config: ComparisonConfig, values
   return { lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, simulated, note: meanField.note };
 }
 
-/** The cells (indices into `assembly.cells`) the report's Holm step rejects: each gets a confirmatory rerun. */
-export function rejectedCells(assembly: SweepAssembly): number[] {
+/** The indices of `tests` that their family's Holm step rejects (`confirmFamily`): each gets a confirmatory rerun. */
+function rejectedBy<V extends SingleRunTest>(tests: readonly V[]): number[] {
   const rejected: number[] = [];
-  judgeFamily(
-    assembly.cells.map((c) => c.verdict),
-    (i) => {
-      rejected.push(i);
-      return assembly.cells[i].verdict;
-    },
-  );
+  confirmFamily(tests, (i) => {
+    rejected.push(i);
+    return tests[i];
+  });
   return rejected;
+}
+
+/**
+ * The cells (indices into `assembly.cells`, ascending) to rerun with fresh seeds ("<cell key>/confirm"): every cell
+ * whose E[T] verdict the report's Holm step rejects, every sweep cell of a model whose limit check the Holm step over
+ * the models rejects (the limit is refitted from the reruns), and every cell whose busy fraction the Holm step over the
+ * cells rejects. One rerun per cell serves all three checks.
+ */
+export function confirmationCells(plan: ComparisonPlan, assembly: SweepAssembly): number[] {
+  const cells = new Set<number>(rejectedBy(assembly.cells.map((c) => c.verdict)));
+  for (const m of rejectedBy(assembly.models.map((m) => m.limit))) for (const i of assembly.modelCells[m]) cells.add(i);
+  for (const i of rejectedBy(busyTests(assembly.cells, plan.prepared))) cells.add(i);
+  return [...cells].sort((a, b) => a - b);
 }
 
 /**
@@ -230,23 +257,44 @@ export function rejectedCells(assembly: SweepAssembly): number[] {
  */
 export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values: ReadonlyMap<string, TaskValue>): ComparisonResult {
   const { config, prepared } = plan;
-  const { cells, models } = assembly;
+  const { cells } = assembly;
+  const rerunOf = (i: number) => {
+    const key = `${cells[i].key}/confirm`;
+    return { seed: cellSeed(config.seed, key), simulation: values.get(key) as CellSimulation };
+  };
   const reruns = new Map<number, { seed: number; simulation: CellSimulation }>();
   const judgement = judgeFamily(
     cells.map((c) => c.verdict),
     (i) => {
       const { p, workload, fit, cell, exact } = assembly.pending[i];
-      const key = `${cell.key}/confirm`;
-      const seed = cellSeed(config.seed, key);
-      const simulation = values.get(key) as CellSimulation;
-      reruns.set(i, { seed, simulation });
-      return withExact(assembleCell(p, cell.n, seed, simulation, workload, fit, config), exact).verdict;
+      const rerun = rerunOf(i);
+      reruns.set(i, rerun);
+      return withExact(assembleCell(p, cell.n, rerun.seed, rerun.simulation, workload, fit, config), exact).verdict;
     },
   );
   const judgedCells = cells.map((c, i) => {
     const { verdict, confirmation } = judgement[i];
     const rerun = reruns.get(i);
     return { ...c, verdict, confirmation: confirmation && rerun ? { ...rerun, verdict: confirmation } : null };
+  });
+  // the limit checks: Holm over the models, a rejected model refitted from its sweep cells' reruns
+  const limitReruns = new Map<number, { n: number; seed: number }[]>();
+  const limits = confirmFamily(
+    assembly.models.map((m) => m.limit),
+    (m) => {
+      const sims = assembly.modelCells[m].map((i) => ({ n: cells[i].n, ...rerunOf(i) }));
+      limitReruns.set(
+        m,
+        sims.map(({ n, seed }) => ({ n, seed })),
+      );
+      const points = fitPoints(sims);
+      const fit = fitInverseN(points, { inverseSquare: config.inverseSquare ?? 'auto' });
+      return modelLimitCheck(prepared[m], sims, fit);
+    },
+  );
+  const models = assembly.models.map((m, i) => {
+    const { verdict, confirmation } = limits[i];
+    return { ...m, limit: verdict, limitConfirmation: confirmation ? { check: confirmation, cells: limitReruns.get(i)! } : null };
   });
   const c1Checks = judgeC1Family(models.map((m) => m.c1Check));
   const c2Checks = judgeC2Family(models.map((m) => m.secondOrder));
@@ -283,7 +331,7 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
       : {}),
     notes: [...assembly.notes],
     family,
-    busyCheck: busyCheck(judgedCells, prepared),
+    busyCheck: busyCheck(cells, prepared, rerunOf),
     provenance: {
       version: VERSION,
       method:
@@ -314,14 +362,24 @@ function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[]): C1
   return c1Check(points, p.reference.meanResponseTime, sumV / p.model.lambda);
 }
 
+/** One cell's busy-fraction test: t = (ŝ₁ − ρ)/σ̂ against Student t (ν = R − 1), 'agrees'/'disagrees' at α unadjusted. */
+interface BusyTest extends SingleRunTest {
+  readonly status: 'agrees' | 'disagrees' | 'not-judged';
+  readonly tStatistic: number;
+}
+
 /**
- * The busy-fraction check over all cells (see `ComparisonResult.busyCheck`): ŝ₁ = ρ = λE[S] for identical servers;
- * with server speeds the pooled busy fraction is not ρ, and the check is work conservation, Σ f·speed·busy = λE[S]
- * (the cell's `workRate`, theory.md §13).
+ * The busy-fraction tests of cells (see `ComparisonResult.busyCheck`): ŝ₁ = ρ = λE[S] for identical servers; with
+ * server speeds the pooled busy fraction is not ρ, and the check is work conservation, Σ f·speed·busy = λE[S] (the
+ * cell's `workRate`, theory.md §13). 'not-judged' where there is nothing to test (see `busyCheck`).
+ * @param cells the cells (their `simulation`, or `simulationOf(i)` for a rerun). @param prepared the sweep's models.
  */
-function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedModel[]): ComparisonResult['busyCheck'] {
+function busyTests(
+  cells: readonly CellResult[],
+  prepared: readonly PreparedModel[],
+  simulationOf: (index: number) => CellSimulation = (i) => cells[i].simulation,
+): BusyTest[] {
   const modelOf = (c: CellResult) => prepared.find((q) => q.model.d === c.d && q.model.lambda === c.lambda)!.model;
-  const rho = (c: CellResult) => modelOf(c).lambda * modelOf(c).service.mean;
   // under redundancy-d the busy fraction is λE[W], which is λE[S] at every n only for independent exponential replicas
   // (a memoryless race: the replicas' service per job is E[S]; theory.md §16): other redundancy models are not judged
   const notJudged = (c: CellResult) => {
@@ -329,28 +387,66 @@ function busyCheck(cells: readonly CellResult[], prepared: readonly PreparedMode
     const r = m.redundancy;
     return r !== undefined && !(r.replicas === 'independent' && m.service.kind === 'exponential');
   };
-  // the estimate the check reads: Σ f·speed·busy with speeds (absent in a cell stored before it existed), else ŝ₁
-  const observed = (c: CellResult): Estimate | undefined =>
-    notJudged(c)
+  return cells.map((c, i) => {
+    const m = modelOf(c);
+    const simulation = simulationOf(i);
+    // the estimate the check reads: Σ f·speed·busy with speeds (absent in a cell stored before it existed), else ŝ₁
+    const observed: Estimate | undefined = notJudged(c)
       ? undefined
-      : modelOf(c).servers !== undefined
-        ? c.simulation.workRate
-        : c.simulation.tail.length > 1
-          ? c.simulation.tail[1]
+      : m.servers !== undefined
+        ? simulation.workRate
+        : simulation.tail.length > 1
+          ? simulation.tail[1]
           : undefined;
-  const used = cells.filter((c) => {
-    const e = observed(c);
-    return e !== undefined && standardErrorOfMean(e) > 0;
+    if (observed === undefined || !(standardErrorOfMean(observed) > 0)) {
+      return { status: 'not-judged', tStatistic: Number.NaN, pValue: Number.NaN, adjustedPValue: null };
+    }
+    const tStatistic = (observed.mean - m.lambda * m.service.mean) / standardErrorOfMean(observed);
+    const pValue = studentTwoSidedPValue(tStatistic, observed.replications - 1);
+    return { status: pValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees', tStatistic, pValue, adjustedPValue: null };
   });
-  const tStatistics = used.map((c) => (observed(c)!.mean - rho(c)) / standardErrorOfMean(observed(c)!));
-  const adjusted = holmAdjust(tStatistics.map((t, i) => studentTwoSidedPValue(t, observed(used[i])!.replications - 1)));
+}
+
+/**
+ * The busy-fraction check over all cells (see `ComparisonResult.busyCheck`), judged by the family rule
+ * (`confirmFamily`): Holm over the cells' tests, each rejected cell's rerun ("<cell key>/confirm") tested again and the
+ * reruns Holm-adjusted among themselves; 'disagrees' only when some rerun is rejected too.
+ */
+function busyCheck(
+  cells: readonly CellResult[],
+  prepared: readonly PreparedModel[],
+  rerunOf: (index: number) => { seed: number; simulation: CellSimulation },
+): ComparisonResult['busyCheck'] {
+  const first = busyTests(cells, prepared);
+  const reruns = new Map<number, number>();
+  const judged = confirmFamily(first, (i) => {
+    const { seed, simulation } = rerunOf(i);
+    reruns.set(i, seed);
+    return busyTests([cells[i]], prepared, () => simulation)[0];
+  });
+  const used = first.map((t, i) => i).filter((i) => first[i].status !== 'not-judged');
+  const tStatistics = used.map((i) => first[i].tStatistic);
+  const adjusted = used.map((i) => judged[i].verdict.adjustedPValue!);
   const minAdjustedPValue = adjusted.length ? Math.min(...adjusted) : Number.NaN;
-  const status = adjusted.length === 0 ? 'not-judged' : minAdjustedPValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees';
+  const confirmed = used.filter((i) => judged[i].verdict.status === 'disagrees').length;
+  const status = used.length === 0 ? 'not-judged' : confirmed > 0 ? 'disagrees' : 'agrees';
   const mean = tStatistics.reduce((a, b) => a + b, 0) / Math.max(tStatistics.length, 1);
   const sd =
     tStatistics.length > 1 ? Math.sqrt(tStatistics.reduce((a, t) => a + (t - mean) ** 2, 0) / (tStatistics.length - 1)) : Number.NaN;
   const nu = Math.min(...cells.map((c) => c.simulation.replications)) - 1;
-  return { tStatistics, sd, expectedSd: nu > 2 ? Math.sqrt(nu / (nu - 2)) : Number.NaN, minAdjustedPValue, status };
+  return {
+    tStatistics,
+    sd,
+    expectedSd: nu > 2 ? Math.sqrt(nu / (nu - 2)) : Number.NaN,
+    minAdjustedPValue,
+    status,
+    firstRunRejections: reruns.size,
+    confirmed,
+    reruns: [...reruns].map(([i, seed]) => {
+      const c = judged[i].confirmation!;
+      return { key: cells[i].key, seed, tStatistic: c.tStatistic, adjustedPValue: c.adjustedPValue };
+    }),
+  };
 }
 
 function maxHalfWidth(tail: readonly Estimate[]): number {

@@ -144,8 +144,20 @@ export interface ModelSummary {
   readonly fit: InverseNFit | null;
   /** x̂_n − x_∞ = c₁/n + c₂/n², weighted, the reference held as the limit (null below three n); with V, c₁ should be near ΣV/λ. */
   readonly fitThroughReference: InverseNFit | null;
-  /** â against the reference with the combined CI. */
+  /**
+   * â against the reference with the combined CI; the report's status by the family rule over the models (Holm, then a
+   * confirmatory rerun of a rejected model's sweep: `limitConfirmation`).
+   */
   readonly limit: LimitCheck;
+  /**
+   * The limit check refitted from the reruns ("<cell key>/confirm": fresh seeds, `confirmFactor` × the replications)
+   * of the model's sweep cells, when its first run was rejected after Holm over the models (its `adjustedPValue` Holm
+   * over the reruns); else null. Absent before the family is judged.
+   */
+  readonly limitConfirmation?: {
+    readonly check: LimitCheck;
+    readonly cells: readonly { readonly n: number; readonly seed: number }[];
+  } | null;
   /** ĉ₁ over the trusted n against ΣV/λ (models with the refined term), Holm over the report's models; else null. */
   readonly c1Check: C1Check | null;
   /** log–log slope of |x̂_n − x_∞| over the resolved n (> 3 h_n). */
@@ -297,8 +309,23 @@ export interface ComparisonResult {
     readonly expectedSd: number;
     /** Smallest Holm-adjusted p-value of the cells' two-sided t tests (Student t, ν = R − 1); NaN with no cell. */
     readonly minAdjustedPValue: number;
-    /** 'disagrees' when some cell's ŝ₁ is rejected after Holm over the cells at α; 'not-judged' with no cell. */
+    /**
+     * The family rule (compare/verdict.ts `confirmFamily`): 'disagrees' only when some cell's ŝ₁ is rejected after Holm
+     * over the cells at α and its confirmatory rerun (fresh seed, more replications) is rejected too, Holm over the
+     * reruns; 'not-judged' with no cell.
+     */
     readonly status: 'agrees' | 'disagrees' | 'not-judged';
+    /** Cells rejected after Holm on their first run (each rerun). */
+    readonly firstRunRejections?: number;
+    /** Of those, confirmed by the rerun. */
+    readonly confirmed?: number;
+    /** The reruns: cell key, seed, t of the rerun and its Holm-adjusted p over the reruns. */
+    readonly reruns?: readonly {
+      readonly key: string;
+      readonly seed: number;
+      readonly tStatistic: number;
+      readonly adjustedPValue: number | null;
+    }[];
   };
   readonly provenance: { readonly version: string; readonly method: string };
 }

@@ -224,23 +224,64 @@ export function undefinedVerdict(reason: string, halfWidth = Infinity): CellVerd
 }
 
 /** True for a verdict that enters the family (a test was made). */
-export function isJudged(v: Pick<CellVerdict, 'status'>): boolean {
+export function isJudged(v: { readonly status: string }): boolean {
   return v.status === 'agrees' || v.status === 'disagrees';
 }
 
-/** One cell's place in the family: its final verdict and, when the first run was rejected, the confirmatory rerun's. */
-export interface FamilyJudgement {
-  /** The first run's verdict with `adjustedPValue` and the report's status. */
-  readonly verdict: CellVerdict;
+/** What the family rule reads of a single-run test: its status (judged when 'agrees' or 'disagrees') and p-value. */
+export interface SingleRunTest {
+  readonly status: string;
+  readonly pValue: number;
+  readonly adjustedPValue: number | null;
+}
+
+/** One test's place in its family: its final verdict and, when the first run was rejected, the confirmatory rerun's. */
+export interface Confirmed<V extends SingleRunTest> {
+  /** The first run's verdict with `adjustedPValue` and the family's status. */
+  readonly verdict: V;
   /** The rerun's verdict (its `adjustedPValue` Holm over the reruns), or null when no rerun was needed. */
-  readonly confirmation: CellVerdict | null;
+  readonly confirmation: V | null;
+}
+
+/** One cell's place in the family (`judgeFamily`). */
+export type FamilyJudgement = Confirmed<CellVerdict>;
+
+/**
+ * The one verdict rule of a family of single-run tests (theory.md §8 "Judging agreement", `FAMILY_RULE`): Holm over
+ * the p-values of the judged first runs (status 'agrees' or 'disagrees'); each rejected test (p̃ < α) is rerun
+ * (`rerun`: fresh seeds from `cellSeed(master, key + '/confirm')`, more replications) and the reruns are Holm-adjusted
+ * among themselves; the status is 'disagrees' only when the rerun is rejected too, else 'agrees-not-confirmed'. Tests
+ * not judged keep their status; `rerun` is called only for rejected ones, in order. Cells (`judgeFamily`), the limit
+ * checks and the busy-fraction check (compare/summary.ts) are all judged by it.
+ * @param first the single-run tests. @param rerun index → the rerun's single-run test (NaN p-value: not judged).
+ * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
+ */
+export function confirmFamily<V extends SingleRunTest>(
+  first: readonly V[],
+  rerun: (index: number) => V,
+  alpha = SIGNIFICANCE_LEVEL,
+): Confirmed<V>[] {
+  const judged = first.map((v, i) => i).filter((i) => isJudged(first[i]));
+  const adjusted = holmAdjust(judged.map((i) => first[i].pValue));
+  const rejected = judged.filter((_, k) => adjusted[k] < alpha);
+  const reruns = rejected.map((i) => rerun(i));
+  const rerunAdjusted = holmAdjust(reruns.map((v) => (isJudged(v) && !Number.isNaN(v.pValue) ? v.pValue : 1)));
+  return first.map((v, i) => {
+    const k = judged.indexOf(i);
+    if (k < 0) return { verdict: v, confirmation: null };
+    const r = rejected.indexOf(i);
+    if (r < 0) return { verdict: { ...v, status: 'agrees', adjustedPValue: adjusted[k] }, confirmation: null };
+    const confirmed = isJudged(reruns[r]) && rerunAdjusted[r] < alpha;
+    const confirmation: V = isJudged(reruns[r])
+      ? { ...reruns[r], status: confirmed ? 'disagrees' : 'agrees', adjustedPValue: rerunAdjusted[r] }
+      : reruns[r];
+    return { verdict: { ...v, status: confirmed ? 'disagrees' : 'agrees-not-confirmed', adjustedPValue: adjusted[k] }, confirmation };
+  });
 }
 
 /**
- * The report's verdicts (theory.md §8 "Judging agreement", `FAMILY_RULE`): Holm over the p-values of all judged
- * first runs; each rejected cell (p̃ < α) is rerun (`rerun`, fresh seeds, more precision) and the reruns are
- * Holm-adjusted among themselves; a cell "disagrees" only when its rerun is rejected too, else it
- * "agrees-not-confirmed". Cells not judged keep their status; `rerun` is called only for rejected cells, in order.
+ * The report's cell verdicts: `confirmFamily` over all judged cells (Holm over the first runs, each rejected cell rerun
+ * with fresh seeds and more precision, "disagrees" only when its rerun is rejected too).
  * @param first the first runs' single-run verdicts (`cellVerdict`). @param rerun index → the rerun's single-run verdict.
  * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
  */
@@ -249,26 +290,15 @@ export function judgeFamily(
   rerun: (index: number) => CellVerdict,
   alpha = SIGNIFICANCE_LEVEL,
 ): FamilyJudgement[] {
-  const judged = first.map((v, i) => i).filter((i) => isJudged(first[i]));
-  const adjusted = holmAdjust(judged.map((i) => first[i].pValue));
-  const rejected = judged.filter((_, k) => adjusted[k] < alpha);
-  const reruns = rejected.map((i) => rerun(i));
-  const rerunAdjusted = holmAdjust(reruns.map((v) => (isJudged(v) ? v.pValue : 1)));
-  return first.map((v, i) => {
-    const k = judged.indexOf(i);
-    if (k < 0) return { verdict: v, confirmation: null };
-    const r = rejected.indexOf(i);
-    if (r < 0) return { verdict: { ...v, status: 'agrees', adjustedPValue: adjusted[k] }, confirmation: null };
-    const confirmed = isJudged(reruns[r]) && rerunAdjusted[r] < alpha;
-    const confirmation: CellVerdict = isJudged(reruns[r])
-      ? { ...reruns[r], status: confirmed ? 'disagrees' : 'agrees', adjustedPValue: rerunAdjusted[r] }
-      : reruns[r];
-    return { verdict: { ...v, status: confirmed ? 'disagrees' : 'agrees-not-confirmed', adjustedPValue: adjusted[k] }, confirmation };
-  });
+  return confirmFamily(first, rerun, alpha);
 }
 
-/** 'undefined': the limit or the simulated means are infinite in theory (no fit of ∞, no verdict). */
-export type LimitStatus = 'agrees' | 'disagrees' | 'not-judged' | 'undefined';
+/**
+ * A single run's `limitCheck` says 'agrees' or 'disagrees'; the report's status is set by `confirmFamily` over the
+ * models ('agrees-not-confirmed': rejected after Holm, its rerun not). 'undefined': the limit or the simulated means are
+ * infinite in theory (no fit of ∞, no verdict).
+ */
+export type LimitStatus = 'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-judged' | 'undefined';
 
 export interface LimitCheck {
   readonly status: LimitStatus;
@@ -280,12 +310,28 @@ export interface LimitCheck {
   readonly combinedHalfWidth: number;
   /** difference / (combined standard error), numerical error left out. */
   readonly zScore: number;
+  /**
+   * t = sign(d)·max(0, |d| − ε_num)/√(s.e.(â)² + σ_ref²), σ_ref = h_ref/1.96: read against Student t with
+   * `degreesOfFreedom` (NaN when not judged).
+   */
+  readonly tStatistic: number;
+  /** Welch–Satterthwaite ν of â (the reference's ν taken as ∞); ∞ for the weighted fit's normal half-width. */
+  readonly degreesOfFreedom: number;
+  /** Two-sided P(|T_ν| ≥ |t|): the single run's p-value (NaN when not judged). */
+  readonly pValue: number;
+  /** Holm-adjusted p over the report's judged limit checks (null until the family is judged, and when not judged). */
+  readonly adjustedPValue: number | null;
   readonly rule: string;
 }
 
 export const LIMIT_RULE =
   '|â − x_∞| ≤ √(h_â² + h_ref²) + ε_num (â from x̂_n = a + c₁/n (+ c₂/n²), least squares with fixed coefficients, ' +
-  'h_â = t_{0.975,ν}·s.e., s.e.² = Σ a_n² σ_n², ν Welch–Satterthwaite)';
+  'h_â = t_{0.975,ν}·s.e., s.e.² = Σ a_n² σ_n², ν Welch–Satterthwaite); the report: p of t = (|â − x_∞| − ε_num)/s.e. ' +
+  "Holm over the report's models, a rejected model's cells rerun with fresh seeds and 4× the replications, the reruns' " +
+  'limits Holm-adjusted among themselves: "disagrees" only when the rerun rejects too';
+
+/** The test fields of a check that makes no test. */
+const NO_TEST = { tStatistic: Number.NaN, degreesOfFreedom: Number.NaN, pValue: Number.NaN, adjustedPValue: null } as const;
 
 /**
  * The intercept of x̂_n = a + c₁/n (+ c₂/n² when `inverseSquare`) by least squares with fixed coefficients (unweighted):
@@ -343,6 +389,7 @@ export function limitCheck(
       fitHalfWidth: Number.NaN,
       combinedHalfWidth: Number.NaN,
       zScore: Number.NaN,
+      ...NO_TEST,
       rule: `${LIMIT_RULE}; ${UNDEFINED_INFINITE}: ${reason}`,
     };
   }
@@ -353,6 +400,7 @@ export function limitCheck(
       fitHalfWidth: Number.NaN,
       combinedHalfWidth: Number.NaN,
       zScore: Number.NaN,
+      ...NO_TEST,
       rule: `${LIMIT_RULE}; not judged: fewer n than fit parameters`,
     };
   }
@@ -364,12 +412,24 @@ export function limitCheck(
   const statistical = Math.hypot(fitHalfWidth, reference.halfWidth);
   const combinedHalfWidth = statistical + reference.numericalError;
   const zScore = statistical > 0 ? difference / (statistical / 1.96) : Number.POSITIVE_INFINITY;
+  // the p-value of the same test: s.e. of â (t with Welch ν) and of the reference (normal), the numerical bound linearly
+  const seFit = fixed ? fixed.standardError : fit.aHalfWidth / 1.959963984540054;
+  const seRef = reference.halfWidth / 1.959963984540054;
+  const se = Math.hypot(seFit, seRef);
+  const nuFit = fixed ? fixed.degreesOfFreedom : Number.POSITIVE_INFINITY;
+  const degreesOfFreedom = seFit > 0 && Number.isFinite(nuFit) ? se ** 4 / (seFit ** 4 / nuFit) : Number.POSITIVE_INFINITY;
+  const excess = Math.max(0, Math.abs(difference) - reference.numericalError);
+  const tStatistic = excess === 0 ? 0 : se > 0 ? Math.sign(difference) * (excess / se) : Math.sign(difference) * Number.POSITIVE_INFINITY;
   return {
     status: Math.abs(difference) <= combinedHalfWidth ? 'agrees' : 'disagrees',
     difference,
     fitHalfWidth,
     combinedHalfWidth,
     zScore,
+    tStatistic,
+    degreesOfFreedom,
+    pValue: studentTwoSidedPValue(tStatistic, degreesOfFreedom),
+    adjustedPValue: null,
     rule: LIMIT_RULE,
   };
 }

@@ -147,7 +147,17 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
       },
     ],
     ['â − E[T]∞', (m) => fix(m.limit.difference)],
+    ['limit p Holm', (m) => pText(m.limit.adjustedPValue)],
     ['limit', (m) => `**${statusText(m.limit.status)}**`],
+    [
+      'limit rerun',
+      (m) => {
+        const r = m.limitConfirmation;
+        return r
+          ? `â − E[T]∞ = ${fix(r.check.difference)} ± ${fix(r.check.combinedHalfWidth)}, t = ${fix(r.check.tStatistic, 1)}, p Holm ${pText(r.check.adjustedPValue)}`
+          : '–';
+      },
+    ],
     ['ĉ₁ (± s.e.)', (m) => (m.fit ? withError(m.fit.c1, m.fit.c1StandardError, 2) : 'n/a')],
     ['ĉ₂ (± s.e.)', (m) => (m.fit && m.fit.inverseSquare ? withError(m.fit.c2, m.fit.c2StandardError, 1) : '–')],
     ['χ²/dof', (m) => (m.fit && m.fit.degreesOfFreedom > 0 ? fix(m.fit.chiSquare / m.fit.degreesOfFreedom, 2) : '–')],
@@ -235,7 +245,12 @@ function familyText(result: ComparisonResult): string {
       ? `well-calibrated intervals give about ${fix(b.expectedSd, 2)} (Student t, ν = R − 1).`
       : 'Student t with ν = R − 1 ≤ 2 has no finite SD, so there is nothing to compare it with (needs ≥ 4 replications).') +
     (b.status && b.status !== 'not-judged'
-      ? ` Each cell's t read against Student t (ν = R − 1), Holm over the cells: **${b.status}** (smallest p Holm ${pText(b.minAdjustedPValue)}).`
+      ? ` Each cell's t read against Student t (ν = R − 1), Holm over the cells (smallest p Holm ${pText(b.minAdjustedPValue)})` +
+        (b.firstRunRejections
+          ? `; ${b.firstRunRejections} rejected cell${b.firstRunRejections === 1 ? '' : 's'} rerun with fresh seeds, ${b.confirmed ?? 0} confirmed ` +
+            `(Holm over the reruns)`
+          : '') +
+        `: **${b.status}**.`
       : '') +
     (short
       ? `\n\n**Short cells**: ${short} cell${short === 1 ? '' : 's'} measure${short === 1 ? 's' : ''} fewer than 20 relaxation times τ per ` +
@@ -319,8 +334,12 @@ function summaryBody(result: ComparisonResult): string {
       ? `, ${count(xs, 'undefined')} ${count(xs, 'undefined') === 1 ? what[0] : what[1]} **${UNDEFINED_INFINITE}** (E[T] = ∞ in theory: neither agrees nor disagrees)`
       : '';
   return (
-    `Limits: of ${limits.length} model${limits.length === 1 ? '' : 's'}, **${count(limits, 'agrees')} agree** and **${count(limits, 'disagrees')} disagree** with the mean-field ` +
-    `reference (the fitted n → ∞ value â against E[T]∞ with the combined 95% CI)${count(limits, 'not-judged') ? `; ${count(limits, 'not-judged')} not judged (too few n)` : ''}` +
+    `Limits: of ${limits.length} model${limits.length === 1 ? '' : 's'}, **${count(limits, 'agrees') + count(limits, 'agrees-not-confirmed')} agree** and ` +
+    `**${count(limits, 'disagrees')} disagree** (confirmed by a rerun) with the mean-field ` +
+    `reference (the fitted n → ∞ value â against E[T]∞: p of its t, Holm over the models, a rejected model's cells rerun with fresh seeds and ` +
+    `${result.config.confirmFactor ?? CONFIRM_FACTOR}× the replications)` +
+    `${count(limits, 'agrees-not-confirmed') ? `; ${count(limits, 'agrees-not-confirmed')} of the agreeing limits were rejected by their first run, not by the rerun` : ''}` +
+    `${count(limits, 'not-judged') ? `; ${count(limits, 'not-judged')} not judged (too few n)` : ''}` +
     `${infinite(limits, ['is', 'are'])}.\n` +
     `Per n: ${count(verdicts, 'agrees')} cells agree, ${count(verdicts, 'disagrees')} disagree, ${count(verdicts, 'not-judged')} not judged${infinite(verdicts, ['is', 'are'])} ` +
     '(no refined term V exists here, so no finite-n value is predicted: a cell is judged only against an exact finite-n value; ' +

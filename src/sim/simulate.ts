@@ -147,14 +147,14 @@ export interface SimulationStartState {
 
 /** MSER-5 truncation of one unit's response times (in arrival order; completion order for the race engine). */
 export interface MserCheck {
-  /** Measured jobs MSER-5 would discard after the warm-up (d*·5, in jobs; d* over the whole series). */
+  /** Measured jobs MSER-5 would discard after the warm-up (d*·5, in jobs; d* over the first half, stats/mser.ts). */
   truncatedJobs: number;
-  /** truncatedJobs/jobs: > 0.5 means the run is too short to confirm the warm-up (not a share to discard). */
+  /** truncatedJobs/jobs (≤ 0.5). */
   fraction: number;
   /** truncatedJobs/(λn): the same in time units after the warm-up. */
   truncatedTime: number;
-  /** The truncation over the first half only (`mser` firstHalfBatches, in jobs): the share MSER-5 can support. */
-  firstHalfJobs: number;
+  /** MSER-5's minimum sits on the half (`mser` tooShort): the run is too short to confirm the warm-up. */
+  tooShort: boolean;
 }
 
 /** Outcome of a precision-driven run. */
@@ -466,7 +466,7 @@ function mserCheck(batch5: ArrayLike<number>, stride: number, jobs: number, syst
   if (batch5.length < 3) return null;
   const r = mser(batch5, 5);
   const truncatedJobs = r.truncation * stride;
-  return { truncatedJobs, fraction: r.fraction, truncatedTime: truncatedJobs / systemRate, firstHalfJobs: r.firstHalfBatches * 5 * stride };
+  return { truncatedJobs, fraction: r.fraction, truncatedTime: truncatedJobs / systemRate, tooShort: r.tooShort };
 }
 
 /**
@@ -823,10 +823,10 @@ export class SimulationCollector {
     }
     if (ensembleCheck !== null) {
       const where = batchMode ? 'the first batch' : `the average of the ${R} replications`;
-      if (ensembleCheck.fraction > 0.5) {
+      if (ensembleCheck.tooShort) {
         warnings.push(
-          `MSER-5 on ${where} truncates in the second half of the measured jobs (${ensembleCheck.truncatedJobs} of ${jobs}): ` +
-            'the run is too short to confirm the warm-up; raise --jobs',
+          `MSER-5 on ${where} is still falling at the middle of the measured jobs (its minimum over the first half sits on ` +
+            `the half, ${ensembleCheck.truncatedJobs} of ${jobs}): the run is too short to confirm the warm-up; raise --jobs`,
         );
       } else if (ensembleCheck.truncatedJobs > MSER_MARGIN * jobs) {
         warnings.push(

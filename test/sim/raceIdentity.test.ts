@@ -100,16 +100,16 @@ const pinnedJson = (x: unknown) =>
         : value,
   );
 
-/** An MSER-5 check without `firstHalfJobs` (a field added after the hashes were recorded; its own tests pin it). */
-function withoutFirstHalf<T extends object>(check: T | null): T | null {
+/** An MSER-5 check without `tooShort` (a field added after the hashes were recorded; its own tests pin it). */
+function withoutTooShort<T extends object>(check: T | null): T | null {
   if (check === null) return null;
-  const { firstHalfJobs: _dropped, ...rest } = check as T & { firstHalfJobs?: number };
+  const { tooShort: _dropped, ...rest } = check as T & { tooShort?: boolean };
   return rest as T;
 }
 
 /**
  * The pinned hash of a result, recorded before results named their start (every case starts empty) and before
- * MSER-5's check carried `firstHalfJobs`: the start is checked, that field dropped, every other number pinned.
+ * MSER-5's check carried `tooShort`: the start is checked, that field dropped, every other number pinned.
  */
 function resultHash(full: SimulationResult): string {
   const { start, ...rest } = full;
@@ -117,7 +117,7 @@ function resultHash(full: SimulationResult): string {
   const check = rest.warmupCheck;
   const r = {
     ...rest,
-    warmupCheck: { ...check, ensemble: withoutFirstHalf(check.ensemble), perUnit: check.perUnit.map(withoutFirstHalf) },
+    warmupCheck: { ...check, ensemble: withoutTooShort(check.ensemble), perUnit: check.perUnit.map(withoutTooShort) },
   };
   return createHash('sha256')
     .update(pinnedJson({ ...withPinnedPercentiles(r as unknown as SimulationResult), wallSeconds: 0, eventsPerSecond: 0 }))

@@ -505,11 +505,17 @@ export function compareCommand(): Command {
                 : null,
             })),
             family: result.family,
-            busyCheck: busyTooFew
-              ? { sd: null, expectedSd: null, cells: busyCells, reason: busyTooFew }
-              : busyExpected
-                ? { sd: result.busyCheck.sd, expectedSd: null, cells: busyCells, reason: busyExpected }
-                : { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: busyCells },
+            busyCheck: {
+              ...(busyTooFew
+                ? { sd: null, expectedSd: null, cells: busyCells, reason: busyTooFew }
+                : busyExpected
+                  ? { sd: result.busyCheck.sd, expectedSd: null, cells: busyCells, reason: busyExpected }
+                  : { sd: result.busyCheck.sd, expectedSd: result.busyCheck.expectedSd, cells: busyCells }),
+              // the verdict (Holm over the cells, a rejected cell confirmed by its rerun: compare/summary.ts)
+              status: result.busyCheck.status,
+              firstRunRejections: result.busyCheck.firstRunRejections ?? 0,
+              confirmed: result.busyCheck.confirmed ?? 0,
+            },
             notes: result.notes,
             wallSeconds: meta.wallSeconds,
           });
@@ -545,7 +551,7 @@ export function compareCommand(): Command {
                   `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
                   `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +
                   `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
-                  `fitted limit ${f && fittedLimitInterval(m) ? limitText(fittedLimitInterval(m)!) : 'n/a'} → ${m.limit.status}, ` +
+                  `fitted limit ${f && fittedLimitInterval(m) ? limitText(fittedLimitInterval(m)!) : 'n/a'} → ${statusText(m.limit.status)}, ` +
                   // the report's tables give ĉ₁ ± s.e.; this line the 95 % half-width: said so
                   `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
           );

@@ -96,21 +96,19 @@ const showOr = (e: Estimate, f: Finiteness, unsettled?: string) =>
       : `${show(e)}  not settled: the run's average, not an estimate (E[T] may be ∞, see the warning)`;
 
 /**
- * The warm-up line: MSER-5's truncation as a share of the measured jobs. A minimum in the second half is no truncation
- * point (the run is too short to confirm the warm-up, stats/mser.ts): the line then gives the first-half truncation and
- * the replications' own, never the end-of-series d* (it printed "truncates 19990 jobs (100.0 %)").
+ * The warm-up line: MSER-5's truncation (over the first half of the series, stats/mser.ts) as a share of the measured
+ * jobs; when its minimum sits on the half, the run is too short to confirm the warm-up and the line says so, with the
+ * replications' own truncations.
  */
 function mserText(check: SimulationResult['warmupCheck'], where: string, jobs: number): string {
   const e = check.ensemble;
   if (e === null) return '  warm-up check: too few jobs for MSER-5';
   const share = (k: number) => `${k} jobs (${((100 * k) / jobs).toFixed(1)} %)`;
-  if (e.fraction <= 0.5) return `  warm-up check: MSER-5 on ${where} truncates ${share(e.truncatedJobs)} after the warm-up`;
-  const own = check.perUnit.filter((u): u is MserCheck => u !== null).map((u) => u.firstHalfJobs);
+  const line = `  warm-up check: MSER-5 on ${where} truncates ${share(e.truncatedJobs)} after the warm-up`;
+  if (!e.tooShort) return line;
+  const own = check.perUnit.filter((u): u is MserCheck => u !== null).map((u) => u.truncatedJobs);
   const range = own.length > 1 ? `; per replication ${Math.min(...own)}–${Math.max(...own)} jobs` : '';
-  return (
-    `  warm-up check: MSER-5 on ${where} truncates ${share(e.firstHalfJobs)} in the first half${range}; ` +
-    'its minimum lies in the second half: too short to confirm'
-  );
+  return `${line}${range}; still falling at the half: too short to confirm`;
 }
 
 export function simulateCommand(): Command {

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { cellSeed, runComparison, type CellSimulation } from '../../src/compare/index.ts';
+import { comparisonMarkdown, disagreementLine } from '../../src/report/index.ts';
+import { testMeta } from '../report/meta.ts';
+import { testComparison } from './config.ts';
+
+// `compare --discipline las --lambda 0.9 --n 10,100` said "disagrees" on its limit and busy-fraction checks from one run
+// each (a master seed's bad luck: other seeds said "agrees"): only the cells had the confirmatory rerun. The limit
+// checks (Holm over the models) and the busy-fraction tests (Holm over the cells) now follow the same rule: a rejected
+// first run is rerun with fresh seeds ("<cell key>/confirm", 4× the replications), "disagrees" only when the rerun
+// rejects too. LAS with exponential sizes has FIFO's queue lengths, so the limit is SQ(2)'s closed form and ŝ₁ = λ.
+describe('runComparison: the limit and busy-fraction checks are confirmed by a rerun before "disagrees"', () => {
+  const config = testComparison({ model: { discipline: 'las' }, lambdas: [0.9], ns: [10, 100], jobs: 5_000, replications: 5, seed: 7 });
+  const honest = runComparison(config);
+  const [small, large] = honest.cells;
+  type Stored = { key: string; seed: number; simulation: CellSimulation };
+  /** A cache whose first runs (and reruns) are `fake`d; what the comparison stores goes to `stored`. */
+  const faking = (fake: Map<string, CellSimulation>, stored: Stored[] = []) => ({
+    get: (key: string) => (fake.has(key) ? { key, seed: 0, simulation: fake.get(key)! } : undefined),
+    put: (c: Stored) => {
+      stored.push(c);
+    },
+  });
+  // a first run off by chance: E[T] at n = 100 ten half-widths high (â moves by 100/90 of it)
+  const e = large.simulation.meanResponseTime;
+  const highT = { ...large.simulation, meanResponseTime: { ...e, mean: e.mean + 10 * e.halfWidth } };
+
+  it('the honest run agrees on both checks and reruns nothing', () => {
+    expect(honest.models[0].limit.status).toBe('agrees');
+    expect(honest.models[0].limitConfirmation).toBeNull();
+    expect(honest.busyCheck).toMatchObject({ status: 'agrees', firstRunRejections: 0, confirmed: 0 });
+  });
+
+  it('a limit rejected by its first run reruns every sweep cell of the model and says "agrees (rejection not confirmed)"', () => {
+    const stored: Stored[] = [];
+    const r = runComparison(config, { cache: faking(new Map([[large.key, highT]]), stored) });
+    const m = r.models[0];
+    expect(m.limit.difference).toBeGreaterThan(m.limit.combinedHalfWidth); // the old rule's "disagrees"
+    expect(m.limit.adjustedPValue!).toBeLessThan(0.05);
+    expect(m.limit.status).toBe('agrees-not-confirmed');
+    expect(m.limitConfirmation!.check.status).toBe('agrees');
+    expect(m.limitConfirmation!.cells).toEqual([
+      { n: 10, seed: cellSeed(7, `${small.key}/confirm`) },
+      { n: 100, seed: cellSeed(7, `${large.key}/confirm`) },
+    ]);
+    expect(disagreementLine(r)).toMatch(/limit checks 0 of 1/);
+    const md = comparisonMarkdown(r, [], testMeta());
+    expect(md).toContain('**agrees (rejection not confirmed)**');
+    expect(md).toMatch(/limit rerun[^\n]*\n[^]*â − E\[T\]∞ = -?\d\.\d+ ± \d\.\d+, t = -?\d+\.\d, p Holm/);
+    expect(stored.map((s) => [s.key, s.simulation.replications])).toEqual([
+      [small.key, 5],
+      [`${small.key}/confirm`, 20],
+      [`${large.key}/confirm`, 20],
+    ]);
+  });
+
+  it('a limit whose rerun is off too "disagrees"', () => {
+    const stored: Stored[] = [];
+    runComparison(config, { cache: faking(new Map([[large.key, highT]]), stored) });
+    const rerun = stored.find((s) => s.key === `${large.key}/confirm`)!.simulation;
+    const r0 = rerun.meanResponseTime;
+    const highRerun = { ...rerun, meanResponseTime: { ...r0, mean: r0.mean + 10 * r0.halfWidth } };
+    const r = runComparison(config, {
+      cache: faking(
+        new Map([
+          [large.key, highT],
+          [`${large.key}/confirm`, highRerun],
+        ]),
+      ),
+    });
+    expect(r.models[0].limit.status).toBe('disagrees');
+    expect(r.models[0].limitConfirmation!.check.status).toBe('disagrees');
+  });
+
+  it('a busy fraction rejected by its first run is rerun: "agrees" unless the rerun rejects too', () => {
+    const busy = (s: CellSimulation, by: number): CellSimulation => ({
+      ...s,
+      tail: s.tail.map((x, i) => (i === 1 ? { ...x, mean: x.mean + by * x.halfWidth } : x)),
+    });
+    const stored: Stored[] = [];
+    const r = runComparison(config, { cache: faking(new Map([[small.key, busy(small.simulation, 10)]]), stored) });
+    expect(r.busyCheck.minAdjustedPValue).toBeLessThan(0.05); // the old rule's "disagrees"
+    expect(r.busyCheck).toMatchObject({ status: 'agrees', firstRunRejections: 1, confirmed: 0 });
+    expect(r.busyCheck.reruns).toEqual([expect.objectContaining({ key: small.key, seed: cellSeed(7, `${small.key}/confirm`) })]);
+    expect(stored.map((s) => s.key)).toEqual([large.key, `${small.key}/confirm`]);
+    const rerun = stored[1].simulation;
+    const off = runComparison(config, {
+      cache: faking(
+        new Map([
+          [small.key, busy(small.simulation, 10)],
+          [`${small.key}/confirm`, busy(rerun, 10)],
+        ]),
+      ),
+    });
+    expect(off.busyCheck).toMatchObject({ status: 'disagrees', firstRunRejections: 1, confirmed: 1 });
+  });
+});
