@@ -134,8 +134,9 @@ export interface SolveOptions {
    */
   readonly phaseTypeFit?: boolean;
   /**
-   * Sees the progress of the long solves (progress output; pure: no output here): the JSQ cavity's estimated fraction
-   * done (`cavityFraction`), stage 'JSQ cavity', and its phase-type fallback's ODE legs, stage naming the fit and K.
+   * Sees the progress of the long solves (progress output; pure: no output here): the JSQ and LPW cavities' estimated
+   * fraction done (`cavityFraction`), stage 'JSQ cavity' or 'LPW cavity', and the phase-type fit's ODE legs (the JSQ
+   * cavity's fallback, or asked for), stage naming the fit and K.
    */
   readonly onProgress?: (fraction: number, stage: string) => void;
 }
@@ -391,7 +392,7 @@ export function solveMeanField(given: SupermarketModel, options: SolveOptions = 
       });
     }
     case 'lpw-cavity': {
-      const r = lpwCavity(model, { seed });
+      const r = lpwCavity(model, { seed, ...(onProgress ? { onProgress: (f) => onProgress(f, 'LPW cavity') } : {}) });
       return solution({
         ...named,
         meanResponseTime: r.meanResponseTime.mean,

@@ -36,13 +36,22 @@ describe('solveMeanFieldTransient: onProgress reaches every solver', () => {
  * The long fixed-point solves report progress too (F3: `fixed-point --lambda 0.99 --service weibull:0.2` ran minutes
  * without output: the JSQ cavity, 21 CPU s, then its phase-type fallback, 181 CPU s).
  */
-describe('solveMeanField: onProgress reaches the JSQ cavity and the phase-type fit', () => {
+describe('solveMeanField: onProgress reaches the JSQ and LPW cavities and the phase-type fit', () => {
   it('jsq-cavity (SRPT): fractions in [0, 1], stage "JSQ cavity", ending at 1', () => {
     const seen: [number, string][] = [];
     const r = solveMeanField(parseModel({ lambda: 0.5, d: 2, discipline: 'srpt' }), { onProgress: (f, stage) => seen.push([f, stage]) });
     expect(r.solver).toMatch(/cavity/i);
     expect(seen.length).toBeGreaterThan(4);
     expect(seen.every(([f, stage]) => f >= 0 && f <= 1 && stage === 'JSQ cavity')).toBe(true);
+    expect(seen[seen.length - 1][0]).toBe(1);
+  });
+
+  it('lpw-cavity (SPRPT, exp predictions): fractions in [0, 1], stage "LPW cavity", ending at 1', () => {
+    const seen: [number, string][] = [];
+    const model = parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'sprpt', prediction: 'exp' });
+    solveMeanField(model, { onProgress: (f, stage) => seen.push([f, stage]) });
+    expect(seen.length).toBeGreaterThan(4);
+    expect(seen.every(([f, stage]) => f >= 0 && f <= 1 && stage === 'LPW cavity')).toBe(true);
     expect(seen[seen.length - 1][0]).toBe(1);
   });
 

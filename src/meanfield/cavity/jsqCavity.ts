@@ -297,10 +297,11 @@ export function cavityFraction(finished: readonly number[], done: number, least:
 }
 
 /**
- * The least simulated time a restart still needs from a next run of horizon T: its ramp T, growth·T, … below the cap H,
- * `atCap` runs at H to meet the stop rule, then the averaging runs; each run adds its warm-up (a tenth of its horizon).
+ * The least simulated time a cavity restart still needs from a next run of horizon T: its ramp T, growth·T, … below the
+ * cap H, `atCap` runs at H to meet the stop rule, then the averaging runs; each run adds its warm-up (a tenth of its
+ * horizon). For progress (`cavityFraction`; jsqCavity, lpwCavity).
  */
-function leastLeft(T: number, growth: number, H: number, atCap: number, averaging: number): number {
+export function leastLeft(T: number, growth: number, H: number, atCap: number, averaging: number): number {
   let ramp = 0;
   for (let t = T; t < H && growth > 1; t = Math.min(H, t * growth)) ramp += t;
   return 1.1 * (ramp + (atCap + averaging) * H);
