@@ -96,3 +96,32 @@ export function createProgress(title: string, enabled: boolean): Progress {
     },
   };
 }
+
+/** Wall time after which a computation without a work estimate starts showing progress (ms). */
+export const LATE_PROGRESS_MS = 3000;
+
+/**
+ * Progress of a computation whose length is not known beforehand (batch and per-class ODEs, cavity solves): shown
+ * only once it has run for LATE_PROGRESS_MS, and only when `enabled` (callers pass `--progress && !--json`). A
+ * computation in stages (a cavity solve, then its fallback) names each: a new stage stops the bar and starts its own,
+ * titled `title: stage`, whose fraction runs 0 → 1 again. `stop` ends the current bar (call it however the run ends).
+ */
+export function createLateProgress(title: string, enabled: boolean): { update(fraction: number, stage?: string): void; stop(): void } {
+  const start = Date.now();
+  let bar: Progress | undefined;
+  let current: string | undefined;
+  return {
+    update(fraction, stage) {
+      if (!enabled || Date.now() - start < LATE_PROGRESS_MS) return;
+      if (bar === undefined || stage !== current) {
+        bar?.stop();
+        current = stage;
+        bar = createProgress(stage === undefined ? title : `${title}: ${stage}`, true);
+      }
+      bar.update(fraction, 1, '');
+    },
+    stop() {
+      bar?.stop();
+    },
+  };
+}

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../io/index.ts';
 import { parseOutFile } from './options.ts';
 import type { JobRecords, ServerRecords } from '../sim/jobRecord.ts';
+import { predictedDisciplines, predictedSelections } from '../model/policy/index.ts';
 
 /**
  * Adds `--per-server` and `--per-job <file.csv>` (the records below). @param scope the run they record, e.g.
@@ -14,36 +15,44 @@ export function addRecordOptions(cmd: Command, scope?: string): Command {
     .option('--per-server', `per server${scope ? `, in ${scope}` : ''}: busy fraction, mean queue (Little: Σ T / window), jobs served`)
     .option(
       '--per-job <file.csv>',
-      `write the measured jobs${scope ? ` of ${scope}` : ''} as CSV: arrival, size, prediction, server, start (FIFO), departure, response`,
+      `write the measured jobs${scope ? ` of ${scope}` : ''} as CSV: arrival, size, prediction (the predicted size Y, only where the selection or discipline reads one: ${predictionReaders()}), server, start (FIFO), departure, response`,
       parseOutFile,
     );
 }
 
-/** Columns of the per-job CSV, in order. */
+/** Columns of the per-job CSV, in order ('prediction' only where the records have one: a policy that reads predictions). */
 export const PER_JOB_COLUMNS = ['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response'] as const;
+
+/** The policies that read a prediction, from the policy tables (for the help). */
+function predictionReaders(): string {
+  return [...predictedSelections(), ...predictedDisciplines()].join(', ');
+}
 
 /** A number as CSV text: shortest round-trip form; empty for NaN (not recorded). */
 const cell = (x: number) => (Number.isNaN(x) ? '' : String(x));
 
 /**
- * Writes the measured jobs as CSV (header `job,arrival,size,prediction,server,start,departure,response`; job = 1-based
- * arrival rank in the window, server 1-based; empty cells: not recorded, e.g. start under a non-FIFO discipline).
+ * Writes the measured jobs as CSV (header `job,arrival,size,prediction,server,start,departure,response`, without
+ * `prediction` where the records have none; job = 1-based arrival rank in the window, server 1-based; empty cells:
+ * not recorded, e.g. start under a non-FIFO discipline).
  */
 export function writePerJobCsv(file: string, jobs: JobRecords): void {
+  const prediction = jobs.prediction;
+  const columns = PER_JOB_COLUMNS.filter((c) => c !== 'prediction' || prediction !== undefined);
   const rows: string[][] = [];
   for (let k = 0; k < jobs.arrival.length; k++) {
     rows.push([
       String(k + 1),
       cell(jobs.arrival[k]),
       cell(jobs.size[k]),
-      cell(jobs.prediction[k]),
+      ...(prediction === undefined ? [] : [cell(prediction[k])]),
       String(jobs.server[k] + 1),
       cell(jobs.start[k]),
       cell(jobs.departure[k]),
       cell(jobs.response[k]),
     ]);
   }
-  writeFileAtomic(file, stringify(rows, { header: true, columns: [...PER_JOB_COLUMNS] }));
+  writeFileAtomic(file, stringify(rows, { header: true, columns }));
 }
 
 /** Per-server rows as plain objects (server 1-based), for JSON. */

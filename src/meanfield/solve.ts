@@ -133,6 +133,12 @@ export interface SolveOptions {
    * the capability's reason) for another model or a law family whose fit error was never measured.
    */
   readonly phaseTypeFit?: boolean;
+  /**
+   * Sees the progress of the long solves (progress output; pure: no output here): the JSQ and LPW cavities' estimated
+   * fraction done (`cavityFraction`), stage 'JSQ cavity' or 'LPW cavity', and the phase-type fit's ODE legs (the JSQ
+   * cavity's fallback, or asked for), stage naming the fit and K.
+   */
+  readonly onProgress?: (fraction: number, stage: string) => void;
 }
 
 type Parts = Omit<MeanFieldSolution, 'provenance' | 'convergence'> & { readonly convergence?: SolutionConvergence };
@@ -158,13 +164,14 @@ function solution(parts: Parts): MeanFieldSolution {
 export function solveMeanField(given: SupermarketModel, options: SolveOptions = {}): MeanFieldSolution {
   requireStable(given);
   const seed = options.seed ?? 1;
+  const onProgress = options.onProgress;
   const capabilities = meanFieldCapabilities(given);
   // LPW with exact predictions is solved as the LWL model it equals (lpwAsLwl; the capabilities name it)
   const model = lpwAsLwl(given) ?? given;
   if (options.phaseTypeFit) {
     const fit = capabilities.phaseTypeFit;
     if (!fit.available) throw new InvalidModelError(fit.reason);
-    const r = phaseTypeJsqFixedPoint(model);
+    const r = phaseTypeJsqFixedPoint(model, onProgress ? { onProgress: (f, K) => onProgress(f, `${fit.name}, ODE at K = ${K}`) } : {});
     return solution({
       solver: fit.name,
       kind: fit.kind,
@@ -279,11 +286,14 @@ export function solveMeanField(given: SupermarketModel, options: SolveOptions = 
     case 'jsq-cavity': {
       let r: ReturnType<typeof jsqCavity>;
       try {
-        r = jsqCavity(model, { seed });
+        r = jsqCavity(model, { seed, ...(onProgress ? { onProgress: (f) => onProgress(f, 'JSQ cavity') } : {}) });
       } catch (error) {
         const fallback = capabilities.fallback;
         if (!(error instanceof ConvergenceError) || !fallback.available) throw error;
-        const fit = phaseTypeJsqFixedPoint(model);
+        const fit = phaseTypeJsqFixedPoint(
+          model,
+          onProgress ? { onProgress: (f, K) => onProgress(f, `JSQ cavity refused; ${fallback.name}, ODE at K = ${K}`) } : {},
+        );
         return solution({
           solver: fallback.name,
           kind: fallback.kind,
@@ -382,7 +392,7 @@ export function solveMeanField(given: SupermarketModel, options: SolveOptions = 
       });
     }
     case 'lpw-cavity': {
-      const r = lpwCavity(model, { seed });
+      const r = lpwCavity(model, { seed, ...(onProgress ? { onProgress: (f) => onProgress(f, 'LPW cavity') } : {}) });
       return solution({
         ...named,
         meanResponseTime: r.meanResponseTime.mean,

@@ -28,6 +28,7 @@ import { isSqdModel } from './capabilities.ts';
 import { effectiveMemory, isJiq, modelHasMemory } from '../model/memory.ts';
 import { memoryFixedPointTail, solveMemoryTransient } from './memory/transient.ts';
 import { batchTransient, bsqFixedPoint, sqdkFixedPoint } from './batch.ts';
+import { lwlTransient } from './lwl/transient.ts';
 
 export interface WarmupOptions {
   /** Sup-norm distance max_i |s_i(t) − s_i*| counted as "at the fixed point" (default 1e−3). */
@@ -194,7 +195,8 @@ export interface PopulationWarmupOptions {
  * the model's time units, × min(MAX_SCV_FACTOR, max(1, (1 + SCV)/2)) for variable sizes (theory.md §8 heavy
  * tails), capped at `cap`. Models with a mean-field ODE of their own read it the same way (2 × the time from which on
  * it stays within `tolerance` of its fixed point, ≥ 10, × the size factor): dispatcher memory (the memory cavity ODE,
- * theory.md §12) and batches SQ(d,K)/BSQ (the batch tail ODE, §15; d = K at high load falls back to SQ(⌊d/K⌋)).
+ * theory.md §12), batches SQ(d,K)/BSQ (the batch tail ODE, §15) and LL(d,K) (the batch workload PIDE, §15; read
+ * against its own settled end, see `lldkWarmup`); where d = K at high load keeps them from settling, SQ(⌊d/K⌋).
  *
  * Population models (the Gillespie simulator): 2 × the first time t ∈ {0, ½, 1, …, tMax} at which the model's own
  * mean-field ODE from the start state is within `tolerance` (sup norm) of the fixed point, and at least 10 time
@@ -227,7 +229,12 @@ export function simulationWarmup(
   const memory = modelHasMemory(model) ? memoryWarmup(model, tolerance, sf) : undefined;
   const own = memory ?? batchWarmup(model, tolerance, sf);
   if (own !== undefined) {
-    const what = memory !== undefined ? 'memory cavity ODE' : `${model.batchDispatch === 'spread' ? 'SQ(d,K)' : 'BSQ'} batch tail ODE`;
+    const what =
+      memory !== undefined
+        ? 'memory cavity ODE'
+        : model.selection === 'lwl'
+          ? 'LL(d,K) batch workload PIDE'
+          : `${model.batchDispatch === 'spread' ? 'SQ(d,K)' : 'BSQ'} batch tail ODE`;
     const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (1 + serviceDistribution(model.service).scv) / 2));
     const time = Math.min(cap, own * mean * factor);
     return {
@@ -393,18 +400,28 @@ function memoryWarmup(model: SupermarketModel, tolerance: number, safetyFactor: 
  * safetyFactor × the whole time (service-time units) from which on that ODE with exponential sizes at the same ρ, d and
  * batch law, from empty, is within `tolerance` (sup norm) of its fixed point, at least 10; undefined for other models,
  * or when not within tolerance by 250 (d = K at high load: then the SQ(d) rule, with the burst as c_a² = K, applies).
+ * LL(d,K) (lwl, spread) reads its workload PIDE instead (`lldkWarmup`).
  */
 function batchWarmup(model: SupermarketModel, tolerance: number, safetyFactor: number): number | undefined {
   if (model.batch === 1 && model.batchLaw === undefined) return undefined;
-  if (model.selection !== 'jsq' || model.servers !== undefined || model.redundancy !== undefined || modelHasMemory(model)) return undefined;
+  const lwl = model.selection === 'lwl';
+  if ((model.selection !== 'jsq' && !lwl) || model.servers !== undefined || model.redundancy !== undefined || modelHasMemory(model))
+    return undefined;
   if ((model.arrivals ?? POISSON_ARRIVALS).kind !== 'exponential') return undefined;
   const spread = model.batchDispatch === 'spread';
   if (spread && (model.batchLaw !== undefined || model.d < model.batch)) return undefined;
+  // LL(d,K): spread only (no whole-batch equation for lwl, capabilities.ts)
+  if (lwl && !spread) return undefined;
   const rho = model.lambda * model.service.mean;
-  const key = `${rho}|${model.d}|${model.batch}|${model.batchDispatch}|${JSON.stringify(model.batchLaw ?? null)}|${tolerance}|${safetyFactor}`;
+  const key = `${model.selection}|${rho}|${model.d}|${model.batch}|${model.batchDispatch}|${JSON.stringify(model.batchLaw ?? null)}|${tolerance}|${safetyFactor}`;
   if (batchWarmups.has(key)) return batchWarmups.get(key);
   if (batchWarmups.size >= 4096) batchWarmups.clear();
   const blind: SupermarketModel = { ...model, lambda: rho, service: { kind: 'exponential', mean: 1 }, discipline: 'fifo' };
+  if (lwl) {
+    const time = lldkWarmup(blind, tolerance, safetyFactor);
+    batchWarmups.set(key, time);
+    return time;
+  }
   const star = (spread ? sqdkFixedPoint(rho, model.d, model.batch) : bsqFixedPoint(rho, model.d, model.batchLaw ?? model.batch)).tail;
   if (star === undefined) return undefined;
   // the ODE's truncation grows with the horizon (a server gains at most λd jobs per time unit): 250 keeps it to ~0.3 s
@@ -421,6 +438,29 @@ function batchWarmup(model: SupermarketModel, tolerance: number, safetyFactor: n
   }
   batchWarmups.set(key, undefined);
   return undefined;
+}
+
+/** The LL(d,K) PIDE's horizon (time units) and workload step for the warm-up (`lldkWarmup`). */
+const LLDK_HORIZON = 250;
+const LLDK_STEP = 0.05;
+
+/**
+ * LL(d,K) warm-up (theory.md §15): safetyFactor × the time from which on the batch workload PIDE (`lwlTransient` with
+ * the batch-sampling map; exponential sizes, mean 1, at ρ) from empty stays within `tolerance` (sup norm over the
+ * workload grid) of its state at t = 250, at least 10; undefined when that state has not settled (the PIDE leaves the
+ * tolerance later than t = 200: d = K at high load, which then takes the SQ(⌊d/K⌋) rule like SQ(d,K)).
+ * Against its own end, not the exact ccdf F̄′ = T_ρ(F̄) − F̄: the first-order scheme's stationary point is off it by
+ * O(Δ) (d = 3, K = 2, ρ = 0.9: 0.0034 at Δ = 0.01, 0.017 at Δ = 0.05), more than the tolerance, while the time it takes
+ * to settle barely depends on Δ there (74 at Δ = 0.01, 72 at Δ = 0.05), so Δ = 0.05 keeps this to a few CPU seconds.
+ */
+function lldkWarmup(blind: SupermarketModel, tolerance: number, safetyFactor: number): number | undefined {
+  const times = Array.from({ length: LLDK_HORIZON + 1 }, (_, j) => j);
+  const tr = lwlTransient(blind, { times, step: LLDK_STEP, quantileLevels: [0.5] });
+  const end = tr.workloadCcdf[tr.workloadCcdf.length - 1];
+  const outside = tr.workloadCcdf.map((row) => !row.every((v, k) => Math.abs(v - end[k]) <= tolerance));
+  const last = outside.lastIndexOf(true);
+  if (times[last + 1] > 0.8 * LLDK_HORIZON) return undefined;
+  return Math.max(10, safetyFactor * times[last + 1]);
 }
 
 /** Batch warm-ups already integrated (`batchWarmup`, ~1 s each): a pure function of the key, so no number changes. */

@@ -149,6 +149,11 @@ export interface Engine {
   readonly classes?: ClassTally;
   /** Redundancy-d: the service the measured jobs' replicas received (redundancyEngine.ts). */
   readonly replicaWork?: ReplicaWork;
+  /**
+   * The event engines' job source: S and Y of the job drawn last (jobSource.ts; not on the inline exponential path),
+   * read by per-job records (jobRecord.ts). The race engine has none.
+   */
+  readonly jobSource?: { readonly size: number; readonly pred: number };
 }
 
 /** Events between `onTick` calls. */

@@ -75,6 +75,11 @@ export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
     this.classes?.recount(store.len);
   }
 
+  /** See `Engine.jobSource`. */
+  get jobSource(): JobSource {
+    return this.source;
+  }
+
   /** See `Engine.run` and `runPhases`. */
   run(stopTime: number, onTick?: (events: number) => void): void {
     runPhases(this, stopTime, onTick);

@@ -7,12 +7,16 @@
  * (its arrival rank in the window), the server, the arrival time and the FIFO start max(F_j, t); the size follows
  * from the next F_j; the response comes from the measurement (`Measurement` with exact responses). Per server it
  * integrates the busy time ∫1(U_j > 0) dt over the window (U_j = (F_j − t)^+, closed form between arrivals).
+ * Predictions: every engine draws a job's S and Y (`JobSource.draw`) just before that call, so the recorder reads the
+ * drawn Y from the engine's job source (`watch`); the inline exponential path draws none, but it runs only with exact
+ * predictions (Y = S). A policy that reads no prediction has no prediction column.
  * The race engine keeps no workload, so recording runs an event engine.
  */
 import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
+import { usesPrediction } from '../model/policy/index.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
-import type { EngineKind } from './core.ts';
+import { PRED_EXACT, type Engine, type EngineKind } from './core.ts';
 import { initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption, type EngineChoice } from './options.ts';
@@ -26,10 +30,13 @@ export const MAX_RECORDED_JOBS = 10_000_000;
 export interface JobRecords {
   /** Arrival time (time units). */
   arrival: Float64Array;
-  /** True size S (time units). */
+  /** True size S (time units); with server speeds the time it takes at its server, S/v. */
   size: Float64Array;
-  /** Prediction Y seen by the dispatcher and the scheduler; NaN where the run drew it and did not keep it. */
-  prediction: Float64Array;
+  /**
+   * Prediction Y seen by the dispatcher and the scheduler (time units; Y = S for exact predictions); absent where the
+   * policy reads no prediction (`usesPrediction`). With server speeds, like `size`, at the server's speed: Y/v.
+   */
+  prediction?: Float64Array;
   /** Server index 0..n−1 the job joined. */
   server: Int32Array;
   /** Start of service: under FIFO the time the server reached the job, max(F_j, arrival); NaN for other disciplines. */
@@ -64,9 +71,14 @@ export class RecordingWorkload extends Workload {
   readonly arrival: Float64Array;
   readonly start: Float64Array;
   readonly size: Float64Array;
+  /** Drawn prediction Y (at the server's speed) of each recorded job; NaN until `watch`. */
+  readonly prediction: Float64Array;
   /** ∫1(U_j > 0) dt over the window so far, per server. */
   readonly busy: Float64Array;
   private pending = -1;
+  /** The engine's job source (S and Y of the job drawn last) and the servers' 1/speed, once `watch`ed. */
+  private source: { readonly pred: number } | undefined;
+  private invSpeed: Float64Array | undefined;
 
   /** @param jobs measured arrivals the run will make (array length). */
   constructor(
@@ -79,7 +91,17 @@ export class RecordingWorkload extends Workload {
     this.arrival = new Float64Array(jobs);
     this.start = new Float64Array(jobs);
     this.size = new Float64Array(jobs);
+    this.prediction = new Float64Array(jobs).fill(NaN);
     this.busy = new Float64Array(n);
+  }
+
+  /**
+   * Records the predictions the engine draws (call once the engine is built, before it runs). @param invSpeed 1/speed
+   * per server, when the servers have speeds (the engine stores Y/v, as it stores S/v).
+   */
+  watch(engine: Engine, invSpeed?: Float64Array): void {
+    this.source = engine.jobSource;
+    this.invSpeed = invSpeed;
   }
 
   /** Size of the last recorded job, now that the engine has moved F_j past it. */
@@ -106,6 +128,8 @@ export class RecordingWorkload extends Workload {
       this.server[k] = j;
       this.arrival[k] = t;
       this.start[k] = f > t ? f : t;
+      const source = this.source;
+      if (source !== undefined) this.prediction[k] = this.invSpeed === undefined ? source.pred : source.pred * this.invSpeed[j];
       this.count = k + 1;
       this.pending = j;
     }
@@ -127,20 +151,33 @@ export class RecordingWorkload extends Workload {
   }
 }
 
+/** What a record's prediction column holds: none (the policy reads no prediction), the sizes (Y = S), or the drawn Y. */
+export type PredictionColumn = 'none' | 'sizes' | 'drawn';
+
+/**
+ * The prediction column of a run's records: none where neither the selection nor the discipline reads a prediction
+ * (`usesPrediction`), the sizes where the run's predictions are exact (its `predKind`: the inline exponential path
+ * draws no Y), else the Y the engine drew (a prediction model, or a replayed trace's column).
+ */
+export function predictionColumn(model: SupermarketModel, predKind: number): PredictionColumn {
+  if (!usesPrediction(model.selection, model.discipline)) return 'none';
+  return predKind === PRED_EXACT ? 'sizes' : 'drawn';
+}
+
 /**
  * The records of a finished run.
- * @param rec the run's workload. @param responses exact response times by arrival rank (`Measurement` with exact
- *   responses), copied before any quantile reorders them. @param fifo whether start times are FIFO starts.
+ * @param rec the run's workload (`watch`ed when `predictions` is 'drawn'). @param responses exact response times by
+ *   arrival rank (`Measurement` with exact responses), copied before any quantile reorders them. @param fifo whether
+ *   start times are FIFO starts. @param predictions the prediction column (`predictionColumn`).
  * @param sizes true sizes by rank when known exactly (replay), else those recovered from F_j.
- * @param predictions predictions by rank when known (exact: the sizes; replay: the given column), else NaN.
  */
 export function collectRecords(
   rec: RecordingWorkload,
   responses: Float64Array,
   window: number,
   fifo: boolean,
+  predictions: PredictionColumn,
   sizes?: Float64Array,
-  predictions?: Float64Array,
 ): { jobs: JobRecords; servers: ServerRecords } {
   const m = rec.count;
   const size = sizes ?? rec.size.slice(0, m);
@@ -152,11 +189,12 @@ export function collectRecords(
     jobsServed[rec.server[k]]++;
     sumT[rec.server[k]] += responses[k];
   }
+  const prediction = predictions === 'none' ? undefined : predictions === 'sizes' ? size : rec.prediction.slice(0, m);
   return {
     jobs: {
       arrival: rec.arrival.slice(0, m),
       size,
-      prediction: predictions ?? new Float64Array(m).fill(NaN),
+      ...(prediction === undefined ? {} : { prediction }),
       server: rec.server.slice(0, m),
       start: fifo ? rec.start.slice(0, m) : new Float64Array(m).fill(NaN),
       departure,
@@ -187,8 +225,8 @@ export interface RecordReplicationOptions {
 /**
  * One replication of `simulate` with per-job and per-server records: same stream (`streamSeed(seed, replication)`),
  * same warm-up and window, so with an event engine its measured jobs are exactly those of `simulate`'s replication.
- * @returns `jobs` (sizes recovered as F_j after − start, exact up to rounding; predictions kept only when exact:
- *   Y = S, else NaN) and `servers`, plus the run's mean response time and engine.
+ * @returns `jobs` (sizes recovered as F_j after − start, exact up to rounding; the predictions the run drew where
+ *   the policy reads them, `predictionColumn`) and `servers`, plus the run's mean response time and engine.
  * @throws {InvalidModelError} as `simulate`, or jobs > MAX_RECORDED_JOBS.
  */
 export function recordReplication(
@@ -212,10 +250,12 @@ export function recordReplication(
   const base = initialState(config, engineKind, new Rng(seed), measurement);
   const recorder = new RecordingWorkload(config.n, config.workloadGrid, jobs);
   const state = { ...base, workload: recorder };
-  withEngine(engineKind, config, state, (engine) => engine.run(Infinity));
+  withEngine(engineKind, config, state, (engine) => {
+    recorder.watch(engine, config.layout?.invSpeed);
+    engine.run(Infinity);
+  });
   const window = measurement.windowEnd - measurement.windowStart;
-  const predictions = model.prediction.kind === 'exact' ? undefined : new Float64Array(jobs).fill(NaN);
-  const out = collectRecords(recorder, Float64Array.from(measurement.responses), window, config.discipline === 0, undefined, predictions);
-  if (!predictions) out.jobs.prediction = out.jobs.size;
+  const predictions = predictionColumn(model, config.predKind);
+  const out = collectRecords(recorder, Float64Array.from(measurement.responses), window, config.discipline === 0, predictions);
   return { ...out, meanResponseTime: measurement.sumResponse / measurement.completed, engine: engineKind };
 }

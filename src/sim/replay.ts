@@ -14,7 +14,7 @@ import { batchEstimate, lag1Autocorrelation, type BatchEstimate } from '../stats
 import { cdfSectioningInterval, feasible } from '../stats/tInterval.ts';
 import { quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
-import { collectRecords, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
+import { collectRecords, predictionColumn, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
 import { Rng, streamSeed } from '../stats/rng.ts';
@@ -155,6 +155,7 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     return q;
   };
   const events = withEngine(kind, config, state, (engine) => {
+    recorder?.watch(engine, config.layout?.invSpeed);
     for (let b = 1; b < batches; b++) {
       const tau = t0 + b * slice;
       engine.run(tau);
@@ -191,15 +192,13 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   const responses = measurement.responses;
   let records: ReplayResult['records'];
   if (recorder) {
-    const measured = (xs: Float64Array | undefined) => xs?.slice(warmupJobs);
-    const givenPredictions = measured(predictions) ?? (model.prediction.kind === 'exact' ? measured(sizes) : undefined);
     records = collectRecords(
       recorder,
       Float64Array.from(responses),
       windowLength,
       config.discipline === 0,
-      measured(sizes),
-      givenPredictions,
+      predictionColumn(model, config.predKind),
+      sizes.slice(warmupJobs),
     );
   }
   const bounds = Array.from({ length: batches + 1 }, (_, b) => Math.floor((b * jobs) / batches));

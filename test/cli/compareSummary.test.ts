@@ -44,3 +44,25 @@ describe('compare busy-fraction check with R = 3 replications (ν = 2)', () => {
     expect(md).not.toMatch(/give about n\/a/);
   });
 });
+
+describe('compare says the same as its report and JSON whether a refined term judged the cells (result.judgedBy)', () => {
+  const sweep = ['--lambda', '0.6', '--d', '2', '--n', '10', '--jobs', '1000', '--replications', '3', '--threads', '1', '--no-progress'];
+  for (const [name, flags, judgedBy] of [
+    // server speeds are judged by the per-class ODE's refined term (heteroRefined): the text said "no refined term"
+    ['server speeds', ['--speeds', '1,2', '--fractions', '0.5,0.5'], 'refined-mean-field'],
+    ['LWL(d) (no V)', ['--selection', 'lwl'], 'without-v'],
+  ] as const) {
+    it(`${name}: text, report.md and --json agree (${judgedBy})`, async () => {
+      const out = path.join(dir, name.replace(/\W+/g, '-'));
+      const text = await runCli(['compare', ...sweep, ...flags, '--out', out]);
+      expect(text.status, text.stderr).toBe(0);
+      const json = await runCli(['compare', ...sweep, ...flags, '--out', out, '--json']);
+      expect(JSON.parse(json.stdout).judgedBy).toBe(judgedBy);
+      const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+      const refined = judgedBy === 'refined-mean-field';
+      expect(/no refined term/i.test(text.stdout)).toBe(!refined);
+      expect(/\*\*No refined term\*\*/.test(md)).toBe(!refined);
+      expect(md.includes('with the refined mean field;')).toBe(refined);
+    });
+  }
+});

@@ -32,19 +32,17 @@ describe('supermarket simulate --per-job / --per-server', () => {
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
     expect(out.engine).toBe('event'); // auto would pick the race engine, which keeps no per-job state
-    const rows = readFileSync(csv, 'utf8')
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((l) => l.split(',').map(Number));
+    const lines = readFileSync(csv, 'utf8').trim().split('\n');
+    // JSQ(2) with FIFO reads no prediction: no prediction column (F7; it was a copy of the size)
+    expect(lines[0]).toBe('job,arrival,size,server,start,departure,response');
+    const rows = lines.slice(1).map((l) => l.split(',').map(Number));
     expect(rows).toHaveLength(3000);
-    const mean = rows.reduce((s, x) => s + x[7], 0) / rows.length;
+    const mean = rows.reduce((s, x) => s + x[6], 0) / rows.length;
     expect(mean).toBeCloseTo(out.perReplication[0].meanResponseTime, 10);
-    for (const [, arrival, size, prediction, server, start, departure, response] of rows) {
+    for (const [, arrival, size, server, start, departure, response] of rows) {
       expect(start).toBeGreaterThanOrEqual(arrival);
       expect(departure - start).toBeCloseTo(size, 9);
       expect(departure - arrival).toBeCloseTo(response, 9);
-      expect(prediction).toBe(size); // exact predictions
       expect(server).toBeGreaterThanOrEqual(1);
       expect(server).toBeLessThanOrEqual(5);
     }
@@ -55,6 +53,49 @@ describe('supermarket simulate --per-job / --per-server', () => {
     expect(Math.abs(busy - 0.8)).toBeLessThan(0.05);
     const q = servers.reduce((s, x) => s + x.meanQueueLength, 0) / 5;
     expect(Math.abs(q - out.perReplication[0].meanQueueLength) / q).toBeLessThan(0.02);
+  });
+
+  it('simulate --per-job under SPJF writes the drawn predictions: on one server each job started with the least Y of the jobs waiting (F7)', async () => {
+    // SPJF on n = 1 (non-preemptive): a job runs uninterrupted, so start = departure − size, and the job the server
+    // takes is the waiting one with the least prediction. Only the Y the scheduler saw pass this; the column was empty.
+    const csv = path.join(dir, 'spjf.csv');
+    const r = await runCli(
+      `simulate --lambda 0.9 --d 1 --selection random --n 1 --discipline spjf --prediction lognormal:1 --jobs 2000 --replications 2 --warmup 20 --per-job ${csv} --no-progress`,
+    );
+    expect(r.status).toBe(0);
+    const lines = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('job,arrival,size,prediction,server,start,departure,response');
+    const jobs = lines.slice(1).map((l) => {
+      const [, arrival, size, prediction, , , departure] = l.split(',').map((x) => (x === '' ? NaN : Number(x)));
+      return { arrival, prediction, start: departure - size, size };
+    });
+    expect(jobs).toHaveLength(2000);
+    let contested = 0;
+    let wrongRatio = 0;
+    for (const k of jobs) {
+      expect(k.prediction).toBeGreaterThan(0);
+      if (Math.abs(k.prediction / k.size - 1) > 1e-9) wrongRatio++;
+      const rivals = jobs.filter((j) => j !== k && j.arrival < k.start - 1e-9 && j.start > k.start + 1e-9);
+      if (rivals.length > 0) contested++;
+      for (const j of rivals) expect(k.prediction).toBeLessThanOrEqual(j.prediction);
+    }
+    expect(contested).toBeGreaterThan(500); // the check bites: many starts chose among waiting jobs
+    expect(wrongRatio).toBe(2000); // lognormal predictions, not the sizes
+  });
+
+  it("simulate --per-job with server speeds keeps Y on the size column's footing: uniform:0.5 gives 0.5 ≤ Y/S ≤ 1.5 on every row (F7)", async () => {
+    const csv = path.join(dir, 'speeds.csv');
+    const r = await runCli(
+      `simulate --speeds 1,2 --d 2 --n 4 --lambda 0.9 --discipline sprpt --prediction uniform:0.5 --jobs 2000 --replications 2 --per-job ${csv} --no-progress`,
+    );
+    expect(r.status).toBe(0);
+    const lines = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(lines[0].split(',')[3]).toBe('prediction');
+    for (const l of lines.slice(1)) {
+      const [, , size, prediction] = l.split(',').map(Number);
+      expect(prediction / size).toBeGreaterThanOrEqual(0.5 - 1e-12);
+      expect(prediction / size).toBeLessThanOrEqual(1.5 + 1e-12);
+    }
   });
 
   it('simulate --per-server prints a per-server table; --engine race with records is refused', async () => {

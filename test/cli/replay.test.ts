@@ -34,12 +34,38 @@ describe('supermarket replay', () => {
     // E[Q] over the window [0, 30]: one job on [0, 4], two on [4, 10], one on [10, 13]: (4 + 12 + 3)/30.
     expect(out.meanQueueLength.mean).toBeCloseTo(19 / 30, 12);
     const rows = csvRows(csv);
-    expect(rows[0]).toEqual(['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response']);
+    expect(rows[0]).toEqual(['job', 'arrival', 'size', 'server', 'start', 'departure', 'response']); // FIFO reads no prediction
     expect(rows.slice(1)).toEqual([
-      ['1', '0', '10', '10', '1', '0', '10', '10'],
-      ['2', '4', '3', '3', '1', '10', '13', '9'],
-      ['3', '30', '2', '2', '1', '30', '32', '2'],
+      ['1', '0', '10', '1', '0', '10', '10'],
+      ['2', '4', '3', '1', '10', '13', '9'],
+      ['3', '30', '2', '1', '30', '32', '2'],
     ]);
+  });
+
+  it('replay --per-job under SPJF with drawn predictions writes them (uniform:0.5: Y within [S/2, 3S/2]); the column was empty (F7)', async () => {
+    const csv = path.join(dir, 'spjf.csv');
+    const r = await runCli([
+      'replay',
+      swf,
+      '--n',
+      '1',
+      '--no-rescale',
+      '--discipline',
+      'spjf',
+      '--prediction',
+      'uniform:0.5',
+      '--per-job',
+      csv,
+    ]);
+    expect(r.status).toBe(0);
+    const rows = csvRows(csv);
+    expect(rows[0]).toEqual(['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response']);
+    expect(rows.slice(1).map((x) => x[2])).toEqual(['10', '3', '2']);
+    for (const [, , size, prediction] of rows.slice(1).map((x) => x.map(Number))) {
+      expect(prediction).toBeGreaterThanOrEqual(size / 2);
+      expect(prediction).toBeLessThanOrEqual((3 * size) / 2);
+      expect(prediction).not.toBe(size);
+    }
   });
 
   it('replay hand.swf --per-server gives the busy fraction 13/30 and 3 jobs on the one server', async () => {

@@ -1,8 +1,9 @@
 /**
  * `supermarket compare`: n-sweep of the simulator against the mean field and the refined mean field, written as a
  * validation report. Finished cells are stored in <out>/cells/, so an interrupted run resumes where it stopped.
- * JSQ(d) FIFO exponential (the default) is judged against the refined mean field (theory.md §6); every other model
- * with a mean-field solver (`solveMeanField`) is judged "Without V" (theory.md §8); both by `runComparison`.
+ * JSQ(d) FIFO exponential (the default) and server speeds where the per-class ODE answers are judged against the
+ * refined mean field (theory.md §6, §13); every other model with a mean-field solver (`solveMeanField`) is judged
+ * "Without V" (theory.md §8); both by `runComparison`, whose `judgedBy` the text, the JSON and the report all read.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -240,7 +241,8 @@ export function compareCommand(): Command {
     .description(
       'For every (d, λ) and every n, simulates the system (replications × jobs after a mean-field warm-up) and\n' +
         'compares E[T] with the n → ∞ limit. JSQ(d) FIFO exponential (the default): against the mean field and the refined\n' +
-        'mean field π + V/n, tail fractions, slope of log|error| against log n (expect about −1), a verdict per n.\n' +
+        'mean field π + V/n, tail fractions, slope of log|error| against log n (expect about −1), a verdict per n; server\n' +
+        'speeds (--speeds) where the per-class ODE answers: against its refined term (theory.md §13).\n' +
         'Any other model (--selection, --discipline, --service, --prediction): against the solver that solveMeanField picks\n' +
         '(closed form, FPE, phase-type ODE, M/G/1, or a cavity estimate with its CI), judged without a refined term:\n' +
         'fit x̂_n = a + c₁/n (+ c₂/n²), check a against the limit, report c₁; LWL(d) adds the workload ccdf and the PIDE\n' +
@@ -381,8 +383,9 @@ export function compareCommand(): Command {
           ...(o.replicas !== undefined ? { replicas: o.replicas as ReplicaLaw } : {}),
         };
         // every (d, λ) of a sweep shares the fields, so the first decides whether it is the classic model (keys and settings
-        // by (d, λ, n) alone); parseModel checks them all later
-        const refined = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], ...samplingInput(o) }));
+        // by (d, λ, n) alone); parseModel checks them all later. Whether cells are judged with a refined term is the
+        // result's `judgedBy` (server speeds have one too), never this.
+        const classic = isClassicModel(parseModel({ ...fields, lambda: o.lambda[0], d: o.d[0], ...samplingInput(o) }));
         const config: ComparisonConfig = {
           lambdas: o.lambda,
           ds: o.d,
@@ -397,7 +400,7 @@ export function compareCommand(): Command {
           start: o.start ?? 'empty',
           maxLevel: o.maxLevel,
           trajectory: o.trajectory ? { ns: trajectoryNs(o), tEnd, dt: o.dt ?? 0, replications: o.trajectoryReplications } : null,
-          ...(refined ? {} : { model: fields }),
+          ...(classic ? {} : { model: fields }),
           exact: {
             ns: exactNs(o),
             truncationBound: o.exactBound,
@@ -413,7 +416,7 @@ export function compareCommand(): Command {
         const progress = createProgress('compare', o.progress);
         const onProgress = (done: number, total: number, label: string) => progress.update(done, total, label);
         // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
-        const settings = cellSettings(config, refined ? undefined : fields);
+        const settings = cellSettings(config, classic ? undefined : fields);
         // one pool for the whole command: the solves, the simulations, the reruns and the report's figures
         const kept = () => {
           const dir = path.join(out, 'cells');
@@ -473,6 +476,8 @@ export function compareCommand(): Command {
             out,
             replaced: previous,
             files,
+            // what judges the cells: the refined mean field (a 1/n term V), or the limit alone ("Without V", theory.md §8)
+            judgedBy: result.judgedBy,
             models: result.models,
             cells: result.cells.map((c) => ({
               key: c.key,
@@ -522,6 +527,8 @@ export function compareCommand(): Command {
           return;
         }
         const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
+        // the report's and the JSON's source: a 1/n term judged the cells (the classic model, server speeds) or none did
+        const refined = result.judgedBy === 'refined-mean-field';
         const lines = [
           `Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
           // judged by the refined term: the classic model, PS/LAS through FIFO, server speeds (not only cells keyed as classic)

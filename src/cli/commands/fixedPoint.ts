@@ -40,6 +40,7 @@ import {
 } from '../options.ts';
 import { intervalText, jsonOption, printJson } from '../output.ts';
 import { VERSION, codeId } from '../../version.ts';
+import { createLateProgress } from '../progress.ts';
 
 interface Opts extends ModelFlags {
   refined?: boolean;
@@ -53,6 +54,7 @@ interface Opts extends ModelFlags {
   phFit?: boolean;
   quantiles?: number[];
   ccdf?: boolean;
+  progress: boolean;
 }
 
 export function fixedPointCommand(): Command {
@@ -94,6 +96,7 @@ export function fixedPointCommand(): Command {
       '--ccdf',
       'give the response-time ccdf P(T > t) on the whole grid 0..--ccdf-t-end by --ccdf-dt (SQ(d) prints a summary at integer t without it)',
     )
+    .option('--no-progress', 'no progress output on stderr (shown for solves that take more than a few seconds, e.g. the JSQ cavity)')
     .addOption(jsonOption())
     .addHelpText(
       'after',
@@ -134,6 +137,7 @@ export function fixedPointCommand(): Command {
               model,
               o.service,
               Boolean(o.json),
+              o.progress && !o.json,
               false,
               responseTimeRequest(model, o),
               capabilities.arrivalsNote,
@@ -157,6 +161,7 @@ export function fixedPointCommand(): Command {
             model,
             o.service,
             Boolean(o.json),
+            o.progress && !o.json,
             Boolean(o.phFit),
             responseTimeRequest(model, o),
             capabilities.arrivalsNote,
@@ -350,17 +355,28 @@ function fifoRefined(model: SupermarketModel, n: number, second: boolean): Refin
   };
 }
 
-/** @param service the --service text, printed as given (as simulate does): the law in full, e.g. pareto:2.5, exp@2. */
+/**
+ * @param service the --service text, printed as given (as simulate does): the law in full, e.g. pareto:2.5, exp@2.
+ * @param progress show the solve's progress on stderr once it has run a few seconds (--progress and not --json).
+ */
 function printGeneralSolution(
   model: SupermarketModel,
   service: string,
   json: boolean,
+  progress: boolean,
   phaseTypeFit: boolean,
   law: ResponseTimeLaw | undefined,
   arrivalsNote: string | undefined,
   refined?: RefinedAtN,
 ): void {
-  const s = solveMeanField(model, { phaseTypeFit });
+  // a cavity solve and its fallback take minutes on hard models (weibull:0.2 at λ = 0.99): progress with ETA past 3 s
+  const bar = createLateProgress('fixed-point', progress);
+  let s: ReturnType<typeof solveMeanField>;
+  try {
+    s = solveMeanField(model, { phaseTypeFit, onProgress: (fraction, stage) => bar.update(fraction, stage) });
+  } finally {
+    bar.stop();
+  }
   // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON null
   // with responseTimeFinite: false and the reason, as mg1 gives it (model/moments.ts, README "A mean that is infinite")
   const infiniteReason = Number.isFinite(s.meanResponseTime) ? undefined : infiniteMeanReason(model);

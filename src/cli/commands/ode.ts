@@ -18,7 +18,7 @@ import {
   type TransientResult,
 } from '../../meanfield/index.ts';
 import { checkServers, load, unknownPolicy, type SupermarketModel } from '../../model/index.ts';
-import { createProgress } from '../progress.ts';
+import { createLateProgress, createProgress } from '../progress.ts';
 import { action } from '../errors.ts';
 import {
   TRANSIENT_PROGRESS_WORK,
@@ -255,23 +255,17 @@ function withProgress<T>(o: Opts, work: number, run: (onProgress: (fraction: num
   }
 }
 
-/** Wall time after which a transient without a work estimate starts showing progress (ms). */
-export const LATE_PROGRESS_MS = 3000;
-
 /**
  * Runs a transient whose work is not known beforehand (batch and per-class ODEs) and shows the progress bar once it
- * has run for LATE_PROGRESS_MS, unless --json or --no-progress; the bar stops however the run ends.
+ * has run for LATE_PROGRESS_MS (progress.ts `createLateProgress`), unless --json or --no-progress; the bar stops however
+ * the run ends.
  */
 function withLateProgress<T>(o: Opts, run: (onProgress: (fraction: number) => void) => T): T {
-  const start = Date.now();
-  let progress: ReturnType<typeof createProgress> | undefined;
+  const progress = createLateProgress('ode', o.progress && !o.json);
   try {
-    return run((fraction) => {
-      if (progress === undefined && Date.now() - start >= LATE_PROGRESS_MS) progress = createProgress('ode', o.progress && !o.json);
-      progress?.update(fraction, 1, '');
-    });
+    return run((fraction) => progress.update(fraction));
   } finally {
-    progress?.stop();
+    progress.stop();
   }
 }
 

@@ -78,6 +78,8 @@ export interface JsqCavityOptions {
   levelBalance?: boolean;
   /** Relative tolerance of the FIFO self-check against the phase-type ODE (default 0.005). */
   phaseTypeTolerance?: number;
+  /** Called after every cavity run with the fraction of the solve done (`cavityFraction`: an estimate, for progress). */
+  onProgress?: (fraction: number) => void;
 }
 
 /** One check made before the result is returned; a failed check throws instead. */
@@ -139,7 +141,7 @@ export interface JsqCavityResult {
     /** The code identity (version.ts `codeIdentity`). */
     code: string;
     seed: number;
-    options: Required<Omit<JsqCavityOptions, 'seed'>>;
+    options: Required<Omit<JsqCavityOptions, 'seed' | 'onProgress'>>;
   };
 }
 
@@ -278,6 +280,33 @@ function fixedPointResidual(hat: Float64Array, s: Float64Array, samples: Float64
   return { residual, within };
 }
 
+/**
+ * Fraction of a cavity solve done, for progress, in simulated time (the runs' cost): the finished restarts, `done` of
+ * the current one, against an estimate of the whole. The current restart needs at least `least` more; each later one
+ * is taken to cost what the finished ones did on average (before the first finishes: what the current one needs at
+ * least), so the estimate is a lower bound until a restart has finished and close to the truth after.
+ * @param finished cost of each finished restart. @param restarts all restarts. @returns a number in [0, 1].
+ */
+export function cavityFraction(finished: readonly number[], done: number, least: number, restarts: number): number {
+  if (finished.length >= restarts) return 1;
+  const spent = finished.reduce((a, c) => a + c, 0);
+  const current = finished.length > 0 ? Math.max(spent / finished.length, done + least) : done + least;
+  const later = Math.max(0, restarts - finished.length - 1);
+  const total = spent + current + later * (finished.length > 0 ? spent / finished.length : current);
+  return total > 0 ? Math.min(1, (spent + done) / total) : 1;
+}
+
+/**
+ * The least simulated time a cavity restart still needs from a next run of horizon T: its ramp T, growth·T, … below the
+ * cap H, `atCap` runs at H to meet the stop rule, then the averaging runs; each run adds its warm-up (a tenth of its
+ * horizon). For progress (`cavityFraction`; jsqCavity, lpwCavity).
+ */
+export function leastLeft(T: number, growth: number, H: number, atCap: number, averaging: number): number {
+  let ramp = 0;
+  for (let t = T; t < H && growth > 1; t = Math.min(H, t * growth)) ramp += t;
+  return 1.1 * (ramp + (atCap + averaging) * H);
+}
+
 const PHASE_TYPE = new Set(['exponential', 'erlang', 'hyperexponential']);
 
 /**
@@ -401,8 +430,14 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     const mu = binnedCompletionRates(times, completions, BALANCE_MIN_COUNT);
     return mu ? shootLevelBalance(lambda, rho, d, mu) : null;
   };
+  // progress: simulated time (with warm-ups) of the finished restarts and of the current one
+  const onProgress = options.onProgress;
+  const finishedCost: number[] = [];
+  let restartCost = 0;
+  const progress = (least: number) => onProgress?.(cavityFraction(finishedCost, restartCost, least, restarts));
   for (let r = 0; r < restarts; r++) {
     let stream = 10_000 * r;
+    restartCost = 0;
     let s: Float64Array = Float64Array.from(sqdClosedFormTail(rho, d, L + 1));
     let mixer = new AndersonMixer(L, 5);
     let T = Math.min(initialHorizon, iterationHorizon);
@@ -415,6 +450,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     while (iterations < maxIterations) {
       iterations++;
       const c = run(s, T, ++stream);
+      restartCost += 1.1 * T;
       const hat = busyTail(c.levelTime, rho);
       // The balance step carries its own run's noise into s, so ŝ − s has about twice the variance of ŝ.
       const check = fixedPointResidual(hat, s, c.batchTails, mode === 'level balance' ? noiseFactor * Math.SQRT2 : noiseFactor);
@@ -437,6 +473,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
         if (b && unstable < 2) {
           s = b.tail;
           T = Math.min(iterationHorizon, T * growth);
+          progress(leastLeft(T, growth, iterationHorizon, BALANCE_SETTLE - settled, averagingIterations));
           continue;
         }
         // The rates do not settle (c* far from 1 twice): restart this restart with the busy-tail iteration.
@@ -444,6 +481,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
         s = Float64Array.from(sqdClosedFormTail(rho, d, L + 1));
         mixer = new AndersonMixer(L, 5);
         T = Math.min(initialHorizon, iterationHorizon);
+        progress(leastLeft(T, growth, iterationHorizon, 1, averagingIterations));
         continue;
       }
       const target = extendTail(hat, d);
@@ -453,6 +491,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       }
       s = andersonStep(mixer, s, target, theta, rho);
       T = Math.min(iterationHorizon, T * growth);
+      progress(leastLeft(T, growth, iterationHorizon, 1, averagingIterations));
     }
     // Averaging (Polyak–Ruppert): pool the time averages (and level completions) of further runs at the iteration horizon.
     let times: Float64Array = new Float64Array(0);
@@ -463,6 +502,8 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       completed = 0;
     for (let a = 0; a < averagingIterations && converged; a++) {
       const c = run(s, iterationHorizon, ++stream, responses && ((T) => responses.push(r, T)));
+      restartCost += 1.1 * iterationHorizon;
+      progress(1.1 * (averagingIterations - a - 1) * iterationHorizon);
       times = addInto(times, c.levelTime);
       completions = addInto(completions, c.completions);
       runBusy.push(1 - c.levelTime[0] / c.levelTime.reduce((x, y) => x + y, 0));
@@ -472,6 +513,8 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       s = (mode === 'level balance' ? balanceTarget(times, completions)?.tail : undefined) ?? extendTail(busyTail(times, rho), d);
     }
     modes.push(mode);
+    finishedCost.push(restartCost);
+    restartCost = 0;
     let q = 0;
     for (let k = 1; k < s.length; k++) q += s[k];
     perRestart.push({
@@ -495,6 +538,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
       );
     }
   }
+  onProgress?.(1);
   const totalIterations = perRestart.reduce((a, p) => a + p.iterations + averagingIterations, 0);
 
   // Pool all restarts' final runs into one tail.

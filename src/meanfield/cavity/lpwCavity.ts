@@ -41,7 +41,7 @@ import { memoryNotHere, modelHasMemory } from '../../model/memory.ts';
 import { requirePoissonLimit } from '../../model/arrivals.ts';
 import { runCavityQueue, type AcceptanceRule } from './cavityQueue.ts';
 import type { ResponseTimeSample } from './responseSample.ts';
-import type { CavityCheck } from './jsqCavity.ts';
+import { cavityFraction, leastLeft, type CavityCheck } from './jsqCavity.ts';
 import { CavityScheduler } from './scheduler.ts';
 import type { CavityServer } from './cavityQueue.ts';
 
@@ -100,6 +100,8 @@ export interface LpwCavityOptions {
   batches?: number;
   /** Converged when |sampled − law| ≤ noiseFactor·√2·SE + 2e−3 at every grid point and on the atom (default 3; √2 as the law is itself a noisy sample). */
   noiseFactor?: number;
+  /** Called after every cavity run with the fraction of the solve done (`cavityFraction`: an estimate, for progress). */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface LpwCavityConvergence {
@@ -153,7 +155,7 @@ export interface LpwCavityResult {
     /** The code identity (version.ts `codeIdentity`). */
     code: string;
     seed: number;
-    options: Required<Omit<LpwCavityOptions, 'seed'>>;
+    options: Required<Omit<LpwCavityOptions, 'seed' | 'onProgress'>>;
   };
 }
 
@@ -439,8 +441,14 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
     });
     queue = out.queue;
     clock = out.endTime;
+    restartCost += 1.1 * horizon;
     return { acceptance, out, horizon };
   };
+  // progress: simulated time (with warm-ups) of the finished restarts and of the current one (jsqCavity's estimate)
+  const onProgress = options.onProgress;
+  const finishedCost: number[] = [];
+  let restartCost = 0;
+  const progress = (least: number) => onProgress?.(cavityFraction(finishedCost, restartCost, least, restarts));
 
   interface Final {
     responseSum: number;
@@ -453,6 +461,7 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
   const perRestart: { value: number; slowdown: number; iterations: number; residual: number; law: PredictedWorkLaw; final: Final }[] = [];
   let iterationsTotal = 0;
   for (let r = 0; r < restarts; r++) {
+    restartCost = 0;
     let law = initialLaw(rho, d, service.mean);
     queue = undefined;
     clock = 0;
@@ -476,6 +485,7 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
         law = s.law;
         means.push(law.mean());
         if (means.length >= TREND_WINDOW && !trending(means.slice(-TREND_WINDOW))) transport = false;
+        progress(leastLeft(horizon, 2, iterationHorizon, MIN_AT_CAP, averagingIterations));
         continue;
       }
       // the slow direction shows in the busy fraction (it is monotone along it, and ρ at the fixed point): over the
@@ -500,6 +510,7 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
       // undamped below the cap, damped by θ at the cap
       law = law.mix(s.law, horizon >= iterationHorizon ? theta : 1);
       horizon = Math.min(iterationHorizon, 2 * horizon);
+      progress(leastLeft(horizon, 2, iterationHorizon, Math.max(1, MIN_AT_CAP - atCap), averagingIterations));
     }
     iterationsTotal += m + 1;
     if (!converged) {
@@ -522,12 +533,15 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
         for (let k = 1; k < out.levelTime[b].length; k++) final.jobs += k * out.levelTime[b][k];
       }
       final.horizon += iterationHorizon;
+      progress(1.1 * (averagingIterations - a - 1) * iterationHorizon);
     }
+    finishedCost.push(restartCost);
     const n = final.completed.reduce((x, y) => x + y, 0);
     if (!(n > 0))
       throw new ConvergenceError('lpwCavity: the final runs completed no jobs: raise iterationHorizon', residual, iterationsTotal);
     perRestart.push({ value: final.responseSum / n, slowdown: final.slowdownSum / n, iterations: m + 1, residual, law, final });
   }
+  onProgress?.(1);
 
   const restartSpread = tInterval(perRestart.map((p) => p.value));
   // at high load the restarts' spread does not hold the remaining transport bias: widen by the measured allowance

@@ -28,6 +28,11 @@ export interface PhaseTypeFixedPointOptions {
    * once ‖f‖∞ ≤ 1e−5 (then 1e−7, 1e−9 if Newton fails from there).
    */
   maxOdeTime?: number;
+  /**
+   * Sees the progress of each ODE leg: the fraction of maxOdeTime integrated (a leg may stop sooner, at its drift
+   * threshold) and the truncation level K it runs at (progress output; pure: no output here).
+   */
+  onProgress?: (fraction: number, truncationLevel: number) => void;
 }
 
 export interface PhaseTypeFixedPointResult {
@@ -157,6 +162,8 @@ export function phaseTypeJsqFixedPoint(model: SupermarketModel, options: PhaseTy
   let odeSteps = 0;
   let totalIterations = 0;
   let start: Float64Array | undefined;
+  const onProgress = options.onProgress;
+  let calls = 0;
   for (;;) {
     let best: { x: Float64Array; residual: number; iterations: number } | undefined;
     if (start !== undefined) {
@@ -182,6 +189,7 @@ export function phaseTypeJsqFixedPoint(model: SupermarketModel, options: PhaseTy
         Math.max(100_000, Math.ceil(100 * maxOdeTime)),
         (_xOld, t, state) => {
           reached = t;
+          if (onProgress !== undefined && (++calls & 63) === 0) onProgress(t / maxOdeTime, K);
           return infNorm(phaseTypeDrift(p, state, buffer, scratch)) > switchAt;
         },
       );
