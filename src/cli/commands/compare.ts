@@ -527,8 +527,6 @@ export function compareCommand(): Command {
           return;
         }
         const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
-        // the report's and the JSON's source: a 1/n term judged the cells (the classic model, server speeds) or none did
-        const refined = result.judgedBy === 'refined-mean-field';
         const lines = [
           `Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
           // judged by the refined term: the classic model, PS/LAS through FIFO, server speeds (not only cells keyed as classic)
