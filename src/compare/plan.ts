@@ -10,7 +10,14 @@ import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
-import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient, type TransientResult } from '../meanfield/index.ts';
+import {
+  refine,
+  solveSqdFixedPoint,
+  simulationWarmup,
+  refinedTransient,
+  type SimulationStart,
+  type TransientResult,
+} from '../meanfield/index.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../meanfield/solve.ts';
 import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { defaultWorkloadGrid } from '../sim/index.ts';
@@ -128,32 +135,35 @@ export function cellTask(
     jobs,
     replications,
     warmupTime: warm.time,
-    ...(warm.from ? { start: { name: 'fixed-point', from: warm.from } } : {}),
+    ...(warm.from ? { start: { name: warm.start, from: warm.from } } : {}),
     maxLevel: config.maxLevel,
     ...(grid ? { workloadGrid: grid } : {}),
   });
 }
 
 /**
- * The warm-up of a cell at n: the model's (`sweepWarmup`, empty start), or with `config.start` 'fixed-point' the one
- * rule's for that start at n (its start tail in `from`), with the same tolerance, factor and cap as the model's.
+ * The start and warm-up of a cell at n, by the one rule (`simulationWarmup`) with the same tolerance, factor and cap as the
+ * model's: `config.start` 'empty' (the default) takes the model's (`sweepWarmup`); 'fixed-point' the rule's for that start
+ * at n, with its start tail in `from`; 'auto' the fixed point where the rule takes it at n (SQ(d) models), else the
+ * model's empty-start warm-up. `start` names the start taken ('auto' resolved).
  * @throws {InvalidModelError} for the fixed-point start of a model other than SQ(d) (`simulationWarmup`).
  */
 export function cellWarmup(
   config: ComparisonConfig,
   p: Pick<PreparedModel, 'model' | 'warm'>,
   n: number,
-): { time: number; from?: number[] } {
+): { time: number; start: SimulationStart; from?: number[] } {
   const start = config.start ?? 'empty';
   switch (start) {
     case 'empty':
-      return { time: p.warm.time };
-    case 'fixed-point': {
+      return { time: p.warm.time, start };
+    case 'fixed-point':
+    case 'auto': {
       const refined = p.warm.relaxationTime !== null;
       const w = refined
         ? simulationWarmup(p.model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity, start, n })
         : simulationWarmup(p.model, { tolerance: config.warmupTolerance, start, n });
-      return { time: w.time, from: w.from };
+      return w.from === undefined ? { time: p.warm.time, start: 'empty' } : { time: w.time, start: 'fixed-point', from: w.from };
     }
     default:
       return unknownPolicy(start, 'start');
