@@ -10,14 +10,7 @@ import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
-import {
-  refine,
-  solveSqdFixedPoint,
-  simulationWarmup,
-  refinedTransient,
-  type SimulationStart,
-  type TransientResult,
-} from '../meanfield/index.ts';
+import { refine, solveSqdFixedPoint, simulationWarmup, refinedTransient, type TransientResult } from '../meanfield/index.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../meanfield/solve.ts';
 import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { defaultWorkloadGrid } from '../sim/index.ts';
@@ -34,6 +27,7 @@ import {
   type FirstOrderTerm,
   type ComparisonConfig,
   type ComparisonPlan,
+  type CellWarmup,
   type ComparisonTask,
   type MeanFieldReference,
   type ModelSummary,
@@ -148,26 +142,37 @@ export function cellTask(
  * model's empty-start warm-up. `start` names the start taken ('auto' resolved).
  * @throws {InvalidModelError} for the fixed-point start of a model other than SQ(d) (`simulationWarmup`).
  */
-export function cellWarmup(
-  config: ComparisonConfig,
-  p: Pick<PreparedModel, 'model' | 'warm'>,
-  n: number,
-): { time: number; start: SimulationStart; from?: number[] } {
+export function cellWarmup(config: ComparisonConfig, p: Pick<PreparedModel, 'model' | 'warm'>, n: number): CellWarmup {
+  return p.warm.cells?.[n] ?? startWarmup(config, p.model, p.warm, n);
+}
+
+/** `cellWarmup` computed (the fixed-point start's refined transient, ~0.2 s per (λ, d) on first use in a thread). */
+function startWarmup(config: ComparisonConfig, model: SupermarketModel, warm: PreparedModel['warm'], n: number): CellWarmup {
   const start = config.start ?? 'empty';
   switch (start) {
     case 'empty':
-      return { time: p.warm.time, start };
+      return { time: warm.time, start };
     case 'fixed-point':
     case 'auto': {
-      const refined = p.warm.relaxationTime !== null;
+      const refined = warm.relaxationTime !== null;
       const w = refined
-        ? simulationWarmup(p.model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity, start, n })
-        : simulationWarmup(p.model, { tolerance: config.warmupTolerance, start, n });
-      return w.from === undefined ? { time: p.warm.time, start: 'empty' } : { time: w.time, start: 'fixed-point', from: w.from };
+        ? simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity, start, n })
+        : simulationWarmup(model, { tolerance: config.warmupTolerance, start, n });
+      return w.from === undefined ? { time: warm.time, start: 'empty' } : { time: w.time, start: 'fixed-point', from: w.from };
     }
     default:
       return unknownPolicy(start, 'start');
   }
+}
+
+/**
+ * The sweep's warm-up with its cells' (`cellWarmup`) at the sweep's and exact points' n, computed where the model is
+ * prepared (a worker), so the thread that plans the tasks reads them instead of integrating the refined transient again.
+ */
+function withCellWarmups(config: ComparisonConfig, model: SupermarketModel, warm: PreparedModel['warm']): PreparedModel['warm'] {
+  if ((config.start ?? 'empty') === 'empty') return warm;
+  const ns = [...new Set([...config.ns, ...(config.exact?.ns ?? [])])].filter((n) => n >= model.d);
+  return { ...warm, cells: Object.fromEntries(ns.map((n) => [n, startWarmup(config, model, warm, n)])) };
 }
 
 /** The workload levels of the LWL(d) ccdf comparison (`config.workloadGrid` or the default), undefined for other rules. */
@@ -402,7 +407,7 @@ function prepareModel(
   };
   // the warm-up and the transient's grid first (`refine` returns a correction or throws): the simulations can start
   const refined = capabilities.refined.firstOrder.available;
-  const warm = sweepWarmup(model, config, refined);
+  const warm = withCellWarmups(config, model, sweepWarmup(model, config, refined));
   const transientGrid = transientSchedule(warm.time, config, capabilities);
   early?.({ model, warm, transient: transientGrid });
   const sqd = refined ? refine(model, { fixedPoint: solveSqdFixedPoint(model) }) : null;

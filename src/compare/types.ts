@@ -379,9 +379,22 @@ export interface PreparedModel {
   readonly correction: FirstOrderTerm | null;
   /** The 1/n² term (`refineSecondOrder`), null where it does not exist or was refused. */
   readonly secondOrder: SecondOrderCorrection | null;
-  readonly warm: { readonly time: number; readonly rule: string; readonly relaxationTime: number | null };
+  readonly warm: {
+    readonly time: number;
+    readonly rule: string;
+    readonly relaxationTime: number | null;
+    /** The cells' starts and warm-ups by n (`cellWarmup`), where the start is not empty; computed where the model is prepared. */
+    readonly cells?: Readonly<Record<number, CellWarmup>>;
+  };
   /** The mean-field transient from empty at the comparison's times (with `config.trajectory` and a transient solver). */
   readonly transient: ModelTransient | null;
+}
+
+/** Where a cell's replications start and their warm-up (`cellWarmup`): time units, the start taken, its tail s_0..s_K. */
+export interface CellWarmup {
+  readonly time: number;
+  readonly start: SimulationStart;
+  readonly from?: number[];
 }
 
 export interface ModelTransient {
