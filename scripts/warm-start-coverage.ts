@@ -8,9 +8,12 @@
  * replication, so the window jobs/(λn) is 52.6 time units (≈ 2τ, as in the default report's n = 10 000 cell, whose
  * start bias (1/jobs)∫(ΣV(t) − ΣV)dt is 10× smaller) — against the refined mean field to second order
  * (E[T]∞ + ΣV/(λn) + ΣA/(λn²), off by O(1/n³)): 1 − coverage is the false-alarm rate of the cell check before Holm.
+ * `--starts auto,empty` picks the starts set side by side (default empty,fixed-point; 'auto' is what compare, run and
+ * conjecture take by default: the fixed point for these SQ(d) cells, named in the row); `--d 3` and `--n 2,3,4,5` other
+ * cells of the exact check (the default report's exact points are n = 2–5, d = 2, 3).
  * Not a unit test (minutes): `nice npx tsx scripts/warm-start-coverage.ts [seeds] [jobs per replication] [--refined]`.
  */
-import { simulationWarmup, type SimulationStart } from '../src/meanfield/warmup.ts';
+import { simulationWarmup, type StartChoice } from '../src/meanfield/warmup.ts';
 import { solveExact } from '../src/meanfield/exact/solveExact.ts';
 import { refine } from '../src/meanfield/refined.ts';
 import { refineSecondOrder } from '../src/meanfield/refinedSecondOrder.ts';
@@ -19,7 +22,15 @@ import { parseModel } from '../src/model/index.ts';
 import { simulate } from '../src/sim/index.ts';
 import { coverageBand } from '../src/stats/index.ts';
 
-const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const flag = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? undefined : process.argv[i + 1];
+};
+const flagged = new Set(['--starts', '--d', '--n'].flatMap((f) => (flag(f) === undefined ? [] : [flag(f)])));
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--') && !flagged.has(a));
+const starts = (flag('--starts') ?? 'empty,fixed-point').split(',') as StartChoice[];
+const d = Number(flag('--d') ?? 2);
+const ns = (flag('--n') ?? '3,4,5').split(',').map(Number);
 const refinedCells = process.argv.includes('--refined');
 const seeds = Number(args[0] ?? 200);
 const jobsArg = args[1] === undefined ? undefined : Number(args[1]);
@@ -29,15 +40,15 @@ console.log(
 );
 const cells = refinedCells
   ? [1000].map((n) => ({ lambda: 0.95, n, jobs: jobsArg ?? Math.round(52.63 * 0.95 * n) }))
-  : [0.7, 0.9].flatMap((lambda) => [3, 4, 5].map((n) => ({ lambda, n, jobs: jobsArg ?? 20_000 })));
+  : [0.7, 0.9].flatMap((lambda) => ns.map((n) => ({ lambda, n, jobs: jobsArg ?? 20_000 })));
 for (const { lambda, n, jobs } of cells) {
   {
-    const model = parseModel({ lambda, d: 2 });
+    const model = parseModel({ lambda, d });
     const truth = refinedCells
       ? solveSqdFixedPoint(model).meanResponseTime + (refine(model).sumV / n + refineSecondOrder(model).sumA / n ** 2) / lambda
       : solveExact(model, { n, truncationBound: 1e-5 }).meanResponseTime;
     const row: string[] = [];
-    for (const start of ['empty', 'fixed-point'] as SimulationStart[]) {
+    for (const start of starts) {
       const w = simulationWarmup(model, { start, n, cap: Infinity });
       let covered = 0;
       let events = 0;
@@ -49,7 +60,7 @@ for (const { lambda, n, jobs } of cells) {
           replications: 10,
           seed,
           warmupTime: w.time,
-          ...(w.from ? { start: { name: start, from: w.from } } : {}),
+          ...(w.from ? { start: { name: w.start ?? start, from: w.from } } : {}),
         });
         const e = r.meanResponseTime;
         if (e.ci95[0] <= truth && truth <= e.ci95[1]) covered++;
@@ -60,9 +71,9 @@ for (const { lambda, n, jobs } of cells) {
       const se = Math.sqrt(errors.reduce((a, b) => a + (b - mean) ** 2, 0) / (seeds - 1) / seeds);
       const c = covered / seeds;
       row.push(
-        `${start} (W ${w.time.toFixed(1)}): ${(100 * c).toFixed(1)} %${c < lo || c > hi ? ' OUT OF BAND' : ''}, bias ${mean.toExponential(2)} ± ${(2 * se).toExponential(1)}, ${(events / seeds / 1e6).toFixed(2)} M events`,
+        `${start}${start === w.start ? '' : ` → ${w.start}`} (W ${w.time.toFixed(1)}): ${(100 * c).toFixed(1)} %${c < lo || c > hi ? ' OUT OF BAND' : ''}, bias ${mean.toExponential(2)} ± ${(2 * se).toExponential(1)}, ${(events / seeds / 1e6).toFixed(2)} M events`,
       );
     }
-    console.log(`λ ${lambda} n ${n} jobs ${jobs} E[T] ${truth.toFixed(5)} | ${row.join(' | ')}`);
+    console.log(`d ${d} λ ${lambda} n ${n} jobs ${jobs} E[T] ${truth.toFixed(5)} | ${row.join(' | ')}`);
   }
 }

@@ -28,7 +28,7 @@ import { cellSeed, fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { taskCost, type SimulationTask } from '../runs/task.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
-import { simulationWarmup } from '../meanfield/warmup.ts';
+import { simulationWarmup, type SimulationStart } from '../meanfield/warmup.ts';
 import { fitErrorRange, type PhaseTypeFitError } from '../meanfield/phaseType/fitError.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { evaluateClaim, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
@@ -63,8 +63,12 @@ export interface SimulationRequest extends SimulationTask {
     readonly replications: number;
     readonly seed: number;
     readonly warmupTime: number;
+    /** The fixed-point start's tail (`simulate`'s start), absent for the empty start. */
+    readonly start?: { readonly name: string; readonly from: number[] };
   };
   readonly warmupRule: string;
+  /** Where its replications start (the evaluation's start resolved by `simulationWarmup`). */
+  readonly start: SimulationStart;
 }
 
 /** What the evaluation reads from a simulation (a subset of SimulationResult, so cached cells stay small). */
@@ -382,15 +386,25 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
     for (const it of items) {
       if (it.decision.source !== 'simulation') continue;
       const seed = cellSeed(ev.seed, `${point.lambda}|${point.d}|${point.service}`);
-      const warm =
-        typeof ev.warmup === 'number'
-          ? { time: ev.warmup, rule: 'given in the conjecture file' }
-          : simulationWarmup(it.model, { cap: ev.maxWarmup });
-      const options = { n: ev.n, jobs: ev.jobs, replications: ev.replications, seed, warmupTime: warm.time };
+      // the one rule gives the start (and its warm-up at n); a warm-up given in the file keeps its time from either start
+      const rule =
+        typeof ev.warmup === 'number' && ev.start === 'empty'
+          ? undefined
+          : simulationWarmup(it.model, { cap: ev.maxWarmup, start: ev.start, n: ev.n });
+      const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : rule!;
+      const start = rule?.start ?? 'empty';
+      const options = {
+        n: ev.n,
+        jobs: ev.jobs,
+        replications: ev.replications,
+        seed,
+        warmupTime: warm.time,
+        ...(rule?.from === undefined ? {} : { start: { name: start, from: rule.from } }),
+      };
       const body = JSON.stringify({ model: it.model, options });
       const key = `${it.q.selection}-${it.q.discipline}-${fnv(body).toString(16).padStart(8, '0')}${fnv(`x${body}`).toString(16).padStart(8, '0')}`;
       if (!requests.has(key))
-        requests.set(key, { key, model: it.model, options, cost: taskCost(it.model.lambda, options), warmupRule: warm.rule });
+        requests.set(key, { key, model: it.model, options, cost: taskCost(it.model.lambda, options), warmupRule: warm.rule, start });
       requestOf.set(`${point.key}|${it.q.key}`, key);
     }
   const list = [...requests.values()];

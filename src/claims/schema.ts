@@ -8,6 +8,7 @@ import { InvalidModelError } from '../errors.ts';
 import { BATCH_DISPATCHES, batchEntrySchema, SAMPLINGS } from '../model/index.ts';
 import { conventionsInputSchema, parseWithSchema, refuseRepeatedEntries } from '../model/schema.ts';
 import { parseClaim, type ParsedClaim } from './claim.ts';
+import { START_CHOICES, type StartChoice } from '../meanfield/warmup.ts';
 
 const positiveInt = z.number().int().positive();
 
@@ -77,6 +78,11 @@ export const conjectureSchema = z
         simultaneous: z.boolean().default(true),
         /** Warm-up per replication in time units, or "auto" (simulationWarmup, theory.md §8). */
         warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
+        /**
+         * Where each replication starts (simulationWarmup, theory.md §8 "Start"): empty (default here; the CLI's --start
+         * defaults to auto when the file names none), fixed-point (SQ(d) models), or auto (the fixed point where the model has one).
+         */
+        start: z.enum(START_CHOICES as [StartChoice, ...StartChoice[]]).default('empty'),
         /** Cap on the automatic warm-up (time units), default 5000. */
         maxWarmup: z.number().positive().default(5000),
         /** Horizon of LWL cavity queues (time units, default 2e5); see solveMeanField. */

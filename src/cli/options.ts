@@ -32,6 +32,7 @@ import {
 } from '../model/index.ts';
 import { action } from './errors.ts';
 import { requireRedundancyStable } from '../meanfield/redundancy.ts';
+import { DEFAULT_START, START_CHOICES, type StartChoice } from '../meanfield/warmup.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -255,6 +256,23 @@ export function parseOutFile(value: string): string {
 /** `--out <dir>`, the report folder of the commands that write a report (checked by `parseOutDir`). */
 export function outOption(whenOmitted: string): Option {
   return new Option('--out <dir>', `report folder (default: ${whenOmitted})`).argParser(parseOutDir);
+}
+
+/**
+ * `--start` of every command that simulates (simulate, compare, run, conjecture): where each replication starts, resolved
+ * by the one warm-up rule (`simulationWarmup`, theory.md §8 "Start"), which also gives the warm-up for that start at n.
+ * @param what the replications it starts, in words. @param fallback the default (`DEFAULT_START`, 'auto', unless the
+ *   command keeps another: simulate's --per-job records and --warmup 0 mean a run from empty).
+ */
+export function startOption(what: string, fallback: StartChoice = DEFAULT_START): Option {
+  return new Option(
+    '--start <start>',
+    `where ${what} starts: auto (the fixed point where the model has one as a start state, SQ(d) models, and the rule reads a ` +
+      'warm-up from it at that n; else empty), empty, or fixed-point (round(n·s_i*) servers hold ≥ i jobs, SQ(d) models only). ' +
+      'The warm-up is the one rule read from that start at each n, much shorter at large n (theory.md §8 "Start"); every result names its start',
+  )
+    .choices([...START_CHOICES])
+    .default(fallback);
 }
 
 export function parseNonNegativeInteger(value: string): number {

@@ -3,7 +3,7 @@
  * the refined and second-order values at its n, its verdict (`cellVerdict`, or against the exact value), its
  * resolution (`config.resolve`) and its horizon in relaxation times (theory.md §8).
  */
-import { refinedEstimate } from '../meanfield/index.ts';
+import { refinedEstimate, type SimulationStart } from '../meanfield/index.ts';
 import type { SimulationResult } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { storedSimulation } from '../runs/task.ts';
@@ -39,7 +39,7 @@ export function cellSimulation(sim: SimulationResult, replications: number): Cel
     jobs: sim.jobs,
     replications,
     engine: sim.engine,
-    ...(sim.start.name === 'empty' ? {} : { start: sim.start.name }),
+    start: sim.start.name as SimulationStart, // the task's start (`cellWarmup`): 'empty' or 'fixed-point'
   };
 }
 

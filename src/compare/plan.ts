@@ -27,6 +27,7 @@ import {
   type FirstOrderTerm,
   type ComparisonConfig,
   type ComparisonPlan,
+  type CellWarmup,
   type ComparisonTask,
   type MeanFieldReference,
   type ModelSummary,
@@ -128,36 +129,50 @@ export function cellTask(
     jobs,
     replications,
     warmupTime: warm.time,
-    ...(warm.from ? { start: { name: 'fixed-point', from: warm.from } } : {}),
+    ...(warm.from ? { start: { name: warm.start, from: warm.from } } : {}),
     maxLevel: config.maxLevel,
     ...(grid ? { workloadGrid: grid } : {}),
   });
 }
 
 /**
- * The warm-up of a cell at n: the model's (`sweepWarmup`, empty start), or with `config.start` 'fixed-point' the one
- * rule's for that start at n (its start tail in `from`), with the same tolerance, factor and cap as the model's.
+ * The start and warm-up of a cell at n, by the one rule (`simulationWarmup`) with the same tolerance, factor and cap as the
+ * model's: `config.start` 'empty' (the default) takes the model's (`sweepWarmup`); 'fixed-point' the rule's for that start
+ * at n, with its start tail in `from`; 'auto' the fixed point where the rule takes it at n (SQ(d) models), else the
+ * model's empty-start warm-up. `start` names the start taken ('auto' resolved).
  * @throws {InvalidModelError} for the fixed-point start of a model other than SQ(d) (`simulationWarmup`).
  */
-export function cellWarmup(
-  config: ComparisonConfig,
-  p: Pick<PreparedModel, 'model' | 'warm'>,
-  n: number,
-): { time: number; from?: number[] } {
+export function cellWarmup(config: ComparisonConfig, p: Pick<PreparedModel, 'model' | 'warm'>, n: number): CellWarmup {
+  return p.warm.cells?.[n] ?? startWarmup(config, p.model, p.warm, n);
+}
+
+/** `cellWarmup` computed (the fixed-point start's refined transient, ~0.2 s per (λ, d) on first use in a thread). */
+function startWarmup(config: ComparisonConfig, model: SupermarketModel, warm: PreparedModel['warm'], n: number): CellWarmup {
   const start = config.start ?? 'empty';
   switch (start) {
     case 'empty':
-      return { time: p.warm.time };
-    case 'fixed-point': {
-      const refined = p.warm.relaxationTime !== null;
+      return { time: warm.time, start };
+    case 'fixed-point':
+    case 'auto': {
+      const refined = warm.relaxationTime !== null;
       const w = refined
-        ? simulationWarmup(p.model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity, start, n })
-        : simulationWarmup(p.model, { tolerance: config.warmupTolerance, start, n });
-      return { time: w.time, from: w.from };
+        ? simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity, start, n })
+        : simulationWarmup(model, { tolerance: config.warmupTolerance, start, n });
+      return w.from === undefined ? { time: warm.time, start: 'empty' } : { time: w.time, start: 'fixed-point', from: w.from };
     }
     default:
       return unknownPolicy(start, 'start');
   }
+}
+
+/**
+ * The sweep's warm-up with its cells' (`cellWarmup`) at the sweep's and exact points' n, computed where the model is
+ * prepared (a worker), so the thread that plans the tasks reads them instead of integrating the refined transient again.
+ */
+function withCellWarmups(config: ComparisonConfig, model: SupermarketModel, warm: PreparedModel['warm']): PreparedModel['warm'] {
+  if ((config.start ?? 'empty') === 'empty') return warm;
+  const ns = [...new Set([...config.ns, ...(config.exact?.ns ?? [])])].filter((n) => n >= model.d);
+  return { ...warm, cells: Object.fromEntries(ns.map((n) => [n, startWarmup(config, model, warm, n)])) };
 }
 
 /** The workload levels of the LWL(d) ccdf comparison (`config.workloadGrid` or the default), undefined for other rules. */
@@ -392,7 +407,7 @@ function prepareModel(
   };
   // the warm-up and the transient's grid first (`refine` returns a correction or throws): the simulations can start
   const refined = capabilities.refined.firstOrder.available;
-  const warm = sweepWarmup(model, config, refined);
+  const warm = withCellWarmups(config, model, sweepWarmup(model, config, refined));
   const transientGrid = transientSchedule(warm.time, config, capabilities);
   early?.({ model, warm, transient: transientGrid });
   // SQ(d), or PS/LAS with exponential sizes through FIFO's queue lengths (`refine` runs on the FIFO twin)

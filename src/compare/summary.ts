@@ -4,7 +4,7 @@
  * report's verdicts (Holm over the judged cells, confirmatory reruns), the busy-fraction check and the family record
  * (theory.md §8).
  */
-import { refinedTransientAt } from '../meanfield/index.ts';
+import { refinedTransientAt, type SimulationStart } from '../meanfield/index.ts';
 import { cellSeed, standardErrorOfMean, type Estimate } from '../stats/index.ts';
 import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import type { StoredTrajectory } from '../runs/task.ts';
@@ -92,10 +92,12 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
       withExact(assembleCell(p, s.n, seedOf(cellKey(model, s.n)), s.simulation, workload, fit, config), exactAt.get(s.n)),
     );
     // small n with an exact value but outside the sweep: simulated on their own budget, kept out of the fits and slopes
+    const exactCells: CellResult[] = [];
     for (const x of exactCellsToSimulate(exact, config)) {
       const key = `exact-${cellKey(model, x.n)}`;
       const cell = { ...withExact(assembleCell(p, x.n, seedOf(key), simulation(key), workload, fit, config), x), key };
       cells.push(cell);
+      exactCells.push(cell);
       pending.push({ p, workload, fit, cell, exact: x });
     }
     modelCellIndices.push(modelCells.map((_, j) => cells.length + j));
@@ -103,6 +105,7 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
     for (const cell of modelCells) pending.push({ p, workload, fit, cell, exact: exactAt.get(cell.n) });
     models.push({
       ...modelSummary(p, modelCells, meanResponseTimes, fit, workload, config, exact),
+      cellWarmups: cellWarmups([...exactCells, ...modelCells]),
       ...responseTimeOf(model, modelCells, notes),
     });
     if (!config.trajectory) continue;
@@ -118,7 +121,18 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
   return { cells, pending, models, modelCells: modelCellIndices, trajectories, notes };
 }
 
-/** One model's summary (`ModelSummary`) from its sweep cells, before the family judgements of c₁ and c₂. */
+/** The warm-ups and starts a model's cells used (`ModelSummary.cellWarmups`); a cell stored without a start started empty. */
+function cellWarmups(modelCells: readonly CellResult[]): ModelSummary['cellWarmups'] {
+  const times = modelCells.map((c) => c.simulation.warmupTime);
+  const starts: Partial<Record<SimulationStart, number>> = {};
+  for (const c of modelCells) {
+    const s = c.simulation.start ?? 'empty';
+    starts[s] = (starts[s] ?? 0) + 1;
+  }
+  return { min: Math.min(...times), max: Math.max(...times), starts };
+}
+
+/** One model's summary (`ModelSummary` but the cells' warm-ups) from its sweep cells, before the family judgements of c₁ and c₂. */
 function modelSummary(
   p: PreparedModel,
   modelCells: readonly CellResult[],
@@ -127,7 +141,7 @@ function modelSummary(
   workload: WorkloadReference | null,
   config: ComparisonConfig,
   exact: ModelSummary['exact'],
-): ModelSummary {
+): Omit<ModelSummary, 'cellWarmups'> {
   const { model, reference, correction, warm } = p;
   const points = (pick: (c: CellResult) => [number, number]): SweepPoint[] =>
     modelCells.map((c) => {

@@ -11,7 +11,7 @@ import type {
   SolutionKind,
 } from '../meanfield/index.ts';
 import type { PhaseTypeFitError } from '../meanfield/phaseType/fitError.ts';
-import type { SimulationStart } from '../meanfield/index.ts';
+import type { SimulationStart, StartChoice } from '../meanfield/index.ts';
 import type { ClassEstimate, Percentiles } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { SimulationTask, StoredTrajectory, TrajectoryTask } from '../runs/task.ts';
@@ -61,9 +61,10 @@ export interface ComparisonConfig {
   /**
    * Start of the sweep's and exact points' replications (default 'empty'): 'fixed-point' starts each at the mean-field
    * fixed point with the one rule's warm-up for that start and n (`simulationWarmup`, SQ(d) models only; theory.md §8
-   * "Start"). The transient figure starts empty whatever this says.
+   * "Start"); 'auto' (the CLI's default) the fixed point where the rule takes it at n, else empty. Each cell names the
+   * start it took (`CellSimulation.start`). The transient figure starts empty whatever this says.
    */
-  readonly start?: SimulationStart;
+  readonly start?: StartChoice;
   /** Highest level i of s_i recorded by the simulator. */
   readonly maxLevel: number;
   /** Transient comparison from empty: simulated s_i(t) for these n against the mean-field transient, or null to skip;
@@ -136,8 +137,14 @@ export interface ModelSummary {
   readonly reference: MeanFieldReference;
   /** The refined 1/n term (theory.md §6): ΣV, the 1/n coefficient of E[Q] (jobs per server), and V per level; null where it does not exist. */
   readonly refined: { readonly sumV: number; readonly V: number[] } | null;
+  /** The one rule's warm-up from empty and its rule in words: the transient figure's horizon, and the cells' with the empty start. */
   readonly warmupTime: number;
   readonly warmupRule: string;
+  /**
+   * What the model's cells used (its sweep cells and the exact-point cells outside the sweep): the smallest and largest warm-up (time units; they differ
+   * by n with the fixed-point start, whose rule reads n) and the starts taken, with their cell counts.
+   */
+  readonly cellWarmups: { readonly min: number; readonly max: number; readonly starts: Partial<Record<SimulationStart, number>> };
   /** τ of the SQ(d) ODE (models with the refined term), else null. */
   readonly relaxationTime: number | null;
   /** x̂_n = a + c₁/n (+ c₂/n²), weighted, a fitted (null with fewer n than parameters). */
@@ -195,8 +202,8 @@ export interface CellSimulation {
   readonly eventsPerSecond: number;
   readonly wallSeconds: number;
   readonly warmupTime: number;
-  /** The start of every replication when not empty ('fixed-point', `config.start`); absent: empty. */
-  readonly start?: string;
+  /** The start of every replication ('auto' resolved, `cellWarmup`); absent in cells stored before starts were named: empty. */
+  readonly start?: SimulationStart;
   readonly jobs: number;
   readonly replications: number;
   readonly engine: string;
@@ -399,9 +406,22 @@ export interface PreparedModel {
   readonly correction: FirstOrderTerm | null;
   /** The 1/n² term (`refineSecondOrder`), null where it does not exist or was refused. */
   readonly secondOrder: SecondOrderCorrection | null;
-  readonly warm: { readonly time: number; readonly rule: string; readonly relaxationTime: number | null };
+  readonly warm: {
+    readonly time: number;
+    readonly rule: string;
+    readonly relaxationTime: number | null;
+    /** The cells' starts and warm-ups by n (`cellWarmup`), where the start is not empty; computed where the model is prepared. */
+    readonly cells?: Readonly<Record<number, CellWarmup>>;
+  };
   /** The mean-field transient from empty at the comparison's times (with `config.trajectory` and a transient solver). */
   readonly transient: ModelTransient | null;
+}
+
+/** Where a cell's replications start and their warm-up (`cellWarmup`): time units, the start taken, its tail s_0..s_K. */
+export interface CellWarmup {
+  readonly time: number;
+  readonly start: SimulationStart;
+  readonly from?: number[];
 }
 
 export interface ModelTransient {

@@ -20,7 +20,7 @@ import {
   type SupermarketModel,
 } from '../model/index.ts';
 export { simulationWarmup, MAX_AUTO_WARMUP } from '../meanfield/warmup.ts';
-import { simulationWarmup } from '../meanfield/warmup.ts';
+import { simulationWarmup, type SimulationStart, type StartChoice } from '../meanfield/warmup.ts';
 import { cellSeed } from '../stats/index.ts';
 import type { ExperimentSpec } from './schema.ts';
 import type { CellCoordinates } from '../claims/index.ts';
@@ -43,9 +43,18 @@ export interface ExperimentCell extends CellCoordinates {
   readonly warmupTime: number;
   /** How the warm-up was chosen. */
   readonly warmupRule: string;
+  /** Where every replication starts ('auto' resolved by the one rule, `simulationWarmup`; trace replays: empty). */
+  readonly start: SimulationStart;
+  /** The start's tail s_0..s_K (round(n·s_i) servers hold ≥ i jobs) for the fixed-point start; absent for empty. */
+  readonly startTail?: readonly number[];
 }
 
 export { usesPrediction } from '../model/index.ts';
+
+export interface ExpandOptions {
+  /** Where the cells' replications start (default 'empty'; the CLI's --start, default 'auto'): see `simulationWarmup`. */
+  readonly start?: StartChoice;
+}
 
 /**
  * E.g. "JSQ+SRPT", "JSQ+FIFO+IP" (a memory), "JSQ+FIFO (arrivals det)" (non-Poisson arrivals, theory.md §14),
@@ -77,7 +86,8 @@ function policies(spec: ExperimentSpec): { selection: Selection; discipline: Dis
  * @throws {InvalidModelError | UnstableModelError} for any combination that does not make a valid model
  *   (e.g. d > n, a malformed service), naming the cell.
  */
-export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
+export function expandGrid(spec: ExperimentSpec, options: ExpandOptions = {}): ExperimentCell[] {
+  const start = options.start ?? 'empty';
   const cells: ExperimentCell[] = [];
   refuseIdleGridSettings(spec);
   if (spec.batchDispatch !== undefined && (spec.batch ?? [1]).every((k) => k === 1))
@@ -193,13 +203,16 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                   trace: { path: service.trace, format: service.format, status: service.status },
                   warmupTime: warm,
                   warmupRule: 'trace replay: warm-up in jobs, see the runner',
+                  start: 'empty',
                 });
                 continue;
               }
-              const warm =
-                typeof spec.warmup === 'number'
-                  ? { time: spec.warmup, rule: 'given in the experiment file' }
-                  : simulationWarmup(model, { cap: spec.maxWarmup });
+              // the one rule gives the start (and its warm-up at n); a warm-up given in the file keeps its time from either start
+              const rule =
+                typeof spec.warmup === 'number' && start === 'empty'
+                  ? undefined
+                  : simulationWarmup(model, { cap: spec.maxWarmup, start, n });
+              const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : rule!;
               cells.push({
                 ...base,
                 ...stream(model),
@@ -207,6 +220,8 @@ export function expandGrid(spec: ExperimentSpec): ExperimentCell[] {
                 model,
                 warmupTime: warm.time,
                 warmupRule: warm.rule,
+                start: rule?.start ?? 'empty',
+                ...(rule?.from === undefined ? {} : { startTail: rule.from }),
               });
             }
           }

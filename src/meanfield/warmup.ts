@@ -144,13 +144,28 @@ export const MAX_SCV_FACTOR = 10;
 /** Where every replication starts: empty, or at the mean-field fixed point (theory.md §8 "Start"). */
 export type SimulationStart = 'empty' | 'fixed-point';
 
-/** The choices of `SimulationStart`, for option parsers and messages. */
-export const SIMULATION_STARTS: readonly SimulationStart[] = ['empty', 'fixed-point'];
+/**
+ * The start asked for: one of `SimulationStart`, or 'auto' — the fixed point where the model has one as a start state
+ * (SQ(d) models) and the rule reads a warm-up from it at this n, else empty (theory.md §8 "Start"). `simulationWarmup`
+ * resolves it and names the start it took in `start`.
+ */
+export type StartChoice = 'auto' | SimulationStart;
+
+/** The choices of `StartChoice`, for option parsers and messages ('auto' first: the default of every command). */
+export const START_CHOICES: readonly StartChoice[] = ['auto', 'empty', 'fixed-point'];
+
+/** The start of every command that simulates when --start is not given. */
+export const DEFAULT_START: StartChoice = 'auto';
 
 /** A warm-up and the rule that gave it (recorded in results). */
 export interface SimulationWarmup {
   /** Time discarded before measuring, model time units. */
   readonly time: number;
+  /**
+   * The start the warm-up is for, 'auto' resolved (supermarket models): every result that used it names it. Absent for
+   * population models, which start at their own initial state (or `from`).
+   */
+  readonly start?: SimulationStart;
   /** How `time` was obtained, in words. */
   readonly rule: string;
   /** τ of the SQ(d) model at the same ρ and d (supermarket models), model time units. */
@@ -169,8 +184,11 @@ export interface SimulationWarmupOptions {
   readonly safetyFactor?: number;
   /** Upper bound on the result, time units (default MAX_AUTO_WARMUP; Infinity for none). */
   readonly cap?: number;
-  /** Start of the replications (default 'empty'); 'fixed-point' needs an SQ(d) model and `n`. */
-  readonly start?: SimulationStart;
+  /**
+   * Start of the replications (default 'empty'); 'fixed-point' needs an SQ(d) model and `n`; 'auto' takes the fixed point
+   * where that start applies at `n` (SQ(d) model, the refined transient reaching the tolerance), else empty.
+   */
+  readonly start?: StartChoice;
   /** Servers of the run (the fixed-point start's warm-up depends on n through V(t)/n). */
   readonly n?: number;
 }
@@ -220,6 +238,9 @@ export function simulationWarmup(
       break;
     case 'fixed-point':
       return fixedPointWarmup(model, n, tolerance, safetyFactor ?? 2, cap);
+    case 'auto':
+      if (fixedPointApplies(model, n, tolerance)) return fixedPointWarmup(model, n, tolerance, safetyFactor ?? 2, cap);
+      break;
     default:
       return unknownStart(start);
   }
@@ -239,6 +260,7 @@ export function simulationWarmup(
     const time = Math.min(cap, own * mean * factor);
     return {
       time,
+      start: 'empty',
       rule: `auto: ${what} warm-up ${(own * mean).toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
     };
   }
@@ -280,13 +302,28 @@ export function simulationWarmup(
   const time = Math.min(cap, base * factor + cycles);
   return {
     time,
+    start: 'empty',
     rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (${ca2 === 1 ? '1' : 'c_a²'}+SCV)/2)))${cycles > 0 ? ` + 10 MMPP phase cycles ${cycles.toFixed(1)}` : ''} = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
     relaxationTime: sqd.relaxationTime * mean * slowest,
   };
 }
 
 function unknownStart(start: never): never {
-  throw new InvalidModelError(`unknown start ${JSON.stringify(start)}; expected ${SIMULATION_STARTS.join(' or ')}`);
+  throw new InvalidModelError(`unknown start ${JSON.stringify(start)}; expected ${START_CHOICES.join(', ')}`);
+}
+
+/**
+ * Whether the 'auto' start takes the fixed point at n: an SQ(d) model (there the fixed point is the tail of a Markov state
+ * and the residual sizes are exponential) whose refined transient from it comes within `tolerance` by 40τ at n (at
+ * very small n it may not; the start is then empty). Without n an SQ(d) model cannot be resolved.
+ * @throws {InvalidModelError} for an SQ(d) model without n (an integer ≥ 1), or a tolerance outside (0, 1).
+ */
+function fixedPointApplies(model: SupermarketModel, n: number | undefined, tolerance: number): boolean {
+  if (!isSqdModel(model)) return false;
+  if (n === undefined || !Number.isInteger(n) || n < 1)
+    throw new InvalidModelError(`the auto start of an SQ(d) model needs n, an integer ≥ 1, got ${n}`);
+  if (!(tolerance > 0 && tolerance < 1)) throw new InvalidModelError(`tolerance must lie in (0, 1), got ${tolerance}`);
+  return refinedDecayOf(model).decay.some((v) => v <= n * tolerance);
 }
 
 /**
@@ -326,14 +363,7 @@ function fixedPointWarmup(
     throw new InvalidModelError(`safetyFactor must be a finite number ≥ 1, got ${safetyFactor}`);
   }
   const mean = model.service.mean;
-  const blind = parseModel({ lambda: model.lambda * mean, d: model.d, sampling: model.sampling });
-  const key = `${blind.lambda}|${blind.d}|${blind.sampling}`;
-  let path = refinedDecays.get(key);
-  if (path === undefined) {
-    if (refinedDecays.size >= 4096) refinedDecays.clear();
-    path = refinedDecay(blind);
-    refinedDecays.set(key, path);
-  }
+  const path = refinedDecayOf(model);
   const j = path.decay.findIndex((v) => v <= n * tolerance);
   if (j < 0)
     throw new ConvergenceError(
@@ -347,6 +377,7 @@ function fixedPointWarmup(
   const time = Math.min(cap, base);
   return {
     time,
+    start: 'fixed-point',
     rule:
       `auto, from the fixed point: max(${safetyFactor} × ${(reach * mean).toFixed(1)} (refined transient V(t)/n within ${tolerance} of V/n at n = ${n}), ` +
       `3τ = ${(floor * mean).toFixed(1)}) = ${time.toFixed(1)}${time === cap && base > cap ? `, capped at ${cap}` : ''}`,
@@ -355,7 +386,20 @@ function fixedPointWarmup(
   };
 }
 
-/** The cached path of `fixedPointWarmup` for an SQ(d) model of mean 1 (see `refinedDecays`). */
+/** The cached path of `fixedPointWarmup` for an SQ(d) model, read at mean 1 (see `refinedDecays`). */
+function refinedDecayOf(model: SupermarketModel): { times: number[]; decay: number[]; tau: number; tail: number[] } {
+  const blind = parseModel({ lambda: model.lambda * model.service.mean, d: model.d, sampling: model.sampling });
+  const key = `${blind.lambda}|${blind.d}|${blind.sampling}`;
+  let path = refinedDecays.get(key);
+  if (path === undefined) {
+    if (refinedDecays.size >= 4096) refinedDecays.clear();
+    path = refinedDecay(blind);
+    refinedDecays.set(key, path);
+  }
+  return path;
+}
+
+/** The path of `fixedPointWarmup` for an SQ(d) model of mean 1, computed (see `refinedDecays`). */
 function refinedDecay(blind: SupermarketModel): { times: number[]; decay: number[]; tau: number; tail: number[] } {
   const tau = relaxationTime(blind);
   const K = sqdTruncationLevel(blind.lambda, blind.d, 1e-12);

@@ -132,6 +132,12 @@ function splitComparison(text: string, op: string): [string, string] {
   return i < 0 ? [text, ''] : [text.slice(0, i), text.slice(i + op.length + 2)];
 }
 
+/** How many of the simulations started at the mean-field fixed point (each request names its start), when any did. */
+function startCount(result: ConjectureResult): string {
+  const fixedPoint = result.simulations.filter((r) => r.start === 'fixed-point').length;
+  return fixedPoint === 0 ? '' : ` (${fixedPoint} of ${result.simulations.length} simulations from the fixed point, the others empty)`;
+}
+
 /** The two figures of a conjecture report: the verdict map and both sides against λ. */
 export function conjectureFigures(result: ConjectureResult): Figure[] {
   return [verdictMap(result), sidesFigure(result)];
@@ -194,7 +200,7 @@ ${s.description}
 - **Claim:** \`${result.claim}\`
 - **Source:** ${s.source || '–'}
 - **Grid:** λ ∈ {${s.grid.lambda.join(', ')}}; d ∈ {${s.grid.d.join(', ')}}; service ∈ {${s.grid.service.join(', ')}}; prediction ∈ {${s.grid.prediction.join(', ')}}; sampling ${s.sampling}${s.grid.batch.some((b) => b !== 1) ? ' (batch points draw d distinct servers)' : ''}.
-- **Evaluation:** prefer ${ev.prefer}; mixSources ${ev.mixSources}; acceptApproximation ${ev.acceptApproximation}; simulations at n = ${ev.n}, ${ev.replications} replications × ${ev.jobs} measured jobs, warm-up ${ev.warmup === 'auto' ? 'automatic (theory.md §8)' : `${ev.warmup} time units`}; master seed ${ev.seed}.
+- **Evaluation:** prefer ${ev.prefer}; mixSources ${ev.mixSources}; acceptApproximation ${ev.acceptApproximation}; simulations at n = ${ev.n}, ${ev.replications} replications × ${ev.jobs} measured jobs, warm-up ${ev.warmup === 'auto' ? 'automatic (theory.md §8)' : `${ev.warmup} time units`}; start ${ev.start}${startCount(result)}; master seed ${ev.seed}.
 
 Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s (supermarket-lab ${result.provenance.version}); ${result.simulations.length} simulations${meta.resumedSimulations ? ` (${meta.resumedSimulations} resumed from cells/)` : ''}.
 Time is in mean service times (E[S] = 1).

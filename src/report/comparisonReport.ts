@@ -90,6 +90,41 @@ const judgeColumns: Columns<CellResult> = [
   ['confirmatory rerun', rerunText],
 ];
 
+/**
+ * The warm-up a model's cells used, as the table prints it: one value, or the range over n (the fixed-point start's rule
+ * reads n), with the start(s) taken and, when both, their cell counts.
+ */
+function cellWarmupText(m: ModelSummary): string {
+  const { min, max, starts } = m.cellWarmups;
+  const names = (Object.keys(starts) as (keyof typeof starts)[]).map((s) => (s === 'fixed-point' ? 'fixed point' : s));
+  const which =
+    names.length === 1
+      ? names[0]
+      : (Object.entries(starts) as [string, number][]).map(([s, k]) => `${s === 'fixed-point' ? 'fixed point' : s} ${k}`).join(', ');
+  return `${min === max ? fix(min, 1) : `${fix(min, 1)}–${fix(max, 1)}`} (${which})`;
+}
+
+/**
+ * The Method's budget line: replications, jobs and the start and warm-up the cells took — from the cells (with
+ * `--start auto` a model without a fixed-point start, or a very small n, starts empty).
+ */
+function budgetLine(result: ComparisonResult): string {
+  const c = result.config;
+  const fixedPoint = result.cells.filter((x) => x.simulation.start === 'fixed-point').length;
+  const total = result.cells.length;
+  const chosen = c.start === undefined || c.start === 'empty' ? '' : `--start ${c.start}: `;
+  const budget = `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs`;
+  const empty = `after its own warm-up from empty (${result.models[0].warmupRule})`;
+  if (fixedPoint === 0)
+    return `${budget}, each ${empty}${chosen ? ` (${chosen}no cell's model has its fixed point as a start state)` : ''}.`;
+  return (
+    `${budget}, each started at the mean-field fixed point (round(n·s_i*) servers hold ≥ i jobs) after its own warm-up: ` +
+    `max(2 × time for the refined transient V(t)/n to come within ${c.warmupTolerance} of V/n, 3τ), per n ` +
+    `(${chosen}${fixedPoint} of ${total} cells${fixedPoint < total ? `; the other ${total - fixedPoint} each ${empty}` : ''}; ` +
+    `each cell's start and warmupTime in results.json; theory.md §8 "Start").`
+  );
+}
+
 function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
   const head: Columns<ModelSummary> = [
     ['d', (m) => `${m.d}`],
@@ -101,7 +136,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
       ['E[T]∞ (mean field)', (m) => fix(m.reference.meanResponseTime)],
       ['ΣV', (m) => fix(m.refined!.sumV)],
       ['τ (relaxation)', (m) => fix(m.relaxationTime ?? NaN, 1)],
-      ['warm-up', (m) => fix(m.warmupTime, 1)],
+      ['warm-up of the cells (start)', cellWarmupText],
       [
         'slope of log\\|err\\| (± s.e.)',
         (m) => (m.slope ? `${fix(m.slope.slope, 2)} (± ${fix(m.slope.standardError, 2)})` : 'not resolved'),
@@ -136,7 +171,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
     ['kind', (m) => m.reference.kind],
     ['E[T]∞ reference', referenceText],
     ['converged', (m) => convergenceText(m.reference.convergence)],
-    ['warm-up', (m) => fix(m.warmupTime, 1)],
+    ['warm-up of the cells (start)', cellWarmupText],
     // the limit check's â and t half-width (fixed coefficients, LIMIT_RULE), not the weighted fit's
     [
       'â [95 % CI] (fit)',
@@ -476,11 +511,7 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
       `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in ${timeUnit(model.service)}).`;
   const bullets = [
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
-    c.start === 'fixed-point'
-      ? `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each started at the mean-field fixed point ` +
-        `(round(n·s_i*) servers hold ≥ i jobs) after its own warm-up: max(2 × time for the refined transient V(t)/n to come within ` +
-        `${c.warmupTolerance} of V/n, 3τ), per n (each cell's warmupTime in results.json; theory.md §8 "Start").`
-      : `- Budget per cell: ${c.replications} independent replications × ${c.jobs.toExponential(1)} measured jobs, each after its own warm-up (${m0.warmupRule}).`,
+    budgetLine(result),
     `- Master seed ${c.seed}; each cell's seed is derived from it and the cell key (see results.json).`,
     ...(c.horizon
       ? [

@@ -279,6 +279,18 @@ function classTables(outcomes: readonly CellOutcome[]): string {
 }
 
 /**
+ * Where the cells' replications started, from the cells: "start empty", or how many started at the mean-field fixed
+ * point (`--start`; SQ(d) models only, theory.md §8 "Start"). A cell stored without a start started empty.
+ */
+function startText(outcomes: readonly CellOutcome[]): string {
+  const fixedPoint = outcomes.filter((o) => o.cell.start === 'fixed-point').length;
+  return fixedPoint === 0
+    ? 'every replication starts empty'
+    : `${fixedPoint} of ${outcomes.length} cells start each replication at the mean-field fixed point (round(n·s_i*) servers hold ≥ i jobs; ` +
+        `SQ(d) models, theory.md §8 "Start"), the others empty (each cell's start in results.json)`;
+}
+
+/**
  * Writes the experiment report to `outDir`: report.md, index.html, figures (PNG, SVG, vega-lite spec, CSV, JSON),
  * results.json (every cell with seeds) and metadata.json.
  * @returns paths written, relative to outDir.
@@ -298,7 +310,7 @@ export async function writeExperimentReport(
   const replay = outcomes.some((o) => o.cell.trace);
   const budget = replay
     ? 'Trace replay: one run per cell over the second (test) half of each trace, CIs by 25 batch means over the replayed jobs (lag-1 autocorrelations in results.json).'
-    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling ?? 'with-replacement'}${(spec.batch ?? [1]).some((b) => b !== 1) ? ' (batch cells draw d distinct servers)' : ''}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : "automatic (see each cell's warmupRule in results.json)"}.`;
+    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling ?? 'with-replacement'}${(spec.batch ?? [1]).some((b) => b !== 1) ? ' (batch cells draw d distinct servers)' : ''}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : "automatic (see each cell's warmupRule in results.json)"}; ${startText(outcomes)}.`;
   // the settings the file applies to every cell (or crosses with it) beyond the policy tables: without them a reader of
   // the report cannot tell a heterogeneous or redundant system from the classic one
   const settings = [

@@ -60,4 +60,17 @@ describe('simulationWarmup(model, { start })', () => {
     expect(() => simulationWarmup(model, { start: 'fixed-point' })).toThrow(/needs n/);
     expect(() => simulationWarmup(model, { start: 'hot' as 'empty' })).toThrow(/unknown start/);
   });
+
+  it("start 'auto': the fixed point for SQ(d) models (its rule, named), empty otherwise; n needed for SQ(d) only", () => {
+    for (const n of [2, 10, 1000]) {
+      const auto = simulationWarmup(model, { start: 'auto', n, cap: Infinity });
+      expect(auto).toEqual(simulationWarmup(model, { start: 'fixed-point', n, cap: Infinity }));
+      expect(auto.start).toBe('fixed-point');
+    }
+    const lwl = parseModel({ lambda: 0.9, d: 2, selection: 'lwl' });
+    expect(simulationWarmup(lwl, { start: 'auto', n: 100 })).toEqual(simulationWarmup(lwl));
+    expect(simulationWarmup(lwl, { start: 'auto' }).start).toBe('empty');
+    expect(simulationWarmup(model).start).toBe('empty');
+    expect(() => simulationWarmup(model, { start: 'auto' })).toThrow(/auto start of an SQ\(d\) model needs n/);
+  });
 });

@@ -20,7 +20,8 @@ import { addScaleOptions, addStoreOptions, printShardSummary, startShard, type S
 import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption, parseInFile, parsePositiveInteger, parseReplications, reportFolder } from '../options.ts';
+import { examples, outOption, parseInFile, parsePositiveInteger, parseReplications, reportFolder, startOption } from '../options.ts';
+import type { StartChoice } from '../../meanfield/warmup.ts';
 
 /** Thrown by the simulate hook once a shard's simulations are stored: the shard writes no report. */
 class ShardDone {
@@ -39,18 +40,25 @@ interface Opts {
   n?: number;
   jobs?: number;
   replications?: number;
+  start: StartChoice;
 }
 
 /**
  * Reads and validates a conjecture file (one line naming the file and the JSON path on error); `overrides` replace
- * the evaluation budget of the file.
+ * the evaluation budget of the file; `startDefault` is the start where the file names none (the CLI's --start default),
+ * an `overrides.start` replaces the file's.
  */
-export function loadConjecture(file: string, overrides: { n?: number; jobs?: number; replications?: number } = {}) {
+export function loadConjecture(
+  file: string,
+  overrides: { n?: number; jobs?: number; replications?: number; start?: StartChoice } = {},
+  startDefault?: StartChoice,
+) {
   const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
   return loadJsonFile(file, 'conjecture', (json, label) => {
-    if (json && typeof json === 'object' && Object.keys(given).length > 0) {
+    if (json && typeof json === 'object' && (Object.keys(given).length > 0 || startDefault !== undefined)) {
       const j = json as { evaluation?: Record<string, unknown> };
-      j.evaluation = { ...(j.evaluation ?? {}), ...given };
+      const own = j.evaluation ?? {};
+      j.evaluation = { ...(startDefault !== undefined && own.start === undefined ? { start: startDefault } : {}), ...own, ...given };
     }
     return parseConjecture(json, label);
   });
@@ -81,7 +89,9 @@ export function conjectureCommand(): Command {
     .addOption(outOption('reports/conjecture-<name>'))
     .option('--n <n>', 'override evaluation.n (servers of the simulations)', parsePositiveInteger)
     .option('--jobs <k>', 'override evaluation.jobs (measured jobs per replication)', parsePositiveInteger)
-    .option('--replications <r>', 'override evaluation.replications', parseReplications);
+    .option('--replications <r>', 'override evaluation.replications', parseReplications)
+    // given: overrides evaluation.start; else the file's, or this default where the file names none
+    .addOption(startOption('every replication of a simulation'));
   return addStoreOptions(addScaleOptions(cmd))
     .addHelpText(
       'after',
@@ -94,7 +104,12 @@ export function conjectureCommand(): Command {
     .action(
       action(async (file: string, o: Opts, self: Command) => {
         const runMeta = startRun();
-        const conjecture = loadConjecture(file, { n: o.n, jobs: o.jobs, replications: o.replications });
+        const cliStart = self.getOptionValueSource('start') === 'cli';
+        const conjecture = loadConjecture(
+          file,
+          { n: o.n, jobs: o.jobs, replications: o.replications, ...(cliStart ? { start: o.start } : {}) },
+          o.start,
+        );
         const out = reportFolder(o.out, path.join('reports', `conjecture-${conjecture.spec.name}`));
         // one run per folder (runs/lock.ts; released when the action ends): a shard locks its own folder, as shards of one run write side by side
         lockFolder(o.shard ? shardDir(path.resolve(out), o.shard) : out, commandLine(process.argv.slice(2)));

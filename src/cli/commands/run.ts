@@ -28,7 +28,8 @@ import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
 import { assignShards, shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { createProgress } from '../progress.ts';
-import { examples, outOption, parseInFile, refuseIdleOptions, reportFolder } from '../options.ts';
+import { examples, outOption, parseInFile, refuseIdleOptions, reportFolder, startOption } from '../options.ts';
+import type { StartChoice } from '../../meanfield/warmup.ts';
 import { commandLine, startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 import { lockFolder } from '../../runs/lock.ts';
@@ -36,6 +37,7 @@ import { formatCount } from '../../stats/index.ts';
 
 interface Opts {
   out?: string;
+  start: StartChoice;
   jobs?: number;
   threads?: number;
   shard?: ShardSpec;
@@ -112,6 +114,7 @@ export function runCommand(): Command {
     )
     .argument('<file>', 'experiment file (JSON), e.g. experiments/paper-synthetic.json', parseInFile)
     .addOption(outOption('reports/<experiment name>'))
+    .addOption(startOption('every replication of a simulated cell'))
     .option('--latex', 'also write the paper export: figures/<name>.pdf (vector), tables.tex (booktabs: the cells) and report.tex')
     .option(
       '--dry-run',
@@ -135,7 +138,7 @@ export function runCommand(): Command {
         const claims = loadExperimentClaims(file, spec);
         let cells: ExperimentCell[];
         try {
-          cells = expandGrid(spec);
+          cells = expandGrid(spec, { start: o.start });
         } catch (error) {
           if (error instanceof InvalidModelError) throw new InvalidModelError(`${file}: ${error.message}`);
           throw error;
@@ -193,7 +196,13 @@ export function runCommand(): Command {
             runSimulations(
               // seed cellSeed(spec.seed, key), as the cell records it (experiments/grid.ts)
               todo.map((c) =>
-                simulationTask(spec.seed, c.key, c.model, { n: c.n, jobs: c.jobs, replications: c.replications, warmupTime: c.warmupTime }),
+                simulationTask(spec.seed, c.key, c.model, {
+                  n: c.n,
+                  jobs: c.jobs,
+                  replications: c.replications,
+                  warmupTime: c.warmupTime,
+                  ...(c.startTail === undefined ? {} : { start: { name: c.start, from: [...c.startTail] } }),
+                }),
               ),
               (key, result) => {
                 const cell = byKey.get(key)!;

@@ -6,7 +6,7 @@ import { formatMemory } from '../../model/memory.ts';
 import { formatArrivals } from '../../model/arrivals.ts';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SELECTION_TABLE, checkServers, policyName, slowdownFinite, usesPrediction, type Finiteness } from '../../model/index.ts';
-import { SIMULATION_STARTS, simulationWarmup, type SimulationStart } from '../../meanfield/warmup.ts';
+import { simulationWarmup, type StartChoice } from '../../meanfield/warmup.ts';
 import {
   ENGINE_CHOICES,
   checkEventBudget,
@@ -40,6 +40,7 @@ import {
   parseRelativePrecision,
   parseThreads,
   parseReplications,
+  startOption,
   refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
@@ -52,7 +53,7 @@ interface Opts extends ModelFlags {
   seed: number;
   warmup?: number;
   warmupTolerance: number;
-  start: SimulationStart;
+  start: StartChoice;
   maxLevel: number;
   engine: EngineChoice;
   json?: boolean;
@@ -133,15 +134,8 @@ export function simulateCommand(): Command {
       parsePositive,
       1e-3,
     )
-    .addOption(
-      new Option(
-        '--start <start>',
-        'where every replication starts: empty, or fixed-point (round(n·s_i*) servers hold ≥ i jobs, SQ(d) models only; ' +
-          'the default warm-up is then the one rule read from that start at this n, shorter at large n: theory.md §8 "Start")',
-      )
-        .choices([...SIMULATION_STARTS])
-        .default('empty'),
-    )
+    // simulate keeps the empty start by default: its --warmup 0 and --per-job/--per-server records mean a run from empty
+    .addOption(startOption('every replication', 'empty'))
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
     .addOption(
       new Option(
@@ -210,7 +204,7 @@ export function simulateCommand(): Command {
             ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY, start: o.start, n })
             : undefined;
         const warm = o.warmup ?? proposal!.time;
-        const start = proposal?.from === undefined ? undefined : { name: o.start, from: proposal.from };
+        const start = proposal?.from === undefined ? undefined : { name: proposal.start ?? 'fixed-point', from: proposal.from };
         const batchMode = o.method === 'batch-means';
         const precision =
           o.precision === undefined && o.halfWidth === undefined

@@ -1,0 +1,117 @@
+/**
+ * `--start` of run and conjecture (one option, `startOption`; one rule, `simulationWarmup`): by default ('auto') a
+ * simulated SQ(d) cell starts at the mean-field fixed point with that start's warm-up at its n, any other model empty,
+ * and every cell or simulation names its start; `--start empty` keeps the empty start everywhere.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+import { simulationWarmup } from '../../src/meanfield/warmup.ts';
+import { parseModel } from '../../src/model/model.ts';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-start-'));
+const sqd = parseModel({ lambda: 0.9, d: 2 });
+const fixedPointWarmup = (n: number) => simulationWarmup(sqd, { start: 'fixed-point', n }).time;
+const emptyWarmup = simulationWarmup(sqd).time;
+
+describe('run --start', () => {
+  const file = path.join(tmp, 'grid.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'start-grid',
+      lambda: [0.9],
+      d: [2],
+      n: [50],
+      selections: ['jsq', 'lwl'],
+      disciplines: ['fifo'],
+      service: ['exp'],
+      jobs: 500,
+      replications: 2,
+      seed: 4,
+      claims: [],
+    }),
+  );
+  type Cell = { policy: string; start: string; warmupTime: number };
+  const cells = async (...extra: string[]) => {
+    const r = await runCli([
+      'run',
+      file,
+      '--out',
+      path.join(tmp, `run${extra.join('')}`),
+      '--threads',
+      '1',
+      '--no-progress',
+      '--json',
+      ...extra,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    return new Map((JSON.parse(r.stdout).cells as Cell[]).map((c) => [c.policy, c]));
+  };
+
+  it('default auto: the SQ(d) cell starts at the fixed point after its rule at n, LWL(2) empty; both named', async () => {
+    const c = await cells();
+    expect(c.get('JSQ+FIFO')).toMatchObject({ start: 'fixed-point', warmupTime: fixedPointWarmup(50) });
+    expect(c.get('LWL+FIFO')!.start).toBe('empty');
+    const md = readFileSync(path.join(tmp, 'run', 'report.md'), 'utf8');
+    expect(md).toContain('1 of 2 cells start each replication at the mean-field fixed point');
+  });
+
+  it('--start empty: every cell from empty, with the empty rule', async () => {
+    const c = await cells('--start', 'empty');
+    expect(c.get('JSQ+FIFO')).toMatchObject({ start: 'empty', warmupTime: emptyWarmup });
+    expect(c.get('LWL+FIFO')!.start).toBe('empty');
+  });
+
+  it('--start fixed-point on a grid with a model without that start is refused in one line', async () => {
+    const r = await runCli(['run', file, '--out', path.join(tmp, 'runfp'), '--threads', '1', '--no-progress', '--start', 'fixed-point']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/fixed-point start needs the SQ\(d\) model/);
+  });
+});
+
+describe('conjecture --start', () => {
+  const file = path.join(tmp, 'claim.json');
+  const write = (evaluation: Record<string, unknown>) =>
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'start-claim',
+        description: 'JSQ(2) beats random at n = 40 (simulated)',
+        claim: 'T(jsq, fifo) < T(random, fifo)',
+        grid: { lambda: [0.9], d: [2], service: ['exp'] },
+        evaluation: { n: 40, jobs: 500, replications: 2, seed: 3, prefer: 'simulation', ...evaluation },
+      }),
+    );
+  let runs = 0;
+  type Sim = { model: { selection: string }; start: string; options: { warmupTime: number; start?: { name: string } } };
+  const sims = async (...extra: string[]) => {
+    const out = path.join(tmp, `conj${extra.join('')}${++runs}`);
+    const r = await runCli(['conjecture', file, '--out', out, '--threads', '1', '--no-progress', ...extra]);
+    expect(r.status, r.stderr).toBe(0);
+    const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
+    return new Map((results.simulations as Sim[]).map((s) => [s.model.selection, s]));
+  };
+
+  it('default auto: the SQ(d) side starts at the fixed point (n = 40), random empty; each names its start', async () => {
+    write({});
+    const s = await sims();
+    expect(s.get('random')!.start).toBe('empty');
+    const jsq = s.get('jsq')!;
+    expect(jsq.start).toBe('fixed-point');
+    expect(jsq.options.start?.name).toBe('fixed-point');
+    expect(jsq.options.warmupTime).toBe(simulationWarmup(sqd, { start: 'fixed-point', n: 40 }).time);
+  });
+
+  it("--start empty overrides the file's start; the file's start holds where --start is not given", async () => {
+    write({ start: 'fixed-point' });
+    const empty = await sims('--start', 'empty');
+    expect(empty.get('jsq')).toMatchObject({ start: 'empty', options: { warmupTime: emptyWarmup } });
+    expect(empty.get('jsq')!.options.start).toBeUndefined();
+    write({ start: 'empty' });
+    expect((await sims()).get('jsq')!.start).toBe('empty');
+  });
+});
