@@ -8,9 +8,10 @@ import { testComparison } from './config.ts';
 // each (a master seed's bad luck: other seeds said "agrees"): only the cells had the confirmatory rerun. The limit
 // checks (Holm over the models) and the busy-fraction tests (Holm over the cells) now follow the same rule: a rejected
 // first run is rerun with fresh seeds ("<cell key>/confirm", 4× the replications), "disagrees" only when the rerun
-// rejects too. LAS with exponential sizes has FIFO's queue lengths, so the limit is SQ(2)'s closed form and ŝ₁ = λ.
+// rejects too. LWL(2) with exponential sizes has no refined term (its cells are not judged, the limit check judges) and
+// an exact limit (the workload FPE's closed form), and ŝ₁ = λ. (The case was LAS, which now has FIFO's refined term.)
 describe('runComparison: the limit and busy-fraction checks are confirmed by a rerun before "disagrees"', () => {
-  const config = testComparison({ model: { discipline: 'las' }, lambdas: [0.9], ns: [10, 100], jobs: 5_000, replications: 5, seed: 7 });
+  const config = testComparison({ model: { selection: 'lwl' }, lambdas: [0.9], ns: [10, 100], jobs: 5_000, replications: 5, seed: 7 });
   const honest = runComparison(config);
   const [small, large] = honest.cells;
   type Stored = { key: string; seed: number; simulation: CellSimulation };

@@ -72,7 +72,10 @@ describe('simulate over the policy space', () => {
             expect(() => parseModel(spec), `${selection} ${discipline} ${prediction}`).toThrow(/needs server speeds/);
             continue;
           }
-          if (DISCIPLINE_TABLE[discipline].server !== 'priority' && selection === 'lpw') {
+          if (DISCIPLINE_TABLE[discipline].server !== 'priority' && selection === 'lpw' && prediction === 'exact') {
+            // LPW with exact predictions reads the true work left: it is LWL (lpwAsLwl), read as such
+            expect(parseModel(spec).selection, `${selection} ${discipline} ${prediction}`).toBe('lwl');
+          } else if (DISCIPLINE_TABLE[discipline].server !== 'priority' && selection === 'lpw') {
             // LPW's predicted work assumes one job in service: refused with a sharing discipline
             expect(() => parseModel(spec), `${selection} ${discipline} ${prediction}`).toThrow(/not supported/);
             continue;
