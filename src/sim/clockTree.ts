@@ -114,21 +114,21 @@ export function createClockTree4(n: number): ClockTree4 {
 }
 
 /**
- * The least (time, id) of the three children of x's parent other than x (`ct4Fix`): loads that do
- * not depend on the walk's winner, compared without a branch.
+ * The least (time, id) of the three children of x's parent other than x (`ct4Fix`): loads that do not depend on the
+ * walk's winner, compared without a branch. A node's children hold increasing ranges of ids (every id under child
+ * g + 1 is above every id under child g), so the three are taken in index order and a later one wins only when its
+ * time is strictly less: the id tie-break is the order of the comparisons, with no comparison of ids.
  */
 export function rivalOf(times: Float64Array, ids: Int32Array, x: number): number {
-  const g = ((x - 2) & ~3) + 2;
-  const p = x - g;
-  const a = ids[g + ((p + 1) & 3)];
-  const b = ids[g + ((p + 2) & 3)];
-  const c = ids[g + ((p + 3) & 3)];
-  const ta = times[a];
-  const tb = times[b];
-  const ab = a ^ ((a ^ b) & -(+(tb < ta) | (+(tb <= ta) & +(b < a))));
-  const tab = times[ab];
-  const tc = times[c];
-  return ab ^ ((ab ^ c) & -(+(tc < tab) | (+(tc <= tab) & +(c < ab))));
+  const q = x - 2;
+  const g = (q & ~3) + 2;
+  const p = q & 3; // x's place among its parent's children g … g + 3
+  // the other three in index order: 1, 2, 3 (p = 0); 0, 2, 3 (p = 1); 0, 1, 3 (p = 2); 0, 1, 2 (p = 3)
+  const a = ids[g + +(p === 0)];
+  const b = ids[g + 1 + +(p <= 1)];
+  const c = ids[g + 3 - +(p === 3)];
+  const ab = a ^ ((a ^ b) & -+(times[b] < times[a]));
+  return ab ^ ((ab ^ c) & -+(times[c] < times[ab]));
 }
 
 /**

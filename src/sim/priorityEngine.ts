@@ -46,7 +46,7 @@ import {
   LOOP_CHUNK,
 } from './core.ts';
 import { WaitQueues, sortedPush } from './discipline/waitQueues.ts';
-import { createClockTree4, ct4Fix, rivalOf, type ClockTree4 } from './clockTree.ts';
+import { createClockTree4, ct4Fix, type ClockTree4 } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
@@ -192,13 +192,12 @@ export class PriorityEngine extends EngineFrame {
    * is tested once per run and runs without detours, and every rare or configuration-specific step (other
    * disciplines' keys, LPW bookkeeping, growth) is a call out of the loop. Checked with
    * `node --trace-turbo-inlining` (SRPT, exponential, JSQ(2)): the loop inlines nextExp and jsqPair (with their
-   * nextInt32), the job pool's alloc and release and the clock tree's `rivalOf` (one call site: the departure's walk
-   * of the tree); the budget is then spent, so the wait-queue push and pop, Workload.accumulate and the departure's
-   * walk are written out in the loop, and an arrival's walk (ct4Fix) is a call, which takes its time through `times`
-   * (a double argument to a call that is not inlined is boxed into a heap number). With the arrival's walk written out
-   * too, jsqPair was no longer inlined; with one walk for both at the top of the loop, its branches (whether a clock
-   * moved, where an arrival's walk stops) were mispredicted more often (cachegrind's branch simulation: 76 M against
-   * 64 M mispredictions for the bench row at 3·10⁶ events).
+   * nextInt32) and the job pool's alloc and release; the budget is then spent, so the wait-queue push and pop,
+   * Workload.accumulate and both walks of the clock tree (an arrival's and a departure's, rivalOf with them) are
+   * written out in the loop, the walks level by level (see the departure's). A second call site of rivalOf took jsqPair
+   * out of the budget; one walk for both kinds of event at the top of the loop cost more than two (cachegrind: 76 M
+   * against 64 M branch mispredictions, 3·10⁶ events, when the walks were calls and loops; 15.06e9 against 14.57e9
+   * instructions written out, bench SRPT row of 8·10⁶ events after a 10⁶-event warm-up).
    */
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
@@ -397,7 +396,117 @@ export class PriorityEngine extends EngineFrame {
           seg[2 * j + 1] = s;
           const due = t + s;
           times[j] = due;
-          ct4Fix(clocks, j); // a call: V8's inlining budget is spent (the time goes through `times`, not boxed)
+          {
+            // ct4Fix(clocks, j) written out, as the departure's walk below (see there), stopping at the first node
+            // another clock already won
+            let node = first + j;
+            let k = due;
+            let win = j;
+            arrivalWalk: {
+              if (node === 1) break arrivalWalk;
+              {
+                const q = node - 2;
+                const g = (q & ~3) + 2;
+                const p = q & 3;
+                const ra = ids[g + +(p === 0)];
+                const rb = ids[g + 1 + +(p <= 1)];
+                const rc = ids[g + 3 - +(p === 3)];
+                const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+                const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+                const sk = times[sw];
+                win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+                k = times[win];
+                node = (q >> 2) + 1;
+                if (ids[node] === win && win !== j) break arrivalWalk;
+                ids[node] = win;
+              }
+              if (node === 1) break arrivalWalk;
+              {
+                const q = node - 2;
+                const g = (q & ~3) + 2;
+                const p = q & 3;
+                const ra = ids[g + +(p === 0)];
+                const rb = ids[g + 1 + +(p <= 1)];
+                const rc = ids[g + 3 - +(p === 3)];
+                const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+                const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+                const sk = times[sw];
+                win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+                k = times[win];
+                node = (q >> 2) + 1;
+                if (ids[node] === win && win !== j) break arrivalWalk;
+                ids[node] = win;
+              }
+              if (node === 1) break arrivalWalk;
+              {
+                const q = node - 2;
+                const g = (q & ~3) + 2;
+                const p = q & 3;
+                const ra = ids[g + +(p === 0)];
+                const rb = ids[g + 1 + +(p <= 1)];
+                const rc = ids[g + 3 - +(p === 3)];
+                const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+                const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+                const sk = times[sw];
+                win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+                k = times[win];
+                node = (q >> 2) + 1;
+                if (ids[node] === win && win !== j) break arrivalWalk;
+                ids[node] = win;
+              }
+              if (node === 1) break arrivalWalk;
+              {
+                const q = node - 2;
+                const g = (q & ~3) + 2;
+                const p = q & 3;
+                const ra = ids[g + +(p === 0)];
+                const rb = ids[g + 1 + +(p <= 1)];
+                const rc = ids[g + 3 - +(p === 3)];
+                const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+                const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+                const sk = times[sw];
+                win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+                k = times[win];
+                node = (q >> 2) + 1;
+                if (ids[node] === win && win !== j) break arrivalWalk;
+                ids[node] = win;
+              }
+              if (node === 1) break arrivalWalk;
+              {
+                const q = node - 2;
+                const g = (q & ~3) + 2;
+                const p = q & 3;
+                const ra = ids[g + +(p === 0)];
+                const rb = ids[g + 1 + +(p <= 1)];
+                const rc = ids[g + 3 - +(p === 3)];
+                const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+                const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+                const sk = times[sw];
+                win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+                k = times[win];
+                node = (q >> 2) + 1;
+                if (ids[node] === win && win !== j) break arrivalWalk;
+                ids[node] = win;
+              }
+              // trees of more than 4^5 leaves (n > 1024): the levels above, in a loop
+              while (node > 1) {
+                const q = node - 2;
+                const g = (q & ~3) + 2;
+                const p = q & 3;
+                const ra = ids[g + +(p === 0)];
+                const rb = ids[g + 1 + +(p <= 1)];
+                const rc = ids[g + 3 - +(p === 3)];
+                const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+                const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+                const sk = times[sw];
+                win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+                k = times[win];
+                node = (q >> 2) + 1;
+                if (ids[node] === win && win !== j) break arrivalWalk;
+                ids[node] = win;
+              }
+            }
+          }
           if (c < 0) {
             if (lpwOn) this.lpwStart(j, y, 0, t);
             if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
@@ -470,19 +579,113 @@ export class PriorityEngine extends EngineFrame {
           if (tally !== undefined) tally.change(layout!.classOf[id], t, -1);
         }
         {
-          // ct4Fix(clocks, id) written out (one site, as a call V8 reloaded every array the loop reads after it): id
-          // held every node of its path, so every one is replayed
+          // ct4Fix(clocks, id) written out, rivalOf with it: id held every node of its path, so every one is replayed.
+          // The rival of a node: the least of its parent's three other children, taken in index order (children hold
+          // increasing ranges of ids, so a later one wins only when strictly earlier; clockTree.ts, rivalOf). The
+          // levels are written out, five times, rather than looped: V8 checks every typed array again after each
+          // turn of a loop (and after a call), and the arrival's walk as a call, or either walk as a loop, cost up to
+          // 6 % of the run's instructions (cachegrind, bench SRPT row); a second call site of rivalOf took jsqPair out
+          // of V8's inlining budget. Five levels cover n ≤ 1024.
           let node = first + id;
           let k = times[id];
           let win = id;
-          while (node > 1) {
-            const sw = rivalOf(times, ids, node);
-            const sk = times[sw];
-            const rivalWins = +(sk < k) | (+(sk <= k) & +(sw < win));
-            win ^= (win ^ sw) & -rivalWins;
-            k = times[win];
-            node = ((node - 2) >> 2) + 1;
-            ids[node] = win;
+          departureWalk: {
+            if (node === 1) break departureWalk;
+            {
+              const q = node - 2;
+              const g = (q & ~3) + 2;
+              const p = q & 3;
+              const ra = ids[g + +(p === 0)];
+              const rb = ids[g + 1 + +(p <= 1)];
+              const rc = ids[g + 3 - +(p === 3)];
+              const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+              const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+              const sk = times[sw];
+              win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+              k = times[win];
+              node = (q >> 2) + 1;
+              ids[node] = win;
+            }
+            if (node === 1) break departureWalk;
+            {
+              const q = node - 2;
+              const g = (q & ~3) + 2;
+              const p = q & 3;
+              const ra = ids[g + +(p === 0)];
+              const rb = ids[g + 1 + +(p <= 1)];
+              const rc = ids[g + 3 - +(p === 3)];
+              const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+              const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+              const sk = times[sw];
+              win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+              k = times[win];
+              node = (q >> 2) + 1;
+              ids[node] = win;
+            }
+            if (node === 1) break departureWalk;
+            {
+              const q = node - 2;
+              const g = (q & ~3) + 2;
+              const p = q & 3;
+              const ra = ids[g + +(p === 0)];
+              const rb = ids[g + 1 + +(p <= 1)];
+              const rc = ids[g + 3 - +(p === 3)];
+              const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+              const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+              const sk = times[sw];
+              win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+              k = times[win];
+              node = (q >> 2) + 1;
+              ids[node] = win;
+            }
+            if (node === 1) break departureWalk;
+            {
+              const q = node - 2;
+              const g = (q & ~3) + 2;
+              const p = q & 3;
+              const ra = ids[g + +(p === 0)];
+              const rb = ids[g + 1 + +(p <= 1)];
+              const rc = ids[g + 3 - +(p === 3)];
+              const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+              const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+              const sk = times[sw];
+              win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+              k = times[win];
+              node = (q >> 2) + 1;
+              ids[node] = win;
+            }
+            if (node === 1) break departureWalk;
+            {
+              const q = node - 2;
+              const g = (q & ~3) + 2;
+              const p = q & 3;
+              const ra = ids[g + +(p === 0)];
+              const rb = ids[g + 1 + +(p <= 1)];
+              const rc = ids[g + 3 - +(p === 3)];
+              const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+              const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+              const sk = times[sw];
+              win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+              k = times[win];
+              node = (q >> 2) + 1;
+              ids[node] = win;
+            }
+            // trees of more than 4^5 leaves (n > 1024): the levels above, in a loop
+            while (node > 1) {
+              const q = node - 2;
+              const g = (q & ~3) + 2;
+              const p = q & 3;
+              const ra = ids[g + +(p === 0)];
+              const rb = ids[g + 1 + +(p <= 1)];
+              const rc = ids[g + 3 - +(p === 3)];
+              const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
+              const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
+              const sk = times[sw];
+              win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
+              k = times[win];
+              node = (q >> 2) + 1;
+              ids[node] = win;
+            }
           }
         }
         if (k >= 0 && k < jobsTarget) {

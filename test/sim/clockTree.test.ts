@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseModel } from '../../src/model/model.ts';
 import { createClockTree4, ct4Fix, type ClockTree4 } from '../../src/sim/clockTree.ts';
+import { simulate } from '../../src/sim/simulate.ts';
 
 /** The least (time, id) of clocks 0..n−1 by brute force. */
 function leastClock(times: Float64Array, n: number): number {
@@ -45,6 +47,26 @@ describe('4-ary clock tree (clockTree.ts)', () => {
         expect(tree.ids[1]).toBe(leastClock(tree.times, n));
       }
       expect(consistent(tree)).toBe(true);
+    }
+  });
+});
+
+describe("the priority engine's tree walks (written out in its loop, five levels, then a loop)", () => {
+  it('FIFO through the priority engine is the FIFO event engine, bit for bit, at every depth of the tree', () => {
+    // n = 2 … 17: one or two levels; 1000: five, all written out; 1025 and 5000: six and seven, the loop above them.
+    // The event engine's binary heap orders departures by (time, id) as the tree does, so any walk that leaves a wrong
+    // winner changes the order of departures and the numbers.
+    const model = parseModel({ lambda: 0.9, d: 2, sampling: 'without-replacement' });
+    for (const n of [2, 3, 17, 1000, 1025, 5000]) {
+      const options = { n, jobs: 4 * n + 2000, replications: 2, seed: 3, warmupTime: 5 };
+      const numbers = (r: ReturnType<typeof simulate>) => {
+        const { meanResponseTime, meanQueueLength, tail, meanSlowdown, responseTimePercentiles, events, perReplication } = r;
+        return { meanResponseTime, meanQueueLength, tail, meanSlowdown, responseTimePercentiles, events, perReplication };
+      };
+      const a = simulate(model, { ...options, engine: 'event' });
+      const b = simulate(model, { ...options, engine: 'priority' });
+      expect([a.engine, b.engine]).toEqual(['event', 'priority']);
+      expect(numbers(b), `n = ${n}`).toEqual(numbers(a));
     }
   });
 });
