@@ -112,7 +112,7 @@ export class TraceCellRunner {
         eventsPerSecond: r.eventsPerSecond,
         wallSeconds: r.wallSeconds,
         warmupTime: 0,
-        seeds: { master: cell.seed, stream: r.seed.stream, replayJobs: workload.meta.jobs, offeredLoad: r.offeredLoad },
+        seeds: { master: cell.seed, stream: r.seed.stream, replayJobs: workload.meta.jobs, windowLoad: r.windowLoad },
       },
     };
   }

@@ -55,13 +55,19 @@ export interface ReplayResult {
   zeroSizeJobs: number;
   /** Pooled empirical quantiles (type 7); interval inverting the batches' cdfs (`cdfSectioningInterval`: not symmetric). */
   responseTimePercentiles: Percentiles<BatchEstimate>;
-  /** Time averages over the window (pooled; CI and lag-1 from B equal time slices). */
+  /**
+   * Time averages over the window (pooled; CI and lag-1 from B equal time slices): ∫ Q dt / (n · window length), not
+   * Little's Σ T / (n · window), which also counts the measured jobs' time after the window end.
+   */
   meanQueueLength: BatchEstimate;
   tail: BatchEstimate[];
   meanWorkload: BatchEstimate;
   workloadCcdf?: { grid: number[]; ccdf: BatchEstimate[] };
-  /** Σ S of the measured jobs / (n · window length): the load the trace offered in the window. */
-  offeredLoad: number;
+  /**
+   * Σ S of the measured jobs / (n · window length): the load arriving in the window. Not the trace's offered load λE[S]
+   * (λ from the inter-arrival times): the window holds one more arrival than gaps, so on a short window the two differ.
+   */
+  windowLoad: number;
   jobs: number;
   warmupJobs: number;
   batches: number;
@@ -265,7 +271,7 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
             ),
           },
         }),
-    offeredLoad: offered / (config.n * windowLength),
+    windowLoad: offered / (config.n * windowLength),
     jobs,
     warmupJobs,
     batches,

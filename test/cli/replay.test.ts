@@ -120,4 +120,26 @@ describe('supermarket replay', () => {
     expect(t.status, t.stderr).toBe(0);
     expect(t.stdout).toMatch(/warning: offered load 1\.500 ≥ 1/);
   });
+
+  it('names the trace’s offered load and the load arriving in the window apart; E[Q] is the time average, Little’s per server is not', async () => {
+    // arrivals 0, 1, 1; sizes 1, 1, 2; FIFO on one server: T = 1, 1, 3; the window is [0, 1]
+    const tiny = path.join(dir, 'tiny.swf');
+    writeFileSync(tiny, `1 0 0 1${rest}\n2 1 0 1${rest}\n3 1 0 2${rest}\n`);
+    const args = ['replay', tiny, '--n', '1', '--d', '1', '--no-rescale', '--per-server'];
+    const j = await runCli([...args, '--json']);
+    expect(j.status, j.stderr).toBe(0);
+    const out = JSON.parse(j.stdout);
+    expect(out.window).toEqual([0, 1]);
+    expect(out.replay.originalLoad).toBeCloseTo(8 / 3, 12); // λ = 2 gaps / 1 s, E[S] = 4/3
+    expect(out.windowLoad).toBe(4); // Σ S / (n · window) = 4 / 1
+    expect(out.offeredLoad).toBeUndefined();
+    expect(out.meanQueueLength.mean).toBe(1); // one job in the system throughout [0, 1)
+    expect(out.perServer[0].meanQueueLength).toBe(5); // Little: Σ T / window = 5, counting time after t = 1
+    const t = await runCli(args);
+    expect(t.status, t.stderr).toBe(0);
+    expect(t.stdout).toContain("trace's offered load λE[S] 2.667 on 1 servers");
+    expect(t.stdout).toContain('load arriving in the window Σ S / (n · window) 4.0000');
+    expect(t.stdout).toMatch(/E\[Q\] per server +1\.0000 .*\(time average over the window\)/);
+    expect(t.stdout).not.toMatch(/offered load in the window/);
+  });
 });

@@ -167,7 +167,7 @@ describe('simulateReplay', () => {
     expectCovers(r.meanQueueLength, lambda / (1 - lambda), 2, 0.01);
     expectCovers(r.meanWorkload, lambda / (1 - lambda), 2, 0.01);
     expectCovers(r.responseTimePercentiles.p95, Math.log(20) / (1 - lambda), 2, 0.02);
-    expect(Math.abs(r.offeredLoad - lambda)).toBeLessThan(0.02);
+    expect(Math.abs(r.windowLoad - lambda)).toBeLessThan(0.02);
     expect(Math.abs(r.meanResponseTime.lag1)).toBeLessThan(0.5);
   });
 

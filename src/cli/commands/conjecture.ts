@@ -203,10 +203,13 @@ export function conjectureCommand(): Command {
         const figures = conjectureFigures(result);
         const rows = conjectureRows(result);
         const meta = { ...runMeta(), resumedSimulations: simStore.resumed };
+        // which code made the numbers, as `run` records it: this process's (stored cells of other code are refused on
+        // reading, or with --allow-mixed-code named in mixedCode)
+        const code = { code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}) };
         const md = conjectureMarkdown(result, figures, meta);
         const written = await writeReportFolder(out, {
           figures,
-          results: result,
+          results: { ...result, ...code },
           metadata: meta,
           markdown: md,
           title: `supermarket-lab conjecture: ${result.name}`,
@@ -219,8 +222,10 @@ export function conjectureCommand(): Command {
             files: written,
             name: result.name,
             claim: result.claim,
+            ...code,
             summary: s,
             wallSeconds: meta.wallSeconds,
+            simulations: result.simulations.map((r) => ({ key: r.key, seed: r.options.seed })),
             points: result.points.map((p) => ({
               ...p.point,
               verdict: p.verdict,

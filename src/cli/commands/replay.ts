@@ -224,15 +224,20 @@ export function replayCommand(): Command {
           `${policyName({ ...model, d })}, n = ${o.n}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}, seed ${o.seed}`,
         o.rescale
           ? `  rescaled: sizes ÷ ${(scale.meanSize as number).toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'} (mean 1), 1 s of the trace clock = ${(1 / (o.load * o.n * (scale.meanInterArrival as number))).toPrecision(6)} time units, load ρ = ${o.load} (the trace's own on ${o.n} servers: ${(scale.originalLoad as number).toPrecision(4)})`
-          : `  not rescaled: time in the trace's seconds; offered load ${(scale.originalLoad as number).toPrecision(4)} on ${o.n} servers`,
+          : `  not rescaled: time in the trace's seconds; trace's offered load λE[S] ${(scale.originalLoad as number).toPrecision(4)} on ${o.n} servers (λ from the inter-arrival times)`,
         `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${r.batches} batches; window [${r.window[0]}, ${r.window[1]}] (${unit})`,
         `                          mean     95% CI (batch means)`,
         `  E[T] response time    ${show(r.meanResponseTime)}`,
         `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,
-        `  E[Q] per server       ${show(r.meanQueueLength)}`,
+        `  E[Q] per server       ${show(r.meanQueueLength)}   (time average over the window)`,
         `  T p50 / p95 / p99     ${r.responseTimePercentiles.p50.mean.toFixed(3)} / ${r.responseTimePercentiles.p95.mean.toFixed(3)} / ${r.responseTimePercentiles.p99.mean.toFixed(3)}`,
-        `  offered load in the window ${r.offeredLoad.toFixed(4)}; ${formatCount(r.events)} events in ${r.wallSeconds.toFixed(2)} s`,
-        ...(o.perServer && records ? [`Per server (E[Q_j] by Little: Σ T / window):`, perServerTable(records.servers)] : []),
+        `  load arriving in the window Σ S / (n · window) ${r.windowLoad.toFixed(4)}; ${formatCount(r.events)} events in ${r.wallSeconds.toFixed(2)} s`,
+        ...(o.perServer && records
+          ? [
+              `Per server (E[Q_j] by Little: Σ T of its measured jobs / window, so it also counts their time after the window end):`,
+              perServerTable(records.servers),
+            ]
+          : []),
         ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob}`] : []),
       ];
       for (const w of warnings) lines.push(`  warning: ${w}`);

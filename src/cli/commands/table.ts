@@ -42,6 +42,7 @@ import { printJson } from '../output.ts';
 import { addScaleOptions, printShardSummary, startShard } from '../sharding.ts';
 import { defaultThreads } from '../pool.ts';
 import { createProgress } from '../progress.ts';
+import { startRun } from '../versions.ts';
 import { chainTaskEvents, runChainTasks, type ChainTask } from '../tableRunner.ts';
 import { formatCount } from '../../stats/index.ts';
 
@@ -135,7 +136,11 @@ export function tableCommand(): Command {
     .option('--exact-max-states <S>', 'skip exact chains larger than this', parsePositiveInteger, 3_000_000)
     .option('--json', 'print the table as JSON on stdout instead of text')
     .option('--csv <file>', 'also write one CSV row per cell to <file>', parseOutFile)
-    .option('--out <dir>', 'also write results.json, table.md, table.csv and the cells (cells/, reused by a rerun) into <dir>', parseOutDir)
+    .option(
+      '--out <dir>',
+      'also write results.json, metadata.json, table.md, table.csv and the cells (cells/, reused by a rerun) into <dir>',
+      parseOutDir,
+    )
     .option('--fresh', 'with --out: ignore cells stored there and recompute everything')
     .option('--no-progress', 'no progress output on stderr')
     .addHelpText(
@@ -169,6 +174,7 @@ export function tableCommand(): Command {
         throw new SupermarketError('--shard needs --out <dir>: the shard stores its cells there for `supermarket merge <dir>`');
       const threads = o.threads ?? defaultThreads();
       const started = performance.now();
+      const runMeta = startRun();
 
       const theories = new Map<string, TableTheory>();
       const plans: CellPlan[] = [];
@@ -327,10 +333,15 @@ export function tableCommand(): Command {
         notes.push(
           `precision ${o.precision} not reached (--max-runs ${o.maxRuns} or ${MAX_STAGES} stages) at: ${unmet.map((p) => p.key).join(', ')}`,
         );
+      // the code identity is this process's, and that of every cell: stored cells of other code are refused on
+      // reading (cellStore `get`), so a table rebuilt from stored cells names the code that computed them
+      const meta = { ...runMeta(), resumedCells: active.length - todo.length };
       const result = {
         tool: 'supermarket-lab',
         command: 'supermarket table',
         version: VERSION,
+        code: meta.code,
+        ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}),
         settings: {
           d: o.d,
           lambda: o.lambda,
@@ -377,6 +388,7 @@ export function tableCommand(): Command {
       if (o.out !== undefined) {
         mkdirSync(o.out, { recursive: true });
         writeJsonAtomic(path.join(o.out, 'results.json'), result);
+        writeJsonAtomic(path.join(o.out, 'metadata.json'), meta);
         writeFileAtomic(path.join(o.out, 'table.md'), markdown);
         writeFileAtomic(path.join(o.out, 'table.csv'), csv);
       }
