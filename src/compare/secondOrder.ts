@@ -55,7 +55,7 @@ export function secondOrderAllowance(correction: SecondOrderCorrection, n: numbe
   return (2 * Math.abs(correction.sumA)) / (n * n * lambda);
 }
 
-export type C2Status = 'agrees' | 'disagrees' | 'not-resolvable' | 'not-judged';
+export type C2Status = 'agrees' | 'disagrees' | 'agrees-not-confirmed' | 'not-resolvable' | 'not-judged';
 
 /**
  * The n of the c₂ fit: |ΣA|/(n|ΣV|) ≤ this. The unmodelled 1/n³ remainder of E[T]_n biases ĉ₂; against the exact
@@ -110,7 +110,8 @@ export const C2_RULE =
   'ĉ₂ = Σ a_n y_n, y_n = x̂_n − x_∞ − ΣV/(λn), a_n = n⁻²/Σn⁻⁴ (least squares in 1/n², c₁ held at ΣV/λ; coefficients fixed, ' +
   'not weighted by the estimated 1/σ_n²), s.e.² = Σ a_n² σ_n², over the n with ' +
   `|ΣA|/(n|ΣV|) ≤ ${C2_RANGE} (where the 1/n³ remainder biases ĉ₂ by < 4 %); judged only when t_{0.975,ν}·s.e.(ĉ₂) < |ΣA/λ| (else "not resolvable"); ` +
-  't = (ĉ₂ − ΣA/λ)/s.e. against Student t with Welch–Satterthwaite ν; Holm over the report’s models';
+  't = (ĉ₂ − ΣA/λ)/s.e. against Student t with Welch–Satterthwaite ν; Holm over the report’s models; a rejected ' +
+  'model’s check recomputed from its sweep cells’ reruns, Holm over those: "disagrees" only when rejected twice';
 
 /**
  * Judges the computed c₂ = ΣA/λ against the sweep (theory.md §8 "The c₂ check"). c₁ is held at ΣV/λ (known to

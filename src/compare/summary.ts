@@ -13,7 +13,6 @@ import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SweepPo
 import {
   c1Check,
   confirmFamily,
-  judgeC1Family,
   judgeFamily,
   limitCheck,
   infiniteReason,
@@ -29,7 +28,7 @@ import { loadCurves } from './meanFieldCurves.ts';
 import { judgeQuantileFamily, responseTimeParts } from './quantileCells.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import type { ExactPoint } from './exactPoints.ts';
-import { judgeC2, judgeC2Family } from './secondOrder.ts';
+import { judgeC2, type C2Check } from './secondOrder.ts';
 import { assembleCell, referenceValue, unsettledVerdict, withExact } from './cell.ts';
 import { cellKey, exactCellsToSimulate, modelLabel, workloadGrid } from './plan.ts';
 import {
@@ -170,21 +169,21 @@ function modelSummary(
     fit,
     fitThroughReference: throughReference,
     limit: modelLimitCheck(p, modelCells, fit),
-    c1Check: correction ? trustedC1Check(p, modelCells) : null,
+    c1Check: correction ? c1CheckOf(p, meanResponseTimes) : null,
     slope: logLogSlope(points((c) => [c.errors.meanResponseTime, Math.hypot(c.simulation.meanResponseTime.halfWidth, ref.halfWidth)])),
     tailSlope: reference.tail ? logLogSlope(points((c) => [c.errors.tailSup ?? 0, maxHalfWidth(c.simulation.tail)])) : null,
     workload,
     workloadSlope: workload ? logLogSlope(points((c) => [c.errors.workloadSup ?? 0, c.errors.workloadHalfWidth ?? 0])) : null,
-    secondOrder: p.secondOrder
-      ? judgeC2(
-          { sumA: p.secondOrder.sumA, sumV: p.secondOrder.sumV, sumPi: p.secondOrder.fixedPoint.meanQueueLength },
-          model.lambda,
-          ref.value,
-          meanResponseTimes,
-        )
-      : null,
+    secondOrder: c2CheckOf(p, meanResponseTimes),
     exact,
   };
+}
+
+/** The c₂ check (`judgeC2`, unadjusted) of a model with a second-order term from its sweep's E[T]_n; else null. */
+function c2CheckOf(p: PreparedModel, meanResponseTimes: readonly FitPoint[]): C2Check | null {
+  if (!p.secondOrder) return null;
+  const { sumA, sumV, fixedPoint } = p.secondOrder;
+  return judgeC2({ sumA, sumV, sumPi: fixedPoint.meanQueueLength }, p.model.lambda, referenceValue(p.reference).value, meanResponseTimes);
 }
 
 /** E[T]_n of cells as the points of the fits. */
@@ -241,6 +240,28 @@ function trajectoryComparison(p: PreparedModel, config: ComparisonConfig, values
   return { lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, simulated, note: meanField.note };
 }
 
+/** A model without a c₁ or c₂ check, as the family rule reads it: not judged. */
+const ABSENT: SingleRunTest = { status: 'not-judged', pValue: Number.NaN, adjustedPValue: null };
+
+/**
+ * `confirmFamily` over per-model checks of which some are absent (null or undefined: no such check for that model);
+ * an absent check stays as it is and is never rerun. @param rerun model index → the check recomputed from its reruns.
+ */
+function confirmPresent<V extends SingleRunTest, A extends null | undefined>(
+  checks: readonly (V | A)[],
+  rerun: (index: number) => V,
+): { verdict: V | A; confirmation: V | null }[] {
+  const present = checks.flatMap((c, i) => (c ? [i] : []));
+  const judged = confirmFamily(
+    present.map((i) => checks[i] as V),
+    (k) => rerun(present[k]),
+  );
+  return checks.map((c, i) => {
+    const k = present.indexOf(i);
+    return k < 0 ? { verdict: c, confirmation: null } : judged[k];
+  });
+}
+
 /** The indices of `tests` that their family's Holm step rejects (`confirmFamily`): each gets a confirmatory rerun. */
 function rejectedBy<V extends SingleRunTest>(tests: readonly V[]): number[] {
   const rejected: number[] = [];
@@ -260,6 +281,8 @@ function rejectedBy<V extends SingleRunTest>(tests: readonly V[]): number[] {
 export function confirmationCells(plan: ComparisonPlan, assembly: SweepAssembly): number[] {
   const cells = new Set<number>(rejectedBy(assembly.cells.map((c) => c.verdict)));
   for (const m of rejectedBy(assembly.models.map((m) => m.limit))) for (const i of assembly.modelCells[m]) cells.add(i);
+  for (const m of rejectedBy(assembly.models.map((m) => m.c1Check ?? ABSENT))) for (const i of assembly.modelCells[m]) cells.add(i);
+  for (const m of rejectedBy(assembly.models.map((m) => m.secondOrder ?? ABSENT))) for (const i of assembly.modelCells[m]) cells.add(i);
   for (const i of rejectedBy(busyTests(assembly.cells, plan.prepared))) cells.add(i);
   return [...cells].sort((a, b) => a - b);
 }
@@ -310,14 +333,23 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
     const { verdict, confirmation } = limits[i];
     return { ...m, limit: verdict, limitConfirmation: confirmation ? { check: confirmation, cells: limitReruns.get(i)! } : null };
   });
-  const c1Checks = judgeC1Family(models.map((m) => m.c1Check));
-  const c2Checks = judgeC2Family(models.map((m) => m.secondOrder));
+  // c₁ and c₂: Holm over the models, a rejected model's check recomputed from its sweep cells' reruns (same rule)
+  const rerunPoints = (m: number) => fitPoints(assembly.modelCells[m].map((i) => ({ n: cells[i].n, ...rerunOf(i) })));
+  const c1Checks = confirmPresent<C1Check, null>(
+    models.map((m) => m.c1Check),
+    (m) => c1CheckOf(prepared[m], rerunPoints(m)),
+  );
+  const c2Checks = confirmPresent<C2Check, null | undefined>(
+    models.map((m) => m.secondOrder),
+    (m) => c2CheckOf(prepared[m], rerunPoints(m))!,
+  );
   const quantileChecks = judgeQuantileFamily(models.map((m) => m.quantiles));
   const judgedModels = models.map((m, i) => ({
     ...m,
     ...(m.quantiles !== undefined ? { quantiles: quantileChecks[i] } : {}),
-    c1Check: c1Checks[i],
-    ...(m.secondOrder !== undefined ? { secondOrder: c2Checks[i] } : {}),
+    c1Check: c1Checks[i].verdict,
+    c1Confirmation: c1Checks[i].confirmation,
+    ...(m.secondOrder !== undefined ? { secondOrder: c2Checks[i].verdict, c2Confirmation: c2Checks[i].confirmation } : {}),
   }));
   const judgedBy = prepared.every((p) => p.correction) ? 'refined-mean-field' : 'without-v';
   const speeds = prepared.find((p) => p.correction?.origin === 'server speeds');
@@ -362,17 +394,10 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
  * ĉ₁ against ΣV/λ (theory.md §8 "Sweep") from the cells inside the trusted range (ΣV/(nΣπ) ≤ `MAX_RELATIVE_CORRECTION`,
  * the range of the cell verdicts), the reference held as the limit; c₂/n² fitted when ≥ 3 n remain.
  */
-function trustedC1Check(p: PreparedModel, modelCells: readonly CellResult[]): C1Check {
+function c1CheckOf(p: PreparedModel, meanResponseTimes: readonly FitPoint[]): C1Check {
   const sumV = p.correction!.sumV;
   const sumPi = p.correction!.fixedPoint.meanQueueLength;
-  const points: FitPoint[] = modelCells
-    .filter((c) => Math.abs(sumV) / (c.n * sumPi) <= MAX_RELATIVE_CORRECTION)
-    .map((c) => ({
-      n: c.n,
-      value: c.simulation.meanResponseTime.mean,
-      halfWidth: c.simulation.meanResponseTime.halfWidth,
-      replications: c.simulation.replications,
-    }));
+  const points = meanResponseTimes.filter((e) => Math.abs(sumV) / (e.n * sumPi) <= MAX_RELATIVE_CORRECTION);
   return c1Check(points, p.reference.meanResponseTime, sumV / p.model.lambda);
 }
 

@@ -167,6 +167,13 @@ export interface ModelSummary {
   } | null;
   /** ĉ₁ over the trusted n against ΣV/λ (models with the refined term), Holm over the report's models; else null. */
   readonly c1Check: C1Check | null;
+  /**
+   * The c₁ check (`c1Confirmation`) and c₂ check (`c2Confirmation`) recomputed from the reruns ("<cell key>/confirm")
+   * of the model's sweep cells, when the first run's check was rejected after Holm over the models (their
+   * `adjustedPValue` Holm over the reruns); else null. Absent before the family is judged.
+   */
+  readonly c1Confirmation?: C1Check | null;
+  readonly c2Confirmation?: C2Check | null;
   /** log–log slope of |x̂_n − x_∞| over the resolved n (> 3 h_n). */
   readonly slope: SlopeFit | null;
   /** log–log slope of the tail sup-norm error (solvers with tails). */

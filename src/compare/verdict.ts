@@ -252,7 +252,7 @@ export type FamilyJudgement = Confirmed<CellVerdict>;
  * (`rerun`: fresh seeds from `cellSeed(master, key + '/confirm')`, more replications) and the reruns are Holm-adjusted
  * among themselves; the status is 'disagrees' only when the rerun is rejected too, else 'agrees-not-confirmed'. Tests
  * not judged keep their status; `rerun` is called only for rejected ones, in order. Cells (`judgeFamily`), the limit
- * checks and the busy-fraction check (compare/summary.ts) are all judged by it.
+ * checks, the c₁ and c₂ checks and the busy-fraction check (compare/summary.ts) are all judged by it.
  * @param first the single-run tests. @param rerun index → the rerun's single-run test (NaN p-value: not judged).
  * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
  */
@@ -436,7 +436,11 @@ export function limitCheck(
 
 export interface C1Check {
   /** 'agrees' / 'disagrees' after Holm over the report's models; 'not-judged' without a fit (fewer than 2 n in range). */
-  readonly status: 'agrees' | 'disagrees' | 'not-judged';
+  /**
+   * The family rule (`confirmFamily`): 'disagrees' only when rejected after Holm over the models and the rerun of the
+   * model's cells (fresh seeds, more replications) is rejected too; 'agrees-not-confirmed' when only the first run was.
+   */
+  readonly status: 'agrees' | 'disagrees' | 'agrees-not-confirmed' | 'not-judged';
   /**
    * ĉ₁ of x̂_n − E[T]∞ = c₁/n (+ c₂/n² with ≥ 3 n), least squares with fixed coefficients (not weighted by the
    * estimated 1/σ_n²), over the n with ΣV/(nΣπ) ≤ the trusted range (time units × servers).
@@ -464,7 +468,9 @@ export interface C1Check {
 export const C1_RULE =
   'ĉ₁ = Σ a_n y_n, y_n = x̂_n − E[T]∞, from the least-squares fit y_n = c₁/n (+ c₂/n² with ≥ 3 n) with fixed coefficients ' +
   '(not weighted by the estimated 1/σ_n²), over the n with ΣV/(nΣπ) ≤ the trusted range; s.e.² = Σ a_n² σ_n²; ' +
-  "t = (ĉ₁ − ΣV/λ)/s.e. against Student t with Welch–Satterthwaite ν; Holm over the report's models";
+  "t = (ĉ₁ − ΣV/λ)/s.e. against Student t with Welch–Satterthwaite ν; Holm over the report's models; a rejected " +
+  "model's check recomputed from its sweep cells' reruns (fresh seeds, more replications), Holm over those: " +
+  '"disagrees" only when rejected twice';
 
 /**
  * The fitted 1/n coefficient against the refined mean field's ΣV/λ (theory.md §8 "Sweep"), the way `judgeC2` judges

@@ -161,7 +161,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
             ? `${fix(m.c1Check.tStatistic, 1)} (${fix(m.c1Check.degreesOfFreedom, 1)}), ${pText(m.c1Check.adjustedPValue)}`
             : '–',
       ],
-      ['c₁ vs ΣV/λ', (m) => (m.c1Check ? `**${m.c1Check.status}**` : '–')],
+      ['c₁ vs ΣV/λ', (m) => (m.c1Check ? `**${statusText(m.c1Check.status)}**` : '–')],
       ...secondOrderModelColumns(result),
     ];
   }
@@ -354,7 +354,7 @@ function summaryBody(result: ComparisonResult): string {
       `**${count(verdicts, 'disagrees')} disagree** (confirmed by a rerun) with the refined mean field; ` +
       `${count(verdicts, 'refined-out-of-range')} are outside the range where the 1/n expansion is trusted (ΣV/(nΣπ) > ${MAX_RELATIVE_CORRECTION * 100}%) ` +
       `and are not judged.${count(verdicts, 'agrees-not-confirmed') ? ` ${count(verdicts, 'agrees-not-confirmed')} of the agreeing cells were rejected by their first run, not by the rerun.` : ''} ` +
-      `The fitted 1/n coefficient ĉ₁ agrees with ΣV/λ for ${count(c1 as { status: string }[], 'agrees')} of ${c1.length} models.` +
+      `The fitted 1/n coefficient ĉ₁ agrees with ΣV/λ for ${count(c1 as { status: string }[], 'agrees') + count(c1 as { status: string }[], 'agrees-not-confirmed')} of ${c1.length} models.` +
       c2Text(result) +
       `\n\n${familyText(result)}`
     );

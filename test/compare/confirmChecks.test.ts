@@ -96,3 +96,51 @@ describe('runComparison: the limit and busy-fraction checks are confirmed by a r
     expect(off.busyCheck).toMatchObject({ status: 'disagrees', firstRunRejections: 1, confirmed: 1 });
   });
 });
+
+// The c₁ (and c₂) checks were the last of compare's checks judged from one run (Holm over the models, no rerun): a
+// chance ĉ₁ far from ΣV/λ said "disagrees". They now follow the same rule: a rejected model's check is recomputed from
+// its sweep cells' reruns, "disagrees" only when that is rejected too.
+describe('runComparison: the c₁ check is confirmed by a rerun before "disagrees"', () => {
+  const config = testComparison({ lambdas: [0.7], ns: [20, 50], jobs: 5_000, replications: 5, seed: 11 });
+  const honest = runComparison(config);
+  const [small] = honest.cells;
+  type Stored = { key: string; seed: number; simulation: CellSimulation };
+  const faking = (fake: Map<string, CellSimulation>, stored: Stored[] = []) => ({
+    get: (key: string) => (fake.has(key) ? { key, seed: 0, simulation: fake.get(key)! } : undefined),
+    put: (c: Stored) => {
+      stored.push(c);
+    },
+  });
+  const high = (s: CellSimulation): CellSimulation => ({
+    ...s,
+    meanResponseTime: { ...s.meanResponseTime, mean: s.meanResponseTime.mean + 10 * s.meanResponseTime.halfWidth },
+  });
+
+  it('the honest run agrees and reruns nothing', () => {
+    expect(honest.models[0].c1Check!.status).toBe('agrees');
+    expect(honest.models[0].c1Confirmation).toBeNull();
+  });
+
+  it('a ĉ₁ rejected by its first run only reads "agrees (rejection not confirmed)"; rejected twice, "disagrees"', () => {
+    const stored: Stored[] = [];
+    const r = runComparison(config, { cache: faking(new Map([[small.key, high(small.simulation)]]), stored) });
+    const m = r.models[0];
+    expect(m.c1Check!.adjustedPValue!).toBeLessThan(0.05); // the old rule's "disagrees"
+    expect(m.c1Check!.status).toBe('agrees-not-confirmed');
+    expect(m.c1Confirmation!.status).toBe('agrees');
+    expect(disagreementLine(r)).toMatch(/c₁ checks 0 of 1/);
+    expect(comparisonMarkdown(r, [], testMeta())).toContain('**agrees (rejection not confirmed)**');
+    const rerun = stored.find((s) => s.key === `${small.key}/confirm`)!.simulation;
+    const off = runComparison(config, {
+      cache: faking(
+        new Map([
+          [small.key, high(small.simulation)],
+          [`${small.key}/confirm`, high(rerun)],
+        ]),
+      ),
+    });
+    expect(off.models[0].c1Check!.status).toBe('disagrees');
+    expect(off.models[0].c1Confirmation!.status).toBe('disagrees');
+    expect(disagreementLine(off)).toMatch(/c₁ checks 1 of 1/);
+  });
+});

@@ -545,8 +545,8 @@ export function compareCommand(): Command {
             m.refined
               ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
                   `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
-                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${m.c1Check.status}` : ''}` +
-                  `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${m.secondOrder.status}` : ''}`
+                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${statusText(m.c1Check.status)}` : ''}` +
+                  `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
               : ref.infinite !== undefined
                 ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteOnlyAtFiniteN(m.model) ? 'E[T]_n = ∞ at every n in theory' : 'E[T]∞ = ∞ and E[T]_n = ∞ in theory'} (${ref.infinite}) → ${statusText(m.limit.status)}`
                 : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
