@@ -461,6 +461,27 @@ function readUnit(
   return { summary, tail: state.occupancy.tail(maxLevel, summary.window), sample, batch5, histogram };
 }
 
+/*
+ * The collector's loops over whole arrays are functions of their own: in the bodies of `add` and `result`, V8 (Node 20)
+ * compiled them on stack replacement in the first unit and deoptimised right after them (the code that follows had no
+ * type feedback yet), re-entering that code on later calls (node --trace-deopt on a simulate run).
+ */
+
+/** into[i] += from[i] for i < len (float64: the batch-5 series; one element type a function, so the loads stay monomorphic). */
+function addAll(into: Float64Array, from: Float64Array, len: number): void {
+  for (let i = 0; i < len; i++) into[i] += from[i];
+}
+
+/** into[i] += from[i] for i < len (int32: the radix histograms). */
+function addCounts(into: Int32Array, from: Int32Array, len: number): void {
+  for (let i = 0; i < len; i++) into[i] += from[i];
+}
+
+/** a[i] /= by for every i. */
+function divideAll(a: Float64Array, by: number): void {
+  for (let i = 0; i < a.length; i++) a[i] /= by;
+}
+
 /** MSER-5 on a batch-5 series, in jobs and time units after the warm-up (null when the series is too short). */
 function mserCheck(batch5: ArrayLike<number>, stride: number, jobs: number, systemRate: number): MserCheck | null {
   if (batch5.length < 3) return null;
@@ -738,15 +759,14 @@ export class SimulationCollector {
       this.perUnitMser.push(part.mser);
       if (this.ensemble === null) this.ensemble = takeFloat64(part.batch5.length);
       const ensemble = this.ensemble;
-      const len = Math.min(ensemble.length, part.batch5.length);
-      for (let i = 0; i < len; i++) ensemble[i] += part.batch5[i];
+      addAll(ensemble, part.batch5, Math.min(ensemble.length, part.batch5.length));
     }
     recycle(part.batch5);
     this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample });
     const h = part.histogram;
     if (h === undefined) this.pooledHistogram = null;
     else if (this.pooledHistogram === undefined) (this.pooledHistogram = takeInt32(h.length)).set(h);
-    else if (this.pooledHistogram !== null) for (let i = 0; i < h.length; i++) this.pooledHistogram[i] += h[i];
+    else if (this.pooledHistogram !== null) addCounts(this.pooledHistogram, h, h.length);
     recycle(h);
   }
 
@@ -817,7 +837,7 @@ export class SimulationCollector {
     let ensembleCheck: MserCheck | null = null;
     if (ensemble !== null) {
       const count = batchMode ? 1 : R;
-      for (let i = 0; i < ensemble.length; i++) ensemble[i] /= count;
+      divideAll(ensemble, count);
       ensembleCheck = mserCheck(ensemble, stride, jobs, systemRate);
       recycle(ensemble);
     }

@@ -66,24 +66,10 @@ export function mser(z: ArrayLike<number>, batchSize = 5): MserResult {
   if (b < 3) throw new InvalidModelError(`MSER needs at least 3 batch means, got ${b}`);
   const half = Math.floor(b / 2);
   const centre = z[b - 1];
-  let s1 = 0;
-  let s2 = 0;
-  let best = Infinity;
-  let bestD = 0;
-  // Walk d from b − 1 down to 0, adding Z_{d+1} to the suffix sums (centred on the last value to limit cancellation);
-  // the statistic is read for d ≤ ⌊b/2⌋ only (b ≥ 3 leaves k = b − d ≥ 2 batches there).
-  for (let i = b - 1; i >= 0; i--) {
-    const x = z[i] - centre;
-    s1 += x;
-    s2 += x * x;
-    if (i > half) continue;
-    const k = b - i; // batches kept when d = i
-    const stat = Math.max(0, s2 - (s1 * s1) / k) / (k * k);
-    if (stat <= best) {
-      best = stat;
-      bestD = i;
-    }
-  }
+  mserWalk(z, half, centre, walk);
+  const best = walk[0];
+  const bestD = walk[1];
+  const s2 = walk[2];
   // A value that is not finite makes s2 infinite or NaN: find the first one in walk order (the check sits here rather
   // than in the loop, where it cost about a third of the loop's time; the same error for the same series).
   if (!Number.isFinite(s2)) {
@@ -99,4 +85,36 @@ export function mser(z: ArrayLike<number>, batchSize = 5): MserResult {
     statistic: best,
     tooShort: bestD === half,
   };
+}
+
+/** `mserWalk`'s outputs: MSER(d*), d*, and Σ(Z_i − Z_b)² over the whole series. */
+const walk = new Float64Array(3);
+
+/**
+ * `mser`'s walk, a function of its own: in `mser`'s body V8 (Node 20) compiled the loop on stack replacement in the
+ * first long series, deoptimised after it (code with no type feedback yet) and re-entered that code on later calls.
+ * Walks d from b − 1 down to 0, adding Z_{d+1} to the suffix sums (centred on the last value to limit cancellation);
+ * the statistic is read for d ≤ ⌊b/2⌋ only (b ≥ 3 leaves k = b − d ≥ 2 batches there). Writes best, d*, s2 to `out`.
+ */
+function mserWalk(z: ArrayLike<number>, half: number, centre: number, out: Float64Array): void {
+  const b = z.length;
+  let s1 = 0;
+  let s2 = 0;
+  let best = Infinity;
+  let bestD = 0;
+  for (let i = b - 1; i >= 0; i--) {
+    const x = z[i] - centre;
+    s1 += x;
+    s2 += x * x;
+    if (i > half) continue;
+    const k = b - i; // batches kept when d = i
+    const stat = Math.max(0, s2 - (s1 * s1) / k) / (k * k);
+    if (stat <= best) {
+      best = stat;
+      bestD = i;
+    }
+  }
+  out[0] = best;
+  out[1] = bestD;
+  out[2] = s2;
 }
