@@ -118,3 +118,36 @@ function mserWalk(z: ArrayLike<number>, half: number, centre: number, out: Float
   out[1] = bestD;
   out[2] = s2;
 }
+
+/** Head and tail means of a series for a Geweke-style initial-bias test (`headTailMeans`). */
+export interface HeadTailMeans {
+  /** Mean of the first ⌈headFraction·k⌉ kept values (k = values kept after the trim). */
+  readonly head: number;
+  /** Mean of the last ⌊tailFraction·k⌋ kept values. */
+  readonly tail: number;
+  /** Values in the head and in the tail. */
+  readonly headCount: number;
+  readonly tailCount: number;
+}
+
+/**
+ * The means over the head and the tail of a series of batch means, after `trim` values are dropped at each end:
+ * Geweke's comparison of the first 10 % with the last 50 % of a run's output (the stationary part agrees with itself;
+ * an initial transient leaves the head apart from the tail).
+ * Source: J. Geweke, "Evaluating the accuracy of sampling-based approaches to the calculation of posterior moments",
+ * Bayesian Statistics 4 (1992); theory.md §8 "Warm-up".
+ * @param z batch means in run order. @param trim values left out at each end (integer ≥ 0).
+ * @param headFraction share of the kept values in the head (default 0.1). @param tailFraction in the tail (default 0.5).
+ * @returns `{ head, tail, headCount, tailCount }`, or null when fewer than 20 values are kept (a head of under 2 batch means).
+ */
+export function headTailMeans(z: ArrayLike<number>, trim = 0, headFraction = 0.1, tailFraction = 0.5): HeadTailMeans | null {
+  const kept = z.length - 2 * trim;
+  if (!(kept >= 20)) return null;
+  const h = Math.ceil(headFraction * kept);
+  const t = Math.floor(tailFraction * kept);
+  let head = 0;
+  for (let i = trim; i < trim + h; i++) head += z[i];
+  let tail = 0;
+  for (let i = trim + kept - t; i < trim + kept; i++) tail += z[i];
+  return { head: head / h, tail: tail / t, headCount: h, tailCount: t };
+}
