@@ -69,7 +69,9 @@ export type ResponseTimeSolverId =
   | 'lpw-cavity'
   | 'hetero-cavity'
   | 'hetero-lwl-cavity'
-  | 'memory-reduction';
+  | 'memory-reduction'
+  | 'redundancy-independent'
+  | 'redundancy-identical';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId =
@@ -703,8 +705,19 @@ function responseTimeOf(
     case 'batch-bsq':
       return no('no response-time law for batches yet: the batch recursions give the occupancy and E[T] (theory.md §15); use simulate');
     case 'redundancy-independent':
+      return solver(
+        id,
+        `${fixedPoint.name}: P(T > t) = (λ + (1 − λ)e^{(d−1)t})^{−d/(d−1)}`,
+        'exact',
+        `${fixedPoint.source}; time in mean service times, λ the load λE[S]`,
+      );
     case 'redundancy-identical':
-      return no('no response-time law for redundancy-d in the solver table yet (theory.md §16 states P(T > t)); use simulate');
+      return solver(
+        id,
+        `${fixedPoint.name}: P(T > t) = Q_d(t), P(X + min of d cavity draws of U > t), on the shot from F̄(0)`,
+        'exact',
+        `${fixedPoint.source}; RK4 step 1/64, error bound from step 1/32 and the interpolation`,
+      );
     default:
       return unknownPolicy(id, 'fixed-point solver');
   }
@@ -964,12 +977,13 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
 /**
  * The capabilities of a redundancy-d model, cancel-on-complete (theory.md §16; cancel-on-start resolved to LWL(d) by
  * the model): the fixed point for Poisson arrivals and exponential sizes, independent replicas (Gardner et al.'s
- * closed form) or identical ones (the shooting on F̄(0), with λ_max); no transient, refined term or exact chain.
+ * closed form) or identical ones (the shooting on F̄(0), with λ_max), and the response-time law of the same solver
+ * (`solveResponseTime`); no transient, refined term or exact chain.
  */
 function redundancyCapabilities(model: SupermarketModel): MeanFieldCapabilities {
   const replicas = model.redundancy?.replicas ?? 'independent';
   const what = `redundancy-d cancel-on-complete with ${replicas} replicas`;
-  const none = no(`no transient, refined term, response-time law or exact chain for ${what} yet (theory.md §16)`);
+  const none = no(`no transient, refined term or exact chain for ${what} yet (theory.md §16)`);
   const fixedPoint = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
     if (!hasPoissonArrivals(model))
       return no(
@@ -1004,7 +1018,8 @@ function redundancyCapabilities(model: SupermarketModel): MeanFieldCapabilities 
   })();
   return {
     fixedPoint,
-    responseTime: none,
+    // the law of T with the fixed point's solver: Gardner et al.'s closed form, or Q_d of the identical-replica shot
+    responseTime: responseTimeOf(model, fixedPoint),
     transient: none,
     refined: { firstOrder: none, secondOrder: none },
     exactChain: none,

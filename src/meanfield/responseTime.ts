@@ -19,6 +19,8 @@
  *   and the ccdf with their error measured in the same call against the JSQ cavity's 95 % intervals.
  * - dispatcher memory (§12): the law of the model without memory at the reduced rate λπ₀^{1/d} (reduction theorem;
  *   FIFO at d ≥ 2, any work-conserving discipline at d = 1); T = S where π₀ = 0.
+ * - redundancy-d, cancel-on-complete, exponential sizes (§16, redundancy.ts): independent replicas
+ *   P(T > t) = (ρ + (1 − ρ)e^{(d−1)t/E[S]})^{−d/(d−1)} (Gardner et al. 2017); identical replicas Q_d(t) of the shot.
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import { lpwAsLwl, meanFieldFiniteness, unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
@@ -38,6 +40,7 @@ import { lwlWorkloadCcdf } from './lwl/workload.ts';
 import { describeMemory, memoryReduction, reducedModel } from './memory/reduction.ts';
 import { phaseTypeJsqFixedPoint, type PhaseTypeFixedPointResult } from './phaseType/fixedPoint.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
+import { identicalRedundancyCcdf, independentRedundancy, independentRedundancyCcdf } from './redundancy.ts';
 
 function checkD(fp: FixedPointResult, d: number): void {
   if (d !== fp.provenance.model.d) {
@@ -535,6 +538,24 @@ function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions):
     }
     case 'memory-reduction':
       return memoryLaw(model, named, options, ps);
+    case 'redundancy-independent':
+    case 'redundancy-identical': {
+      // theory.md §16 in mean service times at load ρ = λE[S]; time rescaled by E[S]
+      const mean = model.service.mean;
+      const rho = model.lambda * mean;
+      const f =
+        id === 'redundancy-independent'
+          ? {
+              at: (t: number) => (t <= 0 ? 1 : independentRedundancyCcdf(rho, model.d, t / mean)),
+              mean: independentRedundancy(rho, model.d).meanResponseTime * mean,
+              scale: mean,
+            }
+          : (() => {
+              const r = identicalRedundancyCcdf(rho, model.d);
+              return { at: (t: number) => r.at(t / mean), mean: r.mean * mean, scale: mean, numericalError: r.numericalError };
+            })();
+      return functionLaw(named, f, options.times, ps);
+    }
     default:
       return unknownPolicy(id, 'response-time solver');
   }
