@@ -50,6 +50,7 @@ export type FixedPointSolverId =
   | 'hetero-lwl'
   | 'hetero-cavity'
   | 'hetero-lwl-cavity'
+  | 'hetero-mg1'
   | 'batch-sqdk'
   | 'batch-lldk'
   | 'batch-bsq'
@@ -70,6 +71,7 @@ export type ResponseTimeSolverId =
   | 'hetero-cavity'
   | 'hetero-lwl-cavity'
   | 'memory-reduction'
+  | 'hetero-mg1'
   | 'redundancy-independent'
   | 'redundancy-identical';
 
@@ -287,6 +289,24 @@ function heteroRefusal(model: SupermarketModel, what: string): string | undefine
 }
 
 /**
+ * Random selection with server speeds where the per-class occupancy ODE refuses (another discipline or size law): an
+ * independent M/G/1 queue per speed class (hetero/mg1.ts), exact for every discipline and law the M/G/1 formulas
+ * cover; undefined for another rule or where the formulas refuse (the cavity may answer then).
+ */
+function heteroMg1Of(model: SupermarketModel): SolverCapability<FixedPointSolverId> | undefined {
+  if (model.selection !== 'random' || mg1Refusal(model) !== undefined) return undefined;
+  return {
+    available: true,
+    id: 'hetero-mg1',
+    name: `M/G/1 ${model.discipline.toUpperCase()} formula per speed class (random selection)`,
+    kind: 'exact',
+    source: HETERO_MG1_SOURCE,
+  };
+}
+
+const HETERO_MG1_SOURCE = `theory.md §7, §13: independent M/G/1 queues, class c at load λp_c·E[S]/(f_c·v_c), E[T] = Σ p_c E[T_c] (hetero/mg1.ts); ${M_G_1_SOURCE}`;
+
+/**
  * The cavity with a speed per class (hetero/cavity.ts) for a heterogeneous model the exact solvers refuse: JSQ, SED
  * and random under any discipline and size law, LWL under any discipline with exponential sizes; undefined where it
  * cannot answer either (the exact solvers' refusal then stands), or a refusal of its own for trace predictions and
@@ -364,7 +384,7 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
         source: INFINITE_SOURCE,
       };
     const refusal = heteroRefusal(model, 'mean-field solver');
-    if (refusal !== undefined) return heteroCavityOf(model) ?? no(refusal);
+    if (refusal !== undefined) return heteroMg1Of(model) ?? heteroCavityOf(model) ?? no(refusal);
     if (model.selection === 'lwl')
       return {
         available: true,
@@ -693,9 +713,32 @@ function responseTimeOf(
     }
     case 'hetero-occupancy':
     case 'hetero-lwl':
-      return no(
-        'no response-time law with server speeds for this model yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
+    case 'hetero-mg1': {
+      // random selection, FIFO: the mixture of the classes' M/G/1 FIFO laws (exact; the occupancy ODE answers the mean
+      // for exponential sizes, the same queues); other disciplines: the per-class cavity's sample
+      if (model.selection === 'random' && model.discipline === 'fifo')
+        return solver(
+          'hetero-mg1',
+          `M/G/1 FIFO law per speed class, mixed by job share: P(T > t) = Σ p_c P(T′_c > v_c t)`,
+          'exact',
+          `${HETERO_MG1_SOURCE}; each class's law as at d = 1 (M/M/1, phase-type, the LWL(1) FPE)`,
+        );
+      if (id !== 'hetero-mg1')
+        return no(
+          'no response-time law with server speeds for this model yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
+        );
+      const cavity = heteroCavityOf(model);
+      if (cavity === undefined || !cavity.available)
+        return no(
+          `no response-time law for random selection with server speeds and ${model.discipline.toUpperCase()}: the M/G/1 formulas give means only${cavity === undefined ? '' : ` and ${cavity.reason}`}; use simulate`,
+        );
+      return solver(
+        'hetero-cavity',
+        `${cavity.name} (response-time sample)`,
+        'estimate',
+        `${cavity.source}; the law pools the classes' cavity response times (the M/G/1 formulas give the mean only)`,
       );
+    }
     case 'hetero-cavity':
     case 'hetero-lwl-cavity':
       return solver(
