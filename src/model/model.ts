@@ -283,7 +283,7 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
   if (conflict !== undefined) throw new InvalidModelError(conflict);
   checkMemory(model.selection, model.d, model.memory);
   checkBatch(model.selection, model.d, model.batch, model.batchDispatch, model.memory.kind, model.batchLaw);
-  if (model.lambda <= 0) throw new UnstableModelError(`lambda must be > 0, got ${model.lambda}`);
+  if (model.lambda <= 0) throw new UnstableModelError(`λ must be > 0, got λ = ${model.lambda}`);
   if (servers !== undefined) checkServerClasses(servers);
   if (servers !== undefined && servers.speeds.every((v) => v === 1))
     throw new InvalidModelError(
@@ -388,7 +388,7 @@ export function requireStable(model: SupermarketModel): SupermarketModel {
   }
   const rho = load(model);
   if (!(rho < 1)) {
-    throw new UnstableModelError(`unstable load: rho = lambda·E[S] = ${rho} ≥ 1; the queues grow without bound`);
+    throw new UnstableModelError(`unstable load: ρ = λ·E[S] = ${rho} ≥ 1; the queues grow without bound`);
   }
   return model;
 }

@@ -33,7 +33,7 @@ describe('parseModel', () => {
   it('parseModel(input) rejects λ ≤ 0 and ρ = λ·E[S] ≥ 1 as unstable', () => {
     expect(() => parseModel({ lambda: 0, d: 2 })).toThrow(UnstableModelError);
     expect(() => parseModel({ lambda: 1, d: 2 })).toThrow(/unstable load/);
-    expect(() => parseModel({ lambda: 0.6, d: 2, service: { kind: 'exponential', mean: 2 } })).toThrow(/rho = lambda·E\[S\] = 1.2/);
+    expect(() => parseModel({ lambda: 0.6, d: 2, service: { kind: 'exponential', mean: 2 } })).toThrow(/ρ = λ·E\[S\] = 1.2/);
     expect(load(parseModel({ lambda: 0.4, d: 2, service: 'weibull:0.5@2' }))).toBeCloseTo(0.8, 15);
   });
 
