@@ -27,7 +27,7 @@ async function expectOneLineError(args: string[], pattern: RegExp) {
 
 describe('supermarket CLI rejects bad input with one line and a non-zero exit', () => {
   const cases: [string, string[], RegExp][] = [
-    ['λ ≤ 0', ['fixed-point', '--lambda', '0', '--d', '2'], /lambda must be > 0/],
+    ['λ ≤ 0', ['fixed-point', '--lambda', '0', '--d', '2'], /λ must be > 0/],
     // PS and LAS read no prediction (issue 18 item 5): a prediction model would have no effect
     [
       'PS with a prediction',
@@ -146,7 +146,7 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
       /--dt 20 exceeds --t-end 10/,
     ],
     ['ode --refined --n 2.5', ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '3', '--refined', '--n', '2.5'], /--n.*integer ≥ 1.*2\.5/],
-    ['negative λ', ['simulate', '--lambda', '-0.5', '--d', '2', '--n', '10'], /lambda must be > 0/],
+    ['negative λ', ['simulate', '--lambda', '-0.5', '--d', '2', '--n', '10'], /λ must be > 0/],
     ['ρ ≥ 1', ['fixed-point', '--lambda', '1', '--d', '2'], /unstable load/],
     ['ρ > 1 in simulate', ['simulate', '--lambda', '1.2', '--d', '2', '--n', '10'], /unstable load/],
     ['d < 1', ['fixed-point', '--lambda', '0.9', '--d', '0'], /--d <d>.*integer ≥ 1, got "0"/],

@@ -161,7 +161,7 @@ describe('experiment files with server speeds', () => {
   });
   it('refuse λ whose load overloads a class, naming λ and the class; without speeds λ ≥ 1 is refused by path', () => {
     expect(() => expandGrid(parseExperiment({ ...hetero, lambda: [1.6], servers: { speeds: [1, 2] } }))).toThrow(
-      /lambda 1\.6, servers .*unstable load: rho = lambda·E\[S\]\/Σ f·speed = 1\.6\/1\.5/,
+      /lambda 1\.6, servers .*unstable load: ρ = λ·E\[S\]\/Σ f·speed = 1\.6\/1\.5/,
     );
     // random selection with uniform sampling sends class 1 (speed 1) λ = 1.2 > 1 although ρ = 0.8
     expect(() =>
