@@ -24,7 +24,15 @@ import { serviceDistribution } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, headTailMeans, mser } from '../stats/mser.ts';
 import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
-import { fractionsAtMost, percentileName, pooledQuantiles, quantiles, RADIX } from '../stats/quantile.ts';
+import {
+  locateQuantiles,
+  percentileName,
+  pooledQuantiles,
+  pooledQuantilesAndFractions,
+  quantiles,
+  RADIX,
+  type QuantileLocation,
+} from '../stats/quantile.ts';
 import {
   feasible,
   infiniteEstimate,
@@ -411,15 +419,24 @@ export function engineMethod(kind: EngineKind): string {
   }
 }
 
-/** Summary of one finished run's measurement (customer and time averages). */
-export function summariseRun(state: ReturnType<typeof initialState>, engine: Engine, lambda: number, histogram?: Int32Array) {
+/** The response-time percentiles each unit reports (`ReplicationResult.responseTimePercentiles`). */
+const UNIT_PERCENTILES: readonly number[] = [0.5, 0.95, 0.99];
+
+/**
+ * Summary of one finished run's measurement (customer and time averages).
+ * @param percentiles the run's p50, p95, p99 when the caller has them (or fills them in later); absent, the type-7
+ *   quantiles of its response times.
+ */
+export function summariseRun(
+  state: ReturnType<typeof initialState>,
+  engine: Engine,
+  lambda: number,
+  percentiles?: { p50: number; p95: number; p99: number },
+) {
   const m = state.measurement;
   const window = m.windowEnd - m.windowStart;
-  const ps = [0.5, 0.95, 0.99];
   const [p50, p95, p99] =
-    histogram === undefined
-      ? quantiles(m.responses, m.sampled, ps)
-      : pooledQuantiles([m.responses.subarray(0, m.sampled) as Float32Array], ps, histogram);
+    percentiles === undefined ? quantiles(m.responses, m.sampled, UNIT_PERCENTILES) : [percentiles.p50, percentiles.p95, percentiles.p99];
   const w = state.workload;
   return {
     meanResponseTime: m.sumResponse / m.completed,
@@ -461,6 +478,8 @@ interface UnitOutcome {
   batch5: Float64Array;
   /** `radixHistogram` of `sample` when the sample is all of the unit's response times (then computed once for its own percentiles and the pooled ones). */
   histogram?: Int32Array;
+  /** With `histogram`: where its own p50, p95, p99 lie in it (`ReplicationPart.percentileRanks`). */
+  percentileRanks?: QuantileLocation;
 }
 
 /**
@@ -490,17 +509,28 @@ function readUnit(
   const whole = sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0;
   let batch5: Float64Array;
   let histogram: Int32Array | undefined;
+  let percentileRanks: QuantileLocation | undefined;
   if (whole) {
     batch5 = takeFloat64(Math.floor(m.sampled / 5));
     histogram = takeInt32(RADIX);
     batchMeansAndHistogram(sample, m.sampled, 5, batch5, histogram);
+    // its own percentiles are picked out in the collector's one pass over the pooled samples (NaN until then)
+    percentileRanks = locateQuantiles(m.sampled, UNIT_PERCENTILES, histogram);
   } else {
     batch5 = batchMeansOf(m.responses, m.sampled, 5, takeFloat64);
   }
-  const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, lambda, histogram);
+  const pending = percentileRanks === undefined ? undefined : { p50: NaN, p95: NaN, p99: NaN };
+  const { littleResponseTime: _little, ...summary } = summariseRun(state, engine, lambda, pending);
   // the responses are read (summary, sample); a sample that is a copy leaves the buffer free now
   if (sample.buffer !== m.responses.buffer) recycle(m.responses);
-  return { summary, tail: state.occupancy.tail(maxLevel, summary.window), sample, batch5, histogram };
+  return {
+    summary,
+    tail: state.occupancy.tail(maxLevel, summary.window),
+    sample,
+    batch5,
+    histogram,
+    ...(percentileRanks === undefined ? {} : { percentileRanks }),
+  };
 }
 
 /*
@@ -662,6 +692,12 @@ export interface ReplicationPart {
   stride: number;
   /** `radixHistogram` of `sample`, when it was counted for the unit's own percentiles (reused for the pooled ones). */
   histogram?: Int32Array;
+  /**
+   * With `histogram`: where the unit's own p50, p95, p99 lie in it (`locateQuantiles`). Its `summary`'s percentiles
+   * are then NaN: `SimulationCollector.result` picks them out in its one pass over the pooled samples, where a pass of
+   * their own over the unit's response times went before.
+   */
+  percentileRanks?: QuantileLocation;
 }
 
 /**
@@ -800,7 +836,7 @@ export function runReplications(
  * are dropped).
  */
 export class SimulationCollector {
-  private readonly units: { summary: ReplicationResult; tail: number[]; sample: Float32Array }[] = [];
+  private readonly units: { summary: ReplicationResult; tail: number[]; sample: Float32Array; ranks?: QuantileLocation }[] = [];
   private readonly seeds: string[] = [];
   private readonly perUnitMser: (MserCheck | null)[] = [];
   private readonly perUnitHeadTail: (UnitHeadTail | null)[] = [];
@@ -884,7 +920,7 @@ export class SimulationCollector {
       addAll(ensemble, part.batch5, Math.min(ensemble.length, part.batch5.length));
     }
     recycle(part.batch5);
-    this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample });
+    this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample, ranks: part.percentileRanks });
     const h = part.histogram;
     if (h === undefined) this.pooledHistogram = null;
     else if (this.pooledHistogram === undefined) (this.pooledHistogram = takeInt32(h.length)).set(h);
@@ -925,21 +961,28 @@ export class SimulationCollector {
     for (let i = 0; i <= maxLevel; i++) tail.push(feasible(tInterval(units.map((s) => s.tail[i])), 0, 1));
     const grid = Array.from(config.workloadGrid);
 
-    // pooled percentiles with sectioning intervals (the units' samples read in place, not copied into one array)
-    const [q50, q95, q99, ...ccdfTimes] = pooledQuantiles(
-      units.map((x) => x.sample),
-      [0.5, 0.95, 0.99, ...CCDF_PROBABILITIES],
-      this.pooledHistogram ?? undefined,
-    );
-    // each interval inverts the cdf's: the units' fractions ≤ the pooled percentile, mapped back through the pooled
-    // quantile function (stats/tInterval.ts cdfSectioningInterval, Woodruff 1952). The fractions at the three
-    // percentiles in one pass over each unit's sample, the six levels of the three intervals in one pooled selection
-    // (one gathering pass over the pooled samples, not three): the same numbers as one interval at a time.
+    // pooled percentiles with sectioning intervals (the units' samples read in place, not copied into one array).
+    // Each interval inverts the cdf's: the units' fractions ≤ the pooled percentile, mapped back through the pooled
+    // quantile function (stats/tInterval.ts cdfSectioningInterval, Woodruff 1952). One pass over each unit's sample
+    // gives the pooled percentiles and ccdf, the units' fractions at the three percentiles and the units' own
+    // percentiles (`pooledQuantilesAndFractions`); a second, the six levels of the three intervals in one selection:
+    // the same numbers as one quantity at a time.
     const parts = units.map((x) => x.sample);
     const histogram = this.pooledHistogram ?? undefined;
-    const centres = [q50, q95, q99];
     const levelsOf = [0.5, 0.95, 0.99];
-    const fractions = fractionsAtMost(parts, centres);
+    const pass = pooledQuantilesAndFractions(
+      parts,
+      [...levelsOf, ...CCDF_PROBABILITIES],
+      3,
+      histogram,
+      units.map((x) => x.ranks),
+    );
+    const [q50, q95, q99, ...ccdfTimes] = pass.quantiles;
+    const fractions = pass.fractions;
+    pass.own.forEach((q, u) => {
+      if (q !== undefined) units[u].summary.responseTimePercentiles = { p50: q[0], p95: q[1], p99: q[2] };
+    });
+    const centres = [q50, q95, q99];
     const sectionJobs = parts.map((x) => x.length);
     const levels = centres.map((_, j) => cdfSectioningLevels(fractions[j], sectionJobs, levelsOf[j]));
     const ends = pooledQuantiles(parts, levels.flat(), histogram);
