@@ -87,10 +87,13 @@ describe('infinite means (issue 21 item 1)', () => {
     expect(cli.stdout).toMatch(/srpt\s+1\.40/);
     const json = await runCli('mg1 --service pareto:1.5 --lambda 0.5 --json');
     expect(json.status, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ meanResponseTime: null, responseTimeFinite: false });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      meanResponseTime: { mean: null, infinite: true, reason: expect.stringMatching(/^E\[S²\] = ∞/) },
+      responseTimeFinite: false,
+    });
   });
 
-  it('fixed-point for M/G/1 FIFO with pareto α = 1.5 prints E[T] = ∞ (reason), JSON null + responseTimeFinite: false, as mg1', async () => {
+  it('fixed-point for M/G/1 FIFO with pareto α = 1.5 prints E[T] = ∞ (reason), JSON the ∞ object + responseTimeFinite: false, as mg1', async () => {
     const args = ['fixed-point', '--d', '1', '--selection', 'random', '--lambda', '0.7', '--service', 'pareto:1.5'];
     const text = await runCli(args);
     expect(text.status).toBe(0);
@@ -98,7 +101,7 @@ describe('infinite means (issue 21 item 1)', () => {
     expect(text.stdout).not.toMatch(/Infinity|NaN/);
     const json = await runCli([...args, '--json']);
     const out = JSON.parse(json.stdout);
-    expect(out.meanResponseTime).toBeNull();
+    expect(out.meanResponseTime).toEqual({ mean: null, infinite: true, reason: out.infiniteReason });
     expect(out.responseTimeFinite).toBe(false);
     expect(out.infiniteReason).toMatch(/E\[S²\] = ∞/);
     // a finite mean carries no such field
