@@ -144,8 +144,19 @@ describe('infinite means (issue 21 item 1)', () => {
       const fifo = results.cells.find((c: CellOutcome) => c.cell.discipline === 'fifo');
       expect(fifo.result.meanSlowdown).toMatchObject({ mean: null, infinite: true });
       expect(results.findings[0].verdict).toBe('undefined');
-      const rows = JSON.parse(readFileSync(path.join(out, 'figures', 'slowdown.json'), 'utf8')) as { policy: string }[];
-      expect(rows.map((r) => r.policy.toLowerCase())).not.toContain('jsq+fifo');
+      // the ∞ row stays in the figure's data (was dropped): value, lo, hi null, infinite true, the reason; not drawn
+      const rows = JSON.parse(readFileSync(path.join(out, 'figures', 'slowdown.json'), 'utf8')) as Record<string, unknown>[];
+      const inf = rows.find((r) => String(r.policy).toLowerCase() === 'jsq+fifo');
+      expect(inf).toMatchObject({ value: null, lo: null, hi: null, infinite: true, reason: expect.stringMatching(/E\[1\/S\] = ∞/) });
+      expect(rows.find((r) => String(r.policy).toLowerCase() === 'jsq+srpt')?.value).toEqual(expect.any(Number));
+      const csv = readFileSync(path.join(out, 'figures', 'slowdown.csv'), 'utf8').split('\n');
+      const header = csv[0].split(',');
+      const line = csv.find((l) => /jsq\+fifo/i.test(l))!;
+      expect(line).toBeDefined();
+      expect(line).not.toMatch(/NaN|Infinity/);
+      expect(header).toContain('infinite');
+      const spec = JSON.parse(readFileSync(path.join(out, 'figures', 'slowdown.vl.json'), 'utf8'));
+      expect(spec.transform).toEqual([{ filter: 'datum.infinite !== true' }]);
     };
     const out = path.join(tmp, 'out');
     const r = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress']);
