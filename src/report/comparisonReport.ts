@@ -20,6 +20,7 @@ import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
+import { meanJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
 import { fittedLimitInterval, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
 import { isInfinite, type Estimate } from '../stats/index.ts';
@@ -569,6 +570,30 @@ ${reproduceSection(meta)}`;
  * figures/<name>.pdf, tables.tex (booktabs: cells, fits) and report.tex.
  * @returns the paths written, relative to outDir.
  */
+/**
+ * results.json of a comparison: the result as it is, but each model's reference E[T]∞ and E[Q]∞ that are infinite in
+ * theory are the ∞ object `{ mean: null, infinite: true, reason }` (io/jsonText.ts, README "JSON formats"), not a
+ * bare null; the reference's `infinite` keeps the reason as before.
+ */
+export function comparisonResultsJson(result: ComparisonResult): unknown {
+  return {
+    ...result,
+    models: result.models.map((m) => {
+      const ref = m.reference;
+      if (ref.infinite === undefined && Number.isFinite(ref.meanResponseTime)) return m;
+      const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
+      return {
+        ...m,
+        reference: {
+          ...ref,
+          meanResponseTime: meanJson(ref.meanResponseTime, reason),
+          meanQueueLength: ref.meanQueueLength === null ? null : meanJson(ref.meanQueueLength, reason),
+        },
+      };
+    }),
+  };
+}
+
 export async function writeComparisonReport(
   outDir: string,
   result: ComparisonResult,
@@ -580,7 +605,7 @@ export async function writeComparisonReport(
     outDir,
     {
       figures,
-      results: result,
+      results: comparisonResultsJson(result),
       metadata: { ...meta, config: result.config },
       markdown: comparisonMarkdown(result, figures, meta),
       title: result.judgedBy === 'refined-mean-field' ? 'supermarket-lab validation report' : 'supermarket-lab convergence report',

@@ -10,7 +10,17 @@ import { batchLabel } from '../model/index.ts';
 import { serviceSchema } from '../model/schema.ts';
 import { timeUnit } from '../model/service/index.ts';
 import { formatCount, isInfinite, type Estimate } from '../stats/index.ts';
-import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, tip, titleBlock, type Figure, type Row } from './figures.ts';
+import {
+  VEGA_LITE_SCHEMA,
+  ciLayers,
+  estimateFields,
+  facetOrder,
+  figureSection,
+  tip,
+  titleBlock,
+  type Figure,
+  type Row,
+} from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { experimentLatexTable, latexDocument } from './latex.ts';
 
@@ -89,19 +99,19 @@ function lambdaFigure(
   for (const o of outcomes)
     for (const { label, estimate: e, extra } of series(o)) {
       if (!e) continue;
-      if (isInfinite(e)) {
-        infinite++; // ∞ in theory: no point to plot (the tables print ∞)
-        continue;
-      }
+      // ∞ in theory: no point to plot (the spec filters it out), but the row stays in the CSV and JSON beside the
+      // figure as value, lo, hi null with infinite: true and the reason (report/figures.ts estimateFields)
+      const inf = isInfinite(e);
+      if (inf) infinite++;
       rows.push({
         panel: panelOf(o),
         prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
         predictionOrder: o.cell.prediction === 'none' ? 0 : 1,
         policy: label,
         lambda: o.cell.lambda,
-        value: e.mean,
-        lo: e.ci95[0],
-        hi: e.ci95[1],
+        ...(inf
+          ? { ...estimateFields(Infinity, [Infinity, Infinity]), reason: e.reason ?? 'infinite in theory' }
+          : { value: e.mean, lo: e.ci95[0], hi: e.ci95[1] }),
         service: o.cell.service,
         d: o.cell.d,
         n: o.cell.n,
@@ -113,7 +123,8 @@ function lambdaFigure(
         ...extra,
       });
     }
-  if (rows.length === 0) return null;
+  // nothing finite to draw: no figure (the tables print ∞ with the reason), never an empty frame
+  if (rows.length === infinite) return null;
   const title =
     measure === 'meanResponseTime'
       ? 'mean response time E[T]'
@@ -134,6 +145,8 @@ function lambdaFigure(
   const spec: TopLevelSpec = {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
+    // the rows of a mean infinite in theory are data (CSV, JSON), not points: a log axis has no place for them
+    ...(infinite > 0 ? { transform: [{ filter: 'datum.infinite !== true' }] } : {}),
     facet: {
       row: {
         field: 'panel',
@@ -177,7 +190,7 @@ function lambdaFigure(
       `Simulated ${title} per policy${measure === 'classResponseTime' ? ' and server class (theory.md §13; the CSV adds each class’s busy fraction, jobs served and Σ f·speed·busy)' : ''}, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
       `LPW selection and by the predicted disciplines (SPJF, PSPJF, SPRPT); the first column holds the policies that use no prediction.` +
       (infinite > 0
-        ? ` ${infinite} cell${infinite === 1 ? ' is' : 's are'} not plotted: ${title} is infinite there in theory (∞ in the tables; model/moments.ts).`
+        ? ` ${infinite} cell${infinite === 1 ? ' is' : 's are'} not plotted: ${title} is infinite there in theory (∞ in the tables; in the CSV and JSON a row with value null, infinite true and the reason; model/moments.ts).`
         : ''),
     rows,
     spec,

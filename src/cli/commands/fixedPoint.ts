@@ -40,6 +40,7 @@ import {
 } from '../options.ts';
 import { intervalText, jsonOption, printJson } from '../output.ts';
 import { VERSION, codeId } from '../../version.ts';
+import { meanJson } from '../../io/index.ts';
 import { createLateProgress } from '../progress.ts';
 
 interface Opts extends ModelFlags {
@@ -377,8 +378,8 @@ function printGeneralSolution(
   } finally {
     bar.stop();
   }
-  // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON null
-  // with responseTimeFinite: false and the reason, as mg1 gives it (model/moments.ts, README "A mean that is infinite")
+  // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON the
+  // ∞ object with responseTimeFinite: false and the reason, as mg1 gives it (model/moments.ts, README "A mean that is infinite")
   const infiniteReason = Number.isFinite(s.meanResponseTime) ? undefined : infiniteMeanReason(model);
   // a finite limit beside E[T]_n = ∞ at every n (with replacement, all d draws on one server: model/moments.ts)
   const atN = estimandFiniteness(model).meanResponseTime;
@@ -390,10 +391,13 @@ function printGeneralSolution(
   if (json) {
     printJson({
       model,
-      meanResponseTime: s.meanResponseTime,
+      // an infinite mean is the ∞ object { mean: null, infinite: true, reason } (io/jsonText.ts, README "JSON formats")
+      meanResponseTime: meanJson(s.meanResponseTime, infiniteReason ?? infiniteMeanReason(model)),
       ...(infiniteReason !== undefined ? { responseTimeFinite: false, infiniteReason } : {}),
       ...(s.estimate ? { estimate: s.estimate } : {}),
-      ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}),
+      ...(s.meanQueueLength !== undefined
+        ? { meanQueueLength: meanJson(s.meanQueueLength, infiniteReason ?? infiniteMeanReason(model)) }
+        : {}),
       ...(s.tail ? { tail: s.tail } : {}),
       solver: s.solver,
       kind: s.kind,
