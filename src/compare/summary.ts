@@ -222,13 +222,18 @@ function responseTimeOf(model: SupermarketModel, cells: readonly CellResult[], n
 /** The transient comparison of a model with a transient solver, from the values of its trajectory tasks. */
 function trajectoryComparison(p: PreparedModel, config: ComparisonConfig, values: ReadonlyMap<string, TaskValue>): TrajectoryComparison {
   const { model } = p;
-  const { solver, times, meanField, refinedPath } = p.transient!;
+  const { solver, times, meanField, refinedPath, drawnTo } = p.transient!;
   // the levels a reader can see on a linear axis (the full tail is in the cells); the PIDE gives the busy fraction s_1
   const levels = solver === 'ODE' ? TRAJECTORY_LEVELS : 1;
   const simulated: TrajectoryComparison['simulated'] = config.trajectory!.ns.map((n) => {
     const key = `trajectory-${cellKey(model, n)}`;
     const traj = values.get(key) as StoredTrajectory;
-    const refined = refinedPath ? refinedTransientAt(refinedPath, n).tail.map((row) => row.slice(0, levels + 1)) : undefined;
+    // the refined path covers the whole automatic grid, of which `times` is the drawn prefix
+    const refined = refinedPath
+      ? refinedTransientAt(refinedPath, n)
+          .tail.slice(0, times.length)
+          .map((row) => row.slice(0, levels + 1))
+      : undefined;
     return {
       n,
       tail: traj.tail.map((row) => row.slice(0, levels + 1)),
@@ -237,7 +242,7 @@ function trajectoryComparison(p: PreparedModel, config: ComparisonConfig, values
       ...(refined ? { refined } : {}),
     };
   });
-  return { lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, simulated, note: meanField.note };
+  return { lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, drawnTo, simulated, note: meanField.note };
 }
 
 /** A model without a c₁ or c₂ check, as the family rule reads it: not judged. */

@@ -53,7 +53,7 @@ export interface BatchFixedPoint {
 }
 
 function check(rho: number, d: number, K: number, needsDAtLeastK: boolean): void {
-  if (!(rho > 0 && rho < 1)) throw new InvalidModelError(`load rho = ${rho} must lie in (0, 1)`);
+  if (!(rho > 0 && rho < 1)) throw new InvalidModelError(`the load ρ = ${rho} must lie in (0, 1)`);
   if (!Number.isInteger(K) || K < 1) throw new InvalidModelError(`batch size K must be an integer ≥ 1, got ${K}`);
   if (needsDAtLeastK && d < K) throw new InvalidModelError(`batch sampling needs d ≥ K, got d = ${d}, K = ${K}`);
 }

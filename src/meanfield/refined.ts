@@ -211,9 +211,7 @@ export function refinementBase(
   const fixedPoint = options.fixedPoint ?? solveSqdFixedPoint(model);
   const fpModel = fixedPoint.provenance.model;
   if (fpModel.lambda !== model.lambda || fpModel.d !== d || fpModel.service.mean !== model.service.mean) {
-    throw new InvalidModelError(
-      `fixedPoint is for lambda = ${fpModel.lambda}, d = ${fpModel.d}, not the model's lambda = ${model.lambda}, d = ${d}`,
-    );
+    throw new InvalidModelError(`fixedPoint is for λ = ${fpModel.lambda}, d = ${fpModel.d}, not the model's λ = ${model.lambda}, d = ${d}`);
   }
   const K = options.truncationLevel ?? fixedPoint.truncationLevel;
   if (!Number.isInteger(K) || K < 1) throw new InvalidModelError(`truncationLevel must be an integer ≥ 1, got ${K}`);

@@ -30,7 +30,7 @@ export function relaxationTime(model: SupermarketModel): number {
   const s = sqdClosedFormTail(rho, d, K).slice(1);
   const largest = largestEigenvalueTridiagonal(sqdJacobianBands(rho, d, s));
   if (!(largest < 0)) {
-    throw new SolverError(`largest Jacobian eigenvalue ${largest} is not < 0 at rho = ${rho}, d = ${d}`);
+    throw new SolverError(`largest Jacobian eigenvalue ${largest} is not < 0 at ρ = ${rho}, d = ${d}`);
   }
   return -meanService / largest;
 }

@@ -121,7 +121,7 @@ export function sqdTruncationLevel(rho: number, d: number, tailTolerance = 1e-15
   }
   if (K > maxLevel) {
     throw new InvalidModelError(
-      `truncation level K = ${K} (d = ${d}, rho = ${rho}, tailTolerance = ${tailTolerance}) exceeds ` +
+      `truncation level K = ${K} (d = ${d}, ρ = ${rho}, tailTolerance = ${tailTolerance}) exceeds ` +
         `maxLevel = ${maxLevel}; raise tailTolerance or the maximum truncation level`,
     );
   }

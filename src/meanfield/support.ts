@@ -45,9 +45,9 @@ export interface SqdParameters {
  */
 export function checkRhoD(rho: number, d: number): void {
   if (!Number.isInteger(d) || d < 1) throw new InvalidModelError(`d must be an integer ≥ 1, got ${d}`);
-  if (!Number.isFinite(rho)) throw new InvalidModelError(`rho must be a finite number, got ${rho}`);
+  if (!Number.isFinite(rho)) throw new InvalidModelError(`the load ρ must be a finite number, got ${rho}`);
   if (rho <= 0 || rho >= 1) {
-    throw new UnstableModelError(`rho (load ρ = λ·E[S]) must lie in (0, 1), got ${rho}`);
+    throw new UnstableModelError(`the load ρ = λ·E[S] must lie in (0, 1), got ρ = ${rho}`);
   }
 }
 

@@ -55,10 +55,8 @@ export const serversSchema = z
         .default('uniform'),
     },
     {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `unknown servers field ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected speeds, fractions or sampling`
-          : 'servers must be an object { speeds, fractions?, sampling? }',
+      // an unknown field: unknownKeyMessage (the parse's error map) names it and the allowed ones
+      error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'servers must be an object { speeds, fractions?, sampling? }'),
     },
   )
   .strict()
@@ -152,7 +150,7 @@ export function requireStableClasses(servers: ServerClasses, work: number, d: nu
   const members = Array.from({ length: C }, (_, c) => c).filter((c) => worst.mask & (1 << c));
   if (members.length === C) {
     throw new UnstableModelError(
-      `unstable load: rho = lambda·E[S]/Σ f·speed = ${work}/${capacity(servers)} = ${short(work / capacity(servers))} ≥ 1; the queues grow without bound`,
+      `unstable load: ρ = λ·E[S]/Σ f·speed = ${work}/${capacity(servers)} = ${short(work / capacity(servers))} ≥ 1; the queues grow without bound`,
     );
   }
   const pA = members.reduce((a, c) => a + p[c], 0);
@@ -160,7 +158,7 @@ export function requireStableClasses(servers: ServerClasses, work: number, d: nu
   const names = members.map((c) => describeClass(servers, c)).join(' and ');
   const share = d === 1 ? `${pA}` : `${pA}^${d}`;
   throw new UnstableModelError(
-    `unstable ${names}: ${rule} with ${servers.sampling} sampling sends ${members.length === 1 ? 'it' : 'them'} at least lambda·E[S]·${share} = ${short(work * Math.pow(pA, d))} ≥ ${members.length === 1 ? 'its' : 'their'} capacity Σ f·speed = ${short(capA)}; the queues grow without bound`,
+    `unstable ${names}: ${rule} with ${servers.sampling} sampling sends ${members.length === 1 ? 'it' : 'them'} at least λ·E[S]·${share} = ${short(work * Math.pow(pA, d))} ≥ ${members.length === 1 ? 'its' : 'their'} capacity Σ f·speed = ${short(capA)}; the queues grow without bound`,
   );
 }
 

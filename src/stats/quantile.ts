@@ -234,34 +234,43 @@ export function fractionsAtMost(parts: readonly Float32Array[], thresholds: read
  */
 function countAtMost(part: Float32Array, t: Float64Array, below: Float64Array): void {
   const bits = new Int32Array(part.buffer, part.byteOffset, part.length);
-  if (t.length === 3 && t.every((x) => !Number.isNaN(x))) {
-    // the simulator's p50, p95, p99: three counters in registers
-    const a = thresholdBits(t[0]);
-    const b = thresholdBits(t[1]);
-    const c = thresholdBits(t[2]);
-    let na = 0;
-    let nb = 0;
-    let nc = 0;
-    let signs = 0;
-    for (let i = 0; i < bits.length; i++) {
-      const x = bits[i];
-      signs |= x;
-      na += (a - x) >>> 31;
-      nb += (b - x) >>> 31;
-      nc += (c - x) >>> 31;
-    }
-    if (signs >= 0) {
-      below[0] = bits.length - na;
-      below[1] = bits.length - nb;
-      below[2] = bits.length - nc;
-      return;
-    }
+  // the simulator's p50, p95, p99: three counters in registers (a loop of its own: see the note above locateRanks)
+  if (
+    t.length === 3 &&
+    t.every((x) => !Number.isNaN(x)) &&
+    countAbove3(bits, thresholdBits(t[0]), thresholdBits(t[1]), thresholdBits(t[2]), below)
+  ) {
+    for (let j = 0; j < 3; j++) below[j] = bits.length - below[j];
+    return;
   }
   below.fill(0);
   for (let i = 0; i < part.length; i++) {
     const x = part[i];
     for (let j = 0; j < t.length; j++) if (x <= t[j]) below[j]++;
   }
+}
+
+/**
+ * above[0..2] = number of floats (by their bits) above the float32 of bits a, b, c (each ≥ −1), when no float has its
+ * sign bit set; returns false (and leaves `above` unset) when one has.
+ */
+function countAbove3(bits: Int32Array, a: number, b: number, c: number, above: Float64Array): boolean {
+  let na = 0;
+  let nb = 0;
+  let nc = 0;
+  let signs = 0;
+  for (let i = 0; i < bits.length; i++) {
+    const x = bits[i];
+    signs |= x;
+    na += (a - x) >>> 31;
+    nb += (b - x) >>> 31;
+    nc += (c - x) >>> 31;
+  }
+  if (signs < 0) return false;
+  above[0] = na;
+  above[1] = nb;
+  above[2] = nc;
+  return true;
 }
 
 /** The int32 bits of the largest float32 ≤ t, for t not NaN; −1 (below every x ≥ +0) when t < 0. */

@@ -1,6 +1,7 @@
 /**
  * `supermarket explore`: writes index.html (the bundle inline, the vega assets beside it) without opening a browser,
- * refuses --port without --serve in one line, and `serveFolder` serves the folder's files and nothing outside it.
+ * refuses --port without --serve in one line, and `serveFolder` serves the folder's files (GET, and HEAD without the body)
+ * and nothing outside it.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -50,7 +51,18 @@ describe('supermarket explore', () => {
       expect((await fetch(`${base}/assets/vega.min.js`)).status).toBe(200);
       // '..' is resolved inside the folder (URL normalisation), so /etc/passwd is looked for there: not found
       expect((await fetch(`${base}/%2e%2e/%2e%2e/etc/passwd`)).status).toBe(404);
-      expect((await fetch(`${base}/index.html`, { method: 'POST' })).status).toBe(405);
+      const post = await fetch(`${base}/index.html`, { method: 'POST' });
+      expect(post.status).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET, HEAD');
+      // HEAD is answered like GET, without the body (it was 405 before)
+      const get = await fetch(`${base}/assets/vega.min.js`);
+      const bytes = (await get.arrayBuffer()).byteLength;
+      const head = await fetch(`${base}/assets/vega.min.js`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(Number(head.headers.get('content-length'))).toBe(bytes);
+      expect((await head.arrayBuffer()).byteLength).toBe(0);
+      expect((await fetch(`${base}/missing.js`, { method: 'HEAD' })).status).toBe(404);
       expect((await fetch(`${base}/missing.js`)).status).toBe(404);
     } finally {
       server.close();

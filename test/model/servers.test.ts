@@ -74,7 +74,7 @@ describe('server classes in the model (theory.md §13)', () => {
       /^unstable class 1 \(speed 0\.1, fraction 0\.9\): JSQ\(2\)/,
     );
     // the whole system overloaded: the usual message
-    expect(unstable(() => hetero({ speeds: [1, 2] }, { lambda: 1.6 }))).toMatch(/^unstable load: rho/);
+    expect(unstable(() => hetero({ speeds: [1, 2] }, { lambda: 1.6 }))).toMatch(/^unstable load: ρ = λ/);
     // the ratio is printed without float noise (1.6/1.5 = 1.0666666666666667 before)
     expect(unstable(() => hetero({ speeds: [1, 2] }, { lambda: 1.6 }))).toMatch(/= 1\.6\/1\.5 = 1\.06667 ≥ 1;/);
   });

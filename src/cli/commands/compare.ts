@@ -230,10 +230,15 @@ function parseExactNs(value: string): number[] {
   return ns;
 }
 
-/** n of the exact points: --exact-n when given, else the preset's 2..5 when --n is the default, else none. */
-function exactNs(o: Opts): number[] {
+/**
+ * n of the exact points: --exact-n when given, else the preset's 2..5 when --n is the default, else the --n values
+ * among 2..5: a sweep cell there (the refined expansion's range ends above it) is judged against the exact chain
+ * where it exists, not left "refined-out-of-range" beside no reference.
+ */
+export function exactNs(o: { readonly exactN?: number[]; readonly n: number[] }): number[] {
   if (o.exactN) return o.exactN;
-  return o.n.join(',') === DEFAULT_PRESET.ns.join(',') ? DEFAULT_PRESET.exactNs : [];
+  if (o.n.join(',') === DEFAULT_PRESET.ns.join(',')) return DEFAULT_PRESET.exactNs;
+  return o.n.filter((n) => DEFAULT_PRESET.exactNs.includes(n));
 }
 
 export function compareCommand(): Command {
@@ -294,14 +299,19 @@ export function compareCommand(): Command {
       parseIntegerList,
       p.trajectoryNs,
     )
-    .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
+    .option(
+      '--t-end <t>',
+      'transient horizon (time units); default: what its figure draws, 3τ or past the mean field settling (within 1.2 × the warm-up, at most 400)',
+      parsePositive,
+    )
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
     .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
     .option('--latex', 'also write the paper export: figures/<name>.pdf (vector), tables.tex (booktabs: cells, fits) and report.tex')
     .option(
       '--exact-n <list>',
       'small n solved exactly (JSQ/random, FIFO, exponential) where the chain fits --exact-max-states; cells at those n are ' +
-        'simulated (--exact-jobs) and judged against the exact value; "none" for none (default: 2,3,4,5 with the default --n, else none)',
+        'simulated (--exact-jobs) and judged against the exact value; "none" for none (default: 2,3,4,5 with the default --n, ' +
+        'else the --n values among 2..5)',
       parseExactNs,
     )
     .option(

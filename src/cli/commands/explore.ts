@@ -33,22 +33,34 @@ const parsePort = (text: string): number => {
   return port;
 };
 
-/** Serves the files of `dir` (GET only, nothing outside it) on 127.0.0.1:`port`; resolves with the server once listening. */
+/**
+ * Serves the files of `dir` (nothing outside it) on 127.0.0.1:`port`; resolves with the server once listening. GET
+ * sends a file with its content-type and content-length; HEAD answers the same status and headers without the body
+ * (RFC 9110 §9.3.2); any other method is 405 with `Allow: GET, HEAD`.
+ */
 export function serveFolder(dir: string, port: number): Promise<Server> {
   const root = path.resolve(dir);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const file = path.resolve(root, '.' + decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname));
-    if (req.method !== 'GET' || !file.startsWith(root + path.sep)) {
-      res.writeHead(req.method === 'GET' ? 403 : 405).end();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
+    if (!file.startsWith(root + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    let body: Buffer;
     try {
       if (!statSync(file).isFile()) throw new Error('not a file');
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+      body = readFileSync(file);
     } catch {
       res.writeHead(404).end();
+      return;
     }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
   });
   return new Promise((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>

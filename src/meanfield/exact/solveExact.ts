@@ -226,7 +226,7 @@ export function solveExact(given: SupermarketModel, options: ExactOptions): Exac
   // PS/LAS with exponential sizes: FIFO's occupancy chain (the same queue-length process; E[T] by Little)
   const model = fifoQueueLengthTwin(given) ?? given;
   const { n, rho } = checkModel(model, options?.n);
-  if (!(rho > 0 && rho < 1)) throw new InvalidModelError(`load rho = ${rho} must lie in (0, 1)`);
+  if (!(rho > 0 && rho < 1)) throw new InvalidModelError(`the load ρ = ${rho} must lie in (0, 1)`);
   const bound = positive('truncationBound', options.truncationBound ?? DEFAULTS.truncationBound);
   const tolerance = positive('tolerance', options.tolerance ?? DEFAULTS.tolerance);
   const limits = { maxStates: options.maxStates ?? DEFAULTS.maxStates, maxBytes: options.maxBytes ?? DEFAULTS.maxBytes };

@@ -83,7 +83,7 @@ export function picardSolve(
     }
   }
   throw new ConvergenceError(
-    `LWL(d) Picard iteration did not reach max change < ${options.tolerance} (lambda = ${lambda}, d = ${d}, ` +
+    `LWL(d) Picard iteration did not reach max change < ${options.tolerance} (λ = ${lambda}, d = ${d}, ` +
       `step = ${step}, ${M} cells); raise maxIterations or coarsen the grid`,
     change,
     options.maxIterations,

@@ -90,7 +90,7 @@ export function lwlTransientGrid(
   const { lambda, d, service } = lwlParameters(model, false, { batches: true });
   const step = positiveOption('step', options.step ?? Math.min(0.01 * service.mean, 1 / (lambda * d)));
   if (lambda * d * step > 1)
-    throw new InvalidModelError(`step must satisfy lambda·d·step ≤ 1, got ${lambda}·${d}·${step} = ${lambda * d * step}`);
+    throw new InvalidModelError(`step must satisfy λ·d·step ≤ 1, got ${lambda}·${d}·${step} = ${lambda * d * step}`);
   return { step, horizon: positiveOption('horizon', options.horizon ?? defaultHorizon(service)) };
 }
 

@@ -14,7 +14,7 @@ import { InvalidModelError } from '../../errors.ts';
 import type { EffectiveMemory } from '../../model/memory.ts';
 
 function checkArgs(rho: number, d: number): void {
-  if (!(rho >= 0 && rho < 1)) throw new InvalidModelError(`rho must lie in [0, 1), got ${rho}`);
+  if (!(rho >= 0 && rho < 1)) throw new InvalidModelError(`the load ρ must lie in [0, 1), got ρ = ${rho}`);
   if (!Number.isInteger(d) || d < 1) throw new InvalidModelError(`d must be an integer ≥ 1, got ${d}`);
 }
 

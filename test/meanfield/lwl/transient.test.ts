@@ -39,7 +39,7 @@ describe('lwlTransient', () => {
 
   it('lwlTransient(model, options) rejects a step with λdΔ > 1, bad times and a non-LWL selection', () => {
     const model = parseModel({ lambda: 0.9, d: 2, selection: 'lwl' });
-    expect(() => lwlTransient(model, { times: [1], step: 0.6 })).toThrow(/lambda·d·step/);
+    expect(() => lwlTransient(model, { times: [1], step: 0.6 })).toThrow(/λ·d·step/);
     expect(() => lwlTransient(model, { times: [2, 1] })).toThrow(InvalidModelError);
     expect(() => lwlTransient(parseModel({ lambda: 0.9, d: 2 }), { times: [1] })).toThrow(InvalidModelError);
   });
