@@ -67,7 +67,7 @@ function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
   if (tail) add(`mean field (n → ∞), ${view.solution!.kind}`, COLOURS.meanField, tail);
   const r = view.refined;
   if (r) {
-    add(`refined mean field, n = ${r.n} (1/n)`, COLOURS.refined, r.firstOrder.tail);
+    if (r.firstOrder.tail) add(`refined mean field, n = ${r.n} (1/n)`, COLOURS.refined, r.firstOrder.tail);
     if (r.secondOrder) add(`refined mean field, n = ${r.n} (1/n + 1/n²)`, COLOURS.second, r.secondOrder.tail);
   }
   const simName = sim ? `simulation, n = ${sim.n} (95 % CI)` : undefined;
@@ -81,7 +81,7 @@ function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
   // the refined band: between the 1/n and the 1/n + 1/n² estimates (how much the next order moves the answer)
   const band: ExplorerFigure['rows'] = [];
   if (r?.secondOrder)
-    r.firstOrder.tail.forEach((v, i) => {
+    r.firstOrder.tail?.forEach((v, i) => {
       const w = r.secondOrder!.tail[i] ?? 0;
       if (i >= 1 && Math.max(v, w) >= floor) band.push({ i, low: Math.max(floor, Math.min(v, w)), high: Math.max(v, w) });
     });

@@ -124,6 +124,15 @@ export interface MeanFieldSolution {
 
 export type { SolutionKind };
 
+/**
+ * What a solution's E[Q] counts, in the words every output uses (CLI, explorer): "replicas per server (λ·d·E[T])" for
+ * redundancy-d, whose every job holds a replica on each of d servers until it completes; "jobs per server" otherwise.
+ * @example meanQueueLengthUnit(solveMeanField(parseModel({ lambda: 0.5, d: 2, redundancy: 'cancel-on-complete' }))) // 'replicas per server (λ·d·E[T])'
+ */
+export function meanQueueLengthUnit(solution: Pick<MeanFieldSolution, 'redundancy'>): string {
+  return solution.redundancy ? 'replicas per server (λ·d·E[T])' : 'jobs per server';
+}
+
 export interface SolveOptions {
   /** Seed of cavity simulations (default 1). */
   readonly seed?: number;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel } from '../../src/model/index.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { refine, refinedEstimate } from '../../src/meanfield/refined.ts';
 import { exploreView, modelControls, modelInput } from '../../src/explorer/view.ts';
 import { explorerFigures, toCsv } from '../../src/explorer/figures.ts';
@@ -67,7 +68,11 @@ describe('exploreView', () => {
     expect(view.transient!.of).toBe('workload');
     expect(view.refined).toBeUndefined();
     expect(view.sweep!.meanResponseTime.every((t, j) => t < view.sweep!.random[j])).toBe(true);
-    expect(view.notes).toEqual([expect.stringMatching(/^refined mean field: .*lwl/)]);
+    // the note is the capability query's own reason, as `fixed-point --refined` gives it
+    const reason = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' })).refined.firstOrder;
+    expect(reason.available).toBe(false);
+    expect(view.notes).toEqual([`refined mean field: ${reason.available ? '' : reason.reason}`]);
+    expect(view.notes[0]).toMatch(/LWL\(d\)/);
   });
 
   it('sweeps λ only where the solver is a closed form (not for a cavity estimate)', () => {

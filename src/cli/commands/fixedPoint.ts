@@ -22,7 +22,7 @@ import {
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { isSqdModel, meanFieldCapabilities } from '../../meanfield/capabilities.ts';
-import { solveMeanField } from '../../meanfield/solve.ts';
+import { meanQueueLengthUnit, solveMeanField } from '../../meanfield/solve.ts';
 import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
@@ -454,9 +454,7 @@ function printGeneralSolution(
       // the limit is finite while every finite n is not (with replacement): said beside it, as simulate says the ∞
       ...(finiteN !== undefined ? [`  note: E[T]_n = ∞ at every finite n (${finiteN}): E[T]_n does not converge to this limit`] : []),
       ...(s.meanQueueLength !== undefined
-        ? [
-            `  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${s.redundancy ? 'replicas per server (λ·d·E[T])' : 'jobs per server'}`,
-          ]
+        ? [`  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${meanQueueLengthUnit(s)}`]
         : []),
       ...(s.redundancy
         ? [
