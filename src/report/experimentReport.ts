@@ -40,14 +40,18 @@ function panelOf(o: CellOutcome): string {
 }
 
 /**
- * The unit of the cells' times (model/service `timeUnit`): a short form names its mean (`exp@2`: time units with
- * E[S] = 2), a trace's sizes are rescaled to mean 1; cells of several means share no unit and the text says so.
+ * The unit of the times of a grid's service laws (model/service `timeUnit`): a short form names its mean (`exp@2`:
+ * time units with E[S] = 2), a trace's sizes are rescaled to mean 1; laws of several means share no unit and the
+ * text says so. @param services short forms as the grid writes them ("exp", "weibull:0.5@2", "trace:…").
  */
-export function outcomesTimeUnit(outcomes: readonly CellOutcome[]): string {
-  const means = new Set(
-    outcomes.map((o) => (o.cell.service.startsWith('trace:') ? 1 : (serviceSchema.parse(o.cell.service) as { mean: number }).mean)),
-  );
+export function servicesTimeUnit(services: readonly string[]): string {
+  const means = new Set(services.map((s) => (s.startsWith('trace:') ? 1 : (serviceSchema.parse(s) as { mean: number }).mean)));
   return means.size <= 1 ? timeUnit({ mean: [...means][0] ?? 1 }) : "time units (E[S] as each panel's service law sets it)";
+}
+
+/** The unit of the cells' times (`servicesTimeUnit` of their service laws). */
+export function outcomesTimeUnit(outcomes: readonly CellOutcome[]): string {
+  return servicesTimeUnit(outcomes.map((o) => o.cell.service));
 }
 
 /** The unit of each plotted measure, as the other figures write it: times in `outcomesTimeUnit`, slowdown a ratio. */

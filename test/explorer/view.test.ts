@@ -98,6 +98,10 @@ describe('explorer figures and worker protocol', () => {
           f.rows.every((r) => r.timeUnit === unit),
           f.name,
         ).toBe(true);
+        // ... and in the tooltips of the times (t, u, E[T]), which named none
+        const tips = [...JSON.stringify(f.spec).matchAll(/"field":"(t|x)","title":"([^"]*)"/g)].map((m) => m[2]);
+        expect(tips.length, f.name).toBeGreaterThan(0);
+        for (const title of tips) expect(title, f.name).toContain(`(${unit})`);
       }
       if (unit !== 'mean service times')
         for (const f of figures) expect(JSON.stringify(f.spec), f.name).not.toContain('mean service times');
