@@ -27,7 +27,7 @@ import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fit
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { timeUnit } from '../../model/service/index.ts';
-import { percentileName } from '../../stats/index.ts';
+import { oneInterval, percentileName } from '../../stats/index.ts';
 import {
   addModelOptions,
   examples,
@@ -274,14 +274,25 @@ function ccdfGridLines(times: readonly number[], ccdf: readonly number[]): strin
   return lines;
 }
 
-/** JSON of a law's quantiles: p, t_p and, for estimates, the 95 % CI. */
-function quantilesJson(law: ResponseTimeLaw) {
-  return law.quantiles.map((q) => ({
-    p: q.p,
-    value: q.value,
-    ...(q.estimate ? { ci95: q.estimate.ci95, halfWidth: q.estimate.halfWidth } : {}),
-    ...(q.measuredError ? { measuredError: q.measuredError } : {}),
-  }));
+/**
+ * JSON of a law's quantiles, keyed by percentile name as `simulate --json` keys its percentiles ("p50", "p99", "p99.9":
+ * `percentileName`), each { p, value } and, for estimates, the 95 % CI `ci95` [lo, hi] only: the interval inverts the
+ * cdf and is not symmetric about t_p, so no `halfWidth` (`oneInterval`; the PH fit's reference estimate likewise).
+ */
+export function quantilesJson(law: ResponseTimeLaw) {
+  return Object.fromEntries(
+    law.quantiles.map((q) => [
+      percentileName(q.p),
+      {
+        p: q.p,
+        value: q.value,
+        ...(q.estimate ? { ci95: q.estimate.ci95 } : {}),
+        ...(q.measuredError
+          ? { measuredError: { ...q.measuredError, referenceEstimate: oneInterval(q.measuredError.referenceEstimate) } }
+          : {}),
+      },
+    ]),
+  );
 }
 
 /** "  response time (solver, kind): p50 = 2.2019  p95 = …" with CIs for estimates. */
