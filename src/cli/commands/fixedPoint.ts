@@ -409,6 +409,8 @@ function printGeneralSolution(
       solver: s.solver,
       kind: s.kind,
       source: s.source,
+      // the estimate kinds: E[Q]'s interval beside E[T]'s (`estimate`), λ times it by Little's law
+      ...(s.meanQueueLengthEstimate ? { meanQueueLengthEstimate: s.meanQueueLengthEstimate } : {}),
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       ...(e ? { measuredError: e } : {}),
       ...(s.note ? { note: s.note } : {}),
@@ -469,6 +471,10 @@ function printGeneralSolution(
         ? [
             `  busy fraction F̄(0) = ${s.redundancy.busyFraction.toFixed(6)}, work per job E[W] = ${s.redundancy.workPerJob.toFixed(6)} (E[S] = ${model.service.mean}), stable for λ < λ_max = ${s.redundancy.lambdaMax.toFixed(6)}`,
           ]
+        : []),
+      // (after E[Q] for the estimate kinds, which have no redundancy lines)
+      ...(s.meanQueueLengthEstimate
+        ? [`  E[Q] 95% CI ${intervalText(s.meanQueueLengthEstimate.ci95, 4)} (λ × the interval of E[T], Little's law)`]
         : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iteration${s.convergence.iterations === 1 ? '' : 's'}` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
