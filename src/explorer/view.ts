@@ -93,6 +93,18 @@ export function modelControls(): ControlField[] {
 const isEmpty = (x: unknown) => typeof x === 'object' && x !== null && Object.keys(x).length === 0;
 
 /**
+ * A text field's JSON value. @throws {SyntaxError} one line naming the field, the parser's reason with its position
+ * and the text (`servers: not valid JSON (… at position 18): {"speeds": [1, 2],}`), for the page to show.
+ */
+function jsonField(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new SyntaxError(`${name}: not valid JSON (${(e as Error).message}): ${text}`, { cause: e });
+  }
+}
+
+/**
  * The model input of a page state: λ and d as given, each text field as a short form, or parsed as JSON when it
  * starts with `{` or `[`; empty fields and fields at their default left out (the schema fills the default, and a
  * default given explicitly can conflict: parseModel refuses sampling with-replacement beside a batch).
@@ -102,7 +114,7 @@ export function modelInput(state: Record<string, string>): Record<string, unknow
   for (const field of modelControls()) {
     const value = (state[field.name] ?? field.default).trim();
     if (value === '' || value === field.default) continue;
-    input[field.name] = field.kind === 'text' && /^[[{]/.test(value) ? JSON.parse(value) : value;
+    input[field.name] = field.kind === 'text' && /^[[{]/.test(value) ? jsonField(field.name, value) : value;
   }
   return input;
 }

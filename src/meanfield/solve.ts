@@ -99,6 +99,11 @@ export interface MeanFieldSolution {
   /** The 95% CI of E[T] for the estimate kind (absent otherwise). */
   readonly estimate?: Estimate;
   /**
+   * The 95% CI of E[Q] for the estimate kind: E[Q] = λE[T] (Little; λd replicas with redundancy) holds in the limit,
+   * so it is `estimate` scaled by E[Q]/E[T], centred on `meanQueueLength` (absent otherwise, and where E[Q] is ∞).
+   */
+  readonly meanQueueLengthEstimate?: Estimate;
+  /**
    * For the approximation kind: the relative error of E[T] measured for this law family (low, high as fractions, where
    * and against what) — the two-moment PH fit's size of error (meanfield/phaseType/fitError.ts).
    */
@@ -156,8 +161,20 @@ type Parts = Omit<MeanFieldSolution, 'provenance' | 'convergence'> & { readonly 
 
 /** Completes a solver's answer with its provenance (and convergence true for closed forms). */
 function solution(parts: Parts): MeanFieldSolution {
+  const { estimate: e, meanQueueLength: q, meanResponseTime: t } = parts;
+  const little = e !== undefined && q !== undefined && Number.isFinite(q) && t > 0 ? q / t : undefined;
   return {
     ...parts,
+    ...(e !== undefined && little !== undefined
+      ? {
+          meanQueueLengthEstimate: {
+            ...e,
+            mean: q!,
+            ci95: [little * e.ci95[0], little * e.ci95[1]] as [number, number],
+            halfWidth: little * e.halfWidth,
+          },
+        }
+      : {}),
     convergence: parts.convergence ?? { converged: true },
     provenance: { solver: parts.solver, source: parts.source, version: VERSION, code: codeId() },
   };

@@ -13,6 +13,7 @@ import {
   serviceLabel,
   withoutVReason,
   type CellResult,
+  type CellSimulation,
   type ComparisonResult,
   type ModelSummary,
 } from '../compare/index.ts';
@@ -23,7 +24,7 @@ import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
 import { meanJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
 import { fittedLimitInterval, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
-import { isInfinite, type Estimate } from '../stats/index.ts';
+import { isInfinite, oneInterval, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
 import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
@@ -623,4 +624,33 @@ export async function writeComparisonReport(
     },
     options,
   );
+}
+
+/**
+ * results.json of a comparison: the result as computed, but each simulated percentile (cells, confirmatory reruns and
+ * the quantile checks) with its 95 % interval `ci95` [lo, hi] alone: that interval inverts the cdf and is not symmetric
+ * about the percentile, so its `halfWidth` would state a second interval, mean ± h, that nothing computed (`oneInterval`,
+ * as `simulate --json` prints them).
+ */
+export function comparisonResultsJson(result: ComparisonResult): unknown {
+  const simulation = (s: CellSimulation) =>
+    s.responseTimePercentiles
+      ? {
+          ...s,
+          responseTimePercentiles: Object.fromEntries(Object.entries(s.responseTimePercentiles).map(([k, e]) => [k, oneInterval(e)])),
+        }
+      : s;
+  return {
+    ...result,
+    cells: result.cells.map((c) => ({
+      ...c,
+      simulation: simulation(c.simulation),
+      confirmation: c.confirmation ? { ...c.confirmation, simulation: simulation(c.confirmation.simulation) } : c.confirmation,
+    })),
+    models: result.models.map((m) =>
+      m.quantiles
+        ? { ...m, quantiles: { ...m.quantiles, cells: m.quantiles.cells.map((q) => ({ ...q, simulated: oneInterval(q.simulated) })) } }
+        : m,
+    ),
+  };
 }

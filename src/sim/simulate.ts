@@ -36,6 +36,7 @@ import {
 import {
   feasible,
   infiniteEstimate,
+  oneInterval,
   precisionReached,
   cdfSectioningInterval,
   cdfSectioningLevels,
@@ -1299,11 +1300,6 @@ export function meansOutsideInterval(result: SimulationResult): MeanOutsideInter
  * @example percentilesJson(result.responseTimePercentiles).p95 // { mean: 7.93, ci95: [7.54, 8.38], replications: 5 }
  */
 export function percentilesJson<E extends Estimate>(p: Percentiles<E>): Percentiles<Omit<E, 'halfWidth'>> {
-  const oneInterval = (e: E): Omit<E, 'halfWidth'> => {
-    const copy: Partial<E> = { ...e };
-    delete copy.halfWidth;
-    return copy as Omit<E, 'halfWidth'>;
-  };
   return { p50: oneInterval(p.p50), p95: oneInterval(p.p95), p99: oneInterval(p.p99) };
 }
 

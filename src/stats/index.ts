@@ -9,6 +9,7 @@ export {
   feasible,
   infiniteEstimate,
   isInfinite,
+  oneInterval,
   precisionReached,
   type Estimate,
   type PrecisionTarget,

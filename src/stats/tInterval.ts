@@ -222,3 +222,13 @@ export function precisionReached(e: Estimate, target: PrecisionTarget): boolean 
   if (target.halfWidth !== undefined && !(e.halfWidth <= target.halfWidth)) return false;
   return true;
 }
+
+/**
+ * An estimate whose interval is not symmetric about it (a percentile's, inverted from the cdf) as JSON prints it:
+ * `ci95` [lo, hi] and no `halfWidth`, which would state mean ± h, an interval nothing computed. Other fields are kept.
+ */
+export function oneInterval<E extends Estimate>(e: E): Omit<E, 'halfWidth'> {
+  const copy: Partial<E> = { ...e };
+  delete copy.halfWidth;
+  return copy as Omit<E, 'halfWidth'>;
+}

@@ -72,6 +72,17 @@ describe('solveMeanField', () => {
     expect(s.estimate!.ci95[0]).toBeLessThan(s.meanResponseTime);
     // SRPT with LWL selection beats LWL FIFO (closed form) at the same load
     expect(s.estimate!.ci95[1]).toBeLessThan(-Math.log(1 - 0.49) / 0.49);
+    // E[Q] has its interval too (L2 of the fresh-user trial): Little's E[Q] = λE[T] scales E[T]'s
+    const q = s.meanQueueLengthEstimate!;
+    expect(q.mean).toBe(s.meanQueueLength);
+    expect(q.ci95[0]).toBeCloseTo(0.7 * s.estimate!.ci95[0], 12);
+    expect(q.ci95[1]).toBeCloseTo(0.7 * s.estimate!.ci95[1], 12);
+    expect(q.halfWidth).toBeCloseTo(0.7 * s.estimate!.halfWidth, 12);
+    expect(q.replications).toBe(s.estimate!.replications);
+    // exact kinds have neither
+    const exact = solveMeanField(parseModel({ lambda: 0.7, d: 2 }));
+    expect(exact.estimate).toBeUndefined();
+    expect(exact.meanQueueLengthEstimate).toBeUndefined();
   });
 
   it('meanFieldCapabilities(model) gives LPW(d) the LPW cavity (estimate), and refuses it with trace predictions', () => {

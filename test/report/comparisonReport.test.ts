@@ -52,6 +52,13 @@ describe('writeComparisonReport', () => {
     expect(md).toMatch(/Calibration check/);
     const saved = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
     expect(saved.cells[0].seed).toBe(result.cells[0].seed);
+    // a percentile's interval inverts the cdf (asymmetric): results.json gives [lo, hi], no halfWidth (L3, fresh-user trial)
+    const p99 = saved.cells[0].simulation.responseTimePercentiles.p99;
+    expect(p99.ci95).toEqual(result.cells[0].simulation.responseTimePercentiles!.p99.ci95);
+    expect(p99).not.toHaveProperty('halfWidth');
+    expect(saved.models[0].quantiles.cells.length).toBeGreaterThan(0);
+    for (const q of saved.models[0].quantiles.cells) expect(q.simulated).not.toHaveProperty('halfWidth');
+    expect(saved.cells[0].simulation.meanResponseTime.halfWidth).toBe(result.cells[0].simulation.meanResponseTime.halfWidth);
     // y axes titled after layering; a tick label at every n of the sweep (the largest included)
     const svg = (name: string) => readFileSync(path.join(dir, 'figures', `${name}.svg`), 'utf8');
     expect(svg('tail-fractions')).toContain('s_i (servers with ≥ i jobs)');

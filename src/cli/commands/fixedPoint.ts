@@ -27,7 +27,7 @@ import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fit
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { timeUnit } from '../../model/service/index.ts';
-import { percentileName } from '../../stats/index.ts';
+import { oneInterval, percentileName } from '../../stats/index.ts';
 import {
   addModelOptions,
   examples,
@@ -275,14 +275,25 @@ function ccdfGridLines(times: readonly number[], ccdf: readonly number[]): strin
   return lines;
 }
 
-/** JSON of a law's quantiles: p, t_p and, for estimates, the 95 % CI. */
-function quantilesJson(law: ResponseTimeLaw) {
-  return law.quantiles.map((q) => ({
-    p: q.p,
-    value: q.value,
-    ...(q.estimate ? { ci95: q.estimate.ci95, halfWidth: q.estimate.halfWidth } : {}),
-    ...(q.measuredError ? { measuredError: q.measuredError } : {}),
-  }));
+/**
+ * JSON of a law's quantiles, keyed by percentile name as `simulate --json` keys its percentiles ("p50", "p99", "p99.9":
+ * `percentileName`), each { p, value } and, for estimates, the 95 % CI `ci95` [lo, hi] only: the interval inverts the
+ * cdf and is not symmetric about t_p, so no `halfWidth` (`oneInterval`; the PH fit's reference estimate likewise).
+ */
+export function quantilesJson(law: ResponseTimeLaw) {
+  return Object.fromEntries(
+    law.quantiles.map((q) => [
+      percentileName(q.p),
+      {
+        p: q.p,
+        value: q.value,
+        ...(q.estimate ? { ci95: q.estimate.ci95 } : {}),
+        ...(q.measuredError
+          ? { measuredError: { ...q.measuredError, referenceEstimate: oneInterval(q.measuredError.referenceEstimate) } }
+          : {}),
+      },
+    ]),
+  );
 }
 
 /** "  response time (solver, kind): p50 = 2.2019  p95 = …" with CIs for estimates. */
@@ -402,6 +413,8 @@ function printGeneralSolution(
       solver: s.solver,
       kind: s.kind,
       source: s.source,
+      // the estimate kinds: E[Q]'s interval beside E[T]'s (`estimate`), λ times it by Little's law
+      ...(s.meanQueueLengthEstimate ? { meanQueueLengthEstimate: s.meanQueueLengthEstimate } : {}),
       ...(s.numericalError !== undefined ? { numericalError: s.numericalError } : {}),
       ...(e ? { measuredError: e } : {}),
       ...(s.note ? { note: s.note } : {}),
@@ -460,6 +473,10 @@ function printGeneralSolution(
         ? [
             `  busy fraction F̄(0) = ${s.redundancy.busyFraction.toFixed(6)}, work per job E[W] = ${s.redundancy.workPerJob.toFixed(6)} (E[S] = ${model.service.mean}), stable for λ < λ_max = ${s.redundancy.lambdaMax.toFixed(6)}`,
           ]
+        : []),
+      // (after E[Q] for the estimate kinds, which have no redundancy lines)
+      ...(s.meanQueueLengthEstimate
+        ? [`  E[Q] 95% CI ${intervalText(s.meanQueueLengthEstimate.ci95, 4)} (λ × the interval of E[T], Little's law)`]
         : []),
       `  convergence: ${s.convergence.converged ? 'converged' : 'NOT converged'}${s.convergence.iterations !== undefined ? `, ${s.convergence.iterations} iteration${s.convergence.iterations === 1 ? '' : 's'}` : ''}${s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(2)}` : ''}`,
       ...(s.reduction
