@@ -13,6 +13,7 @@ import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SweepPo
 import {
   c1Check,
   confirmFamily,
+  confirmPresent,
   judgeFamily,
   limitCheck,
   infiniteReason,
@@ -242,25 +243,6 @@ function trajectoryComparison(p: PreparedModel, config: ComparisonConfig, values
 
 /** A model without a c₁ or c₂ check, as the family rule reads it: not judged. */
 const ABSENT: SingleRunTest = { status: 'not-judged', pValue: Number.NaN, adjustedPValue: null };
-
-/**
- * `confirmFamily` over per-model checks of which some are absent (null or undefined: no such check for that model);
- * an absent check stays as it is and is never rerun. @param rerun model index → the check recomputed from its reruns.
- */
-function confirmPresent<V extends SingleRunTest, A extends null | undefined>(
-  checks: readonly (V | A)[],
-  rerun: (index: number) => V,
-): { verdict: V | A; confirmation: V | null }[] {
-  const present = checks.flatMap((c, i) => (c ? [i] : []));
-  const judged = confirmFamily(
-    present.map((i) => checks[i] as V),
-    (k) => rerun(present[k]),
-  );
-  return checks.map((c, i) => {
-    const k = present.indexOf(i);
-    return k < 0 ? { verdict: c, confirmation: null } : judged[k];
-  });
-}
 
 /** The indices of `tests` that their family's Holm step rejects (`confirmFamily`): each gets a confirmatory rerun. */
 function rejectedBy<V extends SingleRunTest>(tests: readonly V[]): number[] {

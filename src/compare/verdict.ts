@@ -280,6 +280,30 @@ export function confirmFamily<V extends SingleRunTest>(
 }
 
 /**
+ * `confirmFamily` over per-model checks of which some are absent (null or undefined: no such check for that model, e.g.
+ * no c₁ check without a sweep, no c₂ check without a second-order term); an absent check stays as it is and is never
+ * rerun. The c₁ and c₂ checks of a report are judged by it (compare/summary.ts).
+ * @param checks the single-run checks, one a model. @param rerun model index → the check recomputed from its reruns.
+ * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
+ */
+export function confirmPresent<V extends SingleRunTest, A extends null | undefined>(
+  checks: readonly (V | A)[],
+  rerun: (index: number) => V,
+  alpha = SIGNIFICANCE_LEVEL,
+): { verdict: V | A; confirmation: V | null }[] {
+  const present = checks.flatMap((c, i) => (c ? [i] : []));
+  const judged = confirmFamily(
+    present.map((i) => checks[i] as V),
+    (k) => rerun(present[k]),
+    alpha,
+  );
+  return checks.map((c, i) => {
+    const k = present.indexOf(i);
+    return k < 0 ? { verdict: c, confirmation: null } : judged[k];
+  });
+}
+
+/**
  * The report's cell verdicts: `confirmFamily` over all judged cells (Holm over the first runs, each rejected cell rerun
  * with fresh seeds and more precision, "disagrees" only when its rerun is rejected too).
  * @param first the first runs' single-run verdicts (`cellVerdict`). @param rerun index → the rerun's single-run verdict.
@@ -457,7 +481,7 @@ export interface C1Check {
   /** (ĉ₁ − ΣV/λ)/s.e. */
   readonly tStatistic: number;
   readonly pValue: number;
-  /** Holm over the models of the report (null before `judgeC1Family` or when not judged). */
+  /** Holm over the models of the report (null before `confirmPresent` or when not judged). */
   readonly adjustedPValue: number | null;
   /** Σ ((y_n − fit)/σ_n)² per residual degree of freedom (NaN with none): ≫ 1 says the c₁/n + c₂/n² form does not fit. */
   readonly reducedChiSquare: number;
@@ -539,16 +563,6 @@ export function c1Check(points: readonly FitPoint[], limit: number, expected: nu
     nUsed: used.map((p) => p.n),
     rule: C1_RULE,
   };
-}
-
-/** Holm over the judged c₁ checks of a report: sets `adjustedPValue` and the status at `alpha`. */
-export function judgeC1Family<T extends C1Check | null>(checks: readonly T[], alpha = SIGNIFICANCE_LEVEL): T[] {
-  const judged = checks.map((c, i) => i).filter((i) => checks[i] && checks[i]!.status !== 'not-judged');
-  const adjusted = holmAdjust(judged.map((i) => checks[i]!.pValue));
-  return checks.map((c, i) => {
-    const k = judged.indexOf(i);
-    return k < 0 || !c ? c : { ...c, adjustedPValue: adjusted[k], status: adjusted[k] < alpha ? 'disagrees' : 'agrees' };
-  });
 }
 
 /**
