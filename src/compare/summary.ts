@@ -380,7 +380,9 @@ function c1CheckOf(p: PreparedModel, meanResponseTimes: readonly FitPoint[]): C1
   const sumV = p.correction!.sumV;
   const sumPi = p.correction!.fixedPoint.meanQueueLength;
   const points = meanResponseTimes.filter((e) => Math.abs(sumV) / (e.n * sumPi) <= MAX_RELATIVE_CORRECTION);
-  return c1Check(points, p.reference.meanResponseTime, sumV / p.model.lambda);
+  // the computed second order (SQ(d) FIFO and PS/LAS through it): c₂ = ΣA/λ, subtracted when c₁ is fitted alone
+  const c2 = p.secondOrder ? p.secondOrder.sumA / p.model.lambda : null;
+  return c1Check(points, p.reference.meanResponseTime, sumV / p.model.lambda, c2);
 }
 
 /** One cell's busy-fraction test: t = (ŝ₁ − ρ)/σ̂ against Student t (ν = R − 1), 'agrees'/'disagrees' at α unadjusted. */
