@@ -199,7 +199,9 @@ function fitPoints(cells: readonly { n: number; simulation: CellSimulation }[]):
 
 /**
  * The limit check of a model (`limitCheck`, LIMIT_RULE) from its sweep's E[T]_n points and their fit: the first run's,
- * or a confirmatory rerun's (the rerun's points and a fit of the same form).
+ * or a confirmatory rerun's (the rerun's points and a fit of the same form). A fit without c₂ (two or three n) leaves
+ * the 1/n² term in â; where the second order is computed (c₂ = ΣA/λ) it is subtracted from the points first and
+ * a + c₁/n refitted (the c₁ check does the same, `c1Check`).
  */
 function modelLimitCheck(
   p: PreparedModel,
@@ -207,7 +209,12 @@ function modelLimitCheck(
   fit: InverseNFit | null,
 ): LimitCheck {
   const infinite = cells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null;
-  return unsettledVerdict(limitCheck(fit, referenceValue(p.reference), infinite, fitPoints(cells)), p.model);
+  const points = fitPoints(cells);
+  const c2 = fit && !fit.inverseSquare && p.secondOrder ? p.secondOrder.sumA / p.model.lambda : null;
+  if (c2 === null || !Number.isFinite(c2)) return unsettledVerdict(limitCheck(fit, referenceValue(p.reference), infinite, points), p.model);
+  const less = points.map((x) => ({ ...x, value: x.value - c2 / (x.n * x.n) }));
+  const check = limitCheck(fitInverseN(less, { inverseSquare: false }), referenceValue(p.reference), infinite, less);
+  return unsettledVerdict({ ...check, rule: `${check.rule}; the computed c₂/n² = ΣA/(λn²) subtracted from x̂_n first` }, p.model);
 }
 
 /** The response-time curve and quantile cells of one model (quantileCells.ts); a model without an exact law adds a note. */
