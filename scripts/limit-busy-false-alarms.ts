@@ -17,6 +17,8 @@
  *   after:  the same first runs through `confirmFamily`: Holm, then a confirmatory rerun with fresh seeds and 4× the
  *           replications, "disagrees" only when the rerun rejects too.
  * Both come from the same runs (the first runs' fields hold the old rule's inputs).
+ * Measured (150 seeds, 10 × 10⁴ jobs, load ≈ 20): mean t of the limits LAS −0.211 → −0.005, FIFO −0.277 → −0.071;
+ * single-run rejections 12/300 and 13/300; reports with a confirmed "disagrees" 0/150 (LAS) and 1/150 (FIFO).
  * Run: `nice npx tsx scripts/limit-busy-false-alarms.ts [seeds=200] [jobs=10000] [replications=10] [discipline=las,fifo]`.
  */
 import { fitInverseN, limitCheck, runComparison, type ComparisonConfig } from '../src/compare/index.ts';
