@@ -718,8 +718,10 @@ export function loadFigure(result: ComparisonResult): Figure | null {
       lambda: c.lambda,
       series: `simulation, n = ${nMax}`,
       value: e.mean,
-      lo: e.mean - e.halfWidth,
-      hi: e.mean + e.halfWidth,
+      // the interval as simulated, inside the parameter space (E[T] ≥ E[S]/μ_max, sim/simulate.ts `feasible`): mean ± h
+      // reached below E[S], and to ≤ 0 on the log axis, at low loads and small budgets
+      lo: e.ci95[0],
+      hi: e.ci95[1],
       n: nMax,
     });
   }
