@@ -564,6 +564,50 @@ ${reproduceSection(meta)}`;
 }
 
 /**
+ * results.json of a comparison: the result as computed, with two changes of form.
+ * - Each model's reference E[T]∞ and E[Q]∞ that are infinite in theory are the ∞ object
+ *   `{ mean: null, infinite: true, reason }` (io/jsonText.ts, README "JSON formats"), not a bare null; the reference's
+ *   `infinite` keeps the reason as before.
+ * - Each simulated percentile (cells, confirmatory reruns and the quantile checks) has its 95 % interval `ci95`
+ *   [lo, hi] alone: that interval inverts the cdf and is not symmetric about the percentile, so its `halfWidth` would
+ *   state a second interval, mean ± h, that nothing computed (`oneInterval`, as `simulate --json` prints them).
+ */
+export function comparisonResultsJson(result: ComparisonResult): unknown {
+  const simulation = (s: CellSimulation) =>
+    s.responseTimePercentiles
+      ? {
+          ...s,
+          responseTimePercentiles: Object.fromEntries(Object.entries(s.responseTimePercentiles).map(([k, e]) => [k, oneInterval(e)])),
+        }
+      : s;
+  const reference = (m: ComparisonResult['models'][number]) => {
+    const ref = m.reference;
+    if (ref.infinite === undefined && Number.isFinite(ref.meanResponseTime)) return ref;
+    const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
+    return {
+      ...ref,
+      meanResponseTime: meanJson(ref.meanResponseTime, reason),
+      meanQueueLength: ref.meanQueueLength === null ? null : meanJson(ref.meanQueueLength, reason),
+    };
+  };
+  return {
+    ...result,
+    cells: result.cells.map((c) => ({
+      ...c,
+      simulation: simulation(c.simulation),
+      confirmation: c.confirmation ? { ...c.confirmation, simulation: simulation(c.confirmation.simulation) } : c.confirmation,
+    })),
+    models: result.models.map((m) => ({
+      ...m,
+      reference: reference(m),
+      ...(m.quantiles
+        ? { quantiles: { ...m.quantiles, cells: m.quantiles.cells.map((q) => ({ ...q, simulated: oneInterval(q.simulated) })) } }
+        : {}),
+    })),
+  };
+}
+
+/**
  * Renders every figure and writes the report folder of a comparison (report.md, index.html, figures, results.json,
  * metadata.json with the config).
  * @param outDir target folder (created if missing); existing files of the same name are replaced atomically.
@@ -571,30 +615,6 @@ ${reproduceSection(meta)}`;
  * figures/<name>.pdf, tables.tex (booktabs: cells, fits) and report.tex.
  * @returns the paths written, relative to outDir.
  */
-/**
- * results.json of a comparison: the result as it is, but each model's reference E[T]∞ and E[Q]∞ that are infinite in
- * theory are the ∞ object `{ mean: null, infinite: true, reason }` (io/jsonText.ts, README "JSON formats"), not a
- * bare null; the reference's `infinite` keeps the reason as before.
- */
-export function comparisonResultsJson(result: ComparisonResult): unknown {
-  return {
-    ...result,
-    models: result.models.map((m) => {
-      const ref = m.reference;
-      if (ref.infinite === undefined && Number.isFinite(ref.meanResponseTime)) return m;
-      const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
-      return {
-        ...m,
-        reference: {
-          ...ref,
-          meanResponseTime: meanJson(ref.meanResponseTime, reason),
-          meanQueueLength: ref.meanQueueLength === null ? null : meanJson(ref.meanQueueLength, reason),
-        },
-      };
-    }),
-  };
-}
-
 export async function writeComparisonReport(
   outDir: string,
   result: ComparisonResult,
@@ -624,33 +644,4 @@ export async function writeComparisonReport(
     },
     options,
   );
-}
-
-/**
- * results.json of a comparison: the result as computed, but each simulated percentile (cells, confirmatory reruns and
- * the quantile checks) with its 95 % interval `ci95` [lo, hi] alone: that interval inverts the cdf and is not symmetric
- * about the percentile, so its `halfWidth` would state a second interval, mean ± h, that nothing computed (`oneInterval`,
- * as `simulate --json` prints them).
- */
-export function comparisonResultsJson(result: ComparisonResult): unknown {
-  const simulation = (s: CellSimulation) =>
-    s.responseTimePercentiles
-      ? {
-          ...s,
-          responseTimePercentiles: Object.fromEntries(Object.entries(s.responseTimePercentiles).map(([k, e]) => [k, oneInterval(e)])),
-        }
-      : s;
-  return {
-    ...result,
-    cells: result.cells.map((c) => ({
-      ...c,
-      simulation: simulation(c.simulation),
-      confirmation: c.confirmation ? { ...c.confirmation, simulation: simulation(c.confirmation.simulation) } : c.confirmation,
-    })),
-    models: result.models.map((m) =>
-      m.quantiles
-        ? { ...m, quantiles: { ...m.quantiles, cells: m.quantiles.cells.map((q) => ({ ...q, simulated: oneInterval(q.simulated) })) } }
-        : m,
-    ),
-  };
 }
