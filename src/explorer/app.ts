@@ -18,6 +18,7 @@ import { explorerFigures, toCsv, type ExplorerFigure } from './figures.ts';
 import { handleRequest, type Reply, type Request } from './protocol.ts';
 import { modelControls, modelInput, solutionRows, type ControlField, type ExplorerView } from './view.ts';
 import { formatCount, isInfinite } from '../stats/index.ts';
+import { jsonText, meanJson } from '../io/jsonText.ts';
 
 declare const vegaEmbed: (el: HTMLElement, spec: unknown, options: unknown) => Promise<{ finalize(): void }>;
 
@@ -58,6 +59,20 @@ const LABELS: Record<string, string> = {
   conventions: 'conventions (JSON, theory.md §1)',
 };
 
+/** The view as JSON: a limit mean infinite in theory as the ∞ object (io/jsonText.ts), not a bare null. */
+const viewAsJson = (view: ExplorerView | undefined) => {
+  const s = view?.solution;
+  if (!view || !s || Number.isFinite(s.meanResponseTime)) return view;
+  const why = view.infinite ?? 'E[T] = ∞ in theory';
+  return {
+    ...view,
+    solution: {
+      ...s,
+      meanResponseTime: meanJson(s.meanResponseTime, why),
+      ...(s.meanQueueLength === undefined ? {} : { meanQueueLength: meanJson(s.meanQueueLength, why) }),
+    },
+  };
+};
 const sig = (x: number, digits = 4) => (Number.isFinite(x) ? Number(x.toPrecision(digits)).toString() : x > 0 ? '∞' : String(x));
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -294,7 +309,7 @@ function page(): void {
     const csv = el('button', { type: 'button', class: 'data' }, 'data (CSV)');
     const json = el('button', { type: 'button', class: 'data' }, 'data (JSON)');
     csv.addEventListener('click', () => download(`${figure.name}.csv`, toCsv(figure.rows), 'text/csv'));
-    json.addEventListener('click', () => download(`${figure.name}.json`, JSON.stringify(figure.rows, null, 1), 'application/json'));
+    json.addEventListener('click', () => download(`${figure.name}.json`, jsonText(figure.rows, 1), 'application/json'));
     figures.append(el('div', { class: 'figure', 'data-figure': figure.name }, chart, el('div', { class: 'buttons' }, csv, json)));
     if (typeof vegaEmbed !== 'function') {
       chart.append(el('p', { class: 'error' }, 'vega-embed did not load (assets/ missing?)'));
@@ -322,7 +337,14 @@ function page(): void {
           : s.numericalError
             ? ` (± ${sig(s.numericalError, 2)} numerical)`
             : '';
-      rows.push(['E[T]', 'mean response time, n → ∞', sig(s.meanResponseTime, 6) + ci, 'mf-response-time']);
+      // a mean infinite in theory: ∞ with the reason (view.infinite), never a bare ∞ or a number
+      const why = view.infinite !== undefined ? ` (${view.infinite})` : '';
+      rows.push([
+        'E[T]',
+        'mean response time, n → ∞',
+        Number.isFinite(s.meanResponseTime) ? sig(s.meanResponseTime, 6) + ci : `∞${why}`,
+        'mf-response-time',
+      ]);
     }
     // E[Q] in the CLI's unit, memory π₀ and probes, speed classes, quantiles: the same rows the library gives the CLI
     rows.push(...solutionRows(view));
@@ -496,7 +518,7 @@ function page(): void {
     const { perReplication: _per, ...simulation } = sim ?? ({} as Partial<SimulationResult>);
     download(
       'explorer-view.json',
-      JSON.stringify({ state: status.state, view: status.view, ...(sim ? { simulation } : {}) }, null, 1),
+      jsonText({ state: status.state, view: viewAsJson(status.view), ...(sim ? { simulation } : {}) }, 1),
       'application/json',
     );
   });

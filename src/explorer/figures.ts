@@ -346,11 +346,17 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
   const random = 'random (d = 1), M/G/1';
   const here = `λ = ${m.lambda}`;
   const rows: ExplorerFigure['rows'] = [];
-  const top = 4 * Math.max(w.meanResponseTime[w.lambdas.indexOf(m.lambda)] ?? 1, 1) + 2;
+  // the axis from finite values only: a domain reaching ∞ is vega's "Infinite extent" (and an empty frame)
+  const atHere = w.meanResponseTime[w.lambdas.indexOf(m.lambda)];
+  const finite = [...w.meanResponseTime, ...w.random].filter(Number.isFinite);
+  if (finite.length === 0) return undefined; // ∞ at every λ: the view's note says so
+  const top = 4 * Math.max(atHere !== undefined && Number.isFinite(atHere) ? atHere : Math.min(...finite), 1) + 2;
+  // a value ∞ in theory is a row as in the reports' figure data (t null, infinite: true, the reason), not a point
+  const point = (t: number): Row => (t === Infinity ? { t: null, infinite: true, reason: view.infinite ?? 'E[T] = ∞ in theory' } : { t });
   // every point is a row (the downloads keep them); the lines are clipped at the top of the axis
   w.lambdas.forEach((lambda, k) => {
-    rows.push({ series: policy, lambda, t: w.meanResponseTime[k] });
-    if (policy !== random) rows.push({ series: random, lambda, t: w.random[k] });
+    rows.push({ series: policy, lambda, ...point(w.meanResponseTime[k]) });
+    if (policy !== random) rows.push({ series: random, lambda, ...point(w.random[k]) });
   });
   const names = policy === random ? [policy] : [policy, random];
   const colours: string[] = policy === random ? [COLOURS.meanField] : [COLOURS.meanField, '#999999'];
@@ -358,7 +364,7 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
   if (k >= 0) {
     names.push(here);
     colours.push(COLOURS.refined);
-    rows.push({ series: here, lambda: m.lambda, t: w.meanResponseTime[k] });
+    rows.push({ series: here, lambda: m.lambda, ...point(w.meanResponseTime[k]) });
   }
   const simName = sim ? `simulation, n = ${sim.n} (95 % CI)` : undefined;
   if (sim && simName) {
@@ -427,6 +433,8 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
     spec: {
       ...base('Mean response time E[T] against λ', `${m.discipline.toUpperCase()}, n → ∞; the closed forms of theory.md §2, §4, §7`),
       data: { values: rows },
+      // rows of a mean ∞ in theory stay in the data (downloads) but are not drawn
+      transform: [{ filter: 'datum.infinite !== true' }],
       layer: layers,
     },
   };

@@ -23,6 +23,7 @@ import { percentileName } from '../stats/index.ts';
 import { lwlTransient } from '../meanfield/lwl/transient.ts';
 import { memoryLwlTransient } from '../meanfield/memory/sizedTransient.ts';
 import { lwlWorkloadCcdf } from '../meanfield/lwl/workload.ts';
+import { meanFieldFiniteness } from '../model/moments.ts';
 
 /** One control of the page: a choice among a table's rows, or a text field (numbers, short forms, JSON). */
 export type ControlField =
@@ -195,6 +196,11 @@ export interface ExplorerView {
   readonly transient?: TransientView;
   readonly ccdf?: CcdfView;
   readonly sweep?: SweepView;
+  /**
+   * Why the limit's E[T] is infinite in theory (model/moments.ts `meanFieldFiniteness`), when the solution says ∞: the
+   * page writes "∞ (reason)", and the figures of E[T] draw no point for it (a note says so instead of an empty frame).
+   */
+  readonly infinite?: string;
   /** One line per part that is missing, naming the part and the library's reason. */
   readonly notes: string[];
 }
@@ -245,6 +251,12 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
     solution = solveMeanField(model);
   } catch (e) {
     notes.push(`fixed point: ${message(e)}`);
+  }
+  let infinite: string | undefined;
+  if (solution && solution.meanResponseTime === Infinity) {
+    const f = meanFieldFiniteness(model);
+    infinite = f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
+    notes.push(`figures of E[T] (E[T] against λ, response-time ccdf): E[T] = ∞ in the limit, so there is no point to draw (${infinite})`);
   }
 
   let refined: RefinedView | undefined;
@@ -368,7 +380,10 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
       const lambdas = sweepLambdas(model);
       const at = (lambda: number, random: boolean) =>
         solveMeanField(parseModel({ ...model, lambda, ...(random ? { selection: 'random', d: 1 } : {}) } as ModelInput)).meanResponseTime;
-      sweep = { lambdas, meanResponseTime: lambdas.map((l) => at(l, false)), random: lambdas.map((l) => at(l, true)) };
+      const swept = { lambdas, meanResponseTime: lambdas.map((l) => at(l, false)), random: lambdas.map((l) => at(l, true)) };
+      // ∞ at every λ (an M/G/1 FIFO with E[S²] = ∞): a note, not a frame with nothing in it
+      if ([...swept.meanResponseTime, ...swept.random].some(Number.isFinite)) sweep = swept;
+      else notes.push(`E[T] against λ: ∞ at every λ${infinite ? ` (${infinite})` : ''}; nothing to draw`);
     } catch (e) {
       notes.push(`E[T] against λ: ${message(e)}`);
     }
@@ -384,6 +399,7 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
     ...(refined ? { refined } : {}),
     ...(transient ? { transient } : {}),
     ...(ccdf ? { ccdf } : {}),
+    ...(infinite !== undefined ? { infinite } : {}),
     notes,
   };
 }
@@ -435,7 +451,13 @@ export function solutionRows(view: ExplorerView): SummaryRow[] {
   const s = view.solution;
   const rows: SummaryRow[] = [];
   if (s?.meanQueueLength !== undefined)
-    rows.push(['E[Q]', `mean ${meanQueueLengthUnit(s)}, n → ∞`, sig(s.meanQueueLength, 6), 'mf-queue-length']);
+    rows.push([
+      'E[Q]',
+      `mean ${meanQueueLengthUnit(s)}, n → ∞`,
+      // a mean infinite in theory: ∞ with the reason (view.infinite), never a bare ∞ or a number
+      Number.isFinite(s.meanQueueLength) ? sig(s.meanQueueLength, 6) : `∞${view.infinite !== undefined ? ` (${view.infinite})` : ''}`,
+      'mf-queue-length',
+    ]);
   if (s?.redundancy)
     rows.push([
       'F̄(0)',

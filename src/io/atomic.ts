@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { SupermarketError } from '../errors.ts';
-import { jsonText } from './json.ts';
+import { jsonText } from './jsonText.ts';
 
 /** The entry at `p`, or undefined when nothing is there (or a part of the path is not a folder). */
 function statOf(p: string): Stats | undefined {

@@ -11,6 +11,7 @@ import { marked } from 'marked';
 import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
+import { jsonText } from '../io/jsonText.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -125,9 +126,9 @@ const EMBED_SCRIPT = `(function () {
   });
 })();`;
 
-/** JSON that may sit inside a <script> element (no "</script>" or "<!--" can close or comment it). */
+/** JSON (io/jsonText.ts: ∞ in its one form) that may sit inside a <script> element (no "</script>" or "<!--" can close or comment it). */
 const scriptJson = (x: unknown) =>
-  JSON.stringify(x)
+  jsonText(x)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');

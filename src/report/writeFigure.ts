@@ -40,7 +40,7 @@ export async function writeFigureVectors(outDir: string, figure: FigureFiles): P
   const files: [string, string | Uint8Array][] = [
     [`figures/${figure.name}.svg`, svg],
     ...(pdf ? ([[`figures/${figure.name}.pdf`, pdf]] as [string, Uint8Array][]) : []),
-    [`figures/${figure.name}.vl.json`, `${JSON.stringify(figure.spec, null, 2)}\n`],
+    [`figures/${figure.name}.vl.json`, `${jsonText(figure.spec, 2)}\n`],
     [`figures/${figure.name}.json`, `${jsonText(figure.rows, 2)}\n`],
     // a flag as true, as in the JSON (csv-stringify's default would write 1); null as an empty cell
     [

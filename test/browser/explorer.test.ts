@@ -174,4 +174,19 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
   }, 600_000);
+
+  it('a mean ∞ in theory (M/G/1 FIFO, pareto:1.5): "∞ (reason)", a note instead of empty frames, no vega warning', async () => {
+    const page = await browser.newPage();
+    const messages: string[] = [];
+    page.on('console', (msg) => (msg.type() === 'error' || msg.type() === 'warn') && messages.push(msg.text()));
+    page.on('pageerror', (e) => messages.push(String(e)));
+    const url = pathToFileURL(path.join(dir, 'index.html')).href;
+    await page.goto(`${url}#lambda=0.5&d=1&selection=random&service=pareto:1.5`, { waitUntil: 'load' });
+    await page.waitForFunction(() => (window as unknown as { explorer?: Status }).explorer?.status === 'ready', { timeout: 120_000 });
+    expect(await page.$eval('#mf-response-time td.num', (td) => td.textContent)).toMatch(/^∞ \(E\[S²\] = ∞ \(pareto α = 1\.5 ≤ 2\)/);
+    expect(await page.$eval('body', (b) => b.textContent ?? '')).toMatch(/figures of E\[T\].*E\[T\] = ∞ in the limit/);
+    expect(await page.$$eval('.figure', (els) => els.map((e) => e.getAttribute('data-figure')))).not.toContain('response-time-vs-load');
+    expect(messages.filter((m) => /Infinite extent|NaN/.test(m))).toEqual([]);
+    expect(messages).toEqual([]);
+  }, 600_000);
 });

@@ -1,0 +1,54 @@
+/**
+ * The explorer with a mean infinite in theory: the view says why (model/moments.ts), the figures of E[T] carry no
+ * ∞ value into a vega domain (an axis reaching ∞ is vega's "Infinite extent" warning and an empty frame), and a
+ * note replaces a figure with nothing to draw. Before: M/G/1 FIFO with pareto:1.5 drew "E[T] against λ" with every
+ * value +∞ (y domain [0, ∞]) and the summary showed a bare "∞".
+ */
+import { describe, expect, it } from 'vitest';
+import { exploreView, type ExplorerView } from '../../src/explorer/view.ts';
+import { explorerFigures } from '../../src/explorer/figures.ts';
+import { parseModel } from '../../src/model/index.ts';
+
+const finiteNumbers = (x: unknown): boolean =>
+  typeof x === 'number'
+    ? Number.isFinite(x)
+    : Array.isArray(x)
+      ? x.every(finiteNumbers)
+      : x !== null && typeof x === 'object'
+        ? Object.values(x).every(finiteNumbers)
+        : true;
+
+describe('explorer: ∞ with its reason, no figure of ∞', () => {
+  it.each([
+    ['M/G/1 FIFO', { lambda: 0.5, d: 1, selection: 'random', discipline: 'fifo', service: 'pareto:1.5' }, /FIFO waits the residual/],
+    ['M/G/1 SPRPT exp', { lambda: 0.5, d: 1, selection: 'random', discipline: 'sprpt', service: 'pareto:1.5', prediction: 'exp' }, /SPRPT/],
+    ['JSQ(2) FIFO', { lambda: 0.5, d: 2, service: 'pareto:1.5' }, /sampled servers busy/],
+  ])(
+    '%s with pareto:1.5: view.infinite says why, a note names the figures, no figure holds a non-finite number',
+    (_name, input, reason) => {
+      const view = exploreView(input, 100);
+      expect(view.solution?.meanResponseTime).toBe(Infinity);
+      expect(view.infinite).toMatch(reason);
+      expect(view.notes.some((n) => /^figures of E\[T\].*E\[T\] = ∞ in the limit/.test(n))).toBe(true);
+      const figures = explorerFigures(view);
+      expect(figures.map((f) => f.name)).not.toContain('response-time-vs-load');
+      for (const f of figures) expect(finiteNumbers(f.spec), f.name).toBe(true);
+    },
+  );
+
+  it('E[T] against λ with some values ∞: those rows are kept (t null, infinite, reason), not drawn, the y domain finite', () => {
+    const model = parseModel({ lambda: 0.5, d: 1, selection: 'random', service: 'exp' });
+    const view: ExplorerView = {
+      model,
+      n: 10,
+      infinite: 'E[S²] = ∞ (test)',
+      sweep: { lambdas: [0.25, 0.5, 0.75], meanResponseTime: [1.33, 2, Infinity], random: [1.33, 2, Infinity] },
+      notes: [],
+    };
+    const f = explorerFigures(view).find((x) => x.name === 'response-time-vs-load')!;
+    expect(f.rows.filter((r) => r.infinite === true)).toHaveLength(1); // policy = random at d = 1: one series
+    expect(f.rows.find((r) => r.lambda === 0.75)).toMatchObject({ t: null, infinite: true, reason: 'E[S²] = ∞ (test)' });
+    expect(f.spec.transform).toEqual([{ filter: 'datum.infinite !== true' }]);
+    expect(finiteNumbers(f.spec)).toBe(true);
+  });
+});
