@@ -12,6 +12,7 @@ import { solveExact } from '../meanfield/exact/index.ts';
 import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
 import { refineSecondOrder, secondOrderEstimate, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
 import { tInterval, type Estimate } from '../stats/tInterval.ts';
+import type { SimulationStart } from '../meanfield/warmup.ts';
 import { fitInverseN, type InverseNFit } from './fit.ts';
 
 /** One (d, λ) pair's model-level values, independent of n. */
@@ -46,6 +47,8 @@ export interface TableCell {
   /** Events per run after the warm-up, and the warm-up events discarded per run. */
   readonly eventsPerRun: number;
   readonly warmupEvents: number;
+  /** Where every run started (theory.md §8 "Start"): empty, or round(n·s_i*) servers with ≥ i jobs. */
+  readonly start: SimulationStart;
   readonly meanField: number;
   readonly refinedFirst: number;
   readonly refinedSecond: number | null;
@@ -124,7 +127,7 @@ export function tableCell(
   runs: ArrayLike<number>,
   theory: TableTheory,
   exact: ExactValue | null,
-  budget: { eventsPerRun: number; warmupEvents: number },
+  budget: { eventsPerRun: number; warmupEvents: number; start: SimulationStart },
 ): TableCell {
   const q = tInterval(runs);
   const t: Estimate = {
@@ -144,6 +147,7 @@ export function tableCell(
     meanResponseTime: t,
     eventsPerRun: budget.eventsPerRun,
     warmupEvents: budget.warmupEvents,
+    start: budget.start,
     meanField: theory.meanField,
     refinedFirst: first,
     refinedSecond: second,
