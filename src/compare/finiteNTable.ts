@@ -13,6 +13,7 @@ import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/re
 import { refineSecondOrder, secondOrderEstimate, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { responseTimeLowerBound } from '../model/moments.ts';
+import type { SimulationStart } from '../meanfield/warmup.ts';
 import { fitInverseN, type InverseNFit } from './fit.ts';
 
 /** One (d, λ) pair's model-level values, independent of n. */
@@ -47,6 +48,8 @@ export interface TableCell {
   /** Events per run after the warm-up, and the warm-up events discarded per run. */
   readonly eventsPerRun: number;
   readonly warmupEvents: number;
+  /** Where every run started (theory.md §8 "Start"): empty, or round(n·s_i*) servers with ≥ i jobs. */
+  readonly start: SimulationStart;
   readonly meanField: number;
   readonly refinedFirst: number;
   readonly refinedSecond: number | null;
@@ -127,7 +130,7 @@ export function tableCell(
   runs: ArrayLike<number>,
   theory: TableTheory,
   exact: ExactValue | null,
-  budget: { eventsPerRun: number; warmupEvents: number },
+  budget: { eventsPerRun: number; warmupEvents: number; start: SimulationStart },
 ): TableCell {
   const lowerT = responseTimeLowerBound(model);
   const q = feasible(tInterval(runs), model.lambda * lowerT);
@@ -148,6 +151,7 @@ export function tableCell(
     meanResponseTime: t,
     eventsPerRun: budget.eventsPerRun,
     warmupEvents: budget.warmupEvents,
+    start: budget.start,
     meanField: theory.meanField,
     refinedFirst: first,
     refinedSecond: second,

@@ -193,6 +193,11 @@ export interface ResponseTimeOptions {
    * Refused (InvalidModelError) where `meanFieldCapabilities(model).phaseTypeFit` is unavailable or the cavity refuses.
    */
   readonly phaseTypeFit?: boolean;
+  /**
+   * Sees the fraction done and the stage of a long solve (the JSQ, LPW and per-class cavities' response-time samples,
+   * as `solveMeanField`'s onProgress); for progress output. Changes no number.
+   */
+  readonly onProgress?: (fraction: number, stage: string) => void;
 }
 
 export const DEFAULT_QUANTILES: readonly number[] = [0.5, 0.95, 0.99];
@@ -473,6 +478,9 @@ function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions):
   const named = { kind: cap.kind, solver: cap.name, source: cap.source };
   const seed = options.seed ?? 1;
   const id = cap.id;
+  const horizon = options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {};
+  const onProgress = options.onProgress;
+  const progressOf = (stage: string) => (onProgress ? { onProgress: (f: number) => onProgress(f, stage) } : {});
   switch (id) {
     case 'sqd-closed-form':
       return functionLaw(named, sqdLaw(solveSqdFixedPoint(model)), options.times, ps);
@@ -506,7 +514,7 @@ function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions):
       const jsq = model.selection === 'jsq' ? model : ({ ...model, selection: 'random', d: 1 } as const);
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
-      jsqCavity(jsq, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
+      jsqCavity(jsq, { seed, restarts, ...horizon, ...progressOf('JSQ cavity') }, sample);
       return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'lwl-cavity': {
@@ -523,13 +531,13 @@ function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions):
     case 'lpw-cavity': {
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
-      lpwCavity(model, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
+      lpwCavity(model, { seed, restarts, ...horizon, ...progressOf('LPW cavity') }, sample);
       return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'hetero-cavity': {
       const restarts = 4;
       const sample = new ResponseTimeSample(restarts);
-      heteroCavity(model, { seed, restarts, ...(options.cavityHorizon ? { iterationHorizon: options.cavityHorizon } : {}) }, sample);
+      heteroCavity(model, { seed, restarts, ...horizon, ...progressOf('cavity per class (speeds)') }, sample);
       return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'hetero-lwl-cavity': {

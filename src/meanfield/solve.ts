@@ -408,7 +408,7 @@ export function solveMeanField(given: SupermarketModel, options: SolveOptions = 
       });
     }
     case 'hetero-cavity': {
-      const r = heteroCavity(model, { seed });
+      const r = heteroCavity(model, { seed, ...(onProgress ? { onProgress: (f) => onProgress(f, 'cavity per class (speeds)') } : {}) });
       return solution({
         ...named,
         meanResponseTime: r.meanResponseTime.mean,

@@ -71,6 +71,15 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
     const cells = groups.get(`${fit.d}|${fit.lambda}`) ?? [];
     if (cells.length === 0) continue;
     lines.push(`### d = ${fit.d}, λ = ${fit.lambda}: mean field E[Q] = ${f(cells[0].meanField)}`, '');
+    // where the runs started, per n (auto takes the fixed point only where the warm-up rule reads one from it at n)
+    const starts = [...new Set(cells.map((c) => c.start))].map(
+      (s) =>
+        `${s === 'fixed-point' ? 'at the fixed point (round(n·s_i*) servers with ≥ i jobs)' : 'empty'} at n = ${cells
+          .filter((c) => c.start === s)
+          .map((c) => c.n)
+          .join(', ')}`,
+    );
+    lines.push(`Runs start ${starts.join('; ')}, then discard the warm-up for that start.`, '');
     lines.push('| n | E[Q] sim ± 95% | rel. | E[T] sim | runs × events | refined 1st (z) | refined 2nd (z) | exact (z) |');
     lines.push('|---:|---|---:|---:|---:|---|---|---|');
     for (const c of cells) {
@@ -100,6 +109,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
     'runs',
     'events_per_run',
     'warmup_events',
+    'start',
     'mean_field',
     'refined_first',
     'refined_second',
@@ -123,6 +133,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
       c.meanQueueLength.replications,
       c.eventsPerRun,
       c.warmupEvents,
+      c.start,
       c.meanField,
       c.refinedFirst,
       c.refinedSecond ?? '',

@@ -85,8 +85,14 @@ export function chainRunSeed(seed: number, key: string, run: number): bigint {
 }
 
 export interface ChainRunOptions {
-  /** Events discarded from empty before averaging (integer ≥ 0). */
+  /** Events discarded from the start before averaging (integer ≥ 0). */
   readonly warmupEvents: number;
+  /**
+   * The start of every run: counts c_i = round(n·s_i) of servers holding ≥ i jobs, i = 1, 2, … (`initialCounts` of
+   * a tail, e.g. the mean-field fixed point; server j starts with #{i : c_i > j} jobs, as the event engines start).
+   * Default [] (empty). Non-increasing integers in [0, n].
+   */
+  readonly startCounts?: readonly number[];
   /** Events averaged per run after the warm-up (integer ≥ 1). */
   readonly events: number;
   /** Master seed and cell key of `chainRunSeed`; runs first .. first + count − 1 are simulated. */
@@ -120,6 +126,16 @@ export function runOccupancyChains(spec: OccupancyChainSpec, options: ChainRunOp
     throw new InvalidModelError(`the occupancy-chain engine needs 0 < ρ < 1 with ρ/(1 + ρ) ≥ 2^−32, got ρ = ${spec.rho}`);
   const levels = new Int32Array(count * n);
   const totals = new Int32Array(count);
+  const startCounts = options.startCounts ?? [];
+  startCounts.forEach((c, i) => {
+    if (!(Number.isInteger(c) && c >= 0 && c <= n && (i === 0 || c <= startCounts[i - 1])))
+      throw new InvalidModelError(`start counts must be non-increasing integers in [0, ${n}], got ${c} at level ${i + 1}`);
+  });
+  let startTotal = 0;
+  for (const c of startCounts) for (let j = 0; j < c; j++) levels[j]++;
+  for (let j = 0; j < n; j++) startTotal += levels[j];
+  for (let r = 1; r < count; r++) levels.copyWithin(r * n, 0, n);
+  totals.fill(startTotal);
   const sums = new Float64Array(count);
   const rngs: Rng[] = [];
   for (let r = 0; r < count; r++) rngs.push(new Rng(chainRunSeed(options.seed, options.key, first + r)));

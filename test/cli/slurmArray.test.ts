@@ -21,6 +21,21 @@ describe('slurm --array', () => {
     expect(r.stdout).toMatch(/\(4 tasks\)/);
   });
 
+  it('--start reaches every task: the array line runs the command with it (it ran the default whatever was asked)', async () => {
+    const out = path.join(tmp, 'start');
+    const r = await runCli(['slurm', file, '--array', '2', '--out', out, '--start', 'empty']);
+    expect(r.status, r.stderr).toBe(0);
+    const exec = readFileSync(path.join(out, 'slurm', 'array.sbatch'), 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('exec '));
+    expect(exec).toMatch(/ run .* --shard "\$\{SLURM_ARRAY_TASK_ID\}\/\$SHARDS" --out .* --start empty --threads /);
+    const none = await runCli(['slurm', file, '--array', '2', '--out', path.join(tmp, 'nostart')]);
+    expect(none.status, none.stderr).toBe(0);
+    expect(readFileSync(path.join(tmp, 'nostart', 'slurm', 'array.sbatch'), 'utf8')).not.toContain('--start');
+    const bad = await runCli(['slurm', file, '--array', '2', '--out', out, '--start', 'full']);
+    expect(bad.status).not.toBe(0);
+  });
+
   // trial M6: sbatch splits a directive at whitespace outside double quotes, so an unquoted path with a space broke --output
   it('quotes #SBATCH paths with a space (double quotes, as sbatch reads them) and the printed submit line (shell quotes)', async () => {
     const out = path.join(tmp, 'sl urm');

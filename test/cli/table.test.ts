@@ -46,6 +46,36 @@ describe('supermarket table', () => {
     expect(csv).toHaveLength(4);
   });
 
+  it('--start (default auto) is recorded in the settings, in every cell and the CSV, and in the settings a resume checks', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'table-start-'));
+    const out = path.join(dir, 'out');
+    const args = [...SMALL, '--threads', '1', '--json', '--exact-max-n', '0', '--out', out];
+    const empty = JSON.parse((await runCli([...args, '--start', 'empty'])).stdout);
+    expect(empty.settings.start).toBe('empty');
+    expect(empty.cells.map((c: { start: string }) => c.start)).toEqual(['empty', 'empty', 'empty']);
+    // at the fixed point the warm-up is the rule read from there at each n: shorter than from empty but at the smallest n
+    const fixed = JSON.parse((await runCli([...args, '--start', 'fixed-point'])).stdout);
+    expect(fixed.settings.start).toBe('fixed-point');
+    expect(fixed.run.resumedCells).toBe(0); // the cells stored from empty are not reused for another start
+    fixed.cells.forEach((c: { start: string; warmupEvents: number }, i: number) => {
+      expect(c.start).toBe('fixed-point');
+      if (i > 0) expect(c.warmupEvents).toBeLessThan(empty.cells[i].warmupEvents); // n = 6, 12 (at n = 3: 235 against 229)
+    });
+    const again = JSON.parse((await runCli([...args, '--start', 'fixed-point'])).stdout);
+    expect(again.run.resumedCells).toBe(3);
+    expect(again.cells).toEqual(fixed.cells);
+    const auto = JSON.parse((await runCli([...SMALL, '--threads', '1', '--json', '--exact-max-n', '0'])).stdout);
+    expect(auto.settings.start).toBe('auto');
+    for (const c of auto.cells) expect(['empty', 'fixed-point']).toContain(c.start);
+    const csv = readFileSync(path.join(out, 'table.csv'), 'utf8').trim().split('\n');
+    const column = csv[0].split(',').indexOf('start');
+    expect(column).toBeGreaterThan(0);
+    expect(csv.slice(1).map((l) => l.split(',')[column])).toEqual(['fixed-point', 'fixed-point', 'fixed-point']);
+    expect(readFileSync(path.join(out, 'table.md'), 'utf8')).toContain(
+      'Runs start at the fixed point (round(n·s_i*) servers with ≥ i jobs) at n = 3, 6, 12',
+    );
+  });
+
   it('refuses bad input with one line', async () => {
     for (const [args, pattern] of [
       [['table', '--lambda', '1.2'], /each load must lie in \(0, 1\)/],
@@ -88,6 +118,9 @@ describe('supermarket table --shard and merge', () => {
       '10000',
       '--exact-max-n',
       '0',
+      // not the default: the shards' --start must reach the merge, which reruns their command over the grid
+      '--start',
+      'empty',
     ];
     const whole = await runCli([...grid, '--no-progress', '--threads', '1', '--json']);
     expect(whole.status, whole.stderr).toBe(0);
@@ -101,6 +134,8 @@ describe('supermarket table --shard and merge', () => {
     const a = JSON.parse(whole.stdout);
     const b = JSON.parse(merged.stdout);
     expect(b.cells).toEqual(a.cells);
+    expect(b.settings.start).toBe('empty');
+    expect(new Set(b.cells.map((c: { start: string }) => c.start))).toEqual(new Set(['empty']));
     expect(b.run.resumedCells).toBe(4);
     expect(b.run.events).toBe(0);
     // trial M4: the merged table rests on the shards' events; its footer said "0 events in 0.1 s (0.0 M events/s)"

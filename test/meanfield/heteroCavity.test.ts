@@ -19,6 +19,20 @@ const two = { speeds: [1, 2], fractions: [0.5, 0.5] };
 const quick = { restarts: 3, initialHorizon: 1500, iterationHorizon: 6000, averagingIterations: 2, settleTolerance: 0.04 };
 const model = (extra: Record<string, unknown>) => parseModel({ lambda: 0.7, d: 2, servers: two, ...extra } as never);
 
+describe('cavity with a speed per class: progress', () => {
+  // the speed-aware cavity ran minutes without a word (speeds 1,2, LAS, erlang:2 at ρ = 0.97: > 15 min on a loaded machine)
+  it('onProgress sees fractions in [0, 1] ending at 1, and changes no number', () => {
+    const m = model({ discipline: 'srpt' });
+    const seen: number[] = [];
+    const r = heteroCavity(m, { ...quick, onProgress: (f) => seen.push(f) });
+    expect(seen.length).toBeGreaterThan(quick.restarts * 3);
+    expect(seen.every((f) => f >= 0 && f <= 1)).toBe(true);
+    expect(seen[seen.length - 1]).toBe(1);
+    expect(seen.slice(-quick.averagingIterations - 1).every((f, i, a) => i === 0 || f >= a[i - 1])).toBe(true);
+    expect(heteroCavity(m, quick).meanResponseTime).toEqual(r.meanResponseTime);
+  });
+});
+
 describe('cavity with a speed per class (JSQ, SED, random)', () => {
   it('one class is the identical-server cavity (SRPT, speed 2 = sizes of mean ½)', () => {
     const r = heteroCavity(parseModel({ lambda: 0.8, d: 2, discipline: 'srpt', servers: { speeds: [2], fractions: [1] } }), quick);

@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseModel } from '../../src/model/index.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../../src/meanfield/index.ts';
 import { cavityFraction } from '../../src/meanfield/cavity/jsqCavity.ts';
+import { solveResponseTime } from '../../src/meanfield/responseTime.ts';
 import { createLateProgress, LATE_PROGRESS_MS } from '../../src/cli/progress.ts';
 
 const cases: [string, Parameters<typeof parseModel>[0]][] = [
@@ -63,6 +64,17 @@ describe('solveMeanField: onProgress reaches the JSQ and LPW cavities and the ph
     });
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every(([f, stage]) => f >= 0 && f <= 1 && /ODE at K = \d+$/.test(stage))).toBe(true);
+  });
+
+  it('solveResponseTime (fixed-point --quantiles): the JSQ cavity of PS reports its progress, ending at 1, same numbers', () => {
+    const model = parseModel({ lambda: 0.5, d: 2, discipline: 'ps' });
+    const seen: [number, string][] = [];
+    const options = { quantiles: [0.5, 0.99], times: [], cavityHorizon: 4000 };
+    const law = solveResponseTime(model, { ...options, onProgress: (f, stage) => seen.push([f, stage]) });
+    expect(seen.length).toBeGreaterThan(4);
+    expect(seen.every(([f, stage]) => f >= 0 && f <= 1 && stage === 'JSQ cavity')).toBe(true);
+    expect(seen[seen.length - 1][0]).toBe(1);
+    expect(solveResponseTime(model, options).quantiles).toEqual(law.quantiles);
   });
 
   it('cavityFraction: the current restart at least done + least, later ones as the finished ones did', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
 import { solveExact } from '../../src/meanfield/exact/index.ts';
 import { refine } from '../../src/meanfield/refined.ts';
+import { sqdClosedFormTail } from '../../src/meanfield/sqd.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { occupancyChainSpec, runOccupancyChains } from '../../src/sim/occupancyChain.ts';
 import { tInterval } from '../../src/stats/tInterval.ts';
@@ -61,6 +62,31 @@ describe('occupancy-chain engine determinism', () => {
     const all = runOccupancyChains(spec, { ...options, first: 0, count: 2 });
     expect(runOccupancyChains(spec, { ...options, seed: 4, first: 0, count: 2 })[0]).not.toBe(all[0]);
     expect(runOccupancyChains(spec, { ...options, key: 'other', first: 0, count: 2 })[0]).not.toBe(all[0]);
+  });
+});
+
+describe('occupancy-chain engine start state (table --start)', () => {
+  const spec = occupancyChainSpec(parseModel({ lambda: 0.9, d: 2 }), 10);
+  const options = { warmupEvents: 0, events: 1, seed: 3, key: 'k', first: 0, count: 5 };
+  it('runs start with the given counts: after one event the total is theirs ± 1 (counts 10, 7, 2: 19 jobs)', () => {
+    for (const v of runOccupancyChains(spec, { ...options, startCounts: [10, 7, 2] })) expect(Math.abs(10 * v - 19)).toBeLessThanOrEqual(1);
+    for (const v of runOccupancyChains(spec, options)) expect(10 * v).toBeLessThanOrEqual(1); // empty by default
+  });
+  it('from the fixed point (round(n·s_i*)) a short run averages near the mean field, from empty far below it', () => {
+    const model = parseModel({ lambda: 0.9, d: 2 });
+    const n = 100;
+    const big = occupancyChainSpec(model, n);
+    const tail = sqdClosedFormTail(0.9, 2, 30);
+    const counts = tail.slice(1).map((s) => Math.round(n * s));
+    const short = { ...options, events: 2000, count: 8 };
+    const mean = (a: Float64Array) => a.reduce((x, y) => x + y, 0) / a.length;
+    const meanField = tail.slice(1).reduce((x, y) => x + y, 0); // E[Q] = Σ s_i* = 2.35
+    expect(Math.abs(mean(runOccupancyChains(big, { ...short, startCounts: counts })) - meanField)).toBeLessThan(0.1);
+    expect(mean(runOccupancyChains(big, short))).toBeLessThan(meanField - 0.5);
+  });
+  it('refuses counts that are not a tail', () => {
+    expect(() => runOccupancyChains(spec, { ...options, startCounts: [3, 5] })).toThrow(/non-increasing integers in \[0, 10\]/);
+    expect(() => runOccupancyChains(spec, { ...options, startCounts: [11] })).toThrow(InvalidModelError);
   });
 });
 

@@ -264,7 +264,18 @@ function responseTimeRequest(model: SupermarketModel, o: Opts): ResponseTimeLaw 
   if (!cap.available) throw new InvalidModelError(cap.reason);
   const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
   const times = o.ccdf ? Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt) : [];
-  return solveResponseTime(model, { quantiles: o.quantiles ?? [], times, ...(o.phFit ? { phaseTypeFit: true } : {}) });
+  // the law of a cavity model is a cavity solve of its own (minutes at high load): progress with ETA past a few seconds
+  const bar = createLateProgress('fixed-point: response-time law', o.progress && !o.json);
+  try {
+    return solveResponseTime(model, {
+      quantiles: o.quantiles ?? [],
+      times,
+      ...(o.phFit ? { phaseTypeFit: true } : {}),
+      onProgress: (fraction, stage) => bar.update(fraction, stage),
+    });
+  } finally {
+    bar.stop();
+  }
 }
 
 /** The whole ccdf grid of --ccdf in text: a heading, then 8 points a line ("t=0.5: 0.934"). */

@@ -18,6 +18,7 @@ import { outOption, parseInFile, parsePositiveInteger, reportFolder } from '../o
 import { missingMessage, planMerge } from './merge.ts';
 import { loadExperiment } from './run.ts';
 import { expandGrid } from '../../experiments/grid.ts';
+import { START_CHOICES, type StartChoice } from '../../meanfield/warmup.ts';
 
 interface Opts {
   array: number;
@@ -31,6 +32,7 @@ interface Opts {
   command: 'run' | 'conjecture';
   submit?: boolean;
   wait?: boolean;
+  start?: StartChoice;
 }
 
 /** The package's `supermarket` launcher (bin/supermarket.js, which runs the compiled dist/). */
@@ -86,6 +88,8 @@ export function slurmScripts(o: {
   cwd: string;
   node: string;
   bin: string;
+  /** The shards' --start (absent: each command's default, or a conjecture file's own evaluation.start). */
+  start?: StartChoice;
 }): { array: string; merge: string } {
   const logs = path.join(o.out, 'slurm', 'logs');
   const common = [
@@ -110,7 +114,7 @@ export function slurmScripts(o: {
     ...setup,
     `SHARDS=${o.count}   # fixed: a resubmitted subset (--array=3,5) has another SLURM_ARRAY_TASK_COUNT`,
     `[ "\${SLURM_ARRAY_TASK_COUNT:-$SHARDS}" -le "$SHARDS" ] || { echo "array larger than $SHARDS shards" >&2; exit 2; }`,
-    `exec ${q(o.node)} ${q(o.bin)} ${o.command} ${q(o.file)} --shard "\${SLURM_ARRAY_TASK_ID}/$SHARDS" --out ${q(o.out)} --threads "\${SLURM_CPUS_PER_TASK:-1}" --no-progress`,
+    `exec ${q(o.node)} ${q(o.bin)} ${o.command} ${q(o.file)} --shard "\${SLURM_ARRAY_TASK_ID}/$SHARDS" --out ${q(o.out)}${o.start === undefined ? '' : ` --start ${o.start}`} --threads "\${SLURM_CPUS_PER_TASK:-1}" --no-progress`,
     '',
   ].join('\n');
   const merge = [
@@ -186,6 +190,12 @@ export function slurmCommand(): Command {
     .option('--setup <line>', 'shell line run first in each job, e.g. "module load nodejs/20"')
     .addOption(outOption('reports/<file name>'))
     .addOption(new Option('--command <name>', 'the command of the shards').choices(['run', 'conjecture']).default('run'))
+    .addOption(
+      new Option(
+        '--start <start>',
+        "passed to every task's command (run, conjecture): where each replication starts, auto | empty | fixed-point (default: the command's own)",
+      ).choices([...START_CHOICES]),
+    )
     .option('--submit', 'submit the array and the merge job with sbatch (only shards with missing cells)')
     .option('--wait', 'with --submit: block until the merge job ends, then say where the report is or what is missing')
     .addHelpText(
@@ -247,6 +257,7 @@ Locally, the same split without Slurm: supermarket run FILE --shard i/N, then su
           cwd: process.cwd(),
           node: process.execPath,
           bin: BIN,
+          ...(o.start === undefined ? {} : { start: o.start }),
         });
         const arrayFile = path.join(dir, 'array.sbatch');
         const mergeFile = path.join(dir, 'merge.sbatch');

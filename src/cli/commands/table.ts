@@ -21,7 +21,8 @@ import { SupermarketError } from '../../errors.ts';
 import { CellStore } from '../../runs/cellStore.ts';
 import type { ShardSpec } from '../../runs/shard.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
-import { simulationWarmup } from '../../meanfield/warmup.ts';
+import { simulationWarmup, type SimulationStart, type StartChoice } from '../../meanfield/warmup.ts';
+import { initialCounts } from '../../sim/initialState.ts';
 import { SAMPLINGS, type Sampling } from '../../model/index.ts';
 import { finiteNTableCsvRows, finiteNTableMarkdown } from '../../report/finiteNTable.ts';
 import { occupancyChainSpec, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
@@ -37,6 +38,7 @@ import {
   parsePositiveInteger,
   parseRelativePrecision,
   parseSeed,
+  startOption,
 } from '../options.ts';
 import { printJson } from '../output.ts';
 import { addScaleOptions, printShardSummary, startShard } from '../sharding.ts';
@@ -65,6 +67,7 @@ interface Opts {
   shard?: ShardSpec;
   fresh?: boolean;
   progress: boolean;
+  start: StartChoice;
 }
 
 /** Precision mode: at most this many stages of added runs per cell after the first. */
@@ -88,6 +91,9 @@ interface CellPlan {
   readonly key: string;
   readonly spec: OccupancyChainSpec;
   readonly warmupEvents: number;
+  /** Where every run starts ('auto' resolved by simulationWarmup at this n) and, at the fixed point, its counts. */
+  readonly start: SimulationStart;
+  readonly startCounts: readonly number[];
   /** Per-run values so far (grows by stages in precision mode), or read back from the cell store. */
   values: Float64Array;
   resumed: boolean;
@@ -109,8 +115,9 @@ export function tableCommand(): Command {
         'refined mean field of first (Σπ + ΣV/n) and second order (+ ΣA/n²), and the exact chain for small n; per (d, λ),\n' +
         'the fits E[Q_n] − Σπ = c₁/n and c₁/n + c₂/n² (to be read against ΣV and ΣA).\n\n' +
         'Each run is one n-server chain, uniformised at rate n(λ + 1): an event is an arrival (prob. λ/(λ+1)) joining the\n' +
-        'shortest of d sampled servers, or a potential departure from a uniformly chosen server. Runs start empty, discard\n' +
-        "the project's warm-up (2 × the mean-field time to the fixed point, ≥ 3 relaxation times), then average the jobs\n" +
+        'shortest of d sampled servers, or a potential departure from a uniformly chosen server. Runs start as --start says\n' +
+        '(auto: at the mean-field fixed point where the warm-up rule reads one from it at that n, else empty), discard the\n' +
+        "project's warm-up for that start (from empty: 2 × the mean-field time to the fixed point, ≥ 3 relaxation times), then average the jobs\n" +
         'over --events-per-run events. Every run has its own random stream from (--seed, cell, run), so results do not\n' +
         'depend on --threads. The columns z = (value − simulated)/σ̂ say how many standard errors a theory is off.',
     )
@@ -143,6 +150,7 @@ export function tableCommand(): Command {
     )
     .option('--fresh', 'with --out: ignore cells stored there and recompute everything')
     .option('--no-progress', 'no progress output on stderr')
+    .addOption(startOption('every run'))
     .addHelpText(
       'after',
       examples(
@@ -182,15 +190,18 @@ export function tableCommand(): Command {
         for (const lambda of o.lambda) {
           const model = tableModel(d, lambda, o.sampling);
           theories.set(`${d}|${lambda}`, tableTheory(model));
-          const warmup = simulationWarmup(model).time;
           for (const n of [...o.n].sort((a, b) => a - b)) {
             const spec = occupancyChainSpec(model, n);
+            // the one warm-up rule, read from the start asked for at this n (auto: the fixed point where it applies)
+            const warmup = simulationWarmup(model, { start: o.start, n });
             plans.push({
               model,
               n,
               key: tableCellKey(d, lambda, n, o.sampling),
               spec,
-              warmupEvents: Math.ceil(warmup * spec.eventRate),
+              warmupEvents: Math.ceil(warmup.time * spec.eventRate),
+              start: warmup.start ?? 'empty',
+              startCounts: warmup.from === undefined ? [] : initialCounts(warmup.from, n),
               values: new Float64Array(0),
               resumed: false,
             });
@@ -206,6 +217,7 @@ export function tableCommand(): Command {
         precision: o.precision ?? null,
         maxRuns: o.precision === undefined ? null : o.maxRuns,
         warmupEvents: plan.warmupEvents,
+        start: plan.start,
         engine: ENGINE,
       });
       const session =
@@ -252,7 +264,15 @@ export function tableCommand(): Command {
             const c = Math.min(chunk, plan.values.length + count - first);
             tasks.push({
               spec: plan.spec,
-              options: { warmupEvents: plan.warmupEvents, events: o.eventsPerRun, seed: o.seed, key: plan.key, first, count: c },
+              options: {
+                warmupEvents: plan.warmupEvents,
+                startCounts: plan.startCounts,
+                events: o.eventsPerRun,
+                seed: o.seed,
+                key: plan.key,
+                first,
+                count: c,
+              },
             });
             owners.push({ plan, first });
           }
@@ -314,7 +334,11 @@ export function tableCommand(): Command {
         const theory = theories.get(`${plan.model.d}|${plan.model.lambda}`)!;
         const exact = exactCell(plan.model, plan.n, o.exactMaxN, o.exactMaxStates);
         cells.push(
-          tableCell(plan.model, plan.n, plan.values, theory, exact, { eventsPerRun: o.eventsPerRun, warmupEvents: plan.warmupEvents }),
+          tableCell(plan.model, plan.n, plan.values, theory, exact, {
+            eventsPerRun: o.eventsPerRun,
+            warmupEvents: plan.warmupEvents,
+            start: plan.start,
+          }),
         );
       }
       const fits = [...theories.values()].map((t) =>
@@ -347,6 +371,7 @@ export function tableCommand(): Command {
           lambda: o.lambda,
           n: o.n,
           sampling: o.sampling,
+          start: o.start,
           runs: o.runs,
           eventsPerRun: o.eventsPerRun,
           precision: o.precision ?? null,
@@ -371,7 +396,7 @@ export function tableCommand(): Command {
         },
       };
       const markdown =
-        `# Finite-n table: JSQ(d), exponential sizes, FIFO, sampling ${o.sampling}\n\n` +
+        `# Finite-n table: JSQ(d), exponential sizes, FIFO, sampling ${o.sampling}, --start ${o.start}\n\n` +
         finiteNTableMarkdown({ cells, fits }) +
         (notes.length > 0 ? `\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}\n` : '') +
         '\n' +

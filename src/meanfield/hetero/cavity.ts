@@ -37,6 +37,7 @@ import { batchRatioEstimate } from '../cavity/cavityEstimate.ts';
 import { runCavityQueue, type AcceptanceRule, type CavityRunResult } from '../cavity/cavityQueue.ts';
 import { binnedCompletionRates } from '../cavity/levelBalance.ts';
 import { checkRunOptions } from '../cavity/options.ts';
+import { cavityFraction, leastLeft } from '../cavity/jsqCavity.ts';
 import { ResponseTimeSample } from '../cavity/responseSample.ts';
 import { heteroLwlFixedPoint, type HeteroLwlClass } from './lwl.ts';
 import {
@@ -203,6 +204,11 @@ export interface HeteroCavityOptions {
   settleTolerance?: number;
   /** Relative tolerance of the check against the per-class occupancy ODE, FIFO/PS/LAS with exponential sizes (default 0.01). */
   odeTolerance?: number;
+  /**
+   * Sees the fraction of the solve done after every step and averaging run, in simulated time (jsqCavity's
+   * `cavityFraction`: a lower bound until the first restart ends); for progress output. Changes no number.
+   */
+  onProgress?: (fraction: number) => void;
 }
 
 /** One class of the cavity fixed point (means over the restarts). */
@@ -240,7 +246,7 @@ export interface HeteroCavityResult {
       readonly occupancyOde?: HeteroCavityCheck & { readonly ode: number };
     };
   };
-  readonly provenance: HeteroCavityProvenance & { readonly options: Required<Omit<HeteroCavityOptions, 'seed'>> };
+  readonly provenance: HeteroCavityProvenance & { readonly options: Required<Omit<HeteroCavityOptions, 'seed' | 'onProgress'>> };
 }
 
 /**
@@ -316,7 +322,13 @@ export function heteroCavity(
     jobT: number[];
     jobSlowdown: number[];
   }[] = [];
+  // progress in simulated time (every class's runs, warm-ups included), as jsqCavity counts it
+  const onProgress = options.onProgress;
+  const finishedCost: number[] = [];
+  let restartCost = 0;
+  const progress = (least: number) => onProgress?.(cavityFraction(finishedCost, restartCost, least, restarts));
   for (let r = 0; r < restarts; r++) {
+    restartCost = 0;
     let mu: Float64Array[] = p.rates.map((m) => Float64Array.of(NaN, m));
     let T = Math.min(initialHorizon, iterationHorizon);
     const values: number[] = [];
@@ -340,6 +352,7 @@ export function heteroCavity(
         return rates(pooledLevelTime(out.levelTime), out.levelCompletions) ?? mu[c];
       });
       mu = next;
+      restartCost += 1.1 * T * C;
       current = solve(mu, current.fp);
       if (T >= iterationHorizon) values.push(current.fp.meanResponseTime);
       if (values.length >= 3) {
@@ -351,6 +364,8 @@ export function heteroCavity(
         }
       }
       T = Math.min(iterationHorizon, 2 * T);
+      // at least: the ramp to the cap, the steps a settle needs there (3 values), the averaging runs
+      progress(C * leastLeft(T, 2, iterationHorizon, Math.max(0, 3 - values.length), averagingIterations));
     }
     if (!settled)
       throw new ConvergenceError(
@@ -390,7 +405,10 @@ export function heteroCavity(
         jobS[c] += sum(out.slowdownSum);
         jobs[c] += sum(out.completed);
       });
+      restartCost += 1.1 * iterationHorizon * C;
+      progress(1.1 * C * (averagingIterations - a - 1) * iterationHorizon);
     }
+    finishedCost.push(restartCost);
     mu = times.map((t, c) => rates(t, completions[c]) ?? mu[c]);
     current = solve(mu, current.fp);
     const fp = current.fp;
@@ -415,6 +433,7 @@ export function heteroCavity(
     });
   }
 
+  onProgress?.(1);
   const values = perRestart.map((q) => q.fp.meanResponseTime);
   const spread = tInterval(values);
   const meanT = spread.mean;
