@@ -15,6 +15,7 @@ import { arrivalScv, isRenewalArrivals, parseModel } from '../src/model/index.ts
 import { arrivalsGapFigure, type ArrivalsGapCell } from '../src/report/arrivalsGapFigure.ts';
 import { writeFigureFiles } from '../src/report/writeFigure.ts';
 import { simulate } from '../src/sim/simulate.ts';
+import { timeUnit } from '../src/model/service/index.ts';
 
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
@@ -27,7 +28,8 @@ const replications = 8;
 const jobsAt = (n: number) => Math.max(500_000, 2000 * n);
 const laws = ['det', 'erlang:2', 'exp', 'hyperexp:4'];
 
-const reference = solveMeanField(parseModel({ lambda, d }));
+const base = parseModel({ lambda, d });
+const reference = solveMeanField(base);
 const limit = reference.meanResponseTime;
 console.log(`JSQ(${d}) FIFO exp, λ = ${lambda}: E[T]∞ = ${limit.toFixed(4)} (every renewal law)`);
 console.log('arrivals      n      E[T]_n ± hw           gap        n·gap');
@@ -46,7 +48,15 @@ for (const arrivals of laws) {
     );
   }
 }
-const figure = arrivalsGapFigure({ lambda, d, model: `JSQ(${d}) FIFO, exponential sizes`, limit, solver: reference.solver, cells });
+const figure = arrivalsGapFigure({
+  lambda,
+  d,
+  model: `JSQ(${d}) FIFO, exponential sizes`,
+  limit,
+  solver: reference.solver,
+  timeUnit: timeUnit(base.service),
+  cells,
+});
 const files = await writeFigureFiles(out, figure);
 const table = figure.rows.map(
   (r) =>

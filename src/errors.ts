@@ -35,6 +35,13 @@ export class ConvergenceError extends SupermarketError {
   ) {
     super(`${message} (residual ${residual.toExponential(2)} after ${iterations} iterations)`);
   }
+
+  /** The error again from its whole message (e.g. as a worker thread sent it), residual and iterations unknown (NaN). */
+  static fromMessage(message: string): ConvergenceError {
+    const error = new ConvergenceError('', Number.NaN, Number.NaN);
+    error.message = message;
+    return error;
+  }
 }
 
 /** A numerical library failed (odex outcome not Converged, singular matrix); the library's error is `cause`. */

@@ -4,7 +4,7 @@
  * (`+dirty:<hash of the diff>` when tracked files differ from the commit), else `dist:<hash>` (or `src:<hash>`) of the
  * built code the process runs. runs/codeIdentity.ts refuses cells and shards of another code on resume and merge.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,8 +20,21 @@ const PACKAGE_DIR = path.dirname(CODE_DIR);
 
 let cached: string | undefined;
 
-function git(args: string[]): string {
+/** The git calls of the identity: the commit, and the diff of tracked files against it. */
+const GIT_CALLS = { commit: ['rev-parse', 'HEAD'], diff: ['diff', 'HEAD', '--no-ext-diff', '--', '.'] } as const;
+
+function git(args: readonly string[]): string {
   return execFileSync('git', ['-C', PACKAGE_DIR, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 });
+}
+
+/** `git:<commit>`, with `+dirty:<hash of the diff>` when the diff is not empty. */
+function gitIdentity(commit: string, diff: string): string {
+  return `git:${commit.trim()}${diff === '' ? '' : `+dirty:${createHash('sha256').update(diff).digest('hex').slice(0, 12)}`}`;
+}
+
+/** Whether the identity comes from git: none forced (SUPERMARKET_CODE_ID) and the package a git checkout. */
+function fromGit(): boolean {
+  return !process.env.SUPERMARKET_CODE_ID && existsSync(path.join(PACKAGE_DIR, '.git'));
 }
 
 /** SHA-256 (16 hex digits) of every file under `dir` (relative path and bytes, in sorted order). */
@@ -48,11 +61,9 @@ export function codeIdentity(): string {
   if (cached !== undefined) return cached;
   const forced = process.env.SUPERMARKET_CODE_ID;
   if (forced) return (cached = forced);
-  if (existsSync(path.join(PACKAGE_DIR, '.git'))) {
+  if (fromGit()) {
     try {
-      const commit = git(['rev-parse', 'HEAD']).trim();
-      const diff = git(['diff', 'HEAD', '--no-ext-diff', '--', '.']);
-      cached = `git:${commit}${diff === '' ? '' : `+dirty:${createHash('sha256').update(diff).digest('hex').slice(0, 12)}`}`;
+      cached = gitIdentity(git(GIT_CALLS.commit), git(GIT_CALLS.diff));
       return cached;
     } catch {
       /* no git on this machine: hash the code */
@@ -60,6 +71,33 @@ export function codeIdentity(): string {
   }
   cached = `${path.basename(CODE_DIR)}:${treeHash(CODE_DIR)}`;
   return cached;
+}
+
+/**
+ * Starts computing `codeIdentity` in the background (its git calls as child processes, this thread free meanwhile),
+ * for a command that will want it soon (`compare`, whose worker threads take it from this thread): a later
+ * `codeIdentity()` finds it cached, or, called before the calls end, computes it itself. Does nothing when the identity
+ * is known, forced or not from git; a failed call leaves it to `codeIdentity`.
+ */
+export function primeCodeIdentity(): void {
+  if (cached !== undefined || !fromGit()) return;
+  const out: { commit?: string; diff?: string } = {};
+  const call = (which: keyof typeof GIT_CALLS) =>
+    execFile('git', ['-C', PACKAGE_DIR, ...GIT_CALLS[which]], { encoding: 'utf8', timeout: 20_000 }, (error, stdout) => {
+      if (error) return;
+      out[which] = stdout;
+      if (cached === undefined && out.commit !== undefined && out.diff !== undefined) cached = gitIdentity(out.commit, out.diff);
+    });
+  call('commit');
+  call('diff');
+}
+
+/**
+ * Takes `code` as this thread's code identity, unless one is known already: a worker thread of the pool takes its
+ * parent's (cli/pool.ts), so it runs no git of its own and names the same code.
+ */
+export function adoptCodeIdentity(code: string): void {
+  cached ??= code;
 }
 
 /**

@@ -37,4 +37,4 @@ export {
   type SimulationSummary,
 } from './evaluate.ts';
 export { judgeClaimOnCells, pointEvidence, type CellCoordinates, type MeasuredCell } from './cells.ts';
-export { conjectureRows } from './report.ts';
+export { conjectureResultsJson, conjectureRows, quantityJson } from './report.ts';

@@ -2,7 +2,8 @@
  * Report content of a conjecture evaluation that is plain data: one flat row per grid point (CSV/JSON). The figures
  * and the Markdown are built in src/report/claimReport.ts.
  */
-import type { ConjectureResult } from './evaluate.ts';
+import type { ConjectureResult, PointResult, QuantityValue } from './evaluate.ts';
+import { infiniteJson, type InfiniteJson } from '../io/jsonText.ts';
 
 export type Row = Record<string, number | string | null>;
 
@@ -10,7 +11,9 @@ const num = (x: number) => (Number.isFinite(x) ? x : null);
 
 /**
  * One flat row per grid point: λ, d, service, prediction, verdict, each comparison's sides (value, lo, hi) and each
- * quantity's value, interval, source and method.
+ * quantity's value, interval, source and method. A quantity infinite in theory (model/moments.ts) has its value, lo and
+ * hi empty (null) and `<key> infinite` true, and the row's `infinite` says why (README "JSON formats": the flat form);
+ * a bare empty cell is "no such value". Never "Infinity" or NaN.
  */
 export function conjectureRows(result: ConjectureResult): Row[] {
   return result.points.map((p) => {
@@ -38,13 +41,35 @@ export function conjectureRows(result: ConjectureResult): Row[] {
       });
     });
     for (const q of p.quantities) {
+      const infinite = q.value === Infinity;
       Object.assign(row, {
-        [q.key]: q.value,
-        [`${q.key} lo`]: q.interval[0],
-        [`${q.key} hi`]: q.interval[1],
+        [q.key]: num(q.value),
+        [`${q.key} lo`]: num(q.interval[0]),
+        [`${q.key} hi`]: num(q.interval[1]),
+        ...(infinite ? { [`${q.key} infinite`]: 'true' } : {}),
         [`${q.key} source`]: `${q.source}: ${q.method}`,
       });
     }
+    if (p.infinite) row.infinite = p.infinite.join('; ');
     return row;
   });
+}
+
+/**
+ * A quantity as JSON (results.json, `conjecture --json`): as it is when finite; infinite in theory, its value is the ∞
+ * object `{ mean: null, infinite: true, reason }` (io/jsonText.ts) and its interval and ci95 null, never bare nulls.
+ */
+export function quantityJson(
+  q: QuantityValue,
+  point: PointResult,
+): QuantityValue | (Omit<QuantityValue, 'value' | 'interval' | 'ci95'> & { value: InfiniteJson; interval: null; ci95?: null }) {
+  if (q.value !== Infinity) return q;
+  const reason = point.infinite?.find((r) => r.startsWith(`${q.key} = ∞`)) ?? `${q.key} = ∞ in theory`;
+  const { ci95, ...rest } = q;
+  return { ...rest, value: infiniteJson(reason), interval: null, ...(ci95 ? { ci95: null } : {}) };
+}
+
+/** results.json of a conjecture: the result with each infinite quantity in the ∞ object form (`quantityJson`). */
+export function conjectureResultsJson(result: ConjectureResult): unknown {
+  return { ...result, points: result.points.map((p) => ({ ...p, quantities: p.quantities.map((q) => quantityJson(q, p)) })) };
 }

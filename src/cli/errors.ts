@@ -1,13 +1,18 @@
 /**
  * Turns any error into one readable line on stderr and a non-zero exit code: 2 for bad input or a model the
- * tool cannot solve (SupermarketError), 1 for a bad flag value found in a command's action (commander's
+ * tool has no solver for (SupermarketError), 3 for a valid model whose solver ran and did not converge
+ * (ConvergenceError: an iteration missed its tolerance; SolverError: a numerical library failed), 1 for a bad flag
+ * value found in a command's action (commander's
  * InvalidArgumentError, the exit commander gives a bad value while parsing) and for every path error: a file-system
  * error (cannot write the report) or an input path that is missing, a folder or unreadable (PathError), as a folder
  * operand refused while parsing is; 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
  */
 import { InvalidArgumentError } from 'commander';
-import { PathError, SupermarketError } from '../errors.ts';
+import { ConvergenceError, PathError, SolverError, SupermarketError } from '../errors.ts';
 import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
+
+/** The exit code of a solver that ran on a valid model and did not converge (README "Bad input"). */
+export const NOT_CONVERGED_EXIT = 3;
 
 export function reportFatal(error: unknown): never {
   const debug = process.env.SUPERMARKET_DEBUG === '1';
@@ -17,6 +22,7 @@ export function reportFatal(error: unknown): never {
     process.exit(exitCode);
   };
   if (error instanceof PathError) return fail(`error: ${error.message}`, 1);
+  if (error instanceof ConvergenceError || error instanceof SolverError) return fail(`error: ${error.message}`, NOT_CONVERGED_EXIT);
   if (error instanceof SupermarketError) return fail(`error: ${error.message}`, 2);
   if (error instanceof InvalidArgumentError) return fail(`error: ${error.message}`, 1);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

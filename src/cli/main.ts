@@ -2,12 +2,17 @@
 import { reportFatal, stdioFailure } from './errors.ts';
 import { buildProgram } from './program.ts';
 import { compareAhead, prestartWorkers, workersFor } from './workerStart.ts';
+import { primeCodeIdentity } from '../runs/codeIdentity.ts';
 
 // `compare` opens a worker pool: its first worker starts now and loads the simulator and the solvers while this thread
 // loads the command's modules (solvers, report), instead of after them, and takes the first model's solve at once. The
 // others start when the pool opens (compare.ts warms it), after this thread's modules: started now too, they made three
 // threads loading modules on two cores, on this thread's critical path (workersFor, workerStart.ts)
-if (process.argv[2] === 'compare') prestartWorkers(workersFor(process.argv.slice(3)), compareAhead);
+// Its code identity too (git calls in the background): the pool hands it to each worker with its first task (pool.ts)
+if (process.argv[2] === 'compare') {
+  prestartWorkers(workersFor(process.argv.slice(3)), compareAhead);
+  primeCodeIdentity();
+}
 
 // A reader that stops early (`supermarket … | head`) closes the pipe: stop quietly, as Unix tools do, not with a trace;
 // any other failure of stdout or stderr (a full disk: `> /dev/full`) is one line and exit 1 (stdioFailure)

@@ -30,6 +30,7 @@ import {
   type SupermarketModel,
   type UntypedModelInput,
 } from '../model/index.ts';
+import { closestNames } from '../model/schema.ts';
 import { action } from './errors.ts';
 import { requireRedundancyStable } from '../meanfield/redundancy.ts';
 import { DEFAULT_START, START_CHOICES, type StartChoice } from '../meanfield/warmup.ts';
@@ -434,36 +435,14 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
   return cmd;
 }
 
-/** Damerau–Levenshtein (optimal string alignment) distance: insertions, deletions, substitutions, adjacent swaps. */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
-
 /**
- * The known long options closest to a mistyped one: edit distance ≤ 2 and below half the name's length.
+ * The known long options closest to a mistyped one (`closestNames` on the names without `--`).
  * @example suggestOptions('--lamda', ['--lambda', '--d']) // ['--lambda']
  */
 export function suggestOptions(flag: string, known: readonly string[]): string[] {
-  const name = flag.replace(/^--/, '');
-  let best = Infinity;
-  let found: string[] = [];
-  for (const candidate of known) {
-    const dist = editDistance(name, candidate.replace(/^--/, ''));
-    if (dist > 2 || dist * 2 >= Math.max(name.length, 1)) continue;
-    if (dist < best) {
-      best = dist;
-      found = [candidate];
-    } else if (dist === best) found.push(candidate);
-  }
-  return found;
+  const strip = (f: string) => f.replace(/^--/, '');
+  const near = new Set(closestNames(strip(flag), known.map(strip)));
+  return known.filter((f) => near.has(strip(f)));
 }
 
 /**

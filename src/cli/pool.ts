@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { InvalidModelError, SolverError, SupermarketError, UnstableModelError } from '../errors.ts';
+import { ConvergenceError, InvalidModelError, SolverError, SupermarketError, UnstableModelError } from '../errors.ts';
 import type { ComparisonConfig, PreparedComparisonModel } from '../compare/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
@@ -33,6 +33,7 @@ import {
   type TrajectoryResult,
 } from '../sim/index.ts';
 import type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
+import { codeIdentity } from '../runs/codeIdentity.ts';
 import { timeline } from './timeline.ts';
 import { preloadedAhead, startWorker, takePrestarted, type Preload } from './workerStart.ts';
 
@@ -156,6 +157,7 @@ function rebuildError(e: { name: string; message: string }): Error {
   if (e.name === 'InvalidModelError') return new InvalidModelError(e.message);
   if (e.name === 'UnstableModelError') return new UnstableModelError(e.message);
   if (e.name === 'SolverError') return new SolverError(e.message);
+  if (e.name === 'ConvergenceError') return ConvergenceError.fromMessage(e.message);
   return new SupermarketError(`a simulation or solve failed in a worker thread: ${e.message}`);
 }
 
@@ -321,6 +323,8 @@ export class WorkerPool {
   /** Per worker, the modules it was asked to load ahead (`preload`) and those it has loaded (its answers). */
   private readonly preloaded = new WeakMap<Worker, Set<string>>();
   private readonly loaded = new WeakMap<Worker, Set<Preload>>();
+  /** Workers that have this thread's code identity (`identify`). */
+  private readonly identified = new WeakSet<Worker>();
 
   /** @param threads worker threads (default: the machine's cores); at least 1. */
   constructor(threads?: number) {
@@ -479,6 +483,7 @@ export class WorkerPool {
           // the task loads its modules (if not loaded yet): the worker holds them from now on
           if (need !== undefined) this.preloaded.get(worker)?.add(need);
           timeline('task-start', { worker: this.workers.indexOf(worker), key: t.key, kind: t.kind ?? 'simulate' });
+          this.identify(worker);
           worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
         };
         // tasks added while the batch runs go to the idle workers first, then to new ones (up to `threads`)
@@ -580,6 +585,16 @@ export class WorkerPool {
   /** Whether a worker other than `worker` holds `modules` (loaded, loading or asked to). */
   private heldByAnother(worker: Worker, modules: Preload): boolean {
     return this.workers.some((w) => w !== worker && this.preloaded.get(w)?.has(modules));
+  }
+
+  /**
+   * Gives `worker` this thread's code identity ahead of its first task (messages arrive in order), so the results it
+   * computes name the same code and it runs no git of its own (each worker did, ~50 ms of its start); no answer.
+   */
+  private identify(worker: Worker): void {
+    if (this.identified.has(worker)) return;
+    this.identified.add(worker);
+    worker.postMessage({ id: -2, kind: 'identity', code: codeIdentity() });
   }
 
   /** Has `worker` load `modules` (once per worker); its answer (id −1) belongs to no batch. */

@@ -15,13 +15,13 @@ export function addRecordOptions(cmd: Command, scope?: string): Command {
     .option('--per-server', `per server${scope ? `, in ${scope}` : ''}: busy fraction, mean queue (Little: Σ T / window), jobs served`)
     .option(
       '--per-job <file.csv>',
-      `write the measured jobs${scope ? ` of ${scope}` : ''} as CSV: arrival, size, prediction (the predicted size Y, only where the selection or discipline reads one: ${predictionReaders()}), server, start (FIFO), departure, response`,
+      `write the measured jobs${scope ? ` of ${scope}` : ''} as CSV: arrival, size, prediction (the predicted size Y, only where the selection or discipline reads one: ${predictionReaders()}), server, start (FIFO), departure, response, and timeUnit (the unit of the times and sizes, on every row)`,
       parseOutFile,
     );
 }
 
 /** Columns of the per-job CSV, in order ('prediction' only where the records have one: a policy that reads predictions). */
-export const PER_JOB_COLUMNS = ['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response'] as const;
+export const PER_JOB_COLUMNS = ['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response', 'timeUnit'] as const;
 
 /** The policies that read a prediction, from the policy tables (for the help). */
 function predictionReaders(): string {
@@ -32,11 +32,14 @@ function predictionReaders(): string {
 const cell = (x: number) => (Number.isNaN(x) ? '' : String(x));
 
 /**
- * Writes the measured jobs as CSV (header `job,arrival,size,prediction,server,start,departure,response`, without
- * `prediction` where the records have none; job = 1-based arrival rank in the window, server 1-based; empty cells:
- * not recorded, e.g. start under a non-FIFO discipline).
+ * Writes the measured jobs as CSV (header `job,arrival,size,prediction,server,start,departure,response,timeUnit`,
+ * without `prediction` where the records have none; job = 1-based arrival rank in the window, server 1-based; empty
+ * cells: not recorded, e.g. start under a non-FIFO discipline). Every row names the unit of its times and sizes
+ * (`timeUnit`, as the figures' data do): a CSV read on its own says what its numbers measure.
+ * @param unit the unit of arrival, size, prediction, start, departure and response: model/service `timeUnit` for a
+ *   simulation ("mean service times"), the replay's clock for a trace.
  */
-export function writePerJobCsv(file: string, jobs: JobRecords): void {
+export function writePerJobCsv(file: string, jobs: JobRecords, unit: string): void {
   const prediction = jobs.prediction;
   const columns = PER_JOB_COLUMNS.filter((c) => c !== 'prediction' || prediction !== undefined);
   const rows: string[][] = [];
@@ -50,9 +53,22 @@ export function writePerJobCsv(file: string, jobs: JobRecords): void {
       cell(jobs.start[k]),
       cell(jobs.departure[k]),
       cell(jobs.response[k]),
+      unit,
     ]);
   }
   writeFileAtomic(file, stringify(rows, { header: true, columns }));
+}
+
+/**
+ * What the per-server records are, in one sentence for the text and JSON outputs (`--per-server`).
+ * @param unit the unit of the window (time units of the run). @param scope e.g. 'replication 1'; none for a replay.
+ */
+export function perServerAbout(window: number, unit: string, scope?: string): string {
+  return (
+    `one row per server${scope ? ` in ${scope}` : ''}, over its measurement window of ${Number(window.toPrecision(6))} ${unit}: ` +
+    'busy = fraction of the window the server worked; E[Q_j] = its mean number of jobs by Little (Σ T of the measured jobs it served / ' +
+    'window, so it counts their time after the window end too); jobs = measured jobs it served'
+  );
 }
 
 /** Per-server rows as plain objects (server 1-based), for JSON. */

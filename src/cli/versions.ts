@@ -21,9 +21,13 @@ function installedVersion(name: string): string {
   }
 }
 
+/**
+ * The versions of node and of the runtime dependencies whose code computes or draws the results (not odex: the ODE
+ * solver is our port of it, src/numerics/odexCore.ts, and the package is a dev dependency that only its test loads).
+ */
 export function dependencyVersions(): Record<string, string> {
   const out: Record<string, string> = { 'supermarket-lab': VERSION, node: process.version };
-  for (const name of ['odex', 'mathjs', 'vega', 'vega-lite', '@resvg/resvg-js', 'commander', 'zod', 'fft.js', 'ml-random-forest'])
+  for (const name of ['mathjs', 'vega', 'vega-lite', '@resvg/resvg-js', 'commander', 'zod', 'fft.js', 'ml-random-forest'])
     out[name] = installedVersion(name);
   return out;
 }

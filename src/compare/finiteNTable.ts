@@ -11,7 +11,8 @@ import { parseModel, type Sampling, type SupermarketModel } from '../model/model
 import { solveExact } from '../meanfield/exact/index.ts';
 import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
 import { refineSecondOrder, secondOrderEstimate, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
-import { tInterval, type Estimate } from '../stats/tInterval.ts';
+import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
+import { responseTimeLowerBound } from '../model/moments.ts';
 import { fitInverseN, type InverseNFit } from './fit.ts';
 
 /** One (d, λ) pair's model-level values, independent of n. */
@@ -39,9 +40,9 @@ export interface TableCell {
   readonly d: number;
   readonly lambda: number;
   readonly n: number;
-  /** Simulated E[Q] (jobs per server), t interval over runs. */
+  /** Simulated E[Q] (jobs per server), t interval over runs, inside the parameter space E[Q] ≥ λ·E[S] (= ρ). */
   readonly meanQueueLength: Estimate;
-  /** Simulated E[T] = E[Q]/λ (model time units), the same interval divided by λ. */
+  /** Simulated E[T] = E[Q]/λ (model time units), the same interval divided by λ: inside E[T] ≥ E[S]. */
   readonly meanResponseTime: Estimate;
   /** Events per run after the warm-up, and the warm-up events discarded per run. */
   readonly eventsPerRun: number;
@@ -115,7 +116,9 @@ export function exactCell(model: SupermarketModel, n: number, maxN: number, maxS
 }
 
 /**
- * One cell of the table from its per-run values.
+ * One cell of the table from its per-run values: the Student-t interval of E[Q] over the runs intersected with the
+ * parameter space E[Q] ≥ λ·`responseTimeLowerBound` (every job spends at least its size in the system: E[T] ≥ E[S],
+ * so E[Q] ≥ λE[S] = ρ by Little; `feasible`, as `simulate` does), and E[T] = E[Q]/λ with it.
  * @param runs per-run E[Q] (≥ 2). @param theory the (d, λ) values; @param exact from `exactCell`.
  */
 export function tableCell(
@@ -126,7 +129,8 @@ export function tableCell(
   exact: ExactValue | null,
   budget: { eventsPerRun: number; warmupEvents: number },
 ): TableCell {
-  const q = tInterval(runs);
+  const lowerT = responseTimeLowerBound(model);
+  const q = feasible(tInterval(runs), model.lambda * lowerT);
   const t: Estimate = {
     mean: q.mean / model.lambda,
     ci95: [q.ci95[0] / model.lambda, q.ci95[1] / model.lambda],

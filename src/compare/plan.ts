@@ -23,6 +23,7 @@ import { heteroFixedPoint } from '../meanfield/hetero/occupancy.ts';
 import {
   CONFIRM_FACTOR,
   TRAJECTORY_LEVELS,
+  TRANSIENT_DRAWN,
   type CellSimulation,
   type FirstOrderTerm,
   type ComparisonConfig,
@@ -54,9 +55,10 @@ export function planComparison(config: ComparisonConfig): ComparisonPlan {
  * Solves model `index` of the sweep (in `sweepModels` order): its mean-field limit, refined and second-order terms,
  * warm-up, exact small-n points and mean-field transients. Independent of the other models, so the models of a sweep
  * can be solved in parallel; `planFromPrepared` joins them. @throws see `runComparison`.
- * @param onFirstTasks called, once the limit and the warm-up are known and before the costlier solves (refined and
- *   second-order terms, transients, exact chains), with the model's sweep cells and trajectories: exactly its tasks
- *   of `planFromPrepared` but the exact-point cells, so a caller can start simulating while the rest is solved.
+ * @param onFirstTasks called before the costlier solves (refined and second-order terms, exact chains) with the
+ *   model's tasks of `planFromPrepared` but the exact-point cells, so a caller can start simulating while the rest is
+ *   solved: first its trajectories, once the mean-field transient has fixed their horizon (the longest single runs
+ *   start first), then its sweep cells, once their warm-ups are known.
  */
 export function prepareComparisonModel(
   config: ComparisonConfig,
@@ -67,15 +69,21 @@ export function prepareComparisonModel(
   if (!model) throw new InvalidModelError(`no model ${index} in the sweep`);
   const secondOrder: string[] = [];
   const exactNotes: string[] = [];
-  const early = onFirstTasks && ((s: ModelSchedule) => onFirstTasks([...sweepCellTasks(config, s), ...trajectoryTasks(config, s)]));
+  const early = onFirstTasks && {
+    trajectories: (s: ModelSchedule) => onFirstTasks(trajectoryTasks(config, s)),
+    cells: (s: ModelSchedule) => onFirstTasks(sweepCellTasks(config, s)),
+  };
   const prepared = prepareModel(model, config, secondOrder, early);
   return { prepared, exact: modelExactPoints(model, config, exactNotes), notes: { secondOrder, exact: exactNotes } };
 }
 
-/** What a model's simulations depend on: the model, its warm-up and the grid of its transient (no solve). */
+/** What a model's simulations depend on: the model, its warm-up and the grid of its transient. */
 type ModelSchedule = Pick<PreparedModel, 'model' | 'warm'> & {
   readonly transient: Pick<ModelTransient, 'solver' | 'tEnd' | 'times'> | null;
 };
+
+/** Hooks of `prepareModel` that send a model's first simulations ahead: its trajectories, then its sweep cells. */
+type EarlyTasks = Record<'trajectories' | 'cells', (schedule: ModelSchedule) => void>;
 
 /** A model's cells of the sweep, one per n (`baseJobs`, `config.replications`). */
 function sweepCellTasks(config: ComparisonConfig, p: ModelSchedule): SimulationTask[] {
@@ -358,12 +366,7 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
  * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver. Solver
  *   failures pass through.
  */
-function prepareModel(
-  model: SupermarketModel,
-  config: ComparisonConfig,
-  notes: string[],
-  early?: (schedule: ModelSchedule) => void,
-): PreparedModel {
+function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[], early?: EarlyTasks): PreparedModel {
   // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
   // (with replacement the ∞ may come from a path of probability n^{1−d}, all d draws on one server, while the mean-field
   // limit is finite: said so, not E[T]∞ = ∞; nothing is judged either way, a sweep of ∞ cannot converge to it)
@@ -405,11 +408,16 @@ function prepareModel(
     convergence: sol.convergence,
     ...(sol.measuredError ? { measuredError: sol.measuredError } : {}),
   };
-  // the warm-up and the transient's grid first (`refine` returns a correction or throws): the simulations can start
+  // the warm-up and the mean-field transient first (`refine` returns a correction or throws): the trajectories can
+  // start once their drawn range is known, the cells once their warm-ups are
   const refined = capabilities.refined.firstOrder.available;
-  const warm = withCellWarmups(config, model, sweepWarmup(model, config, refined));
-  const transientGrid = transientSchedule(warm.time, config, capabilities);
-  early?.({ model, warm, transient: transientGrid });
+  const sweep = sweepWarmup(model, config, refined);
+  const transientGrid = transientSchedule(sweep.time, config, capabilities);
+  const meanFieldPath = transientGrid && meanFieldTransient(model, transientGrid);
+  const drawn = transientGrid && meanFieldPath && drawnTransient(config, transientGrid, meanFieldPath.values, sweep.relaxationTime);
+  early?.trajectories({ model, warm: sweep, transient: drawn });
+  const warm = withCellWarmups(config, model, sweep);
+  early?.cells({ model, warm, transient: drawn });
   // SQ(d), or PS/LAS with exponential sizes through FIFO's queue lengths (`refine` runs on the FIFO twin)
   const sqd = refined ? refine(model) : null;
   const correction: FirstOrderTerm | null = sqd ? { ...sqd, origin: 'sqd' } : heteroFirstOrder(model, capabilities);
@@ -420,7 +428,7 @@ function prepareModel(
       : { correction: null, note: `no 1/n² term for d = ${model.d}, λ = ${model.lambda}: ${capabilities.refined.secondOrder.reason}` };
   if (second.note && model.sampling === 'with-replacement') notes.push(second.note);
   const p = { model, reference, correction, secondOrder: second.correction, warm, transient: null };
-  return { ...p, transient: modelTransient(p, transientGrid) };
+  return { ...p, transient: transientGrid && drawn && modelTransient(p, transientGrid, drawn, meanFieldPath) };
 }
 
 /**
@@ -482,17 +490,84 @@ function transientSchedule(
   return { solver, tEnd, times: Array.from({ length: Math.round(tEnd / dt) + 1 }, (_, j) => j * dt) };
 }
 
-/** The mean-field transient of a prepared model (`ModelTransient`) on its grid (`transientSchedule`), or null. */
-function modelTransient(p: PreparedModel, grid: Pick<ModelTransient, 'solver' | 'tEnd' | 'times'> | null): ModelTransient | null {
-  if (!grid) return null;
-  const { solver, tEnd, times } = grid;
-  const ode = solver === 'ODE' ? odeTransient(p.model, times) : null;
-  const meanField = ode ? { values: ode.values, note: ode.note } : pideTransient(p.model, times);
+/** A model's mean-field transient from empty on its whole grid (`transientSchedule`): the SQ(d) ODE's or the LWL(d) PIDE's. */
+function meanFieldTransient(
+  model: SupermarketModel,
+  grid: Pick<ModelTransient, 'solver' | 'times'>,
+): ReturnType<typeof odeTransient> | ReturnType<typeof pideTransient> {
+  return grid.solver === 'ODE' ? odeTransient(model, grid.times) : pideTransient(model, grid.times);
+}
+
+/**
+ * The part of a transient the figure draws (`transientRange` of the mean field on the whole grid): with the automatic
+ * horizon (`config.trajectory.tEnd` ≤ 0) its instants up to the range's end, so the trajectories are simulated no
+ * further (the same instants, so the same numbers at each); with a --t-end given, the whole grid.
+ */
+function drawnTransient(
+  config: ComparisonConfig,
+  grid: Pick<ModelTransient, 'solver' | 'tEnd' | 'times'>,
+  meanField: TrajectoryComparison['meanField'],
+  tau: number | null,
+): Pick<ModelTransient, 'solver' | 'tEnd' | 'times' | 'drawnTo'> {
+  const drawnTo = transientRange(grid.solver, grid.times, meanField.tail, tau);
+  if (config.trajectory!.tEnd > 0) return { ...grid, drawnTo };
+  const times = grid.times.filter((t) => t <= drawnTo);
+  return { solver: grid.solver, tEnd: times[times.length - 1], times, drawnTo };
+}
+
+/**
+ * The end of a transient's drawn time range (`TRANSIENT_DRAWN`): `relaxations` relaxation times τ (where the model has
+ * it) or `settleMargin` × the time the levels drawn for `solver` come within `settleTolerance` of their last value on
+ * the grid, whichever is later, rounded up to a multiple of `step` and at most the grid's end. A rise over t < 20 is then
+ * not squeezed into the left of a t = 400 axis, and no time is simulated past what is drawn.
+ * @param times the grid (time units, increasing). @param tail tail[j][i] = s_i(times[j]) of the mean field.
+ * @param tau the relaxation time (time units), or null.
+ */
+export function transientRange(
+  solver: TrajectoryComparison['solver'],
+  times: readonly number[],
+  tail: readonly (readonly number[])[],
+  tau: number | null,
+): number {
+  const { relaxations, settleMargin, settleTolerance, step } = TRANSIENT_DRAWN;
+  const levels = TRANSIENT_DRAWN.levels[solver].map((i) => tail.map((row) => row[i] ?? 0));
+  const end = times[times.length - 1];
+  const last = levels.map((l) => l[l.length - 1]);
+  let settle = end;
+  for (let j = times.length - 1; j >= 0; j--) {
+    if (levels.some((l, k) => Math.abs(l[j] - last[k]) > settleTolerance * Math.max(Math.abs(last[k]), 1e-9))) break;
+    settle = times[j];
+  }
+  const want = Math.max(tau !== null ? relaxations * tau : 0, settleMargin * settle);
+  return Math.min(end, Math.max(step, Math.ceil(want / step) * step));
+}
+
+/**
+ * The mean-field transient of a prepared model (`ModelTransient`) on its drawn grid (`drawnTransient`), from its
+ * mean-field path on the whole grid (`grid`), with the refined path (on the whole grid) where the model has it.
+ */
+function modelTransient(
+  p: PreparedModel,
+  grid: Pick<ModelTransient, 'times'>,
+  drawn: Pick<ModelTransient, 'solver' | 'tEnd' | 'times' | 'drawnTo'>,
+  path: ReturnType<typeof meanFieldTransient>,
+): ModelTransient {
+  const { values, note } = path;
+  const J = drawn.times.length;
+  const meanField = {
+    values: {
+      tail: values.tail.slice(0, J),
+      ...(values.meanWorkload ? { meanWorkload: values.meanWorkload.slice(0, J) } : {}),
+    },
+    note,
+  };
   // the refined transient is SQ(d)'s; with server speeds only the fixed point's 1/n term exists. Its mean-field part is
   // the SQ(d) ODE the figure has just solved: passed on, not integrated again (issue 23: each odex run in a worker
-  // also recompiles odex's per-run closures)
-  const refinedPath = ode && p.correction?.origin === 'sqd' ? refinedTransient(p.model, { times }, ode.solved) : null;
-  return { solver, tEnd, times, meanField, refinedPath };
+  // also recompiles odex's per-run closures). On the whole grid: odex to an earlier end takes other steps
+  const solved = 'solved' in path ? path.solved : undefined;
+  const refinedPath =
+    drawn.solver === 'ODE' && p.correction?.origin === 'sqd' ? refinedTransient(p.model, { times: grid.times }, solved) : null;
+  return { ...drawn, meanField, refinedPath };
 }
 
 /**

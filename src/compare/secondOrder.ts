@@ -16,7 +16,7 @@ import {
   type SecondOrderCorrection,
 } from '../meanfield/index.ts';
 import { standardErrorOfMean } from '../stats/index.ts';
-import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
+import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import { tQuantile } from '../lazy.ts';
 import { SIGNIFICANCE_LEVEL } from './verdict.ts';
 
@@ -94,7 +94,7 @@ export interface C2Check {
   /** (ĉ₂ − ΣA/λ)/s.e.; NaN when not judged or not resolvable. */
   readonly tStatistic: number;
   readonly pValue: number;
-  /** Holm over the report's judged c₂ checks (null before `judgeC2Family`, or when not judged). */
+  /** Holm over the report's judged c₂ checks (null before `confirmPresent`, or when not judged). */
   readonly adjustedPValue: number | null;
   /** The n that entered the fit (|ΣA|/(n|ΣV|) ≤ `C2_RANGE`). */
   readonly nUsed: number[];
@@ -125,7 +125,7 @@ export const C2_RULE =
  * resolved, so no check was ever judged). ν is Welch–Satterthwaite
  * over the points (each σ_n estimated from R_n − 1 degrees of freedom). Status: 'not-judged' with no n in range;
  * 'not-resolvable' when t_{0.975,ν}·s.e.(ĉ₂) ≥ |ΣA/λ| (the 1/n² term is below the noise: no verdict); else the
- * unadjusted test at `SIGNIFICANCE_LEVEL` (`judgeC2Family` applies Holm over the report's models). The gate reads
+ * unadjusted test at `SIGNIFICANCE_LEVEL` (`confirmPresent` applies Holm over the report's models and reruns a rejected one). The gate reads
  * the same σ_n as the test, so it slightly favours draws whose variance came out small: where it passes nearly always
  * (the script's settings) the rate stays at 5 %; where it passes one draw in three fails, about 6.7 % (synthetic).
  * @param correction ΣA, ΣV and Σπ = E[Q_∞] of the model. @param lambda λ per server. @param limit x_∞ = E[T]_∞ (time units).
@@ -204,14 +204,4 @@ export function judgeC2(
     status: pValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees',
     rule: C2_RULE,
   };
-}
-
-/** Holm over the judged c₂ checks of a report (those 'agrees' or 'disagrees'): sets `adjustedPValue` and the status at `alpha`. */
-export function judgeC2Family<T extends C2Check | null | undefined>(checks: readonly T[], alpha = SIGNIFICANCE_LEVEL): T[] {
-  const judged = checks.map((c, i) => i).filter((i) => checks[i] && (checks[i]!.status === 'agrees' || checks[i]!.status === 'disagrees'));
-  const adjusted = holmAdjust(judged.map((i) => checks[i]!.pValue));
-  return checks.map((c, i) => {
-    const k = judged.indexOf(i);
-    return k < 0 || !c ? c : { ...c, adjustedPValue: adjusted[k], status: adjusted[k] < alpha ? 'disagrees' : 'agrees' };
-  });
 }

@@ -13,6 +13,7 @@ import { fitInverseN, logLogSlope, type FitPoint, type InverseNFit, type SweepPo
 import {
   c1Check,
   confirmFamily,
+  confirmPresent,
   judgeFamily,
   limitCheck,
   infiniteReason,
@@ -198,7 +199,9 @@ function fitPoints(cells: readonly { n: number; simulation: CellSimulation }[]):
 
 /**
  * The limit check of a model (`limitCheck`, LIMIT_RULE) from its sweep's E[T]_n points and their fit: the first run's,
- * or a confirmatory rerun's (the rerun's points and a fit of the same form).
+ * or a confirmatory rerun's (the rerun's points and a fit of the same form). A fit without c₂ (two or three n) leaves
+ * the 1/n² term in â; where the second order is computed (c₂ = ΣA/λ) it is subtracted from the points first and
+ * a + c₁/n refitted (the c₁ check does the same, `c1Check`).
  */
 function modelLimitCheck(
   p: PreparedModel,
@@ -206,7 +209,12 @@ function modelLimitCheck(
   fit: InverseNFit | null,
 ): LimitCheck {
   const infinite = cells.map((c) => infiniteReason(c.simulation.meanResponseTime, null)).find((r) => r !== null) ?? null;
-  return unsettledVerdict(limitCheck(fit, referenceValue(p.reference), infinite, fitPoints(cells)), p.model);
+  const points = fitPoints(cells);
+  const c2 = fit && !fit.inverseSquare && p.secondOrder ? p.secondOrder.sumA / p.model.lambda : null;
+  if (c2 === null || !Number.isFinite(c2)) return unsettledVerdict(limitCheck(fit, referenceValue(p.reference), infinite, points), p.model);
+  const less = points.map((x) => ({ ...x, value: x.value - c2 / (x.n * x.n) }));
+  const check = limitCheck(fitInverseN(less, { inverseSquare: false }), referenceValue(p.reference), infinite, less);
+  return unsettledVerdict({ ...check, rule: `${check.rule}; the computed c₂/n² = ΣA/(λn²) subtracted from x̂_n first` }, p.model);
 }
 
 /** The response-time curve and quantile cells of one model (quantileCells.ts); a model without an exact law adds a note. */
@@ -222,13 +230,18 @@ function responseTimeOf(model: SupermarketModel, cells: readonly CellResult[], n
 /** The transient comparison of a model with a transient solver, from the values of its trajectory tasks. */
 function trajectoryComparison(p: PreparedModel, config: ComparisonConfig, values: ReadonlyMap<string, TaskValue>): TrajectoryComparison {
   const { model } = p;
-  const { solver, times, meanField, refinedPath } = p.transient!;
+  const { solver, times, meanField, refinedPath, drawnTo } = p.transient!;
   // the levels a reader can see on a linear axis (the full tail is in the cells); the PIDE gives the busy fraction s_1
   const levels = solver === 'ODE' ? TRAJECTORY_LEVELS : 1;
   const simulated: TrajectoryComparison['simulated'] = config.trajectory!.ns.map((n) => {
     const key = `trajectory-${cellKey(model, n)}`;
     const traj = values.get(key) as StoredTrajectory;
-    const refined = refinedPath ? refinedTransientAt(refinedPath, n).tail.map((row) => row.slice(0, levels + 1)) : undefined;
+    // the refined path covers the whole automatic grid, of which `times` is the drawn prefix
+    const refined = refinedPath
+      ? refinedTransientAt(refinedPath, n)
+          .tail.slice(0, times.length)
+          .map((row) => row.slice(0, levels + 1))
+      : undefined;
     return {
       n,
       tail: traj.tail.map((row) => row.slice(0, levels + 1)),
@@ -237,30 +250,11 @@ function trajectoryComparison(p: PreparedModel, config: ComparisonConfig, values
       ...(refined ? { refined } : {}),
     };
   });
-  return { lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, simulated, note: meanField.note };
+  return { lambda: model.lambda, d: model.d, times, solver, meanField: meanField.values, drawnTo, simulated, note: meanField.note };
 }
 
 /** A model without a c₁ or c₂ check, as the family rule reads it: not judged. */
 const ABSENT: SingleRunTest = { status: 'not-judged', pValue: Number.NaN, adjustedPValue: null };
-
-/**
- * `confirmFamily` over per-model checks of which some are absent (null or undefined: no such check for that model);
- * an absent check stays as it is and is never rerun. @param rerun model index → the check recomputed from its reruns.
- */
-function confirmPresent<V extends SingleRunTest, A extends null | undefined>(
-  checks: readonly (V | A)[],
-  rerun: (index: number) => V,
-): { verdict: V | A; confirmation: V | null }[] {
-  const present = checks.flatMap((c, i) => (c ? [i] : []));
-  const judged = confirmFamily(
-    present.map((i) => checks[i] as V),
-    (k) => rerun(present[k]),
-  );
-  return checks.map((c, i) => {
-    const k = present.indexOf(i);
-    return k < 0 ? { verdict: c, confirmation: null } : judged[k];
-  });
-}
 
 /** The indices of `tests` that their family's Holm step rejects (`confirmFamily`): each gets a confirmatory rerun. */
 function rejectedBy<V extends SingleRunTest>(tests: readonly V[]): number[] {
@@ -398,7 +392,9 @@ function c1CheckOf(p: PreparedModel, meanResponseTimes: readonly FitPoint[]): C1
   const sumV = p.correction!.sumV;
   const sumPi = p.correction!.fixedPoint.meanQueueLength;
   const points = meanResponseTimes.filter((e) => Math.abs(sumV) / (e.n * sumPi) <= MAX_RELATIVE_CORRECTION);
-  return c1Check(points, p.reference.meanResponseTime, sumV / p.model.lambda);
+  // the computed second order (SQ(d) FIFO and PS/LAS through it): c₂ = ΣA/λ, subtracted when c₁ is fitted alone
+  const c2 = p.secondOrder ? p.secondOrder.sumA / p.model.lambda : null;
+  return c1Check(points, p.reference.meanResponseTime, sumV / p.model.lambda, c2);
 }
 
 /** One cell's busy-fraction test: t = (ŝ₁ − ρ)/σ̂ against Student t (ν = R − 1), 'agrees'/'disagrees' at α unadjusted. */

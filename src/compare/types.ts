@@ -270,6 +270,21 @@ export interface CellResolution {
 /** Levels s_0..s_L kept in the ODE transient comparisons. */
 export const TRAJECTORY_LEVELS = 8;
 
+/**
+ * What the transient figure draws of a trajectory from empty, and so, with the automatic horizon, how far `compare`
+ * simulates it (`transientRange`, compare/plan.ts; the figure, report/comparisonFigures.ts, reads the same): per
+ * mean-field solver the levels s_i drawn (whose settling ends the range), the reach in relaxation times τ, the margin
+ * past the time the drawn levels settle within `settleTolerance` (relative) of their last value, and the rounding
+ * step of the range's end (time units).
+ */
+export const TRANSIENT_DRAWN = {
+  levels: { ODE: [1, 2, 3], PIDE: [1] },
+  relaxations: 3,
+  settleMargin: 1.2,
+  settleTolerance: 0.01,
+  step: 5,
+} as const;
+
 export interface TrajectoryComparison {
   readonly lambda: number;
   readonly d: number;
@@ -278,6 +293,11 @@ export interface TrajectoryComparison {
   readonly solver: 'ODE' | 'PIDE';
   /** Mean field from empty: tail[j][i] = s_i(times[j]); the PIDE adds E[U(t)] (time units). */
   readonly meanField: { readonly tail: number[][]; readonly meanWorkload?: number[] };
+  /**
+   * End of the drawn time range (`transientRange`, time units): the figure draws the times up to it. With the automatic
+   * horizon the trajectory was simulated only that far (its last time ≤ `drawnTo`).
+   */
+  readonly drawnTo: number;
   /** One entry per simulated n: s_i(t) from empty, mean and CI over replications, same levels. */
   readonly simulated: {
     readonly n: number;
@@ -433,9 +453,15 @@ export interface CellWarmup {
 
 export interface ModelTransient {
   readonly solver: TrajectoryComparison['solver'];
+  /** The simulated horizon (the last of `times`, or the configured --t-end) and its instants. */
   readonly tEnd: number;
   readonly times: number[];
+  /** End of the drawn range (`transientRange`); with the automatic horizon `times` end there. */
+  readonly drawnTo: number;
   readonly meanField: { readonly values: TrajectoryComparison['meanField']; readonly note: string };
-  /** E[s(t)] ≈ s(t) + V(t)/n: the linearised V, W system integrated beside the ODE (exponential JSQ(d) only). */
+  /**
+   * E[s(t)] ≈ s(t) + V(t)/n: the linearised V, W system integrated beside the ODE (exponential JSQ(d) only), over the
+   * whole automatic grid (`times` is a prefix of its instants: an odex run to an earlier end takes other steps).
+   */
   readonly refinedPath: RefinedTransientResult | null;
 }

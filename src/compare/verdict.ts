@@ -280,6 +280,30 @@ export function confirmFamily<V extends SingleRunTest>(
 }
 
 /**
+ * `confirmFamily` over per-model checks of which some are absent (null or undefined: no such check for that model, e.g.
+ * no c₁ check without a sweep, no c₂ check without a second-order term); an absent check stays as it is and is never
+ * rerun. The c₁ and c₂ checks of a report are judged by it (compare/summary.ts).
+ * @param checks the single-run checks, one a model. @param rerun model index → the check recomputed from its reruns.
+ * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
+ */
+export function confirmPresent<V extends SingleRunTest, A extends null | undefined>(
+  checks: readonly (V | A)[],
+  rerun: (index: number) => V,
+  alpha = SIGNIFICANCE_LEVEL,
+): { verdict: V | A; confirmation: V | null }[] {
+  const present = checks.flatMap((c, i) => (c ? [i] : []));
+  const judged = confirmFamily(
+    present.map((i) => checks[i] as V),
+    (k) => rerun(present[k]),
+    alpha,
+  );
+  return checks.map((c, i) => {
+    const k = present.indexOf(i);
+    return k < 0 ? { verdict: c, confirmation: null } : judged[k];
+  });
+}
+
+/**
  * The report's cell verdicts: `confirmFamily` over all judged cells (Holm over the first runs, each rejected cell rerun
  * with fresh seeds and more precision, "disagrees" only when its rerun is rejected too).
  * @param first the first runs' single-run verdicts (`cellVerdict`). @param rerun index → the rerun's single-run verdict.
@@ -442,8 +466,9 @@ export interface C1Check {
    */
   readonly status: 'agrees' | 'disagrees' | 'agrees-not-confirmed' | 'not-judged';
   /**
-   * ĉ₁ of x̂_n − E[T]∞ = c₁/n (+ c₂/n² with ≥ 3 n), least squares with fixed coefficients (not weighted by the
-   * estimated 1/σ_n²), over the n with ΣV/(nΣπ) ≤ the trusted range (time units × servers).
+   * ĉ₁ of x̂_n − E[T]∞ = c₁/n (+ c₂/n² with ≥ 3 n; with 2 n the computed c₂/n² subtracted first where c₂ is known),
+   * least squares with fixed coefficients (not weighted by the estimated 1/σ_n²), over the n with ΣV/(nΣπ) ≤ the
+   * trusted range (time units × servers).
    */
   readonly c1: number;
   /** ΣV/λ: the refined mean field's 1/n coefficient of E[T] (theory.md §6). */
@@ -457,16 +482,19 @@ export interface C1Check {
   /** (ĉ₁ − ΣV/λ)/s.e. */
   readonly tStatistic: number;
   readonly pValue: number;
-  /** Holm over the models of the report (null before `judgeC1Family` or when not judged). */
+  /** Holm over the models of the report (null before `confirmPresent` or when not judged). */
   readonly adjustedPValue: number | null;
   /** Σ ((y_n − fit)/σ_n)² per residual degree of freedom (NaN with none): ≫ 1 says the c₁/n + c₂/n² form does not fit. */
   readonly reducedChiSquare: number;
+  /** The computed c₂ = ΣA/λ subtracted as c₂/n² before a fit of c₁ alone (2 n), or null when none was (≥ 3 n: ĉ₂ fitted; no c₂). */
+  readonly c2Subtracted: number | null;
   readonly nUsed: number[];
   readonly rule: string;
 }
 
 export const C1_RULE =
-  'ĉ₁ = Σ a_n y_n, y_n = x̂_n − E[T]∞, from the least-squares fit y_n = c₁/n (+ c₂/n² with ≥ 3 n) with fixed coefficients ' +
+  'ĉ₁ = Σ a_n y_n, y_n = x̂_n − E[T]∞, from the least-squares fit y_n = c₁/n (+ c₂/n² with ≥ 3 n; with 2 n, y_n − ΣA/(λn²) where the ' +
+  'second-order term is computed) with fixed coefficients ' +
   '(not weighted by the estimated 1/σ_n²), over the n with ΣV/(nΣπ) ≤ the trusted range; s.e.² = Σ a_n² σ_n²; ' +
   "t = (ĉ₁ − ΣV/λ)/s.e. against Student t with Welch–Satterthwaite ν; Holm over the report's models; a rejected " +
   "model's check recomputed from its sweep cells' reruns (fresh seeds, more replications), Holm over those: " +
@@ -479,10 +507,12 @@ export const C1_RULE =
  * 1/σ̂_n² estimated from the same R replications (the rule before) favour the points whose variance came out small,
  * and their s.e. understates the spread of ĉ₁: 5.6–5.8 % rejections at α = 5 % on synthetic sweeps of the default
  * report's shape, more with fewer replications (test/compare/c1Check.test.ts, scripts/c1-false-alarms.ts).
+ * With two n the fit is c₁/n alone, and the c₂/n² term left in y_n biases ĉ₁ by Σ a_n c₂/n²; where the refined mean field's second order is computed (`c2` = ΣA/λ, theory.md §6) it is
+ * subtracted first: y_n = x̂_n − E[T]∞ − c₂/n² (scripts/c1-false-alarms.ts: the mean t statistic of such sweeps).
  * @param points the simulated E[T]_n with their Student-t CIs (R ≥ 2) in the trusted range. @param limit E[T]∞.
- * @param expected ΣV/λ.
+ * @param expected ΣV/λ. @param c2 ΣA/λ, the 1/n² coefficient of E[T]_n (time units × servers²), when computed.
  */
-export function c1Check(points: readonly FitPoint[], limit: number, expected: number): C1Check {
+export function c1Check(points: readonly FitPoint[], limit: number, expected: number, c2?: number | null): C1Check {
   const used = points.filter((p) => p.replications >= 2 && p.halfWidth > 0 && Number.isFinite(p.value) && Number.isFinite(p.halfWidth));
   const distinct = new Set(used.map((p) => p.n)).size;
   const notJudged = (why: string): C1Check => ({
@@ -496,13 +526,16 @@ export function c1Check(points: readonly FitPoint[], limit: number, expected: nu
     pValue: Number.NaN,
     adjustedPValue: null,
     reducedChiSquare: Number.NaN,
+    c2Subtracted: null,
     nUsed: used.map((p) => p.n),
     rule: `${C1_RULE}; not judged: ${why}`,
   });
   if (distinct < 2) return notJudged('fewer than 2 n in the trusted range');
   const withC2 = distinct >= 3;
   const design = used.map((p) => (withC2 ? [1 / p.n, 1 / (p.n * p.n)] : [1 / p.n]));
-  const y = used.map((p) => p.value - limit);
+  // two n: c₁ alone, the computed second-order term taken out first (it would bias ĉ₁ by Σ a_n c₂/n²)
+  const c2Subtracted = !withC2 && typeof c2 === 'number' && Number.isFinite(c2) ? c2 : null;
+  const y = used.map((p) => p.value - limit - (c2Subtracted ?? 0) / (p.n * p.n));
   // unit weights: (XᵀX)⁻¹ and the fixed coefficients a_n = [(XᵀX)⁻¹ x_n]₀
   const fit = weightedLeastSquares(design, y, new Array<number>(used.length).fill(1));
   if (!fit) return notJudged('the fit is singular');
@@ -536,19 +569,10 @@ export function c1Check(points: readonly FitPoint[], limit: number, expected: nu
     pValue,
     adjustedPValue: null,
     reducedChiSquare: fit.degreesOfFreedom > 0 ? chiSquare / fit.degreesOfFreedom : Number.NaN,
+    c2Subtracted,
     nUsed: used.map((p) => p.n),
     rule: C1_RULE,
   };
-}
-
-/** Holm over the judged c₁ checks of a report: sets `adjustedPValue` and the status at `alpha`. */
-export function judgeC1Family<T extends C1Check | null>(checks: readonly T[], alpha = SIGNIFICANCE_LEVEL): T[] {
-  const judged = checks.map((c, i) => i).filter((i) => checks[i] && checks[i]!.status !== 'not-judged');
-  const adjusted = holmAdjust(judged.map((i) => checks[i]!.pValue));
-  return checks.map((c, i) => {
-    const k = judged.indexOf(i);
-    return k < 0 || !c ? c : { ...c, adjustedPValue: adjusted[k], status: adjusted[k] < alpha ? 'disagrees' : 'agrees' };
-  });
 }
 
 /**

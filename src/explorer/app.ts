@@ -16,7 +16,7 @@ import { VERSION } from '../version.ts';
 import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { explorerFigures, toCsv, type ExplorerFigure } from './figures.ts';
 import { handleRequest, type Reply, type Request } from './protocol.ts';
-import { modelControls, modelInput, type ControlField, type ExplorerView } from './view.ts';
+import { modelControls, modelInput, solutionRows, type ControlField, type ExplorerView } from './view.ts';
 import { formatCount, isInfinite } from '../stats/index.ts';
 
 declare const vegaEmbed: (el: HTMLElement, spec: unknown, options: unknown) => Promise<{ finalize(): void }>;
@@ -323,8 +323,9 @@ function page(): void {
             ? ` (± ${sig(s.numericalError, 2)} numerical)`
             : '';
       rows.push(['E[T]', 'mean response time, n → ∞', sig(s.meanResponseTime, 6) + ci, 'mf-response-time']);
-      if (s.meanQueueLength !== undefined) rows.push(['E[Q]', 'mean jobs per server, n → ∞', sig(s.meanQueueLength, 6)]);
     }
+    // E[Q] in the CLI's unit, memory π₀ and probes, speed classes, quantiles: the same rows the library gives the CLI
+    rows.push(...solutionRows(view));
     const r = view.refined;
     if (r) {
       rows.push([
@@ -376,7 +377,7 @@ function page(): void {
             (s.convergence.residual !== undefined ? `, residual ${s.convergence.residual.toExponential(1)}` : ''),
         )
       : el('p', { class: 'error' }, 'no mean-field solution for this model (see below)');
-    const title = `${m.selection === 'random' ? 'random' : `${m.selection.toUpperCase()}(${m.d})`}, ${m.discipline.toUpperCase()}, ${describeService(m)}, λ = ${m.lambda}`;
+    const title = view.title; // the CLI's policy name (modelTitle)
     const refinedSource = r ? el('p', { class: 'provenance' }, `refined: ${r.source}`) : '';
     summary.replaceChildren(el('h2', { id: 'model-title' }, title), table, provenance, refinedSource);
     if (sim && sim.warnings.length)
@@ -512,34 +513,6 @@ function page(): void {
   writeHash();
   showState();
   schedule();
-}
-
-function describeService(m: SupermarketModel): string {
-  const s = m.service;
-  switch (s.kind) {
-    case 'exponential':
-      return 'exponential sizes';
-    case 'deterministic':
-      return 'deterministic sizes';
-    case 'erlang':
-      return `Erlang-${s.k} sizes`;
-    case 'hyperexponential':
-      return `hyperexponential sizes (SCV ${s.scv})`;
-    case 'weibull':
-      return `Weibull sizes (shape ${s.shape})`;
-    case 'lognormal':
-      return `lognormal sizes (σ ${s.sigma})`;
-    case 'bounded-pareto':
-      return `bounded Pareto sizes (α ${s.alpha}, ratio ${s.ratio})`;
-    case 'pareto':
-      return `Pareto sizes (α ${s.alpha})`;
-    case 'empirical':
-      return `empirical sizes (${s.source})`;
-    default: {
-      const never: never = s;
-      return String(never);
-    }
-  }
 }
 
 if (typeof window === 'undefined') {

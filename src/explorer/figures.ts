@@ -67,7 +67,7 @@ function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
   if (tail) add(`mean field (n → ∞), ${view.solution!.kind}`, COLOURS.meanField, tail);
   const r = view.refined;
   if (r) {
-    add(`refined mean field, n = ${r.n} (1/n)`, COLOURS.refined, r.firstOrder.tail);
+    if (r.firstOrder.tail) add(`refined mean field, n = ${r.n} (1/n)`, COLOURS.refined, r.firstOrder.tail);
     if (r.secondOrder) add(`refined mean field, n = ${r.n} (1/n + 1/n²)`, COLOURS.second, r.secondOrder.tail);
   }
   const simName = sim ? `simulation, n = ${sim.n} (95 % CI)` : undefined;
@@ -81,7 +81,7 @@ function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
   // the refined band: between the 1/n and the 1/n + 1/n² estimates (how much the next order moves the answer)
   const band: ExplorerFigure['rows'] = [];
   if (r?.secondOrder)
-    r.firstOrder.tail.forEach((v, i) => {
+    r.firstOrder.tail?.forEach((v, i) => {
       const w = r.secondOrder!.tail[i] ?? 0;
       if (i >= 1 && Math.max(v, w) >= floor) band.push({ i, low: Math.max(floor, Math.min(v, w)), high: Math.max(v, w) });
     });
@@ -176,7 +176,7 @@ function transientFigure(view: ExplorerView): ExplorerFigure | undefined {
   };
   const tooltip = [
     { field: 'series', title: 'curve' },
-    { field: 't', title: 't', format: FORMAT },
+    { field: 't', title: `t (${timeUnit(view.model.service)})`, format: FORMAT },
     { field: 'value', title: what, format: FORMAT },
   ];
   layers.push({
@@ -268,7 +268,7 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
   const y = { field: 'p', type: 'quantitative', title: `P(${sym} > ${response ? 't' : 'u'})`, scale: { type: 'log' } };
   const tooltip = [
     { field: 'series', title: 'curve' },
-    { field: 'x', title: response ? 't' : 'u', format: FORMAT },
+    { field: 'x', title: `${response ? 't' : 'u'} (${timeUnit(view.model.service)})`, format: FORMAT },
     { field: 'p', title: `P(${sym} > ${response ? 't' : 'u'})`, format: FORMAT },
   ];
   const simFilter = { filter: { field: 'series', equal: simName ?? '' } };
@@ -296,7 +296,7 @@ function ccdfFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
           tooltip: [
             { field: 'series', title: 'curve' },
             { field: 'quantity', title: 'percentile' },
-            { field: 'x', title: 't', format: FORMAT },
+            { field: 'x', title: `t (${timeUnit(view.model.service)})`, format: FORMAT },
             { field: 'lo', title: '95 % CI low', format: FORMAT },
             { field: 'hiText', title: '95 % CI high' },
           ],
@@ -367,7 +367,12 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
     colours.push(COLOURS.simulation);
     rows.push({ series: simName, lambda: m.lambda, ...estimateFields(e.mean, e.ci95, 't') });
   }
-  const x = { field: 'lambda', type: 'quantitative', title: 'λ (arrival rate per server)', scale: { domain: [0, 1 / m.service.mean] } };
+  const x = {
+    field: 'lambda',
+    type: 'quantitative',
+    title: `λ (arrival rate: jobs per server per time unit; time in ${timeUnit(view.model.service)})`,
+    scale: { domain: [0, 1 / m.service.mean] },
+  };
   const y = {
     field: 't',
     type: 'quantitative',
@@ -377,7 +382,7 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
   const tooltip = [
     { field: 'series', title: 'curve' },
     { field: 'lambda', title: 'λ', format: FORMAT },
-    { field: 't', title: 'E[T]', format: FORMAT },
+    { field: 't', title: `E[T] (${timeUnit(view.model.service)})`, format: FORMAT },
   ];
   const only = (name: string) => [{ filter: { field: 'series', equal: name } }];
   const layers: Record<string, unknown>[] = names

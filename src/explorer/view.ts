@@ -8,16 +8,18 @@
  * Source: theory.md §2–§7 (solvers), §6 (refined), §10 (transients).
  */
 import type { z } from 'zod';
-import { parseModel, type ModelInput, type SupermarketModel } from '../model/index.ts';
+import { parseModel, policyName, type ModelInput, type SupermarketModel } from '../model/index.ts';
 import { modelSchema } from '../model/schema.ts';
 import { checkServers } from '../model/model.ts';
-import { solveMeanField, solveMeanFieldTransient, type MeanFieldSolution } from '../meanfield/solve.ts';
-import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
+import { meanQueueLengthUnit, solveMeanField, solveMeanFieldTransient, type MeanFieldSolution } from '../meanfield/solve.ts';
+import { meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
+import { describeMemory } from '../meanfield/memory/reduction.ts';
+import { heteroRefined } from '../meanfield/hetero/refined.ts';
 import { refine, refinedEstimate } from '../meanfield/refined.ts';
 import { refineSecondOrder } from '../meanfield/refinedSecondOrder.ts';
 import { relaxationTime } from '../meanfield/relaxation.ts';
-import { responseTimeCcdf } from '../meanfield/responseTime.ts';
-import { solveSqdFixedPoint } from '../meanfield/fixedPoint.ts';
+import { solveResponseTime, type ResponseTimeQuantile } from '../meanfield/responseTime.ts';
+import { percentileName } from '../stats/index.ts';
 import { lwlTransient } from '../meanfield/lwl/transient.ts';
 import { memoryLwlTransient } from '../meanfield/memory/sizedTransient.ts';
 import { lwlWorkloadCcdf } from '../meanfield/lwl/workload.ts';
@@ -120,7 +122,8 @@ export function modelInput(state: Record<string, string>): Record<string, unknow
 /** The refined mean field at the chosen n: E[T] and tail to first order (1/n) and, where it exists, second (1/n²). */
 export interface RefinedView {
   readonly n: number;
-  readonly firstOrder: { readonly meanResponseTime: number; readonly tail: number[] };
+  /** E[T]_n and the tail to order 1/n; no tail with server speeds (the per-class 1/n term gives E[T] and E[Q]). */
+  readonly firstOrder: { readonly meanResponseTime: number; readonly tail?: number[] };
   readonly secondOrder?: { readonly meanResponseTime: number; readonly tail: number[] };
   /** ΣV: E[Q]_n ≈ E[Q]_∞ + ΣV/n (jobs per server). */
   readonly sumV: number;
@@ -170,10 +173,23 @@ function sweepLambdas(model: SupermarketModel): number[] {
   return [...new Set([...grid, model.lambda])].sort((a, b) => a - b);
 }
 
+/** The mean field's response-time law as the page gives it: the solver, its kind and the quantiles (CIs for estimates). */
+export interface LawView {
+  readonly solver: string;
+  readonly kind: string;
+  readonly quantiles: readonly ResponseTimeQuantile[];
+}
+
 /** Everything the page shows for one model; a part the library refuses is absent and its reason is in `notes`. */
 export interface ExplorerView {
   readonly model: SupermarketModel;
+  /** The heading: the CLI's policy name (`policyName`), the size law and λ. */
+  readonly title: string;
+  /** What the mean-field room answers for the model (`meanFieldCapabilities`, the query `fixed-point` asks). */
+  readonly capabilities: MeanFieldCapabilities;
   readonly n: number;
+  /** The response-time law's quantiles (p50, p95, p99), where the capability query names a law. */
+  readonly law?: LawView;
   readonly solution?: MeanFieldSolution;
   readonly refined?: RefinedView;
   readonly transient?: TransientView;
@@ -211,7 +227,10 @@ function transientHorizon(model: SupermarketModel): number | undefined {
 }
 
 /**
- * The view of one model at n servers (see the module comment).
+ * The view of one model at n servers (see the module comment). Every part follows the capability query
+ * (`meanFieldCapabilities`), as `supermarket fixed-point` does: the fixed point by `solveMeanField`, the refined terms
+ * where the query names them (with server speeds the per-class 1/n term, `heteroRefined`), the transient by its solver,
+ * the response-time law by `solveResponseTime`; a part it refuses is a note with the query's reason.
  * @param input a `ModelInput` (as `parseModel` takes). @param n servers, for the refined estimate (integer ≥ d).
  * @throws {InvalidModelError | UnstableModelError} when the model or n is invalid (one line, for the page to show);
  *   any other part that fails becomes a note.
@@ -219,6 +238,7 @@ function transientHorizon(model: SupermarketModel): number | undefined {
 export function exploreView(input: unknown, n: unknown): ExplorerView {
   const model = parseModel(input as unknown as ModelInput);
   const servers = checkServers(model, n);
+  const capabilities = meanFieldCapabilities(model);
   const notes: string[] = [];
   let solution: MeanFieldSolution | undefined;
   try {
@@ -228,35 +248,53 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
   }
 
   let refined: RefinedView | undefined;
+  const fixedPointId = capabilities.fixedPoint.available ? capabilities.fixedPoint.id : undefined;
   try {
-    const first = refine(model);
-    const firstAt = refinedEstimate(first, servers);
-    let secondOrder: RefinedView['secondOrder'];
-    try {
-      const second = refinedEstimate(refineSecondOrder(model, { fixedPoint: first.fixedPoint }), servers);
-      secondOrder = { meanResponseTime: second.meanResponseTime, tail: second.tail };
-    } catch (e) {
-      notes.push(`refined mean field, 1/n² term: ${message(e)}`);
-    }
-    refined = {
-      n: servers,
-      firstOrder: { meanResponseTime: firstAt.meanResponseTime, tail: firstAt.tail },
-      ...(secondOrder ? { secondOrder } : {}),
-      sumV: first.sumV,
-      source: `${first.provenance.equation}; ${first.provenance.source}`,
-    };
+    if (capabilities.refined.firstOrder.available) {
+      const first = refine(model);
+      const firstAt = refinedEstimate(first, servers);
+      let secondOrder: RefinedView['secondOrder'];
+      const second = capabilities.refined.secondOrder;
+      if (!second.available) notes.push(`refined mean field, 1/n² term: ${second.reason}`);
+      else
+        try {
+          const at = refinedEstimate(refineSecondOrder(model, { fixedPoint: first.fixedPoint }), servers);
+          secondOrder = { meanResponseTime: at.meanResponseTime, tail: at.tail };
+        } catch (e) {
+          notes.push(`refined mean field, 1/n² term: ${message(e)}`);
+        }
+      refined = {
+        n: servers,
+        firstOrder: { meanResponseTime: firstAt.meanResponseTime, tail: firstAt.tail },
+        ...(secondOrder ? { secondOrder } : {}),
+        sumV: first.sumV,
+        source: `${first.provenance.equation}; ${first.provenance.source}`,
+      };
+    } else if (model.servers !== undefined && fixedPointId === 'hetero-occupancy') {
+      // server speeds: the per-class ODE's own 1/n term, as `fixed-point --refined --n` prints it (theory.md §13)
+      const r = heteroRefined(model);
+      refined = {
+        n: servers,
+        firstOrder: { meanResponseTime: r.meanResponseTime + r.meanResponseTimeCoefficient / servers },
+        sumV: r.meanQueueLengthCoefficient,
+        source: 'per-class occupancy ODE as a population model (theory.md §13); E[T]_n ≈ E[T]∞ + c₁/n',
+      };
+      if (!capabilities.refined.secondOrder.available)
+        notes.push(`refined mean field, 1/n² term: ${capabilities.refined.secondOrder.reason}`);
+    } else notes.push(`refined mean field: ${capabilities.refined.firstOrder.reason}`);
   } catch (e) {
     notes.push(`refined mean field: ${message(e)}`);
   }
 
+  // the SQ(d) relaxation time sizes the horizon; it is shown as the model's τ only for identical servers
   const relaxation = transientHorizon(model);
   const horizon = Math.min(400, Math.max(5 * model.service.mean, 6 * (relaxation ?? 20)));
   const times = timeGrid(horizon);
   let transient: TransientView | undefined;
   try {
     const limit = solution?.meanQueueLength;
-    const withRelaxation = relaxation === undefined ? {} : { relaxationTime: relaxation };
-    const capability = meanFieldCapabilities(model).transient;
+    const withRelaxation = relaxation === undefined || model.servers !== undefined ? {} : { relaxationTime: relaxation };
+    const capability = capabilities.transient;
     if (!capability.available) notes.push(`transient: ${capability.reason}`);
     else if (capability.id === 'lwl-pide' || capability.id === 'memory-lwl-pide') {
       // a coarser step than lwlTransient's default (0.01·E[S]): a curve on screen, re-solved on every change
@@ -291,14 +329,27 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
     notes.push(`transient: ${message(e)}`);
   }
 
+  // the response-time law where the capability query names one (what `fixed-point --quantiles --ccdf` computes); LWL(d)
+  // draws its workload law instead (discipline-free, with the simulation's workload beside it), the quantiles stay
   let ccdf: CcdfView | undefined;
-  const law = solution?.ccdf;
-  if (law?.of === 'predicted work') {
-    // the LPW cavity's law is of predicted work, which the page's workload/response-time figure does not draw
-    notes.push('ccdf: the LPW cavity gives the law of predicted work only; no response-time or workload ccdf');
-  } else if (law && solution) {
-    ccdf = { of: law.of, points: law.points, ccdf: law.ccdf, source: solution.source };
-  } else if (model.selection === 'lwl' && model.d > 1) {
+  let law: LawView | undefined;
+  const lawCapability = capabilities.responseTime;
+  const solutionCcdf = solution?.ccdf;
+  const workload = solutionCcdf?.of === 'workload' || (model.selection === 'lwl' && model.d > 1 && model.servers === undefined);
+  if (!lawCapability.available) notes.push(`response-time law: ${lawCapability.reason}`);
+  else if (solution)
+    try {
+      const top = 12 * (Number.isFinite(solution.meanResponseTime) ? solution.meanResponseTime : model.service.mean);
+      const points = Array.from({ length: 121 }, (_, k) => (top * k) / 120);
+      const r = solveResponseTime(model, { times: workload ? [] : points });
+      law = { solver: r.solver, kind: r.kind, quantiles: r.quantiles };
+      if (!workload) ccdf = { of: 'response time', points: r.times, ccdf: r.ccdf, source: `${r.solver} (${r.kind}); ${r.source}` };
+    } catch (e) {
+      notes.push(`response-time law: ${message(e)}`);
+    }
+  if (solutionCcdf?.of === 'workload' && solution)
+    ccdf = { of: 'workload', points: solutionCcdf.points, ccdf: solutionCcdf.ccdf, source: solution.source };
+  else if (workload)
     try {
       // the closed form of LWL(d) gives E[T] only: the workload law from the FPE (discipline-free)
       const w = lwlWorkloadCcdf(model);
@@ -311,16 +362,6 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
     } catch (e) {
       notes.push(`ccdf: ${message(e)}`);
     }
-  } else {
-    try {
-      const fp = solveSqdFixedPoint(model);
-      const top = 12 * (solution?.meanResponseTime ?? model.service.mean);
-      const points = Array.from({ length: 121 }, (_, k) => (top * k) / 120);
-      ccdf = { of: 'response time', points, ccdf: responseTimeCcdf(fp, model.d, points), source: 'theory.md §2 (SQ(d) response-time law)' };
-    } catch (e) {
-      notes.push(`ccdf: ${message(e)}`);
-    }
-  }
   let sweep: SweepView | undefined;
   if (closedForm(model)) {
     try {
@@ -334,12 +375,97 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
   }
   return {
     model,
+    title: modelTitle(model),
+    capabilities,
     n: servers,
     ...(sweep ? { sweep } : {}),
     ...(solution ? { solution } : {}),
+    ...(law ? { law } : {}),
     ...(refined ? { refined } : {}),
     ...(transient ? { transient } : {}),
     ...(ccdf ? { ccdf } : {}),
     notes,
   };
+}
+
+/** The page's heading for a model: the CLI's policy name (`policyName`), the size law and λ. */
+export function modelTitle(model: SupermarketModel): string {
+  return `${policyName(model)}, ${describeService(model.service)}, λ = ${model.lambda}`;
+}
+
+/** A size law in words, for the heading. */
+function describeService(s: SupermarketModel['service']): string {
+  switch (s.kind) {
+    case 'exponential':
+      return 'exponential sizes';
+    case 'deterministic':
+      return 'deterministic sizes';
+    case 'erlang':
+      return `Erlang-${s.k} sizes`;
+    case 'hyperexponential':
+      return `hyperexponential sizes (SCV ${s.scv})`;
+    case 'weibull':
+      return `Weibull sizes (shape ${s.shape})`;
+    case 'lognormal':
+      return `lognormal sizes (σ ${s.sigma})`;
+    case 'bounded-pareto':
+      return `bounded Pareto sizes (α ${s.alpha}, ratio ${s.ratio})`;
+    case 'pareto':
+      return `Pareto sizes (α ${s.alpha})`;
+    case 'empirical':
+      return `empirical sizes (${s.source})`;
+    default: {
+      const never: never = s;
+      return String(never);
+    }
+  }
+}
+
+/** One row of the page's summary table: symbol, words, value, and an element id where tests look for it. */
+export type SummaryRow = [symbol: string, words: string, value: string, id?: string];
+
+const sig = (x: number, digits = 4) => (Number.isFinite(x) ? Number(x.toPrecision(digits)).toString() : x > 0 ? '∞' : String(x));
+
+/**
+ * The summary rows of the mean-field solution beside E[T] (which the page writes itself): E[Q] in the unit the CLI
+ * names (`meanQueueLengthUnit`: replicas per server for redundancy-d), π₀, the reduced rate and probes per arrival
+ * for a dispatcher memory, one row per speed class, and the response-time quantiles where the law exists.
+ */
+export function solutionRows(view: ExplorerView): SummaryRow[] {
+  const s = view.solution;
+  const rows: SummaryRow[] = [];
+  if (s?.meanQueueLength !== undefined)
+    rows.push(['E[Q]', `mean ${meanQueueLengthUnit(s)}, n → ∞`, sig(s.meanQueueLength, 6), 'mf-queue-length']);
+  if (s?.redundancy)
+    rows.push([
+      'F̄(0)',
+      `busy fraction; work per job E[W] = ${sig(s.redundancy.workPerJob, 6)}; stable for λ < ${sig(s.redundancy.lambdaMax, 6)}`,
+      sig(s.redundancy.busyFraction, 6),
+    ]);
+  const reduction = s?.reduction;
+  if (reduction) {
+    const memory = describeMemory(reduction.memory);
+    rows.push(['π₀', `memory ${memory} empty at an arrival, n → ∞`, sig(reduction.pi0, 6), 'mf-pi0']);
+    rows.push(['λπ₀^{1/d}', 'reduced rate the answer is solved at', sig(reduction.reducedLambda, 6)]);
+    rows.push(['probes', 'probes per arrival (ISM messages counted)', sig(reduction.probesPerArrival, 4), 'mf-probes']);
+  }
+  s?.classes?.forEach((c, k) =>
+    rows.push([
+      `class ${k + 1}`,
+      `speed ${c.speed}, fraction ${c.fraction}: E[T] of its jobs (busy fraction ${sig(c.busyFraction)}, share of jobs ${sig(c.jobShare)})`,
+      sig(c.meanResponseTime, 6),
+      `mf-class-${k + 1}`,
+    ]),
+  );
+  const law = view.law;
+  if (law && law.quantiles.length > 0)
+    rows.push([
+      law.quantiles.map((q) => percentileName(q.p)).join(', '),
+      `response-time percentiles, n → ∞ (${law.kind})`,
+      law.quantiles
+        .map((q) => (q.estimate ? `${sig(q.value)} [${sig(q.estimate.ci95[0])}, ${sig(q.estimate.ci95[1])}]` : sig(q.value)))
+        .join(', '),
+      'mf-percentiles',
+    ]);
+  return rows;
 }

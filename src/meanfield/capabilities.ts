@@ -50,6 +50,7 @@ export type FixedPointSolverId =
   | 'hetero-lwl'
   | 'hetero-cavity'
   | 'hetero-lwl-cavity'
+  | 'hetero-mg1'
   | 'batch-sqdk'
   | 'batch-lldk'
   | 'batch-bsq'
@@ -69,7 +70,10 @@ export type ResponseTimeSolverId =
   | 'lpw-cavity'
   | 'hetero-cavity'
   | 'hetero-lwl-cavity'
-  | 'memory-reduction';
+  | 'memory-reduction'
+  | 'hetero-mg1'
+  | 'redundancy-independent'
+  | 'redundancy-identical';
 
 /** The transient solvers behind `solveMeanFieldTransient`. */
 export type TransientSolverId =
@@ -285,6 +289,24 @@ function heteroRefusal(model: SupermarketModel, what: string): string | undefine
 }
 
 /**
+ * Random selection with server speeds where the per-class occupancy ODE refuses (another discipline or size law): an
+ * independent M/G/1 queue per speed class (hetero/mg1.ts), exact for every discipline and law the M/G/1 formulas
+ * cover; undefined for another rule or where the formulas refuse (the cavity may answer then).
+ */
+function heteroMg1Of(model: SupermarketModel): SolverCapability<FixedPointSolverId> | undefined {
+  if (model.selection !== 'random' || mg1Refusal(model) !== undefined) return undefined;
+  return {
+    available: true,
+    id: 'hetero-mg1',
+    name: `M/G/1 ${model.discipline.toUpperCase()} formula per speed class (random selection)`,
+    kind: 'exact',
+    source: HETERO_MG1_SOURCE,
+  };
+}
+
+const HETERO_MG1_SOURCE = `theory.md §7, §13: independent M/G/1 queues, class c at load λp_c·E[S]/(f_c·v_c), E[T] = Σ p_c E[T_c] (hetero/mg1.ts); ${M_G_1_SOURCE}`;
+
+/**
  * The cavity with a speed per class (hetero/cavity.ts) for a heterogeneous model the exact solvers refuse: JSQ, SED
  * and random under any discipline and size law, LWL under any discipline with exponential sizes; undefined where it
  * cannot answer either (the exact solvers' refusal then stands), or a refusal of its own for trace predictions and
@@ -362,7 +384,7 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
         source: INFINITE_SOURCE,
       };
     const refusal = heteroRefusal(model, 'mean-field solver');
-    if (refusal !== undefined) return heteroCavityOf(model) ?? no(refusal);
+    if (refusal !== undefined) return heteroMg1Of(model) ?? heteroCavityOf(model) ?? no(refusal);
     if (model.selection === 'lwl')
       return {
         available: true,
@@ -629,6 +651,14 @@ function responseTimeOf(
           : `JSQ(d) with ${model.discipline.toUpperCase()} and exponential sizes: the queue lengths are FIFO's, the response-time law is not`,
       );
     case 'mg1': {
+      // E[S²] = ∞ with a non-preemptive server (FIFO, SJF, SPJF): the wait holds the residual of the job in service, whose
+      // tail P(R > t) = ∫_t^∞ P(S > x)dx/E[S] is one power heavier than the size's; the FPE's grid stops short of it and a
+      // cavity run does not sample it (pareto α = 1.5 at λ = 0.9: p99 ≈ 10⁵ mean service times), so no number is given
+      const infinite = infiniteLimitReason(model);
+      if (infinite !== undefined)
+        return no(
+          `no response-time law for M/G/1 ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ${infinite}, so the wait's tail is heavier than any solver here reaches (E[T] = ∞); use simulate`,
+        );
       if (model.discipline !== 'fifo') return jsqCavity(`M/G/1 ${model.discipline.toUpperCase()} (d = 1): the formulas give means only`);
       if (model.service.kind === 'exponential') return solver('mm1-closed-form', 'M/M/1 FIFO: T ~ Exp(μ − λ)', 'exact', M_G_1_SOURCE);
       if (PH_KINDS.has(model.service.kind))
@@ -638,10 +668,6 @@ function responseTimeOf(
           'exact',
           'theory.md §3 at d = 1 (the phase-type ODE is the M/PH/1 queue)',
         );
-      const scv = serviceDistribution(model.service).scv;
-      // infinite variance: E[T] = ∞ but the law and its quantiles exist; the workload FPE's grid does not reach the tail
-      if (!Number.isFinite(scv))
-        return jsqCavity(`M/G/1 FIFO with ${model.service.kind} sizes of infinite variance: E[T] = ∞, its quantiles are finite`);
       return solver(
         'mg1-fpe',
         'M/G/1 FIFO: the LWL(1) workload FPE (Takács), F̄_R = Ḡ + g ∗ F̄',
@@ -687,9 +713,32 @@ function responseTimeOf(
     }
     case 'hetero-occupancy':
     case 'hetero-lwl':
-      return no(
-        'no response-time law with server speeds for this model yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
+    case 'hetero-mg1': {
+      // random selection, FIFO: the mixture of the classes' M/G/1 FIFO laws (exact; the occupancy ODE answers the mean
+      // for exponential sizes, the same queues); other disciplines: the per-class cavity's sample
+      if (model.selection === 'random' && model.discipline === 'fifo')
+        return solver(
+          'hetero-mg1',
+          `M/G/1 FIFO law per speed class, mixed by job share: P(T > t) = Σ p_c P(T′_c > v_c t)`,
+          'exact',
+          `${HETERO_MG1_SOURCE}; each class's law as at d = 1 (M/M/1, phase-type, the LWL(1) FPE)`,
+        );
+      if (id !== 'hetero-mg1')
+        return no(
+          'no response-time law with server speeds for this model yet: the per-class occupancy ODE and LWL solver give means per class (theory.md §13); use simulate',
+        );
+      const cavity = heteroCavityOf(model);
+      if (cavity === undefined || !cavity.available)
+        return no(
+          `no response-time law for random selection with server speeds and ${model.discipline.toUpperCase()}: the M/G/1 formulas give means only${cavity === undefined ? '' : ` and ${cavity.reason}`}; use simulate`,
+        );
+      return solver(
+        'hetero-cavity',
+        `${cavity.name} (response-time sample)`,
+        'estimate',
+        `${cavity.source}; the law pools the classes' cavity response times (the M/G/1 formulas give the mean only)`,
       );
+    }
     case 'hetero-cavity':
     case 'hetero-lwl-cavity':
       return solver(
@@ -703,8 +752,19 @@ function responseTimeOf(
     case 'batch-bsq':
       return no('no response-time law for batches yet: the batch recursions give the occupancy and E[T] (theory.md §15); use simulate');
     case 'redundancy-independent':
+      return solver(
+        id,
+        `${fixedPoint.name}: P(T > t) = (λ + (1 − λ)e^{(d−1)t})^{−d/(d−1)}`,
+        'exact',
+        `${fixedPoint.source}; time in mean service times, λ the load λE[S]`,
+      );
     case 'redundancy-identical':
-      return no('no response-time law for redundancy-d in the solver table yet (theory.md §16 states P(T > t)); use simulate');
+      return solver(
+        id,
+        `${fixedPoint.name}: P(T > t) = Q_d(t), P(X + min of d cavity draws of U > t), on the shot from F̄(0)`,
+        'exact',
+        `${fixedPoint.source}; RK4 step 1/64, error bound from step 1/32 and the interpolation`,
+      );
     default:
       return unknownPolicy(id, 'fixed-point solver');
   }
@@ -964,12 +1024,13 @@ function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
 /**
  * The capabilities of a redundancy-d model, cancel-on-complete (theory.md §16; cancel-on-start resolved to LWL(d) by
  * the model): the fixed point for Poisson arrivals and exponential sizes, independent replicas (Gardner et al.'s
- * closed form) or identical ones (the shooting on F̄(0), with λ_max); no transient, refined term or exact chain.
+ * closed form) or identical ones (the shooting on F̄(0), with λ_max), and the response-time law of the same solver
+ * (`solveResponseTime`); no transient, refined term or exact chain.
  */
 function redundancyCapabilities(model: SupermarketModel): MeanFieldCapabilities {
   const replicas = model.redundancy?.replicas ?? 'independent';
   const what = `redundancy-d cancel-on-complete with ${replicas} replicas`;
-  const none = no(`no transient, refined term, response-time law or exact chain for ${what} yet (theory.md §16)`);
+  const none = no(`no transient, refined term or exact chain for ${what} yet (theory.md §16)`);
   const fixedPoint = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
     if (!hasPoissonArrivals(model))
       return no(
@@ -1004,7 +1065,8 @@ function redundancyCapabilities(model: SupermarketModel): MeanFieldCapabilities 
   })();
   return {
     fixedPoint,
-    responseTime: none,
+    // the law of T with the fixed point's solver: Gardner et al.'s closed form, or Q_d of the identical-replica shot
+    responseTime: responseTimeOf(model, fixedPoint),
     transient: none,
     refined: { firstOrder: none, secondOrder: none },
     exactChain: none,

@@ -83,6 +83,7 @@ export {
   type Unavailable,
 } from './capabilities.ts';
 export {
+  meanQueueLengthUnit,
   solveMeanField,
   solveMeanFieldTransient,
   type MeanFieldTransient,

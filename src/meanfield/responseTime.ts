@@ -19,6 +19,8 @@
  *   and the ccdf with their error measured in the same call against the JSQ cavity's 95 % intervals.
  * - dispatcher memory (§12): the law of the model without memory at the reduced rate λπ₀^{1/d} (reduction theorem;
  *   FIFO at d ≥ 2, any work-conserving discipline at d = 1); T = S where π₀ = 0.
+ * - redundancy-d, cancel-on-complete, exponential sizes (§16, redundancy.ts): independent replicas
+ *   P(T > t) = (ρ + (1 − ρ)e^{(d−1)t/E[S]})^{−d/(d−1)} (Gardner et al. 2017); identical replicas Q_d(t) of the shot.
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
 import { lpwAsLwl, meanFieldFiniteness, unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
@@ -31,6 +33,8 @@ import { lpwCavity } from './cavity/lpwCavity.ts';
 import { lwlCavity } from './cavity/lwlCavity.ts';
 import { ResponseTimeSample } from './cavity/responseSample.ts';
 import { heteroCavity, heteroLwlCavity } from './hetero/cavity.ts';
+import { heteroMg1ClassModel } from './hetero/mg1.ts';
+import { classSamplingProbabilities } from '../model/servers.ts';
 import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { lwlExponentialClosedForm, lwlExponentialResponseCcdf } from './lwl/closedForm.ts';
 import { lwlFixedPoint } from './lwl/fixedPoint.ts';
@@ -38,6 +42,7 @@ import { lwlWorkloadCcdf } from './lwl/workload.ts';
 import { describeMemory, memoryReduction, reducedModel } from './memory/reduction.ts';
 import { phaseTypeJsqFixedPoint, type PhaseTypeFixedPointResult } from './phaseType/fixedPoint.ts';
 import type { PhaseTypeFitError } from './phaseType/fitError.ts';
+import { identicalRedundancyCcdf, independentRedundancy, independentRedundancyCcdf } from './redundancy.ts';
 
 function checkD(fp: FixedPointResult, d: number): void {
   if (d !== fp.provenance.model.d) {
@@ -535,9 +540,70 @@ function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions):
     }
     case 'memory-reduction':
       return memoryLaw(model, named, options, ps);
+    case 'hetero-mg1':
+      return functionLaw(named, heteroMg1FifoLaw(model), options.times, ps);
+    case 'redundancy-independent':
+    case 'redundancy-identical': {
+      // theory.md §16 in mean service times at load ρ = λE[S]; time rescaled by E[S]
+      const mean = model.service.mean;
+      const rho = model.lambda * mean;
+      const f =
+        id === 'redundancy-independent'
+          ? {
+              at: (t: number) => (t <= 0 ? 1 : independentRedundancyCcdf(rho, model.d, t / mean)),
+              mean: independentRedundancy(rho, model.d).meanResponseTime * mean,
+              scale: mean,
+            }
+          : (() => {
+              const r = identicalRedundancyCcdf(rho, model.d);
+              return { at: (t: number) => r.at(t / mean), mean: r.mean * mean, scale: mean, numericalError: r.numericalError };
+            })();
+      return functionLaw(named, f, options.times, ps);
+    }
     default:
       return unknownPolicy(id, 'response-time solver');
   }
+}
+
+/**
+ * The M/G/1 FIFO law of a homogeneous model at d = 1 (random selection): T ~ Exp(μ − λ) for exponential sizes, the
+ * phase-type law for PH sizes, the LWL(1) workload FPE (Takács) on its grid for other laws of finite variance.
+ */
+function mg1FifoLaw(d1: SupermarketModel): CcdfFunction {
+  const size = serviceDistribution(d1.service);
+  switch (d1.service.kind) {
+    case 'exponential': {
+      const rate = 1 / size.mean - d1.lambda;
+      return { at: (t) => (t <= 0 ? 1 : Math.exp(-rate * t)), mean: 1 / rate, scale: 1 / rate };
+    }
+    case 'erlang':
+    case 'hyperexponential':
+      return phaseTypeLaw(phaseTypeJsqFixedPoint(d1), 1);
+    default: {
+      const r = lwlFixedPoint({ ...d1, selection: 'lwl', d: 1 });
+      const f = gridLaw(r.responseTimeCcdf.times, r.responseTimeCcdf.ccdf, r.diagnostics.gridErrorBound);
+      return { ...f, mean: r.meanResponseTime };
+    }
+  }
+}
+
+/**
+ * Random selection with server speeds, FIFO (hetero/mg1.ts): P(T > t) = Σ_c p_c P(T′_c > v_c t), T′_c the class's
+ * M/G/1 FIFO response time in its own work units (`heteroMg1ClassModel`), E[T] = Σ_c p_c E[T′_c]/v_c.
+ */
+function heteroMg1FifoLaw(model: SupermarketModel): CcdfFunction {
+  const servers = model.servers;
+  if (servers === undefined) throw new InvalidModelError('the per-class M/G/1 law needs server classes (--speeds)');
+  const p = classSamplingProbabilities(servers);
+  const laws = servers.speeds.map((_, c) => mg1FifoLaw(heteroMg1ClassModel(model, c)));
+  const mean = laws.reduce((a, f, c) => a + (p[c] * f.mean) / servers.speeds[c], 0);
+  const errors = laws.map((f) => f.numericalError ?? 0);
+  return {
+    at: (t) => laws.reduce((a, f, c) => a + p[c] * f.at(t * servers.speeds[c]), 0),
+    mean,
+    scale: mean,
+    ...(errors.some((e) => e > 0) ? { numericalError: Math.max(...errors) } : {}),
+  };
 }
 
 /**

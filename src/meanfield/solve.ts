@@ -16,6 +16,7 @@
  * | LWL(d), FIFO | closed form (exponential) or FPE by Picard/FFT (§4) | exact |
  * | LWL(d), other disciplines (PS, LAS too) | LWL cavity queue on the FPE workload (§5) | estimate, with CI |
  * | LPW(d), priority disciplines | LPW cavity iteration on the law of predicted work (§5) | estimate [A], with CI |
+ * | server speeds, random selection, other than FIFO/PS/LAS with exponential sizes | M/G/1 formula per speed class (§7, §13) | exact |
  *
  * Never falls back silently (the one fallback above is named in `note`): a model without a solver throws InvalidModelError saying so. This is the mean-field
  * room's one entry (exported from meanfield/index.ts); the solvers behind it stay exported for their own options and diagnostics.
@@ -55,6 +56,7 @@ import type { PhaseTypeFitError } from './phaseType/fitError.ts';
 import { heteroFixedPoint, heteroTransient, type HeteroClassResult, type HeteroTransient } from './hetero/occupancy.ts';
 import { heteroLwlFixedPoint, type HeteroLwlClass } from './hetero/lwl.ts';
 import { heteroCavity, heteroLwlCavity } from './hetero/cavity.ts';
+import { heteroMg1, type HeteroMg1Class } from './hetero/mg1.ts';
 
 /** Whether the solver reached its answer; closed forms are converged by construction. */
 export interface SolutionConvergence {
@@ -117,7 +119,7 @@ export interface MeanFieldSolution {
   /** For a dispatcher with memory: π₀, the reduced rate λπ₀^{1/d} the answer was solved at, probes per arrival (theory.md §12). */
   readonly reduction?: MemoryReduction;
   /** Heterogeneous servers (theory.md §13): per class, its tail, busy fraction, E[Q], E[T] and share of the jobs. */
-  readonly classes?: readonly (HeteroClassResult | HeteroLwlClass)[];
+  readonly classes?: readonly (HeteroClassResult | HeteroLwlClass | HeteroMg1Class)[];
   /**
    * Redundancy-d (theory.md §16): the busy fraction F̄(0), the work per job E[W] = F̄(0)/λ (time units) and the largest
    * stable λ. meanQueueLength then counts replicas per server (λ·d·E[T]).
@@ -126,6 +128,15 @@ export interface MeanFieldSolution {
 }
 
 export type { SolutionKind };
+
+/**
+ * What a solution's E[Q] counts, in the words every output uses (CLI, explorer): "replicas per server (λ·d·E[T])" for
+ * redundancy-d, whose every job holds a replica on each of d servers until it completes; "jobs per server" otherwise.
+ * @example meanQueueLengthUnit(solveMeanField(parseModel({ lambda: 0.5, d: 2, redundancy: 'cancel-on-complete' }))) // 'replicas per server (λ·d·E[T])'
+ */
+export function meanQueueLengthUnit(solution: Pick<MeanFieldSolution, 'redundancy'>): string {
+  return solution.redundancy ? 'replicas per server (λ·d·E[T])' : 'jobs per server';
+}
 
 export interface SolveOptions {
   /** Seed of cavity simulations (default 1). */
@@ -372,6 +383,17 @@ export function solveMeanField(given: SupermarketModel, options: SolveOptions = 
         tail: r.tail,
         classes: r.classes,
         convergence: { converged: true, iterations: r.diagnostics.iterations, residual: r.diagnostics.residual },
+      });
+    }
+    case 'hetero-mg1': {
+      const r = heteroMg1(model);
+      return solution({
+        ...named,
+        meanResponseTime: r.meanResponseTime,
+        meanQueueLength: r.meanQueueLength,
+        classes: r.classes,
+        numericalError: r.numericalError,
+        convergence: { converged: r.converged },
       });
     }
     case 'hetero-lwl': {

@@ -220,7 +220,8 @@ export function refinedTransient(given: SupermarketModel, options: TransientOpti
       out[i] = drift[i];
       const v = (k: number) => y[K + k];
       out[K + i] = diag[i] * v(i) + (i > 0 ? lower[i] * v(i - 1) : 0) + (i + 1 < K ? upper[i] * v(i + 1) : 0) + b[i] + (f1 ? f1[i] : 0);
-      for (let j = 0; j < K; j++) out[2 * K + i * K + j] = FW(i, j) + FW(j, i);
+      // dW/dt is symmetric (W is): each pair once, FW(i, j) + FW(j, i) the same sum in either order
+      for (let j = i; j < K; j++) out[2 * K + i * K + j] = out[2 * K + j * K + i] = FW(i, j) + FW(j, i);
       // Q(s) = Σ_ℓ ℓℓᵀβ_ℓ is diagonal for SQ(d): up- and down-crossing rates of level i + 1
       const up = rho * ((i === 0 ? 1 : s[i - 1]) ** d - s[i] ** d);
       out[2 * K + i * K + i] += up + s[i] - (i + 1 < K ? s[i + 1] : 0);

@@ -43,14 +43,6 @@ const capacitySchema = z.preprocess(
     .refine((x) => Number.isInteger(x) && x >= 1, { error: (iss) => `memory size A must be an integer ≥ 1, got ${String(iss.input)}` }),
 );
 
-/** The message of a memory object with a field its kind does not have (`{ kind: 'bcp', A: 3 }`), naming the field. */
-const unknownField =
-  (kind: MemoryScheme) =>
-  (iss: { code?: string; keys?: readonly string[] }): string | undefined =>
-    iss.code === 'unrecognized_keys'
-      ? `unknown memory field ${(iss.keys ?? []).map((k) => JSON.stringify(k)).join(', ')}; memory ${kind} has ${kind === 'bcp' || kind === 'ism' ? 'the fields kind and capacity' : 'the field kind only'}`
-      : undefined;
-
 /**
  * Expands the short form `none | ip | cp | bcp:A | ism:A` into the object form (A still a string).
  * @throws {InvalidModelError} naming the expected forms (e.g. `bcp` without A, `ip:3`).
@@ -80,12 +72,13 @@ export const memorySchema = z.preprocess(
   (value) => (typeof value === 'string' ? parseMemoryShort(value) : value),
   z.discriminatedUnion(
     'kind',
+    // a field its kind does not have ({ kind: 'bcp', A: 3 }): unknownKeyMessage (the parse's error map) names it and the kind's fields
     [
-      z.object({ kind: z.literal('none') }, { error: unknownField('none') }).strict(),
-      z.object({ kind: z.literal('ip') }, { error: unknownField('ip') }).strict(),
-      z.object({ kind: z.literal('cp') }, { error: unknownField('cp') }).strict(),
-      z.object({ kind: z.literal('bcp'), capacity: capacitySchema }, { error: unknownField('bcp') }).strict(),
-      z.object({ kind: z.literal('ism'), capacity: capacitySchema }, { error: unknownField('ism') }).strict(),
+      z.object({ kind: z.literal('none') }).strict(),
+      z.object({ kind: z.literal('ip') }).strict(),
+      z.object({ kind: z.literal('cp') }).strict(),
+      z.object({ kind: z.literal('bcp'), capacity: capacitySchema }).strict(),
+      z.object({ kind: z.literal('ism'), capacity: capacitySchema }).strict(),
     ],
     {
       error: (iss) => {

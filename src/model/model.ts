@@ -10,6 +10,7 @@ import {
   formatIssues,
   modelSchema,
   positiveIntegerSchema,
+  validate,
   type Conventions,
   type Discipline,
   type Sampling,
@@ -204,7 +205,7 @@ export type UntypedModelInput = { readonly [K in keyof ModelInput]?: unknown };
  * @throws {InvalidModelError} naming the field.
  */
 export function positiveInteger(field: string, value: unknown): number {
-  const result = positiveIntegerSchema(field).safeParse(value);
+  const result = validate(positiveIntegerSchema(field), value);
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
   return result.data;
 }
@@ -234,7 +235,7 @@ export function load(model: SupermarketModel): number {
  * @throws {UnstableModelError} if λ ≤ 0 (no arrivals: not a model of this project).
  */
 export function validateModel(input: ModelInput | UntypedModelInput): SupermarketModel {
-  const result = modelSchema.safeParse(readBackBatchLaw(input));
+  const result = validate(modelSchema, readBackBatchLaw(input));
   if (!result.success) throw new InvalidModelError(formatIssues(result.error));
   const { redundancy: given, replicas: law, batch: batchGiven, ...rest0 } = result.data;
   // a batch size law: `batch` becomes its mean E[X], the law `batchLaw` (model/batchLaw.ts)
@@ -325,12 +326,12 @@ export function validateModel(input: ModelInput | UntypedModelInput): Supermarke
  */
 export function canonicalBatch(entry: number | string): number | string {
   if (typeof entry === 'string' && /^[a-z]/i.test(entry.trim())) {
-    const law = batchLawSchema.safeParse(parseBatchShort(entry));
+    const law = validate(batchLawSchema, parseBatchShort(entry));
     if (!law.success) throw new InvalidModelError(formatIssues(law.error));
     const normal = normaliseBatchLaw(law.data);
     return typeof normal === 'number' ? normal : formatBatch(normal);
   }
-  const k = positiveIntegerSchema('batch size K').safeParse(entry);
+  const k = validate(positiveIntegerSchema('batch size K'), entry);
   if (!k.success) throw new InvalidModelError(formatIssues(k.error));
   return k.data;
 }

@@ -10,6 +10,9 @@
  * | E[U] workload per server | E[S²] < ∞, any discipline, any d (the residual of the job in service has time-average λE[S²]/2) | P–K; renewal reward |
  * | E[T], E[Q] = λE[T] — FIFO, SJF, SPJF (non-preemptive) | E[S²] < ∞ (a job may wait the residual of a job in service) | P–K, Cobham; theory.md §7 |
  * | E[T] — PSJF, SRPT (and PSPJF, SPRPT with exact predictions) | E[S] < ∞ | Schrage–Miller; Harchol-Balter 2013, §32–33 |
+ * | E[T] — PS, LAS (FB) | E[S] < ∞ (PS: E[T] = E[S]/(1 − ρ); LAS: E[min(S, x)²] ≤ xE[S]) | Kleinrock 1976 §4; Schrage 1967 |
+ * | E[T] — SPRPT with noisy predictions (exp, uniform α > 0, log-normal σ > 0) | E[S²] < ∞ (a job run past its prediction keeps the server to completion) | Mitzenmacher ITCS 2020 (arXiv:1902.00732) |
+ * | E[T] — PSPJF with noisy predictions, d = 1 | E[S] < ∞ (E[M_Y] ≍ E[S], theory.md §7) | Mitzenmacher ITCS 2020 |
  * | Var[T] (the spread of a replication's mean, so the CLT interval of E[T]) | needs E[S²] < ∞ always (T ≥ S); FIFO also E[S³] < ∞ | Takács (E[W²] = 2E[W]² + λE[S³]/(3(1−ρ))) |
  * | √m-CLT of a run's mean of T (FIFO) | E[S⁴] < ∞ (sum of the waiting-time autocovariances) | Daley 1968; Whitt 1989 |
  * | E[T/S] | E[1/S] < ∞ or small jobs do not wait (PSJF, SRPT, PSPJF; SPRPT exact); and, non-preemptive, E[S²] < ∞ | theory.md §7 |
@@ -99,10 +102,10 @@ const FINITE: Finiteness = { finite: true };
  * each draw) and waits what it waits there; the path vanishes as n → ∞ (the mean-field E[T]∞ may be finite: LWL(d)
  * needs only E[S^{1+1/d}] < ∞, `meanFieldFiniteness`) and without replacement (d distinct servers: not settled).
  */
-function pinnedReason(d: number, law: string, discipline: string, limitFinite: boolean): string {
+function pinnedReason(d: number, law: string, waits: string, limitFinite: boolean): string {
   return (
     `E[S²] = ∞ (${law} ≤ 2): with replacement all ${d} draws hit one server with probability n^{1−d} > 0, and the job ` +
-    `waits there the residual of the job in service (${discipline}); ` +
+    `waits there ${waits}; ` +
     // the way out is named only where there is one: a limit that is infinite too stays so with distinct servers
     (limitFinite
       ? `the path vanishes as n → ∞, and --sampling without-replacement draws ${d} distinct servers`
@@ -111,30 +114,73 @@ function pinnedReason(d: number, law: string, discipline: string, limitFinite: b
 }
 
 /**
- * How a discipline's row bears on the moments (theory.md §7): `waitsResidual`, a job may wait the residual of the
- * job in service (non-preemptive priority servers: FIFO, SJF, SPJF); `preemptsBySize`, a large job never delays a
- * smaller one (preemptive on the true size — PSJF, SRPT — or on an exact prediction — PSPJF, SPRPT); `smallJobsServed`,
- * a job of size x → 0 waits o(1) (PSJF, SRPT, PSPJF; SPRPT with exact predictions), so E[T/S] needs no E[1/S] < ∞.
+ * True when predictions fall short of the size with positive probability at every size, P(Y < S | S = x) > 0 for
+ * all x: the multiplicative noise laws Y = S·R with P(R < 1) > 0 — exponential, uniform with α > 0, log-normal with
+ * σ > 0 (either bias). False for exact predictions, and for trace predictions (their law is not known here).
+ */
+export function predictionUndershoots(spec: PredictionSpec): boolean {
+  switch (spec.kind) {
+    case 'exponential':
+      return true;
+    case 'uniform':
+      return spec.alpha > 0;
+    case 'lognormal':
+      return spec.sigma > 0;
+    case 'exact':
+    case 'trace':
+      return false;
+  }
+}
+
+/**
+ * How a discipline's row bears on the moments (theory.md §7):
+ * - `waitsResidual`: an arrival may wait all that is left of the job in service, a residual whose time-average mean
+ *   is ∞ when E[S²] = ∞ — non-preemptive priority servers (FIFO, SJF, SPJF: the λE[S²]/2 of Pollaczek–Khinchine and
+ *   Cobham, Kleinrock 1976 §3.5), and SPRPT with predictions that fall short (`predictionUndershoots`): a job run past
+ *   its prediction ranks first (key Y − a < 0, or 0 clipped) and keeps the server to completion, so an arrival of
+ *   prediction y waits its rest S − (Y − y); Mitzenmacher (ITCS 2020, arXiv:1902.00732, the SPRPT formula of
+ *   theory.md §7) has the term λE[((S − (Y − y))^+)² 1(Y > y)] ≥ λE[S²((1 − R)^+)² 1(SR > y)] = ∞ for every y;
+ * - `preemptsBySize`: a large job never delays a smaller one (PSJF, SRPT; PSPJF and SPRPT with exact predictions;
+ *   PS, LAS), so E[T] < ∞ needs E[S] < ∞ only (Schrage & Miller 1966 for SRPT, E[T] ≍ E[S²Ḡ(S)] + E[S]; Harchol-Balter
+ *   2013 §32–33 for PSJF, PS: E[T] = E[S]/(1 − ρ), and LAS: λE[min(S, x)²] ≤ λxE[S]);
+ * - `smallJobsServed`: a job of size x → 0 waits o(1) (PSJF, SRPT, PSPJF; SPRPT with exact predictions), so E[T/S]
+ *   needs no E[1/S] < ∞.
+ * PSPJF with noisy predictions is neither: a large job with a small prediction runs early but is preempted by any
+ * smaller prediction; at d = 1 its E[T] = E[M_Y/(2(1 − ρ≤_Y)(1 − ρ_Y)) + S/(1 − ρ_Y)] (theory.md §7) with
+ * M_y = λE[S²1(Y ≤ y)] is finite when E[S] < ∞ for the three noise laws (E[M_Y] ≍ E[S]; `pspjfSettled`).
  */
 function momentTraits(
   discipline: Discipline,
-  exact: boolean,
-): { readonly waitsResidual: boolean; readonly preemptsBySize: boolean; readonly smallJobsServed: boolean } {
+  prediction: PredictionSpec,
+): { readonly waitsResidual: boolean; readonly preemptsBySize: boolean; readonly smallJobsServed: boolean; readonly overrun: boolean } {
   const row = DISCIPLINE_TABLE[discipline];
+  const exact = predictionIsExact(prediction);
   switch (row.server) {
-    case 'priority':
+    case 'priority': {
+      const overrun = row.preemptive && row.rank === 'predicted remaining' && predictionUndershoots(prediction);
       return {
-        waitsResidual: !row.preemptive,
+        waitsResidual: !row.preemptive || overrun,
         preemptsBySize: row.preemptive && (!row.usesPrediction || exact),
         smallJobsServed: row.preemptive && (row.rank !== 'predicted remaining' || exact),
+        overrun,
       };
+    }
     case 'sharing':
     case 'attained-service':
       // every job present (or the least served) is in service at once: no residual wait, a small job is served at once
-      return { waitsResidual: false, preemptsBySize: true, smallJobsServed: true };
+      return { waitsResidual: false, preemptsBySize: true, smallJobsServed: true, overrun: false };
     default:
       return unknownPolicy(row.server, 'server model');
   }
+}
+
+/**
+ * True when E[T] of a d = 1 (or random) PSPJF server with noisy predictions is settled by its M/G/1 formula: finite
+ * when E[S] < ∞ for exponential, uniform and log-normal noise (`momentTraits`); false for trace predictions.
+ */
+function pspjfSettled(model: SupermarketModel): boolean {
+  const row = DISCIPLINE_TABLE[model.discipline];
+  return model.d === 1 && row.preemptive && row.rank === 'predicted size' && model.prediction.kind !== 'trace';
 }
 
 /**
@@ -150,7 +196,7 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   const m4 = serviceMomentFinite(spec, 4);
   const certain = model.d === 1 || model.sampling === 'with-replacement';
   const discipline = model.discipline;
-  const traits = momentTraits(discipline, predictionIsExact(model.prediction));
+  const traits = momentTraits(discipline, model.prediction);
   const preemptiveBySize = traits.preemptsBySize;
   const nonPreemptive = traits.waitsResidual;
   const warnings: string[] = [];
@@ -161,17 +207,29 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
     : { finite: false, reason: `E[S²] = ∞ (${law} ≤ 2): the work left of the job in service has time-average λE[S²]/2` };
   let meanResponseTime: Finiteness = FINITE;
   if (!m2 && nonPreemptive) {
-    const reason = `E[S²] = ∞ (${law} ≤ 2): ${discipline.toUpperCase()} waits the residual of the job in service`;
+    const reason = traits.overrun
+      ? `E[S²] = ∞ (${law} ≤ 2): SPRPT with ${model.prediction.kind} predictions runs a job past its prediction to completion at top priority, so an arrival waits the rest of its size, of infinite mean (Mitzenmacher 2020: λE[((S − (Y − y))^+)²1(Y > y)] = ∞)`
+      : `E[S²] = ∞ (${law} ≤ 2): ${discipline.toUpperCase()} waits the residual of the job in service`;
     if (certain)
       meanResponseTime = {
         finite: false,
-        reason: model.d === 1 ? reason : pinnedReason(model.d, law, discipline.toUpperCase(), meanFieldFiniteness(model).finite),
+        reason:
+          model.d === 1
+            ? reason
+            : pinnedReason(
+                model.d,
+                law,
+                traits.overrun
+                  ? 'the rest of a job run past its prediction (SPRPT)'
+                  : `the residual of the job in service (${discipline.toUpperCase()})`,
+                meanFieldFiniteness(model).finite,
+              ),
       };
     else {
       meanResponseTimeUnsettled = `E[T] may be infinite: ${reason} (not settled for d ≥ 2 without replacement)`;
       warnings.push(`${meanResponseTimeUnsettled}; its interval may mean nothing`);
     }
-  } else if (!m2 && !preemptiveBySize) {
+  } else if (!m2 && !preemptiveBySize && !pspjfSettled(model)) {
     meanResponseTimeUnsettled = `E[T] may be infinite: E[S²] = ∞ (${law}) and ${discipline.toUpperCase()} with inexact predictions can run a large job early`;
     warnings.push(meanResponseTimeUnsettled);
   }
@@ -265,7 +323,7 @@ export function meanFieldFiniteness(model: SupermarketModel): Finiteness {
   if (modelHasMemory(model) || model.batch !== 1) return FINITE;
   const spec = model.service;
   const law = spec.kind === 'pareto' ? `pareto α = ${spec.alpha}` : spec.kind;
-  const traits = momentTraits(model.discipline, predictionIsExact(model.prediction));
+  const traits = momentTraits(model.discipline, model.prediction);
   const row = SELECTION_TABLE[model.selection];
   switch (row.stateRead) {
     case 'count':

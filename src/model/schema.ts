@@ -90,10 +90,8 @@ export const conventionsInputSchema = z
       psjfPreemption: oneOf('psjfPreemption convention', PSJF_PREEMPTION_RULES).optional(),
     },
     {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `unknown convention ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected lpwWork, sprptOverrun or psjfPreemption`
-          : 'conventions must be an object such as {"lpwWork":"clip"}',
+      // an unknown convention: unknownKeyMessage (the parse's error map) names it and the allowed ones
+      error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'conventions must be an object such as {"lpwWork":"clip"}'),
     },
   )
   .strict();
@@ -307,61 +305,54 @@ export const predictionSchema = z.preprocess(
  * stability check (λ > 0, ρ < 1) is `parseModel`'s, since it raises UnstableModelError rather than InvalidModelError.
  */
 export const modelSchema = z
-  .object(
-    {
-      lambda: finiteNumber('lambda'),
-      d: positiveIntegerSchema('d'),
-      selection: oneOf('selection', SELECTIONS).default('jsq'),
-      discipline: oneOf('discipline', DISCIPLINES).default('fifo'),
-      service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
-      prediction: predictionSchema.default({ kind: 'exact' }),
-      sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
-      memory: memorySchema.default({ kind: 'none' }),
-      servers: serversSchema.optional(),
-      arrivals: arrivalsSchema.default({ kind: 'exponential' }),
-      // a fixed K (integer) or a size law: the short form geom:MEAN | pmf:P1,P2,… or its object form (model/batchLaw.ts);
-      // a law is checked here, in one line, and a pmf with one atom becomes that K
-      batch: z
-        .preprocess((v) => {
-          const law = typeof v === 'string' && /^[a-z]/i.test(v.trim()) ? parseBatchShort(v) : v;
-          if (typeof law !== 'object' || law === null) return law;
-          const parsed = batchLawSchema.safeParse(law);
-          if (!parsed.success) throw new InvalidModelError(formatIssues(parsed.error, { label: 'batch' }));
-          return normaliseBatchLaw(parsed.data);
-        }, z.unknown())
-        .transform((v, ctx): number | BatchSizeLaw => {
-          if (typeof v === 'object' && v !== null) return v as BatchSizeLaw;
-          const k = positiveIntegerSchema('batch size K').safeParse(v);
-          if (k.success) return k.data;
-          ctx.addIssue({ code: 'custom', message: k.error.issues[0]?.message ?? `batch size K must be an integer ≥ 1, got ${show(v)}` });
-          return z.NEVER;
-        })
-        .default(1),
-      batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
-      // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })
-      redundancy: z
-        .union(
-          [
-            oneOf('redundancy', REDUNDANCIES),
-            z.object({ kind: z.literal('cancel-on-complete'), replicas: oneOf('replicas', REPLICA_LAWS) }).strict(),
-          ],
-          {
-            error: (iss) =>
-              `unknown redundancy ${show(iss.input)}; expected one of: ${REDUNDANCIES.join(', ')} (or {"kind":"cancel-on-complete","replicas":"independent"})`,
-          },
-        )
-        .default('none'),
-      replicas: oneOf('replicas', REPLICA_LAWS).optional(),
-      conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
-    },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `unknown model field ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected lambda, d, selection, discipline, service, prediction, sampling, memory, servers, arrivals, batch, batchDispatch, redundancy, replicas or conventions`
-          : undefined,
-    },
-  )
-  // a misspelt field would otherwise be dropped and its default run instead (`disipline: 'srpt'` ran FIFO)
+  .object({
+    lambda: finiteNumber('lambda'),
+    d: positiveIntegerSchema('d'),
+    selection: oneOf('selection', SELECTIONS).default('jsq'),
+    discipline: oneOf('discipline', DISCIPLINES).default('fifo'),
+    service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
+    prediction: predictionSchema.default({ kind: 'exact' }),
+    sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
+    memory: memorySchema.default({ kind: 'none' }),
+    servers: serversSchema.optional(),
+    arrivals: arrivalsSchema.default({ kind: 'exponential' }),
+    // a fixed K (integer) or a size law: the short form geom:MEAN | pmf:P1,P2,… or its object form (model/batchLaw.ts);
+    // a law is checked here, in one line, and a pmf with one atom becomes that K
+    batch: z
+      .preprocess((v) => {
+        const law = typeof v === 'string' && /^[a-z]/i.test(v.trim()) ? parseBatchShort(v) : v;
+        if (typeof law !== 'object' || law === null) return law;
+        const parsed = batchLawSchema.safeParse(law);
+        if (!parsed.success) throw new InvalidModelError(formatIssues(parsed.error, { label: 'batch' }));
+        return normaliseBatchLaw(parsed.data);
+      }, z.unknown())
+      .transform((v, ctx): number | BatchSizeLaw => {
+        if (typeof v === 'object' && v !== null) return v as BatchSizeLaw;
+        const k = positiveIntegerSchema('batch size K').safeParse(v);
+        if (k.success) return k.data;
+        ctx.addIssue({ code: 'custom', message: k.error.issues[0]?.message ?? `batch size K must be an integer ≥ 1, got ${show(v)}` });
+        return z.NEVER;
+      })
+      .default(1),
+    batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
+    // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })
+    redundancy: z
+      .union(
+        [
+          oneOf('redundancy', REDUNDANCIES),
+          z.object({ kind: z.literal('cancel-on-complete'), replicas: oneOf('replicas', REPLICA_LAWS) }).strict(),
+        ],
+        {
+          error: (iss) =>
+            `unknown redundancy ${show(iss.input)}; expected one of: ${REDUNDANCIES.join(', ')} (or {"kind":"cancel-on-complete","replicas":"independent"})`,
+        },
+      )
+      .default('none'),
+    replicas: oneOf('replicas', REPLICA_LAWS).optional(),
+    conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
+  })
+  // a misspelt field would otherwise be dropped and its default run instead (`disipline: 'srpt'` ran FIFO); the parse's
+  // error map (`validate`) names it and the allowed fields
   .strict();
 
 /** `a.b[2].c` for an issue path; '(top level)' when empty. */
@@ -373,22 +364,90 @@ export function issuePath(path: readonly PropertyKey[]): string {
     .replace(/^\./, '');
 }
 
+/** Damerau–Levenshtein (optimal string alignment) distance: insertions, deletions, substitutions, adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * The names in `known` closest to a mistyped `name` (a flag without its `--`, a file's key): edit distance (case
+ * ignored) ≤ 2 and below half the name's length; ties all returned, in `known`'s order; [] when none is that close.
+ * @example closestNames('lamda', ['lambda', 'd']) // ['lambda']
+ */
+export function closestNames(name: string, known: readonly string[]): string[] {
+  let best = Infinity;
+  let found: string[] = [];
+  for (const candidate of known) {
+    const dist = editDistance(name.toLowerCase(), candidate.toLowerCase()); // "K" is "k" mistyped, at any length
+    if (dist > 2 || dist * 2 >= Math.max(name.length, 1)) continue;
+    if (dist < best) {
+      best = dist;
+      found = [candidate];
+    } else if (dist === best) found.push(candidate);
+  }
+  return found;
+}
+
+/**
+ * The message of an object given a key its schema does not have (every object of the model, experiment, claim and
+ * population-model files is strict): the key, the nearest allowed one, and the allowed keys, read from the schema
+ * itself so the list cannot go stale: `unknown key "selection" (did you mean "selections"?); allowed keys: name, …`.
+ * A zod error map for one parse (`validate`); undefined for every other issue (it keeps its own message).
+ */
+export function unknownKeyMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const keys = (issue as { keys?: readonly string[] }).keys ?? [];
+  const shape = (issue.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
+  const allowed = shape === undefined ? [] : Object.keys(shape);
+  const near = [...new Set(keys.flatMap((k) => closestNames(k, allowed)))];
+  return (
+    `unknown key${keys.length === 1 ? '' : 's'} ${keys.map((k) => JSON.stringify(k)).join(', ')}` +
+    (near.length ? ` (did you mean ${near.map((k) => JSON.stringify(k)).join(' or ')}?)` : '') +
+    (allowed.length ? `; allowed keys: ${allowed.join(', ')}` : '')
+  );
+}
+
+/**
+ * `schema.safeParse(input)` with unknown keys named by `unknownKeyMessage` (where the object's own schema does not
+ * word them): the one parse of user input (flags, model, experiment, claim and population-model files).
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.ZodSafeParseResult<z.output<S>> {
+  return schema.safeParse(input, { error: unknownKeyMessage });
+}
+
 /**
  * Turns zod issues into one line: `label: ` (when given), the first issue, then, when there are more, how many and
  * the next `shown` of them: `f.json: name: use letters (and 3 more: grid.d[0]: …; grid.n: …; …)`. One issue gives
  * one plain message. An issue whose message is one of ours (lower case, naming its field) stands as is; zod's own
  * messages get their path in front. With `alwaysPath`, every issue is prefixed with its path (file formats, where
- * the path is what the user edits). Duplicate messages count once. Without `alwaysPath`, unknown keys come first (a
- * misspelt field is the cause of the missing one beside it).
+ * the path is what the user edits); an unknown key always names its path unless it is at the top level. Duplicate
+ * messages count once. Unknown keys come first (a misspelt field is the cause of the missing one beside it).
  */
 export function formatIssues(error: z.ZodError, options: { label?: string; shown?: number; alwaysPath?: boolean } = {}): string {
-  // an unknown key first: a misspelt field ({ kind: 'bcp', A: 3 }) is the cause of the "missing" issue beside it (a
-  // file format's list, `alwaysPath`, keeps the file's order)
-  const unknownKey = (i: z.core.$ZodIssue) => !options.alwaysPath && i.code === 'unrecognized_keys';
-  const issues = [...error.issues.filter(unknownKey), ...error.issues.filter((i) => !unknownKey(i))];
-  const lines = [
-    ...new Set(issues.map((i) => (options.alwaysPath || /^[A-Z]/.test(i.message) ? `${issuePath(i.path)}: ${i.message}` : i.message))),
+  // an unknown key first: a misspelt field ({ kind: 'bcp', A: 3 }, a transition's "rates") is the cause of the
+  // "missing" issue beside it
+  const unknownKey = (i: z.core.$ZodIssue) => i.code === 'unrecognized_keys';
+  // ... and the key it was meant to be, when missing, is not a second problem ("rates" given, so "rate" is missing)
+  const meant = new Set<string>();
+  for (const i of error.issues.filter(unknownKey)) {
+    const near = /did you mean (.*?)\?\)/.exec(i.message)?.[1] ?? '';
+    for (const m of near.matchAll(/"([^"]+)"/g)) meant.add(issuePath([...i.path, m[1]]));
+  }
+  const issues = [
+    ...error.issues.filter(unknownKey),
+    ...error.issues.filter((i) => !unknownKey(i) && !(i.code === 'invalid_type' && meant.has(issuePath(i.path)))),
   ];
+  // an unknown key names where it is (`service: unknown key "shap"; allowed keys: kind, shape, mean`)
+  const withPath = (i: z.core.$ZodIssue) => options.alwaysPath || /^[A-Z]/.test(i.message) || (unknownKey(i) && i.path.length > 0);
+  const lines = [...new Set(issues.map((i) => (withPath(i) ? `${issuePath(i.path)}: ${i.message}` : i.message)))];
   const shown = options.shown ?? 2;
   const more = lines.length - 1;
   const rest = more === 0 ? '' : ` (and ${more} more: ${[...lines.slice(1, 1 + shown), ...(more > shown ? ['…'] : [])].join('; ')})`;
@@ -427,7 +486,7 @@ export function refuseRepeatedEntries(
  * @throws {InvalidModelError} `label: path: message`, then how many more problems and the next two (`formatIssues`).
  */
 export function parseWithSchema<S extends z.ZodType>(schema: S, json: unknown, label: string): z.output<S> {
-  const result = schema.safeParse(json);
+  const result = validate(schema, json);
   if (result.success) return result.data;
   throw new InvalidModelError(formatIssues(result.error, { label, alwaysPath: true }));
 }

@@ -55,10 +55,8 @@ export const serversSchema = z
         .default('uniform'),
     },
     {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `unknown servers field ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; expected speeds, fractions or sampling`
-          : 'servers must be an object { speeds, fractions?, sampling? }',
+      // an unknown field: unknownKeyMessage (the parse's error map) names it and the allowed ones
+      error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'servers must be an object { speeds, fractions?, sampling? }'),
     },
   )
   .strict()

@@ -17,7 +17,7 @@ export interface ArrivalsGapCell {
   /** Squared coefficient of variation of the inter-arrival time (0 det, 1/k Erlang-k, 1 Poisson). */
   readonly scv: number;
   readonly n: number;
-  /** Simulated E[T]_n with its 95% CI (time units). */
+  /** Simulated E[T]_n with its 95% CI (the sweep's `timeUnit`). */
   readonly meanResponseTime: Estimate;
 }
 
@@ -29,6 +29,8 @@ export interface ArrivalsGapSweep {
   readonly model: string;
   readonly limit: number;
   readonly solver: string;
+  /** The unit of E[T] and the gap (model/service `timeUnit` of the model: "mean service times" when E[S] = 1). */
+  readonly timeUnit: string;
   readonly cells: readonly ArrivalsGapCell[];
 }
 
@@ -37,7 +39,8 @@ const lawLabel = (c: Pick<ArrivalsGapCell, 'arrivals' | 'scv'>) => `${c.arrivals
 
 /**
  * The gap figure of a sweep (module comment). Rows (CSV/JSON): arrivals, scv, law, n, E[T]_n, its half-width, the
- * limit, gap = E[T]_n − E[T]∞ with its CI, n·gap, and whether the gap is resolved (> 3 half-widths).
+ * limit, gap = E[T]_n − E[T]∞ with its CI, n·gap, whether the gap is resolved (> 3 half-widths), and the unit of
+ * the times (`timeUnit`, named on the y axis too; the axis said "mean service times" whatever E[S] was).
  */
 export function arrivalsGapFigure(sweep: ArrivalsGapSweep): Figure {
   const laws = [...new Map(sweep.cells.map((c) => [c.arrivals, c])).values()].sort((a, b) => a.scv - b.scv);
@@ -58,6 +61,7 @@ export function arrivalsGapFigure(sweep: ArrivalsGapSweep): Figure {
       nGap: c.n * gap,
       // as logLogSlope resolves a point (compare/fit.ts)
       resolved: Math.abs(gap) > 3 * e.halfWidth ? 'yes' : 'no',
+      timeUnit: sweep.timeUnit,
     };
   });
   const slopes = laws.map((l) => {
@@ -90,7 +94,7 @@ export function arrivalsGapFigure(sweep: ArrivalsGapSweep): Figure {
     field,
     type: 'quantitative',
     scale: sym.scale,
-    title: ['gap E[T]_n − E[T]∞ (mean service times)', 'symmetric log: linear near 0'],
+    title: [`gap E[T]_n − E[T]∞ (${sweep.timeUnit})`, 'symmetric log: linear near 0'],
     axis: { values: sym.ticks, format: '~g', labelOverlap: true },
   });
   const order = laws.map(lawLabel);
@@ -98,8 +102,8 @@ export function arrivalsGapFigure(sweep: ArrivalsGapSweep): Figure {
   const tooltip = [
     { field: 'law', title: 'arrival law' },
     tip('n', 'n'),
-    tip('meanResponseTime', 'simulated E[T]_n'),
-    tip('gap', 'E[T]_n − E[T]∞'),
+    tip('meanResponseTime', `simulated E[T]_n (${sweep.timeUnit})`),
+    tip('gap', `E[T]_n − E[T]∞ (${sweep.timeUnit})`),
     tip('halfWidth', '95% half-width'),
     tip('nGap', 'n × gap'),
     { field: 'resolved', title: 'resolved (|gap| > 3 half-widths)' },
@@ -125,7 +129,7 @@ export function arrivalsGapFigure(sweep: ArrivalsGapSweep): Figure {
       },
     ],
     title: titleBlock(`Finite-n gap of ${sweep.model} at λ = ${sweep.lambda} against n, per arrival law (simulation ± 95% CI)`, width, [
-      `limit E[T]∞ = ${sweep.limit.toFixed(4)} for every law (${sweep.solver})`,
+      `limit E[T]∞ = ${sweep.limit.toFixed(4)} ${sweep.timeUnit} for every law (${sweep.solver})`,
       `fitted log–log slopes of |gap|: ${slopes.join('; ')}`,
     ]),
   } as unknown as TopLevelSpec;

@@ -6,6 +6,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ConjectureResult, PointResult } from '../claims/index.ts';
 import { VEGA_LITE_SCHEMA, estimateFields, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, type RunMetadata } from './page.ts';
+import { servicesTimeUnit } from './experimentReport.ts';
 
 const VERDICT_COLOURS = {
   domain: ['holds', 'fails', 'undecided', 'undefined'],
@@ -68,8 +69,19 @@ function verdictMap(result: ConjectureResult): Figure {
   return { name: 'verdicts', title: 'Verdict map', caption: VERDICT_MAP_CAPTION, rows, spec };
 }
 
+/**
+ * The unit of one side of a comparison: a time quantity (T, P50, P95, P99) in the grid's time unit, the slowdown S a
+ * ratio; undefined for an expression of quantities (its unit is what the expression makes of them).
+ */
+function sideUnit(side: string, time: string): string | undefined {
+  const m = /^\s*([A-Z]\w*)\([^()]*\)\s*$/.exec(side);
+  if (m === null) return undefined;
+  return m[1] === 'S' ? 'ratio T/S, no unit' : time;
+}
+
 function sidesFigure(result: ConjectureResult): Figure {
   const rows: Row[] = [];
+  const time = servicesTimeUnit(result.spec.grid.service);
   const order = new Map([...new Set(result.points.map((p) => p.point.row))].map((r, i) => [r, i]));
   for (const p of result.points) {
     p.comparisons.forEach((c, i) => {
@@ -79,6 +91,7 @@ function sidesFigure(result: ConjectureResult): Figure {
         [`${prefix}left: ${lt}`, c.leftValue, c.left.lo, c.left.hi],
         [`${prefix}right: ${rt}`, c.rightValue, c.right.lo, c.right.hi],
       ] as const) {
+        const unit = sideUnit(side.slice(side.indexOf(': ') + 2), time);
         rows.push({
           row: p.point.row,
           rowOrder: order.get(p.point.row)!,
@@ -87,6 +100,7 @@ function sidesFigure(result: ConjectureResult): Figure {
           // ∞ as null with its flag (estimateFields: the project's JSON convention), not a bare null
           ...estimateFields(value, [lo, hi]),
           verdict: c.verdict,
+          ...(unit === undefined ? {} : { unit }),
         });
       }
     });
@@ -96,6 +110,9 @@ function sidesFigure(result: ConjectureResult): Figure {
     color: { field: 'side', type: 'nominal', title: 'side', legend: { orient: 'bottom', direction: 'vertical', labelLimit: 600 } },
   };
   const rowsCount = new Set(result.points.map((p) => p.point.row)).size;
+  // the y axis names the unit of what it plots: times in the grid's time unit, a slowdown a ratio (it said "value")
+  const units = [...new Set(rows.map((r) => r.unit as string | undefined))];
+  const valueTitle = units.length === 1 && units[0] !== undefined ? `value (${units[0]})` : `value (times in ${time}; S a ratio)`;
   const spec = {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
@@ -107,14 +124,22 @@ function sidesFigure(result: ConjectureResult): Figure {
       layer: [
         {
           mark: { type: 'area', opacity: 0.25 },
-          encoding: { ...enc, y: { field: 'lo', type: 'quantitative', title: 'value', scale: { zero: false } }, y2: { field: 'hi' } },
+          encoding: { ...enc, y: { field: 'lo', type: 'quantitative', title: valueTitle, scale: { zero: false } }, y2: { field: 'hi' } },
         },
         {
           mark: { type: 'line', point: true },
           encoding: {
             ...enc,
             y: { field: 'value', type: 'quantitative' },
-            tooltip: [{ field: 'side' }, { field: 'lambda' }, { field: 'value' }, { field: 'lo' }, { field: 'hi' }, { field: 'verdict' }],
+            tooltip: [
+              { field: 'side' },
+              { field: 'lambda' },
+              { field: 'value' },
+              { field: 'lo' },
+              { field: 'hi' },
+              { field: 'unit' },
+              { field: 'verdict' },
+            ],
           },
         },
       ],

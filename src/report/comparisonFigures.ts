@@ -5,6 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
+import { TRANSIENT_DRAWN } from '../compare/types.ts';
 import { timeUnit } from '../model/service/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { convergenceRow, convergenceTooltip, exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
@@ -543,10 +544,10 @@ export function workloadFigure(result: ComparisonResult, floor = 1e-5): Figure {
   };
 }
 
-/** Texts of the transient figure per mean-field transient. */
+/** Texts of the transient figure per mean-field transient (its levels: the drawn ones, `TRANSIENT_DRAWN`). */
 const TRANSIENT_TEXT = {
   ODE: {
-    levels: [1, 2, 3],
+    levels: TRANSIENT_DRAWN.levels.ODE,
     size: { width: 230, height: 180 },
     yTitle: 's_i(t)',
     title: 'Transient from empty',
@@ -565,7 +566,7 @@ const TRANSIENT_TEXT = {
     noRefinedCaption: ' No refined curve s_i(t) + V_i(t)/n is drawn: this model has no refined transient (theory.md §6).',
   },
   PIDE: {
-    levels: [1],
+    levels: TRANSIENT_DRAWN.levels.PIDE,
     size: { width: 250, height: 190 },
     yTitle: 'busy fraction P(U(t) > 0)',
     title: 'Transient from empty (busy fraction)',
@@ -576,23 +577,6 @@ const TRANSIENT_TEXT = {
       'fraction of servers with at least one job, averaged over replications, for each n.',
   },
 } as const;
-
-/**
- * The end of a transient's drawn time range: 3 relaxation times τ (`relaxationTime`, where the model has it) or 1.2 ×
- * the time the mean-field levels drawn come within 1% of their last value, whichever is later, rounded up to a
- * multiple of 5 and at most the trajectory's end. A rise over t < 20 is then not squeezed into the left of a t = 400 axis.
- */
-export function transientRange(times: readonly number[], levels: readonly (readonly number[])[], tau: number | null): number {
-  const end = times[times.length - 1];
-  const last = levels.map((l) => l[l.length - 1]);
-  let settle = end;
-  for (let j = times.length - 1; j >= 0; j--) {
-    if (levels.some((l, k) => Math.abs(l[j] - last[k]) > 0.01 * Math.max(Math.abs(last[k]), 1e-9))) break;
-    settle = times[j];
-  }
-  const want = Math.max(tau !== null ? 3 * tau : 0, 1.2 * settle);
-  return Math.min(end, Math.max(5, Math.ceil(want / 5) * 5));
-}
 
 /** Mean-field transient from empty (dashed black) vs simulated s_i(t) for a few n: s_1..s_3 by the SQ(d) ODE, the busy fraction s_1 by the LWL(d) PIDE. */
 export function transientFigure(result: ComparisonResult): Figure {
@@ -607,11 +591,8 @@ export function transientFigure(result: ComparisonResult): Figure {
   for (const tr of result.trajectories) {
     const panel = panelOf(tr);
     const tau = result.models.find((m) => m.d === tr.d && m.lambda === tr.lambda)?.relaxationTime ?? null;
-    const tShown = transientRange(
-      tr.times,
-      text.levels.map((i) => tr.meanField.tail.map((row) => row[i] ?? 0)),
-      tau,
-    );
+    // the range the plan fixed (compare/plan.ts `transientRange`): with the automatic horizon, what was simulated
+    const tShown = tr.drawnTo;
     ranges.push(`${panel}: t ≤ ${tShown}${tau !== null ? ` (τ = ${tau.toPrecision(3)})` : ''}`);
     const add = (source: string, value: (j: number, i: number) => { value: number; lo: number | null; hi: number | null }) =>
       tr.times.forEach((t, j) => {
@@ -698,8 +679,9 @@ export function transientFigure(result: ComparisonResult): Figure {
     caption:
       renamePide(text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; '))) +
       ('refinedCaption' in text ? (hasRefined ? text.refinedCaption : text.noRefinedCaption) : '') +
-      ` Drawn to 3 relaxation times τ of the mean field or past its settling within 1%, whichever is later (${ranges.join('; ')}); ` +
-      'the CSV holds the drawn range, results.json the whole trajectory.',
+      ` Drawn to ${TRANSIENT_DRAWN.relaxations} relaxation times τ of the mean field or past its settling within ` +
+      `${100 * TRANSIENT_DRAWN.settleTolerance}%, whichever is later (${ranges.join('; ')}); with the automatic horizon the ` +
+      'trajectories are simulated that far and no further; the CSV holds the drawn range, results.json every simulated instant.',
     rows,
     spec,
   };
@@ -742,8 +724,10 @@ export function loadFigure(result: ComparisonResult): Figure | null {
       lambda: c.lambda,
       series: `simulation, n = ${nMax}`,
       value: e.mean,
-      lo: e.mean - e.halfWidth,
-      hi: e.mean + e.halfWidth,
+      // the interval as simulated, inside the parameter space (E[T] ≥ E[S]/μ_max, sim/simulate.ts `feasible`): mean ± h
+      // reached below E[S], and to ≤ 0 on the log axis, at low loads and small budgets
+      lo: e.ci95[0],
+      hi: e.ci95[1],
       n: nMax,
     });
   }

@@ -21,6 +21,7 @@ import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
+import { meanJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
 import { fittedLimitInterval, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
 import { isInfinite, oneInterval, type Estimate } from '../stats/index.ts';
@@ -563,6 +564,49 @@ ${reproduceSection(meta)}`;
 }
 
 /**
+ * results.json of a comparison: the result as it is, but
+ * - each model's reference E[T]∞ and E[Q]∞ that are infinite in theory are the ∞ object `{ mean: null, infinite: true,
+ *   reason }` (io/jsonText.ts, README "JSON formats"), not a bare null; the reference's `infinite` keeps the reason;
+ * - each simulated percentile (cells, confirmatory reruns and the quantile checks) has its 95 % interval `ci95` [lo, hi]
+ *   alone: that interval inverts the cdf and is not symmetric about the percentile, so a `halfWidth` would state a
+ *   second interval, mean ± h, that nothing computed (`oneInterval`, as `simulate --json` prints them).
+ */
+export function comparisonResultsJson(result: ComparisonResult): unknown {
+  const simulation = (s: CellSimulation) =>
+    s.responseTimePercentiles
+      ? {
+          ...s,
+          responseTimePercentiles: Object.fromEntries(Object.entries(s.responseTimePercentiles).map(([k, e]) => [k, oneInterval(e)])),
+        }
+      : s;
+  const reference = (m: ModelSummary) => {
+    const ref = m.reference;
+    if (ref.infinite === undefined && Number.isFinite(ref.meanResponseTime)) return ref;
+    const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
+    return {
+      ...ref,
+      meanResponseTime: meanJson(ref.meanResponseTime, reason),
+      meanQueueLength: ref.meanQueueLength === null ? null : meanJson(ref.meanQueueLength, reason),
+    };
+  };
+  return {
+    ...result,
+    cells: result.cells.map((c) => ({
+      ...c,
+      simulation: simulation(c.simulation),
+      confirmation: c.confirmation ? { ...c.confirmation, simulation: simulation(c.confirmation.simulation) } : c.confirmation,
+    })),
+    models: result.models.map((m) => ({
+      ...m,
+      reference: reference(m),
+      ...(m.quantiles
+        ? { quantiles: { ...m.quantiles, cells: m.quantiles.cells.map((q) => ({ ...q, simulated: oneInterval(q.simulated) })) } }
+        : {}),
+    })),
+  };
+}
+
+/**
  * Renders every figure and writes the report folder of a comparison (report.md, index.html, figures, results.json,
  * metadata.json with the config).
  * @param outDir target folder (created if missing); existing files of the same name are replaced atomically.
@@ -599,33 +643,4 @@ export async function writeComparisonReport(
     },
     options,
   );
-}
-
-/**
- * results.json of a comparison: the result as computed, but each simulated percentile (cells, confirmatory reruns and
- * the quantile checks) with its 95 % interval `ci95` [lo, hi] alone: that interval inverts the cdf and is not symmetric
- * about the percentile, so its `halfWidth` would state a second interval, mean ± h, that nothing computed (`oneInterval`,
- * as `simulate --json` prints them).
- */
-export function comparisonResultsJson(result: ComparisonResult): unknown {
-  const simulation = (s: CellSimulation) =>
-    s.responseTimePercentiles
-      ? {
-          ...s,
-          responseTimePercentiles: Object.fromEntries(Object.entries(s.responseTimePercentiles).map(([k, e]) => [k, oneInterval(e)])),
-        }
-      : s;
-  return {
-    ...result,
-    cells: result.cells.map((c) => ({
-      ...c,
-      simulation: simulation(c.simulation),
-      confirmation: c.confirmation ? { ...c.confirmation, simulation: simulation(c.confirmation.simulation) } : c.confirmation,
-    })),
-    models: result.models.map((m) =>
-      m.quantiles
-        ? { ...m, quantiles: { ...m.quantiles, cells: m.quantiles.cells.map((q) => ({ ...q, simulated: oneInterval(q.simulated) })) } }
-        : m,
-    ),
-  };
 }

@@ -10,7 +10,17 @@ import { batchLabel } from '../model/index.ts';
 import { serviceSchema } from '../model/schema.ts';
 import { timeUnit } from '../model/service/index.ts';
 import { formatCount, isInfinite, type Estimate } from '../stats/index.ts';
-import { VEGA_LITE_SCHEMA, ciLayers, facetOrder, figureSection, tip, titleBlock, type Figure, type Row } from './figures.ts';
+import {
+  VEGA_LITE_SCHEMA,
+  ciLayers,
+  estimateFields,
+  facetOrder,
+  figureSection,
+  tip,
+  titleBlock,
+  type Figure,
+  type Row,
+} from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { experimentLatexTable, latexDocument } from './latex.ts';
 
@@ -30,14 +40,18 @@ function panelOf(o: CellOutcome): string {
 }
 
 /**
- * The unit of the cells' times (model/service `timeUnit`): a short form names its mean (`exp@2`: time units with
- * E[S] = 2), a trace's sizes are rescaled to mean 1; cells of several means share no unit and the text says so.
+ * The unit of the times of a grid's service laws (model/service `timeUnit`): a short form names its mean (`exp@2`:
+ * time units with E[S] = 2), a trace's sizes are rescaled to mean 1; laws of several means share no unit and the
+ * text says so. @param services short forms as the grid writes them ("exp", "weibull:0.5@2", "trace:…").
  */
-export function outcomesTimeUnit(outcomes: readonly CellOutcome[]): string {
-  const means = new Set(
-    outcomes.map((o) => (o.cell.service.startsWith('trace:') ? 1 : (serviceSchema.parse(o.cell.service) as { mean: number }).mean)),
-  );
+export function servicesTimeUnit(services: readonly string[]): string {
+  const means = new Set(services.map((s) => (s.startsWith('trace:') ? 1 : (serviceSchema.parse(s) as { mean: number }).mean)));
   return means.size <= 1 ? timeUnit({ mean: [...means][0] ?? 1 }) : "time units (E[S] as each panel's service law sets it)";
+}
+
+/** The unit of the cells' times (`servicesTimeUnit` of their service laws). */
+export function outcomesTimeUnit(outcomes: readonly CellOutcome[]): string {
+  return servicesTimeUnit(outcomes.map((o) => o.cell.service));
 }
 
 /** The unit of each plotted measure, as the other figures write it: times in `outcomesTimeUnit`, slowdown a ratio. */
@@ -89,19 +103,19 @@ function lambdaFigure(
   for (const o of outcomes)
     for (const { label, estimate: e, extra } of series(o)) {
       if (!e) continue;
-      if (isInfinite(e)) {
-        infinite++; // ∞ in theory: no point to plot (the tables print ∞)
-        continue;
-      }
+      // ∞ in theory: no point to plot (the spec filters it out), but the row stays in the CSV and JSON beside the
+      // figure as value, lo, hi null with infinite: true and the reason (report/figures.ts estimateFields)
+      const inf = isInfinite(e);
+      if (inf) infinite++;
       rows.push({
         panel: panelOf(o),
         prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
         predictionOrder: o.cell.prediction === 'none' ? 0 : 1,
         policy: label,
         lambda: o.cell.lambda,
-        value: e.mean,
-        lo: e.ci95[0],
-        hi: e.ci95[1],
+        ...(inf
+          ? { ...estimateFields(Infinity, [Infinity, Infinity]), reason: e.reason ?? 'infinite in theory' }
+          : { value: e.mean, lo: e.ci95[0], hi: e.ci95[1] }),
         service: o.cell.service,
         d: o.cell.d,
         n: o.cell.n,
@@ -113,7 +127,8 @@ function lambdaFigure(
         ...extra,
       });
     }
-  if (rows.length === 0) return null;
+  // nothing finite to draw: no figure (the tables print ∞ with the reason), never an empty frame
+  if (rows.length === infinite) return null;
   const title =
     measure === 'meanResponseTime'
       ? 'mean response time E[T]'
@@ -134,6 +149,8 @@ function lambdaFigure(
   const spec: TopLevelSpec = {
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
+    // the rows of a mean infinite in theory are data (CSV, JSON), not points: a log axis has no place for them
+    ...(infinite > 0 ? { transform: [{ filter: 'datum.infinite !== true' }] } : {}),
     facet: {
       row: {
         field: 'panel',
@@ -177,7 +194,7 @@ function lambdaFigure(
       `Simulated ${title} per policy${measure === 'classResponseTime' ? ' and server class (theory.md §13; the CSV adds each class’s busy fraction, jobs served and Σ f·speed·busy)' : ''}, log scale, with Student-t 95% CIs over replications. Columns: the prediction model seen by ` +
       `LPW selection and by the predicted disciplines (SPJF, PSPJF, SPRPT); the first column holds the policies that use no prediction.` +
       (infinite > 0
-        ? ` ${infinite} cell${infinite === 1 ? ' is' : 's are'} not plotted: ${title} is infinite there in theory (∞ in the tables; model/moments.ts).`
+        ? ` ${infinite} cell${infinite === 1 ? ' is' : 's are'} not plotted: ${title} is infinite there in theory (∞ in the tables; in the CSV and JSON a row with value null, infinite true and the reason; model/moments.ts).`
         : ''),
     rows,
     spec,

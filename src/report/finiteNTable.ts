@@ -3,7 +3,7 @@
  * per n, then its 1/n and 1/n² fits held at the mean field, read against ΣV and ΣA (theory.md §6, §8).
  */
 import type { TableCell, TableFit } from '../compare/finiteNTable.ts';
-import { formatCount } from '../stats/index.ts';
+import { formatCount, standardErrorOfMean } from '../stats/index.ts';
 
 /** The table as the `table` command assembles it. */
 export interface FiniteNTable {
@@ -14,13 +14,22 @@ export interface FiniteNTable {
 const f = (x: number | null | undefined, digits = 5): string =>
   x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
 
-/** z of a value against the simulated interval: (value − x̂)/(h/1.96), or '—'. */
+/**
+ * z of a value against the simulation: (value − x̂)/σ̂, σ̂ = h/t_{0.975,R−1} the standard error behind the Student-t
+ * interval (`standardErrorOfMean`; h/1.96 took it for a normal one and, with 5 runs, σ̂ 1.42× too large), or '—'.
+ */
 function z(value: number | null, cell: TableCell): string {
   if (value === null) return '—';
-  const se = cell.meanQueueLength.halfWidth / 1.96;
+  const se = standardErrorOfMean(cell.meanQueueLength);
   if (!(se > 0)) return '—';
   const s = (value - cell.meanQueueLength.mean) / se;
   return `${s >= 0 ? '+' : ''}${s.toFixed(1)}`;
+}
+
+/** x̂ ± h, and the interval itself where the parameter space clipped it (E[Q] ≥ ρ: x̂ − h below the bound). */
+function intervalText(e: TableCell['meanQueueLength']): string {
+  const clipped = e.ci95[0] > e.mean - e.halfWidth || e.ci95[1] < e.mean + e.halfWidth;
+  return `${f(e.mean)} ± ${f(e.halfWidth)}${clipped ? ` [${f(e.ci95[0])}, ${f(e.ci95[1])}]` : ''}`;
 }
 
 function exactText(cell: TableCell): string {
@@ -46,7 +55,8 @@ function fitText(fit: TableFit): string[] {
 }
 
 /**
- * The table as Markdown: per (d, λ) a table of n, simulated E[Q] ± 95% half-width, relative half-width, E[T], runs,
+ * The table as Markdown: per (d, λ) a table of n, simulated E[Q] ± 95% half-width (with the interval where E[Q] ≥ ρ clips
+ * it), relative half-width, E[T], runs,
  * mean field, refined 1st and 2nd order (each with its z against the simulation: (value − x̂)/σ̂), exact; then the fits.
  */
 export function finiteNTableMarkdown(table: FiniteNTable): string {
@@ -67,7 +77,7 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
       const q = c.meanQueueLength;
       const exact = c.exact !== null && !('skipped' in c.exact) ? c.exact.meanQueueLength : null;
       lines.push(
-        `| ${c.n} | ${f(q.mean)} ± ${f(q.halfWidth)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ${f(c.meanResponseTime.mean)} | ` +
+        `| ${c.n} | ${intervalText(q)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ${f(c.meanResponseTime.mean)} | ` +
           `${q.replications} × ${formatCount(c.eventsPerRun)} | ${f(c.refinedFirst)} (${z(c.refinedFirst, c)}) | ` +
           `${f(c.refinedSecond)} (${z(c.refinedSecond, c)}) | ${exactText(c)}${exact === null ? '' : ` (${z(exact, c)})`} |`,
       );
@@ -77,7 +87,7 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
   return lines.join('\n');
 }
 
-/** CSV header and rows, one per cell (numbers unrounded; empty where a column has no value). */
+/** CSV header and rows, one per cell (numbers unrounded; empty where a column has no value; the 95 % intervals inside the parameter space last). */
 export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] {
   const header = [
     'd',
@@ -94,6 +104,10 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
     'refined_first',
     'refined_second',
     'exact',
+    'mean_queue_length_ci95_low',
+    'mean_queue_length_ci95_high',
+    'mean_response_time_ci95_low',
+    'mean_response_time_ci95_high',
   ];
   const rows: (string | number)[][] = [header];
   for (const c of table.cells) {
@@ -113,6 +127,8 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
       c.refinedFirst,
       c.refinedSecond ?? '',
       exact,
+      ...c.meanQueueLength.ci95,
+      ...c.meanResponseTime.ci95,
     ]);
   }
   return rows;

@@ -6,10 +6,11 @@
  * the report's metadata names the other codes (`mixedCodeSeen`).
  */
 import { SupermarketError } from '../errors.ts';
-import { codeIdentity } from '../version.ts';
+import { adoptCodeIdentity, codeIdentity, primeCodeIdentity } from '../version.ts';
 
-// the identity itself is computed on the ground floor (version.ts), where library results read it too
-export { codeIdentity };
+// the identity itself is computed on the ground floor (version.ts), where library results read it too; the pool's
+// workers adopt their parent's (cli/pool.ts), which `compare` primes at start (cli/main.ts)
+export { adoptCodeIdentity, codeIdentity, primeCodeIdentity };
 
 let allowMixed = false;
 const mixed = new Set<string>();

@@ -14,7 +14,7 @@ export {
   type Estimate,
   type PrecisionTarget,
 } from './tInterval.ts';
-export { mser, batchMeansOf, type MserResult } from './mser.ts';
+export { mser, batchMeansOf, headTailMeans, type MserResult, type HeadTailMeans } from './mser.ts';
 export { wilsonInterval, coverageBand } from './binomial.ts';
 export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './batchMeans.ts';
 export { percentileName, pooledQuantiles, quantiles } from './quantile.ts';

@@ -66,24 +66,10 @@ export function mser(z: ArrayLike<number>, batchSize = 5): MserResult {
   if (b < 3) throw new InvalidModelError(`MSER needs at least 3 batch means, got ${b}`);
   const half = Math.floor(b / 2);
   const centre = z[b - 1];
-  let s1 = 0;
-  let s2 = 0;
-  let best = Infinity;
-  let bestD = 0;
-  // Walk d from b − 1 down to 0, adding Z_{d+1} to the suffix sums (centred on the last value to limit cancellation);
-  // the statistic is read for d ≤ ⌊b/2⌋ only (b ≥ 3 leaves k = b − d ≥ 2 batches there).
-  for (let i = b - 1; i >= 0; i--) {
-    const x = z[i] - centre;
-    s1 += x;
-    s2 += x * x;
-    if (i > half) continue;
-    const k = b - i; // batches kept when d = i
-    const stat = Math.max(0, s2 - (s1 * s1) / k) / (k * k);
-    if (stat <= best) {
-      best = stat;
-      bestD = i;
-    }
-  }
+  mserWalk(z, half, centre, walk);
+  const best = walk[0];
+  const bestD = walk[1];
+  const s2 = walk[2];
   // A value that is not finite makes s2 infinite or NaN: find the first one in walk order (the check sits here rather
   // than in the loop, where it cost about a third of the loop's time; the same error for the same series).
   if (!Number.isFinite(s2)) {
@@ -99,4 +85,69 @@ export function mser(z: ArrayLike<number>, batchSize = 5): MserResult {
     statistic: best,
     tooShort: bestD === half,
   };
+}
+
+/** `mserWalk`'s outputs: MSER(d*), d*, and Σ(Z_i − Z_b)² over the whole series. */
+const walk = new Float64Array(3);
+
+/**
+ * `mser`'s walk, a function of its own: in `mser`'s body V8 (Node 20) compiled the loop on stack replacement in the
+ * first long series, deoptimised after it (code with no type feedback yet) and re-entered that code on later calls.
+ * Walks d from b − 1 down to 0, adding Z_{d+1} to the suffix sums (centred on the last value to limit cancellation);
+ * the statistic is read for d ≤ ⌊b/2⌋ only (b ≥ 3 leaves k = b − d ≥ 2 batches there). Writes best, d*, s2 to `out`.
+ */
+function mserWalk(z: ArrayLike<number>, half: number, centre: number, out: Float64Array): void {
+  const b = z.length;
+  let s1 = 0;
+  let s2 = 0;
+  let best = Infinity;
+  let bestD = 0;
+  for (let i = b - 1; i >= 0; i--) {
+    const x = z[i] - centre;
+    s1 += x;
+    s2 += x * x;
+    if (i > half) continue;
+    const k = b - i; // batches kept when d = i
+    const stat = Math.max(0, s2 - (s1 * s1) / k) / (k * k);
+    if (stat <= best) {
+      best = stat;
+      bestD = i;
+    }
+  }
+  out[0] = best;
+  out[1] = bestD;
+  out[2] = s2;
+}
+
+/** Head and tail means of a series for a Geweke-style initial-bias test (`headTailMeans`). */
+export interface HeadTailMeans {
+  /** Mean of the first ⌈headFraction·k⌉ kept values (k = values kept after the trim). */
+  readonly head: number;
+  /** Mean of the last ⌊tailFraction·k⌋ kept values. */
+  readonly tail: number;
+  /** Values in the head and in the tail. */
+  readonly headCount: number;
+  readonly tailCount: number;
+}
+
+/**
+ * The means over the head and the tail of a series of batch means, after `trim` values are dropped at each end:
+ * Geweke's comparison of the first 10 % with the last 50 % of a run's output (the stationary part agrees with itself;
+ * an initial transient leaves the head apart from the tail).
+ * Source: J. Geweke, "Evaluating the accuracy of sampling-based approaches to the calculation of posterior moments",
+ * Bayesian Statistics 4 (1992); theory.md §8 "Warm-up".
+ * @param z batch means in run order. @param trim values left out at each end (integer ≥ 0).
+ * @param headFraction share of the kept values in the head (default 0.1). @param tailFraction in the tail (default 0.5).
+ * @returns `{ head, tail, headCount, tailCount }`, or null when fewer than 20 values are kept (a head of under 2 batch means).
+ */
+export function headTailMeans(z: ArrayLike<number>, trim = 0, headFraction = 0.1, tailFraction = 0.5): HeadTailMeans | null {
+  const kept = z.length - 2 * trim;
+  if (!(kept >= 20)) return null;
+  const h = Math.ceil(headFraction * kept);
+  const t = Math.floor(tailFraction * kept);
+  let head = 0;
+  for (let i = trim; i < trim + h; i++) head += z[i];
+  let tail = 0;
+  for (let i = trim + kept - t; i < trim + kept; i++) tail += z[i];
+  return { head: head / h, tail: tail / t, headCount: h, tailCount: t };
 }

@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
 
 // The CLI from its sources in a real process (tsx loads the TypeScript); the compiled bin is tested in test/package.
 const MAIN = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function run(args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', timeout: 300_000 });
@@ -24,7 +27,7 @@ async function expectOneLineError(args: string[], pattern: RegExp) {
 
 describe('supermarket CLI rejects bad input with one line and a non-zero exit', () => {
   const cases: [string, string[], RegExp][] = [
-    ['λ ≤ 0', ['fixed-point', '--lambda', '0', '--d', '2'], /lambda must be > 0/],
+    ['λ ≤ 0', ['fixed-point', '--lambda', '0', '--d', '2'], /λ must be > 0/],
     // PS and LAS read no prediction (issue 18 item 5): a prediction model would have no effect
     [
       'PS with a prediction',
@@ -143,7 +146,7 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
       /--dt 20 exceeds --t-end 10/,
     ],
     ['ode --refined --n 2.5', ['ode', '--lambda', '0.9', '--d', '2', '--t-end', '3', '--refined', '--n', '2.5'], /--n.*integer ≥ 1.*2\.5/],
-    ['negative λ', ['simulate', '--lambda', '-0.5', '--d', '2', '--n', '10'], /lambda must be > 0/],
+    ['negative λ', ['simulate', '--lambda', '-0.5', '--d', '2', '--n', '10'], /λ must be > 0/],
     ['ρ ≥ 1', ['fixed-point', '--lambda', '1', '--d', '2'], /unstable load/],
     ['ρ > 1 in simulate', ['simulate', '--lambda', '1.2', '--d', '2', '--n', '10'], /unstable load/],
     ['d < 1', ['fixed-point', '--lambda', '0.9', '--d', '0'], /--d <d>.*integer ≥ 1, got "0"/],
@@ -192,6 +195,47 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
   for (const [what, args, pattern] of cases) {
     it(`supermarket ${args[0]} exits non-zero with one line on ${what}`, () => expectOneLineError(args, pattern));
   }
+
+  // a misspelt key in a file (a fresh user's "selection" for "selections") names the key, the near miss and the allowed
+  // keys in one line; it was zod's `(top level): Unrecognized key: "selection" (and 1 more: …)`, listing none
+  it('supermarket run, model and conjecture name a misspelt key of their file and the allowed keys, in one line', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-keys-'));
+    try {
+      const write = (name: string, file: string, edit: (json: Record<string, unknown>) => void) => {
+        const json = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
+        edit(json);
+        writeFileSync(path.join(dir, name), JSON.stringify(json));
+        return path.join(dir, name);
+      };
+      const grid = write('grid.json', 'experiments/smoke.json', (j) => {
+        j.selection = j.selections;
+        delete j.selections;
+      });
+      await expectOneLineError(
+        ['run', grid, '--out', path.join(dir, 'out')],
+        /grid\.json: \(top level\): unknown key "selection" \(did you mean "selections"\?\); allowed keys: name, description, lambda, d, n, policies, selections, disciplines, .*, claims/,
+      );
+      const model = write('model.json', 'models/jsq-d.json', (j) => {
+        const t = (j.transitions as Record<string, unknown>[])[0];
+        t.rates = t.rate;
+        delete t.rate;
+      });
+      await expectOneLineError(
+        ['model', model],
+        /model\.json: transitions\[0\]: unknown key "rates" \(did you mean "rate"\?\); allowed keys: name, for, from, to, change, rate$/,
+      );
+      const claim = write('claim.json', 'analysis/h3-jsq-beats-lpw.json', (j) => {
+        j.clam = j.claim;
+        delete j.claim;
+      });
+      await expectOneLineError(
+        ['conjecture', claim],
+        /claim\.json: \(top level\): unknown key "clam" \(did you mean "claim"\?\); allowed keys: /,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('supermarket (a real process) exits non-zero with one line and no stack trace on ρ ≥ 1 and on an unknown option', () => {
     for (const args of [

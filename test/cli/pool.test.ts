@@ -5,7 +5,7 @@
  * are the files rendered in this thread, byte for byte; and the confirmatory reruns of `compare` run on the pool, land
  * in the cell store under "<cell key>/confirm", and give the same result for 1 and 2 threads.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -16,7 +16,8 @@ import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { writeFigureFiles } from '../../src/report/writeFigure.ts';
-import { planSimulation, simulate, SimulationCollector, type ReplicationPart } from '../../src/sim/index.ts';
+import { planSimulation, simulate, SimulationCollector, type ReplicationPart, type SimulationResult } from '../../src/sim/index.ts';
+import { codeIdentity } from '../../src/runs/codeIdentity.ts';
 import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { recordTimeline, type TimelineEvent } from './timeline.ts';
 import { testMeta } from '../report/meta.ts';
@@ -105,6 +106,33 @@ describe('one WorkerPool for several batches', () => {
     expect(files).toEqual(await writeComparisonReport(here, result, meta));
     expect(files.filter((f) => f.startsWith('figures/')).length).toBe(30); // six figures × (PNG, SVG, spec, CSV, JSON)
     for (const f of files) expect(readFileSync(path.join(there, f)).equals(readFileSync(path.join(here, f))), f).toBe(true);
+  });
+});
+
+describe("the pool's workers take its thread's code identity", () => {
+  it("a worker runs no git of its own: with no git it can run, its results still name this thread's code", async () => {
+    const mine = codeIdentity();
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'sm-nogit-'));
+    writeFileSync(path.join(bin, 'git'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    // the workers start with this PATH (a worker's environment is its parent's at its start): a git of their own fails
+    const before = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${before}`;
+    const pool = new WorkerPool(1);
+    try {
+      pool.warm();
+      process.env.PATH = before;
+      const model = parseModel({ lambda: 0.5, d: 2 });
+      // batch means: one run, not split into replications, so the worker gives simulate's result with its provenance
+      const options = { n: 10, jobs: 200, method: 'batch-means' as const, batches: 10, seed: 3, warmupTime: 5 };
+      const codes: string[] = [];
+      await pool.run([{ key: 0, kind: 'simulate', model, options, cost: 1 }], (_k, value) =>
+        codes.push((value as SimulationResult).provenance.code),
+      );
+      expect(codes).toEqual([mine]);
+    } finally {
+      process.env.PATH = before;
+      await pool.close();
+    }
   });
 });
 

@@ -34,8 +34,14 @@ describe('supermarket simulate --per-job / --per-server', () => {
     expect(out.engine).toBe('event'); // auto would pick the race engine, which keeps no per-job state
     const lines = readFileSync(csv, 'utf8').trim().split('\n');
     // JSQ(2) with FIFO reads no prediction: no prediction column (F7; it was a copy of the size)
-    expect(lines[0]).toBe('job,arrival,size,server,start,departure,response');
-    const rows = lines.slice(1).map((l) => l.split(',').map(Number));
+    expect(lines[0]).toBe('job,arrival,size,server,start,departure,response,timeUnit');
+    // every row names the unit of its times (a CSV read on its own said nothing of it)
+    expect(new Set(lines.slice(1).map((l) => l.split(',')[7]))).toEqual(new Set(['mean service times']));
+    expect(out.perJob.timeUnit).toBe('mean service times');
+    expect(out.perServer.about).toMatch(
+      /^one row per server in replication 1, over its measurement window of [\d.]+ mean service times: busy = fraction/,
+    );
+    const rows = lines.slice(1).map((l) => l.split(',').slice(0, 7).map(Number));
     expect(rows).toHaveLength(3000);
     const mean = rows.reduce((s, x) => s + x[6], 0) / rows.length;
     expect(mean).toBeCloseTo(out.perReplication[0].meanResponseTime, 10);
@@ -64,7 +70,7 @@ describe('supermarket simulate --per-job / --per-server', () => {
     );
     expect(r.status).toBe(0);
     const lines = readFileSync(csv, 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('job,arrival,size,prediction,server,start,departure,response');
+    expect(lines[0]).toBe('job,arrival,size,prediction,server,start,departure,response,timeUnit');
     const jobs = lines.slice(1).map((l) => {
       const [, arrival, size, prediction, , , departure] = l.split(',').map((x) => (x === '' ? NaN : Number(x)));
       return { arrival, prediction, start: departure - size, size };
@@ -91,6 +97,7 @@ describe('supermarket simulate --per-job / --per-server', () => {
     expect(r.status).toBe(0);
     const lines = readFileSync(csv, 'utf8').trim().split('\n');
     expect(lines[0].split(',')[3]).toBe('prediction');
+    expect(lines[1].split(',').at(-1)).toBe('mean service times');
     for (const l of lines.slice(1)) {
       const [, , size, prediction] = l.split(',').map(Number);
       expect(prediction / size).toBeGreaterThanOrEqual(0.5 - 1e-12);
@@ -98,10 +105,22 @@ describe('supermarket simulate --per-job / --per-server', () => {
     }
   });
 
-  it('simulate --per-server prints a per-server table; --engine race with records is refused', async () => {
+  it('simulate --per-job names the unit of --service exp@2 on every row and in the text (E[S] = 2: a time unit is half a mean service time)', async () => {
+    const csv = path.join(dir, 'mean2.csv');
+    const r = await runCli(`simulate --lambda 0.2 --d 2 --n 4 --service exp@2 --jobs 500 --replications 2 --per-job ${csv} --no-progress`);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`500 measured jobs of replication 1 written to ${csv} (times and sizes in time units (E[S] = 2))`);
+    const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1);
+    expect(new Set(rows.map((l) => l.slice(l.lastIndexOf(',') + 1)))).toEqual(new Set(['time units (E[S] = 2)']));
+  });
+
+  it('simulate --per-server prints a per-server table saying what its columns are; --engine race with records is refused', async () => {
     const r = await runCli('simulate --lambda 0.5 --d 2 --n 3 --jobs 500 --replications 2 --warmup 0 --per-server --no-progress');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/server\s+busy\s+E\[Q_j\]\s+jobs/);
+    expect(r.stdout).toMatch(
+      /Per server \(event engine\): one row per server in replication 1, over its measurement window of [\d.]+ mean service times: busy = fraction of the window the server worked; E\[Q_j\] = its mean number of jobs by Little .*; jobs = measured jobs it served\./,
+    );
     const bad = await runCli(['simulate', '--lambda', '0.5', '--d', '2', '--n', '3', '--jobs', '500', '--engine', 'race', '--per-server']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/need an event engine/);

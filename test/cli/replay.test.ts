@@ -34,12 +34,14 @@ describe('supermarket replay', () => {
     // E[Q] over the window [0, 30]: one job on [0, 4], two on [4, 10], one on [10, 13]: (4 + 12 + 3)/30.
     expect(out.meanQueueLength.mean).toBeCloseTo(19 / 30, 12);
     const rows = csvRows(csv);
-    expect(rows[0]).toEqual(['job', 'arrival', 'size', 'server', 'start', 'departure', 'response']); // FIFO reads no prediction
+    // FIFO reads no prediction; every row names its unit, the trace's own seconds (--no-rescale)
+    expect(rows[0]).toEqual(['job', 'arrival', 'size', 'server', 'start', 'departure', 'response', 'timeUnit']);
     expect(rows.slice(1)).toEqual([
-      ['1', '0', '10', '1', '0', '10', '10'],
-      ['2', '4', '3', '1', '10', '13', '9'],
-      ['3', '30', '2', '1', '30', '32', '2'],
+      ['1', '0', '10', '1', '0', '10', '10', 'seconds'],
+      ['2', '4', '3', '1', '10', '13', '9', 'seconds'],
+      ['3', '30', '2', '1', '30', '32', '2', 'seconds'],
     ]);
+    expect(out.perJob).toEqual({ file: csv, jobs: 3, timeUnit: 'seconds' });
   });
 
   it('replay --per-job under SPJF with drawn predictions writes them (uniform:0.5: Y within [S/2, 3S/2]); the column was empty (F7)', async () => {
@@ -59,7 +61,7 @@ describe('supermarket replay', () => {
     ]);
     expect(r.status).toBe(0);
     const rows = csvRows(csv);
-    expect(rows[0]).toEqual(['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response']);
+    expect(rows[0]).toEqual(['job', 'arrival', 'size', 'prediction', 'server', 'start', 'departure', 'response', 'timeUnit']);
     expect(rows.slice(1).map((x) => x[2])).toEqual(['10', '3', '2']);
     for (const [, , size, prediction] of rows.slice(1).map((x) => x.map(Number))) {
       expect(prediction).toBeGreaterThanOrEqual(size / 2);
@@ -71,10 +73,14 @@ describe('supermarket replay', () => {
   it('replay hand.swf --per-server gives the busy fraction 13/30 and 3 jobs on the one server', async () => {
     const r = await runCli(['replay', swf, '--n', '1', '--no-rescale', '--per-server', '--json']);
     const out = JSON.parse(r.stdout);
-    expect(out.perServer).toHaveLength(1);
-    expect(out.perServer[0].busyFraction).toBeCloseTo(13 / 30, 12);
-    expect(out.perServer[0].jobsServed).toBe(3);
-    expect(out.perServer[0].meanQueueLength).toBeCloseTo(21 / 30, 12); // Little: (10 + 9 + 2)/30
+    // as simulate's: what the rows are, in the window's unit, and the rows
+    expect(out.perServer.about).toMatch(/^one row per server, over its measurement window of 30 seconds: busy = fraction of the window/);
+    expect(out.perServer.timeUnit).toBe('seconds');
+    const servers = out.perServer.servers;
+    expect(servers).toHaveLength(1);
+    expect(servers[0].busyFraction).toBeCloseTo(13 / 30, 12);
+    expect(servers[0].jobsServed).toBe(3);
+    expect(servers[0].meanQueueLength).toBeCloseTo(21 / 30, 12); // Little: (10 + 9 + 2)/30
   });
 
   it('replay hand.swf rescaled to ρ = 0.5 on n = 1 divides sizes by their mean 5 and scales the clock to λ = 0.5 (responses 2, 1.8, 0.4 in mean sizes)', async () => {
@@ -134,7 +140,7 @@ describe('supermarket replay', () => {
     expect(out.windowLoad).toBe(4); // Σ S / (n · window) = 4 / 1
     expect(out.offeredLoad).toBeUndefined();
     expect(out.meanQueueLength.mean).toBe(1); // one job in the system throughout [0, 1)
-    expect(out.perServer[0].meanQueueLength).toBe(5); // Little: Σ T / window = 5, counting time after t = 1
+    expect(out.perServer.servers[0].meanQueueLength).toBe(5); // Little: Σ T / window = 5, counting time after t = 1
     const t = await runCli(args);
     expect(t.status, t.stderr).toBe(0);
     expect(t.stdout).toContain("trace's offered load λE[S] 2.667 on 1 servers");

@@ -49,6 +49,26 @@ describe('c1Check', () => {
     expect(c1Check(exact.slice(0, 1), x0, c1).status).toBe('not-judged');
   });
 
+  it('from two n, the computed c₂/n² is subtracted before c₁ is fitted alone: unbiased where it was biased', () => {
+    // exact data at n = 50, 100: c₁ alone absorbs Σ a_n c₂/n² = c₂·(1/50² ·a₅₀ + 1/100²·a₁₀₀) ≈ 0.086 (2 % of c₁)
+    const two = [50, 100].map((n) => ({ n, value: x0 + c1 / n + c2 / n ** 2, halfWidth: 0.001, replications: 10 }));
+    const without = c1Check(two, x0, c1);
+    expect(without.c2Subtracted).toBeNull();
+    expect(without.c1 - c1).toBeGreaterThan(0.05);
+    const withC2 = c1Check(two, x0, c1, c2);
+    expect(withC2.c2Subtracted).toBe(c2);
+    expect(withC2.c1).toBeCloseTo(c1, 9);
+    expect(withC2.tStatistic).toBeCloseTo(0, 6);
+    // with ≥ 3 n c₂ is fitted, not subtracted: the argument changes nothing
+    const three = [50, 100, 200].map((n) => ({ n, value: x0 + c1 / n + c2 / n ** 2, halfWidth: 0.001, replications: 10 }));
+    expect(c1Check(three, x0, c1, c2)).toEqual(c1Check(three, x0, c1));
+    // noisy sweeps of two n: the mean t statistic was ≈ 2 (a third rejected), now ≈ 0 (scripts/c1-false-alarms.ts)
+    const all = sweeps(20261203n, 2000, () => 0.005, 5, [50, 100]);
+    const meanT = (f: (p: FitPoint[]) => number) => all.reduce((a, p) => a + f(p), 0) / all.length;
+    expect(meanT((p) => c1Check(p, x0, c1).tStatistic)).toBeGreaterThan(1.5);
+    expect(Math.abs(meanT((p) => c1Check(p, x0, c1, c2).tStatistic))).toBeLessThan(0.1);
+  });
+
   it('rejects 5 % of true nulls; weights 1/σ̂_n² from the same 10 replications rejected more (outside the band)', () => {
     const all = sweeps(20261202n, 20_000, (n) => 0.05 / Math.sqrt(n));
     let rejected = 0;

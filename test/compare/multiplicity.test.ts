@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { holmAdjust, studentTwoSidedPValue } from '../../src/stats/hypothesis.ts';
-import { c1Check, cellVerdict, judgeC1Family, judgeFamily, type CellVerdict, type FitPoint } from '../../src/compare/index.ts';
+import { c1Check, cellVerdict, confirmPresent, judgeFamily, type CellVerdict, type FitPoint } from '../../src/compare/index.ts';
 import { estimate } from '../stats/estimate.ts';
 
 describe('studentTwoSidedPValue', () => {
@@ -79,7 +79,7 @@ const first1 = (v: CellVerdict) => v.pValue;
 
 describe('c1Check', () => {
   const point = (n: number, value: number, se: number): FitPoint => ({ n, value, halfWidth: t9 * se, replications: 10 });
-  it('c1Check(points, E[T]∞, ΣV/λ) reads (ĉ₁ − ΣV/λ)/s.e. against t with Welch ν; judgeC1Family applies Holm over models', () => {
+  it('c1Check(points, E[T]∞, ΣV/λ) reads (ĉ₁ − ΣV/λ)/s.e. against t with Welch ν; confirmPresent applies Holm over models, reruns the rejected one, skips the absent', () => {
     // exact data c1 = 4.43 over n = 100, 200, 1000 (held limit 0): ĉ₁ = 4.43 exactly
     const pts = [100, 200, 1000].map((n) => point(n, 4.43 / n, 0.002));
     const ok = c1Check(pts, 0, 4.43);
@@ -89,10 +89,14 @@ describe('c1Check', () => {
     const off = c1Check(pts, 0, 4.43 - 5 * ok.standardError);
     expect(off.tStatistic).toBeCloseTo(5, 9);
     expect(off.status).toBe('disagrees');
-    const [a, b, c] = judgeC1Family([ok, off, null]);
-    expect(a!.adjustedPValue).toBeCloseTo(1, 12);
-    expect(b!.adjustedPValue).toBeCloseTo(2 * off.pValue, 12);
-    expect(c).toBeNull();
+    const reruns: number[] = [];
+    const [a, b, c] = confirmPresent([ok, off, null], (m) => (reruns.push(m), m === 1 ? ok : off));
+    expect(reruns).toEqual([1]); // only the rejected model, by its index among all (the absent one counted)
+    expect(a.verdict!.adjustedPValue).toBeCloseTo(1, 12);
+    expect(b.verdict!.adjustedPValue).toBeCloseTo(2 * off.pValue, 12);
+    expect(b.verdict!.status).toBe('agrees-not-confirmed'); // its rerun (here: the agreeing check) does not reject
+    expect(b.confirmation!.status).toBe('agrees');
+    expect(c).toEqual({ verdict: null, confirmation: null });
     expect(c1Check([point(100, 0.0443, 0.002)], 0, 4.43).status).toBe('not-judged');
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseModel } from '../../src/model/index.ts';
 import { refineSecondOrder, secondOrderEstimate } from '../../src/meanfield/index.ts';
 import { runComparison } from '../../src/compare/index.ts';
-import { C2_RANGE, C2_RULE, judgeC2, judgeC2Family, secondOrderAllowance, secondOrderTerm } from '../../src/compare/secondOrder.ts';
+import { C2_RANGE, C2_RULE, judgeC2, secondOrderAllowance, secondOrderTerm, type C2Check } from '../../src/compare/secondOrder.ts';
+import { confirmPresent } from '../../src/compare/verdict.ts';
 import { REFINED_SECOND_ORDER_RULE, SIGNIFICANCE_LEVEL } from '../../src/compare/verdict.ts';
 import { SECOND_ORDER_RANGE } from '../../src/meanfield/index.ts';
 import { coverageBand, Rng } from '../../src/stats/index.ts';
@@ -77,11 +78,13 @@ describe('the 1/n² term in the comparison', () => {
     expect(C2_RANGE).toBeLessThanOrEqual(SECOND_ORDER_RANGE);
   });
 
-  it('judgeC2Family applies Holm across models and leaves unjudged checks alone', () => {
+  it('confirmPresent applies Holm across the c₂ checks and leaves unjudged and absent ones alone', () => {
     const a = judgeC2(corr, lambda, 2, sweep(1e-7, 1e-8));
     const b = { ...a, pValue: 0.03, status: 'disagrees' as const };
     const c = judgeC2(corr, lambda, 2, sweep(1e-4));
-    const [ja, jb, jc, jd] = judgeC2Family([a, b, c, null]);
+    const [ja, jb, jc, jd] = confirmPresent<C2Check, null | undefined>([a, b, c, null, undefined], () => {
+      throw new Error('nothing is rejected after Holm: no rerun');
+    }).map((x) => x.verdict);
     expect(jb!.status).toBe('agrees'); // 0.03 × 2 ≥ 0.05 after Holm
     expect(jb!.adjustedPValue).toBeCloseTo(0.06, 12);
     expect(ja!.adjustedPValue).not.toBeNull();

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DISCIPLINES, SAMPLINGS, SELECTIONS, parseModel } from '../../src/model/index.ts';
 import { solveMeanField } from '../../src/meanfield/solve.ts';
+import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { refine, refinedEstimate } from '../../src/meanfield/refined.ts';
 import { exploreView, modelControls, modelInput } from '../../src/explorer/view.ts';
 import { explorerFigures, toCsv } from '../../src/explorer/figures.ts';
@@ -67,7 +68,11 @@ describe('exploreView', () => {
     expect(view.transient!.of).toBe('workload');
     expect(view.refined).toBeUndefined();
     expect(view.sweep!.meanResponseTime.every((t, j) => t < view.sweep!.random[j])).toBe(true);
-    expect(view.notes).toEqual([expect.stringMatching(/^refined mean field: .*lwl/)]);
+    // the note is the capability query's own reason, as `fixed-point --refined` gives it
+    const reason = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, selection: 'lwl' })).refined.firstOrder;
+    expect(reason.available).toBe(false);
+    expect(view.notes).toEqual([`refined mean field: ${reason.available ? '' : reason.reason}`]);
+    expect(view.notes[0]).toMatch(/LWL\(d\)/);
   });
 
   it('sweeps λ only where the solver is a closed form (not for a cavity estimate)', () => {
@@ -93,6 +98,10 @@ describe('explorer figures and worker protocol', () => {
           f.rows.every((r) => r.timeUnit === unit),
           f.name,
         ).toBe(true);
+        // ... and in the tooltips of the times (t, u, E[T]), which named none
+        const tips = [...JSON.stringify(f.spec).matchAll(/"field":"(t|x)","title":"([^"]*)"/g)].map((m) => m[2]);
+        expect(tips.length, f.name).toBeGreaterThan(0);
+        for (const title of tips) expect(title, f.name).toContain(`(${unit})`);
       }
       if (unit !== 'mean service times')
         for (const f of figures) expect(JSON.stringify(f.spec), f.name).not.toContain('mean service times');

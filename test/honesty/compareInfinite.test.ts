@@ -135,7 +135,10 @@ describe('compare: infinite means are undefined, never judged (issue 21 item 1)'
     expect(md).toMatch(/## Figures\n\nNo figure of E\[T\]: it is infinite in theory/);
     expect(existsSync(path.join(out, 'figures', 'convergence.csv'))).toBe(false);
     const results = parseJsonText(readFileSync(path.join(out, 'results.json'), 'utf8')) as ComparisonResult;
-    expect(results.models[0].reference.meanResponseTime).toBeNull(); // JSON has no ∞: null with the reason beside it
+    // JSON has no ∞: the reference is the one ∞ object, { mean: null, infinite: true, reason } (was a bare null)
+    const raw = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
+    expect(raw.models[0].reference.meanResponseTime).toEqual({ mean: null, infinite: true, reason: results.models[0].reference.infinite });
+    expect(raw.models[0].reference.meanQueueLength).toEqual({ mean: null, infinite: true, reason: results.models[0].reference.infinite });
     expect(results.models[0].reference.infinite).toMatch(/E\[S²\] = ∞/);
     expect(results.cells[0].simulation.meanResponseTime.mean).toBe(Infinity); // the one encoding, read back as +∞
     expect(results.cells[0].verdict.status).toBe('undefined');

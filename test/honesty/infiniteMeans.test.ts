@@ -87,10 +87,13 @@ describe('infinite means (issue 21 item 1)', () => {
     expect(cli.stdout).toMatch(/srpt\s+1\.40/);
     const json = await runCli('mg1 --service pareto:1.5 --lambda 0.5 --json');
     expect(json.status, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ meanResponseTime: null, responseTimeFinite: false });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      meanResponseTime: { mean: null, infinite: true, reason: expect.stringMatching(/^E\[S²\] = ∞/) },
+      responseTimeFinite: false,
+    });
   });
 
-  it('fixed-point for M/G/1 FIFO with pareto α = 1.5 prints E[T] = ∞ (reason), JSON null + responseTimeFinite: false, as mg1', async () => {
+  it('fixed-point for M/G/1 FIFO with pareto α = 1.5 prints E[T] = ∞ (reason), JSON the ∞ object + responseTimeFinite: false, as mg1', async () => {
     const args = ['fixed-point', '--d', '1', '--selection', 'random', '--lambda', '0.7', '--service', 'pareto:1.5'];
     const text = await runCli(args);
     expect(text.status).toBe(0);
@@ -98,7 +101,7 @@ describe('infinite means (issue 21 item 1)', () => {
     expect(text.stdout).not.toMatch(/Infinity|NaN/);
     const json = await runCli([...args, '--json']);
     const out = JSON.parse(json.stdout);
-    expect(out.meanResponseTime).toBeNull();
+    expect(out.meanResponseTime).toEqual({ mean: null, infinite: true, reason: out.infiniteReason });
     expect(out.responseTimeFinite).toBe(false);
     expect(out.infiniteReason).toMatch(/E\[S²\] = ∞/);
     // a finite mean carries no such field
@@ -141,8 +144,19 @@ describe('infinite means (issue 21 item 1)', () => {
       const fifo = results.cells.find((c: CellOutcome) => c.cell.discipline === 'fifo');
       expect(fifo.result.meanSlowdown).toMatchObject({ mean: null, infinite: true });
       expect(results.findings[0].verdict).toBe('undefined');
-      const rows = JSON.parse(readFileSync(path.join(out, 'figures', 'slowdown.json'), 'utf8')) as { policy: string }[];
-      expect(rows.map((r) => r.policy.toLowerCase())).not.toContain('jsq+fifo');
+      // the ∞ row stays in the figure's data (was dropped): value, lo, hi null, infinite true, the reason; not drawn
+      const rows = JSON.parse(readFileSync(path.join(out, 'figures', 'slowdown.json'), 'utf8')) as Record<string, unknown>[];
+      const inf = rows.find((r) => String(r.policy).toLowerCase() === 'jsq+fifo');
+      expect(inf).toMatchObject({ value: null, lo: null, hi: null, infinite: true, reason: expect.stringMatching(/E\[1\/S\] = ∞/) });
+      expect(rows.find((r) => String(r.policy).toLowerCase() === 'jsq+srpt')?.value).toEqual(expect.any(Number));
+      const csv = readFileSync(path.join(out, 'figures', 'slowdown.csv'), 'utf8').split('\n');
+      const header = csv[0].split(',');
+      const line = csv.find((l) => /jsq\+fifo/i.test(l))!;
+      expect(line).toBeDefined();
+      expect(line).not.toMatch(/NaN|Infinity/);
+      expect(header).toContain('infinite');
+      const spec = JSON.parse(readFileSync(path.join(out, 'figures', 'slowdown.vl.json'), 'utf8'));
+      expect(spec.transform).toEqual([{ filter: 'datum.infinite !== true' }]);
     };
     const out = path.join(tmp, 'out');
     const r = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonText, parseJsonText } from '../../src/io/index.ts';
+import { infiniteJson, jsonText, meanJson, parseJsonText } from '../../src/io/index.ts';
 
 describe('jsonText / parseJsonText without and with infinite estimates', () => {
   const infinite = {
@@ -25,5 +25,24 @@ describe('jsonText / parseJsonText without and with infinite estimates', () => {
     expect(back.cells[1].slowdown?.mean).toBe(Infinity);
     expect(back.cells[1].slowdown?.ci95).toEqual([Infinity, Infinity]);
     expect(back.cells[0].limit).toEqual({ infinite: false, mean: 2 });
+  });
+
+  it('the ∞ object of a quantity (no interval fields) is written as it is and read back with mean +∞, the reason kept', () => {
+    const value = { limit: meanJson(Infinity, 'E[S²] = ∞ (pareto α = 1.5 ≤ 2)'), finite: meanJson(2.5, 'unused'), none: meanJson(NaN, '') };
+    const text = jsonText(value);
+    expect(JSON.parse(text)).toEqual({
+      limit: { mean: null, infinite: true, reason: 'E[S²] = ∞ (pareto α = 1.5 ≤ 2)' },
+      finite: 2.5,
+      none: null,
+    });
+    expect(text).not.toContain('ci95'); // an analytic value has no interval: none is invented
+    expect(parseJsonText(text)).toEqual({
+      limit: { mean: Infinity, infinite: true, reason: 'E[S²] = ∞ (pareto α = 1.5 ≤ 2)' },
+      finite: 2.5,
+      none: null,
+    });
+    // the in-memory form (mean +∞) is written the same way
+    expect(jsonText({ limit: { ...infiniteJson('r'), mean: Infinity } })).toBe('{"limit":{"mean":null,"infinite":true,"reason":"r"}}');
+    expect(() => meanJson(-Infinity, 'r')).toThrow(RangeError);
   });
 });

@@ -15,7 +15,15 @@ const cells: ArrivalsGapCell[] = [10, 100, 1000].flatMap((n) => [
 ]);
 
 describe('arrivalsGapFigure', () => {
-  const figure = arrivalsGapFigure({ lambda: 0.9, d: 2, model: 'JSQ(2) FIFO', limit, solver: 'SQ(d) closed form', cells });
+  const figure = arrivalsGapFigure({
+    lambda: 0.9,
+    d: 2,
+    model: 'JSQ(2) FIFO',
+    limit,
+    solver: 'SQ(d) closed form',
+    timeUnit: 'mean service times',
+    cells,
+  });
 
   it('one row per cell with gap, CI, n·gap and resolution; the laws ordered by SCV in the legend', () => {
     expect(figure.name).toBe('arrivals-gap');
@@ -33,10 +41,26 @@ describe('arrivalsGapFigure', () => {
 
   it('the subtitle gives each law its log–log slope over the resolved points (−1 for c/n) and the common limit', () => {
     const subtitle = (figure.spec as unknown as { title: { subtitle: string[] } }).title.subtitle.join(' ');
-    expect(subtitle).toContain('limit E[T]∞ = 2.6141 for every law (SQ(d) closed form)');
+    expect(subtitle).toContain('limit E[T]∞ = 2.6141 mean service times for every law (SQ(d) closed form)');
     expect(subtitle).toMatch(/det: -1\.00 \(n = 10, 100\)/);
     expect(subtitle).toMatch(/hyperexp:4: -1\.00 \(n = 10, 100, 1000\)/);
     expect(figure.caption).toMatch(/no 1\/n coefficient is drawn, as none is known for non-Poisson arrivals/);
+  });
+
+  it("names the model's time unit on the y axis and in every row (it said mean service times whatever E[S] was)", () => {
+    const mean2 = arrivalsGapFigure({
+      lambda: 0.45,
+      d: 2,
+      model: 'JSQ(2) FIFO',
+      limit,
+      solver: 'x',
+      timeUnit: 'time units (E[S] = 2)',
+      cells,
+    });
+    expect(JSON.stringify(mean2.spec)).toContain('"gap E[T]_n − E[T]∞ (time units (E[S] = 2))"');
+    expect(JSON.stringify(mean2.spec)).not.toContain('mean service times');
+    expect(new Set(mean2.rows.map((r) => r.timeUnit))).toEqual(new Set(['time units (E[S] = 2)']));
+    expect(JSON.stringify(figure.spec)).toContain('"gap E[T]_n − E[T]∞ (mean service times)"');
   });
 
   it('renders to SVG and PNG', async () => {

@@ -20,6 +20,7 @@ function resultWith(refined: boolean): ComparisonResult {
     meanField: { tail },
     simulated: [{ n: 10, tail: tail.map((row) => row.map(est)), seed: 1, events: 100, ...(refined ? { refined: tail } : {}) }],
     note: 'ODE',
+    drawnTo: 2,
   };
   return {
     judgedBy: refined ? 'refined-mean-field' : 'without-v',

@@ -283,7 +283,7 @@ describe('simulate: output analysis (issue 8 §2)', () => {
     ).toThrow(/checked from 10 replications \(or batches\) on; maxReplications must be ≥ 10, got 9/);
   });
 
-  it('simulate(method: batch-means) covers M/M/1 E[T] = 2 with lag-1 autocorrelation < 0.2 reported; the MSER-5 check flags a run from empty with no warm-up at λ = 0.99', () => {
+  it('simulate(method: batch-means) covers M/M/1 E[T] = 2 with lag-1 autocorrelation < 0.2 reported; MSER-5 with the head–tail test flags a run from empty with no warm-up at λ = 0.99', () => {
     const r = simulate(mm1(0.5), { n: 1, jobs: 2_000, method: 'batch-means', batches: 30, seed: 3, warmupTime: 50 });
     expect(r.method).toBe('batch-means');
     expect(r.replications).toBe(30);
@@ -291,9 +291,18 @@ describe('simulate: output analysis (issue 8 §2)', () => {
     expect(Math.abs(r.batchMeans!.lag1.meanResponseTime)).toBeLessThan(0.2);
     // λ = 0.95 (seed 3) was flagged here only by MSER's tail artefact (d* = 19 990 of 20 000 jobs, stats/mser.ts); over
     // the first half its d* is 75 jobs: that transient is small beside the noise. At λ = 0.99 (τ ≈ 4·10⁴) it is not.
-    const cold = simulate(mm1(0.99), { n: 1, jobs: 20_000, replications: 5, seed: 1, warmupTime: 0 });
-    expect(cold.warmupCheck.ensemble!.truncatedJobs).toBeGreaterThan(MSER_MARGIN * 20_000);
-    expect(cold.warnings.join()).toMatch(/MSER-5/);
+    // The warning needs the head–tail test too (test/sim/warmupCheck.test.ts): seed 1's cut (9340 jobs) stands alone
+    // (head − tail = −60, t = −1.3 on 4 dof: five replications of a transient slower than the run vary too much), seed 5's
+    // does not. The price of calibrating the false alarms: detection of such slow transients falls (mser-warmup-warning.ts).
+    for (const [seed, flagged] of [
+      [1, false],
+      [5, true],
+    ] as const) {
+      const cold = simulate(mm1(0.99), { n: 1, jobs: 20_000, replications: 5, seed, warmupTime: 0 });
+      expect(cold.warmupCheck.ensemble!.truncatedJobs).toBeGreaterThan(MSER_MARGIN * 20_000);
+      expect(cold.warmupCheck.initialBias!.significant).toBe(flagged);
+      expect(/MSER-5.*may be too short/.test(cold.warnings.join())).toBe(flagged);
+    }
     const warm = simulate(mm1(0.5), { n: 1, jobs: 20_000, replications: 5, seed: 3, warmupTime: 200 });
     expect(warm.warnings).toEqual([]);
   });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { batchEstimate, lag1Autocorrelation } from '../../src/stats/batchMeans.ts';
-import { fractionsAtMost, percentileName, pooledQuantiles, quantiles } from '../../src/stats/quantile.ts';
+import {
+  fractionsAtMost,
+  locateQuantiles,
+  percentileName,
+  pooledQuantiles,
+  pooledQuantilesAndFractions,
+  quantiles,
+  radixHistogram,
+} from '../../src/stats/quantile.ts';
 import { Rng } from '../../src/stats/rng.ts';
 
 /** Type-7 quantile of a sorted copy (the d3 / R definition), the independent reference. */
@@ -136,5 +144,44 @@ describe('fractionsAtMost', () => {
       }
     }
     expect(fractionsAtMost([Float32Array.of(1, 2), Float32Array.of(3, 4)], [2.5])).toEqual([[1, 0]]);
+  });
+});
+
+describe('pooledQuantilesAndFractions', () => {
+  it("gives in one pass what pooledQuantiles, fractionsAtMost and each part's own pooledQuantiles give", () => {
+    const rng = new Rng(17n);
+    const ps = [0.5, 0.95, 0.99, ...Array.from({ length: 49 }, (_, k) => +(0.02 * (k + 1)).toFixed(2)), 0.995, 0.999];
+    const own = [0.5, 0.95, 0.99];
+    const cases: number[][][] = [
+      // the simulator's case: response times, replications of different lengths
+      [4000, 3000, 5000].map((m) => Array.from({ length: m }, () => Math.fround(rng.nextExpByLog() * 2.6))),
+      // heavy ties (thresholds on values many parts hold), one narrow bucket, many binades
+      [3, 3, 3].map(() => Array.from({ length: 2001 }, () => Math.floor(rng.nextDouble() * 5) / 4)),
+      [1, 2].map(() => Array.from({ length: 1500 }, () => Math.fround(2 + rng.nextDouble() / 1024))),
+      [1, 2].map(() => Array.from({ length: 3000 }, () => Math.fround(rng.nextExpByLog() ** 4 * 1e-3))),
+      // signs and −0, a single value, tiny parts
+      [[-0, 0, -1.5, 2, -0, 3, 0.25], [1], [-2, -0, 0, 5]],
+    ];
+    for (const data of cases) {
+      const parts = data.map((xs) => Float32Array.from(xs));
+      for (const [qs, atMost] of [
+        [ps, 3],
+        [[0, 0.5, 1], 3],
+        [[1, 0.01], 2],
+        [[0.3], 1],
+        [ps, 0],
+      ] as const) {
+        const locations = parts.map((part, i) => (i === 1 ? undefined : locateQuantiles(part.length, own, radixHistogram([part]))));
+        const got = pooledQuantilesAndFractions(parts, qs, atMost, radixHistogram(parts), locations);
+        const want = pooledQuantiles(parts, qs);
+        expect(got.quantiles).toEqual(want);
+        expect(got.fractions).toEqual(atMost === 0 ? [] : fractionsAtMost(parts, want.slice(0, atMost)));
+        expect(got.own).toEqual(parts.map((part, i) => (i === 1 ? undefined : pooledQuantiles([part], own))));
+        // and the same again (the per-thread scratch left clean), without the histogram given
+        expect(pooledQuantilesAndFractions(parts, qs, atMost).quantiles).toEqual(want);
+      }
+    }
+    expect(pooledQuantilesAndFractions([Float32Array.of(3, 1), Float32Array.of(2, 4)], [0.5], 1).fractions).toEqual([[0.5, 0.5]]);
+    expect(() => pooledQuantilesAndFractions([Float32Array.of(1)], [0.5], 2)).toThrow(/0 to 3/);
   });
 });

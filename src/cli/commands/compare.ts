@@ -299,7 +299,11 @@ export function compareCommand(): Command {
       parseIntegerList,
       p.trajectoryNs,
     )
-    .option('--t-end <t>', 'transient horizon (time units); default: 1.2 × the largest warm-up, at most 400', parsePositive)
+    .option(
+      '--t-end <t>',
+      'transient horizon (time units); default: what its figure draws, 3τ or past the mean field settling (within 1.2 × the warm-up, at most 400)',
+      parsePositive,
+    )
     .option('--dt <dt>', 'transient output step; default t-end/100', parsePositive)
     .option('--trajectory-replications <r>', 'replications of each simulated trajectory', parseReplications, 5)
     .option('--latex', 'also write the paper export: figures/<name>.pdf (vector), tables.tex (booktabs: cells, fits) and report.tex')

@@ -7,7 +7,15 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
-import { conjectureRows, evaluateConjecture, parseConjecture, type SimulationRequest, type SimulationSummary } from '../../claims/index.ts';
+import {
+  conjectureResultsJson,
+  conjectureRows,
+  quantityJson,
+  evaluateConjecture,
+  parseConjecture,
+  type SimulationRequest,
+  type SimulationSummary,
+} from '../../claims/index.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../../meanfield/solve.ts';
 import { CellStore, settingsHash } from '../../runs/cellStore.ts';
 import { loadJsonFile } from '../../io/index.ts';
@@ -209,7 +217,7 @@ export function conjectureCommand(): Command {
         const md = conjectureMarkdown(result, figures, meta);
         const written = await writeReportFolder(out, {
           figures,
-          results: { ...result, ...code },
+          results: { ...(conjectureResultsJson(result) as object), ...code },
           metadata: meta,
           markdown: md,
           title: `supermarket-lab conjecture: ${result.name}`,
@@ -231,13 +239,10 @@ export function conjectureCommand(): Command {
               verdict: p.verdict,
               ...(p.infinite ? { infinite: p.infinite } : {}),
               comparisons: p.comparisons,
-              quantities: p.quantities.map((q) => ({
-                key: q.key,
-                value: q.value,
-                interval: q.interval,
-                source: q.source,
-                method: q.method,
-              })),
+              quantities: p.quantities.map((q) => {
+                const j = quantityJson(q, p);
+                return { key: j.key, value: j.value, interval: j.interval, source: j.source, method: j.method };
+              }),
             })),
           });
           return;

@@ -22,7 +22,7 @@ import {
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { isSqdModel, meanFieldCapabilities } from '../../meanfield/capabilities.ts';
-import { solveMeanField } from '../../meanfield/solve.ts';
+import { meanQueueLengthUnit, solveMeanField } from '../../meanfield/solve.ts';
 import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
 import { solveResponseTime, type ResponseTimeLaw } from '../../meanfield/responseTime.ts';
 import type { SupermarketModel } from '../../model/index.ts';
@@ -40,6 +40,7 @@ import {
 } from '../options.ts';
 import { intervalText, jsonOption, printJson } from '../output.ts';
 import { VERSION, codeId } from '../../version.ts';
+import { meanJson } from '../../io/index.ts';
 import { createLateProgress } from '../progress.ts';
 
 interface Opts extends ModelFlags {
@@ -388,8 +389,8 @@ function printGeneralSolution(
   } finally {
     bar.stop();
   }
-  // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON null
-  // with responseTimeFinite: false and the reason, as mg1 gives it (model/moments.ts, README "A mean that is infinite")
+  // an infinite mean (e.g. M/G/1 FIFO with E[S²] = ∞) as the finiteness rule has it: ∞ (reason) in text, in JSON the
+  // ∞ object with responseTimeFinite: false and the reason, as mg1 gives it (model/moments.ts, README "A mean that is infinite")
   const infiniteReason = Number.isFinite(s.meanResponseTime) ? undefined : infiniteMeanReason(model);
   // a finite limit beside E[T]_n = ∞ at every n (with replacement, all d draws on one server: model/moments.ts)
   const atN = estimandFiniteness(model).meanResponseTime;
@@ -401,10 +402,13 @@ function printGeneralSolution(
   if (json) {
     printJson({
       model,
-      meanResponseTime: s.meanResponseTime,
+      // an infinite mean is the ∞ object { mean: null, infinite: true, reason } (io/jsonText.ts, README "JSON formats")
+      meanResponseTime: meanJson(s.meanResponseTime, infiniteReason ?? infiniteMeanReason(model)),
       ...(infiniteReason !== undefined ? { responseTimeFinite: false, infiniteReason } : {}),
       ...(s.estimate ? { estimate: s.estimate } : {}),
-      ...(s.meanQueueLength !== undefined ? { meanQueueLength: s.meanQueueLength } : {}),
+      ...(s.meanQueueLength !== undefined
+        ? { meanQueueLength: meanJson(s.meanQueueLength, infiniteReason ?? infiniteMeanReason(model)) }
+        : {}),
       ...(s.tail ? { tail: s.tail } : {}),
       solver: s.solver,
       kind: s.kind,
@@ -463,9 +467,7 @@ function printGeneralSolution(
       // the limit is finite while every finite n is not (with replacement): said beside it, as simulate says the ∞
       ...(finiteN !== undefined ? [`  note: E[T]_n = ∞ at every finite n (${finiteN}): E[T]_n does not converge to this limit`] : []),
       ...(s.meanQueueLength !== undefined
-        ? [
-            `  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${s.redundancy ? 'replicas per server (λ·d·E[T])' : 'jobs per server'}`,
-          ]
+        ? [`  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${meanQueueLengthUnit(s)}`]
         : []),
       ...(s.redundancy
         ? [

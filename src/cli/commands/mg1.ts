@@ -5,6 +5,9 @@ import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
 import { examples, parseNumber, parsePositive, refuseIdleSettings, serviceFromFlag } from '../options.ts';
 import { printJson } from '../output.ts';
+import { estimandFiniteness } from '../../model/moments.ts';
+import { infiniteJson, meanJson } from '../../io/index.ts';
+import { SupermarketError } from '../../errors.ts';
 
 interface Opts {
   lambda: number;
@@ -16,16 +19,36 @@ interface Opts {
   relTolerance: number;
 }
 
-/** JSON form of a result: E[T/S] = ∞ becomes null (JSON has no Infinity), next to `slowdownFinite`. */
-const plain = (r: Mg1Result) => ({
-  ...r,
-  meanSlowdown: r.slowdownFinite ? r.meanSlowdown : null,
-  ...(r.responseTimeFinite ? {} : { meanResponseTime: null, meanWaitingTime: null, meanQueueLength: null }),
-  meanWorkload: Number.isFinite(r.meanWorkload) ? r.meanWorkload : null,
-});
+/**
+ * JSON form of a result (README "JSON formats"): a mean that is infinite in theory is the ∞ object
+ * `{ mean: null, infinite: true, reason }` (io/jsonText.ts), beside `responseTimeFinite`, `slowdownFinite` and
+ * `infiniteReason` as before; finite means stay numbers.
+ */
+const plain = (r: Mg1Result) => {
+  const finiteness = estimandFiniteness(r.provenance.model);
+  const why = r.infiniteReason ?? 'E[T] = ∞ in theory (model/moments.ts)';
+  const slowdownWhy = finiteness.meanSlowdown.finite
+    ? r.responseTimeFinite
+      ? 'E[1/S] = ∞ and small jobs still wait'
+      : `E[T] = ∞: ${why}`
+    : finiteness.meanSlowdown.reason;
+  return {
+    ...r,
+    meanResponseTime: meanJson(r.meanResponseTime, why),
+    meanWaitingTime: meanJson(r.meanWaitingTime, why),
+    meanSlowdown: r.slowdownFinite ? r.meanSlowdown : infiniteJson(slowdownWhy),
+    meanQueueLength: meanJson(r.meanQueueLength, why),
+    meanWorkload: meanJson(r.meanWorkload, finiteness.meanWorkload.finite ? 'E[S²] = ∞' : finiteness.meanWorkload.reason),
+  };
+};
+/** A discipline of `--all` whose formula failed (a quadrature that missed its tolerance): its row says why. */
+interface FailedRow {
+  discipline: Discipline;
+  failed: string;
+}
 const slowdownText = (r: Mg1Result) => (r.slowdownFinite ? r.meanSlowdown.toFixed(6) : '∞');
-/** A mean as printed: 6 decimals, or ∞ (infinite in theory, model/moments.ts). */
-const meanText = (x: number) => (Number.isFinite(x) ? x.toFixed(6) : '∞');
+/** A mean as printed: 6 decimals, ∞ (infinite in theory, model/moments.ts), or – (none: every formula failed). */
+const meanText = (x: number) => (Number.isFinite(x) ? x.toFixed(6) : Number.isNaN(x) ? '–' : '∞');
 
 export function mg1Command(): Command {
   const cmd = new Command('mg1')
@@ -61,37 +84,59 @@ export function mg1Command(): Command {
     action((o: Opts, self: Command) => {
       const disciplines: readonly Discipline[] = o.all ? DISCIPLINES : [o.discipline as Discipline];
       if (!o.all) refuseIdleSettings(self, { selection: 'random', discipline: o.discipline as Discipline, d: 1 });
-      const results = disciplines.map((discipline) =>
-        mg1(
-          parseModel({
-            lambda: o.lambda,
-            d: 1,
-            selection: 'random',
-            discipline,
-            service: serviceFromFlag(o.service),
-            prediction: o.prediction,
-          }),
-          { relTolerance: o.relTolerance },
-        ),
-      );
+      const modelOf = (discipline: Discipline) =>
+        parseModel({
+          lambda: o.lambda,
+          d: 1,
+          selection: 'random',
+          discipline,
+          service: serviceFromFlag(o.service),
+          prediction: o.prediction,
+        });
+      const solve = (discipline: Discipline) => mg1(modelOf(discipline), { relTolerance: o.relTolerance });
+      // --all: a discipline whose formula fails keeps its row, with the reason, and the exit code says so (2)
+      const results: (Mg1Result | FailedRow)[] = disciplines.map((discipline) => {
+        if (!o.all) return solve(discipline);
+        try {
+          return solve(discipline);
+        } catch (error) {
+          if (!(error instanceof SupermarketError)) throw error;
+          return { discipline, failed: error.message };
+        }
+      });
+      const failed = results.filter((r): r is FailedRow => 'failed' in r);
+      const solved = results.filter((r): r is Mg1Result => !('failed' in r));
+      if (failed.length > 0) {
+        process.exitCode = 2;
+        process.stderr.write(
+          `supermarket: error: mg1 --all: ${failed.length} of ${results.length} disciplines failed (${failed.map((f) => f.discipline).join(', ')}); their rows say why\n`,
+        );
+      }
       if (o.json) {
-        printJson(o.all ? { results: results.map(plain) } : plain(results[0]));
+        printJson(o.all ? { results: results.map((r) => ('failed' in r ? r : plain(r))) } : plain(solved[0]));
         return;
       }
-      const m = results[0].provenance.model;
+      const m = solved[0]?.provenance.model ?? modelOf(disciplines[0]);
       const head =
         `M/G/1, λ = ${m.lambda}, service ${o.service}${disciplines.some((d) => DISCIPLINE_TABLE[d].usesPrediction) ? `, prediction ${o.prediction}` : ''}` +
-        `: E[U] = ${meanText(results[0].meanWorkload)}`;
+        `: E[U] = ${meanText(solved.length > 0 ? solved[0].meanWorkload : NaN)}`;
       const lines = [head];
       if (o.all) {
         lines.push('  discipline        E[T]   ±quadrature    E[T/S]');
         results.forEach((r, k) =>
           lines.push(
-            `  ${disciplines[k].padEnd(8)} ${meanText(r.meanResponseTime).padStart(12)}   ${(r.responseTimeFinite ? r.diagnostics.quadratureError.toExponential(1) : '–').padStart(9)}   ${slowdownText(r).padStart(10)}`,
+            'failed' in r
+              ? `  ${disciplines[k].padEnd(8)} failed: ${r.failed}`
+              : `  ${disciplines[k].padEnd(8)} ${meanText(r.meanResponseTime).padStart(12)}   ${(r.responseTimeFinite ? r.diagnostics.quadratureError.toExponential(1) : '–').padStart(9)}   ${slowdownText(r).padStart(10)}`,
           ),
         );
+        const reasons = [...new Set(solved.filter((r) => !r.responseTimeFinite).map((r) => r.infiniteReason))];
+        for (const reason of reasons) {
+          const which = solved.filter((r) => r.infiniteReason === reason).map((r) => r.provenance.model.discipline);
+          lines.push(`  ∞ (${which.join(', ')}): ${reason}`);
+        }
       } else {
-        const r = results[0];
+        const r = solved[0];
         lines.push(
           r.responseTimeFinite
             ? `  ${disciplines[0]}: E[T] = ${r.meanResponseTime.toFixed(6)} (± ${r.diagnostics.quadratureError.toExponential(1)})`

@@ -24,7 +24,7 @@ import {
   parseSeed,
   refuseIdleSettings,
 } from '../options.ts';
-import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { addRecordOptions, perServerAbout, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import { intervalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts {
@@ -203,7 +203,9 @@ export function replayCommand(): Command {
         batches,
         record: Boolean(o.perJob || o.perServer),
       });
-      if (o.perJob && r.records) writePerJobCsv(o.perJob, r.records.jobs);
+      // the replay's clock: rescaled, one time unit is one mean size; else the trace's own seconds
+      const unit = o.rescale ? 'time units = mean sizes' : 'seconds';
+      if (o.perJob && r.records) writePerJobCsv(o.perJob, r.records.jobs, unit);
       const { records, ...result } = r;
       const about = { trace: trace.source, format: trace.format, jobsFrom: from, jobsTo: to, skipped: trace.skipped.count, ...scale };
       if (o.json) {
@@ -213,12 +215,15 @@ export function replayCommand(): Command {
           responseTimePercentiles: percentilesJson(result.responseTimePercentiles),
           warnings,
           replay: about,
-          ...(o.perServer && records ? { perServer: perServerRows(records.servers) } : {}),
-          ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs } } : {}),
+          ...(o.perServer && records
+            ? {
+                perServer: { about: perServerAbout(records.servers.window, unit), timeUnit: unit, servers: perServerRows(records.servers) },
+              }
+            : {}),
+          ...(o.perJob ? { perJob: { file: o.perJob, jobs: r.jobs, timeUnit: unit } } : {}),
         });
         return;
       }
-      const unit = o.rescale ? 'time units = mean sizes' : 'seconds';
       const lines = [
         `Replay: ${trace.source} (${trace.format.toUpperCase()}), jobs ${from}..${to} of ${all.length}${trace.skipped.count ? ` (${trace.skipped.count} records skipped)` : ''}; ` +
           `${policyName({ ...model, d })}, n = ${o.n}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}, seed ${o.seed}`,
@@ -233,12 +238,9 @@ export function replayCommand(): Command {
         `  T p50 / p95 / p99     ${r.responseTimePercentiles.p50.mean.toFixed(3)} / ${r.responseTimePercentiles.p95.mean.toFixed(3)} / ${r.responseTimePercentiles.p99.mean.toFixed(3)}`,
         `  load arriving in the window Σ S / (n · window) ${r.windowLoad.toFixed(4)}; ${formatCount(r.events)} events in ${r.wallSeconds.toFixed(2)} s`,
         ...(o.perServer && records
-          ? [
-              `Per server (E[Q_j] by Little: Σ T of its measured jobs / window, so it also counts their time after the window end):`,
-              perServerTable(records.servers),
-            ]
+          ? [`Per server: ${perServerAbout(records.servers.window, unit)}.`, perServerTable(records.servers)]
           : []),
-        ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob}`] : []),
+        ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob} (times and sizes in ${unit})`] : []),
       ];
       for (const w of warnings) lines.push(`  warning: ${w}`);
       process.stdout.write(`${lines.join('\n')}\n`);

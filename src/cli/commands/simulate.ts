@@ -4,6 +4,7 @@
  */
 import { formatMemory } from '../../model/memory.ts';
 import { formatArrivals } from '../../model/arrivals.ts';
+import { timeUnit } from '../../model/service/index.ts';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SELECTION_TABLE, checkServers, policyName, slowdownFinite, usesPrediction, type Finiteness } from '../../model/index.ts';
 import { simulationWarmup, type StartChoice } from '../../meanfield/warmup.ts';
@@ -25,7 +26,7 @@ import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
 import type { SupermarketModel } from '../../model/index.ts';
 import { InvalidModelError } from '../../errors.ts';
 import { withInterruptMessage } from '../errors.ts';
-import { addRecordOptions, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
+import { addRecordOptions, perServerAbout, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
 import {
   addModelOptions,
   examples,
@@ -359,20 +360,17 @@ export function simulateCommand(): Command {
 function exportRecords(model: SupermarketModel, n: number, warm: number, o: Opts): { json: Record<string, unknown>; text: string[] } {
   if (!o.perServer && !o.perJob) return { json: {}, text: [] };
   const rec = recordReplication(model, { n, jobs: o.jobs, seed: o.seed, warmupTime: warm, engine: o.engine });
-  if (o.perJob) writePerJobCsv(o.perJob, rec.jobs);
-  const about = { replication: 1, engine: rec.engine, window: rec.servers.window, meanResponseTime: rec.meanResponseTime };
+  const unit = timeUnit(model.service);
+  if (o.perJob) writePerJobCsv(o.perJob, rec.jobs, unit);
+  const about = { replication: 1, engine: rec.engine, window: rec.servers.window, timeUnit: unit, meanResponseTime: rec.meanResponseTime };
+  const servers = perServerAbout(rec.servers.window, unit, 'replication 1');
   const json = {
-    ...(o.perServer ? { perServer: { ...about, servers: perServerRows(rec.servers) } } : {}),
+    ...(o.perServer ? { perServer: { ...about, about: servers, servers: perServerRows(rec.servers) } } : {}),
     ...(o.perJob ? { perJob: { ...about, file: o.perJob, jobs: rec.jobs.arrival.length } } : {}),
   };
   const text = [
-    ...(o.perServer
-      ? [
-          `Per server, replication 1 (${rec.engine} engine, window ${rec.servers.window.toFixed(1)}; E[Q_j] by Little: Σ T / window):`,
-          perServerTable(rec.servers),
-        ]
-      : []),
-    ...(o.perJob ? [`${rec.jobs.arrival.length} measured jobs of replication 1 written to ${o.perJob}`] : []),
+    ...(o.perServer ? [`Per server (${rec.engine} engine): ${servers}.`, perServerTable(rec.servers)] : []),
+    ...(o.perJob ? [`${rec.jobs.arrival.length} measured jobs of replication 1 written to ${o.perJob} (times and sizes in ${unit})`] : []),
   ];
   return { json, text };
 }

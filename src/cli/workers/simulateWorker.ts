@@ -6,7 +6,8 @@
  * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (`writeFigureVectors`
  * with vectorsOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
  * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
- * them ahead, e.g. while the worker would idle); answers { id, result } or
+ * them ahead, e.g. while the worker would idle; { kind: 'identity', code } gives it the pool's code identity, which
+ * it adopts: it runs no git); answers { id, result } or
  * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s);
  * a 'prepare' sends { id, partial } with the model's first simulations before its costlier solves.
  */
@@ -29,12 +30,22 @@ import {
   type SimulateOptions,
   type TrajectoryOptions,
 } from '../../sim/index.ts';
+import { adoptCodeIdentity } from '../../runs/codeIdentity.ts';
 import { threadCpuMs, timeline, timelineOn } from '../timeline.ts';
 
 interface Task {
   id: number;
   kind?:
-    'simulate' | 'trajectory' | 'prepare' | 'population' | 'replications' | 'trajectory-replications' | 'figure' | 'raster' | 'preload';
+    | 'simulate'
+    | 'trajectory'
+    | 'prepare'
+    | 'population'
+    | 'replications'
+    | 'trajectory-replications'
+    | 'figure'
+    | 'raster'
+    | 'preload'
+    | 'identity';
   model: SupermarketModel | PopulationModel;
   options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions | PopulationSimulationOptions;
   config: ComparisonConfig;
@@ -49,6 +60,8 @@ interface Task {
   svg: string;
   /** What a 'preload' loads ahead of its tasks: the solvers of 'prepare' or the figure renderer. */
   modules: 'solvers' | 'renderer';
+  /** An 'identity': the pool's thread's code identity, which this worker's results name (no git run here). */
+  code: string;
 }
 
 timeline('worker-ready');
@@ -60,6 +73,8 @@ timeline('worker-ready');
 let tasksCpu = 0;
 
 parentPort!.on('message', async (task: Task) => {
+  // before any task (messages arrive in order): no answer
+  if (task.kind === 'identity') return adoptCodeIdentity(task.code);
   const t0 = performance.now();
   const cpu0 = timelineOn() ? threadCpuMs() : 0;
   // wall and (with the timeline on) CPU ms of this task, for the pool's timeline

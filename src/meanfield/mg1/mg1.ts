@@ -150,8 +150,13 @@ function infiniteMeans(model: SupermarketModel, law: SizeLaw, reason: string, re
  * @param model d = 1 (any selection rule), λ > 0 and ρ = λE[S] < 1; prediction exact, exponential, uniform or lognormal
  *   for SPJF/PSPJF/SPRPT (ignored by the others). The SPRPT overrun convention does not change the means (Y > 0 a.s.).
  * @param options `relTolerance` (default 1e-10) of the outer quadratures.
- * @returns plain data: E[T] (Infinity, with `responseTimeFinite` false, when infinite in theory: FIFO, SJF, SPJF with
- *   E[S²] = ∞), E[T] − E[S], E[T/S] (Infinity when divergent), E[Q] = λE[T], E[U] = λE[S²]/(2(1−ρ)),
+ * Which moments E[T] < ∞ needs (model/moments.ts `estimandFiniteness`, with sources): E[S²] for FIFO, SJF, SPJF
+ * (Pollaczek–Khinchine, Cobham: the λE[S²]/2 residual) and for SPRPT with noisy predictions (Mitzenmacher 2020: a job run
+ * past its prediction keeps the server, the term λE[((S − (Y − y))^+)²1(Y > y)]); E[S] only for PSJF, SRPT
+ * (Schrage–Miller 1966), PS, LAS (Kleinrock 1976; Schrage 1967), PSPJF and SPRPT with exact predictions, and PSPJF with
+ * noisy ones. Where E[T] = ∞ no quadrature runs (a divergent integral would spin and fail): the result says ∞ and why.
+ * @returns plain data: E[T] (Infinity, with `responseTimeFinite` false and `infiniteReason`, when infinite in theory),
+ *   E[T] − E[S], E[T/S] (Infinity when divergent), E[Q] = λE[T], E[U] = λE[S²]/(2(1−ρ)),
  *   `diagnostics.quadratureError` (absolute error estimate of E[T]), provenance.
  * @throws {InvalidModelError} if d ≠ 1, trace predictions with a predicted discipline, or psjfPreemption 'remaining'.
  * @throws {ConvergenceError} if the estimated relative error of E[T] exceeds 1e-6.
@@ -226,7 +231,8 @@ function predictedAt(ints: PredictedIntegrals, d: PredictedDiscipline, x: number
 
 /**
  * E[T(x)] (known sizes, or predicted disciplines averaged over Y given S = x), or E[T(x, y)] when `y` is given
- * (predicted disciplines only), for the model's discipline at d = 1. Time units of service.mean.
+ * (predicted disciplines only), for the model's discipline at d = 1. Time units of service.mean; +∞ wherever E[T] = ∞
+ * in theory (`mg1`: the residual wait term is infinite for every x and y then).
  * @param x job size ≥ 0; @param y prediction ≥ 0 (optional).
  * @throws {InvalidModelError} if x or y is negative or not finite, y is given for a known-size discipline, or as `mg1`.
  * @example mg1ResponseTimeAtSize(parseModel({ lambda: 0.5, d: 1, discipline: 'psjf' }), 1) // m₂(1)/(2(1−ρ(1))²) + 1/(1−ρ(1))
@@ -236,6 +242,8 @@ export function mg1ResponseTimeAtSize(model: SupermarketModel, x: number, y?: nu
   if (y !== undefined && !(Number.isFinite(y) && y >= 0)) throw new InvalidModelError(`prediction y must be a finite number ≥ 0, got ${y}`);
   const { law, noise } = prepare(model);
   const d = model.discipline;
+  // E[T(x)] = ∞ wherever E[T] = ∞ (model/moments.ts): E[S²] in a residual wait, never a divergent integral's value
+  if (!estimandFiniteness(model).meanResponseTime.finite) return Infinity;
   if (!noise) {
     if (y !== undefined) throw new InvalidModelError(`discipline ${d} does not use predictions; call without y`);
     return knownSizeResponseTimeAt(law, d as KnownSizeDiscipline, x, new SrptAging(law));

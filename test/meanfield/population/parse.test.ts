@@ -64,7 +64,9 @@ describe('parsePopulationModel', () => {
           { file: FILE },
         ),
       ),
-    ).toBe(`${FILE}: (top level): Unrecognized key: "transitons"`);
+    ).toBe(
+      `${FILE}: (top level): unknown key "transitons" (did you mean "transitions"?); allowed keys: name, description, source, parameters, constants, variables, transitions, initial, observables`,
+    );
     expect(
       failure(() =>
         parsePopulationModel(

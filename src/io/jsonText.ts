@@ -1,0 +1,124 @@
+/**
+ * The project's one JSON text encoding of non-finite numbers, pure (no I/O: the CLI, the report writers, the cell
+ * store and the browser explorer all use it; src/io/json.ts re-exports it). JSON has no Infinity, and JSON.stringify
+ * writes it as null and loses why. Every JSON file and `--json` output of the project is written by `jsonText`, in
+ * three forms (README "JSON formats"):
+ *
+ * - a quantity infinite in theory (a mean such as E[T], E[Q], E[U], E[T/S], or a limit E[T]∞): the ∞ object
+ *   `{ "mean": null, "infinite": true, "reason": "E[S²] = ∞ (pareto α = 1.5 ≤ 2): …" }` (`infiniteJson`, `meanJson`);
+ *   `parseJsonText` reads it back as `{ mean: +∞, infinite: true, reason }`;
+ * - a simulated estimate of such a quantity (stats/tInterval.ts `infiniteEstimate`) is the same object with its interval
+ *   fields null: `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`, read
+ *   back as mean = ci95 = halfWidth = +∞;
+ * - a finite estimate whose interval is open at an end (a percentile whose cdf interval reaches level 1: upper end +∞)
+ *   has that end and halfWidth null and `ci95Infinite: true`, read back as ±∞ (null lower −∞, upper +∞).
+ *
+ * Flat rows (figure data, CSV) cannot hold an object: there the value is null beside `infinite: true` (and `reason`),
+ * report/figures.ts `estimateFields`. A bare null (or a bare non-finite number, which JSON.stringify writes as null)
+ * means "no such value" (NaN), never ∞: a writer gives an infinite mean as `meanJson(x, reason)`.
+ */
+
+/** The JSON form of a quantity that is infinite in theory (a mean, a limit): null mean, the flag and why. */
+export interface InfiniteJson {
+  readonly mean: null;
+  readonly infinite: true;
+  /** Why it is infinite, in words (model/moments.ts `estimandFiniteness` and `meanFieldFiniteness` give them). */
+  readonly reason: string;
+}
+
+/**
+ * The ∞ object of a quantity infinite in theory.
+ * @param reason why, in words (non-empty). @example infiniteJson('E[S²] = ∞ (pareto α = 1.5 ≤ 2)')
+ *   // { mean: null, infinite: true, reason: 'E[S²] = ∞ (pareto α = 1.5 ≤ 2)' }
+ */
+export function infiniteJson(reason: string): InfiniteJson {
+  return { mean: null, infinite: true, reason };
+}
+
+/**
+ * A mean as JSON: the number when finite, the ∞ object (`infiniteJson`) when +∞, null when NaN (no such value).
+ * @param x the mean (time units, jobs, … as its field says). @param reason why it is infinite, used only when x = +∞.
+ * @throws {RangeError} if x is −∞ (no mean of ours is).
+ */
+export function meanJson(x: number, reason: string): number | InfiniteJson | null {
+  if (Number.isFinite(x)) return x;
+  if (x === Infinity) return infiniteJson(reason);
+  if (Number.isNaN(x)) return null;
+  throw new RangeError(`a mean of −∞ has no JSON form (${reason})`);
+}
+
+/** Whether a value read back by `parseJsonText` (or built in memory) is the ∞ object or an infinite estimate. */
+export function isInfiniteJson(value: unknown): value is { mean: number | null; infinite: true; reason?: string } {
+  return value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true && 'mean' in value;
+}
+
+function encodeInfinite(_key: string, value: unknown): unknown {
+  if (isInfiniteJson(value)) {
+    // an estimate (with its interval fields) keeps them, null; the ∞ object of a quantity gets none
+    return 'ci95' in value ? { ...value, mean: null, ci95: null, halfWidth: null } : { ...value, mean: null };
+  }
+  if (isOpenInterval(value)) {
+    const v = value as { ci95: [number, number]; halfWidth?: number };
+    const { ci95, halfWidth } = v;
+    return {
+      ...v,
+      ci95: ci95.map((x) => (Number.isFinite(x) ? x : null)),
+      ...(halfWidth === undefined ? {} : { halfWidth: Number.isFinite(halfWidth) ? halfWidth : null }),
+      ci95Infinite: true,
+    };
+  }
+  return value;
+}
+
+/** A finite estimate whose interval has an infinite end (a percentile's `cdfSectioningInterval` reaching level 1). */
+function isOpenInterval(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || !('mean' in value)) return false;
+  const ci95 = (value as { ci95?: unknown }).ci95;
+  return Array.isArray(ci95) && ci95.length === 2 && ci95.some((x) => typeof x === 'number' && !Number.isFinite(x) && !Number.isNaN(x));
+}
+
+function decodeInfinite(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true) {
+    const v = value as { mean?: unknown };
+    // the estimate form has its interval fields (null); the ∞ object of a quantity has none
+    if (v.mean === null)
+      return 'ci95' in value ? { ...value, mean: Infinity, ci95: [Infinity, Infinity], halfWidth: Infinity } : { ...value, mean: Infinity };
+  }
+  if (value !== null && typeof value === 'object' && (value as { ci95Infinite?: unknown }).ci95Infinite === true) {
+    const { ci95Infinite: _, ...rest } = value as { ci95Infinite: true; ci95: [number | null, number | null]; halfWidth?: number | null };
+    return {
+      ...rest,
+      ci95: [rest.ci95[0] ?? -Infinity, rest.ci95[1] ?? Infinity],
+      ...(rest.halfWidth === undefined ? {} : { halfWidth: rest.halfWidth ?? Infinity }),
+    };
+  }
+  return value;
+}
+
+/**
+ * Whether JSON text may hold an estimate marked infinite: it names a key "infinite" (also true of other such keys, and
+ * of none when false: then the encoding changes nothing). The replacer and reviver above cost a call per value, about
+ * half of the time of writing or reading a stored cell or results.json, so text without the key goes without them.
+ */
+function mayHoldInfinite(text: string): boolean {
+  return text.includes('"infinite"') || text.includes('"ci95Infinite"');
+}
+
+/** Whether JSON.stringify's text may have written an infinite interval end as null (`null]` or `[null`, any spacing). */
+function mayHoldOpenInterval(text: string): boolean {
+  return /null\s*\]|\[\s*null/.test(text);
+}
+
+/** JSON text of `value` with infinite quantities and estimates in the project's encoding (above). @param indent as JSON.stringify's. */
+export function jsonText(value: unknown, indent?: number): string {
+  const plain = JSON.stringify(value, null, indent);
+  // no object marked infinite, no key "infinite" in the text: the replacer would have returned every value unchanged
+  return plain !== undefined && (mayHoldInfinite(plain) || mayHoldOpenInterval(plain))
+    ? JSON.stringify(value, encodeInfinite, indent)
+    : plain;
+}
+
+/** Parses JSON text, reading infinite estimates (above) back as +∞. @throws {SyntaxError} as JSON.parse. */
+export function parseJsonText(text: string): unknown {
+  return mayHoldInfinite(text) ? JSON.parse(text, decodeInfinite) : JSON.parse(text);
+}

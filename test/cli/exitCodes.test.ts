@@ -1,0 +1,29 @@
+/**
+ * Exit codes (README "Bad input"): 2 for a model the schema refuses or a question it has no solver for, 3 for a valid
+ * model whose solver ran and did not converge (ConvergenceError, SolverError), one line on stderr either way.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConvergenceError } from '../../src/errors.ts';
+import { NOT_CONVERGED_EXIT } from '../../src/cli/errors.ts';
+import { runCli } from './runCli.ts';
+
+describe('exit codes', () => {
+  it('a solver that does not converge exits 3 with one line; a refused model exits 2', async () => {
+    expect(NOT_CONVERGED_EXIT).toBe(3);
+    const slow = await runCli('ode --lambda 0.9 --d 2 --until-steady --t-end 1 --dt 0.5');
+    expect(slow.status, slow.stderr).toBe(3);
+    expect(slow.stderr.trim().split('\n')).toEqual([expect.stringMatching(/not within --tol .* by t = 1; raise --t-end or --tol/)]);
+    const refused = await runCli('fixed-point --lambda 1.2 --d 2');
+    expect(refused.status).toBe(2);
+    const noSolver = await runCli('fixed-point --lambda 0.9 --d 1 --service pareto:1.5 --quantiles 0.5');
+    expect(noSolver.status).toBe(2);
+  });
+
+  it('a ConvergenceError sent by a worker thread is rebuilt as one, message unchanged (so it exits 3 too)', () => {
+    const original = new ConvergenceError('cavity: busy fraction off', 0.01, 40);
+    const rebuilt = ConvergenceError.fromMessage(original.message);
+    expect(rebuilt).toBeInstanceOf(ConvergenceError);
+    expect(rebuilt.message).toBe(original.message);
+    expect(rebuilt.name).toBe('ConvergenceError');
+  });
+});
