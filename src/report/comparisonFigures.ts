@@ -552,13 +552,18 @@ const TRANSIENT_TEXT = {
     yTitle: 's_i(t)',
     title: 'Transient from empty',
     heading: {
-      text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation coloured, refined s(t) + V(t)/n dotted',
+      text: 'Transient from empty: s_1, s_2, s_3 (top to bottom); ODE dashed black, simulation coloured',
       subtitle: [],
     },
+    /** Added to the heading where refined curves are drawn (never promised where they are not). */
+    refinedHeading: ', refined s(t) + V(t)/n dotted',
     caption: () =>
       'Fraction of servers with at least i jobs over time, starting from an empty system. Black: the SQ(d) ODE solved with odex ' +
-      '(tolerance 1e-10), dashed. Coloured: the simulated fractions averaged over replications for each n; small n sit above the ODE. Dotted, in the ' +
-      'colour of its n: the refined mean field s_i(t) + V_i(t)/n (theory.md §6, refined transients), the linearised V, W system integrated beside the ODE.',
+      '(tolerance 1e-10), dashed. Coloured: the simulated fractions averaged over replications for each n; small n sit above the ODE.',
+    refinedCaption:
+      ' Dotted, in the colour of its n: the refined mean field s_i(t) + V_i(t)/n (theory.md §6, refined transients), the linearised V, W ' +
+      'system integrated beside the ODE.',
+    noRefinedCaption: ' No refined curve s_i(t) + V_i(t)/n is drawn: this model has no refined transient (theory.md §6).',
   },
   PIDE: {
     levels: TRANSIENT_DRAWN.levels.PIDE,
@@ -665,7 +670,7 @@ export function transientFigure(result: ComparisonResult): Figure {
         { x, y, detail: { field: 'level' }, tooltip },
       ),
     ],
-    title: renamePide(text.heading.text),
+    title: renamePide(text.heading.text + ('refinedHeading' in text && hasRefined ? text.refinedHeading : '')),
     subtitle: [...text.heading.subtitle],
   });
   return {
@@ -673,6 +678,7 @@ export function transientFigure(result: ComparisonResult): Figure {
     title: text.title,
     caption:
       renamePide(text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; '))) +
+      ('refinedCaption' in text ? (hasRefined ? text.refinedCaption : text.noRefinedCaption) : '') +
       ` Drawn to ${TRANSIENT_DRAWN.relaxations} relaxation times τ of the mean field or past its settling within ` +
       `${100 * TRANSIENT_DRAWN.settleTolerance}%, whichever is later (${ranges.join('; ')}); with the automatic horizon the ` +
       'trajectories are simulated that far and no further; the CSV holds the drawn range, results.json every simulated instant.',

@@ -564,13 +564,12 @@ ${reproduceSection(meta)}`;
 }
 
 /**
- * results.json of a comparison: the result as computed, with two changes of form.
- * - Each model's reference E[T]∞ and E[Q]∞ that are infinite in theory are the ∞ object
- *   `{ mean: null, infinite: true, reason }` (io/jsonText.ts, README "JSON formats"), not a bare null; the reference's
- *   `infinite` keeps the reason as before.
- * - Each simulated percentile (cells, confirmatory reruns and the quantile checks) has its 95 % interval `ci95`
- *   [lo, hi] alone: that interval inverts the cdf and is not symmetric about the percentile, so its `halfWidth` would
- *   state a second interval, mean ± h, that nothing computed (`oneInterval`, as `simulate --json` prints them).
+ * results.json of a comparison: the result as it is, but
+ * - each model's reference E[T]∞ and E[Q]∞ that are infinite in theory are the ∞ object `{ mean: null, infinite: true,
+ *   reason }` (io/jsonText.ts, README "JSON formats"), not a bare null; the reference's `infinite` keeps the reason;
+ * - each simulated percentile (cells, confirmatory reruns and the quantile checks) has its 95 % interval `ci95` [lo, hi]
+ *   alone: that interval inverts the cdf and is not symmetric about the percentile, so a `halfWidth` would state a
+ *   second interval, mean ± h, that nothing computed (`oneInterval`, as `simulate --json` prints them).
  */
 export function comparisonResultsJson(result: ComparisonResult): unknown {
   const simulation = (s: CellSimulation) =>
@@ -580,7 +579,7 @@ export function comparisonResultsJson(result: ComparisonResult): unknown {
           responseTimePercentiles: Object.fromEntries(Object.entries(s.responseTimePercentiles).map(([k, e]) => [k, oneInterval(e)])),
         }
       : s;
-  const reference = (m: ComparisonResult['models'][number]) => {
+  const reference = (m: ModelSummary) => {
     const ref = m.reference;
     if (ref.infinite === undefined && Number.isFinite(ref.meanResponseTime)) return ref;
     const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
