@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { exploreView, type ExplorerView } from '../../src/explorer/view.ts';
 import { explorerFigures } from '../../src/explorer/figures.ts';
 import { parseModel } from '../../src/model/index.ts';
+import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 
 const finiteNumbers = (x: unknown): boolean =>
   typeof x === 'number'
@@ -41,6 +42,8 @@ describe('explorer: ∞ with its reason, no figure of ∞', () => {
     const view: ExplorerView = {
       model,
       n: 10,
+      title: 'random, FIFO',
+      capabilities: meanFieldCapabilities(model),
       infinite: 'E[S²] = ∞ (test)',
       sweep: { lambdas: [0.25, 0.5, 0.75], meanResponseTime: [1.33, 2, Infinity], random: [1.33, 2, Infinity] },
       notes: [],

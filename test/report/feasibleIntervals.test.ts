@@ -13,7 +13,7 @@ describe('feasible intervals in the finite-n table and the load figure', () => {
   const model = tableModel(2, 0.1, 'with-replacement');
   const theory = tableTheory(model);
   // three runs' E[Q] at λ = 0.1: mean 0.13, t interval reaching far below ρ = 0.1
-  const cell = tableCell(model, 10, [0.1, 0.1, 0.19], theory, null, { eventsPerRun: 1000, warmupEvents: 100 });
+  const cell = tableCell(model, 10, [0.1, 0.1, 0.19], theory, null, { eventsPerRun: 1000, warmupEvents: 100, start: 'empty' });
 
   it('tableCell clips E[Q] at ρ = λE[S] and E[T] at E[S] = 1; mean and half-width as estimated', () => {
     const q = cell.meanQueueLength;
