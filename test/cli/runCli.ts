@@ -1,5 +1,6 @@
 /** Runs the CLI in this process for tests: stdout and stderr captured, process.exit turned into a status. */
 import { vi } from 'vitest';
+import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.ts';
 
 class Exit extends Error {
@@ -10,9 +11,13 @@ class Exit extends Error {
 
 /**
  * `supermarket ...args` in this process. @param args the arguments, or one string of them separated by spaces
- * (for arguments without spaces, e.g. 'simulate --lambda 0.5 --d 2 --n 20 --json').
+ * (for arguments without spaces, e.g. 'simulate --lambda 0.5 --d 2 --n 20 --json'). @param program the program to run
+ * (default: the whole CLI, `buildProgram()`; a test may pass one with a command built from a fake solver).
  */
-export async function runCli(args: string[] | string): Promise<{ status: number; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[] | string,
+  program: Command = buildProgram(),
+): Promise<{ status: number; stdout: string; stderr: string }> {
   const argv = typeof args === 'string' ? args.trim().split(/\s+/) : args;
   let stdout = '';
   let stderr = '';
@@ -29,7 +34,7 @@ export async function runCli(args: string[] | string): Promise<{ status: number;
   }) as never);
   let status = 0;
   try {
-    await buildProgram().parseAsync(['node', 'supermarket', ...argv]);
+    await program.parseAsync(['node', 'supermarket', ...argv]);
   } catch (error) {
     if (error instanceof Exit) status = error.code;
     else throw error;

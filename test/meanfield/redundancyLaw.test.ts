@@ -61,8 +61,10 @@ describe('redundancy-d response-time law', () => {
   it('fixed-point --quantiles prints the closed-form quantiles for redundancy (the capability query, not a side path)', async () => {
     const r = await runCli('fixed-point --lambda 0.5 --d 2 --redundancy cancel-on-complete --quantiles 0.5,0.95,0.99 --json');
     expect(r.status, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { responseTime: { kind: string; quantiles: { p: number; value: number }[] } };
+    // quantiles keyed by percentile name, as simulate --json keys its percentiles
+    const out = JSON.parse(r.stdout) as { responseTime: { kind: string; quantiles: Record<string, { p: number; value: number }> } };
     expect(out.responseTime.kind).toBe('exact');
-    for (const q of out.responseTime.quantiles) expect(q.value).toBeCloseTo(independentQuantileD2(0.5, q.p), 9);
+    expect(Object.keys(out.responseTime.quantiles)).toEqual(['p50', 'p95', 'p99']);
+    for (const q of Object.values(out.responseTime.quantiles)) expect(q.value).toBeCloseTo(independentQuantileD2(0.5, q.p), 9);
   });
 });

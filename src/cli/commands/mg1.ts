@@ -50,7 +50,11 @@ const slowdownText = (r: Mg1Result) => (r.slowdownFinite ? r.meanSlowdown.toFixe
 /** A mean as printed: 6 decimals, ∞ (infinite in theory, model/moments.ts), or – (none: every formula failed). */
 const meanText = (x: number) => (Number.isFinite(x) ? x.toFixed(6) : Number.isNaN(x) ? '–' : '∞');
 
-export function mg1Command(): Command {
+/**
+ * `supermarket mg1`. @param solveMg1 the M/G/1 formulas (meanfield/mg1 `mg1`); a test passes one that fails for a
+ * discipline to check how `--all` prints a failed row.
+ */
+export function mg1Command(solveMg1: typeof mg1 = mg1): Command {
   const cmd = new Command('mg1')
     .description(
       'Single-server formulas of theory.md §7 (Pollaczek–Khinchine, Kleinrock, Schrage–Miller; with predictions\n' +
@@ -93,7 +97,7 @@ export function mg1Command(): Command {
           service: serviceFromFlag(o.service),
           prediction: o.prediction,
         });
-      const solve = (discipline: Discipline) => mg1(modelOf(discipline), { relTolerance: o.relTolerance });
+      const solve = (discipline: Discipline) => solveMg1(modelOf(discipline), { relTolerance: o.relTolerance });
       // --all: a discipline whose formula fails keeps its row, with the reason, and the exit code says so (2)
       const results: (Mg1Result | FailedRow)[] = disciplines.map((discipline) => {
         if (!o.all) return solve(discipline);
