@@ -10,6 +10,7 @@ import {
   formatBatch,
   lpwAsLwl,
   meanFieldFiniteness,
+  meanFieldUnsettled,
   sizeBlindFifoTwin,
   unknownPolicy,
   type SupermarketModel,
@@ -441,14 +442,18 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   }
   const selection = model.selection;
   switch (selection) {
-    case 'lpw':
+    case 'lpw': {
       if (cavityRefusal) return no(cavityRefusal);
+      // E[S²] = ∞ with inexact predictions and a residual wait: the limit may be ∞, no finite cavity value is printed
+      const unsettled = meanFieldUnsettled(model);
+      if (unsettled !== undefined) return no(unsettled);
       return solver(
         'lpw-cavity',
         'LPW cavity iteration',
         'estimate',
         'theory.md §5 [A]: asymptotic independence assumed; law of predicted work iterated to its fixed point, CI from independent restarts, checked (throughput, busy fraction, Little); E[Q] = λE[T]',
       );
+    }
     case 'jsq': {
       if (model.discipline === 'fifo' && model.service.kind === 'exponential')
         return solver('sqd-closed-form', 'SQ(d) closed form', 'exact', SQD_SOURCE);

@@ -353,6 +353,36 @@ export function meanFieldFiniteness(model: SupermarketModel): Finiteness {
 }
 
 /**
+ * Why the mean-field E[T]∞ may be infinite with no rule settling it, or undefined (theory.md §8 "Heavy tails, in the
+ * limit"). LPW(d), d ≥ 2, with inexact predictions (`lpwAsLwl` undefined), E[S²] = ∞ and a discipline that makes an
+ * arrival wait the residual of a job it cannot see (FIFO, SJF, SPJF; SPRPT with predictions that fall short): at d = 1
+ * this is E[T] = ∞ (Mitzenmacher 2020: a job run past its prediction keeps the server, λE[((S − (Y − y))^+)²] = ∞), and a
+ * tagged LPW server is such an M/G/1 queue with the same jobs, but its arrival rate falls as its predicted work grows
+ * (a server whose job overran looks idle under 'clip', then less attractive with each job that joins). A heuristic
+ * count of the joins during an overrun of length L (≍ L^γ, γ = 1/(1 + β(d − 1)), β the tail index of predicted work)
+ * makes the waiting they add ≍ L^{1+γ}, infinite in mean at d = 2, α = 1.5 but not for every d and α: not settled,
+ * so no finite number is printed (the capability query refuses the cavity; fixed-point and compare say why).
+ * @example meanFieldUnsettled(parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'sprpt', prediction: 'exp', service: 'pareto:1.5' }))
+ *   // 'E[T]∞ not settled: E[S²] = ∞ (pareto α = 1.5 ≤ 2) and LPW(2) with exponential predictions …'
+ */
+export function meanFieldUnsettled(model: SupermarketModel): string | undefined {
+  if (SELECTION_TABLE[model.selection].stateRead !== 'predicted work' || model.d === 1) return undefined;
+  if (lpwAsLwl(model) !== undefined || predictionIsExact(model.prediction) || serviceMomentFinite(model.service, 2)) return undefined;
+  const traits = momentTraits(model.discipline, model.prediction);
+  if (!traits.waitsResidual) return undefined;
+  const spec = model.service;
+  const law = spec.kind === 'pareto' ? `pareto α = ${spec.alpha}` : spec.kind;
+  const what = traits.overrun
+    ? 'a job run past its prediction keeps the server (SPRPT)'
+    : `the job in service is not preempted (${model.discipline.toUpperCase()})`;
+  return (
+    `E[T]∞ not settled: E[S²] = ∞ (${law} ≤ 2) and LPW(${model.d}) with ${model.prediction.kind} predictions cannot see the true work left; ` +
+    `${what}, so an arrival may wait a rest of infinite mean (E[T] = ∞ at d = 1, Mitzenmacher 2020), but LPW thins the arrivals ` +
+    `to a server as its predicted work grows, and no rule here decides whether the limit's E[T] is finite`
+  );
+}
+
+/**
  * True when E[T]_n = ∞ at every n (`estimandFiniteness`, e.g. with replacement: all d draws on one server) while the
  * mean-field E[T]∞ is finite (`meanFieldFiniteness`, e.g. LWL(3) with pareto:1.5): E[T]_n does not converge to E[T]∞,
  * and outputs must not print the limit as ∞.

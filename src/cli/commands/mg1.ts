@@ -36,7 +36,7 @@ const plain = (r: Mg1Result) => {
     ...r,
     meanResponseTime: meanJson(r.meanResponseTime, why),
     meanWaitingTime: meanJson(r.meanWaitingTime, why),
-    meanSlowdown: r.slowdownFinite ? r.meanSlowdown : infiniteJson(slowdownWhy),
+    meanSlowdown: r.slowdownFinite ? meanJson(r.meanSlowdown, slowdownWhy) : infiniteJson(slowdownWhy),
     meanQueueLength: meanJson(r.meanQueueLength, why),
     meanWorkload: meanJson(r.meanWorkload, finiteness.meanWorkload.finite ? 'E[S²] = ∞' : finiteness.meanWorkload.reason),
   };
@@ -46,7 +46,7 @@ interface FailedRow {
   discipline: Discipline;
   failed: string;
 }
-const slowdownText = (r: Mg1Result) => (r.slowdownFinite ? r.meanSlowdown.toFixed(6) : '∞');
+const slowdownText = (r: Mg1Result) => (r.slowdownFinite ? meanText(r.meanSlowdown) : '∞');
 /** A mean as printed: 6 decimals, ∞ (infinite in theory, model/moments.ts), or – (none: every formula failed). */
 const meanText = (x: number) => (Number.isFinite(x) ? x.toFixed(6) : Number.isNaN(x) ? '–' : '∞');
 

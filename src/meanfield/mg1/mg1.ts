@@ -159,7 +159,8 @@ function infiniteMeans(model: SupermarketModel, law: SizeLaw, reason: string, re
  *   E[T] − E[S], E[T/S] (Infinity when divergent), E[Q] = λE[T], E[U] = λE[S²]/(2(1−ρ)),
  *   `diagnostics.quadratureError` (absolute error estimate of E[T]), provenance.
  * @throws {InvalidModelError} if d ≠ 1, trace predictions with a predicted discipline, or psjfPreemption 'remaining'.
- * @throws {ConvergenceError} if the estimated relative error of E[T] exceeds 1e-6.
+ * @throws {ConvergenceError} if the estimated relative error of E[T] (or of a finite E[T/S]) exceeds 1e-6, or either is
+ *   not a finite number in floating point where it is finite in theory (never NaN).
  * @example mg1(parseModel({ lambda: 0.9, d: 1, selection: 'random' })).meanResponseTime // 10 (M/M/1 FIFO)
  */
 export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Result {
@@ -182,6 +183,17 @@ export function mg1(model: SupermarketModel, options: Mg1Options = {}): Mg1Resul
         ? `M/G/1 ${d} quadrature: estimated relative error ${relErr.toExponential(2)} of E[T] exceeds ${MAX_ACCEPTED_RELATIVE_ERROR}`
         : `M/G/1 ${d}: E[T] is not finite in floating point (${means.meanResponseTime}) for this size law; its moments overflow`,
       relErr,
+      means.evaluations,
+    );
+  }
+  // E[T/S] finite in theory must be a number that met the same tolerance: never NaN (0·∞, ∞ − ∞ in floating point)
+  const slowErr = means.slowdownError / Math.abs(means.meanSlowdown);
+  if (means.slowdownFinite && !(Number.isFinite(means.meanSlowdown) && slowErr <= MAX_ACCEPTED_RELATIVE_ERROR)) {
+    throw new ConvergenceError(
+      Number.isFinite(means.meanSlowdown)
+        ? `M/G/1 ${d} quadrature: estimated relative error ${slowErr.toExponential(2)} of E[T/S] exceeds ${MAX_ACCEPTED_RELATIVE_ERROR}`
+        : `M/G/1 ${d}: E[T/S] is finite in theory but not computed: its quadrature gave ${means.meanSlowdown} in floating point`,
+      slowErr,
       means.evaluations,
     );
   }

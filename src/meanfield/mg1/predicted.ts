@@ -23,7 +23,11 @@ const INNER_OPTIONS = { relTolerance: 1e-12, absTolerance: 1e-20, maxIntervals: 
 /** Atoms beyond this many are not used as breakpoints (the adaptive rule then finds the jumps itself). */
 const MAX_ATOM_BREAKPOINTS = 64;
 
-/** The y-dependent quantities of the formulas; the densities f_k(y) = E[S^{k−1} f_R(y/S)] only for continuous R. */
+/**
+ * The y-dependent quantities of the formulas; the densities f_k(y) = E[S^{k−1} f_R(y/S)] only for continuous R, the
+ * first two scaled to bounded quantities: `fm1` = y²·f_{−1}(y) = E[c²f_R(c)], `f0` = y·f_0(y) = E[c·f_R(c)], c = y/S
+ * (f_{−1} itself overflows for tiny y and sizes, e.g. Weibull k = 0.1, whose xLo is ~1e-178: f/S² was 0/0 = NaN).
+ */
 export interface PredictedValues {
   rho: number;
   rhoLe: number;
@@ -69,8 +73,8 @@ export class PredictedIntegrals {
         o[2] = s * s * le;
         o[3] = s * s * noise.j(c);
         const f = continuous ? noise.density(c) : 0;
-        o[4] = f / (s * s);
-        o[5] = f / s;
+        o[4] = f === 0 ? 0 : c * c * f;
+        o[5] = f === 0 ? 0 : c * f;
         o[6] = f;
       },
       7,
@@ -215,10 +219,11 @@ export function predictedMeans(law: SizeLaw, noise: NoiseLaw, discipline: Predic
           const st = ints.state(y);
           const { a, b, da, db } = split(law, discipline, st);
           const e = st.err;
-          o[0] = y * (a * st.f0 + pspjf * b * st.f1);
-          o[1] = sf * y * (a * st.fm1 + pspjf * b * st.f0);
-          o[2] = y * (da * st.f0 + a * e.f0 + pspjf * (db * st.f1 + b * e.f1));
-          o[3] = sf * y * (da * st.fm1 + a * e.fm1 + pspjf * (db * st.f0 + b * e.f0));
+          // st.f0 = y·f_0(y), st.fm1 = y²·f_{−1}(y) (scaled, see PredictedValues)
+          o[0] = a * st.f0 + pspjf * b * y * st.f1;
+          o[1] = sf * ((a / y) * st.fm1 + pspjf * b * st.f0);
+          o[2] = da * st.f0 + a * e.f0 + pspjf * (db * y * st.f1 + b * y * e.f1);
+          o[3] = sf * ((da / y) * st.fm1 + (a / y) * e.fm1 + pspjf * (db * st.f0 + b * e.f0));
         },
         4,
         ints.outerLogGrid(),
