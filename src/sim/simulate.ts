@@ -20,7 +20,7 @@ import {
   type EstimandFiniteness,
   type Finiteness,
 } from '../model/moments.ts';
-import { serviceDistribution } from '../model/service/index.ts';
+import { serviceDistribution, timeUnit } from '../model/service/index.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, headTailMeans, mser } from '../stats/mser.ts';
 import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
@@ -1026,10 +1026,10 @@ export class SimulationCollector {
           initialBias === null
             ? ' (too few units or jobs for the head–tail test)'
             : `, and the first 10 % of each ${batchMode ? 'batch' : 'replication'}'s jobs differ from its last 50 % by ` +
-              `${initialBias.difference.toPrecision(3)} (t = ${initialBias.t.toFixed(2)}, p = ${initialBias.p.toPrecision(2)})`;
+              `${initialBias.difference.toPrecision(3)} ${timeUnit(model.service)} (t = ${initialBias.t.toFixed(2)}, ${initialBias.degreesOfFreedom} df, p = ${initialBias.p.toPrecision(2)})`;
         warnings.push(
           `MSER-5 on ${where} would discard ${ensembleCheck.truncatedJobs} more jobs (${((100 * ensembleCheck.truncatedJobs) / jobs).toFixed(1)} % ` +
-            `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} time units) after the warm-up of ${warmupTime.toPrecision(4)}${evidence}: the warm-up may be too short`,
+            `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} ${timeUnit(model.service)}) after the warm-up of ${warmupTime.toPrecision(4)}${evidence}: the warm-up may be too short`,
         );
       }
     }
