@@ -133,9 +133,8 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
     },
     provenance: {
       model,
-      equation:
-        'one queue, Poisson rate lambda*d thinned by Fbar(w)^(d-1) (w > 0) or (1 - rho^d)/(d(1 - rho)) (idle); discipline simulated',
-      source: 'theory.md §5 [D] (cavity queue), §4 (Fbar; Hellemans and Van Houdt, POMACS 2(2), 2018); Bramson, Lu, Prabhakar 2012',
+      equation: 'one queue, Poisson rate λ*d thinned by F̄(w)^(d-1) (w > 0) or (1 - ρ^d)/(d(1 - ρ)) (idle); discipline simulated',
+      source: 'theory.md §5 [D] (cavity queue), §4 (F̄; Hellemans and Van Houdt, POMACS 2(2), 2018); Bramson, Lu, Prabhakar 2012',
       version: VERSION,
       code: codeId(),
       seed: run.seed,

@@ -658,7 +658,7 @@ export function heteroLwlCavity(
     provenance: {
       model,
       equation:
-        'class-c queue of speed v_c, potential rate lambda*d*p_c/f_c thinned by G(u)^(d-1) at drain time u > 0, (1 - G(0)^d)/(d(1 - G(0))) idle; G from the drain-time fixed point',
+        'class-c queue of speed v_c, potential rate λ*d*p_c/f_c thinned by G(u)^(d-1) at drain time u > 0, (1 - G(0)^d)/(d(1 - G(0))) idle; G from the drain-time fixed point',
       source: HETERO_CAVITY_SOURCE,
       version: VERSION,
       code: codeId(),
