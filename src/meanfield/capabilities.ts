@@ -174,7 +174,7 @@ function phaseTypeFitOf(model: SupermarketModel): MeanFieldCapabilities['phaseTy
     return no(
       `the two-moment PH fit is an option for JSQ(d) FIFO without memory with sizes that are not phase-type (weibull, lognormal, …), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
     );
-  const infinite = infiniteLimitReason(model);
+  const infinite = infiniteLimitReason(model) ?? meanFieldUnsettled(model);
   if (infinite) return no(`no finite mean field to fit: ${infinite}`);
   const measuredError = phaseTypeFitError(model);
   if (!measuredError)
@@ -327,6 +327,9 @@ function heteroCavityOf(model: SupermarketModel): SolverCapability<FixedPointSol
   const infinite = infiniteLimitReason(model);
   if (infinite !== undefined)
     return no(`no mean-field solver with server speeds where E[T] = ∞ for identical servers (${infinite}); use simulate`);
+  const unsettled = meanFieldUnsettled(model);
+  if (unsettled !== undefined)
+    return no(`no mean-field solver with server speeds where the limit is not settled (${unsettled}); use simulate`);
   const sampling = `sampling ${model.servers?.sampling ?? 'uniform'} (Gardner et al. 2021)`;
   if (rule === 'lwl')
     return {
@@ -414,10 +417,14 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
     if (refusal) return no(refusal);
     return solver('mg1', `M/G/1 ${model.discipline.toUpperCase()} formula`, 'exact', M_G_1_SOURCE);
   }
-  // a heavy tail that makes the limit's E[T] infinite (E[S²] = ∞ for JSQ FIFO, E[S^{1+1/d}] = ∞ for LWL FIFO): the
-  // answer is ∞ with its reason, exact, never a finite number from a truncated grid or a cavity run
+  // a heavy tail that makes the limit's E[T] infinite (E[S^{1+1/d}] = ∞ for LWL FIFO): the answer is ∞ with its reason,
+  // exact, never a finite number from a truncated grid or a cavity run
   const infinite = infiniteLimitReason(model);
   if (infinite !== undefined) return solver('infinite-mean', 'finiteness rule: E[T] = ∞ in the limit', 'exact', INFINITE_SOURCE);
+  // E[S²] = ∞ with a residual wait where no theorem settles the limit (JSQ(2) FIFO pareto:1.5, LPW with inexact
+  // predictions): no number at all, since a cavity run's finite E[T] grows with its horizon there (theory.md §8)
+  const unsettled = meanFieldUnsettled(model);
+  if (unsettled !== undefined) return no(unsettled);
   switch (row.server) {
     case 'priority':
       break;
@@ -444,9 +451,6 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   switch (selection) {
     case 'lpw': {
       if (cavityRefusal) return no(cavityRefusal);
-      // E[S²] = ∞ with inexact predictions and a residual wait: the limit may be ∞, no finite cavity value is printed
-      const unsettled = meanFieldUnsettled(model);
-      if (unsettled !== undefined) return no(unsettled);
       return solver(
         'lpw-cavity',
         'LPW cavity iteration',
