@@ -41,9 +41,13 @@ describe('meanFieldFiniteness: E[T] in the limit (theory.md §8)', () => {
       expect(cap.available ? cap.id : cap.reason).toMatch(/^E\[T\]∞ not settled/);
       expect(() => solveMeanField(m)).toThrow(/not settled/);
     }
-    // proven finite: the cavity answers (an estimate)
+    // proven finite, but the cavity's E[T] drifts with its horizon there (theory.md §8): refused, said finite
     const cap = meanFieldCapabilities(model('jsq', 3, 'pareto:1.9')).fixedPoint;
-    expect(cap.available && cap.id).toBe('jsq-cavity');
+    expect(cap.available ? cap.id : cap.reason).toMatch(/^E\[T\]∞ is finite .* drifts up with the horizon/);
+    expect(() => solveMeanField(model('jsq', 3, 'pareto:1.9'))).toThrow(/E\[T\]∞ is finite/);
+    // E[S²] < ∞: the cavity as before
+    const light = meanFieldCapabilities(model('jsq', 3, 'pareto:2.5')).fixedPoint;
+    expect(light.available && light.id).toBe('jsq-cavity');
   });
 
   it('LWL(d) FIFO: ∞ iff E[S^{1+1/d}] = ∞ (pareto α ≤ 1 + 1/d), so finite where M/G/1 is not', () => {
