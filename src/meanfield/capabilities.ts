@@ -11,6 +11,7 @@ import {
   lpwAsLwl,
   meanFieldFiniteness,
   meanFieldUnsettled,
+  serviceMomentFinite,
   sizeBlindFifoTwin,
   unknownPolicy,
   type SupermarketModel,
@@ -174,7 +175,7 @@ function phaseTypeFitOf(model: SupermarketModel): MeanFieldCapabilities['phaseTy
     return no(
       `the two-moment PH fit is an option for JSQ(d) FIFO without memory with sizes that are not phase-type (weibull, lognormal, …), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
     );
-  const infinite = infiniteLimitReason(model);
+  const infinite = infiniteLimitReason(model) ?? meanFieldUnsettled(model);
   if (infinite) return no(`no finite mean field to fit: ${infinite}`);
   const measuredError = phaseTypeFitError(model);
   if (!measuredError)
@@ -197,6 +198,16 @@ const PS_INSENSITIVE_SOURCE =
   'theory.md §5 "Sharing disciplines"; Bramson, Lu & Prabhakar, Queueing Systems 71(3), 2012 (JSQ(d) with PS is insensitive to the size law beyond its mean); §2';
 
 const no = (reason: string): Unavailable => ({ available: false, reason });
+
+/**
+ * Why JSQ(d) FIFO with E[S²] = ∞ and a finite limit gets no number: the cavity's E[T] grows with its horizon beyond its
+ * CI (theory.md §8 "Heavy tails, in the limit"; measured with `jsqCavity`, 2 restarts, load ≈ 15 on 2 cores).
+ */
+const HEAVY_FIFO_CAVITY_REFUSAL =
+  'E[T]∞ is finite (Bramson, Lu & Prabhakar 2013: the queue-length tail decays at least exponentially for pareto α ≥ d/(d − 1)), ' +
+  'but no solver here estimates it with E[S²] = ∞: a cavity run samples sizes only up to its horizon, and its E[T] drifts up ' +
+  'with the horizon beyond the CI of its restarts (JSQ(3) pareto:1.6, λ = 0.9: 1.90 ± 0.03, 2.01 ± 1.21, 2.18 ± 0.53 at ' +
+  'horizons 2·10⁴, 10⁵, 5·10⁵); use simulate';
 
 /**
  * The SQ(d) model: JSQ(d) with FIFO, exponential sizes (any mean) and Poisson arrivals, whose mean field is the ODE of theory.md §2
@@ -327,6 +338,9 @@ function heteroCavityOf(model: SupermarketModel): SolverCapability<FixedPointSol
   const infinite = infiniteLimitReason(model);
   if (infinite !== undefined)
     return no(`no mean-field solver with server speeds where E[T] = ∞ for identical servers (${infinite}); use simulate`);
+  const unsettled = meanFieldUnsettled(model);
+  if (unsettled !== undefined)
+    return no(`no mean-field solver with server speeds where the limit is not settled (${unsettled}); use simulate`);
   const sampling = `sampling ${model.servers?.sampling ?? 'uniform'} (Gardner et al. 2021)`;
   if (rule === 'lwl')
     return {
@@ -414,10 +428,14 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
     if (refusal) return no(refusal);
     return solver('mg1', `M/G/1 ${model.discipline.toUpperCase()} formula`, 'exact', M_G_1_SOURCE);
   }
-  // a heavy tail that makes the limit's E[T] infinite (E[S²] = ∞ for JSQ FIFO, E[S^{1+1/d}] = ∞ for LWL FIFO): the
-  // answer is ∞ with its reason, exact, never a finite number from a truncated grid or a cavity run
+  // a heavy tail that makes the limit's E[T] infinite (E[S^{1+1/d}] = ∞ for LWL FIFO): the answer is ∞ with its reason,
+  // exact, never a finite number from a truncated grid or a cavity run
   const infinite = infiniteLimitReason(model);
   if (infinite !== undefined) return solver('infinite-mean', 'finiteness rule: E[T] = ∞ in the limit', 'exact', INFINITE_SOURCE);
+  // E[S²] = ∞ with a residual wait where no theorem settles the limit (JSQ(2) FIFO pareto:1.5, LPW with inexact
+  // predictions): no number at all, since a cavity run's finite E[T] grows with its horizon there (theory.md §8)
+  const unsettled = meanFieldUnsettled(model);
+  if (unsettled !== undefined) return no(unsettled);
   switch (row.server) {
     case 'priority':
       break;
@@ -444,9 +462,6 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
   switch (selection) {
     case 'lpw': {
       if (cavityRefusal) return no(cavityRefusal);
-      // E[S²] = ∞ with inexact predictions and a residual wait: the limit may be ∞, no finite cavity value is printed
-      const unsettled = meanFieldUnsettled(model);
-      if (unsettled !== undefined) return no(unsettled);
       return solver(
         'lpw-cavity',
         'LPW cavity iteration',
@@ -460,6 +475,9 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
       if (model.discipline === 'fifo' && PH_KINDS.has(model.service.kind))
         return solver('phase-type-ode', 'phase-type SQ(d) ODE', 'exact', 'theory.md §3');
       if (cavityRefusal) return no(cavityRefusal);
+      // finite in theory with E[S²] = ∞ (Bramson, Lu & Prabhakar 2013, pareto α ∈ [d/(d − 1), 2]), but a cavity run
+      // samples sizes only up to its horizon: its E[T] drifts up with it beyond the CI of its restarts, so no number
+      if (model.discipline === 'fifo' && !serviceMomentFinite(model.service, 2)) return no(HEAVY_FIFO_CAVITY_REFUSAL);
       if (isJsqFifoNonPh(model)) {
         // not phase-type: the cavity (an estimate with a CI) by default; the two-moment PH fit only on request, with
         // its measured error (issue 20 item 4: it was −13 % to +8 % against simulation with no size stated)

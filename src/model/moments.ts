@@ -99,18 +99,17 @@ const FINITE: Finiteness = { finite: true };
 /**
  * The reason of an infinite finite-n mean for d ≥ 2 drawn with replacement, naming its path: all d draws land on one
  * server (probability n^{1−d} > 0 per arrival), so the job joins that server whatever the rule (JSQ, LWL, a replica on
- * each draw) and waits what it waits there; the path vanishes as n → ∞ (the mean-field E[T]∞ may be finite: LWL(d)
- * needs only E[S^{1+1/d}] < ∞, `meanFieldFiniteness`) and without replacement (d distinct servers: not settled).
+ * each draw) and waits what it waits there; the path vanishes as n → ∞ and without replacement (d distinct servers).
+ * `limit` is the mean-field verdict (`meanFieldLimit`): the way out is named only where the limit is finite, and an
+ * unsettled limit is called neither finite nor infinite.
  */
-function pinnedReason(d: number, law: string, waits: string, limitFinite: boolean): string {
-  return (
-    `E[S²] = ∞ (${law} ≤ 2): with replacement all ${d} draws hit one server with probability n^{1−d} > 0, and the job ` +
-    `waits there ${waits}; ` +
-    // the way out is named only where there is one: a limit that is infinite too stays so with distinct servers
-    (limitFinite
-      ? `the path vanishes as n → ∞, and --sampling without-replacement draws ${d} distinct servers`
-      : `the mean-field limit is infinite too, so drawing distinct servers (--sampling without-replacement) is no way out`)
-  );
+function pinnedReason(d: number, law: string, waits: string, limit: MeanFieldLimit): string {
+  const tail: Record<MeanFieldLimit, string> = {
+    finite: `the path vanishes as n → ∞, and --sampling without-replacement draws ${d} distinct servers`,
+    infinite: `the mean-field limit is infinite too, so drawing distinct servers (--sampling without-replacement) is no way out`,
+    unsettled: `the path vanishes as n → ∞, but whether the mean-field E[T]∞ is finite is not settled (theory.md §8 "Heavy tails, in the limit")`,
+  };
+  return `E[S²] = ∞ (${law} ≤ 2): with replacement all ${d} draws hit one server with probability n^{1−d} > 0, and the job waits there ${waits}; ${tail[limit]}`;
 }
 
 /**
@@ -222,7 +221,7 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
                 traits.overrun
                   ? 'the rest of a job run past its prediction (SPRPT)'
                   : `the residual of the job in service (${discipline.toUpperCase()})`,
-                meanFieldFiniteness(model).finite,
+                meanFieldLimit(model),
               ),
       };
     else {
@@ -298,42 +297,61 @@ export function precisionRefusal(model: SupermarketModel): string | null {
 }
 
 /**
+ * True where E[T]∞ < ∞ is proven although E[S²] = ∞ and the discipline waits the residual of the job in service:
+ * JSQ(d) FIFO, d ≥ 2, identical servers, sizes with a power-law tail P(S > x) ≍ x^{−α} (`pareto`) and α ≥ d/(d − 1).
+ * Bramson, Lu & Prabhakar, "Decay of tails at equilibrium for FIFO join the shortest queue networks", Ann. Appl.
+ * Probab. 23(5):1841–1878, 2013 (arXiv:1106.4582), under the asymptotic-independence ansatz whose equilibrium is the
+ * mean field here: the limit's queue-length tail s_k decays doubly exponentially for α > d/(d − 1) and exponentially
+ * at α = d/(d − 1), so Σ s_k < ∞ and E[T]∞ = Σ s_k/λ (Little) is finite. For α < d/(d − 1) the tail is a power law,
+ * and whether it is summable is not settled here (`meanFieldUnsettled`).
+ */
+function jsqFifoHeavyTailFinite(model: SupermarketModel): boolean {
+  const spec = model.service;
+  return (
+    model.selection === 'jsq' &&
+    model.discipline === 'fifo' &&
+    model.servers === undefined &&
+    model.d >= 2 &&
+    spec.kind === 'pareto' &&
+    spec.alpha >= model.d / (model.d - 1)
+  );
+}
+
+/**
  * Finiteness of E[T] in the mean-field limit n → ∞ (theory.md §8 "Heavy tails, in the limit"), decided from the
- * families. Without memory, batches or server classes (those models pass through this rule after their reduction, or
- * are not settled):
+ * families. `finite: false` only where E[T]∞ = ∞ is proven; `finite: true` where it is proven finite and where no rule
+ * settles it — `meanFieldUnsettled` names the latter, and the capability query gives them no number. Without memory,
+ * batches or server classes (those models pass through this rule after their reduction, or are not settled):
  * - d = 1 or `random`: each server is an M/G/1 queue; the rule of `estimandFiniteness` (certain for d = 1).
  * - a rule reading the job count (JSQ(d), SED) with a discipline that waits the residual of the job in service (FIFO,
- *   SJF, SPJF): E[T] = ∞ iff E[S²] = ∞ — a job finds its d sampled servers busy with probability s₁^d > 0 and joins one
- *   chosen by count, not by work, so it waits that server's residual, of mean E[S²]/(2E[S]) (PASTA, asymptotic
- *   independence).
- * - LWL(d) with FIFO: E[T] = ∞ iff E[S^{1+1/d}] = ∞ (pareto: α ≤ 1 + 1/d). Level crossing of the workload ccdf F̄
- *   (theory.md §4): f(w) ≥ λ·P(min of d ≤ w₀)·P(S > w) for large w, and f(w) ≤ λ·P(S > w − w₀) + the rare arrivals at
- *   loaded servers, so F̄(w) ≍ w^{−(α−1)} and E[W] = ∫ F̄^d dw < ∞ iff d(α − 1) > 1 (the FPE's E[T] grows like ln W at
- *   d = 2, α = 1.5, and like W^{0.1} at d = 3, α = 1.3, as its horizon W grows: test/meanfield/limitFiniteness.test.ts).
+ *   SJF, SPJF; SPRPT with predictions that fall short) and E[S²] = ∞: never proven infinite. An arrival does not see a
+ *   length-biased residual: a server held by a long job keeps its queue growing and JSQ(d) stops sending it jobs once
+ *   its queue exceeds the others'. Proven finite for JSQ(d) FIFO with pareto α ≥ d/(d − 1) (`jsqFifoHeavyTailFinite`,
+ *   Bramson, Lu & Prabhakar 2013); every other such case is not settled (`meanFieldUnsettled`).
+ * - LWL(d) with FIFO: E[T] = ∞ iff ∫ (∫_w^∞ P(S > v) dv)^d dw = ∞, i.e. E[S^{1+1/d}] = ∞ for the laws here (pareto:
+ *   α ≤ 1 + 1/d). From the FPE of Hellemans & Van Houdt 2018 (theory.md §4), F̄(w) = λ∫_w^∞ Ḡ + λ∫_0^w F̄(w − v)^d Ḡ(v)dv,
+ *   so F̄(w) ≥ λ∫_w^∞ Ḡ, and F̄(w) ≤ 2λ∫_{w/2}^∞ Ḡ + ρF̄(w/2)^d gives F̄(w) = O(∫_{w/2}^∞ Ḡ) once F̄(w/2)^{d−1} is small;
+ *   FIFO waits W = the least of d workloads, E[W] = ∫ F̄^d dw (the FPE's E[T] grows like ln W at d = 2, α = 1.5, and
+ *   like W^{0.1} at d = 3, α = 1.3, as its horizon W grows: test/meanfield/limitFiniteness.test.ts).
  * - every other case: finite (preemptive and sharing disciplines need E[S] < ∞ only; LPW and LWL with other
- *   disciplines are not settled and are answered by their estimators).
+ *   disciplines are answered by their estimators, except the LPW cases of `meanFieldUnsettled`).
  * @example meanFieldFiniteness(parseModel({ lambda: 0.9, d: 2, selection: 'lwl', service: 'pareto:1.5' })).finite // false
  */
 export function meanFieldFiniteness(model: SupermarketModel): Finiteness {
   const lwl = lpwAsLwl(model); // LPW with exact predictions dispatches as LWL: its limit is LWL's
   if (lwl !== undefined) return meanFieldFiniteness(lwl);
   if (model.d === 1 || model.selection === 'random') return estimandFiniteness({ ...model, d: 1 }).meanResponseTime;
-  // server speeds change no moment: a class-v server turns S into S/v, so E[(S/v)^k] = ∞ iff E[S^k] = ∞, and a job
-  // finds its d sampled servers busy with positive probability in every class mix (theory.md §8, §13)
   if (modelHasMemory(model) || model.batch !== 1) return FINITE;
   const spec = model.service;
   const law = spec.kind === 'pareto' ? `pareto α = ${spec.alpha}` : spec.kind;
-  const traits = momentTraits(model.discipline, model.prediction);
   const row = SELECTION_TABLE[model.selection];
   switch (row.stateRead) {
     case 'count':
-      if (traits.waitsResidual && !serviceMomentFinite(spec, 2))
-        return {
-          finite: false,
-          reason: `E[S²] = ∞ (${law} ≤ 2): a job that finds its ${model.d} sampled servers busy (probability > 0 in the limit) joins one chosen by count and waits the residual of the job in service, of infinite mean`,
-        };
+      // E[S²] = ∞ with a residual wait is finite (JSQ(d) FIFO, α ≥ d/(d − 1)) or not settled (`meanFieldUnsettled`):
+      // no rule proves it infinite, so no ∞ is declared (it once was: JSQ(3) FIFO pareto:1.9, proven finite, printed ∞)
       return FINITE;
     case 'work': {
+      // server speeds change no moment: a class-v server turns S into S/v, so E[(S/v)^k] = ∞ iff E[S^k] = ∞ (§13)
       const order = 1 + 1 / model.d;
       if (model.discipline === 'fifo' && !serviceMomentFinite(spec, order))
         return {
@@ -354,24 +372,51 @@ export function meanFieldFiniteness(model: SupermarketModel): Finiteness {
 
 /**
  * Why the mean-field E[T]∞ may be infinite with no rule settling it, or undefined (theory.md §8 "Heavy tails, in the
- * limit"). LPW(d), d ≥ 2, with inexact predictions (`lpwAsLwl` undefined), E[S²] = ∞ and a discipline that makes an
- * arrival wait the residual of a job it cannot see (FIFO, SJF, SPJF; SPRPT with predictions that fall short): at d = 1
- * this is E[T] = ∞ (Mitzenmacher 2020: a job run past its prediction keeps the server, λE[((S − (Y − y))^+)²] = ∞), and a
- * tagged LPW server is such an M/G/1 queue with the same jobs, but its arrival rate falls as its predicted work grows
- * (a server whose job overran looks idle under 'clip', then less attractive with each job that joins). A heuristic
- * count of the joins during an overrun of length L (≍ L^γ, γ = 1/(1 + β(d − 1)), β the tail index of predicted work)
- * makes the waiting they add ≍ L^{1+γ}, infinite in mean at d = 2, α = 1.5 but not for every d and α: not settled,
- * so no finite number is printed (the capability query refuses the cavity; fixed-point and compare say why).
- * @example meanFieldUnsettled(parseModel({ lambda: 0.5, d: 2, selection: 'lpw', discipline: 'sprpt', prediction: 'exp', service: 'pareto:1.5' }))
- *   // 'E[T]∞ not settled: E[S²] = ∞ (pareto α = 1.5 ≤ 2) and LPW(2) with exponential predictions …'
+ * limit"). Two kinds, both d ≥ 2 with E[S²] = ∞ and a discipline that makes an arrival wait the residual of a job in
+ * service (FIFO, SJF, SPJF; SPRPT with predictions that fall short), where that residual has infinite time-average
+ * mean but the rule sends fewer arrivals to a server the longer it is held:
+ * - a rule reading the job count (JSQ(d), SED), except JSQ(d) FIFO with pareto α ≥ d/(d − 1) on identical servers
+ *   (proven finite, `jsqFifoHeavyTailFinite`). Bramson, Lu & Prabhakar (Ann. Appl. Probab. 2013) prove a power-law
+ *   queue-length tail for JSQ(d) FIFO with α < d/(d − 1) (their exponent, not checked here, decides Σ s_k); a heuristic
+ *   count of the levels reached during a job of length L (level k is reached after ≍ Σ_{j<k} 1/(λd s_j^{d−1})) gives
+ *   s_k ≍ k^{−(α−1)/(d − (d−1)α)}, summable iff α > 1 + 1/d — a heuristic, not a proof. SJF, SPJF, SED, server speeds:
+ *   not covered by that paper.
+ * - LPW(d) with inexact predictions (`lpwAsLwl` undefined): at d = 1 this is E[T] = ∞ (Mitzenmacher 2020: a job run
+ *   past its prediction keeps the server, λE[((S − (Y − y))^+)²] = ∞), and a tagged LPW server is such an M/G/1 queue
+ *   with the same jobs, but its arrival rate falls as its predicted work grows (a server whose job overran looks idle
+ *   under 'clip', then less attractive with each job that joins). A heuristic count of the joins during an overrun of
+ *   length L (≍ L^γ, γ = 1/(1 + β(d − 1)), β the tail index of predicted work) makes the waiting they add ≍ L^{1+γ},
+ *   infinite in mean at d = 2, α = 1.5 but not for every d and α.
+ * No finite number is printed for either (the capability query refuses the solvers; fixed-point and compare say why).
+ * @example meanFieldUnsettled(parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5' }))
+ *   // 'E[T]∞ not settled: E[S²] = ∞ (pareto α = 1.5 ≤ 2) and JSQ(2) with FIFO …'
  */
 export function meanFieldUnsettled(model: SupermarketModel): string | undefined {
-  if (SELECTION_TABLE[model.selection].stateRead !== 'predicted work' || model.d === 1) return undefined;
-  if (lpwAsLwl(model) !== undefined || predictionIsExact(model.prediction) || serviceMomentFinite(model.service, 2)) return undefined;
+  if (model.d === 1 || serviceMomentFinite(model.service, 2)) return undefined;
   const traits = momentTraits(model.discipline, model.prediction);
   if (!traits.waitsResidual) return undefined;
   const spec = model.service;
   const law = spec.kind === 'pareto' ? `pareto α = ${spec.alpha}` : spec.kind;
+  const stateRead = SELECTION_TABLE[model.selection].stateRead;
+  if (stateRead === 'count') {
+    // memory and batches pass through `meanFieldFiniteness` as finite (their own reductions answer them)
+    if (modelHasMemory(model) || model.batch !== 1 || jsqFifoHeavyTailFinite(model)) return undefined;
+    const d = model.d;
+    const fifoJsq = model.selection === 'jsq' && model.discipline === 'fifo' && model.servers === undefined;
+    const threshold = `d/(d − 1) = ${+(d / (d - 1)).toFixed(3)}`;
+    const why = fifoJsq
+      ? `Bramson, Lu & Prabhakar (Ann. Appl. Probab. 2013) prove E[T]∞ finite for α ≥ ${threshold} only; below it the queue-length tail is a power law, and a heuristic (not a proof) puts its sum finite iff α > 1 + 1/${d}`
+      : `the theorem that settles JSQ(d) FIFO (Bramson, Lu & Prabhakar 2013, finite for pareto α ≥ ${threshold}) does not cover ${model.selection.toUpperCase()}(${d}) with ${model.discipline.toUpperCase()}${model.servers === undefined ? '' : ' and server speeds'}`;
+    const what = traits.overrun
+      ? 'a job run past its prediction keeps the server (SPRPT)'
+      : `the job in service is not preempted (${model.discipline.toUpperCase()})`;
+    return (
+      `E[T]∞ not settled: E[S²] = ∞ (${law} ≤ 2) and ${model.selection.toUpperCase()}(${d}) with ${model.discipline.toUpperCase()}: ${what}, ` +
+      `but the rule sends a server held by a long job fewer arrivals as its queue grows, so no arrival sees the time-average residual; ${why}`
+    );
+  }
+  if (stateRead !== 'predicted work') return undefined;
+  if (lpwAsLwl(model) !== undefined || predictionIsExact(model.prediction)) return undefined;
   const what = traits.overrun
     ? 'a job run past its prediction keeps the server (SPRPT)'
     : `the job in service is not preempted (${model.discipline.toUpperCase()})`;
@@ -382,13 +427,23 @@ export function meanFieldUnsettled(model: SupermarketModel): string | undefined 
   );
 }
 
+/** The mean-field verdict on E[T]∞ in one word: proven infinite (`meanFieldFiniteness`), not settled (`meanFieldUnsettled`), or finite. */
+export type MeanFieldLimit = 'finite' | 'infinite' | 'unsettled';
+
+/** `MeanFieldLimit` of the model: 'infinite' iff `meanFieldFiniteness` says ∞, 'unsettled' iff `meanFieldUnsettled` gives a reason. */
+export function meanFieldLimit(model: SupermarketModel): MeanFieldLimit {
+  if (!meanFieldFiniteness(model).finite) return 'infinite';
+  return meanFieldUnsettled(model) === undefined ? 'finite' : 'unsettled';
+}
+
 /**
  * True when E[T]_n = ∞ at every n (`estimandFiniteness`, e.g. with replacement: all d draws on one server) while the
- * mean-field E[T]∞ is finite (`meanFieldFiniteness`, e.g. LWL(3) with pareto:1.5): E[T]_n does not converge to E[T]∞,
- * and outputs must not print the limit as ∞.
+ * mean-field E[T]∞ is finite (`meanFieldLimit`, e.g. LWL(3) with pareto:1.5): E[T]_n does not converge to E[T]∞,
+ * and outputs must not print the limit as ∞. False where the limit is not settled (JSQ(2) FIFO pareto:1.5): no output
+ * may call it finite either.
  */
 export function infiniteOnlyAtFiniteN(model: SupermarketModel): boolean {
-  return !estimandFiniteness(model).meanResponseTime.finite && meanFieldFiniteness(model).finite;
+  return !estimandFiniteness(model).meanResponseTime.finite && meanFieldLimit(model) === 'finite';
 }
 
 /**

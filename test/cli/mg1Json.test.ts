@@ -51,9 +51,14 @@ describe('mg1 and fixed-point --json: ∞ as one object with its reason', () => 
     expect(j.meanResponseTime).toEqual(INF);
     expect(j.meanResponseTime.reason).toBe(j.infiniteReason);
     expect(j.responseTimeFinite).toBe(false);
-    // JSQ(2) FIFO pareto:1.5: infinite in the limit, the same form, E[Q] too
-    const jsq = JSON.parse((await runCli('fixed-point --lambda 0.5 --d 2 --service pareto:1.5 --json')).stdout);
-    expect(jsq.meanResponseTime).toEqual(INF);
-    expect(jsq.meanQueueLength).toEqual(INF);
+    // LWL(2) FIFO pareto:1.5: infinite in the limit (E[S^{3/2}] = ∞), the same form, E[Q] too
+    const lwl = JSON.parse((await runCli('fixed-point --lambda 0.5 --d 2 --selection lwl --service pareto:1.5 --json')).stdout);
+    expect(lwl.meanResponseTime).toEqual(INF);
+    expect(lwl.meanQueueLength).toEqual(INF);
+    // JSQ(2) FIFO pareto:1.5: E[T]∞ not settled (theory.md §8), so neither ∞ nor a number: one line, exit 2
+    const jsq = await runCli('fixed-point --lambda 0.5 --d 2 --service pareto:1.5 --json');
+    expect(jsq.status).toBe(2);
+    expect(jsq.stdout).toBe('');
+    expect(jsq.stderr).toMatch(/E\[T\]∞ not settled/);
   });
 });

@@ -23,7 +23,7 @@ describe('explorer: ∞ with its reason, no figure of ∞', () => {
   it.each([
     ['M/G/1 FIFO', { lambda: 0.5, d: 1, selection: 'random', discipline: 'fifo', service: 'pareto:1.5' }, /FIFO waits the residual/],
     ['M/G/1 SPRPT exp', { lambda: 0.5, d: 1, selection: 'random', discipline: 'sprpt', service: 'pareto:1.5', prediction: 'exp' }, /SPRPT/],
-    ['JSQ(2) FIFO', { lambda: 0.5, d: 2, service: 'pareto:1.5' }, /sampled servers busy/],
+    ['LWL(2) FIFO', { lambda: 0.5, d: 2, selection: 'lwl', service: 'pareto:1.5' }, /E\[S\^\{1\+1\/d\}\] = ∞/],
   ])(
     '%s with pareto:1.5: view.infinite says why, a note names the figures, no figure holds a non-finite number',
     (_name, input, reason) => {
@@ -36,6 +36,17 @@ describe('explorer: ∞ with its reason, no figure of ∞', () => {
       for (const f of figures) expect(finiteNumbers(f.spec), f.name).toBe(true);
     },
   );
+
+  it('JSQ(2) FIFO with pareto:1.5: E[T]∞ not settled, so no solution and no ∞ either: a note says why, no figure of E[T]', () => {
+    // it printed ∞ ("waits the residual of the job in service") where no theorem says so (theory.md §8)
+    const view = exploreView({ lambda: 0.5, d: 2, service: 'pareto:1.5' }, 100);
+    expect(view.solution).toBeUndefined();
+    expect(view.infinite).toBeUndefined();
+    expect(view.notes.some((n) => /^fixed point: .*E\[T\]∞ not settled/.test(n))).toBe(true);
+    const figures = explorerFigures(view);
+    expect(figures.map((f) => f.name)).not.toContain('response-time-vs-load');
+    for (const f of figures) expect(finiteNumbers(f.spec), f.name).toBe(true);
+  });
 
   it('E[T] against λ with some values ∞: those rows are kept (t null, infinite, reason), not drawn, the y domain finite', () => {
     const model = parseModel({ lambda: 0.5, d: 1, selection: 'random', service: 'exp' });
