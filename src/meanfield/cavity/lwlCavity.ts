@@ -31,6 +31,8 @@ export interface LwlCavityOptions {
   seed?: number;
   /** F̄ as a table (e.g. from the LWL solver). Required unless the service law is exponential (closed form). */
   workloadCcdf?: WorkloadCcdfTable;
+  /** Called every 2¹⁴ events with the fraction of the run done (simulated time); for progress output. Changes no number. */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface LwlCavityResult {
@@ -113,7 +115,9 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
     rng: new Rng(streamSeed(run.seed, 0)),
     levels: false,
     onResponse: responses && ((T, batch) => responses.push(batch, T)),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
+  options.onProgress?.(1);
   const T = batchRatioEstimate(out.responseSum, out.completed);
   const slowdown = batchRatioEstimate(out.slowdownSum, out.completed);
   return {
