@@ -8,10 +8,11 @@
  * Model: SQ(2), λ = 0.9, n = 1000, exponential sizes, FIFO, d servers sampled WITHOUT replacement (as the C
  * reference does). The C program measures a fixed number of events with the first ~10% as warm-up; we match it
  * with 2 replications of ~events/2 each (warm-up = 10% of each, then jobs = 45% of each, plus the short drain of
- * measured jobs), after a short untimed JIT warm-up; each engine runs in its own Node process, kept across rounds.
- * Rows run interleaved, round after round, each of ours next to the C row it is compared with; each row shows the
- * median of the rounds, and each ratio is the median over rounds of the same-round ratio (so load drifts on a shared
- * machine hit both sides alike). The "cpu" ratios use CPU time (ours: process.cpuUsage; C: the shell's `times`)
+ * measured jobs); each of our rows runs, each round, in a fresh Node process of its own after an untimed JIT warm-up on
+ * its own model (so no row's measurement carries another row's or an earlier round's JIT, inline-cache or heap state).
+ * Rows run interleaved, round after round (every other round in reverse order), each of ours next to the C row it is
+ * compared with; each row shows the median of the rounds, and each ratio is the median over rounds of the same-round
+ * ratio (so load drifts on a shared machine hit both sides alike). The "cpu" ratios use CPU time (ours: process.cpuUsage; C: the shell's `times`)
  * instead of wall time, which is steadier when other processes share the cores; but under heavy load (load average
  * 19–26 on 2 cores) the C rows' CPU time was 2–5× what the same command used run alone at the same load (C race, 10^7
  * events: 1.6–1.9 s against 0.33 s; cause not found), so the CPU ratios then favour us. Targets are read from wall
@@ -34,7 +35,7 @@
  * Sharing-engine rows (issue 18): PS and LAS on the FIFO row's model (exponential sizes), and PS with Weibull k = 1/2
  * sizes; the PS row is set beside the FIFO event engine (target ≥ 0.6×) and beside C heap.
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,34 +69,43 @@ interface Row {
 const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 const medianRow = (rows: Row[]): Row => rows.slice().sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[rows.length >> 1];
 
-// Our rows run in plain Node on the compiled build (bench/simulatorRows.mjs says why), not under tsx: one process per
-// engine (event, race, priority), kept across rounds, as the C reference runs one variant per process. In one shared
-// process the FIFO engine's row ran 1.3–1.5× slower after race and priority runs (V8 kept entering a stale
-// on-stack-replacement version of its loop, and type feedback shared between engines was wider), which measures V8's
-// state after other work, not the engine; the closing note of issue 9 gives both numbers.
+// Our rows run in plain Node on the compiled build (bench/simulatorRows.mjs says why), not under tsx: each row, each
+// round, in a fresh process of its own, warmed on its own model (an untimed run of 10^6 events) and then measured, as
+// the C reference runs one variant per process. In one shared process the FIFO engine's row ran 1.3–1.5× slower after
+// race and priority runs (V8 kept entering a stale on-stack-replacement version of its loop, and type feedback shared
+// between engines was wider), which measures V8's state after other work, not the engine; the closing note of issue 9
+// gives both numbers. One process per engine kept across rounds still let the rows of one engine (SRPT exp, SRPT and
+// SPRPT Weibull on the priority engine) and earlier rounds' heaps shape later rows: the SRPT and plain-TS race rows read
+// 10–25 % apart across two commits whose engines and row instruction counts (valgrind, node --single-threaded) did not
+// differ, so no row now sees another row's or round's JIT, inline-cache or heap state.
 const here = path.dirname(fileURLToPath(import.meta.url));
 if (!existsSync(path.join(here, '..', 'dist', 'sim', 'index.js'))) {
   console.error('bench/simulator.ts measures the compiled build: run `npm run build` first (`npm run bench` does)');
   process.exit(1);
 }
 type EngineKind = 'event' | 'race' | 'race-ts' | 'priority' | 'sharing' | 'hetero';
-const rowsProcesses = new Map<EngineKind, ChildProcess>();
 
-function ours(engine: EngineKind, budget: number, m: SupermarketModel, label: string): Promise<Row> {
-  let child = rowsProcesses.get(engine);
-  if (child === undefined) {
-    child = fork(path.join(here, 'simulatorRows.mjs'), [], { execArgv: [] });
-    rowsProcesses.set(engine, child);
+/** Untimed JIT warm-up of each row's process, events (its own model, same engine). */
+const WARMUP_EVENTS = 1e6;
+
+/** One row once: a fresh process runs the warm-up, then the measured run, and exits. */
+async function ours(engine: EngineKind, budget: number, m: SupermarketModel, label: string): Promise<Row> {
+  const child = fork(path.join(here, 'simulatorRows.mjs'), [], { execArgv: [] });
+  // the sharing engine is the event engine of a sharing discipline: simulate picks it from the model; the race rows
+  // run the race engine with its WebAssembly kernel ('race') or its TypeScript loop ('race-ts')
+  const kind = engine === 'sharing' || engine === 'hetero' ? 'event' : engine === 'race-ts' ? 'race' : engine;
+  const raceLoop = engine === 'race' ? 'wasm' : engine === 'race-ts' ? 'typescript' : undefined;
+  const once = (events: number, name: string) =>
+    new Promise<Row>((resolve) => {
+      child.once('message', (row) => resolve(row as Row));
+      child.send({ model: m, n, lambda, seed, engine: kind, budget: events, label: name, raceLoop });
+    });
+  try {
+    await once(WARMUP_EVENTS, '');
+    return await once(budget, label);
+  } finally {
+    child.disconnect();
   }
-  const c = child;
-  return new Promise((resolve) => {
-    c.once('message', (row) => resolve(row as Row));
-    // the sharing engine is the event engine of a sharing discipline: simulate picks it from the model; the race rows
-    // run the race engine with its WebAssembly kernel ('race') or its TypeScript loop ('race-ts'), in two processes
-    const kind = engine === 'sharing' || engine === 'hetero' ? 'event' : engine === 'race-ts' ? 'race' : engine;
-    const raceLoop = engine === 'race' ? 'wasm' : engine === 'race-ts' ? 'typescript' : undefined;
-    c.send({ model: m, n, lambda, seed, engine: kind, budget, label, raceLoop });
-  });
 }
 
 /** The C reference's runner: $SUPERMARKET_REFERENCE_SIM, else shared/bench/run-reference.sh in a folder above the repository. */
@@ -176,20 +186,12 @@ const cases: Case[] = [
   ['ts PS weibull:0.5', () => ours('sharing', events, psWeibull, 'ts PS weibull:0.5')],
   ['ts hetero FIFO speeds 1,2', () => ours('hetero', events, heteroFifo, 'ts hetero FIFO speeds 1,2')],
 ];
-await ours('event', 1e6, model, ''); // JIT warm-up, untimed
-await ours('race', 1e6, model, '');
-await ours('race-ts', 1e6, model, '');
-await ours('priority', 1e6, srptExp, '');
-await ours('priority', 1e6, sprpt, '');
-await ours('sharing', 1e6, psExp, '');
-await ours('sharing', 1e6, lasExp, '');
-await ours('hetero', 1e6, heteroFifo, '');
 const samples: Record<string, Row[]> = Object.fromEntries(cases.map(([name]) => [name, []]));
 for (let round = 0; round < runs; round++) {
-  // Interleaved, so machine load drifts hit every engine alike.
-  for (const [name, run] of cases) samples[name].push(await run());
+  // Interleaved, so machine load drifts hit every engine alike; every other round in reverse order (each of ours still
+  // next to its C row), so that no row always runs first or last
+  for (const [name, run] of round % 2 === 0 ? cases : cases.slice().reverse()) samples[name].push(await run());
 }
-for (const child of rowsProcesses.values()) child.disconnect();
 if (process.env.SUPERMARKET_BENCH_RAW) console.error(JSON.stringify(samples, null, 1)); // every round's row, for a closer look
 const rows: Row[] = Object.values(samples).map(medianRow);
 const cHeap = script ? medianRow(samples['C heap']) : undefined;
@@ -200,6 +202,9 @@ console.log(
 );
 console.log(
   `Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), median of ${runs} runs, load average ${os.loadavg()[0].toFixed(1)}`,
+);
+console.log(
+  `Each of our rows, each round: a fresh Node process, an untimed warm-up of ${WARMUP_EVENTS.toExponential(0)} events on its own model, then the measured run; rows interleaved, every other round reversed`,
 );
 if (!script)
   console.log(

@@ -1,7 +1,7 @@
 // The TypeScript engines' rows of bench/simulator.ts, run in plain Node on the compiled build (dist/: what `npm start`
 // and bin/ run). Under tsx the same compiled code took 10–25 % more CPU time per run (same-round A/B, race engine), a cost
-// the shipped program does not have. The benchmark starts one such process per engine and keeps it across rounds: the
-// parent sends a row, this process runs it and answers with its measurement.
+// the shipped program does not have. The benchmark starts one such process per row and round: the parent sends the
+// row's untimed warm-up, then the row itself; this process runs each and answers with its measurement.
 //
 // Two timings of the same `simulate` call: the whole call (planning, the engine loops, then the summaries: percentiles,
 // MSER-5, batch means, tail fractions) and the engine loops alone (`run` of each replication's engine, timed by a

@@ -1,8 +1,9 @@
 // Interleaved A/B of simulation engines: several rows (a compiled build, an engine choice and a model), one child process
-// per row kept across rounds (as bench/simulator.ts does, so one engine's type feedback does not slow another's), the
-// rows run in turn each round, the order rotated between rounds; prints each row's median events/s over the whole
-// `simulate` call and over the engine loops alone (`run`), by wall and by CPU time, the median same-round speed ratio
-// of each row to the first row of the same model preset (its A; > 1: faster), and the load average before and after.
+// per row kept across rounds (so one engine's type feedback does not slow another's; bench/simulator.ts goes further: a
+// fresh process per row and round), the rows run in turn each round, the order rotated between rounds; prints each
+// row's median events/s over the whole `simulate` call and over the engine loops alone (`run`), by wall and by CPU
+// time, the median same-round speed ratio of each row to the first row of the same model preset (its A; > 1: faster),
+// and the load average before and after.
 // Indicative only on a shared machine (CPU time is the steadier figure there).
 //
 //   node scripts/engine-ab.mjs [--rounds R] [--events E] ROW...      ROW = label=DIST:ENGINE:MODEL

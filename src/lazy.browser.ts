@@ -15,7 +15,13 @@ import gammaincFunction from '@stdlib/math-base-special-gammainc';
 import gammalnFunction from '@stdlib/math-base-special-gammaln';
 import tQuantileFunction from '@stdlib/stats-base-dists-t-quantile';
 import tCdfFunction from '@stdlib/stats-base-dists-t-cdf';
+import { z as zodZ } from 'zod';
 
+/** Built at once: the page pays its start-up once (lazy.ts builds on first use, for the CLI's worker threads). */
+export function onFirstTouch<T extends object>(build: () => T): T {
+  return build();
+}
+export const z = zodZ;
 export const mathjs = (): typeof mathjsModule => mathjsModule;
 /** The learn room (prediction models from traces) is not in the browser bundle: its ML packages stay out. */
 const notInBrowser = (name: string) => (): never => {

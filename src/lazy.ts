@@ -7,6 +7,7 @@
  * imports), replaces it in the explorer's bundle (scripts/build-explorer.ts), where there is no `require`.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type * as MathJs from 'mathjs';
 import type * as RandomForest from 'ml-random-forest';
 import type MultivariateLinearRegression from 'ml-regression-multivariate-linear';
@@ -17,6 +18,7 @@ import type Gammainc from '@stdlib/math-base-special-gammainc';
 import type Gammaln from '@stdlib/math-base-special-gammaln';
 import type TQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type TCdf from '@stdlib/stats-base-dists-t-cdf';
+import type * as Zod from 'zod';
 
 const require = createRequire(import.meta.url);
 
@@ -24,6 +26,43 @@ function onFirstUse<T>(specifier: string): () => T {
   let loaded: T | undefined;
   return () => (loaded ??= require(specifier) as T);
 }
+
+/**
+ * A value built by `build` on its first use (a property read, a call, `instanceof`, …), not when the module defining
+ * it loads: a Proxy standing for it. The model room's zod schemas are such values, so a thread that imports the
+ * model's helpers but parses no input (a worker of the pool: its model is validated already) never loads zod nor
+ * builds a schema (~0.1 s of CPU per worker). The proxy is not the value itself (`===` tells them apart); everything
+ * else passes through.
+ */
+export function onFirstTouch<T extends object>(build: () => T): T {
+  let value: T | undefined;
+  const real = (): T => (value ??= build());
+  // an object target (typeof says 'object', as of a schema); the target itself holds nothing
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(real(), key),
+    set: (_, key, v) => Reflect.set(real(), key, v),
+    has: (_, key) => Reflect.has(real(), key),
+    ownKeys: () => Reflect.ownKeys(real()),
+    // reported configurable: the target (which holds none of them) would refuse a non-configurable one
+    getOwnPropertyDescriptor: (_, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(real(), key);
+      return d && { ...d, configurable: true };
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+  });
+}
+
+/**
+ * zod's `z`, loaded on first use: its ES module build (the file its package.json exports to `import`, loaded through
+ * Node's require of an ES module, by path: `require('zod')` would load its CommonJS build), the very instance
+ * `import { z } from 'zod'` gives the rooms that import it (claims, experiments), so their schemas and the model's
+ * compose.
+ */
+export const z: typeof Zod.z = onFirstTouch(() => {
+  const pkg = require.resolve('zod/package.json');
+  const entry = (require(pkg) as { exports: { '.': { import: string } } }).exports['.'].import;
+  return (require(path.join(path.dirname(pkg), entry)) as typeof Zod).z;
+});
 
 /** mathjs (dense linear algebra, expression parsing and symbolic derivatives). */
 export const mathjs = onFirstUse<typeof MathJs>('mathjs');

@@ -56,17 +56,18 @@ export function conjectureRows(result: ConjectureResult): Row[] {
 }
 
 /**
- * A quantity as JSON (results.json, `conjecture --json`): as it is when finite; infinite in theory, its value is the ∞
- * object `{ mean: null, infinite: true, reason }` (io/jsonText.ts) and its interval and ci95 null, never bare nulls.
+ * A quantity as JSON (results.json, `conjecture --json`): as it is when finite; infinite in theory, its value is the one
+ * ∞ object `{ mean: null, infinite: true, reason }` (io/jsonText.ts) and it has no `interval` or `ci95`, not even
+ * null ones (the ∞ object says all there is).
  */
 export function quantityJson(
   q: QuantityValue,
   point: PointResult,
-): QuantityValue | (Omit<QuantityValue, 'value' | 'interval' | 'ci95'> & { value: InfiniteJson; interval: null; ci95?: null }) {
+): QuantityValue | (Omit<QuantityValue, 'value' | 'interval' | 'ci95'> & { value: InfiniteJson }) {
   if (q.value !== Infinity) return q;
   const reason = point.infinite?.find((r) => r.startsWith(`${q.key} = ∞`)) ?? `${q.key} = ∞ in theory`;
-  const { ci95, ...rest } = q;
-  return { ...rest, value: infiniteJson(reason), interval: null, ...(ci95 ? { ci95: null } : {}) };
+  const { ci95: _c, interval: _i, ...rest } = q;
+  return { ...rest, value: infiniteJson(reason) };
 }
 
 /** results.json of a conjecture: the result with each infinite quantity in the ∞ object form (`quantityJson`). */

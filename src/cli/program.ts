@@ -142,7 +142,19 @@ export function refuseRepeatedOptions(cmd: Command): Command {
   return cmd;
 }
 
+/**
+ * A command description written with hard line breaks (at ≈ 118 columns in the source) as paragraphs commander can wrap
+ * to the terminal: a single newline inside a paragraph becomes a space; blank lines (paragraph ends) and lines that
+ * start a list item or an indented example (leading space, "-", "•", "*", "1." / "1)") keep their break. Without it,
+ * commander's own wrapping at 80 columns left a short line after each source line.
+ * @example reflowDescription('one\ntwo\n\n  example\n- item') // 'one two\n\n  example\n- item'
+ */
+export function reflowDescription(text: string): string {
+  return text.replace(/([^\n])\n(?=[^\n\s\-•*\d])/g, '$1 ').replace(/([^\n])\n(?=\d+[^.)\d])/g, '$1 ');
+}
+
 function configure(cmd: Command, entry: CommandEntry): Command {
+  cmd.description(reflowDescription(cmd.description()));
   return refuseRepeatedOptions(cmd)
     .summary(entry.summary)
     .showSuggestionAfterError(false)

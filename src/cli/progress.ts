@@ -49,11 +49,17 @@ export function progressFormat(title: string): BarFormatter {
  */
 export type BarFormatter = (options: object, params: { progress: number }, payload: unknown) => string;
 
-export function createProgress(title: string, enabled: boolean): Progress {
+/**
+ * A progress bar (cli-progress on a terminal; else a line every 10 %), nothing when `enabled` is false.
+ * @param options.since the clock start (ms since the epoch, default now): a command whose bar covers all of its run
+ *   passes its start, so the elapsed time (and "done in") is the whole run's, not the time since the bar's first update.
+ */
+export function createProgress(title: string, enabled: boolean, options: { since?: number } = {}): Progress {
   if (!enabled) return { update() {}, stop() {} };
+  const since = options.since ?? Date.now();
   if (!process.stderr.isTTY) {
     let nextDecile = 1;
-    const start = Date.now();
+    const start = since;
     return {
       update(done, total) {
         const frac = total > 0 ? done / total : 0;
@@ -88,6 +94,9 @@ export function createProgress(title: string, enabled: boolean): Progress {
       const value = total > 0 ? Math.min(scaledTotal, Math.round((done / total) * scaledTotal)) : 0;
       if (!started) {
         bar.start(scaledTotal, value, { label });
+        // the elapsed time counts from `since` (cli-progress's own clock starts at the first update)
+        (bar as unknown as { startTime: number }).startTime = since;
+        bar.update(value, { label });
         started = true;
       } else bar.update(value, { label });
     },

@@ -327,7 +327,7 @@ export function modelLabel(m: SupermarketModel): string {
  */
 export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
   if (config.lambdas.length === 0 || config.ds.length === 0 || config.ns.length === 0) {
-    throw new InvalidModelError('compare needs at least one lambda, one d and one n');
+    throw new InvalidModelError('compare needs at least one λ, one d and one n');
   }
   for (const n of config.ns) if (!Number.isInteger(n) || n < 1) throw new InvalidModelError(`n must be an integer ≥ 1, got ${n}`);
   if (!Number.isInteger(config.jobs) || config.jobs < 1) throw new InvalidModelError(`jobs must be an integer ≥ 1, got ${config.jobs}`);

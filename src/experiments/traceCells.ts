@@ -58,6 +58,14 @@ export class TraceCellRunner {
     return r;
   }
 
+  /**
+   * The events a replay of `cell` simulates, estimated before it runs (an arrival and a departure per job of the
+   * trace's test half; the trace is loaded, once, as `run` would): the cell's cost, in the unit of a simulated cell's.
+   */
+  replayEvents(cell: ExperimentCell): number {
+    return 2 * this.load(cell).test.length;
+  }
+
   /** Predictor quality of the learned models and the user estimate for a trace cell (for the report). */
   quality(cell: ExperimentCell): Record<string, unknown> {
     const loaded = this.load(cell);

@@ -1,15 +1,17 @@
 /**
  * The project's one JSON text encoding of non-finite numbers, pure (no I/O: the CLI, the report writers, the cell
  * store and the browser explorer all use it; src/io/json.ts re-exports it). JSON has no Infinity, and JSON.stringify
- * writes it as null and loses why. Every JSON file and `--json` output of the project is written by `jsonText`, in
- * three forms (README "JSON formats"):
+ * writes it as null and loses why. Every JSON file and `--json` output of the project is written by `jsonText`
+ * (README "JSON formats of ∞"):
  *
- * - a quantity infinite in theory (a mean such as E[T], E[Q], E[U], E[T/S], or a limit E[T]∞): the ∞ object
- *   `{ "mean": null, "infinite": true, "reason": "E[S²] = ∞ (pareto α = 1.5 ≤ 2): …" }` (`infiniteJson`, `meanJson`);
- *   `parseJsonText` reads it back as `{ mean: +∞, infinite: true, reason }`;
- * - a simulated estimate of such a quantity (stats/tInterval.ts `infiniteEstimate`) is the same object with its interval
- *   fields null: `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`, read
- *   back as mean = ci95 = halfWidth = +∞;
+ * - a mean infinite in theory (E[T], E[Q], E[U], E[T/S], a limit E[T]∞), computed or simulated, is the one ∞ object
+ *   `{ "mean": null, "infinite": true, "reason": "E[S²] = ∞ (pareto α = 1.5 ≤ 2): …" }` (`infiniteJson`, `meanJson`),
+ *   with no interval fields, not even null ones. A simulated estimate (stats/tInterval.ts `infiniteEstimate`) adds what
+ *   the run was, `replications` and `sampleMean` (the run's finite average, which estimates nothing):
+ *   `{ "mean": null, "infinite": true, "reason", "replications", "sampleMean" }`. `parseJsonText` reads the ∞ object
+ *   back as mean = +∞, and an estimate's (it has `replications`) with ci95 = [+∞, +∞] and halfWidth = +∞ as
+ *   `infiniteEstimate` builds it in memory (the library's form: `simulate()` returns that). The older estimate form
+ *   with `ci95: null, halfWidth: null` (files before 2026-12-03) is read back the same way;
  * - a finite estimate whose interval is open at an end (a percentile whose cdf interval reaches level 1: upper end +∞)
  *   has that end and halfWidth null and `ci95Infinite: true`, read back as ±∞ (null lower −∞, upper +∞).
  *
@@ -47,16 +49,33 @@ export function meanJson(x: number, reason: string): number | InfiniteJson | nul
   throw new RangeError(`a mean of −∞ has no JSON form (${reason})`);
 }
 
+/** The JSON form of a simulated estimate of a mean infinite in theory: the ∞ object and the run it came from. */
+export interface InfiniteEstimateJson extends InfiniteJson {
+  /** Replications (or batches) of the run. */
+  readonly replications: number;
+  /** The run's finite average: it grows with the run and estimates nothing. */
+  readonly sampleMean: number;
+}
+
+/**
+ * The one ∞ object of a value marked infinite (a quantity's ∞ object, or an estimate from `infiniteEstimate`): mean
+ * null, the flag and the reason first, then its other fields but the interval ones (`ci95`, `halfWidth`), which a mean
+ * of +∞ has none of. @example infiniteObject({ mean: Infinity, ci95: [Infinity, Infinity], halfWidth: Infinity,
+ * infinite: true, reason: 'E[1/S] = ∞', replications: 5, sampleMean: 8.3 })
+ * // { mean: null, infinite: true, reason: 'E[1/S] = ∞', replications: 5, sampleMean: 8.3 }
+ */
+export function infiniteObject(value: { infinite: true; reason?: string; [key: string]: unknown }): InfiniteJson & Record<string, unknown> {
+  const { mean: _m, ci95: _c, halfWidth: _h, infinite: _i, reason, ...rest } = value;
+  return { mean: null, infinite: true, reason: reason ?? 'infinite in theory', ...rest };
+}
+
 /** Whether a value read back by `parseJsonText` (or built in memory) is the ∞ object or an infinite estimate. */
 export function isInfiniteJson(value: unknown): value is { mean: number | null; infinite: true; reason?: string } {
   return value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true && 'mean' in value;
 }
 
 function encodeInfinite(_key: string, value: unknown): unknown {
-  if (isInfiniteJson(value)) {
-    // an estimate (with its interval fields) keeps them, null; the ∞ object of a quantity gets none
-    return 'ci95' in value ? { ...value, mean: null, ci95: null, halfWidth: null } : { ...value, mean: null };
-  }
+  if (isInfiniteJson(value)) return infiniteObject(value);
   if (isOpenInterval(value)) {
     const v = value as { ci95: [number, number]; halfWidth?: number };
     const { ci95, halfWidth } = v;
@@ -80,9 +99,11 @@ function isOpenInterval(value: unknown): boolean {
 function decodeInfinite(_key: string, value: unknown): unknown {
   if (value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true) {
     const v = value as { mean?: unknown };
-    // the estimate form has its interval fields (null); the ∞ object of a quantity has none
+    // an estimate (it has `replications`; older files: null interval fields) in memory as `infiniteEstimate` builds it
     if (v.mean === null)
-      return 'ci95' in value ? { ...value, mean: Infinity, ci95: [Infinity, Infinity], halfWidth: Infinity } : { ...value, mean: Infinity };
+      return 'replications' in value || 'ci95' in value
+        ? { ...value, mean: Infinity, ci95: [Infinity, Infinity], halfWidth: Infinity }
+        : { ...value, mean: Infinity };
   }
   if (value !== null && typeof value === 'object' && (value as { ci95Infinite?: unknown }).ci95Infinite === true) {
     const { ci95Infinite: _, ...rest } = value as { ci95Infinite: true; ci95: [number | null, number | null]; halfWidth?: number | null };

@@ -485,7 +485,7 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
           'jsq-cavity',
           'JSQ cavity iteration',
           'estimate',
-          'theory.md §5 [A]: s1 = rho held, CI from independent restarts, checked (Little); the default for sizes that are not phase-type (the two-moment PH fit is the explicit option --ph-fit, with its measured error)',
+          'theory.md §5 [A]: s1 = ρ held, CI from independent restarts, checked (Little); the default for sizes that are not phase-type (the two-moment PH fit is the explicit option --ph-fit, with its measured error)',
         );
       }
       return solver(
@@ -494,7 +494,7 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
         'estimate',
         // the source names the checks jsqCavity makes on this model: the phase-type ODE check is made for FIFO with
         // phase-type sizes only (which the phase-type ODE answers itself), so it is named where it runs, not for LAS/SRPT
-        `theory.md §5 [A]: asymptotic independence assumed; s1 = rho held, CI from independent restarts, ${DISCIPLINE_TABLE[model.discipline].server === 'attained-service' ? 'LAS server (the least served jobs share it), ' : ''}checked (work conservation, busy fraction, Little, job-averaged E[T], truncation${model.discipline === 'fifo' && PH_KINDS.has(model.service.kind) ? ', FIFO phase-type ODE' : ''})`,
+        `theory.md §5 [A]: asymptotic independence assumed; s1 = ρ held, CI from independent restarts, ${DISCIPLINE_TABLE[model.discipline].server === 'attained-service' ? 'LAS server (the least served jobs share it), ' : ''}checked (work conservation, busy fraction, Little, job-averaged E[T], truncation${model.discipline === 'fifo' && PH_KINDS.has(model.service.kind) ? ', FIFO phase-type ODE' : ''})`,
       );
     }
     case 'lwl': {

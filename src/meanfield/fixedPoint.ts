@@ -61,9 +61,9 @@ export interface FixedPointResult {
 export const FIXED_POINT_RESIDUAL_TOLERANCE = 1e-12;
 
 const SOURCE = 'theory.md §2; Vvedenskaya, Dobrushin, Karpelevich, Probl. Inf. Transm. 32(1), 1996; Mitzenmacher, IEEE TPDS 12(10), 2001';
-const CLOSED_FORM_EQUATION = 's_i = rho^((d^i - 1)/(d - 1)) (rho^i if d = 1), rho = lambda·E[S]; E[Q] = sum_{i>=1} s_i; E[T] = E[Q]/lambda';
+const CLOSED_FORM_EQUATION = 's_i = ρ^((d^i - 1)/(d - 1)) (ρ^i if d = 1), ρ = λ·E[S]; E[Q] = sum_{i>=1} s_i; E[T] = E[Q]/λ';
 const NEWTON_EQUATION =
-  'rho(s_{i-1}^d - s_i^d) - (s_i - s_{i+1}) = 0 for i = 1..K, s_0 = 1, s_{K+1} = 0 (Newton, analytic Jacobian); E[T] = E[Q]/lambda';
+  'ρ(s_{i-1}^d - s_i^d) - (s_i - s_{i+1}) = 0 for i = 1..K, s_0 = 1, s_{K+1} = 0 (Newton, analytic Jacobian); E[T] = E[Q]/λ';
 
 /** E[Q] of the untruncated closed form: Σ_{i=1}^K s_i plus the remainder past K (geometric when d = 1). */
 function closedFormMeanQueueLength(rho: number, d: number, tail: number[]): number {

@@ -523,7 +523,13 @@ function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions):
       const sample = new ResponseTimeSample(batches);
       lwlCavity(
         model,
-        { seed, batches, horizon: options.cavityHorizon ?? 2e5, workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf } },
+        {
+          seed,
+          batches,
+          horizon: options.cavityHorizon ?? 2e5,
+          workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf },
+          ...progressOf('LWL cavity'),
+        },
         sample,
       );
       return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
@@ -543,7 +549,11 @@ function responseTimeLaw(given: SupermarketModel, options: ResponseTimeOptions):
     case 'hetero-lwl-cavity': {
       const batches = 25;
       const sample = new ResponseTimeSample(batches);
-      heteroLwlCavity(model, { seed, batches, horizon: options.cavityHorizon ?? 2e5 }, sample);
+      heteroLwlCavity(
+        model,
+        { seed, batches, horizon: options.cavityHorizon ?? 2e5, ...progressOf('LWL cavity per class (speeds)') },
+        sample,
+      );
       return sampleResponseTimeLaw(named, sample.sortedUnits(), options.times, ps);
     }
     case 'memory-reduction':

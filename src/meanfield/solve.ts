@@ -151,7 +151,8 @@ export interface SolveOptions {
   readonly phaseTypeFit?: boolean;
   /**
    * Sees the progress of the long solves (progress output; pure: no output here): the JSQ and LPW cavities' estimated
-   * fraction done (`cavityFraction`), stage 'JSQ cavity' or 'LPW cavity', and the phase-type fit's ODE legs (the JSQ
+   * fraction done (`cavityFraction`), stage 'JSQ cavity' or 'LPW cavity', the LWL cavities' simulated time (stage 'LWL
+   * cavity', or 'LWL cavity per class (speeds)'), and the phase-type fit's ODE legs (the JSQ
    * cavity's fallback, or asked for), stage naming the fit and K.
    */
   readonly onProgress?: (fraction: number, stage: string) => void;
@@ -365,7 +366,12 @@ export function solveMeanField(given: SupermarketModel, options: SolveOptions = 
     }
     case 'lwl-cavity': {
       const w = lwlWorkloadCcdf(model);
-      const r = lwlCavity(model, { seed, horizon: options.cavityHorizon ?? 2e5, workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf } });
+      const r = lwlCavity(model, {
+        seed,
+        horizon: options.cavityHorizon ?? 2e5,
+        workloadCcdf: { grid: w.grid, ccdf: w.workloadCcdf },
+        ...(onProgress ? { onProgress: (f: number) => onProgress(f, 'LWL cavity') } : {}),
+      });
       // one long run of the cavity queue on a converged F̄ (its input, not part of the answer): nothing iterates
       return solution({
         ...named,
@@ -421,7 +427,11 @@ export function solveMeanField(given: SupermarketModel, options: SolveOptions = 
     }
     case 'hetero-lwl-cavity': {
       // one run per class on the converged drain-time law (its input, not part of the answer): nothing iterates
-      const r = heteroLwlCavity(model, { seed, horizon: options.cavityHorizon ?? 2e5 });
+      const r = heteroLwlCavity(model, {
+        seed,
+        horizon: options.cavityHorizon ?? 2e5,
+        ...(onProgress ? { onProgress: (f: number) => onProgress(f, 'LWL cavity per class (speeds)') } : {}),
+      });
       return solution({
         ...named,
         meanResponseTime: r.meanResponseTime.mean,

@@ -158,7 +158,7 @@ export function solveTransient(model: SupermarketModel, options: TransientOption
     topLevelMass: result.top,
     tolerance,
     maxSteps,
-    equation: 'ds_i/dt = rho(s_{i-1}^d - s_i^d) - (s_i - s_{i+1}), s_0 = 1, s_{K+1} = 0, t in units of E[S]',
+    equation: 'ds_i/dt = ρ(s_{i-1}^d - s_i^d) - (s_i - s_{i+1}), s_0 = 1, s_{K+1} = 0, t in units of E[S]',
     source: 'theory.md §2; Vvedenskaya, Dobrushin, Karpelevich 1996; Mitzenmacher 2001; odex (Hairer–Wanner ODEX)',
   });
 }

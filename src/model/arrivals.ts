@@ -13,7 +13,7 @@
  * law of large numbers); the MMPP's phase switches on the O(1) time scale, so its limit is an ODE driven by the phase
  * process, not the Poisson fixed point (theory.md §14).
  */
-import { z } from 'zod';
+import { onFirstTouch, z } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 
 /** The arrival kinds, Poisson first. */
@@ -104,57 +104,61 @@ export function parseArrivalsShort(text: string): Record<string, unknown> {
  */
 export const ARRIVAL_LIMITS = { erlangK: 1000, hyperexpScv: 1e6, mmppSwitching: 1e3 } as const;
 
-const rate = num('mmpp relative rate', (x) => x >= 0, '≥ 0');
-const switching = num(
-  'mmpp switching rate',
-  (x) => x > 0 && x <= ARRIVAL_LIMITS.mmppSwitching,
-  `in (0, ${ARRIVAL_LIMITS.mmppSwitching}] per time unit (faster switching averages to Poisson at the mean rate: use exp)`,
+const rate = onFirstTouch(() => num('mmpp relative rate', (x) => x >= 0, '≥ 0'));
+const switching = onFirstTouch(() =>
+  num(
+    'mmpp switching rate',
+    (x) => x > 0 && x <= ARRIVAL_LIMITS.mmppSwitching,
+    `in (0, ${ARRIVAL_LIMITS.mmppSwitching}] per time unit (faster switching averages to Poisson at the mean rate: use exp)`,
+  ),
 );
 
 /** The arrival process as written in files and flags: an object `{ kind, … }` or a short form (`parseArrivalsShort`). */
-export const arrivalsSchema = z.preprocess(
-  (value) => (typeof value === 'string' ? parseArrivalsShort(value) : value),
-  z.discriminatedUnion(
-    'kind',
-    [
-      z.object({ kind: z.literal('exponential') }).strict(),
-      z.object({ kind: z.literal('deterministic') }).strict(),
-      z
-        .object({
-          kind: z.literal('erlang'),
-          k: num(
-            'arrivals erlang k',
-            (x) => Number.isInteger(x) && x >= 1 && x <= ARRIVAL_LIMITS.erlangK,
-            `an integer in [1, ${ARRIVAL_LIMITS.erlangK}] (a larger k is det to within SCV 1/k: use det)`,
-          ),
-        })
-        .strict(),
-      z
-        .object({
-          kind: z.literal('hyperexponential'),
-          scv: num(
-            'arrivals hyperexponential scv',
-            (x) => x > 1 && x <= ARRIVAL_LIMITS.hyperexpScv,
-            `in (1, 1e6] (use erlang or exp for scv ≤ 1)`,
-          ),
-        })
-        .strict(),
-      z
-        .object({
-          kind: z.literal('mmpp'),
-          rates: z
-            .tuple([rate, rate], { error: () => 'mmpp rates must be two relative rates [r1, r2]' })
-            .refine((r) => r[0] + r[1] > 0, { error: () => 'mmpp rates must not both be 0' }),
-          switching: z.tuple([switching, switching], { error: () => 'mmpp switching must be two rates [q12, q21]' }),
-        })
-        .strict(),
-    ],
-    {
-      error: (iss) =>
-        typeof iss.input !== 'object' || iss.input === null
-          ? `arrivals must be ${FORMS}, or an object such as {"kind":"erlang","k":2}`
-          : `unknown arrivals kind ${show((iss.input as { kind?: unknown }).kind)}; expected one of: ${ARRIVAL_KINDS.join(', ')}`,
-    },
+export const arrivalsSchema = onFirstTouch(() =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? parseArrivalsShort(value) : value),
+    z.discriminatedUnion(
+      'kind',
+      [
+        z.object({ kind: z.literal('exponential') }).strict(),
+        z.object({ kind: z.literal('deterministic') }).strict(),
+        z
+          .object({
+            kind: z.literal('erlang'),
+            k: num(
+              'arrivals erlang k',
+              (x) => Number.isInteger(x) && x >= 1 && x <= ARRIVAL_LIMITS.erlangK,
+              `an integer in [1, ${ARRIVAL_LIMITS.erlangK}] (a larger k is det to within SCV 1/k: use det)`,
+            ),
+          })
+          .strict(),
+        z
+          .object({
+            kind: z.literal('hyperexponential'),
+            scv: num(
+              'arrivals hyperexponential scv',
+              (x) => x > 1 && x <= ARRIVAL_LIMITS.hyperexpScv,
+              `in (1, 1e6] (use erlang or exp for scv ≤ 1)`,
+            ),
+          })
+          .strict(),
+        z
+          .object({
+            kind: z.literal('mmpp'),
+            rates: z
+              .tuple([rate, rate], { error: () => 'mmpp rates must be two relative rates [r1, r2]' })
+              .refine((r) => r[0] + r[1] > 0, { error: () => 'mmpp rates must not both be 0' }),
+            switching: z.tuple([switching, switching], { error: () => 'mmpp switching must be two rates [q12, q21]' }),
+          })
+          .strict(),
+      ],
+      {
+        error: (iss) =>
+          typeof iss.input !== 'object' || iss.input === null
+            ? `arrivals must be ${FORMS}, or an object such as {"kind":"erlang","k":2}`
+            : `unknown arrivals kind ${show((iss.input as { kind?: unknown }).kind)}; expected one of: ${ARRIVAL_KINDS.join(', ')}`,
+      },
+    ),
   ),
 );
 

@@ -7,7 +7,7 @@
  * batch to K distinct servers of d, so K must be fixed. The normalised model keeps `batch` = E[X] and the law in
  * `batchLaw`.
  */
-import { z } from 'zod';
+import { onFirstTouch, z } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 import type { Rng } from '../stats/rng.ts';
 
@@ -41,47 +41,53 @@ export function parseBatchShort(text: string): Record<string, unknown> {
   }
 }
 
-const geometricSchema = z
-  .object({
-    kind: z.literal('geometric'),
-    mean: z.preprocess(
-      numeric,
-      z
-        .number({ error: (iss) => `batch geom mean must be a finite number, got ${show(iss.input)}` })
-        .refine((m) => m > 1 && m <= MAX_BATCH_MEAN, {
-          error: (iss) => `batch geom mean must be in (1, ${MAX_BATCH_MEAN}] (mean 1 is K = 1: give --batch 1), got ${show(iss.input)}`,
-        }),
-    ),
-  })
-  .strict();
+const geometricSchema = onFirstTouch(() =>
+  z
+    .object({
+      kind: z.literal('geometric'),
+      mean: z.preprocess(
+        numeric,
+        z
+          .number({ error: (iss) => `batch geom mean must be a finite number, got ${show(iss.input)}` })
+          .refine((m) => m > 1 && m <= MAX_BATCH_MEAN, {
+            error: (iss) => `batch geom mean must be in (1, ${MAX_BATCH_MEAN}] (mean 1 is K = 1: give --batch 1), got ${show(iss.input)}`,
+          }),
+      ),
+    })
+    .strict(),
+);
 
-const pmfSchema = z
-  .object({
-    kind: z.literal('pmf'),
-    p: z
-      .array(
-        z.preprocess(
-          numeric,
-          z
-            .number({ error: (iss) => `batch pmf entries must be finite numbers, got ${show(iss.input)}` })
-            .refine((x) => x >= 0, { error: (iss) => `batch pmf entries must be ≥ 0, got ${show(iss.input)}` }),
-        ),
-      )
-      .min(1, { error: 'batch pmf needs at least one entry P(X = 1)' })
-      .max(MAX_BATCH_MEAN, { error: `batch pmf has at most ${MAX_BATCH_MEAN} entries (X ≤ ${MAX_BATCH_MEAN})` }),
-  })
-  .strict()
-  .refine((law) => Math.abs(law.p.reduce((s, x) => s + x, 0) - 1) <= 1e-9, {
-    error: (iss) => {
-      const p = (iss.input as { p: number[] }).p;
-      return `batch pmf entries must sum to 1 (within 1e-9), got ${p.reduce((s, x) => s + x, 0)}`;
-    },
-  });
+const pmfSchema = onFirstTouch(() =>
+  z
+    .object({
+      kind: z.literal('pmf'),
+      p: z
+        .array(
+          z.preprocess(
+            numeric,
+            z
+              .number({ error: (iss) => `batch pmf entries must be finite numbers, got ${show(iss.input)}` })
+              .refine((x) => x >= 0, { error: (iss) => `batch pmf entries must be ≥ 0, got ${show(iss.input)}` }),
+          ),
+        )
+        .min(1, { error: 'batch pmf needs at least one entry P(X = 1)' })
+        .max(MAX_BATCH_MEAN, { error: `batch pmf has at most ${MAX_BATCH_MEAN} entries (X ≤ ${MAX_BATCH_MEAN})` }),
+    })
+    .strict()
+    .refine((law) => Math.abs(law.p.reduce((s, x) => s + x, 0) - 1) <= 1e-9, {
+      error: (iss) => {
+        const p = (iss.input as { p: number[] }).p;
+        return `batch pmf entries must sum to 1 (within 1e-9), got ${p.reduce((s, x) => s + x, 0)}`;
+      },
+    }),
+);
 
 /** The object form of a law (after `parseBatchShort`). */
-export const batchLawSchema = z.discriminatedUnion('kind', [geometricSchema, pmfSchema], {
-  error: (iss) => `unknown batch size ${show(iss.input)}; expected ${FORMS}`,
-});
+export const batchLawSchema = onFirstTouch(() =>
+  z.discriminatedUnion('kind', [geometricSchema, pmfSchema], {
+    error: (iss) => `unknown batch size ${show(iss.input)}; expected ${FORMS}`,
+  }),
+);
 
 /**
  * A parsed law in normal form: trailing zeros of a pmf dropped and its entries divided by their sum (exactly 1); a

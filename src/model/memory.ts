@@ -11,7 +11,7 @@
  *   fewer than A. With d = 1 this is join-idle-queue with memory A; `--selection jiq` is the classic JIQ (Lu et al.
  *   2011): every idle server known (unbounded memory), else a uniformly random server.
  */
-import { z } from 'zod';
+import { onFirstTouch, z } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 
 /** The memory schemes, in the thesis's order (ch. 6 §"Discovering idle servers"). */
@@ -31,16 +31,18 @@ export const NO_MEMORY: MemorySpec = Object.freeze({ kind: 'none' });
 
 const FORMS = 'none, ip, cp, bcp:A or ism:A (A an integer ≥ 1)';
 
-const capacitySchema = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
-  z
-    .number({
-      error: (iss) =>
-        iss.input === undefined
-          ? 'memory capacity is missing: the memory size A, an integer ≥ 1'
-          : `memory size A must be an integer ≥ 1, got ${JSON.stringify(iss.input)}`,
-    })
-    .refine((x) => Number.isInteger(x) && x >= 1, { error: (iss) => `memory size A must be an integer ≥ 1, got ${String(iss.input)}` }),
+const capacitySchema = onFirstTouch(() =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+    z
+      .number({
+        error: (iss) =>
+          iss.input === undefined
+            ? 'memory capacity is missing: the memory size A, an integer ≥ 1'
+            : `memory size A must be an integer ≥ 1, got ${JSON.stringify(iss.input)}`,
+      })
+      .refine((x) => Number.isInteger(x) && x >= 1, { error: (iss) => `memory size A must be an integer ≥ 1, got ${String(iss.input)}` }),
+  ),
 );
 
 /**
@@ -68,32 +70,34 @@ export function parseMemoryShort(text: string): Record<string, unknown> {
 }
 
 /** The memory as written in files and flags: an object `{ kind, capacity? }` or a short form (`parseMemoryShort`). */
-export const memorySchema = z.preprocess(
-  (value) => (typeof value === 'string' ? parseMemoryShort(value) : value),
-  z.discriminatedUnion(
-    'kind',
-    // a field its kind does not have ({ kind: 'bcp', A: 3 }): unknownKeyMessage (the parse's error map) names it and the kind's fields
-    [
-      z.object({ kind: z.literal('none') }).strict(),
-      z.object({ kind: z.literal('ip') }).strict(),
-      z.object({ kind: z.literal('cp') }).strict(),
-      z.object({ kind: z.literal('bcp'), capacity: capacitySchema }).strict(),
-      z.object({ kind: z.literal('ism'), capacity: capacitySchema }).strict(),
-    ],
-    {
-      error: (iss) => {
-        if (typeof iss.input !== 'object' || iss.input === null)
-          return `memory must be ${FORMS}, or an object such as {"kind":"bcp","capacity":5}`;
-        const kind = (iss.input as { kind?: unknown }).kind;
-        if (kind === undefined)
-          return `memory needs a kind (${MEMORY_SCHEMES.join(', ')}); got the field${Object.keys(iss.input).length === 1 ? '' : 's'} ${Object.keys(
-            iss.input,
-          )
-            .map((k) => JSON.stringify(k))
-            .join(', ')}`;
-        return `unknown memory kind ${JSON.stringify(kind)}; expected one of: ${MEMORY_SCHEMES.join(', ')}`;
+export const memorySchema = onFirstTouch(() =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? parseMemoryShort(value) : value),
+    z.discriminatedUnion(
+      'kind',
+      // a field its kind does not have ({ kind: 'bcp', A: 3 }): unknownKeyMessage (the parse's error map) names it and the kind's fields
+      [
+        z.object({ kind: z.literal('none') }).strict(),
+        z.object({ kind: z.literal('ip') }).strict(),
+        z.object({ kind: z.literal('cp') }).strict(),
+        z.object({ kind: z.literal('bcp'), capacity: capacitySchema }).strict(),
+        z.object({ kind: z.literal('ism'), capacity: capacitySchema }).strict(),
+      ],
+      {
+        error: (iss) => {
+          if (typeof iss.input !== 'object' || iss.input === null)
+            return `memory must be ${FORMS}, or an object such as {"kind":"bcp","capacity":5}`;
+          const kind = (iss.input as { kind?: unknown }).kind;
+          if (kind === undefined)
+            return `memory needs a kind (${MEMORY_SCHEMES.join(', ')}); got the field${Object.keys(iss.input).length === 1 ? '' : 's'} ${Object.keys(
+              iss.input,
+            )
+              .map((k) => JSON.stringify(k))
+              .join(', ')}`;
+          return `unknown memory kind ${JSON.stringify(kind)}; expected one of: ${MEMORY_SCHEMES.join(', ')}`;
+        },
       },
-    },
+    ),
   ),
 );
 

@@ -4,7 +4,7 @@
  * (E[S] = 1 unless `service.mean` says otherwise), so the load is ρ = λ·E[S].
  * Source: theory.md §1.
  */
-import { z } from 'zod';
+import { onFirstTouch, z } from '../lazy.ts';
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 import {
   formatIssues,
@@ -340,15 +340,17 @@ export function canonicalBatch(entry: number | string): number | string {
  * One entry of a grid's `batch` list (experiment and claim files): an integer K or a size law's short form, parsed
  * to its canonical form (`canonicalBatch`); a bad entry is one issue at its JSON path.
  */
-export const batchEntrySchema = z.union([z.number(), z.string().min(1)]).transform((entry, ctx): number | string => {
-  try {
-    return canonicalBatch(entry);
-  } catch (error) {
-    if (!(error instanceof InvalidModelError)) throw error;
-    ctx.addIssue({ code: 'custom', message: error.message });
-    return z.NEVER;
-  }
-});
+export const batchEntrySchema = onFirstTouch(() =>
+  z.union([z.number(), z.string().min(1)]).transform((entry, ctx): number | string => {
+    try {
+      return canonicalBatch(entry);
+    } catch (error) {
+      if (!(error instanceof InvalidModelError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+      return z.NEVER;
+    }
+  }),
+);
 
 /** The batch coordinate of a validated model: K, or the short form of its size law (`canonicalBatch`). */
 export function batchCoordinate(model: Pick<SupermarketModel, 'batch' | 'batchLaw'>): number | string {

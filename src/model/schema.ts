@@ -9,7 +9,8 @@
  * finite number, got \"abc\""); zod's own (capitalised) messages are prefixed with their JSON path.
  * Source: theory.md §1 ("Model", "Conventions to expose").
  */
-import { z } from 'zod';
+import type { z as Zod } from 'zod';
+import { onFirstTouch, z } from '../lazy.ts';
 import { InvalidModelError } from '../errors.ts';
 import { memorySchema } from './memory.ts';
 import { serversSchema } from './servers.ts';
@@ -82,21 +83,23 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(field: str
  * The conventions as written in files and flags: each optional, no other key. Experiment and claim files use it
  * as is (what the file says is what they record); `modelSchema` fills the defaults.
  */
-export const conventionsInputSchema = z
-  .object(
-    {
-      lpwWork: oneOf('lpwWork convention', LPW_WORK_RULES).optional(),
-      sprptOverrun: oneOf('sprptOverrun convention', SPRPT_OVERRUN_RULES).optional(),
-      psjfPreemption: oneOf('psjfPreemption convention', PSJF_PREEMPTION_RULES).optional(),
-    },
-    {
-      // an unknown convention: unknownKeyMessage (the parse's error map) names it and the allowed ones
-      error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'conventions must be an object such as {"lpwWork":"clip"}'),
-    },
-  )
-  .strict();
+export const conventionsInputSchema = onFirstTouch(() =>
+  z
+    .object(
+      {
+        lpwWork: oneOf('lpwWork convention', LPW_WORK_RULES).optional(),
+        sprptOverrun: oneOf('sprptOverrun convention', SPRPT_OVERRUN_RULES).optional(),
+        psjfPreemption: oneOf('psjfPreemption convention', PSJF_PREEMPTION_RULES).optional(),
+      },
+      {
+        // an unknown convention: unknownKeyMessage (the parse's error map) names it and the allowed ones
+        error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'conventions must be an object such as {"lpwWork":"clip"}'),
+      },
+    )
+    .strict(),
+);
 
-const serviceMean = positiveNumber('service mean').default(1);
+const serviceMean = onFirstTouch(() => positiveNumber('service mean').default(1));
 
 /** A finite number > lower; the message names the field (`what`, default field) and adds the law's hint. */
 const above = (field: string, lower: number, hint = '', what = field) =>
@@ -107,19 +110,22 @@ const above = (field: string, lower: number, hint = '', what = field) =>
  * them (`bpareto:ALPHA:RATIO`), each with its check; every law also has `mean`. One table for the object form
  * (`serviceSchema`) and the short form (`parseServiceShort`).
  */
-const SERVICE_PARAMETERS = {
-  exponential: {},
-  deterministic: {},
-  erlang: { k: positiveIntegerSchema('erlang k') },
-  hyperexponential: { scv: above('hyperexponential scv', 1, ' (use erlang or exponential for scv ≤ 1)') },
-  weibull: { shape: positiveNumber('weibull shape') },
-  lognormal: { sigma: positiveNumber('lognormal sigma') },
-  'bounded-pareto': {
-    alpha: positiveNumber('bounded-pareto alpha'),
-    ratio: above('bounded-pareto ratio', 1, '', 'bounded-pareto ratio (upper/lower bound)'),
-  },
-  pareto: { alpha: above('pareto alpha', 1, ' (the mean is infinite for α ≤ 1; bpareto:ALPHA:RATIO allows any α > 0)') },
-} as const;
+const SERVICE_PARAMETERS = onFirstTouch(
+  () =>
+    ({
+      exponential: {},
+      deterministic: {},
+      erlang: { k: positiveIntegerSchema('erlang k') },
+      hyperexponential: { scv: above('hyperexponential scv', 1, ' (use erlang or exponential for scv ≤ 1)') },
+      weibull: { shape: positiveNumber('weibull shape') },
+      lognormal: { sigma: positiveNumber('lognormal sigma') },
+      'bounded-pareto': {
+        alpha: positiveNumber('bounded-pareto alpha'),
+        ratio: above('bounded-pareto ratio', 1, '', 'bounded-pareto ratio (upper/lower bound)'),
+      },
+      pareto: { alpha: above('pareto alpha', 1, ' (the mean is infinite for α ≤ 1; bpareto:ALPHA:RATIO allows any α > 0)') },
+    }) as const,
+);
 
 type ParametricKind = keyof typeof SERVICE_PARAMETERS;
 
@@ -187,49 +193,51 @@ const lawSchema = <K extends ParametricKind>(kind: K) =>
  * A service law (theory.md §1 "Sizes"): an object `{ kind, …, mean }` or a short form (`parseServiceShort`).
  * Empirical sizes are rescaled to `mean`.
  */
-export const serviceSchema = z.preprocess(
-  (value) => (typeof value === 'string' ? parseServiceShort(value) : value),
-  z.discriminatedUnion(
-    'kind',
-    [
-      lawSchema('exponential'),
-      lawSchema('deterministic'),
-      lawSchema('erlang'),
-      lawSchema('hyperexponential'),
-      lawSchema('weibull'),
-      lawSchema('lognormal'),
-      lawSchema('bounded-pareto'),
-      lawSchema('pareto'),
-      z
-        .object({
-          kind: z.literal('empirical'),
-          values: z
-            .array(
-              finiteNumber('empirical size').refine((x) => x >= 0, {
-                error: (iss) => `empirical sizes must be ≥ 0, got ${show(iss.input)}`,
+export const serviceSchema = onFirstTouch(() =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? parseServiceShort(value) : value),
+    z.discriminatedUnion(
+      'kind',
+      [
+        lawSchema('exponential'),
+        lawSchema('deterministic'),
+        lawSchema('erlang'),
+        lawSchema('hyperexponential'),
+        lawSchema('weibull'),
+        lawSchema('lognormal'),
+        lawSchema('bounded-pareto'),
+        lawSchema('pareto'),
+        z
+          .object({
+            kind: z.literal('empirical'),
+            values: z
+              .array(
+                finiteNumber('empirical size').refine((x) => x >= 0, {
+                  error: (iss) => `empirical sizes must be ≥ 0, got ${show(iss.input)}`,
+                }),
+                { error: () => 'empirical service needs a non-empty "values" array of sizes' },
+              )
+              .min(1, { error: () => 'empirical service needs a non-empty "values" array of sizes' })
+              .refine((v) => v.reduce((a, b) => a + b, 0) > 0, {
+                error: () => 'empirical sizes must have a positive mean',
+                when: (payload) => payload.issues.length === 0,
               }),
-              { error: () => 'empirical service needs a non-empty "values" array of sizes' },
-            )
-            .min(1, { error: () => 'empirical service needs a non-empty "values" array of sizes' })
-            .refine((v) => v.reduce((a, b) => a + b, 0) > 0, {
-              error: () => 'empirical sizes must have a positive mean',
-              when: (payload) => payload.issues.length === 0,
-            }),
-          source: z.string().default('values'),
-          mean: serviceMean,
-        })
-        .strict()
-        .transform(({ kind, values, source, mean }) => {
-          const raw = values.reduce((a, b) => a + b, 0) / values.length;
-          return { kind, values: values.map((x) => (x * mean) / raw), source, mean };
-        }),
-    ],
-    {
-      error: (iss) =>
-        typeof iss.input !== 'object' || iss.input === null
-          ? 'service must be an object such as {"kind":"exponential","mean":1} or a short form such as "weibull:0.5"'
-          : `unknown service kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${SERVICE_KINDS.join(', ')}`,
-    },
+            source: z.string().default('values'),
+            mean: serviceMean,
+          })
+          .strict()
+          .transform(({ kind, values, source, mean }) => {
+            const raw = values.reduce((a, b) => a + b, 0) / values.length;
+            return { kind, values: values.map((x) => (x * mean) / raw), source, mean };
+          }),
+      ],
+      {
+        error: (iss) =>
+          typeof iss.input !== 'object' || iss.input === null
+            ? 'service must be an object such as {"kind":"exponential","mean":1} or a short form such as "weibull:0.5"'
+            : `unknown service kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${SERVICE_KINDS.join(', ')}`,
+      },
+    ),
   ),
 );
 
@@ -257,46 +265,48 @@ function parsePredictionShort(text: string): Record<string, unknown> {
 }
 
 /** A prediction model (theory.md §1 "Predictions"): an object `{ kind, … }` or a short form (`parsePredictionShort`). */
-export const predictionSchema = z.preprocess(
-  (value) => (typeof value === 'string' ? parsePredictionShort(value) : value),
-  z.discriminatedUnion(
-    'kind',
-    [
-      z.object({ kind: z.literal('exact') }).strict(),
-      z.object({ kind: z.literal('exponential') }).strict(),
-      z
-        .object({
-          kind: z.literal('uniform'),
-          alpha: finiteNumber('uniform prediction alpha').refine((x) => x >= 0 && x <= 1, {
-            error: (iss) => `uniform prediction alpha must be in [0, 1], got ${show(iss.input)}`,
-          }),
-        })
-        .strict(),
-      z
-        .object({
-          kind: z.literal('lognormal'),
-          sigma: finiteNumber('lognormal prediction sigma').refine((x) => x >= 0, {
-            error: (iss) => `lognormal prediction sigma must be ≥ 0, got ${show(iss.input)}`,
-          }),
-          bias: oneOf('lognormal prediction bias', ['median', 'mean']).default('median'),
-        })
-        .strict(),
-      z
-        .object({
-          kind: z.literal('trace'),
-          values: z
-            .array(finiteNumber('trace prediction'), { error: () => 'trace prediction needs a non-empty "values" array' })
-            .min(1, { error: () => 'trace prediction needs a non-empty "values" array' }),
-          source: z.string().default('values'),
-        })
-        .strict(),
-    ],
-    {
-      error: (iss) =>
-        typeof iss.input !== 'object' || iss.input === null
-          ? 'prediction must be an object such as {"kind":"exact"} or a short form such as "uniform:0.5"'
-          : `unknown prediction kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${PREDICTION_KINDS.join(', ')}`,
-    },
+export const predictionSchema = onFirstTouch(() =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? parsePredictionShort(value) : value),
+    z.discriminatedUnion(
+      'kind',
+      [
+        z.object({ kind: z.literal('exact') }).strict(),
+        z.object({ kind: z.literal('exponential') }).strict(),
+        z
+          .object({
+            kind: z.literal('uniform'),
+            alpha: finiteNumber('uniform prediction alpha').refine((x) => x >= 0 && x <= 1, {
+              error: (iss) => `uniform prediction alpha must be in [0, 1], got ${show(iss.input)}`,
+            }),
+          })
+          .strict(),
+        z
+          .object({
+            kind: z.literal('lognormal'),
+            sigma: finiteNumber('lognormal prediction sigma').refine((x) => x >= 0, {
+              error: (iss) => `lognormal prediction sigma must be ≥ 0, got ${show(iss.input)}`,
+            }),
+            bias: oneOf('lognormal prediction bias', ['median', 'mean']).default('median'),
+          })
+          .strict(),
+        z
+          .object({
+            kind: z.literal('trace'),
+            values: z
+              .array(finiteNumber('trace prediction'), { error: () => 'trace prediction needs a non-empty "values" array' })
+              .min(1, { error: () => 'trace prediction needs a non-empty "values" array' }),
+            source: z.string().default('values'),
+          })
+          .strict(),
+      ],
+      {
+        error: (iss) =>
+          typeof iss.input !== 'object' || iss.input === null
+            ? 'prediction must be an object such as {"kind":"exact"} or a short form such as "uniform:0.5"'
+            : `unknown prediction kind ${show((iss.input as { kind?: unknown } | undefined)?.kind)}; expected one of: ${PREDICTION_KINDS.join(', ')}`,
+      },
+    ),
   ),
 );
 
@@ -304,56 +314,58 @@ export const predictionSchema = z.preprocess(
  * The model (theory.md §1): `lambda` and `d` required, every other field defaulted. Output is plain data; the
  * stability check (λ > 0, ρ < 1) is `parseModel`'s, since it raises UnstableModelError rather than InvalidModelError.
  */
-export const modelSchema = z
-  .object({
-    lambda: finiteNumber('lambda'),
-    d: positiveIntegerSchema('d'),
-    selection: oneOf('selection', SELECTIONS).default('jsq'),
-    discipline: oneOf('discipline', DISCIPLINES).default('fifo'),
-    service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
-    prediction: predictionSchema.default({ kind: 'exact' }),
-    sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
-    memory: memorySchema.default({ kind: 'none' }),
-    servers: serversSchema.optional(),
-    arrivals: arrivalsSchema.default({ kind: 'exponential' }),
-    // a fixed K (integer) or a size law: the short form geom:MEAN | pmf:P1,P2,… or its object form (model/batchLaw.ts);
-    // a law is checked here, in one line, and a pmf with one atom becomes that K
-    batch: z
-      .preprocess((v) => {
-        const law = typeof v === 'string' && /^[a-z]/i.test(v.trim()) ? parseBatchShort(v) : v;
-        if (typeof law !== 'object' || law === null) return law;
-        const parsed = batchLawSchema.safeParse(law);
-        if (!parsed.success) throw new InvalidModelError(formatIssues(parsed.error, { label: 'batch' }));
-        return normaliseBatchLaw(parsed.data);
-      }, z.unknown())
-      .transform((v, ctx): number | BatchSizeLaw => {
-        if (typeof v === 'object' && v !== null) return v as BatchSizeLaw;
-        const k = positiveIntegerSchema('batch size K').safeParse(v);
-        if (k.success) return k.data;
-        ctx.addIssue({ code: 'custom', message: k.error.issues[0]?.message ?? `batch size K must be an integer ≥ 1, got ${show(v)}` });
-        return z.NEVER;
-      })
-      .default(1),
-    batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
-    // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })
-    redundancy: z
-      .union(
-        [
-          oneOf('redundancy', REDUNDANCIES),
-          z.object({ kind: z.literal('cancel-on-complete'), replicas: oneOf('replicas', REPLICA_LAWS) }).strict(),
-        ],
-        {
-          error: (iss) =>
-            `unknown redundancy ${show(iss.input)}; expected one of: ${REDUNDANCIES.join(', ')} (or {"kind":"cancel-on-complete","replicas":"independent"})`,
-        },
-      )
-      .default('none'),
-    replicas: oneOf('replicas', REPLICA_LAWS).optional(),
-    conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
-  })
-  // a misspelt field would otherwise be dropped and its default run instead (`disipline: 'srpt'` ran FIFO); the parse's
-  // error map (`validate`) names it and the allowed fields
-  .strict();
+export const modelSchema = onFirstTouch(() =>
+  z
+    .object({
+      lambda: finiteNumber('lambda'),
+      d: positiveIntegerSchema('d'),
+      selection: oneOf('selection', SELECTIONS).default('jsq'),
+      discipline: oneOf('discipline', DISCIPLINES).default('fifo'),
+      service: serviceSchema.default({ kind: 'exponential', mean: 1 }),
+      prediction: predictionSchema.default({ kind: 'exact' }),
+      sampling: oneOf('sampling', SAMPLINGS).default('with-replacement'),
+      memory: memorySchema.default({ kind: 'none' }),
+      servers: serversSchema.optional(),
+      arrivals: arrivalsSchema.default({ kind: 'exponential' }),
+      // a fixed K (integer) or a size law: the short form geom:MEAN | pmf:P1,P2,… or its object form (model/batchLaw.ts);
+      // a law is checked here, in one line, and a pmf with one atom becomes that K
+      batch: z
+        .preprocess((v) => {
+          const law = typeof v === 'string' && /^[a-z]/i.test(v.trim()) ? parseBatchShort(v) : v;
+          if (typeof law !== 'object' || law === null) return law;
+          const parsed = batchLawSchema.safeParse(law);
+          if (!parsed.success) throw new InvalidModelError(formatIssues(parsed.error, { label: 'batch' }));
+          return normaliseBatchLaw(parsed.data);
+        }, z.unknown())
+        .transform((v, ctx): number | BatchSizeLaw => {
+          if (typeof v === 'object' && v !== null) return v as BatchSizeLaw;
+          const k = positiveIntegerSchema('batch size K').safeParse(v);
+          if (k.success) return k.data;
+          ctx.addIssue({ code: 'custom', message: k.error.issues[0]?.message ?? `batch size K must be an integer ≥ 1, got ${show(v)}` });
+          return z.NEVER;
+        })
+        .default(1),
+      batchDispatch: oneOf('batch dispatch', BATCH_DISPATCHES).default('spread'),
+      // a mode name, or the normalised object form of a model read back from JSON ({ kind, replicas })
+      redundancy: z
+        .union(
+          [
+            oneOf('redundancy', REDUNDANCIES),
+            z.object({ kind: z.literal('cancel-on-complete'), replicas: oneOf('replicas', REPLICA_LAWS) }).strict(),
+          ],
+          {
+            error: (iss) =>
+              `unknown redundancy ${show(iss.input)}; expected one of: ${REDUNDANCIES.join(', ')} (or {"kind":"cancel-on-complete","replicas":"independent"})`,
+          },
+        )
+        .default('none'),
+      replicas: oneOf('replicas', REPLICA_LAWS).optional(),
+      conventions: conventionsInputSchema.default({}).transform((c): Conventions => ({ ...DEFAULT_CONVENTIONS, ...c })),
+    })
+    // a misspelt field would otherwise be dropped and its default run instead (`disipline: 'srpt'` ran FIFO); the parse's
+    // error map (`validate`) names it and the allowed fields
+    .strict(),
+);
 
 /** `a.b[2].c` for an issue path; '(top level)' when empty. */
 export function issuePath(path: readonly PropertyKey[]): string {
@@ -402,7 +414,7 @@ export function closestNames(name: string, known: readonly string[]): string[] {
  * itself so the list cannot go stale: `unknown key "selection" (did you mean "selections"?); allowed keys: name, …`.
  * A zod error map for one parse (`validate`); undefined for every other issue (it keeps its own message).
  */
-export function unknownKeyMessage(issue: z.core.$ZodRawIssue): string | undefined {
+export function unknownKeyMessage(issue: Zod.core.$ZodRawIssue): string | undefined {
   if (issue.code !== 'unrecognized_keys') return undefined;
   const keys = (issue as { keys?: readonly string[] }).keys ?? [];
   const shape = (issue.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
@@ -419,7 +431,7 @@ export function unknownKeyMessage(issue: z.core.$ZodRawIssue): string | undefine
  * `schema.safeParse(input)` with unknown keys named by `unknownKeyMessage` (where the object's own schema does not
  * word them): the one parse of user input (flags, model, experiment, claim and population-model files).
  */
-export function validate<S extends z.ZodType>(schema: S, input: unknown): z.ZodSafeParseResult<z.output<S>> {
+export function validate<S extends Zod.ZodType>(schema: S, input: unknown): Zod.ZodSafeParseResult<Zod.output<S>> {
   return schema.safeParse(input, { error: unknownKeyMessage });
 }
 
@@ -431,10 +443,10 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.ZodS
  * the path is what the user edits); an unknown key always names its path unless it is at the top level. Duplicate
  * messages count once. Unknown keys come first (a misspelt field is the cause of the missing one beside it).
  */
-export function formatIssues(error: z.ZodError, options: { label?: string; shown?: number; alwaysPath?: boolean } = {}): string {
+export function formatIssues(error: Zod.ZodError, options: { label?: string; shown?: number; alwaysPath?: boolean } = {}): string {
   // an unknown key first: a misspelt field ({ kind: 'bcp', A: 3 }, a transition's "rates") is the cause of the
   // "missing" issue beside it
-  const unknownKey = (i: z.core.$ZodIssue) => i.code === 'unrecognized_keys';
+  const unknownKey = (i: Zod.core.$ZodIssue) => i.code === 'unrecognized_keys';
   // ... and the key it was meant to be, when missing, is not a second problem ("rates" given, so "rate" is missing)
   const meant = new Set<string>();
   for (const i of error.issues.filter(unknownKey)) {
@@ -446,7 +458,7 @@ export function formatIssues(error: z.ZodError, options: { label?: string; shown
     ...error.issues.filter((i) => !unknownKey(i) && !(i.code === 'invalid_type' && meant.has(issuePath(i.path)))),
   ];
   // an unknown key names where it is (`service: unknown key "shap"; allowed keys: kind, shape, mean`)
-  const withPath = (i: z.core.$ZodIssue) => options.alwaysPath || /^[A-Z]/.test(i.message) || (unknownKey(i) && i.path.length > 0);
+  const withPath = (i: Zod.core.$ZodIssue) => options.alwaysPath || /^[A-Z]/.test(i.message) || (unknownKey(i) && i.path.length > 0);
   const lines = [...new Set(issues.map((i) => (withPath(i) ? `${issuePath(i.path)}: ${i.message}` : i.message)))];
   const shown = options.shown ?? 2;
   const more = lines.length - 1;
@@ -463,7 +475,7 @@ export function formatIssues(error: z.ZodError, options: { label?: string; shown
 export function refuseRepeatedEntries(
   lists: unknown,
   keys: readonly string[],
-  ctx: z.RefinementCtx,
+  ctx: Zod.RefinementCtx,
   at: readonly PropertyKey[] = [],
 ): void {
   if (lists === null || typeof lists !== 'object') return;
@@ -485,7 +497,7 @@ export function refuseRepeatedEntries(
  * @param label file name (or what the JSON is) put in front of the message.
  * @throws {InvalidModelError} `label: path: message`, then how many more problems and the next two (`formatIssues`).
  */
-export function parseWithSchema<S extends z.ZodType>(schema: S, json: unknown, label: string): z.output<S> {
+export function parseWithSchema<S extends Zod.ZodType>(schema: S, json: unknown, label: string): Zod.output<S> {
   const result = validate(schema, json);
   if (result.success) return result.data;
   throw new InvalidModelError(formatIssues(result.error, { label, alwaysPath: true }));

@@ -8,7 +8,7 @@
  * is ρ < 1. Source: Mukhopadhyay & Mazumdar, IEEE TCNS 2015 (arXiv 1311.5806); Gardner et al., "Scalable load
  * balancing in the presence of heterogeneous servers", Perf. Eval. 2021.
  */
-import { z } from 'zod';
+import { onFirstTouch, z } from '../lazy.ts';
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
 
 /** How the d servers of an arrival are drawn over the classes: uniformly over servers, or in proportion to speed. */
@@ -45,26 +45,30 @@ const numberList = (field: string) =>
   );
 
 /** The `servers` field as written: speeds (list or "1,2"), fractions (default equal), sampling (default uniform). */
-export const serversSchema = z
-  .object(
-    {
-      speeds: numberList('speeds'),
-      fractions: numberList('fractions').optional(),
-      sampling: z
-        .enum(SERVER_SAMPLINGS, { error: (iss) => `unknown server sampling ${JSON.stringify(iss.input)}; expected one of: uniform, speed` })
-        .default('uniform'),
-    },
-    {
-      // an unknown field: unknownKeyMessage (the parse's error map) names it and the allowed ones
-      error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'servers must be an object { speeds, fractions?, sampling? }'),
-    },
-  )
-  .strict()
-  .transform((s): ServerClasses => ({
-    speeds: s.speeds,
-    fractions: s.fractions ?? s.speeds.map(() => 1 / s.speeds.length),
-    sampling: s.sampling,
-  }));
+export const serversSchema = onFirstTouch(() =>
+  z
+    .object(
+      {
+        speeds: numberList('speeds'),
+        fractions: numberList('fractions').optional(),
+        sampling: z
+          .enum(SERVER_SAMPLINGS, {
+            error: (iss) => `unknown server sampling ${JSON.stringify(iss.input)}; expected one of: uniform, speed`,
+          })
+          .default('uniform'),
+      },
+      {
+        // an unknown field: unknownKeyMessage (the parse's error map) names it and the allowed ones
+        error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'servers must be an object { speeds, fractions?, sampling? }'),
+      },
+    )
+    .strict()
+    .transform((s): ServerClasses => ({
+      speeds: s.speeds,
+      fractions: s.fractions ?? s.speeds.map(() => 1 / s.speeds.length),
+      sampling: s.sampling,
+    })),
+);
 
 /** Class c (0-based) in words, 1-based: "class 1 (speed 1, fraction 0.5)". */
 export function describeClass(servers: ServerClasses, c: number): string {

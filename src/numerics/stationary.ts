@@ -41,6 +41,12 @@ export interface StationaryOptions {
    * turns on aggregation–disaggregation over the levels. Every level must be non-empty.
    */
   levels?: Int32Array;
+  /**
+   * With `levels`: the aggregation step runs before every this many-th sweep (an integer ≥ 1; default 1, before each).
+   * A step costs about a sweep (one pass over the generator's entries); on the exact chains it is needed only now and
+   * then, as the slow level mode it removes comes back slowly (solveExact.ts `AGGREGATE_EVERY`).
+   */
+  aggregateEvery?: number;
   /** Sees the residual after every check (the start's included) and the sweeps so far: for progress output. */
   onCheck?: (residual: number, iterations: number) => void;
 }
@@ -99,7 +105,8 @@ function normalise(pi: Float64Array): void {
 /**
  * Solves πQ = 0, Σπ = 1 for an irreducible generator by (symmetric) Gauss–Seidel / SOR.
  * @param Q generator by columns (`ColumnGenerator`); every state must have outRate > 0 (no absorbing state).
- * @param options `initial`, `tolerance`, `maxIterations`, `omega`, `checkEvery`, `symmetric`, `levels`, `onCheck`.
+ * @param options `initial`, `tolerance`, `maxIterations`, `omega`, `checkEvery`, `symmetric`, `levels`, `aggregateEvery`,
+ *   `onCheck`.
  * @returns `pi` (length S), `residual` ‖πQ‖₁/max q_j (≤ tolerance), `iterations`.
  * @throws {InvalidModelError} on an absorbing state, a bad initial vector or bad options.
  * @throws {ConvergenceError} if the residual is still above tolerance after maxIterations sweeps.
@@ -113,9 +120,12 @@ export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOpt
   const omega = options.omega ?? 1;
   const checkEvery = options.checkEvery ?? 10;
   const symmetric = options.symmetric ?? true;
+  const aggregateEvery = options.aggregateEvery ?? 1;
   if (!(tolerance > 0)) throw new InvalidModelError(`tolerance must be > 0, got ${tolerance}`);
   if (!(omega > 0 && omega < 2)) throw new InvalidModelError(`omega must lie in (0, 2), got ${omega}`);
   if (!Number.isInteger(checkEvery) || checkEvery < 1) throw new InvalidModelError(`checkEvery must be an integer ≥ 1, got ${checkEvery}`);
+  if (!Number.isInteger(aggregateEvery) || aggregateEvery < 1)
+    throw new InvalidModelError(`aggregateEvery must be an integer ≥ 1, got ${aggregateEvery}`);
   if (inStart.length !== S + 1) throw new InvalidModelError(`inStart has length ${inStart.length}, expected ${S + 1}`);
   for (let j = 0; j < S; j++) {
     if (!(outRate[j] > 0)) throw new InvalidModelError(`state ${j} is absorbing (outRate ${outRate[j]}): no unique stationary law`);
@@ -143,7 +153,7 @@ export function stationaryGaussSeidel(Q: ColumnGenerator, options: StationaryOpt
       throw new ConvergenceError(`Gauss–Seidel for πQ = 0 on ${S} states did not reach ‖πQ‖₁/max q ≤ ${tolerance}`, residual, iterations);
     }
     for (let sweep = 0; sweep < checkEvery && iterations < maxIterations; sweep++, iterations++) {
-      aggregate?.(pi);
+      if (iterations % aggregateEvery === 0) aggregate?.(pi);
       sweepOnce(inStart, inFrom, inRate, outRate, pi, omega, symmetric && iterations % 2 === 1);
       normalise(pi);
     }

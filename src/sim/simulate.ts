@@ -20,7 +20,8 @@ import {
   type EstimandFiniteness,
   type Finiteness,
 } from '../model/moments.ts';
-import { serviceDistribution } from '../model/service/index.ts';
+import { serviceDistribution, timeUnit } from '../model/service/index.ts';
+import type { InfiniteEstimateJson } from '../io/jsonText.ts';
 import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, headTailMeans, mser } from '../stats/mser.ts';
 import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
@@ -1026,10 +1027,10 @@ export class SimulationCollector {
           initialBias === null
             ? ' (too few units or jobs for the head–tail test)'
             : `, and the first 10 % of each ${batchMode ? 'batch' : 'replication'}'s jobs differ from its last 50 % by ` +
-              `${initialBias.difference.toPrecision(3)} (t = ${initialBias.t.toFixed(2)}, p = ${initialBias.p.toPrecision(2)})`;
+              `${initialBias.difference.toPrecision(3)} ${timeUnit(model.service)} (t = ${initialBias.t.toFixed(2)}, ${initialBias.degreesOfFreedom} df, p = ${initialBias.p.toPrecision(2)})`;
         warnings.push(
           `MSER-5 on ${where} would discard ${ensembleCheck.truncatedJobs} more jobs (${((100 * ensembleCheck.truncatedJobs) / jobs).toFixed(1)} % ` +
-            `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} time units) after the warm-up of ${warmupTime.toPrecision(4)}${evidence}: the warm-up may be too short`,
+            `of the measured jobs, ≈ ${ensembleCheck.truncatedTime.toPrecision(3)} ${timeUnit(model.service)}) after the warm-up of ${warmupTime.toPrecision(4)}${evidence}: the warm-up may be too short`,
         );
       }
     }
@@ -1239,18 +1240,11 @@ export function simulate(model: SupermarketModel, options: SimulateOptions): Sim
   return collector.result();
 }
 
-/** JSON form of a mean that is infinite in theory: no interval; the finite sample mean kept for inspection only. */
-export interface InfiniteEstimate {
-  mean: null;
-  ci95: null;
-  halfWidth: null;
-  infinite: true;
-  /** Why it is infinite, in words (model/moments.ts). */
-  reason: string;
-  /** The run's finite average, which grows with the run and estimates nothing. */
-  sampleMean: number;
-  replications: number;
-}
+/**
+ * JSON form of a simulated mean that is infinite in theory: the one ∞ object (io/jsonText.ts) with the run it came
+ * from, `{ mean: null, infinite: true, reason, replications, sampleMean }`; no interval fields.
+ */
+export type InfiniteEstimate = InfiniteEstimateJson;
 
 /**
  * A finite mean that lies outside its printed interval: the interval is the t interval intersected with the parameter
@@ -1305,7 +1299,7 @@ export function percentilesJson<E extends Estimate>(p: Percentiles<E>): Percenti
 
 /**
  * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
- * `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`; everything else
+ * the one ∞ object `{ mean: null, infinite: true, reason, replications, sampleMean }` (io/jsonText.ts); everything else
  * as in `SimulationResult` (E[Q]/λ follows E[Q]) but the percentiles' `halfWidth` (`percentilesJson`); `meansOutsideInterval` lists the finite means outside their interval
  * (`meansOutsideInterval`, empty when none).
  */
@@ -1320,12 +1314,10 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
     if (e === undefined || verdict.finite) return;
     const inf: InfiniteEstimate = {
       mean: null,
-      ci95: null,
-      halfWidth: null,
       infinite: true,
       reason: verdict.reason,
-      sampleMean: e.sampleMean ?? e.mean,
       replications: e.replications,
+      sampleMean: e.sampleMean ?? e.mean,
     };
     out[key] = inf;
   };
@@ -1347,15 +1339,7 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
       const copy: Record<string, unknown> = { ...unit };
       for (const [key, verdict] of perUnit)
         if (!verdict.finite) {
-          const inf: InfiniteEstimate = {
-            mean: null,
-            ci95: null,
-            halfWidth: null,
-            infinite: true,
-            reason: verdict.reason,
-            sampleMean: unit[key],
-            replications: 1,
-          };
+          const inf: InfiniteEstimate = { mean: null, infinite: true, reason: verdict.reason, replications: 1, sampleMean: unit[key] };
           copy[key] = inf;
         }
       return copy;

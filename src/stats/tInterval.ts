@@ -25,7 +25,8 @@ export interface Estimate {
   /**
    * Present (true) when the quantity is infinite in theory (model/moments.ts, `estimandFiniteness`): then mean = +∞,
    * ci95 = [+∞, +∞], halfWidth = +∞, and the run's finite average is kept in `sampleMean` for inspection only.
-   * JSON form (io/json.ts): `{ mean: null, ci95: null, halfWidth: null, infinite: true, reason, sampleMean, replications }`.
+   * JSON form (io/jsonText.ts): the one ∞ object `{ mean: null, infinite: true, reason, replications, sampleMean }`, no
+   * interval fields; `parseJsonText` reads it back as this in-memory form.
    */
   infinite?: true;
   /** Why the quantity is infinite, in words (with `infinite`). */

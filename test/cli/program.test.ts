@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/program.ts';
+import { COMMANDS, reflowDescription } from '../../src/cli/program.ts';
 import { runCli } from './runCli.ts';
 
 describe('the lazy program', () => {
@@ -25,6 +25,19 @@ describe('the lazy program', () => {
       expect(r.stdout).toContain('--lambda');
       expect(r.stdout).toContain('Gast–Van Houdt');
     }
+  });
+
+  it('a description written with hard line breaks is wrapped as paragraphs, not cut into short lines', async () => {
+    expect(reflowDescription('one\ntwo\n\n  example\n- item\n1. first\n12 servers')).toBe(
+      'one two\n\n  example\n- item\n1. first 12 servers',
+    );
+    // table's description broke its source lines at ≈ 118 columns; commander wrapped them again at 80, leaving
+    // "FIFO: for every d, λ and n, E[Q] (jobs" alone on a line
+    const r = await runCli(['table', '--help']);
+    expect(r.status).toBe(0);
+    const description = r.stdout.split('\n\nOptions:')[0].split('\n').slice(2);
+    const short = description.filter((line, i) => line.length > 0 && line.length < 50 && (description[i + 1] ?? '').length > 0);
+    expect(short).toEqual([]);
   });
 
   it('each entry loads a command of its own name', async () => {

@@ -20,11 +20,21 @@ describe('jsonText / parseJsonText without and with infinite estimates', () => {
   it('an infinite estimate deep in a value beside an "infinite": false key keeps its encoding and reads back as +∞', () => {
     const value = { cells: [{ limit: { infinite: false, mean: 2 } }, { slowdown: infinite }] };
     const text = jsonText(value);
-    expect(text).toContain('"slowdown":{"mean":null,"ci95":null,"halfWidth":null,"infinite":true');
+    // the one ∞ object, with the run it came from and no interval fields (not even null ones)
+    expect(text).toContain('"slowdown":{"mean":null,"infinite":true,"reason":"E[1/S] = ∞","replications":5}');
     const back = parseJsonText(text) as { cells: { limit?: unknown; slowdown?: { mean: number; ci95: number[] } }[] };
     expect(back.cells[1].slowdown?.mean).toBe(Infinity);
     expect(back.cells[1].slowdown?.ci95).toEqual([Infinity, Infinity]);
     expect(back.cells[0].limit).toEqual({ infinite: false, mean: 2 });
+    // read back as `infiniteEstimate` builds it in memory: a round trip changes nothing
+    expect(back.cells[1].slowdown).toEqual(infinite);
+  });
+
+  it('files written before the one form (interval fields null) still read back as the in-memory estimate', () => {
+    const old = '{"s":{"mean":null,"ci95":null,"halfWidth":null,"infinite":true,"reason":"r","sampleMean":3,"replications":2}}';
+    expect(parseJsonText(old)).toEqual({
+      s: { mean: Infinity, ci95: [Infinity, Infinity], halfWidth: Infinity, infinite: true, reason: 'r', sampleMean: 3, replications: 2 },
+    });
   });
 
   it('the ∞ object of a quantity (no interval fields) is written as it is and read back with mean +∞, the reason kept', () => {

@@ -49,6 +49,21 @@ describe('stationaryGaussSeidel', () => {
     for (let k = 0; k <= K; k++) expect(Math.abs(r.pi[k] - exact[k] / total)).toBeLessThan(1e-10);
   });
 
+  it('stationaryGaussSeidel(Q, { levels, aggregateEvery: 5 }) aggregates only before every 5th sweep, to the same law', () => {
+    // a birth–death chain is solved by one aggregation step: with the step before sweeps 0, 5, 10, … the check after
+    // the first sweep (checkEvery 1) still meets the tolerance, and π is the M/M/1/K law
+    const levels = Int32Array.from({ length: K + 1 }, (_, k) => k);
+    const r = stationaryGaussSeidel(Q, { tolerance: 1e-14, levels, checkEvery: 1, aggregateEvery: 5 });
+    expect(r.iterations).toBeLessThanOrEqual(2);
+    for (let k = 0; k <= K; k++) expect(Math.abs(r.pi[k] - exact[k] / total)).toBeLessThan(1e-12);
+    // started far off (all mass at the top): the aggregation is what brings it back, every 5th sweep only
+    const top = Float64Array.from({ length: K + 1 }, (_, k) => (k === K ? 1 : 1e-300));
+    const sparse = stationaryGaussSeidel(Q, { tolerance: 1e-14, levels, initial: top, aggregateEvery: 5, omega: 1.6, symmetric: false });
+    for (let k = 0; k <= K; k++) expect(Math.abs(sparse.pi[k] - exact[k] / total)).toBeLessThan(1e-12);
+    expect(() => stationaryGaussSeidel(Q, { levels, aggregateEvery: 0 })).toThrow(/aggregateEvery must be an integer ≥ 1/);
+    expect(() => stationaryGaussSeidel(Q, { levels, aggregateEvery: 1.5 })).toThrow(InvalidModelError);
+  });
+
   it('stationaryGaussSeidel(Q) throws ConvergenceError when maxIterations runs out', () => {
     expect(() => stationaryGaussSeidel(Q, { tolerance: 1e-15, maxIterations: 3 })).toThrow(ConvergenceError);
   });

@@ -241,7 +241,14 @@ export function conjectureCommand(): Command {
               comparisons: p.comparisons,
               quantities: p.quantities.map((q) => {
                 const j = quantityJson(q, p);
-                return { key: j.key, value: j.value, interval: j.interval, source: j.source, method: j.method };
+                // an infinite quantity: the ∞ object as its value and no interval (io/jsonText.ts, one form)
+                return {
+                  key: j.key,
+                  value: j.value,
+                  ...('interval' in j ? { interval: j.interval } : {}),
+                  source: j.source,
+                  method: j.method,
+                };
               }),
             })),
           });

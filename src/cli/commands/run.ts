@@ -35,6 +35,9 @@ import { printJson } from '../output.ts';
 import { lockFolder } from '../../runs/lock.ts';
 import { formatCount } from '../../stats/index.ts';
 
+/** The report's part of a run's progress bar (its figures and claims; seconds where the cells take minutes to hours). */
+export const REPORT_SHARE = 0.01;
+
 interface Opts {
   out?: string;
   start: StartChoice;
@@ -134,6 +137,7 @@ export function runCommand(): Command {
     .action(
       action(async (file: string, o: Opts, self: Command) => {
         const runMeta = startRun();
+        const since = Date.now();
         const spec = loadExperiment(file);
         const claims = loadExperimentClaims(file, spec);
         let cells: ExperimentCell[];
@@ -172,9 +176,15 @@ export function runCommand(): Command {
         const resumed = store.resumed;
         const todo = cells.filter((c) => !outcomes.has(c.key) && !c.trace);
         const traceTodo = cells.filter((c) => !outcomes.has(c.key) && c.trace);
-        const total = todo.reduce((s, c) => s + cost(c), 0) + traceTodo.length;
+        // one bar for the whole run, its clock from the command's start: the simulations (events), then the trace replays
+        // (their events, estimated from the traces), then the report, counted as REPORT_SHARE of the whole so that 100 %
+        // (and "done in", the whole run's time) comes when the report is written, not when the last cell is
+        const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
+        const traceCost = new Map(traceTodo.map((c) => [c.key, traces.replayEvents(c)]));
+        const work = todo.reduce((s, c) => s + cost(c), 0) + [...traceCost.values()].reduce((s, x) => s + x, 0);
+        const total = work > 0 ? work / (1 - REPORT_SHARE) : 1; // all stored: the report is the whole run
         let done = 0;
-        const progress = createProgress(`run ${spec.name}`, o.progress);
+        const progress = createProgress(`run ${spec.name}`, o.progress, { since });
         if (resumed > 0 && o.progress) process.stderr.write(`${resumed} of ${cells.length} cells resumed from ${dir}\n`);
         const index = path.join(out, 'index.html');
         // an earlier run stopped (Ctrl-C, a crash) while writing its report: say that this run writes it. Told from the disk:
@@ -224,11 +234,11 @@ export function runCommand(): Command {
           `rerun the same command to write it from the stored cells${store.saved < cells.length ? ' (and compute the rest)' : ''}`;
         const finish = async (): Promise<void> => {
           // trace replays: one run each, in this thread (the trace and its learned predictions are loaded once)
-          const traces = new TraceCellRunner(path.dirname(path.resolve(file)));
           const skipped: { key: string; reason: string }[] = [];
           for (const cell of traceTodo) {
             progress.update(done, total, `${cell.service} ${cell.policy} λ = ${cell.lambda}`);
             const r = traces.run(cell);
+            done += traceCost.get(cell.key)!;
             if ('skipReason' in r) {
               skipped.push({ key: cell.key, reason: r.skipReason });
               continue;
@@ -239,8 +249,9 @@ export function runCommand(): Command {
           const predictorQuality = [...new Map(cells.filter((c) => c.trace).map((c) => [c.service, c])).values()].map((c) =>
             traces.quality(c),
           );
-          progress.stop();
           if (shard) {
+            progress.update(total, total, `${outcomes.size}/${cells.length} cells`);
+            progress.stop();
             shard.finish();
             if (skipped.length)
               process.stderr.write(`${skipped.length} trace cells skipped: ${skipped.map((x) => `${x.key} (${x.reason})`).join('; ')}\n`);
@@ -254,8 +265,11 @@ export function runCommand(): Command {
             skippedCells: skipped,
             ...(predictorQuality.length ? { predictorQuality } : {}),
           };
+          progress.update(done, total, 'writing the report');
           const findings = judgeExperimentClaims(claims, ordered, new Map(cells.map((c) => [c.key, c.model])));
           const files = await writeExperimentReport(out, spec, ordered, meta, findings, { latex: o.latex === true });
+          progress.update(total, total, `${ordered.length}/${cells.length} cells, report written`);
+          progress.stop();
           if (o.json) {
             printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
             return;
@@ -264,7 +278,11 @@ export function runCommand(): Command {
             `Report written to ${path.join(out, 'index.html')}: ${cells.length} cells (${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n`,
           );
         };
-        await withInterruptMessage(unfinished, finish, () => progress.stop());
+        try {
+          await withInterruptMessage(unfinished, finish, () => progress.stop());
+        } finally {
+          progress.stop();
+        }
       }),
     );
 }

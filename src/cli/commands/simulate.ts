@@ -10,6 +10,7 @@ import { SELECTION_TABLE, checkServers, policyName, slowdownFinite, usesPredicti
 import { simulationWarmup, type StartChoice } from '../../meanfield/warmup.ts';
 import {
   ENGINE_CHOICES,
+  MSER_MARGIN,
   checkEventBudget,
   meansOutsideInterval,
   simulate,
@@ -100,17 +101,28 @@ const showOr = (e: Estimate, f: Finiteness, unsettled?: string) =>
 /**
  * The warm-up line: MSER-5's truncation (over the first half of the series, stats/mser.ts) as a share of the measured
  * jobs; when its minimum sits on the half, the run is too short to confirm the warm-up and the line says so, with the
- * replications' own truncations.
+ * replications' own truncations. When MSER warns (cut beyond `MSER_MARGIN` of the jobs, or too short), the same line
+ * gives the head–tail (Geweke-type) test the warning needs beside it (`warmupCheck.initialBias`, theory.md §8): the
+ * difference of the head and tail means of E[T] in the model's time unit, t with its degrees of freedom, p.
+ * @param unit the model's time unit (`timeUnit`). @param batch one long run of batch means (the test's windows differ).
  */
-function mserText(check: SimulationResult['warmupCheck'], where: string, jobs: number): string {
+function mserText(check: SimulationResult['warmupCheck'], where: string, jobs: number, unit: string, batch: boolean): string {
   const e = check.ensemble;
   if (e === null) return '  warm-up check: too few jobs for MSER-5';
   const share = (k: number) => `${k} jobs (${((100 * k) / jobs).toFixed(1)} %)`;
   const line = `  warm-up check: MSER-5 on ${where} truncates ${share(e.truncatedJobs)} after the warm-up`;
-  if (!e.tooShort) return line;
+  if (!e.tooShort && !(e.truncatedJobs > MSER_MARGIN * jobs)) return line;
+  const b = check.initialBias;
+  const headTail =
+    b === null
+      ? '; head–tail test: too few units or jobs'
+      : `; head–tail test: E[T] of ${batch ? "the first batch's first 10 % of jobs − the later half of the batches" : "each replication's first 10 % of jobs − its last 50 %"} = ${b.difference.toPrecision(3)} ${unit}, ` +
+        `t = ${b.t.toFixed(2)} (${b.degreesOfFreedom} df), p = ${b.p.toPrecision(2)}` +
+        (b.significant ? ` < ${b.level}` : ` ≥ ${b.level}: no initial bias shown`);
+  if (!e.tooShort) return `${line}${headTail}`;
   const own = check.perUnit.filter((u): u is MserCheck => u !== null).map((u) => u.truncatedJobs);
   const range = own.length > 1 ? `; per replication ${Math.min(...own)}–${Math.max(...own)} jobs` : '';
-  return `${line}${range}; still falling at the half: too short to confirm`;
+  return `${line}${range}; still falling at the half: too short to confirm${headTail}`;
 }
 
 export function simulateCommand(): Command {
@@ -285,6 +297,8 @@ export function simulateCommand(): Command {
           result.warmupCheck,
           batchMode ? 'the first batch' : `the average of the ${result.replications} replications`,
           o.jobs,
+          timeUnit(model.service),
+          batchMode,
         );
         const lines = [
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,

@@ -76,6 +76,11 @@ export interface CavityRunOptions {
   startTime?: number;
   /** Called with the response time T and batch of each job completed in the measured window (response-time laws). */
   onResponse?: (T: number, batch: number) => void;
+  /**
+   * Called every 2¹⁴ events with the fraction of the run's simulated time (warm-up + horizon) done, in [0, 1); for
+   * progress output (a long LWL cavity behind `fixed-point --quantiles`). Changes no number.
+   */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface CavityRunResult {
@@ -129,6 +134,8 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   let events = 0;
   let t = t0;
   let nextArrival = t0 + rng.nextExp() / rate;
+  const onProgress = o.onProgress;
+  let steps = 0;
 
   /** Adds the time in [from, to) spent with `k` jobs to the batches it overlaps (measured window only). */
   const addLevelTime = (from: number, to: number, k: number) => {
@@ -158,6 +165,7 @@ export function runCavityQueue(o: CavityRunOptions): CavityRunResult {
   };
 
   while (t < end) {
+    if (onProgress !== undefined && (++steps & 0x3fff) === 0) onProgress((t - t0) / (end - t0));
     const completion = t + queue.nextEventIn();
     if (completion <= nextArrival) {
       if (completion > end) {

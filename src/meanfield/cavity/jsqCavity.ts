@@ -617,7 +617,7 @@ export function jsqCavity(model: SupermarketModel, options: JsqCavityOptions = {
     provenance: {
       model,
       equation:
-        'cavity queue with arrival rate lambda*a_k at k jobs, a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}); s_hat_k = rho*(time with >= k jobs)/(busy time); s <- Anderson(s + theta*(s_hat - s))',
+        'cavity queue with arrival rate λ*a_k at k jobs, a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}); ŝ_k = ρ*(time with >= k jobs)/(busy time); s <- Anderson(s + theta*(ŝ - s))',
       source:
         'theory.md §5 [A] (JSQ(d) cavity), §3 (a_k); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012; Walker & Ni 2011 (Anderson)',
       version: VERSION,

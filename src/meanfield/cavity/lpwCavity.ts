@@ -613,7 +613,7 @@ export function lpwCavity(model: SupermarketModel, options: LpwCavityOptions = {
     provenance: {
       model,
       equation:
-        'cavity queue, potential rate lambda*d thinned by Pbar(p)^(d-1) at predicted work p != 0 and ((C0+pi0)^d - C0^d)/(d*pi0) on the atom P = 0; law of P <- (1-theta)law + theta*sampled (PASTA)',
+        'cavity queue, potential rate λ*d thinned by P̄(p)^(d-1) at predicted work p != 0 and ((C0+π₀)^d - C0^d)/(d*π₀) on the atom P = 0; law of P <- (1-theta)law + theta*sampled (PASTA)',
       source: 'theory.md §5 [A] (LPW(d) cavity); Bramson, Lu, Prabhakar, Queueing Systems 71(3), 2012',
       version: VERSION,
       code: codeId(),

@@ -31,6 +31,8 @@ export interface LwlCavityOptions {
   seed?: number;
   /** F̄ as a table (e.g. from the LWL solver). Required unless the service law is exponential (closed form). */
   workloadCcdf?: WorkloadCcdfTable;
+  /** Called every 2¹⁴ events with the fraction of the run done (simulated time); for progress output. Changes no number. */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface LwlCavityResult {
@@ -113,7 +115,9 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
     rng: new Rng(streamSeed(run.seed, 0)),
     levels: false,
     onResponse: responses && ((T, batch) => responses.push(batch, T)),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
+  options.onProgress?.(1);
   const T = batchRatioEstimate(out.responseSum, out.completed);
   const slowdown = batchRatioEstimate(out.slowdownSum, out.completed);
   return {
@@ -133,9 +137,8 @@ export function lwlCavity(model: SupermarketModel, options: LwlCavityOptions = {
     },
     provenance: {
       model,
-      equation:
-        'one queue, Poisson rate lambda*d thinned by Fbar(w)^(d-1) (w > 0) or (1 - rho^d)/(d(1 - rho)) (idle); discipline simulated',
-      source: 'theory.md §5 [D] (cavity queue), §4 (Fbar; Hellemans and Van Houdt, POMACS 2(2), 2018); Bramson, Lu, Prabhakar 2012',
+      equation: 'one queue, Poisson rate λ*d thinned by F̄(w)^(d-1) (w > 0) or (1 - ρ^d)/(d(1 - ρ)) (idle); discipline simulated',
+      source: 'theory.md §5 [D] (cavity queue), §4 (F̄; Hellemans and Van Houdt, POMACS 2(2), 2018); Bramson, Lu, Prabhakar 2012',
       version: VERSION,
       code: codeId(),
       seed: run.seed,

@@ -75,6 +75,12 @@ export interface ExactResult {
 
 /** SOR factor: ~4× fewer sweeps than Gauss–Seidel on these chains (measured at n = 2–4, ρ = 0.9). */
 const SOR_OMEGA = 1.6;
+/**
+ * Aggregation over total jobs before every 5th sweep, not each: the step costs about a sweep, and on the default
+ * report's chains (d = 2, 3; λ = 0.7–0.95; n = 2–5, up to 1.1·10⁵ states) the solves took the same sweeps as with a
+ * step before each (60–200) for ~40 % less CPU; π moved by ≤ 2·10⁻¹¹ in L1, E[T] by ≤ 1e−10 (tolerance 1e−12).
+ */
+const AGGREGATE_EVERY = 5;
 const DEFAULTS = { truncationBound: 1e-6, tolerance: 1e-12, maxStates: 2e7, maxBytes: 4 * 2 ** 30 };
 const MAX_LEVEL = 255;
 
@@ -268,6 +274,7 @@ export function solveExact(given: SupermarketModel, options: ExactOptions): Exac
       initial: startVector(chain, rho, previous),
       tolerance,
       levels: chain.levels,
+      aggregateEvery: AGGREGATE_EVERY,
       omega: SOR_OMEGA,
       symmetric: false,
       onCheck: options.onProgress

@@ -104,6 +104,7 @@ function runClass(
   batches: number,
   rng: Rng,
   onResponse?: (T: number, batch: number) => void,
+  onProgress?: (fraction: number) => void,
 ): CavityRunResult {
   const v = spec.speed;
   const out = runCavityQueue({
@@ -119,6 +120,7 @@ function runClass(
     rng,
     levels: true,
     onResponse: onResponse && ((T, b) => onResponse(T / v, b)),
+    ...(onProgress ? { onProgress } : {}),
   });
   const scale = (a: Float64Array) => a.map((x) => x / v);
   return {
@@ -550,6 +552,8 @@ export interface HeteroLwlCavityOptions {
   batches?: number;
   /** Master seed (default 1); class c uses stream streamSeed(seed, c). */
   seed?: number;
+  /** Called during the runs with the fraction done (classes in turn, simulated time); for progress. Changes no number. */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface HeteroLwlCavityResult {
@@ -623,6 +627,7 @@ export function heteroLwlCavity(
       run.batches,
       new Rng(streamSeed(run.seed, c)),
       classResponses && ((T, b) => classResponses[c].push(b, T)),
+      options.onProgress && ((f) => options.onProgress!((c + f) / speeds.length)),
     );
     const T = batchRatioEstimate(out.responseSum, out.completed);
     estimates.push(T.estimate);
@@ -646,6 +651,7 @@ export function heteroLwlCavity(
     workRate: { ...check(Math.abs(workRate - load) / load, 0.01), workRate },
     busyFraction: check(Math.max(...busy.map((b, c) => Math.abs(b - fp.classes[c].busyFraction))), 0.01),
   };
+  options.onProgress?.(1);
   requireChecks('heteroLwlCavity', checks, meanResponseTime.mean, 1);
   return {
     meanResponseTime,
@@ -658,7 +664,7 @@ export function heteroLwlCavity(
     provenance: {
       model,
       equation:
-        'class-c queue of speed v_c, potential rate lambda*d*p_c/f_c thinned by G(u)^(d-1) at drain time u > 0, (1 - G(0)^d)/(d(1 - G(0))) idle; G from the drain-time fixed point',
+        'class-c queue of speed v_c, potential rate λ*d*p_c/f_c thinned by G(u)^(d-1) at drain time u > 0, (1 - G(0)^d)/(d(1 - G(0))) idle; G from the drain-time fixed point',
       source: HETERO_CAVITY_SOURCE,
       version: VERSION,
       code: codeId(),

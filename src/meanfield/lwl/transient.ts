@@ -268,8 +268,8 @@ export function lwlTransient(model: SupermarketModel, options: LwlTransientOptio
       model,
       equation:
         sampling === null
-          ? 'cells m_j: send lambda·step·(S_j^d − S_{j+1}^d) from cell j to j + k w.p. p_k, then shift down one cell'
-          : `cells m_j: send lambda·step·(T₁(S_j) − T₁(S_{j+1})) from cell j to j + k w.p. p_k (T₁ the batch-sampling map, K = ${model.batch}), then shift down one cell`,
+          ? 'cells m_j: send λ·step·(S_j^d − S_{j+1}^d) from cell j to j + k w.p. p_k, then shift down one cell'
+          : `cells m_j: send λ·step·(T₁(S_j) − T₁(S_{j+1})) from cell j to j + k w.p. p_k (T₁ the batch-sampling map, K = ${model.batch}), then shift down one cell`,
       source:
         sampling === null
           ? `${LWL_SOURCE}; scheme: theory.md §4 "Transient PIDE"`

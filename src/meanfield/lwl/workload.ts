@@ -112,8 +112,8 @@ export interface WorkloadSolution {
 }
 
 export const LWL_SOURCE = 'theory.md §4; Hellemans & Van Houdt, POMACS 2(2), 2018, arXiv:1802.05420';
-const FPE = 'F(w) = rho - lambda ∫_0^w (1 - F(u)^d) G(w-u) du (Picard, product midpoint rule, FFT convolution)';
-const PH_ODE = "F' = -lambda[(1 - F^d) + alpha A xi], xi' = (1 - F^d)1 + A xi, F(0) = rho, xi(0) = 0 (odex)";
+const FPE = 'F(w) = ρ - λ ∫_0^w (1 - F(u)^d) G(w-u) du (Picard, product midpoint rule, FFT convolution)';
+const PH_ODE = "F' = -λ[(1 - F^d) + α A ξ], ξ' = (1 - F^d)1 + A ξ, F(0) = ρ, ξ(0) = 0 (odex)";
 const TAIL_CUT = 1e-14;
 const COARSE_FACTOR = 8;
 

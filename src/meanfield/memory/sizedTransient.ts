@@ -83,7 +83,7 @@ export function memoryLwlTransient(model: SupermarketModel, options: Omit<LwlTra
   r.provenance = {
     ...r.provenance,
     model,
-    equation: `${r.provenance.equation}; LL(d) arrivals at rate lambda·pi0(t), lambda·(1 − pi0(t)) from the idle cell, pi0(t) quasi-stationary (memory ${describeMemory(memory)})`,
+    equation: `${r.provenance.equation}; LL(d) arrivals at rate λ·π₀(t), λ·(1 − π₀(t)) from the idle cell, π₀(t) quasi-stationary (memory ${describeMemory(memory)})`,
     source: `${r.provenance.source}; theory.md §12; Hellemans 2021 (PhD thesis, Univ. Antwerp), ch. 6`,
   };
   return r;

@@ -164,7 +164,7 @@ export function solveMemoryTransient(model: SupermarketModel, options: MemoryTra
     tolerance,
     maxSteps,
     equation:
-      'du_1/dt = rho pi0(t)(1 - u_1^d) + rho(1 - pi0(t)) - (u_1 - u_2); du_k/dt = rho pi0(t)(u_{k-1}^d - u_k^d) - (u_k - u_{k+1}), k >= 2; pi0(t) quasi-stationary',
+      'du_1/dt = ρ π₀(t)(1 - u_1^d) + ρ(1 - π₀(t)) - (u_1 - u_2); du_k/dt = ρ π₀(t)(u_{k-1}^d - u_k^d) - (u_k - u_{k+1}), k >= 2; π₀(t) quasi-stationary',
     source: 'theory.md §12; Hellemans 2021 (PhD thesis, Univ. Antwerp), ch. 6, Prop. trans; odex',
   });
 }

@@ -78,8 +78,8 @@ export interface PhaseTypeFixedPointResult {
 }
 
 const EQUATION =
-  'dx_{k,j}/dt = sum_i x_{k,i}A_ij + alpha_j sum_i x_{k+1,i}mu_i - lambda a_k x_{k,j} + lambda a_{k-1} x_{k-1,j}[k>=2] + lambda a_0 x_0 alpha_j[k=1], ' +
-  'a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}), a_K = 0; E[T] = sum_k k sum_j x_{k,j}/lambda';
+  'dx_{k,j}/dt = sum_i x_{k,i}A_ij + α_j sum_i x_{k+1,i}μ_i - λ a_k x_{k,j} + λ a_{k-1} x_{k-1,j}[k>=2] + λ a_0 x_0 α_j[k=1], ' +
+  'a_k = (s_k^d - s_{k+1}^d)/(s_k - s_{k+1}), a_K = 0; E[T] = sum_k k sum_j x_{k,j}/λ';
 const SOURCE = 'theory.md §3 [D] (phase-type JSQ(d) ODE); fits: Tijms, A First Course in Stochastic Models, 2003';
 
 /**
