@@ -32,6 +32,13 @@ describe('meanFieldFiniteness: E[T] in the limit (theory.md §8)', () => {
     // SJF, SPJF: not covered by the FIFO theorem, at any α ≤ 2
     expect(meanFieldLimit(model('jsq', 3, 'pareto:1.9', 'sjf'))).toBe('unsettled');
     expect(meanFieldUnsettled(model('jsq', 3, 'pareto:1.9', 'sjf'))).toMatch(/does not cover JSQ\(3\) with SJF/);
+    const predicted = (discipline: string) => parseModel({ lambda: 0.9, d: 3, service: 'pareto:1.9', discipline, prediction: 'exp' });
+    expect(meanFieldLimit(predicted('spjf'))).toBe('unsettled');
+    // SPRPT with predictions that fall short: a job run past its prediction keeps the server (it said ∞ too)
+    expect(meanFieldUnsettled(predicted('sprpt'))).toMatch(/not settled: .*keeps the server \(SPRPT\)/);
+    expect(meanFieldLimit(parseModel({ lambda: 0.9, d: 3, service: 'pareto:1.9', discipline: 'sprpt', prediction: 'exact' }))).toBe(
+      'finite',
+    );
     expect(meanFieldLimit(model('jsq', 2, 'pareto:2.1'))).toBe('finite');
     expect(meanFieldLimit(model('jsq', 2, 'pareto:1.5', 'srpt'))).toBe('finite');
     expect(meanFieldLimit(model('jsq', 2, 'pareto:1.5', 'ps'))).toBe('finite');
