@@ -4,7 +4,7 @@
  * a level cap K that the solver raises until the estimated truncation error of E[T] is below a stated bound. The
  * estimate extrapolates the boundary law geometrically: with m = P(max level = K) and r = m / P(max level = K − 1),
  * the mass beyond the cap is about m·r/(1 − r) at levels averaging K + 1/(1 − r), so
- * |ΔE[T]| ≲ m·r/(1 − r)·(K + 1/(1 − r))/λ (exact in form for n = 1, M/M/1/K against M/M/1). Stationary law by SOR (Gauss–Seidel, ω = 1.6) with aggregation over total jobs and a residual check (../../numerics/stationary.ts).
+ * |ΔE[T]| ≲ m·r/(1 − r)·(K + 1/(1 − r))/λ (exact in form for n = 1, M/M/1/K against M/M/1). Stationary law by SOR (Gauss–Seidel, ω = 1.6) with aggregation over total jobs (before every 5th sweep) and a residual check (../../numerics/stationary.ts).
  * Source: theory.md §1–§2 (the model), §6 (what the refined mean field approximates); the chain is the n-server
  * CTMC itself, so the only approximations are the truncation (bounded and reported) and the solver residual.
  */
