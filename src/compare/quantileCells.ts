@@ -10,11 +10,10 @@
 import { meanFieldCapabilities, solveResponseTime, type ResponseTimeLaw } from '../meanfield/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import { MIN_TAIL_JOBS_PER_SECTION, percentileSectionShortfall } from '../sim/simulate.ts';
-import { holmAdjust } from '../stats/hypothesis.ts';
 import { percentileName, type Estimate } from '../stats/index.ts';
 import { fitInverseN, type InverseNFit } from './fit.ts';
 import type { ResponseTimeCurve } from './meanFieldCurves.ts';
-import { cellVerdict, limitCheck, SIGNIFICANCE_LEVEL, type CellVerdict, type LimitCheck, type ReferenceValue } from './verdict.ts';
+import { cellVerdict, judgeFamily, limitCheck, type CellVerdict, type LimitCheck, type ReferenceValue } from './verdict.ts';
 
 /** Fewest sections (replications) behind a judged quantile: with 3, the sectioning half-width is too noisy (a p50 limit rejected on a sound run). */
 export const MIN_SECTIONS = 5;
@@ -218,26 +217,19 @@ export function quantileCells(law: ResponseTimeLaw, sims: readonly QuantileSimul
 }
 
 /**
- * Holm's adjustment over every judged quantile cell of the report: status 'disagrees' where the adjusted p < α, else
- * 'agrees' (no confirmatory rerun: the quantile family is reported, the E[T] family drives the reruns).
+ * The quantile cells of the report judged as one family by the one verdict rule, `judgeFamily` (compare/verdict.ts)
+ * with no confirmatory reruns: Holm over every judged cell, status 'disagrees' where the adjusted p < α, else 'agrees'
+ * (the quantile family is reported; the E[T] family drives the reruns). Cells not judged are kept as they are.
+ * @param checks one model's quantile check each, or null/undefined where it has none.
  */
 export function judgeQuantileFamily(checks: readonly (QuantileCheck | null | undefined)[]): (QuantileCheck | null)[] {
-  const judged: QuantileCell[] = [];
-  for (const c of checks) for (const cell of c?.cells ?? []) if (!Number.isNaN(cell.verdict.pValue)) judged.push(cell);
-  const adjusted = holmAdjust(judged.map((c) => c.verdict.pValue));
-  const byCell = new Map(judged.map((c, i) => [c, adjusted[i]]));
-  return checks.map((c) =>
-    c
-      ? {
-          ...c,
-          cells: c.cells.map((cell) => {
-            const a = byCell.get(cell);
-            if (a === undefined) return cell;
-            return { ...cell, verdict: { ...cell.verdict, adjustedPValue: a, status: a < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees' } };
-          }),
-        }
-      : null,
+  const cells = checks.flatMap((c) => c?.cells ?? []);
+  const judged = judgeFamily(
+    cells.map((cell) => cell.verdict),
+    null,
   );
+  const byCell = new Map(cells.map((cell, i) => [cell, judged[i].verdict]));
+  return checks.map((c) => (c ? { ...c, cells: c.cells.map((cell) => ({ ...cell, verdict: byCell.get(cell)! })) } : null));
 }
 
 /**

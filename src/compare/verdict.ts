@@ -252,17 +252,26 @@ export type FamilyJudgement = Confirmed<CellVerdict>;
  * (`rerun`: fresh seeds from `cellSeed(master, key + '/confirm')`, more replications) and the reruns are Holm-adjusted
  * among themselves; the status is 'disagrees' only when the rerun is rejected too, else 'agrees-not-confirmed'. Tests
  * not judged keep their status; `rerun` is called only for rejected ones, in order. Cells (`judgeFamily`), the limit
- * checks, the c₁ and c₂ checks and the busy-fraction check (compare/summary.ts) are all judged by it.
- * @param first the single-run tests. @param rerun index → the rerun's single-run test (NaN p-value: not judged).
- * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
+ * checks, the c₁ and c₂ checks and the busy-fraction check (compare/summary.ts) are all judged by it. A family that is
+ * reported without reruns (`rerun` null: the response-time quantile cells, compare/quantileCells.ts) stops after Holm:
+ * status 'disagrees' where p̃ < α, else 'agrees'.
+ * @param first the single-run tests. @param rerun index → the rerun's single-run test (NaN p-value: not judged), or
+ *   null for no confirmatory reruns. @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
  */
 export function confirmFamily<V extends SingleRunTest>(
   first: readonly V[],
-  rerun: (index: number) => V,
+  rerun: ((index: number) => V) | null,
   alpha = SIGNIFICANCE_LEVEL,
 ): Confirmed<V>[] {
   const judged = first.map((v, i) => i).filter((i) => isJudged(first[i]));
   const adjusted = holmAdjust(judged.map((i) => first[i].pValue));
+  if (rerun === null) {
+    return first.map((v, i) => {
+      const k = judged.indexOf(i);
+      if (k < 0) return { verdict: v, confirmation: null };
+      return { verdict: { ...v, status: adjusted[k] < alpha ? 'disagrees' : 'agrees', adjustedPValue: adjusted[k] }, confirmation: null };
+    });
+  }
   const rejected = judged.filter((_, k) => adjusted[k] < alpha);
   const reruns = rejected.map((i) => rerun(i));
   const rerunAdjusted = holmAdjust(reruns.map((v) => (isJudged(v) && !Number.isNaN(v.pValue) ? v.pValue : 1)));
@@ -305,13 +314,14 @@ export function confirmPresent<V extends SingleRunTest, A extends null | undefin
 
 /**
  * The report's cell verdicts: `confirmFamily` over all judged cells (Holm over the first runs, each rejected cell rerun
- * with fresh seeds and more precision, "disagrees" only when its rerun is rejected too).
- * @param first the first runs' single-run verdicts (`cellVerdict`). @param rerun index → the rerun's single-run verdict.
- * @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
+ * with fresh seeds and more precision, "disagrees" only when its rerun is rejected too). The response-time quantile
+ * cells are judged by it too, with no reruns (`rerun` null: Holm alone, compare/quantileCells.ts).
+ * @param first the first runs' single-run verdicts (`cellVerdict`). @param rerun index → the rerun's single-run verdict,
+ *   or null for a family reported without confirmatory reruns. @param alpha family-wise level (default `SIGNIFICANCE_LEVEL`).
  */
 export function judgeFamily(
   first: readonly CellVerdict[],
-  rerun: (index: number) => CellVerdict,
+  rerun: ((index: number) => CellVerdict) | null,
   alpha = SIGNIFICANCE_LEVEL,
 ): FamilyJudgement[] {
   return confirmFamily(first, rerun, alpha);

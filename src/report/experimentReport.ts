@@ -24,8 +24,27 @@ import {
 import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { experimentLatexTable, latexDocument } from './latex.ts';
 
-/** A table entry: mean ± half-width, ∞ for a mean infinite in theory (model/moments.ts), – when not measured. */
-const fmt = (e: Estimate | undefined, k = 3) => (!e ? '–' : isInfinite(e) ? '∞' : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}`);
+/**
+ * A table entry: mean ± half-width, ∞ for a mean infinite in theory (model/moments.ts), – when not measured; a mean
+ * that may be infinite with no rule settling it (`unsettled`, model/moments.ts `meanResponseTimeUnsettled`) is the
+ * run's average marked "not settled", with no interval (the reason is in the note under the table).
+ */
+const fmt = (e: Estimate | undefined, k = 3, unsettled = false) =>
+  !e
+    ? '–'
+    : isInfinite(e)
+      ? '∞'
+      : unsettled
+        ? `not settled (run's average ${e.mean.toFixed(k)})`
+        : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}`;
+
+/** Why some entries read "not settled" (each reason once), or '' when none does. */
+function unsettledNote(outcomes: readonly CellOutcome[], unsettled: ReadonlyMap<string, string>): string {
+  const reasons = [...new Set(outcomes.flatMap((o) => (unsettled.has(o.cell.key) ? [unsettled.get(o.cell.key)!] : [])))];
+  return reasons.length === 0
+    ? ''
+    : `not settled: the mean may be infinite and no rule here decides it, so the run's average is shown, not an estimate, and its claims are not judged: ${reasons.join('; ')}.\n\n`;
+}
 
 /** One finding of the study, evaluated on the grid (see src/experiments/claims.ts). */
 export interface FindingRow {
@@ -242,7 +261,11 @@ function rowColumns(outcomes: readonly CellOutcome[]): { header: string[]; of: (
  * The Markdown tables of one measure: a table per panel (service, d, n), a row per policy [prediction] (and arrivals,
  * batch when they vary from the default), a column per λ; entries mean ± half-width, ∞, or – when not measured.
  */
-export function experimentTables(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): string {
+export function experimentTables(
+  outcomes: readonly CellOutcome[],
+  measure: 'meanResponseTime' | 'meanSlowdown',
+  unsettled: ReadonlyMap<string, string> = new Map(),
+): string {
   const lambdas = [...new Set(outcomes.map((o) => o.cell.lambda))].sort((a, b) => a - b);
   const panels = [...new Set(outcomes.map(panelOf))];
   const columns = rowColumns(outcomes);
@@ -257,7 +280,10 @@ export function experimentTables(outcomes: readonly CellOutcome[], measure: 'mea
       `|${columns.header.map(() => '---').join('|')}|${lambdas.map(() => '---').join('|')}|`,
     );
     for (const rk of rowsKeys) {
-      const cells = lambdas.map((l) => fmt(inPanel.find((x) => x.cell.lambda === l && rowKey(x) === rk)?.result[measure]));
+      const cells = lambdas.map((l) => {
+        const o = inPanel.find((x) => x.cell.lambda === l && rowKey(x) === rk);
+        return fmt(o?.result[measure], 3, o !== undefined && unsettled.has(o.cell.key));
+      });
       out.push(`| ${rk} | ${cells.join(' | ')} |`);
     }
     out.push('');
@@ -310,6 +336,8 @@ function startText(outcomes: readonly CellOutcome[]): string {
 /**
  * Writes the experiment report to `outDir`: report.md, index.html, figures (PNG, SVG, vega-lite spec, CSV, JSON),
  * results.json (every cell with seeds) and metadata.json.
+ * @param unsettled cell key → why its E[T] may be infinite with no rule settling it (model/moments.ts
+ *   `meanResponseTimeUnsettled`): those E[T] and E[T/S] entries read "not settled", with the reason under the table.
  * @returns paths written, relative to outDir.
  */
 export async function writeExperimentReport(
@@ -319,6 +347,7 @@ export async function writeExperimentReport(
   meta: RunMetadata,
   findings: readonly FindingRow[] = [],
   options: WriteReportOptions = {},
+  unsettled: ReadonlyMap<string, string> = new Map(),
 ): Promise<string[]> {
   const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown'), classFigure(outcomes)].filter(
     (f): f is Figure => f !== null,
@@ -385,8 +414,8 @@ Time is in ${outcomesTimeUnit(outcomes)}. Estimates carry 95% CIs.
 
 ${qualityTable}${findingTable}## Mean response time E[T]
 
-${experimentTables(outcomes, 'meanResponseTime')}
-${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown')}\n${infiniteNote(outcomes)}` : ''}${classTables(outcomes)}
+${experimentTables(outcomes, 'meanResponseTime', unsettled)}
+${unsettledNote(outcomes, unsettled)}${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown', unsettled)}\n${infiniteNote(outcomes)}` : ''}${classTables(outcomes)}
 ## Figures
 
 ${figures.map(figureSection).join('\n')}

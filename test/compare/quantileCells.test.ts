@@ -5,12 +5,14 @@ import {
   QUANTILE_LIMIT_NOT_CALIBRATED,
   quantileCells,
   quantileLimitCheck,
+  type QuantileCheck,
   type QuantileSimulation,
 } from '../../src/compare/quantileCells.ts';
+import { holmAdjust } from '../../src/stats/hypothesis.ts';
 import { solveResponseTime } from '../../src/meanfield/responseTime.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { coverageBand, Rng, type Estimate } from '../../src/stats/index.ts';
-import { fixedIntercept, SIGNIFICANCE_LEVEL } from '../../src/compare/verdict.ts';
+import { cellVerdict, fixedIntercept, judgeFamily, SIGNIFICANCE_LEVEL } from '../../src/compare/verdict.ts';
 import { tQuantile } from '../../src/lazy.ts';
 
 // M/M/1 at λ = 0.5: t_p = −2 ln(1 − p)
@@ -128,5 +130,68 @@ describe('quantile cells of a comparison', () => {
     const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, trials, 0.95);
     expect(alarms / trials).toBeGreaterThanOrEqual(low);
     expect(alarms / trials).toBeLessThanOrEqual(high);
+  });
+});
+
+describe('the quantile family is judged by the one verdict rule (judgeFamily, no reruns)', () => {
+  /** The former Holm-only step of quantileCells.ts, kept here as the reference its outputs must equal. */
+  function formerHolmOnly(checks: readonly (QuantileCheck | null | undefined)[]): (QuantileCheck | null)[] {
+    const judged: QuantileCheck['cells'][number][] = [];
+    for (const c of checks) for (const cell of c?.cells ?? []) if (!Number.isNaN(cell.verdict.pValue)) judged.push(cell);
+    const adjusted = holmAdjust(judged.map((c) => c.verdict.pValue));
+    const byCell = new Map(judged.map((c, i) => [c, adjusted[i]]));
+    return checks.map((c) =>
+      c
+        ? {
+            ...c,
+            cells: c.cells.map((cell) => {
+              const a = byCell.get(cell);
+              if (a === undefined) return cell;
+              return { ...cell, verdict: { ...cell.verdict, adjustedPValue: a, status: a < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees' } };
+            }),
+          }
+        : null,
+    );
+  }
+
+  it('judged, not-judged and absent checks: the same cells, statuses and adjusted p as the former Holm-only step', () => {
+    const base = judgeQuantileFamily([quantileCells(law, sims(0, 20_000))])[0]!;
+    // judged first runs with p-values from 1e-5 to 0.9 (a judged verdict is 'agrees' or 'disagrees' with a finite p)
+    const P = [1e-5, 0.3, 0.004, 0.8, 0.02, 0.6, 2e-4, 0.049, 0.9];
+    const withP = (check: QuantileCheck, shift: number): QuantileCheck => ({
+      ...check,
+      cells: check.cells.map((cell, i) => {
+        if (i % 4 === 3) return cell; // not judged: NaN p, kept as it is
+        const pValue = P[(i + shift) % P.length];
+        return { ...cell, verdict: { ...cell.verdict, status: pValue < 0.05 ? 'disagrees' : 'agrees', pValue } };
+      }),
+    });
+    const checks = [withP(base, 0), null, withP(base, 4), undefined];
+    const now = judgeQuantileFamily(checks);
+    expect(now).toEqual(formerHolmOnly(checks));
+    const statuses = now.flatMap((c) => c?.cells.map((x) => x.verdict.status) ?? []);
+    expect(statuses).toContain('disagrees');
+    expect(statuses).toContain('agrees');
+    expect(statuses).toContain('not-judged');
+    expect(statuses).not.toContain('agrees-not-confirmed'); // no reruns in this family
+  });
+
+  it('judgeFamily with no rerun: Holm alone; with reruns the rejected cells are rerun, as before', () => {
+    const v = (pValue: number) => ({
+      ...cellVerdict(est(1, 0.1), { value: 1, halfWidth: 0, numericalError: 0 }, { kind: 'exact' }, 10),
+      pValue,
+      status: 'agrees' as const,
+    });
+    const first = [v(0.001), v(0.5), v(0.02)];
+    const holm = holmAdjust(first.map((x) => x.pValue));
+    expect(judgeFamily(first, null).map((j) => [j.verdict.status, j.verdict.adjustedPValue, j.confirmation])).toEqual([
+      ['disagrees', holm[0], null],
+      ['agrees', holm[1], null],
+      [holm[2] < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees', holm[2], null],
+    ]);
+    let reruns = 0;
+    const confirmed = judgeFamily(first, () => (reruns++, v(0.9)));
+    expect(reruns).toBe(first.filter((_, i) => holm[i] < SIGNIFICANCE_LEVEL).length);
+    expect(confirmed[0].verdict.status).toBe('agrees-not-confirmed');
   });
 });

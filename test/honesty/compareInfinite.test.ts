@@ -170,3 +170,19 @@ describe('compare: infinite means are undefined, never judged (issue 21 item 1)'
     expect(distinct.stdout).not.toMatch(/E\[T\]_n = ∞/);
   }, 600_000);
 });
+
+describe('compare LPW(2)+SPRPT (exp predictions), pareto:1.5, with replacement: the limit is "not settled", never "finite"', () => {
+  it('E[T]_n = ∞ by the all-draws path; the limit named not settled with its reason (fixed-point refuses a number too)', async () => {
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-cmp-lpw-')), 'r');
+    const r = await runCli(
+      `compare --selection lpw --discipline sprpt --prediction exp --service pareto:1.5 --lambda 0.5 --d 2 --n 10,20 --jobs 1000 --replications 2 --no-trajectory --out ${out}`,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/E\[T\]∞ itself is finite/);
+    expect(r.stdout).toMatch(
+      /d = 2, λ = 0\.5: E\[T\]_n = ∞ at every n in theory .*the mean-field E\[T\]∞ is not settled \(E\[T\]∞ not settled: E\[S²\] = ∞/,
+    );
+    const fp = await runCli('fixed-point --selection lpw --discipline sprpt --prediction exp --service pareto:1.5 --lambda 0.5 --d 2');
+    expect(fp.stderr).toMatch(/E\[T\]∞ not settled/);
+  }, 600_000);
+});

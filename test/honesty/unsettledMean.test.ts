@@ -33,3 +33,50 @@ describe('simulate marks an unsettled mean as such, in text and JSON', () => {
     expect(JSON.parse(settled.stdout).meanResponseTime.unsettled).toBeUndefined();
   });
 });
+
+// run printed such a cell's E[T] as "1.543 ± 1.033" in its tables and a plain estimate in --json, while its claims
+// were left unjudged: the report now says "not settled" with the reason, the JSON marks the means `unsettled`.
+describe('run: an E[T] that may be infinite with no settling rule is "not settled" in the report and --json', () => {
+  it('LPW(2)+SPRPT, exp predictions, pareto:1.5, without replacement: tables, note and JSON', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-run-unsettled-'));
+    const file = path.join(tmp, 'grid.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'lpw-unsettled',
+        lambda: [0.5],
+        d: [2],
+        n: [20],
+        selections: ['lpw'],
+        disciplines: ['sprpt'],
+        service: ['pareto:1.5'],
+        prediction: ['exp', 'exact'],
+        sampling: 'without-replacement',
+        jobs: 2000,
+        replications: 3,
+        seed: 1,
+        claims: [],
+      }),
+    );
+    const out = path.join(tmp, 'report');
+    const r = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    const row = (prediction: string) => md.split('\n').filter((l) => l.startsWith(`| LPW+SPRPT [${prediction}] |`));
+    for (const line of row('exp')) expect(line).toMatch(/\| not settled \(run's average [0-9.]+\) \|$/);
+    expect(row('exp')).toHaveLength(2); // E[T] and E[T/S]
+    expect(md).toMatch(/not settled: the mean may be infinite and no rule here decides it.*E\[S²\] = ∞ \(pareto α = 1\.5 ≤ 2\)/);
+    const cells = JSON.parse(r.stdout).cells as { prediction: string; meanResponseTime: { mean: number; unsettled?: string } }[];
+    const lpw = cells.find((c) => c.prediction === 'exp')!;
+    expect(lpw.meanResponseTime.unsettled).toMatch(/not settled for d ≥ 2 without replacement/);
+    expect(Number.isFinite(lpw.meanResponseTime.mean)).toBe(true);
+    // exact predictions: LPW is LWL and SPRPT lets small jobs pass, E[T] settled: a plain estimate
+    const exact = cells.find((c) => c.prediction === 'exact')!;
+    expect(exact.meanResponseTime.unsettled).toBeUndefined();
+    expect(row('exact')).toHaveLength(2);
+    for (const line of row('exact')) expect(line).toMatch(/\| [0-9.]+ ± [0-9.]+ \|$/);
+  }, 600_000);
+});

@@ -2,6 +2,7 @@
  * `supermarket run experiments/<file>.json`: runs an experiment grid on all cores, storing each finished cell at
  * once (atomically) under <out>/cells/, so an interrupted run resumes where it stopped; then writes the report.
  */
+import { estimandFiniteness } from '../../model/index.ts';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -267,11 +268,31 @@ export function runCommand(): Command {
           };
           progress.update(done, total, 'writing the report');
           const findings = judgeExperimentClaims(claims, ordered, new Map(cells.map((c) => [c.key, c.model])));
-          const files = await writeExperimentReport(out, spec, ordered, meta, findings, { latex: o.latex === true });
+          // a cell whose E[T] may be infinite with no settling rule (model/moments.ts): its tables say "not settled"
+          const unsettled = new Map(
+            cells.flatMap((c) => {
+              const why = estimandFiniteness(c.model).meanResponseTimeUnsettled;
+              return why === undefined ? [] : [[c.key, why] as const];
+            }),
+          );
+          const files = await writeExperimentReport(out, spec, ordered, meta, findings, { latex: o.latex === true }, unsettled);
           progress.update(total, total, `${ordered.length}/${cells.length} cells, report written`);
           progress.stop();
           if (o.json) {
-            printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
+            // as simulate --json: an unsettled mean keeps the run's average, marked `unsettled` with the reason
+            const mark = (x: (typeof ordered)[number]) => {
+              const why = unsettled.get(x.cell.key);
+              if (why === undefined) return x.result;
+              const r = x.result as unknown as Record<string, unknown>;
+              const marked = Object.fromEntries(
+                (['meanResponseTime', 'meanQueueLength', 'meanSlowdown'] as const).flatMap((k) => {
+                  const e = r[k] as { infinite?: boolean } | undefined;
+                  return e === undefined || e.infinite === true ? [] : [[k, { ...e, unsettled: why }]];
+                }),
+              );
+              return { ...x.result, ...marked };
+            };
+            printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...mark(x) })), wallSeconds: meta.wallSeconds });
             return;
           }
           process.stdout.write(
