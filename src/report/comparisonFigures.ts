@@ -157,22 +157,34 @@ function nGrid(lo: number, hi: number, k = 24): number[] {
   return Array.from({ length: k + 1 }, (_, j) => lo * (hi / lo) ** (j / k));
 }
 
-/** The fitted curve of a model without V: its legend label and value at n (limit held at the reference when fitted so). */
+/** The n a fit was made on, for its legend label: "n = 20, 100, 500", or "n = 10–10000 (8 values)" past four. */
+function fittedOn(ns: readonly number[]): string {
+  const sorted = [...ns].sort((a, b) => a - b);
+  return sorted.length <= 4 ? `n = ${sorted.join(', ')}` : `n = ${sorted[0]}–${sorted[sorted.length - 1]} (${sorted.length} values)`;
+}
+
+/**
+ * The fitted curve of a model without V: its legend label (the fit's form and the n it was fitted on, so a reader can
+ * tell which points made it) and value at n (limit held at the reference when fitted so).
+ */
 function fitCurve(m: ComparisonResult['models'][number]): { label: string; at: (n: number) => number } | null {
   const f = m.fitThroughReference ?? m.fit;
   if (!f || (f.c1 === 0 && f.c2 === 0)) return null;
   const offset = m.fitThroughReference ? 0 : f.a - m.reference.meanResponseTime;
   return {
-    label: f.c2 !== 0 ? 'fit ĉ₁/n + ĉ₂/n²' : 'fit ĉ₁/n',
+    label: `${f.c2 !== 0 ? 'fit ĉ₁/n + ĉ₂/n²' : 'fit ĉ₁/n'}, fitted on ${fittedOn(f.nUsed)}`,
     at: (n) => offset + f.c1 / n + f.c2 / (n * n),
   };
 }
 
-/** Legend title of the curves: predictions (from V, A), fits, or both. */
-function curveLegendTitle(series: readonly string[]): string {
+/** What ĉ₁ (and ĉ₂) of a fit's legend entry are: the legend's second title line wherever a fit is drawn. */
+export const FIT_LEGEND_NOTE = 'ĉ₁: fitted 1/n coefficient (ĉ₂: of 1/n²)';
+
+/** Legend title of the curves: predictions (from V, A), fits, or both; with a fit, a second line saying what ĉ₁ is. */
+function curveLegendTitle(series: readonly string[]): string | string[] {
   const fit = series.some((s) => s.startsWith('fit'));
   const pred = series.some((s) => !s.startsWith('fit'));
-  return fit && pred ? 'prediction / fit' : fit ? 'fit' : 'prediction';
+  return fit && pred ? ['prediction / fit', FIT_LEGEND_NOTE] : fit ? ['fit', FIT_LEGEND_NOTE] : 'prediction';
 }
 
 /**
@@ -246,7 +258,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
               type: 'nominal',
               title: curveLegendTitle(lineSeries),
               // a longer legend stroke, so that the dash-dot of a fit is told from the dashes
-              legend: { symbolSize: 600, labelLimit: 300 },
+              legend: { symbolSize: 600, labelLimit: 300, titleLimit: 300 },
               // only the series drawn: a model without V has no refined lines to list
               scale: { domain: lineSeries, range: lineSeries.map(lineDash) },
             },
@@ -307,7 +319,8 @@ export function convergenceFigure(result: ComparisonResult): Figure {
         : `Signed difference between the simulated mean response time and the mean-field reference (${solver}), against n ` +
           '(log n; symmetric-log y, linear near 0). ' +
           "Bars: the 95% CI of the simulation combined with the reference's own CI (cavity results). Dash-dotted: a fit to the same " +
-          'points, x̂_n − E[T]∞ = ĉ₁/n (+ ĉ₂/n²) by weighted least squares (no refined term V exists for this model): it describes the ' +
+          'points, x̂_n − E[T]∞ = ĉ₁/n (+ ĉ₂/n²) by weighted least squares (no refined term V exists for this model): ĉ₁ is the fitted ' +
+          'coefficient of 1/n (ĉ₂ of 1/n²), fitted to the simulated points at the n its legend entry names; it describes the ' +
           'points, it does not predict them. Crosses mark n where the difference is not resolved (|err| ≤ 3 × half-width) and is left ' +
           'out of the slope fit.') + refinementCaption(result),
     rows,
@@ -317,7 +330,12 @@ export function convergenceFigure(result: ComparisonResult): Figure {
 
 /** The fit's legend label among the curves ('a fit' when there is none). */
 function fitLabelOf(series: readonly string[]): string {
-  return series.find((s) => s.startsWith('fit'))?.replace(/^fit /, 'the fit ') ?? 'a fit';
+  return (
+    series
+      .find((s) => s.startsWith('fit'))
+      ?.replace(/^fit /, 'the fit ')
+      .replace(/, fitted on .*$/, '') ?? 'a fit'
+  );
 }
 
 /**
@@ -434,7 +452,7 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
               field: 'series',
               type: 'nominal',
               title: curveLegendTitle(lineSeries),
-              legend: { symbolSize: 600, labelLimit: 300 },
+              legend: { symbolSize: 600, labelLimit: 300, titleLimit: 300 },
               scale: { domain: lineSeries, range: lineSeries.map(dash) },
             },
             tooltip: [
@@ -477,7 +495,7 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
       'The convergence figure multiplied by n (log n, linear y): where E[T]_n − E[T]∞ ≈ c₁/n + c₂/n², the points settle on the level ' +
       'c₁ as n grows and approach it along c₁ + c₂/n. Dashed: the refined level c₁ = ΣV/λ (Gast & Van Houdt 2017); dotted: the ' +
       'second-order curve ΣV/λ + ΣA/(λn) (Gast, Bortolussi, Tribastone 2019) where A is computed; dash-dotted (models without V): ' +
-      'the weighted fit ĉ₁ + ĉ₂/n to the same points. Bars: n × the 95% CI of the convergence figure, so they widen with n at a fixed budget; ' +
+      'the weighted fit ĉ₁ + ĉ₂/n to the same points, ĉ₁ the fitted coefficient of 1/n, fitted on the n its legend entry names. Bars: n × the 95% CI of the convergence figure, so they widen with n at a fixed budget; ' +
       'the y range fits the curves and the points whose bars are at most twice their size; longer bars end at the border and points beyond it are not drawn (values in the CSV and JSON).',
     rows,
     spec,

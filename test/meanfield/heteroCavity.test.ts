@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { jsqCavity, lwlCavity } from '../../src/meanfield/cavity/index.ts';
 import { heteroCavity, heteroLwlCavity } from '../../src/meanfield/hetero/cavity.ts';
 import { heteroLwlFixedPoint } from '../../src/meanfield/hetero/lwl.ts';
-import { heteroFixedPoint } from '../../src/meanfield/hetero/occupancy.ts';
+import { heteroFixedPoint, heteroFixedPointOf, heteroProblem } from '../../src/meanfield/hetero/occupancy.ts';
+import { ConvergenceError } from '../../src/errors.ts';
 import { meanFieldCapabilities, solveMeanField } from '../../src/meanfield/index.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { mm1SizeBased } from './helpers.ts';
@@ -138,5 +139,22 @@ describe('response-time law with speeds through the cavity', () => {
     expect(lwl.available && lwl.id).toBe('hetero-lwl-cavity');
     const fifo = meanFieldCapabilities(model({})).responseTime;
     expect(!fifo.available && fifo.reason).toMatch(/no response-time law with server speeds for this model yet/);
+  });
+});
+
+describe('per-class ODE with level rates that cannot carry the load', () => {
+  // speeds 1,2, LAS, erlang:2 at λ = 1.45: a short cavity run measured μ_{1,k} = 0.91 at its top levels, repeated past
+  // the table: Σ_c f_c μ_{c,∞} = 1.3985 < λ, no fixed point, and K doubled to 4096 over hours (> 15 min, no step done)
+  it('heteroFixedPointOf refuses at once, naming the capacity; the cavity extends its tables with v_c/E[S]', () => {
+    const m = model({ discipline: 'las', service: 'erlang:2' });
+    const p = {
+      ...heteroProblem({ ...m, lambda: 1.45 }),
+      levelRates: [Float64Array.of(NaN, 1.08, 1.02, 0.91), Float64Array.of(NaN, 2.15, 1.98, 1.887)],
+    };
+    expect(() => heteroFixedPointOf(p)).toThrow(ConvergenceError);
+    expect(() => heteroFixedPointOf(p)).toThrow(/no fixed point: .*capacity Σ_c f_c μ_c,∞ = 1\.399 ≤ λ = 1\.45/);
+    // with the busy-average rate past the tables (what heteroCavity appends) the same problem has its fixed point
+    const fixed = { ...p, levelRates: [Float64Array.of(NaN, 1.08, 1.02, 0.91, 1), Float64Array.of(NaN, 2.15, 1.98, 1.887, 2)] };
+    expect(heteroFixedPointOf(fixed).meanResponseTime).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
-import { convergenceFigure, scaledErrorDomain, scaledErrorFigure } from '../../src/report/comparisonFigures.ts';
+import { FIT_LEGEND_NOTE, convergenceFigure, scaledErrorDomain, scaledErrorFigure } from '../../src/report/comparisonFigures.ts';
 import { nLabel, nTicks, paddedLogDomain, type Row } from '../../src/report/figures.ts';
 import { EXACT_LEGEND } from '../../src/report/refinementSection.ts';
 import { reportComparison } from '../compare/config.ts';
@@ -55,7 +55,13 @@ describe('convergenceFigure', () => {
     const f = convergenceFigure(fitted);
     expect(f.rows.some((r) => String(r.series).startsWith('refined'))).toBe(false);
     expect(dash(f).domain).toEqual([expect.stringMatching(/^fit ĉ₁\/n/)]);
-    expect(lineLayer(f).encoding.strokeDash.title).toBe('fit');
+    // the legend says what ĉ₁ is and on which n it was fitted (it was an unexplained "fit ĉ₁/n + ĉ₂/n²")
+    expect(lineLayer(f).encoding.strokeDash.title).toEqual(['fit', FIT_LEGEND_NOTE]);
+    expect(FIT_LEGEND_NOTE).toMatch(/ĉ₁: fitted 1\/n coefficient/);
+    const m = fitted.models[0];
+    const used = (m.fitThroughReference ?? m.fit)!.nUsed;
+    expect(dash(f).domain[0]).toMatch(new RegExp(`, fitted on n = ${[...used].sort((a, b) => a - b).join(', ')}$`));
+    expect(f.caption).toContain('ĉ₁ is the fitted coefficient of 1/n');
     expect(lineLayer(convergenceFigure(refined)).encoding.strokeDash.title).toBe('prediction');
     for (const s of dash(f).domain) expect(f.rows.some((r) => r.series === s)).toBe(true);
   });

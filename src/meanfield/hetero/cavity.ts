@@ -313,8 +313,20 @@ export function heteroCavity(
     }));
     return { fp, specs };
   };
-  /** μ_{c,k} from a class's pooled level times and down-crossings (null: keep the previous). */
-  const rates = (times: Float64Array, completions: ArrayLike<number>) => binnedCompletionRates(times, completions, BALANCE_MIN_COUNT);
+  /**
+   * μ_{c,k} from a class's pooled level times and down-crossings (null: keep the previous), and past the levels the
+   * run measured the class's completion rate while busy, v_c/E[S] (work conservation), not the last bin repeated: a
+   * short run's last bin (LAS, erlang:2, speeds 1,2 at ρ = 0.97: 0.91 for v = 1) left Σ_c f_c μ_{c,∞} < λ, a per-class
+   * ODE without a fixed point, whose truncation doubled to K = 4096 over hours (heteroFixedPointOf now refuses it).
+   */
+  const rates = (c: number, times: Float64Array, completions: ArrayLike<number>) => {
+    const measured = binnedCompletionRates(times, completions, BALANCE_MIN_COUNT);
+    if (measured === null) return null;
+    const mu = new Float64Array(measured.length + 1);
+    mu.set(measured);
+    mu[measured.length] = p.rates[c];
+    return mu;
+  };
 
   const perRestart: {
     fp: HeteroFixedPoint;
@@ -351,7 +363,7 @@ export function heteroCavity(
           batches,
           new Rng(streamSeed(seed, 10_000 * r + 100 * iterations + c)),
         );
-        return rates(pooledLevelTime(out.levelTime), out.levelCompletions) ?? mu[c];
+        return rates(c, pooledLevelTime(out.levelTime), out.levelCompletions) ?? mu[c];
       });
       mu = next;
       restartCost += 1.1 * T * C;
@@ -411,7 +423,7 @@ export function heteroCavity(
       progress(1.1 * C * (averagingIterations - a - 1) * iterationHorizon);
     }
     finishedCost.push(restartCost);
-    mu = times.map((t, c) => rates(t, completions[c]) ?? mu[c]);
+    mu = times.map((t, c) => rates(c, t, completions[c]) ?? mu[c]);
     current = solve(mu, current.fp);
     const fp = current.fp;
     if (responses && classResponses) {

@@ -250,10 +250,23 @@ function newton(f: (x: ArrayLike<number>) => Float64Array, x0: number[]): { x: F
 
 /**
  * The fixed point of the per-class occupancy ODE (module comment).
- * @throws {ConvergenceError} if K would pass MAX_K or the drift does not reach 1e−10.
+ * @throws {ConvergenceError} if K would pass MAX_K or the drift does not reach 1e−10, and at once if `levelRates` past
+ *   their tables give a capacity Σ_c f_c μ_{c,∞} ≤ λ (no fixed point exists).
  */
 export function heteroFixedPointOf(p: HeteroOccupancyProblem, start?: HeteroFixedPoint): HeteroFixedPoint {
   const C = p.fractions.length;
+  // past their tables the level rates repeat their last entry: with Σ_c f_c μ_{c,∞} ≤ λ the high levels drain slower
+  // than jobs arrive, so there is no fixed point (mass piles at the truncation level whatever K) and doubling K to
+  // MAX_K took hours; say so at once
+  if (p.levelRates !== undefined) {
+    const capacity = p.fractions.reduce((sum, f, c) => sum + f * levelRate(p, c, Number.MAX_SAFE_INTEGER), 0);
+    if (!(capacity > p.lambda))
+      throw new ConvergenceError(
+        `the per-class occupancy ODE has no fixed point: its level rates past their tables give a capacity Σ_c f_c μ_c,∞ = ${capacity.toPrecision(4)} ≤ λ = ${p.lambda}`,
+        capacity - p.lambda,
+        0,
+      );
+  }
   let K = start?.truncationLevel ?? 16;
   let x: number[] = new Array<number>(C * K).fill(0);
   if (start !== undefined) for (let c = 0; c < C; c++) for (let k = 1; k <= K; k++) x[c * K + k - 1] = start.classes[c].tail[k];
