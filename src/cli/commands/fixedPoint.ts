@@ -38,7 +38,7 @@ import {
   refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
-import { intervalText, jsonOption, printJson } from '../output.ts';
+import { decimalText, intervalText, jsonOption, printJson } from '../output.ts';
 import { VERSION, codeId } from '../../version.ts';
 import { meanJson } from '../../io/index.ts';
 import { createLateProgress } from '../progress.ts';
@@ -220,8 +220,8 @@ export function fixedPointCommand(): Command {
         }
         const lines = [
           `SQ(d) mean-field fixed point: d = ${model.d}, λ = ${model.lambda}${o.service === 'exp' ? '' : `, service ${o.service}`}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
-          `  E[Q] = ${fp.meanQueueLength.toFixed(6)} jobs per server`,
-          `  E[T] = ${fp.meanResponseTime.toFixed(6)} ${timeUnit(model.service)}`,
+          `  E[Q] = ${decimalText(fp.meanQueueLength, 6)} jobs per server`,
+          `  E[T] = ${decimalText(fp.meanResponseTime, 6)} ${timeUnit(model.service)}`,
           `  s_i:  ${fp.tail
             .slice(0, 8)
             .map((s, i) => `s_${i}=${s.toPrecision(4)}`)
@@ -241,12 +241,12 @@ export function fixedPointCommand(): Command {
         if (refined) {
           lines.push(
             `Refined mean field (Gast–Van Houdt), n = ${refined.n}, ${model.sampling}: ΣV = ${refined.sumV.toFixed(4)}`,
-            `  E[Q_n] ≈ ${refined.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${refined.meanResponseTime.toFixed(6)}`,
+            `  E[Q_n] ≈ ${decimalText(refined.meanQueueLength, 6)}   E[T_n] ≈ ${refined.meanResponseTime.toFixed(6)}`,
           );
           const so = refined.secondOrder;
           if (so) {
             lines.push(
-              `  order 2 (+ ΣA/n², ΣA = ${so.sumA.toFixed(4)}): E[Q_n] ≈ ${so.meanQueueLength.toFixed(6)}   E[T_n] ≈ ${so.meanResponseTime.toFixed(6)}`,
+              `  order 2 (+ ΣA/n², ΣA = ${so.sumA.toFixed(4)}): E[Q_n] ≈ ${decimalText(so.meanQueueLength, 6)}   E[T_n] ≈ ${so.meanResponseTime.toFixed(6)}`,
             );
             if (so.caveat) lines.push(`  caveat: ${so.caveat}`);
           }
@@ -477,9 +477,7 @@ function printGeneralSolution(
       ...(s.note ? [`  note: ${s.note}`] : []),
       // the limit is finite while every finite n is not (with replacement): said beside it, as simulate says the ∞
       ...(finiteN !== undefined ? [`  note: E[T]_n = ∞ at every finite n (${finiteN}): E[T]_n does not converge to this limit`] : []),
-      ...(s.meanQueueLength !== undefined
-        ? [`  E[Q] = ${Number.isFinite(s.meanQueueLength) ? s.meanQueueLength.toFixed(6) : '∞'} ${meanQueueLengthUnit(s)}`]
-        : []),
+      ...(s.meanQueueLength !== undefined ? [`  E[Q] = ${decimalText(s.meanQueueLength, 6)} ${meanQueueLengthUnit(s)}`] : []),
       ...(s.redundancy
         ? [
             `  busy fraction F̄(0) = ${s.redundancy.busyFraction.toFixed(6)}, work per job E[W] = ${s.redundancy.workPerJob.toFixed(6)} (E[S] = ${model.service.mean}), stable for λ < λ_max = ${s.redundancy.lambdaMax.toFixed(6)}`,

@@ -46,7 +46,7 @@ import {
   refuseIdleOptions,
   type ModelFlags,
 } from '../options.ts';
-import { intervalText, jsonOption, printJson } from '../output.ts';
+import { decimalText, intervalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
@@ -70,7 +70,7 @@ interface Opts extends ModelFlags {
   threads?: number;
 }
 
-const show = (e: Estimate, k = 4) => `${e.mean.toFixed(k)}  ${intervalText(e.ci95, k)}`;
+const show = (e: Estimate, k = 4) => `${decimalText(e.mean, k)}  ${intervalText(e.ci95, k)}`;
 /**
  * A note for estimates whose mean lies outside their printed interval (`meansOutsideInterval`): the interval is the t
  * interval intersected with the parameter space, and the sample mean, an unbiased estimate, can fall beyond that bound
