@@ -5,7 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness, infiniteOnlyAtFiniteN, meanFieldFiniteness, precisionRefusal } from '../model/moments.ts';
+import { estimandFiniteness, infiniteMeanWords, infiniteOnlyAtFiniteN, meanFieldFiniteness, precisionRefusal } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
@@ -466,7 +466,7 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
     meanQueueLength: Infinity,
     halfWidth: 0,
     numericalError: 0,
-    solver: infiniteOnlyAtFiniteN(model) ? 'none: E[T]_n = ∞ at every n (the finite limit is not compared)' : 'none: E[T] = ∞ in theory',
+    solver: `none: ${infiniteMeanWords(model)}${infiniteOnlyAtFiniteN(model) ? ' (the finite limit is not compared)' : ''}`,
     kind: 'exact',
     source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
     convergence: { converged: true },
