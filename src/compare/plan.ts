@@ -5,7 +5,15 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness, infiniteOnlyAtFiniteN, meanFieldFiniteness, meanFieldUnsettled, precisionRefusal } from '../model/moments.ts';
+import {
+  estimandFiniteness,
+  infiniteMeanWords,
+  infiniteOnlyAtFiniteN,
+  meanFieldFiniteness,
+  meanFieldLimit,
+  meanFieldUnsettled,
+  precisionRefusal,
+} from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
@@ -376,12 +384,12 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
       model,
       config,
       notes,
-      !infiniteOnlyAtFiniteN(model)
-        ? infinite.reason
-        : meanFieldUnsettled(model) !== undefined
-          ? // the limit is not known finite either (LPW, noisy predictions): "not settled", never "finite" (theory.md §8)
+      infiniteOnlyAtFiniteN(model)
+        ? `${infinite.reason}; the mean-field E[T]∞ itself is finite (fixed-point gives it), E[T]_n = ∞ does not converge to it`
+        : meanFieldLimit(model) === 'unsettled'
+          ? // the limit is not known finite or infinite (LPW with noisy predictions, JSQ(d)): "not settled" (theory.md §8)
             `${infinite.reason}; the mean-field E[T]∞ is not settled (${meanFieldUnsettled(model)}), and E[T]_n = ∞ does not converge to anything`
-          : `${infinite.reason}; the mean-field E[T]∞ itself is finite (fixed-point gives it), E[T]_n = ∞ does not converge to it`,
+          : infinite.reason,
     );
   const limit = meanFieldFiniteness(model);
   // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
@@ -469,7 +477,7 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
     meanQueueLength: Infinity,
     halfWidth: 0,
     numericalError: 0,
-    solver: infiniteOnlyAtFiniteN(model) ? 'none: E[T]_n = ∞ at every n (the finite limit is not compared)' : 'none: E[T] = ∞ in theory',
+    solver: `none: ${infiniteMeanWords(model)}${infiniteOnlyAtFiniteN(model) ? ' (the finite limit is not compared)' : ''}`,
     kind: 'exact',
     source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
     convergence: { converged: true },

@@ -447,6 +447,20 @@ export function infiniteOnlyAtFiniteN(model: SupermarketModel): boolean {
 }
 
 /**
+ * What a text output says of a model whose E[T] is ∞ somewhere (a reference of ∞ in compare), by `meanFieldLimit`:
+ * the limit is called ∞ only where that is proven. 'E[T]∞ = ∞ and E[T]_n = ∞ in theory' (limit 'infinite'),
+ * 'E[T]_n = ∞ at every n in theory' (limit 'finite', `infiniteOnlyAtFiniteN`), 'E[T]_n = ∞ at every n in theory,
+ * E[T]∞ not settled' (limit 'unsettled', e.g. JSQ(2) FIFO pareto:1.5 with replacement), or 'E[T]∞ not settled'.
+ */
+export function infiniteMeanWords(model: SupermarketModel): string {
+  const limit = meanFieldLimit(model);
+  if (limit === 'infinite') return 'E[T]∞ = ∞ and E[T]_n = ∞ in theory';
+  const atEveryN = !estimandFiniteness(model).meanResponseTime.finite;
+  if (limit === 'finite') return atEveryN ? 'E[T]_n = ∞ at every n in theory' : 'E[T] = ∞ in theory';
+  return atEveryN ? 'E[T]_n = ∞ at every n in theory, E[T]∞ not settled' : 'E[T]∞ not settled';
+}
+
+/**
  * True iff the mean slowdown E[T/S] is finite in theory (theory.md §7): when E[1/S] < ∞, or when small jobs do
  * not wait a positive time — PSJF, SRPT and PSPJF always, SPRPT with exact predictions; FIFO, SJF and SPJF with
  * E[1/S] = ∞ have E[T/S] = ∞; and, for d = 1 or sampling with replacement, not when E[T] = ∞ under a

@@ -20,7 +20,7 @@ import {
 import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
-import { infiniteOnlyAtFiniteN } from '../model/moments.ts';
+import { meanFieldLimit } from '../model/moments.ts';
 import { meanJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
 import { fittedLimitInterval, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
@@ -38,7 +38,15 @@ export function referenceText(m: ModelSummary): string {
   const r = m.reference;
   if (r.infinite !== undefined || r.meanResponseTime === Infinity)
     // E[T]_n = ∞ with replacement may sit beside a finite limit (model/moments.ts): the column then says which is ∞
-    return infiniteOnlyAtFiniteN(m.model) ? 'finite (E[T]_n = ∞ at every n: not compared)' : '∞ (infinite in theory)';
+    // and a limit not settled (JSQ(2) FIFO pareto:1.5) is neither finite nor ∞ (model/moments.ts `meanFieldLimit`)
+    switch (meanFieldLimit(m.model)) {
+      case 'finite':
+        return 'finite (E[T]_n = ∞ at every n: not compared)';
+      case 'unsettled':
+        return 'not settled (E[T]∞ unproven, E[T]_n = ∞ at every n: not compared)';
+      case 'infinite':
+        return '∞ (infinite in theory)';
+    }
   if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation')
     return r.measuredError

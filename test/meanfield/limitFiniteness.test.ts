@@ -8,7 +8,8 @@
  * at horizons W = 600, 3000, 12000); JSQ(2) FIFO with the same sizes was refused with exit 2 while d = 1 printed ∞.
  */
 import { describe, expect, it } from 'vitest';
-import { meanFieldFiniteness, meanFieldLimit, meanFieldUnsettled, parseModel } from '../../src/model/index.ts';
+import { infiniteMeanWords, meanFieldFiniteness, meanFieldLimit, meanFieldUnsettled, parseModel } from '../../src/model/index.ts';
+import { referenceText } from '../../src/report/comparisonReport.ts';
 import { meanFieldCapabilities, solveMeanField } from '../../src/meanfield/index.ts';
 import { lwlFixedPoint } from '../../src/meanfield/lwl/index.ts';
 import { tailBeyondHorizon } from '../../src/meanfield/lwl/workload.ts';
@@ -167,4 +168,23 @@ describe('compare: a limit that is ∞ while finite n is unsettled gives "undefi
     expect(r.models[0].reference.infinite).toMatch(/in the limit: E\[S\^\{1\+1\/d\}\] = ∞/);
     expect(r.cells.every((c) => c.verdict.status === 'undefined')).toBe(true);
   }, 600_000);
+});
+
+describe('infiniteMeanWords: outputs call the limit ∞ only where it is proven (tails2 item 1)', () => {
+  const words = (o: Record<string, unknown>) => infiniteMeanWords(parseModel({ lambda: 0.5, ...o } as never));
+  it('JSQ(2) FIFO pareto:1.5 with replacement: E[T]_n = ∞, the limit not settled (was "E[T]∞ = ∞ and E[T]_n = ∞")', () => {
+    expect(words({ d: 2, service: 'pareto:1.5' })).toBe('E[T]_n = ∞ at every n in theory, E[T]∞ not settled');
+    expect(words({ d: 2, service: 'pareto:1.5', sampling: 'without-replacement' })).toBe('E[T]∞ not settled');
+  });
+  it('proven ∞ (d = 1 FIFO pareto:1.5) and proven finite limit (LWL(3) pareto:1.5 with replacement) keep their words', () => {
+    expect(words({ d: 1, service: 'pareto:1.5' })).toBe('E[T]∞ = ∞ and E[T]_n = ∞ in theory');
+    expect(words({ d: 3, selection: 'lwl', service: 'pareto:1.5' })).toBe('E[T]_n = ∞ at every n in theory');
+  });
+  it("compare's reference column: 'not settled', never '∞ (infinite in theory)', for JSQ(2) FIFO pareto:1.5", () => {
+    const model = parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5' });
+    const text = referenceText({ model, reference: { meanResponseTime: Infinity, infinite: 'x' } } as never);
+    expect(text).toBe('not settled (E[T]∞ unproven, E[T]_n = ∞ at every n: not compared)');
+    const d1 = parseModel({ lambda: 0.5, d: 1, service: 'pareto:1.5' });
+    expect(referenceText({ model: d1, reference: { meanResponseTime: Infinity, infinite: 'x' } } as never)).toBe('∞ (infinite in theory)');
+  });
 });

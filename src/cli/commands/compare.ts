@@ -22,7 +22,7 @@ import { isClassicModel } from '../../meanfield/capabilities.ts';
 import type { StartChoice } from '../../meanfield/warmup.ts';
 import {
   formatArrivals,
-  infiniteOnlyAtFiniteN,
+  infiniteMeanWords,
   parseModel,
   settingApplies,
   type BatchDispatch,
@@ -558,7 +558,7 @@ export function compareCommand(): Command {
                   `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${statusText(m.c1Check.status)}` : ''}` +
                   `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
               : ref.infinite !== undefined
-                ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteOnlyAtFiniteN(m.model) ? 'E[T]_n = ∞ at every n in theory' : 'E[T]∞ = ∞ and E[T]_n = ∞ in theory'} (${ref.infinite}) → ${statusText(m.limit.status)}`
+                ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteMeanWords(m.model)} (${ref.infinite}) → ${statusText(m.limit.status)}`
                 : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
                   `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
                   `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +
