@@ -5,15 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import {
-  estimandFiniteness,
-  infiniteMeanWords,
-  infiniteOnlyAtFiniteN,
-  meanFieldFiniteness,
-  meanFieldLimit,
-  meanFieldUnsettled,
-  precisionRefusal,
-} from '../model/moments.ts';
+import { estimandFiniteness, infiniteMeanWords, infiniteOnlyAtFiniteN, meanFieldFiniteness, precisionRefusal } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
@@ -384,12 +376,10 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
       model,
       config,
       notes,
+      // a limit not settled is named so by the reason itself (moments.ts `withReplacementReason`, theory.md §8)
       infiniteOnlyAtFiniteN(model)
         ? `${infinite.reason}; the mean-field E[T]∞ itself is finite (fixed-point gives it), E[T]_n = ∞ does not converge to it`
-        : meanFieldLimit(model) === 'unsettled'
-          ? // the limit is not known finite or infinite (LPW with noisy predictions, JSQ(d)): "not settled" (theory.md §8)
-            `${infinite.reason}; the mean-field E[T]∞ is not settled (${meanFieldUnsettled(model)}), and E[T]_n = ∞ does not converge to anything`
-          : infinite.reason,
+        : infinite.reason,
     );
   const limit = meanFieldFiniteness(model);
   // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")

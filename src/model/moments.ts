@@ -454,10 +454,20 @@ export function infiniteOnlyAtFiniteN(model: SupermarketModel): boolean {
  */
 export function infiniteMeanWords(model: SupermarketModel): string {
   const limit = meanFieldLimit(model);
-  if (limit === 'infinite') return 'E[T]∞ = ∞ and E[T]_n = ∞ in theory';
-  const atEveryN = !estimandFiniteness(model).meanResponseTime.finite;
-  if (limit === 'finite') return atEveryN ? 'E[T]_n = ∞ at every n in theory' : 'E[T] = ∞ in theory';
-  return atEveryN ? 'E[T]_n = ∞ at every n in theory, E[T]∞ not settled' : 'E[T]∞ not settled';
+  const finiteN = estimandFiniteness(model);
+  const atEveryN = !finiteN.meanResponseTime.finite;
+  // without replacement E[T]_n may be finite or not settled while the limit is ∞ (LWL(2) FIFO pareto:1.5): not "= ∞"
+  const atN = finiteN.meanResponseTimeUnsettled !== undefined ? 'E[T]_n not settled' : 'E[T]_n finite';
+  switch (limit) {
+    case 'infinite':
+      return atEveryN ? 'E[T]∞ = ∞ and E[T]_n = ∞ in theory' : `E[T]∞ = ∞ in theory, ${atN}`;
+    case 'finite':
+      return atEveryN ? 'E[T]_n = ∞ at every n in theory' : `${atN}, E[T]∞ finite`;
+    case 'unsettled':
+      return atEveryN ? 'E[T]_n = ∞ at every n in theory, E[T]∞ not settled' : 'E[T]∞ not settled';
+    default:
+      return unknownPolicy(limit, 'mean-field limit');
+  }
 }
 
 /**

@@ -175,6 +175,11 @@ describe('infiniteMeanWords: outputs call the limit ∞ only where it is proven 
   it('JSQ(2) FIFO pareto:1.5 with replacement: E[T]_n = ∞, the limit not settled (was "E[T]∞ = ∞ and E[T]_n = ∞")', () => {
     expect(words({ d: 2, service: 'pareto:1.5' })).toBe('E[T]_n = ∞ at every n in theory, E[T]∞ not settled');
     expect(words({ d: 2, service: 'pareto:1.5', sampling: 'without-replacement' })).toBe('E[T]∞ not settled');
+    // the limit ∞ (LWL(2) FIFO needs E[S^{3/2}] < ∞) while E[T]_n with distinct servers is not settled: not "E[T]_n = ∞"
+    expect(words({ d: 2, selection: 'lwl', service: 'pareto:1.5' })).toBe('E[T]∞ = ∞ and E[T]_n = ∞ in theory');
+    expect(words({ d: 2, selection: 'lwl', service: 'pareto:1.5', sampling: 'without-replacement' })).toBe(
+      'E[T]∞ = ∞ in theory, E[T]_n not settled',
+    );
   });
   it('proven ∞ (d = 1 FIFO pareto:1.5) and proven finite limit (LWL(3) pareto:1.5 with replacement) keep their words', () => {
     expect(words({ d: 1, service: 'pareto:1.5' })).toBe('E[T]∞ = ∞ and E[T]_n = ∞ in theory');
