@@ -8,6 +8,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { Estimate } from '../stats/index.ts';
 import { logLogSlope } from '../compare/fit.ts';
+import { NOT_RESOLVED } from './page.ts';
 import { N_LABEL_EXPR, VEGA_LITE_SCHEMA, nTicks, paddedLogDomain, symlogScale, tip, titleBlock, type Figure, type Row } from './figures.ts';
 
 /** One simulated cell of the sweep: an arrival law at n servers. */
@@ -70,7 +71,7 @@ export function arrivalsGapFigure(sweep: ArrivalsGapSweep): Figure {
         .filter((c) => c.arrivals === l.arrivals)
         .map((c) => ({ n: c.n, error: c.meanResponseTime.mean - sweep.limit, halfWidth: c.meanResponseTime.halfWidth })),
     );
-    return `${l.arrivals}: ${s ? `${s.slope.toFixed(2)} (n = ${s.nUsed.join(', ')})` : 'n/a (fewer than 2 resolved points)'}`;
+    return `${l.arrivals}: ${s ? `${s.slope.toFixed(2)} (n = ${s.nUsed.join(', ')})` : `${NOT_RESOLVED} (fewer than 2 resolved points)`}`;
   });
   const ns = [...new Set(sweep.cells.map((c) => c.n))];
   const width = 420;

@@ -30,6 +30,7 @@ import {
   type Figure,
   type Row,
 } from './figures.ts';
+import { NOT_RESOLVED } from './page.ts';
 
 const fmtLambda = (x: number) => `λ = ${x}`;
 
@@ -231,7 +232,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
       `fitted log–log slopes of |error|, d = ${d}: ` +
       result.models
         .filter((m) => m.d === d)
-        .map((m) => `λ = ${m.lambda}: ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`)
+        .map((m) => `λ = ${m.lambda}: ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}`)
         .join(', '),
   );
   const simTip = convergenceTooltip({ title: 'simulated E[T]_n − E[T]_∞' }, { title: '95% half-width' }, [

@@ -27,7 +27,17 @@ import { fittedLimitInterval, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../comp
 import { isInfinite, oneInterval, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
-import { fix, markdownTable, reproduceSection, sci, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
+import {
+  fix,
+  markdownTable,
+  NOT_RESOLVED,
+  reproduceSection,
+  sci,
+  statusText,
+  writeReportFolder,
+  type RunMetadata,
+  type WriteReportOptions,
+} from './page.ts';
 import { quantileCounts, quantileSection } from './quantileSection.ts';
 import { refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
 
@@ -62,20 +72,11 @@ export function convergenceText(c: ModelSummary['reference']['convergence'] | un
 }
 
 const modelOf = (result: ComparisonResult, c: CellResult) => result.models.find((x) => x.d === c.d && x.lambda === c.lambda)!;
-const slopeText = (s: ModelSummary['slope']) => (s ? `${fix(s.slope, 2)} (${s.nUsed.join(', ')})` : 'not resolved');
+const slopeText = (s: ModelSummary['slope']) => (s ? `${fix(s.slope, 2)} (${s.nUsed.join(', ')})` : NOT_RESOLVED);
 const withError = (x: number, se: number, k: number) => `${fix(x, k)} (± ${fix(se, k)})`;
 /** p-values: 3 significant digits, "< 1e-6" below. */
 const pText = (p: number | null) =>
   p === null || Number.isNaN(p) ? '–' : p < 1e-6 ? '< 1e-6' : p >= 0.01 ? p.toFixed(3) : p.toExponential(1);
-/** The verdict as the reader sees it. */
-export function statusText(status: string): string {
-  if (status === 'undefined') return UNDEFINED_INFINITE;
-  return status === 'agrees-not-confirmed'
-    ? 'agrees (rejection not confirmed)'
-    : status === 'not-resolvable'
-      ? 'not resolvable within budget'
-      : status;
-}
 /** "x ± h", or "∞ (sample mean x)" for a mean infinite in theory (model/moments.ts). */
 export function estimateText(e: Estimate): string {
   return isInfinite(e) ? `∞ (sample mean ${fix(e.sampleMean ?? Number.NaN)})` : `${fix(e.mean)} ± ${fix(e.halfWidth)}`;
@@ -147,10 +148,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
       ['ΣV', (m) => fix(m.refined!.sumV)],
       ['τ (relaxation)', (m) => fix(m.relaxationTime ?? NaN, 1)],
       ['warm-up of the cells (start)', cellWarmupText],
-      [
-        'slope of log\\|err\\| (± s.e.)',
-        (m) => (m.slope ? `${fix(m.slope.slope, 2)} (± ${fix(m.slope.standardError, 2)})` : 'not resolved'),
-      ],
+      ['slope of log\\|err\\| (± s.e.)', (m) => (m.slope ? `${fix(m.slope.slope, 2)} (± ${fix(m.slope.standardError, 2)})` : NOT_RESOLVED)],
       ['n used', (m) => (m.slope ? m.slope.nUsed.join(', ') : '–')],
       [
         'c₁ fit (± s.e.)',
@@ -295,7 +293,7 @@ function familyText(result: ComparisonResult): string {
           ? `; ${b.firstRunRejections} rejected cell${b.firstRunRejections === 1 ? '' : 's'} rerun with fresh seeds, ${b.confirmed ?? 0} confirmed ` +
             `(Holm over the reruns)`
           : '') +
-        `: **${b.status}**.`
+        `: **${statusText(b.status)}**.`
       : '') +
     (short
       ? `\n\n**Short cells**: ${short} cell${short === 1 ? '' : 's'} measure${short === 1 ? 's' : ''} fewer than 20 relaxation times τ per ` +

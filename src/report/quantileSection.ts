@@ -5,7 +5,7 @@
  * Data: compare/quantileCells.ts.
  */
 import { QUANTILE_RULE, type ComparisonResult, type QuantileCell, type ModelSummary } from '../compare/index.ts';
-import { fix, markdownTable } from './page.ts';
+import { fix, markdownTable, statusText } from './page.ts';
 
 /** The judged quantile checks of the report (cells and fitted limits), and how many disagree. */
 export function quantileCounts(result: ComparisonResult): { disagree: number; judged: number; any: boolean } {
@@ -43,7 +43,7 @@ export function quantileSection(result: ComparisonResult): string {
           ? 'not judged (short sections)'
           : r.c.verdict.status === 'not-judged'
             ? 'shown, not judged (no predicted term)'
-            : `**${r.c.verdict.status}**`,
+            : `**${statusText(r.c.verdict.status)}**`,
     ],
   ]);
   const limits = result.models.flatMap((m) => (m.quantiles?.limits ?? []).map((l) => ({ m, l })));
@@ -55,7 +55,7 @@ export function quantileSection(result: ComparisonResult): string {
     ['fitted â ± h', (r) => (Number.isFinite(r.l.fitted) ? `${fix(r.l.fitted)} ± ${fix(r.l.fittedHalfWidth)}` : 'n/a')],
     ['â − t_p', (r) => (Number.isFinite(r.l.fitted) ? fix(r.l.fitted - r.l.meanField) : 'n/a')],
     // the fitted limit of a percentile is not calibrated yet (compare/quantileCells.ts): shown, never counted
-    ['limit', (r) => (r.l.check.status === 'not-judged' ? 'shown, not judged' : `**${r.l.check.status}**`)],
+    ['limit', (r) => (r.l.check.status === 'not-judged' ? 'shown, not judged' : `**${statusText(r.l.check.status)}**`)],
   ]);
   const solvers = [...new Set(result.models.flatMap((m) => (m.quantiles ? [m.quantiles.solver] : [])))].join('; ');
   return (

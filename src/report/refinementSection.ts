@@ -5,7 +5,7 @@
  */
 import type { CellResult, ComparisonResult, ModelSummary } from '../compare/index.ts';
 import { tip, type Row } from './figures.ts';
-import { fix, markdownTable, sci } from './page.ts';
+import { fix, markdownTable, sci, statusText } from './page.ts';
 import { SECOND_ORDER_RANGE } from '../meanfield/index.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
@@ -44,7 +44,7 @@ export function secondOrderModelColumns(result: ComparisonResult): Columns<Model
           ? `${fix(m.secondOrder.fitted, 1)} (± ${fix(m.secondOrder.fittedHalfWidth, 1)})`
           : 'n/a',
     ],
-    ['c₂ check', (m) => (m.secondOrder ? `**${m.secondOrder.status}**` : '–')],
+    ['c₂ check', (m) => (m.secondOrder ? `**${statusText(m.secondOrder.status)}**` : '–')],
   ];
 }
 
@@ -85,7 +85,7 @@ export function refinementSection(result: ComparisonResult): string {
                 ? `${fix(r.cell.refined.meanResponseTime)} / ${r.cell.secondOrder ? secondOrderText(r.cell.secondOrder) : '–'}`
                 : '–',
           ],
-          ['verdict', (r) => (r.cell ? `**${r.cell.verdict.status}**` : '–')],
+          ['verdict', (r) => (r.cell ? `**${statusText(r.cell.verdict.status)}**` : '–')],
         ]),
     );
   }
@@ -105,7 +105,8 @@ export function refinementSection(result: ComparisonResult): string {
         ]),
     );
   }
-  return parts.join('\n');
+  // each section ends in a newline, so the next heading is parted from the table by a blank line
+  return parts.length > 0 ? `${parts.join('\n')}\n` : '';
 }
 
 /** Base fields of a convergence-figure row of model m (as `convergenceFigure` builds them). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
-import { comparisonMarkdown, disagreementLine, writeComparisonReport } from '../../src/report/index.ts';
+import { comparisonFigures, comparisonMarkdown, disagreementLine, statusText, writeComparisonReport } from '../../src/report/index.ts';
 import { refinementSection } from '../../src/report/refinementSection.ts';
 import { reportComparison } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
@@ -91,6 +91,32 @@ describe('exact points and the second order in the comparison report', () => {
     const md = comparisonMarkdown(marked, [], meta);
     expect(md).toContain(`${marked.cells.find((c) => c.n === 2)!.secondOrder!.meanResponseTime.toFixed(4)} (outside range)`);
     expect(md).toMatch(/Order 2 is trusted only where \|ΣA\|\/\(n\|ΣV\|\) ≤ 0\.5/);
+  });
+
+  it('statuses print as one display text everywhere, and each section is parted from the next heading', () => {
+    const m0 = result.models[0];
+    const words = {
+      ...result,
+      cells: result.cells.map((c, i) =>
+        i === 0 ? { ...c, verdict: { ...c.verdict, status: 'not-judged' as const, pValue: Number.NaN, adjustedPValue: null } } : c,
+      ),
+      models: [{ ...m0, secondOrder: { ...m0.secondOrder!, status: 'not-resolvable' as const } }],
+    };
+    const md = comparisonMarkdown(words, [], meta);
+    // the machine words stay in the JSON; the report says what the summary says
+    expect(md).not.toMatch(/\*\*(not-judged|not-resolvable|agrees-not-confirmed|refined-out-of-range)\*\*/);
+    expect(md).toContain(`**${statusText('not-resolvable')}**`);
+    expect(md).toContain(`**${statusText('not-judged')}**`);
+    expect(statusText('not-judged')).toBe('not judged');
+    // every heading follows a blank line (else Markdown glues it to the table above)
+    const lines = md.split('\n');
+    const glued = lines.flatMap((l, i) => (/^#{1,4} /.test(l) && i > 0 && lines[i - 1] !== '' ? [`${lines[i - 1]} ⏎ ${l}`] : []));
+    expect(glued).toEqual([]);
+    // a missing slope: the same words in the table and in the convergence figure's subtitle
+    const noSlope = { ...words, models: words.models.map((m) => ({ ...m, slope: null })) };
+    expect(comparisonMarkdown(noSlope, [], meta)).toContain('| not resolved |');
+    const convergence = comparisonFigures(noSlope).find((f) => f.name === 'convergence')!;
+    expect(JSON.stringify(convergence.spec)).toContain('λ = 0.5: not resolved');
   });
 
   it('refinementSection is empty for a comparison without exact points or a 1/n² term', () => {
