@@ -41,6 +41,7 @@ import {
   precisionReached,
   cdfSectioningInterval,
   cdfSectioningLevels,
+  openEndNote,
   tInterval,
   type Estimate,
   type PrecisionTarget,
@@ -352,6 +353,11 @@ export interface SimulationResult {
   finiteness: EstimandFiniteness;
   /** Heavy-tail, warm-up, batch-correlation and budget warnings, in words (empty when none). */
   warnings: string[];
+  /**
+   * Output that is right but looks wrong, explained in words (a percentile interval open at an end:
+   * stats/tInterval.ts `openEndNote`); empty or absent when none. Unlike `warnings`, nothing to act on.
+   */
+  notes?: string[];
 }
 
 /** Most response times pooled over all units for the percentiles (float32: 64 MB). */
@@ -994,6 +1000,8 @@ export class SimulationCollector {
         0,
       );
     const responseTimePercentiles = { p50: percentile(0), p95: percentile(1), p99: percentile(2) };
+    // an interval open at an end says why (p95 open while p99 is finite looks like a bug and is chance at R = 2)
+    const openEnds = levelsOf.flatMap((p, j) => openEndNote(percentileName(p), fractions[j], sectionJobs, p) ?? []);
     for (const x of units) {
       recycle(x.sample);
       x.sample = new Float32Array(0);
@@ -1173,6 +1181,7 @@ export class SimulationCollector {
       warmupCheck: { method: 'MSER-5', ensemble: ensembleCheck, perUnit: perUnitMser, initialBias },
       finiteness,
       warnings,
+      notes: openEnds,
     };
   }
 }

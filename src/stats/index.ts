@@ -4,6 +4,7 @@
  */
 export {
   tInterval,
+  openEndNote,
   sectioningInterval,
   cdfSectioningInterval,
   feasible,

@@ -143,6 +143,36 @@ export function cdfSectioningLevels(
   return [Math.max(0, p - h), Math.min(1, p + h)];
 }
 
+/**
+ * Why a cdf-inversion interval (`cdfSectioningInterval`) is open at an end, in one line, or null when it is not: the
+ * sections' fractions ≤ the pooled quantile give p ± h_F beyond [0, 1], so the sample rules out no larger (smaller)
+ * ξ_p. With few sections t_{(1+c)/2, R−1} is large (12.7 at R = 2), so this is common, and an interval at another p
+ * can be finite by chance (its sections' fractions happened to lie closer): each reads only its own fractions.
+ * @param name the quantile's name ("p95"). @param fractions, jobs, p, confidence as `cdfSectioningLevels`.
+ * @throws {InvalidModelError} as `cdfSectioningLevels`.
+ * @example openEndNote('p95', [0.94505, 0.95495], 20000, 0.95) // "percentile intervals: p95 has no upper end (∞): …"
+ */
+export function openEndNote(
+  name: string,
+  fractions: ArrayLike<number>,
+  jobs: ArrayLike<number> | number,
+  p: number,
+  confidence = 0.95,
+): string | null {
+  const h = fractionHalfWidth(fractions, jobs, p, confidence);
+  const upper = p + h >= 1;
+  if (!upper && !(p - h <= 0)) return null;
+  const R = fractions.length;
+  const reach = upper ? `p + h_F = ${(p + h).toPrecision(4)} ≥ 1` : `p − h_F = ${(p - h).toPrecision(4)} ≤ 0`;
+  const t = studentQuantile((1 + confidence) / 2, R - 1);
+  const shown = Array.from(fractions, (f) => f.toPrecision(4)).join(', ');
+  return (
+    `percentile intervals: ${name} has no ${upper ? 'upper' : 'lower'} end (${upper ? '∞' : "the support's bound"}): the ${R} sections' fractions ` +
+    `≤ the pooled ${name} (${shown}) give ${reach} (h_F with t_{${(1 + confidence) / 2},${R - 1}} = ${t.toPrecision(3)}), so the sample rules out no ${upper ? 'larger' : 'smaller'} ${name}; an interval at another p can be finite by chance ` +
+    `(each reads its own fractions); more sections narrow it (stats/tInterval.ts cdfSectioningInterval)`
+  );
+}
+
 /** h_F of `cdfSectioningLevels`: the fractions' t half-width with s_F floored at the binomial σ_F. */
 function fractionHalfWidth(fractions: ArrayLike<number>, jobs: ArrayLike<number> | number, p: number, confidence: number): number {
   const t = tInterval(fractions, confidence);

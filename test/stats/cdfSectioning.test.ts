@@ -3,7 +3,7 @@ import { coverageBand } from '../../src/stats/binomial.ts';
 import { quantiles } from '../../src/stats/quantile.ts';
 import { Rng } from '../../src/stats/rng.ts';
 import { jsonText, parseJsonText } from '../../src/io/json.ts';
-import { cdfSectioningInterval, feasible, sectioningInterval } from '../../src/stats/tInterval.ts';
+import { cdfSectioningInterval, feasible, openEndNote, sectioningInterval } from '../../src/stats/tInterval.ts';
 
 describe('cdfSectioningInterval', () => {
   it('inverts the sections’ cdf interval through the pooled quantile function', () => {
@@ -104,5 +104,31 @@ describe('cdfSectioningInterval', () => {
     expect(old / trials).toBeLessThan(low);
     expect(now / trials).toBeGreaterThanOrEqual(low);
     expect(now / trials).toBeLessThanOrEqual(high);
+  });
+});
+
+describe('openEndNote: why a percentile interval is open at an end', () => {
+  it('the reported run (simulate λ = 0.9, d = 2, n = 1000, 2 × 20 000 jobs): p95 open from its fractions, p99 closed from its own', () => {
+    // the fractions ≤ the pooled p95 differ by 0.0099: h_F = 12.706 · 0.0099/2 = 0.063, p + h_F = 1.013 ≥ 1
+    const note = openEndNote('p95', [0.94505, 0.95495], 20_000, 0.95);
+    expect(note).toMatch(/^percentile intervals: p95 has no upper end \(∞\).*p \+ h_F = 1\.013 ≥ 1/);
+    // those ≤ the pooled p99 differ by 0.0014: h_F = 0.0089, p + h_F = 0.9989 < 1, a finite interval by the same rule
+    expect(openEndNote('p99', [0.9893, 0.9907], 20_000, 0.99)).toBeNull();
+  });
+
+  it('gives a note exactly where cdfSectioningInterval leaves an end open (random fractions, R = 2 … 5)', () => {
+    const rng = new Rng(7n);
+    let open = 0;
+    for (let k = 0; k < 2000; k++) {
+      const R = 2 + (k % 4);
+      const p = [0.5, 0.95, 0.99][k % 3];
+      const fractions = Array.from({ length: R }, () => Math.min(1, Math.max(0, p + (rng.nextDouble() - 0.5) * 0.04)));
+      const e = cdfSectioningInterval(fractions, 5000, 1, p, (ps) => ps.map((q) => q), 0.95, [0, Infinity]);
+      const note = openEndNote('q', fractions, 5000, p);
+      const isOpen = e.ci95[1] === Infinity || e.ci95[0] === 0;
+      expect(note !== null, `${fractions.join(', ')} at ${p}: ${e.ci95.join(', ')}`).toBe(isOpen);
+      if (isOpen) open++;
+    }
+    expect(open).toBeGreaterThan(0);
   });
 });

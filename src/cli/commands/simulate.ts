@@ -359,6 +359,7 @@ export function simulateCommand(): Command {
             : []),
           `  ${formatCount(result.events)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
           ...result.warnings.map((w) => `  warning: ${w}`),
+          ...(result.notes ?? []).map((w) => `  note: ${w}`),
           ...outsideNote(result),
         ];
         process.stdout.write(`${[...lines, ...records.text].join('\n')}\n`);
