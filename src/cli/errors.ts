@@ -14,9 +14,22 @@ import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 /** The exit code of a solver that ran on a valid model and did not converge (README "Bad input"). */
 export const NOT_CONVERGED_EXIT = 3;
 
+/** Set by `refusalsAsJson`: a refusal also goes to stdout as JSON. */
+let jsonRefusal = false;
+
+/**
+ * A `--json` command calls this once its options are read: from then on a refusal (every exit `reportFatal` makes)
+ * also prints `{ "failed": "<the stderr line's reason>", "exitCode": c }` on stdout, so a script reading stdout gets
+ * JSON (the shape of `mg1 --all`'s failed rows, README "JSON formats"); the stderr line and exit code are unchanged.
+ */
+export function refusalsAsJson(): void {
+  jsonRefusal = true;
+}
+
 export function reportFatal(error: unknown): never {
   const debug = process.env.SUPERMARKET_DEBUG === '1';
   const fail = (line: string, exitCode: number): never => {
+    if (jsonRefusal) process.stdout.write(`${JSON.stringify({ failed: line.replace(/^error: /, ''), exitCode })}\n`);
     process.stderr.write(`supermarket: ${line}\n`);
     if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(exitCode);
@@ -68,6 +81,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => void | Promise<v
       reportFatal(error);
     } finally {
       releaseLocksSince(locks); // the output folders the command locked (runs/lock.ts)
+      jsonRefusal = false; // for this command only (tests run several in one process)
     }
   };
 }

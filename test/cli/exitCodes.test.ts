@@ -27,3 +27,20 @@ describe('exit codes', () => {
     expect(rebuilt.name).toBe('ConvergenceError');
   });
 });
+
+describe('fixed-point --json refuses in JSON too', () => {
+  it('stdout holds { failed, exitCode } beside the stderr line, for a refused model and a bad flag value alike', async () => {
+    // trial: `fixed-point --lambda 0.9 --d 2 --service pareto:1.2 --json` exited 2 with stdout empty: a script got no JSON
+    for (const args of ['--lambda 0.9 --d 2 --service pareto:1.2', '--lambda 1.2 --d 2']) {
+      const r = await runCli(`fixed-point ${args} --json`);
+      expect(r.status).toBe(2);
+      const out = JSON.parse(r.stdout) as { failed: string; exitCode: number };
+      expect(out.exitCode).toBe(2);
+      expect(r.stderr.trim()).toBe(`supermarket: error: ${out.failed}`);
+    }
+    // without --json, and for the next command in this process, stdout stays empty
+    const text = await runCli('fixed-point --lambda 1.2 --d 2');
+    expect(text.status).toBe(2);
+    expect(text.stdout).toBe('');
+  });
+});
