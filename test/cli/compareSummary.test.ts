@@ -17,6 +17,8 @@ describe('compare busy-fraction check with one judged cell', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/busy-fraction check: needs ≥ 2 judged cells, got 1\n/);
     expect(r.stdout).not.toMatch(/NaN/);
+    // one n: no slope, in the report's words ("not resolved"), not 'n/a'
+    expect(r.stdout).toMatch(/slope not resolved/);
   });
 
   it('JSON: sd and expectedSd are null with the reason', async () => {

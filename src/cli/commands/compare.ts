@@ -38,7 +38,14 @@ import { lockFolder } from '../../runs/lock.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
-import { disagreementLine, previousReport, settingsFolderName, statusText, writeComparisonReport } from '../../report/index.ts';
+import {
+  disagreementLine,
+  NOT_RESOLVED,
+  previousReport,
+  settingsFolderName,
+  statusText,
+  writeComparisonReport,
+} from '../../report/index.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import {
@@ -554,7 +561,7 @@ export function compareCommand(): Command {
           lines.push(
             m.refined
               ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
-                  `slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
+                  `slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
                   `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${statusText(m.c1Check.status)}` : ''}` +
                   `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
               : ref.infinite !== undefined
@@ -565,7 +572,7 @@ export function compareCommand(): Command {
                   `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
                   `fitted limit ${f && fittedLimitInterval(m) ? limitText(fittedLimitInterval(m)!) : 'n/a'} → ${statusText(m.limit.status)}, ` +
                   // the report's tables give ĉ₁ ± s.e.; this line the 95 % half-width: said so
-                  `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : 'n/a'}`,
+                  `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}`,
           );
         }
         // one line per kind of note, naming the option that changes it (results.json keeps every note)
