@@ -55,10 +55,11 @@ describe('mg1 and fixed-point --json: ∞ as one object with its reason', () => 
     const lwl = JSON.parse((await runCli('fixed-point --lambda 0.5 --d 2 --selection lwl --service pareto:1.5 --json')).stdout);
     expect(lwl.meanResponseTime).toEqual(INF);
     expect(lwl.meanQueueLength).toEqual(INF);
-    // JSQ(2) FIFO pareto:1.5: E[T]∞ not settled (theory.md §8), so neither ∞ nor a number: one line, exit 2
+    // JSQ(2) FIFO pareto:1.5: E[T]∞ not settled (theory.md §8), so neither ∞ nor a number: one line, exit 2, and
+    // stdout the refusal as JSON (cli/errors.ts refusalsAsJson), no value
     const jsq = await runCli('fixed-point --lambda 0.5 --d 2 --service pareto:1.5 --json');
     expect(jsq.status).toBe(2);
-    expect(jsq.stdout).toBe('');
+    expect(JSON.parse(jsq.stdout)).toEqual({ failed: expect.stringMatching(/^E\[T\]∞ not settled/), exitCode: 2 });
     expect(jsq.stderr).toMatch(/E\[T\]∞ not settled/);
   });
 });
