@@ -16,7 +16,7 @@ import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } fro
 import { defaultWorkloadGrid } from '../sim/index.ts';
 import { simulationTask, trajectoryTask, type SimulationTask } from '../runs/task.ts';
 import { lwlTransientReference } from './lwlReference.ts';
-import { exactPoints, hasExactSolver, type ExactPoint } from './exactPoints.ts';
+import { EXACT_DEFAULTS, exactPoints, hasExactSolver, type ExactPoint } from './exactPoints.ts';
 import { secondOrderTerm } from './secondOrder.ts';
 import { heteroRefined } from '../meanfield/hetero/refined.ts';
 import { heteroFixedPoint } from '../meanfield/hetero/occupancy.ts';
@@ -653,11 +653,20 @@ function pideTransient(model: SupermarketModel, times: number[]): { values: Traj
   return { values: { tail: pide.busyFraction.map((b) => [1, b]), meanWorkload: pide.meanWorkload }, note: pide.note };
 }
 
-/** Exact points of a model per `config.exact` (null without it; a note where the model has no exact solver or an n was skipped). */
+/**
+ * Exact points of a model per `config.exact` (null without it; a note where the model has no exact solver or an n was
+ * skipped). Under random routing (d = 1, random selection: `exactChain.id` 'mg1') the M/G/1 value at every n of the
+ * sweep and of `config.exact`, with or without `config.exact`.
+ */
 function modelExactPoints(model: SupermarketModel, config: ComparisonConfig, notes: string[]): ModelSummary['exact'] {
+  const chain = meanFieldCapabilities(model).exactChain;
+  if (chain.available && chain.id === 'mg1')
+    return exactPoints(model, [...new Set([...(config.exact?.ns ?? []), ...config.ns])], config.exact ?? EXACT_DEFAULTS);
   if (!config.exact || config.exact.ns.length === 0) return null;
   if (!hasExactSolver(model)) {
-    notes.push(`No exact points for ${modelLabel(model)}: the exact solver has JSQ(d) and random selection, FIFO, exponential sizes.`);
+    notes.push(
+      `No exact points for ${modelLabel(model)}: the exact solvers have JSQ(d) and random selection with FIFO and exponential sizes, and M/G/1 under random routing.`,
+    );
     return null;
   }
   const exact = exactPoints(model, config.exact.ns, config.exact);
