@@ -3,6 +3,7 @@ import { parseModel } from '../../src/model/index.ts';
 import { cellSeed, runComparison } from '../../src/compare/index.ts';
 import { EXACT_RULE, exactPoints, exactVerdict, hasExactSolver } from '../../src/compare/exactPoints.ts';
 import { tInterval } from '../../src/stats/index.ts';
+import { refinementSection } from '../../src/report/refinementSection.ts';
 import { testComparison } from './config.ts';
 
 describe('exact points in the comparison', () => {
@@ -147,5 +148,11 @@ describe('random routing (d = 1, random selection): the M/G/1 value is the exact
       expect((c.verdict as { judgedAgainst?: string }).judgedAgainst).toBe('exact');
       expect(c.verdict.rule).toBe(EXACT_RULE);
     }
+    // the report names the M/G/1 value, not the n-server chain, and shows no K or states for it
+    const md = refinementSection(r);
+    expect(md).toContain('### Exact points');
+    expect(md).toContain('every server is an M/G/1 queue at every n');
+    expect(md).not.toContain('n-server chain');
+    expect(md).toMatch(/\| 1 \| 0\.5 \| 2 \| 2\.00000 \| [^|]+ \| – \| – \|/);
   });
 });
