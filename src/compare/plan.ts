@@ -5,7 +5,14 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness, infiniteMeanWords, infiniteOnlyAtFiniteN, meanFieldFiniteness, precisionRefusal } from '../model/moments.ts';
+import {
+  estimandFiniteness,
+  infiniteMeanWords,
+  infiniteOnlyAtFiniteN,
+  meanFieldFiniteness,
+  meanFieldUnsettled,
+  precisionRefusal,
+} from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
@@ -384,6 +391,9 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
   const limit = meanFieldFiniteness(model);
   // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
   if (!limit.finite) return prepareInfinite(model, config, notes, `in the limit: ${limit.reason}`);
+  // neither proven finite nor ∞ (theory.md §8): simulated and shown, judged against nothing; the rest of the grid as usual
+  const unsettled = meanFieldUnsettled(model);
+  if (unsettled !== undefined) return prepareUnsettled(model, config, notes, unsettled);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
   if (!capabilities.fixedPoint.available)
@@ -472,6 +482,30 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
     source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
     convergence: { converged: true },
     infinite: reason,
+  };
+  return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
+}
+
+/**
+ * A model whose mean-field E[T]∞ is not settled (model/moments.ts `meanFieldUnsettled`): no solver, reference NaN
+ * with the reason, no refined terms, no transient; its cells are simulated and shown, and its cells and checks are
+ * "not settled" (status 'not-settled'), so the other models of the grid are judged as usual.
+ */
+function prepareUnsettled(model: SupermarketModel, config: ComparisonConfig, notes: string[], reason: string): PreparedModel {
+  notes.push(
+    `${modelLabel(model)}, λ = ${model.lambda}: ${reason}; its cells are simulated and shown but "not settled": no limit to ` +
+      'judge them against and no limit check (model/moments.ts meanFieldUnsettled)',
+  );
+  const reference: MeanFieldReference = {
+    meanResponseTime: Number.NaN,
+    meanQueueLength: Number.NaN,
+    halfWidth: 0,
+    numericalError: 0,
+    solver: 'none: E[T]∞ not settled',
+    kind: 'exact',
+    source: 'model/moments.ts (meanFieldUnsettled)',
+    convergence: { converged: true },
+    unsettled: reason,
   };
   return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
 }
