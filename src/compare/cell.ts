@@ -50,6 +50,7 @@ export function referenceValue(r: MeanFieldReference): ReferenceValue {
     halfWidth: r.halfWidth,
     numericalError: r.numericalError,
     ...(r.infinite ? { infinite: r.infinite } : {}),
+    ...(r.unsettled ? { unsettled: r.unsettled } : {}),
   };
 }
 
@@ -97,7 +98,10 @@ export function assembleCell(
     ...(secondOrder ? { secondOrder: secondOrderValue(secondOrder, n) } : {}),
     errors: {
       // ∞ − x and ∞ − ∞ are no error (NaN: null in JSON); the verdict says why (model/moments.ts)
-      meanResponseTime: verdict.status === 'undefined' ? Number.NaN : simulation.meanResponseTime.mean - reference.meanResponseTime,
+      meanResponseTime:
+        verdict.status === 'undefined' || verdict.status === 'not-settled'
+          ? Number.NaN
+          : simulation.meanResponseTime.mean - reference.meanResponseTime,
       meanResponseTimeVsRefined: refined ? simulation.meanResponseTime.mean - refined.meanResponseTime : null,
       tailSup: reference.tail ? supDistance(simulation.tail, reference.tail) : null,
       tailSupVsRefined: refined ? supDistance(simulation.tail, refined.tail) : null,
@@ -144,7 +148,7 @@ export function withExact(cell: CellResult, exact: ExactPoint | undefined): Cell
  * residual, or inexact predictions): 'not-judged', with the reason in its rule. A sample mean that may grow without
  * bound with the budget is no evidence either way (LWL(3) over 3 servers is M/G/3 at load 2.7 > 2, E[W] = ∞ when
  * E[S²] = ∞, Scheller-Wolf & Sigman 1997, and a 3000-job run read "agrees" at 11.2 ± 22.9 against 1.52).
- * Verdicts already 'undefined' (infinite in theory) stay as they are; one not judged for another reason (no predicted
+ * Verdicts already 'undefined' (infinite in theory) or 'not-settled' (no settled limit) stay as they are; one not judged for another reason (no predicted
  * term, too few n) takes this reason, the more basic one.
  */
 export function unsettledVerdict<V extends { readonly status: string; readonly rule: string; readonly pValue?: number }>(
@@ -152,7 +156,7 @@ export function unsettledVerdict<V extends { readonly status: string; readonly r
   model: SupermarketModel,
 ): V {
   const unsettled = estimandFiniteness(model).meanResponseTimeUnsettled;
-  if (unsettled === undefined || verdict.status === 'undefined') return verdict;
+  if (unsettled === undefined || verdict.status === 'undefined' || verdict.status === 'not-settled') return verdict;
   return {
     ...verdict,
     status: 'not-judged',

@@ -1,13 +1,15 @@
 /**
  * Exact points of a comparison: for the small n where the n-server chain fits a state budget, the exact stationary
  * E[T]_n (`solveExact`: JSQ(d) or random selection, FIFO, exponential sizes, truncated with a stated bound) beside the
- * simulation, and the verdict of a simulated cell against it (theory.md §8 "Laws usable as simulator tests": exact
+ * simulation; with random routing (random selection or d = 1: each server an independent M/G/1 queue at every n) the
+ * M/G/1 value (`mg1`, every discipline and size law it solves, ∞ with its reason where E[T] = ∞) at every n, and the verdict of a simulated cell against it (theory.md §8 "Laws usable as simulator tests": exact
  * CTMC on occupancy counts). At n = 2–5 the refined expansion is out of range, so the exact value is the one
  * reference that judges the simulator there.
  */
 import { InvalidModelError, LevelCapError, StateSpaceTooLargeError } from '../errors.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import { solveExact } from '../meanfield/exact/index.ts';
+import { mg1 } from '../meanfield/mg1/index.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import type { Estimate } from '../stats/index.ts';
 import { cellVerdict, type CellVerdict } from './verdict.ts';
@@ -37,11 +39,18 @@ export const EXACT_DEFAULTS = { truncationBound: 1e-4, maxStates: 2e5, jobs: 100
 /** One exact value E[T]_n with how it was obtained. */
 export interface ExactPoint {
   readonly n: number;
-  /** Exact E[T]_n of the truncated chain (time units); within `truncationBound` of the untruncated value. */
+  /**
+   * Exact E[T]_n of the truncated chain (time units); within `truncationBound` of the untruncated value. +∞ (JSON
+   * null) where E[T] = ∞ in theory (M/G/1 with E[S²] = ∞ and a residual wait), with `infinite` saying why.
+   */
   readonly meanResponseTime: number;
+  /** Why E[T]_n = ∞ in theory (model/moments.ts, through `mg1`), when it is: the cell is then not judged. */
+  readonly infinite?: string;
+  /** Which exact solver gave the point: the n-server chain, or the M/G/1 formula (random routing; then K = states = 0). */
+  readonly solver: 'occupancy-chain' | 'mg1';
   /** E[Q]_n per server (jobs). */
   readonly meanQueueLength: number;
-  /** The stated bound and the solver's estimate of the truncation error of E[T] (time units). */
+  /** The stated bound and the solver's estimate of the truncation error of E[T] (time units); for `mg1` both are its quadrature error. */
   readonly truncationBound: number;
   readonly errorEstimate: number;
   /** Level cap K and states C(n + K, n) of the solved chain. */
@@ -58,15 +67,20 @@ export interface ExactCellCheck {
 
 export type ExactVerdict = CellVerdict & { readonly judgedAgainst: 'exact' };
 
-export const EXACT_RULE = '|x̂_n − E[T]_n exact| ≤ h_n + ε_trunc (exact n-server chain, its truncation bound added; no allowance)';
+export const EXACT_RULE =
+  '|x̂_n − E[T]_n exact| ≤ h_n + ε_trunc (exact n-server chain, or M/G/1 under random routing, its truncation or quadrature bound added; no allowance)';
 
-/** True when `solveExact` has the model: JSQ(d) or random selection, FIFO (PS, LAS through FIFO's chain), exponential sizes. */
+/**
+ * True when the model has an exact finite-n value (`meanFieldCapabilities(model).exactChain`): `solveExact` for JSQ(d)
+ * or random selection, FIFO (PS, LAS through FIFO's chain), exponential sizes; `mg1` at every n under random routing.
+ */
 export function hasExactSolver(model: SupermarketModel): boolean {
   return meanFieldCapabilities(model).exactChain.available;
 }
 
 /**
- * Exact points of one model at the given n, skipping (with a reason) an n below d or whose chain exceeds the budget.
+ * Exact points of one model at the given n, skipping (with a reason) an n below d or whose chain exceeds the budget;
+ * under random routing (`exactChain.id` 'mg1') the M/G/1 value at every n (one `mg1` solve, no budget).
  * @param model a model with `hasExactSolver`. @param ns servers. @param options truncation bound and state budget.
  * @returns the points in the order of `ns` and the skipped n with their reasons.
  * @throws {InvalidModelError} when the model has no exact solver; other solver failures pass through.
@@ -80,6 +94,28 @@ export function exactPoints(
   if (!chain.available) throw new InvalidModelError(`exact points: ${chain.reason}`);
   const points: ExactPoint[] = [];
   const skipped: { n: number; reason: string }[] = [];
+  if (chain.id === 'mg1') {
+    const started = performance.now();
+    // d = 1: mg1 takes the model as it is; random selection at d ≥ 2 routes as d = 1 does (one server uniformly at random)
+    const r = mg1(model.d === 1 ? model : { ...model, d: 1 });
+    const seconds = (performance.now() - started) / 1000;
+    const error = r.diagnostics.quadratureError;
+    for (const n of ns) {
+      points.push({
+        n,
+        meanResponseTime: r.meanResponseTime,
+        ...(r.responseTimeFinite ? {} : { infinite: r.infiniteReason ?? 'E[T] = ∞ in theory' }),
+        solver: 'mg1',
+        meanQueueLength: r.meanQueueLength,
+        truncationBound: error,
+        errorEstimate: error,
+        K: 0,
+        states: 0,
+        seconds,
+      });
+    }
+    return { points, skipped };
+  }
   for (const n of ns) {
     if (model.selection === 'jsq' && n < model.d) {
       if (!options.quietBelowD) skipped.push({ n, reason: `n = ${n} < d = ${model.d}` });
@@ -90,6 +126,7 @@ export function exactPoints(
       points.push({
         n,
         meanResponseTime: r.meanResponseTime,
+        solver: 'occupancy-chain',
         meanQueueLength: r.meanQueueLength,
         truncationBound: r.truncation.bound,
         errorEstimate: r.truncation.errorEstimate,
@@ -114,7 +151,7 @@ export function exactPoints(
 export function exactVerdict(simulated: Estimate, exact: ExactPoint): ExactVerdict {
   const v = cellVerdict(
     simulated,
-    { value: exact.meanResponseTime, halfWidth: 0, numericalError: exact.truncationBound },
+    { value: exact.meanResponseTime, halfWidth: 0, numericalError: exact.truncationBound, infinite: exact.infinite },
     { kind: 'exact' },
     exact.n,
   );

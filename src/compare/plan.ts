@@ -5,7 +5,14 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import { estimandFiniteness, infiniteMeanWords, infiniteOnlyAtFiniteN, meanFieldFiniteness, precisionRefusal } from '../model/moments.ts';
+import {
+  estimandFiniteness,
+  infiniteMeanWords,
+  infiniteOnlyAtFiniteN,
+  meanFieldFiniteness,
+  meanFieldUnsettled,
+  precisionRefusal,
+} from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
@@ -16,7 +23,7 @@ import { isClassicModel, meanFieldCapabilities, type MeanFieldCapabilities } fro
 import { defaultWorkloadGrid } from '../sim/index.ts';
 import { simulationTask, trajectoryTask, type SimulationTask } from '../runs/task.ts';
 import { lwlTransientReference } from './lwlReference.ts';
-import { exactPoints, hasExactSolver, type ExactPoint } from './exactPoints.ts';
+import { EXACT_DEFAULTS, exactPoints, hasExactSolver, type ExactPoint } from './exactPoints.ts';
 import { secondOrderTerm } from './secondOrder.ts';
 import { heteroRefined } from '../meanfield/hetero/refined.ts';
 import { heteroFixedPoint } from '../meanfield/hetero/occupancy.ts';
@@ -384,6 +391,9 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
   const limit = meanFieldFiniteness(model);
   // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
   if (!limit.finite) return prepareInfinite(model, config, notes, `in the limit: ${limit.reason}`);
+  // neither proven finite nor ∞ (theory.md §8): simulated and shown, judged against nothing; the rest of the grid as usual
+  const unsettled = meanFieldUnsettled(model);
+  if (unsettled !== undefined) return prepareUnsettled(model, config, notes, unsettled);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
   if (!capabilities.fixedPoint.available)
@@ -472,6 +482,30 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
     source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
     convergence: { converged: true },
     infinite: reason,
+  };
+  return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
+}
+
+/**
+ * A model whose mean-field E[T]∞ is not settled (model/moments.ts `meanFieldUnsettled`): no solver, reference NaN
+ * with the reason, no refined terms, no transient; its cells are simulated and shown, and its cells and checks are
+ * "not settled" (status 'not-settled'), so the other models of the grid are judged as usual.
+ */
+function prepareUnsettled(model: SupermarketModel, config: ComparisonConfig, notes: string[], reason: string): PreparedModel {
+  notes.push(
+    `${modelLabel(model)}, λ = ${model.lambda}: ${reason}; its cells are simulated and shown but "not settled": no limit to ` +
+      'judge them against and no limit check (model/moments.ts meanFieldUnsettled)',
+  );
+  const reference: MeanFieldReference = {
+    meanResponseTime: Number.NaN,
+    meanQueueLength: Number.NaN,
+    halfWidth: 0,
+    numericalError: 0,
+    solver: 'none: E[T]∞ not settled',
+    kind: 'exact',
+    source: 'model/moments.ts (meanFieldUnsettled)',
+    convergence: { converged: true },
+    unsettled: reason,
   };
   return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
 }
@@ -653,11 +687,20 @@ function pideTransient(model: SupermarketModel, times: number[]): { values: Traj
   return { values: { tail: pide.busyFraction.map((b) => [1, b]), meanWorkload: pide.meanWorkload }, note: pide.note };
 }
 
-/** Exact points of a model per `config.exact` (null without it; a note where the model has no exact solver or an n was skipped). */
+/**
+ * Exact points of a model per `config.exact` (null without it; a note where the model has no exact solver or an n was
+ * skipped). Under random routing (d = 1, random selection: `exactChain.id` 'mg1') the M/G/1 value at every n of the
+ * sweep and of `config.exact`, with or without `config.exact`.
+ */
 function modelExactPoints(model: SupermarketModel, config: ComparisonConfig, notes: string[]): ModelSummary['exact'] {
+  const chain = meanFieldCapabilities(model).exactChain;
+  if (chain.available && chain.id === 'mg1')
+    return exactPoints(model, [...new Set([...(config.exact?.ns ?? []), ...config.ns])], config.exact ?? EXACT_DEFAULTS);
   if (!config.exact || config.exact.ns.length === 0) return null;
   if (!hasExactSolver(model)) {
-    notes.push(`No exact points for ${modelLabel(model)}: the exact solver has JSQ(d) and random selection, FIFO, exponential sizes.`);
+    notes.push(
+      `No exact points for ${modelLabel(model)}: the exact solvers have JSQ(d) and random selection with FIFO and exponential sizes, and M/G/1 under random routing.`,
+    );
     return null;
   }
   const exact = exactPoints(model, config.exact.ns, config.exact);

@@ -126,6 +126,12 @@ export interface MeanFieldReference {
    * "undefined (infinite)".
    */
   readonly infinite?: string;
+  /**
+   * Why E[T]∞ is not settled (model/moments.ts `meanFieldUnsettled`), when it is: then meanResponseTime and
+   * meanQueueLength are NaN (null in JSON, this reason beside them), no solver ran, the cells are simulated and shown,
+   * and every check of the model is "not settled" (status 'not-settled').
+   */
+  readonly unsettled?: string;
 }
 
 export interface ModelSummary {

@@ -23,10 +23,17 @@ export interface ReferenceValue {
   readonly numericalError: number;
   /** Why x_∞ is +∞ (model/moments.ts `estimandFiniteness`), when it is: then nothing is judged against it. */
   readonly infinite?: string;
+  /**
+   * Why x_∞ is not settled (model/moments.ts `meanFieldUnsettled`: neither proven finite nor ∞), when it is: value NaN,
+   * nothing is judged against it (status 'not-settled').
+   */
+  readonly unsettled?: string;
 }
 
 /** How a status of every check reads when a mean it names is infinite in theory (claims print the same words). */
 export const UNDEFINED_INFINITE = 'undefined (infinite)';
+/** How the status 'not-settled' reads: the model's mean-field E[T]∞ is neither proven finite nor ∞ (`meanFieldUnsettled`). */
+export const NOT_SETTLED = 'not settled';
 
 /**
  * Why a mean cannot be judged, or null when it can: the simulated estimate is infinite in theory (`infiniteEstimate`,
@@ -66,9 +73,11 @@ export type FiniteNTerm =
  * after Holm, but the confirmatory rerun does not reject), 'disagrees' (rejected, and the rerun rejects too).
  * 'not-resolvable': the CI cannot reach the stated fraction of the 1/n term within the job budget (no verdict).
  * 'undefined': E[T] is infinite in theory (model/moments.ts), printed `UNDEFINED_INFINITE`: it neither agrees nor disagrees.
+ * 'not-settled': the model's mean-field E[T]∞ is not settled (model/moments.ts `meanFieldUnsettled`), printed
+ * `NOT_SETTLED`: the cell is simulated and shown, with no limit to be judged against.
  */
 export type VerdictStatus =
-  'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-resolvable' | 'refined-out-of-range' | 'not-judged' | 'undefined';
+  'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-resolvable' | 'refined-out-of-range' | 'not-judged' | 'undefined' | 'not-settled';
 
 /** Level α of every test of a report (two-sided), before and after the multiplicity control. */
 export const SIGNIFICANCE_LEVEL = 0.05;
@@ -147,6 +156,7 @@ export function cellVerdict(
 ): CellVerdict {
   const infinite = infiniteReason(simulated, limit);
   if (infinite !== null) return undefinedVerdict(infinite, simulated.halfWidth);
+  if (limit.unsettled !== undefined) return notSettledVerdict(limit.unsettled, simulated.halfWidth);
   const expected = term.kind === 'refined' ? term.meanResponseTime : limit.value;
   const difference = simulated.mean - expected;
   const halfWidth = simulated.halfWidth;
@@ -220,6 +230,18 @@ export function undefinedVerdict(reason: string, halfWidth = Infinity): CellVerd
     adjustedPValue: null,
     relativeCorrection: null,
     rule: `${UNDEFINED_INFINITE}: ${reason}; a mean that is infinite in theory is neither agreed nor disagreed with (model/moments.ts)`,
+  };
+}
+
+/**
+ * The verdict of a cell whose model has no settled limit (`ReferenceValue.unsettled`): simulated and shown, no
+ * difference, no test, status 'not-settled'.
+ */
+export function notSettledVerdict(reason: string, halfWidth: number): CellVerdict {
+  return {
+    ...undefinedVerdict(reason, halfWidth),
+    status: 'not-settled',
+    rule: `${NOT_SETTLED}: ${reason}; the cell is simulated and shown, with no mean-field limit to judge it against (model/moments.ts meanFieldUnsettled)`,
   };
 }
 
@@ -330,9 +352,9 @@ export function judgeFamily(
 /**
  * A single run's `limitCheck` says 'agrees' or 'disagrees'; the report's status is set by `confirmFamily` over the
  * models ('agrees-not-confirmed': rejected after Holm, its rerun not). 'undefined': the limit or the simulated means are
- * infinite in theory (no fit of ∞, no verdict).
+ * infinite in theory (no fit of ∞, no verdict). 'not-settled': the limit is not settled (`ReferenceValue.unsettled`): no check.
  */
-export type LimitStatus = 'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-judged' | 'undefined';
+export type LimitStatus = 'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-judged' | 'undefined' | 'not-settled';
 
 export interface LimitCheck {
   readonly status: LimitStatus;
@@ -407,7 +429,7 @@ export function fixedIntercept(
  *   c₁ and c₂ checks fit; without them the weighted fit's â and its 1.96 half-width (the quantile check's base).
  * @param infinite why the simulated means are infinite in theory, if they are (`infiniteReason`).
  * @returns status 'not-judged' when `fit` is null (fewer n than fit parameters); 'undefined' when the reference or
- *   (`infinite`) the simulated means are infinite in theory.
+ *   (`infinite`) the simulated means are infinite in theory; 'not-settled' when the reference is (`unsettled`).
  */
 export function limitCheck(
   fit: InverseNFit | null,
@@ -425,6 +447,17 @@ export function limitCheck(
       zScore: Number.NaN,
       ...NO_TEST,
       rule: `${LIMIT_RULE}; ${UNDEFINED_INFINITE}: ${reason}`,
+    };
+  }
+  if (reference.unsettled !== undefined) {
+    return {
+      status: 'not-settled',
+      difference: Number.NaN,
+      fitHalfWidth: Number.NaN,
+      combinedHalfWidth: Number.NaN,
+      zScore: Number.NaN,
+      ...NO_TEST,
+      rule: `no limit check; ${NOT_SETTLED}: ${reference.unsettled}`,
     };
   }
   if (!fit || !fit.limitFitted) {

@@ -104,6 +104,22 @@ export interface TermCapability {
   readonly source: string;
 }
 
+/** The exact finite-n solver a model has (`MeanFieldCapabilities.exactChain`). */
+export type ExactChainCapability = TermCapability & { readonly id: 'occupancy-chain' | 'mg1' };
+
+/** Random routing: Poisson arrivals thinned uniformly, so each of the n servers is an independent M/G/1 queue. */
+const MG1_AT_EVERY_N: ExactChainCapability = {
+  available: true,
+  id: 'mg1',
+  name: 'M/G/1 value at every n (random routing: each server an independent M/G/1 queue)',
+  source: 'theory.md §7: a Poisson stream of rate λn split uniformly at random is n independent Poisson streams of rate λ',
+};
+
+/** The exact chain of a model whose fixed point is the M/G/1 formula (random routing, Poisson arrivals), or undefined. */
+function mg1ExactChain(fixedPoint: MeanFieldCapabilities['fixedPoint']): ExactChainCapability | undefined {
+  return fixedPoint.available && fixedPoint.id === 'mg1' ? MG1_AT_EVERY_N : undefined;
+}
+
 /** What the model does not have, and why (one sentence, usable as an error message). */
 export interface Unavailable {
   readonly available: false;
@@ -118,8 +134,12 @@ export interface MeanFieldCapabilities {
   readonly transient: SolverCapability<TransientSolverId> | Unavailable;
   /** The refined mean field: order 1 (`refine`, V/n) and order 2 (`refineSecondOrder`, 1/n²). */
   readonly refined: { readonly firstOrder: TermCapability | Unavailable; readonly secondOrder: TermCapability | Unavailable };
-  /** The exact stationary law of the n-server chain (`solveExact`). */
-  readonly exactChain: TermCapability | Unavailable;
+  /**
+   * The exact finite-n value: 'occupancy-chain', the stationary law of the n-server chain (`solveExact`, a state
+   * budget); 'mg1', random routing (random selection, or d = 1), where every server is an independent M/G/1 queue at
+   * every n, so E[T]_n is the M/G/1 value (`mg1`, any discipline and size law it solves, ∞ with its reason).
+   */
+  readonly exactChain: ExactChainCapability | Unavailable;
   /**
    * The two-moment phase-type fit as an explicit option (`solveMeanField(model, { phaseTypeFit: true })`,
    * `fixed-point --ph-fit`): JSQ(d) FIFO with a size law that is not phase-type and whose family has a measured error
@@ -875,7 +895,12 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
   // exact chain, for E[Q], the tails and E[T] = E[Q]/λ (the law of T is not FIFO's: the model's own responseTime)
   const twin = fifoQueueLengthTwin(model);
   if (twin !== undefined)
-    return { ...throughFifo(meanFieldCapabilities(twin), model), fixedPoint, responseTime: responseTimeOf(model, fixedPoint) };
+    return {
+      ...throughFifo(meanFieldCapabilities(twin), model),
+      ...(mg1ExactChain(fixedPoint) && { exactChain: mg1ExactChain(fixedPoint)! }),
+      fixedPoint,
+      responseTime: responseTimeOf(model, fixedPoint),
+    };
   const sqd = isSqdModel(model);
   const withMemory = modelHasMemory(model) ? `, memory ${describeMemory(effectiveMemory(model.selection, model.d, model.memory))}` : '';
   const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes without memory (theory.md §6), and PS or LAS through FIFO's queue lengths, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes${withMemory}`;
@@ -896,14 +921,20 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
             : { available: true, name: 'refined mean field, order 2 (1/n²)', source: 'theory.md §6 (Gast, Bortolussi & Tribastone 2019)' },
     },
     exactChain:
-      (model.selection === 'jsq' || model.selection === 'random') &&
+      mg1ExactChain(fixedPoint) ??
+      ((model.selection === 'jsq' || model.selection === 'random') &&
       model.discipline === 'fifo' &&
       model.service.kind === 'exponential' &&
       !modelHasMemory(model)
-        ? { available: true, name: 'n-server occupancy chain', source: 'theory.md §1–§2: the n-server CTMC on sorted occupancy vectors' }
+        ? {
+            available: true,
+            id: 'occupancy-chain',
+            name: 'n-server occupancy chain',
+            source: 'theory.md §1–§2: the n-server CTMC on sorted occupancy vectors',
+          }
         : no(
             `the exact n-server chain covers JSQ(d) or random selection with FIFO (PS and LAS through FIFO's queue lengths) and exponential sizes, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
-          ),
+          )),
     phaseTypeFit: phaseTypeFitOf(model),
     fallback:
       fixedPoint.available && fixedPoint.id === 'jsq-cavity' && isJsqFifoNonPh(model)

@@ -5,7 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ComparisonResult } from '../compare/index.ts';
-import { TRANSIENT_DRAWN } from '../compare/types.ts';
+import { TRANSIENT_DRAWN, type ModelSummary } from '../compare/types.ts';
 import { timeUnit } from '../model/service/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { convergenceRow, convergenceTooltip, exactPointLayer, refinementCaption, refinementConvergenceRows } from './refinementSection.ts';
@@ -970,19 +970,30 @@ export function comparisonFigures(result: ComparisonResult): Figure[] {
   const figures: Figure[] = [];
   if (result.models.some((m) => m.reference.tail)) figures.push(tailFigure(result));
   const infinite = result.models.filter((m) => m.reference.infinite !== undefined || m.reference.meanResponseTime === Infinity);
+  // a limit not settled (model/moments.ts meanFieldUnsettled) has no E[T]∞ to draw an error against
+  const unsettled = result.models.filter((m) => !infinite.includes(m) && m.reference.unsettled !== undefined);
+  const left = [...infinite, ...unsettled];
   const finite: ComparisonResult = {
     ...result,
-    models: result.models.filter((m) => !infinite.includes(m)),
-    cells: result.cells.filter((c) => c.verdict.status !== 'undefined' && !infinite.some((m) => m.d === c.d && m.lambda === c.lambda)),
+    models: result.models.filter((m) => !left.includes(m)),
+    cells: result.cells.filter(
+      (c) =>
+        c.verdict.status !== 'undefined' && c.verdict.status !== 'not-settled' && !left.some((m) => m.d === c.d && m.lambda === c.lambda),
+    ),
   };
-  const left =
-    infinite.length === 0
+  const where = (ms: readonly ModelSummary[]) => ms.map((m) => `d = ${m.d}, λ = ${m.lambda}`).join('; ');
+  const leftText =
+    (infinite.length === 0
       ? ''
-      : ` Not drawn: ${infinite.map((m) => `d = ${m.d}, λ = ${m.lambda}`).join('; ')}, where E[T] is infinite in theory ` +
-        `(${[...new Set(infinite.map((m) => m.reference.infinite ?? 'E[T]∞ = ∞'))].join('; ')}): "undefined (infinite)" in the tables.`;
+      : ` Not drawn: ${where(infinite)}, where E[T] is infinite in theory ` +
+        `(${[...new Set(infinite.map((m) => m.reference.infinite ?? 'E[T]∞ = ∞'))].join('; ')}): "undefined (infinite)" in the tables.`) +
+    (unsettled.length === 0
+      ? ''
+      : ` Not drawn: ${where(unsettled)}, where E[T]∞ is not settled ` +
+        `(${[...new Set(unsettled.map((m) => m.reference.unsettled))].join('; ')}): "not settled" in the tables, the cells simulated and shown there.`);
   if (finite.cells.length > 0) {
     for (const f of [convergenceFigure(finite), scaledErrorFigure(finite)])
-      figures.push(withTimeUnit({ ...f, caption: f.caption + left }, result));
+      figures.push(withTimeUnit({ ...f, caption: f.caption + leftText }, result));
   }
   if (result.models.some((m) => m.workload)) figures.push(withTimeUnit(workloadFigure(result), result));
   const load = loadFigure(result);

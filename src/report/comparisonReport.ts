@@ -23,7 +23,7 @@ import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { meanFieldLimit } from '../model/moments.ts';
 import { meanJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
-import { fittedLimitInterval, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
+import { fittedLimitInterval, NOT_SETTLED, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
 import { isInfinite, oneInterval, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
@@ -57,6 +57,8 @@ export function referenceText(m: ModelSummary): string {
       case 'infinite':
         return '∞ (infinite in theory)';
     }
+  // E[T]_n simulated, E[T]∞ neither proven finite nor ∞ (model/moments.ts meanFieldUnsettled): nothing to judge against
+  if (r.unsettled !== undefined) return `${NOT_SETTLED} (E[T]∞ neither proven finite nor ∞: cells shown, not judged)`;
   if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation')
     return r.measuredError
@@ -269,6 +271,18 @@ function cellColumns(result: ComparisonResult): Columns<CellResult> {
   ];
 }
 
+/** Why a report has no E[T] figure: every model's E[T] is infinite in theory, or its limit not settled (no error to draw). */
+function noFigureText(result: ComparisonResult): string {
+  const unsettled = result.models.filter((m) => m.reference.unsettled !== undefined).length;
+  if (unsettled === 0)
+    return 'No figure of E[T]: it is infinite in theory for every model here (model/moments.ts), so there is no point to draw.\n';
+  return (
+    `No figure of E[T]: ${unsettled === result.models.length ? 'for every model here' : 'for the models not infinite in theory'} ` +
+    `E[T]∞ is ${NOT_SETTLED} (model/moments.ts meanFieldUnsettled), so there is no error E[T]_n − E[T]∞ to draw; ` +
+    'the simulated E[T]_n are in the tables.\n'
+  );
+}
+
 /** The multiplicity control and its outcome, the busy-fraction calibration check, and the short cells (both report kinds). */
 function familyText(result: ComparisonResult): string {
   const f = result.family;
@@ -314,7 +328,8 @@ function familyText(result: ComparisonResult): string {
  */
 export function disagreementLine(result: ComparisonResult): string {
   const bad = (xs: readonly ({ status: string } | null | undefined)[]) => xs.filter((x) => x?.status === 'disagrees').length;
-  const judged = (x: { status: string } | null | undefined) => !!x && x.status !== 'not-judged' && x.status !== 'undefined';
+  const judged = (x: { status: string } | null | undefined) =>
+    !!x && x.status !== 'not-judged' && x.status !== 'undefined' && x.status !== 'not-settled';
   const parts: [string, number, number][] = [
     ['cells', bad(result.cells.map((c) => c.verdict)), result.cells.filter((c) => !Number.isNaN(c.verdict.pValue)).length],
   ];
@@ -341,10 +356,17 @@ export function disagreementLine(result: ComparisonResult): string {
       ? `; ${UNDEFINED_INFINITE}, E[T] = ∞ in theory: ${undefinedCells} cell${undefinedCells === 1 ? '' : 's'}` +
         (undefinedModels ? `, ${undefinedModels} limit check${undefinedModels === 1 ? '' : 's'}` : '')
       : '';
+  const unsettledCells = result.cells.filter((c) => c.verdict.status === 'not-settled').length;
+  const unsettledModels = result.models.filter((m) => m.limit.status === 'not-settled').length;
+  const unsettled =
+    unsettledCells + unsettledModels > 0
+      ? `; ${NOT_SETTLED}, E[T]∞ neither proven finite nor ∞ (shown, not judged): ${unsettledCells} cell${unsettledCells === 1 ? '' : 's'}` +
+        (unsettledModels ? `, ${unsettledModels} limit${unsettledModels === 1 ? '' : 's'} (no check)` : '')
+      : '';
   return (
     `Checks that disagree: ${total} of ${judgedCount} judged (` +
     parts.map(([name, k, j]) => `${name} ${k} of ${j}`).join(', ') +
-    `)${infinite}.`
+    `)${infinite}${unsettled}.`
   );
 }
 
@@ -370,12 +392,15 @@ function summaryBody(result: ComparisonResult): string {
   const limits = result.models.map((m) => m.limit);
   const c1 = result.models.map(
     (m) =>
-      `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.limit.status === 'undefined' ? UNDEFINED_INFINITE : m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`,
+      `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.limit.status === 'undefined' ? UNDEFINED_INFINITE : m.limit.status === 'not-settled' ? `${fix(m.fit?.c1 ?? NaN, 2)} (${NOT_SETTLED}: no limit)` : m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`,
   );
   const infinite = (xs: readonly { status: string }[], what: readonly [string, string]) =>
-    count(xs, 'undefined')
+    (count(xs, 'undefined')
       ? `, ${count(xs, 'undefined')} ${count(xs, 'undefined') === 1 ? what[0] : what[1]} **${UNDEFINED_INFINITE}** (E[T] = ∞ in theory: neither agrees nor disagrees)`
-      : '';
+      : '') +
+    (count(xs, 'not-settled')
+      ? `, ${count(xs, 'not-settled')} ${count(xs, 'not-settled') === 1 ? what[0] : what[1]} **${NOT_SETTLED}** (E[T]∞ neither proven finite nor ∞: shown, not judged)`
+      : '');
   return (
     `Limits: of ${limits.length} model${limits.length === 1 ? '' : 's'}, **${count(limits, 'agrees') + count(limits, 'agrees-not-confirmed')} agree** and ` +
     `**${count(limits, 'disagrees')} disagree** (confirmed by a rerun) with the mean-field ` +
@@ -474,16 +499,18 @@ ${SLOPE_METHOD} (> 3 × CI half-width);
   }
   const solvers = [...new Map(result.models.map((m) => [m.reference.solver, m])).values()].map(
     (m) =>
-      `- **${m.reference.solver}** (${m.reference.kind}): ${m.reference.source}. Error bar: ${
-        m.reference.kind === 'estimate'
-          ? "the estimate's 95% CI (a cavity solver: independent restarts)"
-          : m.reference.kind === 'approximation'
-            ? m.reference.measuredError
-              ? `the fit's measured error for the law family, ${describeFitErrorOf(m.reference.meanResponseTime, m.reference.measuredError)} (e.g. d = ${m.d}, λ = ${m.lambda}; a disagreement may be the approximation's)`
-              : "none stated: an approximation (a disagreement may be the approximation's)"
-            : m.reference.numericalError > 0
-              ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})`
-              : 'none needed (closed form)'
+      `- **${m.reference.solver}** (${m.reference.unsettled !== undefined ? NOT_SETTLED : m.reference.kind}): ${m.reference.source}. Error bar: ${
+        m.reference.unsettled !== undefined
+          ? 'none: no limit value exists to bound (the cells are shown, not judged)'
+          : m.reference.kind === 'estimate'
+            ? "the estimate's 95% CI (a cavity solver: independent restarts)"
+            : m.reference.kind === 'approximation'
+              ? m.reference.measuredError
+                ? `the fit's measured error for the law family, ${describeFitErrorOf(m.reference.meanResponseTime, m.reference.measuredError)} (e.g. d = ${m.d}, λ = ${m.lambda}; a disagreement may be the approximation's)`
+                : "none stated: an approximation (a disagreement may be the approximation's)"
+              : m.reference.numericalError > 0
+                ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})`
+                : 'none needed (closed form)'
       }.`,
   );
   return `- **Mean-field reference** (picked by \`solveMeanField\`, theory.md §2–§7):
@@ -559,7 +586,7 @@ ${markdownTable(result.cells, cellColumns(result))}
 ${classSection(result)}
 ## Figures
 
-${figures.length ? figures.map(figureSection).join('\n') : 'No figure of E[T]: it is infinite in theory for every model here (model/moments.ts), so there is no point to draw.\n'}
+${figures.length ? figures.map(figureSection).join('\n') : noFigureText(result)}
 ## Files
 
 - \`results.json\`: the full comparison (every estimate with its CI, seeds, verdicts); \`metadata.json\`: command, versions, machine, wall time.
@@ -587,7 +614,9 @@ export function comparisonResultsJson(result: ComparisonResult): unknown {
       : s;
   const reference = (m: ModelSummary) => {
     const ref = m.reference;
-    if (ref.infinite === undefined && Number.isFinite(ref.meanResponseTime)) return ref;
+    if (ref.infinite === undefined && ref.unsettled === undefined && Number.isFinite(ref.meanResponseTime)) return ref;
+    // not settled: no number, null with the reason (`unsettled`) beside it; the checks say status 'not-settled'
+    if (ref.unsettled !== undefined) return { ...ref, meanResponseTime: null, meanQueueLength: null };
     const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
     return {
       ...ref,

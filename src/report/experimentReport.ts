@@ -80,16 +80,25 @@ const measureUnit = (outcomes: readonly CellOutcome[], measure: 'meanResponseTim
 /** One plotted estimate of a cell: the line's label (policy, or policy and server class) and the estimate. */
 type Series = { readonly label: string; readonly estimate: Estimate | undefined; readonly extra?: Row };
 
-/** E[T] (or slowdown) against λ, one line per policy, facets by prediction (columns) and service/d/n (rows). */
-export function measureFigure(outcomes: readonly CellOutcome[], measure: 'meanResponseTime' | 'meanSlowdown'): Figure | null {
-  return lambdaFigure(outcomes, (o) => [{ label: o.cell.policy, estimate: o.result[measure] }], measure);
+/**
+ * E[T] (or slowdown) against λ, one line per policy, facets by prediction (columns) and service/d/n (rows).
+ * @param unsettled cell key → why its E[T] is not settled (`writeExperimentReport`): such a cell is no point (its
+ *   tables say "not settled"); its row stays in the CSV and JSON with value null, `unsettled: true`, the reason and the
+ *   run's average, and the caption says so.
+ */
+export function measureFigure(
+  outcomes: readonly CellOutcome[],
+  measure: 'meanResponseTime' | 'meanSlowdown',
+  unsettled: ReadonlyMap<string, string> = new Map(),
+): Figure | null {
+  return lambdaFigure(outcomes, (o) => [{ label: o.cell.policy, estimate: o.result[measure] }], measure, unsettled);
 }
 
 /**
  * Heterogeneous servers (theory.md §13): the mean response time of the jobs each server class served against λ, one
  * line per policy and class; its CSV holds every class's busy fraction, E[T] and jobs served. Null without classes.
  */
-export function classFigure(outcomes: readonly CellOutcome[]): Figure | null {
+export function classFigure(outcomes: readonly CellOutcome[], unsettled: ReadonlyMap<string, string> = new Map()): Figure | null {
   if (!outcomes.some((o) => o.result.classes)) return null;
   return lambdaFigure(
     outcomes,
@@ -108,6 +117,7 @@ export function classFigure(outcomes: readonly CellOutcome[]): Figure | null {
         },
       })),
     'classResponseTime',
+    unsettled,
   );
 }
 
@@ -115,10 +125,12 @@ function lambdaFigure(
   outcomes: readonly CellOutcome[],
   series: (o: CellOutcome) => Series[],
   measure: 'meanResponseTime' | 'meanSlowdown' | 'classResponseTime',
+  unsettled: ReadonlyMap<string, string>,
 ): Figure | null {
   const rows: Row[] = [];
   const unit = outcomesTimeUnit(outcomes);
   let infinite = 0;
+  let notSettled = 0;
   for (const o of outcomes)
     for (const { label, estimate: e, extra } of series(o)) {
       if (!e) continue;
@@ -126,6 +138,9 @@ function lambdaFigure(
       // figure as value, lo, hi null with infinite: true and the reason (report/figures.ts estimateFields)
       const inf = isInfinite(e);
       if (inf) infinite++;
+      // E[T] not settled (model/moments.ts meanResponseTimeUnsettled): the run's average is no estimate, so no point
+      const why = inf ? undefined : unsettled.get(o.cell.key);
+      if (why !== undefined) notSettled++;
       rows.push({
         panel: panelOf(o),
         prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
@@ -134,7 +149,9 @@ function lambdaFigure(
         lambda: o.cell.lambda,
         ...(inf
           ? { ...estimateFields(Infinity, [Infinity, Infinity]), reason: e.reason ?? 'infinite in theory' }
-          : { value: e.mean, lo: e.ci95[0], hi: e.ci95[1] }),
+          : why !== undefined
+            ? { value: null, lo: null, hi: null, unsettled: true, reason: why, runAverage: e.mean }
+            : { value: e.mean, lo: e.ci95[0], hi: e.ci95[1] }),
         service: o.cell.service,
         d: o.cell.d,
         n: o.cell.n,
@@ -146,8 +163,8 @@ function lambdaFigure(
         ...extra,
       });
     }
-  // nothing finite to draw: no figure (the tables print ∞ with the reason), never an empty frame
-  if (rows.length === infinite) return null;
+  // nothing finite to draw: no figure (the tables print ∞ or "not settled" with the reason), never an empty frame
+  if (rows.length === infinite + notSettled) return null;
   const title =
     measure === 'meanResponseTime'
       ? 'mean response time E[T]'
@@ -169,7 +186,8 @@ function lambdaFigure(
     $schema: VEGA_LITE_SCHEMA,
     data: { values: rows },
     // the rows of a mean infinite in theory are data (CSV, JSON), not points: a log axis has no place for them
-    ...(infinite > 0 ? { transform: [{ filter: 'datum.infinite !== true' }] } : {}),
+    // and so are those of a mean not settled (no estimate to draw)
+    ...(infinite + notSettled > 0 ? { transform: [{ filter: 'datum.infinite !== true && datum.unsettled !== true' }] } : {}),
     facet: {
       row: {
         field: 'panel',
@@ -214,6 +232,9 @@ function lambdaFigure(
       `LPW selection and by the predicted disciplines (SPJF, PSPJF, SPRPT); the first column holds the policies that use no prediction.` +
       (infinite > 0
         ? ` ${infinite} cell${infinite === 1 ? ' is' : 's are'} not plotted: ${title} is infinite there in theory (∞ in the tables; in the CSV and JSON a row with value null, infinite true and the reason; model/moments.ts).`
+        : '') +
+      (notSettled > 0
+        ? ` ${notSettled} cell${notSettled === 1 ? ' is' : 's are'} not plotted: E[T] is not settled there, it may be infinite and no rule here decides it, so the run's average is no estimate ("not settled" in the tables; in the CSV and JSON a row with value null, unsettled true, the reason and runAverage; model/moments.ts).`
         : ''),
     rows,
     spec,
@@ -337,7 +358,8 @@ function startText(outcomes: readonly CellOutcome[]): string {
  * Writes the experiment report to `outDir`: report.md, index.html, figures (PNG, SVG, vega-lite spec, CSV, JSON),
  * results.json (every cell with seeds) and metadata.json.
  * @param unsettled cell key → why its E[T] may be infinite with no rule settling it (model/moments.ts
- *   `meanResponseTimeUnsettled`): those E[T] and E[T/S] entries read "not settled", with the reason under the table.
+ *   `meanResponseTimeUnsettled`): those E[T] and E[T/S] entries read "not settled", with the reason under the table, and
+ *   are no points in the figures (their captions say so).
  * @returns paths written, relative to outDir.
  */
 export async function writeExperimentReport(
@@ -349,9 +371,11 @@ export async function writeExperimentReport(
   options: WriteReportOptions = {},
   unsettled: ReadonlyMap<string, string> = new Map(),
 ): Promise<string[]> {
-  const figures = [measureFigure(outcomes, 'meanResponseTime'), measureFigure(outcomes, 'meanSlowdown'), classFigure(outcomes)].filter(
-    (f): f is Figure => f !== null,
-  );
+  const figures = [
+    measureFigure(outcomes, 'meanResponseTime', unsettled),
+    measureFigure(outcomes, 'meanSlowdown', unsettled),
+    classFigure(outcomes, unsettled),
+  ].filter((f): f is Figure => f !== null);
   const events = outcomes.reduce((s, o) => s + o.result.events, 0);
   const replay = outcomes.some((o) => o.cell.trace);
   const budget = replay

@@ -4,7 +4,8 @@
  * `pdflatex report.tex` in the report folder checks the lot. Needs booktabs and graphicx only.
  */
 import type { ComparisonResult } from '../compare/index.ts';
-import { fittedLimitInterval } from '../compare/verdict.ts';
+import { fittedLimitInterval, NOT_SETTLED, UNDEFINED_INFINITE } from '../compare/verdict.ts';
+import type { ModelSummary } from '../compare/types.ts';
 import type { CellOutcome } from '../experiments/outcome.ts';
 import type { Figure } from './figures.ts';
 
@@ -55,9 +56,9 @@ function estimate(e: { mean: number; halfWidth: number; infinite?: true } | unde
   return e.infinite || e.mean === Infinity ? '$\\infty$' : `$${num(e.mean)} \\pm ${num(e.halfWidth)}$`;
 }
 
-/** A verdict as the report prints it ('undefined' → "undefined (infinite)"). */
+/** A verdict as the report prints it ('undefined' → "undefined (infinite)", 'not-settled' → "not settled"). */
 function verdictText(status: string): string {
-  return latexText(status === 'undefined' ? 'undefined (infinite)' : status);
+  return latexText(status === 'undefined' ? UNDEFINED_INFINITE : status === 'not-settled' ? NOT_SETTLED : status);
 }
 
 /** A booktabs table: header, rows (cells already LaTeX), column spec, caption and label. */
@@ -85,6 +86,9 @@ export function comparisonLatexTables(result: ComparisonResult): string {
   const cells = [...result.cells].sort((a, b) => a.d - b.d || a.lambda - b.lambda || a.n - b.n);
   const models = result.models.find((m) => m) ? result.models : [];
   const ref = (c: (typeof cells)[number]) => models.find((m) => m.d === c.d && m.lambda === c.lambda)?.reference.meanResponseTime;
+  // E[T]∞ in a cell: ∞, "not settled" (model/moments.ts meanFieldUnsettled, no number), or the value
+  const refText = (m: ModelSummary | undefined, value: number | undefined) =>
+    m?.reference.unsettled !== undefined ? latexText(NOT_SETTLED) : value === Infinity ? '$\\infty$' : num(value);
   const cellTable = table({
     spec: refined ? 'rrrrrrrl' : 'rrrrrrl',
     header: [
@@ -102,7 +106,10 @@ export function comparisonLatexTables(result: ComparisonResult): string {
       `${c.lambda}`,
       `${c.n}`,
       estimate(c.simulation.meanResponseTime),
-      ref(c) === Infinity ? '$\\infty$' : num(ref(c)),
+      refText(
+        models.find((m) => m.d === c.d && m.lambda === c.lambda),
+        ref(c),
+      ),
       ...(refined ? [num(c.refined?.meanResponseTime)] : []),
       c.verdict.status === 'not-judged' || !Number.isFinite(c.verdict.tStatistic) ? '--' : num(c.verdict.tStatistic, 2),
       verdictText(c.verdict.status),
@@ -135,7 +142,7 @@ export function comparisonLatexTables(result: ComparisonResult): string {
         : [
             `${m.d}`,
             `${m.lambda}`,
-            m.reference.meanResponseTime === Infinity ? '$\\infty$' : num(m.reference.meanResponseTime),
+            refText(m, m.reference.meanResponseTime),
             f && fittedLimitInterval(m)
               ? `$${num(fittedLimitInterval(m)!.value)}\\ [${num(fittedLimitInterval(m)!.ci95[0])}, ${num(fittedLimitInterval(m)!.ci95[1])}]$`
               : '--',

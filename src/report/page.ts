@@ -12,7 +12,7 @@ import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
 import { jsonText } from '../io/jsonText.ts';
-import { UNDEFINED_INFINITE } from '../compare/verdict.ts';
+import { NOT_SETTLED, UNDEFINED_INFINITE } from '../compare/verdict.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -25,6 +25,8 @@ export function statusText(status: string): string {
   switch (status) {
     case 'undefined':
       return UNDEFINED_INFINITE;
+    case 'not-settled':
+      return NOT_SETTLED;
     case 'agrees-not-confirmed':
       return 'agrees (rejection not confirmed)';
     case 'not-resolvable':

@@ -60,18 +60,28 @@ export function refinementSection(result: ComparisonResult): string {
   if (rows.length > 0) {
     const judged = rows.filter((r) => r.cell?.exact);
     const agree = judged.filter((r) => r.cell!.verdict.status === 'agrees').length;
+    const infinite = judged.filter((r) => r.cell!.verdict.status === 'undefined').length; // an exact E[T]_n of ∞
+    const chain = rows.some((r) => r.p.solver === 'occupancy-chain');
+    const mg1 = rows.some((r) => r.p.solver === 'mg1');
+    const how = [
+      chain
+        ? 'The n-server chain on sorted occupancy vectors, solved exactly (`solveExact`, truncated at level K with the stated bound on the truncation error of E[T])'
+        : '',
+      mg1
+        ? 'With random routing (d = 1 or selection random) every server is an M/G/1 queue at every n: the M/G/1 value (`mg1`, theory.md §7, its quadrature error as the bound; no K, no states)'
+        : '',
+    ].filter((x) => x !== '');
     parts.push(
-      `\n### Exact small-n points\n\nThe n-server chain on sorted occupancy vectors, solved exactly (\`solveExact\`, truncated at level K with ` +
-        `the stated bound on the truncation error of E[T]). Each simulated cell at these n is judged against the exact value: ` +
-        `|x̂_n − E[T]_n| ≤ h_n + bound (no allowance). **${agree} of ${judged.length} agree.**\n\n` +
+      `\n### Exact ${mg1 ? '' : 'small-n '}points\n\n${how.join('. ')}. Each simulated cell at these n is judged against the exact value: ` +
+        `|x̂_n − E[T]_n| ≤ h_n + bound (no allowance). **${agree} of ${judged.length - infinite} agree${infinite ? `; ${infinite} undefined (E[T]_n = ∞)` : ''}.**\n\n` +
         markdownTable(rows, [
           ['d', (r) => `${r.m.d}`],
           ['λ', (r) => `${r.m.lambda}`],
           ['n', (r) => `${r.p.n}`],
           ['exact E[T]_n', (r) => fix(r.p.meanResponseTime, 5)],
           ['bound (estimate)', (r) => `${sci(r.p.truncationBound)} (${sci(r.p.errorEstimate)})`],
-          ['K', (r) => `${r.p.K}`],
-          ['states', (r) => `${r.p.states}`],
+          ['K', (r) => (r.p.solver === 'mg1' ? '–' : `${r.p.K}`)],
+          ['states', (r) => (r.p.solver === 'mg1' ? '–' : `${r.p.states}`)],
           ['seconds', (r) => fix(r.p.seconds, 2)],
           [
             'simulated ± h',

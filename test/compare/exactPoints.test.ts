@@ -3,6 +3,7 @@ import { parseModel } from '../../src/model/index.ts';
 import { cellSeed, runComparison } from '../../src/compare/index.ts';
 import { EXACT_RULE, exactPoints, exactVerdict, hasExactSolver } from '../../src/compare/exactPoints.ts';
 import { tInterval } from '../../src/stats/index.ts';
+import { refinementSection } from '../../src/report/refinementSection.ts';
 import { testComparison } from './config.ts';
 
 describe('exact points in the comparison', () => {
@@ -50,7 +51,7 @@ describe('exact points in the comparison', () => {
     expect(skipped[1].reason).toMatch(/state space too large/);
   });
 
-  it('hasExactSolver is true for JSQ(d) and random FIFO exponential only', () => {
+  it('hasExactSolver at d ≥ 2 is true for JSQ(d) and random FIFO exponential only (random: the M/G/1 value)', () => {
     expect(hasExactSolver(parseModel({ lambda: 0.5, d: 2 }))).toBe(true);
     expect(hasExactSolver(parseModel({ lambda: 0.5, d: 2, selection: 'random' }))).toBe(true);
     expect(hasExactSolver(parseModel({ lambda: 0.5, d: 2, selection: 'lwl' }))).toBe(false);
@@ -60,6 +61,7 @@ describe('exact points in the comparison', () => {
   it('exactVerdict agrees within h_n + the truncation bound and disagrees just outside it', () => {
     const point = {
       n: 2,
+      solver: 'occupancy-chain' as const,
       meanResponseTime: 1.5,
       meanQueueLength: 0.75,
       truncationBound: 0.01,
@@ -75,5 +77,82 @@ describe('exact points in the comparison', () => {
     expect(v.status).toBe('disagrees'); // h ≈ 0.013: 0.05 > 0.013 + 0.01
     expect(exactVerdict(sim, { ...point, truncationBound: 0.05 }).status).toBe('agrees');
     expect(exactVerdict(sim, { ...point, truncationBound: 1e-6 }).status).toBe('disagrees');
+  });
+});
+
+describe('random routing (d = 1, random selection): the M/G/1 value is the exact point at every n', () => {
+  const opts = { truncationBound: 1e-4, maxStates: 2e5 };
+  const at = (input: Record<string, unknown>, ns = [1, 2, 10, 100]) => exactPoints(parseModel({ d: 1, ...input }), ns, opts);
+
+  it('FIFO: Pollaczek–Khinchine E[S] + λE[S²]/(2(1 − ρ)), exponential and Erlang-2, at every n with no state budget', () => {
+    // exponential, E[S²] = 2: 1 + 0.7·2/(2·0.3) = 1/(1 − 0.7)
+    const exp = at({ lambda: 0.7, service: 'exponential' });
+    // Erlang-2 of mean 1, E[S²] = 1 + 1/2: 1 + 0.7·1.5/(2·0.3) = 2.75
+    const erl = at({ lambda: 0.7, service: 'erlang:2' });
+    for (const [r, m2] of [
+      [exp, 2],
+      [erl, 1.5],
+    ] as const) {
+      expect(r.skipped).toEqual([]);
+      expect(r.points.map((x) => x.n)).toEqual([1, 2, 10, 100]);
+      for (const x of r.points) {
+        expect(x.solver).toBe('mg1');
+        expect(x.meanResponseTime).toBeCloseTo(1 + (0.7 * m2) / (2 * 0.3), 9);
+        expect(x.meanQueueLength).toBeCloseTo(0.7 * x.meanResponseTime, 9);
+        expect(x.infinite).toBeUndefined();
+      }
+    }
+    // the n-server chain agrees where both exist (random FIFO exponential at n = 2): the same independent M/M/1 queues
+    const chain = exactPoints(parseModel({ lambda: 0.7, d: 2, selection: 'random' }), [2], opts);
+    expect(chain.points[0].solver).toBe('mg1');
+    expect(chain.points[0].meanResponseTime).toBeCloseTo(1 / 0.3, 9);
+  });
+
+  it('PS: E[S]/(1 − ρ) for any size law, and random selection at d = 2 the same (one server chosen uniformly)', () => {
+    for (const service of ['exponential', 'hyperexp:4', 'pareto:1.5']) {
+      for (const model of [{ service }, { service, d: 2, selection: 'random' }]) {
+        const r = at({ lambda: 0.6, discipline: 'ps', ...model }, [2, 50]);
+        expect(r.points.map((x) => x.meanResponseTime)).toEqual([1 / 0.4, 1 / 0.4].map((v) => expect.closeTo(v, 8)));
+      }
+    }
+    expect(hasExactSolver(parseModel({ lambda: 0.6, d: 1, discipline: 'srpt', service: 'weibull:0.5' }))).toBe(true);
+    expect(hasExactSolver(parseModel({ lambda: 0.6, d: 1, discipline: 'las', service: 'lognormal:1' }))).toBe(true);
+  });
+
+  it('E[S²] = ∞ with FIFO: the exact point is ∞ with the reason, and a cell against it is not judged (undefined)', () => {
+    const r = at({ lambda: 0.7, service: 'pareto:1.5' }, [2, 10]);
+    for (const x of r.points) {
+      expect(x.meanResponseTime).toBe(Infinity);
+      expect(x.infinite).toMatch(/E\[S²\]/);
+    }
+    const v = exactVerdict(tInterval([3, 4, 5, 6]), r.points[0]);
+    expect(v.status).toBe('undefined');
+  });
+
+  it('runComparison at d = 1 judges every sweep cell against the M/G/1 value, without config.exact, simulating nothing extra', () => {
+    const r = runComparison(
+      testComparison({
+        ds: [1],
+        model: { discipline: 'ps', service: 'erlang:2' },
+        lambdas: [0.5],
+        ns: [2, 10],
+        jobs: 4_000,
+        replications: 3,
+        seed: 3,
+      }),
+    );
+    expect(r.cells.map((c) => c.n)).toEqual([2, 10]);
+    expect(r.cells.every((c) => !c.key.startsWith('exact-'))).toBe(true);
+    for (const c of r.cells) {
+      expect(c.exact!.meanResponseTime).toBeCloseTo(1 / 0.5, 8);
+      expect((c.verdict as { judgedAgainst?: string }).judgedAgainst).toBe('exact');
+      expect(c.verdict.rule).toBe(EXACT_RULE);
+    }
+    // the report names the M/G/1 value, not the n-server chain, and shows no K or states for it
+    const md = refinementSection(r);
+    expect(md).toContain('### Exact points');
+    expect(md).toContain('every server is an M/G/1 queue at every n');
+    expect(md).not.toContain('n-server chain');
+    expect(md).toMatch(/\| 1 \| 0\.5 \| 2 \| 2\.00000 \| [^|]+ \| – \| – \|/);
   });
 });

@@ -13,6 +13,7 @@ import {
   EXACT_DEFAULTS,
   fittedLimitInterval,
   groupNotes,
+  NOT_SETTLED,
   THESIS_MEMORY_PRESETS,
   thesisMemoryPreset,
   type ComparisonConfig,
@@ -549,7 +550,8 @@ export function compareCommand(): Command {
             : `  no refined term for this model (theory.md §8${arrivalsWithoutV(result)}): a cell is judged only against an exact finite-n value; ` +
               `${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
               `${count('not-judged')} shown, not judged (their allowance is fitted from the same cells; the limit check judges)` +
-              `${count('undefined') ? `, ${count('undefined')} undefined (infinite: E[T] = ∞ in theory)` : ''}`,
+              `${count('undefined') ? `, ${count('undefined')} undefined (infinite: E[T] = ∞ in theory)` : ''}` +
+              `${count('not-settled') ? `, ${count('not-settled')} ${NOT_SETTLED} (E[T]∞ neither proven finite nor ∞: shown, not judged)` : ''}`,
           `  ${disagreementLine(result)}`,
           `  start (--start ${o.start}): ${startLine(result.cells)}`,
           `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (${busyExpected ?? `expected ${result.busyCheck.expectedSd.toFixed(2)}`})`}`,
@@ -566,13 +568,15 @@ export function compareCommand(): Command {
                   `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
               : ref.infinite !== undefined
                 ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteMeanWords(m.model)} (${ref.infinite}) → ${statusText(m.limit.status)}`
-                : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
-                  `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
-                  `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +
-                  `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
-                  `fitted limit ${f && fittedLimitInterval(m) ? limitText(fittedLimitInterval(m)!) : 'n/a'} → ${statusText(m.limit.status)}, ` +
-                  // the report's tables give ĉ₁ ± s.e.; this line the 95 % half-width: said so
-                  `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}`,
+                : ref.unsettled !== undefined
+                  ? `  d = ${m.d}, λ = ${m.lambda}: ${ref.unsettled}; cells shown, no limit check → ${statusText(m.limit.status)}`
+                  : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
+                    `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
+                    `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +
+                    `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
+                    `fitted limit ${f && fittedLimitInterval(m) ? limitText(fittedLimitInterval(m)!) : 'n/a'} → ${statusText(m.limit.status)}, ` +
+                    // the report's tables give ĉ₁ ± s.e.; this line the 95 % half-width: said so
+                    `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}`,
           );
         }
         // one line per kind of note, naming the option that changes it (results.json keeps every note)
