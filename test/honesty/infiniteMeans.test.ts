@@ -158,7 +158,7 @@ describe('infinite means (issue 21 item 1)', () => {
       expect(line).not.toMatch(/NaN|Infinity/);
       expect(header).toContain('infinite');
       const spec = JSON.parse(readFileSync(path.join(out, 'figures', 'slowdown.vl.json'), 'utf8'));
-      expect(spec.transform).toEqual([{ filter: 'datum.infinite !== true' }]);
+      expect(spec.transform).toEqual([{ filter: 'datum.infinite !== true && datum.unsettled !== true' }]);
     };
     const out = path.join(tmp, 'out');
     const r = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress']);
