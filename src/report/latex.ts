@@ -4,7 +4,7 @@
  * `pdflatex report.tex` in the report folder checks the lot. Needs booktabs and graphicx only.
  */
 import type { ComparisonResult } from '../compare/index.ts';
-import { fittedLimitInterval, NOT_SETTLED, UNDEFINED_INFINITE } from '../compare/verdict.ts';
+import { fittedLimitInterval, NOT_SETTLED, UNDEFINED_INFINITE, unvaluedReference } from '../compare/verdict.ts';
 import type { ModelSummary } from '../compare/types.ts';
 import type { CellOutcome } from '../experiments/outcome.ts';
 import type { Figure } from './figures.ts';
@@ -86,9 +86,11 @@ export function comparisonLatexTables(result: ComparisonResult): string {
   const cells = [...result.cells].sort((a, b) => a.d - b.d || a.lambda - b.lambda || a.n - b.n);
   const models = result.models.find((m) => m) ? result.models : [];
   const ref = (c: (typeof cells)[number]) => models.find((m) => m.d === c.d && m.lambda === c.lambda)?.reference.meanResponseTime;
-  // E[T]∞ in a cell: ∞, "not settled" (model/moments.ts meanFieldUnsettled, no number), or the value
-  const refText = (m: ModelSummary | undefined, value: number | undefined) =>
-    m?.reference.unsettled !== undefined ? latexText(NOT_SETTLED) : value === Infinity ? '$\\infty$' : num(value);
+  // E[T]∞ in a cell: ∞, its status where it has no value ("not settled", "finite, not computed": no number), or the value
+  const refText = (m: ModelSummary | undefined, value: number | undefined) => {
+    const unvalued = m && unvaluedReference(m.reference);
+    return unvalued ? verdictText(unvalued.status) : value === Infinity ? '$\\infty$' : num(value);
+  };
   const cellTable = table({
     spec: refined ? 'rrrrrrrl' : 'rrrrrrl',
     header: [
