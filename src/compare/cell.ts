@@ -8,7 +8,7 @@ import type { SimulationResult } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { storedSimulation } from '../runs/task.ts';
 import type { InverseNFit } from './fit.ts';
-import { cellVerdict, type FiniteNTerm, type ReferenceValue } from './verdict.ts';
+import { cellVerdict, isUnvalued, type FiniteNTerm, type ReferenceValue } from './verdict.ts';
 import { workloadSupDistance, type WorkloadReference } from './lwlReference.ts';
 import { exactVerdict, type ExactPoint } from './exactPoints.ts';
 import { secondOrderAllowance, secondOrderValue } from './secondOrder.ts';
@@ -51,6 +51,7 @@ export function referenceValue(r: MeanFieldReference): ReferenceValue {
     numericalError: r.numericalError,
     ...(r.infinite ? { infinite: r.infinite } : {}),
     ...(r.unsettled ? { unsettled: r.unsettled } : {}),
+    ...(r.notComputed ? { notComputed: r.notComputed } : {}),
   };
 }
 
@@ -99,7 +100,7 @@ export function assembleCell(
     errors: {
       // ∞ − x and ∞ − ∞ are no error (NaN: null in JSON); the verdict says why (model/moments.ts)
       meanResponseTime:
-        verdict.status === 'undefined' || verdict.status === 'not-settled'
+        verdict.status === 'undefined' || isUnvalued(verdict.status)
           ? Number.NaN
           : simulation.meanResponseTime.mean - reference.meanResponseTime,
       meanResponseTimeVsRefined: refined ? simulation.meanResponseTime.mean - refined.meanResponseTime : null,
@@ -148,7 +149,7 @@ export function withExact(cell: CellResult, exact: ExactPoint | undefined): Cell
  * residual, or inexact predictions): 'not-judged', with the reason in its rule. A sample mean that may grow without
  * bound with the budget is no evidence either way (LWL(3) over 3 servers is M/G/3 at load 2.7 > 2, E[W] = ∞ when
  * E[S²] = ∞, Scheller-Wolf & Sigman 1997, and a 3000-job run read "agrees" at 11.2 ± 22.9 against 1.52).
- * Verdicts already 'undefined' (infinite in theory) or 'not-settled' (no settled limit) stay as they are; one not judged for another reason (no predicted
+ * Verdicts already 'undefined' (infinite in theory), 'not-settled' or 'not-computed' (no limit value) stay as they are; one not judged for another reason (no predicted
  * term, too few n) takes this reason, the more basic one.
  */
 export function unsettledVerdict<V extends { readonly status: string; readonly rule: string; readonly pValue?: number }>(
@@ -156,7 +157,7 @@ export function unsettledVerdict<V extends { readonly status: string; readonly r
   model: SupermarketModel,
 ): V {
   const unsettled = estimandFiniteness(model).meanResponseTimeUnsettled;
-  if (unsettled === undefined || verdict.status === 'undefined' || verdict.status === 'not-settled') return verdict;
+  if (unsettled === undefined || verdict.status === 'undefined' || isUnvalued(verdict.status)) return verdict;
   return {
     ...verdict,
     status: 'not-judged',

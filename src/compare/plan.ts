@@ -27,6 +27,7 @@ import { EXACT_DEFAULTS, exactPoints, hasExactSolver, type ExactPoint } from './
 import { secondOrderTerm } from './secondOrder.ts';
 import { heteroRefined } from '../meanfield/hetero/refined.ts';
 import { heteroFixedPoint } from '../meanfield/hetero/occupancy.ts';
+import { NOT_COMPUTED, UNVALUED, type UnvaluedStatus } from './verdict.ts';
 import {
   CONFIRM_FACTOR,
   TRAJECTORY_LEVELS,
@@ -370,8 +371,7 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
 
 /**
  * A model's limit, refined and second-order terms (a note where the latter does not apply), warm-up and transient.
- * @throws {InvalidModelError} "no mean-field reference for …" when `solveMeanField` has no solver. Solver
- *   failures pass through.
+ * A model with no solver is shown, not judged ('not-computed', `prepareUnvalued`). Solver failures pass through.
  */
 function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[], early?: EarlyTasks): PreparedModel {
   // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
@@ -385,7 +385,9 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
       notes,
       // a limit not settled is named so by the reason itself (moments.ts `withReplacementReason`, theory.md §8)
       infiniteOnlyAtFiniteN(model)
-        ? `${infinite.reason}; the mean-field E[T]∞ itself is finite (fixed-point gives it), E[T]_n = ∞ does not converge to it`
+        ? `${infinite.reason}; the mean-field E[T]∞ itself is finite (${
+            meanFieldCapabilities(model).fixedPoint.available ? 'fixed-point gives it' : `${NOT_COMPUTED}: no solver here gives it`
+          }), E[T]_n = ∞ does not converge to it`
         : infinite.reason,
     );
   const limit = meanFieldFiniteness(model);
@@ -393,14 +395,13 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
   if (!limit.finite) return prepareInfinite(model, config, notes, `in the limit: ${limit.reason}`);
   // neither proven finite nor ∞ (theory.md §8): simulated and shown, judged against nothing; the rest of the grid as usual
   const unsettled = meanFieldUnsettled(model);
-  if (unsettled !== undefined) return prepareUnsettled(model, config, notes, unsettled);
+  if (unsettled !== undefined) return prepareUnvalued(model, config, notes, { status: 'not-settled', reason: unsettled });
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
+  // proven finite (`meanFieldLimit` 'finite': neither ∞ nor unsettled here) with no solver, e.g. JSQ(d) FIFO with
+  // E[S²] = ∞ and pareto α ≥ d/(d − 1): shown, not judged, as a limit not settled is; the grid runs on
   if (!capabilities.fixedPoint.available)
-    throw new InvalidModelError(
-      `no mean-field reference for ${modelLabel(model)} (${capabilities.fixedPoint.reason}); ` +
-        'compare sets simulations beside an n → ∞ limit and cannot run without one',
-    );
+    return prepareUnvalued(model, config, notes, { status: 'not-computed', reason: capabilities.fixedPoint.reason });
   const sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
   if (!Number.isFinite(sol.meanResponseTime)) return prepareInfinite(model, config, notes, `the mean field's E[T] is ∞ (${sol.solver})`);
   if (sol.note) notes.push(`${modelLabel(model)}: ${sol.note}`);
@@ -487,25 +488,33 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
 }
 
 /**
- * A model whose mean-field E[T]∞ is not settled (model/moments.ts `meanFieldUnsettled`): no solver, reference NaN
- * with the reason, no refined terms, no transient; its cells are simulated and shown, and its cells and checks are
- * "not settled" (status 'not-settled'), so the other models of the grid are judged as usual.
+ * A model whose mean-field E[T]∞ has no value (`UnvaluedStatus`): not settled (model/moments.ts `meanFieldUnsettled`),
+ * or proven finite with no solver (status 'not-computed', the capability query's refusal as its reason). No solver
+ * runs: reference NaN with the reason, no refined terms, no transient; its cells are simulated and shown, and its
+ * cells and checks carry the status ("not settled", "finite, not computed"), so the other models of the grid are
+ * judged as usual.
  */
-function prepareUnsettled(model: SupermarketModel, config: ComparisonConfig, notes: string[], reason: string): PreparedModel {
+function prepareUnvalued(
+  model: SupermarketModel,
+  config: ComparisonConfig,
+  notes: string[],
+  unvalued: { readonly status: UnvaluedStatus; readonly reason: string },
+): PreparedModel {
+  const { text, source } = UNVALUED[unvalued.status];
   notes.push(
-    `${modelLabel(model)}, λ = ${model.lambda}: ${reason}; its cells are simulated and shown but "not settled": no limit to ` +
-      'judge them against and no limit check (model/moments.ts meanFieldUnsettled)',
+    `${modelLabel(model)}, λ = ${model.lambda}: ${unvalued.reason}; its cells are simulated and shown but "${text}": no limit ` +
+      `value to judge them against and no limit check (${source})`,
   );
   const reference: MeanFieldReference = {
     meanResponseTime: Number.NaN,
     meanQueueLength: Number.NaN,
     halfWidth: 0,
     numericalError: 0,
-    solver: 'none: E[T]∞ not settled',
+    solver: unvalued.status === 'not-settled' ? 'none: E[T]∞ not settled' : 'none: E[T]∞ finite, not computed',
     kind: 'exact',
-    source: 'model/moments.ts (meanFieldUnsettled)',
+    source,
     convergence: { converged: true },
-    unsettled: reason,
+    ...(unvalued.status === 'not-settled' ? { unsettled: unvalued.reason } : { notComputed: unvalued.reason }),
   };
   return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
 }

@@ -132,6 +132,13 @@ export interface MeanFieldReference {
    * and every check of the model is "not settled" (status 'not-settled').
    */
   readonly unsettled?: string;
+  /**
+   * Why E[T]∞, proven finite (model/moments.ts `meanFieldLimit`), has no number: no solver here computes it (the
+   * capability query's refusal, meanfield/capabilities.ts), when so: then meanResponseTime and meanQueueLength are NaN
+   * (null in JSON, this reason beside them), the cells are simulated and shown, and every check of the model is
+   * "finite, not computed" (status 'not-computed').
+   */
+  readonly notComputed?: string;
 }
 
 export interface ModelSummary {

@@ -28,12 +28,55 @@ export interface ReferenceValue {
    * nothing is judged against it (status 'not-settled').
    */
   readonly unsettled?: string;
+  /**
+   * Why x_∞, proven finite (model/moments.ts `meanFieldLimit` 'finite'), has no number: no solver here computes it
+   * (meanfield/capabilities.ts, e.g. JSQ(d) FIFO with E[S²] = ∞), when so: value NaN, nothing is judged against it
+   * (status 'not-computed').
+   */
+  readonly notComputed?: string;
 }
 
 /** How a status of every check reads when a mean it names is infinite in theory (claims print the same words). */
 export const UNDEFINED_INFINITE = 'undefined (infinite)';
 /** How the status 'not-settled' reads: the model's mean-field E[T]∞ is neither proven finite nor ∞ (`meanFieldUnsettled`). */
 export const NOT_SETTLED = 'not settled';
+/** How the status 'not-computed' reads: the model's mean-field E[T]∞ is proven finite, but no solver here computes it. */
+export const NOT_COMPUTED = 'finite, not computed';
+
+/**
+ * The statuses of a check against a limit with no value: its cells are simulated and shown, judged against nothing,
+ * and the rest of the grid is judged as usual. 'not-settled': E[T]∞ is neither proven finite nor ∞;
+ * 'not-computed': E[T]∞ is proven finite, but no solver here gives it.
+ */
+export type UnvaluedStatus = 'not-settled' | 'not-computed';
+
+/** Each `UnvaluedStatus`: its display text (report/page.ts `statusText`), what it means, and where its reason comes from. */
+export const UNVALUED: Readonly<Record<UnvaluedStatus, { readonly text: string; readonly meaning: string; readonly source: string }>> = {
+  'not-settled': { text: NOT_SETTLED, meaning: 'E[T]∞ neither proven finite nor ∞', source: 'model/moments.ts meanFieldUnsettled' },
+  'not-computed': {
+    text: NOT_COMPUTED,
+    meaning: 'E[T]∞ proven finite, no solver here computes it',
+    source: 'model/moments.ts meanFieldLimit, meanfield/capabilities.ts',
+  },
+};
+
+/** The unvalued statuses in the order the counts print them. */
+export const UNVALUED_STATUSES: readonly UnvaluedStatus[] = ['not-settled', 'not-computed'];
+
+/** True for 'not-settled' and 'not-computed'. */
+export function isUnvalued(status: string): status is UnvaluedStatus {
+  return status === 'not-settled' || status === 'not-computed';
+}
+
+/** Why a reference has no value to judge against, with its status, or null when it has one (or is ∞). */
+export function unvaluedReference(ref: {
+  readonly unsettled?: string;
+  readonly notComputed?: string;
+}): { readonly status: UnvaluedStatus; readonly reason: string } | null {
+  if (ref.unsettled !== undefined) return { status: 'not-settled', reason: ref.unsettled };
+  if (ref.notComputed !== undefined) return { status: 'not-computed', reason: ref.notComputed };
+  return null;
+}
 
 /**
  * Why a mean cannot be judged, or null when it can: the simulated estimate is infinite in theory (`infiniteEstimate`,
@@ -74,10 +117,11 @@ export type FiniteNTerm =
  * 'not-resolvable': the CI cannot reach the stated fraction of the 1/n term within the job budget (no verdict).
  * 'undefined': E[T] is infinite in theory (model/moments.ts), printed `UNDEFINED_INFINITE`: it neither agrees nor disagrees.
  * 'not-settled': the model's mean-field E[T]∞ is not settled (model/moments.ts `meanFieldUnsettled`), printed
- * `NOT_SETTLED`: the cell is simulated and shown, with no limit to be judged against.
+ * `NOT_SETTLED`; 'not-computed': it is proven finite but no solver gives it, printed `NOT_COMPUTED` (`UnvaluedStatus`):
+ * the cell is simulated and shown, with no limit to be judged against.
  */
 export type VerdictStatus =
-  'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-resolvable' | 'refined-out-of-range' | 'not-judged' | 'undefined' | 'not-settled';
+  'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-resolvable' | 'refined-out-of-range' | 'not-judged' | 'undefined' | UnvaluedStatus;
 
 /** Level α of every test of a report (two-sided), before and after the multiplicity control. */
 export const SIGNIFICANCE_LEVEL = 0.05;
@@ -156,7 +200,8 @@ export function cellVerdict(
 ): CellVerdict {
   const infinite = infiniteReason(simulated, limit);
   if (infinite !== null) return undefinedVerdict(infinite, simulated.halfWidth);
-  if (limit.unsettled !== undefined) return notSettledVerdict(limit.unsettled, simulated.halfWidth);
+  const unvalued = unvaluedReference(limit);
+  if (unvalued !== null) return unvaluedVerdict(unvalued, simulated.halfWidth);
   const expected = term.kind === 'refined' ? term.meanResponseTime : limit.value;
   const difference = simulated.mean - expected;
   const halfWidth = simulated.halfWidth;
@@ -234,14 +279,15 @@ export function undefinedVerdict(reason: string, halfWidth = Infinity): CellVerd
 }
 
 /**
- * The verdict of a cell whose model has no settled limit (`ReferenceValue.unsettled`): simulated and shown, no
- * difference, no test, status 'not-settled'.
+ * The verdict of a cell whose model's limit has no value (`unvaluedReference`: not settled, or finite but not
+ * computed): simulated and shown, no difference, no test, its `UnvaluedStatus`.
  */
-export function notSettledVerdict(reason: string, halfWidth: number): CellVerdict {
+export function unvaluedVerdict(unvalued: { readonly status: UnvaluedStatus; readonly reason: string }, halfWidth: number): CellVerdict {
+  const { text, source } = UNVALUED[unvalued.status];
   return {
-    ...undefinedVerdict(reason, halfWidth),
-    status: 'not-settled',
-    rule: `${NOT_SETTLED}: ${reason}; the cell is simulated and shown, with no mean-field limit to judge it against (model/moments.ts meanFieldUnsettled)`,
+    ...undefinedVerdict(unvalued.reason, halfWidth),
+    status: unvalued.status,
+    rule: `${text}: ${unvalued.reason}; the cell is simulated and shown, with no mean-field limit value to judge it against (${source})`,
   };
 }
 
@@ -352,9 +398,10 @@ export function judgeFamily(
 /**
  * A single run's `limitCheck` says 'agrees' or 'disagrees'; the report's status is set by `confirmFamily` over the
  * models ('agrees-not-confirmed': rejected after Holm, its rerun not). 'undefined': the limit or the simulated means are
- * infinite in theory (no fit of ∞, no verdict). 'not-settled': the limit is not settled (`ReferenceValue.unsettled`): no check.
+ * infinite in theory (no fit of ∞, no verdict). 'not-settled', 'not-computed' (`UnvaluedStatus`): the limit has no value
+ * (`unvaluedReference`): no check.
  */
-export type LimitStatus = 'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-judged' | 'undefined' | 'not-settled';
+export type LimitStatus = 'agrees' | 'agrees-not-confirmed' | 'disagrees' | 'not-judged' | 'undefined' | UnvaluedStatus;
 
 export interface LimitCheck {
   readonly status: LimitStatus;
@@ -429,7 +476,8 @@ export function fixedIntercept(
  *   c₁ and c₂ checks fit; without them the weighted fit's â and its 1.96 half-width (the quantile check's base).
  * @param infinite why the simulated means are infinite in theory, if they are (`infiniteReason`).
  * @returns status 'not-judged' when `fit` is null (fewer n than fit parameters); 'undefined' when the reference or
- *   (`infinite`) the simulated means are infinite in theory; 'not-settled' when the reference is (`unsettled`).
+ *   (`infinite`) the simulated means are infinite in theory; 'not-settled' or 'not-computed' when the reference has no
+ *   value (`unvaluedReference`).
  */
 export function limitCheck(
   fit: InverseNFit | null,
@@ -449,15 +497,16 @@ export function limitCheck(
       rule: `${LIMIT_RULE}; ${UNDEFINED_INFINITE}: ${reason}`,
     };
   }
-  if (reference.unsettled !== undefined) {
+  const unvalued = unvaluedReference(reference);
+  if (unvalued !== null) {
     return {
-      status: 'not-settled',
+      status: unvalued.status,
       difference: Number.NaN,
       fitHalfWidth: Number.NaN,
       combinedHalfWidth: Number.NaN,
       zScore: Number.NaN,
       ...NO_TEST,
-      rule: `no limit check; ${NOT_SETTLED}: ${reference.unsettled}`,
+      rule: `no limit check; ${UNVALUED[unvalued.status].text}: ${unvalued.reason}`,
     };
   }
   if (!fit || !fit.limitFitted) {

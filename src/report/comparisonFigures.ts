@@ -30,7 +30,8 @@ import {
   type Figure,
   type Row,
 } from './figures.ts';
-import { NOT_RESOLVED } from './page.ts';
+import { NOT_RESOLVED, statusText } from './page.ts';
+import { isUnvalued, unvaluedReference, UNVALUED_STATUSES } from '../compare/verdict.ts';
 
 const fmtLambda = (x: number) => `λ = ${x}`;
 
@@ -970,15 +971,17 @@ export function comparisonFigures(result: ComparisonResult): Figure[] {
   const figures: Figure[] = [];
   if (result.models.some((m) => m.reference.tail)) figures.push(tailFigure(result));
   const infinite = result.models.filter((m) => m.reference.infinite !== undefined || m.reference.meanResponseTime === Infinity);
-  // a limit not settled (model/moments.ts meanFieldUnsettled) has no E[T]∞ to draw an error against
-  const unsettled = result.models.filter((m) => !infinite.includes(m) && m.reference.unsettled !== undefined);
-  const left = [...infinite, ...unsettled];
+  // a limit with no value (not settled, finite but not computed: compare/verdict.ts `UNVALUED`) has no E[T]∞ to draw an error against
+  const unvalued = result.models.flatMap((m) => {
+    const u = infinite.includes(m) ? null : unvaluedReference(m.reference);
+    return u ? [{ m, ...u }] : [];
+  });
+  const left = [...infinite, ...unvalued.map((u) => u.m)];
   const finite: ComparisonResult = {
     ...result,
     models: result.models.filter((m) => !left.includes(m)),
     cells: result.cells.filter(
-      (c) =>
-        c.verdict.status !== 'undefined' && c.verdict.status !== 'not-settled' && !left.some((m) => m.d === c.d && m.lambda === c.lambda),
+      (c) => c.verdict.status !== 'undefined' && !isUnvalued(c.verdict.status) && !left.some((m) => m.d === c.d && m.lambda === c.lambda),
     ),
   };
   const where = (ms: readonly ModelSummary[]) => ms.map((m) => `d = ${m.d}, λ = ${m.lambda}`).join('; ');
@@ -987,10 +990,13 @@ export function comparisonFigures(result: ComparisonResult): Figure[] {
       ? ''
       : ` Not drawn: ${where(infinite)}, where E[T] is infinite in theory ` +
         `(${[...new Set(infinite.map((m) => m.reference.infinite ?? 'E[T]∞ = ∞'))].join('; ')}): "undefined (infinite)" in the tables.`) +
-    (unsettled.length === 0
-      ? ''
-      : ` Not drawn: ${where(unsettled)}, where E[T]∞ is not settled ` +
-        `(${[...new Set(unsettled.map((m) => m.reference.unsettled))].join('; ')}): "not settled" in the tables, the cells simulated and shown there.`);
+    UNVALUED_STATUSES.map((s) => {
+      const these = unvalued.filter((u) => u.status === s);
+      return these.length === 0
+        ? ''
+        : ` Not drawn: ${where(these.map((u) => u.m))}, where E[T]∞ is ${statusText(s)} ` +
+            `(${[...new Set(these.map((u) => u.reason))].join('; ')}): "${statusText(s)}" in the tables, the cells simulated and shown there.`;
+    }).join('');
   if (finite.cells.length > 0) {
     for (const f of [convergenceFigure(finite), scaledErrorFigure(finite)])
       figures.push(withTimeUnit({ ...f, caption: f.caption + leftText }, result));

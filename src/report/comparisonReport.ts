@@ -23,7 +23,15 @@ import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { meanFieldLimit } from '../model/moments.ts';
 import { meanJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
-import { fittedLimitInterval, NOT_SETTLED, UNDEFINED_INFINITE, WITHOUT_V_RULE } from '../compare/verdict.ts';
+import {
+  fittedLimitInterval,
+  isUnvalued,
+  UNDEFINED_INFINITE,
+  unvaluedReference,
+  UNVALUED,
+  UNVALUED_STATUSES,
+  WITHOUT_V_RULE,
+} from '../compare/verdict.ts';
 import { isInfinite, oneInterval, type Estimate } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
@@ -57,8 +65,9 @@ export function referenceText(m: ModelSummary): string {
       case 'infinite':
         return '∞ (infinite in theory)';
     }
-  // E[T]_n simulated, E[T]∞ neither proven finite nor ∞ (model/moments.ts meanFieldUnsettled): nothing to judge against
-  if (r.unsettled !== undefined) return `${NOT_SETTLED} (E[T]∞ neither proven finite nor ∞: cells shown, not judged)`;
+  // E[T]_n simulated, E[T]∞ not settled or finite but not computed (compare/verdict.ts `UNVALUED`): nothing to judge against
+  const unvalued = unvaluedReference(r);
+  if (unvalued !== null) return `${statusText(unvalued.status)} (${UNVALUED[unvalued.status].meaning}: cells shown, not judged)`;
   if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation')
     return r.measuredError
@@ -271,14 +280,18 @@ function cellColumns(result: ComparisonResult): Columns<CellResult> {
   ];
 }
 
-/** Why a report has no E[T] figure: every model's E[T] is infinite in theory, or its limit not settled (no error to draw). */
+/**
+ * Why a report has no E[T] figure: every model's E[T] is infinite in theory, or its limit has no value (not settled,
+ * finite but not computed: no error to draw).
+ */
 function noFigureText(result: ComparisonResult): string {
-  const unsettled = result.models.filter((m) => m.reference.unsettled !== undefined).length;
-  if (unsettled === 0)
+  const unvalued = result.models.flatMap((m) => unvaluedReference(m.reference) ?? []);
+  if (unvalued.length === 0)
     return 'No figure of E[T]: it is infinite in theory for every model here (model/moments.ts), so there is no point to draw.\n';
+  const statuses = UNVALUED_STATUSES.filter((s) => unvalued.some((u) => u.status === s));
   return (
-    `No figure of E[T]: ${unsettled === result.models.length ? 'for every model here' : 'for the models not infinite in theory'} ` +
-    `E[T]∞ is ${NOT_SETTLED} (model/moments.ts meanFieldUnsettled), so there is no error E[T]_n − E[T]∞ to draw; ` +
+    `No figure of E[T]: ${unvalued.length === result.models.length ? 'for every model here' : 'for the models not infinite in theory'} ` +
+    `E[T]∞ is ${statuses.map((s) => `${statusText(s)} (${UNVALUED[s].source})`).join(' or ')}, so there is no error E[T]_n − E[T]∞ to draw; ` +
     'the simulated E[T]_n are in the tables.\n'
   );
 }
@@ -329,7 +342,7 @@ function familyText(result: ComparisonResult): string {
 export function disagreementLine(result: ComparisonResult): string {
   const bad = (xs: readonly ({ status: string } | null | undefined)[]) => xs.filter((x) => x?.status === 'disagrees').length;
   const judged = (x: { status: string } | null | undefined) =>
-    !!x && x.status !== 'not-judged' && x.status !== 'undefined' && x.status !== 'not-settled';
+    !!x && x.status !== 'not-judged' && x.status !== 'undefined' && !isUnvalued(x.status);
   const parts: [string, number, number][] = [
     ['cells', bad(result.cells.map((c) => c.verdict)), result.cells.filter((c) => !Number.isNaN(c.verdict.pValue)).length],
   ];
@@ -356,13 +369,15 @@ export function disagreementLine(result: ComparisonResult): string {
       ? `; ${UNDEFINED_INFINITE}, E[T] = ∞ in theory: ${undefinedCells} cell${undefinedCells === 1 ? '' : 's'}` +
         (undefinedModels ? `, ${undefinedModels} limit check${undefinedModels === 1 ? '' : 's'}` : '')
       : '';
-  const unsettledCells = result.cells.filter((c) => c.verdict.status === 'not-settled').length;
-  const unsettledModels = result.models.filter((m) => m.limit.status === 'not-settled').length;
-  const unsettled =
-    unsettledCells + unsettledModels > 0
-      ? `; ${NOT_SETTLED}, E[T]∞ neither proven finite nor ∞ (shown, not judged): ${unsettledCells} cell${unsettledCells === 1 ? '' : 's'}` +
-        (unsettledModels ? `, ${unsettledModels} limit${unsettledModels === 1 ? '' : 's'} (no check)` : '')
+  // each limit with no value by its name: "not settled", "finite, not computed" (compare/verdict.ts `UNVALUED`)
+  const unsettled = UNVALUED_STATUSES.map((s) => {
+    const cells = result.cells.filter((c) => c.verdict.status === s).length;
+    const models = result.models.filter((m) => m.limit.status === s).length;
+    return cells + models > 0
+      ? `; ${statusText(s)}, ${UNVALUED[s].meaning} (shown, not judged): ${cells} cell${cells === 1 ? '' : 's'}` +
+          (models ? `, ${models} limit${models === 1 ? '' : 's'} (no check)` : '')
       : '';
+  }).join('');
   return (
     `Checks that disagree: ${total} of ${judgedCount} judged (` +
     parts.map(([name, k, j]) => `${name} ${k} of ${j}`).join(', ') +
@@ -392,15 +407,17 @@ function summaryBody(result: ComparisonResult): string {
   const limits = result.models.map((m) => m.limit);
   const c1 = result.models.map(
     (m) =>
-      `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.limit.status === 'undefined' ? UNDEFINED_INFINITE : m.limit.status === 'not-settled' ? `${fix(m.fit?.c1 ?? NaN, 2)} (${NOT_SETTLED}: no limit)` : m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`,
+      `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.limit.status === 'undefined' ? UNDEFINED_INFINITE : isUnvalued(m.limit.status) ? `${fix(m.fit?.c1 ?? NaN, 2)} (${statusText(m.limit.status)}: no limit)` : m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`,
   );
   const infinite = (xs: readonly { status: string }[], what: readonly [string, string]) =>
     (count(xs, 'undefined')
       ? `, ${count(xs, 'undefined')} ${count(xs, 'undefined') === 1 ? what[0] : what[1]} **${UNDEFINED_INFINITE}** (E[T] = ∞ in theory: neither agrees nor disagrees)`
       : '') +
-    (count(xs, 'not-settled')
-      ? `, ${count(xs, 'not-settled')} ${count(xs, 'not-settled') === 1 ? what[0] : what[1]} **${NOT_SETTLED}** (E[T]∞ neither proven finite nor ∞: shown, not judged)`
-      : '');
+    UNVALUED_STATUSES.map((s) =>
+      count(xs, s)
+        ? `, ${count(xs, s)} ${count(xs, s) === 1 ? what[0] : what[1]} **${statusText(s)}** (${UNVALUED[s].meaning}: shown, not judged)`
+        : '',
+    ).join('');
   return (
     `Limits: of ${limits.length} model${limits.length === 1 ? '' : 's'}, **${count(limits, 'agrees') + count(limits, 'agrees-not-confirmed')} agree** and ` +
     `**${count(limits, 'disagrees')} disagree** (confirmed by a rerun) with the mean-field ` +
@@ -499,8 +516,8 @@ ${SLOPE_METHOD} (> 3 × CI half-width);
   }
   const solvers = [...new Map(result.models.map((m) => [m.reference.solver, m])).values()].map(
     (m) =>
-      `- **${m.reference.solver}** (${m.reference.unsettled !== undefined ? NOT_SETTLED : m.reference.kind}): ${m.reference.source}. Error bar: ${
-        m.reference.unsettled !== undefined
+      `- **${m.reference.solver}** (${unvaluedReference(m.reference) ? statusText(unvaluedReference(m.reference)!.status) : m.reference.kind}): ${m.reference.source}. Error bar: ${
+        unvaluedReference(m.reference)
           ? 'none: no limit value exists to bound (the cells are shown, not judged)'
           : m.reference.kind === 'estimate'
             ? "the estimate's 95% CI (a cavity solver: independent restarts)"
@@ -614,9 +631,10 @@ export function comparisonResultsJson(result: ComparisonResult): unknown {
       : s;
   const reference = (m: ModelSummary) => {
     const ref = m.reference;
-    if (ref.infinite === undefined && ref.unsettled === undefined && Number.isFinite(ref.meanResponseTime)) return ref;
-    // not settled: no number, null with the reason (`unsettled`) beside it; the checks say status 'not-settled'
-    if (ref.unsettled !== undefined) return { ...ref, meanResponseTime: null, meanQueueLength: null };
+    if (ref.infinite === undefined && !unvaluedReference(ref) && Number.isFinite(ref.meanResponseTime)) return ref;
+    // not settled, or finite but not computed: no number, null with the reason (`unsettled`, `notComputed`) beside it;
+    // the checks say the status ('not-settled', 'not-computed')
+    if (unvaluedReference(ref)) return { ...ref, meanResponseTime: null, meanQueueLength: null };
     const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
     return {
       ...ref,

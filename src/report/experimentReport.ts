@@ -455,7 +455,7 @@ ${reproduceSection(meta)}`;
       ...(options.latex
         ? {
             extraFiles: {
-              'tables.tex': experimentLatexTable(spec.name, outcomes),
+              'tables.tex': experimentLatexTable(spec.name, outcomes, unsettled),
               'report.tex': latexDocument(`supermarket-lab experiment: ${spec.name}`, figures),
             },
           }

@@ -4,10 +4,12 @@
  * `pdflatex report.tex` in the report folder checks the lot. Needs booktabs and graphicx only.
  */
 import type { ComparisonResult } from '../compare/index.ts';
-import { fittedLimitInterval, NOT_SETTLED, UNDEFINED_INFINITE } from '../compare/verdict.ts';
+import { fittedLimitInterval, unvaluedReference } from '../compare/verdict.ts';
 import type { ModelSummary } from '../compare/types.ts';
 import type { CellOutcome } from '../experiments/outcome.ts';
 import type { Figure } from './figures.ts';
+// one display text per status (page.ts `statusText`), as the Markdown and HTML tables print it: no machine word here
+import { statusText } from './page.ts';
 
 /** Text safe in LaTeX: the ten special characters escaped, the Unicode of the report's words spelled in math. */
 export function latexText(s: string): string {
@@ -56,11 +58,6 @@ function estimate(e: { mean: number; halfWidth: number; infinite?: true } | unde
   return e.infinite || e.mean === Infinity ? '$\\infty$' : `$${num(e.mean)} \\pm ${num(e.halfWidth)}$`;
 }
 
-/** A verdict as the report prints it ('undefined' → "undefined (infinite)", 'not-settled' → "not settled"). */
-function verdictText(status: string): string {
-  return latexText(status === 'undefined' ? UNDEFINED_INFINITE : status === 'not-settled' ? NOT_SETTLED : status);
-}
-
 /** A booktabs table: header, rows (cells already LaTeX), column spec, caption and label. */
 function table(o: { spec: string; header: string[]; rows: string[][]; caption: string; label: string }): string {
   return [
@@ -86,9 +83,11 @@ export function comparisonLatexTables(result: ComparisonResult): string {
   const cells = [...result.cells].sort((a, b) => a.d - b.d || a.lambda - b.lambda || a.n - b.n);
   const models = result.models.find((m) => m) ? result.models : [];
   const ref = (c: (typeof cells)[number]) => models.find((m) => m.d === c.d && m.lambda === c.lambda)?.reference.meanResponseTime;
-  // E[T]∞ in a cell: ∞, "not settled" (model/moments.ts meanFieldUnsettled, no number), or the value
-  const refText = (m: ModelSummary | undefined, value: number | undefined) =>
-    m?.reference.unsettled !== undefined ? latexText(NOT_SETTLED) : value === Infinity ? '$\\infty$' : num(value);
+  // E[T]∞ in a cell: ∞, its status where it has no value ("not settled", "finite, not computed": no number), or the value
+  const refText = (m: ModelSummary | undefined, value: number | undefined) => {
+    const unvalued = m && unvaluedReference(m.reference);
+    return unvalued ? latexText(statusText(unvalued.status)) : value === Infinity ? '$\\infty$' : num(value);
+  };
   const cellTable = table({
     spec: refined ? 'rrrrrrrl' : 'rrrrrrl',
     header: [
@@ -112,7 +111,7 @@ export function comparisonLatexTables(result: ComparisonResult): string {
       ),
       ...(refined ? [num(c.refined?.meanResponseTime)] : []),
       c.verdict.status === 'not-judged' || !Number.isFinite(c.verdict.tStatistic) ? '--' : num(c.verdict.tStatistic, 2),
-      verdictText(c.verdict.status),
+      latexText(statusText(c.verdict.status)),
     ]),
     caption: `Mean response time per cell: simulation (${result.config.replications} replications, 95\\% CI half-width $h$) against the mean field${refined ? ' and the refined mean field' : ''}; $t$ and the verdict as in the report.`,
     label: 'tab:cells',
@@ -137,7 +136,7 @@ export function comparisonLatexTables(result: ComparisonResult): string {
                 ? num(through.c1, 2)
                 : '--',
             m.slope ? num(m.slope.slope, 2) : '--',
-            latexText(m.c1Check?.status ?? 'not judged'),
+            latexText(statusText(m.c1Check?.status ?? 'not-judged')),
           ]
         : [
             `${m.d}`,
@@ -147,7 +146,7 @@ export function comparisonLatexTables(result: ComparisonResult): string {
               ? `$${num(fittedLimitInterval(m)!.value)}\\ [${num(fittedLimitInterval(m)!.ci95[0])}, ${num(fittedLimitInterval(m)!.ci95[1])}]$`
               : '--',
             f ? `$${num(f.c1, 2)} \\pm ${num(1.96 * f.c1StandardError, 2)}$` : '--',
-            verdictText(m.limit.status),
+            latexText(statusText(m.limit.status)),
           ];
     }),
     caption: refined
@@ -182,10 +181,19 @@ export function latexDocument(title: string, figures: readonly Pick<Figure, 'nam
   ].join('\n');
 }
 
-/** The cells of an experiment as one booktabs table: policy, service, prediction, d, λ, n, E[T] ± h (and E[T/S] ± h). */
-export function experimentLatexTable(name: string, outcomes: readonly CellOutcome[]): string {
+/**
+ * The cells of an experiment as one booktabs table: policy, service, prediction, d, λ, n, E[T] ± h (and E[T/S] ± h).
+ * @param unsettled cell key → why its E[T] is not settled (experimentReport.ts `writeExperimentReport`): its means read
+ *   "not settled (run's average x)" with no interval, as the Markdown tables print them.
+ */
+export function experimentLatexTable(
+  name: string,
+  outcomes: readonly CellOutcome[],
+  unsettled: ReadonlyMap<string, string> = new Map(),
+): string {
   const slowdown = outcomes.some((o) => o.result.meanSlowdown);
-  const pm = estimate;
+  const pm = (e: Parameters<typeof estimate>[0], key: string) =>
+    e && !e.infinite && e.mean !== Infinity && unsettled.has(key) ? latexText(`not settled (run's average ${num(e.mean)})`) : estimate(e);
   return `% supermarket-lab: cells of the experiment ${latexText(name)} (booktabs)\n${table({
     spec: slowdown ? 'lllrrrrr' : 'lllrrrr',
     header: ['policy', 'service', 'prediction', '$d$', '$\\lambda$', '$n$', '$E[T] \\pm h$', ...(slowdown ? ['$E[T/S] \\pm h$'] : [])],
@@ -197,8 +205,8 @@ export function experimentLatexTable(name: string, outcomes: readonly CellOutcom
       `${o.cell.d}`,
       `${o.cell.lambda}`,
       `${o.cell.n}`,
-      pm(o.result.meanResponseTime),
-      ...(slowdown ? [pm(o.result.meanSlowdown)] : []),
+      pm(o.result.meanResponseTime, o.cell.key),
+      ...(slowdown ? [pm(o.result.meanSlowdown, o.cell.key)] : []),
     ]),
     caption: `Experiment ${latexText(name)}: mean response time (and mean slowdown) per cell with the 95\\% CI half-width $h$.`,
     label: 'tab:cells',

@@ -12,7 +12,7 @@ import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
 import { jsonText } from '../io/jsonText.ts';
-import { NOT_SETTLED, UNDEFINED_INFINITE } from '../compare/verdict.ts';
+import { isUnvalued, UNDEFINED_INFINITE, UNVALUED } from '../compare/verdict.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -22,11 +22,11 @@ const require = createRequire(import.meta.url);
  * CLI line; JSON keeps the machine word.
  */
 export function statusText(status: string): string {
+  // a limit with no value: "not settled", "finite, not computed" (compare/verdict.ts `UNVALUED`)
+  if (isUnvalued(status)) return UNVALUED[status].text;
   switch (status) {
     case 'undefined':
       return UNDEFINED_INFINITE;
-    case 'not-settled':
-      return NOT_SETTLED;
     case 'agrees-not-confirmed':
       return 'agrees (rejection not confirmed)';
     case 'not-resolvable':

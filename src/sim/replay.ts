@@ -11,8 +11,8 @@ import type { SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { batchEstimate, lag1Autocorrelation, type BatchEstimate } from '../stats/batchMeans.ts';
-import { cdfSectioningInterval, feasible } from '../stats/tInterval.ts';
-import { quantiles } from '../stats/quantile.ts';
+import { cdfSectioningInterval, feasible, openEndNote } from '../stats/tInterval.ts';
+import { percentileName, quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
 import { collectRecords, predictionColumn, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
 import { Measurement } from './measurement.ts';
@@ -55,6 +55,11 @@ export interface ReplayResult {
   zeroSizeJobs: number;
   /** Pooled empirical quantiles (type 7); interval inverting the batches' cdfs (`cdfSectioningInterval`: not symmetric). */
   responseTimePercentiles: Percentiles<BatchEstimate>;
+  /**
+   * Output that is right but looks wrong, explained in words, as `SimulationResult.notes`: a percentile interval open
+   * at an end (stats/tInterval.ts `openEndNote`, from the batches' fractions); empty when none.
+   */
+  notes: string[];
   /**
    * Time averages over the window (pooled; CI and lag-1 from B equal time slices): ∫ Q dt / (n · window length), not
    * Little's Σ T / (n · window), which also counts the measured jobs' time after the window end.
@@ -234,22 +239,28 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   // quantile function (stats/tInterval.ts cdfSectioningInterval, Woodruff 1952); lag1 of the batches' fractions
   const pooled = responses.slice(0, jobs);
   const pooledQ = quantiles(pooled, jobs, ps);
-  const percentile = (i: number): BatchEstimate => {
-    const fractions = bounds.slice(0, batches).map((lo, b) => {
+  const batchJobs = bounds.slice(0, batches).map((lo, b) => bounds[b + 1] - lo);
+  const fractionsAt = ps.map((_, i) =>
+    bounds.slice(0, batches).map((lo, b) => {
       let below = 0;
       for (let k = lo; k < bounds[b + 1]; k++) if (responses[k] <= pooledQ[i]) below++;
       return below / (bounds[b + 1] - lo);
-    });
-    const sizes = bounds.slice(0, batches).map((lo, b) => bounds[b + 1] - lo);
-    const e = cdfSectioningInterval(fractions, sizes, pooledQ[i], ps[i], (levels) => quantiles(pooled, jobs, levels));
+    }),
+  );
+  const percentile = (i: number): BatchEstimate => {
+    const fractions = fractionsAt[i];
+    const e = cdfSectioningInterval(fractions, batchJobs, pooledQ[i], ps[i], (levels) => quantiles(pooled, jobs, levels));
     return feasible({ ...e, lag1: lag1Autocorrelation(fractions) }, 0);
   };
+  // an interval open at an end says why, in simulate's words (the batches are the sections)
+  const notes = ps.flatMap((p, i) => openEndNote(percentileName(p), fractionsAt[i], batchJobs, p) ?? []);
   const wallSeconds = (performance.now() - started) / 1000;
   return {
     meanResponseTime: feasible(batchEstimate(batchT, measurement.sumResponse / measurement.completed), 0),
     meanSlowdown: feasible(batchEstimate(batchS, measurement.sumSlowdown / measurement.slowdownJobs), measurement.slowdownJobs > 0 ? 1 : 0), // T ≥ S
     zeroSizeJobs,
     responseTimePercentiles: { p50: percentile(0), p95: percentile(1), p99: percentile(2) },
+    notes,
     meanQueueLength: timeEstimate(cumQueue),
     tail: Array.from({ length: maxLevel + 1 }, (_, i) =>
       timeEstimate(

@@ -44,6 +44,23 @@ describe('supermarket replay', () => {
     expect(out.perJob).toEqual({ file: csv, jobs: 3, timeUnit: 'seconds' });
   });
 
+  it('replay notes each percentile interval open at an end, as simulate does (text "note:" lines, JSON notes), and only those', async () => {
+    // 3 jobs in 3 batches: each batch's fraction ≤ a pooled percentile is 0 or 1, so every upper end is open (t_{0.975,2} = 4.3)
+    const json = await runCli(['replay', swf, '--n', '1', '--no-rescale', '--json']);
+    expect(json.status, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout);
+    const open = (['p50', 'p95', 'p99'] as const).filter((k) => out.responseTimePercentiles[k].ci95Infinite === true);
+    expect(open.length).toBeGreaterThan(0);
+    expect(out.notes).toHaveLength(open.length);
+    for (const k of open) expect(out.notes.some((n: string) => n.startsWith(`percentile intervals: ${k} has no upper end (∞)`))).toBe(true);
+    const text = await runCli(['replay', swf, '--n', '1', '--no-rescale']);
+    expect(text.status, text.stderr).toBe(0);
+    for (const k of open) {
+      expect(text.stdout).toMatch(new RegExp(`T ${k} \\(pooled\\) +\\d+\\.\\d+ \\[\\d+\\.\\d+, ∞\\]`));
+      expect(text.stdout).toContain(`  note: percentile intervals: ${k} has no upper end (∞)`);
+    }
+  });
+
   it('replay --per-job under SPJF with drawn predictions writes them (uniform:0.5: Y within [S/2, 3S/2]); the column was empty (F7)', async () => {
     const csv = path.join(dir, 'spjf.csv');
     const r = await runCli([

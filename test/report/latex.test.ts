@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
-import { writeComparisonReport } from '../../src/report/index.ts';
+import { statusText, writeComparisonReport } from '../../src/report/index.ts';
 import { comparisonLatexTables, experimentLatexTable, latexText } from '../../src/report/latex.ts';
 import type { CellOutcome } from '../../src/experiments/outcome.ts';
 import { policyLabel } from '../../src/experiments/grid.ts';
@@ -68,6 +68,61 @@ describe('--latex export', () => {
     expect(t).toContain('JSQ+SRPT (arrivals det)'); // the policy label names the arrivals (and memory, batch)
     expect(t).toContain('paper\\_synthetic');
     for (const rule of ['\\toprule', '\\midrule', '\\bottomrule']) expect(t).toContain(rule);
+  });
+
+  it('every status in the tables is its display text (statusText), never the machine word', () => {
+    const statuses = [
+      'agrees',
+      'agrees-not-confirmed',
+      'disagrees',
+      'not-resolvable',
+      'refined-out-of-range',
+      'not-judged',
+      'undefined',
+      'not-settled',
+      'not-computed',
+    ] as const;
+    for (const status of statuses) {
+      const r = {
+        ...result,
+        cells: result.cells.map((c, i) => (i === 0 ? { ...c, verdict: { ...c.verdict, status } } : c)),
+        models: result.models.map((m, i) => (i === 0 && m.c1Check ? { ...m, c1Check: { ...m.c1Check, status } } : m)),
+      } as typeof result;
+      const tex = comparisonLatexTables(r);
+      expect(tex).toContain(latexText(statusText(status)));
+      if (status.includes('-')) expect(tex).not.toContain(status);
+    }
+    // a limit check's status too (the fits table of a model without V)
+    const noV = runComparison(
+      reportComparison({ lambdas: [0.5], ns: [10, 20, 40], jobs: 500, replications: 2, seed: 4, model: { service: 'erlang:2' } }),
+    );
+    const tex = comparisonLatexTables({
+      ...noV,
+      models: noV.models.map((m) => ({ ...m, limit: { ...m.limit, status: 'agrees-not-confirmed' } })),
+    });
+    expect(tex).toContain('agrees (rejection not confirmed)');
+    expect(tex).not.toContain('agrees-not-confirmed');
+  });
+
+  it('experimentLatexTable: a mean not settled reads as the Markdown table reads it, no interval', () => {
+    const e = (mean: number) => ({ mean, halfWidth: 0.01, ci95: [mean - 0.01, mean + 0.01], replications: 2 });
+    const cell = {
+      cell: {
+        key: 'k1',
+        selection: 'jsq',
+        discipline: 'fifo',
+        policy: 'JSQ+FIFO',
+        service: 'pareto:1.5',
+        prediction: 'none',
+        lambda: 0.5,
+        d: 2,
+        n: 10,
+      },
+      result: { meanResponseTime: e(3.25) },
+    } as unknown as CellOutcome;
+    const t = experimentLatexTable('x', [cell], new Map([['k1', 'why']]));
+    expect(t).toContain("not settled (run's average 3.2500)");
+    expect(t).not.toContain('\\pm 0.0100');
   });
 
   it('the PDF renders (pdftoppm): a page of the figure size with ink on it', async (ctx) => {

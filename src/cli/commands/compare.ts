@@ -13,7 +13,9 @@ import {
   EXACT_DEFAULTS,
   fittedLimitInterval,
   groupNotes,
-  NOT_SETTLED,
+  unvaluedReference,
+  UNVALUED,
+  UNVALUED_STATUSES,
   THESIS_MEMORY_PRESETS,
   thesisMemoryPreset,
   type ComparisonConfig,
@@ -551,7 +553,9 @@ export function compareCommand(): Command {
               `${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
               `${count('not-judged')} shown, not judged (their allowance is fitted from the same cells; the limit check judges)` +
               `${count('undefined') ? `, ${count('undefined')} undefined (infinite: E[T] = ∞ in theory)` : ''}` +
-              `${count('not-settled') ? `, ${count('not-settled')} ${NOT_SETTLED} (E[T]∞ neither proven finite nor ∞: shown, not judged)` : ''}`,
+              UNVALUED_STATUSES.map((s) =>
+                count(s) ? `, ${count(s)} ${statusText(s)} (${UNVALUED[s].meaning}: shown, not judged)` : '',
+              ).join(''),
           `  ${disagreementLine(result)}`,
           `  start (--start ${o.start}): ${startLine(result.cells)}`,
           `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (${busyExpected ?? `expected ${result.busyCheck.expectedSd.toFixed(2)}`})`}`,
@@ -568,8 +572,8 @@ export function compareCommand(): Command {
                   `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
               : ref.infinite !== undefined
                 ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteMeanWords(m.model)} (${ref.infinite}) → ${statusText(m.limit.status)}`
-                : ref.unsettled !== undefined
-                  ? `  d = ${m.d}, λ = ${m.lambda}: ${ref.unsettled}; cells shown, no limit check → ${statusText(m.limit.status)}`
+                : unvaluedReference(ref)
+                  ? `  d = ${m.d}, λ = ${m.lambda}: ${unvaluedReference(ref)!.reason}; cells shown, no limit check → ${statusText(m.limit.status)}`
                   : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
                     `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
                     `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +

@@ -235,7 +235,11 @@ export function replayCommand(): Command {
         `  E[T] response time    ${show(r.meanResponseTime)}`,
         `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,
         `  E[Q] per server       ${show(r.meanQueueLength)}   (time average over the window)`,
-        `  T p50 / p95 / p99     ${r.responseTimePercentiles.p50.mean.toFixed(3)} / ${r.responseTimePercentiles.p95.mean.toFixed(3)} / ${r.responseTimePercentiles.p99.mean.toFixed(3)}`,
+        // each with its interval, as simulate prints them (∞ at an end that is open: the note below says why)
+        ...(['p50', 'p95', 'p99'] as const).map(
+          (k) =>
+            `  T ${k} (pooled)        ${r.responseTimePercentiles[k].mean.toFixed(3)} ${intervalText(r.responseTimePercentiles[k].ci95, 3)}`,
+        ),
         `  load arriving in the window Σ S / (n · window) ${r.windowLoad.toFixed(4)}; ${formatCount(r.events)} events in ${r.wallSeconds.toFixed(2)} s`,
         ...(o.perServer && records
           ? [`Per server: ${perServerAbout(records.servers.window, unit)}.`, perServerTable(records.servers)]
@@ -243,6 +247,7 @@ export function replayCommand(): Command {
         ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob} (times and sizes in ${unit})`] : []),
       ];
       for (const w of warnings) lines.push(`  warning: ${w}`);
+      for (const w of r.notes) lines.push(`  note: ${w}`);
       process.stdout.write(`${lines.join('\n')}\n`);
     }),
   );
