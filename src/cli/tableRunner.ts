@@ -1,15 +1,27 @@
 /**
- * Execution of the table engine's tasks (a task = runs first .. first + count − 1 of one cell): in this thread with
- * one thread, else on worker threads (src/cli/workers/tableWorker.ts), largest task first. A run's value depends on
- * (seed, cell key, run index) only, so the split into tasks and the thread count never change a result.
+ * Execution of the table engine's tasks (a chain task = runs first .. first + count − 1 of one cell; an exact task =
+ * one cell's exact chain, `exactCell`): in this thread with one thread, else on worker threads
+ * (src/cli/workers/tableWorker.ts), exact chains first (one takes up to a minute: started last, it would be the
+ * tail), then the largest chain task first. A run's value depends on (seed, cell key, run index) only and an exact
+ * chain on its cell only, so the split into tasks and the thread count never change a result.
  */
 import { Worker } from 'node:worker_threads';
-import { InvalidModelError, SupermarketError } from '../errors.ts';
+import { ConvergenceError, InvalidModelError, SolverError, SupermarketError } from '../errors.ts';
+import { exactCell, type ExactValue } from '../compare/finiteNTable.ts';
+import type { SupermarketModel } from '../model/index.ts';
 import { runOccupancyChains, type ChainRunOptions, type OccupancyChainSpec } from '../sim/occupancyChain.ts';
 
 export interface ChainTask {
   readonly spec: OccupancyChainSpec;
   readonly options: Omit<ChainRunOptions, 'onProgress'>;
+}
+
+/** One cell's exact chain: `exactCell(model, n, maxN, maxStates)`. */
+export interface ExactTask {
+  readonly model: SupermarketModel;
+  readonly n: number;
+  readonly maxN: number;
+  readonly maxStates: number;
 }
 
 /** Events a task simulates, warm-up included: its cost. */
@@ -25,22 +37,35 @@ function workerEntry(): { file: URL; workerData?: { module: string } } {
   };
 }
 
+/** A worker's error as the library's type where the table can meet it, else a SupermarketError naming the thread. */
+function rebuildError(e: { name: string; message: string }): Error {
+  if (e.name === 'InvalidModelError') return new InvalidModelError(e.message);
+  if (e.name === 'SolverError') return new SolverError(e.message);
+  if (e.name === 'ConvergenceError') return ConvergenceError.fromMessage(e.message);
+  return new SupermarketError(`a table run failed in a worker thread: ${e.message}`);
+}
+
 /**
- * Runs every task; `onProgress(eventsDone)` reports events simulated so far (all tasks).
- * @returns per task, the per-run E[Q] values (index = run − first).
- * @throws the first task's error (InvalidModelError as such, else SupermarketError naming the worker failure).
+ * Runs every chain task and every exact task; `onProgress(eventsDone)` reports events simulated so far (all chain
+ * tasks; an exact chain reports none).
+ * @returns per chain task, the per-run E[Q] values (index = run − first); per exact task, `exactCell`'s value.
+ * @throws the first task's error (InvalidModelError, SolverError, ConvergenceError as such, else SupermarketError
+ * naming the worker failure).
  */
 export async function runChainTasks(
   tasks: readonly ChainTask[],
   threads: number,
   onProgress: (eventsDone: number) => void,
-): Promise<Float64Array[]> {
-  const results: Float64Array[] = new Array(tasks.length);
+  exactTasks: readonly ExactTask[] = [],
+): Promise<{ values: Float64Array[]; exact: (ExactValue | null)[] }> {
+  const values: Float64Array[] = new Array(tasks.length);
+  const exact: (ExactValue | null)[] = new Array(exactTasks.length);
   let done = 0;
-  if (threads <= 1 || tasks.length <= 1) {
+  const all = tasks.length + exactTasks.length;
+  if (threads <= 1 || all <= 1) {
     for (let i = 0; i < tasks.length; i++) {
       let reported = 0;
-      results[i] = runOccupancyChains(tasks[i].spec, {
+      values[i] = runOccupancyChains(tasks[i].spec, {
         ...tasks[i].options,
         onProgress: (d) => {
           done += d - reported;
@@ -49,41 +74,54 @@ export async function runChainTasks(
         },
       });
     }
-    return results;
+    exactTasks.forEach((t, i) => (exact[i] = exactCell(t.model, t.n, t.maxN, t.maxStates)));
+    return { values, exact };
   }
-  const order = tasks.map((_, i) => i).sort((a, b) => chainTaskEvents(tasks[b]) - chainTaskEvents(tasks[a]) || a - b);
+  // ids: chain tasks 0 … tasks.length − 1, then the exact tasks; exact chains first, largest n (and load) first
+  const exactOrder = exactTasks
+    .map((_, i) => i)
+    .sort((a, b) => exactTasks[b].n - exactTasks[a].n || exactTasks[b].model.lambda - exactTasks[a].model.lambda || a - b);
+  const chainOrder = tasks.map((_, i) => i).sort((a, b) => chainTaskEvents(tasks[b]) - chainTaskEvents(tasks[a]) || a - b);
+  const order = [...exactOrder.map((i) => tasks.length + i), ...chainOrder];
   const entry = workerEntry();
   const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       let next = 0;
-      let remaining = tasks.length;
+      let remaining = all;
       const dispatch = (worker: Worker) => {
         if (next >= order.length) return;
         const id = order[next++];
-        worker.postMessage({ id, spec: tasks[id].spec, options: tasks[id].options });
+        if (id < tasks.length) worker.postMessage({ id, spec: tasks[id].spec, options: tasks[id].options });
+        else worker.postMessage({ id, exact: exactTasks[id - tasks.length] });
       };
-      for (let w = 0; w < Math.min(threads, tasks.length); w++) {
+      for (let w = 0; w < Math.min(threads, all); w++) {
         const worker = new Worker(entry.file, { workerData: entry.workerData });
         workers.push(worker);
-        worker.on('message', (msg: { id: number; progress?: number; values?: Float64Array; error?: { name: string; message: string } }) => {
-          if (msg.error) {
-            reject(
-              msg.error.name === 'InvalidModelError'
-                ? new InvalidModelError(msg.error.message)
-                : new SupermarketError(`a table run failed in a worker thread: ${msg.error.message}`),
-            );
-            return;
-          }
-          if (msg.progress !== undefined) {
-            done += msg.progress;
-            onProgress(done);
-            return;
-          }
-          results[msg.id] = msg.values!;
-          if (--remaining === 0) resolve();
-          else dispatch(worker);
-        });
+        worker.on(
+          'message',
+          (msg: {
+            id: number;
+            progress?: number;
+            values?: Float64Array;
+            exact?: ExactValue | null;
+            error?: { name: string; message: string };
+          }) => {
+            if (msg.error) {
+              reject(rebuildError(msg.error));
+              return;
+            }
+            if (msg.progress !== undefined) {
+              done += msg.progress;
+              onProgress(done);
+              return;
+            }
+            if (msg.id < tasks.length) values[msg.id] = msg.values!;
+            else exact[msg.id - tasks.length] = msg.exact!;
+            if (--remaining === 0) resolve();
+            else dispatch(worker);
+          },
+        );
         worker.on('error', (e) => reject(new SupermarketError(`a table worker thread failed: ${e.message}`)));
         dispatch(worker);
       }
@@ -91,5 +129,5 @@ export async function runChainTasks(
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return results;
+  return { values, exact };
 }

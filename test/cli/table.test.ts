@@ -46,6 +46,47 @@ describe('supermarket table', () => {
     expect(csv).toHaveLength(4);
   });
 
+  it('the exact chains (pool tasks beside the simulation on two threads) give the same cells on one thread and two, resumed too', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'table-exact-'));
+    const grid = [
+      'table',
+      '--d',
+      '2',
+      '--lambda',
+      '0.7,0.9',
+      '--n',
+      '2,3,6',
+      '--runs',
+      '3',
+      '--events-per-run',
+      '5000',
+      '--no-progress',
+      '--json',
+    ];
+    const one = await runCli([...grid, '--threads', '1']);
+    const two = await runCli([...grid, '--threads', '2', '--out', path.join(dir, 'out')]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.status, two.stderr).toBe(0);
+    const a = JSON.parse(one.stdout);
+    expect(JSON.parse(two.stdout).cells).toEqual(a.cells);
+    // exact values at n = 2, 3 (n ≤ --exact-max-n 5), none at n = 6, each beside its own cell
+    expect(a.cells.map((c: { n: number; exact: unknown }) => [c.n, c.exact === null])).toEqual([
+      [2, false],
+      [3, false],
+      [6, true],
+      [2, false],
+      [3, false],
+      [6, true],
+    ]);
+    expect(a.cells[0].exact.meanQueueLength).toBeLessThan(a.cells[3].exact.meanQueueLength); // λ 0.7 below λ 0.9
+    // every cell read back from the store: the exact chains run alone on the threads
+    const resumed = await runCli([...grid, '--threads', '2', '--out', path.join(dir, 'out')]);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    const c = JSON.parse(resumed.stdout);
+    expect(c.run.resumedCells).toBe(6);
+    expect(c.cells).toEqual(a.cells);
+  });
+
   it('--start (default auto) is recorded in the settings, in every cell and the CSV, and in the settings a resume checks', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'table-start-'));
     const out = path.join(dir, 'out');

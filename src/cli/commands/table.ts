@@ -8,12 +8,12 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
-  exactCell,
   tableCell,
   tableCellKey,
   tableFit,
   tableModel,
   tableTheory,
+  type ExactValue,
   type TableCell,
   type TableTheory,
 } from '../../compare/finiteNTable.ts';
@@ -45,7 +45,7 @@ import { addScaleOptions, printShardSummary, startShard } from '../sharding.ts';
 import { defaultThreads } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 import { startRun } from '../versions.ts';
-import { chainTaskEvents, runChainTasks, type ChainTask } from '../tableRunner.ts';
+import { chainTaskEvents, runChainTasks, type ChainTask, type ExactTask } from '../tableRunner.ts';
 import { formatCount } from '../../stats/index.ts';
 
 interface Opts {
@@ -252,7 +252,13 @@ export function tableCommand(): Command {
       let eventsDone = 0;
       let stages = 0;
       // one bar per stage: a precision stage's size is known only when the one before has ended
-      const stage = async (added: readonly { plan: CellPlan; count: number }[]) => {
+      // the exact chains of the table's cells (not a shard's: it writes no table) run with the first stage, on the
+      // same threads, so they overlap the simulation instead of following it on this thread
+      const exactTasks: ExactTask[] =
+        session === undefined ? plans.map((p) => ({ model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates })) : [];
+      let exact: (ExactValue | null)[] = [];
+      const stage = async (added: readonly { plan: CellPlan; count: number }[], withExact = false) => {
+        if (added.length === 0 && !(withExact && exactTasks.length > 0)) return;
         stages++;
         const progress = createProgress(stages === 1 ? 'table' : `table, precision stage ${stages - 1}`, showProgress);
         const tasks: ChainTask[] = [];
@@ -278,10 +284,13 @@ export function tableCommand(): Command {
           }
         }
         const planned = tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
-        const label = `${added.length} cells, ${formatCount(planned)} events`;
+        const label =
+          added.length > 0 ? `${added.length} cells, ${formatCount(planned)} events` : `exact chains of ${exactTasks.length} cells`;
         let results: Float64Array[];
         try {
-          results = await runChainTasks(tasks, threads, (done) => progress.update(done, planned, label));
+          const ran = await runChainTasks(tasks, threads, (done) => progress.update(done, planned, label), withExact ? exactTasks : []);
+          results = ran.values;
+          if (withExact) exact = ran.exact;
         } finally {
           progress.stop();
         }
@@ -298,7 +307,10 @@ export function tableCommand(): Command {
       let unmet: CellPlan[] = [];
       const simStarted = performance.now();
       const cpuStart = process.cpuUsage(); // the whole process, worker threads included
-      if (todo.length > 0) await stage(todo.map((plan) => ({ plan, count: o.runs })));
+      await stage(
+        todo.map((plan) => ({ plan, count: o.runs })),
+        true,
+      );
       if (o.precision !== undefined) {
         const target = o.precision;
         for (let s = 0; s < MAX_STAGES; s++) {
@@ -330,11 +342,10 @@ export function tableCommand(): Command {
         return;
       }
       const cells: TableCell[] = [];
-      for (const plan of plans) {
+      for (const [i, plan] of plans.entries()) {
         const theory = theories.get(`${plan.model.d}|${plan.model.lambda}`)!;
-        const exact = exactCell(plan.model, plan.n, o.exactMaxN, o.exactMaxStates);
         cells.push(
-          tableCell(plan.model, plan.n, plan.values, theory, exact, {
+          tableCell(plan.model, plan.n, plan.values, theory, exact[i], {
             eventsPerRun: o.eventsPerRun,
             warmupEvents: plan.warmupEvents,
             start: plan.start,

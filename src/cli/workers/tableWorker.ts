@@ -1,19 +1,26 @@
 /**
  * Worker thread of `supermarket table` (src/cli/tableRunner.ts): receives { id, spec, options } and runs
- * `runOccupancyChains`; answers { id, progress } (events done since the last message, at most every block) and
- * { id, values } (the per-run E[Q], transferred) or { id, error: { name, message } }.
+ * `runOccupancyChains`, answering { id, progress } (events done since the last message, at most every block) and
+ * { id, values } (the per-run E[Q], transferred); or { id, exact: { model, n, maxN, maxStates } } and runs `exactCell`,
+ * answering { id, exact } (its value or null); on failure { id, error: { name, message } }.
  */
 import { parentPort } from 'node:worker_threads';
+import { exactCell } from '../../compare/finiteNTable.ts';
+import type { SupermarketModel } from '../../model/index.ts';
 import { runOccupancyChains, type ChainRunOptions, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
 
-interface Task {
-  id: number;
-  spec: OccupancyChainSpec;
-  options: Omit<ChainRunOptions, 'onProgress'>;
-}
+type Task = { id: number } & (
+  | { spec: OccupancyChainSpec; options: Omit<ChainRunOptions, 'onProgress'> }
+  | { exact: { model: SupermarketModel; n: number; maxN: number; maxStates: number } }
+);
 
 parentPort!.on('message', (task: Task) => {
   try {
+    if ('exact' in task) {
+      const { model, n, maxN, maxStates } = task.exact;
+      parentPort!.postMessage({ id: task.id, exact: exactCell(model, n, maxN, maxStates) });
+      return;
+    }
     let reported = 0;
     const values = runOccupancyChains(task.spec, {
       ...task.options,
