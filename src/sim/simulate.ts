@@ -26,12 +26,16 @@ import { lag1Autocorrelation } from '../stats/batchMeans.ts';
 import { batchMeansOf, headTailMeans, mser } from '../stats/mser.ts';
 import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import {
+  addBucketSpan,
+  bucketSpan,
+  groupByHighBits,
   locateQuantiles,
   percentileName,
   pooledQuantiles,
   pooledQuantilesAndFractions,
   quantiles,
   RADIX,
+  type BucketSpan,
   type QuantileLocation,
 } from '../stats/quantile.ts';
 import {
@@ -484,8 +488,11 @@ interface UnitOutcome {
   sample: Float32Array;
   /** Its batch-5 means of the response time, in run order (for MSER-5). */
   batch5: Float64Array;
-  /** `radixHistogram` of `sample` when the sample is all of the unit's response times (then computed once for its own percentiles and the pooled ones). */
-  histogram?: Int32Array;
+  /**
+   * When the sample is all of the unit's response times: its `radixHistogram` (counted once for its own percentiles
+   * and the pooled ones) as a `bucketSpan`, the sample then grouped by bucket (`groupByHighBits`).
+   */
+  histogram?: BucketSpan;
   /** With `histogram`: where its own p50, p95, p99 lie in it (`ReplicationPart.percentileRanks`). */
   percentileRanks?: QuantileLocation;
 }
@@ -511,19 +518,24 @@ function readUnit(
   sampleCap: number,
 ): UnitOutcome {
   const m = state.measurement;
-  const sample = systematicSample(m.responses, m.sampled, sampleCap);
+  let sample = systematicSample(m.responses, m.sampled, sampleCap);
   // A float32 sample that is the whole prefix responses[0..sampled): one counting pass serves its percentiles and the
   // pooled ones; it is read together with the batch-5 means (`batchMeansAndHistogram`: the same numbers).
   const whole = sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0;
   let batch5: Float64Array;
-  let histogram: Int32Array | undefined;
+  let histogram: BucketSpan | undefined;
   let percentileRanks: QuantileLocation | undefined;
   if (whole) {
     batch5 = takeFloat64(Math.floor(m.sampled / 5));
-    histogram = takeInt32(RADIX);
-    batchMeansAndHistogram(sample, m.sampled, 5, batch5, histogram);
+    const high = takeInt32(RADIX);
+    batchMeansAndHistogram(sample, m.sampled, 5, batch5, high);
     // its own percentiles are picked out in the collector's one pass over the pooled samples (NaN until then)
-    percentileRanks = locateQuantiles(m.sampled, UNIT_PERCENTILES, histogram);
+    percentileRanks = locateQuantiles(m.sampled, UNIT_PERCENTILES, high);
+    // grouped by bucket here, the collector copies the few buckets its selections need where it read every value
+    // (two passes over the pooled sample in the thread that pools it, often the pool's main thread)
+    sample = groupByHighBits(sample, high, takeFloat32(m.sampled));
+    histogram = bucketSpan(high);
+    recycle(high);
   } else {
     batch5 = batchMeansOf(m.responses, m.sampled, 5, takeFloat64);
   }
@@ -549,11 +561,6 @@ function readUnit(
 
 /** into[i] += from[i] for i < len (float64: the batch-5 series; one element type a function, so the loads stay monomorphic). */
 function addAll(into: Float64Array, from: Float64Array, len: number): void {
-  for (let i = 0; i < len; i++) into[i] += from[i];
-}
-
-/** into[i] += from[i] for i < len (int32: the radix histograms). */
-function addCounts(into: Int32Array, from: Int32Array, len: number): void {
   for (let i = 0; i < len; i++) into[i] += from[i];
 }
 
@@ -698,8 +705,11 @@ export interface ReplicationPart {
   headTail: UnitHeadTail | null;
   /** Sampling stride of its measurement (jobs per kept response time). */
   stride: number;
-  /** `radixHistogram` of `sample`, when it was counted for the unit's own percentiles (reused for the pooled ones). */
-  histogram?: Int32Array;
+  /**
+   * `radixHistogram` of `sample` as a `bucketSpan`, when it was counted for the unit's own percentiles (reused for the
+   * pooled ones); `sample` is then grouped by bucket (`groupByHighBits`), which the pooled selection reads run by run.
+   */
+  histogram?: BucketSpan;
   /**
    * With `histogram`: where the unit's own p50, p95, p99 lie in it (`locateQuantiles`). Its `summary`'s percentiles
    * are then NaN: `SimulationCollector.result` picks them out in its one pass over the pooled samples, where a pass of
@@ -844,7 +854,14 @@ export function runReplications(
  * are dropped).
  */
 export class SimulationCollector {
-  private readonly units: { summary: ReplicationResult; tail: number[]; sample: Float32Array; ranks?: QuantileLocation }[] = [];
+  private readonly units: {
+    summary: ReplicationResult;
+    tail: number[];
+    sample: Float32Array;
+    ranks?: QuantileLocation;
+    /** The sample's bucket counts when it is grouped by bucket (`ReplicationPart.histogram`). */
+    span?: BucketSpan;
+  }[] = [];
   private readonly seeds: string[] = [];
   private readonly perUnitMser: (MserCheck | null)[] = [];
   private readonly perUnitHeadTail: (UnitHeadTail | null)[] = [];
@@ -910,8 +927,8 @@ export class SimulationCollector {
 
   /**
    * Adds the next unit (index `count`); its batch-5 series is folded into the ensemble and dropped. Takes the part's
-   * arrays over: its batch-5 series and histogram are recycled here, its sample by `result` (sim/buffers.ts), so the
-   * caller reads none of them afterwards.
+   * arrays over: its batch-5 series is recycled here, its sample by `result` (sim/buffers.ts), so the caller reads
+   * none of them afterwards.
    */
   add(part: ReplicationPart): void {
     const u = this.units.length;
@@ -928,12 +945,10 @@ export class SimulationCollector {
       addAll(ensemble, part.batch5, Math.min(ensemble.length, part.batch5.length));
     }
     recycle(part.batch5);
-    this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample, ranks: part.percentileRanks });
-    const h = part.histogram;
-    if (h === undefined) this.pooledHistogram = null;
-    else if (this.pooledHistogram === undefined) (this.pooledHistogram = takeInt32(h.length)).set(h);
-    else if (this.pooledHistogram !== null) addCounts(this.pooledHistogram, h, h.length);
-    recycle(h);
+    const span = part.histogram;
+    this.units.push({ summary: part.summary, tail: part.tail, sample: part.sample, ranks: part.percentileRanks, span });
+    if (span === undefined) this.pooledHistogram = null;
+    else if (this.pooledHistogram !== null) addBucketSpan((this.pooledHistogram ??= takeInt32(RADIX)), span);
   }
 
   /** The result of the units added (`simulate`'s); called once, at the end (it gives the units' arrays back). */
@@ -984,6 +999,7 @@ export class SimulationCollector {
       3,
       histogram,
       units.map((x) => x.ranks),
+      units.map((x) => x.span),
     );
     const [q50, q95, q99, ...ccdfTimes] = pass.quantiles;
     const fractions = pass.fractions;
@@ -993,7 +1009,12 @@ export class SimulationCollector {
     const centres = [q50, q95, q99];
     const sectionJobs = parts.map((x) => x.length);
     const levels = centres.map((_, j) => cdfSectioningLevels(fractions[j], sectionJobs, levelsOf[j]));
-    const ends = pooledQuantiles(parts, levels.flat(), histogram);
+    const ends = pooledQuantiles(
+      parts,
+      levels.flat(),
+      histogram,
+      units.map((x) => x.span),
+    );
     const percentile = (j: number) =>
       feasible(
         cdfSectioningInterval(fractions[j], sectionJobs, centres[j], levelsOf[j], () => [ends[2 * j], ends[2 * j + 1]]),

@@ -132,6 +132,8 @@ const scratch = {
   ownFill: new Int32Array(RADIX),
   /** Per part: its values in buckets below each of the (up to 3) fraction buckets (`gatherKeysAndCount`). */
   below: new Float64Array(3),
+  /** Write cursors of `groupByHighBits` (set before use). */
+  cursor: new Int32Array(RADIX),
   /** All zeros between calls (each call zeroes the entries it counted). */
   low: new Int32Array(RADIX),
   coarse: new Int32Array(256),
@@ -175,8 +177,67 @@ export function radixHistogram(parts: readonly Float32Array[], high: Int32Array 
  * @throws {InvalidModelError} if the parts hold no value, or a p is outside [0, 1].
  * @example pooledQuantiles([Float32Array.of(3, 1), Float32Array.of(2, 4)], [0.5]) // [2.5]
  */
-export function pooledQuantiles(parts: readonly Float32Array[], ps: readonly number[], high: Int32Array = radixHistogram(parts)): number[] {
-  return pooledQuantilesAndFractions(parts, ps, 0, high).quantiles;
+export function pooledQuantiles(
+  parts: readonly Float32Array[],
+  ps: readonly number[],
+  high: Int32Array = radixHistogram(parts),
+  grouped: readonly (BucketSpan | undefined)[] = [],
+): number[] {
+  return pooledQuantilesAndFractions(parts, ps, 0, high, [], grouped).quantiles;
+}
+
+/**
+ * The nonzero part of a `radixHistogram`: counts[c − from] values in bucket c for c in [from, from + counts.length),
+ * none elsewhere. A few kB where the histogram is 256 kB (a run's response times span a few hundred buckets): what a
+ * grouped sample (`groupByHighBits`) carries to the thread that pools it.
+ */
+export interface BucketSpan {
+  readonly from: number;
+  readonly counts: Int32Array;
+}
+
+/** The `BucketSpan` of a histogram (a copy; from 0 with no counts when it counts nothing). */
+export function bucketSpan(high: Int32Array): BucketSpan {
+  let from = 0;
+  while (from < high.length && high[from] === 0) from++;
+  let to = high.length;
+  while (to > from && high[to - 1] === 0) to--;
+  return from === to ? { from: 0, counts: new Int32Array(0) } : { from, counts: high.slice(from, to) };
+}
+
+/** Adds a span's counts to the histogram `high` (2^16 entries). */
+export function addBucketSpan(high: Int32Array, span: BucketSpan): void {
+  const { from, counts } = span;
+  for (let i = 0; i < counts.length; i++) high[from + i] += counts[i];
+}
+
+/**
+ * A float32 sample grouped by bucket: its values reordered, stably, by the high 16 bits of their keys (a counting sort
+ * on the sample's `radixHistogram`, one pass), so that each bucket's values lie in one run, the buckets in increasing
+ * order. A pooled selection over grouped parts (`pooledQuantilesAndFractions`' `grouped`) then copies the runs of the
+ * few buckets it needs instead of reading every value: the pass over the pooled sample moves into the threads that
+ * made the parts, one per part. Quantiles and fractions of a sample do not depend on its order.
+ * @param values the sample (every entry; NaN not allowed). @param high its `radixHistogram` (read, not changed).
+ * @param out receives the grouped values (length ≥ values.length; not `values` itself).
+ * @returns `out` (its first values.length entries).
+ * @throws {InvalidModelError} if `out` is `values` or too short, or `high` does not count values.length values.
+ */
+export function groupByHighBits(values: Float32Array, high: Int32Array, out: Float32Array): Float32Array {
+  if (out.buffer === values.buffer || out.length < values.length)
+    throw new InvalidModelError(`groupByHighBits needs a separate output of ≥ ${values.length} entries, got ${out.length}`);
+  const cursor = scratch.cursor;
+  let total = 0;
+  for (let c = 0; c < RADIX; c++) {
+    cursor[c] = total;
+    total += high[c];
+  }
+  if (total !== values.length) throw new InvalidModelError(`the histogram counts ${total} values, the sample holds ${values.length}`);
+  scatterByHighBits(
+    new Int32Array(values.buffer, values.byteOffset, values.length),
+    new Int32Array(out.buffer, out.byteOffset, values.length),
+    cursor,
+  );
+  return out;
 }
 
 /**
@@ -227,6 +288,8 @@ export function locateQuantiles(count: number, ps: readonly number[], high: Int3
  * @param atMost fractions are wanted at the quantiles of ps[0..atMost): 0 to 3.
  * @param high the `radixHistogram` of `parts` when the caller has it (read, not changed).
  * @param own per part, a `locateQuantiles` of that part (its own histogram) or undefined for none.
+ * @param grouped per part, its `bucketSpan` when the part is grouped by bucket (`groupByHighBits`), or undefined: a grouped part's values in the buckets wanted are copied run by run, not searched for in a pass over
+ *   it (the same numbers).
  * @returns `quantiles` (one per p, in the order of `ps`), `fractions[j][i]` of part i at quantile j < atMost, and
  *   `own[i]` (one per p of own[i].ps, or undefined).
  * @throws {InvalidModelError} if the parts hold no value, a p is outside [0, 1], or atMost is not 0..min(3, ps.length).
@@ -238,6 +301,7 @@ export function pooledQuantilesAndFractions(
   atMost: number,
   high: Int32Array = radixHistogram(parts),
   own: readonly (QuantileLocation | undefined)[] = [],
+  grouped: readonly (BucketSpan | undefined)[] = [],
 ): { quantiles: number[]; fractions: number[][]; own: (number[] | undefined)[] } {
   let count = 0;
   for (const part of parts) count += part.length;
@@ -272,8 +336,10 @@ export function pooledQuantilesAndFractions(
       const loc = own[i];
       const ownKeys = new Uint32Array(loc === undefined ? 0 : markOwn(loc, wanted, ownStart, ownFill));
       const bits = new Int32Array(part.buffer, part.byteOffset, part.length);
+      const span = grouped[i];
       // the counters and the second bit cost ~50 % more per value: the plain loop where none is asked for
-      if (atMost === 0 && loc === undefined) gatherKeys(bits, wanted, fill, keys);
+      if (span !== undefined) gatherRuns(bits, span, bucketOf, loc, wanted, fill, keys, ownFill, ownKeys, lowB, below);
+      else if (atMost === 0 && loc === undefined) gatherKeys(bits, wanted, fill, keys);
       else gatherKeysAndCount(bits, wanted, fill, keys, ownFill, ownKeys, lowB, below);
       for (let j = 0; j < 3; j++) {
         prefix[3 * i + j] = below[j];
@@ -576,4 +642,58 @@ function gatherKeysAndCount(
   below[0] = n0;
   below[1] = n1;
   below[2] = n2;
+}
+
+const NO_BUCKETS = new Int32Array(0);
+
+/** out[cursor[c]++] = x for each float x (its bits) of `bits` in order, c the high 16 bits of its key. */
+function scatterByHighBits(bits: Int32Array, out: Int32Array, cursor: Int32Array): void {
+  for (let i = 0; i < bits.length; i++) {
+    const x = bits[i];
+    out[cursor[floatKey(x) >>> 16]++] = x;
+  }
+}
+
+/**
+ * `gatherKeysAndCount` for a part grouped by bucket (`groupByHighBits`, `span` its counts): the same keys in the same
+ * order and the same counts below lowB[j], from the runs of the wanted buckets (the rank buckets `bucketOf`, non-
+ * decreasing, and the part's own `loc.bucket`) and the counts below them, not from a pass over the part.
+ */
+function gatherRuns(
+  bits: Int32Array,
+  span: BucketSpan,
+  bucketOf: Int32Array,
+  loc: QuantileLocation | undefined,
+  wanted: Uint8Array,
+  fill: Int32Array,
+  keys: Uint32Array,
+  ownFill: Int32Array,
+  ownKeys: Uint32Array,
+  lowB: Int32Array,
+  below: Float64Array,
+): void {
+  below.fill(0);
+  const own: ArrayLike<number> = loc === undefined ? NO_BUCKETS : loc.bucket;
+  const { from, counts } = span;
+  const to = from + counts.length;
+  let offset = 0; // values of the part in buckets below b (none below `from`)
+  let b = from;
+  // the wanted buckets in increasing order: a merge of the two non-decreasing lists, each bucket once
+  for (let i = 0, k = 0; i < bucketOf.length || k < own.length;) {
+    const c = k >= own.length || (i < bucketOf.length && bucketOf[i] <= own[k]) ? bucketOf[i] : own[k];
+    while (i < bucketOf.length && bucketOf[i] === c) i++;
+    while (k < own.length && own[k] === c) k++;
+    while (b < c && b < to) offset += counts[b++ - from];
+    const end = c >= from && c < to ? offset + counts[c - from] : offset;
+    const w = wanted[c];
+    if ((w & 1) !== 0) fill[c] = copyKeys(bits, offset, end, keys, fill[c]);
+    if ((w & 2) !== 0) ownFill[c] = copyKeys(bits, offset, end, ownKeys, ownFill[c]);
+    for (let j = 0; j < 3; j++) if (lowB[j] === c) below[j] = offset;
+  }
+}
+
+/** keys[at++] = the key of each float of bits[from..to); @returns the next `at`. */
+function copyKeys(bits: Int32Array, from: number, to: number, keys: Uint32Array, at: number): number {
+  for (let k = from; k < to; k++) keys[at++] = floatKey(bits[k]);
+  return at;
 }

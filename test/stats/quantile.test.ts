@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { batchEstimate, lag1Autocorrelation } from '../../src/stats/batchMeans.ts';
 import {
+  addBucketSpan,
+  bucketSpan,
   fractionsAtMost,
+  groupByHighBits,
   locateQuantiles,
   percentileName,
   pooledQuantiles,
@@ -179,9 +182,56 @@ describe('pooledQuantilesAndFractions', () => {
         expect(got.own).toEqual(parts.map((part, i) => (i === 1 ? undefined : pooledQuantiles([part], own))));
         // and the same again (the per-thread scratch left clean), without the histogram given
         expect(pooledQuantilesAndFractions(parts, qs, atMost).quantiles).toEqual(want);
+        // parts grouped by bucket (all but part 0): the same numbers from their runs
+        const highs = parts.map((part) => radixHistogram([part]));
+        const grouped = parts.map((part, i) => (i === 0 ? part : groupByHighBits(part, highs[i], new Float32Array(part.length))));
+        const byRuns = pooledQuantilesAndFractions(
+          grouped,
+          qs,
+          atMost,
+          radixHistogram(parts),
+          locations,
+          highs.map((h, i) => (i === 0 ? undefined : bucketSpan(h))),
+        );
+        expect(byRuns).toEqual(got);
+        expect(pooledQuantiles(grouped, qs, undefined, [undefined, ...highs.slice(1).map(bucketSpan)])).toEqual(want);
       }
     }
     expect(pooledQuantilesAndFractions([Float32Array.of(3, 1), Float32Array.of(2, 4)], [0.5], 1).fractions).toEqual([[0.5, 0.5]]);
     expect(() => pooledQuantilesAndFractions([Float32Array.of(1)], [0.5], 2)).toThrow(/0 to 3/);
+  });
+});
+
+describe('groupByHighBits', () => {
+  it('reorders a sample stably by the high 16 bits of its keys, every bucket one run in increasing order', () => {
+    const rng = new Rng(23n);
+    const xs = Float32Array.from([-0, 0, -1.5, 3, ...Array.from({ length: 3000 }, () => rng.nextExpByLog() * 2)]);
+    const high = radixHistogram([xs]);
+    const out = groupByHighBits(xs, high, new Float32Array(xs.length + 2));
+    const key = (x: number) => {
+      const b = new Int32Array(Float32Array.of(x).buffer)[0];
+      return (b ^ ((b >> 31) | 0x80000000)) >>> 0;
+    };
+    // the reference: a stable sort by bucket
+    const want = Array.from(xs)
+      .map((x, i) => ({ x, i, c: key(x) >>> 16 }))
+      .sort((a, b) => a.c - b.c || a.i - b.i)
+      .map((e) => e.x);
+    expect(Array.from(out.subarray(0, xs.length))).toEqual(want);
+    expect(Object.is(out[0], -1.5) && Object.is(out[1], -0) && Object.is(out[2], 0)).toBe(true);
+    expect(() => groupByHighBits(xs, high, xs)).toThrow(/separate output/);
+    expect(() => groupByHighBits(xs, high, new Float32Array(3))).toThrow(/separate output/);
+    expect(() => groupByHighBits(xs.subarray(1), high, new Float32Array(xs.length))).toThrow(/histogram counts/);
+  });
+
+  it('bucketSpan keeps the nonzero stretch of a histogram; addBucketSpan adds it back', () => {
+    const high = radixHistogram([Float32Array.of(1, 1, 3, 0.5)]);
+    const span = bucketSpan(high);
+    expect(span.counts[0]).toBeGreaterThan(0);
+    expect(span.counts[span.counts.length - 1]).toBeGreaterThan(0);
+    const back = new Int32Array(high.length);
+    addBucketSpan(back, span);
+    addBucketSpan(back, bucketSpan(new Int32Array(high.length)));
+    expect(back).toEqual(high);
   });
 });
