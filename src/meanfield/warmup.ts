@@ -141,6 +141,9 @@ export const MAX_AUTO_WARMUP = 5000;
 /** Cap on the heavy-tail factor (1 + SCV)/2 of `simulationWarmup`. */
 export const MAX_SCV_FACTOR = 10;
 
+/** Floor of the fixed-point start's warm-up, in relaxation times τ (theory.md §8 "Start"). */
+export const FIXED_POINT_FLOOR_TAUS = 3;
+
 /** Where every replication starts: empty, or at the mean-field fixed point (theory.md §8 "Start"). */
 export type SimulationStart = 'empty' | 'fixed-point';
 
@@ -184,6 +187,11 @@ export interface SimulationWarmupOptions {
   readonly safetyFactor?: number;
   /** Upper bound on the result, time units (default MAX_AUTO_WARMUP; Infinity for none). */
   readonly cap?: number;
+  /**
+   * Floor of the fixed-point start's warm-up in relaxation times τ (default `FIXED_POINT_FLOOR_TAUS`; ≥ 0, finite).
+   * The empty start keeps `warmupTime`'s floor.
+   */
+  readonly minRelaxationTimes?: number;
   /**
    * Start of the replications (default 'empty'); 'fixed-point' needs an SQ(d) model and `n`; 'auto' takes the fixed point
    * where that start applies at `n` (SQ(d) model, the refined transient reaching the tolerance), else empty.
@@ -231,15 +239,24 @@ export function simulationWarmup(
   options: SimulationWarmupOptions | PopulationWarmupOptions = {},
 ): SimulationWarmup {
   if ('transitions' in model) return populationWarmup(model, options as PopulationWarmupOptions);
-  const { tolerance = 1e-3, safetyFactor, cap = MAX_AUTO_WARMUP, start = 'empty', n } = options as SimulationWarmupOptions;
+  const {
+    tolerance = 1e-3,
+    safetyFactor,
+    cap = MAX_AUTO_WARMUP,
+    start = 'empty',
+    n,
+    minRelaxationTimes = FIXED_POINT_FLOOR_TAUS,
+  } = options as SimulationWarmupOptions;
   if (!(cap > 0)) throw new InvalidModelError(`the warm-up cap must be > 0, got ${cap}`);
+  if (!(minRelaxationTimes >= 0 && Number.isFinite(minRelaxationTimes)))
+    throw new InvalidModelError(`minRelaxationTimes must be a finite number ≥ 0, got ${minRelaxationTimes}`);
   switch (start) {
     case 'empty':
       break;
     case 'fixed-point':
-      return fixedPointWarmup(model, n, tolerance, safetyFactor ?? 2, cap);
+      return fixedPointWarmup(model, n, tolerance, safetyFactor ?? 2, cap, minRelaxationTimes);
     case 'auto':
-      if (fixedPointApplies(model, n, tolerance)) return fixedPointWarmup(model, n, tolerance, safetyFactor ?? 2, cap);
+      if (fixedPointApplies(model, n, tolerance)) return fixedPointWarmup(model, n, tolerance, safetyFactor ?? 2, cap, minRelaxationTimes);
       break;
     default:
       return unknownStart(start);
@@ -350,6 +367,7 @@ function fixedPointWarmup(
   tolerance: number,
   safetyFactor: number,
   cap: number,
+  floorTaus: number,
 ): SimulationWarmup {
   if (!isSqdModel(model))
     throw new InvalidModelError(
@@ -372,7 +390,7 @@ function fixedPointWarmup(
       0,
     );
   const reach = path.times[j];
-  const floor = 3 * path.tau;
+  const floor = floorTaus * path.tau;
   const base = Math.max(safetyFactor * reach, floor) * mean;
   const time = Math.min(cap, base);
   return {
@@ -380,7 +398,7 @@ function fixedPointWarmup(
     start: 'fixed-point',
     rule:
       `auto, from the fixed point: max(${safetyFactor} × ${(reach * mean).toFixed(1)} (refined transient V(t)/n within ${tolerance} of V/n at n = ${n}), ` +
-      `3τ = ${(floor * mean).toFixed(1)}) = ${time.toFixed(1)}${time === cap && base > cap ? `, capped at ${cap}` : ''}`,
+      `${floorTaus}τ = ${(floor * mean).toFixed(1)}) = ${time.toFixed(1)}${time === cap && base > cap ? `, capped at ${cap}` : ''}`,
     relaxationTime: path.tau * mean,
     from: path.tail,
   };

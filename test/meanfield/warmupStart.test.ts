@@ -47,6 +47,21 @@ describe('simulationWarmup(model, { start })', () => {
     expect(distance(3)).toBeLessThanOrEqual(1e-3);
   });
 
+  it('minRelaxationTimes sets the fixed-point floor: k·τ where the refined transient is within tolerance from t = 0', () => {
+    const tau = warmupTime(model).relaxationTime;
+    // at n = 10 000 max_i |V_i(t) − V_i|/n ≤ 1e−3 from t = 0 (λ = 0.95, d = 2), so the floor is all of the warm-up
+    for (const k of [0, 1, 3]) {
+      const w = simulationWarmup(model, { start: 'fixed-point', n: 10_000, cap: Infinity, minRelaxationTimes: k });
+      expect(w.time).toBeCloseTo(k * tau, 9);
+      expect(w.rule).toContain(`${k}τ`);
+    }
+    // at n = 100 the first term decides whatever the floor (≥ 3τ there)
+    const at100 = [0, 3].map((k) => simulationWarmup(model, { start: 'fixed-point', n: 100, cap: Infinity, minRelaxationTimes: k }).time);
+    expect(at100[0]).toBe(at100[1]);
+    expect(() => simulationWarmup(model, { start: 'fixed-point', n: 100, minRelaxationTimes: -1 })).toThrow(/minRelaxationTimes/);
+    expect(() => simulationWarmup(model, { start: 'auto', n: 100, minRelaxationTimes: Infinity })).toThrow(InvalidModelError);
+  });
+
   it('start fixed-point at d = 1: the drift is linear, E[s(t)] = s* from the start, so the floor 3τ', () => {
     const m = parseModel({ lambda: 0.9, d: 1 });
     expect(simulationWarmup(m, { start: 'fixed-point', n: 5, cap: Infinity }).time).toBeCloseTo(3 * warmupTime(m).relaxationTime, 9);
