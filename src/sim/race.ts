@@ -269,6 +269,18 @@ export class RaceEngine implements Engine, PhaseLoop {
   }
 
   /**
+   * The servers' queues whatever the memory layout (tests pin them): `lastDeparture[j]` (time units, n entries) and
+   * `arrivals`, the arrival times of server 1's jobs oldest first, then server 2's, … (Σ_j len[j] entries). Readable
+   * while the engine runs and after `release`.
+   */
+  queues(): { lastDeparture: Float64Array; arrivals: Float64Array } {
+    const { len, head, arrival, shift, mask } = this.state.store;
+    const arrivals: number[] = [];
+    for (let j = 0; j < len.length; j++) for (let k = 0; k < len[j]; k++) arrivals.push(arrival[(j << shift) + ((head[j] + k) & mask)]);
+    return { lastDeparture: Float64Array.from(this.lastDeparture), arrivals: Float64Array.from(arrivals) };
+  }
+
+  /**
    * See `Engine.run` and `runPhases`. When the next event falls after `stopTime` (or after the end of the
    * warm-up) it is discarded and t is set to that time: exact, since every clock is memoryless.
    */

@@ -2,7 +2,7 @@
  * The race loop pinned bit for bit (issue 9): the WebAssembly kernel replaced the TypeScript loop of RaceEngine, and
  * these hashes were recorded from that TypeScript loop (at commit a7821e9, which still has it) on the identity cases of the
  * replacement's check: the result of `simulate` (all but timings) and the engine's final state byte for byte (time,
- * counts, busy list, last departures, queue rings, occupancy counts/areas/last times, sums, stored responses, and the
+ * counts, busy list, last departures, each server's queue in order, occupancy counts/areas/last times, sums, stored responses, and the
  * Rng's next 600 outputs). Cases cover every selection rule: the JSQ(2) pair rule (with its rejection redrawing ~42 % of
  * pairs at n = 50 000), d i.i.d. draws, d distinct by Fisher–Yates (n = 70 000 > 2^16, JSQ(3)), random (d = 1), and rings
  * of capacity 4 grown mid-run with float64 and strided float32 responses.
@@ -29,17 +29,17 @@ function stateHash(e: RaceEngine): string {
   const s = e.state;
   const m = s.measurement;
   const inner = e as unknown as Record<string, number | ArrayBufferView>;
+  const queues = e.queues();
   const parts: (number | ArrayBufferView)[] = [
     s.t,
     e.events,
     e.arrivals,
     inner.busyCount,
     (inner.busy as Int32Array).subarray(0, inner.busyCount as number),
-    inner.lastDeparture,
+    queues.lastDeparture,
     inner.tick,
     s.store.len,
-    s.store.head,
-    s.store.arrival,
+    queues.arrivals,
     s.occupancy.count,
     s.occupancy.area,
     s.occupancy.last,
@@ -217,26 +217,28 @@ const cases: [string, () => Pin][] = [
 ];
 
 /**
- * Recorded from the TypeScript race loop. The engine-state hashes are the originals; the result hashes were
- * re-recorded when the result gained its honest fields (issue 21: E[T/S] = ∞ for FIFO with exponential sizes, kept
- * with its sample average as `sampleMean`; the percentile-interval budget warning) with every state hash unchanged.
+ * Recorded from the TypeScript race loop. The result hashes were re-recorded when the result gained its honest fields
+ * (issue 21: E[T/S] = ∞ for FIFO with exponential sizes, kept with its sample average as `sampleMean`; the
+ * percentile-interval budget warning) with every state hash unchanged. The state hashes were re-recorded once when
+ * they began to read the queues in order (`RaceEngine.queues`) instead of the ring arrays' bytes, on the engine that
+ * passed the byte pins (issue 23: the queue layout may change, the queues may not), every result hash unchanged.
  */
 const PINNED: Record<string, Pin> = {
-  'n = 1000, λ = 0.9, JSQ(2) without replacement': { result: '8f6c47faa957a63f', states: ['e6587e32dc00a5fb', '006fb9060edb1426'] },
+  'n = 1000, λ = 0.9, JSQ(2) without replacement': { result: '8f6c47faa957a63f', states: ['55eb2565d161f69a', '7bdb268c7186a3d6'] },
   'n = 7, λ = 0.8, JSQ(2) with replacement': {
     result: '1496646945074a43',
-    states: ['158d504f14734316', 'f0d3409ccf202c27', 'c4c3790bf4655ec2'],
+    states: ['4d5e820f4eb99477', 'f5bdfff005de781a', '000ae66956983049'],
   },
-  'n = 50, λ = 0.85, JSQ(3) without-replacement': { result: 'b5f16a81691a721e', states: ['d0215bc3b90ce556', 'b55c73deaaf6e24c'] },
-  'n = 50, λ = 0.85, JSQ(3) with-replacement': { result: '52f57e7dc05b22ce', states: ['8525f6d68bac8542', 'ee9fce5a850ad0f1'] },
-  'n = 20, λ = 0.85, JSQ(1) with-replacement': { result: '8cf1dbbe313c223e', states: ['8c1a28f33cce5a4f', '399a31a7fdc7aeb1'] },
-  'n = 50000, λ = 0.85, JSQ(2) without-replacement': { result: 'c7bd6b0de7b9ae9f', states: ['75a17d8acb377287', '18d941011fc0f9f1'] },
-  'n = 50000, λ = 0.85, JSQ(2) with-replacement': { result: '3674e890bfdf0c9b', states: ['e1618b58fb90e16a', '35494b579bde4616'] },
-  'n = 70000, λ = 0.85, JSQ(2) without-replacement': { result: '214fea98c39c68cf', states: ['4cff636ce96b7807', 'a51157a19c3a1fba'] },
-  'n = 70000, λ = 0.85, JSQ(2) with-replacement': { result: '889d21d877b74e29', states: ['12b9cd1c2d22d4fc', 'bee39f65768e6437'] },
-  'n = 2, λ = 0.95, rings grown, float64 responses': { states: ['a9c75e3053fa525b'] },
-  'n = 3, λ = 0.97, rings grown, strided float32 responses': { states: ['840841d6c93d9cb8'] },
-  'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times': { result: 'ea617fb401efbdc6', states: ['885daa8c25259eaa', '0c73e0bd27a3cd9d'] },
+  'n = 50, λ = 0.85, JSQ(3) without-replacement': { result: 'b5f16a81691a721e', states: ['9abc4ba8e37888d6', '0fee1c0629511414'] },
+  'n = 50, λ = 0.85, JSQ(3) with-replacement': { result: '52f57e7dc05b22ce', states: ['d42d749aa09a1f3e', '7d1c6bc8c88ae9b9'] },
+  'n = 20, λ = 0.85, JSQ(1) with-replacement': { result: '8cf1dbbe313c223e', states: ['87ae628dc7231f7c', '752b9c1bf5073a68'] },
+  'n = 50000, λ = 0.85, JSQ(2) without-replacement': { result: 'c7bd6b0de7b9ae9f', states: ['ee1bb49c38d4f589', '49448c79f5eddc6e'] },
+  'n = 50000, λ = 0.85, JSQ(2) with-replacement': { result: '3674e890bfdf0c9b', states: ['2b3f79445a7a3bf8', 'f3f432f430b94df5'] },
+  'n = 70000, λ = 0.85, JSQ(2) without-replacement': { result: '214fea98c39c68cf', states: ['7f453b076535cd6e', '6e484fdbe39eb48d'] },
+  'n = 70000, λ = 0.85, JSQ(2) with-replacement': { result: '889d21d877b74e29', states: ['413a9fd28790d0e7', '748dc3e0537ccebd'] },
+  'n = 2, λ = 0.95, rings grown, float64 responses': { states: ['6c09b3c2f5c002d1'] },
+  'n = 3, λ = 0.97, rings grown, strided float32 responses': { states: ['bc575715769596fd'] },
+  'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times': { result: 'ea617fb401efbdc6', states: ['9f50fac80aabb35f', '730976cd1207acce'] },
 };
 
 if (process.env.RECORD) {
