@@ -2,8 +2,8 @@
  * The race loop pinned bit for bit (issue 9): the WebAssembly kernel replaced the TypeScript loop of RaceEngine, and
  * these hashes were recorded from that TypeScript loop (at commit a7821e9, which still has it) on the identity cases of the
  * replacement's check: the result of `simulate` (all but timings) and the engine's final state byte for byte (time,
- * counts, busy list, last departures, each server's queue in order, occupancy counts/areas/last times, sums, stored responses, and the
- * Rng's next 600 outputs). Cases cover every selection rule: the JSQ(2) pair rule (with its rejection redrawing ~42 % of
+ * counts, busy list, last departures, each server's queue in order, occupancy counts/areas/last times of the levels
+ * in use, sums, stored responses, and the Rng's next 600 outputs). Cases cover every selection rule: the JSQ(2) pair rule (with its rejection redrawing ~42 % of
  * pairs at n = 50 000), d i.i.d. draws, d distinct by Fisher–Yates (n = 70 000 > 2^16, JSQ(3)), random (d = 1), and rings
  * of capacity 4 grown mid-run with float64 and strided float32 responses.
  * Both race loops are held to the pins: the WebAssembly kernel (the default) and the TypeScript loop
@@ -24,6 +24,16 @@ import { resolveRunConfig } from '../../src/sim/options.ts';
 import { Rng, streamSeed } from '../../src/stats/rng.ts';
 import { withPinnedPercentiles } from './pinnedPercentiles.ts';
 
+/**
+ * The occupancy counts, areas and last times up to the highest level ever occupied: the levels above (count 0, area 0)
+ * exist only as room for queue growth, so their number follows the queue layout's capacity, not the run.
+ */
+function levelsInUse(o: Occupancy): Float64Array[] {
+  let top = 0;
+  for (let i = 0; i < o.count.length; i++) if (o.count[i] !== 0 || o.area[i] !== 0) top = i;
+  return [Float64Array.from(o.count.subarray(0, top + 1)), o.area.subarray(0, top + 1), o.last.subarray(0, top + 1)];
+}
+
 /** sha256 (first 16 hex digits) of every number and typed array of an engine's final state, in a fixed order. */
 function stateHash(e: RaceEngine): string {
   const s = e.state;
@@ -40,9 +50,7 @@ function stateHash(e: RaceEngine): string {
     inner.tick,
     s.store.len,
     queues.arrivals,
-    s.occupancy.count,
-    s.occupancy.area,
-    s.occupancy.last,
+    ...levelsInUse(s.occupancy),
     m.measuredArrivals,
     m.measuredInSystem,
     m.sumResponse,
@@ -220,25 +228,26 @@ const cases: [string, () => Pin][] = [
  * Recorded from the TypeScript race loop. The result hashes were re-recorded when the result gained its honest fields
  * (issue 21: E[T/S] = ∞ for FIFO with exponential sizes, kept with its sample average as `sampleMean`; the
  * percentile-interval budget warning) with every state hash unchanged. The state hashes were re-recorded once when
- * they began to read the queues in order (`RaceEngine.queues`) instead of the ring arrays' bytes, on the engine that
- * passed the byte pins (issue 23: the queue layout may change, the queues may not), every result hash unchanged.
+ * they began to read the queues in order (`RaceEngine.queues`) instead of the ring arrays' bytes, and the occupancy
+ * arrays up to the highest level in use, on the engine that passed the byte pins (issue 23: the queue layout may
+ * change, the queues may not), every result hash unchanged.
  */
 const PINNED: Record<string, Pin> = {
-  'n = 1000, λ = 0.9, JSQ(2) without replacement': { result: '8f6c47faa957a63f', states: ['55eb2565d161f69a', '7bdb268c7186a3d6'] },
+  'n = 1000, λ = 0.9, JSQ(2) without replacement': { result: '8f6c47faa957a63f', states: ['e39363827a1b8413', '4fc1e75b63ca3944'] },
   'n = 7, λ = 0.8, JSQ(2) with replacement': {
     result: '1496646945074a43',
-    states: ['4d5e820f4eb99477', 'f5bdfff005de781a', '000ae66956983049'],
+    states: ['d89e523b1d24e41c', '980473c5f45963ba', '62a14d6a6eaca8cb'],
   },
-  'n = 50, λ = 0.85, JSQ(3) without-replacement': { result: 'b5f16a81691a721e', states: ['9abc4ba8e37888d6', '0fee1c0629511414'] },
-  'n = 50, λ = 0.85, JSQ(3) with-replacement': { result: '52f57e7dc05b22ce', states: ['d42d749aa09a1f3e', '7d1c6bc8c88ae9b9'] },
-  'n = 20, λ = 0.85, JSQ(1) with-replacement': { result: '8cf1dbbe313c223e', states: ['87ae628dc7231f7c', '752b9c1bf5073a68'] },
-  'n = 50000, λ = 0.85, JSQ(2) without-replacement': { result: 'c7bd6b0de7b9ae9f', states: ['ee1bb49c38d4f589', '49448c79f5eddc6e'] },
-  'n = 50000, λ = 0.85, JSQ(2) with-replacement': { result: '3674e890bfdf0c9b', states: ['2b3f79445a7a3bf8', 'f3f432f430b94df5'] },
-  'n = 70000, λ = 0.85, JSQ(2) without-replacement': { result: '214fea98c39c68cf', states: ['7f453b076535cd6e', '6e484fdbe39eb48d'] },
-  'n = 70000, λ = 0.85, JSQ(2) with-replacement': { result: '889d21d877b74e29', states: ['413a9fd28790d0e7', '748dc3e0537ccebd'] },
-  'n = 2, λ = 0.95, rings grown, float64 responses': { states: ['6c09b3c2f5c002d1'] },
-  'n = 3, λ = 0.97, rings grown, strided float32 responses': { states: ['bc575715769596fd'] },
-  'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times': { result: 'ea617fb401efbdc6', states: ['9f50fac80aabb35f', '730976cd1207acce'] },
+  'n = 50, λ = 0.85, JSQ(3) without-replacement': { result: 'b5f16a81691a721e', states: ['f97ea5371a18c6d6', 'c615b5870e9c5c2a'] },
+  'n = 50, λ = 0.85, JSQ(3) with-replacement': { result: '52f57e7dc05b22ce', states: ['2774d3fb296b7e09', '0aaebd462d18dadc'] },
+  'n = 20, λ = 0.85, JSQ(1) with-replacement': { result: '8cf1dbbe313c223e', states: ['4811e55c7894a225', '2925b19dfa52e31a'] },
+  'n = 50000, λ = 0.85, JSQ(2) without-replacement': { result: 'c7bd6b0de7b9ae9f', states: ['62315203e17a8fbf', '382020897c6ff603'] },
+  'n = 50000, λ = 0.85, JSQ(2) with-replacement': { result: '3674e890bfdf0c9b', states: ['5a6e9ba5ed534e69', '3963660b836138ae'] },
+  'n = 70000, λ = 0.85, JSQ(2) without-replacement': { result: '214fea98c39c68cf', states: ['dfa9e0e867535e8d', 'e6520e663f436e3a'] },
+  'n = 70000, λ = 0.85, JSQ(2) with-replacement': { result: '889d21d877b74e29', states: ['11fdd9d940ea96a4', 'cc16ee5233f9cb23'] },
+  'n = 2, λ = 0.95, rings grown, float64 responses': { states: ['ba67d4d44a9779b3'] },
+  'n = 3, λ = 0.97, rings grown, strided float32 responses': { states: ['01385ba4cb44c458'] },
+  'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times': { result: 'ea617fb401efbdc6', states: ['9efff9702069f520', 'bef92ea09e9c6809'] },
 };
 
 if (process.env.RECORD) {
