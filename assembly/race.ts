@@ -47,7 +47,7 @@ const SELECT_FISHER_YATES = 2;
 
 const LOOP_LIMIT = 0;
 const LOOP_GOAL = 1;
-/** The arrival at server P_PENDING found its ring full: JS grows the store and calls again (the event resumes). */
+/** The arrival at server P_PENDING found its record full: JS doubles the records and calls again (the event resumes). */
 const LOOP_GROW = 3;
 /**
  * A tick is due: the kernel returns between events so JS calls `onTick` (also letting V8 switch to the optimised
@@ -208,6 +208,8 @@ function topUp(): void {
 
 /**
  * RaceEngine.loop over the arrays at the given addresses; scalars in and out through the block at `p`.
+ * Server j's record is the 2^recordShift f64 at records + j·2^(recordShift+3): its last departure time, then the
+ * arrival times of its len[j] jobs oldest first (FIFO: a departure takes the first and moves the others down one).
  * Returns LOOP_LIMIT, LOOP_GOAL or LOOP_GROW (then P_PENDING holds the server whose arrival waits).
  */
 export function race(
@@ -215,12 +217,9 @@ export function race(
   n: i32,
   pairM: i32,
   len: usize,
-  head: usize,
-  arrival: usize,
-  cap: i32,
-  shift: i32,
+  records: usize,
+  recordShift: i32,
   busy: usize,
-  lastDeparture: usize,
   arrivalShare: usize,
   count: usize,
   area: usize,
@@ -258,7 +257,8 @@ export function race(
   let slowdownJobs = <i64>load<f64>(p + (P_SLOWDOWN_JOBS << 3));
   let busyCount = <i32>load<f64>(p + (P_BUSY_COUNT << 3));
   let j = <i32>load<f64>(p + (P_PENDING << 3));
-  const mask = cap - 1;
+  const capacity = (1 << recordShift) - 1;
+  const byteShift = <usize>(recordShift + 3);
   const un = <u32>n;
   const um = <u32>pairM;
   const nm = <u64>un * <u64>um;
@@ -333,17 +333,17 @@ export function race(
           store<f64>(last + la, t);
         }
         store<i32>(count + ((<usize>l) << 2), load<i32>(count + ((<usize>l) << 2)) - 1);
-        const h = load<i32>(head + ((<usize>jd) << 2));
-        const a = load<f64>(arrival + ((<usize>((jd << shift) + h)) << 3));
-        store<i32>(head + ((<usize>jd) << 2), (h + 1) & mask);
+        const rec = records + ((<usize>jd) << byteShift);
+        const a = load<f64>(rec, 8); // FIFO: the oldest job leaves, the others move down one
+        for (let q = rec + 8, end = rec + ((<usize>l) << 3); q < end; q += 8) store<f64>(q, load<f64>(q, 8));
         store<i32>(len + ((<usize>jd) << 2), l - 1);
         if (l == 1) {
           busyCount--;
           store<i32>(busy + ((<usize>k) << 2), load<i32>(busy + ((<usize>busyCount) << 2)));
         }
-        const ld = load<f64>(lastDeparture + ((<usize>jd) << 3));
+        const ld = load<f64>(rec);
         const start = a > ld ? a : ld;
-        store<f64>(lastDeparture + ((<usize>jd) << 3), t);
+        store<f64>(rec, t);
         if (a > warm && a <= lastMeasured) {
           const r = t - a;
           sumResponse += r;
@@ -389,11 +389,11 @@ export function race(
     }
     // The arrival at server j (possibly resumed after a LOOP_GROW).
     const l = load<i32>(len + ((<usize>j) << 2));
-    if (l == cap) {
+    if (l == capacity) {
       code = LOOP_GROW;
       break;
     }
-    store<f64>(arrival + ((<usize>((j << shift) + ((load<i32>(head + ((<usize>j) << 2)) + l) & mask))) << 3), t);
+    store<f64>(records + ((<usize>j) << byteShift) + ((<usize>(l + 1)) << 3), t); // FIFO: append at the tail
     store<i32>(len + ((<usize>j) << 2), l + 1);
     arrivals++;
     if (l == 0) {

@@ -13,15 +13,21 @@
  * the same float operations in the same order, so every seeded number is what the TypeScript loop gave.
  * One compiled module per thread (on first use, synchronous); one instance and memory per live engine, reused by the
  * thread's next engine once `release` ends this one's life (`withEngine` in simulate.ts). The job store's
- * rings (len, head, arrival) and the engine's busy list, last departures, arrival shares and permutation live in
- * that memory (the objects hold views on it), so a `run` costs no copy of O(n) state: a trajectory calls `run` once
- * per sample time. Per call only the occupancy counts/areas (O(levels)), the Rng's 256-output buffer and the new
- * response times are copied. A full ring returns LOOP_GROW: the arrays are copied out, `JobStore.grow` runs, and they
- * go back into a re-laid-out memory (views re-made). Every 2^20 events the kernel returns so JS calls `onTick`
+ * queue lengths and the engine's server records, busy list, arrival shares and permutation live in that memory (the
+ * objects hold views on it), so a `run` costs no copy of O(n) state: a trajectory calls `run` once per sample time.
+ * Per call only the occupancy counts/areas (O(levels)), the Rng's 256-output buffer and the new response times are
+ * copied. A full record returns LOOP_GROW: the arrays are copied out, the records double, and they go back into a
+ * re-laid-out memory (views re-made). Every 2^20 events the kernel returns so JS calls `onTick`
  * (with the same counts as before, after that event instead of before it) and V8 switches to the kernel's optimised code.
  * The same loop also exists in plain TypeScript (`RaceEngine.advance`, issue 23), run instead of the kernel after
  * `setRaceLoop('typescript')`: same events, same draws, same float operations, same results bit for bit
  * (test/sim/raceIdentity.test.ts holds both to the same pins). npm run bench times both beside the C race.
+ *
+ * Memory layout (issue 23): a server's queue is one record of 2^recordShift doubles, its last departure time and then
+ * its jobs' arrival times oldest first, so an event touches one cache line of its server (64 bytes: the last departure
+ * and the first 7 jobs) besides its queue length and the busy list. A ring per server (head index, ring slot and last
+ * departure in three arrays, the ring's live slot wandering over 512 bytes) made the race at n = 10⁴ run at half the
+ * rate of n ≤ 10³ once those arrays outgrew the 512 KB L2 cache.
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
@@ -179,6 +185,9 @@ function topUpStream(rng: Rng): void {
   rng.resume(buffer, slots, 0, 1);
 }
 
+/** log2 of the smallest server record: 8 doubles, one 64-byte cache line (the last departure and 7 jobs). */
+const RECORD_SHIFT_MIN = 3;
+
 /** Bytes b rounded up to a multiple of 8. */
 const align8 = (b: number) => (b + 7) & ~7;
 
@@ -187,8 +196,14 @@ export class RaceEngine implements Engine, PhaseLoop {
   events = 0;
   arrivals = 0;
   // Kernel state read and written through the glue below by name (not private: TypeScript cannot see those uses).
-  /** Time of the last departure at each server (service of its next job starts then, or at that job's arrival). */
-  lastDeparture: Float64Array;
+  /**
+   * Server j's record: records[j·2^recordShift] is the time of its last departure (service of its next job starts
+   * then, or at that job's arrival), records[j·2^recordShift + 1 + k], k < len[j], the arrival time of its k-th job from
+   * the oldest (time units). At most 2^recordShift − 1 jobs per server; `widen` doubles the records when one is full.
+   */
+  records: Float64Array;
+  /** log2 of the doubles per server record (≥ RECORD_SHIFT_MIN). */
+  recordShift: number;
   /** Busy servers, in busy[0..busyCount) (order arbitrary). */
   private busy: Int32Array;
   private busyCount = 0;
@@ -212,12 +227,10 @@ export class RaceEngine implements Engine, PhaseLoop {
   /** Byte addresses of the resident arrays, the occupancy arrays and the response buffer (set by `bind`). */
   private at = {
     len: 0,
-    head: 0,
     busy: 0,
-    lastDeparture: 0,
     arrivalShare: 0,
     perm: 0,
-    arrival: 0,
+    records: 0,
     count: 0,
     area: 0,
     last: 0,
@@ -234,12 +247,40 @@ export class RaceEngine implements Engine, PhaseLoop {
     this.arrivalShare = new Float64Array(n + 1);
     for (let b = 0; b <= n; b++) this.arrivalShare[b] = arrivalRate / (arrivalRate + mu * b);
     this.busy = new Int32Array(n);
-    this.lastDeparture = new Float64Array(n);
     this.perm = identityPermutation(n);
-    const len = state.store.len;
-    for (let j = 0; j < n; j++) if (len[j] > 0) this.busy[this.busyCount++] = j;
-    state.occupancy.ensureLevels(state.store.cap + 2);
+    const { len, head, arrival, shift, mask } = state.store;
+    let longest = 0;
+    for (let j = 0; j < n; j++) {
+      if (len[j] > 0) this.busy[this.busyCount++] = j;
+      longest = Math.max(longest, len[j]);
+    }
+    let recordShift = RECORD_SHIFT_MIN;
+    while ((1 << recordShift) - 1 < longest) recordShift++;
+    this.recordShift = recordShift;
+    // the start state's queues (initialState writes them into the job store), last departures 0
+    this.records = new Float64Array(n << recordShift);
+    for (let j = 0; j < n; j++) {
+      for (let k = 0; k < len[j]; k++) this.records[(j << recordShift) + 1 + k] = arrival[(j << shift) + ((head[j] + k) & mask)];
+    }
+    state.occupancy.ensureLevels((1 << recordShift) + 1);
     if (this.slot !== undefined) this.bind(false);
+  }
+
+  /**
+   * Doubles every server's record (the plain array; the glue lays it out again), for an arrival at a full one;
+   * makes room in the occupancy arrays for the levels the queues can now reach.
+   */
+  private widen(): void {
+    const { records, recordShift } = this;
+    const len = this.state.store.len;
+    const wider = new Float64Array(2 * records.length);
+    for (let j = 0; j < len.length; j++) {
+      const from = j << recordShift;
+      wider.set(records.subarray(from, from + 1 + len[j]), j << (recordShift + 1));
+    }
+    this.records = wider;
+    this.recordShift = recordShift + 1;
+    this.state.occupancy.ensureLevels((1 << this.recordShift) + 1);
   }
 
   /** The kernel, or a clear error once released. */
@@ -249,7 +290,7 @@ export class RaceEngine implements Engine, PhaseLoop {
   }
 
   /**
-   * Ends the engine's life: copies its final state (the job store's rings, busy list, last departures, …) back into
+   * Ends the engine's life: copies its final state (queue lengths, server records, busy list, …) back into
    * plain arrays owned by the state and the engine, so both stay readable, and gives the kernel and its memory to this
    * thread's next race engine. `run` after this throws. Idempotent. Callers: `withEngine` (simulate.ts) for every
    * engine it builds.
@@ -269,6 +310,23 @@ export class RaceEngine implements Engine, PhaseLoop {
   }
 
   /**
+   * The servers' queues whatever the memory layout (tests pin them): `lastDeparture[j]` (time units, n entries) and
+   * `arrivals`, the arrival times of server 1's jobs oldest first, then server 2's, … (Σ_j len[j] entries). Readable
+   * while the engine runs and after `release`.
+   */
+  queues(): { lastDeparture: Float64Array; arrivals: Float64Array } {
+    const { records, recordShift } = this;
+    const len = this.state.store.len;
+    const arrivals: number[] = [];
+    const lastDeparture = new Float64Array(len.length);
+    for (let j = 0; j < len.length; j++) {
+      lastDeparture[j] = records[j << recordShift];
+      for (let k = 1; k <= len[j]; k++) arrivals.push(records[(j << recordShift) + k]);
+    }
+    return { lastDeparture, arrivals: Float64Array.from(arrivals) };
+  }
+
+  /**
    * See `Engine.run` and `runPhases`. When the next event falls after `stopTime` (or after the end of the
    * warm-up) it is discarded and t is set to that time: exact, since every clock is memoryless.
    */
@@ -276,31 +334,26 @@ export class RaceEngine implements Engine, PhaseLoop {
     runPhases(this, stopTime, onTick);
   }
 
-  /** The resident arrays, each with its owner and name, the job store's arrival rings last (the one that grows). */
-  private residents(): [
-    Record<string, Int32Array | Float64Array>,
-    'len' | 'head' | 'busy' | 'lastDeparture' | 'arrivalShare' | 'perm' | 'arrival',
-  ][] {
+  /** The resident arrays, each with its owner and name, the server records last (the array that grows). */
+  private residents(): [Record<string, Int32Array | Float64Array>, 'len' | 'busy' | 'arrivalShare' | 'perm' | 'records'][] {
     const store = this.state.store as unknown as Record<string, Int32Array | Float64Array>;
     const self = this as unknown as Record<string, Int32Array | Float64Array>;
     return [
       [store, 'len'],
-      [store, 'head'],
       [self, 'busy'],
-      [self, 'lastDeparture'],
       [self, 'arrivalShare'],
       [self, 'perm'],
-      [store, 'arrival'],
+      [self, 'records'],
     ];
   }
 
   /**
    * Lays the resident arrays out in the kernel's memory and points their owners at views on it. With `grow`, first
-   * copies them out to plain arrays, doubles the rings (`JobStore.grow`) and the occupancy levels, then lays out again
+   * copies them out to plain arrays, doubles the records (`widen`) and the occupancy levels, then lays out again
    * (growing the memory detaches every old view, so nothing is read through one after that).
    */
   private bind(grow: boolean): void {
-    const { store, occupancy, measurement } = this.state;
+    const { occupancy, measurement } = this.state;
     const memory = this.kernel().memory;
     const residents = this.residents();
     for (const [owner, key] of residents) {
@@ -309,10 +362,7 @@ export class RaceEngine implements Engine, PhaseLoop {
       kept.set(owner[key]);
       owner[key] = kept;
     }
-    if (grow) {
-      store.grow();
-      occupancy.ensureLevels(store.cap + 2);
-    }
+    if (grow) this.widen();
     const at = this.at;
     let end = DYNAMIC;
     for (const key of ['count', 'area', 'last'] as const) {
@@ -327,7 +377,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     }
     if (end > MAX_MEMORY) {
       throw new SolverError(
-        `race engine: ${this.config.n} servers with queue rings of ${store.cap} jobs need ${(end / 2 ** 30).toFixed(1)} GiB, ` +
+        `race engine: ${this.config.n} servers with queue records of ${2 ** this.recordShift} slots need ${(end / 2 ** 30).toFixed(1)} GiB, ` +
           `more than WebAssembly's 4 GiB; use engine 'event'`,
       );
     }
@@ -360,7 +410,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     }
     const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
     const mode = d === 2 && n <= PAIR_MAX_N ? SELECT_PAIR : withoutReplacement ? SELECT_FISHER_YATES : SELECT_IID;
-    const { rng, store, occupancy, measurement: m } = this.state;
+    const { rng, occupancy, measurement: m } = this.state;
     const self = this as unknown as Record<(typeof ENGINE_TOTALS)[number] | 'busyCount', number>;
     const { memory, race } = this.kernel();
     const p = new Float64Array(memory.buffer, P, 32); // the scalars stay in the block between calls (views re-made per call)
@@ -400,12 +450,9 @@ export class RaceEngine implements Engine, PhaseLoop {
         n,
         withoutReplacement ? n - 1 : n,
         at.len,
-        at.head,
-        at.arrival,
-        store.cap,
-        store.shift,
+        at.records,
+        this.recordShift,
         at.busy,
-        at.lastDeparture,
         at.arrivalShare,
         at.count,
         at.area,
@@ -472,15 +519,12 @@ export class RaceEngine implements Engine, PhaseLoop {
     const state = this.state;
     const { rng, store, occupancy, measurement: m } = state;
     const len = store.len;
-    const head = store.head;
-    let arrival = store.arrival;
-    let cap = store.cap | 0;
-    let shift = store.shift | 0;
-    let mask = store.mask | 0;
+    let records = this.records;
+    let recordShift = this.recordShift | 0;
+    let capacity = ((1 << recordShift) - 1) | 0;
     const perm = this.perm;
     const arrivalShare = this.arrivalShare;
     const busy = this.busy;
-    const lastDeparture = this.lastDeparture;
     let busyCount = this.busyCount | 0;
     let count = occupancy.count;
     let area = occupancy.area;
@@ -579,18 +623,16 @@ export class RaceEngine implements Engine, PhaseLoop {
           nx = rng.next | 0;
         }
         const l = len[j];
-        if (l === cap) {
-          store.grow();
-          occupancy.ensureLevels(store.cap + 2);
-          arrival = store.arrival;
-          cap = store.cap | 0;
-          shift = store.shift | 0;
-          mask = store.mask | 0;
+        if (l === capacity) {
+          this.widen();
+          records = this.records;
+          recordShift = this.recordShift | 0;
+          capacity = ((1 << recordShift) - 1) | 0;
           count = occupancy.count;
           area = occupancy.area;
           last = occupancy.last;
         }
-        arrival[(j << shift) + ((head[j] + l) & mask)] = t; // FIFO: append at the tail
+        records[(j << recordShift) + l + 1] = t; // FIFO: append at the tail
         len[j] = l + 1;
         arrivals++;
         if (l === 0) busy[busyCount++] = j;
@@ -623,14 +665,14 @@ export class RaceEngine implements Engine, PhaseLoop {
           last[l] = t;
         }
         count[l]--;
-        const h = head[j]; // FIFO: the oldest job leaves
-        const a = arrival[(j << shift) + h];
-        head[j] = (h + 1) & mask;
+        const r0 = j << recordShift;
+        const a = records[r0 + 1]; // FIFO: the oldest job leaves, the others move down one
+        for (let q = r0 + 1, end = r0 + l; q < end; q++) records[q] = records[q + 1];
         len[j] = l - 1;
         if (l === 1) busy[k] = busy[--busyCount]; // server j is idle: swap-remove it
-        const ld = lastDeparture[j];
+        const ld = records[r0];
         const start = a > ld ? a : ld;
-        lastDeparture[j] = t;
+        records[r0] = t;
         if (a > warm && a <= lastMeasured) {
           const r = t - a;
           sumResponse += r;

@@ -2,8 +2,8 @@
  * The race loop pinned bit for bit (issue 9): the WebAssembly kernel replaced the TypeScript loop of RaceEngine, and
  * these hashes were recorded from that TypeScript loop (at commit a7821e9, which still has it) on the identity cases of the
  * replacement's check: the result of `simulate` (all but timings) and the engine's final state byte for byte (time,
- * counts, busy list, last departures, queue rings, occupancy counts/areas/last times, sums, stored responses, and the
- * Rng's next 600 outputs). Cases cover every selection rule: the JSQ(2) pair rule (with its rejection redrawing ~42 % of
+ * counts, busy list, last departures, each server's queue in order, occupancy counts/areas/last times of the levels
+ * in use, sums, stored responses, and the Rng's next 600 outputs). Cases cover every selection rule: the JSQ(2) pair rule (with its rejection redrawing ~42 % of
  * pairs at n = 50 000), d i.i.d. draws, d distinct by Fisher–Yates (n = 70 000 > 2^16, JSQ(3)), random (d = 1), and rings
  * of capacity 4 grown mid-run with float64 and strided float32 responses.
  * Both race loops are held to the pins: the WebAssembly kernel (the default) and the TypeScript loop
@@ -24,25 +24,33 @@ import { resolveRunConfig } from '../../src/sim/options.ts';
 import { Rng, streamSeed } from '../../src/stats/rng.ts';
 import { withPinnedPercentiles } from './pinnedPercentiles.ts';
 
+/**
+ * The occupancy counts, areas and last times up to the highest level ever occupied: the levels above (count 0, area 0)
+ * exist only as room for queue growth, so their number follows the queue layout's capacity, not the run.
+ */
+function levelsInUse(o: Occupancy): Float64Array[] {
+  let top = 0;
+  for (let i = 0; i < o.count.length; i++) if (o.count[i] !== 0 || o.area[i] !== 0) top = i;
+  return [Float64Array.from(o.count.subarray(0, top + 1)), o.area.subarray(0, top + 1), o.last.subarray(0, top + 1)];
+}
+
 /** sha256 (first 16 hex digits) of every number and typed array of an engine's final state, in a fixed order. */
 function stateHash(e: RaceEngine): string {
   const s = e.state;
   const m = s.measurement;
   const inner = e as unknown as Record<string, number | ArrayBufferView>;
+  const queues = e.queues();
   const parts: (number | ArrayBufferView)[] = [
     s.t,
     e.events,
     e.arrivals,
     inner.busyCount,
     (inner.busy as Int32Array).subarray(0, inner.busyCount as number),
-    inner.lastDeparture,
+    queues.lastDeparture,
     inner.tick,
     s.store.len,
-    s.store.head,
-    s.store.arrival,
-    s.occupancy.count,
-    s.occupancy.area,
-    s.occupancy.last,
+    queues.arrivals,
+    ...levelsInUse(s.occupancy),
     m.measuredArrivals,
     m.measuredInSystem,
     m.sumResponse,
@@ -137,7 +145,10 @@ function simulateCase(model: SupermarketModel, options: SimulateOptions): Pin {
   return { result: resultHash(result!), states };
 }
 
-/** One engine outside `simulate`: rings of capacity 4 (grown mid-run); responses float64 per job or float32 every 3rd. */
+/**
+ * One engine outside `simulate`, from a job store of ring capacity 4, its queue records grown mid-run; responses float64
+ * per job or float32 every 3rd.
+ */
 function engineCase(
   n: number,
   lambda: number,
@@ -161,8 +172,8 @@ function engineCase(
     const engine = new RaceEngine(config, state);
     engine.run(100); // stops mid-warm-up, resumes
     engine.run(Infinity);
-    // grown: the case must have left capacity 4
-    if (store.cap <= 4) throw new Error('rings did not grow');
+    // grown: the case must have left the smallest server record (7 jobs)
+    if (engine.recordShift <= 3) throw new Error('queue records did not grow');
   });
   return { states };
 }
@@ -199,8 +210,8 @@ const cases: [string, () => Pin][] = [
         () => simulateCase(parseModel({ lambda: 0.85, d, sampling }), options(n, 5, 2, 30_000, 0.5)),
       ] as [string, () => Pin],
   ),
-  ['n = 2, λ = 0.95, rings grown, float64 responses', () => engineCase(2, 0.95, 'without-replacement', 'float64')],
-  ['n = 3, λ = 0.97, rings grown, strided float32 responses', () => engineCase(3, 0.97, 'with-replacement', 'strided')],
+  ['n = 2, λ = 0.95, queues grown, float64 responses', () => engineCase(2, 0.95, 'without-replacement', 'float64')],
+  ['n = 3, λ = 0.97, queues grown, strided float32 responses', () => engineCase(3, 0.97, 'with-replacement', 'strided')],
   // one `run` per sample time, from a non-empty state
   [
     'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times',
@@ -217,26 +228,29 @@ const cases: [string, () => Pin][] = [
 ];
 
 /**
- * Recorded from the TypeScript race loop. The engine-state hashes are the originals; the result hashes were
- * re-recorded when the result gained its honest fields (issue 21: E[T/S] = ∞ for FIFO with exponential sizes, kept
- * with its sample average as `sampleMean`; the percentile-interval budget warning) with every state hash unchanged.
+ * Recorded from the TypeScript race loop. The result hashes were re-recorded when the result gained its honest fields
+ * (issue 21: E[T/S] = ∞ for FIFO with exponential sizes, kept with its sample average as `sampleMean`; the
+ * percentile-interval budget warning) with every state hash unchanged. The state hashes were re-recorded once when
+ * they began to read the queues in order (`RaceEngine.queues`) instead of the ring arrays' bytes, and the occupancy
+ * arrays up to the highest level in use, on the engine that passed the byte pins (issue 23: the queue layout may
+ * change, the queues may not), every result hash unchanged.
  */
 const PINNED: Record<string, Pin> = {
-  'n = 1000, λ = 0.9, JSQ(2) without replacement': { result: '8f6c47faa957a63f', states: ['e6587e32dc00a5fb', '006fb9060edb1426'] },
+  'n = 1000, λ = 0.9, JSQ(2) without replacement': { result: '8f6c47faa957a63f', states: ['e39363827a1b8413', '4fc1e75b63ca3944'] },
   'n = 7, λ = 0.8, JSQ(2) with replacement': {
     result: '1496646945074a43',
-    states: ['158d504f14734316', 'f0d3409ccf202c27', 'c4c3790bf4655ec2'],
+    states: ['d89e523b1d24e41c', '980473c5f45963ba', '62a14d6a6eaca8cb'],
   },
-  'n = 50, λ = 0.85, JSQ(3) without-replacement': { result: 'b5f16a81691a721e', states: ['d0215bc3b90ce556', 'b55c73deaaf6e24c'] },
-  'n = 50, λ = 0.85, JSQ(3) with-replacement': { result: '52f57e7dc05b22ce', states: ['8525f6d68bac8542', 'ee9fce5a850ad0f1'] },
-  'n = 20, λ = 0.85, JSQ(1) with-replacement': { result: '8cf1dbbe313c223e', states: ['8c1a28f33cce5a4f', '399a31a7fdc7aeb1'] },
-  'n = 50000, λ = 0.85, JSQ(2) without-replacement': { result: 'c7bd6b0de7b9ae9f', states: ['75a17d8acb377287', '18d941011fc0f9f1'] },
-  'n = 50000, λ = 0.85, JSQ(2) with-replacement': { result: '3674e890bfdf0c9b', states: ['e1618b58fb90e16a', '35494b579bde4616'] },
-  'n = 70000, λ = 0.85, JSQ(2) without-replacement': { result: '214fea98c39c68cf', states: ['4cff636ce96b7807', 'a51157a19c3a1fba'] },
-  'n = 70000, λ = 0.85, JSQ(2) with-replacement': { result: '889d21d877b74e29', states: ['12b9cd1c2d22d4fc', 'bee39f65768e6437'] },
-  'n = 2, λ = 0.95, rings grown, float64 responses': { states: ['a9c75e3053fa525b'] },
-  'n = 3, λ = 0.97, rings grown, strided float32 responses': { states: ['840841d6c93d9cb8'] },
-  'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times': { result: 'ea617fb401efbdc6', states: ['885daa8c25259eaa', '0c73e0bd27a3cd9d'] },
+  'n = 50, λ = 0.85, JSQ(3) without-replacement': { result: 'b5f16a81691a721e', states: ['f97ea5371a18c6d6', 'c615b5870e9c5c2a'] },
+  'n = 50, λ = 0.85, JSQ(3) with-replacement': { result: '52f57e7dc05b22ce', states: ['2774d3fb296b7e09', '0aaebd462d18dadc'] },
+  'n = 20, λ = 0.85, JSQ(1) with-replacement': { result: '8cf1dbbe313c223e', states: ['4811e55c7894a225', '2925b19dfa52e31a'] },
+  'n = 50000, λ = 0.85, JSQ(2) without-replacement': { result: 'c7bd6b0de7b9ae9f', states: ['62315203e17a8fbf', '382020897c6ff603'] },
+  'n = 50000, λ = 0.85, JSQ(2) with-replacement': { result: '3674e890bfdf0c9b', states: ['5a6e9ba5ed534e69', '3963660b836138ae'] },
+  'n = 70000, λ = 0.85, JSQ(2) without-replacement': { result: '214fea98c39c68cf', states: ['dfa9e0e867535e8d', 'e6520e663f436e3a'] },
+  'n = 70000, λ = 0.85, JSQ(2) with-replacement': { result: '889d21d877b74e29', states: ['11fdd9d940ea96a4', 'cc16ee5233f9cb23'] },
+  'n = 2, λ = 0.95, queues grown, float64 responses': { states: ['ba67d4d44a9779b3'] },
+  'n = 3, λ = 0.97, queues grown, strided float32 responses': { states: ['01385ba4cb44c458'] },
+  'trajectory n = 3000, λ = 0.95, JSQ(2), 101 times': { result: 'ea617fb401efbdc6', states: ['9efff9702069f520', 'bef92ea09e9c6809'] },
 };
 
 if (process.env.RECORD) {
