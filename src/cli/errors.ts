@@ -7,7 +7,7 @@
  * error (cannot write the report) or an input path that is missing, a folder or unreadable (PathError), as a folder
  * operand refused while parsing is; 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { ConvergenceError, PathError, SolverError, SupermarketError } from '../errors.ts';
 import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 
@@ -18,18 +18,36 @@ export const NOT_CONVERGED_EXIT = 3;
 let jsonRefusal = false;
 
 /**
- * A `--json` command calls this once its options are read: from then on a refusal (every exit `reportFatal` makes)
- * also prints `{ "failed": "<the stderr line's reason>", "exitCode": c }` on stdout, so a script reading stdout gets
- * JSON (the shape of `mg1 --all`'s failed rows, README "JSON formats"); the stderr line and exit code are unchanged.
+ * Every command with `--json` calls this as it starts (program.ts, with whether --json was given): from then on a
+ * refusal also prints `{ "failed": "<the stderr line's reason>", "exitCode": c }` on stdout (`refusalJson`), so a script
+ * reading stdout gets JSON (the shape of `mg1 --all`'s failed rows, README "JSON formats"); the stderr line and exit
+ * code are unchanged. Covers the refusals of the action (`reportFatal`) and commander's own (a bad flag value, an
+ * unknown option, a missing argument: `jsonCommanderRefusals`).
  */
-export function refusalsAsJson(): void {
-  jsonRefusal = true;
+export function refusalsAsJson(on = true): void {
+  jsonRefusal = on;
+}
+
+/** With `refusalsAsJson` on, writes the refusal `{ failed, exitCode }` on stdout (one line); else nothing. */
+function refusalJson(line: string, exitCode: number): void {
+  if (jsonRefusal) process.stdout.write(`${JSON.stringify({ failed: line.trim().replace(/^error: /, ''), exitCode })}\n`);
+}
+
+/**
+ * Makes commander's own refusals of `cmd` (printed by commander on stderr, then its exit) print `refusalJson` too
+ * when `refusalsAsJson` is on; help and version (exit 0) print nothing more.
+ */
+export function jsonCommanderRefusals(cmd: Command): Command {
+  return cmd.exitOverride((error) => {
+    if (error.exitCode !== 0) refusalJson(error.message, error.exitCode);
+    // returning lets commander exit with error.exitCode, as without the override
+  });
 }
 
 export function reportFatal(error: unknown): never {
   const debug = process.env.SUPERMARKET_DEBUG === '1';
   const fail = (line: string, exitCode: number): never => {
-    if (jsonRefusal) process.stdout.write(`${JSON.stringify({ failed: line.replace(/^error: /, ''), exitCode })}\n`);
+    refusalJson(line, exitCode);
     process.stderr.write(`supermarket: ${line}\n`);
     if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(exitCode);

@@ -175,9 +175,13 @@ class LazyProgram extends Command {
       const real = configure(await COMMANDS[index].load(), COMMANDS[index]);
       (this.commands as Command[])[index] = real;
       real.parent = this;
+      const at = userArgs.indexOf(name!);
+      // --json: every refusal (the action's, commander's) also as { failed, exitCode } on stdout (cli/errors.ts)
+      const { jsonCommanderRefusals, refusalsAsJson } = await import('./errors.ts');
+      refusalsAsJson(real.options.some((o) => o.long === '--json') && userArgs.slice(at + 1).includes('--json'));
+      jsonCommanderRefusals(real);
       // Commander checks required options before unknown ones (`--lamda 0.9` would read as a missing --lambda): name the
       // mistyped option first, with a suggestion. Not for `help NAME` (no options to check).
-      const at = userArgs.indexOf(name!);
       if (userArgs[at - 1] !== 'help' && !userArgs.slice(0, at).includes('help')) {
         const { unknownOptionMessage } = await import('./options.ts'); // already loaded by the command's module
         const message = unknownOptionMessage(real, userArgs.slice(at + 1));

@@ -50,7 +50,7 @@ export const NOT_COMPUTED = 'finite, not computed';
  */
 export type UnvaluedStatus = 'not-settled' | 'not-computed';
 
-/** Each `UnvaluedStatus`: its display text (report/page.ts `statusText`), what it means, and where its reason comes from. */
+/** Each `UnvaluedStatus`: its display text (`statusText`), what it means, and where its reason comes from. */
 export const UNVALUED: Readonly<Record<UnvaluedStatus, { readonly text: string; readonly meaning: string; readonly source: string }>> = {
   'not-settled': { text: NOT_SETTLED, meaning: 'E[T]∞ neither proven finite nor ∞', source: 'model/moments.ts meanFieldUnsettled' },
   'not-computed': {
@@ -76,6 +76,30 @@ export function unvaluedReference(ref: {
   if (ref.unsettled !== undefined) return { status: 'not-settled', reason: ref.unsettled };
   if (ref.notComputed !== undefined) return { status: 'not-computed', reason: ref.notComputed };
   return null;
+}
+
+/**
+ * A check's status (verdict, limit, c₁, c₂, quantile: `VerdictStatus`, `LimitStatus`,
+ * compare/secondOrder.ts `C2Status`) as the reader sees it, one text per status in every report table, summary and
+ * CLI line; JSON keeps the machine word.
+ */
+export function statusText(status: string): string {
+  // a limit with no value: "not settled", "finite, not computed" (`UNVALUED`)
+  if (isUnvalued(status)) return UNVALUED[status].text;
+  switch (status) {
+    case 'undefined':
+      return UNDEFINED_INFINITE;
+    case 'agrees-not-confirmed':
+      return 'agrees (rejection not confirmed)';
+    case 'not-resolvable':
+      return 'not resolvable within budget';
+    case 'not-judged':
+      return 'not judged';
+    case 'refined-out-of-range':
+      return 'refined out of range';
+    default:
+      return status;
+  }
 }
 
 /**

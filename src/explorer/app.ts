@@ -18,6 +18,7 @@ import { explorerFigures, toCsv, type ExplorerFigure } from './figures.ts';
 import { handleRequest, type Reply, type Request } from './protocol.ts';
 import { modelControls, modelInput, solutionRows, type ControlField, type ExplorerView } from './view.ts';
 import { formatCount, isInfinite } from '../stats/index.ts';
+import { statusText, UNVALUED } from '../compare/verdict.ts';
 import { jsonText, meanJson } from '../io/jsonText.ts';
 
 declare const vegaEmbed: (el: HTMLElement, spec: unknown, options: unknown) => Promise<{ finalize(): void }>;
@@ -346,6 +347,14 @@ function page(): void {
         'mf-response-time',
       ]);
     }
+    // no number and not ∞: the limit's status in the report's words ("not settled", "finite, not computed") and why
+    if (!s && view.unvalued)
+      rows.push([
+        'E[T]',
+        'mean response time, n → ∞',
+        `${statusText(view.unvalued.status)} (${UNVALUED[view.unvalued.status].meaning}; why: below)`,
+        'mf-response-time',
+      ]);
     // E[Q] in the CLI's unit, memory π₀ and probes, speed classes, quantiles: the same rows the library gives the CLI
     rows.push(...solutionRows(view));
     const r = view.refined;

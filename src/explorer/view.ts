@@ -23,7 +23,8 @@ import { percentileName } from '../stats/index.ts';
 import { lwlTransient } from '../meanfield/lwl/transient.ts';
 import { memoryLwlTransient } from '../meanfield/memory/sizedTransient.ts';
 import { lwlWorkloadCcdf } from '../meanfield/lwl/workload.ts';
-import { meanFieldFiniteness } from '../model/moments.ts';
+import { meanFieldFiniteness, meanFieldLimit, meanFieldUnsettled } from '../model/moments.ts';
+import type { UnvaluedStatus } from '../compare/verdict.ts';
 
 /** One control of the page: a choice among a table's rows, or a text field (numbers, short forms, JSON). */
 export type ControlField =
@@ -201,6 +202,12 @@ export interface ExplorerView {
    * page writes "∞ (reason)", and the figures of E[T] draw no point for it (a note says so instead of an empty frame).
    */
   readonly infinite?: string;
+  /**
+   * Why the limit's E[T] has no number although it is not ∞, with the report's status (compare/verdict.ts
+   * `UnvaluedStatus`, shown by `statusText`): 'not-settled' (model/moments.ts `meanFieldUnsettled`) or 'not-computed'
+   * (proven finite, no solver: the capability query's reason). Absent when there is a number, or ∞ (`infinite`).
+   */
+  readonly unvalued?: { readonly status: UnvaluedStatus; readonly reason: string };
   /** One line per part that is missing, naming the part and the library's reason. */
   readonly notes: string[];
 }
@@ -258,6 +265,14 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
     infinite = f.finite ? 'E[T] = ∞ in theory (model/moments.ts)' : f.reason;
     notes.push(`figures of E[T] (E[T] against λ, response-time ccdf): E[T] = ∞ in the limit, so there is no point to draw (${infinite})`);
   }
+  // no number and not ∞: the status compare gives the model ("not settled", "finite, not computed"), as the report words it
+  const unsettled = solution ? undefined : meanFieldUnsettled(model);
+  const unvalued: ExplorerView['unvalued'] =
+    unsettled !== undefined
+      ? { status: 'not-settled', reason: unsettled }
+      : !solution && !capabilities.fixedPoint.available && meanFieldLimit(model) === 'finite'
+        ? { status: 'not-computed', reason: capabilities.fixedPoint.reason }
+        : undefined;
 
   let refined: RefinedView | undefined;
   const fixedPointId = capabilities.fixedPoint.available ? capabilities.fixedPoint.id : undefined;
@@ -400,6 +415,7 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
     ...(transient ? { transient } : {}),
     ...(ccdf ? { ccdf } : {}),
     ...(infinite !== undefined ? { infinite } : {}),
+    ...(unvalued !== undefined ? { unvalued } : {}),
     notes,
   };
 }

@@ -12,33 +12,11 @@ import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
 import { jsonText } from '../io/jsonText.ts';
-import { isUnvalued, UNDEFINED_INFINITE, UNVALUED } from '../compare/verdict.ts';
 
 const require = createRequire(import.meta.url);
 
-/**
- * A check's status (verdict, limit, c₁, c₂, quantile: compare/verdict.ts `VerdictStatus`, `LimitStatus`,
- * compare/secondOrder.ts `C2Status`) as the reader sees it, one text per status in every report table, summary and
- * CLI line; JSON keeps the machine word.
- */
-export function statusText(status: string): string {
-  // a limit with no value: "not settled", "finite, not computed" (compare/verdict.ts `UNVALUED`)
-  if (isUnvalued(status)) return UNVALUED[status].text;
-  switch (status) {
-    case 'undefined':
-      return UNDEFINED_INFINITE;
-    case 'agrees-not-confirmed':
-      return 'agrees (rejection not confirmed)';
-    case 'not-resolvable':
-      return 'not resolvable within budget';
-    case 'not-judged':
-      return 'not judged';
-    case 'refined-out-of-range':
-      return 'refined out of range';
-    default:
-      return status;
-  }
-}
+// one display text per status: compare/verdict.ts `statusText` (the explorer's bundle shows it too, without this file)
+export { statusText } from '../compare/verdict.ts';
 
 /** A fitted slope that is missing (fewer than 2 resolved points), in the report's tables and figure subtitles alike. */
 export const NOT_RESOLVED = 'not resolved';

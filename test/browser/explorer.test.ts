@@ -189,4 +189,27 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
     expect(messages.filter((m) => /Infinite extent|NaN/.test(m))).toEqual([]);
     expect(messages).toEqual([]);
   }, 600_000);
+
+  it('a limit with no number: "not settled" (JSQ(2) pareto:1.5), "finite, not computed" (JSQ(3) pareto:1.9), as the report says', async () => {
+    // the summary had no E[T] row for them, only the notes (compare's status words were not on the page)
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 1000 });
+    const messages: string[] = [];
+    page.on('console', (msg) => (msg.type() === 'error' || msg.type() === 'warn') && messages.push(msg.text()));
+    page.on('pageerror', (e) => messages.push(String(e)));
+    const url = pathToFileURL(path.join(dir, 'index.html')).href;
+    for (const [hash, text] of [
+      ['lambda=0.5&d=2&service=pareto:1.5', /^not settled \(E\[T\]∞ neither proven finite nor ∞; why: below\)$/],
+      ['lambda=0.5&d=3&service=pareto:1.9', /^finite, not computed \(E\[T\]∞ proven finite, no solver here computes it; why: below\)$/],
+    ] as const) {
+      await page.goto(`${url}#${hash}`, { waitUntil: 'load' });
+      await page.waitForFunction(() => (window as unknown as { explorer?: Status }).explorer?.status === 'ready', { timeout: 120_000 });
+      expect(await page.$eval('#mf-response-time td.num', (td) => td.textContent)).toMatch(text);
+      await page.screenshot({
+        path: path.join(OUT, `explorer-${hash.includes('d=3') ? 'not-computed' : 'not-settled'}.png`),
+        fullPage: true,
+      });
+    }
+    expect(messages).toEqual([]);
+  }, 600_000);
 });

@@ -119,7 +119,9 @@ describe('settings with no effect are refused in one line', () => {
   it.each(cases)('%s', async (_what, args, pattern) => {
     const r = await runCli(args);
     expect(r.status, r.stderr).toBe(2);
-    expect(r.stdout).toBe('');
+    // with --json the refusal is on stdout too, as { failed, exitCode } (cli/errors.ts refusalsAsJson); else nothing
+    if (/(^| )--json( |$)/.test(args)) expect(JSON.parse(r.stdout)).toMatchObject({ failed: expect.stringMatching(pattern), exitCode: 2 });
+    else expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(pattern);

@@ -43,9 +43,20 @@ describe('explorer: ∞ with its reason, no figure of ∞', () => {
     expect(view.solution).toBeUndefined();
     expect(view.infinite).toBeUndefined();
     expect(view.notes.some((n) => /^fixed point: .*E\[T\]∞ not settled/.test(n))).toBe(true);
+    // the report's status beside the note: "not settled" with the reason
+    expect(view.unvalued).toMatchObject({ status: 'not-settled', reason: expect.stringMatching(/^E\[T\]∞ not settled/) });
     const figures = explorerFigures(view);
     expect(figures.map((f) => f.name)).not.toContain('response-time-vs-load');
     for (const f of figures) expect(finiteNumbers(f.spec), f.name).toBe(true);
+  });
+
+  it('JSQ(3) FIFO with pareto:1.9: E[T]∞ proven finite, no solver: status "finite, not computed" with the reason, not ∞', () => {
+    const view = exploreView({ lambda: 0.5, d: 3, service: 'pareto:1.9' }, 100);
+    expect(view.solution).toBeUndefined();
+    expect(view.infinite).toBeUndefined();
+    expect(view.unvalued).toMatchObject({ status: 'not-computed', reason: expect.stringMatching(/^E\[T\]∞ is finite \(Bramson/) });
+    // a model with a number has no status
+    expect(exploreView({ lambda: 0.5, d: 2 }, 100).unvalued).toBeUndefined();
   });
 
   it('E[T] against λ with some values ∞: those rows are kept (t null, infinite, reason), not drawn, the y domain finite', () => {

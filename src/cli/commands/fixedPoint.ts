@@ -39,7 +39,6 @@ import {
   type ModelFlags,
 } from '../options.ts';
 import { decimalText, intervalText, jsonOption, printJson } from '../output.ts';
-import { refusalsAsJson } from '../errors.ts';
 import { VERSION, codeId } from '../../version.ts';
 import { meanJson } from '../../io/index.ts';
 import { createLateProgress } from '../progress.ts';
@@ -108,10 +107,6 @@ export function fixedPointCommand(): Command {
         'supermarket fixed-point --lambda 0.9 --d 2 --service erlang:2 --quantiles 0.5,0.95,0.99',
       ]),
     )
-    // --json: a refusal (bad model included) still gives stdout JSON beside the stderr line (cli/errors.ts)
-    .hook('preAction', (cmd) => {
-      if ((cmd.opts() as Opts).json) refusalsAsJson();
-    })
     .action(
       modelAction((model, o: Opts, cmd: Command) => {
         // which solver and refined terms the model has: the capability query's answer (meanfield/capabilities.ts)
