@@ -10,6 +10,7 @@ import { ConvergenceError, InvalidModelError, SolverError, SupermarketError } fr
 import { exactCell, type ExactValue } from '../compare/finiteNTable.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import { runOccupancyChains, type ChainRunOptions, type OccupancyChainSpec } from '../sim/occupancyChain.ts';
+import { threadCpuMs } from './timeline.ts';
 
 export interface ChainTask {
   readonly spec: OccupancyChainSpec;
@@ -45,10 +46,28 @@ function rebuildError(e: { name: string; message: string }): Error {
   return new SupermarketError(`a table run failed in a worker thread: ${e.message}`);
 }
 
+/** What `runChainTasks` gives back. */
+export interface ChainTaskResults {
+  /** Per chain task, the per-run E[Q] values (index = run − first). */
+  readonly values: Float64Array[];
+  /** Per exact task, `exactCell`'s value. */
+  readonly exact: (ExactValue | null)[];
+  /** Wall seconds from the start to the last chain task's end (the simulation's time, exact chains beside it aside). */
+  readonly chainSeconds: number;
+  /** CPU seconds the exact chains took (their threads' clocks, Linux; 0 where no thread clock exists). */
+  readonly exactCpuSeconds: number;
+}
+
+/** CPU ms of the calling thread so far, 0 where there is no thread clock (the exact chains' CPU is then not told apart). */
+function cpuMs(): number {
+  const ms = threadCpuMs();
+  return Number.isFinite(ms) ? ms : 0;
+}
+
 /**
  * Runs every chain task and every exact task; `onProgress(eventsDone)` reports events simulated so far (all chain
  * tasks; an exact chain reports none).
- * @returns per chain task, the per-run E[Q] values (index = run − first); per exact task, `exactCell`'s value.
+ * @returns see `ChainTaskResults`.
  * @throws the first task's error (InvalidModelError, SolverError, ConvergenceError as such, else SupermarketError
  * naming the worker failure).
  */
@@ -57,9 +76,12 @@ export async function runChainTasks(
   threads: number,
   onProgress: (eventsDone: number) => void,
   exactTasks: readonly ExactTask[] = [],
-): Promise<{ values: Float64Array[]; exact: (ExactValue | null)[] }> {
+): Promise<ChainTaskResults> {
   const values: Float64Array[] = new Array(tasks.length);
   const exact: (ExactValue | null)[] = new Array(exactTasks.length);
+  const started = performance.now();
+  let chainSeconds = 0;
+  let exactCpuMs = 0;
   let done = 0;
   const all = tasks.length + exactTasks.length;
   if (threads <= 1 || all <= 1) {
@@ -74,8 +96,10 @@ export async function runChainTasks(
         },
       });
     }
+    chainSeconds = (performance.now() - started) / 1000;
+    const cpu0 = cpuMs();
     exactTasks.forEach((t, i) => (exact[i] = exactCell(t.model, t.n, t.maxN, t.maxStates)));
-    return { values, exact };
+    return { values, exact, chainSeconds, exactCpuSeconds: (cpuMs() - cpu0) / 1000 };
   }
   // ids: chain tasks 0 … tasks.length − 1, then the exact tasks; exact chains first, largest n (and load) first
   const exactOrder = exactTasks
@@ -105,6 +129,7 @@ export async function runChainTasks(
             progress?: number;
             values?: Float64Array;
             exact?: ExactValue | null;
+            cpuMs?: number;
             error?: { name: string; message: string };
           }) => {
             if (msg.error) {
@@ -116,8 +141,13 @@ export async function runChainTasks(
               onProgress(done);
               return;
             }
-            if (msg.id < tasks.length) values[msg.id] = msg.values!;
-            else exact[msg.id - tasks.length] = msg.exact!;
+            if (msg.id < tasks.length) {
+              values[msg.id] = msg.values!;
+              chainSeconds = (performance.now() - started) / 1000;
+            } else {
+              exact[msg.id - tasks.length] = msg.exact!;
+              exactCpuMs += msg.cpuMs ?? 0;
+            }
             if (--remaining === 0) resolve();
             else dispatch(worker);
           },
@@ -129,5 +159,5 @@ export async function runChainTasks(
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return { values, exact };
+  return { values, exact, chainSeconds, exactCpuSeconds: exactCpuMs / 1000 };
 }

@@ -79,6 +79,11 @@ describe('supermarket table', () => {
       [6, true],
     ]);
     expect(a.cells[0].exact.meanQueueLength).toBeLessThan(a.cells[3].exact.meanQueueLength); // λ 0.7 below λ 0.9
+    // the exact chains' CPU is told apart from the simulation's (its events per CPU second stay the engine's)
+    for (const r of [a, JSON.parse(two.stdout)]) {
+      expect(r.run.exactCpuSeconds).toBeGreaterThanOrEqual(0);
+      expect(r.run.cpuSeconds).toBeGreaterThan(0);
+    }
     // every cell read back from the store: the exact chains run alone on the threads
     const resumed = await runCli([...grid, '--threads', '2', '--out', path.join(dir, 'out')]);
     expect(resumed.status, resumed.stderr).toBe(0);

@@ -257,6 +257,9 @@ export function tableCommand(): Command {
       const exactTasks: ExactTask[] =
         session === undefined ? plans.map((p) => ({ model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates })) : [];
       let exact: (ExactValue | null)[] = [];
+      // the simulation's own wall and CPU: the exact chains beside it are not the chains' speed
+      let chainSeconds = 0;
+      let exactCpuSeconds = 0;
       const stage = async (added: readonly { plan: CellPlan; count: number }[], withExact = false) => {
         if (added.length === 0 && !(withExact && exactTasks.length > 0)) return;
         stages++;
@@ -290,6 +293,8 @@ export function tableCommand(): Command {
         try {
           const ran = await runChainTasks(tasks, threads, (done) => progress.update(done, planned, label), withExact ? exactTasks : []);
           results = ran.values;
+          chainSeconds += ran.chainSeconds;
+          exactCpuSeconds += ran.exactCpuSeconds;
           if (withExact) exact = ran.exact;
         } finally {
           progress.stop();
@@ -332,9 +337,9 @@ export function tableCommand(): Command {
       }
       // stored only once complete: a cell cut short by an error would pass for finished at the next run
       for (const plan of todo) store?.put(plan.key, settingsOf(plan), { values: Array.from(plan.values) });
-      const simSeconds = (performance.now() - simStarted) / 1000;
+      const simSeconds = eventsDone > 0 ? chainSeconds : (performance.now() - simStarted) / 1000;
       const cpu = process.cpuUsage(cpuStart);
-      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6 - exactCpuSeconds;
 
       if (session !== undefined) {
         session.finish();
@@ -401,11 +406,14 @@ export function tableCommand(): Command {
           storedEvents,
           simulationSeconds: simSeconds,
           cpuSeconds,
+          exactCpuSeconds,
           wallSeconds,
           eventsPerSecond: eventsDone / simSeconds,
           eventsPerCpuSecond: eventsDone / cpuSeconds,
         },
       };
+      // where the exact chains' CPU went (not counted in the simulation's CPU s above it)
+      const exactNote = exactCpuSeconds > 0 ? `; exact chains ${exactCpuSeconds.toFixed(1)} CPU s` : '';
       const markdown =
         `# Finite-n table: JSQ(d), exponential sizes, FIFO, sampling ${o.sampling}, --start ${o.start}\n\n` +
         finiteNTableMarkdown({ cells, fits }) +
@@ -413,12 +421,12 @@ export function tableCommand(): Command {
         '\n' +
         (todo.length === 0
           ? `no events simulated in this run: all ${resumed.length} cells read from stored runs (${formatCount(storedEvents)} events ` +
-            `behind them); wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`
+            `behind them)${exactNote}; wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`
           : `${formatCount(eventsDone)} events in ${simSeconds.toFixed(1)} s on ${threads} thread(s) ` +
             `(${(eventsDone / simSeconds / 1e6).toFixed(1)} M events/s; ${cpuSeconds.toFixed(1)} CPU s, ` +
             `${(eventsDone / cpuSeconds / 1e6).toFixed(1)} M events per CPU s)` +
             (resumed.length > 0 ? `; ${resumed.length} more cells read from stored runs (${formatCount(storedEvents)} events)` : '') +
-            `; wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`);
+            `${exactNote}; wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`);
       const csv = stringify(finiteNTableCsvRows({ cells, fits }));
       if (o.csv !== undefined) writeFileAtomic(o.csv, csv);
       if (o.out !== undefined) {
