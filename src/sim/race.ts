@@ -275,8 +275,8 @@ export class RaceEngine implements Engine, PhaseLoop {
     const len = this.state.store.len;
     const wider = new Float64Array(2 * records.length);
     for (let j = 0; j < len.length; j++) {
-      const from = j << recordShift;
-      wider.set(records.subarray(from, from + 1 + len[j]), j << (recordShift + 1));
+      const [from, to] = [j << recordShift, j << (recordShift + 1)];
+      for (let k = 0; k <= len[j]; k++) wider[to + k] = records[from + k];
     }
     this.records = wider;
     this.recordShift = recordShift + 1;
