@@ -47,13 +47,16 @@ const SELECT_FISHER_YATES = 2;
 
 const LOOP_LIMIT = 0;
 const LOOP_GOAL = 1;
-/** The arrival at server P_PENDING found its record full: JS doubles the records and calls again (the event resumes). */
+/** The arrival at server P_PENDING found its queue full: JS doubles the spill area and calls again (the event resumes). */
 const LOOP_GROW = 3;
 /**
  * A tick is due: the kernel returns between events so JS calls `onTick` (also letting V8 switch to the optimised
  * code of `race`, which it compiles while the first call runs in its baseline tier: wasm has no on-stack replacement).
  */
 const LOOP_TICK = 4;
+
+/** Jobs a server record holds (its 8 f64: the last departure and 7 jobs); later jobs go to the spill area. */
+const RECORD_JOBS = 7;
 
 const RNG_BUFFER = 256;
 const TICK_EVENTS: i64 = 1 << 20;
@@ -208,8 +211,10 @@ function topUp(): void {
 
 /**
  * RaceEngine.loop over the arrays at the given addresses; scalars in and out through the block at `p`.
- * Server j's record is the 2^recordShift f64 at records + j·2^(recordShift+3): its last departure time, then the
- * arrival times of its len[j] jobs oldest first (FIFO: a departure takes the first and moves the others down one).
+ * Server j's record is the 8 f64 (one 64-byte line) at records + 64·j: its last departure time, then the arrival
+ * times of its first RECORD_JOBS jobs oldest first; its later jobs (len[j] > RECORD_JOBS) are the spill area's
+ * 2^spillShift f64 at spill + j·2^(spillShift+3), spillCap of them (0: no spill area yet). FIFO: a departure takes the
+ * first job and moves the others down one.
  * Returns LOOP_LIMIT, LOOP_GOAL or LOOP_GROW (then P_PENDING holds the server whose arrival waits).
  */
 export function race(
@@ -218,7 +223,9 @@ export function race(
   pairM: i32,
   len: usize,
   records: usize,
-  recordShift: i32,
+  spill: usize,
+  spillShift: i32,
+  spillCap: i32,
   busy: usize,
   arrivalShare: usize,
   count: usize,
@@ -257,8 +264,8 @@ export function race(
   let slowdownJobs = <i64>load<f64>(p + (P_SLOWDOWN_JOBS << 3));
   let busyCount = <i32>load<f64>(p + (P_BUSY_COUNT << 3));
   let j = <i32>load<f64>(p + (P_PENDING << 3));
-  const capacity = (1 << recordShift) - 1;
-  const byteShift = <usize>(recordShift + 3);
+  const capacity = RECORD_JOBS + spillCap;
+  const spillBytes = <usize>(spillShift + 3);
   const un = <u32>n;
   const um = <u32>pairM;
   const nm = <u64>un * <u64>um;
@@ -333,9 +340,15 @@ export function race(
           store<f64>(last + la, t);
         }
         store<i32>(count + ((<usize>l) << 2), load<i32>(count + ((<usize>l) << 2)) - 1);
-        const rec = records + ((<usize>jd) << byteShift);
+        const rec = records + ((<usize>jd) << 6);
         const a = load<f64>(rec, 8); // FIFO: the oldest job leaves, the others move down one
-        for (let q = rec + 8, end = rec + ((<usize>l) << 3); q < end; q += 8) store<f64>(q, load<f64>(q, 8));
+        const held = l < RECORD_JOBS ? l : RECORD_JOBS;
+        for (let q = rec + 8, end = rec + ((<usize>held) << 3); q < end; q += 8) store<f64>(q, load<f64>(q, 8));
+        if (l > RECORD_JOBS) {
+          const sp = spill + ((<usize>jd) << spillBytes);
+          store<f64>(rec, load<f64>(sp), RECORD_JOBS << 3);
+          for (let q = sp, end = sp + ((<usize>(l - RECORD_JOBS - 1)) << 3); q < end; q += 8) store<f64>(q, load<f64>(q, 8));
+        }
         store<i32>(len + ((<usize>jd) << 2), l - 1);
         if (l == 1) {
           busyCount--;
@@ -393,7 +406,9 @@ export function race(
       code = LOOP_GROW;
       break;
     }
-    store<f64>(records + ((<usize>j) << byteShift) + ((<usize>(l + 1)) << 3), t); // FIFO: append at the tail
+    // FIFO: append at the tail
+    if (l < RECORD_JOBS) store<f64>(records + ((<usize>j) << 6) + ((<usize>(l + 1)) << 3), t);
+    else store<f64>(spill + ((<usize>j) << spillBytes) + ((<usize>(l - RECORD_JOBS)) << 3), t);
     store<i32>(len + ((<usize>j) << 2), l + 1);
     arrivals++;
     if (l == 0) {

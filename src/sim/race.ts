@@ -16,16 +16,16 @@
  * queue lengths and the engine's server records, busy list, arrival shares and permutation live in that memory (the
  * objects hold views on it), so a `run` costs no copy of O(n) state: a trajectory calls `run` once per sample time.
  * Per call only the occupancy counts/areas (O(levels)), the Rng's 256-output buffer and the new response times are
- * copied. A full record returns LOOP_GROW: the arrays are copied out, the records double, and they go back into a
+ * copied. A full queue returns LOOP_GROW: the arrays are copied out, the spill area doubles, and they go back into a
  * re-laid-out memory (views re-made). Every 2^20 events the kernel returns so JS calls `onTick`
  * (with the same counts as before, after that event instead of before it) and V8 switches to the kernel's optimised code.
  * The same loop also exists in plain TypeScript (`RaceEngine.advance`, issue 23), run instead of the kernel after
  * `setRaceLoop('typescript')`: same events, same draws, same float operations, same results bit for bit
  * (test/sim/raceIdentity.test.ts holds both to the same pins). npm run bench times both beside the C race.
  *
- * Memory layout (issue 23): a server's queue is one record of 2^recordShift doubles, its last departure time and then
- * its jobs' arrival times oldest first, so an event touches one cache line of its server (64 bytes: the last departure
- * and the first 7 jobs) besides its queue length and the busy list. A ring per server (head index, ring slot and last
+ * Memory layout (issue 23): a server's queue is one record of 8 doubles (64 bytes, one cache line), its last departure
+ * time and then its first 7 jobs' arrival times oldest first, later jobs in a spill area that grows on demand, so an
+ * event touches one cache line of its server besides its queue length and the busy list. A ring per server (head index, ring slot and last
  * departure in three arrays, the ring's live slot wandering over 512 bytes) made the race at n = 10⁴ run at half the
  * rate of n ≤ 10³ once those arrays outgrew the 512 KB L2 cache.
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
@@ -185,8 +185,8 @@ function topUpStream(rng: Rng): void {
   rng.resume(buffer, slots, 0, 1);
 }
 
-/** log2 of the smallest server record: 8 doubles, one 64-byte cache line (the last departure and 7 jobs). */
-const RECORD_SHIFT_MIN = 3;
+/** Jobs a server record holds: its 8 doubles (one 64-byte cache line) are the last departure and 7 jobs. */
+const RECORD_JOBS = 7;
 
 /** Bytes b rounded up to a multiple of 8. */
 const align8 = (b: number) => (b + 7) & ~7;
@@ -197,13 +197,19 @@ export class RaceEngine implements Engine, PhaseLoop {
   arrivals = 0;
   // Kernel state read and written through the glue below by name (not private: TypeScript cannot see those uses).
   /**
-   * Server j's record: records[j·2^recordShift] is the time of its last departure (service of its next job starts
-   * then, or at that job's arrival), records[j·2^recordShift + 1 + k], k < len[j], the arrival time of its k-th job from
-   * the oldest (time units). At most 2^recordShift − 1 jobs per server; `widen` doubles the records when one is full.
+   * Server j's record: records[8j] is the time of its last departure (service of its next job starts then, or at that
+   * job's arrival), records[8j + 1 + k], k < min(len[j], RECORD_JOBS), the arrival time of its k-th job from the
+   * oldest (time units); n·8 entries.
    */
   records: Float64Array;
-  /** log2 of the doubles per server record (≥ RECORD_SHIFT_MIN). */
-  recordShift: number;
+  /**
+   * The jobs beyond a record's: spill[j·2^spillShift + k − RECORD_JOBS] is the arrival time of server j's k-th job,
+   * RECORD_JOBS ≤ k < len[j]; spillCap = 2^spillShift of them per server (0 and empty until a queue first needs one);
+   * `widen` doubles it when a queue is full.
+   */
+  spill: Float64Array;
+  spillShift = 0;
+  spillCap = 0;
   /** Busy servers, in busy[0..busyCount) (order arbitrary). */
   private busy: Int32Array;
   private busyCount = 0;
@@ -231,6 +237,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     arrivalShare: 0,
     perm: 0,
     records: 0,
+    spill: 0,
     count: 0,
     area: 0,
     last: 0,
@@ -254,33 +261,44 @@ export class RaceEngine implements Engine, PhaseLoop {
       if (len[j] > 0) this.busy[this.busyCount++] = j;
       longest = Math.max(longest, len[j]);
     }
-    let recordShift = RECORD_SHIFT_MIN;
-    while ((1 << recordShift) - 1 < longest) recordShift++;
-    this.recordShift = recordShift;
+    this.records = new Float64Array(8 * n);
+    this.spill = new Float64Array(0);
+    while (RECORD_JOBS + this.spillCap < longest) this.widen();
     // the start state's queues (initialState writes them into the job store), last departures 0
-    this.records = new Float64Array(n << recordShift);
     for (let j = 0; j < n; j++) {
-      for (let k = 0; k < len[j]; k++) this.records[(j << recordShift) + 1 + k] = arrival[(j << shift) + ((head[j] + k) & mask)];
+      for (let k = 0; k < len[j]; k++) this.setJob(j, k, arrival[(j << shift) + ((head[j] + k) & mask)]);
     }
-    state.occupancy.ensureLevels((1 << recordShift) + 1);
+    state.occupancy.ensureLevels(RECORD_JOBS + this.spillCap + 2);
     if (this.slot !== undefined) this.bind(false);
   }
 
+  /** Server j's k-th job from the oldest (plain arrays; k < len[j]). */
+  private job(j: number, k: number): number {
+    return k < RECORD_JOBS ? this.records[8 * j + 1 + k] : this.spill[(j << this.spillShift) + k - RECORD_JOBS];
+  }
+
+  private setJob(j: number, k: number, arrival: number): void {
+    if (k < RECORD_JOBS) this.records[8 * j + 1 + k] = arrival;
+    else this.spill[(j << this.spillShift) + k - RECORD_JOBS] = arrival;
+  }
+
   /**
-   * Doubles every server's record (the plain array; the glue lays it out again), for an arrival at a full one;
-   * makes room in the occupancy arrays for the levels the queues can now reach.
+   * Makes room for twice the jobs beyond the records (the plain arrays; the glue lays them out again), 8 per server
+   * the first time, for an arrival at a full queue; makes room in the occupancy arrays for the levels the queues can
+   * now reach.
    */
   private widen(): void {
-    const { records, recordShift } = this;
+    const { spill, spillShift, spillCap } = this;
     const len = this.state.store.len;
-    const wider = new Float64Array(2 * records.length);
+    const shift = spillCap === 0 ? 3 : spillShift + 1;
+    const wider = new Float64Array(len.length << shift);
     for (let j = 0; j < len.length; j++) {
-      const from = j << recordShift;
-      wider.set(records.subarray(from, from + 1 + len[j]), j << (recordShift + 1));
+      for (let k = 0; k < len[j] - RECORD_JOBS; k++) wider[(j << shift) + k] = spill[(j << spillShift) + k];
     }
-    this.records = wider;
-    this.recordShift = recordShift + 1;
-    this.state.occupancy.ensureLevels((1 << this.recordShift) + 1);
+    this.spill = wider;
+    this.spillShift = shift;
+    this.spillCap = 1 << shift;
+    this.state.occupancy.ensureLevels(RECORD_JOBS + this.spillCap + 2);
   }
 
   /** The kernel, or a clear error once released. */
@@ -315,13 +333,12 @@ export class RaceEngine implements Engine, PhaseLoop {
    * while the engine runs and after `release`.
    */
   queues(): { lastDeparture: Float64Array; arrivals: Float64Array } {
-    const { records, recordShift } = this;
     const len = this.state.store.len;
     const arrivals: number[] = [];
     const lastDeparture = new Float64Array(len.length);
     for (let j = 0; j < len.length; j++) {
-      lastDeparture[j] = records[j << recordShift];
-      for (let k = 1; k <= len[j]; k++) arrivals.push(records[(j << recordShift) + k]);
+      lastDeparture[j] = this.records[8 * j];
+      for (let k = 0; k < len[j]; k++) arrivals.push(this.job(j, k));
     }
     return { lastDeparture, arrivals: Float64Array.from(arrivals) };
   }
@@ -334,8 +351,8 @@ export class RaceEngine implements Engine, PhaseLoop {
     runPhases(this, stopTime, onTick);
   }
 
-  /** The resident arrays, each with its owner and name, the server records last (the array that grows). */
-  private residents(): [Record<string, Int32Array | Float64Array>, 'len' | 'busy' | 'arrivalShare' | 'perm' | 'records'][] {
+  /** The resident arrays, each with its owner and name, the spill area last (the array that grows). */
+  private residents(): [Record<string, Int32Array | Float64Array>, 'len' | 'busy' | 'arrivalShare' | 'perm' | 'records' | 'spill'][] {
     const store = this.state.store as unknown as Record<string, Int32Array | Float64Array>;
     const self = this as unknown as Record<string, Int32Array | Float64Array>;
     return [
@@ -344,12 +361,13 @@ export class RaceEngine implements Engine, PhaseLoop {
       [self, 'arrivalShare'],
       [self, 'perm'],
       [self, 'records'],
+      [self, 'spill'],
     ];
   }
 
   /**
    * Lays the resident arrays out in the kernel's memory and points their owners at views on it. With `grow`, first
-   * copies them out to plain arrays, doubles the records (`widen`) and the occupancy levels, then lays out again
+   * copies them out to plain arrays, doubles the spill area (`widen`) and the occupancy levels, then lays out again
    * (growing the memory detaches every old view, so nothing is read through one after that).
    */
   private bind(grow: boolean): void {
@@ -377,7 +395,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     }
     if (end > MAX_MEMORY) {
       throw new SolverError(
-        `race engine: ${this.config.n} servers with queue records of ${2 ** this.recordShift} slots need ${(end / 2 ** 30).toFixed(1)} GiB, ` +
+        `race engine: ${this.config.n} servers with queues of ${RECORD_JOBS + this.spillCap} jobs need ${(end / 2 ** 30).toFixed(1)} GiB, ` +
           `more than WebAssembly's 4 GiB; use engine 'event'`,
       );
     }
@@ -451,7 +469,9 @@ export class RaceEngine implements Engine, PhaseLoop {
         withoutReplacement ? n - 1 : n,
         at.len,
         at.records,
-        this.recordShift,
+        at.spill,
+        this.spillShift,
+        this.spillCap,
         at.busy,
         at.arrivalShare,
         at.count,
@@ -519,9 +539,11 @@ export class RaceEngine implements Engine, PhaseLoop {
     const state = this.state;
     const { rng, store, occupancy, measurement: m } = state;
     const len = store.len;
-    let records = this.records;
-    let recordShift = this.recordShift | 0;
-    let capacity = ((1 << recordShift) - 1) | 0;
+    const records = this.records;
+    let spill = this.spill;
+    let spillShift = this.spillShift | 0;
+    let capacity = (RECORD_JOBS + this.spillCap) | 0;
+    const recordJobs = RECORD_JOBS | 0;
     const perm = this.perm;
     const arrivalShare = this.arrivalShare;
     const busy = this.busy;
@@ -625,14 +647,16 @@ export class RaceEngine implements Engine, PhaseLoop {
         const l = len[j];
         if (l === capacity) {
           this.widen();
-          records = this.records;
-          recordShift = this.recordShift | 0;
-          capacity = ((1 << recordShift) - 1) | 0;
+          spill = this.spill;
+          spillShift = this.spillShift | 0;
+          capacity = (recordJobs + this.spillCap) | 0;
           count = occupancy.count;
           area = occupancy.area;
           last = occupancy.last;
         }
-        records[(j << recordShift) + l + 1] = t; // FIFO: append at the tail
+        // FIFO: append at the tail
+        if (l < recordJobs) records[(j << 3) + l + 1] = t;
+        else spill[(j << spillShift) + l - recordJobs] = t;
         len[j] = l + 1;
         arrivals++;
         if (l === 0) busy[busyCount++] = j;
@@ -665,9 +689,14 @@ export class RaceEngine implements Engine, PhaseLoop {
           last[l] = t;
         }
         count[l]--;
-        const r0 = j << recordShift;
+        const r0 = j << 3;
         const a = records[r0 + 1]; // FIFO: the oldest job leaves, the others move down one
-        for (let q = r0 + 1, end = r0 + l; q < end; q++) records[q] = records[q + 1];
+        for (let q = r0 + 1, end = r0 + (l < recordJobs ? l : recordJobs); q < end; q++) records[q] = records[q + 1];
+        if (l > recordJobs) {
+          const s0 = j << spillShift;
+          records[r0 + recordJobs] = spill[s0];
+          for (let q = s0, end = s0 + l - recordJobs - 1; q < end; q++) spill[q] = spill[q + 1];
+        }
         len[j] = l - 1;
         if (l === 1) busy[k] = busy[--busyCount]; // server j is idle: swap-remove it
         const ld = records[r0];
