@@ -35,6 +35,7 @@ export {
   simulationWarmup,
   warmupTime,
   MAX_AUTO_WARMUP,
+  FIXED_POINT_FLOOR_TAUS,
   MAX_SCV_FACTOR,
   START_CHOICES,
   DEFAULT_START,

@@ -141,8 +141,13 @@ export const MAX_AUTO_WARMUP = 5000;
 /** Cap on the heavy-tail factor (1 + SCV)/2 of `simulationWarmup`. */
 export const MAX_SCV_FACTOR = 10;
 
-/** Floor of the fixed-point start's warm-up, in relaxation times τ (theory.md §8 "Start"). */
-export const FIXED_POINT_FLOOR_TAUS = 3;
+/**
+ * Floor of the fixed-point start's warm-up, in relaxation times τ (theory.md §8 "Start"). 1τ since the floor study
+ * (scripts/warm-start-coverage.ts --floors): from n ≈ 1000 on the first term is shorter than the floor, and there 3τ, 1τ
+ * and no warm-up at all all covered in band without resolvable bias; the 1τ kept covers what the study did not reach
+ * (d = 1, where V ≡ 0 makes the first term 0 at every n, and the rounding of n·s_i* at small n).
+ */
+export const FIXED_POINT_FLOOR_TAUS = 1;
 
 /** Where every replication starts: empty, or at the mean-field fixed point (theory.md §8 "Start"). */
 export type SimulationStart = 'empty' | 'fixed-point';
@@ -357,8 +362,8 @@ const REFINED_HORIZON_TAUS = 40;
  * Warm-up of a run of `n` servers started at the mean-field fixed point (theory.md §8 "Start"), SQ(d) models only:
  * the start is round(n·s_i*) servers with ≥ i jobs, whose expected tail follows s* + V(t)/n + O(1/n²) (refined
  * transient, V(0) = 0), so the rule of the empty start, read on that path, is safetyFactor × the first t after which
- * max_i |V_i(t) − V_i|/n ≤ tolerance, at least 3τ (the empty rule's floor), in the model's time units, capped at `cap`.
- * At d = 1 the drift is linear, V(t) = V = 0 and the floor applies. The sizes of the initial jobs are drawn from the
+ * max_i |V_i(t) − V_i|/n ≤ tolerance, at least `floorTaus`·τ (`FIXED_POINT_FLOOR_TAUS` = 1 by default; the empty rule
+ * keeps 3τ), in the model's time units, capped at `cap`. At d = 1 the drift is linear, V(t) = V = 0 and the floor applies. The sizes of the initial jobs are drawn from the
  * service law: for exponential sizes (the only law here) the residual size of a job in service is that law again.
  */
 function fixedPointWarmup(

@@ -20,6 +20,7 @@ import {
 import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
+import { FIXED_POINT_FLOOR_TAUS } from '../meanfield/warmup.ts';
 import { meanFieldLimit } from '../model/moments.ts';
 import { meanJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
@@ -141,7 +142,7 @@ function budgetLine(result: ComparisonResult): string {
     return `${budget}, each ${empty}${chosen ? ` (${chosen}no cell's model has its fixed point as a start state)` : ''}.`;
   return (
     `${budget}, each started at the mean-field fixed point (round(n·s_i*) servers hold ≥ i jobs) after its own warm-up: ` +
-    `max(2 × time for the refined transient V(t)/n to come within ${c.warmupTolerance} of V/n, 3τ), per n ` +
+    `max(2 × time for the refined transient V(t)/n to come within ${c.warmupTolerance} of V/n, ${FIXED_POINT_FLOOR_TAUS}τ), per n ` +
     `(${chosen}${fixedPoint} of ${total} cells${fixedPoint < total ? `; the other ${total - fixedPoint} each ${empty}` : ''}; ` +
     `each cell's start and warmupTime in results.json; theory.md §8 "Start").`
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/model.ts';
-import { simulationWarmup, warmupTime } from '../../src/meanfield/warmup.ts';
+import { FIXED_POINT_FLOOR_TAUS, simulationWarmup, warmupTime } from '../../src/meanfield/warmup.ts';
 import { refinedTransient } from '../../src/meanfield/transient.ts';
 import { refine } from '../../src/meanfield/refined.ts';
 import { sqdClosedFormTail } from '../../src/meanfield/sqd.ts';
@@ -20,12 +20,16 @@ describe('simulationWarmup(model, { start })', () => {
     }
   });
 
-  it("start 'fixed-point' starts at the closed-form tail and needs ≥ 3τ, falling with n to 3τ (λ = 0.95, d = 2)", () => {
+  it("start 'fixed-point' starts at the closed-form tail and needs ≥ the floor (1τ), falling with n to it (λ = 0.95, d = 2)", () => {
     const tau = warmupTime(model).relaxationTime;
+    const floor = FIXED_POINT_FLOOR_TAUS * tau;
+    expect(FIXED_POINT_FLOOR_TAUS).toBe(1);
     const times = [3, 10, 100, 1000, 10_000].map((n) => simulationWarmup(model, { start: 'fixed-point', n, cap: Infinity }));
-    for (const w of times) expect(w.time).toBeGreaterThanOrEqual(3 * tau - 1e-9);
+    for (const w of times) expect(w.time).toBeGreaterThanOrEqual(floor - 1e-9);
     for (let k = 1; k < times.length; k++) expect(times[k].time).toBeLessThanOrEqual(times[k - 1].time);
-    expect(times[4].time).toBeCloseTo(3 * tau, 9);
+    expect(times[4].time).toBeCloseTo(floor, 9);
+    // n = 1000: the first term 2 × 41.0 decides (≈ 3τ, above the floor)
+    expect(times[3].time).toBeGreaterThan(2.9 * tau);
     // far shorter than the empty start's 2 × 157 at large n, longer at n = 3 (the 1/n part relaxes too)
     expect(times[4].time).toBeLessThan(0.3 * simulationWarmup(model, { cap: Infinity }).time);
     const w = times[0].from!;
@@ -62,9 +66,11 @@ describe('simulationWarmup(model, { start })', () => {
     expect(() => simulationWarmup(model, { start: 'auto', n: 100, minRelaxationTimes: Infinity })).toThrow(InvalidModelError);
   });
 
-  it('start fixed-point at d = 1: the drift is linear, E[s(t)] = s* from the start, so the floor 3τ', () => {
+  it('start fixed-point at d = 1: the drift is linear, E[s(t)] = s* from the start, so the floor (1τ)', () => {
     const m = parseModel({ lambda: 0.9, d: 1 });
-    expect(simulationWarmup(m, { start: 'fixed-point', n: 5, cap: Infinity }).time).toBeCloseTo(3 * warmupTime(m).relaxationTime, 9);
+    const floor = FIXED_POINT_FLOOR_TAUS * warmupTime(m).relaxationTime;
+    expect(floor).toBeGreaterThan(0);
+    expect(simulationWarmup(m, { start: 'fixed-point', n: 5, cap: Infinity }).time).toBeCloseTo(floor, 9);
   });
 
   it('start fixed-point is refused for models whose fixed point is no start state, and without n', () => {

@@ -12,7 +12,7 @@ describe('simulate(model, { start })', () => {
   const fixed = simulationWarmup(model, { start: 'fixed-point', n, cap: Infinity });
   const start = { name: 'fixed-point', from: fixed.from! };
 
-  it('from the fixed point with its warm-up (3τ ≈ 40) E[T] is the refined value; the same warm-up from empty is low', () => {
+  it('from the fixed point with its warm-up (2 × 9.3 ≈ 19) E[T] is the refined value; the same warm-up from empty is low', () => {
     const refined = solveSqdFixedPoint(model).meanResponseTime + refine(model).sumV / (model.lambda * n);
     const options = { n, jobs: 100_000, replications: 6, seed: 5, warmupTime: fixed.time, engine: 'race' as const };
     const warm = simulate(model, { ...options, start });
