@@ -267,6 +267,10 @@ export class PriorityEngine extends EngineFrame {
     const wLast = workload.last;
     const gridOn = workload.grid.length > 0;
     const plainWork = workload.accumulate === Workload.prototype.accumulate;
+    // The next departure (+∞ if every server is idle), times[ids[1]], kept here and updated by the walks that change
+    // the tree (a departure's, the arrival's of a job that enters service): the load chain ids[1] → times[…] is
+    // then off the path of every event's first comparison, on which the arrival-or-departure branch waits.
+    let dep = times[ids[1]];
 
     for (;;) {
       if (chunkLeft === 0) {
@@ -274,7 +278,6 @@ export class PriorityEngine extends EngineFrame {
         break;
       }
       const nextArrival = reg[R_NEXT];
-      const dep = times[ids[1]]; // the next departure (+∞ if every server is idle)
       // Equal times: departures first (as every engine does).
       const t = nextArrival < dep ? nextArrival : dep;
       if (t > limit || t === Infinity) {
@@ -507,6 +510,7 @@ export class PriorityEngine extends EngineFrame {
               }
             }
           }
+          dep = times[ids[1]];
           if (c < 0) {
             if (lpwOn) this.lpwStart(j, y, 0, t);
             if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
@@ -687,6 +691,7 @@ export class PriorityEngine extends EngineFrame {
               ids[node] = win;
             }
           }
+          dep = k; // the root's winner's time (the walk replayed every level up to the root)
         }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
