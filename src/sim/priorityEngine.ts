@@ -408,103 +408,103 @@ export class PriorityEngine extends EngineFrame {
             arrivalWalk: {
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               // trees of more than 4^5 leaves (n > 1024): the levels above, in a loop
               while (node > 1) {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
@@ -596,98 +596,98 @@ export class PriorityEngine extends EngineFrame {
           departureWalk: {
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             // trees of more than 4^5 leaves (n > 1024): the levels above, in a loop
             while (node > 1) {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
           }
