@@ -267,6 +267,10 @@ export class PriorityEngine extends EngineFrame {
     const wLast = workload.last;
     const gridOn = workload.grid.length > 0;
     const plainWork = workload.accumulate === Workload.prototype.accumulate;
+    // The next departure (+∞ if every server is idle), times[ids[1]], kept here and updated by the walks that change
+    // the tree (a departure's, the arrival's of a job that enters service): the load chain ids[1] → times[…] is
+    // then off the path of every event's first comparison, on which the arrival-or-departure branch waits.
+    let dep = times[ids[1]];
 
     for (;;) {
       if (chunkLeft === 0) {
@@ -274,7 +278,6 @@ export class PriorityEngine extends EngineFrame {
         break;
       }
       const nextArrival = reg[R_NEXT];
-      const dep = times[ids[1]]; // the next departure (+∞ if every server is idle)
       // Equal times: departures first (as every engine does).
       const t = nextArrival < dep ? nextArrival : dep;
       if (t > limit || t === Infinity) {
@@ -405,108 +408,109 @@ export class PriorityEngine extends EngineFrame {
             arrivalWalk: {
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               if (node === 1) break arrivalWalk;
               {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
               // trees of more than 4^5 leaves (n > 1024): the levels above, in a loop
               while (node > 1) {
-                const q = node - 2;
-                const g = (q & ~3) + 2;
+                const q = (node - 2) | 0;
+                const g = ((q & ~3) + 2) | 0;
                 const p = q & 3;
-                const ra = ids[g + +(p === 0)];
-                const rb = ids[g + 1 + +(p <= 1)];
-                const rc = ids[g + 3 - +(p === 3)];
+                const ra = ids[(g + +(p === 0)) | 0];
+                const rb = ids[(g + 1 + +(p <= 1)) | 0];
+                const rc = ids[(g + 3 - +(p === 3)) | 0];
                 const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
                 const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
                 const sk = times[sw];
                 win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
                 k = times[win];
-                node = (q >> 2) + 1;
+                node = ((q >> 2) + 1) | 0;
                 if (ids[node] === win && win !== j) break arrivalWalk;
                 ids[node] = win;
               }
             }
           }
+          dep = times[ids[1]];
           if (c < 0) {
             if (lpwOn) this.lpwStart(j, y, 0, t);
             if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
@@ -592,101 +596,102 @@ export class PriorityEngine extends EngineFrame {
           departureWalk: {
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             if (node === 1) break departureWalk;
             {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
             // trees of more than 4^5 leaves (n > 1024): the levels above, in a loop
             while (node > 1) {
-              const q = node - 2;
-              const g = (q & ~3) + 2;
+              const q = (node - 2) | 0;
+              const g = ((q & ~3) + 2) | 0;
               const p = q & 3;
-              const ra = ids[g + +(p === 0)];
-              const rb = ids[g + 1 + +(p <= 1)];
-              const rc = ids[g + 3 - +(p === 3)];
+              const ra = ids[(g + +(p === 0)) | 0];
+              const rb = ids[(g + 1 + +(p <= 1)) | 0];
+              const rc = ids[(g + 3 - +(p === 3)) | 0];
               const rab = ra ^ ((ra ^ rb) & -+(times[rb] < times[ra]));
               const sw = rab ^ ((rab ^ rc) & -+(times[rc] < times[rab]));
               const sk = times[sw];
               win ^= (win ^ sw) & -(+(sk < k) | (+(sk <= k) & +(sw < win)));
               k = times[win];
-              node = (q >> 2) + 1;
+              node = ((q >> 2) + 1) | 0;
               ids[node] = win;
             }
           }
+          dep = k; // the root's winner's time (the walk replayed every level up to the root)
         }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
