@@ -15,6 +15,15 @@
  * (t × √(J'/J), normal approximation, Bonferroni threshold: a lower bound on Holm; the observed |t| overstates the
  * shift by the noise, slightly, so these lean high where t is near the threshold). `--from a/results.json,b/results.json` judges the
  * reports `compare` wrote (e.g. the default report, start auto, exact points) instead of running.
+ * Measured (issue 23, `compare --jobs 500000 | 300000`, seeds 1 and 11, load 9–27 on 2 cores; the 300 k run of a seed
+ * is the first 300 k jobs of its 500 k run, same cell seeds): confirmed disagreements 0 | 0 in all four; first-run
+ * rejections seed 1: 0 | 2 (d2λ0.95n100, d3λ0.95n1000, both unconfirmed by their reruns), seed 11: 0 | 0. Wrong
+ * references, first-run Holm: the limit in every judged cell caught in 14, 16 | 11, 12 of 36 (per-cell power from the
+ * true shift and the runs' s.e.: n ≤ 100 ≈ 1 | 0.84–0.99, n = 200 0.78 | 0.47–0.61, n = 500 0.04–0.11 | 0.02–0.04,
+ * n = 1000 ≤ 0.02, n = 10 000 0 at either budget: ΣV/(λn) is 0.1–0.2 s.e. there); first order without allowance: no
+ * cell tells it from second order at either budget (power ≤ 0.03, n = 20); c₁ = 0 caught in 3, 6 | 3, 6 of 6 models,
+ * 0.8·ΣV/λ in none; the one resolvable c₂ check (d = 2, λ = 0.7) has |c₂|/s.e. 4.2, 2.4 | 2.3, 1.9 and at 300 k
+ * seed 11 is no longer resolvable (half-width 0.70 > |c₂| = 0.58): the report loses its only c₂ verdict.
  */
 import { runComparison, type ComparisonConfig, type ComparisonResult } from '../src/compare/index.ts';
 import { DEFAULT_PRESET } from '../src/cli/commands/compare.ts';
