@@ -29,7 +29,7 @@
  * index, ring slot and last departure in three arrays, the ring's live slot wandering over 512 bytes) made the kernel
  * at n = 10⁴ run at half the rate of n ≤ 10³ once those arrays outgrew the 512 KB L2 cache: JSQ(2), λ = 0.95, loop
  * alone, 7.2–8.4 → 13.8–16.9 M events per CPU second (n = 10³: 18–19 both; cachegrind per event at n = 10⁴:
- * D1 misses 5.2 → 3.5, misses of a 512 KB LL 1.5 → 1.0, with 8-double records grown to 16).
+ * instructions 362 → 339, D1 misses 5.0 → 3.0, misses of a 512 KB LL 1.7 → 0.6).
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
 import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
