@@ -302,22 +302,25 @@ export class EventEngine extends EngineFrame {
         // The same sift, the same heap.
         let i = 0;
         for (;;) {
-          let c = 2 * i + 1;
+          let c = (2 * i + 1) | 0; // | 0: int32 arithmetic without overflow checks (indices < 2^31)
           if (c >= heapSize) break;
-          const c2 = c + 1;
-          const g = 2 * c + 1;
-          if (g + 3 < heapSize) {
+          const c2 = (c + 1) | 0;
+          const g = (2 * c + 1) | 0;
+          const g1i = (g + 1) | 0;
+          const g2i = (g + 2) | 0;
+          const g3i = (g + 3) | 0;
+          if (g3i < heapSize) {
             const k1 = keys[c];
             const k2 = keys[c2];
             const g0 = keys[g];
-            const g1 = keys[g + 1];
-            const g2 = keys[g + 2];
-            const g3 = keys[g + 3];
+            const g1 = keys[g1i];
+            const g2 = keys[g2i];
+            const g3 = keys[g3i];
             const b = k2 === k1 ? +(ids[c2] < ids[c]) : +(k2 < k1);
-            const ba = g1 === g0 ? +(ids[g + 1] < ids[g]) : +(g1 < g0);
-            const bb = g3 === g2 ? +(ids[g + 3] < ids[g + 2]) : +(g3 < g2);
-            const m = c + b;
-            const gm = g + 2 * b + (ba ^ ((ba ^ bb) & -b));
+            const ba = g1 === g0 ? +(ids[g1i] < ids[g]) : +(g1 < g0);
+            const bb = g3 === g2 ? +(ids[g3i] < ids[g2i]) : +(g3 < g2);
+            const m = (c + b) | 0;
+            const gm = (g + 2 * b + (ba ^ ((ba ^ bb) & -b))) | 0;
             const mk = keys[m];
             if (mk > key || (mk === key && ids[m] > owner)) break;
             keys[i] = mk;
@@ -333,7 +336,7 @@ export class EventEngine extends EngineFrame {
           if (c2 < heapSize) {
             const k1 = keys[c];
             const k2 = keys[c2];
-            c += k2 === k1 ? +(ids[c2] < ids[c]) : +(k2 < k1);
+            c = (c + (k2 === k1 ? +(ids[c2] < ids[c]) : +(k2 < k1))) | 0;
           }
           const ck = keys[c];
           if (ck > key || (ck === key && ids[c] > owner)) break;
