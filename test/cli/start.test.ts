@@ -115,3 +115,17 @@ describe('conjecture --start', () => {
     expect((await sims()).get('jsq')!.start).toBe('empty');
   });
 });
+
+describe('simulate names its start in the text, as every result does', () => {
+  // a fresh-user trial: `simulate --lambda 0.9 --d 2 --n 100` (default --start empty) printed "after a warm-up of
+  // 150.3 time units; seed 1" with no start, while --start fixed-point printed "… from the fixed point"
+  it('--start empty (the default) says "from empty", fixed-point says "from the fixed point", each with its warm-up', async () => {
+    const run = (...extra: string[]) =>
+      runCli(['simulate', '--lambda', '0.9', '--d', '2', '--n', '40', '--jobs', '500', '--replications', '2', '--no-progress', ...extra]);
+    const empty = await run();
+    expect(empty.status, empty.stderr).toBe(0);
+    expect(empty.stdout).toContain(`after a warm-up of ${emptyWarmup.toFixed(1)} time units from empty; seed 1`);
+    const fixed = await run('--start', 'fixed-point');
+    expect(fixed.stdout).toContain(`after a warm-up of ${fixedPointWarmup(40).toFixed(1)} time units from the fixed point; seed 1`);
+  }, 600_000);
+});

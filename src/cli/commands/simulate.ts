@@ -303,9 +303,9 @@ export function simulateCommand(): Command {
         const lines = [
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
-            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ''}; seed ${o.seed}; engine ${result.engine}; ` +
+            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ' from empty'}; seed ${o.seed}; engine ${result.engine}; ` +
               `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`
-            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ''}; seed ${o.seed}; engine ${result.engine}`,
+            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ' from empty'}; seed ${o.seed}; engine ${result.engine}`,
           ...(result.precision
             ? [
                 `  precision: stopped by ${result.precision.stoppedBy} after ${result.precision.units} ${batchMode ? 'batches' : 'replications'}; ` +
