@@ -129,3 +129,18 @@ describe('simulate names its start in the text, as every result does', () => {
     expect(fixed.stdout).toContain(`after a warm-up of ${fixedPointWarmup(40).toFixed(1)} time units from the fixed point; seed 1`);
   }, 600_000);
 });
+
+describe('--warmup-tolerance help states the rule of each start, with its floor', () => {
+  // a fresh-user trial: the help said "(≥ 3τ)" only, the empty start's floor, while compare starts at the fixed point by
+  // default, whose rule reads V(t)/n and whose floor is FIXED_POINT_FLOOR_TAUS = 1τ
+  it('compare and simulate --help name both rules and both floors', async () => {
+    for (const command of ['compare', 'simulate']) {
+      const r = await runCli([command, '--help']);
+      const help = r.stdout.replace(/\s+/g, ' ');
+      expect(help, command).toMatch(/--warmup-tolerance <ε> tolerance ε of the warm-up rule .*from empty, .*\(≥ 3τ\)/);
+      expect(help, command).toMatch(
+        /from the fixed point, 2 × the time for the refined transient V\(t\)\/n to come within ε of V\/n \(≥ 1τ\)/,
+      );
+    }
+  }, 600_000);
+});

@@ -45,6 +45,7 @@ import {
   startOption,
   refuseIdleOptions,
   type ModelFlags,
+  warmupToleranceHelp,
 } from '../options.ts';
 import { decimalText, intervalText, jsonOption, printJson } from '../output.ts';
 
@@ -141,12 +142,7 @@ export function simulateCommand(): Command {
       'warm-up in time units (0: none, measure from the empty start); default: from the mean-field transient (see --warmup-tolerance)',
       parseNonNegative,
     )
-    .option(
-      '--warmup-tolerance <ε>',
-      'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes',
-      parsePositive,
-      1e-3,
-    )
+    .option('--warmup-tolerance <ε>', warmupToleranceHelp(', × max(1, (1+SCV)/2) for variable sizes'), parsePositive, 1e-3)
     // simulate keeps the empty start by default: its --warmup 0 and --per-job/--per-server records mean a run from empty
     .addOption(startOption('every replication', 'empty'))
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
