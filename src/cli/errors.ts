@@ -46,7 +46,9 @@ export function jsonCommanderRefusals(cmd: Command): Command {
 
 export function reportFatal(error: unknown): never {
   const debug = process.env.SUPERMARKET_DEBUG === '1';
-  const fail = (line: string, exitCode: number): never => {
+  const fail = (text: string, exitCode: number): never => {
+    // one line whatever the message holds (JSON.parse quotes the file, newlines and all)
+    const line = text.replace(/\s*\n\s*/g, ' ');
     refusalJson(line, exitCode);
     process.stderr.write(`supermarket: ${line}\n`);
     if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);

@@ -33,7 +33,7 @@ import {
 import { closestNames } from '../model/schema.ts';
 import { action } from './errors.ts';
 import { requireRedundancyStable } from '../meanfield/redundancy.ts';
-import { DEFAULT_START, START_CHOICES, type StartChoice } from '../meanfield/warmup.ts';
+import { DEFAULT_START, FIXED_POINT_FLOOR_TAUS, START_CHOICES, type StartChoice } from '../meanfield/warmup.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -274,6 +274,18 @@ export function startOption(what: string, fallback: StartChoice = DEFAULT_START)
   )
     .choices([...START_CHOICES])
     .default(fallback);
+}
+
+/**
+ * Help of `--warmup-tolerance` ε: the one warm-up rule (`simulationWarmup`) read from each start, with its floor
+ * (3τ from empty, `FIXED_POINT_FLOOR_TAUS`·τ from the fixed point); `emptyExtra` follows the empty rule's text.
+ */
+export function warmupToleranceHelp(emptyExtra = ''): string {
+  return (
+    `tolerance ε of the warm-up rule (theory.md §8 "Start"): from empty, 2 × the time for the SQ(d) ODE from empty to come ` +
+    `within ε of its fixed point (≥ 3τ)${emptyExtra}; from the fixed point, 2 × the time for the refined transient ` +
+    `V(t)/n to come within ε of V/n (≥ ${FIXED_POINT_FLOOR_TAUS}τ)`
+  );
 }
 
 export function parseNonNegativeInteger(value: string): number {

@@ -68,6 +68,11 @@ export function servicesTimeUnit(services: readonly string[]): string {
   return means.size <= 1 ? timeUnit({ mean: [...means][0] ?? 1 }) : "time units (E[S] as each panel's service law sets it)";
 }
 
+/** The Figures section of a run whose every plotted mean is ∞ in theory or not settled (`lambdaFigure` draws no point). */
+const NO_FIGURE =
+  'No figure: every mean here is infinite in theory or not settled (model/moments.ts), so there is no point to draw; ' +
+  'the tables above say which and why.\n';
+
 /** The unit of the cells' times (`servicesTimeUnit` of their service laws). */
 export function outcomesTimeUnit(outcomes: readonly CellOutcome[]): string {
   return servicesTimeUnit(outcomes.map((o) => o.cell.service));
@@ -442,7 +447,7 @@ ${experimentTables(outcomes, 'meanResponseTime', unsettled)}
 ${unsettledNote(outcomes, unsettled)}${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown', unsettled)}\n${infiniteNote(outcomes)}` : ''}${classTables(outcomes)}
 ## Figures
 
-${figures.map(figureSection).join('\n')}
+${figures.length ? figures.map(figureSection).join('\n') : NO_FIGURE}
 ${reproduceSection(meta)}`;
   return writeReportFolder(
     outDir,

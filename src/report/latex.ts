@@ -6,6 +6,7 @@
 import type { ComparisonResult } from '../compare/index.ts';
 import { fittedLimitInterval, unvaluedReference } from '../compare/verdict.ts';
 import type { ModelSummary } from '../compare/types.ts';
+import { meanFieldLimit } from '../model/moments.ts';
 import type { CellOutcome } from '../experiments/outcome.ts';
 import type { Figure } from './figures.ts';
 // one display text per status (page.ts `statusText`), as the Markdown and HTML tables print it: no machine word here
@@ -86,7 +87,19 @@ export function comparisonLatexTables(result: ComparisonResult): string {
   // E[T]∞ in a cell: ∞, its status where it has no value ("not settled", "finite, not computed": no number), or the value
   const refText = (m: ModelSummary | undefined, value: number | undefined) => {
     const unvalued = m && unvaluedReference(m.reference);
-    return unvalued ? latexText(statusText(unvalued.status)) : value === Infinity ? '$\\infty$' : num(value);
+    if (unvalued) return latexText(statusText(unvalued.status));
+    // an ∞ reference may stand for E[T]_n = ∞ at every n (with replacement) beside a limit that is finite or not
+    // settled: E[T]∞ reads ∞ only where that is proven (model/moments.ts `meanFieldLimit`), as report.md says
+    if (m && (m.reference.infinite !== undefined || value === Infinity))
+      switch (meanFieldLimit(m.model)) {
+        case 'finite':
+          return latexText(statusText('not-computed'));
+        case 'unsettled':
+          return latexText(statusText('not-settled'));
+        case 'infinite':
+          return '$\\infty$';
+      }
+    return value === Infinity ? '$\\infty$' : num(value);
   };
   const cellTable = table({
     spec: refined ? 'rrrrrrrl' : 'rrrrrrl',

@@ -196,6 +196,24 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
     it(`supermarket ${args[0]} exits non-zero with one line on ${what}`, () => expectOneLineError(args, pattern));
   }
 
+  // a fresh-user trial: `model bad.json --json` on a file holding "not json\n" printed two stderr lines, JSON.parse's
+  // message quoting the file with its newline; every refusal is one line, whatever the message holds
+  it('supermarket model, run and conjecture on a file that is not JSON: one stderr line, the --json refusal too', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-notjson-'));
+    try {
+      const file = path.join(dir, 'bad.json');
+      writeFileSync(file, 'not json\nat all\n');
+      for (const command of ['model', 'run', 'conjecture']) await expectOneLineError([command, file], /bad\.json: not valid JSON \(/);
+      const r = await runCli(['model', file, '--json']);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stdout.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 2, failed: expect.stringMatching(/not valid JSON/) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 600_000);
+
   // a misspelt key in a file (a fresh user's "selection" for "selections") names the key, the near miss and the allowed
   // keys in one line; it was zod's `(top level): Unrecognized key: "selection" (and 1 more: …)`, listing none
   it('supermarket run, model and conjecture name a misspelt key of their file and the allowed keys, in one line', async () => {

@@ -166,3 +166,17 @@ describe('supermarket replay', () => {
     expect(t.stdout).not.toMatch(/offered load in the window/);
   });
 });
+
+describe('replay text: the window in six significant digits', () => {
+  // a fresh-user trial: `replay KTH… --n 5 --jobs-to 30` printed "window [0, 6.444444444444445]" (and 355.93750000000006
+  // on the whole trace): float noise in a line meant to be read; the JSON keeps the full value
+  it('two jobs on 3 servers at load 0.3: the window [0, 10/9] reads [0, 1.11111], the JSON 1.1111111111111112', async () => {
+    const file = path.join(dir, 'ninths.swf');
+    writeFileSync(file, `; ninths\n1 0 0 1${rest}\n2 29 0 8${rest}\n`);
+    const t = await runCli(['replay', file, '--n', '3', '--load', '0.3']);
+    expect(t.status, t.stderr).toBe(0);
+    expect(t.stdout).toContain('window [0, 1.11111] (time units = mean sizes)');
+    const j = await runCli(['replay', file, '--n', '3', '--load', '0.3', '--json']);
+    expect(JSON.parse(j.stdout).window[1]).toBeCloseTo(10 / 9, 12);
+  }, 600_000);
+});

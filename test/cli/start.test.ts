@@ -115,3 +115,32 @@ describe('conjecture --start', () => {
     expect((await sims()).get('jsq')!.start).toBe('empty');
   });
 });
+
+describe('simulate names its start in the text, as every result does', () => {
+  // a fresh-user trial: `simulate --lambda 0.9 --d 2 --n 100` (default --start empty) printed "after a warm-up of
+  // 150.3 time units; seed 1" with no start, while --start fixed-point printed "… from the fixed point"
+  it('--start empty (the default) says "from empty", fixed-point says "from the fixed point", each with its warm-up', async () => {
+    const run = (...extra: string[]) =>
+      runCli(['simulate', '--lambda', '0.9', '--d', '2', '--n', '40', '--jobs', '500', '--replications', '2', '--no-progress', ...extra]);
+    const empty = await run();
+    expect(empty.status, empty.stderr).toBe(0);
+    expect(empty.stdout).toContain(`after a warm-up of ${emptyWarmup.toFixed(1)} time units from empty; seed 1`);
+    const fixed = await run('--start', 'fixed-point');
+    expect(fixed.stdout).toContain(`after a warm-up of ${fixedPointWarmup(40).toFixed(1)} time units from the fixed point; seed 1`);
+  }, 600_000);
+});
+
+describe('--warmup-tolerance help states the rule of each start, with its floor', () => {
+  // a fresh-user trial: the help said "(≥ 3τ)" only, the empty start's floor, while compare starts at the fixed point by
+  // default, whose rule reads V(t)/n and whose floor is FIXED_POINT_FLOOR_TAUS = 1τ
+  it('compare and simulate --help name both rules and both floors', async () => {
+    for (const command of ['compare', 'simulate']) {
+      const r = await runCli([command, '--help']);
+      const help = r.stdout.replace(/\s+/g, ' ');
+      expect(help, command).toMatch(/--warmup-tolerance <ε> tolerance ε of the warm-up rule .*from empty, .*\(≥ 3τ\)/);
+      expect(help, command).toMatch(
+        /from the fixed point, 2 × the time for the refined transient V\(t\)\/n to come within ε of V\/n \(≥ 1τ\)/,
+      );
+    }
+  }, 600_000);
+});

@@ -98,6 +98,31 @@ describe('compare: infinite means are undefined, never judged (issue 21 item 1)'
     expect(tex).toContain('$\\infty$');
   });
 
+  it('tables.tex: E[T]∞ reads ∞ only where proven; finite (JSQ(3) pareto:1.9) or not settled (JSQ(2) pareto:1.5) as report.md', () => {
+    // a fresh-user trial: `compare --service pareto:1.9 --d 3 --latex` printed E[T]∞ = $\infty$ in both tables while
+    // report.md said "finite (E[T]_n = ∞ at every n: not compared)"; pareto:1.5, d = 2 ("not settled") printed $\infty$ too
+    const run = (d: number, service: string) =>
+      runComparison({
+        ...config('fifo'),
+        ds: [d],
+        ns: [10, 20],
+        jobs: 500,
+        replications: 2,
+        model: { selection: 'jsq', discipline: 'fifo', service },
+      });
+    const limitCells = (tex: string) =>
+      tex
+        .split('\n')
+        .filter((l) => /^\d & 0\.5 & /.test(l))
+        .map((l) => (l.split(' & ').length === 7 ? l.split(' & ')[4] : l.split(' & ')[2]));
+    const finiteLimit = limitCells(comparisonLatexTables(run(3, 'pareto:1.9')));
+    expect(finiteLimit).toEqual(['finite, not computed', 'finite, not computed', 'finite, not computed']);
+    const unsettled = limitCells(comparisonLatexTables(run(2, 'pareto:1.5')));
+    expect(unsettled).toEqual(['not settled', 'not settled', 'not settled']);
+    // d = 1 FIFO: the limit is ∞ in theory, and stays $\infty$
+    expect(limitCells(comparisonLatexTables(runComparison(config('fifo'))))).toEqual(Array(4).fill('$\\infty$'));
+  });
+
   it('runComparison LWL(3) pareto:1.5 without replacement: E[T]_n may be ∞ (not settled), so no cell or limit is judged', () => {
     // a fresh-user trial: n = 3, 10 read "agrees" at 11.18 ± 22.86 and 14.16 ± 24.57 against the limit 1.5209 (λ 0.9);
     // LWL(3) over n = 3 servers is M/G/3 at load 2.7 > 2, whose E[W] = ∞ when E[S²] = ∞ (Scheller-Wolf & Sigman 1997)

@@ -69,3 +69,33 @@ describe('run figures: a cell whose E[T] is not settled is no point, and the cap
     expect(md).toMatch(/1 cell is not plotted: E\[T\] is not settled there/);
   }, 600_000);
 });
+
+describe('run with no finite mean to draw: the Figures section says why, never an empty heading', () => {
+  // a fresh-user trial: `run` over JSQ FIFO pareto:1.5 and pareto:1.9 at d = 1, 2, 3 (every E[T] and E[T/S] ∞ in theory)
+  // wrote "## Figures" followed by nothing
+  it('run JSQ FIFO pareto:1.5, d = 1 and 2: report.md names the reason under ## Figures', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-run-no-fig-'));
+    const file = path.join(tmp, 'grid.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'all-infinite',
+        lambda: [0.5],
+        d: [1, 2],
+        n: [10],
+        selections: ['jsq'],
+        disciplines: ['fifo'],
+        service: ['pareto:1.5'],
+        prediction: ['exact'],
+        jobs: 500,
+        replications: 2,
+        seed: 1,
+      }),
+    );
+    const out = path.join(tmp, 'report');
+    const r = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress']);
+    expect(r.status, r.stderr).toBe(0);
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/## Figures\n\nNo figure: every mean here is infinite in theory or not settled/);
+  }, 600_000);
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { FIXED_POINT_FLOOR_TAUS, simulationWarmup, warmupTime } from '../../src/meanfield/warmup.ts';
@@ -93,5 +94,20 @@ describe('simulationWarmup(model, { start })', () => {
     expect(simulationWarmup(lwl, { start: 'auto' }).start).toBe('empty');
     expect(simulationWarmup(model).start).toBe('empty');
     expect(() => simulationWarmup(model, { start: 'auto' })).toThrow(/auto start of an SQ\(d\) model needs n/);
+  });
+});
+
+describe("README's --start example quotes the warm-ups the rule gives", () => {
+  it('compare --lambda 0.95 --d 2 --n 10000 --start empty: "warm-up E instead of F from the fixed point"', () => {
+    // a fresh-user trial: the README still said "314.6 instead of 82" after the fixed-point floor went from 3τ to 1τ
+    // (82.0 is now the n = 1000 value; at n = 10 000 the floor 1τ = 27.3 decides, theory.md §8 "Floor")
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const line = readme.split('\n').find((l) => l.includes('--n 10000 --start empty'));
+    expect(line, 'the --start example of README.md').toBeDefined();
+    const m = /warm-up ([\d.]+) instead of ([\d.]+) from the fixed point/.exec(line!);
+    expect(m, line).not.toBeNull();
+    const model = parseModel({ lambda: 0.95, d: 2 });
+    expect(Number(m![1])).toBe(Number(simulationWarmup(model, { start: 'empty', n: 10_000 }).time.toFixed(1)));
+    expect(Number(m![2])).toBe(Number(simulationWarmup(model, { start: 'fixed-point', n: 10_000 }).time.toFixed(1)));
   });
 });

@@ -68,6 +68,7 @@ import {
   refuseIdleOptions,
   refuseIdleSettings,
   serversFromFlags,
+  warmupToleranceHelp,
 } from '../options.ts';
 import { commandLine, startRun } from '../versions.ts';
 import { timeline } from '../timeline.ts';
@@ -293,12 +294,7 @@ export function compareCommand(): Command {
     )
     .option('--max-jobs <count>', 'job budget per replication for --resolve and --min-horizon (default 8 × --jobs)', parseJobs)
     .option('--seed <seed>', 'master seed; cell seeds derive from it', parseSeed, 1)
-    .option(
-      '--warmup-tolerance <ε>',
-      'warm-up = 2 × time for the ODE from empty to come within ε of the fixed point (≥ 3τ)',
-      parsePositive,
-      1e-3,
-    )
+    .option('--warmup-tolerance <ε>', warmupToleranceHelp(), parsePositive, 1e-3)
     .addOption(startOption('every replication of the sweep and the exact points'))
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
     .addOption(outOption(`${p.out} for the default preset, else reports/compare-<model>-d<d>-l<λ>-<hash of the settings>`))

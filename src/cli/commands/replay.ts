@@ -230,7 +230,7 @@ export function replayCommand(): Command {
         o.rescale
           ? `  rescaled: sizes ÷ ${(scale.meanSize as number).toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'} (mean 1), 1 s of the trace clock = ${(1 / (o.load * o.n * (scale.meanInterArrival as number))).toPrecision(6)} time units, load ρ = ${o.load} (the trace's own on ${o.n} servers: ${(scale.originalLoad as number).toPrecision(4)})`
           : `  not rescaled: time in the trace's seconds; trace's offered load λE[S] ${(scale.originalLoad as number).toPrecision(4)} on ${o.n} servers (λ from the inter-arrival times)`,
-        `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${r.batches} batches; window [${r.window[0]}, ${r.window[1]}] (${unit})`,
+        `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${r.batches} batches; window [${Number(r.window[0].toPrecision(6))}, ${Number(r.window[1].toPrecision(6))}] (${unit})`,
         `                          mean     95% CI (batch means)`,
         `  E[T] response time    ${show(r.meanResponseTime)}`,
         `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,

@@ -45,6 +45,7 @@ import {
   startOption,
   refuseIdleOptions,
   type ModelFlags,
+  warmupToleranceHelp,
 } from '../options.ts';
 import { decimalText, intervalText, jsonOption, printJson } from '../output.ts';
 
@@ -141,12 +142,7 @@ export function simulateCommand(): Command {
       'warm-up in time units (0: none, measure from the empty start); default: from the mean-field transient (see --warmup-tolerance)',
       parseNonNegative,
     )
-    .option(
-      '--warmup-tolerance <ε>',
-      'default warm-up = 2 × time for the SQ(d) ODE from empty to come within ε of its fixed point (≥ 3τ), × max(1, (1+SCV)/2) for variable sizes',
-      parsePositive,
-      1e-3,
-    )
+    .option('--warmup-tolerance <ε>', warmupToleranceHelp(', × max(1, (1+SCV)/2) for variable sizes'), parsePositive, 1e-3)
     // simulate keeps the empty start by default: its --warmup 0 and --per-job/--per-server records mean a run from empty
     .addOption(startOption('every replication', 'empty'))
     .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
@@ -303,9 +299,9 @@ export function simulateCommand(): Command {
         const lines = [
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
-            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ''}; seed ${o.seed}; engine ${result.engine}; ` +
+            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ' from empty'}; seed ${o.seed}; engine ${result.engine}; ` +
               `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`
-            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ''}; seed ${o.seed}; engine ${result.engine}`,
+            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ' from empty'}; seed ${o.seed}; engine ${result.engine}`,
           ...(result.precision
             ? [
                 `  precision: stopped by ${result.precision.stoppedBy} after ${result.precision.units} ${batchMode ? 'batches' : 'replications'}; ` +
