@@ -87,17 +87,17 @@ function outsideNote(result: SimulationResult): string[] {
   ];
 }
 
-/** An estimate, or ∞ with the reason when the mean is infinite in theory. */
 /**
  * A mean in text: its estimate, ∞ with the reason, or (E[T] unsettled: model/moments.ts meanResponseTimeUnsettled) the
- * run's average and interval marked as no settled estimate, as compare and claims leave it unjudged.
+ * run's average alone, marked as no settled estimate and given no interval (a t interval about a mean that may be ∞
+ * would read as a confidence statement), as run's tables and compare leave it unjudged.
  */
 const showOr = (e: Estimate, f: Finiteness, unsettled?: string) =>
   !f.finite
     ? `∞  (${f.reason}; the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing)`
     : unsettled === undefined
       ? show(e)
-      : `${show(e)}  not settled: the run's average, not an estimate (E[T] may be ∞, see the warning)`;
+      : `${decimalText(e.sampleMean ?? e.mean, 4)}  not settled: the run's average, not an estimate, so no interval (E[T] may be ∞, see the warning)`;
 
 /**
  * The warm-up line: MSER-5's truncation (over the first half of the series, stats/mser.ts) as a share of the measured
