@@ -16,7 +16,9 @@
  *   has that end and halfWidth null and `ci95Infinite: true`, read back as ±∞ (null lower −∞, upper +∞).
  *
  * Flat rows (figure data, CSV) cannot hold an object: there the value is null beside `infinite: true` (and `reason`),
- * report/figures.ts `estimateFields`. A bare null (or a bare non-finite number, which JSON.stringify writes as null)
+ * report/figures.ts `estimateFields`. A limit with no value that is not ∞ (not settled, or finite but not computed) is
+ * `{ "mean": null, "unsettled": true, "reason" }` or `{ "mean": null, "notComputed": true, "reason" }` (`unvaluedJson`),
+ * read back as written. A bare null (or a bare non-finite number, which JSON.stringify writes as null)
  * means "no such value" (NaN), never ∞: a writer gives an infinite mean as `meanJson(x, reason)`.
  */
 
@@ -35,6 +37,24 @@ export interface InfiniteJson {
  */
 export function infiniteJson(reason: string): InfiniteJson {
   return { mean: null, infinite: true, reason };
+}
+
+/**
+ * The JSON form of a limit that has no value but is not ∞ (compare's E[T]∞ and E[Q]∞, compare/verdict.ts
+ * `UnvaluedStatus`): null mean and what is known, `unsettled: true` (neither proven finite nor ∞, model/moments.ts
+ * `meanFieldUnsettled`) or `notComputed: true` (proven finite, no number here), and why. Never `infinite`.
+ */
+export type UnvaluedJson =
+  | { readonly mean: null; readonly unsettled: true; readonly reason: string }
+  | { readonly mean: null; readonly notComputed: true; readonly reason: string };
+
+/**
+ * The object of a limit with no value (`UnvaluedJson`). @param status 'not-settled' or 'not-computed'.
+ * @param reason why, in words. @example unvaluedJson('not-settled', 'E[T]∞ not settled: …')
+ *   // { mean: null, unsettled: true, reason: 'E[T]∞ not settled: …' }
+ */
+export function unvaluedJson(status: 'not-settled' | 'not-computed', reason: string): UnvaluedJson {
+  return status === 'not-settled' ? { mean: null, unsettled: true, reason } : { mean: null, notComputed: true, reason };
 }
 
 /**

@@ -21,8 +21,8 @@ import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { FIXED_POINT_FLOOR_TAUS } from '../meanfield/warmup.ts';
-import { meanFieldLimit } from '../model/moments.ts';
-import { meanJson } from '../io/jsonText.ts';
+import { estimandFiniteness, meanFieldLimit, meanFieldUnsettled } from '../model/moments.ts';
+import { meanJson, unvaluedJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
 import {
   fittedLimitInterval,
@@ -615,9 +615,47 @@ ${reproduceSection(meta)}`;
 }
 
 /**
+ * A model's reference as JSON (results.json and `compare --json`, one form): E[T]∞ and E[Q]∞ a number when computed;
+ * the ∞ object `{ mean: null, infinite: true, reason }` only where E[T]∞ = ∞ is proven (`meanFieldLimit` 'infinite', or
+ * the solver's ∞); else, where it has no value, `{ mean: null, unsettled: true, reason }` (not settled) or
+ * `{ mean: null, notComputed: true, reason }` (finite, not computed), io/jsonText.ts `unvaluedJson`. A model whose
+ * E[T]_n = ∞ at every finite n (with replacement) keeps that reason in `infinite` (its cells' estimates say ∞), but its
+ * limit is not called ∞: LWL(3)/JSQ(3) with pareto:1.9 (finite limit), JSQ(2) FIFO pareto:1.5 (not settled).
+ */
+export function referenceJson(m: Pick<ModelSummary, 'reference' | 'model'>): unknown {
+  const ref = m.reference;
+  if (ref.infinite === undefined && !unvaluedReference(ref) && Number.isFinite(ref.meanResponseTime)) return ref;
+  const unvalued = unvaluedReference(ref) ?? limitOnlyAtFiniteN(m);
+  if (unvalued) {
+    const value = unvaluedJson(unvalued.status, unvalued.reason);
+    return { ...ref, meanResponseTime: value, meanQueueLength: value };
+  }
+  const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
+  return {
+    ...ref,
+    meanResponseTime: meanJson(ref.meanResponseTime, reason),
+    meanQueueLength: ref.meanQueueLength === null ? null : meanJson(ref.meanQueueLength, reason),
+  };
+}
+
+/**
+ * What is known of the limit of a model whose reference is ∞ only because E[T]_n = ∞ at every finite n
+ * (`estimandFiniteness`), while `meanFieldLimit` says 'finite' (not computed here) or 'unsettled'; null otherwise.
+ */
+function limitOnlyAtFiniteN(
+  m: Pick<ModelSummary, 'reference' | 'model'>,
+): { status: 'not-settled' | 'not-computed'; reason: string } | null {
+  if (m.reference.infinite === undefined || estimandFiniteness(m.model).meanResponseTime.finite) return null;
+  const limit = meanFieldLimit(m.model);
+  if (limit === 'unsettled') return { status: 'not-settled', reason: meanFieldUnsettled(m.model) ?? m.reference.infinite };
+  if (limit === 'finite') return { status: 'not-computed', reason: `E[T]∞ is finite, not computed here: ${m.reference.infinite}` };
+  return null;
+}
+
+/**
  * results.json of a comparison: the result as it is, but
- * - each model's reference E[T]∞ and E[Q]∞ that are infinite in theory are the ∞ object `{ mean: null, infinite: true,
- *   reason }` (io/jsonText.ts, README "JSON formats"), not a bare null; the reference's `infinite` keeps the reason;
+ * - each model's reference E[T]∞ and E[Q]∞ without a number are an object saying what is known (`referenceJson`: ∞ only
+ *   where proven, else not settled or not computed), never a bare null; the reference's `infinite` keeps its reason;
  * - each simulated percentile (cells, confirmatory reruns and the quantile checks) has its 95 % interval `ci95` [lo, hi]
  *   alone: that interval inverts the cdf and is not symmetric about the percentile, so a `halfWidth` would state a
  *   second interval, mean ± h, that nothing computed (`oneInterval`, as `simulate --json` prints them).
@@ -630,19 +668,6 @@ export function comparisonResultsJson(result: ComparisonResult): unknown {
           responseTimePercentiles: Object.fromEntries(Object.entries(s.responseTimePercentiles).map(([k, e]) => [k, oneInterval(e)])),
         }
       : s;
-  const reference = (m: ModelSummary) => {
-    const ref = m.reference;
-    if (ref.infinite === undefined && !unvaluedReference(ref) && Number.isFinite(ref.meanResponseTime)) return ref;
-    // not settled, or finite but not computed: no number, null with the reason (`unsettled`, `notComputed`) beside it;
-    // the checks say the status ('not-settled', 'not-computed')
-    if (unvaluedReference(ref)) return { ...ref, meanResponseTime: null, meanQueueLength: null };
-    const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
-    return {
-      ...ref,
-      meanResponseTime: meanJson(ref.meanResponseTime, reason),
-      meanQueueLength: ref.meanQueueLength === null ? null : meanJson(ref.meanQueueLength, reason),
-    };
-  };
   return {
     ...result,
     cells: result.cells.map((c) => ({
@@ -652,7 +677,7 @@ export function comparisonResultsJson(result: ComparisonResult): unknown {
     })),
     models: result.models.map((m) => ({
       ...m,
-      reference: reference(m),
+      reference: referenceJson(m),
       ...(m.quantiles
         ? { quantiles: { ...m.quantiles, cells: m.quantiles.cells.map((q) => ({ ...q, simulated: oneInterval(q.simulated) })) } }
         : {}),

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runComparison, type ComparisonConfig, type ComparisonResult } from '../../src/compare/index.ts';
 import { cellVerdict, judgeFamily, limitCheck, UNDEFINED_INFINITE } from '../../src/compare/verdict.ts';
 import { fitInverseN, logLogSlope } from '../../src/compare/fit.ts';
-import { comparisonFigures, disagreementLine, statusText } from '../../src/report/index.ts';
+import { comparisonFigures, disagreementLine, referenceJson, statusText } from '../../src/report/index.ts';
 import { comparisonLatexTables } from '../../src/report/latex.ts';
 import { infiniteEstimate, tInterval } from '../../src/stats/index.ts';
 import { parseJsonText } from '../../src/io/index.ts';
@@ -68,6 +68,9 @@ describe('compare: infinite means are undefined, never judged (issue 21 item 1)'
     expect(m.reference.meanResponseTime).toBe(Infinity);
     expect(m.reference.infinite).toMatch(/E\[S²\] = ∞ \(pareto α = 1.5/);
     expect(m.limit.status).toBe('undefined');
+    // d = 1 FIFO: E[T]∞ = ∞ is proven (meanFieldLimit 'infinite'), so its JSON is the ∞ object, here only
+    const json = (referenceJson(m) as { meanResponseTime: unknown }).meanResponseTime;
+    expect(json).toEqual({ mean: null, infinite: true, reason: m.reference.infinite });
     expect(m.fit).toBeNull();
     expect(m.fitThroughReference).toBeNull();
     expect(m.slope).toBeNull();
@@ -165,10 +168,11 @@ describe('compare: infinite means are undefined, never judged (issue 21 item 1)'
     expect(md).toMatch(/## Figures\n\nNo figure of E\[T\]: it is infinite in theory/);
     expect(existsSync(path.join(out, 'figures', 'convergence.csv'))).toBe(false);
     const results = parseJsonText(readFileSync(path.join(out, 'results.json'), 'utf8')) as ComparisonResult;
-    // JSON has no ∞: the reference is the one ∞ object, { mean: null, infinite: true, reason } (was a bare null)
+    // E[T]_n = ∞, but the limit is not settled: never the ∞ object (it once was, while report.md said "not settled")
     const raw = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
-    expect(raw.models[0].reference.meanResponseTime).toEqual({ mean: null, infinite: true, reason: results.models[0].reference.infinite });
-    expect(raw.models[0].reference.meanQueueLength).toEqual({ mean: null, infinite: true, reason: results.models[0].reference.infinite });
+    const unsettled = { mean: null, unsettled: true, reason: expect.stringMatching(/not settled/) };
+    expect(raw.models[0].reference.meanResponseTime).toEqual(unsettled);
+    expect(raw.models[0].reference.meanQueueLength).toEqual(unsettled);
     expect(results.models[0].reference.infinite).toMatch(/E\[S²\] = ∞/);
     expect(results.cells[0].simulation.meanResponseTime.mean).toBe(Infinity); // the one encoding, read back as +∞
     expect(results.cells[0].verdict.status).toBe('undefined');

@@ -107,8 +107,33 @@ describe('compare: a limit proven finite with no solver is "finite, not computed
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toMatch(/\| \d+\.\d+ ± \d+\.\d+ \| finite, not computed \(.*\*\*finite, not computed\*\*/);
     const raw = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
-    expect(raw.models[0].reference.meanResponseTime).toBeNull();
-    expect(raw.models[0].reference.notComputed).toMatch(/^E\[T\]∞ is finite/);
+    const why = raw.models[0].reference.notComputed;
+    expect(why).toMatch(/^E\[T\]∞ is finite/);
+    expect(raw.models[0].reference.meanResponseTime).toEqual({ mean: null, notComputed: true, reason: why });
+    expect(raw.models[0].reference.meanQueueLength).toEqual({ mean: null, notComputed: true, reason: why });
     expect(raw.models[0].limit.status).toBe('not-computed');
+  }, 600_000);
+
+  it('compare JSQ(3) FIFO pareto:1.9 with replacement: E[T]_n = ∞, the finite limit "not computed" in results.json and --json alike', async () => {
+    // a fresh-user trial: results.json read { mean: null, infinite: true } for this limit while report.md said finite,
+    // and `--json` printed it as a bare null beside infinite: "<reason>"
+    const m = parseModel({ lambda: 0.7, d: 3, service: 'pareto:1.9' });
+    expect(meanFieldLimit(m)).toBe('finite');
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-cmp-notcomputed-wr-')), 'r');
+    const r = await runCli(
+      `compare --service pareto:1.9 --d 3 --lambda 0.7 --n 10,20 --jobs 1000 --replications 2 --no-trajectory --json --out ${out}`,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const raw = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
+    const ref = raw.models[0].reference;
+    expect(ref.infinite).toMatch(/all 3 draws hit one server/); // E[T]_n = ∞ at finite n stays said
+    const limit = { mean: null, notComputed: true, reason: expect.stringMatching(/^E\[T\]∞ is finite, not computed here: /) };
+    expect(ref.meanResponseTime).toEqual(limit);
+    expect(ref.meanQueueLength).toEqual(limit);
+    expect(raw.cells[0].simulation.meanResponseTime).toMatchObject({ mean: null, infinite: true }); // the cells' E[T]_n
+    // --json on stdout: the same form as results.json, not a bare null
+    const printed = JSON.parse(r.stdout);
+    expect(printed.models[0].reference.meanResponseTime).toEqual(ref.meanResponseTime);
+    expect(printed.models[0].reference.meanQueueLength).toEqual(ref.meanQueueLength);
   }, 600_000);
 });

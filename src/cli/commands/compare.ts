@@ -45,6 +45,7 @@ import {
   disagreementLine,
   NOT_RESOLVED,
   previousReport,
+  referenceJson,
   settingsFolderName,
   statusText,
   writeComparisonReport,
@@ -488,7 +489,8 @@ export function compareCommand(): Command {
             files,
             // what judges the cells: the refined mean field (a 1/n term V), or the limit alone ("Without V", theory.md §8)
             judgedBy: result.judgedBy,
-            models: result.models,
+            // the references in results.json's form (`referenceJson`): ∞ only where proven, never a bare null
+            models: result.models.map((m) => ({ ...m, reference: referenceJson(m) })),
             cells: result.cells.map((c) => ({
               key: c.key,
               d: c.d,
