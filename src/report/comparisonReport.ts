@@ -21,13 +21,13 @@ import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { FIXED_POINT_FLOOR_TAUS } from '../meanfield/warmup.ts';
-import { estimandFiniteness, meanFieldLimit, meanFieldUnsettled } from '../model/moments.ts';
 import { meanJson, unvaluedJson } from '../io/jsonText.ts';
 import { timeUnit } from '../model/service/index.ts';
 import {
   fittedLimitInterval,
   isUnvalued,
   UNDEFINED_INFINITE,
+  limitWithoutValue,
   unvaluedReference,
   UNVALUED,
   UNVALUED_STATUSES,
@@ -55,20 +55,17 @@ type Columns<T> = (readonly [string, (x: T) => string])[];
 /** "1.3742 (exact)", "1.5767 ± 0.0075 (cavity 95% CI)", "3.3115 ± 4.3e-6 (numerical)". */
 export function referenceText(m: ModelSummary): string {
   const r = m.reference;
-  if (r.infinite !== undefined || r.meanResponseTime === Infinity)
-    // E[T]_n = ∞ with replacement may sit beside a finite limit (model/moments.ts): the column then says which is ∞
-    // and a limit not settled (JSQ(2) FIFO pareto:1.5) is neither finite nor ∞ (model/moments.ts `meanFieldLimit`)
-    switch (meanFieldLimit(m.model)) {
-      case 'finite':
-        return 'finite (E[T]_n = ∞ at every n: not compared)';
-      case 'unsettled':
-        return 'not settled (E[T]∞ unproven, E[T]_n = ∞ at every n: not compared)';
-      case 'infinite':
-        return '∞ (infinite in theory)';
-    }
-  // E[T]_n simulated, E[T]∞ not settled or finite but not computed (compare/verdict.ts `UNVALUED`): nothing to judge against
-  const unvalued = unvaluedReference(r);
-  if (unvalued !== null) return `${statusText(unvalued.status)} (${UNVALUED[unvalued.status].meaning}: cells shown, not judged)`;
+  // no finite value (compare/verdict.ts `limitWithoutValue`): E[T]_n = ∞ with replacement may sit beside a finite limit
+  // or one not settled (JSQ(2) FIFO pareto:1.5); E[T]∞ not settled or finite but not computed with E[T]_n simulated
+  const known = limitWithoutValue(m);
+  if (known !== null) {
+    if (known.status === 'infinite') return '∞ (infinite in theory)';
+    if (known.atEveryN)
+      return known.status === 'not-computed'
+        ? 'finite (E[T]_n = ∞ at every n: not compared)'
+        : 'not settled (E[T]∞ unproven, E[T]_n = ∞ at every n: not compared)';
+    return `${statusText(known.status)} (${UNVALUED[known.status].meaning}: cells shown, not judged)`;
+  }
   if (r.kind === 'estimate') return `${fix(r.meanResponseTime)} ± ${fix(r.halfWidth)} (estimate, 95% CI)`;
   if (r.kind === 'approximation')
     return r.measuredError
@@ -624,32 +621,17 @@ ${reproduceSection(meta)}`;
  */
 export function referenceJson(m: Pick<ModelSummary, 'reference' | 'model'>): unknown {
   const ref = m.reference;
-  if (ref.infinite === undefined && !unvaluedReference(ref) && Number.isFinite(ref.meanResponseTime)) return ref;
-  const unvalued = unvaluedReference(ref) ?? limitOnlyAtFiniteN(m);
-  if (unvalued) {
-    const value = unvaluedJson(unvalued.status, unvalued.reason);
+  const known = limitWithoutValue(m);
+  if (known === null) return ref;
+  if (known.status !== 'infinite') {
+    const value = unvaluedJson(known.status, known.reason);
     return { ...ref, meanResponseTime: value, meanQueueLength: value };
   }
-  const reason = ref.infinite ?? 'E[T]∞ = ∞ in theory';
   return {
     ...ref,
-    meanResponseTime: meanJson(ref.meanResponseTime, reason),
-    meanQueueLength: ref.meanQueueLength === null ? null : meanJson(ref.meanQueueLength, reason),
+    meanResponseTime: meanJson(ref.meanResponseTime, known.reason),
+    meanQueueLength: ref.meanQueueLength === null ? null : meanJson(ref.meanQueueLength, known.reason),
   };
-}
-
-/**
- * What is known of the limit of a model whose reference is ∞ only because E[T]_n = ∞ at every finite n
- * (`estimandFiniteness`), while `meanFieldLimit` says 'finite' (not computed here) or 'unsettled'; null otherwise.
- */
-function limitOnlyAtFiniteN(
-  m: Pick<ModelSummary, 'reference' | 'model'>,
-): { status: 'not-settled' | 'not-computed'; reason: string } | null {
-  if (m.reference.infinite === undefined || estimandFiniteness(m.model).meanResponseTime.finite) return null;
-  const limit = meanFieldLimit(m.model);
-  if (limit === 'unsettled') return { status: 'not-settled', reason: meanFieldUnsettled(m.model) ?? m.reference.infinite };
-  if (limit === 'finite') return { status: 'not-computed', reason: `E[T]∞ is finite, not computed here: ${m.reference.infinite}` };
-  return null;
 }
 
 /**

@@ -4,9 +4,8 @@
  * `pdflatex report.tex` in the report folder checks the lot. Needs booktabs and graphicx only.
  */
 import type { ComparisonResult } from '../compare/index.ts';
-import { fittedLimitInterval, unvaluedReference } from '../compare/verdict.ts';
+import { fittedLimitInterval, limitWithoutValue } from '../compare/verdict.ts';
 import type { ModelSummary } from '../compare/types.ts';
-import { meanFieldLimit } from '../model/moments.ts';
 import type { CellOutcome } from '../experiments/outcome.ts';
 import type { Figure } from './figures.ts';
 // one display text per status (page.ts `statusText`), as the Markdown and HTML tables print it: no machine word here
@@ -86,19 +85,9 @@ export function comparisonLatexTables(result: ComparisonResult): string {
   const ref = (c: (typeof cells)[number]) => models.find((m) => m.d === c.d && m.lambda === c.lambda)?.reference.meanResponseTime;
   // E[T]∞ in a cell: ∞, its status where it has no value ("not settled", "finite, not computed": no number), or the value
   const refText = (m: ModelSummary | undefined, value: number | undefined) => {
-    const unvalued = m && unvaluedReference(m.reference);
-    if (unvalued) return latexText(statusText(unvalued.status));
-    // an ∞ reference may stand for E[T]_n = ∞ at every n (with replacement) beside a limit that is finite or not
-    // settled: E[T]∞ reads ∞ only where that is proven (model/moments.ts `meanFieldLimit`), as report.md says
-    if (m && (m.reference.infinite !== undefined || value === Infinity))
-      switch (meanFieldLimit(m.model)) {
-        case 'finite':
-          return latexText(statusText('not-computed'));
-        case 'unsettled':
-          return latexText(statusText('not-settled'));
-        case 'infinite':
-          return '$\\infty$';
-      }
+    // ∞ only where proven; a limit with no value reads its status, as report.md (compare/verdict.ts `limitWithoutValue`)
+    const known = m && limitWithoutValue(m);
+    if (known) return known.status === 'infinite' ? '$\\infty$' : latexText(statusText(known.status));
     return value === Infinity ? '$\\infty$' : num(value);
   };
   const cellTable = table({
