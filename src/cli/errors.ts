@@ -1,18 +1,39 @@
 /**
- * Turns any error into one readable line on stderr and a non-zero exit code: 2 for bad input or a model the
- * tool has no solver for (SupermarketError), 3 for a valid model whose solver ran and did not converge
- * (ConvergenceError: an iteration missed its tolerance; SolverError: a numerical library failed), 1 for a bad flag
- * value found in a command's action (commander's
- * InvalidArgumentError, the exit commander gives a bad value while parsing) and for every path error: a file-system
- * error (cannot write the report) or an input path that is missing, a folder or unreadable (PathError), as a folder
- * operand refused while parsing is; 70 for an internal failure. SUPERMARKET_DEBUG=1 adds the stack.
+ * One rule for every refusal and failure of the CLI, whoever detects it (commander while parsing, an option parser, the
+ * model schema, a command's own checks, a solver): one line on stderr, `supermarket: error: <what>`, and the exit code
+ * of its kind (`EXIT`, README "Exit codes", every command's --help):
+ * - 2, bad input (`EXIT.badInput`): the command line or a file it names is refused: an unknown option or command, a
+ *   missing or repeated option or argument, a bad flag value, a model the schema refuses (d > n, ρ ≥ 1, a bad
+ *   `--service`), a question the model has no solver for, a path that is missing or of the wrong kind (PathError;
+ *   ENOENT, ENOTDIR, EISDIR), a file whose content is wrong, stored cells of other code, a locked output folder;
+ * - 3 (`EXIT.notConverged`): a valid model whose solver ran and did not converge (ConvergenceError, SolverError);
+ * - 1 (`EXIT.system`): the machine failed an operation on good input: a file-system error other than a wrong path
+ *   (permission, a full disk, a read-only file system, I/O), standard output that cannot be written, an optional
+ *   dependency that is not installed;
+ * - 70 (`EXIT.internal`): an internal failure (a bug; SUPERMARKET_DEBUG=1 adds the stack); 130 on Ctrl-C.
+ * Before 2026-12-03 commander's refusals said `supermarket <command>: error:` and exited 1 with every bad flag value and
+ * path error, while the model's refusals said `supermarket: error:` and exited 2.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { ConvergenceError, PathError, SolverError, SupermarketError } from '../errors.ts';
 import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 
-/** The exit code of a solver that ran on a valid model and did not converge (README "Bad input"). */
-export const NOT_CONVERGED_EXIT = 3;
+/** The exit codes of the CLI, one per kind of refusal or failure (this module's doc, README "Exit codes"). */
+export const EXIT = { badInput: 2, notConverged: 3, system: 1, internal: 70, interrupted: 130 } as const;
+
+/** The exit code of a solver that ran on a valid model and did not converge (`EXIT.notConverged`). */
+export const NOT_CONVERGED_EXIT = EXIT.notConverged;
+
+/** The prefix of every refusal line on stderr, whoever refuses (commander or the command). */
+export const REFUSAL_PREFIX = 'supermarket: ';
+
+/** The exit codes as every command's --help ends (program.ts), in one line. */
+export const EXIT_CODES_HELP =
+  'Exit codes: 0 done; 2 bad input (a refused option, value, model, path or file); 3 a solver did not converge; ' +
+  '1 a file-system or output failure; 70 an internal error; 130 interrupted.';
+
+/** Error codes of a path that does not exist or is of the wrong kind: bad input, not a failure of the machine. */
+const WRONG_PATH = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
 /** Set by `refusalsAsJson`: a refusal also goes to stdout as JSON. */
 let jsonRefusal = false;
@@ -34,13 +55,16 @@ function refusalJson(line: string, exitCode: number): void {
 }
 
 /**
- * Makes commander's own refusals of `cmd` (printed by commander on stderr, then its exit) print `refusalJson` too
- * when `refusalsAsJson` is on; help and version (exit 0) print nothing more.
+ * Makes commander's own refusals of `cmd` (an unknown option or command, a missing argument, a bad or repeated flag
+ * value, help shown for a missing command) exit `EXIT.badInput` like every other bad input, and print `refusalJson` too
+ * when `refusalsAsJson` is on; help and version (exit 0) stay as they are. Commander prints the line itself, through the
+ * command's `outputError` (program.ts: `REFUSAL_PREFIX`).
  */
-export function jsonCommanderRefusals(cmd: Command): Command {
+export function commanderRefusals(cmd: Command): Command {
   return cmd.exitOverride((error) => {
-    if (error.exitCode !== 0) refusalJson(error.message, error.exitCode);
-    // returning lets commander exit with error.exitCode, as without the override
+    if (error.exitCode === 0) return; // commander exits 0 after help or version
+    refusalJson(error.message, EXIT.badInput);
+    process.exit(EXIT.badInput);
   });
 }
 
@@ -50,27 +74,34 @@ export function reportFatal(error: unknown): never {
     // one line whatever the message holds (JSON.parse quotes the file, newlines and all)
     const line = text.replace(/\s*\n\s*/g, ' ');
     refusalJson(line, exitCode);
-    process.stderr.write(`supermarket: ${line}\n`);
+    process.stderr.write(`${REFUSAL_PREFIX}${line}\n`);
     if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(exitCode);
   };
-  if (error instanceof PathError) return fail(`error: ${error.message}`, 1);
-  if (error instanceof ConvergenceError || error instanceof SolverError) return fail(`error: ${error.message}`, NOT_CONVERGED_EXIT);
-  if (error instanceof SupermarketError) return fail(`error: ${error.message}`, 2);
-  if (error instanceof InvalidArgumentError) return fail(`error: ${error.message}`, 1);
+  if (error instanceof PathError) return fail(`error: ${error.message}`, EXIT.badInput);
+  if (error instanceof ConvergenceError || error instanceof SolverError) return fail(`error: ${error.message}`, EXIT.notConverged);
+  if (error instanceof SupermarketError) return fail(`error: ${error.message}`, EXIT.badInput);
+  if (error instanceof InvalidArgumentError) return fail(`error: ${error.message}`, EXIT.badInput);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   // a command's package missing from an install with --omit=optional (the library needs none of them)
   const missing = /Cannot find (?:package|module) '([^']+)'/.exec((error as Error | undefined)?.message ?? '')?.[1];
   if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && missing)
-    return fail(`error: ${missing} is not installed: this command needs the optional dependencies (reinstall without --omit=optional)`, 1);
+    return fail(
+      `error: ${missing} is not installed: this command needs the optional dependencies (reinstall without --omit=optional)`,
+      EXIT.system,
+    );
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
     const e = error as NodeJS.ErrnoException;
     // e.message is "CODE: what happened, syscall 'path'": keep what happened; a read of a folder names no path
     const what = /^[A-Z]+: ([^,]+)/.exec(e.message)?.[1] ?? code;
-    return fail(`error: cannot ${e.syscall ?? 'access'}${e.path ? ` ${e.path}` : ''}: ${code} (${what})`, 1);
+    // a path that is missing or of the wrong kind is bad input; permission, a full disk, I/O: the machine failed
+    return fail(
+      `error: cannot ${e.syscall ?? 'access'}${e.path ? ` ${e.path}` : ''}: ${code} (${what})`,
+      WRONG_PATH.has(code) ? EXIT.badInput : EXIT.system,
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return fail(`internal error: ${message.split('\n')[0]} (rerun with SUPERMARKET_DEBUG=1 for the stack trace)`, 70);
+  return fail(`internal error: ${message.split('\n')[0]} (rerun with SUPERMARKET_DEBUG=1 for the stack trace)`, EXIT.internal);
 }
 
 /**
@@ -83,12 +114,12 @@ export function stdioFailure(stream: 'standard output' | 'standard error', error
   const what = /^[A-Z]+: ([^,]+)/.exec(error.message)?.[1] ?? error.message;
   if (stream === 'standard output') {
     try {
-      process.stderr.write(`supermarket: error: cannot write ${stream}: ${what}${error.code ? ` (${error.code})` : ''}\n`);
+      process.stderr.write(`${REFUSAL_PREFIX}error: cannot write ${stream}: ${what}${error.code ? ` (${error.code})` : ''}\n`);
     } catch {
       /* stderr is gone too: the exit code says it */
     }
   }
-  process.exit(1);
+  process.exit(EXIT.system);
 }
 
 /** Wraps a commander action so that thrown errors become one line and an exit code. */
@@ -117,7 +148,7 @@ export async function withInterruptMessage<T>(kept: () => string, work: () => Pr
   const onInterrupt = () => {
     stop?.();
     process.stderr.write(`\ninterrupted: ${kept()}\n`);
-    process.exit(130);
+    process.exit(EXIT.interrupted);
   };
   process.once('SIGINT', onInterrupt);
   try {

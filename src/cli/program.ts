@@ -8,6 +8,7 @@
  */
 import { Command, Help, InvalidArgumentError, type ParseOptions } from 'commander';
 import { DISCIPLINES } from '../model/policy/discipline.ts';
+import { EXIT_CODES_HELP, REFUSAL_PREFIX, commanderRefusals } from './errors.ts';
 import { VERSION } from '../version.ts';
 
 /** One command as the top-level help lists it; `load` imports its module and builds the commander command. */
@@ -153,12 +154,16 @@ export function reflowDescription(text: string): string {
   return text.replace(/([^\n])\n(?=[^\n\s\-•*\d])/g, '$1 ').replace(/([^\n])\n(?=\d+[^.)\d])/g, '$1 ');
 }
 
+/** Commander's refusal line (it starts "error: "), as every refusal is printed (cli/errors.ts: one prefix, one exit code). */
+const outputError = (str: string, write: (s: string) => void) => write(`${REFUSAL_PREFIX}${str.trim()}\n`);
+
 function configure(cmd: Command, entry: CommandEntry): Command {
   cmd.description(reflowDescription(cmd.description()));
-  return refuseRepeatedOptions(cmd)
+  return commanderRefusals(refuseRepeatedOptions(cmd))
     .summary(entry.summary)
     .showSuggestionAfterError(false)
-    .configureOutput({ outputError: (str, write) => write(`supermarket ${cmd.name()}: ${str.trim()}\n`) });
+    .configureOutput({ outputError })
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`);
 }
 
 /**
@@ -177,9 +182,8 @@ class LazyProgram extends Command {
       real.parent = this;
       const at = userArgs.indexOf(name!);
       // --json: every refusal (the action's, commander's) also as { failed, exitCode } on stdout (cli/errors.ts)
-      const { jsonCommanderRefusals, refusalsAsJson } = await import('./errors.ts');
+      const { refusalsAsJson } = await import('./errors.ts');
       refusalsAsJson(real.options.some((o) => o.long === '--json') && userArgs.slice(at + 1).includes('--json'));
-      jsonCommanderRefusals(real);
       // Commander checks required options before unknown ones (`--lamda 0.9` would read as a missing --lambda): name the
       // mistyped option first, with a suggestion. Not for `help NAME` (no options to check).
       if (userArgs[at - 1] !== 'help' && !userArgs.slice(0, at).includes('help')) {
@@ -206,7 +210,7 @@ export function buildProgram(): Command {
         'Theory and sources: docs/theory.md.',
     )
     .showSuggestionAfterError(false)
-    .configureOutput({ outputError: (str, write) => write(`supermarket: ${str.trim().replace(/^error: /, 'error: ')}\n`) })
+    .configureOutput({ outputError })
     .configureHelp({
       subcommandTerm(cmd) {
         const entry = COMMANDS.find((c) => c.name === cmd.name());
@@ -215,8 +219,10 @@ export function buildProgram(): Command {
     })
     .addHelpText(
       'after',
-      '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report',
+      '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report' +
+        `\n\n${EXIT_CODES_HELP}\nA refusal is one line on stderr, "supermarket: error: …" (with --json also { "failed", "exitCode" } on stdout).`,
     );
+  commanderRefusals(program);
   for (const entry of COMMANDS) {
     const placeholder = new Command(entry.name)
       .allowUnknownOption()

@@ -1,6 +1,6 @@
 /**
  * Bad values found by the fresh-user passes: each gives one line on stderr, no stack trace, and the exit code of its
- * kind (README: 1 for a bad flag value, 2 for a bad model).
+ * kind (README "Exit codes": 2 for every bad input, a bad flag value or a bad model alike; it was 1 for a flag value).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -36,7 +36,7 @@ describe('seeds are read exactly as typed', () => {
     ['above 2^31 − 1 (trace: the forest seed)', ['trace', 'test/fixtures/none.swf', '--seed', '2147483648'], /integer ≤ 2147483647/],
   ];
   for (const [what, args, pattern] of cases) {
-    it(`supermarket ${args[0]} refuses a --seed ${what} with exit 1, as every bad flag value`, () => expectOneLine(args, 1, pattern));
+    it(`supermarket ${args[0]} refuses a --seed ${what} with exit 2, as every bad flag value`, () => expectOneLine(args, 2, pattern));
   }
 
   it('supermarket simulate --seed 9007199254740991 (2^53 − 1) is accepted and used as typed', async () => {
@@ -47,18 +47,18 @@ describe('seeds are read exactly as typed', () => {
 });
 
 describe('integer options name their own requirement', () => {
-  it('supermarket replay --batches 1 says a confidence interval needs two batches, exit 1', () =>
+  it('supermarket replay --batches 1 says a confidence interval needs two batches, exit 2', () =>
     expectOneLine(
       ['replay', 'test/fixtures/none.swf', '--n', '2', '--batches', '1'],
-      1,
+      2,
       /--batches .*integer ≥ 2 \(a confidence interval needs two batches\)/,
     ));
-  it('supermarket model --compare --replications 2.5 is refused as a non-integer, exit 1', () =>
-    expectOneLine(['model', 'models/jsq-d.json', '--compare', '--n', '10', '--replications', '2.5'], 1, /integer ≥ 2 .*got "2\.5"/));
+  it('supermarket model --compare --replications 2.5 is refused as a non-integer, exit 2', () =>
+    expectOneLine(['model', 'models/jsq-d.json', '--compare', '--n', '10', '--replications', '2.5'], 2, /integer ≥ 2 .*got "2\.5"/));
 });
 
-describe('every integer option is read by one parser: a fraction is a bad flag value, exit 1', () => {
-  // --n 10.5 went through parseNumber to the model's own check (exit 2) while --jobs 2000.5 was refused by the parser (exit 1)
+describe('every integer option is read by one parser: a fraction is a bad flag value, exit 2', () => {
+  // --n 10.5 went through parseNumber to the model's own check while --jobs 2000.5 was refused by the parser
   it.each([
     ['simulate --n', [...SIM.slice(0, 5), '--n', '10.5'], /--n <n>.* integer ≥ 1, got "10\.5"/],
     ['simulate --jobs', [...SIM, '--jobs', '2000.5'], /--jobs <count>.* integer ≥ 1, got "2000\.5"/],
@@ -66,14 +66,14 @@ describe('every integer option is read by one parser: a fraction is a bad flag v
     ['fixed-point --n', ['fixed-point', '--lambda', '0.5', '--d', '2', '--refined', '--n', '10.5'], /--n <n>.* integer ≥ 1, got "10\.5"/],
     // a list read exactly too: 4503599627370496.5 is a double's 4503599627370496, an integer, as Number() reads it
     ['model --n (a list)', ['model', 'models/jsq-d.json', '--n', '10,4503599627370496.5'], /integer, got "4503599627370496\.5" in "10,/],
-  ])('%s', (_, args, pattern) => expectOneLine(args, 1, pattern));
+  ])('%s', (_, args, pattern) => expectOneLine(args, 2, pattern));
 });
 
 describe('a bad flag value found in the action is a bad flag value, not an internal error', () => {
-  it('supermarket simulate --precision with --max-replications below --replications: one line, exit 1 (was 70)', () =>
+  it('supermarket simulate --precision with --max-replications below --replications: one line, exit 2 (was 70)', () =>
     expectOneLine(
       [...SIM, '--precision', '0.01', '--max-replications', '3', '--replications', '5'],
-      1,
+      2,
       /--max-replications \(3\) must be ≥ the first 5 replications/,
     ));
 });
@@ -110,37 +110,37 @@ describe('more bad inputs of the fresh-user pass', () => {
     // was "--jobs-from 1 is after --jobs-to 0"
     ['replay of an empty trace', ['replay', emptySwf, '--n', '2'], 2, /empty\.swf: no jobs left \(0 records skipped\)/],
     // was "cannot read : EISDIR (EISDIR)"
-    ['replay of a folder', ['replay', folderSwf, '--n', '2'], 1, /folder\.swf is a folder, not a file/],
-    ['trace of a folder', ['trace', folderSwf], 1, /folder\.swf is a folder, not a file/],
+    ['replay of a folder', ['replay', folderSwf, '--n', '2'], 2, /folder\.swf is a folder, not a file/],
+    ['trace of a folder', ['trace', folderSwf], 2, /folder\.swf is a folder, not a file/],
     // was "cannot read model file DIR: EISDIR: illegal operation on a directory, read", exit 2
-    ['model of a folder', ['model', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
-    ['run of a folder', ['run', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
-    ['conjecture of a folder', ['conjecture', tmp], 1, /sm-bad-\w+ is a folder, not a file/],
+    ['model of a folder', ['model', tmp], 2, /sm-bad-\w+ is a folder, not a file/],
+    ['run of a folder', ['run', tmp], 2, /sm-bad-\w+ is a folder, not a file/],
+    ['conjecture of a folder', ['conjecture', tmp], 2, /sm-bad-\w+ is a folder, not a file/],
     // was accepted: a ± 200 % target, met by the first replications
     [
       '--precision 2',
       [...SIM, '--precision', '2'],
-      1,
+      2,
       /--precision <rel>' argument '2' is invalid\. expected a relative half-width in \(0, 1\)/,
     ],
-    ['--precision 1', [...SIM, '--precision', '1'], 1, /expected a relative half-width in \(0, 1\)/],
+    ['--precision 1', [...SIM, '--precision', '1'], 2, /expected a relative half-width in \(0, 1\)/],
     // were "cannot read the file (EISDIR)", exit 2
     [
       'a folder as --service empirical:FILE',
       ['simulate', '--service', `empirical:${tmp}`, '--lambda', '0.5', '--d', '2', '--n', '10'],
-      1,
+      2,
       /^supermarket: error: service empirical:.*sm-bad-\w+: .*sm-bad-\w+ is a folder, not a file$/,
     ],
     [
       'a folder as ode --init FILE',
       ['ode', '--lambda', '0.9', '--d', '2', '--init', tmp, '--t-end', '5', '--dt', '1'],
-      1,
+      2,
       /^supermarket: error: --init .*sm-bad-\w+ is a folder, not a file$/,
     ],
     [
       'replay of a missing file',
       ['replay', path.join(tmp, 'none.swf'), '--n', '2'],
-      1,
+      2,
       /cannot open .*none\.swf: ENOENT \(no such file or directory\)/,
     ],
     // was a simulation, then "tInterval sample 0 is not finite: NaN"
@@ -172,8 +172,8 @@ describe('runs that would not end are refused before they start', () => {
       2,
       /--compare needs about 2\.00e302 events .* more than 2e\+10; lower the horizon/,
     ));
-  it('supermarket ode --levels 1.5 is refused as a non-integer, exit 1 (was accepted)', () =>
-    expectOneLine(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '2', '--dt', '1', '--levels', '1.5'], 1, /integer ≥ 1, got "1\.5"/));
+  it('supermarket ode --levels 1.5 is refused as a non-integer, exit 2 (was accepted)', () =>
+    expectOneLine(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '2', '--dt', '1', '--levels', '1.5'], 2, /integer ≥ 1, got "1\.5"/));
 });
 
 describe('--threads', () => {
@@ -184,7 +184,7 @@ describe('--threads', () => {
   ])(
     '%s: more than MAX_THREADS workers is refused in one line naming shards (a worker per task would start 10^9 heaps)',
     async (_, args) => {
-      await expectOneLine(args, 1, /at most 256 worker threads, got "\d+(e9)?".*--shard/);
+      await expectOneLine(args, 2, /at most 256 worker threads, got "\d+(e9)?".*--shard/);
     },
   );
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConvergenceError } from '../../src/errors.ts';
-import { NOT_CONVERGED_EXIT } from '../../src/cli/errors.ts';
+import { EXIT, EXIT_CODES_HELP, NOT_CONVERGED_EXIT } from '../../src/cli/errors.ts';
 import { runCli } from './runCli.ts';
 import { COMMANDS } from '../../src/cli/program.ts';
 
@@ -50,7 +50,7 @@ describe('every --json command refuses in JSON too (one rule: cli/errors.ts refu
   const refusal = (r: { status: number; stdout: string; stderr: string }) => {
     const out = JSON.parse(r.stdout) as { failed: string; exitCode: number };
     expect(out.exitCode).toBe(r.status);
-    expect(r.stderr.trim()).toMatch(new RegExp(`^supermarket( [a-z0-9-]+)?: error: ${out.failed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    expect(r.stderr.trim()).toMatch(new RegExp(`^supermarket: error: ${out.failed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     return out;
   };
 
@@ -61,14 +61,14 @@ describe('every --json command refuses in JSON too (one rule: cli/errors.ts refu
     expect(withJson.length).toBeGreaterThanOrEqual(12);
     for (const name of withJson) {
       const r = await runCli(`${name} --json --nope`);
-      expect(r.status, name).toBe(1);
+      expect(r.status, name).toBe(2);
       expect(refusal(r).failed).toBe("unknown option '--nope'");
     }
     for (const [args, status] of [
       ['simulate --lambda 1.2 --d 2 --n 10 --json', 2],
-      ['simulate --lambda 0.5 --d 2 --n abc --json', 1],
+      ['simulate --lambda 0.5 --d 2 --n abc --json', 2],
       ['compare --lambda 1.2 --d 2 --n 10 --json', 2],
-      ['replay /nonexistent/trace.swf --n 2 --json', 1],
+      ['replay /nonexistent/trace.swf --n 2 --json', 2],
       ['mg1 --lambda 1.5 --json', 2],
     ] as const) {
       const r = await runCli(args);
@@ -82,11 +82,55 @@ describe('every --json command refuses in JSON too (one rule: cli/errors.ts refu
     expect(text.status).toBe(2);
     expect(text.stdout).toBe('');
     const bad = await runCli('simulate --nope');
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(bad.stdout).toBe('');
     const help = await runCli('simulate --help --json');
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: supermarket simulate/);
     expect(help.stdout).not.toMatch(/"failed"/);
   }, 600_000);
+});
+
+describe('one prefix and one exit code for every bad-input refusal, whoever detects it (cli/errors.ts EXIT)', () => {
+  // fresh-user trial: commander's refusals said "supermarket simulate: error: …" and exited 1, the commands' own checks
+  // "supermarket: error: …" and exited 2 (a path error 1): a script could not tell bad input from a failure by the code
+  const refused = (r: { status: number; stdout: string; stderr: string }, what: string) => {
+    expect(r.status, `${what}: ${r.stderr}`).toBe(EXIT.badInput);
+    expect(r.stderr, what).toMatch(/^supermarket: error: \S/);
+    expect(r.stderr.trim().split('\n'), what).toHaveLength(1);
+  };
+
+  it('every command: an unknown option, and --help ends with the exit codes', async () => {
+    for (const c of COMMANDS) {
+      refused(await runCli(`${c.name} --nope`), `${c.name} --nope`);
+      const help = await runCli(`${c.name} --help`);
+      expect(help.status).toBe(0);
+      expect(help.stdout.trim().endsWith(EXIT_CODES_HELP), c.name).toBe(true);
+    }
+    const top = await runCli('--help');
+    expect(top.stdout).toContain(EXIT_CODES_HELP);
+  }, 600_000);
+
+  it.each([
+    ['commander: an unknown command', 'nocommand'],
+    ['commander: a missing required option', 'ode --lambda 0.9 --d 2 --t-end 1'],
+    ['commander: a missing argument', 'replay'],
+    ['an option parser: a bad flag value', 'simulate --lambda 0.5 --d 0 --n 10'],
+    ['an option parser: an option given twice', 'simulate --lambda 0.5 --d 2 --n 10 --seed 1 --seed 2'],
+    ['the model schema: d > n', 'simulate --lambda 0.5 --d 3 --n 2'],
+    ['the model schema: ρ ≥ 1', 'fixed-point --lambda 1.2 --d 2'],
+    ['a missing input file (PathError)', 'trace /nonexistent/trace.swf'],
+    ['a missing input file (the file system: ENOENT)', 'replay /nonexistent/trace.swf --n 2'],
+    ['a command action: a setting with no effect', 'explore --out /tmp/never-honest --no-open --port 9000'],
+  ])('%s', async (what, args) => refused(await runCli(args), what));
+
+  it('no command at all: the help on stderr, exit 2', async () => {
+    const r = await runCli([]);
+    expect(r.status).toBe(EXIT.badInput);
+    expect(r.stderr).toMatch(/^Usage: supermarket/);
+  });
+
+  it('the codes: 2 bad input, 3 not converged, 1 the machine, 70 internal', () => {
+    expect(EXIT).toEqual({ badInput: 2, notConverged: 3, system: 1, internal: 70, interrupted: 130 });
+  });
 });

@@ -35,7 +35,7 @@ describe('supermarket explore', () => {
 
   it('refuses --port without --serve in one line', async () => {
     const r = await runCli(['explore', '--out', path.join(tmp, 'x'), '--no-open', '--port', '9000']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toBe('supermarket: error: --port has no effect without --serve\n');
   });
 

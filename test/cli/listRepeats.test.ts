@@ -4,8 +4,8 @@ import { parseExperiment } from '../../src/experiments/index.ts';
 import { runCli } from './runCli.ts';
 
 // A value listed twice was merged silently (`--n 10,10,20` ran n = 10, 20), and the same merge shortened a vector:
-// `ode --from 0.5,0.5,0.2` started from s = (1, 0.5, 0.2). A sweep's list now refuses a repeat (exit 1, the option
-// parser's code), experiment and conjecture grids refuse it with its JSON path (exit 2), and a vector keeps it.
+// `ode --from 0.5,0.5,0.2` started from s = (1, 0.5, 0.2). A sweep's list now refuses a repeat, experiment and conjecture
+// grids refuse it with its JSON path (bad input, exit 2 either way), and a vector keeps it.
 describe('a value listed twice is refused, never merged', () => {
   it.each([
     ['compare --n', 'compare --n 10,10,20 --out /tmp/never-honest', /10 is given twice in "10,10,20": give each value once/],
@@ -14,9 +14,9 @@ describe('a value listed twice is refused, never merged', () => {
     ['table --n', 'table --n 10,1e1 --out /tmp/never-honest', /10 is given twice in "10,1e1"/],
     ['fixed-point --quantiles', 'fixed-point --lambda 0.9 --d 2 --quantiles 0.5,0.5', /0\.5 is given twice/],
     ['model --n', 'model models/jsq-d.json --n 10,10', /10 is given twice/],
-  ])('%s: exit 1 in one line', async (_, args, message) => {
+  ])('%s: exit 2 in one line', async (_, args, message) => {
     const r = await runCli(args);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
 
 // One rule for path errors: a path the command cannot use (missing, a folder where a file is wanted, a file where a
-// folder is wanted) exits 1 in every command, as a folder operand refused while parsing and an output target always
-// did; a file whose content is wrong exits 2. A missing run/conjecture/model/trace/empirical/--init/slurm file exited 2,
+// folder is wanted) is bad input and exits 2 in every command, as a bad flag value and a file whose content is wrong do
+// (cli/errors.ts; path errors exited 1 until 2026-12-03, beside bad models' 2). A missing run/conjecture/model/trace/empirical/--init/slurm file exited 2,
 // replay's exited 1, and merge of a missing folder said "no shard.json here" (exit 2).
-describe('path errors exit 1 in every command, in one line', () => {
+describe('path errors exit 2 (bad input) in every command, in one line', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-path-'));
   const missing = path.join(dir, 'none.json');
   const folder = path.join(dir, 'folder');
@@ -44,7 +44,7 @@ describe('path errors exit 1 in every command, in one line', () => {
   ];
   it.each(cases)('%s', async (_, args, message) => {
     const r = await runCli(args);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
   });

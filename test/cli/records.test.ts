@@ -290,9 +290,9 @@ describe('--service empirical:FILE', () => {
     writeFileSync(bad, '1\n2\nabc\n');
     const neg = path.join(dir, 'neg.txt');
     writeFileSync(neg, '1\n-2\n');
-    // a missing file is a path error (exit 1, test/cli/pathErrors.test.ts), a bad line bad input (exit 2)
+    // a missing file and a bad line are both bad input: exit 2 (test/cli/pathErrors.test.ts)
     for (const [service, pattern, status] of [
-      [`empirical:${path.join(dir, 'missing.txt')}`, /empirical:.*missing\.txt: cannot read the file \(no such file\)/, 1],
+      [`empirical:${path.join(dir, 'missing.txt')}`, /empirical:.*missing\.txt: cannot read the file \(no such file\)/, 2],
       [`empirical:${bad}`, /bad\.txt: line 3 is not a number: "abc"/, 2],
       [`empirical:${neg}`, /neg\.txt: line 2: sizes must be ≥ 0, got -2/, 2],
     ] as const) {

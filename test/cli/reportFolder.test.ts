@@ -84,7 +84,7 @@ describe('a report folder that is not ours', () => {
     expect(existsSync(path.join(dir, 'figures', 'mine.svg'))).toBe(true);
   });
 
-  it("without --out, run refuses the default reports/<name> when it is a user's folder, in one line, exit 1, files kept", async () => {
+  it("without --out, run refuses the default reports/<name> when it is a user's folder, in one line, exit 2 (bad input), files kept", async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-default-'));
     const name = `foreign-default-${process.pid}`;
     const experiment = path.join(tmp, 'exp.json');
@@ -97,7 +97,7 @@ describe('a report folder that is not ours', () => {
     try {
       writeFileSync(path.join(dir, 'keep.txt'), 'keep');
       const r = await runCli(['run', experiment, '--no-progress', '--threads', '1']);
-      expect(r.status, r.stderr).toBe(1);
+      expect(r.status, r.stderr).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(
         new RegExp(
@@ -135,7 +135,7 @@ describe('a report folder is recognised by what its files say, not by their name
     writeFileSync(path.join(withCells, 'cells', 'foo.json'), '{"mine":1}');
     for (const dir of [withMeta, withCells]) {
       const r = await runCli([...COMPARE, '--out', dir, '--threads', '1', '--no-progress']);
-      expect(r.status, dir).toBe(1);
+      expect(r.status, dir).toBe(2);
       expect(r.stderr).toMatch(/not a supermarket report/);
     }
     expect(readFileSync(path.join(withMeta, 'figures', 'my.png'), 'utf8')).toBe('mine');

@@ -6,7 +6,7 @@ import { parseConjecture } from '../../src/claims/index.ts';
 import { runCli } from './runCli.ts';
 
 // n and d bounds, one rule in every command that takes them (model.ts checkServers: n integer ≥ 1, d ≤ n whatever the
-// sampling): a model the schema refuses exits 2, an option conflict the parser refuses exits 1 (README "Bad input").
+// sampling): a model the schema refuses and an option conflict the parser refuses both exit 2 (README "Exit codes").
 describe('every command refuses d > n in one line', () => {
   it.each([
     ['exact with replacement', 'exact --n 3 --d 4 --lambda 0.9'],
@@ -34,9 +34,9 @@ describe('every command refuses d > n in one line', () => {
     expect(r.stderr).toMatch(/d = 3 exceeds n = 1/);
   });
 
-  it('compare --preset thesis-memory:6 takes --n among the thesis’s columns only (exit 1, as other preset conflicts)', async () => {
+  it('compare --preset thesis-memory:6 takes --n among the thesis’s columns only (exit 2, as other preset conflicts)', async () => {
     const r = await runCli('compare --preset thesis-memory:6 --n 7,20 --out /tmp/never-honest --no-progress');
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/--n 7: --preset thesis-memory:6 covers the thesis's n = 10, 20, 50, 100, 200, 500, 1000, 3000 only/);
   });
