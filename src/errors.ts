@@ -11,9 +11,8 @@ export class SupermarketError extends Error {
 }
 
 /**
- * A file or folder the user named cannot be used as asked: missing, a folder where a file is wanted, unreadable. The CLI
- * exits 1 for it, as for every path it refuses (a folder given as a file operand, an output target it cannot write):
- * one code for path errors, 2 for a file whose content is wrong.
+ * A file or folder the user named cannot be used as asked: missing, a folder where a file is wanted, unreadable. Bad
+ * input: the CLI exits 2 for it, as for every bad input (a bad flag value, a file whose content is wrong; cli/errors.ts).
  */
 export class PathError extends SupermarketError {}
 

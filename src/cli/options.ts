@@ -79,7 +79,7 @@ function exactInteger(text: string): bigint | undefined {
  * An integer in [min, max] read exactly as typed (`exactInteger`); max at most 2^53 − 1, the largest integer a double
  * holds exactly (a larger one would be used rounded). InvalidArgumentError "expected an integer ≥ min, got …" (no bound
  * named when min is the default, −(2^53 − 1)) or "expected an integer ≤ max …". The one parser of every integer option
- * and list, so a fraction is refused in one line with exit 1 wherever it is typed.
+ * and list, so a fraction is refused in one line with exit 2 wherever it is typed.
  */
 function parseIntegerIn(value: string, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER, about = ''): number {
   const x = parseNumber(value);
@@ -225,7 +225,7 @@ export function parseOutDir(value: string): string {
  * The report folder of a command: `given` (the --out value, checked by `parseOutDir` when it was read) or the default
  * `fallback` (e.g. reports/<name>), checked now by the same rules, so a user's own folder that happens to have the
  * default's name is refused too, not overwritten.
- * @throws {InvalidArgumentError} "cannot write the default report folder …: <why>; give --out <dir>" (exit 1, as --out).
+ * @throws {InvalidArgumentError} "cannot write the default report folder …: <why>; give --out <dir>" (exit 2, bad input, as --out).
  */
 export function reportFolder(given: string | undefined, fallback: string): string {
   if (given !== undefined) return given;
@@ -547,7 +547,7 @@ export function parseInFile(value: string): string {
 /**
  * `parseInFile` for a file named inside an option's value (`--service empirical:FILE`, `--init FILE`), read after
  * parsing: the same refusal of a folder, prefixed with the option. @throws {InvalidArgumentError} "<what>: <file> is a
- * folder, not a file" (exit 1, as commander's own refusal of a folder operand).
+ * folder, not a file" (exit 2, as commander's own refusal of a folder operand).
  */
 export function inFile(what: string, file: string): string {
   try {

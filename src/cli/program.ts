@@ -126,7 +126,8 @@ function commandNameIn(userArgs: readonly string[]): string | undefined {
  * Refuses a single-valued option given twice on the command line (`--seed 1 --seed 2`, `--shard 1/4 --shard 2/4`), which
  * commander would settle silently by keeping the last. Every option of `cmd` that takes a value gets a parser that
  * throws when the option already has a value from the command line; variadic options and accumulating parsers (those
- * taking the previous value, e.g. model's `--set k=v`) may repeat. Commander prints the throw as one line, exit 1.
+ * taking the previous value, e.g. model's `--set k=v`) may repeat. Commander prints the throw as one line, exit 2 (bad
+ * input, cli/errors.ts).
  */
 export function refuseRepeatedOptions(cmd: Command): Command {
   for (const option of cmd.options) {

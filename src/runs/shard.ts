@@ -150,7 +150,7 @@ export function findShards(dirs: readonly string[]): FoundShard[] {
     found.push({ dir, manifest: m });
   };
   for (const dir of dirs) {
-    // a path error (exit 1 in the CLI, errors.ts PathError), not a folder without shards
+    // a path error (exit 2 in the CLI, errors.ts PathError), not a folder without shards
     if (!existsSync(dir)) throw new PathError(`${dir}: no such folder`);
     if (!statSync(dir).isDirectory()) throw new PathError(`${dir} is a file, not a folder`);
     if (existsSync(path.join(dir, 'shard.json'))) {
