@@ -15,14 +15,16 @@ const f = (x: number | null | undefined, digits = 5): string =>
   x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
 
 /**
- * z of a value against the simulation: (value − x̂)/σ̂, σ̂ = h/t_{0.975,R−1} the standard error behind the Student-t
- * interval (`standardErrorOfMean`; h/1.96 took it for a normal one and, with 5 runs, σ̂ 1.42× too large), or '—'.
+ * t of the simulation against a value, in compare's convention (compare/verdict.ts: t = (simulated − reference)/σ̂):
+ * (x̂ − value)/σ̂, σ̂ = h/t_{0.975,R−1} the standard error behind the Student-t interval (`standardErrorOfMean`), or '—'.
+ * Positive: the simulation lies above the theory. (Until 2026-12-03 this column was z = (value − x̂)/σ̂, the opposite
+ * sign of compare's t.)
  */
-function z(value: number | null, cell: TableCell): string {
+function tAgainst(value: number | null, cell: TableCell): string {
   if (value === null) return '—';
   const se = standardErrorOfMean(cell.meanQueueLength);
   if (!(se > 0)) return '—';
-  const s = (value - cell.meanQueueLength.mean) / se;
+  const s = (cell.meanQueueLength.mean - value) / se;
   return `${s >= 0 ? '+' : ''}${s.toFixed(1)}`;
 }
 
@@ -57,7 +59,7 @@ function fitText(fit: TableFit): string[] {
 /**
  * The table as Markdown: per (d, λ) a table of n, simulated E[Q] ± 95% half-width (with the interval where E[Q] ≥ ρ clips
  * it), relative half-width, E[T], runs,
- * mean field, refined 1st and 2nd order (each with its z against the simulation: (value − x̂)/σ̂), exact; then the fits.
+ * mean field, refined 1st and 2nd order and exact, each with the simulation's t against it ((x̂ − value)/σ̂); then the fits.
  */
 export function finiteNTableMarkdown(table: FiniteNTable): string {
   const lines: string[] = [];
@@ -80,15 +82,15 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
           .join(', ')}`,
     );
     lines.push(`Runs start ${starts.join('; ')}, then discard the warm-up for that start.`, '');
-    lines.push('| n | E[Q] sim ± 95% | rel. | E[T] sim | runs × events | refined 1st (z) | refined 2nd (z) | exact (z) |');
+    lines.push('| n | E[Q] sim ± 95% | rel. | E[T] sim | runs × events | refined 1st (t) | refined 2nd (t) | exact (t) |');
     lines.push('|---:|---|---:|---:|---:|---|---|---|');
     for (const c of cells) {
       const q = c.meanQueueLength;
       const exact = c.exact !== null && !('skipped' in c.exact) ? c.exact.meanQueueLength : null;
       lines.push(
         `| ${c.n} | ${intervalText(q)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ${f(c.meanResponseTime.mean)} | ` +
-          `${q.replications} × ${formatCount(c.eventsPerRun)} | ${f(c.refinedFirst)} (${z(c.refinedFirst, c)}) | ` +
-          `${f(c.refinedSecond)} (${z(c.refinedSecond, c)}) | ${exactText(c)}${exact === null ? '' : ` (${z(exact, c)})`} |`,
+          `${q.replications} × ${formatCount(c.eventsPerRun)} | ${f(c.refinedFirst)} (${tAgainst(c.refinedFirst, c)}) | ` +
+          `${f(c.refinedSecond)} (${tAgainst(c.refinedSecond, c)}) | ${exactText(c)}${exact === null ? '' : ` (${tAgainst(exact, c)})`} |`,
       );
     }
     lines.push('', ...fitText(fit), '');

@@ -25,7 +25,7 @@ describe('feasible intervals in the finite-n table and the load figure', () => {
     expect(cell.meanResponseTime.mean).toBeCloseTo(1.3, 12);
   });
 
-  it('the table prints the clipped interval and reads z with the t quantile (R − 1 = 2 dof), the CSV carries the intervals', () => {
+  it('the table prints the clipped interval and reads t = (simulated − theory)/σ̂ with the t quantile (R − 1 = 2 dof), compare’s sign, the CSV carries the intervals', () => {
     const md = finiteNTableMarkdown({
       cells: [cell],
       fits: [{ d: 2, lambda: 0.1, inverseN: null, inverseNSquare: null, sumV: 0, sumA: null }],
@@ -33,8 +33,11 @@ describe('feasible intervals in the finite-n table and the load figure', () => {
     const q = cell.meanQueueLength;
     expect(md).toContain(`${q.mean.toFixed(5)} ± ${q.halfWidth.toFixed(5)} [0.10000, ${q.ci95[1].toFixed(5)}]`);
     const se = q.halfWidth / tQuantile(0.975, 2);
-    const z = (cell.refinedFirst - q.mean) / se;
-    expect(md).toContain(`${cell.refinedFirst.toFixed(5)} (${z >= 0 ? '+' : ''}${z.toFixed(1)})`);
+    // was z = (theory − simulated)/σ̂, the opposite sign of compare's t = (simulated − reference)/σ̂ (verdict.ts)
+    const t = (q.mean - cell.refinedFirst) / se;
+    expect(Math.abs(t)).toBeGreaterThan(0.05); // the sign shows
+    expect(md).toContain(`${cell.refinedFirst.toFixed(5)} (${t >= 0 ? '+' : ''}${t.toFixed(1)})`);
+    expect(md).toContain('| refined 1st (t) | refined 2nd (t) | exact (t) |');
     const [header, row] = finiteNTableCsvRows({ cells: [cell], fits: [] });
     const at = (name: string) => row[header.indexOf(name)];
     expect(at('mean_queue_length_ci95_low')).toBe(0.1);

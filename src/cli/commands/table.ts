@@ -119,7 +119,8 @@ export function tableCommand(): Command {
         '(auto: at the mean-field fixed point where the warm-up rule reads one from it at that n, else empty), discard the\n' +
         "project's warm-up for that start (from empty: 2 × the mean-field time to the fixed point, ≥ 3 relaxation times), then average the jobs\n" +
         'over --events-per-run events. Every run has its own random stream from (--seed, cell, run), so results do not\n' +
-        'depend on --threads. The columns z = (value − simulated)/σ̂ say how many standard errors a theory is off.',
+        "depend on --threads. Beside each theory, t = (simulated − theory)/σ̂ (σ̂ the standard error of the runs' mean;\n" +
+        "compare's sign): how many standard errors the simulation lies above it.",
     )
     .option('--d <list>', 'choices d, comma-separated integers ≥ 1', parseIntegerList, [2, 3, 4])
     .option(
