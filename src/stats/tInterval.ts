@@ -149,6 +149,7 @@ export function cdfSectioningLevels(
  * ξ_p. With few sections t_{(1+c)/2, R−1} is large (12.7 at R = 2), so this is common, and an interval at another p
  * can be finite by chance (its sections' fractions happened to lie closer): each reads only its own fractions.
  * @param name the quantile's name ("p95"). @param fractions, jobs, p, confidence as `cdfSectioningLevels`.
+ * @param unit what the run calls its sections, plural: "sections" (replications), "batches" (replay's batch means).
  * @throws {InvalidModelError} as `cdfSectioningLevels`.
  * @example openEndNote('p95', [0.94505, 0.95495], 20000, 0.95) // "percentile intervals: p95 has no upper end (∞): …"
  */
@@ -158,6 +159,7 @@ export function openEndNote(
   jobs: ArrayLike<number> | number,
   p: number,
   confidence = 0.95,
+  unit = 'sections',
 ): string | null {
   const h = fractionHalfWidth(fractions, jobs, p, confidence);
   const upper = p + h >= 1;
@@ -167,9 +169,9 @@ export function openEndNote(
   const t = studentQuantile((1 + confidence) / 2, R - 1);
   const shown = Array.from(fractions, (f) => f.toPrecision(4)).join(', ');
   return (
-    `percentile intervals: ${name} has no ${upper ? 'upper' : 'lower'} end (${upper ? '∞' : "the support's bound"}): the ${R} sections' fractions ` +
+    `percentile intervals: ${name} has no ${upper ? 'upper' : 'lower'} end (${upper ? '∞' : "the support's bound"}): the ${R} ${unit}' fractions ` +
     `≤ the pooled ${name} (${shown}) give ${reach} (h_F with t_{${(1 + confidence) / 2},${R - 1}} = ${t.toPrecision(3)}), so the sample rules out no ${upper ? 'larger' : 'smaller'} ${name}; an interval at another p can be finite by chance ` +
-    `(each reads its own fractions); more sections narrow it (stats/tInterval.ts cdfSectioningInterval)`
+    `(each reads its own fractions); more ${unit} narrow it (stats/tInterval.ts cdfSectioningInterval)`
   );
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_BATCHES, MIN_BATCH_JOBS, replayBatchCount } from '../../src/sim/replay.ts';
 import { runCli } from './runCli.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-'));
@@ -9,6 +10,16 @@ const rest = ' -1'.repeat(14);
 // Hand-made SWF: job, submit, wait, run time, then 14 fields −1. The recorded waits (0, 6, 0) are the original machine's.
 const swf = path.join(dir, 'hand.swf');
 writeFileSync(swf, `; hand-made\n1 0 0 10${rest}\n2 4 6 3${rest}\n3 30 0 2${rest}\n`);
+
+// 120 jobs, one every 10 s, run times 1..9 s (M/D-like, light load): long enough for 2 batches of 60 jobs
+const long = path.join(dir, 'long.swf');
+writeFileSync(long, Array.from({ length: 120 }, (_, i) => `${i + 1} ${10 * i} 0 ${1 + ((i * 7) % 9)}${rest}`).join('\n') + '\n');
+// 30 and 300 jobs, one every 2 s, run times 1..5 s
+const jobsSwf = (count: number) => {
+  const file = path.join(dir, `jobs${count}.swf`);
+  writeFileSync(file, Array.from({ length: count }, (_, i) => `${i + 1} ${2 * i} 0 ${1 + ((i * 3) % 5)}${rest}`).join('\n') + '\n');
+  return file;
+};
 
 const csvRows = (file: string) =>
   readFileSync(file, 'utf8')
@@ -24,11 +35,12 @@ describe('supermarket replay', () => {
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.meanResponseTime.mean).toBe(7);
-    // three batch means give a wide interval; it stays feasible: E[T] ≥ 0, E[T/S] ≥ 1, E[Q] ≥ 0 (t half-width kept)
-    expect(out.meanResponseTime.ci95[0]).toBe(0);
-    expect(out.meanResponseTime.halfWidth).toBeGreaterThan(7);
-    expect(out.meanSlowdown.ci95[0]).toBe(1);
-    expect(out.meanQueueLength.ci95[0]).toBeGreaterThanOrEqual(0);
+    // 3 jobs are too few for an interval (batch means need batches of ≥ 50 jobs): the means alone, and why
+    expect(out.meanResponseTime).toEqual({ mean: 7 });
+    expect(out.batches).toBeNull();
+    expect(out.notes).toEqual([
+      expect.stringMatching(/^too few jobs for an interval: 3 measured jobs make fewer than 2 batches of ≥ 50 jobs/),
+    ]);
     expect(out.jobs).toBe(3);
     expect(out.replay.rescaled).toBe(false);
     // E[Q] over the window [0, 30]: one job on [0, 4], two on [4, 10], one on [10, 13]: (4 + 12 + 3)/30.
@@ -45,15 +57,20 @@ describe('supermarket replay', () => {
   });
 
   it('replay notes each percentile interval open at an end, as simulate does (text "note:" lines, JSON notes), and only those', async () => {
-    // 3 jobs in 3 batches: each batch's fraction ≤ a pooled percentile is 0 or 1, so every upper end is open (t_{0.975,2} = 4.3)
-    const json = await runCli(['replay', swf, '--n', '1', '--no-rescale', '--json']);
+    // 120 jobs in 2 batches of 60: each batch's fraction ≤ the pooled p99 is near 1 and t_{0.975,1} = 12.7, so its upper end is open
+    const json = await runCli(['replay', long, '--n', '1', '--no-rescale', '--batches', '2', '--json']);
     expect(json.status, json.stderr).toBe(0);
     const out = JSON.parse(json.stdout);
     const open = (['p50', 'p95', 'p99'] as const).filter((k) => out.responseTimePercentiles[k].ci95Infinite === true);
     expect(open.length).toBeGreaterThan(0);
     expect(out.notes).toHaveLength(open.length);
-    for (const k of open) expect(out.notes.some((n: string) => n.startsWith(`percentile intervals: ${k} has no upper end (∞)`))).toBe(true);
-    const text = await runCli(['replay', swf, '--n', '1', '--no-rescale']);
+    for (const k of open) {
+      const note = out.notes.find((n: string) => n.startsWith(`percentile intervals: ${k} has no upper end (∞)`));
+      // in batch means' words: the 2 batches (were "sections", the replications' word)
+      expect(note).toMatch(/the 2 batches' fractions .* more batches narrow it/);
+      expect(note).not.toMatch(/section/);
+    }
+    const text = await runCli(['replay', long, '--n', '1', '--no-rescale', '--batches', '2']);
     expect(text.status, text.stderr).toBe(0);
     for (const k of open) {
       expect(text.stdout).toMatch(new RegExp(`T ${k} \\(pooled\\) +\\d+\\.\\d+ \\[\\d+\\.\\d+, ∞\\]`));
@@ -179,4 +196,53 @@ describe('replay text: the window in six significant digits', () => {
     const j = await runCli(['replay', file, '--n', '3', '--load', '0.3', '--json']);
     expect(JSON.parse(j.stdout).window[1]).toBeCloseTo(10 / 9, 12);
   }, 600_000);
+});
+
+describe('replay: one name (batch means) and one rule for its batches (sim/replay.ts replayBatchCount)', () => {
+  // fresh-user trial: 30 jobs were cut into 25 batches of ~1 job (neither normal nor independent), and the output called
+  // them batches, sections (the percentile notes) and replications (each estimate's unit count) in turn
+  it('the rule: batches of ≥ MIN_BATCH_JOBS jobs, at most DEFAULT_BATCHES; none below 2 batches; a requested count is checked', () => {
+    expect(MIN_BATCH_JOBS).toBe(50);
+    expect(DEFAULT_BATCHES).toBe(10);
+    expect(replayBatchCount(30)).toBeNull();
+    expect(replayBatchCount(99)).toBeNull();
+    expect(replayBatchCount(100)).toBe(2);
+    expect(replayBatchCount(300)).toBe(6);
+    expect(replayBatchCount(1e6)).toBe(10);
+    expect(replayBatchCount(300, 6)).toBe(6);
+    expect(() => replayBatchCount(300, 25)).toThrow(/--batches 25 over 300 measured jobs makes batches of 12 jobs; .* give --batches ≤ 6/);
+    expect(() => replayBatchCount(30, 2)).toThrow(/too few jobs for an interval/);
+  });
+
+  it('30 jobs: the means alone and "too few jobs for an interval" (text and JSON); --batches 25 over 300 jobs is refused', async () => {
+    const small = jobsSwf(30);
+    const text = await runCli(['replay', small, '--n', '1', '--no-rescale']);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/no batches \(too few jobs for an interval\)/);
+    expect(text.stdout).toMatch(/E\[T\] response time +\d+\.\d{4}\n/); // no interval after the mean
+    expect(text.stdout).toContain('note: too few jobs for an interval: 30 measured jobs');
+    const json = JSON.parse((await runCli(['replay', small, '--n', '1', '--no-rescale', '--json'])).stdout);
+    expect(Object.keys(json.meanResponseTime)).toEqual(['mean']);
+    expect(Object.keys(json.responseTimePercentiles.p95)).toEqual(['mean']);
+    expect(json.batches).toBeNull();
+    const refused = await runCli(['replay', jobsSwf(300), '--n', '1', '--no-rescale', '--batches', '25']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^supermarket: error: --batches 25 over 300 measured jobs makes batches of 12 jobs; .*≥ 50 jobs per batch: give --batches ≤ 6\n$/,
+    );
+  });
+
+  it('300 jobs: 6 batches, each estimate counts its batches as `batches` (no `replications`), the text says batch means', async () => {
+    const file = jobsSwf(300);
+    const json = JSON.parse((await runCli(['replay', file, '--n', '1', '--no-rescale', '--json'])).stdout);
+    expect(json.batches).toBe(6);
+    for (const e of [json.meanResponseTime, json.meanQueueLength, json.responseTimePercentiles.p50, json.tail[1]]) {
+      expect(e.batches).toBe(6);
+      expect(e).not.toHaveProperty('replications');
+    }
+    expect(JSON.stringify(json)).not.toMatch(/replications|section/);
+    const text = await runCli(['replay', file, '--n', '1', '--no-rescale']);
+    expect(text.stdout).toContain('batch means over 6 batches of ~50 jobs');
+    expect(text.stdout).not.toMatch(/replications|section/);
+  });
 });

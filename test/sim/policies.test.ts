@@ -194,7 +194,7 @@ describe('simulateReplay', () => {
     const r = simulateReplay(
       parseModel({ lambda: 0.5, d: 1, selection: 'random' }),
       { arrivals, sizes },
-      { n: 1, seed: 1, warmupJobs: 0, batches: 5 },
+      { n: 1, seed: 1, warmupJobs: 0, batches: 2 }, // 2 batches of 50 jobs, replay's shortest (MIN_BATCH_JOBS)
     );
     expect(r.zeroSizeJobs).toBe(25);
     expect(r.meanSlowdown.mean).toBe(1);
@@ -217,6 +217,8 @@ describe('simulateReplay', () => {
     expect(() => simulateReplay(model, { ...ok, sizes: ok.sizes.subarray(1) }, { n: 10 })).toThrow(/workload.sizes has 199 entries/);
     expect(() => simulateReplay(model, { ...ok, arrivals: Float64Array.from(ok.arrivals).reverse() }, { n: 10 })).toThrow(/non-decreasing/);
     expect(() => simulateReplay(model, { ...ok, sizes: ok.sizes.map((x, i) => (i === 3 ? NaN : x)) }, { n: 10 })).toThrow(/sizes\[3\]/);
-    expect(() => simulateReplay(model, ok, { n: 10, warmupJobs: 190 })).toThrow(InvalidModelError);
+    // a warm-up that leaves one job to measure (10 left give the means alone: too few for an interval, not an error)
+    expect(() => simulateReplay(model, ok, { n: 10, warmupJobs: 199 })).toThrow(InvalidModelError);
+    expect(simulateReplay(model, ok, { n: 10, warmupJobs: 190 }).noInterval).toMatch(/too few jobs for an interval: 10 measured jobs/);
   });
 });

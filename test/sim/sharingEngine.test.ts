@@ -140,7 +140,7 @@ describe('the sharing engine in every entry', () => {
       ['fifo', 2],
     ] as const) {
       const model = parseModel({ lambda: 0.15, d: 1, selection: 'random', discipline });
-      const r = simulateReplay(model, { arrivals, sizes }, { n: 1, warmupJobs: 0, batches: 4 });
+      const r = simulateReplay(model, { arrivals, sizes }, { n: 1, warmupJobs: 0 });
       expect(r.engine).toBe(discipline === 'fifo' ? 'event' : 'sharing');
       expect(r.meanResponseTime.mean).toBeCloseTo(mean, 12);
     }

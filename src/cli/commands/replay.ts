@@ -8,6 +8,7 @@ import { Command, Option } from 'commander';
 import { InvalidModelError } from '../../errors.ts';
 import { parseModel, policyName, settingApplies, usesPrediction, type Discipline, type Selection } from '../../model/index.ts';
 import { percentilesJson, simulateReplay } from '../../sim/index.ts';
+import { DEFAULT_BATCHES, MIN_BATCH_JOBS, replayBatchCount } from '../../sim/replay.ts';
 import { formatCount, type BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
@@ -49,7 +50,21 @@ interface Opts {
   json?: boolean;
 }
 
-const show = (e: BatchEstimate, k = 4) => `${e.mean.toFixed(k)}  ${intervalText(e.ci95, k)}`;
+/**
+ * An estimate in replay's JSON, in the words of batch means: its units are `batches` (the estimate's `replications`
+ * field, which replay's batch means are not); without an interval (too few jobs) the mean alone.
+ */
+function batchMeansJson(value: unknown, interval: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => batchMeansJson(v, interval));
+  if (value === null || typeof value !== 'object') return value;
+  const o = value as Record<string, unknown>;
+  if ('lag1' in o && 'mean' in o) {
+    if (!interval) return { mean: o.mean };
+    const { replications, ...rest } = o;
+    return { ...rest, batches: replications };
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, batchMeansJson(v, interval)]));
+}
 
 /** The jobs in submit order (stable), as the trace gives them: arrival = submit time (s), size = run time (s). */
 function rawWorkload(jobs: readonly TraceJob[], user: boolean) {
@@ -72,7 +87,10 @@ export function replayCommand(): Command {
       'selection rule and is served under the discipline. By default time is rescaled as in experiment files: sizes ' +
       'divided by their mean (one time unit = one mean size) and the clock scaled so that the load per server is ' +
       "--load (λ = ρ); --no-rescale keeps the trace's seconds (the load is then the trace's own on n servers). " +
-      'Equal times: departures before arrivals. Confidence intervals by batch means (theory.md §8).',
+      'Equal times: departures before arrivals. Confidence intervals by batch means (theory.md §8): the measured jobs ' +
+      `cut into batches of ≥ ${MIN_BATCH_JOBS} consecutive jobs (at most ${DEFAULT_BATCHES} batches unless --batches), ` +
+      `a Student t interval over the batch means; with fewer than ${2 * MIN_BATCH_JOBS} measured jobs the means alone ` +
+      '("too few jobs for an interval").',
   );
   cmd.argument('<trace>', 'SWF (.swf, .swf.gz) or SWIM (.tsv) file', parseInFile);
   cmd
@@ -97,7 +115,12 @@ export function replayCommand(): Command {
       parseNonNegativeInteger,
       0,
     )
-    .option('--batches <B>', 'batches for the batch-means CIs, ≥ 2 (default: 25, fewer for short traces)', parseBatches)
+    .option(
+      '--batches <B>',
+      `batches of the batch means, ≥ 2, each of ≥ ${MIN_BATCH_JOBS} measured jobs (default: as many as fit, at most ` +
+        `${DEFAULT_BATCHES}; below ${2 * MIN_BATCH_JOBS} measured jobs the means alone: too few jobs for an interval)`,
+      parseBatches,
+    )
     .option('--seed <seed>', 'seed of the selection draws and sampled predictions', parseSeed, 1);
   addRecordOptions(cmd)
     .addOption(jsonOption())
@@ -182,7 +205,7 @@ export function replayCommand(): Command {
         prediction: user ? 'exact' : o.prediction,
       });
       const model = overload === null ? parsed : { ...parsed, lambda };
-      const warnings =
+      const warnings: string[] =
         overload === null
           ? []
           : [
@@ -194,25 +217,46 @@ export function replayCommand(): Command {
         throw new InvalidModelError(
           `--warmup-jobs ${o.warmupJobs} leaves ${Math.max(0, measured)} of the ${jobs.length} jobs replayed to measure; at least 2 are needed`,
         );
-      const batches = o.batches ?? Math.min(25, measured);
-      if (batches < 2) throw new InvalidModelError(`--batches must be ≥ 2, got ${batches}`);
+      // replay's one rule for its batch means (sim/replay.ts replayBatchCount): batches of ≥ MIN_BATCH_JOBS jobs, or
+      // none (too few jobs for an interval: the means alone, said in a note)
+      const batchCount = replayBatchCount(measured, o.batches);
       const r = simulateReplay(model, workload, {
         n: o.n,
         seed: o.seed,
         warmupJobs: o.warmupJobs,
-        batches,
+        batches: batchCount ?? 'none',
         record: Boolean(o.perJob || o.perServer),
       });
+      // the batch means' independence check (theory.md §8: lag-1 autocorrelation of the batch means < 0.2), as simulate's
+      const lag1 = r.meanResponseTime.lag1;
+      if (r.noInterval === undefined && lag1 > 0.2)
+        warnings.push(
+          `the batch means of E[T] have lag-1 autocorrelation ${lag1.toFixed(2)} > 0.2: batches of ~${Math.round(r.jobs / r.batches)} ` +
+            'jobs may be too short to be independent, so the intervals may be too narrow; replay more jobs or give fewer --batches',
+        );
       // the replay's clock: rescaled, one time unit is one mean size; else the trace's own seconds
       const unit = o.rescale ? 'time units = mean sizes' : 'seconds';
       if (o.perJob && r.records) writePerJobCsv(o.perJob, r.records.jobs, unit);
-      const { records, ...result } = r;
+      const { records, noInterval: reason, ...raw } = r;
+      const noInterval = reason ?? null;
+      // without an interval the percentiles' open-end notes (from 2 stand-in batches) say nothing: the reason instead
+      const result =
+        noInterval === null
+          ? raw
+          : {
+              ...raw,
+              batches: null,
+              notes: [noInterval],
+              provenance: { ...raw.provenance, method: raw.provenance.method.replace(/batch means \(.*\)$/, 'no interval (too few jobs)') },
+            };
       const about = { trace: trace.source, format: trace.format, jobsFrom: from, jobsTo: to, skipped: trace.skipped.count, ...scale };
       if (o.json) {
         for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
         printJson({
-          ...result,
-          responseTimePercentiles: percentilesJson(result.responseTimePercentiles),
+          ...(batchMeansJson(
+            { ...result, responseTimePercentiles: percentilesJson(result.responseTimePercentiles) },
+            noInterval === null,
+          ) as object),
           warnings,
           replay: about,
           ...(o.perServer && records
@@ -224,21 +268,23 @@ export function replayCommand(): Command {
         });
         return;
       }
+      const show = (e: BatchEstimate, k = 4) =>
+        noInterval === null ? `${e.mean.toFixed(k)}  ${intervalText(e.ci95, k)}` : e.mean.toFixed(k);
       const lines = [
         `Replay: ${trace.source} (${trace.format.toUpperCase()}), jobs ${from}..${to} of ${all.length}${trace.skipped.count ? ` (${trace.skipped.count} records skipped)` : ''}; ` +
           `${policyName({ ...model, d })}, n = ${o.n}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}, seed ${o.seed}`,
         o.rescale
           ? `  rescaled: sizes ÷ ${(scale.meanSize as number).toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'} (mean 1), 1 s of the trace clock = ${(1 / (o.load * o.n * (scale.meanInterArrival as number))).toPrecision(6)} time units, load ρ = ${o.load} (the trace's own on ${o.n} servers: ${(scale.originalLoad as number).toPrecision(4)})`
           : `  not rescaled: time in the trace's seconds; trace's offered load λE[S] ${(scale.originalLoad as number).toPrecision(4)} on ${o.n} servers (λ from the inter-arrival times)`,
-        `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${r.batches} batches; window [${Number(r.window[0].toPrecision(6))}, ${Number(r.window[1].toPrecision(6))}] (${unit})`,
-        `                          mean     95% CI (batch means)`,
+        `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${noInterval === null ? `batch means over ${r.batches} batches of ~${Math.round(r.jobs / r.batches)} jobs` : 'no batches (too few jobs for an interval)'}; window [${Number(r.window[0].toPrecision(6))}, ${Number(r.window[1].toPrecision(6))}] (${unit})`,
+        noInterval === null ? `                          mean     95% CI (batch means)` : `                          mean (no interval)`,
         `  E[T] response time    ${show(r.meanResponseTime)}`,
         `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,
         `  E[Q] per server       ${show(r.meanQueueLength)}   (time average over the window)`,
         // each with its interval, as simulate prints them (∞ at an end that is open: the note below says why)
         ...(['p50', 'p95', 'p99'] as const).map(
           (k) =>
-            `  T ${k} (pooled)        ${r.responseTimePercentiles[k].mean.toFixed(3)} ${intervalText(r.responseTimePercentiles[k].ci95, 3)}`,
+            `  T ${k} (pooled)        ${r.responseTimePercentiles[k].mean.toFixed(3)}${noInterval === null ? ` ${intervalText(r.responseTimePercentiles[k].ci95, 3)}` : ''}`,
         ),
         `  load arriving in the window Σ S / (n · window) ${r.windowLoad.toFixed(4)}; ${formatCount(r.events)} events in ${r.wallSeconds.toFixed(2)} s`,
         ...(o.perServer && records
@@ -247,7 +293,7 @@ export function replayCommand(): Command {
         ...(o.perJob ? [`${r.jobs} measured jobs written to ${o.perJob} (times and sizes in ${unit})`] : []),
       ];
       for (const w of warnings) lines.push(`  warning: ${w}`);
-      for (const w of r.notes) lines.push(`  note: ${w}`);
+      for (const w of result.notes) lines.push(`  note: ${w}`);
       process.stdout.write(`${lines.join('\n')}\n`);
     }),
   );
