@@ -220,14 +220,21 @@ const PS_INSENSITIVE_SOURCE =
 const no = (reason: string): Unavailable => ({ available: false, reason });
 
 /**
- * Why JSQ(d) FIFO with E[S²] = ∞ and a finite limit gets no number: the cavity's E[T] grows with its horizon beyond its
- * CI (theory.md §8 "Heavy tails, in the limit"; measured with `jsqCavity`, 2 restarts, load ≈ 15 on 2 cores).
+ * Why JSQ(d) FIFO with E[S²] = ∞ and a finite limit gets no number, in the words of the model asked about: the
+ * cavity's E[T] grows with its horizon beyond its CI (theory.md §8 "Heavy tails, in the limit" gives the measurement,
+ * `jsqCavity` on JSQ(3) pareto:1.6, λ = 0.9; no other model's numbers are cited here).
  */
-const HEAVY_FIFO_CAVITY_REFUSAL =
-  'E[T]∞ is finite (Bramson, Lu & Prabhakar 2013: the queue-length tail decays at least exponentially for pareto α ≥ d/(d − 1)), ' +
-  'but no solver here estimates it with E[S²] = ∞: a cavity run samples sizes only up to its horizon, and its E[T] drifts up ' +
-  'with the horizon beyond the CI of its restarts (JSQ(3) pareto:1.6, λ = 0.9: 1.90 ± 0.03, 2.01 ± 1.21, 2.18 ± 0.53 at ' +
-  'horizons 2·10⁴, 10⁵, 5·10⁵); use simulate';
+function heavyFifoCavityRefusal(model: SupermarketModel): string {
+  const spec = model.service;
+  const law = spec.kind === 'pareto' ? `pareto α = ${spec.alpha}` : spec.kind;
+  const threshold = +(model.d / (model.d - 1)).toFixed(3);
+  return (
+    `E[T]∞ is finite (Bramson, Lu & Prabhakar 2013: the queue-length tail decays at least exponentially for pareto ` +
+    `α ≥ d/(d − 1) = ${threshold}; here JSQ(${model.d}) FIFO, ${law}, λ = ${model.lambda}), but no solver here estimates it with E[S²] = ∞: ` +
+    'a cavity run samples sizes only up to its horizon, and its E[T] drifts up with the horizon beyond the CI of its restarts ' +
+    '(theory.md §8 "Heavy tails, in the limit"); use simulate'
+  );
+}
 
 /**
  * The SQ(d) model: JSQ(d) with FIFO, exponential sizes (any mean) and Poisson arrivals, whose mean field is the ODE of theory.md §2
@@ -497,7 +504,7 @@ function fixedPointOf(model: SupermarketModel): SolverCapability<FixedPointSolve
       if (cavityRefusal) return no(cavityRefusal);
       // finite in theory with E[S²] = ∞ (Bramson, Lu & Prabhakar 2013, pareto α ∈ [d/(d − 1), 2]), but a cavity run
       // samples sizes only up to its horizon: its E[T] drifts up with it beyond the CI of its restarts, so no number
-      if (model.discipline === 'fifo' && !serviceMomentFinite(model.service, 2)) return no(HEAVY_FIFO_CAVITY_REFUSAL);
+      if (model.discipline === 'fifo' && !serviceMomentFinite(model.service, 2)) return no(heavyFifoCavityRefusal(model));
       if (isJsqFifoNonPh(model)) {
         // not phase-type: the cavity (an estimate with a CI) by default; the two-moment PH fit only on request, with
         // its measured error (issue 20 item 4: it was −13 % to +8 % against simulation with no size stated)

@@ -295,9 +295,8 @@ export function secondOrderUnverified(d: number): string | undefined {
   if (d <= SECOND_ORDER_MAX_D) return undefined;
   return (
     `the 1/n² term is refused at d = ${d} > ${SECOND_ORDER_MAX_D}: its equations check out on buffered JSQ(d), but from d = 4 ` +
-    `ΣA hinges on queue levels the mean field leaves almost empty, so at which n it starts to help is not known (at d = 4, λ = 0.9 ` +
-    `ΣA = −1.20 with A₄ = +12.4 where π₄ = 1.3·10⁻⁴; capping queues at 3 jobs gives −119; long simulations at n = 10–100 ` +
-    `fit c₂ = 8.2 ± 1.0; theory.md §6 "Limits"); the 1/n term is unaffected`
+    `ΣA hinges on queue levels the mean field leaves almost empty, so at which n it starts to help is not known (theory.md §6 ` +
+    `"Limits" gives the measurements); the 1/n term is unaffected`
   );
 }
 

@@ -108,7 +108,9 @@ function mserWalk(z: ArrayLike<number>, half: number, centre: number, out: Float
     s2 += x * x;
     if (i > half) continue;
     const k = b - i; // batches kept when d = i
-    const stat = Math.max(0, s2 - (s1 * s1) / k) / (k * k);
+    // k² as a float64 product (exact: k < 2^26): \`k * k\` took int32 feedback from short series and deoptimised on the
+    // first series past 46 341 batches (overflow), e.g. the first long run after a short one (node --trace-deopt)
+    const stat = Math.max(0, s2 - (s1 * s1) / k) / Math.pow(k, 2);
     if (stat <= best) {
       best = stat;
       bestD = i;

@@ -224,6 +224,21 @@ describe('groupByHighBits', () => {
     expect(() => groupByHighBits(xs.subarray(1), high, new Float32Array(xs.length))).toThrow(/histogram counts/);
   });
 
+  it('groups every length alike (the scatter takes eight values a step, then the rest one by one)', () => {
+    const rng = new Rng(29n);
+    const all = Float32Array.from([-2, -0, 0, ...Array.from({ length: 1010 }, () => rng.nextExpByLog() * 3)]);
+    for (const len of [1, 2, 3, 7, 8, 9, 15, 16, 17, 1001, 1002, 1003, 1004, 1005, 1006, 1007]) {
+      const xs = all.subarray(all.length - len);
+      const out = groupByHighBits(xs, radixHistogram([xs]), new Float32Array(len));
+      // the reference: stable, one value at a time, by bucket
+      const want = Array.from(xs)
+        .map((x, i) => ({ x, i, c: ((b) => (b ^ ((b >> 31) | 0x80000000)) >>> 16)(new Int32Array(Float32Array.of(x).buffer)[0]) }))
+        .sort((a, b) => a.c - b.c || a.i - b.i)
+        .map((e) => e.x);
+      expect(Array.from(out)).toEqual(want);
+    }
+  });
+
   it('bucketSpan keeps the nonzero stretch of a histogram; addBucketSpan adds it back', () => {
     const high = radixHistogram([Float32Array.of(1, 1, 3, 0.5)]);
     const span = bucketSpan(high);
