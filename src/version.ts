@@ -1,10 +1,12 @@
 /**
  * Package version and code identity, recorded in every result's provenance. The package version is "0.1.0" in every
- * commit, so results also record which code computed them: `git:<commit>` where the package is a git checkout
- * (`+dirty:<hash of the diff>` when tracked files differ from the commit), else `dist:<hash>` (or `src:<hash>`) of the
- * built code the process runs. runs/codeIdentity.ts refuses cells and shards of another code on resume and merge.
+ * commit, so results also record which code computed them: `dist:<hash>` (or `src:<hash>` from the sources) of what
+ * decides the numbers: the code folder the process runs from, the package's version and its runtime dependencies as
+ * locked or installed (`codeIdentityOf`). A commit that changes no code (docs, tests, README) keeps it; any change to
+ * the code that runs, committed or not, changes it. runs/codeIdentity.ts refuses cells and shards of another code on
+ * resume and merge. Until 2026-12-03 it was the git commit (`git:<commit>[+dirty:<hash>]`), so a docs-only commit
+ * forced `--fresh`.
  */
-import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,76 +22,92 @@ const PACKAGE_DIR = path.dirname(CODE_DIR);
 
 let cached: string | undefined;
 
-/** The git calls of the identity: the commit, and the diff of tracked files against it. */
-const GIT_CALLS = { commit: ['rev-parse', 'HEAD'], diff: ['diff', 'HEAD', '--no-ext-diff', '--', '.'] } as const;
+/** Files of the code folder that cannot change a number: type declarations, source maps, tsc's build state. */
+const NOT_CODE = /(\.d\.ts|\.d\.ts\.map|\.js\.map|\.tsbuildinfo)$/;
 
-function git(args: readonly string[]): string {
-  return execFileSync('git', ['-C', PACKAGE_DIR, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 });
-}
-
-/** `git:<commit>`, with `+dirty:<hash of the diff>` when the diff is not empty. */
-function gitIdentity(commit: string, diff: string): string {
-  return `git:${commit.trim()}${diff === '' ? '' : `+dirty:${createHash('sha256').update(diff).digest('hex').slice(0, 12)}`}`;
-}
-
-/** Whether the identity comes from git: none forced (SUPERMARKET_CODE_ID) and the package a git checkout. */
-function fromGit(): boolean {
-  return !process.env.SUPERMARKET_CODE_ID && existsSync(path.join(PACKAGE_DIR, '.git'));
-}
-
-/** SHA-256 (16 hex digits) of every file under `dir` (relative path and bytes, in sorted order). */
-function treeHash(dir: string): string {
-  const h = createHash('sha256');
+/** Feeds every code file under `dir` (relative path and bytes, in sorted order) to `h`. */
+function hashTree(h: ReturnType<typeof createHash>, dir: string): void {
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
       const p = path.join(d, name);
       const s = statSync(p);
       if (s.isDirectory()) walk(p);
-      else if (s.isFile()) h.update(path.relative(dir, p)).update('\0').update(readFileSync(p)).update('\0');
+      else if (s.isFile() && !NOT_CODE.test(name)) h.update(path.relative(dir, p)).update('\0').update(readFileSync(p)).update('\0');
     }
   };
   walk(dir);
-  return h.digest('hex').slice(0, 16);
+}
+
+/** The installed version of `name` seen from `from` (node_modules of it or of a folder above), or 'absent'. */
+function installedVersion(name: string, from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? 'unknown';
+    if (path.dirname(dir) === dir) return 'absent';
+  }
 }
 
 /**
- * The code identity of this process (computed once): `git:<40 hex>` in a clean checkout, `git:<40 hex>+dirty:<12 hex>`
- * with uncommitted changes to tracked files (hash of `git diff HEAD`), else `dist:<16 hex>` / `src:<16 hex>`, the hash of
- * the code folder the process runs from. Overridable by SUPERMARKET_CODE_ID (tests, packaging).
+ * The runtime dependencies of the package at `packageDir`, one line each: from its package-lock.json the packages that
+ * are not dev-only (path, version, integrity: the whole installed tree, transitive ones too), else (an npm install of
+ * the package, which ships no lockfile) each dependency and optional dependency of package.json with its installed
+ * version. Dev dependencies (tests, lint, build tools) decide no number and are left out.
+ */
+function dependencyLines(packageDir: string, manifest: Record<string, unknown>): string[] {
+  const lockFile = path.join(packageDir, 'package-lock.json');
+  if (existsSync(lockFile)) {
+    const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as {
+      packages?: Record<string, { version?: string; integrity?: string; dev?: boolean }>;
+    };
+    return Object.entries(lock.packages ?? {})
+      .filter(([where, p]) => where !== '' && p.dev !== true)
+      .map(([where, p]) => `${where}@${p.version ?? ''} ${p.integrity ?? ''}`)
+      .sort();
+  }
+  const names = Object.keys({
+    ...((manifest.dependencies as Record<string, string> | undefined) ?? {}),
+    ...((manifest.optionalDependencies as Record<string, string> | undefined) ?? {}),
+  }).sort();
+  return names.map((name) => `${name}@${installedVersion(name, packageDir)}`);
+}
+
+/**
+ * The code identity of the code folder `codeDir` of the package at `packageDir`: `<folder name>:<16 hex>`, the SHA-256
+ * of every code file under `codeDir` (relative path and bytes; not .d.ts, .map, .tsbuildinfo), the package's name and
+ * version (package.json) and its runtime dependencies (`dependencyLines`: the lockfile's non-dev packages, else the
+ * installed versions). Git is not asked: what decides the numbers is the code that runs, whatever commit it came from.
+ * @example codeIdentityOf('/x/supermarket-lab/dist', '/x/supermarket-lab') // 'dist:3f9c0e1a2b4d5c6e'
+ */
+export function codeIdentityOf(codeDir: string, packageDir: string): string {
+  const h = createHash('sha256');
+  const manifestFile = path.join(packageDir, 'package.json');
+  const manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>) : {};
+  h.update(`package ${String(manifest.name)}@${String(manifest.version)}\n`);
+  for (const line of dependencyLines(packageDir, manifest)) h.update(`${line}\n`);
+  h.update('code\n');
+  hashTree(h, codeDir);
+  return `${path.basename(codeDir)}:${h.digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * The code identity of this process (computed once): `codeIdentityOf` its code folder (dist/ when the compiled CLI
+ * runs, src/ through tsx) and the package above it. Overridable by SUPERMARKET_CODE_ID (tests, packaging).
  */
 export function codeIdentity(): string {
   if (cached !== undefined) return cached;
   const forced = process.env.SUPERMARKET_CODE_ID;
-  if (forced) return (cached = forced);
-  if (fromGit()) {
-    try {
-      cached = gitIdentity(git(GIT_CALLS.commit), git(GIT_CALLS.diff));
-      return cached;
-    } catch {
-      /* no git on this machine: hash the code */
-    }
-  }
-  cached = `${path.basename(CODE_DIR)}:${treeHash(CODE_DIR)}`;
+  cached = forced ? forced : codeIdentityOf(CODE_DIR, PACKAGE_DIR);
   return cached;
 }
 
 /**
- * Starts computing `codeIdentity` in the background (its git calls as child processes, this thread free meanwhile),
- * for a command that will want it soon (`compare`, whose worker threads take it from this thread): a later
- * `codeIdentity()` finds it cached, or, called before the calls end, computes it itself. Does nothing when the identity
- * is known, forced or not from git; a failed call leaves it to `codeIdentity`.
+ * Computes `codeIdentity` soon (on the next turn of the event loop, after the caller's synchronous start-up), for a
+ * command that will want it (`compare`, whose worker threads take it from this thread): a later `codeIdentity()` finds
+ * it cached. Does nothing when it is known.
  */
 export function primeCodeIdentity(): void {
-  if (cached !== undefined || !fromGit()) return;
-  const out: { commit?: string; diff?: string } = {};
-  const call = (which: keyof typeof GIT_CALLS) =>
-    execFile('git', ['-C', PACKAGE_DIR, ...GIT_CALLS[which]], { encoding: 'utf8', timeout: 20_000 }, (error, stdout) => {
-      if (error) return;
-      out[which] = stdout;
-      if (cached === undefined && out.commit !== undefined && out.diff !== undefined) cached = gitIdentity(out.commit, out.diff);
-    });
-  call('commit');
-  call('diff');
+  if (cached !== undefined) return;
+  setImmediate(() => void codeIdentity());
 }
 
 /**

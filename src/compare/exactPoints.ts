@@ -50,7 +50,10 @@ export interface ExactPoint {
   readonly solver: 'occupancy-chain' | 'mg1';
   /** E[Q]_n per server (jobs). */
   readonly meanQueueLength: number;
-  /** The stated bound and the solver's estimate of the truncation error of E[T] (time units); for `mg1` both are its quadrature error. */
+  /**
+   * The stated bound and the solver's estimate of the truncation error of E[T] (time units); for `mg1` both are its
+   * quadrature error; NaN (null in JSON) for an exact ∞, which has no error bar.
+   */
   readonly truncationBound: number;
   readonly errorEstimate: number;
   /** Level cap K and states C(n + K, n) of the solved chain. */
@@ -99,7 +102,8 @@ export function exactPoints(
     // d = 1: mg1 takes the model as it is; random selection at d ≥ 2 routes as d = 1 does (one server uniformly at random)
     const r = mg1(model.d === 1 ? model : { ...model, d: 1 });
     const seconds = (performance.now() - started) / 1000;
-    const error = r.diagnostics.quadratureError;
+    // an exact ∞ has no error bar: its bound is no number (NaN, null in JSON), never a bound of 0
+    const error = r.responseTimeFinite ? r.diagnostics.quadratureError : Number.NaN;
     for (const n of ns) {
       points.push({
         n,

@@ -5,14 +5,7 @@
  * `config.resolve` (`sizingTasks`) and the confirmatory reruns (`confirmationTask`), each a plan from what came before.
  */
 import { formatMemory } from '../model/memory.ts';
-import {
-  estimandFiniteness,
-  infiniteMeanWords,
-  infiniteOnlyAtFiniteN,
-  meanFieldFiniteness,
-  meanFieldUnsettled,
-  precisionRefusal,
-} from '../model/moments.ts';
+import { estimandFiniteness, infiniteMeanWords, meanFieldFiniteness, meanFieldUnsettled, precisionRefusal } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
@@ -27,7 +20,7 @@ import { EXACT_DEFAULTS, exactPoints, hasExactSolver, type ExactPoint } from './
 import { secondOrderTerm } from './secondOrder.ts';
 import { heteroRefined } from '../meanfield/hetero/refined.ts';
 import { heteroFixedPoint } from '../meanfield/hetero/occupancy.ts';
-import { NOT_COMPUTED, UNVALUED, type UnvaluedStatus } from './verdict.ts';
+import { UNDEFINED_INFINITE, UNVALUED, type UnvaluedStatus } from './verdict.ts';
 import {
   CONFIRM_FACTOR,
   TRAJECTORY_LEVELS,
@@ -374,30 +367,27 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
  * A model with no solver is shown, not judged ('not-computed', `prepareUnvalued`). Solver failures pass through.
  */
 function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: string[], early?: EarlyTasks): PreparedModel {
-  // E[T]_n = ∞ at every n by the one finiteness rule: the limit is ∞ too, and no solver is asked for a finite stand-in
-  // (with replacement the ∞ may come from a path of probability n^{1−d}, all d draws on one server, while the mean-field
-  // limit is finite: said so, not E[T]∞ = ∞; nothing is judged either way, a sweep of ∞ cannot converge to it)
-  const infinite = estimandFiniteness(model).meanResponseTime;
-  if (!infinite.finite)
-    return prepareInfinite(
-      model,
-      config,
-      notes,
-      // a limit not settled is named so by the reason itself (moments.ts `withReplacementReason`, theory.md §8)
-      infiniteOnlyAtFiniteN(model)
-        ? `${infinite.reason}; the mean-field E[T]∞ itself is finite (${
-            meanFieldCapabilities(model).fixedPoint.available ? 'fixed-point gives it' : `${NOT_COMPUTED}: no solver here gives it`
-          }), E[T]_n = ∞ does not converge to it`
-        : infinite.reason,
-    );
+  // the reference carries the limit's own status from here on (`meanFieldLimit`: ∞ proven, not settled, finite), so no
+  // output has to translate it back: ∞ only where proven (theory.md §8 "in the limit")
+  const atN = estimandFiniteness(model).meanResponseTime;
   const limit = meanFieldFiniteness(model);
-  // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞ (theory.md §8 "in the limit")
-  if (!limit.finite) return prepareInfinite(model, config, notes, `in the limit: ${limit.reason}`);
+  // finite n may be unsettled (d ≥ 2 without replacement) while the limit is ∞; with E[T]_n = ∞ too, the finite-n reason
+  if (!limit.finite) return prepareInfinite(model, config, notes, atN.finite ? `in the limit: ${limit.reason}` : atN.reason);
+  // E[T]_n = ∞ at every n (with replacement the ∞ may come from a path of probability n^{1−d}, all d draws on one
+  // server) beside a limit that is finite or not settled: the cells are ∞ ("undefined (infinite)"), the limit is not
+  // ∞ and keeps its status; nothing is judged either way, a sweep of ∞ cannot converge to it
+  const atEveryN = atN.finite ? undefined : atN.reason;
   // neither proven finite nor ∞ (theory.md §8): simulated and shown, judged against nothing; the rest of the grid as usual
   const unsettled = meanFieldUnsettled(model);
-  if (unsettled !== undefined) return prepareUnvalued(model, config, notes, { status: 'not-settled', reason: unsettled });
+  if (unsettled !== undefined) return prepareUnvalued(model, config, notes, { status: 'not-settled', reason: unsettled }, atEveryN);
   // which solver, refined terms and transient the model has: the capability query's answer (meanfield/capabilities.ts)
   const capabilities = meanFieldCapabilities(model);
+  // proven finite, but E[T]_n = ∞ does not converge to it: no number asked of a solver, none compared
+  if (atEveryN !== undefined) {
+    const why = capabilities.fixedPoint.available ? 'fixed-point gives it' : 'no solver here gives it either';
+    const reason = `E[T]∞ is finite, not computed here: E[T]_n = ∞ at every n does not converge to it (${why})`;
+    return prepareUnvalued(model, config, notes, { status: 'not-computed', reason }, atEveryN);
+  }
   // proven finite (`meanFieldLimit` 'finite': neither ∞ nor unsettled here) with no solver, e.g. JSQ(d) FIFO with
   // E[S²] = ∞ and pareto α ≥ d/(d − 1): shown, not judged, as a limit not settled is; the grid runs on
   if (!capabilities.fixedPoint.available)
@@ -465,23 +455,24 @@ function heteroFirstOrder(model: SupermarketModel, capabilities: MeanFieldCapabi
 }
 
 /**
- * A model whose E[T] is infinite in theory (`estimandFiniteness`, or a solver's E[T]∞ = ∞): reference +∞ with the
- * reason, no refined terms, no transient, and a note saying its checks are "undefined (infinite)".
+ * A model whose E[T]∞ is infinite in theory (`meanFieldFiniteness`, or a solver's E[T]∞ = ∞): reference +∞ with the
+ * reason, no refined terms, no transient, and a note saying its checks are "undefined (infinite)". Not for a limit
+ * that is finite or not settled beside E[T]_n = ∞ (`prepareUnvalued` with `atEveryN`).
  */
 function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, notes: string[], reason: string): PreparedModel {
   notes.push(
-    `${modelLabel(model)}, λ = ${model.lambda}: E[T] is infinite in theory (${reason}); its cells, limit and fits are ` +
-      `"undefined (infinite)" (model/moments.ts): a mean of ∞ is neither agreed nor disagreed with`,
+    `${modelLabel(model)}, λ = ${model.lambda}: E[T] is infinite in theory (${reason}); its cells, limit check and fits are ` +
+      `"${UNDEFINED_INFINITE}" (model/moments.ts): a mean of ∞ is neither agreed nor disagreed with`,
   );
   const reference: MeanFieldReference = {
     meanResponseTime: Infinity,
     meanQueueLength: Infinity,
     halfWidth: 0,
     numericalError: 0,
-    solver: `none: ${infiniteMeanWords(model)}${infiniteOnlyAtFiniteN(model) ? ' (the finite limit is not compared)' : ''}`,
-    kind: 'exact',
+    solver: `no reference: ${infiniteMeanWords(model)}`,
+    kind: 'none',
     source: 'model/moments.ts (estimandFiniteness, meanFieldFiniteness)',
-    convergence: { converged: true },
+    convergence: null,
     infinite: reason,
   };
   return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
@@ -489,32 +480,39 @@ function prepareInfinite(model: SupermarketModel, config: ComparisonConfig, note
 
 /**
  * A model whose mean-field E[T]∞ has no value (`UnvaluedStatus`): not settled (model/moments.ts `meanFieldUnsettled`),
- * or proven finite with no solver (status 'not-computed', the capability query's refusal as its reason). No solver
- * runs: reference NaN with the reason, no refined terms, no transient; its cells are simulated and shown, and its
- * cells and checks carry the status ("not settled", "finite, not computed"), so the other models of the grid are
- * judged as usual.
+ * or proven finite with no number (status 'not-computed': the capability query's refusal, or E[T]_n = ∞ at every n,
+ * which does not converge to it). No solver runs: reference NaN with the reason, kind 'none', no refined terms, no
+ * transient; its cells are simulated and shown, and its cells and checks carry the status ("not settled", "finite,
+ * not computed"), or "undefined (infinite)" where E[T]_n = ∞ at every n (`atEveryN`, its reason, kept in the
+ * reference's `infiniteAtEveryN`), so the other models of the grid are judged as usual.
  */
 function prepareUnvalued(
   model: SupermarketModel,
   config: ComparisonConfig,
   notes: string[],
   unvalued: { readonly status: UnvaluedStatus; readonly reason: string },
+  atEveryN?: string,
 ): PreparedModel {
   const { text, source } = UNVALUED[unvalued.status];
   notes.push(
-    `${modelLabel(model)}, λ = ${model.lambda}: ${unvalued.reason}; its cells are simulated and shown but "${text}": no limit ` +
-      `value to judge them against and no limit check (${source})`,
+    atEveryN === undefined
+      ? `${modelLabel(model)}, λ = ${model.lambda}: ${unvalued.reason}; its cells are simulated and shown but "${text}": no limit ` +
+          `value to judge them against and no limit check (${source})`
+      : `${modelLabel(model)}, λ = ${model.lambda}: E[T] is infinite in theory at every n (${atEveryN}); its cells, limit check and ` +
+          `fits are "${UNDEFINED_INFINITE}" (model/moments.ts): a mean of ∞ is neither agreed nor disagreed with; the limit E[T]∞ is ` +
+          `not ∞ but "${text}" (${unvalued.reason})`,
   );
   const reference: MeanFieldReference = {
     meanResponseTime: Number.NaN,
     meanQueueLength: Number.NaN,
     halfWidth: 0,
     numericalError: 0,
-    solver: unvalued.status === 'not-settled' ? 'none: E[T]∞ not settled' : 'none: E[T]∞ finite, not computed',
-    kind: 'exact',
+    solver: `no reference: ${atEveryN === undefined ? `E[T]∞ ${text}` : `${infiniteMeanWords(model)}, E[T]∞ ${text}`}`,
+    kind: 'none',
     source,
-    convergence: { converged: true },
+    convergence: null,
     ...(unvalued.status === 'not-settled' ? { unsettled: unvalued.reason } : { notComputed: unvalued.reason }),
+    ...(atEveryN === undefined ? {} : { infiniteAtEveryN: atEveryN }),
   };
   return { model, reference, correction: null, secondOrder: null, warm: sweepWarmup(model, config, false), transient: null };
 }

@@ -109,15 +109,17 @@ export interface MeanFieldReference {
   readonly halfWidth: number;
   /** Stated numerical error of a deterministic solver (0 when exact or not stated). */
   readonly numericalError: number;
+  /** The solver's name; where there is no reference value, 'no reference: ' and why (e.g. 'no reference: E[T]∞ not settled'). */
   readonly solver: string;
-  readonly kind: SolutionKind;
+  /** The solver's kind; 'none' where no solver ran (E[T]∞ ∞, not settled or not computed: no reference value). */
+  readonly kind: SolutionKind | 'none';
   readonly source: string;
   /** Tail fractions s_0..s_K where the solver gives them (JSQ solvers). */
   readonly tail?: number[];
   /** Heterogeneous servers (theory.md §13): each class's limit busy fraction and E[T] of the jobs it serves. */
   readonly classes?: readonly { readonly speed: number; readonly busyFraction: number; readonly meanResponseTime: number }[];
-  /** The solver's convergence status (converged, iterations, residual where it iterates). */
-  readonly convergence: SolutionConvergence;
+  /** The solver's convergence status (converged, iterations, residual where it iterates); null where no solver ran. */
+  readonly convergence: SolutionConvergence | null;
   /** Approximation kind (the two-moment PH fit): the measured error of its E[T] for the law family (fitError.ts). */
   readonly measuredError?: PhaseTypeFitError;
   /**
@@ -139,6 +141,13 @@ export interface MeanFieldReference {
    * "finite, not computed" (status 'not-computed').
    */
   readonly notComputed?: string;
+  /**
+   * Why E[T]_n = ∞ at every finite n (model/moments.ts `estimandFiniteness`, e.g. with replacement: all d draws on one
+   * server) while the limit is not proven ∞, when so: set beside `unsettled` or `notComputed`, which say the limit's
+   * own status from the start (compare/plan.ts), so no output calls the limit ∞. The cells' means are ∞ and read
+   * "undefined (infinite)"; E[T]_n does not converge to the limit.
+   */
+  readonly infiniteAtEveryN?: string;
 }
 
 export interface ModelSummary {

@@ -10,7 +10,7 @@ import { isInfinite, standardErrorOfMean, weightedLeastSquares, type Estimate } 
 import { tQuantile } from '../lazy.ts';
 import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import type { FitPoint, InverseNFit } from './fit.ts';
-import { meanFieldLimit, meanFieldUnsettled, responseTimeLowerBound } from '../model/moments.ts';
+import { responseTimeLowerBound } from '../model/moments.ts';
 import type { SupermarketModel } from '../model/model.ts';
 
 /** The n → ∞ reference value with its error bars. */
@@ -79,38 +79,23 @@ export function unvaluedReference(ref: {
 }
 
 /**
- * What a model's reference says of the limit E[T]∞ when it holds no finite value, one rule for report.md, the LaTeX
- * tables and the JSON (results.json, `compare --json`): its `unvaluedReference` (`atEveryN` false); or, for an ∞
- * reference (`infinite` reason or the value ∞), the limit's own status by `meanFieldLimit` — an ∞ reference may stand
- * for E[T]_n = ∞ at every n with replacement (`atEveryN` true) beside a limit that is finite ('not-computed') or not
- * settled ('not-settled'), and is ∞ only where that is proven ('infinite'); null when the reference has a value.
- * Source: model/moments.ts, theory.md §8.
+ * What a model's reference says of the limit E[T]∞ when it holds no finite value, one reading for report.md, the LaTeX
+ * tables and the JSON (results.json, `compare --json`): the status the reference carries from compare/plan.ts —
+ * 'infinite' (its `infinite` reason: E[T]∞ = ∞ proven, or the solver's ∞) or its `unvaluedReference` — with `atEveryN`
+ * the reason E[T]_n = ∞ at every n beside a limit that is not ∞ (`infiniteAtEveryN`), else undefined; null when the
+ * reference has a value. Nothing is translated here: the status was set where the limit was decided.
  */
-export function limitWithoutValue(m: {
-  readonly reference: {
-    readonly unsettled?: string;
-    readonly notComputed?: string;
-    readonly infinite?: string;
-    readonly meanResponseTime: number;
-  };
-  readonly model: SupermarketModel;
-}): { readonly status: UnvaluedStatus | 'infinite'; readonly reason: string; readonly atEveryN: boolean } | null {
-  const ref = m.reference;
+export function limitWithoutValue(ref: {
+  readonly unsettled?: string;
+  readonly notComputed?: string;
+  readonly infinite?: string;
+  readonly infiniteAtEveryN?: string;
+  readonly meanResponseTime: number;
+}): { readonly status: UnvaluedStatus | 'infinite'; readonly reason: string; readonly atEveryN?: string } | null {
   const unvalued = unvaluedReference(ref);
-  if (unvalued !== null) return { ...unvalued, atEveryN: false };
+  if (unvalued !== null) return { ...unvalued, ...(ref.infiniteAtEveryN === undefined ? {} : { atEveryN: ref.infiniteAtEveryN }) };
   if (ref.infinite === undefined && ref.meanResponseTime !== Infinity) return null;
-  const infinite = ref.infinite ?? 'E[T]∞ = ∞ in theory';
-  const limit = meanFieldLimit(m.model);
-  switch (limit) {
-    case 'finite':
-      return { status: 'not-computed', reason: `E[T]∞ is finite, not computed here: ${infinite}`, atEveryN: true };
-    case 'unsettled':
-      return { status: 'not-settled', reason: meanFieldUnsettled(m.model) ?? infinite, atEveryN: true };
-    case 'infinite':
-      return { status: 'infinite', reason: infinite, atEveryN: false };
-    default:
-      return limit satisfies never;
-  }
+  return { status: 'infinite', reason: ref.infinite ?? 'E[T]∞ = ∞ in theory' };
 }
 
 /**

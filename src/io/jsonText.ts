@@ -18,7 +18,8 @@
  * Flat rows (figure data, CSV) cannot hold an object: there the value is null beside `infinite: true` (and `reason`),
  * report/figures.ts `estimateFields`. A limit with no value that is not ∞ (not settled, or finite but not computed) is
  * `{ "mean": null, "unsettled": true, "reason" }` or `{ "mean": null, "notComputed": true, "reason" }` (`unvaluedJson`),
- * read back as written. A bare null (or a bare non-finite number, which JSON.stringify writes as null)
+ * read back as the status it is: its flag and reason kept, mean NaN (no number, in memory as compare holds it), never
+ * a bare null mean; `unvaluedStatusOf` names the status. A bare null (or a bare non-finite number, which JSON.stringify writes as null)
  * means "no such value" (NaN), never ∞: a writer gives an infinite mean as `meanJson(x, reason)`.
  */
 
@@ -55,6 +56,21 @@ export type UnvaluedJson =
  */
 export function unvaluedJson(status: 'not-settled' | 'not-computed', reason: string): UnvaluedJson {
   return status === 'not-settled' ? { mean: null, unsettled: true, reason } : { mean: null, notComputed: true, reason };
+}
+
+/**
+ * The status of a limit with no value as `unvaluedJson` writes it and `parseJsonText` reads it back (mean null or
+ * NaN beside `unsettled: true` or `notComputed: true`): 'not-settled' or 'not-computed' (compare/verdict.ts
+ * `UnvaluedStatus`), or null for any other value (a number, the ∞ object, a bare null).
+ * @example unvaluedStatusOf(parseJsonText('{"mean":null,"notComputed":true,"reason":"r"}')) // 'not-computed'
+ */
+export function unvaluedStatusOf(value: unknown): 'not-settled' | 'not-computed' | null {
+  if (value === null || typeof value !== 'object' || !('mean' in value)) return null;
+  const v = value as { mean: unknown; unsettled?: unknown; notComputed?: unknown };
+  if (!(v.mean === null || (typeof v.mean === 'number' && Number.isNaN(v.mean)))) return null;
+  if (v.unsettled === true) return 'not-settled';
+  if (v.notComputed === true) return 'not-computed';
+  return null;
 }
 
 /**
@@ -117,6 +133,8 @@ function isOpenInterval(value: unknown): boolean {
 }
 
 function decodeInfinite(_key: string, value: unknown): unknown {
+  // a limit with no value (`unvaluedJson`): the status it is, mean NaN (no number) beside its flag, not a bare null
+  if (unvaluedStatusOf(value) !== null && (value as { mean: unknown }).mean === null) return { ...(value as object), mean: Number.NaN };
   if (value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true) {
     const v = value as { mean?: unknown };
     // an estimate (it has `replications`; older files: null interval fields) in memory as `infiniteEstimate` builds it
@@ -137,12 +155,13 @@ function decodeInfinite(_key: string, value: unknown): unknown {
 }
 
 /**
- * Whether JSON text may hold an estimate marked infinite: it names a key "infinite" (also true of other such keys, and
+ * Whether JSON text may hold an estimate marked infinite or a limit with no value: it names a key "infinite",
+ * "ci95Infinite", "unsettled" or "notComputed" (also true of other such keys, and
  * of none when false: then the encoding changes nothing). The replacer and reviver above cost a call per value, about
  * half of the time of writing or reading a stored cell or results.json, so text without the key goes without them.
  */
 function mayHoldInfinite(text: string): boolean {
-  return text.includes('"infinite"') || text.includes('"ci95Infinite"');
+  return text.includes('"infinite"') || text.includes('"ci95Infinite"') || text.includes('"unsettled"') || text.includes('"notComputed"');
 }
 
 /** Whether JSON.stringify's text may have written an infinite interval end as null (`null]` or `[null`, any spacing). */
@@ -159,7 +178,10 @@ export function jsonText(value: unknown, indent?: number): string {
     : plain;
 }
 
-/** Parses JSON text, reading infinite estimates (above) back as +∞. @throws {SyntaxError} as JSON.parse. */
+/**
+ * Parses JSON text, reading infinite estimates (above) back as +∞ and a limit with no value as its status (mean NaN,
+ * flag and reason kept). @throws {SyntaxError} as JSON.parse.
+ */
 export function parseJsonText(text: string): unknown {
   return mayHoldInfinite(text) ? JSON.parse(text, decodeInfinite) : JSON.parse(text);
 }

@@ -33,10 +33,11 @@ import {
   UNVALUED_STATUSES,
   WITHOUT_V_RULE,
 } from '../compare/verdict.ts';
-import { isInfinite, oneInterval, type Estimate } from '../stats/index.ts';
+import { oneInterval } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
 import {
+  estimateText,
   fix,
   markdownTable,
   NOT_RESOLVED,
@@ -48,6 +49,7 @@ import {
   type WriteReportOptions,
 } from './page.ts';
 import { quantileCounts, quantileSection } from './quantileSection.ts';
+export { estimateText } from './page.ts';
 import { refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
@@ -55,12 +57,13 @@ type Columns<T> = (readonly [string, (x: T) => string])[];
 /** "1.3742 (exact)", "1.5767 ± 0.0075 (cavity 95% CI)", "3.3115 ± 4.3e-6 (numerical)". */
 export function referenceText(m: ModelSummary): string {
   const r = m.reference;
-  // no finite value (compare/verdict.ts `limitWithoutValue`): E[T]_n = ∞ with replacement may sit beside a finite limit
-  // or one not settled (JSQ(2) FIFO pareto:1.5); E[T]∞ not settled or finite but not computed with E[T]_n simulated
-  const known = limitWithoutValue(m);
+  // no finite value, the status the reference carries (compare/verdict.ts `limitWithoutValue`): E[T]_n = ∞ with
+  // replacement may sit beside a finite limit or one not settled (JSQ(2) FIFO pareto:1.5); E[T]∞ not settled or finite
+  // but not computed with E[T]_n simulated
+  const known = limitWithoutValue(m.reference);
   if (known !== null) {
     if (known.status === 'infinite') return '∞ (infinite in theory)';
-    if (known.atEveryN)
+    if (known.atEveryN !== undefined)
       return known.status === 'not-computed'
         ? 'finite (E[T]_n = ∞ at every n: not compared)'
         : 'not settled (E[T]∞ unproven, E[T]_n = ∞ at every n: not compared)';
@@ -74,9 +77,22 @@ export function referenceText(m: ModelSummary): string {
   return r.numericalError > 0 ? `${fix(r.meanResponseTime)} ± ${sci(r.numericalError)} (numerical)` : `${fix(r.meanResponseTime)} (exact)`;
 }
 
-/** "yes (12 iterations)", "yes", "NO"; "–" for a stored result written before convergence was recorded. */
+/**
+ * What kind of reference a model has, as the Method list names it: the solver's kind, or, where no solver ran, the
+ * limit's status ("∞", "not settled", "finite, not computed") and that there is no reference value.
+ */
+export function referenceKindText(ref: ModelSummary['reference']): string {
+  const known = limitWithoutValue(ref);
+  if (known === null) return ref.kind;
+  return `no reference value: E[T]∞ ${known.status === 'infinite' ? '= ∞' : statusText(known.status)}`;
+}
+
+/**
+ * "yes (12 iterations)", "yes", "NO"; "–" where no solver ran (null: no reference value) and for a stored result
+ * written before convergence was recorded.
+ */
 export function convergenceText(c: ModelSummary['reference']['convergence'] | undefined): string {
-  if (c === undefined) return '–';
+  if (c === undefined || c === null) return '–';
   return `${c.converged ? 'yes' : '**NO**'}${c.iterations !== undefined ? ` (${c.iterations} iterations)` : ''}`;
 }
 
@@ -86,10 +102,6 @@ const withError = (x: number, se: number, k: number) => `${fix(x, k)} (± ${fix(
 /** p-values: 3 significant digits, "< 1e-6" below. */
 const pText = (p: number | null) =>
   p === null || Number.isNaN(p) ? '–' : p < 1e-6 ? '< 1e-6' : p >= 0.01 ? p.toFixed(3) : p.toExponential(1);
-/** "x ± h", or "∞ (sample mean x)" for a mean infinite in theory (model/moments.ts). */
-export function estimateText(e: Estimate): string {
-  return isInfinite(e) ? `∞ (sample mean ${fix(e.sampleMean ?? Number.NaN)})` : `${fix(e.mean)} ± ${fix(e.halfWidth)}`;
-}
 /** t (ν) of a judged cell; '—' for a cell with no test (out of range, not resolvable, not judged). */
 const tText = (c: CellResult) =>
   Number.isNaN(c.verdict.pValue) ? '—' : `${fix(c.verdict.tStatistic, 1)} (${fix(c.verdict.degreesOfFreedom, 0)})`;
@@ -185,7 +197,7 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
   return [
     ...head,
     ['solver', (m) => m.reference.solver],
-    ['kind', (m) => m.reference.kind],
+    ['kind', (m) => (m.reference.kind === 'none' ? '–' : m.reference.kind)],
     ['E[T]∞ reference', referenceText],
     ['converged', (m) => convergenceText(m.reference.convergence)],
     ['warm-up of the cells (start)', cellWarmupText],
@@ -514,18 +526,20 @@ ${SLOPE_METHOD} (> 3 × CI half-width);
   }
   const solvers = [...new Map(result.models.map((m) => [m.reference.solver, m])).values()].map(
     (m) =>
-      `- **${m.reference.solver}** (${unvaluedReference(m.reference) ? statusText(unvaluedReference(m.reference)!.status) : m.reference.kind}): ${m.reference.source}. Error bar: ${
+      `- **${m.reference.solver}** (${referenceKindText(m.reference)}): ${m.reference.source}. Error bar: ${
         unvaluedReference(m.reference)
-          ? 'none: no limit value exists to bound (the cells are shown, not judged)'
-          : m.reference.kind === 'estimate'
-            ? "the estimate's 95% CI (a cavity solver: independent restarts)"
-            : m.reference.kind === 'approximation'
-              ? m.reference.measuredError
-                ? `the fit's measured error for the law family, ${describeFitErrorOf(m.reference.meanResponseTime, m.reference.measuredError)} (e.g. d = ${m.d}, λ = ${m.lambda}; a disagreement may be the approximation's)`
-                : "none stated: an approximation (a disagreement may be the approximation's)"
-              : m.reference.numericalError > 0
-                ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})`
-                : 'none needed (closed form)'
+          ? 'none: there is no reference value to bound (the cells are shown, not judged)'
+          : m.reference.kind === 'none'
+            ? 'none: there is no reference value, E[T]∞ = ∞ has no error bar'
+            : m.reference.kind === 'estimate'
+              ? "the estimate's 95% CI (a cavity solver: independent restarts)"
+              : m.reference.kind === 'approximation'
+                ? m.reference.measuredError
+                  ? `the fit's measured error for the law family, ${describeFitErrorOf(m.reference.meanResponseTime, m.reference.measuredError)} (e.g. d = ${m.d}, λ = ${m.lambda}; a disagreement may be the approximation's)`
+                  : "none stated: an approximation (a disagreement may be the approximation's)"
+                : m.reference.numericalError > 0
+                  ? `numerical, ${sci(m.reference.numericalError)} (e.g. d = ${m.d}, λ = ${m.lambda})`
+                  : 'none needed (closed form)'
       }.`,
   );
   return `- **Mean-field reference** (picked by \`solveMeanField\`, theory.md §2–§7):
@@ -621,7 +635,7 @@ ${reproduceSection(meta)}`;
  */
 export function referenceJson(m: Pick<ModelSummary, 'reference' | 'model'>): unknown {
   const ref = m.reference;
-  const known = limitWithoutValue(m);
+  const known = limitWithoutValue(ref);
   if (known === null) return ref;
   if (known.status !== 'infinite') {
     const value = unvaluedJson(known.status, known.reason);

@@ -23,17 +23,21 @@ import {
 } from './figures.ts';
 import { reproduceSection, writeReportFolder, type RunMetadata, type WriteReportOptions } from './page.ts';
 import { experimentLatexTable, latexDocument } from './latex.ts';
+import { ReasonNotes } from './reasons.ts';
 
 /**
- * A table entry: mean ± half-width, ∞ for a mean infinite in theory (model/moments.ts), – when not measured; a mean
- * that may be infinite with no rule settling it (`unsettled`, model/moments.ts `meanResponseTimeUnsettled`) is the
- * run's average marked "not settled", with no interval (the reason is in the note under the table).
+ * A table entry: mean ± half-width, ∞ for a mean infinite in theory (model/moments.ts) with the mark of its reason when
+ * `reasons` collects them (said once under the tables, `infiniteNote`), – when not measured; a mean that may be
+ * infinite with no rule settling it (`unsettled`, model/moments.ts `meanResponseTimeUnsettled`) is the run's average
+ * marked "not settled", with no interval (the reason is in the note under the table).
  */
-const fmt = (e: Estimate | undefined, k = 3, unsettled = false) =>
+const fmt = (e: Estimate | undefined, k = 3, unsettled = false, reasons?: ReasonNotes) =>
   !e
     ? '–'
     : isInfinite(e)
-      ? '∞'
+      ? reasons
+        ? `∞ ${reasons.mark(e.reason ?? 'infinite in theory')}`
+        : '∞'
       : unsettled
         ? `not settled (run's average ${e.mean.toFixed(k)})`
         : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}`;
@@ -246,18 +250,17 @@ function lambdaFigure(
   };
 }
 
-/** Why some slowdown entries read ∞ (the reasons of model/moments.ts, once each), or '' when none does. */
-function infiniteNote(outcomes: readonly CellOutcome[]): string {
-  const reasons = [
-    ...new Set(
-      outcomes
-        .flatMap((o) => [o.result.meanResponseTime, o.result.meanSlowdown])
-        .flatMap((e) => (e && isInfinite(e) ? [e.reason ?? 'infinite in theory'] : [])),
-    ),
-  ];
-  return reasons.length === 0
+/**
+ * Why the entries marked ∞ [k] read ∞: each reason of model/moments.ts once, by its mark (`ReasonNotes`: a reason
+ * that holds another, E[T/S]'s "E[W] = ∞: <E[T]'s reason>", cites it by its mark), or '' when none does.
+ */
+function infiniteNote(reasons: ReasonNotes): string {
+  return reasons.size === 0
     ? ''
-    : `∞: the mean is infinite in theory, so no finite run estimates it (its sample average, which grows with the run, is kept as \`sampleMean\` in results.json): ${reasons.join('; ')}.\n`;
+    : `∞ [k]: the mean is infinite in theory, so no finite run estimates it (its sample average, which grows with the run, is kept as \`sampleMean\` in results.json), because:\n\n${reasons
+        .lines()
+        .map((l) => `- ${l}`)
+        .join('\n')}\n`;
 }
 
 /**
@@ -291,6 +294,7 @@ export function experimentTables(
   outcomes: readonly CellOutcome[],
   measure: 'meanResponseTime' | 'meanSlowdown',
   unsettled: ReadonlyMap<string, string> = new Map(),
+  reasons?: ReasonNotes,
 ): string {
   const lambdas = [...new Set(outcomes.map((o) => o.cell.lambda))].sort((a, b) => a - b);
   const panels = [...new Set(outcomes.map(panelOf))];
@@ -308,7 +312,7 @@ export function experimentTables(
     for (const rk of rowsKeys) {
       const cells = lambdas.map((l) => {
         const o = inPanel.find((x) => x.cell.lambda === l && rowKey(x) === rk);
-        return fmt(o?.result[measure], 3, o !== undefined && unsettled.has(o.cell.key));
+        return fmt(o?.result[measure], 3, o !== undefined && unsettled.has(o.cell.key), reasons);
       });
       out.push(`| ${rk} | ${cells.join(' | ')} |`);
     }
@@ -433,6 +437,8 @@ export async function writeExperimentReport(
         `| claim | holds | fails | undecided | undefined (infinite) |\n|---|---|---|---|---|\n${summary}\n\n### Per grid point\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${findings
           .map((f) => `| ${f.claim} | ${f.where} | **${f.verdict === 'undefined' ? 'undefined (infinite)' : f.verdict}** | ${f.evidence} |`)
           .join('\n')}\n\n`;
+  // each reason of an ∞ entry once, under the tables; the entries cite it by its mark (E[T] and E[T/S] share them)
+  const reasons = new ReasonNotes();
   const md = `# Experiment report: ${spec.name}
 
 ${spec.description ?? ''}
@@ -443,8 +449,8 @@ Time is in ${outcomesTimeUnit(outcomes)}. Estimates carry 95% CIs.
 
 ${qualityTable}${findingTable}## Mean response time E[T]
 
-${experimentTables(outcomes, 'meanResponseTime', unsettled)}
-${unsettledNote(outcomes, unsettled)}${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown', unsettled)}\n${infiniteNote(outcomes)}` : ''}${classTables(outcomes)}
+${experimentTables(outcomes, 'meanResponseTime', unsettled, reasons)}
+${unsettledNote(outcomes, unsettled)}${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown', unsettled, reasons)}\n` : ''}${infiniteNote(reasons)}${classTables(outcomes)}
 ## Figures
 
 ${figures.length ? figures.map(figureSection).join('\n') : NO_FIGURE}

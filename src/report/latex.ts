@@ -86,7 +86,7 @@ export function comparisonLatexTables(result: ComparisonResult): string {
   // E[T]∞ in a cell: ∞, its status where it has no value ("not settled", "finite, not computed": no number), or the value
   const refText = (m: ModelSummary | undefined, value: number | undefined) => {
     // ∞ only where proven; a limit with no value reads its status, as report.md (compare/verdict.ts `limitWithoutValue`)
-    const known = m && limitWithoutValue(m);
+    const known = m && limitWithoutValue(m.reference);
     if (known) return known.status === 'infinite' ? '$\\infty$' : latexText(statusText(known.status));
     return value === Infinity ? '$\\infty$' : num(value);
   };

@@ -12,6 +12,7 @@ import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
 import { jsonText } from '../io/jsonText.ts';
+import { isInfinite, type Estimate } from '../stats/index.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -43,6 +44,19 @@ export interface RunMetadata {
 export const fix = (x: number, k = 4) => (Number.isFinite(x) ? x.toFixed(k) : notFinite(x));
 export const sci = (x: number) => (Number.isFinite(x) ? x.toExponential(2) : notFinite(x));
 const notFinite = (x: number) => (x === Infinity ? '∞' : x === -Infinity ? '−∞' : 'n/a');
+
+/** "x ± h", or "∞ (sample mean x)" for a mean infinite in theory (model/moments.ts): an ∞ has no error bar, never "∞ ± ∞". */
+export function estimateText(e: Estimate): string {
+  return isInfinite(e) ? `∞ (sample mean ${fix(e.sampleMean ?? Number.NaN)})` : `${fix(e.mean)} ± ${fix(e.halfWidth)}`;
+}
+
+/**
+ * Whether an exact value has no error bar: an exact ∞ (E[T]_n = ∞ in theory, the M/G/1 quadrature did not run; its
+ * bound is NaN). The tables print "none (∞)" there: a bound of 0 would claim an exact ∞ to the last digit.
+ */
+export function exactInfinite(p: { readonly meanResponseTime: number; readonly infinite?: string }): boolean {
+  return p.infinite !== undefined || !Number.isFinite(p.meanResponseTime);
+}
 
 /** A Markdown table: one column per (header, cell) pair, one line per item. */
 export function markdownTable<T>(items: readonly T[], columns: readonly (readonly [string, (item: T) => string])[]): string {

@@ -5,7 +5,7 @@
  */
 import type { CellResult, ComparisonResult, ModelSummary } from '../compare/index.ts';
 import { tip, type Row } from './figures.ts';
-import { fix, markdownTable, sci, statusText } from './page.ts';
+import { estimateText, exactInfinite, fix, markdownTable, sci, statusText } from './page.ts';
 import { SECOND_ORDER_RANGE } from '../meanfield/index.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
@@ -27,7 +27,15 @@ export function refinementCellColumns(result: ComparisonResult): Columns<CellRes
     cols.push(['refined 2nd order', (c) => (c.secondOrder ? secondOrderText(c.secondOrder) : '–')]);
   }
   if (result.cells.some((c) => c.exact)) {
-    cols.push(['exact (± bound)', (c) => (c.exact ? `${fix(c.exact.meanResponseTime, 5)} (± ${sci(c.exact.truncationBound)})` : '–')]);
+    cols.push([
+      'exact (± bound)',
+      (c) =>
+        !c.exact
+          ? '–'
+          : exactInfinite(c.exact)
+            ? '∞ (no error bar)'
+            : `${fix(c.exact.meanResponseTime, 5)} (± ${sci(c.exact.truncationBound)})`,
+    ]);
   }
   return cols;
 }
@@ -79,14 +87,15 @@ export function refinementSection(result: ComparisonResult): string {
           ['λ', (r) => `${r.m.lambda}`],
           ['n', (r) => `${r.p.n}`],
           ['exact E[T]_n', (r) => fix(r.p.meanResponseTime, 5)],
-          ['bound (estimate)', (r) => `${sci(r.p.truncationBound)} (${sci(r.p.errorEstimate)})`],
+          // an exact ∞ has no error bar (the M/G/1 quadrature did not run): not "0.00e+0"
+          ['bound (estimate)', (r) => (exactInfinite(r.p) ? 'none (∞)' : `${sci(r.p.truncationBound)} (${sci(r.p.errorEstimate)})`)],
           ['K', (r) => (r.p.solver === 'mg1' ? '–' : `${r.p.K}`)],
           ['states', (r) => (r.p.solver === 'mg1' ? '–' : `${r.p.states}`)],
           ['seconds', (r) => fix(r.p.seconds, 2)],
           [
             'simulated ± h',
-            (r) =>
-              r.cell ? `${fix(r.cell.simulation.meanResponseTime.mean)} ± ${fix(r.cell.simulation.meanResponseTime.halfWidth)}` : '–',
+            // an ∞ simulated mean has no error bar: "∞ (sample mean x)", never "∞ ± ∞"
+            (r) => (r.cell ? estimateText(r.cell.simulation.meanResponseTime) : '–'),
           ],
           [
             'refined 1st / 2nd order',

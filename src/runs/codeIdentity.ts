@@ -1,16 +1,19 @@
 /**
- * Which code computed a result. The package version is "0.1.0" in every commit, so cells, shards and reports record a
- * code identity as well: `git:<commit>` where the package is a git checkout (`+dirty:<hash of the diff>` when tracked
- * files differ from the commit), else `dist:<hash>` (or `src:<hash>`) of the built code the process runs. Cells and
+ * Which code computed a result: the one rule by which cells and shards are keyed to their code. The package version
+ * is "0.1.0" in every commit, so cells, shards and reports record a code identity as well: `dist:<hash>` (or
+ * `src:<hash>`) of what decides the numbers: the code folder the process runs from, the package's version and its
+ * runtime dependencies, locked or installed (version.ts `codeIdentityOf`). A docs-only commit keeps it, so stored
+ * cells resume; a change to the code, committed or not (a dirty tree), or to a dependency changes it. Cells and
  * shards of another code are refused on resume and merge (`checkSameCode`) unless `--allow-mixed-code` is given; then
- * the report's metadata names the other codes (`mixedCodeSeen`).
+ * the report's metadata names the other codes (`mixedCodeSeen`). Cells stored before 2026-12-03 carry a git identity
+ * (`git:<commit>`) and are refused once: rerun with --fresh.
  */
 import { SupermarketError } from '../errors.ts';
-import { adoptCodeIdentity, codeIdentity, primeCodeIdentity } from '../version.ts';
+import { adoptCodeIdentity, codeIdentity, codeIdentityOf, primeCodeIdentity } from '../version.ts';
 
 // the identity itself is computed on the ground floor (version.ts), where library results read it too; the pool's
 // workers adopt their parent's (cli/pool.ts), which `compare` primes at start (cli/main.ts)
-export { adoptCodeIdentity, codeIdentity, primeCodeIdentity };
+export { adoptCodeIdentity, codeIdentity, codeIdentityOf, primeCodeIdentity };
 
 let allowMixed = false;
 const mixed = new Set<string>();
@@ -35,9 +38,11 @@ export function checkSameCode(stored: string | undefined, what: string): void {
   const mine = codeIdentity();
   if (stored === mine) return;
   const other = stored ?? 'unknown (written before code identities)';
+  // a git identity: stored before cells were keyed by the code's content (2026-12-03); say so, it is not other code
+  const git = other.startsWith('git:') ? ', keyed by its git commit before cells were keyed by the code’s content' : '';
   if (!allowMixed) {
     throw new SupermarketError(
-      `${what} was computed by other code (${other}; this is ${mine}): rerun with --fresh, or --allow-mixed-code to use it anyway (noted in the report)`,
+      `${what} was computed by other code (${other}${git}; this is ${mine}): rerun with --fresh, or --allow-mixed-code to use it anyway (noted in the report)`,
     );
   }
   mixed.add(other);

@@ -18,6 +18,8 @@ describe('code identity in table and conjecture results', () => {
     const first = await runCli([...args, ...rest]);
     expect(first.status, first.stderr).toBe(0);
     const mine = codeIdentity();
+    // keyed by the code's content, not by a git commit (a docs-only commit forced --fresh: test/runs/codeIdentity.test.ts)
+    expect(mine).toMatch(/^(src|dist):[0-9a-f]{16}$/);
     expect(JSON.parse(first.stdout).code).toBe(mine);
     expect(json(path.join(out, 'results.json')).code).toBe(mine);
     expect(json(path.join(out, 'metadata.json')).code).toBe(mine);
@@ -37,11 +39,17 @@ describe('code identity in table and conjecture results', () => {
       cells,
       readdirSync(cells).find((f) => f.endsWith('.json'))!,
     );
-    writeFileSync(file, JSON.stringify({ ...json(file), code: 'git:0000000000000000000000000000000000000000' }));
+    // other code is other content (a code identity is a hash of the code that runs: runs/codeIdentity.ts)
+    writeFileSync(file, JSON.stringify({ ...json(file), code: 'dist:0000000000000000' }));
     const mixed = await runCli([...args, ...rest]);
-    expect(mixed.status).not.toBe(0);
+    expect(mixed.status).toBe(2);
     expect(mixed.stderr.trim().split('\n')).toHaveLength(1);
-    expect(mixed.stderr).toMatch(/was computed by other code \(git:0{40}; this is /);
+    expect(mixed.stderr).toMatch(/was computed by other code \(dist:0{16}; this is (src|dist):[0-9a-f]{16}\)/);
+    // a cell of a git-keyed run (before 2026-12-03) is refused too, saying why
+    writeFileSync(file, JSON.stringify({ ...json(file), code: 'git:0000000000000000000000000000000000000000' }));
+    const git = await runCli([...args, ...rest]);
+    expect(git.status).toBe(2);
+    expect(git.stderr).toMatch(/\(git:0{40}, keyed by its git commit before cells were keyed by the code’s content; this is /);
   });
 
   it('conjecture: results.json and --json carry it and the simulations’ seeds', async () => {

@@ -232,6 +232,20 @@ describe('replay: one name (batch means) and one rule for its batches (sim/repla
     );
   });
 
+  it('batch means of E[T] with lag-1 autocorrelation > 0.2 give a warning (text and JSON), as simulate warns', async () => {
+    // 600 jobs on one server, sizes growing along the trace: E[T] rises batch after batch, so its batch means correlate
+    const trend = path.join(dir, 'trend.swf');
+    writeFileSync(trend, Array.from({ length: 600 }, (_, i) => `${i + 1} ${10 * i} 0 ${1 + Math.floor(i / 60)}${rest}`).join('\n') + '\n');
+    const out = JSON.parse((await runCli(['replay', trend, '--n', '1', '--no-rescale', '--json'])).stdout);
+    expect(out.batches).toBe(10);
+    expect(out.meanResponseTime.lag1).toBeGreaterThan(0.2);
+    expect(out.warnings).toEqual([
+      expect.stringMatching(/^the batch means of E\[T\] have lag-1 autocorrelation 0\.\d\d > 0\.2: batches of ~60 jobs/),
+    ]);
+    const text = await runCli(['replay', trend, '--n', '1', '--no-rescale']);
+    expect(text.stdout).toMatch(/warning: the batch means of E\[T\] have lag-1 autocorrelation/);
+  });
+
   it('300 jobs: 6 batches, each estimate counts its batches as `batches` (no `replications`), the text says batch means', async () => {
     const file = jobsSwf(300);
     const json = JSON.parse((await runCli(['replay', file, '--n', '1', '--no-rescale', '--json'])).stdout);

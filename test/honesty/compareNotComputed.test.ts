@@ -88,8 +88,17 @@ describe('compare: a limit proven finite with no solver is "finite, not computed
     const r = runComparison(config({ sampling: 'with-replacement' }));
     expect(r.models[0].limit.status).toBe('undefined');
     const note = r.notes.find((n) => /E\[T\] is infinite in theory/.test(n)) ?? '';
-    expect(note).toMatch(/the mean-field E\[T\]∞ itself is finite \(finite, not computed: no solver here gives it\)/);
+    expect(note).toMatch(
+      /the limit E\[T\]∞ is not ∞ but "finite, not computed" \(E\[T\]∞ is finite, not computed here: .*no solver here gives it either\)/,
+    );
     expect(note).not.toMatch(/fixed-point gives it/);
+    // the prepared reference carries the limit's status from the start: never ∞, never a solver's kind or convergence
+    const ref = r.models[0].reference;
+    expect(ref.infinite).toBeUndefined();
+    expect(ref.notComputed).toMatch(/^E\[T\]∞ is finite, not computed here/);
+    expect(ref.infiniteAtEveryN).toMatch(/all 3 draws hit one server/);
+    expect([ref.meanResponseTime, ref.kind, ref.convergence]).toEqual([Number.NaN, 'none', null]);
+    expect(ref.solver).toMatch(/^no reference: /);
   });
 
   it('supermarket compare JSQ(3) FIFO pareto:1.9 without replacement: exit 0, "finite, not computed" in text, report and JSON', async () => {
@@ -126,7 +135,15 @@ describe('compare: a limit proven finite with no solver is "finite, not computed
     expect(r.status, r.stderr).toBe(0);
     const raw = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
     const ref = raw.models[0].reference;
-    expect(ref.infinite).toMatch(/all 3 draws hit one server/); // E[T]_n = ∞ at finite n stays said
+    expect(ref.infiniteAtEveryN).toMatch(/all 3 draws hit one server/); // E[T]_n = ∞ at finite n stays said
+    expect(ref.infinite).toBeUndefined(); // … but not as the limit's ∞ (compare/plan.ts sets the limit's status)
+    // the placeholder row: no solver, no kind, no convergence (it said solver "none", kind "exact", converged "yes")
+    expect([ref.solver, ref.kind, ref.convergence]).toEqual([expect.stringMatching(/^no reference: /), 'none', null]);
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    expect(md).not.toMatch(/none needed \(closed form\)|\| exact \||\| yes \|/);
+    expect(md).toMatch(
+      /\*\*no reference: .*\*\* \(no reference value: E\[T\]∞ finite, not computed\).*Error bar: none: there is no reference value/,
+    );
     const limit = { mean: null, notComputed: true, reason: expect.stringMatching(/^E\[T\]∞ is finite, not computed here: /) };
     expect(ref.meanResponseTime).toEqual(limit);
     expect(ref.meanQueueLength).toEqual(limit);

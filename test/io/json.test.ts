@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { infiniteJson, jsonText, meanJson, parseJsonText } from '../../src/io/index.ts';
+import { infiniteJson, jsonText, meanJson, parseJsonText, unvaluedJson, unvaluedStatusOf } from '../../src/io/index.ts';
 
 describe('jsonText / parseJsonText without and with infinite estimates', () => {
   const infinite = {
@@ -54,5 +54,25 @@ describe('jsonText / parseJsonText without and with infinite estimates', () => {
     // the in-memory form (mean +∞) is written the same way
     expect(jsonText({ limit: { ...infiniteJson('r'), mean: Infinity } })).toBe('{"limit":{"mean":null,"infinite":true,"reason":"r"}}');
     expect(() => meanJson(-Infinity, 'r')).toThrow(RangeError);
+  });
+
+  it('a limit with no value (not settled, finite not computed) reads back as its status, not a bare null mean', () => {
+    // parseJsonText read { mean: null, unsettled: true, reason } back as written: a bare null mean, "no such value"
+    const value = {
+      a: unvaluedJson('not-settled', 'E[T]∞ not settled: …'),
+      b: unvaluedJson('not-computed', 'E[T]∞ is finite, …'),
+      c: null,
+    };
+    const text = jsonText(value);
+    expect(JSON.parse(text)).toEqual(value); // the written form is unchanged (README "JSON formats of ∞")
+    const back = parseJsonText(text) as Record<string, { mean: number }>;
+    expect(back.a).toEqual({ mean: Number.NaN, unsettled: true, reason: 'E[T]∞ not settled: …' });
+    expect(back.b).toEqual({ mean: Number.NaN, notComputed: true, reason: 'E[T]∞ is finite, …' });
+    expect([unvaluedStatusOf(back.a), unvaluedStatusOf(back.b), unvaluedStatusOf(back.c)]).toEqual(['not-settled', 'not-computed', null]);
+    expect(unvaluedStatusOf(infiniteJson('r'))).toBeNull(); // ∞ is no "no value"
+    // a round trip writes the same text again
+    expect(jsonText(back)).toBe(text);
+    // a flat row with `unsettled` and `value` (run's tables) is not a limit object: left as it is
+    expect(parseJsonText('{"value":null,"unsettled":true,"reason":"r"}')).toEqual({ value: null, unsettled: true, reason: 'r' });
   });
 });

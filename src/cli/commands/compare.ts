@@ -571,7 +571,12 @@ export function compareCommand(): Command {
               : ref.infinite !== undefined
                 ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteMeanWords(m.model)} (${ref.infinite}) → ${statusText(m.limit.status)}`
                 : unvaluedReference(ref)
-                  ? `  d = ${m.d}, λ = ${m.lambda}: ${unvaluedReference(ref)!.reason}; cells shown, no limit check → ${statusText(m.limit.status)}`
+                  ? ref.infiniteAtEveryN !== undefined
+                    ? // E[T]_n = ∞ beside a limit that is not ∞: both said, the limit's status as the reference carries it
+                      // (its reason once, in the note)
+                      `  d = ${m.d}, λ = ${m.lambda}: E[T]_n = ∞ at every n in theory (${ref.infiniteAtEveryN}); ` +
+                      `E[T]∞ ${statusText(unvaluedReference(ref)!.status)} (note below) → ${statusText(m.limit.status)}`
+                    : `  d = ${m.d}, λ = ${m.lambda}: ${unvaluedReference(ref)!.reason}; cells shown, no limit check → ${statusText(m.limit.status)}`
                   : `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)} (${ref.solver}, ${ref.kind}` +
                     `${ref.halfWidth > 0 ? ` ± ${ref.halfWidth.toFixed(4)}` : ''}` +
                     `${ref.measuredError ? `; ${describeFitErrorOf(ref.meanResponseTime, ref.measuredError)}` : ''}` +

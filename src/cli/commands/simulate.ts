@@ -2,6 +2,7 @@
  * `supermarket simulate`: finite-n discrete-event simulation with replications (or one long run with batch means)
  * and Student-t 95% CIs, optionally run to a precision target; means infinite in theory print ∞ with the reason.
  */
+import { ReasonNotes } from '../../report/reasons.ts';
 import { formatMemory } from '../../model/memory.ts';
 import { formatArrivals } from '../../model/arrivals.ts';
 import { timeUnit } from '../../model/service/index.ts';
@@ -88,13 +89,14 @@ function outsideNote(result: SimulationResult): string[] {
 }
 
 /**
- * A mean in text: its estimate, ∞ with the reason, or (E[T] unsettled: model/moments.ts meanResponseTimeUnsettled) the
- * run's average alone, marked as no settled estimate and given no interval (a t interval about a mean that may be ∞
- * would read as a confidence statement), as run's tables and compare leave it unjudged.
+ * A mean in text: its estimate, ∞ with the mark of its reason (said once below the table, `reasons`), or (E[T]
+ * unsettled: model/moments.ts meanResponseTimeUnsettled) the run's average alone, marked as no settled estimate and
+ * given no interval (a t interval about a mean that may be ∞ would read as a confidence statement), as run's tables
+ * and compare leave it unjudged.
  */
-const showOr = (e: Estimate, f: Finiteness, unsettled?: string) =>
+const showOr = (e: Estimate, f: Finiteness, reasons: ReasonNotes, unsettled?: string) =>
   !f.finite
-    ? `∞  (${f.reason}; the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing)`
+    ? `∞  (the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing; why: ${reasons.mark(f.reason)})`
     : unsettled === undefined
       ? show(e)
       : `${decimalText(e.sampleMean ?? e.mean, 4)}  not settled: the run's average, not an estimate, so no interval (E[T] may be ∞, see the warning)`;
@@ -296,6 +298,8 @@ export function simulateCommand(): Command {
           timeUnit(model.service),
           batchMode,
         );
+        // each reason of an ∞ once, below the table, the means citing it by its mark
+        const reasons = new ReasonNotes();
         const lines = [
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
@@ -316,17 +320,17 @@ export function simulateCommand(): Command {
             : []),
           mserLine,
           `                          mean     95% CI`,
-          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime, f.meanResponseTimeUnsettled)}`,
-          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength, f.meanResponseTimeUnsettled)}`,
+          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime, reasons, f.meanResponseTimeUnsettled)}`,
+          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength, reasons, f.meanResponseTimeUnsettled)}`,
           model.redundancy === undefined
-            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength, f.meanResponseTimeUnsettled)}`
-            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength, f.meanResponseTimeUnsettled)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
-          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown, f.meanResponseTimeUnsettled)}` +
+            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength, reasons, f.meanResponseTimeUnsettled)}`
+            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength, reasons, f.meanResponseTimeUnsettled)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
+          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown, reasons, f.meanResponseTimeUnsettled)}` +
             (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
           `  T p50 (pooled)        ${q(pct.p50)}`,
           `  T p95 (pooled)        ${q(pct.p95)}`,
           `  T p99 (pooled)        ${q(pct.p99)}`,
-          ...(result.meanWorkload ? [`  E[U] workload         ${showOr(result.meanWorkload, f.meanWorkload)}`] : []),
+          ...(result.meanWorkload ? [`  E[U] workload         ${showOr(result.meanWorkload, f.meanWorkload, reasons)}`] : []),
           ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
           ...(result.memory
             ? [
@@ -353,6 +357,7 @@ export function simulateCommand(): Command {
                 `  busy fraction s_1 = ${result.redundancy.busyFraction.mean.toFixed(4)}, λ·E[W] = ${(model.lambda * result.redundancy.workPerJob.mean).toFixed(4)} (λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)}: replicas change the work)`,
               ]
             : []),
+          ...reasons.lines().map((r) => `  ∞ ${r}`),
           `  ${formatCount(result.events)} events in ${result.wallSeconds.toFixed(2)} s = ${(result.eventsPerSecond / 1e6).toFixed(2)}M events/s`,
           ...result.warnings.map((w) => `  warning: ${w}`),
           ...(result.notes ?? []).map((w) => `  note: ${w}`),
