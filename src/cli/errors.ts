@@ -27,10 +27,11 @@ export const NOT_CONVERGED_EXIT = EXIT.notConverged;
 /** The prefix of every refusal line on stderr, whoever refuses (commander or the command). */
 export const REFUSAL_PREFIX = 'supermarket: ';
 
-/** The exit codes as every command's --help ends (program.ts), in one line. */
+/** The exit codes as every command's --help ends (program.ts), in lines of < 80 columns. */
 export const EXIT_CODES_HELP =
-  'Exit codes: 0 done; 2 bad input (a refused option, value, model, path or file); 3 a solver did not converge; ' +
-  '1 a file-system or output failure; 70 an internal error; 130 interrupted.';
+  'Exit codes: 0 done; 2 bad input (a refused option, value, model, path or file);\n' +
+  '  3 a solver did not converge; 1 a file-system or output failure;\n' +
+  '  70 an internal error; 130 interrupted.';
 
 /** Error codes of a path that does not exist or is of the wrong kind: bad input, not a failure of the machine. */
 const WRONG_PATH = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);

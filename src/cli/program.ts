@@ -221,7 +221,7 @@ export function buildProgram(): Command {
     .addHelpText(
       'after',
       '\nStart with:\n  supermarket fixed-point --lambda 0.9 --d 2 --refined --n 100\n  supermarket simulate --lambda 0.9 --d 2 --n 1000\n  supermarket compare   # the default validation report' +
-        `\n\n${EXIT_CODES_HELP}\nA refusal is one line on stderr, "supermarket: error: …" (with --json also { "failed", "exitCode" } on stdout).`,
+        `\n\n${EXIT_CODES_HELP}\nA refusal is one line on stderr, "supermarket: error: …"; with --json also\n{ "failed", "exitCode" } on stdout.`,
     );
   commanderRefusals(program);
   for (const entry of COMMANDS) {
