@@ -85,7 +85,7 @@ export class TraceCellRunner {
 
   /**
    * Replays one cell with its model (`cell.model`, from expandGrid); sizes rescaled to mean 1 and arrivals to λ = ρ. @returns the outcome, or null when the prediction does not exist for this trace
-   * (e.g. `user` on a SWIM trace), with the reason in `skipReason`.
+   * (e.g. `user` on a SWIM trace, or a trace too short for replay's batch means), with the reason in `skipReason`.
    */
   run(cell: ExperimentCell): CellOutcome | { skipReason: string } {
     const loaded = this.load(cell);
@@ -108,6 +108,10 @@ export class TraceCellRunner {
     });
     if (!cell.model) throw new InvalidModelError(`trace cell ${cell.key} has no model (build cells with expandGrid)`);
     const r = simulateReplay(cell.model, workload, { n: cell.n, seed: cell.seed });
+    // a cell's estimates carry intervals that the report and the claims judge: without one (too few measured jobs for
+    // replay's batch means, sim/replay.ts `replayBatchCount`) the cell is skipped with the reason, never shown with the
+    // stand-in interval of 2 tiny batches
+    if (r.noInterval !== undefined) return { skipReason: `${cell.service}: ${r.noInterval}` };
     const { model: _m, ...cellData } = cell;
     return {
       cell: cellData,

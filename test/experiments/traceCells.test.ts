@@ -36,13 +36,13 @@ function replay(file: string, fields: Record<string, unknown>): CellOutcome {
 }
 
 describe('trace cells replay under the full model of the experiment file', () => {
-  // 40 blocks of three jobs (arrival 0 size 10, arrival 1 size 1, arrival 2.5 size 1), 1000 s apart. The replay uses the
-  // second half (20 blocks), sizes over their mean 4, λ = 0.005 per server on n = 2: job 2 finds server A busy and
+  // 80 blocks of three jobs (arrival 0 size 10, arrival 1 size 1, arrival 2.5 size 1), 1000 s apart. The replay uses the
+  // second half (40 blocks: 120 jobs, enough for replay's batch means), sizes over their mean 4, λ = 0.005 per server on n = 2: job 2 finds server A busy and
   // B empty, job 3 finds A busy and B empty again. With d = 2 of n = 2 sampled without replacement JSQ sees both
-  // servers, so every job is served at once: T = S and E[T] = mean size = 1 exactly (the warm-up is two blocks).
+  // servers, so every job is served at once: T = S and E[T] = mean size = 1 exactly (the warm-up is four blocks).
   const blocks = swf(
     Array.from(
-      { length: 40 },
+      { length: 80 },
       (_, b) =>
         [
           [1000 * b, 10],
@@ -51,7 +51,32 @@ describe('trace cells replay under the full model of the experiment file', () =>
         ] as [number, number][],
     ).flat(),
   );
+  const blocks40 = Array.from(
+    { length: 40 },
+    (_, b) =>
+      [
+        [1000 * b, 10],
+        [1000 * b + 1, 1],
+        [1000 * b + 2.5, 1],
+      ] as [number, number][],
+  ).flat();
   const jsq = { lambda: [0.005], n: [2], selections: ['jsq'], disciplines: ['fifo'], prediction: ['exact'] };
+
+  it('a trace too short for batch means is skipped with the reason, not shown with a stand-in interval', () => {
+    // 40 blocks: the replay measures 54 jobs, fewer than 2 batches of 50 (sim/replay.ts replayBatchCount)
+    const short = swf(blocks40);
+    const spec = parseExperiment({
+      name: 'tiny',
+      d: [2],
+      jobs: 1,
+      replications: 2,
+      warmup: 0,
+      service: [{ trace: path.basename(short) }],
+      ...jsq,
+    });
+    const r = new TraceCellRunner(path.dirname(short)).run(expandGrid(spec)[0]);
+    expect('skipReason' in r && r.skipReason).toMatch(/too few jobs for an interval: 54 measured jobs/);
+  });
 
   it('"sampling": "without-replacement" reaches the replay: every job served at once, E[T] = 1', () => {
     const r = replay(blocks, { ...jsq, sampling: 'without-replacement' });
