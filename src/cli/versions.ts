@@ -1,5 +1,7 @@
 /** The metadata of every report: the run (command line, start, wall time, machine) and the versions of the dependencies. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { VERSION } from '../version.ts';
 import { codeIdentity, mixedCodeSeen } from '../runs/codeIdentity.ts';
@@ -30,6 +32,51 @@ export function dependencyVersions(): Record<string, string> {
   for (const name of ['mathjs', 'vega', 'vega-lite', '@resvg/resvg-js', 'commander', 'zod', 'fft.js', 'ml-random-forest'])
     out[name] = installedVersion(name);
   return out;
+}
+
+/**
+ * The git commit checked out where this code runs (40 hex digits), for a reader who wants the sources back; undefined
+ * outside a git checkout (an npm install). Read from the nearest enclosing `.git` (a folder, or a worktree's `gitdir:`
+ * file), its HEAD and loose or packed refs: no git process. Information only: the code identity (runs/codeIdentity.ts,
+ * a hash of the code that runs) keys cells and tells whether the tree differs from that commit.
+ */
+export function gitCommit(): string | undefined {
+  try {
+    for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+      let git = path.join(dir, '.git');
+      let found = false;
+      try {
+        if (statSync(git).isFile()) git = path.resolve(dir, /^gitdir: (.*)$/m.exec(readFileSync(git, 'utf8'))![1].trim());
+        found = true;
+      } catch {
+        /* no .git here */
+      }
+      if (found) return resolveHead(git);
+      if (path.dirname(dir) === dir) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** HEAD's commit in the git folder `git` (a worktree's folder keeps HEAD; refs live in its `commondir`). */
+function resolveHead(git: string): string | undefined {
+  const head = readFileSync(path.join(git, 'HEAD'), 'utf8').trim();
+  if (/^[0-9a-f]{40}$/.test(head)) return head;
+  const ref = /^ref: (.*)$/.exec(head)?.[1];
+  if (!ref) return undefined;
+  let common = git;
+  try {
+    common = path.resolve(git, readFileSync(path.join(git, 'commondir'), 'utf8').trim());
+  } catch {
+    /* not a worktree */
+  }
+  try {
+    return readFileSync(path.join(common, ref), 'utf8').trim();
+  } catch {
+    const packed = readFileSync(path.join(common, 'packed-refs'), 'utf8');
+    return new RegExp(`^([0-9a-f]{40}) ${ref.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm').exec(packed)?.[1];
+  }
 }
 
 /** A report joined by `supermarket merge` from the shards of a run (`--shard i/N`). */
@@ -78,8 +125,10 @@ export interface RunMeta {
   /** Wall time from the start to the `RunMeta` call, in seconds. */
   wallSeconds: number;
   versions: Record<string, string>;
-  /** The code that wrote the report (runs/codeIdentity.ts: git commit and dirty flag, else a hash of the built code). */
+  /** The code that wrote the report (runs/codeIdentity.ts: a hash of the code that runs, its version and dependencies). */
   code: string;
+  /** The git commit checked out where the code ran (information for the reader; `code` says whether it was edited). */
+  gitCommit?: string;
   /** Other codes whose stored cells or shards the report uses (only with --allow-mixed-code). */
   mixedCode?: string[];
   machine: { cpu: string; cores: number; platform: string };
@@ -89,6 +138,7 @@ export interface RunMeta {
 export function startRun(): () => RunMeta {
   const started = Date.now();
   const merged = mergedRun;
+  const commit = gitCommit();
   return () => ({
     command: merged?.command ?? commandLine(process.argv.slice(2)),
     ...(merged ? { mergedFrom: merged.mergedFrom } : {}),
@@ -96,6 +146,7 @@ export function startRun(): () => RunMeta {
     wallSeconds: (Date.now() - started) / 1000,
     versions: dependencyVersions(),
     code: codeIdentity(),
+    ...(commit ? { gitCommit: commit } : {}),
     ...(mixedCodeSeen().length ? { mixedCode: mixedCodeSeen() } : {}),
     machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, platform: `${process.platform} ${process.arch}` },
   });

@@ -31,8 +31,10 @@ export interface RunMetadata {
   readonly machine: { readonly cpu: string; readonly cores: number; readonly platform?: string };
   /** Set when the report was merged from N shards of `command` (`--shard i/N`) by `merge`. */
   readonly mergedFrom?: { readonly shards: number; readonly merge: string };
-  /** The code that wrote the report (git commit and dirty flag, else a hash of the built code; runs/codeIdentity.ts). */
+  /** The code that wrote the report (a hash of the code that runs, its version and dependencies; runs/codeIdentity.ts). */
   readonly code?: string;
+  /** The git commit checked out where it ran, when it ran in a git checkout (information; cli/versions.ts `gitCommit`). */
+  readonly gitCommit?: string;
   /** Other codes whose stored cells or shards the report uses (--allow-mixed-code). */
   readonly mixedCode?: readonly string[];
 }
@@ -83,7 +85,7 @@ ${meta.command}
 ${merged}
 Versions: ${Object.entries(meta.versions)
     .map(([k, v]) => `${k} ${v}`)
-    .join(', ')}.${meta.code ? ` Code: ${meta.code}.` : ''}${
+    .join(', ')}.${meta.code ? ` Code: ${meta.code}${meta.gitCommit ? ` (git commit ${meta.gitCommit})` : ''}.` : ''}${
     meta.mixedCode?.length
       ? ` **Mixed code** (--allow-mixed-code): some stored cells or shards were computed by ${meta.mixedCode.join(', ')}.`
       : ''
