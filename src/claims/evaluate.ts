@@ -78,6 +78,11 @@ export interface SimulationSummary {
   readonly responseTimePercentiles: { readonly p50: Estimate; readonly p95: Estimate; readonly p99: Estimate };
   readonly events?: number;
   readonly wallSeconds?: number;
+  /**
+   * The run's notes (sim/simulate.ts `SimulationResult.notes`: why a percentile interval is open at an end,
+   * stats/tInterval.ts `openEndNote`); absent in cells stored before they were kept.
+   */
+  readonly notes?: readonly string[];
 }
 
 export interface ConjectureHooks {
@@ -120,6 +125,11 @@ export interface QuantityValue {
   readonly reason?: string;
   /** Identifier of the simulation request behind a simulated value. */
   readonly simulation?: string;
+  /**
+   * Why the interval of a simulated percentile is open at an end (stats/tInterval.ts `openEndNote`, the run's note
+   * as simulate and replay print it), when it is; absent otherwise.
+   */
+  readonly openEnd?: string;
 }
 
 /**
@@ -460,6 +470,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         reason: decision.reason,
         simulation: sim,
         ...unsettledMeasure(q.measure, estimandFiniteness(model).meanResponseTimeUnsettled),
+        ...openEndOf(q.measure, e, r.notes),
       };
     });
     return judgePoint(claim, point, raw, { simultaneous: ev.simultaneous, n: ev.n });
@@ -509,6 +520,18 @@ function feasibleInterval(measure: Measure, estimate: Estimate, h: number): [num
   const lower = ci95[0] > mean - halfWidth + slack ? ci95[0] : -Infinity;
   const upper = ci95[1] < mean + halfWidth - slack ? ci95[1] : Infinity;
   return [Math.max(mean - h, lower), Math.min(mean + h, upper)];
+}
+
+/**
+ * The run's note on why a percentile's interval is open at an end (`openEnd`), for a percentile measure whose interval
+ * has an infinite end: the note that names it ("percentile intervals: p95 has no upper end …", stats/tInterval.ts
+ * `openEndNote`). Nothing for means and closed intervals, or when the run kept no note (cells stored before).
+ */
+function openEndOf(measure: Measure, e: Estimate, notes: readonly string[] | undefined): { openEnd?: string } {
+  if (measure === 'T' || measure === 'S' || e.ci95.every((x) => Number.isFinite(x))) return {};
+  const name = measure.toLowerCase();
+  const note = notes?.find((n) => n.startsWith(`percentile intervals: ${name} has no `));
+  return note === undefined ? {} : { openEnd: note };
 }
 
 /** The unsettled-mean reason of a simulated measure (T or S; percentiles exist whatever the mean), if any. */

@@ -74,3 +74,19 @@ export function quantityJson(
 export function conjectureResultsJson(result: ConjectureResult): unknown {
   return { ...result, points: result.points.map((p) => ({ ...p, quantities: p.quantities.map((q) => quantityJson(q, p)) })) };
 }
+
+/**
+ * Why some percentile intervals of a conjecture are open at an end, each note once with the grid points it holds at
+ * (`QuantityValue.openEnd`, the runs' notes as simulate and replay print them), or none. For the text output and the
+ * report alike. @example openEndLines(result) // ['P95(jsq, fifo) at exp, d = 2, λ = 0.9: percentile intervals: p95 has no upper end (∞): …']
+ */
+export function openEndLines(result: ConjectureResult): string[] {
+  const where = new Map<string, string[]>();
+  for (const p of result.points)
+    for (const q of p.quantities) {
+      if (q.openEnd === undefined) continue;
+      const at = `${q.key} at ${p.point.row}, λ = ${p.point.lambda}`;
+      where.set(q.openEnd, [...(where.get(q.openEnd) ?? []), at]);
+    }
+  return [...where.entries()].map(([note, at]) => `${at.join('; ')}: ${note}`);
+}

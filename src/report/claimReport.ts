@@ -3,7 +3,7 @@
  * comparison against λ, and the Markdown text. No I/O: the CLI renders and writes them.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { ConjectureResult, PointResult } from '../claims/index.ts';
+import { openEndLines, type ConjectureResult, type PointResult } from '../claims/index.ts';
 import { VEGA_LITE_SCHEMA, estimateFields, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, type RunMetadata } from './page.ts';
 import { servicesTimeUnit } from './experimentReport.ts';
@@ -172,9 +172,16 @@ function quantityCell(p: PointResult): string {
   return p.quantities
     .map((q) => {
       const where = q.source === 'mean-field' ? `${q.method}, ${q.kind}` : 'sim';
-      return `${q.key} = ${f3(q.value)} ${iv(q.interval[0], q.interval[1])} (${where})`;
+      // an interval open at an end says so, the note why once below the table (as simulate and replay print it)
+      return `${q.key} = ${f3(q.value)} ${iv(q.interval[0], q.interval[1])} (${where}${q.openEnd === undefined ? '' : '; open at an end: see the note below'})`;
     })
     .join('<br>');
+}
+
+/** Why some simulated percentile intervals are open at an end (`openEndLines`), one note each, or '' when none is. */
+function openEndSection(result: ConjectureResult): string {
+  const lines = openEndLines(result);
+  return lines.length === 0 ? '' : `\nPercentile intervals open at an end:\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`;
 }
 
 /** Header facts of the run, supplied by the caller (CLI), with how many simulations were resumed from cells/. */
@@ -245,7 +252,7 @@ ${mixed ? '\nSome grid points compare mean-field (n → ∞) values with finite-
 ## Per grid point
 
 ${table}
-
+${openEndSection(result)}
 ## Figures
 
 ${figures.map(figureSection).join('\n')}

@@ -629,9 +629,10 @@ ${reproduceSection(meta)}`;
  * A model's reference as JSON (results.json and `compare --json`, one form): E[T]∞ and E[Q]∞ a number when computed;
  * the ∞ object `{ mean: null, infinite: true, reason }` only where E[T]∞ = ∞ is proven (`meanFieldLimit` 'infinite', or
  * the solver's ∞); else, where it has no value, `{ mean: null, unsettled: true, reason }` (not settled) or
- * `{ mean: null, notComputed: true, reason }` (finite, not computed), io/jsonText.ts `unvaluedJson`. A model whose
- * E[T]_n = ∞ at every finite n (with replacement) keeps that reason in `infinite` (its cells' estimates say ∞), but its
- * limit is not called ∞: LWL(3)/JSQ(3) with pareto:1.9 (finite limit), JSQ(2) FIFO pareto:1.5 (not settled).
+ * `{ mean: null, notComputed: true, reason }` (finite, not computed), io/jsonText.ts `unvaluedJson`, as the reference
+ * carries the status from compare/plan.ts. A model whose E[T]_n = ∞ at every finite n (with replacement) keeps that
+ * reason in `infiniteAtEveryN` (its cells' estimates say ∞), and its limit is not called ∞: LWL(3)/JSQ(3) with
+ * pareto:1.5/1.9 (finite limit), JSQ(2) FIFO pareto:1.5 (not settled).
  */
 export function referenceJson(m: Pick<ModelSummary, 'reference' | 'model'>): unknown {
   const ref = m.reference;

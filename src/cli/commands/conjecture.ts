@@ -10,6 +10,7 @@ import { stringify } from 'csv-stringify/sync';
 import {
   conjectureResultsJson,
   conjectureRows,
+  openEndLines,
   quantityJson,
   evaluateConjecture,
   parseConjecture,
@@ -79,6 +80,8 @@ function summarise(r: SimulationResult): SimulationSummary {
     responseTimePercentiles: r.responseTimePercentiles,
     events: r.events,
     wallSeconds: r.wallSeconds,
+    // why a percentile interval is open at an end: the report and the text say it, as simulate and replay do
+    ...(r.notes && r.notes.length > 0 ? { notes: r.notes } : {}),
   };
 }
 
@@ -248,6 +251,8 @@ export function conjectureCommand(): Command {
                   ...('interval' in j ? { interval: j.interval } : {}),
                   source: j.source,
                   method: j.method,
+                  // why a percentile interval is open at an end, as results.json and the text say it
+                  ...(j.openEnd === undefined ? {} : { openEnd: j.openEnd }),
                 };
               }),
             })),
@@ -256,7 +261,10 @@ export function conjectureCommand(): Command {
         }
         process.stdout.write(
           `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided}${s.undefined ? `, undefined (infinite) ${s.undefined}` : ''} of ${s.total} grid points ` +
-            `(${result.simulations.length} simulations, ${simStore.resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n`,
+            `(${result.simulations.length} simulations, ${simStore.resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n` +
+            openEndLines(result)
+              .map((l) => `  note: ${l}\n`)
+              .join(''),
         );
       }),
     );
