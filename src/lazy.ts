@@ -6,8 +6,11 @@
  * A leaf module like errors.ts: every room may import it. Its browser twin, lazy.browser.ts (same exports, static
  * imports), replaces it in the explorer's bundle (scripts/build-explorer.ts), where there is no `require`.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { STDLIB_PACKAGES } from './stdlibPackages.ts';
 import type * as MathJs from 'mathjs';
 import type * as RandomForest from 'ml-random-forest';
 import type MultivariateLinearRegression from 'ml-regression-multivariate-linear';
@@ -71,9 +74,24 @@ export const mlRandomForest = onFirstUse<typeof RandomForest>('ml-random-forest'
 /** ml-regression-multivariate-linear (its default export, the regression class). */
 export const mlMultivariateLinear = onFirstUse<typeof MultivariateLinearRegression>('ml-regression-multivariate-linear');
 
-/** A function of a CommonJS package (`module.exports = fn`), loaded on its first call. */
-function onFirstCall<F extends (...args: never[]) => unknown>(specifier: string): F {
-  const load = onFirstUse<F>(specifier);
+/**
+ * dist/vendor/stdlib.cjs beside the compiled lazy.js, which `npm run build` writes (scripts/build-stdlib.ts): an object
+ * from each of `STDLIB_PACKAGES` to its function, the same code in one file (~0.03 s of CPU to load in a thread, where
+ * the packages' 417 small modules took ~0.22 s: a compare run's main thread for its intervals, the worker that solves
+ * a model). From the TypeScript sources (tests, tsx) there is none and the packages load as they are.
+ */
+const STDLIB_BUNDLE = fileURLToPath(new URL('./vendor/stdlib.cjs', import.meta.url));
+
+/** The bundle's exports once read (null: no bundle here). */
+let stdlibBundle: Readonly<Record<string, unknown>> | null | undefined;
+
+/** A function of `STDLIB_PACKAGES`, loaded on its first call: from the bundle when built, else the package. */
+function onFirstCall<F extends (...args: never[]) => unknown>(specifier: (typeof STDLIB_PACKAGES)[number]): F {
+  let loaded: F | undefined;
+  const load = (): F => {
+    stdlibBundle ??= existsSync(STDLIB_BUNDLE) ? (require(STDLIB_BUNDLE) as Record<string, unknown>) : null;
+    return (loaded ??= (stdlibBundle?.[specifier] ?? require(specifier)) as F);
+  };
   return ((...args: Parameters<F>) => load()(...args)) as F;
 }
 

@@ -1,8 +1,11 @@
 /** Entry of the `supermarket` CLI: builds the program and runs it; any error becomes one line (errors.ts). */
 import { reportFatal, stdioFailure } from './errors.ts';
 import { buildProgram } from './program.ts';
-import { compareAhead, prestartWorkers, workersFor } from './workerStart.ts';
+import { compareAhead, prestartWorkers, tuneJit, workersFor } from './workerStart.ts';
 import { primeCodeIdentity } from '../runs/codeIdentity.ts';
+
+// less optimising-compiler CPU on V8's helper threads for a run of seconds in several isolates (workerStart.ts)
+tuneJit();
 
 // `compare` opens a worker pool: its first worker starts now and loads the simulator and the solvers while this thread
 // loads the command's modules (solvers, report), instead of after them, and takes the first model's solve at once. The

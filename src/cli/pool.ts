@@ -81,7 +81,9 @@ export interface TrajectoryReplicationsTask<K> {
 
 /**
  * A report figure to render and write (`writeFigureFiles(outDir, figure)`), for the pool; with `vectorsOnly`, all but
- * its PNG (`writeFigureVectors`: the result is the SVG and the paths), left to a `RasterTask`.
+ * its PNG (`writeFigureVectors`: the result is the SVG and the paths), left to a `RasterTask`; with `drawingOnly`, its
+ * SVG and PDF alone (`writeFigureDrawing`: the result is the SVG and its paths), the PNG left to a `RasterTask` and the
+ * data files to the caller (`writeFigureData`), so the figure's rows need not be sent.
  */
 export interface FigureTask<K> {
   readonly key: K;
@@ -89,6 +91,7 @@ export interface FigureTask<K> {
   readonly outDir: string;
   readonly figure: FigureFiles;
   readonly vectorsOnly?: boolean;
+  readonly drawingOnly?: boolean;
   readonly cost?: number;
 }
 

@@ -6,8 +6,31 @@
  * the command's imports.
  */
 import os from 'node:os';
+import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { timeline } from './timeline.ts';
+
+/**
+ * How much a JavaScript function runs (V8's interrupt budget, in bytes of bytecode executed, weighted) before V8
+ * considers it for its optimising compiler: 2× V8 11's default (132 KiB). A command runs for seconds in several
+ * isolates (this thread and each worker), each compiling its own hot code on V8's helper threads, and with the default
+ * much of that was recompiling functions optimised on too little type feedback, each deoptimised at its first new
+ * branch and compiled again (the ODE solver's steps, the race engine, MSER's walk). Measured (CPU s, load 9–12): the
+ * heavy cell's helper threads (`compare --lambda 0.95 --d 2 --n 10000 --threads 2`) 1.5 → 0.7, the default report's
+ * 8.3 → 4.6 (at 4×); one model's solve, the renderer's load and its six figures in one thread, median of 7: process
+ * 3.58 → 3.20 at 2× and 3.20 at 4×, the thread itself +0.06 at 2× and +0.15 at 4× (interpreting longer), hence 2×.
+ * The simulators' inner loops are WebAssembly (tiered by their own budget) or run long enough that a later tier-up
+ * costs nothing measurable; results do not depend on it.
+ */
+const INTERRUPT_BUDGET = 2 * 132 * 1024;
+
+/**
+ * Sets the CLI's V8 tiering (`INTERRUPT_BUDGET`) for this thread and every worker started after: V8's flags are the
+ * process's, read by each isolate as it creates a function's budget. Call once, first thing (main.ts).
+ */
+export function tuneJit(): void {
+  v8.setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+}
 
 /**
  * The worker's entry. Compiled (dist/, the `supermarket` bin): the plain JavaScript worker. From the TypeScript sources

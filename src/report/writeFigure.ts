@@ -31,15 +31,34 @@ export async function writeFigureFiles(outDir: string, figure: FigureFiles): Pro
  * `writeFigureFiles` but the PNG: renders the SVG (and the PDF) and writes every file of the figure except
  * figures/<name>.png, which `writeFigurePng(outDir, figure.name, svg)` writes (in another thread, say: rasterising is
  * about half of a figure's CPU and needs no vega).
- * @returns the SVG, and the paths of all the figure's files relative to outDir, the PNG's in its place.
+ * @returns the SVG, and the paths of all the figure's files relative to outDir (`figurePaths`), the PNG's in its place.
  */
 export async function writeFigureVectors(outDir: string, figure: FigureFiles): Promise<{ svg: string; paths: string[] }> {
+  const svg = await writeFigureDrawing(outDir, figure);
+  writeFigureData(outDir, figure);
+  return { svg, paths: figurePaths(figure) };
+}
+
+/**
+ * Renders a figure's SVG (and its PDF with `figure.pdf`) and writes figures/<name>.svg (and .pdf) under `outDir`, each
+ * atomically: the part of a figure that needs vega (its rows are not read: the spec holds its data).
+ * @returns the SVG.
+ */
+export async function writeFigureDrawing(outDir: string, figure: Pick<FigureFiles, 'name' | 'spec' | 'pdf'>): Promise<string> {
   const svg = await renderSvg(figure.spec);
-  const pdf = figure.pdf ? await svgToPdf(svg) : null;
+  writeFileAtomic(path.join(outDir, `figures/${figure.name}.svg`), svg);
+  if (figure.pdf) writeFileAtomic(path.join(outDir, `figures/${figure.name}.pdf`), await svgToPdf(svg));
+  return svg;
+}
+
+/**
+ * Writes a figure's spec and plotted rows under `outDir`: figures/<name>.vl.json, .json and .csv, each atomically; no
+ * rendering (e.g. in the thread that made the figure while a worker draws it: for a large report's figures, ~0.5 s of
+ * CPU off the workers).
+ */
+export function writeFigureData(outDir: string, figure: FigureFiles): void {
   const columns = [...new Set(figure.rows.flatMap((r) => Object.keys(r)))];
-  const files: [string, string | Uint8Array][] = [
-    [`figures/${figure.name}.svg`, svg],
-    ...(pdf ? ([[`figures/${figure.name}.pdf`, pdf]] as [string, Uint8Array][]) : []),
+  const files: [string, string][] = [
     [`figures/${figure.name}.vl.json`, `${jsonText(figure.spec, 2)}\n`],
     [`figures/${figure.name}.json`, `${jsonText(figure.rows, 2)}\n`],
     // a flag as true, as in the JSON (csv-stringify's default would write 1); null as an empty cell
@@ -49,9 +68,12 @@ export async function writeFigureVectors(outDir: string, figure: FigureFiles): P
     ],
   ];
   for (const [rel, data] of files) writeFileAtomic(path.join(outDir, rel), data);
-  const paths = files.map(([rel]) => rel);
-  paths.splice(1, 0, pngPath(figure.name));
-  return { svg, paths };
+}
+
+/** The files of a figure, relative to the report folder, in the order `writeFigureFiles` returns them. */
+export function figurePaths(figure: Pick<FigureFiles, 'name' | 'pdf'>): string[] {
+  const n = `figures/${figure.name}`;
+  return [`${n}.svg`, pngPath(figure.name), ...(figure.pdf ? [`${n}.pdf`] : []), `${n}.vl.json`, `${n}.json`, `${n}.csv`];
 }
 
 /** Rasterises a figure's SVG (`rasterise`) and writes figures/<name>.png under `outDir`, atomically. */

@@ -4,7 +4,7 @@
  * 'trajectory'), `runTrajectoryReplications` (kind 'trajectory-replications', with first and count) or
  * `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
  * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (`writeFigureVectors`
- * with vectorsOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
+ * with vectorsOnly, `writeFigureDrawing` with drawingOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
  * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
  * them ahead, e.g. while the worker would idle; { kind: 'identity', code } gives it the pool's code identity, which
  * it adopts: it runs no git); answers { id, result } or
@@ -56,6 +56,8 @@ interface Task {
   figure: FigureFiles;
   /** A figure: all but its PNG (`writeFigureVectors`), which a 'raster' task writes from the SVG (`writeFigurePng`). */
   vectorsOnly?: boolean;
+  /** A figure: its SVG and PDF alone (`writeFigureDrawing`); the caller writes its data files. */
+  drawingOnly?: boolean;
   name: string;
   svg: string;
   /** What a 'preload' loads ahead of its tasks: the solvers of 'prepare' or the figure renderer. */
@@ -102,10 +104,15 @@ parentPort!.on('message', async (task: Task) => {
       return;
     }
     if (task.kind === 'figure') {
-      const { writeFigureFiles, writeFigureVectors } = await import('../../report/writeFigure.ts');
-      const result = task.vectorsOnly
-        ? await writeFigureVectors(task.outDir, task.figure)
-        : await writeFigureFiles(task.outDir, task.figure);
+      const { figurePaths, writeFigureDrawing, writeFigureFiles, writeFigureVectors } = await import('../../report/writeFigure.ts');
+      const result = task.drawingOnly
+        ? {
+            svg: await writeFigureDrawing(task.outDir, task.figure),
+            paths: figurePaths(task.figure).filter((p) => /\.(svg|pdf)$/.test(p)),
+          }
+        : task.vectorsOnly
+          ? await writeFigureVectors(task.outDir, task.figure)
+          : await writeFigureFiles(task.outDir, task.figure);
       parentPort!.postMessage({ id: task.id, result, ms: ms(), cpu: cpu() });
       return;
     }
