@@ -134,9 +134,9 @@ const scratch = {
   below: new Float64Array(3),
   /** Write cursors of `groupByHighBits` (set before use). */
   cursor: new Int32Array(RADIX),
-  /** All zeros between calls (each call zeroes the entries it counted). */
-  low: new Int32Array(RADIX),
+  /** Counts of the two bytes of a bucket's low 16 bits (`pickRanks`), zeroed before each count. */
   coarse: new Int32Array(256),
+  fine: new Int32Array(256),
 };
 
 /**
@@ -411,10 +411,11 @@ function markOwn(loc: QuantileLocation, wanted: Uint8Array, ownStart: Int32Array
 
 /**
  * The value of each rank from keys gathered by bucket: rank ranks[i] is the within[i]-th smallest of the keys
- * keys[starts[i] .. starts[i] + sizes[i]) of its bucket bucketOf[i] (non-decreasing). In each bucket, count its low
- * 16 bits (and their top 8, `coarse`) and walk to the rank: through the 256 coarse counts, then the 256 fine ones of
- * that coarse bin. `low` is all zeros between buckets: a bucket's entries are zeroed after use (its size in steps,
- * not 2^16; the ranks of e.g. a 55-point ccdf mark ~100 buckets).
+ * keys[starts[i] .. starts[i] + sizes[i]) of its bucket bucketOf[i] (non-decreasing). In each bucket, count the top
+ * byte of its keys' low 16 bits (`coarse`, once a bucket) and walk to the rank's bin; then count the low byte of the
+ * keys in that bin (`fine`, once a bin: ranks k and k + 1 mostly share one) and walk to the rank. Two 256-entry counts
+ * that stay in the first-level cache, where one count of all 16 bits into 2^16 entries and a pass to zero them after
+ * took ~40 % more time (248 000 keys of 58 buckets, 116 ranks: 0.88 against 1.31 ms, median CPU of 41).
  */
 function pickRanks(
   keys: Uint32Array,
@@ -425,18 +426,25 @@ function pickRanks(
   sizes: Int32Array,
 ): Map<number, number> {
   const value = new Map<number, number>();
-  const { low, coarse } = scratch;
+  const { coarse, fine } = scratch;
   let counted = -1;
+  let fineBin = -1;
   for (let i = 0; i < ranks.length; i++) {
     const c = bucketOf[i];
+    const from = starts[i];
+    const to = from + sizes[i];
     if (counted < 0 || c !== bucketOf[counted]) {
-      if (counted >= 0) clearLow(keys, starts[counted], starts[counted] + sizes[counted], low);
-      countLow(keys, starts[i], starts[i] + sizes[i], low, coarse);
+      countCoarse(keys, from, to, coarse);
       counted = i;
+      fineBin = -1;
     }
-    value.set(ranks[i], keyFloat(((c << 16) | lowRank(low, coarse, within[i])) >>> 0));
+    const bin = binOf(coarse, within[i]);
+    if (bin !== fineBin) {
+      countFine(keys, from, to, bin, fine);
+      fineBin = bin;
+    }
+    value.set(ranks[i], keyFloat(((c << 16) | (bin << 8) | binOf(fine, within[i] - sumBelow(coarse, bin))) >>> 0));
   }
-  if (counted >= 0) clearLow(keys, starts[counted], starts[counted] + sizes[counted], low);
   return value;
 }
 
@@ -567,29 +575,34 @@ function bucketStarts(bucketOf: Int32Array, high: Int32Array, wanted: Uint8Array
   return gathered;
 }
 
-/** Counts the low 16 bits of keys[from..to) into `low` (all zeros before) and their top 8 bits into `coarse` (zeroed here). */
-function countLow(keys: Uint32Array, from: number, to: number, low: Int32Array, coarse: Int32Array): void {
+/** coarse[b] = keys of keys[from..to) whose bits 8–15 are b (coarse zeroed first). */
+function countCoarse(keys: Uint32Array, from: number, to: number, coarse: Int32Array): void {
   coarse.fill(0);
+  for (let k = from; k < to; k++) coarse[(keys[k] >>> 8) & 0xff]++;
+}
+
+/** fine[b] = keys of keys[from..to) whose bits 8–15 are `bin` and bits 0–7 are b (fine zeroed first). */
+function countFine(keys: Uint32Array, from: number, to: number, bin: number, fine: Int32Array): void {
+  fine.fill(0);
   for (let k = from; k < to; k++) {
-    const l = keys[k] & 0xffff;
-    low[l]++;
-    coarse[l >>> 8]++;
+    const key = keys[k];
+    if (((key >>> 8) & 0xff) === bin) fine[key & 0xff]++;
   }
 }
 
-/** Zeroes the entries of `low` that keys[from..to) counted. */
-function clearLow(keys: Uint32Array, from: number, to: number, low: Int32Array): void {
-  for (let k = from; k < to; k++) low[keys[k] & 0xffff] = 0;
+/** The bin of rank `within` (0-based) among counts: the first b with counts[0] + … + counts[b] > within. */
+function binOf(counts: Int32Array, within: number): number {
+  let seen = 0;
+  let b = 0;
+  while (seen + counts[b] <= within) seen += counts[b++];
+  return b;
 }
 
-/** The low 16 bits of the key of rank `within` in a counted bucket: through the coarse counts, then the fine ones. */
-function lowRank(low: Int32Array, coarse: Int32Array, within: number): number {
+/** counts[0] + … + counts[bin − 1]. */
+function sumBelow(counts: Int32Array, bin: number): number {
   let seen = 0;
-  let bin = 0;
-  while (seen + coarse[bin] <= within) seen += coarse[bin++];
-  let l = bin << 8;
-  while (seen + low[l] <= within) seen += low[l++];
-  return l;
+  for (let b = 0; b < bin; b++) seen += counts[b];
+  return seen;
 }
 
 /** Adds to high[h] the number of floats (given by their bits) whose key has high 16 bits h. */

@@ -150,6 +150,31 @@ describe('fractionsAtMost', () => {
   });
 });
 
+describe('pooledQuantiles within one bucket', () => {
+  it('picks ranks spread over every byte of the low 16 bits of one bucket, grouped or not (as a sort)', () => {
+    // 20 000 values in [1, 1 + 2^-7): one high-16-bit bucket; ranks of 99 levels in many of its 256 coarse bins
+    const rng = new Rng(37n);
+    const xs = Float32Array.from({ length: 20_000 }, () => 1 + rng.nextExpByLog() * 2 ** -10);
+    for (let i = 0; i < xs.length; i++) if (!(xs[i] < 1 + 2 ** -7)) xs[i] = 1;
+    const ps = Array.from({ length: 99 }, (_, k) => (k + 1) / 100);
+    const want = ps.map((p) => sortedQuantile(Array.from(xs), p));
+    const high = radixHistogram([xs.subarray(0, 7000), xs.subarray(7000)]);
+    expect(pooledQuantiles([xs.subarray(0, 7000), xs.subarray(7000)], ps)).toEqual(want);
+    const grouped = [xs.subarray(0, 7000), xs.subarray(7000)].map((part) => {
+      const h = radixHistogram([part]);
+      return { part: groupByHighBits(part, h, new Float32Array(part.length)), span: bucketSpan(h) };
+    });
+    expect(
+      pooledQuantiles(
+        grouped.map((g) => g.part),
+        ps,
+        high,
+        grouped.map((g) => g.span),
+      ),
+    ).toEqual(want);
+  });
+});
+
 describe('pooledQuantilesAndFractions', () => {
   it("gives in one pass what pooledQuantiles, fractionsAtMost and each part's own pooledQuantiles give", () => {
     const rng = new Rng(17n);
