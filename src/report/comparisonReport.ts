@@ -499,6 +499,18 @@ function noRefinedReason(result: ComparisonResult): string {
 const SLOPE_METHOD = '- **Slope**: least squares of log|E[T]_n − E[T]∞| on log n over the n where the difference is resolved';
 const SIMULATION_METHOD = '- **Simulation** (theory.md §8): event-driven';
 
+/**
+ * The per-n rule of a refined report's sweep cells (against π + V/n), with the exact rule after it when cells at an
+ * exact n are judged against the n-server chain instead: the first cell may be such an exact cell (n = 2), whose rule
+ * is not the sweep's.
+ */
+function refinedCellRule(result: ComparisonResult): string {
+  const sweep = result.cells.find((c) => !c.exact)?.verdict.rule;
+  const exact = result.cells.find((c) => c.exact)?.verdict.rule;
+  if (sweep === undefined) return exact ?? '';
+  return exact === undefined ? sweep : `${sweep}; a cell at an n with an exact value: ${exact}`;
+}
+
 function method(result: ComparisonResult): string {
   const m0 = result.models[0];
   if (result.judgedBy === 'refined-mean-field') {
@@ -513,7 +525,7 @@ function method(result: ComparisonResult): string {
     return `${head}
 ${SIMULATION_METHOD}, ties among the sampled minimisers broken uniformly at random; E[T] is the mean over
   jobs arriving after the warm-up; CIs are Student-t 95% over replications.
-- **Verdict**: ${result.cells[0]?.verdict.rule ?? ''}. The t column is (|sim − refined| − δ_n)/σ_n (0 inside δ_n), read against
+- **Verdict**: ${refinedCellRule(result)}. The t column is sign(sim − refined)·(|sim − refined| − δ_n)/σ_n (0 inside δ_n), read against
   Student t with the replications' ν = R − 1 degrees of freedom; p is two-sided. **Multiplicity**: ${result.family.rule}.
   Holm (family-wise error) rather than Benjamini–Hochberg (false discovery rate): each "disagrees" claims a defect of the
   simulator or the theory, so the chance of even one false claim is the error to bound, and Holm does so under any dependence.

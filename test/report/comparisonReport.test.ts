@@ -213,3 +213,21 @@ describe('the Method says which check reads which degrees of freedom', () => {
     expect(renewal).toMatch(/the calibration check reads ν = R − 1; the limit verdict's h_â reads Welch–Satterthwaite's ν/);
   });
 });
+
+describe("the Method's verdict line states the sweep's rule, not the first (exact) cell's", () => {
+  // the default report's Method gave the exact rule ("|x̂_n − E[T]_n exact| ≤ h_n + ε_trunc …") as the verdict of every
+  // cell, because its first cell is the exact point at n = 2 (fresh-user trial, 2026-12-03); and it gave t as
+  // (|sim − refined| − δ_n)/σ_n, unsigned, while the t column is signed (compare/verdict.ts `cellVerdict`)
+  it('a refined report with exact points names the refined rule, then the exact one, and a signed t', () => {
+    const exact = { ns: [2], truncationBound: 1e-4, maxStates: 2e5, jobs: 1_000, replications: 2 };
+    const md = comparisonMarkdown(
+      runComparison(reportComparison({ lambdas: [0.7], ns: [10, 20], jobs: 1_000, replications: 2, seed: 2, exact })),
+      [],
+      meta,
+    );
+    const line = md.split('\n').find((l) => l.startsWith('- **Verdict**:'))!;
+    expect(line).toMatch(/^- \*\*Verdict\*\*: \|sim − refined\| ≤ h_n \+ δ_n, δ_n = /);
+    expect(line).toMatch(/; a cell at an n with an exact value: \|x̂_n − E\[T\]_n exact\| ≤ h_n \+ ε_trunc/);
+    expect(line).toMatch(/The t column is sign\(sim − refined\)·\(\|sim − refined\| − δ_n\)\/σ_n/);
+  });
+});
