@@ -6,7 +6,8 @@ import { runComparison } from '../../src/compare/index.ts';
 import { comparisonMarkdown, writeComparisonReport } from '../../src/report/index.ts';
 import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
-import { referenceText } from '../../src/report/comparisonReport.ts';
+import { comparisonResultsJson, referenceText } from '../../src/report/comparisonReport.ts';
+import { jsonText } from '../../src/io/jsonText.ts';
 import { PH_FIT_MEASURED_ERROR } from '../../src/meanfield/phaseType/fitError.ts';
 import type { ModelSummary } from '../../src/compare/types.ts';
 
@@ -229,5 +230,35 @@ describe("the Method's verdict line states the sweep's rule, not the first (exac
     expect(line).toMatch(/^- \*\*Verdict\*\*: \|sim − refined\| ≤ h_n \+ δ_n, δ_n = /);
     expect(line).toMatch(/; a cell at an n with an exact value: \|x̂_n − E\[T\]_n exact\| ≤ h_n \+ ε_trunc/);
     expect(line).toMatch(/The t column is sign\(sim − refined\)·\(\|sim − refined\| − δ_n\)\/σ_n/);
+  });
+});
+
+describe('an exact point that is ∞ in theory is the ∞ object in results.json', () => {
+  // d = 1, pareto:1.5: the M/G/1 exact points have E[T]_n = ∞; results.json and `compare --json` wrote them as a bare
+  // null beside an `infinite` string, the form README "JSON formats of ∞" reserves for "no such value" (trial, 2026-12-03)
+  it('comparisonResultsJson: models[].exact.points[] and cells[].exact give E[T]_n and E[Q]_n as { mean: null, infinite: true, reason }', () => {
+    const exact = { ns: [10], truncationBound: 1e-4, maxStates: 2e5, jobs: 1_000, replications: 2 };
+    const result = runComparison(
+      reportComparison({
+        lambdas: [0.5],
+        ds: [1],
+        ns: [10],
+        jobs: 1_000,
+        replications: 2,
+        seed: 2,
+        exact,
+        model: { service: 'pareto:1.5' },
+      }),
+    );
+    expect(result.models[0].exact!.points[0].meanResponseTime).toBe(Infinity);
+    const saved = JSON.parse(jsonText(comparisonResultsJson(result))) as {
+      models: { exact: { points: { meanResponseTime: unknown; meanQueueLength: unknown }[] } }[];
+      cells: { exact?: { meanResponseTime: unknown } }[];
+    };
+    const infinite = { mean: null, infinite: true, reason: expect.stringContaining('E[S²] = ∞ (pareto α = 1.5 ≤ 2)') };
+    expect(saved.models[0].exact.points[0].meanResponseTime).toEqual(infinite);
+    expect(saved.models[0].exact.points[0].meanQueueLength).toEqual(infinite);
+    const cell = saved.cells.find((c) => c.exact)!;
+    expect(cell.exact!.meanResponseTime).toEqual(infinite);
   });
 });
