@@ -40,8 +40,9 @@ export const EXACT_DEFAULTS = { truncationBound: 1e-4, maxStates: 2e5, jobs: 100
 export interface ExactPoint {
   readonly n: number;
   /**
-   * Exact E[T]_n of the truncated chain (time units); within `truncationBound` of the untruncated value. +∞ (JSON
-   * null) where E[T] = ∞ in theory (M/G/1 with E[S²] = ∞ and a residual wait), with `infinite` saying why.
+   * Exact E[T]_n of the truncated chain (time units); within `truncationBound` of the untruncated value. +∞ where
+   * E[T] = ∞ in theory (M/G/1 with E[S²] = ∞ and a residual wait), with `infinite` saying why; in JSON then the ∞
+   * object (report/comparisonReport.ts `exactPointJson`).
    */
   readonly meanResponseTime: number;
   /** Why E[T]_n = ∞ in theory (model/moments.ts, through `mg1`), when it is: the cell is then not judged. */

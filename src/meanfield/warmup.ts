@@ -279,11 +279,12 @@ export function simulationWarmup(
           ? 'LL(d,K) batch workload PIDE'
           : `${model.batchDispatch === 'spread' ? 'SQ(d,K)' : 'BSQ'} batch tail ODE`;
     const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (1 + serviceDistribution(model.service).scv) / 2));
-    const time = Math.min(cap, own * mean * factor);
+    const raw = own * mean * factor;
+    const time = Math.min(cap, raw);
     return {
       time,
       start: 'empty',
-      rule: `auto: ${what} warm-up ${(own * mean).toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
+      rule: `auto: ${what} warm-up ${(own * mean).toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${cappedText(raw, cap)}`,
     };
   }
   // server classes (theory.md §13): the load is λE[S]/Σ f·speed, which may pass 1 in λE[S] alone (speeds 1,2 at λ = 1.2
@@ -321,13 +322,22 @@ export function simulationWarmup(
   const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (ca2 + serviceDistribution(model.service).scv) / 2));
   // an MMPP's phases switch on the O(1) time scale: ten mean phase cycles more (theory.md §14)
   const cycles = arrivals.kind === 'mmpp' ? 10 * (1 / arrivals.switching[0] + 1 / arrivals.switching[1]) : 0;
-  const time = Math.min(cap, base * factor + cycles);
+  const raw = base * factor + cycles;
+  const time = Math.min(cap, raw);
   return {
     time,
     start: 'empty',
-    rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (${ca2 === 1 ? '1' : 'c_a²'}+SCV)/2)))${cycles > 0 ? ` + 10 MMPP phase cycles ${cycles.toFixed(1)}` : ''} = ${time.toFixed(1)}${time === cap ? `, capped at ${cap}` : ''}`,
+    rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (${ca2 === 1 ? '1' : 'c_a²'}+SCV)/2)))${cycles > 0 ? ` + 10 MMPP phase cycles ${cycles.toFixed(1)}` : ''} = ${cappedText(raw, cap)}`,
     relaxationTime: sqd.relaxationTime * mean * slowest,
   };
+}
+
+/**
+ * The end of a warm-up rule's text: the time the rule computed (time units), and the cap when it bites, e.g.
+ * "57529.3, capped at 5000" (the rule read "= 5000.0, capped at 5000" after 5752.9 × 10.00: a product it did not equal).
+ */
+function cappedText(raw: number, cap: number): string {
+  return raw > cap ? `${raw.toFixed(1)}, capped at ${cap}` : raw.toFixed(1);
 }
 
 function unknownStart(start: never): never {
@@ -403,7 +413,7 @@ function fixedPointWarmup(
     start: 'fixed-point',
     rule:
       `auto, from the fixed point: max(${safetyFactor} × ${(reach * mean).toFixed(1)} (refined transient V(t)/n within ${tolerance} of V/n at n = ${n}), ` +
-      `${floorTaus}τ = ${(floor * mean).toFixed(1)}) = ${time.toFixed(1)}${time === cap && base > cap ? `, capped at ${cap}` : ''}`,
+      `${floorTaus}τ = ${(floor * mean).toFixed(1)}) = ${cappedText(base, cap)}`,
     relaxationTime: path.tau * mean,
     from: path.tail,
   };

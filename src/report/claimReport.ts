@@ -106,7 +106,8 @@ function sidesFigure(result: ConjectureResult): Figure {
     });
   }
   const enc = {
-    x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false } },
+    // shortest tick form (one λ drew "0.900000", as the experiment report's figures did)
+    x: { field: 'lambda', type: 'quantitative', title: 'arrival rate λ (= load ρ)', scale: { zero: false }, axis: { format: '~g' } },
     color: { field: 'side', type: 'nominal', title: 'side', legend: { orient: 'bottom', direction: 'vertical', labelLimit: 600 } },
   };
   const rowsCount = new Set(result.points.map((p) => p.point.row)).size;

@@ -17,11 +17,13 @@ import {
   type ComparisonResult,
   type ModelSummary,
 } from '../compare/index.ts';
+import type { ExactPoint } from '../compare/exactPoints.ts';
 import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { comparisonFigures } from './comparisonFigures.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { FIXED_POINT_FLOOR_TAUS } from '../meanfield/warmup.ts';
 import { meanJson, unvaluedJson } from '../io/jsonText.ts';
+
 import { timeUnit } from '../model/service/index.ts';
 import {
   fittedLimitInterval,
@@ -499,6 +501,18 @@ function noRefinedReason(result: ComparisonResult): string {
 const SLOPE_METHOD = '- **Slope**: least squares of log|E[T]_n − E[T]∞| on log n over the n where the difference is resolved';
 const SIMULATION_METHOD = '- **Simulation** (theory.md §8): event-driven';
 
+/**
+ * The per-n rule of a refined report's sweep cells (against π + V/n), with the exact rule after it when cells at an
+ * exact n are judged against the n-server chain instead: the first cell may be such an exact cell (n = 2), whose rule
+ * is not the sweep's.
+ */
+function refinedCellRule(result: ComparisonResult): string {
+  const sweep = result.cells.find((c) => !c.exact)?.verdict.rule;
+  const exact = result.cells.find((c) => c.exact)?.verdict.rule;
+  if (sweep === undefined) return exact ?? '';
+  return exact === undefined ? sweep : `${sweep}; a cell at an n with an exact value: ${exact}`;
+}
+
 function method(result: ComparisonResult): string {
   const m0 = result.models[0];
   if (result.judgedBy === 'refined-mean-field') {
@@ -513,7 +527,7 @@ function method(result: ComparisonResult): string {
     return `${head}
 ${SIMULATION_METHOD}, ties among the sampled minimisers broken uniformly at random; E[T] is the mean over
   jobs arriving after the warm-up; CIs are Student-t 95% over replications.
-- **Verdict**: ${result.cells[0]?.verdict.rule ?? ''}. The t column is (|sim − refined| − δ_n)/σ_n (0 inside δ_n), read against
+- **Verdict**: ${refinedCellRule(result)}. The t column is sign(sim − refined)·(|sim − refined| − δ_n)/σ_n (0 inside δ_n), read against
   Student t with the replications' ν = R − 1 degrees of freedom; p is two-sided. **Multiplicity**: ${result.family.rule}.
   Holm (family-wise error) rather than Benjamini–Hochberg (false discovery rate): each "disagrees" claims a defect of the
   simulator or the theory, so the chance of even one false claim is the error to bound, and Holm does so under any dependence.
@@ -649,10 +663,27 @@ export function referenceJson(m: Pick<ModelSummary, 'reference' | 'model'>): unk
   };
 }
 
+/** A mean in JSON: the number, the ∞ object, or null (no such value): io/jsonText.ts `meanJson`. */
+type MeanJson = ReturnType<typeof meanJson>;
+
+/**
+ * An exact point as JSON (results.json and `compare --json`): E[T]_n and E[Q]_n numbers, or, where they are ∞ in theory
+ * (M/G/1 under random routing with E[S²] = ∞, `ExactPoint.infinite`), the ∞ object `{ mean: null, infinite: true,
+ * reason }` (io/jsonText.ts `meanJson`), never the bare null JSON.stringify writes for +∞.
+ */
+export function exactPointJson(
+  p: ExactPoint,
+): Omit<ExactPoint, 'meanResponseTime' | 'meanQueueLength'> & { meanResponseTime: MeanJson; meanQueueLength: MeanJson } {
+  const reason = p.infinite ?? 'E[T]_n = ∞ in theory';
+  return { ...p, meanResponseTime: meanJson(p.meanResponseTime, reason), meanQueueLength: meanJson(p.meanQueueLength, reason) };
+}
+
 /**
  * results.json of a comparison: the result as it is, but
  * - each model's reference E[T]∞ and E[Q]∞ without a number are an object saying what is known (`referenceJson`: ∞ only
  *   where proven, else not settled or not computed), never a bare null; the reference's `infinite` keeps its reason;
+ * - an exact point's E[T]_n and E[Q]_n that are ∞ in theory (models' `exact.points`, cells' `exact`) are the ∞ object
+ *   (`exactPointJson`), never a bare null;
  * - each simulated percentile (cells, confirmatory reruns and the quantile checks) has its 95 % interval `ci95` [lo, hi]
  *   alone: that interval inverts the cdf and is not symmetric about the percentile, so a `halfWidth` would state a
  *   second interval, mean ± h, that nothing computed (`oneInterval`, as `simulate --json` prints them).
@@ -671,10 +702,12 @@ export function comparisonResultsJson(result: ComparisonResult): unknown {
       ...c,
       simulation: simulation(c.simulation),
       confirmation: c.confirmation ? { ...c.confirmation, simulation: simulation(c.confirmation.simulation) } : c.confirmation,
+      ...(c.exact ? { exact: exactPointJson(c.exact) } : {}),
     })),
     models: result.models.map((m) => ({
       ...m,
       reference: referenceJson(m),
+      ...(m.exact ? { exact: { ...m.exact, points: m.exact.points.map(exactPointJson) } } : {}),
       ...(m.quantiles
         ? { quantiles: { ...m.quantiles, cells: m.quantiles.cells.map((q) => ({ ...q, simulated: oneInterval(q.simulated) })) } }
         : {}),

@@ -186,6 +186,8 @@ function lambdaFigure(
       type: 'quantitative',
       title: outcomes.some((o) => o.result.classes) ? 'arrival rate λ per server (load ρ = λ/Σ f·speed)' : 'arrival rate λ (= load ρ)',
       scale: { zero: false },
+      // shortest form: a grid of one λ drew its lone tick as "0.900000"
+      axis: { format: '~g' },
     },
     color: { field: 'policy', type: 'nominal', title: 'policy', scale: { scheme: 'tableau20' }, legend: { labelLimit: 300, columns: 1 } },
   };

@@ -111,3 +111,19 @@ describe("README's --start example quotes the warm-ups the rule gives", () => {
     expect(Number(m![2])).toBe(Number(simulationWarmup(model, { start: 'fixed-point', n: 10_000 }).time.toFixed(1)));
   });
 });
+
+describe('a capped warm-up rule states the product it computed, then the cap', () => {
+  // compare --service pareto:1.5 --d 1 --lambda 0.9 read "SQ(1) mean-field warm-up 5752.9 × size factor 10.00 … = 5000.0,
+  // capped at 5000": a product it is not (trial, 2026-12-03); the time stays the cap
+  it('M/M/1-based rule at λ = 0.9 with pareto:1.5 sizes: "= <base × 10>, capped at 5000", time 5000; uncapped rules say no cap', () => {
+    const w = simulationWarmup(parseModel({ lambda: 0.9, d: 1, service: 'pareto:1.5' }));
+    expect(w.time).toBe(5000);
+    const m = /warm-up ([\d.]+) × size factor ([\d.]+) .* = ([\d.]+), capped at 5000$/.exec(w.rule)!;
+    expect(m).not.toBeNull();
+    expect(Number(m[3])).toBeCloseTo(Number(m[1]) * Number(m[2]), 0);
+    expect(Number(m[3])).toBeGreaterThan(5000);
+    const free = simulationWarmup(parseModel({ lambda: 0.9, d: 2 }), { start: 'empty' });
+    expect(free.rule).not.toMatch(/capped/);
+    expect(free.rule).toMatch(new RegExp(`= ${free.time.toFixed(1)}$`));
+  });
+});

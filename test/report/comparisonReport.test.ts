@@ -6,7 +6,8 @@ import { runComparison } from '../../src/compare/index.ts';
 import { comparisonMarkdown, writeComparisonReport } from '../../src/report/index.ts';
 import { reportComparison, SHORT_TRAJECTORY } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
-import { referenceText } from '../../src/report/comparisonReport.ts';
+import { comparisonResultsJson, referenceText } from '../../src/report/comparisonReport.ts';
+import { jsonText } from '../../src/io/jsonText.ts';
 import { PH_FIT_MEASURED_ERROR } from '../../src/meanfield/phaseType/fitError.ts';
 import type { ModelSummary } from '../../src/compare/types.ts';
 
@@ -211,5 +212,53 @@ describe('the Method says which check reads which degrees of freedom', () => {
     expect(renewal).not.toMatch(/Welch's ν/);
     expect(renewal).toMatch(/a judged per-n t reads ν = R − 1 against an exact reference \(σ_ref = 0\) and\s+Welch–Satterthwaite's ν/);
     expect(renewal).toMatch(/the calibration check reads ν = R − 1; the limit verdict's h_â reads Welch–Satterthwaite's ν/);
+  });
+});
+
+describe("the Method's verdict line states the sweep's rule, not the first (exact) cell's", () => {
+  // the default report's Method gave the exact rule ("|x̂_n − E[T]_n exact| ≤ h_n + ε_trunc …") as the verdict of every
+  // cell, because its first cell is the exact point at n = 2 (fresh-user trial, 2026-12-03); and it gave t as
+  // (|sim − refined| − δ_n)/σ_n, unsigned, while the t column is signed (compare/verdict.ts `cellVerdict`)
+  it('a refined report with exact points names the refined rule, then the exact one, and a signed t', () => {
+    const exact = { ns: [2], truncationBound: 1e-4, maxStates: 2e5, jobs: 1_000, replications: 2 };
+    const md = comparisonMarkdown(
+      runComparison(reportComparison({ lambdas: [0.7], ns: [10, 20], jobs: 1_000, replications: 2, seed: 2, exact })),
+      [],
+      meta,
+    );
+    const line = md.split('\n').find((l) => l.startsWith('- **Verdict**:'))!;
+    expect(line).toMatch(/^- \*\*Verdict\*\*: \|sim − refined\| ≤ h_n \+ δ_n, δ_n = /);
+    expect(line).toMatch(/; a cell at an n with an exact value: \|x̂_n − E\[T\]_n exact\| ≤ h_n \+ ε_trunc/);
+    expect(line).toMatch(/The t column is sign\(sim − refined\)·\(\|sim − refined\| − δ_n\)\/σ_n/);
+  });
+});
+
+describe('an exact point that is ∞ in theory is the ∞ object in results.json', () => {
+  // d = 1, pareto:1.5: the M/G/1 exact points have E[T]_n = ∞; results.json and `compare --json` wrote them as a bare
+  // null beside an `infinite` string, the form README "JSON formats of ∞" reserves for "no such value" (trial, 2026-12-03)
+  it('comparisonResultsJson: models[].exact.points[] and cells[].exact give E[T]_n and E[Q]_n as { mean: null, infinite: true, reason }', () => {
+    const exact = { ns: [10], truncationBound: 1e-4, maxStates: 2e5, jobs: 1_000, replications: 2 };
+    const result = runComparison(
+      reportComparison({
+        lambdas: [0.5],
+        ds: [1],
+        ns: [10],
+        jobs: 1_000,
+        replications: 2,
+        seed: 2,
+        exact,
+        model: { service: 'pareto:1.5' },
+      }),
+    );
+    expect(result.models[0].exact!.points[0].meanResponseTime).toBe(Infinity);
+    const saved = JSON.parse(jsonText(comparisonResultsJson(result))) as {
+      models: { exact: { points: { meanResponseTime: unknown; meanQueueLength: unknown }[] } }[];
+      cells: { exact?: { meanResponseTime: unknown } }[];
+    };
+    const infinite = { mean: null, infinite: true, reason: expect.stringContaining('E[S²] = ∞ (pareto α = 1.5 ≤ 2)') };
+    expect(saved.models[0].exact.points[0].meanResponseTime).toEqual(infinite);
+    expect(saved.models[0].exact.points[0].meanQueueLength).toEqual(infinite);
+    const cell = saved.cells.find((c) => c.exact)!;
+    expect(cell.exact!.meanResponseTime).toEqual(infinite);
   });
 });

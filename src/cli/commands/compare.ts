@@ -46,6 +46,7 @@ import {
   NOT_RESOLVED,
   previousReport,
   referenceJson,
+  exactPointJson,
   settingsFolderName,
   statusText,
   writeComparisonReport,
@@ -490,7 +491,12 @@ export function compareCommand(): Command {
             // what judges the cells: the refined mean field (a 1/n term V), or the limit alone ("Without V", theory.md §8)
             judgedBy: result.judgedBy,
             // the references in results.json's form (`referenceJson`): ∞ only where proven, never a bare null
-            models: result.models.map((m) => ({ ...m, reference: referenceJson(m) })),
+            // and exact points' ∞ as the ∞ object (`exactPointJson`), as there
+            models: result.models.map((m) => ({
+              ...m,
+              reference: referenceJson(m),
+              ...(m.exact ? { exact: { ...m.exact, points: m.exact.points.map(exactPointJson) } } : {}),
+            })),
             cells: result.cells.map((c) => ({
               key: c.key,
               d: c.d,
@@ -502,7 +508,7 @@ export function compareCommand(): Command {
               meanResponseTime: c.simulation.meanResponseTime,
               ...(c.refined ? { refinedMeanResponseTime: c.refined.meanResponseTime } : {}),
               ...(c.secondOrder ? { secondOrderMeanResponseTime: c.secondOrder.meanResponseTime } : {}),
-              ...(c.exact ? { exactMeanResponseTime: c.exact.meanResponseTime } : {}),
+              ...(c.exact ? { exactMeanResponseTime: exactPointJson(c.exact).meanResponseTime } : {}),
               difference: c.verdict.difference,
               verdict: c.verdict.status,
               tStatistic: c.verdict.tStatistic,

@@ -102,6 +102,16 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
   return g;
 }
 
+/**
+ * Where the chain refuses a size law or discipline under random routing (d = 1, or random selection): each server is
+ * then an M/G/1 queue at every n, which `mg1` solves (compare's exact points use it: compare/exactPoints.ts); the
+ * refusal says so. Empty for JSQ(d ≥ 2).
+ */
+function mg1Hint(model: SupermarketModel): string {
+  if (model.d !== 1 && model.selection !== 'random') return '';
+  return '; with random routing each server is an M/G/1 queue at every n: `supermarket mg1` with the same --lambda, --service and --discipline gives E[T]_n';
+}
+
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
   requirePoissonArrivals(model, 'the exact solver');
   if ((model.batch ?? 1) > 1) throw new InvalidModelError('the exact solver covers single arrivals, not batches');
@@ -120,11 +130,13 @@ function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: numb
   }
   if (model.discipline !== 'fifo') {
     throw new InvalidModelError(
-      `no exact solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo" (and "ps", "las" with exponential sizes under jsq or random: FIFO's occupancy chain)`,
+      `no exact solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo" (and "ps", "las" with exponential sizes under jsq or random: FIFO's occupancy chain)${mg1Hint(model)}`,
     );
   }
   if (model.service.kind !== 'exponential') {
-    throw new InvalidModelError(`no exact solver for service kind ${JSON.stringify(model.service.kind)}; supported: "exponential"`);
+    throw new InvalidModelError(
+      `no exact solver for service kind ${JSON.stringify(model.service.kind)}; supported: "exponential"${mg1Hint(model)}`,
+    );
   }
   // one rule with simulate, compare and the refined terms: n integer ≥ 1 and d ≤ n whatever the sampling
   return { n: checkServers(model, n), rho: model.lambda * model.service.mean };

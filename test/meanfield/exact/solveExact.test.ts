@@ -135,3 +135,17 @@ describe('solveExact progress (exact --n 60 ran for minutes without a word)', ()
     expect(last[last.length - 1].fraction).toBe(1);
   });
 });
+
+describe('solveExact refuses a law or discipline the chain lacks, and under random routing names mg1', () => {
+  // `exact --d 1 --service pareto:1.5` said only 'supported: "exponential"', while compare's exact points at d = 1 are
+  // the M/G/1 values (compare/exactPoints.ts): the refusal now says where that value is (trial, 2026-12-03)
+  it('d = 1 pareto:1.5 and random selection with SRPT name `supermarket mg1`; JSQ(2) pareto:1.5 does not', () => {
+    expect(() => solveExact(parseModel({ lambda: 0.9, d: 1, service: 'pareto:1.5' }), { n: 3 })).toThrow(
+      /no exact solver for service kind "pareto"; supported: "exponential"; with random routing each server is an M\/G\/1 queue at every n: `supermarket mg1`/,
+    );
+    expect(() => solveExact(parseModel({ lambda: 0.9, d: 2, selection: 'random', discipline: 'srpt' }), { n: 3 })).toThrow(
+      /`supermarket mg1`/,
+    );
+    expect(() => solveExact(parseModel({ lambda: 0.9, d: 2, service: 'pareto:1.5' }), { n: 3 })).toThrow(/supported: "exponential"$/);
+  });
+});
