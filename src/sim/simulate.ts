@@ -1375,12 +1375,16 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
       return copy;
     });
   // a mean that may be infinite with no rule to settle it (model/moments.ts meanResponseTimeUnsettled): the run's
-  // average is kept, marked `unsettled` with the reason, as compare and claims leave it unjudged (compare/cell.ts)
+  // average is kept, marked `unsettled` with the reason, as compare and claims leave it unjudged (compare/cell.ts),
+  // without an interval (ci95, halfWidth), as the text prints none: a t interval about a mean that may be ∞ would
+  // read as a confidence statement
   const unsettled = f.meanResponseTimeUnsettled;
   if (unsettled !== undefined)
     for (const key of UNSETTLED_WITH_T) {
       const e = out[key] as Record<string, unknown> | undefined;
-      if (e !== undefined && e.infinite !== true) out[key] = { ...e, unsettled };
+      if (e === undefined || e.infinite === true) continue;
+      const { ci95: _ci, halfWidth: _h, ...rest } = e;
+      out[key] = { ...rest, unsettled };
     }
   out.meansOutsideInterval = meansOutsideInterval(result);
   return out;

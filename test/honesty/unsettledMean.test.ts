@@ -17,6 +17,9 @@ describe('simulate marks an unsettled mean as such, in text and JSON', () => {
         /^E\[T\] may be infinite: E\[S²\] = ∞ \(pareto α = 1\.5 ≤ 2\).*not settled for d ≥ 2 without replacement/,
       );
       expect(Number.isFinite(j[key].mean)).toBe(true); // the number is kept, as the run's average
+      // with no interval, as the text prints none (the JSON gave ci95 [1, 7.73] and a half-width)
+      expect(j[key].ci95, key).toBeUndefined();
+      expect(j[key].halfWidth, key).toBeUndefined();
     }
     expect(j.meanWorkload.infinite).toBe(true); // settled: E[U] = ∞, not merely unsettled
   });
