@@ -40,31 +40,22 @@ describe('trace cells replay under the full model of the experiment file', () =>
   // second half (40 blocks: 120 jobs, enough for replay's batch means), sizes over their mean 4, λ = 0.005 per server on n = 2: job 2 finds server A busy and
   // B empty, job 3 finds A busy and B empty again. With d = 2 of n = 2 sampled without replacement JSQ sees both
   // servers, so every job is served at once: T = S and E[T] = mean size = 1 exactly (the warm-up is four blocks).
-  const blocks = swf(
+  const threeJobBlocks = (count: number) =>
     Array.from(
-      { length: 80 },
+      { length: count },
       (_, b) =>
         [
           [1000 * b, 10],
           [1000 * b + 1, 1],
           [1000 * b + 2.5, 1],
         ] as [number, number][],
-    ).flat(),
-  );
-  const blocks40 = Array.from(
-    { length: 40 },
-    (_, b) =>
-      [
-        [1000 * b, 10],
-        [1000 * b + 1, 1],
-        [1000 * b + 2.5, 1],
-      ] as [number, number][],
-  ).flat();
+    ).flat();
+  const blocks = swf(threeJobBlocks(80));
   const jsq = { lambda: [0.005], n: [2], selections: ['jsq'], disciplines: ['fifo'], prediction: ['exact'] };
 
   it('a trace too short for batch means is skipped with the reason, not shown with a stand-in interval', () => {
     // 40 blocks: the replay measures 54 jobs, fewer than 2 batches of 50 (sim/replay.ts replayBatchCount)
-    const short = swf(blocks40);
+    const short = swf(threeJobBlocks(40));
     const spec = parseExperiment({
       name: 'tiny',
       d: [2],
