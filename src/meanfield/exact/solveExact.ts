@@ -109,7 +109,7 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
  */
 function mg1Hint(model: SupermarketModel): string {
   if (model.d !== 1 && model.selection !== 'random') return '';
-  return '; with random routing each server is an M/G/1 queue at every n: `supermarket mg1` with the same --lambda, --service and --discipline gives E[T]_n';
+  return '; with random routing each server is an M/G/1 queue at every n: `supermarket mg1` with the same load λ, size law and discipline gives E[T]_n';
 }
 
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
