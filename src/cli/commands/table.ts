@@ -41,7 +41,7 @@ import {
   startOption,
 } from '../options.ts';
 import { printJson } from '../output.ts';
-import { addScaleOptions, printShardSummary, startShard } from '../sharding.ts';
+import { addMixedCodeOption, addScaleOptions, printShardSummary, startShard } from '../sharding.ts';
 import { defaultThreads } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 import { startRun } from '../versions.ts';
@@ -169,6 +169,9 @@ export function tableCommand(): Command {
       ),
     );
   addScaleOptions(cmd);
+  // stored cells of other code: refused unless --allow-mixed-code, set for this command as for run, compare, conjecture
+  // (table read the flag some earlier command had left: one rule, sharding.ts addMixedCodeOption)
+  addMixedCodeOption(cmd);
   cmd.action(
     action(async (o: Opts) => {
       for (const l of o.lambda)
