@@ -78,6 +78,9 @@ describe('run: an E[T] that may be infinite with no settling rule is "not settle
     const lpw = cells.find((c) => c.prediction === 'exp')!;
     expect(lpw.meanResponseTime.unsettled).toMatch(/not settled for d ≥ 2 without replacement/);
     expect(Number.isFinite(lpw.meanResponseTime.mean)).toBe(true);
+    // no interval beside it, as the tables and simulate --json (the JSON kept ci95 and halfWidth)
+    expect((lpw.meanResponseTime as Record<string, unknown>).ci95).toBeUndefined();
+    expect((lpw.meanResponseTime as Record<string, unknown>).halfWidth).toBeUndefined();
     // exact predictions: LPW is LWL and SPRPT lets small jobs pass, E[T] settled: a plain estimate
     const exact = cells.find((c) => c.prediction === 'exact')!;
     expect(exact.meanResponseTime.unsettled).toBeUndefined();
