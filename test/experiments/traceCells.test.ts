@@ -18,7 +18,8 @@ function swf(jobs: readonly [number, number][]): string {
   return file;
 }
 
-function replay(file: string, fields: Record<string, unknown>): CellOutcome {
+/** The one cell of a tiny experiment over `file` with `fields`, replayed: its outcome or why it was skipped. */
+function replayOrSkip(file: string, fields: Record<string, unknown>): CellOutcome | { skipReason: string } {
   const spec = parseExperiment({
     name: 'tiny',
     d: [2],
@@ -30,7 +31,11 @@ function replay(file: string, fields: Record<string, unknown>): CellOutcome {
   });
   const cells = expandGrid(spec);
   expect(cells).toHaveLength(1);
-  const r = new TraceCellRunner(path.dirname(file)).run(cells[0]);
+  return new TraceCellRunner(path.dirname(file)).run(cells[0]);
+}
+
+function replay(file: string, fields: Record<string, unknown>): CellOutcome {
+  const r = replayOrSkip(file, fields);
   if ('skipReason' in r) throw new Error(r.skipReason);
   return r;
 }
@@ -55,17 +60,7 @@ describe('trace cells replay under the full model of the experiment file', () =>
 
   it('a trace too short for batch means is skipped with the reason, not shown with a stand-in interval', () => {
     // 40 blocks: the replay measures 54 jobs, fewer than 2 batches of 50 (sim/replay.ts replayBatchCount)
-    const short = swf(threeJobBlocks(40));
-    const spec = parseExperiment({
-      name: 'tiny',
-      d: [2],
-      jobs: 1,
-      replications: 2,
-      warmup: 0,
-      service: [{ trace: path.basename(short) }],
-      ...jsq,
-    });
-    const r = new TraceCellRunner(path.dirname(short)).run(expandGrid(spec)[0]);
+    const r = replayOrSkip(swf(threeJobBlocks(40)), jsq);
     expect('skipReason' in r && r.skipReason).toMatch(/too few jobs for an interval: 54 measured jobs/);
   });
 
