@@ -112,7 +112,7 @@ export function primeCodeIdentity(): void {
 
 /**
  * Takes `code` as this thread's code identity, unless one is known already: a worker thread of the pool takes its
- * parent's (cli/pool.ts), so it runs no git of its own and names the same code.
+ * parent's (cli/pool.ts), so it hashes no code of its own and names the same code.
  */
 export function adoptCodeIdentity(code: string): void {
   cached ??= code;
