@@ -8,7 +8,7 @@ import { formatMemory } from '../model/memory.ts';
 import { estimandFiniteness, infiniteMeanWords, meanFieldFiniteness, meanFieldUnsettled, precisionRefusal } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
-import { parseModel, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { parseModel, selectionName, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import { refine, simulationWarmup, refinedTransient, type TransientResult } from '../meanfield/index.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../meanfield/solve.ts';
@@ -311,9 +311,12 @@ export function modelExtrasLabel(m: SupermarketModel): string {
   return `${memory}${servers}${arrivals}${batch}${red}`;
 }
 
-/** The policy's name with d given as `d`, e.g. "LWL(2)", or "RED(2)" for redundancy-d (which replaces the selection). */
+/**
+ * The policy's name with d given as `d`, e.g. "LWL(2)", or "RED(2)" for redundancy-d (which replaces the selection);
+ * "RANDOM (d = 1)" for a sampling rule at d = 1 (`selectionName`, the model's one name function).
+ */
 export function selectionLabel(m: SupermarketModel, d: number | 'd' = m.d): string {
-  return m.redundancy === undefined ? `${m.selection.toUpperCase()}(${d})` : `RED(${d})`;
+  return selectionName(m, d);
 }
 
 /** E.g. "LWL(2) FIFO, exponential (mean 1), prediction exact". */

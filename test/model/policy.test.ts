@@ -9,11 +9,13 @@ import {
   idlePrediction,
   policyName,
   selectionHelp,
+  selectionName,
   usesPrediction,
 } from '../../src/model/index.ts';
 import { meanFieldCapabilities, solveMeanField } from '../../src/meanfield/index.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { InvalidModelError } from '../../src/errors.ts';
+import { selectionLabel } from '../../src/compare/plan.ts';
 
 const doc = readFileSync(new URL('../../docs/extending.md', import.meta.url), 'utf8');
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -66,6 +68,18 @@ describe('the policy tables (model/policy)', () => {
     expect(policyName(jsq)).toBe('JSQ(2) + FIFO');
     expect(policyName(parseModel({ lambda: 0.6, d: 2, batch: 2 }))).toBe('JSQ(2) + FIFO, batch 2 (spread)');
     expect(policyName(parseModel({ lambda: 0.6, d: 2, batch: 2, batchDispatch: 'whole' }))).toBe('JSQ(2) + FIFO, batch 2 (whole)');
+  });
+
+  it('selectionName and policyName call a sampling rule at d = 1 random (fixed-point --d 1 said "JSQ(1)"), not with a memory', () => {
+    for (const selection of SELECTIONS.filter((s) => SELECTION_TABLE[s].samplesD && s !== 'sed')) {
+      expect(policyName(parseModel({ lambda: 0.6, d: 1, selection }))).toBe('RANDOM (d = 1) + FIFO');
+      expect(selectionLabel(parseModel({ lambda: 0.6, d: 1, selection }))).toBe('RANDOM (d = 1)');
+      expect(selectionLabel(parseModel({ lambda: 0.6, d: 1, selection }), 'd')).toBe(`${selection.toUpperCase()}(d)`);
+    }
+    expect(policyName(parseModel({ lambda: 0.6, d: 1, selection: 'random' }))).toBe('RANDOM + FIFO');
+    expect(selectionName({ selection: 'jsq', d: 2 })).toBe('JSQ(2)');
+    // ISM at d = 1: the memory chooses, so the rule keeps its name
+    expect(policyName(parseModel({ lambda: 0.6, d: 1, memory: 'ism:5' }))).toBe('JSQ(1) + FIFO, memory ism:5');
   });
 
   it('idlePrediction refuses a prediction exactly where neither row reads one', () => {

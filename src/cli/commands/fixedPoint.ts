@@ -206,6 +206,7 @@ export function fixedPointCommand(): Command {
         if (o.json) {
           printJson({
             model,
+            policy: policyName(model),
             meanResponseTime: fp.meanResponseTime,
             meanQueueLength: fp.meanQueueLength,
             tail: fp.tail,
@@ -219,7 +220,7 @@ export function fixedPointCommand(): Command {
           return;
         }
         const lines = [
-          `SQ(d) mean-field fixed point: d = ${model.d}, λ = ${model.lambda}${o.service === 'exp' ? '' : `, service ${o.service}`}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
+          `${policyName(model)} mean-field fixed point: d = ${model.d}, λ = ${model.lambda}${o.service === 'exp' ? '' : `, service ${o.service}`}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
           `  E[Q] = ${decimalText(fp.meanQueueLength, 6)} jobs per server`,
           `  E[T] = ${decimalText(fp.meanResponseTime, 6)} ${timeUnit(model.service)}`,
           `  s_i:  ${fp.tail
@@ -413,6 +414,7 @@ function printGeneralSolution(
   if (json) {
     printJson({
       model,
+      policy: policyName(model),
       // an infinite mean is the ∞ object { mean: null, infinite: true, reason } (io/jsonText.ts, README "JSON formats")
       meanResponseTime: meanJson(s.meanResponseTime, infiniteReason ?? infiniteMeanReason(model)),
       ...(infiniteReason !== undefined ? { responseTimeFinite: false, infiniteReason } : {}),

@@ -47,8 +47,32 @@ export function idlePrediction(selection: Selection, discipline: Discipline): st
 }
 
 /**
- * The policy as output headers name it: `JSQ(2) + FIFO`; a rule that samples no servers (random, jiq) without `(d)`,
- * since d has no effect there; a dispatcher memory appended when the model has one (`, memory ip`, `ism:A` …), and
+ * The selection rule as every output names it (one name function: `policyName`, compare's labels, reports): `JSQ(2)`,
+ * `LWL(3)`, `RED(2)` for redundancy-d; a rule that samples no servers (random, jiq) without `(d)`; and a rule that
+ * samples d servers, at d = 1 without a dispatcher memory, `RANDOM (d = 1)`: one sampled server leaves nothing to
+ * compare, so the arrival joins a uniformly random server (random routing, theory.md §7: each server an M/G/1 queue at
+ * every n), whatever the rule would compare. With a memory (ism:A at d = 1) the rule keeps its name: the memory chooses.
+ * @param d the d to print, default the model's; `'d'` names the family (`JSQ(d)`) and keeps the rule's name.
+ * @example selectionName({ selection: 'lwl', d: 1 }) // 'RANDOM (d = 1)'
+ */
+export function selectionName(
+  model: {
+    readonly selection: Selection;
+    readonly d: number;
+    readonly memory?: { readonly kind: string };
+    readonly redundancy?: RedundancySpec;
+  },
+  d: number | 'd' = model.d,
+): string {
+  if (model.redundancy !== undefined) return `RED(${d})`;
+  if (!SELECTION_TABLE[model.selection].samplesD) return model.selection.toUpperCase();
+  if (d === 1 && (model.memory === undefined || model.memory.kind === 'none')) return 'RANDOM (d = 1)';
+  return `${model.selection.toUpperCase()}(${d})`;
+}
+
+/**
+ * The policy as output headers name it: `JSQ(2) + FIFO`, the selection as `selectionName` writes it (`RANDOM (d = 1) +
+ * FIFO` for a sampling rule at d = 1); a dispatcher memory appended when the model has one (`, memory ip`, `ism:A` …), and
  * server classes (`, speeds 1,2 fractions 0.5,0.5 (uniform sampling)`) and batches of K > 1 (`, batch 2 (whole)`); redundancy-d
  * as `RED(d)` with its mode and replicas (`RED(2) + FIFO, cancel-on-complete (independent replicas)`).
  * @example policyName({ selection: 'jsq', d: 2, discipline: 'fifo' }) // 'JSQ(2) + FIFO'
@@ -64,12 +88,7 @@ export function policyName(model: {
   readonly batchDispatch?: string;
   readonly redundancy?: RedundancySpec;
 }): string {
-  const sel =
-    model.redundancy !== undefined
-      ? `RED(${model.d})`
-      : SELECTION_TABLE[model.selection].samplesD
-        ? `${model.selection.toUpperCase()}(${model.d})`
-        : model.selection.toUpperCase();
+  const sel = selectionName(model);
   const m = model.memory;
   const memory = m && m.kind !== 'none' ? `, memory ${m.kind}${m.capacity !== undefined ? `:${m.capacity}` : ''}` : '';
   const s = model.servers;
