@@ -134,3 +134,39 @@ export function createLateProgress(title: string, enabled: boolean): { update(fr
     },
   };
 }
+
+/** Seconds between two lines of a status line when stderr is not a terminal (a log keeps a line per stage besides). */
+export const STATUS_LOG_SECONDS = 10;
+
+/**
+ * A status line on stderr for a computation whose total work cannot be known beforehand (the exact chain: whether a
+ * larger level cap follows is known only after each solve), so no percentage and no ETA, only the elapsed time and
+ * what the caller says (the stage, the work done, its rate). On a terminal the line is rewritten in place; otherwise
+ * a line is printed at each new `stage` and at most every STATUS_LOG_SECONDS within one. Nothing when not `enabled`.
+ * @param title prefix of each line. @param enabled callers pass `--progress && !--json`.
+ */
+export function createStatusLine(title: string, enabled: boolean): { update(stage: string, detail: string): void; stop(): void } {
+  if (!enabled) return { update() {}, stop() {} };
+  const start = Date.now();
+  const tty = Boolean(process.stderr.isTTY);
+  let lastStage: string | undefined;
+  let lastPrinted = 0;
+  let shown = false;
+  return {
+    update(stage, detail) {
+      const now = Date.now();
+      const line = `${title}: ${stage}${detail ? `, ${detail}` : ''} | elapsed ${formatDuration((now - start) / 1000)}`;
+      if (tty) {
+        process.stderr.write(`\r\x1b[2K${line}`);
+        shown = true;
+      } else if (stage !== lastStage || now - lastPrinted >= STATUS_LOG_SECONDS * 1000) {
+        process.stderr.write(`${line}\n`);
+        lastPrinted = now;
+      }
+      lastStage = stage;
+    },
+    stop() {
+      if (tty && shown) process.stderr.write('\n');
+    },
+  };
+}

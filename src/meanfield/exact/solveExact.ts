@@ -11,6 +11,7 @@
 import { InvalidModelError, LevelCapError } from '../../errors.ts';
 import { requirePoissonArrivals } from '../../model/arrivals.ts';
 import { checkServers, fifoQueueLengthTwin, type SupermarketModel } from '../../model/model.ts';
+import { SELECTION_TABLE } from '../../model/policy/selection.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
 import { VERSION, codeId } from '../../version.ts';
 import { binomialTable, buildExactChain, requireStateSpace, stateCount, vectorRank, type ExactChain } from './stateSpace.ts';
@@ -31,16 +32,37 @@ export interface ExactOptions {
   /** … or above this estimated memory in bytes (default 4 GiB). */
   maxBytes?: number;
   /**
-   * Progress of each level cap's solve: called before its chain is built (fraction 0) and after every residual check,
-   * with the cap K, its states C(n + K, n) and the fraction of the way from the start's residual to the tolerance
-   * (log scale). A larger cap starts again at 0.
+   * Progress of each level cap's solve: called before its chain is built (`phase` 'build', fraction 0) and after every
+   * residual check (`phase` 'solve'), with the cap K, its states C(n + K, n), the SOR sweeps of this cap so far, the
+   * residual against the tolerance, and the fraction of the way from the start's residual to the tolerance (log
+   * scale). A larger cap starts again at 0, and whether one follows is known only after a cap is solved: no total
+   * work can be derived from these (the CLI shows states·sweeps/s and no ETA).
    */
-  onProgress?: (progress: { K: number; states: number; fraction: number }) => void;
+  onProgress?: (progress: ExactProgress) => void;
+}
+
+/** One `onProgress` call of `solveExact`. */
+export interface ExactProgress {
+  K: number;
+  states: number;
+  phase: 'build' | 'solve';
+  /** SOR sweeps at this cap so far. */
+  sweeps: number;
+  /** ‖πQ‖₁ / max q_j at the last check (NaN while building). */
+  residual: number;
+  tolerance: number;
+  fraction: number;
 }
 
 export interface ExactResult {
   kind: 'exact';
   n: number;
+  /**
+   * How the values were obtained: 'occupancy chain', the truncated n-server chain solved numerically; 'closed form',
+   * random routing (random selection, or d = 1) with exponential sizes, where each server is an M/M/1 queue with
+   * arrival rate λ at every n (`randomRoutingClosedForm`): exact, no chain, `states` 0, `truncation.errorEstimate` 0.
+   */
+  method: 'occupancy chain' | 'closed form';
   /** Mean response time E[T] (model time units): Little's law with the accepted rate, E[Q]/(λ(1 − loss)). */
   meanResponseTime: number;
   /** E[T] from what arrivals see (PASTA, FIFO, exponential sizes): E[S]·E[1 + level joined | accepted]. */
@@ -51,10 +73,13 @@ export interface ExactResult {
   tail: number[];
   /** levelProbabilities[i] = P(a given server has exactly i jobs) = s_i − s_{i+1}, i = 0..K. */
   levelProbabilities: number[];
-  /** States of the truncated chain, C(n + K, n). */
+  /** States of the truncated chain, C(n + K, n); 0 for the closed form (no chain). */
   states: number;
   truncation: {
-    /** Level cap: arrivals that would join a server at level K are lost. */
+    /**
+     * Level cap: arrivals that would join a server at level K are lost. For the closed form, the last level listed in
+     * `tail` (the least K whose tail beyond it weighs ≤ `bound` in E[T]); nothing is lost there.
+     */
     K: number;
     /** The bound asked for on `errorEstimate`. */
     bound: number;
@@ -72,6 +97,10 @@ export interface ExactResult {
   diagnostics: { residual: number; iterations: number; seconds: number };
   provenance: { model: SupermarketModel; method: string; source: string; version: string; code: string };
 }
+
+/** Where PS or LAS with exponential sizes is answered by FIFO's numbers (`fifoQueueLengthTwin`). */
+const SHARING_SOURCE = (given: SupermarketModel) =>
+  `${given.discipline.toUpperCase()} with exponential sizes: FIFO's occupancy chain (theory.md §5 "Sharing disciplines")`;
 
 /** SOR factor: ~4× fewer sweeps than Gauss–Seidel on these chains (measured at n = 2–4, ρ = 0.9). */
 const SOR_OMEGA = 1.6;
@@ -112,6 +141,15 @@ function mg1Hint(model: SupermarketModel): string {
   return '; with random routing each server is an M/G/1 queue at every n: `supermarket mg1` with the same load λ, size law and discipline gives E[T]_n';
 }
 
+/**
+ * Random routing: random selection, or a rule that samples d = 1 server (JSQ(1), LWL(1), LPW(1): one sampled server
+ * leaves nothing to compare), without a dispatcher memory (refused before this is asked). Each server is then an
+ * independent queue fed by a Poisson stream of rate λ at every n.
+ */
+function randomRouting(model: SupermarketModel): boolean {
+  return model.selection === 'random' || (SELECTION_TABLE[model.selection].samplesD && model.d === 1);
+}
+
 function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: number } {
   requirePoissonArrivals(model, 'the exact solver');
   if ((model.batch ?? 1) > 1) throw new InvalidModelError('the exact solver covers single arrivals, not batches');
@@ -125,7 +163,7 @@ function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: numb
       `no exact solver for a dispatcher memory (${model.memory.kind}): the chain would need the memory's content; use simulate`,
     );
   }
-  if (model.selection !== 'jsq' && model.selection !== 'random') {
+  if (model.selection !== 'jsq' && !randomRouting(model)) {
     throw new InvalidModelError(`no exact solver for selection ${JSON.stringify(model.selection)}; supported: "jsq", "random"`);
   }
   if (model.discipline !== 'fifo') {
@@ -142,6 +180,43 @@ function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: numb
   return { n: checkServers(model, n), rho: model.lambda * model.service.mean };
 }
 
+/**
+ * Random routing (random selection, or a rule sampling d = 1 server) with Poisson arrivals and exponential sizes: a
+ * Poisson stream of rate λn split uniformly at random is n independent Poisson streams of rate λ, so each server is an
+ * M/M/1 queue at every n (theory.md §7; Kleinrock, Queueing Systems I, 1975, §3.2): P(level = i) = (1 − ρ)ρ^i,
+ * s_i = ρ^i, E[Q] = ρ/(1 − ρ), E[T] = E[S]/(1 − ρ) (FIFO; PS and LAS with exponential sizes have FIFO's queue
+ * lengths, E[T] by Little). No chain is built: `exact --n 3 --d 1 --lambda 0.9` built 1.2·10⁶ states for 386 s to
+ * give E[T] = 10 = 1/(1 − λ). `tail` lists the levels up to the least K with Σ_{k>K} s_k/λ ≤ bound.
+ */
+function randomRoutingClosedForm(model: SupermarketModel, n: number, rho: number, bound: number, started: number): ExactResult {
+  const lambda = model.lambda;
+  let K = 1;
+  while (K < MAX_LEVEL && rho ** (K + 1) / ((1 - rho) * lambda) > bound) K++;
+  const tail = Array.from({ length: K + 1 }, (_, i) => rho ** i);
+  const levelProbabilities = tail.map((x) => (1 - rho) * x);
+  const meanResponseTime = model.service.mean / (1 - rho);
+  return {
+    kind: 'exact',
+    method: 'closed form',
+    n,
+    meanResponseTime,
+    meanResponseTimeArrivals: meanResponseTime,
+    meanQueueLength: rho / (1 - rho),
+    tail,
+    levelProbabilities,
+    states: 0,
+    truncation: { K, bound, errorEstimate: 0, boundaryMass: 0, decay: rho, lossProbability: 0, history: [] },
+    diagnostics: { residual: 0, iterations: 0, seconds: (performance.now() - started) / 1000 },
+    provenance: {
+      model,
+      method: 'closed form: each server an M/M/1 queue with arrival rate λ at every n (random routing)',
+      source: 'theory.md §7; Kleinrock, Queueing Systems I (1975) §3.2',
+      version: VERSION,
+      code: codeId(),
+    },
+  };
+}
+
 function positive(name: string, value: number): number {
   if (!(typeof value === 'number' && value > 0 && Number.isFinite(value)))
     throw new InvalidModelError(`${name} must be a finite number > 0, got ${value}`);
@@ -153,7 +228,7 @@ function positive(name: string, value: number): number {
  * falls below the bound.
  */
 function initialLevel(model: SupermarketModel, n: number, rho: number, bound: number): number {
-  const perLevel = model.selection === 'random' || model.d === 1 ? Math.log(rho) : n * Math.log(rho);
+  const perLevel = randomRouting(model) ? Math.log(rho) : n * Math.log(rho);
   return Math.min(MAX_LEVEL, Math.max(2, Math.ceil(Math.log((bound * (1 - rho) ** 2) / n) / perLevel) + 1));
 }
 
@@ -229,7 +304,9 @@ function startVector(chain: ExactChain, rho: number, previous?: { chain: ExactCh
  * @param options `n`; `truncationBound` (default 1e−6) on the estimated truncation error of E[T];
  *   `truncationLevel`, `fixedLevel`, `tolerance`, `maxStates`, `maxBytes`. The bound is on E[T]; E[Q] and the
  *   s_i carry errors of the same order (times λ).
- * @returns `meanResponseTime`, `meanResponseTimeArrivals` (an identity check), `meanQueueLength`, `tail` s_0..s_K,
+ *   Random routing (random selection, or d = 1) is answered in closed form, each server an M/M/1 queue at every n
+ *   (`method` 'closed form', no chain), unless `fixedLevel` asks for the capped chain itself.
+ * @returns `method`, `meanResponseTime`, `meanResponseTimeArrivals` (an identity check), `meanQueueLength`, `tail` s_0..s_K,
  *   `levelProbabilities`, `states`, `truncation` { K, bound, errorEstimate, boundaryMass, decay, lossProbability, history },
  *   `diagnostics` { residual, iterations, seconds }.
  * @throws {InvalidModelError} unsupported model, bad n or options. @throws {UnstableModelError} never (parseModel
@@ -248,12 +325,20 @@ export function solveExact(given: SupermarketModel, options: ExactOptions): Exac
   const bound = positive('truncationBound', options.truncationBound ?? DEFAULTS.truncationBound);
   const tolerance = positive('tolerance', options.tolerance ?? DEFAULTS.tolerance);
   const limits = { maxStates: options.maxStates ?? DEFAULTS.maxStates, maxBytes: options.maxBytes ?? DEFAULTS.maxBytes };
+  // random routing: each server an M/M/1 queue at every n, a closed form; the chain only for a truncation study
+  // at a given cap (`fixedLevel`), which asks for the capped chain itself
+  if (randomRouting(model) && !options.fixedLevel) {
+    const r = randomRoutingClosedForm(model, n, rho, bound, started);
+    return model === given
+      ? r
+      : { ...r, provenance: { ...r.provenance, model: given, source: `${r.provenance.source}; ${SHARING_SOURCE(given)}` } };
+  }
   let K = options.truncationLevel ?? initialLevel(model, n, rho, bound);
   if (!Number.isInteger(K) || K < 1 || K > MAX_LEVEL)
     throw new InvalidModelError(`truncationLevel must be an integer in 1..${MAX_LEVEL}, got ${K}`);
   if (!options.fixedLevel) {
     // decided before any chain is built: a chain at the cap takes minutes (n = 3, λ = 0.99: 2.8e6 states, ~2 min)
-    const least = truncationErrorAtLeast(n, rho, model.lambda, MAX_LEVEL, model.selection === 'random' || model.d === 1);
+    const least = truncationErrorAtLeast(n, rho, model.lambda, MAX_LEVEL, randomRouting(model));
     if (least > bound)
       throw new LevelCapError(
         `level cap ${MAX_LEVEL} cannot reach the E[T] truncation bound ${bound}: even the M/M/${n} tail beyond it is ${least.toExponential(2)} ` +
@@ -279,7 +364,7 @@ export function solveExact(given: SupermarketModel, options: ExactOptions): Exac
   let iterations = 0;
   for (;;) {
     const states = stateCount(n, K);
-    options.onProgress?.({ K, states, fraction: 0 });
+    options.onProgress?.({ K, states, phase: 'build', sweeps: 0, residual: Number.NaN, tolerance, fraction: 0 });
     const chain = buildExactChain(n, K, rho, g, limits);
     let start: number | undefined;
     const solved = stationaryGaussSeidel(chain.generator, {
@@ -290,10 +375,10 @@ export function solveExact(given: SupermarketModel, options: ExactOptions): Exac
       omega: SOR_OMEGA,
       symmetric: false,
       onCheck: options.onProgress
-        ? (residual) => {
+        ? (residual, sweeps) => {
             start ??= residual;
             const fraction = start > tolerance ? Math.log(start / residual) / Math.log(start / tolerance) : 1;
-            options.onProgress!({ K, states, fraction: Math.min(1, Math.max(0, fraction)) });
+            options.onProgress!({ K, states, phase: 'solve', sweeps, residual, tolerance, fraction: Math.min(1, Math.max(0, fraction)) });
           }
         : undefined,
     });
@@ -313,8 +398,7 @@ export function solveExact(given: SupermarketModel, options: ExactOptions): Exac
     if (errorEstimate <= bound || options.fixedLevel) {
       const r = summarise(model, chain, solved, { bound, errorEstimate, boundaryMass: atK, decay }, history, iterations, started);
       if (model === given) return r;
-      const source = `${r.provenance.source}; ${given.discipline.toUpperCase()} with exponential sizes: FIFO's occupancy chain (theory.md §5 "Sharing disciplines")`;
-      return { ...r, provenance: { ...r.provenance, model: given, source } };
+      return { ...r, provenance: { ...r.provenance, model: given, source: `${r.provenance.source}; ${SHARING_SOURCE(given)}` } };
     }
     if (K >= MAX_LEVEL) {
       throw new LevelCapError(
@@ -369,6 +453,7 @@ function summarise(
   const arrivalsMean = (join + 1 - loss * (K + 1)) / accepted;
   return {
     kind: 'exact',
+    method: 'occupancy chain',
     n,
     meanResponseTime: meanQueueLength / (model.lambda * accepted),
     meanResponseTimeArrivals: arrivalsMean * model.service.mean,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StateSpaceTooLargeError } from '../../../src/errors.ts';
 import { parseModel } from '../../../src/model/index.ts';
-import { buildExactChain, solveExact, stateCount } from '../../../src/meanfield/exact/index.ts';
+import { buildExactChain, solveExact, stateCount, type ExactProgress } from '../../../src/meanfield/exact/index.ts';
 import { binomialTable, vectorRank } from '../../../src/meanfield/exact/stateSpace.ts';
 import { simulate } from '../../../src/sim/index.ts';
 import { meanFieldLevelNeeded } from '../../../src/meanfield/exact/solveExact.ts';
@@ -46,7 +46,7 @@ describe('solveExact', () => {
     for (const [model, n] of [
       [jsq(0.9, 2), 2],
       [jsq(0.7, 2, 'without-replacement'), 3],
-      [jsq(0.8, 1), 1],
+      // d = 1 is answered in closed form (error 0): its chain against the closed form is tested below
     ] as const) {
       const r = solveExact(model, { n, truncationBound: 1e-5 });
       const doubled = solveExact(model, { n, truncationLevel: 2 * r.truncation.K, fixedLevel: true });
@@ -120,13 +120,20 @@ describe('solveExact', () => {
 
 describe('solveExact progress (exact --n 60 ran for minutes without a word)', () => {
   it('onProgress names each level cap and its C(n + K, n) states before the chain is built, then climbs to 1 as the residual falls', () => {
-    const seen: { K: number; states: number; fraction: number }[] = [];
+    const seen: ExactProgress[] = [];
     const r = solveExact(jsq(0.9, 2), { n: 3, onProgress: (p) => seen.push(p) });
     const caps = r.truncation.history.map((h) => h.K);
     // every cap solved is announced at fraction 0 with its state count, first, before any residual of it
     for (const K of caps) {
       const first = seen.find((p) => p.K === K)!;
-      expect(first).toEqual({ K, states: stateCount(3, K), fraction: 0 });
+      expect(first).toEqual({ K, states: stateCount(3, K), phase: 'build', sweeps: 0, residual: NaN, tolerance: 1e-12, fraction: 0 });
+    }
+    // then the sweeps of the cap climb and the residual is reported against the tolerance
+    for (const K of caps) {
+      const solving = seen.filter((p) => p.K === K && p.phase === 'solve');
+      expect(solving.length).toBeGreaterThan(0);
+      expect(solving.map((p) => p.sweeps)).toEqual([...solving.map((p) => p.sweeps)].sort((a, b) => a - b));
+      expect(solving[solving.length - 1].residual).toBeLessThanOrEqual(1e-12);
     }
     expect([...new Set(seen.map((p) => p.K))]).toEqual(caps);
     for (const p of seen) expect(p.fraction).toBeGreaterThanOrEqual(0);
@@ -147,5 +154,39 @@ describe('solveExact refuses a law or discipline the chain lacks, and under rand
       /`supermarket mg1`/,
     );
     expect(() => solveExact(parseModel({ lambda: 0.9, d: 2, service: 'pareto:1.5' }), { n: 3 })).toThrow(/supported: "exponential"$/);
+  });
+});
+
+describe('solveExact under random routing: the M/M/1 closed form, no chain (exact --n 3 --d 1 built 1.2e6 states for 386 s)', () => {
+  it.each([
+    ['d = 1 (JSQ)', parseModel({ lambda: 0.9, d: 1 })],
+    ['d = 1 (LWL)', parseModel({ lambda: 0.9, d: 1, selection: 'lwl' })],
+    ['random selection at d = 2', parseModel({ lambda: 0.9, d: 2, selection: 'random' })],
+    ['d = 1 PS', parseModel({ lambda: 0.9, d: 1, discipline: 'ps' })],
+  ])('%s, n = 3, λ = 0.9: method "closed form", E[T] = 1/(1 − λ) = 10, s_i = λ^i, no chain built', (_, model) => {
+    const caps: number[] = [];
+    const r = solveExact(model, { n: 3, onProgress: (p) => caps.push(p.K) });
+    expect(r.method).toBe('closed form');
+    expect(caps).toEqual([]);
+    expect(r.states).toBe(0);
+    expect(r.meanResponseTime).toBeCloseTo(10, 12);
+    expect(r.meanQueueLength).toBeCloseTo(9, 12);
+    for (let i = 0; i <= 10; i++) expect(r.tail[i]).toBeCloseTo(0.9 ** i, 14);
+    expect(r.levelProbabilities.reduce((a, b) => a + b)).toBeGreaterThan(1 - 1e-6);
+    // the listed tail reaches the least K whose remainder weighs ≤ the bound in E[T]
+    const K = r.truncation.K;
+    expect(0.9 ** (K + 1) / (0.1 * 0.9)).toBeLessThanOrEqual(1e-6);
+    expect(0.9 ** K / (0.1 * 0.9)).toBeGreaterThan(1e-6);
+    expect(r.provenance.source).toMatch(/Kleinrock/);
+  });
+
+  it('the closed form agrees with the capped chain itself (fixedLevel: a truncation study keeps the chain) within its estimate', () => {
+    const model = parseModel({ lambda: 0.6, d: 1 });
+    const closed = solveExact(model, { n: 2 });
+    const chain = solveExact(model, { n: 2, truncationLevel: 40, fixedLevel: true });
+    expect(chain.method).toBe('occupancy chain');
+    expect(chain.states).toBe(stateCount(2, 40));
+    expect(Math.abs(chain.meanResponseTime - closed.meanResponseTime)).toBeLessThan(1e-6);
+    expect(closed.meanResponseTime).toBeCloseTo(2.5, 12);
   });
 });
