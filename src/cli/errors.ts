@@ -56,6 +56,29 @@ function refusalJson(line: string, exitCode: number): void {
 }
 
 /**
+ * Commander's wording of a bad value, as our own refusals say it: `error: option '--lambda <λ>' argument 'abc' is
+ * invalid. not a number: "abc"` becomes `error: --lambda: "abc" is not a number`; any other reason of an option's parser
+ * follows the option's name (`error: --n: expected an integer ≥ 1, got "2.5"`), commander's choices likewise
+ * (`error: --sampling: "x" is not one of: with-replacement, without-replacement`), and a bad argument value names the
+ * argument (`error: <file>: …`). Any other line is returned as it is.
+ * @param line commander's message (it starts "error: ").
+ */
+export function refusalLine(line: string): string {
+  const option =
+    /^error: option '(?:-\w, )?(--?[\w-]+)[^']*' (?:argument|value) '([\s\S]*?)'(?: from env '[^']*')? is invalid\. ([\s\S]*)$/.exec(
+      line.trim(),
+    );
+  const argument = /^error: command-argument value '([\s\S]*?)' is invalid for argument '([^']*)'\. ([\s\S]*)$/.exec(line.trim());
+  const m = option ?? (argument && [argument[0], `<${argument[2]}>`, argument[1], argument[3]]);
+  if (!m) return line;
+  const [, name, value, reason] = m;
+  const text = JSON.stringify(value);
+  const choices = /^Allowed choices are ([\s\S]*?)\.?$/.exec(reason);
+  const said = /^not a number: /.test(reason) ? `${text} is not a number` : choices ? `${text} is not one of: ${choices[1]}` : reason;
+  return `error: ${name}: ${said}`;
+}
+
+/**
  * Makes commander's own refusals of `cmd` (an unknown option or command, a missing argument, a bad or repeated flag
  * value, help shown for a missing command) exit `EXIT.badInput` like every other bad input, and print `refusalJson` too
  * when `refusalsAsJson` is on; help and version (exit 0) stay as they are. Commander prints the line itself, through the
@@ -64,7 +87,7 @@ function refusalJson(line: string, exitCode: number): void {
 export function commanderRefusals(cmd: Command): Command {
   return cmd.exitOverride((error) => {
     if (error.exitCode === 0) return; // commander exits 0 after help or version
-    refusalJson(error.message, EXIT.badInput);
+    refusalJson(refusalLine(error.message), EXIT.badInput);
     process.exit(EXIT.badInput);
   });
 }
