@@ -24,7 +24,7 @@ import {
 } from '../model/index.ts';
 import { simulate } from '../sim/index.ts';
 import { estimandFiniteness } from '../model/moments.ts';
-import { cellSeed, fnv1a, isInfinite, type Estimate } from '../stats/index.ts';
+import { cellSeed, fnv1a, isInfinite, isUnsettled, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { taskCost, type SimulationTask } from '../runs/task.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
@@ -130,6 +130,15 @@ export interface QuantityValue {
    * as simulate and replay print it), when it is; absent otherwise.
    */
   readonly openEnd?: string;
+  /**
+   * Why this simulated mean may be infinite with no rule settling it (model/moments.ts `meanResponseTimeUnsettled`),
+   * when so: then there is no estimate, `value` and `interval` are NaN (JSON: `value` is the not-settled object
+   * `{ mean: null, unsettled: true, reason, replications, sampleMean }`, no interval, claims/report.ts `quantityJson`)
+   * and the run's average is `sampleMean`, an observation.
+   */
+  readonly unsettled?: string;
+  /** With `unsettled`: the run's average (an observation, not an estimate). */
+  readonly sampleMean?: number;
 }
 
 /**
@@ -497,15 +506,10 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
  * A quantity's value before the verdict: either an estimate with a 95% CI (simulation, cavity, trace replay) or a
  * deterministic interval (value ± numerical error).
  */
-export type MeasuredQuantity = Omit<QuantityValue, 'interval' | 'ci95' | 'replications'> & {
-  /**
-   * Why this simulated mean may be infinite without a rule that settles it (model/moments.ts
-   * `meanResponseTimeUnsettled`; measures T and S), when so: the point is then 'undecided', whatever the intervals say.
-   */
-  readonly unsettled?: string;
-} & (
-    { readonly estimate: Estimate; readonly interval?: undefined } | { readonly estimate?: undefined; readonly interval: [number, number] }
-  );
+export type MeasuredQuantity = Omit<QuantityValue, 'interval' | 'ci95' | 'replications' | 'sampleMean'> &
+  // `unsettled` (measures T and S, `unsettledMeasure`, or an estimate built by `unsettledEstimate`): the point is then
+  // 'undecided' with no comparison, and the quantity has no value (`judgePoint`)
+  ({ readonly estimate: Estimate; readonly interval?: undefined } | { readonly estimate?: undefined; readonly interval: [number, number] });
 
 /**
  * The interval mean ± h of an estimate (h its half-width, widened for simultaneous coverage), kept inside the parameter
@@ -561,17 +565,28 @@ export function judgePoint(
     const { estimate, interval: _none, ...rest } = x;
     if (isInfinite(estimate))
       return { ...rest, value: Infinity, interval: [Infinity, Infinity], ci95: [Infinity, Infinity], replications: estimate.replications };
+    // a mean not settled is no estimate (stats `unsettledEstimate`): no value, no interval, the run's average kept apart
+    const why = x.unsettled ?? (isUnsettled(estimate) ? estimate.reason : undefined);
+    if (why !== undefined)
+      return {
+        ...rest,
+        value: Number.NaN,
+        interval: [Number.NaN, Number.NaN],
+        replications: estimate.replications,
+        unsettled: why,
+        sampleMean: estimate.sampleMean ?? estimate.mean,
+      };
     const h = estimate.halfWidth * (options.simultaneous ? bonferroniFactor(m, estimate.replications) : 1);
     return { ...rest, interval: feasibleInterval(x.measure, estimate, h), ci95: estimate.ci95, replications: estimate.replications };
   });
   if (infinite.length > 0) return { point, quantities, comparisons: [], verdict: 'undefined', infinite, perQuantityConfidence: confidence };
+  // a mean that may be infinite in theory (not settled) is no estimate, so no evidence either way: nothing to compare
+  const unsettled = quantities.flatMap((x) => (x.unsettled === undefined ? [] : [`${x.key}: ${x.unsettled}`]));
+  if (unsettled.length > 0)
+    return { point, quantities, comparisons: [], verdict: 'undecided', unsettled, perQuantityConfidence: confidence };
   const intervals = new Map(quantities.map((x) => [x.key, { lo: x.interval[0], hi: x.interval[1] }]));
   const points = new Map(quantities.map((x) => [x.key, x.value]));
   const outcome = evaluateClaim(claim, { intervals, points, symbols: { lambda: point.lambda, d: point.d, n: options.n } });
-  // a mean that may be infinite in theory (not settled) is no evidence either way: the comparisons are shown, not judged
-  const unsettled = raw.flatMap((x) => (x.unsettled === undefined ? [] : [`${x.key}: ${x.unsettled}`]));
-  if (unsettled.length > 0)
-    return { point, quantities, comparisons: outcome.comparisons, verdict: 'undecided', unsettled, perQuantityConfidence: confidence };
   return { point, quantities, comparisons: outcome.comparisons, verdict: outcome.verdict, perQuantityConfidence: confidence };
 }
 

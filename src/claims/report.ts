@@ -3,7 +3,7 @@
  * and the Markdown are built in src/report/claimReport.ts.
  */
 import type { ConjectureResult, PointResult, QuantityValue } from './evaluate.ts';
-import { infiniteJson, type InfiniteJson } from '../io/jsonText.ts';
+import { infiniteJson, type InfiniteJson, type UnsettledEstimateJson } from '../io/jsonText.ts';
 
 export type Row = Record<string, number | string | null>;
 
@@ -47,10 +47,13 @@ export function conjectureRows(result: ConjectureResult): Row[] {
         [`${q.key} lo`]: num(q.interval[0]),
         [`${q.key} hi`]: num(q.interval[1]),
         ...(infinite ? { [`${q.key} infinite`]: 'true' } : {}),
+        // not settled: value, lo, hi empty beside the flag; the run's average apart, an observation
+        ...(q.unsettled === undefined ? {} : { [`${q.key} unsettled`]: 'true', [`${q.key} sampleMean`]: num(q.sampleMean ?? Number.NaN) }),
         [`${q.key} source`]: `${q.source}: ${q.method}`,
       });
     }
     if (p.infinite) row.infinite = p.infinite.join('; ');
+    if (p.unsettled) row.unsettled = p.unsettled.join('; ');
     return row;
   });
 }
@@ -58,12 +61,23 @@ export function conjectureRows(result: ConjectureResult): Row[] {
 /**
  * A quantity as JSON (results.json, `conjecture --json`): as it is when finite; infinite in theory, its value is the one
  * ∞ object `{ mean: null, infinite: true, reason }` (io/jsonText.ts) and it has no `interval` or `ci95`, not even
- * null ones (the ∞ object says all there is).
+ * null ones (the ∞ object says all there is); not settled (`unsettled`), its value is the one not-settled object
+ * `{ mean: null, unsettled: true, reason, replications, sampleMean }`, likewise with no interval.
  */
 export function quantityJson(
   q: QuantityValue,
   point: PointResult,
-): QuantityValue | (Omit<QuantityValue, 'value' | 'interval' | 'ci95'> & { value: InfiniteJson }) {
+):
+  | QuantityValue
+  | (Omit<QuantityValue, 'value' | 'interval' | 'ci95'> & { value: InfiniteJson })
+  | (Omit<QuantityValue, 'value' | 'interval' | 'ci95' | 'unsettled' | 'sampleMean' | 'replications'> & { value: UnsettledEstimateJson }) {
+  if (q.unsettled !== undefined) {
+    const { ci95: _c, interval: _i, unsettled, sampleMean, replications, ...rest } = q;
+    return {
+      ...rest,
+      value: { mean: null, unsettled: true, reason: unsettled, replications: replications ?? 0, sampleMean: sampleMean ?? Number.NaN },
+    };
+  }
   if (q.value !== Infinity) return q;
   const reason = point.infinite?.find((r) => r.startsWith(`${q.key} = ∞`)) ?? `${q.key} = ∞ in theory`;
   const { ci95: _c, interval: _i, ...rest } = q;

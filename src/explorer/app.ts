@@ -17,7 +17,7 @@ import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { explorerFigures, toCsv, type ExplorerFigure } from './figures.ts';
 import { handleRequest, type Reply, type Request } from './protocol.ts';
 import { modelControls, modelInput, solutionRows, type ControlField, type ExplorerView } from './view.ts';
-import { formatCount, isInfinite } from '../stats/index.ts';
+import { formatCount, isInfinite, isUnsettled } from '../stats/index.ts';
 import { statusText, UNVALUED } from '../compare/verdict.ts';
 import { jsonText, meanJson } from '../io/jsonText.ts';
 
@@ -373,9 +373,11 @@ function page(): void {
         'E[T]ₙ',
         `simulation, n = ${sim.n} (${sim.replications} × ${sim.jobs} jobs)`,
         // a mean infinite in theory (estimandFiniteness) has no interval: ∞, why, and the sample mean it is not
-        isInfinite(e)
-          ? `∞ (infinite in theory${e.reason ? `: ${e.reason}` : ''}; sample mean ${sig(e.sampleMean ?? NaN, 5)} estimates nothing)`
-          : `${sig(e.mean, 5)} ± ${sig(e.halfWidth, 2)} (95 % CI)`,
+        isUnsettled(e)
+          ? `not settled (${e.reason}; the run's average ${sig(e.sampleMean, 5)} is an observation, not an estimate)`
+          : isInfinite(e)
+            ? `∞ (infinite in theory${e.reason ? `: ${e.reason}` : ''}; sample mean ${sig(e.sampleMean ?? NaN, 5)} estimates nothing)`
+            : `${sig(e.mean, 5)} ± ${sig(e.halfWidth, 2)} (95 % CI)`,
         'sim-response-time',
       ]);
       const p = sim.responseTimePercentiles;

@@ -19,7 +19,10 @@
  * report/figures.ts `estimateFields`. A limit with no value that is not ∞ (not settled, or finite but not computed) is
  * `{ "mean": null, "unsettled": true, "reason" }` or `{ "mean": null, "notComputed": true, "reason" }` (`unvaluedJson`),
  * read back as the status it is: its flag and reason kept, mean NaN (no number, in memory as compare holds it), never
- * a bare null mean; `unvaluedStatusOf` names the status. A bare null (or a bare non-finite number, which JSON.stringify writes as null)
+ * a bare null mean; `unvaluedStatusOf` names the status. A simulated mean not settled (stats/tInterval.ts
+ * `unsettledEstimate`) is that object with its run, `{ "mean": null, "unsettled": true, "reason", "replications",
+ * "sampleMean" }` (`unsettledObject`), read back with mean, ci95 and halfWidth NaN as the library holds it; the form of
+ * 2026-12-03 (`mean` the run's average, `unsettled` the reason) reads back the same. A bare null (or a bare non-finite number, which JSON.stringify writes as null)
  * means "no such value" (NaN), never ∞: a writer gives an infinite mean as `meanJson(x, reason)`.
  */
 
@@ -105,6 +108,38 @@ export function infiniteObject(value: { infinite: true; reason?: string; [key: s
   return { mean: null, infinite: true, reason: reason ?? 'infinite in theory', ...rest };
 }
 
+/**
+ * The JSON form of a simulated mean that may be infinite with no rule settling it (stats/tInterval.ts
+ * `unsettledEstimate`): the not-settled object of `unvaluedJson` and the run it came from, as the ∞ estimate has them.
+ */
+export interface UnsettledEstimateJson {
+  readonly mean: null;
+  readonly unsettled: true;
+  /** Why the mean may be infinite and what leaves it open (model/moments.ts `meanResponseTimeUnsettled`). */
+  readonly reason: string;
+  /** Replications (or batches) of the run. */
+  readonly replications: number;
+  /** The run's average: an observation (it may grow with the run), not an estimate. */
+  readonly sampleMean: number;
+}
+
+/**
+ * The one not-settled object of a value marked `unsettled: true` (a limit's `unvaluedJson`, or an estimate from
+ * `unsettledEstimate`): mean null, the flag and the reason first, then its other fields but the interval ones (`ci95`,
+ * `halfWidth`), which a mean that is not settled has none of. @example unsettledObject({ mean: NaN, ci95: [NaN, NaN],
+ * halfWidth: NaN, unsettled: true, reason: 'E[T] may be infinite: …', replications: 3, sampleMean: 1.45 })
+ * // { mean: null, unsettled: true, reason: 'E[T] may be infinite: …', replications: 3, sampleMean: 1.45 }
+ */
+export function unsettledObject(value: { unsettled: true; reason?: string; [key: string]: unknown }): Record<string, unknown> {
+  const { mean: _m, ci95: _c, halfWidth: _h, unsettled: _u, reason, ...rest } = value;
+  return { mean: null, unsettled: true, reason: reason ?? 'not settled', ...rest };
+}
+
+/** Whether a value is marked not settled in the one form (`unsettled: true` beside a `mean`, in memory or JSON). */
+function isUnsettledValue(value: unknown): value is { unsettled: true; reason?: string; [key: string]: unknown } {
+  return value !== null && typeof value === 'object' && (value as { unsettled?: unknown }).unsettled === true && 'mean' in value;
+}
+
 /** Whether a value read back by `parseJsonText` (or built in memory) is the ∞ object or an infinite estimate. */
 export function isInfiniteJson(value: unknown): value is { mean: number | null; infinite: true; reason?: string } {
   return value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true && 'mean' in value;
@@ -112,6 +147,7 @@ export function isInfiniteJson(value: unknown): value is { mean: number | null; 
 
 function encodeInfinite(_key: string, value: unknown): unknown {
   if (isInfiniteJson(value)) return infiniteObject(value);
+  if (isUnsettledValue(value)) return unsettledObject(value);
   if (isOpenInterval(value)) {
     const v = value as { ci95: [number, number]; halfWidth?: number };
     const { ci95, halfWidth } = v;
@@ -133,8 +169,32 @@ function isOpenInterval(value: unknown): boolean {
 }
 
 function decodeInfinite(_key: string, value: unknown): unknown {
-  // a limit with no value (`unvaluedJson`): the status it is, mean NaN (no number) beside its flag, not a bare null
-  if (unvaluedStatusOf(value) !== null && (value as { mean: unknown }).mean === null) return { ...(value as object), mean: Number.NaN };
+  // a limit with no value (`unvaluedJson`): the status it is, mean NaN (no number) beside its flag, not a bare null; a
+  // simulated mean not settled (it has `replications`) in memory as `unsettledEstimate` builds it, interval NaN too
+  if (unvaluedStatusOf(value) !== null && (value as { mean: unknown }).mean === null)
+    return 'replications' in (value as object)
+      ? { ...(value as object), mean: Number.NaN, ci95: [Number.NaN, Number.NaN], halfWidth: Number.NaN }
+      : { ...(value as object), mean: Number.NaN };
+  // the form simulate and run --json wrote on 2026-12-03 before the one form: the run's average as `mean`, the reason
+  // as `unsettled` (a string), no interval: read back as the one form, the average an observation (`sampleMean`)
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    'replications' in value &&
+    typeof (value as { unsettled?: unknown }).unsettled === 'string'
+  ) {
+    const { mean, unsettled, ...rest } = value as unknown as { mean?: unknown; unsettled: string };
+    if (typeof mean === 'number')
+      return {
+        ...rest,
+        mean: Number.NaN,
+        ci95: [Number.NaN, Number.NaN],
+        halfWidth: Number.NaN,
+        unsettled: true,
+        reason: unsettled,
+        sampleMean: mean,
+      };
+  }
   if (value !== null && typeof value === 'object' && (value as { infinite?: unknown }).infinite === true) {
     const v = value as { mean?: unknown };
     // an estimate (it has `replications`; older files: null interval fields) in memory as `infiniteEstimate` builds it

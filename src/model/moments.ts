@@ -226,13 +226,14 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
       };
     else {
       meanResponseTimeUnsettled = `E[T] may be infinite: ${reason} (not settled for d ≥ 2 without replacement)`;
-      warnings.push(`${meanResponseTimeUnsettled}; its interval may mean nothing`);
+      warnings.push(`${meanResponseTimeUnsettled}; so no estimate and no interval, the run's average an observation only`);
     }
   } else if (!m2 && !preemptiveBySize && !pspjfSettled(model)) {
     meanResponseTimeUnsettled = `E[T] may be infinite: E[S²] = ∞ (${law}) and ${discipline.toUpperCase()} with inexact predictions can run a large job early`;
     warnings.push(meanResponseTimeUnsettled);
   }
-  if (meanResponseTime.finite) {
+  // a mean not settled has no interval (stats/tInterval.ts unsettledEstimate): no warning about one
+  if (meanResponseTime.finite && meanResponseTimeUnsettled === undefined) {
     if (!m2) warnings.push(`the interval of E[T] rests on Var[T] = ∞ (T ≥ S and E[S²] = ∞, ${law}): it is not a 95 % interval`);
     else if (!m3 && !preemptiveBySize)
       warnings.push(

@@ -173,6 +173,8 @@ function quantityCell(p: PointResult): string {
   return p.quantities
     .map((q) => {
       const where = q.source === 'mean-field' ? `${q.method}, ${q.kind}` : 'sim';
+      // not settled: no estimate, so no value or interval; the run's average apart (the reason is in the evidence)
+      if (q.unsettled !== undefined) return `${q.key} not settled (run's average ${f3(q.sampleMean ?? Number.NaN)}, ${where})`;
       // an interval open at an end says so, the note why once below the table (as simulate and replay print it)
       return `${q.key} = ${f3(q.value)} ${iv(q.interval[0], q.interval[1])} (${where}${q.openEnd === undefined ? '' : '; open at an end: see the note below'})`;
     })

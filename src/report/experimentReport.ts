@@ -9,7 +9,7 @@ import { policyLabel } from '../experiments/grid.ts';
 import { batchLabel } from '../model/index.ts';
 import { serviceSchema } from '../model/schema.ts';
 import { timeUnit } from '../model/service/index.ts';
-import { formatCount, isInfinite, type Estimate } from '../stats/index.ts';
+import { formatCount, isInfinite, isUnsettled, type Estimate } from '../stats/index.ts';
 import {
   VEGA_LITE_SCHEMA,
   ciLayers,
@@ -38,8 +38,8 @@ const fmt = (e: Estimate | undefined, k = 3, unsettled = false, reasons?: Reason
       ? reasons
         ? `∞ ${reasons.mark(e.reason ?? 'infinite in theory')}`
         : '∞'
-      : unsettled
-        ? `not settled (run's average ${e.mean.toFixed(k)})`
+      : unsettled || isUnsettled(e)
+        ? `not settled (run's average ${(e.sampleMean ?? e.mean).toFixed(k)})`
         : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}`;
 
 /** Why some entries read "not settled" (each reason once), or '' when none does. */
@@ -148,7 +148,7 @@ function lambdaFigure(
       const inf = isInfinite(e);
       if (inf) infinite++;
       // E[T] not settled (model/moments.ts meanResponseTimeUnsettled): the run's average is no estimate, so no point
-      const why = inf ? undefined : unsettled.get(o.cell.key);
+      const why = inf ? undefined : (unsettled.get(o.cell.key) ?? (isUnsettled(e) ? e.reason : undefined));
       if (why !== undefined) notSettled++;
       rows.push({
         panel: panelOf(o),
@@ -159,7 +159,7 @@ function lambdaFigure(
         ...(inf
           ? { ...estimateFields(Infinity, [Infinity, Infinity]), reason: e.reason ?? 'infinite in theory' }
           : why !== undefined
-            ? { value: null, lo: null, hi: null, unsettled: true, reason: why, runAverage: e.mean }
+            ? { value: null, lo: null, hi: null, unsettled: true, reason: why, sampleMean: e.sampleMean ?? e.mean }
             : { value: e.mean, lo: e.ci95[0], hi: e.ci95[1] }),
         service: o.cell.service,
         d: o.cell.d,
@@ -245,7 +245,7 @@ function lambdaFigure(
         ? ` ${infinite} cell${infinite === 1 ? ' is' : 's are'} not plotted: ${title} is infinite there in theory (∞ in the tables; in the CSV and JSON a row with value null, infinite true and the reason; model/moments.ts).`
         : '') +
       (notSettled > 0
-        ? ` ${notSettled} cell${notSettled === 1 ? ' is' : 's are'} not plotted: E[T] is not settled there, it may be infinite and no rule here decides it, so the run's average is no estimate ("not settled" in the tables; in the CSV and JSON a row with value null, unsettled true, the reason and runAverage; model/moments.ts).`
+        ? ` ${notSettled} cell${notSettled === 1 ? ' is' : 's are'} not plotted: E[T] is not settled there, it may be infinite and no rule here decides it, so the run's average is no estimate ("not settled" in the tables; in the CSV and JSON a row with value null, unsettled true, the reason and sampleMean, the run's average; model/moments.ts).`
         : ''),
     rows,
     spec,

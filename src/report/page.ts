@@ -12,7 +12,7 @@ import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
 import { jsonText } from '../io/jsonText.ts';
-import { isInfinite, type Estimate } from '../stats/index.ts';
+import { isInfinite, isUnsettled, type Estimate } from '../stats/index.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -47,8 +47,13 @@ export const fix = (x: number, k = 4) => (Number.isFinite(x) ? x.toFixed(k) : no
 export const sci = (x: number) => (Number.isFinite(x) ? x.toExponential(2) : notFinite(x));
 const notFinite = (x: number) => (x === Infinity ? '∞' : x === -Infinity ? '−∞' : 'n/a');
 
-/** "x ± h", or "∞ (sample mean x)" for a mean infinite in theory (model/moments.ts): an ∞ has no error bar, never "∞ ± ∞". */
+/**
+ * "x ± h", or "∞ (sample mean x)" for a mean infinite in theory (model/moments.ts): an ∞ has no error bar, never "∞ ± ∞";
+ * "not settled (run's average x)" for a mean that may be ∞ with no rule settling it (stats `unsettledEstimate`): no
+ * estimate, so no error bar either.
+ */
 export function estimateText(e: Estimate): string {
+  if (isUnsettled(e)) return `not settled (run's average ${fix(e.sampleMean)})`;
   return isInfinite(e) ? `∞ (sample mean ${fix(e.sampleMean ?? Number.NaN)})` : `${fix(e.mean)} ± ${fix(e.halfWidth)}`;
 }
 

@@ -41,6 +41,7 @@ import {
 import {
   feasible,
   infiniteEstimate,
+  unsettledEstimate,
   oneInterval,
   precisionReached,
   cdfSectioningInterval,
@@ -1126,19 +1127,25 @@ export class SimulationCollector {
       }
     }
 
-    // a mean infinite in theory is +∞ (its finite sample average kept as sampleMean): model/moments.ts is the rule
-    const honest = (e: Estimate, verdict: Finiteness): Estimate => (verdict.finite ? e : infiniteEstimate(e, verdict.reason));
+    // a mean infinite in theory is +∞ (its finite sample average kept as sampleMean): model/moments.ts is the rule; a
+    // mean resting on E[T] (E[Q] = λE[T], Little's E[Q]/λ, E[T/S] with T ≥ S) that may be ∞ with no rule settling it
+    // is no estimate (`unsettledEstimate`: no mean, no interval, the run's average as sampleMean), here at the source
+    const unsettled = finiteness.meanResponseTimeUnsettled;
+    const honest = (e: Estimate, verdict: Finiteness, onT = false): Estimate =>
+      !verdict.finite ? infiniteEstimate(e, verdict.reason) : onT && unsettled !== undefined ? unsettledEstimate(e, unsettled) : e;
     return {
-      meanResponseTime: honest(meanT, finiteness.meanResponseTime),
-      meanQueueLength: honest(meanQ, finiteness.meanQueueLength),
+      meanResponseTime: honest(meanT, finiteness.meanResponseTime, true),
+      meanQueueLength: honest(meanQ, finiteness.meanQueueLength, true),
       tail,
       littleResponseTime: honest(
         column((x) => x.meanQueueLength / (config.lambda * (model.redundancy === undefined ? 1 : config.d)), lowerT),
         finiteness.meanQueueLength,
+        true,
       ),
       meanSlowdown: honest(
         column((x) => x.meanSlowdown, 1 / fastest),
         finiteness.meanSlowdown,
+        true,
       ),
       zeroSizeJobs: perReplication.reduce((sum, x) => sum + x.zeroSizeJobs, 0),
       responseTimePercentiles,
@@ -1329,7 +1336,8 @@ export function percentilesJson<E extends Estimate>(p: Percentiles<E>): Percenti
 
 /**
  * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
- * the one ∞ object `{ mean: null, infinite: true, reason, replications, sampleMean }` (io/jsonText.ts); everything else
+ * the one ∞ object `{ mean: null, infinite: true, reason, replications, sampleMean }` (io/jsonText.ts; a mean not
+ * settled is the not-settled object `jsonText` writes for `unsettledEstimate`); everything else
  * as in `SimulationResult` (E[Q]/λ follows E[Q]) but the percentiles' `halfWidth` (`percentilesJson`); `meansOutsideInterval` lists the finite means outside their interval
  * (`meansOutsideInterval`, empty when none).
  */
@@ -1374,21 +1382,6 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
         }
       return copy;
     });
-  // a mean that may be infinite with no rule to settle it (model/moments.ts meanResponseTimeUnsettled): the run's
-  // average is kept, marked `unsettled` with the reason, as compare and claims leave it unjudged (compare/cell.ts),
-  // without an interval (ci95, halfWidth), as the text prints none: a t interval about a mean that may be ∞ would
-  // read as a confidence statement
-  const unsettled = f.meanResponseTimeUnsettled;
-  if (unsettled !== undefined)
-    for (const key of UNSETTLED_WITH_T) {
-      const e = out[key] as Record<string, unknown> | undefined;
-      if (e === undefined || e.infinite === true) continue;
-      const { ci95: _ci, halfWidth: _h, ...rest } = e;
-      out[key] = { ...rest, unsettled };
-    }
   out.meansOutsideInterval = meansOutsideInterval(result);
   return out;
 }
-
-/** The means that rest on E[T] (E[Q] = λE[T], Little's E[Q]/λ, E[T/S] with T ≥ S): unsettled when E[T] is. */
-const UNSETTLED_WITH_T = ['meanResponseTime', 'meanQueueLength', 'littleResponseTime', 'meanSlowdown'] as const;

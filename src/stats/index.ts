@@ -10,6 +10,8 @@ export {
   feasible,
   infiniteEstimate,
   isInfinite,
+  unsettledEstimate,
+  isUnsettled,
   oneInterval,
   precisionReached,
   type Estimate,

@@ -31,7 +31,14 @@ export interface Estimate {
   infinite?: true;
   /** Why the quantity is infinite, in words (with `infinite`). */
   reason?: string;
-  /** The run's finite average of a quantity infinite in theory: it grows with the run and estimates nothing. */
+  /**
+   * Present (true) when the mean may be infinite and no rule settles it (model/moments.ts `meanResponseTimeUnsettled`):
+   * then there is no estimate, mean = NaN, ci95 = [NaN, NaN], halfWidth = NaN (`unsettledEstimate`), and the run's
+   * average is kept in `sampleMean` as an observation only. JSON form (io/jsonText.ts): `{ mean: null, unsettled: true,
+   * reason, replications, sampleMean }`, no interval fields; `parseJsonText` reads it back as this in-memory form.
+   */
+  unsettled?: true;
+  /** The run's finite average of a quantity infinite in theory (or not settled): an observation, not an estimate. */
   sampleMean?: number;
 }
 
@@ -51,6 +58,32 @@ export function infiniteEstimate(e: Estimate, reason: string): Estimate {
     reason,
     sampleMean: e.mean,
   };
+}
+
+/**
+ * The record of a run whose mean may be infinite with no rule settling it (model/moments.ts
+ * `meanResponseTimeUnsettled`): no estimate, so no number where an estimate would stand (mean, ci95 and halfWidth
+ * NaN: a printer cannot show an interval it does not have), `unsettled: true`, the reason, and the run's average as
+ * `sampleMean` (an observation: it may grow with the run). Idempotent; an infinite estimate stays as it is (∞ is
+ * settled). @example unsettledEstimate({ mean: 1.45, ci95: [1, 7.7], halfWidth: 3.4, replications: 3 }, 'E[T] may be
+ * infinite: …') // { mean: NaN, ci95: [NaN, NaN], halfWidth: NaN, replications: 3, unsettled: true, reason, sampleMean: 1.45 }
+ */
+export function unsettledEstimate(e: Estimate, reason: string): Estimate {
+  if (e.infinite || e.unsettled) return e;
+  return {
+    mean: Number.NaN,
+    ci95: [Number.NaN, Number.NaN],
+    halfWidth: Number.NaN,
+    replications: e.replications,
+    unsettled: true,
+    reason,
+    sampleMean: e.mean,
+  };
+}
+
+/** True when `e` is the record of a mean not settled (`unsettledEstimate`): no estimate, the run's average in `sampleMean`. */
+export function isUnsettled(e: Estimate | undefined | null): e is Estimate & { unsettled: true; reason: string; sampleMean: number } {
+  return e !== undefined && e !== null && e.unsettled === true;
 }
 
 /** True when `e` is the estimate of a quantity infinite in theory (`infiniteEstimate`), or its mean is +∞. */

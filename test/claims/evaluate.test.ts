@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bonferroniFactor,
   evaluateConjecture,
+  quantityJson,
   parseConjecture,
   pointEvidence,
   type SimulationRequest,
@@ -141,7 +142,8 @@ describe('evaluateConjecture', () => {
 
   it('evaluateConjecture(c): a simulated mean that may be infinite (d ≥ 2 without replacement, E[S²] = ∞) leaves the point undecided', async () => {
     // the compare room's rule (compare/cell.ts unsettledVerdict) in the claims room: intervals that would say "holds"
-    // rest on sample means that may grow without bound, so the point is undecided and says why
+    // rest on sample means that may grow without bound, so the point is undecided and says why; no comparison is
+    // made (it showed "holds" at the sample means) and the quantities have no value, the run's average kept apart
     const c = parseConjecture({
       name: 'u',
       claim: 'T(lwl, fifo) < T(jsq, fifo)',
@@ -150,8 +152,23 @@ describe('evaluateConjecture', () => {
       evaluation: { prefer: 'simulation' },
     });
     const r = await evaluateConjecture(c, { simulate: fakeSimulate({ 'lwl-fifo': [1, 0.01], 'jsq-fifo': [3, 0.01] }, []) });
-    expect(r.points[0].comparisons[0].verdict).toBe('holds');
+    expect(r.points[0].comparisons).toEqual([]);
     expect(r.points[0].verdict).toBe('undecided');
+    for (const q of r.points[0].quantities) {
+      expect(Number.isNaN(q.value) && q.interval.every(Number.isNaN)).toBe(true);
+      expect(q.unsettled).toMatch(/not settled for d ≥ 2 without replacement/);
+    }
+    expect(r.points[0].quantities.map((q) => q.sampleMean)).toEqual([1, 3]);
+    // JSON: the one not-settled object as the value, no interval (as simulate --json and compare write it)
+    const j = quantityJson(r.points[0].quantities[0], r.points[0]) as unknown as Record<string, unknown>;
+    expect(j.value).toEqual({
+      mean: null,
+      unsettled: true,
+      reason: expect.stringMatching(/^E\[T\] may be infinite/),
+      replications: 5,
+      sampleMean: 1,
+    });
+    expect('interval' in j || 'ci95' in j || 'unsettled' in j).toBe(false);
     expect(r.points[0].unsettled?.join(' ')).toMatch(/E\[T\] may be infinite: E\[S²\] = ∞ .*not settled for d ≥ 2 without replacement/);
     expect(pointEvidence(r.points[0])).toMatch(/^not judged, /);
     // run's path: the experiment cell carries its model's reason into the claims engine

@@ -72,7 +72,10 @@ describe('compare: a limit proven finite with no solver is "finite, not computed
     expect(Number.isNaN(m3.reference.meanResponseTime)).toBe(true);
     const cells3 = r.cells.filter((c) => c.d === 3);
     expect(cells3.map((c) => c.verdict.status)).toEqual(['not-computed', 'not-computed']);
-    expect(cells3.every((c) => Number.isFinite(c.simulation.meanResponseTime.mean))).toBe(true);
+    // the limit is finite, but E[T]_n at finite n without replacement is not settled: no estimate, the average apart
+    expect(
+      cells3.every((c) => c.simulation.meanResponseTime.unsettled === true && Number.isFinite(c.simulation.meanResponseTime.sampleMean)),
+    ).toBe(true);
     expect(cells3.every((c) => Number.isNaN(c.errors.meanResponseTime))).toBe(true);
     expect(r.family.judged).toBe(0);
     expect(r.notes.some((n) => /JSQ\(3\).*E\[T\]∞ is finite.*"finite, not computed": no limit value/.test(n))).toBe(true);
@@ -114,7 +117,8 @@ describe('compare: a limit proven finite with no solver is "finite, not computed
     expect(md).not.toMatch(/not-computed|NaN/);
     const rows = md.split('\n').filter((l) => /^\| 3 \| 0\.5 \| [12]0 \|/.test(l));
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row).toMatch(/\| \d+\.\d+ ± \d+\.\d+ \| finite, not computed \(.*\*\*finite, not computed\*\*/);
+    for (const row of rows)
+      expect(row).toMatch(/\| not settled \(run's average \d+\.\d+\) \| finite, not computed \(.*\*\*finite, not computed\*\*/);
     const raw = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
     const why = raw.models[0].reference.notComputed;
     expect(why).toMatch(/^E\[T\]∞ is finite/);

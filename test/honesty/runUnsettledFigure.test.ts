@@ -22,7 +22,7 @@ describe('run figures: a cell whose E[T] is not settled is no point, and the cap
     const outcomes = [outcome('a', 'LPW+SPRPT'), outcome('b', 'JSQ+FIFO')];
     const fig = measureFigure(outcomes, 'meanResponseTime', new Map([['a', 'E[T] may be infinite: why']]))!;
     const [a, b] = fig.rows;
-    expect(a).toMatchObject({ value: null, lo: null, hi: null, unsettled: true, reason: 'E[T] may be infinite: why', runAverage: 2 });
+    expect(a).toMatchObject({ value: null, lo: null, hi: null, unsettled: true, reason: 'E[T] may be infinite: why', sampleMean: 2 });
     expect(b).toMatchObject({ value: 2, lo: 1.5, hi: 2.5 });
     expect(JSON.stringify(fig.spec)).toContain('datum.unsettled !== true');
     expect(fig.caption).toMatch(/1 cell is not plotted: E\[T\] is not settled there/);
@@ -60,7 +60,7 @@ describe('run figures: a cell whose E[T] is not settled is no point, and the cap
       expect(exp.value, name).toBeNull();
       expect(exp.unsettled, name).toBe(true);
       expect(exp.reason).toMatch(/not settled for d ≥ 2 without replacement/);
-      expect(Number.isFinite(exp.runAverage)).toBe(true);
+      expect(Number.isFinite(exp.sampleMean)).toBe(true);
       const exact = rows.find((x) => String(x.prediction).includes('exact'))!;
       expect(Number.isFinite(exact.value), name).toBe(true);
       expect(exact.unsettled).toBeUndefined();

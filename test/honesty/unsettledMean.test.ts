@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseJsonText, unvaluedStatusOf } from '../../src/io/jsonText.ts';
+import { parseModel } from '../../src/model/index.ts';
+import { simulate } from '../../src/sim/index.ts';
+import { isUnsettled } from '../../src/stats/index.ts';
 import { runCli } from '../cli/runCli.ts';
 
 // simulate with d ≥ 2 without replacement and E[S²] = ∞ printed E[T] = 1.6143 [1.0000, 2.3295] as a settled estimate,
@@ -8,20 +12,36 @@ describe('simulate marks an unsettled mean as such, in text and JSON', () => {
   const args =
     'simulate --lambda 0.5 --d 2 --n 20 --service pareto:1.5 --sampling without-replacement --jobs 2000 --replications 3 --no-progress';
 
-  it('JSON: meanResponseTime, meanQueueLength, littleResponseTime, meanSlowdown carry `unsettled` with the reason', async () => {
+  it('JSON: meanResponseTime, meanQueueLength, littleResponseTime, meanSlowdown are the one not-settled object', async () => {
     const r = await runCli(`${args} --json`);
     expect(r.status).toBe(0);
     const j = JSON.parse(r.stdout);
+    const reason = /^E\[T\] may be infinite: E\[S²\] = ∞ \(pareto α = 1\.5 ≤ 2\).*not settled for d ≥ 2 without replacement/;
     for (const key of ['meanResponseTime', 'meanQueueLength', 'littleResponseTime', 'meanSlowdown']) {
-      expect(j[key].unsettled, key).toMatch(
-        /^E\[T\] may be infinite: E\[S²\] = ∞ \(pareto α = 1\.5 ≤ 2\).*not settled for d ≥ 2 without replacement/,
-      );
-      expect(Number.isFinite(j[key].mean)).toBe(true); // the number is kept, as the run's average
-      // with no interval, as the text prints none (the JSON gave ci95 [1, 7.73] and a half-width)
-      expect(j[key].ci95, key).toBeUndefined();
-      expect(j[key].halfWidth, key).toBeUndefined();
+      // compare's form of a limit not settled, with the run it came from (it was `mean: 1.45` beside `unsettled: reason`,
+      // a number where an estimate stands): no mean, no interval, the run's average apart as an observation
+      expect(Object.keys(j[key]), key).toEqual(['mean', 'unsettled', 'reason', 'replications', 'sampleMean']);
+      expect(j[key]).toMatchObject({ mean: null, unsettled: true, reason: expect.stringMatching(reason), replications: 3 });
+      expect(Number.isFinite(j[key].sampleMean)).toBe(true);
     }
     expect(j.meanWorkload.infinite).toBe(true); // settled: E[U] = ∞, not merely unsettled
+    // read back: the status it is (io/jsonText.ts), mean NaN, the average kept
+    const back = parseJsonText(r.stdout) as Record<string, unknown>;
+    expect(unvaluedStatusOf(back.meanResponseTime)).toBe('not-settled');
+    expect(back.meanResponseTime).toMatchObject({ mean: Number.NaN, unsettled: true, sampleMean: j.meanResponseTime.sampleMean });
+  });
+
+  it('the library: simulate() returns no interval for such a mean (NaN mean, ci95 and halfWidth), the average in sampleMean', () => {
+    const model = parseModel({ lambda: 0.5, d: 2, service: 'pareto:1.5', sampling: 'without-replacement' });
+    const r = simulate(model, { n: 20, jobs: 2000, replications: 3, warmupTime: 20 });
+    for (const e of [r.meanResponseTime, r.meanQueueLength, r.littleResponseTime, r.meanSlowdown]) {
+      expect(isUnsettled(e)).toBe(true);
+      expect([e.mean, e.halfWidth, ...e.ci95].every(Number.isNaN)).toBe(true);
+      expect(Number.isFinite(e.sampleMean)).toBe(true);
+    }
+    expect(
+      isUnsettled(simulate(parseModel({ lambda: 0.5, d: 2 }), { n: 20, jobs: 2000, replications: 3, warmupTime: 20 }).meanResponseTime),
+    ).toBe(false);
   });
 
   it('text: each of those lines says "not settled"; a settled model says nothing of the kind', async () => {
@@ -29,7 +49,8 @@ describe('simulate marks an unsettled mean as such, in text and JSON', () => {
     for (const label of ['E[T] response time', 'E[Q] per server', 'E[Q]/λ (Little)', 'E[T/S] slowdown']) {
       const line = r.stdout.split('\n').find((l) => l.includes(label))!;
       // the run's average alone: no interval about a mean that may be ∞ (run's tables print none either)
-      expect(line, label).toMatch(/[0-9.]+ {2}not settled: the run's average, not an estimate, so no interval/);
+      // "not settled" where the estimate stands; the average apart, named an observation (it read "1.4473  not settled")
+      expect(line, label).toMatch(/ {2}not settled {2}\(the run's average [0-9.]+ is an observation, not an estimate: no interval/);
       expect(line, label).not.toMatch(/\[[0-9.e+-]+, [0-9.e+-]+\]/);
     }
     const settled = await runCli(
@@ -74,10 +95,14 @@ describe('run: an E[T] that may be infinite with no settling rule is "not settle
     for (const line of row('exp')) expect(line).toMatch(/\| not settled \(run's average [0-9.]+\) \|$/);
     expect(row('exp')).toHaveLength(2); // E[T] and E[T/S]
     expect(md).toMatch(/not settled: the mean may be infinite and no rule here decides it.*E\[S²\] = ∞ \(pareto α = 1\.5 ≤ 2\)/);
-    const cells = JSON.parse(r.stdout).cells as { prediction: string; meanResponseTime: { mean: number; unsettled?: string } }[];
+    const cells = JSON.parse(r.stdout).cells as { prediction: string; meanResponseTime: { mean: number | null; unsettled?: boolean } }[];
     const lpw = cells.find((c) => c.prediction === 'exp')!;
-    expect(lpw.meanResponseTime.unsettled).toMatch(/not settled for d ≥ 2 without replacement/);
-    expect(Number.isFinite(lpw.meanResponseTime.mean)).toBe(true);
+    expect(lpw.meanResponseTime).toMatchObject({
+      mean: null,
+      unsettled: true,
+      reason: expect.stringMatching(/not settled for d ≥ 2 without replacement/),
+    });
+    expect(Number.isFinite((lpw.meanResponseTime as unknown as { sampleMean: number }).sampleMean)).toBe(true);
     // no interval beside it, as the tables and simulate --json (the JSON kept ci95 and halfWidth)
     expect((lpw.meanResponseTime as Record<string, unknown>).ci95).toBeUndefined();
     expect((lpw.meanResponseTime as Record<string, unknown>).halfWidth).toBeUndefined();

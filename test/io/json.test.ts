@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { infiniteJson, jsonText, meanJson, parseJsonText, unvaluedJson, unvaluedStatusOf } from '../../src/io/index.ts';
+import { isUnsettled, unsettledEstimate } from '../../src/stats/index.ts';
 
 describe('jsonText / parseJsonText without and with infinite estimates', () => {
   const infinite = {
@@ -74,5 +75,39 @@ describe('jsonText / parseJsonText without and with infinite estimates', () => {
     expect(jsonText(back)).toBe(text);
     // a flat row with `unsettled` and `value` (run's tables) is not a limit object: left as it is
     expect(parseJsonText('{"value":null,"unsettled":true,"reason":"r"}')).toEqual({ value: null, unsettled: true, reason: 'r' });
+  });
+});
+
+// simulate and run --json wrote a mean not settled as `{ mean: 1.45, replications, unsettled: "<reason>" }` (a number
+// where an estimate stands) while compare wrote its limit as `{ mean: null, unsettled: true, reason }`: one form now,
+// the run's average apart as `sampleMean`, read back as the in-memory record `unsettledEstimate` builds.
+describe('jsonText / parseJsonText: a mean not settled, one form', () => {
+  const memory = unsettledEstimate({ mean: 1.45, ci95: [1, 7.7], halfWidth: 3.4, replications: 3 }, 'E[T] may be infinite: why');
+
+  it('written as the not-settled object with the run, no interval fields, not even null ones', () => {
+    const text = jsonText({ cell: { meanResponseTime: memory } });
+    expect(JSON.parse(text).cell.meanResponseTime).toEqual({
+      mean: null,
+      unsettled: true,
+      reason: 'E[T] may be infinite: why',
+      replications: 3,
+      sampleMean: 1.45,
+    });
+    expect(text).not.toMatch(/ci95|halfWidth/);
+  });
+
+  it('read back as the record (mean, ci95, halfWidth NaN; flag, reason, average kept), and its status is not-settled', () => {
+    const back = (parseJsonText(jsonText({ e: memory })) as { e: typeof memory }).e;
+    expect(back).toEqual(memory);
+    expect(isUnsettled(back)).toBe(true);
+    expect(unvaluedStatusOf(back)).toBe('not-settled');
+  });
+
+  it('the form of 2026-12-03 (the average as mean, the reason as a string) reads back the same', () => {
+    const old = '{"e":{"mean":1.45,"replications":3,"unsettled":"E[T] may be infinite: why"}}';
+    expect((parseJsonText(old) as { e: unknown }).e).toEqual(memory);
+    // a reference object whose `unsettled` names its limit's status (no `mean`, no `replications`) is left as it is
+    const ref = '{"r":{"meanResponseTime":{"mean":null,"unsettled":true,"reason":"x"},"unsettled":"x"}}';
+    expect((parseJsonText(ref) as { r: { unsettled: unknown } }).r.unsettled).toBe('x');
   });
 });

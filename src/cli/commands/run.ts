@@ -279,23 +279,8 @@ export function runCommand(): Command {
           progress.update(total, total, `${ordered.length}/${cells.length} cells, report written`);
           progress.stop();
           if (o.json) {
-            // as simulate --json: an unsettled mean keeps the run's average, marked `unsettled` with the reason, without
-            // an interval (the tables print none: a t interval about a mean that may be ∞ reads as a confidence statement)
-            const mark = (x: (typeof ordered)[number]) => {
-              const why = unsettled.get(x.cell.key);
-              if (why === undefined) return x.result;
-              const r = x.result as unknown as Record<string, unknown>;
-              const marked = Object.fromEntries(
-                (['meanResponseTime', 'meanQueueLength', 'meanSlowdown'] as const).flatMap((k) => {
-                  const e = r[k] as { infinite?: boolean; ci95?: unknown; halfWidth?: unknown } | undefined;
-                  if (e === undefined || e.infinite === true) return [];
-                  const { ci95: _ci, halfWidth: _h, ...rest } = e;
-                  return [[k, { ...rest, unsettled: why }]];
-                }),
-              );
-              return { ...x.result, ...marked };
-            };
-            printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...mark(x) })), wallSeconds: meta.wallSeconds });
+            // a mean not settled is in the one form already (sim/simulate.ts `unsettledEstimate`, io/jsonText.ts)
+            printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
             return;
           }
           process.stdout.write(

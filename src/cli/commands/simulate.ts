@@ -21,7 +21,7 @@ import {
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
-import { formatCount, type Estimate } from '../../stats/index.ts';
+import { formatCount, isUnsettled, type Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
 import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
@@ -89,17 +89,17 @@ function outsideNote(result: SimulationResult): string[] {
 }
 
 /**
- * A mean in text: its estimate, ∞ with the mark of its reason (said once below the table, `reasons`), or (E[T]
- * unsettled: model/moments.ts meanResponseTimeUnsettled) the run's average alone, marked as no settled estimate and
- * given no interval (a t interval about a mean that may be ∞ would read as a confidence statement), as run's tables
+ * A mean in text: its estimate, ∞ with the mark of its reason (said once below the table, `reasons`), or, where the
+ * result holds no estimate (E[T] not settled: stats/tInterval.ts `unsettledEstimate`), the run's average as an
+ * observation in the estimate's column marked "not settled", with no interval (the result has none), as run's tables
  * and compare leave it unjudged.
  */
-const showOr = (e: Estimate, f: Finiteness, reasons: ReasonNotes, unsettled?: string) =>
+const showOr = (e: Estimate, f: Finiteness, reasons: ReasonNotes) =>
   !f.finite
     ? `∞  (the run's average ${(e.sampleMean ?? e.mean).toPrecision(4)} estimates nothing; why: ${reasons.mark(f.reason)})`
-    : unsettled === undefined
-      ? show(e)
-      : `${decimalText(e.sampleMean ?? e.mean, 4)}  not settled: the run's average, not an estimate, so no interval (E[T] may be ∞, see the warning)`;
+    : isUnsettled(e)
+      ? `not settled  (the run's average ${decimalText(e.sampleMean, 4)} is an observation, not an estimate: no interval; E[T] may be ∞, see the warning)`
+      : show(e);
 
 /**
  * The warm-up line: MSER-5's truncation (over the first half of the series, stats/mser.ts) as a share of the measured
@@ -320,12 +320,12 @@ export function simulateCommand(): Command {
             : []),
           mserLine,
           `                          mean     95% CI`,
-          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime, reasons, f.meanResponseTimeUnsettled)}`,
-          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength, reasons, f.meanResponseTimeUnsettled)}`,
+          `  E[T] response time    ${showOr(result.meanResponseTime, f.meanResponseTime, reasons)}`,
+          `  E[Q] per server       ${showOr(result.meanQueueLength, f.meanQueueLength, reasons)}`,
           model.redundancy === undefined
-            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength, reasons, f.meanResponseTimeUnsettled)}`
-            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength, reasons, f.meanResponseTimeUnsettled)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
-          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown, reasons, f.meanResponseTimeUnsettled)}` +
+            ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength, reasons)}`
+            : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength, reasons)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
+          `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown, reasons)}` +
             (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
           `  T p50 (pooled)        ${q(pct.p50)}`,
           `  T p95 (pooled)        ${q(pct.p95)}`,
