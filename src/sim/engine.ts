@@ -77,18 +77,25 @@ export class EventEngine extends EngineFrame {
 
   /** The hot loop: at most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
   advance(limit: number): number {
-    const { n, d, withoutReplacement, selection, lpwMode, serviceMean } = this.config;
+    // Every value the loop reads is brought to a fixed representation here, once per call, as in the race loop
+    // (race.ts, `advance`): ints with `| 0`, doubles with `+`, flags as 0/1, imported constants into locals. TurboFan
+    // hoists nothing out of the loop: a tagged parameter, an imported binding (a module cell with a hole check) or a
+    // boolean read inside it is re-checked on every event.
+    const config = this.config;
+    const n = config.n | 0;
+    const d = config.d | 0;
+    const { withoutReplacement, selection, lpwMode } = config;
+    const serviceMean = +config.serviceMean;
     // The common case (Poisson arrivals, exponential sizes, exact predictions) inline; the rest via JobSource.
     const inlineExp =
-      this.config.sizeKind === SIZE_EXP &&
-      this.config.predKind === PRED_EXACT &&
-      this.config.arrivalKind === ARR_POISSON &&
-      this.config.batchSize === 1;
-    const invRate = 1 / (this.config.lambda * n);
+      config.sizeKind === SIZE_EXP && config.predKind === PRED_EXACT && config.arrivalKind === ARR_POISSON && config.batchSize === 1
+        ? 1
+        : 0;
+    const invRate = 1 / (+config.lambda * n);
     // JSQ(2) (n ≤ PAIR_MAX_N): the pair rule called directly, as `selectServer` would (same draws). The general
     // entry is larger than V8's inlining budget leaves room for, so the common rule skips it.
-    const pair = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N;
-    const pairM = withoutReplacement ? n - 1 : n;
+    const pair = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N ? 1 : 0;
+    const pairM = (withoutReplacement ? n - 1 : n) | 0;
     const state = this.state;
     const { rng, store, occupancy, measurement, workload } = state;
     const len = store.len;
@@ -98,81 +105,87 @@ export class EventEngine extends EngineFrame {
     let rSize = store.size;
     let rPred = store.pred;
     let rSeq = store.seq;
-    let shift = store.shift;
-    let mask = store.mask;
-    let cap = store.cap;
+    let shift = store.shift | 0;
+    let mask = store.mask | 0;
+    let cap = store.cap | 0;
     const perm = this.perm;
     const source = this.source;
     const lpw = this.lpw;
-    const lpwOn = selection === SEL_LPW;
+    const lpwOn = selection === SEL_LPW ? 1 : 0;
     const waitPred = lpw.waitPred;
     const finish = workload.finish;
     const wLast = workload.last;
-    const gridOn = workload.grid.length > 0;
-    const plainWork = workload.accumulate === Workload.prototype.accumulate;
+    const gridOn = workload.grid.length > 0 ? 1 : 0;
+    const plainWork = workload.accumulate === Workload.prototype.accumulate ? 1 : 0;
     const { keys, ids } = this.heap;
-    let heapSize = this.heapSize;
+    let heapSize = this.heapSize | 0;
     const reg = this.reg;
+    // reg's slots and the loop's return codes as locals (imported bindings)
+    const [iT, iNext, iSumT, iSumSlowdown, iWork] = [R_T | 0, R_NEXT | 0, R_SUM_T | 0, R_SUM_SLOWDOWN | 0, R_WORK | 0];
+    const [goal, warmEnd, chunked] = [LOOP_GOAL | 0, LOOP_WARM_END | 0, LOOP_CHUNK | 0];
+    const stop = +limit;
     this.openChunk();
-    reg[R_WORK] = workload.area;
+    reg[iWork] = workload.area;
     let count = occupancy.count;
     let area = occupancy.area;
     let last = occupancy.last;
-    let levels = count.length;
-    const measuring = measurement.phase === MEASURING;
-    const draining = measurement.phase === DRAINING;
+    let levels = count.length | 0;
+    const measuring = measurement.phase === MEASURING ? 1 : 0;
+    const draining = measurement.phase === DRAINING ? 1 : 0;
     const memory = this.memory;
-    const ism = memory !== undefined && memory.kind === MEM_ISM;
+    const ism = memory !== undefined && memory.kind === MEM_ISM ? 1 : 0;
     const batch = this.batch;
-    const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
-    const jobsTarget = measurement.jobs;
-    const firstSeq = measurement.firstSeq;
+    // how an arrival picks its server: batch dispatcher, dispatcher memory, the JSQ(2) pair rule, the general entry
+    const picker = batch !== undefined ? 3 : memory !== undefined ? 2 : pair === 1 ? 1 : 0;
+    const stopSeq = measurement.phase === WARMUP ? +measurement.stopSeq : -1;
+    const jobsTarget = +measurement.jobs;
+    const firstSeq = +measurement.firstSeq;
     const responses = measurement.responses;
-    const stride = measurement.stride;
-    let measuredArrivals = measurement.measuredArrivals;
-    let measuredInSystem = measurement.measuredInSystem;
-    let slowdownJobs = measurement.slowdownJobs;
-    let completed = measurement.completed;
-    let arrivals = this.arrivals;
-    let events = this.events;
-    let chunkLeft = this.chunkLeft;
-    let code = LOOP_LIMIT;
+    const stride = measurement.stride | 0;
+    let measuredArrivals = +measurement.measuredArrivals;
+    let measuredInSystem = +measurement.measuredInSystem;
+    let slowdownJobs = +measurement.slowdownJobs;
+    let completed = +measurement.completed;
+    let arrivals = +this.arrivals;
+    let events = +this.events;
+    let chunkLeft = this.chunkLeft | 0;
+    let code = LOOP_LIMIT | 0;
 
     for (;;) {
       if (chunkLeft === 0) {
-        code = LOOP_CHUNK;
+        code = chunked;
         break;
       }
-      const nextArrival = reg[R_NEXT];
+      const nextArrival = reg[iNext];
       const departure = heapSize > 0 ? keys[0] : Infinity;
       const isArrival = nextArrival < departure; // equal times: the departure first
       const t = isArrival ? nextArrival : departure;
-      if (t > limit || t === Infinity) {
-        if (limit < Infinity) reg[R_T] = limit;
+      if (t > stop || t === Infinity) {
+        if (stop < Infinity) reg[iT] = stop;
         break;
       }
       if (isArrival && arrivals === stopSeq) {
-        reg[R_T] = t;
-        code = LOOP_WARM_END;
+        reg[iT] = t;
+        code = warmEnd;
         break;
       }
-      reg[R_T] = t;
+      reg[iT] = t;
       events++;
       chunkLeft--;
       if (isArrival) {
         // Arrival: select, store the job with its size and prediction, schedule the next arrival (and a departure if idle).
         const seq = arrivals;
         const j =
-          batch !== undefined
-            ? batch.select(rng, len, finish, t, n)
-            : memory !== undefined
-              ? memory.select(rng, len, finish, t, withoutReplacement, perm)
-              : pair
-                ? jsqPair(rng, len, n, pairM)
-                : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          picker === 1
+            ? jsqPair(rng, len, n, pairM)
+            : picker === 0
+              ? selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm)
+              : picker === 3
+                ? batch!.select(rng, len, finish, t, n)
+                : memory!.select(rng, len, finish, t, withoutReplacement, perm);
         let s: number;
         let y: number;
-        if (inlineExp) {
+        if (inlineExp === 1) {
           s = rng.nextExp() * serviceMean;
           y = s;
         } else {
@@ -180,8 +193,8 @@ export class EventEngine extends EngineFrame {
           s = source.size;
           y = source.pred;
         }
-        if (measuring && !plainWork) workload.accumulate(j, t);
-        else if (measuring) {
+        if (measuring === 1 && plainWork === 0) workload.accumulate(j, t);
+        else if (measuring === 1) {
           // workload.accumulate(j, t) written out (V8's inlining budget is spent before this call; a call would also
           // box t): the same terms added in the same order. Not for a subclass (per-job records override accumulate).
           const from = wLast[j];
@@ -189,8 +202,8 @@ export class EventEngine extends EngineFrame {
           const u0 = finish[j] - from;
           if (u0 > 0) {
             const dt = t - from;
-            reg[R_WORK] += workloadArea(u0, dt);
-            if (gridOn) workload.accumulateAbove(u0, dt);
+            reg[iWork] += workloadArea(u0, dt);
+            if (gridOn === 1) workload.accumulateAbove(u0, dt);
           }
         }
         const f = finish[j];
@@ -204,9 +217,9 @@ export class EventEngine extends EngineFrame {
           rSize = store.size;
           rPred = store.pred;
           rSeq = store.seq;
-          shift = store.shift;
-          mask = store.mask;
-          cap = store.cap;
+          shift = store.shift | 0;
+          mask = store.mask | 0;
+          cap = store.cap | 0;
         }
         const slot = (j << shift) + ((ringHead[j] + l) & mask);
         rArrival[slot] = t;
@@ -215,7 +228,7 @@ export class EventEngine extends EngineFrame {
         rSeq[slot] = seq;
         len[j] = l + 1;
         arrivals = seq + 1;
-        reg[R_NEXT] = inlineExp ? t + rng.nextExp() * invRate : source.nextArrival(seq, t, rng);
+        reg[iNext] = inlineExp === 1 ? t + rng.nextExp() * invRate : source.nextArrival(seq, t, rng);
         if (l === 0) {
           // heapPush(keys, ids, heapSize, t + s, j) written out: V8 does not inline it here (its budget is spent on
           // nextExp, jsqPair and the departure's sift), and as a call it boxed its double argument, a heap number per
@@ -233,11 +246,11 @@ export class EventEngine extends EngineFrame {
           keys[i] = key;
           ids[i] = j;
           heapSize++;
-          if (lpwOn) {
+          if (lpwOn === 1) {
             lpw.curY[j] = y;
             lpw.segStart[j] = t;
           }
-        } else if (lpwOn) {
+        } else if (lpwOn === 1) {
           waitPred[j] += lpwJobValue(y, 0, lpwMode);
         }
         const level = l + 1;
@@ -246,15 +259,15 @@ export class EventEngine extends EngineFrame {
           count = occupancy.count;
           area = occupancy.area;
           last = occupancy.last;
-          levels = count.length;
+          levels = count.length | 0;
         }
-        if (measuring) {
+        if (measuring === 1) {
           area[level] += count[level] * (t - last[level]);
           last[level] = t;
           count[level]++;
           measuredInSystem++;
           if (++measuredArrivals === jobsTarget) {
-            code = LOOP_GOAL;
+            code = goal;
             break;
           }
         } else {
@@ -264,7 +277,7 @@ export class EventEngine extends EngineFrame {
         // Departure of server id's job in service; start the next one if any.
         const id = ids[0];
         const l = len[id];
-        if (measuring) {
+        if (measuring === 1) {
           area[l] += count[l] * (t - last[l]);
           last[l] = t;
         }
@@ -285,7 +298,7 @@ export class EventEngine extends EngineFrame {
           const nx = (id << shift) + h2;
           key = t + rSize[nx];
           owner = id;
-          if (lpwOn) {
+          if (lpwOn === 1) {
             const y = rPred[nx];
             waitPred[id] = l === 2 ? 0 : waitPred[id] - lpwJobValue(y, 0, lpwMode);
             lpw.curY[id] = y;
@@ -295,7 +308,7 @@ export class EventEngine extends EngineFrame {
           heapSize--;
           key = keys[heapSize];
           owner = ids[heapSize];
-          if (ism) memory.offer(id); // ISM: the server that became idle tells the dispatcher
+          if (ism === 1) memory!.offer(id); // ISM: the server that became idle tells the dispatcher
         }
         // heapReplaceTop(keys, ids, heapSize, key, owner) written out (heap.ts says how it takes two levels at a time):
         // at its size V8 no longer inlines it, and as a call it boxed its double argument, a heap number per departure.
@@ -350,7 +363,7 @@ export class EventEngine extends EngineFrame {
         }
         if (k >= 0 && k < jobsTarget) {
           const r = t - a;
-          reg[R_SUM_T] += r;
+          reg[iSumT] += r;
           // k is a float64 (the stored sequence number), so k % stride is a floating-point remainder (a call to
           // fmod in V8's optimised code): skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
           if (stride === 1)
@@ -358,11 +371,11 @@ export class EventEngine extends EngineFrame {
           else if (k % stride === 0) responses[(k / stride) | 0] = r;
           completed++;
           if (s > 0) {
-            reg[R_SUM_SLOWDOWN] += r / s;
+            reg[iSumSlowdown] += r / s;
             slowdownJobs++;
           }
-          if (--measuredInSystem === 0 && draining) {
-            code = LOOP_GOAL;
+          if (--measuredInSystem === 0 && draining === 1) {
+            code = goal;
             break;
           }
         }
@@ -370,7 +383,7 @@ export class EventEngine extends EngineFrame {
     }
 
     this.heapSize = heapSize;
-    if (plainWork) workload.area = reg[R_WORK];
+    if (plainWork === 1) workload.area = reg[iWork];
     this.closeChunk(events, arrivals, chunkLeft, measuredArrivals, measuredInSystem, slowdownJobs, completed);
     return code;
   }
