@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `supermarket` CLI: runs the compiled JavaScript in dist/ (built by `npm run build`, which `npm ci` runs):
-// its bundle dist/cli.bundle.js (the same modules in one file, faster to start: scripts/build-cli.ts), else dist/cli/main.js.
+// its bundle dist/bundle/cli.js (the same modules in a few chunks, faster to start: scripts/build-cli.ts), else dist/cli/main.js.
 import { existsSync } from 'node:fs';
 
-const bundle = new URL('../dist/cli.bundle.js', import.meta.url);
+const bundle = new URL('../dist/bundle/cli.js', import.meta.url);
 const main = existsSync(bundle) ? bundle : new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('supermarket: error: dist/ is missing; run `npm run build` (or `npm ci`) in the supermarket-lab folder first\n');

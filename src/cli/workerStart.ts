@@ -36,14 +36,14 @@ export function tuneJit(): void {
 declare const SUPERMARKET_BUNDLE: boolean | undefined;
 
 /**
- * The worker's entry. From the CLI's bundle (dist/cli.bundle.js, the `supermarket` bin once built): the worker's
- * bundle beside it (dist/worker.bundle.js: one module to load, not ≈ 180; scripts/build-cli.ts). Compiled (dist/, the
+ * The worker's entry. From the CLI's bundle (dist/bundle/cli.js, the `supermarket` bin once built): the worker's
+ * bundle beside it (dist/bundle/worker.js: a few chunks to load, not ≈ 180 modules; scripts/build-cli.ts). Compiled (dist/, the
  * package's pool): the plain JavaScript worker. From the TypeScript sources (vitest, tsx): bootstrap.mjs registers
  * tsx's loader in the thread, then imports the .ts worker.
  */
 function workerEntry(): { file: URL; workerData?: { module: string } } {
   // import.meta.url is this module's own dist/cli/workerStart.js inside the bundle too
-  if (typeof SUPERMARKET_BUNDLE !== 'undefined') return { file: new URL('../worker.bundle.js', import.meta.url) };
+  if (typeof SUPERMARKET_BUNDLE !== 'undefined') return { file: new URL('../bundle/worker.js', import.meta.url) };
   if (import.meta.url.endsWith('.js')) return { file: new URL('./workers/simulateWorker.js', import.meta.url) };
   return {
     file: new URL('./workers/bootstrap.mjs', import.meta.url),
