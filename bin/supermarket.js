@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Entry point of the `supermarket` CLI: runs the compiled JavaScript in dist/ (built by `npm run build`, which `npm ci` runs).
+// Entry point of the `supermarket` CLI: runs the compiled JavaScript in dist/ (built by `npm run build`, which `npm ci` runs):
+// its bundle dist/bundle/cli.js (the same modules in a few chunks, faster to start: scripts/build-cli.ts), else dist/cli/main.js.
 import { existsSync } from 'node:fs';
 
-const main = new URL('../dist/cli/main.js', import.meta.url);
+const bundle = new URL('../dist/bundle/cli.js', import.meta.url);
+const main = existsSync(bundle) ? bundle : new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('supermarket: error: dist/ is missing; run `npm run build` (or `npm ci`) in the supermarket-lab folder first\n');
   process.exit(1);

@@ -32,11 +32,18 @@ export function tuneJit(): void {
   v8.setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
 }
 
+/** Defined (true) inside the bundles of scripts/build-cli.ts only; undeclared (typeof 'undefined') elsewhere. */
+declare const SUPERMARKET_BUNDLE: boolean | undefined;
+
 /**
- * The worker's entry. Compiled (dist/, the `supermarket` bin): the plain JavaScript worker. From the TypeScript sources
- * (vitest, tsx): bootstrap.mjs registers tsx's loader in the thread, then imports the .ts worker.
+ * The worker's entry. From the CLI's bundle (dist/bundle/cli.js, the `supermarket` bin once built): the worker's
+ * bundle beside it (dist/bundle/worker.js: a few chunks to load, not ≈ 180 modules; scripts/build-cli.ts). Compiled (dist/, the
+ * package's pool): the plain JavaScript worker. From the TypeScript sources (vitest, tsx): bootstrap.mjs registers
+ * tsx's loader in the thread, then imports the .ts worker.
  */
 function workerEntry(): { file: URL; workerData?: { module: string } } {
+  // import.meta.url is this module's own dist/cli/workerStart.js inside the bundle too
+  if (typeof SUPERMARKET_BUNDLE !== 'undefined') return { file: new URL('../bundle/worker.js', import.meta.url) };
   if (import.meta.url.endsWith('.js')) return { file: new URL('./workers/simulateWorker.js', import.meta.url) };
   return {
     file: new URL('./workers/bootstrap.mjs', import.meta.url),
