@@ -75,7 +75,7 @@ export function exactCommand(): Command {
         model.discipline === 'fifo'
           ? ''
           : ` (FIFO's ${r.method === 'closed form' ? 'queue lengths' : 'occupancy chain'}: the same queue lengths with exponential sizes; E[Q], E[T] by Little)`;
-      const head = `exact, n = ${r.n}, ${policyName(model)}${model.selection === 'jsq' && model.d > 1 ? `, ${model.sampling}` : ''}${sharing}, λ = ${model.lambda}`;
+      const head = `exact, n = ${r.n}, ${policyName(model)}${sharing}${model.selection === 'jsq' && model.d > 1 ? `, ${model.sampling}` : ''}, λ = ${model.lambda}`;
       const tail = `  s_i: ${r.tail
         .slice(0, 8)
         .map((x) => x.toPrecision(6))
