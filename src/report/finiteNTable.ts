@@ -32,7 +32,9 @@ function tAgainst(value: number | null, cell: TableCell): string {
 
 /** x̂ ± h, and the interval itself where the parameter space clipped it (E[Q] ≥ ρ: x̂ − h below the bound). */
 function intervalText(e: TableCell['meanQueueLength']): string {
-  const clipped = e.ci95[0] > e.mean - e.halfWidth || e.ci95[1] < e.mean + e.halfWidth;
+  // a rounding margin: E[T]'s interval is E[Q]'s divided by λ, whose ends need not equal (x̂ ± h)/λ to the last bit
+  const margin = 1e-12 * Math.max(1, Math.abs(e.mean) + e.halfWidth);
+  const clipped = e.ci95[0] > e.mean - e.halfWidth + margin || e.ci95[1] < e.mean + e.halfWidth - margin;
   return `${f(e.mean)} ± ${f(e.halfWidth)}${clipped ? ` [${f(e.ci95[0])}, ${f(e.ci95[1])}]` : ''}`;
 }
 
