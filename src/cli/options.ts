@@ -33,7 +33,7 @@ import {
 import { closestNames } from '../model/schema.ts';
 import { action } from './errors.ts';
 import { requireRedundancyStable } from '../meanfield/redundancy.ts';
-import { DEFAULT_START, FIXED_POINT_FLOOR_TAUS, START_CHOICES, type StartChoice } from '../meanfield/warmup.ts';
+import { DEFAULT_START, FIXED_POINT_FLOOR_TAUS, START_CHOICES } from '../meanfield/warmup.ts';
 
 /** Decimal numbers only (1, -0.5, 1e6, .5): no hex/binary/octal forms, no Infinity or NaN. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -260,20 +260,21 @@ export function outOption(whenOmitted: string): Option {
 }
 
 /**
- * `--start` of every command that simulates (simulate, compare, run, conjecture): where each replication starts, resolved
- * by the one warm-up rule (`simulationWarmup`, theory.md §8 "Start"), which also gives the warm-up for that start at n.
- * @param what the replications it starts, in words. @param fallback the default (`DEFAULT_START`, 'auto', unless the
- *   command keeps another: simulate's --per-job records and --warmup 0 mean a run from empty).
+ * `--start` of every command that simulates (simulate, compare, run, table, conjecture): where each replication starts,
+ * resolved by the one warm-up rule (`simulationWarmup`, theory.md §8 "Start"), which also gives the warm-up for that start
+ * at n. One default for all, `DEFAULT_START` ('auto'): simulate's was 'empty' (150.3 time units of warm-up against
+ * compare's 18.5 at n = 1000).
+ * @param what the replications it starts, in words. @param note a sentence the command adds (simulate: its records).
  */
-export function startOption(what: string, fallback: StartChoice = DEFAULT_START): Option {
+export function startOption(what: string, note = ''): Option {
   return new Option(
     '--start <start>',
     `where ${what} starts: auto (the fixed point where the model has one as a start state, SQ(d) models, and the rule reads a ` +
       'warm-up from it at that n; else empty), empty, or fixed-point (round(n·s_i*) servers hold ≥ i jobs, SQ(d) models only). ' +
-      'The warm-up is the one rule read from that start at each n, much shorter at large n (theory.md §8 "Start"); every result names its start',
+      `The warm-up is the one rule read from that start at each n, much shorter at large n (theory.md §8 "Start"); every result names its start.${note}`,
   )
     .choices([...START_CHOICES])
-    .default(fallback);
+    .default(DEFAULT_START);
 }
 
 /**

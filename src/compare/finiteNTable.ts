@@ -48,6 +48,8 @@ export interface TableCell {
   /** Events per run after the warm-up, and the warm-up events discarded per run. */
   readonly eventsPerRun: number;
   readonly warmupEvents: number;
+  /** The warm-up discarded per run in model time units (the one rule, `simulationWarmup`, read from `start` at n). */
+  readonly warmupTime: number;
   /** Where every run started (theory.md §8 "Start"): empty, or round(n·s_i*) servers with ≥ i jobs. */
   readonly start: SimulationStart;
   readonly meanField: number;
@@ -130,7 +132,7 @@ export function tableCell(
   runs: ArrayLike<number>,
   theory: TableTheory,
   exact: ExactValue | null,
-  budget: { eventsPerRun: number; warmupEvents: number; start: SimulationStart },
+  budget: { eventsPerRun: number; warmupEvents: number; warmupTime: number; start: SimulationStart },
 ): TableCell {
   const lowerT = responseTimeLowerBound(model);
   const q = feasible(tInterval(runs), model.lambda * lowerT);
@@ -151,6 +153,7 @@ export function tableCell(
     meanResponseTime: t,
     eventsPerRun: budget.eventsPerRun,
     warmupEvents: budget.warmupEvents,
+    warmupTime: budget.warmupTime,
     start: budget.start,
     meanField: theory.meanField,
     refinedFirst: first,

@@ -355,7 +355,24 @@ function fixedPointApplies(model: SupermarketModel, n: number | undefined, toler
   if (n === undefined || !Number.isInteger(n) || n < 1)
     throw new InvalidModelError(`the auto start of an SQ(d) model needs n, an integer ≥ 1, got ${n}`);
   if (!(tolerance > 0 && tolerance < 1)) throw new InvalidModelError(`tolerance must lie in (0, 1), got ${tolerance}`);
+  // a fixed point whose tail needs more levels than a state holds (d = 1 at ρ = 0.9999: K = 276297) is no start state:
+  // auto starts empty there (simulate --lambda 0.9999 --d 1 refused with the truncation level, not the run's size)
+  if (!fixedPointRepresentable(model)) return false;
   return refinedDecayOf(model).decay.some((v) => v <= n * tolerance);
+}
+
+/** Tail tolerance of the fixed-point start's tail (`refinedDecay`): the levels beyond carry less than this. */
+const START_TAIL_TOLERANCE = 1e-12;
+
+/** Whether the fixed point's tail fits the largest truncation level (`sqdTruncationLevel` at `START_TAIL_TOLERANCE`). */
+function fixedPointRepresentable(model: SupermarketModel): boolean {
+  try {
+    sqdTruncationLevel(model.lambda * model.service.mean, model.d, START_TAIL_TOLERANCE);
+    return true;
+  } catch (error) {
+    if (error instanceof InvalidModelError) return false; // the level exceeds the maximum (ρ and d are valid here)
+    throw error;
+  }
 }
 
 /**
@@ -435,7 +452,7 @@ function refinedDecayOf(model: SupermarketModel): { times: number[]; decay: numb
 /** The path of `fixedPointWarmup` for an SQ(d) model of mean 1, computed (see `refinedDecays`). */
 function refinedDecay(blind: SupermarketModel): { times: number[]; decay: number[]; tau: number; tail: number[] } {
   const tau = relaxationTime(blind);
-  const K = sqdTruncationLevel(blind.lambda, blind.d, 1e-12);
+  const K = sqdTruncationLevel(blind.lambda, blind.d, START_TAIL_TOLERANCE);
   const tail = sqdClosedFormTail(blind.lambda, blind.d, K);
   const steps = 20 * REFINED_HORIZON_TAUS;
   const times = Array.from({ length: steps + 1 }, (_, j) => (j * REFINED_HORIZON_TAUS * tau) / steps);

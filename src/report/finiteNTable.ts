@@ -15,10 +15,12 @@ const f = (x: number | null | undefined, digits = 5): string =>
   x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
 
 /**
- * t of the simulation against a value, in compare's convention (compare/verdict.ts: t = (simulated − reference)/σ̂):
- * (x̂ − value)/σ̂, σ̂ = h/t_{0.975,R−1} the standard error behind the Student-t interval (`standardErrorOfMean`), or '—'.
- * Positive: the simulation lies above the theory. (Until 2026-12-03 this column was z = (value − x̂)/σ̂, the opposite
- * sign of compare's t.)
+ * The table's t of the simulation against a value: (x̂ − value)/σ̂ on E[Q], σ̂ = h/t_{0.975,R−1} the standard error
+ * behind the Student-t interval (`standardErrorOfMean`), or '—'; the same number on E[T] = E[Q]/λ. Positive: the
+ * simulation lies above the theory (compare's sign; until 2026-12-03 this column was z = (value − x̂)/σ̂). It is the
+ * raw standardised difference: compare's t (compare/verdict.ts) first subtracts the stated allowance δ_n and the
+ * reference's numerical error from |x̂ − value| (0 inside them) and divides by √(σ̂² + σ_ref²), so it is never larger
+ * in size than this one (`TABLE_T_HELP`).
  */
 function tAgainst(value: number | null, cell: TableCell): string {
   if (value === null) return '—';
@@ -30,9 +32,18 @@ function tAgainst(value: number | null, cell: TableCell): string {
 
 /** x̂ ± h, and the interval itself where the parameter space clipped it (E[Q] ≥ ρ: x̂ − h below the bound). */
 function intervalText(e: TableCell['meanQueueLength']): string {
-  const clipped = e.ci95[0] > e.mean - e.halfWidth || e.ci95[1] < e.mean + e.halfWidth;
+  // a rounding margin: E[T]'s interval is E[Q]'s divided by λ, whose ends need not equal (x̂ ± h)/λ to the last bit
+  const margin = 1e-12 * Math.max(1, Math.abs(e.mean) + e.halfWidth);
+  const clipped = e.ci95[0] > e.mean - e.halfWidth + margin || e.ci95[1] < e.mean + e.halfWidth - margin;
   return `${f(e.mean)} ± ${f(e.halfWidth)}${clipped ? ` [${f(e.ci95[0])}, ${f(e.ci95[1])}]` : ''}`;
 }
+
+/** What the table's t is and how compare's differs, for `table --help` and the text under each table. */
+export const TABLE_T_HELP =
+  "t = (simulated − theory)/σ̂ on E[Q] (the same on E[T] = E[Q]/λ), σ̂ the standard error of the runs' mean: the raw " +
+  "distance in standard errors, no allowance; positive when the simulation lies above. Compare's t has this sign but " +
+  'first subtracts the allowance δ_n and the numerical error ε from |simulated − theory| (0 inside them) and divides by ' +
+  '√(σ̂² + σ_ref²), so it is never larger in size.';
 
 function exactText(cell: TableCell): string {
   if (cell.exact === null) return '—';
@@ -57,9 +68,10 @@ function fitText(fit: TableFit): string[] {
 }
 
 /**
- * The table as Markdown: per (d, λ) a table of n, simulated E[Q] ± 95% half-width (with the interval where E[Q] ≥ ρ clips
- * it), relative half-width, E[T], runs,
- * mean field, refined 1st and 2nd order and exact, each with the simulation's t against it ((x̂ − value)/σ̂); then the fits.
+ * The table as Markdown: per (d, λ) a table of n, the warm-up discarded per run (time units and events), simulated
+ * E[Q] ± 95% half-width (with the interval where E[Q] ≥ ρ clips it), relative half-width, E[T] ± 95% likewise, runs,
+ * refined 1st and 2nd order and exact, each with the simulation's t against it ((x̂ − value)/σ̂, `tAgainst`); then the
+ * fits; last, a line saying what the warm-up and the t are (`TABLE_T_HELP`).
  */
 export function finiteNTableMarkdown(table: FiniteNTable): string {
   const lines: string[] = [];
@@ -82,19 +94,23 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
           .join(', ')}`,
     );
     lines.push(`Runs start ${starts.join('; ')}, then discard the warm-up for that start.`, '');
-    lines.push('| n | E[Q] sim ± 95% | rel. | E[T] sim | runs × events | refined 1st (t) | refined 2nd (t) | exact (t) |');
-    lines.push('|---:|---|---:|---:|---:|---|---|---|');
+    lines.push(
+      '| n | warm-up (events) | E[Q] sim ± 95% | rel. | E[T] sim ± 95% | runs × events | refined 1st (t) | refined 2nd (t) | exact (t) |',
+    );
+    lines.push('|---:|---:|---|---:|---|---:|---|---|---|');
     for (const c of cells) {
       const q = c.meanQueueLength;
       const exact = c.exact !== null && !('skipped' in c.exact) ? c.exact.meanQueueLength : null;
       lines.push(
-        `| ${c.n} | ${intervalText(q)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ${f(c.meanResponseTime.mean)} | ` +
+        `| ${c.n} | ${c.warmupTime.toFixed(1)} (${formatCount(c.warmupEvents)}) | ${intervalText(q)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ` +
+          `${intervalText(c.meanResponseTime)} | ` +
           `${q.replications} × ${formatCount(c.eventsPerRun)} | ${f(c.refinedFirst)} (${tAgainst(c.refinedFirst, c)}) | ` +
           `${f(c.refinedSecond)} (${tAgainst(c.refinedSecond, c)}) | ${exactText(c)}${exact === null ? '' : ` (${tAgainst(exact, c)})`} |`,
       );
     }
     lines.push('', ...fitText(fit), '');
   }
+  if (lines.length > 0) lines.push(`Warm-up: discarded per run, in time units (and events). ${TABLE_T_HELP}`, '');
   return lines.join('\n');
 }
 
@@ -120,6 +136,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
     'mean_queue_length_ci95_high',
     'mean_response_time_ci95_low',
     'mean_response_time_ci95_high',
+    'warmup_time',
   ];
   const rows: (string | number)[][] = [header];
   for (const c of table.cells) {
@@ -142,6 +159,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
       exact,
       ...c.meanQueueLength.ci95,
       ...c.meanResponseTime.ci95,
+      c.warmupTime,
     ]);
   }
   return rows;

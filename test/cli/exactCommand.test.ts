@@ -38,12 +38,12 @@ describe('exact progress: no ETA (one cap’s residual said 32 s for a run of 38
       { K: 20, states: 1.2e6, phase: 'build', sweeps: 0, residual: NaN, tolerance: 1e-12, fraction: 0 },
       3,
     );
-    expect(building).toEqual(['level cap K = 20, 1.20e+6 states', 'building the chain']);
+    expect(building).toEqual(['level cap K = 20, 1.20e+6 states: building the chain', '']);
     const [stage, detail] = exactProgressText(
       { K: 20, states: 1.2e6, phase: 'solve', sweeps: 40, residual: 1e-8, tolerance: 1e-12, fraction: 0.1 },
       12,
     );
-    expect(stage).toBe('level cap K = 20, 1.20e+6 states');
+    expect(stage).toBe('level cap K = 20, 1.20e+6 states: solving');
     expect(detail).toBe('sweep 40, residual 1.0e-8 → 1.0e-12, 4.0e+6 state·sweeps/s, a larger K may follow');
     expect(`${stage} ${detail}`).not.toMatch(/ETA|%/);
   });

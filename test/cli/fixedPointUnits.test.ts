@@ -8,7 +8,7 @@ describe('fixed-point names the time unit and the law in full', () => {
     const scaled = await runCli('fixed-point --lambda 0.4 --d 2 --service exp@2');
     const unit = await runCli('fixed-point --lambda 0.8 --d 2');
     expect(scaled.status).toBe(0);
-    expect(scaled.stdout).toMatch(/^SQ\(d\) mean-field fixed point: d = 2, λ = 0\.4, service exp@2,/);
+    expect(scaled.stdout).toMatch(/^Mean field \(n → ∞\): JSQ\(2\) \+ FIFO, service exp@2, λ = 0\.4, fixed point closed-form/);
     const value = (text: string) => Number(/E\[T\] = ([0-9.]+)/.exec(text)![1]);
     expect(scaled.stdout).toMatch(/E\[T\] = [0-9.]+ time units \(E\[S\] = 2\)/);
     expect(scaled.stdout).not.toMatch(/mean service times/);

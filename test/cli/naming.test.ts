@@ -70,7 +70,7 @@ describe('names the user can type back', () => {
 
 describe('a sampling rule at d = 1 is random routing in every output (fixed-point --d 1 said "JSQ(1)")', () => {
   it.each([
-    ['--d 1', /^RANDOM \(d = 1\) \+ FIFO mean-field fixed point: d = 1, λ = 0\.9/m],
+    ['--d 1', /^Mean field \(n → ∞\): RANDOM \(d = 1\) \+ FIFO, λ = 0\.9, fixed point closed-form/m],
     ['--d 1 --service erlang:2', /^Mean field \(n → ∞\): RANDOM \(d = 1\) \+ FIFO, service erlang:2, λ = 0\.9$/m],
     ['--d 1 --selection lwl', /^Mean field \(n → ∞\): RANDOM \(d = 1\) \+ FIFO, service exp, λ = 0\.9$/m],
   ])('fixed-point %s names RANDOM (d = 1) in text and in --json `policy`, never JSQ(1) or LWL(1)', async (flags, header) => {

@@ -4,7 +4,7 @@
  * settles by t ≈ 110 (trial finding F10).
  */
 import { describe, expect, it } from 'vitest';
-import { simulationWarmup } from '../../src/meanfield/warmup.ts';
+import { DEFAULT_START, simulationWarmup } from '../../src/meanfield/warmup.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { runCli } from './runCli.ts';
 
@@ -16,7 +16,10 @@ describe('simulate: the warm-up of the library', () => {
     ] as const) {
       const r = await runCli(`simulate ${flags} --n 4 --jobs 100 --replications 2 --json`);
       expect(r.status).toBe(0);
-      expect(JSON.parse(r.stdout).warmupTime).toBe(simulationWarmup(parseModel(spec), { cap: Number.POSITIVE_INFINITY }).time);
+      // simulate's default start is the one default, auto, read at its n (it was empty: start.test.ts)
+      expect(JSON.parse(r.stdout).warmupTime).toBe(
+        simulationWarmup(parseModel(spec), { cap: Number.POSITIVE_INFINITY, start: DEFAULT_START, n: 4 }).time,
+      );
     }
     expect(simulationWarmup(parseModel({ lambda: 0.95, d: 1 })).rule).toMatch(/capped at 5000/); // a grid's cell
     expect(simulationWarmup(parseModel({ lambda: 0.9, d: 3, batch: 2 })).time).toBeLessThan(500); // not SQ(1)'s 8629
@@ -26,7 +29,8 @@ describe('simulate: the warm-up of the library', () => {
 describe('simulate: the warm-up line gives the head–tail test beside MSER-5 when MSER warns', () => {
   // measured from the empty start (--warmup 0) at ρ = 0.96: MSER cuts ≈ 9 % (> MSER_MARGIN) and the head–tail test
   // finds the bias; E[S] = 2 so the unit is named as the model's, not "mean service times"
-  const flags = 'simulate --lambda 0.48 --service exp@2 --d 2 --n 500 --jobs 20000 --replications 5 --warmup 0 --seed 1 --threads 1';
+  const flags =
+    'simulate --lambda 0.48 --service exp@2 --d 2 --n 500 --jobs 20000 --replications 5 --start empty --warmup 0 --seed 1 --threads 1';
 
   it('one line: MSER-5 cut, the head–tail difference in the model time unit, t with its df, p; the numbers of the JSON', async () => {
     const json = await runCli(`${flags} --json`);

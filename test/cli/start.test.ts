@@ -119,14 +119,55 @@ describe('conjecture --start', () => {
 describe('simulate names its start in the text, as every result does', () => {
   // a fresh-user trial: `simulate --lambda 0.9 --d 2 --n 100` (default --start empty) printed "after a warm-up of
   // 150.3 time units; seed 1" with no start, while --start fixed-point printed "… from the fixed point"
-  it('--start empty (the default) says "from empty", fixed-point says "from the fixed point", each with its warm-up', async () => {
+  it('--start empty says "from empty", fixed-point says "from the fixed point", each with its warm-up', async () => {
     const run = (...extra: string[]) =>
       runCli(['simulate', '--lambda', '0.9', '--d', '2', '--n', '40', '--jobs', '500', '--replications', '2', '--no-progress', ...extra]);
-    const empty = await run();
+    const empty = await run('--start', 'empty');
     expect(empty.status, empty.stderr).toBe(0);
     expect(empty.stdout).toContain(`after a warm-up of ${emptyWarmup.toFixed(1)} time units from empty; seed 1`);
     const fixed = await run('--start', 'fixed-point');
     expect(fixed.stdout).toContain(`after a warm-up of ${fixedPointWarmup(40).toFixed(1)} time units from the fixed point; seed 1`);
+  }, 600_000);
+});
+
+describe('simulate starts where compare, run and table start: one default, auto (it started empty)', () => {
+  // fresh-user report 2026-12-03: simulate --n 1000 warmed up 150.3 time units from empty where compare took 18.5
+  // from the fixed point; the guide has one warm-up rule, so one default start
+  it('every command that simulates defaults --start to auto, and simulate without --start runs the auto rule at its n', async () => {
+    for (const command of ['simulate', 'compare', 'run', 'table', 'conjecture']) {
+      const help = (await runCli([command, '--help'])).stdout.replace(/\s+/g, ' ');
+      expect(help, command).toMatch(/--start <start> .*\(choices: "auto", "empty", "fixed-point", default: "auto"\)/);
+    }
+    for (const n of [40, 1000]) {
+      const auto = simulationWarmup(sqd, { start: 'auto', n, cap: Number.POSITIVE_INFINITY });
+      const r = await runCli(`simulate --lambda 0.9 --d 2 --n ${n} --jobs 200 --replications 2 --no-progress --json`);
+      expect(r.status, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout);
+      expect(j.warmupTime).toBe(auto.time);
+      expect(auto.start).toBe('fixed-point');
+      expect(j.warmupTime).toBeLessThan(emptyWarmup); // 18.5 against 150.3 at n = 1000
+    }
+  }, 600_000);
+
+  it('auto starts empty where the fixed point needs more levels than a state holds (d = 1, ρ = 0.9999: K = 276297)', async () => {
+    const m11 = parseModel({ lambda: 0.9999, d: 1 });
+    const w = simulationWarmup(m11, { start: 'auto', n: 10, cap: Number.POSITIVE_INFINITY });
+    expect(w.start ?? 'empty').toBe('empty');
+    expect(w.time).toBe(simulationWarmup(m11, { start: 'empty', n: 10, cap: Number.POSITIVE_INFINITY }).time);
+    // so simulate refuses the run for its size, not for the fixed point's truncation level
+    const r = await runCli('simulate --lambda 0.9999 --d 1 --n 10 --jobs 1e4');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^supermarket: error: this run needs about .* events/);
+  }, 600_000);
+
+  it('with --per-server and no --start, simulate starts empty (the records rerun replication 1 from empty) and says so', async () => {
+    const r = await runCli('simulate --lambda 0.9 --d 2 --n 10 --jobs 200 --replications 2 --no-progress --per-server');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`after a warm-up of ${emptyWarmup.toFixed(1)} time units from empty; seed 1`);
+    const help = (await runCli('simulate --help')).stdout.replace(/\s+/g, ' ');
+    expect(help).toMatch(/With --per-job or --per-server and no --start: empty/);
+    const refused = await runCli('simulate --lambda 0.9 --d 2 --n 10 --jobs 200 --replications 2 --per-server --start fixed-point');
+    expect(refused.status).toBe(2);
   }, 600_000);
 });
 

@@ -11,7 +11,7 @@ describe('supermarket table', () => {
     const r = await runCli([...SMALL, '--threads', '1']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('### d = 2, λ = 0.7: mean field E[Q] = 1.13012'); // Σπ of SQ(2) at ρ = 0.7
-    expect(r.stdout).toMatch(/\| 3 \| 1\.\d+ ± 0\.\d+ \|.*\| 1\.\d+ \(/); // n = 3 has an exact value
+    expect(r.stdout).toMatch(/\| 3 \| [\d.]+ \(\d+\) \| 1\.\d+ ± 0\.\d+ \|.*\| 1\.\d+ \(/); // n = 3 has an exact value
     expect(r.stdout).toMatch(/\| 12 \| .*\| — \|/); // n = 12 has none
     expect(r.stdout).toContain('fit E[Q_n] − Σπ = c₁/n: c₁ =');
     expect(r.stdout).toContain('fit E[Q_n] − Σπ = c₁/n + c₂/n²');

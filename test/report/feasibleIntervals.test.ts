@@ -13,7 +13,12 @@ describe('feasible intervals in the finite-n table and the load figure', () => {
   const model = tableModel(2, 0.1, 'with-replacement');
   const theory = tableTheory(model);
   // three runs' E[Q] at λ = 0.1: mean 0.13, t interval reaching far below ρ = 0.1
-  const cell = tableCell(model, 10, [0.1, 0.1, 0.19], theory, null, { eventsPerRun: 1000, warmupEvents: 100, start: 'empty' });
+  const cell = tableCell(model, 10, [0.1, 0.1, 0.19], theory, null, {
+    eventsPerRun: 1000,
+    warmupEvents: 100,
+    warmupTime: 12.5,
+    start: 'empty',
+  });
 
   it('tableCell clips E[Q] at ρ = λE[S] and E[T] at E[S] = 1; mean and half-width as estimated', () => {
     const q = cell.meanQueueLength;
@@ -38,10 +43,17 @@ describe('feasible intervals in the finite-n table and the load figure', () => {
     expect(Math.abs(t)).toBeGreaterThan(0.05); // the sign shows
     expect(md).toContain(`${cell.refinedFirst.toFixed(5)} (${t >= 0 ? '+' : ''}${t.toFixed(1)})`);
     expect(md).toContain('| refined 1st (t) | refined 2nd (t) | exact (t) |');
+    // the warm-up of each row and E[T] with its interval (table printed neither: fresh-user report 2026-12-03)
+    const T = cell.meanResponseTime;
+    expect(md).toContain(`| 10 | 12.5 (100) | ${q.mean.toFixed(5)} ± `);
+    expect(md).toContain(`| ${T.mean.toFixed(5)} ± ${T.halfWidth.toFixed(5)} [1.00000, ${T.ci95[1].toFixed(5)}] |`);
+    expect(md).toMatch(/Warm-up: discarded per run, in time units \(and events\)\. t = \(simulated − theory\)\/σ̂ .*no allowance/);
+    expect(md).toMatch(/Compare's t has this sign but first subtracts the allowance δ_n and the numerical error ε/);
     const [header, row] = finiteNTableCsvRows({ cells: [cell], fits: [] });
     const at = (name: string) => row[header.indexOf(name)];
     expect(at('mean_queue_length_ci95_low')).toBe(0.1);
     expect(at('mean_response_time_ci95_low')).toBeCloseTo(1, 12);
+    expect(at('warmup_time')).toBe(12.5);
   });
 
   it('the load figure draws the simulated E[T] interval, inside E[T] ≥ E[S]', () => {

@@ -75,7 +75,7 @@ export function exactCommand(): Command {
         model.discipline === 'fifo'
           ? ''
           : ` (FIFO's ${r.method === 'closed form' ? 'queue lengths' : 'occupancy chain'}: the same queue lengths with exponential sizes; E[Q], E[T] by Little)`;
-      const head = `exact, n = ${r.n}, ${policyName(model)}${model.selection === 'jsq' && model.d > 1 ? `, ${model.sampling}` : ''}${sharing}, λ = ${model.lambda}`;
+      const head = `exact, n = ${r.n}, ${policyName(model)}${sharing}${model.selection === 'jsq' && model.d > 1 ? `, ${model.sampling}` : ''}, λ = ${model.lambda}`;
       const tail = `  s_i: ${r.tail
         .slice(0, 8)
         .map((x) => x.toPrecision(6))
@@ -104,7 +104,8 @@ export function exactCommand(): Command {
 }
 
 /**
- * The status line of one progress call of the exact chain, as [stage, detail]: the level cap and its states, then
+ * The status line of one progress call of the exact chain, as [stage, detail]: the level cap, its states and the phase
+ * (a log that is not a terminal gets a line at each new stage), then
  * the sweeps, the residual against the tolerance and the rate in state·sweeps per second of this run so far; never
  * a percentage or an ETA (the caps still to come are unknown until each is solved).
  * @param p the solver's progress. @param seconds since the command started.
@@ -113,10 +114,10 @@ export function exactCommand(): Command {
  */
 export function exactProgressText(p: ExactProgress, seconds: number): [string, string] {
   const stage = `level cap K = ${p.K}, ${p.states.toExponential(2)} states`;
-  if (p.phase === 'build') return [stage, 'building the chain'];
+  if (p.phase === 'build') return [`${stage}: building the chain`, ''];
   const rate = seconds > 0 ? `, ${((p.states * p.sweeps) / seconds).toExponential(1)} state·sweeps/s` : '';
   return [
-    stage,
+    `${stage}: solving`,
     `sweep ${p.sweeps}, residual ${p.residual.toExponential(1)} → ${p.tolerance.toExponential(1)}${rate}, a larger K may follow`,
   ];
 }

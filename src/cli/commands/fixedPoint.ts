@@ -220,7 +220,7 @@ export function fixedPointCommand(): Command {
           return;
         }
         const lines = [
-          `${policyName(model)} mean-field fixed point: d = ${model.d}, λ = ${model.lambda}${o.service === 'exp' ? '' : `, service ${o.service}`}, ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
+          `Mean field (n → ∞): ${policyName(model)}${o.service === 'exp' ? '' : `, service ${o.service}`}, λ = ${model.lambda}, fixed point ${fp.diagnostics.method} (residual ${fp.diagnostics.residual.toExponential(1)}, K = ${fp.truncationLevel})`,
           `  E[Q] = ${decimalText(fp.meanQueueLength, 6)} jobs per server`,
           `  E[T] = ${decimalText(fp.meanResponseTime, 6)} ${timeUnit(model.service)}`,
           `  s_i:  ${fp.tail

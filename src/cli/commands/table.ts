@@ -24,7 +24,7 @@ import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import { simulationWarmup, type SimulationStart, type StartChoice } from '../../meanfield/warmup.ts';
 import { initialCounts } from '../../sim/initialState.ts';
 import { SAMPLINGS, type Sampling } from '../../model/index.ts';
-import { finiteNTableCsvRows, finiteNTableMarkdown } from '../../report/finiteNTable.ts';
+import { TABLE_T_HELP, finiteNTableCsvRows, finiteNTableMarkdown } from '../../report/finiteNTable.ts';
 import { occupancyChainSpec, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
 import { tInterval } from '../../stats/tInterval.ts';
 import { VERSION } from '../../version.ts';
@@ -91,6 +91,8 @@ interface CellPlan {
   readonly key: string;
   readonly spec: OccupancyChainSpec;
   readonly warmupEvents: number;
+  /** The same warm-up in model time units (`simulationWarmup` at this n). */
+  readonly warmupTime: number;
   /** Where every run starts ('auto' resolved by simulationWarmup at this n) and, at the fixed point, its counts. */
   readonly start: SimulationStart;
   readonly startCounts: readonly number[];
@@ -119,8 +121,9 @@ export function tableCommand(): Command {
         '(auto: at the mean-field fixed point where the warm-up rule reads one from it at that n, else empty), discard the\n' +
         "project's warm-up for that start (from empty: 2 × the mean-field time to the fixed point, ≥ 3 relaxation times), then average the jobs\n" +
         'over --events-per-run events. Every run has its own random stream from (--seed, cell, run), so results do not\n' +
-        "depend on --threads. Beside each theory, t = (simulated − theory)/σ̂ (σ̂ the standard error of the runs' mean;\n" +
-        "compare's sign): how many standard errors the simulation lies above it.",
+        'depend on --threads. Each row shows the warm-up discarded per run (time units, and events) and E[Q], E[T] with\n' +
+        'their 95% intervals. Beside each theory its t, as the text under the table says:\n' +
+        TABLE_T_HELP,
     )
     .option('--d <list>', 'choices d, comma-separated integers ≥ 1', parseIntegerList, [2, 3, 4])
     .option(
@@ -204,6 +207,7 @@ export function tableCommand(): Command {
               key: tableCellKey(d, lambda, n, o.sampling),
               spec,
               warmupEvents: Math.ceil(warmup.time * spec.eventRate),
+              warmupTime: warmup.time,
               start: warmup.start ?? 'empty',
               startCounts: warmup.from === undefined ? [] : initialCounts(warmup.from, n),
               values: new Float64Array(0),
@@ -357,6 +361,7 @@ export function tableCommand(): Command {
           tableCell(plan.model, plan.n, plan.values, theory, exact[i], {
             eventsPerRun: o.eventsPerRun,
             warmupEvents: plan.warmupEvents,
+            warmupTime: plan.warmupTime,
             start: plan.start,
           }),
         );
