@@ -86,6 +86,16 @@ export function isUnsettled(e: Estimate | undefined | null): e is Estimate & { u
   return e !== undefined && e !== null && e.unsettled === true;
 }
 
+/**
+ * The estimate without an interval, where none can be had (replay's trace too short for batch means): the mean kept,
+ * ci95 [NaN, NaN] and halfWidth NaN (no interval, never a stand-in one), `replications` 1 (one run, unbatched); other
+ * fields as given. @example withoutInterval({ mean: 2.1, ci95: [0.4, 3.8], halfWidth: 1.7, replications: 2 })
+ * // { mean: 2.1, ci95: [NaN, NaN], halfWidth: NaN, replications: 1 }
+ */
+export function withoutInterval<E extends Estimate>(e: E): E {
+  return { ...e, ci95: [Number.NaN, Number.NaN], halfWidth: Number.NaN, replications: 1 };
+}
+
 /** True when `e` is the estimate of a quantity infinite in theory (`infiniteEstimate`), or its mean is +∞. */
 export function isInfinite(e: Estimate | undefined | null): boolean {
   return e !== undefined && e !== null && (e.infinite === true || e.mean === Infinity);
