@@ -25,6 +25,9 @@ describe('conjecture says why a percentile interval is open at an end, as simula
     const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
     const q = results.points[0].quantities[0];
     expect(q.interval[1]).toBeNull(); // open above: the case of this test
+    // the verdict interval keeps the valid lower end of the percentile's ci95 (it was [0, ∞]: mean ± h with h = ∞)
+    expect(q.interval[0]).toBe(q.ci95[0]);
+    expect(q.interval[0]).toBeGreaterThan(0);
     expect(q.openEnd).toMatch(/^percentile intervals: p99 has no upper end \(∞\): the 2 sections' fractions/);
     expect(r.stdout).toMatch(/\n {2}note: P99\(jsq, srpt\) at pareto:1\.5, d = 2, λ = 0\.5: percentile intervals: p99 has no upper end/);
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
