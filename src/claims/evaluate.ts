@@ -24,7 +24,7 @@ import {
 } from '../model/index.ts';
 import { simulate } from '../sim/index.ts';
 import { estimandFiniteness } from '../model/moments.ts';
-import { cellSeed, fnv1a, isInfinite, isUnsettled, type Estimate } from '../stats/index.ts';
+import { cellSeed, fnv1a, isInfinite, isUnsettled, OPEN_END_WHY, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { taskCost, type SimulationTask } from '../runs/task.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
@@ -130,6 +130,8 @@ export interface QuantityValue {
    * as simulate and replay print it), when it is; absent otherwise.
    */
   readonly openEnd?: string;
+  /** With `openEnd`: the explanation the run's open ends share, said once per run (stats/tInterval.ts `openEndWhy`). */
+  readonly openEndWhy?: string;
   /**
    * Why this simulated mean may be infinite with no rule settling it (model/moments.ts `meanResponseTimeUnsettled`),
    * when so: then there is no estimate, `value` and `interval` are NaN (JSON: `value` is the not-settled object
@@ -538,11 +540,13 @@ function feasibleInterval(measure: Measure, estimate: Estimate, factor: number):
  * has an infinite end: the note that names it ("percentile intervals: p95 has no upper end …", stats/tInterval.ts
  * `openEndNote`). Nothing for means and closed intervals, or when the run kept no note (cells stored before).
  */
-function openEndOf(measure: Measure, e: Estimate, notes: readonly string[] | undefined): { openEnd?: string } {
+function openEndOf(measure: Measure, e: Estimate, notes: readonly string[] | undefined): { openEnd?: string; openEndWhy?: string } {
   if (measure === 'T' || measure === 'S' || e.ci95.every((x) => Number.isFinite(x))) return {};
   const name = measure.toLowerCase();
   const note = notes?.find((n) => n.startsWith(`percentile intervals: ${name} has no `));
-  return note === undefined ? {} : { openEnd: note };
+  // the explanation the run's open ends share (said once, stats/tInterval.ts openEndNotes); older cells have it inline
+  const why = notes?.find((n) => n.startsWith(`${OPEN_END_WHY}:`));
+  return note === undefined ? {} : { openEnd: note, ...(why === undefined ? {} : { openEndWhy: why }) };
 }
 
 /** The unsettled-mean reason of a simulated measure (T or S; percentiles exist whatever the mean), if any. */

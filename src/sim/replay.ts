@@ -11,7 +11,7 @@ import type { SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { batchEstimate, batchLag1, fewBatchesNote, type BatchEstimate } from '../stats/batchMeans.ts';
-import { cdfSectioningInterval, feasible, openEndNote, withoutInterval } from '../stats/tInterval.ts';
+import { cdfSectioningInterval, feasible, openEndNotes, withoutInterval } from '../stats/tInterval.ts';
 import { percentileName, quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
 import { collectRecords, predictionColumn, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
@@ -326,7 +326,11 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     noInterval !== undefined
       ? [noInterval]
       : [
-          ...ps.flatMap((p, i) => openEndNote(percentileName(p), fractionsAt[i], batchJobs, p, 0.95, 'batches') ?? []),
+          ...openEndNotes(
+            ps.map((p, i) => ({ name: percentileName(p), fractions: fractionsAt[i], jobs: batchJobs, p })),
+            0.95,
+            'batches',
+          ),
           ...[fewBatchesNote(batches) ?? []].flat(),
         ];
   // too few jobs for an interval: the pooled means alone, dropped here so that no caller can print a stand-in interval

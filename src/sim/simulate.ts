@@ -46,7 +46,7 @@ import {
   precisionReached,
   cdfSectioningInterval,
   cdfSectioningLevels,
-  openEndNote,
+  openEndNotes,
   tInterval,
   type Estimate,
   type PrecisionTarget,
@@ -1023,7 +1023,7 @@ export class SimulationCollector {
       );
     const responseTimePercentiles = { p50: percentile(0), p95: percentile(1), p99: percentile(2) };
     // an interval open at an end says why (p95 open while p99 is finite looks like a bug and is chance at R = 2)
-    const openEnds = levelsOf.flatMap((p, j) => openEndNote(percentileName(p), fractions[j], sectionJobs, p) ?? []);
+    const openEnds = openEndNotes(levelsOf.map((p, j) => ({ name: percentileName(p), fractions: fractions[j], jobs: sectionJobs, p })));
     for (const x of units) {
       recycle(x.sample);
       x.sample = new Float32Array(0);

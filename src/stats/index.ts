@@ -5,6 +5,9 @@
 export {
   tInterval,
   openEndNote,
+  openEndNotes,
+  openEndWhy,
+  OPEN_END_WHY,
   sectioningInterval,
   cdfSectioningInterval,
   feasible,

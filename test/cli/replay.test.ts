@@ -65,8 +65,12 @@ describe('supermarket replay', () => {
     const out = JSON.parse(json.stdout);
     const open = (['p50', 'p95', 'p99'] as const).filter((k) => out.responseTimePercentiles[k].ci95Infinite === true);
     expect(open.length).toBeGreaterThan(0);
+    // the explanation the open ends share, once (each note repeated it), in batch means' words
+    expect(out.notes.filter((n: string) => n.startsWith('percentile intervals open at an end: '))).toEqual([
+      expect.stringMatching(/the 2 batches' fractions .*t_\{0\.975,1\} = 12\.7.* more batches narrow it/),
+    ]);
     // and one note of the few batches: no independence check, the t's 1 degree of freedom (lag1 no number)
-    expect(out.notes).toHaveLength(open.length + 1);
+    expect(out.notes).toHaveLength(open.length + 2);
     expect(out.notes.at(-1)).toMatch(
       /^2 batch means: too few batches to check independence .*Student t with 1 degree of freedom \(t_\{0\.975,1\} = 12\.7\)$/,
     );
@@ -74,7 +78,7 @@ describe('supermarket replay', () => {
     for (const k of open) {
       const note = out.notes.find((n: string) => n.startsWith(`percentile intervals: ${k} has no upper end (∞)`));
       // in batch means' words: the 2 batches (were "sections", the replications' word)
-      expect(note).toMatch(/the 2 batches' fractions .* more batches narrow it/);
+      expect(note).toMatch(/the 2 batches' fractions .* \(why: percentile intervals open at an end\)$/);
       expect(note).not.toMatch(/section/);
     }
     const text = await runCli(['replay', long, '--n', '1', '--no-rescale', '--batches', '2']);
