@@ -24,7 +24,7 @@ import {
 } from '../model/index.ts';
 import { simulate } from '../sim/index.ts';
 import { estimandFiniteness } from '../model/moments.ts';
-import { cellSeed, fnv1a, isInfinite, isUnsettled, type Estimate } from '../stats/index.ts';
+import { cellSeed, fnv1a, isInfinite, isUnsettled, OPEN_END_WHY, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
 import { taskCost, type SimulationTask } from '../runs/task.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
@@ -130,6 +130,8 @@ export interface QuantityValue {
    * as simulate and replay print it), when it is; absent otherwise.
    */
   readonly openEnd?: string;
+  /** With `openEnd`: the explanation the run's open ends share, said once per run (stats/tInterval.ts `openEndWhy`). */
+  readonly openEndWhy?: string;
   /**
    * Why this simulated mean may be infinite with no rule settling it (model/moments.ts `meanResponseTimeUnsettled`),
    * when so: then there is no estimate, `value` and `interval` are NaN (JSON: `value` is the not-settled object
@@ -512,14 +514,21 @@ export type MeasuredQuantity = Omit<QuantityValue, 'interval' | 'ci95' | 'replic
   ({ readonly estimate: Estimate; readonly interval?: undefined } | { readonly estimate?: undefined; readonly interval: [number, number] });
 
 /**
- * The interval mean ± h of an estimate (h its half-width, widened for simultaneous coverage), kept inside the parameter
- * space as the estimate's own ci95 is (stats `feasible`: E[T] ≥ E[S], T/S ≥ 1): a mean's ci95 is symmetric unless an
- * end was clipped to a bound, and a clipped end stays the bound (a conjecture printed T = 2.852 [−0.841, 6.545] at
- * E[S] = 1). Percentiles (asymmetric ci95 by construction) keep mean ± h, floored at 0.
+ * The interval mean ± h of an estimate (h its half-width × `factor`, widened for simultaneous coverage), kept inside the
+ * parameter space as the estimate's own ci95 is (stats `feasible`: E[T] ≥ E[S], T/S ≥ 1): a mean's ci95 is symmetric
+ * unless an end was clipped to a bound, and a clipped end stays the bound (a conjecture printed T = 2.852 [−0.841,
+ * 6.545] at E[S] = 1). A percentile's ci95 inverts the cdf and is not symmetric: each end keeps its own distance from
+ * the percentile, × `factor`, floored at 0, so an interval open above keeps its lower end ([lo, ∞), where mean ± h
+ * with h = ∞ gave [0, ∞]); with factor 1 it is the ci95 itself.
  */
-function feasibleInterval(measure: Measure, estimate: Estimate, h: number): [number, number] {
+function feasibleInterval(measure: Measure, estimate: Estimate, factor: number): [number, number] {
   const { mean, halfWidth, ci95 } = estimate;
-  if (measure !== 'T' && measure !== 'S') return [Math.max(0, mean - h), mean + h];
+  if (measure !== 'T' && measure !== 'S') {
+    const below = mean - ci95[0];
+    const above = ci95[1] - mean;
+    return [Math.max(0, factor === 1 ? ci95[0] : mean - factor * below), factor === 1 ? ci95[1] : mean + factor * above];
+  }
+  const h = halfWidth * factor;
   const slack = 1e-9 * Math.max(1, Math.abs(mean));
   const lower = ci95[0] > mean - halfWidth + slack ? ci95[0] : -Infinity;
   const upper = ci95[1] < mean + halfWidth - slack ? ci95[1] : Infinity;
@@ -531,11 +540,13 @@ function feasibleInterval(measure: Measure, estimate: Estimate, h: number): [num
  * has an infinite end: the note that names it ("percentile intervals: p95 has no upper end …", stats/tInterval.ts
  * `openEndNote`). Nothing for means and closed intervals, or when the run kept no note (cells stored before).
  */
-function openEndOf(measure: Measure, e: Estimate, notes: readonly string[] | undefined): { openEnd?: string } {
+function openEndOf(measure: Measure, e: Estimate, notes: readonly string[] | undefined): { openEnd?: string; openEndWhy?: string } {
   if (measure === 'T' || measure === 'S' || e.ci95.every((x) => Number.isFinite(x))) return {};
   const name = measure.toLowerCase();
   const note = notes?.find((n) => n.startsWith(`percentile intervals: ${name} has no `));
-  return note === undefined ? {} : { openEnd: note };
+  // the explanation the run's open ends share (said once, stats/tInterval.ts openEndNotes); older cells have it inline
+  const why = notes?.find((n) => n.startsWith(`${OPEN_END_WHY}:`));
+  return note === undefined ? {} : { openEnd: note, ...(why === undefined ? {} : { openEndWhy: why }) };
 }
 
 /** The unsettled-mean reason of a simulated measure (T or S; percentiles exist whatever the mean), if any. */
@@ -576,8 +587,8 @@ export function judgePoint(
         unsettled: why,
         sampleMean: estimate.sampleMean ?? estimate.mean,
       };
-    const h = estimate.halfWidth * (options.simultaneous ? bonferroniFactor(m, estimate.replications) : 1);
-    return { ...rest, interval: feasibleInterval(x.measure, estimate, h), ci95: estimate.ci95, replications: estimate.replications };
+    const factor = options.simultaneous ? bonferroniFactor(m, estimate.replications) : 1;
+    return { ...rest, interval: feasibleInterval(x.measure, estimate, factor), ci95: estimate.ci95, replications: estimate.replications };
   });
   if (infinite.length > 0) return { point, quantities, comparisons: [], verdict: 'undefined', infinite, perQuantityConfidence: confidence };
   // a mean that may be infinite in theory (not settled) is no estimate, so no evidence either way: nothing to compare

@@ -96,11 +96,14 @@ export function conjectureResultsJson(result: ConjectureResult): unknown {
  */
 export function openEndLines(result: ConjectureResult): string[] {
   const where = new Map<string, string[]>();
+  const why = new Set<string>();
   for (const p of result.points)
     for (const q of p.quantities) {
       if (q.openEnd === undefined) continue;
       const at = `${q.key} at ${p.point.row}, λ = ${p.point.lambda}`;
       where.set(q.openEnd, [...(where.get(q.openEnd) ?? []), at]);
+      if (q.openEndWhy !== undefined) why.add(q.openEndWhy);
     }
-  return [...where.entries()].map(([note, at]) => `${at.join('; ')}: ${note}`);
+  // each percentile's numbers where it holds, then the explanation they share once (per number of sections)
+  return [...[...where.entries()].map(([note, at]) => `${at.join('; ')}: ${note}`), ...why];
 }

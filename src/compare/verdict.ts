@@ -455,8 +455,6 @@ export interface LimitCheck {
   readonly fitHalfWidth: number;
   /** √(h_â² + h_ref²) + numerical error: the combined 95% half-width. */
   readonly combinedHalfWidth: number;
-  /** difference / (combined standard error), numerical error left out. */
-  readonly zScore: number;
   /**
    * t = sign(d)·max(0, |d| − ε_num)/√(s.e.(â)² + σ_ref²), σ_ref = h_ref/1.96: read against Student t with
    * `degreesOfFreedom` (NaN when not judged).
@@ -536,7 +534,6 @@ export function limitCheck(
       difference: Number.NaN,
       fitHalfWidth: Number.NaN,
       combinedHalfWidth: Number.NaN,
-      zScore: Number.NaN,
       ...NO_TEST,
       rule: `${LIMIT_RULE}; ${UNDEFINED_INFINITE}: ${reason}`,
     };
@@ -548,7 +545,6 @@ export function limitCheck(
       difference: Number.NaN,
       fitHalfWidth: Number.NaN,
       combinedHalfWidth: Number.NaN,
-      zScore: Number.NaN,
       ...NO_TEST,
       rule: `no limit check; ${UNVALUED[unvalued.status].text}: ${unvalued.reason}`,
     };
@@ -559,7 +555,6 @@ export function limitCheck(
       difference: Number.NaN,
       fitHalfWidth: Number.NaN,
       combinedHalfWidth: Number.NaN,
-      zScore: Number.NaN,
       ...NO_TEST,
       rule: `${LIMIT_RULE}; not judged: fewer n than fit parameters`,
     };
@@ -571,7 +566,6 @@ export function limitCheck(
   const difference = a - reference.value;
   const statistical = Math.hypot(fitHalfWidth, reference.halfWidth);
   const combinedHalfWidth = statistical + reference.numericalError;
-  const zScore = statistical > 0 ? difference / (statistical / 1.96) : Number.POSITIVE_INFINITY;
   // the p-value of the same test: s.e. of â (t with Welch ν) and of the reference (normal), the numerical bound linearly
   const seFit = fixed ? fixed.standardError : fit.aHalfWidth / 1.959963984540054;
   const seRef = reference.halfWidth / 1.959963984540054;
@@ -585,7 +579,6 @@ export function limitCheck(
     difference,
     fitHalfWidth,
     combinedHalfWidth,
-    zScore,
     tStatistic,
     degreesOfFreedom,
     pValue: studentTwoSidedPValue(tStatistic, degreesOfFreedom),

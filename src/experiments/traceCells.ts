@@ -109,8 +109,7 @@ export class TraceCellRunner {
     if (!cell.model) throw new InvalidModelError(`trace cell ${cell.key} has no model (build cells with expandGrid)`);
     const r = simulateReplay(cell.model, workload, { n: cell.n, seed: cell.seed });
     // a cell's estimates carry intervals that the report and the claims judge: without one (too few measured jobs for
-    // replay's batch means, sim/replay.ts `replayBatchCount`) the cell is skipped with the reason, never shown with the
-    // stand-in interval of 2 tiny batches
+    // replay's batch means, sim/replay.ts `replayBatchCount`: the replay returns none) the cell is skipped with the reason
     if (r.noInterval !== undefined) return { skipReason: `${cell.service}: ${r.noInterval}` };
     const { model: _m, ...cellData } = cell;
     return {

@@ -10,8 +10,8 @@ import { InvalidModelError } from '../errors.ts';
 import type { SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
-import { batchEstimate, lag1Autocorrelation, type BatchEstimate } from '../stats/batchMeans.ts';
-import { cdfSectioningInterval, feasible, openEndNote } from '../stats/tInterval.ts';
+import { batchEstimate, batchLag1, fewBatchesNote, type BatchEstimate } from '../stats/batchMeans.ts';
+import { cdfSectioningInterval, feasible, openEndNotes, withoutInterval } from '../stats/tInterval.ts';
 import { percentileName, quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
 import { collectRecords, predictionColumn, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
@@ -39,8 +39,8 @@ export interface ReplayOptions {
   seed?: number;
   /**
    * Number of batches B, 2..1000, each of ≥ MIN_BATCH_JOBS measured jobs (default `replayBatchCount`: as many as fit, at
-   * most DEFAULT_BATCHES); 'none': too few jobs for an interval, the estimates are computed over 2 batches and the
-   * caller reports their means alone.
+   * most DEFAULT_BATCHES); 'none': too few jobs for an interval, the estimates are the pooled means alone (no interval:
+   * ci95 and halfWidth NaN, `noInterval` says why).
    */
   batches?: number | 'none';
   /** Highest level i whose tail fraction s_i is reported (default 30). */
@@ -57,8 +57,8 @@ export interface ReplayResult {
   meanSlowdown: BatchEstimate;
   /**
    * Set when the measured jobs are too few for an interval (`replayBatchCount` null, or `batches: 'none'`): why, in
-   * words. The estimates' `mean` is then the pooled value as always, but their intervals (over 2 stand-in batches)
-   * mean nothing: report the means alone.
+   * words. The estimates' `mean` is then the pooled value as always, and they have no interval (stats
+   * `withoutInterval`: ci95 and halfWidth NaN, lag1 NaN, replications 1), `batches` is null, `notes` holds this reason.
    */
   noInterval?: string;
   /** Measured jobs of size 0 (traces have them), left out of `meanSlowdown` (T/S undefined). */
@@ -67,7 +67,9 @@ export interface ReplayResult {
   responseTimePercentiles: Percentiles<BatchEstimate>;
   /**
    * Output that is right but looks wrong, explained in words, as `SimulationResult.notes`: a percentile interval open
-   * at an end (stats/tInterval.ts `openEndNote`, from the batches' fractions); empty when none.
+   * at an end (stats/tInterval.ts `openEndNote`, from the batches' fractions), few batches (stats/batchMeans.ts
+   * `fewBatchesNote`: no independence check, the t's degrees of freedom), or why there is no interval
+   * (`noInterval`); empty when none.
    */
   notes: string[];
   /**
@@ -85,7 +87,8 @@ export interface ReplayResult {
   windowLoad: number;
   jobs: number;
   warmupJobs: number;
-  batches: number;
+  /** Batches B behind the intervals, or null when there is none (`noInterval`). */
+  batches: number | null;
   /** Window [first measured arrival, last arrival] (time units). */
   window: [number, number];
   events: number;
@@ -95,10 +98,23 @@ export interface ReplayResult {
   maxLevel: number;
   seed: { master: number; stream: string };
   engine: EngineKind;
-  provenance: { model: SupermarketModel; version: string; code: string; method: string };
+  /**
+   * The model as replayed: its selection, d, discipline, conventions; `service` and `arrivals` are "trace" (the trace
+   * gives every size and arrival time; the model's stand-in laws are not used), as is `prediction` when the workload
+   * carries predictions. `lambda` is the model's (the caller's arrival rate per server). `method` names the engine and
+   * the batch means.
+   */
+  provenance: { model: ReplayedModel; version: string; code: string; method: string };
   /** With `record`: the measured jobs (arrival order) and the per-server summary of the window. */
   records?: { jobs: JobRecords; servers: ServerRecords };
 }
+
+/** The model as a replay used it (`ReplayResult.provenance`): the trace stands for the laws it gives. */
+export type ReplayedModel = Omit<SupermarketModel, 'service' | 'arrivals' | 'prediction'> & {
+  readonly service: 'trace';
+  readonly arrivals: 'trace';
+  readonly prediction: SupermarketModel['prediction'] | 'trace';
+};
 
 /**
  * Fewest measured jobs in one batch of replay's batch means (theory.md §8): a batch of a few jobs is neither near
@@ -302,35 +318,54 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
   const percentile = (i: number): BatchEstimate => {
     const fractions = fractionsAt[i];
     const e = cdfSectioningInterval(fractions, batchJobs, pooledQ[i], ps[i], (levels) => quantiles(pooled, jobs, levels));
-    return feasible({ ...e, lag1: lag1Autocorrelation(fractions) }, 0);
+    return feasible({ ...e, lag1: batchLag1(fractions) }, 0);
   };
-  // an interval open at an end says why, in simulate's words, naming replay's units: batches (of batch means)
-  const notes = ps.flatMap((p, i) => openEndNote(percentileName(p), fractionsAt[i], batchJobs, p, 0.95, 'batches') ?? []);
+  // an interval open at an end says why, in simulate's words, naming replay's units: batches (of batch means); few
+  // batches say what they cannot check; no interval (too few jobs): the reason alone, the 2 batches were not a choice
+  const notes =
+    noInterval !== undefined
+      ? [noInterval]
+      : [
+          ...openEndNotes(
+            ps.map((p, i) => ({ name: percentileName(p), fractions: fractionsAt[i], jobs: batchJobs, p })),
+            0.95,
+            'batches',
+          ),
+          ...[fewBatchesNote(batches) ?? []].flat(),
+        ];
+  // too few jobs for an interval: the pooled means alone, dropped here so that no caller can print a stand-in interval
+  const bare = <E extends BatchEstimate>(e: E): E => (noInterval === undefined ? e : { ...withoutInterval(e), lag1: Number.NaN });
   const wallSeconds = (performance.now() - started) / 1000;
   return {
-    meanResponseTime: feasible(batchEstimate(batchT, measurement.sumResponse / measurement.completed), 0),
-    meanSlowdown: feasible(batchEstimate(batchS, measurement.sumSlowdown / measurement.slowdownJobs), measurement.slowdownJobs > 0 ? 1 : 0), // T ≥ S
+    meanResponseTime: bare(feasible(batchEstimate(batchT, measurement.sumResponse / measurement.completed), 0)),
+    meanSlowdown: bare(
+      feasible(batchEstimate(batchS, measurement.sumSlowdown / measurement.slowdownJobs), measurement.slowdownJobs > 0 ? 1 : 0),
+    ), // T ≥ S
     ...(noInterval === undefined ? {} : { noInterval }),
     zeroSizeJobs,
-    responseTimePercentiles: { p50: percentile(0), p95: percentile(1), p99: percentile(2) },
+    responseTimePercentiles: { p50: bare(percentile(0)), p95: bare(percentile(1)), p99: bare(percentile(2)) },
     notes,
-    meanQueueLength: timeEstimate(cumQueue),
+    meanQueueLength: bare(timeEstimate(cumQueue)),
     tail: Array.from({ length: maxLevel + 1 }, (_, i) =>
-      timeEstimate(
-        cumLevels.map((a) => a[i]),
-        1,
+      bare(
+        timeEstimate(
+          cumLevels.map((a) => a[i]),
+          1,
+        ),
       ),
     ),
-    meanWorkload: timeEstimate(cumWork),
+    meanWorkload: bare(timeEstimate(cumWork)),
     ...(grid.length === 0
       ? {}
       : {
           workloadCcdf: {
             grid,
             ccdf: grid.map((_, k) =>
-              timeEstimate(
-                cumAbove.map((a) => a[k]),
-                1,
+              bare(
+                timeEstimate(
+                  cumAbove.map((a) => a[k]),
+                  1,
+                ),
               ),
             ),
           },
@@ -338,7 +373,7 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     windowLoad: offered / (config.n * windowLength),
     jobs,
     warmupJobs,
-    batches,
+    batches: noInterval === undefined ? batches : null,
     window: [measurement.windowStart, measurement.windowEnd],
     events,
     eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
@@ -348,10 +383,11 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     seed: { master, stream: '0x' + seed.toString(16).padStart(16, '0') },
     engine: kind,
     provenance: {
-      model,
+      // the trace gives the sizes and the arrival times (and the predictions when it carries them): not the model's laws
+      model: { ...model, service: 'trace', arrivals: 'trace', prediction: predictions === undefined ? model.prediction : 'trace' },
       version: VERSION,
       code: codeId(),
-      method: `trace replay, ${kind === 'event' ? 'FIFO event' : kind} engine, batch means (${batches} batches)`,
+      method: `trace replay, ${kind === 'event' ? 'FIFO event' : kind} engine, ${noInterval === undefined ? `batch means (${batches} batches)` : 'no interval (too few jobs)'}`,
     },
     ...(records ? { records } : {}),
   };

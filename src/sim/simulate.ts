@@ -22,7 +22,7 @@ import {
 } from '../model/moments.ts';
 import { serviceDistribution, timeUnit } from '../model/service/index.ts';
 import type { InfiniteEstimateJson } from '../io/jsonText.ts';
-import { lag1Autocorrelation } from '../stats/batchMeans.ts';
+import { batchLag1, fewBatchesNote } from '../stats/batchMeans.ts';
 import { batchMeansOf, headTailMeans, mser } from '../stats/mser.ts';
 import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import {
@@ -46,7 +46,7 @@ import {
   precisionReached,
   cdfSectioningInterval,
   cdfSectioningLevels,
-  openEndNote,
+  openEndNotes,
   tInterval,
   type Estimate,
   type PrecisionTarget,
@@ -360,7 +360,7 @@ export interface SimulationResult {
   warnings: string[];
   /**
    * Output that is right but looks wrong, explained in words (a percentile interval open at an end:
-   * stats/tInterval.ts `openEndNote`); empty or absent when none. Unlike `warnings`, nothing to act on.
+   * stats/tInterval.ts `openEndNote`; few batch means: stats/batchMeans.ts `fewBatchesNote`); empty or absent when none. Unlike `warnings`, nothing to act on.
    */
   notes?: string[];
 }
@@ -1023,7 +1023,7 @@ export class SimulationCollector {
       );
     const responseTimePercentiles = { p50: percentile(0), p95: percentile(1), p99: percentile(2) };
     // an interval open at an end says why (p95 open while p99 is finite looks like a bug and is chance at R = 2)
-    const openEnds = levelsOf.flatMap((p, j) => openEndNote(percentileName(p), fractions[j], sectionJobs, p) ?? []);
+    const openEnds = openEndNotes(levelsOf.map((p, j) => ({ name: percentileName(p), fractions: fractions[j], jobs: sectionJobs, p })));
     for (const x of units) {
       recycle(x.sample);
       x.sample = new Float32Array(0);
@@ -1071,9 +1071,10 @@ export class SimulationCollector {
     const meanT = column((x) => x.meanResponseTime, lowerT);
     let batchMeans: SimulationResult['batchMeans'];
     if (batchMode) {
+      // NaN below MIN_LAG1_BATCHES batches: too few to check independence (`fewBatchesNote` in the notes says so)
       const lag1 = {
-        meanResponseTime: lag1Autocorrelation(perReplication.map((x) => x.meanResponseTime)),
-        meanQueueLength: lag1Autocorrelation(perReplication.map((x) => x.meanQueueLength)),
+        meanResponseTime: batchLag1(perReplication.map((x) => x.meanResponseTime)),
+        meanQueueLength: batchLag1(perReplication.map((x) => x.meanQueueLength)),
       };
       batchMeans = { batches: R, lag1 };
       const worst = Math.max(lag1.meanResponseTime, lag1.meanQueueLength);
@@ -1209,7 +1210,7 @@ export class SimulationCollector {
       warmupCheck: { method: 'MSER-5', ensemble: ensembleCheck, perUnit: perUnitMser, initialBias },
       finiteness,
       warnings,
-      notes: openEnds,
+      notes: [...openEnds, ...[(batchMode ? fewBatchesNote(R) : null) ?? []].flat()],
     };
   }
 }

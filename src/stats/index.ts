@@ -5,12 +5,16 @@
 export {
   tInterval,
   openEndNote,
+  openEndNotes,
+  openEndWhy,
+  OPEN_END_WHY,
   sectioningInterval,
   cdfSectioningInterval,
   feasible,
   infiniteEstimate,
   isInfinite,
   unsettledEstimate,
+  withoutInterval,
   isUnsettled,
   oneInterval,
   precisionReached,
@@ -19,7 +23,7 @@ export {
 } from './tInterval.ts';
 export { mser, batchMeansOf, headTailMeans, type MserResult, type HeadTailMeans } from './mser.ts';
 export { wilsonInterval, coverageBand } from './binomial.ts';
-export { batchEstimate, lag1Autocorrelation, type BatchEstimate } from './batchMeans.ts';
+export { batchEstimate, batchLag1, fewBatchesNote, lag1Autocorrelation, MIN_LAG1_BATCHES, type BatchEstimate } from './batchMeans.ts';
 export { percentileName, pooledQuantiles, quantiles } from './quantile.ts';
 export { countAtMost, bracketIndex, interpolateAt, interpolateLinear } from './bisect.ts';
 export { Rng, streamSeed, fnv1a, cellSeed, MAX_MASTER_SEED, MAX_UNIFORM_BOUND } from './rng.ts';

@@ -86,6 +86,16 @@ export function isUnsettled(e: Estimate | undefined | null): e is Estimate & { u
   return e !== undefined && e !== null && e.unsettled === true;
 }
 
+/**
+ * The estimate without an interval, where none can be had (replay's trace too short for batch means): the mean kept,
+ * ci95 [NaN, NaN] and halfWidth NaN (no interval, never a stand-in one), `replications` 1 (one run, unbatched); other
+ * fields as given. @example withoutInterval({ mean: 2.1, ci95: [0.4, 3.8], halfWidth: 1.7, replications: 2 })
+ * // { mean: 2.1, ci95: [NaN, NaN], halfWidth: NaN, replications: 1 }
+ */
+export function withoutInterval<E extends Estimate>(e: E): E {
+  return { ...e, ci95: [Number.NaN, Number.NaN], halfWidth: Number.NaN, replications: 1 };
+}
+
 /** True when `e` is the estimate of a quantity infinite in theory (`infiniteEstimate`), or its mean is +∞. */
 export function isInfinite(e: Estimate | undefined | null): boolean {
   return e !== undefined && e !== null && (e.infinite === true || e.mean === Infinity);
@@ -179,8 +189,8 @@ export function cdfSectioningLevels(
 /**
  * Why a cdf-inversion interval (`cdfSectioningInterval`) is open at an end, in one line, or null when it is not: the
  * sections' fractions ≤ the pooled quantile give p ± h_F beyond [0, 1], so the sample rules out no larger (smaller)
- * ξ_p. With few sections t_{(1+c)/2, R−1} is large (12.7 at R = 2), so this is common, and an interval at another p
- * can be finite by chance (its sections' fractions happened to lie closer): each reads only its own fractions.
+ * ξ_p. The line gives this percentile's numbers and cites the explanation every open end shares (`openEndWhy`, said
+ * once: `openEndNotes`).
  * @param name the quantile's name ("p95"). @param fractions, jobs, p, confidence as `cdfSectioningLevels`.
  * @param unit what the run calls its sections, plural: "sections" (replications), "batches" (replay's batch means).
  * @throws {InvalidModelError} as `cdfSectioningLevels`.
@@ -199,13 +209,46 @@ export function openEndNote(
   if (!upper && !(p - h <= 0)) return null;
   const R = fractions.length;
   const reach = upper ? `p + h_F = ${(p + h).toPrecision(4)} ≥ 1` : `p − h_F = ${(p - h).toPrecision(4)} ≤ 0`;
-  const t = studentQuantile((1 + confidence) / 2, R - 1);
   const shown = Array.from(fractions, (f) => f.toPrecision(4)).join(', ');
   return (
     `percentile intervals: ${name} has no ${upper ? 'upper' : 'lower'} end (${upper ? '∞' : "the support's bound"}): the ${R} ${unit}' fractions ` +
-    `≤ the pooled ${name} (${shown}) give ${reach} (h_F with t_{${(1 + confidence) / 2},${R - 1}} = ${t.toPrecision(3)}), so the sample rules out no ${upper ? 'larger' : 'smaller'} ${name}; an interval at another p can be finite by chance ` +
-    `(each reads its own fractions); more ${unit} narrow it (stats/tInterval.ts cdfSectioningInterval)`
+    `≤ the pooled ${name} (${shown}) give ${reach}, so the sample rules out no ${upper ? 'larger' : 'smaller'} ${name} (why: ${OPEN_END_WHY})`
   );
+}
+
+/** How `openEndNote` cites the explanation that `openEndWhy` gives once; the first words of that explanation. */
+export const OPEN_END_WHY = 'percentile intervals open at an end';
+
+/**
+ * The explanation every open end of a run shares, said once (`openEndNotes`): h_F is the t half-width of the R
+ * sections' fractions, large with few sections (t_{0.975,1} = 12.7), so an end often reaches level 1 (or 0), and an
+ * interval at another p can be finite by chance (each reads only its own fractions), which is no contradiction.
+ * @param sections R ≥ 2. @param confidence, unit as `openEndNote`.
+ * @example openEndWhy(2) // "percentile intervals open at an end: h_F is the 2 sections' fractions' t half-width …"
+ */
+export function openEndWhy(sections: number, confidence = 0.95, unit = 'sections'): string {
+  const t = studentQuantile((1 + confidence) / 2, sections - 1);
+  return (
+    `${OPEN_END_WHY}: h_F is the t half-width of the ${sections} ${unit}' fractions ≤ the percentile (t_{${(1 + confidence) / 2},${sections - 1}} = ${t.toPrecision(3)}), ` +
+    `so with few ${unit} an end often reaches level 1 (or 0); an interval at another p can be finite by chance (each reads its own fractions), ` +
+    `no contradiction; more ${unit} narrow it (stats/tInterval.ts cdfSectioningInterval)`
+  );
+}
+
+/**
+ * The notes of a run's percentiles whose intervals are open at an end: one line each with its numbers
+ * (`openEndNote`), then the explanation they share once (`openEndWhy`); empty when none is open.
+ * @param percentiles each percentile's name, sections' fractions, jobs per section and level, as `openEndNote`.
+ * @param confidence, unit as `openEndNote`. @throws {InvalidModelError} as `cdfSectioningLevels`.
+ * @example openEndNotes([{ name: 'p95', fractions: [0.945, 0.955], jobs: 2e4, p: 0.95 }]) // [p95's line, the why]
+ */
+export function openEndNotes(
+  percentiles: readonly { name: string; fractions: ArrayLike<number>; jobs: ArrayLike<number> | number; p: number }[],
+  confidence = 0.95,
+  unit = 'sections',
+): string[] {
+  const lines = percentiles.flatMap((x) => openEndNote(x.name, x.fractions, x.jobs, x.p, confidence, unit) ?? []);
+  return lines.length === 0 ? [] : [...lines, openEndWhy(percentiles[0].fractions.length, confidence, unit)];
 }
 
 /** h_F of `cdfSectioningLevels`: the fractions' t half-width with s_F floored at the binomial σ_F. */

@@ -25,8 +25,14 @@ describe('conjecture says why a percentile interval is open at an end, as simula
     const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
     const q = results.points[0].quantities[0];
     expect(q.interval[1]).toBeNull(); // open above: the case of this test
+    // the verdict interval keeps the valid lower end of the percentile's ci95 (it was [0, ∞]: mean ± h with h = ∞)
+    expect(q.interval[0]).toBe(q.ci95[0]);
+    expect(q.interval[0]).toBeGreaterThan(0);
     expect(q.openEnd).toMatch(/^percentile intervals: p99 has no upper end \(∞\): the 2 sections' fractions/);
     expect(r.stdout).toMatch(/\n {2}note: P99\(jsq, srpt\) at pareto:1\.5, d = 2, λ = 0\.5: percentile intervals: p99 has no upper end/);
+    // the explanation once, after the percentile's numbers (it was inside each note)
+    expect(q.openEndWhy).toMatch(/^percentile intervals open at an end: .*t_\{0\.975,1\} = 12\.7/);
+    expect(r.stdout).toMatch(/\n {2}note: percentile intervals open at an end: /);
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/P99\(jsq, srpt\) = [0-9.]+ \[[0-9.]+, ∞\] \(sim; open at an end: see the note below\)/);
     expect(md).toMatch(

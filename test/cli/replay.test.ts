@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BATCHES, MIN_BATCH_JOBS, replayBatchCount } from '../../src/sim/replay.ts';
+import { parseModel } from '../../src/model/index.ts';
+import { DEFAULT_BATCHES, MIN_BATCH_JOBS, replayBatchCount, simulateReplay } from '../../src/sim/replay.ts';
+import { MIN_LAG1_BATCHES } from '../../src/stats/index.ts';
 import { runCli } from './runCli.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-'));
@@ -63,11 +65,20 @@ describe('supermarket replay', () => {
     const out = JSON.parse(json.stdout);
     const open = (['p50', 'p95', 'p99'] as const).filter((k) => out.responseTimePercentiles[k].ci95Infinite === true);
     expect(open.length).toBeGreaterThan(0);
-    expect(out.notes).toHaveLength(open.length);
+    // the explanation the open ends share, once (each note repeated it), in batch means' words
+    expect(out.notes.filter((n: string) => n.startsWith('percentile intervals open at an end: '))).toEqual([
+      expect.stringMatching(/the 2 batches' fractions .*t_\{0\.975,1\} = 12\.7.* more batches narrow it/),
+    ]);
+    // and one note of the few batches: no independence check, the t's 1 degree of freedom (lag1 no number)
+    expect(out.notes).toHaveLength(open.length + 2);
+    expect(out.notes.at(-1)).toMatch(
+      /^2 batch means: too few batches to check independence .*Student t with 1 degree of freedom \(t_\{0\.975,1\} = 12\.7\)$/,
+    );
+    expect(out.meanResponseTime.lag1).toBeNull();
     for (const k of open) {
       const note = out.notes.find((n: string) => n.startsWith(`percentile intervals: ${k} has no upper end (∞)`));
       // in batch means' words: the 2 batches (were "sections", the replications' word)
-      expect(note).toMatch(/the 2 batches' fractions .* more batches narrow it/);
+      expect(note).toMatch(/the 2 batches' fractions .* \(why: percentile intervals open at an end\)$/);
       expect(note).not.toMatch(/section/);
     }
     const text = await runCli(['replay', long, '--n', '1', '--no-rescale', '--batches', '2']);
@@ -258,5 +269,52 @@ describe('replay: one name (batch means) and one rule for its batches (sim/repla
     const text = await runCli(['replay', file, '--n', '1', '--no-rescale']);
     expect(text.stdout).toContain('batch means over 6 batches of ~50 jobs');
     expect(text.stdout).not.toMatch(/replications|section/);
+  });
+});
+
+// The last trial: simulateReplay returned 2 stand-in batch intervals beside `noInterval` (each printer had to drop
+// them), a lag-1 autocorrelation from 3 batch means, and provenance naming exponential sizes and arrivals the trace gave.
+describe('replay honesty at the source (sim/replay.ts)', () => {
+  const model = parseModel({ lambda: 0.5, d: 1, selection: 'random' });
+  const trace = (count: number) => ({
+    arrivals: Float64Array.from({ length: count }, (_, i) => 2 * i),
+    sizes: Float64Array.from({ length: count }, (_, i) => 1 + ((i * 3) % 5)),
+  });
+
+  it('too few jobs: no interval in the result (ci95, halfWidth, lag1 NaN), batches null, the reason the one note', () => {
+    const r = simulateReplay(model, trace(30), { n: 1 });
+    expect(r.noInterval).toMatch(/^too few jobs for an interval/);
+    for (const e of [r.meanResponseTime, r.meanSlowdown, r.meanQueueLength, r.meanWorkload, r.tail[1], r.responseTimePercentiles.p95]) {
+      expect(Number.isFinite(e.mean)).toBe(true);
+      expect([...e.ci95, e.halfWidth, e.lag1].every(Number.isNaN)).toBe(true);
+      expect(e.replications).toBe(1);
+    }
+    expect(r.batches).toBeNull();
+    expect(r.notes).toEqual([r.noInterval]);
+    expect(r.provenance.method).toMatch(/no interval \(too few jobs\)$/);
+  });
+
+  it('few batches: lag1 no number below MIN_LAG1_BATCHES, a note with the degrees of freedom; from 10 on a number', () => {
+    const few = simulateReplay(model, trace(330), { n: 1, warmupJobs: 30 }); // 300 measured jobs: 6 batches
+    expect(few.batches).toBe(6);
+    expect(Number.isNaN(few.meanResponseTime.lag1)).toBe(true);
+    expect(few.notes).toContainEqual(
+      expect.stringMatching(/^6 batch means: too few batches to check independence.*5 degrees of freedom \(t_\{0\.975,5\} = 2\.57\)$/),
+    );
+    const many = simulateReplay(model, trace(600), { n: 1 });
+    expect(many.batches).toBe(MIN_LAG1_BATCHES);
+    expect(Number.isFinite(many.meanResponseTime.lag1)).toBe(true);
+    expect(many.notes.some((n) => /too few batches/.test(n))).toBe(false);
+  });
+
+  it('provenance names the trace for the sizes and arrivals (and the predictions it carries), not the stand-in laws', async () => {
+    const r = simulateReplay(model, trace(120), { n: 1 });
+    expect(r.provenance.model).toMatchObject({ service: 'trace', arrivals: 'trace', prediction: model.prediction });
+    const withY = simulateReplay(model, { ...trace(120), predictions: Float64Array.from({ length: 120 }, () => 1) }, { n: 1 });
+    expect(withY.provenance.model.prediction).toBe('trace');
+    const json = JSON.parse((await runCli(['replay', long, '--n', '1', '--no-rescale', '--json'])).stdout);
+    expect(json.provenance.model.service).toBe('trace');
+    expect(json.provenance.model.arrivals).toBe('trace');
+    expect(JSON.stringify(json.provenance)).not.toMatch(/exponential/);
   });
 });

@@ -72,6 +72,15 @@ describe('limitCheck / cellVerdict without V', () => {
     expect(limitCheck(null, ref).status).toBe('not-judged');
   });
 
+  it('limitCheck states one statistic, t with its degrees of freedom; no `zScore` (difference over the t half-width/1.96: neither z nor t)', () => {
+    const points = [point(50, 1.5, 0.02), point(200, 1.4, 0.02)];
+    const ref = { value: fit.a + 0.05, halfWidth: 0.03, numericalError: 0 };
+    for (const c of [limitCheck(fit, ref), limitCheck(fit, ref, null, points), limitCheck(null, ref)])
+      expect(c).not.toHaveProperty('zScore');
+    const c = limitCheck(fit, ref, null, points);
+    expect(Number.isFinite(c.tStatistic) && Number.isFinite(c.degreesOfFreedom)).toBe(true);
+  });
+
   it('cellVerdict(sim, ref, fitted c1, n) shows |ĉ₁|/n beside the difference but judges no cell (no predicted term)', () => {
     const sim = estimate(1.6, t9 * 0.01, R);
     const ref = { value: 1.5, halfWidth: 0, numericalError: 0 };

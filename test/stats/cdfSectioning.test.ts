@@ -3,7 +3,7 @@ import { coverageBand } from '../../src/stats/binomial.ts';
 import { quantiles } from '../../src/stats/quantile.ts';
 import { Rng } from '../../src/stats/rng.ts';
 import { jsonText, parseJsonText } from '../../src/io/json.ts';
-import { cdfSectioningInterval, feasible, openEndNote, sectioningInterval } from '../../src/stats/tInterval.ts';
+import { cdfSectioningInterval, feasible, openEndNote, openEndNotes, openEndWhy, sectioningInterval } from '../../src/stats/tInterval.ts';
 
 describe('cdfSectioningInterval', () => {
   it('inverts the sections’ cdf interval through the pooled quantile function', () => {
@@ -114,6 +114,21 @@ describe('openEndNote: why a percentile interval is open at an end', () => {
     expect(note).toMatch(/^percentile intervals: p95 has no upper end \(∞\).*p \+ h_F = 1\.013 ≥ 1/);
     // those ≤ the pooled p99 differ by 0.0014: h_F = 0.0089, p + h_F = 0.9989 < 1, a finite interval by the same rule
     expect(openEndNote('p99', [0.9893, 0.9907], 20_000, 0.99)).toBeNull();
+  });
+
+  it('openEndNotes: two open percentiles give two lines of numbers and the shared explanation once (each repeated it)', () => {
+    const notes = openEndNotes([
+      { name: 'p95', fractions: [0.94505, 0.95495], jobs: 20_000, p: 0.95 },
+      { name: 'p99', fractions: [0.985, 0.995], jobs: 20_000, p: 0.99 },
+      { name: 'p50', fractions: [0.5, 0.5001], jobs: 20_000, p: 0.5 },
+    ]);
+    expect(notes).toHaveLength(3);
+    expect(notes[0]).toMatch(/^percentile intervals: p95 has no upper end .*\(why: percentile intervals open at an end\)$/);
+    expect(notes[1]).toMatch(/^percentile intervals: p99 has no upper end /);
+    expect(notes[2]).toBe(openEndWhy(2));
+    expect(notes[2]).toMatch(/^percentile intervals open at an end: .*t_\{0\.975,1\} = 12\.7.*finite by chance/);
+    for (const line of notes.slice(0, 2)) expect(line).not.toMatch(/finite by chance|t_\{/);
+    expect(openEndNotes([{ name: 'p99', fractions: [0.9893, 0.9907], jobs: 20_000, p: 0.99 }])).toEqual([]);
   });
 
   it('gives a note exactly where cdfSectioningInterval leaves an end open (random fractions, R = 2 … 5)', () => {

@@ -564,6 +564,7 @@ export function compareCommand(): Command {
           `  start (--start ${o.start}): ${startLine(result.cells)}`,
           `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (${busyExpected ?? `expected ${result.busyCheck.expectedSd.toFixed(2)}`})`}`,
         ];
+        // each coefficient says what it is: ĉ (hat) fitted to the cells, c = ΣV/λ or ΣA/λ the refined mean field's theory
         for (const m of result.models) {
           const f = m.fit;
           const ref = m.reference;
@@ -571,9 +572,9 @@ export function compareCommand(): Command {
           lines.push(
             m.refined
               ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
-                  `slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}${through ? `, c₁ = ${through.c1.toFixed(2)} (ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)})` : ''}` +
-                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} → ${statusText(m.c1Check.status)}` : ''}` +
-                  `${m.secondOrder ? `; c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
+                  `slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}${through ? `, fitted ĉ₁ = ${through.c1.toFixed(2)} (through E[T]∞) vs theory c₁ = ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)}` : ''}` +
+                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n fitted ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} vs theory ΣV/λ → ${statusText(m.c1Check.status)}` : ''}` +
+                  `${m.secondOrder ? `; theory c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
               : ref.infinite !== undefined
                 ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteMeanWords(m.model)} (${ref.infinite}) → ${statusText(m.limit.status)}`
                 : unvaluedReference(ref)
@@ -589,7 +590,7 @@ export function compareCommand(): Command {
                     `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
                     `fitted limit ${f && fittedLimitInterval(m) ? limitText(fittedLimitInterval(m)!) : 'n/a'} → ${statusText(m.limit.status)}, ` +
                     // the report's tables give ĉ₁ ± s.e.; this line the 95 % half-width: said so
-                    `c₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'}, slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}`,
+                    `fitted ĉ₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'} (no theory c₁ here), slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}`,
           );
         }
         // one line per kind of note, naming the option that changes it (results.json keeps every note)

@@ -253,6 +253,7 @@ export function conjectureCommand(): Command {
                   method: j.method,
                   // why a percentile interval is open at an end, as results.json and the text say it
                   ...(j.openEnd === undefined ? {} : { openEnd: j.openEnd }),
+                  ...(j.openEndWhy === undefined ? {} : { openEndWhy: j.openEndWhy }),
                 };
               }),
             })),

@@ -228,8 +228,9 @@ export function replayCommand(): Command {
         record: Boolean(o.perJob || o.perServer),
       });
       // the batch means' independence check (theory.md §8: lag-1 autocorrelation of the batch means < 0.2), as simulate's
+      // (NaN below MIN_LAG1_BATCHES batches or without an interval: no check, a note says so)
       const lag1 = r.meanResponseTime.lag1;
-      if (r.noInterval === undefined && lag1 > 0.2)
+      if (r.batches !== null && lag1 > 0.2)
         warnings.push(
           `the batch means of E[T] have lag-1 autocorrelation ${lag1.toFixed(2)} > 0.2: batches of ~${Math.round(r.jobs / r.batches)} ` +
             'jobs may be too short to be independent, so the intervals may be too narrow; replay more jobs or give fewer --batches',
@@ -237,18 +238,9 @@ export function replayCommand(): Command {
       // the replay's clock: rescaled, one time unit is one mean size; else the trace's own seconds
       const unit = o.rescale ? 'time units = mean sizes' : 'seconds';
       if (o.perJob && r.records) writePerJobCsv(o.perJob, r.records.jobs, unit);
-      const { records, noInterval: reason, ...raw } = r;
+      // without an interval (too few jobs) the result has none, its batches null and the reason as its note (sim/replay.ts)
+      const { records, noInterval: reason, ...result } = r;
       const noInterval = reason ?? null;
-      // without an interval the percentiles' open-end notes (from 2 stand-in batches) say nothing: the reason instead
-      const result =
-        noInterval === null
-          ? raw
-          : {
-              ...raw,
-              batches: null,
-              notes: [noInterval],
-              provenance: { ...raw.provenance, method: raw.provenance.method.replace(/batch means \(.*\)$/, 'no interval (too few jobs)') },
-            };
       const about = { trace: trace.source, format: trace.format, jobsFrom: from, jobsTo: to, skipped: trace.skipped.count, ...scale };
       if (o.json) {
         for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
@@ -276,7 +268,7 @@ export function replayCommand(): Command {
         o.rescale
           ? `  rescaled: sizes ÷ ${(scale.meanSize as number).toPrecision(6)} ${trace.format === 'swf' ? 's' : 'bytes'} (mean 1), 1 s of the trace clock = ${(1 / (o.load * o.n * (scale.meanInterArrival as number))).toPrecision(6)} time units, load ρ = ${o.load} (the trace's own on ${o.n} servers: ${(scale.originalLoad as number).toPrecision(4)})`
           : `  not rescaled: time in the trace's seconds; trace's offered load λE[S] ${(scale.originalLoad as number).toPrecision(4)} on ${o.n} servers (λ from the inter-arrival times)`,
-        `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${noInterval === null ? `batch means over ${r.batches} batches of ~${Math.round(r.jobs / r.batches)} jobs` : 'no batches (too few jobs for an interval)'}; window [${Number(r.window[0].toPrecision(6))}, ${Number(r.window[1].toPrecision(6))}] (${unit})`,
+        `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${r.batches !== null ? `batch means over ${r.batches} batches of ~${Math.round(r.jobs / r.batches)} jobs` : 'no batches (too few jobs for an interval)'}; window [${Number(r.window[0].toPrecision(6))}, ${Number(r.window[1].toPrecision(6))}] (${unit})`,
         noInterval === null ? `                          mean     95% CI (batch means)` : `                          mean (no interval)`,
         `  E[T] response time    ${show(r.meanResponseTime)}`,
         `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,

@@ -21,7 +21,7 @@ import {
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
-import { formatCount, isUnsettled, type Estimate } from '../../stats/index.ts';
+import { formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
 import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
@@ -311,7 +311,9 @@ export function simulateCommand(): Command {
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
             ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ' from empty'}; seed ${o.seed}; engine ${result.engine}; ` +
-              `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`
+              (Number.isNaN(result.batchMeans!.lag1.meanResponseTime) && result.replications < MIN_LAG1_BATCHES
+                ? 'too few batches to check independence (see the note)'
+                : `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`)
             : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ' from empty'}; seed ${o.seed}; engine ${result.engine}`,
           ...(result.precision
             ? [
