@@ -49,7 +49,9 @@ import { WaitQueues, sortedPush } from './discipline/waitQueues.ts';
 import { createClockTree4, ct4Fix, type ClockTree4 } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
+import { jsqPair, jsqPairSlow, PAIR_MAX_N } from './selection/jsqd.ts';
+import { RNG_OUTPUTS, topUpStream } from './race.ts';
+import { ZIG_X } from '../stats/rng.ts';
 import { lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { MEM_ISM } from './memory.ts';
@@ -258,6 +260,16 @@ export class PriorityEngine extends EngineFrame {
     const memory = this.memory;
     const batch = this.batch;
     const ism = memory !== undefined && memory.kind === MEM_ISM ? 1 : 0;
+    // the arrival's fast path (JSQ(2) by the pair rule, exponential sizes and gaps; engine.ts says how): the Rng's
+    // buffer read in place, the ziggurat table and rng.ts's constants as locals
+    const fast = batch === undefined && memory === undefined && pairM >= 0 && inlineExp === 1 ? 1 : 0;
+    const rb = rng.buffer;
+    const zigX = ZIG_X;
+    const TWO32 = 4294967296;
+    const INV_TWO32 = 2.3283064365386963e-10; // 2^−32
+    const INV_TWO53 = 1.1102230246251565e-16; // 2^−53
+    const lastOne = (RNG_OUTPUTS - 1) | 0; // a group of 1 output starts at nx ≤ lastOne
+    const lastTwo = (RNG_OUTPUTS - 2) | 0;
     const stopSeq = measurement.phase === WARMUP ? +measurement.stopSeq : -1;
     const jobsTarget = +measurement.jobs;
     const firstSeq = +measurement.firstSeq;
@@ -307,33 +319,78 @@ export class PriorityEngine extends EngineFrame {
         }
         events++;
         chunkLeft--;
-        const j =
-          batch !== undefined
-            ? batch.select(rng, len, finish, t, n) // batches of K (theory.md §15): the batch's ranking, taken at its first job
-            : memory !== undefined
-              ? memory.select(rng, len, finish, t, withoutReplacement, perm)
-              : pairM >= 0
-                ? jsqPair(rng, len, n, pairM)
-                : layout !== undefined
-                  ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
-                  : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+        let j: number;
         let s = 0;
         let y: number;
         let gap = 0;
-        if (inlineExp === 1) {
-          // The size, then the next arrival gap: two consecutive Exp(1) draws (the stream's order), taken at one
-          // call site so that V8 inlines nextExp (with its two nextInt32) once, ~350 bytecode bytes of the
-          // ~920-byte inlining budget instead of ~700; the rest goes to the clock tree and queue operations.
+        if (fast === 1) {
+          // JSQ(2) and exponential sizes and gaps: jsqPair and the two nextExp (size, then the next arrival's gap)
+          // written out over the Rng's buffer, read in place as the FIFO engine and the race loop do (engine.ts): the
+          // same outputs in the same order, the same arithmetic, rare steps through the Rng's methods.
+          let nx = rng.next | 0;
+          if (nx > lastOne) {
+            topUpStream(rng);
+            nx = 0;
+          }
+          const px = (rb[nx++] >>> 0) * n;
+          const pa = (px * INV_TWO32) | 0;
+          const py = (px - pa * TWO32) * pairM;
+          let pb = (py * INV_TWO32) | 0;
+          const low = py - pb * TWO32;
+          if (low < n * pairM) {
+            rng.next = nx;
+            j = jsqPairSlow(rng, len, n, pairM, low, pa, pb);
+            nx = rng.next | 0;
+          } else {
+            if (pairM < n) pb += +(pb >= pa);
+            j = pa ^ ((pa ^ pb) & ((len[pb] - len[pa]) >> 31)); // pb if len[pb] < len[pa], else pa
+          }
           for (let q = 0; q < 2; q++) {
-            const e = rng.nextExp();
+            if (nx > lastTwo) {
+              rng.next = nx;
+              topUpStream(rng);
+              nx = 0;
+            }
+            const za = rb[nx];
+            const zi = za & 255;
+            let e = ((za >>> 8) * 536870912 + (rb[nx + 1] >>> 3)) * INV_TWO53 * zigX[zi];
+            nx += 2;
+            if (e >= zigX[zi + 1]) {
+              rng.next = nx;
+              e = rng.expOutsideCore(zi, e);
+              nx = rng.next | 0;
+            }
             if (q === 0) s = e * serviceMean;
             else gap = e;
           }
+          rng.next = nx;
           y = s;
         } else {
-          source.draw(seq, rng);
-          s = source.size;
-          y = source.pred;
+          j =
+            batch !== undefined
+              ? batch.select(rng, len, finish, t, n) // batches of K (theory.md §15): the batch's ranking, taken at its first job
+              : memory !== undefined
+                ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+                : pairM >= 0
+                  ? jsqPair(rng, len, n, pairM)
+                  : layout !== undefined
+                    ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
+                    : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          if (inlineExp === 1) {
+            // The size, then the next arrival gap: two consecutive Exp(1) draws (the stream's order), taken at one
+            // call site so that V8 inlines nextExp (with its two nextInt32) once, ~350 bytecode bytes of the
+            // ~920-byte inlining budget instead of ~700; the rest goes to the clock tree and queue operations.
+            for (let q = 0; q < 2; q++) {
+              const e = rng.nextExp();
+              if (q === 0) s = e * serviceMean;
+              else gap = e;
+            }
+            y = s;
+          } else {
+            source.draw(seq, rng);
+            s = source.size;
+            y = source.pred;
+          }
         }
         if (inv !== undefined) {
           // server speeds: the service time at server j (class doc)
