@@ -30,7 +30,9 @@ import { EngineFrame } from './frame.ts';
 import { createHeap, heapPush, type HeapArrays } from './heap.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { Workload, workloadArea } from './workload.ts';
-import { PAIR_MAX_N, jsqPair } from './selection/jsqd.ts';
+import { PAIR_MAX_N, jsqPair, jsqPairSlow } from './selection/jsqd.ts';
+import { RNG_OUTPUTS, topUpStream } from './race.ts';
+import { ZIG_X } from '../stats/rng.ts';
 import { lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { MEM_ISM } from './memory.ts';
@@ -137,6 +139,16 @@ export class EventEngine extends EngineFrame {
     const batch = this.batch;
     // how an arrival picks its server: batch dispatcher, dispatcher memory, the JSQ(2) pair rule, the general entry
     const picker = batch !== undefined ? 3 : memory !== undefined ? 2 : pair === 1 ? 1 : 0;
+    // the arrival's fast path (JSQ(2), exponential sizes and gaps) and what it reads: the Rng's buffer in place, the
+    // ziggurat table and rng.ts's constants as local literals; an arrival reads ≤ 1 + 2 + 2 outputs in three groups
+    const fast = picker === 1 && inlineExp === 1 ? 1 : 0;
+    const rb = rng.buffer;
+    const zigX = ZIG_X;
+    const TWO32 = 4294967296;
+    const INV_TWO32 = 2.3283064365386963e-10; // 2^−32
+    const INV_TWO53 = 1.1102230246251565e-16; // 2^−53
+    const lastOne = (RNG_OUTPUTS - 1) | 0; // a group of 1 output starts at nx ≤ lastOne
+    const lastTwo = (RNG_OUTPUTS - 2) | 0;
     const stopSeq = measurement.phase === WARMUP ? +measurement.stopSeq : -1;
     const jobsTarget = +measurement.jobs;
     const firstSeq = +measurement.firstSeq;
@@ -175,23 +187,72 @@ export class EventEngine extends EngineFrame {
       if (isArrival) {
         // Arrival: select, store the job with its size and prediction, schedule the next arrival (and a departure if idle).
         const seq = arrivals;
-        const j =
-          picker === 1
-            ? jsqPair(rng, len, n, pairM)
-            : picker === 0
-              ? selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm)
-              : picker === 3
-                ? batch!.select(rng, len, finish, t, n)
-                : memory!.select(rng, len, finish, t, withoutReplacement, perm);
-        let s: number;
+        let j: number;
+        let s = 0;
         let y: number;
-        if (inlineExp === 1) {
-          s = rng.nextExp() * serviceMean;
+        let gap = 0;
+        if (fast === 1) {
+          // JSQ(2) and exponential sizes and gaps: jsqPair and two nextExp (size, then the next arrival's gap) written
+          // out over the Rng's buffer, read in place at a local position as the race loop does (race.ts, `advance`):
+          // the same outputs in the same order, the same arithmetic; each group of reads first makes sure its outputs
+          // are there (`topUpStream`), the rare steps run through the Rng's methods with rng.next = nx.
+          let nx = rng.next | 0;
+          if (nx > lastOne) {
+            topUpStream(rng);
+            nx = 0;
+          }
+          const px = (rb[nx++] >>> 0) * n;
+          const pa = (px * INV_TWO32) | 0;
+          const py = (px - pa * TWO32) * pairM;
+          let pb = (py * INV_TWO32) | 0;
+          const low = py - pb * TWO32;
+          if (low < n * pairM) {
+            rng.next = nx;
+            j = jsqPairSlow(rng, len, n, pairM, low, pa, pb);
+            nx = rng.next | 0;
+          } else {
+            if (pairM < n) pb += +(pb >= pa);
+            j = pa ^ ((pa ^ pb) & ((len[pb] - len[pa]) >> 31)); // pb if len[pb] < len[pa], else pa
+          }
+          for (let q = 0; q < 2; q++) {
+            if (nx > lastTwo) {
+              rng.next = nx;
+              topUpStream(rng);
+              nx = 0;
+            }
+            // Rng.nextExp's ziggurat step: layer and 24 bits of u from one output, 29 more bits from the next.
+            const za = rb[nx];
+            const zi = za & 255;
+            let e = ((za >>> 8) * 536870912 + (rb[nx + 1] >>> 3)) * INV_TWO53 * zigX[zi];
+            nx += 2;
+            if (e >= zigX[zi + 1]) {
+              rng.next = nx;
+              e = rng.expOutsideCore(zi, e);
+              nx = rng.next | 0;
+            }
+            if (q === 0) s = e * serviceMean;
+            else gap = e;
+          }
+          rng.next = nx;
           y = s;
         } else {
-          source.draw(seq, rng);
-          s = source.size;
-          y = source.pred;
+          j =
+            picker === 1
+              ? jsqPair(rng, len, n, pairM)
+              : picker === 0
+                ? selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm)
+                : picker === 3
+                  ? batch!.select(rng, len, finish, t, n)
+                  : memory!.select(rng, len, finish, t, withoutReplacement, perm);
+          if (inlineExp === 1) {
+            s = rng.nextExp() * serviceMean;
+            gap = rng.nextExp();
+            y = s;
+          } else {
+            source.draw(seq, rng);
+            s = source.size;
+            y = source.pred;
+          }
         }
         if (measuring === 1 && plainWork === 0) workload.accumulate(j, t);
         else if (measuring === 1) {
@@ -228,7 +289,7 @@ export class EventEngine extends EngineFrame {
         rSeq[slot] = seq;
         len[j] = l + 1;
         arrivals = seq + 1;
-        reg[iNext] = inlineExp === 1 ? t + rng.nextExp() * invRate : source.nextArrival(seq, t, rng);
+        reg[iNext] = inlineExp === 1 ? t + gap * invRate : source.nextArrival(seq, t, rng);
         if (l === 0) {
           // heapPush(keys, ids, heapSize, t + s, j) written out: V8 does not inline it here (its budget is spent on
           // nextExp, jsqPair and the departure's sift), and as a call it boxed its double argument, a heap number per

@@ -49,7 +49,9 @@ import { WaitQueues, sortedPush } from './discipline/waitQueues.ts';
 import { createClockTree4, ct4Fix, type ClockTree4 } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
+import { jsqPair, jsqPairSlow, PAIR_MAX_N } from './selection/jsqd.ts';
+import { RNG_OUTPUTS, topUpStream } from './race.ts';
+import { ZIG_X } from '../stats/rng.ts';
 import { lpwJobValue } from './selection/leastWork.ts';
 import { selectServer } from './selection/select.ts';
 import { MEM_ISM } from './memory.ts';
@@ -200,19 +202,29 @@ export class PriorityEngine extends EngineFrame {
    * instructions written out, bench SRPT row of 8·10⁶ events after a 10⁶-event warm-up).
    */
   advance(limit: number): number {
-    const { n, d, withoutReplacement, selection, lpwMode, discipline: disc, serviceMean } = this.config;
-    const preemptive = isPreemptive(disc);
-    const srpt = disc === D_SRPT;
+    // Every value the loop reads is brought to a fixed representation here, once per call, as in the FIFO engine and
+    // the race loop (race.ts, `advance`): ints with `| 0`, doubles with `+`, flags as 0/1, imported constants into
+    // locals (TurboFan hoists nothing out of the loop; a boolean, an imported binding or the tagged parameter read
+    // inside it is re-checked on every event).
+    const config = this.config;
+    const n = config.n | 0;
+    const d = config.d | 0;
+    const { withoutReplacement, selection, lpwMode, discipline: disc } = config;
+    const serviceMean = +config.serviceMean;
+    const preemptive = isPreemptive(disc) ? 1 : 0;
+    const srpt = disc === D_SRPT ? 1 : 0;
     // Sizes and arrival gaps drawn inline (same draws, same order as JobSource: size, then the next gap).
     const inlineExp =
       this.config.sizeKind === SIZE_EXP &&
       this.config.predKind === PRED_EXACT &&
       this.config.arrivalKind === ARR_POISSON &&
-      this.config.batchSize === 1; // a batch's later jobs arrive with its first (JobSource.nextArrival)
-    const invRate = 1 / (this.config.lambda * n);
+      this.config.batchSize === 1 // a batch's later jobs arrive with its first (JobSource.nextArrival)
+        ? 1
+        : 0;
+    const invRate = 1 / (+this.config.lambda * n);
     // JSQ(2) calls jsqPair directly (what selectServer would do, without its dispatch): m = n or n − 1.
     const layout = this.config.layout;
-    const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N && layout === undefined ? (withoutReplacement ? n - 1 : n) : -1;
+    const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N && layout === undefined ? (withoutReplacement ? n - 1 : n) | 0 : -1;
     const state = this.state;
     const { rng, store, occupancy, measurement, workload } = state;
     // server speeds (class doc): undefined for identical servers
@@ -222,51 +234,65 @@ export class PriorityEngine extends EngineFrame {
     const perm = this.perm;
     const source = this.source;
     const lpw = this.lpw;
-    const lpwOn = selection === SEL_LPW;
+    const lpwOn = selection === SEL_LPW ? 1 : 0;
     const waitPred = lpw.waitPred;
     const finish = workload.finish;
     const clocks = this.clocks;
     const times = clocks.times;
     const ids = clocks.ids;
-    const first = clocks.first;
+    const first = clocks.first | 0;
     const pool = this.pool;
     const queues = this.queues;
     const qlen = queues.len;
     // The wait queues' arrays (reloaded after a growth), for the push and pop written out in the loop.
     let qKey = queues.key;
     let qSlot = queues.slot;
-    let qShift = queues.shift;
-    let qCap = queues.cap;
+    let qShift = queues.shift | 0;
+    let qCap = queues.cap | 0;
     const cur = this.cur;
     const seg = this.seg;
     let count = occupancy.count;
     let area = occupancy.area;
     let last = occupancy.last;
-    let levels = count.length;
-    const measuring = measurement.phase === MEASURING;
-    const draining = measurement.phase === DRAINING;
+    let levels = count.length | 0;
+    const measuring = measurement.phase === MEASURING ? 1 : 0;
+    const draining = measurement.phase === DRAINING ? 1 : 0;
     const memory = this.memory;
     const batch = this.batch;
-    const ism = memory !== undefined && memory.kind === MEM_ISM;
-    const stopSeq = measurement.phase === WARMUP ? measurement.stopSeq : -1;
-    const jobsTarget = measurement.jobs;
-    const firstSeq = measurement.firstSeq;
+    const ism = memory !== undefined && memory.kind === MEM_ISM ? 1 : 0;
+    // the arrival's fast path (JSQ(2) by the pair rule, exponential sizes and gaps; engine.ts says how): the Rng's
+    // buffer read in place, the ziggurat table and rng.ts's constants as locals
+    const fast = batch === undefined && memory === undefined && pairM >= 0 && inlineExp === 1 ? 1 : 0;
+    const rb = rng.buffer;
+    const zigX = ZIG_X;
+    const TWO32 = 4294967296;
+    const INV_TWO32 = 2.3283064365386963e-10; // 2^−32
+    const INV_TWO53 = 1.1102230246251565e-16; // 2^−53
+    const lastOne = (RNG_OUTPUTS - 1) | 0; // a group of 1 output starts at nx ≤ lastOne
+    const lastTwo = (RNG_OUTPUTS - 2) | 0;
+    const stopSeq = measurement.phase === WARMUP ? +measurement.stopSeq : -1;
+    const jobsTarget = +measurement.jobs;
+    const firstSeq = +measurement.firstSeq;
     const responses = measurement.responses;
-    const stride = measurement.stride;
-    let measuredArrivals = measurement.measuredArrivals;
-    let measuredInSystem = measurement.measuredInSystem;
-    let slowdownJobs = measurement.slowdownJobs;
-    let completed = measurement.completed;
-    let arrivals = this.arrivals;
-    let events = this.events;
-    let chunkLeft = this.chunkLeft;
-    let code = LOOP_LIMIT;
+    const stride = measurement.stride | 0;
+    let measuredArrivals = +measurement.measuredArrivals;
+    let measuredInSystem = +measurement.measuredInSystem;
+    let slowdownJobs = +measurement.slowdownJobs;
+    let completed = +measurement.completed;
+    let arrivals = +this.arrivals;
+    let events = +this.events;
+    let chunkLeft = this.chunkLeft | 0;
+    let code = LOOP_LIMIT | 0;
     const reg = this.reg;
+    // reg's slots and the loop's return codes as locals (imported bindings), the parameter as a double
+    const [iT, iNext, iSumT, iSumSlowdown, iWork] = [R_T | 0, R_NEXT | 0, R_SUM_T | 0, R_SUM_SLOWDOWN | 0, R_WORK | 0];
+    const [goal, warmEnd, chunked] = [LOOP_GOAL | 0, LOOP_WARM_END | 0, LOOP_CHUNK | 0];
+    const stop = +limit;
     this.openChunk();
-    reg[R_WORK] = workload.area;
+    reg[iWork] = workload.area;
     const wLast = workload.last;
-    const gridOn = workload.grid.length > 0;
-    const plainWork = workload.accumulate === Workload.prototype.accumulate;
+    const gridOn = workload.grid.length > 0 ? 1 : 0;
+    const plainWork = workload.accumulate === Workload.prototype.accumulate ? 1 : 0;
     // The next departure (+∞ if every server is idle), times[ids[1]], kept here and updated by the walks that change
     // the tree (a departure's, the arrival's of a job that enters service): the load chain ids[1] → times[…] is
     // then off the path of every event's first comparison, on which the arrival-or-departure branch waits.
@@ -274,60 +300,105 @@ export class PriorityEngine extends EngineFrame {
 
     for (;;) {
       if (chunkLeft === 0) {
-        code = LOOP_CHUNK;
+        code = chunked;
         break;
       }
-      const nextArrival = reg[R_NEXT];
+      const nextArrival = reg[iNext];
       // Equal times: departures first (as every engine does).
       const t = nextArrival < dep ? nextArrival : dep;
-      if (t > limit || t === Infinity) {
-        if (limit < Infinity) reg[R_T] = limit;
+      if (t > stop || t === Infinity) {
+        if (stop < Infinity) reg[iT] = stop;
         break;
       }
-      reg[R_T] = t;
+      reg[iT] = t;
       if (nextArrival < dep) {
         const seq = arrivals;
         if (seq === stopSeq) {
-          code = LOOP_WARM_END;
+          code = warmEnd;
           break;
         }
         events++;
         chunkLeft--;
-        const j =
-          batch !== undefined
-            ? batch.select(rng, len, finish, t, n) // batches of K (theory.md §15): the batch's ranking, taken at its first job
-            : memory !== undefined
-              ? memory.select(rng, len, finish, t, withoutReplacement, perm)
-              : pairM >= 0
-                ? jsqPair(rng, len, n, pairM)
-                : layout !== undefined
-                  ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
-                  : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+        let j: number;
         let s = 0;
         let y: number;
         let gap = 0;
-        if (inlineExp) {
-          // The size, then the next arrival gap: two consecutive Exp(1) draws (the stream's order), taken at one
-          // call site so that V8 inlines nextExp (with its two nextInt32) once, ~350 bytecode bytes of the
-          // ~920-byte inlining budget instead of ~700; the rest goes to the clock tree and queue operations.
+        if (fast === 1) {
+          // JSQ(2) and exponential sizes and gaps: jsqPair and the two nextExp (size, then the next arrival's gap)
+          // written out over the Rng's buffer, read in place as the FIFO engine and the race loop do (engine.ts): the
+          // same outputs in the same order, the same arithmetic, rare steps through the Rng's methods.
+          let nx = rng.next | 0;
+          if (nx > lastOne) {
+            topUpStream(rng);
+            nx = 0;
+          }
+          const px = (rb[nx++] >>> 0) * n;
+          const pa = (px * INV_TWO32) | 0;
+          const py = (px - pa * TWO32) * pairM;
+          let pb = (py * INV_TWO32) | 0;
+          const low = py - pb * TWO32;
+          if (low < n * pairM) {
+            rng.next = nx;
+            j = jsqPairSlow(rng, len, n, pairM, low, pa, pb);
+            nx = rng.next | 0;
+          } else {
+            if (pairM < n) pb += +(pb >= pa);
+            j = pa ^ ((pa ^ pb) & ((len[pb] - len[pa]) >> 31)); // pb if len[pb] < len[pa], else pa
+          }
           for (let q = 0; q < 2; q++) {
-            const e = rng.nextExp();
+            if (nx > lastTwo) {
+              rng.next = nx;
+              topUpStream(rng);
+              nx = 0;
+            }
+            const za = rb[nx];
+            const zi = za & 255;
+            let e = ((za >>> 8) * 536870912 + (rb[nx + 1] >>> 3)) * INV_TWO53 * zigX[zi];
+            nx += 2;
+            if (e >= zigX[zi + 1]) {
+              rng.next = nx;
+              e = rng.expOutsideCore(zi, e);
+              nx = rng.next | 0;
+            }
             if (q === 0) s = e * serviceMean;
             else gap = e;
           }
+          rng.next = nx;
           y = s;
         } else {
-          source.draw(seq, rng);
-          s = source.size;
-          y = source.pred;
+          j =
+            batch !== undefined
+              ? batch.select(rng, len, finish, t, n) // batches of K (theory.md §15): the batch's ranking, taken at its first job
+              : memory !== undefined
+                ? memory.select(rng, len, finish, t, withoutReplacement, perm)
+                : pairM >= 0
+                  ? jsqPair(rng, len, n, pairM)
+                  : layout !== undefined
+                    ? heteroSelect(layout, selection, rng, len, finish, t, n, d, withoutReplacement, perm)
+                    : selectServer(selection, rng, len, finish, lpw, t, lpwMode, n, d, withoutReplacement, perm);
+          if (inlineExp === 1) {
+            // The size, then the next arrival gap: two consecutive Exp(1) draws (the stream's order), taken at one
+            // call site so that V8 inlines nextExp (with its two nextInt32) once, ~350 bytecode bytes of the
+            // ~920-byte inlining budget instead of ~700; the rest goes to the clock tree and queue operations.
+            for (let q = 0; q < 2; q++) {
+              const e = rng.nextExp();
+              if (q === 0) s = e * serviceMean;
+              else gap = e;
+            }
+            y = s;
+          } else {
+            source.draw(seq, rng);
+            s = source.size;
+            y = source.pred;
+          }
         }
         if (inv !== undefined) {
           // server speeds: the service time at server j (class doc)
           s *= inv[j];
           y *= inv[j];
         }
-        if (measuring && !plainWork) workload.accumulate(j, t);
-        else if (measuring) {
+        if (measuring === 1 && plainWork === 0) workload.accumulate(j, t);
+        else if (measuring === 1) {
           // workload.accumulate(j, t) written out, as in the FIFO engine (V8 inlined it in some compilations and not
           // in others; as a call it boxed t): the same terms added in the same order.
           const from = wLast[j];
@@ -335,8 +406,8 @@ export class PriorityEngine extends EngineFrame {
           const u0 = finish[j] - from;
           if (u0 > 0) {
             const dt = t - from;
-            reg[R_WORK] += workloadArea(u0, dt);
-            if (gridOn) workload.accumulateAbove(u0, dt);
+            reg[iWork] += workloadArea(u0, dt);
+            if (gridOn === 1) workload.accumulateAbove(u0, dt);
           }
         }
         const f = finish[j];
@@ -345,28 +416,28 @@ export class PriorityEngine extends EngineFrame {
         // after the alloc (a growth replaces it); slot x's record is rec[x·4 ..]: arrival, S, rem, seq (jobPool.ts)
         const rec = pool.rec;
         arrivals = seq + 1;
-        reg[R_NEXT] = inlineExp ? t + gap * invRate : source.nextArrival(seq, t, rng);
+        reg[iNext] = inlineExp === 1 ? t + gap * invRate : source.nextArrival(seq, t, rng);
         const c = cur[j];
         // Whether x enters service now: at an idle server, or preempting c.
         let serve = c < 0;
         if (!serve) {
           // Key of the new job (no service yet): SRPT's is its size.
-          const key = srpt ? s : this.arrivalKey(t, s, y);
+          const key = srpt === 1 ? s : this.arrivalKey(t, s, y);
           // Preemptive disciplines: c's remaining work now, and its current key.
-          const r = preemptive ? seg[(j << 1) | 1] - (t - seg[j << 1]) : 0;
+          const r = preemptive === 1 ? seg[(j << 1) | 1] - (t - seg[j << 1]) : 0;
           // The job that waits (x, or c when x preempts it) and its key.
           let w = x;
           let wKey = key;
-          if (preemptive && key < (srpt ? r : this.serviceKey(c, r))) {
+          if (preemptive === 1 && key < (srpt === 1 ? r : this.serviceKey(c, r))) {
             // Preemptive-resume: freeze c's remaining work, requeue it under its current key, serve x now (below).
             const rc = r < 0 ? 0 : r;
             // SRPT reads a waiting job's remaining work from its queue key (the pop below), others from its record
-            if (!srpt) rec[(c << 2) | 2] = rc;
+            if (srpt === 0) rec[(c << 2) | 2] = rc;
             w = c;
-            wKey = srpt ? rc : this.frozenKey(c, rc);
+            wKey = srpt === 1 ? rc : this.frozenKey(c, rc);
             serve = true;
-            if (lpwOn) this.lpwPreempt(j, c, rc, y, t);
-          } else if (lpwOn) {
+            if (lpwOn === 1) this.lpwPreempt(j, c, rc, y, t);
+          } else if (lpwOn === 1) {
             waitPred[j] += lpwJobValue(y, 0, lpwMode);
           }
           // sortedPush(queues, j, w, pool.rec) with key wKey, written out (see the note on the pop below).
@@ -375,8 +446,8 @@ export class PriorityEngine extends EngineFrame {
             queues.grow();
             qKey = queues.key;
             qSlot = queues.slot;
-            qShift = queues.shift;
-            qCap = queues.cap;
+            qShift = queues.shift | 0;
+            qCap = queues.cap | 0;
           }
           // the entries to be served before w (less (key, seq)) move up one place; under SRPT a preempted job, whose
           // remaining work is at most every waiting job's key, goes last with no move
@@ -513,7 +584,7 @@ export class PriorityEngine extends EngineFrame {
           }
           dep = times[ids[1]];
           if (c < 0) {
-            if (lpwOn) this.lpwStart(j, y, 0, t);
+            if (lpwOn === 1) this.lpwStart(j, y, 0, t);
             if (tally !== undefined) tally.change(layout!.classOf[j], t, 1);
           }
         }
@@ -525,16 +596,16 @@ export class PriorityEngine extends EngineFrame {
           count = occupancy.count;
           area = occupancy.area;
           last = occupancy.last;
-          levels = count.length;
+          levels = count.length | 0;
         }
-        if (measuring) {
+        if (measuring === 1) {
           area[level] += count[level] * (t - last[level]);
           last[level] = t;
           count[level]++;
           measuredInSystem++;
           if (++measuredArrivals === jobsTarget) {
             if (tally !== undefined) tally.close(t);
-            code = LOOP_GOAL;
+            code = goal;
             break;
           }
         } else {
@@ -546,7 +617,7 @@ export class PriorityEngine extends EngineFrame {
         events++;
         chunkLeft--;
         const l = len[id];
-        if (measuring) {
+        if (measuring === 1) {
           area[l] += count[l] * (t - last[l]);
           last[l] = t;
         }
@@ -574,15 +645,15 @@ export class PriorityEngine extends EngineFrame {
           cur[id] = x;
           // x's remaining work; under SRPT its queue key is that number (its size, or the remaining work it was
           // preempted with), read from the queue's line rather than x's record
-          const r = srpt ? qKey[qi] : rec[(x << 2) | 2];
+          const r = srpt === 1 ? qKey[qi] : rec[(x << 2) | 2];
           seg[id << 1] = t;
           seg[(id << 1) | 1] = r;
           times[id] = t + r;
-          if (lpwOn) this.lpwResume(id, x, r, t);
+          if (lpwOn === 1) this.lpwResume(id, x, r, t);
         } else {
           cur[id] = -1;
           times[id] = Infinity;
-          if (ism) memory.offer(id); // ISM: the server that became idle tells the dispatcher
+          if (ism === 1) memory!.offer(id); // ISM: the server that became idle tells the dispatcher
           if (tally !== undefined) tally.change(layout!.classOf[id], t, -1);
         }
         {
@@ -698,7 +769,7 @@ export class PriorityEngine extends EngineFrame {
         }
         if (k >= 0 && k < jobsTarget) {
           const resp = t - a;
-          reg[R_SUM_T] += resp;
+          reg[iSumT] += resp;
           // k is a double (sequence numbers may pass 2^31), so k % stride is a floating-point remainder, a C call
           // in V8: skip it when every job is kept (stride 1, up to PERCENTILE_SAMPLE_CAP jobs).
           if (stride === 1)
@@ -712,18 +783,18 @@ export class PriorityEngine extends EngineFrame {
           }
           if (s > 0) {
             // T/S with the original size (s is S/v with speeds)
-            reg[R_SUM_SLOWDOWN] += inv === undefined ? resp / s : resp / (s / inv[id]);
+            reg[iSumSlowdown] += inv === undefined ? resp / s : resp / (s / inv[id]);
             slowdownJobs++;
           }
-          if (--measuredInSystem === 0 && draining) {
-            code = LOOP_GOAL;
+          if (--measuredInSystem === 0 && draining === 1) {
+            code = goal;
             break;
           }
         }
       }
     }
 
-    if (plainWork) workload.area = reg[R_WORK];
+    if (plainWork === 1) workload.area = reg[iWork];
     this.closeChunk(events, arrivals, chunkLeft, measuredArrivals, measuredInSystem, slowdownJobs, completed);
     return code;
   }

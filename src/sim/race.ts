@@ -143,20 +143,20 @@ export function setRaceLoop(kind: RaceLoop): RaceLoop {
 }
 
 /** Outputs of the Rng's buffer (stats/rng.ts), and the most one event's fast path reads of it. */
-const [RNG_OUTPUTS, EVENT_DRAWS] = [256, 5];
+export const [RNG_OUTPUTS, EVENT_DRAWS] = [256, 5];
 
 /** Scratch for `topUpStream`: a copy of the Rng's buffer and its read position and four words (`Rng.handOver`'s layout). */
 const streamBuffer = new Int32Array(RNG_OUTPUTS);
 const streamSlots = new Float64Array(5);
 
 /**
- * `rng.topUp()` for the TypeScript race loop: moves the unread outputs buffer[next..256) to the front and computes the
+ * `rng.topUp()` for the TypeScript race loop and the FIFO event engine's arrivals (engine.ts): moves the unread outputs buffer[next..256) to the front and computes the
  * stream's next xoshiro128** outputs after them (next = 0), the same outputs as `Rng.fill` computes (×5 and ×9 of its
  * `(x·c) | 0` are `Math.imul`, the same low 32 bits). Through `handOver`/`resume` (two 1 KB copies per ~60 events): the
  * generator step here, as a small function of its own, costs ~55 fewer instructions per event than the Rng's own step
  * inlined in the loop (cachegrind, bench model).
  */
-function topUpStream(rng: Rng): void {
+export function topUpStream(rng: Rng): void {
   const buffer = streamBuffer;
   const slots = streamSlots;
   rng.handOver(buffer, slots, 0, 1);
