@@ -8,7 +8,7 @@
  * forced `--fresh`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,20 +22,31 @@ const PACKAGE_DIR = path.dirname(CODE_DIR);
 
 let cached: string | undefined;
 
-/** Files of the code folder that cannot change a number: type declarations, source maps, tsc's build state. */
-const NOT_CODE = /(\.d\.ts|\.d\.ts\.map|\.js\.map|\.tsbuildinfo)$/;
+/** The stamp `npm run build` writes into dist/ (`writeCodeIdentityStamp`): its code identity and what it was read from. */
+export const IDENTITY_STAMP = 'code-identity.json';
 
-/** Feeds every code file under `dir` (relative path and bytes, in sorted order) to `h`. */
-function hashTree(h: ReturnType<typeof createHash>, dir: string): void {
+/**
+ * Files of the code folder that cannot change a number: type declarations, source maps, tsc's build state, and the
+ * identity's own stamp.
+ */
+const NOT_CODE = /(\.d\.ts|\.d\.ts\.map|\.js\.map|\.tsbuildinfo|^code-identity\.json)$/;
+
+/** Calls `each` with every code file under `dir` (its path and stat), in sorted order of names. */
+function codeFiles(dir: string, each: (file: string, stat: Stats) => void): void {
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
       const p = path.join(d, name);
       const s = statSync(p);
       if (s.isDirectory()) walk(p);
-      else if (s.isFile() && !NOT_CODE.test(name)) h.update(path.relative(dir, p)).update('\0').update(readFileSync(p)).update('\0');
+      else if (s.isFile() && !NOT_CODE.test(name)) each(p, s);
     }
   };
   walk(dir);
+}
+
+/** Feeds every code file under `dir` (relative path and bytes, in sorted order) to `h`. */
+function hashTree(h: ReturnType<typeof createHash>, dir: string): void {
+  codeFiles(dir, (p) => h.update(path.relative(dir, p)).update('\0').update(readFileSync(p)).update('\0'));
 }
 
 /** The installed version of `name` seen from `from` (node_modules of it or of a folder above), or 'absent'. */
@@ -90,13 +101,60 @@ export function codeIdentityOf(codeDir: string, packageDir: string): string {
 }
 
 /**
+ * What a stamp is checked by: the size and modification time of every code file under `codeDir` (relative path, in
+ * the order `codeIdentityOf` hashes them) and of the package's package.json and package-lock.json; null without a
+ * lockfile (an npm install of the package: its dependencies' installed versions decide, `dependencyLines`, and are
+ * read each time). A file added, removed or written since changes it; reading it costs a stat per file, no hashing.
+ */
+function stampFingerprint(codeDir: string, packageDir: string): string | null {
+  const stats = (file: string, s: Stats) => `${file}\t${s.size}\t${s.mtimeMs}`;
+  const lockFile = path.join(packageDir, 'package-lock.json');
+  const manifestFile = path.join(packageDir, 'package.json');
+  if (!existsSync(lockFile) || !existsSync(manifestFile)) return null;
+  const lines = [stats('package.json', statSync(manifestFile)), stats('package-lock.json', statSync(lockFile))];
+  codeFiles(codeDir, (p, s) => lines.push(stats(path.relative(codeDir, p), s)));
+  return lines.join('\n');
+}
+
+/**
+ * Writes `codeIdentityOf(codeDir, packageDir)` into `codeDir`/code-identity.json with the fingerprint it is checked by
+ * (`stampFingerprint`), for `stampedCodeIdentity` to read instead of hashing the code (≈ 0.1 s at each start of a
+ * command that stores cells). `npm run build` calls it last (scripts/build-identity.ts). Nothing without a lockfile.
+ * @returns the identity written, or null.
+ */
+export function writeCodeIdentityStamp(codeDir: string, packageDir: string): string | null {
+  const fingerprint = stampFingerprint(codeDir, packageDir);
+  if (fingerprint === null) return null;
+  const code = codeIdentityOf(codeDir, packageDir);
+  writeFileSync(path.join(codeDir, IDENTITY_STAMP), `${JSON.stringify({ code, fingerprint })}\n`);
+  return code;
+}
+
+/**
+ * The code identity stamped into `codeDir` at build time (`writeCodeIdentityStamp`) when every file it was computed
+ * from is as it was then (same sizes and modification times, no file added or removed); else (no stamp, an edit since
+ * the build, no lockfile) undefined, and the caller hashes the code (`codeIdentityOf`). The rule is `codeIdentityOf`'s:
+ * the stamp only saves recomputing it when nothing it reads has changed.
+ */
+export function stampedCodeIdentity(codeDir: string, packageDir: string): string | undefined {
+  try {
+    const stamp = JSON.parse(readFileSync(path.join(codeDir, IDENTITY_STAMP), 'utf8')) as { code?: unknown; fingerprint?: unknown };
+    if (typeof stamp.code !== 'string' || typeof stamp.fingerprint !== 'string') return undefined;
+    return stampFingerprint(codeDir, packageDir) === stamp.fingerprint ? stamp.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The code identity of this process (computed once): `codeIdentityOf` its code folder (dist/ when the compiled CLI
- * runs, src/ through tsx) and the package above it. Overridable by SUPERMARKET_CODE_ID (tests, packaging).
+ * runs, src/ through tsx) and the package above it, read from the build's stamp when nothing changed since
+ * (`stampedCodeIdentity`). Overridable by SUPERMARKET_CODE_ID (tests, packaging).
  */
 export function codeIdentity(): string {
   if (cached !== undefined) return cached;
   const forced = process.env.SUPERMARKET_CODE_ID;
-  cached = forced ? forced : codeIdentityOf(CODE_DIR, PACKAGE_DIR);
+  cached = forced ? forced : (stampedCodeIdentity(CODE_DIR, PACKAGE_DIR) ?? codeIdentityOf(CODE_DIR, PACKAGE_DIR));
   return cached;
 }
 
