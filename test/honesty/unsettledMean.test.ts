@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonText, unvaluedStatusOf } from '../../src/io/jsonText.ts';
 import { parseModel } from '../../src/model/index.ts';
-import { simulate } from '../../src/sim/index.ts';
+import { simulate, simulationJson } from '../../src/sim/index.ts';
 import { isUnsettled } from '../../src/stats/index.ts';
 import { runCli } from '../cli/runCli.ts';
 
@@ -39,6 +39,9 @@ describe('simulate marks an unsettled mean as such, in text and JSON', () => {
       expect([e.mean, e.halfWidth, ...e.ci95].every(Number.isNaN)).toBe(true);
       expect(Number.isFinite(e.sampleMean)).toBe(true);
     }
+    // simulationJson gives the one form itself, whoever writes it (plain JSON.stringify too)
+    const plain = JSON.parse(JSON.stringify(simulationJson(r)));
+    expect(Object.keys(plain.meanResponseTime)).toEqual(['mean', 'unsettled', 'reason', 'replications', 'sampleMean']);
     expect(
       isUnsettled(simulate(parseModel({ lambda: 0.5, d: 2 }), { n: 20, jobs: 2000, replications: 3, warmupTime: 20 }).meanResponseTime),
     ).toBe(false);
