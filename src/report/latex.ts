@@ -52,9 +52,13 @@ function num(x: number | null | undefined, digits = 4): string {
   return typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '--';
 }
 
-/** "$x \\pm h$", "$\\infty$" for a mean infinite in theory (model/moments.ts), '--' when absent. */
-function estimate(e: { mean: number; halfWidth: number; infinite?: true } | undefined): string {
+/**
+ * "$x \\pm h$", "$\\infty$" for a mean infinite in theory (model/moments.ts), "not settled (run's average x)" for a mean
+ * that is no estimate (stats `unsettledEstimate`), '--' when absent.
+ */
+function estimate(e: { mean: number; halfWidth: number; infinite?: true; unsettled?: true; sampleMean?: number } | undefined): string {
   if (!e) return '--';
+  if (e.unsettled) return latexText(`not settled (run's average ${num(e.sampleMean)})`);
   return e.infinite || e.mean === Infinity ? '$\\infty$' : `$${num(e.mean)} \\pm ${num(e.halfWidth)}$`;
 }
 
@@ -195,7 +199,9 @@ export function experimentLatexTable(
 ): string {
   const slowdown = outcomes.some((o) => o.result.meanSlowdown);
   const pm = (e: Parameters<typeof estimate>[0], key: string) =>
-    e && !e.infinite && e.mean !== Infinity && unsettled.has(key) ? latexText(`not settled (run's average ${num(e.mean)})`) : estimate(e);
+    e && !e.infinite && e.mean !== Infinity && !e.unsettled && unsettled.has(key)
+      ? latexText(`not settled (run's average ${num(e.mean)})`)
+      : estimate(e);
   return `% supermarket-lab: cells of the experiment ${latexText(name)} (booktabs)\n${table({
     spec: slowdown ? 'lllrrrrr' : 'lllrrrr',
     header: ['policy', 'service', 'prediction', '$d$', '$\\lambda$', '$n$', '$E[T] \\pm h$', ...(slowdown ? ['$E[T/S] \\pm h$'] : [])],

@@ -21,7 +21,7 @@ import {
   type Finiteness,
 } from '../model/moments.ts';
 import { serviceDistribution, timeUnit } from '../model/service/index.ts';
-import type { InfiniteEstimateJson } from '../io/jsonText.ts';
+import { unsettledObject, type InfiniteEstimateJson } from '../io/jsonText.ts';
 import { batchLag1, fewBatchesNote } from '../stats/batchMeans.ts';
 import { batchMeansOf, headTailMeans, mser } from '../stats/mser.ts';
 import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
@@ -1337,8 +1337,9 @@ export function percentilesJson<E extends Estimate>(p: Percentiles<E>): Percenti
 
 /**
  * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
- * the one ∞ object `{ mean: null, infinite: true, reason, replications, sampleMean }` (io/jsonText.ts; a mean not
- * settled is the not-settled object `jsonText` writes for `unsettledEstimate`); everything else
+ * the one ∞ object `{ mean: null, infinite: true, reason, replications, sampleMean }` (io/jsonText.ts), and each mean
+ * not settled (`unsettledEstimate`) by the not-settled object `{ mean: null, unsettled: true, reason, replications,
+ * sampleMean }` (`unsettledObject`); everything else
  * as in `SimulationResult` (E[Q]/λ follows E[Q]) but the percentiles' `halfWidth` (`percentilesJson`); `meansOutsideInterval` lists the finite means outside their interval
  * (`meansOutsideInterval`, empty when none).
  */
@@ -1365,6 +1366,9 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
   replace('littleResponseTime', f.meanQueueLength);
   replace('meanWorkload', f.meanWorkload);
   replace('meanSlowdown', f.meanSlowdown);
+  // a mean not settled: the one not-settled object with its run, here too (not only when `jsonText` writes it)
+  for (const key of ['meanResponseTime', 'meanQueueLength', 'littleResponseTime', 'meanSlowdown'] as const)
+    if (result[key].unsettled) out[key] = unsettledObject({ ...result[key], unsettled: true });
   // each unit's sample average of a quantity whose mean is infinite in theory estimates nothing: the same encoding,
   // with the unit's sample average kept as `sampleMean` (replications 1)
   const perUnit: ['meanResponseTime' | 'meanQueueLength' | 'meanWorkload' | 'meanSlowdown', EstimandFiniteness['meanSlowdown']][] = [

@@ -77,6 +77,9 @@ describe('compare: a limit not settled is "not settled", the rest of the grid ju
     const tex = comparisonLatexTables(r);
     expect(tex).toContain('not settled');
     expect(tex).not.toMatch(/NaN/);
+    // the cells' E[T]_n: no estimate, so no "x ± h" (it printed "$-- \pm --$" once the interval was gone)
+    expect(tex).toMatch(/not settled \(run's average \d+\.\d{4}\)/);
+    expect(tex).not.toMatch(/-- \\pm --/);
   });
 
   it('beside a judged model: the judged one keeps its checks and its figure points; the unsettled one is named in the caption', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonText, unvaluedStatusOf } from '../../src/io/jsonText.ts';
 import { parseModel } from '../../src/model/index.ts';
-import { simulate } from '../../src/sim/index.ts';
+import { simulate, simulationJson } from '../../src/sim/index.ts';
 import { isUnsettled } from '../../src/stats/index.ts';
 import { runCli } from '../cli/runCli.ts';
 
@@ -39,6 +39,9 @@ describe('simulate marks an unsettled mean as such, in text and JSON', () => {
       expect([e.mean, e.halfWidth, ...e.ci95].every(Number.isNaN)).toBe(true);
       expect(Number.isFinite(e.sampleMean)).toBe(true);
     }
+    // simulationJson gives the one form itself, whoever writes it (plain JSON.stringify too)
+    const plain = JSON.parse(JSON.stringify(simulationJson(r)));
+    expect(Object.keys(plain.meanResponseTime)).toEqual(['mean', 'unsettled', 'reason', 'replications', 'sampleMean']);
     expect(
       isUnsettled(simulate(parseModel({ lambda: 0.5, d: 2 }), { n: 20, jobs: 2000, replications: 3, warmupTime: 20 }).meanResponseTime),
     ).toBe(false);
@@ -111,5 +114,47 @@ describe('run: an E[T] that may be infinite with no settling rule is "not settle
     expect(exact.meanResponseTime.unsettled).toBeUndefined();
     expect(row('exact')).toHaveLength(2);
     for (const line of row('exact')) expect(line).toMatch(/\| [0-9.]+ ± [0-9.]+ \|$/);
+  }, 600_000);
+});
+
+// conjecture compared the intervals of such a mean (shown, marked "not judged") and wrote its value as a number beside
+// `unsettled: "<reason>"`: now no comparison, the one not-settled object as the value, the CSV's cells empty + flag.
+describe('conjecture: a simulated mean not settled is the one not-settled object, compared with nothing', () => {
+  it('T(jsq, fifo) < 100, pareto:1.5 without replacement, d = 2: undecided, no comparison; JSON, CSV and report say so', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sm-cj-unsettled-'));
+    const file = path.join(dir, 'c.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'u',
+        claim: 'T(jsq, fifo) < 100',
+        grid: { lambda: [0.5], d: [2], service: ['pareto:1.5'] },
+        sampling: 'without-replacement',
+        evaluation: { prefer: 'simulation', n: 10, replications: 2, jobs: 2000 },
+      }),
+    );
+    const out = path.join(dir, 'o');
+    const r = await runCli(['conjecture', file, '--out', out, '--no-progress', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const p = JSON.parse(r.stdout).points[0];
+    expect(p.verdict).toBe('undecided');
+    expect(p.comparisons).toEqual([]);
+    const q = p.quantities[0];
+    expect(q.value).toMatchObject({
+      mean: null,
+      unsettled: true,
+      reason: expect.stringMatching(/^E\[T\] may be infinite/),
+      replications: 2,
+    });
+    expect('interval' in q).toBe(false);
+    const saved = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')).points[0].quantities[0];
+    expect(saved.value).toEqual(q.value);
+    expect(Object.keys(saved)).not.toContain('interval');
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/T\(jsq, fifo\) not settled \(run's average [0-9.]+, sim\)/);
+    const csv = readFileSync(path.join(out, 'points.csv'), 'utf8');
+    expect(csv).toMatch(/,undecided,,,,true,[0-9.]+,simulation/);
   }, 600_000);
 });
