@@ -67,6 +67,9 @@ const FAC4 = 0.9;
 const SAFE1 = 0.65;
 const SAFE2 = 0.94;
 
+/** The order after a step that converged in line 2 (odex: min(3, maxExtrapolationColumns − 1)). */
+const KOPT_AFTER_2 = Math.min(3, KM - 1);
+
 const START = 0;
 const BASIC_STEP = 1;
 const CONVERGENCE_STEP = 2;
@@ -233,7 +236,7 @@ export class Odex {
 
   /** odex's F: f on the 1-based y, written into the 1-based yp. */
   private F(x: number, y: number[], yp: number[]): void {
-    const ret = this.f(x, y.slice(1));
+    const ret = callRhs(this.f, x, y.slice(1));
     for (let i = 0; i < ret.length; ++i) yp[i + 1] = ret[i];
   }
 
@@ -243,7 +246,7 @@ export class Odex {
 
   /** odxcor's state machine. */
   private run(): OdexCoreResult {
-    if (this.observer(this.xOld, this.x, this.y.slice(1), undefined) === false) return this.counts(OdexOutcome.EarlyReturn);
+    if (callObserver(this.observer, this.xOld, this.x, this.y.slice(1), undefined) === false) return this.counts(OdexOutcome.EarlyReturn);
     const nj = this.nj;
     let state = START;
     for (;;) {
@@ -380,13 +383,7 @@ export class Odex {
         let del2 = 0;
         for (let i = 1; i <= n; ++i) del2 += Math.pow((dy[i] - dz[i]) / scal[i], 2);
         const quot = del2 / Math.max(U_ROUND, del1);
-        if (quot > 4) {
-          ++this.nEval;
-          this.atov = true;
-          this.h *= STEP_REDUCTION;
-          this.reject = true;
-          return;
-        }
+        if (this.abortLine(quot > 4, 1)) return;
       }
     }
     // final smoothing step
@@ -420,12 +417,8 @@ export class Odex {
     }
     err = Math.sqrt(err / n);
     this.err = err;
-    if (err * U_ROUND >= 1 || (j > 2 && err >= this.errOld)) {
-      this.atov = true;
-      this.h *= STEP_REDUCTION;
-      this.reject = true;
-      return;
-    }
+    const errOld = this.errOld;
+    if (this.abortLine(err * U_ROUND >= 1 || (j > 2 && err >= errOld), 0)) return;
     this.errOld = Math.max(4 * err, 1);
     // compute optimal step sizes
     const exp0 = 1 / (2 * j - 1);
@@ -434,6 +427,20 @@ export class Odex {
     fac = 1 / fac;
     this.hh[j] = Math.min(Math.abs(h) * fac, this.hMax);
     this.w[j] = this.a[j] / this.hh[j];
+  }
+
+  /**
+   * Ends the current line when `abort` (odex's atov: the step is halved and marked rejected, `evals` more evaluations
+   * counted), else changes nothing. Called on every check, not only on an abort, so the optimised step functions never
+   * reach operations that have never run (each such first run deoptimised midex and V8 compiled it again).
+   * @returns abort.
+   */
+  private abortLine(abort: boolean, evals: number): boolean {
+    this.atov = abort;
+    this.nEval += abort ? evals : 0;
+    this.h *= abort ? STEP_REDUCTION : 1;
+    this.reject = abort || this.reject;
+    return abort;
   }
 
   /**
@@ -540,37 +547,54 @@ export class Odex {
     for (let i = 1; i <= n; ++i) dz[i] = yh2[i];
     for (let i = 1; i <= n; ++i) y[i] = t[1][i];
     ++this.nAccept;
-    if (this.observer(this.xOld, this.x, y.slice(1), denseOutput(nrd, icom, this.xOldd, this.hhh, kmit, dens)) === false) return false;
-    // the optimal order
-    let kopt: number;
-    if (kc === 2) {
-      kopt = Math.min(3, KM - 1);
-      if (this.reject) kopt = 2;
-    } else if (kc <= this.k) {
-      kopt = kc;
-      if (w[kc - 1] < w[kc] * FAC3) kopt = kc - 1;
-      if (w[kc] < w[kc - 1] * FAC4) kopt = Math.min(kc + 1, KM - 1);
-    } else {
-      kopt = kc - 1;
-      if (kc > 3 && w[kc - 2] < w[kc - 1] * FAC3) kopt = kc - 2;
-      if (w[kc] < w[kopt] * FAC4) kopt = Math.min(kc, KM - 1);
-    }
-    // after a rejected step
-    if (this.reject) {
-      this.k = Math.min(kopt, kc);
-      this.h = this.posneg * Math.min(Math.abs(this.h), Math.abs(hh[this.k]));
-      this.reject = false;
-      return true;
-    }
-    if (kopt <= kc) this.h = hh[kopt];
-    else if (kc < this.k && w[kc] < w[kc - 1] * FAC4) this.h = (hh[kc] * a[kopt + 1]) / a[kc];
-    else this.h = (hh[kc] * a[kopt]) / a[kc];
-    // the step size of the next step
-    this.k = kopt;
-    this.h = this.posneg * Math.abs(this.h);
+    if (callObserver(this.observer, this.xOld, this.x, y.slice(1), denseOutput(nrd, icom, this.xOldd, this.hhh, kmit, dens)) === false)
+      return false;
+    // the optimal order and the next step size: odex's branches, but every comparison and candidate is computed on
+    // every step and only the choice branches, so the optimised acceptStep never reaches an operation that has never
+    // run (the order's corner cases deoptimised it again and again); entries w[0], a[KM] are NaN/defined, unused
+    const k = this.k;
+    const reject = this.reject;
+    const kDown = kc - 1;
+    const kDown2 = kc - 2;
+    const kUp = Math.min(kc + 1, KM - 1);
+    const kSame = Math.min(kc, KM - 1);
+    const down = w[kDown] < w[kc] * FAC3;
+    const up = w[kc] < w[kDown] * FAC4;
+    const down2 = w[kDown2] < w[kDown] * FAC3;
+    const kLow = kc > 3 && down2 ? kDown2 : kDown;
+    const upFromLow = w[kc] < w[kLow] * FAC4;
+    const kopt = kc === 2 ? (reject ? 2 : KOPT_AFTER_2) : kc <= k ? (up ? kUp : down ? kDown : kc) : upFromLow ? kSame : kLow;
+    const hUp = (hh[kc] * a[kopt + 1]) / a[kc];
+    const hSame = (hh[kc] * a[kopt]) / a[kc];
+    const hNext = kopt <= kc ? hh[kopt] : kc < k && up ? hUp : hSame;
+    // after a rejected step: no larger order, no larger step
+    const kAfterReject = Math.min(kopt, kc);
+    const hAfterReject = this.posneg * Math.min(Math.abs(this.h), Math.abs(hh[kAfterReject]));
+    this.k = reject ? kAfterReject : kopt;
+    this.h = reject ? hAfterReject : this.posneg * Math.abs(hNext);
+    this.reject = false;
     return true;
   }
 }
+
+/**
+ * f(x, y): the one call site of every right-hand side. Each solve brings its own closure, so V8 compiled the call
+ * inlined for the first one it saw and deoptimised the step functions on the next ("wrong call target", then "wrong
+ * feedback cell"); the warm-up below makes the site megamorphic before any solve (more than 8 calls, so V8 has given
+ * the function its feedback vector), a plain call that every closure takes.
+ */
+function callRhs(f: (t: number, y: number[]) => number[], x: number, y: number[]): number[] {
+  return f(x, y);
+}
+const RHS_WARM_UP = [(): number[] => [], (_t: number, y: number[]): number[] => y];
+for (let i = 0; i < 32; ++i) callRhs(RHS_WARM_UP[i % 2], 0, []);
+
+/** observer(xOld, x, y, dense): the one call site of every observer, made megamorphic up front as `callRhs`'s. */
+function callObserver(observer: OdexObserver, xOld: number, x: number, y: number[], dense: DenseOutput | undefined): boolean {
+  return observer(xOld, x, y, dense);
+}
+const OBSERVER_WARM_UP: OdexObserver[] = [() => true, (_xOld, _x, y) => y.length === 0];
+for (let i = 0; i < 32; ++i) callObserver(OBSERVER_WARM_UP[i % 2], 0, 0, [], undefined);
 
 /** The coefficients of the interpolation formula, in place in `y` (odex's interp). */
 function interpolationCoefficients(n: number, y: number[], imit: number): void {
