@@ -1339,7 +1339,8 @@ export function percentilesJson<E extends Estimate>(p: Percentiles<E>): Percenti
  * The result as printed by `simulate --json`: each mean that is infinite in theory (`result.finiteness`) replaced by
  * the one ∞ object `{ mean: null, infinite: true, reason, replications, sampleMean }` (io/jsonText.ts), and each mean
  * not settled (`unsettledEstimate`) by the not-settled object `{ mean: null, unsettled: true, reason, replications,
- * sampleMean }` (`unsettledObject`); everything else
+ * sampleMean }` (`unsettledObject`), in each of `perReplication` as well, with `finiteness` naming it `{ finite: null,
+ * unsettled: true, reason }`, neither finite nor infinite; everything else
  * as in `SimulationResult` (E[Q]/λ follows E[Q]) but the percentiles' `halfWidth` (`percentilesJson`); `meansOutsideInterval` lists the finite means outside their interval
  * (`meansOutsideInterval`, empty when none).
  */
@@ -1377,16 +1378,32 @@ export function simulationJson(result: SimulationResult): Record<string, unknown
     ['meanWorkload', f.meanWorkload],
     ['meanSlowdown', f.meanSlowdown],
   ];
-  if (perUnit.some(([, verdict]) => !verdict.finite))
+  // a mean resting on E[T] that may be ∞ with no rule settling it (E[T], E[Q], E[T/S]: as `simulate` has them) is the
+  // not-settled object everywhere: in each unit too, and `finiteness` calls it neither finite nor infinite
+  const unsettled = f.meanResponseTimeUnsettled;
+  const onT = new Set(['meanResponseTime', 'meanQueueLength', 'meanSlowdown']);
+  const notSettled = (key: string, verdict: EstimandFiniteness['meanSlowdown']) =>
+    unsettled !== undefined && verdict.finite && onT.has(key);
+  if (perUnit.some(([key, verdict]) => !verdict.finite || notSettled(key, verdict)))
     out.perReplication = result.perReplication.map((unit) => {
       const copy: Record<string, unknown> = { ...unit };
       for (const [key, verdict] of perUnit)
         if (!verdict.finite) {
           const inf: InfiniteEstimate = { mean: null, infinite: true, reason: verdict.reason, replications: 1, sampleMean: unit[key] };
           copy[key] = inf;
-        }
+        } else if (notSettled(key, verdict))
+          copy[key] = { mean: null, unsettled: true, reason: unsettled, replications: 1, sampleMean: unit[key] };
       return copy;
     });
+  if (unsettled !== undefined) {
+    const open = { finite: null, unsettled: true, reason: unsettled };
+    out.finiteness = {
+      ...f,
+      meanResponseTime: open,
+      meanQueueLength: open,
+      ...(f.meanSlowdown.finite ? { meanSlowdown: open } : {}),
+    };
+  }
   out.meansOutsideInterval = meansOutsideInterval(result);
   return out;
 }

@@ -42,6 +42,26 @@ describe('per-replication values follow the finiteness rule', () => {
     for (const unit of srpt.perReplication as Record<string, unknown>[]) expect(typeof unit.meanResponseTime).toBe('number');
   });
 
+  it('E[T] not settled (pareto:1.9, d = 3 without replacement): each unit and `finiteness` say so, no number, no finite: true', () => {
+    const model = parseModel({ lambda: 0.5, d: 3, service: 'pareto:1.9', sampling: 'without-replacement' });
+    const r = simulate(model, options);
+    const json = parseJsonText(jsonText(simulationJson(r))) as {
+      perReplication: Record<string, { unsettled?: boolean; sampleMean?: number }>[];
+      finiteness: Record<string, { finite?: unknown; unsettled?: boolean }>;
+    };
+    json.perReplication.forEach((unit, i) => {
+      for (const key of ['meanResponseTime', 'meanQueueLength', 'meanSlowdown'])
+        expect(unit[key], key).toMatchObject({
+          unsettled: true,
+          sampleMean: (r.perReplication[i] as unknown as Record<string, number>)[key],
+        });
+      expect(unit.meanWorkload).toMatchObject({ infinite: true });
+    });
+    for (const key of ['meanResponseTime', 'meanQueueLength', 'meanSlowdown'])
+      expect(json.finiteness[key], key).toMatchObject({ finite: null, unsettled: true });
+    expect(json.finiteness.meanWorkload).toMatchObject({ finite: false });
+  });
+
   it('simulate --json prints infinite per-replication slowdowns in the one encoding (mean null, infinite true)', async () => {
     const r = await runCli('simulate --lambda 0.7 --d 2 --n 10 --jobs 400 --replications 2 --warmup 5 --json --no-progress --threads 1');
     expect(r.status, r.stderr).toBe(0);
