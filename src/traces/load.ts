@@ -56,13 +56,17 @@ export function readTraceText(path: string): string {
  */
 export function loadTrace(path: string, options: LoadTraceOptions = {}): Trace {
   const format = options.format ?? formatFromName(path);
+  // a missing file is named as missing first (Node's ENOENT), whatever its name implies
+  const text = format ? undefined : readTraceText(path);
   if (!format)
-    throw new InvalidModelError(`cannot tell the trace format of ${JSON.stringify(path)} from its name; give format 'swf' or 'swim'`);
+    throw new InvalidModelError(
+      `cannot tell the trace format of ${JSON.stringify(path)} from its name (.swf, .swf.gz or .tsv); give the format, swf or swim (--format on the command line)`,
+    );
   if (format === 'swim' && options.status) throw new InvalidModelError('the status filter applies to SWF traces only');
   if (format === 'swf' && options.size) throw new InvalidModelError('the size definition (B | D) applies to SWIM traces only');
-  const text = readTraceText(path);
+  const body = text ?? readTraceText(path);
   const source = basename(path);
   return format === 'swf'
-    ? parseSwf(text, { source, onMalformed: options.onMalformed, status: options.status })
-    : parseSwim(text, { source, onMalformed: options.onMalformed, size: options.size });
+    ? parseSwf(body, { source, onMalformed: options.onMalformed, status: options.status })
+    : parseSwim(body, { source, onMalformed: options.onMalformed, size: options.size });
 }

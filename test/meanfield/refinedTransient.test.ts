@@ -75,3 +75,17 @@ describe('populationRefinedTransient', () => {
     expect(pop.observables.meanQueueLength[3]).toBeCloseTo(stationary.observables.meanQueueLength.coefficient, 6);
   });
 });
+
+describe('refinedTransient at d = 1 (random routing)', () => {
+  // trial s14: compare --d 1 --lambda 0.9 sat for minutes integrating this K(K + 2) system to zeros; the drift is
+  // linear at d = 1, so V(t) ≡ 0 exactly (independent M/M/1 servers: E[s^(n)(t)] = s(t) at every n)
+  it('V(t) is exactly 0 without integrating, beside the same mean-field path', () => {
+    const model = parseModel({ lambda: 0.5, d: 1 });
+    const times = [0, 1, 5, 20];
+    const r = refinedTransient(model, { times });
+    expect(r.diagnostics.nEval).toBe(0);
+    expect(r.sumV).toEqual([0, 0, 0, 0]);
+    for (const row of r.V) expect(row.every((v) => v === 0)).toBe(true);
+    expect(r.meanField.tail[3][1]).toBeGreaterThan(0);
+  });
+});

@@ -216,3 +216,19 @@ describe('loadTrace on a broken .gz', () => {
     }
   });
 });
+
+describe('loadTrace refusals name the fault a user can fix', () => {
+  // trial s14: `replay /nonexist.csv` said "cannot tell the trace format … give format 'swf' or 'swim'" (no such
+  // option on the command line) before saying the file is missing
+  it('a missing file of an unknown kind is missing first; an unknown kind names --format', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'trace-kind-'));
+    try {
+      expect(() => loadTrace(path.join(dir, 'absent.csv'))).toThrow(/ENOENT/);
+      const csv = path.join(dir, 'jobs.csv');
+      writeFileSync(csv, '1,2\n');
+      expect(() => loadTrace(csv)).toThrow(/cannot tell the trace format of .*jobs\.csv.*\(--format on the command line\)$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
