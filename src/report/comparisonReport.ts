@@ -573,6 +573,16 @@ ${SLOPE_METHOD} (> 3 × combined half-width);
   the calibration check reads ν = R − 1; the limit verdict's h_â reads Welch–Satterthwaite's ν (each σ_n² from its R_n − 1).`;
 }
 
+/**
+ * The selection rule a refined-mean-field report's heading names: JSQ(d), with d = 1 called what it is (random routing:
+ * every server an M/M/1 queue at every n, `selectionName`), alone or beside d ≥ 2.
+ */
+function d1Selection(result: ComparisonResult): string {
+  const d1 = result.models.filter((m) => m.model.d === 1 && (m.model.memory === undefined || m.model.memory.kind === 'none'));
+  if (d1.length === 0) return 'JSQ(d)';
+  return d1.length === result.models.length ? 'RANDOM (d = 1: random routing)' : 'JSQ(d) (RANDOM at d = 1: random routing)';
+}
+
 /** The report body (Markdown) of a comparison. */
 export function comparisonMarkdown(result: ComparisonResult, figures: readonly Figure[], meta: RunMetadata): string {
   const c = result.config;
@@ -584,7 +594,7 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
   // of a model that is not
   const extras = modelExtrasLabel(model);
   const heading = refined
-    ? `# Validation report: ${extras === '' && model.discipline === 'fifo' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\nJSQ(d) selection, ${model.discipline === 'fifo' ? 'FIFO' : `${model.discipline.toUpperCase()} (with exponential sizes FIFO's queue lengths: the SQ(d) mean field and its refined terms give E[Q] and E[T], not the law of T)`}, exponential service of mean ${model.service.mean} (time in ${timeUnit(model.service)})${extras}, sampling ${model.sampling}.`
+    ? `# Validation report: ${extras === '' && model.discipline === 'fifo' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\n${d1Selection(result)} selection, ${model.discipline === 'fifo' ? 'FIFO' : `${model.discipline.toUpperCase()} (with exponential sizes FIFO's queue lengths: the SQ(d) mean field and its refined terms give E[Q] and E[T], not the law of T)`}, exponential service of mean ${model.service.mean} (time in ${timeUnit(model.service)})${extras}, sampling ${model.sampling}.`
     : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${selectionLabel(model, 'd')} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
       `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in ${timeUnit(model.service)}).`;
   const bullets = [

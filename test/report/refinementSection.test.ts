@@ -20,6 +20,10 @@ describe('exact points and the second order in the comparison report', () => {
     await writeComparisonReport(dir, result, meta);
     const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
     expect(md).toContain('### Exact small-n points');
+    // the section states the rule its statuses come from: the family rule (Holm, reruns), not the bare interval, under
+    // which a cell 0.83 outside h_n + bound read "agrees" (trial of 2026-12-03, d = 2, λ = 0.95, n = 2)
+    expect(md).toMatch(/its status is the report's family rule \(Holm over all judged cells/);
+    expect(md).not.toMatch(/judged against the exact value: \|x̂_n − E\[T\]_n\| ≤ h_n \+ bound/);
     expect(md).toContain('| refined | refined 2nd order | exact (± bound) |');
     expect(md).toContain(result.cells[0].exact!.meanResponseTime.toFixed(5));
     expect(md).toContain('(vs exact)');
@@ -122,5 +126,15 @@ describe('exact points and the second order in the comparison report', () => {
   it('refinementSection is empty for a comparison without exact points or a 1/n² term', () => {
     const plain = { ...result, models: result.models.map((m) => ({ ...m, exact: null, secondOrder: null })) };
     expect(refinementSection(plain)).toBe('');
+  });
+});
+
+// the trial of 2026-12-03: `compare --d 1`'s report said "JSQ(d) selection" where every other output says RANDOM (d = 1)
+describe('a refined report at d = 1 names random routing', () => {
+  it('says RANDOM (d = 1) alone, and beside JSQ(d) in a grid with d = 1 and 2', () => {
+    const alone = runComparison(reportComparison({ ds: [1], lambdas: [0.5], ns: [10, 20], jobs: 2_000, replications: 3, seed: 4 }));
+    expect(comparisonMarkdown(alone, [], meta)).toContain('\n\nRANDOM (d = 1: random routing) selection, FIFO,');
+    const both = runComparison(reportComparison({ ds: [1, 2], lambdas: [0.5], ns: [10, 20], jobs: 2_000, replications: 3, seed: 4 }));
+    expect(comparisonMarkdown(both, [], meta)).toContain('\n\nJSQ(d) (RANDOM at d = 1: random routing) selection, FIFO,');
   });
 });
