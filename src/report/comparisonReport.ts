@@ -438,7 +438,7 @@ function summaryBody(result: ComparisonResult): string {
     `${count(limits, 'agrees-not-confirmed') ? `; ${count(limits, 'agrees-not-confirmed')} of the agreeing limits were rejected by their first run, not by the rerun` : ''}` +
     `${count(limits, 'not-judged') ? `; ${count(limits, 'not-judged')} not judged (too few n)` : ''}` +
     `${infinite(limits, ['is', 'are'])}.\n` +
-    `Per n: ${count(verdicts, 'agrees')} cells agree, ${count(verdicts, 'disagrees')} disagree, ${count(verdicts, 'not-judged')} not judged${infinite(verdicts, ['is', 'are'])} ` +
+    `Per n: ${cellsAgreeText(count(verdicts, 'agrees'))}, ${count(verdicts, 'disagrees')} disagree, ${count(verdicts, 'not-judged')} not judged${infinite(verdicts, ['is', 'are'])} ` +
     '(no refined term V exists here, so no finite-n value is predicted: a cell is judged only against an exact finite-n value; ' +
     'the others show their difference beside the finite-n bias |ĉ₁|/n + |ĉ₂|/n² fitted from these same cells, as information; see Method).\n\n' +
     `Measured 1/n coefficients (95%): ${c1.join('; ')}.\n\n${familyText(result)}`
@@ -581,6 +581,11 @@ function d1Selection(result: ComparisonResult): string {
   const d1 = result.models.filter((m) => m.model.d === 1 && (m.model.memory === undefined || m.model.memory.kind === 'none'));
   if (d1.length === 0) return 'JSQ(d)';
   return d1.length === result.models.length ? 'RANDOM (d = 1: random routing)' : 'JSQ(d) (RANDOM at d = 1: random routing)';
+}
+
+/** "k cells agree", in the singular for one cell ("1 cell agrees"): the compare summary's and the report's count. */
+export function cellsAgreeText(k: number): string {
+  return k === 1 ? '1 cell agrees' : `${k} cells agree`;
 }
 
 /** The report body (Markdown) of a comparison. */

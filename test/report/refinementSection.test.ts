@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/index.ts';
-import { comparisonFigures, comparisonMarkdown, disagreementLine, statusText, writeComparisonReport } from '../../src/report/index.ts';
+import {
+  cellsAgreeText,
+  comparisonFigures,
+  comparisonMarkdown,
+  disagreementLine,
+  statusText,
+  writeComparisonReport,
+} from '../../src/report/index.ts';
 import { refinementSection } from '../../src/report/refinementSection.ts';
 import { reportComparison } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
@@ -137,4 +144,9 @@ describe('a refined report at d = 1 names random routing', () => {
     const both = runComparison(reportComparison({ ds: [1, 2], lambdas: [0.5], ns: [10, 20], jobs: 2_000, replications: 3, seed: 4 }));
     expect(comparisonMarkdown(both, [], meta)).toContain('\n\nJSQ(d) (RANDOM at d = 1: random routing) selection, FIFO,');
   });
+});
+
+// the trial of 2026-12-03: compare's summary printed "1 cells agree"
+it('counts agreeing cells in the singular for one: "1 cell agrees", "0 cells agree", "2 cells agree"', () => {
+  expect([0, 1, 2].map(cellsAgreeText)).toEqual(['0 cells agree', '1 cell agrees', '2 cells agree']);
 });

@@ -49,6 +49,7 @@ import {
   exactPointJson,
   settingsFolderName,
   statusText,
+  cellsAgreeText,
   writeComparisonReport,
 } from '../../report/index.ts';
 import { action } from '../errors.ts';
@@ -551,10 +552,10 @@ export function compareCommand(): Command {
           `Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
           // judged by the refined term: the classic model, PS/LAS through FIFO, server speeds (not only cells keyed as classic)
           result.judgedBy === 'refined-mean-field'
-            ? `  ${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
+            ? `  ${cellsAgreeText(count('agrees'))}, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
               `${count('refined-out-of-range')} outside the refined range${count('not-resolvable') ? `, ${count('not-resolvable')} not resolvable within budget` : ''}`
             : `  no refined term for this model (theory.md §8${arrivalsWithoutV(result)}): a cell is judged only against an exact finite-n value; ` +
-              `${count('agrees')} cells agree, ${count('disagrees')} disagree (confirmed), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
+              `${cellsAgreeText(count('agrees'))}, ${count('disagrees')} disagree (confirmed), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
               `${count('not-judged')} shown, not judged (their allowance is fitted from the same cells; the limit check judges)` +
               `${count('undefined') ? `, ${count('undefined')} undefined (infinite: E[T] = ∞ in theory)` : ''}` +
               UNVALUED_STATUSES.map((s) =>
