@@ -37,4 +37,4 @@ export {
   type SimulationSummary,
 } from './evaluate.ts';
 export { judgeClaimOnCells, pointEvidence, type CellCoordinates, type MeasuredCell } from './cells.ts';
-export { conjectureResultsJson, conjectureRows, openEndLines, quantityJson } from './report.ts';
+export { conjectureResultsJson, conjectureRows, openEndLines, quantityJson, quantityNamer } from './report.ts';

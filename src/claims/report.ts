@@ -2,7 +2,9 @@
  * Report content of a conjecture evaluation that is plain data: one flat row per grid point (CSV/JSON). The figures
  * and the Markdown are built in src/report/claimReport.ts.
  */
-import type { ConjectureResult, PointResult, QuantityValue } from './evaluate.ts';
+import { quantityMemory, type ConjectureResult, type GridPoint, type PointResult, type QuantityValue } from './evaluate.ts';
+import { parseClaim } from './claim.ts';
+import { randomAtD, selectionName } from '../model/index.ts';
 import { infiniteJson, type InfiniteJson, type UnsettledEstimateJson } from '../io/jsonText.ts';
 
 export type Row = Record<string, number | string | null>;
@@ -97,13 +99,30 @@ export function conjectureResultsJson(result: ConjectureResult): unknown {
 export function openEndLines(result: ConjectureResult): string[] {
   const where = new Map<string, string[]>();
   const why = new Set<string>();
+  const name = quantityNamer(result);
   for (const p of result.points)
     for (const q of p.quantities) {
       if (q.openEnd === undefined) continue;
-      const at = `${q.key} at ${p.point.row}, λ = ${p.point.lambda}`;
+      const at = `${name(q, p.point)} at ${p.point.row}, λ = ${p.point.lambda}`;
       where.set(q.openEnd, [...(where.get(q.openEnd) ?? []), at]);
       if (q.openEndWhy !== undefined) why.add(q.openEndWhy);
     }
   // each percentile's numbers where it holds, then the explanation they share once (per number of sections)
   return [...[...where.entries()].map(([note, at]) => `${at.join('; ')}: ${note}`), ...why];
+}
+
+/**
+ * The names of a result's quantities at one grid point, as the report and the text write them: the claim's key
+ * ("T(jsq, fifo)"), and where the rule samples one server at that point (d = 1 without a memory: random routing,
+ * `randomAtD`) the key with that said, "T(jsq, fifo) = RANDOM (d = 1)" (`selectionName`): at d = 1, T(jsq, fifo) and
+ * T(lwl, fifo) are one policy.
+ * @returns a function from a quantity to its name at `point`.
+ */
+export function quantityNamer(result: Pick<ConjectureResult, 'claim'>): (q: QuantityValue, point: GridPoint) => string {
+  const refs = new Map(parseClaim(result.claim).quantities.map((r) => [r.key, r]));
+  return (q, point) => {
+    const ref = refs.get(q.key);
+    const model = { selection: q.selection, d: point.d, memory: { kind: ref === undefined ? point.memory : quantityMemory(ref, point) } };
+    return randomAtD(model) ? `${q.key} = ${selectionName(model)}` : q.key;
+  };
 }

@@ -11,6 +11,7 @@ import {
   formatMemory,
   idleGridSettings,
   parseModel,
+  randomAtD,
   settingApplies,
   usesPrediction,
   type BatchDispatch,
@@ -58,7 +59,10 @@ export interface ExpandOptions {
 
 /**
  * E.g. "JSQ+SRPT", "JSQ+FIFO+IP" (a memory), "JSQ+FIFO (arrivals det)" (non-Poisson arrivals, theory.md §14),
- * "JSQ+FIFO (batch 2 (spread))", "JSQ+FIFO (batch geom:2 (whole))" (batches and size laws, §15).
+ * "JSQ+FIFO (batch 2 (spread))", "JSQ+FIFO (batch geom:2 (whole))" (batches and size laws, §15). d has its own column
+ * or panel, so the rule is named without it, except where d makes it another rule: a rule that samples d servers at
+ * d = 1 without a memory is random routing (`randomAtD`, `selectionName`'s "RANDOM (d = 1)"), "JSQ+FIFO (RANDOM at d = 1)".
+ * @param d the cell's d; omitted, the label names the rule for every d.
  */
 export function policyLabel(
   selection: Selection,
@@ -67,8 +71,12 @@ export function policyLabel(
   arrivals = 'exp',
   batch: number | string = 1,
   batchDispatch: BatchDispatch = 'spread',
+  d?: number,
 ): string {
-  const stream = [arrivals === 'exp' ? '' : `arrivals ${arrivals}`, batchLabel(batch, batchDispatch)].filter((x) => x !== '').join(', ');
+  const random = d !== undefined && randomAtD({ selection, d, memory: { kind: memory } }) ? 'RANDOM at d = 1' : '';
+  const stream = [random, arrivals === 'exp' ? '' : `arrivals ${arrivals}`, batchLabel(batch, batchDispatch)]
+    .filter((x) => x !== '')
+    .join(', ');
   return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}${stream === '' ? '' : ` (${stream})`}`;
 }
 
@@ -142,7 +150,7 @@ export function expandGrid(spec: ExperimentSpec, options: ExpandOptions = {}): E
                 policy:
                   spec.redundancy === 'cancel-on-complete'
                     ? `RED+${discipline.toUpperCase()} (cancel-on-complete, ${spec.replicas ?? 'independent'} replicas)`
-                    : `${policyLabel(selection, discipline, memory, arrivals, batch, batchDispatch)}${redundancy === '' ? '' : ` (redundancy ${spec.redundancy})`}`,
+                    : `${policyLabel(selection, discipline, memory, arrivals, batch, batchDispatch, d)}${redundancy === '' ? '' : ` (redundancy ${spec.redundancy})`}`,
                 selection,
                 discipline,
                 service: serviceLabel,

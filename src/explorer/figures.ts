@@ -6,6 +6,7 @@
  */
 import { estimateFields, type Row } from '../report/figures.ts';
 import { timeUnit } from '../model/service/index.ts';
+import { randomAtD, selectionName } from '../model/index.ts';
 import type { SimulationResult } from '../sim/simulate.ts';
 import type { ExplorerView } from './view.ts';
 
@@ -342,8 +343,10 @@ function sweepFigure(view: ExplorerView, sim: SimulationResult | undefined): Exp
   const w = view.sweep;
   if (!w) return undefined;
   const m = view.model;
-  const policy = m.selection === 'random' || m.d === 1 ? 'random (d = 1), M/G/1' : `${m.selection.toUpperCase()}(${m.d}), mean field`;
-  const random = 'random (d = 1), M/G/1';
+  // the policy by the CLI's name (`selectionName`: RANDOM (d = 1) for a sampling rule at d = 1); random routing, every
+  // server an M/G/1 queue, is one curve with the comparison line
+  const random = 'RANDOM (d = 1), M/G/1';
+  const policy = m.selection === 'random' || randomAtD(m) ? random : `${selectionName(m)}, mean field`;
   const here = `λ = ${m.lambda}`;
   const rows: ExplorerFigure['rows'] = [];
   // the axis from finite values only: a domain reaching ∞ is vega's "Infinite extent" (and an empty frame)

@@ -3,7 +3,7 @@
  * comparison against λ, and the Markdown text. No I/O: the CLI renders and writes them.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { openEndLines, type ConjectureResult, type PointResult } from '../claims/index.ts';
+import { openEndLines, quantityNamer, type ConjectureResult, type PointResult } from '../claims/index.ts';
 import { VEGA_LITE_SCHEMA, estimateFields, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, type RunMetadata } from './page.ts';
 import { servicesTimeUnit } from './experimentReport.ts';
@@ -169,14 +169,15 @@ export function conjectureFigures(result: ConjectureResult): Figure[] {
   return [verdictMap(result), sidesFigure(result)];
 }
 
-function quantityCell(p: PointResult): string {
+function quantityCell(p: PointResult, name: ReturnType<typeof quantityNamer>): string {
   return p.quantities
     .map((q) => {
+      const key = name(q, p.point);
       const where = q.source === 'mean-field' ? `${q.method}, ${q.kind}` : 'sim';
       // not settled: no estimate, so no value or interval; the run's average apart (the reason is in the evidence)
-      if (q.unsettled !== undefined) return `${q.key} not settled (run's average ${f3(q.sampleMean ?? Number.NaN)}, ${where})`;
+      if (q.unsettled !== undefined) return `${key} not settled (run's average ${f3(q.sampleMean ?? Number.NaN)}, ${where})`;
       // an interval open at an end says so, the note why once below the table (as simulate and replay print it)
-      return `${q.key} = ${f3(q.value)} ${iv(q.interval[0], q.interval[1])} (${where}${q.openEnd === undefined ? '' : '; open at an end: see the note below'})`;
+      return `${key} = ${f3(q.value)} ${iv(q.interval[0], q.interval[1])} (${where}${q.openEnd === undefined ? '' : '; open at an end: see the note below'})`;
     })
     .join('<br>');
 }
@@ -215,6 +216,7 @@ export function conjectureMarkdown(result: ConjectureResult, figures: readonly F
     )
     .join('\n');
   const mixed = result.points.some((p) => new Set(p.quantities.map((q) => q.source)).size > 1);
+  const name = quantityNamer(result);
   const table = [
     '| grid row | λ | verdict | comparisons: left [interval] op right [interval] | quantities: value [interval] (source) |',
     '|---|---|---|---|---|',
@@ -225,7 +227,7 @@ export function conjectureMarkdown(result: ConjectureResult, figures: readonly F
             (c) =>
               `${f3(c.leftValue)} ${iv(c.left.lo, c.left.hi)} ${c.operator.replace('<', '&lt;').replace('>', '&gt;')} ${f3(c.rightValue)} ${iv(c.right.lo, c.right.hi)} → ${c.verdict}`,
           )
-          .join('<br>')} | ${quantityCell(p)} |`,
+          .join('<br>')} | ${quantityCell(p, name)} |`,
     ),
   ].join('\n');
   return `# Conjecture: ${s.name}

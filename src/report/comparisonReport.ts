@@ -25,6 +25,7 @@ import { FIXED_POINT_FLOOR_TAUS } from '../meanfield/warmup.ts';
 import { meanJson, unvaluedJson } from '../io/jsonText.ts';
 
 import { timeUnit } from '../model/service/index.ts';
+import { selectionFamilyName } from '../model/index.ts';
 import {
   fittedLimitInterval,
   isUnvalued,
@@ -578,9 +579,10 @@ ${SLOPE_METHOD} (> 3 × combined half-width);
  * every server an M/M/1 queue at every n, `selectionName`), alone or beside d ≥ 2.
  */
 function d1Selection(result: ComparisonResult): string {
-  const d1 = result.models.filter((m) => m.model.d === 1 && (m.model.memory === undefined || m.model.memory.kind === 'none'));
-  if (d1.length === 0) return 'JSQ(d)';
-  return d1.length === result.models.length ? 'RANDOM (d = 1: random routing)' : 'JSQ(d) (RANDOM at d = 1: random routing)';
+  return selectionFamilyName(
+    result.models[0].model,
+    result.models.map((m) => m.model.d),
+  );
 }
 
 /** "k cells agree", in the singular for one cell ("1 cell agrees"): the compare summary's and the report's count. */

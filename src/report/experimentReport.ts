@@ -280,7 +280,7 @@ function rowColumns(outcomes: readonly CellOutcome[]): { header: string[]; of: (
     of: (o) => {
       const s = cellStream(o.cell);
       return [
-        `${policyLabel(o.cell.selection, o.cell.discipline, o.cell.memory)}${prediction(o)}`,
+        `${policyLabel(o.cell.selection, o.cell.discipline, o.cell.memory, undefined, undefined, undefined, o.cell.d)}${prediction(o)}`,
         ...(arrivals ? [s.arrivals] : []),
         ...(batch ? [batchLabel(s.batch, s.batchDispatch) || '1'] : []),
       ];

@@ -4,6 +4,7 @@
  */
 import type { TableCell, TableFit } from '../compare/finiteNTable.ts';
 import { formatCount, standardErrorOfMean } from '../stats/index.ts';
+import { randomAtD, selectionName } from '../model/index.ts';
 
 /** The table as the `table` command assembles it. */
 export interface FiniteNTable {
@@ -84,7 +85,18 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
   for (const fit of table.fits) {
     const cells = groups.get(`${fit.d}|${fit.lambda}`) ?? [];
     if (cells.length === 0) continue;
-    lines.push(`### d = ${fit.d}, λ = ${fit.lambda}: mean field E[Q] = ${f(cells[0].meanField)}`, '');
+    // d = 1 is random routing (`selectionName`): every server an M/M/1 queue at every n, so no 1/n term (ΣV = 0)
+    const random = randomAtD({ selection: 'jsq', d: fit.d });
+    lines.push(
+      `### ${random ? selectionName({ selection: 'jsq', d: fit.d }) : `d = ${fit.d}`}, λ = ${fit.lambda}: mean field E[Q] = ${f(cells[0].meanField)}`,
+      '',
+    );
+    if (random)
+      lines.push(
+        `At d = 1 a job joins its one sampled server: random routing, each server an M/M/1 queue at every n (theory.md §7), ` +
+          `so E[Q]_n = λ/(1 − λ) = ${f(fit.lambda / (1 - fit.lambda))} at every n and ΣV = 0 (no 1/n term to fit).`,
+        '',
+      );
     // where the runs started, per n (auto takes the fixed point only where the warm-up rule reads one from it at n)
     const starts = [...new Set(cells.map((c) => c.start))].map(
       (s) =>

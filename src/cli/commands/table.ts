@@ -23,7 +23,7 @@ import type { ShardSpec } from '../../runs/shard.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import { simulationWarmup, type SimulationStart, type StartChoice } from '../../meanfield/warmup.ts';
 import { initialCounts } from '../../sim/initialState.ts';
-import { SAMPLINGS, type Sampling } from '../../model/index.ts';
+import { SAMPLINGS, selectionFamilyName, type Sampling } from '../../model/index.ts';
 import { TABLE_T_HELP, finiteNTableCsvRows, finiteNTableMarkdown } from '../../report/finiteNTable.ts';
 import { occupancyChainSpec, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
 import { tInterval } from '../../stats/tInterval.ts';
@@ -112,8 +112,8 @@ const ENGINE = 'occupancy-chain/1 (one draw: event and first server)';
 export function tableCommand(): Command {
   const cmd = new Command('table')
     .description(
-      'The finite-n table of the supermarket model with exponential sizes, JSQ(d), FIFO: for every d, λ and n, E[Q] (jobs\n' +
-        'per server) and E[T] = E[Q]/λ (Little) with 95% t intervals over independent runs, beside the mean field, the\n' +
+      'The finite-n table of the supermarket model with exponential sizes, JSQ(d) (RANDOM at d = 1: random routing), FIFO:\n' +
+        'for every d, λ and n, E[Q] (jobs per server) and E[T] = E[Q]/λ (Little) with 95% t intervals over independent runs, beside the mean field, the\n' +
         'refined mean field of first (Σπ + ΣV/n) and second order (+ ΣA/n²), and the exact chain for small n; per (d, λ),\n' +
         'the fits E[Q_n] − Σπ = c₁/n and c₁/n + c₂/n² (to be read against ΣV and ΣA).\n\n' +
         'Each run is one n-server chain, uniformised at rate n(λ + 1): an event is an arrival (prob. λ/(λ+1)) joining the\n' +
@@ -424,7 +424,7 @@ export function tableCommand(): Command {
       // where the exact chains' CPU went (not counted in the simulation's CPU s above it)
       const exactNote = exactCpuSeconds > 0 ? `; exact chains ${exactCpuSeconds.toFixed(1)} CPU s` : '';
       const markdown =
-        `# Finite-n table: JSQ(d), exponential sizes, FIFO, sampling ${o.sampling}, --start ${o.start}\n\n` +
+        `# Finite-n table: ${selectionFamilyName({ selection: 'jsq', d: o.d[0] }, o.d)}, exponential sizes, FIFO, sampling ${o.sampling}, --start ${o.start}\n\n` +
         finiteNTableMarkdown({ cells, fits }) +
         (notes.length > 0 ? `\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}\n` : '') +
         '\n' +

@@ -55,19 +55,48 @@ export function idlePrediction(selection: Selection, discipline: Discipline): st
  * @param d the d to print, default the model's; `'d'` names the family (`JSQ(d)`) and keeps the rule's name.
  * @example selectionName({ selection: 'lwl', d: 1 }) // 'RANDOM (d = 1)'
  */
-export function selectionName(
-  model: {
-    readonly selection: Selection;
-    readonly d: number;
-    readonly memory?: { readonly kind: string };
-    readonly redundancy?: RedundancySpec;
-  },
-  d: number | 'd' = model.d,
-): string {
+export function selectionName(model: NamedSelection, d: number | 'd' = model.d): string {
   if (model.redundancy !== undefined) return `RED(${d})`;
   if (!SELECTION_TABLE[model.selection].samplesD) return model.selection.toUpperCase();
-  if (d === 1 && (model.memory === undefined || model.memory.kind === 'none')) return 'RANDOM (d = 1)';
+  if (d !== 'd' && randomAtD(model, d)) return 'RANDOM (d = 1)';
   return `${model.selection.toUpperCase()}(${d})`;
+}
+
+/** The fields of a model that name its selection rule (`selectionName`, `randomAtD`, `selectionFamilyName`). */
+export interface NamedSelection {
+  readonly selection: Selection;
+  readonly d: number;
+  readonly memory?: { readonly kind: string };
+  readonly redundancy?: RedundancySpec;
+}
+
+/**
+ * Whether the selection rule, at this d, is random routing because it samples one server: a rule that samples d
+ * servers (JSQ, LWL, LPW) at d = 1 without a dispatcher memory and without redundancy (`selectionName` then writes
+ * `RANDOM (d = 1)`). A rule that samples no servers (random, jiq) is named by its own name and answers false here.
+ */
+export function randomAtD(model: NamedSelection, d: number = model.d): boolean {
+  return (
+    d === 1 &&
+    model.redundancy === undefined &&
+    SELECTION_TABLE[model.selection].samplesD &&
+    (model.memory === undefined || model.memory.kind === 'none')
+  );
+}
+
+/**
+ * The selection rule of a grid over d as a heading or title names it (one name with `selectionName`): the family,
+ * `JSQ(d)`; a grid whose d are all 1, where the rule is random routing (every server an M/M/1 queue at every n with
+ * exponential sizes, theory.md §7), `RANDOM (d = 1: random routing)`; d = 1 beside d ≥ 2,
+ * `JSQ(d) (RANDOM at d = 1: random routing)`.
+ * @param ds the grid's values of d (any order, repeats allowed).
+ * @example selectionFamilyName({ selection: 'jsq', d: 2 }, [1, 2]) // 'JSQ(d) (RANDOM at d = 1: random routing)'
+ */
+export function selectionFamilyName(model: NamedSelection, ds: readonly number[]): string {
+  const family = selectionName(model, 'd');
+  const atOne = ds.filter((d) => randomAtD(model, d)).length;
+  if (atOne === 0) return family;
+  return atOne === ds.length ? 'RANDOM (d = 1: random routing)' : `${family} (RANDOM at d = 1: random routing)`;
 }
 
 /**
