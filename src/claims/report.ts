@@ -15,7 +15,8 @@ const num = (x: number) => (Number.isFinite(x) ? x : null);
  * One flat row per grid point: λ, d, service, prediction, verdict, each comparison's sides (value, lo, hi) and each
  * quantity's value, interval, source and method. A quantity infinite in theory (model/moments.ts) has its value, lo and
  * hi empty (null) and `<key> infinite` true, and the row's `infinite` says why (README "JSON formats": the flat form);
- * a bare empty cell is "no such value". Never "Infinity" or NaN.
+ * an interval open at an end (a percentile's [lo, ∞)) has that end empty and `<key> openEnd` the note why, as JSON's
+ * `openEnd`; a bare empty cell is "no such value". Never "Infinity" or NaN.
  */
 export function conjectureRows(result: ConjectureResult): Row[] {
   return result.points.map((p) => {
@@ -49,6 +50,8 @@ export function conjectureRows(result: ConjectureResult): Row[] {
         [`${q.key} lo`]: num(q.interval[0]),
         [`${q.key} hi`]: num(q.interval[1]),
         ...(infinite ? { [`${q.key} infinite`]: 'true' } : {}),
+        // an interval open at an end (a percentile's [lo, ∞)): its empty end beside the note, named as in JSON
+        ...(q.openEnd === undefined ? {} : { [`${q.key} openEnd`]: q.openEnd }),
         // not settled: value, lo, hi empty beside the flag; the run's average apart, an observation
         ...(q.unsettled === undefined ? {} : { [`${q.key} unsettled`]: 'true', [`${q.key} sampleMean`]: num(q.sampleMean ?? Number.NaN) }),
         [`${q.key} source`]: `${q.source}: ${q.method}`,

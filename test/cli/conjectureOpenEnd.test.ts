@@ -38,6 +38,10 @@ describe('conjecture says why a percentile interval is open at an end, as simula
     expect(md).toMatch(
       /Percentile intervals open at an end:\n\n- P99\(jsq, srpt\) at pareto:1\.5, d = 2, λ = 0\.5: percentile intervals: p99 has no upper end/,
     );
+    // the flat CSV flags the open end beside the empty hi, under JSON's name (it had an empty hi and no word why)
+    const [header, row] = readFileSync(path.join(out, 'points.csv'), 'utf8').split('\n');
+    expect(header).toContain('"P99(jsq, srpt) openEnd"');
+    expect(row).toContain(q.openEnd);
     // --json (resumed from the stored cell: the note is kept with it)
     const j = await runCli(['conjecture', file, '--out', out, '--no-progress', '--json']);
     expect(j.status, j.stderr).toBe(0);
