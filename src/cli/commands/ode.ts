@@ -17,7 +17,7 @@ import {
   type RefinedTransientResult,
   type TransientResult,
 } from '../../meanfield/index.ts';
-import { checkServers, load, unknownPolicy, type SupermarketModel } from '../../model/index.ts';
+import { checkServers, load, policyName, unknownPolicy, type SupermarketModel } from '../../model/index.ts';
 import { createLateProgress, createProgress } from '../progress.ts';
 import { action } from '../errors.ts';
 import {
@@ -299,6 +299,7 @@ function printLwlTransient(model: SupermarketModel, times: number[], o: Opts): v
   const tr = r.result;
   if (o.json) {
     printJson({
+      policy: policyName(model),
       model,
       times: tr.times,
       busyFraction: tr.busyFraction,
@@ -468,7 +469,7 @@ function runUntilSteady(model: SupermarketModel, from: number[] | undefined, o: 
   const meanQueueLength = tails.map((s) => s.slice(1).reduce((a, b) => a + b, 0));
   const steady = { time: reached, tolerance: o.tol, distance: last, resolution: o.dt, init: o.init ?? (o.from ? 'from' : 'empty') };
   if (o.json) {
-    printJson({ model, steady, times, meanQueueLength, tail: tails, fixedPoint: star });
+    printJson({ policy: policyName(model), model, steady, times, meanQueueLength, tail: tails, fixedPoint: star });
   } else if (o.csv) {
     const K = Math.max(...tails.map((s) => s.length));
     const columns = ['t', 'meanQueueLength', ...Array.from({ length: K }, (_, i) => `s_${i}`)];
@@ -514,6 +515,7 @@ function printTailTransient(
   if (o.json) {
     const { n, r, at } = refined ?? {};
     printJson({
+      policy: policyName(model),
       model,
       ...(refined ? { n } : {}),
       times: tr.times,

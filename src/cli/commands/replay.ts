@@ -245,6 +245,7 @@ export function replayCommand(): Command {
       if (o.json) {
         for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
         printJson({
+          policy: policyName({ ...model, d }),
           ...(batchMeansJson(
             { ...result, responseTimePercentiles: percentilesJson(result.responseTimePercentiles) },
             noInterval === null,

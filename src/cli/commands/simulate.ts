@@ -292,7 +292,8 @@ export function simulateCommand(): Command {
         const records = exportRecords(model, n, warm, o);
         const infinite = !slowdownFinite(model);
         if (o.json) {
-          printJson({ ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json });
+          // the policy by the one name function, as exact and fixed-point --json give it (`policyName`: RANDOM (d = 1) at d = 1)
+          printJson({ policy: policyName(model), ...simulationJson(result), slowdownInfiniteInTheory: infinite, ...records.json });
           return;
         }
         const f = result.finiteness;
