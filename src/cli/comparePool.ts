@@ -142,7 +142,7 @@ async function planOnPool(
 export async function runComparisonOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
-): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
+): Promise<{ result: ComparisonResult; resumed: number; resumedKeys: readonly string[] } | { shardSummary: ShardSummary }> {
   if (o.pool) return compareOnPool(config, o, o.pool);
   return withPool(o.threads, (pool) => compareOnPool(config, o, pool));
 }
@@ -199,7 +199,7 @@ async function compareOnPool(
   config: ComparisonConfig,
   o: ComparePoolOptions,
   pool: WorkerPool,
-): Promise<{ result: ComparisonResult; resumed: number } | { shardSummary: ShardSummary }> {
+): Promise<{ result: ComparisonResult; resumed: number; resumedKeys: readonly string[] } | { shardSummary: ShardSummary }> {
   // without a shard the simulations follow each model's solve in one batch; a shard needs the whole plan first
   let store = o.shard ? undefined : new CellStore<unknown>(o.dir, { fresh: o.fresh });
   // a stored cell holds { key, seed, simulation }, a stored trajectory its tail fractions and events
@@ -240,6 +240,7 @@ async function compareOnPool(
     return { shardSummary: shard.summary(store.written, resumed) };
   }
   const resumed = store!.resumed;
+  const resumedKeys = store!.resumedKeys; // compare names what they are: cells and trajectories
   // every value from the store (as a resumed run reads it), never from this run's memory: the sized runs of --resolve
   // and the confirmatory reruns ("<cell key>/confirm") are tasks of later batches, stored with the sweep's settings
   const reader = new CellStore<never>(o.dir);
@@ -254,5 +255,5 @@ async function compareOnPool(
       });
     return tasks.map((t) => valueOf(t, reader.get(t.key, taskSettings(t, o.settings)))!);
   };
-  return { result: await runComparisonWith(plan, execute), resumed };
+  return { result: await runComparisonWith(plan, execute), resumed, resumedKeys };
 }

@@ -5,7 +5,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { openEndLines, quantityNamer, type ConjectureResult, type PointResult } from '../claims/index.ts';
 import { VEGA_LITE_SCHEMA, estimateFields, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
-import { reproduceSection, type RunMetadata } from './page.ts';
+import { reproduceSection, resumedText, type RunMetadata } from './page.ts';
 import { servicesTimeUnit } from './experimentReport.ts';
 
 const VERDICT_COLOURS = {
@@ -188,9 +188,21 @@ function openEndSection(result: ConjectureResult): string {
   return lines.length === 0 ? '' : `\nPercentile intervals open at an end:\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`;
 }
 
-/** Header facts of the run, supplied by the caller (CLI), with how many simulations were resumed from cells/. */
+/** Header facts of the run, supplied by the caller (CLI), with how many simulations and solves were resumed from cells/. */
 export interface ConjectureMeta extends RunMetadata {
   readonly resumedSimulations?: number;
+  /** Mean-field solves (cavity estimates, the only ones stored) read back from cells/. */
+  readonly resumedSolves?: number;
+}
+
+/**
+ * What a conjecture read back from cells/, after "N simulations", each kind named (`resumedText`): ", 3 resumed; 1
+ * mean-field solve (cavity estimate) resumed", or '' when nothing was.
+ */
+export function resumedNote(meta: Pick<ConjectureMeta, 'resumedSimulations' | 'resumedSolves'>): string {
+  const sims = meta.resumedSimulations ?? 0;
+  const solves = resumedText([[meta.resumedSolves ?? 0, 'mean-field solve (cavity estimate)', 'mean-field solves (cavity estimates)']]);
+  return `${sims > 0 ? `, ${sims} resumed` : ''}${solves === '' ? '' : `; ${solves}`}`;
 }
 
 /**
@@ -239,7 +251,7 @@ ${s.description}
 - **Grid:** λ ∈ {${s.grid.lambda.join(', ')}}; d ∈ {${s.grid.d.join(', ')}}; service ∈ {${s.grid.service.join(', ')}}; prediction ∈ {${s.grid.prediction.join(', ')}}; sampling ${s.sampling}${s.grid.batch.some((b) => b !== 1) ? ' (batch points draw d distinct servers)' : ''}.
 - **Evaluation:** prefer ${ev.prefer}; mixSources ${ev.mixSources}; acceptApproximation ${ev.acceptApproximation}; simulations at n = ${ev.n}, ${ev.replications} replications × ${ev.jobs} measured jobs, warm-up ${ev.warmup === 'auto' ? 'automatic (theory.md §8)' : `${ev.warmup} time units`}; start ${ev.start}${startCount(result)}; master seed ${ev.seed}.
 
-Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s (supermarket-lab ${result.provenance.version}); ${result.simulations.length} simulations${meta.resumedSimulations ? ` (${meta.resumedSimulations} resumed from cells/)` : ''}.
+Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s (supermarket-lab ${result.provenance.version}); ${result.simulations.length} simulations${resumedNote(meta)}${resumedNote(meta) === '' ? '' : ' from cells/'}.
 Time is in mean service times (E[S] = 1).
 
 ## Summary

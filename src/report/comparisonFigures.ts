@@ -598,6 +598,28 @@ const TRANSIENT_TEXT = {
   },
 } as const;
 
+/**
+ * The refined curve's words: the linearised V, W system integrated beside the ODE, except at d = 1, where V(t) = 0
+ * exactly (independent M/M/1 servers, a linear drift: `refinedTransient` integrates nothing), so the dotted curve is the
+ * ODE itself; said alone when every panel is d = 1, beside the d ≥ 2 words otherwise.
+ */
+function refinedWords(result: ComparisonResult, caption: string): string {
+  const ds = new Set(result.trajectories.filter((t) => t.simulated.some((s) => s.refined)).map((t) => t.d));
+  if (!ds.has(1)) return caption;
+  const d1 =
+    'at d = 1 V(t) = 0 exactly (random routing: independent M/M/1 servers, a linear drift), so nothing is integrated and the ' +
+    'dotted curve is the ODE itself';
+  if (ds.size === 1)
+    return ` Dotted, in the colour of its n: the refined mean field s_i(t) + V_i(t)/n (theory.md §6, refined transients): ${d1}.`;
+  return `${caption.slice(0, -1)}; ${d1}.`;
+}
+
+/** The end of the trajectory grid in words: --t-end when given, else the automatic end (compare/plan.ts `trajectoryGrid`). */
+function gridEnd(result: ComparisonResult): string {
+  const t = result.config.trajectory;
+  return t !== null && t.tEnd > 0 ? `--t-end ${t.tEnd}` : 'automatic: min(400, max(10, 1.2 × the warm-up from empty)) time units';
+}
+
 /** Mean-field transient from empty (dashed black) vs simulated s_i(t) for a few n: s_1..s_3 by the SQ(d) ODE, the busy fraction s_1 by the LWL(d) PIDE. */
 export function transientFigure(result: ComparisonResult): Figure {
   const solver = result.trajectories[0]?.solver ?? 'ODE';
@@ -613,7 +635,11 @@ export function transientFigure(result: ComparisonResult): Figure {
     const tau = result.models.find((m) => m.d === tr.d && m.lambda === tr.lambda)?.relaxationTime ?? null;
     // the range the plan fixed (compare/plan.ts `transientRange`): with the automatic horizon, what was simulated
     const tShown = tr.drawnTo;
-    ranges.push(`${panel}: t ≤ ${tShown}${tau !== null ? ` (τ = ${tau.toPrecision(3)})` : ''}`);
+    // a range short of 3τ is the grid's end (automatic: at most 400 time units), said, not left to read as 3τ
+    const short = tau !== null && tShown < TRANSIENT_DRAWN.relaxations * tau - TRANSIENT_DRAWN.step;
+    ranges.push(
+      `${panel}: t ≤ ${tShown}${tau === null ? '' : short ? `, the grid's end, short of ${TRANSIENT_DRAWN.relaxations}τ = ${(TRANSIENT_DRAWN.relaxations * tau).toPrecision(4)} (τ = ${tau.toPrecision(3)})` : ` (τ = ${tau.toPrecision(3)})`}`,
+    );
     const add = (source: string, value: (j: number, i: number) => { value: number; lo: number | null; hi: number | null }) =>
       tr.times.forEach((t, j) => {
         if (t > tShown) return;
@@ -698,9 +724,10 @@ export function transientFigure(result: ComparisonResult): Figure {
     title: text.title,
     caption:
       renamePide(text.caption([...new Set(result.trajectories.map((t) => t.note))].join('; '))) +
-      ('refinedCaption' in text ? (hasRefined ? text.refinedCaption : text.noRefinedCaption) : '') +
+      ('refinedCaption' in text ? (hasRefined ? refinedWords(result, text.refinedCaption) : text.noRefinedCaption) : '') +
       ` Drawn to ${TRANSIENT_DRAWN.relaxations} relaxation times τ of the mean field or past its settling within ` +
-      `${100 * TRANSIENT_DRAWN.settleTolerance}%, whichever is later (${ranges.join('; ')}); with the automatic horizon the ` +
+      `${100 * TRANSIENT_DRAWN.settleTolerance}%, whichever is later, and no further than the trajectory grid's end ` +
+      `(${gridEnd(result)}) (${ranges.join('; ')}); with the automatic horizon the ` +
       'trajectories are simulated that far and no further; the CSV holds the drawn range, results.json every simulated instant.',
     rows,
     spec,

@@ -26,6 +26,7 @@ import { meanJson, unvaluedJson } from '../io/jsonText.ts';
 
 import { timeUnit } from '../model/service/index.ts';
 import { selectionFamilyName } from '../model/index.ts';
+import { fixedPointFloorAtD1 } from './warmupWords.ts';
 import {
   fittedLimitInterval,
   isUnvalued,
@@ -139,6 +140,17 @@ function cellWarmupText(m: ModelSummary): string {
   return `${min === max ? fix(min, 1) : `${fix(min, 1)}–${fix(max, 1)}`} (${which})`;
 }
 
+/** The budget line's sentence on the d = 1 cells whose warm-up is the rule's floor (`fixedPointFloorAtD1`), or ''. */
+function d1Floor(result: ComparisonResult): string {
+  for (const c of result.cells) {
+    if (c.simulation.start !== 'fixed-point') continue;
+    const tau = result.models.find((m) => m.d === c.d && m.lambda === c.lambda)?.relaxationTime;
+    const words = fixedPointFloorAtD1(c.d, c.simulation.warmupTime, tau);
+    if (words !== undefined) return ` ${words}.`;
+  }
+  return '';
+}
+
 /**
  * The Method's budget line: replications, jobs and the start and warm-up the cells took — from the cells (with
  * `--start auto` a model without a fixed-point start, or a very small n, starts empty).
@@ -156,7 +168,7 @@ function budgetLine(result: ComparisonResult): string {
     `${budget}, each started at the mean-field fixed point (round(n·s_i*) servers hold ≥ i jobs) after its own warm-up: ` +
     `max(2 × time for the refined transient V(t)/n to come within ${c.warmupTolerance} of V/n, ${FIXED_POINT_FLOOR_TAUS}τ), per n ` +
     `(${chosen}${fixedPoint} of ${total} cells${fixedPoint < total ? `; the other ${total - fixedPoint} each ${empty}` : ''}; ` +
-    `each cell's start and warmupTime in results.json; theory.md §8 "Start").`
+    `each cell's start and warmupTime in results.json; theory.md §8 "Start").${d1Floor(result)}`
   );
 }
 

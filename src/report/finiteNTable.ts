@@ -4,7 +4,9 @@
  */
 import type { TableCell, TableFit } from '../compare/finiteNTable.ts';
 import { formatCount, standardErrorOfMean } from '../stats/index.ts';
-import { randomAtD, selectionName } from '../model/index.ts';
+import { parseModel, randomAtD, selectionName } from '../model/index.ts';
+import { relaxationTime } from '../meanfield/relaxation.ts';
+import { fixedPointFloorAtD1 } from './warmupWords.ts';
 
 /** The table as the `table` command assembles it. */
 export interface FiniteNTable {
@@ -68,6 +70,16 @@ function fitText(fit: TableFit): string[] {
   return out;
 }
 
+/** The warm-up of a d = 1 section's cells from the fixed point, when it is the rule's floor (`fixedPointFloorAtD1`), or ''. */
+function floorAtD1(cells: readonly TableCell[]): string {
+  for (const c of cells) {
+    if (c.start !== 'fixed-point') continue;
+    const words = fixedPointFloorAtD1(c.d, c.warmupTime, relaxationTime(parseModel({ lambda: c.lambda, d: c.d })));
+    if (words !== undefined) return ` Warm-up: ${words[0].toLowerCase()}${words.slice(1)}.`;
+  }
+  return '';
+}
+
 /**
  * The table as Markdown: per (d, λ) a table of n, the warm-up discarded per run (time units and events), simulated
  * E[Q] ± 95% half-width (with the interval where E[Q] ≥ ρ clips it), relative half-width, E[T] ± 95% likewise, runs,
@@ -94,7 +106,8 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
     if (random)
       lines.push(
         `At d = 1 a job joins its one sampled server: random routing, each server an M/M/1 queue at every n (theory.md §7), ` +
-          `so E[Q]_n = λ/(1 − λ) = ${f(fit.lambda / (1 - fit.lambda))} at every n and ΣV = 0 (no 1/n term to fit).`,
+          `so E[Q]_n = λ/(1 − λ) = ${f(fit.lambda / (1 - fit.lambda))} at every n and ΣV = 0 (no 1/n term to fit).` +
+          floorAtD1(cells),
         '',
       );
     // where the runs started, per n (auto takes the fixed point only where the warm-up rule reads one from it at n)

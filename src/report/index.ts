@@ -6,3 +6,4 @@ export * from './comparisonReport.ts';
 export * from './experimentReport.ts';
 export * from './claimReport.ts';
 export * from './writeFigure.ts';
+export * from './warmupWords.ts';

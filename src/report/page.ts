@@ -22,6 +22,19 @@ export { statusText } from '../compare/verdict.ts';
 /** A fitted slope that is missing (fewer than 2 resolved points), in the report's tables and figure subtitles alike. */
 export const NOT_RESOLVED = 'not resolved';
 
+/**
+ * What a run read back from its stored cells, each kind counted and named (compare's cells beside the transients of
+ * its figure, conjecture's simulations beside its mean-field solves): "4 cells and 4 trajectories resumed".
+ * @param parts per kind [count, singular, plural]; kinds counted 0 are left out.
+ * @returns the phrase, or '' when nothing was resumed.
+ * @example resumedText([[1, 'cell', 'cells'], [2, 'trajectory', 'trajectories']]) // '1 cell and 2 trajectories resumed'
+ */
+export function resumedText(parts: readonly (readonly [number, string, string])[]): string {
+  const named = parts.filter(([k]) => k > 0).map(([k, one, many]) => `${k} ${k === 1 ? one : many}`);
+  if (named.length === 0) return '';
+  return `${named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`} resumed`;
+}
+
 /** Header facts of a run, supplied by the caller (CLI). */
 export interface RunMetadata {
   readonly command: string;

@@ -46,9 +46,13 @@ interface StoredCell<V> {
 export class CellStore<V> {
   /** Distinct cells read back from disk by `get` in this run (a key asked for twice — a model's early tasks, then its plan — counts once). */
   get resumed(): number {
-    return this.resumedKeys.size;
+    return this.readBack.size;
   }
-  private readonly resumedKeys = new Set<string>();
+  /** The keys `resumed` counts, in the order first read (to count them by kind: compare's cells and trajectories). */
+  get resumedKeys(): readonly string[] {
+    return [...this.readBack];
+  }
+  private readonly readBack = new Set<string>();
   /** Cells written by `put` in this run. */
   written = 0;
   private readonly fresh: boolean;
@@ -81,7 +85,7 @@ export class CellStore<V> {
     }
     if (stored?.key !== key || stored.settings !== settingsHash(settings) || stored.value === undefined) return undefined;
     checkSameCode(stored.code, `the stored cell ${this.fileOf(key)}`); // resuming with other code: refused in one line
-    this.resumedKeys.add(key);
+    this.readBack.add(key);
     return stored.value;
   }
 

@@ -72,7 +72,8 @@ describe('compare interrupted by SIGINT', () => {
     expect(Number(said![1])).toBeLessThanOrEqual(kept);
     const again = await runCli([...args, ...rest]);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(new RegExp(`\\b${kept} cells resumed\\b`));
+    // cells and trajectories counted apart, one cell in the singular (--no-trajectory here: cells only)
+    expect(again.stdout).toMatch(new RegExp(`\\b${kept} ${kept === 1 ? 'cell' : 'cells'} resumed\\)`));
   });
 });
 

@@ -50,6 +50,9 @@ import {
   settingsFolderName,
   statusText,
   cellsAgreeText,
+  resumedText,
+  fixedPointFloorAtD1,
+  FIXED_POINT_FLOOR_AT_D1,
   writeComparisonReport,
 } from '../../report/index.ts';
 import { action } from '../errors.ts';
@@ -458,7 +461,10 @@ export function compareCommand(): Command {
               progress.stop();
             }
             if ('shardSummary' in ran) return ran;
-            const meta = { ...runMeta(), resumedCells: ran.resumed };
+            // the store holds the cells and the figure's transients from empty (keys "trajectory-…", compare/plan.ts):
+            // counted apart (a resumed 2-cell grid said "4 cells resumed")
+            const trajectories = ran.resumedKeys.filter((k) => k.startsWith('trajectory-')).length;
+            const meta = { ...runMeta(), resumedCells: ran.resumed - trajectories, resumedTrajectories: trajectories };
             const previous = previousReport(out);
             timeline('phase', { name: 'report' });
             const files = await writeComparisonReport(out, ran.result, meta, {
@@ -475,7 +481,10 @@ export function compareCommand(): Command {
           return;
         }
         const { result, meta, previous, files } = ran;
-        const cache = { resumed: ran.resumed };
+        const resumed = resumedText([
+          [meta.resumedCells, 'cell', 'cells'],
+          [meta.resumedTrajectories, 'trajectory (transient from empty)', 'trajectories (transients from empty)'],
+        ]);
         const replaced = previous ? `replaced the report of \`${previous.command}\` (${previous.startedAt}) in ${out}` : null;
         // an SD of t needs two t statistics (judged cells whose busy fraction has a standard error); fewer: say so, not NaN
         const busyCells = result.busyCheck.tStatistics.length;
@@ -549,7 +558,7 @@ export function compareCommand(): Command {
         }
         const count = (s: string) => result.cells.filter((c) => c.verdict.status === s).length;
         const lines = [
-          `Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${cache.resumed ? `, ${cache.resumed} cells resumed` : ''})`,
+          `Report written to ${path.join(out, 'index.html')} (${files.length} files, ${meta.wallSeconds.toFixed(1)} s${resumed === '' ? '' : `, ${resumed}`})`,
           // judged by the refined term: the classic model, PS/LAS through FIFO, server speeds (not only cells keyed as classic)
           result.judgedBy === 'refined-mean-field'
             ? `  ${cellsAgreeText(count('agrees'))}, ${count('disagrees')} disagree (confirmed by a rerun), ${count('agrees-not-confirmed')} rejected by the first run only, ` +
@@ -562,7 +571,7 @@ export function compareCommand(): Command {
                 count(s) ? `, ${count(s)} ${statusText(s)} (${UNVALUED[s].meaning}: shown, not judged)` : '',
               ).join(''),
           `  ${disagreementLine(result)}`,
-          `  start (--start ${o.start}): ${startLine(result.cells)}`,
+          `  start (--start ${o.start}): ${startLine(result.cells, result.models)}`,
           `  multiplicity: Holm over ${result.family.judged} judged cells (α = ${result.family.alpha}); busy-fraction check: ${busyTooFew ?? `SD of t = ${result.busyCheck.sd.toFixed(2)} (${busyExpected ?? `expected ${result.busyCheck.expectedSd.toFixed(2)}`})`}`,
         ];
         // each coefficient says what it is: ĉ (hat) fitted to the cells, c = ΣV/λ or ΣA/λ the refined mean field's theory
@@ -604,14 +613,28 @@ export function compareCommand(): Command {
 }
 
 /** Where the cells started and their warm-ups, e.g. "fixed point in 61 of 61 cells, warm-ups 82.0–342.1 time units". */
-function startLine(cells: readonly { readonly simulation: { readonly start?: string; readonly warmupTime: number } }[]): string {
+function startLine(
+  cells: readonly {
+    readonly d: number;
+    readonly lambda: number;
+    readonly simulation: { readonly start?: string; readonly warmupTime: number };
+  }[],
+  models: readonly { readonly d: number; readonly lambda: number; readonly relaxationTime: number | null }[],
+): string {
+  // a warm-up that is the rule's floor says so (at d = 1 the refined term V(t) is 0: `fixedPointFloorAtD1`)
+  const tau = (c: (typeof cells)[number]) => models.find((m) => m.d === c.d && m.lambda === c.lambda)?.relaxationTime;
   const part = (name: string, label: string) => {
-    const mine = cells.filter((c) => (c.simulation.start ?? 'empty') === name).map((c) => c.simulation.warmupTime);
+    const mine = cells.filter((c) => (c.simulation.start ?? 'empty') === name);
     if (mine.length === 0) return [];
-    const lo = Math.min(...mine);
-    const hi = Math.max(...mine);
+    const times = mine.map((c) => c.simulation.warmupTime);
+    const lo = Math.min(...times);
+    const hi = Math.max(...times);
+    const floor =
+      name === 'fixed-point' && mine.some((c) => fixedPointFloorAtD1(c.d, c.simulation.warmupTime, tau(c)) !== undefined)
+        ? `; d = 1: ${FIXED_POINT_FLOOR_AT_D1}`
+        : '';
     return [
-      `${label} in ${mine.length} of ${cells.length} cells (warm-up ${lo === hi ? lo.toFixed(1) : `${lo.toFixed(1)}–${hi.toFixed(1)}`})`,
+      `${label} in ${mine.length} of ${cells.length} cells (warm-up ${lo === hi ? lo.toFixed(1) : `${lo.toFixed(1)}–${hi.toFixed(1)}`}${floor})`,
     ];
   };
   return [...part('fixed-point', 'fixed point'), ...part('empty', 'empty')].join(', ');

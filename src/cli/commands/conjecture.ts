@@ -21,7 +21,7 @@ import { solveMeanField, type MeanFieldSolution, type SolveOptions } from '../..
 import { CellStore, settingsHash } from '../../runs/cellStore.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import type { SupermarketModel } from '../../model/index.ts';
-import { conjectureFigures, conjectureMarkdown, writeReportFolder } from '../../report/index.ts';
+import { conjectureFigures, conjectureMarkdown, resumedNote, writeReportFolder } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
@@ -213,7 +213,7 @@ export function conjectureCommand(): Command {
         }
         const figures = conjectureFigures(result);
         const rows = conjectureRows(result);
-        const meta = { ...runMeta(), resumedSimulations: simStore.resumed };
+        const meta = { ...runMeta(), resumedSimulations: simStore.resumed, resumedSolves: solveStore.resumed };
         // which code made the numbers, as `run` records it: this process's (stored cells of other code are refused on
         // reading, or with --allow-mixed-code named in mixedCode)
         const code = { code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}) };
@@ -262,7 +262,7 @@ export function conjectureCommand(): Command {
         }
         process.stdout.write(
           `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided}${s.undefined ? `, undefined (infinite) ${s.undefined}` : ''} of ${s.total} grid points ` +
-            `(${result.simulations.length} simulations, ${simStore.resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n` +
+            `(${result.simulations.length} simulations${resumedNote(meta)}) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n` +
             openEndLines(result)
               .map((l) => `  note: ${l}\n`)
               .join(''),

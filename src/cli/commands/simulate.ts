@@ -9,6 +9,7 @@ import { timeUnit } from '../../model/service/index.ts';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SELECTION_TABLE, checkServers, policyName, slowdownFinite, usesPrediction, type Finiteness } from '../../model/index.ts';
 import { simulationWarmup, type StartChoice } from '../../meanfield/warmup.ts';
+import { fixedPointFloorAtD1 } from '../../report/warmupWords.ts';
 import {
   ENGINE_CHOICES,
   MSER_MARGIN,
@@ -308,14 +309,17 @@ export function simulateCommand(): Command {
         );
         // each reason of an ∞ once, below the table, the means citing it by its mark
         const reasons = new ReasonNotes();
+        // a warm-up that is the rule's floor says so (at d = 1 the refined term V(t) is 0)
+        const floor = start ? fixedPointFloorAtD1(model.d, warm, proposal?.relaxationTime, true) : undefined;
+        const startWords = `${start ? ' from the fixed point' : ' from empty'}${floor === undefined ? '' : ` (${floor})`}`;
         const lines = [
           `Simulation: ${policyName(model)}, service ${o.service}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}${model.arrivals.kind === 'exponential' ? '' : `, arrivals ${formatArrivals(model.arrivals)}`}, λ = ${model.lambda}, n = ${n}, ${model.batch === 1 ? model.sampling : 'without-replacement (a batch samples d distinct servers)'}`,
           batchMode
-            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ' from empty'}; seed ${o.seed}; engine ${result.engine}; ` +
+            ? `  one long run: ${result.replications} batches × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${startWords}; seed ${o.seed}; engine ${result.engine}; ` +
               (Number.isNaN(result.batchMeans!.lag1.meanResponseTime) && result.replications < MIN_LAG1_BATCHES
                 ? 'too few batches to check independence (see the note)'
                 : `lag-1 autocorrelation of batch means ${result.batchMeans!.lag1.meanResponseTime.toFixed(2)} (E[T]), ${result.batchMeans!.lag1.meanQueueLength.toFixed(2)} (E[Q])`)
-            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${start ? ' from the fixed point' : ' from empty'}; seed ${o.seed}; engine ${result.engine}`,
+            : `  ${result.replications} replications × ${o.jobs} jobs after a warm-up of ${warm.toFixed(1)} time units${startWords}; seed ${o.seed}; engine ${result.engine}`,
           ...(result.precision
             ? [
                 `  precision: stopped by ${result.precision.stoppedBy} after ${result.precision.units} ${batchMode ? 'batches' : 'replications'}; ` +
