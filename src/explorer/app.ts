@@ -16,8 +16,8 @@ import { VERSION } from '../version.ts';
 import { describeFitErrorOf } from '../meanfield/phaseType/fitError.ts';
 import { explorerFigures, toCsv, type ExplorerFigure } from './figures.ts';
 import { handleRequest, type Reply, type Request } from './protocol.ts';
-import { modelControls, modelInput, solutionRows, type ControlField, type ExplorerView } from './view.ts';
-import { formatCount, isInfinite, isUnsettled } from '../stats/index.ts';
+import { modelControls, modelInput, simulatedResponseTimeText, solutionRows, type ControlField, type ExplorerView } from './view.ts';
+import { formatCount } from '../stats/index.ts';
 import { statusText, UNVALUED } from '../compare/verdict.ts';
 import { jsonText, meanJson } from '../io/jsonText.ts';
 
@@ -372,12 +372,8 @@ function page(): void {
       rows.push([
         'E[T]ₙ',
         `simulation, n = ${sim.n} (${sim.replications} × ${sim.jobs} jobs)`,
-        // a mean infinite in theory (estimandFiniteness) has no interval: ∞, why, and the sample mean it is not
-        isUnsettled(e)
-          ? `not settled (${e.reason}; the run's average ${sig(e.sampleMean, 5)} is an observation, not an estimate)`
-          : isInfinite(e)
-            ? `∞ (infinite in theory${e.reason ? `: ${e.reason}` : ''}; sample mean ${sig(e.sampleMean ?? NaN, 5)} estimates nothing)`
-            : `${sig(e.mean, 5)} ± ${sig(e.halfWidth, 2)} (95 % CI)`,
+        // not settled or infinite in theory: no interval, the reason and the run's average (view.ts, tested there)
+        simulatedResponseTimeText(e),
         'sim-response-time',
       ]);
       const p = sim.responseTimePercentiles;

@@ -118,18 +118,26 @@ function tailFigure(view: ExplorerView, sim: SimulationResult | undefined): Expl
               },
             ]
           : []),
-        {
-          transform: [{ filter: { field: 'series', oneOf: lines } }],
-          mark: { type: 'line', point: { size: 30 }, strokeWidth: 2 },
-          encoding: {
-            x,
-            y,
-            color: series(names, colours),
-            // the same field, title and legend as the colour, so vega-lite draws one legend with both
-            strokeDash: { ...series(names, colours), scale: { domain: names, range: names.map((_, k) => DASHES[k % DASHES.length]) } },
-            tooltip,
-          },
-        },
+        // no curve (a mean field not settled: the simulation alone) is no layer: an empty one is vega's "Infinite extent"
+        ...(lines.length
+          ? [
+              {
+                transform: [{ filter: { field: 'series', oneOf: lines } }],
+                mark: { type: 'line', point: { size: 30 }, strokeWidth: 2 },
+                encoding: {
+                  x,
+                  y,
+                  color: series(names, colours),
+                  // the same field, title and legend as the colour, so vega-lite draws one legend with both
+                  strokeDash: {
+                    ...series(names, colours),
+                    scale: { domain: names, range: names.map((_, k) => DASHES[k % DASHES.length]) },
+                  },
+                  tooltip,
+                },
+              },
+            ]
+          : []),
         ...(simName
           ? [
               {

@@ -19,7 +19,7 @@ import { refine, refinedEstimate } from '../meanfield/refined.ts';
 import { refineSecondOrder } from '../meanfield/refinedSecondOrder.ts';
 import { relaxationTime } from '../meanfield/relaxation.ts';
 import { solveResponseTime, type ResponseTimeQuantile } from '../meanfield/responseTime.ts';
-import { percentileName } from '../stats/index.ts';
+import { isInfinite, isUnsettled, percentileName, type Estimate } from '../stats/index.ts';
 import { lwlTransient } from '../meanfield/lwl/transient.ts';
 import { memoryLwlTransient } from '../meanfield/memory/sizedTransient.ts';
 import { lwlWorkloadCcdf } from '../meanfield/lwl/workload.ts';
@@ -457,6 +457,19 @@ function describeService(s: SupermarketModel['service']): string {
 export type SummaryRow = [symbol: string, words: string, value: string, id?: string];
 
 const sig = (x: number, digits = 4) => (Number.isFinite(x) ? Number(x.toPrecision(digits)).toString() : x > 0 ? '∞' : String(x));
+
+/**
+ * The value of the summary's simulated E[T]ₙ row: a mean not settled (model/moments.ts, `unsettledEstimate`) as "not
+ * settled (reason; the run's average … is an observation, not an estimate)", with no interval; a mean infinite in theory
+ * as ∞ with why; else mean ± half-width (95 % CI).
+ * @param e the simulation's `meanResponseTime` (time units).
+ */
+export function simulatedResponseTimeText(e: Estimate): string {
+  if (isUnsettled(e)) return `not settled (${e.reason}; the run's average ${sig(e.sampleMean, 5)} is an observation, not an estimate)`;
+  if (isInfinite(e))
+    return `∞ (infinite in theory${e.reason ? `: ${e.reason}` : ''}; sample mean ${sig(e.sampleMean ?? NaN, 5)} estimates nothing)`;
+  return `${sig(e.mean, 5)} ± ${sig(e.halfWidth, 2)} (95 % CI)`;
+}
 
 /**
  * The summary rows of the mean-field solution beside E[T] (which the page writes itself): E[Q] in the unit the CLI

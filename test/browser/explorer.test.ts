@@ -212,4 +212,41 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
     }
     expect(messages).toEqual([]);
   }, 600_000);
+
+  it('a simulated mean not settled (JSQ(2) pareto:1.5 without replacement): "not settled (reason; the run\'s average …)", no ±', async () => {
+    // app.ts's branch for a simulated E[T] not settled had no test of its own (view.ts simulatedResponseTimeText now)
+    const page = await browser.newPage();
+    const messages: string[] = [];
+    page.on('console', (msg) => (msg.type() === 'error' || msg.type() === 'warn') && messages.push(msg.text()));
+    page.on('pageerror', (e) => messages.push(String(e)));
+    const url = pathToFileURL(path.join(dir, 'index.html')).href;
+    await page.goto(`${url}#lambda=0.5&d=2&service=pareto:1.5&sampling=without-replacement`, { waitUntil: 'load' });
+    await page.waitForFunction(() => (window as unknown as { explorer?: Status }).explorer?.status === 'ready', { timeout: 120_000 });
+    for (const [name, value] of [
+      ['jobs', '1000'],
+      ['replications', '2'],
+    ])
+      await page.$eval(
+        `#f-${name}`,
+        (el, v) => {
+          (el as HTMLInputElement).value = v;
+          el.dispatchEvent(new Event('change'));
+        },
+        value,
+      );
+    await page.click('#simulate');
+    await page.waitForFunction(
+      () => {
+        const e = (window as unknown as { explorer: Status }).explorer;
+        return e.simulation.status === 'error' || e.simulation.status === 'done';
+      },
+      { timeout: 120_000 },
+    );
+    expect((await status(page)).simulation.error).toBeUndefined();
+    await page.waitForSelector('#sim-response-time', { timeout: 120_000 });
+    const text = await page.$eval('#sim-response-time td.num', (td) => td.textContent ?? '');
+    expect(text).toMatch(/^not settled \(E\[T\] may be infinite: .*; the run's average [0-9.]+ is an observation, not an estimate\)$/);
+    expect(text).not.toContain('±');
+    expect(messages).toEqual([]);
+  }, 600_000);
 });
