@@ -19,6 +19,7 @@ import {
 import { policyCombinationError } from './policy/combination.ts';
 import { SELECTION_TABLE, unknownPolicy } from './policy/selection.ts';
 import { DISCIPLINE_TABLE } from './policy/discipline.ts';
+import { randomAtD } from './policy/index.ts';
 import { checkBatch, type BatchDispatch } from './policy/batch.ts';
 import { resolveRedundancy, type Redundancy, type RedundancySpec, type ReplicaLaw } from './policy/redundancy.ts';
 import { checkMemory, modelHasMemory, type MemorySpec } from './memory.ts';
@@ -435,14 +436,17 @@ export function lpwAsLwl(model: SupermarketModel): SupermarketModel | undefined 
 
 /**
  * The FIFO model with the same queue-length process, for a size-blind work-conserving sharing server (PS, LAS: no
- * prediction read) with exponential sizes under a rule that reads job counts or nothing (JSQ(d), random): every busy
+ * prediction read) with exponential sizes under a rule that reads job counts or nothing (JSQ(d), random, and any rule
+ * sampling d = 1 server without a memory, random routing as `selectionName` names it): every busy
  * server completes a job at rate 1/E[S] whatever it serves (memorylessness), so the occupancy process, E[Q] and
  * E[T] = E[Q]/λ (Little) are FIFO's, at every n and in the limit (memory kept: it reads queue lengths only). The
  * response-time *law* is not FIFO's. Source: theory.md §5 "Sharing disciplines".
  * @returns that FIFO model (discipline 'fifo'), or undefined for any other model (FIFO itself included).
  */
 export function sizeBlindFifoTwin(model: SupermarketModel): SupermarketModel | undefined {
-  if ((model.selection !== 'jsq' && model.selection !== 'random') || model.service.kind !== 'exponential') return undefined;
+  // a rule that samples one server (d = 1, no memory: `randomAtD`) reads nothing either: random routing, as `random`
+  const countsOrNothing = model.selection === 'jsq' || model.selection === 'random' || randomAtD(model);
+  if (!countsOrNothing || model.service.kind !== 'exponential') return undefined;
   const row = DISCIPLINE_TABLE[model.discipline];
   switch (row.server) {
     case 'priority':

@@ -74,7 +74,8 @@ export function exactCommand(): Command {
       const sharing =
         model.discipline === 'fifo'
           ? ''
-          : ` (FIFO's ${r.method === 'closed form' ? 'queue lengths' : 'occupancy chain'}: the same queue lengths with exponential sizes; E[Q], E[T] by Little)`;
+          : ` (FIFO's ${r.method === 'closed form' ? 'queue lengths' : 'occupancy chain'}: the same queue lengths with exponential sizes; ` +
+            `E[Q], s_i and E[T] by Little exact; the law of T is ${model.discipline.toUpperCase()}'s own, not FIFO's, and not given here)`;
       const head = `exact, n = ${r.n}, ${policyName(model)}${sharing}${model.selection === 'jsq' && model.d > 1 ? `, ${model.sampling}` : ''}, λ = ${model.lambda}`;
       const tail = `  s_i: ${r.tail
         .slice(0, 8)
