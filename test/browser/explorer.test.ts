@@ -54,6 +54,22 @@ async function setControl(page: Page, name: string, value: string): Promise<void
   );
 }
 
+/** Sets the simulation's jobs and replications as a user does (value, then a change event); no view is redrawn. */
+async function setSimulationSize(page: Page, jobs: number, replications: number): Promise<void> {
+  for (const [name, value] of [
+    ['jobs', String(jobs)],
+    ['replications', String(replications)],
+  ])
+    await page.$eval(
+      `#f-${name}`,
+      (el, v) => {
+        (el as HTMLInputElement).value = v;
+        el.dispatchEvent(new Event('change'));
+      },
+      value,
+    );
+}
+
 /** E[T] as the summary table shows it (6 significant digits). */
 const shownResponseTime = (page: Page) => page.$eval('#mf-response-time td.num', (td) => Number.parseFloat(td.textContent ?? ''));
 
@@ -130,18 +146,7 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
 
     // back to JSQ(2); a small simulation at n = 10 overlays its points (tail fractions with CIs, percentiles)
     await setControl(page, 'selection', 'jsq');
-    for (const [name, value] of [
-      ['jobs', '3000'],
-      ['replications', '2'],
-    ])
-      await page.$eval(
-        `#f-${name}`,
-        (el, v) => {
-          (el as HTMLInputElement).value = v;
-          el.dispatchEvent(new Event('change'));
-        },
-        value,
-      );
+    await setSimulationSize(page, 3000, 2);
     const drawn = (await status(page)).drawn;
     await page.click('#simulate');
     await page.waitForFunction(
@@ -222,18 +227,7 @@ describe.skipIf(!chromium)('explorer index.html in Chromium (file://, offline)',
     const url = pathToFileURL(path.join(dir, 'index.html')).href;
     await page.goto(`${url}#lambda=0.5&d=2&service=pareto:1.5&sampling=without-replacement`, { waitUntil: 'load' });
     await page.waitForFunction(() => (window as unknown as { explorer?: Status }).explorer?.status === 'ready', { timeout: 120_000 });
-    for (const [name, value] of [
-      ['jobs', '1000'],
-      ['replications', '2'],
-    ])
-      await page.$eval(
-        `#f-${name}`,
-        (el, v) => {
-          (el as HTMLInputElement).value = v;
-          el.dispatchEvent(new Event('change'));
-        },
-        value,
-      );
+    await setSimulationSize(page, 1000, 2);
     await page.click('#simulate');
     await page.waitForFunction(
       () => {
