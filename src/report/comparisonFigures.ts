@@ -616,8 +616,8 @@ function refinedWords(result: ComparisonResult, caption: string): string {
 
 /** The end of the trajectory grid in words: --t-end when given, else the automatic end (compare/plan.ts `trajectoryGrid`). */
 function gridEnd(result: ComparisonResult): string {
-  const t = result.config.trajectory;
-  return t !== null && t.tEnd > 0 ? `--t-end ${t.tEnd}` : 'automatic: min(400, max(10, 1.2 × the warm-up from empty)) time units';
+  const tEnd = result.config.trajectory?.tEnd ?? 0; // no trajectory settings (null, or absent in a hand-built result): automatic
+  return tEnd > 0 ? `--t-end ${tEnd}` : 'automatic: min(400, max(10, 1.2 × the warm-up from empty)) time units';
 }
 
 /** Mean-field transient from empty (dashed black) vs simulated s_i(t) for a few n: s_1..s_3 by the SQ(d) ODE, the busy fraction s_1 by the LWL(d) PIDE. */
