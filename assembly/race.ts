@@ -342,8 +342,11 @@ export function race(
         store<i32>(count + ((<usize>l) << 2), load<i32>(count + ((<usize>l) << 2)) - 1);
         const rec = records + ((<usize>jd) << 6);
         const a = load<f64>(rec, 8); // FIFO: the oldest job leaves, the others move down one
-        const held = l < RECORD_JOBS ? l : RECORD_JOBS;
-        for (let q = rec + 8, end = rec + ((<usize>held) << 3); q < end; q += 8) store<f64>(q, load<f64>(q, 8));
+        // jobs 2..7 move to slots 1..6 whatever len is (slots beyond the queue hold nothing read): no loop whose
+        // exit depends on the queue length (a branch miss per departure)
+        v128.store(rec, v128.load(rec, 16), 8);
+        v128.store(rec, v128.load(rec, 32), 24);
+        v128.store(rec, v128.load(rec, 48), 40);
         if (l > RECORD_JOBS) {
           const sp = spill + ((<usize>jd) << spillBytes);
           store<f64>(rec, load<f64>(sp), RECORD_JOBS << 3);
