@@ -19,8 +19,7 @@ declare function hostLog(x: f64): f64;
 // Parameter block slots (f64 each).
 const P_T = 0;
 const P_LIMIT = 1;
-const P_ARRIVAL_RATE = 2;
-const P_MU = 3;
+// slots 2 and 3: unused (the rates come in the per-busy-count table)
 const P_WARM = 4;
 const P_LAST_MEASURED = 5;
 const P_JOBS_TARGET = 6;
@@ -61,6 +60,7 @@ const RECORD_JOBS = 7;
 const RNG_BUFFER = 256;
 const TICK_EVENTS: i64 = 1 << 20;
 const TWO_POW_MINUS_53: f64 = 1.0 / 9007199254740992.0;
+const TWO_POW_MINUS_32: f64 = 1.0 / 4294967296.0;
 
 let s0: i32 = 0;
 let s1: i32 = 0;
@@ -214,7 +214,8 @@ function topUp(): void {
  * Server j's record is the 8 f64 (one 64-byte line) at records + 64·j: its last departure time, then the arrival
  * times of its first RECORD_JOBS jobs oldest first; its later jobs (len[j] > RECORD_JOBS) are the spill area's
  * 2^spillShift f64 at spill + j·2^(spillShift+3), spillCap of them (0: no spill area yet). FIFO: a departure takes the
- * first job and moves the others down one.
+ * first job and moves the others down one. With B busy servers, the 16 bytes at byBusy + 16·B hold 2^32·λn/(λn + μB)
+ * (the arrival probability scaled to a 32-bit draw) and λn + μB (the total rate).
  * Returns LOOP_LIMIT, LOOP_GOAL or LOOP_GROW (then P_PENDING holds the server whose arrival waits).
  */
 export function race(
@@ -227,7 +228,7 @@ export function race(
   spillShift: i32,
   spillCap: i32,
   busy: usize,
-  arrivalShare: usize,
+  byBusy: usize,
   count: usize,
   area: usize,
   last: usize,
@@ -246,8 +247,6 @@ export function race(
   enterRng(p, rngBuffer, zigXPtr, zigFPtr);
   let t = load<f64>(p + (P_T << 3));
   const limit = load<f64>(p + (P_LIMIT << 3));
-  const arrivalRate = load<f64>(p + (P_ARRIVAL_RATE << 3));
-  const mu = load<f64>(p + (P_MU << 3));
   const warm = load<f64>(p + (P_WARM << 3));
   const lastMeasured = load<f64>(p + (P_LAST_MEASURED << 3));
   const jobsTargetF = load<f64>(p + (P_JOBS_TARGET << 3));
@@ -303,8 +302,8 @@ export function race(
           nx = 0;
         }
       }
-      const rate = arrivalRate + mu * <f64>busyCount;
-      const time = t + e / rate;
+      const slot = byBusy + ((<usize>busyCount) << 4); // p·2^32 and the total rate λn + μB (as the loop computed it)
+      const time = t + e / load<f64>(slot, 8);
       if (time > limit) {
         t = limit;
         break;
@@ -317,11 +316,11 @@ export function race(
       }
       const x = load<u32>(bp + ((<usize>nx) << 2));
       nx++;
-      const pa = load<f64>(arrivalShare + ((<usize>busyCount) << 3));
-      const threshold = pa * 4294967296.0;
+      const threshold = load<f64>(slot); // p·2^32 (exact: a power of two)
       const xf = <f64>x;
       const isArrival =
-        xf + 1 <= threshold || (xf < threshold && (xf * 2097152.0 + <f64>(lowBits(bp, nx++) >>> 11)) * TWO_POW_MINUS_53 < pa);
+        xf + 1 <= threshold ||
+        (xf < threshold && (xf * 2097152.0 + <f64>(lowBits(bp, nx++) >>> 11)) * TWO_POW_MINUS_53 < threshold * TWO_POW_MINUS_32);
       if (!isArrival) {
         // Rng.below(busyCount), Lemire.
         const bm = <u64>load<u32>(bp + ((<usize>nx) << 2)) * <u64>busyCount;
