@@ -187,12 +187,50 @@ function jsqFisherYates(len: usize, n: u32, d: i32, perm: usize): i32 {
 function topUp(): void {
   const left = RNG_BUFFER - next;
   const bp = buf;
-  memory.copy(buf, buf + ((<usize>next) << 2), (<usize>left) << 2);
+  // a few words (≤ 5 on the fast path): a loop, not memory.copy (a call out of wasm into the host)
+  for (let k = 0; k < left; k++) store<i32>(bp + ((<usize>k) << 2), load<i32>(bp + ((<usize>(next + k)) << 2)));
   let a = s0;
   let b = s1;
   let c = s2;
   let d = s3;
-  for (let k = left; k < RNG_BUFFER; k++) {
+  let k = left;
+  // four outputs a round (no register shuffles between steps, one loop check per four), then the rest one by one
+  for (; k <= RNG_BUFFER - 4; k += 4) {
+    const at = bp + ((<usize>k) << 2);
+    store<i32>(at, rotl<i32>(b * 5, 7) * 9);
+    let t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+    store<i32>(at, rotl<i32>(b * 5, 7) * 9, 4);
+    t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+    store<i32>(at, rotl<i32>(b * 5, 7) * 9, 8);
+    t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+    store<i32>(at, rotl<i32>(b * 5, 7) * 9, 12);
+    t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+  }
+  for (; k < RNG_BUFFER; k++) {
     store<i32>(bp + ((<usize>k) << 2), rotl<i32>(b * 5, 7) * 9);
     const t = b << 9;
     c ^= a;
