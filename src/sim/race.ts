@@ -168,6 +168,47 @@ export function topUpStream(rng: Rng): void {
   let s1 = slots[2] | 0;
   let s2 = slots[3] | 0;
   let s3 = slots[4] | 0;
+  // four outputs a round (as the kernel's topUp), then the rest one by one
+  for (; k <= end - 4; k += 4) {
+    let m: number;
+    let t: number;
+    m = Math.imul(s1, 5);
+    buffer[k] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 1] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 2] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 3] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+  }
   for (; k < end; k++) {
     const m = Math.imul(s1, 5);
     buffer[k] = Math.imul((m << 7) | (m >>> 25), 9);
