@@ -58,6 +58,8 @@ const LOOP_TICK = 4;
 const RECORD_JOBS = 7;
 
 const RNG_BUFFER = 256;
+/** Largest d whose draws the loop reads from the buffer in place (larger d: through `jsqFisherYates` / `jsqIid`). */
+const FAST_D = 8;
 const TICK_EVENTS: i64 = 1 << 20;
 const TWO_POW_MINUS_53: f64 = 1.0 / 9007199254740992.0;
 const TWO_POW_MINUS_32: f64 = 1.0 / 4294967296.0;
@@ -316,13 +318,18 @@ export function race(
   let nx = next;
   const bp = buf;
   const xTable = zigX;
+  // d draws for d ≤ FAST_D read the buffer in place too (else through calls): an event's fast path then reads at
+  // most 2 (exponential) + 2 (arrival or not) + d outputs, and starts with at least that many unread
+  const inline = mode != SELECT_PAIR && d <= FAST_D;
+  const lastStart = RNG_BUFFER - 4 - (inline ? d : 1);
+  const fisherYates = mode == SELECT_FISHER_YATES;
   for (;;) {
     if (j < 0) {
       if (tickDue) {
         code = LOOP_TICK;
         break;
       }
-      if (nx > RNG_BUFFER - 5) {
+      if (nx > lastStart) {
         next = nx;
         topUp();
         nx = 0;
@@ -338,7 +345,7 @@ export function race(
         next = nx;
         e = expOutsideCore(zi, e);
         nx = next;
-        if (nx > RNG_BUFFER - 3) {
+        if (nx > lastStart + 2) {
           topUp();
           nx = 0;
         }
@@ -440,9 +447,43 @@ export function race(
         }
         if (um < un && pb >= pa2) pb++;
         j = load<i32>(len + ((<usize>pb) << 2)) < load<i32>(len + ((<usize>pa2) << 2)) ? <i32>pb : <i32>pa2;
+      } else if (inline) {
+        // jsqFisherYates / jsqIid over the buffer: draw k is below(n − k) (distinct, a partial Fisher–Yates shuffle
+        // of perm) or below(n) (i.i.d.); the first sampled of the fewest jobs wins
+        let best = -1;
+        let bestLen = 0;
+        for (let k = 0; k < d; k++) {
+          const bound = fisherYates ? un - <u32>k : un;
+          const m = <u64>load<u32>(bp + ((<usize>nx) << 2)) * <u64>bound;
+          nx++;
+          let r = <i32>(m >>> 32);
+          if (<u32>m < bound) {
+            next = nx;
+            r = belowRejection(bound, m);
+            nx = next;
+            if (nx > RNG_BUFFER - (d - 1 - k)) {
+              topUp();
+              nx = 0;
+            }
+          }
+          let s = r;
+          if (fisherYates) {
+            const pr = perm + ((<usize>(r + k)) << 2);
+            const pk = perm + ((<usize>k) << 2);
+            s = load<i32>(pr);
+            store<i32>(pr, load<i32>(pk));
+            store<i32>(pk, s);
+          }
+          const l = load<i32>(len + ((<usize>s) << 2));
+          if (best < 0 || l < bestLen) {
+            best = s;
+            bestLen = l;
+          }
+        }
+        j = best;
       } else {
         next = nx;
-        j = mode == SELECT_FISHER_YATES ? jsqFisherYates(len, un, d, perm) : jsqIid(len, un, d);
+        j = fisherYates ? jsqFisherYates(len, un, d, perm) : jsqIid(len, un, d);
         nx = next;
       }
     }
