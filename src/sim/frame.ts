@@ -119,22 +119,19 @@ function loopShape(engine: EngineFrame): string {
 function primePhases(engine: EngineFrame): void {
   const state = engine.state;
   const m = state.measurement;
-  engine.chunkLeft = PRIME_WARM_EVENTS;
-  engine.advance(Infinity);
-  engine.chunkLeft = CHUNK_EVENTS;
-  engine.advance(state.t);
-  openWindow(engine);
-  let code = LOOP_CHUNK;
-  while (code === LOOP_CHUNK) {
-    engine.chunkLeft = CHUNK_EVENTS;
-    code = engine.advance(Infinity);
-  }
-  closeWindow(state);
-  const chunk = 64;
-  for (let left = PRIME_DRAIN_EVENTS; left > 0; left -= chunk) {
+  // short calls, so that the small functions `advance` inlines (openChunk, closeChunk, Measurement.save) run often
+  // enough for V8 to give them type feedback too (it allocates a function's feedback only after some use)
+  const chunk = 16;
+  const step = (limit: number) => {
     engine.chunkLeft = chunk;
-    if (engine.advance(Infinity) !== LOOP_CHUNK || m.completed >= PRIME_DEPARTURES) break;
-  }
+    return engine.advance(limit);
+  };
+  for (let left = PRIME_WARM_EVENTS; left > 0 && step(Infinity) === LOOP_CHUNK; left -= chunk);
+  step(state.t);
+  openWindow(engine);
+  while (step(Infinity) === LOOP_CHUNK);
+  closeWindow(state);
+  for (let left = PRIME_DRAIN_EVENTS; left > 0 && step(Infinity) === LOOP_CHUNK && m.completed < PRIME_DEPARTURES; left -= chunk);
 }
 
 export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
@@ -233,7 +230,8 @@ export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
       real.responses instanceof Float64Array,
     );
     // a loaded start (half the servers busy, some with 2 and 3 jobs), so that every kind of arrival and departure runs at once
-    const counts = [Math.ceil(n / 2), Math.ceil(n / 4), Math.ceil(n / 8)];
+    // (at most 512 busy servers: the setup's work stays small at large n)
+    const counts = [Math.min(Math.ceil(n / 2), 512), Math.min(Math.ceil(n / 4), 256), Math.min(Math.ceil(n / 8), 128)];
     const state = initialState(config, this.kind, new Rng(PRIME_SEED), measurement, counts);
     const twin = this.twin(state);
     if (twin !== undefined) primePhases(twin);

@@ -14,7 +14,7 @@ import { primedLoopShapes, setLoopPriming } from '../../src/sim/frame.ts';
 const strip = (r: unknown) => JSON.stringify(r, (k, v) => (k === 'wallSeconds' || k === 'eventsPerSecond' ? undefined : (v as unknown)));
 const weibull = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
 
-const runs: [Parameters<typeof parseModel>[0], SimulateOptions][] = [
+const runs: [Parameters<typeof parseModel>[0], Omit<SimulateOptions, 'warmupTime'>][] = [
   [
     { lambda: 0.9, d: 2, sampling: 'without-replacement' },
     { n: 300, engine: 'event', jobs: 20_000 },
