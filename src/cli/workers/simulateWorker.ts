@@ -30,6 +30,7 @@ import {
   type SimulateOptions,
   type TrajectoryOptions,
 } from '../../sim/index.ts';
+import { recycle } from '../../sim/buffers.ts';
 import { adoptCodeIdentity } from '../../runs/codeIdentity.ts';
 import { threadCpuMs, timeline, timelineOn } from '../timeline.ts';
 
@@ -159,12 +160,16 @@ parentPort!.on('message', async (task: Task) => {
           }),
         ),
       );
-      // a sample may view a larger measurement buffer: copy it to its own, then move every buffer without a copy
-      for (const p of parts) if (p.sample.byteLength !== p.sample.buffer.byteLength) p.sample = p.sample.slice();
-      parentPort!.postMessage(
-        { id: task.id, result: parts, ms: ms(), cpu: cpu() },
-        parts.flatMap((p) => [p.sample.buffer as ArrayBuffer, p.batch5.buffer as ArrayBuffer]),
-      );
+      // Each part's sample and batch-5 series go as copies on shared buffers, and this thread's own are recycled for
+      // its next replication: V8 counts a transferred ArrayBuffer as external memory of the thread that receives it and
+      // answers every few MB of it with a full GC of that thread's heap (the pool's main thread: 44-54 of them in
+      // `npm start`, ~2 s); a shared buffer is not counted per thread. The copy is ~2 MB a replication.
+      const shared = parts.map((p) => ({ ...p, sample: sharedCopy(p.sample), batch5: sharedCopy(p.batch5) }));
+      for (const p of parts) {
+        recycle(p.sample);
+        recycle(p.batch5);
+      }
+      parentPort!.postMessage({ id: task.id, result: shared, ms: ms(), cpu: cpu() });
       return;
     }
     const result =
@@ -179,3 +184,11 @@ parentPort!.on('message', async (task: Task) => {
     parentPort!.postMessage({ id: task.id, error: { name: e?.name ?? 'Error', message: e?.message ?? String(error) } });
   }
 });
+
+/** A copy of `a` on a SharedArrayBuffer of its own (exactly its bytes). */
+function sharedCopy<T extends Float32Array | Float64Array | Uint16Array>(a: T): T {
+  const Kind = a.constructor as new (buffer: SharedArrayBuffer) => T;
+  const out = new Kind(new SharedArrayBuffer(a.byteLength));
+  out.set(a);
+  return out;
+}
