@@ -234,6 +234,7 @@ function timelineSummary(file: string, run?: { threads: Map<number, number>; spa
         `schedule on 2 cores ends before ${(cpu.all / 2).toFixed(2)} s`,
     );
   }
+  lines.push(`    task CPU by kind (s, count): ${cpuByKind(events)}`, `    ${idleByWorker(events)}`);
   const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu / 1000);
   lines.push(
     `    workers started: ${started}${prestarted ? ` (${prestarted} ahead of the command's modules)` : ''}; ` +
@@ -241,6 +242,61 @@ function timelineSummary(file: string, run?: { threads: Map<number, number>; spa
       (preloads.length ? `; preloads (renderer or solvers): ${preloads.map((c) => c.toFixed(2)).join(', ')} s CPU` : ''),
   );
   return lines;
+}
+
+/**
+ * The workers' CPU by what they did, from the timeline's task ends and preload ends: "prepare 0.71 (1), replications
+ * 1.17 (10), …, preload renderer 0.19 (1)", in order of first appearance. A task's CPU is its worker thread's during it
+ * (with the timeline on, simulateWorker.ts), so the modules it loads on first use count in it.
+ */
+function cpuByKind(events: TimelineEvent[]): string {
+  const kind = new Map<number, string>(); // worker → kind of the task it runs
+  const sums = new Map<string, { cpu: number; count: number }>();
+  const add = (k: string, cpu: number) => {
+    const s = sums.get(k) ?? { cpu: 0, count: 0 };
+    sums.set(k, { cpu: s.cpu + cpu / 1000, count: s.count + 1 });
+  };
+  for (const e of events) {
+    if (e.ev === 'task-start') kind.set(e.worker!, e.kind ?? 'simulate');
+    if (e.ev === 'task-end') add(kind.get(e.worker!) ?? '?', e.cpu ?? 0);
+    if (e.ev === 'preload-end') add(`preload ${(e as { modules?: string }).modules ?? '?'}`, e.cpu ?? 0);
+  }
+  return [...sums].map(([k, s]) => `${k} ${s.cpu.toFixed(2)} (${s.count})`).join(', ');
+}
+
+/**
+ * Where the workers waited: per worker, the wall seconds from its first task's start to the last task's end (any
+ * worker's) in which it ran no task (a preload of modules counts as idle), and how much of that came after its own last simulation (the report's tail).
+ */
+function idleByWorker(events: TimelineEvent[]): string {
+  const ends = events.filter((e) => e.ev === 'task-end');
+  if (ends.length === 0) return 'workers idle: no task';
+  const last = ends[ends.length - 1].t;
+  const workers = [...new Set(events.filter((e) => e.ev === 'task-start').map((e) => e.worker!))].sort((a, b) => a - b);
+  const parts = workers.map((w) => {
+    const mine = events.filter((e) => (e.ev === 'task-start' || e.ev === 'task-end') && e.worker === w);
+    const first = mine[0].t;
+    let busy = 0;
+    let since = 0;
+    let lastSim = first;
+    for (const e of mine) {
+      if (e.ev === 'task-start') {
+        since = e.t;
+        if (e.kind !== 'figure' && e.kind !== 'raster') lastSim = Number.POSITIVE_INFINITY;
+      } else {
+        busy += e.t - since;
+        if (lastSim === Number.POSITIVE_INFINITY) lastSim = e.t;
+      }
+    }
+    let tailBusy = 0;
+    for (let i = 0; i < mine.length - 1; i++) {
+      if (mine[i].ev === 'task-start' && mine[i].t >= lastSim) tailBusy += mine[i + 1].t - mine[i].t;
+    }
+    const idle = (last - first - busy) / 1000;
+    const tailIdle = (last - lastSim - tailBusy) / 1000;
+    return `worker ${w} ${idle.toFixed(2)} s (${tailIdle.toFixed(2)} after its last simulation)`;
+  });
+  return `workers idle (first task to the last task's end): ${parts.join(', ')}`;
 }
 
 function readTimeline(file: string): TimelineEvent[] {

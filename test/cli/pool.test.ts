@@ -244,6 +244,47 @@ describe('preloadWhenIdle', () => {
     const firstEnd = events.find((e) => e.ev === 'task-end')!;
     expect(preloads.map((e) => e.worker)).toEqual([firstEnd.worker]);
   });
+
+  it(
+    'with tasks still waiting, the first worker to finish one loads the renderer then and takes none meanwhile',
+    {
+      timeout: 600_000,
+    },
+    async () => {
+      const model = parseModel({ lambda: 0.7, d: 2 });
+      const sim = (key: number): ReplicationsTask<number> => ({
+        key,
+        kind: 'replications',
+        model,
+        options: { n: 20, jobs: 20_000, replications: 2, seed: key, warmupTime: 5 },
+        first: 0,
+        count: 1,
+        cost: 20_000,
+      });
+      const pool = new WorkerPool(2);
+      const keys: number[] = [];
+      const events = await recordTimeline(async () => {
+        try {
+          await pool.run([1, 2, 3, 4, 5, 6, 7, 8].map(sim), (key) => keys.push(key), { preloadWhenIdle: 'renderer' });
+        } finally {
+          await pool.close();
+        }
+      });
+      expect(keys.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      const at = (e: TimelineEvent) => events.indexOf(e);
+      const preloads = events.filter((e) => e.ev === 'preload');
+      const firstEnd = events.find((e) => e.ev === 'task-end')!;
+      // one worker loads it, the first to finish a task, while tasks still wait (a task starts after its preload)
+      expect(preloads.map((e) => e.worker)).toEqual([firstEnd.worker]);
+      const starts = events.filter((e) => e.ev === 'task-start');
+      expect(at(starts[starts.length - 1])).toBeGreaterThan(at(preloads[0]));
+      // it takes no task until its load ends (the batch may end first: the others ran what was left)
+      const end = events.find((e) => e.ev === 'preload-end' && e.worker === preloads[0].worker);
+      const endAt = end === undefined ? Number.POSITIVE_INFINITY : at(end);
+      const during = starts.filter((e) => e.worker === preloads[0].worker && at(e) > at(preloads[0]) && at(e) < endAt);
+      expect(during).toEqual([]);
+    },
+  );
 });
 
 describe('the pool solves the models of a comparison', () => {
