@@ -187,12 +187,13 @@ function drawAhead(
   valueOf: (t: ComparisonTask) => TaskValue | undefined,
 ): (prepared: readonly (PreparedComparisonModel | undefined)[], more: (tasks: readonly PoolTask<string>[]) => void) => void {
   let asked = false;
+  let trajectories: ComparisonTask[] | undefined; // of the plan, once every model is solved
   return (prepared, more) => {
-    if (asked || !config.trajectory || prepared.length !== sweepModels(config).length || prepared.includes(undefined)) return;
+    if (asked || !config.trajectory || prepared.includes(undefined)) return; // a hole: a model not solved yet
     const models = prepared as readonly PreparedComparisonModel[];
+    trajectories ??= planFromPrepared(config, models).tasks.filter((t) => t.kind === 'trajectory');
     const values = new Map<string, TaskValue>();
-    for (const t of planFromPrepared(config, models).tasks) {
-      if (t.kind !== 'trajectory') continue;
+    for (const t of trajectories) {
       const value = valueOf(t);
       if (!usableValue(t, value)) return;
       values.set(t.key, value!);
