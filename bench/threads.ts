@@ -11,8 +11,10 @@
  * first); `npx tsx bench/threads.ts --timeline FILE` summarises a timeline recorded before. With `--rounds R` the two runs alternate R times and the ratio is the median of the same-round ratios.
  * On a shared machine the wall times include waiting for a core: read the ratio with the load average it prints.
  * Each run records its timeline (`SUPERMARKET_TIMELINE`, src/cli/timeline.ts); a summary follows its times: phases,
- * pool batches (span, busy share, task CPU), workers started and their start-up CPU, and the run's schedule replayed
- * from CPU times on 2 dedicated cores (`replay`): on a loaded machine the wall times mean little, this estimate more.
+ * pool batches (span, busy share, task CPU), the workers' task CPU by kind and their idle time (most of it after their
+ * last simulation: the report's tail), workers started and their start-up CPU, and the run's schedule replayed from CPU
+ * times on 2 dedicated cores (`replay`): on a loaded machine the wall times mean little, this estimate more. The replay
+ * leaves out module preloads (the renderer's ~0.25 s), so it does not see where a schedule puts them.
  * It also polls the CPU of every thread of the run (/proc/<pid>/task): the main thread, each worker and the rest (V8's
  * compiler and GC helpers, libuv), whose sum over 2 is a floor no schedule beats; the estimated ratio takes the larger
  * of the replay and that floor (the replay alone counts task CPU only: 0.56 for the heavy cell where quiet runs

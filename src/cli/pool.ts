@@ -83,7 +83,8 @@ export interface TrajectoryReplicationsTask<K> {
  * A report figure to render and write (`writeFigureFiles(outDir, figure)`), for the pool; with `vectorsOnly`, all but
  * its PNG (`writeFigureVectors`: the result is the SVG and the paths), left to a `RasterTask`; with `drawingOnly`, its
  * SVG and PDF alone (`writeFigureDrawing`: the result is the SVG and its paths), the PNG left to a `RasterTask` and the
- * data files to the caller (`writeFigureData`), so the figure's rows need not be sent.
+ * data files to the caller (`writeFigureData`), so the figure's rows need not be sent; with `svgOnly`, its SVG alone,
+ * written nowhere (`renderSvg`: the result is the SVG, no paths), for a figure drawn before its report folder is.
  */
 export interface FigureTask<K> {
   readonly key: K;
@@ -92,6 +93,7 @@ export interface FigureTask<K> {
   readonly figure: FigureFiles;
   readonly vectorsOnly?: boolean;
   readonly drawingOnly?: boolean;
+  readonly svgOnly?: boolean;
   readonly cost?: number;
 }
 
@@ -147,9 +149,11 @@ export interface PoolOptions {
    * own units) is below this, a worker that does not hold them (loaded, loading or asked to) takes none of those
    * tasks when another worker does: loading them, with the compilation of their code, costs more CPU (~0.3 s for the
    * renderer) than its share of the work would save, and on a machine whose cores are all busy that CPU is the
-   * others' time. Default: no such limit.
+   * others' time. A number applies to every kind of modules; a record to those it names (a simulation batch that draws
+   * a figure ahead leaves it to the renderer's holder: `{ renderer: Infinity }`, the solves free to any worker). Default: no
+   * such limit.
    */
-  readonly minCostToLoad?: number;
+  readonly minCostToLoad?: number | Partial<Record<Preload, number>>;
 }
 
 /** Default thread count: the machine's cores. */
@@ -188,6 +192,15 @@ function modulesOf(task: PoolTask<unknown>): Preload | undefined {
 /** 1 for a task whose result typically adds tasks to its batch (a model's solve: its simulations follow), else 0. */
 function unlocks(task: PoolTask<unknown>): number {
   return task.kind === 'prepare' ? 1 : 0;
+}
+
+/**
+ * Which waiting tasks go first: solves (their simulations follow), then figures (a figure waits for nothing once its
+ * inputs exist, and the report waits for it: one drawn ahead while simulations run, `drawAhead` in comparePool.ts,
+ * goes to the renderer's holder next), then the rest; by cost within each.
+ */
+function rank(task: PoolTask<unknown>): number {
+  return task.kind === 'prepare' ? 2 : task.kind === 'figure' ? 1 : 0;
 }
 
 /**
@@ -431,7 +444,7 @@ export class WorkerPool {
         if (split) for (const unit of split.units()) push(unit, split);
         else push(t);
       }
-      waiting.sort((a, b) => unlocks(all[b]) - unlocks(all[a]) || cost[b] - cost[a] || a - b);
+      waiting.sort((a, b) => rank(all[b]) - rank(all[a]) || cost[b] - cost[a] || a - b);
     };
     add(tasks);
     const running = new Map<number, number>(); // task id → fraction reported
@@ -615,8 +628,9 @@ export class WorkerPool {
     all: readonly PoolTask<K>[],
     options: Pick<PoolOptions, 'minCostToLoad'>,
   ): boolean {
-    if (options.minCostToLoad === undefined || !this.heldByAnother(worker, modules)) return false;
-    return waiting.reduce((sum, id) => sum + (modulesOf(all[id]) === modules ? cost[id] : 0), 0) < options.minCostToLoad;
+    const limit = typeof options.minCostToLoad === 'number' ? options.minCostToLoad : options.minCostToLoad?.[modules];
+    if (limit === undefined || !this.heldByAnother(worker, modules)) return false;
+    return waiting.reduce((sum, id) => sum + (modulesOf(all[id]) === modules ? cost[id] : 0), 0) < limit;
   }
 
   /** Whether a worker other than `worker` holds `modules` (loaded, loading or asked to). */

@@ -217,6 +217,56 @@ describe('figures stay on the workers that hold the renderer while they are few 
   );
 });
 
+describe('the transient figure drawn ahead (comparePool drawAhead)', () => {
+  it(
+    'is drawn while the cells simulate, once, and the report is the one this thread writes, byte for byte',
+    {
+      timeout: 600_000,
+    },
+    async () => {
+      const config = reportComparison({
+        lambdas: [0.5],
+        ns: [10, 50],
+        jobs: 2_000,
+        replications: 2,
+        seed: 2,
+        trajectory: SHORT_TRAJECTORY,
+      });
+      const meta = testMeta();
+      const there = mkdtempSync(path.join(os.tmpdir(), 'sm-report-'));
+      const pool = new WorkerPool(2);
+      let files: string[] = [];
+      const events = await recordTimeline(async () => {
+        try {
+          const o = {
+            dir: path.join(there, 'cells'),
+            settings: { test: 'ahead' },
+            fresh: true,
+            cmd: new Command('compare'),
+            out: there,
+            pool,
+          };
+          const ran = await runComparisonOnPool(config, o);
+          if (!('result' in ran)) throw new Error('expected a result');
+          files = await writeComparisonReport(there, ran.result, meta, { writeFigures: figuresOnPool(pool) });
+        } finally {
+          await pool.close();
+        }
+      });
+      const here = mkdtempSync(path.join(os.tmpdir(), 'sm-report-'));
+      expect(files).toEqual(await writeComparisonReport(here, runComparison(config), meta));
+      const figureFiles = files.filter((f) => f.startsWith('figures/'));
+      expect(figureFiles).toContain('figures/transient.svg');
+      for (const f of figureFiles) expect(readFileSync(path.join(there, f)).equals(readFileSync(path.join(here, f))), f).toBe(true);
+      // drawn in the simulation batch (before its end), and not again in the report's: one drawing per figure
+      const firstEnd = events.findIndex((e) => e.ev === 'pool-end');
+      const drawings = events.filter((e) => e.ev === 'task-start' && e.kind === 'figure');
+      expect(drawings.filter((e) => events.indexOf(e) < firstEnd).map((e) => e.key)).toEqual(['figure-ahead:transient']);
+      expect(drawings.length).toBe(figureFiles.filter((f) => f.endsWith('.svg')).length);
+    },
+  );
+});
+
 describe('preloadWhenIdle', () => {
   it('has the worker that idles first load the renderer, not the last one as the batch ends', { timeout: 600_000 }, async () => {
     const model = parseModel({ lambda: 0.7, d: 2 });

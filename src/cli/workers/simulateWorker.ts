@@ -4,7 +4,7 @@
  * 'trajectory'), `runTrajectoryReplications` (kind 'trajectory-replications', with first and count) or
  * `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
  * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (`writeFigureVectors`
- * with vectorsOnly, `writeFigureDrawing` with drawingOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
+ * with vectorsOnly, `writeFigureDrawing` with drawingOnly, `renderSvg` alone with svgOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
  * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
  * them ahead, e.g. while the worker would idle; { kind: 'identity', code } gives it the pool's code identity, which
  * it adopts: it runs no git); answers { id, result } or
@@ -59,6 +59,8 @@ interface Task {
   vectorsOnly?: boolean;
   /** A figure: its SVG and PDF alone (`writeFigureDrawing`); the caller writes its data files. */
   drawingOnly?: boolean;
+  /** A figure: its SVG alone, written nowhere (`renderSvg`); the caller writes it. */
+  svgOnly?: boolean;
   name: string;
   svg: string;
   /** What a 'preload' loads ahead of its tasks: the solvers of 'prepare' or the figure renderer. */
@@ -102,6 +104,11 @@ parentPort!.on('message', async (task: Task) => {
         ms: ms(),
         cpu: spent === undefined ? undefined : spent - (tasksCpu - before),
       });
+      return;
+    }
+    if (task.kind === 'figure' && task.svgOnly) {
+      const { renderSvg } = await import('../../report/render.ts');
+      parentPort!.postMessage({ id: task.id, result: { svg: await renderSvg(task.figure.spec), paths: [] }, ms: ms(), cpu: cpu() });
       return;
     }
     if (task.kind === 'figure') {
