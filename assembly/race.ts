@@ -294,6 +294,8 @@ export function race(
   let events = <i64>load<f64>(p + (P_EVENTS << 3));
   let arrivals = <i64>load<f64>(p + (P_ARRIVALS << 3));
   let tick = <i64>load<f64>(p + (P_TICK << 3));
+  // events are counted by tick alone: events += tickFrom − tick at a wrap and at the end (one counter per event)
+  let tickFrom = tick;
   let tickDue = <i32>load<f64>(p + (P_TICK_DUE << 3));
   let measuredArrivals = <i64>load<f64>(p + (P_MEASURED_ARRIVALS << 3));
   let measuredInSystem = <i64>load<f64>(p + (P_MEASURED_IN_SYSTEM << 3));
@@ -318,10 +320,8 @@ export function race(
   let nx = next;
   const bp = buf;
   const xTable = zigX;
-  // d draws for d ≤ FAST_D read the buffer in place too (else through calls): an event's fast path then reads at
-  // most 2 (exponential) + 2 (arrival or not) + d outputs, and starts with at least that many unread
+  // d draws for d ≤ FAST_D read the buffer in place too (else through calls), after a top-up if fewer than d are left
   const inline = mode != SELECT_PAIR && d <= FAST_D;
-  const lastStart = RNG_BUFFER - 4 - (inline ? d : 1);
   const fisherYates = mode == SELECT_FISHER_YATES;
   for (;;) {
     if (j < 0) {
@@ -329,7 +329,7 @@ export function race(
         code = LOOP_TICK;
         break;
       }
-      if (nx > lastStart) {
+      if (nx > RNG_BUFFER - 5) {
         next = nx;
         topUp();
         nx = 0;
@@ -345,7 +345,7 @@ export function race(
         next = nx;
         e = expOutsideCore(zi, e);
         nx = next;
-        if (nx > lastStart + 2) {
+        if (nx > RNG_BUFFER - 3) {
           topUp();
           nx = 0;
         }
@@ -357,9 +357,10 @@ export function race(
         break;
       }
       t = time;
-      events++;
       if (--tick == 0) {
+        events += tickFrom;
         tick = TICK_EVENTS;
+        tickFrom = TICK_EVENTS;
         tickDue = 1;
       }
       const x = load<u32>(bp + ((<usize>nx) << 2));
@@ -450,6 +451,11 @@ export function race(
       } else if (inline) {
         // jsqFisherYates / jsqIid over the buffer: draw k is below(n − k) (distinct, a partial Fisher–Yates shuffle
         // of perm) or below(n) (i.i.d.); the first sampled of the fewest jobs wins
+        if (nx > RNG_BUFFER - d) {
+          next = nx;
+          topUp();
+          nx = 0;
+        }
         let best = -1;
         let bestLen = 0;
         for (let k = 0; k < d; k++) {
@@ -522,6 +528,7 @@ export function race(
   }
 
   store<f64>(p + (P_T << 3), t);
+  events += tickFrom - tick;
   store<f64>(p + (P_EVENTS << 3), <f64>events);
   store<f64>(p + (P_ARRIVALS << 3), <f64>arrivals);
   store<f64>(p + (P_TICK << 3), <f64>tick);
