@@ -19,8 +19,7 @@ declare function hostLog(x: f64): f64;
 // Parameter block slots (f64 each).
 const P_T = 0;
 const P_LIMIT = 1;
-const P_ARRIVAL_RATE = 2;
-const P_MU = 3;
+// slots 2 and 3: unused (the rates come in the per-busy-count table)
 const P_WARM = 4;
 const P_LAST_MEASURED = 5;
 const P_JOBS_TARGET = 6;
@@ -59,8 +58,11 @@ const LOOP_TICK = 4;
 const RECORD_JOBS = 7;
 
 const RNG_BUFFER = 256;
+/** Largest d whose draws the loop reads from the buffer in place (larger d: through `jsqFisherYates` / `jsqIid`). */
+const FAST_D = 8;
 const TICK_EVENTS: i64 = 1 << 20;
 const TWO_POW_MINUS_53: f64 = 1.0 / 9007199254740992.0;
+const TWO_POW_MINUS_32: f64 = 1.0 / 4294967296.0;
 
 let s0: i32 = 0;
 let s1: i32 = 0;
@@ -187,12 +189,50 @@ function jsqFisherYates(len: usize, n: u32, d: i32, perm: usize): i32 {
 function topUp(): void {
   const left = RNG_BUFFER - next;
   const bp = buf;
-  memory.copy(buf, buf + ((<usize>next) << 2), (<usize>left) << 2);
+  // a few words (≤ 5 on the fast path): a loop, not memory.copy (a call out of wasm into the host)
+  for (let k = 0; k < left; k++) store<i32>(bp + ((<usize>k) << 2), load<i32>(bp + ((<usize>(next + k)) << 2)));
   let a = s0;
   let b = s1;
   let c = s2;
   let d = s3;
-  for (let k = left; k < RNG_BUFFER; k++) {
+  let k = left;
+  // four outputs a round (no register shuffles between steps, one loop check per four), then the rest one by one
+  for (; k <= RNG_BUFFER - 4; k += 4) {
+    const at = bp + ((<usize>k) << 2);
+    store<i32>(at, rotl<i32>(b * 5, 7) * 9);
+    let t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+    store<i32>(at, rotl<i32>(b * 5, 7) * 9, 4);
+    t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+    store<i32>(at, rotl<i32>(b * 5, 7) * 9, 8);
+    t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+    store<i32>(at, rotl<i32>(b * 5, 7) * 9, 12);
+    t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<i32>(d, 11);
+  }
+  for (; k < RNG_BUFFER; k++) {
     store<i32>(bp + ((<usize>k) << 2), rotl<i32>(b * 5, 7) * 9);
     const t = b << 9;
     c ^= a;
@@ -214,7 +254,8 @@ function topUp(): void {
  * Server j's record is the 8 f64 (one 64-byte line) at records + 64·j: its last departure time, then the arrival
  * times of its first RECORD_JOBS jobs oldest first; its later jobs (len[j] > RECORD_JOBS) are the spill area's
  * 2^spillShift f64 at spill + j·2^(spillShift+3), spillCap of them (0: no spill area yet). FIFO: a departure takes the
- * first job and moves the others down one.
+ * first job and moves the others down one. With B busy servers, the 16 bytes at byBusy + 16·B hold 2^32·λn/(λn + μB)
+ * (the arrival probability scaled to a 32-bit draw) and λn + μB (the total rate).
  * Returns LOOP_LIMIT, LOOP_GOAL or LOOP_GROW (then P_PENDING holds the server whose arrival waits).
  */
 export function race(
@@ -227,7 +268,7 @@ export function race(
   spillShift: i32,
   spillCap: i32,
   busy: usize,
-  arrivalShare: usize,
+  byBusy: usize,
   count: usize,
   area: usize,
   last: usize,
@@ -246,8 +287,6 @@ export function race(
   enterRng(p, rngBuffer, zigXPtr, zigFPtr);
   let t = load<f64>(p + (P_T << 3));
   const limit = load<f64>(p + (P_LIMIT << 3));
-  const arrivalRate = load<f64>(p + (P_ARRIVAL_RATE << 3));
-  const mu = load<f64>(p + (P_MU << 3));
   const warm = load<f64>(p + (P_WARM << 3));
   const lastMeasured = load<f64>(p + (P_LAST_MEASURED << 3));
   const jobsTargetF = load<f64>(p + (P_JOBS_TARGET << 3));
@@ -255,6 +294,8 @@ export function race(
   let events = <i64>load<f64>(p + (P_EVENTS << 3));
   let arrivals = <i64>load<f64>(p + (P_ARRIVALS << 3));
   let tick = <i64>load<f64>(p + (P_TICK << 3));
+  // events are counted by tick alone: events += tickFrom − tick at a wrap and at the end (one counter per event)
+  let tickFrom = tick;
   let tickDue = <i32>load<f64>(p + (P_TICK_DUE << 3));
   let measuredArrivals = <i64>load<f64>(p + (P_MEASURED_ARRIVALS << 3));
   let measuredInSystem = <i64>load<f64>(p + (P_MEASURED_IN_SYSTEM << 3));
@@ -263,6 +304,9 @@ export function race(
   let sumSlowdown = load<f64>(p + (P_SUM_SLOWDOWN << 3));
   let slowdownJobs = <i64>load<f64>(p + (P_SLOWDOWN_JOBS << 3));
   let busyCount = <i32>load<f64>(p + (P_BUSY_COUNT << 3));
+  // phase = completed % stride (the completed-th response is stored when it is 0), stored = the slot it goes to
+  let phase = <i32>(completed % <i64>stride);
+  let stored = <i32>(completed / <i64>stride) + (phase > 0 ? 1 : 0);
   let j = <i32>load<f64>(p + (P_PENDING << 3));
   const capacity = RECORD_JOBS + spillCap;
   const spillBytes = <usize>(spillShift + 3);
@@ -276,6 +320,9 @@ export function race(
   let nx = next;
   const bp = buf;
   const xTable = zigX;
+  // d draws for d ≤ FAST_D read the buffer in place too (else through calls), after a top-up if fewer than d are left
+  const inline = mode != SELECT_PAIR && d <= FAST_D;
+  const fisherYates = mode == SELECT_FISHER_YATES;
   for (;;) {
     if (j < 0) {
       if (tickDue) {
@@ -303,25 +350,26 @@ export function race(
           nx = 0;
         }
       }
-      const rate = arrivalRate + mu * <f64>busyCount;
-      const time = t + e / rate;
+      const slot = byBusy + ((<usize>busyCount) << 4); // p·2^32 and the total rate λn + μB (as the loop computed it)
+      const time = t + e / load<f64>(slot, 8);
       if (time > limit) {
         t = limit;
         break;
       }
       t = time;
-      events++;
       if (--tick == 0) {
+        events += tickFrom;
         tick = TICK_EVENTS;
+        tickFrom = TICK_EVENTS;
         tickDue = 1;
       }
       const x = load<u32>(bp + ((<usize>nx) << 2));
       nx++;
-      const pa = load<f64>(arrivalShare + ((<usize>busyCount) << 3));
-      const threshold = pa * 4294967296.0;
+      const threshold = load<f64>(slot); // p·2^32 (exact: a power of two)
       const xf = <f64>x;
       const isArrival =
-        xf + 1 <= threshold || (xf < threshold && (xf * 2097152.0 + <f64>(lowBits(bp, nx++) >>> 11)) * TWO_POW_MINUS_53 < pa);
+        xf + 1 <= threshold ||
+        (xf < threshold && (xf * 2097152.0 + <f64>(lowBits(bp, nx++) >>> 11)) * TWO_POW_MINUS_53 < threshold * TWO_POW_MINUS_32);
       if (!isArrival) {
         // Rng.below(busyCount), Lemire.
         const bm = <u64>load<u32>(bp + ((<usize>nx) << 2)) * <u64>busyCount;
@@ -342,8 +390,11 @@ export function race(
         store<i32>(count + ((<usize>l) << 2), load<i32>(count + ((<usize>l) << 2)) - 1);
         const rec = records + ((<usize>jd) << 6);
         const a = load<f64>(rec, 8); // FIFO: the oldest job leaves, the others move down one
-        const held = l < RECORD_JOBS ? l : RECORD_JOBS;
-        for (let q = rec + 8, end = rec + ((<usize>held) << 3); q < end; q += 8) store<f64>(q, load<f64>(q, 8));
+        // jobs 2..7 move to slots 1..6 whatever len is (slots beyond the queue hold nothing read): no loop whose
+        // exit depends on the queue length (a branch miss per departure)
+        v128.store(rec, v128.load(rec, 16), 8);
+        v128.store(rec, v128.load(rec, 32), 24);
+        v128.store(rec, v128.load(rec, 48), 40);
         if (l > RECORD_JOBS) {
           const sp = spill + ((<usize>jd) << spillBytes);
           store<f64>(rec, load<f64>(sp), RECORD_JOBS << 3);
@@ -360,11 +411,14 @@ export function race(
         if (a > warm && a <= lastMeasured) {
           const r = t - a;
           sumResponse += r;
-          if (stride == 1 || completed % <i64>stride == 0) {
-            const idx = <usize>(completed / <i64>stride);
-            if (responsesF64) store<f64>(responses + (idx << 3), r);
-            else store<f32>(responses + (idx << 2), <f32>r);
+          // the completed-th response is stored (at completed / stride) when completed % stride == 0: a phase
+          // counter, not an i64 division per completion (V8 emitted idiv for the index even at stride 1)
+          if (phase == 0) {
+            if (responsesF64) store<f64>(responses + ((<usize>stored) << 3), r);
+            else store<f32>(responses + ((<usize>stored) << 2), <f32>r);
+            stored++;
           }
+          if (++phase == stride) phase = 0;
           completed++;
           const s = t - start;
           if (s > 0) {
@@ -394,9 +448,48 @@ export function race(
         }
         if (um < un && pb >= pa2) pb++;
         j = load<i32>(len + ((<usize>pb) << 2)) < load<i32>(len + ((<usize>pa2) << 2)) ? <i32>pb : <i32>pa2;
+      } else if (inline) {
+        // jsqFisherYates / jsqIid over the buffer: draw k is below(n − k) (distinct, a partial Fisher–Yates shuffle
+        // of perm) or below(n) (i.i.d.); the first sampled of the fewest jobs wins
+        if (nx > RNG_BUFFER - d) {
+          next = nx;
+          topUp();
+          nx = 0;
+        }
+        let best = -1;
+        let bestLen = 0;
+        for (let k = 0; k < d; k++) {
+          const bound = fisherYates ? un - <u32>k : un;
+          const m = <u64>load<u32>(bp + ((<usize>nx) << 2)) * <u64>bound;
+          nx++;
+          let r = <i32>(m >>> 32);
+          if (<u32>m < bound) {
+            next = nx;
+            r = belowRejection(bound, m);
+            nx = next;
+            if (nx > RNG_BUFFER - (d - 1 - k)) {
+              topUp();
+              nx = 0;
+            }
+          }
+          let s = r;
+          if (fisherYates) {
+            const pr = perm + ((<usize>(r + k)) << 2);
+            const pk = perm + ((<usize>k) << 2);
+            s = load<i32>(pr);
+            store<i32>(pr, load<i32>(pk));
+            store<i32>(pk, s);
+          }
+          const l = load<i32>(len + ((<usize>s) << 2));
+          if (best < 0 || l < bestLen) {
+            best = s;
+            bestLen = l;
+          }
+        }
+        j = best;
       } else {
         next = nx;
-        j = mode == SELECT_FISHER_YATES ? jsqFisherYates(len, un, d, perm) : jsqIid(len, un, d);
+        j = fisherYates ? jsqFisherYates(len, un, d, perm) : jsqIid(len, un, d);
         nx = next;
       }
     }
@@ -435,6 +528,7 @@ export function race(
   }
 
   store<f64>(p + (P_T << 3), t);
+  events += tickFrom - tick;
   store<f64>(p + (P_EVENTS << 3), <f64>events);
   store<f64>(p + (P_ARRIVALS << 3), <f64>arrivals);
   store<f64>(p + (P_TICK << 3), <f64>tick);

@@ -11,8 +11,10 @@
  * first); `npx tsx bench/threads.ts --timeline FILE` summarises a timeline recorded before. With `--rounds R` the two runs alternate R times and the ratio is the median of the same-round ratios.
  * On a shared machine the wall times include waiting for a core: read the ratio with the load average it prints.
  * Each run records its timeline (`SUPERMARKET_TIMELINE`, src/cli/timeline.ts); a summary follows its times: phases,
- * pool batches (span, busy share, task CPU), workers started and their start-up CPU, and the run's schedule replayed
- * from CPU times on 2 dedicated cores (`replay`): on a loaded machine the wall times mean little, this estimate more.
+ * pool batches (span, busy share, task CPU), the workers' task CPU by kind and their idle time (most of it after their
+ * last simulation: the report's tail), workers started and their start-up CPU, and the run's schedule replayed from CPU
+ * times on 2 dedicated cores (`replay`): on a loaded machine the wall times mean little, this estimate more. The replay
+ * leaves out module preloads (the renderer's ~0.25 s), so it does not see where a schedule puts them.
  * It also polls the CPU of every thread of the run (/proc/<pid>/task): the main thread, each worker and the rest (V8's
  * compiler and GC helpers, libuv), whose sum over 2 is a floor no schedule beats; the estimated ratio takes the larger
  * of the replay and that floor (the replay alone counts task CPU only: 0.56 for the heavy cell where quiet runs
@@ -234,6 +236,7 @@ function timelineSummary(file: string, run?: { threads: Map<number, number>; spa
         `schedule on 2 cores ends before ${(cpu.all / 2).toFixed(2)} s`,
     );
   }
+  lines.push(`    task CPU by kind (s, count): ${cpuByKind(events)}`, `    ${idleByWorker(events)}`);
   const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu / 1000);
   lines.push(
     `    workers started: ${started}${prestarted ? ` (${prestarted} ahead of the command's modules)` : ''}; ` +
@@ -241,6 +244,61 @@ function timelineSummary(file: string, run?: { threads: Map<number, number>; spa
       (preloads.length ? `; preloads (renderer or solvers): ${preloads.map((c) => c.toFixed(2)).join(', ')} s CPU` : ''),
   );
   return lines;
+}
+
+/**
+ * The workers' CPU by what they did, from the timeline's task ends and preload ends: "prepare 0.71 (1), replications
+ * 1.17 (10), …, preload renderer 0.19 (1)", in order of first appearance. A task's CPU is its worker thread's during it
+ * (with the timeline on, simulateWorker.ts), so the modules it loads on first use count in it.
+ */
+function cpuByKind(events: TimelineEvent[]): string {
+  const kind = new Map<number, string>(); // worker → kind of the task it runs
+  const sums = new Map<string, { cpu: number; count: number }>();
+  const add = (k: string, cpu: number) => {
+    const s = sums.get(k) ?? { cpu: 0, count: 0 };
+    sums.set(k, { cpu: s.cpu + cpu / 1000, count: s.count + 1 });
+  };
+  for (const e of events) {
+    if (e.ev === 'task-start') kind.set(e.worker!, e.kind ?? 'simulate');
+    if (e.ev === 'task-end') add(kind.get(e.worker!) ?? '?', e.cpu ?? 0);
+    if (e.ev === 'preload-end') add(`preload ${(e as { modules?: string }).modules ?? '?'}`, e.cpu ?? 0);
+  }
+  return [...sums].map(([k, s]) => `${k} ${s.cpu.toFixed(2)} (${s.count})`).join(', ');
+}
+
+/**
+ * Where the workers waited: per worker, the wall seconds from its first task's start to the last task's end (any
+ * worker's) in which it ran no task (a preload of modules counts as idle), and how much of that came after its own last simulation (the report's tail).
+ */
+function idleByWorker(events: TimelineEvent[]): string {
+  const ends = events.filter((e) => e.ev === 'task-end');
+  if (ends.length === 0) return 'workers idle: no task';
+  const last = ends[ends.length - 1].t;
+  const workers = [...new Set(events.filter((e) => e.ev === 'task-start').map((e) => e.worker!))].sort((a, b) => a - b);
+  const parts = workers.map((w) => {
+    const mine = events.filter((e) => (e.ev === 'task-start' || e.ev === 'task-end') && e.worker === w);
+    const first = mine[0].t;
+    let busy = 0;
+    let since = 0;
+    let lastSim = first;
+    for (const e of mine) {
+      if (e.ev === 'task-start') {
+        since = e.t;
+        if (e.kind !== 'figure' && e.kind !== 'raster') lastSim = Number.POSITIVE_INFINITY;
+      } else {
+        busy += e.t - since;
+        if (lastSim === Number.POSITIVE_INFINITY) lastSim = e.t;
+      }
+    }
+    let tailBusy = 0;
+    for (let i = 0; i < mine.length - 1; i++) {
+      if (mine[i].ev === 'task-start' && mine[i].t >= lastSim) tailBusy += mine[i + 1].t - mine[i].t;
+    }
+    const idle = (last - first - busy) / 1000;
+    const tailIdle = (last - lastSim - tailBusy) / 1000;
+    return `worker ${w} ${idle.toFixed(2)} s (${tailIdle.toFixed(2)} after its last simulation)`;
+  });
+  return `workers idle (first task to the last task's end): ${parts.join(', ')}`;
 }
 
 function readTimeline(file: string): TimelineEvent[] {

@@ -1,6 +1,7 @@
 // The race engine's loop alone, on the compiled build (dist/: run `npm run build` first), for instruction counts and
 // A/B rounds of the two race loops (issue 23; bench/wasm-race-design.md, "The plain TypeScript loop").
-// Usage: node bench/wasm-race-loop.mjs typescript|wasm [events = 2e6] [repeats = 1]
+// Usage: node bench/wasm-race-loop.mjs typescript|wasm [events = 2e6] [repeats = 1] [d = 2] [n = 1000] [lambda = 0.9]
+//   [sampling = without-replacement]
 // Runs `repeats` times the two replications of `npm run bench`'s race row (SQ(2) without replacement, λ = 0.9,
 // n = 1000, seed 1, warm-up and jobs as bench/simulatorRows.mjs sets them for that event budget), each replication's
 // `run` alone (no planning, no summaries), and prints the events and events per CPU second. Instructions per event
@@ -16,17 +17,17 @@ import { Rng, streamSeed } from '../dist/stats/rng.js';
 import { Measurement } from '../dist/sim/measurement.js';
 import { parseModel } from '../dist/model/model.js';
 
-const [loop, budgetArg, repeatsArg] = process.argv.slice(2);
+const [loop, budgetArg, repeatsArg, dArg, nArg, lambdaArg, samplingArg] = process.argv.slice(2);
 if (loop !== 'typescript' && loop !== 'wasm') {
-  console.error('usage: node bench/wasm-race-loop.mjs typescript|wasm [events] [repeats]');
+  console.error('usage: node bench/wasm-race-loop.mjs typescript|wasm [events] [repeats] [d] [n] [lambda] [sampling]');
   process.exit(2);
 }
 setRaceLoop(loop);
 const budget = Number(budgetArg ?? 2e6);
 const repeats = Number(repeatsArg ?? 1);
-const [n, lambda] = [1000, 0.9];
+const [d, n, lambda] = [Number(dArg ?? 2), Number(nArg ?? 1000), Number(lambdaArg ?? 0.9)];
 const perReplication = budget / 2;
-const plan = planSimulation(parseModel({ lambda, d: 2, sampling: 'without-replacement' }), {
+const plan = planSimulation(parseModel({ lambda, d, sampling: samplingArg ?? 'without-replacement' }), {
   n,
   engine: 'race',
   seed: 1,

@@ -17,7 +17,7 @@ export const KERNEL_MODULE = path.join(root, 'src', 'sim', 'wasm', 'raceKernel.t
 export async function compileRaceKernel(): Promise<Uint8Array> {
   let binary: Uint8Array | undefined;
   const { error, stderr } = await asc.main(
-    [SOURCE, '-O3', '--runtime', 'stub', '--importMemory', '--noAssert', '--use', 'abort=', '-o', 'race.wasm'],
+    [SOURCE, '-O3', '--enable', 'simd', '--runtime', 'stub', '--importMemory', '--noAssert', '--use', 'abort=', '-o', 'race.wasm'],
     {
       readFile: (name, base) => {
         try {

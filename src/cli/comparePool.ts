@@ -22,14 +22,18 @@ import {
   type TaskValue,
 } from '../compare/index.ts';
 import { usableValue } from '../compare/plan.ts';
+import { trajectoryComparison } from '../compare/summary.ts';
 import { CellStore } from '../runs/cellStore.ts';
 import { codeIdentity } from '../runs/codeIdentity.ts';
 import { tQuantile } from '../lazy.ts';
 import type { ShardSpec } from '../runs/shard.ts';
 import type { SimulationResult, TrajectoryResult } from '../sim/index.ts';
-import type { WriteReportOptions } from '../report/index.ts';
+import type { Figure, WriteReportOptions } from '../report/index.ts';
+import { reportTransientFigure } from '../report/comparisonFigures.ts';
 import { figurePaths, writeFigureData } from '../report/writeFigure.ts';
-import { withPool, type FigureTask, type PoolTask, type PoolValue, type PrepareTask, type WorkerPool } from './pool.ts';
+import { writeFileAtomic } from '../io/atomic.ts';
+import path from 'node:path';
+import { withPool, type FigureTask, type PoolTask, type PoolValue, type PrepareTask, type RasterTask, type WorkerPool } from './pool.ts';
 import { timeline } from './timeline.ts';
 import { SupermarketError } from '../errors.ts';
 import { startShard, type ShardSummary } from './sharding.ts';
@@ -82,6 +86,8 @@ async function planOnPool(
   follow?: {
     todo: (tasks: readonly ComparisonTask[]) => ComparisonTask[];
     keep: (key: string, result: PoolValue, task: PoolTask<string>) => void;
+    /** After each result: may add tasks that need only the models solved so far and the values stored (`drawAhead`). */
+    ahead?: (prepared: readonly (PreparedComparisonModel | undefined)[], more: (tasks: readonly PoolTask<string>[]) => void) => void;
   },
 ) {
   const models = sweepModels(config);
@@ -111,7 +117,10 @@ async function planOnPool(
   await pool.run<number | string>(
     tasks,
     (key, value, task, more) => {
-      if (task.kind !== 'prepare') return follow!.keep(key as string, value, task as PoolTask<string>);
+      if (task.kind !== 'prepare') {
+        follow!.keep(key as string, value, task as PoolTask<string>);
+        return follow!.ahead?.(prepared, more);
+      }
       const model = value as PreparedComparisonModel;
       prepared[key as number] = model;
       if (!follow) return;
@@ -124,9 +133,17 @@ async function planOnPool(
           throw new SupermarketError(`internal: the task ${t.key} sent ahead of its model's solve is not the plan's`);
       }
       join(planned, more);
+      follow.ahead?.(prepared, more);
     },
     {
-      ...(follow ? { preloadWhenIdle: 'renderer' as const, onPartial: (_key, first, more) => join(first as ComparisonTask[], more) } : {}),
+      ...(follow
+        ? {
+            preloadWhenIdle: 'renderer' as const,
+            // the figure drawn ahead (`drawAhead`) stays on the renderer's holder
+            minCostToLoad: { renderer: Number.POSITIVE_INFINITY },
+            onPartial: (_key, first, more) => join(first as ComparisonTask[], more),
+          }
+        : {}),
       onProgress: o.onProgress && ((done, total, label) => o.onProgress!(done, total, follow ? label : `solving the models: ${label}`)),
     },
   );
@@ -148,6 +165,83 @@ export async function runComparisonOnPool(
 }
 
 /**
+ * Figures drawn ahead on a pool (`drawAhead`), by name: the spec they were drawn from (compact JSON) and the SVG.
+ * `figuresOnPool` writes such a figure's SVG instead of drawing it again when the report's spec is the same.
+ */
+const drawnAhead = new WeakMap<WorkerPool, Map<string, { spec: string; svg: string }>>();
+
+/** Key of the transient figure's task drawn ahead (no cell key starts so). */
+const TRANSIENT_AHEAD = 'figure-ahead:transient';
+
+/**
+ * The report's transient figure as soon as its inputs exist (every model solved, every trajectory stored), drawn by a
+ * worker while the cells simulate (`svgOnly`), not after the last of them: the figure needs no cell (`TransientInputs`),
+ * and it is the report's largest (the heavy cell's: ~0.15–0.25 s of CPU, the first figure paying the renderer's warm-up).
+ * A figure goes ahead of every simulation waiting (pool.ts `rank`), so the worker that holds the renderer (loaded early:
+ * `preloadWhenIdle`) takes it next; any other leaves it to that one (`minCostToLoad` of the batch). @returns the
+ * `follow.ahead` hook of `planOnPool` for `config` (one figure per run), storing the SVG for `figuresOnPool`.
+ */
+function drawAhead(
+  config: ComparisonConfig,
+  pool: WorkerPool,
+  valueOf: (t: ComparisonTask) => TaskValue | undefined,
+): (prepared: readonly (PreparedComparisonModel | undefined)[], more: (tasks: readonly PoolTask<string>[]) => void) => void {
+  let asked = false;
+  let trajectories: ComparisonTask[] | undefined; // of the plan, once every model is solved
+  return (prepared, more) => {
+    if (asked || !config.trajectory || prepared.includes(undefined)) return; // a hole: a model not solved yet
+    const models = prepared as readonly PreparedComparisonModel[];
+    trajectories ??= planFromPrepared(config, models).tasks.filter((t) => t.kind === 'trajectory');
+    const values = new Map<string, TaskValue>();
+    for (const t of trajectories) {
+      const value = valueOf(t);
+      if (!usableValue(t, value)) return;
+      values.set(t.key, value!);
+    }
+    asked = true;
+    const solved = models.map((m) => m.prepared).filter((p) => p.transient);
+    if (solved.length === 0) return;
+    const figure: Figure = reportTransientFigure({
+      config,
+      models: models.map(({ prepared: p }) => ({
+        model: p.model,
+        d: p.model.d,
+        lambda: p.model.lambda,
+        relaxationTime: p.warm.relaxationTime,
+      })),
+      trajectories: solved.map((p) => trajectoryComparison(p, config, values)),
+    });
+    const spec = JSON.stringify(figure.spec);
+    const drawn = drawnAhead.get(pool) ?? new Map<string, { spec: string; svg: string }>();
+    drawnAhead.set(pool, drawn);
+    more([
+      {
+        key: TRANSIENT_AHEAD,
+        kind: 'figure',
+        outDir: '',
+        figure: { name: figure.name, spec: figure.spec, rows: [] },
+        svgOnly: true,
+        cost: 1,
+      },
+    ]);
+    // the result comes back through `keep` (`keepAhead`)
+    pendingAhead.set(pool, { name: figure.name, spec, drawn });
+  };
+}
+
+/** The figure `drawAhead` asked of a pool and not yet stored. */
+const pendingAhead = new WeakMap<WorkerPool, { name: string; spec: string; drawn: Map<string, { spec: string; svg: string }> }>();
+
+/** Stores the SVG of the figure drawn ahead on `pool` (`drawAhead`); false for any other task. */
+function keepAhead(pool: WorkerPool, key: string, result: PoolValue): boolean {
+  if (key !== TRANSIENT_AHEAD) return false;
+  const pending = pendingAhead.get(pool);
+  if (pending) pending.drawn.set(pending.name, { spec: pending.spec, svg: (result as { svg: string }).svg });
+  pendingAhead.delete(pool);
+  return true;
+}
+
+/**
  * Spec characters (compact JSON) of the figures still waiting below which a worker without the renderer leaves them
  * to one that has it (`PoolOptions.minCostToLoad`). Measured on this machine: once the renderer is warm a figure takes
  * ~40 ms plus ~0.44 ms per 1000 characters (the six figures of one cell, 0.14 M characters: ~0.3 s; of the reduced
@@ -166,11 +260,32 @@ const FIGURES_WORTH_A_RENDERER = 400_000;
  */
 export function figuresOnPool(pool: WorkerPool): NonNullable<WriteReportOptions['writeFigures']> {
   return async (outDir, figures) => {
-    const tasks: FigureTask<number>[] = figures.map((f, i) => {
+    // a figure drawn while the simulations ran (`drawAhead`), from this very spec: its SVG is written here, its PNG
+    // rasterised by the first worker free; not with a PDF (drawn with the figure, from the same SVG)
+    const ahead = drawnAhead.get(pool);
+    const early = figures.map((f) => {
+      const drawn = ahead?.get(f.name);
+      return drawn !== undefined && !f.pdf && drawn.spec === JSON.stringify(f.spec) ? drawn.svg : undefined;
+    });
+    const tasks = figures.flatMap((f, i): (FigureTask<number> | RasterTask<number>)[] => {
+      const svg = early[i];
+      if (svg !== undefined) {
+        writeFileAtomic(path.join(outDir, `figures/${f.name}.svg`), svg);
+        return [{ key: i, kind: 'raster' as const, outDir, name: f.name, svg, cost: 1 }];
+      }
       // the spec holds the plotted data: the rows, for the data files only, stay here
       const figure = { name: f.name, spec: f.spec, rows: [], ...(f.pdf ? { pdf: true } : {}) };
       // a PDF takes about half the time of the SVG and PNG together (WriteReportOptions.latex)
-      return { key: i, kind: 'figure', outDir, figure, drawingOnly: true, cost: JSON.stringify(figure.spec).length * (f.pdf ? 1.5 : 1) };
+      return [
+        {
+          key: i,
+          kind: 'figure' as const,
+          outDir,
+          figure,
+          drawingOnly: true,
+          cost: JSON.stringify(figure.spec).length * (f.pdf ? 1.5 : 1),
+        },
+      ];
     });
     // each figure's PNG is a task of its own, from its SVG (resvg, about half of a figure's CPU, needs no vega): a
     // worker without the renderer takes it while the one that has it renders the next figure. Its cost (1) puts it
@@ -210,6 +325,7 @@ async function compareOnPool(
   const missing = (tasks: readonly ComparisonTask[]) =>
     tasks.filter((t) => !usableValue(t, computed.get(t.key) ?? valueOf(t, store!.get(t.key, taskSettings(t, o.settings)))));
   const keep = (key: string, result: PoolValue, task: PoolTask<string>) => {
+    if (keepAhead(pool, key, result)) return;
     const t = task as ComparisonTask;
     const value =
       t.kind === 'trajectory'
@@ -223,7 +339,8 @@ async function compareOnPool(
     computed.set(key, valueOf(t, value)!);
   };
   timeline('phase', { name: store ? 'prepare + simulations' : 'prepare' });
-  const plan = await planOnPool(config, o, pool, store ? { todo: missing, keep } : undefined);
+  const stored = (t: ComparisonTask) => computed.get(t.key) ?? valueOf(t, store!.get(t.key, taskSettings(t, o.settings)));
+  const plan = await planOnPool(config, o, pool, store ? { todo: missing, keep, ahead: drawAhead(config, pool, stored) } : undefined);
   if (o.shard) {
     timeline('phase', { name: 'simulations' });
     const shard = startShard(

@@ -83,7 +83,8 @@ export interface TrajectoryReplicationsTask<K> {
  * A report figure to render and write (`writeFigureFiles(outDir, figure)`), for the pool; with `vectorsOnly`, all but
  * its PNG (`writeFigureVectors`: the result is the SVG and the paths), left to a `RasterTask`; with `drawingOnly`, its
  * SVG and PDF alone (`writeFigureDrawing`: the result is the SVG and its paths), the PNG left to a `RasterTask` and the
- * data files to the caller (`writeFigureData`), so the figure's rows need not be sent.
+ * data files to the caller (`writeFigureData`), so the figure's rows need not be sent; with `svgOnly`, its SVG alone,
+ * written nowhere (`renderSvg`: the result is the SVG, no paths), for a figure drawn before its report folder is.
  */
 export interface FigureTask<K> {
   readonly key: K;
@@ -92,6 +93,7 @@ export interface FigureTask<K> {
   readonly figure: FigureFiles;
   readonly vectorsOnly?: boolean;
   readonly drawingOnly?: boolean;
+  readonly svgOnly?: boolean;
   readonly cost?: number;
 }
 
@@ -137,8 +139,9 @@ export interface PoolOptions {
   /** Progress over the whole pool in cost units (finished + running fractions), with a label "k/m done". */
   readonly onProgress?: (done: number, total: number, label: string) => void;
   /**
-   * Modules a worker loads once it has no task left in the batch (the tail, while the others finish), ahead of the
-   * next batch: the solvers of 'prepare' tasks or the figure renderer. The batch does not wait for it.
+   * Modules one worker loads ahead of the next batch (the solvers of 'prepare' tasks or the figure renderer): with two
+   * workers or more, the first to finish a task once no solve is running or waiting, while the others simulate (it
+   * takes tasks again after); with one, when it has no task left. The batch does not wait for it.
    */
   readonly preloadWhenIdle?: Preload;
   /**
@@ -146,9 +149,11 @@ export interface PoolOptions {
    * own units) is below this, a worker that does not hold them (loaded, loading or asked to) takes none of those
    * tasks when another worker does: loading them, with the compilation of their code, costs more CPU (~0.3 s for the
    * renderer) than its share of the work would save, and on a machine whose cores are all busy that CPU is the
-   * others' time. Default: no such limit.
+   * others' time. A number applies to every kind of modules; a record to those it names (a simulation batch that draws
+   * a figure ahead leaves it to the renderer's holder: `{ renderer: Infinity }`, the solves free to any worker). Default: no
+   * such limit.
    */
-  readonly minCostToLoad?: number;
+  readonly minCostToLoad?: number | Partial<Record<Preload, number>>;
 }
 
 /** Default thread count: the machine's cores. */
@@ -187,6 +192,15 @@ function modulesOf(task: PoolTask<unknown>): Preload | undefined {
 /** 1 for a task whose result typically adds tasks to its batch (a model's solve: its simulations follow), else 0. */
 function unlocks(task: PoolTask<unknown>): number {
   return task.kind === 'prepare' ? 1 : 0;
+}
+
+/**
+ * Which waiting tasks go first: solves (their simulations follow), then figures (a figure waits for nothing once its
+ * inputs exist, and the report waits for it: one drawn ahead while simulations run, `drawAhead` in comparePool.ts,
+ * goes to the renderer's holder next), then the rest; by cost within each.
+ */
+function rank(task: PoolTask<unknown>): number {
+  return task.kind === 'prepare' ? 2 : task.kind === 'figure' ? 1 : 0;
 }
 
 /**
@@ -308,6 +322,8 @@ interface Batch {
   lost(worker: Worker, error: Error): void;
   /** Gives an idle worker (e.g. one started during the batch) a task, if any is left. */
   dispatch(worker: Worker): void;
+  /** A worker finished loading modules (`preload`): if it idles in this batch, it takes a task. */
+  loaded(worker: Worker): void;
 }
 
 /**
@@ -366,6 +382,7 @@ export class WorkerPool {
       if (msg.id === -1) {
         timeline('preload-end', { worker: this.workers.indexOf(worker), modules: msg.modules, ms: msg.ms, cpu: msg.cpu });
         if (msg.modules) this.loaded.get(worker)?.add(msg.modules);
+        this.batch?.loaded(worker);
       } else this.batch?.message(worker, msg);
     });
     const lose = (error: Error) => {
@@ -410,6 +427,7 @@ export class WorkerPool {
     const cost: number[] = [];
     const waiting: number[] = []; // ids not started, largest cost first
     const idle = new Set<Worker>(); // workers that found no task waiting
+    const loadingEarly = new Set<Worker>(); // workers loading modules while tasks wait (`preloadEarly`), given none meanwhile
     let total = 0;
     const splitOf: (Split<K> | undefined)[] = []; // task id → the task its replication belongs to
     const push = (t: PoolTask<K>, split?: Split<K>) => {
@@ -426,13 +444,14 @@ export class WorkerPool {
         if (split) for (const unit of split.units()) push(unit, split);
         else push(t);
       }
-      waiting.sort((a, b) => unlocks(all[b]) - unlocks(all[a]) || cost[b] - cost[a] || a - b);
+      waiting.sort((a, b) => rank(all[b]) - rank(all[a]) || cost[b] - cost[a] || a - b);
     };
     add(tasks);
     const running = new Map<number, number>(); // task id → fraction reported
     const current = new Map<Worker, number>(); // worker → task id it runs
     let finishedCost = 0;
     let finished = 0;
+    let ended = 0; // tasks whose worker answered (`finished` counts them once folded in)
     let failed: Error | undefined;
     const report = () => {
       if (!options.onProgress) return;
@@ -449,15 +468,38 @@ export class WorkerPool {
           else if (finished === all.length) resolve();
           else if (this.workers.length === 0) reject(new SupermarketError('the worker pool has no worker left'));
         };
+        /**
+         * Whether `worker` loads `options.preloadWhenIdle` now instead of taking a task, while tasks still wait: the
+         * first worker to finish a task (not one given its first at the batch's start) once no task running or waiting
+         * may add more (a model's solve: its simulations follow), so that with two or more workers the one that will
+         * hold the modules (one worker only) loads them while the others simulate, and takes tasks again when its load
+         * ends (`loaded`). Loaded at the batch's tail instead, the others idled while it loaded (the figures waited for
+         * it): 0.2–0.3 s of the heavy cell's 2-thread wall time. Not with one worker (the load waits for the tail, as
+         * the figures would).
+         */
+        const preloadEarly = (worker: Worker): boolean => {
+          const modules = options.preloadWhenIdle;
+          if (failed || modules === undefined || ended === 0 || Math.min(this.threads, this.workers.length) < 2) return false;
+          if (this.preloaded.get(worker)?.has(modules) || this.heldByAnother(worker, modules)) return false;
+          return ![...current.values(), ...waiting].some((id) => unlocks(all[id]) > 0);
+        };
         const dispatch = (worker: Worker) => {
+          if (waiting.length > 0 && preloadEarly(worker)) {
+            // no task until the load ends: one given meanwhile runs first and the modules load only between tasks
+            idle.add(worker);
+            loadingEarly.add(worker);
+            this.preload(worker, options.preloadWhenIdle!);
+            return;
+          }
           if (failed || waiting.length === 0) {
             idle.add(worker);
             // not while a running task may still add tasks (a model's solve sends its simulations ahead): a worker
             // loading modules then would take them late; it preloads when it idles again at the batch's tail
             const mayAdd = [...current.values()].some((id) => unlocks(all[id]) > 0);
-            // nor, as the batch ends (nothing running), when another worker has them: whether this one should load
-            // them too is the next batch's to decide (`minCostToLoad`), and loading now would take a core then
-            const held = running.size === 0 && options.preloadWhenIdle !== undefined && this.heldByAnother(worker, options.preloadWhenIdle);
+            // nor when another worker has them (or loads them): whether this one should load them too is the next
+            // batch's to decide (`minCostToLoad`; the heavy cell's few figures stay on one worker), and loading now
+            // would take a core
+            const held = options.preloadWhenIdle !== undefined && this.heldByAnother(worker, options.preloadWhenIdle);
             if (!failed && options.preloadWhenIdle && !mayAdd && !held) this.preload(worker, options.preloadWhenIdle);
             settle();
             return;
@@ -492,11 +534,15 @@ export class WorkerPool {
         // tasks added while the batch runs go to the idle workers first, then to new ones (up to `threads`)
         const more = (added: readonly PoolTask<K>[]) => {
           add(added);
-          for (const worker of [...idle]) if (waiting.length > 0) dispatch(worker);
+          for (const worker of [...idle]) if (waiting.length > 0 && !loadingEarly.has(worker)) dispatch(worker);
           this.warm(running.size + waiting.length);
         };
         this.batch = {
           dispatch,
+          loaded: (worker) => {
+            loadingEarly.delete(worker);
+            if (idle.has(worker) && waiting.length > 0) dispatch(worker);
+          },
           message: (worker, msg) => {
             if (current.get(worker) !== msg.id) return; // not this batch's task
             if (msg.partial !== undefined) {
@@ -515,6 +561,7 @@ export class WorkerPool {
             }
             running.delete(msg.id);
             current.delete(worker);
+            ended++;
             const task = all[msg.id];
             const loads = modulesOf(task);
             if (loads !== undefined && !msg.error) this.loaded.get(worker)?.add(loads);
@@ -581,8 +628,9 @@ export class WorkerPool {
     all: readonly PoolTask<K>[],
     options: Pick<PoolOptions, 'minCostToLoad'>,
   ): boolean {
-    if (options.minCostToLoad === undefined || !this.heldByAnother(worker, modules)) return false;
-    return waiting.reduce((sum, id) => sum + (modulesOf(all[id]) === modules ? cost[id] : 0), 0) < options.minCostToLoad;
+    const limit = typeof options.minCostToLoad === 'number' ? options.minCostToLoad : options.minCostToLoad?.[modules];
+    if (limit === undefined || !this.heldByAnother(worker, modules)) return false;
+    return waiting.reduce((sum, id) => sum + (modulesOf(all[id]) === modules ? cost[id] : 0), 0) < limit;
   }
 
   /** Whether a worker other than `worker` holds `modules` (loaded, loading or asked to). */

@@ -228,7 +228,11 @@ function responseTimeOf(model: SupermarketModel, cells: readonly CellResult[], n
 }
 
 /** The transient comparison of a model with a transient solver, from the values of its trajectory tasks. */
-function trajectoryComparison(p: PreparedModel, config: ComparisonConfig, values: ReadonlyMap<string, TaskValue>): TrajectoryComparison {
+export function trajectoryComparison(
+  p: PreparedModel,
+  config: ComparisonConfig,
+  values: ReadonlyMap<string, TaskValue>,
+): TrajectoryComparison {
   const { model } = p;
   const { solver, times, meanField, refinedPath, drawnTo } = p.transient!;
   // the levels a reader can see on a linear axis (the full tail is in the cells); the PIDE gives the busy fraction s_1

@@ -160,12 +160,13 @@ export function computeW(A: number[][], Q: number[][]): number[][] {
  * Hessian term b_i = ½ Σ_jk ∂²f_i/∂s_j∂s_k W_jk of SQ(d) (theory.md §6), which for the SQ(d) drift is
  * b_i = ½λd(d−1)[s_{i−1}^{d−2} W_{i−1,i−1}·1(i ≥ 2) − s_i^{d−2} W_ii] (zero when d = 1).
  * @param rho load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K). @param W K×K.
+ * @param into array of length K to fill (every entry written) instead of a new one.
  * @returns b, length K (index i − 1 is level i).
  */
-export function sqdHessianTerm(rho: number, d: number, s: ArrayLike<number>, W: number[][]): number[] {
+export function sqdHessianTerm(rho: number, d: number, s: ArrayLike<number>, W: number[][], into?: number[]): number[] {
   const K = s.length;
   const c = 0.5 * rho * d * (d - 1);
-  const b = new Array<number>(K);
+  const b = into ?? new Array<number>(K);
   for (let i = 0; i < K; i++) {
     const down = i > 0 ? s[i - 1] ** (d - 2) * W[i - 1][i - 1] : 0;
     b[i] = c * (down - s[i] ** (d - 2) * W[i][i]);
@@ -176,12 +177,13 @@ export function sqdHessianTerm(rho: number, d: number, s: ArrayLike<number>, W: 
 /**
  * The 1/n drift correction of sampling without replacement (theory.md §6, [D]):
  * f⁽¹⁾_i = −λ·d(d−1)/2·[φ(s_{i−1}) − φ(s_i)], φ(s) = s^{d−1} − s^d, s_0 = 1.
- * @param rho load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K). @returns length K.
+ * @param rho load ρ. @param d integer ≥ 1. @param s s_1..s_K (length K).
+ * @param into array of length K to fill (every entry written) instead of a new one. @returns length K.
  */
-export function computeF1(rho: number, d: number, s: ArrayLike<number>): number[] {
+export function computeF1(rho: number, d: number, s: ArrayLike<number>, into?: number[]): number[] {
   const phi = (x: number) => x ** (d - 1) - x ** d;
   const c = (-rho * d * (d - 1)) / 2;
-  const out = new Array<number>(s.length);
+  const out = into ?? new Array<number>(s.length);
   for (let i = 0; i < s.length; i++) out[i] = c * (phi(i === 0 ? 1 : s[i - 1]) - phi(s[i]));
   return out;
 }

@@ -38,21 +38,21 @@ export function sqdDrift(rho: number, d: number, s: ArrayLike<number>, out?: Flo
 /**
  * Analytic Jacobian of `sqdDrift` by bands (theory.md §6): A_{i,i−1} = λd s_{i−1}^{d−1},
  * A_ii = −λd s_i^{d−1} − 1, A_{i,i+1} = 1. O(K) memory, for large K (d = 1).
- * @param s s_1..s_K (length K). @returns bands of length K (row/column index i − 1 is level i).
+ * @param s s_1..s_K (length K). @param into bands of length K to fill (every entry written) instead of new ones.
+ * @returns bands of length K (row/column index i − 1 is level i; lower[0] = upper[K − 1] = 0).
  * @throws {InvalidModelError} / {UnstableModelError} on d not an integer ≥ 1 or rho outside (0, 1).
  */
-export function sqdJacobianBands(rho: number, d: number, s: ArrayLike<number>): Tridiagonal {
+export function sqdJacobianBands(rho: number, d: number, s: ArrayLike<number>, into?: Tridiagonal): Tridiagonal {
   checkRhoD(rho, d);
   const K = s.length;
-  const lower = new Float64Array(K);
-  const diag = new Float64Array(K);
-  const upper = new Float64Array(K);
+  const bands = into ?? { kind: 'tridiagonal', lower: new Float64Array(K), diag: new Float64Array(K), upper: new Float64Array(K) };
+  const { lower, diag, upper } = bands;
   for (let i = 0; i < K; i++) {
     diag[i] = -rho * d * s[i] ** (d - 1) - 1;
-    if (i > 0) lower[i] = rho * d * s[i - 1] ** (d - 1);
-    if (i < K - 1) upper[i] = 1;
+    lower[i] = i > 0 ? rho * d * s[i - 1] ** (d - 1) : 0;
+    upper[i] = i < K - 1 ? 1 : 0;
   }
-  return { kind: 'tridiagonal', lower, diag, upper };
+  return bands;
 }
 
 /**

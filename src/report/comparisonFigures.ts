@@ -36,10 +36,10 @@ import { isUnvalued, unvaluedReference, UNVALUED_STATUSES } from '../compare/ver
 const fmtLambda = (x: number) => `λ = ${x}`;
 
 /** The unit of the comparison's times (model/service `timeUnit`: mean service times when E[S] = 1), one per result. */
-const unitOf = (result: ComparisonResult) => timeUnit(result.models[0]?.model.service ?? { mean: 1 });
+const unitOf = (result: Pick<ComparisonResult, 'models'> | TransientInputs) => timeUnit(result.models[0]?.model.service ?? { mean: 1 });
 
 /** Names the unit in the data beside a figure of times too (`timeUnit` on every row; the spec's rows are the same objects). */
-function withTimeUnit(figure: Figure, result: ComparisonResult): Figure {
+function withTimeUnit(figure: Figure, result: ComparisonResult | TransientInputs): Figure {
   const unit = unitOf(result);
   for (const r of figure.rows) r.timeUnit = unit;
   return figure;
@@ -603,7 +603,7 @@ const TRANSIENT_TEXT = {
  * exactly (independent M/M/1 servers, a linear drift: `refinedTransient` integrates nothing), so the dotted curve is the
  * ODE itself; said alone when every panel is d = 1, beside the d ≥ 2 words otherwise.
  */
-function refinedWords(result: ComparisonResult, caption: string): string {
+function refinedWords(result: TransientInputs, caption: string): string {
   const ds = new Set(result.trajectories.filter((t) => t.simulated.some((s) => s.refined)).map((t) => t.d));
   if (!ds.has(1)) return caption;
   const d1 =
@@ -615,13 +615,27 @@ function refinedWords(result: ComparisonResult, caption: string): string {
 }
 
 /** The end of the trajectory grid in words: --t-end when given, else the automatic end (compare/plan.ts `trajectoryGrid`). */
-function gridEnd(result: ComparisonResult): string {
+function gridEnd(result: TransientInputs): string {
   const tEnd = result.config.trajectory?.tEnd ?? 0; // no trajectory settings (null, or absent in a hand-built result): automatic
   return tEnd > 0 ? `--t-end ${tEnd}` : 'automatic: min(400, max(10, 1.2 × the warm-up from empty)) time units';
 }
 
+/**
+ * What the transient figure reads of a comparison: its config, trajectories, and per model its model, d, λ and
+ * relaxation time; known once the models are solved and their trajectories simulated, before any cell (the CLI draws
+ * it then, while the cells run: cli/comparePool.ts).
+ */
+export type TransientInputs = Pick<ComparisonResult, 'config' | 'trajectories'> & {
+  readonly models: readonly Pick<ModelSummary, 'model' | 'd' | 'lambda' | 'relaxationTime'>[];
+};
+
+/** The report's transient figure (`transientFigure`, times named in each row), as `comparisonFigures` lists it. */
+export function reportTransientFigure(result: TransientInputs): Figure {
+  return withTimeUnit(transientFigure(result), result);
+}
+
 /** Mean-field transient from empty (dashed black) vs simulated s_i(t) for a few n: s_1..s_3 by the SQ(d) ODE, the busy fraction s_1 by the LWL(d) PIDE. */
-export function transientFigure(result: ComparisonResult): Figure {
+export function transientFigure(result: TransientInputs): Figure {
   const solver = result.trajectories[0]?.solver ?? 'ODE';
   const text = TRANSIENT_TEXT[solver];
   // with batches of K > 1 the PIDE is LL(d,K)'s (theory.md §15: batch sampling in place of u ↦ u^d)
@@ -1033,6 +1047,6 @@ export function comparisonFigures(result: ComparisonResult): Figure[] {
   if (load) figures.push(withTimeUnit(load, result));
   const responseTime = responseTimeFigure(result);
   if (responseTime) figures.push(withTimeUnit(responseTime, result));
-  if (result.trajectories.length > 0) figures.push(withTimeUnit(transientFigure(result), result));
+  if (result.trajectories.length > 0) figures.push(reportTransientFigure(result));
   return figures;
 }

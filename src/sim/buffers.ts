@@ -53,12 +53,17 @@ export function takeInt32(length: number): Int32Array {
   return new Int32Array(takeBuffer(4 * length));
 }
 
+/** A zero-filled Uint16Array of `length` entries (a sample grouped by bucket: stats/quantile.ts `groupByHighBits`). */
+export function takeUint16(length: number): Uint16Array {
+  return new Uint16Array(takeBuffer(2 * length));
+}
+
 /**
  * Gives the buffer under `array` back for the next `take*` of its size. The caller must not read or write it (nor any
  * other view on it) afterwards. Ignores undefined, buffers not handed out by this thread's `take*` (or given back
  * already), empty and detached ones, and buffers beyond `MAX_FREE_BYTES` of free space.
  */
-export function recycle(array: Float32Array | Float64Array | Int32Array | undefined): void {
+export function recycle(array: Float32Array | Float64Array | Int32Array | Uint16Array | undefined): void {
   if (array === undefined || !recycling) return;
   const buffer = array.buffer as ArrayBuffer;
   if (!issued.has(buffer)) return;

@@ -222,30 +222,38 @@ export interface PhaseLoop {
  */
 export function runPhases(engine: PhaseLoop, stopTime: number, onTick?: (events: number) => void): void {
   const state = engine.state;
-  const { occupancy, workload, measurement: m } = state;
+  const m = state.measurement;
   for (;;) {
     if (m.phase === DONE) return;
     if (m.phase === WARMUP) {
       const toWarm = m.warmupTime < stopTime;
       const code = engine.loop(toWarm ? m.warmupTime : stopTime, onTick);
       if (code === LOOP_LIMIT && !toWarm) return;
-      const t0 = state.t;
-      occupancy.begin(t0);
-      workload.begin(t0);
-      m.windowStart = t0;
-      m.firstSeq = engine.arrivals;
-      m.phase = MEASURING;
+      openWindow(engine);
       continue;
     }
     if (engine.loop(stopTime, onTick) === LOOP_LIMIT) return;
-    if (m.phase === MEASURING) {
-      occupancy.end(state.t);
-      workload.end(state.t);
-      m.windowEnd = state.t;
-      m.lastMeasured = state.t;
-      m.phase = DRAINING;
-    } else {
-      m.phase = DONE;
-    }
+    if (m.phase === MEASURING) closeWindow(state);
+    else m.phase = DONE;
   }
+}
+
+/** The warm-up ends at the state's time t: the integrals restart, the next arrival is the first measured job. */
+export function openWindow(engine: PhaseLoop): void {
+  const { occupancy, workload, measurement: m, t } = engine.state;
+  occupancy.begin(t);
+  workload.begin(t);
+  m.windowStart = t;
+  m.firstSeq = engine.arrivals;
+  m.phase = MEASURING;
+}
+
+/** The last measured job arrived at the state's time t: the integrals close there and the measured jobs drain. */
+export function closeWindow(state: RunState): void {
+  const { occupancy, workload, measurement: m, t } = state;
+  occupancy.end(t);
+  workload.end(t);
+  m.windowEnd = t;
+  m.lastMeasured = t;
+  m.phase = DRAINING;
 }

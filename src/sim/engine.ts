@@ -30,7 +30,7 @@ import { EngineFrame } from './frame.ts';
 import { createHeap, heapPush, type HeapArrays } from './heap.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
 import { Workload, workloadArea } from './workload.ts';
-import { PAIR_MAX_N, jsqPair, jsqPairSlow } from './selection/jsqd.ts';
+import { PAIR_MAX_N, jsqPair } from './selection/jsqd.ts';
 import { RNG_OUTPUTS, topUpStream } from './race.ts';
 import { ZIG_X } from '../stats/rng.ts';
 import { lpwJobValue } from './selection/leastWork.ts';
@@ -77,6 +77,11 @@ export class EventEngine extends EngineFrame {
     this.heapSize = size;
   }
 
+  /** A EventEngine over another state (loop priming, frame.ts). */
+  protected override twin(state: RunState): EventEngine {
+    return new EventEngine(this.config, state);
+  }
+
   /** The hot loop: at most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
   advance(limit: number): number {
     // Every value the loop reads is brought to a fixed representation here, once per call, as in the race loop
@@ -98,6 +103,8 @@ export class EventEngine extends EngineFrame {
     // entry is larger than V8's inlining budget leaves room for, so the common rule skips it.
     const pair = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N ? 1 : 0;
     const pairM = (withoutReplacement ? n - 1 : n) | 0;
+    // the pair's rejection bound 2^32 mod (n·pairM) (jsqPairSlow's threshold): a low part below it is drawn again
+    const pairReject = pair === 1 ? (4294967296 - n * pairM) % (n * pairM) : 0;
     const state = this.state;
     const { rng, store, occupancy, measurement, workload } = state;
     const len = store.len;
@@ -133,7 +140,10 @@ export class EventEngine extends EngineFrame {
     let last = occupancy.last;
     let levels = count.length | 0;
     const measuring = measurement.phase === MEASURING ? 1 : 0;
-    const draining = measurement.phase === DRAINING ? 1 : 0;
+    // The drain's goal (its last measured job left) as one test made at every measured departure: measuredInSystem
+    // is ≥ 0, so −1 is never met before the drain. (`… === 0 && draining === 1` ran its second test only at the
+    // drain's last departure, with no type feedback: optimised code met it there and was thrown away.)
+    const drainGoal = measurement.phase === DRAINING ? 0 : -1;
     const memory = this.memory;
     const ism = memory !== undefined && memory.kind === MEM_ISM ? 1 : 0;
     const batch = this.batch;
@@ -196,24 +206,26 @@ export class EventEngine extends EngineFrame {
           // out over the Rng's buffer, read in place at a local position as the race loop does (race.ts, `advance`):
           // the same outputs in the same order, the same arithmetic; each group of reads first makes sure its outputs
           // are there (`topUpStream`), the rare steps run through the Rng's methods with rng.next = nx.
+          // the pair by Lemire's multiply-and-reject as jsqPair draws it, its two tests (low < n·m, then low < 2^32 mod n·m
+          // in jsqPairSlow) as one against the exact bound: the same draws and the same pair, and no rare call in the loop
+          // (a call first made after V8 optimised the loop had no type feedback and threw the optimised code away)
           let nx = rng.next | 0;
-          if (nx > lastOne) {
-            topUpStream(rng);
-            nx = 0;
+          let pa: number;
+          let pb: number;
+          for (;;) {
+            if (nx > lastOne) {
+              rng.next = nx;
+              topUpStream(rng);
+              nx = 0;
+            }
+            const px = (rb[nx++] >>> 0) * n;
+            pa = (px * INV_TWO32) | 0;
+            const py = (px - pa * TWO32) * pairM;
+            pb = (py * INV_TWO32) | 0;
+            if (py - pb * TWO32 >= pairReject) break;
           }
-          const px = (rb[nx++] >>> 0) * n;
-          const pa = (px * INV_TWO32) | 0;
-          const py = (px - pa * TWO32) * pairM;
-          let pb = (py * INV_TWO32) | 0;
-          const low = py - pb * TWO32;
-          if (low < n * pairM) {
-            rng.next = nx;
-            j = jsqPairSlow(rng, len, n, pairM, low, pa, pb);
-            nx = rng.next | 0;
-          } else {
-            if (pairM < n) pb += +(pb >= pa);
-            j = pa ^ ((pa ^ pb) & ((len[pb] - len[pa]) >> 31)); // pb if len[pb] < len[pa], else pa
-          }
+          if (pairM < n) pb += +(pb >= pa);
+          j = pa ^ ((pa ^ pb) & ((len[pb] - len[pa]) >> 31)); // pb if len[pb] < len[pa], else pa
           for (let q = 0; q < 2; q++) {
             if (nx > lastTwo) {
               rng.next = nx;
@@ -435,7 +447,7 @@ export class EventEngine extends EngineFrame {
             reg[iSumSlowdown] += r / s;
             slowdownJobs++;
           }
-          if (--measuredInSystem === 0 && draining === 1) {
+          if (--measuredInSystem === drainGoal) {
             code = goal;
             break;
           }

@@ -49,7 +49,7 @@ import { WaitQueues, sortedPush } from './discipline/waitQueues.ts';
 import { createClockTree4, ct4Fix, type ClockTree4 } from './clockTree.ts';
 import { JobPool } from '../jobs/jobPool.ts';
 import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
-import { jsqPair, jsqPairSlow, PAIR_MAX_N } from './selection/jsqd.ts';
+import { jsqPair, PAIR_MAX_N } from './selection/jsqd.ts';
 import { RNG_OUTPUTS, topUpStream } from './race.ts';
 import { ZIG_X } from '../stats/rng.ts';
 import { lpwJobValue } from './selection/leastWork.ts';
@@ -186,6 +186,11 @@ export class PriorityEngine extends EngineFrame {
     this.lpwStart(j, y, a0, t);
   }
 
+  /** A PriorityEngine over another state (loop priming, frame.ts). */
+  protected override twin(state: RunState): PriorityEngine {
+    return new PriorityEngine(this.config, state);
+  }
+
   /**
    * At most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK.
    *
@@ -225,6 +230,8 @@ export class PriorityEngine extends EngineFrame {
     // JSQ(2) calls jsqPair directly (what selectServer would do, without its dispatch): m = n or n − 1.
     const layout = this.config.layout;
     const pairM = selection === SEL_JSQ && d === 2 && n <= PAIR_MAX_N && layout === undefined ? (withoutReplacement ? n - 1 : n) | 0 : -1;
+    // the pair's rejection bound 2^32 mod (n·pairM) (jsqPairSlow's threshold; engine.ts)
+    const pairReject = pairM > 0 ? (4294967296 - n * pairM) % (n * pairM) : 0;
     const state = this.state;
     const { rng, store, occupancy, measurement, workload } = state;
     // server speeds (class doc): undefined for identical servers
@@ -256,7 +263,7 @@ export class PriorityEngine extends EngineFrame {
     let last = occupancy.last;
     let levels = count.length | 0;
     const measuring = measurement.phase === MEASURING ? 1 : 0;
-    const draining = measurement.phase === DRAINING ? 1 : 0;
+    const drainGoal = measurement.phase === DRAINING ? 0 : -1; // the drain's goal in one test (engine.ts, `advance`)
     const memory = this.memory;
     const batch = this.batch;
     const ism = memory !== undefined && memory.kind === MEM_ISM ? 1 : 0;
@@ -327,24 +334,26 @@ export class PriorityEngine extends EngineFrame {
           // JSQ(2) and exponential sizes and gaps: jsqPair and the two nextExp (size, then the next arrival's gap)
           // written out over the Rng's buffer, read in place as the FIFO engine and the race loop do (engine.ts): the
           // same outputs in the same order, the same arithmetic, rare steps through the Rng's methods.
+          // the pair by Lemire's multiply-and-reject as jsqPair draws it, its two tests (low < n·m, then low < 2^32 mod n·m
+          // in jsqPairSlow) as one against the exact bound: the same draws and the same pair, and no rare call in the loop
+          // (a call first made after V8 optimised the loop had no type feedback and threw the optimised code away)
           let nx = rng.next | 0;
-          if (nx > lastOne) {
-            topUpStream(rng);
-            nx = 0;
+          let pa: number;
+          let pb: number;
+          for (;;) {
+            if (nx > lastOne) {
+              rng.next = nx;
+              topUpStream(rng);
+              nx = 0;
+            }
+            const px = (rb[nx++] >>> 0) * n;
+            pa = (px * INV_TWO32) | 0;
+            const py = (px - pa * TWO32) * pairM;
+            pb = (py * INV_TWO32) | 0;
+            if (py - pb * TWO32 >= pairReject) break;
           }
-          const px = (rb[nx++] >>> 0) * n;
-          const pa = (px * INV_TWO32) | 0;
-          const py = (px - pa * TWO32) * pairM;
-          let pb = (py * INV_TWO32) | 0;
-          const low = py - pb * TWO32;
-          if (low < n * pairM) {
-            rng.next = nx;
-            j = jsqPairSlow(rng, len, n, pairM, low, pa, pb);
-            nx = rng.next | 0;
-          } else {
-            if (pairM < n) pb += +(pb >= pa);
-            j = pa ^ ((pa ^ pb) & ((len[pb] - len[pa]) >> 31)); // pb if len[pb] < len[pa], else pa
-          }
+          if (pairM < n) pb += +(pb >= pa);
+          j = pa ^ ((pa ^ pb) & ((len[pb] - len[pa]) >> 31)); // pb if len[pb] < len[pa], else pa
           for (let q = 0; q < 2; q++) {
             if (nx > lastTwo) {
               rng.next = nx;
@@ -786,7 +795,7 @@ export class PriorityEngine extends EngineFrame {
             reg[iSumSlowdown] += inv === undefined ? resp / s : resp / (s / inv[id]);
             slowdownJobs++;
           }
-          if (--measuredInSystem === 0 && draining === 1) {
+          if (--measuredInSystem === drainGoal) {
             code = goal;
             break;
           }

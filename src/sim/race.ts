@@ -13,7 +13,7 @@
  * the same float operations in the same order, so every seeded number is what the TypeScript loop gave.
  * One compiled module per thread (on first use, synchronous); one instance and memory per live engine, reused by the
  * thread's next engine once `release` ends this one's life (`withEngine` in simulate.ts). The job store's
- * queue lengths and the engine's server records, busy list, arrival shares and permutation live in that memory (the
+ * queue lengths and the engine's server records, busy list, per-busy-count table (`byBusy`) and permutation live in that memory (the
  * objects hold views on it), so a `run` costs no copy of O(n) state: a trajectory calls `run` once per sample time.
  * Per call only the occupancy counts/areas (O(levels)), the Rng's 256-output buffer and the new response times are
  * copied. A full queue returns LOOP_GROW: the arrays are copied out, the spill area doubles, and they go back into a
@@ -45,7 +45,7 @@ const [LOOP_GROW, LOOP_TICK] = [3, 4];
 /** Selection modes of the kernel: the JSQ(2) pair rule (n ≤ PAIR_MAX_N), d i.i.d. draws, d distinct by Fisher–Yates. */
 const [SELECT_PAIR, SELECT_IID, SELECT_FISHER_YATES] = [0, 1, 2];
 /** Parameter block slots (f64 each), as in assembly/race.ts. */
-const [P_T, P_LIMIT, P_ARRIVAL_RATE, P_MU, P_WARM, P_LAST_MEASURED, P_JOBS_TARGET, P_EVENTS] = [0, 1, 2, 3, 4, 5, 6, 7];
+const [P_T, P_LIMIT, P_WARM, P_LAST_MEASURED, P_JOBS_TARGET, P_EVENTS] = [0, 1, 4, 5, 6, 7]; // 2, 3: unused
 const P_MEASURED_ARRIVALS = 10;
 const [P_BUSY_COUNT, P_RNG_NEXT, P_ZIG_R, P_PENDING, P_S0, P_TICK_DUE] = [16, 17, 18, 19, 20, 24];
 /** Running totals in consecutive slots: the engine's from P_EVENTS, the measurement's from P_MEASURED_ARRIVALS, the Rng's words from P_S0. */
@@ -168,6 +168,47 @@ export function topUpStream(rng: Rng): void {
   let s1 = slots[2] | 0;
   let s2 = slots[3] | 0;
   let s3 = slots[4] | 0;
+  // four outputs a round (as the kernel's topUp), then the rest one by one
+  for (; k <= end - 4; k += 4) {
+    let m: number;
+    let t: number;
+    m = Math.imul(s1, 5);
+    buffer[k] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 1] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 2] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 3] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+  }
   for (; k < end; k++) {
     const m = Math.imul(s1, 5);
     buffer[k] = Math.imul((m << 7) | (m >>> 25), 9);
@@ -217,8 +258,12 @@ export class RaceEngine implements Engine, PhaseLoop {
   private busyCount = 0;
   /** The permutation the Fisher–Yates selection shuffles in place (d distinct servers). */
   perm: Int32Array;
-  /** arrivalShare[B] = λn/(λn + μB), the arrival probability with B busy servers (one division per run, not per event). */
-  private arrivalShare: Float64Array;
+  /**
+   * With B busy servers: byBusy[2B] = 2^32·λn/(λn + μB), the arrival probability scaled to a 32-bit draw (one division
+   * per run, not per event), and byBusy[2B + 1] = λn + μB, the total rate (the event's two numbers in one 16-byte
+   * slot, as the loop computed them: the same doubles).
+   */
+  private byBusy: Float64Array;
   /** Events left until the next `onTick`. */
   tick = TICK_EVENTS;
   /** The loop this engine runs (`setRaceLoop` when it was built). */
@@ -236,7 +281,7 @@ export class RaceEngine implements Engine, PhaseLoop {
   private at = {
     len: 0,
     busy: 0,
-    arrivalShare: 0,
+    byBusy: 0,
     perm: 0,
     records: 0,
     spill: 0,
@@ -253,8 +298,11 @@ export class RaceEngine implements Engine, PhaseLoop {
     const { n } = config;
     const arrivalRate = config.lambda * n;
     const mu = 1 / config.serviceMean;
-    this.arrivalShare = new Float64Array(n + 1);
-    for (let b = 0; b <= n; b++) this.arrivalShare[b] = arrivalRate / (arrivalRate + mu * b);
+    this.byBusy = new Float64Array(2 * (n + 1));
+    for (let b = 0; b <= n; b++) {
+      this.byBusy[2 * b] = (arrivalRate / (arrivalRate + mu * b)) * 4294967296;
+      this.byBusy[2 * b + 1] = arrivalRate + mu * b;
+    }
     this.busy = new Int32Array(n);
     this.perm = identityPermutation(n);
     const { len, head, arrival, shift, mask } = state.store;
@@ -354,13 +402,13 @@ export class RaceEngine implements Engine, PhaseLoop {
   }
 
   /** The resident arrays, each with its owner and name, the spill area last (the array that grows). */
-  private residents(): [Record<string, Int32Array | Float64Array>, 'len' | 'busy' | 'arrivalShare' | 'perm' | 'records' | 'spill'][] {
+  private residents(): [Record<string, Int32Array | Float64Array>, 'len' | 'busy' | 'byBusy' | 'perm' | 'records' | 'spill'][] {
     const store = this.state.store as unknown as Record<string, Int32Array | Float64Array>;
     const self = this as unknown as Record<string, Int32Array | Float64Array>;
     return [
       [store, 'len'],
       [self, 'busy'],
-      [self, 'arrivalShare'],
+      [self, 'byBusy'],
       [self, 'perm'],
       [self, 'records'],
       [self, 'spill'],
@@ -428,7 +476,7 @@ export class RaceEngine implements Engine, PhaseLoop {
         if (code !== LOOP_CHUNK) return code;
       }
     }
-    const { n, d, lambda, serviceMean, withoutReplacement } = this.config;
+    const { n, d, withoutReplacement } = this.config;
     const mode = d === 2 && n <= PAIR_MAX_N ? SELECT_PAIR : withoutReplacement ? SELECT_FISHER_YATES : SELECT_IID;
     const { rng, occupancy, measurement: m } = this.state;
     const self = this as unknown as Record<(typeof ENGINE_TOTALS)[number] | 'busyCount', number>;
@@ -436,8 +484,6 @@ export class RaceEngine implements Engine, PhaseLoop {
     const p = new Float64Array(memory.buffer, P, 32); // the scalars stay in the block between calls (views re-made per call)
     p[P_T] = this.state.t;
     p[P_LIMIT] = limit;
-    p[P_ARRIVAL_RATE] = lambda * n;
-    p[P_MU] = 1 / serviceMean;
     p[P_WARM] = m.warmupTime;
     p[P_LAST_MEASURED] = m.lastMeasured;
     p[P_JOBS_TARGET] = m.jobs;
@@ -475,7 +521,7 @@ export class RaceEngine implements Engine, PhaseLoop {
         this.spillShift,
         this.spillCap,
         at.busy,
-        at.arrivalShare,
+        at.byBusy,
         at.count,
         at.area,
         at.last,
@@ -534,8 +580,6 @@ export class RaceEngine implements Engine, PhaseLoop {
     const n = config.n | 0;
     const d = config.d | 0;
     const withoutReplacement = config.withoutReplacement ? 1 : 0;
-    const arrivalRate = +config.lambda * n;
-    const mu = 1 / +config.serviceMean;
     const pair = d === 2 && n <= PAIR_MAX_N ? 1 : 0;
     const pairM = withoutReplacement === 1 ? n - 1 : n;
     const state = this.state;
@@ -547,7 +591,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     let capacity = (RECORD_JOBS + this.spillCap) | 0;
     const recordJobs = RECORD_JOBS | 0;
     const perm = this.perm;
-    const arrivalShare = this.arrivalShare;
+    const byBusy = this.byBusy;
     const busy = this.busy;
     let busyCount = this.busyCount | 0;
     let count = occupancy.count;
@@ -612,7 +656,8 @@ export class RaceEngine implements Engine, PhaseLoop {
           nx = 0;
         }
       }
-      const time = t + e / (arrivalRate + mu * busyCount);
+      const b2 = busyCount << 1;
+      const time = t + e / byBusy[b2 + 1];
       if (time > stop) {
         t = stop;
         break;
@@ -622,9 +667,8 @@ export class RaceEngine implements Engine, PhaseLoop {
       // Arrival with probability p = λn/rate: a 53-bit uniform U against p, its low 21 bits drawn only when the high
       // 32 bits x leave the outcome open (x = ⌊p·2^32⌋, probability 2^−32). Same law as U < p.
       const x = rb[nx++] >>> 0;
-      const pa = arrivalShare[busyCount];
-      const threshold = pa * TWO32;
-      if (x + 1 <= threshold || (x < threshold && (x * 2097152 + (rb[nx++] >>> 11)) * INV_TWO53 < pa)) {
+      const threshold = byBusy[b2]; // p·2^32 (exact: a power of two)
+      if (x + 1 <= threshold || (x < threshold && (x * 2097152 + (rb[nx++] >>> 11)) * INV_TWO53 < threshold * INV_TWO32)) {
         let j: number;
         if (pair === 1) {
           // jsqPair written out over the buffer (same arithmetic): a on [0, n), b on [0, m) from one output.

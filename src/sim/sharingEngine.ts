@@ -119,6 +119,11 @@ export class SharingEngine extends EngineFrame {
     ctFix(this.clocks, j);
   }
 
+  /** A SharingEngine over another state (loop priming, frame.ts). */
+  protected override twin(state: RunState): SharingEngine {
+    return new SharingEngine(this.config, state);
+  }
+
   /** At most `chunkLeft` events of the current phase; returns a LOOP_* code or LOOP_CHUNK. */
   advance(limit: number): number {
     const { n, d, withoutReplacement, selection, lpwMode, discipline, serviceMean } = this.config;
@@ -155,7 +160,7 @@ export class SharingEngine extends EngineFrame {
     let last = occupancy.last;
     let levels = count.length;
     const measuring = measurement.phase === MEASURING;
-    const draining = measurement.phase === DRAINING;
+    const drainGoal = measurement.phase === DRAINING ? 0 : -1; // the drain's goal in one test (engine.ts, `advance`)
     const memory = this.memory;
     const batch = this.batch;
     const ism = memory !== undefined && memory.kind === MEM_ISM;
@@ -320,7 +325,7 @@ export class SharingEngine extends EngineFrame {
             reg[R_SUM_SLOWDOWN] += inv === undefined ? resp / s : resp / (s / inv[id]);
             slowdownJobs++;
           }
-          if (--measuredInSystem === 0 && draining) {
+          if (--measuredInSystem === drainGoal) {
             code = LOOP_GOAL;
             break;
           }

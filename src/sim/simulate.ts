@@ -53,7 +53,7 @@ import {
 } from '../stats/tInterval.ts';
 import { initialCounts, initialState } from './initialState.ts';
 import { Measurement, batchMeansAndHistogram } from './measurement.ts';
-import { recycle, takeFloat32, takeFloat64, takeInt32 } from './buffers.ts';
+import { recycle, takeFloat32, takeFloat64, takeInt32, takeUint16 } from './buffers.ts';
 import { checkEventBudget, expectedEvents } from './budget.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption, type EngineChoice } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
@@ -485,8 +485,11 @@ export interface ClassEstimate {
 interface UnitOutcome {
   summary: ReplicationResult;
   tail: number[];
-  /** Systematic sample of its response times, for the pooled percentiles. */
-  sample: Float32Array;
+  /**
+   * Systematic sample of its response times, for the pooled percentiles: float32 values, or with `histogram` the
+   * whole sample grouped by bucket (`groupByHighBits`: the low 16 bits of each value's key).
+   */
+  sample: Float32Array | Uint16Array;
   /** Its batch-5 means of the response time, in run order (for MSER-5). */
   batch5: Float64Array;
   /**
@@ -519,22 +522,24 @@ function readUnit(
   sampleCap: number,
 ): UnitOutcome {
   const m = state.measurement;
-  let sample = systematicSample(m.responses, m.sampled, sampleCap);
+  const values = systematicSample(m.responses, m.sampled, sampleCap);
+  let sample: Float32Array | Uint16Array = values;
   // A float32 sample that is the whole prefix responses[0..sampled): one counting pass serves its percentiles and the
   // pooled ones; it is read together with the batch-5 means (`batchMeansAndHistogram`: the same numbers).
-  const whole = sample.buffer === m.responses.buffer && sample.length === m.sampled && m.sampled > 0;
+  const whole = values.buffer === m.responses.buffer && values.length === m.sampled && m.sampled > 0;
   let batch5: Float64Array;
   let histogram: BucketSpan | undefined;
   let percentileRanks: QuantileLocation | undefined;
   if (whole) {
     batch5 = takeFloat64(Math.floor(m.sampled / 5));
     const high = takeInt32(RADIX);
-    batchMeansAndHistogram(sample, m.sampled, 5, batch5, high);
+    batchMeansAndHistogram(values, m.sampled, 5, batch5, high);
     // its own percentiles are picked out in the collector's one pass over the pooled samples (NaN until then)
     percentileRanks = locateQuantiles(m.sampled, UNIT_PERCENTILES, high);
     // grouped by bucket here, the collector copies the few buckets its selections need where it read every value
-    // (two passes over the pooled sample in the thread that pools it, often the pool's main thread)
-    sample = groupByHighBits(sample, high, takeFloat32(m.sampled));
+    // (two passes over the pooled sample in the thread that pools it, often the pool's main thread); as 16-bit lows,
+    // half the bytes: what a pool's main thread receives is external memory that V8 answers with full GCs
+    sample = groupByHighBits(values, high, takeUint16(m.sampled));
     histogram = bucketSpan(high);
     recycle(high);
   } else {
@@ -696,8 +701,12 @@ export interface ReplicationPart {
   summary: ReplicationResult;
   /** tail[i] = time-average fraction of servers with ≥ i jobs, i = 0..maxLevel. */
   tail: number[];
-  /** Systematic sample (≤ plan.sampleCap) of its response times, for the pooled percentiles. */
-  sample: Float32Array;
+  /**
+   * Systematic sample (≤ plan.sampleCap) of its response times, for the pooled percentiles: float32 values, or with
+   * `histogram` the whole sample grouped by bucket, as the low 16 bits of each value's key (`groupByHighBits`; half the
+   * bytes to send to the thread that pools it).
+   */
+  sample: Float32Array | Uint16Array;
   /** Its batch-5 means of the response time, in run order (for the ensemble MSER-5). */
   batch5: Float64Array;
   /** MSER-5 on its own series (null when too short). */
@@ -708,7 +717,8 @@ export interface ReplicationPart {
   stride: number;
   /**
    * `radixHistogram` of `sample` as a `bucketSpan`, when it was counted for the unit's own percentiles (reused for the
-   * pooled ones); `sample` is then grouped by bucket (`groupByHighBits`), which the pooled selection reads run by run.
+   * pooled ones); `sample` is then grouped by bucket (`groupByHighBits`, a Uint16Array of the keys' low 16 bits),
+   * which the pooled selection reads run by run.
    */
   histogram?: BucketSpan;
   /**
@@ -858,7 +868,7 @@ export class SimulationCollector {
   private readonly units: {
     summary: ReplicationResult;
     tail: number[];
-    sample: Float32Array;
+    sample: Float32Array | Uint16Array;
     ranks?: QuantileLocation;
     /** The sample's bucket counts when it is grouped by bucket (`ReplicationPart.histogram`). */
     span?: BucketSpan;

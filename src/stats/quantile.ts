@@ -147,10 +147,15 @@ function floatKey(bits: number): number {
   return (bits ^ ((bits >> 31) | 0x80000000)) >>> 0;
 }
 
+/** The bits (as int32) of the float32 whose `floatKey` is `key`. */
+function keyBits(key: number): number {
+  return key & 0x80000000 ? key ^ 0x80000000 : ~key;
+}
+
 /** The float32 whose `floatKey` is `key`. */
 function keyFloat(key: number): number {
   const bits = new Int32Array(1);
-  bits[0] = key & 0x80000000 ? key ^ 0x80000000 : ~key;
+  bits[0] = keyBits(key);
   return new Float32Array(bits.buffer)[0];
 }
 
@@ -170,17 +175,20 @@ export function radixHistogram(parts: readonly Float32Array[], high: Int32Array 
  * Type-7 quantiles of the concatenation of `parts` (float32 samples, e.g. one per replication) for each p, without
  * copying them into one array and without reordering them: a two-level radix selection (see the module note).
  * O(total + 2^16 · ranks) time, O(2^16) extra memory.
- * @param parts samples, every entry used (pass subarrays for prefixes; NaN not allowed). @param ps probabilities in [0, 1].
+ * @param parts samples, every entry used (pass subarrays for prefixes; NaN not allowed): float32 values, or the low
+ *   bits of a sample grouped by bucket (`groupByHighBits`) with its `bucketSpan` in `grouped`.
+ * @param ps probabilities in [0, 1].
  * @param high the `radixHistogram` of `parts` when the caller has it (the counting pass is then skipped; it is read,
  *   not changed).
+ * @param grouped per part, the `bucketSpan` of a grouped part (undefined for float32 values).
  * @returns one quantile per p, in the order of `ps`.
- * @throws {InvalidModelError} if the parts hold no value, or a p is outside [0, 1].
+ * @throws {InvalidModelError} if the parts hold no value, a p is outside [0, 1], or a grouped part has no span.
  * @example pooledQuantiles([Float32Array.of(3, 1), Float32Array.of(2, 4)], [0.5]) // [2.5]
  */
 export function pooledQuantiles(
-  parts: readonly Float32Array[],
+  parts: readonly (Float32Array | Uint16Array)[],
   ps: readonly number[],
-  high: Int32Array = radixHistogram(parts),
+  high?: Int32Array,
   grouped: readonly (BucketSpan | undefined)[] = [],
 ): number[] {
   return pooledQuantilesAndFractions(parts, ps, 0, high, [], grouped).quantiles;
@@ -212,18 +220,23 @@ export function addBucketSpan(high: Int32Array, span: BucketSpan): void {
 }
 
 /**
- * A float32 sample grouped by bucket: its values reordered, stably, by the high 16 bits of their keys (a counting sort
- * on the sample's `radixHistogram`, one pass), so that each bucket's values lie in one run, the buckets in increasing
- * order. A pooled selection over grouped parts (`pooledQuantilesAndFractions`' `grouped`) then copies the runs of the
- * few buckets it needs instead of reading every value: the pass over the pooled sample moves into the threads that
- * made the parts, one per part. Quantiles and fractions of a sample do not depend on its order.
+ * A float32 sample grouped by bucket, in half its bytes: the low 16 bits of its values' keys, reordered stably by the
+ * high 16 bits (a counting sort on the sample's `radixHistogram`, one pass), so that each bucket's values lie in one
+ * run, the buckets in increasing order; the bucket of each run is known from the sample's `bucketSpan`, so a value's
+ * key is (bucket << 16) | low, exactly. A pooled selection over grouped parts (`pooledQuantilesAndFractions`'
+ * `grouped`) then copies the runs of the few buckets it needs instead of reading every value: the pass over the pooled
+ * sample moves into the threads that made the parts, one per part. Half the bytes of the float32 values: a part sent
+ * to the thread that pools it is external memory there, and V8 answers every few MB of it with a full mark of that
+ * thread's heap (`npm start`'s main thread: ~54 of them for ~1.35 GB received). Quantiles and fractions of a sample do
+ * not depend on its order; `groupedValues` gives the floats back.
  * @param values the sample (every entry; NaN not allowed). @param high its `radixHistogram` (read, not changed).
- * @param out receives the grouped values (length ≥ values.length; not `values` itself).
+ * @param out receives the grouped low 16 bits (length ≥ values.length).
  * @returns `out` (its first values.length entries).
- * @throws {InvalidModelError} if `out` is `values` or too short, or `high` does not count values.length values.
+ * @throws {InvalidModelError} if `out` is too short or shares `values`' buffer, or `high` does not count values.length
+ *   values.
  */
-export function groupByHighBits(values: Float32Array, high: Int32Array, out: Float32Array): Float32Array {
-  if (out.buffer === values.buffer || out.length < values.length)
+export function groupByHighBits(values: Float32Array, high: Int32Array, out: Uint16Array): Uint16Array {
+  if ((out.buffer as ArrayBufferLike) === values.buffer || out.length < values.length)
     throw new InvalidModelError(`groupByHighBits needs a separate output of ≥ ${values.length} entries, got ${out.length}`);
   const cursor = scratch.cursor;
   let total = 0;
@@ -232,12 +245,25 @@ export function groupByHighBits(values: Float32Array, high: Int32Array, out: Flo
     total += high[c];
   }
   if (total !== values.length) throw new InvalidModelError(`the histogram counts ${total} values, the sample holds ${values.length}`);
-  scatterByHighBits(
-    new Int32Array(values.buffer, values.byteOffset, values.length),
-    new Int32Array(out.buffer, out.byteOffset, values.length),
-    cursor,
-  );
+  scatterByHighBits(new Int32Array(values.buffer, values.byteOffset, values.length), out, cursor);
   return out;
+}
+
+/**
+ * The float32 values of a sample grouped by bucket (`groupByHighBits`' low bits `lows`, `span` its `bucketSpan`), in
+ * the grouped order: bucket by bucket, each in the order the sample held them.
+ * @throws {InvalidModelError} if the span does not count lows.length values.
+ */
+export function groupedValues(lows: Uint16Array, span: BucketSpan): Float32Array {
+  const { from, counts } = span;
+  let total = 0;
+  for (let i = 0; i < counts.length; i++) total += counts[i];
+  if (total !== lows.length) throw new InvalidModelError(`the span counts ${total} values, the grouped sample holds ${lows.length}`);
+  const keys = new Uint32Array(lows.length);
+  for (let i = 0, at = 0; i < counts.length; i++) at = copyKeys(lows, at, at + counts[i], from + i, keys, at);
+  const bits = new Int32Array(keys.length);
+  for (let k = 0; k < keys.length; k++) bits[k] = keyBits(keys[k]);
+  return new Float32Array(bits.buffer);
 }
 
 /**
@@ -284,27 +310,44 @@ export function locateQuantiles(count: number, ps: readonly number[], high: Int3
  * (each part's keys lie contiguous in a bucket's run: the pass notes where each part's run ends). Signed zeros are
  * the exception (−0 and +0 are equal, their keys are not): a threshold of 0 whose key lies past both order statistics'
  * buckets is counted by a pass of its own (`fractionsAtMost`).
- * @param parts samples, every entry used (NaN not allowed). @param ps probabilities in [0, 1].
+ * @param parts samples, every entry used (NaN not allowed): float32 values, or the low bits of a sample grouped by
+ *   bucket (`groupByHighBits`, a Uint16Array) whose `bucketSpan` is given in `grouped`.
+ * @param ps probabilities in [0, 1].
  * @param atMost fractions are wanted at the quantiles of ps[0..atMost): 0 to 3.
- * @param high the `radixHistogram` of `parts` when the caller has it (read, not changed).
+ * @param high the `radixHistogram` of `parts` when the caller has it (read, not changed; default: counted, from the
+ *   spans for grouped parts).
  * @param own per part, a `locateQuantiles` of that part (its own histogram) or undefined for none.
- * @param grouped per part, its `bucketSpan` when the part is grouped by bucket (`groupByHighBits`), or undefined: a grouped part's values in the buckets wanted are copied run by run, not searched for in a pass over
- *   it (the same numbers).
+ * @param grouped per part, the `bucketSpan` of a grouped part, or undefined for float32 values: a grouped part's values
+ *   in the buckets wanted are copied run by run, not searched for in a pass over it (the same numbers).
  * @returns `quantiles` (one per p, in the order of `ps`), `fractions[j][i]` of part i at quantile j < atMost, and
  *   `own[i]` (one per p of own[i].ps, or undefined).
- * @throws {InvalidModelError} if the parts hold no value, a p is outside [0, 1], or atMost is not 0..min(3, ps.length).
+ * @throws {InvalidModelError} if the parts hold no value, a p is outside [0, 1], atMost is not 0..min(3, ps.length),
+ *   or a grouped part has no span (or a float32 part one).
  * @example pooledQuantilesAndFractions([Float32Array.of(3, 1), Float32Array.of(2, 4)], [0.5], 1).fractions // [[0.5, 0.5]]
  */
 export function pooledQuantilesAndFractions(
-  parts: readonly Float32Array[],
+  parts: readonly (Float32Array | Uint16Array)[],
   ps: readonly number[],
   atMost: number,
-  high: Int32Array = radixHistogram(parts),
+  high?: Int32Array,
   own: readonly (QuantileLocation | undefined)[] = [],
   grouped: readonly (BucketSpan | undefined)[] = [],
 ): { quantiles: number[]; fractions: number[][]; own: (number[] | undefined)[] } {
   let count = 0;
-  for (const part of parts) count += part.length;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] instanceof Uint16Array !== (grouped[i] !== undefined))
+      throw new InvalidModelError(`part ${i}: a grouped sample (Uint16Array) comes with its bucket span, float32 values without one`);
+    count += parts[i].length;
+  }
+  if (high === undefined) {
+    high = new Int32Array(RADIX);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      const span = grouped[i];
+      if (span !== undefined) addBucketSpan(high, span);
+      else radixHistogram([part as Float32Array], high);
+    }
+  }
   const ranks = ranksNeeded(count, count, ps);
   if (!(Number.isInteger(atMost) && atMost >= 0 && atMost <= Math.min(3, ps.length)))
     throw new InvalidModelError(`fractions are counted at 0 to 3 of the quantiles, got ${atMost}`);
@@ -335,12 +378,14 @@ export function pooledQuantilesAndFractions(
       const part = parts[i];
       const loc = own[i];
       const ownKeys = new Uint32Array(loc === undefined ? 0 : markOwn(loc, wanted, ownStart, ownFill));
-      const bits = new Int32Array(part.buffer, part.byteOffset, part.length);
       const span = grouped[i];
       // the counters and the second bit cost ~50 % more per value: the plain loop where none is asked for
-      if (span !== undefined) gatherRuns(bits, span, bucketOf, loc, wanted, fill, keys, ownFill, ownKeys, lowB, below);
-      else if (atMost === 0 && loc === undefined) gatherKeys(bits, wanted, fill, keys);
-      else gatherKeysAndCount(bits, wanted, fill, keys, ownFill, ownKeys, lowB, below);
+      if (span !== undefined) gatherRuns(part as Uint16Array, span, bucketOf, loc, wanted, fill, keys, ownFill, ownKeys, lowB, below);
+      else {
+        const bits = new Int32Array(part.buffer, part.byteOffset, part.length);
+        if (atMost === 0 && loc === undefined) gatherKeys(bits, wanted, fill, keys);
+        else gatherKeysAndCount(bits, wanted, fill, keys, ownFill, ownKeys, lowB, below);
+      }
       for (let j = 0; j < 3; j++) {
         prefix[3 * i + j] = below[j];
         runEnd[6 * i + 2 * j] = fill[lowB[j]];
@@ -373,7 +418,8 @@ export function pooledQuantilesAndFractions(
     const t = thresholdKey(quantiles[j]);
     if (t >= 0 && (t >>> 16 < lowB[j] || t >>> 16 > upB[j])) {
       // only with signed zeros: t = ±0 between x_(⌊h⌋) = x_(⌊h⌋+1) = −0 has the key of +0, past both; a pass of its own
-      fractions.push(fractionsAtMost(parts, [quantiles[j]])[0]);
+      const values = parts.map((part, i) => (part instanceof Float32Array ? part : groupedValues(part, grouped[i] as BucketSpan)));
+      fractions.push(fractionsAtMost(values, [quantiles[j]])[0]);
       continue;
     }
     const f: number[] = [];
@@ -660,12 +706,13 @@ function gatherKeysAndCount(
 const NO_BUCKETS = new Int32Array(0);
 
 /**
- * out[cursor[c]++] = x for each float x (its bits) of `bits` in order, c the high 16 bits of its key. Eight values a
- * step, stored in order (so the same output): the stores to ~2000 bucket runs miss the first-level cache, and eight
- * independent ones a step overlap those misses (2.25 million response times of the race engine: 7.8 ms against 16.0 ms
- * one a step and 9.4 ms four a step, median CPU time of 25, load ~8; 500 000: 1.7 against 3.6 ms).
+ * out[cursor[c]++] = the low 16 bits of the key of each float (its bits) of `bits` in order, c the high 16 bits of
+ * that key. Eight values a step, stored in order (so the same output): the stores to ~2000 bucket runs miss the
+ * first-level cache, and eight independent ones a step overlap those misses (2.25 million response times of the race
+ * engine: 7.8 ms against 16.0 ms one a step and 9.4 ms four a step, median CPU time of 25, load ~8; 500 000: 1.7
+ * against 3.6 ms; measured with 32-bit stores).
  */
-function scatterByHighBits(bits: Int32Array, out: Int32Array, cursor: Int32Array): void {
+function scatterByHighBits(bits: Int32Array, out: Uint16Array, cursor: Int32Array): void {
   const n = bits.length;
   let i = 0;
   for (; i + 8 <= n; i += 8) {
@@ -677,18 +724,26 @@ function scatterByHighBits(bits: Int32Array, out: Int32Array, cursor: Int32Array
     const x5 = bits[i + 5];
     const x6 = bits[i + 6];
     const x7 = bits[i + 7];
-    out[cursor[(x0 ^ ((x0 >> 31) | 0x80000000)) >>> 16]++] = x0;
-    out[cursor[(x1 ^ ((x1 >> 31) | 0x80000000)) >>> 16]++] = x1;
-    out[cursor[(x2 ^ ((x2 >> 31) | 0x80000000)) >>> 16]++] = x2;
-    out[cursor[(x3 ^ ((x3 >> 31) | 0x80000000)) >>> 16]++] = x3;
-    out[cursor[(x4 ^ ((x4 >> 31) | 0x80000000)) >>> 16]++] = x4;
-    out[cursor[(x5 ^ ((x5 >> 31) | 0x80000000)) >>> 16]++] = x5;
-    out[cursor[(x6 ^ ((x6 >> 31) | 0x80000000)) >>> 16]++] = x6;
-    out[cursor[(x7 ^ ((x7 >> 31) | 0x80000000)) >>> 16]++] = x7;
+    const k0 = x0 ^ ((x0 >> 31) | 0x80000000);
+    out[cursor[k0 >>> 16]++] = k0;
+    const k1 = x1 ^ ((x1 >> 31) | 0x80000000);
+    out[cursor[k1 >>> 16]++] = k1;
+    const k2 = x2 ^ ((x2 >> 31) | 0x80000000);
+    out[cursor[k2 >>> 16]++] = k2;
+    const k3 = x3 ^ ((x3 >> 31) | 0x80000000);
+    out[cursor[k3 >>> 16]++] = k3;
+    const k4 = x4 ^ ((x4 >> 31) | 0x80000000);
+    out[cursor[k4 >>> 16]++] = k4;
+    const k5 = x5 ^ ((x5 >> 31) | 0x80000000);
+    out[cursor[k5 >>> 16]++] = k5;
+    const k6 = x6 ^ ((x6 >> 31) | 0x80000000);
+    out[cursor[k6 >>> 16]++] = k6;
+    const k7 = x7 ^ ((x7 >> 31) | 0x80000000);
+    out[cursor[k7 >>> 16]++] = k7;
   }
   for (; i < n; i++) {
-    const x = bits[i];
-    out[cursor[floatKey(x) >>> 16]++] = x;
+    const key = floatKey(bits[i]);
+    out[cursor[key >>> 16]++] = key;
   }
 }
 
@@ -698,7 +753,7 @@ function scatterByHighBits(bits: Int32Array, out: Int32Array, cursor: Int32Array
  * decreasing, and the part's own `loc.bucket`) and the counts below them, not from a pass over the part.
  */
 function gatherRuns(
-  bits: Int32Array,
+  lows: Uint16Array,
   span: BucketSpan,
   bucketOf: Int32Array,
   loc: QuantileLocation | undefined,
@@ -724,14 +779,15 @@ function gatherRuns(
     while (b < c && b < to) offset += counts[b++ - from];
     const end = c >= from && c < to ? offset + counts[c - from] : offset;
     const w = wanted[c];
-    if ((w & 1) !== 0) fill[c] = copyKeys(bits, offset, end, keys, fill[c]);
-    if ((w & 2) !== 0) ownFill[c] = copyKeys(bits, offset, end, ownKeys, ownFill[c]);
+    if ((w & 1) !== 0) fill[c] = copyKeys(lows, offset, end, c, keys, fill[c]);
+    if ((w & 2) !== 0) ownFill[c] = copyKeys(lows, offset, end, c, ownKeys, ownFill[c]);
     for (let j = 0; j < 3; j++) if (lowB[j] === c) below[j] = offset;
   }
 }
 
-/** keys[at++] = the key of each float of bits[from..to); @returns the next `at`. */
-function copyKeys(bits: Int32Array, from: number, to: number, keys: Uint32Array, at: number): number {
-  for (let k = from; k < to; k++) keys[at++] = floatKey(bits[k]);
+/** keys[at++] = (bucket << 16) | low for each low of lows[from..to) (a run of that bucket); @returns the next `at`. */
+function copyKeys(lows: Uint16Array, from: number, to: number, bucket: number, keys: Uint32Array, at: number): number {
+  const high = bucket << 16;
+  for (let k = from; k < to; k++) keys[at++] = high | lows[k];
   return at;
 }

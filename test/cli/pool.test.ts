@@ -217,6 +217,56 @@ describe('figures stay on the workers that hold the renderer while they are few 
   );
 });
 
+describe('the transient figure drawn ahead (comparePool drawAhead)', () => {
+  it(
+    'is drawn while the cells simulate, once, and the report is the one this thread writes, byte for byte',
+    {
+      timeout: 600_000,
+    },
+    async () => {
+      const config = reportComparison({
+        lambdas: [0.5],
+        ns: [10, 50],
+        jobs: 2_000,
+        replications: 2,
+        seed: 2,
+        trajectory: SHORT_TRAJECTORY,
+      });
+      const meta = testMeta();
+      const there = mkdtempSync(path.join(os.tmpdir(), 'sm-report-'));
+      const pool = new WorkerPool(2);
+      let files: string[] = [];
+      const events = await recordTimeline(async () => {
+        try {
+          const o = {
+            dir: path.join(there, 'cells'),
+            settings: { test: 'ahead' },
+            fresh: true,
+            cmd: new Command('compare'),
+            out: there,
+            pool,
+          };
+          const ran = await runComparisonOnPool(config, o);
+          if (!('result' in ran)) throw new Error('expected a result');
+          files = await writeComparisonReport(there, ran.result, meta, { writeFigures: figuresOnPool(pool) });
+        } finally {
+          await pool.close();
+        }
+      });
+      const here = mkdtempSync(path.join(os.tmpdir(), 'sm-report-'));
+      expect(files).toEqual(await writeComparisonReport(here, runComparison(config), meta));
+      const figureFiles = files.filter((f) => f.startsWith('figures/'));
+      expect(figureFiles).toContain('figures/transient.svg');
+      for (const f of figureFiles) expect(readFileSync(path.join(there, f)).equals(readFileSync(path.join(here, f))), f).toBe(true);
+      // drawn in the simulation batch (before its end), and not again in the report's: one drawing per figure
+      const firstEnd = events.findIndex((e) => e.ev === 'pool-end');
+      const drawings = events.filter((e) => e.ev === 'task-start' && e.kind === 'figure');
+      expect(drawings.filter((e) => events.indexOf(e) < firstEnd).map((e) => e.key)).toEqual(['figure-ahead:transient']);
+      expect(drawings.length).toBe(figureFiles.filter((f) => f.endsWith('.svg')).length);
+    },
+  );
+});
+
 describe('preloadWhenIdle', () => {
   it('has the worker that idles first load the renderer, not the last one as the batch ends', { timeout: 600_000 }, async () => {
     const model = parseModel({ lambda: 0.7, d: 2 });
@@ -244,6 +294,47 @@ describe('preloadWhenIdle', () => {
     const firstEnd = events.find((e) => e.ev === 'task-end')!;
     expect(preloads.map((e) => e.worker)).toEqual([firstEnd.worker]);
   });
+
+  it(
+    'with tasks still waiting, the first worker to finish one loads the renderer then and takes none meanwhile',
+    {
+      timeout: 600_000,
+    },
+    async () => {
+      const model = parseModel({ lambda: 0.7, d: 2 });
+      const sim = (key: number): ReplicationsTask<number> => ({
+        key,
+        kind: 'replications',
+        model,
+        options: { n: 20, jobs: 20_000, replications: 2, seed: key, warmupTime: 5 },
+        first: 0,
+        count: 1,
+        cost: 20_000,
+      });
+      const pool = new WorkerPool(2);
+      const keys: number[] = [];
+      const events = await recordTimeline(async () => {
+        try {
+          await pool.run([1, 2, 3, 4, 5, 6, 7, 8].map(sim), (key) => keys.push(key), { preloadWhenIdle: 'renderer' });
+        } finally {
+          await pool.close();
+        }
+      });
+      expect(keys.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      const at = (e: TimelineEvent) => events.indexOf(e);
+      const preloads = events.filter((e) => e.ev === 'preload');
+      const firstEnd = events.find((e) => e.ev === 'task-end')!;
+      // one worker loads it, the first to finish a task, while tasks still wait (a task starts after its preload)
+      expect(preloads.map((e) => e.worker)).toEqual([firstEnd.worker]);
+      const starts = events.filter((e) => e.ev === 'task-start');
+      expect(at(starts[starts.length - 1])).toBeGreaterThan(at(preloads[0]));
+      // it takes no task until its load ends (the batch may end first: the others ran what was left)
+      const end = events.find((e) => e.ev === 'preload-end' && e.worker === preloads[0].worker);
+      const endAt = end === undefined ? Number.POSITIVE_INFINITY : at(end);
+      const during = starts.filter((e) => e.worker === preloads[0].worker && at(e) > at(preloads[0]) && at(e) < endAt);
+      expect(during).toEqual([]);
+    },
+  );
 });
 
 describe('the pool solves the models of a comparison', () => {

@@ -5,6 +5,7 @@ import {
   bucketSpan,
   fractionsAtMost,
   groupByHighBits,
+  groupedValues,
   locateQuantiles,
   percentileName,
   pooledQuantiles,
@@ -162,7 +163,7 @@ describe('pooledQuantiles within one bucket', () => {
     expect(pooledQuantiles([xs.subarray(0, 7000), xs.subarray(7000)], ps)).toEqual(want);
     const grouped = [xs.subarray(0, 7000), xs.subarray(7000)].map((part) => {
       const h = radixHistogram([part]);
-      return { part: groupByHighBits(part, h, new Float32Array(part.length)), span: bucketSpan(h) };
+      return { part: groupByHighBits(part, h, new Uint16Array(part.length)), span: bucketSpan(h) };
     });
     expect(
       pooledQuantiles(
@@ -209,7 +210,7 @@ describe('pooledQuantilesAndFractions', () => {
         expect(pooledQuantilesAndFractions(parts, qs, atMost).quantiles).toEqual(want);
         // parts grouped by bucket (all but part 0): the same numbers from their runs
         const highs = parts.map((part) => radixHistogram([part]));
-        const grouped = parts.map((part, i) => (i === 0 ? part : groupByHighBits(part, highs[i], new Float32Array(part.length))));
+        const grouped = parts.map((part, i) => (i === 0 ? part : groupByHighBits(part, highs[i], new Uint16Array(part.length))));
         const byRuns = pooledQuantilesAndFractions(
           grouped,
           qs,
@@ -224,6 +225,11 @@ describe('pooledQuantilesAndFractions', () => {
     }
     expect(pooledQuantilesAndFractions([Float32Array.of(3, 1), Float32Array.of(2, 4)], [0.5], 1).fractions).toEqual([[0.5, 0.5]]);
     expect(() => pooledQuantilesAndFractions([Float32Array.of(1)], [0.5], 2)).toThrow(/0 to 3/);
+    // a grouped part is read through its span: none given (or one for float32 values) is refused, not misread
+    const one = Float32Array.of(1, 2);
+    const span = bucketSpan(radixHistogram([one]));
+    expect(() => pooledQuantiles([groupByHighBits(one, radixHistogram([one]), new Uint16Array(2))], [0.5])).toThrow(/bucket span/);
+    expect(() => pooledQuantiles([one], [0.5], undefined, [span])).toThrow(/bucket span/);
   });
 });
 
@@ -232,7 +238,7 @@ describe('groupByHighBits', () => {
     const rng = new Rng(23n);
     const xs = Float32Array.from([-0, 0, -1.5, 3, ...Array.from({ length: 3000 }, () => rng.nextExpByLog() * 2)]);
     const high = radixHistogram([xs]);
-    const out = groupByHighBits(xs, high, new Float32Array(xs.length + 2));
+    const out = groupedValues(groupByHighBits(xs, high, new Uint16Array(xs.length + 2)).subarray(0, xs.length), bucketSpan(high));
     const key = (x: number) => {
       const b = new Int32Array(Float32Array.of(x).buffer)[0];
       return (b ^ ((b >> 31) | 0x80000000)) >>> 0;
@@ -244,9 +250,10 @@ describe('groupByHighBits', () => {
       .map((e) => e.x);
     expect(Array.from(out.subarray(0, xs.length))).toEqual(want);
     expect(Object.is(out[0], -1.5) && Object.is(out[1], -0) && Object.is(out[2], 0)).toBe(true);
-    expect(() => groupByHighBits(xs, high, xs)).toThrow(/separate output/);
-    expect(() => groupByHighBits(xs, high, new Float32Array(3))).toThrow(/separate output/);
-    expect(() => groupByHighBits(xs.subarray(1), high, new Float32Array(xs.length))).toThrow(/histogram counts/);
+    expect(() => groupByHighBits(xs, high, new Uint16Array(xs.buffer))).toThrow(/separate output/);
+    expect(() => groupByHighBits(xs, high, new Uint16Array(3))).toThrow(/separate output/);
+    expect(() => groupByHighBits(xs.subarray(1), high, new Uint16Array(xs.length))).toThrow(/histogram counts/);
+    expect(() => groupedValues(new Uint16Array(3), bucketSpan(high))).toThrow(/span counts/);
   });
 
   it('groups every length alike (the scatter takes eight values a step, then the rest one by one)', () => {
@@ -254,7 +261,8 @@ describe('groupByHighBits', () => {
     const all = Float32Array.from([-2, -0, 0, ...Array.from({ length: 1010 }, () => rng.nextExpByLog() * 3)]);
     for (const len of [1, 2, 3, 7, 8, 9, 15, 16, 17, 1001, 1002, 1003, 1004, 1005, 1006, 1007]) {
       const xs = all.subarray(all.length - len);
-      const out = groupByHighBits(xs, radixHistogram([xs]), new Float32Array(len));
+      const high = radixHistogram([xs]);
+      const out = groupedValues(groupByHighBits(xs, high, new Uint16Array(len)), bucketSpan(high));
       // the reference: stable, one value at a time, by bucket
       const want = Array.from(xs)
         .map((x, i) => ({ x, i, c: ((b) => (b ^ ((b >> 31) | 0x80000000)) >>> 16)(new Int32Array(Float32Array.of(x).buffer)[0]) }))

@@ -4,7 +4,7 @@
  * 'trajectory'), `runTrajectoryReplications` (kind 'trajectory-replications', with first and count) or
  * `simulatePopulation` (kind 'population'), or { id, kind: 'prepare', config, index } and runs
  * `prepareComparisonModel`, or { id, kind: 'figure', outDir, figure } and runs `writeFigureFiles` (`writeFigureVectors`
- * with vectorsOnly, `writeFigureDrawing` with drawingOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
+ * with vectorsOnly, `writeFigureDrawing` with drawingOnly, `renderSvg` alone with svgOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
  * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
  * them ahead, e.g. while the worker would idle; { kind: 'identity', code } gives it the pool's code identity, which
  * it adopts: it runs no git); answers { id, result } or
@@ -30,6 +30,7 @@ import {
   type SimulateOptions,
   type TrajectoryOptions,
 } from '../../sim/index.ts';
+import { recycle } from '../../sim/buffers.ts';
 import { adoptCodeIdentity } from '../../runs/codeIdentity.ts';
 import { threadCpuMs, timeline, timelineOn } from '../timeline.ts';
 
@@ -58,6 +59,8 @@ interface Task {
   vectorsOnly?: boolean;
   /** A figure: its SVG and PDF alone (`writeFigureDrawing`); the caller writes its data files. */
   drawingOnly?: boolean;
+  /** A figure: its SVG alone, written nowhere (`renderSvg`); the caller writes it. */
+  svgOnly?: boolean;
   name: string;
   svg: string;
   /** What a 'preload' loads ahead of its tasks: the solvers of 'prepare' or the figure renderer. */
@@ -101,6 +104,11 @@ parentPort!.on('message', async (task: Task) => {
         ms: ms(),
         cpu: spent === undefined ? undefined : spent - (tasksCpu - before),
       });
+      return;
+    }
+    if (task.kind === 'figure' && task.svgOnly) {
+      const { renderSvg } = await import('../../report/render.ts');
+      parentPort!.postMessage({ id: task.id, result: { svg: await renderSvg(task.figure.spec), paths: [] }, ms: ms(), cpu: cpu() });
       return;
     }
     if (task.kind === 'figure') {
@@ -159,12 +167,16 @@ parentPort!.on('message', async (task: Task) => {
           }),
         ),
       );
-      // a sample may view a larger measurement buffer: copy it to its own, then move every buffer without a copy
-      for (const p of parts) if (p.sample.byteLength !== p.sample.buffer.byteLength) p.sample = p.sample.slice();
-      parentPort!.postMessage(
-        { id: task.id, result: parts, ms: ms(), cpu: cpu() },
-        parts.flatMap((p) => [p.sample.buffer as ArrayBuffer, p.batch5.buffer as ArrayBuffer]),
-      );
+      // Each part's sample and batch-5 series go as copies on shared buffers, and this thread's own are recycled for
+      // its next replication: V8 counts a transferred ArrayBuffer as external memory of the thread that receives it and
+      // answers every few MB of it with a full GC of that thread's heap (the pool's main thread: 44-54 of them in
+      // `npm start`, ~2 s); a shared buffer is not counted per thread. The copy is ~2 MB a replication.
+      const shared = parts.map((p) => ({ ...p, sample: sharedCopy(p.sample), batch5: sharedCopy(p.batch5) }));
+      for (const p of parts) {
+        recycle(p.sample);
+        recycle(p.batch5);
+      }
+      parentPort!.postMessage({ id: task.id, result: shared, ms: ms(), cpu: cpu() });
       return;
     }
     const result =
@@ -179,3 +191,11 @@ parentPort!.on('message', async (task: Task) => {
     parentPort!.postMessage({ id: task.id, error: { name: e?.name ?? 'Error', message: e?.message ?? String(error) } });
   }
 });
+
+/** A copy of `a` on a SharedArrayBuffer of its own (exactly its bytes). */
+function sharedCopy<T extends Float32Array | Float64Array | Uint16Array>(a: T): T {
+  const Kind = a.constructor as new (buffer: SharedArrayBuffer) => T;
+  const out = new Kind(new SharedArrayBuffer(a.byteLength));
+  out.set(a);
+  return out;
+}
