@@ -50,12 +50,14 @@ import { Rng } from '../stats/rng.ts';
  * priming off and on and compares the results bit for bit). Once per shape and thread, n ≤ PRIME_MAX_N (above, a run
  * is long enough that the recompiles do not matter and the state would be large): 15–80 ms of CPU in a fresh process
  * (n = 10³ … 2^16, load ~10), part of it first-use work the run would do anyway; a whole `simulate --n 1000 --jobs
- * 200000 --replications 4` took 18–23 % less process CPU (event, SRPT, PS; 6 runs A/B, load ~9). Left: sites
- * reached only by rare events (the job store's growth, new occupancy levels) still cost one recompile when first met.
+ * 200000 --replications 4` took 18–23 % less process CPU (event, SRPT, PS; 6 runs A/B, load ~9). The sites reached only
+ * when a queue first grows past the rings' capacity are primed too, up to PRIME_GROWTH_MAX_N servers (`primeGrowth`).
  */
 const PRIME_SEED = 0x7072696d65n; // "prime"
 /** Largest n primed: the priming state has n servers (the shape depends on n, e.g. the JSQ(2) pair rule's n ≤ 2^16). */
 export const PRIME_MAX_N = PAIR_MAX_N;
+/** Largest n whose growth sites are primed too (`primeGrowth`: every server holds a full ring). */
+const PRIME_GROWTH_MAX_N = 4096;
 /** Warm-up events of a priming run, and its drain's event budget and the measured departures it waits for. */
 const [PRIME_WARM_EVENTS, PRIME_DRAIN_EVENTS, PRIME_DEPARTURES] = [512, 1 << 14, 4];
 /** Loop shapes primed in this thread (`loopShape`). */
@@ -236,10 +238,36 @@ export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
     // (at most 512 busy servers: the setup's work stays small at large n)
     const counts = [Math.min(Math.ceil(n / 2), 512), Math.min(Math.ceil(n / 4), 256), Math.min(Math.ceil(n / 8), 128)];
     const state = initialState(config, this.kind, new Rng(PRIME_SEED), measurement, counts);
+    const cap = state.store.cap;
     const twin = this.twin(state);
     if (twin !== undefined) primePhases(twin);
     state.store.recycle();
     if (measurement.responses instanceof Float32Array) recycle(measurement.responses);
+    if (twin !== undefined && n <= PRIME_GROWTH_MAX_N) this.primeGrowth(cap, real.responses instanceof Float64Array);
+  }
+
+  /**
+   * The loop's growth sites (a queue past the rings' capacity `cap`, a new occupancy level), which a run meets only when
+   * a queue first grows that long: every server starts full of jobs too long to leave and the occupancy arrays one
+   * level short, so that the first arrival grows both.
+   */
+  private primeGrowth(cap: number, exactResponses: boolean): void {
+    const n = this.config.n;
+    const full = new Array<number>(cap).fill(n);
+    const state = initialState(this.config, this.kind, new Rng(PRIME_SEED), new Measurement(Infinity, 0, -1, exactResponses), full);
+    // jobs that never leave in the priming (departures are primed already): the first arrival meets full servers only
+    state.store.size.fill(1e9);
+    state.store.pred.fill(1e9);
+    const o = state.occupancy;
+    o.count = o.count.slice(0, cap + 1);
+    o.area = o.area.slice(0, cap + 1);
+    o.last = o.last.slice(0, cap + 1);
+    const twin = this.twin(state)!;
+    for (let k = 0; k < 4 && state.store.cap === cap; k++) {
+      twin.chunkLeft = 16;
+      twin.advance(Infinity);
+    }
+    state.store.recycle();
   }
 
   /**
