@@ -9,6 +9,7 @@ import {
   fifoQueueLengthTwin,
   formatBatch,
   lpwAsLwl,
+  selectionName,
   meanFieldFiniteness,
   meanFieldUnsettled,
   serviceMomentFinite,
@@ -193,7 +194,7 @@ const INFINITE_SOURCE = 'theory.md §8 "Heavy tails, in the limit" (model/moment
 function phaseTypeFitOf(model: SupermarketModel): MeanFieldCapabilities['phaseTypeFit'] {
   if (!isJsqFifoNonPh(model))
     return no(
-      `the two-moment PH fit is an option for JSQ(d) FIFO without memory with sizes that are not phase-type (weibull, lognormal, …), not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
+      `the two-moment PH fit is an option for JSQ(d) FIFO without memory with sizes that are not phase-type (weibull, lognormal, …), not ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
     );
   const infinite = infiniteLimitReason(model) ?? meanFieldUnsettled(model);
   if (infinite) return no(`no finite mean field to fit: ${infinite}`);
@@ -285,7 +286,7 @@ function memoryFixedPointOf(model: SupermarketModel): SolverCapability<FixedPoin
     return no(
       DISCIPLINE_TABLE[model.discipline].server === 'priority'
         ? `no mean-field solver for memory ${memory} with discipline ${model.discipline} at d = ${d}: the reduction theorem (Hellemans 2021, ch. 6) covers FIFO servers (any discipline at d = 1); use simulate`
-        : `no mean-field solver for memory ${memory} with ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} and ${model.service.kind} sizes at d = ${d}: the reduction through FIFO covers JSQ(d) with PS (any law) or LAS (exponential sizes); LWL(d) probes work, and its simulation departs from FIFO's value; use simulate`,
+        : `no mean-field solver for memory ${memory} with ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} and ${model.service.kind} sizes at d = ${d}: the reduction through FIFO covers JSQ(d) with PS (any law) or LAS (exponential sizes); LWL(d) probes work, and its simulation departs from FIFO's value; use simulate`,
     );
   const base = fixedPointOf({ ...(twin ?? model), selection: jiq ? 'random' : model.selection, d, memory: NO_MEMORY });
   if (!base.available) return base;
@@ -607,7 +608,7 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
   const selection = model.selection;
   const fifo = model.discipline === 'fifo';
   const noTransient = no(
-    `no transient mean field for ${selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
+    `no transient mean field for ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
       'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws), JSQ(d) with PS or LAS and exponential sizes (the SQ(d) ODE: ' +
       "the same queue-length process; with other laws a sharing server's queue lengths depend on the sizes and no ODE is derived) " +
       'and LWL(d) (workload PIDE, any discipline)',
@@ -910,7 +911,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
     };
   const sqd = isSqdModel(model);
   const withMemory = modelHasMemory(model) ? `, memory ${describeMemory(effectiveMemory(model.selection, model.d, model.memory))}` : '';
-  const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes without memory (theory.md §6), and PS or LAS through FIFO's queue lengths, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes${withMemory}`;
+  const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes without memory (theory.md §6), and PS or LAS through FIFO's queue lengths, not ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes${withMemory}`;
   return {
     fixedPoint,
     responseTime: responseTimeOf(model, fixedPoint),
@@ -940,7 +941,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
             source: 'theory.md §1–§2: the n-server CTMC on sorted occupancy vectors',
           }
         : no(
-            `the exact n-server chain covers JSQ(d) or random selection with FIFO (PS and LAS through FIFO's queue lengths) and exponential sizes, not ${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
+            `the exact n-server chain covers JSQ(d) or random selection with FIFO (PS and LAS through FIFO's queue lengths) and exponential sizes, not ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
           )),
     phaseTypeFit: phaseTypeFitOf(model),
     fallback:
@@ -1006,7 +1007,7 @@ const BATCH_SOURCE =
  */
 function batchCapabilities(model: SupermarketModel): MeanFieldCapabilities {
   const K = model.batchLaw === undefined ? String(model.batch) : `X ~ ${formatBatch(model.batchLaw)}`;
-  const what = `${model.selection.toUpperCase()}(d) + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes, batches of ${K} (${model.batchDispatch})`;
+  const what = `${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes, batches of ${K} (${model.batchDispatch})`;
   const none = no(`no refined term or exact chain for batches yet (theory.md §15): ${what}`);
   const fixed = ((): SolverCapability<FixedPointSolverId> | Unavailable => {
     if (!hasPoissonArrivals(model))

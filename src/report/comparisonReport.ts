@@ -9,7 +9,6 @@ import {
   MAX_RELATIVE_CORRECTION,
   groupNotes,
   modelExtrasLabel,
-  selectionLabel,
   serviceLabel,
   withoutVReason,
   type CellResult,
@@ -608,13 +607,15 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
   const m0 = result.models[0];
   const refined = result.judgedBy === 'refined-mean-field';
   const model = m0.model;
-  const name = `${selectionLabel(model, 'd')} ${model.discipline.toUpperCase()}`;
+  // the rule as its grid of d names it: RANDOM (d = 1: random routing) for a sampling rule at d = 1 (`selectionFamilyName`)
+  const family = d1Selection(result);
+  const name = `${family} ${model.discipline.toUpperCase()}`;
   // every setting of the model is named (speeds, arrivals, batches, redundancy, memory): the title must not say JSQ(d) FIFO
   // of a model that is not
   const extras = modelExtrasLabel(model);
   const heading = refined
     ? `# Validation report: ${extras === '' && model.discipline === 'fifo' ? 'SQ(d)' : name} mean field vs finite-n simulation\n\n${d1Selection(result)} selection, ${model.discipline === 'fifo' ? 'FIFO' : `${model.discipline.toUpperCase()} (with exponential sizes FIFO's queue lengths: the SQ(d) mean field and its refined terms give E[Q] and E[T], not the law of T)`}, exponential service of mean ${model.service.mean} (time in ${timeUnit(model.service)})${extras}, sampling ${model.sampling}.`
-    : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${selectionLabel(model, 'd')} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
+    : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${family} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
       `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in ${timeUnit(model.service)}).`;
   const bullets = [
     `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,

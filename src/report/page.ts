@@ -30,9 +30,19 @@ export const NOT_RESOLVED = 'not resolved';
  * @example resumedText([[1, 'cell', 'cells'], [2, 'trajectory', 'trajectories']]) // '1 cell and 2 trajectories resumed'
  */
 export function resumedText(parts: readonly (readonly [number, string, string])[]): string {
+  const counted = countedText(parts);
+  return counted === '' ? '' : `${counted} resumed`;
+}
+
+/**
+ * Each kind counted and named, as `resumedText` and an interrupted run's "kept" line say it: "4 cells and 1 trajectory".
+ * @param parts per kind [count, singular, plural]; kinds counted 0 are left out.
+ * @returns the phrase, or '' when every count is 0.
+ */
+export function countedText(parts: readonly (readonly [number, string, string])[]): string {
   const named = parts.filter(([k]) => k > 0).map(([k, one, many]) => `${k} ${k === 1 ? one : many}`);
   if (named.length === 0) return '';
-  return `${named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`} resumed`;
+  return named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
 }
 
 /** Header facts of a run, supplied by the caller (CLI). */

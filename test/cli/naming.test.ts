@@ -3,6 +3,9 @@
  * `--selection jiq`) takes; every engine a header prints is an `--engine` choice; a solver's source names the checks
  * it makes on that model; event counts are formatted by one formatter.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { meanFieldCapabilities } from '../../src/meanfield/capabilities.ts';
 import { DISCIPLINES, SELECTIONS, parseMemoryShort, parseModel, validateModel } from '../../src/model/index.ts';
@@ -81,4 +84,21 @@ describe('a sampling rule at d = 1 is random routing in every output (fixed-poin
     const json = await runCli(`fixed-point --lambda 0.9 ${flags} --json`);
     expect(JSON.parse(json.stdout).policy).toBe('RANDOM (d = 1) + FIFO');
   });
+});
+
+// compare --selection lwl --d 1 titled its report "Convergence report: LWL(d) FIFO" and "LWL(d) selection" while the
+// cells of that grid are random routing: the convergence heading names the rule by its grid's d, as the validation one
+describe('compare names a sampling rule whose grid is d = 1 as random routing in its report heading', () => {
+  it('compare --selection lwl --d 1: "RANDOM (d = 1: random routing) FIFO", never LWL(d)', async () => {
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-lwl1-')), 'r');
+    const r = await runCli(
+      `compare --selection lwl --lambda 0.9 --d 1 --n 10 --jobs 2000 --replications 2 --exact-n none --threads 1 --no-progress --out ${out}`,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    const heading = md.split('\n').slice(0, 3).join('\n');
+    expect(heading).toMatch(/^# Convergence report: RANDOM \(d = 1: random routing\) FIFO mean field/);
+    expect(heading).toMatch(/^RANDOM \(d = 1: random routing\) selection, FIFO discipline/m);
+    expect(heading).not.toMatch(/LWL/);
+  }, 600_000);
 });

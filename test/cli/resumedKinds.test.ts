@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resumedNote, resumedText } from '../../src/report/index.ts';
+import { keptText } from '../../src/cli/commands/compare.ts';
 import { runCli } from './runCli.ts';
 
 // A resumed compare of 2 cells said "4 cells resumed": the store also holds the transient figure's trajectories, and
@@ -38,4 +39,20 @@ describe('a resumed run counts and names what it read back', () => {
     const meta = JSON.parse(readFileSync(path.join(out, 'metadata.json'), 'utf8'));
     expect(meta).toMatchObject({ resumedCells: 2, resumedTrajectories: 2 });
   }, 600_000);
+
+  // Ctrl-C on a compare said "14 finished cells are kept" of a store holding 8 cells and 6 trajectories, while the
+  // resumed run then said "8 cells and 6 trajectories (transients from empty) resumed": one store, two counts
+  it('an interrupted compare counts its kept cells and trajectories apart, as the resumed run will', () => {
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'sm-kept-')), 'cells');
+    expect(keptText(dir)).toBe('no cell had finished, nothing was stored');
+    mkdirSync(dir);
+    for (const f of ['d2-lambda0.9-n10-aa.json', 'd2-lambda0.9-n50-bb.json', 'trajectory-d2-lambda0.9-n10-cc.json']) {
+      writeFileSync(path.join(dir, f), '{}');
+    }
+    expect(keptText(dir)).toBe(
+      `2 finished cells and 1 trajectory (transient from empty) are kept in ${dir}; rerun the same command to resume`,
+    );
+    writeFileSync(path.join(dir, 'trajectory-d2-lambda0.9-n50-dd.json'), '{}');
+    expect(keptText(dir)).toMatch(/^2 finished cells and 2 trajectories \(transients from empty\) are kept in /);
+  });
 });

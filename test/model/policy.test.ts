@@ -150,4 +150,19 @@ describe('meanFieldCapabilities', () => {
     expect(weibull.transient.available && weibull.transient.source).toMatch(/measured error/);
     expect(meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2, service: 'erlang:2' })).phaseTypeFit.available).toBe(false);
   });
+
+  // compare --selection random --d 1 said "no refined term … not RANDOM(d) + FIFO": a name no other output uses (random
+  // samples no servers, `selectionName` writes RANDOM). Every capability reason names the rule by `selectionName`.
+  it('names the selection rule in its reasons by selectionName, not a hand-made "RULE(d)"', () => {
+    const random = meanFieldCapabilities(
+      parseModel({ lambda: 0.9, d: 1, selection: 'random', discipline: 'srpt', service: 'weibull:0.5' }),
+    );
+    const jiq = meanFieldCapabilities(parseModel({ lambda: 0.9, d: 1, selection: 'jiq', discipline: 'srpt', service: 'weibull:0.5' }));
+    const reasons = [random, jiq].flatMap((c) =>
+      [c.refined.firstOrder, c.transient, c.exactChain, c.phaseTypeFit].map((x) => (x.available ? '' : x.reason)),
+    );
+    for (const r of reasons) expect(r).not.toMatch(/\b(RANDOM|JIQ)\(d\)/);
+    expect(reasons.join('\n')).toMatch(/not RANDOM \+ SRPT with weibull sizes/);
+    expect(reasons.join('\n')).toMatch(/not JIQ \+ SRPT with weibull sizes/);
+  });
 });

@@ -51,6 +51,7 @@ import {
   statusText,
   cellsAgreeText,
   resumedText,
+  countedText,
   fixedPointFloorAtD1,
   FIXED_POINT_FLOOR_AT_D1,
   writeComparisonReport,
@@ -434,13 +435,7 @@ export function compareCommand(): Command {
         // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
         const settings = cellSettings(config, classic ? undefined : fields);
         // one pool for the whole command: the solves, the simulations, the reruns and the report's figures
-        const kept = () => {
-          const dir = path.join(out, 'cells');
-          const stored = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).length : 0;
-          return stored === 0
-            ? 'no cell had finished, nothing was stored'
-            : `${stored} finished cells are kept in ${dir}; rerun the same command to resume`;
-        };
+        const kept = () => keptText(path.join(out, 'cells'));
         const ran = await withPool(
           o.threads,
           async (pool) => {
@@ -643,4 +638,21 @@ function startLine(
 /** A fitted limit as the console prints it: â [lo, hi] (95 %), the interval within E[T] ≥ E[S]/μ_max (`fittedLimitInterval`). */
 function limitText(l: { value: number; ci95: [number, number] }): string {
   return `${l.value.toFixed(4)} [${l.ci95[0].toFixed(4)}, ${l.ci95[1].toFixed(4)}] (95 %)`;
+}
+
+/**
+ * What an interrupted compare says it kept in its cell store `dir`, each kind counted and named as a resumed run names
+ * them (`resumedText`): "8 finished cells and 6 trajectories (transients from empty) are kept in <dir>; rerun …". The
+ * transients of the figure are stored beside the cells (files "trajectory-…"), and were once counted as cells.
+ */
+export function keptText(dir: string): string {
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
+  const trajectories = files.filter((f) => f.startsWith('trajectory-')).length;
+  const cells = files.length - trajectories;
+  if (files.length === 0) return 'no cell had finished, nothing was stored';
+  const counted = countedText([
+    [cells, 'finished cell', 'finished cells'],
+    [trajectories, 'trajectory (transient from empty)', 'trajectories (transients from empty)'],
+  ]);
+  return `${counted} ${files.length === 1 ? 'is' : 'are'} kept in ${dir}; rerun the same command to resume`;
 }
