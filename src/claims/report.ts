@@ -54,7 +54,9 @@ export function conjectureRows(result: ConjectureResult): Row[] {
         ...(q.openEnd === undefined ? {} : { [`${q.key} openEnd`]: q.openEnd }),
         // not settled: value, lo, hi empty beside the flag; the run's average apart, an observation
         ...(q.unsettled === undefined ? {} : { [`${q.key} unsettled`]: 'true', [`${q.key} sampleMean`]: num(q.sampleMean ?? Number.NaN) }),
-        [`${q.key} source`]: `${q.source}: ${q.method}`,
+        // source and method apart, as in JSON (one column read 'simulation: simulation n = 200 (…)')
+        [`${q.key} source`]: q.source,
+        [`${q.key} method`]: q.method,
       });
     }
     if (p.infinite) row.infinite = p.infinite.join('; ');

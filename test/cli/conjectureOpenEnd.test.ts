@@ -42,6 +42,11 @@ describe('conjecture says why a percentile interval is open at an end, as simula
     const [header, row] = readFileSync(path.join(out, 'points.csv'), 'utf8').split('\n');
     expect(header).toContain('"P99(jsq, srpt) openEnd"');
     expect(row).toContain(q.openEnd);
+    // source and method in two columns, as in JSON (one column read 'simulation: simulation n = 10 (…)')
+    expect(header).toContain('"P99(jsq, srpt) source","P99(jsq, srpt) method"');
+    expect(q.source).toBe('simulation');
+    expect(q.method).toMatch(/^simulation n = 10 /);
+    expect(row).not.toContain('simulation: simulation');
     // --json (resumed from the stored cell: the note is kept with it)
     const j = await runCli(['conjecture', file, '--out', out, '--no-progress', '--json']);
     expect(j.status, j.stderr).toBe(0);
