@@ -601,6 +601,18 @@ export function cellsAgreeText(k: number): string {
   return k === 1 ? '1 cell agrees' : `${k} cells agree`;
 }
 
+/**
+ * The cells beyond the grid's n in words: the exact small-n points (`--exact-n`) are simulated cells too, so "Of 61
+ * cells" beside a grid of 6 models × 8 n needs them named; '' when every cell's n is in the grid.
+ */
+function gridExtraCells(result: ComparisonResult): string {
+  const grid = new Set(result.config.ns);
+  const extra = result.cells.filter((cell) => !grid.has(cell.n));
+  if (extra.length === 0) return '';
+  const ns = [...new Set(extra.map((cell) => cell.n))].sort((a, b) => a - b);
+  return `; and ${extra.length} ${extra.length === 1 ? 'cell' : 'cells'} at n ∈ {${ns.join(', ')}} checked against the exact n-server chain (${result.cells.length} cells in all)`;
+}
+
 /** The report body (Markdown) of a comparison. */
 export function comparisonMarkdown(result: ComparisonResult, figures: readonly Figure[], meta: RunMetadata): string {
   const c = result.config;
@@ -618,7 +630,7 @@ export function comparisonMarkdown(result: ComparisonResult, figures: readonly F
     : `# Convergence report: ${name} mean field vs finite-n simulation\n\n${model.redundancy === undefined ? `${family} selection` : 'redundancy-d RED(d)'}, ${model.discipline.toUpperCase()} discipline, ` +
       `service ${serviceLabel(model.service)}, prediction ${model.prediction.kind}${extras}, sampling ${model.sampling}${model.batch > 1 ? ' (a batch draws d distinct servers)' : ''} (time in ${timeUnit(model.service)}).`;
   const bullets = [
-    `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}.`,
+    `- Grid: d ∈ {${c.ds.join(', ')}}, λ ∈ {${c.lambdas.join(', ')}}, n ∈ {${c.ns.join(', ')}}${gridExtraCells(result)}.`,
     budgetLine(result),
     `- Master seed ${c.seed}; each cell's seed is derived from it and the cell key (see results.json).`,
     ...(c.horizon

@@ -230,6 +230,11 @@ describe("the Method's verdict line states the sweep's rule, not the first (exac
     expect(line).toMatch(/^- \*\*Verdict\*\*: \|sim − refined\| ≤ h_n \+ δ_n, δ_n = /);
     expect(line).toMatch(/; a cell at an n with an exact value: \|x̂_n − E\[T\]_n exact\| ≤ h_n \+ ε_trunc/);
     expect(line).toMatch(/The t column is sign\(sim − refined\)·\(\|sim − refined\| − δ_n\)\/σ_n/);
+    // the exact point's cell is named beside the grid: "Of 3 cells" under "n ∈ {10, 20}" counted it unsaid (trial, 2026-12-03)
+    expect(md).toContain(
+      '- Grid: d ∈ {2}, λ ∈ {0.7}, n ∈ {10, 20}; and 1 cell at n ∈ {2} checked against the exact n-server chain (3 cells in all).',
+    );
+    expect(md).toMatch(/Of 3 cells/);
   });
 });
 
