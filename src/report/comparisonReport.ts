@@ -24,7 +24,7 @@ import { FIXED_POINT_FLOOR_TAUS } from '../meanfield/warmup.ts';
 import { meanJson, unvaluedJson } from '../io/jsonText.ts';
 
 import { timeUnit } from '../model/service/index.ts';
-import { selectionFamilyName } from '../model/index.ts';
+import { policyName, selectionFamilyName } from '../model/index.ts';
 import { fixedPointFloorAtD1 } from './warmupWords.ts';
 import {
   fittedLimitInterval,
@@ -746,7 +746,9 @@ export function comparisonResultsJson(result: ComparisonResult): unknown {
       confirmation: c.confirmation ? { ...c.confirmation, simulation: simulation(c.confirmation.simulation) } : c.confirmation,
       ...(c.exact ? { exact: exactPointJson(c.exact) } : {}),
     })),
+    // each model named as simulate, exact, ode, replay and run --json name it (`policyName`)
     models: result.models.map((m) => ({
+      policy: policyName(m.model),
       ...m,
       reference: referenceJson(m),
       ...(m.exact ? { exact: { ...m.exact, points: m.exact.points.map(exactPointJson) } } : {}),

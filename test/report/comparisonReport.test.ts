@@ -265,5 +265,7 @@ describe('an exact point that is ∞ in theory is the ∞ object in results.json
     expect(saved.models[0].exact.points[0].meanQueueLength).toEqual(infinite);
     const cell = saved.cells.find((c) => c.exact)!;
     expect(cell.exact!.meanResponseTime).toEqual(infinite);
+    // each model carries the policy name simulate, exact, ode, replay and run --json give (it had none)
+    expect((saved.models[0] as unknown as { policy: string }).policy).toMatch(/^RANDOM \(d = 1\) \+ FIFO/);
   });
 });
