@@ -34,6 +34,7 @@ import {
 } from '../sim/index.ts';
 import type { SimulationTask, TrajectoryTask } from '../runs/task.ts';
 import { codeIdentity } from '../runs/codeIdentity.ts';
+import { lendShared } from '../sim/buffers.ts';
 import { timeline } from './timeline.ts';
 import { preloadedAhead, startWorker, takePrestarted, type Preload } from './workerStart.ts';
 
@@ -181,6 +182,8 @@ interface WorkerMessage {
   ms?: number;
   cpu?: number;
   result?: unknown;
+  /** A 'replications' task: the shared buffers it took for its arrays, fresh and reused (a count each). */
+  shared?: { fresh: number; reused: number };
   error?: { name: string; message: string };
 }
 
@@ -344,6 +347,13 @@ export class WorkerPool {
   private readonly loaded = new WeakMap<Worker, Set<Preload>>();
   /** Workers that have this thread's code identity (`identify`). */
   private readonly identified = new WeakSet<Worker>();
+  /** Shared buffers this thread has read, by the worker that lent them, to post back (`giveBack`). */
+  private readonly givenBack = new Map<Worker, SharedArrayBuffer[]>();
+  /**
+   * Shared buffers the workers took for the replications' arrays they sent (fresh ones and ones given back), over the
+   * pool's life: with buffers given back, fresh ones are needed only up to the most a worker's results hold at once.
+   */
+  readonly sharedBuffers = { fresh: 0, reused: 0 };
 
   /** @param threads worker threads (default: the machine's cores); at least 1. */
   constructor(threads?: number) {
@@ -529,6 +539,7 @@ export class WorkerPool {
           if (need !== undefined) this.preloaded.get(worker)?.add(need);
           timeline('task-start', { worker: this.workers.indexOf(worker), key: t.key, kind: t.kind ?? 'simulate' });
           this.identify(worker);
+          this.giveBack(); // what this thread read since the last batch (a caller folding the parts after it)
           worker.postMessage({ ...t, key: undefined, cost: undefined, id, kind: t.kind ?? 'simulate' });
         };
         // tasks added while the batch runs go to the idle workers first, then to new ones (up to `threads`)
@@ -565,7 +576,8 @@ export class WorkerPool {
             const task = all[msg.id];
             const loads = modulesOf(task);
             if (loads !== undefined && !msg.error) this.loaded.get(worker)?.add(loads);
-            timeline('task-end', { worker: this.workers.indexOf(worker), key: task.key, ms: msg.ms, cpu: msg.cpu });
+            if (task.kind === 'replications' && !msg.error) this.lend(worker, msg);
+            timeline('task-end', { worker: this.workers.indexOf(worker), key: task.key, ms: msg.ms, cpu: msg.cpu, shared: msg.shared });
             // with a task waiting, the worker takes it before this thread folds the result in (joining replications,
             // pooling their quantiles, storing the cell), so it does not wait for that; else after (the result may
             // add tasks, e.g. a model's simulations, which an idle worker would otherwise preload past)
@@ -587,6 +599,7 @@ export class WorkerPool {
                 failed ??= error as Error;
               }
             }
+            this.giveBack();
             if (!next) dispatch(worker);
           },
           lost: (worker, error) => {
@@ -648,6 +661,41 @@ export class WorkerPool {
     worker.postMessage({ id: -2, kind: 'identity', code: codeIdentity() });
   }
 
+  /**
+   * Lends the shared buffers of a 'replications' answer from `worker` to this thread (sim/buffers.ts `lendShared`):
+   * once whoever folds the parts (`SimulationCollector`) gives one back with `recycle`, having read it for the last
+   * time, it waits here for `giveBack`. Counts the buffers the worker took.
+   */
+  private lend(worker: Worker, msg: WorkerMessage): void {
+    if (msg.shared) {
+      this.sharedBuffers.fresh += msg.shared.fresh;
+      this.sharedBuffers.reused += msg.shared.reused;
+    }
+    const back = (buffer: SharedArrayBuffer) => {
+      if (this.closed) return;
+      const list = this.givenBack.get(worker);
+      if (list) list.push(buffer);
+      else this.givenBack.set(worker, [buffer]);
+    };
+    for (const part of msg.result as ReplicationPart[]) {
+      lendShared(part.sample, back);
+      lendShared(part.batch5, back);
+    }
+  }
+
+  /**
+   * Posts the shared buffers given back to the worker that lent them, for its next replications' copies (or, if it
+   * has stopped, to another worker: they are shared memory); no answer. Without it each copy took a fresh buffer,
+   * freed only when this thread's rare full GC let go of its handle: the default report's peak memory doubled.
+   */
+  private giveBack(): void {
+    for (const [owner, buffers] of this.givenBack) {
+      const to = this.workers.includes(owner) ? owner : this.workers[0];
+      to?.postMessage({ id: -3, kind: 'buffers', buffers });
+    }
+    this.givenBack.clear();
+  }
+
   /** Has `worker` load `modules` (once per worker); its answer (id −1) belongs to no batch. */
   private preload(worker: Worker, modules: NonNullable<PoolOptions['preloadWhenIdle']>): void {
     const loaded = this.preloaded.get(worker) ?? new Set();
@@ -661,6 +709,7 @@ export class WorkerPool {
   /** Ends every worker (idempotent); the pool takes no batch after. */
   async close(): Promise<void> {
     this.closed = true;
+    this.givenBack.clear();
     const workers = this.workers.splice(0);
     await Promise.all(workers.map((w) => w.terminate()));
   }

@@ -1,7 +1,19 @@
 // Recycled per-replication buffers (src/sim/buffers.ts): what is handed out is zero-filled and never shared, and a
 // run on recycled (garbage-filled) buffers gives the numbers of a run on fresh ones.
 import { describe, expect, it } from 'vitest';
-import { freeBufferBytes, recycle, setBufferRecycling, takeFloat32, takeFloat64, takeInt32 } from '../../src/sim/buffers.ts';
+import {
+  freeBufferBytes,
+  freeSharedBytes,
+  keepShared,
+  lendShared,
+  recycle,
+  setBufferRecycling,
+  sharedBuffersTaken,
+  takeFloat32,
+  takeFloat64,
+  takeInt32,
+  takeShared,
+} from '../../src/sim/buffers.ts';
 import { simulate, type SimulateOptions } from '../../src/sim/index.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { pooledQuantiles } from '../../src/stats/quantile.ts';
@@ -60,6 +72,48 @@ describe('recycled buffers', () => {
     } finally {
       setBufferRecycling(was);
     }
+  });
+});
+
+describe('shared buffers lent across threads', () => {
+  it('a lent buffer goes back to its lender once, when recycled; one not lent, or with recycling off, stays', () => {
+    const back: SharedArrayBuffer[] = [];
+    const a = new Float64Array(new SharedArrayBuffer(80));
+    lendShared(a, (b) => back.push(b));
+    recycle(a.subarray(2, 4)); // a view gives back its buffer
+    recycle(a); // twice: ignored
+    expect(back).toEqual([a.buffer]);
+    recycle(new Uint16Array(new SharedArrayBuffer(64))); // not lent
+    const c = new Uint16Array(new SharedArrayBuffer(64));
+    lendShared(c, (b) => back.push(b));
+    const was = setBufferRecycling(false);
+    try {
+      recycle(c);
+    } finally {
+      setBufferRecycling(was);
+    }
+    expect(back).toHaveLength(1);
+  });
+
+  it('takeShared reuses a kept buffer of that byte length, else allocates; at most 64 MiB kept, oldest lengths dropped first', () => {
+    const start = sharedBuffersTaken();
+    const a = takeShared(4096);
+    keepShared([a]);
+    expect(takeShared(4096)).toBe(a);
+    expect(takeShared(4096)).not.toBe(a); // none of that length free: a fresh one
+    keepShared([a]);
+    expect(takeShared(8192)).not.toBe(a); // another length: fresh
+    const taken = sharedBuffersTaken();
+    expect(taken.fresh - start.fresh).toBe(3);
+    expect(taken.reused - start.reused).toBe(1);
+    // 40 × 2 MiB of a new length push out the older ones and stay within the limit
+    const old = takeShared(3 * 2 ** 20);
+    keepShared([old]);
+    keepShared(Array.from({ length: 40 }, () => new SharedArrayBuffer(2 ** 21)));
+    expect(freeSharedBytes()).toBeLessThanOrEqual(64 * 2 ** 20);
+    expect(takeShared(3 * 2 ** 20)).not.toBe(old);
+    expect(takeShared(4096)).not.toBe(a);
+    expect(takeShared(2 ** 21).byteLength).toBe(2 ** 21);
   });
 });
 

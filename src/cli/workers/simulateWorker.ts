@@ -7,7 +7,9 @@
  * with vectorsOnly, `writeFigureDrawing` with drawingOnly, `renderSvg` alone with svgOnly), or { id, kind: 'raster', outDir, name, svg } and runs `writeFigurePng` (the solvers and
  * the renderer are loaded on first use, so simulation workers stay light; { id, kind: 'preload', modules } loads
  * them ahead, e.g. while the worker would idle; { kind: 'identity', code } gives it the pool's code identity, which
- * it adopts: it runs no git); answers { id, result } or
+ * it adopts: it runs no git; { kind: 'buffers', buffers } gives back shared buffers the pool has read, for its next
+ * replications' copies); answers { id, result } (a 'replications' task adds `shared`: its shared buffers taken, fresh
+ * and reused) or
  * { id, error: { name, message } }, and while a simulation runs, { id, progress } (fraction done, at most ~4 per s);
  * a 'prepare' sends { id, partial } with the model's first simulations before its costlier solves.
  */
@@ -30,7 +32,7 @@ import {
   type SimulateOptions,
   type TrajectoryOptions,
 } from '../../sim/index.ts';
-import { recycle } from '../../sim/buffers.ts';
+import { keepShared, recycle, sharedBuffersTaken, takeShared } from '../../sim/buffers.ts';
 import { adoptCodeIdentity } from '../../runs/codeIdentity.ts';
 import { threadCpuMs, timeline, timelineOn } from '../timeline.ts';
 
@@ -46,7 +48,8 @@ interface Task {
     | 'figure'
     | 'raster'
     | 'preload'
-    | 'identity';
+    | 'identity'
+    | 'buffers';
   model: SupermarketModel | PopulationModel;
   options: Omit<SimulateOptions, 'onProgress'> | TrajectoryOptions | PopulationSimulationOptions;
   config: ComparisonConfig;
@@ -67,6 +70,8 @@ interface Task {
   modules: 'solvers' | 'renderer';
   /** An 'identity': the pool's thread's code identity, which this worker's results name (no git run here). */
   code: string;
+  /** 'buffers': shared buffers the pool's thread has read and gives back for this worker's next copies (`keepShared`). */
+  buffers: SharedArrayBuffer[];
 }
 
 timeline('worker-ready');
@@ -80,6 +85,7 @@ let tasksCpu = 0;
 parentPort!.on('message', async (task: Task) => {
   // before any task (messages arrive in order): no answer
   if (task.kind === 'identity') return adoptCodeIdentity(task.code);
+  if (task.kind === 'buffers') return keepShared(task.buffers);
   const t0 = performance.now();
   const cpu0 = timelineOn() ? threadCpuMs() : 0;
   // wall and (with the timeline on) CPU ms of this task, for the pool's timeline
@@ -170,13 +176,17 @@ parentPort!.on('message', async (task: Task) => {
       // Each part's sample and batch-5 series go as copies on shared buffers, and this thread's own are recycled for
       // its next replication: V8 counts a transferred ArrayBuffer as external memory of the thread that receives it and
       // answers every few MB of it with a full GC of that thread's heap (the pool's main thread: 44-54 of them in
-      // `npm start`, ~2 s); a shared buffer is not counted per thread. The copy is ~2 MB a replication.
+      // `npm start`, ~2 s); a shared buffer is not counted per thread. The copy is ~2 MB a replication, on a shared
+      // buffer the pool gave back once it had read it ('buffers', sim/buffers.ts) where one of that size is free.
+      const before = sharedBuffersTaken();
       const shared = parts.map((p) => ({ ...p, sample: sharedCopy(p.sample), batch5: sharedCopy(p.batch5) }));
       for (const p of parts) {
         recycle(p.sample);
         recycle(p.batch5);
       }
-      parentPort!.postMessage({ id: task.id, result: shared, ms: ms(), cpu: cpu() });
+      const after = sharedBuffersTaken();
+      const taken = { fresh: after.fresh - before.fresh, reused: after.reused - before.reused };
+      parentPort!.postMessage({ id: task.id, result: shared, shared: taken, ms: ms(), cpu: cpu() });
       return;
     }
     const result =
@@ -192,10 +202,10 @@ parentPort!.on('message', async (task: Task) => {
   }
 });
 
-/** A copy of `a` on a SharedArrayBuffer of its own (exactly its bytes). */
+/** A copy of `a` on a SharedArrayBuffer of exactly its bytes (`takeShared`: one given back, else a fresh one). */
 function sharedCopy<T extends Float32Array | Float64Array | Uint16Array>(a: T): T {
   const Kind = a.constructor as new (buffer: SharedArrayBuffer) => T;
-  const out = new Kind(new SharedArrayBuffer(a.byteLength));
+  const out = new Kind(takeShared(a.byteLength));
   out.set(a);
   return out;
 }
