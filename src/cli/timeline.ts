@@ -6,8 +6,9 @@ import { performance } from 'node:perf_hooks';
  * `{ t, threadCpu, tid, ev, ... }` with t in ms since the epoch (the same clock in every thread), the calling thread's
  * CPU ms so far and its kernel thread id. Events: phases of a command
  * (`phase`, `name`), pool starts and ends, worker starts (`worker-start`; `worker-prestart` for one started ahead of its pool) and readiness (`worker-ready`), preloads done (`preload-end`, with ms and CPU), task starts
- * and ends (`task-start`/`task-end` with the worker, key and kind; `task-end` adds the worker's busy ms). Off (no cost
- * but one check) when the variable is unset.
+ * and ends (`task-start`/`task-end` with the worker, key and kind; `task-end` adds the worker's busy ms and, for a
+ * replication, `shared`: the shared buffers it took for its arrays, fresh and reused). Off (no cost but one check)
+ * when the variable is unset.
  */
 export function timeline(ev: string, fields: Record<string, unknown> = {}): void {
   const file = process.env.SUPERMARKET_TIMELINE;
