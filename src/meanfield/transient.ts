@@ -235,12 +235,16 @@ export function refinedTransient(given: SupermarketModel, options: TransientOpti
   const f1 = withoutReplacement ? new Array<number>(K) : undefined;
   const FW = (i: number, j: number) => diag[i] * W[i][j] + (i > 0 ? lower[i] * W[i - 1][j] : 0) + (i + 1 < K ? upper[i] * W[i + 1][j] : 0);
   const sPowD = new Float64Array(K);
+  // f's result, one array overwritten whole on each call: odex copies it at once (odexCore.ts, F), so a new array of
+  // K(K + 2) doubles per call was garbage only. An array packed with doubles, the kind the mean-field f returns (ode.ts: `Array.from` of a typed array): with a holey one
+  // (`new Array(size)`) odex's step functions, compiled on the mean field's solve just before, met a second array map
+  // and were deoptimised and compiled again (F, midex, acceptStep: "wrong map")
+  const out = Array.from(new Float64Array(size).fill(0.5)).fill(0);
   const f = (_t: number, y: number[]): number[] => {
     for (let i = 0; i < K; i++) {
       s[i] = y[i];
       sPowD[i] = s[i] ** d;
     }
-    const out = new Array<number>(size);
     sqdDrift(rho, d, s, drift);
     sqdJacobianBands(rho, d, s, bands);
     for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) W[i][j] = y[2 * K + i * K + j];

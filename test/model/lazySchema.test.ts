@@ -32,6 +32,29 @@ describe('zod on first use', () => {
     expect(JSON.parse(out)).toEqual({ afterImports: false, afterParse: true, kind: 'erlang' });
   }, 600_000);
 
+  it("a pool worker's simulations of a parsed model load no zod; a bad n still gets zod's message", () => {
+    // the worker gets its model as data, parsed by the pool's thread; checking each run's n (checkServers) loaded zod
+    const model = JSON.stringify(parseModel({ lambda: 0.95, d: 2 }));
+    const out = inFreshProcess(`
+      const loaded = () => '__zod_globalConfig' in globalThis;
+      const { planSimulation, planTrajectory, runReplications } = await import('./src/sim/index.ts');
+      const model = ${model};
+      runReplications(planSimulation(model, { n: 100, jobs: 2000, replications: 2, warmupTime: 1 }), 0, 1);
+      planTrajectory(model, { n: 10000, times: [0, 1] });
+      const afterPlans = loaded();
+      const { positiveInteger } = await import('./src/model/index.ts');
+      const fromString = positiveInteger('n', '1e4');
+      let message = '';
+      try {
+        positiveInteger('n', 2.5);
+      } catch (e) {
+        message = e.message;
+      }
+      console.log(JSON.stringify({ afterPlans, fromString, message }));
+    `);
+    expect(JSON.parse(out)).toEqual({ afterPlans: false, fromString: 10000, message: 'n must be an integer ≥ 1, got 2.5' });
+  }, 600_000);
+
   it("the model's schemas compose with a schema of zod imported directly, and their messages are kept", () => {
     const file = z.object({ model: modelSchema }).strict();
     const ok = validate(file, { model: { lambda: '0.9', d: 2 } });
