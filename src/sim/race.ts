@@ -32,12 +32,14 @@
  * instructions 362 → 339, D1 misses 5.0 → 3.0, misses of a 512 KB LL 1.7 → 0.6).
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
-import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
+import type { Engine, RunConfig, RunState } from './core.ts';
 import { CHUNK_EVENTS, LOOP_CHUNK, LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
-import { DRAINING, MEASURING } from './measurement.ts';
-import { PAIR_MAX_N, identityPermutation, jsqFisherYates, jsqPairSlow, jsqWithReplacement } from './selection/jsqd.ts';
+import { DRAINING, MEASURING, Measurement, WARMUP } from './measurement.ts';
+import { PAIR_MAX_N, identityPermutation, jsqFisherYates, jsqWithReplacement } from './selection/jsqd.ts';
+import { PRIME_SEED, type PrimedLoop, primeLoop } from './frame.ts';
+import { initialState } from './initialState.ts';
 import { RACE_WASM } from './wasm/raceKernel.ts';
-import { ZIG_F, ZIG_R, ZIG_X, type Rng } from '../stats/rng.ts';
+import { Rng, ZIG_F, ZIG_R, ZIG_X } from '../stats/rng.ts';
 import { SolverError } from '../errors.ts';
 
 /** Kernel return codes beyond core's LOOP_LIMIT / LOOP_GOAL (as in assembly/race.ts). */
@@ -228,13 +230,50 @@ export function topUpStream(rng: Rng): void {
   rng.resume(buffer, slots, 0, 1);
 }
 
+/**
+ * The TypeScript race loop's rare exponential steps (~1 % of draws): `rng.expOutsideCore` from layer i with the
+ * candidate x, then a top-up when fewer than 3 outputs are left for the event's arrival test and pair (rng.next is
+ * the read position before and after). A function of its own so that priming can run its top-up (rare within a rare
+ * step: ~2·10⁻⁴ per event) directly (`primeExpRare`): V8 inlines it into the loop with the type feedback it gathered
+ * wherever it ran, where a rare site of the loop's own has feedback only if the loop itself reached it.
+ */
+function expRare(rng: Rng, i: number, x: number): number {
+  const e = rng.expOutsideCore(i, x);
+  if (rng.next > RNG_OUTPUTS - 3) topUpStream(rng);
+  return e;
+}
+
+/** Runs `expRare` through both of its branches on a private stream (loop priming; the draws are discarded). */
+function primeExpRare(rng: Rng): void {
+  for (let k = 0; k < 64; k++) {
+    rng.next = RNG_OUTPUTS - 2 - (k & 7);
+    expRare(rng, k & 255, ZIG_X[(k & 255) + 1]);
+  }
+}
+
+/** This thread's table of 2^32 mod B, B = 0 … length − 1 (0 at B = 0), for `lemireBounds`. */
+let lemireTable = new Float64Array(1);
+
+/**
+ * 2^32 mod B for B = 0 … n at least (Lemire's rejection bound of a draw on [0, B), as `Rng.belowRejection` computes
+ * it), from a table shared by this thread's race engines and grown on demand, so that an engine costs no O(n) divisions.
+ */
+function lemireBounds(n: number): Float64Array {
+  if (lemireTable.length <= n) {
+    const table = new Float64Array(Math.max(n + 1, 2 * lemireTable.length));
+    for (let b = 1; b < table.length; b++) table[b] = (4294967296 - b) % b;
+    lemireTable = table;
+  }
+  return lemireTable;
+}
+
 /** Jobs a server record holds: its 8 doubles (one 64-byte cache line) are the last departure and 7 jobs. */
 const RECORD_JOBS = 7;
 
 /** Bytes b rounded up to a multiple of 8. */
 const align8 = (b: number) => (b + 7) & ~7;
 
-export class RaceEngine implements Engine, PhaseLoop {
+export class RaceEngine implements Engine, PrimedLoop {
   readonly kind = 'race' as const;
   events = 0;
   arrivals = 0;
@@ -264,6 +303,15 @@ export class RaceEngine implements Engine, PhaseLoop {
    * slot, as the loop computed them: the same doubles).
    */
   private byBusy: Float64Array;
+  /**
+   * Lemire's rejection bounds of the TypeScript loop's draws: a departure's server k = ⌊x·B/2^32⌋ (B busy servers) is
+   * drawn again while the low part x·B mod 2^32 < lemire[B] = 2^32 mod B (`Rng.below`); the JSQ(2) pair (n ≤
+   * PAIR_MAX_N) while its low part < pairReject = 2^32 mod n·m (`jsqPair`). `lemire` is this thread's shared table
+   * (`lemireBounds`; read only). Loop priming's twin raises both to 2^31,
+   * so that its loop runs the redraws (rare in a run: < B/2^32 per departure) and V8 optimises the loop with them.
+   */
+  lemire: Float64Array;
+  pairReject: number;
   /** Events left until the next `onTick`. */
   tick = TICK_EVENTS;
   /** The loop this engine runs (`setRaceLoop` when it was built). */
@@ -303,6 +351,9 @@ export class RaceEngine implements Engine, PhaseLoop {
       this.byBusy[2 * b] = (arrivalRate / (arrivalRate + mu * b)) * 4294967296;
       this.byBusy[2 * b + 1] = arrivalRate + mu * b;
     }
+    this.lemire = lemireBounds(n);
+    const m = config.withoutReplacement ? n - 1 : n;
+    this.pairReject = config.d === 2 && n <= PAIR_MAX_N ? (4294967296 - n * m) % (n * m) : 0;
     this.busy = new Int32Array(n);
     this.perm = identityPermutation(n);
     const { len, head, arrival, shift, mask } = state.store;
@@ -398,7 +449,53 @@ export class RaceEngine implements Engine, PhaseLoop {
    * warm-up) it is discarded and t is set to that time: exact, since every clock is memoryless.
    */
   run(stopTime: number, onTick?: (events: number) => void): void {
+    if (this.raceLoop === 'typescript') {
+      primeLoop(
+        this,
+        (state) => {
+          primeExpRare(new Rng(PRIME_SEED));
+          return RaceEngine.typescriptTwin(this.config, state);
+        },
+        (_cap, exactResponses) => this.primeGrowth(exactResponses),
+      );
+    }
     runPhases(this, stopTime, onTick);
+  }
+
+  /** A race engine over `state` that runs the TypeScript loop (loop priming, frame.ts), whatever `setRaceLoop` says. */
+  private static typescriptTwin(config: RunConfig, state: RunState): RaceEngine {
+    const before = setRaceLoop('typescript');
+    try {
+      const twin = new RaceEngine(config, state);
+      twin.lemire = new Float64Array(config.n + 1).fill(2147483648);
+      twin.pairReject = 2147483648;
+      return twin;
+    } finally {
+      setRaceLoop(before);
+    }
+  }
+
+  /** See `PrimedLoop`: at most `events` (≤ CHUNK_EVENTS) events of the current phase (`advance`, `tick` = events). */
+  primeStep(limit: number, events: number): number {
+    const m = this.state.measurement;
+    this.tick = events;
+    // the warm-up ends at its time, as in `runPhases` (`advance` tells measured jobs by arrival time)
+    return this.advance(m.phase === WARMUP ? Math.min(limit, m.warmupTime) : limit);
+  }
+
+  /**
+   * The TypeScript loop's growth sites, which a run meets only when a queue first outgrows its record: every server
+   * starts with RECORD_JOBS jobs, so that the first arrival widens the spill area, and later events append to it and
+   * move it down (frame.ts's priming note).
+   */
+  private primeGrowth(exactResponses: boolean): void {
+    const config = this.config;
+    const rng = new Rng(PRIME_SEED);
+    const full = new Array<number>(RECORD_JOBS).fill(config.n);
+    const state = initialState(config, this.kind, rng, new Measurement(Infinity, 0, -1, exactResponses), full);
+    const twin = RaceEngine.typescriptTwin(config, state);
+    for (let k = 0; k < 8; k++) twin.primeStep(Infinity, 16);
+    state.store.recycle();
   }
 
   /** The resident arrays, each with its owner and name, the spill area last (the array that grows). */
@@ -582,6 +679,8 @@ export class RaceEngine implements Engine, PhaseLoop {
     const withoutReplacement = config.withoutReplacement ? 1 : 0;
     const pair = d === 2 && n <= PAIR_MAX_N ? 1 : 0;
     const pairM = withoutReplacement === 1 ? n - 1 : n;
+    const pairReject = +this.pairReject;
+    const lemire = this.lemire;
     const state = this.state;
     const { rng, store, occupancy, measurement: m } = state;
     const len = store.len;
@@ -598,7 +697,10 @@ export class RaceEngine implements Engine, PhaseLoop {
     let area = occupancy.area;
     let last = occupancy.last;
     const measuring = m.phase === MEASURING ? 1 : 0;
-    const draining = m.phase === DRAINING ? 1 : 0;
+    // The drain's goal (its last measured job left) as one test made at every measured departure: measuredInSystem is
+    // ≥ 0, so −1 is never met before the drain (a second test made only at the drain's last departure had no type
+    // feedback there: optimised code met it and was thrown away; the event engine's loop does the same).
+    const drainGoal = m.phase === DRAINING ? 0 : -1;
     const warm = +m.warmupTime;
     const lastMeasured = +m.lastMeasured;
     const jobsTarget = +m.jobs;
@@ -621,6 +723,7 @@ export class RaceEngine implements Engine, PhaseLoop {
     const INV_TWO32 = 2.3283064365386963e-10; // 2^−32
     const INV_TWO53 = 1.1102230246251565e-16; // 2^−53
     const lastStart = (RNG_OUTPUTS - EVENT_DRAWS) | 0; // an event starts with nx ≤ lastStart
+    const lastOne = (RNG_OUTPUTS - 1) | 0; // a draw of one output at nx > lastOne tops up first
     // events until `tick` reaches a multiple of CHUNK_EVENTS (TICK_EVENTS is one): 1..CHUNK_EVENTS
     const chunk = ((this.tick - 1) & (CHUNK_EVENTS - 1)) + 1;
     let chunkLeft = chunk;
@@ -649,12 +752,8 @@ export class RaceEngine implements Engine, PhaseLoop {
       nx += 2;
       if (e >= zigX[zi + 1]) {
         rng.next = nx;
-        e = rng.expOutsideCore(zi, e);
+        e = expRare(rng, zi, e);
         nx = rng.next | 0;
-        if (nx > lastStart + 2) {
-          topUpStream(rng);
-          nx = 0;
-        }
       }
       const b2 = busyCount << 1;
       const time = t + e / byBusy[b2 + 1];
@@ -671,20 +770,27 @@ export class RaceEngine implements Engine, PhaseLoop {
       if (x + 1 <= threshold || (x < threshold && (x * 2097152 + (rb[nx++] >>> 11)) * INV_TWO53 < threshold * INV_TWO32)) {
         let j: number;
         if (pair === 1) {
-          // jsqPair written out over the buffer (same arithmetic): a on [0, n), b on [0, m) from one output.
-          const px = (rb[nx++] >>> 0) * n;
-          const a = (px * INV_TWO32) | 0;
-          const py = (px - a * TWO32) * pairM;
-          let b = (py * INV_TWO32) | 0;
-          const low = py - b * TWO32;
-          if (low < n * pairM) {
-            rng.next = nx;
-            j = jsqPairSlow(rng, len, n, pairM, low, a, b);
-            nx = rng.next | 0;
-          } else {
-            if (pairM < n) b += +(b >= a);
-            j = a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a], else a
+          // jsqPair written out over the buffer (same arithmetic): a on [0, n), b on [0, m) from one output, by
+          // Lemire's multiply-and-reject with its two tests (low < n·m, then low < 2^32 mod n·m in jsqPairSlow) as one
+          // against the exact bound: the same draws and the same pair, and no rare call in the loop (a call first made
+          // after V8 optimised the loop had no type feedback and threw the optimised code away). The event's first
+          // draw always has its output; a redraw may not.
+          let a: number;
+          let b: number;
+          for (;;) {
+            if (nx > lastOne) {
+              rng.next = nx;
+              topUpStream(rng);
+              nx = 0;
+            }
+            const px = (rb[nx++] >>> 0) * n;
+            a = (px * INV_TWO32) | 0;
+            const py = (px - a * TWO32) * pairM;
+            b = (py * INV_TWO32) | 0;
+            if (py - b * TWO32 >= pairReject) break;
           }
+          if (pairM < n) b += +(b >= a);
+          j = a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a], else a
         } else {
           rng.next = nx;
           j = withoutReplacement === 1 ? jsqFisherYates(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
@@ -720,13 +826,18 @@ export class RaceEngine implements Engine, PhaseLoop {
           count[level]++;
         }
       } else {
-        // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ.
-        const bm = (rb[nx++] >>> 0) * busyCount;
-        let k = (bm * INV_TWO32) | 0;
-        if (bm - k * TWO32 < busyCount) {
-          rng.next = nx;
-          k = rng.belowRejection(busyCount, bm, k) | 0;
-          nx = rng.next | 0;
+        // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ. Its two tests (low <
+        // busyCount, then low < 2^32 mod busyCount in belowRejection) as one against the exact bound, as the pair's.
+        let k: number;
+        for (;;) {
+          if (nx > lastOne) {
+            rng.next = nx;
+            topUpStream(rng);
+            nx = 0;
+          }
+          const bm = (rb[nx++] >>> 0) * busyCount;
+          k = (bm * INV_TWO32) | 0;
+          if (bm - k * TWO32 >= lemire[busyCount]) break;
         }
         const j = busy[k];
         const l = len[j];
@@ -759,7 +870,7 @@ export class RaceEngine implements Engine, PhaseLoop {
             sumSlowdown += r / s;
             slowdownJobs++;
           }
-          if (--measuredInSystem === 0 && draining === 1) {
+          if (--measuredInSystem === drainGoal) {
             code = goal;
             break;
           }
