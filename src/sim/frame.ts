@@ -54,8 +54,8 @@ import { Rng, ZIG_X } from '../stats/rng.ts';
  * when a queue first grows past the rings' capacity are primed too, up to PRIME_GROWTH_MAX_N servers (`primeGrowth`).
  * The race engine's TypeScript loop (race.ts) is primed the same way (`primeLoop`, `PrimedLoop`): it compiled 4–5
  * times in a fresh process (JSQ(2), d = 3, d = 1, n 10 … 1000, 4 × 200 k jobs), once (and once OSR) since, with no
- * code thrown away; its rare redraws are reached by a twin whose rejection bounds are raised, and the random stream's
- * rare steps, which every loop inlines, are run once per thread on a private stream (`primeRngSteps`).
+ * code thrown away; the random stream's rare steps, which every loop inlines, are run once per thread on a private
+ * stream (`primeRngSteps`).
  */
 export const PRIME_SEED = 0x7072696d65n; // "prime"
 /** Largest n primed: the priming state has n servers (the shape depends on n, e.g. the JSQ(2) pair rule's n ≤ 2^16). */
@@ -154,14 +154,14 @@ function primePhases(engine: PrimedLoop): void {
 
 /**
  * Primes `engine`'s loop once per loop shape and thread (the priming note above): a twin over a private state runs
- * every phase, then its state is dropped; then `growth` (given the job store's ring capacity and whether responses
- * are stored exactly) primes the growth sites, up to PRIME_GROWTH_MAX_N servers. Changes nothing of `engine` or its
+ * every phase, then its state is dropped; then `growth`, if given (with the job store's ring capacity and whether
+ * responses are stored exactly), primes the growth sites, up to PRIME_GROWTH_MAX_N servers. Changes nothing of `engine` or its
  * state. Also primes the random stream's rare steps once per thread (`primeRngSteps`).
  */
 export function primeLoop(
   engine: PrimedLoop,
   twin: (state: RunState) => PrimedLoop | undefined,
-  growth: (cap: number, exactResponses: boolean) => void,
+  growth?: (cap: number, exactResponses: boolean) => void,
 ): void {
   const config = engine.config;
   if (!primingOn || config.n > PRIME_MAX_N) return;
@@ -191,7 +191,7 @@ export function primeLoop(
   if (primed !== undefined) primePhases(primed);
   state.store.recycle();
   if (measurement.responses instanceof Float32Array) recycle(measurement.responses);
-  if (primed !== undefined && n <= PRIME_GROWTH_MAX_N) growth(cap, real.responses instanceof Float64Array);
+  if (primed !== undefined && growth !== undefined && n <= PRIME_GROWTH_MAX_N) growth(cap, real.responses instanceof Float64Array);
 }
 
 /** Whether this thread's Rng steps are primed (`primeRngSteps`). */
@@ -200,8 +200,8 @@ let rngStepsPrimed = false;
 /**
  * The random stream's rare steps, run once per thread on a private stream (PRIME_SEED), so that every site in them has
  * type feedback before an engine's loop, which inlines them, is optimised: the ziggurat's tail and wedge steps with
- * refills of the buffer inside them (`expOutsideCore`, reached by ~1 % of exponential draws; its tail by ~0.04 %),
- * and Lemire's rejection (`below`, probability n/2^32). The hot loops' own call sites are primed by running them.
+ * refills of the buffer inside them (`expOutsideCore`, reached by ~1 % of exponential draws; its tail by ~0.04 %).
+ * The hot loops' own call sites are primed by running them.
  */
 function primeRngSteps(): void {
   if (rngStepsPrimed) return;
@@ -210,7 +210,6 @@ function primeRngSteps(): void {
   for (let k = 0; k < 1024; k++) {
     rng.next = rng.buffer.length - (k & 3); // refills inside the step too
     rng.expOutsideCore(k & 255, ZIG_X[(k & 255) + 1]);
-    rng.below(3 << 20); // a bound whose rejection is common: 2^32 mod 3·2^20 = 2^20
   }
 }
 

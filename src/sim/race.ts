@@ -34,10 +34,9 @@
  */
 import type { Engine, RunConfig, RunState } from './core.ts';
 import { CHUNK_EVENTS, LOOP_CHUNK, LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
-import { DRAINING, MEASURING, Measurement, WARMUP } from './measurement.ts';
-import { PAIR_MAX_N, identityPermutation, jsqFisherYates, jsqWithReplacement } from './selection/jsqd.ts';
+import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
+import { PAIR_MAX_N, identityPermutation } from './selection/jsqd.ts';
 import { PRIME_SEED, type PrimedLoop, primeLoop } from './frame.ts';
-import { initialState } from './initialState.ts';
 import { RACE_WASM } from './wasm/raceKernel.ts';
 import { Rng, ZIG_F, ZIG_R, ZIG_X } from '../stats/rng.ts';
 import { SolverError } from '../errors.ts';
@@ -303,17 +302,16 @@ export class RaceEngine implements Engine, PrimedLoop {
    * slot, as the loop computed them: the same doubles).
    */
   private byBusy: Float64Array;
-  /**
-   * Lemire's rejection bounds of the TypeScript loop's draws: a departure's server k = ⌊x·B/2^32⌋ (B busy servers) is
-   * drawn again while the low part x·B mod 2^32 < lemire[B] = 2^32 mod B (`Rng.below`); the JSQ(2) pair (n ≤
-   * PAIR_MAX_N) while its low part < pairReject = 2^32 mod n·m (`jsqPair`). `lemire` is this thread's shared table
-   * (`lemireBounds`; read only). Loop priming's twin raises both to 2^31,
-   * so that its loop runs the redraws (rare in a run: < B/2^32 per departure) and V8 optimises the loop with them.
-   */
-  lemire: Float64Array;
-  pairReject: number;
   /** Events left until the next `onTick`. */
   tick = TICK_EVENTS;
+  /**
+   * The TypeScript loop's draws on [0, B) (a departure's B busy servers, a selection draw's n or n − q) are accepted at
+   * once when their low part ≥ lemireScale·B, else after Lemire's exact test against 2^32 mod B (`lemireBounds`): the
+   * same draws for any lemireScale ≥ 1 (2^32 mod B < B). 1 in a run, so that the exact test is rare (< B/2^32); 2^20
+   * in loop priming's twin, so that its loop runs that test and V8 optimises the loop with it (else the first run to
+   * reach it threw the optimised code away: at n = 1000 about one bench run in three, at n ~ 2^16 every run).
+   */
+  lemireScale = 1;
   /** The loop this engine runs (`setRaceLoop` when it was built). */
   readonly raceLoop: RaceLoop = raceLoopKind;
   /** Set by `release`: the engine cannot run any more. */
@@ -351,9 +349,6 @@ export class RaceEngine implements Engine, PrimedLoop {
       this.byBusy[2 * b] = (arrivalRate / (arrivalRate + mu * b)) * 4294967296;
       this.byBusy[2 * b + 1] = arrivalRate + mu * b;
     }
-    this.lemire = lemireBounds(n);
-    const m = config.withoutReplacement ? n - 1 : n;
-    this.pairReject = config.d === 2 && n <= PAIR_MAX_N ? (4294967296 - n * m) % (n * m) : 0;
     this.busy = new Int32Array(n);
     this.perm = identityPermutation(n);
     const { len, head, arrival, shift, mask } = state.store;
@@ -449,15 +444,14 @@ export class RaceEngine implements Engine, PrimedLoop {
    * warm-up) it is discarded and t is set to that time: exact, since every clock is memoryless.
    */
   run(stopTime: number, onTick?: (events: number) => void): void {
+    // The TypeScript loop is primed (frame.ts), its growth site (a queue past its record, `widen`) not: primed, V8
+    // compiles its call into the loop, and every event paid ~21 instructions for it (cachegrind, JSQ(2) n = 1000: 512.9
+    // → 491.8 per event without it); a run whose queues outgrow a record compiles the loop again once, as before.
     if (this.raceLoop === 'typescript') {
-      primeLoop(
-        this,
-        (state) => {
-          primeExpRare(new Rng(PRIME_SEED));
-          return RaceEngine.typescriptTwin(this.config, state);
-        },
-        (_cap, exactResponses) => this.primeGrowth(exactResponses),
-      );
+      primeLoop(this, (state) => {
+        primeExpRare(new Rng(PRIME_SEED));
+        return RaceEngine.typescriptTwin(this.config, state);
+      });
     }
     runPhases(this, stopTime, onTick);
   }
@@ -467,8 +461,7 @@ export class RaceEngine implements Engine, PrimedLoop {
     const before = setRaceLoop('typescript');
     try {
       const twin = new RaceEngine(config, state);
-      twin.lemire = new Float64Array(config.n + 1).fill(2147483648);
-      twin.pairReject = 2147483648;
+      twin.lemireScale = 1048576;
       return twin;
     } finally {
       setRaceLoop(before);
@@ -481,21 +474,6 @@ export class RaceEngine implements Engine, PrimedLoop {
     this.tick = events;
     // the warm-up ends at its time, as in `runPhases` (`advance` tells measured jobs by arrival time)
     return this.advance(m.phase === WARMUP ? Math.min(limit, m.warmupTime) : limit);
-  }
-
-  /**
-   * The TypeScript loop's growth sites, which a run meets only when a queue first outgrows its record: every server
-   * starts with RECORD_JOBS jobs, so that the first arrival widens the spill area, and later events append to it and
-   * move it down (frame.ts's priming note).
-   */
-  private primeGrowth(exactResponses: boolean): void {
-    const config = this.config;
-    const rng = new Rng(PRIME_SEED);
-    const full = new Array<number>(RECORD_JOBS).fill(config.n);
-    const state = initialState(config, this.kind, rng, new Measurement(Infinity, 0, -1, exactResponses), full);
-    const twin = RaceEngine.typescriptTwin(config, state);
-    for (let k = 0; k < 8; k++) twin.primeStep(Infinity, 16);
-    state.store.recycle();
   }
 
   /** The resident arrays, each with its owner and name, the spill area last (the array that grows). */
@@ -679,8 +657,13 @@ export class RaceEngine implements Engine, PrimedLoop {
     const withoutReplacement = config.withoutReplacement ? 1 : 0;
     const pair = d === 2 && n <= PAIR_MAX_N ? 1 : 0;
     const pairM = withoutReplacement === 1 ? n - 1 : n;
-    const pairReject = +this.pairReject;
-    const lemire = this.lemire;
+    // Lemire's rejection bounds: the pair's 2^32 mod n·pairM (jsqPairSlow's threshold), a draw on [0, B)'s 2^32 mod B
+    // (Rng.belowRejection's): a low part below the bound is drawn again. The redraws are rare (< B/2^32 per draw) and
+    // need no top-up until the second one: priming leaves them alone, and V8 compiles that top-up as a deopt exit
+    // (a call there would cost every event a reload of the arrays after the inner loop's merge).
+    const pairReject = pair === 1 ? (4294967296 - n * pairM) % (n * pairM) : 0;
+    const lemire = lemireBounds(n);
+    const lemireScale = +this.lemireScale;
     const state = this.state;
     const { rng, store, occupancy, measurement: m } = state;
     const len = store.len;
@@ -724,6 +707,7 @@ export class RaceEngine implements Engine, PrimedLoop {
     const INV_TWO53 = 1.1102230246251565e-16; // 2^−53
     const lastStart = (RNG_OUTPUTS - EVENT_DRAWS) | 0; // an event starts with nx ≤ lastStart
     const lastOne = (RNG_OUTPUTS - 1) | 0; // a draw of one output at nx > lastOne tops up first
+    const lastD = (RNG_OUTPUTS - d - 1) | 0; // d draws (and one redraw) at nx > lastD top up first
     // events until `tick` reaches a multiple of CHUNK_EVENTS (TICK_EVENTS is one): 1..CHUNK_EVENTS
     const chunk = ((this.tick - 1) & (CHUNK_EVENTS - 1)) + 1;
     let chunkLeft = chunk;
@@ -792,9 +776,46 @@ export class RaceEngine implements Engine, PrimedLoop {
           if (pairM < n) b += +(b >= a);
           j = a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a], else a
         } else {
-          rng.next = nx;
-          j = withoutReplacement === 1 ? jsqFisherYates(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
-          nx = rng.next | 0;
+          // jsqWithReplacement / jsqFisherYates written out over the buffer, as the kernel does (no call per arrival):
+          // draw q is Rng.below(n) (i.i.d.) or below(n − q) (distinct: a partial Fisher–Yates shuffle of perm), each
+          // by Lemire's multiply-and-reject against its exact bound as the departure's; the first sampled of the
+          // fewest jobs wins. The outputs of the d draws and one redraw are made sure of first (more redraws top up
+          // for themselves: probability < (n/2^32)²).
+          if (nx > lastD) {
+            rng.next = nx;
+            topUpStream(rng);
+            nx = 0;
+          }
+          let best = -1;
+          let bestLen = 0;
+          for (let q = 0; q < d; q++) {
+            const bound = n - q * withoutReplacement;
+            let r: number;
+            for (;;) {
+              if (nx > lastOne) {
+                rng.next = nx;
+                topUpStream(rng);
+                nx = 0;
+              }
+              const bm = (rb[nx++] >>> 0) * bound;
+              r = (bm * INV_TWO32) | 0;
+              const low = bm - r * TWO32;
+              if (low >= bound * lemireScale || low >= lemire[bound]) break;
+            }
+            if (withoutReplacement === 1) {
+              const pr = r + q;
+              const s = perm[pr];
+              perm[pr] = perm[q];
+              perm[q] = s;
+              r = s;
+            }
+            const ls = len[r];
+            if (best < 0 || ls < bestLen) {
+              best = r;
+              bestLen = ls;
+            }
+          }
+          j = best;
         }
         const l = len[j];
         if (l === capacity) {
@@ -827,7 +848,7 @@ export class RaceEngine implements Engine, PrimedLoop {
         }
       } else {
         // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ. Its two tests (low <
-        // busyCount, then low < 2^32 mod busyCount in belowRejection) as one against the exact bound, as the pair's.
+        // busyCount, then low < 2^32 mod busyCount in belowRejection) in the loop, with no rare call (`lemireScale`).
         let k: number;
         for (;;) {
           if (nx > lastOne) {
@@ -837,7 +858,8 @@ export class RaceEngine implements Engine, PrimedLoop {
           }
           const bm = (rb[nx++] >>> 0) * busyCount;
           k = (bm * INV_TWO32) | 0;
-          if (bm - k * TWO32 >= lemire[busyCount]) break;
+          const low = bm - k * TWO32;
+          if (low >= busyCount * lemireScale || low >= lemire[busyCount]) break;
         }
         const j = busy[k];
         const l = len[j];
