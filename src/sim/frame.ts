@@ -34,7 +34,7 @@ import { DispatcherMemory, MEM_NONE } from './memory.ts';
 import { PAIR_MAX_N, identityPermutation } from './selection/jsqd.ts';
 import { LpwState } from './selection/leastWork.ts';
 import { ClassTally } from './serverClasses.ts';
-import { Rng } from '../stats/rng.ts';
+import { Rng, ZIG_X } from '../stats/rng.ts';
 
 /**
  * Loop priming (issue 23). V8 optimises an engine's `advance` once it is hot, on the type feedback gathered so far; a
@@ -52,8 +52,12 @@ import { Rng } from '../stats/rng.ts';
  * (n = 10³ … 2^16, load ~10), part of it first-use work the run would do anyway; a whole `simulate --n 1000 --jobs
  * 200000 --replications 4` took 18–23 % less process CPU (event, SRPT, PS; 6 runs A/B, load ~9). The sites reached only
  * when a queue first grows past the rings' capacity are primed too, up to PRIME_GROWTH_MAX_N servers (`primeGrowth`).
+ * The race engine's TypeScript loop (race.ts) is primed the same way (`primeLoop`, `PrimedLoop`): it compiled 4–5
+ * times in a fresh process (JSQ(2), d = 3, d = 1, n 10 … 1000, 4 × 200 k jobs), once (and once OSR) since, with no
+ * code thrown away; the random stream's rare steps, which every loop inlines, are run once per thread on a private
+ * stream (`primeRngSteps`).
  */
-const PRIME_SEED = 0x7072696d65n; // "prime"
+export const PRIME_SEED = 0x7072696d65n; // "prime"
 /** Largest n primed: the priming state has n servers (the shape depends on n, e.g. the JSQ(2) pair rule's n ≤ 2^16). */
 export const PRIME_MAX_N = PAIR_MAX_N;
 /** Largest n whose growth sites are primed too (`primeGrowth`: every server holds a full ring). */
@@ -85,7 +89,7 @@ export function primedLoopShapes(): number {
  * codes, which optional parts the model has, the service and prediction laws' classes, and how the run records its
  * jobs. Runs of one shape reach the same sites; a site this misses costs at worst one recompile, as before priming.
  */
-function loopShape(engine: EngineFrame): string {
+function loopShape(engine: PrimedLoop): string {
   const c = engine.config;
   const m = engine.state.measurement;
   return [
@@ -117,20 +121,29 @@ function loopShape(engine: EngineFrame): string {
 }
 
 /**
- * Runs a fresh engine's `advance` through every phase (see the priming note above): warm-up events, an exit at the
+ * What loop priming needs of an engine: its kind, configuration and state (which give its loop shape), its phase loop,
+ * and `primeStep`, which runs its hot loop for at most `events` events within the current phase up to `limit` and
+ * returns the loop's LOOP_* code (LOOP_CHUNK when the events are done). The event-driven engines (EngineFrame) and
+ * the race engine's TypeScript loop are primed.
+ */
+export interface PrimedLoop extends PhaseLoop {
+  readonly kind: EngineKind;
+  readonly config: RunConfig;
+  primeStep(limit: number, events: number): number;
+}
+
+/**
+ * Runs a fresh engine's loop through every phase (see the priming note above): warm-up events, an exit at the
  * time limit (and, in replay, at the stop arrival), measured arrivals up to the goal, a drain until PRIME_DEPARTURES
  * measured jobs have left or its budget is spent.
  */
-function primePhases(engine: EngineFrame): void {
+function primePhases(engine: PrimedLoop): void {
   const state = engine.state;
   const m = state.measurement;
   // short calls, so that the small functions `advance` inlines (openChunk, closeChunk, Measurement.save) run often
   // enough for V8 to give them type feedback too (it allocates a function's feedback only after some use)
   const chunk = 16;
-  const step = (limit: number) => {
-    engine.chunkLeft = chunk;
-    return engine.advance(limit);
-  };
+  const step = (limit: number) => engine.primeStep(limit, chunk);
   for (let left = PRIME_WARM_EVENTS; left > 0 && step(Infinity) === LOOP_CHUNK; left -= chunk);
   step(state.t);
   openWindow(engine);
@@ -139,7 +152,68 @@ function primePhases(engine: EngineFrame): void {
   for (let left = PRIME_DRAIN_EVENTS; left > 0 && step(Infinity) === LOOP_CHUNK && m.completed < PRIME_DEPARTURES; left -= chunk);
 }
 
-export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
+/**
+ * Primes `engine`'s loop once per loop shape and thread (the priming note above): a twin over a private state runs
+ * every phase, then its state is dropped; then `growth`, if given (with the job store's ring capacity and whether
+ * responses are stored exactly), primes the growth sites, up to PRIME_GROWTH_MAX_N servers. Changes nothing of `engine` or its
+ * state. Also primes the random stream's rare steps once per thread (`primeRngSteps`).
+ */
+export function primeLoop(
+  engine: PrimedLoop,
+  twin: (state: RunState) => PrimedLoop | undefined,
+  growth?: (cap: number, exactResponses: boolean) => void,
+): void {
+  const config = engine.config;
+  if (!primingOn || config.n > PRIME_MAX_N) return;
+  const shape = loopShape(engine);
+  if (primedShapes.has(shape)) return;
+  primedShapes.add(shape);
+  primeRngSteps();
+  const real = engine.state.measurement;
+  const n = config.n;
+  // jobs: enough that measured jobs leave while the window is open at any n (the first after ~√(2λn) arrivals)
+  const jobs = 64 + 2 * Math.ceil(Math.sqrt(n));
+  // the window opens at a time reached after ~PRIME_WARM_EVENTS / 4 events at the latest (the event rate is ≥ λn):
+  // the race loop tells measured jobs by arrival time (the event engines by sequence number)
+  const warm = PRIME_WARM_EVENTS / (4 * (config.lambda + 1 / config.serviceMean) * n);
+  const measurement = new Measurement(
+    warm > 0 && Number.isFinite(warm) ? warm : Infinity,
+    jobs,
+    real.stopSeq >= 0 ? PRIME_WARM_EVENTS >> 2 : -1,
+    real.responses instanceof Float64Array,
+  );
+  // a loaded start (half the servers busy, some with 2 and 3 jobs), so that every kind of arrival and departure runs at once
+  // (at most 512 busy servers: the setup's work stays small at large n)
+  const counts = [Math.min(Math.ceil(n / 2), 512), Math.min(Math.ceil(n / 4), 256), Math.min(Math.ceil(n / 8), 128)];
+  const state = initialState(config, engine.kind, new Rng(PRIME_SEED), measurement, counts);
+  const cap = state.store.cap;
+  const primed = twin(state);
+  if (primed !== undefined) primePhases(primed);
+  state.store.recycle();
+  if (measurement.responses instanceof Float32Array) recycle(measurement.responses);
+  if (primed !== undefined && growth !== undefined && n <= PRIME_GROWTH_MAX_N) growth(cap, real.responses instanceof Float64Array);
+}
+
+/** Whether this thread's Rng steps are primed (`primeRngSteps`). */
+let rngStepsPrimed = false;
+
+/**
+ * The random stream's rare steps, run once per thread on a private stream (PRIME_SEED), so that every site in them has
+ * type feedback before an engine's loop, which inlines them, is optimised: the ziggurat's tail and wedge steps with
+ * refills of the buffer inside them (`expOutsideCore`, reached by ~1 % of exponential draws; its tail by ~0.04 %).
+ * The hot loops' own call sites are primed by running them.
+ */
+function primeRngSteps(): void {
+  if (rngStepsPrimed) return;
+  rngStepsPrimed = true;
+  const rng = new Rng(PRIME_SEED);
+  for (let k = 0; k < 1024; k++) {
+    rng.next = rng.buffer.length - (k & 3); // refills inside the step too
+    rng.expOutsideCore(k & 255, ZIG_X[(k & 255) + 1]);
+  }
+}
+
+export abstract class EngineFrame implements Engine, PrimedLoop, ChunkedLoop {
   abstract readonly kind: EngineKind;
   /** Events processed so far (arrivals + departures) and arrivals (= sequence number of the next arriving job). */
   events = 0;
@@ -202,7 +276,11 @@ export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
 
   /** See `Engine.run` and `runPhases`; the first run of its loop shape in this thread primes the loop first (`primeLoop`). */
   run(stopTime: number, onTick?: (events: number) => void): void {
-    this.primeLoop();
+    primeLoop(
+      this,
+      (state) => this.twin(state),
+      (cap, exactResponses) => this.primeGrowth(cap, exactResponses),
+    );
     runPhases(this, stopTime, onTick);
   }
 
@@ -214,36 +292,10 @@ export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
     return undefined;
   }
 
-  /**
-   * Primes this engine's loop once per loop shape and thread (the priming note above): a twin over a private state
-   * runs every phase, then its state is dropped. Changes nothing of this engine or its state.
-   */
-  private primeLoop(): void {
-    const config = this.config;
-    if (!primingOn || config.n > PRIME_MAX_N) return;
-    const shape = loopShape(this);
-    if (primedShapes.has(shape)) return;
-    primedShapes.add(shape);
-    const real = this.state.measurement;
-    const n = config.n;
-    // jobs: enough that measured jobs leave while the window is open at any n (the first after ~√(2λn) arrivals)
-    const jobs = 64 + 2 * Math.ceil(Math.sqrt(n));
-    const measurement = new Measurement(
-      Infinity,
-      jobs,
-      real.stopSeq >= 0 ? PRIME_WARM_EVENTS >> 2 : -1,
-      real.responses instanceof Float64Array,
-    );
-    // a loaded start (half the servers busy, some with 2 and 3 jobs), so that every kind of arrival and departure runs at once
-    // (at most 512 busy servers: the setup's work stays small at large n)
-    const counts = [Math.min(Math.ceil(n / 2), 512), Math.min(Math.ceil(n / 4), 256), Math.min(Math.ceil(n / 8), 128)];
-    const state = initialState(config, this.kind, new Rng(PRIME_SEED), measurement, counts);
-    const cap = state.store.cap;
-    const twin = this.twin(state);
-    if (twin !== undefined) primePhases(twin);
-    state.store.recycle();
-    if (measurement.responses instanceof Float32Array) recycle(measurement.responses);
-    if (twin !== undefined && n <= PRIME_GROWTH_MAX_N) this.primeGrowth(cap, real.responses instanceof Float64Array);
+  /** See `PrimedLoop`: at most `events` events of the current phase (`advance` with chunkLeft = events). */
+  primeStep(limit: number, events: number): number {
+    this.chunkLeft = events;
+    return this.advance(limit);
   }
 
   /**
@@ -263,10 +315,7 @@ export abstract class EngineFrame implements Engine, PhaseLoop, ChunkedLoop {
     o.area = o.area.slice(0, cap + 1);
     o.last = o.last.slice(0, cap + 1);
     const twin = this.twin(state)!;
-    for (let k = 0; k < 4 && state.store.cap === cap; k++) {
-      twin.chunkLeft = 16;
-      twin.advance(Infinity);
-    }
+    for (let k = 0; k < 4 && state.store.cap === cap; k++) twin.primeStep(Infinity, 16);
     state.store.recycle();
   }
 

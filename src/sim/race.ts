@@ -32,12 +32,13 @@
  * instructions 362 → 339, D1 misses 5.0 → 3.0, misses of a 512 KB LL 1.7 → 0.6).
  * Source: ../shared/bench/reference-sim.c (variant race); competing exponential clocks.
  */
-import type { Engine, PhaseLoop, RunConfig, RunState } from './core.ts';
+import type { Engine, RunConfig, RunState } from './core.ts';
 import { CHUNK_EVENTS, LOOP_CHUNK, LOOP_GOAL, LOOP_LIMIT, TICK_EVENTS, runPhases } from './core.ts';
-import { DRAINING, MEASURING } from './measurement.ts';
-import { PAIR_MAX_N, identityPermutation, jsqFisherYates, jsqPairSlow, jsqWithReplacement } from './selection/jsqd.ts';
+import { DRAINING, MEASURING, WARMUP } from './measurement.ts';
+import { PAIR_MAX_N, identityPermutation } from './selection/jsqd.ts';
+import { PRIME_SEED, type PrimedLoop, primeLoop } from './frame.ts';
 import { RACE_WASM } from './wasm/raceKernel.ts';
-import { ZIG_F, ZIG_R, ZIG_X, type Rng } from '../stats/rng.ts';
+import { Rng, ZIG_F, ZIG_R, ZIG_X } from '../stats/rng.ts';
 import { SolverError } from '../errors.ts';
 
 /** Kernel return codes beyond core's LOOP_LIMIT / LOOP_GOAL (as in assembly/race.ts). */
@@ -228,13 +229,50 @@ export function topUpStream(rng: Rng): void {
   rng.resume(buffer, slots, 0, 1);
 }
 
+/**
+ * The TypeScript race loop's rare exponential steps (~1 % of draws): `rng.expOutsideCore` from layer i with the
+ * candidate x, then a top-up when fewer than 3 outputs are left for the event's arrival test and pair (rng.next is
+ * the read position before and after). A function of its own so that priming can run its top-up (rare within a rare
+ * step: ~2·10⁻⁴ per event) directly (`primeExpRare`): V8 inlines it into the loop with the type feedback it gathered
+ * wherever it ran, where a rare site of the loop's own has feedback only if the loop itself reached it.
+ */
+function expRare(rng: Rng, i: number, x: number): number {
+  const e = rng.expOutsideCore(i, x);
+  if (rng.next > RNG_OUTPUTS - 3) topUpStream(rng);
+  return e;
+}
+
+/** Runs `expRare` through both of its branches on a private stream (loop priming; the draws are discarded). */
+function primeExpRare(rng: Rng): void {
+  for (let k = 0; k < 64; k++) {
+    rng.next = RNG_OUTPUTS - 2 - (k & 7);
+    expRare(rng, k & 255, ZIG_X[(k & 255) + 1]);
+  }
+}
+
+/** This thread's table of 2^32 mod B, B = 0 … length − 1 (0 at B = 0), for `lemireBounds`. */
+let lemireTable = new Float64Array(1);
+
+/**
+ * 2^32 mod B for B = 0 … n at least (Lemire's rejection bound of a draw on [0, B), as `Rng.belowRejection` computes
+ * it), from a table shared by this thread's race engines and grown on demand, so that an engine costs no O(n) divisions.
+ */
+function lemireBounds(n: number): Float64Array {
+  if (lemireTable.length <= n) {
+    const table = new Float64Array(Math.max(n + 1, 2 * lemireTable.length));
+    for (let b = 1; b < table.length; b++) table[b] = (4294967296 - b) % b;
+    lemireTable = table;
+  }
+  return lemireTable;
+}
+
 /** Jobs a server record holds: its 8 doubles (one 64-byte cache line) are the last departure and 7 jobs. */
 const RECORD_JOBS = 7;
 
 /** Bytes b rounded up to a multiple of 8. */
 const align8 = (b: number) => (b + 7) & ~7;
 
-export class RaceEngine implements Engine, PhaseLoop {
+export class RaceEngine implements Engine, PrimedLoop {
   readonly kind = 'race' as const;
   events = 0;
   arrivals = 0;
@@ -266,6 +304,14 @@ export class RaceEngine implements Engine, PhaseLoop {
   private byBusy: Float64Array;
   /** Events left until the next `onTick`. */
   tick = TICK_EVENTS;
+  /**
+   * The TypeScript loop's draws on [0, B) (a departure's B busy servers, a selection draw's n or n − q) are accepted at
+   * once when their low part ≥ lemireScale·B, else after Lemire's exact test against 2^32 mod B (`lemireBounds`): the
+   * same draws for any lemireScale ≥ 1 (2^32 mod B < B). 1 in a run, so that the exact test is rare (< B/2^32); 2^20
+   * in loop priming's twin, so that its loop runs that test and V8 optimises the loop with it (else the first run to
+   * reach it threw the optimised code away: at n = 1000 about one bench run in three, at n ~ 2^16 every run).
+   */
+  lemireScale = 1;
   /** The loop this engine runs (`setRaceLoop` when it was built). */
   readonly raceLoop: RaceLoop = raceLoopKind;
   /** Set by `release`: the engine cannot run any more. */
@@ -398,7 +444,36 @@ export class RaceEngine implements Engine, PhaseLoop {
    * warm-up) it is discarded and t is set to that time: exact, since every clock is memoryless.
    */
   run(stopTime: number, onTick?: (events: number) => void): void {
+    // The TypeScript loop is primed (frame.ts), its growth site (a queue past its record, `widen`) not: primed, V8
+    // compiles its call into the loop, and every event paid ~21 instructions for it (cachegrind, JSQ(2) n = 1000: 512.9
+    // → 491.8 per event without it); a run whose queues outgrow a record compiles the loop again once, as before.
+    if (this.raceLoop === 'typescript') {
+      primeLoop(this, (state) => {
+        primeExpRare(new Rng(PRIME_SEED));
+        return RaceEngine.typescriptTwin(this.config, state);
+      });
+    }
     runPhases(this, stopTime, onTick);
+  }
+
+  /** A race engine over `state` that runs the TypeScript loop (loop priming, frame.ts), whatever `setRaceLoop` says. */
+  private static typescriptTwin(config: RunConfig, state: RunState): RaceEngine {
+    const before = setRaceLoop('typescript');
+    try {
+      const twin = new RaceEngine(config, state);
+      twin.lemireScale = 1048576;
+      return twin;
+    } finally {
+      setRaceLoop(before);
+    }
+  }
+
+  /** See `PrimedLoop`: at most `events` (≤ CHUNK_EVENTS) events of the current phase (`advance`, `tick` = events). */
+  primeStep(limit: number, events: number): number {
+    const m = this.state.measurement;
+    this.tick = events;
+    // the warm-up ends at its time, as in `runPhases` (`advance` tells measured jobs by arrival time)
+    return this.advance(m.phase === WARMUP ? Math.min(limit, m.warmupTime) : limit);
   }
 
   /** The resident arrays, each with its owner and name, the spill area last (the array that grows). */
@@ -582,6 +657,13 @@ export class RaceEngine implements Engine, PhaseLoop {
     const withoutReplacement = config.withoutReplacement ? 1 : 0;
     const pair = d === 2 && n <= PAIR_MAX_N ? 1 : 0;
     const pairM = withoutReplacement === 1 ? n - 1 : n;
+    // Lemire's rejection bounds: the pair's 2^32 mod n·pairM (jsqPairSlow's threshold), a draw on [0, B)'s 2^32 mod B
+    // (Rng.belowRejection's): a low part below the bound is drawn again. The redraws are rare (< B/2^32 per draw) and
+    // need no top-up until the second one: priming leaves them alone, and V8 compiles that top-up as a deopt exit
+    // (a call there would cost every event a reload of the arrays after the inner loop's merge).
+    const pairReject = pair === 1 ? (4294967296 - n * pairM) % (n * pairM) : 0;
+    const lemire = lemireBounds(n);
+    const lemireScale = +this.lemireScale;
     const state = this.state;
     const { rng, store, occupancy, measurement: m } = state;
     const len = store.len;
@@ -598,7 +680,10 @@ export class RaceEngine implements Engine, PhaseLoop {
     let area = occupancy.area;
     let last = occupancy.last;
     const measuring = m.phase === MEASURING ? 1 : 0;
-    const draining = m.phase === DRAINING ? 1 : 0;
+    // The drain's goal (its last measured job left) as one test made at every measured departure: measuredInSystem is
+    // ≥ 0, so −1 is never met before the drain (a second test made only at the drain's last departure had no type
+    // feedback there: optimised code met it and was thrown away; the event engine's loop does the same).
+    const drainGoal = m.phase === DRAINING ? 0 : -1;
     const warm = +m.warmupTime;
     const lastMeasured = +m.lastMeasured;
     const jobsTarget = +m.jobs;
@@ -621,6 +706,8 @@ export class RaceEngine implements Engine, PhaseLoop {
     const INV_TWO32 = 2.3283064365386963e-10; // 2^−32
     const INV_TWO53 = 1.1102230246251565e-16; // 2^−53
     const lastStart = (RNG_OUTPUTS - EVENT_DRAWS) | 0; // an event starts with nx ≤ lastStart
+    const lastOne = (RNG_OUTPUTS - 1) | 0; // a draw of one output at nx > lastOne tops up first
+    const lastD = (RNG_OUTPUTS - d - 1) | 0; // d draws (and one redraw) at nx > lastD top up first
     // events until `tick` reaches a multiple of CHUNK_EVENTS (TICK_EVENTS is one): 1..CHUNK_EVENTS
     const chunk = ((this.tick - 1) & (CHUNK_EVENTS - 1)) + 1;
     let chunkLeft = chunk;
@@ -649,12 +736,8 @@ export class RaceEngine implements Engine, PhaseLoop {
       nx += 2;
       if (e >= zigX[zi + 1]) {
         rng.next = nx;
-        e = rng.expOutsideCore(zi, e);
+        e = expRare(rng, zi, e);
         nx = rng.next | 0;
-        if (nx > lastStart + 2) {
-          topUpStream(rng);
-          nx = 0;
-        }
       }
       const b2 = busyCount << 1;
       const time = t + e / byBusy[b2 + 1];
@@ -671,24 +754,68 @@ export class RaceEngine implements Engine, PhaseLoop {
       if (x + 1 <= threshold || (x < threshold && (x * 2097152 + (rb[nx++] >>> 11)) * INV_TWO53 < threshold * INV_TWO32)) {
         let j: number;
         if (pair === 1) {
-          // jsqPair written out over the buffer (same arithmetic): a on [0, n), b on [0, m) from one output.
-          const px = (rb[nx++] >>> 0) * n;
-          const a = (px * INV_TWO32) | 0;
-          const py = (px - a * TWO32) * pairM;
-          let b = (py * INV_TWO32) | 0;
-          const low = py - b * TWO32;
-          if (low < n * pairM) {
-            rng.next = nx;
-            j = jsqPairSlow(rng, len, n, pairM, low, a, b);
-            nx = rng.next | 0;
-          } else {
-            if (pairM < n) b += +(b >= a);
-            j = a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a], else a
+          // jsqPair written out over the buffer (same arithmetic): a on [0, n), b on [0, m) from one output, by
+          // Lemire's multiply-and-reject with its two tests (low < n·m, then low < 2^32 mod n·m in jsqPairSlow) as one
+          // against the exact bound: the same draws and the same pair, and no rare call in the loop (a call first made
+          // after V8 optimised the loop had no type feedback and threw the optimised code away). The event's first
+          // draw always has its output; a redraw may not.
+          let a: number;
+          let b: number;
+          for (;;) {
+            if (nx > lastOne) {
+              rng.next = nx;
+              topUpStream(rng);
+              nx = 0;
+            }
+            const px = (rb[nx++] >>> 0) * n;
+            a = (px * INV_TWO32) | 0;
+            const py = (px - a * TWO32) * pairM;
+            b = (py * INV_TWO32) | 0;
+            if (py - b * TWO32 >= pairReject) break;
           }
+          if (pairM < n) b += +(b >= a);
+          j = a ^ ((a ^ b) & ((len[b] - len[a]) >> 31)); // b if len[b] < len[a], else a
         } else {
-          rng.next = nx;
-          j = withoutReplacement === 1 ? jsqFisherYates(rng, len, n, d, perm) : jsqWithReplacement(rng, len, n, d);
-          nx = rng.next | 0;
+          // jsqWithReplacement / jsqFisherYates written out over the buffer, as the kernel does (no call per arrival):
+          // draw q is Rng.below(n) (i.i.d.) or below(n − q) (distinct: a partial Fisher–Yates shuffle of perm), each
+          // by Lemire's multiply-and-reject against its exact bound as the departure's; the first sampled of the
+          // fewest jobs wins. The outputs of the d draws and one redraw are made sure of first (more redraws top up
+          // for themselves: probability < (n/2^32)²).
+          if (nx > lastD) {
+            rng.next = nx;
+            topUpStream(rng);
+            nx = 0;
+          }
+          let best = -1;
+          let bestLen = 0;
+          for (let q = 0; q < d; q++) {
+            const bound = n - q * withoutReplacement;
+            let r: number;
+            for (;;) {
+              if (nx > lastOne) {
+                rng.next = nx;
+                topUpStream(rng);
+                nx = 0;
+              }
+              const bm = (rb[nx++] >>> 0) * bound;
+              r = (bm * INV_TWO32) | 0;
+              const low = bm - r * TWO32;
+              if (low >= bound * lemireScale || low >= lemire[bound]) break;
+            }
+            if (withoutReplacement === 1) {
+              const pr = r + q;
+              const s = perm[pr];
+              perm[pr] = perm[q];
+              perm[q] = s;
+              r = s;
+            }
+            const ls = len[r];
+            if (best < 0 || ls < bestLen) {
+              best = r;
+              bestLen = ls;
+            }
+          }
+          j = best;
         }
         const l = len[j];
         if (l === capacity) {
@@ -720,13 +847,19 @@ export class RaceEngine implements Engine, PhaseLoop {
           count[level]++;
         }
       } else {
-        // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ.
-        const bm = (rb[nx++] >>> 0) * busyCount;
-        let k = (bm * INV_TWO32) | 0;
-        if (bm - k * TWO32 < busyCount) {
-          rng.next = nx;
-          k = rng.belowRejection(busyCount, bm, k) | 0;
-          nx = rng.next | 0;
+        // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ. Its two tests (low <
+        // busyCount, then low < 2^32 mod busyCount in belowRejection) in the loop, with no rare call (`lemireScale`).
+        let k: number;
+        for (;;) {
+          if (nx > lastOne) {
+            rng.next = nx;
+            topUpStream(rng);
+            nx = 0;
+          }
+          const bm = (rb[nx++] >>> 0) * busyCount;
+          k = (bm * INV_TWO32) | 0;
+          const low = bm - k * TWO32;
+          if (low >= busyCount * lemireScale || low >= lemire[busyCount]) break;
         }
         const j = busy[k];
         const l = len[j];
@@ -759,7 +892,7 @@ export class RaceEngine implements Engine, PhaseLoop {
             sumSlowdown += r / s;
             slowdownJobs++;
           }
-          if (--measuredInSystem === 0 && draining === 1) {
+          if (--measuredInSystem === drainGoal) {
             code = goal;
             break;
           }

@@ -4,12 +4,15 @@
  * may change: each model here is simulated with priming off, then on (a fresh set of primed shapes, so every shape is
  * primed just before its run), and the results must agree bit for bit. The models cover the FIFO event engine (the
  * JSQ(2) in-place path, the general selection entry, LWL with Weibull sizes, dispatcher memory), the priority engine
- * (SRPT, SPRPT with predictions, heterogeneous servers) and the sharing engine (PS, LAS).
+ * (SRPT, SPRPT with predictions, heterogeneous servers), the sharing engine (PS, LAS) and the race engine's TypeScript
+ * loop (src/sim/race.ts: the JSQ(2) pair with and without replacement, d i.i.d. draws, Fisher–Yates, queues past a
+ * server record; its priming twin also redraws half of its Lemire draws, which must not reach the real run).
  */
 import { describe, expect, it } from 'vitest';
 import { parseModel } from '../../src/model/model.ts';
 import { simulate, type SimulateOptions } from '../../src/sim/index.ts';
 import { primedLoopShapes, setLoopPriming } from '../../src/sim/frame.ts';
+import { setRaceLoop } from '../../src/sim/race.ts';
 
 const strip = (r: unknown) => JSON.stringify(r, (k, v) => (k === 'wallSeconds' || k === 'eventsPerSecond' ? undefined : (v as unknown)));
 const weibull = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
@@ -72,6 +75,40 @@ describe('loop priming', () => {
       expect(primedLoopShapes()).toBe(shapes);
     } finally {
       setLoopPriming(was);
+    }
+  }, 600_000);
+});
+
+/** Race models (exponential FIFO JSQ(d): `simulate` runs the race engine), each a loop shape of its own. */
+const raceRuns: [Parameters<typeof parseModel>[0], number][] = [
+  [{ lambda: 0.9, d: 2 }, 300],
+  [{ lambda: 0.9, d: 2, sampling: 'without-replacement' }, 100],
+  [{ lambda: 0.9, d: 3 }, 100],
+  [{ lambda: 0.9, d: 3, sampling: 'without-replacement' }, 50],
+  [{ lambda: 0.95, d: 1 }, 20], // queues past 7 jobs: the spill area grows
+];
+
+describe('race loop priming', () => {
+  it('primes the TypeScript race loop once per shape, and leaves every result bit for bit as it was', () => {
+    const all = (): string[] =>
+      raceRuns.map(([model, n]) => strip(simulate(parseModel(model), { n, seed: 3, replications: 2, jobs: 20_000, warmupTime: 20 })));
+    const wasLoop = setRaceLoop('typescript');
+    const wasPriming = setLoopPriming(false);
+    try {
+      const unprimed = all();
+      setLoopPriming(true);
+      expect(all()).toEqual(unprimed);
+      expect(primedLoopShapes()).toBe(raceRuns.length);
+      expect(all()).toEqual(unprimed);
+      expect(primedLoopShapes()).toBe(raceRuns.length);
+      // the WebAssembly kernel's loop is not V8's to optimise: nothing is primed for it, and it gives the same numbers
+      setRaceLoop('wasm');
+      setLoopPriming(true);
+      expect(all()).toEqual(unprimed);
+      expect(primedLoopShapes()).toBe(0);
+    } finally {
+      setLoopPriming(wasPriming);
+      setRaceLoop(wasLoop);
     }
   }, 600_000);
 });
