@@ -11,6 +11,12 @@ export class SupermarketError extends Error {
 }
 
 /**
+ * The work was interrupted (Ctrl-C) and stopped short of what it would claim, e.g. a report folder left without its
+ * index.html (`writeReportFolder`). The CLI has said so already (its SIGINT handler): it exits 130 without a line.
+ */
+export class InterruptedError extends SupermarketError {}
+
+/**
  * A file or folder the user named cannot be used as asked: missing, a folder where a file is wanted, unreadable. Bad
  * input: the CLI exits 2 for it, as for every bad input (a bad flag value, a file whose content is wrong; cli/errors.ts).
  */

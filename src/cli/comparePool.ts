@@ -354,7 +354,14 @@ async function compareOnPool(
     const resumed = store.resumed;
     await pool.run(todo, keep, { onProgress: o.onProgress });
     shard.finish();
-    return { shardSummary: shard.summary(store.written, resumed) };
+    // the figure's transients from empty share the store: counted apart, as the resume and interrupt messages count them
+    const isTrajectory = (key: string) => key.startsWith('trajectory-');
+    const trajectories = {
+      isTrajectory,
+      computed: todo.filter((t) => t.kind === 'trajectory').length,
+      resumed: store.resumedKeys.filter(isTrajectory).length,
+    };
+    return { shardSummary: shard.summary(store.written, resumed, trajectories) };
   }
   const resumed = store!.resumed;
   const resumedKeys = store!.resumedKeys; // compare names what they are: cells and trajectories

@@ -3,6 +3,7 @@
  * A parser throws commander's InvalidArgumentError, which commander prints as one line and exits non-zero.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InvalidModelError, PathError, SupermarketError } from '../errors.ts';
@@ -105,7 +106,9 @@ export const MAX_THREADS = 256;
 
 /**
  * `--threads k`: an integer in [1, MAX_THREADS]. A larger k would start one worker per task (a 1000-cell grid: 1000
- * heaps) rather than share the cores, so it is refused in one line naming shards and Slurm for more machines.
+ * heaps) rather than share the cores, so it is refused in one line naming shards and Slurm for more machines. More
+ * threads than the machine's cores run, and say so in one line on stderr (`threadsNote`): one rule for every command
+ * with --threads (compare, run, conjecture, table, simulate, model, merge).
  */
 export function parseThreads(value: string): number {
   const k = parseIntegerIn(value, 1);
@@ -113,7 +116,20 @@ export function parseThreads(value: string): number {
     throw new InvalidArgumentError(
       `expected at most ${MAX_THREADS} worker threads, got ${JSON.stringify(value)} (a worker per core is the default; beyond one machine use --shard i/N or supermarket slurm)`,
     );
+  const note = threadsNote(k, os.availableParallelism());
+  if (note !== undefined) process.stderr.write(`supermarket: note: ${note}\n`);
   return k;
+}
+
+/**
+ * The line `--threads k` on a machine of `cores` cores gets, or undefined when k ≤ cores: the workers share the cores
+ * (the numbers do not depend on the thread count: a task's value depends on its seed and key only), so the run is no
+ * faster than with `cores` threads and each worker holds a heap of its own.
+ * @example threadsNote(3, 2) // '3 threads on 2 cores: …'
+ */
+export function threadsNote(k: number, cores: number): string | undefined {
+  if (k <= cores) return undefined;
+  return `${k} threads on ${cores} core${cores === 1 ? '' : 's'}: the threads share the cores, so the run is no faster than with ${cores} (the numbers do not depend on --threads)`;
 }
 
 /**

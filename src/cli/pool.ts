@@ -719,17 +719,25 @@ export class WorkerPool {
  * Opens a pool of `threads` workers (default: the machine's cores), runs `fn` with it and closes the pool when `fn`
  * returns or throws, or on Ctrl-C: then it prints `interrupted` and what was kept (`kept()`, asked at that moment, e.g.
  * how many finished cells are where and how to resume) on stderr and the process ends with 130, as a shell expects (unless a command's own
- * SIGINT handler, registered before, ended it already).
+ * SIGINT handler, registered before, ended it already). `signal` (to `fn`) is aborted at the Ctrl-C, before the message:
+ * work that goes on until the process ends (a report being written, `WriteReportOptions.signal`) stops short of
+ * claiming it finished.
  */
-export async function withPool<T>(threads: number | undefined, fn: (pool: WorkerPool) => Promise<T>, kept?: () => string): Promise<T> {
+export async function withPool<T>(
+  threads: number | undefined,
+  fn: (pool: WorkerPool, signal: AbortSignal) => Promise<T>,
+  kept?: () => string,
+): Promise<T> {
   const pool = new WorkerPool(threads);
+  const interrupt = new AbortController();
   const onInterrupt = () => {
+    interrupt.abort();
     process.stderr.write(kept ? `\ninterrupted: ${kept()}\n` : '\ninterrupted\n');
     void pool.close().finally(() => process.exit(130));
   };
   process.once('SIGINT', onInterrupt);
   try {
-    return await fn(pool);
+    return await fn(pool, interrupt.signal);
   } finally {
     process.removeListener('SIGINT', onInterrupt);
     await pool.close();

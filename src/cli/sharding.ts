@@ -131,8 +131,19 @@ export interface ShardSession {
   readonly mine: ReadonlySet<string>;
   /** Rewrites the manifest, marking the shard finished. */
   finish(): void;
-  /** What the shard did: its cells, how many were computed or resumed, and how to merge (`printShardSummary`). */
-  summary(computed: number, resumed: number): ShardSummary;
+  /**
+   * What the shard did: its cells, how many were computed or resumed, and how to merge (`printShardSummary`). With
+   * `trajectories` (compare: the figure's transients from empty share the store, keys "trajectory-…") those keys are
+   * counted apart, as the resume and interrupt messages count them: `computed` and `resumed` are then of cells only.
+   */
+  summary(computed: number, resumed: number, trajectories?: TrajectoryCount): ShardSummary;
+}
+
+/** How to tell a grid's trajectory keys from its cells, and how many trajectories the shard computed and resumed. */
+export interface TrajectoryCount {
+  readonly isTrajectory: (key: string) => boolean;
+  readonly computed: number;
+  readonly resumed: number;
 }
 
 /** The summary a shard run prints: one line, or with --json one object. */
@@ -145,13 +156,20 @@ export interface ShardSummary {
   readonly dir: string;
   /** The command that joins the shards once every one is done. */
   readonly merge: string;
+  /** Compare's transients from empty, counted apart from the cells: this shard's, the grid's, computed and resumed. */
+  readonly trajectories?: { readonly count: number; readonly gridCount: number; readonly computed: number; readonly resumed: number };
 }
 
 /** Prints a shard's summary on stdout: one line, or with `json` one JSON object (`--json` of compare, run, conjecture). */
 export function printShardSummary(s: ShardSummary, json: boolean | undefined): void {
   if (json) return printJson(s);
+  const t = s.trajectories;
+  const trajectories =
+    t === undefined || t.gridCount === 0
+      ? ''
+      : ` and ${t.count} of ${t.gridCount} ${t.gridCount === 1 ? 'trajectory (transient from empty)' : 'trajectories (transients from empty)'} (${t.computed} computed, ${t.resumed} resumed)`;
   process.stdout.write(
-    `shard ${s.shard.index}/${s.shard.count}: ${s.cells} of ${s.gridCells} cells (${s.computed} computed, ${s.resumed} resumed) ` +
+    `shard ${s.shard.index}/${s.shard.count}: ${s.cells} of ${s.gridCells} cells (${s.computed} computed, ${s.resumed} resumed)${trajectories} ` +
       `in ${s.dir}; when every shard is done: ${s.merge}\n`,
   );
 }
@@ -176,14 +194,22 @@ export function startShard(spec: ShardSpec, cmd: Command, out: string, grid: rea
     finish: () => {
       writeShardManifest(dir, { ...base, finishedAt: new Date().toISOString() });
     },
-    summary: (computed, resumed) => ({
-      shard: spec,
-      cells: mine.length,
-      gridCells: grid.length,
-      computed,
-      resumed,
-      dir,
-      merge: `supermarket merge ${path.resolve(out)}`,
-    }),
+    summary: (computed, resumed, trajectories) => {
+      const merge = `supermarket merge ${path.resolve(out)}`;
+      if (trajectories === undefined) return { shard: spec, cells: mine.length, gridCells: grid.length, computed, resumed, dir, merge };
+      const isT = trajectories.isTrajectory;
+      const count = mine.filter(isT).length;
+      const gridCount = grid.filter((c) => isT(c.key)).length;
+      return {
+        shard: spec,
+        cells: mine.length - count,
+        gridCells: grid.length - gridCount,
+        computed: computed - trajectories.computed,
+        resumed: resumed - trajectories.resumed,
+        dir,
+        merge,
+        trajectories: { count, gridCount, computed: trajectories.computed, resumed: trajectories.resumed },
+      };
+    },
   };
 }

@@ -9,6 +9,8 @@
 import { LevelCapError, StateSpaceTooLargeError, SupermarketError } from '../errors.ts';
 import { parseModel, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { solveExact } from '../meanfield/exact/index.ts';
+import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
+import { mg1 } from '../meanfield/mg1/mg1.ts';
 import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
 import { refineSecondOrder, secondOrderEstimate, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
@@ -32,9 +34,13 @@ export interface TableTheory {
   readonly second: SecondOrderCorrection | null;
 }
 
-/** The exact chain's E[Q] at a cell, or why there is none. */
+/**
+ * The exact E[Q] at a cell, or why there is none: the n-server chain's (`states` > 0), or at d = 1 the closed form
+ * (`closedForm`, states 0: random routing, every server an M/M/1 queue at every n, E[Q]_n = λ/(1 − λ)).
+ */
 export type ExactValue =
-  { readonly meanQueueLength: number; readonly states: number; readonly errorBound: number } | { readonly skipped: string };
+  | { readonly meanQueueLength: number; readonly states: number; readonly errorBound: number; readonly closedForm?: true }
+  | { readonly skipped: string };
 
 export interface TableCell {
   readonly key: string;
@@ -105,10 +111,17 @@ export function tableTheory(model: SupermarketModel): TableTheory {
 }
 
 /**
- * The exact stationary E[Q] at n when n ≤ `maxN` and the truncated chain has at most `maxStates` states; else why not.
- * @returns null when n > maxN (no exact value was asked for).
+ * The exact stationary E[Q] at n, by the capability query's exact solver (`exactChain`): where it is the M/G/1 value
+ * at every n (random routing, d = 1) the closed form at any n, costing nothing; else the chain when n ≤ `maxN` and the
+ * truncated chain has at most `maxStates` states, or why not.
+ * @returns null when n > maxN and no closed form applies (no exact value was asked for).
  */
 export function exactCell(model: SupermarketModel, n: number, maxN: number, maxStates: number): ExactValue | null {
+  const exact = meanFieldCapabilities(model).exactChain;
+  if (exact.available && exact.id === 'mg1') {
+    const r = mg1(model);
+    return { meanQueueLength: r.meanQueueLength, states: 0, errorBound: r.diagnostics.quadratureError * model.lambda, closedForm: true };
+  }
   if (n > maxN) return null;
   try {
     const r = solveExact(model, { n, maxStates, truncationBound: 1e-7 });

@@ -8,7 +8,7 @@ import { formatMemory } from '../model/memory.ts';
 import { estimandFiniteness, infiniteMeanWords, meanFieldFiniteness, meanFieldUnsettled, precisionRefusal } from '../model/moments.ts';
 import { formatArrivals } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
-import { parseModel, selectionName, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { parseModel, randomRoutingTwin, selectionName, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { InvalidModelError } from '../errors.ts';
 import { refine, simulationWarmup, refinedTransient, type TransientResult } from '../meanfield/index.ts';
 import { solveMeanField, solveMeanFieldTransient } from '../meanfield/solve.ts';
@@ -354,7 +354,10 @@ export function sweepModels(config: ComparisonConfig): SupermarketModel[] {
   const models: SupermarketModel[] = [];
   for (const d of config.ds) {
     for (const lambda of config.lambdas) {
-      const model = parseModel({ ...config.model, lambda, d, sampling: config.sampling });
+      // random routing however spelt (LWL, LPW, random at d = 1) is compared as JSQ(1): one policy, its refined term
+      // V = 0, its ODE transient and its cells (`randomRoutingTwin`)
+      const asked = parseModel({ ...config.model, lambda, d, sampling: config.sampling });
+      const model = randomRoutingTwin(asked) ?? asked;
       if (model.d > nMin) throw new InvalidModelError(`d = ${d} exceeds n = ${nMin}: cannot sample more servers than exist`);
       // resolve sizes a cell to a precision of E[T]: none exists for an E[T] infinite or unsettled (the one rule of simulate's)
       const refusal = config.resolve ? precisionRefusal(model) : null;

@@ -9,6 +9,8 @@ import {
   fifoQueueLengthTwin,
   formatBatch,
   lpwAsLwl,
+  randomRoutingTwin,
+  routesAtRandom,
   selectionName,
   meanFieldFiniteness,
   meanFieldUnsettled,
@@ -194,7 +196,7 @@ const INFINITE_SOURCE = 'theory.md §8 "Heavy tails, in the limit" (model/moment
 function phaseTypeFitOf(model: SupermarketModel): MeanFieldCapabilities['phaseTypeFit'] {
   if (!isJsqFifoNonPh(model))
     return no(
-      `the two-moment PH fit is an option for JSQ(d) FIFO without memory with sizes that are not phase-type (weibull, lognormal, …), not ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
+      `the two-moment PH fit is an option for JSQ(d) FIFO without memory with sizes that are not phase-type (weibull, lognormal, …), not ${ruleName(model)} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
     );
   const infinite = infiniteLimitReason(model) ?? meanFieldUnsettled(model);
   if (infinite) return no(`no finite mean field to fit: ${infinite}`);
@@ -220,6 +222,9 @@ const PS_INSENSITIVE_SOURCE =
 
 const no = (reason: string): Unavailable => ({ available: false, reason });
 
+/** The rule as a reason names it: the family (`JSQ(d)`), or `RANDOM (d = 1)` for random routing (`routesAtRandom`). */
+const ruleName = (model: SupermarketModel): string => selectionName(model, routesAtRandom(model) ? model.d : 'd');
+
 /**
  * Why JSQ(d) FIFO with E[S²] = ∞ and a finite limit gets no number, in the words of the model asked about: the
  * cavity's E[T] grows with its horizon beyond its CI (theory.md §8 "Heavy tails, in the limit" gives the measurement,
@@ -241,7 +246,8 @@ function heavyFifoCavityRefusal(model: SupermarketModel): string {
  * The SQ(d) model: JSQ(d) with FIFO, exponential sizes (any mean) and Poisson arrivals, whose mean field is the ODE of theory.md §2
  * with its closed-form fixed point, refined terms and exact chain.
  */
-export function isSqdModel(model: SupermarketModel): boolean {
+export function isSqdModel(given: SupermarketModel): boolean {
+  const model = randomRoutingTwin(given) ?? given; // random routing however spelt is SQ(1)
   return (
     model.servers === undefined &&
     model.selection === 'jsq' &&
@@ -608,7 +614,7 @@ function transientOf(model: SupermarketModel): SolverCapability<TransientSolverI
   const selection = model.selection;
   const fifo = model.discipline === 'fifo';
   const noTransient = no(
-    `no transient mean field for ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
+    `no transient mean field for ${ruleName(model)} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes: ` +
       'ode covers JSQ(d) FIFO (SQ(d) ODE; phase-type ODE for other laws), JSQ(d) with PS or LAS and exponential sizes (the SQ(d) ODE: ' +
       "the same queue-length process; with other laws a sharing server's queue lengths depend on the sizes and no ODE is derived) " +
       'and LWL(d) (workload PIDE, any discipline)',
@@ -872,6 +878,9 @@ function throughFifo(
  * @example meanFieldCapabilities(parseModel({ lambda: 0.9, d: 2 })).fixedPoint // { available: true, id: 'sqd-closed-form', kind: 'exact', … }
  */
 export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabilities {
+  // random routing however spelt (LWL, LPW, random at d = 1) has JSQ(1)'s answers: one policy (`randomRoutingTwin`)
+  const routing = randomRoutingTwin(model);
+  if (routing !== undefined) return meanFieldCapabilities(routing);
   const lwl = lpwAsLwl(model);
   if (lwl !== undefined) return asLpw(meanFieldCapabilities(lwl));
   if (model.redundancy !== undefined) return redundancyCapabilities(model);
@@ -911,7 +920,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
     };
   const sqd = isSqdModel(model);
   const withMemory = modelHasMemory(model) ? `, memory ${describeMemory(effectiveMemory(model.selection, model.d, model.memory))}` : '';
-  const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes without memory (theory.md §6), and PS or LAS through FIFO's queue lengths, not ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes${withMemory}`;
+  const notSqd = `the refined mean field is derived for JSQ(d), FIFO, exponential sizes without memory (theory.md §6), and PS or LAS through FIFO's queue lengths, not ${ruleName(model)} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes${withMemory}`;
   return {
     fixedPoint,
     responseTime: responseTimeOf(model, fixedPoint),
@@ -941,7 +950,7 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
             source: 'theory.md §1–§2: the n-server CTMC on sorted occupancy vectors',
           }
         : no(
-            `the exact n-server chain covers JSQ(d) or random selection with FIFO (PS and LAS through FIFO's queue lengths) and exponential sizes, not ${selectionName(model, 'd')} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
+            `the exact n-server chain covers JSQ(d) or random selection with FIFO (PS and LAS through FIFO's queue lengths) and exponential sizes, not ${ruleName(model)} + ${model.discipline.toUpperCase()} with ${model.service.kind} sizes`,
           )),
     phaseTypeFit: phaseTypeFitOf(model),
     fallback:

@@ -11,7 +11,7 @@ import { memoryNotHere, modelHasMemory } from '../model/memory.ts';
 import { formatArrivals, requirePoissonLimit } from '../model/arrivals.ts';
 import { formatBatch } from '../model/batchLaw.ts';
 import { InvalidModelError, UnstableModelError } from '../errors.ts';
-import type { SupermarketModel } from '../model/model.ts';
+import { randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
 import { clampRowsToRange } from '../numerics/clamp.ts';
 import { odexCounts, type OdexCounts } from '../numerics/odex.ts';
 import { VERSION, codeId } from '../version.ts';
@@ -95,12 +95,14 @@ export function requirePoissonRefined(model: Pick<SupermarketModel, 'arrivals'>,
 /**
  * The SQ(d) exponential FIFO mean field's own check, and ρ, d and E[S] of a parsed model (trusted: parseModel
  * validated λ, d and ρ < 1 once).
- * @param model from `parseModel`; `selection` 'jsq', `discipline` 'fifo', `service.kind` 'exponential'.
+ * @param given from `parseModel`; `selection` 'jsq' (or random routing, SQ(1): `randomRoutingTwin`), `discipline`
+ *   'fifo', `service.kind` 'exponential'.
  * @returns `{ rho, d, meanService }` with ρ = λ·E[S].
  * @throws {InvalidModelError} "no mean-field solver for ..." for any other selection, discipline or service, and for
  *   server classes, batches or redundancy (`requireBaseModel`).
  */
-export function sqdParameters(model: SupermarketModel): SqdParameters {
+export function sqdParameters(given: SupermarketModel): SqdParameters {
+  const model = randomRoutingTwin(given) ?? given; // random routing however spelt is SQ(1)
   if (modelHasMemory(model)) throw memoryNotHere(model);
   requirePoissonLimit(model);
   requireBaseModel(model, 'the SQ(d) mean field');

@@ -10,7 +10,7 @@
  */
 import { identicalRedundancy, identicalRedundancyLambdaMax } from './redundancy.ts';
 import { ConvergenceError, InvalidModelError, SolverError } from '../errors.ts';
-import { parseModel, type SupermarketModel } from '../model/model.ts';
+import { parseModel, randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
 import { arrivalScv, isRenewalArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
 import { batchDispersion } from '../model/batchLaw.ts';
@@ -244,6 +244,9 @@ export function simulationWarmup(
   options: SimulationWarmupOptions | PopulationWarmupOptions = {},
 ): SimulationWarmup {
   if ('transitions' in model) return populationWarmup(model, options as PopulationWarmupOptions);
+  // random routing however spelt is JSQ(1) (`randomRoutingTwin`): the simulator runs it so, and its warm-up is JSQ(1)'s
+  const twin = randomRoutingTwin(model);
+  if (twin !== undefined) return simulationWarmup(twin, options as SimulationWarmupOptions);
   const {
     tolerance = 1e-3,
     safetyFactor,

@@ -19,7 +19,7 @@ import {
 import { policyCombinationError } from './policy/combination.ts';
 import { SELECTION_TABLE, unknownPolicy } from './policy/selection.ts';
 import { DISCIPLINE_TABLE } from './policy/discipline.ts';
-import { randomAtD } from './policy/index.ts';
+import { randomAtD, routesAtRandom } from './policy/index.ts';
 import { checkBatch, type BatchDispatch } from './policy/batch.ts';
 import { resolveRedundancy, type Redundancy, type RedundancySpec, type ReplicaLaw } from './policy/redundancy.ts';
 import { checkMemory, modelHasMemory, type MemorySpec } from './memory.ts';
@@ -435,6 +435,23 @@ function checkHeteroModel(model: SupermarketModel): void {
 export function lpwAsLwl(model: SupermarketModel): SupermarketModel | undefined {
   if (model.selection !== 'lpw' || model.prediction.kind !== 'exact' || model.conventions.lpwWork === 'static') return undefined;
   return Object.freeze({ ...model, selection: 'lwl' as const });
+}
+
+/**
+ * Random routing as the one model every room runs and solves for it: a model that routes each arrival to a uniformly
+ * random server (`routesAtRandom`: `random` selection, or JSQ, LWL, LPW, SED sampling d = 1 server without a memory)
+ * over identical servers, one job per arrival and no redundancy, as the JSQ(1) model it equals (selection 'jsq',
+ * d = 1, every other field kept). One sampled server leaves nothing to compare, so the rules dispatch alike and share
+ * one law at every n (theory.md §7: each server an independent M/G/1 queue); JSQ(1) is the row with the most answers
+ * (the race engine and the fixed-point start for exponential FIFO, the SQ(d) ODE, refined terms V = 0, the exact chain),
+ * so the simulator, the warm-up rule, the capability query and compare all take this one.
+ * @returns the JSQ(1) model, or undefined for any other model (JSQ(1) itself included).
+ * @example randomRoutingTwin(parseModel({ lambda: 0.7, d: 1, selection: 'lwl' }))?.selection // 'jsq'
+ */
+export function randomRoutingTwin(model: SupermarketModel): SupermarketModel | undefined {
+  if (model.selection === 'jsq' || !routesAtRandom(model) || model.servers !== undefined) return undefined;
+  if (model.batch !== 1 || model.batchLaw !== undefined) return undefined;
+  return Object.freeze({ ...model, selection: 'jsq' as const, d: 1 });
 }
 
 /**

@@ -50,7 +50,8 @@ export const TABLE_T_HELP =
 
 function exactText(cell: TableCell): string {
   if (cell.exact === null) return '—';
-  return 'skipped' in cell.exact ? 'too large' : f(cell.exact.meanQueueLength);
+  if ('skipped' in cell.exact) return 'too large';
+  return `${f(cell.exact.meanQueueLength)}${cell.exact.closedForm ? ' closed form' : ''}`;
 }
 
 function fitText(fit: TableFit): string[] {

@@ -11,6 +11,7 @@ import { marked } from 'marked';
 import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
+import { InterruptedError } from '../errors.ts';
 import { jsonText } from '../io/jsonText.ts';
 import { isInfinite, isUnsettled, type Estimate } from '../stats/index.ts';
 
@@ -276,6 +277,13 @@ export interface WriteReportOptions {
    * and PNG together, which the default report does not pay.
    */
   readonly latex?: boolean;
+  /**
+   * Set by a Ctrl-C (the CLI's SIGINT handler aborts it): the folder is then not completed. Its index.html, the mark
+   * of a whole report, is removed before anything is written and written last only if the signal has not fired, so
+   * an interrupted write leaves no index.html beside new results (it left the previous run's, or this one's over
+   * files half of this run); `writeReportFolder` then throws `InterruptedError`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 async function writeFiguresInTurn(outDir: string, figures: readonly Figure[]): Promise<string[]> {
@@ -304,6 +312,8 @@ export async function writeReportFolder(
   },
   options: WriteReportOptions = {},
 ): Promise<string[]> {
+  // no index.html until this report is whole: a previous run's would stand beside this run's files if it stopped
+  rmSync(path.join(outDir, 'index.html'), { force: true });
   // the figures render (elsewhere, with options.writeFigures) while this thread writes the other files
   const toWrite = options.latex ? page.figures.map((f) => ({ ...f, pdf: true })) : page.figures;
   const figures = (options.writeFigures ?? writeFiguresInTurn)(outDir, toWrite);
@@ -323,7 +333,9 @@ export async function writeReportFolder(
   const html = htmlPage(page.markdown, page.title, page.figures);
   written.unshift(...(await figures));
   // last, once its figures are on disk: a folder with an index.html holds a whole report (a run stopped while writing
-  // leaves none, and the next run says so)
+  // leaves none, and the next run says so); a Ctrl-C before this line leaves none either
+  if (options.signal?.aborted)
+    throw new InterruptedError(`interrupted while writing the report in ${outDir}: it is incomplete (no index.html); rerun to write it`);
   writeFileAtomic(path.join(outDir, 'index.html'), html);
   written.push('results.json', 'metadata.json', 'report.md', 'index.html');
   const keep = new Set(written);

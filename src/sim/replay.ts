@@ -7,7 +7,7 @@
  * values (independence check: < 0.2).
  */
 import { InvalidModelError } from '../errors.ts';
-import type { SupermarketModel } from '../model/model.ts';
+import { randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { batchEstimate, batchLag1, fewBatchesNote, type BatchEstimate } from '../stats/batchMeans.ts';
@@ -178,7 +178,8 @@ function checkColumn(name: string, xs: unknown, length: number, min: number): Fl
  *   simulator does not cover, or measured arrivals spanning zero time.
  * @example simulateReplay(model, { arrivals, sizes }, { n: 100, seed: 1 }).meanResponseTime.mean
  */
-export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload, options: ReplayOptions): ReplayResult {
+export function simulateReplay(given: SupermarketModel, workload: ReplayWorkload, options: ReplayOptions): ReplayResult {
+  const model = randomRoutingTwin(given) ?? given; // random routing however spelt runs as JSQ(1), as in `planSimulation`
   if (workload === null || typeof workload !== 'object')
     throw new InvalidModelError('simulateReplay needs a workload { arrivals, sizes, predictions? }');
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulateReplay needs an options object with n');
@@ -384,7 +385,7 @@ export function simulateReplay(model: SupermarketModel, workload: ReplayWorkload
     engine: kind,
     provenance: {
       // the trace gives the sizes and the arrival times (and the predictions when it carries them): not the model's laws
-      model: { ...model, service: 'trace', arrivals: 'trace', prediction: predictions === undefined ? model.prediction : 'trace' },
+      model: { ...given, service: 'trace', arrivals: 'trace', prediction: predictions === undefined ? given.prediction : 'trace' },
       version: VERSION,
       code: codeId(),
       method: `trace replay, ${kind === 'event' ? 'FIFO event' : kind} engine, ${noInterval === undefined ? `batch means (${batches} batches)` : 'no interval (too few jobs)'}`,

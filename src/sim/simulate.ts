@@ -7,7 +7,7 @@
  * Source: theory.md §1 (model), §8 (estimands, warm-up, replications or batch means, heavy tails).
  */
 import { InvalidModelError } from '../errors.ts';
-import type { SupermarketModel } from '../model/model.ts';
+import { randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
@@ -733,7 +733,9 @@ export interface ReplicationPart {
  * Validates `simulate`'s options (see `simulate` for the errors) and resolves the run's settings.
  * @throws {InvalidModelError} as `simulate`.
  */
-export function planSimulation(model: SupermarketModel, options: SimulateOptions): SimulationPlan {
+export function planSimulation(given: SupermarketModel, options: SimulateOptions): SimulationPlan {
+  // random routing however spelt runs as JSQ(1) (`randomRoutingTwin`): one policy, one engine, the same numbers per seed
+  const model = randomRoutingTwin(given) ?? given;
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulate needs an options object with n');
   const config = resolveRunConfig(model, options.n, { workloadGrid: options.workloadGrid });
   const jobs = integerOption('jobs', options.jobs, 1_000_000, 1);

@@ -4,7 +4,7 @@
  */
 import { checkTimeGrid } from '../model/timeGrid.ts';
 import { InvalidModelError } from '../errors.ts';
-import type { SupermarketModel } from '../model/model.ts';
+import { randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
@@ -76,7 +76,8 @@ export interface TrajectoryPart {
  * Checks the options of a transient simulation and resolves its defaults (see `simulateTrajectory`).
  * @throws as `simulateTrajectory`.
  */
-export function planTrajectory(model: SupermarketModel, options: TrajectoryOptions): TrajectoryPlan {
+export function planTrajectory(given: SupermarketModel, options: TrajectoryOptions): TrajectoryPlan {
+  const model = randomRoutingTwin(given) ?? given; // random routing however spelt runs as JSQ(1), as in `planSimulation`
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulateTrajectory needs an options object');
   const config = resolveRunConfig(model, options.n);
   const replications = integerOption('replications', options.replications, 5, 2);

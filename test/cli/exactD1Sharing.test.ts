@@ -42,6 +42,6 @@ describe('exact at d = 1 with a sharing discipline, whatever the rule', () => {
   it("SRPT at d = 1 is still refused: its queue lengths are not FIFO's (mg1 gives its E[T] at every n)", async () => {
     const r = await runCli('exact --n 3 --d 1 --lambda 0.9 --selection lwl --discipline srpt');
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/no exact solver for discipline "srpt".*supermarket mg1/);
+    expect(r.stderr).toMatch(/no exact solver for RANDOM \(d = 1\) \+ SRPT here: .*M\/G\/1 value at every n .*supermarket mg1/);
   });
 });

@@ -96,10 +96,14 @@ describe('conjecture --start', () => {
     return new Map((results.simulations as Sim[]).map((s) => [s.model.selection, s]));
   };
 
-  it('default auto: the SQ(d) side starts at the fixed point (n = 40), random empty; each names its start', async () => {
+  it('default auto: the SQ(d) side starts at the fixed point (n = 40), random as JSQ(1) too; each names its start', async () => {
     write({});
     const s = await sims();
-    expect(s.get('random')!.start).toBe('empty');
+    // random routing is JSQ(1) (randomRoutingTwin): its start and warm-up are JSQ(1)'s (it started empty, as LWL(1) did)
+    expect(s.get('random')!.start).toBe('fixed-point');
+    expect(s.get('random')!.options.warmupTime).toBe(
+      simulationWarmup(parseModel({ lambda: 0.9, d: 1 }), { start: 'fixed-point', n: 40 }).time,
+    );
     const jsq = s.get('jsq')!;
     expect(jsq.start).toBe('fixed-point');
     expect(jsq.options.start?.name).toBe('fixed-point');

@@ -132,10 +132,10 @@ describe("PS and LAS with exponential sizes: FIFO's queue lengths at every n (re
           );
       }
       expect(c.responseTime).toMatchObject({ available: true, id: 'jsq-cavity', kind: 'estimate' });
-      // random selection: the chain too (no refined term, as FIFO's)
+      // random selection: the chain too, and JSQ(1)'s refined term (V = 0): random routing is JSQ(1) (randomRoutingTwin)
       const random = meanFieldCapabilities(parseModel({ lambda: 0.7, d: 1, selection: 'random', discipline }));
       expect(random.exactChain.available).toBe(true);
-      expect(random.refined.firstOrder.available).toBe(false);
+      expect(random).toEqual(meanFieldCapabilities(parseModel({ lambda: 0.7, d: 1, discipline })));
     }
     // other laws (PS is insensitive in the limit, not at finite n), priority disciplines and memory: refused as before
     for (const input of [

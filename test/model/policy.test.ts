@@ -9,6 +9,7 @@ import {
   idlePrediction,
   policyName,
   selectionHelp,
+  selectionFamilyName,
   selectionName,
   usesPrediction,
 } from '../../src/model/index.ts';
@@ -76,7 +77,9 @@ describe('the policy tables (model/policy)', () => {
       expect(selectionLabel(parseModel({ lambda: 0.6, d: 1, selection }))).toBe('RANDOM (d = 1)');
       expect(selectionLabel(parseModel({ lambda: 0.6, d: 1, selection }), 'd')).toBe(`${selection.toUpperCase()}(d)`);
     }
-    expect(policyName(parseModel({ lambda: 0.6, d: 1, selection: 'random' }))).toBe('RANDOM + FIFO');
+    // random selection is the same policy, spelt once (it said "RANDOM + FIFO" beside "RANDOM (d = 1) + FIFO")
+    expect(policyName(parseModel({ lambda: 0.6, d: 1, selection: 'random' }))).toBe('RANDOM (d = 1) + FIFO');
+    expect(selectionFamilyName({ selection: 'random', d: 1 }, [1])).toBe(selectionFamilyName({ selection: 'lwl', d: 1 }, [1]));
     expect(selectionName({ selection: 'jsq', d: 2 })).toBe('JSQ(2)');
     // ISM at d = 1: the memory chooses, so the rule keeps its name
     expect(policyName(parseModel({ lambda: 0.6, d: 1, memory: 'ism:5' }))).toBe('JSQ(1) + FIFO, memory ism:5');
@@ -162,7 +165,7 @@ describe('meanFieldCapabilities', () => {
       [c.refined.firstOrder, c.transient, c.exactChain, c.phaseTypeFit].map((x) => (x.available ? '' : x.reason)),
     );
     for (const r of reasons) expect(r).not.toMatch(/\b(RANDOM|JIQ)\(d\)/);
-    expect(reasons.join('\n')).toMatch(/not RANDOM \+ SRPT with weibull sizes/);
+    expect(reasons.join('\n')).toMatch(/not RANDOM \(d = 1\) \+ SRPT with weibull sizes/);
     expect(reasons.join('\n')).toMatch(/not JIQ \+ SRPT with weibull sizes/);
   });
 });

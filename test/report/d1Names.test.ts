@@ -11,6 +11,12 @@ import { quantityNamer, type GridPoint, type QuantityValue } from '../../src/cla
 import { explorerFigures } from '../../src/explorer/figures.ts';
 import { exploreView } from '../../src/explorer/view.ts';
 import { runCli } from '../cli/runCli.ts';
+import { parseModel, policyName, randomRoutingTwin, type Selection } from '../../src/model/index.ts';
+import { simulate } from '../../src/sim/index.ts';
+import { simulationWarmup, meanFieldCapabilities } from '../../src/meanfield/index.ts';
+import { sweepModels } from '../../src/compare/plan.ts';
+import { exactCell } from '../../src/compare/finiteNTable.ts';
+import { testComparison } from '../compare/config.ts';
 
 describe('one name at d = 1', () => {
   it('selectionFamilyName: the family, all d = 1, and d = 1 beside d ≥ 2 (the comparison report heading, the table title)', () => {
@@ -58,5 +64,61 @@ describe('one name at d = 1', () => {
     expect(r.stdout).toContain('### RANDOM (d = 1), λ = 0.7: mean field E[Q] = 2.33333');
     expect(r.stdout).toContain('random routing, each server an M/M/1 queue at every n (theory.md §7), so E[Q]_n = λ/(1 − λ) = 2.33333');
     expect(r.stdout).toContain('### d = 2, λ = 0.7: mean field E[Q] = 1.13012');
+    // the exact column at d = 1 is the closed form at every n, above --exact-max-n (it showed "—"); at d = 2 the chain's
+    expect(r.stdout).toMatch(/^\| 10 \|.*\| 2\.33333 closed form \([+-][\d.]+\) \|$/m);
+    expect(r.stdout).toMatch(/^\| 10 \| [^\n]*\| — \|$/m);
   }, 600_000);
+
+  it('exactCell: the closed form at d = 1 at any n (the capability query says mg1), the chain only up to maxN otherwise', () => {
+    for (const selection of ['jsq', 'lwl', 'random'] as const)
+      expect(exactCell(parseModel({ lambda: 0.7, d: 1, selection }), 500, 0, 1000)).toEqual({
+        meanQueueLength: expect.closeTo(0.7 / 0.3, 12),
+        states: 0,
+        errorBound: 0,
+        closedForm: true,
+      });
+    expect(exactCell(parseModel({ lambda: 0.7, d: 2 }), 500, 5, 1000)).toBeNull();
+  });
+});
+
+/**
+ * One policy at d = 1 (issue: the trial's items 1–3): random routing spelt `random`, or jsq, lwl, lpw at d = 1 without a
+ * memory, had two names ("RANDOM + FIFO", "RANDOM (d = 1) + FIFO"), two engines (race for jsq, event for the others,
+ * so one seed gave two sets of numbers), two warm-ups (fixed point, empty) and two comparisons (jsq with its refined
+ * term V = 0 and ODE transient, the others without, LWL's with "LWL(d) closed form"). Now one: JSQ(1)'s.
+ */
+describe('one policy at d = 1: random routing however spelt', () => {
+  const spellings: Selection[] = ['random', 'jsq', 'lwl', 'lpw'];
+  const model = (selection: Selection) => parseModel({ lambda: 0.7, d: 1, selection });
+
+  it('one name: policyName and the family name are the same for every spelling', () => {
+    expect(new Set(spellings.map((s) => policyName(model(s))))).toEqual(new Set(['RANDOM (d = 1) + FIFO']));
+    expect(new Set(spellings.map((s) => selectionFamilyName(model(s), [1])))).toEqual(new Set(['RANDOM (d = 1: random routing)']));
+    expect(randomRoutingTwin(model('jsq'))).toBeUndefined();
+    expect(randomRoutingTwin(parseModel({ lambda: 0.7, d: 2, selection: 'lwl' }))).toBeUndefined();
+    expect(randomRoutingTwin(parseModel({ lambda: 0.7, d: 1, memory: 'ism:2' }))).toBeUndefined(); // the memory chooses
+  });
+
+  it('one engine and one warm-up: the same seed gives the same numbers to the bit', () => {
+    const runs = spellings.map((s) => {
+      const warm = simulationWarmup(model(s), { start: 'auto', n: 10 });
+      const r = simulate(model(s), { n: 10, jobs: 2_000, replications: 2, seed: 3, warmupTime: warm.time });
+      return { start: warm.start, warm: warm.time, engine: r.engine, mean: r.meanResponseTime.mean, tail: r.tail.map((x) => x.mean) };
+    });
+    expect(runs[0]).toMatchObject({ engine: 'race', start: 'fixed-point' });
+    for (const r of runs.slice(1)) expect(r).toEqual(runs[0]);
+  });
+
+  it("one capability answer and one comparison: JSQ(1)'s refined term (V = 0), ODE transient and cells", () => {
+    const jsq = meanFieldCapabilities(model('jsq'));
+    expect(jsq.refined.firstOrder.available).toBe(true);
+    expect(jsq.transient).toMatchObject({ available: true, id: 'sqd-ode' });
+    for (const s of spellings) expect(meanFieldCapabilities(model(s))).toEqual(jsq);
+    for (const s of spellings) {
+      const models = sweepModels(
+        testComparison({ lambdas: [0.7], ns: [10], jobs: 100, replications: 2, seed: 1, ds: [1], model: { selection: s } }),
+      );
+      expect(models.map((m) => [m.selection, m.d])).toEqual([['jsq', 1]]);
+    }
+  });
 });

@@ -435,10 +435,16 @@ export function compareCommand(): Command {
         // the model fields enter the settings hash only off the classic model, so its stored cells stay valid
         const settings = cellSettings(config, classic ? undefined : fields);
         // one pool for the whole command: the solves, the simulations, the reruns and the report's figures
-        const kept = () => keptText(path.join(out, 'cells'));
+        // a Ctrl-C while the report is written: the cells are kept, the report is left without its index.html (incomplete)
+        let writing = false;
+        const kept = () =>
+          keptText(path.join(out, 'cells')) +
+          (writing && !existsSync(path.join(out, 'index.html'))
+            ? `; the report in ${out} was being written and is incomplete (no index.html): rerun to write it`
+            : '');
         const ran = await withPool(
           o.threads,
-          async (pool) => {
+          async (pool, signal) => {
             pool.warm(); // the workers start while this thread plans
             let ran;
             try {
@@ -462,10 +468,13 @@ export function compareCommand(): Command {
             const meta = { ...runMeta(), resumedCells: ran.resumed - trajectories, resumedTrajectories: trajectories };
             const previous = previousReport(out);
             timeline('phase', { name: 'report' });
+            writing = true;
             const files = await writeComparisonReport(out, ran.result, meta, {
               writeFigures: figuresOnPool(pool),
               latex: o.latex === true,
+              signal,
             });
+            writing = false;
             timeline('phase', { name: 'end' });
             return { ...ran, meta, previous, files };
           },

@@ -12,6 +12,8 @@ import { InvalidModelError, LevelCapError } from '../../errors.ts';
 import { requirePoissonArrivals } from '../../model/arrivals.ts';
 import { checkServers, fifoQueueLengthTwin, type SupermarketModel } from '../../model/model.ts';
 import { SELECTION_TABLE } from '../../model/policy/selection.ts';
+import { selectionName } from '../../model/policy/index.ts';
+import { meanFieldCapabilities } from '../capabilities.ts';
 import { stationaryGaussSeidel } from '../../numerics/stationary.ts';
 import { VERSION, codeId } from '../../version.ts';
 import { binomialTable, buildExactChain, requireStateSpace, stateCount, vectorRank, type ExactChain } from './stateSpace.ts';
@@ -132,13 +134,26 @@ function joinAtLeastTable(model: SupermarketModel, n: number): Float64Array {
 }
 
 /**
- * Where the chain refuses a size law or discipline under random routing (d = 1, or random selection): each server is
- * then an M/G/1 queue at every n, which `mg1` solves (compare's exact points use it: compare/exactPoints.ts); the
- * refusal says so. Empty for JSQ(d ≥ 2).
+ * What this solver answers is what the one capability query says (`meanFieldCapabilities(model).exactChain`): the
+ * occupancy chain, or at random routing the M/G/1 value at every n, which this solver gives in closed form for
+ * exponential sizes (FIFO; PS and LAS through FIFO's queue lengths) and otherwise leaves to `mg1` (as compare's exact
+ * points do: compare/exactPoints.ts). A model the query refuses is refused: by `checkModel`'s sentence where it has
+ * one, else by the query's reason; an M/G/1 answer this solver does not give, worded from the capability.
+ * @param model the model as given; @param solved its FIFO twin where it has one (`fifoQueueLengthTwin`), else itself.
  */
-function mg1Hint(model: SupermarketModel): string {
-  if (model.d !== 1 && model.selection !== 'random') return '';
-  return '; with random routing each server is an M/G/1 queue at every n: `supermarket mg1` with the same load λ, size law and discipline gives E[T]_n';
+function checkCapability(model: SupermarketModel, solved: SupermarketModel, n: unknown): void {
+  const capability = meanFieldCapabilities(model).exactChain;
+  if (!capability.available) {
+    checkModel(solved, n);
+    throw new InvalidModelError(`no exact solver: ${capability.reason}`);
+  }
+  if (capability.id !== 'mg1' || (solved.discipline === 'fifo' && solved.service.kind === 'exponential')) return;
+  const law = solved.service.kind === 'exponential' ? '' : ` with ${solved.service.kind} sizes`;
+  throw new InvalidModelError(
+    `no exact solver for ${selectionName(model)} + ${model.discipline.toUpperCase()}${law} here: the occupancy chain and its closed form cover FIFO ` +
+      `(PS and LAS through FIFO's queue lengths) with exponential sizes; the exact value at every n is the ${capability.name} ` +
+      `(${capability.source}): \`supermarket mg1\` with the same load λ, size law and discipline gives E[T]_n`,
+  );
 }
 
 /**
@@ -168,13 +183,11 @@ function checkModel(model: SupermarketModel, n: unknown): { n: number; rho: numb
   }
   if (model.discipline !== 'fifo') {
     throw new InvalidModelError(
-      `no exact solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo" (and "ps", "las" with exponential sizes under jsq or random: FIFO's occupancy chain)${mg1Hint(model)}`,
+      `no exact solver for discipline ${JSON.stringify(model.discipline)}; supported: "fifo" (and "ps", "las" with exponential sizes under jsq or random routing: FIFO's occupancy chain)`,
     );
   }
   if (model.service.kind !== 'exponential') {
-    throw new InvalidModelError(
-      `no exact solver for service kind ${JSON.stringify(model.service.kind)}; supported: "exponential"${mg1Hint(model)}`,
-    );
+    throw new InvalidModelError(`no exact solver for service kind ${JSON.stringify(model.service.kind)}; supported: "exponential"`);
   }
   // one rule with simulate, compare and the refined terms: n integer ≥ 1 and d ≤ n whatever the sampling
   return { n: checkServers(model, n), rho: model.lambda * model.service.mean };
@@ -320,6 +333,7 @@ export function solveExact(given: SupermarketModel, options: ExactOptions): Exac
   const started = performance.now();
   // PS/LAS with exponential sizes: FIFO's occupancy chain (the same queue-length process; E[T] by Little)
   const model = fifoQueueLengthTwin(given) ?? given;
+  checkCapability(given, model, options?.n); // the one capability query decides what is solved here
   const { n, rho } = checkModel(model, options?.n);
   if (!(rho > 0 && rho < 1)) throw new InvalidModelError(`the load ρ = ${rho} must lie in (0, 1)`);
   const bound = positive('truncationBound', options.truncationBound ?? DEFAULTS.truncationBound);

@@ -48,8 +48,8 @@ export function idlePrediction(selection: Selection, discipline: Discipline): st
 
 /**
  * The selection rule as every output names it (one name function: `policyName`, compare's labels, reports): `JSQ(2)`,
- * `LWL(3)`, `RED(2)` for redundancy-d; a rule that samples no servers (random, jiq) without `(d)`; and a rule that
- * samples d servers, at d = 1 without a dispatcher memory, `RANDOM (d = 1)`: one sampled server leaves nothing to
+ * `LWL(3)`, `RED(2)` for redundancy-d; `JIQ` without `(d)`; and random routing (`routesAtRandom`: `random`, or a rule
+ * that samples d servers, at d = 1 without a dispatcher memory) `RANDOM (d = 1)`: one sampled server leaves nothing to
  * compare, so the arrival joins a uniformly random server (random routing, theory.md §7: each server an M/G/1 queue at
  * every n), whatever the rule would compare. With a memory (ism:A at d = 1) the rule keeps its name: the memory chooses.
  * @param d the d to print, default the model's; `'d'` names the family (`JSQ(d)`) and keeps the rule's name.
@@ -57,8 +57,8 @@ export function idlePrediction(selection: Selection, discipline: Discipline): st
  */
 export function selectionName(model: NamedSelection, d: number | 'd' = model.d): string {
   if (model.redundancy !== undefined) return `RED(${d})`;
+  if (d !== 'd' && routesAtRandom(model, d)) return 'RANDOM (d = 1)';
   if (!SELECTION_TABLE[model.selection].samplesD) return model.selection.toUpperCase();
-  if (d !== 'd' && randomAtD(model, d)) return 'RANDOM (d = 1)';
   return `${model.selection.toUpperCase()}(${d})`;
 }
 
@@ -85,6 +85,17 @@ export function randomAtD(model: NamedSelection, d: number = model.d): boolean {
 }
 
 /**
+ * Whether the model routes every arrival to a uniformly random server at this d: `random` selection, or a rule that
+ * samples d servers at d = 1 without a memory (`randomAtD`). One policy however it is spelt (theory.md §7: each server
+ * an independent M/G/1 queue at every n): `selectionName` names it `RANDOM (d = 1)`, and `randomRoutingTwin`
+ * (model.ts) runs and solves it as JSQ(1).
+ * @example routesAtRandom({ selection: 'random', d: 1 }) // true
+ */
+export function routesAtRandom(model: NamedSelection, d: number = model.d): boolean {
+  return (model.selection === 'random' && model.redundancy === undefined) || randomAtD(model, d);
+}
+
+/**
  * The selection rule of a grid over d as a heading or title names it (one name with `selectionName`): the family,
  * `JSQ(d)`; a grid whose d are all 1, where the rule is random routing (every server an M/M/1 queue at every n with
  * exponential sizes, theory.md §7), `RANDOM (d = 1: random routing)`; d = 1 beside d ≥ 2,
@@ -94,7 +105,7 @@ export function randomAtD(model: NamedSelection, d: number = model.d): boolean {
  */
 export function selectionFamilyName(model: NamedSelection, ds: readonly number[]): string {
   const family = selectionName(model, 'd');
-  const atOne = ds.filter((d) => randomAtD(model, d)).length;
+  const atOne = ds.filter((d) => routesAtRandom(model, d)).length;
   if (atOne === 0) return family;
   return atOne === ds.length ? 'RANDOM (d = 1: random routing)' : `${family} (RANDOM at d = 1: random routing)`;
 }

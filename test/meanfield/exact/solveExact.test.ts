@@ -5,6 +5,7 @@ import { buildExactChain, solveExact, stateCount, type ExactProgress } from '../
 import { binomialTable, vectorRank } from '../../../src/meanfield/exact/stateSpace.ts';
 import { simulate } from '../../../src/sim/index.ts';
 import { meanFieldLevelNeeded } from '../../../src/meanfield/exact/solveExact.ts';
+import { meanFieldCapabilities } from '../../../src/meanfield/capabilities.ts';
 
 const jsq = (lambda: number, d: number, sampling: 'with-replacement' | 'without-replacement' = 'with-replacement') =>
   parseModel({ lambda, d, sampling });
@@ -148,12 +149,32 @@ describe('solveExact refuses a law or discipline the chain lacks, and under rand
   // the M/G/1 values (compare/exactPoints.ts): the refusal now says where that value is (trial, 2026-12-03)
   it('d = 1 pareto:1.5 and random selection with SRPT name `supermarket mg1`; JSQ(2) pareto:1.5 does not', () => {
     expect(() => solveExact(parseModel({ lambda: 0.9, d: 1, service: 'pareto:1.5' }), { n: 3 })).toThrow(
-      /no exact solver for service kind "pareto"; supported: "exponential"; with random routing each server is an M\/G\/1 queue at every n: `supermarket mg1`/,
+      /no exact solver for RANDOM \(d = 1\) \+ FIFO with pareto sizes here: .*the exact value at every n is the M\/G\/1 value at every n .*`supermarket mg1`/,
     );
     expect(() => solveExact(parseModel({ lambda: 0.9, d: 2, selection: 'random', discipline: 'srpt' }), { n: 3 })).toThrow(
       /`supermarket mg1`/,
     );
     expect(() => solveExact(parseModel({ lambda: 0.9, d: 2, service: 'pareto:1.5' }), { n: 3 })).toThrow(/supported: "exponential"$/);
+  });
+
+  // exact decided by its own checks: for SRPT at d = 1 the capability query said mg1 while exact refused with a sentence
+  // of its own ("under jsq or random" only). Now the query decides and the refusal is worded from its exactChain
+  it('asks the one capability query: where it says mg1 and the chain has no closed form, the refusal names that capability', () => {
+    for (const input of [
+      { selection: 'lwl', discipline: 'srpt' },
+      { selection: 'jsq', discipline: 'srpt' },
+      { selection: 'random', discipline: 'sjf' },
+      { selection: 'lpw', service: 'det' },
+    ] as const) {
+      const model = parseModel({ lambda: 0.7, d: 1, ...input });
+      const capability = meanFieldCapabilities(model).exactChain;
+      expect(capability).toMatchObject({ available: true, id: 'mg1' });
+      expect(() => solveExact(model, { n: 3 }), JSON.stringify(input)).toThrow(capability.available ? capability.name : 'never');
+    }
+    // where the query answers with the chain or the closed form, exact answers; where it refuses, exact refuses
+    expect(solveExact(parseModel({ lambda: 0.7, d: 1, selection: 'lwl', discipline: 'las' }), { n: 3 }).method).toBe('closed form');
+    expect(meanFieldCapabilities(parseModel({ lambda: 0.7, d: 2, selection: 'lwl' })).exactChain.available).toBe(false);
+    expect(() => solveExact(parseModel({ lambda: 0.7, d: 2, selection: 'lwl' }), { n: 3 })).toThrow(/no exact solver/);
   });
 });
 
