@@ -15,7 +15,7 @@
  * path error, while the model's refusals said `supermarket: error:` and exited 2.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { ConvergenceError, PathError, SolverError, SupermarketError } from '../errors.ts';
+import { ConvergenceError, FileSystemError, PathError, SolverError, SupermarketError } from '../errors.ts';
 import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 
 /** The exit codes of the CLI, one per kind of refusal or failure (this module's doc, README "Exit codes"). */
@@ -102,6 +102,7 @@ export function reportFatal(error: unknown): never {
     if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(exitCode);
   };
+  if (error instanceof FileSystemError) return fail(`error: ${error.message}`, EXIT.system);
   if (error instanceof PathError) return fail(`error: ${error.message}`, EXIT.badInput);
   if (error instanceof ConvergenceError || error instanceof SolverError) return fail(`error: ${error.message}`, EXIT.notConverged);
   if (error instanceof SupermarketError) return fail(`error: ${error.message}`, EXIT.badInput);
