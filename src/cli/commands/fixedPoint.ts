@@ -240,10 +240,8 @@ export function fixedPointCommand(): Command {
           ...(o.ccdf
             ? ccdfGridLines(times, ccdf)
             : [
-                `  P(T > t): ${times
-                  .filter((_, j) => j % Math.max(1, Math.round(1 / o.ccdfDt)) === 0)
-                  .slice(0, 8)
-                  .map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`)
+                `  P(T > t): ${ccdfSummary(times, ccdf)
+                  .map(([t, c]) => `t=${t}: ${c.toPrecision(3)}`)
                   .join('  ')}`,
               ]),
           ...(law ? [quantileLine(law)] : []),
@@ -290,6 +288,20 @@ function responseTimeRequest(model: SupermarketModel, o: Opts): ResponseTimeLaw 
 }
 
 /** The whole ccdf grid of --ccdf in text: a heading, then 8 points a line ("t=0.5: 0.934"). */
+/**
+ * The ccdf points SQ(d)'s text summary prints, at most 8: every round(1/dt)-th grid point (t = 0, 1, 2, … when --ccdf-dt
+ * divides 1; --ccdf-dt 0.3: t = 0, 0.9, 1.8, …, labelled to 6 digits, where it printed t = 0.8999999999999999).
+ * @returns [t, P(T > t)] pairs.
+ */
+function ccdfSummary(times: readonly number[], ccdf: readonly number[]): [number, number][] {
+  const dt = times.length > 1 ? times[1] - times[0] : 1;
+  const step = Math.max(1, Math.round(1 / dt));
+  return times
+    .map((t, j): [number, number] => [+t.toPrecision(6), ccdf[j]])
+    .filter((_, j) => j % step === 0)
+    .slice(0, 8);
+}
+
 function ccdfGridLines(times: readonly number[], ccdf: readonly number[]): string[] {
   const cells = times.map((t, j) => `t=${+t.toPrecision(6)}: ${ccdf[j].toPrecision(3)}`);
   const lines = [`  P(T > t) on ${times.length} points, t = ${+times[0].toPrecision(6)} … ${+times[times.length - 1].toPrecision(6)}:`];
