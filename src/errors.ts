@@ -22,6 +22,13 @@ export class InterruptedError extends SupermarketError {}
  */
 export class PathError extends SupermarketError {}
 
+/**
+ * The machine failed a file operation on good input: a write refused at write time (permission), a full disk, a
+ * read-only file system, an I/O error. Not bad input: the CLI exits 1 for it (cli/errors.ts `EXIT.system`), where a
+ * path that is missing or of the wrong kind is a PathError (exit 2).
+ */
+export class FileSystemError extends SupermarketError {}
+
 /** A model description or option is malformed: wrong type, NaN, out of range, unknown name. */
 export class InvalidModelError extends SupermarketError {}
 

@@ -15,7 +15,7 @@
  * path error, while the model's refusals said `supermarket: error:` and exited 2.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { ConvergenceError, InterruptedError, PathError, SolverError, SupermarketError } from '../errors.ts';
+import { ConvergenceError, FileSystemError, InterruptedError, PathError, SolverError, SupermarketError } from '../errors.ts';
 import { heldLocks, releaseLocksSince } from '../runs/lock.ts';
 
 /** The exit codes of the CLI, one per kind of refusal or failure (this module's doc, README "Exit codes"). */
@@ -104,6 +104,7 @@ export function reportFatal(error: unknown): never {
   };
   // Ctrl-C: the SIGINT handler said what was kept; the work that stopped short ends with 130, without a line
   if (error instanceof InterruptedError) process.exit(EXIT.interrupted);
+  if (error instanceof FileSystemError) return fail(`error: ${error.message}`, EXIT.system);
   if (error instanceof PathError) return fail(`error: ${error.message}`, EXIT.badInput);
   if (error instanceof ConvergenceError || error instanceof SolverError) return fail(`error: ${error.message}`, EXIT.notConverged);
   if (error instanceof SupermarketError) return fail(`error: ${error.message}`, EXIT.badInput);

@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { ConvergenceError, InvalidModelError, SolverError, SupermarketError, UnstableModelError } from '../errors.ts';
+import { ConvergenceError, FileSystemError, InvalidModelError, SolverError, SupermarketError, UnstableModelError } from '../errors.ts';
 import type { ComparisonConfig, PreparedComparisonModel } from '../compare/index.ts';
 import type { SupermarketModel } from '../model/index.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
@@ -166,6 +166,7 @@ function rebuildError(e: { name: string; message: string }): Error {
   if (e.name === 'InvalidModelError') return new InvalidModelError(e.message);
   if (e.name === 'UnstableModelError') return new UnstableModelError(e.message);
   if (e.name === 'SolverError') return new SolverError(e.message);
+  if (e.name === 'FileSystemError') return new FileSystemError(e.message); // a figure written in a worker: exit 1 too
   if (e.name === 'ConvergenceError') return ConvergenceError.fromMessage(e.message);
   return new SupermarketError(`a simulation or solve failed in a worker thread: ${e.message}`);
 }

@@ -153,8 +153,7 @@ export function refuseRepeatedOptions(cmd: Command): Command {
     if (!(option.required || option.optional) || option.variadic || accumulates) continue;
     const key = option.attributeName();
     option.argParser((value: string, previous: unknown) => {
-      if (cmd.getOptionValueSource(key) === 'cli')
-        throw new InvalidArgumentError(`${option.long ?? option.flags} is given more than once: give it once`);
+      if (cmd.getOptionValueSource(key) === 'cli') throw new InvalidArgumentError('given more than once: give it once'); // refusalLine puts the flag's name first
       return parse ? parse(value, previous) : value;
     });
   }

@@ -401,6 +401,10 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
   const sol = solveMeanField(model, { seed: config.cavitySeed ?? config.seed });
   if (!Number.isFinite(sol.meanResponseTime)) return prepareInfinite(model, config, notes, `the mean field's E[T] is ∞ (${sol.solver})`);
   if (sol.note) notes.push(`${modelLabel(model)}: ${sol.note}`);
+  // what simulate warns of this model's intervals (Var[T] = ∞ under a heavy tail, a slowly converging mean): the cells'
+  // verdicts and fits read the same intervals as 95 % intervals, so the report says so too (model/moments.ts)
+  for (const warning of estimandFiniteness(model).warnings)
+    notes.push(`${modelLabel(model)}, λ = ${model.lambda}: ${warning}; the verdicts of its cells and fits rest on these intervals`);
   const reference: MeanFieldReference = {
     meanResponseTime: sol.meanResponseTime,
     meanQueueLength: sol.meanQueueLength ?? null,

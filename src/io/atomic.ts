@@ -22,7 +22,7 @@ import {
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
-import { SupermarketError } from '../errors.ts';
+import { FileSystemError, PathError } from '../errors.ts';
 import { jsonText } from './jsonText.ts';
 
 /** The entry at `p`, or undefined when nothing is there (or a part of the path is not a folder). */
@@ -134,12 +134,14 @@ export function unwritableReason(target: string, kind: 'file' | 'folder'): strin
 
 /**
  * Writes `data` to `file` atomically, creating missing folders. A failure leaves no temporary file behind.
- * @throws {SupermarketError} "cannot write <file>: <why>" (the reason `unwritableReason` sees, else the system's: disk
- * full, read-only file system, ...), with the system error as `cause`.
+ * @throws {PathError} "cannot write <file>: <why>" when the path is wrong (a folder, a socket, a link to nothing);
+ * {FileSystemError} the same line when the machine fails the write (permission, a full disk, a read-only file system,
+ * I/O: the CLI exits 1), with the system error as `cause`.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  // a path that is wrong (a folder, a socket, a link to nothing, a missing part) is bad input; anything else the machine's
   const fail = (why: string, cause?: unknown): never => {
-    throw new SupermarketError(`cannot write ${file}: ${why}`, { cause });
+    throw new (cause === undefined || wrongPath(cause) ? PathError : FileSystemError)(`cannot write ${file}: ${why}`, { cause });
   };
   let target: Target;
   try {
@@ -176,8 +178,13 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
       /* the system's reason below */
     }
     why ??= systemReason(error);
-    throw new SupermarketError(`cannot write ${file}: ${why}`, { cause: error });
+    return fail(why, error);
   }
+}
+
+/** A system error of a path that is missing or of the wrong kind (bad input), not a failure of the machine. */
+function wrongPath(error: unknown): boolean {
+  return ['ENOENT', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENAMETOOLONG', 'ELOOP'].includes(String((error as NodeJS.ErrnoException).code));
 }
 
 /** A system error in words: "ENOSPC: no space left on device, write" → "no space left on device". */

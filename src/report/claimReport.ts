@@ -248,7 +248,7 @@ ${s.description}
 
 - **Claim:** \`${result.claim}\`
 - **Source:** ${s.source || '–'}
-- **Grid:** λ ∈ {${s.grid.lambda.join(', ')}}; d ∈ {${s.grid.d.join(', ')}}; service ∈ {${s.grid.service.join(', ')}}; prediction ∈ {${s.grid.prediction.join(', ')}}; sampling ${s.sampling}${s.grid.batch.some((b) => b !== 1) ? ' (batch points draw d distinct servers)' : ''}.
+- **Grid:** λ ∈ {${s.grid.lambda.join(', ')}}; d ∈ {${s.grid.d.join(', ')}}; service ∈ {${s.grid.service.join(', ')}}; prediction ∈ {${s.grid.prediction.join(', ')}}; sampling ${s.sampling ?? 'with-replacement (the default)'}${s.grid.batch.some((b) => b !== 1) ? ' (batch points draw d distinct servers)' : ''}.
 - **Evaluation:** prefer ${ev.prefer}; mixSources ${ev.mixSources}; acceptApproximation ${ev.acceptApproximation}; simulations at n = ${ev.n}, ${ev.replications} replications × ${ev.jobs} measured jobs, warm-up ${ev.warmup === 'auto' ? 'automatic (theory.md §8)' : `${ev.warmup} time units`}; start ${ev.start}${startCount(result)}; master seed ${ev.seed}.
 
 Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s (supermarket-lab ${result.provenance.version}); ${result.simulations.length} simulations${resumedNote(meta)}${resumedNote(meta) === '' ? '' : ' from cells/'}.

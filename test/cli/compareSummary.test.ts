@@ -68,3 +68,36 @@ describe('compare says the same as its report and JSON whether a refined term ju
     });
   }
 });
+
+describe('compare says where its intervals of E[T] are not 95 % intervals, as simulate does', () => {
+  // trial: JSQ(2) SRPT with pareto:1.5 (Var[T] = ∞) judged its limit "agrees" with no word of it; simulate warns
+  it('SRPT with pareto:1.5: a note in the summary, report.md and results.json; exponential sizes: none', async () => {
+    const base = [
+      'compare',
+      '--lambda',
+      '0.7',
+      '--d',
+      '2',
+      '--n',
+      '20,50',
+      '--jobs',
+      '1000',
+      '--replications',
+      '3',
+      '--no-trajectory',
+      '--no-progress',
+    ];
+    const out = path.join(dir, 'heavy');
+    const r = await runCli([...base, '--discipline', 'srpt', '--service', 'pareto:1.5', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const note =
+      /the interval of E\[T\] rests on Var\[T\] = ∞ \(T ≥ S and E\[S²\] = ∞, pareto α = 1\.5\): it is not a 95 % interval; the verdicts of its cells and fits rest on these intervals/;
+    expect(r.stdout).toMatch(note);
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(note);
+    const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as { notes: string[] };
+    expect(results.notes.some((n) => note.test(n))).toBe(true);
+    const light = await runCli([...base, '--discipline', 'srpt', '--out', path.join(dir, 'light')]);
+    expect(light.status, light.stderr).toBe(0);
+    expect(light.stdout).not.toMatch(/rests on Var\[T\]/);
+  }, 300_000);
+});

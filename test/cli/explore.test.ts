@@ -39,6 +39,12 @@ describe('supermarket explore', () => {
     expect(r.stderr).toBe('supermarket: error: --port has no effect without --serve\n');
   });
 
+  it('refuses a port outside 0..65535 in one line that names --port once', async () => {
+    const r = await runCli(['explore', '--out', path.join(tmp, 'y'), '--no-open', '--serve', '--port', '99999']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('supermarket: error: --port: expected an integer in 0..65535, got "99999"\n');
+  });
+
   it('serves the folder on 127.0.0.1 and nothing outside it', async () => {
     const out = path.join(tmp, 'page');
     const server = await serveFolder(out, 0);

@@ -21,6 +21,14 @@ describe('fixed-point --ccdf in text', () => {
     expect(plain.stdout).toContain('P(T > t): t=0: 1.00  t=1: ');
   });
 
+  it('the summary labels its times to 6 digits: --ccdf-dt 0.3 prints t=0.9, not t=0.8999999999999999', async () => {
+    const r = await runCli('fixed-point --lambda 0.9 --d 2 --ccdf-dt 0.3');
+    expect(r.status, r.stderr).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('  P(T > t):'))!;
+    expect(line).not.toMatch(/t=\d+\.\d{7,}/);
+    expect(line).toMatch(/^ {2}P\(T > t\): t=0: 1\.00 {2}t=0\.9: 0\.802 {2}t=1\.8: /);
+  });
+
   it('other solvers: the grid is not cut at 12 points', async () => {
     const r = await runCli('fixed-point --lambda 0.9 --d 2 --service erlang:2 --ccdf --ccdf-t-end 10 --ccdf-dt 0.5');
     expect(r.status, r.stderr).toBe(0);

@@ -10,6 +10,13 @@ import { runCli } from './runCli.ts';
 const INF = { mean: null, infinite: true, reason: expect.stringMatching(/\S/) };
 
 describe('mg1 and fixed-point --json: ∞ as one object with its reason', () => {
+  it('mg1 --help no longer says "meanSlowdown null when infinite" (it is the ∞ object, as the test below checks)', async () => {
+    const r = await runCli('mg1 --help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/--json +print one JSON object on stdout\n/);
+    expect(r.stdout).not.toMatch(/null when infinite/);
+  });
+
   it('mg1 --json, SPRPT with exp predictions over pareto:1.5: E[T], E[T] − E[S], E[Q], E[T/S], E[U] are ∞ objects', async () => {
     const r = await runCli('mg1 --lambda 0.5 --service pareto:1.5 --discipline sprpt --prediction exp --json');
     expect(r.status, r.stderr).toBe(0);

@@ -65,7 +65,7 @@ describe('a single-valued option given twice is refused, not settled by keeping 
         }
         cmd.setOptionValueWithSource(key, 'first', 'cli');
         expect(() => option.parseArg!('second', 'first'), `${entry.name} ${option.long}`).toThrow(
-          new InvalidArgumentError(`${option.long} is given more than once: give it once`),
+          new InvalidArgumentError('given more than once: give it once'),
         );
         checked++;
       }
@@ -82,7 +82,8 @@ describe('a single-valued option given twice is refused, not settled by keeping 
       const r = await runCli(args);
       expect(r.status).not.toBe(0);
       expect(r.stdout).toBe('');
-      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`${flag} is given more than once: give it once$`))]);
+      // the flag named once: commander's wrapper (refusalLine) puts it first, the reason does not repeat it
+      expect(r.stderr.trim().split('\n')).toEqual([`supermarket: error: ${flag}: given more than once: give it once`]);
     });
   }
 

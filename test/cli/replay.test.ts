@@ -30,6 +30,18 @@ const csvRows = (file: string) =>
     .map((l) => l.split(','));
 
 describe('supermarket replay', () => {
+  it('one job of size 0 is "1 job of size 0 left out" (it said "1 jobs"), two are "2 jobs"', async () => {
+    const zero = (count: number) => {
+      const file = path.join(dir, `zero${count}.swf`);
+      writeFileSync(file, Array.from({ length: 5 }, (_, i) => `${i + 1} ${3 * i} 0 ${i < count ? 0 : 2}${rest}`).join('\n') + '\n');
+      return file;
+    };
+    const one = await runCli(['replay', zero(1), '--n', '1', '--no-rescale']);
+    expect(one.status, one.stderr).toBe(0);
+    expect(one.stdout).toContain('(1 job of size 0 left out: T/S undefined)');
+    expect((await runCli(['replay', zero(2), '--n', '1', '--no-rescale'])).stdout).toContain('(2 jobs of size 0 left out: T/S undefined)');
+  });
+
   it('replay hand.swf --n 1 --no-rescale (FIFO) gives arrivals 0, 4, 30, responses 10, 9, 2, mean 7.0; the recorded wait is ignored', async () => {
     const csv = path.join(dir, 'jobs.csv');
     const r = await runCli(['replay', swf, '--n', '1', '--no-rescale', '--per-job', csv, '--json']);

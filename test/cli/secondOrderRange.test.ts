@@ -1,4 +1,7 @@
-/** Issue 21 §3: order 2 outside its trusted range says so in the CLI (`fixed-point`, `model --order 2`). */
+/**
+ * Issue 21 §3: order 2 outside its trusted range says so in the CLI (`fixed-point`, `model --order 2`); so does order 1
+ * where its 1/n term exceeds compare's range ΣV/(nΣπ) ≤ 5 % (compare/verdict.ts `MAX_RELATIVE_CORRECTION`).
+ */
 import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
 
@@ -11,7 +14,7 @@ describe('order 2 outside its trusted range', () => {
     const j = JSON.parse((await runCli('fixed-point --lambda 0.95 --d 3 --refined --order 2 --n 3 --json')).stdout);
     expect(j.refined.secondOrder).toMatchObject({ trusted: false, caveat: expect.stringMatching(/outside its trusted range/) });
     const ok = await runCli('fixed-point --lambda 0.95 --d 3 --refined --order 2 --n 20');
-    expect(ok.stdout).not.toMatch(/caveat/);
+    expect(ok.stdout).not.toMatch(/caveat: order 2/);
   });
 
   it('model FILE --order 2 names each observable outside the range at each n', async () => {
@@ -19,5 +22,29 @@ describe('order 2 outside its trusted range', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/caveat: \w+: order 2 is outside its trusted range at n = 3: \|c₂\|\/\(n\|c₁\|\)/);
     expect(r.stdout).not.toMatch(/caveat: .* at n = 40:/);
+  });
+});
+
+describe('order 1 outside its trusted range (ΣV/(nΣπ) > 5 %, where compare judges no cell)', () => {
+  it('fixed-point --refined at λ = 0.9999, d = 2, n = 100 (the 1/n term 4.2 × the limit) says so; JSON: trusted false', async () => {
+    const r = await runCli('fixed-point --lambda 0.9999 --d 2 --refined --n 100');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/E\[T_n\] ≈ 61\.9396/);
+    expect(r.stdout).toMatch(/caveat: order 1 is outside its trusted range at n = 100: the 1\/n term is 418 % of the limit/);
+    const j = JSON.parse((await runCli('fixed-point --lambda 0.9999 --d 2 --refined --n 100 --json')).stdout);
+    expect(j.refined).toMatchObject({ trusted: false, caveat: expect.stringMatching(/order 1 is outside its trusted range/) });
+  });
+
+  it('inside the range (λ = 0.9, d = 2, n = 100: 1.7 %) no caveat, JSON trusted true', async () => {
+    const r = await runCli('fixed-point --lambda 0.9 --d 2 --refined --n 100');
+    expect(r.stdout).not.toMatch(/caveat/);
+    const j = JSON.parse((await runCli('fixed-point --lambda 0.9 --d 2 --refined --n 100 --json')).stdout);
+    expect(j.refined).toMatchObject({ trusted: true, caveat: null });
+  });
+
+  it("PS through FIFO's refined term at λ = 0.95, d = 2, n = 10 (27.6 %) says so too", async () => {
+    const r = await runCli('fixed-point --lambda 0.95 --d 2 --discipline ps --n 10');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/caveat: order 1 is outside its trusted range at n = 10: the 1\/n term is 27\.6 % of the limit/);
   });
 });

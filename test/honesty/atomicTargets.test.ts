@@ -8,6 +8,7 @@ import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileSystemError, PathError } from '../../src/errors.ts';
 import { unwritableReason, writeFileAtomic } from '../../src/io/index.ts';
 import { runCli } from '../cli/runCli.ts';
 
@@ -69,6 +70,26 @@ describe('atomic writes keep what they write into (issue 21 item 10)', () => {
       expect(() => writeFileAtomic('/dev/full', 'x')).toThrow(/^cannot write \/dev\/full: no space left on device$/);
       expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
     },
+  );
+
+  it.skipIf(!linux || !existsSync('/dev/full'))(
+    'a file written on a full disk (--per-job /dev/full) is the machine failing, exit 1 as README "Exit codes" says, not 2',
+    async () => {
+      // trial: it exited 2 ("bad input") though the command line was good and only the disk failed
+      expect(() => writeFileAtomic('/dev/full', 'x')).toThrow(FileSystemError);
+      const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-kind-'));
+      expect(() => writeFileAtomic(tmp, 'x')).toThrow(PathError); // a folder given as a file stays bad input
+      const args = ['simulate', '--lambda', '0.5', '--d', '2', '--n', '4', '--jobs', '200', '--replications', '2', '--no-progress'];
+      const r = await runCli([...args, '--per-job', '/dev/full']);
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual(['supermarket: error: cannot write /dev/full: no space left on device']);
+      const j = await runCli([...args, '--per-job', '/dev/full', '--json']);
+      expect(JSON.parse(j.stdout.trim().split('\n').at(-1)!)).toEqual({
+        failed: 'cannot write /dev/full: no space left on device',
+        exitCode: 1,
+      });
+    },
+    120_000,
   );
 
   it.skipIf(!linux || !existsSync('/dev/full'))(

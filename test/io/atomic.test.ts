@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SupermarketError } from '../../src/errors.ts';
+import { PathError } from '../../src/errors.ts';
 import { unwritableReason, writeFileAtomic } from '../../src/io/index.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'atomic-'));
@@ -61,14 +61,12 @@ describe('writeFileAtomic(file, data)', () => {
   });
 
   it('on a folder target throws one line "cannot write … is a folder" and leaves no .tmp file', () => {
-    expect(() => writeFileAtomic(folder, 'data')).toThrow(
-      new SupermarketError(`cannot write ${folder}: ${folder} is a folder, not a file`),
-    );
+    expect(() => writeFileAtomic(folder, 'data')).toThrow(new PathError(`cannot write ${folder}: ${folder} is a folder, not a file`));
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('under a file as parent throws one line "… is a file, not a folder" (not "cannot mkdir … EEXIST")', () => {
     const target = path.join(file, 'sub', 'a.csv');
-    expect(() => writeFileAtomic(target, 'data')).toThrow(new SupermarketError(`cannot write ${target}: ${file} is a file, not a folder`));
+    expect(() => writeFileAtomic(target, 'data')).toThrow(new PathError(`cannot write ${target}: ${file} is a file, not a folder`));
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evaluateConjecture, parseConjecture } from '../../src/claims/index.ts';
-import { conjectureFigures } from '../../src/report/claimReport.ts';
+import { conjectureFigures, conjectureMarkdown } from '../../src/report/claimReport.ts';
 
 const sides = async (claim: string, service: string[], lambda = [0.5, 0.9]) => {
   const c = parseConjecture({ name: 'units', claim, grid: { lambda, d: [2], service } });
@@ -27,5 +27,33 @@ describe('conjecture report: units of the sides figure', () => {
     const ratio = await sides('T(jsq, fifo) / T(lwl, fifo) < 2', ['exp']);
     expect(ratio.spec).toContain('"title":"value (times in mean service times; S a ratio)"');
     expect(ratio.units).toEqual(new Set([undefined]));
+  });
+});
+
+describe('conjecture report: the grid line', () => {
+  const meta = {
+    command: 'supermarket conjecture c.json',
+    startedAt: '2026-12-04T00:00:00Z',
+    wallSeconds: 1,
+    versions: {},
+    machine: { cpu: 'x', cores: 1 },
+  };
+  const grid = { lambda: [0.5], d: [2], service: ['exp'] };
+
+  it('names the sampling of a file that does not set it (it said "sampling undefined")', async () => {
+    const md = conjectureMarkdown(
+      await evaluateConjecture(parseConjecture({ name: 'g', claim: 'T(lwl, fifo) < T(jsq, fifo)', grid })),
+      [],
+      meta,
+    );
+    const line = md.split('\n').find((l) => l.startsWith('- **Grid:**'))!;
+    expect(line).toContain('sampling with-replacement (the default).');
+    expect(md).not.toContain('sampling undefined');
+  });
+
+  it('names the sampling the file sets', async () => {
+    const c = parseConjecture({ name: 'g', claim: 'T(jsq, fifo) < 3', grid, sampling: 'without-replacement' });
+    const md = conjectureMarkdown(await evaluateConjecture(c), [], meta);
+    expect(md.split('\n').find((l) => l.startsWith('- **Grid:**'))).toContain('sampling without-replacement.');
   });
 });

@@ -86,6 +86,26 @@ describe('shards', () => {
     expect(existsSync(path.join(out, 'index.html'))).toBe(true);
   });
 
+  it('one grid split into 2 and into 3 shards in one folder: merge refuses and says how to merge one split', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-shard-splits-'));
+    const file = writeTinyExperiment(tmp, { jobs: 500, seed: 9 });
+    const out = path.join(tmp, 'out');
+    for (const shard of ['1/2', '2/2', '2/3']) {
+      const r = await runCli(['run', file, '--shard', shard, '--out', out, '--threads', '1', '--no-progress']);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const refused = await runCli(['merge', out, '--no-progress']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /refusing to merge shards of different runs: .*; they split one grid into 2 and 3 shards: merge one split by naming its folders/,
+      ),
+    ]);
+    const one = ['1-of-2', '2-of-2'].map((d) => path.join(out, 'shards', d));
+    const merged = await runCli(['merge', ...one, '--out', path.join(tmp, 'merged'), '--no-progress']);
+    expect(merged.status, merged.stderr).toBe(0);
+  });
+
   it('run --dry-run: the 8 shards of experiments/paper-synthetic.json partition its grid; a shard computes exactly the cells its dry run lists', async () => {
     const plan = async (file: string, args: string[]) => {
       const r = await runCli(['run', file, '--dry-run', '--json', ...args]);

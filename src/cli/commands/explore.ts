@@ -29,7 +29,7 @@ const TYPES: Record<string, string> = {
 const parsePort = (text: string): number => {
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new InvalidArgumentError(`--port must be an integer in 0..65535, got ${JSON.stringify(text)}`);
+    throw new InvalidArgumentError(`expected an integer in 0..65535, got ${JSON.stringify(text)}`);
   return port;
 };
 

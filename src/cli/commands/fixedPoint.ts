@@ -21,6 +21,7 @@ import {
   solveSqdFixedPoint,
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
+import { MAX_RELATIVE_CORRECTION } from '../../compare/verdict.ts';
 import { isSqdModel, meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { meanQueueLengthUnit, solveMeanField } from '../../meanfield/solve.ts';
 import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
@@ -182,6 +183,8 @@ export function fixedPointCommand(): Command {
               n: number;
               sumV: number;
               V: number[];
+              trusted: boolean;
+              caveat: string | null;
               secondOrder?: ReturnType<typeof secondOrderEstimate> & { sumA: number; A: number[]; trusted: boolean; caveat: string | null };
             }
           | undefined;
@@ -189,7 +192,13 @@ export function fixedPointCommand(): Command {
           if (o.n === undefined) throw new InvalidModelError('--refined needs --n <servers>');
           const n = checkServers(model, o.n);
           const correction = refine(model, { fixedPoint: fp });
-          refined = { n, sumV: correction.sumV, V: correction.V, ...refinedEstimate(correction, n) };
+          refined = {
+            n,
+            sumV: correction.sumV,
+            V: correction.V,
+            ...refinedEstimate(correction, n),
+            ...firstOrderTrust(correction.sumV, fp.meanQueueLength, n),
+          };
           if (Number(o.order) === 2) {
             if (!capabilities.refined.secondOrder.available) throw new InvalidModelError(capabilities.refined.secondOrder.reason);
             const second = refineSecondOrder(model, { fixedPoint: fp });
@@ -231,10 +240,8 @@ export function fixedPointCommand(): Command {
           ...(o.ccdf
             ? ccdfGridLines(times, ccdf)
             : [
-                `  P(T > t): ${times
-                  .filter((_, j) => j % Math.max(1, Math.round(1 / o.ccdfDt)) === 0)
-                  .slice(0, 8)
-                  .map((t) => `t=${t}: ${ccdf[times.indexOf(t)].toPrecision(3)}`)
+                `  P(T > t): ${ccdfSummary(times, ccdf)
+                  .map(([t, c]) => `t=${t}: ${c.toPrecision(3)}`)
                   .join('  ')}`,
               ]),
           ...(law ? [quantileLine(law)] : []),
@@ -244,6 +251,7 @@ export function fixedPointCommand(): Command {
             `Refined mean field (Gast–Van Houdt), n = ${refined.n}, ${model.sampling}: ΣV = ${refined.sumV.toFixed(4)}`,
             `  E[Q_n] ≈ ${decimalText(refined.meanQueueLength, 6)}   E[T_n] ≈ ${refined.meanResponseTime.toFixed(6)}`,
           );
+          if (refined.caveat) lines.push(`  caveat: ${refined.caveat}`);
           const so = refined.secondOrder;
           if (so) {
             lines.push(
@@ -280,6 +288,20 @@ function responseTimeRequest(model: SupermarketModel, o: Opts): ResponseTimeLaw 
 }
 
 /** The whole ccdf grid of --ccdf in text: a heading, then 8 points a line ("t=0.5: 0.934"). */
+/**
+ * The ccdf points SQ(d)'s text summary prints, at most 8: every round(1/dt)-th grid point (t = 0, 1, 2, … when --ccdf-dt
+ * divides 1; --ccdf-dt 0.3: t = 0, 0.9, 1.8, …, labelled to 6 digits, where it printed t = 0.8999999999999999).
+ * @returns [t, P(T > t)] pairs.
+ */
+function ccdfSummary(times: readonly number[], ccdf: readonly number[]): [number, number][] {
+  const dt = times.length > 1 ? times[1] - times[0] : 1;
+  const step = Math.max(1, Math.round(1 / dt));
+  return times
+    .map((t, j): [number, number] => [+t.toPrecision(6), ccdf[j]])
+    .filter((_, j) => j % step === 0)
+    .slice(0, 8);
+}
+
 function ccdfGridLines(times: readonly number[], ccdf: readonly number[]): string[] {
   const cells = times.map((t, j) => `t=${+t.toPrecision(6)}: ${ccdf[j].toPrecision(3)}`);
   const lines = [`  P(T > t) on ${times.length} points, t = ${+times[0].toPrecision(6)} … ${+times[times.length - 1].toPrecision(6)}:`];
@@ -338,7 +360,29 @@ interface RefinedAtN {
   truncationLevel: number;
   /** The term's origin, printed after the numbers. */
   source: string;
+  /** Whether the 1/n term is small against the limit at n (`firstOrderTrust`), and the caveat when it is not. */
+  trusted: boolean;
+  caveat: string | null;
   secondOrder?: { coefficient: number; meanResponseTime: number; meanQueueLength: number; trusted: boolean; caveat: string | null };
+}
+
+/**
+ * Whether the first-order refined estimate is trusted at n: its 1/n term against the limit, |ΣV|/(nΣπ) (the same ratio
+ * for E[T], both over λ), within compare's range `MAX_RELATIVE_CORRECTION` (compare/verdict.ts, theory.md §8: beyond it
+ * compare judges no cell, "refined out of range"), with a one-line caveat when it is not. At λ = 0.9999, d = 2, n = 100
+ * the term is 4.2 × the limit and s_i + V_i/n leaves [0, 1].
+ * @param term ΣV (or c₁ = ΣV/λ). @param limit Σπ = E[Q]∞ (or E[T]∞), in the unit of `term`. @param n servers.
+ */
+function firstOrderTrust(term: number, limit: number, n: number): { trusted: boolean; caveat: string | null } {
+  const ratio = Math.abs(term) / (n * limit);
+  const trusted = ratio <= MAX_RELATIVE_CORRECTION;
+  return {
+    trusted,
+    caveat: trusted
+      ? null
+      : `order 1 is outside its trusted range at n = ${n}: the 1/n term is ${(100 * ratio).toPrecision(3)} % of the limit ` +
+        `(ΣV/(nΣπ) > ${100 * MAX_RELATIVE_CORRECTION} %, where compare judges no cell: theory.md §8); check it with --order 2, exact (small n) or simulate`,
+  };
 }
 
 /** With server speeds: the per-class ODE's 1/n term (heteroRefined, theory.md §13). */
@@ -351,6 +395,7 @@ function heteroRefinedAt(model: SupermarketModel, n: number): RefinedAtN {
     meanQueueLength: r.meanQueueLength + r.meanQueueLengthCoefficient / n,
     truncationLevel: r.truncationLevel,
     source: 'per-class ODE as a population model; theory.md §13',
+    ...firstOrderTrust(r.meanResponseTimeCoefficient, r.meanResponseTime, n),
   };
 }
 
@@ -368,6 +413,7 @@ function fifoRefined(model: SupermarketModel, n: number, second: boolean): Refin
     meanQueueLength: at.meanQueueLength,
     truncationLevel: first.diagnostics.truncationLevel,
     source: `ΣV = ${first.sumV.toFixed(4)} of FIFO's queue lengths, which ${model.discipline.toUpperCase()} with exponential sizes shares; theory.md §5, §6`,
+    ...firstOrderTrust(first.sumV, first.fixedPoint.meanQueueLength, n),
   };
   if (!second) return base;
   const so = refineSecondOrder(model, { fixedPoint: first.fixedPoint });
@@ -510,6 +556,7 @@ function printGeneralSolution(
       ...(refined
         ? [
             `  refined (n = ${refined.n}): E[T]_n ≈ E[T]∞ + c₁/n = ${refined.meanResponseTime.toFixed(6)}, c₁ = ${refined.coefficient.toFixed(6)} (K = ${refined.truncationLevel}; ${refined.source})`,
+            ...(refined.caveat ? [`  caveat: ${refined.caveat}`] : []),
             ...(refined.secondOrder
               ? [
                   `  order 2: E[T]_n ≈ E[T]∞ + c₁/n + c₂/n² = ${refined.secondOrder.meanResponseTime.toFixed(6)}, c₂ = ${refined.secondOrder.coefficient.toFixed(6)}`,

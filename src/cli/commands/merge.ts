@@ -61,7 +61,13 @@ export function planMerge(dirs: readonly string[]): MergePlan {
       a.shard.count !== b.shard.count ||
       JSON.stringify(a.argv) !== JSON.stringify(b.argv)
     ) {
-      throw new SupermarketError(`refusing to merge shards of different runs: ${describe(first)} and ${describe(s)}`);
+      // one grid split twice (a stray `--shard 2/3` beside a 1/2 and 2/2): say which split to merge, not only that they differ
+      const twoSplits = a.command === b.command && a.grid === b.grid && JSON.stringify(a.argv) === JSON.stringify(b.argv);
+      const hint = twoSplits
+        ? `; they split one grid into ${a.shard.count} and ${b.shard.count} shards: merge one split by naming its folders ` +
+          `(supermarket merge …/shards/1-of-${a.shard.count} … --out <dir>) or remove the other split's folders`
+        : '';
+      throw new SupermarketError(`refusing to merge shards of different runs: ${describe(first)} and ${describe(s)}${hint}`);
     }
   }
   for (const s of shards) checkSameCode(s.manifest.code, `shard ${s.dir}`); // shards of other code: refused in one line

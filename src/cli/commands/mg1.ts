@@ -4,7 +4,7 @@ import { DISCIPLINES, DISCIPLINE_TABLE, disciplineHelp, parseModel, predictedDis
 import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
 import { examples, parseNumber, parsePositive, refuseIdleSettings, serviceFromFlag } from '../options.ts';
-import { printJson } from '../output.ts';
+import { jsonOption, printJson } from '../output.ts';
 import { estimandFiniteness } from '../../model/moments.ts';
 import { infiniteJson, meanJson } from '../../io/index.ts';
 import { SupermarketError } from '../../errors.ts';
@@ -76,7 +76,7 @@ export function mg1Command(solveMg1: typeof mg1 = mg1): Command {
     )
     .option('--all', `a table over all ${DISCIPLINES.length} disciplines (the predicted ones use --prediction)`)
     .option('--rel-tolerance <ε>', 'relative tolerance of the outer quadratures', parsePositive, 1e-10)
-    .option('--json', 'print one JSON object on stdout (meanSlowdown null when infinite)')
+    .addOption(jsonOption()) // an infinite mean is the ∞ object with its reason (README "JSON formats"), never null
     .addHelpText(
       'after',
       examples([

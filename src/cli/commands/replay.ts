@@ -272,7 +272,7 @@ export function replayCommand(): Command {
         `  ${r.jobs} measured jobs after ${r.warmupJobs} warm-up jobs; ${r.batches !== null ? `batch means over ${r.batches} batches of ~${Math.round(r.jobs / r.batches)} jobs` : 'no batches (too few jobs for an interval)'}; window [${Number(r.window[0].toPrecision(6))}, ${Number(r.window[1].toPrecision(6))}] (${unit})`,
         noInterval === null ? `                          mean     95% CI (batch means)` : `                          mean (no interval)`,
         `  E[T] response time    ${show(r.meanResponseTime)}`,
-        `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} jobs of size 0 left out: T/S undefined)` : ''}`,
+        `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} job${r.zeroSizeJobs === 1 ? '' : 's'} of size 0 left out: T/S undefined)` : ''}`,
         `  E[Q] per server       ${show(r.meanQueueLength)}   (time average over the window)`,
         // each with its interval, as simulate prints them (∞ at an end that is open: the note below says why)
         ...(['p50', 'p95', 'p99'] as const).map(

@@ -340,7 +340,9 @@ export function simulateCommand(): Command {
             ? `  E[Q]/λ (Little)       ${showOr(result.littleResponseTime, f.meanQueueLength, reasons)}`
             : `  E[Q]/(λd) (Little)    ${showOr(result.littleResponseTime, f.meanQueueLength, reasons)}   (E[Q]: replicas per server; each of a job's d leaves at its T)`,
           `  E[T/S] slowdown       ${showOr(result.meanSlowdown, f.meanSlowdown, reasons)}` +
-            (result.zeroSizeJobs > 0 ? `   (${result.zeroSizeJobs} measured jobs of size 0 left out: T/S undefined)` : ''),
+            (result.zeroSizeJobs > 0
+              ? `   (${result.zeroSizeJobs} measured job${result.zeroSizeJobs === 1 ? '' : 's'} of size 0 left out: T/S undefined)`
+              : ''),
           `  T p50 (pooled)        ${q(pct.p50)}`,
           `  T p95 (pooled)        ${q(pct.p95)}`,
           `  T p99 (pooled)        ${q(pct.p99)}`,
