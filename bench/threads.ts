@@ -5,7 +5,9 @@
  * results.json agree number for number (timing fields aside).
  * `--full`: the real default preset, exactly what `npm start` runs (about 2 + 1.3 minutes on a quiet 2-core machine).
  * `--cell`: one heavy cell, `compare --lambda 0.95 --d 2 --n 10000` (issue 23: ≤ 0.55 × its `--threads 1` time on 2
- * threads; the pool runs a cell's replications on every worker).
+ * threads; the pool runs a cell's replications on every worker). With `--cell --jobs J` the cell runs `--jobs J`
+ * (default 500 000 measured arrivals per replication): a longer run at the same cell shows how the ratio moves towards
+ * 1/2 as the simulations, which split over the workers, outweigh the fixed costs (start-up, the model's solve, figures).
  * Otherwise a reduced preset: every λ, d, n and trajectory of `npm start`, smaller budgets (`--jobs`, `--replications`).
  * Run: `npm run bench:threads [-- --full | --cell] [-- --rounds 3] [-- --jobs 40000 --replications 4 --threads 2]` (builds
  * first); `npx tsx bench/threads.ts --timeline FILE` summarises a timeline recorded before. With `--rounds R` the two runs alternate R times and the ratio is the median of the same-round ratios.
@@ -37,6 +39,8 @@ function arg(name: string, fallback: number): number {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 const jobs = arg('jobs', 40_000);
+// `--cell --jobs J`: the heavy cell with J measured arrivals per replication instead of compare's default
+const cellJobs = process.argv.includes('--jobs') ? ['--jobs', String(jobs)] : [];
 const replications = arg('replications', 4);
 const threads = arg('threads', 2);
 const rounds = Math.max(1, Math.floor(arg('rounds', 1)));
@@ -52,7 +56,7 @@ async function run(
   rmSync(timeline, { force: true }); // the timeline appends: one file per run
   // the default preset is `compare` with no setting given (--out, --threads, --fresh, --no-progress change no number)
   const preset = cell
-    ? ['--lambda', '0.95', '--d', '2', '--n', '10000']
+    ? ['--lambda', '0.95', '--d', '2', '--n', '10000', ...cellJobs]
     : full
       ? []
       : ['--jobs', String(jobs), '--replications', String(replications), '--trajectory-replications', '2'];
@@ -389,7 +393,7 @@ if (recorded >= 0) {
 const load0 = os.loadavg()[0];
 console.log(
   (cell
-    ? 'compare --lambda 0.95 --d 2 --n 10000 (one cell, 10 replications); '
+    ? `compare --lambda 0.95 --d 2 --n 10000${cellJobs.length ? ` --jobs ${jobs}` : ''} (one cell, 10 replications); `
     : full
       ? 'compare, full default preset (what `npm start` runs); '
       : `compare, reduced default preset (λ 0.7,0.9,0.95; d 2,3; n 10…10000; jobs ${jobs}, replications ${replications}); `) +
