@@ -99,5 +99,5 @@ describe('compare says where its intervals of E[T] are not 95 % intervals, as si
     const light = await runCli([...base, '--discipline', 'srpt', '--out', path.join(dir, 'light')]);
     expect(light.status, light.stderr).toBe(0);
     expect(light.stdout).not.toMatch(/rests on Var\[T\]/);
-  }, 300_000);
+  }, 600_000);
 });
