@@ -304,6 +304,8 @@ export class RaceEngine implements Engine, PrimedLoop {
   private byBusy: Float64Array;
   /** Events left until the next `onTick`. */
   tick = TICK_EVENTS;
+  /** `occupancyIn`'s array (the TypeScript loop's copy of the occupancy arrays), reused between calls. */
+  private occupancyScratch = new Float64Array(0);
   /**
    * The TypeScript loop's draws on [0, B) (a departure's B busy servers, a selection draw's n or n − q) are accepted at
    * once when their low part ≥ lemireScale·B, else after Lemire's exact test against 2^32 mod B (`lemireBounds`): the
@@ -640,6 +642,35 @@ export class RaceEngine implements Engine, PrimedLoop {
   }
 
   /**
+   * The occupancy counts, areas and last times copied into one array for the TypeScript loop (`advance`): level i's
+   * area, last time and count at [4i], [4i + 1], [4i + 2] (the count as a double: the same value, and the same
+   * products). One array is one map and length check per event where three were three (cachegrind); the copies
+   * in and out cost O(levels) per `advance` call (≤ CHUNK_EVENTS events).
+   */
+  private occupancyIn(): Float64Array {
+    const { count, area, last } = this.state.occupancy;
+    const levels = count.length;
+    let occ = this.occupancyScratch;
+    if (occ.length < 4 * levels) occ = this.occupancyScratch = new Float64Array(4 * levels);
+    for (let i = 0; i < levels; i++) {
+      occ[4 * i] = area[i];
+      occ[4 * i + 1] = last[i];
+      occ[4 * i + 2] = count[i];
+    }
+    return occ;
+  }
+
+  /** Copies `occupancyIn`'s array back into the occupancy arrays. */
+  private occupancyOut(occ: Float64Array): void {
+    const { count, area, last } = this.state.occupancy;
+    for (let i = 0; i < count.length; i++) {
+      area[i] = occ[4 * i];
+      last[i] = occ[4 * i + 1];
+      count[i] = occ[4 * i + 2];
+    }
+  }
+
+  /**
    * The TypeScript race loop: assembly/race.ts's `race` event for event (the same draws in the same order, the same
    * float operations), over the engine's plain typed arrays. At most the events up to the next multiple of
    * CHUNK_EVENTS of `tick` (so that V8 runs the loop in `advance`'s regular optimised code, not in on-stack-replacement
@@ -665,7 +696,7 @@ export class RaceEngine implements Engine, PrimedLoop {
     const lemire = lemireBounds(n);
     const lemireScale = +this.lemireScale;
     const state = this.state;
-    const { rng, store, occupancy, measurement: m } = state;
+    const { rng, store, measurement: m } = state;
     const len = store.len;
     const records = this.records;
     let spill = this.spill;
@@ -676,9 +707,8 @@ export class RaceEngine implements Engine, PrimedLoop {
     const byBusy = this.byBusy;
     const busy = this.busy;
     let busyCount = this.busyCount | 0;
-    let count = occupancy.count;
-    let area = occupancy.area;
-    let last = occupancy.last;
+    // the occupancy arrays as one: level i's area, last time and count (a double) at occ[4i], occ[4i + 1], occ[4i + 2]
+    let occ = this.occupancyIn();
     const measuring = m.phase === MEASURING ? 1 : 0;
     // The drain's goal (its last measured job left) as one test made at every measured departure: measuredInSystem is
     // ≥ 0, so −1 is never met before the drain (a second test made only at the drain's last departure had no type
@@ -819,13 +849,12 @@ export class RaceEngine implements Engine, PrimedLoop {
         }
         const l = len[j];
         if (l === capacity) {
+          this.occupancyOut(occ);
           this.widen();
           spill = this.spill;
           spillShift = this.spillShift | 0;
           capacity = (recordJobs + this.spillCap) | 0;
-          count = occupancy.count;
-          area = occupancy.area;
-          last = occupancy.last;
+          occ = this.occupancyIn();
         }
         // FIFO: append at the tail
         if (l < recordJobs) records[(j << 3) + l + 1] = t;
@@ -833,18 +862,19 @@ export class RaceEngine implements Engine, PrimedLoop {
         len[j] = l + 1;
         arrivals++;
         if (l === 0) busy[busyCount++] = j;
-        const level = l + 1;
+        const o = ((l + 1) << 2) | 0; // level l + 1
         if (measuring === 1) {
-          area[level] += count[level] * (t - last[level]);
-          last[level] = t;
-          count[level]++;
+          const c = occ[(o + 2) | 0];
+          occ[o] += c * (t - occ[(o + 1) | 0]);
+          occ[(o + 1) | 0] = t;
+          occ[(o + 2) | 0] = c + 1;
           measuredInSystem++;
           if (++measuredArrivals === jobsTarget) {
             code = goal;
             break;
           }
         } else {
-          count[level]++;
+          occ[(o + 2) | 0] += 1;
         }
       } else {
         // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ. Its two tests (low <
@@ -863,11 +893,12 @@ export class RaceEngine implements Engine, PrimedLoop {
         }
         const j = busy[k];
         const l = len[j];
+        const o = (l << 2) | 0; // level l
         if (measuring === 1) {
-          area[l] += count[l] * (t - last[l]);
-          last[l] = t;
+          occ[o] += occ[(o + 2) | 0] * (t - occ[(o + 1) | 0]);
+          occ[(o + 1) | 0] = t;
         }
-        count[l]--;
+        occ[(o + 2) | 0] -= 1;
         const r0 = j << 3;
         const a = records[r0 + 1]; // FIFO: the oldest job leaves, the others move down one
         for (let q = r0 + 1, end = r0 + (l < recordJobs ? l : recordJobs); q < end; q++) records[q] = records[q + 1];
@@ -901,6 +932,7 @@ export class RaceEngine implements Engine, PrimedLoop {
     }
 
     rng.next = nx;
+    this.occupancyOut(occ);
     const done = chunk - chunkLeft;
     this.events += done;
     this.tick -= done;
