@@ -762,24 +762,25 @@ export class RaceEngine implements Engine, PrimedLoop {
       // Rng.nextExp's ziggurat step: layer and 24 bits of u from one output, 29 more bits from the next.
       const za = rb[nx];
       const zi = za & 255;
-      let e = ((za >>> 8) * 536870912 + (rb[nx + 1] >>> 3)) * INV_TWO53 * zigX[zi];
-      nx += 2;
-      if (e >= zigX[zi + 1]) {
+      let e = ((za >>> 8) * 536870912 + (rb[(nx + 1) | 0] >>> 3)) * INV_TWO53 * zigX[zi];
+      nx = (nx + 2) | 0;
+      if (e >= zigX[(zi + 1) | 0]) {
         rng.next = nx;
         e = expRare(rng, zi, e);
         nx = rng.next | 0;
       }
       const b2 = busyCount << 1;
-      const time = t + e / byBusy[b2 + 1];
+      const time = t + e / byBusy[(b2 + 1) | 0];
       if (time > stop) {
         t = stop;
         break;
       }
       t = time;
-      chunkLeft--;
+      chunkLeft = (chunkLeft - 1) | 0;
       // Arrival with probability p = λn/rate: a 53-bit uniform U against p, its low 21 bits drawn only when the high
       // 32 bits x leave the outcome open (x = ⌊p·2^32⌋, probability 2^−32). Same law as U < p.
-      const x = rb[nx++] >>> 0;
+      const x = rb[nx] >>> 0;
+      nx = (nx + 1) | 0;
       const threshold = byBusy[b2]; // p·2^32 (exact: a power of two)
       if (x + 1 <= threshold || (x < threshold && (x * 2097152 + (rb[nx++] >>> 11)) * INV_TWO53 < threshold * INV_TWO32)) {
         let j: number;
@@ -797,7 +798,8 @@ export class RaceEngine implements Engine, PrimedLoop {
               topUpStream(rng);
               nx = 0;
             }
-            const px = (rb[nx++] >>> 0) * n;
+            const px = (rb[nx] >>> 0) * n;
+            nx = (nx + 1) | 0;
             a = (px * INV_TWO32) | 0;
             const py = (px - a * TWO32) * pairM;
             b = (py * INV_TWO32) | 0;
@@ -818,7 +820,7 @@ export class RaceEngine implements Engine, PrimedLoop {
           }
           let best = -1;
           let bestLen = 0;
-          for (let q = 0; q < d; q++) {
+          for (let q = 0; q < d; q = (q + 1) | 0) {
             const bound = n - q * withoutReplacement;
             let r: number;
             for (;;) {
@@ -827,13 +829,14 @@ export class RaceEngine implements Engine, PrimedLoop {
                 topUpStream(rng);
                 nx = 0;
               }
-              const bm = (rb[nx++] >>> 0) * bound;
+              const bm = (rb[nx] >>> 0) * bound;
+              nx = (nx + 1) | 0;
               r = (bm * INV_TWO32) | 0;
               const low = bm - r * TWO32;
               if (low >= bound * lemireScale || low >= lemire[bound]) break;
             }
             if (withoutReplacement === 1) {
-              const pr = r + q;
+              const pr = (r + q) | 0;
               const s = perm[pr];
               perm[pr] = perm[q];
               perm[q] = s;
@@ -857,11 +860,14 @@ export class RaceEngine implements Engine, PrimedLoop {
           occ = this.occupancyIn();
         }
         // FIFO: append at the tail
-        if (l < recordJobs) records[(j << 3) + l + 1] = t;
-        else spill[(j << spillShift) + l - recordJobs] = t;
-        len[j] = l + 1;
+        if (l < recordJobs) records[((j << 3) + l + 1) | 0] = t;
+        else spill[((j << spillShift) + l - recordJobs) | 0] = t;
+        len[j] = (l + 1) | 0;
         arrivals++;
-        if (l === 0) busy[busyCount++] = j;
+        if (l === 0) {
+          busy[busyCount] = j;
+          busyCount = (busyCount + 1) | 0;
+        }
         const o = ((l + 1) << 2) | 0; // level l + 1
         if (measuring === 1) {
           const c = occ[(o + 2) | 0];
@@ -886,7 +892,8 @@ export class RaceEngine implements Engine, PrimedLoop {
             topUpStream(rng);
             nx = 0;
           }
-          const bm = (rb[nx++] >>> 0) * busyCount;
+          const bm = (rb[nx] >>> 0) * busyCount;
+          nx = (nx + 1) | 0;
           k = (bm * INV_TWO32) | 0;
           const low = bm - k * TWO32;
           if (low >= busyCount * lemireScale || low >= lemire[busyCount]) break;
@@ -900,15 +907,26 @@ export class RaceEngine implements Engine, PrimedLoop {
         }
         occ[(o + 2) | 0] -= 1;
         const r0 = j << 3;
-        const a = records[r0 + 1]; // FIFO: the oldest job leaves, the others move down one
-        for (let q = r0 + 1, end = r0 + (l < recordJobs ? l : recordJobs); q < end; q++) records[q] = records[q + 1];
+        const a = records[(r0 + 1) | 0]; // FIFO: the oldest job leaves, the others move down one
+        for (let q = (r0 + 1) | 0, end = (r0 + (l < recordJobs ? l : recordJobs)) | 0; q < end;) {
+          const q1 = (q + 1) | 0;
+          records[q] = records[q1];
+          q = q1;
+        }
         if (l > recordJobs) {
           const s0 = j << spillShift;
-          records[r0 + recordJobs] = spill[s0];
-          for (let q = s0, end = s0 + l - recordJobs - 1; q < end; q++) spill[q] = spill[q + 1];
+          records[(r0 + recordJobs) | 0] = spill[s0];
+          for (let q = s0, end = (s0 + l - recordJobs - 1) | 0; q < end;) {
+            const q1 = (q + 1) | 0;
+            spill[q] = spill[q1];
+            q = q1;
+          }
         }
-        len[j] = l - 1;
-        if (l === 1) busy[k] = busy[--busyCount]; // server j is idle: swap-remove it
+        len[j] = (l - 1) | 0;
+        if (l === 1) {
+          busyCount = (busyCount - 1) | 0; // server j is idle: swap-remove it
+          busy[k] = busy[busyCount];
+        }
         const ld = records[r0];
         const start = a > ld ? a : ld;
         records[r0] = t;
