@@ -250,6 +250,12 @@ function primeExpRare(rng: Rng): void {
   }
 }
 
+/**
+ * The ziggurat's x table (stats/rng.ts's ZIG_X, the same doubles) as a constant of this module: TurboFan reads it in
+ * `advance` at a fixed address with a constant length (an imported binding is a cell it loads and checks every event).
+ */
+const ZIG_X_TABLE = Float64Array.from(ZIG_X);
+
 /** This thread's table of 2^32 mod B, B = 0 … length − 1 (0 at B = 0), for `lemireBounds`. */
 let lemireTable = new Float64Array(1);
 
@@ -728,7 +734,7 @@ export class RaceEngine implements Engine, PrimedLoop {
     let arrivals = +this.arrivals;
     let t = +state.t;
     const stop = +limit;
-    const zigX = ZIG_X;
+    const zigX = ZIG_X_TABLE;
     const goal = LOOP_GOAL | 0;
     const chunked = LOOP_CHUNK | 0;
     // rng.ts's constants as literals (TurboFan folds a local literal; a module constant it reads from the context)
