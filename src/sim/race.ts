@@ -158,9 +158,20 @@ const streamSlots = new Float64Array(5);
  * inlined in the loop (cachegrind, bench model).
  */
 export function topUpStream(rng: Rng): void {
+  rng.handOver(streamBuffer, streamSlots, 0, 1);
+  fillStream();
+  rng.resume(streamBuffer, streamSlots, 0, 1);
+}
+
+/**
+ * `topUpStream`'s step on the stream as `handOver` left it in streamBuffer and streamSlots (read position, four
+ * words): moves the unread outputs to the front and computes the next ones after them; read position 0. The
+ * TypeScript race loop reads the stream there between its rare steps (module constants: TurboFan reads them at
+ * fixed addresses with a constant length).
+ */
+function fillStream(): void {
   const buffer = streamBuffer;
   const slots = streamSlots;
-  rng.handOver(buffer, slots, 0, 1);
   const next = slots[0] | 0;
   const end = RNG_OUTPUTS | 0;
   let k = 0;
@@ -226,7 +237,6 @@ export function topUpStream(rng: Rng): void {
   slots[2] = s1;
   slots[3] = s2;
   slots[4] = s3;
-  rng.resume(buffer, slots, 0, 1);
 }
 
 /**
@@ -748,12 +758,14 @@ export class RaceEngine implements Engine, PrimedLoop {
     const chunk = ((this.tick - 1) & (CHUNK_EVENTS - 1)) + 1;
     let chunkLeft = chunk;
     let code = LOOP_LIMIT | 0;
-    // The stream read in place, as the kernel does (rng.ts's `buffer`): each event starts with ≥ EVENT_DRAWS unread
-    // outputs at the local position nx (its fast path reads at most that many); the rare steps run through the Rng's
-    // methods, with rng.next = nx before and nx = rng.next after. Same outputs in the same order as `nextExp`,
-    // `nextInt32`, `below` and `jsqPair` would read.
-    const rb = rng.buffer;
-    let nx = rng.next | 0;
+    // The stream read in place, as the kernel does: handed over into this module's streamBuffer (`fillStream` tops
+    // it up), each event starts with ≥ EVENT_DRAWS unread outputs at the local position nx (its fast path reads at
+    // most that many); the rare ziggurat steps run through the Rng's methods, the stream handed back before and over
+    // again after. Same outputs in the same order as `nextExp`, `nextInt32`, `below` and `jsqPair` would read.
+    const rb = streamBuffer;
+    const slots = streamSlots;
+    rng.handOver(rb, slots, 0, 1);
+    let nx = slots[0] | 0;
 
     for (;;) {
       if (chunkLeft === 0) {
@@ -761,8 +773,8 @@ export class RaceEngine implements Engine, PrimedLoop {
         break;
       }
       if (nx > lastStart) {
-        rng.next = nx;
-        topUpStream(rng);
+        slots[0] = nx;
+        fillStream();
         nx = 0;
       }
       // Rng.nextExp's ziggurat step: layer and 24 bits of u from one output, 29 more bits from the next.
@@ -771,9 +783,11 @@ export class RaceEngine implements Engine, PrimedLoop {
       let e = ((za >>> 8) * 536870912 + (rb[(nx + 1) | 0] >>> 3)) * INV_TWO53 * zigX[zi];
       nx = (nx + 2) | 0;
       if (e >= zigX[(zi + 1) | 0]) {
-        rng.next = nx;
+        slots[0] = nx;
+        rng.resume(rb, slots, 0, 1);
         e = expRare(rng, zi, e);
-        nx = rng.next | 0;
+        rng.handOver(rb, slots, 0, 1);
+        nx = slots[0] | 0;
       }
       const b2 = busyCount << 1;
       const time = t + e / byBusy[(b2 + 1) | 0];
@@ -800,8 +814,8 @@ export class RaceEngine implements Engine, PrimedLoop {
           let b: number;
           for (;;) {
             if (nx > lastOne) {
-              rng.next = nx;
-              topUpStream(rng);
+              slots[0] = nx;
+              fillStream();
               nx = 0;
             }
             const px = (rb[nx] >>> 0) * n;
@@ -820,8 +834,8 @@ export class RaceEngine implements Engine, PrimedLoop {
           // fewest jobs wins. The outputs of the d draws and one redraw are made sure of first (more redraws top up
           // for themselves: probability < (n/2^32)²).
           if (nx > lastD) {
-            rng.next = nx;
-            topUpStream(rng);
+            slots[0] = nx;
+            fillStream();
             nx = 0;
           }
           let best = -1;
@@ -831,8 +845,8 @@ export class RaceEngine implements Engine, PrimedLoop {
             let r: number;
             for (;;) {
               if (nx > lastOne) {
-                rng.next = nx;
-                topUpStream(rng);
+                slots[0] = nx;
+                fillStream();
                 nx = 0;
               }
               const bm = (rb[nx] >>> 0) * bound;
@@ -894,8 +908,8 @@ export class RaceEngine implements Engine, PrimedLoop {
         let k: number;
         for (;;) {
           if (nx > lastOne) {
-            rng.next = nx;
-            topUpStream(rng);
+            slots[0] = nx;
+            fillStream();
             nx = 0;
           }
           const bm = (rb[nx] >>> 0) * busyCount;
@@ -955,7 +969,8 @@ export class RaceEngine implements Engine, PrimedLoop {
       }
     }
 
-    rng.next = nx;
+    slots[0] = nx;
+    rng.resume(rb, slots, 0, 1);
     this.occupancyOut(occ);
     const done = chunk - chunkLeft;
     this.events += done;
