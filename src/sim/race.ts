@@ -173,15 +173,15 @@ function fillStream(): void {
   const buffer = streamBuffer;
   const slots = streamSlots;
   const next = slots[0] | 0;
-  const end = RNG_OUTPUTS | 0;
+  // bounds as literals (RNG_OUTPUTS = 256): a local `end` was spilled and re-checked for overflow every round
   let k = 0;
-  for (let q = next; q < end; q++) buffer[k++] = buffer[q];
+  for (let q = next; q < 256; q++) buffer[k++] = buffer[q];
   let s0 = slots[1] | 0;
   let s1 = slots[2] | 0;
   let s2 = slots[3] | 0;
   let s3 = slots[4] | 0;
   // four outputs a round (as the kernel's topUp), then the rest one by one
-  for (; k <= end - 4; k += 4) {
+  for (; k <= 252; k += 4) {
     let m: number;
     let t: number;
     m = Math.imul(s1, 5);
@@ -221,7 +221,7 @@ function fillStream(): void {
     s2 ^= t;
     s3 = (s3 << 11) | (s3 >>> 21);
   }
-  for (; k < end; k++) {
+  for (; k < 256; k++) {
     const m = Math.imul(s1, 5);
     buffer[k] = Math.imul((m << 7) | (m >>> 25), 9);
     const t = s1 << 9;
