@@ -180,8 +180,8 @@ function fillStream(): void {
   let s1 = slots[2] | 0;
   let s2 = slots[3] | 0;
   let s3 = slots[4] | 0;
-  // four outputs a round (as the kernel's topUp), then the rest one by one
-  for (; k <= 252; k += 4) {
+  // eight outputs a round, then the rest one by one
+  for (; k <= 248; k += 8) {
     let m: number;
     let t: number;
     m = Math.imul(s1, 5);
@@ -213,6 +213,42 @@ function fillStream(): void {
     s3 = (s3 << 11) | (s3 >>> 21);
     m = Math.imul(s1, 5);
     buffer[k + 3] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 4] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 5] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 6] = Math.imul((m << 7) | (m >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    m = Math.imul(s1, 5);
+    buffer[k + 7] = Math.imul((m << 7) | (m >>> 25), 9);
     t = s1 << 9;
     s2 ^= s0;
     s3 ^= s1;
