@@ -708,6 +708,24 @@ export function coefficientResolvable(halfWidth: number, theory: number): boolea
   return halfWidth < Math.abs(theory);
 }
 
+/**
+ * A fitted coefficient read against its theory value by its 95% interval alone (no multiplicity, no rerun: the table's
+ * reading; compare's c₁ and c₂ checks add Holm over the models and a confirmatory rerun): 'not-resolvable' when
+ * `coefficientResolvable` says no, else 'agrees' when |ĉ − theory| ≤ h and 'disagrees' otherwise; 'not-judged' when ĉ
+ * or h is not a number. Print it with `statusText`.
+ * @param estimate ĉ. @param halfWidth its 95% half-width (`fitInverseN`). @param theory the theory value (same unit).
+ * @example coefficientAgreement(4.1, 0.5, 4.43) // 'agrees'; coefficientAgreement(4.1, 5, 4.43) // 'not-resolvable'
+ */
+export function coefficientAgreement(
+  estimate: number,
+  halfWidth: number,
+  theory: number,
+): 'agrees' | 'disagrees' | 'not-resolvable' | 'not-judged' {
+  if (!Number.isFinite(estimate) || !Number.isFinite(halfWidth) || !Number.isFinite(theory)) return 'not-judged';
+  if (!coefficientResolvable(halfWidth, theory)) return 'not-resolvable';
+  return Math.abs(estimate - theory) <= halfWidth ? 'agrees' : 'disagrees';
+}
+
 /** A check's rule when `coefficientResolvable` says no: `what` the fitted coefficient, `theory` its theory value's name. */
 export const NOT_RESOLVABLE_WHY = (what: string, theory: string): string =>
   `not resolvable: the 95% half-width of ${what} is not below |${theory}| at this budget (the term cannot be told from 0)`;
