@@ -459,7 +459,7 @@ export interface LimitCheck {
    * `degreesOfFreedom` (NaN when not judged).
    */
   readonly tStatistic: number;
-  /** Welch–Satterthwaite ν of â (the reference's ν taken as ∞); ∞ for the weighted fit's normal half-width. */
+  /** Welch–Satterthwaite ν of â (the reference's ν taken as ∞); ∞ for a fit with estimated weights (1.96, the rule before). */
   readonly degreesOfFreedom: number;
   /** Two-sided P(|T_ν| ≥ |t|): the single run's p-value (NaN when not judged). */
   readonly pValue: number;
