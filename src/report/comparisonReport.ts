@@ -360,8 +360,9 @@ function familyText(result: ComparisonResult): string {
  */
 export function disagreementLine(result: ComparisonResult): string {
   const bad = (xs: readonly ({ status: string } | null | undefined)[]) => xs.filter((x) => x?.status === 'disagrees').length;
+  // a check that made no test is not counted as judged: not judged, undefined (∞), no limit value, or not resolvable
   const judged = (x: { status: string } | null | undefined) =>
-    !!x && x.status !== 'not-judged' && x.status !== 'undefined' && !isUnvalued(x.status);
+    !!x && x.status !== 'not-judged' && x.status !== 'not-resolvable' && x.status !== 'undefined' && !isUnvalued(x.status);
   const parts: [string, number, number][] = [
     ['cells', bad(result.cells.map((c) => c.verdict)), result.cells.filter((c) => !Number.isNaN(c.verdict.pValue)).length],
   ];

@@ -130,6 +130,7 @@ describe('runComparison: the c₁ check is confirmed by a rerun before "disagree
     expect(short.models[0].c1Confirmation).toBeNull();
     const md = comparisonMarkdown(short, [], testMeta());
     expect(md).toContain('**not resolvable within budget**');
+    expect(disagreementLine(short)).toMatch(/c₁ checks 0 of 0/); // no test made: not counted as judged
     expect(md).not.toMatch(/c₁[^\n]*\*\*agrees\*\*/);
   });
 
