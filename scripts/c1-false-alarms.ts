@@ -41,7 +41,7 @@ const [x0, c1, c2] = [2.614, 4.43, 10];
 
 /** The rule before: weighted fit (weights 1/σ̂_n² from the same replications), s.e. from (XᵀŴX)⁻¹, t with R − 1 dof. */
 function oldRejects(points: FitPoint[], replications: number): boolean {
-  const fit = fitInverseN(points, { limit: x0, inverseSquare: 'auto' });
+  const fit = fitInverseN(points, { limit: x0, inverseSquare: 'auto', weights: 'estimated' });
   if (!fit || !(fit.c1StandardError > 0)) return false;
   return studentTwoSidedPValue((fit.c1 - c1) / fit.c1StandardError, replications - 1) < SIGNIFICANCE_LEVEL;
 }
@@ -126,5 +126,6 @@ for (const s of [
     const reference = { value: x0, halfWidth: 0, numericalError: 0 };
     const check = limitCheck(fit, reference, null, points);
     if (check.status !== 'agrees' && check.status !== 'disagrees') return null;
-    return { now: check.status === 'disagrees', before: limitCheck(fit, reference).status === 'disagrees' };
+    const weighted = fitInverseN(points, { inverseSquare: 'auto', weights: 'estimated' });
+    return { now: check.status === 'disagrees', before: limitCheck(weighted, reference).status === 'disagrees' };
   });

@@ -30,7 +30,7 @@ if (process.argv[2] === '--synthetic') {
 
 /** The rule before: weighted a + c₁/n (weights 1/σ̂_n²), half-width t_{0.975, min_n (R_n − 1)}·s.e. from (XᵀŴX)⁻¹. */
 function weightedRejects(points: { n: number; value: number; halfWidth: number; replications: number }[], limit: number): boolean {
-  const fit = fitInverseN(points, { inverseSquare: false });
+  const fit = fitInverseN(points, { inverseSquare: false, weights: 'estimated' });
   if (!fit) return false;
   const nu = Math.min(...points.map((p) => p.replications - 1));
   return Math.abs(fit.a - limit) > tQuantile(0.975, nu) * fit.aStandardError;
@@ -106,7 +106,7 @@ for (let k = 0; k < seeds; k++) {
       });
       const reference = { value: q.value, halfWidth: 0, numericalError: 0 };
       const { check } = quantileLimitCheck(points, reference, true);
-      const old = limitCheck(fitInverseN(points, { inverseSquare: 'auto' }), reference);
+      const old = limitCheck(fitInverseN(points, { inverseSquare: 'auto', weights: 'estimated' }), reference);
       checks++;
       if (check.status === 'disagrees') alarms++;
       if (old.status === 'disagrees') oldAlarms++;

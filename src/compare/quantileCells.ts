@@ -132,12 +132,12 @@ export function quantileLimitCheck(
   judged: boolean = QUANTILE_LIMIT_JUDGED,
 ): { fit: InverseNFit | null; check: LimitCheck } {
   const used = points.filter((x) => x.n >= QUANTILE_FIT_MIN_N && x.replications >= 2);
-  const weighted = new Set(used.map((x) => x.n)).size >= 2 ? fitInverseN(used, { inverseSquare: false }) : null;
-  const base = limitCheck(weighted, reference, null, used);
-  if (!weighted || (base.status !== 'agrees' && base.status !== 'disagrees'))
-    return { fit: weighted, check: { ...base, rule: QUANTILE_LIMIT_RULE } };
-  // â and its half-width are the fixed-coefficient ones the check used (the weighted fit only fixes the form)
-  const fit: InverseNFit = { ...weighted, a: reference.value + base.difference, aHalfWidth: base.fitHalfWidth };
+  const fitted = new Set(used.map((x) => x.n)).size >= 2 ? fitInverseN(used, { inverseSquare: false }) : null;
+  const base = limitCheck(fitted, reference, null, used);
+  if (!fitted || (base.status !== 'agrees' && base.status !== 'disagrees'))
+    return { fit: fitted, check: { ...base, rule: QUANTILE_LIMIT_RULE } };
+  // â and its half-width as the check used them (fitInverseN's fixed coefficients: the same numbers, said once)
+  const fit: InverseNFit = { ...fitted, a: reference.value + base.difference, aHalfWidth: base.fitHalfWidth };
   const check: LimitCheck = {
     ...base,
     status: judged ? base.status : 'not-judged',

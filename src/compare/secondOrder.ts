@@ -15,10 +15,9 @@ import {
   type FixedPointResult,
   type SecondOrderCorrection,
 } from '../meanfield/index.ts';
-import { standardErrorOfMean } from '../stats/index.ts';
+import { fixedCoefficientFit, standardErrorOfMean } from '../stats/index.ts';
 import { studentTwoSidedPValue } from '../stats/hypothesis.ts';
-import { tQuantile } from '../lazy.ts';
-import { SIGNIFICANCE_LEVEL } from './verdict.ts';
+import { coefficientResolvable, NOT_RESOLVABLE_WHY, SIGNIFICANCE_LEVEL } from './verdict.ts';
 
 /**
  * The second-order correction of a model, or null with the reason (sampling without replacement, an ill-conditioned
@@ -124,7 +123,7 @@ export const C2_RULE =
  * issue 21's false-alarm script the range also asked ΣV/(nΣπ) ≤ 5 %, which left no n where the 1/n² term can be
  * resolved, so no check was ever judged). ν is Welch–Satterthwaite
  * over the points (each σ_n estimated from R_n − 1 degrees of freedom). Status: 'not-judged' with no n in range;
- * 'not-resolvable' when t_{0.975,ν}·s.e.(ĉ₂) ≥ |ΣA/λ| (the 1/n² term is below the noise: no verdict); else the
+ * 'not-resolvable' when t_{0.975,ν}·s.e.(ĉ₂) ≥ |ΣA/λ| (`coefficientResolvable`: the 1/n² term is below the noise, no verdict); else the
  * unadjusted test at `SIGNIFICANCE_LEVEL` (`confirmPresent` applies Holm over the report's models and reruns a rejected one). The gate reads
  * the same σ_n as the test, so it slightly favours draws whose variance came out small: where it passes nearly always
  * (the script's settings) the rate stays at 5 %; where it passes one draw in three fails, about 6.7 % (synthetic).
@@ -162,23 +161,21 @@ export function judgeC2(
       rule: `${C2_RULE}; not judged: no simulated n with |ΣA|/(n|ΣV|) ≤ ${C2_RANGE}`,
     };
   }
-  // fixed coefficients (least squares in x = 1/n², unweighted): ĉ₂ = Σ a_n y_n, a_n = x_n/Σx², Var = Σ a_n² σ_n²
-  let sxx = 0;
-  for (const p of used) sxx += 1 / p.n ** 4;
-  let fitted = 0;
-  const parts: { v: number; nu: number }[] = [];
-  for (const p of used) {
-    const sigma = standardErrorOfMean(p);
-    const a = 1 / (p.n * p.n) / sxx;
-    fitted += a * (p.value - limit - c1 / p.n);
-    parts.push({ v: a * a * sigma * sigma, nu: p.replications - 1 });
-  }
-  const variance = parts.reduce((s, q) => s + q.v, 0);
-  const standardError = Math.sqrt(variance);
+  // fixed coefficients (least squares in x = 1/n², unweighted): ĉ₂ = Σ a_n y_n, a_n = x_n/Σx², Var = Σ a_n² σ_n²,
   // ν = (Σ v)² / Σ v²/ν_n (Welch–Satterthwaite: each σ_n² estimated from R_n − 1 degrees of freedom)
-  const degreesOfFreedom = variance ** 2 / parts.reduce((s, q) => s + (q.v * q.v) / q.nu, 0);
-  const fittedHalfWidth = tQuantile(0.975, degreesOfFreedom) * standardError;
-  if (!(fittedHalfWidth < Math.abs(c2))) {
+  const fit = fixedCoefficientFit(
+    used.map((p) => [1 / (p.n * p.n)]),
+    used.map((p) => p.value - limit - c1 / p.n),
+    used.map((p) => standardErrorOfMean(p)),
+    used.map((p) => p.replications - 1),
+  )!;
+  const [fitted, standardError, degreesOfFreedom, fittedHalfWidth] = [
+    fit.coefficients[0],
+    fit.standardErrors[0],
+    fit.degreesOfFreedom[0],
+    fit.halfWidths[0],
+  ];
+  if (!coefficientResolvable(fittedHalfWidth, c2)) {
     return {
       ...base,
       fitted,
@@ -188,7 +185,7 @@ export function judgeC2(
       tStatistic: Number.NaN,
       pValue: Number.NaN,
       status: 'not-resolvable',
-      rule: `${C2_RULE}; not resolvable: the 95% half-width of ĉ₂ is not below |ΣA/λ| at this budget`,
+      rule: `${C2_RULE}; ${NOT_RESOLVABLE_WHY('ĉ₂', 'ΣA/λ')}`,
     };
   }
   const tStatistic = (fitted - c2) / standardError;

@@ -6,10 +6,9 @@
  * judged (its difference from x_∞ is shown beside the fitted finite-n bias |ĉ₁|/n + |ĉ₂|/n², ĉ from the same cells),
  * and the test of the mean field is the fitted limit â against x_∞ (`limitCheck`), one per model.
  */
-import { isInfinite, standardErrorOfMean, weightedLeastSquares, type Estimate } from '../stats/index.ts';
-import { tQuantile } from '../lazy.ts';
+import { fixedCoefficientFit, isInfinite, standardErrorOfMean, type Estimate } from '../stats/index.ts';
 import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
-import type { FitPoint, InverseNFit } from './fit.ts';
+import { fitInverseN, type FitPoint, type InverseNFit } from './fit.ts';
 import { responseTimeLowerBound } from '../model/moments.ts';
 import type { SupermarketModel } from '../model/model.ts';
 
@@ -460,7 +459,7 @@ export interface LimitCheck {
    * `degreesOfFreedom` (NaN when not judged).
    */
   readonly tStatistic: number;
-  /** Welch–Satterthwaite ν of â (the reference's ν taken as ∞); ∞ for the weighted fit's normal half-width. */
+  /** Welch–Satterthwaite ν of â (the reference's ν taken as ∞); ∞ for a fit with estimated weights (1.96, the rule before). */
   readonly degreesOfFreedom: number;
   /** Two-sided P(|T_ν| ≥ |t|): the single run's p-value (NaN when not judged). */
   readonly pValue: number;
@@ -481,33 +480,19 @@ const NO_TEST = { tStatistic: Number.NaN, degreesOfFreedom: Number.NaN, pValue: 
 /**
  * The intercept of x̂_n = a + c₁/n (+ c₂/n² when `inverseSquare`) by least squares with fixed coefficients (unweighted):
  * â = Σ a_n x̂_n, a_n the a row of (XᵀX)⁻¹Xᵀ, s.e.² = Σ a_n² σ_n², ν Welch–Satterthwaite (each σ_n² from R_n − 1
- * degrees of freedom). Weights 1/σ̂_n² from the same replications would understate the s.e. (as for c₁ and c₂).
- * @returns null when the design is singular or a point has no CI.
+ * degrees of freedom): `fitInverseN`'s â with its default fixed weights. Weights 1/σ̂_n² from the same replications
+ * would understate the s.e. (as for c₁ and c₂).
+ * @returns null when the design is singular, a point has no CI, or no point has any spread.
  */
 export function fixedIntercept(
   points: readonly FitPoint[],
   inverseSquare: boolean,
 ): { a: number; standardError: number; degreesOfFreedom: number; halfWidth: number } | null {
   if (points.some((p) => !(p.replications >= 2) || !Number.isFinite(p.value) || !Number.isFinite(p.halfWidth))) return null;
-  const design = points.map((p) => [1, 1 / p.n, ...(inverseSquare ? [1 / (p.n * p.n)] : [])]);
-  const fit = weightedLeastSquares(
-    design,
-    points.map((p) => p.value),
-    new Array<number>(points.length).fill(1),
-  );
+  if (!points.some((p) => p.halfWidth > 0)) return null;
+  const fit = fitInverseN(points, { inverseSquare });
   if (!fit) return null;
-  let variance = 0;
-  let welch = 0;
-  points.forEach((p, j) => {
-    const a = fit.covariance[0].reduce((s, v, b) => s + v * design[j][b], 0);
-    const sigma = standardErrorOfMean(p);
-    variance += a * a * sigma * sigma;
-    welch += (a * a * sigma * sigma) ** 2 / (p.replications - 1);
-  });
-  if (!(variance > 0)) return null;
-  const degreesOfFreedom = (variance * variance) / welch;
-  const standardError = Math.sqrt(variance);
-  return { a: fit.coefficients[0], standardError, degreesOfFreedom, halfWidth: tQuantile(0.975, degreesOfFreedom) * standardError };
+  return { a: fit.a, standardError: fit.aStandardError, degreesOfFreedom: fit.aDegreesOfFreedom, halfWidth: fit.aHalfWidth };
 }
 
 /**
@@ -515,7 +500,8 @@ export function fixedIntercept(
  * combined CI"). Independent errors: the statistical half-widths add in quadrature, the numerical bound linearly.
  * @param fit a fit with the limit fitted (`fitInverseN(points)`), or null; it fixes the form (c₂ or not).
  * @param points the fit's points: â is then the fixed-coefficient intercept (`fixedIntercept`, LIMIT_RULE), as the
- *   c₁ and c₂ checks fit; without them the weighted fit's â and its 1.96 half-width (the quantile check's base).
+ *   c₁ and c₂ checks fit; without them the fit's own â, s.e. and ν (the same numbers for `fitInverseN`'s default fixed
+ *   weights; 1.96 and ν = ∞ for its 'estimated' weights, the rule before).
  * @param infinite why the simulated means are infinite in theory, if they are (`infiniteReason`).
  * @returns status 'not-judged' when `fit` is null (fewer n than fit parameters); 'undefined' when the reference or
  *   (`infinite`) the simulated means are infinite in theory; 'not-settled' or 'not-computed' when the reference has no
@@ -559,7 +545,7 @@ export function limitCheck(
       rule: `${LIMIT_RULE}; not judged: fewer n than fit parameters`,
     };
   }
-  // with the points: the fixed-coefficient intercept and its t half-width (LIMIT_RULE); without: the weighted fit's
+  // with the points: the fixed-coefficient intercept and its t half-width (LIMIT_RULE); without: the fit's own
   const fixed = points ? fixedIntercept(points, fit.inverseSquare) : null;
   const a = fixed?.a ?? fit.a;
   const fitHalfWidth = fixed?.halfWidth ?? fit.aHalfWidth;
@@ -567,10 +553,10 @@ export function limitCheck(
   const statistical = Math.hypot(fitHalfWidth, reference.halfWidth);
   const combinedHalfWidth = statistical + reference.numericalError;
   // the p-value of the same test: s.e. of â (t with Welch ν) and of the reference (normal), the numerical bound linearly
-  const seFit = fixed ? fixed.standardError : fit.aHalfWidth / 1.959963984540054;
+  const seFit = fixed ? fixed.standardError : fit.aStandardError;
   const seRef = reference.halfWidth / 1.959963984540054;
   const se = Math.hypot(seFit, seRef);
-  const nuFit = fixed ? fixed.degreesOfFreedom : Number.POSITIVE_INFINITY;
+  const nuFit = fixed ? fixed.degreesOfFreedom : fit.aDegreesOfFreedom;
   const degreesOfFreedom = seFit > 0 && Number.isFinite(nuFit) ? se ** 4 / (seFit ** 4 / nuFit) : Number.POSITIVE_INFINITY;
   const excess = Math.max(0, Math.abs(difference) - reference.numericalError);
   const tStatistic = excess === 0 ? 0 : se > 0 ? Math.sign(difference) * (excess / se) : Math.sign(difference) * Number.POSITIVE_INFINITY;
@@ -588,12 +574,13 @@ export function limitCheck(
 }
 
 export interface C1Check {
-  /** 'agrees' / 'disagrees' after Holm over the report's models; 'not-judged' without a fit (fewer than 2 n in range). */
   /**
    * The family rule (`confirmFamily`): 'disagrees' only when rejected after Holm over the models and the rerun of the
    * model's cells (fresh seeds, more replications) is rejected too; 'agrees-not-confirmed' when only the first run was.
+   * 'not-resolvable': the 95% half-width of ĉ₁ is not below |ΣV/λ| (`coefficientResolvable`): no test, no verdict.
+   * 'not-judged': no fit (fewer than 2 n in range, or no spread).
    */
-  readonly status: 'agrees' | 'disagrees' | 'agrees-not-confirmed' | 'not-judged';
+  readonly status: 'agrees' | 'disagrees' | 'agrees-not-confirmed' | 'not-resolvable' | 'not-judged';
   /**
    * ĉ₁ of x̂_n − E[T]∞ = c₁/n (+ c₂/n² with ≥ 3 n; with 2 n the computed c₂/n² subtracted first where c₂ is known),
    * least squares with fixed coefficients (not weighted by the estimated 1/σ_n²), over the n with ΣV/(nΣπ) ≤ the
@@ -625,6 +612,7 @@ export const C1_RULE =
   'ĉ₁ = Σ a_n y_n, y_n = x̂_n − E[T]∞, from the least-squares fit y_n = c₁/n (+ c₂/n² with ≥ 3 n; with 2 n, y_n − ΣA/(λn²) where the ' +
   'second-order term is computed) with fixed coefficients ' +
   '(not weighted by the estimated 1/σ_n²), over the n with ΣV/(nΣπ) ≤ the trusted range; s.e.² = Σ a_n² σ_n²; ' +
+  'judged only when the 95% half-width t_{0.975,ν}·s.e. is below |ΣV/λ| (else "not resolvable"); ' +
   "t = (ĉ₁ − ΣV/λ)/s.e. against Student t with Welch–Satterthwaite ν; Holm over the report's models; a rejected " +
   "model's check recomputed from its sweep cells' reruns (fresh seeds, more replications), Holm over those: " +
   '"disagrees" only when rejected twice';
@@ -638,6 +626,7 @@ export const C1_RULE =
  * report's shape, more with fewer replications (test/compare/c1Check.test.ts, scripts/c1-false-alarms.ts).
  * With two n the fit is c₁/n alone, and the c₂/n² term left in y_n biases ĉ₁ by Σ a_n c₂/n²; where the refined mean field's second order is computed (`c2` = ΣA/λ, theory.md §6) it is
  * subtracted first: y_n = x̂_n − E[T]∞ − c₂/n² (scripts/c1-false-alarms.ts: the mean t statistic of such sweeps).
+ * Status 'not-resolvable' (no test) when the half-width is not below |ΣV/λ| (`coefficientResolvable`, as `judgeC2`).
  * @param points the simulated E[T]_n with their Student-t CIs (R ≥ 2) in the trusted range. @param limit E[T]∞.
  * @param expected ΣV/λ. @param c2 ΣA/λ, the 1/n² coefficient of E[T]_n (time units × servers²), when computed.
  */
@@ -665,44 +654,81 @@ export function c1Check(points: readonly FitPoint[], limit: number, expected: nu
   // two n: c₁ alone, the computed second-order term taken out first (it would bias ĉ₁ by Σ a_n c₂/n²)
   const c2Subtracted = !withC2 && typeof c2 === 'number' && Number.isFinite(c2) ? c2 : null;
   const y = used.map((p) => p.value - limit - (c2Subtracted ?? 0) / (p.n * p.n));
-  // unit weights: (XᵀX)⁻¹ and the fixed coefficients a_n = [(XᵀX)⁻¹ x_n]₀
-  const fit = weightedLeastSquares(design, y, new Array<number>(used.length).fill(1));
+  const fit = fixedCoefficientFit(
+    design,
+    y,
+    used.map((p) => standardErrorOfMean(p)),
+    used.map((p) => p.replications - 1),
+  );
   if (!fit) return notJudged('the fit is singular');
-  let c1 = 0;
-  let variance = 0;
-  let welch = 0;
-  let chiSquare = 0;
-  used.forEach((p, j) => {
-    const a = fit.covariance[0].reduce((s, v, b) => s + v * design[j][b], 0);
-    const sigma = standardErrorOfMean(p);
-    const v = a * a * sigma * sigma;
-    c1 += a * y[j];
-    variance += v;
-    welch += (v * v) / (p.replications - 1);
-    const fitted = design[j].reduce((s, x, b) => s + x * fit.coefficients[b], 0);
-    chiSquare += ((y[j] - fitted) / sigma) ** 2;
-  });
-  const standardError = Math.sqrt(variance);
+  const [c1, standardError, degreesOfFreedom, halfWidth] = [
+    fit.coefficients[0],
+    fit.standardErrors[0],
+    fit.degreesOfFreedom[0],
+    fit.halfWidths[0],
+  ];
   if (!(standardError > 0)) return notJudged('no spread in the points');
-  const degreesOfFreedom = (variance * variance) / welch;
   const tStatistic = (c1 - expected) / standardError;
-  const pValue = studentTwoSidedPValue(tStatistic, degreesOfFreedom);
-  return {
-    status: pValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees',
+  const common = {
     c1,
     expected,
     standardError,
     degreesOfFreedom,
-    halfWidth: tQuantile(0.975, degreesOfFreedom) * standardError,
-    tStatistic,
-    pValue,
+    halfWidth,
     adjustedPValue: null,
-    reducedChiSquare: fit.degreesOfFreedom > 0 ? chiSquare / fit.degreesOfFreedom : Number.NaN,
+    reducedChiSquare: fit.residualDegreesOfFreedom > 0 ? fit.chiSquare / fit.residualDegreesOfFreedom : Number.NaN,
     c2Subtracted,
     nUsed: used.map((p) => p.n),
-    rule: C1_RULE,
   };
+  if (!coefficientResolvable(halfWidth, expected)) {
+    return {
+      ...common,
+      status: 'not-resolvable',
+      tStatistic: Number.NaN,
+      pValue: Number.NaN,
+      rule: `${C1_RULE}; ${NOT_RESOLVABLE_WHY('ĉ₁', 'ΣV/λ')}`,
+    };
+  }
+  const pValue = studentTwoSidedPValue(tStatistic, degreesOfFreedom);
+  return { ...common, status: pValue < SIGNIFICANCE_LEVEL ? 'disagrees' : 'agrees', tStatistic, pValue, rule: C1_RULE };
 }
+
+/**
+ * Whether a fitted coefficient can be told apart from its theory value at all: its 95% half-width h is below |theory|.
+ * With h ≥ |theory| the interval ĉ ± h that holds the theory value could hold 0 as well, the term cannot be told from
+ * its absence at this budget, and "agrees" would only say the simulation was too short to see it: the c₁ and c₂
+ * checks then say "not resolvable" (status 'not-resolvable', `statusText`), in compare and the table alike.
+ * The gate reads the same σ̂_n as the interval, so it slightly favours draws whose variance came out small.
+ * @param halfWidth the coefficient's 95% half-width (t_{0.975,ν}·s.e., `fitInverseN`), unit of the coefficient.
+ * @param theory the coefficient's theory value (ΣV/λ for c₁ of E[T], ΣV for E[Q]; ΣA/λ for c₂), same unit.
+ * @returns false for a half-width not below |theory|, or one that is NaN.
+ * @example coefficientResolvable(0.5, 4.43) // true; coefficientResolvable(5, 4.43) // false
+ */
+export function coefficientResolvable(halfWidth: number, theory: number): boolean {
+  return halfWidth < Math.abs(theory);
+}
+
+/**
+ * A fitted coefficient read against its theory value by its 95% interval alone (no multiplicity, no rerun: the table's
+ * reading; compare's c₁ and c₂ checks add Holm over the models and a confirmatory rerun): 'not-resolvable' when
+ * `coefficientResolvable` says no, else 'agrees' when |ĉ − theory| ≤ h and 'disagrees' otherwise; 'not-judged' when ĉ
+ * or h is not a number. Print it with `statusText`.
+ * @param estimate ĉ. @param halfWidth its 95% half-width (`fitInverseN`). @param theory the theory value (same unit).
+ * @example coefficientAgreement(4.1, 0.5, 4.43) // 'agrees'; coefficientAgreement(4.1, 5, 4.43) // 'not-resolvable'
+ */
+export function coefficientAgreement(
+  estimate: number,
+  halfWidth: number,
+  theory: number,
+): 'agrees' | 'disagrees' | 'not-resolvable' | 'not-judged' {
+  if (!Number.isFinite(estimate) || !Number.isFinite(halfWidth) || !Number.isFinite(theory)) return 'not-judged';
+  if (!coefficientResolvable(halfWidth, theory)) return 'not-resolvable';
+  return Math.abs(estimate - theory) <= halfWidth ? 'agrees' : 'disagrees';
+}
+
+/** A check's rule when `coefficientResolvable` says no: `what` the fitted coefficient, `theory` its theory value's name. */
+export const NOT_RESOLVABLE_WHY = (what: string, theory: string): string =>
+  `not resolvable: the 95% half-width of ${what} is not below |${theory}| at this budget (the term cannot be told from 0)`;
 
 /**
  * The fitted limit â = E[T]∞ + (â − E[T]∞) of a model and its 95 % interval â ± h intersected with the parameter space

@@ -321,7 +321,7 @@ export function convergenceFigure(result: ComparisonResult): Figure {
         : `Signed difference between the simulated mean response time and the mean-field reference (${solver}), against n ` +
           '(log n; symmetric-log y, linear near 0). ' +
           "Bars: the 95% CI of the simulation combined with the reference's own CI (cavity results). Dash-dotted: a fit to the same " +
-          'points, x̂_n − E[T]∞ = ĉ₁/n (+ ĉ₂/n²) by weighted least squares (no refined term V exists for this model): ĉ₁ is the fitted ' +
+          'points, x̂_n − E[T]∞ = ĉ₁/n (+ ĉ₂/n²) by least squares with fixed coefficients (no refined term V exists for this model): ĉ₁ is the fitted ' +
           'coefficient of 1/n (ĉ₂ of 1/n²), fitted to the simulated points at the n its legend entry names; it describes the ' +
           'points, it does not predict them. Crosses mark n where the difference is not resolved (|err| ≤ 3 × half-width) and is left ' +
           'out of the slope fit.') + refinementCaption(result),
@@ -497,7 +497,7 @@ export function scaledErrorFigure(result: ComparisonResult): Figure {
       'The convergence figure multiplied by n (log n, linear y): where E[T]_n − E[T]∞ ≈ c₁/n + c₂/n², the points settle on the level ' +
       'c₁ as n grows and approach it along c₁ + c₂/n. Dashed: the refined level c₁ = ΣV/λ (Gast & Van Houdt 2017); dotted: the ' +
       'second-order curve ΣV/λ + ΣA/(λn) (Gast, Bortolussi, Tribastone 2019) where A is computed; dash-dotted (models without V): ' +
-      'the weighted fit ĉ₁ + ĉ₂/n to the same points, ĉ₁ the fitted coefficient of 1/n, fitted on the n its legend entry names. Bars: n × the 95% CI of the convergence figure, so they widen with n at a fixed budget; ' +
+      'the fit ĉ₁ + ĉ₂/n to the same points (least squares with fixed coefficients), ĉ₁ the fitted coefficient of 1/n, fitted on the n its legend entry names. Bars: n × the 95% CI of the convergence figure, so they widen with n at a fixed budget; ' +
       'the y range fits the curves and the points whose bars are at most twice their size; longer bars end at the border and points beyond it are not drawn (values in the CSV and JSON).',
     rows,
     spec,

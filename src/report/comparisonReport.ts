@@ -36,7 +36,7 @@ import {
   UNVALUED_STATUSES,
   WITHOUT_V_RULE,
 } from '../compare/verdict.ts';
-import { oneInterval } from '../stats/index.ts';
+import { oneInterval, plusMinus } from '../stats/index.ts';
 import { comparisonLatexTables, latexDocument } from './latex.ts';
 import { figureSection, type Figure } from './figures.ts';
 import {
@@ -101,7 +101,8 @@ export function convergenceText(c: ModelSummary['reference']['convergence'] | un
 
 const modelOf = (result: ComparisonResult, c: CellResult) => result.models.find((x) => x.d === c.d && x.lambda === c.lambda)!;
 const slopeText = (s: ModelSummary['slope']) => (s ? `${fix(s.slope, 2)} (${s.nUsed.join(', ')})` : NOT_RESOLVED);
-const withError = (x: number, se: number, k: number) => `${fix(x, k)} (± ${fix(se, k)})`;
+/** A fitted coefficient "ĉ ± h", h its calibrated 95% half-width (`fitInverseN`), decimals by h (`plusMinus`); 'n/a' without a fit. */
+const coefficientText = (x: number | undefined, h: number | undefined) => (x === undefined || h === undefined ? 'n/a' : plusMinus(x, h));
 /** p-values: 3 significant digits, "< 1e-6" below. */
 const pText = (p: number | null) =>
   p === null || Number.isNaN(p) ? '–' : p < 1e-6 ? '< 1e-6' : p >= 0.01 ? p.toFixed(3) : p.toExponential(1);
@@ -185,22 +186,19 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
       ['warm-up of the cells (start)', cellWarmupText],
       ['slope of log\\|err\\| (± s.e.)', (m) => (m.slope ? `${fix(m.slope.slope, 2)} (± ${fix(m.slope.standardError, 2)})` : NOT_RESOLVED)],
       ['n used', (m) => (m.slope ? m.slope.nUsed.join(', ') : '–')],
-      [
-        'c₁ fit (± s.e.)',
-        (m) => (m.fitThroughReference ? withError(m.fitThroughReference.c1, m.fitThroughReference.c1StandardError, 2) : 'n/a'),
-      ],
+      ['c₁ fit ± h (95 %)', (m) => coefficientText(m.fitThroughReference?.c1, m.fitThroughReference?.c1HalfWidth)],
       ['ΣV/λ', (m) => fix(m.refined!.sumV / m.lambda, 2)],
       [
         'ĉ₁ trusted n ± h (n used)',
         (m) =>
           m.c1Check && m.c1Check.status !== 'not-judged'
-            ? `${fix(m.c1Check.c1, 2)} ± ${fix(m.c1Check.halfWidth, 2)} (${m.c1Check.nUsed.join(', ')})`
+            ? `${plusMinus(m.c1Check.c1, m.c1Check.halfWidth)} (${m.c1Check.nUsed.join(', ')})`
             : 'n/a',
       ],
       [
         'c₁ t (ν), p Holm',
         (m) =>
-          m.c1Check && m.c1Check.status !== 'not-judged'
+          m.c1Check && !Number.isNaN(m.c1Check.pValue)
             ? `${fix(m.c1Check.tStatistic, 1)} (${fix(m.c1Check.degreesOfFreedom, 1)}), ${pText(m.c1Check.adjustedPValue)}`
             : '–',
       ],
@@ -236,13 +234,10 @@ function modelColumns(result: ComparisonResult): Columns<ModelSummary> {
           : '–';
       },
     ],
-    ['ĉ₁ (± s.e.)', (m) => (m.fit ? withError(m.fit.c1, m.fit.c1StandardError, 2) : 'n/a')],
-    ['ĉ₂ (± s.e.)', (m) => (m.fit && m.fit.inverseSquare ? withError(m.fit.c2, m.fit.c2StandardError, 1) : '–')],
+    ['ĉ₁ ± h (95 %)', (m) => coefficientText(m.fit?.c1, m.fit?.c1HalfWidth)],
+    ['ĉ₂ ± h (95 %)', (m) => (m.fit && m.fit.inverseSquare ? coefficientText(m.fit.c2, m.fit.c2HalfWidth) : '–')],
     ['χ²/dof', (m) => (m.fit && m.fit.degreesOfFreedom > 0 ? fix(m.fit.chiSquare / m.fit.degreesOfFreedom, 2) : '–')],
-    [
-      'c₁ through reference (± s.e.)',
-      (m) => (m.fitThroughReference ? withError(m.fitThroughReference.c1, m.fitThroughReference.c1StandardError, 2) : 'n/a'),
-    ],
+    ['c₁ through reference ± h (95 %)', (m) => coefficientText(m.fitThroughReference?.c1, m.fitThroughReference?.c1HalfWidth)],
     ['slope of log\\|err\\| (n used)', (m) => slopeText(m.slope)],
   ];
 }
@@ -365,8 +360,9 @@ function familyText(result: ComparisonResult): string {
  */
 export function disagreementLine(result: ComparisonResult): string {
   const bad = (xs: readonly ({ status: string } | null | undefined)[]) => xs.filter((x) => x?.status === 'disagrees').length;
+  // a check that made no test is not counted as judged: not judged, undefined (∞), no limit value, or not resolvable
   const judged = (x: { status: string } | null | undefined) =>
-    !!x && x.status !== 'not-judged' && x.status !== 'undefined' && !isUnvalued(x.status);
+    !!x && x.status !== 'not-judged' && x.status !== 'not-resolvable' && x.status !== 'undefined' && !isUnvalued(x.status);
   const parts: [string, number, number][] = [
     ['cells', bad(result.cells.map((c) => c.verdict)), result.cells.filter((c) => !Number.isNaN(c.verdict.pValue)).length],
   ];
@@ -423,7 +419,8 @@ function summaryBody(result: ComparisonResult): string {
       `**${count(verdicts, 'disagrees')} disagree** (confirmed by a rerun) with the refined mean field; ` +
       `${count(verdicts, 'refined-out-of-range')} are outside the range where the 1/n expansion is trusted (ΣV/(nΣπ) > ${MAX_RELATIVE_CORRECTION * 100}%) ` +
       `and are not judged.${count(verdicts, 'agrees-not-confirmed') ? ` ${count(verdicts, 'agrees-not-confirmed')} of the agreeing cells were rejected by their first run, not by the rerun.` : ''} ` +
-      `The fitted 1/n coefficient ĉ₁ agrees with ΣV/λ for ${count(c1 as { status: string }[], 'agrees') + count(c1 as { status: string }[], 'agrees-not-confirmed')} of ${c1.length} models.` +
+      `The fitted 1/n coefficient ĉ₁ agrees with ΣV/λ for ${count(c1 as { status: string }[], 'agrees') + count(c1 as { status: string }[], 'agrees-not-confirmed')} of ${c1.length} models` +
+      `${count(c1 as { status: string }[], 'not-resolvable') ? ` (${count(c1 as { status: string }[], 'not-resolvable')} **${statusText('not-resolvable')}**: ĉ₁'s 95% half-width is not below |ΣV/λ|, the run cannot tell c₁ from 0)` : ''}.` +
       c2Text(result) +
       `\n\n${familyText(result)}`
     );
@@ -431,7 +428,7 @@ function summaryBody(result: ComparisonResult): string {
   const limits = result.models.map((m) => m.limit);
   const c1 = result.models.map(
     (m) =>
-      `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.limit.status === 'undefined' ? UNDEFINED_INFINITE : isUnvalued(m.limit.status) ? `${fix(m.fit?.c1 ?? NaN, 2)} (${statusText(m.limit.status)}: no limit)` : m.fit ? `${fix(m.fit.c1, 2)} ± ${fix(1.96 * m.fit.c1StandardError, 2)}` : 'n/a'}`,
+      `d = ${m.d}, λ = ${m.lambda}: ĉ₁ = ${m.limit.status === 'undefined' ? UNDEFINED_INFINITE : isUnvalued(m.limit.status) ? `${fix(m.fit?.c1 ?? NaN, 2)} (${statusText(m.limit.status)}: no limit)` : coefficientText(m.fit?.c1, m.fit?.c1HalfWidth)}`,
   );
   const infinite = (xs: readonly { status: string }[], what: readonly [string, string]) =>
     (count(xs, 'undefined')
@@ -545,7 +542,8 @@ ${SIMULATION_METHOD}, ties among the sampled minimisers broken uniformly at rand
   simulator or the theory, so the chance of even one false claim is the error to bound, and Holm does so under any dependence.
 - **c₁ check**: ${result.models.find((m) => m.c1Check)?.c1Check?.rule ?? ''}.
 ${SLOPE_METHOD} (> 3 × CI half-width);
-  c₁ is the weighted fit of E[T]_n − E[T]∞ = c₁/n + c₂/n² (weights 1/σ_n², σ_n = h_n/t_{0.975,R−1}), to be compared with ΣV/λ.
+  "c₁ fit" is E[T]_n − E[T]∞ = c₁/n + c₂/n² fitted over all n with fixed coefficients, ± t_{0.975,ν}·√Σ a_n²σ_n² (ν Welch–Satterthwaite,
+  σ_n = h_n/t_{0.975,R−1}), to be compared with ΣV/λ.
 - **Degrees of freedom, check by check**: the per-n t and the calibration check read Student t with ν = R − 1 (the cell's
   replications; the refined value carries no sampling error); the c₁ check reads Welch–Satterthwaite's ν (each σ_n² from
   its own R_n − 1).`;
@@ -573,7 +571,8 @@ ${solvers.map((l) => `  ${l}`).join('\n')}
 - **No refined term**: ${m0.model.arrivals === undefined || m0.model.arrivals.kind === 'exponential' ? `${noRefinedReason(result)}; judged "Without V" (theory.md §8).` : withoutVReason(m0.model.arrivals)}
 ${SIMULATION_METHOD}, the model as given; E[T] is the mean over jobs arriving after the warm-up, each followed
   to its departure; CIs are Student-t 95% over replications.${m0.workload ? ' The workload ccdf is a time average over the same window.' : ''}
-- **Limit fit**: weighted least squares x̂_n = a + c₁/n${result.models.some((m) => m.fit?.inverseSquare) ? ' + c₂/n²' : ''} (weights 1/σ_n², σ_n = h_n/t);
+- **Limit fit**: least squares x̂_n = a + c₁/n${result.models.some((m) => m.fit?.inverseSquare) ? ' + c₂/n²' : ''} with fixed coefficients (not weighted by the
+  estimated 1/σ_n²); each ĉ ± h with h = t_{0.975,ν}·√Σ a_n²σ_n², σ_n = h_n/t_{0.975,R−1}, ν Welch–Satterthwaite; χ² with the σ_n;
   **limit verdict**: ${m0.limit.rule}.
 - **Per-n cells**: ${WITHOUT_V_RULE}. With k values of n and p fitted coefficients the k cells would carry only k − p
   residual degrees of freedom (none to speak of with 2 n), so they are not counted as checks; the limit verdict is the

@@ -3,7 +3,9 @@
  * per n, then its 1/n and 1/n² fits held at the mean field, read against ΣV and ΣA (theory.md §6, §8).
  */
 import type { TableCell, TableFit } from '../compare/finiteNTable.ts';
-import { formatCount, standardErrorOfMean } from '../stats/index.ts';
+import { estimateDecimals, formatCount, plusMinus, standardErrorOfMean } from '../stats/index.ts';
+import type { InverseNFit } from '../compare/fit.ts';
+import { coefficientAgreement, statusText } from '../compare/verdict.ts';
 import { parseModel, randomAtD, selectionName } from '../model/index.ts';
 import { relaxationTime } from '../meanfield/relaxation.ts';
 import { fixedPointFloorAtD1 } from './warmupWords.ts';
@@ -54,22 +56,49 @@ function exactText(cell: TableCell): string {
   return `${f(cell.exact.meanQueueLength)}${cell.exact.closedForm ? ' closed form' : ''}`;
 }
 
+/**
+ * One fitted coefficient as the table prints it: "ĉ ± h" (h the calibrated 95% half-width of `fitInverseN`, decimals by
+ * `plusMinus`) and its theory value, with the reading of the one against the other when `judged`
+ * (`coefficientAgreement`: "not resolvable within budget" where h ≥ |theory|).
+ */
+function coefficientText(
+  name: string,
+  estimate: number,
+  halfWidth: number,
+  theoryName: string,
+  theory: number | null,
+  judged: boolean,
+): string {
+  if (theory === null) return `${name} = ${plusMinus(estimate, halfWidth)}`;
+  const reading = judged ? `: ${statusText(coefficientAgreement(estimate, halfWidth, theory))}` : '';
+  return `${name} = ${plusMinus(estimate, halfWidth)} (${theoryName} = ${f(theory, Math.max(3, estimateDecimals(halfWidth)))}${reading})`;
+}
+
+/**
+ * The held-limit fits of a (d, λ): ĉ₁ (and ĉ₂) with their 95% intervals beside ΣV (and ΣA), and the χ². The coefficients
+ * are read against the theory on the fit of the form the refined mean field predicts, c₁/n + c₂/n²; the c₁/n fit is read
+ * only where there is no such fit (fewer than 3 n), since the c₂/n² term it leaves in the data biases its ĉ₁.
+ */
 function fitText(fit: TableFit): string[] {
   const out: string[] = [];
+  const chi = (x: InverseNFit) => `χ² = ${f(x.chiSquare, 1)} on ${x.degreesOfFreedom} dof (with the runs' σ̂_n)`;
   const one = fit.inverseN;
-  if (one)
-    out.push(
-      `- fit E[Q_n] − Σπ = c₁/n: c₁ = ${f(one.c1, 4)} ± ${f(1.96 * one.c1StandardError, 4)} (ΣV = ${f(fit.sumV, 4)}), ` +
-        `χ² = ${f(one.chiSquare, 1)} on ${one.degreesOfFreedom} dof`,
-    );
   const two = fit.inverseNSquare;
+  if (one) out.push(`- fit E[Q_n] − Σπ = c₁/n: ${coefficientText('c₁', one.c1, one.c1HalfWidth, 'ΣV', fit.sumV, !two)}, ${chi(one)}`);
   if (two)
     out.push(
-      `- fit E[Q_n] − Σπ = c₁/n + c₂/n²: c₁ = ${f(two.c1, 4)} ± ${f(1.96 * two.c1StandardError, 4)} (ΣV = ${f(fit.sumV, 4)}), ` +
-        `c₂ = ${f(two.c2, 3)} ± ${f(1.96 * two.c2StandardError, 3)} (ΣA = ${f(fit.sumA, 3)}), χ² = ${f(two.chiSquare, 1)} on ${two.degreesOfFreedom} dof`,
+      `- fit E[Q_n] − Σπ = c₁/n + c₂/n²: ${coefficientText('c₁', two.c1, two.c1HalfWidth, 'ΣV', fit.sumV, true)}, ` +
+        `${coefficientText('c₂', two.c2, two.c2HalfWidth, 'ΣA', fit.sumA, true)}, ${chi(two)}`,
     );
+  if (one || two) out.push(`- ${FIT_INTERVAL_WORDS}`);
   return out;
 }
+
+/** What the table's "ĉ ± h" of a fit is, said under the fits. */
+export const FIT_INTERVAL_WORDS =
+  'ĉ ± h: least squares with fixed coefficients, h = t_{0.975,ν}·√Σ a_n²σ̂_n², ν Welch–Satterthwaite (compare/fit.ts fitInverseN); ' +
+  'agrees / disagrees: theory inside / outside ĉ ± h (no multiplicity correction); "not resolvable within budget" where h ≥ |theory| ' +
+  '(the term cannot be told from 0)';
 
 /** The warm-up of a d = 1 section's cells from the fixed point, when it is the rule's floor (`fixedPointFloorAtD1`), or ''. */
 function floorAtD1(cells: readonly TableCell[]): string {

@@ -10,6 +10,7 @@ import type { CellOutcome } from '../experiments/outcome.ts';
 import type { Figure } from './figures.ts';
 // one display text per status (page.ts `statusText`), as the Markdown and HTML tables print it: no machine word here
 import { statusText } from './page.ts';
+import { plusMinus } from '../stats/index.ts';
 
 /** Text safe in LaTeX: the ten special characters escaped, the Unicode of the report's words spelled in math. */
 export function latexText(s: string): string {
@@ -137,7 +138,7 @@ export function comparisonLatexTables(result: ComparisonResult): string {
             num(m.reference.meanResponseTime),
             num(m.refined ? m.refined.sumV / m.lambda : null, 3),
             m.c1Check && m.c1Check.status !== 'not-judged'
-              ? `$${num(m.c1Check.c1, 2)} \\pm ${num(m.c1Check.halfWidth, 2)}$`
+              ? `$${plusMinus(m.c1Check.c1, m.c1Check.halfWidth, ' \\pm ')}$`
               : through
                 ? num(through.c1, 2)
                 : '--',
@@ -151,7 +152,7 @@ export function comparisonLatexTables(result: ComparisonResult): string {
             f && fittedLimitInterval(m)
               ? `$${num(fittedLimitInterval(m)!.value)}\\ [${num(fittedLimitInterval(m)!.ci95[0])}, ${num(fittedLimitInterval(m)!.ci95[1])}]$`
               : '--',
-            f ? `$${num(f.c1, 2)} \\pm ${num(1.96 * f.c1StandardError, 2)}$` : '--',
+            f ? `$${plusMinus(f.c1, f.c1HalfWidth, ' \\pm ')}$` : '--',
             latexText(statusText(m.limit.status)),
           ];
     }),

@@ -7,6 +7,7 @@ import type { CellResult, ComparisonResult, ModelSummary } from '../compare/inde
 import { tip, type Row } from './figures.ts';
 import { estimateText, exactInfinite, fix, markdownTable, sci, statusText } from './page.ts';
 import { SECOND_ORDER_RANGE } from '../meanfield/index.ts';
+import { plusMinus } from '../stats/index.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
 
@@ -46,11 +47,9 @@ export function secondOrderModelColumns(result: ComparisonResult): Columns<Model
   return [
     ['c₂ = ΣA/λ', (m) => (m.secondOrder ? fix(m.secondOrder.c2, 2) : '–')],
     [
-      'ĉ₂ fit (± 95%)',
+      'ĉ₂ fit ± h (95 %)',
       (m) =>
-        m.secondOrder && Number.isFinite(m.secondOrder.fitted)
-          ? `${fix(m.secondOrder.fitted, 1)} (± ${fix(m.secondOrder.fittedHalfWidth, 1)})`
-          : 'n/a',
+        m.secondOrder && Number.isFinite(m.secondOrder.fitted) ? plusMinus(m.secondOrder.fitted, m.secondOrder.fittedHalfWidth) : 'n/a',
     ],
     ['c₂ check', (m) => (m.secondOrder ? `**${statusText(m.secondOrder.status)}**` : '–')],
   ];

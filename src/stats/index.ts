@@ -27,5 +27,12 @@ export { batchEstimate, batchLag1, fewBatchesNote, lag1Autocorrelation, MIN_LAG1
 export { percentileName, pooledQuantiles, quantiles } from './quantile.ts';
 export { countAtMost, bracketIndex, interpolateAt, interpolateLinear } from './bisect.ts';
 export { Rng, streamSeed, fnv1a, cellSeed, MAX_MASTER_SEED, MAX_UNIFORM_BOUND } from './rng.ts';
-export { formatCount } from './count.ts';
-export { weightedLeastSquares, standardErrorOfMean, type WeightedFit } from './leastSquares.ts';
+export { estimateDecimals, formatCount, plusMinus } from './count.ts';
+export {
+  weightedLeastSquares,
+  fixedCoefficientFit,
+  standardErrorOfMean,
+  studentOrNormalQuantile,
+  type WeightedFit,
+  type FixedCoefficientFit,
+} from './leastSquares.ts';

@@ -15,6 +15,8 @@ describe('supermarket table', () => {
     expect(r.stdout).toMatch(/\| 12 \| .*\| — \|/); // n = 12 has none
     expect(r.stdout).toContain('fit E[Q_n] − Σπ = c₁/n: c₁ =');
     expect(r.stdout).toContain('fit E[Q_n] − Σπ = c₁/n + c₂/n²');
+    // the c₁ of the c₁/n + c₂/n² fit is read against ΣV: agrees, disagrees, or not resolvable (3 runs of 2·10⁴ events)
+    expect(r.stdout).toMatch(/c₁\/n \+ c₂\/n²: c₁ = -?[\d.]+ ± [\d.]+ \(ΣV = [\d.]+: (agrees|disagrees|not resolvable within budget)\)/);
   });
 
   it('--json on one thread and on two gives the same cells; --out and --csv write the files', async () => {
@@ -39,6 +41,11 @@ describe('supermarket table', () => {
     expect(b.cells).toEqual(a.cells);
     expect(a.cells).toHaveLength(3);
     expect(a.cells[0].meanResponseTime.mean).toBeCloseTo(a.cells[0].meanQueueLength.mean / 0.7, 12);
+    // the fits carry each coefficient's calibrated 95% half-width and its Welch ν, not only the s.e.
+    const fit = a.fits[0].inverseNSquare;
+    expect(fit.weights).toBe('fixed');
+    expect(fit.c1HalfWidth).toBeGreaterThan(fit.c1StandardError);
+    expect(fit.c1DegreesOfFreedom).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(readFileSync(path.join(dir, 'out', 'results.json'), 'utf8')).cells).toEqual(a.cells);
     expect(readFileSync(path.join(dir, 'out', 'table.md'), 'utf8')).toContain('### d = 2, λ = 0.7');
     const csv = readFileSync(path.join(dir, 't.csv'), 'utf8').trim().split('\n');

@@ -77,7 +77,7 @@ describe('c1Check', () => {
       const check = c1Check(points, x0, c1);
       if (check.pValue < SIGNIFICANCE_LEVEL) rejected++;
       // the rule before: weighted fit, s.e. from (XᵀŴX)⁻¹, t with R − 1 = 9 dof
-      const fit = fitInverseN(points, { limit: x0, inverseSquare: 'auto' })!;
+      const fit = fitInverseN(points, { limit: x0, inverseSquare: 'auto', weights: 'estimated' })!;
       if (studentTwoSidedPValue((fit.c1 - c1) / fit.c1StandardError, 9) < SIGNIFICANCE_LEVEL) oldRejected++;
     }
     const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, all.length, 0.99);
@@ -96,14 +96,19 @@ describe('limitCheck with the points (the fitted limit against E[T]∞)', () => 
     const reference = { value: x0, halfWidth: 0, numericalError: 0 };
     let rejected = 0;
     let oldRejected = 0;
+    let differ = 0;
     for (const points of all) {
       const fit = fitInverseN(points, { inverseSquare: 'auto' })!;
       if (limitCheck(fit, reference, null, points).status === 'disagrees') rejected++;
-      if (limitCheck(fit, reference).status === 'disagrees') oldRejected++;
+      // the rule before: the weighted fit's â ± 1.96 s.e.
+      if (limitCheck(fitInverseN(points, { inverseSquare: 'auto', weights: 'estimated' }), reference).status === 'disagrees') oldRejected++;
+      // fitInverseN's own â and half-width (fixed weights) are the ones the check with the points reads
+      if (limitCheck(fit, reference).status !== limitCheck(fit, reference, null, points).status) differ++;
     }
     const [low, high] = coverageBand(SIGNIFICANCE_LEVEL, all.length, 0.99);
     expect(rejected / all.length).toBeGreaterThanOrEqual(low);
     expect(rejected / all.length).toBeLessThanOrEqual(high);
     expect(oldRejected / all.length).toBeGreaterThan(2 * high);
+    expect(differ).toBe(0);
   });
 });

@@ -99,9 +99,10 @@ describe('runComparison: the limit and busy-fraction checks are confirmed by a r
 
 // The c₁ (and c₂) checks were the last of compare's checks judged from one run (Holm over the models, no rerun): a
 // chance ĉ₁ far from ΣV/λ said "disagrees". They now follow the same rule: a rejected model's check is recomputed from
-// its sweep cells' reruns, "disagrees" only when that is rejected too.
+// its sweep cells' reruns, "disagrees" only when that is rejected too. (At 5 000 jobs a run the 95% half-width of ĉ₁,
+// 1.8, exceeds ΣV/λ = 1.2: "not resolvable", no test; 20 000 jobs resolve it.)
 describe('runComparison: the c₁ check is confirmed by a rerun before "disagrees"', () => {
-  const config = testComparison({ lambdas: [0.7], ns: [20, 50], jobs: 5_000, replications: 5, seed: 11 });
+  const config = testComparison({ lambdas: [0.7], ns: [20, 50], jobs: 20_000, replications: 5, seed: 11 });
   const honest = runComparison(config);
   const [small] = honest.cells;
   type Stored = { key: string; seed: number; simulation: CellSimulation };
@@ -119,6 +120,18 @@ describe('runComparison: the c₁ check is confirmed by a rerun before "disagree
   it('the honest run agrees and reruns nothing', () => {
     expect(honest.models[0].c1Check!.status).toBe('agrees');
     expect(honest.models[0].c1Confirmation).toBeNull();
+  });
+
+  it('a budget whose ĉ₁ interval is wider than |ΣV/λ| says "not resolvable", in the check and the report', () => {
+    const short = runComparison({ ...config, jobs: 5_000 });
+    const c = short.models[0].c1Check!;
+    expect(c.halfWidth).toBeGreaterThanOrEqual(Math.abs(c.expected));
+    expect(c).toMatchObject({ status: 'not-resolvable', adjustedPValue: null });
+    expect(short.models[0].c1Confirmation).toBeNull();
+    const md = comparisonMarkdown(short, [], testMeta());
+    expect(md).toContain('**not resolvable within budget**');
+    expect(disagreementLine(short)).toMatch(/c₁ checks 0 of 0/); // no test made: not counted as judged
+    expect(md).not.toMatch(/c₁[^\n]*\*\*agrees\*\*/);
   });
 
   it('a ĉ₁ rejected by its first run only reads "agrees (rejection not confirmed)"; rejected twice, "disagrees"', () => {

@@ -44,11 +44,35 @@ describe('fitInverseN with the limit held', () => {
     expect(fit.c1StandardError).toBeGreaterThan(0);
   });
 
-  it('fitInverseN(points, { limit }) weighs each point by σ = h/t_{0.975,R−1}: s.e. of c₁ = 1/√Σ(x_n/σ_n)², x = 1/n', () => {
+  it("fitInverseN(points, { limit, weights: 'estimated' }) (the rule before) weighs each point by σ = h/t_{0.975,R−1}: s.e. of c₁ = 1/√Σ(x_n/σ_n)², x = 1/n, half-width 1.96 s.e.", () => {
     const pts = [point(20, 1.6, 0.02), point(50, 1.55, 0.01), point(200, 1.52, 0.005)];
-    const fit = fitInverseN(pts, { limit: 1.5, inverseSquare: false })!;
+    const fit = fitInverseN(pts, { limit: 1.5, inverseSquare: false, weights: 'estimated' })!;
     const info = pts.reduce((s, p) => s + (1 / p.n / (p.halfWidth / t9)) ** 2, 0);
     expect(fit.c1StandardError).toBeCloseTo(1 / Math.sqrt(info), 12);
+    expect(fit.c1DegreesOfFreedom).toBe(Infinity);
+    expect(fit.c1HalfWidth).toBeCloseTo(1.959963984540054 * fit.c1StandardError, 12);
+  });
+
+  it('fitInverseN(points, { limit }) fits with fixed coefficients: ĉ₁ = Σ a_n y_n, a_n = x_n/Σx², s.e.² = Σ a_n² σ_n², Welch ν, t half-width', () => {
+    const pts = [point(20, 1.6, 0.02), point(50, 1.55, 0.01), point(200, 1.52, 0.005)];
+    const fit = fitInverseN(pts, { limit: 1.5, inverseSquare: false })!;
+    const sxx = pts.reduce((s, p) => s + 1 / p.n ** 2, 0);
+    const a = pts.map((p) => 1 / p.n / sxx);
+    const v = pts.map((p, j) => (a[j] * p.halfWidth) / t9).map((x) => x * x);
+    expect(fit.weights).toBe('fixed');
+    expect(fit.c1).toBeCloseTo(
+      pts.reduce((s, p, j) => s + a[j] * (p.value - 1.5), 0),
+      12,
+    );
+    expect(fit.c1StandardError).toBeCloseTo(Math.sqrt(v[0] + v[1] + v[2]), 12);
+    const nu = (v[0] + v[1] + v[2]) ** 2 / v.reduce((s, x) => s + (x * x) / 9, 0);
+    expect(fit.c1DegreesOfFreedom).toBeCloseTo(nu, 9);
+    expect(fit.c1HalfWidth).toBeCloseTo(tQuantile(0.975, nu) * fit.c1StandardError, 12);
+    // the goodness of fit is read with the estimated σ_n around the unweighted fit
+    const chi = pts.reduce((s, p) => s + ((p.value - 1.5 - fit.c1 / p.n) / (p.halfWidth / t9)) ** 2, 0);
+    expect(fit.chiSquare).toBeCloseTo(chi, 9);
+    expect(fit.aHalfWidth).toBeNaN();
+    expect(fit.c2HalfWidth).toBeNaN();
   });
 
   it('fitInverseN(points, { limit }) returns null with fewer distinct n than parameters', () => {

@@ -81,7 +81,7 @@ describe('c1Check', () => {
   const point = (n: number, value: number, se: number): FitPoint => ({ n, value, halfWidth: t9 * se, replications: 10 });
   it('c1Check(points, E[T]∞, ΣV/λ) reads (ĉ₁ − ΣV/λ)/s.e. against t with Welch ν; confirmPresent applies Holm over models, reruns the rejected one, skips the absent', () => {
     // exact data c1 = 4.43 over n = 100, 200, 1000 (held limit 0): ĉ₁ = 4.43 exactly
-    const pts = [100, 200, 1000].map((n) => point(n, 4.43 / n, 0.002));
+    const pts = [100, 200, 1000].map((n) => point(n, 4.43 / n, 0.0002));
     const ok = c1Check(pts, 0, 4.43);
     expect(ok.c1).toBeCloseTo(4.43, 10);
     expect(ok.pValue).toBeCloseTo(1, 10);
@@ -98,5 +98,14 @@ describe('c1Check', () => {
     expect(b.confirmation!.status).toBe('agrees');
     expect(c).toEqual({ verdict: null, confirmation: null });
     expect(c1Check([point(100, 0.0443, 0.002)], 0, 4.43).status).toBe('not-judged');
+    // fifty times the noise: the 95% half-width of ĉ₁ exceeds |ΣV/λ|, no test (`coefficientResolvable`)
+    const noisy = c1Check(
+      [100, 200, 1000].map((n) => point(n, 4.43 / n, 0.01)),
+      0,
+      4.43,
+    );
+    expect(noisy.halfWidth).toBeGreaterThan(4.43);
+    expect(noisy).toMatchObject({ status: 'not-resolvable', adjustedPValue: null });
+    expect(noisy.pValue).toBeNaN();
   });
 });

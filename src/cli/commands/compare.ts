@@ -38,6 +38,7 @@ import {
 } from '../../model/index.ts';
 import { shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { lockFolder } from '../../runs/lock.ts';
+import { plusMinus } from '../../stats/index.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
@@ -587,7 +588,7 @@ export function compareCommand(): Command {
             m.refined
               ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
                   `slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}${through ? `, fitted ĉ₁ = ${through.c1.toFixed(2)} (through E[T]∞) vs theory c₁ = ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)}` : ''}` +
-                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n fitted ĉ₁ = ${m.c1Check.c1.toFixed(2)} ± ${m.c1Check.halfWidth.toFixed(2)} vs theory ΣV/λ → ${statusText(m.c1Check.status)}` : ''}` +
+                  `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n fitted ĉ₁ = ${plusMinus(m.c1Check.c1, m.c1Check.halfWidth)} vs theory ΣV/λ → ${statusText(m.c1Check.status)}` : ''}` +
                   `${m.secondOrder ? `; theory c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
               : ref.infinite !== undefined
                 ? `  d = ${m.d}, λ = ${m.lambda}: ${infiniteMeanWords(m.model)} (${ref.infinite}) → ${statusText(m.limit.status)}`
@@ -604,7 +605,7 @@ export function compareCommand(): Command {
                     `${ref.convergence ? `; ${ref.convergence.converged ? 'converged' : 'NOT converged'}${ref.convergence.iterations !== undefined ? ` in ${ref.convergence.iterations} iterations` : ''}` : ''}), ` +
                     `fitted limit ${f && fittedLimitInterval(m) ? limitText(fittedLimitInterval(m)!) : 'n/a'} → ${statusText(m.limit.status)}, ` +
                     // the report's tables give ĉ₁ ± s.e.; this line the 95 % half-width: said so
-                    `fitted ĉ₁ = ${f ? `${f.c1.toFixed(2)} ± ${(1.96 * f.c1StandardError).toFixed(2)} (95 %)` : 'n/a'} (no theory c₁ here), slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}`,
+                    `fitted ĉ₁ = ${f ? `${plusMinus(f.c1, f.c1HalfWidth)} (95 %)` : 'n/a'} (no theory c₁ here), slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}`,
           );
         }
         // one line per kind of note, naming the option that changes it (results.json keeps every note)
