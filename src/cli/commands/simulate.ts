@@ -166,10 +166,15 @@ export function simulateCommand(): Command {
     .option('--batches <b>', 'batches of a batch-means run (≥ 2)', parseBatches, 30)
     .option(
       '--precision <rel>',
-      'run until the 95% CI of E[T] has relative half-width ≤ rel, in (0, 1) (e.g. 0.01), adding replications (or batches) one at a time',
+      'run until the 95% CI of E[T] has relative half-width ≤ rel, in (0, 1) (e.g. 0.01), adding replications (or batches) one at a time; ' +
+        'with --half-width, until both hold',
       parseRelativePrecision,
     )
-    .option('--half-width <h>', 'run until the 95% CI of E[T] has half-width ≤ h (time units)', parsePositive)
+    .option(
+      '--half-width <h>',
+      'run until the 95% CI of E[T] has half-width ≤ h (time units); with --precision, until both hold',
+      parsePositive,
+    )
     .option('--max-replications <r>', 'budget of a precision-driven run: most replications (or batches)', parseReplications, 200)
     .addOption(
       new Option(
