@@ -380,6 +380,9 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
             }
           }
           hooks.onSolve?.(++solves, candidates.size, `${it.q.key} at ${point.key}`);
+          // a solve holds this thread (a cavity estimate for seconds): between two, let a Ctrl-C be answered at once,
+          // not after the last solve (the CLI says then what was kept, cli/commands/conjecture.ts)
+          await new Promise((resolve) => setTimeout(resolve, 0));
         }
         const s = solved.get(key)!;
         if (s instanceof Error) it.decision = { source: 'simulation', reason: s.message };

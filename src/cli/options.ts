@@ -417,13 +417,7 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
     ),
   );
   if (!laws) return cmd;
-  cmd.option(
-    '--service <law>',
-    'service-time law, mean 1 unless @MEAN is appended: exp | det | erlang:K | hyperexp:SCV | weibull:SHAPE | ' +
-      'lognormal:SIGMA | bpareto:ALPHA:RATIO | pareto:ALPHA | empirical:FILE (one size per line, rescaled to mean 1; empirical:FILE@raw keeps them) ' +
-      '(e.g. weibull:0.5, hyperexp:4@2)',
-    'exp',
-  );
+  cmd.option('--service <law>', SERVICE_LAW_HELP, 'exp');
   cmd.option(
     '--prediction <model>',
     'size prediction seen by LPW and the predicted disciplines: exact | exp | uniform:ALPHA | ' + 'lognormal:SIGMA[:median|mean]',
@@ -463,6 +457,15 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
   );
   return cmd;
 }
+
+/**
+ * The help of `--service <law>`: every law `serviceFromFlag` accepts, for each command that takes one (the model
+ * commands through `addModelOptions`, mg1), so no command lists fewer than it accepts.
+ */
+export const SERVICE_LAW_HELP =
+  'service-time law, mean 1 unless @MEAN is appended: exp | det | erlang:K | hyperexp:SCV | weibull:SHAPE | ' +
+  'lognormal:SIGMA | bpareto:ALPHA:RATIO | pareto:ALPHA | empirical:FILE (one size per line, rescaled to mean 1; empirical:FILE@raw keeps them) ' +
+  '(e.g. weibull:0.5, hyperexp:4@2)';
 
 /**
  * The known long options closest to a mistyped one (`closestNames` on the names without `--`).

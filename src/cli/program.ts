@@ -10,6 +10,7 @@ import { Command, Help, InvalidArgumentError, type ParseOptions } from 'commande
 import { DISCIPLINES } from '../model/policy/discipline.ts';
 import { EXIT_CODES_HELP, REFUSAL_PREFIX, commanderRefusals, refusalLine } from './errors.ts';
 import { VERSION } from '../version.ts';
+import { resetMixedCode } from '../runs/codeIdentity.ts';
 
 /** One command as the top-level help lists it; `load` imports its module and builds the commander command. */
 interface CommandEntry {
@@ -209,6 +210,18 @@ export function shortUsage(): string {
 }
 
 /**
+ * Clears what a command leaves in process-wide state, as the next command starts, so that nothing of one command
+ * reaches another in one process (the tests run many; vitest shares a process between test files): the mixed code
+ * accepted with --allow-mixed-code (named in the report's metadata) and the exit code a command set without exiting
+ * (`mg1 --all` with a failed row). `--json`'s refusals are set on every parse too (`refusalsAsJson`). Module state that
+ * is a cache of what does not change within a process (the code identity, loaded solvers) stays.
+ */
+export function startCommand(): void {
+  resetMixedCode();
+  process.exitCode = undefined;
+}
+
+/**
  * The root command. Its subcommands start as placeholders (name and summary only); `parseAsync` swaps in the real command
  * named in the arguments before commander parses them, so commander sees exactly one fully built command.
  */
@@ -219,6 +232,7 @@ class LazyProgram extends Command {
     const name = commandNameIn(userArgs);
     const index = COMMANDS.findIndex((c) => c.name === name);
     const { EXIT, refusalsAsJson } = await import('./errors.ts');
+    startCommand();
     // --json: every refusal also as { failed, exitCode } on stdout, an unknown command's too (`supermarket bogus --json`
     // printed none); set on every parse, so one command's setting never outlives it (tests run several in one process)
     refusalsAsJson(userArgs.includes('--json'));

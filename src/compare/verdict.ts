@@ -11,6 +11,7 @@ import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import { fitInverseN, type FitPoint, type InverseNFit } from './fit.ts';
 import { responseTimeLowerBound } from '../model/moments.ts';
 import type { SupermarketModel } from '../model/model.ts';
+import { FIRST_ORDER_RANGE } from '../meanfield/refined.ts';
 
 /** The n → ∞ reference value with its error bars. */
 export interface ReferenceValue {
@@ -172,9 +173,10 @@ export const SIGNIFICANCE_LEVEL = 0.05;
 /**
  * Relative size ΣV/(nΣπ) of the 1/n correction above which a cell is not judged against π + V/n. 5 %: at d = 3,
  * λ = 0.95, n = 50 (ΣV/(nΣπ) between 5 and 10 %) the unmodelled 1/n² term showed at t ≈ 8.5 although δ_n allows
- * for it, so theory.md §6's "5–10 %" is taken at its cautious end (theory.md §8).
+ * for it, so theory.md §6's "5–10 %" is taken at its cautious end (theory.md §8). The order-1 trusted range of every
+ * command that prints a refined value (meanfield/refined.ts `firstOrderTrust`): one bound.
  */
-export const MAX_RELATIVE_CORRECTION = 0.05;
+export const MAX_RELATIVE_CORRECTION = FIRST_ORDER_RANGE;
 
 export interface CellVerdict {
   readonly status: VerdictStatus;

@@ -12,6 +12,7 @@ import {
   idleGridSettings,
   parseModel,
   randomAtD,
+  selectionName,
   settingApplies,
   usesPrediction,
   type BatchDispatch,
@@ -61,7 +62,8 @@ export interface ExpandOptions {
  * E.g. "JSQ+SRPT", "JSQ+FIFO+IP" (a memory), "JSQ+FIFO (arrivals det)" (non-Poisson arrivals, theory.md §14),
  * "JSQ+FIFO (batch 2 (spread))", "JSQ+FIFO (batch geom:2 (whole))" (batches and size laws, §15). d has its own column
  * or panel, so the rule is named without it, except where d makes it another rule: a rule that samples d servers at
- * d = 1 without a memory is random routing (`randomAtD`, `selectionName`'s "RANDOM (d = 1)"), "JSQ+FIFO (RANDOM at d = 1)".
+ * d = 1 without a memory is random routing (`randomAtD`), named as `selectionName` names it, "RANDOM (d = 1)+FIFO"
+ * (it read "JSQ+FIFO (RANDOM at d = 1)", a JSQ label for a policy that compares nothing).
  * @param d the cell's d; omitted, the label names the rule for every d.
  */
 export function policyLabel(
@@ -73,11 +75,10 @@ export function policyLabel(
   batchDispatch: BatchDispatch = 'spread',
   d?: number,
 ): string {
-  const random = d !== undefined && randomAtD({ selection, d, memory: { kind: memory } }) ? 'RANDOM at d = 1' : '';
-  const stream = [random, arrivals === 'exp' ? '' : `arrivals ${arrivals}`, batchLabel(batch, batchDispatch)]
-    .filter((x) => x !== '')
-    .join(', ');
-  return `${selection === 'random' ? 'Random' : selection.toUpperCase()}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}${stream === '' ? '' : ` (${stream})`}`;
+  const random = d !== undefined && randomAtD({ selection, d, memory: { kind: memory } });
+  const stream = [arrivals === 'exp' ? '' : `arrivals ${arrivals}`, batchLabel(batch, batchDispatch)].filter((x) => x !== '').join(', ');
+  const rule = random ? selectionName({ selection, d: 1 }) : selection === 'random' ? 'Random' : selection.toUpperCase();
+  return `${rule}+${discipline.toUpperCase()}${memory === 'none' ? '' : `+${memory.toUpperCase()}`}${stream === '' ? '' : ` (${stream})`}`;
 }
 
 function policies(spec: ExperimentSpec): { selection: Selection; discipline: Discipline; memory: string }[] {

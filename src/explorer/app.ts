@@ -408,7 +408,11 @@ function page(): void {
       : el('p', { class: 'error' }, 'no mean-field solution for this model (see below)');
     const title = view.title; // the CLI's policy name (modelTitle)
     const refinedSource = r ? el('p', { class: 'provenance' }, `refined: ${r.source}`) : '';
-    summary.replaceChildren(el('h2', { id: 'model-title' }, title), table, provenance, refinedSource);
+    // a refined value outside its trusted range says so under the table, as `fixed-point --refined` does (view.ts)
+    const refinedCaveats = r?.caveats.length
+      ? el('ul', { class: 'warnings', id: 'refined-caveats' }, ...r.caveats.map((c) => el('li', {}, `refined mean field: ${c}`)))
+      : '';
+    summary.replaceChildren(el('h2', { id: 'model-title' }, title), table, refinedCaveats, provenance, refinedSource);
     if (sim && sim.warnings.length)
       summary.append(el('ul', { class: 'warnings' }, ...sim.warnings.map((w) => el('li', {}, `simulation: ${w}`))));
   }

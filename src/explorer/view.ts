@@ -15,8 +15,8 @@ import { meanQueueLengthUnit, solveMeanField, solveMeanFieldTransient, type Mean
 import { meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { describeMemory } from '../meanfield/memory/reduction.ts';
 import { heteroRefined } from '../meanfield/hetero/refined.ts';
-import { refine, refinedEstimate } from '../meanfield/refined.ts';
-import { refineSecondOrder } from '../meanfield/refinedSecondOrder.ts';
+import { firstOrderTrust, refine, refinedEstimate } from '../meanfield/refined.ts';
+import { refineSecondOrder, secondOrderTrust } from '../meanfield/refinedSecondOrder.ts';
 import { relaxationTime } from '../meanfield/relaxation.ts';
 import { solveResponseTime, type ResponseTimeQuantile } from '../meanfield/responseTime.ts';
 import { isInfinite, isUnsettled, percentileName, type Estimate } from '../stats/index.ts';
@@ -130,6 +130,11 @@ export interface RefinedView {
   /** ΣV: E[Q]_n ≈ E[Q]_∞ + ΣV/n (jobs per server). */
   readonly sumV: number;
   readonly source: string;
+  /**
+   * Why a refined value is not trusted at n, one line per order, as `fixed-point --refined` prints them: order 1 where
+   * its 1/n term is more than 5 % of the limit (`firstOrderTrust`), order 2 outside `SECOND_ORDER_RANGE`. theory.md §6.
+   */
+  readonly caveats: string[];
 }
 
 /** The transient from the empty system on a time grid: mean jobs per server (JSQ) or mean workload per server (LWL). */
@@ -281,12 +286,15 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
       const first = refine(model);
       const firstAt = refinedEstimate(first, servers);
       let secondOrder: RefinedView['secondOrder'];
+      const caveats = [firstOrderTrust(first.sumV, first.fixedPoint.meanQueueLength, servers).caveat];
       const second = capabilities.refined.secondOrder;
       if (!second.available) notes.push(`refined mean field, 1/n² term: ${second.reason}`);
       else
         try {
-          const at = refinedEstimate(refineSecondOrder(model, { fixedPoint: first.fixedPoint }), servers);
+          const correction = refineSecondOrder(model, { fixedPoint: first.fixedPoint });
+          const at = refinedEstimate(correction, servers);
           secondOrder = { meanResponseTime: at.meanResponseTime, tail: at.tail };
+          caveats.push(secondOrderTrust(correction, servers).caveat);
         } catch (e) {
           notes.push(`refined mean field, 1/n² term: ${message(e)}`);
         }
@@ -296,6 +304,7 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
         ...(secondOrder ? { secondOrder } : {}),
         sumV: first.sumV,
         source: `${first.provenance.equation}; ${first.provenance.source}`,
+        caveats: caveats.filter((c): c is string => c !== null),
       };
     } else if (model.servers !== undefined && fixedPointId === 'hetero-occupancy') {
       // server speeds: the per-class ODE's own 1/n term, as `fixed-point --refined --n` prints it (theory.md §13)
@@ -305,6 +314,9 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
         firstOrder: { meanResponseTime: r.meanResponseTime + r.meanResponseTimeCoefficient / servers },
         sumV: r.meanQueueLengthCoefficient,
         source: 'per-class occupancy ODE as a population model (theory.md §13); E[T]_n ≈ E[T]∞ + c₁/n',
+        caveats: [firstOrderTrust(r.meanResponseTimeCoefficient, r.meanResponseTime, servers).caveat].filter(
+          (c): c is string => c !== null,
+        ),
       };
       if (!capabilities.refined.secondOrder.available)
         notes.push(`refined mean field, 1/n² term: ${capabilities.refined.secondOrder.reason}`);

@@ -51,6 +51,9 @@ export { relaxationTime } from './relaxation.ts';
 export {
   refine,
   refinedEstimate,
+  firstOrderTrust,
+  FIRST_ORDER_RANGE,
+  type FirstOrderTrust,
   computeQ,
   computeW,
   computeV,

@@ -281,9 +281,60 @@ export function refine(
 }
 
 /**
+ * The order-1 trusted range: |term|/(n·|limit|) ≤ FIRST_ORDER_RANGE, the 1/n term at most 5 % of the mean-field limit
+ * it corrects (ΣV/(nΣπ) for E[Q], the same ratio for E[T]). The expansion x∞ + V/n is asymptotic: beyond a few % of
+ * the limit the O(1/n²) remainder is no longer small (at λ = 0.9999, d = 2, n = 100 the 1/n term is 4.2 × the limit and
+ * s_i + V_i/n leaves [0, 1]). The same bound decides where compare judges a cell ("refined out of range",
+ * compare/verdict.ts `MAX_RELATIVE_CORRECTION`). theory.md §6 "Limits".
+ */
+export const FIRST_ORDER_RANGE = 0.05;
+
+/** Whether an order-1 refined value is trusted at n (`firstOrderTrust`). */
+export interface FirstOrderTrust {
+  readonly trusted: boolean;
+  /** |term|/(n·|limit|): the 1/n term against the limit (∞ when the limit is 0 and the term is not). */
+  readonly ratio: number;
+  /** The least n whose ratio is within `FIRST_ORDER_RANGE` (∞ when the limit is 0 and the term is not). */
+  readonly fromN: number;
+  /** One line when not trusted, else null. */
+  readonly caveat: string | null;
+}
+
+/**
+ * Whether the first-order refined value limit + term/n is trusted at n (`FIRST_ORDER_RANGE`), with a one-line caveat
+ * when it is not: the one rule of every command and view that prints a refined value (fixed-point, ode, model, the
+ * explorer). The caveat speaks of the expansion about the mean-field limit, not of any simulation.
+ * @param term the 1/n coefficient (ΣV, c₁ = ΣV/λ, ΣV(t), an observable's c). @param limit the mean-field value it
+ *   corrects (Σπ, E[T]∞, E[Q](t), g(π)), in the unit of `term`. @param n servers (or population size).
+ * @param where what follows "at" in the caveat (default `n = ${n}`, e.g. `n = 10, t = 40` for a transient).
+ * @example firstOrderTrust(48.65, 5.378, 10).caveat // "order 1 is outside its trusted range at n = 10: the 1/n term is 90.5 % of the limit …"
+ */
+export function firstOrderTrust(term: number, limit: number, n: number, where = `n = ${n}`): FirstOrderTrust {
+  const size = Math.abs(term);
+  const base = Math.abs(limit);
+  const ratio = size === 0 ? 0 : base === 0 ? Number.POSITIVE_INFINITY : size / (n * base);
+  const fromN = size === 0 ? 1 : base === 0 ? Number.POSITIVE_INFINITY : Math.ceil(size / (FIRST_ORDER_RANGE * base) - 1e-9);
+  const trusted = ratio <= FIRST_ORDER_RANGE;
+  const percent = `${100 * FIRST_ORDER_RANGE} %`;
+  return {
+    trusted,
+    ratio,
+    fromN,
+    caveat: trusted
+      ? null
+      : `order 1 is outside its trusted range at ${where}: ` +
+        (Number.isFinite(ratio)
+          ? `the 1/n term is ${(100 * ratio).toPrecision(3)} % of the limit; the expansion about the mean-field limit is ` +
+            `trusted while it is ≤ ${percent} (here from n = ${fromN}; theory.md §6)`
+          : `the limit is 0, so the 1/n term is not small against it at any n; the expansion about the mean-field limit ` +
+            `is trusted while it is ≤ ${percent} of it (theory.md §6)`),
+  };
+}
+
+/**
  * Refined estimates at n servers: E[Q_n] ≈ Σπ + ΣV/n, E[T_n] = E[Q_n]/λ (Little, exact), s_i ≈ π_i + V_i/n; with a
  * second-order correction (`secondOrderRefine`: A and ΣA) the 1/n² terms ΣA/n² and A_i/n² are added too.
- * Source: theory.md §6. Trust only where ΣV/n is a few % of Σπ (and ΣA/n² ≪ ΣV/n) (theory.md §6 "Limits").
+ * Source: theory.md §6. Trust only where ΣV/n is a few % of Σπ (`firstOrderTrust`; and ΣA/n² ≪ ΣV/n) (theory.md §6 "Limits").
  * @param correction from `refine` (or `secondOrderRefine`). @param n number of servers, integer ≥ max(1, d).
  * @returns `meanQueueLength` (jobs per server), `meanResponseTime` (model time units),
  *   `tail` s_0..s_K (length K + 1, tail[0] = 1), projected onto [0, 1] (the expansion may leave it at small n;

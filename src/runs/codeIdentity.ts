@@ -23,7 +23,17 @@ export function allowMixedCode(allow: boolean): void {
   allowMixed = allow;
 }
 
-/** The other code identities this process accepted (with `--allow-mixed-code`), for the report's metadata. */
+/**
+ * Forgets `--allow-mixed-code` and the other codes accepted so far. Called as each command starts (program.ts
+ * `startCommand`): both are the command's, not the process's, and a process that runs several commands (the tests: vitest
+ * shares one process between test files) named an earlier command's mixed code in every later report.
+ */
+export function resetMixedCode(): void {
+  allowMixed = false;
+  mixed.clear();
+}
+
+/** The other code identities this command accepted (with `--allow-mixed-code`), for the report's metadata. */
 export function mixedCodeSeen(): string[] {
   return [...mixed];
 }

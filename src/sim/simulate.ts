@@ -44,6 +44,7 @@ import {
   unsettledEstimate,
   oneInterval,
   precisionReached,
+  unmetTargets,
   cdfSectioningInterval,
   cdfSectioningLevels,
   openEndNotes,
@@ -1135,7 +1136,11 @@ export class SimulationCollector {
       if (stoppedBy === 'budget') {
         warnings.push(
           `precision target not reached within the budget (${R} ${batchMode ? 'batches' : 'replications'}): E[T] ± ${meanT.halfWidth.toPrecision(3)} ` +
-            `(${((100 * meanT.halfWidth) / Math.abs(meanT.mean)).toFixed(2)} %)`,
+            `(${((100 * meanT.halfWidth) / Math.abs(meanT.mean)).toFixed(2)} %)` +
+            // both targets given: every one must hold, so name the one that kept the run going
+            (target.relative !== undefined && target.halfWidth !== undefined
+              ? `; not met: ${unmetTargets(meanT, target).join(' and ')}`
+              : ''),
         );
       }
     }

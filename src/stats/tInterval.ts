@@ -313,7 +313,7 @@ export function feasible<E extends Estimate>(e: E, lower = 0, upper = Infinity):
   return { ...e, ci95: [Math.min(Math.max(e.ci95[0], lower), upper), Math.max(Math.min(e.ci95[1], upper), lower)] };
 }
 
-/** Precision target of a sequential run: relative half-width h/|x̄| and/or absolute half-width h (either met stops). */
+/** Precision target of a sequential run: relative half-width h/|x̄| and/or absolute half-width h (every one given must hold). */
 export interface PrecisionTarget {
   /** Target relative half-width h/|x̄| (e.g. 0.01 for ±1 %). */
   readonly relative?: number;
@@ -326,10 +326,19 @@ export interface PrecisionTarget {
  * Source: theory.md §8 ("stop at a target relative half-width within a minimum and maximum length").
  */
 export function precisionReached(e: Estimate, target: PrecisionTarget): boolean {
-  if (target.relative === undefined && target.halfWidth === undefined) return false;
-  if (target.relative !== undefined && !(e.halfWidth <= target.relative * Math.abs(e.mean))) return false;
-  if (target.halfWidth !== undefined && !(e.halfWidth <= target.halfWidth)) return false;
-  return true;
+  return unmetTargets(e, target).length === 0 && (target.relative !== undefined || target.halfWidth !== undefined);
+}
+
+/**
+ * The targets of `target` that `e` does not meet, in words (e.g. "half-width ± 0.005"), for a run that stopped on its
+ * budget: with both a relative and an absolute target, which one kept it going.
+ */
+export function unmetTargets(e: Estimate, target: PrecisionTarget): string[] {
+  const unmet: string[] = [];
+  if (target.relative !== undefined && !(e.halfWidth <= target.relative * Math.abs(e.mean)))
+    unmet.push(`relative ± ${Number((100 * target.relative).toPrecision(3))} %`);
+  if (target.halfWidth !== undefined && !(e.halfWidth <= target.halfWidth)) unmet.push(`half-width ± ${target.halfWidth}`);
+  return unmet;
 }
 
 /**

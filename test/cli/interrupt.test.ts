@@ -162,3 +162,40 @@ describe('conjecture interrupted by SIGINT', () => {
     expect(again.stdout).toMatch(new RegExp(`\\(6 simulations, ${kept} resumed\\)`));
   });
 });
+
+describe('conjecture interrupted in its mean-field solves', () => {
+  // It said nothing and exited 130 only once every solve was done (each LPW cavity estimate holds the thread for seconds,
+  // and no Ctrl-C handler was in place before the simulations): now it stops after the solve under way and says which
+  // solves are kept.
+  it('exits 130 before the last solve, names the slow solves kept, and a rerun resumes them', async () => {
+    const file = path.join(dir, 'claim-mf.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'interrupt-mf',
+        claim: 'T(jsq, sprpt) < T(lpw, sprpt)',
+        grid: { lambda: [0.5, 0.7, 0.9], d: [2], service: ['exp'], prediction: ['exp'] },
+        evaluation: { n: 50, jobs: 20000, replications: 2, seed: 3 },
+      }),
+    );
+    const conjOut = path.join(dir, 'conjecture-mf');
+    const cells = path.join(conjOut, 'cells');
+    const args = ['conjecture', file, '--out', conjOut, '--threads', '1', '--no-progress'];
+    const r = await interruptWhen(args, () => storedIn(cells) > 0);
+    expect(r.code).toBe(130);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const kept = storedIn(cells);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(6); // 6 slow solves in all (the cavity's, with its restarts): it did not wait for them
+    const said =
+      /interrupted: in the mean-field solves: (\d+) slow mean-field solves? (?:is|are) saved in (.*); rerun the same command to resume/.exec(
+        r.stderr,
+      );
+    expect(said, r.stderr).not.toBeNull();
+    expect(said![2]).toBe(cells);
+    expect(Number(said![1])).toBe(kept);
+    const again = await runCli(args);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`${kept} mean-field solves? \\(cavity estimates\\) resumed`));
+  });
+});

@@ -31,8 +31,10 @@ describe('one name at d = 1', () => {
   });
 
   it('policyLabel names a sampling rule at d = 1 as random routing, other d and rules as before', () => {
-    expect(policyLabel('jsq', 'fifo', 'none', 'exp', 1, 'spread', 1)).toBe('JSQ+FIFO (RANDOM at d = 1)');
-    expect(policyLabel('lwl', 'srpt', 'none', 'det', 1, 'spread', 1)).toBe('LWL+SRPT (RANDOM at d = 1, arrivals det)');
+    // the rule is random routing, so the label starts with it (it read "JSQ+FIFO (RANDOM at d = 1)": a JSQ label)
+    expect(policyLabel('jsq', 'fifo', 'none', 'exp', 1, 'spread', 1)).toBe('RANDOM (d = 1)+FIFO');
+    expect(policyLabel('lwl', 'srpt', 'none', 'det', 1, 'spread', 1)).toBe('RANDOM (d = 1)+SRPT (arrivals det)');
+    expect(policyLabel('lpw', 'fifo', 'none', 'exp', 2, 'spread', 1)).toBe('RANDOM (d = 1)+FIFO (batch 2 (spread))');
     expect(policyLabel('jsq', 'fifo', 'none', 'exp', 1, 'spread', 2)).toBe('JSQ+FIFO');
     expect(policyLabel('jsq', 'fifo', 'ip', 'exp', 1, 'spread', 1)).toBe('JSQ+FIFO+IP');
     expect(policyLabel('random', 'fifo', 'none', 'exp', 1, 'spread', 1)).toBe('Random+FIFO');

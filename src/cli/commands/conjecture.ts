@@ -138,9 +138,32 @@ export function conjectureCommand(): Command {
           if (s.kind === 'estimate') solveStore.put(key, settings, s); // only estimates (cavity solves) are slow enough to keep
           return s;
         };
+        // What a Ctrl-C keeps, said by the phase it comes in (one handler around the whole evaluation and report): the
+        // slow mean-field solves (cavity estimates), then the simulations, then a report not finished. It said nothing
+        // in the mean-field phase and the report's, and exited 130 only once every solve was done.
+        let phase: 'mean field' | 'simulations' | 'report' = 'mean field';
+        let simulations: { saved: () => number; of: number; dir: string } | undefined;
+        let stopProgress = () => solveProgress.stop();
+        const index = path.join(out, 'index.html');
+        const kept = (): string => {
+          const n = solveStore.saved;
+          const solves = `${n} slow mean-field solve${n === 1 ? ' is' : 's are'} saved in ${cells}`;
+          if (phase === 'mean field')
+            return n === 0
+              ? 'in the mean-field solves, before any was stored (only the slow ones are): rerun the command to start again'
+              : `in the mean-field solves: ${solves}; rerun the same command to resume`;
+          const what = simulations
+            ? `${simulations.saved()} of ${simulations.of} simulations (and the slow mean-field solves) are saved in ${simulations.dir}`
+            : n === 0
+              ? 'nothing was stored (no mean-field solve was slow enough to keep)'
+              : solves;
+          if (phase === 'simulations') return `${what}; rerun the same command to resume`;
+          return `${what}, but the report was not finished (${index} missing or incomplete): rerun the same command to write it`;
+        };
         const simulate = async (all: readonly SimulationRequest[]): Promise<SimulationSummary[]> => {
           let requests = all;
           solveProgress.stop();
+          phase = 'simulations';
           const found = new Map<string, SimulationSummary>();
           const keyOf = (r: SimulationRequest) => `sim-${r.key}`;
           const shard = o.shard
@@ -164,109 +187,109 @@ export function conjectureCommand(): Command {
           const progress = createProgress(`conjecture ${conjecture.spec.name}: simulations`, o.progress);
           const byKey = new Map(todo.map((r) => [r.key, r]));
           // simulations run in worker threads, so this thread stays free to answer Ctrl-C with what was kept
-          const kept = () =>
-            `${simStore.saved} of ${requests.length} simulations (and the slow mean-field solves) are saved in ${shard ? shard.cellsDir : cells}; ` +
-            'rerun the same command to resume';
-          await withInterruptMessage(
-            kept,
-            () =>
-              runSimulations(
-                todo,
-                (key, result) => {
-                  const r = byKey.get(key)!;
-                  const summary = summarise(result);
-                  simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
-                  found.set(key, summary);
-                },
-                o.threads,
-                (poolDone) => progress.update(poolDone, total, `${found.size}/${requests.length} simulations`),
-              ),
-            () => progress.stop(),
+          simulations = { saved: () => simStore.saved, of: requests.length, dir: shard ? shard.cellsDir : cells };
+          stopProgress = () => progress.stop();
+          await runSimulations(
+            todo,
+            (key, result) => {
+              const r = byKey.get(key)!;
+              const summary = summarise(result);
+              simStore.put(keyOf(r), { model: r.model, options: r.options }, summary, { request: r });
+              found.set(key, summary);
+            },
+            o.threads,
+            (poolDone) => progress.update(poolDone, total, `${found.size}/${requests.length} simulations`),
           );
           progress.stop();
+          phase = 'report';
           if (shard) {
             shard.finish();
             throw new ShardDone(shard.summary(simStore.written, resumed));
           }
           return requests.map((r) => found.get(r.key)!);
         };
-        let result;
-        try {
-          result = await evaluateConjecture(conjecture, {
-            solve,
-            simulate,
-            onSolve: (done, total, label) => solveProgress.update(done, total, label),
-          });
-        } catch (e) {
-          if (!(e instanceof ShardDone)) throw e;
+        // the evaluation and the report: one Ctrl-C handler for every phase (`kept`)
+        const evaluateAndReport = async (): Promise<void> => {
+          let result;
+          try {
+            result = await evaluateConjecture(conjecture, {
+              solve,
+              simulate,
+              onSolve: (done, total, label) => solveProgress.update(done, total, label),
+            });
+          } catch (e) {
+            if (!(e instanceof ShardDone)) throw e;
+            solveProgress.stop();
+            printShardSummary(e.summary, o.json);
+            return;
+          }
           solveProgress.stop();
-          printShardSummary(e.summary, o.json);
-          return;
-        }
-        solveProgress.stop();
-        if (o.shard) {
-          // no simulation in this grid: nothing to shard; shard 1 says so, every shard exits cleanly
-          const message = `shard ${o.shard.index}/${o.shard.count}: this conjecture needs no simulation (mean field only); run it without --shard`;
-          if (o.json) printJson({ shard: o.shard, cells: 0, message });
-          else process.stdout.write(`${message}\n`);
-          return;
-        }
-        const figures = conjectureFigures(result);
-        const rows = conjectureRows(result);
-        const meta = { ...runMeta(), resumedSimulations: simStore.resumed, resumedSolves: solveStore.resumed };
-        // which code made the numbers, as `run` records it: this process's (stored cells of other code are refused on
-        // reading, or with --allow-mixed-code named in mixedCode)
-        const code = { code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}) };
-        const md = conjectureMarkdown(result, figures, meta);
-        const written = await writeReportFolder(out, {
-          figures,
-          results: { ...(conjectureResultsJson(result) as object), ...code },
-          metadata: meta,
-          markdown: md,
-          title: `supermarket-lab conjecture: ${result.name}`,
-          extraFiles: { 'points.csv': stringify(rows, { header: true, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] }) },
-        });
-        const s = result.summary;
-        if (o.json) {
-          printJson({
-            out,
-            files: written,
-            name: result.name,
-            claim: result.claim,
-            ...code,
-            summary: s,
-            wallSeconds: meta.wallSeconds,
-            simulations: result.simulations.map((r) => ({ key: r.key, seed: r.options.seed })),
-            points: result.points.map((p) => ({
-              ...p.point,
-              verdict: p.verdict,
-              ...(p.infinite ? { infinite: p.infinite } : {}),
-              comparisons: p.comparisons,
-              quantities: p.quantities.map((q) => {
-                const j = quantityJson(q, p);
-                // an infinite quantity: the ∞ object as its value and no interval (io/jsonText.ts, one form)
-                return {
-                  key: j.key,
-                  value: j.value,
-                  ...('interval' in j ? { interval: j.interval } : {}),
-                  source: j.source,
-                  method: j.method,
-                  // why a percentile interval is open at an end, as results.json and the text say it
-                  ...(j.openEnd === undefined ? {} : { openEnd: j.openEnd }),
-                  ...(j.openEndWhy === undefined ? {} : { openEndWhy: j.openEndWhy }),
-                };
-              }),
-            })),
+          phase = 'report';
+          if (o.shard) {
+            // no simulation in this grid: nothing to shard; shard 1 says so, every shard exits cleanly
+            const message = `shard ${o.shard.index}/${o.shard.count}: this conjecture needs no simulation (mean field only); run it without --shard`;
+            if (o.json) printJson({ shard: o.shard, cells: 0, message });
+            else process.stdout.write(`${message}\n`);
+            return;
+          }
+          const figures = conjectureFigures(result);
+          const rows = conjectureRows(result);
+          const meta = { ...runMeta(), resumedSimulations: simStore.resumed, resumedSolves: solveStore.resumed };
+          // which code made the numbers, as `run` records it: this process's (stored cells of other code are refused on
+          // reading, or with --allow-mixed-code named in mixedCode)
+          const code = { code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}) };
+          const md = conjectureMarkdown(result, figures, meta);
+          const written = await writeReportFolder(out, {
+            figures,
+            results: { ...(conjectureResultsJson(result) as object), ...code },
+            metadata: meta,
+            markdown: md,
+            title: `supermarket-lab conjecture: ${result.name}`,
+            extraFiles: { 'points.csv': stringify(rows, { header: true, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] }) },
           });
-          return;
-        }
-        process.stdout.write(
-          `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided}${s.undefined ? `, undefined (infinite) ${s.undefined}` : ''} of ${s.total} grid points ` +
-            `(${result.simulations.length} simulations${resumedNote(meta)}) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n` +
-            openEndLines(result)
-              .map((l) => `  note: ${l}\n`)
-              .join(''),
-        );
+          const s = result.summary;
+          if (o.json) {
+            printJson({
+              out,
+              files: written,
+              name: result.name,
+              claim: result.claim,
+              ...code,
+              summary: s,
+              wallSeconds: meta.wallSeconds,
+              simulations: result.simulations.map((r) => ({ key: r.key, seed: r.options.seed })),
+              points: result.points.map((p) => ({
+                ...p.point,
+                verdict: p.verdict,
+                ...(p.infinite ? { infinite: p.infinite } : {}),
+                comparisons: p.comparisons,
+                quantities: p.quantities.map((q) => {
+                  const j = quantityJson(q, p);
+                  // an infinite quantity: the ∞ object as its value and no interval (io/jsonText.ts, one form)
+                  return {
+                    key: j.key,
+                    value: j.value,
+                    ...('interval' in j ? { interval: j.interval } : {}),
+                    source: j.source,
+                    method: j.method,
+                    // why a percentile interval is open at an end, as results.json and the text say it
+                    ...(j.openEnd === undefined ? {} : { openEnd: j.openEnd }),
+                    ...(j.openEndWhy === undefined ? {} : { openEndWhy: j.openEndWhy }),
+                  };
+                }),
+              })),
+            });
+            return;
+          }
+          process.stdout.write(
+            `${result.name}: ${result.claim}\n  holds ${s.holds}, fails ${s.fails}, undecided ${s.undecided}${s.undefined ? `, undefined (infinite) ${s.undefined}` : ''} of ${s.total} grid points ` +
+              `(${result.simulations.length} simulations${resumedNote(meta)}) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n` +
+              openEndLines(result)
+                .map((l) => `  note: ${l}\n`)
+                .join(''),
+          );
+        };
+        await withInterruptMessage(kept, evaluateAndReport, () => stopProgress());
       }),
     );
 }

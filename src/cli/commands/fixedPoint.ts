@@ -12,6 +12,7 @@ import {
 } from '../../model/index.ts';
 import { heteroRefined } from '../../meanfield/hetero/refined.ts';
 import {
+  firstOrderTrust as orderOneTrust,
   refine,
   refinedEstimate,
   refineSecondOrder,
@@ -21,7 +22,6 @@ import {
   solveSqdFixedPoint,
 } from '../../meanfield/index.ts';
 import { InvalidModelError } from '../../errors.ts';
-import { MAX_RELATIVE_CORRECTION } from '../../compare/verdict.ts';
 import { isSqdModel, meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { meanQueueLengthUnit, solveMeanField } from '../../meanfield/solve.ts';
 import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
@@ -366,23 +366,10 @@ interface RefinedAtN {
   secondOrder?: { coefficient: number; meanResponseTime: number; meanQueueLength: number; trusted: boolean; caveat: string | null };
 }
 
-/**
- * Whether the first-order refined estimate is trusted at n: its 1/n term against the limit, |ΣV|/(nΣπ) (the same ratio
- * for E[T], both over λ), within compare's range `MAX_RELATIVE_CORRECTION` (compare/verdict.ts, theory.md §8: beyond it
- * compare judges no cell, "refined out of range"), with a one-line caveat when it is not. At λ = 0.9999, d = 2, n = 100
- * the term is 4.2 × the limit and s_i + V_i/n leaves [0, 1].
- * @param term ΣV (or c₁ = ΣV/λ). @param limit Σπ = E[Q]∞ (or E[T]∞), in the unit of `term`. @param n servers.
- */
+/** The order-1 trust of a refined value at n (meanfield/refined.ts `firstOrderTrust`): `trusted` and the caveat. */
 function firstOrderTrust(term: number, limit: number, n: number): { trusted: boolean; caveat: string | null } {
-  const ratio = Math.abs(term) / (n * limit);
-  const trusted = ratio <= MAX_RELATIVE_CORRECTION;
-  return {
-    trusted,
-    caveat: trusted
-      ? null
-      : `order 1 is outside its trusted range at n = ${n}: the 1/n term is ${(100 * ratio).toPrecision(3)} % of the limit ` +
-        `(ΣV/(nΣπ) > ${100 * MAX_RELATIVE_CORRECTION} %, where compare judges no cell: theory.md §8); check it with --order 2, exact (small n) or simulate`,
-  };
+  const { trusted, caveat } = orderOneTrust(term, limit, n);
+  return { trusted, caveat };
 }
 
 /** With server speeds: the per-class ODE's 1/n term (heteroRefined, theory.md §13). */

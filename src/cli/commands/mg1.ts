@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { DISCIPLINES, DISCIPLINE_TABLE, disciplineHelp, parseModel, predictedDisciplines, type Discipline } from '../../model/index.ts';
 import { mg1, type Mg1Result } from '../../meanfield/mg1/index.ts';
 import { action } from '../errors.ts';
-import { examples, parseNumber, parsePositive, refuseIdleSettings, serviceFromFlag } from '../options.ts';
+import { SERVICE_LAW_HELP, examples, parseNumber, parsePositive, refuseIdleSettings, serviceFromFlag } from '../options.ts';
 import { jsonOption, printJson } from '../output.ts';
 import { estimandFiniteness } from '../../model/moments.ts';
 import { infiniteJson, meanJson } from '../../io/index.ts';
@@ -63,11 +63,7 @@ export function mg1Command(solveMg1: typeof mg1 = mg1): Command {
         'E[slowdown] = E[T/S] is ∞ when E[1/S] = ∞ (density at 0: exponential, Weibull k ≤ 1) and small jobs still wait.',
     )
     .requiredOption('--lambda <λ>', 'arrival rate (jobs per mean service time); load ρ = λ·E[S] must be < 1', parseNumber)
-    .option(
-      '--service <law>',
-      'service law: exp, det, erlang:K, hyperexp:SCV, weibull:SHAPE, lognormal:SIGMA, bpareto:ALPHA:RATIO, pareto:ALPHA (optional @MEAN)',
-      'exp',
-    )
+    .option('--service <law>', SERVICE_LAW_HELP, 'exp')
     .addOption(new Option('--discipline <name>', disciplineHelp()).choices(DISCIPLINES).default('fifo'))
     .option(
       '--prediction <model>',

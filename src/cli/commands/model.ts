@@ -19,6 +19,7 @@ import {
 } from '../../meanfield/population/index.ts';
 import { MAX_EVENTS, type PopulationSimulationResult } from '../../sim/index.ts';
 import { secondOrderTrust } from '../../meanfield/refinedSecondOrder.ts';
+import { firstOrderTrust } from '../../meanfield/refined.ts';
 import { simulationWarmup } from '../../meanfield/warmup.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import {
@@ -167,8 +168,23 @@ export function modelCommand(): Command {
         const refined = wantRefined ? populationRefined(model, solved!) : undefined;
         const second = refined && order === 2 ? populationSecondOrder(model, refined) : undefined;
         const estimates = refined ? (o.n ?? []).map((n) => (second ? secondOrderAt(second, n) : refinedAt(refined, n))) : [];
+        // order 1 outside its trusted range (|c|/(n|g(π)|) > FIRST_ORDER_RANGE: the 1/n term not small against the
+        // limit), per observable and n, as fixed-point and ode say it (firstOrderTrust, theory.md §6); with --order 2 the
+        // estimates printed are order 2's, whose own range speaks below
+        const firstCaveats =
+          refined && !second
+            ? (o.n ?? []).flatMap((n) =>
+                names.flatMap((nm) => {
+                  const g = refined.observables[nm];
+                  // a 1/n term at round-off (an observable the process conserves) is no expansion to trust or not
+                  if (Math.abs(g.coefficient) / n <= 1e-10 * Math.max(1, Math.abs(g.meanField))) return [];
+                  const t = firstOrderTrust(g.coefficient, g.meanField, n);
+                  return t.trusted ? [] : [`${nm}: ${t.caveat!}`];
+                }),
+              )
+            : [];
         // order 2 outside its trusted range (|c₂|/(n|c₁|) > SECOND_ORDER_RANGE, theory.md §6), per observable and n
-        const caveats = second
+        const secondCaveats = second
           ? (o.n ?? []).flatMap((n) =>
               Object.keys(second.observables).flatMap((nm) => {
                 // a 1/n² term at round-off (e.g. an observable the process conserves) is no expansion to trust or not
@@ -179,6 +195,7 @@ export function modelCommand(): Command {
               }),
             )
           : [];
+        const caveats = [...firstCaveats, ...secondCaveats];
         let transient: ReturnType<typeof populationTransient> | undefined;
         if (o.transient) {
           const steps = Math.round(o.tEnd / o.dt);
@@ -259,7 +276,7 @@ export function modelCommand(): Command {
                     lyapunovResidual: refined.lyapunovResidual,
                     diagnostics: refined.diagnostics,
                     estimates,
-                    ...(second ? { caveats } : {}),
+                    caveats,
                     ...(second
                       ? {
                           secondOrder: {

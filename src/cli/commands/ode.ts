@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
   fifoQueueLengthTwin,
+  firstOrderTrust,
   meanFieldCapabilities,
   refinedTransient,
   refinedTransientAt,
@@ -499,7 +500,27 @@ function runUntilSteady(model: SupermarketModel, from: number[] | undefined, o: 
 /** SQ(d) transient with its refined 1/n term at n servers: E[Q](t), mean field and refined, and the refined tail. */
 function printRefinedTransient(model: SupermarketModel, times: number[], from: number[] | undefined, o: Opts): void {
   const r = refinedTransient(model, { times, from, tolerance: o.tolerance });
-  printTailTransient(model, r.meanField, o, { n: o.n!, r, at: refinedTransientAt(r, o.n!) });
+  printTailTransient(model, r.meanField, o, { n: o.n!, r, at: refinedTransientAt(r, o.n!), trust: transientTrust(r, o.n!) });
+}
+
+/**
+ * The order-1 trust of a refined transient at n (`firstOrderTrust`, theory.md §6): ΣV(t)/n against the limit's E[Q](t)
+ * at each instant of the grid; the caveat names the worst instant (t = 0 from empty has neither, and counts as trusted).
+ */
+export function transientTrust(r: RefinedTransientResult, n: number): { trusted: boolean; caveat: string | null } {
+  let worst = { j: 0, ratio: 0 };
+  r.sumV.forEach((v, j) => {
+    const { ratio } = firstOrderTrust(v, r.meanField.meanQueueLength[j], n);
+    if (ratio > worst.ratio) worst = { j, ratio };
+  });
+  const t = r.meanField.times[worst.j];
+  const { trusted, caveat } = firstOrderTrust(
+    r.sumV[worst.j],
+    r.meanField.meanQueueLength[worst.j],
+    n,
+    `n = ${n} (the worst instant: t = ${Number(t.toPrecision(6))})`,
+  );
+  return { trusted, caveat };
 }
 
 /**
@@ -510,10 +531,15 @@ function printTailTransient(
   model: SupermarketModel,
   tr: Pick<TransientResult, 'times' | 'meanQueueLength' | 'tail' | 'diagnostics' | 'provenance'>,
   o: Opts,
-  refined?: { n: number; r: RefinedTransientResult; at: { meanQueueLength: number[]; tail: number[][] } },
+  refined?: {
+    n: number;
+    r: RefinedTransientResult;
+    at: { meanQueueLength: number[]; tail: number[][] };
+    trust: { trusted: boolean; caveat: string | null };
+  },
 ): void {
   if (o.json) {
-    const { n, r, at } = refined ?? {};
+    const { n, r, at, trust } = refined ?? {};
     printJson({
       policy: policyName(model),
       model,
@@ -531,6 +557,7 @@ function printTailTransient(
               sumV: r.sumV,
               diagnostics: r.diagnostics,
               provenance: r.provenance,
+              ...trust,
             },
           }
         : {}),
@@ -551,6 +578,7 @@ function printTailTransient(
       at ? [t, tr.meanQueueLength[j], at.meanQueueLength[j], ...tr.tail[j], ...at.tail[j]] : [t, tr.meanQueueLength[j], ...tr.tail[j]],
     );
     process.stdout.write(stringify(rows, { header: true, columns }));
+    if (refined?.trust.caveat) process.stderr.write(`caveat: ${refined.trust.caveat}\n`); // not in the CSV's rows
     return;
   }
   const k = Math.min(o.levels, K - 1);
@@ -571,5 +599,6 @@ function printTailTransient(
   const head = columns.map(([label, w]) => label.padStart(w)).join(' ');
   const body = tr.times.map((_, j) => columns.map(([, w, value, digits]) => value(j).toFixed(digits).padStart(w)).join(' '));
   const title = refined ? `Refined mean field (theory.md §6): E[s(t)] ≈ s(t) + V(t)/n at n = ${refined.n}\n` : '';
-  process.stdout.write(`${title}${head}\n${body.join('\n')}\n`);
+  const caveat = refined?.trust.caveat ? `caveat: ${refined.trust.caveat}\n` : '';
+  process.stdout.write(`${title}${head}\n${body.join('\n')}\n${caveat}`);
 }

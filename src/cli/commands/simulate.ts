@@ -49,7 +49,7 @@ import {
   type ModelFlags,
   warmupToleranceHelp,
 } from '../options.ts';
-import { decimalText, intervalText, jsonOption, printJson } from '../output.ts';
+import { decimalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
@@ -73,7 +73,26 @@ interface Opts extends ModelFlags {
   threads?: number;
 }
 
-const show = (e: Estimate, k = 4) => `${decimalText(e.mean, k)}  ${intervalText(e.ci95, k)}`;
+/**
+ * Decimals of an estimate "x [lo, hi]" in the text table: two significant digits of its half-width h, x and the ends
+ * rounded at the same place (h = 0.019 → 3: "1.295 [1.276, 1.314]"; h = 0.37 → 1), at most `MAX_DECIMALS`; without
+ * a finite nonzero h (one replication, a fraction that stayed 0) `fallback`. A local copy of the rule of the shared
+ * helper for "x ± h" (stats `estimateDecimals`, on another branch): to be unified with it.
+ */
+function estimateDecimals(halfWidth: number, fallback: number): number {
+  if (!Number.isFinite(halfWidth) || halfWidth <= 0) return fallback;
+  return Math.min(MAX_DECIMALS, Math.max(0, 1 - Math.floor(Math.log10(halfWidth))));
+}
+const MAX_DECIMALS = 6;
+/** A number of the table with k decimals; a nonzero |x| < 10⁻³ in exponent form with 3 digits, whatever k (`decimalText`). */
+const tableNumber = (x: number, k: number) => (x !== 0 && Math.abs(x) < 1e-3 ? decimalText(x, 4) : decimalText(x, k));
+/** The half-width an interval's decimals follow: the estimate's own, else half the interval's width (a percentile's). */
+const halfWidthOf = (e: Estimate) => (Number.isFinite(e.halfWidth) ? e.halfWidth : (e.ci95[1] - e.ci95[0]) / 2);
+/** An estimate in the text table, "x [lo, hi]", its decimals following its half-width (`estimateDecimals`). */
+const show = (e: Estimate, fallback = 4) => {
+  const k = estimateDecimals(halfWidthOf(e), fallback);
+  return `${tableNumber(e.mean, k).padEnd(7)}  [${tableNumber(e.ci95[0], k)}, ${tableNumber(e.ci95[1], k)}]`;
+};
 /**
  * A note for estimates whose mean lies outside their printed interval (`meansOutsideInterval`): the interval is the t
  * interval intersected with the parameter space, and the sample mean, an unbiased estimate, can fall beyond that bound
@@ -166,10 +185,15 @@ export function simulateCommand(): Command {
     .option('--batches <b>', 'batches of a batch-means run (≥ 2)', parseBatches, 30)
     .option(
       '--precision <rel>',
-      'run until the 95% CI of E[T] has relative half-width ≤ rel, in (0, 1) (e.g. 0.01), adding replications (or batches) one at a time',
+      'run until the 95% CI of E[T] has relative half-width ≤ rel, in (0, 1) (e.g. 0.01), adding replications (or batches) one at a time; ' +
+        'with --half-width, until both hold',
       parseRelativePrecision,
     )
-    .option('--half-width <h>', 'run until the 95% CI of E[T] has half-width ≤ h (time units)', parsePositive)
+    .option(
+      '--half-width <h>',
+      'run until the 95% CI of E[T] has half-width ≤ h (time units); with --precision, until both hold',
+      parsePositive,
+    )
     .option('--max-replications <r>', 'budget of a precision-driven run: most replications (or batches)', parseReplications, 200)
     .addOption(
       new Option(
@@ -299,7 +323,10 @@ export function simulateCommand(): Command {
         }
         const f = result.finiteness;
         const pct = result.responseTimePercentiles;
-        const q = (e: Estimate) => `${e.mean.toFixed(3)} ${intervalText(e.ci95, 3)}`;
+        const q = (e: Estimate) => {
+          const k = estimateDecimals(halfWidthOf(e), 3);
+          return `${tableNumber(e.mean, k)} [${tableNumber(e.ci95[0], k)}, ${tableNumber(e.ci95[1], k)}]`;
+        };
         const mserLine = mserText(
           result.warmupCheck,
           batchMode ? 'the first batch' : `the average of the ${result.replications} replications`,

@@ -1,0 +1,44 @@
+/**
+ * `simulate`'s text table prints each mean and its 95 % CI with decimals that follow the CI's half-width (two
+ * significant digits of h): it printed four decimals whatever the interval, "1.2954 [1.2764, 1.3143]", digits the run
+ * does not know, and as many for a CI of ±0.4 as for one of ±0.0004.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+/** The decimals of each number of a table row "label  x  [lo, hi]". */
+function rowDecimals(stdout: string, label: string): { values: number[]; decimals: number[] } {
+  const line = stdout.split('\n').find((l) => l.trimStart().startsWith(label))!;
+  const numbers = line
+    .slice(line.indexOf(label) + label.length)
+    .match(/-?\d+(?:\.\d+)?(?:e-?\d+)?/g)!
+    .slice(0, 3);
+  return { values: numbers.map(Number), decimals: numbers.map((x) => (x.includes('.') ? x.split('.')[1].length : 0)) };
+}
+
+describe('simulate text table: decimals from the CI half-width', () => {
+  it('two significant digits of h, the mean and both ends rounded alike; the JSON keeps every digit', async () => {
+    const args = 'simulate --lambda 0.5 --d 2 --n 20 --jobs 2000 --replications 10 --threads 1 --no-progress';
+    const text = await runCli(args);
+    expect(text.status, text.stderr).toBe(0);
+    const j = JSON.parse((await runCli(`${args} --json`)).stdout);
+    for (const [label, e] of [
+      ['E[T] response time', j.meanResponseTime],
+      ['E[Q] per server', j.meanQueueLength],
+      ['s_2', j.tail[2]],
+    ] as const) {
+      const h = (e.ci95[1] - e.ci95[0]) / 2;
+      const k = Math.max(0, 1 - Math.floor(Math.log10(h)));
+      const row = rowDecimals(text.stdout, label);
+      expect(row.decimals, label).toEqual([k, k, k]);
+      expect(row.values[0], label).toBeCloseTo(e.mean, k - 1);
+    }
+    // this run's E[T] CI is a few hundredths wide: three decimals, not four
+    expect(rowDecimals(text.stdout, 'E[T] response time').decimals[0]).toBe(3);
+  });
+
+  it('a fraction that stayed 0 (no interval width) keeps four decimals', async () => {
+    const r = await runCli('simulate --lambda 0.3 --d 2 --n 10 --jobs 1000 --replications 3 --threads 1 --no-progress');
+    expect(r.stdout).toMatch(/\n {2}s_6 +0\.0000 +\[0\.0000, 0\.0000\]\n/);
+  });
+});
