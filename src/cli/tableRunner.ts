@@ -1,6 +1,6 @@
 /**
  * Execution of the table engine's tasks (a chain task = runs first .. first + count − 1 of one cell; an exact task =
- * one cell's exact chain, `exactCell`): in this thread with one thread, else on worker threads
+ * one cell's exact chain, `exactCell`): on worker threads (one worker with one thread, so Ctrl-C is heard; in this thread only when asked)
  * (src/cli/workers/tableWorker.ts), exact chains first (one takes up to a minute: started last, it would be the
  * tail), then the largest chain task first. A run's value depends on (seed, cell key, run index) only and an exact
  * chain on its cell only, so the split into tasks and the thread count never change a result.
@@ -58,6 +58,17 @@ export interface ChainTaskResults {
   readonly exactCpuSeconds: number;
 }
 
+/** Options of `runChainTasks`. */
+export interface ChainTaskHooks {
+  /** Called as each chain task ends, with its id (index in `tasks`) and values: the caller can store a cell at once. */
+  readonly onChainDone?: (id: number, values: Float64Array) => void;
+  /**
+   * Run everything in this thread when one thread is asked (the default: on one worker thread even then, so this
+   * thread stays free to answer Ctrl-C; a synchronous loop here would hold the signal until the end).
+   */
+  readonly inThisThread?: boolean;
+}
+
 /** CPU ms of the calling thread so far, 0 where there is no thread clock (the exact chains' CPU is then not told apart). */
 function cpuMs(): number {
   const ms = threadCpuMs();
@@ -66,7 +77,7 @@ function cpuMs(): number {
 
 /**
  * Runs every chain task and every exact task; `onProgress(eventsDone)` reports events simulated so far (all chain
- * tasks; an exact chain reports none).
+ * tasks; an exact chain reports none); `hooks.onChainDone` hears of each chain task as it ends.
  * @returns see `ChainTaskResults`.
  * @throws the first task's error (InvalidModelError, SolverError, ConvergenceError as such, else SupermarketError
  * naming the worker failure).
@@ -76,6 +87,7 @@ export async function runChainTasks(
   threads: number,
   onProgress: (eventsDone: number) => void,
   exactTasks: readonly ExactTask[] = [],
+  hooks: ChainTaskHooks = {},
 ): Promise<ChainTaskResults> {
   const values: Float64Array[] = new Array(tasks.length);
   const exact: (ExactValue | null)[] = new Array(exactTasks.length);
@@ -84,7 +96,7 @@ export async function runChainTasks(
   let exactCpuMs = 0;
   let done = 0;
   const all = tasks.length + exactTasks.length;
-  if (threads <= 1 || all <= 1) {
+  if (all === 0 || (hooks.inThisThread && (threads <= 1 || all <= 1))) {
     for (let i = 0; i < tasks.length; i++) {
       let reported = 0;
       values[i] = runOccupancyChains(tasks[i].spec, {
@@ -95,6 +107,7 @@ export async function runChainTasks(
           onProgress(done);
         },
       });
+      hooks.onChainDone?.(i, values[i]);
     }
     chainSeconds = (performance.now() - started) / 1000;
     const cpu0 = cpuMs();
@@ -144,6 +157,12 @@ export async function runChainTasks(
             if (msg.id < tasks.length) {
               values[msg.id] = msg.values!;
               chainSeconds = (performance.now() - started) / 1000;
+              try {
+                hooks.onChainDone?.(msg.id, msg.values!);
+              } catch (error) {
+                reject(error as Error);
+                return;
+              }
             } else {
               exact[msg.id - tasks.length] = msg.exact!;
               exactCpuMs += msg.cpuMs ?? 0;

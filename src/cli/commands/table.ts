@@ -28,7 +28,7 @@ import { TABLE_T_HELP, finiteNTableCsvRows, finiteNTableMarkdown } from '../../r
 import { occupancyChainSpec, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
 import { tInterval } from '../../stats/tInterval.ts';
 import { VERSION } from '../../version.ts';
-import { action } from '../errors.ts';
+import { action, withInterruptMessage } from '../errors.ts';
 import {
   examples,
   parseIntegerList,
@@ -45,6 +45,7 @@ import { addMixedCodeOption, addScaleOptions, printShardSummary, startShard } fr
 import { defaultThreads } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 import { startRun } from '../versions.ts';
+import { timeline } from '../timeline.ts';
 import { chainTaskEvents, runChainTasks, type ChainTask, type ExactTask } from '../tableRunner.ts';
 import { formatCount } from '../../stats/index.ts';
 
@@ -268,10 +269,26 @@ export function tableCommand(): Command {
       // the simulation's own wall and CPU: the exact chains beside it are not the chains' speed
       let chainSeconds = 0;
       let exactCpuSeconds = 0;
+      // a cell is stored the moment it is final (its last stage's runs are in), so Ctrl-C or a crash keeps it and a
+      // rerun with the same --out resumes from it; never before: a cell cut short would pass for finished
+      const stored = new Set<CellPlan>();
+      const isFinal = (plan: CellPlan, precisionStage: number): boolean => {
+        if (o.precision === undefined || precisionStage >= MAX_STAGES || plan.values.length >= o.maxRuns) return true;
+        const e = tInterval(plan.values);
+        return e.halfWidth <= o.precision * Math.abs(e.mean);
+      };
+      const storeIfFinal = (plan: CellPlan, precisionStage: number) => {
+        if (store === undefined || stored.has(plan) || !isFinal(plan, precisionStage)) return;
+        store.put(plan.key, settingsOf(plan), { values: Array.from(plan.values) });
+        stored.add(plan);
+      };
+      let progress: ReturnType<typeof createProgress> | undefined;
       const stage = async (added: readonly { plan: CellPlan; count: number }[], withExact = false) => {
         if (added.length === 0 && !(withExact && exactTasks.length > 0)) return;
         stages++;
-        const progress = createProgress(stages === 1 ? 'table' : `table, precision stage ${stages - 1}`, showProgress);
+        const precisionStage = stages - 1;
+        timeline('phase', { name: stages === 1 ? 'table' : `table, precision stage ${precisionStage}` });
+        progress = createProgress(stages === 1 ? 'table' : `table, precision stage ${stages - 1}`, showProgress);
         const tasks: ChainTask[] = [];
         const owners: { plan: CellPlan; first: number }[] = [];
         for (const { plan, count } of added) {
@@ -297,34 +314,53 @@ export function tableCommand(): Command {
         const planned = tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
         const label =
           added.length > 0 ? `${added.length} cells, ${formatCount(planned)} events` : `exact chains of ${exactTasks.length} cells`;
-        let results: Float64Array[];
+        // each cell's runs of this stage: grown in place as its tasks end, final when none is left
+        const grown = new Map(added.map(({ plan, count }) => [plan, new Float64Array(plan.values.length + count)]));
+        for (const [plan, values] of grown) values.set(plan.values);
+        const pending = new Map<CellPlan, number>();
+        for (const { plan } of owners) pending.set(plan, (pending.get(plan) ?? 0) + 1);
+        const onChainDone = (i: number, values: Float64Array) => {
+          const { plan, first } = owners[i];
+          grown.get(plan)!.set(values, first);
+          const left = pending.get(plan)! - 1;
+          pending.set(plan, left);
+          if (left > 0) return;
+          plan.values = grown.get(plan)!;
+          storeIfFinal(plan, precisionStage);
+        };
+        const bar = progress;
         try {
-          const ran = await runChainTasks(tasks, threads, (done) => progress.update(done, planned, label), withExact ? exactTasks : []);
-          results = ran.values;
+          const ran = await runChainTasks(tasks, threads, (done) => bar.update(done, planned, label), withExact ? exactTasks : [], {
+            onChainDone,
+          });
           chainSeconds += ran.chainSeconds;
           exactCpuSeconds += ran.exactCpuSeconds;
           if (withExact) exact = ran.exact;
         } finally {
-          progress.stop();
+          bar.stop();
         }
         eventsDone += planned;
-        for (const { plan, count } of added) {
-          const grown = new Float64Array(plan.values.length + count);
-          grown.set(plan.values);
-          results.forEach((values, i) => {
-            if (owners[i].plan === plan) grown.set(values, owners[i].first);
-          });
-          plan.values = grown;
-        }
       };
       let unmet: CellPlan[] = [];
       const simStarted = performance.now();
       const cpuStart = process.cpuUsage(); // the whole process, worker threads included
-      await stage(
-        todo.map((plan) => ({ plan, count: o.runs })),
-        true,
+      // Ctrl-C: the cells stored so far are kept (the workers leave this thread free to hear it); say where
+      const cellsDir = session?.cellsDir ?? (o.out === undefined ? undefined : path.join(o.out, 'cells'));
+      const kept = () =>
+        store === undefined
+          ? 'nothing was stored (without --out the table keeps its cells in memory); rerun with --out <dir> to keep finished cells'
+          : `${active.length - todo.length + stored.size} of ${active.length} cells are kept in ${cellsDir}; rerun the same command to resume`;
+      await withInterruptMessage(
+        kept,
+        () => simulateAll(),
+        () => progress?.stop(),
       );
-      if (o.precision !== undefined) {
+      async function simulateAll(): Promise<void> {
+        await stage(
+          todo.map((plan) => ({ plan, count: o.runs })),
+          true,
+        );
+        if (o.precision === undefined) return;
         const target = o.precision;
         for (let s = 0; s < MAX_STAGES; s++) {
           const more: { plan: CellPlan; count: number }[] = [];
@@ -343,8 +379,8 @@ export function tableCommand(): Command {
           return e.halfWidth > target * Math.abs(e.mean);
         });
       }
-      // stored only once complete: a cell cut short by an error would pass for finished at the next run
-      for (const plan of todo) store?.put(plan.key, settingsOf(plan), { values: Array.from(plan.values) });
+      // every cell is final now; one not stored yet (none, by the rule above) is stored here
+      for (const plan of todo) storeIfFinal(plan, MAX_STAGES);
       const simSeconds = eventsDone > 0 ? chainSeconds : (performance.now() - simStarted) / 1000;
       const cpu = process.cpuUsage(cpuStart);
       const cpuSeconds = (cpu.user + cpu.system) / 1e6 - exactCpuSeconds;
