@@ -147,7 +147,9 @@ export function tableCommand(): Command {
     .option('--exact-max-n <n>', 'solve the exact chain for n ≤ this (0: never)', (v) => (v === '0' ? 0 : parsePositiveInteger(v)), 5)
     .option('--exact-max-states <S>', 'skip exact chains larger than this', parsePositiveInteger, 3_000_000)
     .option('--json', 'print the table as JSON on stdout instead of text')
-    .option('--csv <file>', 'also write one CSV row per cell to <file>', parseOutFile)
+    .option('--csv <file>', "also write one CSV row per cell to <file>; '-': the CSV on stdout instead of the text table", (v: string) =>
+      v === '-' ? v : parseOutFile(v),
+    )
     .option(
       '--out <dir>',
       'also write results.json, metadata.json, table.md, table.csv and the cells (cells/, reused by a rerun) into <dir>',
@@ -186,6 +188,9 @@ export function tableCommand(): Command {
       if (o.precision === undefined && cmd.getOptionValueSource('maxRuns') === 'cli')
         throw new SupermarketError('--max-runs acts only with --precision: drop it or add --precision <rel>');
       if (o.precision !== undefined && o.maxRuns < o.runs) throw new SupermarketError(`--max-runs ${o.maxRuns} is below --runs ${o.runs}`);
+      if (o.fresh && o.out === undefined)
+        throw new SupermarketError('--fresh acts only with --out <dir> (it ignores the cells stored there): drop it or add --out <dir>');
+      if (o.csv === '-' && o.json) throw new SupermarketError('--csv - and --json both write stdout: choose one (or give --csv a file)');
       if (o.shard !== undefined && o.out === undefined)
         throw new SupermarketError('--shard needs --out <dir>: the shard stores its cells there for `supermarket merge <dir>`');
       const threads = o.threads ?? defaultThreads();
@@ -473,7 +478,7 @@ export function tableCommand(): Command {
             (resumed.length > 0 ? `; ${resumed.length} more cells read from stored runs (${formatCount(storedEvents)} events)` : '') +
             `${exactNote}; wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`);
       const csv = stringify(finiteNTableCsvRows({ cells, fits }));
-      if (o.csv !== undefined) writeFileAtomic(o.csv, csv);
+      if (o.csv !== undefined && o.csv !== '-') writeFileAtomic(o.csv, csv);
       if (o.out !== undefined) {
         mkdirSync(o.out, { recursive: true });
         writeJsonAtomic(path.join(o.out, 'results.json'), result);
@@ -482,6 +487,7 @@ export function tableCommand(): Command {
         writeFileAtomic(path.join(o.out, 'table.csv'), csv);
       }
       if (o.json) printJson(result);
+      else if (o.csv === '-') process.stdout.write(csv);
       else process.stdout.write(markdown);
     }),
   );
