@@ -12,7 +12,7 @@ import { solveExact } from '../meanfield/exact/index.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { mg1 } from '../meanfield/mg1/mg1.ts';
 import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
-import { refineSecondOrder, secondOrderEstimate, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
+import { refineSecondOrder, secondOrderEstimate, secondOrderTrust, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { responseTimeLowerBound } from '../model/moments.ts';
 import type { SimulationStart } from '../meanfield/warmup.ts';
@@ -61,6 +61,11 @@ export interface TableCell {
   readonly meanField: number;
   readonly refinedFirst: number;
   readonly refinedSecond: number | null;
+  /**
+   * Whether n lies in the trusted range of the 1/n² expansion (`secondOrderTrust`: |ΣA|/(n|ΣV|) ≤ 0.5); outside it the
+   * order-2 value can be worse than order 1 (theory.md §6 "Limits"). Null without a second order.
+   */
+  readonly refinedSecondTrusted: boolean | null;
   readonly exact: ExactValue | null;
 }
 
@@ -171,6 +176,7 @@ export function tableCell(
     meanField: theory.meanField,
     refinedFirst: first,
     refinedSecond: second,
+    refinedSecondTrusted: theory.second === null ? null : secondOrderTrust(theory.second, n).trusted,
     exact,
   };
 }

@@ -23,6 +23,7 @@ import type { ShardSpec } from '../../runs/shard.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import { simulationWarmup, type SimulationStart, type StartChoice } from '../../meanfield/warmup.ts';
 import { initialCounts } from '../../sim/initialState.ts';
+import { SECOND_ORDER_RANGE } from '../../meanfield/refinedSecondOrder.ts';
 import { SAMPLINGS, selectionFamilyName, type Sampling } from '../../model/index.ts';
 import { TABLE_T_HELP, finiteNTableCsvRows, finiteNTableMarkdown } from '../../report/finiteNTable.ts';
 import { occupancyChainSpec, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
@@ -419,6 +420,13 @@ export function tableCommand(): Command {
       const resumed = active.filter((p) => p.resumed);
       const storedEvents = resumed.reduce((sum, p) => sum + p.values.length * (p.warmupEvents + o.eventsPerRun), 0);
       const notes = [...new Set([...theories.values()].flatMap((t) => t.notes))];
+      const untrusted = cells.filter((c) => c.refinedSecondTrusted === false);
+      if (untrusted.length > 0)
+        notes.push(
+          `refined 2nd "outside range" at ${untrusted.map((c) => `d = ${c.d}, λ = ${c.lambda}, n = ${c.n}`).join('; ')}: ` +
+            `there |ΣA|/(n|ΣV|) > ${SECOND_ORDER_RANGE} (the 1/n² term is not small against the 1/n term) and order 2 can be ` +
+            'worse than order 1 (theory.md §6 "Limits"); CSV column refined_second_trusted',
+        );
       if (unmet.length > 0)
         notes.push(
           `precision ${o.precision} not reached (--max-runs ${o.maxRuns} or ${MAX_STAGES} stages) at: ${unmet.map((p) => p.key).join(', ')}`,
