@@ -17,12 +17,14 @@ export interface ChainTask {
   readonly options: Omit<ChainRunOptions, 'onProgress'>;
 }
 
-/** One cell's exact chain: `exactCell(model, n, maxN, maxStates)`. */
+/** One cell's exact chain: `exactCell(model, n, maxN, maxStates, maxWork)`. */
 export interface ExactTask {
   readonly model: SupermarketModel;
   readonly n: number;
   readonly maxN: number;
   readonly maxStates: number;
+  /** The solve's budget in state-sweeps (`EXACT_MAX_WORK`). */
+  readonly maxWork: number;
 }
 
 /** Events a task simulates, warm-up included: its cost. */
@@ -62,6 +64,8 @@ export interface ChainTaskResults {
 export interface ChainTaskHooks {
   /** Called as each chain task ends, with its id (index in `tasks`) and values: the caller can store a cell at once. */
   readonly onChainDone?: (id: number, values: Float64Array) => void;
+  /** Called as each exact task ends, with its index in `exactTasks`: the progress line says so. */
+  readonly onExactDone?: (index: number) => void;
   /**
    * Run everything in this thread when one thread is asked (the default: on one worker thread even then, so this
    * thread stays free to answer Ctrl-C; a synchronous loop here would hold the signal until the end).
@@ -111,7 +115,10 @@ export async function runChainTasks(
     }
     chainSeconds = (performance.now() - started) / 1000;
     const cpu0 = cpuMs();
-    exactTasks.forEach((t, i) => (exact[i] = exactCell(t.model, t.n, t.maxN, t.maxStates)));
+    exactTasks.forEach((t, i) => {
+      exact[i] = exactCell(t.model, t.n, t.maxN, t.maxStates, t.maxWork);
+      hooks.onExactDone?.(i);
+    });
     return { values, exact, chainSeconds, exactCpuSeconds: (cpuMs() - cpu0) / 1000 };
   }
   // ids: chain tasks 0 … tasks.length − 1, then the exact tasks; exact chains first, largest n (and load) first
@@ -166,6 +173,7 @@ export async function runChainTasks(
             } else {
               exact[msg.id - tasks.length] = msg.exact!;
               exactCpuMs += msg.cpuMs ?? 0;
+              hooks.onExactDone?.(msg.id - tasks.length);
             }
             if (--remaining === 0) resolve();
             else dispatch(worker);

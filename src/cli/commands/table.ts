@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
+  EXACT_MAX_WORK,
   tableCell,
   tableCellKey,
   tableFit,
@@ -62,6 +63,7 @@ interface Opts {
   seed: number;
   exactMaxN: number;
   exactMaxStates: number;
+  exactMaxWork: number;
   json?: boolean;
   csv?: string;
   out?: string;
@@ -147,6 +149,12 @@ export function tableCommand(): Command {
     .option('--seed <seed>', 'master seed; each run stream derives from it, the cell and the run index', parseSeed, 1)
     .option('--exact-max-n <n>', 'solve the exact chain for n ≤ this (0: never)', (v) => (v === '0' ? 0 : parsePositiveInteger(v)), 5)
     .option('--exact-max-states <S>', 'skip exact chains larger than this', parsePositiveInteger, 3_000_000)
+    .option(
+      '--exact-max-work <W>',
+      'give up an exact chain (shown "too large") after W state-sweeps (states × Gauss–Seidel sweeps; ≈ 1e7–1e8 a second)',
+      parsePositiveInteger,
+      EXACT_MAX_WORK,
+    )
     .option('--json', 'print the table as JSON on stdout instead of text')
     .option('--csv <file>', "also write one CSV row per cell to <file>; '-': the CSV on stdout instead of the text table", (v: string) =>
       v === '-' ? v : parseOutFile(v),
@@ -270,7 +278,9 @@ export function tableCommand(): Command {
       // the exact chains of the table's cells (not a shard's: it writes no table) run with the first stage, on the
       // same threads, so they overlap the simulation instead of following it on this thread
       const exactTasks: ExactTask[] =
-        session === undefined ? plans.map((p) => ({ model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates })) : [];
+        session === undefined
+          ? plans.map((p) => ({ model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates, maxWork: o.exactMaxWork }))
+          : [];
       let exact: (ExactValue | null)[] = [];
       // the simulation's own wall and CPU: the exact chains beside it are not the chains' speed
       let chainSeconds = 0;
@@ -318,8 +328,13 @@ export function tableCommand(): Command {
           }
         }
         const planned = tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
-        const label =
-          added.length > 0 ? `${added.length} cells, ${formatCount(planned)} events` : `exact chains of ${exactTasks.length} cells`;
+        // the exact chains beside the first stage are named in the line, so a bar at 100 % waiting for them says so
+        const exactAsked = withExact ? exactTasks.filter((t) => t.n <= t.maxN).length : 0;
+        let exactDone = 0;
+        let eventsNow = 0;
+        const label = () =>
+          (added.length > 0 ? `${added.length} cells, ${formatCount(planned)} events` : '') +
+          (exactAsked > 0 ? `${added.length > 0 ? '; ' : ''}exact chains ${Math.min(exactDone, exactAsked)}/${exactAsked}` : '');
         // each cell's runs of this stage: grown in place as its tasks end, final when none is left
         const grown = new Map(added.map(({ plan, count }) => [plan, new Float64Array(plan.values.length + count)]));
         for (const [plan, values] of grown) values.set(plan.values);
@@ -336,9 +351,26 @@ export function tableCommand(): Command {
         };
         const bar = progress;
         try {
-          const ran = await runChainTasks(tasks, threads, (done) => bar.update(done, planned, label), withExact ? exactTasks : [], {
-            onChainDone,
-          });
+          const ran = await runChainTasks(
+            tasks,
+            threads,
+            (done) => bar.update((eventsNow = done), planned, label()),
+            withExact ? exactTasks : [],
+            {
+              onChainDone,
+              onExactDone: (i) => {
+                const t = exactTasks[i];
+                if (t.n > t.maxN) return; // nothing solved (n > --exact-max-n)
+                exactDone++;
+                bar.update(eventsNow, planned, label());
+                // without a terminal the bar prints deciles of the events only: one line per exact chain instead
+                if (showProgress && !process.stderr.isTTY)
+                  process.stderr.write(
+                    `table: exact chain ${exactDone}/${exactAsked} done (d = ${t.model.d}, λ = ${t.model.lambda}, n = ${t.n})\n`,
+                  );
+              },
+            },
+          );
           chainSeconds += ran.chainSeconds;
           exactCpuSeconds += ran.exactCpuSeconds;
           if (withExact) exact = ran.exact;
