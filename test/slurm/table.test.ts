@@ -53,8 +53,10 @@ describe('slurm --command table', () => {
       [['--d', '2', '--lambda', 'x'], /--command table: --lambda: "x" is not a number/],
       [['--d', '2', '--out', '/tmp/x'], /--out is set by slurm for every table task/],
       [['--threads', '2'], /--threads is set by slurm/],
+      [['--start', 'empty', '--d', '2'], /--start is given twice/],
     ] as const) {
-      const r = await runCli(['slurm', '--command', 'table', '--array', '2', '--out', out, '--', ...args]);
+      const twice = args[0] === '--start' ? ['--start', 'auto'] : [];
+      const r = await runCli(['slurm', '--command', 'table', '--array', '2', '--out', out, ...twice, '--', ...args]);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
       expect(r.stderr).toMatch(message);

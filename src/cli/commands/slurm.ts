@@ -269,6 +269,8 @@ Locally, the same split without Slurm: supermarket run FILE --shard i/N, then su
         if (o.command === 'table') {
           // no file: every argument is one of table's options (after "--"), checked here as table parses them
           const given = [...(fileArg === undefined ? [] : [fileArg]), ...rest];
+          if (o.start !== undefined && given.some((a) => a.split('=')[0] === '--start'))
+            throw new SupermarketError("--start is given twice (slurm's and the table's): give it once");
           tableCells = await checkTableArgs(given);
           taskArgs = given;
           name = 'table';
