@@ -1,6 +1,6 @@
 /**
  * Execution of the table engine's tasks (a chain task = runs first .. first + count − 1 of one cell; an exact task =
- * one cell's exact chain, `exactCell`): in this thread with one thread, else on worker threads
+ * one cell's exact chain, `exactCell`): on worker threads (one worker with one thread, so Ctrl-C is heard; in this thread only when asked)
  * (src/cli/workers/tableWorker.ts), exact chains first (one takes up to a minute: started last, it would be the
  * tail), then the largest chain task first. A run's value depends on (seed, cell key, run index) only and an exact
  * chain on its cell only, so the split into tasks and the thread count never change a result.
@@ -17,12 +17,14 @@ export interface ChainTask {
   readonly options: Omit<ChainRunOptions, 'onProgress'>;
 }
 
-/** One cell's exact chain: `exactCell(model, n, maxN, maxStates)`. */
+/** One cell's exact chain: `exactCell(model, n, maxN, maxStates, maxWork)`. */
 export interface ExactTask {
   readonly model: SupermarketModel;
   readonly n: number;
   readonly maxN: number;
   readonly maxStates: number;
+  /** The solve's budget in state-sweeps (`EXACT_MAX_WORK`). */
+  readonly maxWork: number;
 }
 
 /** Events a task simulates, warm-up included: its cost. */
@@ -58,6 +60,19 @@ export interface ChainTaskResults {
   readonly exactCpuSeconds: number;
 }
 
+/** Options of `runChainTasks`. */
+export interface ChainTaskHooks {
+  /** Called as each chain task ends, with its id (index in `tasks`) and values: the caller can store a cell at once. */
+  readonly onChainDone?: (id: number, values: Float64Array) => void;
+  /** Called as each exact task ends, with its index in `exactTasks`: the progress line says so. */
+  readonly onExactDone?: (index: number) => void;
+  /**
+   * Run everything in this thread when one thread is asked (the default: on one worker thread even then, so this
+   * thread stays free to answer Ctrl-C; a synchronous loop here would hold the signal until the end).
+   */
+  readonly inThisThread?: boolean;
+}
+
 /** CPU ms of the calling thread so far, 0 where there is no thread clock (the exact chains' CPU is then not told apart). */
 function cpuMs(): number {
   const ms = threadCpuMs();
@@ -66,7 +81,7 @@ function cpuMs(): number {
 
 /**
  * Runs every chain task and every exact task; `onProgress(eventsDone)` reports events simulated so far (all chain
- * tasks; an exact chain reports none).
+ * tasks; an exact chain reports none); `hooks.onChainDone` hears of each chain task as it ends.
  * @returns see `ChainTaskResults`.
  * @throws the first task's error (InvalidModelError, SolverError, ConvergenceError as such, else SupermarketError
  * naming the worker failure).
@@ -76,6 +91,7 @@ export async function runChainTasks(
   threads: number,
   onProgress: (eventsDone: number) => void,
   exactTasks: readonly ExactTask[] = [],
+  hooks: ChainTaskHooks = {},
 ): Promise<ChainTaskResults> {
   const values: Float64Array[] = new Array(tasks.length);
   const exact: (ExactValue | null)[] = new Array(exactTasks.length);
@@ -84,7 +100,7 @@ export async function runChainTasks(
   let exactCpuMs = 0;
   let done = 0;
   const all = tasks.length + exactTasks.length;
-  if (threads <= 1 || all <= 1) {
+  if (all === 0 || (hooks.inThisThread && (threads <= 1 || all <= 1))) {
     for (let i = 0; i < tasks.length; i++) {
       let reported = 0;
       values[i] = runOccupancyChains(tasks[i].spec, {
@@ -95,10 +111,14 @@ export async function runChainTasks(
           onProgress(done);
         },
       });
+      hooks.onChainDone?.(i, values[i]);
     }
     chainSeconds = (performance.now() - started) / 1000;
     const cpu0 = cpuMs();
-    exactTasks.forEach((t, i) => (exact[i] = exactCell(t.model, t.n, t.maxN, t.maxStates)));
+    exactTasks.forEach((t, i) => {
+      exact[i] = exactCell(t.model, t.n, t.maxN, t.maxStates, t.maxWork);
+      hooks.onExactDone?.(i);
+    });
     return { values, exact, chainSeconds, exactCpuSeconds: (cpuMs() - cpu0) / 1000 };
   }
   // ids: chain tasks 0 … tasks.length − 1, then the exact tasks; exact chains first, largest n (and load) first
@@ -144,9 +164,16 @@ export async function runChainTasks(
             if (msg.id < tasks.length) {
               values[msg.id] = msg.values!;
               chainSeconds = (performance.now() - started) / 1000;
+              try {
+                hooks.onChainDone?.(msg.id, msg.values!);
+              } catch (error) {
+                reject(error as Error);
+                return;
+              }
             } else {
               exact[msg.id - tasks.length] = msg.exact!;
               exactCpuMs += msg.cpuMs ?? 0;
+              hooks.onExactDone?.(msg.id - tasks.length);
             }
             if (--remaining === 0) resolve();
             else dispatch(worker);

@@ -12,7 +12,7 @@ import { solveExact } from '../meanfield/exact/index.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { mg1 } from '../meanfield/mg1/mg1.ts';
 import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
-import { refineSecondOrder, secondOrderEstimate, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
+import { refineSecondOrder, secondOrderEstimate, secondOrderTrust, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { responseTimeLowerBound } from '../model/moments.ts';
 import type { SimulationStart } from '../meanfield/warmup.ts';
@@ -61,6 +61,11 @@ export interface TableCell {
   readonly meanField: number;
   readonly refinedFirst: number;
   readonly refinedSecond: number | null;
+  /**
+   * Whether n lies in the trusted range of the 1/n² expansion (`secondOrderTrust`: |ΣA|/(n|ΣV|) ≤ 0.5); outside it the
+   * order-2 value can be worse than order 1 (theory.md §6 "Limits"). Null without a second order.
+   */
+  readonly refinedSecondTrusted: boolean | null;
   readonly exact: ExactValue | null;
 }
 
@@ -111,12 +116,38 @@ export function tableTheory(model: SupermarketModel): TableTheory {
 }
 
 /**
+ * The exact solve's default work budget in state-sweeps (states × Gauss–Seidel sweeps, summed over the level caps
+ * tried), tens of seconds at most: d = 2 without replacement, λ = 0.9, n = 5 (1.9e6 states) takes 2.5e8; d = 3
+ * without replacement, λ = 0.95, n = 3 (6.1e5 states at K = 152) had its residual stuck near 1e-3 after 380 sweeps
+ * and ran > 10 minutes. A count, not a clock, so whether a cell is solved never depends on the machine.
+ */
+export const EXACT_MAX_WORK = 5e8;
+
+/** Thrown from the solver's progress callback when the work budget is spent. */
+class WorkBudgetSpent extends Error {
+  constructor(
+    readonly states: number,
+    readonly K: number,
+  ) {
+    super('exact work budget spent');
+  }
+}
+
+/**
  * The exact stationary E[Q] at n, by the capability query's exact solver (`exactChain`): where it is the M/G/1 value
- * at every n (random routing, d = 1) the closed form at any n, costing nothing; else the chain when n ≤ `maxN` and the
- * truncated chain has at most `maxStates` states, or why not.
+ * at every n (random routing, d = 1) the closed form at any n, costing nothing; else the chain when n ≤ `maxN`, the
+ * truncated chain has at most `maxStates` states and the solve ends within `maxWork` state-sweeps, or why not.
+ * @param onWork told the work done so far (state-sweeps), for progress.
  * @returns null when n > maxN and no closed form applies (no exact value was asked for).
  */
-export function exactCell(model: SupermarketModel, n: number, maxN: number, maxStates: number): ExactValue | null {
+export function exactCell(
+  model: SupermarketModel,
+  n: number,
+  maxN: number,
+  maxStates: number,
+  maxWork: number = EXACT_MAX_WORK,
+  onWork?: (work: number) => void,
+): ExactValue | null {
   const exact = meanFieldCapabilities(model).exactChain;
   if (exact.available && exact.id === 'mg1') {
     const r = mg1(model);
@@ -124,10 +155,29 @@ export function exactCell(model: SupermarketModel, n: number, maxN: number, maxS
   }
   if (n > maxN) return null;
   try {
-    const r = solveExact(model, { n, maxStates, truncationBound: 1e-7 });
+    // work = Σ states × sweeps over the level caps tried (sweeps are counted per cap)
+    let work = 0;
+    let K = -1;
+    let sweeps = 0;
+    const r = solveExact(model, {
+      n,
+      maxStates,
+      truncationBound: 1e-7,
+      onProgress: (p) => {
+        if (p.K !== K) [K, sweeps] = [p.K, 0];
+        work += p.states * (p.sweeps - sweeps);
+        sweeps = p.sweeps;
+        onWork?.(work);
+        if (work > maxWork) throw new WorkBudgetSpent(p.states, p.K);
+      },
+    });
     return { meanQueueLength: r.meanQueueLength, states: r.states, errorBound: r.truncation.errorEstimate * model.lambda };
   } catch (error) {
     if (error instanceof StateSpaceTooLargeError) return { skipped: `chain too large (> ${maxStates} states)` };
+    if (error instanceof WorkBudgetSpent)
+      return {
+        skipped: `solve too long (> ${maxWork.toExponential(1)} state-sweeps, --exact-max-work; ${error.states} states at level cap ${error.K})`,
+      };
     if (error instanceof LevelCapError) return { skipped: 'load too close to 1 for the level cap of the exact chain' };
     throw error;
   }
@@ -171,6 +221,7 @@ export function tableCell(
     meanField: theory.meanField,
     refinedFirst: first,
     refinedSecond: second,
+    refinedSecondTrusted: theory.second === null ? null : secondOrderTrust(theory.second, n).trusted,
     exact,
   };
 }

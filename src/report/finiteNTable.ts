@@ -160,13 +160,19 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
         `| ${c.n} | ${c.warmupTime.toFixed(1)} (${formatCount(c.warmupEvents)}) | ${intervalText(q)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ` +
           `${intervalText(c.meanResponseTime)} | ` +
           `${q.replications} × ${formatCount(c.eventsPerRun)} | ${f(c.refinedFirst)} (${tAgainst(c.refinedFirst, c)}) | ` +
-          `${f(c.refinedSecond)} (${tAgainst(c.refinedSecond, c)}) | ${exactText(c)}${exact === null ? '' : ` (${tAgainst(exact, c)})`} |`,
+          `${secondText(c)} | ${exactText(c)}${exact === null ? '' : ` (${tAgainst(exact, c)})`} |`,
       );
     }
     lines.push('', ...fitText(fit), '');
   }
   if (lines.length > 0) lines.push(`Warm-up: discarded per run, in time units (and events). ${TABLE_T_HELP}`, '');
   return lines.join('\n');
+}
+
+/** The refined 2nd column: value (t), or "outside range" where n is outside the 1/n² expansion's trusted range. */
+function secondText(c: TableCell): string {
+  if (c.refinedSecondTrusted === false) return `outside range (${f(c.refinedSecond)}, not trusted)`;
+  return `${f(c.refinedSecond)} (${tAgainst(c.refinedSecond, c)})`;
 }
 
 /** CSV header and rows, one per cell (numbers unrounded; empty where a column has no value; the 95 % intervals inside the parameter space last). */
@@ -192,6 +198,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
     'mean_response_time_ci95_low',
     'mean_response_time_ci95_high',
     'warmup_time',
+    'refined_second_trusted',
   ];
   const rows: (string | number)[][] = [header];
   for (const c of table.cells) {
@@ -215,6 +222,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
       ...c.meanQueueLength.ci95,
       ...c.meanResponseTime.ci95,
       c.warmupTime,
+      c.refinedSecondTrusted === null ? '' : String(c.refinedSecondTrusted),
     ]);
   }
   return rows;

@@ -8,7 +8,7 @@ import { runCli } from './runCli.ts';
 const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 // every result file and --json output names the code that computed it, as `run` does (README §Slurm)
-describe('code identity in table and conjecture results', () => {
+describe('code identity in table, conjecture and compare results', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'code-identity-'));
 
   it('table: results.json, metadata.json and --json carry it, also when every cell is read back from the store', async () => {
@@ -81,6 +81,17 @@ describe('code identity in table and conjecture results', () => {
     expect(results.simulations.map((s: { options: { seed: number } }) => s.options.seed)).toEqual(
       printed.simulations.map((s: { seed: number }) => s.seed),
     );
+    expect(json(path.join(out, 'metadata.json')).code).toBe(mine);
+  });
+
+  it('compare: --json and results.json carry it (they had none: only metadata.json named the code)', async () => {
+    const out = path.join(dir, 'compare');
+    const args = ['compare', '--lambda', '0.7', '--d', '2', '--n', '10', '--jobs', '2000', '--replications', '2'];
+    const r = await runCli([...args, '--exact-n', 'none', '--no-trajectory', '--threads', '1', '--no-progress', '--out', out, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const mine = codeIdentity();
+    expect(JSON.parse(r.stdout).code).toBe(mine);
+    expect(json(path.join(out, 'results.json')).code).toBe(mine);
     expect(json(path.join(out, 'metadata.json')).code).toBe(mine);
   });
 });

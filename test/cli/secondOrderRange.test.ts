@@ -48,3 +48,24 @@ describe('order 1 outside its trusted range (ΣV/(nΣπ) > 5 %, where compare ju
     expect(r.stdout).toMatch(/caveat: order 1 is outside its trusted range at n = 10: the 1\/n term is 27\.6 % of the limit/);
   });
 });
+
+describe('table: the refined 2nd column outside its trusted range', () => {
+  it('d = 3, λ = 0.95: n = 3 reads "outside range" (no t), n = 20 a value and t; JSON and CSV say trusted false / true', async () => {
+    const args = 'table --d 3 --lambda 0.95 --n 3,20 --runs 2 --events-per-run 1000 --exact-max-n 0 --threads 1 --no-progress';
+    const r = await runCli(args);
+    expect(r.status, r.stderr).toBe(0);
+    // before: "| 10.42583 (-3.9) |", the number beside a t as if trusted
+    expect(r.stdout).toMatch(/^\| 3 \|.*\| outside range \(10\.4\d+, not trusted\) \|/m);
+    expect(r.stdout).toMatch(/^\| 20 \|.*\| 2\.97\d+ \(-?\d+\.\d\) \|/m);
+    expect(r.stdout).toMatch(/refined 2nd "outside range" at d = 3, λ = 0\.95, n = 3: there \|ΣA\|\/\(n\|ΣV\|\) > 0\.5/);
+    const j = JSON.parse((await runCli(`${args} --json`)).stdout);
+    expect(j.cells.map((c: { n: number; refinedSecondTrusted: boolean }) => [c.n, c.refinedSecondTrusted])).toEqual([
+      [3, false],
+      [20, true],
+    ]);
+    const csv = (await runCli(`${args} --csv -`)).stdout.trim().split('\n');
+    const column = csv[0].split(',').indexOf('refined_second_trusted');
+    expect(column).toBeGreaterThan(0);
+    expect(csv.slice(1).map((l) => l.split(',')[column])).toEqual(['false', 'true']);
+  });
+});

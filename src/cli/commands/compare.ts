@@ -260,6 +260,11 @@ export function exactNs(o: { readonly exactN?: number[]; readonly n: number[] })
   return o.n.filter((n) => DEFAULT_PRESET.exactNs.includes(n));
 }
 
+/** The code identity of a run's results (`code`, and `mixedCode` with --allow-mixed-code), as every command's results carry it. */
+function codeFields(meta: { code: string; mixedCode?: string[] }): { code: string; mixedCode?: string[] } {
+  return { code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}) };
+}
+
 export function compareCommand(): Command {
   const p = DEFAULT_PRESET;
   const cmd = new Command('compare')
@@ -470,7 +475,10 @@ export function compareCommand(): Command {
             const previous = previousReport(out);
             timeline('phase', { name: 'report' });
             writing = true;
-            const files = await writeComparisonReport(out, ran.result, meta, {
+            // results.json names the code that computed it, as table's, run's and conjecture's do (comparisonResultsJson
+            // spreads the result, so the fields ride on it)
+            const coded = { ...codeFields(meta), ...ran.result };
+            const files = await writeComparisonReport(out, coded, meta, {
               writeFigures: figuresOnPool(pool),
               latex: o.latex === true,
               signal,
@@ -501,6 +509,7 @@ export function compareCommand(): Command {
         if (o.json) {
           printJson({
             out,
+            ...codeFields(meta),
             replaced: previous,
             files,
             // what judges the cells: the refined mean field (a 1/n term V), or the limit alone ("Without V", theory.md §8)

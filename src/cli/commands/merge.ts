@@ -67,10 +67,23 @@ export function planMerge(dirs: readonly string[]): MergePlan {
         ? `; they split one grid into ${a.shard.count} and ${b.shard.count} shards: merge one split by naming its folders ` +
           `(supermarket merge …/shards/1-of-${a.shard.count} … --out <dir>) or remove the other split's folders`
         : '';
-      throw new SupermarketError(`refusing to merge shards of different runs: ${describe(first)} and ${describe(s)}${hint}`);
+      const what = twoSplits ? '' : `: ${settingsDifference(first, s)}`;
+      throw new SupermarketError(`refusing to merge shards of different runs: ${describe(first)} and ${describe(s)}${what}${hint}`);
     }
   }
-  for (const s of shards) checkSameCode(s.manifest.code, `shard ${s.dir}`); // shards of other code: refused in one line
+  for (const s of shards) {
+    // shards of other code: refused in one line that names the command recomputing that shard with this code
+    try {
+      checkSameCode(s.manifest.code, `shard ${s.dir}`);
+    } catch (error) {
+      if (!(error instanceof SupermarketError)) throw error;
+      const why = error.message.replace(/: rerun with --fresh, or --allow-mixed-code.*$/, '');
+      throw new SupermarketError(
+        `${why}: recompute that shard with this code (${rerunShardCommand(s.manifest, s.manifest.shard.index)} --fresh) and merge again, ` +
+          'or merge with --allow-mixed-code to use it anyway (noted in the report)',
+      );
+    }
+  }
   if (first.manifest.version !== VERSION) {
     throw new SupermarketError(
       `refusing to merge: the shards were computed by supermarket-lab ${first.manifest.version}, this is ${VERSION} (rerun the shards with this version)`,
@@ -108,7 +121,55 @@ export function missingMessage(plan: MergePlan): string {
       ([i, keys]) =>
         `shard ${i}/${plan.count}${absent.includes(i) ? ' (no folder given)' : ''}: ${keys.length} (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''})`,
     );
-  return `${total} of ${cells} cells are missing: ${parts.join('; ')}. Rerun those shards (or resubmit the array): stored cells are kept and only the missing ones are computed`;
+  const m = plan.shards[0].manifest;
+  const commands = [...plan.missing.keys()].sort((a, b) => a - b).map((i) => rerunShardCommand(m, i));
+  return (
+    `${total} of ${cells} cells are missing: ${parts.join('; ')}. Rerun ${commands.length === 1 ? 'that shard' : 'those shards'} ` +
+    `(or resubmit the array): ${commands.join(' ; ')} — stored cells are kept and only the missing ones are computed`
+  );
+}
+
+/** The command line that (re)runs shard `index` of the run `m` describes, into the report folder it was started with. */
+export function rerunShardCommand(m: FoundShard['manifest'], index: number): string {
+  return commandLine([m.command, ...m.argv, '--shard', `${index}/${m.shard.count}`, '--out', m.report]);
+}
+
+/**
+ * The options of a shard's command line (`--name` → its value, or true for a flag) and its operands, from the argv
+ * stored in the manifest (`rerunArgv`: options first, then the operands as absolute paths).
+ */
+function optionsOf(argv: readonly string[]): Map<string, string | true> {
+  const options = new Map<string, string | true>();
+  const operands: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) operands.push(a);
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--') && !path.isAbsolute(argv[i + 1])) options.set(a, argv[++i]);
+    else options.set(a, true);
+  }
+  if (operands.length > 0) options.set('<file>', operands.join(' '));
+  return options;
+}
+
+/**
+ * What differs between two shards' runs, named: the command, the options (`a setting differs (shard 1/2 vs shard 2/2):
+ * --runs 3 vs 4`; an option given in one only shows as "(default)" in the other), the operands, or, when the command lines
+ * agree, the grid (a file they read differs).
+ */
+function settingsDifference(a: FoundShard, b: FoundShard): string {
+  const [ma, mb] = [a.manifest, b.manifest];
+  const at = (m: FoundShard['manifest']) => `shard ${m.shard.index}/${m.shard.count}`;
+  if (ma.command !== mb.command) return `the command differs: ${ma.command} in ${at(ma)}, ${mb.command} in ${at(mb)}`;
+  const oa = optionsOf(ma.argv);
+  const ob = optionsOf(mb.argv);
+  const show = (v: string | true | undefined) => (v === undefined ? '(default)' : v === true ? '(set)' : v);
+  const diffs: string[] = [];
+  for (const key of new Set([...oa.keys(), ...ob.keys()]))
+    if (oa.get(key) !== ob.get(key)) diffs.push(`${key} ${show(oa.get(key))} vs ${show(ob.get(key))}`);
+  if (diffs.length > 0)
+    return `${diffs.length === 1 ? 'a setting differs' : 'settings differ'} (${at(ma)} vs ${at(mb)}): ${diffs.join(', ')}; rerun the shards with one command line`;
+  if (ma.shard.count !== mb.shard.count) return `they split the grid into ${ma.shard.count} and ${mb.shard.count} shards`;
+  return 'the command lines agree but the grids differ (a file they read changed between the shards?); rerun the shards';
 }
 
 /** Copies the found cells (and any other stored cell, e.g. cached solves) into `<out>/cells/`. */

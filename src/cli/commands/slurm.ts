@@ -1,6 +1,6 @@
 /**
  * `supermarket slurm FILE --array N`: runs an experiment (or conjecture) file beyond one machine as a Slurm job
- * array. Writes `<out>/slurm/array.sbatch` (task i computes shard i of N: `--shard $SLURM_ARRAY_TASK_ID/N` into
+ * array; `supermarket slurm --command table --array N -- <table options>` does the same for the finite-n table's grid. Writes `<out>/slurm/array.sbatch` (task i computes shard i of N: `--shard $SLURM_ARRAY_TASK_ID/N` into
  * `<out>/shards/<i>-of-<N>/`), `merge.sbatch` (joins the shards and writes the report; submitted with
  * `--dependency=afterok:<array job>`) and `submit.sh`; with --submit it submits both, with --wait it blocks until
  * the merge ends. Resubmitting submits only the shards with missing cells (each resumes its stored cells), so a
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PathError, SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
-import { action } from '../errors.ts';
+import { action, refusalLine } from '../errors.ts';
 import { outOption, parseInFile, parsePositiveInteger, reportFolder } from '../options.ts';
 import { missingMessage, planMerge } from './merge.ts';
 import { loadExperiment } from './run.ts';
@@ -29,7 +29,7 @@ interface Opts {
   account?: string;
   setup?: string;
   out?: string;
-  command: 'run' | 'conjecture';
+  command: 'run' | 'conjecture' | 'table';
   submit?: boolean;
   wait?: boolean;
   start?: StartChoice;
@@ -74,8 +74,11 @@ export function arraySpec(indexes: readonly number[]): string {
 
 /** The scripts of a job array of `count` shards of `file` (all paths absolute). */
 export function slurmScripts(o: {
+  /** The experiment or conjecture file; for `table`, a description of its grid (the task lines take `args`). */
   file: string;
   command: string;
+  /** The arguments of every task's command before --shard (default: the file): table's options. */
+  args?: readonly string[];
   out: string;
   count: number;
   cpusPerTask: number;
@@ -114,7 +117,7 @@ export function slurmScripts(o: {
     ...setup,
     `SHARDS=${o.count}   # fixed: a resubmitted subset (--array=3,5) has another SLURM_ARRAY_TASK_COUNT`,
     `[ "\${SLURM_ARRAY_TASK_COUNT:-$SHARDS}" -le "$SHARDS" ] || { echo "array larger than $SHARDS shards" >&2; exit 2; }`,
-    `exec ${q(o.node)} ${q(o.bin)} ${o.command} ${q(o.file)} --shard "\${SLURM_ARRAY_TASK_ID}/$SHARDS" --out ${q(o.out)}${o.start === undefined ? '' : ` --start ${o.start}`} --threads "\${SLURM_CPUS_PER_TASK:-1}" --no-progress`,
+    `exec ${q(o.node)} ${q(o.bin)} ${o.command} ${(o.args ?? [o.file]).map(q).join(' ')} --shard "\${SLURM_ARRAY_TASK_ID}/$SHARDS" --out ${q(o.out)}${o.start === undefined ? '' : ` --start ${o.start}`} --threads "\${SLURM_CPUS_PER_TASK:-1}" --no-progress`,
     '',
   ].join('\n');
   const merge = [
@@ -169,6 +172,37 @@ function sbatch(args: string[]): string {
   return r.stdout.trim().split(';')[0];
 }
 
+/** Table options that slurm sets for every task itself (or that make no sense in a task): refused in the pass-through. */
+const TABLE_SET_BY_SLURM = ['--out', '--shard', '--threads', '--json', '--csv', '--help', '-h'];
+
+/**
+ * Checks the options given for `table` tasks as `supermarket table` parses them (a bad value is refused now, not in
+ * every task) and refuses those slurm sets itself. @returns the number of cells of the table's grid.
+ */
+async function checkTableArgs(args: readonly string[]): Promise<number> {
+  for (const a of args) {
+    const flag = a.split('=')[0];
+    if (TABLE_SET_BY_SLURM.includes(flag))
+      throw new SupermarketError(
+        `${flag} is set by slurm for every table task (--out <dir> and --cpus-per-task are slurm's own options; a task writes no CSV or JSON): drop it`,
+      );
+  }
+  const { tableCommand } = await import('./table.ts');
+  const cmd = tableCommand();
+  let refusal = '';
+  cmd
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, outputError: (str) => (refusal = refusalLine(str.trim()).replace(/^error: /, '')) })
+    .action(() => {});
+  try {
+    cmd.parse([...args], { from: 'user' });
+  } catch (e) {
+    throw new SupermarketError(`--command table: ${refusal || (e as Error).message}`);
+  }
+  const t = cmd.opts() as { d: number[]; lambda: number[]; n: number[] };
+  return t.d.length * t.lambda.length * t.n.length;
+}
+
 export function slurmCommand(): Command {
   return new Command('slurm')
     .description(
@@ -178,9 +212,15 @@ export function slurmCommand(): Command {
         'which checks the shards and writes the report of the whole grid to <out>/ (the same results.json as one local\n' +
         'run). Every finished cell is stored at once, so a failed or timed-out task loses only its running cells:\n' +
         'rerun this command with --submit and only the shards with missing cells are submitted again.\n' +
-        "The scripts use this machine's node and this package by absolute path: run it on the cluster's login node.",
+        "The scripts use this machine's node and this package by absolute path: run it on the cluster's login node.\n" +
+        'With --command table there is no file: the options of `supermarket table` follow "--", and task i runs\n' +
+        '  supermarket table <options> --shard i/N --out <out> --threads $SLURM_CPUS_PER_TASK',
     )
-    .argument('<file>', 'experiment file (JSON), or a conjecture file with --command conjecture', parseInFile)
+    .argument(
+      '[file]',
+      'experiment file (JSON), or a conjecture file with --command conjecture; with --command table none: the table\'s options follow "--"',
+    )
+    .argument('[table-options...]', 'with --command table, after "--": the options of `supermarket table` (grid, runs, …)')
     .requiredOption('--array <N>', 'number of array tasks (shards)', parsePositiveInteger)
     .option('--partition <p>', "Slurm partition (default: the cluster's default)")
     .option('--time <t>', 'time limit per task, e.g. 2:00:00', parseTime)
@@ -189,11 +229,11 @@ export function slurmCommand(): Command {
     .option('--account <a>', 'Slurm account to charge')
     .option('--setup <line>', 'shell line run first in each job, e.g. "module load nodejs/20"')
     .addOption(outOption('reports/<file name>'))
-    .addOption(new Option('--command <name>', 'the command of the shards').choices(['run', 'conjecture']).default('run'))
+    .addOption(new Option('--command <name>', 'the command of the shards').choices(['run', 'conjecture', 'table']).default('run'))
     .addOption(
       new Option(
         '--start <start>',
-        "passed to every task's command (run, conjecture): where each replication starts, auto | empty | fixed-point (default: the command's own)",
+        "passed to every task's command (run, conjecture, table): where each replication starts, auto | empty | fixed-point (default: the command's own)",
       ).choices([...START_CHOICES]),
     )
     .option('--submit', 'submit the array and the merge job with sbatch (only shards with missing cells)')
@@ -213,23 +253,47 @@ On a cluster (login node; names of modules and partitions are site-specific):
   npx supermarket slurm experiments/paper-synthetic.json --array 32 --cpus-per-task 4 --submit
   #   (submits only the shards with missing cells; each resumes its stored cells)
   npx supermarket merge reports/paper-synthetic   # names missing cells, or writes the report
+The finite-n table's grid (no file; its options after "--"; the report in reports/table unless --out):
+  npx supermarket slurm --command table --array 16 --cpus-per-task 4 --out reports/table --submit \\
+      -- --d 2,3,4 --lambda 0.7,0.8,0.9,0.95 --n 10,20,30,50,100 --runs 16 --precision 0.002
 Without --submit: bash reports/<name>/slurm/submit.sh submits the same two jobs.
 Locally, the same split without Slurm: supermarket run FILE --shard i/N, then supermarket merge <out>.`,
     )
     .action(
-      action(async (file: string, o: Opts) => {
+      action(async (fileArg: string | undefined, rest: string[], o: Opts) => {
         if (o.wait && !o.submit) throw new SupermarketError('--wait needs --submit');
-        const abs = path.resolve(file);
-        if (!existsSync(abs)) throw new PathError(`${file}: no such file`);
-        const name = path.basename(abs, '.json').replace(/[^A-Za-z0-9._-]+/g, '_');
+        let abs: string;
+        let name: string;
+        let taskArgs: string[] | undefined;
+        let tableCells: number | undefined;
+        if (o.command === 'table') {
+          // no file: every argument is one of table's options (after "--"), checked here as table parses them
+          const given = [...(fileArg === undefined ? [] : [fileArg]), ...rest];
+          if (o.start !== undefined && given.some((a) => a.split('=')[0] === '--start'))
+            throw new SupermarketError("--start is given twice (slurm's and the table's): give it once");
+          tableCells = await checkTableArgs(given);
+          taskArgs = given;
+          name = 'table';
+          abs = `supermarket table ${given.join(' ')}`.trim();
+        } else {
+          if (fileArg === undefined) throw new SupermarketError(`missing the ${o.command === 'run' ? 'experiment' : 'conjecture'} file`);
+          if (rest.length > 0)
+            throw new SupermarketError(
+              `unexpected arguments after the file: ${rest.join(' ')} (only --command table takes options after "--")`,
+            );
+          abs = path.resolve(parseInFile(fileArg));
+          if (!existsSync(abs)) throw new PathError(`${fileArg}: no such file`);
+          name = path.basename(abs, '.json').replace(/[^A-Za-z0-9._-]+/g, '_');
+        }
+        const file = fileArg ?? 'table';
         const out = path.resolve(reportFolder(o.out, path.join('reports', o.command === 'conjecture' ? `conjecture-${name}` : name)));
-        // more tasks than cells leaves tasks with nothing to do: cap at the grid's cells (run files; a conjecture's
-        // simulations are known only once its solvers ran)
-        if (o.command === 'run') {
-          const cells = expandGrid(loadExperiment(abs)).length;
+        // more tasks than cells leaves tasks with nothing to do: cap at the grid's cells (run files and table grids; a
+        // conjecture's simulations are known only once its solvers ran)
+        if (o.command === 'run' || o.command === 'table') {
+          const cells = tableCells ?? expandGrid(loadExperiment(abs)).length;
           if (o.array > cells) {
             process.stderr.write(
-              `warning: --array ${o.array} is more than the ${cells} cells of ${file}: ${cells} tasks written (one cell each)\n`,
+              `warning: --array ${o.array} is more than the ${cells} cells of ${o.command === 'table' ? 'the table' : file}: ${cells} tasks written (one cell each)\n`,
             );
             o.array = cells;
           }
@@ -245,6 +309,7 @@ Locally, the same split without Slurm: supermarket run FILE --shard i/N, then su
         const scripts = slurmScripts({
           file: abs,
           command: o.command,
+          ...(taskArgs === undefined ? {} : { args: taskArgs }),
           out,
           count: o.array,
           cpusPerTask: o.cpusPerTask,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import {
+  EXACT_MAX_WORK,
   tableCell,
   tableCellKey,
   tableFit,
@@ -23,12 +24,13 @@ import type { ShardSpec } from '../../runs/shard.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import { simulationWarmup, type SimulationStart, type StartChoice } from '../../meanfield/warmup.ts';
 import { initialCounts } from '../../sim/initialState.ts';
+import { SECOND_ORDER_RANGE } from '../../meanfield/refinedSecondOrder.ts';
 import { SAMPLINGS, selectionFamilyName, type Sampling } from '../../model/index.ts';
 import { TABLE_T_HELP, finiteNTableCsvRows, finiteNTableMarkdown } from '../../report/finiteNTable.ts';
 import { occupancyChainSpec, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
 import { tInterval } from '../../stats/tInterval.ts';
 import { VERSION } from '../../version.ts';
-import { action } from '../errors.ts';
+import { action, withInterruptMessage } from '../errors.ts';
 import {
   examples,
   parseIntegerList,
@@ -45,6 +47,7 @@ import { addMixedCodeOption, addScaleOptions, printShardSummary, startShard } fr
 import { defaultThreads } from '../pool.ts';
 import { createProgress } from '../progress.ts';
 import { startRun } from '../versions.ts';
+import { timeline } from '../timeline.ts';
 import { chainTaskEvents, runChainTasks, type ChainTask, type ExactTask } from '../tableRunner.ts';
 import { formatCount } from '../../stats/index.ts';
 
@@ -60,6 +63,7 @@ interface Opts {
   seed: number;
   exactMaxN: number;
   exactMaxStates: number;
+  exactMaxWork: number;
   json?: boolean;
   csv?: string;
   out?: string;
@@ -145,8 +149,16 @@ export function tableCommand(): Command {
     .option('--seed <seed>', 'master seed; each run stream derives from it, the cell and the run index', parseSeed, 1)
     .option('--exact-max-n <n>', 'solve the exact chain for n ≤ this (0: never)', (v) => (v === '0' ? 0 : parsePositiveInteger(v)), 5)
     .option('--exact-max-states <S>', 'skip exact chains larger than this', parsePositiveInteger, 3_000_000)
+    .option(
+      '--exact-max-work <W>',
+      'give up an exact chain (shown "too large") after W state-sweeps (states × Gauss–Seidel sweeps; ≈ 1e7–1e8 a second)',
+      parsePositiveInteger,
+      EXACT_MAX_WORK,
+    )
     .option('--json', 'print the table as JSON on stdout instead of text')
-    .option('--csv <file>', 'also write one CSV row per cell to <file>', parseOutFile)
+    .option('--csv <file>', "also write one CSV row per cell to <file>; '-': the CSV on stdout instead of the text table", (v: string) =>
+      v === '-' ? v : parseOutFile(v),
+    )
     .option(
       '--out <dir>',
       'also write results.json, metadata.json, table.md, table.csv and the cells (cells/, reused by a rerun) into <dir>',
@@ -185,6 +197,9 @@ export function tableCommand(): Command {
       if (o.precision === undefined && cmd.getOptionValueSource('maxRuns') === 'cli')
         throw new SupermarketError('--max-runs acts only with --precision: drop it or add --precision <rel>');
       if (o.precision !== undefined && o.maxRuns < o.runs) throw new SupermarketError(`--max-runs ${o.maxRuns} is below --runs ${o.runs}`);
+      if (o.fresh && o.out === undefined)
+        throw new SupermarketError('--fresh acts only with --out <dir> (it ignores the cells stored there): drop it or add --out <dir>');
+      if (o.csv === '-' && o.json) throw new SupermarketError('--csv - and --json both write stdout: choose one (or give --csv a file)');
       if (o.shard !== undefined && o.out === undefined)
         throw new SupermarketError('--shard needs --out <dir>: the shard stores its cells there for `supermarket merge <dir>`');
       const threads = o.threads ?? defaultThreads();
@@ -263,15 +278,33 @@ export function tableCommand(): Command {
       // the exact chains of the table's cells (not a shard's: it writes no table) run with the first stage, on the
       // same threads, so they overlap the simulation instead of following it on this thread
       const exactTasks: ExactTask[] =
-        session === undefined ? plans.map((p) => ({ model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates })) : [];
+        session === undefined
+          ? plans.map((p) => ({ model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates, maxWork: o.exactMaxWork }))
+          : [];
       let exact: (ExactValue | null)[] = [];
       // the simulation's own wall and CPU: the exact chains beside it are not the chains' speed
       let chainSeconds = 0;
       let exactCpuSeconds = 0;
+      // a cell is stored the moment it is final (its last stage's runs are in), so Ctrl-C or a crash keeps it and a
+      // rerun with the same --out resumes from it; never before: a cell cut short would pass for finished
+      const stored = new Set<CellPlan>();
+      const isFinal = (plan: CellPlan, precisionStage: number): boolean => {
+        if (o.precision === undefined || precisionStage >= MAX_STAGES || plan.values.length >= o.maxRuns) return true;
+        const e = tInterval(plan.values);
+        return e.halfWidth <= o.precision * Math.abs(e.mean);
+      };
+      const storeIfFinal = (plan: CellPlan, precisionStage: number) => {
+        if (store === undefined || stored.has(plan) || !isFinal(plan, precisionStage)) return;
+        store.put(plan.key, settingsOf(plan), { values: Array.from(plan.values) });
+        stored.add(plan);
+      };
+      let progress: ReturnType<typeof createProgress> | undefined;
       const stage = async (added: readonly { plan: CellPlan; count: number }[], withExact = false) => {
         if (added.length === 0 && !(withExact && exactTasks.length > 0)) return;
         stages++;
-        const progress = createProgress(stages === 1 ? 'table' : `table, precision stage ${stages - 1}`, showProgress);
+        const precisionStage = stages - 1;
+        timeline('phase', { name: stages === 1 ? 'table' : `table, precision stage ${precisionStage}` });
+        progress = createProgress(stages === 1 ? 'table' : `table, precision stage ${stages - 1}`, showProgress);
         const tasks: ChainTask[] = [];
         const owners: { plan: CellPlan; first: number }[] = [];
         for (const { plan, count } of added) {
@@ -295,36 +328,77 @@ export function tableCommand(): Command {
           }
         }
         const planned = tasks.reduce((s, t) => s + chainTaskEvents(t), 0);
-        const label =
-          added.length > 0 ? `${added.length} cells, ${formatCount(planned)} events` : `exact chains of ${exactTasks.length} cells`;
-        let results: Float64Array[];
+        // the exact chains beside the first stage are named in the line, so a bar at 100 % waiting for them says so
+        const exactAsked = withExact ? exactTasks.filter((t) => t.n <= t.maxN).length : 0;
+        let exactDone = 0;
+        let eventsNow = 0;
+        const label = () =>
+          (added.length > 0 ? `${added.length} cells, ${formatCount(planned)} events` : '') +
+          (exactAsked > 0 ? `${added.length > 0 ? '; ' : ''}exact chains ${Math.min(exactDone, exactAsked)}/${exactAsked}` : '');
+        // each cell's runs of this stage: grown in place as its tasks end, final when none is left
+        const grown = new Map(added.map(({ plan, count }) => [plan, new Float64Array(plan.values.length + count)]));
+        for (const [plan, values] of grown) values.set(plan.values);
+        const pending = new Map<CellPlan, number>();
+        for (const { plan } of owners) pending.set(plan, (pending.get(plan) ?? 0) + 1);
+        const onChainDone = (i: number, values: Float64Array) => {
+          const { plan, first } = owners[i];
+          grown.get(plan)!.set(values, first);
+          const left = pending.get(plan)! - 1;
+          pending.set(plan, left);
+          if (left > 0) return;
+          plan.values = grown.get(plan)!;
+          storeIfFinal(plan, precisionStage);
+        };
+        const bar = progress;
         try {
-          const ran = await runChainTasks(tasks, threads, (done) => progress.update(done, planned, label), withExact ? exactTasks : []);
-          results = ran.values;
+          const ran = await runChainTasks(
+            tasks,
+            threads,
+            (done) => bar.update((eventsNow = done), planned, label()),
+            withExact ? exactTasks : [],
+            {
+              onChainDone,
+              onExactDone: (i) => {
+                const t = exactTasks[i];
+                if (t.n > t.maxN) return; // nothing solved (n > --exact-max-n)
+                exactDone++;
+                bar.update(eventsNow, planned, label());
+                // without a terminal the bar prints deciles of the events only: one line per exact chain instead
+                if (showProgress && !process.stderr.isTTY)
+                  process.stderr.write(
+                    `table: exact chain ${exactDone}/${exactAsked} done (d = ${t.model.d}, λ = ${t.model.lambda}, n = ${t.n})\n`,
+                  );
+              },
+            },
+          );
           chainSeconds += ran.chainSeconds;
           exactCpuSeconds += ran.exactCpuSeconds;
           if (withExact) exact = ran.exact;
         } finally {
-          progress.stop();
+          bar.stop();
         }
         eventsDone += planned;
-        for (const { plan, count } of added) {
-          const grown = new Float64Array(plan.values.length + count);
-          grown.set(plan.values);
-          results.forEach((values, i) => {
-            if (owners[i].plan === plan) grown.set(values, owners[i].first);
-          });
-          plan.values = grown;
-        }
       };
       let unmet: CellPlan[] = [];
       const simStarted = performance.now();
       const cpuStart = process.cpuUsage(); // the whole process, worker threads included
-      await stage(
-        todo.map((plan) => ({ plan, count: o.runs })),
-        true,
+      // Ctrl-C: the cells stored so far are kept (the workers leave this thread free to hear it); say where
+      const cellsDir = session?.cellsDir ?? (o.out === undefined ? undefined : path.join(o.out, 'cells'));
+      const kept = () =>
+        store === undefined
+          ? 'nothing was stored (without --out the table keeps its cells in memory); rerun with --out <dir> to keep finished cells'
+          : `${active.length - todo.length + stored.size} of ${active.length} cells are kept in ${cellsDir}; rerun the same command to resume`;
+      await withInterruptMessage(
+        kept,
+        () => simulateAll(),
+        () => progress?.stop(),
       );
-      if (o.precision !== undefined) {
+      async function simulateAll(): Promise<void> {
+        await stage(
+          todo.map((plan) => ({ plan, count: o.runs })),
+          true,
+        );
+        if (o.precision === undefined) return;
         const target = o.precision;
         for (let s = 0; s < MAX_STAGES; s++) {
           const more: { plan: CellPlan; count: number }[] = [];
@@ -343,8 +417,8 @@ export function tableCommand(): Command {
           return e.halfWidth > target * Math.abs(e.mean);
         });
       }
-      // stored only once complete: a cell cut short by an error would pass for finished at the next run
-      for (const plan of todo) store?.put(plan.key, settingsOf(plan), { values: Array.from(plan.values) });
+      // every cell is final now; one not stored yet (none, by the rule above) is stored here
+      for (const plan of todo) storeIfFinal(plan, MAX_STAGES);
       const simSeconds = eventsDone > 0 ? chainSeconds : (performance.now() - simStarted) / 1000;
       const cpu = process.cpuUsage(cpuStart);
       const cpuSeconds = (cpu.user + cpu.system) / 1e6 - exactCpuSeconds;
@@ -378,6 +452,13 @@ export function tableCommand(): Command {
       const resumed = active.filter((p) => p.resumed);
       const storedEvents = resumed.reduce((sum, p) => sum + p.values.length * (p.warmupEvents + o.eventsPerRun), 0);
       const notes = [...new Set([...theories.values()].flatMap((t) => t.notes))];
+      const untrusted = cells.filter((c) => c.refinedSecondTrusted === false);
+      if (untrusted.length > 0)
+        notes.push(
+          `refined 2nd "outside range" at ${untrusted.map((c) => `d = ${c.d}, λ = ${c.lambda}, n = ${c.n}`).join('; ')}: ` +
+            `there |ΣA|/(n|ΣV|) > ${SECOND_ORDER_RANGE} (the 1/n² term is not small against the 1/n term) and order 2 can be ` +
+            'worse than order 1 (theory.md §6 "Limits"); CSV column refined_second_trusted',
+        );
       if (unmet.length > 0)
         notes.push(
           `precision ${o.precision} not reached (--max-runs ${o.maxRuns} or ${MAX_STAGES} stages) at: ${unmet.map((p) => p.key).join(', ')}`,
@@ -437,7 +518,7 @@ export function tableCommand(): Command {
             (resumed.length > 0 ? `; ${resumed.length} more cells read from stored runs (${formatCount(storedEvents)} events)` : '') +
             `${exactNote}; wall ${wallSeconds.toFixed(1)} s; seed ${o.seed}\n`);
       const csv = stringify(finiteNTableCsvRows({ cells, fits }));
-      if (o.csv !== undefined) writeFileAtomic(o.csv, csv);
+      if (o.csv !== undefined && o.csv !== '-') writeFileAtomic(o.csv, csv);
       if (o.out !== undefined) {
         mkdirSync(o.out, { recursive: true });
         writeJsonAtomic(path.join(o.out, 'results.json'), result);
@@ -446,6 +527,7 @@ export function tableCommand(): Command {
         writeFileAtomic(path.join(o.out, 'table.csv'), csv);
       }
       if (o.json) printJson(result);
+      else if (o.csv === '-') process.stdout.write(csv);
       else process.stdout.write(markdown);
     }),
   );

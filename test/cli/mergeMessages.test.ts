@@ -1,0 +1,66 @@
+/**
+ * `merge` says what to do: shards of different settings name the setting and both values (it named only two grid
+ * hashes); a missing shard, or one of other code, names the command that (re)computes that shard (it said "rerun those
+ * shards" without the command).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './runCli.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'merge-messages-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const grid = ['table', '--d', '2', '--lambda', '0.7,0.9', '--n', '4,8', '--events-per-run', '1000', '--exact-max-n', '0'];
+const quiet = ['--no-progress', '--threads', '1'];
+
+/** The supermarket command line quoted in `line` after `marker`, as argv (no word there needs quoting). */
+function quotedCommand(line: string, marker: RegExp): string[] {
+  const m = marker.exec(line);
+  expect(m, line).not.toBeNull();
+  return m![1].trim().split(/\s+/).slice(1);
+}
+
+describe('merge messages', () => {
+  it('shards that differ in --runs: the setting and both values are named, in one line', async () => {
+    const out = path.join(dir, 'runs');
+    expect((await runCli([...grid, '--runs', '3', '--shard', '1/2', '--out', out, ...quiet])).status).toBe(0);
+    expect((await runCli([...grid, '--runs', '4', '--shard', '2/2', '--out', out, ...quiet])).status).toBe(0);
+    const r = await runCli(['merge', out, '--no-progress']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/refusing to merge shards of different runs: .*a setting differs \(shard 1\/2 vs shard 2\/2\): --runs 3 vs 4/);
+  });
+
+  it('a missing shard: the command that computes it is named, and running it lets the merge through', async () => {
+    const out = path.join(dir, 'missing');
+    expect((await runCli([...grid, '--runs', '3', '--shard', '1/2', '--out', out, ...quiet])).status).toBe(0);
+    const r = await runCli(['merge', out, '--no-progress']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`Rerun that shard (or resubmit the array): supermarket table --d 2`);
+    const rerun = quotedCommand(r.stderr, /\(or resubmit the array\): (supermarket .*?) —/);
+    expect(rerun).toEqual(expect.arrayContaining(['--shard', '2/2', '--out', out]));
+    expect((await runCli([...rerun, ...quiet])).status).toBe(0);
+    const merged = await runCli(['merge', out, '--no-progress', '--json']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout).cells).toHaveLength(4);
+  });
+
+  it('a shard of other code: the command recomputing it with this code (--fresh) is named', async () => {
+    const out = path.join(dir, 'code');
+    for (const shard of ['1/2', '2/2'])
+      expect((await runCli([...grid, '--runs', '3', '--shard', shard, '--out', out, ...quiet])).status).toBe(0);
+    const manifest = path.join(out, 'shards', '2-of-2', 'shard.json');
+    writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), code: 'dist:0000000000000000' }));
+    const r = await runCli(['merge', out, '--no-progress']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/shard .*2-of-2 was computed by other code \(dist:0{16}; this is /);
+    const rerun = quotedCommand(r.stderr, /recompute that shard with this code \((supermarket .*?)\) and merge again/);
+    expect(rerun).toEqual(expect.arrayContaining(['--shard', '2/2', '--out', out, '--fresh']));
+    expect(r.stderr).toContain('or merge with --allow-mixed-code');
+    expect((await runCli([...rerun, ...quiet])).status).toBe(0);
+    expect((await runCli(['merge', out, '--no-progress'])).status).toBe(0);
+  });
+});
