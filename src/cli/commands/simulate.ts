@@ -22,7 +22,7 @@ import {
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
-import { formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
+import { estimateDecimals, formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
 import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
@@ -74,23 +74,19 @@ interface Opts extends ModelFlags {
 }
 
 /**
- * Decimals of an estimate "x [lo, hi]" in the text table: two significant digits of its half-width h, x and the ends
- * rounded at the same place (h = 0.019 → 3: "1.295 [1.276, 1.314]"; h = 0.37 → 1), at most `MAX_DECIMALS`; without
- * a finite nonzero h (one replication, a fraction that stayed 0) `fallback`. A local copy of the rule of the shared
- * helper for "x ± h" (stats `estimateDecimals`, on another branch): to be unified with it.
+ * Decimals of an estimate "x [lo, hi]" in the text table: the shared rule for "x ± h" (stats `estimateDecimals`, two
+ * significant digits of the half-width h; h = 0.019 → 3: "1.295 [1.276, 1.314]"; h = 0.37 → 1), at most
+ * `MAX_DECIMALS`; without a finite nonzero h (one replication, a fraction that stayed 0) `fallback`.
  */
-function estimateDecimals(halfWidth: number, fallback: number): number {
-  if (!Number.isFinite(halfWidth) || halfWidth <= 0) return fallback;
-  return Math.min(MAX_DECIMALS, Math.max(0, 1 - Math.floor(Math.log10(halfWidth))));
-}
+const tableDecimals = (halfWidth: number, fallback: number): number => Math.min(MAX_DECIMALS, estimateDecimals(halfWidth, 2, fallback));
 const MAX_DECIMALS = 6;
 /** A number of the table with k decimals; a nonzero |x| < 10⁻³ in exponent form with 3 digits, whatever k (`decimalText`). */
 const tableNumber = (x: number, k: number) => (x !== 0 && Math.abs(x) < 1e-3 ? decimalText(x, 4) : decimalText(x, k));
 /** The half-width an interval's decimals follow: the estimate's own, else half the interval's width (a percentile's). */
 const halfWidthOf = (e: Estimate) => (Number.isFinite(e.halfWidth) ? e.halfWidth : (e.ci95[1] - e.ci95[0]) / 2);
-/** An estimate in the text table, "x [lo, hi]", its decimals following its half-width (`estimateDecimals`). */
+/** An estimate in the text table, "x [lo, hi]", its decimals following its half-width (`tableDecimals`). */
 const show = (e: Estimate, fallback = 4) => {
-  const k = estimateDecimals(halfWidthOf(e), fallback);
+  const k = tableDecimals(halfWidthOf(e), fallback);
   return `${tableNumber(e.mean, k).padEnd(7)}  [${tableNumber(e.ci95[0], k)}, ${tableNumber(e.ci95[1], k)}]`;
 };
 /**
