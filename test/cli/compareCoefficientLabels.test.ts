@@ -18,7 +18,8 @@ describe('compare summary: fitted ĉ₁ and theory c₁ = ΣV/λ named apart', (
     );
     expect(r.status, r.stderr).toBe(0);
     const line = r.stdout.split('\n').find((l) => l.startsWith('  d = 2, λ = 0.9:'))!;
-    expect(line).toMatch(/fitted ĉ₁ = -?\d+\.\d\d \(through E\[T\]∞\) vs theory c₁ = ΣV\/λ = 4\.43/);
+    // ĉ₁ ± h (95 %), decimals fitting h: a fitted coefficient is never printed without its interval
+    expect(line).toMatch(/fitted ĉ₁ = -?\d+(\.\d+)? ± \d+(\.\d+)? \(through E\[T\]∞, 95 %\) vs theory c₁ = ΣV\/λ = 4\.43/);
     expect(line).toMatch(/theory c₂ = ΣA\/λ = \d+\.\d\d/);
     expect(line).not.toMatch(/[,;] c[₁₂] = /);
   }, 600_000);

@@ -596,7 +596,7 @@ export function compareCommand(): Command {
           lines.push(
             m.refined
               ? `  d = ${m.d}, λ = ${m.lambda}: E[T]∞ = ${ref.meanResponseTime.toFixed(4)}, ΣV = ${m.refined.sumV.toFixed(3)}, ` +
-                  `slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}${through ? `, fitted ĉ₁ = ${through.c1.toFixed(2)} (through E[T]∞) vs theory c₁ = ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)}` : ''}` +
+                  `slope ${m.slope ? m.slope.slope.toFixed(2) : NOT_RESOLVED}${through ? `, fitted ĉ₁ = ${plusMinus(through.c1, through.c1HalfWidth)} (through E[T]∞, 95 %) vs theory c₁ = ΣV/λ = ${(m.refined.sumV / m.lambda).toFixed(2)}` : ''}` +
                   `${m.c1Check && m.c1Check.status !== 'not-judged' ? `; trusted-n fitted ĉ₁ = ${plusMinus(m.c1Check.c1, m.c1Check.halfWidth)} vs theory ΣV/λ → ${statusText(m.c1Check.status)}` : ''}` +
                   `${m.secondOrder ? `; theory c₂ = ΣA/λ = ${m.secondOrder.c2.toFixed(2)} → ${statusText(m.secondOrder.status)}` : ''}`
               : ref.infinite !== undefined
