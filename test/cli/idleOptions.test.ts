@@ -112,6 +112,8 @@ const cases: [string, string, RegExp][] = [
     'run experiments/smoke.json --dry-run --threads 2',
     /--threads acts only with a run that computes: a dry run computes nothing/,
   ],
+  ['model --t-end without --transient', 'model models/jsq-d.json --t-end 3', /^supermarket: error: --t-end acts only with --transient/],
+  ['model --dt without --transient', 'model models/jsq-d.json --refined --n 10 --dt 2', /--dt acts only with --transient/],
   ['ode --levels with --json', 'ode --lambda 0.5 --d 2 --t-end 1 --dt 1 --json --levels 3', /--levels acts only with text output/],
 ];
 

@@ -129,12 +129,12 @@ export function modelCommand(): Command {
     )
     .action(
       action(async (file: string, o: Opts, cmd: Command) => {
-        refuseIdleOptions(
-          cmd,
-          ['--horizon', '--warmup', '--replications', '--seed', '--threads'].map(
+        refuseIdleOptions(cmd, [
+          ...['--horizon', '--warmup', '--replications', '--seed', '--threads'].map(
             (flag) => [flag, Boolean(o.compare), '--compare'] as const,
           ),
-        );
+          ...['--t-end', '--dt'].map((flag) => [flag, Boolean(o.transient), '--transient'] as const),
+        ]);
         const model = loadJsonFile(file, 'model', (json) => parsePopulationModel(json, o.set, { file }));
         if (o.refined || o.n !== undefined) requireSmoothModel(model); // before solving: the 1/n term needs C² rates
         const order = Number(o.order);
