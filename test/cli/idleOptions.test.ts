@@ -114,6 +114,11 @@ const cases: [string, string, RegExp][] = [
   ],
   ['model --t-end without --transient', 'model models/jsq-d.json --t-end 3', /^supermarket: error: --t-end acts only with --transient/],
   ['model --dt without --transient', 'model models/jsq-d.json --refined --n 10 --dt 2', /--dt acts only with --transient/],
+  [
+    'fixed-point --sampling without --refined (SQ(d): one limit for both samplings)',
+    'fixed-point --lambda 0.5 --d 2 --sampling without-replacement',
+    /^supermarket: error: --sampling acts only with --refined --n <servers>: the SQ\(d\) mean-field limit is the same/,
+  ],
   ['ode --levels with --json', 'ode --lambda 0.5 --d 2 --t-end 1 --dt 1 --json --levels 3', /--levels acts only with text output/],
 ];
 

@@ -170,6 +170,15 @@ export function fixedPointCommand(): Command {
           );
           return;
         }
+        // the SQ(d) limit is one for both samplings (the d draws are distinct as n → ∞); only the 1/n terms differ
+        refuseIdleOptions(cmd, [
+          [
+            '--sampling',
+            Boolean(o.refined) || o.n !== undefined,
+            '--refined --n <servers>',
+            'the SQ(d) mean-field limit is the same with and without replacement (only the 1/n terms differ); drop it or add --refined --n <servers>',
+          ],
+        ]);
         const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
         const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
         const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
