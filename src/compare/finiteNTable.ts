@@ -68,6 +68,11 @@ export interface TableCell {
   readonly start: SimulationStart;
   readonly meanField: number;
   readonly refinedFirst: number;
+  /**
+   * Whether n lies in the trusted range of the 1/n expansion (`firstOrderTrust`: |ΣV|/(nΣπ) ≤ 5 %, the range where
+   * compare judges a cell against it); outside it the O(1/n²) remainder is not small (theory.md §6 "Limits").
+   */
+  readonly refinedFirstTrusted: boolean;
   readonly refinedSecond: number | null;
   /**
    * Whether n lies in the trusted range of the 1/n² expansion (`secondOrderTrust`: |ΣA|/(n|ΣV|) ≤ 0.5); outside it the
@@ -248,6 +253,7 @@ export function tableCell(
     start: budget.start,
     meanField: theory.meanField,
     refinedFirst: first,
+    refinedFirstTrusted: firstOrderTrust(theory.sumV, theory.meanField, n).trusted,
     refinedSecond: second,
     refinedSecondTrusted: theory.second === null ? null : secondOrderTrust(theory.second, n).trusted,
     exact,

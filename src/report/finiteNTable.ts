@@ -154,7 +154,8 @@ function floorAtD1(cells: readonly TableCell[]): string {
 /**
  * The table as Markdown: per (d, λ) a table of n, the warm-up discarded per run (time units and events), simulated
  * E[Q] ± 95% half-width (with the interval where E[Q] ≥ ρ clips it), relative half-width, E[T] ± 95% likewise, runs,
- * refined 1st and 2nd order and exact, each with the simulation's t against it ((x̂ − value)/σ̂, `tAgainst`); then the
+ * refined 1st and 2nd order ("outside range (x, not trusted)" where n is outside the order's trusted range) and exact,
+ * each with the simulation's t against it ((x̂ − value)/σ̂, `tAgainst`); then the
  * fits; last, a line saying what the warm-up and the t are (`TABLE_T_HELP`).
  */
 export function finiteNTableMarkdown(table: FiniteNTable): string {
@@ -200,7 +201,7 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
       lines.push(
         `| ${c.n} | ${c.warmupTime.toFixed(1)} (${formatCount(c.warmupEvents)}) | ${intervalText(q)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ` +
           `${intervalText(c.meanResponseTime)} | ` +
-          `${q.replications} × ${formatCount(c.eventsPerRun)} | ${f(c.refinedFirst)} (${tAgainst(c.refinedFirst, c)}) | ` +
+          `${q.replications} × ${formatCount(c.eventsPerRun)} | ${firstText(c)} | ` +
           `${secondText(c)} | ${exactText(c)}${exact === null ? '' : ` (${tAgainst(exact, c)})`} |`,
       );
     }
@@ -210,13 +211,23 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
   return lines.join('\n');
 }
 
+/** The refined 1st column: value (t), or "outside range" where n is outside the 1/n expansion's trusted range (`firstOrderTrust`). */
+function firstText(c: TableCell): string {
+  if (!c.refinedFirstTrusted) return `outside range (${f(c.refinedFirst)}, not trusted)`;
+  return `${f(c.refinedFirst)} (${tAgainst(c.refinedFirst, c)})`;
+}
+
 /** The refined 2nd column: value (t), or "outside range" where n is outside the 1/n² expansion's trusted range. */
 function secondText(c: TableCell): string {
   if (c.refinedSecondTrusted === false) return `outside range (${f(c.refinedSecond)}, not trusted)`;
   return `${f(c.refinedSecond)} (${tAgainst(c.refinedSecond, c)})`;
 }
 
-/** CSV header and rows, one per cell (numbers unrounded; empty where a column has no value; the 95 % intervals inside the parameter space last). */
+/**
+ * CSV header and rows, one per cell (numbers unrounded; empty where a column has no value). Columns added later are
+ * appended at the end, so earlier positions do not move: the 95 % intervals inside the parameter space, warmup_time,
+ * refined_second_trusted (true/false, empty without a second order), refined_first_trusted (true/false).
+ */
 export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] {
   const header = [
     'd',
@@ -240,6 +251,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
     'mean_response_time_ci95_high',
     'warmup_time',
     'refined_second_trusted',
+    'refined_first_trusted',
   ];
   const rows: (string | number)[][] = [header];
   for (const c of table.cells) {
@@ -264,6 +276,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
       ...c.meanResponseTime.ci95,
       c.warmupTime,
       c.refinedSecondTrusted === null ? '' : String(c.refinedSecondTrusted),
+      String(c.refinedFirstTrusted),
     ]);
   }
   return rows;

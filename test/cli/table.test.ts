@@ -22,9 +22,12 @@ describe('supermarket table', () => {
       '- fit E[Q_n] − Σπ = c₁/n + c₂/n²: not judged: fewer than 3 n in the trusted range (|ΣV|/(nΣπ) ≤ 5 % and ' +
         '|ΣA|/(n|ΣV|) ≤ 0.5; here n ≥ 16); n = 3, 6, 12 outside the trusted range (|ΣV|/(nΣπ) > 5 %), left out',
     ]);
+    // the refined 1st column is flagged there too, and a note names the cells
+    expect(r.stdout).toMatch(/^\| 12 \|.*\| outside range \(1\.\d+, not trusted\) \|/m);
+    expect(r.stdout).toContain('refined 1st "outside range" at d = 2, λ = 0.7, n = 3, 6, 12: there |ΣV|/(nΣπ) > 5 %');
   });
 
-  it('fits and reads c₁, c₂ from the n in the trusted range only, names those left out; JSON carries them', async () => {
+  it('fits and reads c₁, c₂ from the n in the trusted range only, names those left out; JSON and CSV carry them', async () => {
     // d = 2, λ = 0.5: ΣV/(nΣπ) ≤ 5 % from n = 10; n = 4 is left out
     const args = ['table', '--d', '2', '--lambda', '0.5', '--n', '4,10,20,40', '--runs', '3', '--events-per-run', '20000'];
     const r = await runCli([...args, '--no-progress', '--threads', '1', '--exact-max-n', '0', '--json']);
@@ -40,10 +43,17 @@ describe('supermarket table', () => {
     expect(fit.inverseNSquare.weights).toBe('fixed');
     expect(fit.inverseNSquare.c1HalfWidth).toBeGreaterThan(fit.inverseNSquare.c1StandardError);
     expect(fit.inverseNSquare.c1DegreesOfFreedom).toBeGreaterThanOrEqual(2);
+    expect(j.cells.map((c: { refinedFirstTrusted: boolean }) => c.refinedFirstTrusted)).toEqual([false, true, true, true]);
     const text = await runCli([...args, '--no-progress', '--threads', '1', '--exact-max-n', '0']);
     const line = text.stdout.split('\n').find((l) => l.startsWith('- fit E[Q_n] − Σπ = c₁/n + c₂/n²'))!;
     expect(line).toMatch(/over n = 10, 20, 40: c₁ = -?[\d.]+ ± [\d.]+ \(ΣV = [\d.]+: (agrees|disagrees|not resolvable within budget)\)/);
     expect(line).toMatch(/; n = 4 outside the trusted range \(\|ΣV\|\/\(nΣπ\) > 5 %\), left out$/);
+    expect(text.stdout).toMatch(/^\| 4 \|.*\| outside range \(0\.\d+, not trusted\) \|/m);
+    const csv = (await runCli([...args, '--no-progress', '--threads', '1', '--exact-max-n', '0', '--csv', '-'])).stdout.trim().split('\n');
+    const header = csv[0].split(',');
+    // appended at the end: the columns before it keep their places
+    expect(header.slice(-2)).toEqual(['refined_second_trusted', 'refined_first_trusted']);
+    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['false', 'true', 'true', 'true']);
   });
 
   it('--json on one thread and on two gives the same cells; --out and --csv write the files', async () => {

@@ -9,7 +9,7 @@ import { fitInverseN, runComparison, type FitPoint } from '../../src/compare/ind
 import { coefficientAgreement, coefficientResolvable } from '../../src/compare/verdict.ts';
 import { comparisonMarkdown } from '../../src/report/index.ts';
 import { comparisonLatexTables } from '../../src/report/latex.ts';
-import { finiteNTableMarkdown } from '../../src/report/finiteNTable.ts';
+import { finiteNTableCsvRows, finiteNTableMarkdown } from '../../src/report/finiteNTable.ts';
 import { tableCell, tableFit, tableModel, tableTheory } from '../../src/compare/finiteNTable.ts';
 import { estimateDecimals, plusMinus } from '../../src/stats/index.ts';
 import { tQuantile } from '../../src/lazy.ts';
@@ -190,5 +190,17 @@ describe('the table fits and reads c₁, c₂ only from the n in the trusted ran
     expect(lines[0]).not.toContain('left out');
     expect(lines[1]).toContain('not judged: fewer than 3 n in the trusted range');
     expect(lines[1]).toContain('n = 10, 20, 40 outside the order-2 trusted range (|ΣA|/(n|ΣV|) > 0.5), left out');
+  });
+
+  it('the refined 1st column says "outside range (x, not trusted)" outside |ΣV|/(nΣπ) ≤ 5 %; JSON and CSV carry the flag', () => {
+    const { fit, cells } = cellsOf(2, 0.9, [4, 40], () => 0);
+    expect(cells.map((c) => c.refinedFirstTrusted)).toEqual([false, true]);
+    const md = finiteNTableMarkdown({ cells, fits: [fit] });
+    expect(md).toMatch(new RegExp(`^\\| 4 \\|.*\\| outside range \\(${cells[0].refinedFirst.toFixed(5)}, not trusted\\) \\|`, 'm'));
+    expect(md).toMatch(new RegExp(`^\\| 40 \\|.*\\| ${cells[1].refinedFirst.toFixed(5)} \\([+-]\\d+\\.\\d\\) \\|`, 'm'));
+    const rows = finiteNTableCsvRows({ cells, fits: [fit] });
+    // appended last: the columns before it keep their positions
+    expect(rows[0].slice(-2)).toEqual(['refined_second_trusted', 'refined_first_trusted']);
+    expect(rows.slice(1).map((r) => r[r.length - 1])).toEqual(['false', 'true']);
   });
 });

@@ -114,6 +114,16 @@ interface StoredTableCell {
 /** Names the engine's event scheme in every stored cell's settings: a change of scheme must not reuse old cells. */
 const ENGINE = 'occupancy-chain/1 (one draw: event and first server)';
 
+/** The cells a note names, grouped by (d, λ) in their order: "d = 2, λ = 0.9, n = 3, 4; d = 3, λ = 0.9, n = 3". */
+function cellsText(cells: readonly TableCell[]): string {
+  const groups = new Map<string, number[]>();
+  for (const c of cells) {
+    const key = `d = ${c.d}, λ = ${c.lambda}`;
+    groups.set(key, [...(groups.get(key) ?? []), c.n]);
+  }
+  return [...groups].map(([key, ns]) => `${key}, n = ${ns.join(', ')}`).join('; ');
+}
+
 export function tableCommand(): Command {
   const cmd = new Command('table')
     .description(
@@ -454,10 +464,18 @@ export function tableCommand(): Command {
       const resumed = active.filter((p) => p.resumed);
       const storedEvents = resumed.reduce((sum, p) => sum + p.values.length * (p.warmupEvents + o.eventsPerRun), 0);
       const notes = [...new Set([...theories.values()].flatMap((t) => t.notes))];
+      const untrustedFirst = cells.filter((c) => !c.refinedFirstTrusted);
+      if (untrustedFirst.length > 0)
+        notes.push(
+          `refined 1st "outside range" at ${cellsText(untrustedFirst)}: ` +
+            `there |ΣV|/(nΣπ) > ${FIRST_ORDER_RANGE * 100} % (the 1/n term is not small against the limit, so the O(1/n²) ` +
+            'remainder is not small either; compare does not judge such cells, and the fits leave these n out) ' +
+            '(theory.md §6 "Limits"); CSV column refined_first_trusted',
+        );
       const untrusted = cells.filter((c) => c.refinedSecondTrusted === false);
       if (untrusted.length > 0)
         notes.push(
-          `refined 2nd "outside range" at ${untrusted.map((c) => `d = ${c.d}, λ = ${c.lambda}, n = ${c.n}`).join('; ')}: ` +
+          `refined 2nd "outside range" at ${cellsText(untrusted)}: ` +
             `there |ΣA|/(n|ΣV|) > ${SECOND_ORDER_RANGE} (the 1/n² term is not small against the 1/n term) and order 2 can be ` +
             'worse than order 1 (theory.md §6 "Limits"); CSV column refined_second_trusted',
         );
