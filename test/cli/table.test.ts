@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +132,23 @@ describe('supermarket table', () => {
     const c = JSON.parse(resumed.stdout);
     expect(c.run.resumedCells).toBe(6);
     expect(c.cells).toEqual(a.cells);
+    // the exact values were stored beside the cells and read back, not solved again (before: resumedExact absent and
+    // every chain solved anew on each resume)
+    expect(JSON.parse(two.stdout).run.resumedExact).toBe(0);
+    expect(c.run.resumedExact).toBe(4);
+    // a stored exact value of other code is refused in one line, as a stored cell is (cellStore `get`)
+    const cellsDir = path.join(dir, 'out', 'cells');
+    const exactFile = path.join(
+      cellsDir,
+      readdirSync(cellsDir).find((f) => f.startsWith('exact_'))!,
+    );
+    const stored = JSON.parse(readFileSync(exactFile, 'utf8'));
+    expect(stored.value.exact.meanQueueLength).toBeGreaterThan(0);
+    writeFileSync(exactFile, JSON.stringify({ ...stored, code: 'dist:0000000000000000' }));
+    const mixed = await runCli([...grid, '--threads', '2', '--out', path.join(dir, 'out')]);
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(mixed.stderr).toMatch(/was computed by other code/);
   });
 
   it('--start (default auto) is recorded in the settings, in every cell and the CSV, and in the settings a resume checks', async () => {

@@ -111,6 +111,24 @@ interface StoredTableCell {
   readonly values: number[];
 }
 
+/** What the cell store keeps of a cell's exact chain (`exactCell`): its value or why it was skipped, under `exactKeyOf`. */
+interface StoredExact {
+  readonly exact: ExactValue;
+}
+
+/** The store key of a cell's exact value: beside the cell's runs, apart from them (it depends on no seed or run count). */
+const exactKeyOf = (cellKey: string): string => `exact|${cellKey}`;
+
+/** A stored exact value if it has the shape `exactCell` gives, else undefined (solve again). */
+function storedExact(stored: StoredExact | undefined): ExactValue | undefined {
+  const v = stored?.exact as Partial<Record<string, unknown>> | undefined;
+  if (v === undefined || v === null || typeof v !== 'object') return undefined;
+  if (typeof v.skipped === 'string') return v as ExactValue;
+  return typeof v.meanQueueLength === 'number' && typeof v.states === 'number' && typeof v.errorBound === 'number'
+    ? (v as ExactValue)
+    : undefined;
+}
+
 /** Names the engine's event scheme in every stored cell's settings: a change of scheme must not reuse old cells. */
 const ENGINE = 'occupancy-chain/1 (one draw: event and first server)';
 
@@ -287,13 +305,25 @@ export function tableCommand(): Command {
       let eventsDone = 0;
       let stages = 0;
       // one bar per stage: a precision stage's size is known only when the one before has ended
-      // the exact chains of the table's cells (not a shard's: it writes no table) run with the first stage, on the
-      // same threads, so they overlap the simulation instead of following it on this thread
-      const exactTasks: ExactTask[] =
-        session === undefined
-          ? plans.map((p) => ({ model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates, maxWork: o.exactMaxWork }))
-          : [];
-      let exact: (ExactValue | null)[] = [];
+      // a cell's exact value is stored beside its runs (its own key, `exactKeyOf`) as its chain ends, so a resumed
+      // table reads it back instead of solving the chain again; a shard solves none (it writes no table)
+      const exactStore = store === undefined ? undefined : new CellStore<StoredExact>(store.dir, { fresh: o.fresh });
+      const exactSettingsOf = (plan: CellPlan) => ({
+        key: exactKeyOf(plan.key),
+        exactMaxStates: o.exactMaxStates,
+        exactMaxWork: o.exactMaxWork,
+      });
+      const exact: (ExactValue | null | undefined)[] = plans.map((p) =>
+        session === undefined ? storedExact(exactStore?.get(exactKeyOf(p.key), exactSettingsOf(p))) : null,
+      );
+      const resumedExact = exact.filter((v) => v !== undefined).length;
+      // the exact chains of the table's cells not read back run with the first stage, on the same threads, so they
+      // overlap the simulation instead of following it on this thread
+      const exactOf = plans.flatMap((_, i) => (exact[i] === undefined ? [i] : []));
+      const exactTasks: ExactTask[] = exactOf.map((i) => {
+        const p = plans[i];
+        return { model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates, maxWork: o.exactMaxWork };
+      });
       // the simulation's own wall and CPU: the exact chains beside it are not the chains' speed
       let chainSeconds = 0;
       let exactCpuSeconds = 0;
@@ -370,8 +400,11 @@ export function tableCommand(): Command {
             withExact ? exactTasks : [],
             {
               onChainDone,
-              onExactDone: (i) => {
+              onExactDone: (i, value) => {
                 const t = exactTasks[i];
+                const plan = plans[exactOf[i]];
+                exact[exactOf[i]] = value;
+                if (value !== null) exactStore?.put(exactKeyOf(plan.key), exactSettingsOf(plan), { exact: value });
                 if (t.n > t.maxN) return; // nothing solved (n > --exact-max-n)
                 exactDone++;
                 bar.update(eventsNow, planned, label());
@@ -385,7 +418,6 @@ export function tableCommand(): Command {
           );
           chainSeconds += ran.chainSeconds;
           exactCpuSeconds += ran.exactCpuSeconds;
-          if (withExact) exact = ran.exact;
         } finally {
           bar.stop();
         }
@@ -444,7 +476,7 @@ export function tableCommand(): Command {
       for (const [i, plan] of plans.entries()) {
         const theory = theories.get(`${plan.model.d}|${plan.model.lambda}`)!;
         cells.push(
-          tableCell(plan.model, plan.n, plan.values, theory, exact[i], {
+          tableCell(plan.model, plan.n, plan.values, theory, exact[i] ?? null, {
             eventsPerRun: o.eventsPerRun,
             warmupEvents: plan.warmupEvents,
             warmupTime: plan.warmupTime,
@@ -513,6 +545,8 @@ export function tableCommand(): Command {
           threads,
           events: eventsDone,
           resumedCells: active.length - todo.length,
+          // exact values read back from the store (not solved again in this run)
+          resumedExact,
           storedEvents,
           simulationSeconds: simSeconds,
           cpuSeconds,
@@ -523,7 +557,9 @@ export function tableCommand(): Command {
         },
       };
       // where the exact chains' CPU went (not counted in the simulation's CPU s above it)
-      const exactNote = exactCpuSeconds > 0 ? `; exact chains ${exactCpuSeconds.toFixed(1)} CPU s` : '';
+      const exactNote =
+        (exactCpuSeconds > 0 ? `; exact chains ${exactCpuSeconds.toFixed(1)} CPU s` : '') +
+        (resumedExact > 0 ? `; ${resumedExact} exact values read from stored cells` : '');
       const markdown =
         `# Finite-n table: ${selectionFamilyName({ selection: 'jsq', d: o.d[0] }, o.d)}, exponential sizes, FIFO, sampling ${o.sampling}, --start ${o.start}\n\n` +
         finiteNTableMarkdown({ cells, fits }) +
