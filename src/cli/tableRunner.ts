@@ -64,8 +64,8 @@ export interface ChainTaskResults {
 export interface ChainTaskHooks {
   /** Called as each chain task ends, with its id (index in `tasks`) and values: the caller can store a cell at once. */
   readonly onChainDone?: (id: number, values: Float64Array) => void;
-  /** Called as each exact task ends, with its index in `exactTasks`: the progress line says so. */
-  readonly onExactDone?: (index: number) => void;
+  /** Called as each exact task ends, with its index in `exactTasks` and its value: the progress line says so, the caller can store it. */
+  readonly onExactDone?: (index: number, value: ExactValue | null) => void;
   /**
    * Run everything in this thread when one thread is asked (the default: on one worker thread even then, so this
    * thread stays free to answer Ctrl-C; a synchronous loop here would hold the signal until the end).
@@ -117,7 +117,7 @@ export async function runChainTasks(
     const cpu0 = cpuMs();
     exactTasks.forEach((t, i) => {
       exact[i] = exactCell(t.model, t.n, t.maxN, t.maxStates, t.maxWork);
-      hooks.onExactDone?.(i);
+      hooks.onExactDone?.(i, exact[i]);
     });
     return { values, exact, chainSeconds, exactCpuSeconds: (cpuMs() - cpu0) / 1000 };
   }
@@ -173,7 +173,12 @@ export async function runChainTasks(
             } else {
               exact[msg.id - tasks.length] = msg.exact!;
               exactCpuMs += msg.cpuMs ?? 0;
-              hooks.onExactDone?.(msg.id - tasks.length);
+              try {
+                hooks.onExactDone?.(msg.id - tasks.length, msg.exact!);
+              } catch (error) {
+                reject(error as Error);
+                return;
+              }
             }
             if (--remaining === 0) resolve();
             else dispatch(worker);

@@ -11,12 +11,20 @@ import { parseModel, type Sampling, type SupermarketModel } from '../model/model
 import { solveExact } from '../meanfield/exact/index.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { mg1 } from '../meanfield/mg1/mg1.ts';
-import { refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
-import { refineSecondOrder, secondOrderEstimate, secondOrderTrust, type SecondOrderCorrection } from '../meanfield/refinedSecondOrder.ts';
+import { firstOrderTrust, refine, refinedEstimate, type RefinedCorrection } from '../meanfield/refined.ts';
+import {
+  refineSecondOrder,
+  secondOrderEstimate,
+  secondOrderRatio,
+  secondOrderTrust,
+  type SecondOrderCorrection,
+} from '../meanfield/refinedSecondOrder.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { responseTimeLowerBound } from '../model/moments.ts';
 import type { SimulationStart } from '../meanfield/warmup.ts';
 import { fitInverseN, type InverseNFit } from './fit.ts';
+import { inFirstOrderRange } from './verdict.ts';
+import { C2_RANGE } from './secondOrder.ts';
 
 /** One (d, λ) pair's model-level values, independent of n. */
 export interface TableTheory {
@@ -60,6 +68,11 @@ export interface TableCell {
   readonly start: SimulationStart;
   readonly meanField: number;
   readonly refinedFirst: number;
+  /**
+   * Whether n lies in the trusted range of the 1/n expansion (`firstOrderTrust`: |ΣV|/(nΣπ) ≤ 5 %, the range where
+   * compare judges a cell against it); outside it the O(1/n²) remainder is not small (theory.md §6 "Limits").
+   */
+  readonly refinedFirstTrusted: boolean;
   readonly refinedSecond: number | null;
   /**
    * Whether n lies in the trusted range of the 1/n² expansion (`secondOrderTrust`: |ΣA|/(n|ΣV|) ≤ 0.5); outside it the
@@ -69,15 +82,35 @@ export interface TableCell {
   readonly exact: ExactValue | null;
 }
 
+/** Why an n of a (d, λ) block was left out of a fit (`tableFit`). */
+export type TableFitLeftOut =
+  /** |ΣV|/(nΣπ) > 5 % (`inFirstOrderRange`): out of both fits. */
+  | 'outside-first-order-range'
+  /** In the order-1 range but |ΣA|/(n|ΣV|) > 0.5 (`secondOrderTrust`): out of the c₁/n + c₂/n² fit only. */
+  | 'outside-second-order-range';
+
 export interface TableFit {
   readonly d: number;
   readonly lambda: number;
-  /** E[Q_n] − Σπ = c₁/n, limit held at the mean field. */
+  /** E[Q_n] − Σπ = c₁/n, limit held at the mean field, over `nUsed`; null with fewer than 2 of them. */
   readonly inverseN: InverseNFit | null;
-  /** E[Q_n] − Σπ = c₁/n + c₂/n². */
+  /** E[Q_n] − Σπ = c₁/n + c₂/n², over `nUsedSquare`; null with fewer than 3 of them. */
   readonly inverseNSquare: InverseNFit | null;
   readonly sumV: number;
   readonly sumA: number | null;
+  /** The n of the c₁/n fit: those in the order-1 trusted range (`inFirstOrderRange`, compare's c₁ check's n). */
+  readonly nUsed: number[];
+  /** The n of the c₁/n + c₂/n² fit: `nUsed` also in the order-2 trusted range (`secondOrderTrust`; all of `nUsed` without a second order). */
+  readonly nUsedSquare: number[];
+  /** The n of the block left out, each with why (ascending n as the cells come). */
+  readonly leftOut: readonly { readonly n: number; readonly why: TableFitLeftOut }[];
+  /** The least n of the order-1 trusted range (`firstOrderTrust(ΣV, Σπ, ·).fromN`), said where too few n lie in it. */
+  readonly trustedFromN: number;
+  /**
+   * Whether ĉ₂ of the c₁/n + c₂/n² fit is read against ΣA: every n of it has |ΣA|/(n|ΣV|) ≤ `C2_RANGE`, the range of
+   * compare's c₂ check (secondOrder.ts `judgeC2`), beyond which the 1/n³ remainder biases ĉ₂. False without that fit or ΣA.
+   */
+  readonly c2Judged: boolean;
 }
 
 /** The model of a table cell: JSQ(d) (random for d = 1 is JSQ(1)), FIFO, exponential sizes of mean 1. */
@@ -220,13 +253,23 @@ export function tableCell(
     start: budget.start,
     meanField: theory.meanField,
     refinedFirst: first,
+    refinedFirstTrusted: firstOrderTrust(theory.sumV, theory.meanField, n).trusted,
     refinedSecond: second,
     refinedSecondTrusted: theory.second === null ? null : secondOrderTrust(theory.second, n).trusted,
     exact,
   };
 }
 
-/** The held-limit 1/n and 1/n² fits of one (d, λ)'s cells (sorted by n), from `fitInverseN`. */
+/**
+ * The held-limit 1/n and 1/n² fits of one (d, λ)'s cells (sorted by n), from `fitInverseN`, each over the n where the
+ * expansion it tests is trusted, so that a reading against ΣV, ΣA is never the remainder of the expansion (theory.md §6
+ * "Limits"):
+ * - c₁/n: the n with |ΣV|/(nΣπ) ≤ 5 % (`inFirstOrderRange`, the one rule of compare's c₁ check and cell verdicts);
+ *   fitted with ≥ 2 distinct n, else null ("not judged: fewer than 2 n in the trusted range", as `c1Check`).
+ * - c₁/n + c₂/n²: those n that are also in the order-2 trusted range |ΣA|/(n|ΣV|) ≤ 0.5 (`secondOrderTrust`; without
+ *   a second order, all of them); fitted with ≥ 3 distinct n, else null. Its ĉ₂ is read against ΣA only where every
+ *   n of it lies in compare's c₂ range |ΣA|/(n|ΣV|) ≤ `C2_RANGE` (`c2Judged`).
+ */
 export function tableFit(theory: TableTheory, cells: readonly TableCell[]): TableFit {
   const points = cells.map((c) => ({
     n: c.n,
@@ -234,13 +277,29 @@ export function tableFit(theory: TableTheory, cells: readonly TableCell[]): Tabl
     halfWidth: c.meanQueueLength.halfWidth,
     replications: c.meanQueueLength.replications,
   }));
-  const distinct = new Set(points.map((p) => p.n)).size;
+  const first = inFirstOrderRange(points, theory.sumV, theory.meanField);
+  const second = theory.second;
+  const square = first.kept.filter((p) => second === null || secondOrderTrust(second, p.n).trusted);
+  const leftOut = points
+    .filter((p) => !square.includes(p))
+    .map((p) => ({
+      n: p.n,
+      why: first.leftOut.includes(p.n) ? ('outside-first-order-range' as const) : ('outside-second-order-range' as const),
+    }));
+  const distinct = (ps: readonly { n: number }[]) => new Set(ps.map((p) => p.n)).size;
+  const inverseNSquare = distinct(square) >= 3 ? fitInverseN(square, { limit: theory.meanField, inverseSquare: true }) : null;
   return {
     d: theory.d,
     lambda: theory.lambda,
-    inverseN: distinct >= 1 ? fitInverseN(points, { limit: theory.meanField, inverseSquare: false }) : null,
-    inverseNSquare: distinct >= 3 ? fitInverseN(points, { limit: theory.meanField, inverseSquare: true }) : null,
+    inverseN: distinct(first.kept) >= 2 ? fitInverseN(first.kept, { limit: theory.meanField, inverseSquare: false }) : null,
+    inverseNSquare,
     sumV: theory.sumV,
     sumA: theory.sumA,
+    nUsed: first.kept.map((p) => p.n),
+    nUsedSquare: square.map((p) => p.n),
+    leftOut,
+    trustedFromN: firstOrderTrust(theory.sumV, theory.meanField, 1).fromN,
+    c2Judged:
+      inverseNSquare !== null && theory.sumA !== null && square.every((p) => secondOrderRatio(theory.sumA!, theory.sumV, p.n) <= C2_RANGE),
   };
 }

@@ -18,7 +18,7 @@ import {
   limitCheck,
   infiniteReason,
   FAMILY_RULE,
-  MAX_RELATIVE_CORRECTION,
+  inFirstOrderRange,
   SIGNIFICANCE_LEVEL,
   type C1Check,
   type LimitCheck,
@@ -389,13 +389,13 @@ export function judgeSweep(plan: ComparisonPlan, assembly: SweepAssembly, values
 }
 
 /**
- * ĉ₁ against ΣV/λ (theory.md §8 "Sweep") from the cells inside the trusted range (ΣV/(nΣπ) ≤ `MAX_RELATIVE_CORRECTION`,
+ * ĉ₁ against ΣV/λ (theory.md §8 "Sweep") from the cells inside the trusted range (`inFirstOrderRange`: ΣV/(nΣπ) ≤ `MAX_RELATIVE_CORRECTION`,
  * the range of the cell verdicts), the reference held as the limit; c₂/n² fitted when ≥ 3 n remain.
  */
 function c1CheckOf(p: PreparedModel, meanResponseTimes: readonly FitPoint[]): C1Check {
   const sumV = p.correction!.sumV;
   const sumPi = p.correction!.fixedPoint.meanQueueLength;
-  const points = meanResponseTimes.filter((e) => Math.abs(sumV) / (e.n * sumPi) <= MAX_RELATIVE_CORRECTION);
+  const points = inFirstOrderRange(meanResponseTimes, sumV, sumPi).kept;
   // the computed second order (SQ(d) FIFO and PS/LAS through it): c₂ = ΣA/λ, subtracted when c₁ is fitted alone
   const c2 = p.secondOrder ? p.secondOrder.sumA / p.model.lambda : null;
   return c1Check(points, p.reference.meanResponseTime, sumV / p.model.lambda, c2);

@@ -11,7 +11,7 @@ import { holmAdjust, studentTwoSidedPValue } from '../stats/hypothesis.ts';
 import { fitInverseN, type FitPoint, type InverseNFit } from './fit.ts';
 import { responseTimeLowerBound } from '../model/moments.ts';
 import type { SupermarketModel } from '../model/model.ts';
-import { FIRST_ORDER_RANGE } from '../meanfield/refined.ts';
+import { FIRST_ORDER_RANGE, firstOrderTrust } from '../meanfield/refined.ts';
 
 /** The n → ∞ reference value with its error bars. */
 export interface ReferenceValue {
@@ -177,6 +177,34 @@ export const SIGNIFICANCE_LEVEL = 0.05;
  * command that prints a refined value (meanfield/refined.ts `firstOrderTrust`): one bound.
  */
 export const MAX_RELATIVE_CORRECTION = FIRST_ORDER_RANGE;
+
+/** The points of an n-sweep inside the order-1 trusted range, and the n left out (`inFirstOrderRange`). */
+export interface FirstOrderRangeSplit<P> {
+  readonly kept: P[];
+  /** The n outside the range, in the order given. */
+  readonly leftOut: number[];
+}
+
+/**
+ * The one rule for which n of a sweep a 1/n coefficient is fitted from and read against ΣV: those with
+ * |ΣV|/(n·Σπ) ≤ `MAX_RELATIVE_CORRECTION` (`firstOrderTrust`, the cell verdicts' range). Outside it the O(1/n²) and
+ * O(1/n³) remainders of the expansion bias the fitted ĉ₁, so a "disagrees" there would be the remainder, not the theory.
+ * Used by compare's c₁ check (summary.ts `c1CheckOf`, on E[T]: the same ratio) and the table's fits (`tableFit`).
+ * @param sumV the 1/n coefficient ΣV of E[Q] (jobs per server × servers). @param sumPi the mean-field E[Q] Σπ (jobs per server).
+ */
+export function inFirstOrderRange<P extends { readonly n: number }>(
+  points: readonly P[],
+  sumV: number,
+  sumPi: number,
+): FirstOrderRangeSplit<P> {
+  const kept: P[] = [];
+  const leftOut: number[] = [];
+  for (const p of points) {
+    if (firstOrderTrust(sumV, sumPi, p.n).trusted) kept.push(p);
+    else leftOut.push(p.n);
+  }
+  return { kept, leftOut };
+}
 
 export interface CellVerdict {
   readonly status: VerdictStatus;

@@ -9,6 +9,9 @@ import { coefficientAgreement, statusText } from '../compare/verdict.ts';
 import { parseModel, randomAtD, selectionName } from '../model/index.ts';
 import { relaxationTime } from '../meanfield/relaxation.ts';
 import { fixedPointFloorAtD1 } from './warmupWords.ts';
+import { FIRST_ORDER_RANGE } from '../meanfield/refined.ts';
+import { SECOND_ORDER_RANGE } from '../meanfield/refinedSecondOrder.ts';
+import { C2_RANGE } from '../compare/secondOrder.ts';
 
 /** The table as the `table` command assembles it. */
 export interface FiniteNTable {
@@ -58,8 +61,8 @@ function exactText(cell: TableCell): string {
 
 /**
  * One fitted coefficient as the table prints it: "ĉ ± h" (h the calibrated 95% half-width of `fitInverseN`, decimals by
- * `plusMinus`) and its theory value, with the reading of the one against the other when `judged`
- * (`coefficientAgreement`: "not resolvable within budget" where h ≥ |theory|).
+ * `plusMinus`) and its theory value, with the reading of the one against the other when `judged` is true
+ * (`coefficientAgreement`: "not resolvable within budget" where h ≥ |theory|), or "not judged: <why>" when it is a string.
  */
 function coefficientText(
   name: string,
@@ -67,28 +70,66 @@ function coefficientText(
   halfWidth: number,
   theoryName: string,
   theory: number | null,
-  judged: boolean,
+  judged: boolean | string,
 ): string {
   if (theory === null) return `${name} = ${plusMinus(estimate, halfWidth)}`;
-  const reading = judged ? `: ${statusText(coefficientAgreement(estimate, halfWidth, theory))}` : '';
+  const reading =
+    judged === true
+      ? `: ${statusText(coefficientAgreement(estimate, halfWidth, theory))}`
+      : typeof judged === 'string'
+        ? `; not judged: ${judged}`
+        : '';
   return `${name} = ${plusMinus(estimate, halfWidth)} (${theoryName} = ${f(theory, Math.max(3, estimateDecimals(halfWidth)))}${reading})`;
 }
 
+/** "n = 3, 4" of a list of n. */
+const nList = (ns: readonly number[]): string => `n = ${ns.join(', ')}`;
+
+/** What the table says of the n a fit left out, and why (`TableFit.leftOut`), or '' when none. */
+function leftOutText(fit: TableFit, square: boolean): string {
+  const first = fit.leftOut.filter((l) => l.why === 'outside-first-order-range').map((l) => l.n);
+  const second = square ? fit.leftOut.filter((l) => l.why === 'outside-second-order-range').map((l) => l.n) : [];
+  const parts = [
+    ...(first.length > 0 ? [`${nList(first)} outside the trusted range (|ΣV|/(nΣπ) > ${FIRST_ORDER_RANGE * 100} %), left out`] : []),
+    ...(second.length > 0 ? [`${nList(second)} outside the order-2 trusted range (|ΣA|/(n|ΣV|) > ${SECOND_ORDER_RANGE}), left out`] : []),
+  ];
+  return parts.length > 0 ? `; ${parts.join('; ')}` : '';
+}
+
 /**
- * The held-limit fits of a (d, λ): ĉ₁ (and ĉ₂) with their 95% intervals beside ΣV (and ΣA), and the χ². The coefficients
- * are read against the theory on the fit of the form the refined mean field predicts, c₁/n + c₂/n²; the c₁/n fit is read
- * only where there is no such fit (fewer than 3 n), since the c₂/n² term it leaves in the data biases its ĉ₁.
+ * The held-limit fits of a (d, λ): ĉ₁ (and ĉ₂) with their 95% intervals beside ΣV (and ΣA), and the χ², each over the
+ * n it names, the n left out named with why (`tableFit`: only n in the trusted range are fitted and read). The
+ * coefficients are read against the theory on the fit of the form the refined mean field predicts, c₁/n + c₂/n²; the
+ * c₁/n fit is read only where there is no such fit (fewer than 3 n in range), since the c₂/n² term it leaves in the data
+ * biases its ĉ₁. ĉ₂ is read only where every n of its fit is in compare's c₂ range (`TableFit.c2Judged`).
+ * @param blockNs the distinct n of the block's cells: the c₁/n + c₂/n² line is said (fitted or not judged) only with ≥ 3.
  */
-function fitText(fit: TableFit): string[] {
+function fitText(fit: TableFit, blockNs: number): string[] {
   const out: string[] = [];
   const chi = (x: InverseNFit) => `χ² = ${f(x.chiSquare, 1)} on ${x.degreesOfFreedom} dof (with the runs' σ̂_n)`;
   const one = fit.inverseN;
   const two = fit.inverseNSquare;
-  if (one) out.push(`- fit E[Q_n] − Σπ = c₁/n: ${coefficientText('c₁', one.c1, one.c1HalfWidth, 'ΣV', fit.sumV, !two)}, ${chi(one)}`);
-  if (two)
+  const tooFew = (k: number, range: string) =>
+    `not judged: fewer than ${k} n in the trusted range (${range}; here n ≥ ${fit.trustedFromN})`;
+  const order1 = `|ΣV|/(nΣπ) ≤ ${FIRST_ORDER_RANGE * 100} %`;
+  if (one)
     out.push(
-      `- fit E[Q_n] − Σπ = c₁/n + c₂/n²: ${coefficientText('c₁', two.c1, two.c1HalfWidth, 'ΣV', fit.sumV, true)}, ` +
-        `${coefficientText('c₂', two.c2, two.c2HalfWidth, 'ΣA', fit.sumA, true)}, ${chi(two)}`,
+      `- fit E[Q_n] − Σπ = c₁/n over ${nList(fit.nUsed)}: ${coefficientText('c₁', one.c1, one.c1HalfWidth, 'ΣV', fit.sumV, !two)}, ` +
+        `${chi(one)}${leftOutText(fit, false)}`,
+    );
+  else out.push(`- fit E[Q_n] − Σπ = c₁/n: ${tooFew(2, order1)}${leftOutText(fit, false)}`);
+  if (two) {
+    const c2Why = fit.c2Judged
+      ? true
+      : `some n of the fit have |ΣA|/(n|ΣV|) > ${C2_RANGE}, where the 1/n³ remainder biases ĉ₂ (compare's c₂ range)`;
+    out.push(
+      `- fit E[Q_n] − Σπ = c₁/n + c₂/n² over ${nList(fit.nUsedSquare)}: ${coefficientText('c₁', two.c1, two.c1HalfWidth, 'ΣV', fit.sumV, true)}, ` +
+        `${coefficientText('c₂', two.c2, two.c2HalfWidth, 'ΣA', fit.sumA, c2Why)}, ${chi(two)}${leftOutText(fit, true)}`,
+    );
+  } else if (blockNs >= 3)
+    out.push(
+      `- fit E[Q_n] − Σπ = c₁/n + c₂/n²: ${tooFew(3, `${order1}${fit.sumA === null ? '' : ` and |ΣA|/(n|ΣV|) ≤ ${SECOND_ORDER_RANGE}`}`)}` +
+        leftOutText(fit, true),
     );
   if (one || two) out.push(`- ${FIT_INTERVAL_WORDS}`);
   return out;
@@ -113,7 +154,8 @@ function floorAtD1(cells: readonly TableCell[]): string {
 /**
  * The table as Markdown: per (d, λ) a table of n, the warm-up discarded per run (time units and events), simulated
  * E[Q] ± 95% half-width (with the interval where E[Q] ≥ ρ clips it), relative half-width, E[T] ± 95% likewise, runs,
- * refined 1st and 2nd order and exact, each with the simulation's t against it ((x̂ − value)/σ̂, `tAgainst`); then the
+ * refined 1st and 2nd order ("outside range (x, not trusted)" where n is outside the order's trusted range) and exact,
+ * each with the simulation's t against it ((x̂ − value)/σ̂, `tAgainst`); then the
  * fits; last, a line saying what the warm-up and the t are (`TABLE_T_HELP`).
  */
 export function finiteNTableMarkdown(table: FiniteNTable): string {
@@ -159,14 +201,20 @@ export function finiteNTableMarkdown(table: FiniteNTable): string {
       lines.push(
         `| ${c.n} | ${c.warmupTime.toFixed(1)} (${formatCount(c.warmupEvents)}) | ${intervalText(q)} | ${((100 * q.halfWidth) / q.mean).toFixed(2)}% | ` +
           `${intervalText(c.meanResponseTime)} | ` +
-          `${q.replications} × ${formatCount(c.eventsPerRun)} | ${f(c.refinedFirst)} (${tAgainst(c.refinedFirst, c)}) | ` +
+          `${q.replications} × ${formatCount(c.eventsPerRun)} | ${firstText(c)} | ` +
           `${secondText(c)} | ${exactText(c)}${exact === null ? '' : ` (${tAgainst(exact, c)})`} |`,
       );
     }
-    lines.push('', ...fitText(fit), '');
+    lines.push('', ...fitText(fit, new Set(cells.map((c) => c.n)).size), '');
   }
   if (lines.length > 0) lines.push(`Warm-up: discarded per run, in time units (and events). ${TABLE_T_HELP}`, '');
   return lines.join('\n');
+}
+
+/** The refined 1st column: value (t), or "outside range" where n is outside the 1/n expansion's trusted range (`firstOrderTrust`). */
+function firstText(c: TableCell): string {
+  if (!c.refinedFirstTrusted) return `outside range (${f(c.refinedFirst)}, not trusted)`;
+  return `${f(c.refinedFirst)} (${tAgainst(c.refinedFirst, c)})`;
 }
 
 /** The refined 2nd column: value (t), or "outside range" where n is outside the 1/n² expansion's trusted range. */
@@ -175,7 +223,11 @@ function secondText(c: TableCell): string {
   return `${f(c.refinedSecond)} (${tAgainst(c.refinedSecond, c)})`;
 }
 
-/** CSV header and rows, one per cell (numbers unrounded; empty where a column has no value; the 95 % intervals inside the parameter space last). */
+/**
+ * CSV header and rows, one per cell (numbers unrounded; empty where a column has no value). Columns added later are
+ * appended at the end, so earlier positions do not move: the 95 % intervals inside the parameter space, warmup_time,
+ * refined_second_trusted (true/false, empty without a second order), refined_first_trusted (true/false).
+ */
 export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] {
   const header = [
     'd',
@@ -199,6 +251,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
     'mean_response_time_ci95_high',
     'warmup_time',
     'refined_second_trusted',
+    'refined_first_trusted',
   ];
   const rows: (string | number)[][] = [header];
   for (const c of table.cells) {
@@ -223,6 +276,7 @@ export function finiteNTableCsvRows(table: FiniteNTable): (string | number)[][] 
       ...c.meanResponseTime.ci95,
       c.warmupTime,
       c.refinedSecondTrusted === null ? '' : String(c.refinedSecondTrusted),
+      String(c.refinedFirstTrusted),
     ]);
   }
   return rows;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,10 +13,47 @@ describe('supermarket table', () => {
     expect(r.stdout).toContain('### d = 2, λ = 0.7: mean field E[Q] = 1.13012'); // Σπ of SQ(2) at ρ = 0.7
     expect(r.stdout).toMatch(/\| 3 \| [\d.]+ \(\d+\) \| 1\.\d+ ± 0\.\d+ \|.*\| 1\.\d+ \(/); // n = 3 has an exact value
     expect(r.stdout).toMatch(/\| 12 \| .*\| — \|/); // n = 12 has none
-    expect(r.stdout).toContain('fit E[Q_n] − Σπ = c₁/n: c₁ =');
-    expect(r.stdout).toContain('fit E[Q_n] − Σπ = c₁/n + c₂/n²');
-    // the c₁ of the c₁/n + c₂/n² fit is read against ΣV: agrees, disagrees, or not resolvable (3 runs of 2·10⁴ events)
-    expect(r.stdout).toMatch(/c₁\/n \+ c₂\/n²: c₁ = -?[\d.]+ ± [\d.]+ \(ΣV = [\d.]+: (agrees|disagrees|not resolvable within budget)\)/);
+    // n = 3, 6, 12 are all outside the trusted range (ΣV/(nΣπ) ≤ 5 % from n = 16 here): no fit is read from them; before,
+    // the fits over them read "agrees"/"disagrees" against ΣV, ΣA: the 1/n³ remainder, not the theory
+    const fits = r.stdout.split('\n').filter((l) => l.startsWith('- fit '));
+    expect(fits).toEqual([
+      '- fit E[Q_n] − Σπ = c₁/n: not judged: fewer than 2 n in the trusted range (|ΣV|/(nΣπ) ≤ 5 %; here n ≥ 16); ' +
+        'n = 3, 6, 12 outside the trusted range (|ΣV|/(nΣπ) > 5 %), left out',
+      '- fit E[Q_n] − Σπ = c₁/n + c₂/n²: not judged: fewer than 3 n in the trusted range (|ΣV|/(nΣπ) ≤ 5 % and ' +
+        '|ΣA|/(n|ΣV|) ≤ 0.5; here n ≥ 16); n = 3, 6, 12 outside the trusted range (|ΣV|/(nΣπ) > 5 %), left out',
+    ]);
+    // the refined 1st column is flagged there too, and a note names the cells
+    expect(r.stdout).toMatch(/^\| 12 \|.*\| outside range \(1\.\d+, not trusted\) \|/m);
+    expect(r.stdout).toContain('refined 1st "outside range" at d = 2, λ = 0.7, n = 3, 6, 12: there |ΣV|/(nΣπ) > 5 %');
+  });
+
+  it('fits and reads c₁, c₂ from the n in the trusted range only, names those left out; JSON and CSV carry them', async () => {
+    // d = 2, λ = 0.5: ΣV/(nΣπ) ≤ 5 % from n = 10; n = 4 is left out
+    const args = ['table', '--d', '2', '--lambda', '0.5', '--n', '4,10,20,40', '--runs', '3', '--events-per-run', '20000'];
+    const r = await runCli([...args, '--no-progress', '--threads', '1', '--exact-max-n', '0', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    const fit = j.fits[0];
+    expect(fit.nUsed).toEqual([10, 20, 40]);
+    expect(fit.nUsedSquare).toEqual([10, 20, 40]);
+    expect(fit.leftOut).toEqual([{ n: 4, why: 'outside-first-order-range' }]);
+    expect(fit.inverseN.nUsed).toEqual([10, 20, 40]);
+    expect(fit.inverseNSquare.nUsed).toEqual([10, 20, 40]);
+    // the fits carry each coefficient's calibrated 95% half-width and its Welch ν, not only the s.e.
+    expect(fit.inverseNSquare.weights).toBe('fixed');
+    expect(fit.inverseNSquare.c1HalfWidth).toBeGreaterThan(fit.inverseNSquare.c1StandardError);
+    expect(fit.inverseNSquare.c1DegreesOfFreedom).toBeGreaterThanOrEqual(2);
+    expect(j.cells.map((c: { refinedFirstTrusted: boolean }) => c.refinedFirstTrusted)).toEqual([false, true, true, true]);
+    const text = await runCli([...args, '--no-progress', '--threads', '1', '--exact-max-n', '0']);
+    const line = text.stdout.split('\n').find((l) => l.startsWith('- fit E[Q_n] − Σπ = c₁/n + c₂/n²'))!;
+    expect(line).toMatch(/over n = 10, 20, 40: c₁ = -?[\d.]+ ± [\d.]+ \(ΣV = [\d.]+: (agrees|disagrees|not resolvable within budget)\)/);
+    expect(line).toMatch(/; n = 4 outside the trusted range \(\|ΣV\|\/\(nΣπ\) > 5 %\), left out$/);
+    expect(text.stdout).toMatch(/^\| 4 \|.*\| outside range \(0\.\d+, not trusted\) \|/m);
+    const csv = (await runCli([...args, '--no-progress', '--threads', '1', '--exact-max-n', '0', '--csv', '-'])).stdout.trim().split('\n');
+    const header = csv[0].split(',');
+    // appended at the end: the columns before it keep their places
+    expect(header.slice(-2)).toEqual(['refined_second_trusted', 'refined_first_trusted']);
+    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['false', 'true', 'true', 'true']);
   });
 
   it('--json on one thread and on two gives the same cells; --out and --csv write the files', async () => {
@@ -41,11 +78,9 @@ describe('supermarket table', () => {
     expect(b.cells).toEqual(a.cells);
     expect(a.cells).toHaveLength(3);
     expect(a.cells[0].meanResponseTime.mean).toBeCloseTo(a.cells[0].meanQueueLength.mean / 0.7, 12);
-    // the fits carry each coefficient's calibrated 95% half-width and its Welch ν, not only the s.e.
-    const fit = a.fits[0].inverseNSquare;
-    expect(fit.weights).toBe('fixed');
-    expect(fit.c1HalfWidth).toBeGreaterThan(fit.c1StandardError);
-    expect(fit.c1DegreesOfFreedom).toBeGreaterThanOrEqual(2);
+    // n = 3, 6, 12 outside the trusted range: no fit, and JSON says which n were left out (and none used)
+    expect(a.fits[0]).toMatchObject({ inverseN: null, inverseNSquare: null, nUsed: [], nUsedSquare: [] });
+    expect(a.fits[0].leftOut.map((l: { n: number }) => l.n)).toEqual([3, 6, 12]);
     expect(JSON.parse(readFileSync(path.join(dir, 'out', 'results.json'), 'utf8')).cells).toEqual(a.cells);
     expect(readFileSync(path.join(dir, 'out', 'table.md'), 'utf8')).toContain('### d = 2, λ = 0.7');
     const csv = readFileSync(path.join(dir, 't.csv'), 'utf8').trim().split('\n');
@@ -97,6 +132,23 @@ describe('supermarket table', () => {
     const c = JSON.parse(resumed.stdout);
     expect(c.run.resumedCells).toBe(6);
     expect(c.cells).toEqual(a.cells);
+    // the exact values were stored beside the cells and read back, not solved again (before: resumedExact absent and
+    // every chain solved anew on each resume)
+    expect(JSON.parse(two.stdout).run.resumedExact).toBe(0);
+    expect(c.run.resumedExact).toBe(4);
+    // a stored exact value of other code is refused in one line, as a stored cell is (cellStore `get`)
+    const cellsDir = path.join(dir, 'out', 'cells');
+    const exactFile = path.join(
+      cellsDir,
+      readdirSync(cellsDir).find((f) => f.startsWith('exact_'))!,
+    );
+    const stored = JSON.parse(readFileSync(exactFile, 'utf8'));
+    expect(stored.value.exact.meanQueueLength).toBeGreaterThan(0);
+    writeFileSync(exactFile, JSON.stringify({ ...stored, code: 'dist:0000000000000000' }));
+    const mixed = await runCli([...grid, '--threads', '2', '--out', path.join(dir, 'out')]);
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(mixed.stderr).toMatch(/was computed by other code/);
   });
 
   it('--start (default auto) is recorded in the settings, in every cell and the CSV, and in the settings a resume checks', async () => {

@@ -33,7 +33,21 @@ describe('feasible intervals in the finite-n table and the load figure', () => {
   it('the table prints the clipped interval and reads t = (simulated − theory)/σ̂ with the t quantile (R − 1 = 2 dof), compare’s sign, the CSV carries the intervals', () => {
     const md = finiteNTableMarkdown({
       cells: [cell],
-      fits: [{ d: 2, lambda: 0.1, inverseN: null, inverseNSquare: null, sumV: 0, sumA: null }],
+      fits: [
+        {
+          d: 2,
+          lambda: 0.1,
+          inverseN: null,
+          inverseNSquare: null,
+          sumV: 0,
+          sumA: null,
+          nUsed: [],
+          nUsedSquare: [],
+          leftOut: [],
+          trustedFromN: 1,
+          c2Judged: false,
+        },
+      ],
     });
     const q = cell.meanQueueLength;
     expect(md).toContain(`${q.mean.toFixed(5)} ± ${q.halfWidth.toFixed(5)} [0.10000, ${q.ci95[1].toFixed(5)}]`);

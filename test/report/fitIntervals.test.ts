@@ -9,8 +9,8 @@ import { fitInverseN, runComparison, type FitPoint } from '../../src/compare/ind
 import { coefficientAgreement, coefficientResolvable } from '../../src/compare/verdict.ts';
 import { comparisonMarkdown } from '../../src/report/index.ts';
 import { comparisonLatexTables } from '../../src/report/latex.ts';
-import { finiteNTableMarkdown } from '../../src/report/finiteNTable.ts';
-import { tableCell, tableModel, tableTheory } from '../../src/compare/finiteNTable.ts';
+import { finiteNTableCsvRows, finiteNTableMarkdown } from '../../src/report/finiteNTable.ts';
+import { tableCell, tableFit, tableModel, tableTheory } from '../../src/compare/finiteNTable.ts';
 import { estimateDecimals, plusMinus } from '../../src/stats/index.ts';
 import { tQuantile } from '../../src/lazy.ts';
 import { reportComparison } from '../compare/config.ts';
@@ -58,6 +58,11 @@ describe('the table prints the calibrated c₁ and c₂ intervals', () => {
               inverseNSquare: fitInverseN(p, { limit: 1.13, inverseSquare: true }),
               sumV,
               sumA: 5,
+              nUsed: [10, 20, 30, 50, 100],
+              nUsedSquare: [10, 20, 30, 50, 100],
+              leftOut: [],
+              trustedFromN: 1,
+              c2Judged: true,
             },
           ],
         }),
@@ -108,5 +113,94 @@ describe('compare prints ĉ₁ ± the calibrated half-width (Markdown and LaTeX)
     expect(md).toContain('ĉ₁ ± h (95 %)');
     expect(md).not.toContain('(± s.e.)');
     expect(comparisonLatexTables(result)).toContain(`$${plusMinus(f.c1, f.c1HalfWidth, ' \\pm ')}$`);
+  });
+});
+
+describe('the table fits and reads c₁, c₂ only from the n in the trusted range (tableFit, one rule with compare)', () => {
+  /** Cells of one (d, λ) whose runs' E[Q] are Σπ + ΣV/n + ΣA/n² + `extra(n)` ± a small spread, R = 4. */
+  const cellsOf = (d: number, lambda: number, ns: readonly number[], extra: (n: number) => number, spread = 1e-4) => {
+    const model = tableModel(d, lambda, 'with-replacement');
+    const theory = tableTheory(model);
+    const cells = ns.map((n) => {
+      const mean = theory.meanField + theory.sumV / n + theory.sumA! / n ** 2 + extra(n);
+      return tableCell(model, n, [mean - spread, mean, mean + spread, mean], theory, null, {
+        eventsPerRun: 1000,
+        warmupEvents: 100,
+        warmupTime: 10,
+        start: 'empty',
+      });
+    });
+    return { theory, cells, fit: tableFit(theory, cells) };
+  };
+  const fitLines = (md: string) => md.split('\n').filter((l) => l.startsWith('- fit '));
+
+  it('d = 2, λ = 0.9, n = 3, 4, 5 (all outside |ΣV|/(nΣπ) ≤ 5 %): no fit, "not judged", never agrees/disagrees', () => {
+    // a 1/n³ remainder such as the small-n chain's: fitted over n = 3, 4, 5 it read "disagrees" for ĉ₁ and ĉ₂
+    const { fit, cells } = cellsOf(2, 0.9, [3, 4, 5], (n) => 20 / n ** 3);
+    expect(fit.inverseN).toBeNull();
+    expect(fit.inverseNSquare).toBeNull();
+    expect(fit.nUsed).toEqual([]);
+    expect(fit.leftOut).toEqual([3, 4, 5].map((n) => ({ n, why: 'outside-first-order-range' })));
+    expect(fit.trustedFromN).toBe(34);
+    const lines = fitLines(finiteNTableMarkdown({ cells, fits: [fit] }));
+    expect(lines).toEqual([
+      '- fit E[Q_n] − Σπ = c₁/n: not judged: fewer than 2 n in the trusted range (|ΣV|/(nΣπ) ≤ 5 %; here n ≥ 34); ' +
+        'n = 3, 4, 5 outside the trusted range (|ΣV|/(nΣπ) > 5 %), left out',
+      '- fit E[Q_n] − Σπ = c₁/n + c₂/n²: not judged: fewer than 3 n in the trusted range (|ΣV|/(nΣπ) ≤ 5 % and ' +
+        '|ΣA|/(n|ΣV|) ≤ 0.5; here n ≥ 34); n = 3, 4, 5 outside the trusted range (|ΣV|/(nΣπ) > 5 %), left out',
+    ]);
+    for (const l of lines) expect(l).not.toMatch(/agrees|disagrees|not resolvable/);
+  });
+
+  it('the small n are left out and named; the readings come from the n in range (d = 2, λ = 0.9, n = 4, 40, 60, 100)', () => {
+    const { fit, cells } = cellsOf(2, 0.9, [4, 40, 60, 100], (n) => (n < 34 ? 20 / n ** 3 : 0), 1e-3);
+    expect(fit.nUsed).toEqual([40, 60, 100]);
+    expect(fit.nUsedSquare).toEqual([40, 60, 100]);
+    expect(fit.inverseNSquare!.nUsed).toEqual([40, 60, 100]);
+    expect(fit.inverseN!.nUsed).toEqual([40, 60, 100]);
+    expect(fit.c2Judged).toBe(true); // |ΣA|/(n|ΣV|) = 0.033 at n = 40: inside compare's c₂ range
+    const lines = fitLines(finiteNTableMarkdown({ cells, fits: [fit] }));
+    expect(lines[0]).toMatch(
+      /^- fit E\[Q_n\] − Σπ = c₁\/n over n = 40, 60, 100: c₁ = .*; n = 4 outside the trusted range \(\|ΣV\|\/\(nΣπ\) > 5 %\), left out$/,
+    );
+    expect(lines[1]).toMatch(/^- fit E\[Q_n\] − Σπ = c₁\/n \+ c₂\/n² over n = 40, 60, 100: c₁ = [^,]*\(ΣV = [\d.]+: agrees\)/);
+    expect(lines[1]).toMatch(/n = 4 outside the trusted range .*, left out$/);
+  });
+
+  it('ĉ₂ is not read where an n of its fit lies outside compare’s c₂ range (d = 3, λ = 0.9, n = 46: |ΣA|/(n|ΣV|) = 0.0506)', () => {
+    const { fit, cells } = cellsOf(3, 0.9, [46, 60, 100], () => 0, 1e-3);
+    expect(fit.nUsedSquare).toEqual([46, 60, 100]);
+    expect(fit.c2Judged).toBe(false);
+    const line = fitLines(finiteNTableMarkdown({ cells, fits: [fit] }))[1];
+    expect(line).toMatch(/c₂ = [^(]*\(ΣA = [\d.]+; not judged: some n of the fit have \|ΣA\|\/\(n\|ΣV\|\) > 0\.05/);
+    expect(line).not.toMatch(/c₂ = [^(]*\(ΣA = [\d.]+: (agrees|disagrees)/);
+  });
+
+  it('an n in the order-1 range but outside the order-2 range is left out of the c₁/n + c₂/n² fit only, and said so', () => {
+    const { theory, cells } = cellsOf(2, 0.5, [10, 20, 40, 80], () => 0, 1e-3);
+    // ΣA large against ΣV (synthetic): |ΣA|/(n|ΣV|) = 10/(0.2914 n) > 0.5 at n < 69
+    const second = { ...theory.second!, sumA: 10 };
+    const fit = tableFit({ ...theory, second, sumA: 10 }, cells);
+    expect(fit.nUsed).toEqual([10, 20, 40, 80]);
+    expect(fit.nUsedSquare).toEqual([80]);
+    expect(fit.inverseNSquare).toBeNull();
+    expect(fit.leftOut).toEqual([10, 20, 40].map((n) => ({ n, why: 'outside-second-order-range' })));
+    const lines = fitLines(finiteNTableMarkdown({ cells, fits: [fit] }));
+    expect(lines[0]).toMatch(/^- fit E\[Q_n\] − Σπ = c₁\/n over n = 10, 20, 40, 80: c₁ = [^,]*\(ΣV = [\d.]+: \w+/);
+    expect(lines[0]).not.toContain('left out');
+    expect(lines[1]).toContain('not judged: fewer than 3 n in the trusted range');
+    expect(lines[1]).toContain('n = 10, 20, 40 outside the order-2 trusted range (|ΣA|/(n|ΣV|) > 0.5), left out');
+  });
+
+  it('the refined 1st column says "outside range (x, not trusted)" outside |ΣV|/(nΣπ) ≤ 5 %; JSON and CSV carry the flag', () => {
+    const { fit, cells } = cellsOf(2, 0.9, [4, 40], () => 0);
+    expect(cells.map((c) => c.refinedFirstTrusted)).toEqual([false, true]);
+    const md = finiteNTableMarkdown({ cells, fits: [fit] });
+    expect(md).toMatch(new RegExp(`^\\| 4 \\|.*\\| outside range \\(${cells[0].refinedFirst.toFixed(5)}, not trusted\\) \\|`, 'm'));
+    expect(md).toMatch(new RegExp(`^\\| 40 \\|.*\\| ${cells[1].refinedFirst.toFixed(5)} \\([+-]\\d+\\.\\d\\) \\|`, 'm'));
+    const rows = finiteNTableCsvRows({ cells, fits: [fit] });
+    // appended last: the columns before it keep their positions
+    expect(rows[0].slice(-2)).toEqual(['refined_second_trusted', 'refined_first_trusted']);
+    expect(rows.slice(1).map((r) => r[r.length - 1])).toEqual(['false', 'true']);
   });
 });

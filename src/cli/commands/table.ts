@@ -25,6 +25,7 @@ import { writeFileAtomic, writeJsonAtomic } from '../../io/index.ts';
 import { simulationWarmup, type SimulationStart, type StartChoice } from '../../meanfield/warmup.ts';
 import { initialCounts } from '../../sim/initialState.ts';
 import { SECOND_ORDER_RANGE } from '../../meanfield/refinedSecondOrder.ts';
+import { FIRST_ORDER_RANGE } from '../../meanfield/refined.ts';
 import { SAMPLINGS, selectionFamilyName, type Sampling } from '../../model/index.ts';
 import { TABLE_T_HELP, finiteNTableCsvRows, finiteNTableMarkdown } from '../../report/finiteNTable.ts';
 import { occupancyChainSpec, type OccupancyChainSpec } from '../../sim/occupancyChain.ts';
@@ -110,8 +111,36 @@ interface StoredTableCell {
   readonly values: number[];
 }
 
+/** What the cell store keeps of a cell's exact chain (`exactCell`): its value or why it was skipped, under `exactKeyOf`. */
+interface StoredExact {
+  readonly exact: ExactValue;
+}
+
+/** The store key of a cell's exact value: beside the cell's runs, apart from them (it depends on no seed or run count). */
+const exactKeyOf = (cellKey: string): string => `exact|${cellKey}`;
+
+/** A stored exact value if it has the shape `exactCell` gives, else undefined (solve again). */
+function storedExact(stored: StoredExact | undefined): ExactValue | undefined {
+  const v = stored?.exact as Partial<Record<string, unknown>> | undefined;
+  if (v === undefined || v === null || typeof v !== 'object') return undefined;
+  if (typeof v.skipped === 'string') return v as ExactValue;
+  return typeof v.meanQueueLength === 'number' && typeof v.states === 'number' && typeof v.errorBound === 'number'
+    ? (v as ExactValue)
+    : undefined;
+}
+
 /** Names the engine's event scheme in every stored cell's settings: a change of scheme must not reuse old cells. */
 const ENGINE = 'occupancy-chain/1 (one draw: event and first server)';
+
+/** The cells a note names, grouped by (d, λ) in their order: "d = 2, λ = 0.9, n = 3, 4; d = 3, λ = 0.9, n = 3". */
+function cellsText(cells: readonly TableCell[]): string {
+  const groups = new Map<string, number[]>();
+  for (const c of cells) {
+    const key = `d = ${c.d}, λ = ${c.lambda}`;
+    groups.set(key, [...(groups.get(key) ?? []), c.n]);
+  }
+  return [...groups].map(([key, ns]) => `${key}, n = ${ns.join(', ')}`).join('; ');
+}
 
 export function tableCommand(): Command {
   const cmd = new Command('table')
@@ -119,7 +148,8 @@ export function tableCommand(): Command {
       'The finite-n table of the supermarket model with exponential sizes, JSQ(d) (RANDOM at d = 1: random routing), FIFO:\n' +
         'for every d, λ and n, E[Q] (jobs per server) and E[T] = E[Q]/λ (Little) with 95% t intervals over independent runs, beside the mean field, the\n' +
         'refined mean field of first (Σπ + ΣV/n) and second order (+ ΣA/n²), and the exact chain for small n; per (d, λ),\n' +
-        'the fits E[Q_n] − Σπ = c₁/n and c₁/n + c₂/n² (to be read against ΣV and ΣA).\n\n' +
+        'the fits E[Q_n] − Σπ = c₁/n and c₁/n + c₂/n² (read against ΣV and ΣA), each over the n in the trusted range\n' +
+        `(|ΣV|/(nΣπ) ≤ ${FIRST_ORDER_RANGE * 100} %, and for c₁/n + c₂/n² also |ΣA|/(n|ΣV|) ≤ ${SECOND_ORDER_RANGE}), the n left out named.\n\n` +
         'Each run is one n-server chain, uniformised at rate n(λ + 1): an event is an arrival (prob. λ/(λ+1)) joining the\n' +
         'shortest of d sampled servers, or a potential departure from a uniformly chosen server. Runs start as --start says\n' +
         '(auto: at the mean-field fixed point where the warm-up rule reads one from it at that n, else empty), discard the\n' +
@@ -275,13 +305,25 @@ export function tableCommand(): Command {
       let eventsDone = 0;
       let stages = 0;
       // one bar per stage: a precision stage's size is known only when the one before has ended
-      // the exact chains of the table's cells (not a shard's: it writes no table) run with the first stage, on the
-      // same threads, so they overlap the simulation instead of following it on this thread
-      const exactTasks: ExactTask[] =
-        session === undefined
-          ? plans.map((p) => ({ model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates, maxWork: o.exactMaxWork }))
-          : [];
-      let exact: (ExactValue | null)[] = [];
+      // a cell's exact value is stored beside its runs (its own key, `exactKeyOf`) as its chain ends, so a resumed
+      // table reads it back instead of solving the chain again; a shard solves none (it writes no table)
+      const exactStore = store === undefined ? undefined : new CellStore<StoredExact>(store.dir, { fresh: o.fresh });
+      const exactSettingsOf = (plan: CellPlan) => ({
+        key: exactKeyOf(plan.key),
+        exactMaxStates: o.exactMaxStates,
+        exactMaxWork: o.exactMaxWork,
+      });
+      const exact: (ExactValue | null | undefined)[] = plans.map((p) =>
+        session === undefined ? storedExact(exactStore?.get(exactKeyOf(p.key), exactSettingsOf(p))) : null,
+      );
+      const resumedExact = exact.filter((v) => v !== undefined).length;
+      // the exact chains of the table's cells not read back run with the first stage, on the same threads, so they
+      // overlap the simulation instead of following it on this thread
+      const exactOf = plans.flatMap((_, i) => (exact[i] === undefined ? [i] : []));
+      const exactTasks: ExactTask[] = exactOf.map((i) => {
+        const p = plans[i];
+        return { model: p.model, n: p.n, maxN: o.exactMaxN, maxStates: o.exactMaxStates, maxWork: o.exactMaxWork };
+      });
       // the simulation's own wall and CPU: the exact chains beside it are not the chains' speed
       let chainSeconds = 0;
       let exactCpuSeconds = 0;
@@ -358,8 +400,11 @@ export function tableCommand(): Command {
             withExact ? exactTasks : [],
             {
               onChainDone,
-              onExactDone: (i) => {
+              onExactDone: (i, value) => {
                 const t = exactTasks[i];
+                const plan = plans[exactOf[i]];
+                exact[exactOf[i]] = value;
+                if (value !== null) exactStore?.put(exactKeyOf(plan.key), exactSettingsOf(plan), { exact: value });
                 if (t.n > t.maxN) return; // nothing solved (n > --exact-max-n)
                 exactDone++;
                 bar.update(eventsNow, planned, label());
@@ -373,7 +418,6 @@ export function tableCommand(): Command {
           );
           chainSeconds += ran.chainSeconds;
           exactCpuSeconds += ran.exactCpuSeconds;
-          if (withExact) exact = ran.exact;
         } finally {
           bar.stop();
         }
@@ -432,7 +476,7 @@ export function tableCommand(): Command {
       for (const [i, plan] of plans.entries()) {
         const theory = theories.get(`${plan.model.d}|${plan.model.lambda}`)!;
         cells.push(
-          tableCell(plan.model, plan.n, plan.values, theory, exact[i], {
+          tableCell(plan.model, plan.n, plan.values, theory, exact[i] ?? null, {
             eventsPerRun: o.eventsPerRun,
             warmupEvents: plan.warmupEvents,
             warmupTime: plan.warmupTime,
@@ -452,10 +496,18 @@ export function tableCommand(): Command {
       const resumed = active.filter((p) => p.resumed);
       const storedEvents = resumed.reduce((sum, p) => sum + p.values.length * (p.warmupEvents + o.eventsPerRun), 0);
       const notes = [...new Set([...theories.values()].flatMap((t) => t.notes))];
+      const untrustedFirst = cells.filter((c) => !c.refinedFirstTrusted);
+      if (untrustedFirst.length > 0)
+        notes.push(
+          `refined 1st "outside range" at ${cellsText(untrustedFirst)}: ` +
+            `there |ΣV|/(nΣπ) > ${FIRST_ORDER_RANGE * 100} % (the 1/n term is not small against the limit, so the O(1/n²) ` +
+            'remainder is not small either; compare does not judge such cells, and the fits leave these n out) ' +
+            '(theory.md §6 "Limits"); CSV column refined_first_trusted',
+        );
       const untrusted = cells.filter((c) => c.refinedSecondTrusted === false);
       if (untrusted.length > 0)
         notes.push(
-          `refined 2nd "outside range" at ${untrusted.map((c) => `d = ${c.d}, λ = ${c.lambda}, n = ${c.n}`).join('; ')}: ` +
+          `refined 2nd "outside range" at ${cellsText(untrusted)}: ` +
             `there |ΣA|/(n|ΣV|) > ${SECOND_ORDER_RANGE} (the 1/n² term is not small against the 1/n term) and order 2 can be ` +
             'worse than order 1 (theory.md §6 "Limits"); CSV column refined_second_trusted',
         );
@@ -493,6 +545,8 @@ export function tableCommand(): Command {
           threads,
           events: eventsDone,
           resumedCells: active.length - todo.length,
+          // exact values read back from the store (not solved again in this run)
+          resumedExact,
           storedEvents,
           simulationSeconds: simSeconds,
           cpuSeconds,
@@ -503,7 +557,9 @@ export function tableCommand(): Command {
         },
       };
       // where the exact chains' CPU went (not counted in the simulation's CPU s above it)
-      const exactNote = exactCpuSeconds > 0 ? `; exact chains ${exactCpuSeconds.toFixed(1)} CPU s` : '';
+      const exactNote =
+        (exactCpuSeconds > 0 ? `; exact chains ${exactCpuSeconds.toFixed(1)} CPU s` : '') +
+        (resumedExact > 0 ? `; ${resumedExact} exact values read from stored cells` : '');
       const markdown =
         `# Finite-n table: ${selectionFamilyName({ selection: 'jsq', d: o.d[0] }, o.d)}, exponential sizes, FIFO, sampling ${o.sampling}, --start ${o.start}\n\n` +
         finiteNTableMarkdown({ cells, fits }) +
