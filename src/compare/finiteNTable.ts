@@ -96,6 +96,12 @@ export interface TableFit {
   readonly inverseN: InverseNFit | null;
   /** E[Q_n] − Σπ = c₁/n + c₂/n², over `nUsedSquare`; null with fewer than 3 of them. */
   readonly inverseNSquare: InverseNFit | null;
+  /**
+   * Whether `inverseN` was fitted to E[Q_n] − Σπ − ΣA/n² (the computed second order subtracted first, as compare's
+   * c₁ check does): without a c₁/n + c₂/n² fit (fewer than 3 n in its trusted range) the c₂/n² term left in the data would bias
+   * the ĉ₁ that is then judged against ΣV. Only where every n of the fit is in the order-2 trusted range (`secondOrderTrust`). Absent in tables written before it existed (read as false).
+   */
+  readonly c2Subtracted?: boolean;
   readonly sumV: number;
   readonly sumA: number | null;
   /** The n of the c₁/n fit: those in the order-1 trusted range (`inFirstOrderRange`, compare's c₁ check's n). */
@@ -288,10 +294,17 @@ export function tableFit(theory: TableTheory, cells: readonly TableCell[]): Tabl
     }));
   const distinct = (ps: readonly { n: number }[]) => new Set(ps.map((p) => p.n)).size;
   const inverseNSquare = distinct(square) >= 3 ? fitInverseN(square, { limit: theory.meanField, inverseSquare: true }) : null;
+  // no c₁/n + c₂/n² fit: the c₁/n fit is the one read, on the points less the computed ΣA/n² (as compare's c₁ check),
+  // where that term is trusted at every n of the fit (else it could add more bias than it takes out: left in, as before)
+  const sumA = theory.sumA;
+  const c2Subtracted =
+    inverseNSquare === null && distinct(first.kept) >= 2 && square.length === first.kept.length && sumA !== null && Number.isFinite(sumA);
+  const onePoints = c2Subtracted ? first.kept.map((p) => ({ ...p, value: p.value - sumA / (p.n * p.n) })) : first.kept;
   return {
     d: theory.d,
     lambda: theory.lambda,
-    inverseN: distinct(first.kept) >= 2 ? fitInverseN(first.kept, { limit: theory.meanField, inverseSquare: false }) : null,
+    inverseN: distinct(first.kept) >= 2 ? fitInverseN(onePoints, { limit: theory.meanField, inverseSquare: false }) : null,
+    c2Subtracted,
     inverseNSquare,
     sumV: theory.sumV,
     sumA: theory.sumA,

@@ -100,8 +100,8 @@ function leftOutText(fit: TableFit, square: boolean): string {
  * The held-limit fits of a (d, λ): ĉ₁ (and ĉ₂) with their 95% intervals beside ΣV (and ΣA), and the χ², each over the
  * n it names, the n left out named with why (`tableFit`: only n in the trusted range are fitted and read). The
  * coefficients are read against the theory on the fit of the form the refined mean field predicts, c₁/n + c₂/n²; the
- * c₁/n fit is read only where there is no such fit (fewer than 3 n in range), since the c₂/n² term it leaves in the data
- * biases its ĉ₁. ĉ₂ is read only where every n of its fit is in compare's c₂ range (`TableFit.c2Judged`).
+ * c₁/n fit is read only where there is no such fit (fewer than 3 n in range), and then on the points less the computed
+ * ΣA/n² (`c2Subtracted`), since the c₂/n² term left in the data biases its ĉ₁ (at n = 2, 3 by far more than its interval). ĉ₂ is read only where every n of its fit is in compare's c₂ range (`TableFit.c2Judged`).
  * @param blockNs the distinct n of the block's cells: the c₁/n + c₂/n² line is said (fitted or not judged) only with ≥ 3.
  */
 function fitText(fit: TableFit, blockNs: number): string[] {
@@ -109,12 +109,13 @@ function fitText(fit: TableFit, blockNs: number): string[] {
   const chi = (x: InverseNFit) => `χ² = ${f(x.chiSquare, 1)} on ${x.degreesOfFreedom} dof (with the runs' σ̂_n)`;
   const one = fit.inverseN;
   const two = fit.inverseNSquare;
+  const lhs = fit.c2Subtracted ? 'E[Q_n] − Σπ − ΣA/n² (the computed c₂/n² subtracted first)' : 'E[Q_n] − Σπ';
   const tooFew = (k: number, range: string) =>
     `not judged: fewer than ${k} n in the trusted range (${range}; here n ≥ ${fit.trustedFromN})`;
   const order1 = `|ΣV|/(nΣπ) ≤ ${FIRST_ORDER_RANGE * 100} %`;
   if (one)
     out.push(
-      `- fit E[Q_n] − Σπ = c₁/n over ${nList(fit.nUsed)}: ${coefficientText('c₁', one.c1, one.c1HalfWidth, 'ΣV', fit.sumV, !two)}, ` +
+      `- fit ${lhs} = c₁/n over ${nList(fit.nUsed)}: ${coefficientText('c₁', one.c1, one.c1HalfWidth, 'ΣV', fit.sumV, !two)}, ` +
         `${chi(one)}${leftOutText(fit, false)}`,
     );
   else out.push(`- fit E[Q_n] − Σπ = c₁/n: ${tooFew(2, order1)}${leftOutText(fit, false)}`);

@@ -204,3 +204,34 @@ describe('the table fits and reads c₁, c₂ only from the n in the trusted ran
     expect(rows.slice(1).map((r) => r[r.length - 1])).toEqual(['false', 'true']);
   });
 });
+
+describe('the table judges a c₁/n fit over two n without the c₂/n² bias', () => {
+  // d = 2, λ = 0.5 at n = 10, 20 (both in the order-1 trusted range, |ΣV|/(nΣπ) ≤ 4.6 %): runs at Σπ + ΣV/n + ΣA/n²
+  // exactly, with a tiny spread. A c₁/n fit of the raw points gives ĉ₁ = ΣV + ΣA·(bias of the 1/n² term left in
+  // them), outside the tight interval about ΣV: a "disagrees" the data do not carry. With the computed ΣA/n²
+  // subtracted first (as compare's c₁ check does) ĉ₁ agrees with ΣV.
+  const model = tableModel(2, 0.5, 'with-replacement');
+  const theory = tableTheory(model);
+  const opts = { eventsPerRun: 1000, warmupEvents: 100, warmupTime: 20, start: 'fixed-point' as const };
+  const exact = (n: number) => theory.meanField + theory.sumV / n + theory.sumA! / (n * n);
+  const runs = (x: number) => [x - 3e-6, x - 1e-6, x + 1e-6, x + 3e-6];
+  const cells = [10, 20].map((n) => tableCell(model, n, runs(exact(n)), theory, null, opts));
+
+  it('subtracts ΣA/n² before the c₁/n fit and says so', () => {
+    const fit = tableFit(theory, cells);
+    expect(fit.nUsed).toEqual([10, 20]);
+    const raw = fitInverseN(
+      cells.map((c) => ({ n: c.n, value: c.meanQueueLength.mean, halfWidth: c.meanQueueLength.halfWidth, replications: 4 })),
+      { limit: theory.meanField, inverseSquare: false },
+    )!;
+    expect(coefficientAgreement(raw.c1, raw.c1HalfWidth, theory.sumV)).toBe('disagrees'); // the bias the fix removes
+    expect(coefficientAgreement(fit.inverseN!.c1, fit.inverseN!.c1HalfWidth, theory.sumV)).toBe('agrees');
+    expect(fit.inverseNSquare).toBeNull();
+    expect(fit.c2Subtracted).toBe(true);
+    const line = finiteNTableMarkdown({ cells, fits: [fit] })
+      .split('\n')
+      .find((l) => l.startsWith('- fit E[Q_n]'))!;
+    expect(line).toContain('E[Q_n] − Σπ − ΣA/n² (the computed c₂/n² subtracted first) = c₁/n over n = 10, 20');
+    expect(line).toMatch(/\(ΣV = [\d.]+: agrees\)/);
+  });
+});

@@ -149,7 +149,8 @@ export function tableCommand(): Command {
         'for every d, λ and n, E[Q] (jobs per server) and E[T] = E[Q]/λ (Little) with 95% t intervals over independent runs, beside the mean field, the\n' +
         'refined mean field of first (Σπ + ΣV/n) and second order (+ ΣA/n²), and the exact chain for small n; per (d, λ),\n' +
         'the fits E[Q_n] − Σπ = c₁/n and c₁/n + c₂/n² (read against ΣV and ΣA), each over the n in the trusted range\n' +
-        `(|ΣV|/(nΣπ) ≤ ${FIRST_ORDER_RANGE * 100} %, and for c₁/n + c₂/n² also |ΣA|/(n|ΣV|) ≤ ${SECOND_ORDER_RANGE}), the n left out named.\n\n` +
+        `(|ΣV|/(nΣπ) ≤ ${FIRST_ORDER_RANGE * 100} %, and for c₁/n + c₂/n² also |ΣA|/(n|ΣV|) ≤ ${SECOND_ORDER_RANGE}), the n left out named;\n` +
+        'with fewer than 3 n for c₁/n + c₂/n², c₁/n alone is fitted to E[Q_n] − Σπ − ΣA/n² (the computed second order subtracted first).\n\n' +
         'Each run is one n-server chain, uniformised at rate n(λ + 1): an event is an arrival (prob. λ/(λ+1)) joining the\n' +
         'shortest of d sampled servers, or a potential departure from a uniformly chosen server. Runs start as --start says\n' +
         '(auto: at the mean-field fixed point where the warm-up rule reads one from it at that n, else empty), discard the\n' +
