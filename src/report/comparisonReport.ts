@@ -344,7 +344,8 @@ function familyText(result: ComparisonResult): string {
     (short
       ? `\n\n**Short cells**: ${short} cell${short === 1 ? '' : 's'} measure${short === 1 ? 's' : ''} fewer than 20 relaxation times τ per ` +
         'replication (jobs/(λn) < 20τ, theory.md §8; column "horizon / τ"): their replications are independent and warmed up, so the CI ' +
-        'stays valid, but a slow drift over more than the horizon would not show in it.'
+        "reads the spread of independent means, but a replication this short averages few jobs' correlated times: its mean may be far " +
+        'from normal and the t interval only approximate, and a slow drift over more than the horizon would not show in it.'
       : '') +
     (unresolved
       ? `\n\n**Not resolvable**: ${unresolved} cell${unresolved === 1 ? '' : 's'} could not reach a half-width of ` +
