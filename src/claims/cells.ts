@@ -7,7 +7,7 @@
 import { batchLabel, usesPrediction, type BatchDispatch, type Discipline, type Selection } from '../model/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { Measure } from './claim.ts';
-import { judgePoint, quantityMemory, unsettledMeasure, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
+import { intervalWarnings, judgePoint, quantityMemory, unsettledMeasure, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
 import type { Conjecture } from './schema.ts';
 
 /** Where a cell stands: a policy (selection, discipline) at (service, d, n, prediction, λ). */
@@ -44,6 +44,8 @@ export interface MeasuredCell extends CellCoordinates {
   readonly method: string;
   /** Why its E[T] may be infinite without a settling rule (model/moments.ts `meanResponseTimeUnsettled`), when so. */
   readonly meanResponseTimeUnsettled?: string;
+  /** What simulate warns of its E[T] interval (model/moments.ts `estimandFiniteness` warnings), when anything. */
+  readonly meanResponseTimeWarnings?: readonly string[];
 }
 
 function estimateOf(cell: MeasuredCell, measure: Measure): Estimate | undefined {
@@ -115,6 +117,7 @@ export function judgeClaimOnCells(
         value: estimate.mean,
         estimate,
         ...unsettledMeasure(q.measure, cell.meanResponseTimeUnsettled),
+        ...intervalWarnings(q.measure, cell.meanResponseTimeWarnings),
       });
     }
     if (raw.length === claim.quantities.length) results.push(judgePoint(claim, point, raw, { simultaneous, n: point.n }));
@@ -135,6 +138,15 @@ export function pointEvidence(p: PointResult): string {
         (c) =>
           `${c.text}: ${f3(c.leftValue)} [${f3(c.left.lo)}, ${f3(c.left.hi)}] vs ${f3(c.rightValue)} [${f3(c.right.lo)}, ${f3(c.right.hi)}]`,
       )
-      .join('; ')
+      .join('; ') +
+    warningCaveat(p)
   );
+}
+
+/**
+ * The caveat of a verdict judged on intervals that simulate warns of (`PointResult.warnings`, model/moments.ts), as
+ * compare notes it: "; caveat: <quantities>: <warning>; …; the verdict rests on these intervals", or '' when none.
+ */
+export function warningCaveat(p: Pick<PointResult, 'warnings'>): string {
+  return p.warnings ? `; caveat: ${p.warnings.join('; ')}; the verdict rests on these intervals` : '';
 }

@@ -141,6 +141,11 @@ export interface QuantityValue {
   readonly unsettled?: string;
   /** With `unsettled`: the run's average (an observation, not an estimate). */
   readonly sampleMean?: number;
+  /**
+   * What simulate warns of this simulated mean's interval (model/moments.ts `estimandFiniteness` warnings, `intervalWarnings`:
+   * e.g. Var[T] = ∞, so it is not a 95 % interval), when it has an interval and a warning; absent otherwise.
+   */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -159,6 +164,12 @@ export interface PointResult {
   readonly infinite?: readonly string[];
   /** The simulated means that may be infinite without a settling rule, with why (verdict 'undecided'); absent when none. */
   readonly unsettled?: readonly string[];
+  /**
+   * What simulate warns of the intervals the verdict rests on (`QuantityValue.warnings`), each warning once after the
+   * quantities it holds for ("T(jsq, srpt), T(jsq, ps): the interval of E[T] rests on Var[T] = ∞ …: it is not a 95 %
+   * interval"); absent when none, and when no interval is compared (verdict undefined, or a mean not settled).
+   */
+  readonly warnings?: readonly string[];
   /** Two-sided confidence level of each estimated quantity's interval at this point (0.95, or 1 − 0.05/m). */
   readonly perQuantityConfidence: number;
 }
@@ -464,6 +475,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         };
       }
       const sim = simulationRequestKey(requestOf, point, q);
+      const finiteness = estimandFiniteness(model);
       const r = byKey.get(sim)!;
       const e =
         q.measure === 'T'
@@ -483,7 +495,8 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         estimate: e,
         reason: decision.reason,
         simulation: sim,
-        ...unsettledMeasure(q.measure, estimandFiniteness(model).meanResponseTimeUnsettled),
+        ...unsettledMeasure(q.measure, finiteness.meanResponseTimeUnsettled),
+        ...intervalWarnings(q.measure, finiteness.warnings),
         ...openEndOf(q.measure, e, r.notes),
       };
     });
@@ -558,6 +571,16 @@ export function unsettledMeasure(measure: Measure, reason: string | undefined): 
 }
 
 /**
+ * What simulate warns of a simulated mean's interval (model/moments.ts `estimandFiniteness(model).warnings`, the lines
+ * simulate prints and compare notes: Var[T] = ∞ so not a 95 % interval, a mean converging slower than 1/√jobs, a bounded
+ * Pareto's optimistic intervals), for T: those warnings are about E[T]'s interval. None for S and the percentiles, or
+ * when there is none. A quantity with no interval (infinite, not settled) drops them (`judgePoint`).
+ */
+export function intervalWarnings(measure: Measure, warnings: readonly string[] | undefined): { readonly warnings?: readonly string[] } {
+  return measure === 'T' && warnings !== undefined && warnings.length > 0 ? { warnings } : {};
+}
+
+/**
  * The verdict of a claim at one grid point (rule: VERDICT_RULE): with `simultaneous`, the CIs of the m estimated
  * quantities are widened by Bonferroni (bonferroniFactor) to joint 95%; then evaluateClaim.
  * @param raw one entry per quantity of `claim`. @param options.n the symbol n of the claim (servers).
@@ -577,13 +600,15 @@ export function judgePoint(
   const quantities: QuantityValue[] = raw.map((x) => {
     if (!x.estimate) return x as QuantityValue;
     const { estimate, interval: _none, ...rest } = x;
+    // no interval, so no warning on one (an unsettled mean's warning is its reason, said as `unsettled`)
+    const { warnings: _w, ...bare } = rest;
     if (isInfinite(estimate))
-      return { ...rest, value: Infinity, interval: [Infinity, Infinity], ci95: [Infinity, Infinity], replications: estimate.replications };
+      return { ...bare, value: Infinity, interval: [Infinity, Infinity], ci95: [Infinity, Infinity], replications: estimate.replications };
     // a mean not settled is no estimate (stats `unsettledEstimate`): no value, no interval, the run's average kept apart
     const why = x.unsettled ?? (isUnsettled(estimate) ? estimate.reason : undefined);
     if (why !== undefined)
       return {
-        ...rest,
+        ...bare,
         value: Number.NaN,
         interval: [Number.NaN, Number.NaN],
         replications: estimate.replications,
@@ -601,7 +626,18 @@ export function judgePoint(
   const intervals = new Map(quantities.map((x) => [x.key, { lo: x.interval[0], hi: x.interval[1] }]));
   const points = new Map(quantities.map((x) => [x.key, x.value]));
   const outcome = evaluateClaim(claim, { intervals, points, symbols: { lambda: point.lambda, d: point.d, n: options.n } });
-  return { point, quantities, comparisons: outcome.comparisons, verdict: outcome.verdict, perQuantityConfidence: confidence };
+  // the verdict read these intervals as 95 % intervals: what simulate warns of them goes with it, each warning once
+  const warned = new Map<string, string[]>();
+  for (const q of quantities) for (const w of q.warnings ?? []) warned.set(w, [...(warned.get(w) ?? []), q.key]);
+  const warnings = [...warned.entries()].map(([w, keys]) => `${keys.join(', ')}: ${w}`);
+  return {
+    point,
+    quantities,
+    comparisons: outcome.comparisons,
+    verdict: outcome.verdict,
+    perQuantityConfidence: confidence,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
 }
 
 function simulationRequestKey(requestOf: ReadonlyMap<string, string>, point: GridPoint, q: QuantityRef): string {

@@ -23,6 +23,7 @@ export {
   VERDICT_RULE,
   bonferroniFactor,
   evaluateConjecture,
+  intervalWarnings,
   expandConjectureGrid,
   judgePoint,
   quantityModel,
@@ -36,5 +37,5 @@ export {
   type SimulationRequest,
   type SimulationSummary,
 } from './evaluate.ts';
-export { judgeClaimOnCells, pointEvidence, type CellCoordinates, type MeasuredCell } from './cells.ts';
-export { conjectureResultsJson, conjectureRows, openEndLines, quantityJson, quantityNamer } from './report.ts';
+export { judgeClaimOnCells, pointEvidence, warningCaveat, type CellCoordinates, type MeasuredCell } from './cells.ts';
+export { conjectureResultsJson, conjectureRows, intervalWarningLines, openEndLines, quantityJson, quantityNamer } from './report.ts';

@@ -61,6 +61,8 @@ export function conjectureRows(result: ConjectureResult): Row[] {
     }
     if (p.infinite) row.infinite = p.infinite.join('; ');
     if (p.unsettled) row.unsettled = p.unsettled.join('; ');
+    // what simulate warns of the intervals the verdict rests on (e.g. not a 95 % interval), as results.json says it
+    if (p.warnings) row.warnings = p.warnings.join('; ');
     return row;
   });
 }
@@ -114,6 +116,21 @@ export function openEndLines(result: ConjectureResult): string[] {
     }
   // each percentile's numbers where it holds, then the explanation they share once (per number of sections)
   return [...[...where.entries()].map(([note, at]) => `${at.join('; ')}: ${note}`), ...why];
+}
+
+/**
+ * What simulate warns of the intervals the verdicts rest on (`PointResult.warnings`, model/moments.ts: e.g. Var[T] = ∞,
+ * so not a 95 % interval), each warning once with the grid points it holds at, or none. For the text output and the
+ * report alike. @example intervalWarningLines(result) // ['pareto:1.5, d = 2, λ = 0.5: T(jsq, ps): the interval of E[T]
+ * rests on Var[T] = ∞ (…): it is not a 95 % interval (the verdict there rests on these intervals)']
+ */
+export function intervalWarningLines(result: ConjectureResult): string[] {
+  const where = new Map<string, string[]>();
+  for (const p of result.points)
+    for (const w of p.warnings ?? []) where.set(w, [...(where.get(w) ?? []), `${p.point.row}, λ = ${p.point.lambda}`]);
+  return [...where.entries()].map(
+    ([w, at]) => `${at.join('; ')}: ${w} (the verdict${at.length === 1 ? ' there rests' : 's there rest'} on these intervals)`,
+  );
 }
 
 /**

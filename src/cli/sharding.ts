@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { settingsHash } from '../runs/cellStore.ts';
-import { assignShards, parseShard, shardDir, writeShardManifest, type ShardSpec } from '../runs/shard.ts';
+import { assignShards, contentHash, parseShard, shardDir, writeShardManifest, type ShardSpec } from '../runs/shard.ts';
 import { SupermarketError } from '../errors.ts';
 import { allowMixedCode } from '../runs/codeIdentity.ts';
 import { parseThreads } from './options.ts';
@@ -184,7 +184,10 @@ export function startShard(spec: ShardSpec, cmd: Command, out: string, grid: rea
   const cells = Object.fromEntries(grid.map((c) => [c.key, settingsHash(c.settings)]));
   const assignment = Object.fromEntries(assignShards(grid, spec.count));
   const mine = grid.filter((c) => assignment[c.key] === spec.index).map((c) => c.key);
-  const base = { command: cmd.name(), argv: rerunArgv(cmd).slice(1), shard: spec, cells, mine, assignment, report: path.resolve(out) };
+  // the operands' contents, so merge knows shards that read one file at other paths for one run (merge.ts `sameRun`)
+  const inputs = cmd.args.map((a) => contentHash(path.resolve(a)));
+  const argv = rerunArgv(cmd).slice(1);
+  const base = { command: cmd.name(), argv, inputs, shard: spec, cells, mine, assignment, report: path.resolve(out) };
   writeShardManifest(dir, base);
   return {
     spec,

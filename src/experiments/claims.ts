@@ -19,15 +19,23 @@ export interface Finding {
   readonly where: string;
   /** 'undefined' when a quantity the claim names is infinite in theory (printed "undefined (infinite)"). */
   readonly verdict: 'holds' | 'fails' | 'undecided' | 'undefined';
-  /** The numbers behind the verdict, in words. */
+  /** The numbers behind the verdict, in words (with the caveat of `warnings` when there are any, claims `warningCaveat`). */
   readonly evidence: string;
+  /**
+   * What simulate warns of the intervals the verdict rests on (claims `PointResult.warnings`, model/moments.ts: e.g. Var[T]
+   * = ∞, so not a 95 % interval), "<quantities>: <warning>"; absent when none.
+   */
+  readonly warnings?: readonly string[];
 }
 
 /** An experiment cell as the claims engine reads it. */
 export function measuredCell(o: CellOutcome, model?: SupermarketModel): MeasuredCell {
   const c = o.cell;
   // a mean that may be infinite without a settling rule (model/moments.ts): its claims are not judged
-  const unsettled = model === undefined ? undefined : estimandFiniteness(model).meanResponseTimeUnsettled;
+  const finiteness = model === undefined ? undefined : estimandFiniteness(model);
+  const unsettled = finiteness?.meanResponseTimeUnsettled;
+  // what simulate warns of its E[T] interval (Var[T] = ∞: not a 95 % interval): the finding's evidence says so
+  const warnings = finiteness?.warnings ?? [];
   return {
     selection: c.selection,
     discipline: c.discipline,
@@ -40,6 +48,7 @@ export function measuredCell(o: CellOutcome, model?: SupermarketModel): Measured
     n: c.n,
     meanResponseTime: o.result.meanResponseTime,
     ...(unsettled === undefined ? {} : { meanResponseTimeUnsettled: unsettled }),
+    ...(warnings.length === 0 ? {} : { meanResponseTimeWarnings: warnings }),
     meanSlowdown: o.result.meanSlowdown,
     responseTimePercentiles: o.result.responseTimePercentiles,
     method: c.trace
@@ -65,6 +74,7 @@ export function judgeExperimentClaims(
       where: `${p.point.row}, λ = ${p.point.lambda}`,
       verdict: p.verdict,
       evidence: pointEvidence(p),
+      ...(p.warnings ? { warnings: p.warnings } : {}),
     })),
   );
 }

@@ -21,6 +21,12 @@ export interface CellOutcome {
     readonly wallSeconds: number;
     readonly warmupTime: number;
     readonly seeds: unknown;
+    /**
+     * What simulate warns of its E[T] interval (model/moments.ts `estimandFiniteness` warnings, e.g. not a 95 %
+     * interval), in results.json and `run --json` (report/experimentReport.ts `withIntervalWarnings`); not stored in
+     * cells/, as it follows from the cell's model.
+     */
+    readonly warnings?: readonly string[];
   };
 }
 

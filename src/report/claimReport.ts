@@ -3,7 +3,7 @@
  * comparison against λ, and the Markdown text. No I/O: the CLI renders and writes them.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { openEndLines, quantityNamer, type ConjectureResult, type PointResult } from '../claims/index.ts';
+import { intervalWarningLines, openEndLines, quantityNamer, type ConjectureResult, type PointResult } from '../claims/index.ts';
 import { VEGA_LITE_SCHEMA, estimateFields, figureSection, titleBlock, type Figure, type Row } from './figures.ts';
 import { reproduceSection, resumedText, type RunMetadata } from './page.ts';
 import { servicesTimeUnit } from './experimentReport.ts';
@@ -25,6 +25,14 @@ const f3 = (x: number) =>
   Number.isFinite(x) ? (Math.abs(x) >= 1000 ? x.toExponential(2) : x.toFixed(3)) : x > 0 ? '∞' : x < 0 ? '−∞' : 'n/a';
 const iv = (lo: number, hi: number) => `[${f3(lo)}, ${f3(hi)}]`;
 
+/** The captions' word on intervals simulate warns of (`PointResult.warnings`): how many points, where said; '' when none. */
+function warnedCaption(result: ConjectureResult): string {
+  const k = result.points.filter((p) => p.warnings).length;
+  return k === 0
+    ? ''
+    : ` At ${k} grid point${k === 1 ? '' : 's'} the intervals carry a warning, e.g. not 95 % intervals as Var[T] = ∞ (the warnings column of the CSV and JSON; the caveats under the table).`;
+}
+
 function verdictMap(result: ConjectureResult): Figure {
   const rows: Row[] = result.points.map((p) => {
     const c = p.comparisons;
@@ -40,6 +48,8 @@ function verdictMap(result: ConjectureResult): Figure {
       verdict: p.verdict,
       label,
       sources: [...new Set(p.quantities.map((q) => q.source))].join(' + '),
+      // what simulate warns of the intervals the verdict rests on (e.g. not a 95 % interval), as results.json says it
+      ...(p.warnings ? { warnings: p.warnings.join('; ') } : {}),
     };
   });
   const spec = {
@@ -66,7 +76,7 @@ function verdictMap(result: ConjectureResult): Figure {
         `${result.summary.undefined ? `, undefined (infinite) ${result.summary.undefined}` : ''} of ${result.summary.total}`,
     ]),
   } as unknown as TopLevelSpec;
-  return { name: 'verdicts', title: 'Verdict map', caption: VERDICT_MAP_CAPTION, rows, spec };
+  return { name: 'verdicts', title: 'Verdict map', caption: VERDICT_MAP_CAPTION + warnedCaption(result), rows, spec };
 }
 
 /**
@@ -101,6 +111,7 @@ function sidesFigure(result: ConjectureResult): Figure {
           ...estimateFields(value, [lo, hi]),
           verdict: c.verdict,
           ...(unit === undefined ? {} : { unit }),
+          ...(p.warnings ? { warnings: p.warnings.join('; ') } : {}),
         });
       }
     });
@@ -150,7 +161,7 @@ function sidesFigure(result: ConjectureResult): Figure {
       'bands: interval enclosures used for the verdict',
     ]),
   } as unknown as TopLevelSpec;
-  return { name: 'sides', title: 'Both sides against λ', caption: SIDES_CAPTION, rows, spec };
+  return { name: 'sides', title: 'Both sides against λ', caption: SIDES_CAPTION + warnedCaption(result), rows, spec };
 }
 
 function splitComparison(text: string, op: string): [string, string] {
@@ -180,6 +191,25 @@ function quantityCell(p: PointResult, name: ReturnType<typeof quantityNamer>): s
       return `${key} = ${f3(q.value)} ${iv(q.interval[0], q.interval[1])} (${where}${q.openEnd === undefined ? '' : '; open at an end: see the note below'})`;
     })
     .join('<br>');
+}
+
+/** How many verdicts rest on intervals with a warning (' At k of them …'), or '' when none does. */
+function warnedSummary(result: ConjectureResult): string {
+  const k = result.points.filter((p) => p.warnings).length;
+  return k === 0
+    ? ''
+    : ` At ${k} of them the verdict rests on intervals that simulate warns of (e.g. not 95 % intervals: Var[T] = ∞): see the caveats below.`;
+}
+
+/**
+ * What simulate warns of the intervals some verdicts rest on (`intervalWarningLines`, model/moments.ts: e.g. Var[T] = ∞,
+ * so not a 95 % interval), each once with its grid points, or '' when none.
+ */
+function intervalWarningSection(result: ConjectureResult): string {
+  const lines = intervalWarningLines(result);
+  return lines.length === 0
+    ? ''
+    : `\nWarnings on the intervals (as simulate prints them; these verdicts read them as 95 % intervals):\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`;
 }
 
 /** Why some simulated percentile intervals are open at an end (`openEndLines`), one note each, or '' when none is. */
@@ -239,7 +269,7 @@ export function conjectureMarkdown(result: ConjectureResult, figures: readonly F
             (c) =>
               `${f3(c.leftValue)} ${iv(c.left.lo, c.left.hi)} ${c.operator.replace('<', '&lt;').replace('>', '&gt;')} ${f3(c.rightValue)} ${iv(c.right.lo, c.right.hi)} → ${c.verdict}`,
           )
-          .join('<br>')} | ${quantityCell(p, name)} |`,
+          .join('<br>')}${p.warnings ? `<br>caveat: ${p.warnings.join('; ')}` : ''} | ${quantityCell(p, name)} |`,
     ),
   ].join('\n');
   return `# Conjecture: ${s.name}
@@ -256,7 +286,7 @@ Time is in mean service times (E[S] = 1).
 
 ## Summary
 
-Of ${result.summary.total} grid points the claim **holds at ${result.summary.holds}**, **fails at ${result.summary.fails}** and is **undecided at ${result.summary.undecided}** at this precision${result.summary.undefined ? `; at ${result.summary.undefined} it is **undefined (infinite)**: a quantity it names is infinite in theory (model/moments.ts), so it neither holds nor fails` : ''}.
+Of ${result.summary.total} grid points the claim **holds at ${result.summary.holds}**, **fails at ${result.summary.fails}** and is **undecided at ${result.summary.undecided}** at this precision${result.summary.undefined ? `; at ${result.summary.undefined} it is **undefined (infinite)**: a quantity it names is infinite in theory (model/moments.ts), so it neither holds nor fails` : ''}.${warnedSummary(result)}
 
 ## Verdict rule
 
@@ -269,7 +299,7 @@ ${mixed ? '\nSome grid points compare mean-field (n → ∞) values with finite-
 ## Per grid point
 
 ${table}
-${openEndSection(result)}
+${openEndSection(result)}${intervalWarningSection(result)}
 ## Figures
 
 ${figures.map(figureSection).join('\n')}

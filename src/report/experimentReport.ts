@@ -29,9 +29,10 @@ import { ReasonNotes } from './reasons.ts';
  * A table entry: mean ± half-width, ∞ for a mean infinite in theory (model/moments.ts) with the mark of its reason when
  * `reasons` collects them (said once under the tables, `infiniteNote`), – when not measured; a mean that may be
  * infinite with no rule settling it (`unsettled`, model/moments.ts `meanResponseTimeUnsettled`) is the run's average
- * marked "not settled", with no interval (the reason is in the note under the table).
+ * marked "not settled", with no interval (the reason is in the note under the table). `warned`: the warnings on the
+ * interval (`IntervalWarnings`) with the notes that mark them ("1.268 ± 0.289 [w1]", said once in `warningNote`).
  */
-const fmt = (e: Estimate | undefined, k = 3, unsettled = false, reasons?: ReasonNotes) =>
+const fmt = (e: Estimate | undefined, k = 3, unsettled = false, reasons?: ReasonNotes, warned?: Warned) =>
   !e
     ? '–'
     : isInfinite(e)
@@ -40,7 +41,46 @@ const fmt = (e: Estimate | undefined, k = 3, unsettled = false, reasons?: Reason
         : '∞'
       : unsettled || isUnsettled(e)
         ? `not settled (run's average ${(e.sampleMean ?? e.mean).toFixed(k)})`
-        : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}`;
+        : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}${warned && warned.warnings.length > 0 ? ` ${warned.warnings.map((w) => warned.notes.mark(w)).join('')}` : ''}`;
+
+/**
+ * Cell key → what simulate warns of its E[T] interval (model/moments.ts `estimandFiniteness(model).warnings`, the lines
+ * simulate prints and compare notes: e.g. "the interval of E[T] rests on Var[T] = ∞ (…): it is not a 95 % interval").
+ * The run (cli/commands/run.ts) builds it from the cells' models, as it builds `unsettled`.
+ */
+export type IntervalWarnings = ReadonlyMap<string, readonly string[]>;
+
+/** The warnings of one entry's interval and the notes marking them ([w1], [w2], …). */
+type Warned = { readonly warnings: readonly string[]; readonly notes: ReasonNotes };
+
+/**
+ * The outcomes as results.json and `run --json` give them: each cell with warnings (`IntervalWarnings`) carries them
+ * in its result as `warnings`, as simulate's JSON does; the others as they are.
+ */
+export function withIntervalWarnings(outcomes: readonly CellOutcome[], warnings: IntervalWarnings): CellOutcome[] {
+  return outcomes.map((o) => {
+    const w = warnings.get(o.cell.key);
+    return w === undefined || w.length === 0 ? o : { ...o, result: { ...o.result, warnings: [...w] } };
+  });
+}
+
+/** How many findings rest on intervals simulate warns of (' At k grid points …'), or '' when none does. */
+function warnedFindings(findings: readonly FindingRow[]): string {
+  const k = findings.filter((f) => f.warnings && f.warnings.length > 0).length;
+  return k === 0
+    ? ''
+    : ` ${k} verdict${k === 1 ? ' rests' : 's rest'} on intervals that simulate warns of, e.g. not 95 % intervals as Var[T] = ∞ (the caveat in the evidence): there the 95 % of the verdict rule may not hold.`;
+}
+
+/** The warnings on the E[T] intervals marked [wk] in the tables, each once, or '' when none is marked. */
+function warningNote(notes: ReasonNotes): string {
+  return notes.size === 0
+    ? ''
+    : `[wk]: a warning on the interval of each E[T] entry so marked (model/moments.ts, as simulate prints it; the cell's \`warnings\` in results.json):\n\n${notes
+        .lines()
+        .map((l) => `- ${l}`)
+        .join('\n')}\n\n`;
+}
 
 /** Why some entries read "not settled" (each reason once), or '' when none does. */
 function unsettledNote(outcomes: readonly CellOutcome[], unsettled: ReadonlyMap<string, string>): string {
@@ -56,6 +96,8 @@ export interface FindingRow {
   readonly where: string;
   readonly verdict: 'holds' | 'fails' | 'undecided' | 'undefined';
   readonly evidence: string;
+  /** What simulate warns of the intervals the verdict rests on (experiments/claims.ts `Finding.warnings`), when any. */
+  readonly warnings?: readonly string[];
 }
 
 function panelOf(o: CellOutcome): string {
@@ -94,20 +136,27 @@ type Series = { readonly label: string; readonly estimate: Estimate | undefined;
  * @param unsettled cell key → why its E[T] is not settled (`writeExperimentReport`): such a cell is no point (its
  *   tables say "not settled"); its row stays in the CSV and JSON with value null, `unsettled: true`, the reason and the
  *   run's average, and the caption says so.
+ * @param warnings what simulate warns of a cell's E[T] interval (`IntervalWarnings`): an E[T] row with an interval
+ *   carries them as `warnings` in the CSV and JSON, and the caption counts them; E[T/S] rows carry none (they are about T).
  */
 export function measureFigure(
   outcomes: readonly CellOutcome[],
   measure: 'meanResponseTime' | 'meanSlowdown',
   unsettled: ReadonlyMap<string, string> = new Map(),
+  warnings: IntervalWarnings = new Map(),
 ): Figure | null {
-  return lambdaFigure(outcomes, (o) => [{ label: o.cell.policy, estimate: o.result[measure] }], measure, unsettled);
+  return lambdaFigure(outcomes, (o) => [{ label: o.cell.policy, estimate: o.result[measure] }], measure, unsettled, warnings);
 }
 
 /**
  * Heterogeneous servers (theory.md §13): the mean response time of the jobs each server class served against λ, one
  * line per policy and class; its CSV holds every class's busy fraction, E[T] and jobs served. Null without classes.
  */
-export function classFigure(outcomes: readonly CellOutcome[], unsettled: ReadonlyMap<string, string> = new Map()): Figure | null {
+export function classFigure(
+  outcomes: readonly CellOutcome[],
+  unsettled: ReadonlyMap<string, string> = new Map(),
+  warnings: IntervalWarnings = new Map(),
+): Figure | null {
   if (!outcomes.some((o) => o.result.classes)) return null;
   return lambdaFigure(
     outcomes,
@@ -127,6 +176,7 @@ export function classFigure(outcomes: readonly CellOutcome[], unsettled: Readonl
       })),
     'classResponseTime',
     unsettled,
+    warnings,
   );
 }
 
@@ -135,11 +185,13 @@ function lambdaFigure(
   series: (o: CellOutcome) => Series[],
   measure: 'meanResponseTime' | 'meanSlowdown' | 'classResponseTime',
   unsettled: ReadonlyMap<string, string>,
+  warnings: IntervalWarnings = new Map(),
 ): Figure | null {
   const rows: Row[] = [];
   const unit = outcomesTimeUnit(outcomes);
   let infinite = 0;
   let notSettled = 0;
+  let warned = 0;
   for (const o of outcomes)
     for (const { label, estimate: e, extra } of series(o)) {
       if (!e) continue;
@@ -150,6 +202,9 @@ function lambdaFigure(
       // E[T] not settled (model/moments.ts meanResponseTimeUnsettled): the run's average is no estimate, so no point
       const why = inf ? undefined : (unsettled.get(o.cell.key) ?? (isUnsettled(e) ? e.reason : undefined));
       if (why !== undefined) notSettled++;
+      // an interval simulate warns of (model/moments.ts; e.g. Var[T] = ∞: not a 95 % interval): the row says it
+      const warning = inf || why !== undefined || measure === 'meanSlowdown' ? [] : (warnings.get(o.cell.key) ?? []);
+      if (warning.length > 0) warned++;
       rows.push({
         panel: panelOf(o),
         prediction: o.cell.prediction === 'none' ? 'size-blind or exact-size policies' : `prediction: ${o.cell.prediction}`,
@@ -160,7 +215,7 @@ function lambdaFigure(
           ? { ...estimateFields(Infinity, [Infinity, Infinity]), reason: e.reason ?? 'infinite in theory' }
           : why !== undefined
             ? { value: null, lo: null, hi: null, unsettled: true, reason: why, sampleMean: e.sampleMean ?? e.mean }
-            : { value: e.mean, lo: e.ci95[0], hi: e.ci95[1] }),
+            : { value: e.mean, lo: e.ci95[0], hi: e.ci95[1], ...(warning.length > 0 ? { warnings: warning.join('; ') } : {}) }),
         service: o.cell.service,
         d: o.cell.d,
         n: o.cell.n,
@@ -246,6 +301,9 @@ function lambdaFigure(
         : '') +
       (notSettled > 0
         ? ` ${notSettled} cell${notSettled === 1 ? ' is' : 's are'} not plotted: E[T] is not settled there, it may be infinite and no rule here decides it, so the run's average is no estimate ("not settled" in the tables; in the CSV and JSON a row with value null, unsettled true, the reason and sampleMean, the run's average; model/moments.ts).`
+        : '') +
+      (warned > 0
+        ? ` ${warned} plotted interval${warned === 1 ? ' carries' : 's carry'} a warning, e.g. not a 95% interval as Var[T] = ∞ (the warnings column of the CSV and JSON, [wk] in the tables; model/moments.ts).`
         : ''),
     rows,
     spec,
@@ -297,6 +355,7 @@ export function experimentTables(
   measure: 'meanResponseTime' | 'meanSlowdown',
   unsettled: ReadonlyMap<string, string> = new Map(),
   reasons?: ReasonNotes,
+  warned?: { readonly warnings: IntervalWarnings; readonly notes: ReasonNotes },
 ): string {
   const lambdas = [...new Set(outcomes.map((o) => o.cell.lambda))].sort((a, b) => a - b);
   const panels = [...new Set(outcomes.map(panelOf))];
@@ -314,7 +373,9 @@ export function experimentTables(
     for (const rk of rowsKeys) {
       const cells = lambdas.map((l) => {
         const o = inPanel.find((x) => x.cell.lambda === l && rowKey(x) === rk);
-        return fmt(o?.result[measure], 3, o !== undefined && unsettled.has(o.cell.key), reasons);
+        // the warnings are about E[T]'s interval: marked there, not on E[T/S]
+        const w = warned && o && measure === 'meanResponseTime' ? { warnings: warned.warnings.get(o.cell.key) ?? [], notes: warned.notes } : undefined;
+        return fmt(o?.result[measure], 3, o !== undefined && unsettled.has(o.cell.key), reasons, w);
       });
       out.push(`| ${rk} | ${cells.join(' | ')} |`);
     }
@@ -327,7 +388,7 @@ export function experimentTables(
  * Heterogeneous servers (theory.md §13): per panel, for each policy and λ, each class's busy fraction, the E[T] of the
  * jobs it served and their number, and the work rate Σ f·speed·busy (= λE[S] in steady state). '' without classes.
  */
-function classTables(outcomes: readonly CellOutcome[]): string {
+function classTables(outcomes: readonly CellOutcome[], warned?: { readonly warnings: IntervalWarnings; readonly notes: ReasonNotes }): string {
   const withClasses = outcomes.filter((o) => o.result.classes);
   if (withClasses.length === 0) return '';
   const out: string[] = [
@@ -345,7 +406,7 @@ function classTables(outcomes: readonly CellOutcome[]): string {
       o.result.classes!.forEach((c, k) =>
         out.push(
           `| ${o.cell.policy}${o.cell.prediction === 'none' ? '' : ` [${o.cell.prediction}]`} | ${o.cell.lambda} | ${k + 1} (${c.speed}, ${c.fraction}) | ` +
-            `${fmt(c.busyFraction)} | ${fmt(c.meanResponseTime)} | ${formatCount(c.jobs)} | ${k === 0 ? fmt(o.result.workRate) : ''} |`,
+            `${fmt(c.busyFraction)} | ${fmt(c.meanResponseTime, 3, false, undefined, warned ? { warnings: warned.warnings.get(o.cell.key) ?? [], notes: warned.notes } : undefined)} | ${formatCount(c.jobs)} | ${k === 0 ? fmt(o.result.workRate) : ''} |`,
         ),
       );
     out.push('');
@@ -371,6 +432,10 @@ function startText(outcomes: readonly CellOutcome[]): string {
  * @param unsettled cell key → why its E[T] may be infinite with no rule settling it (model/moments.ts
  *   `meanResponseTimeUnsettled`): those E[T] and E[T/S] entries read "not settled", with the reason under the table, and
  *   are no points in the figures (their captions say so).
+ * @param warnings what simulate warns of a cell's E[T] interval (`IntervalWarnings`, e.g. not a 95 % interval): its
+ *   E[T] entries are marked [wk] with the warnings under the E[T] tables, the header says not every interval is a 95 %
+ *   one, the figures' CSV and JSON rows carry them, results.json has them per cell (`withIntervalWarnings`), and the
+ *   findings judged on them say so in their evidence (experiments/claims.ts).
  * @returns paths written, relative to outDir.
  */
 export async function writeExperimentReport(
@@ -381,11 +446,12 @@ export async function writeExperimentReport(
   findings: readonly FindingRow[] = [],
   options: WriteReportOptions = {},
   unsettled: ReadonlyMap<string, string> = new Map(),
+  warnings: IntervalWarnings = new Map(),
 ): Promise<string[]> {
   const figures = [
-    measureFigure(outcomes, 'meanResponseTime', unsettled),
+    measureFigure(outcomes, 'meanResponseTime', unsettled, warnings),
     measureFigure(outcomes, 'meanSlowdown', unsettled),
-    classFigure(outcomes, unsettled),
+    classFigure(outcomes, unsettled, warnings),
   ].filter((f): f is Figure => f !== null);
   const events = outcomes.reduce((s, o) => s + o.result.events, 0);
   const replay = outcomes.some((o) => o.cell.trace);
@@ -435,24 +501,34 @@ export async function writeExperimentReport(
       : `## Findings\n\nEach claim file (analysis/) is judged by the claims engine at every grid point where its cells exist: each quantity is ` +
         `its 95% CI, widened (Bonferroni) to joint 95% over the quantities of the point; **holds** when the claim is true for every value in ` +
         `those intervals, **fails** when false for every value, **undecided** otherwise (analysis/README.md, verdict rule); ` +
-        `**undefined (infinite)** when a quantity it names is infinite in theory (model/moments.ts): a claim over ∞ neither holds nor fails.\n\n` +
+        `**undefined (infinite)** when a quantity it names is infinite in theory (model/moments.ts): a claim over ∞ neither holds nor fails.` +
+        warnedFindings(findings) +
+        `\n\n` +
         `| claim | holds | fails | undecided | undefined (infinite) |\n|---|---|---|---|---|\n${summary}\n\n### Per grid point\n\n| claim | where | verdict | evidence |\n|---|---|---|---|\n${findings
           .map((f) => `| ${f.claim} | ${f.where} | **${f.verdict === 'undefined' ? 'undefined (infinite)' : f.verdict}** | ${f.evidence} |`)
           .join('\n')}\n\n`;
   // each reason of an ∞ entry once, under the tables; the entries cite it by its mark (E[T] and E[T/S] share them)
   const reasons = new ReasonNotes();
+  // the warnings on E[T] intervals, marked [wk] beside the entries and said once under the E[T] tables
+  const warned = { warnings, notes: new ReasonNotes('w') };
+  const responseTables = experimentTables(outcomes, 'meanResponseTime', unsettled, reasons, warned);
+  const classSection = classTables(outcomes, warned);
+  const ciText =
+    warned.notes.size === 0
+      ? 'Estimates carry 95% CIs.'
+      : 'Estimates carry 95% CIs, except as marked: an E[T] entry marked [wk] carries warning k on its interval (listed under the E[T] tables), e.g. that it is not a 95 % interval.';
   const md = `# Experiment report: ${spec.name}
 
 ${spec.description ?? ''}
 
 Generated ${meta.startedAt} by \`${meta.command}\` in ${meta.wallSeconds.toFixed(1)} s; ${outcomes.length} cells, ${formatCount(events)} simulated events.
 ${budget}${setup}
-Time is in ${outcomesTimeUnit(outcomes)}. Estimates carry 95% CIs.
+Time is in ${outcomesTimeUnit(outcomes)}. ${ciText}
 
 ${qualityTable}${findingTable}## Mean response time E[T]
 
-${experimentTables(outcomes, 'meanResponseTime', unsettled, reasons)}
-${unsettledNote(outcomes, unsettled)}${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown', unsettled, reasons)}\n` : ''}${infiniteNote(reasons)}${classTables(outcomes)}
+${responseTables}
+${warningNote(warned.notes)}${unsettledNote(outcomes, unsettled)}${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown', unsettled, reasons)}\n` : ''}${infiniteNote(reasons)}${classSection}
 ## Figures
 
 ${figures.length ? figures.map(figureSection).join('\n') : NO_FIGURE}
@@ -461,14 +537,20 @@ ${reproduceSection(meta)}`;
     outDir,
     {
       figures,
-      results: { experiment: spec, code: meta.code, ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}), cells: outcomes, findings },
+      results: {
+        experiment: spec,
+        code: meta.code,
+        ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}),
+        cells: withIntervalWarnings(outcomes, warnings),
+        findings,
+      },
       metadata: meta,
       markdown: md,
       title: `supermarket-lab experiment: ${spec.name}`,
       ...(options.latex
         ? {
             extraFiles: {
-              'tables.tex': experimentLatexTable(spec.name, outcomes, unsettled),
+              'tables.tex': experimentLatexTable(spec.name, outcomes, unsettled, warnings),
               'report.tex': latexDocument(`supermarket-lab experiment: ${spec.name}`, figures),
             },
           }

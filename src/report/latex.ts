@@ -42,6 +42,11 @@ export function latexText(s: string): string {
     '₁': '$_1$',
     '₂': '$_2$',
     ν: '$\\nu$',
+    α: '$\\alpha$',
+    '²': '$^2$',
+    '³': '$^3$',
+    '⁴': '$^4$',
+    '√': '$\\sqrt{}$',
     '–': '--',
     '—': '---',
   };
@@ -192,32 +197,49 @@ export function latexDocument(title: string, figures: readonly Pick<Figure, 'nam
  * The cells of an experiment as one booktabs table: policy, service, prediction, d, λ, n, E[T] ± h (and E[T/S] ± h).
  * @param unsettled cell key → why its E[T] is not settled (experimentReport.ts `writeExperimentReport`): its means read
  *   "not settled (run's average x)" with no interval, as the Markdown tables print them.
+ * @param warnings cell key → what simulate warns of its E[T] interval (experimentReport.ts `IntervalWarnings`, e.g. not a
+ *   95 % interval): the entry is marked $^{w k}$, as the Markdown tables mark it [wk], and the caption says warning k.
  */
 export function experimentLatexTable(
   name: string,
   outcomes: readonly CellOutcome[],
   unsettled: ReadonlyMap<string, string> = new Map(),
+  warnings: ReadonlyMap<string, readonly string[]> = new Map(),
 ): string {
   const slowdown = outcomes.some((o) => o.result.meanSlowdown);
   const pm = (e: Parameters<typeof estimate>[0], key: string) =>
     e && !e.infinite && e.mean !== Infinity && !e.unsettled && unsettled.has(key)
       ? latexText(`not settled (run's average ${num(e.mean)})`)
       : estimate(e);
+  // the warnings on E[T] intervals, each once, in order of first use (the Markdown's [wk])
+  const said: string[] = [];
+  const marked = (e: Parameters<typeof estimate>[0], key: string) => {
+    const text = pm(e, key);
+    const ws = warnings.get(key) ?? [];
+    if (!e || e.infinite || e.mean === Infinity || e.unsettled || unsettled.has(key) || ws.length === 0) return text;
+    const marks = ws.map((w) => (said.includes(w) ? said.indexOf(w) : said.push(w) - 1) + 1);
+    return `${text}$^{${marks.map((k) => `w${k}`).join(',')}}$`;
+  };
+  const rows = outcomes.map((o) => [
+    // the label names the memory, arrivals and batch when not the default (experiments/grid.ts policyLabel)
+    latexText(o.cell.policy),
+    latexText(o.cell.service),
+    latexText(o.cell.prediction),
+    `${o.cell.d}`,
+    `${o.cell.lambda}`,
+    `${o.cell.n}`,
+    marked(o.result.meanResponseTime, o.cell.key),
+    ...(slowdown ? [pm(o.result.meanSlowdown, o.cell.key)] : []),
+  ]);
+  const caveat =
+    said.length === 0
+      ? ''
+      : ` Warnings on the marked $E[T]$ intervals (as simulate prints them): ${said.map((w, k) => `$^{w${k + 1}}$ ${latexText(w)}`).join('; ')}.`;
   return `% supermarket-lab: cells of the experiment ${latexText(name)} (booktabs)\n${table({
     spec: slowdown ? 'lllrrrrr' : 'lllrrrr',
     header: ['policy', 'service', 'prediction', '$d$', '$\\lambda$', '$n$', '$E[T] \\pm h$', ...(slowdown ? ['$E[T/S] \\pm h$'] : [])],
-    rows: outcomes.map((o) => [
-      // the label names the memory, arrivals and batch when not the default (experiments/grid.ts policyLabel)
-      latexText(o.cell.policy),
-      latexText(o.cell.service),
-      latexText(o.cell.prediction),
-      `${o.cell.d}`,
-      `${o.cell.lambda}`,
-      `${o.cell.n}`,
-      pm(o.result.meanResponseTime, o.cell.key),
-      ...(slowdown ? [pm(o.result.meanSlowdown, o.cell.key)] : []),
-    ]),
-    caption: `Experiment ${latexText(name)}: mean response time (and mean slowdown) per cell with the 95\\% CI half-width $h$.`,
+    rows,
+    caption: `Experiment ${latexText(name)}: mean response time (and mean slowdown) per cell with the 95\\% CI half-width $h$.${caveat}`,
     label: 'tab:cells',
   })}`;
 }

@@ -14,11 +14,14 @@
 export class ReasonNotes {
   private readonly reasons: string[] = [];
 
+  /** @param prefix before each mark's number ("w": "[w1]"), so two sets of notes on one page read apart; '' by default. */
+  constructor(private readonly prefix = '') {}
+
   /** The mark of `reason`, "[k]" with k its place in order of first use (1-based); adds it on first use. */
   mark(reason: string): string {
     let k = this.reasons.indexOf(reason);
     if (k < 0) k = this.reasons.push(reason) - 1;
-    return `[${k + 1}]`;
+    return `[${this.prefix}${k + 1}]`;
   }
 
   /** How many distinct reasons were marked. */
@@ -35,8 +38,8 @@ export class ReasonNotes {
         .slice(0, k)
         .map((e, j) => ({ e, j }))
         .sort((a, b) => b.e.length - a.e.length);
-      for (const { e, j } of earlier) if (e.length > 0 && text.includes(e)) text = text.split(e).join(`[${j + 1}]`);
-      return `[${k + 1}] ${text}`;
+      for (const { e, j } of earlier) if (e.length > 0 && text.includes(e)) text = text.split(e).join(`[${this.prefix}${j + 1}]`);
+      return `[${this.prefix}${k + 1}] ${text}`;
     });
   }
 }

@@ -94,6 +94,11 @@ export interface ShardManifest {
   readonly mine: readonly string[];
   /** Shard (1-based) of every key of the grid, so merge can name the shard of a missing cell. */
   readonly assignment: Readonly<Record<string, number>>;
+  /**
+   * Content hash (`contentHash`) of each file operand of `argv`, in its order: what merge compares when shards read the
+   * same file at other paths (checkouts at different places on a cluster, a copy). Absent in shards written before.
+   */
+  readonly inputs?: readonly string[];
   /** Absolute report folder the shard was started with (merge's default --out). */
   readonly report: string;
   /** ISO time the shard finished. */
@@ -109,6 +114,15 @@ export function gridHash(cells: Readonly<Record<string, string>>): string {
     .update(JSON.stringify({ pairs, version: VERSION }))
     .digest('hex')
     .slice(0, 16);
+}
+
+/** 16 hex digits of the SHA-256 of a file's bytes, or '' when it cannot be read (`ShardManifest.inputs`). */
+export function contentHash(file: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
+  } catch {
+    return '';
+  }
 }
 
 /** Writes the manifest of a shard folder (atomically). */

@@ -3,11 +3,12 @@
  * hashes); a missing shard, or one of other code, names the command that (re)computes that shard (it said "rerun those
  * shards" without the command).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
+import { writeTinyExperiment } from '../experiments/tinyExperiment.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'merge-messages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,5 +63,51 @@ describe('merge messages', () => {
     expect(r.stderr).toContain('or merge with --allow-mixed-code');
     expect((await runCli([...rerun, ...quiet])).status).toBe(0);
     expect((await runCli(['merge', out, '--no-progress'])).status).toBe(0);
+  });
+});
+
+describe('merge: shards of one run that read the experiment file at other paths', () => {
+  // a tester's find: shard 1/2 run with experiments/smoke.json and 2/2 with an identical copy at /tmp/smoke3.json, the
+  // grid hashes equal, and merge refused: "a setting differs …: <file> …/experiments/smoke.json vs /tmp/smoke3.json"
+  const folder = (...parts: string[]) => {
+    const d = path.join(dir, ...parts);
+    mkdirSync(d, { recursive: true });
+    return d;
+  };
+  const twoShards = async (name: string, second: (file: string) => string) => {
+    const first = writeTinyExperiment(folder(name, 'a'), { jobs: 300, seed: 1 });
+    const other = second(first);
+    const out = path.join(dir, name, 'report');
+    expect((await runCli(['run', first, '--shard', '1/2', '--out', out, ...quiet])).status).toBe(0);
+    expect((await runCli(['run', other, '--shard', '2/2', '--out', out, ...quiet])).status).toBe(0);
+    return { first, other, out };
+  };
+
+  it('an identical copy elsewhere: merged, also when the first shard\'s path is gone (another checkout of a cluster)', async () => {
+    const { first, out } = await twoShards('copy', (file) => {
+      const copy = path.join(folder('copy', 'b'), 'copy.json');
+      copyFileSync(file, copy);
+      return copy;
+    });
+    const r = await runCli(['merge', out, '--no-progress', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).cells).toHaveLength(4);
+    rmSync(first);
+    const again = await runCli(['merge', out, '--no-progress', '--json']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).cells).toHaveLength(4);
+  });
+
+  it('a file of other contents (same grid, other description): refused, naming the experiment file, not "<file>"', async () => {
+    const { first, other, out } = await twoShards('edited', (file) => {
+      const edited = path.join(folder('edited', 'b'), 'tiny.json');
+      writeFileSync(edited, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), description: 'another run' }));
+      return edited;
+    });
+    const r = await runCli(['merge', out, '--no-progress']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`a setting differs (shard 1/2 vs shard 2/2): the experiment file ${first} vs ${other} (their contents differ)`);
+    expect(r.stderr).not.toContain('<file>');
   });
 });

@@ -10,6 +10,7 @@ import { stringify } from 'csv-stringify/sync';
 import {
   conjectureResultsJson,
   conjectureRows,
+  intervalWarningLines,
   openEndLines,
   quantityJson,
   evaluateConjecture,
@@ -262,6 +263,8 @@ export function conjectureCommand(): Command {
                 ...p.point,
                 verdict: p.verdict,
                 ...(p.infinite ? { infinite: p.infinite } : {}),
+                // what simulate warns of the intervals the verdict rests on (e.g. not a 95 % interval), as results.json says it
+                ...(p.warnings ? { warnings: p.warnings } : {}),
                 comparisons: p.comparisons,
                 quantities: p.quantities.map((q) => {
                   const j = quantityJson(q, p);
@@ -275,6 +278,7 @@ export function conjectureCommand(): Command {
                     // why a percentile interval is open at an end, as results.json and the text say it
                     ...(j.openEnd === undefined ? {} : { openEnd: j.openEnd }),
                     ...(j.openEndWhy === undefined ? {} : { openEndWhy: j.openEndWhy }),
+                    ...(j.warnings === undefined ? {} : { warnings: j.warnings }),
                   };
                 }),
               })),
@@ -286,6 +290,9 @@ export function conjectureCommand(): Command {
               `(${result.simulations.length} simulations${resumedNote(meta)}) in ${meta.wallSeconds.toFixed(1)} s\n  report: ${path.join(out, 'index.html')}\n` +
               openEndLines(result)
                 .map((l) => `  note: ${l}\n`)
+                .join('') +
+              intervalWarningLines(result)
+                .map((l) => `  warning: ${l}\n`)
                 .join(''),
           );
         };

@@ -55,14 +55,9 @@ export function planMerge(dirs: readonly string[]): MergePlan {
   for (const s of shards) {
     const a = first.manifest;
     const b = s.manifest;
-    if (
-      a.command !== b.command ||
-      a.grid !== b.grid ||
-      a.shard.count !== b.shard.count ||
-      JSON.stringify(a.argv) !== JSON.stringify(b.argv)
-    ) {
+    if (!sameRun(a, b) || a.shard.count !== b.shard.count) {
       // one grid split twice (a stray `--shard 2/3` beside a 1/2 and 2/2): say which split to merge, not only that they differ
-      const twoSplits = a.command === b.command && a.grid === b.grid && JSON.stringify(a.argv) === JSON.stringify(b.argv);
+      const twoSplits = sameRun(a, b);
       const hint = twoSplits
         ? `; they split one grid into ${a.shard.count} and ${b.shard.count} shards: merge one split by naming its folders ` +
           `(supermarket merge …/shards/1-of-${a.shard.count} … --out <dir>) or remove the other split's folders`
@@ -90,6 +85,9 @@ export function planMerge(dirs: readonly string[]): MergePlan {
     );
   }
   const m = first.manifest;
+  // the command line merge reruns for the report: one whose files are here (shards of one run may name one file at
+  // other paths, e.g. checkouts at different places), else the first shard's (the rerun then names the missing file)
+  const here = shards.find((s) => operandsOf(s.manifest.argv).every((f) => existsSync(f))) ?? first;
   const found = new Map<string, string>();
   for (const [key, settings] of Object.entries(m.cells)) {
     for (const s of shards) {
@@ -106,7 +104,7 @@ export function planMerge(dirs: readonly string[]): MergePlan {
     const shard = m.assignment?.[key] ?? 0;
     missing.set(shard, [...(missing.get(shard) ?? []), key]);
   }
-  return { command: m.command, argv: m.argv, report: m.report, count: m.shard.count, found, missing, shards };
+  return { command: m.command, argv: here.manifest.argv, report: m.report, count: m.shard.count, found, missing, shards };
 }
 
 /** One line naming what is missing, by shard. */
@@ -138,7 +136,7 @@ export function rerunShardCommand(m: FoundShard['manifest'], index: number): str
  * The options of a shard's command line (`--name` → its value, or true for a flag) and its operands, from the argv
  * stored in the manifest (`rerunArgv`: options first, then the operands as absolute paths).
  */
-function optionsOf(argv: readonly string[]): Map<string, string | true> {
+function splitArgv(argv: readonly string[]): { options: Map<string, string | true>; operands: string[] } {
   const options = new Map<string, string | true>();
   const operands: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -147,8 +145,43 @@ function optionsOf(argv: readonly string[]): Map<string, string | true> {
     else if (i + 1 < argv.length && !argv[i + 1].startsWith('--') && !path.isAbsolute(argv[i + 1])) options.set(a, argv[++i]);
     else options.set(a, true);
   }
-  if (operands.length > 0) options.set('<file>', operands.join(' '));
+  return { options, operands };
+}
+
+/** The file operands of a shard's command line (absolute paths, `rerunArgv`). */
+function operandsOf(argv: readonly string[]): string[] {
+  return splitArgv(argv).operands;
+}
+
+/** What a command's file operand is, as a difference names it ("the experiment file /a.json vs /b.json"). */
+function operandName(command: string): string {
+  return command === 'run' ? 'the experiment file' : command === 'conjecture' ? 'the conjecture file' : 'the file';
+}
+
+/**
+ * The options of a shard's command line and, under `operandName`, its operands (`splitArgv`), for naming what differs.
+ */
+function optionsOf(m: FoundShard['manifest']): Map<string, string | true> {
+  const { options, operands } = splitArgv(m.argv);
+  if (operands.length > 0) options.set(operandName(m.command), operands.join(' '));
   return options;
+}
+
+/**
+ * True when two shards' manifests describe one run, split alike or not: the same command and grid (every cell's
+ * settings, the version), the same options, and the same files — by content, not path: shards run from checkouts at
+ * different paths (a cluster) or from a copy read the same file elsewhere (`ShardManifest.inputs`; shards written
+ * before `inputs` are compared by their grids alone, which hold every cell's settings).
+ */
+function sameRun(a: FoundShard['manifest'], b: FoundShard['manifest']): boolean {
+  if (a.command !== b.command || a.grid !== b.grid) return false;
+  // a file that differs in content is another run at any path (the report reads all of it, not only the grid)
+  if (a.inputs !== undefined && b.inputs !== undefined && JSON.stringify(a.inputs) !== JSON.stringify(b.inputs)) return false;
+  if (JSON.stringify(a.argv) === JSON.stringify(b.argv)) return true;
+  const [sa, sb] = [splitArgv(a.argv), splitArgv(b.argv)];
+  if (sa.operands.length !== sb.operands.length) return false;
+  for (const key of new Set([...sa.options.keys(), ...sb.options.keys()])) if (sa.options.get(key) !== sb.options.get(key)) return false;
+  return true;
 }
 
 /**
@@ -160,14 +193,18 @@ function settingsDifference(a: FoundShard, b: FoundShard): string {
   const [ma, mb] = [a.manifest, b.manifest];
   const at = (m: FoundShard['manifest']) => `shard ${m.shard.index}/${m.shard.count}`;
   if (ma.command !== mb.command) return `the command differs: ${ma.command} in ${at(ma)}, ${mb.command} in ${at(mb)}`;
-  const oa = optionsOf(ma.argv);
-  const ob = optionsOf(mb.argv);
+  const oa = optionsOf(ma);
+  const ob = optionsOf(mb);
   const show = (v: string | true | undefined) => (v === undefined ? '(default)' : v === true ? '(set)' : v);
+  // a file at two paths counts by its content (`sameRun`): say when that differs too
+  const contents = ma.inputs !== undefined && mb.inputs !== undefined && JSON.stringify(ma.inputs) !== JSON.stringify(mb.inputs);
   const diffs: string[] = [];
   for (const key of new Set([...oa.keys(), ...ob.keys()]))
-    if (oa.get(key) !== ob.get(key)) diffs.push(`${key} ${show(oa.get(key))} vs ${show(ob.get(key))}`);
+    if (oa.get(key) !== ob.get(key))
+      diffs.push(`${key} ${show(oa.get(key))} vs ${show(ob.get(key))}${key === operandName(ma.command) && contents ? ' (their contents differ)' : ''}`);
   if (diffs.length > 0)
     return `${diffs.length === 1 ? 'a setting differs' : 'settings differ'} (${at(ma)} vs ${at(mb)}): ${diffs.join(', ')}; rerun the shards with one command line`;
+  if (contents) return `the command lines agree but ${operandName(ma.command)}'s contents differ (it changed between the shards?); rerun the shards`;
   if (ma.shard.count !== mb.shard.count) return `they split the grid into ${ma.shard.count} and ${mb.shard.count} shards`;
   return 'the command lines agree but the grids differ (a file they read changed between the shards?); rerun the shards';
 }

@@ -22,7 +22,7 @@ import type { CellOutcome } from '../../experiments/index.ts';
 import { CellStore } from '../../runs/cellStore.ts';
 import { simulationTask, storedSimulation, taskCost } from '../../runs/task.ts';
 import { loadJsonFile } from '../../io/index.ts';
-import { previousReport, writeExperimentReport } from '../../report/index.ts';
+import { previousReport, withIntervalWarnings, writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
@@ -275,12 +275,22 @@ export function runCommand(): Command {
               return why === undefined ? [] : [[c.key, why] as const];
             }),
           );
-          const files = await writeExperimentReport(out, spec, ordered, meta, findings, { latex: o.latex === true }, unsettled);
+          // what simulate warns of a cell's E[T] interval (model/moments.ts; e.g. Var[T] = ∞: not a 95 % interval): marked
+          // beside its entries, in results.json per cell and in --json, as simulate and compare say it
+          const warnings = new Map(
+            cells.flatMap((c) => {
+              const w = estimandFiniteness(c.model).warnings;
+              return w.length === 0 ? [] : [[c.key, w] as const];
+            }),
+          );
+          const files = await writeExperimentReport(out, spec, ordered, meta, findings, { latex: o.latex === true }, unsettled, warnings);
           progress.update(total, total, `${ordered.length}/${cells.length} cells, report written`);
           progress.stop();
           if (o.json) {
             // a mean not settled is in the one form already (sim/simulate.ts `unsettledEstimate`, io/jsonText.ts)
-            printJson({ out, files, findings, cells: ordered.map((x) => ({ ...x.cell, ...x.result })), wallSeconds: meta.wallSeconds });
+            // and a cell's interval warnings in its `warnings`, as results.json has them (withIntervalWarnings)
+            const cellsJson = withIntervalWarnings(ordered, warnings).map((x) => ({ ...x.cell, ...x.result }));
+            printJson({ out, files, findings, cells: cellsJson, wallSeconds: meta.wallSeconds });
             return;
           }
           process.stdout.write(
