@@ -323,8 +323,9 @@ function lemireBounds(n: number): Float64Array {
  * time and count at [4i], [4i + 1], [4i + 2]. A constant of this module, like streamBuffer: TurboFan reads it at a
  * fixed address with a constant length, where the engine's own array (main: `occupancyScratch` for every level) cost
  * a map check and length and base loads per access after every merge with a call (cachegrind, bench model, loop
- * alone: JSQ(2) 441 → 414 instructions per event, JSQ(3) 560 → 539). Levels from OCC_LEVELS up (queues that long are
- * rare: λ near 1 and d = 1, or a long start state) live in `occupancyScratch`, updated by `occupancyHigh`.
+ * alone, see `advance`: JSQ(2) 437–441 → 419–422 instructions per event, JSQ(3) 555–560 → 544–545). Levels from
+ * OCC_LEVELS up (queues that long are rare: λ near 1 and d = 1, or a long start state) live in `occupancyScratch`,
+ * updated by `occupancyHigh`.
  */
 const OCC_LEVELS = 1024;
 const OCC_SLOTS = 4 * OCC_LEVELS;
@@ -771,6 +772,17 @@ export class RaceEngine implements Engine, PrimedLoop {
    * CHUNK_EVENTS of `tick` (so that V8 runs the loop in `advance`'s regular optimised code, not in on-stack-replacement
    * code: see `runChunks` in core.ts); `tick` reaches 0 after the event that makes a tick due, as the kernel's
    * LOOP_TICK, and `loop` then calls `onTick`. Returns LOOP_LIMIT, LOOP_GOAL or LOOP_CHUNK.
+   *
+   * Measured (issue 23, cachegrind instructions per event of the loop alone in the steady state, bench/wasm-race-loop.mjs
+   * 2·10⁶ events, repeats 2 minus 1, n = 1000, λ = 0.9, without replacement; runs of the same code differ by up to ±8):
+   * JSQ(2) 437–441, JSQ(3) 555–560 before the occupancy copy moved into the module's occupancyBuffer, 419–422 and
+   * 544–545 after (D1 misses 0.76 → 0.80 per event, unchanged). Tried, not kept: the stream read as rb[nx & 255] (no
+   * bounds check on the constant-length buffer, one `and` instead) 426 / 542, no gain. For comparison,
+   * bench/raceCPort.ts (the C race loop ported to plain TypeScript, doing the C's work only) runs 355 / 410 and the C
+   * race 226 / 246. Left: ~45 spill and fill instructions per event (~25 values live across the loop), and a map
+   * check, length and base loads per access to the per-engine arrays (len, records, byBusy, busy, perm, responses)
+   * after each merge with a call; moving those into module constants (as occupancyBuffer) needs a fallback for every
+   * n past the constants' size.
    */
   advance(limit: number): number {
     // Every value the loop reads is brought to a fixed representation here, once per call: ints with `| 0`, doubles
