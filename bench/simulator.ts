@@ -44,7 +44,7 @@
  * sizes; the PS row is set beside the FIFO event engine (target ≥ 0.6×) and beside C heap.
  */
 import { execFileSync, fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,7 +185,9 @@ const portScript = (() => {
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
   });
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'supermarket-race-port-')), 'raceCPort.mjs');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-race-port-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'raceCPort.mjs');
   writeFileSync(file, outputText);
   return file;
 })();
