@@ -32,6 +32,11 @@
  * Two race rows: the WebAssembly kernel (assembly/race.ts) and the same loop in plain TypeScript (`RaceEngine.advance`,
  * chosen by `setRaceLoop`; same results bit for bit), each beside C race; the output says which one `simulate` runs
  * by default and whether the other was faster in this run.
+ * A third row beside C race is NOT the simulator: bench/raceCPort.ts, a TypeScript port of the C race loop that does
+ * the C's work and no more (one ring of arrival times per server, one area integral, ΣT and a count; its own
+ * xoshiro128** stream, so the same model but not the same numbers), timed like the C (its loop alone, after an
+ * untimed warm-up in a fresh process). It measures how close plain TypeScript gets to C on this machine when it does
+ * C's work (the ceiling of issue 23), and, beside the TypeScript race row, what our loop's extra work costs.
  * Priority-engine rows (no C counterpart: the C reference stores no job sizes): SRPT with exponential sizes (the
  * C heap's model but for the discipline, so the ratio to C heap prices the priority machinery), and on JSQ(2) with
  * Weibull k = 1/2 sizes under SRPT and under SPRPT with exponential predictions.
@@ -39,10 +44,11 @@
  * sizes; the PS row is set beside the FIFO event engine (target ≥ 0.6×) and beside C heap.
  */
 import { execFileSync, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { parseModel, type SupermarketModel } from '../src/model/model.ts';
 import { currentRaceLoop } from '../src/sim/race.ts';
 
@@ -167,6 +173,47 @@ function reference(variant: 'heap' | 'race'): Row {
   };
 }
 
+/** The row of bench/raceCPort.ts (benchmark only: a TypeScript port of the C race loop, doing the C's work only). */
+const PORT_ROW = "TS port of the C race loop (C's work only; not the simulator)";
+
+/**
+ * bench/raceCPort.ts as plain JavaScript in a temporary folder (typescript's transpileModule: types stripped, nothing
+ * else), so that its rows run in plain Node like ours (not under tsx; see bench/simulatorRows.mjs).
+ */
+const portScript = (() => {
+  const source = readFileSync(path.join(here, 'raceCPort.ts'), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-race-port-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'raceCPort.mjs');
+  writeFileSync(file, outputText);
+  return file;
+})();
+
+/** One round of the port's row: a fresh process, its untimed warm-up, then `events` events timed (its loop alone). */
+function port(): Promise<Row> {
+  const child = fork(portScript, [], { execArgv: [] });
+  return new Promise<Row>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', (message) => {
+      const r = message as { events: number; seconds: number; cpuSeconds: number; eventsPerSecond: number; meanResponseTime: number };
+      resolve({
+        engine: PORT_ROW,
+        events: r.events,
+        seconds: r.seconds,
+        cpuSeconds: r.cpuSeconds,
+        eventsPerSecond: r.eventsPerSecond,
+        meanResponseTime: r.meanResponseTime,
+        loopSeconds: r.seconds,
+        loopCpuSeconds: r.cpuSeconds,
+      });
+    });
+    child.send({ events, seed, n, lambda, d, warmup: WARMUP_EVENTS });
+  });
+}
+
 const weibull = { kind: 'weibull', shape: 0.5, mean: 1 } as const;
 const srptExp: SupermarketModel = { ...model, discipline: 'srpt' };
 const srpt: SupermarketModel = { ...model, discipline: 'srpt', service: weibull };
@@ -194,6 +241,7 @@ const cases: Case[] = [
   ['ts race (wasm)', (first) => ours('race', events, model, 'ts race (wasm)', first)],
   ...cRow('race'),
   ['ts race (TypeScript)', (first) => ours('race-ts', events, model, 'ts race (TypeScript)', first)],
+  [PORT_ROW, () => port()],
   ['ts SRPT weibull:0.5', (first) => ours('priority', events, srpt, 'ts SRPT weibull:0.5', first)],
   ['ts SPRPT weibull:0.5 exp-pred', (first) => ours('priority', events, sprpt, 'ts SPRPT weibull:0.5 exp-pred', first)],
   ['ts LAS exp', (first) => ours('sharing', events, lasExp, 'ts LAS exp', first)],
@@ -247,7 +295,7 @@ const table = rows.map((r) => [
   (r.eventsPerSecond / 1e6).toFixed(2) + 'M',
   (r.events / r.loopSeconds / 1e6).toFixed(2) + 'M',
   r.meanResponseTime.toFixed(4),
-  versus(r, cHeap),
+  r.engine === PORT_ROW ? '-' : versus(r, cHeap),
   versus(r, cRace),
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
@@ -271,6 +319,23 @@ console.log(
   '"events/s": ours over the whole simulate call, C over its loop; "loop events/s": ours over the engines\' loops alone. ' +
     '"ts race (wasm)" is the WebAssembly race kernel; "ts race (TypeScript)" the same loop in plain TypeScript (same results bit for bit).',
 );
+{
+  // the port (bench/raceCPort.ts): not the simulator; its E[T] beside the C's, which it should match within noise
+  const range = (xs: Row[]) => {
+    const ts = xs.map((x) => x.meanResponseTime);
+    return `${Math.min(...ts).toFixed(4)}–${Math.max(...ts).toFixed(4)}`;
+  };
+  console.log(
+    `"${PORT_ROW}" is bench/raceCPort.ts, NOT the simulator: the C race loop ported to plain TypeScript, doing the C's ` +
+      'work and no more (a ring of arrival times per server, one area integral, ΣT and a count: no job sizes, no per-level ' +
+      'integrals, no response-time sample, no ΣT/S, no phases), with its own stream (xoshiro128**, two 32-bit outputs per ' +
+      "53-bit uniform, −log U by fdlibm's formula inline), its loop alone timed as the C's. It shows how close plain " +
+      "TypeScript gets to C doing C's work; the TypeScript race row's ratio to it prices our loop's extra work." +
+      (script
+        ? ` E[T] over the rounds: port ${range(samples[PORT_ROW])}, C race ${range(samples['C race'])} (same model, other streams).`
+        : ''),
+  );
+}
 {
   // Issue 23 (idea 4): the timed call is each process's first call at full size. It pays, once, the first touch of its
   // fresh per-replication buffers (sim/buffers.ts recycles them for later calls) and the JIT of the paths the warm-up
@@ -339,11 +404,19 @@ if (script) {
     ['ts event', 'C heap', '≥ 1.0'],
     ['ts race (TypeScript)', 'C race', '≥ 1.0, plain TypeScript'],
     ['ts race (wasm)', 'C race', '≥ 1.0 is for plain TypeScript; this row is the WebAssembly kernel, for comparison'],
+    [PORT_ROW, 'C race', "none: not the simulator, the ceiling of plain TypeScript doing C's work only"],
     ['ts SRPT exp', 'C heap', '≥ 0.8'],
     ['ts PS exp', 'C heap', 'measured'],
   ] as const) {
     console.log(`  ${ts} / ${c} (target ${target}): ${show(ratio(ts, c))}`);
   }
+}
+{
+  // our TypeScript race loop beside the port of the C loop (both plain TypeScript, loops alone): what our extra work costs
+  const r = ratio('ts race (TypeScript)', PORT_ROW);
+  console.log(
+    `  ts race (TypeScript) / ${PORT_ROW}: loop alone ${r.loopWall.toFixed(2)} (CPU ${r.loopCpu.toFixed(2)}) (our loop's work beyond the C's, and its bit-identical stream, at this price)`,
+  );
 }
 {
   // which race loop `simulate` runs by default (src/sim/race.ts, `setRaceLoop`), and whether the other is faster here

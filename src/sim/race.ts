@@ -318,6 +318,19 @@ function lemireBounds(n: number): Float64Array {
   return lemireTable;
 }
 
+/**
+ * The TypeScript loop's copy of the occupancy arrays' first OCC_LEVELS levels (`occupancyIn`): level i's area, last
+ * time and count at [4i], [4i + 1], [4i + 2]. A constant of this module, like streamBuffer: TurboFan reads it at a
+ * fixed address with a constant length, where the engine's own array (main: `occupancyScratch` for every level) cost
+ * a map check and length and base loads per access after every merge with a call (cachegrind, bench model, loop
+ * alone, see `advance`: JSQ(2) 437–441 → 419–422 instructions per event, JSQ(3) 555–560 → 544–545). Levels from
+ * OCC_LEVELS up (queues that long are rare: λ near 1 and d = 1, or a long start state) live in `occupancyScratch`,
+ * updated by `occupancyHigh`.
+ */
+const OCC_LEVELS = 1024;
+const OCC_SLOTS = 4 * OCC_LEVELS;
+const occupancyBuffer = new Float64Array(OCC_SLOTS);
+
 /** Jobs a server record holds: its 8 doubles (one 64-byte cache line) are the last departure and 7 jobs. */
 const RECORD_JOBS = 7;
 
@@ -356,7 +369,7 @@ export class RaceEngine implements Engine, PrimedLoop {
   private byBusy: Float64Array;
   /** Events left until the next `onTick`. */
   tick = TICK_EVENTS;
-  /** `occupancyIn`'s array (the TypeScript loop's copy of the occupancy arrays), reused between calls. */
+  /** The TypeScript loop's copy of the occupancy levels from OCC_LEVELS up (`occupancyIn`), reused between calls. */
   private occupancyScratch = new Float64Array(0);
   /**
    * The TypeScript loop's draws on [0, B) (a departure's B busy servers, a selection draw's n or n − q) are accepted at
@@ -696,30 +709,61 @@ export class RaceEngine implements Engine, PrimedLoop {
   /**
    * The occupancy counts, areas and last times copied into one array for the TypeScript loop (`advance`): level i's
    * area, last time and count at [4i], [4i + 1], [4i + 2] (the count as a double: the same value, and the same
-   * products). One array is one map and length check per event where three were three (cachegrind); the copies
-   * in and out cost O(levels) per `advance` call (≤ CHUNK_EVENTS events).
+   * products) of occupancyBuffer, levels from OCC_LEVELS up at [4(i − OCC_LEVELS) + ...] of `occupancyScratch`. One
+   * array is one map and length check per event where three were three (cachegrind); the copies in and out cost
+   * O(levels) per `advance` call (≤ CHUNK_EVENTS events).
    */
-  private occupancyIn(): Float64Array {
+  private occupancyIn(): void {
     const { count, area, last } = this.state.occupancy;
     const levels = count.length;
-    let occ = this.occupancyScratch;
-    if (occ.length < 4 * levels) occ = this.occupancyScratch = new Float64Array(4 * levels);
-    for (let i = 0; i < levels; i++) {
+    const occ = occupancyBuffer;
+    const low = Math.min(levels, OCC_LEVELS);
+    for (let i = 0; i < low; i++) {
       occ[4 * i] = area[i];
       occ[4 * i + 1] = last[i];
       occ[4 * i + 2] = count[i];
     }
-    return occ;
+    if (levels <= OCC_LEVELS) return;
+    let high = this.occupancyScratch;
+    if (high.length < 4 * (levels - OCC_LEVELS)) high = this.occupancyScratch = new Float64Array(4 * (levels - OCC_LEVELS));
+    for (let i = OCC_LEVELS; i < levels; i++) {
+      high[4 * (i - OCC_LEVELS)] = area[i];
+      high[4 * (i - OCC_LEVELS) + 1] = last[i];
+      high[4 * (i - OCC_LEVELS) + 2] = count[i];
+    }
   }
 
-  /** Copies `occupancyIn`'s array back into the occupancy arrays. */
-  private occupancyOut(occ: Float64Array): void {
+  /** Copies `occupancyIn`'s arrays back into the occupancy arrays. */
+  private occupancyOut(): void {
     const { count, area, last } = this.state.occupancy;
-    for (let i = 0; i < count.length; i++) {
+    const occ = occupancyBuffer;
+    const levels = count.length;
+    for (let i = 0; i < Math.min(levels, OCC_LEVELS); i++) {
       area[i] = occ[4 * i];
       last[i] = occ[4 * i + 1];
       count[i] = occ[4 * i + 2];
     }
+    const high = this.occupancyScratch;
+    for (let i = OCC_LEVELS; i < levels; i++) {
+      area[i] = high[4 * (i - OCC_LEVELS)];
+      last[i] = high[4 * (i - OCC_LEVELS) + 1];
+      count[i] = high[4 * (i - OCC_LEVELS) + 2];
+    }
+  }
+
+  /**
+   * The loop's occupancy step at slot o ≥ OCC_SLOTS (a level from OCC_LEVELS up, in `occupancyScratch`): the area and
+   * last time when measuring, then the count by delta; the same float operations as the loop's own step.
+   */
+  private occupancyHigh(o: number, t: number, delta: number, measuring: number): void {
+    const high = this.occupancyScratch;
+    const h = o - OCC_SLOTS;
+    if (measuring === 1) {
+      const c = high[h + 2];
+      high[h] += c * (t - high[h + 1]);
+      high[h + 1] = t;
+    }
+    high[h + 2] += delta;
   }
 
   /**
@@ -728,6 +772,17 @@ export class RaceEngine implements Engine, PrimedLoop {
    * CHUNK_EVENTS of `tick` (so that V8 runs the loop in `advance`'s regular optimised code, not in on-stack-replacement
    * code: see `runChunks` in core.ts); `tick` reaches 0 after the event that makes a tick due, as the kernel's
    * LOOP_TICK, and `loop` then calls `onTick`. Returns LOOP_LIMIT, LOOP_GOAL or LOOP_CHUNK.
+   *
+   * Measured (issue 23, cachegrind instructions per event of the loop alone in the steady state, bench/wasm-race-loop.mjs
+   * 2·10⁶ events, repeats 2 minus 1, n = 1000, λ = 0.9, without replacement; runs of the same code differ by up to ±8):
+   * JSQ(2) 437–441, JSQ(3) 555–560 before the occupancy copy moved into the module's occupancyBuffer, 419–422 and
+   * 544–545 after (D1 misses 0.76 → 0.80 per event, unchanged). Tried, not kept: the stream read as rb[nx & 255] (no
+   * bounds check on the constant-length buffer, one `and` instead) 426 / 542, no gain. For comparison,
+   * bench/raceCPort.ts (the C race loop ported to plain TypeScript, doing the C's work only) runs 355 / 410 and the C
+   * race 226 / 246. Left: ~45 spill and fill instructions per event (~25 values live across the loop), and a map
+   * check, length and base loads per access to the per-engine arrays (len, records, byBusy, busy, perm, responses)
+   * after each merge with a call; moving those into module constants (as occupancyBuffer) needs a fallback for every
+   * n past the constants' size.
    */
   advance(limit: number): number {
     // Every value the loop reads is brought to a fixed representation here, once per call: ints with `| 0`, doubles
@@ -760,7 +815,9 @@ export class RaceEngine implements Engine, PrimedLoop {
     const busy = this.busy;
     let busyCount = this.busyCount | 0;
     // the occupancy arrays as one: level i's area, last time and count (a double) at occ[4i], occ[4i + 1], occ[4i + 2]
-    let occ = this.occupancyIn();
+    // (levels from OCC_LEVELS up: `occupancyHigh`)
+    const occ = occupancyBuffer;
+    this.occupancyIn();
     const measuring = m.phase === MEASURING ? 1 : 0;
     // The drain's goal (its last measured job left) as one test made at every measured departure: measuredInSystem is
     // ≥ 0, so −1 is never met before the drain (a second test made only at the drain's last departure had no type
@@ -908,12 +965,12 @@ export class RaceEngine implements Engine, PrimedLoop {
         }
         const l = len[j];
         if (l === capacity) {
-          this.occupancyOut(occ);
+          this.occupancyOut();
           this.widen();
           spill = this.spill;
           spillShift = this.spillShift | 0;
           capacity = (recordJobs + this.spillCap) | 0;
-          occ = this.occupancyIn();
+          this.occupancyIn();
         }
         // FIFO: append at the tail
         if (l < recordJobs) records[((j << 3) + l + 1) | 0] = t;
@@ -926,18 +983,20 @@ export class RaceEngine implements Engine, PrimedLoop {
         }
         const o = ((l + 1) << 2) | 0; // level l + 1
         if (measuring === 1) {
-          const c = occ[(o + 2) | 0];
-          occ[o] += c * (t - occ[(o + 1) | 0]);
-          occ[(o + 1) | 0] = t;
-          occ[(o + 2) | 0] = c + 1;
+          if (o < OCC_SLOTS) {
+            const c = occ[(o + 2) | 0];
+            occ[o] += c * (t - occ[(o + 1) | 0]);
+            occ[(o + 1) | 0] = t;
+            occ[(o + 2) | 0] = c + 1;
+          } else this.occupancyHigh(o, t, 1, 1);
           measuredInSystem++;
           if (++measuredArrivals === jobsTarget) {
             code = goal;
             break;
           }
-        } else {
+        } else if (o < OCC_SLOTS) {
           occ[(o + 2) | 0] += 1;
-        }
+        } else this.occupancyHigh(o, t, 1, 0);
       } else {
         // Rng.below(busyCount) (Lemire) over the buffer: every busy server has the same rate μ. Its two tests (low <
         // busyCount, then low < 2^32 mod busyCount in belowRejection) in the loop, with no rare call (`lemireScale`).
@@ -957,11 +1016,13 @@ export class RaceEngine implements Engine, PrimedLoop {
         const j = busy[k];
         const l = len[j];
         const o = (l << 2) | 0; // level l
-        if (measuring === 1) {
-          occ[o] += occ[(o + 2) | 0] * (t - occ[(o + 1) | 0]);
-          occ[(o + 1) | 0] = t;
-        }
-        occ[(o + 2) | 0] -= 1;
+        if (o < OCC_SLOTS) {
+          if (measuring === 1) {
+            occ[o] += occ[(o + 2) | 0] * (t - occ[(o + 1) | 0]);
+            occ[(o + 1) | 0] = t;
+          }
+          occ[(o + 2) | 0] -= 1;
+        } else this.occupancyHigh(o, t, -1, measuring);
         const r0 = j << 3;
         const a = records[(r0 + 1) | 0]; // FIFO: the oldest job leaves, the others move down one
         for (let q = (r0 + 1) | 0, end = (r0 + (l < recordJobs ? l : recordJobs)) | 0; q < end;) {
@@ -1007,7 +1068,7 @@ export class RaceEngine implements Engine, PrimedLoop {
 
     slots[0] = nx;
     rng.resume(rb, slots, 0, 1);
-    this.occupancyOut(occ);
+    this.occupancyOut();
     const done = chunk - chunkLeft;
     this.events += done;
     this.tick -= done;
