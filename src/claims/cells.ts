@@ -7,7 +7,15 @@
 import { batchLabel, usesPrediction, type BatchDispatch, type Discipline, type Selection } from '../model/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import type { Measure } from './claim.ts';
-import { intervalWarnings, judgePoint, quantityMemory, unsettledMeasure, type GridPoint, type MeasuredQuantity, type PointResult } from './evaluate.ts';
+import {
+  intervalWarnings,
+  judgePoint,
+  quantityMemory,
+  unsettledMeasure,
+  type GridPoint,
+  type MeasuredQuantity,
+  type PointResult,
+} from './evaluate.ts';
 import type { Conjecture } from './schema.ts';
 
 /** Where a cell stands: a policy (selection, discipline) at (service, d, n, prediction, λ). */

@@ -374,7 +374,10 @@ export function experimentTables(
       const cells = lambdas.map((l) => {
         const o = inPanel.find((x) => x.cell.lambda === l && rowKey(x) === rk);
         // the warnings are about E[T]'s interval: marked there, not on E[T/S]
-        const w = warned && o && measure === 'meanResponseTime' ? { warnings: warned.warnings.get(o.cell.key) ?? [], notes: warned.notes } : undefined;
+        const w =
+          warned && o && measure === 'meanResponseTime'
+            ? { warnings: warned.warnings.get(o.cell.key) ?? [], notes: warned.notes }
+            : undefined;
         return fmt(o?.result[measure], 3, o !== undefined && unsettled.has(o.cell.key), reasons, w);
       });
       out.push(`| ${rk} | ${cells.join(' | ')} |`);
@@ -388,7 +391,10 @@ export function experimentTables(
  * Heterogeneous servers (theory.md §13): per panel, for each policy and λ, each class's busy fraction, the E[T] of the
  * jobs it served and their number, and the work rate Σ f·speed·busy (= λE[S] in steady state). '' without classes.
  */
-function classTables(outcomes: readonly CellOutcome[], warned?: { readonly warnings: IntervalWarnings; readonly notes: ReasonNotes }): string {
+function classTables(
+  outcomes: readonly CellOutcome[],
+  warned?: { readonly warnings: IntervalWarnings; readonly notes: ReasonNotes },
+): string {
   const withClasses = outcomes.filter((o) => o.result.classes);
   if (withClasses.length === 0) return '';
   const out: string[] = [

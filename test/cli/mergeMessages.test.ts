@@ -83,7 +83,7 @@ describe('merge: shards of one run that read the experiment file at other paths'
     return { first, other, out };
   };
 
-  it('an identical copy elsewhere: merged, also when the first shard\'s path is gone (another checkout of a cluster)', async () => {
+  it("an identical copy elsewhere: merged, also when the first shard's path is gone (another checkout of a cluster)", async () => {
     const { first, out } = await twoShards('copy', (file) => {
       const copy = path.join(folder('copy', 'b'), 'copy.json');
       copyFileSync(file, copy);
@@ -107,7 +107,9 @@ describe('merge: shards of one run that read the experiment file at other paths'
     const r = await runCli(['merge', out, '--no-progress']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(`a setting differs (shard 1/2 vs shard 2/2): the experiment file ${first} vs ${other} (their contents differ)`);
+    expect(r.stderr).toContain(
+      `a setting differs (shard 1/2 vs shard 2/2): the experiment file ${first} vs ${other} (their contents differ)`,
+    );
     expect(r.stderr).not.toContain('<file>');
   });
 });

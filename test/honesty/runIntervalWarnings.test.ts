@@ -46,8 +46,14 @@ describe('run: an interval simulate warns of is marked where it is printed', () 
   it('experimentTables marks the E[T] entry [w1]; an unsettled entry (no interval) is not marked', () => {
     const notes = new ReasonNotes('w');
     const outcomes = [outcome('ps', 'ps', 1.361, 0.537), outcome('srpt', 'srpt', 1.2, 0.3)];
-    const warnings = new Map([['ps', [WARNING]], ['srpt', [WARNING]]]);
-    const md = experimentTables(outcomes, 'meanResponseTime', new Map([['srpt', 'E[T] may be infinite: why']]), undefined, { warnings, notes });
+    const warnings = new Map([
+      ['ps', [WARNING]],
+      ['srpt', [WARNING]],
+    ]);
+    const md = experimentTables(outcomes, 'meanResponseTime', new Map([['srpt', 'E[T] may be infinite: why']]), undefined, {
+      warnings,
+      notes,
+    });
     expect(md).toContain('| JSQ+PS | 1.361 ± 0.537 [w1] |');
     expect(md).toMatch(/\| JSQ\+SRPT \| not settled \(run's average 1\.200\) \|/);
     expect(notes.lines()).toEqual([`[w1] ${WARNING}`]);
@@ -104,7 +110,7 @@ describe('run: an interval simulate warns of is marked where it is printed', () 
   });
 });
 
-describe('run and conjecture over JSQ(2) PS and SRPT, pareto:1.5, n = 20 (the tester\'s grid, small)', () => {
+describe("run and conjecture over JSQ(2) PS and SRPT, pareto:1.5, n = 20 (the tester's grid, small)", () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-run-warn-'));
   const claimFile = path.join(tmp, 'claim.json');
   writeFileSync(
@@ -149,7 +155,9 @@ describe('run and conjecture over JSQ(2) PS and SRPT, pareto:1.5, n = 20 (the te
     expect(md.slice(md.indexOf('## Mean slowdown'))).not.toMatch(/\[w1\] \|/);
     // the finding judged on those intervals says so
     expect(md).toMatch(/1 verdict rests on intervals that simulate warns of/);
-    expect(md).toMatch(/\| srpt-ps: T\(jsq, srpt\) < T\(jsq, ps\) \| [^|]+ \| \*\*\w+\*\* \| [^|]*; caveat: T\(jsq, srpt\), T\(jsq, ps\): the interval of E\[T\]/);
+    expect(md).toMatch(
+      /\| srpt-ps: T\(jsq, srpt\) < T\(jsq, ps\) \| [^|]+ \| \*\*\w+\*\* \| [^|]*; caveat: T\(jsq, srpt\), T\(jsq, ps\): the interval of E\[T\]/,
+    );
     const html = readFileSync(path.join(out, 'index.html'), 'utf8');
     expect(html).toMatch(/± [0-9.]+ \[w1\]/);
     const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {

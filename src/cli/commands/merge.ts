@@ -201,10 +201,13 @@ function settingsDifference(a: FoundShard, b: FoundShard): string {
   const diffs: string[] = [];
   for (const key of new Set([...oa.keys(), ...ob.keys()]))
     if (oa.get(key) !== ob.get(key))
-      diffs.push(`${key} ${show(oa.get(key))} vs ${show(ob.get(key))}${key === operandName(ma.command) && contents ? ' (their contents differ)' : ''}`);
+      diffs.push(
+        `${key} ${show(oa.get(key))} vs ${show(ob.get(key))}${key === operandName(ma.command) && contents ? ' (their contents differ)' : ''}`,
+      );
   if (diffs.length > 0)
     return `${diffs.length === 1 ? 'a setting differs' : 'settings differ'} (${at(ma)} vs ${at(mb)}): ${diffs.join(', ')}; rerun the shards with one command line`;
-  if (contents) return `the command lines agree but ${operandName(ma.command)}'s contents differ (it changed between the shards?); rerun the shards`;
+  if (contents)
+    return `the command lines agree but ${operandName(ma.command)}'s contents differ (it changed between the shards?); rerun the shards`;
   if (ma.shard.count !== mb.shard.count) return `they split the grid into ${ma.shard.count} and ${mb.shard.count} shards`;
   return 'the command lines agree but the grids differ (a file they read changed between the shards?); rerun the shards';
 }
