@@ -83,7 +83,7 @@ describe('merge: shards of one run that read the experiment file at other paths'
     return { first, other, out };
   };
 
-  it('an identical copy elsewhere: merged, also when the first shard\'s path is gone (another checkout of a cluster)', async () => {
+  it("an identical copy elsewhere: merged, also when the first shard's path is gone (another checkout of a cluster)", async () => {
     const { first, out } = await twoShards('copy', (file) => {
       const copy = path.join(folder('copy', 'b'), 'copy.json');
       copyFileSync(file, copy);
@@ -98,6 +98,22 @@ describe('merge: shards of one run that read the experiment file at other paths'
     expect(JSON.parse(again.stdout).cells).toHaveLength(4);
   });
 
+  it('the file edited after the shards ran: refused, not rerun (it reported, or simulated anew, a run no shard ran)', async () => {
+    const { first, out } = await twoShards('changed', (file) => file);
+    const original = readFileSync(first, 'utf8');
+    for (const edit of [{ description: 'edited after the shards' }, { seed: 2 }]) {
+      writeFileSync(first, JSON.stringify({ ...JSON.parse(original), ...edit }));
+      const r = await runCli(['merge', out, '--no-progress']);
+      expect(r.status, r.stdout).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`the experiment file ${first} has changed since shard 1/2 read it (its contents differ)`);
+    }
+    writeFileSync(first, original);
+    const merged = await runCli(['merge', out, '--no-progress', '--json']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout).cells).toHaveLength(4);
+  });
+
   it('a file of other contents (same grid, other description): refused, naming the experiment file, not "<file>"', async () => {
     const { first, other, out } = await twoShards('edited', (file) => {
       const edited = path.join(folder('edited', 'b'), 'tiny.json');
@@ -107,7 +123,9 @@ describe('merge: shards of one run that read the experiment file at other paths'
     const r = await runCli(['merge', out, '--no-progress']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(`a setting differs (shard 1/2 vs shard 2/2): the experiment file ${first} vs ${other} (their contents differ)`);
+    expect(r.stderr).toContain(
+      `a setting differs (shard 1/2 vs shard 2/2): the experiment file ${first} vs ${other} (their contents differ)`,
+    );
     expect(r.stderr).not.toContain('<file>');
   });
 });
