@@ -110,8 +110,12 @@ function fitText(fit: TableFit, blockNs: number): string[] {
   const one = fit.inverseN;
   const two = fit.inverseNSquare;
   const lhs = fit.c2Subtracted ? 'E[Q_n] − Σπ − ΣA/n² (the computed c₂/n² subtracted first)' : 'E[Q_n] − Σπ';
+  // too few n given at all (none left out): say so, not "fewer than k n in the trusted range (here n ≥ …)", which read
+  // as if the one n given (n = 100 with "here n ≥ 10") lay outside it
   const tooFew = (k: number, range: string) =>
-    `not judged: fewer than ${k} n in the trusted range (${range}; here n ≥ ${fit.trustedFromN})`;
+    fit.leftOut.length === 0
+      ? `not judged: ${blockNs} n given, a fit needs ≥ ${k} (${blockNs === 1 ? 'it lies' : 'all lie'} in the trusted range, ${range})`
+      : `not judged: fewer than ${k} n in the trusted range (${range}; here n ≥ ${fit.trustedFromN})`;
   const order1 = `|ΣV|/(nΣπ) ≤ ${FIRST_ORDER_RANGE * 100} %`;
   if (one)
     out.push(

@@ -25,6 +25,9 @@ export function latexText(s: string): string {
     '}': '\\}',
     '~': '\\textasciitilde{}',
     '^': '\\textasciicircum{}',
+    // the default OT1 encoding (report.tex loads no fontenc) sets a text-mode < and > as ¡ and ¿
+    '<': '$<$',
+    '>': '$>$',
   };
   const unicode: Record<string, string> = {
     λ: '$\\lambda$',

@@ -98,6 +98,22 @@ describe('merge: shards of one run that read the experiment file at other paths'
     expect(JSON.parse(again.stdout).cells).toHaveLength(4);
   });
 
+  it('the file edited after the shards ran: refused, not rerun (it reported, or simulated anew, a run no shard ran)', async () => {
+    const { first, out } = await twoShards('changed', (file) => file);
+    const original = readFileSync(first, 'utf8');
+    for (const edit of [{ description: 'edited after the shards' }, { seed: 2 }]) {
+      writeFileSync(first, JSON.stringify({ ...JSON.parse(original), ...edit }));
+      const r = await runCli(['merge', out, '--no-progress']);
+      expect(r.status, r.stdout).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`the experiment file ${first} has changed since shard 1/2 read it (its contents differ)`);
+    }
+    writeFileSync(first, original);
+    const merged = await runCli(['merge', out, '--no-progress', '--json']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout).cells).toHaveLength(4);
+  });
+
   it('a file of other contents (same grid, other description): refused, naming the experiment file, not "<file>"', async () => {
     const { first, other, out } = await twoShards('edited', (file) => {
       const edited = path.join(folder('edited', 'b'), 'tiny.json');

@@ -136,6 +136,19 @@ describe('supermarket table', () => {
     // every chain solved anew on each resume)
     expect(JSON.parse(two.stdout).run.resumedExact).toBe(0);
     expect(c.run.resumedExact).toBe(4);
+    // a lower --exact-max-n on resume: the stored n = 3 values are not shown (a fresh table with it shows none there)
+    const narrower = await runCli([...grid, '--threads', '2', '--out', path.join(dir, 'out'), '--exact-max-n', '2']);
+    expect(narrower.status, narrower.stderr).toBe(0);
+    const e = JSON.parse(narrower.stdout);
+    expect(e.cells.map((x: { n: number; exact: unknown }) => [x.n, x.exact === null])).toEqual([
+      [2, false],
+      [3, true],
+      [6, true],
+      [2, false],
+      [3, true],
+      [6, true],
+    ]);
+    expect(e.run.resumedExact).toBe(2);
     // a stored exact value of other code is refused in one line, as a stored cell is (cellStore `get`)
     const cellsDir = path.join(dir, 'out', 'cells');
     const exactFile = path.join(

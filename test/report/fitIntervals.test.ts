@@ -152,6 +152,14 @@ describe('the table fits and reads c₁, c₂ only from the n in the trusted ran
     for (const l of lines) expect(l).not.toMatch(/agrees|disagrees|not resolvable/);
   });
 
+  it('one n given, inside the trusted range: "1 n given", not "fewer than 2 n in the trusted range (here n ≥ 10)"', () => {
+    const { fit, cells } = cellsOf(2, 0.5, [100], () => 0);
+    expect(fit.nUsed).toEqual([100]);
+    expect(fitLines(finiteNTableMarkdown({ cells, fits: [fit] }))).toEqual([
+      '- fit E[Q_n] − Σπ = c₁/n: not judged: 1 n given, a fit needs ≥ 2 (it lies in the trusted range, |ΣV|/(nΣπ) ≤ 5 %)',
+    ]);
+  });
+
   it('the small n are left out and named; the readings come from the n in range (d = 2, λ = 0.9, n = 4, 40, 60, 100)', () => {
     const { fit, cells } = cellsOf(2, 0.9, [4, 40, 60, 100], (n) => (n < 34 ? 20 / n ** 3 : 0), 1e-3);
     expect(fit.nUsed).toEqual([40, 60, 100]);

@@ -44,6 +44,8 @@ describe('--latex export', () => {
       `\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{figures/${names[0]}.pdf}`,
     );
     expect(latexText('E[T]_n ± h, 50% & λ')).toBe('E[T]\\_n $\\pm$ h, 50\\% \\& $\\lambda$');
+    // a text-mode < or > prints as ¡ or ¿ under OT1 (report.tex): the E[S³] < ∞ warning of a run's table caption
+    expect(latexText('E[S³] < ∞, a > b')).toBe('E[S$^3$] $<$ $\\infty$, a $>$ b');
     expect(comparisonLatexTables(result)).toBe(tables);
   });
 

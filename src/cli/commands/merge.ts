@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { cellFileName } from '../../runs/cellStore.ts';
-import { findShards, storedCellText, type FoundShard } from '../../runs/shard.ts';
+import { contentHash, findShards, storedCellText, type FoundShard } from '../../runs/shard.ts';
 import { SupermarketError } from '../../errors.ts';
 import { writeFileAtomic } from '../../io/index.ts';
 import { VERSION } from '../../version.ts';
@@ -85,9 +85,22 @@ export function planMerge(dirs: readonly string[]): MergePlan {
     );
   }
   const m = first.manifest;
-  // the command line merge reruns for the report: one whose files are here (shards of one run may name one file at
-  // other paths, e.g. checkouts at different places), else the first shard's (the rerun then names the missing file)
-  const here = shards.find((s) => operandsOf(s.manifest.argv).every((f) => existsSync(f))) ?? first;
+  // the command line merge reruns for the report: one whose files are here as the shard read them (shards of one run
+  // may name one file at other paths, e.g. checkouts at different places), else the first shard's (the rerun then names
+  // the missing file); a file here whose contents changed since is another run: the rerun would report (and simulate) it
+  const present = (s: FoundShard) => operandsOf(s.manifest.argv).every((f) => existsSync(f));
+  const unchanged = (s: FoundShard) => {
+    const inputs = s.manifest.inputs;
+    return inputs === undefined || operandsOf(s.manifest.argv).every((f, i) => contentHash(f) === inputs[i]);
+  };
+  const here = shards.find((s) => present(s) && unchanged(s));
+  const changed = shards.find((s) => present(s) && !unchanged(s));
+  if (here === undefined && changed !== undefined)
+    throw new SupermarketError(
+      `refusing to merge: ${operandName(m.command)} ${operandsOf(changed.manifest.argv).join(' ')} has changed since ` +
+        `shard ${changed.manifest.shard.index}/${changed.manifest.shard.count} read it (its contents differ) and no shard's file ` +
+        'is here unchanged: restore the file the shards ran with, or rerun the shards',
+    );
   const found = new Map<string, string>();
   for (const [key, settings] of Object.entries(m.cells)) {
     for (const s of shards) {
@@ -104,7 +117,7 @@ export function planMerge(dirs: readonly string[]): MergePlan {
     const shard = m.assignment?.[key] ?? 0;
     missing.set(shard, [...(missing.get(shard) ?? []), key]);
   }
-  return { command: m.command, argv: here.manifest.argv, report: m.report, count: m.shard.count, found, missing, shards };
+  return { command: m.command, argv: (here ?? first).manifest.argv, report: m.report, count: m.shard.count, found, missing, shards };
 }
 
 /** One line naming what is missing, by shard. */

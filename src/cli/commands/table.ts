@@ -314,10 +314,12 @@ export function tableCommand(): Command {
         exactMaxStates: o.exactMaxStates,
         exactMaxWork: o.exactMaxWork,
       });
+      // a value stored by a run with a larger --exact-max-n is not read where n > --exact-max-n now: the chain runs
+      // (`exactCell`: nothing, or d = 1's closed form), so a resumed table shows what a fresh one with these options does
       const exact: (ExactValue | null | undefined)[] = plans.map((p) =>
-        session === undefined ? storedExact(exactStore?.get(exactKeyOf(p.key), exactSettingsOf(p))) : null,
+        session !== undefined ? null : p.n > o.exactMaxN ? undefined : storedExact(exactStore?.get(exactKeyOf(p.key), exactSettingsOf(p))),
       );
-      const resumedExact = exact.filter((v) => v !== undefined).length;
+      const resumedExact = exact.filter((v) => v !== undefined && v !== null).length;
       // the exact chains of the table's cells not read back run with the first stage, on the same threads, so they
       // overlap the simulation instead of following it on this thread
       const exactOf = plans.flatMap((_, i) => (exact[i] === undefined ? [i] : []));
