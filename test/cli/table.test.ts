@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './runCli.ts';
+import { MAX_AUTO_WARMUP, simulationWarmup } from '../../src/meanfield/warmup.ts';
+import { parseModel } from '../../src/model/model.ts';
 
 const SMALL = ['table', '--d', '2', '--lambda', '0.7', '--n', '3,6,12', '--runs', '3', '--events-per-run', '20000', '--no-progress'];
 
@@ -192,6 +194,30 @@ describe('supermarket table', () => {
     expect(readFileSync(path.join(out, 'table.md'), 'utf8')).toContain(
       'Runs start at the fixed point (round(n·s_i*) servers with ≥ i jobs) at n = 3, 6, 12',
     );
+  });
+
+  it('the warm-up is the rule uncapped, as simulate and compare read it (d = 1, λ = 0.99: τ = 1/(1 − √λ)² ≈ 39 800 > 5000)', async () => {
+    const r = await runCli([
+      'table',
+      '--d',
+      '1',
+      '--lambda',
+      '0.99',
+      '--n',
+      '2',
+      '--runs',
+      '2',
+      '--events-per-run',
+      '2000',
+      '--no-progress',
+      '--json',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const cell = JSON.parse(r.stdout).cells[0] as { warmupTime: number; warmupEvents: number };
+    const rule = simulationWarmup(parseModel({ lambda: 0.99, d: 1 }), { start: 'auto', n: 2, cap: Number.POSITIVE_INFINITY });
+    expect(rule.time).toBeGreaterThan(MAX_AUTO_WARMUP); // the default cap would have bitten here
+    expect(cell.warmupTime).toBe(rule.time);
+    expect(cell.warmupEvents).toBe(Math.ceil(rule.time * 2 * 1.99)); // n(λ + 1) events per time unit
   });
 
   it('refuses bad input with one line', async () => {
