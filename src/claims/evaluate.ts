@@ -496,7 +496,7 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         reason: decision.reason,
         simulation: sim,
         ...unsettledMeasure(q.measure, finiteness.meanResponseTimeUnsettled),
-        ...intervalWarnings(q.measure, finiteness.warnings),
+        ...intervalWarnings(q.measure, finiteness.warnings, finiteness.slowdownWarnings),
         ...openEndOf(q.measure, e, r.notes),
       };
     });
@@ -573,11 +573,17 @@ export function unsettledMeasure(measure: Measure, reason: string | undefined): 
 /**
  * What simulate warns of a simulated mean's interval (model/moments.ts `estimandFiniteness(model).warnings`, the lines
  * simulate prints and compare notes: Var[T] = ∞ so not a 95 % interval, a mean converging slower than 1/√jobs, a bounded
- * Pareto's optimistic intervals), for T: those warnings are about E[T]'s interval. None for S and the percentiles, or
- * when there is none. A quantity with no interval (infinite, not settled) drops them (`judgePoint`).
+ * Pareto's optimistic intervals), for T: those warnings are about E[T]'s interval; for S the slowdown's own
+ * (`slowdownWarnings`: Var[T/S] = ∞). None for the percentiles, or when there is none. A quantity with no interval
+ * (infinite, not settled) drops them (`judgePoint`).
  */
-export function intervalWarnings(measure: Measure, warnings: readonly string[] | undefined): { readonly warnings?: readonly string[] } {
-  return measure === 'T' && warnings !== undefined && warnings.length > 0 ? { warnings } : {};
+export function intervalWarnings(
+  measure: Measure,
+  warnings: readonly string[] | undefined,
+  slowdownWarnings?: readonly string[],
+): { readonly warnings?: readonly string[] } {
+  const w = measure === 'T' ? warnings : measure === 'S' ? slowdownWarnings : undefined;
+  return w !== undefined && w.length > 0 ? { warnings: w } : {};
 }
 
 /**

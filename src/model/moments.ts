@@ -85,8 +85,14 @@ export interface EstimandFiniteness {
   readonly meanQueueLength: Finiteness;
   readonly meanWorkload: Finiteness;
   readonly meanSlowdown: Finiteness;
-  /** Intervals resting on an infinite higher moment, and infinite moments whose consequence is not settled. */
+  /** Intervals of E[T] resting on an infinite higher moment, and infinite moments whose consequence is not settled. */
   readonly warnings: readonly string[];
+  /**
+   * Intervals of E[T/S] resting on Var[T/S] = ∞ (empty when none): under a discipline where an arrival may wait the
+   * residual R of the job in service (`waitsResidual`), R is independent of the arrival's own size S, so
+   * E[(T/S)²] ≥ P(wait)·E[R²]·E[1/S²], and E[R²] = E[S³]/(3E[S]) = ∞ when E[S³] = ∞ (Kleinrock 1975, §5.2).
+   */
+  readonly slowdownWarnings: readonly string[];
   /**
    * Why E[T] may be infinite at finite n although no rule settles it (d ≥ 2 without replacement, or inexact predictions
    * with E[S²] = ∞), when so: its sample mean may then grow without bound with the budget, so no verdict rests on it.
@@ -257,12 +263,19 @@ export function estimandFiniteness(model: SupermarketModel): EstimandFiniteness 
   } else if (!meanResponseTime.finite) {
     meanSlowdown = { finite: false, reason: `E[T/S] ≥ E[W]·E[1/S] and E[W] = ∞: ${meanResponseTime.reason}` };
   }
+  const slowdownWarnings: string[] = [];
+  if (meanSlowdown.finite && meanResponseTime.finite && meanResponseTimeUnsettled === undefined && m2 && !m3 && nonPreemptive)
+    slowdownWarnings.push(
+      `the interval of E[T/S] rests on Var[T/S] = ∞ (${discipline.toUpperCase()} makes an arrival wait the residual of the job in service, ` +
+        `whose E[R²] ∝ E[S³] = ∞ (${law} ≤ 3), independent of its own size): it is not a 95 % interval`,
+    );
   return {
     meanResponseTime,
     meanQueueLength: meanResponseTime,
     meanWorkload,
     meanSlowdown,
     warnings,
+    slowdownWarnings,
     ...(meanResponseTimeUnsettled === undefined ? {} : { meanResponseTimeUnsettled }),
   };
 }

@@ -64,6 +64,13 @@ export function withIntervalWarnings(outcomes: readonly CellOutcome[], warnings:
   });
 }
 
+/** Each cell's warnings of both maps (E[T]'s, then E[T/S]'s), as results.json and `run --json` carry them. */
+export function joinWarnings(a: IntervalWarnings, b: IntervalWarnings): IntervalWarnings {
+  const joined = new Map<string, readonly string[]>(a);
+  for (const [key, w] of b) joined.set(key, [...(joined.get(key) ?? []), ...w]);
+  return joined;
+}
+
 /** How many findings rest on intervals simulate warns of (' At k grid points …'), or '' when none does. */
 function warnedFindings(findings: readonly FindingRow[]): string {
   const k = findings.filter((f) => f.warnings && f.warnings.length > 0).length;
@@ -76,7 +83,7 @@ function warnedFindings(findings: readonly FindingRow[]): string {
 function warningNote(notes: ReasonNotes): string {
   return notes.size === 0
     ? ''
-    : `[wk]: a warning on the interval of each E[T] entry so marked (model/moments.ts, as simulate prints it; the cell's \`warnings\` in results.json):\n\n${notes
+    : `[wk]: a warning on the interval of each E[T] or E[T/S] entry so marked (model/moments.ts, as simulate prints it; the cell's \`warnings\` in results.json):\n\n${notes
         .lines()
         .map((l) => `- ${l}`)
         .join('\n')}\n\n`;
@@ -202,8 +209,9 @@ function lambdaFigure(
       // E[T] not settled (model/moments.ts meanResponseTimeUnsettled): the run's average is no estimate, so no point
       const why = inf ? undefined : (unsettled.get(o.cell.key) ?? (isUnsettled(e) ? e.reason : undefined));
       if (why !== undefined) notSettled++;
-      // an interval simulate warns of (model/moments.ts; e.g. Var[T] = ∞: not a 95 % interval): the row says it
-      const warning = inf || why !== undefined || measure === 'meanSlowdown' ? [] : (warnings.get(o.cell.key) ?? []);
+      // an interval simulate warns of (model/moments.ts; e.g. Var[T] = ∞: not a 95 % interval): the row says it (the
+      // caller passes the measure's own warnings: E[T]'s, or E[T/S]'s `slowdownWarnings`)
+      const warning = inf || why !== undefined ? [] : (warnings.get(o.cell.key) ?? []);
       if (warning.length > 0) warned++;
       rows.push({
         panel: panelOf(o),
@@ -373,11 +381,8 @@ export function experimentTables(
     for (const rk of rowsKeys) {
       const cells = lambdas.map((l) => {
         const o = inPanel.find((x) => x.cell.lambda === l && rowKey(x) === rk);
-        // the warnings are about E[T]'s interval: marked there, not on E[T/S]
-        const w =
-          warned && o && measure === 'meanResponseTime'
-            ? { warnings: warned.warnings.get(o.cell.key) ?? [], notes: warned.notes }
-            : undefined;
+        // the warnings of this measure's interval (the caller passes E[T]'s or E[T/S]'s)
+        const w = warned && o ? { warnings: warned.warnings.get(o.cell.key) ?? [], notes: warned.notes } : undefined;
         return fmt(o?.result[measure], 3, o !== undefined && unsettled.has(o.cell.key), reasons, w);
       });
       out.push(`| ${rk} | ${cells.join(' | ')} |`);
@@ -442,6 +447,8 @@ function startText(outcomes: readonly CellOutcome[]): string {
  *   E[T] entries are marked [wk] with the warnings under the E[T] tables, the header says not every interval is a 95 %
  *   one, the figures' CSV and JSON rows carry them, results.json has them per cell (`withIntervalWarnings`), and the
  *   findings judged on them say so in their evidence (experiments/claims.ts).
+ * @param slowdownWarnings the same for a cell's E[T/S] interval (model/moments.ts `slowdownWarnings`: Var[T/S] = ∞),
+ *   marked on its E[T/S] entries with the same [wk] notes, carried by the E[T/S] figure's rows and results.json.
  * @returns paths written, relative to outDir.
  */
 export async function writeExperimentReport(
@@ -453,10 +460,11 @@ export async function writeExperimentReport(
   options: WriteReportOptions = {},
   unsettled: ReadonlyMap<string, string> = new Map(),
   warnings: IntervalWarnings = new Map(),
+  slowdownWarnings: IntervalWarnings = new Map(),
 ): Promise<string[]> {
   const figures = [
     measureFigure(outcomes, 'meanResponseTime', unsettled, warnings),
-    measureFigure(outcomes, 'meanSlowdown', unsettled),
+    measureFigure(outcomes, 'meanSlowdown', unsettled, slowdownWarnings),
     classFigure(outcomes, unsettled, warnings),
   ].filter((f): f is Figure => f !== null);
   const events = outcomes.reduce((s, o) => s + o.result.events, 0);
@@ -518,11 +526,15 @@ export async function writeExperimentReport(
   // the warnings on E[T] intervals, marked [wk] beside the entries and said once under the E[T] tables
   const warned = { warnings, notes: new ReasonNotes('w') };
   const responseTables = experimentTables(outcomes, 'meanResponseTime', unsettled, reasons, warned);
+  // made before the note that lists the [wk] marks, so that E[T/S]'s are listed too
+  const slowdownTables = outcomes.some((o) => o.result.meanSlowdown)
+    ? experimentTables(outcomes, 'meanSlowdown', unsettled, reasons, { warnings: slowdownWarnings, notes: warned.notes })
+    : '';
   const classSection = classTables(outcomes, warned);
   const ciText =
     warned.notes.size === 0
       ? 'Estimates carry 95% CIs.'
-      : 'Estimates carry 95% CIs, except as marked: an E[T] entry marked [wk] carries warning k on its interval (listed under the E[T] tables), e.g. that it is not a 95 % interval.';
+      : 'Estimates carry 95% CIs, except as marked: an entry marked [wk] carries warning k on its interval (listed under the E[T] tables), e.g. that it is not a 95 % interval.';
   const md = `# Experiment report: ${spec.name}
 
 ${spec.description ?? ''}
@@ -534,7 +546,7 @@ Time is in ${outcomesTimeUnit(outcomes)}. ${ciText}
 ${qualityTable}${findingTable}## Mean response time E[T]
 
 ${responseTables}
-${warningNote(warned.notes)}${unsettledNote(outcomes, unsettled)}${outcomes.some((o) => o.result.meanSlowdown) ? `## Mean slowdown E[T/S]\n\n${experimentTables(outcomes, 'meanSlowdown', unsettled, reasons)}\n` : ''}${infiniteNote(reasons)}${classSection}
+${warningNote(warned.notes)}${unsettledNote(outcomes, unsettled)}${slowdownTables ? `## Mean slowdown E[T/S]\n\n${slowdownTables}\n` : ''}${infiniteNote(reasons)}${classSection}
 ## Figures
 
 ${figures.length ? figures.map(figureSection).join('\n') : NO_FIGURE}
@@ -547,7 +559,7 @@ ${reproduceSection(meta)}`;
         experiment: spec,
         code: meta.code,
         ...(meta.mixedCode ? { mixedCode: meta.mixedCode } : {}),
-        cells: withIntervalWarnings(outcomes, warnings),
+        cells: withIntervalWarnings(outcomes, joinWarnings(warnings, slowdownWarnings)),
         findings,
       },
       metadata: meta,

@@ -1098,7 +1098,7 @@ export class SimulationCollector {
       }
     }
     const finiteness = estimandFiniteness(model);
-    warnings.push(...finiteness.warnings);
+    warnings.push(...finiteness.warnings, ...finiteness.slowdownWarnings);
     if (heavyTailed(spec)) {
       const scv = serviceDistribution(spec).scv;
       const perRun = batchMode ? jobs * R : jobs;

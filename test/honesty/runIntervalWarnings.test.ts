@@ -147,7 +147,7 @@ describe("run and conjecture over JSQ(2) PS and SRPT, pareto:1.5, n = 20 (the te
     expect(r.status, r.stderr).toBe(0);
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md).not.toMatch(/Estimates carry 95% CIs\.\n/);
-    expect(md).toMatch(/Estimates carry 95% CIs, except as marked: an E\[T\] entry marked \[wk\] carries warning k on its interval/);
+    expect(md).toMatch(/Estimates carry 95% CIs, except as marked: an entry marked \[wk\] carries warning k on its interval/);
     expect(md).toMatch(/\| JSQ\+PS \| [0-9.]+ ± [0-9.]+ \[w1\] \|/);
     expect(md).toMatch(/\| JSQ\+SRPT \| [0-9.]+ ± [0-9.]+ \[w1\] \|/);
     expect(md).toMatch(new RegExp(`- \\[w1\\] ${NOT_95.source}`));
@@ -197,5 +197,46 @@ describe("run and conjecture over JSQ(2) PS and SRPT, pareto:1.5, n = 20 (the te
     const json = JSON.parse(j.stdout) as { points: { warnings?: string[]; quantities: { warnings?: string[] }[] }[] };
     expect(json.points[0].warnings).toEqual([`T(jsq, srpt), T(jsq, ps): ${WARNING}`]);
     for (const q of json.points[0].quantities) expect(q.warnings).toEqual([WARNING]);
+  }, 600_000);
+});
+
+describe("the E[T/S] interval under FIFO with E[S²] < ∞ = E[S³] (pareto:2.5): Var[T/S] = ∞, marked as E[T]'s is", () => {
+  // an arrival that finds its server busy waits the residual R of the job in service, independent of its own size S:
+  // E[(T/S)²] ≥ P(wait)·E[R²]·E[1/S²], E[R²] = E[S³]/(3E[S]) = ∞ (model/moments.ts `slowdownWarnings`)
+  it('run: the E[T/S] entry is marked with its own warning; results.json and the slowdown CSV carry it', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-run-slowdown-warn-'));
+    const file = path.join(tmp, 'grid.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'pareto-fifo',
+        lambda: [0.5],
+        d: [2],
+        n: [20],
+        selections: ['jsq'],
+        disciplines: ['fifo'],
+        service: ['pareto:2.5'],
+        jobs: 1000,
+        replications: 2,
+        seed: 1,
+      }),
+    );
+    const out = path.join(tmp, 'report');
+    const r = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress']);
+    expect(r.status, r.stderr).toBe(0);
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    const slowdown = md.slice(md.indexOf('## Mean slowdown'));
+    expect(slowdown).toMatch(/\| JSQ\+FIFO \| [0-9.]+ ± [0-9.]+ \[w2\] \|/);
+    expect(md).toMatch(
+      /- \[w2\] the interval of E\[T\/S\] rests on Var\[T\/S\] = ∞ \(FIFO .*pareto α = 2\.5 ≤ 3.*\): it is not a 95 % interval/,
+    );
+    const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as { cells: { result: { warnings?: string[] } }[] };
+    expect(results.cells[0].result.warnings).toHaveLength(2);
+    expect(results.cells[0].result.warnings![1]).toMatch(/^the interval of E\[T\/S\] rests on Var\[T\/S\] = ∞/);
+    expect(
+      readFileSync(path.join(out, 'figures', 'slowdown.csv'), 'utf8')
+        .split('\n')[0]
+        .split(','),
+    ).toContain('warnings');
   }, 600_000);
 });

@@ -77,3 +77,23 @@ describe('estimandFiniteness (theory.md §8 heavy tails)', () => {
     expect(batch.warnings.join()).toMatch(/may be infinite/);
   });
 });
+
+describe('estimandFiniteness: slowdownWarnings (Var[T/S] = ∞ where an arrival waits the residual and E[S³] = ∞)', () => {
+  const of = (discipline: string, service: string, d = 1) =>
+    estimandFiniteness(parseModel({ lambda: 0.5, d, discipline, service } as never)).slowdownWarnings;
+  it('FIFO and non-preemptive SJF with pareto:2.5 (E[S²] < ∞ = E[S³]): one warning, not a 95 % interval', () => {
+    for (const disc of ['fifo', 'sjf'])
+      for (const d of [1, 2]) {
+        const w = of(disc, 'pareto:2.5', d);
+        expect(w).toHaveLength(1);
+        expect(w[0]).toMatch(/^the interval of E\[T\/S\] rests on Var\[T\/S\] = ∞ .*pareto α = 2\.5 ≤ 3.*it is not a 95 % interval$/);
+      }
+  });
+  it('none where E[S³] < ∞, where E[T/S] or E[T] is ∞, or under PS and SRPT (no residual waited)', () => {
+    expect(of('fifo', 'pareto:3.5')).toEqual([]);
+    expect(of('fifo', 'pareto:1.5')).toEqual([]); // E[T] = ∞: said as ∞, not as a warning on a number
+    expect(of('fifo', 'exp')).toEqual([]); // E[T/S] = ∞ (E[1/S] = ∞ and small jobs wait)
+    expect(of('ps', 'pareto:2.5')).toEqual([]);
+    expect(of('srpt', 'pareto:2.5')).toEqual([]);
+  });
+});

@@ -22,7 +22,7 @@ import type { CellOutcome } from '../../experiments/index.ts';
 import { CellStore } from '../../runs/cellStore.ts';
 import { simulationTask, storedSimulation, taskCost } from '../../runs/task.ts';
 import { loadJsonFile } from '../../io/index.ts';
-import { previousReport, withIntervalWarnings, writeExperimentReport } from '../../report/index.ts';
+import { joinWarnings, previousReport, withIntervalWarnings, writeExperimentReport } from '../../report/index.ts';
 import type { SimulationResult } from '../../sim/index.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
@@ -283,13 +283,33 @@ export function runCommand(): Command {
               return w.length === 0 ? [] : [[c.key, w] as const];
             }),
           );
-          const files = await writeExperimentReport(out, spec, ordered, meta, findings, { latex: o.latex === true }, unsettled, warnings);
+          // and of its E[T/S] interval (Var[T/S] = ∞ under a discipline that waits the residual, E[S³] = ∞), on its E[T/S] entries
+          const slowdownWarnings = new Map(
+            cells.flatMap((c) => {
+              const w = estimandFiniteness(c.model).slowdownWarnings;
+              return w.length === 0 ? [] : [[c.key, w] as const];
+            }),
+          );
+          const files = await writeExperimentReport(
+            out,
+            spec,
+            ordered,
+            meta,
+            findings,
+            { latex: o.latex === true },
+            unsettled,
+            warnings,
+            slowdownWarnings,
+          );
           progress.update(total, total, `${ordered.length}/${cells.length} cells, report written`);
           progress.stop();
           if (o.json) {
             // a mean not settled is in the one form already (sim/simulate.ts `unsettledEstimate`, io/jsonText.ts)
             // and a cell's interval warnings in its `warnings`, as results.json has them (withIntervalWarnings)
-            const cellsJson = withIntervalWarnings(ordered, warnings).map((x) => ({ ...x.cell, ...x.result }));
+            const cellsJson = withIntervalWarnings(ordered, joinWarnings(warnings, slowdownWarnings)).map((x) => ({
+              ...x.cell,
+              ...x.result,
+            }));
             printJson({ out, files, findings, cells: cellsJson, wallSeconds: meta.wallSeconds });
             return;
           }
