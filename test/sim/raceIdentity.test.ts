@@ -89,8 +89,8 @@ function engineHashes(run: () => void): string[] {
 /**
  * JSON of a result as pinned: the model's `memory`, `arrivals`, `batch` and `batchDispatch` fields (theory.md §12–§15,
  * added after the pins) are left out at their defaults, the only values these cases have, the provenance's code
- * identity (it names the commit), the pooled response-time ccdf and the percentile-interval warning (its threshold rose
- * from 100 to 200 jobs beyond p) are left out, so the pinned
+ * identity (it names the commit), the pooled response-time ccdf, an empty `finiteness.slowdownWarnings` and the
+ * percentile-interval warning (its threshold rose from 100 to 200 jobs beyond p) are left out, so the pinned
  * hashes still hold (the state hashes pin the engine).
  */
 const pinnedJson = (x: unknown) =>
@@ -100,7 +100,9 @@ const pinnedJson = (x: unknown) =>
     (key === 'batch' && value === 1) ||
     (key === 'batchDispatch' && value === 'spread') ||
     key === 'code' || // provenance.code names the commit (issue 21 item 8): not part of the engine's result
-    key === 'responseTimeCcdf' // the pooled ccdf (issue 20 item 3) was added after the pins: quantiles of the same sample
+    key === 'responseTimeCcdf' || // the pooled ccdf (issue 20 item 3) was added after the pins: quantiles of the same sample
+    // finiteness.slowdownWarnings (Var[T/S] = ∞) came after the pins: always empty for these exponential cases
+    (key === 'slowdownWarnings' && Array.isArray(value) && value.length === 0)
       ? undefined
       : key === 'warnings' && Array.isArray(value)
         ? // the percentile-interval warning's threshold rose from 100 to 200 jobs beyond p (issue 21 item 4) after the pins
