@@ -268,28 +268,21 @@ export function runCommand(): Command {
           };
           progress.update(done, total, 'writing the report');
           const findings = judgeExperimentClaims(claims, ordered, new Map(cells.map((c) => [c.key, c.model])));
-          // a cell whose E[T] may be infinite with no settling rule (model/moments.ts): its tables say "not settled"
-          const unsettled = new Map(
-            cells.flatMap((c) => {
-              const why = estimandFiniteness(c.model).meanResponseTimeUnsettled;
-              return why === undefined ? [] : [[c.key, why] as const];
-            }),
-          );
-          // what simulate warns of a cell's E[T] interval (model/moments.ts; e.g. Var[T] = ∞: not a 95 % interval): marked
-          // beside its entries, in results.json per cell and in --json, as simulate and compare say it
-          const warnings = new Map(
-            cells.flatMap((c) => {
-              const w = estimandFiniteness(c.model).warnings;
-              return w.length === 0 ? [] : [[c.key, w] as const];
-            }),
-          );
-          // and of its E[T/S] interval (Var[T/S] = ∞ under a discipline that waits the residual, E[S³] = ∞), on its E[T/S] entries
-          const slowdownWarnings = new Map(
-            cells.flatMap((c) => {
-              const w = estimandFiniteness(c.model).slowdownWarnings;
-              return w.length === 0 ? [] : [[c.key, w] as const];
-            }),
-          );
+          // each cell's finiteness once (model/moments.ts), read three ways: a cell whose E[T] may be infinite with no
+          // settling rule ("not settled" in its tables); what simulate warns of its E[T] interval (e.g. Var[T] = ∞: not a
+          // 95 % interval) and of its E[T/S] interval (Var[T/S] = ∞), marked beside the entries, in results.json per
+          // cell and in --json, as simulate says it
+          const finiteness = cells.map((c) => [c.key, estimandFiniteness(c.model)] as const);
+          const byCell = <T>(pick: (f: (typeof finiteness)[number][1]) => T | undefined) =>
+            new Map(
+              finiteness.flatMap(([key, f]) => {
+                const v = pick(f);
+                return v === undefined ? [] : [[key, v] as const];
+              }),
+            );
+          const unsettled = byCell((f) => f.meanResponseTimeUnsettled);
+          const warnings = byCell((f) => (f.warnings.length === 0 ? undefined : f.warnings));
+          const slowdownWarnings = byCell((f) => (f.slowdownWarnings.length === 0 ? undefined : f.slowdownWarnings));
           const files = await writeExperimentReport(
             out,
             spec,
