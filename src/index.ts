@@ -62,6 +62,7 @@ export {
   refine,
   refinedEstimate,
   simulationWarmup,
+  cappedWarmupWarning,
   type TransientOptions,
   type TransientResult,
   type RefinedCorrection,

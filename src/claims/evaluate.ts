@@ -28,7 +28,7 @@ import { cellSeed, fnv1a, isInfinite, isUnsettled, OPEN_END_WHY, type Estimate }
 import { VERSION } from '../version.ts';
 import { taskCost, type SimulationTask } from '../runs/task.ts';
 import { solveMeanField, type MeanFieldSolution, type SolveOptions, type SolutionKind } from '../meanfield/solve.ts';
-import { simulationWarmup, type SimulationStart } from '../meanfield/warmup.ts';
+import { cappedWarmupWarning, simulationWarmup, type SimulationStart } from '../meanfield/warmup.ts';
 import { fitErrorRange, type PhaseTypeFitError } from '../meanfield/phaseType/fitError.ts';
 import { meanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { evaluateClaim, type ComparisonOutcome, type Measure, type ParsedClaim, type QuantityRef } from './claim.ts';
@@ -69,6 +69,12 @@ export interface SimulationRequest extends SimulationTask {
   readonly warmupRule: string;
   /** Where its replications start (the evaluation's start resolved by `simulationWarmup`). */
   readonly start: SimulationStart;
+  /**
+   * What this simulation's run warns of, said beside every quantity it gives (`QuantityValue.warnings`): a warm-up the
+   * file's maxWarmup cut below the one rule's (`cappedWarmupWarning`); absent when none. Not part of `options` (not a
+   * setting of the stored summary).
+   */
+  readonly warnings?: readonly string[];
 }
 
 /** What the evaluation reads from a simulation (a subset of SimulationResult, so cached cells stay small). */
@@ -422,11 +428,14 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       if (it.decision.source !== 'simulation') continue;
       const seed = cellSeed(ev.seed, `${point.lambda}|${point.d}|${point.service}`);
       // the one rule gives the start (and its warm-up at n); a warm-up given in the file keeps its time from either start
+      // uncapped unless the file gives maxWarmup (then a cap that binds is said beside each quantity: `warnings`)
       const rule =
         typeof ev.warmup === 'number' && ev.start === 'empty'
           ? undefined
-          : simulationWarmup(it.model, { cap: ev.maxWarmup, start: ev.start, n: ev.n });
+          : simulationWarmup(it.model, { cap: ev.maxWarmup ?? Number.POSITIVE_INFINITY, start: ev.start, n: ev.n });
       const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : rule!;
+      const capped = typeof ev.warmup === 'number' || rule === undefined ? undefined : cappedWarmupWarning(rule, 'evaluation.maxWarmup');
+      const runWarnings = capped === undefined ? [] : [capped];
       const start = rule?.start ?? 'empty';
       const options = {
         n: ev.n,
@@ -439,7 +448,15 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       const body = JSON.stringify({ model: it.model, options });
       const key = `${it.q.selection}-${it.q.discipline}-${fnv(body).toString(16).padStart(8, '0')}${fnv(`x${body}`).toString(16).padStart(8, '0')}`;
       if (!requests.has(key))
-        requests.set(key, { key, model: it.model, options, cost: taskCost(it.model.lambda, options), warmupRule: warm.rule, start });
+        requests.set(key, {
+          key,
+          model: it.model,
+          options,
+          cost: taskCost(it.model.lambda, options),
+          warmupRule: warm.rule,
+          start,
+          ...(runWarnings.length === 0 ? {} : { warnings: runWarnings }),
+        });
       requestOf.set(`${point.key}|${it.q.key}`, key);
     }
   const list = [...requests.values()];
@@ -477,6 +494,8 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       const sim = simulationRequestKey(requestOf, point, q);
       const finiteness = estimandFiniteness(model);
       const r = byKey.get(sim)!;
+      const run = requests.get(sim)!.warnings ?? [];
+      const own = intervalWarnings(q.measure, finiteness.warnings, finiteness.slowdownWarnings).warnings ?? [];
       const e =
         q.measure === 'T'
           ? r.meanResponseTime
@@ -496,7 +515,8 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
         reason: decision.reason,
         simulation: sim,
         ...unsettledMeasure(q.measure, finiteness.meanResponseTimeUnsettled),
-        ...intervalWarnings(q.measure, finiteness.warnings, finiteness.slowdownWarnings),
+        // the interval's own warnings (T, S), then what the simulation's run warns of (every measure it gives)
+        ...(own.length + run.length === 0 ? {} : { warnings: [...own, ...run] }),
         ...openEndOf(q.measure, e, r.notes),
       };
     });

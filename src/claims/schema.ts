@@ -83,8 +83,11 @@ export const conjectureSchema = z
          * defaults to auto when the file names none), fixed-point (SQ(d) models), or auto (the fixed point where the model has one).
          */
         start: z.enum(START_CHOICES as [StartChoice, ...StartChoice[]]).default('empty'),
-        /** Cap on the automatic warm-up (time units), default 5000. */
-        maxWarmup: z.number().positive().default(5000),
+        /**
+         * Cap on the automatic warm-up (time units); default none: the one warm-up rule as simulate, compare and table
+         * read it (it was 5000, which cut the rule silently at d = 1 near λ = 1). A cap that binds is said per quantity.
+         */
+        maxWarmup: z.number().positive().optional(),
         /** Horizon of LWL cavity queues (time units, default 2e5); see solveMeanField. */
         cavityHorizon: z.number().positive().default(2e5),
       })
@@ -111,6 +114,11 @@ export interface Conjecture {
 export function parseConjecture(json: unknown, label = 'conjecture'): Conjecture {
   const spec = parseWithSchema(conjectureSchema, json, label);
   // the rule of every command (model.ts checkServers): the simulations' n holds the largest d of the grid
+  // the cap acts on the rule's warm-up only (evaluate.ts): a warm-up given in the file takes none
+  if (spec.evaluation.maxWarmup !== undefined && typeof spec.evaluation.warmup === 'number')
+    throw new InvalidModelError(
+      `${label}: "evaluation.maxWarmup" = ${spec.evaluation.maxWarmup} has no effect: "evaluation.warmup" = ${spec.evaluation.warmup} gives every simulation its warm-up; drop it`,
+    );
   const d = Math.max(...spec.grid.d);
   if (d > spec.evaluation.n)
     throw new InvalidModelError(

@@ -165,7 +165,7 @@ function startWarmup(config: ComparisonConfig, model: SupermarketModel, warm: Pr
     case 'auto': {
       const refined = warm.relaxationTime !== null;
       const w = refined
-        ? simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity, start, n })
+        ? simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, start, n })
         : simulationWarmup(model, { tolerance: config.warmupTolerance, start, n });
       return w.from === undefined ? { time: warm.time, start: 'empty' } : { time: w.time, start: 'fixed-point', from: w.from };
     }
@@ -623,13 +623,14 @@ function modelTransient(
 }
 
 /**
- * Warm-up of a sweep's simulations by the one rule (`simulationWarmup`, theory.md §8). With the refined term (the
- * classic model) it is safetyFactor × the time for the SQ(d) ODE from empty to come within the tolerance of the fixed
- * point, at least 3τ, uncapped; otherwise the rule's default cap applies and its factor 2 is built in.
+ * Warm-up of a sweep's simulations by the one rule (`simulationWarmup`, theory.md §8), uncapped. With the refined term
+ * (the classic model) it is safetyFactor × the time for the SQ(d) ODE from empty to come within the tolerance of the
+ * fixed point, at least 3τ; otherwise the rule's factor 2 is built in. (The other models took the rule's old default
+ * cap, 5000, silently: random d = 1 at λ = 0.9 warmed 5000 of the rule's 5752.9.)
  */
 function sweepWarmup(model: SupermarketModel, config: ComparisonConfig, refined: boolean): PreparedModel['warm'] {
   const w = refined
-    ? simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor, cap: Infinity })
+    ? simulationWarmup(model, { tolerance: config.warmupTolerance, safetyFactor: config.warmupSafetyFactor })
     : simulationWarmup(model, { tolerance: config.warmupTolerance });
   return { time: w.time, rule: w.rule, relaxationTime: refined ? (w.relaxationTime ?? null) : null };
 }

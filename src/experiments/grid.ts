@@ -21,7 +21,7 @@ import {
   type Selection,
   type SupermarketModel,
 } from '../model/index.ts';
-export { simulationWarmup, MAX_AUTO_WARMUP } from '../meanfield/warmup.ts';
+export { simulationWarmup } from '../meanfield/warmup.ts';
 import { simulationWarmup, type SimulationStart, type StartChoice } from '../meanfield/warmup.ts';
 import { cellSeed } from '../stats/index.ts';
 import type { ExperimentSpec } from './schema.ts';
@@ -45,6 +45,12 @@ export interface ExperimentCell extends CellCoordinates {
   readonly warmupTime: number;
   /** How the warm-up was chosen. */
   readonly warmupRule: string;
+  /**
+   * The one rule's warm-up (time units) when the file's `maxWarmup` cut it to `warmupTime` (`SimulationWarmup.uncappedTime`);
+   * absent when no cap bound. The run says so per cell (`cappedWarmupWarning`). Not a setting of the stored value: its
+   * warm-up is `warmupTime` (cli/commands/run.ts `cellSettings`).
+   */
+  readonly uncappedWarmupTime?: number;
   /** Where every replication starts ('auto' resolved by the one rule, `simulationWarmup`; trace replays: empty). */
   readonly start: SimulationStart;
   /** The start's tail s_0..s_K (round(n·s_i) servers hold ≥ i jobs) for the fixed-point start; absent for empty. */
@@ -99,6 +105,11 @@ export function expandGrid(spec: ExperimentSpec, options: ExpandOptions = {}): E
   const start = options.start ?? 'empty';
   const cells: ExperimentCell[] = [];
   refuseIdleGridSettings(spec);
+  // the cap acts on the rule's warm-up only: a warm-up given in the file, or trace replays (warm-up in jobs), take none
+  if (spec.maxWarmup !== undefined && (typeof spec.warmup === 'number' || spec.service.every((s) => typeof s !== 'string')))
+    throw new InvalidModelError(
+      `entry "maxWarmup" = ${spec.maxWarmup} has no effect: ${typeof spec.warmup === 'number' ? `"warmup" = ${spec.warmup} gives every cell its warm-up` : 'every service is a trace, replayed with a warm-up in jobs'}; drop it`,
+    );
   if (spec.batchDispatch !== undefined && (spec.batch ?? [1]).every((k) => k === 1))
     throw new InvalidModelError(
       `entry "batchDispatch" = ${JSON.stringify(spec.batchDispatch)} has no effect: every batch size of "batch" is 1; drop it or add a batch size K ≥ 2`,
@@ -217,10 +228,11 @@ export function expandGrid(spec: ExperimentSpec, options: ExpandOptions = {}): E
                 continue;
               }
               // the one rule gives the start (and its warm-up at n); a warm-up given in the file keeps its time from either start
+              // uncapped unless the file gives maxWarmup (then a cap that binds is said per cell: `uncappedWarmupTime`)
               const rule =
                 typeof spec.warmup === 'number' && start === 'empty'
                   ? undefined
-                  : simulationWarmup(model, { cap: spec.maxWarmup, start, n });
+                  : simulationWarmup(model, { cap: spec.maxWarmup ?? Number.POSITIVE_INFINITY, start, n });
               const warm = typeof spec.warmup === 'number' ? { time: spec.warmup, rule: 'given in the experiment file' } : rule!;
               cells.push({
                 ...base,
@@ -229,6 +241,7 @@ export function expandGrid(spec: ExperimentSpec, options: ExpandOptions = {}): E
                 model,
                 warmupTime: warm.time,
                 warmupRule: warm.rule,
+                ...(typeof spec.warmup !== 'number' && rule?.uncappedTime !== undefined ? { uncappedWarmupTime: rule.uncappedTime } : {}),
                 start: rule?.start ?? 'empty',
                 ...(rule?.from === undefined ? {} : { startTail: rule.from }),
               });

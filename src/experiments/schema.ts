@@ -83,8 +83,11 @@ export const experimentSchema = z
     seed: z.number().int().nonnegative().default(1),
     /** Warm-up in time units, or "auto" (mean-field based for exponential JSQ, else a load- and SCV-scaled rule). */
     warmup: z.union([z.literal('auto'), z.number().nonnegative()]).default('auto'),
-    /** Cap on the automatic warm-up (time units), default 5000. */
-    maxWarmup: z.number().positive().default(5000),
+    /**
+     * Cap on the automatic warm-up (time units); default none: the one warm-up rule as simulate, compare and table read
+     * it (it was 5000, which cut the rule silently at d = 1 near λ = 1). A cap that binds is said per cell.
+     */
+    maxWarmup: z.number().positive().optional(),
     /**
      * Claim files judged on the cells (paths relative to the experiment file), e.g. "../analysis/h3-jsq-beats-lpw.json";
      * default: the seed study's H1–H3 (STUDY_CLAIM_FILES in analysis/); [] for none.

@@ -34,7 +34,7 @@ export {
 export {
   simulationWarmup,
   warmupTime,
-  MAX_AUTO_WARMUP,
+  cappedWarmupWarning,
   FIXED_POINT_FLOOR_TAUS,
   MAX_SCV_FACTOR,
   START_CHOICES,

@@ -135,9 +135,6 @@ export function warmupTime(model: SupermarketModel, options: WarmupOptions = {})
  */
 const sqdWarmups = new Map<string, WarmupResult>();
 
-/** Default cap on the warm-up of `simulationWarmup` (time units); beyond it a run is dominated by warm-up. */
-export const MAX_AUTO_WARMUP = 5000;
-
 /** Cap on the heavy-tail factor (1 + SCV)/2 of `simulationWarmup`. */
 export const MAX_SCV_FACTOR = 10;
 
@@ -179,6 +176,11 @@ export interface SimulationWarmup {
   /** τ of the SQ(d) model at the same ρ and d (supermarket models), model time units. */
   readonly relaxationTime?: number;
   /**
+   * The rule's own warm-up (model time units) when a cap the caller gave (`SimulationWarmupOptions.cap`) cut it to
+   * `time`; absent when no cap bound. Every result that used a capped warm-up says so (`cappedWarmupWarning`).
+   */
+  readonly uncappedTime?: number;
+  /**
    * The start the warm-up is for, with its tail s_0..s_K (`from` of `simulate`: round(n·s_i) servers hold ≥ i jobs);
    * absent for the empty start.
    */
@@ -190,7 +192,10 @@ export interface SimulationWarmupOptions {
   readonly tolerance?: number;
   /** Multiplier on the time to tolerance (default 2); see `warmupTime`. */
   readonly safetyFactor?: number;
-  /** Upper bound on the result, time units (default MAX_AUTO_WARMUP; Infinity for none). */
+  /**
+   * Upper bound on the result, time units (default Infinity: none, the one rule as it is). A cap that binds shortens the
+   * warm-up below the rule's, so the result names the rule's time in `uncappedTime` and its caller must say so.
+   */
   readonly cap?: number;
   /**
    * Floor of the fixed-point start's warm-up in relaxation times τ (default `FIXED_POINT_FLOOR_TAUS`; ≥ 0, finite).
@@ -250,7 +255,7 @@ export function simulationWarmup(
   const {
     tolerance = 1e-3,
     safetyFactor,
-    cap = MAX_AUTO_WARMUP,
+    cap = Number.POSITIVE_INFINITY,
     start = 'empty',
     n,
     minRelaxationTimes = FIXED_POINT_FLOOR_TAUS,
@@ -283,9 +288,8 @@ export function simulationWarmup(
           : `${model.batchDispatch === 'spread' ? 'SQ(d,K)' : 'BSQ'} batch tail ODE`;
     const factor = Math.min(MAX_SCV_FACTOR, Math.max(1, (1 + serviceDistribution(model.service).scv) / 2));
     const raw = own * mean * factor;
-    const time = Math.min(cap, raw);
     return {
-      time,
+      ...capped(raw, cap),
       start: 'empty',
       rule: `auto: ${what} warm-up ${(own * mean).toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (1+SCV)/2))) = ${cappedText(raw, cap)}`,
     };
@@ -326,9 +330,8 @@ export function simulationWarmup(
   // an MMPP's phases switch on the O(1) time scale: ten mean phase cycles more (theory.md §14)
   const cycles = arrivals.kind === 'mmpp' ? 10 * (1 / arrivals.switching[0] + 1 / arrivals.switching[1]) : 0;
   const raw = base * factor + cycles;
-  const time = Math.min(cap, raw);
   return {
-    time,
+    ...capped(raw, cap),
     start: 'empty',
     rule: `auto: SQ(${blind.d}) mean-field warm-up ${base.toFixed(1)} × size factor ${factor.toFixed(2)} (min(10, max(1, (${ca2 === 1 ? '1' : 'c_a²'}+SCV)/2)))${cycles > 0 ? ` + 10 MMPP phase cycles ${cycles.toFixed(1)}` : ''} = ${cappedText(raw, cap)}`,
     relaxationTime: sqd.relaxationTime * mean * slowest,
@@ -341,6 +344,27 @@ export function simulationWarmup(
  */
 function cappedText(raw: number, cap: number): string {
   return raw > cap ? `${raw.toFixed(1)}, capped at ${cap}` : raw.toFixed(1);
+}
+
+/** The warm-up of a rule's time `raw` under `cap`: `time`, and `uncappedTime` when the cap binds. */
+function capped(raw: number, cap: number): { time: number; uncappedTime?: number } {
+  return raw > cap ? { time: cap, uncappedTime: raw } : { time: raw };
+}
+
+/**
+ * What a result run with a capped warm-up says of it (the report, --json, results.json and CSVs of `run` and
+ * `conjecture`), or undefined when the cap did not bind (`uncappedTime` absent).
+ * @param warmup the rule's answer. @param setting the setting that gave the cap, e.g. 'maxWarmup'.
+ * @example cappedWarmupWarning(simulationWarmup(parseModel({ lambda: 0.99, d: 1 }), { cap: 5000 }), 'maxWarmup')
+ *   // "warm-up capped by maxWarmup = 5000: the one warm-up rule asks 603880.4 time units, …"
+ */
+export function cappedWarmupWarning(warmup: Pick<SimulationWarmup, 'time' | 'uncappedTime'>, setting: string): string | undefined {
+  const rule = warmup.uncappedTime;
+  if (rule === undefined) return undefined;
+  return (
+    `warm-up capped by ${setting} = ${warmup.time}: the one warm-up rule asks ${rule.toFixed(1)} time units (theory.md §8), so the ` +
+    `replications warmed up ${((100 * warmup.time) / rule).toPrecision(3)} % of it and the estimates may carry start bias; drop ${setting} to follow the rule`
+  );
 }
 
 function unknownStart(start: never): never {
@@ -427,9 +451,8 @@ function fixedPointWarmup(
   const reach = path.times[j];
   const floor = floorTaus * path.tau;
   const base = Math.max(safetyFactor * reach, floor) * mean;
-  const time = Math.min(cap, base);
   return {
-    time,
+    ...capped(base, cap),
     start: 'fixed-point',
     rule:
       `auto, from the fixed point: max(${safetyFactor} × ${(reach * mean).toFixed(1)} (refined transient V(t)/n within ${tolerance} of V/n at n = ${n}), ` +

@@ -64,10 +64,13 @@ export function withIntervalWarnings(outcomes: readonly CellOutcome[], warnings:
   });
 }
 
-/** Each cell's warnings of both maps (E[T]'s, then E[T/S]'s), as results.json and `run --json` carry them. */
+/**
+ * Each cell's warnings of both maps (E[T]'s, then E[T/S]'s), each once (a warning on the whole run, e.g. a capped
+ * warm-up, is in both), as results.json and `run --json` carry them.
+ */
 export function joinWarnings(a: IntervalWarnings, b: IntervalWarnings): IntervalWarnings {
   const joined = new Map<string, readonly string[]>(a);
-  for (const [key, w] of b) joined.set(key, [...(joined.get(key) ?? []), ...w]);
+  for (const [key, w] of b) joined.set(key, [...new Set([...(joined.get(key) ?? []), ...w])]);
   return joined;
 }
 
@@ -471,7 +474,7 @@ export async function writeExperimentReport(
   const replay = outcomes.some((o) => o.cell.trace);
   const budget = replay
     ? 'Trace replay: one run per cell over the second (test) half of each trace, CIs by 25 batch means over the replayed jobs (lag-1 autocorrelations in results.json).'
-    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling ?? 'with-replacement'}${(spec.batch ?? [1]).some((b) => b !== 1) ? ' (batch cells draw d distinct servers)' : ''}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : "automatic (see each cell's warmupRule in results.json)"}; ${startText(outcomes)}.`;
+    : `Budget per cell: ${spec.replications} replications × ${spec.jobs.toExponential(1)} measured jobs; master seed ${spec.seed} (cell seeds in results.json);\nsampling ${spec.sampling ?? 'with-replacement'}${(spec.batch ?? [1]).some((b) => b !== 1) ? ' (batch cells draw d distinct servers)' : ''}; warm-up ${typeof spec.warmup === 'number' ? `${spec.warmup} time units` : `automatic (see each cell's warmupRule in results.json)${spec.maxWarmup === undefined ? '' : `, capped at maxWarmup = ${spec.maxWarmup} time units (a cell whose warm-up the cap cut carries a warning)`}`}; ${startText(outcomes)}.`;
   // the settings the file applies to every cell (or crosses with it) beyond the policy tables: without them a reader of
   // the report cannot tell a heterogeneous or redundant system from the classic one
   const settings = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { InvalidModelError } from '../../src/errors.ts';
 import { parseModel } from '../../src/model/model.ts';
-import { FIXED_POINT_FLOOR_TAUS, simulationWarmup, warmupTime } from '../../src/meanfield/warmup.ts';
+import { FIXED_POINT_FLOOR_TAUS, cappedWarmupWarning, simulationWarmup, warmupTime } from '../../src/meanfield/warmup.ts';
 import { refinedTransient } from '../../src/meanfield/transient.ts';
 import { refine } from '../../src/meanfield/refined.ts';
 import { sqdClosedFormTail } from '../../src/meanfield/sqd.ts';
@@ -116,8 +116,16 @@ describe('a capped warm-up rule states the product it computed, then the cap', (
   // compare --service pareto:1.5 --d 1 --lambda 0.9 read "SQ(1) mean-field warm-up 5752.9 × size factor 10.00 … = 5000.0,
   // capped at 5000": a product it is not (trial, 2026-12-03); the time stays the cap
   it('M/M/1-based rule at λ = 0.9 with pareto:1.5 sizes: "= <base × 10>, capped at 5000", time 5000; uncapped rules say no cap', () => {
-    const w = simulationWarmup(parseModel({ lambda: 0.9, d: 1, service: 'pareto:1.5' }));
+    const model = parseModel({ lambda: 0.9, d: 1, service: 'pareto:1.5' });
+    const w = simulationWarmup(model, { cap: 5000 });
     expect(w.time).toBe(5000);
+    // the cap the caller gave is named with the rule's own time, which the default (no cap) gives
+    expect(w.uncappedTime).toBe(simulationWarmup(model).time);
+    expect(simulationWarmup(model).uncappedTime).toBeUndefined();
+    expect(cappedWarmupWarning(w, 'maxWarmup')).toMatch(
+      /^warm-up capped by maxWarmup = 5000: the one warm-up rule asks [\d.]+ time units \(theory\.md §8\), so the replications warmed up 8\.69 % of it/,
+    );
+    expect(cappedWarmupWarning(simulationWarmup(model), 'maxWarmup')).toBeUndefined();
     const m = /warm-up ([\d.]+) × size factor ([\d.]+) .* = ([\d.]+), capped at 5000$/.exec(w.rule)!;
     expect(m).not.toBeNull();
     expect(Number(m[3])).toBeCloseTo(Number(m[1]) * Number(m[2]), 0);

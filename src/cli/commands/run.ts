@@ -30,7 +30,7 @@ import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from 
 import { assignShards, shardDir, type ShardSpec } from '../../runs/shard.ts';
 import { createProgress } from '../progress.ts';
 import { examples, outOption, parseInFile, refuseIdleOptions, reportFolder, startOption } from '../options.ts';
-import type { StartChoice } from '../../meanfield/warmup.ts';
+import { cappedWarmupWarning, type StartChoice } from '../../meanfield/warmup.ts';
 import { commandLine, startRun } from '../versions.ts';
 import { printJson } from '../output.ts';
 import { lockFolder } from '../../runs/lock.ts';
@@ -68,10 +68,25 @@ export function loadExperimentClaims(file: string, spec: ExperimentSpec): Conjec
   return files.map((f) => loadJsonFile(f, 'claim', parseConjecture));
 }
 
-/** What a stored cell depends on: the whole cell (model, budget, seed, warm-up) but its key. */
-function cellSettings(cell: ExperimentCell): Omit<ExperimentCell, 'key'> {
-  const { key: _key, ...rest } = cell;
+/**
+ * What a stored cell depends on: the whole cell (model, budget, seed, warm-up) but its key and what is said of it
+ * (`uncappedWarmupTime`: the rule's warm-up beside the capped `warmupTime` the cell ran with).
+ */
+function cellSettings(cell: ExperimentCell): Omit<ExperimentCell, 'key' | 'uncappedWarmupTime'> {
+  const { key: _key, uncappedWarmupTime: _said, ...rest } = cell;
   return rest;
+}
+
+/**
+ * What a cell's run warns of beside its intervals' own warnings (`estimandFiniteness`), for every estimate of the cell
+ * (E[T] and E[T/S] alike): a warm-up the file's maxWarmup cut below the one rule's (`cappedWarmupWarning`).
+ */
+function runWarnings(cell: ExperimentCell): string[] {
+  const capped =
+    cell.uncappedWarmupTime === undefined
+      ? undefined
+      : cappedWarmupWarning({ time: cell.warmupTime, uncappedTime: cell.uncappedWarmupTime }, 'maxWarmup');
+  return capped === undefined ? [] : [capped];
 }
 
 function summarise(result: SimulationResult): CellOutcome['result'] {
@@ -272,17 +287,19 @@ export function runCommand(): Command {
           // settling rule ("not settled" in its tables); what simulate warns of its E[T] interval (e.g. Var[T] = ∞: not a
           // 95 % interval) and of its E[T/S] interval (Var[T/S] = ∞), marked beside the entries, in results.json per
           // cell and in --json, as simulate says it
-          const finiteness = cells.map((c) => [c.key, estimandFiniteness(c.model)] as const);
-          const byCell = <T>(pick: (f: (typeof finiteness)[number][1]) => T | undefined) =>
+          // beside them what the cell's run warns of (`runWarnings`: a capped warm-up), on both measures
+          const finiteness = cells.map((c) => [c.key, estimandFiniteness(c.model), runWarnings(c)] as const);
+          const byCell = <T>(pick: (f: (typeof finiteness)[number][1], run: readonly string[]) => T | undefined) =>
             new Map(
-              finiteness.flatMap(([key, f]) => {
-                const v = pick(f);
+              finiteness.flatMap(([key, f, run]) => {
+                const v = pick(f, run);
                 return v === undefined ? [] : [[key, v] as const];
               }),
             );
+          const nonEmpty = (w: readonly string[]) => (w.length === 0 ? undefined : w);
           const unsettled = byCell((f) => f.meanResponseTimeUnsettled);
-          const warnings = byCell((f) => (f.warnings.length === 0 ? undefined : f.warnings));
-          const slowdownWarnings = byCell((f) => (f.slowdownWarnings.length === 0 ? undefined : f.slowdownWarnings));
+          const warnings = byCell((f, run) => nonEmpty([...f.warnings, ...run]));
+          const slowdownWarnings = byCell((f, run) => nonEmpty([...f.slowdownWarnings, ...run]));
           const files = await writeExperimentReport(
             out,
             spec,
@@ -306,8 +323,13 @@ export function runCommand(): Command {
             printJson({ out, files, findings, cells: cellsJson, wallSeconds: meta.wallSeconds });
             return;
           }
+          // a cap the file set that cut the rule's warm-up is said here too, not in the report alone
+          const capped = cells.filter((c) => c.uncappedWarmupTime !== undefined).length;
           process.stdout.write(
-            `Report written to ${path.join(out, 'index.html')}: ${cells.length} cells (${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n`,
+            `Report written to ${path.join(out, 'index.html')}: ${cells.length} cells (${resumed} resumed) in ${meta.wallSeconds.toFixed(1)} s\n` +
+              (capped === 0
+                ? ''
+                : `  warning: maxWarmup = ${spec.maxWarmup} cut the warm-up of ${capped} of ${cells.length} cells below the one warm-up rule's: their estimates may carry start bias (marked in the report)\n`),
           );
         };
         try {

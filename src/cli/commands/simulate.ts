@@ -235,12 +235,12 @@ export function simulateCommand(): Command {
         ]);
         const n = checkServers(model, o.n);
         o.start = recordsStart(o, cmd.getOptionValueSource('start') === 'cli');
-        // the fixed-point start needs the rule's start tail even with --warmup given; one model's run takes the rule
-        // uncapped (grids cap it at 5000 to bound their cost): a capped warm-up at λ 0.9999, d = 1 would be ~1e-5 of
-        // M/M/1's relaxation time, so such a run is refused as too long instead of run biased
+        // the fixed-point start needs the rule's start tail even with --warmup given; the rule is uncapped (as in every
+        // command): a capped warm-up at λ 0.9999, d = 1 would be ~1e-5 of M/M/1's relaxation time, so such a run is
+        // refused as too long instead of run biased
         const proposal =
           o.warmup === undefined || o.start !== 'empty'
-            ? simulationWarmup(model, { tolerance: o.warmupTolerance, cap: Number.POSITIVE_INFINITY, start: o.start, n })
+            ? simulationWarmup(model, { tolerance: o.warmupTolerance, start: o.start, n })
             : undefined;
         const warm = o.warmup ?? proposal!.time;
         const start = proposal?.from === undefined ? undefined : { name: proposal.start ?? 'fixed-point', from: proposal.from };
