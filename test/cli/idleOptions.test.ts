@@ -120,6 +120,32 @@ const cases: [string, string, RegExp][] = [
     /^supermarket: error: --sampling acts only with --refined --n <servers>: the SQ\(d\) mean-field limit is the same/,
   ],
   ['ode --levels with --json', 'ode --lambda 0.5 --d 2 --t-end 1 --dt 1 --json --levels 3', /--levels acts only with text output/],
+  // every mean-field limit is one for both samplings; outside SQ(d) it was accepted and dropped silently
+  [
+    'fixed-point --sampling on LWL(2) (closed form)',
+    'fixed-point --lambda 0.7 --d 2 --selection lwl --sampling without-replacement',
+    /^supermarket: error: --sampling without-replacement has no effect: the mean-field limit of LWL\(2\) \+ FIFO is the same with and without replacement .*; drop it$/,
+  ],
+  [
+    'fixed-point --sampling on a cavity model (JSQ(2) SRPT)',
+    'fixed-point --lambda 0.7 --d 2 --discipline srpt --sampling without-replacement',
+    /--sampling without-replacement has no effect: the mean-field limit of JSQ\(2\) \+ SRPT is the same/,
+  ],
+  [
+    'fixed-point --sampling with a dispatcher memory',
+    'fixed-point --lambda 0.7 --d 2 --memory ip --sampling without-replacement',
+    /--sampling without-replacement has no effect: the mean-field limit of JSQ\(2\) \+ FIFO, memory ip is the same/,
+  ],
+  [
+    'fixed-point --sampling with Erlang sizes (phase-type ODE)',
+    'fixed-point --lambda 0.7 --d 2 --service erlang:2 --sampling with-replacement',
+    /--sampling with-replacement has no effect: the mean-field limit of JSQ\(2\) \+ FIFO is the same/,
+  ],
+  [
+    'fixed-point --sampling on PS without --refined (its 1/n term is FIFO’s, which reads it)',
+    'fixed-point --lambda 0.7 --d 2 --discipline ps --sampling without-replacement',
+    /^supermarket: error: --sampling acts only with --refined --n <servers>: the mean-field limit of JSQ\(2\) \+ PS is the same/,
+  ],
 ];
 
 describe('settings with no effect are refused in one line', () => {
@@ -132,6 +158,31 @@ describe('settings with no effect are refused in one line', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(pattern);
+  });
+
+  it('fixed-point --sampling where it acts: the E[T]_n = ∞ note (LWL(3), pareto:1.5) and a 1/n term (PS --n) read it', async () => {
+    const note = /note: E\[T\]_n = ∞ at every finite n/;
+    const lwl = 'fixed-point --lambda 0.7 --d 3 --selection lwl --service pareto:1.5 --no-progress --sampling';
+    const [withR, without] = [await runCli(`${lwl} with-replacement`), await runCli(`${lwl} without-replacement`)];
+    expect(withR.status, withR.stderr).toBe(0);
+    expect(without.status, without.stderr).toBe(0);
+    expect(withR.stdout).toMatch(note);
+    expect(without.stdout).not.toMatch(note);
+    const ps = 'fixed-point --lambda 0.7 --d 2 --discipline ps --n 10 --sampling';
+    const c1 = async (how: string) => {
+      const r = await runCli(`${ps} ${how}`);
+      expect(r.status, r.stderr).toBe(0);
+      return /c₁ = ([\d.]+)/.exec(r.stdout)![1];
+    };
+    expect(await c1('with-replacement')).not.toBe(await c1('without-replacement'));
+  });
+
+  it('simulate --max-level acts in the text too: every level up to it (it printed s_1..s_6 whatever it said)', async () => {
+    const run = 'simulate --lambda 0.7 --d 2 --n 10 --jobs 500 --replications 2 --seed 1 --no-progress';
+    const levels = (text: string) => [...text.matchAll(/^ {2}s_(\d+) /gm)].map((m) => Number(m[1]));
+    expect(levels((await runCli(run)).stdout)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(levels((await runCli(`${run} --max-level 9`)).stdout)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(levels((await runCli(`${run} --max-level 2`)).stdout)).toEqual([1, 2]);
   });
 
   it('--n alone asks for the refined term (it is not idle), and --redundancy with d = 2 is accepted', async () => {

@@ -21,7 +21,7 @@ import {
   secondOrderTrust,
   solveSqdFixedPoint,
 } from '../../meanfield/index.ts';
-import { InvalidModelError } from '../../errors.ts';
+import { InvalidModelError, SupermarketError } from '../../errors.ts';
 import { isSqdModel, meanFieldCapabilities } from '../../meanfield/capabilities.ts';
 import { meanQueueLengthUnit, solveMeanField } from '../../meanfield/solve.ts';
 import { describeFitErrorOf, signedPercent } from '../../meanfield/phaseType/fitError.ts';
@@ -114,6 +114,7 @@ export function fixedPointCommand(): Command {
         const capabilities = meanFieldCapabilities(model);
         // --n alone asks for the refined term (as --refined --n does); --order only picks its order
         refuseIdleOptions(cmd, [['--order', Boolean(o.refined) || o.n !== undefined, '--refined --n <servers>']]);
+        refuseIdleSampling(cmd, model, Boolean(o.refined) || o.n !== undefined);
         if (o.phFit && !capabilities.phaseTypeFit.available) throw new InvalidModelError(`--ph-fit: ${capabilities.phaseTypeFit.reason}`);
         if (!isSqdModel(model)) {
           // the closed form's --method and its truncation --tail-tolerance belong to the SQ(d) fixed point
@@ -170,15 +171,6 @@ export function fixedPointCommand(): Command {
           );
           return;
         }
-        // the SQ(d) limit is one for both samplings (the d draws are distinct as n → ∞); only the 1/n terms differ
-        refuseIdleOptions(cmd, [
-          [
-            '--sampling',
-            Boolean(o.refined) || o.n !== undefined,
-            '--refined --n <servers>',
-            'the SQ(d) mean-field limit is the same with and without replacement (only the 1/n terms differ); drop it or add --refined --n <servers>',
-          ],
-        ]);
         const fp = solveSqdFixedPoint(model, { method: o.method, tailTolerance: o.tailTolerance });
         const steps = Math.floor(o.ccdfTEnd / o.ccdfDt + 1e-9);
         const times = Array.from({ length: steps + 1 }, (_, j) => j * o.ccdfDt);
@@ -273,6 +265,44 @@ export function fixedPointCommand(): Command {
       }),
     );
   return cmd;
+}
+
+/**
+ * Refuses --sampling where fixed-point's output does not depend on it. Every mean-field limit here is one for both
+ * samplings (the d draws are distinct as n → ∞: no solver of solveMeanField reads it); what reads it is the refined 1/n
+ * terms (`refine`: SQ(d), and PS/LAS with exponential sizes through FIFO's; not the per-class term of server speeds)
+ * and the note that E[T]_n = ∞ at every finite n while the limit is finite (with replacement all d draws may hit one
+ * server: model/moments.ts `estimandFiniteness`, e.g. LWL(3) with pareto:1.5). A batch draws d distinct servers
+ * whatever --sampling says (`refuseIdleSettings` refuses with-replacement there), so its model has one sampling.
+ * @param refinedAsked whether --refined or --n asks for the 1/n term.
+ * @throws {SupermarketError} one line (exit 2): the flag, why it has no effect, what to do.
+ */
+function refuseIdleSampling(cmd: Command, model: SupermarketModel, refinedAsked: boolean): void {
+  if (cmd.getOptionValueSource('sampling') !== 'cli' || model.batch !== 1 || model.batchLaw !== undefined) return;
+  const refinedReadsIt = meanFieldCapabilities(model).refined.firstOrder.available;
+  if (refinedAsked && refinedReadsIt) return;
+  const other: SupermarketModel = {
+    ...model,
+    sampling: model.sampling === 'with-replacement' ? 'without-replacement' : 'with-replacement',
+  };
+  if (finiteNNote(model) !== finiteNNote(other)) return;
+  const limit = isSqdModel(model) ? 'the SQ(d) mean-field limit is' : `the mean-field limit of ${policyName(model)} is`;
+  if (refinedReadsIt)
+    throw new SupermarketError(
+      `--sampling acts only with --refined --n <servers>: ${limit} the same with and without replacement (only the 1/n terms differ); drop it or add --refined --n <servers>`,
+    );
+  throw new SupermarketError(
+    `--sampling ${model.sampling} has no effect: ${limit} the same with and without replacement (the d draws are distinct as n → ∞), and no 1/n term or finite-n note of this model reads it; drop it`,
+  );
+}
+
+/**
+ * The note beside a finite limit that E[T]_n = ∞ at every finite n (model/moments.ts: with replacement all d draws may
+ * hit one server), its reason; undefined where there is none (E[T]_n finite or not settled, or the limit not finite).
+ */
+function finiteNNote(model: SupermarketModel): string | undefined {
+  const atN = estimandFiniteness(model).meanResponseTime;
+  return !atN.finite && infiniteOnlyAtFiniteN(model) ? atN.reason : undefined;
 }
 
 /** The response-time law the flags ask for (quantiles and/or the ccdf grid), or undefined. @throws the capability's reason. */
@@ -447,8 +477,7 @@ function printGeneralSolution(
   // ∞ object with responseTimeFinite: false and the reason, as mg1 gives it (model/moments.ts, README "A mean that is infinite")
   const infiniteReason = Number.isFinite(s.meanResponseTime) ? undefined : infiniteMeanReason(model);
   // a finite limit beside E[T]_n = ∞ at every n (with replacement, all d draws on one server: model/moments.ts)
-  const atN = estimandFiniteness(model).meanResponseTime;
-  const finiteN = infiniteReason === undefined && !atN.finite && infiniteOnlyAtFiniteN(model) ? atN.reason : undefined;
+  const finiteN = infiniteReason === undefined ? finiteNNote(model) : undefined;
   const e = s.measuredError;
   const measured = e
     ? `  ${describeFitErrorOf(s.meanResponseTime, e).replace('measured error', 'measured error of this fit:')}`

@@ -169,7 +169,12 @@ export function simulateCommand(): Command {
         ' With --per-job or --per-server and no --start: empty (replication 1 is rerun with records, from empty only).',
       ),
     )
-    .option('--max-level <K>', 'record tail fractions s_0..s_K', parseMaxLevel, 30)
+    .option(
+      '--max-level <K>',
+      'record tail fractions s_0..s_K (--json gives them all; the text s_1..s_6, or s_1..s_K when given)',
+      parseMaxLevel,
+      30,
+    )
     .addOption(
       new Option(
         '--method <method>',
@@ -370,7 +375,10 @@ export function simulateCommand(): Command {
           `  T p95 (pooled)        ${q(pct.p95)}`,
           `  T p99 (pooled)        ${q(pct.p99)}`,
           ...(result.meanWorkload ? [`  E[U] workload         ${showOr(result.meanWorkload, f.meanWorkload, reasons)}`] : []),
-          ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
+          // s_1..s_6, or every level a --max-level given asks for (it acted in --json only: --max-level 12 printed six)
+          ...result.tail
+            .slice(1, (cmd.getOptionValueSource('maxLevel') === 'cli' ? o.maxLevel : 6) + 1)
+            .map((e, k) => `  ${`s_${k + 1}`.padEnd(22)}${show(e)}`),
           ...(result.memory
             ? [
                 `  π₀ memory empty       ${show(result.memory.emptyFraction)}   (fraction of arrivals finding no remembered idle server; memory ${model.memory.kind === 'none' ? 'ism:unbounded' : formatMemory(model.memory)})`,
