@@ -18,7 +18,7 @@ import { simulationTask, trajectoryTask, type SimulationTask } from '../runs/tas
 import { lwlTransientReference } from './lwlReference.ts';
 import { EXACT_DEFAULTS, exactPoints, hasExactSolver, type ExactPoint } from './exactPoints.ts';
 import { secondOrderTerm } from './secondOrder.ts';
-import { heteroRefined } from '../meanfield/hetero/refined.ts';
+import { heteroRefined, heteroRefinedRefusal } from '../meanfield/hetero/refined.ts';
 import { heteroFixedPoint } from '../meanfield/hetero/occupancy.ts';
 import { UNDEFINED_INFINITE, UNVALUED, type UnvaluedStatus } from './verdict.ts';
 import {
@@ -432,7 +432,7 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
   early?.cells({ model, warm, transient: drawn });
   // SQ(d), or PS/LAS with exponential sizes through FIFO's queue lengths (`refine` runs on the FIFO twin)
   const sqd = refined ? refine(model) : null;
-  const correction: FirstOrderTerm | null = sqd ? { ...sqd, origin: 'sqd' } : heteroFirstOrder(model, capabilities);
+  const correction: FirstOrderTerm | null = sqd ? { ...sqd, origin: 'sqd' } : heteroFirstOrder(model, capabilities, notes);
   const second = !sqd
     ? { correction: null, note: null }
     : capabilities.refined.secondOrder.available
@@ -448,8 +448,15 @@ function prepareModel(model: SupermarketModel, config: ComparisonConfig, notes: 
  * §13) where the ODE is the model's solver (FIFO, or PS/LAS with exponential sizes; JSQ, SED, random), else null: the
  * mixture tail's V_k = Σ_c V(y_{c,k}) (y_{c,k} = f_c s_{c,k}, the population variables, class-major), ΣV that of E[Q].
  */
-function heteroFirstOrder(model: SupermarketModel, capabilities: MeanFieldCapabilities): FirstOrderTerm | null {
+function heteroFirstOrder(model: SupermarketModel, capabilities: MeanFieldCapabilities, notes: string[]): FirstOrderTerm | null {
   if (model.servers === undefined || !capabilities.fixedPoint.available || capabilities.fixedPoint.id !== 'hetero-occupancy') return null;
+  // d draws without replacement: the term is derived with replacement; judged without it (it was the term of the other
+  // sampling: c₁ 4.41 where the model's is ≈ 3.08 at λ = 0.9, d = 2, speeds ≈ 1)
+  const refusal = heteroRefinedRefusal(model);
+  if (refusal !== undefined) {
+    notes.push(`${modelLabel(model)}: no refined 1/n term: ${refusal}; its cells are judged without one`);
+    return null;
+  }
   const r = heteroRefined(model);
   const fp = heteroFixedPoint(model);
   const K = r.truncationLevel;

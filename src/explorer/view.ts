@@ -14,7 +14,7 @@ import { checkServers } from '../model/model.ts';
 import { meanQueueLengthUnit, solveMeanField, solveMeanFieldTransient, type MeanFieldSolution } from '../meanfield/solve.ts';
 import { meanFieldCapabilities, type MeanFieldCapabilities } from '../meanfield/capabilities.ts';
 import { describeMemory } from '../meanfield/memory/reduction.ts';
-import { heteroRefined } from '../meanfield/hetero/refined.ts';
+import { heteroRefined, heteroRefinedRefusal } from '../meanfield/hetero/refined.ts';
 import { firstOrderTrust, refine, refinedEstimate } from '../meanfield/refined.ts';
 import { refineSecondOrder, secondOrderTrust } from '../meanfield/refinedSecondOrder.ts';
 import { relaxationTime } from '../meanfield/relaxation.ts';
@@ -306,7 +306,7 @@ export function exploreView(input: unknown, n: unknown): ExplorerView {
         source: `${first.provenance.equation}; ${first.provenance.source}`,
         caveats: caveats.filter((c): c is string => c !== null),
       };
-    } else if (model.servers !== undefined && fixedPointId === 'hetero-occupancy') {
+    } else if (model.servers !== undefined && fixedPointId === 'hetero-occupancy' && heteroRefinedRefusal(model) === undefined) {
       // server speeds: the per-class ODE's own 1/n term, as `fixed-point --refined --n` prints it (theory.md §13)
       const r = heteroRefined(model);
       refined = {

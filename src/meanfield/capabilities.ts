@@ -28,6 +28,7 @@ import { serviceDistribution } from '../model/service/index.ts';
 import { HETERO_CAVITY_SOURCE } from './hetero/cavity.ts';
 import { memoryPhaseTypeIsExact, memoryPhaseTypeRefusal } from './memory/sizedTransient.ts';
 import { formatArrivals, hasPoissonArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
+import { heteroRefinedRefusal } from './hetero/refined.ts';
 
 export { requireStable, fifoQueueLengthTwin } from '../model/index.ts';
 
@@ -892,7 +893,8 @@ export function meanFieldCapabilities(model: SupermarketModel): MeanFieldCapabil
     const firstOrder = heteroRefusal(model, 'refined mean field')
       ? notYet
       : no(
-          "with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model): compare judges the cells by it and `fixed-point --refined --n` prints it; `refine` and the refined transient are SQ(d)'s",
+          heteroRefinedRefusal(model) ??
+            "with server speeds the 1/n term is heteroRefined (meanfield/hetero/refined.ts, the per-class ODE as a population model): compare judges the cells by it and `fixed-point --refined --n` prints it; `refine` and the refined transient are SQ(d)'s",
         );
     const fixedPoint = fixedPointOf(model);
     return {

@@ -13,7 +13,7 @@ import { heteroRefined } from '../../src/meanfield/hetero/refined.ts';
 import { parseModel } from '../../src/model/model.ts';
 import { writeComparisonReport } from '../../src/report/index.ts';
 import { testMeta } from '../report/meta.ts';
-import { reportComparison } from './config.ts';
+import { reportComparison, testComparison } from './config.ts';
 
 describe('compare with server speeds', () => {
   const servers = { speeds: [1, 2], fractions: [0.5, 0.5] };
@@ -65,5 +65,27 @@ describe('compare with server speeds', () => {
     expect(md).toContain('## Per server class');
     expect(md).toContain(`| 2 | 0.9 | 40 | 2 (2, 0.5) | `);
     expect(md).toContain(`| ${limit[1].busyFraction.toFixed(4)} |`);
+  });
+});
+
+describe('compare with server speeds, d distinct servers (without replacement)', () => {
+  // the speeds' 1/n term is derived with replacement: it judged these cells by the other sampling's term (ΣV of
+  // heteroRefined, which ignored the sampling), as one class shows: SQ(2) at λ = 0.9 has ΣV 3.99 with, 2.77 without
+  it('judges the cells without a refined term, and the notes say why', () => {
+    const servers = { speeds: [1, 2], fractions: [0.5, 0.5] };
+    const r = runComparison(
+      testComparison({
+        lambdas: [0.6],
+        ns: [10],
+        jobs: 500,
+        replications: 2,
+        seed: 7,
+        model: { servers },
+        sampling: 'without-replacement',
+      }),
+    );
+    expect(r.models[0].refined).toBeNull();
+    expect(r.cells[0].refined).toBeNull();
+    expect(r.notes.join('\n')).toMatch(/no refined 1\/n term: the 1\/n term with server speeds is derived for sampling with replacement/);
   });
 });

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { parseModel } from '../../src/model/model.ts';
 import { refine, solveSqdFixedPoint } from '../../src/meanfield/index.ts';
 import { heteroDrift, heteroFixedPointOf, type HeteroOccupancyProblem } from '../../src/meanfield/hetero/occupancy.ts';
-import { heteroPopulationModel, heteroRefined, heteroRefinedOf } from '../../src/meanfield/hetero/refined.ts';
+import { heteroPopulationModel, heteroRefined, heteroRefinedOf, heteroRefinedRefusal } from '../../src/meanfield/hetero/refined.ts';
+import { runCli } from '../cli/runCli.ts';
 import { populationDrift } from '../../src/meanfield/population/drift.ts';
 import { populationRefined } from '../../src/meanfield/population/refined.ts';
 
@@ -61,5 +62,30 @@ describe('refined mean field with server speeds', () => {
     expect(jsq.population.lyapunovResidual).toBeLessThan(1e-9);
     // E[T] = E[Q]/λ at every n (Little), so the coefficients too
     expect(jsq.meanResponseTimeCoefficient).toBeCloseTo(jsq.meanQueueLengthCoefficient / 0.6, 12);
+  });
+});
+
+describe('the speeds’ 1/n term is derived with replacement', () => {
+  it('without replacement it is refused (one class shows why: SQ(2)’s ΣV is 3.99 with, 2.77 without at λ = 0.9)', () => {
+    const sumV = (sampling: string) => refine(parseModel({ lambda: 0.9, d: 2, sampling })).sumV;
+    const one = heteroRefinedOf({ lambda: 0.9, d: 2, rule: 'jsq', fractions: [1], sampling: [1], rates: [1] });
+    expect(one.meanQueueLengthCoefficient).toBeCloseTo(sumV('with-replacement'), 8);
+    expect(sumV('without-replacement')).toBeLessThan(0.8 * sumV('with-replacement'));
+    const without = parseModel({ lambda: 0.6, d: 2, servers, sampling: 'without-replacement' });
+    expect(heteroRefinedRefusal(without)).toMatch(/derived for sampling with replacement/);
+    expect(() => heteroRefined(without)).toThrow(/derived for sampling with replacement/);
+    expect(heteroRefinedRefusal(parseModel({ lambda: 0.6, d: 2, servers }))).toBeUndefined();
+    expect(heteroRefinedRefusal(parseModel({ lambda: 0.6, d: 1, selection: 'random', servers }))).toBeUndefined();
+  });
+
+  it('fixed-point --speeds --n --sampling without-replacement refuses in one line (it printed the with-replacement c₁)', async () => {
+    const r = await runCli('fixed-point --lambda 0.9 --d 2 --speeds 1,1.001 --n 10 --sampling without-replacement --no-progress');
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toMatch(
+      /^supermarket: error: --refined: the 1\/n term with server speeds is derived for sampling with replacement/,
+    );
+    const withR = await runCli('fixed-point --lambda 0.9 --d 2 --speeds 1,1.001 --n 10 --sampling with-replacement --no-progress');
+    expect(withR.status, withR.stderr).toBe(0);
+    expect(withR.stdout).toMatch(/refined \(n = 10\): E\[T\]_n ≈ E\[T\]∞ \+ c₁\/n = [\d.]+, c₁ = 4\.405/);
   });
 });

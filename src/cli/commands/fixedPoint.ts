@@ -10,7 +10,7 @@ import {
   formatMemory,
   policyName,
 } from '../../model/index.ts';
-import { heteroRefined } from '../../meanfield/hetero/refined.ts';
+import { heteroRefined, heteroRefinedRefusal } from '../../meanfield/hetero/refined.ts';
 import {
   firstOrderTrust as orderOneTrust,
   refine,
@@ -124,8 +124,10 @@ export function fixedPointCommand(): Command {
             ['--tail-tolerance', false, 'the SQ(d) fixed point (JSQ(d), FIFO, exponential sizes)', solver],
           ]);
           // server speeds: the per-class ODE's own 1/n term (heteroRefined, theory.md §13), where the ODE answers the model
-          const heteroRefinable =
+          const heteroOde =
             model.servers !== undefined && capabilities.fixedPoint.available && capabilities.fixedPoint.id === 'hetero-occupancy';
+          // (with replacement only: without it the drift has its own 1/n terms, `heteroRefinedRefusal`)
+          const heteroRefinable = heteroOde && heteroRefinedRefusal(model) === undefined;
           // PS/LAS with exponential sizes: FIFO's refined terms (the capability names them; `refine` runs on the twin)
           const throughFifo = capabilities.refined.firstOrder.available;
           if ((o.refined || o.n !== undefined) && (heteroRefinable || throughFifo)) {
@@ -150,7 +152,7 @@ export function fixedPointCommand(): Command {
           }
           if (o.refined || o.n !== undefined)
             throw new InvalidModelError(
-              // the capability query's own reason (batches, redundancy, arrivals …) names what this model lacks
+              // the capability query's own reason (batches, redundancy, arrivals, speeds without replacement …) names what this model lacks
               !capabilities.refined.firstOrder.available
                 ? `--refined: ${capabilities.refined.firstOrder.reason}`
                 : '--refined is available for JSQ(d), FIFO, exponential service without memory only (theory.md §6)',
@@ -279,7 +281,10 @@ export function fixedPointCommand(): Command {
  */
 function refuseIdleSampling(cmd: Command, model: SupermarketModel, refinedAsked: boolean): void {
   if (cmd.getOptionValueSource('sampling') !== 'cli' || model.batch !== 1 || model.batchLaw !== undefined) return;
-  const refinedReadsIt = meanFieldCapabilities(model).refined.firstOrder.available;
+  const capabilities = meanFieldCapabilities(model);
+  // server speeds: the per-class 1/n term answers with replacement only (`heteroRefinedRefusal`), so it reads the sampling
+  const heteroOde = model.servers !== undefined && capabilities.fixedPoint.available && capabilities.fixedPoint.id === 'hetero-occupancy';
+  const refinedReadsIt = capabilities.refined.firstOrder.available || heteroOde;
   if (refinedAsked && refinedReadsIt) return;
   const other: SupermarketModel = {
     ...model,

@@ -15,6 +15,7 @@
  * One class of speed 1 is models/jsq-d.json (the SQ(d) population model): the same V.
  * Source: Gast & Van Houdt, POMACS 1(2) 2017 (refined mean field); Mukhopadhyay & Mazumdar 2015 (per-class ODE).
  */
+import { InvalidModelError } from '../../errors.ts';
 import type { SupermarketModel } from '../../model/model.ts';
 import { parsePopulationModel, type PopulationModel } from '../../model/population/parse.ts';
 import { populationFixedPoint } from '../population/fixedPoint.ts';
@@ -162,10 +163,25 @@ export function heteroRefinedOf(p: HeteroOccupancyProblem): HeteroRefined {
 }
 
 /**
+ * Why the per-class 1/n term does not answer `model`, or undefined where it does. Its transitions are the d draws'
+ * with replacement (the tie-split R is a polynomial in the class sums H, the density-dependent form); without
+ * replacement the drift itself has 1/n terms (d distinct servers: SQ(d)'s `refine` adds them, ΣV 3.99 → 2.77 at
+ * λ = 0.9, d = 2), not derived here. At d = 1 the two samplings are one.
+ */
+export function heteroRefinedRefusal(model: Pick<SupermarketModel, 'd' | 'sampling'>): string | undefined {
+  return model.d >= 2 && model.sampling === 'without-replacement'
+    ? 'the 1/n term with server speeds is derived for sampling with replacement (the per-class ODE as a density-dependent population model); without replacement the drift itself depends on n, and that term is not implemented'
+    : undefined;
+}
+
+/**
  * The refined mean field of a heterogeneous model (exponential sizes, FIFO or a size-blind sharing server; jsq, sed
  * or random): E[T]_n ≈ E[T]∞ + c₁/n.
+ * @throws {InvalidModelError} for d ≥ 2 draws without replacement (`heteroRefinedRefusal`).
  * @example heteroRefined(parseModel({ lambda: 0.6, d: 2, servers: { speeds: [1, 2] } })).meanResponseTimeCoefficient
  */
 export function heteroRefined(model: SupermarketModel): HeteroRefined {
+  const refusal = heteroRefinedRefusal(model);
+  if (refusal !== undefined) throw new InvalidModelError(refusal);
   return heteroRefinedOf(heteroProblem(model));
 }
