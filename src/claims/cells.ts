@@ -54,6 +54,11 @@ export interface MeasuredCell extends CellCoordinates {
   readonly meanResponseTimeUnsettled?: string;
   /** What simulate warns of its E[T] interval (model/moments.ts `estimandFiniteness` warnings), when anything. */
   readonly meanResponseTimeWarnings?: readonly string[];
+  /**
+   * What the cell's run warns of, said beside every measure read from it (a warm-up cut by maxWarmup, a budget below
+   * the heavy-tail rule: cli/commands/run.ts `runWarnings`), when anything.
+   */
+  readonly runWarnings?: readonly string[];
 }
 
 function estimateOf(cell: MeasuredCell, measure: Measure): Estimate | undefined {
@@ -125,12 +130,21 @@ export function judgeClaimOnCells(
         value: estimate.mean,
         estimate,
         ...unsettledMeasure(q.measure, cell.meanResponseTimeUnsettled),
-        ...intervalWarnings(q.measure, cell.meanResponseTimeWarnings),
+        ...withRunWarnings(intervalWarnings(q.measure, cell.meanResponseTimeWarnings).warnings, cell.runWarnings),
       });
     }
     if (raw.length === claim.quantities.length) results.push(judgePoint(claim, point, raw, { simultaneous, n: point.n }));
   }
   return results;
+}
+
+/** A quantity's `warnings`: its interval's own, then the run's (each list may be absent); none when both are empty. */
+function withRunWarnings(
+  own: readonly string[] | undefined,
+  run: readonly string[] | undefined,
+): { readonly warnings?: readonly string[] } {
+  const all = [...(own ?? []), ...(run ?? [])];
+  return all.length === 0 ? {} : { warnings: all };
 }
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : x > 0 ? '∞' : x < 0 ? '−∞' : 'n/a');

@@ -22,7 +22,7 @@ import {
   type Selection,
   type SupermarketModel,
 } from '../model/index.ts';
-import { simulate } from '../sim/index.ts';
+import { heavyTailBudgetWarnings, percentileSectionWarning, simulate } from '../sim/index.ts';
 import { estimandFiniteness } from '../model/moments.ts';
 import { cellSeed, fnv1a, isInfinite, isUnsettled, OPEN_END_WHY, type Estimate } from '../stats/index.ts';
 import { VERSION } from '../version.ts';
@@ -71,8 +71,8 @@ export interface SimulationRequest extends SimulationTask {
   readonly start: SimulationStart;
   /**
    * What this simulation's run warns of, said beside every quantity it gives (`QuantityValue.warnings`): a warm-up the
-   * file's maxWarmup cut below the one rule's (`cappedWarmupWarning`); absent when none. Not part of `options` (not a
-   * setting of the stored summary).
+   * file's maxWarmup cut below the one rule's (`cappedWarmupWarning`), a budget below the heavy-tail rule of theory.md §8
+   * (`heavyTailBudgetWarnings`); absent when none. Not part of `options` (not a setting of the stored summary).
    */
   readonly warnings?: readonly string[];
 }
@@ -207,6 +207,9 @@ export const VERDICT_RULE =
   'three-valued logic. If all intervals of a grid point cover their true values (probability ≥ 95% with the widening), a decided verdict ' +
   'is correct for the quantities as estimated (finite-n simulations estimate the n-server system, not the limit). A point where a ' +
   'quantity is infinite in theory (model/moments.ts, e.g. E[T/S] under FIFO with E[1/S] = ∞) is undefined (infinite): it neither holds nor fails.';
+
+/** The percentile p of each percentile measure (`responseTimePercentiles`: p50, p95, p99). */
+const PERCENTILE_OF: Record<'P50' | 'P95' | 'P99', number> = { P50: 0.5, P95: 0.95, P99: 0.99 };
 
 /** 32-bit FNV-1a of a request body: names cached simulations (not a seed; seeds come from `cellSeed`). */
 const fnv = (text: string): number => fnv1a(text);
@@ -435,7 +438,14 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
           : simulationWarmup(it.model, { cap: ev.maxWarmup ?? Number.POSITIVE_INFINITY, start: ev.start, n: ev.n });
       const warm = typeof ev.warmup === 'number' ? { time: ev.warmup, rule: 'given in the conjecture file' } : rule!;
       const capped = typeof ev.warmup === 'number' || rule === undefined ? undefined : cappedWarmupWarning(rule, 'evaluation.maxWarmup');
-      const runWarnings = capped === undefined ? [] : [capped];
+      // and the heavy-tail budget of theory.md §8, as simulate warns of it (τ from the rule where it was read, as there)
+      const budget = heavyTailBudgetWarnings(it.model.service, {
+        jobs: ev.jobs,
+        unit: 'replication',
+        systemRate: it.model.lambda * ev.n,
+        relaxationTime: rule?.relaxationTime,
+      });
+      const runWarnings = [...(capped === undefined ? [] : [capped]), ...budget];
       const start = rule?.start ?? 'empty';
       const options = {
         n: ev.n,
@@ -495,7 +505,13 @@ export async function evaluateConjecture(conjecture: Conjecture, hooks: Conjectu
       const finiteness = estimandFiniteness(model);
       const r = byKey.get(sim)!;
       const run = requests.get(sim)!.warnings ?? [];
-      const own = intervalWarnings(q.measure, finiteness.warnings, finiteness.slowdownWarnings).warnings ?? [];
+      // a percentile's own: its sections too short for the sectioning interval, as simulate warns of it
+      const sections =
+        q.measure === 'T' || q.measure === 'S' ? undefined : percentileSectionWarning(ev.jobs, 'replication', PERCENTILE_OF[q.measure]);
+      const own = [
+        ...(intervalWarnings(q.measure, finiteness.warnings, finiteness.slowdownWarnings).warnings ?? []),
+        ...(sections === undefined ? [] : [sections]),
+      ];
       const e =
         q.measure === 'T'
           ? r.meanResponseTime

@@ -28,8 +28,11 @@ export interface Finding {
   readonly warnings?: readonly string[];
 }
 
-/** An experiment cell as the claims engine reads it. */
-export function measuredCell(o: CellOutcome, model?: SupermarketModel): MeasuredCell {
+/**
+ * An experiment cell as the claims engine reads it.
+ * @param runWarnings what the cell's run warns of beside its intervals' own (a capped warm-up, the heavy-tail budget).
+ */
+export function measuredCell(o: CellOutcome, model?: SupermarketModel, runWarnings: readonly string[] = []): MeasuredCell {
   const c = o.cell;
   // a mean that may be infinite without a settling rule (model/moments.ts): its claims are not judged
   const finiteness = model === undefined ? undefined : estimandFiniteness(model);
@@ -49,6 +52,7 @@ export function measuredCell(o: CellOutcome, model?: SupermarketModel): Measured
     meanResponseTime: o.result.meanResponseTime,
     ...(unsettled === undefined ? {} : { meanResponseTimeUnsettled: unsettled }),
     ...(warnings.length === 0 ? {} : { meanResponseTimeWarnings: warnings }),
+    ...(runWarnings.length === 0 ? {} : { runWarnings }),
     meanSlowdown: o.result.meanSlowdown,
     responseTimePercentiles: o.result.responseTimePercentiles,
     method: c.trace
@@ -60,14 +64,16 @@ export function measuredCell(o: CellOutcome, model?: SupermarketModel): Measured
 /**
  * Judges each claim on the outcomes.
  * @param models the cells' models by cell key: a cell whose E[T] may be infinite without a settling rule is not judged.
+ * @param runWarnings what each cell's run warns of, by cell key (`measuredCell`): a verdict resting on it says so.
  * @returns findings in claim order, then grid order; a claim whose cells the experiment lacks gives none.
  */
 export function judgeExperimentClaims(
   claims: readonly Conjecture[],
   outcomes: readonly CellOutcome[],
   models: ReadonlyMap<string, SupermarketModel> = new Map(),
+  runWarnings: ReadonlyMap<string, readonly string[]> = new Map(),
 ): Finding[] {
-  const cells = outcomes.map((o) => measuredCell(o, models.get(o.cell.key)));
+  const cells = outcomes.map((o) => measuredCell(o, models.get(o.cell.key), runWarnings.get(o.cell.key)));
   return claims.flatMap((c) =>
     judgeClaimOnCells(c, cells).map((p) => ({
       claim: `${c.spec.name}: ${c.claim.text}`,

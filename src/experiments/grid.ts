@@ -51,6 +51,12 @@ export interface ExperimentCell extends CellCoordinates {
    * warm-up is `warmupTime` (cli/commands/run.ts `cellSettings`).
    */
   readonly uncappedWarmupTime?: number;
+  /**
+   * τ of the warm-up rule (`SimulationWarmup.relaxationTime`, model time units), for the heavy-tail budget's 100τ window
+   * (`heavyTailBudgetWarnings`); absent where the rule gives none or was not read (a warm-up given, empty start), as in
+   * simulate. Not a setting of the stored value (cli/commands/run.ts `cellSettings`).
+   */
+  readonly relaxationTime?: number;
   /** Where every replication starts ('auto' resolved by the one rule, `simulationWarmup`; trace replays: empty). */
   readonly start: SimulationStart;
   /** The start's tail s_0..s_K (round(n·s_i) servers hold ≥ i jobs) for the fixed-point start; absent for empty. */
@@ -242,6 +248,7 @@ export function expandGrid(spec: ExperimentSpec, options: ExpandOptions = {}): E
                 warmupTime: warm.time,
                 warmupRule: warm.rule,
                 ...(typeof spec.warmup !== 'number' && rule?.uncappedTime !== undefined ? { uncappedWarmupTime: rule.uncappedTime } : {}),
+                ...(rule?.relaxationTime === undefined ? {} : { relaxationTime: rule.relaxationTime }),
                 start: rule?.start ?? 'empty',
                 ...(rule?.from === undefined ? {} : { startTail: rule.from }),
               });

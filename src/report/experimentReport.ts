@@ -86,7 +86,7 @@ function warnedFindings(findings: readonly FindingRow[]): string {
 function warningNote(notes: ReasonNotes): string {
   return notes.size === 0
     ? ''
-    : `[wk]: a warning on the interval of each E[T] or E[T/S] entry so marked (model/moments.ts, as simulate prints it; the cell's \`warnings\` in results.json):\n\n${notes
+    : `[wk]: a warning on the interval of each E[T] or E[T/S] entry so marked (as simulate prints it: model/moments.ts for infinite moments, sim/budget.ts for the heavy-tail budget; a warm-up cut by maxWarmup; the cell's \`warnings\` in results.json):\n\n${notes
         .lines()
         .map((l) => `- ${l}`)
         .join('\n')}\n\n`;

@@ -5,6 +5,9 @@
  * theory.md §8 (estimands, warm-up, replications).
  */
 import { InvalidModelError } from '../errors.ts';
+import { heavyTailed } from '../model/moments.ts';
+import type { ServiceSpec } from '../model/model.ts';
+import { serviceDistribution } from '../model/service/index.ts';
 import { formatCount } from '../stats/index.ts';
 
 /** Largest run (events, all replications) the simulator accepts: about an hour at a few million events per second. */
@@ -104,4 +107,44 @@ export function checkEventBudget(run: RunSize, maxEvents = MAX_EVENTS): number {
     );
   }
   return events;
+}
+
+/** What `heavyTailBudgetWarnings` reads of a run: its measured jobs per unit, the unit, the job rate λn and τ. */
+export interface HeavyTailBudget {
+  /** Measured jobs per unit: per replication, or the whole batch-means run. */
+  readonly jobs: number;
+  /** What a unit is, in the words: 'replication', or 'run' (batch means: one run). */
+  readonly unit: 'replication' | 'run';
+  /** Jobs per time unit of the whole system, λn. */
+  readonly systemRate: number;
+  /** τ of the warm-up rule (`simulationWarmup`), model time units; without it the window rule is not checked. */
+  readonly relaxationTime?: number;
+}
+
+/**
+ * The heavy-tail budget of theory.md §8, for laws that need it (`heavyTailed`: Pareto, log-normal, Weibull shape < 1,
+ * SCV > 4): ≥ 10⁵(1 + SCV) measured jobs per unit, and a measured window of ≥ 100τ; one warning in words per rule the
+ * budget misses, as simulate prints them and run and conjecture carry them per cell. Empty for other laws.
+ * @example heavyTailBudgetWarnings({ kind: 'pareto', alpha: 1.5, mean: 1 }, { jobs: 1e4, unit: 'replication', systemRate: 20 })
+ *   // ['heavy-tailed sizes (pareto, SCV ∞): 10000 jobs per replication is below the rule of theory.md §8, …']
+ */
+export function heavyTailBudgetWarnings(spec: ServiceSpec, run: HeavyTailBudget): string[] {
+  if (!heavyTailed(spec)) return [];
+  const warnings: string[] = [];
+  const scv = serviceDistribution(spec).scv;
+  const needJobs = 1e5 * (1 + scv);
+  if (!(run.jobs >= needJobs)) {
+    warnings.push(
+      `heavy-tailed sizes (${spec.kind}, SCV ${Number.isFinite(scv) ? scv.toPrecision(3) : '∞'}): ${run.jobs} jobs per ${run.unit} is below ` +
+        `the rule of theory.md §8, ≥ 10⁵(1 + SCV) = ${Number.isFinite(needJobs) ? needJobs.toExponential(1) : '∞'}; early intervals are optimistic`,
+    );
+  }
+  const tau = run.relaxationTime;
+  const window = run.jobs / run.systemRate;
+  if (tau !== undefined && Number.isFinite(tau) && tau > 0 && window < 100 * tau) {
+    warnings.push(
+      `heavy-tailed sizes: the measured window (${window.toPrecision(3)} time units) is below 100τ = ${(100 * tau).toPrecision(3)} (theory.md §8)`,
+    );
+  }
+  return warnings;
 }

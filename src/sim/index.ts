@@ -13,6 +13,7 @@ export {
   MIN_SEQUENTIAL_UNITS,
   MIN_TAIL_JOBS_PER_SECTION,
   percentileSectionShortfall,
+  percentileSectionWarning,
   MAX_BATCH_LAG1,
   type SimulateOptions,
   type SimulationPlan,
@@ -40,7 +41,15 @@ export {
   type TrajectoryResult,
 } from './trajectory.ts';
 export { raceIsExact, defaultWorkloadGrid, ENGINE_CHOICES, type EngineChoice } from './options.ts';
-export { MAX_EVENTS, ODE_LEVEL_COST, expectedEvents, checkEventBudget, type RunSize } from './budget.ts';
+export {
+  MAX_EVENTS,
+  ODE_LEVEL_COST,
+  expectedEvents,
+  checkEventBudget,
+  heavyTailBudgetWarnings,
+  type HeavyTailBudget,
+  type RunSize,
+} from './budget.ts';
 export {
   simulatePopulation,
   type PopulationSimulationOptions,

@@ -14,7 +14,6 @@ import { EventEngine } from './engine.ts';
 import type { ClassSummary } from './serverClasses.ts';
 import {
   estimandFiniteness,
-  heavyTailed,
   precisionRefusal,
   responseTimeLowerBound,
   type EstimandFiniteness,
@@ -55,7 +54,7 @@ import {
 import { initialCounts, initialState } from './initialState.ts';
 import { Measurement, batchMeansAndHistogram } from './measurement.ts';
 import { recycle, takeFloat32, takeFloat64, takeInt32, takeUint16 } from './buffers.ts';
-import { checkEventBudget, expectedEvents } from './budget.ts';
+import { checkEventBudget, expectedEvents, heavyTailBudgetWarnings } from './budget.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption, type EngineChoice } from './options.ts';
 import { PriorityEngine } from './priorityEngine.ts';
 import { RedundancyEngine } from './redundancyEngine.ts';
@@ -95,6 +94,25 @@ export function percentileSectionShortfall(jobs: number): { readonly p: number; 
     if (jobs * (1 - p) < MIN_TAIL_JOBS_PER_SECTION) return { p, jobs: Math.ceil(MIN_TAIL_JOBS_PER_SECTION / (1 - p) - 1e-9) };
   }
   return null;
+}
+
+/**
+ * What simulate warns of the sectioning interval of percentile `p` when each section (replication or batch) holds
+ * fewer than `MIN_TAIL_JOBS_PER_SECTION` jobs beyond it: the coverage measured and the jobs it needs; undefined when
+ * the sections are long enough. Said by simulate for the shortest of p50, p95, p99 (`percentileSectionShortfall`), and
+ * by conjecture beside each simulated percentile it rests a verdict on.
+ * @param jobs jobs per section. @param unit what a section is. @param p the percentile, in (0, 1).
+ */
+export function percentileSectionWarning(jobs: number, unit: 'replication' | 'batch', p: number): string | undefined {
+  if (!(jobs * (1 - p) < MIN_TAIL_JOBS_PER_SECTION)) return undefined;
+  const need = Math.ceil(MIN_TAIL_JOBS_PER_SECTION / (1 - p) - 1e-9);
+  const name = percentileName(p);
+  return (
+    `percentile intervals: each ${unit} (a section of the ${name} interval) holds ${jobs} jobs, ` +
+    `${Math.round(jobs * (1 - p))} beyond ${name}, fewer than ${MIN_TAIL_JOBS_PER_SECTION}: the sectioning interval covers ` +
+    `well below 95 % there (M/M/1 λ = 0.8: 82 % at 5 × 2000 jobs, 75 % at 30 batches × 2000, 90 % at 5 × 10 000; 94 % at 5 × 20 000); ` +
+    `use --jobs ≥ ${need} for the ${name} interval (scripts/quantile-coverage.ts)`
+  );
 }
 
 export interface SimulateOptions {
@@ -1099,32 +1117,16 @@ export class SimulationCollector {
     }
     const finiteness = estimandFiniteness(model);
     warnings.push(...finiteness.warnings, ...finiteness.slowdownWarnings);
-    if (heavyTailed(spec)) {
-      const scv = serviceDistribution(spec).scv;
-      const perRun = batchMode ? jobs * R : jobs;
-      const needJobs = 1e5 * (1 + scv);
-      if (!(perRun >= needJobs)) {
-        warnings.push(
-          `heavy-tailed sizes (${spec.kind}, SCV ${Number.isFinite(scv) ? scv.toPrecision(3) : '∞'}): ${perRun} jobs per ${batchMode ? 'run' : 'replication'} is below ` +
-            `the rule of theory.md §8, ≥ 10⁵(1 + SCV) = ${Number.isFinite(needJobs) ? needJobs.toExponential(1) : '∞'}; early intervals are optimistic`,
-        );
-      }
-      const tau = options.relaxationTime;
-      if (tau !== undefined && Number.isFinite(tau) && tau > 0 && perRun / systemRate < 100 * tau) {
-        warnings.push(
-          `heavy-tailed sizes: the measured window (${(perRun / systemRate).toPrecision(3)} time units) is below 100τ = ${(100 * tau).toPrecision(3)} (theory.md §8)`,
-        );
-      }
-    }
+    warnings.push(
+      ...heavyTailBudgetWarnings(spec, {
+        jobs: batchMode ? jobs * R : jobs,
+        unit: batchMode ? 'run' : 'replication',
+        systemRate,
+        relaxationTime: options.relaxationTime,
+      }),
+    );
     const short = percentileSectionShortfall(jobs);
-    if (short !== null) {
-      warnings.push(
-        `percentile intervals: each ${batchMode ? 'batch' : 'replication'} (a section of the p99 interval) holds ${jobs} jobs, ` +
-          `${Math.round(jobs * (1 - short.p))} beyond ${percentileName(short.p)}, fewer than ${MIN_TAIL_JOBS_PER_SECTION}: the sectioning interval covers ` +
-          `well below 95 % there (M/M/1 λ = 0.8: 82 % at 5 × 2000 jobs, 75 % at 30 batches × 2000, 90 % at 5 × 10 000; 94 % at 5 × 20 000); ` +
-          `use --jobs ≥ ${short.jobs} for the ${percentileName(short.p)} interval (scripts/quantile-coverage.ts)`,
-      );
-    }
+    if (short !== null) warnings.push(percentileSectionWarning(jobs, batchMode ? 'batch' : 'replication', short.p)!);
     let precision: PrecisionOutcome | undefined;
     if (target !== undefined) {
       precision = {

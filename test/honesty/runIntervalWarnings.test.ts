@@ -17,9 +17,23 @@ import { experimentTables, measureFigure } from '../../src/report/index.ts';
 import { experimentLatexTable } from '../../src/report/latex.ts';
 import { ReasonNotes } from '../../src/report/reasons.ts';
 import { runCli } from '../cli/runCli.ts';
+import { heavyTailBudgetWarnings } from '../../src/sim/index.ts';
+import { simulationWarmup } from '../../src/meanfield/warmup.ts';
 
 const NOT_95 = /the interval of E\[T\] rests on Var\[T\] = ∞ \(T ≥ S and E\[S²\] = ∞, pareto α = 1\.5\): it is not a 95 % interval/;
 const WARNING = 'the interval of E[T] rests on Var[T] = ∞ (T ≥ S and E[S²] = ∞, pareto α = 1.5): it is not a 95 % interval';
+/**
+ * What simulate warns of the tester's budget beside it (2 × 1000 jobs at n = 20, λ = 0.5: below the heavy-tail rule of
+ * theory.md §8, `heavyTailBudgetWarnings`): run and conjecture carry it too, after the interval's own warning.
+ */
+const TESTER = parseModel({ lambda: 0.5, d: 2, discipline: 'ps', service: 'pareto:1.5' });
+const BUDGET = heavyTailBudgetWarnings(TESTER.service, {
+  jobs: 1000,
+  unit: 'replication',
+  systemRate: 0.5 * 20,
+  relaxationTime: simulationWarmup(TESTER, { start: 'auto', n: 20 }).relaxationTime,
+});
+const ALL = [WARNING, ...BUDGET];
 
 const estimate = (mean: number, h: number) => ({ mean, halfWidth: h, ci95: [mean - h, mean + h], replications: 3 });
 const outcome = (key: string, discipline: string, mean: number, h: number): CellOutcome =>
@@ -148,11 +162,16 @@ describe("run and conjecture over JSQ(2) PS and SRPT, pareto:1.5, n = 20 (the te
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md).not.toMatch(/Estimates carry 95% CIs\.\n/);
     expect(md).toMatch(/Estimates carry 95% CIs, except as marked: an entry marked \[wk\] carries warning k on its interval/);
-    expect(md).toMatch(/\| JSQ\+PS \| [0-9.]+ ± [0-9.]+ \[w1\] \|/);
-    expect(md).toMatch(/\| JSQ\+SRPT \| [0-9.]+ ± [0-9.]+ \[w1\] \|/);
+    expect(md).toMatch(/\| JSQ\+PS \| [0-9.]+ ± [0-9.]+ \[w1\]\[w2\]\[w3\] \|/);
+    expect(md).toMatch(/\| JSQ\+SRPT \| [0-9.]+ ± [0-9.]+ \[w1\]\[w2\]\[w3\] \|/);
     expect(md).toMatch(new RegExp(`- \\[w1\\] ${NOT_95.source}`));
-    // E[T/S] is not what the warning is about: unmarked
-    expect(md.slice(md.indexOf('## Mean slowdown'))).not.toMatch(/\[w1\] \|/);
+    expect(BUDGET).toHaveLength(2); // jobs below 10⁵(1 + SCV) = ∞, and the window below 100τ
+    expect(md).toContain(`- [w2] ${BUDGET[0]}`);
+    expect(md).toContain(`- [w3] ${BUDGET[1]}`);
+    // E[T/S] is not what Var[T] = ∞ is about: not marked [w1]; the budget is about both
+    const slowdown = md.slice(md.indexOf('## Mean slowdown'));
+    expect(slowdown).not.toMatch(/\[w1\]/);
+    expect(slowdown).toMatch(/\| JSQ\+PS \| [0-9.]+ ± [0-9.]+ \[w2\]\[w3\] \|/);
     // the finding judged on those intervals says so
     expect(md).toMatch(/1 verdict rests on intervals that simulate warns of/);
     expect(md).toMatch(
@@ -164,17 +183,19 @@ describe("run and conjecture over JSQ(2) PS and SRPT, pareto:1.5, n = 20 (the te
       cells: { result: { warnings?: string[] } }[];
       findings: { evidence: string; warnings?: string[] }[];
     };
-    for (const c of results.cells) expect(c.result.warnings).toEqual([WARNING]);
-    expect(results.findings[0].warnings).toEqual([`T(jsq, srpt), T(jsq, ps): ${WARNING}`]);
+    for (const c of results.cells) expect(c.result.warnings).toEqual(ALL);
+    expect(results.findings[0].warnings).toEqual(ALL.map((w) => `T(jsq, srpt), T(jsq, ps): ${w}`));
     const csv = readFileSync(path.join(out, 'figures', 'response-time.csv'), 'utf8');
     expect(csv.split('\n')[0].split(',')).toContain('warnings');
     expect(csv.split(WARNING).length - 1).toBe(2);
-    expect(readFileSync(path.join(out, 'figures', 'slowdown.csv'), 'utf8')).not.toContain('warnings');
+    const slowdownCsv = readFileSync(path.join(out, 'figures', 'slowdown.csv'), 'utf8');
+    expect(slowdownCsv).not.toContain(WARNING);
+    expect(slowdownCsv.split(BUDGET[0]).length - 1).toBe(2);
     // --json (the cells resume from the store): each cell's warnings, the finding's caveat
     const j = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress', '--json']);
     expect(j.status, j.stderr).toBe(0);
     const json = JSON.parse(j.stdout) as { cells: { warnings?: string[] }[]; findings: { evidence: string }[] };
-    for (const c of json.cells) expect(c.warnings).toEqual([WARNING]);
+    for (const c of json.cells) expect(c.warnings).toEqual(ALL);
     expect(json.findings[0].evidence).toMatch(/the verdict rests on these intervals$/);
   }, 600_000);
 
@@ -185,18 +206,20 @@ describe("run and conjecture over JSQ(2) PS and SRPT, pareto:1.5, n = 20 (the te
     expect(r.stdout).toMatch(new RegExp(`  warning: pareto:1\\.5, d = 2, λ = 0\\.5: T\\(jsq, srpt\\), T\\(jsq, ps\\): ${NOT_95.source}`));
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/At 1 of them the verdict rests on intervals that simulate warns of/);
-    expect(md).toMatch(new RegExp(`<br>caveat: T\\(jsq, srpt\\), T\\(jsq, ps\\): ${NOT_95.source} \\|`));
+    expect(md).toMatch(
+      new RegExp(`<br>caveat: T\\(jsq, srpt\\), T\\(jsq, ps\\): ${NOT_95.source}; T\\(jsq, srpt\\), T\\(jsq, ps\\): heavy-tailed`),
+    );
     expect(readFileSync(path.join(out, 'points.csv'), 'utf8')).toContain(WARNING);
     const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {
       points: { warnings?: string[]; quantities: { warnings?: string[] }[] }[];
     };
-    expect(results.points[0].warnings).toEqual([`T(jsq, srpt), T(jsq, ps): ${WARNING}`]);
-    for (const q of results.points[0].quantities) expect(q.warnings).toEqual([WARNING]);
+    expect(results.points[0].warnings).toEqual(ALL.map((w) => `T(jsq, srpt), T(jsq, ps): ${w}`));
+    for (const q of results.points[0].quantities) expect(q.warnings).toEqual(ALL);
     const j = await runCli(['conjecture', claimFile, '--out', out, '--threads', '1', '--no-progress', '--json']);
     expect(j.status, j.stderr).toBe(0);
     const json = JSON.parse(j.stdout) as { points: { warnings?: string[]; quantities: { warnings?: string[] }[] }[] };
-    expect(json.points[0].warnings).toEqual([`T(jsq, srpt), T(jsq, ps): ${WARNING}`]);
-    for (const q of json.points[0].quantities) expect(q.warnings).toEqual([WARNING]);
+    expect(json.points[0].warnings).toEqual(ALL.map((w) => `T(jsq, srpt), T(jsq, ps): ${w}`));
+    for (const q of json.points[0].quantities) expect(q.warnings).toEqual(ALL);
   }, 600_000);
 });
 
@@ -216,7 +239,8 @@ describe("the E[T/S] interval under FIFO with E[S²] < ∞ = E[S³] (pareto:2.5)
         selections: ['jsq'],
         disciplines: ['fifo'],
         service: ['pareto:2.5'],
-        jobs: 1000,
+        // ≥ 10⁵(1 + SCV) = 1.8e5 jobs and ≥ 100τ: the heavy-tail budget met, so only the moments' warnings
+        jobs: 200_000,
         replications: 2,
         seed: 1,
       }),

@@ -114,10 +114,11 @@ describe('run: an E[T] that may be infinite with no settling rule is "not settle
     expect(exact.meanResponseTime.unsettled).toBeUndefined();
     expect(row('exact')).toHaveLength(2);
     // E[S²] = ∞ (pareto α = 1.5): Var[T] = ∞, so the E[T] interval carries the warning that it is not a 95 % interval
-    // (model/moments.ts, marked [wk] as simulate warns); the E[T/S] row is a plain estimate
-    expect(row('exact')[0]).toMatch(/\| [0-9.]+ ± [0-9.]+ \[w\d+\] \|$/);
-    expect(row('exact')[1]).toMatch(/\| [0-9.]+ ± [0-9.]+ \|$/);
-    expect(md).toMatch(/\[w\d+\] the interval of E\[T\] rests on Var\[T\] = ∞.*not a 95 % interval/);
+    // (model/moments.ts, marked [wk] as simulate warns); both rows carry the heavy-tail budget's (2000 jobs, sim/budget.ts)
+    expect(row('exact')[0]).toMatch(/\| [0-9.]+ ± [0-9.]+ \[w1\]\[w2\]\[w3\] \|$/);
+    expect(row('exact')[1]).toMatch(/\| [0-9.]+ ± [0-9.]+ \[w2\]\[w3\] \|$/);
+    expect(md).toMatch(/\[w1\] the interval of E\[T\] rests on Var\[T\] = ∞.*not a 95 % interval/);
+    expect(md).toMatch(/\[w2\] heavy-tailed sizes \(pareto, SCV ∞\): 2000 jobs per replication is below the rule of theory\.md §8/);
   }, 600_000);
 });
 

@@ -23,7 +23,7 @@ import { CellStore } from '../../runs/cellStore.ts';
 import { simulationTask, storedSimulation, taskCost } from '../../runs/task.ts';
 import { loadJsonFile } from '../../io/index.ts';
 import { joinWarnings, previousReport, withIntervalWarnings, writeExperimentReport } from '../../report/index.ts';
-import type { SimulationResult } from '../../sim/index.ts';
+import { heavyTailBudgetWarnings, type SimulationResult } from '../../sim/index.ts';
 import { action, withInterruptMessage } from '../errors.ts';
 import { runSimulations } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary, startShard } from '../sharding.ts';
@@ -70,23 +70,33 @@ export function loadExperimentClaims(file: string, spec: ExperimentSpec): Conjec
 
 /**
  * What a stored cell depends on: the whole cell (model, budget, seed, warm-up) but its key and what is said of it
- * (`uncappedWarmupTime`: the rule's warm-up beside the capped `warmupTime` the cell ran with).
+ * (`uncappedWarmupTime`: the rule's warm-up beside the capped `warmupTime` the cell ran with; `relaxationTime`: τ, read
+ * by the heavy-tail budget's warning).
  */
-function cellSettings(cell: ExperimentCell): Omit<ExperimentCell, 'key' | 'uncappedWarmupTime'> {
-  const { key: _key, uncappedWarmupTime: _said, ...rest } = cell;
+function cellSettings(cell: ExperimentCell): Omit<ExperimentCell, 'key' | 'uncappedWarmupTime' | 'relaxationTime'> {
+  const { key: _key, uncappedWarmupTime: _said, relaxationTime: _tau, ...rest } = cell;
   return rest;
 }
 
 /**
  * What a cell's run warns of beside its intervals' own warnings (`estimandFiniteness`), for every estimate of the cell
- * (E[T] and E[T/S] alike): a warm-up the file's maxWarmup cut below the one rule's (`cappedWarmupWarning`).
+ * (E[T] and E[T/S] alike): a warm-up the file's maxWarmup cut below the one rule's (`cappedWarmupWarning`), and a budget
+ * below the heavy-tail rule of theory.md §8 (`heavyTailBudgetWarnings`, as simulate warns of it). Trace replays: none
+ * (their sizes are the trace's, replayed once).
  */
 function runWarnings(cell: ExperimentCell): string[] {
+  if (cell.trace) return [];
   const capped =
     cell.uncappedWarmupTime === undefined
       ? undefined
       : cappedWarmupWarning({ time: cell.warmupTime, uncappedTime: cell.uncappedWarmupTime }, 'maxWarmup');
-  return capped === undefined ? [] : [capped];
+  const budget = heavyTailBudgetWarnings(cell.model.service, {
+    jobs: cell.jobs,
+    unit: 'replication',
+    systemRate: cell.model.lambda * cell.n,
+    relaxationTime: cell.relaxationTime,
+  });
+  return [...(capped === undefined ? [] : [capped]), ...budget];
 }
 
 function summarise(result: SimulationResult): CellOutcome['result'] {
@@ -282,13 +292,15 @@ export function runCommand(): Command {
             ...(predictorQuality.length ? { predictorQuality } : {}),
           };
           progress.update(done, total, 'writing the report');
-          const findings = judgeExperimentClaims(claims, ordered, new Map(cells.map((c) => [c.key, c.model])));
+          // what each cell's run warns of (`runWarnings`), for its findings and beside its entries
+          const runWarned = new Map(cells.map((c) => [c.key, runWarnings(c)] as const));
+          const findings = judgeExperimentClaims(claims, ordered, new Map(cells.map((c) => [c.key, c.model])), runWarned);
           // each cell's finiteness once (model/moments.ts), read three ways: a cell whose E[T] may be infinite with no
           // settling rule ("not settled" in its tables); what simulate warns of its E[T] interval (e.g. Var[T] = ∞: not a
           // 95 % interval) and of its E[T/S] interval (Var[T/S] = ∞), marked beside the entries, in results.json per
           // cell and in --json, as simulate says it
-          // beside them what the cell's run warns of (`runWarnings`: a capped warm-up), on both measures
-          const finiteness = cells.map((c) => [c.key, estimandFiniteness(c.model), runWarnings(c)] as const);
+          // beside them what the cell's run warns of (`runWarnings`: a capped warm-up, the heavy-tail budget), on both measures
+          const finiteness = cells.map((c) => [c.key, estimandFiniteness(c.model), runWarned.get(c.key)!] as const);
           const byCell = <T>(pick: (f: (typeof finiteness)[number][1], run: readonly string[]) => T | undefined) =>
             new Map(
               finiteness.flatMap(([key, f, run]) => {
