@@ -329,4 +329,19 @@ describe('replay honesty at the source (sim/replay.ts)', () => {
     expect(json.provenance.model.arrivals).toBe('trace');
     expect(JSON.stringify(json.provenance)).not.toMatch(/exponential/);
   });
+  it('--speeds, --fractions and --server-sampling are refused in one line (replay read none of them: identical servers)', async () => {
+    // replay offered them and served the trace on identical servers, printing the homogeneous E[T] as the answer
+    for (const flags of [
+      ['--speeds', '1,2'],
+      ['--speeds', '1,2', '--fractions', '0.5,0.5'],
+      ['--server-sampling', 'speed'],
+    ]) {
+      const r = await runCli(['replay', long, '--n', '4', '--d', '2', ...flags]);
+      expect(r.status, flags.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^supermarket: error: unknown option '--(speeds|server-sampling)'/),
+      ]);
+    }
+  });
 });
