@@ -280,14 +280,13 @@ export function simulateCommand(): Command {
         const options: SimulateOptions = {
           n,
           jobs: o.jobs,
-          replications: o.replications,
+          ...(batchMode ? { batches: o.batches } : { replications: o.replications }),
           seed: o.seed,
           warmupTime: warm,
           ...(start ? { start } : {}),
           maxLevel: o.maxLevel,
           engine: o.engine,
           method: o.method,
-          batches: o.batches,
           ...(precision ? { precision, maxReplications: o.maxReplications } : {}),
           ...(proposal?.relaxationTime === undefined ? {} : { relaxationTime: proposal.relaxationTime }),
         };
