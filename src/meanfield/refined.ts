@@ -9,7 +9,7 @@
  */
 import { mathjs } from '../lazy.ts';
 import { InvalidModelError, SolverError } from '../errors.ts';
-import { checkServers, fifoQueueLengthTwin, type Sampling, type SupermarketModel } from '../model/model.ts';
+import { checkServers, fifoQueueLengthTwin, refuseUnknownOptions, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { clampToRange } from '../numerics/clamp.ts';
@@ -246,6 +246,7 @@ export function refine(
   given: SupermarketModel,
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): RefinedCorrection {
+  refuseUnknownOptions('refine', options, { fixedPoint: true, truncationLevel: true } satisfies Record<keyof typeof options, true>);
   const model = fifoQueueLengthTwin(given) ?? given; // PS/LAS with exponential sizes: FIFO's queue lengths
   const { rho, d } = sqdParameters(model);
   requirePoissonRefined(model, 'the refined 1/n term');

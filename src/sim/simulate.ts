@@ -7,7 +7,7 @@
  * Source: theory.md §1 (model), §8 (estimands, warm-up, replications or batch means, heavy tails).
  */
 import { InvalidModelError } from '../errors.ts';
-import { randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
+import { randomRoutingTwin, refuseUnknownOptions, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
@@ -730,25 +730,25 @@ export interface ReplicationPart {
   percentileRanks?: QuantileLocation;
 }
 
-/** Every key of `SimulateOptions`: another key is a misspelling the run would drop (`refuseIdleSimulateOptions`). */
-const SIMULATE_OPTION_KEYS = [
-  'n',
-  'jobs',
-  'replications',
-  'seed',
-  'warmupTime',
-  'start',
-  'maxEvents',
-  'maxLevel',
-  'engine',
-  'workloadGrid',
-  'onProgress',
-  'method',
-  'batches',
-  'precision',
-  'maxReplications',
-  'relaxationTime',
-] as const satisfies readonly (keyof SimulateOptions)[];
+/** Every field of `SimulateOptions` (the compiler checks the list against the type): another key is refused. */
+const SIMULATE_OPTION_KEYS = {
+  n: true,
+  jobs: true,
+  replications: true,
+  seed: true,
+  warmupTime: true,
+  start: true,
+  maxEvents: true,
+  maxLevel: true,
+  engine: true,
+  workloadGrid: true,
+  onProgress: true,
+  method: true,
+  batches: true,
+  precision: true,
+  maxReplications: true,
+  relaxationTime: true,
+} as const satisfies Record<keyof SimulateOptions, true>;
 
 /**
  * Refuses an option the run would not read, so none is dropped silently (as the CLI refuses such flags): a key that is
@@ -758,14 +758,7 @@ const SIMULATE_OPTION_KEYS = [
  * @throws {InvalidModelError} one line naming the option and why it has no effect.
  */
 function refuseIdleSimulateOptions(options: SimulateOptions): void {
-  const allowed: readonly string[] = SIMULATE_OPTION_KEYS;
-  const unknown = Object.keys(options).filter(
-    (k) => !allowed.includes(k) && (options as unknown as Record<string, unknown>)[k] !== undefined,
-  );
-  if (unknown.length > 0)
-    throw new InvalidModelError(
-      `unknown simulate option${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${allowed.join(', ')}`,
-    );
+  refuseUnknownOptions('simulate', options, SIMULATE_OPTION_KEYS);
   const batchMode = options.method === 'batch-means';
   if (!batchMode && options.batches !== undefined)
     throw new InvalidModelError(`batches acts only with method "batch-means"; drop it or set method: 'batch-means'`);

@@ -134,7 +134,7 @@ describe('simulate', () => {
     // each ran before as if not given: { replication: 20 } ran 5 replications, { batches: 50 } 5 replications
     const opts = { n: 10, jobs: 1000, warmupTime: 1 };
     expect(() => simulate(base, { ...opts, replication: 20 } as SimulateOptions)).toThrow(
-      /unknown simulate option "replication"; allowed: n, jobs, replications/,
+      /^simulate: unknown option "replication" \(did you mean "replications"\?\); allowed options: n, jobs, replications/,
     );
     expect(() => simulate(base, { ...opts, batches: 50 })).toThrow(/batches acts only with method "batch-means"/);
     expect(() => simulate(base, { ...opts, method: 'batch-means', replications: 3 })).toThrow(
