@@ -37,6 +37,35 @@ describe('simulate text table: decimals from the CI half-width', () => {
     expect(rowDecimals(text.stdout, 'E[T] response time').decimals[0]).toBe(3);
   });
 
+  it('the percentile rows follow the same rule (they printed three significant digits more: "0.60512 [0.60111, 0.60918]")', async () => {
+    const args = 'simulate --lambda 0.5 --d 2 --n 20 --jobs 2000 --replications 10 --threads 1 --no-progress';
+    const text = await runCli(args);
+    const j = JSON.parse((await runCli(`${args} --json`)).stdout);
+    for (const p of ['p50', 'p95'] as const) {
+      const e = j.responseTimePercentiles[p];
+      const h = (e.ci95[1] - e.ci95[0]) / 2;
+      const k = Math.max(0, 1 - Math.floor(Math.log10(h)));
+      expect(rowDecimals(text.stdout, `T ${p} (pooled)`).decimals, p).toEqual([k, k, k]);
+    }
+    // the interval starts in the "95% CI" column, as every other row's
+    const column = (label: string) =>
+      text.stdout
+        .split('\n')
+        .find((l) => l.trimStart().startsWith(label))!
+        .search(/ \[[-\d]/);
+    expect(column('T p50 (pooled)')).toBe(column('E[T] response time'));
+  });
+
+  it('a row never mixes fixed and exponent forms: all below 10⁻³ in exponent form, else fixed (no "0.00171 [7.91e-4, 0.00263]")', async () => {
+    const r = await runCli('simulate --lambda 0.3 --d 2 --n 10 --jobs 20000 --replications 3 --threads 1 --no-progress');
+    for (const line of r.stdout.split('\n').filter((l) => /^ {2}s_\d/.test(l))) {
+      const numbers = line.replace(/^ {2}s_\d+/, '').match(/-?\d+(?:\.\d+)?(?:e-?\d+)?/g)!;
+      const exponent = numbers.map((x) => x.includes('e'));
+      expect(new Set(exponent).size, line).toBe(1);
+      if (exponent[0]) expect(Math.max(...numbers.map(Number)), line).toBeLessThan(1e-3);
+    }
+  });
+
   it('a fraction that stayed 0 (no interval width) keeps four decimals', async () => {
     const r = await runCli('simulate --lambda 0.3 --d 2 --n 10 --jobs 1000 --replications 3 --threads 1 --no-progress');
     expect(r.stdout).toMatch(/\n {2}s_6 +0\.0000 +\[0\.0000, 0\.0000\]\n/);

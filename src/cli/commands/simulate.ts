@@ -22,7 +22,7 @@ import {
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
-import { estimateDecimals, formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
+import { formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
 import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
@@ -49,7 +49,7 @@ import {
   type ModelFlags,
   warmupToleranceHelp,
 } from '../options.ts';
-import { decimalText, jsonOption, printJson } from '../output.ts';
+import { decimalText, estimateIntervalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
@@ -73,22 +73,8 @@ interface Opts extends ModelFlags {
   threads?: number;
 }
 
-/**
- * Decimals of an estimate "x [lo, hi]" in the text table: the shared rule for "x ± h" (stats `estimateDecimals`, two
- * significant digits of the half-width h; h = 0.019 → 3: "1.295 [1.276, 1.314]"; h = 0.37 → 1), at most
- * `MAX_DECIMALS`; without a finite nonzero h (one replication, a fraction that stayed 0) `fallback`.
- */
-const tableDecimals = (halfWidth: number, fallback: number): number => Math.min(MAX_DECIMALS, estimateDecimals(halfWidth, 2, fallback));
-const MAX_DECIMALS = 6;
-/** A number of the table with k decimals; a nonzero |x| < 10⁻³ in exponent form with 3 digits, whatever k (`decimalText`). */
-const tableNumber = (x: number, k: number) => (x !== 0 && Math.abs(x) < 1e-3 ? decimalText(x, 4) : decimalText(x, k));
-/** The half-width an interval's decimals follow: the estimate's own, else half the interval's width (a percentile's). */
-const halfWidthOf = (e: Estimate) => (Number.isFinite(e.halfWidth) ? e.halfWidth : (e.ci95[1] - e.ci95[0]) / 2);
-/** An estimate in the text table, "x [lo, hi]", its decimals following its half-width (`tableDecimals`). */
-const show = (e: Estimate, fallback = 4) => {
-  const k = tableDecimals(halfWidthOf(e), fallback);
-  return `${tableNumber(e.mean, k).padEnd(7)}  [${tableNumber(e.ci95[0], k)}, ${tableNumber(e.ci95[1], k)}]`;
-};
+/** An estimate in the text table, "x [lo, hi]" under the "95% CI" column, by the one rule (`estimateIntervalText`). */
+const show = (e: Estimate) => estimateIntervalText(e.mean, e.ci95, e.halfWidth, 4, 8);
 /**
  * A note for estimates whose mean lies outside their printed interval (`meansOutsideInterval`): the interval is the t
  * interval intersected with the parameter space, and the sample mean, an unbiased estimate, can fall beyond that bound
@@ -318,10 +304,6 @@ export function simulateCommand(): Command {
         }
         const f = result.finiteness;
         const pct = result.responseTimePercentiles;
-        const q = (e: Estimate) => {
-          const k = estimateDecimals(halfWidthOf(e), 3);
-          return `${tableNumber(e.mean, k)} [${tableNumber(e.ci95[0], k)}, ${tableNumber(e.ci95[1], k)}]`;
-        };
         const mserLine = mserText(
           result.warmupCheck,
           batchMode ? 'the first batch' : `the average of the ${result.replications} replications`,
@@ -365,9 +347,9 @@ export function simulateCommand(): Command {
             (result.zeroSizeJobs > 0
               ? `   (${result.zeroSizeJobs} measured job${result.zeroSizeJobs === 1 ? '' : 's'} of size 0 left out: T/S undefined)`
               : ''),
-          `  T p50 (pooled)        ${q(pct.p50)}`,
-          `  T p95 (pooled)        ${q(pct.p95)}`,
-          `  T p99 (pooled)        ${q(pct.p99)}`,
+          `  T p50 (pooled)        ${show(pct.p50)}`,
+          `  T p95 (pooled)        ${show(pct.p95)}`,
+          `  T p99 (pooled)        ${show(pct.p99)}`,
           ...(result.meanWorkload ? [`  E[U] workload         ${showOr(result.meanWorkload, f.meanWorkload, reasons)}`] : []),
           ...result.tail.slice(1, 7).map((e, k) => `  s_${k + 1}                   ${show(e)}`),
           ...(result.memory
