@@ -70,4 +70,12 @@ describe('simulate text table: decimals from the CI half-width', () => {
     const r = await runCli('simulate --lambda 0.3 --d 2 --n 10 --jobs 1000 --replications 3 --threads 1 --no-progress');
     expect(r.stdout).toMatch(/\n {2}s_6 +0\.0000 +\[0\.0000, 0\.0000\]\n/);
   });
+
+  it('the per-class rows keep their columns apart: an interval never runs into the next column ("0.5361]1.2715")', async () => {
+    const r = await runCli('simulate --speeds 1,2 --d 2 --n 20 --lambda 0.6 --jobs 2000 --replications 3 --threads 1 --no-progress');
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^ {2}class \d/.test(l));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row, row).toMatch(/^ {2}class \d \(\d, 0\.5\) +\S+ +\[[^\]]+\] {2,}\S+ +\[[^\]]+\] {2,}\d+$/);
+  });
 });

@@ -75,6 +75,12 @@ interface Opts extends ModelFlags {
 
 /** An estimate in the text table, "x [lo, hi]" under the "95% CI" column, by the one rule (`estimateIntervalText`). */
 const show = (e: Estimate) => estimateIntervalText(e.mean, e.ci95, e.halfWidth, 4, 8);
+/** Rows of cells as text lines: each column padded to its widest cell, two spaces apart, indented by two. */
+const columns = (rows: readonly (readonly string[])[]): string[] => {
+  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => r[j].length)));
+  return rows.map((r) => `  ${r.map((cell, j) => (j === r.length - 1 ? cell : cell.padEnd(widths[j]))).join('  ')}`);
+};
+
 /**
  * A note for estimates whose mean lies outside their printed interval (`meansOutsideInterval`): the interval is the t
  * interval intersected with the parameter space, and the sample mean, an unbiased estimate, can fall beyond that bound
@@ -360,14 +366,16 @@ export function simulateCommand(): Command {
             : []),
           ...(result.classes
             ? [
-                `  per class (speed, fraction)   busy fraction            E[T] of its jobs          jobs served`,
-                ...result.classes.map(
-                  (c, k) =>
-                    `  class ${k + 1} (${c.speed}, ${c.fraction})`.padEnd(32) +
-                    `${show(c.busyFraction)}`.padEnd(25) +
-                    `${show(c.meanResponseTime)}`.padEnd(26) +
+                // each column as wide as its widest cell and two spaces apart (a wide interval ran into the next column)
+                ...columns([
+                  ['per class (speed, fraction)', 'busy fraction', 'E[T] of its jobs', 'jobs served'],
+                  ...result.classes.map((c, k) => [
+                    `class ${k + 1} (${c.speed}, ${c.fraction})`,
+                    show(c.busyFraction),
+                    show(c.meanResponseTime),
                     `${c.jobs}`,
-                ),
+                  ]),
+                ]),
                 `  Σ f·speed·busy        ${result.workRate ? show(result.workRate) : '–'}   (work served per server; λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)} in steady state)`,
               ]
             : []),
