@@ -124,7 +124,8 @@ export function comparisonLatexTables(result: ComparisonResult): string {
         models.find((m) => m.d === c.d && m.lambda === c.lambda),
         ref(c),
       ),
-      ...(refined ? [num(c.refined?.meanResponseTime)] : []),
+      // a value outside the 1/n expansion's trusted range is marked, as in the report (`firstOrderText`)
+      ...(refined ? [`${num(c.refined?.meanResponseTime)}${c.refined?.trusted === false ? ' (outside range)' : ''}`] : []),
       c.verdict.status === 'not-judged' || !Number.isFinite(c.verdict.tStatistic) ? '--' : num(c.verdict.tStatistic, 2),
       latexText(statusText(c.verdict.status)),
     ]),

@@ -16,6 +16,14 @@ export function exactMark(c: CellResult): string {
   return c.exact ? ' (vs exact)' : '';
 }
 
+/**
+ * A first-order refined value, marked "(outside range)" where |ΣV|/(nΣπ) > 5 % (order 1 not trusted, the cell not judged
+ * against it: theory.md §6), as `table` marks it; it showed bare beside a second-order value marked.
+ */
+export function firstOrderText(v: { readonly meanResponseTime: number; readonly trusted?: boolean }): string {
+  return v.trusted === false ? `${fix(v.meanResponseTime)} (outside range)` : fix(v.meanResponseTime);
+}
+
 /** A second-order value, marked "(outside range)" where |ΣA|/(n|ΣV|) > SECOND_ORDER_RANGE (order 2 not trusted, theory.md §6). */
 export function secondOrderText(v: { readonly meanResponseTime: number; readonly trusted?: boolean }): string {
   return v.trusted === false ? `${fix(v.meanResponseTime)} (outside range)` : fix(v.meanResponseTime);
@@ -102,7 +110,7 @@ export function refinementSection(result: ComparisonResult): string {
             'refined 1st / 2nd order',
             (r) =>
               r.cell?.refined
-                ? `${fix(r.cell.refined.meanResponseTime)} / ${r.cell.secondOrder ? secondOrderText(r.cell.secondOrder) : '–'}`
+                ? `${firstOrderText(r.cell.refined)} / ${r.cell.secondOrder ? secondOrderText(r.cell.secondOrder) : '–'}`
                 : '–',
           ],
           ['verdict', (r) => (r.cell ? `**${statusText(r.cell.verdict.status)}**` : '–')],
