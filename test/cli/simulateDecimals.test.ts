@@ -78,4 +78,19 @@ describe('simulate text table: decimals from the CI half-width', () => {
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row, row).toMatch(/^ {2}class \d \(\d, 0\.5\) +\S+ +\[[^\]]+\] {2,}\S+ +\[[^\]]+\] {2,}\d+$/);
   });
+
+  it('model --compare: the simulated value and its ± CI by the same rule (it printed "3.271059 ± 0.998933")', async () => {
+    const r = await runCli('model models/jsq-d.json --set K=9 --n 10 --compare --replications 3 --threads 1 --horizon 50');
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^ +10 (meanQueueLength|meanResponseTime) /.test(l));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      const [simulated, ci] = row.trim().split(/ +/).slice(2, 4);
+      const decimals = (x: string) => (x.includes('.') ? x.split('.')[1].length : 0);
+      // two significant digits of the half-width, and the estimate rounded at the same place
+      expect(decimals(simulated), row).toBe(decimals(ci));
+      // (one more where h rounds up to a power of ten: 0.9989 → "1.00")
+      expect(decimals(ci) - (1 - Math.floor(Math.log10(Number(ci)))), row).toBeOneOf([0, 1]);
+    }
+  });
 });
