@@ -3,7 +3,7 @@
  * the refined and second-order values at its n, its verdict (`cellVerdict`, or against the exact value), its
  * resolution (`config.resolve`) and its horizon in relaxation times (theory.md §8).
  */
-import { firstOrderTrust, refinedEstimate, type SimulationStart } from '../meanfield/index.ts';
+import { refinedEstimate, type SimulationStart } from '../meanfield/index.ts';
 import type { SimulationResult } from '../sim/index.ts';
 import type { Estimate } from '../stats/index.ts';
 import { storedSimulation } from '../runs/task.ts';
@@ -70,9 +70,8 @@ export function assembleCell(
   config: ComparisonConfig,
 ): CellResult {
   const { model, reference, correction, secondOrder } = p;
-  const refined = correction
-    ? { ...refinedEstimate(correction, n), trusted: firstOrderTrust(correction.sumV, correction.fixedPoint.meanQueueLength, n).trusted }
-    : null;
+  // π + V/n with whether n is in the 1/n expansion's trusted range (`trusted`, the verdict's range)
+  const refined = correction ? refinedEstimate(correction, n) : null;
   const w = workload && simulation.workloadCcdf ? workloadSupDistance(simulation.workloadCcdf.ccdf, workload.ccdf) : null;
   const term: FiniteNTerm =
     correction && refined
