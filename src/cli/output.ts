@@ -1,7 +1,6 @@
 /** What the commands print on stdout: `--json` as one JSON object on one line; interval ends in text. */
 import { Option } from 'commander';
 import { jsonText } from '../io/index.ts';
-import { estimateDecimals } from '../stats/index.ts';
 
 /** The `--json` flag of the commands that print one result (`printJson`); ode adds `.conflicts('csv')`. */
 export function jsonOption(): Option {
@@ -28,41 +27,4 @@ export function decimalText(x: number, digits: number): string {
 export function intervalText(ci95: readonly [number, number], digits: number): string {
   const end = (x: number) => decimalText(x, digits);
   return `[${end(ci95[0])}, ${end(ci95[1])}]`;
-}
-
-/** Most decimals of an estimate in text (`estimateIntervalText`). */
-const MAX_ESTIMATE_DECIMALS = 6;
-
-/**
- * An estimate and its 95 % interval in text, "x [lo, hi]", by one rule for every row of a table (simulate, replay):
- * the decimals of stats `estimateDecimals` (two significant digits of the half-width h, at most 6; `fallback` without a
- * finite nonzero h), the same for x and both ends; a row whose values are all below 10⁻³ in size (and not all 0) in
- * exponent form with three significant digits throughout, so a row never mixes "0.00171 [7.91e-4, 0.00263]". h is
- * the estimate's own, else half the interval's width (a percentile's, not symmetric about x), else with one end open
- * (∞) the distance from x to the finite end. An infinite end prints as ∞.
- * @param width pad x to this many characters (a table's column; default none).
- * @example estimateIntervalText(0.00171, [7.91e-4, 0.00263], 9.2e-4) // "0.00171 [0.00079, 0.00263]"
- */
-export function estimateIntervalText(
-  mean: number,
-  ci95: readonly [number, number],
-  halfWidth = Number.NaN,
-  fallback = 4,
-  width = 0,
-): string {
-  const [lo, hi] = ci95;
-  const h = Number.isFinite(halfWidth)
-    ? halfWidth
-    : Number.isFinite(hi - lo)
-      ? (hi - lo) / 2
-      : Number.isFinite(lo)
-        ? Math.abs(mean - lo)
-        : Math.abs(hi - mean);
-  const finite = [mean, lo, hi].filter(Number.isFinite);
-  const largest = Math.max(0, ...finite.map(Math.abs));
-  const tiny = largest > 0 && largest < 1e-3;
-  const k = Math.min(MAX_ESTIMATE_DECIMALS, estimateDecimals(h, 2, fallback));
-  const one = (x: number) =>
-    !Number.isFinite(x) ? decimalText(x, k) : tiny ? (x === 0 ? '0' : x.toExponential(2).replace('e+', 'e')) : x.toFixed(k);
-  return `${one(mean).padEnd(width)} [${one(lo)}, ${one(hi)}]`;
 }

@@ -13,6 +13,7 @@ import {
 } from '../../src/report/index.ts';
 import { refinementSection } from '../../src/report/refinementSection.ts';
 import { comparisonLatexTables } from '../../src/report/latex.ts';
+import { estimateIntervalText, plusMinus } from '../../src/stats/index.ts';
 import { reportComparison } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
 
@@ -70,6 +71,22 @@ describe('exact points and the second order in the comparison report', () => {
       expect(tex).toContain(`${v} (outside range)`);
     }
     for (const n of [10, 20, 50]) expect(md).not.toContain(`${trusted(n).meanResponseTime.toFixed(4)} (outside range)`);
+  });
+
+  it('simulated numbers follow the one rule of simulated numbers: E[T] ± h by plusMinus, percentile intervals by estimateIntervalText', async () => {
+    // the cells table printed four decimals whatever h ("9.7148 ± 1.0063") beside run's "2.004 ± 0.082"
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-refinement-'));
+    await writeComparisonReport(dir, result, meta);
+    const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
+    for (const c of result.cells) {
+      const e = c.simulation.meanResponseTime;
+      expect(md).toContain(`| ${plusMinus(e.mean, e.halfWidth)} |`);
+      if (plusMinus(e.mean, e.halfWidth) !== `${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)}`)
+        expect(md).not.toContain(`${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)}`);
+    }
+    const q = result.models.flatMap((m) => m.quantiles?.cells ?? []);
+    expect(q.length).toBeGreaterThan(0);
+    for (const c of q) expect(md).toContain(`| ${estimateIntervalText(c.simulated.mean, c.simulated.ci95)} |`);
   });
 
   it('the summary counts every check that disagrees (cells, c₁, c₂, busy fraction), and unjudged cells show t as —', () => {

@@ -9,7 +9,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { parseModel, policyName, settingApplies, usesPrediction, type Discipline, type Selection } from '../../model/index.ts';
 import { percentilesJson, simulateReplay } from '../../sim/index.ts';
 import { DEFAULT_BATCHES, MIN_BATCH_JOBS, replayBatchCount } from '../../sim/replay.ts';
-import { formatCount, type BatchEstimate } from '../../stats/index.ts';
+import { estimateIntervalText, formatCount, type BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
 import {
@@ -26,7 +26,7 @@ import {
   refuseIdleSettings,
 } from '../options.ts';
 import { addRecordOptions, perServerAbout, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
-import { decimalText, estimateIntervalText, jsonOption, printJson } from '../output.ts';
+import { decimalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   n: number;

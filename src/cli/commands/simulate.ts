@@ -22,7 +22,7 @@ import {
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
-import { formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
+import { estimateIntervalText, formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
 import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
@@ -49,7 +49,7 @@ import {
   type ModelFlags,
   warmupToleranceHelp,
 } from '../options.ts';
-import { decimalText, estimateIntervalText, jsonOption, printJson } from '../output.ts';
+import { decimalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts extends ModelFlags {
   n: number;
