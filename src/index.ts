@@ -61,6 +61,7 @@ export {
   solveTransient,
   refine,
   refinedEstimate,
+  type RefinedEstimate,
   simulationWarmup,
   cappedWarmupWarning,
   type TransientOptions,

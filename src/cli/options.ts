@@ -378,7 +378,9 @@ export function parseIntegerList(value: string): number[] {
 
 /**
  * Adds the model options every command shares: --lambda, --d (when `single`), --selection, --discipline, --sampling,
- * --service and --prediction (unless `laws` is false: a trace replay takes sizes from the trace and its own --prediction).
+ * --memory; unless `laws` is false, also --speeds, --fractions, --server-sampling, --service, --prediction and the
+ * batch, redundancy and arrival options (a trace replay takes sizes and arrivals from the trace, its own --prediction,
+ * and serves the trace on identical servers: a --speeds it would not read is then an unknown option, not dropped).
  */
 export function addModelOptions(cmd: Command, single = true, laws = true): Command {
   if (single) {
@@ -405,6 +407,7 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
       'bcp:A (bounded CP, A ids) | ism:A (idle servers message the dispatcher, A ids); a job goes to a remembered idle server, else by the selection rule',
     'none',
   );
+  if (!laws) return cmd;
   cmd.option(
     '--speeds <list>',
     'heterogeneous servers (theory.md §13): class speeds, comma-separated (e.g. 1,2); a job of size S takes S/speed; ' +
@@ -416,7 +419,6 @@ export function addModelOptions(cmd: Command, single = true, laws = true): Comma
       SERVER_SAMPLINGS,
     ),
   );
-  if (!laws) return cmd;
   cmd.option('--service <law>', SERVICE_LAW_HELP, 'exp');
   cmd.option(
     '--prediction <model>',

@@ -70,6 +70,7 @@ export function assembleCell(
   config: ComparisonConfig,
 ): CellResult {
   const { model, reference, correction, secondOrder } = p;
+  // π + V/n with whether n is in the 1/n expansion's trusted range (`trusted`, the verdict's range)
   const refined = correction ? refinedEstimate(correction, n) : null;
   const w = workload && simulation.workloadCcdf ? workloadSupDistance(simulation.workloadCcdf.ccdf, workload.ccdf) : null;
   const term: FiniteNTerm =

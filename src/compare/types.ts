@@ -247,8 +247,16 @@ export interface CellResult {
   readonly n: number;
   readonly seed: number;
   readonly simulation: CellSimulation;
-  /** Refined mean field at this n, π + V/n, where V exists; else null. */
-  readonly refined: { readonly meanResponseTime: number; readonly meanQueueLength: number; readonly tail: number[] } | null;
+  /**
+   * Refined mean field at this n, π + V/n, where V exists; else null. `trusted`: n is in the 1/n expansion's trusted
+   * range, |ΣV|/(nΣπ) ≤ 5 % (`firstOrderTrust`, the range the verdict judges in); outside it the value is shown marked.
+   */
+  readonly refined: {
+    readonly meanResponseTime: number;
+    readonly meanQueueLength: number;
+    readonly tail: number[];
+    readonly trusted: boolean;
+  } | null;
   /** Second-order refined value π + V/n + A/n² where the 1/n² term exists, else null. */
   readonly secondOrder?: SecondOrderValue | null;
   /** Exact E[T]_n at this n (`config.exact`); then `verdict` is judged against it (`judgedAgainst: 'exact'`). */

@@ -51,6 +51,7 @@ export { relaxationTime } from './relaxation.ts';
 export {
   refine,
   refinedEstimate,
+  type RefinedEstimate,
   firstOrderTrust,
   FIRST_ORDER_RANGE,
   type FirstOrderTrust,

@@ -9,7 +9,7 @@
  */
 import { mathjs } from '../lazy.ts';
 import { InvalidModelError, SolverError } from '../errors.ts';
-import { checkServers, fifoQueueLengthTwin, type Sampling, type SupermarketModel } from '../model/model.ts';
+import { checkServers, fifoQueueLengthTwin, refuseUnknownOptions, type Sampling, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import { solveSqdFixedPoint, type FixedPointResult } from './fixedPoint.ts';
 import { clampToRange } from '../numerics/clamp.ts';
@@ -246,6 +246,7 @@ export function refine(
   given: SupermarketModel,
   options: { fixedPoint?: FixedPointResult; truncationLevel?: number } = {},
 ): RefinedCorrection {
+  refuseUnknownOptions('refine', options, { fixedPoint: true, truncationLevel: true } satisfies Record<keyof typeof options, true>);
   const model = fifoQueueLengthTwin(given) ?? given; // PS/LAS with exponential sizes: FIFO's queue lengths
   const { rho, d } = sqdParameters(model);
   requirePoissonRefined(model, 'the refined 1/n term');
@@ -332,13 +333,66 @@ export function firstOrderTrust(term: number, limit: number, n: number, where = 
 }
 
 /**
+ * The order-2 trusted range: |ΣA|/(n·|ΣV|) ≤ SECOND_ORDER_RANGE, the 1/n² term at most half the 1/n term. Chosen
+ * against the exact n-server chain (`solveExact`; scripts/second-order-range.ts) over d ∈ {2, 3}, λ ∈ {0.5 … 0.95},
+ * n = 2 … 5 (… 10 at λ ≤ 0.7, d = 2): at every grid point with ratio ≤ 0.5, order 2 had at most 0.47× the error of order 1; between 0.5
+ * and 0.85 it still helped, less (0.51–0.69×); at 1.27 (d = 2, λ = 0.95, n = 2) and 1.67 (d = 3, λ = 0.95, n = 3:
+ * order 2 10.97 against an exact 7.64, order 1 5.70) it was worse than order 1. theory.md §6 "Limits".
+ */
+export const SECOND_ORDER_RANGE = 0.5;
+
+/** |ΣA|/(n·|ΣV|): the size of the 1/n² term against the 1/n term at n (∞ when ΣV = 0 and ΣA ≠ 0; 0 when both vanish). */
+export function secondOrderRatio(sumA: number, sumV: number, n: number): number {
+  if (sumA === 0) return 0;
+  return sumV === 0 ? Number.POSITIVE_INFINITY : Math.abs(sumA) / (n * Math.abs(sumV));
+}
+
+/**
+ * Whether the order-2 estimate is trusted at n (`SECOND_ORDER_RANGE`), and a one-line caveat when it is not.
+ * @param correction ΣA and ΣV of the model. @param n servers.
+ */
+export function secondOrderTrust(
+  correction: { readonly sumA: number; readonly sumV: number },
+  n: number,
+): { readonly trusted: boolean; readonly ratio: number; readonly caveat: string | null } {
+  const ratio = secondOrderRatio(correction.sumA, correction.sumV, n);
+  const trusted = ratio <= SECOND_ORDER_RANGE;
+  return {
+    trusted,
+    ratio,
+    caveat: trusted
+      ? null
+      : `order 2 is outside its trusted range at n = ${n}: |ΣA|/(n|ΣV|) = ${ratio.toPrecision(3)} > ${SECOND_ORDER_RANGE} ` +
+        '(the 1/n² term is not small against the 1/n term; against the exact chain order 2 can be worse than order 1 there, theory.md §6)',
+  };
+}
+
+/** A refined estimate at n (`refinedEstimate`) and whether n lies in its order's trusted range. */
+export interface RefinedEstimate {
+  /** E[Q_n], jobs per server. */
+  meanQueueLength: number;
+  /** E[T_n] = E[Q_n]/λ, model time units. */
+  meanResponseTime: number;
+  /** s_0..s_K, projected onto [0, 1]. */
+  tail: number[];
+  /**
+   * n is in the trusted range of the expansion's order: order 1 `firstOrderTrust` (|ΣV|/(nΣπ) ≤ 5 %), order 2 (A given)
+   * `secondOrderTrust` (|ΣA|/(n|ΣV|) ≤ SECOND_ORDER_RANGE). Outside it the value is no estimate to rely on.
+   */
+  trusted: boolean;
+  /** One line saying why when not trusted, else null. */
+  caveat: string | null;
+}
+
+/**
  * Refined estimates at n servers: E[Q_n] ≈ Σπ + ΣV/n, E[T_n] = E[Q_n]/λ (Little, exact), s_i ≈ π_i + V_i/n; with a
  * second-order correction (`secondOrderRefine`: A and ΣA) the 1/n² terms ΣA/n² and A_i/n² are added too.
  * Source: theory.md §6. Trust only where ΣV/n is a few % of Σπ (`firstOrderTrust`; and ΣA/n² ≪ ΣV/n) (theory.md §6 "Limits").
  * @param correction from `refine` (or `secondOrderRefine`). @param n number of servers, integer ≥ max(1, d).
  * @returns `meanQueueLength` (jobs per server), `meanResponseTime` (model time units),
  *   `tail` s_0..s_K (length K + 1, tail[0] = 1), projected onto [0, 1] (the expansion may leave it at small n;
- *   `meanQueueLength` is the unprojected expansion's own sum).
+ *   `meanQueueLength` is the unprojected expansion's own sum); `trusted` and `caveat`: whether n is in the trusted range
+ *   of the order computed (`firstOrderTrust`, or `secondOrderTrust` with A), so a value outside it says so.
  * @throws {InvalidModelError} if n is not an integer ≥ 1 or d > n.
  * @example refinedEstimate(refine(parseModel({ lambda: 0.9, d: 2 })), 10).meanQueueLength // ≈ 2.7513
  */
@@ -349,7 +403,7 @@ export function refinedEstimate(
     sumA?: number;
   },
   n: number,
-): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
+): RefinedEstimate {
   const { fixedPoint, V, sumV, A, sumA } = correction;
   const model = fixedPoint.provenance.model;
   const servers = checkServers(model, n);
@@ -360,5 +414,6 @@ export function refinedEstimate(
     return A === undefined ? first : first + A[i] / servers ** 2;
   });
   clampToRange(tail);
-  return { meanQueueLength, meanResponseTime: meanQueueLength / model.lambda, tail };
+  const trust = sumA === undefined ? firstOrderTrust(sumV, fixedPoint.meanQueueLength, servers) : secondOrderTrust({ sumA, sumV }, servers);
+  return { meanQueueLength, meanResponseTime: meanQueueLength / model.lambda, tail, trusted: trust.trusted, caveat: trust.caveat };
 }

@@ -18,7 +18,7 @@ import { fifoQueueLengthTwin, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import { solveKroneckerSum, tridiagonalEigenbasis, type TridiagonalEigenbasis } from '../numerics/kroneckerSum.ts';
 import type { FixedPointResult } from './fixedPoint.ts';
-import { computeQ, computeV, computeW, refinedEstimate, refinementBase, sqdHessianTerm } from './refined.ts';
+import { computeQ, computeV, computeW, refinedEstimate, refinementBase, sqdHessianTerm, type RefinedEstimate } from './refined.ts';
 import { sqdJacobian, sqdJacobianBands } from './sqd.ts';
 import { requirePoissonRefined, sqdParameters } from './support.ts';
 
@@ -368,44 +368,9 @@ export function refineSecondOrder(
  * projected onto [0, 1]); `refinedEstimate` with the 1/n² terms. Trust only where ΣA/n² ≪ ΣV/n (theory.md §6 "Limits").
  * @throws {InvalidModelError} if n is not an integer ≥ 1 or d > n.
  */
-export function secondOrderEstimate(
-  correction: SecondOrderCorrection,
-  n: number,
-): { meanQueueLength: number; meanResponseTime: number; tail: number[] } {
+export function secondOrderEstimate(correction: SecondOrderCorrection, n: number): RefinedEstimate {
   return refinedEstimate(correction, n);
 }
 
-/**
- * The order-2 trusted range: |ΣA|/(n·|ΣV|) ≤ SECOND_ORDER_RANGE, the 1/n² term at most half the 1/n term. Chosen
- * against the exact n-server chain (`solveExact`; scripts/second-order-range.ts) over d ∈ {2, 3}, λ ∈ {0.5 … 0.95},
- * n = 2 … 5 (… 10 at λ ≤ 0.7, d = 2): at every grid point with ratio ≤ 0.5, order 2 had at most 0.47× the error of order 1; between 0.5
- * and 0.85 it still helped, less (0.51–0.69×); at 1.27 (d = 2, λ = 0.95, n = 2) and 1.67 (d = 3, λ = 0.95, n = 3:
- * order 2 10.97 against an exact 7.64, order 1 5.70) it was worse than order 1. theory.md §6 "Limits".
- */
-export const SECOND_ORDER_RANGE = 0.5;
-
-/** |ΣA|/(n·|ΣV|): the size of the 1/n² term against the 1/n term at n (∞ when ΣV = 0 and ΣA ≠ 0; 0 when both vanish). */
-export function secondOrderRatio(sumA: number, sumV: number, n: number): number {
-  if (sumA === 0) return 0;
-  return sumV === 0 ? Number.POSITIVE_INFINITY : Math.abs(sumA) / (n * Math.abs(sumV));
-}
-
-/**
- * Whether the order-2 estimate is trusted at n (`SECOND_ORDER_RANGE`), and a one-line caveat when it is not.
- * @param correction ΣA and ΣV of the model. @param n servers.
- */
-export function secondOrderTrust(
-  correction: Pick<SecondOrderCorrection, 'sumA' | 'sumV'>,
-  n: number,
-): { readonly trusted: boolean; readonly ratio: number; readonly caveat: string | null } {
-  const ratio = secondOrderRatio(correction.sumA, correction.sumV, n);
-  const trusted = ratio <= SECOND_ORDER_RANGE;
-  return {
-    trusted,
-    ratio,
-    caveat: trusted
-      ? null
-      : `order 2 is outside its trusted range at n = ${n}: |ΣA|/(n|ΣV|) = ${ratio.toPrecision(3)} > ${SECOND_ORDER_RANGE} ` +
-        '(the 1/n² term is not small against the 1/n term; against the exact chain order 2 can be worse than order 1 there, theory.md §6)',
-  };
-}
+// the order-2 trusted range lives beside refinedEstimate, which reports it (refined.ts); kept importable from here
+export { SECOND_ORDER_RANGE, secondOrderRatio, secondOrderTrust } from './refined.ts';

@@ -23,7 +23,14 @@
  *   P(T > t) = (ρ + (1 − ρ)e^{(d−1)t/E[S]})^{−d/(d−1)} (Gardner et al. 2017); identical replicas Q_d(t) of the shot.
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
-import { lpwAsLwl, meanFieldFiniteness, unknownPolicy, requireStable, type SupermarketModel } from '../model/index.ts';
+import {
+  lpwAsLwl,
+  meanFieldFiniteness,
+  refuseUnknownOptions,
+  unknownPolicy,
+  requireStable,
+  type SupermarketModel,
+} from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import { countAtMost, interpolateLinear } from '../stats/bisect.ts';
 import { cdfSectioningInterval, feasible, sectioningInterval, type Estimate } from '../stats/tInterval.ts';
@@ -446,6 +453,16 @@ function functionLaw(
   };
 }
 
+/** Every field of `ResponseTimeOptions` (the compiler checks the list against the type): another key is refused. */
+const RESPONSE_TIME_OPTION_KEYS = {
+  times: true,
+  quantiles: true,
+  seed: true,
+  cavityHorizon: true,
+  phaseTypeFit: true,
+  onProgress: true,
+} as const satisfies Record<keyof ResponseTimeOptions, true>;
+
 /**
  * The mean-field response-time law of `model`: P(T > t) on a grid and quantiles, by the solver
  * `meanFieldCapabilities(model).responseTime` names (module comment). Exact kinds are exact to round-off (closed forms,
@@ -459,6 +476,7 @@ function functionLaw(
  * @example solveResponseTime(parseModel({ lambda: 0.5, d: 1 })).quantiles[0].value // 2 ln 2 ≈ 1.3863 (M/M/1)
  */
 export function solveResponseTime(model: SupermarketModel, options: ResponseTimeOptions = {}): ResponseTimeLaw {
+  refuseUnknownOptions('solveResponseTime', options, RESPONSE_TIME_OPTION_KEYS);
   const law = responseTimeLaw(model, options);
   // a heavy tail that makes the limit's E[T] infinite: the quantiles stand, the mean is ∞ (never the grid's or the
   // sample's finite average, which estimates nothing)

@@ -22,7 +22,7 @@
  * room's one entry (exported from meanfield/index.ts); the solvers behind it stay exported for their own options and diagnostics.
  */
 import { ConvergenceError, InvalidModelError } from '../errors.ts';
-import { lpwAsLwl, requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
+import { lpwAsLwl, refuseUnknownOptions, requireStable, unknownPolicy, type SupermarketModel } from '../model/index.ts';
 import { serviceDistribution } from '../model/service/index.ts';
 import {
   fifoQueueLengthTwin,
@@ -181,6 +181,12 @@ function solution(parts: Parts): MeanFieldSolution {
   };
 }
 
+/** Every field of `SolveOptions` (the compiler checks the list against the type): another key is refused. */
+const SOLVE_OPTION_KEYS = { seed: true, cavityHorizon: true, phaseTypeFit: true, onProgress: true } as const satisfies Record<
+  keyof SolveOptions,
+  true
+>;
+
 /**
  * Solves the mean-field limit of `model` with the strongest available method (table above).
  * @param model from `parseModel` (trusted). @param options `seed`, `cavityHorizon` of the estimate kinds.
@@ -191,6 +197,7 @@ function solution(parts: Parts): MeanFieldSolution {
  * @example solveMeanField(parseModel({ lambda: 0.9, d: 2 })).meanResponseTime // 2.6141 (SQ(d) closed form, exact)
  */
 export function solveMeanField(given: SupermarketModel, options: SolveOptions = {}): MeanFieldSolution {
+  refuseUnknownOptions('solveMeanField', options, SOLVE_OPTION_KEYS);
   requireStable(given);
   const seed = options.seed ?? 1;
   const onProgress = options.onProgress;

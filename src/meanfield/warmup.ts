@@ -10,7 +10,7 @@
  */
 import { identicalRedundancy, identicalRedundancyLambdaMax } from './redundancy.ts';
 import { ConvergenceError, InvalidModelError, SolverError } from '../errors.ts';
-import { parseModel, randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
+import { parseModel, randomRoutingTwin, refuseUnknownOptions, type SupermarketModel } from '../model/model.ts';
 import type { PopulationModel } from '../model/population/parse.ts';
 import { arrivalScv, isRenewalArrivals, POISSON_ARRIVALS } from '../model/arrivals.ts';
 import { batchDispersion } from '../model/batchLaw.ts';
@@ -252,6 +252,14 @@ export function simulationWarmup(
   // random routing however spelt is JSQ(1) (`randomRoutingTwin`): the simulator runs it so, and its warm-up is JSQ(1)'s
   const twin = randomRoutingTwin(model);
   if (twin !== undefined) return simulationWarmup(twin, options as SimulationWarmupOptions);
+  refuseUnknownOptions('simulationWarmup', options, {
+    tolerance: true,
+    safetyFactor: true,
+    cap: true,
+    minRelaxationTimes: true,
+    start: true,
+    n: true,
+  } satisfies Record<keyof SimulationWarmupOptions, true>);
   const {
     tolerance = 1e-3,
     safetyFactor,

@@ -44,6 +44,7 @@ export {
   PSJF_PREEMPTION_RULES,
   DEFAULT_CONVENTIONS,
   parseServiceShort,
+  refuseUnknownOptions,
   type Selection,
   type Discipline,
   type Sampling,

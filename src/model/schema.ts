@@ -428,6 +428,26 @@ export function unknownKeyMessage(issue: Zod.core.$ZodRawIssue): string | undefi
 }
 
 /**
+ * Refuses a key of a library options object that is not one of its fields (`keys`: every field of the options type,
+ * as a record so the compiler checks the list against the type both ways), so a misspelt option is not dropped: the
+ * message is `unknownKeyMessage`'s, prefixed by what the options are for. A key whose value is undefined is absent.
+ * @example refuseUnknownOptions('simulate', { replication: 20 }, { replications: true }) // throws: simulate: unknown key "replication" (did you mean "replications"?); allowed keys: replications
+ * @throws {InvalidModelError} naming the unknown keys, the nearest allowed one and the allowed keys.
+ */
+export function refuseUnknownOptions(what: string, options: object, keys: Readonly<Record<string, true>>): void {
+  const allowed = Object.keys(keys);
+  const given = options as Record<string, unknown>;
+  const unknown = Object.keys(given).filter((k) => !Object.hasOwn(keys, k) && given[k] !== undefined);
+  if (unknown.length === 0) return;
+  const near = [...new Set(unknown.flatMap((k) => closestNames(k, allowed)))];
+  throw new InvalidModelError(
+    `${what}: unknown option${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')}` +
+      (near.length ? ` (did you mean ${near.map((k) => JSON.stringify(k)).join(' or ')}?)` : '') +
+      `; allowed options: ${allowed.join(', ')}`,
+  );
+}
+
+/**
  * `schema.safeParse(input)` with unknown keys named by `unknownKeyMessage` (where the object's own schema does not
  * word them): the one parse of user input (flags, model, experiment, claim and population-model files).
  */

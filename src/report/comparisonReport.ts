@@ -53,7 +53,7 @@ import {
 } from './page.ts';
 import { quantileCounts, quantileSection } from './quantileSection.ts';
 export { estimateText } from './page.ts';
-import { refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
+import { refinedText, refinementCellColumns, refinementSection, secondOrderModelColumns, exactMark } from './refinementSection.ts';
 
 type Columns<T> = (readonly [string, (x: T) => string])[];
 
@@ -269,7 +269,7 @@ function cellColumns(result: ComparisonResult): Columns<CellResult> {
     return [
       ...head,
       ['mean field', (c) => fix(modelOf(result, c).reference.meanResponseTime)],
-      ['refined', (c) => fix(c.refined!.meanResponseTime)],
+      ['refined', (c) => refinedText(c.refined!)],
       ...refinementCellColumns(result),
       ['sim − refined', (c) => fix(c.verdict.difference)],
       ['allowance δ', (c) => sci(c.verdict.allowance)],

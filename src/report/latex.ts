@@ -68,7 +68,8 @@ function num(x: number | null | undefined, digits = 4): string {
 function estimate(e: { mean: number; halfWidth: number; infinite?: true; unsettled?: true; sampleMean?: number } | undefined): string {
   if (!e) return '--';
   if (e.unsettled) return latexText(`not settled (run's average ${num(e.sampleMean)})`);
-  return e.infinite || e.mean === Infinity ? '$\\infty$' : `$${num(e.mean)} \\pm ${num(e.halfWidth)}$`;
+  // x ± h by the one rule of simulated numbers (`plusMinus`: two significant digits of h), as the report's markdown
+  return e.infinite || e.mean === Infinity ? '$\\infty$' : `$${plusMinus(e.mean, e.halfWidth, ' \\pm ')}$`;
 }
 
 /** A booktabs table: header, rows (cells already LaTeX), column spec, caption and label. */
@@ -124,7 +125,8 @@ export function comparisonLatexTables(result: ComparisonResult): string {
         models.find((m) => m.d === c.d && m.lambda === c.lambda),
         ref(c),
       ),
-      ...(refined ? [num(c.refined?.meanResponseTime)] : []),
+      // a value outside the 1/n expansion's trusted range is marked, as in the report (`refinedText`)
+      ...(refined ? [`${num(c.refined?.meanResponseTime)}${c.refined?.trusted === false ? ' (outside range)' : ''}`] : []),
       c.verdict.status === 'not-judged' || !Number.isFinite(c.verdict.tStatistic) ? '--' : num(c.verdict.tStatistic, 2),
       latexText(statusText(c.verdict.status)),
     ]),

@@ -6,6 +6,7 @@
  */
 import { QUANTILE_RULE, type ComparisonResult, type QuantileCell, type ModelSummary } from '../compare/index.ts';
 import { fix, markdownTable, statusText } from './page.ts';
+import { estimateIntervalText } from '../stats/index.ts';
 
 /** The judged quantile checks of the report (cells and fitted limits), and how many disagree. */
 export function quantileCounts(result: ComparisonResult): { disagree: number; judged: number; any: boolean } {
@@ -31,7 +32,8 @@ export function quantileSection(result: ComparisonResult): string {
     ['n', (r) => `${r.c.n}`],
     ['p', (r) => `${r.c.p}`],
     // the sectioning interval inverts the cdf (not symmetric): printed as it is, not as mean ± half its length
-    ['simulated [95 % CI]', (r) => `${fix(r.c.simulated.mean)} [${fix(r.c.simulated.ci95[0])}, ${fix(r.c.simulated.ci95[1])}]`],
+    // by simulate's one rule (`estimateIntervalText`: decimals from the interval's width, ∞ at an open end)
+    ['simulated [95 % CI]', (r) => estimateIntervalText(r.c.simulated.mean, r.c.simulated.ci95)],
     ['mean field t_p', (r) => fix(r.c.meanField)],
     ['difference', (r) => fix(r.c.simulated.mean - r.c.meanField)],
     ['allowance', (r) => (Number.isFinite(r.c.verdict.allowance) ? fix(r.c.verdict.allowance) : 'n/a')],

@@ -16,8 +16,12 @@ export function exactMark(c: CellResult): string {
   return c.exact ? ' (vs exact)' : '';
 }
 
-/** A second-order value, marked "(outside range)" where |ΣA|/(n|ΣV|) > SECOND_ORDER_RANGE (order 2 not trusted, theory.md §6). */
-export function secondOrderText(v: { readonly meanResponseTime: number; readonly trusted?: boolean }): string {
+/**
+ * A refined value (order 1 or 2), marked "(outside range)" where n is outside its order's trusted range (`trusted`:
+ * order 1 |ΣV|/(nΣπ) ≤ 5 %, the cell then not judged against it; order 2 |ΣA|/(n|ΣV|) ≤ SECOND_ORDER_RANGE; theory.md
+ * §6), as `table` marks them; the first order showed bare beside a second order marked.
+ */
+export function refinedText(v: { readonly meanResponseTime: number; readonly trusted?: boolean }): string {
   return v.trusted === false ? `${fix(v.meanResponseTime)} (outside range)` : fix(v.meanResponseTime);
 }
 
@@ -25,7 +29,7 @@ export function secondOrderText(v: { readonly meanResponseTime: number; readonly
 export function refinementCellColumns(result: ComparisonResult): Columns<CellResult> {
   const cols: Columns<CellResult> = [];
   if (result.cells.some((c) => c.secondOrder)) {
-    cols.push(['refined 2nd order', (c) => (c.secondOrder ? secondOrderText(c.secondOrder) : '–')]);
+    cols.push(['refined 2nd order', (c) => (c.secondOrder ? refinedText(c.secondOrder) : '–')]);
   }
   if (result.cells.some((c) => c.exact)) {
     cols.push([
@@ -101,9 +105,7 @@ export function refinementSection(result: ComparisonResult): string {
           [
             'refined 1st / 2nd order',
             (r) =>
-              r.cell?.refined
-                ? `${fix(r.cell.refined.meanResponseTime)} / ${r.cell.secondOrder ? secondOrderText(r.cell.secondOrder) : '–'}`
-                : '–',
+              r.cell?.refined ? `${refinedText(r.cell.refined)} / ${r.cell.secondOrder ? refinedText(r.cell.secondOrder) : '–'}` : '–',
           ],
           ['verdict', (r) => (r.cell ? `**${statusText(r.cell.verdict.status)}**` : '–')],
         ]),

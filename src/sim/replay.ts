@@ -7,7 +7,7 @@
  * values (independence check: < 0.2).
  */
 import { InvalidModelError } from '../errors.ts';
-import { randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
+import { randomRoutingTwin, refuseUnknownOptions, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { batchEstimate, batchLag1, fewBatchesNote, type BatchEstimate } from '../stats/batchMeans.ts';
@@ -167,6 +167,17 @@ function checkColumn(name: string, xs: unknown, length: number, min: number): Fl
   return xs;
 }
 
+/** Every field of `ReplayOptions` (the compiler checks the list against the type): another key is refused. */
+const REPLAY_OPTION_KEYS = {
+  n: true,
+  warmupJobs: true,
+  seed: true,
+  batches: true,
+  maxLevel: true,
+  workloadGrid: true,
+  record: true,
+} as const satisfies Record<keyof ReplayOptions, true>;
+
 /**
  * Replays a trace over n servers (one run, batch-means CIs).
  * @param model selection, d, discipline, conventions, sampling; `prediction` is used only when the workload has no
@@ -183,6 +194,7 @@ export function simulateReplay(given: SupermarketModel, workload: ReplayWorkload
   if (workload === null || typeof workload !== 'object')
     throw new InvalidModelError('simulateReplay needs a workload { arrivals, sizes, predictions? }');
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulateReplay needs an options object with n');
+  refuseUnknownOptions('simulateReplay', options, REPLAY_OPTION_KEYS);
   const total = workload.arrivals instanceof Float64Array ? workload.arrivals.length : -1;
   const arrivals = checkColumn('arrivals', workload.arrivals, total, 0);
   for (let i = 1; i < total; i++) {

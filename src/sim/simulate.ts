@@ -7,7 +7,7 @@
  * Source: theory.md §1 (model), §8 (estimands, warm-up, replications or batch means, heavy tails).
  */
 import { InvalidModelError } from '../errors.ts';
-import { randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
+import { randomRoutingTwin, refuseUnknownOptions, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { Engine, EngineKind, RunConfig } from './core.ts';
 import { EventEngine } from './engine.ts';
@@ -748,6 +748,46 @@ export interface ReplicationPart {
   percentileRanks?: QuantileLocation;
 }
 
+/** Every field of `SimulateOptions` (the compiler checks the list against the type): another key is refused. */
+const SIMULATE_OPTION_KEYS = {
+  n: true,
+  jobs: true,
+  replications: true,
+  seed: true,
+  warmupTime: true,
+  start: true,
+  maxEvents: true,
+  maxLevel: true,
+  engine: true,
+  workloadGrid: true,
+  onProgress: true,
+  method: true,
+  batches: true,
+  precision: true,
+  maxReplications: true,
+  relaxationTime: true,
+} as const satisfies Record<keyof SimulateOptions, true>;
+
+/**
+ * Refuses an option the run would not read, so none is dropped silently (as the CLI refuses such flags): a key that is
+ * not a `SimulateOptions` field (`{ replication: 20 }` ran 5), `batches` without `method: 'batch-means'`,
+ * `replications` with it (a batch-means run is one long run cut into `batches`), `maxReplications` without a
+ * `precision` target. An option given as undefined counts as absent.
+ * @throws {InvalidModelError} one line naming the option and why it has no effect.
+ */
+function refuseIdleSimulateOptions(options: SimulateOptions): void {
+  refuseUnknownOptions('simulate', options, SIMULATE_OPTION_KEYS);
+  const batchMode = options.method === 'batch-means';
+  if (!batchMode && options.batches !== undefined)
+    throw new InvalidModelError(`batches acts only with method "batch-means"; drop it or set method: 'batch-means'`);
+  if (batchMode && options.replications !== undefined)
+    throw new InvalidModelError(
+      'replications acts only with method "replications": a batch-means run is one long run cut into batches; drop it or set batches',
+    );
+  if (options.precision === undefined && options.maxReplications !== undefined)
+    throw new InvalidModelError('maxReplications acts only with a precision target; drop it or set precision');
+}
+
 /**
  * Validates `simulate`'s options (see `simulate` for the errors) and resolves the run's settings.
  * @throws {InvalidModelError} as `simulate`.
@@ -756,6 +796,7 @@ export function planSimulation(given: SupermarketModel, options: SimulateOptions
   // random routing however spelt runs as JSQ(1) (`randomRoutingTwin`): one policy, one engine, the same numbers per seed
   const model = randomRoutingTwin(given) ?? given;
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulate needs an options object with n');
+  refuseIdleSimulateOptions(options);
   const config = resolveRunConfig(model, options.n, { workloadGrid: options.workloadGrid });
   const jobs = integerOption('jobs', options.jobs, 1_000_000, 1);
   const method = options.method ?? 'replications';
@@ -1249,7 +1290,9 @@ export class SimulationCollector {
  *   the CLI runs the same units on worker threads (src/cli/pool.ts, `simulateOnPool`) for the same numbers.
  * @throws {InvalidModelError} for an unsupported model, n < 1 or > 2^21, d > n, jobs < 1, replications < 2,
  *   batches < 2, maxLevel < 1, a non-integer seed, a missing, negative or non-finite warmupTime, an unknown engine
- *   or method, a bad precision target or one on an E[T] that is infinite or unsettled (`precisionRefusal`), a first R units beyond maxEvents expected events (`checkEventBudget`).
+ *   or method, a bad precision target or one on an E[T] that is infinite or unsettled (`precisionRefusal`), a first R units beyond maxEvents expected events (`checkEventBudget`),
+ *   an option the run would not read (an unknown key, batches without batch-means, replications with it, maxReplications
+ *   without precision: `refuseIdleSimulateOptions`).
  * @example simulate(parseModel({ lambda: 0.9, d: 2 }), { n: 1000, jobs: 1e6, warmupTime: 80 }).meanResponseTime.mean // ≈ 2.62
  */
 export function simulate(model: SupermarketModel, options: SimulateOptions): SimulationResult {

@@ -4,7 +4,7 @@
  */
 import { checkTimeGrid } from '../model/timeGrid.ts';
 import { InvalidModelError } from '../errors.ts';
-import { randomRoutingTwin, type SupermarketModel } from '../model/model.ts';
+import { randomRoutingTwin, refuseUnknownOptions, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
@@ -72,6 +72,17 @@ export interface TrajectoryPart {
   events: number;
 }
 
+/** Every field of `TrajectoryOptions` (the compiler checks the list against the type): another key is refused. */
+const TRAJECTORY_OPTION_KEYS = {
+  n: true,
+  times: true,
+  from: true,
+  replications: true,
+  seed: true,
+  maxLevel: true,
+  engine: true,
+} as const satisfies Record<keyof TrajectoryOptions, true>;
+
 /**
  * Checks the options of a transient simulation and resolves its defaults (see `simulateTrajectory`).
  * @throws as `simulateTrajectory`.
@@ -79,6 +90,7 @@ export interface TrajectoryPart {
 export function planTrajectory(given: SupermarketModel, options: TrajectoryOptions): TrajectoryPlan {
   const model = randomRoutingTwin(given) ?? given; // random routing however spelt runs as JSQ(1), as in `planSimulation`
   if (options === null || typeof options !== 'object') throw new InvalidModelError('simulateTrajectory needs an options object');
+  refuseUnknownOptions('simulateTrajectory', options, TRAJECTORY_OPTION_KEYS);
   const config = resolveRunConfig(model, options.n);
   const replications = integerOption('replications', options.replications, 5, 2);
   const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);

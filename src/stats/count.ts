@@ -34,3 +34,50 @@ export function plusMinus(x: number, halfWidth: number, sign = ' ± ', significa
   const show = (v: number) => (Number.isFinite(v) ? v.toFixed(k) : String(v));
   return `${show(x)}${sign}${show(halfWidth)}`;
 }
+
+/** Most decimals of an estimate in text (`estimateIntervalText`). */
+const MAX_ESTIMATE_DECIMALS = 6;
+
+/**
+ * An estimate and its 95 % interval in text, "x [lo, hi]", by one rule for every row of a table (simulate, replay):
+ * the decimals of stats `estimateDecimals` (two significant digits of the half-width h, at most 6; `fallback` without a
+ * finite nonzero h), the same for x and both ends; a row whose values are all below 10⁻³ in size (and not all 0) in
+ * exponent form with three significant digits throughout, so a row never mixes "0.00171 [7.91e-4, 0.00263]". h is
+ * the estimate's own, else half the interval's width (a percentile's, not symmetric about x), else with one end open
+ * (∞) the distance from x to the finite end. An infinite end prints as ∞. The one rule of simulate's and replay's text and the reports' interval columns.
+ * @param width pad x to this many characters (a table's column; default none).
+ * @example estimateIntervalText(0.00171, [7.91e-4, 0.00263], 9.2e-4) // "0.00171 [0.00079, 0.00263]"
+ */
+export function estimateIntervalText(
+  mean: number,
+  ci95: readonly [number, number],
+  halfWidth = Number.NaN,
+  fallback = 4,
+  width = 0,
+): string {
+  const [lo, hi] = ci95;
+  const h = Number.isFinite(halfWidth)
+    ? halfWidth
+    : Number.isFinite(hi - lo)
+      ? (hi - lo) / 2
+      : Number.isFinite(lo)
+        ? Math.abs(mean - lo)
+        : Math.abs(hi - mean);
+  const finite = [mean, lo, hi].filter(Number.isFinite);
+  const largest = Math.max(0, ...finite.map(Math.abs));
+  const tiny = largest > 0 && largest < 1e-3;
+  const k = Math.min(MAX_ESTIMATE_DECIMALS, estimateDecimals(h, 2, fallback));
+  const one = (x: number) =>
+    !Number.isFinite(x)
+      ? Number.isNaN(x)
+        ? 'NaN'
+        : x > 0
+          ? '∞'
+          : '−∞'
+      : tiny
+        ? x === 0
+          ? '0'
+          : x.toExponential(2).replace('e+', 'e')
+        : x.toFixed(k);
+  return `${one(mean).padEnd(width)} [${one(lo)}, ${one(hi)}]`;
+}

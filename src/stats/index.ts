@@ -27,7 +27,7 @@ export { batchEstimate, batchLag1, fewBatchesNote, lag1Autocorrelation, MIN_LAG1
 export { percentileName, pooledQuantiles, quantiles } from './quantile.ts';
 export { countAtMost, bracketIndex, interpolateAt, interpolateLinear } from './bisect.ts';
 export { Rng, streamSeed, fnv1a, cellSeed, MAX_MASTER_SEED, MAX_UNIFORM_BOUND } from './rng.ts';
-export { estimateDecimals, formatCount, plusMinus } from './count.ts';
+export { estimateDecimals, estimateIntervalText, formatCount, plusMinus } from './count.ts';
 export {
   weightedLeastSquares,
   fixedCoefficientFit,

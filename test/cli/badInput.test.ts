@@ -34,6 +34,17 @@ describe('supermarket CLI rejects bad input with one line and a non-zero exit', 
       ['simulate', '--lambda', '0.5', '--d', '2', '--n', '10', '--discipline', 'ps', '--prediction', 'exp'],
       /--prediction exp has no effect: neither selection jsq nor discipline ps reads a prediction/,
     ],
+    // LPW at d = 1 samples one server (random routing, "RANDOM (d = 1)"): the prediction it would compare has no effect
+    [
+      'LPW at d = 1 with a prediction (simulate)',
+      ['simulate', '--lambda', '0.5', '--d', '1', '--n', '10', '--selection', 'lpw', '--prediction', 'exp'],
+      /--prediction exp has no effect: selection lpw at d = 1 samples one server \(random routing\)/,
+    ],
+    [
+      'LPW at d = 1 with a prediction (fixed-point)',
+      ['fixed-point', '--lambda', '0.5', '--d', '1', '--selection', 'lpw', '--prediction', 'uniform:0.5'],
+      /--prediction uniform:0.5 has no effect: selection lpw at d = 1/,
+    ],
     // every setting the policy tables say a policy cannot use is refused in one line (issue 18 item 5), in every command
     [
       'jiq with d = 2 (fixed-point)',

@@ -96,7 +96,7 @@ describe('supermarket replay', () => {
     const text = await runCli(['replay', long, '--n', '1', '--no-rescale', '--batches', '2']);
     expect(text.status, text.stderr).toBe(0);
     for (const k of open) {
-      expect(text.stdout).toMatch(new RegExp(`T ${k} \\(pooled\\) +\\d+\\.\\d+ \\[\\d+\\.\\d+, ∞\\]`));
+      expect(text.stdout).toMatch(new RegExp(`T ${k} \\(pooled\\) +\\d+\\.\\d+ +\\[\\d+\\.\\d+, ∞\\]`));
       expect(text.stdout).toContain(`  note: percentile intervals: ${k} has no upper end (∞)`);
     }
   });
@@ -328,5 +328,42 @@ describe('replay honesty at the source (sim/replay.ts)', () => {
     expect(json.provenance.model.service).toBe('trace');
     expect(json.provenance.model.arrivals).toBe('trace');
     expect(JSON.stringify(json.provenance)).not.toMatch(/exponential/);
+  });
+  it('--speeds, --fractions and --server-sampling are refused in one line (replay read none of them: identical servers)', async () => {
+    // replay offered them and served the trace on identical servers, printing the homogeneous E[T] as the answer
+    for (const flags of [
+      ['--speeds', '1,2'],
+      ['--speeds', '1,2', '--fractions', '0.5,0.5'],
+      ['--server-sampling', 'speed'],
+    ]) {
+      const r = await runCli(['replay', long, '--n', '4', '--d', '2', ...flags]);
+      expect(r.status, flags.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^supermarket: error: unknown option '--(speeds|server-sampling)'/),
+      ]);
+    }
+  });
+  it("text rows follow simulate's one rule: decimals from two significant digits of h for x and both ends (it printed 4 and 3)", async () => {
+    const file = jobsSwf(300);
+    const text = (await runCli(['replay', file, '--n', '2', '--d', '2'])).stdout;
+    const json = JSON.parse((await runCli(['replay', file, '--n', '2', '--d', '2', '--json'])).stdout);
+    for (const [label, e] of [
+      ['E[T] response time', json.meanResponseTime],
+      ['E[Q] per server', json.meanQueueLength],
+      ['T p50 (pooled)', json.responseTimePercentiles.p50],
+    ] as const) {
+      const h = (e.ci95[1] - e.ci95[0]) / 2;
+      const k = Math.max(0, 1 - Math.floor(Math.log10(h)));
+      const line = text.split('\n').find((l) => l.trimStart().startsWith(label))!;
+      const numbers = line
+        .slice(line.indexOf(label) + label.length)
+        .match(/-?\d+(?:\.\d+)?/g)!
+        .slice(0, 3);
+      expect(
+        numbers.map((x) => (x.includes('.') ? x.split('.')[1].length : 0)),
+        line,
+      ).toEqual([k, k, k]);
+    }
   });
 });

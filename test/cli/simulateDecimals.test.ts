@@ -37,8 +37,60 @@ describe('simulate text table: decimals from the CI half-width', () => {
     expect(rowDecimals(text.stdout, 'E[T] response time').decimals[0]).toBe(3);
   });
 
+  it('the percentile rows follow the same rule (they printed three significant digits more: "0.60512 [0.60111, 0.60918]")', async () => {
+    const args = 'simulate --lambda 0.5 --d 2 --n 20 --jobs 2000 --replications 10 --threads 1 --no-progress';
+    const text = await runCli(args);
+    const j = JSON.parse((await runCli(`${args} --json`)).stdout);
+    for (const p of ['p50', 'p95'] as const) {
+      const e = j.responseTimePercentiles[p];
+      const h = (e.ci95[1] - e.ci95[0]) / 2;
+      const k = Math.max(0, 1 - Math.floor(Math.log10(h)));
+      expect(rowDecimals(text.stdout, `T ${p} (pooled)`).decimals, p).toEqual([k, k, k]);
+    }
+    // the interval starts in the "95% CI" column, as every other row's
+    const column = (label: string) =>
+      text.stdout
+        .split('\n')
+        .find((l) => l.trimStart().startsWith(label))!
+        .search(/ \[[-\d]/);
+    expect(column('T p50 (pooled)')).toBe(column('E[T] response time'));
+  });
+
+  it('a row never mixes fixed and exponent forms: all below 10⁻³ in exponent form, else fixed (no "0.00171 [7.91e-4, 0.00263]")', async () => {
+    const r = await runCli('simulate --lambda 0.3 --d 2 --n 10 --jobs 20000 --replications 3 --threads 1 --no-progress');
+    for (const line of r.stdout.split('\n').filter((l) => /^ {2}s_\d/.test(l))) {
+      const numbers = line.replace(/^ {2}s_\d+/, '').match(/-?\d+(?:\.\d+)?(?:e-?\d+)?/g)!;
+      const exponent = numbers.map((x) => x.includes('e'));
+      expect(new Set(exponent).size, line).toBe(1);
+      if (exponent[0]) expect(Math.max(...numbers.map(Number)), line).toBeLessThan(1e-3);
+    }
+  });
+
   it('a fraction that stayed 0 (no interval width) keeps four decimals', async () => {
     const r = await runCli('simulate --lambda 0.3 --d 2 --n 10 --jobs 1000 --replications 3 --threads 1 --no-progress');
     expect(r.stdout).toMatch(/\n {2}s_6 +0\.0000 +\[0\.0000, 0\.0000\]\n/);
+  });
+
+  it('the per-class rows keep their columns apart: an interval never runs into the next column ("0.5361]1.2715")', async () => {
+    const r = await runCli('simulate --speeds 1,2 --d 2 --n 20 --lambda 0.6 --jobs 2000 --replications 3 --threads 1 --no-progress');
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^ {2}class \d/.test(l));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row, row).toMatch(/^ {2}class \d \(\d, 0\.5\) +\S+ +\[[^\]]+\] {2,}\S+ +\[[^\]]+\] {2,}\d+$/);
+  });
+
+  it('model --compare: the simulated value and its ± CI by the same rule (it printed "3.271059 ± 0.998933")', async () => {
+    const r = await runCli('model models/jsq-d.json --set K=9 --n 10 --compare --replications 3 --threads 1 --horizon 50');
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^ +10 (meanQueueLength|meanResponseTime) /.test(l));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      const [simulated, ci] = row.trim().split(/ +/).slice(2, 4);
+      const decimals = (x: string) => (x.includes('.') ? x.split('.')[1].length : 0);
+      // two significant digits of the half-width, and the estimate rounded at the same place
+      expect(decimals(simulated), row).toBe(decimals(ci));
+      // (one more where h rounds up to a power of ten: 0.9989 → "1.00")
+      expect(decimals(ci) - (1 - Math.floor(Math.log10(Number(ci)))), row).toBeOneOf([0, 1]);
+    }
   });
 });

@@ -86,7 +86,7 @@ describe('run: an interval simulate warns of is marked where it is printed', () 
 
   it('experimentLatexTable marks the entry and says the warning in the caption', () => {
     const t = experimentLatexTable('x', [outcome('ps', 'ps', 1.361, 0.537)], new Map(), new Map([['ps', [WARNING]]]));
-    expect(t).toContain('$1.3610 \\pm 0.5370$$^{w1}$');
+    expect(t).toContain('$1.36 \\pm 0.54$$^{w1}$');
     expect(t).toMatch(/Warnings on the marked \$E\[T\]\$ intervals \(as simulate prints them\): \$\^\{w1\}\$ the interval of E\[T\]/);
     expect(t).toContain('not a 95 \\% interval');
     expect(t).not.toContain('?'); // α, ² spelled in LaTeX, not dropped

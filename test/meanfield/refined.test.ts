@@ -12,6 +12,7 @@ import {
   refinedEstimate,
   sqdHessianTerm,
 } from '../../src/meanfield/refined.ts';
+import { refineSecondOrder, SECOND_ORDER_RANGE } from '../../src/meanfield/refinedSecondOrder.ts';
 import { sqdClosedFormTail, sqdJacobian } from '../../src/meanfield/sqd.ts';
 import { parseModel } from '../../src/model/index.ts';
 import { sqd } from './helpers.ts';
@@ -173,5 +174,23 @@ describe('refinedEstimate outputs', () => {
     expect(Math.max(...r.tail)).toBeLessThanOrEqual(1);
     expect(Math.min(...r.tail)).toBeGreaterThanOrEqual(0);
     expect(r.meanQueueLength).toBeCloseTo(c.fixedPoint.meanQueueLength + c.sumV / 2, 12); // E[Q] stays the expansion's sum
+  });
+
+  it("says whether n is in its order's trusted range: a library caller got E[Q_3] = 3.68 at λ = 0.9 with nothing saying 1/n was 56 % of the limit", () => {
+    const model = parseModel({ lambda: 0.9, d: 2 });
+    const c = refine(model);
+    // ΣV/(nΣπ) = 3.986/(n·2.353): 56 % at n = 3, 1.7 % at n = 100 (trusted from n = 34)
+    const small = refinedEstimate(c, 3);
+    expect(small.trusted).toBe(false);
+    expect(small.caveat).toMatch(/^order 1 is outside its trusted range at n = 3: the 1\/n term is 56\.5 % of the limit.*here from n = 34/);
+    expect(refinedEstimate(c, 34)).toMatchObject({ trusted: true, caveat: null });
+    expect(refinedEstimate(c, 33).trusted).toBe(false);
+    // order 2: its own range, |ΣA|/(n|ΣV|) ≤ SECOND_ORDER_RANGE
+    const second = refineSecondOrder(model);
+    for (const n of [2, 3, 10]) {
+      const ratio = Math.abs(second.sumA) / (n * Math.abs(second.sumV));
+      expect(refinedEstimate(second, n).trusted, `n = ${n}`).toBe(ratio <= SECOND_ORDER_RANGE);
+    }
+    expect(refinedEstimate(second, 2).caveat).toMatch(/^order 2 is outside its trusted range at n = 2/);
   });
 });

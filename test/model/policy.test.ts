@@ -6,7 +6,10 @@ import {
   SELECTIONS,
   SELECTION_TABLE,
   disciplineHelp,
+  idleGridSettings,
   idlePrediction,
+  idleSettings,
+  settingApplies,
   policyName,
   selectionHelp,
   selectionFamilyName,
@@ -89,6 +92,18 @@ describe('the policy tables (model/policy)', () => {
     expect(idlePrediction('jsq', 'fifo')).toMatch(/neither selection jsq nor discipline fifo reads a prediction/);
     expect(idlePrediction('lpw', 'fifo')).toBeUndefined();
     expect(idlePrediction('jsq', 'sprpt')).toBeUndefined();
+  });
+
+  it('a prediction acts on LPW only where it compares d ≥ 2 servers; at d = 1 only a discipline that reads one uses it', () => {
+    expect(settingApplies('prediction', { selection: 'lpw', discipline: 'fifo', d: 2 })).toBe(true);
+    expect(settingApplies('prediction', { selection: 'lpw', discipline: 'fifo', d: 1 })).toBe(false);
+    expect(settingApplies('prediction', { selection: 'lpw', discipline: 'sprpt', d: 1 })).toBe(true);
+    expect(idleSettings({ selection: 'lpw', discipline: 'fifo', d: 1 }, ['prediction'])[0]?.reason).toMatch(
+      /^selection lpw at d = 1 samples one server \(random routing\)/,
+    );
+    // a grid file: idle only when no d of the grid lets it act
+    expect(idleGridSettings([{ selection: 'lpw', discipline: 'fifo' }], [1, 2], ['prediction'])).toEqual([]);
+    expect(idleGridSettings([{ selection: 'lpw', discipline: 'fifo' }], [1], ['prediction'])).toHaveLength(1);
   });
 });
 

@@ -17,6 +17,7 @@ import type { Discipline } from '../../src/model/index.ts';
 import { reportComparison } from '../compare/config.ts';
 import { ensureDebianPackages, sh } from '../system.ts';
 import { testMeta } from './meta.ts';
+import { plusMinus } from '../../src/stats/index.ts';
 
 const result = runComparison(reportComparison({ lambdas: [0.5, 0.8], ns: [10, 50], jobs: 2_000, replications: 3, seed: 4 }));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-latex-'));
@@ -38,7 +39,8 @@ describe('--latex export', () => {
     expect(tables.match(/^\d+ & 0\.\d+ & \d+ & /gm)?.length).toBe(result.cells.length);
     const c = result.cells[0];
     expect(tables).toContain(
-      `$${c.simulation.meanResponseTime.mean.toFixed(4)} \\pm ${c.simulation.meanResponseTime.halfWidth.toFixed(4)}$`,
+      // by the one rule of simulated numbers (`plusMinus`: two significant digits of h), as the markdown
+      `$${plusMinus(c.simulation.meanResponseTime.mean, c.simulation.meanResponseTime.halfWidth, ' \\pm ')}$`,
     );
     expect(readFileSync(path.join(dir, 'report.tex'), 'utf8')).toContain(
       `\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{figures/${names[0]}.pdf}`,
@@ -66,7 +68,7 @@ describe('--latex export', () => {
         result: { meanResponseTime: e(mean), meanSlowdown: e(2 * mean) },
       }) as unknown as CellOutcome;
     const t = experimentLatexTable('paper_synthetic', [cell('fifo', 3.25), cell('srpt', 1.5)]);
-    expect(t).toContain('JSQ+FIFO & weibull:0.5 & none & 2 & 0.9 & 100 & $3.2500 \\pm 0.0100$ & $6.5000 \\pm 0.0100$ \\\\');
+    expect(t).toContain('JSQ+FIFO & weibull:0.5 & none & 2 & 0.9 & 100 & $3.250 \\pm 0.010$ & $6.500 \\pm 0.010$ \\\\');
     expect(t).toContain('JSQ+SRPT (arrivals det)'); // the policy label names the arrivals (and memory, batch)
     expect(t).toContain('paper\\_synthetic');
     for (const rule of ['\\toprule', '\\midrule', '\\bottomrule']) expect(t).toContain(rule);
@@ -124,7 +126,7 @@ describe('--latex export', () => {
     } as unknown as CellOutcome;
     const t = experimentLatexTable('x', [cell], new Map([['k1', 'why']]));
     expect(t).toContain("not settled (run's average 3.2500)");
-    expect(t).not.toContain('\\pm 0.0100');
+    expect(t).not.toContain('\\pm 0.010');
   });
 
   it('the PDF renders (pdftoppm): a page of the figure size with ink on it', async (ctx) => {

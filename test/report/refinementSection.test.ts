@@ -12,6 +12,8 @@ import {
   writeComparisonReport,
 } from '../../src/report/index.ts';
 import { refinementSection } from '../../src/report/refinementSection.ts';
+import { comparisonLatexTables } from '../../src/report/latex.ts';
+import { estimateIntervalText, plusMinus } from '../../src/stats/index.ts';
 import { reportComparison } from '../compare/config.ts';
 import { testMeta } from './meta.ts';
 
@@ -50,6 +52,41 @@ describe('exact points and the second order in the comparison report', () => {
     const svg = readFileSync(path.join(dir, 'figures', 'convergence.svg'), 'utf8');
     const ticks = (svg.match(/<g class="mark-text role-axis-label"[^]*?<\/g>/g) ?? []).join('');
     for (const n of [2, 3, 10, 50]) expect(ticks).toMatch(new RegExp(`<text[^>]*>${n}</text>`));
+  });
+
+  it('a first-order refined value outside its trusted range is marked in every table, as the second order and table mark it', async () => {
+    // n = 2, 3 at λ = 0.5: |ΣV|/(nΣπ) = 23 %, 15 % > 5 %; those cells are judged against the exact chain, so their rows
+    // showed the refined value bare, nothing saying it lies outside the range where the 1/n expansion holds
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-refinement-'));
+    await writeComparisonReport(dir, result, meta);
+    const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
+    const tex = comparisonLatexTables(result);
+    const trusted = (n: number) => result.cells.find((c) => c.n === n)!.refined!;
+    expect([2, 3, 10, 20, 50].map((n) => trusted(n).trusted)).toEqual([false, false, true, true, true]);
+    for (const n of [2, 3]) {
+      const v = trusted(n).meanResponseTime.toFixed(4);
+      // the cells table and the exact points' "refined 1st / 2nd order" column
+      expect(md.split(`${v} (outside range)`).length - 1, `n = ${n}`).toBe(2);
+      expect(md).not.toMatch(new RegExp(`\\| ${v.replace('.', '\\.')} \\|`));
+      expect(tex).toContain(`${v} (outside range)`);
+    }
+    for (const n of [10, 20, 50]) expect(md).not.toContain(`${trusted(n).meanResponseTime.toFixed(4)} (outside range)`);
+  });
+
+  it('simulated numbers follow the one rule of simulated numbers: E[T] ± h by plusMinus, percentile intervals by estimateIntervalText', async () => {
+    // the cells table printed four decimals whatever h ("9.7148 ± 1.0063") beside run's "2.004 ± 0.082"
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'supermarket-refinement-'));
+    await writeComparisonReport(dir, result, meta);
+    const md = readFileSync(path.join(dir, 'report.md'), 'utf8');
+    for (const c of result.cells) {
+      const e = c.simulation.meanResponseTime;
+      expect(md).toContain(`| ${plusMinus(e.mean, e.halfWidth)} |`);
+      if (plusMinus(e.mean, e.halfWidth) !== `${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)}`)
+        expect(md).not.toContain(`${e.mean.toFixed(4)} ± ${e.halfWidth.toFixed(4)}`);
+    }
+    const q = result.models.flatMap((m) => m.quantiles?.cells ?? []);
+    expect(q.length).toBeGreaterThan(0);
+    for (const c of q) expect(md).toContain(`| ${estimateIntervalText(c.simulated.mean, c.simulated.ci95)} |`);
   });
 
   it('the summary counts every check that disagrees (cells, c₁, c₂, busy fraction), and unjudged cells show t as —', () => {

@@ -130,6 +130,21 @@ describe('simulate', () => {
     expect(() => simulate(base, { n: 10, workloadGrid: [1, 0.5], warmupTime: 10 })).toThrow(/workloadGrid must be strictly increasing/);
   });
 
+  it('simulate refuses an option it would not read: a misspelt key, batches without batch-means, replications with it', () => {
+    // each ran before as if not given: { replication: 20 } ran 5 replications, { batches: 50 } 5 replications
+    const opts = { n: 10, jobs: 1000, warmupTime: 1 };
+    expect(() => simulate(base, { ...opts, replication: 20 } as SimulateOptions)).toThrow(
+      /^simulate: unknown option "replication" \(did you mean "replications"\?\); allowed options: n, jobs, replications/,
+    );
+    expect(() => simulate(base, { ...opts, batches: 50 })).toThrow(/batches acts only with method "batch-means"/);
+    expect(() => simulate(base, { ...opts, method: 'batch-means', replications: 3 })).toThrow(
+      /replications acts only with method "replications"/,
+    );
+    expect(() => simulate(base, { ...opts, maxReplications: 50 })).toThrow(/maxReplications acts only with a precision target/);
+    // an option present as undefined is absent, as the types allow
+    expect(simulate(base, { ...opts, batches: undefined, replications: 2 }).replications).toBe(2);
+  });
+
   it('simulate trusts the parsed model: parseModel refuses NaN λ, unknown rules and ρ ≥ 1 before any run', () => {
     expect(() => parseModel({ lambda: NaN, d: 2 })).toThrow(InvalidModelError);
     expect(() => parseModel({ lambda: 0.5, d: 2, selection: 'lll' })).toThrow(/unknown selection "lll"/);

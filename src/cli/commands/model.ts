@@ -35,11 +35,11 @@ import {
   parseSeed,
   refuseIdleOptions,
 } from '../options.ts';
-import { jsonOption, printJson } from '../output.ts';
+import { decimalText, jsonOption, printJson } from '../output.ts';
 import { TRANSIENT_PROGRESS_WORK, checkTransientTop, noFixedPoint, populationTransientWork } from '../overload.ts';
 import { runPool } from '../pool.ts';
 import { createProgress } from '../progress.ts';
-import { formatCount } from '../../stats/index.ts';
+import { estimateDecimals, formatCount } from '../../stats/index.ts';
 
 interface Opts {
   set: Record<string, number>;
@@ -378,8 +378,12 @@ export function modelCommand(): Command {
           simulations.forEach((r, k) => {
             for (const nm of names) {
               const e = r.observables[nm];
+              // an estimate and its ± by the one rule of simulated numbers in text (stats `estimateDecimals`: two
+              // significant digits of h): it printed six decimals whatever the CI, "3.271059 ± 0.998933"
+              const digits = Math.min(6, estimateDecimals(e.halfWidth, 2, 6));
+              const est = (x: number) => (Number.isFinite(x) && x !== 0 && Math.abs(x) < 1e-4 ? fmt(x) : decimalText(x, digits));
               lines.push(
-                `  ${String(r.n).padStart(7)} ${nm.padEnd(20)} ${fmt(e.mean).padStart(12)} ${fmt(e.halfWidth).padStart(10)} ${fmt(fp!.observables[nm]).padStart(12)} ${fmt(estimates[k].observables[nm]).padStart(12)} ${String(r.events).padStart(12)}`,
+                `  ${String(r.n).padStart(7)} ${nm.padEnd(20)} ${est(e.mean).padStart(12)} ${est(e.halfWidth).padStart(10)} ${fmt(fp!.observables[nm]).padStart(12)} ${fmt(estimates[k].observables[nm]).padStart(12)} ${String(r.events).padStart(12)}`,
               );
             }
           });

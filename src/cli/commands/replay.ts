@@ -9,7 +9,7 @@ import { InvalidModelError } from '../../errors.ts';
 import { parseModel, policyName, settingApplies, usesPrediction, type Discipline, type Selection } from '../../model/index.ts';
 import { percentilesJson, simulateReplay } from '../../sim/index.ts';
 import { DEFAULT_BATCHES, MIN_BATCH_JOBS, replayBatchCount } from '../../sim/replay.ts';
-import { formatCount, type BatchEstimate } from '../../stats/index.ts';
+import { estimateIntervalText, formatCount, type BatchEstimate } from '../../stats/index.ts';
 import { loadTrace, traceWorkload, type TraceJob } from '../../traces/index.ts';
 import { action } from '../errors.ts';
 import {
@@ -26,7 +26,7 @@ import {
   refuseIdleSettings,
 } from '../options.ts';
 import { addRecordOptions, perServerAbout, perServerRows, perServerTable, writePerJobCsv } from '../records.ts';
-import { intervalText, jsonOption, printJson } from '../output.ts';
+import { decimalText, jsonOption, printJson } from '../output.ts';
 
 interface Opts {
   n: number;
@@ -261,8 +261,9 @@ export function replayCommand(): Command {
         });
         return;
       }
-      const show = (e: BatchEstimate, k = 4) =>
-        noInterval === null ? `${e.mean.toFixed(k)}  ${intervalText(e.ci95, k)}` : e.mean.toFixed(k);
+      // "x [lo, hi]" by simulate's one rule (`estimateIntervalText`); without an interval the mean alone, 4 decimals
+      const show = (e: Pick<BatchEstimate, 'mean' | 'ci95'> & { halfWidth?: number }) =>
+        noInterval === null ? estimateIntervalText(e.mean, e.ci95, e.halfWidth, 4, 8) : decimalText(e.mean, 4);
       const lines = [
         `Replay: ${trace.source} (${trace.format.toUpperCase()}), jobs ${from}..${to} of ${all.length}${trace.skipped.count ? ` (${trace.skipped.count} records skipped)` : ''}; ` +
           `${policyName({ ...model, d })}, n = ${o.n}${usesPrediction(model.selection, model.discipline) ? `, prediction ${o.prediction}` : ''}, seed ${o.seed}`,
@@ -275,10 +276,7 @@ export function replayCommand(): Command {
         `  E[T/S] slowdown       ${show(r.meanSlowdown)}${r.zeroSizeJobs > 0 ? `   (${r.zeroSizeJobs} job${r.zeroSizeJobs === 1 ? '' : 's'} of size 0 left out: T/S undefined)` : ''}`,
         `  E[Q] per server       ${show(r.meanQueueLength)}   (time average over the window)`,
         // each with its interval, as simulate prints them (∞ at an end that is open: the note below says why)
-        ...(['p50', 'p95', 'p99'] as const).map(
-          (k) =>
-            `  T ${k} (pooled)        ${r.responseTimePercentiles[k].mean.toFixed(3)}${noInterval === null ? ` ${intervalText(r.responseTimePercentiles[k].ci95, 3)}` : ''}`,
-        ),
+        ...(['p50', 'p95', 'p99'] as const).map((k) => `  T ${k} (pooled)        ${show(r.responseTimePercentiles[k])}`),
         `  load arriving in the window Σ S / (n · window) ${r.windowLoad.toFixed(4)}; ${formatCount(r.events)} events in ${r.wallSeconds.toFixed(2)} s`,
         ...(o.perServer && records
           ? [`Per server: ${perServerAbout(records.servers.window, unit)}.`, perServerTable(records.servers)]

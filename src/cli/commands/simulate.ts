@@ -22,7 +22,7 @@ import {
   type SimulateOptions,
   type SimulationResult,
 } from '../../sim/index.ts';
-import { estimateDecimals, formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
+import { estimateIntervalText, formatCount, isUnsettled, MIN_LAG1_BATCHES, type Estimate } from '../../stats/index.ts';
 import { createProgress } from '../progress.ts';
 import { defaultThreads, simulateOnPool } from '../pool.ts';
 import { MAX_RECORDED_JOBS, recordReplication } from '../../sim/jobRecord.ts';
@@ -73,22 +73,14 @@ interface Opts extends ModelFlags {
   threads?: number;
 }
 
-/**
- * Decimals of an estimate "x [lo, hi]" in the text table: the shared rule for "x ± h" (stats `estimateDecimals`, two
- * significant digits of the half-width h; h = 0.019 → 3: "1.295 [1.276, 1.314]"; h = 0.37 → 1), at most
- * `MAX_DECIMALS`; without a finite nonzero h (one replication, a fraction that stayed 0) `fallback`.
- */
-const tableDecimals = (halfWidth: number, fallback: number): number => Math.min(MAX_DECIMALS, estimateDecimals(halfWidth, 2, fallback));
-const MAX_DECIMALS = 6;
-/** A number of the table with k decimals; a nonzero |x| < 10⁻³ in exponent form with 3 digits, whatever k (`decimalText`). */
-const tableNumber = (x: number, k: number) => (x !== 0 && Math.abs(x) < 1e-3 ? decimalText(x, 4) : decimalText(x, k));
-/** The half-width an interval's decimals follow: the estimate's own, else half the interval's width (a percentile's). */
-const halfWidthOf = (e: Estimate) => (Number.isFinite(e.halfWidth) ? e.halfWidth : (e.ci95[1] - e.ci95[0]) / 2);
-/** An estimate in the text table, "x [lo, hi]", its decimals following its half-width (`tableDecimals`). */
-const show = (e: Estimate, fallback = 4) => {
-  const k = tableDecimals(halfWidthOf(e), fallback);
-  return `${tableNumber(e.mean, k).padEnd(7)}  [${tableNumber(e.ci95[0], k)}, ${tableNumber(e.ci95[1], k)}]`;
+/** An estimate in the text table, "x [lo, hi]" under the "95% CI" column, by the one rule (`estimateIntervalText`). */
+const show = (e: Estimate) => estimateIntervalText(e.mean, e.ci95, e.halfWidth, 4, 8);
+/** Rows of cells as text lines: each column padded to its widest cell, two spaces apart, indented by two. */
+const columns = (rows: readonly (readonly string[])[]): string[] => {
+  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => r[j].length)));
+  return rows.map((r) => `  ${r.map((cell, j) => (j === r.length - 1 ? cell : cell.padEnd(widths[j]))).join('  ')}`);
 };
+
 /**
  * A note for estimates whose mean lies outside their printed interval (`meansOutsideInterval`): the interval is the t
  * interval intersected with the parameter space, and the sample mean, an unbiased estimate, can fall beyond that bound
@@ -285,14 +277,13 @@ export function simulateCommand(): Command {
         const options: SimulateOptions = {
           n,
           jobs: o.jobs,
-          replications: o.replications,
+          ...(batchMode ? { batches: o.batches } : { replications: o.replications }),
           seed: o.seed,
           warmupTime: warm,
           ...(start ? { start } : {}),
           maxLevel: o.maxLevel,
           engine: o.engine,
           method: o.method,
-          batches: o.batches,
           ...(precision ? { precision, maxReplications: o.maxReplications } : {}),
           ...(proposal?.relaxationTime === undefined ? {} : { relaxationTime: proposal.relaxationTime }),
         };
@@ -324,10 +315,6 @@ export function simulateCommand(): Command {
         }
         const f = result.finiteness;
         const pct = result.responseTimePercentiles;
-        const q = (e: Estimate) => {
-          const k = estimateDecimals(halfWidthOf(e), 3);
-          return `${tableNumber(e.mean, k)} [${tableNumber(e.ci95[0], k)}, ${tableNumber(e.ci95[1], k)}]`;
-        };
         const mserLine = mserText(
           result.warmupCheck,
           batchMode ? 'the first batch' : `the average of the ${result.replications} replications`,
@@ -371,9 +358,9 @@ export function simulateCommand(): Command {
             (result.zeroSizeJobs > 0
               ? `   (${result.zeroSizeJobs} measured job${result.zeroSizeJobs === 1 ? '' : 's'} of size 0 left out: T/S undefined)`
               : ''),
-          `  T p50 (pooled)        ${q(pct.p50)}`,
-          `  T p95 (pooled)        ${q(pct.p95)}`,
-          `  T p99 (pooled)        ${q(pct.p99)}`,
+          `  T p50 (pooled)        ${show(pct.p50)}`,
+          `  T p95 (pooled)        ${show(pct.p95)}`,
+          `  T p99 (pooled)        ${show(pct.p99)}`,
           ...(result.meanWorkload ? [`  E[U] workload         ${showOr(result.meanWorkload, f.meanWorkload, reasons)}`] : []),
           // s_1..s_6, or every level a --max-level given asks for (it acted in --json only: --max-level 12 printed six)
           ...result.tail
@@ -387,14 +374,16 @@ export function simulateCommand(): Command {
             : []),
           ...(result.classes
             ? [
-                `  per class (speed, fraction)   busy fraction            E[T] of its jobs          jobs served`,
-                ...result.classes.map(
-                  (c, k) =>
-                    `  class ${k + 1} (${c.speed}, ${c.fraction})`.padEnd(32) +
-                    `${show(c.busyFraction)}`.padEnd(25) +
-                    `${show(c.meanResponseTime)}`.padEnd(26) +
+                // each column as wide as its widest cell and two spaces apart (a wide interval ran into the next column)
+                ...columns([
+                  ['per class (speed, fraction)', 'busy fraction', 'E[T] of its jobs', 'jobs served'],
+                  ...result.classes.map((c, k) => [
+                    `class ${k + 1} (${c.speed}, ${c.fraction})`,
+                    show(c.busyFraction),
+                    show(c.meanResponseTime),
                     `${c.jobs}`,
-                ),
+                  ]),
+                ]),
                 `  Σ f·speed·busy        ${result.workRate ? show(result.workRate) : '–'}   (work served per server; λ·E[S] = ${(model.lambda * model.service.mean).toFixed(4)} in steady state)`,
               ]
             : []),

@@ -42,7 +42,7 @@ export function predictedSelections(): Selection[] {
 
 /**
  * Whether a setting acts under a policy, from the rows: d acts where the selection samples d servers; a prediction
- * where the selection or the discipline reads one; the sampling (with or without replacement) where d ≥ 2 servers
+ * where the discipline reads one, or the selection does and samples d ≥ 2 servers (at d = 1 it routes at random); the sampling (with or without replacement) where d ≥ 2 servers
  * are sampled.
  */
 export function settingApplies(setting: PolicySetting, policy: PolicyOf): boolean {
@@ -51,7 +51,8 @@ export function settingApplies(setting: PolicySetting, policy: PolicyOf): boolea
     case 'd':
       return row.samplesD;
     case 'prediction':
-      return row.usesPrediction || DISCIPLINE_TABLE[policy.discipline].usesPrediction;
+      // a rule that reads predictions to choose among d sampled servers reads none at d = 1: one server, random routing
+      return (row.usesPrediction && policy.d >= 2) || DISCIPLINE_TABLE[policy.discipline].usesPrediction;
     case 'sampling':
       return row.samplesD && policy.d >= 2;
     default:
@@ -76,7 +77,9 @@ export function idleSettings(policy: PolicyOf, given: Iterable<PolicySetting>): 
       case 'prediction':
         out.push({
           setting,
-          reason: `neither selection ${policy.selection} nor discipline ${policy.discipline} reads a prediction (selection ${predictedSelections().join(', ')} and disciplines ${predictedDisciplines().join(', ')} do)`,
+          reason: SELECTION_TABLE[policy.selection].usesPrediction
+            ? `selection ${policy.selection} at d = 1 samples one server (random routing), so it compares no predictions, and discipline ${policy.discipline} reads none (selection ${predictedSelections().join(', ')} at d ≥ 2 and disciplines ${predictedDisciplines().join(', ')} do)`
+            : `neither selection ${policy.selection} nor discipline ${policy.discipline} reads a prediction (selection ${predictedSelections().join(', ')} and disciplines ${predictedDisciplines().join(', ')} do)`,
         });
         break;
       case 'sampling':

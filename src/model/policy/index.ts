@@ -43,7 +43,8 @@ export function disciplineHelp(): string {
  * sentence saying why a prediction has no effect.
  */
 export function idlePrediction(selection: Selection, discipline: Discipline): string | undefined {
-  return idleSettings({ selection, discipline, d: 1 }, ['prediction'])[0]?.reason;
+  // at d ≥ 2, where a selection that reads predictions compares them (at d = 1 it routes at random: `settingApplies`)
+  return idleSettings({ selection, discipline, d: 2 }, ['prediction'])[0]?.reason;
 }
 
 /**
