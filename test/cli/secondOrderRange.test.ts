@@ -69,3 +69,17 @@ describe('table: the refined 2nd column outside its trusted range', () => {
     expect(csv.slice(1).map((l) => l.split(',')[column])).toEqual(['false', 'true']);
   });
 });
+
+describe('table: the refined 2nd column where order 1 is outside its range', () => {
+  it('d = 2, λ = 0.9, n = 3 (order 2 in its range, order 1 not): a note says its t is the expansion’s error; n = 40 not named', async () => {
+    const r = await runCli('table --d 2 --lambda 0.9 --n 3,40 --runs 2 --events-per-run 1000 --exact-max-n 0 --threads 1 --no-progress');
+    expect(r.status, r.stderr).toBe(0);
+    // order 2 at n = 3 is a value with a t (its own range holds), order 1 "outside range"
+    expect(r.stdout).toMatch(/^\| 3 \|.*\| outside range \(3\.68\d+, not trusted\) \| 4\.27\d+ \(-?\d+\.\d\) \|/m);
+    // before: no word beside it, as if the value were as good as order 1 inside its range
+    expect(r.stdout).toMatch(
+      /refined 2nd at d = 2, λ = 0\.9, n = 3: inside its own range .* order 1 is outside its range, so the O\(1\/n³\) remainder need not be small/,
+    );
+    expect(r.stdout).not.toMatch(/refined 2nd at d = 2, λ = 0\.9, n = 3, 40/);
+  });
+});
