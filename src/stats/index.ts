@@ -11,6 +11,8 @@ export {
   sectioningInterval,
   cdfSectioningInterval,
   feasible,
+  monotoneFractions,
+  unresolvedFraction,
   infiniteEstimate,
   isInfinite,
   unsettledEstimate,
