@@ -104,10 +104,14 @@ const pinnedJson = (x: unknown) =>
     // finiteness.slowdownWarnings (Var[T/S] = ∞) came after the pins: always empty for these exponential cases
     (key === 'slowdownWarnings' && Array.isArray(value) && value.length === 0)
       ? undefined
-      : key === 'warnings' && Array.isArray(value)
-        ? // the percentile-interval warning's threshold rose from 100 to 200 jobs beyond p (issue 21 item 4) after the pins
-          value.filter((w) => !String(w).startsWith('percentile intervals:'))
-        : value,
+      : (value as { unobserved?: unknown } | null)?.unobserved === true
+        ? // a level no replication reached got [0, upper end of the level below] after the pins (stats monotoneFractions):
+          // hashed as the one-point t interval of equal values it had then
+          (({ unobserved: _u, ...e }) => ({ ...e, ci95: [e.mean, e.mean], halfWidth: 0 }))(value as { unobserved: true; mean: number })
+        : key === 'warnings' && Array.isArray(value)
+          ? // the percentile-interval warning's threshold rose from 100 to 200 jobs beyond p (issue 21 item 4) after the pins
+            value.filter((w) => !String(w).startsWith('percentile intervals:'))
+          : value,
   );
 
 /** An MSER-5 check without `tooShort` (a field added after the hashes were recorded; its own tests pin it). */
