@@ -13,6 +13,7 @@ export {
   feasible,
   monotoneFractions,
   unresolvedFraction,
+  tiedFraction,
   infiniteEstimate,
   isInfinite,
   unsettledEstimate,

@@ -44,7 +44,8 @@ export interface Estimate {
    * Present (true) on a fraction whose event was never observed in any unit (a level never reached, a point never
    * exceeded: every unit's value 0) or always (every unit's value 1): the t interval of equal values is one point,
    * which cannot hold a truth strictly inside (0, 1), so `ci95` is the bound the neighbouring entries of a monotone
-   * sequence give (`monotoneFractions`) or the whole parameter space [0, 1] (`unresolvedFraction`), and `halfWidth`
+   * sequence give (`monotoneFractions`) or the whole parameter space [0, 1] (`unresolvedFraction`); likewise a
+   * snapshot fraction whose units all tied at one multiple of 1/n (`tiedFraction`). `halfWidth` is
    * the distance from `mean` to the far end of `ci95` (mean ± h contains it). Text says "not reached" (or "not
    * resolved"); JSON keeps the finite interval and this flag.
    */
@@ -372,6 +373,22 @@ export function monotoneFractions<E extends Estimate>(estimates: readonly E[], b
  */
 export function unresolvedFraction<E extends Estimate>(e: E, lower = 0, upper = 1): E {
   return collapsedAt(e, lower) || collapsedAt(e, upper) ? unobservedOn(e, lower, upper) : e;
+}
+
+/**
+ * A fraction in [0, 1] whose R ≥ 2 unit values all equal one v strictly inside (0, 1): a snapshot of n servers, a
+ * multiple of 1/n, ties across units at small n (n = 2: all 5 replications at s_1(t) = 0.5), and the t interval of one
+ * point cannot hold a mean that is not v. All R equal v has chance P(X = v)^R, so at level c either P(X = v) ≥ q =
+ * (1 − c)^{1/R} or an event of chance < 1 − c happened; the mean of such an X lies in [q·v, q·v + 1 − q] (the rest
+ * of the mass anywhere in [0, 1]), the interval given, flagged `unobserved`. Any other estimate is returned unchanged
+ * (ties at 0 or 1 of a monotone sequence: `monotoneFractions`, tighter).
+ * @example tiedFraction(feasible(tInterval([0.5, 0.5, 0.5, 0.5, 0.5]), 0, 1)).ci95 // ≈ [0.275, 0.725] (q = 0.549)
+ */
+export function tiedFraction<E extends Estimate>(e: E, confidence = 0.95): E {
+  // equal values leave a half-width of rounding only (five copies of 1/3 average to 1/3 + 2⁻⁵⁴)
+  if (!(e.replications >= 2 && e.halfWidth <= 1e-12 && e.mean > 0 && e.mean < 1)) return e;
+  const q = (1 - confidence) ** (1 / e.replications);
+  return unobservedOn(e, q * e.mean, q * e.mean + 1 - q);
 }
 
 /** Precision target of a sequential run: relative half-width h/|x̄| and/or absolute half-width h (every one given must hold). */

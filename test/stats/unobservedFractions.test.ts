@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseModel } from '../../src/model/model.ts';
 import { simulate, simulateReplay, simulateTrajectory } from '../../src/sim/index.ts';
 import { solveExact } from '../../src/meanfield/exact/solveExact.ts';
-import { feasible, monotoneFractions, tInterval, unresolvedFraction, type Estimate } from '../../src/stats/tInterval.ts';
+import { feasible, monotoneFractions, tiedFraction, tInterval, unresolvedFraction, type Estimate } from '../../src/stats/tInterval.ts';
 import { Rng } from '../../src/stats/rng.ts';
 import { runCli } from '../cli/runCli.ts';
 
@@ -118,5 +118,32 @@ describe('replay and trajectory: the same rule', () => {
     expect(first).toBeGreaterThan(1);
     expect(later[first].ci95).toEqual([0, later[first - 1].ci95[1]]);
     expect(later[8].ci95[1]).toBeGreaterThan(0);
+  });
+});
+
+describe('tiedFraction: snapshot units tied inside (0, 1)', () => {
+  it('five replications all at 0.5 (or 1/3, with rounding) give [q·v, q·v + 1 − q], q = 0.05^(1/5); untied ones unchanged', () => {
+    const q = 0.05 ** (1 / 5);
+    for (const v of [0.5, 1 / 3]) {
+      const e = tiedFraction(fraction([v, v, v, v, v]));
+      expect(e.unobserved).toBe(true);
+      expect(e.ci95[0]).toBeCloseTo(q * v, 12);
+      expect(e.ci95[1]).toBeCloseTo(q * v + 1 - q, 12);
+    }
+    const seen = fraction([0.5, 0.55]);
+    expect(tiedFraction(seen)).toBe(seen);
+  });
+
+  it('simulateTrajectory at n = 2: a level tied across replications after t = 0 is not a point', () => {
+    const r = simulateTrajectory(parseModel({ lambda: 0.9, d: 2 }), {
+      n: 2,
+      times: [0, 1, 2, 3, 4, 5, 6, 8, 10],
+      replications: 3,
+      seed: 4,
+      maxLevel: 3,
+    });
+    const later = r.tail.slice(1).flatMap((row) => row.slice(1));
+    expect(later.some((e) => e.unobserved && e.mean > 0)).toBe(true); // a tie inside (0, 1) happened
+    for (const e of later) expect(e.ci95[1] - e.ci95[0], `${e.mean} [${e.ci95}]`).toBeGreaterThan(0);
   });
 });
