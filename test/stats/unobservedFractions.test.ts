@@ -12,6 +12,7 @@ import { solveExact } from '../../src/meanfield/exact/solveExact.ts';
 import { feasible, monotoneFractions, tiedFraction, tInterval, unresolvedFraction, type Estimate } from '../../src/stats/tInterval.ts';
 import { Rng } from '../../src/stats/rng.ts';
 import { runCli } from '../cli/runCli.ts';
+import { estimateText } from '../../src/report/page.ts';
 
 const fraction = (values: number[]) => feasible(tInterval(values), 0, 1);
 const covers = (e: Estimate, truth: number) => e.ci95[0] <= truth && truth <= e.ci95[1];
@@ -145,5 +146,21 @@ describe('tiedFraction: snapshot units tied inside (0, 1)', () => {
     const later = r.tail.slice(1).flatMap((row) => row.slice(1));
     expect(later.some((e) => e.unobserved && e.mean > 0)).toBe(true); // a tie inside (0, 1) happened
     for (const e of later) expect(e.ci95[1] - e.ci95[0], `${e.mean} [${e.ci95}]`).toBeGreaterThan(0);
+  });
+});
+
+describe('a lone fraction not resolved, in simulate and the reports', () => {
+  it('π₀ memory empty at λ = 0.99 (every arrival of every replication found the memory empty): [0, 1], "not resolved"', async () => {
+    const args = 'simulate --lambda 0.99 --d 2 --n 50 --memory ip --jobs 3000 --replications 3 --threads 1 --no-progress';
+    const text = await runCli(args);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/\n {2}π₀ memory empty +1\.0 \(not resolved\) \[0\.0, 1\.0\]/);
+    const j = JSON.parse((await runCli(`${args} --json`)).stdout);
+    expect(j.memory.emptyFraction).toMatchObject({ mean: 1, ci95: [0, 1], unobserved: true });
+  });
+
+  it('the reports print such a fraction with its interval and the words, not "1.0000 ± 1.0000"', () => {
+    const e = unresolvedFraction(fraction([1, 1, 1]));
+    expect(estimateText(e)).toBe('1.0 (not resolved) [0.0, 1.0]');
   });
 });
