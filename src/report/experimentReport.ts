@@ -9,7 +9,7 @@ import { policyLabel } from '../experiments/grid.ts';
 import { batchLabel } from '../model/index.ts';
 import { serviceSchema } from '../model/schema.ts';
 import { timeUnit } from '../model/service/index.ts';
-import { formatCount, isInfinite, isUnsettled, type Estimate } from '../stats/index.ts';
+import { estimateIntervalText, formatCount, isInfinite, isUnsettled, type Estimate } from '../stats/index.ts';
 import {
   VEGA_LITE_SCHEMA,
   ciLayers,
@@ -41,7 +41,9 @@ const fmt = (e: Estimate | undefined, k = 3, unsettled = false, reasons?: Reason
         : '∞'
       : unsettled || isUnsettled(e)
         ? `not settled (run's average ${(e.sampleMean ?? e.mean).toFixed(k)})`
-        : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}${warned && warned.warnings.length > 0 ? ` ${warned.warnings.map((w) => warned.notes.mark(w)).join('')}` : ''}`;
+        : e.unobserved // a fraction no unit resolved (stats `unresolvedFraction`): its interval, not "x ± h"
+          ? estimateIntervalText(e.mean, e.ci95, e.halfWidth, k, 0, 'not resolved')
+          : `${e.mean.toFixed(k)} ± ${e.halfWidth.toFixed(k)}${warned && warned.warnings.length > 0 ? ` ${warned.warnings.map((w) => warned.notes.mark(w)).join('')}` : ''}`;
 
 /**
  * Cell key → what simulate warns of its E[T] interval (model/moments.ts `estimandFiniteness(model).warnings`, the lines

@@ -13,7 +13,7 @@ import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
 import { InterruptedError } from '../errors.ts';
 import { jsonText } from '../io/jsonText.ts';
-import { isInfinite, isUnsettled, plusMinus, type Estimate } from '../stats/index.ts';
+import { estimateIntervalText, isInfinite, isUnsettled, plusMinus, type Estimate } from '../stats/index.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -78,6 +78,8 @@ const notFinite = (x: number) => (x === Infinity ? '∞' : x === -Infinity ? '�
  */
 export function estimateText(e: Estimate): string {
   if (isUnsettled(e)) return `not settled (run's average ${fix(e.sampleMean)})`;
+  // a fraction no unit resolved (every value at a bound, stats `unresolvedFraction`): its interval, not "x ± h"
+  if (e.unobserved) return estimateIntervalText(e.mean, e.ci95, e.halfWidth, 4, 0, 'not resolved');
   // "x ± h" by the one rule of simulated numbers (stats `plusMinus`: two significant digits of h, x rounded at the same
   // place), as run's tables and simulate's text: it printed four decimals whatever h, "9.7148 ± 1.0063"
   return isInfinite(e) ? `∞ (sample mean ${fix(e.sampleMean ?? Number.NaN)})` : plusMinus(e.mean, e.halfWidth);

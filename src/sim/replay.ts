@@ -11,7 +11,7 @@ import { randomRoutingTwin, refuseUnknownOptions, type SupermarketModel } from '
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
 import { batchEstimate, batchLag1, fewBatchesNote, type BatchEstimate } from '../stats/batchMeans.ts';
-import { cdfSectioningInterval, feasible, openEndNotes, withoutInterval } from '../stats/tInterval.ts';
+import { cdfSectioningInterval, feasible, monotoneFractions, openEndNotes, withoutInterval } from '../stats/tInterval.ts';
 import { percentileName, quantiles } from '../stats/quantile.ts';
 import { initialState } from './initialState.ts';
 import { collectRecords, predictionColumn, RecordingWorkload, type JobRecords, type ServerRecords } from './jobRecord.ts';
@@ -359,13 +359,18 @@ export function simulateReplay(given: SupermarketModel, workload: ReplayWorkload
     responseTimePercentiles: { p50: bare(percentile(0)), p95: bare(percentile(1)), p99: bare(percentile(2)) },
     notes,
     meanQueueLength: bare(timeEstimate(cumQueue)),
-    tail: Array.from({ length: maxLevel + 1 }, (_, i) =>
-      bare(
-        timeEstimate(
-          cumLevels.map((a) => a[i]),
-          1,
+    // a level no batch reached (a point no batch's workload exceeded) is [0, upper end of the one before], not [0, 0]
+    tail: monotoneFractions(
+      Array.from({ length: maxLevel + 1 }, (_, i) =>
+        bare(
+          timeEstimate(
+            cumLevels.map((a) => a[i]),
+            1,
+          ),
         ),
       ),
+      1,
+      1,
     ),
     meanWorkload: bare(timeEstimate(cumWork)),
     ...(grid.length === 0
@@ -373,11 +378,13 @@ export function simulateReplay(given: SupermarketModel, workload: ReplayWorkload
       : {
           workloadCcdf: {
             grid,
-            ccdf: grid.map((_, k) =>
-              bare(
-                timeEstimate(
-                  cumAbove.map((a) => a[k]),
-                  1,
+            ccdf: monotoneFractions(
+              grid.map((_, k) =>
+                bare(
+                  timeEstimate(
+                    cumAbove.map((a) => a[k]),
+                    1,
+                  ),
                 ),
               ),
             ),

@@ -39,6 +39,8 @@ import {
 } from '../stats/quantile.ts';
 import {
   feasible,
+  monotoneFractions,
+  unresolvedFraction,
   infiniteEstimate,
   unsettledEstimate,
   oneInterval,
@@ -1053,8 +1055,10 @@ export class SimulationCollector {
     const meanS = serviceDistribution(spec).mean;
     const column = (f: (x: ReplicationResult) => number, lower = 0, upper = Infinity) =>
       feasible(tInterval(perReplication.map(f)), lower, upper);
-    const tail: Estimate[] = [];
-    for (let i = 0; i <= maxLevel; i++) tail.push(feasible(tInterval(units.map((s) => s.tail[i])), 0, 1));
+    const observed: Estimate[] = [];
+    for (let i = 0; i <= maxLevel; i++) observed.push(feasible(tInterval(units.map((s) => s.tail[i])), 0, 1));
+    // a level no unit reached is [0, upper end of the level below], not the point [0, 0] (stats `monotoneFractions`)
+    const tail = monotoneFractions(observed, 1, 1);
     const grid = Array.from(config.workloadGrid);
 
     // pooled percentiles with sectioning intervals (the units' samples read in place, not copied into one array).
@@ -1225,7 +1229,7 @@ export class SimulationCollector {
       ...(perReplication.every((x) => x.memory !== undefined)
         ? {
             memory: {
-              emptyFraction: column((x) => x.memory!.emptyFraction, 0, 1),
+              emptyFraction: unresolvedFraction(column((x) => x.memory!.emptyFraction, 0, 1)),
               probesPerArrival: column((x) => x.memory!.probesPerArrival),
             },
           }
@@ -1235,7 +1239,7 @@ export class SimulationCollector {
             classes: perReplication[0].classes!.map((c, k) => ({
               speed: c.speed,
               fraction: c.fraction,
-              busyFraction: column((x) => x.classes![k].busyFraction, 0, 1),
+              busyFraction: unresolvedFraction(column((x) => x.classes![k].busyFraction, 0, 1)),
               meanResponseTime: column((x) => x.classes![k].meanResponseTime, meanS / c.speed),
               jobs: perReplication.reduce((sum, x) => sum + x.classes![k].jobs, 0),
             })),
@@ -1244,7 +1248,7 @@ export class SimulationCollector {
         : {}),
       ...(kind === 'race' || kind === 'redundancy' || grid.length === 0
         ? {}
-        : { workloadCcdf: { grid, ccdf: grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1)) } }),
+        : { workloadCcdf: { grid, ccdf: monotoneFractions(grid.map((_, k) => column((x) => x.workloadCcdf[k], 0, 1))) } }),
       events,
       eventsPerSecond: wallSeconds > 0 ? events / wallSeconds : Infinity,
       wallSeconds,

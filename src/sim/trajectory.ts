@@ -7,7 +7,7 @@ import { InvalidModelError } from '../errors.ts';
 import { randomRoutingTwin, refuseUnknownOptions, type SupermarketModel } from '../model/model.ts';
 import { VERSION, codeId } from '../version.ts';
 import type { EngineKind } from './core.ts';
-import { feasible, tInterval, type Estimate } from '../stats/tInterval.ts';
+import { feasible, monotoneFractions, tiedFraction, tInterval, type Estimate } from '../stats/tInterval.ts';
 import { initialCounts, initialState } from './initialState.ts';
 import { Measurement } from './measurement.ts';
 import { integerOption, resolveEngine, resolveRunConfig, seedOption } from './options.ts';
@@ -159,10 +159,20 @@ export function collectTrajectory(plan: TrajectoryPlan, parts: readonly Trajecto
   for (const p of ordered) events += p.events;
   return {
     times: times.slice(),
-    // intervals intersected with what the true value can be (tail fractions in [0, 1], E[Q] ≥ 0): coverage unchanged
-    tail: times.map((_, j) =>
-      Array.from({ length: levels }, (_, i) => feasible(tInterval(ordered.map((p) => p.samples[j * levels + i])), 0, 1)),
-    ),
+    // intervals intersected with what the true value can be (tail fractions in [0, 1], E[Q] ≥ 0): coverage unchanged.
+    // After t = 0 (the initial state, given: exact) a level no replication held at times[j] is [0, upper end of the
+    // level below], not the point [0, 0] (stats `monotoneFractions`); replications tied at one multiple of 1/n inside
+    // (0, 1) get the interval such a tie allows (`tiedFraction`)
+    tail: times.map((t, j) => {
+      const row = Array.from({ length: levels }, (_, i) => feasible(tInterval(ordered.map((p) => p.samples[j * levels + i])), 0, 1));
+      return t === 0
+        ? row
+        : monotoneFractions(
+            row.map((e) => tiedFraction(e)),
+            1,
+            1,
+          );
+    }),
     meanQueueLength: times.map((_, j) => feasible(tInterval(ordered.map((p) => p.queue[j])), 0)),
     events,
     seeds: { master: plan.master, replications: ordered.map((p) => p.seed) },

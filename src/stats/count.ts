@@ -45,8 +45,10 @@ const MAX_ESTIMATE_DECIMALS = 6;
  * exponent form with three significant digits throughout, so a row never mixes "0.00171 [7.91e-4, 0.00263]". h is
  * the estimate's own, else half the interval's width (a percentile's, not symmetric about x), else with one end open
  * (∞) the distance from x to the finite end. An infinite end prints as ∞. The one rule of simulate's and replay's text and the reports' interval columns.
- * @param width pad x to this many characters (a table's column; default none).
+ * @param width pad x to this many characters (a table's column; default none). @param mark words in parentheses after
+ * x (an estimate flagged `unobserved`: "not reached"), inside the padding.
  * @example estimateIntervalText(0.00171, [7.91e-4, 0.00263], 9.2e-4) // "0.00171 [0.00079, 0.00263]"
+ * @example estimateIntervalText(0, [0, 1.47e-7], 1.47e-7, 4, 0, 'not reached') // "0 (not reached) [0, 1.47e-7]"
  */
 export function estimateIntervalText(
   mean: number,
@@ -54,6 +56,7 @@ export function estimateIntervalText(
   halfWidth = Number.NaN,
   fallback = 4,
   width = 0,
+  mark?: string,
 ): string {
   const [lo, hi] = ci95;
   const h = Number.isFinite(halfWidth)
@@ -79,5 +82,5 @@ export function estimateIntervalText(
           ? '0'
           : x.toExponential(2).replace('e+', 'e')
         : x.toFixed(k);
-  return `${one(mean).padEnd(width)} [${one(lo)}, ${one(hi)}]`;
+  return `${(mark === undefined ? one(mean) : `${one(mean)} (${mark})`).padEnd(width)} [${one(lo)}, ${one(hi)}]`;
 }

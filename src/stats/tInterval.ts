@@ -40,6 +40,16 @@ export interface Estimate {
   unsettled?: true;
   /** The run's finite average of a quantity infinite in theory (or not settled): an observation, not an estimate. */
   sampleMean?: number;
+  /**
+   * Present (true) on a fraction whose event was never observed in any unit (a level never reached, a point never
+   * exceeded: every unit's value 0) or always (every unit's value 1): the t interval of equal values is one point,
+   * which cannot hold a truth strictly inside (0, 1), so `ci95` is the bound the neighbouring entries of a monotone
+   * sequence give (`monotoneFractions`) or the whole parameter space [0, 1] (`unresolvedFraction`); likewise a
+   * snapshot fraction whose units all tied at one multiple of 1/n (`tiedFraction`). `halfWidth` is
+   * the distance from `mean` to the far end of `ci95` (mean ± h contains it). Text says "not reached" (or "not
+   * resolved"); JSON keeps the finite interval and this flag.
+   */
+  unobserved?: true;
 }
 
 /**
@@ -311,6 +321,74 @@ export function cdfSectioningInterval(
  */
 export function feasible<E extends Estimate>(e: E, lower = 0, upper = Infinity): E {
   return { ...e, ci95: [Math.min(Math.max(e.ci95[0], lower), upper), Math.max(Math.min(e.ci95[1], upper), lower)] };
+}
+
+/** True when R ≥ 2 unit values gave a t interval of one point at `bound` (every unit's value was `bound`). */
+function collapsedAt(e: Estimate, bound: number): boolean {
+  return e.replications >= 2 && e.halfWidth === 0 && e.mean === bound && !e.infinite && !e.unsettled;
+}
+
+/** `e` marked `unobserved` with the interval [lower, upper] (see `Estimate.unobserved`). */
+function unobservedOn<E extends Estimate>(e: E, lower: number, upper: number): E {
+  return { ...e, ci95: [lower, upper], halfWidth: Math.max(e.mean - lower, upper - e.mean), unobserved: true };
+}
+
+/**
+ * Intervals of a non-increasing sequence of fractions in [0, 1] estimated from the same R units: tail fractions
+ * s_0 ≥ s_1 ≥ … (each unit's time average is itself non-increasing in i), a ccdf P(U > x) at increasing x. An entry
+ * whose R values were all 0 (the level never reached, the point never exceeded, in any unit) has a t interval of
+ * one point, [0, 0], which cannot hold its positive truth (`supermarket simulate --lambda 0.3 --d 2 --n 10
+ * --max-level 9` printed s_7 [0, 0]); it gets [0, u], u the upper end of the nearest entry before it (`before` ahead
+ * of the first), flagged `unobserved` with halfWidth u. Sound: x_i ≤ x_{i−1} ≤ u whenever the interval before covers
+ * x_{i−1}, so the new interval covers at least as often as that one (by induction, as the last observed entry's).
+ * An entry whose values were all 1 (always observed) gets [l, 1], l the lower end of the nearest entry after it that
+ * is not all 1 (0 if none), by the same argument from x_i ≥ x_{i+1}. Entries before `exact` (s_0 = 1 by
+ * definition) and every other entry are returned unchanged: an observed interval is not cut by its neighbours'
+ * (min(u_i, u_{i−1}) would hold only when both intervals cover, below the nominal level).
+ * @param estimates the entries in order (each `feasible` in [0, 1]); not modified. @param before the upper end ahead
+ * of the first entry (default 1). @param exact leading entries known exactly, left as they are (default 0).
+ * @example monotoneFractions([one(1), t([0.3, 0.31]), t([0, 0])], 1, 1)[2].ci95 // [0, upper end of entry 1]
+ */
+export function monotoneFractions<E extends Estimate>(estimates: readonly E[], before = 1, exact = 0): E[] {
+  const out = estimates.slice();
+  let upper = before;
+  for (let i = 0; i < out.length; i++) {
+    if (i >= exact && collapsedAt(out[i], 0)) out[i] = unobservedOn(out[i], 0, upper);
+    upper = out[i].ci95[1];
+  }
+  let lower = 0;
+  for (let i = out.length - 1; i >= exact; i--) {
+    if (collapsedAt(out[i], 1)) out[i] = unobservedOn(out[i], lower, 1);
+    lower = out[i].ci95[0];
+  }
+  return out;
+}
+
+/**
+ * A fraction in [lower, upper] on its own (no monotone neighbours: a class's busy fraction, the share of arrivals
+ * finding the memory empty) whose R unit values were all equal at a bound (the event never or always observed): the
+ * t interval of one point cannot hold a truth inside, so the interval is the whole parameter space, flagged
+ * `unobserved` (the quantity was not resolved). Any other estimate is returned unchanged.
+ * @example unresolvedFraction(feasible(tInterval([0, 0, 0]), 0, 1)).ci95 // [0, 1], unobserved: true
+ */
+export function unresolvedFraction<E extends Estimate>(e: E, lower = 0, upper = 1): E {
+  return collapsedAt(e, lower) || collapsedAt(e, upper) ? unobservedOn(e, lower, upper) : e;
+}
+
+/**
+ * A fraction in [0, 1] whose R ≥ 2 unit values all equal one v strictly inside (0, 1): a snapshot of n servers, a
+ * multiple of 1/n, ties across units at small n (n = 2: all 5 replications at s_1(t) = 0.5), and the t interval of one
+ * point cannot hold a mean that is not v. All R equal v has chance P(X = v)^R, so at level c either P(X = v) ≥ q =
+ * (1 − c)^{1/R} or an event of chance < 1 − c happened; the mean of such an X lies in [q·v, q·v + 1 − q] (the rest
+ * of the mass anywhere in [0, 1]), the interval given, flagged `unobserved`. Any other estimate is returned unchanged
+ * (ties at 0 or 1 of a monotone sequence: `monotoneFractions`, tighter).
+ * @example tiedFraction(feasible(tInterval([0.5, 0.5, 0.5, 0.5, 0.5]), 0, 1)).ci95 // ≈ [0.275, 0.725] (q = 0.549)
+ */
+export function tiedFraction<E extends Estimate>(e: E, confidence = 0.95): E {
+  // equal values leave a half-width of rounding only (five copies of 1/3 average to 1/3 + 2⁻⁵⁴)
+  if (!(e.replications >= 2 && e.halfWidth <= 1e-12 && e.mean > 0 && e.mean < 1)) return e;
+  const q = (1 - confidence) ** (1 / e.replications);
+  return unobservedOn(e, q * e.mean, q * e.mean + 1 - q);
 }
 
 /** Precision target of a sequential run: relative half-width h/|x̄| and/or absolute half-width h (every one given must hold). */

@@ -17,5 +17,21 @@ export function withPinnedPercentiles(r: SimulationResult): SimulationResult {
       ),
       0,
     );
-  return { ...r, responseTimePercentiles: { p50: old('p50'), p95: old('p95'), p99: old('p99') } };
+  return asPinnedPoints({ ...r, responseTimePercentiles: { p50: old('p50'), p95: old('p95'), p99: old('p99') } });
+}
+
+/**
+ * `x` with every estimate flagged `unobserved` (a level no unit reached, stats/tInterval.ts `monotoneFractions`, and
+ * its kin, added after the pins) as the pins recorded it: the one-point t interval of equal values, ci95 [mean, mean],
+ * halfWidth 0, no flag. Everything else is kept (a deep copy through JSON: numbers as JSON writes them).
+ */
+export function asPinnedPoints<T>(x: T): T {
+  return JSON.parse(JSON.stringify(x, pinnedPoint)) as T;
+}
+
+/** The JSON replacer of `asPinnedPoints` (for a hash that stringifies the result itself). */
+export function pinnedPoint(_key: string, value: unknown): unknown {
+  if ((value as { unobserved?: unknown } | null)?.unobserved !== true) return value;
+  const { unobserved: _u, ...e } = value as { unobserved: true; mean: number };
+  return { ...e, ci95: [e.mean, e.mean], halfWidth: 0 };
 }

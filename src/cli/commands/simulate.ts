@@ -73,8 +73,12 @@ interface Opts extends ModelFlags {
   threads?: number;
 }
 
-/** An estimate in the text table, "x [lo, hi]" under the "95% CI" column, by the one rule (`estimateIntervalText`). */
-const show = (e: Estimate) => estimateIntervalText(e.mean, e.ci95, e.halfWidth, 4, 8);
+/**
+ * An estimate in the text table, "x [lo, hi]" under the "95% CI" column, by the one rule (`estimateIntervalText`); a
+ * fraction whose event no unit observed (`unobserved`) says so after x: `word` ("not reached" for a tail level).
+ */
+const show = (e: Estimate, word = 'not resolved') =>
+  estimateIntervalText(e.mean, e.ci95, e.halfWidth, 4, 8, e.unobserved ? word : undefined);
 /** Rows of cells as text lines: each column padded to its widest cell, two spaces apart, indented by two. */
 const columns = (rows: readonly (readonly string[])[]): string[] => {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => r[j].length)));
@@ -365,7 +369,7 @@ export function simulateCommand(): Command {
           // s_1..s_6, or every level a --max-level given asks for (it acted in --json only: --max-level 12 printed six)
           ...result.tail
             .slice(1, (cmd.getOptionValueSource('maxLevel') === 'cli' ? o.maxLevel : 6) + 1)
-            .map((e, k) => `  ${`s_${k + 1}`.padEnd(22)}${show(e)}`),
+            .map((e, k) => `  ${`s_${k + 1}`.padEnd(22)}${show(e, 'not reached')}`),
           ...(result.memory
             ? [
                 `  π₀ memory empty       ${show(result.memory.emptyFraction)}   (fraction of arrivals finding no remembered idle server; memory ${model.memory.kind === 'none' ? 'ism:unbounded' : formatMemory(model.memory)})`,
