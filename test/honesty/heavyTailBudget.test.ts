@@ -68,7 +68,7 @@ describe('the heavy-tail budget: one function for simulate, run and conjecture',
     const j = await runCli(['run', file, '--out', out, '--threads', '1', '--no-progress', '--json']);
     expect(j.status, j.stderr).toBe(0);
     expect((JSON.parse(j.stdout) as { cells: { warnings?: string[] }[] }).cells[0].warnings).toEqual(BUDGET);
-  }, 120_000);
+  }, 600_000);
 
   it("conjecture: each simulated quantity carries them (the text, results.json); a percentile its sections' warning too", async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-heavy-budget-c-'));
@@ -93,5 +93,5 @@ describe('the heavy-tail budget: one function for simulate, run and conjecture',
     expect(t.warnings).toEqual(BUDGET);
     expect(p99.warnings).toEqual([percentileSectionWarning(1000, 'replication', 0.99), ...BUDGET]);
     expect(readFileSync(path.join(out, 'points.csv'), 'utf8')).toContain(BUDGET[1]);
-  }, 120_000);
+  }, 600_000);
 });

@@ -127,7 +127,7 @@ describe('run with a maxWarmup that binds (d = 1, λ = 0.99, n = 2)', () => {
     const [cell] = (JSON.parse(j.stdout) as { cells: { warmupTime: number; warnings?: string[] }[] }).cells;
     expect(cell.warmupTime).toBe(5000);
     expect(cell.warnings![0]).toMatch(CAPPED);
-  }, 120_000);
+  }, 600_000);
 
   it('without maxWarmup the cell warms up the rule and carries no such warning', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'sm-warmup-free-'));
@@ -139,7 +139,7 @@ describe('run with a maxWarmup that binds (d = 1, λ = 0.99, n = 2)', () => {
     expect(cell.warmupTime).toBe(RULE.time);
     expect(cell.warmupTime).toBeGreaterThan(5000);
     expect(cell.warnings).toBeUndefined();
-  }, 120_000);
+  }, 600_000);
 });
 
 describe('compare: a model without a refined term warms up the rule uncapped too', () => {
@@ -175,5 +175,5 @@ describe('compare: a model without a refined term warms up the rule uncapped too
     expect(j.models[0].warmupTime).toBe(rule.time);
     expect(j.models[0].warmupRule).not.toMatch(/capped/);
     expect(j.cells[0].warmupTime).toBe(rule.time);
-  }, 120_000);
+  }, 600_000);
 });
