@@ -31,6 +31,7 @@ import {
   type PreparedComparisonModel,
 } from '../../src/compare/index.ts';
 import { CellStore } from '../../src/runs/cellStore.ts';
+import { simulationTask, trajectoryTask } from '../../src/runs/task.ts';
 
 const base: ComparisonConfig = {
   lambdas: [0.7, 0.9],
@@ -265,6 +266,26 @@ describe('the transient figure drawn ahead (comparePool drawAhead)', () => {
       expect(drawings.length).toBe(figureFiles.filter((f) => f.endsWith('.svg')).length);
     },
   );
+});
+
+describe('transients from empty go before the cells (pool.ts rank)', () => {
+  it("a waiting trajectory's replications start before a costlier cell's, so the figure drawn ahead needs no cell to end", async () => {
+    const model = parseModel({ lambda: 0.7, d: 2 });
+    const cell = simulationTask(3, 'cell', model, { n: 20, jobs: 4_000, replications: 3, warmupTime: 5 });
+    const transient = trajectoryTask(3, 'transient', model, { n: 20, times: [0, 1, 2], replications: 3, maxLevel: 4 }, 2);
+    // the cell costs more (largest first would take it first), and is given first
+    expect(cell.cost).toBeGreaterThan(transient.cost!);
+    const pool = new WorkerPool(1);
+    const events = await recordTimeline(async () => {
+      try {
+        await pool.run<string>([cell, transient], () => {});
+      } finally {
+        await pool.close();
+      }
+    });
+    const kinds = events.filter((e) => e.ev === 'task-start').map((e) => e.kind);
+    expect(kinds).toEqual([...Array(3).fill('trajectory-replications'), ...Array(3).fill('replications')]);
+  });
 });
 
 describe('preloadWhenIdle', () => {
