@@ -22,6 +22,7 @@ import type Gammaln from '@stdlib/math-base-special-gammaln';
 import type TQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type TCdf from '@stdlib/stats-base-dists-t-cdf';
 import type * as Zod from 'zod';
+import type * as Marked from 'marked';
 
 const require = createRequire(import.meta.url);
 
@@ -78,6 +79,16 @@ export const z: typeof Zod.z = onFirstTouch(() => {
   return (require(path.join(path.dirname(pkg), entry)) as typeof Zod).z;
 });
 
+/**
+ * marked (Markdown to HTML: a report's index.html, report/page.ts), its ES module build through Node's require of an
+ * ES module: ~0.02 s of CPU that a command spent at its start, before its first task, to use at its end.
+ */
+export const marked = onFirstUse<typeof Marked>('marked');
+/**
+ * cli-progress (the progress bar of cli/progress.ts), loaded when a bar is shown: not with --no-progress nor off a
+ * terminal. Typed there: its types are a dev dependency, which the published declarations must not name.
+ */
+export const cliProgress = onFirstUse<unknown>('cli-progress');
 /** mathjs (dense linear algebra, expression parsing and symbolic derivatives). */
 export const mathjs = onFirstUse<typeof MathJs>('mathjs');
 /** ml-random-forest. */
