@@ -13,7 +13,8 @@
  * first); `npx tsx bench/threads.ts --timeline FILE` summarises a timeline recorded before. With `--rounds R` the two runs alternate R times and the ratio is the median of the same-round ratios.
  * On a shared machine the wall times include waiting for a core: read the ratio with the load average it prints.
  * Each run records its timeline (`SUPERMARKET_TIMELINE`, src/cli/timeline.ts); a summary follows its times: phases,
- * pool batches (span, busy share, task CPU), the workers' task CPU by kind and their idle time (most of it after their
+ * pool batches (span, busy share, task CPU), the workers' task CPU by kind, what each worker's first replication costs
+ * beyond its others (warm-up, paid once per worker), and their idle time (most of it after their
  * last simulation: the report's tail), workers started and their start-up CPU, and the run's schedule replayed from CPU
  * times on 2 dedicated cores (`replay`): on a loaded machine the wall times mean little, this estimate more. The replay
  * leaves out module preloads (the renderer's ~0.25 s), so it does not see where a schedule puts them.
@@ -243,7 +244,7 @@ function timelineSummary(file: string, run?: { threads: Map<number, number>; spa
         `schedule on 2 cores ends before ${(cpu.all / 2).toFixed(2)} s`,
     );
   }
-  lines.push(`    task CPU by kind (s, count): ${cpuByKind(events)}`, `    ${idleByWorker(events)}`);
+  lines.push(`    task CPU by kind (s, count): ${cpuByKind(events)}`, `    ${firstReplications(events)}`, `    ${idleByWorker(events)}`);
   const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu / 1000);
   lines.push(
     `    workers started: ${started}${prestarted ? ` (${prestarted} ahead of the command's modules)` : ''}; ` +
@@ -271,6 +272,27 @@ function cpuByKind(events: TimelineEvent[]): string {
     if (e.ev === 'preload-end') add(`preload ${(e as { modules?: string }).modules ?? '?'}`, e.cpu ?? 0);
   }
   return [...sums].map(([k, s]) => `${k} ${s.cpu.toFixed(2)} (${s.count})`).join(', ');
+}
+
+/**
+ * What each worker's first replication of a cell costs beyond its others (its code compiled and its buffers grown in
+ * that worker's isolate, once per worker: a second worker pays it again), from the task ends: per worker, the first
+ * 'replications' task's CPU less the median of its later ones.
+ */
+function firstReplications(events: TimelineEvent[]): string {
+  const kind = new Map<number, string>();
+  const byWorker = new Map<number, number[]>();
+  for (const e of events) {
+    if (e.ev === 'task-start') kind.set(e.worker!, e.kind ?? 'simulate');
+    if (e.ev === 'task-end' && kind.get(e.worker!) === 'replications')
+      byWorker.set(e.worker!, [...(byWorker.get(e.worker!) ?? []), (e.cpu ?? 0) / 1000]);
+  }
+  const parts = [...byWorker].map(([w, cpu]) => {
+    const rest = cpu.slice(1).sort((a, b) => a - b);
+    const median = rest.length ? rest[rest.length >> 1] : Number.NaN;
+    return `worker ${w} ${cpu[0].toFixed(2)} s, the others' median ${median.toFixed(2)} s (+${(cpu[0] - median).toFixed(2)})`;
+  });
+  return `first replication's CPU: ${parts.length ? parts.join(', ') : 'none'}`;
 }
 
 /**
