@@ -200,17 +200,19 @@ function unlocks(task: PoolTask<unknown>): number {
 
 /**
  * Which waiting tasks go first: solves (their simulations follow), then figures (a figure waits for nothing once its
- * inputs exist, and the report waits for it: one drawn ahead while simulations run, `drawAhead` in comparePool.ts,
- * goes to the renderer's holder next), then transients from empty (the figure drawn ahead waits for every one of
- * them: run after the cells, as their lower cost put them, they held it back to the batch's tail, ~0.4 s of the heavy
- * cell's 2-thread run with a worker idle), then the rest; by cost within each.
+ * inputs exist, and the report waits for it), then transients from empty (the figure drawn ahead, `drawAhead` in
+ * comparePool.ts, waits for every one of them: run after the cells, as their lower cost put them, they held it back
+ * past the cells), then the rest; by cost within each. Last of all a figure drawn ahead of its report (`svgOnly`):
+ * nothing waits for it before the batch ends, so it fills the batch's tail, where a worker would idle while another runs
+ * its last simulation or this thread folds the last cell's replications in (~0.2 s for the heavy cell: drawn before the
+ * cells instead, it left that fold alone at the tail).
  */
 function rank(task: PoolTask<unknown>): number {
   switch (task.kind) {
     case 'prepare':
       return 3;
     case 'figure':
-      return 2;
+      return task.svgOnly ? -1 : 2;
     case 'trajectory':
     case 'trajectory-replications':
       return 1;
