@@ -24,7 +24,10 @@
  * measured 0.71–0.76, since its 2-thread run keeps both cores 93 % busy).
  * Each round ends with the floor of the ratio (`floorLines`): the 2-thread run's CPU over 2 cores and its serial part
  * (Amdahl), each against the 1-thread run's wall time, and whether the target is within reach of any schedule; the
- * last line gives their median. Read it from a quiet machine (load < 2.5): a loaded one stretches the wall times.
+ * last line gives their median. Read it from a quiet machine (load < 2.5): a loaded one stretches the wall times. Both
+ * bounds are optimistic: the serial part leaves out serial work inside the run, such as the main thread folding a cell's
+ * replications in after its last one ends (pooled quantiles over every sample, ~0.2 s at the heavy cell's tail with
+ * `--jobs 4000000`, while the workers have nothing left but the figure drawn ahead).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
