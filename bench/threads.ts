@@ -13,7 +13,8 @@
  * first); `npx tsx bench/threads.ts --timeline FILE` summarises a timeline recorded before. With `--rounds R` the two runs alternate R times and the ratio is the median of the same-round ratios.
  * On a shared machine the wall times include waiting for a core: read the ratio with the load average it prints.
  * Each run records its timeline (`SUPERMARKET_TIMELINE`, src/cli/timeline.ts); a summary follows its times: phases,
- * pool batches (span, busy share, task CPU), the workers' task CPU by kind and their idle time (most of it after their
+ * pool batches (span, busy share, task CPU), the workers' task CPU by kind, what each worker's first replication costs
+ * beyond its others (warm-up, paid once per worker), and their idle time (most of it after their
  * last simulation: the report's tail), workers started and their start-up CPU, and the run's schedule replayed from CPU
  * times on 2 dedicated cores (`replay`): on a loaded machine the wall times mean little, this estimate more. The replay
  * leaves out module preloads (the renderer's ~0.25 s), so it does not see where a schedule puts them.
@@ -23,7 +24,10 @@
  * measured 0.71–0.76, since its 2-thread run keeps both cores 93 % busy).
  * Each round ends with the floor of the ratio (`floorLines`): the 2-thread run's CPU over 2 cores and its serial part
  * (Amdahl), each against the 1-thread run's wall time, and whether the target is within reach of any schedule; the
- * last line gives their median. Read it from a quiet machine (load < 2.5): a loaded one stretches the wall times.
+ * last line gives their median. Read it from a quiet machine (load < 2.5): a loaded one stretches the wall times. Both
+ * bounds are optimistic: the serial part leaves out serial work inside the run, such as the main thread folding a cell's
+ * replications in after its last one ends (pooled quantiles over every sample, ~0.2 s at the heavy cell's tail with
+ * `--jobs 4000000`, while the workers have nothing left but the figure drawn ahead).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -243,7 +247,7 @@ function timelineSummary(file: string, run?: { threads: Map<number, number>; spa
         `schedule on 2 cores ends before ${(cpu.all / 2).toFixed(2)} s`,
     );
   }
-  lines.push(`    task CPU by kind (s, count): ${cpuByKind(events)}`, `    ${idleByWorker(events)}`);
+  lines.push(`    task CPU by kind (s, count): ${cpuByKind(events)}`, `    ${firstReplications(events)}`, `    ${idleByWorker(events)}`);
   const ready = events.filter((e) => e.ev === 'worker-ready').map((e) => e.threadCpu / 1000);
   lines.push(
     `    workers started: ${started}${prestarted ? ` (${prestarted} ahead of the command's modules)` : ''}; ` +
@@ -271,6 +275,27 @@ function cpuByKind(events: TimelineEvent[]): string {
     if (e.ev === 'preload-end') add(`preload ${(e as { modules?: string }).modules ?? '?'}`, e.cpu ?? 0);
   }
   return [...sums].map(([k, s]) => `${k} ${s.cpu.toFixed(2)} (${s.count})`).join(', ');
+}
+
+/**
+ * What each worker's first replication of a cell costs beyond its others (its code compiled and its buffers grown in
+ * that worker's isolate, once per worker: a second worker pays it again), from the task ends: per worker, the first
+ * 'replications' task's CPU less the median of its later ones.
+ */
+function firstReplications(events: TimelineEvent[]): string {
+  const kind = new Map<number, string>();
+  const byWorker = new Map<number, number[]>();
+  for (const e of events) {
+    if (e.ev === 'task-start') kind.set(e.worker!, e.kind ?? 'simulate');
+    if (e.ev === 'task-end' && kind.get(e.worker!) === 'replications')
+      byWorker.set(e.worker!, [...(byWorker.get(e.worker!) ?? []), (e.cpu ?? 0) / 1000]);
+  }
+  const parts = [...byWorker].map(([w, cpu]) => {
+    const rest = cpu.slice(1).sort((a, b) => a - b);
+    const median = rest.length ? rest[rest.length >> 1] : Number.NaN;
+    return `worker ${w} ${cpu[0].toFixed(2)} s, the others' median ${median.toFixed(2)} s (+${(cpu[0] - median).toFixed(2)})`;
+  });
+  return `first replication's CPU: ${parts.length ? parts.join(', ') : 'none'}`;
 }
 
 /**

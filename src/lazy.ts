@@ -22,6 +22,7 @@ import type Gammaln from '@stdlib/math-base-special-gammaln';
 import type TQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type TCdf from '@stdlib/stats-base-dists-t-cdf';
 import type * as Zod from 'zod';
+import type * as Marked from 'marked';
 
 const require = createRequire(import.meta.url);
 
@@ -55,18 +56,39 @@ export function onFirstTouch<T extends object>(build: () => T): T {
   });
 }
 
+/** Defined (true) inside the bundles of scripts/build-cli.ts only; undeclared (typeof 'undefined') elsewhere. */
+declare const SUPERMARKET_BUNDLE: boolean | undefined;
+
+/**
+ * dist/vendor/zod.mjs beside the compiled lazy.js (scripts/build-zod.ts, built with the CLI bundles): zod's classic API in
+ * one module (~0.03 s of CPU to load in a thread, where the package's ~100 modules took ~0.1 s), which the CLI's
+ * bundles import in place of the package (scripts/build-cli.ts).
+ */
+const ZOD_BUNDLE = fileURLToPath(new URL('./vendor/zod.mjs', import.meta.url));
+
 /**
  * zod's `z`, loaded on first use: its ES module build (the file its package.json exports to `import`, loaded through
  * Node's require of an ES module, by path: `require('zod')` would load its CommonJS build), the very instance
  * `import { z } from 'zod'` gives the rooms that import it (claims, experiments), so their schemas and the model's
- * compose.
+ * compose. Inside the CLI's bundles, where that import is of dist/vendor/zod.mjs, that file (`ZOD_BUNDLE`).
  */
 export const z: typeof Zod.z = onFirstTouch(() => {
+  if (typeof SUPERMARKET_BUNDLE !== 'undefined') return (require(ZOD_BUNDLE) as typeof Zod).z;
   const pkg = require.resolve('zod/package.json');
   const entry = (require(pkg) as { exports: { '.': { import: string } } }).exports['.'].import;
   return (require(path.join(path.dirname(pkg), entry)) as typeof Zod).z;
 });
 
+/**
+ * marked (Markdown to HTML: a report's index.html, report/page.ts), its ES module build through Node's require of an
+ * ES module: ~0.02 s of CPU that a command spent at its start, before its first task, to use at its end.
+ */
+export const marked = onFirstUse<typeof Marked>('marked');
+/**
+ * cli-progress (the progress bar of cli/progress.ts), loaded when a bar is shown: not with --no-progress nor off a
+ * terminal. Typed there: its types are a dev dependency, which the published declarations must not name.
+ */
+export const cliProgress = onFirstUse<unknown>('cli-progress');
 /** mathjs (dense linear algebra, expression parsing and symbolic derivatives). */
 export const mathjs = onFirstUse<typeof MathJs>('mathjs');
 /** ml-random-forest. */

@@ -175,11 +175,13 @@ const TRANSIENT_AHEAD = 'figure-ahead:transient';
 
 /**
  * The report's transient figure as soon as its inputs exist (every model solved, every trajectory stored), drawn by a
- * worker while the cells simulate (`svgOnly`), not after the last of them: the figure needs no cell (`TransientInputs`),
- * and it is the report's largest (the heavy cell's: ~0.15–0.25 s of CPU, the first figure paying the renderer's warm-up).
- * A figure goes ahead of every simulation waiting (pool.ts `rank`), so the worker that holds the renderer (loaded early:
- * `preloadWhenIdle`) takes it next; any other leaves it to that one (`minCostToLoad` of the batch). @returns the
- * `follow.ahead` hook of `planOnPool` for `config` (one figure per run), storing the SVG for `figuresOnPool`.
+ * worker in the simulations' batch (`svgOnly`), not in the report's after it: the figure needs no cell
+ * (`TransientInputs`), and it is the report's largest (the heavy cell's: ~0.15–0.25 s of CPU, the first figure paying
+ * the renderer's warm-up). It goes after every simulation waiting (pool.ts `rank`: nothing waits for it before the batch
+ * ends), so the worker that holds the renderer (loaded early: `preloadWhenIdle`) draws it as the batch's last
+ * simulations end, while another worker runs its last or this thread folds the last cell's replications in (~0.2 s for
+ * the heavy cell), where the workers idled; any other worker leaves it to that one (`minCostToLoad` of the batch).
+ * @returns the `follow.ahead` hook of `planOnPool` for `config` (one figure per run), storing the SVG for `figuresOnPool`.
  */
 function drawAhead(
   config: ComparisonConfig,

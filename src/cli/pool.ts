@@ -200,11 +200,35 @@ function unlocks(task: PoolTask<unknown>): number {
 
 /**
  * Which waiting tasks go first: solves (their simulations follow), then figures (a figure waits for nothing once its
- * inputs exist, and the report waits for it: one drawn ahead while simulations run, `drawAhead` in comparePool.ts,
- * goes to the renderer's holder next), then the rest; by cost within each.
+ * inputs exist, and the report waits for it), then transients from empty (the figure drawn ahead, `drawAhead` in
+ * comparePool.ts, waits for every one of them: run after the cells, as their lower cost put them, they held it back
+ * past the cells), then the rest; by cost within each. Last of all a figure drawn ahead of its report (`svgOnly`):
+ * nothing waits for it before the batch ends, so it fills the batch's tail, where a worker would idle while another runs
+ * its last simulation or this thread folds the last cell's replications in (~0.2 s for the heavy cell: drawn before the
+ * cells instead, it left that fold alone at the tail).
  */
 function rank(task: PoolTask<unknown>): number {
-  return task.kind === 'prepare' ? 2 : task.kind === 'figure' ? 1 : 0;
+  switch (task.kind) {
+    case 'prepare':
+      return 3;
+    case 'figure':
+      return task.svgOnly ? -1 : 2;
+    case 'trajectory':
+    case 'trajectory-replications':
+      return 1;
+    case undefined:
+    case 'simulate':
+    case 'replications':
+    case 'population':
+    case 'raster':
+      return 0;
+    default:
+      return unknownKind(task);
+  }
+}
+
+function unknownKind(task: never): never {
+  throw new SupermarketError(`internal: no rank for a pool task of kind ${JSON.stringify((task as { kind?: string }).kind)}`);
 }
 
 /**
@@ -415,7 +439,7 @@ export class WorkerPool {
    * is lost) and may add tasks to the batch with `more` (e.g. the simulations of a model as soon as it is solved).
    * A `simulate` task of independent replications and a transient simulation run as one pool task per replication
    * (`ReplicationSplit`, `TrajectorySplit`), the result the whole task's whichever worker ran which, so a grid with
-   * fewer cells than workers (one heavy cell, one long trajectory) uses every worker. Waiting tasks start solves ('prepare', whose simulations follow) first, then largest cost first (ties:
+   * fewer cells than workers (one heavy cell, one long trajectory) uses every worker. Waiting tasks start in the order of `rank` (solves, whose simulations follow, first), then largest cost first (ties:
    * given order), which shortens the tail of the batch; the order never changes a result. After the first error no task starts; the running ones finish (and are handed to `onResult`),
    * then the batch rejects; the pool stays usable (a lost worker is replaced by the next batch).
    * @throws the first task error (typed as in the library), or an error thrown by `onResult`.

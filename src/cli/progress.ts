@@ -2,7 +2,11 @@
  * Progress bar with ETA on stderr (cli-progress). Silent when stderr is not a terminal unless forced, so
  * piped --json output and CI logs stay clean; with `plain`, prints a line every ~10% instead.
  */
-import cliProgress from 'cli-progress';
+import type CliProgress from 'cli-progress';
+import { cliProgress as loadCliProgress } from '../lazy.ts';
+
+/** cli-progress, loaded when a bar is first shown (lazy.ts): a run with --no-progress or off a terminal never loads it. */
+const cliProgress = (): typeof CliProgress => loadCliProgress() as typeof CliProgress;
 
 export interface Progress {
   update(done: number, total: number, label: string): void;
@@ -36,9 +40,9 @@ export function progressFormat(title: string): BarFormatter {
   const running = `${title} [{bar}] {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted} | {label}`;
   const done = `${title} [{bar}] {percentage}% | done in {duration_formatted} | {label}`;
   return (options, params, payload) =>
-    cliProgress.Format.Formatter(
-      { ...(options as cliProgress.Options), format: params.progress >= 1 ? done : running },
-      params as cliProgress.Params,
+    cliProgress().Format.Formatter(
+      { ...(options as CliProgress.Options), format: params.progress >= 1 ? done : running },
+      params as CliProgress.Params,
       payload,
     );
 }
@@ -77,7 +81,7 @@ export function createProgress(title: string, enabled: boolean, options: { since
       stop() {},
     };
   }
-  const bar = new cliProgress.SingleBar(
+  const bar = new (cliProgress().SingleBar)(
     {
       format: progressFormat(title),
       stream: process.stderr,
@@ -85,7 +89,7 @@ export function createProgress(title: string, enabled: boolean, options: { since
       etaBuffer: 50,
       formatTime: (t: number, _options: unknown, step?: number) => formatDuration(t, step ?? 1),
     },
-    cliProgress.Presets.shades_classic,
+    cliProgress().Presets.shades_classic,
   );
   let started = false;
   return {

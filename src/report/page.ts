@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { marked } from 'marked';
+import { marked } from '../lazy.ts';
 import type { Figure } from './figures.ts';
 import { writeFigureFiles } from './writeFigure.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../io/atomic.ts';
@@ -197,7 +197,7 @@ const scriptJson = (x: unknown) =>
  */
 export function htmlPage(markdownBody: string, title: string, figures: readonly Pick<Figure, 'name' | 'spec'>[] = []): string {
   const names = new Set(figures.map((f) => f.name));
-  const body = (marked.parse(markdownBody, { async: false }) as string).replace(
+  const body = (marked().marked.parse(markdownBody, { async: false }) as string).replace(
     /<img src="figures\/([^"/]+)\.svg"([^>]*)>/g,
     (img, name: string) =>
       names.has(name)

@@ -31,6 +31,7 @@ import {
   type PreparedComparisonModel,
 } from '../../src/compare/index.ts';
 import { CellStore } from '../../src/runs/cellStore.ts';
+import { simulationTask, trajectoryTask } from '../../src/runs/task.ts';
 
 const base: ComparisonConfig = {
   lambdas: [0.7, 0.9],
@@ -265,6 +266,40 @@ describe('the transient figure drawn ahead (comparePool drawAhead)', () => {
       expect(drawings.length).toBe(figureFiles.filter((f) => f.endsWith('.svg')).length);
     },
   );
+});
+
+describe('the order of a batch (pool.ts rank)', () => {
+  it("a trajectory's replications before a costlier cell's, and a figure drawn ahead of its report last of all", async () => {
+    const model = parseModel({ lambda: 0.7, d: 2 });
+    const cell = simulationTask(3, 'cell', model, { n: 20, jobs: 4_000, replications: 3, warmupTime: 5 });
+    const transient = trajectoryTask(3, 'transient', model, { n: 20, times: [0, 1, 2], replications: 3, maxLevel: 4 }, 2);
+    // as comparePool's drawAhead asks for it: an SVG alone, written nowhere
+    const ahead = {
+      key: 'ahead',
+      kind: 'figure' as const,
+      outDir: '',
+      figure: {
+        name: 'ahead',
+        spec: { data: { values: [{ x: 0, y: 1 }] }, mark: 'point', encoding: { x: { field: 'x', type: 'quantitative' } } } as never,
+        rows: [],
+      },
+      svgOnly: true,
+      cost: 1,
+    };
+    // the cell costs more (largest first would take it first), and is given first; the figure before both
+    expect(cell.cost).toBeGreaterThan(transient.cost!);
+    const pool = new WorkerPool(1);
+    const events = await recordTimeline(async () => {
+      try {
+        await pool.run<string>([ahead, cell, transient], () => {});
+      } finally {
+        await pool.close();
+      }
+    });
+    const kinds = events.filter((e) => e.ev === 'task-start').map((e) => e.kind);
+    // the transient's replications first (the figure drawn ahead waits for them), the figure when nothing else waits
+    expect(kinds).toEqual([...Array(3).fill('trajectory-replications'), ...Array(3).fill('replications'), 'figure']);
+  });
 });
 
 describe('preloadWhenIdle', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, reflowDescription } from '../../src/cli/program.ts';
 import { runCli } from './runCli.ts';
@@ -56,5 +58,39 @@ describe('mistyped options', () => {
     const r = await runCli(['ode', '--lambda', '0.9', '--d', '2', '--t-end', '1', '--dt', '0.5', '--bogus']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe("supermarket: error: unknown option '--bogus'");
+  });
+});
+
+/**
+ * The modules a command's file imports statically (value imports and re-exports, not `import type` nor `import()`),
+ * followed through the sources: relative files and package names.
+ */
+function staticClosure(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^(?:import|export)\s+(?!type\s)(?:[^'";]*?\s+from\s+)?'([^']+)';/gm)) {
+      const spec = m[1];
+      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
+      else if (!spec.startsWith('node:')) packages.add(spec);
+    }
+  };
+  visit(path.resolve(entry));
+  return { files, packages };
+}
+
+describe("compare's start", () => {
+  it('loads, before its first task, no report of another command and no package it uses only at its end', () => {
+    const { files, packages } = staticClosure('src/cli/commands/compare.ts');
+    const rel = [...files].map((f) => path.relative(process.cwd(), f));
+    // sanity: the closure is followed (the pool, the plan, the comparison report)
+    expect(rel).toEqual(expect.arrayContaining(['src/cli/pool.ts', 'src/compare/plan.ts', 'src/report/comparisonReport.ts']));
+    // the experiment and claim reports (their zod schemas are built as they load), through the report's index or not
+    expect(rel.filter((f) => /^src\/(claims|experiments)\/|^src\/report\/(index|experimentReport|claimReport)\.ts$/.test(f))).toEqual([]);
+    // index.html's markdown and the progress bar load on use (lazy.ts), zod through lazy.ts too
+    expect([...packages].filter((p) => ['marked', 'cli-progress', 'zod', 'mathjs'].includes(p))).toEqual([]);
   });
 });

@@ -42,21 +42,11 @@ import { plusMinus } from '../../stats/index.ts';
 import { figuresOnPool, runComparisonOnPool } from '../comparePool.ts';
 import { withPool } from '../pool.ts';
 import { addScaleOptions, addStoreOptions, printShardSummary } from '../sharding.ts';
-import {
-  disagreementLine,
-  NOT_RESOLVED,
-  previousReport,
-  referenceJson,
-  exactPointJson,
-  settingsFolderName,
-  statusText,
-  cellsAgreeText,
-  resumedText,
-  countedText,
-  fixedPointFloorAtD1,
-  FIXED_POINT_FLOOR_AT_D1,
-  writeComparisonReport,
-} from '../../report/index.ts';
+// the report's own modules, not its index: that loads the experiment and claim reports too (their zod schemas, built
+// as they load), which compare never writes, before its first task
+import { disagreementLine, referenceJson, exactPointJson, cellsAgreeText, writeComparisonReport } from '../../report/comparisonReport.ts';
+import { NOT_RESOLVED, previousReport, settingsFolderName, statusText, resumedText, countedText } from '../../report/page.ts';
+import { fixedPointFloorAtD1, FIXED_POINT_FLOOR_AT_D1 } from '../../report/warmupWords.ts';
 import { action } from '../errors.ts';
 import { createProgress } from '../progress.ts';
 import {
