@@ -148,7 +148,7 @@ export interface SimulateOptions {
    */
   engine?: EngineChoice;
   /**
-   * Workload levels w (increasing, ≥ 0) for the time-average ccdf P(U > w); event engines only. Default:
+   * Workload levels w (increasing, ≥ 0) for the time-average ccdf P(U > w); event engines only (refused where the run takes the race engine). Default:
    * 0, 0.25, …, 10 (× E[S]) for LWL and LPW, none otherwise.
    */
   workloadGrid?: number[];
@@ -830,6 +830,12 @@ export function planSimulation(given: SupermarketModel, options: SimulateOptions
   const maxLevel = integerOption('maxLevel', options.maxLevel, 30, 1);
   const master = seedOption(options.seed);
   const kind = resolveEngine(model, options.engine);
+  // the race engine draws no sizes, so it has no workload to read at the grid (its meanWorkload is NaN, its ccdf empty)
+  if (kind === 'race' && options.workloadGrid !== undefined)
+    throw new InvalidModelError(
+      'workloadGrid acts only on the event engines: this run takes the race engine (JSQ + FIFO, exponential sizes), ' +
+        "which draws no sizes; drop it or set engine: 'event'",
+    );
   const warmupTime = options.warmupTime;
   if (typeof warmupTime !== 'number' || !Number.isFinite(warmupTime) || warmupTime < 0) {
     throw new InvalidModelError(`warmupTime must be a finite number ≥ 0, got ${String(warmupTime)} (simulationWarmup proposes one)`);

@@ -141,6 +141,9 @@ describe('simulate', () => {
       /replications acts only with method "replications"/,
     );
     expect(() => simulate(base, { ...opts, maxReplications: 50 })).toThrow(/maxReplications acts only with a precision target/);
+    // the race engine (auto for JSQ + FIFO, exponential sizes) returned no workload for a workloadGrid it dropped
+    expect(() => simulate(base, { ...opts, workloadGrid: [1, 2] })).toThrow(/workloadGrid acts only on the event engines/);
+    expect(simulate(base, { ...opts, replications: 2, workloadGrid: [1, 2], engine: 'event' }).workloadCcdf?.grid).toEqual([1, 2]);
     // an option present as undefined is absent, as the types allow
     expect(simulate(base, { ...opts, batches: undefined, replications: 2 }).replications).toBe(2);
   });
