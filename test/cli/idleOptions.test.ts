@@ -142,6 +142,12 @@ const cases: [string, string, RegExp][] = [
     /--sampling with-replacement has no effect: the mean-field limit of JSQ\(2\) \+ FIFO is the same/,
   ],
   [
+    // it said "drop it or add --refined --n <servers>", and adding them was refused (the speeds' term is with replacement only)
+    'fixed-point --sampling without-replacement with speeds, without --refined',
+    'fixed-point --lambda 0.5 --d 2 --speeds 1,2 --sampling without-replacement',
+    /^supermarket: error: --sampling without-replacement has no effect: .* \(--refined is refused with it\); drop it$/,
+  ],
+  [
     'fixed-point --sampling on PS without --refined (its 1/n term is FIFO’s, which reads it)',
     'fixed-point --lambda 0.7 --d 2 --discipline ps --sampling without-replacement',
     /^supermarket: error: --sampling acts only with --refined --n <servers>: the mean-field limit of JSQ\(2\) \+ PS is the same/,

@@ -292,6 +292,11 @@ function refuseIdleSampling(cmd: Command, model: SupermarketModel, refinedAsked:
   };
   if (finiteNNote(model) !== finiteNNote(other)) return;
   const limit = isSqdModel(model) ? 'the SQ(d) mean-field limit is' : `the mean-field limit of ${policyName(model)} is`;
+  // speeds without replacement: the per-class 1/n term is refused there, so adding --refined --n would not help
+  if (heteroOde && !capabilities.refined.firstOrder.available && heteroRefinedRefusal(model) !== undefined)
+    throw new SupermarketError(
+      `--sampling ${model.sampling} has no effect: ${limit} the same with and without replacement, and the 1/n term with server speeds is derived for sampling with replacement only (--refined is refused with it); drop it`,
+    );
   if (refinedReadsIt)
     throw new SupermarketError(
       `--sampling acts only with --refined --n <servers>: ${limit} the same with and without replacement (only the 1/n terms differ); drop it or add --refined --n <servers>`,
