@@ -28,6 +28,7 @@ import { hasWorkloadReference, lwlWorkloadReference, type WorkloadReference } fr
 import { loadCurves } from './meanFieldCurves.ts';
 import { judgeQuantileFamily, responseTimeParts } from './quantileCells.ts';
 import type { SupermarketModel } from '../model/index.ts';
+import { heavyTailBudgetWarnings } from '../sim/index.ts';
 import type { ExactPoint } from './exactPoints.ts';
 import { judgeC2, type C2Check } from './secondOrder.ts';
 import { assembleCell, referenceValue, unsettledVerdict, withExact } from './cell.ts';
@@ -100,6 +101,7 @@ export function assembleSweep(plan: ComparisonPlan, values: ReadonlyMap<string, 
       exactCells.push(cell);
       pending.push({ p, workload, fit, cell, exact: x });
     }
+    budgetNotes(model, [...exactCells, ...modelCells], notes);
     modelCellIndices.push(modelCells.map((_, j) => cells.length + j));
     cells.push(...modelCells);
     for (const cell of modelCells) pending.push({ p, workload, fit, cell, exact: exactAt.get(cell.n) });
@@ -218,6 +220,25 @@ function modelLimitCheck(
 }
 
 /** The response-time curve and quantile cells of one model (quantileCells.ts); a model without an exact law adds a note. */
+/**
+ * simulate's heavy-tail budget (theory.md §8, `heavyTailBudgetWarnings`: ≥ 10⁵(1 + SCV) jobs per replication and a
+ * window ≥ 100τ) for each cell of a model, as notes: the cells' verdicts read their intervals as 95 % intervals, as
+ * simulate, run and conjecture warn of them. τ is the cell's horizon's (its window over its relaxations), none without one.
+ */
+function budgetNotes(model: SupermarketModel, cells: readonly CellResult[], notes: string[]): void {
+  for (const cell of cells) {
+    const { time, relaxations } = cell.horizon;
+    const warnings = heavyTailBudgetWarnings(model.service, {
+      jobs: cell.simulation.jobs,
+      unit: 'replication',
+      systemRate: model.lambda * cell.n,
+      ...(relaxations ? { relaxationTime: time / relaxations } : {}),
+    });
+    for (const w of warnings)
+      notes.push(`${modelLabel(model)}, λ = ${model.lambda}, n = ${cell.n}: ${w}; the verdict of this cell rests on this interval`);
+  }
+}
+
 function responseTimeOf(model: SupermarketModel, cells: readonly CellResult[], notes: string[]) {
   const r = responseTimeParts(
     model,
